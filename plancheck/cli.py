@@ -1,0 +1,6 @@
+"""The ``tfplancheck`` command line."""
+
+
+def main() -> int:
+    """Run the command line."""
+    return 0

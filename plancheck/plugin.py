@@ -1,0 +1,1 @@
+"""The pytest plugin (entry point ``pytest11``: ``plancheck``)."""

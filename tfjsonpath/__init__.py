@@ -1,0 +1,32 @@
+"""tfjsonpath: immutable, hashable paths into Terraform JSON documents.
+
+A port of Go's ``github.com/hashicorp/terraform-plugin-testing/tfjsonpath``
+without its faults: builders never alias, negative indexes are rejected at
+construction, and besides Go's dotted ``str()`` there is an unambiguous,
+escaped text form that parses back.
+
+>>> import tfjsonpath
+>>> p = tfjsonpath.New("root_list_block").AtSliceIndex(0).AtMapKey("nested_list_block")
+>>> str(p), p.to_text()
+('root_list_block.0.nested_list_block', 'root_list_block[0].nested_list_block')
+>>> p.traverse({"root_list_block": [{"nested_list_block": "x"}]})
+'x'
+"""
+
+from ._errors import PathNotFoundError, PathSyntaxError, TfJsonPathError
+from ._path import New, Path
+from ._steps import MapStep, SliceStep, Step
+from ._traverse import describe_json_type, traverse
+
+__all__ = [
+    "MapStep",
+    "New",
+    "Path",
+    "PathNotFoundError",
+    "PathSyntaxError",
+    "SliceStep",
+    "Step",
+    "TfJsonPathError",
+    "describe_json_type",
+    "traverse",
+]
