@@ -8,7 +8,7 @@ escaped text form that parses back.
 >>> import tfjsonpath
 >>> p = tfjsonpath.New("root_list_block").AtSliceIndex(0).AtMapKey("nested_list_block")
 >>> str(p), p.to_text()
-('root_list_block.0.nested_list_block', 'root_list_block[0].nested_list_block')
+('root_list_block.0.nested_list_block', 'root_list_block[0]["nested_list_block"]')
 >>> p.traverse({"root_list_block": [{"nested_list_block": "x"}]})
 'x'
 """

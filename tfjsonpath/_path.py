@@ -88,7 +88,7 @@ class Path:
         """Return this path followed by other paths, steps, keys (str) or indexes (int).
 
         >>> New("a").join(New("b"), 0, "c").to_text()
-        'a.b[0].c'
+        'a["b"][0]["c"]'
         """
         steps = list(self._steps)
         for other in others:
@@ -213,7 +213,7 @@ class Path:
         """The unambiguous, escaped text form, which :meth:`parse` reads back.
 
         >>> New("a.b").AtMapKey("0").AtSliceIndex(0).AtMapKey("ok").to_text()
-        '["a.b"]["0"][0].ok'
+        '["a.b"]["0"][0]["ok"]'
         """
         return render_steps(self._steps)
 

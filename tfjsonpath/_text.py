@@ -17,8 +17,8 @@ from ._steps import MapStep, SliceStep, Step
 
 __all__ = ["parse_steps", "render_steps"]
 
-_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*\Z")
-_IDENT_AT = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")
+_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+_IDENT_AT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _INDEX_AT = re.compile(r"(0|[1-9][0-9]*)\]")
 _scanstring = json.decoder.scanstring  # type: ignore[attr-defined]
 
@@ -33,8 +33,10 @@ def render_steps(steps: Iterable[Step]) -> str:
     for step in steps:
         if isinstance(step, SliceStep):
             parts.append(f"[{step.index}]")
-        elif _IDENT.match(step.key):
-            parts.append(f".{step.key}" if parts else step.key)
+        elif not parts and _IDENT.match(step.key):
+            # Only a leading key goes bare: later keys are map keys or attributes, which
+            # JSON cannot tell apart, so they always take the bracketed form, as HCL shows map keys.
+            parts.append(step.key)
         else:
             parts.append(f"[{quote_key(step.key)}]")
     return "".join(parts)

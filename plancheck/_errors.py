@@ -1,0 +1,220 @@
+"""The exception hierarchy of plancheck.
+
+Everything plancheck raises derives from :class:`TfCheckError`. Malformed
+documents raise a :class:`DocumentFormatError` (also a ``ValueError``); checks
+that do not hold raise a :class:`CheckFailedError` (also an ``AssertionError``,
+so pytest reports a failure, not an error).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from tfjsonpath import Path
+
+__all__ = [
+    "CheckFailedError",
+    "CheckFailure",
+    "ConfigCheckError",
+    "DocumentFormatError",
+    "PlanCheckError",
+    "PlanFormatError",
+    "StateCheckError",
+    "StateFormatError",
+    "TfCheckError",
+    "ValueMismatchError",
+]
+
+
+class TfCheckError(Exception):
+    """Base class of every error raised by plancheck.
+
+    >>> issubclass(PlanCheckError, TfCheckError) and issubclass(PlanFormatError, TfCheckError)
+    True
+    """
+
+
+class DocumentFormatError(TfCheckError, ValueError):
+    """A document (plan, state, config) is not of the expected structure.
+
+    ``location`` is a JSON location such as ``$.resource_changes[3].change.actions``;
+    ``source`` names the file when there is one.
+
+    >>> str(PlanFormatError("$.resource_changes", "an array", found="an object with 2 keys", source="plan.json"))
+    'plan.json: $.resource_changes: expected an array, found an object with 2 keys'
+    """
+
+    location: str
+    expected: str
+    found: str | None
+    source: str | None
+    kind: str = "document"
+
+    def __init__(self, location: str, expected: str, *, found: str | None = None, source: str | None = None) -> None:
+        self.location = location
+        self.expected = expected
+        self.found = found
+        self.source = source
+        super().__init__(self._render())
+
+    def _render(self) -> str:
+        text = f"{self.location}: expected {self.expected}"
+        if self.found is not None:
+            text += f", found {self.found}"
+        if self.source:
+            text = f"{self.source}: {text}"
+        return text
+
+    def with_source(self, source: str | None) -> DocumentFormatError:
+        """Return a copy of this error that names ``source`` (the file it came from).
+
+        >>> PlanFormatError("$", "an object").with_source("p.json").source
+        'p.json'
+        """
+        return type(self)(self.location, self.expected, found=self.found, source=source)
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (_rebuild_format_error, (type(self), self.location, self.expected, self.found, self.source))
+
+
+def _rebuild_format_error(
+    cls: type[DocumentFormatError], location: str, expected: str, found: str | None, source: str | None
+) -> DocumentFormatError:
+    return cls(location, expected, found=found, source=source)
+
+
+class PlanFormatError(DocumentFormatError):
+    """A plan document is malformed: not JSON, not an object, or not of the ``show -json`` plan structure.
+
+    >>> PlanFormatError("$.format_version", "a string").location
+    '$.format_version'
+    """
+
+    kind = "plan"
+
+
+class StateFormatError(DocumentFormatError):
+    """A state document (``terraform show -json`` of a state) is malformed.
+
+    >>> isinstance(StateFormatError("$", "an object"), ValueError)
+    True
+    """
+
+    kind = "state"
+
+
+@dataclass(frozen=True, slots=True)
+class CheckFailure:
+    """One failed check: what was checked, where, and why it failed (already redacted).
+
+    >>> from tfjsonpath import New
+    >>> str(CheckFailure("ExpectUnknownValue", "null_resource.a", New("id"), 'value is known: "x"'))
+    'ExpectUnknownValue: null_resource.a: id: value is known: "x"'
+    """
+
+    check: str
+    address: str | None
+    path: Path | None
+    message: str
+
+    def __str__(self) -> str:
+        parts = [self.check]
+        if self.address is not None:
+            parts.append(self.address)
+        if self.path is not None and len(self.path):
+            parts.append(self.path.to_text())
+        parts.append(self.message)
+        return ": ".join(parts)
+
+
+class CheckFailedError(TfCheckError, AssertionError):
+    """One or more checks failed. ``failures`` lists every one, in a stable order.
+
+    >>> err = PlanCheckError([CheckFailure("ExpectEmptyPlan", None, None, "plan has 1 change")])
+    >>> print(err)
+    ExpectEmptyPlan: plan has 1 change
+    >>> err.address is None and len(err.failures) == 1
+    True
+    """
+
+    failures: tuple[CheckFailure, ...]
+    noun: str = "check"
+
+    def __init__(self, failures: Iterable[CheckFailure]) -> None:
+        self.failures = tuple(failures)
+        if not self.failures:
+            raise ValueError(f"{type(self).__name__} needs at least one failure")
+        super().__init__(self._render())
+
+    def _render(self) -> str:
+        if len(self.failures) == 1:
+            return str(self.failures[0])
+        lines = [f"{len(self.failures)} {self.noun}s failed:"]
+        lines.extend(f"  {i}. {failure}" for i, failure in enumerate(self.failures, 1))
+        return "\n".join(lines)
+
+    @property
+    def address(self) -> str | None:
+        """The address of the first failure (``None`` when it has none)."""
+        return self.failures[0].address
+
+    @property
+    def path(self) -> Path | None:
+        """The path of the first failure (``None`` when it has none)."""
+        return self.failures[0].path
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (type(self), (self.failures,))
+
+
+class PlanCheckError(CheckFailedError):
+    """A plan check failed.
+
+    >>> issubclass(PlanCheckError, AssertionError)
+    True
+    """
+
+    noun = "plan check"
+
+
+class StateCheckError(CheckFailedError):
+    """A state check failed.
+
+    >>> issubclass(StateCheckError, AssertionError)
+    True
+    """
+
+    noun = "state check"
+
+
+class ConfigCheckError(CheckFailedError):
+    """A configuration (``.tf.json``) check failed.
+
+    >>> issubclass(ConfigCheckError, AssertionError)
+    True
+    """
+
+    noun = "config check"
+
+
+class ValueMismatchError(TfCheckError, AssertionError):
+    """A knownvalue matcher did not match. ``path`` is where, inside the checked value, it failed.
+
+    >>> from tfjsonpath import Path
+    >>> str(ValueMismatchError(Path.parse('triggers["a"][2]'), 'expected value "x" for StringExact check, got: "y"'))
+    'triggers["a"][2]: expected value "x" for StringExact check, got: "y"'
+    """
+
+    path: Path
+    reason: str
+
+    def __init__(self, path: Path, reason: str) -> None:
+        self.path = path
+        self.reason = reason
+        super().__init__(f"{path.to_text()}: {reason}" if len(path) else reason)
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (type(self), (self.path, self.reason))

@@ -1,0 +1,424 @@
+"""The plan document model: a thin, read-only view over ``terraform show -json`` output.
+
+The parsed document is kept as it is (never copied, never mutated); the model
+adds an index by address, built once, so every lookup is O(1).
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterator, Mapping, Sequence
+from functools import cached_property
+from typing import Any, final
+
+from tfjsonpath import Path
+
+from ._redact import Marks, Secrets
+
+__all__ = ["Change", "DeferredChange", "OutputChange", "Plan", "ResourceChange", "ResourceNotFound"]
+
+_EMPTY: Mapping[str, Any] = {}
+
+
+@final
+class Change:
+    """The ``change`` object of a resource or output change.
+
+    >>> c = Change({"actions": ["create"], "before": None, "after": {"a": 1}, "after_unknown": {"id": True}})
+    >>> c.actions, c.after, c.after_unknown
+    (('create',), {'a': 1}, {'id': True})
+    """
+
+    __slots__ = ("raw",)
+    raw: Mapping[str, Any]
+
+    def __init__(self, raw: Mapping[str, Any]) -> None:
+        object.__setattr__(self, "raw", raw)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError("Change is read-only")
+
+    @property
+    def actions(self) -> tuple[str, ...]:
+        """The planned actions, e.g. ``('delete', 'create')``."""
+        return tuple(self.raw.get("actions") or ())
+
+    @property
+    def before(self) -> Any:
+        """The value before the change (None when absent)."""
+        return self.raw.get("before")
+
+    @property
+    def after(self) -> Any:
+        """The planned value, unknown parts omitted (None when absent)."""
+        return self.raw.get("after")
+
+    @property
+    def after_unknown(self) -> Marks:
+        """Marks of the values unknown until apply (``true`` at a value or an ancestor)."""
+        return self.raw.get("after_unknown")
+
+    @property
+    def before_sensitive(self) -> Marks:
+        """Sensitive marks of ``before``."""
+        return self.raw.get("before_sensitive")
+
+    @property
+    def after_sensitive(self) -> Marks:
+        """Sensitive marks of ``after``."""
+        return self.raw.get("after_sensitive")
+
+    @property
+    def replace_paths(self) -> tuple[Path, ...]:
+        """The attribute paths that force replacement, as tfjsonpath Paths."""
+        return tuple(Path().join(*raw_path) for raw_path in self.raw.get("replace_paths") or ())
+
+    @property
+    def importing(self) -> Mapping[str, Any] | None:
+        """The ``importing`` object of an import, or None."""
+        return self.raw.get("importing")
+
+    def __repr__(self) -> str:
+        return f"<Change actions={list(self.actions)!r}>"
+
+
+@final
+class ResourceChange:
+    """One entry of ``resource_changes`` (or ``resource_drift``).
+
+    >>> rc = ResourceChange({"address": "null_resource.a[0]", "type": "null_resource", "change": {"actions": ["create"]}})
+    >>> rc.address, rc.actions, rc.index
+    ('null_resource.a[0]', ('create',), None)
+    """
+
+    __slots__ = ("raw",)
+    raw: Mapping[str, Any]
+
+    def __init__(self, raw: Mapping[str, Any]) -> None:
+        object.__setattr__(self, "raw", raw)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError("ResourceChange is read-only")
+
+    @property
+    def address(self) -> str:
+        """The full address, e.g. ``module.child.aws_instance.foo[0]``."""
+        return str(self.raw["address"])
+
+    @property
+    def previous_address(self) -> str | None:
+        """The address before a ``moved`` block took effect, if any."""
+        return self.raw.get("previous_address")
+
+    @property
+    def module_address(self) -> str | None:
+        """The module address, e.g. ``module.child``; None in the root module."""
+        return self.raw.get("module_address")
+
+    @property
+    def mode(self) -> str | None:
+        """``managed`` or ``data``."""
+        return self.raw.get("mode")
+
+    @property
+    def type(self) -> str | None:
+        """The resource type, e.g. ``null_resource``."""
+        return self.raw.get("type")
+
+    @property
+    def name(self) -> str | None:
+        """The resource name, e.g. ``a``."""
+        return self.raw.get("name")
+
+    @property
+    def index(self) -> Any:
+        """The count index (int) or for_each key (str), or None."""
+        return self.raw.get("index")
+
+    @property
+    def deposed(self) -> str | None:
+        """The deposed key of a deposed object, or None for the current object."""
+        value = self.raw.get("deposed")
+        return value if isinstance(value, str) else None
+
+    @property
+    def provider_name(self) -> str | None:
+        """The provider address, e.g. ``registry.terraform.io/hashicorp/null``."""
+        return self.raw.get("provider_name")
+
+    @property
+    def action_reason(self) -> str | None:
+        """Why the action was chosen, e.g. ``replace_because_cannot_update``."""
+        return self.raw.get("action_reason")
+
+    @property
+    def change(self) -> Change:
+        """The ``change`` object."""
+        return Change(self.raw.get("change") or _EMPTY)
+
+    @property
+    def actions(self) -> tuple[str, ...]:
+        """Shortcut for ``change.actions``."""
+        return self.change.actions
+
+    def __repr__(self) -> str:
+        deposed = f" deposed={self.deposed!r}" if self.deposed else ""
+        return f"<ResourceChange {self.address}{deposed} actions={list(self.actions)!r}>"
+
+
+@final
+class OutputChange:
+    """One entry of ``output_changes``: a named Change.
+
+    >>> OutputChange("ip", {"actions": ["create"], "after_unknown": True}).change.after_unknown
+    True
+    """
+
+    __slots__ = ("name", "raw")
+    name: str
+    raw: Mapping[str, Any]
+
+    def __init__(self, name: str, raw: Mapping[str, Any]) -> None:
+        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "raw", raw)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError("OutputChange is read-only")
+
+    @property
+    def change(self) -> Change:
+        """The output's Change."""
+        return Change(self.raw)
+
+    @property
+    def actions(self) -> tuple[str, ...]:
+        """Shortcut for ``change.actions``."""
+        return self.change.actions
+
+    def __repr__(self) -> str:
+        return f"<OutputChange {self.name} actions={list(self.actions)!r}>"
+
+
+@final
+class DeferredChange:
+    """One entry of ``deferred_changes``: a resource change Terraform deferred, and why.
+
+    >>> d = DeferredChange({"reason": "provider_config_unknown", "resource_change": {"address": "a.b", "change": {}}})
+    >>> d.reason, d.resource_change.address
+    ('provider_config_unknown', 'a.b')
+    """
+
+    __slots__ = ("raw",)
+    raw: Mapping[str, Any]
+
+    def __init__(self, raw: Mapping[str, Any]) -> None:
+        object.__setattr__(self, "raw", raw)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError("DeferredChange is read-only")
+
+    @property
+    def reason(self) -> str:
+        """The deferral reason as Terraform writes it, e.g. ``resource_config_unknown``."""
+        return str(self.raw.get("reason", ""))
+
+    @property
+    def resource_change(self) -> ResourceChange:
+        """The deferred resource change."""
+        return ResourceChange(self.raw.get("resource_change") or _EMPTY)
+
+    def __repr__(self) -> str:
+        return f"<DeferredChange {self.resource_change.address} reason={self.reason!r}>"
+
+
+class ResourceNotFound(LookupError):
+    """No resource change with this address; ``closest`` lists similar addresses present.
+
+    >>> str(ResourceNotFound("null_resource.b", ["null_resource.a"]))
+    "resource 'null_resource.b' is not in the plan; closest: null_resource.a"
+    """
+
+    def __init__(self, address: str, closest: Sequence[str], where: str = "the plan") -> None:
+        self.address = address
+        self.closest = tuple(closest)
+        self.where = where
+        text = f"resource {address!r} is not in {where}"
+        text += "; closest: " + ", ".join(self.closest) if self.closest else f"; {where} has no similar address"
+        super().__init__(text)
+
+
+def closest_addresses(address: str, candidates: Sequence[str], n: int = 3) -> list[str]:
+    """The addresses most similar to ``address``, best first.
+
+    >>> closest_addresses("null_resource.b", ["null_resource.a", "aws_instance.x"])
+    ['null_resource.a']
+    """
+    return difflib.get_close_matches(address, candidates, n=n, cutoff=0.6)
+
+
+class Plan:
+    """A parsed, validated plan (``terraform show -json PLANFILE``), indexed by address.
+
+    Build one with :func:`plancheck.load_plan`, :meth:`Plan.from_json` or :meth:`Plan.from_dict`.
+
+    >>> plan = Plan.from_dict({"format_version": "1.2", "resource_changes": [
+    ...     {"address": "null_resource.a", "change": {"actions": ["create"]}}]})
+    >>> plan.format_version, plan.resource_change("null_resource.a").actions
+    ('1.2', ('create',))
+    """
+
+    __slots__ = ("__dict__", "_deposed_index", "_index", "raw", "source")
+    raw: Mapping[str, Any]
+    source: str | None
+
+    def __init__(self, raw: Mapping[str, Any], *, source: str | None = None) -> None:
+        # Callers pass a document that has already been validated.
+        self.raw = raw
+        self.source = source
+        index: dict[str, int] = {}
+        deposed: dict[tuple[str, str], int] = {}
+        for i, rc in enumerate(raw.get("resource_changes") or ()):
+            dep = rc.get("deposed")
+            if isinstance(dep, str) and dep:
+                deposed[(rc["address"], dep)] = i
+            else:
+                index.setdefault(rc["address"], i)
+        self._index = index
+        self._deposed_index = deposed
+
+    # -- construction ------------------------------------------------------------------------
+
+    @classmethod
+    def from_json(cls, text: str | bytes, *, source: str | None = None) -> Plan:
+        """Parse and validate a plan from JSON text (str or bytes).
+
+        >>> Plan.from_json('{"format_version": "1.0"}').format_version
+        '1.0'
+        """
+        from ._load import parse_plan_json
+
+        return parse_plan_json(text, source=source)
+
+    @classmethod
+    def from_dict(cls, document: Mapping[str, Any], *, source: str | None = None) -> Plan:
+        """Validate an already parsed plan document (it is not copied and never modified).
+
+        >>> Plan.from_dict({"format_version": "0.1"}).resource_changes
+        ()
+        """
+        from ._load import plan_from_document
+
+        return plan_from_document(document, source=source)
+
+    # -- envelope ----------------------------------------------------------------------------
+
+    @property
+    def format_version(self) -> str:
+        """The plan's ``format_version``, e.g. ``"1.2"``."""
+        return str(self.raw.get("format_version", ""))
+
+    @property
+    def terraform_version(self) -> str | None:
+        """The ``terraform_version`` that wrote the plan, if recorded."""
+        return self.raw.get("terraform_version")
+
+    @property
+    def complete(self) -> bool | None:
+        """``complete`` (Terraform 1.8+): False when some changes were deferred; None when absent."""
+        value = self.raw.get("complete")
+        return value if isinstance(value, bool) else None
+
+    @property
+    def errored(self) -> bool | None:
+        """``errored``: True when planning failed part way."""
+        value = self.raw.get("errored")
+        return value if isinstance(value, bool) else None
+
+    @property
+    def applyable(self) -> bool | None:
+        """``applyable``: whether the plan can be applied."""
+        value = self.raw.get("applyable")
+        return value if isinstance(value, bool) else None
+
+    @property
+    def variables(self) -> Mapping[str, Any]:
+        """Input variables: name to value (``{"value": ...}`` unwrapped)."""
+        raw = self.raw.get("variables") or _EMPTY
+        return {name: (v.get("value") if isinstance(v, Mapping) else None) for name, v in raw.items()}
+
+    # -- changes -----------------------------------------------------------------------------
+
+    @cached_property
+    def resource_changes(self) -> tuple[ResourceChange, ...]:
+        """Every resource change, in document order."""
+        return tuple(ResourceChange(rc) for rc in self.raw.get("resource_changes") or ())
+
+    @cached_property
+    def resource_drift(self) -> tuple[ResourceChange, ...]:
+        """Changes made outside Terraform since the last apply."""
+        return tuple(ResourceChange(rc) for rc in self.raw.get("resource_drift") or ())
+
+    @cached_property
+    def output_changes(self) -> Mapping[str, OutputChange]:
+        """Output changes by name."""
+        return {name: OutputChange(name, ch) for name, ch in (self.raw.get("output_changes") or _EMPTY).items()}
+
+    @cached_property
+    def deferred_changes(self) -> tuple[DeferredChange, ...]:
+        """Deferred changes (Terraform 1.9+ with deferrals enabled)."""
+        return tuple(DeferredChange(d) for d in self.raw.get("deferred_changes") or ())
+
+    def addresses(self) -> Iterator[str]:
+        """The addresses of the current (non-deposed) objects, in document order."""
+        return iter(self._index)
+
+    def has_resource_change(self, address: str, *, deposed: str | None = None) -> bool:
+        """Whether there is a change for ``address`` (or for its deposed object ``deposed``).
+
+        >>> Plan.from_dict({"format_version": "1.0"}).has_resource_change("a.b")
+        False
+        """
+        if deposed is None:
+            return address in self._index
+        return (address, deposed) in self._deposed_index
+
+    def resource_change(self, address: str, *, deposed: str | None = None) -> ResourceChange:
+        """The change for ``address`` (O(1)); ``deposed`` selects a deposed object by its key.
+
+        Raises :class:`ResourceNotFound` (a LookupError) naming the closest addresses present.
+        """
+        changes = self.raw.get("resource_changes") or ()
+        i = self._index.get(address) if deposed is None else self._deposed_index.get((address, deposed))
+        if i is None:
+            where = "the plan" if deposed is None else f"the plan's deposed objects (key {deposed!r})"
+            raise ResourceNotFound(address, closest_addresses(address, list(self._index)), where)
+        return ResourceChange(changes[i])
+
+    def output_change(self, name: str) -> OutputChange:
+        """The change of output ``name``; raises ResourceNotFound naming the closest outputs.
+
+        >>> Plan.from_dict({"format_version": "1.0", "output_changes": {"ip": {"actions": ["create"]}}}).output_change("ip")
+        <OutputChange ip actions=['create']>
+        """
+        raw = self.raw.get("output_changes") or _EMPTY
+        if name not in raw:
+            raise ResourceNotFound(name, closest_addresses(name, list(raw)), "the plan's output changes")
+        return OutputChange(name, raw[name])
+
+    # -- secrets -----------------------------------------------------------------------------
+
+    @cached_property
+    def secrets(self) -> Secrets:
+        """Every secret string known to this plan, to scrub from any message.
+
+        Sensitive variables (per ``configuration``), sensitive outputs, and every
+        string under a sensitive mark in resource and output changes, prior state and
+        planned values. Computed on first use only (a failure message), never on load.
+        """
+        from ._secrets import collect_plan_secrets
+
+        return collect_plan_secrets(self.raw)
+
+    def __repr__(self) -> str:
+        src = f" {self.source}" if self.source else ""
+        return f"<Plan{src} format_version={self.format_version!r} resource_changes={len(self._index)}>"
