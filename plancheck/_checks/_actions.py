@@ -1,0 +1,330 @@
+"""Checks on planned actions: one resource's action, an empty or non-empty plan, replace paths."""
+
+from __future__ import annotations
+
+import enum
+import json
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from tfjsonpath import MapStep, Path, SliceStep, Step
+
+from .._errors import CheckFailure
+from .._plan import Plan, ResourceChange
+from ._base import (
+    PlanCheck,
+    actions_text,
+    checked_address,
+    checked_deposed,
+    constructor_repr,
+    deposed_prefix,
+    failure,
+    find_resource,
+    output_address,
+    quoted,
+    sorted_unique_paths,
+)
+
+__all__ = [
+    "ExpectEmptyPlan",
+    "ExpectNonEmptyPlan",
+    "ExpectResourceAction",
+    "ExpectResourceReplacePaths",
+    "ResourceAction",
+]
+
+
+class ResourceAction(enum.Enum):
+    """A planned action, named as in Go's ``plancheck.ResourceAction*`` constants.
+
+    ``Replace`` matches either replacement order. ``Forget`` (``removed`` with
+    ``destroy = false``, Terraform 1.7+) and ``CreateThenForget`` are Terraform's
+    ``["forget"]`` and ``["create", "forget"]``; Go has neither.
+
+    >>> ResourceAction.Replace.matches(["create", "delete"]), ResourceAction.of(["delete", "create"])
+    (True, ResourceAction.DestroyBeforeCreate)
+    """
+
+    NoOp = "NoOp"
+    Create = "Create"
+    Read = "Read"
+    Update = "Update"
+    Destroy = "Destroy"
+    DestroyBeforeCreate = "DestroyBeforeCreate"
+    CreateBeforeDestroy = "CreateBeforeDestroy"
+    Replace = "Replace"
+    Forget = "Forget"
+    CreateThenForget = "CreateThenForget"
+
+    def matches(self, actions: Sequence[str]) -> bool:
+        """Whether a change's ``actions`` list is this action.
+
+        >>> ResourceAction.Create.matches(["create"]), ResourceAction.Create.matches(["delete", "create"])
+        (True, False)
+        """
+        if self is ResourceAction.Replace:
+            return ResourceAction.of(actions) in _REPLACES
+        return ResourceAction.of(actions) is self
+
+    @classmethod
+    def of(cls, actions: Sequence[str]) -> ResourceAction | None:
+        """The action an ``actions`` list stands for (never ``Replace``), or None if it is no known one.
+
+        >>> ResourceAction.of(["create", "forget"]), ResourceAction.of(["read", "update"])
+        (ResourceAction.CreateThenForget, None)
+        """
+        return _BY_ACTIONS.get(tuple(actions))
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}.{self.name}"
+
+
+_BY_ACTIONS: dict[tuple[str, ...], ResourceAction] = {
+    ("no-op",): ResourceAction.NoOp,
+    ("create",): ResourceAction.Create,
+    ("read",): ResourceAction.Read,
+    ("update",): ResourceAction.Update,
+    ("delete",): ResourceAction.Destroy,
+    ("delete", "create"): ResourceAction.DestroyBeforeCreate,
+    ("create", "delete"): ResourceAction.CreateBeforeDestroy,
+    ("forget",): ResourceAction.Forget,
+    ("create", "forget"): ResourceAction.CreateThenForget,
+}
+_REPLACES = frozenset({ResourceAction.DestroyBeforeCreate, ResourceAction.CreateBeforeDestroy})
+
+
+class ExpectResourceAction(PlanCheck):
+    """Resource ``address`` is planned with ``action`` (a :class:`ResourceAction`).
+
+    >>> from plancheck import Plan
+    >>> plan = Plan.from_dict({"format_version": "1.2", "resource_changes": [
+    ...     {"address": "null_resource.a", "change": {"actions": ["create", "delete"]}}]})
+    >>> ExpectResourceAction("null_resource.a", ResourceAction.Replace).check_plan(plan)
+    >>> ExpectResourceAction("null_resource.a", ResourceAction.DestroyBeforeCreate).check_plan(plan)
+    Traceback (most recent call last):
+    ...
+    plancheck._errors.PlanCheckError: ExpectResourceAction: null_resource.a: expected DestroyBeforeCreate, got action(s): [create delete]
+    """
+
+    __slots__ = ("action", "address", "deposed")
+    _fields = ("address", "action", "deposed")
+    _keyword_fields = frozenset({"deposed"})
+    address: str
+    action: ResourceAction
+    deposed: str | None
+
+    def __init__(self, address: str, action: ResourceAction, *, deposed: str | None = None) -> None:
+        name = type(self).__name__
+        if not isinstance(action, ResourceAction):
+            raise TypeError(f"{name}: action must be a ResourceAction, got {type(action).__name__}")
+        self._set(
+            address=checked_address(address, name), action=action, deposed=checked_deposed(deposed, name)
+        )
+
+    def failures(self, plan: Plan) -> list[CheckFailure]:
+        """The failure, if the resource has another action or is not planned."""
+        name = type(self).__name__
+        rc = find_resource(plan, self.address, self.deposed)
+        if isinstance(rc, str):
+            return [failure(plan, name, self.address, None, rc)]
+        if self.action.matches(rc.actions):
+            return []
+        message = f"expected {self.action.value}, got action(s): {actions_text(rc.actions)}"
+        return [failure(plan, name, self.address, None, deposed_prefix(self.deposed) + message)]
+
+
+def _resource_change_reasons(rc: ResourceChange) -> list[str]:
+    """Why a resource change makes a plan non-empty (Terraform's rule: an action, a move or an import)."""
+    reasons = []
+    actions = rc.actions
+    if tuple(actions) != ("no-op",):
+        reasons.append(f"has planned action(s): {actions_text(actions)}")
+    previous = rc.previous_address
+    if isinstance(previous, str) and previous != rc.address:
+        reasons.append(f"moves from {previous}")
+    if rc.change.importing is not None:
+        reasons.append("is imported")
+    return reasons
+
+
+def _sort_key(rc: ResourceChange) -> tuple[str, str]:
+    return (str(rc.raw.get("address", "")), rc.deposed or "")
+
+
+def _changes(plan: Plan) -> list[tuple[str | None, str]]:
+    """Every change in the plan as (address, clause), resources, then outputs, then deferrals, each sorted."""
+    found: list[tuple[str | None, str]] = []
+    for rc in sorted(plan.resource_changes, key=_sort_key):
+        reasons = _resource_change_reasons(rc)
+        if reasons:
+            subject = f"its deposed object {quoted(rc.deposed)}" if rc.deposed is not None else "it"
+            found.append((rc.address, f"{subject} " + "; ".join(reasons)))
+    for name in sorted(plan.output_changes):
+        actions = plan.output_changes[name].actions
+        if tuple(actions) != ("no-op",):
+            found.append((output_address(name), f"it has planned action(s): {actions_text(actions)}"))
+    for deferred in sorted(plan.deferred_changes, key=lambda d: _sort_key(d.resource_change)):
+        rc = deferred.resource_change
+        address = rc.raw.get("address")
+        if not isinstance(address, str):
+            found.append((None, f"a deferred change without an address has reason {quoted(deferred.reason)}"))
+            continue
+        subject = f"its deposed object {quoted(rc.deposed)}" if rc.deposed is not None else "it"
+        found.append((address, f"{subject} is deferred with reason {quoted(deferred.reason)}"))
+    return found
+
+
+class ExpectEmptyPlan(PlanCheck):
+    """The plan changes nothing: every resource and output is a no-op, nothing moves, imports or is deferred.
+
+    Each change is one failure: resources by address, then outputs, then deferred changes.
+
+    >>> from plancheck import Plan
+    >>> plan = Plan.from_dict({"format_version": "1.2", "resource_changes": [
+    ...     {"address": "null_resource.b", "change": {"actions": ["delete", "create"]}},
+    ...     {"address": "null_resource.a", "change": {"actions": ["no-op"]}, "previous_address": "null_resource.old"}],
+    ...     "output_changes": {"ip": {"actions": ["update"]}}})
+    >>> ExpectEmptyPlan().check_plan(plan)
+    Traceback (most recent call last):
+    ...
+    plancheck._errors.PlanCheckError: 3 plan checks failed:
+      1. ExpectEmptyPlan: null_resource.a: expected an empty plan, but it moves from null_resource.old
+      2. ExpectEmptyPlan: null_resource.b: expected an empty plan, but it has planned action(s): [delete create]
+      3. ExpectEmptyPlan: output.ip: expected an empty plan, but it has planned action(s): [update]
+    """
+
+    __slots__ = ()
+
+    def failures(self, plan: Plan) -> list[CheckFailure]:
+        """One failure per change."""
+        name = type(self).__name__
+        return [
+            failure(plan, name, address, None, f"expected an empty plan, but {reason}")
+            for address, reason in _changes(plan)
+        ]
+
+
+class ExpectNonEmptyPlan(PlanCheck):
+    """The plan changes something: a resource or output action, a move, an import or a deferral.
+
+    >>> from plancheck import Plan
+    >>> ExpectNonEmptyPlan().check_plan(Plan.from_dict({"format_version": "1.2", "resource_changes": [
+    ...     {"address": "null_resource.a", "change": {"actions": ["no-op"]}}]}))
+    Traceback (most recent call last):
+    ...
+    plancheck._errors.PlanCheckError: ExpectNonEmptyPlan: expected a non-empty plan, but got an empty plan
+    """
+
+    __slots__ = ()
+
+    def failures(self, plan: Plan) -> list[CheckFailure]:
+        """The failure, if nothing changes."""
+        for rc in plan.resource_changes:
+            if _resource_change_reasons(rc):
+                return []
+        if any(tuple(out.actions) != ("no-op",) for out in plan.output_changes.values()):
+            return []
+        if plan.deferred_changes:
+            return []
+        return [
+            failure(plan, type(self).__name__, None, None, "expected a non-empty plan, but got an empty plan")
+        ]
+
+
+def _raw_step(raw: Any) -> Step | None:
+    # Terraform writes attribute names and map keys as strings, list indexes as numbers;
+    # a path into a set has the element itself as its step, which no Path can hold.
+    if isinstance(raw, str):
+        return MapStep(raw)
+    if isinstance(raw, int) and not isinstance(raw, bool) and raw >= 0:
+        return SliceStep(raw)
+    return None
+
+
+def _replace_paths(rc: ResourceChange) -> tuple[set[Path], list[str]]:
+    """The change's replace_paths as Paths, and the text of any that cannot be one."""
+    paths: set[Path] = set()
+    odd: list[str] = []
+    raw_paths = rc.change.raw.get("replace_paths")
+    for raw in raw_paths if isinstance(raw_paths, list) else ():
+        steps = [_raw_step(s) for s in raw] if isinstance(raw, list) else [None]
+        if all(s is not None for s in steps):
+            paths.add(Path(*[s for s in steps if s is not None]))
+        else:
+            odd.append(json.dumps(raw, ensure_ascii=False, default=str))
+    return paths, sorted(odd)
+
+
+def _paths_text(paths: Iterable[Path]) -> str:
+    return "[" + ", ".join(p.to_text() or "(the whole value)" for p in paths) + "]"
+
+
+class ExpectResourceReplacePaths(PlanCheck):
+    """The attribute paths that force the replacement of ``address`` are exactly ``paths`` (in any order).
+
+    Compares Terraform's ``replace_paths`` with ``paths`` as sets; a failure names the
+    missing and the unexpected ones. An empty ``paths`` expects no replace paths.
+
+    >>> from plancheck import Plan
+    >>> from tfjsonpath import New
+    >>> plan = Plan.from_dict({"format_version": "1.2", "resource_changes": [{"address": "null_resource.a",
+    ...     "change": {"actions": ["delete", "create"], "replace_paths": [["triggers"], ["name"]]}}]})
+    >>> ExpectResourceReplacePaths("null_resource.a", [New("name"), New("triggers")]).check_plan(plan)
+    >>> ExpectResourceReplacePaths("null_resource.a", [New("name"), New("zone")]).check_plan(plan)
+    Traceback (most recent call last):
+    ...
+    plancheck._errors.PlanCheckError: ExpectResourceReplacePaths: null_resource.a: expected replace paths [name, zone], got [name, triggers]: missing zone; unexpected triggers
+    """
+
+    __slots__ = ("address", "deposed", "paths")
+    _fields = ("address", "paths", "deposed")
+    _keyword_fields = frozenset({"deposed"})
+    address: str
+    paths: tuple[Path, ...]
+    deposed: str | None
+
+    def __init__(self, address: str, paths: Iterable[Path], *, deposed: str | None = None) -> None:
+        name = type(self).__name__
+        if isinstance(paths, (Path, str, bytes)) or not isinstance(paths, Iterable):
+            raise TypeError(f"{name}: paths must be a list of tfjsonpath Paths, got {type(paths).__name__}")
+        items = tuple(paths)
+        for i, path in enumerate(items):
+            if not isinstance(path, Path):
+                raise TypeError(f"{name}: paths[{i}] must be a tfjsonpath.Path, got {type(path).__name__}")
+        self._set(
+            address=checked_address(address, name),
+            paths=sorted_unique_paths(items),
+            deposed=checked_deposed(deposed, name),
+        )
+
+    def failures(self, plan: Plan) -> list[CheckFailure]:
+        """The failure, if the replace paths differ or the resource is not planned."""
+        name = type(self).__name__
+        prefix = deposed_prefix(self.deposed)
+        rc = find_resource(plan, self.address, self.deposed)
+        if isinstance(rc, str):
+            return [failure(plan, name, self.address, None, rc)]
+        actual, odd = _replace_paths(rc)
+        expected = set(self.paths)
+        if actual == expected and not odd:
+            return []
+        missing = sorted_unique_paths(expected - actual)
+        extra = sorted_unique_paths(actual - expected)
+        got = sorted_unique_paths(actual)
+        got_text = "[" + ", ".join([p.to_text() or "(the whole value)" for p in got] + odd) + "]"
+        text = f"expected replace paths {_paths_text(self.paths)}, got {got_text}"
+        details = []
+        if missing:
+            details.append("missing " + ", ".join(p.to_text() or "(the whole value)" for p in missing))
+        if extra or odd:
+            details.append(
+                "unexpected " + ", ".join([p.to_text() or "(the whole value)" for p in extra] + odd)
+            )
+        if details:
+            text += ": " + "; ".join(details)
+        if not actual and not odd:
+            text += f" (the change has no replace_paths; action(s): {actions_text(rc.actions)})"
+        return [failure(plan, name, self.address, None, prefix + text)]
+
+    def __repr__(self) -> str:
+        return constructor_repr(type(self).__name__, self.address, list(self.paths), deposed=self.deposed)

@@ -1,0 +1,272 @@
+"""The PlanCheck base class, :func:`assert_plan`, and what every check shares.
+
+A check is a small frozen value: it holds what to look for, never a plan, and
+reports what it found through :meth:`PlanCheck.failures`. Looking a resource up
+goes through the plan's address index, so a check costs O(path length), not
+O(plan size); only a failing lookup (which names the closest addresses) and the
+checks whose meaning is global scan the plan.
+"""
+
+from __future__ import annotations
+
+import abc
+import json
+from collections.abc import Iterable, Sequence
+from typing import Any, ClassVar
+
+from tfjsonpath import Path
+
+from .._errors import CheckFailure, PlanCheckError
+from .._plan import OutputChange, Plan, ResourceChange, ResourceNotFound
+
+__all__ = ["PlanCheck", "assert_plan"]
+
+
+class PlanCheck(abc.ABC):
+    """Base class of every plan check: implement :meth:`failures`; :meth:`check_plan` raises.
+
+    A check is an immutable value: subclasses list their attributes in ``__slots__``
+    and ``_fields`` (constructor order; names in ``_keyword_fields`` are keyword-only
+    and left out of the repr when None), set them once with :meth:`_set`, and get
+    equality, hashing, pickling and a constructor-form repr from here.
+
+    >>> from plancheck import Plan
+    >>> class ExpectVersion(PlanCheck):
+    ...     __slots__ = ()
+    ...     def failures(self, plan):
+    ...         if plan.format_version == "1.2":
+    ...             return []
+    ...         return [CheckFailure("ExpectVersion", None, None, f"format {plan.format_version}")]
+    >>> ExpectVersion().check_plan(Plan.from_dict({"format_version": "1.0"}))
+    Traceback (most recent call last):
+    ...
+    plancheck._errors.PlanCheckError: ExpectVersion: format 1.0
+    """
+
+    __slots__ = ()
+    _fields: ClassVar[tuple[str, ...]] = ()
+    _keyword_fields: ClassVar[frozenset[str]] = frozenset()
+
+    @abc.abstractmethod
+    def failures(self, plan: Plan) -> list[CheckFailure]:
+        """Every way ``plan`` fails this check, in a stable order (empty when it holds). Never raises for that."""
+
+    def check_plan(self, plan: Plan) -> None:
+        """Raise :class:`~plancheck.PlanCheckError` listing every failure, if there is any."""
+        found = self.failures(require_plan(plan, f"{type(self).__name__}.check_plan"))
+        if found:
+            raise PlanCheckError(found)
+
+    # -- value semantics ------------------------------------------------------------------------
+
+    def _set(self, **values: Any) -> None:
+        """Set attributes once, from ``__init__``."""
+        for name, value in values.items():
+            object.__setattr__(self, name, value)
+
+    def _values(self) -> tuple[Any, ...]:
+        return tuple(getattr(self, name) for name in self._fields)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"{type(self).__name__} is immutable; cannot set {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"{type(self).__name__} is immutable; cannot delete {name!r}")
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is type(self):
+            return self._values() == other._values()
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash((type(self), self._values()))
+
+    def _args(self) -> tuple[tuple[Any, ...], dict[str, Any]]:
+        args = tuple(getattr(self, n) for n in self._fields if n not in self._keyword_fields)
+        kwargs = {n: getattr(self, n) for n in self._fields if n in self._keyword_fields}
+        return args, kwargs
+
+    def __repr__(self) -> str:
+        args, kwargs = self._args()
+        return constructor_repr(type(self).__name__, *args, **kwargs)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        args, kwargs = self._args()
+        return (_rebuild, (type(self), args, kwargs))
+
+    def __copy__(self) -> PlanCheck:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> PlanCheck:
+        return self
+
+
+def _rebuild(cls: type[PlanCheck], args: tuple[Any, ...], kwargs: dict[str, Any]) -> PlanCheck:
+    return cls(*args, **kwargs)
+
+
+def assert_plan(plan: Plan, *checks: PlanCheck) -> None:
+    """Run every check on ``plan``; raise one :class:`~plancheck.PlanCheckError` listing every failure.
+
+    Failures come in the order the checks were given (each check orders its own).
+
+    >>> from plancheck import Plan
+    >>> from plancheck._checks import ExpectNonEmptyPlan, ExpectResourceAction, ResourceAction
+    >>> plan = Plan.from_dict({"format_version": "1.2", "resource_changes": [
+    ...     {"address": "null_resource.a", "change": {"actions": ["create"]}}]})
+    >>> assert_plan(plan, ExpectNonEmptyPlan(), ExpectResourceAction("null_resource.a", ResourceAction.Create))
+    >>> assert_plan(plan, ExpectResourceAction("null_resource.a", ResourceAction.Update),
+    ...             ExpectResourceAction("null_resource.b", ResourceAction.Create))
+    Traceback (most recent call last):
+    ...
+    plancheck._errors.PlanCheckError: 2 plan checks failed:
+      1. ExpectResourceAction: null_resource.a: expected Update, got action(s): [create]
+      2. ExpectResourceAction: null_resource.b: resource not found in plan ResourceChanges; closest: null_resource.a
+    """
+    require_plan(plan, "assert_plan")
+    for i, check in enumerate(checks):
+        if not isinstance(check, PlanCheck):
+            hint = ""
+            if isinstance(check, (list, tuple, set, frozenset)):
+                hint = "; to pass a list of checks, unpack it: assert_plan(plan, *checks)"
+            raise TypeError(
+                f"assert_plan: check {i + 1} must be a PlanCheck, got {type(check).__name__}{hint}"
+            )
+    found: list[CheckFailure] = []
+    for check in checks:
+        found.extend(check.failures(plan))
+    if found:
+        raise PlanCheckError(found)
+
+
+# -- shared helpers ---------------------------------------------------------------------------
+
+
+def require_plan(plan: object, where: str) -> Plan:
+    """Return ``plan`` if it is a Plan, else raise a TypeError that says how to get one."""
+    if not isinstance(plan, Plan):
+        raise TypeError(
+            f"{where} expects a plancheck.Plan (use load_plan or Plan.from_dict), got {type(plan).__name__}"
+        )
+    return plan
+
+
+def checked_address(value: object, check: str, what: str = "address") -> str:
+    """Return ``value`` as an exact, non-empty str, or raise TypeError/ValueError naming the check."""
+    if not isinstance(value, str):
+        raise TypeError(f"{check}: {what} must be a str, got {type(value).__name__}")
+    if not value:
+        raise ValueError(f"{check}: {what} must not be empty")
+    return value if type(value) is str else str.__str__(value)
+
+
+def checked_path(value: object, check: str) -> Path:
+    """Return ``value`` if it is a tfjsonpath Path, else raise a TypeError with a hint for strings."""
+    if isinstance(value, Path):
+        return value
+    hint = ""
+    if isinstance(value, str):
+        hint = f" (to use text, parse it: tfjsonpath.Path.parse({value!r}))"
+    raise TypeError(f"{check}: path must be a tfjsonpath.Path, got {type(value).__name__}{hint}")
+
+
+def checked_deposed(value: object, check: str) -> str | None:
+    """Return a deposed key (a non-empty str) or None."""
+    if value is None:
+        return None
+    return checked_address(value, check, "deposed")
+
+
+def constructor_repr(name: str, *args: Any, **kwargs: Any) -> str:
+    """``Name(arg, ..., key=value)``, leaving out keyword arguments that are None."""
+    parts = [repr(a) for a in args]
+    parts.extend(f"{k}={v!r}" for k, v in kwargs.items() if v is not None)
+    return f"{name}({', '.join(parts)})"
+
+
+def failure(plan: Plan, check: str, address: str | None, path: Path | None, message: str) -> CheckFailure:
+    """A CheckFailure with every secret of ``plan`` scrubbed out of its message and address.
+
+    An address can hold a secret: a ``for_each`` key made from a value whose mark was dropped.
+    """
+    secrets = plan.secrets
+    if address is not None:
+        address = secrets.scrub(address)
+    return CheckFailure(check, address, path, secrets.scrub(message))
+
+
+def actions_text(actions: Sequence[str]) -> str:
+    """Actions as Go's plancheck prints them: ``[delete create]``."""
+    return "[" + " ".join(actions) + "]"
+
+
+def deposed_prefix(deposed: str | None) -> str:
+    """The message prefix that says a failure is about a deposed object."""
+    return f"deposed object {quoted(deposed)}: " if deposed is not None else ""
+
+
+def _closest_text(closest: Sequence[str], what: str) -> str:
+    if closest:
+        return "; closest: " + ", ".join(closest)
+    return f"; the plan has no similar {what}"
+
+
+def find_resource(plan: Plan, address: str, deposed: str | None) -> ResourceChange | str:
+    """The change for ``address`` (its deposed object ``deposed``), or the reason it is missing.
+
+    The reason is a message that names the closest addresses present and says when
+    the resource is deferred instead of planned; building it is the only O(n) path.
+    """
+    try:
+        return plan.resource_change(address, deposed=deposed)
+    except ResourceNotFound as exc:
+        missing = exc
+    keys = sorted(
+        rc.deposed
+        for rc in plan.resource_changes
+        if rc.deposed is not None and rc.raw.get("address") == address
+    )
+    keys_text = ", ".join(quoted(k) for k in keys)
+    if deposed is not None and (keys or plan.has_resource_change(address)):
+        text = f"deposed object {quoted(deposed)} not found in plan ResourceChanges"
+        return text + (
+            f"; its deposed objects: {keys_text}" if keys else "; the resource has no deposed objects"
+        )
+    if deposed is None and keys:
+        return (
+            "resource not found in plan ResourceChanges: only deposed objects of it are planned "
+            f"(select one with deposed=): {keys_text}"
+        )
+    for deferred in plan.deferred_changes:
+        rc = deferred.resource_change
+        if rc.raw.get("address") == address and rc.deposed == deposed:
+            reason = quoted(deferred.reason)
+            return f"resource not found in plan ResourceChanges: it is deferred with reason {reason}"
+    if not plan.resource_changes:
+        return "resource not found in plan ResourceChanges; the plan has no resource changes"
+    return "resource not found in plan ResourceChanges" + _closest_text(missing.closest, "address")
+
+
+def find_output(plan: Plan, name: str) -> OutputChange | str:
+    """The change of output ``name``, or the reason it is missing (naming the closest outputs)."""
+    try:
+        return plan.output_change(name)
+    except ResourceNotFound as exc:
+        if not plan.output_changes:
+            return "output not found in plan OutputChanges; the plan has no output changes"
+        return "output not found in plan OutputChanges" + _closest_text(exc.closest, "output name")
+
+
+def output_address(name: str) -> str:
+    """The address a failure about output ``name`` carries: ``output.<name>``."""
+    return f"output.{name}"
+
+
+def sorted_unique_paths(paths: Iterable[Path]) -> tuple[Path, ...]:
+    """Paths without duplicates, in :meth:`Path.sort_key` order."""
+    return tuple(sorted(set(paths), key=Path.sort_key))
+
+
+def quoted(text: str) -> str:
+    """``text`` as a JSON string literal, as Go's ``%q`` shows it: ``"abc"``."""
+    return json.dumps(text, ensure_ascii=False)

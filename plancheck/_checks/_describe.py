@@ -1,0 +1,82 @@
+"""Phrases that say what a resolved planned value is, for failure messages, without leaking secrets."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from .._plan import Change
+from .._redact import Marks, Secrets, render_value
+from .._values import ResolvedValue, ValueStatus
+from ._base import actions_text
+
+__all__ = ["describe", "no_planned_value", "render_known"]
+
+
+class _Unknown:
+    """Stands in for an unknown element, so a partly unknown value renders as ``[<unknown>, "k"]``."""
+
+    __slots__ = ()
+
+
+# render_value shows an object it does not know as <type name>.
+_Unknown.__name__ = "unknown"
+_UNKNOWN = _Unknown()
+
+
+def _overlay_unknown(value: Any, marks: Marks) -> Any:
+    """A copy of ``value`` with every element marked unknown replaced by a placeholder.
+
+    Terraform leaves unknown object attributes out of ``after`` and writes unknown
+    list elements as null; both come back as the placeholder. Iterative, so depth is free.
+    """
+    root: list[Any] = [None]
+    stack: list[tuple[Any, Marks, Any, Any]] = [(value, marks, root, 0)]
+    while stack:
+        val, mk, parent, slot = stack.pop()
+        if mk is True:
+            parent[slot] = _UNKNOWN
+        elif isinstance(val, Mapping):
+            copy: dict[Any, Any] = {}
+            parent[slot] = copy
+            sub = mk if isinstance(mk, Mapping) else {}
+            for key, child in val.items():
+                copy[key] = None
+                stack.append((child, sub.get(key), copy, key))
+            for key, child_mark in sub.items():
+                if key not in val and child_mark is True:
+                    copy[key] = _UNKNOWN
+        elif isinstance(val, list):
+            items: list[Any] = [None] * len(val)
+            parent[slot] = items
+            sub_list = mk if isinstance(mk, list) else []
+            for i, child in enumerate(val):
+                stack.append((child, sub_list[i] if i < len(sub_list) else None, items, i))
+        else:
+            parent[slot] = val
+    return root[0]
+
+
+def render_known(resolved: ResolvedValue, secrets: Secrets) -> str:
+    """A known value as text: sensitive parts as ``(sensitive)``, unknown parts as ``<unknown>``."""
+    value = resolved.value
+    if resolved.partly_unknown:
+        value = _overlay_unknown(value, resolved.value_unknown)
+    return render_value(value, True if resolved.sensitive else resolved.value_sensitive, secrets)
+
+
+def describe(resolved: ResolvedValue, secrets: Secrets) -> str:
+    """What the value is: ``known: "x"``, ``known, with unknown parts: [...]``, ``unknown``, ``null``, ``not present (...)``."""
+    if resolved.status is ValueStatus.KNOWN:
+        if resolved.partly_unknown:
+            return f"known, with unknown parts: {render_known(resolved, secrets)}"
+        return f"known: {render_known(resolved, secrets)}"
+    return resolved.describe(secrets)
+
+
+def no_planned_value(change: Change, what: str) -> str | None:
+    """Why a change being deleted or forgotten has no planned value at all, or None."""
+    actions = change.actions
+    if change.after is None and actions and all(a in ("delete", "forget") for a in actions):
+        return f"not present: the {what} has no planned value (action(s): {actions_text(actions)})"
+    return None

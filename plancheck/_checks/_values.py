@@ -1,0 +1,331 @@
+"""Checks on planned values: unknown, sensitive and null, for resources and outputs.
+
+A ``true`` in ``after_unknown``/``after_sensitive`` covers the value at that point
+and everything below it, so a path is unknown (sensitive) when the mark is at the
+path *or at any ancestor*: real plans mark whole maps, ``{"triggers": true}``.
+Go's plancheck looks at the exact path only and fails there.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from tfjsonpath import Path
+
+from .._errors import CheckFailure
+from .._plan import Change, Plan
+from .._redact import contains_sensitive
+from .._values import ResolvedValue, ValueStatus, resolve_value
+from ._base import (
+    PlanCheck,
+    checked_address,
+    checked_deposed,
+    checked_path,
+    deposed_prefix,
+    failure,
+    find_output,
+    find_resource,
+    output_address,
+)
+from ._describe import describe, no_planned_value, render_known
+
+__all__ = [
+    "ExpectNullOutputValue",
+    "ExpectNullOutputValueAtPath",
+    "ExpectSensitiveOutputValue",
+    "ExpectSensitiveValue",
+    "ExpectUnknownOutputValue",
+    "ExpectUnknownOutputValueAtPath",
+    "ExpectUnknownValue",
+]
+
+_ROOT = Path()
+
+# (change, path, plan, "resource" or "output") -> the failure message, or None when the check holds.
+_Problem = Callable[[Change, Path, Plan, str], "str | None"]
+
+
+def _resolve(change: Change, path: Path) -> ResolvedValue:
+    return resolve_value(change.after, change.after_unknown, change.after_sensitive, path)
+
+
+# A deleted or forgotten object has no planned value, whatever its marks say; that is checked first.
+
+
+def _unknown_problem(change: Change, path: Path, plan: Plan, what: str) -> str | None:
+    gone = no_planned_value(change, what)
+    if gone is not None:
+        return "expected an unknown value, but it is " + gone
+    resolved = _resolve(change, path)
+    if resolved.unknown:
+        return None
+    return "expected an unknown value, but it is " + describe(resolved, plan.secrets)
+
+
+def _sensitive_problem(change: Change, path: Path, plan: Plan, what: str) -> str | None:
+    gone = no_planned_value(change, what)
+    if gone is not None:
+        return "expected a sensitive value, but it is " + gone
+    resolved = _resolve(change, path)
+    if resolved.sensitive and resolved.status is not ValueStatus.ABSENT:
+        return None
+    if resolved.status is ValueStatus.ABSENT:
+        return "expected a sensitive value, but it is " + describe(resolved, plan.secrets)
+    if resolved.status is ValueStatus.KNOWN and contains_sensitive(resolved.value_sensitive):
+        return "expected a sensitive value, but only parts of it are sensitive: " + render_known(
+            resolved, plan.secrets
+        )
+    text = "expected a sensitive value, but it is not sensitive; it is " + describe(resolved, plan.secrets)
+    if "after_sensitive" not in change.raw:
+        # Plans before format 0.2 (Terraform 0.15) record no sensitivity at all.
+        text += " (this plan records no after_sensitive marks)"
+    return text
+
+
+def _null_problem(change: Change, path: Path, plan: Plan, what: str) -> str | None:
+    gone = no_planned_value(change, what)
+    if gone is not None:
+        return "expected a null value, but it is " + gone
+    resolved = _resolve(change, path)
+    if resolved.status is ValueStatus.NULL:
+        return None
+    return "expected a null value, but it is " + describe(resolved, plan.secrets)
+
+
+class ExpectUnknownValue(PlanCheck):
+    """The planned value at ``path`` of resource ``address`` is unknown (known only after apply).
+
+    A ``true`` mark on an ancestor counts: ``{"triggers": true}`` makes ``triggers["x"]`` unknown.
+    ``deposed=`` checks a deposed object of the resource instead of its current object.
+
+    >>> from plancheck import Plan
+    >>> from tfjsonpath import New
+    >>> plan = Plan.from_dict({"format_version": "1.2", "resource_changes": [{"address": "null_resource.a",
+    ...     "change": {"actions": ["create"], "after": {"name": "x"}, "after_unknown": {"id": True, "triggers": True}}}]})
+    >>> ExpectUnknownValue("null_resource.a", New("triggers").AtMapKey("dep")).check_plan(plan)
+    >>> ExpectUnknownValue("null_resource.a", New("name")).check_plan(plan)
+    Traceback (most recent call last):
+    ...
+    plancheck._errors.PlanCheckError: ExpectUnknownValue: null_resource.a: name: expected an unknown value, but it is known: "x"
+    """
+
+    __slots__ = ("address", "deposed", "path")
+    _fields = ("address", "path", "deposed")
+    _keyword_fields = frozenset({"deposed"})
+    address: str
+    path: Path
+    deposed: str | None
+
+    def __init__(self, address: str, path: Path, *, deposed: str | None = None) -> None:
+        name = type(self).__name__
+        self._set(
+            address=checked_address(address, name),
+            path=checked_path(path, name),
+            deposed=checked_deposed(deposed, name),
+        )
+
+    def failures(self, plan: Plan) -> list[CheckFailure]:
+        """The failure, if the value is known, null or absent, or the resource is not planned."""
+        name = type(self).__name__
+        rc = find_resource(plan, self.address, self.deposed)
+        if isinstance(rc, str):
+            return [failure(plan, name, self.address, None, rc)]
+        problem = _unknown_problem(rc.change, self.path, plan, "resource")
+        if problem is None:
+            return []
+        return [failure(plan, name, self.address, self.path, deposed_prefix(self.deposed) + problem)]
+
+
+class ExpectSensitiveValue(PlanCheck):
+    """The planned value at ``path`` of resource ``address`` is marked sensitive (itself or an ancestor).
+
+    Passes for a sensitive value that is null or unknown; fails when the path is not
+    in the value, or only parts of the value are sensitive.
+
+    >>> from plancheck import Plan
+    >>> from tfjsonpath import New
+    >>> plan = Plan.from_dict({"format_version": "1.2", "resource_changes": [{"address": "aws_db_instance.db",
+    ...     "change": {"actions": ["create"], "after": {"config": {"password": "pw-123"}, "name": "db"},
+    ...                "after_sensitive": {"config": True}}}]})
+    >>> ExpectSensitiveValue("aws_db_instance.db", New("config").AtMapKey("password")).check_plan(plan)
+    >>> ExpectSensitiveValue("aws_db_instance.db", New("name")).check_plan(plan)
+    Traceback (most recent call last):
+    ...
+    plancheck._errors.PlanCheckError: ExpectSensitiveValue: aws_db_instance.db: name: expected a sensitive value, but it is not sensitive; it is known: "db"
+    """
+
+    __slots__ = ("address", "deposed", "path")
+    _fields = ("address", "path", "deposed")
+    _keyword_fields = frozenset({"deposed"})
+    address: str
+    path: Path
+    deposed: str | None
+
+    def __init__(self, address: str, path: Path, *, deposed: str | None = None) -> None:
+        name = type(self).__name__
+        self._set(
+            address=checked_address(address, name),
+            path=checked_path(path, name),
+            deposed=checked_deposed(deposed, name),
+        )
+
+    def failures(self, plan: Plan) -> list[CheckFailure]:
+        """The failure, if the value is not sensitive, or absent, or the resource is not planned."""
+        name = type(self).__name__
+        rc = find_resource(plan, self.address, self.deposed)
+        if isinstance(rc, str):
+            return [failure(plan, name, self.address, None, rc)]
+        problem = _sensitive_problem(rc.change, self.path, plan, "resource")
+        if problem is None:
+            return []
+        return [failure(plan, name, self.address, self.path, deposed_prefix(self.deposed) + problem)]
+
+
+def _output_failures(
+    check: PlanCheck, plan: Plan, name: str, path: Path, problem_of: _Problem
+) -> list[CheckFailure]:
+    kind = type(check).__name__
+    output = find_output(plan, name)
+    if isinstance(output, str):
+        return [failure(plan, kind, output_address(name), None, output)]
+    problem = problem_of(output.change, path, plan, "output")
+    if problem is None:
+        return []
+    return [failure(plan, kind, output_address(name), path, problem)]
+
+
+class ExpectUnknownOutputValue(PlanCheck):
+    """The planned value of output ``name`` is unknown as a whole.
+
+    >>> from plancheck import Plan
+    >>> plan = Plan.from_dict({"format_version": "1.2", "output_changes": {
+    ...     "id": {"actions": ["create"], "after_unknown": True},
+    ...     "ip": {"actions": ["create"], "after": "10.0.0.1", "after_unknown": False}}})
+    >>> ExpectUnknownOutputValue("id").check_plan(plan)
+    >>> ExpectUnknownOutputValue("ip").check_plan(plan)
+    Traceback (most recent call last):
+    ...
+    plancheck._errors.PlanCheckError: ExpectUnknownOutputValue: output.ip: expected an unknown value, but it is known: "10.0.0.1"
+    """
+
+    __slots__ = ("name",)
+    _fields = ("name",)
+    name: str
+
+    def __init__(self, name: str) -> None:
+        self._set(name=checked_address(name, type(self).__name__, "output name"))
+
+    def failures(self, plan: Plan) -> list[CheckFailure]:
+        """The failure, if the output is known, null or not in the plan."""
+        return _output_failures(self, plan, self.name, _ROOT, _unknown_problem)
+
+
+class ExpectUnknownOutputValueAtPath(PlanCheck):
+    """The value at ``path`` inside output ``name`` is unknown (itself, an ancestor, or the whole output).
+
+    >>> from plancheck import Plan
+    >>> from tfjsonpath import New
+    >>> plan = Plan.from_dict({"format_version": "1.2", "output_changes": {"ids": {"actions": ["create"],
+    ...     "after": [None, "known"], "after_unknown": [True, False]}}})
+    >>> ExpectUnknownOutputValueAtPath("ids", New(0)).check_plan(plan)
+    >>> ExpectUnknownOutputValueAtPath("ids", New(1)).check_plan(plan)
+    Traceback (most recent call last):
+    ...
+    plancheck._errors.PlanCheckError: ExpectUnknownOutputValueAtPath: output.ids: [1]: expected an unknown value, but it is known: "known"
+    """
+
+    __slots__ = ("name", "path")
+    _fields = ("name", "path")
+    name: str
+    path: Path
+
+    def __init__(self, name: str, path: Path) -> None:
+        kind = type(self).__name__
+        self._set(name=checked_address(name, kind, "output name"), path=checked_path(path, kind))
+
+    def failures(self, plan: Plan) -> list[CheckFailure]:
+        """The failure, if the value is known, null, absent, or the output is not in the plan."""
+        return _output_failures(self, plan, self.name, self.path, _unknown_problem)
+
+
+class ExpectSensitiveOutputValue(PlanCheck):
+    """Output ``name`` is sensitive (Terraform marks outputs as a whole).
+
+    >>> from plancheck import Plan
+    >>> plan = Plan.from_dict({"format_version": "1.2", "output_changes": {
+    ...     "pw": {"actions": ["create"], "after": "hunter2", "after_unknown": False, "after_sensitive": True},
+    ...     "ip": {"actions": ["create"], "after": "10.0.0.1", "after_unknown": False, "after_sensitive": False}}})
+    >>> ExpectSensitiveOutputValue("pw").check_plan(plan)
+    >>> ExpectSensitiveOutputValue("ip").check_plan(plan)
+    Traceback (most recent call last):
+    ...
+    plancheck._errors.PlanCheckError: ExpectSensitiveOutputValue: output.ip: expected a sensitive value, but it is not sensitive; it is known: "10.0.0.1"
+    """
+
+    __slots__ = ("name",)
+    _fields = ("name",)
+    name: str
+
+    def __init__(self, name: str) -> None:
+        self._set(name=checked_address(name, type(self).__name__, "output name"))
+
+    def failures(self, plan: Plan) -> list[CheckFailure]:
+        """The failure, if the output is not sensitive or not in the plan."""
+        return _output_failures(self, plan, self.name, _ROOT, _sensitive_problem)
+
+
+class ExpectNullOutputValue(PlanCheck):
+    """The planned value of output ``name`` is null (deprecated in Go in favour of a known-value check).
+
+    Unlike Go, which reads ``before`` for anything but a create, this checks the planned
+    (``after``) value, and an unknown value fails.
+
+    >>> from plancheck import Plan
+    >>> plan = Plan.from_dict({"format_version": "1.2", "output_changes": {
+    ...     "none": {"actions": ["create"], "after": None, "after_unknown": False},
+    ...     "later": {"actions": ["create"], "after_unknown": True}}})
+    >>> ExpectNullOutputValue("none").check_plan(plan)
+    >>> ExpectNullOutputValue("later").check_plan(plan)
+    Traceback (most recent call last):
+    ...
+    plancheck._errors.PlanCheckError: ExpectNullOutputValue: output.later: expected a null value, but it is unknown
+    """
+
+    __slots__ = ("name",)
+    _fields = ("name",)
+    name: str
+
+    def __init__(self, name: str) -> None:
+        self._set(name=checked_address(name, type(self).__name__, "output name"))
+
+    def failures(self, plan: Plan) -> list[CheckFailure]:
+        """The failure, if the output is not null or not in the plan."""
+        return _output_failures(self, plan, self.name, _ROOT, _null_problem)
+
+
+class ExpectNullOutputValueAtPath(PlanCheck):
+    """The planned value at ``path`` inside output ``name`` is null (also when an ancestor is null).
+
+    >>> from plancheck import Plan
+    >>> from tfjsonpath import New
+    >>> plan = Plan.from_dict({"format_version": "1.2", "output_changes": {"o": {"actions": ["create"],
+    ...     "after": {"a": None, "b": 1}, "after_unknown": False}}})
+    >>> ExpectNullOutputValueAtPath("o", New("a")).check_plan(plan)
+    >>> ExpectNullOutputValueAtPath("o", New("c")).check_plan(plan)
+    Traceback (most recent call last):
+    ...
+    plancheck._errors.PlanCheckError: ExpectNullOutputValueAtPath: output.o: c: expected a null value, but it is not present (no key "c" in an object with 2 keys)
+    """
+
+    __slots__ = ("name", "path")
+    _fields = ("name", "path")
+    name: str
+    path: Path
+
+    def __init__(self, name: str, path: Path) -> None:
+        kind = type(self).__name__
+        self._set(name=checked_address(name, kind, "output name"), path=checked_path(path, kind))
+
+    def failures(self, plan: Plan) -> list[CheckFailure]:
+        """The failure, if the value is not null, or absent, or the output is not in the plan."""
+        return _output_failures(self, plan, self.name, self.path, _null_problem)

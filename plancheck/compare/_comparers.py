@@ -1,0 +1,201 @@
+"""The value comparers: ValuesSame, ValuesDiffer, ValuesSameAny, ValuesDifferAll."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Final, NoReturn, final
+
+from tfjsonpath import Path
+
+from .._errors import ValueMismatchError
+from .._redact import Marks, Secrets
+from ._equality import first_difference, require_json
+from ._render import render_compared
+
+__all__ = ["ValueComparer", "ValuesDiffer", "ValuesDifferAll", "ValuesSame", "ValuesSameAny"]
+
+_NO_SECRETS: Final = Secrets()
+
+
+class _Values:
+    # The checked inputs of one compare_values call.
+    __slots__ = ("marks", "secrets", "values")
+
+    def __init__(self, values: Sequence[Any], marks: Sequence[Marks], secrets: Secrets) -> None:
+        self.values = values
+        self.marks = marks
+        self.secrets = secrets
+
+    def show(self, *indexes: int) -> list[str]:
+        return render_compared(self.values, self.marks, self.secrets, indexes)
+
+
+class ValueComparer:
+    """Base class of the comparers: ``compare_values(values)`` raises ValueMismatchError if they do not compare.
+
+    Comparers are frozen and hashable; two comparers of the same kind are equal.
+
+    >>> ValuesSame() == ValuesSame(), ValuesSame() == ValuesDiffer(), repr(ValuesSame())
+    (True, False, 'ValuesSame()')
+    """
+
+    __slots__ = ()
+
+    def _compare(self, data: _Values) -> str | None:
+        """The failure reason, or None if the values compare."""
+        raise NotImplementedError
+
+    def compare_values(
+        self,
+        values: Sequence[Any],
+        *,
+        sensitive: Sequence[Marks] | None = None,
+        secrets: Secrets | None = None,
+    ) -> None:
+        """Compare ``values`` (in the order they were collected).
+
+        ``sensitive`` gives a marks tree per value (like ``after_sensitive``); sensitive
+        parts are compared but shown as ``(sensitive)``, in every value shown, since the
+        values may be equal. ``secrets`` are scrubbed from the message too.
+        """
+        if isinstance(values, (str, bytes)) or not isinstance(values, Sequence):
+            raise TypeError(f"compare_values expects a list of values, got {type(values).__name__}")
+        for i, value in enumerate(values):
+            require_json(value, f"compare_values: values[{i}]")
+        if sensitive is None:
+            marks: Sequence[Marks] = [None] * len(values)
+        elif isinstance(sensitive, (list, tuple)):
+            if len(sensitive) != len(values):
+                raise ValueError(
+                    f"compare_values: sensitive has {len(sensitive)} marks trees for {len(values)} values"
+                )
+            marks = sensitive
+        else:
+            raise TypeError(
+                f"compare_values: sensitive must be a list of marks trees, got {type(sensitive).__name__}"
+            )
+        if secrets is None:
+            secrets = _NO_SECRETS
+        elif not isinstance(secrets, Secrets):
+            raise TypeError(
+                f"compare_values: secrets must be a plancheck Secrets, got {type(secrets).__name__}"
+            )
+        reason = self._compare(_Values(values, marks, secrets))
+        if reason is not None:
+            raise ValueMismatchError(Path(), reason)
+
+    def __setattr__(self, name: str, value: Any) -> NoReturn:
+        raise AttributeError(f"{type(self).__name__} is immutable; cannot set {name!r}")
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, ValueComparer):
+            return type(self) is type(other)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(type(self))
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}()"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), ())
+
+
+def _where(path: Path) -> str:
+    return f" (first difference at {path.to_text()})" if len(path) else ""
+
+
+@final
+class ValuesSame(ValueComparer):
+    """Each value is the same as the one before it (so all are the same).
+
+    >>> ValuesSame().compare_values(["str", "str", "other_str"])
+    Traceback (most recent call last):
+    ...
+    plancheck._errors.ValueMismatchError: expected values to be the same, but they differ: "str" != "other_str"
+    >>> ValuesSame().compare_values([{"a": [1]}, {"a": [2]}])
+    Traceback (most recent call last):
+    ...
+    plancheck._errors.ValueMismatchError: expected values to be the same, but they differ: {"a": [1]} != {"a": [2]} (first difference at a[0])
+    """
+
+    __slots__ = ()
+
+    def _compare(self, data: _Values) -> str | None:
+        for i in range(1, len(data.values)):
+            diff = first_difference(data.values[i - 1], data.values[i])
+            if diff is not None:
+                a, b = data.show(i - 1, i)
+                return f"expected values to be the same, but they differ: {a} != {b}{_where(diff)}"
+        return None
+
+
+@final
+class ValuesDiffer(ValueComparer):
+    """Each value differs from the one before it (a value may come back later).
+
+    >>> ValuesDiffer().compare_values(["a", "b", "a"])
+    >>> ValuesDiffer().compare_values(["str", "other_str", "other_str"])
+    Traceback (most recent call last):
+    ...
+    plancheck._errors.ValueMismatchError: expected values to differ, but they are the same: "other_str" == "other_str"
+    """
+
+    __slots__ = ()
+
+    def _compare(self, data: _Values) -> str | None:
+        for i in range(1, len(data.values)):
+            if first_difference(data.values[i - 1], data.values[i]) is None:
+                a, b = data.show(i - 1, i)
+                return f"expected values to differ, but they are the same: {a} == {b}"
+        return None
+
+
+@final
+class ValuesDifferAll(ValueComparer):
+    """Every value differs from every other value, not only from its neighbour.
+
+    >>> ValuesDifferAll().compare_values(["a", "b", "a"])
+    Traceback (most recent call last):
+    ...
+    plancheck._errors.ValueMismatchError: expected all values to differ, but values 0 and 2 are the same: "a" == "a"
+    """
+
+    __slots__ = ()
+
+    def _compare(self, data: _Values) -> str | None:
+        values = data.values
+        for j in range(1, len(values)):
+            for i in range(j):
+                if first_difference(values[i], values[j]) is None:
+                    a, b = data.show(i, j)
+                    return f"expected all values to differ, but values {i} and {j} are the same: {a} == {b}"
+        return None
+
+
+@final
+class ValuesSameAny(ValueComparer):
+    """Some two values (any two, not only neighbours) are the same.
+
+    Fewer than two values pass, as with every comparer: nothing to compare yet.
+
+    >>> ValuesSameAny().compare_values(["a", "b", "a"])
+    >>> ValuesSameAny().compare_values(["a", "b", "c"])
+    Traceback (most recent call last):
+    ...
+    plancheck._errors.ValueMismatchError: expected some values to be the same, but they all differ: "a", "b", "c"
+    """
+
+    __slots__ = ()
+
+    def _compare(self, data: _Values) -> str | None:
+        values = data.values
+        if len(values) < 2:
+            return None
+        for j in range(1, len(values)):
+            for i in range(j):
+                if first_difference(values[i], values[j]) is None:
+                    return None
+        shown = data.show(*range(len(values)))
+        return f"expected some values to be the same, but they all differ: {', '.join(shown)}"

@@ -1,0 +1,337 @@
+"""The Check base class, and the engine that runs a tree of checks against a JSON value.
+
+Everything here iterates with explicit stacks: a check built from a 10,000-level
+document must hash, compare, print and run without RecursionError. Each check
+describes itself through a few small hooks (``_ident``, ``_kids``,
+``_repr_parts``, ``_text_parts``, ``_visit``) and the engine does the walking.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Hashable, Mapping, Sequence
+from typing import Any, ClassVar, Final, NoReturn, TypeAlias
+
+from tfjsonpath import Path, Step
+
+from .._errors import ValueMismatchError
+from .._redact import SENSITIVE, Marks, Secrets, child_marks, render_value, sensitive_shown
+from ._jsonmodel import is_json_scalar
+
+__all__ = ["Check", "Child", "Ctx", "Failure", "Visit", "first_failure", "plural", "quote", "require_check"]
+
+_NO_SECRETS: Final = Secrets()
+# Longest expected-value text shown in a message; beyond it the text is cut.
+MAX_TEXT_CHARS: Final = 4000
+
+#: A child task produced by a visit: the step into the value, the check for it, the child value.
+Child: TypeAlias = tuple[Step, "Check", Any]
+#: What a visit returns: None (passed), a reason (failed here), or child tasks to run next.
+Visit: TypeAlias = "str | list[Child] | None"
+
+
+def plural(count: int, word: str, words: str | None = None) -> str:
+    """``1 element``, ``2 elements``.
+
+    >>> plural(1, "element"), plural(0, "element"), plural(2, "index", "indexes")
+    ('1 element', '0 elements', '2 indexes')
+    """
+    return f"{count} {word if count == 1 else (words or word + 's')}"
+
+
+def quote(text: str) -> str:
+    """A string as a JSON literal (non-ASCII kept).
+
+    >>> print(quote('say "hi"'))
+    "say \\"hi\\""
+    """
+    return json.dumps(text, ensure_ascii=False)
+
+
+class Ctx:
+    """What a run needs besides the value: the secrets to scrub and whether revealing is on."""
+
+    __slots__ = ("reveal", "secrets")
+    reveal: bool
+    secrets: Secrets
+
+    def __init__(self, secrets: Secrets, reveal: bool) -> None:
+        self.secrets = secrets
+        self.reveal = reveal
+
+    def hidden(self, marks: Marks) -> bool:
+        """True when the node under ``marks`` is sensitive and its content must not be shown."""
+        return marks is True and not self.reveal
+
+    def got(self, value: Any, marks: Marks) -> str:
+        """The actual value, rendered with every sensitive part as ``(sensitive)``."""
+        return render_value(value, marks, self.secrets)
+
+    def lit(self, text: str, marks: Marks, actual: Any = None) -> str:
+        """An expected literal, hidden when it is or holds a secret, or when the ``actual`` value
+        it is compared with is hidden: a near miss would give the secret away."""
+        if self.reveal:
+            return text
+        if marks is True or self.secrets.touches(text):
+            return SENSITIVE
+        if isinstance(actual, str) and self.secrets.touches(actual):
+            return SENSITIVE
+        return text
+
+    def run(self, check: Check, value: Any, marks: Marks, unknown: Marks) -> Failure | None:
+        """Run ``check`` against ``value`` as a separate match (used by set checks)."""
+        return first_failure(check, value, marks, unknown, self)
+
+
+class _Frame:
+    # A linked path, so descending costs O(1) and only a failure builds a Path.
+    __slots__ = ("parent", "step")
+
+    def __init__(self, parent: _Frame | None, step: Step) -> None:
+        self.parent = parent
+        self.step = step
+
+
+class Failure:
+    """Where (relative to the checked value) and why a check failed."""
+
+    __slots__ = ("frame", "reason")
+
+    def __init__(self, frame: _Frame | None, reason: str) -> None:
+        self.frame = frame
+        self.reason = reason
+
+    def steps(self) -> list[Step]:
+        """The steps from the checked value down to the failing node."""
+        out: list[Step] = []
+        frame = self.frame
+        while frame is not None:
+            out.append(frame.step)
+            frame = frame.parent
+        out.reverse()
+        return out
+
+
+_VISIBLE: Final = object()  # marks the "sensitive root" slot of a node that is not hidden
+
+
+def first_failure(check: Check, value: Any, marks: Marks, unknown: Marks, ctx: Ctx) -> Failure | None:
+    """Run a check tree depth-first, in order, and return the first failure (None if it matches).
+
+    A failure inside a hidden (sensitive) value is reported at that value's own path: the
+    steps below it would name its keys, and the keys of a sensitive map are secret too.
+    """
+    root_hidden: Any = None if ctx.hidden(marks) else _VISIBLE
+    stack: list[tuple[Check, Any, _Frame | None, Marks, Marks, Any]] = [
+        (check, value, None, marks, unknown, root_hidden)
+    ]
+    while stack:
+        current, val, frame, mk, unk, hidden_at = stack.pop()
+        if unk is True:
+            # Unknown values fail every check, Null and NotNull included: nothing is known about them yet.
+            return _failure(frame, "value is unknown", hidden_at)
+        outcome = current._visit(val, mk, unk, ctx)
+        if outcome is None:
+            continue
+        if isinstance(outcome, str):
+            return _failure(frame, outcome, hidden_at)
+        for step, kid, kid_value in reversed(outcome):
+            kid_frame = _Frame(frame, step)
+            kid_marks = child_marks(mk, step)
+            kid_hidden = kid_frame if hidden_at is _VISIBLE and ctx.hidden(kid_marks) else hidden_at
+            stack.append((kid, kid_value, kid_frame, kid_marks, child_marks(unk, step), kid_hidden))
+    return None
+
+
+def _failure(frame: _Frame | None, reason: str, hidden_at: Any) -> Failure:
+    if hidden_at is _VISIBLE or hidden_at is frame:
+        return Failure(frame, reason)
+    return Failure(hidden_at, f"inside the sensitive value: {reason}")
+
+
+def _is_json_like(value: Any) -> bool:
+    return is_json_scalar(value) or isinstance(value, (list, tuple, Mapping))
+
+
+def _same_structure(a: Check, b: Check) -> bool:
+    stack: list[tuple[Check, Check]] = [(a, b)]
+    while stack:
+        x, y = stack.pop()
+        if x is y:
+            continue
+        if type(x) is not type(y) or x._hash != y._hash or x._ident() != y._ident():
+            return False
+        kx, ky = x._kids(), y._kids()
+        if len(kx) != len(ky):
+            return False
+        stack.extend(zip(kx, ky, strict=True))
+    return True
+
+
+def _render(root: Check, hook: str, limit: int | None) -> str:
+    out: list[str] = []
+    size = 0
+    stack: list[str | Check] = [root]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            out.append(item)
+            size += len(item)
+            if limit is not None and size > limit:
+                out.append(" …(truncated)")
+                break
+        else:
+            parts: Sequence[str | Check] = getattr(item, hook)()
+            stack.extend(reversed(parts))
+    return "".join(out)
+
+
+class Check:
+    """Base class of every knownvalue check: a frozen, hashable description of an expected JSON value.
+
+    ``check.check_value(value)`` raises :class:`~plancheck.ValueMismatchError` naming
+    where and why ``value`` does not match; ``check == value`` answers the same
+    question with True/False (for a plain ``assert``); ``check == other_check``
+    compares the checks themselves. ``repr`` is the constructor form and ``str``
+    the expected value as text.
+
+    >>> from plancheck import knownvalue as kv
+    >>> kv.ListExact([kv.StringExact("a")]) == ["a"], ["b"] == kv.ListExact([kv.StringExact("a")])
+    (True, False)
+    >>> kv.ListExact([kv.StringExact("a")]).check_value(["b"])
+    Traceback (most recent call last):
+    ...
+    plancheck._errors.ValueMismatchError: [0]: expected value "a" for StringExact check, got: "b"
+    """
+
+    __slots__ = ("_hash",)
+    _hash: int
+    #: The check's name in messages (Go's type name): "StringExact", "ListPartial", ...
+    name: ClassVar[str] = "Check"
+
+    # -- hooks for subclasses ----------------------------------------------------------------
+
+    def _ident(self) -> tuple[Hashable, ...]:
+        """Everything that identifies this check except its child checks."""
+        raise NotImplementedError
+
+    def _kids(self) -> Sequence[Check]:
+        """The child checks, in a canonical order."""
+        return ()
+
+    def _args(self) -> tuple[Any, ...]:
+        """The constructor arguments (for pickling and copying)."""
+        raise NotImplementedError
+
+    def _repr_parts(self) -> Sequence[str | Check]:
+        """The constructor-form repr as text pieces and child checks (rendered in their place)."""
+        raise NotImplementedError
+
+    def _text_parts(self) -> Sequence[str | Check]:
+        """The expected value as text pieces and child checks."""
+        raise NotImplementedError
+
+    def _visit(self, value: Any, marks: Marks, unknown: Marks, ctx: Ctx) -> Visit:
+        """Check this node: None if it matches here, a reason if not, or the children to check next."""
+        raise NotImplementedError
+
+    # -- machinery -------------------------------------------------------------------------------
+
+    def _seal(self) -> None:
+        # Children are sealed first (they are built first), so hashing never recurses.
+        object.__setattr__(
+            self, "_hash", hash((type(self), self._ident(), tuple(k._hash for k in self._kids())))
+        )
+
+    def __setattr__(self, name: str, value: Any) -> NoReturn:
+        raise AttributeError(f"{type(self).__name__} is immutable; cannot set {name!r}")
+
+    def __delattr__(self, name: str) -> NoReturn:
+        raise AttributeError(f"{type(self).__name__} is immutable; cannot delete {name!r}")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), self._args())
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Check):
+            return _same_structure(self, other)
+        if _is_json_like(other):
+            return first_failure(self, other, None, None, Ctx(_NO_SECRETS, False)) is None
+        return NotImplemented
+
+    def __ne__(self, other: object) -> bool:
+        result = self.__eq__(other)
+        if result is NotImplemented:
+            return NotImplemented
+        return not result
+
+    def __repr__(self) -> str:
+        return _render(self, "_repr_parts", None)
+
+    def __str__(self) -> str:
+        """The expected value as text: ``"x"``, ``[1, 2]``, ``{"a": null, ...}``, ``/^ami-/``."""
+        return _render(self, "_text_parts", MAX_TEXT_CHARS)
+
+    # -- public API ------------------------------------------------------------------------------
+
+    def describe(self) -> str:
+        """The check's name, as used in messages.
+
+        >>> from plancheck import knownvalue as kv
+        >>> kv.StringExact("x").describe(), kv.SetPartial([]).describe()
+        ('StringExact', 'SetPartial')
+        """
+        return self.name
+
+    def check_value(
+        self,
+        value: Any,
+        *,
+        sensitive: Marks = None,
+        secrets: Secrets | None = None,
+        unknown: Marks = None,
+        path: Path | None = None,
+    ) -> None:
+        """Raise :class:`~plancheck.ValueMismatchError` unless ``value`` matches this check.
+
+        ``sensitive`` and ``unknown`` are marks trees for ``value`` as Terraform writes
+        them (``after_sensitive``, ``after_unknown``): ``True`` marks a whole subtree.
+        Sensitive values are still compared but never shown; an unknown value fails
+        every check. ``secrets`` are scrubbed from messages too. ``path`` is where
+        ``value`` sits in its document; the error's path starts with it.
+
+        >>> from plancheck import knownvalue as kv
+        >>> from tfjsonpath import New
+        >>> kv.MapPartial({"pw": kv.StringExact("hunter2")}).check_value(
+        ...     {"pw": "hunter3"}, sensitive={"pw": True}, path=New("triggers"))
+        Traceback (most recent call last):
+        ...
+        plancheck._errors.ValueMismatchError: triggers.pw: expected value (sensitive) for StringExact check, got: (sensitive)
+        >>> kv.NotNull().check_value(None, unknown=True)
+        Traceback (most recent call last):
+        ...
+        plancheck._errors.ValueMismatchError: value is unknown
+        """
+        if secrets is None:
+            secrets = _NO_SECRETS
+        elif not isinstance(secrets, Secrets):
+            raise TypeError(f"check_value: secrets must be a plancheck Secrets, got {type(secrets).__name__}")
+        if path is not None and not isinstance(path, Path):
+            raise TypeError(f"check_value: path must be a tfjsonpath.Path, got {type(path).__name__}")
+        failure = first_failure(self, value, sensitive, unknown, Ctx(secrets, sensitive_shown()))
+        if failure is not None:
+            base = path if path is not None else Path()
+            raise ValueMismatchError(base.join(*failure.steps()), failure.reason)
+
+
+def require_check(owner: str, where: str, item: object) -> Check:
+    """Return ``item`` if it is a Check, else raise a TypeError naming the constructor and position."""
+    if not isinstance(item, Check):
+        raise TypeError(
+            f"{owner} {where} must be a knownvalue check, got {type(item).__name__}"
+            " (wrap plain values with knownvalue.exact())"
+        )
+    return item

@@ -1,0 +1,476 @@
+"""Checks for arrays and objects: List*, Tuple*, Map* and Object* (exact, partial and size checks).
+
+Lists and tuples are both JSON arrays, maps and objects both JSON objects; the
+names follow Terraform's types and Go's package, and only change the wording of
+messages.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Mapping, Sequence
+from typing import Any, ClassVar, final
+
+from tfjsonpath import MapStep, SliceStep
+
+from .._redact import SENSITIVE, Marks
+from ._base import Check, Child, Ctx, Visit, plural, quote, require_check
+from ._jsonmodel import is_array, is_object, json_type
+
+__all__ = [
+    "ListExact",
+    "ListPartial",
+    "ListSizeExact",
+    "MapExact",
+    "MapPartial",
+    "MapSizeExact",
+    "ObjectExact",
+    "ObjectPartial",
+    "SizeCheck",
+    "TupleExact",
+    "TuplePartial",
+    "TupleSizeExact",
+    "check_list",
+]
+
+
+def check_list(owner: str, items: Sequence[Check]) -> tuple[Check, ...]:
+    """Validate a list of checks given to a constructor."""
+    if not isinstance(items, (list, tuple)):
+        raise TypeError(f"{owner} expects a list of checks, got {type(items).__name__}")
+    return tuple(require_check(owner, f"element {i}", item) for i, item in enumerate(items))
+
+
+def _array_type_error(name: str, value: Any) -> str:
+    return f"expected array value for {name} check, got: {json_type(value)}"
+
+
+def _object_type_error(name: str, value: Any) -> str:
+    return f"expected object value for {name} check, got: {json_type(value)}"
+
+
+def _present_keys(value: Mapping[Any, Any], unknown: Marks) -> list[Any]:
+    # Terraform leaves unknown attributes out of "after" and marks them in "after_unknown":
+    # such a key is there, its value is just not known yet.
+    keys = list(value.keys())
+    if isinstance(unknown, Mapping):
+        seen = set(keys)
+        keys.extend(k for k, mark in unknown.items() if mark is True and k not in seen)
+    return keys
+
+
+def _key_order(key: Any) -> tuple[bool, str]:
+    return (not isinstance(key, str), str(key))
+
+
+class _SequenceExact(Check):
+    __slots__ = ("_items",)
+    _items: tuple[Check, ...]
+
+    def __init__(self, items: Sequence[Check]) -> None:
+        object.__setattr__(self, "_items", check_list(self.name, items))
+        self._seal()
+
+    @property
+    def items(self) -> tuple[Check, ...]:
+        """The element checks, in order."""
+        return self._items
+
+    def _ident(self) -> tuple[Hashable, ...]:
+        return (len(self._items),)
+
+    def _kids(self) -> Sequence[Check]:
+        return self._items
+
+    def _args(self) -> tuple[Any, ...]:
+        return (list(self._items),)
+
+    def _repr_parts(self) -> Sequence[str | Check]:
+        return _joined(f"{self.name}([", self._items, "])")
+
+    def _text_parts(self) -> Sequence[str | Check]:
+        return _joined("[", self._items, "]")
+
+    def _visit(self, value: Any, marks: Marks, unknown: Marks, ctx: Ctx) -> Visit:
+        if not is_array(value):
+            return _array_type_error(self.name, value)
+        if len(value) != len(self._items):
+            return (
+                f"expected {plural(len(self._items), 'element')} for {self.name} check, "
+                f"got {plural(len(value), 'element')}"
+            )
+        return [(SliceStep(i), kid, value[i]) for i, kid in enumerate(self._items)]
+
+
+def _joined(head: str, items: Sequence[Check], tail: str) -> list[str | Check]:
+    parts: list[str | Check] = [head]
+    for i, item in enumerate(items):
+        if i:
+            parts.append(", ")
+        parts.append(item)
+    parts.append(tail)
+    return parts
+
+
+@final
+class ListExact(_SequenceExact):
+    """The value is a list of exactly these elements, in this order.
+
+    >>> from plancheck import knownvalue as kv
+    >>> kv.ListExact([kv.Int64Exact(1), kv.StringExact("a")]) == [1, "a"]
+    True
+    >>> kv.ListExact([kv.Int64Exact(123), kv.Int64Exact(456)]).check_value([123, 654])
+    Traceback (most recent call last):
+    ...
+    plancheck._errors.ValueMismatchError: [1]: expected value 456 for Int64Exact check, got: 654
+    """
+
+    __slots__ = ()
+    name = "ListExact"
+
+
+@final
+class TupleExact(_SequenceExact):
+    """The value is a tuple of exactly these elements, in this order.
+
+    >>> from plancheck import knownvalue as kv
+    >>> kv.TupleExact([kv.Int64Exact(123), kv.Bool(True), kv.StringExact("hello")]) == [123, True, "hello"]
+    True
+    """
+
+    __slots__ = ()
+    name = "TupleExact"
+
+
+class _SequencePartial(Check):
+    __slots__ = ("_items",)
+    _items: tuple[tuple[int, Check], ...]
+
+    def __init__(self, items: Mapping[int, Check]) -> None:
+        if not isinstance(items, Mapping):
+            raise TypeError(f"{self.name} expects a dict of index to check, got {type(items).__name__}")
+        checked: list[tuple[int, Check]] = []
+        for index, item in items.items():
+            if isinstance(index, bool) or not isinstance(index, int):
+                raise TypeError(f"{self.name} index must be an int, got {type(index).__name__}: {index!r}")
+            if index < 0:
+                raise ValueError(f"{self.name} index must be >= 0, got {index}")
+            checked.append((index, require_check(self.name, f"check at index {index}", item)))
+        checked.sort(key=lambda pair: pair[0])
+        object.__setattr__(self, "_items", tuple(checked))
+        self._seal()
+
+    @property
+    def items(self) -> dict[int, Check]:
+        """The element checks by index (a new dict)."""
+        return dict(self._items)
+
+    def _ident(self) -> tuple[Hashable, ...]:
+        return tuple(index for index, _ in self._items)
+
+    def _kids(self) -> Sequence[Check]:
+        return tuple(item for _, item in self._items)
+
+    def _args(self) -> tuple[Any, ...]:
+        return (dict(self._items),)
+
+    def _repr_parts(self) -> Sequence[str | Check]:
+        parts: list[str | Check] = [f"{self.name}({{"]
+        for i, (index, item) in enumerate(self._items):
+            parts.extend((f"{', ' if i else ''}{index}: ", item))
+        parts.append("})")
+        return parts
+
+    def _text_parts(self) -> Sequence[str | Check]:
+        parts: list[str | Check] = ["["]
+        for index, item in self._items:
+            parts.extend((f"{index}: ", item, ", "))
+        parts.append("...]")
+        return parts
+
+    def _visit(self, value: Any, marks: Marks, unknown: Marks, ctx: Ctx) -> Visit:
+        if not is_array(value):
+            return _array_type_error(self.name, value)
+        missing = [str(index) for index, _ in self._items if index >= len(value)]
+        if missing:
+            noun = "index" if len(missing) == 1 else "indexes"
+            return f"missing element {noun} {', '.join(missing)} for {self.name} check"
+        return [(SliceStep(index), item, value[index]) for index, item in self._items]
+
+
+@final
+class ListPartial(_SequencePartial):
+    """The value is a list whose elements at these indexes match; other elements are not checked.
+
+    >>> from plancheck import knownvalue as kv
+    >>> kv.ListPartial({0: kv.StringExact("a"), 2: kv.Null()}) == ["a", "anything", None]
+    True
+    >>> kv.ListPartial({-1: kv.Null()})
+    Traceback (most recent call last):
+    ...
+    ValueError: ListPartial index must be >= 0, got -1
+    >>> kv.ListPartial({2: kv.Null(), 3: kv.Null()}).check_value([1])
+    Traceback (most recent call last):
+    ...
+    plancheck._errors.ValueMismatchError: missing element indexes 2, 3 for ListPartial check
+    """
+
+    __slots__ = ()
+    name = "ListPartial"
+
+
+@final
+class TuplePartial(_SequencePartial):
+    """The value is a tuple whose elements at these indexes match; other elements are not checked.
+
+    >>> from plancheck import knownvalue as kv
+    >>> kv.TuplePartial({1: kv.Bool(True)}) == ["x", True]
+    True
+    """
+
+    __slots__ = ()
+    name = "TuplePartial"
+
+
+class SizeCheck(Check):
+    """Base of the size checks: the value is a collection of exactly ``size`` elements."""
+
+    __slots__ = ("_size",)
+    _size: int
+    _noun: ClassVar[str]
+    _object: ClassVar[bool] = False
+
+    def __init__(self, size: int) -> None:
+        if isinstance(size, bool) or not isinstance(size, int):
+            raise TypeError(f"{self.name} expects an int size, got {type(size).__name__}")
+        if size < 0:
+            raise ValueError(f"{self.name} size must be >= 0, got {size}")
+        object.__setattr__(self, "_size", size)
+        self._seal()
+
+    @property
+    def size(self) -> int:
+        """The expected number of elements."""
+        return self._size
+
+    def _ident(self) -> tuple[Hashable, ...]:
+        return (self._size,)
+
+    def _args(self) -> tuple[Any, ...]:
+        return (self._size,)
+
+    def _repr_parts(self) -> Sequence[str | Check]:
+        return (f"{self.name}({self._size})",)
+
+    def _text_parts(self) -> Sequence[str | Check]:
+        return (f"<{self._noun} of {plural(self._size, 'element')}>",)
+
+    def _visit(self, value: Any, marks: Marks, unknown: Marks, ctx: Ctx) -> Visit:
+        if self._object:
+            if not is_object(value):
+                return _object_type_error(self.name, value)
+            count = len(_present_keys(value, unknown))
+        else:
+            if not is_array(value):
+                return _array_type_error(self.name, value)
+            count = len(value)
+        if count != self._size:
+            return f"expected {plural(self._size, 'element')} for {self.name} check, got {plural(count, 'element')}"
+        return None
+
+
+@final
+class ListSizeExact(SizeCheck):
+    """The value is a list of exactly this many elements.
+
+    >>> from plancheck import knownvalue as kv
+    >>> kv.ListSizeExact(2) == ["a", "b"]
+    True
+    >>> kv.ListSizeExact(3).check_value([1, 2])
+    Traceback (most recent call last):
+    ...
+    plancheck._errors.ValueMismatchError: expected 3 elements for ListSizeExact check, got 2 elements
+    """
+
+    __slots__ = ()
+    name = "ListSizeExact"
+    _noun = "list"
+
+
+@final
+class TupleSizeExact(SizeCheck):
+    """The value is a tuple of exactly this many elements.
+
+    >>> from plancheck import knownvalue as kv
+    >>> kv.TupleSizeExact(3) == [123, "hello", True]
+    True
+    """
+
+    __slots__ = ()
+    name = "TupleSizeExact"
+    _noun = "tuple"
+
+
+@final
+class MapSizeExact(SizeCheck):
+    """The value is a map of exactly this many elements.
+
+    >>> from plancheck import knownvalue as kv
+    >>> kv.MapSizeExact(1) == {"a": 1}, kv.MapSizeExact(1) == [1]
+    (True, False)
+    """
+
+    __slots__ = ()
+    name = "MapSizeExact"
+    _noun = "map"
+    _object = True
+
+
+class _Keyed(Check):
+    __slots__ = ("_items",)
+    _items: tuple[tuple[str, Check], ...]
+    _noun: ClassVar[tuple[str, str]]
+    _exact: ClassVar[bool]
+
+    def __init__(self, items: Mapping[str, Check]) -> None:
+        if not isinstance(items, Mapping):
+            raise TypeError(f"{self.name} expects a dict of key to check, got {type(items).__name__}")
+        checked: list[tuple[str, Check]] = []
+        for key, item in items.items():
+            if not isinstance(key, str):
+                raise TypeError(f"{self.name} key must be a str, got {type(key).__name__}: {key!r}")
+            checked.append((key, require_check(self.name, f"check for key {key!r}", item)))
+        checked.sort(key=lambda pair: pair[0])
+        object.__setattr__(self, "_items", tuple(checked))
+        self._seal()
+
+    @property
+    def items(self) -> dict[str, Check]:
+        """The checks by key (a new dict, keys sorted)."""
+        return dict(self._items)
+
+    def _ident(self) -> tuple[Hashable, ...]:
+        return tuple(key for key, _ in self._items)
+
+    def _kids(self) -> Sequence[Check]:
+        return tuple(item for _, item in self._items)
+
+    def _args(self) -> tuple[Any, ...]:
+        return (dict(self._items),)
+
+    def _repr_parts(self) -> Sequence[str | Check]:
+        parts: list[str | Check] = [f"{self.name}({{"]
+        for i, (key, item) in enumerate(self._items):
+            parts.extend((f"{', ' if i else ''}{key!r}: ", item))
+        parts.append("})")
+        return parts
+
+    def _keys_text(self, keys: list[str], hide: bool) -> str:
+        one, many = self._noun
+        return f"{one if len(keys) == 1 else many} {SENSITIVE if hide else ', '.join(keys)}"
+
+    def _text_parts(self) -> Sequence[str | Check]:
+        parts: list[str | Check] = ["{"]
+        for i, (key, item) in enumerate(self._items):
+            parts.extend((f"{', ' if i else ''}{quote(key)}: ", item))
+        if not self._exact:
+            parts.append(", ..." if self._items else "...")
+        parts.append("}")
+        return parts
+
+    def _visit(self, value: Any, marks: Marks, unknown: Marks, ctx: Ctx) -> Visit:
+        if not is_object(value):
+            return _object_type_error(self.name, value)
+        present = _present_keys(value, unknown)
+        present_set = set(present)
+        missing = [quote(key) for key, _ in self._items if key not in present_set]
+        extra: list[str] = []
+        if self._exact:
+            expected = {key for key, _ in self._items}
+            extra = [
+                quote(k) if isinstance(k, str) else repr(k)
+                for k in sorted((k for k in present if k not in expected), key=_key_order)
+            ]
+        if missing or extra:
+            # Inside a sensitive map even key names stay hidden; and if any actual key is a secret,
+            # an expected key could be a near miss of it, so then all keys are hidden.
+            hide = ctx.hidden(marks) or any(ctx.lit(k, marks) == SENSITIVE for k in missing + extra)
+            problems = [
+                f"{label} {self._keys_text(keys, hide)}"
+                for label, keys in (("missing", missing), ("extra", extra))
+                if keys
+            ]
+            return f"{' and '.join(problems)} for {self.name} check"
+        children: list[Child] = [(MapStep(key), item, value.get(key)) for key, item in self._items]
+        return children
+
+
+@final
+class MapExact(_Keyed):
+    """The value is a map with exactly these keys, each value matching its check.
+
+    >>> from plancheck import knownvalue as kv
+    >>> kv.MapExact({"a": kv.Int64Exact(1)}) == {"a": 1}
+    True
+    >>> kv.MapExact({"one": kv.Null(), "two": kv.Null()}).check_value({"one": None, "six": None, "ten": None})
+    Traceback (most recent call last):
+    ...
+    plancheck._errors.ValueMismatchError: missing key "two" and extra keys "six", "ten" for MapExact check
+    """
+
+    __slots__ = ()
+    name = "MapExact"
+    _noun = ("key", "keys")
+    _exact = True
+
+
+@final
+class MapPartial(_Keyed):
+    """The value is a map that has these keys (and maybe others), each value matching its check.
+
+    >>> from plancheck import knownvalue as kv
+    >>> kv.MapPartial({"a": kv.Int64Exact(1)}) == {"a": 1, "b": 2}
+    True
+    >>> kv.MapPartial({"one": kv.Null()}).check_value({"two": None})
+    Traceback (most recent call last):
+    ...
+    plancheck._errors.ValueMismatchError: missing key "one" for MapPartial check
+    """
+
+    __slots__ = ()
+    name = "MapPartial"
+    _noun = ("key", "keys")
+    _exact = False
+
+
+@final
+class ObjectExact(_Keyed):
+    """The value is an object with exactly these attributes, each matching its check.
+
+    >>> from plancheck import knownvalue as kv
+    >>> kv.ObjectExact({"id": kv.StringExact("x")}) == {"id": "x"}
+    True
+    >>> kv.ObjectExact({"id": kv.NotNull()}).check_value({"id": "x", "arn": "y"})
+    Traceback (most recent call last):
+    ...
+    plancheck._errors.ValueMismatchError: extra attribute "arn" for ObjectExact check
+    """
+
+    __slots__ = ()
+    name = "ObjectExact"
+    _noun = ("attribute", "attributes")
+    _exact = True
+
+
+@final
+class ObjectPartial(_Keyed):
+    """The value is an object that has these attributes (and maybe others), each matching its check.
+
+    >>> from plancheck import knownvalue as kv
+    >>> kv.ObjectPartial({"id": kv.NotNull()}) == {"id": "x", "arn": "y"}
+    True
+    """
+
+    __slots__ = ()
+    name = "ObjectPartial"
+    _noun = ("attribute", "attributes")
+    _exact = False

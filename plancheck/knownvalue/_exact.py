@@ -1,0 +1,91 @@
+"""Building the exact check for a JSON value: ``exact({"a": [1, "x"]})``."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from tfjsonpath import MapStep, Path, SliceStep, Step
+
+from ._base import Check
+from ._collections import ListExact, ObjectExact
+from ._jsonmodel import is_array, is_number, is_object, json_type
+from ._numbers import NumberExact
+from ._scalars import Bool, Null, StringExact
+
+__all__ = ["exact"]
+
+
+def exact(value: Any) -> Check:
+    """The check that matches exactly ``value``: arrays become ListExact, objects ObjectExact,
+    numbers NumberExact (exact, any precision), strings StringExact, bools Bool, null Null.
+
+    Works iteratively, so any depth is fine. A non-JSON value raises TypeError naming where it is.
+
+    >>> exact({"tags": {"env": "prod"}, "ports": [80, 443], "id": None})
+    ObjectExact({'id': Null(), 'ports': ListExact([NumberExact(80), NumberExact(443)]), 'tags': ObjectExact({'env': StringExact('prod')})})
+    >>> exact({"a": [1, {2}]})
+    Traceback (most recent call last):
+    ...
+    TypeError: exact: the value at a[1] is not a JSON value: non-JSON set
+    """
+    # Pre-order list of (value, parent index, step); building it in reverse makes children first.
+    nodes: list[tuple[Any, int, Step | None]] = []
+    stack: list[tuple[Any, int, Step | None]] = [(value, -1, None)]
+    while stack:
+        item = stack.pop()
+        nodes.append(item)
+        node_value = item[0]
+        me = len(nodes) - 1
+        if is_array(node_value):
+            stack.extend((node_value[i], me, SliceStep(i)) for i in range(len(node_value) - 1, -1, -1))
+        elif is_object(node_value):
+            for key in reversed(list(node_value.keys())):
+                if not isinstance(key, str):
+                    raise TypeError(
+                        f"exact: object keys must be strings; the object at {_where(nodes, me)} "
+                        f"has a {type(key).__name__} key"
+                    )
+                stack.append((node_value[key], me, MapStep(key)))
+        elif not (node_value is None or isinstance(node_value, (str, bool)) or is_number(node_value)):
+            raise TypeError(
+                f"exact: the value at {_where(nodes, me)} is not a JSON value: {json_type(node_value)}"
+            )
+    built: list[Check | None] = [None] * len(nodes)
+    children: list[list[tuple[Step, Check]]] = [[] for _ in nodes]
+    for index in range(len(nodes) - 1, -1, -1):
+        node_value, parent, step = nodes[index]
+        kids = children[index]
+        kids.reverse()  # collected last-first
+        check: Check
+        if is_array(node_value):
+            check = ListExact([kid for _, kid in kids])
+        elif isinstance(node_value, Mapping):
+            check = ObjectExact({s.key: kid for s, kid in kids if isinstance(s, MapStep)})
+        elif node_value is None:
+            check = Null()
+        elif isinstance(node_value, bool):
+            check = Bool(node_value)
+        elif isinstance(node_value, str):
+            check = StringExact(node_value)
+        else:
+            check = NumberExact(node_value)
+        built[index] = check
+        children[index] = []  # free as we go
+        if parent >= 0 and step is not None:
+            children[parent].append((step, check))
+    root = built[0]
+    assert root is not None
+    return root
+
+
+def _where(nodes: list[tuple[Any, int, Step | None]], index: int) -> str:
+    steps: list[Step] = []
+    while index >= 0:
+        _, parent, step = nodes[index]
+        if step is not None:
+            steps.append(step)
+        index = parent
+    steps.reverse()
+    text = Path(*steps).to_text()
+    return text if text else "the root"
