@@ -1,0 +1,738 @@
+"""Terraform's block schema for JSON configuration, and the decoder that turns a Node tree into Blocks.
+
+The rules follow the HCL JSON specification and Terraform's JSON syntax page: each label
+level is an object (or an array of objects) whose property names are the labels; a body
+is an object, or an array of objects for several blocks with the same labels; ``"//"``
+is a comment in a body and at the root, but data inside an expression; and some
+arguments are not expressions (``depends_on``, ``provider``, ``ignore_changes``, a
+variable's ``type`` and ``default``, a module's ``source``...).
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Iterable
+from typing import Final
+
+from tfjsonpath import MapStep, SliceStep, Step
+
+from ._errors import ConfigFormatError, Source, Trail, trail_steps
+from ._json_reader import ARRAY, BOOL, NUMBER, OBJECT, STRING, Node, describe_node
+from ._model import Block, IgnoredProperty
+from ._template import TemplateSyntaxError, parse_reference, parse_template
+
+__all__ = [
+    "EXPRESSION_KINDS",
+    "REFERENCE_LIST_KINDS",
+    "TOP_LEVEL",
+    "Spec",
+    "check_unique",
+    "decode_document",
+]
+
+#: Argument kinds whose strings are templates.
+EXPRESSION_KINDS: Final = frozenset({"expr", "open"})
+#: Argument kinds whose strings are references or bare expressions (no ``${ }``).
+REFERENCE_LIST_KINDS: Final = frozenset({"ref_list", "expr_list", "address"})
+
+
+class Spec:
+    """The schema of one block type: labels, known arguments (by kind), nested block types."""
+
+    __slots__ = ("args", "attributes_only", "labels", "literal", "name", "nested", "open", "required")
+    name: str
+    labels: tuple[str, ...]
+    args: dict[str, str]
+    nested: dict[str, Spec]
+    open: bool
+    literal: bool
+    attributes_only: bool
+    required: tuple[str, ...]
+
+    def __init__(
+        self,
+        name: str,
+        labels: tuple[str, ...] = (),
+        args: dict[str, str] | None = None,
+        nested: dict[str, Spec] | None = None,
+        *,
+        open: bool = False,
+        literal: bool = False,
+        attributes_only: bool = False,
+        required: tuple[str, ...] = (),
+    ) -> None:
+        self.name = name
+        self.labels = labels
+        self.args = args or {}
+        self.nested = nested or {}
+        self.open = open
+        self.literal = literal
+        self.attributes_only = attributes_only
+        self.required = required
+
+    def arg_kind(self, name: str) -> str:
+        """How the value of argument ``name`` is read (``"expr"``, ``"open"``, ``"literal"``...)."""
+        kind = self.args.get(name)
+        if kind is not None:
+            return kind
+        if self.attributes_only:
+            return "literal" if self.literal else "expr"
+        if self.open:
+            return "literal" if self.literal else "open"
+        return "unknown"
+
+    def __repr__(self) -> str:
+        return f"<Spec {self.name}>"
+
+
+def _condition(name: str) -> Spec:
+    return Spec(
+        name, args={"condition": "expr", "error_message": "expr"}, required=("condition", "error_message")
+    )
+
+
+_CONNECTION: Final = Spec("connection", args={"type": "literal_string"}, open=True)
+_PROVISIONER: Final = Spec(
+    "provisioner",
+    ("type",),
+    args={"when": "keyword", "on_failure": "keyword"},
+    nested={"connection": _CONNECTION},
+    open=True,
+)
+_DYNAMIC: Final = Spec(
+    "dynamic",
+    ("type",),
+    args={"for_each": "expr", "iterator": "ident", "labels": "expr"},
+    required=("for_each",),
+)
+_CONTENT: Final = Spec("content", open=True)
+_DYNAMIC.nested["content"] = _CONTENT
+_CONTENT.nested["dynamic"] = _DYNAMIC
+
+_RESOURCE_LIFECYCLE: Final = Spec(
+    "lifecycle",
+    args={
+        "create_before_destroy": "bool",
+        "prevent_destroy": "bool",
+        "ignore_changes": "ignore_changes",
+        "replace_triggered_by": "expr_list",
+        "enabled": "expr",
+    },
+    nested={
+        "precondition": _condition("precondition"),
+        "postcondition": _condition("postcondition"),
+        "action_trigger": Spec(
+            "action_trigger", args={"events": "literal", "actions": "expr_list"}, open=True
+        ),
+    },
+)
+_DATA_LIFECYCLE: Final = Spec(
+    "lifecycle",
+    nested={"precondition": _condition("precondition"), "postcondition": _condition("postcondition")},
+    args={"enabled": "expr"},
+)
+_META: Final = {"count": "expr", "for_each": "expr", "provider": "provider_ref", "depends_on": "ref_list"}
+
+_RESOURCE: Final = Spec(
+    "resource",
+    ("type", "name"),
+    args=dict(_META),
+    nested={
+        "lifecycle": _RESOURCE_LIFECYCLE,
+        "provisioner": _PROVISIONER,
+        "connection": _CONNECTION,
+        "dynamic": _DYNAMIC,
+    },
+    open=True,
+)
+_DATA: Final = Spec(
+    "data",
+    ("type", "name"),
+    args=dict(_META),
+    nested={"lifecycle": _DATA_LIFECYCLE, "dynamic": _DYNAMIC},
+    open=True,
+)
+_EPHEMERAL: Final = Spec(
+    "ephemeral",
+    ("type", "name"),
+    args=dict(_META),
+    nested={"lifecycle": _DATA_LIFECYCLE, "dynamic": _DYNAMIC},
+    open=True,
+)
+_ACTION: Final = Spec(
+    "action",
+    ("type", "name"),
+    args={"count": "expr", "for_each": "expr", "provider": "provider_ref"},
+    nested={"config": Spec("config", open=True)},
+)
+_MODULE: Final = Spec(
+    "module",
+    ("name",),
+    args={
+        "source": "literal_string",
+        "version": "literal_string",
+        "providers": "providers_map",
+        "count": "expr",
+        "for_each": "expr",
+        "depends_on": "ref_list",
+    },
+    attributes_only=True,
+    required=("source",),
+)
+_PROVIDER: Final = Spec("provider", ("name",), args={"alias": "name", "version": "literal_string"}, open=True)
+_VARIABLE: Final = Spec(
+    "variable",
+    ("name",),
+    args={
+        "type": "type_expr",
+        "default": "literal",
+        "description": "literal_string",
+        "sensitive": "bool",
+        "nullable": "bool",
+        "ephemeral": "bool",
+    },
+    nested={"validation": _condition("validation")},
+)
+_OUTPUT: Final = Spec(
+    "output",
+    ("name",),
+    args={
+        "value": "expr",
+        "description": "literal_string",
+        "sensitive": "bool",
+        "ephemeral": "bool",
+        "depends_on": "ref_list",
+    },
+    nested={"precondition": _condition("precondition")},
+    required=("value",),
+)
+_LOCALS: Final = Spec("locals", attributes_only=True)
+_TERRAFORM: Final = Spec(
+    "terraform",
+    args={"required_version": "literal_string", "experiments": "literal"},
+    nested={
+        "required_providers": Spec("required_providers", attributes_only=True, literal=True),
+        "backend": Spec("backend", ("type",), open=True, literal=True),
+        "cloud": Spec("cloud", open=True, literal=True),
+        "provider_meta": Spec("provider_meta", ("provider",), open=True, literal=True),
+    },
+    open=True,
+    literal=True,
+)
+_MOVED: Final = Spec("moved", args={"from": "address", "to": "address"}, required=("from", "to"))
+_IMPORT: Final = Spec(
+    "import",
+    args={"to": "address", "id": "expr", "identity": "expr", "provider": "provider_ref", "for_each": "expr"},
+    required=("to",),
+)
+_REMOVED: Final = Spec(
+    "removed",
+    args={"from": "address"},
+    nested={
+        "lifecycle": Spec("lifecycle", args={"destroy": "bool"}),
+        "provisioner": _PROVISIONER,
+        "connection": _CONNECTION,
+    },
+    required=("from",),
+)
+_CHECK: Final = Spec(
+    "check",
+    ("name",),
+    nested={
+        "data": Spec("data", ("type", "name"), args=dict(_META), open=True),
+        "assert": _condition("assert"),
+    },
+)
+
+#: Terraform's top-level block types (and OpenTofu's; ``action`` is Terraform 1.14+).
+TOP_LEVEL: Final[dict[str, Spec]] = {
+    spec.name: spec
+    for spec in (
+        _RESOURCE,
+        _DATA,
+        _EPHEMERAL,
+        _ACTION,
+        _MODULE,
+        _PROVIDER,
+        _VARIABLE,
+        _OUTPUT,
+        _LOCALS,
+        _TERRAFORM,
+        _MOVED,
+        _IMPORT,
+        _REMOVED,
+        _CHECK,
+    )
+}
+
+_LABEL_PLURAL: Final = {"type": "types", "name": "names", "provider": "provider names"}
+_NAME: Final = re.compile(r"[^\W\d][\w-]*")
+_PROVIDER_REF: Final = re.compile(r"[^\W\d][\w-]*(?:\.[^\W\d][\w-]*)?(?:\[.+\])?", re.DOTALL)
+# Strings that are valid templates for sure (only simple interpolations, no directives): most of
+# them, checked by one regular expression instead of the scanner.
+_SIMPLE_TEMPLATE: Final = re.compile(r"(?:[^$%]+|\$(?!\{)|%(?!\{)|\$\$\{|%%\{|\$\{[^{}\"$%#/]*\})*")
+_SIMPLE_TRAVERSAL: Final = re.compile(r"[^\W\d][\w-]*(?:\.[\w*-]+|\[(?:[0-9]+|\*)\])*")
+# A resource, data source or module reference as depends_on usually holds them: valid for sure.
+_SIMPLE_REFERENCE: Final = re.compile(r"(?:data\.|ephemeral\.)?[^\W\d][\w-]*\.[^\W\d][\w-]*")
+_TYPE_START: Final = re.compile(r"\s*(string|number|bool|any|list|map|set|tuple|object)\b")
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def _quoted(labels: Iterable[str]) -> str:
+    return " ".join(f'"{label}"' for label in labels)
+
+
+def _block_name(spec: Spec, labels: tuple[str, ...]) -> str:
+    return f"{spec.name} {_quoted(labels)}".rstrip()
+
+
+def _article(word: str) -> str:
+    return ("an " if word[0] in "aeiou" else "a ") + word
+
+
+def _labels_expected(spec: Spec, labels: tuple[str, ...], depth: int) -> str:
+    label_name = spec.labels[depth]
+    what = f"an object of {spec.name} {_LABEL_PLURAL.get(label_name, label_name + 's')}"
+    if labels:
+        more = _plural(len(spec.labels) - depth, "more label")
+        return f"{what} ({_block_name(spec, labels)} needs {more}: {', '.join(spec.labels[depth:])})"
+    return f"{what} (a {spec.name} block has {_plural(len(spec.labels), 'label')}: {', '.join(spec.labels)})"
+
+
+def _did_you_mean(name: str, choices: Iterable[str]) -> str:
+    close = difflib.get_close_matches(name, list(choices), n=1, cutoff=0.6)
+    return f' (did you mean "{close[0]}"?)' if close else ""
+
+
+class _Decoder:
+    """Decodes one document's blocks; errors carry the document's Source."""
+
+    __slots__ = ("source",)
+
+    def __init__(self, source: Source) -> None:
+        self.source = source
+
+    def error(
+        self, node_or_offset: Node | int, steps: tuple[Step, ...], expected: str, found: str | None
+    ) -> ConfigFormatError:
+        offset = node_or_offset if isinstance(node_or_offset, int) else node_or_offset.start
+        return self.source.error(offset, steps, expected, found)
+
+    # -- labels and bodies ---------------------------------------------------------------
+
+    def expand(
+        self, spec: Spec, node: Node, steps: tuple[Step, ...], start: int
+    ) -> list[tuple[tuple[str, ...], Node, tuple[Step, ...], int]]:
+        """Flatten label levels and bodies: ``(labels, body node, body steps, definition offset)`` in order."""
+        out: list[tuple[tuple[str, ...], Node, tuple[Step, ...], int]] = []
+        # Work items: (labels so far, node, steps, offset of the last label); processed in order.
+        level: list[tuple[tuple[str, ...], Node, tuple[Step, ...], int]] = [((), node, steps, start)]
+        for depth, label_name in enumerate(spec.labels):
+            next_level: list[tuple[tuple[str, ...], Node, tuple[Step, ...], int]] = []
+            for labels, n, st, _ in level:
+                members: list[tuple[str, int, Node, tuple[Step, ...]]] = []
+                if n.kind == OBJECT:
+                    members.extend((k, ks, child, (*st, MapStep(k))) for k, ks, child in n.value)
+                elif n.kind == ARRAY:
+                    for i, element in enumerate(n.value):
+                        if element.kind != OBJECT:
+                            raise self.error(
+                                element,
+                                (*st, SliceStep(i)),
+                                _labels_expected(spec, labels, depth),
+                                describe_node(element),
+                            )
+                        members.extend(
+                            (k, ks, child, (*st, SliceStep(i), MapStep(k))) for k, ks, child in element.value
+                        )
+                else:
+                    raise self.error(n, st, _labels_expected(spec, labels, depth), describe_node(n))
+                if not members:
+                    raise self.error(
+                        n,
+                        st,
+                        f"at least one property naming the {spec.name} block's {label_name}",
+                        describe_node(n),
+                    )
+                next_level.extend(((*labels, k), child, cst, ks) for k, ks, child, cst in members)
+            level = next_level
+        for labels, n, st, offset in level:
+            body_of = f"the body of {_block_name(spec, labels)}"
+            if n.kind == OBJECT:
+                out.append((labels, n, st, offset))
+            elif n.kind == ARRAY:
+                for i, element in enumerate(n.value):
+                    if element.kind != OBJECT:
+                        raise self.error(
+                            element, (*st, SliceStep(i)), f"an object ({body_of})", describe_node(element)
+                        )
+                    out.append((labels, element, (*st, SliceStep(i)), element.start))
+            else:
+                raise self.error(
+                    n, st, f"an object ({body_of}) or an array of such objects", describe_node(n)
+                )
+        return out
+
+    def decode_body(
+        self, spec: Spec, labels: tuple[str, ...], node: Node, steps: tuple[Step, ...], start: int
+    ) -> Block:
+        """Decode one block body and, iteratively, its known nested blocks."""
+        # Post-order without recursion: frames hold a body whose nested blocks are still being built.
+        root_frame = self._frame(spec, labels, node, steps, start)
+        stack = [root_frame]
+        result: Block | None = None
+        while stack:
+            frame = stack[-1]
+            pending = frame[6]
+            if pending:
+                nspec, nlabels, nnode, nsteps, nstart = pending.pop(0)
+                stack.append(self._frame(nspec, nlabels, nnode, nsteps, nstart))
+                continue
+            stack.pop()
+            fspec, flabels, fnode, fsteps, fstart, fmembers, _, built = frame
+            block = Block(
+                fspec.name,
+                flabels,
+                node=fnode,
+                members=fmembers,
+                nested=tuple(built),
+                source=self.source,
+                spec=fspec,
+                start=fstart,
+                steps=fsteps,
+            )
+            if stack:
+                stack[-1][7].append(block)
+            else:
+                result = block
+        assert result is not None
+        return result
+
+    def _frame(
+        self, spec: Spec, labels: tuple[str, ...], node: Node, steps: tuple[Step, ...], start: int
+    ) -> list:  # type: ignore[type-arg]
+        members, nested = self.check_body(spec, labels, node, steps)
+        return [spec, labels, node, steps, start, members, nested, []]
+
+    def check_body(
+        self, spec: Spec, labels: tuple[str, ...], node: Node, steps: tuple[Step, ...]
+    ) -> tuple[
+        tuple[tuple[str, int, Node], ...], list[tuple[Spec, tuple[str, ...], Node, tuple[Step, ...], int]]
+    ]:
+        """Check a body's arguments; return its members (no comments) and its nested blocks to decode."""
+        members: list[tuple[str, int, Node]] = []
+        nested: list[tuple[Spec, tuple[str, ...], Node, tuple[Step, ...], int]] = []
+        seen: dict[str, int] = {}
+        for name, key_start, child in node.value:
+            if name == "//":
+                continue
+            members.append((name, key_start, child))
+            nspec = spec.nested.get(name)
+            if nspec is not None:
+                child_steps = (*steps, MapStep(name))
+                for nlabels, nnode, nsteps, nstart in self.expand(nspec, child, child_steps, key_start):
+                    nested.append((nspec, nlabels, nnode, nsteps, nstart))
+                continue
+            kind = spec.arg_kind(name)
+            if kind == "unknown":
+                known = sorted({*spec.args, *spec.nested})
+                raise self.error(
+                    key_start,
+                    (*steps, MapStep(name)),
+                    f"an argument or block of {_block_name(spec, labels)} ({', '.join(known)})",
+                    f'"{name}"{_did_you_mean(name, known)}',
+                )
+            if kind != "open":
+                if name in seen:
+                    line, column = self.source.line_column(seen[name]) if seen[name] >= 0 else (None, None)
+                    first = f" (first set at {line}:{column})" if line is not None else ""
+                    raise self.error(
+                        key_start,
+                        (*steps, MapStep(name)),
+                        f"each argument of {_block_name(spec, labels)} once",
+                        f'"{name}" again{first}',
+                    )
+                seen[name] = key_start
+            if kind in EXPRESSION_KINDS:
+                # The common case (provider arguments) builds no Step objects unless there is an error.
+                if child.kind == STRING:
+                    if "${" in child.value or "%{" in child.value:
+                        self._template(child.value, child.start, Trail(steps, name))
+                elif child.kind <= ARRAY:
+                    self.check_expression(child, Trail(steps, name), allow_duplicates=kind == "open")
+            else:
+                self.check_value(kind, child, (*steps, MapStep(name)))
+        for name in spec.required:
+            if name not in seen:
+                raise self.error(
+                    node, steps, f'a "{name}" argument (required in {_article(spec.name)} block)', "none"
+                )
+        return tuple(members), nested
+
+    # -- values --------------------------------------------------------------------------
+
+    def check_value(self, kind: str, node: Node, steps: tuple[Step, ...]) -> None:
+        """Check one argument value against its kind."""
+        if kind in EXPRESSION_KINDS:
+            self.check_expression(node, steps, allow_duplicates=kind == "open")
+        elif kind == "literal":
+            return
+        elif kind == "literal_string":
+            if node.kind not in (STRING, NUMBER, BOOL):
+                raise self.error(
+                    node, steps, "a literal string (not interpreted as a template)", describe_node(node)
+                )
+        elif kind == "bool":
+            if not (node.kind == BOOL or (node.kind == STRING and node.value in ("true", "false"))):
+                raise self.error(node, steps, "true or false", describe_node(node))
+        elif kind == "ref_list":
+            self.check_list(node, steps, 'an array of references such as "aws_instance.web"', self._reference)
+        elif kind == "expr_list":
+            self.check_list(node, steps, "an array of reference strings", self._bare_expression)
+        elif kind == "ignore_changes":
+            if node.kind == STRING and node.value == "all":
+                return
+            if node.kind == STRING:
+                raise self.error(node, steps, '"all" or an array of attribute names', f'"{node.value}"')
+            self.check_list(node, steps, '"all" or an array of attribute names', self._bare_expression)
+        elif kind == "provider_ref":
+            self._provider_ref(node, steps)
+        elif kind == "providers_map":
+            what = 'an object mapping provider names to provider configurations, such as {"aws": "aws.west"}'
+            if node.kind != OBJECT:
+                raise self.error(node, steps, what, describe_node(node))
+            for name, _, child in node.value:
+                self._provider_ref(child, (*steps, MapStep(name)))
+        elif kind == "type_expr":
+            ok = node.kind == STRING and _TYPE_START.match(node.value) is not None and _balanced(node.value)
+            if not ok:
+                found = f'"{node.value}"' if node.kind == STRING else describe_node(node)
+                raise self.error(node, steps, 'a type expression such as "string" or "list(string)"', found)
+        elif kind in ("name", "ident"):
+            if node.kind != STRING or _NAME.fullmatch(node.value) is None:
+                found = f'"{node.value}"' if node.kind == STRING else describe_node(node)
+                raise self.error(
+                    node,
+                    steps,
+                    "a name (letters, digits, underscores and dashes, not starting with a digit)",
+                    found,
+                )
+        elif kind in ("address", "keyword"):
+            if node.kind != STRING:
+                what = (
+                    'a resource address string such as "aws_instance.web"'
+                    if kind == "address"
+                    else "a string"
+                )
+                raise self.error(node, steps, what, describe_node(node))
+            if kind == "address":
+                self._bare_expression(node, steps)
+        else:  # pragma: no cover - every kind in the schema is handled above
+            raise AssertionError(kind)
+
+    def check_list(self, node: Node, steps: tuple[Step, ...], what: str, check_item: object) -> None:
+        if node.kind != ARRAY:
+            raise self.error(node, steps, what, describe_node(node))
+        for i, item in enumerate(node.value):
+            check_item(item, Trail(steps, i))  # type: ignore[operator]
+
+    def _reference(self, node: Node, trail: Trail | tuple[Step, ...]) -> None:
+        what = 'a reference such as "aws_instance.web" or "module.m" (no ${ })'
+        if node.kind != STRING:
+            raise self.error(node, trail_steps(trail), what, describe_node(node))
+        if _SIMPLE_REFERENCE.fullmatch(node.value):
+            return
+        try:
+            parse_reference(node.value)
+        except TemplateSyntaxError:
+            raise self.error(node, trail_steps(trail), what, f'"{node.value}"') from None
+
+    def _bare_expression(self, node: Node, trail: Trail | tuple[Step, ...]) -> None:
+        if node.kind != STRING:
+            raise self.error(node, trail_steps(trail), "a reference string", describe_node(node))
+        if _SIMPLE_TRAVERSAL.fullmatch(node.value):
+            return
+        try:
+            parse_template("${" + node.value + "}")
+        except TemplateSyntaxError as exc:
+            raise self.error(node, trail_steps(trail), "a valid expression", exc.reason) from None
+
+    def _provider_ref(self, node: Node, steps: tuple[Step, ...]) -> None:
+        if node.kind != STRING or _PROVIDER_REF.fullmatch(node.value) is None:
+            found = f'"{node.value}"' if node.kind == STRING else describe_node(node)
+            raise self.error(node, steps, 'a provider reference such as "aws" or "aws.west"', found)
+
+    def check_expression(
+        self, node: Node, steps: Trail | tuple[Step, ...], *, allow_duplicates: bool
+    ) -> None:
+        """Check every string of an expression value is a valid template (and object keys unique)."""
+        stack: list[tuple[Node, Trail | tuple[Step, ...]]] = [(node, steps)]
+        while stack:
+            current, st = stack.pop()
+            kind = current.kind
+            if kind == STRING:
+                self._template(current.value, current.start, st)
+            elif kind == OBJECT:
+                members = current.value
+                seen: dict[str, int] | None = None if allow_duplicates else {}
+                for name, key_start, child in members:
+                    if seen is not None:
+                        if name in seen:
+                            first = (
+                                " (first at {}:{})".format(*self.source.line_column(seen[name]))
+                                if seen[name] >= 0
+                                else ""
+                            )
+                            raise self.error(
+                                key_start,
+                                Trail(st, name).steps(),
+                                "unique property names in an object value",
+                                f'"{name}" again{first}',
+                            )
+                        seen[name] = key_start
+                    if "${" in name or "%{" in name:
+                        self._template(name, key_start, Trail(st, name))
+                    if child.kind <= STRING:
+                        stack.append((child, Trail(st, name)))
+            elif kind == ARRAY:
+                for i, child in enumerate(current.value):
+                    if child.kind <= STRING:
+                        stack.append((child, Trail(st, i)))
+
+    def _template(self, text: str, offset: int, trail: Trail | tuple[Step, ...]) -> None:
+        if ("${" in text or "%{" in text) and not _SIMPLE_TEMPLATE.fullmatch(text):
+            try:
+                parse_template(text)
+            except TemplateSyntaxError as exc:
+                raise self.error(
+                    offset,
+                    trail_steps(trail),
+                    "a valid string template",
+                    f"{exc.reason}, at character {exc.offset + 1} of the string",
+                ) from None
+
+
+def _balanced(text: str) -> bool:
+    depth: list[str] = []
+    pairs = {")": "(", "]": "[", "}": "{"}
+    for c in text:
+        if c in "([{":
+            depth.append(c)
+        elif c in pairs and (not depth or depth.pop() != pairs[c]):
+            return False
+    return not depth
+
+
+_TOP_LEVEL_EXPECTED: Final = "one of the top-level block types (" + ", ".join(sorted(TOP_LEVEL)) + ")"
+
+
+def decode_document(root: Node, source: Source, *, strict: bool) -> tuple[list[Block], list[IgnoredProperty]]:
+    """Decode a parsed document into its blocks (in source order) and its ignored unknown properties."""
+    decoder = _Decoder(source)
+    members: list[tuple[str, int, Node, tuple[Step, ...]]] = []
+    if root.kind == OBJECT:
+        members.extend((k, ks, child, (MapStep(k),)) for k, ks, child in root.value)
+    elif root.kind == ARRAY and all(e.kind == OBJECT for e in root.value):
+        for i, element in enumerate(root.value):
+            members.extend((k, ks, child, (SliceStep(i), MapStep(k))) for k, ks, child in element.value)
+    else:
+        bad = next((e for e in root.value if e.kind != OBJECT), root) if root.kind == ARRAY else root
+        steps: tuple[Step, ...] = () if bad is root else (SliceStep(root.value.index(bad)),)
+        raise decoder.error(
+            bad, steps, "a JSON object of top-level blocks (or an array of such objects)", describe_node(bad)
+        )
+    blocks: list[Block] = []
+    ignored: list[IgnoredProperty] = []
+    for name, key_start, child, steps in members:
+        if name == "//":
+            continue
+        spec = TOP_LEVEL.get(name)
+        if spec is None:
+            if strict or name == "required_providers":
+                hint = (
+                    " (it belongs inside the terraform block)"
+                    if name == "required_providers"
+                    else _did_you_mean(name, TOP_LEVEL)
+                )
+                raise decoder.error(key_start, steps, _TOP_LEVEL_EXPECTED, f'"{name}"{hint}')
+            where = source.line_column(key_start) if key_start >= 0 else None
+            location = f"{source.name or '<string>'}:{where[0]}:{where[1]}" if where else _steps_text(steps)
+            ignored.append(IgnoredProperty(name, location=location))
+            continue
+        for labels, body, body_steps, start in decoder.expand(spec, child, steps, key_start):
+            blocks.append(decoder.decode_body(spec, labels, body, body_steps, start))
+    return blocks, ignored
+
+
+def _steps_text(steps: tuple[Step, ...]) -> str:
+    from ._errors import json_location
+
+    return json_location(steps)
+
+
+_UNIQUE: Final = {
+    "resource": "resource",
+    "data": "data source",
+    "ephemeral": "ephemeral resource",
+    "action": "action",
+    "variable": "variable",
+    "output": "output",
+    "module": "module call",
+    "check": "check block",
+}
+
+
+def check_unique(blocks: Iterable[Block]) -> None:
+    """Raise ConfigFormatError at the second definition of a resource, variable, local, provider..."""
+    seen: dict[tuple[str, ...], Block] = {}
+    locals_seen: dict[str, tuple[Block, int, tuple[Step, ...]]] = {}
+    for block in blocks:
+        kind = block.block_type
+        key: tuple[str, ...] | None = None
+        described = ""
+        if kind in _UNIQUE:
+            key = (kind, *block.labels)
+            described = _block_name(block._spec, block.labels)
+        elif kind == "provider":
+            alias = block.get("alias")
+            alias_text = alias if isinstance(alias, str) else ""
+            key = ("provider", block.labels[0], alias_text)
+            described = f'provider "{block.labels[0]}"' + (
+                f' with alias "{alias_text}"' if alias_text else ""
+            )
+        elif kind == "locals":
+            for name, key_start, _ in block._members:
+                steps = (*block._steps, MapStep(name))
+                if name in locals_seen:
+                    first_block, first_offset, first_steps = locals_seen[name]
+                    raise block._source.error(
+                        key_start,
+                        steps,
+                        "each local value defined once",
+                        f'local "{name}" again (first defined at {_where(first_block, first_offset, first_steps)})',
+                    )
+                locals_seen[name] = (block, key_start, steps)
+            continue
+        if key is None:
+            continue
+        first = seen.get(key)
+        if first is not None:
+            what = _UNIQUE.get(kind, "provider configuration")
+            raise block._source.error(
+                block._start,
+                block._steps,
+                f"each {what} defined once",
+                f"a second {described} (first defined at {_where(first, first._start, first._steps)})",
+            )
+        seen[key] = block
+
+
+def _where(block: Block, offset: int, steps: tuple[Step, ...]) -> str:
+    if offset < 0:
+        return _steps_text(steps)
+    line, column = block._source.line_column(offset)
+    return f"{block._source.name or '<string>'}:{line}:{column}"

@@ -1,0 +1,958 @@
+"""Configuration checks, in the style of the plan checks: ExpectResource, ExpectVariable, ExpectReferences...
+
+A check is a frozen, hashable value; ``failures(config)`` lists every way the
+configuration fails it, ``check_config(config)`` raises :class:`ConfigCheckError`,
+and :func:`assert_config` runs many and reports every failure at once. Expected
+values are knownvalue checks, or plain JSON values (compared exactly). Defaults of
+``sensitive`` variables are secrets: they are never shown.
+"""
+
+from __future__ import annotations
+
+import abc
+import difflib
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Final, Literal
+
+from tfjsonpath import Path, PathNotFoundError
+
+from .._errors import CheckFailure, ConfigCheckError
+from ._load import config_from_dict
+from ._match import as_check, like, mismatch
+from ._model import Block, Config
+
+__all__ = [
+    "ConfigCheck",
+    "ExpectDataSource",
+    "ExpectDataSourceAttribute",
+    "ExpectDataSourceCount",
+    "ExpectLocal",
+    "ExpectModule",
+    "ExpectNoResource",
+    "ExpectOutput",
+    "ExpectProvider",
+    "ExpectReferences",
+    "ExpectResource",
+    "ExpectResourceAttribute",
+    "ExpectResourceCount",
+    "ExpectResourceWithProperties",
+    "ExpectVariable",
+    "Mode",
+    "assert_config",
+    "require_config",
+]
+
+Mode = Literal["managed", "data", "ephemeral"]
+_BLOCK_TYPE: Final = {"managed": "resource", "data": "data", "ephemeral": "ephemeral"}
+_PREFIX: Final = {"managed": "", "data": "data.", "ephemeral": "ephemeral."}
+_NOUN: Final = {"managed": "resource", "data": "data source", "ephemeral": "ephemeral resource"}
+
+
+class _AnyValue:
+    """The default of optional expectations: not checked."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "ANY"
+
+    def __reduce__(self) -> str:
+        return "ANY"
+
+
+ANY: Final[Any] = _AnyValue()
+
+
+def require_config(config: object, where: str) -> Config:
+    """A Config as given, or one read from a mapping (strictly); anything else is a TypeError.
+
+    >>> require_config({"locals": {"a": 1}}, "X").locals
+    {'a': 1}
+    """
+    if isinstance(config, Config):
+        return config
+    if isinstance(config, Mapping):
+        return config_from_dict(config)
+    raise TypeError(
+        f"{where} expects a plancheck.tfconfig.Config (load_config, parse_config) or a dict, got {type(config).__name__}"
+    )
+
+
+class ConfigCheck(abc.ABC):
+    """Base class of every configuration check: implement :meth:`failures`; :meth:`check_config` raises.
+
+    >>> from plancheck.tfconfig import config_from_dict
+    >>> ExpectResource("terraform_data", "web").check_config({"resource": {"terraform_data": {"wbe": {}}}})
+    Traceback (most recent call last):
+    ...
+    plancheck._errors.ConfigCheckError: ExpectResource: terraform_data.web: no resource terraform_data.web in the configuration; closest: terraform_data.wbe
+    """
+
+    __slots__ = ()
+
+    @abc.abstractmethod
+    def failures(self, config: Config) -> list[CheckFailure]:
+        """Every way ``config`` fails this check, in a stable order (empty when it holds)."""
+
+    def check_config(self, config: Config | Mapping[str, Any]) -> None:
+        """Raise :class:`~plancheck.ConfigCheckError` listing every failure, if there is any."""
+        found = self.failures(require_config(config, f"{type(self).__name__}.check_config"))
+        if found:
+            raise ConfigCheckError(found)
+
+
+def assert_config(config: Config | Mapping[str, Any], *checks: ConfigCheck) -> None:
+    """Run every check on ``config``; raise one :class:`~plancheck.ConfigCheckError` listing every failure.
+
+    >>> cfg = {"variable": {"region": {"type": "string"}}, "resource": {"terraform_data": {"a": {}}}}
+    >>> assert_config(cfg, ExpectVariable("region", type="string"), ExpectResourceCount("terraform_data", 1))
+    >>> assert_config(cfg, ExpectVariable("region", sensitive=True), ExpectResourceCount("terraform_data", 2))
+    Traceback (most recent call last):
+    ...
+    plancheck._errors.ConfigCheckError: 2 config checks failed:
+      1. ExpectVariable: var.region: sensitive is false, expected true
+      2. ExpectResourceCount: terraform_data: expected 2 terraform_data resources, found 1: terraform_data.a
+    """
+    cfg = require_config(config, "assert_config")
+    for i, check in enumerate(checks):
+        if not isinstance(check, ConfigCheck):
+            hint = ""
+            if isinstance(check, (list, tuple, set, frozenset)):
+                hint = "; to pass a list of checks, unpack it: assert_config(config, *checks)"
+            raise TypeError(
+                f"assert_config: check {i + 1} must be a ConfigCheck, got {type(check).__name__}{hint}"
+            )
+    found: list[CheckFailure] = []
+    for check in checks:
+        found.extend(check.failures(cfg))
+    if found:
+        raise ConfigCheckError(found)
+
+
+# -- helpers ------------------------------------------------------------------------------------
+
+
+def _text(value: object, owner: str, what: str) -> str:
+    if not isinstance(value, str):
+        raise TypeError(f"{owner}: {what} must be a str, got {type(value).__name__}")
+    if not value:
+        raise ValueError(f"{owner}: {what} must not be empty")
+    return value
+
+
+def _path(value: object, owner: str) -> Path:
+    if isinstance(value, Path):
+        return value
+    hint = f" (to use text, parse it: tfjsonpath.Path.parse({value!r}))" if isinstance(value, str) else ""
+    raise TypeError(f"{owner}: path must be a tfjsonpath.Path, got {type(value).__name__}{hint}")
+
+
+def _mode(value: object, owner: str) -> Mode:
+    if value not in _BLOCK_TYPE:
+        raise ValueError(f"{owner}: mode must be 'managed', 'data' or 'ephemeral', got {value!r}")
+    return value  # type: ignore[return-value]
+
+
+def _repr(name: str, args: Sequence[Any], kwargs: Mapping[str, Any]) -> str:
+    parts = [repr(a) for a in args]
+    parts.extend(f"{k}={v!r}" for k, v in kwargs.items() if v is not ANY)
+    return f"{name}({', '.join(parts)})"
+
+
+def _closest(target: str, candidates: Iterable[str]) -> list[str]:
+    return difflib.get_close_matches(target, sorted(set(candidates)), n=3, cutoff=0.6)
+
+
+def _failure(
+    config: Config, check: str, address: str | None, path: Path | None, message: str
+) -> CheckFailure:
+    secrets = config.secrets
+    return CheckFailure(check, secrets.scrub(address) if address else address, path, secrets.scrub(message))
+
+
+def _missing(config: Config, what: str, address: str, candidates: list[str]) -> str:
+    close = _closest(address, candidates)
+    if close:
+        return f"no {what} {address} in the configuration; closest: {', '.join(close)}"
+    if not candidates:
+        return f"no {what} {address} in the configuration; it has no {what}s"
+    return f"no {what} {address} in the configuration; it has {len(candidates)} other {what}(s)"
+
+
+def _find(config: Config, mode: Mode, type_: str, name: str) -> Block | str:
+    block_type = _BLOCK_TYPE[mode]
+    prefix = _PREFIX[mode]
+    for b in config.blocks:
+        if b.block_type == block_type and b.labels == (type_, name):
+            return b
+    candidates = [prefix + ".".join(b.labels) for b in config.blocks_of(block_type)]
+    return _missing(config, _NOUN[mode], f"{prefix}{type_}.{name}", candidates)
+
+
+def _value_problem(
+    config: Config, block: Block, path: Path, check: Any, sensitive: bool
+) -> tuple[Path, str] | None:
+    try:
+        value = block.value_at(path)
+    except PathNotFoundError as exc:
+        return path, f"attribute not found: {exc.detail}"
+    found = mismatch(check, value, sensitive=True if sensitive else None, secrets=config.secrets)
+    if found is None:
+        return None
+    where, reason = found
+    return path.join(where), reason
+
+
+def _bool_text(value: object) -> str:
+    return "true" if value in (True, "true") else "false"
+
+
+# -- resources and data sources -----------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class ExpectResource(ConfigCheck):
+    """The configuration declares resource ``type.name`` (``mode="data"`` for a data source).
+
+    >>> cfg = {"resource": {"aws_instance": {"web": {}}}}
+    >>> ExpectResource("aws_instance", "web").check_config(cfg)
+    >>> ExpectResource("aws_instance", "db").check_config(cfg)
+    Traceback (most recent call last):
+    ...
+    plancheck._errors.ConfigCheckError: ExpectResource: aws_instance.db: no resource aws_instance.db in the configuration; closest: aws_instance.web
+    """
+
+    type: str
+    name: str
+    mode: Mode = field(default="managed", kw_only=True)
+
+    def __post_init__(self) -> None:
+        owner = type(self).__name__
+        _text(self.type, owner, "type")
+        _text(self.name, owner, "name")
+        _mode(self.mode, owner)
+
+    def failures(self, config: Config) -> list[CheckFailure]:
+        found = _find(config, self.mode, self.type, self.name)
+        if isinstance(found, str):
+            return [
+                _failure(
+                    config, type(self).__name__, f"{_PREFIX[self.mode]}{self.type}.{self.name}", None, found
+                )
+            ]
+        return []
+
+    def __repr__(self) -> str:
+        return _repr(
+            type(self).__name__,
+            (self.type, self.name),
+            {"mode": ANY if self.mode == "managed" else self.mode},
+        )
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class ExpectNoResource(ConfigCheck):
+    """The configuration does not declare resource ``type.name``.
+
+    >>> ExpectNoResource("aws_instance", "web").check_config({"resource": {"aws_instance": {"web": {}}}})
+    Traceback (most recent call last):
+    ...
+    plancheck._errors.ConfigCheckError: ExpectNoResource: aws_instance.web: expected no such resource, found one at $.resource.aws_instance.web
+    """
+
+    type: str
+    name: str
+    mode: Mode = field(default="managed", kw_only=True)
+
+    def __post_init__(self) -> None:
+        owner = type(self).__name__
+        _text(self.type, owner, "type")
+        _text(self.name, owner, "name")
+        _mode(self.mode, owner)
+
+    def failures(self, config: Config) -> list[CheckFailure]:
+        found = _find(config, self.mode, self.type, self.name)
+        if isinstance(found, str):
+            return []
+        return [
+            _failure(
+                config,
+                type(self).__name__,
+                found.address if self.mode == "managed" else f"{_PREFIX[self.mode]}{self.type}.{self.name}",
+                None,
+                f"expected no such {_NOUN[self.mode]}, found one at {found.location}",
+            )
+        ]
+
+    def __repr__(self) -> str:
+        return _repr(
+            type(self).__name__,
+            (self.type, self.name),
+            {"mode": ANY if self.mode == "managed" else self.mode},
+        )
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class ExpectResourceCount(ConfigCheck):
+    """The configuration declares exactly ``count`` resource blocks of ``type``.
+
+    It counts blocks, not instances: ``count``/``for_each`` are not evaluated.
+
+    >>> ExpectResourceCount("aws_instance", 2).check_config({"resource": {"aws_instance": {"a": {}, "b": {}}}})
+    """
+
+    type: str
+    count: int
+    mode: Mode = field(default="managed", kw_only=True)
+
+    def __post_init__(self) -> None:
+        owner = type(self).__name__
+        _text(self.type, owner, "type")
+        if isinstance(self.count, bool) or not isinstance(self.count, int) or self.count < 0:
+            raise ValueError(f"{owner}: count must be a non-negative int, got {self.count!r}")
+        _mode(self.mode, owner)
+
+    def failures(self, config: Config) -> list[CheckFailure]:
+        block_type = _BLOCK_TYPE[self.mode]
+        found = [b for b in config.blocks_of(block_type) if b.labels[0] == self.type]
+        if len(found) == self.count:
+            return []
+        noun = _NOUN[self.mode]
+        names = ", ".join(_PREFIX[self.mode] + ".".join(b.labels) for b in found[:10])
+        more = f" and {len(found) - 10} more" if len(found) > 10 else ""
+        listing = f": {names}{more}" if found else ""
+        return [
+            _failure(
+                config,
+                type(self).__name__,
+                self.type,
+                None,
+                f"expected {self.count} {self.type} {noun}s, found {len(found)}{listing}",
+            )
+        ]
+
+    def __repr__(self) -> str:
+        return _repr(
+            type(self).__name__,
+            (self.type, self.count),
+            {"mode": ANY if self.mode == "managed" else self.mode},
+        )
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class ExpectResourceAttribute(ConfigCheck):
+    """The value at ``path`` in the body of resource ``type.name`` matches ``value``.
+
+    ``value`` is a knownvalue check or a plain JSON value (compared exactly). The body
+    is the JSON as written: expressions are strings such as ``"${var.ami}"``.
+
+    >>> from tfjsonpath import New
+    >>> cfg = {"resource": {"aws_instance": {"web": {"tags": {"Name": "web-1"}}}}}
+    >>> ExpectResourceAttribute("aws_instance", "web", New("tags").AtMapKey("Name"), "web-1").check_config(cfg)
+    >>> ExpectResourceAttribute("aws_instance", "web", New("tags").AtMapKey("Name"), "web-2").check_config(cfg)
+    Traceback (most recent call last):
+    ...
+    plancheck._errors.ConfigCheckError: ExpectResourceAttribute: aws_instance.web: tags.Name: expected value "web-2" for StringExact check, got: "web-1"
+    """
+
+    type: str
+    name: str
+    path: Path
+    value: Any
+    mode: Mode = field(default="managed", kw_only=True)
+
+    def __post_init__(self) -> None:
+        owner = type(self).__name__
+        _text(self.type, owner, "type")
+        _text(self.name, owner, "name")
+        _path(self.path, owner)
+        _mode(self.mode, owner)
+        object.__setattr__(self, "value", as_check(self.value, owner))
+
+    def failures(self, config: Config) -> list[CheckFailure]:
+        check = type(self).__name__
+        address = f"{_PREFIX[self.mode]}{self.type}.{self.name}"
+        found = _find(config, self.mode, self.type, self.name)
+        if isinstance(found, str):
+            return [_failure(config, check, address, self.path, found)]
+        problem = _value_problem(config, found, self.path, self.value, False)
+        if problem is None:
+            return []
+        return [_failure(config, check, address, problem[0], problem[1])]
+
+    def __repr__(self) -> str:
+        return _repr(
+            type(self).__name__,
+            (self.type, self.name, self.path, self.value),
+            {"mode": ANY if self.mode == "managed" else self.mode},
+        )
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class ExpectResourceWithProperties(ConfigCheck):
+    """Some resource of ``type`` has a body matching ``properties``, like aws-cdk's ``hasResourceProperties``.
+
+    A plain dict matches partially at every depth (aws-cdk's ``objectLike``); arrays
+    match element by element; knownvalue checks can be used anywhere inside.
+
+    >>> cfg = {"resource": {"aws_sns_topic": {"a": {"name": "alerts", "fifo_topic": False}}}}
+    >>> ExpectResourceWithProperties("aws_sns_topic", {"name": "alerts"}).check_config(cfg)
+    >>> ExpectResourceWithProperties("aws_sns_topic", {"name": "alarms"}).check_config(cfg)
+    Traceback (most recent call last):
+    ...
+    plancheck._errors.ConfigCheckError: ExpectResourceWithProperties: aws_sns_topic: none of 1 aws_sns_topic resources matches; aws_sns_topic.a: name: expected value "alarms" for StringExact check, got: "alerts"
+    """
+
+    type: str
+    properties: Any
+    mode: Mode = field(default="managed", kw_only=True)
+
+    def __post_init__(self) -> None:
+        owner = type(self).__name__
+        _text(self.type, owner, "type")
+        _mode(self.mode, owner)
+        object.__setattr__(self, "properties", like(self.properties, owner))
+
+    def failures(self, config: Config) -> list[CheckFailure]:
+        message = properties_problem(
+            config, _BLOCK_TYPE[self.mode], self.type, self.properties, _NOUN[self.mode]
+        )
+        if message is None:
+            return []
+        return [_failure(config, type(self).__name__, self.type, None, message)]
+
+    def __repr__(self) -> str:
+        return _repr(
+            type(self).__name__,
+            (self.type, self.properties),
+            {"mode": ANY if self.mode == "managed" else self.mode},
+        )
+
+
+def properties_problem(config: Config, block_type: str, type_: str, check: Any, noun: str) -> str | None:
+    """None if some block of ``type_`` matches ``check``; else a message naming the closest candidates."""
+    candidates = [b for b in config.blocks_of(block_type) if b.labels and b.labels[0] == type_]
+    if not candidates:
+        others = sorted({b.labels[0] for b in config.blocks_of(block_type) if b.labels})
+        close = _closest(type_, others)
+        hint = f"; closest types: {', '.join(close)}" if close else ""
+        return f"the configuration has no {type_} {noun}s{hint}"
+    misses: list[tuple[int, str]] = []
+    for b in candidates:
+        found = mismatch(check, b.body, sensitive=None, secrets=config.secrets)
+        if found is None:
+            return None
+        where, reason = found
+        text = f"{where.to_text()}: {reason}" if len(where) else reason
+        misses.append((-len(where), f"{b.address}: {text}"))
+    # The deepest mismatch first: that resource came closest to matching.
+    misses.sort(key=lambda m: m[0])
+    shown = "; ".join(text for _, text in misses[:3])
+    more = f"; and {len(misses) - 3} more" if len(misses) > 3 else ""
+    return f"none of {len(candidates)} {type_} {noun}s matches; {shown}{more}"
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class ExpectDataSource(ConfigCheck):
+    """The configuration declares data source ``data.type.name``.
+
+    >>> ExpectDataSource("aws_ami", "ubuntu").check_config({"data": {"aws_ami": {"ubuntu": {}}}})
+    """
+
+    type: str
+    name: str
+
+    def __post_init__(self) -> None:
+        _text(self.type, type(self).__name__, "type")
+        _text(self.name, type(self).__name__, "name")
+
+    def failures(self, config: Config) -> list[CheckFailure]:
+        return [
+            CheckFailure(type(self).__name__, f.address, f.path, f.message)
+            for f in ExpectResource(self.type, self.name, mode="data").failures(config)
+        ]
+
+    def __repr__(self) -> str:
+        return _repr(type(self).__name__, (self.type, self.name), {})
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class ExpectDataSourceCount(ConfigCheck):
+    """The configuration declares exactly ``count`` data sources of ``type``.
+
+    >>> ExpectDataSourceCount("aws_ami", 0).check_config({})
+    """
+
+    type: str
+    count: int
+
+    def __post_init__(self) -> None:
+        ExpectResourceCount(self.type, self.count, mode="data")
+
+    def failures(self, config: Config) -> list[CheckFailure]:
+        return [
+            CheckFailure(type(self).__name__, f.address, f.path, f.message)
+            for f in ExpectResourceCount(self.type, self.count, mode="data").failures(config)
+        ]
+
+    def __repr__(self) -> str:
+        return _repr(type(self).__name__, (self.type, self.count), {})
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class ExpectDataSourceAttribute(ConfigCheck):
+    """The value at ``path`` in the body of data source ``data.type.name`` matches ``value``.
+
+    >>> from tfjsonpath import New
+    >>> cfg = {"data": {"aws_ami": {"ubuntu": {"most_recent": True}}}}
+    >>> ExpectDataSourceAttribute("aws_ami", "ubuntu", New("most_recent"), True).check_config(cfg)
+    """
+
+    type: str
+    name: str
+    path: Path
+    value: Any
+
+    def __post_init__(self) -> None:
+        inner = ExpectResourceAttribute(self.type, self.name, self.path, self.value, mode="data")
+        object.__setattr__(self, "value", inner.value)
+
+    def failures(self, config: Config) -> list[CheckFailure]:
+        inner = ExpectResourceAttribute(self.type, self.name, self.path, self.value, mode="data")
+        return [
+            CheckFailure(type(self).__name__, f.address, f.path, f.message) for f in inner.failures(config)
+        ]
+
+    def __repr__(self) -> str:
+        return _repr(type(self).__name__, (self.type, self.name, self.path, self.value), {})
+
+
+# -- variables, outputs, locals, modules, providers ------------------------------------------------
+
+
+def _type_text(value: str) -> str:
+    return "".join(value.split())
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class ExpectVariable(ConfigCheck):
+    """Variable ``name`` is declared, with the given ``type`` / ``default`` / ``sensitive`` / ... if given.
+
+    ``type`` is compared as a type expression with spaces ignored (``"list( string )"``
+    equals ``"list(string)"``), or with a knownvalue check. The default of a sensitive
+    variable is never shown.
+
+    >>> cfg = {"variable": {"db_password": {"type": "string", "sensitive": True, "default": "hunter2"}}}
+    >>> ExpectVariable("db_password", type="string", sensitive=True).check_config(cfg)
+    >>> ExpectVariable("db_password", default="letmein").check_config(cfg)
+    Traceback (most recent call last):
+    ...
+    plancheck._errors.ConfigCheckError: ExpectVariable: var.db_password: default: expected value (sensitive) for StringExact check, got: (sensitive)
+    """
+
+    name: str
+    type: Any = field(default=ANY, kw_only=True)
+    default: Any = field(default=ANY, kw_only=True)
+    sensitive: Any = field(default=ANY, kw_only=True)
+    nullable: Any = field(default=ANY, kw_only=True)
+    description: Any = field(default=ANY, kw_only=True)
+
+    def __post_init__(self) -> None:
+        owner = type(self).__name__
+        _text(self.name, owner, "name")
+        if self.type is not ANY and not isinstance(self.type, str):
+            object.__setattr__(self, "type", as_check(self.type, owner))
+        for attr in ("default", "description"):
+            if getattr(self, attr) is not ANY:
+                object.__setattr__(self, attr, as_check(getattr(self, attr), owner))
+        for attr in ("sensitive", "nullable"):
+            value = getattr(self, attr)
+            if value is not ANY and not isinstance(value, bool):
+                raise TypeError(f"{owner}: {attr} must be a bool, got {type(value).__name__}")
+
+    def failures(self, config: Config) -> list[CheckFailure]:
+        check = type(self).__name__
+        address = f"var.{self.name}"
+        block = config.variable(self.name)
+        if block is None:
+            names = [f"var.{n}" for n in config.variables]
+            return [_failure(config, check, address, None, _missing(config, "variable", address, names))]
+        out: list[CheckFailure] = []
+        if self.type is not ANY:
+            declared = block.get("type")
+            if isinstance(self.type, str):
+                if not isinstance(declared, str) or _type_text(declared) != _type_text(self.type):
+                    shown = f'"{declared}"' if isinstance(declared, str) else "not declared"
+                    out.append(
+                        _failure(
+                            config,
+                            check,
+                            address,
+                            Path.parse("type"),
+                            f'type is {shown}, expected "{self.type}"',
+                        )
+                    )
+            else:
+                problem = mismatch(self.type, declared, sensitive=None, secrets=config.secrets)
+                if problem is not None:
+                    out.append(
+                        _failure(config, check, address, Path.parse("type").join(problem[0]), problem[1])
+                    )
+        sensitive = block.get("sensitive") in (True, "true")
+        for attr in ("sensitive", "nullable"):
+            expected = getattr(self, attr)
+            if expected is ANY:
+                continue
+            actual = block.get(attr, attr == "nullable")
+            if (actual in (True, "true")) != expected:
+                out.append(
+                    _failure(
+                        config,
+                        check,
+                        address,
+                        None,
+                        f"{attr} is {_bool_text(actual)}, expected {_bool_text(expected)}",
+                    )
+                )
+        for attr in ("default", "description"):
+            expected = getattr(self, attr)
+            if expected is ANY:
+                continue
+            if not block.has(attr):
+                out.append(_failure(config, check, address, Path.parse(attr), f"variable has no {attr}"))
+                continue
+            problem = _value_problem(
+                config, block, Path.parse(attr), expected, sensitive and attr == "default"
+            )
+            if problem is not None:
+                out.append(_failure(config, check, address, problem[0], problem[1]))
+        return out
+
+    def __repr__(self) -> str:
+        return _repr(
+            type(self).__name__,
+            (self.name,),
+            {
+                "type": self.type,
+                "default": self.default,
+                "sensitive": self.sensitive,
+                "nullable": self.nullable,
+                "description": self.description,
+            },
+        )
+
+
+def _references_problem(block: Block, attribute: str | None, contains: tuple[str, ...]) -> str | None:
+    refs = block.references(attribute)
+    missing = [c for c in contains if not any(r.matches(c) for r in refs)]
+    if not missing:
+        return None
+    found = ", ".join(r.text for r in refs) if refs else "none"
+    return f"expected references to {', '.join(missing)}; found: {found}"
+
+
+def _strings(value: object, owner: str, what: str) -> tuple[str, ...]:
+    if isinstance(value, str) or not isinstance(value, Iterable):
+        raise TypeError(f"{owner}: {what} must be a list of str, got {type(value).__name__}")
+    items = tuple(value)
+    for item in items:
+        _text(item, owner, f"each of {what}")
+    return items
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class ExpectOutput(ConfigCheck):
+    """Output ``name`` is declared, with the given ``value`` / ``sensitive`` / ``description`` / references.
+
+    ``value`` is matched against the JSON as written (``"${aws_instance.web.id}"``);
+    ``references`` lists what the value must refer to (``"aws_instance.web"`` matches
+    ``aws_instance.web.id``).
+
+    >>> cfg = {"output": {"ip": {"value": "${aws_instance.web.public_ip}", "sensitive": True}}}
+    >>> ExpectOutput("ip", sensitive=True, references=["aws_instance.web"]).check_config(cfg)
+    >>> ExpectOutput("ip", sensitive=False).check_config(cfg)
+    Traceback (most recent call last):
+    ...
+    plancheck._errors.ConfigCheckError: ExpectOutput: output.ip: sensitive is true, expected false
+    """
+
+    name: str
+    value: Any = field(default=ANY, kw_only=True)
+    sensitive: Any = field(default=ANY, kw_only=True)
+    description: Any = field(default=ANY, kw_only=True)
+    references: Any = field(default=ANY, kw_only=True)
+
+    def __post_init__(self) -> None:
+        owner = type(self).__name__
+        _text(self.name, owner, "name")
+        for attr in ("value", "description"):
+            if getattr(self, attr) is not ANY:
+                object.__setattr__(self, attr, as_check(getattr(self, attr), owner))
+        if self.sensitive is not ANY and not isinstance(self.sensitive, bool):
+            raise TypeError(f"{owner}: sensitive must be a bool, got {type(self.sensitive).__name__}")
+        if self.references is not ANY:
+            object.__setattr__(self, "references", _strings(self.references, owner, "references"))
+
+    def failures(self, config: Config) -> list[CheckFailure]:
+        check = type(self).__name__
+        address = f"output.{self.name}"
+        block = config.output(self.name)
+        if block is None:
+            names = [f"output.{n}" for n in config.outputs]
+            return [_failure(config, check, address, None, _missing(config, "output", address, names))]
+        out: list[CheckFailure] = []
+        sensitive = block.get("sensitive") in (True, "true")
+        if self.sensitive is not ANY and sensitive != self.sensitive:
+            out.append(
+                _failure(
+                    config,
+                    check,
+                    address,
+                    None,
+                    f"sensitive is {_bool_text(sensitive)}, expected {_bool_text(self.sensitive)}",
+                )
+            )
+        for attr in ("value", "description"):
+            expected = getattr(self, attr)
+            if expected is ANY:
+                continue
+            if not block.has(attr):
+                out.append(_failure(config, check, address, Path.parse(attr), f"output has no {attr}"))
+                continue
+            problem = _value_problem(config, block, Path.parse(attr), expected, sensitive and attr == "value")
+            if problem is not None:
+                out.append(_failure(config, check, address, problem[0], problem[1]))
+        if self.references is not ANY:
+            message = _references_problem(block, "value", self.references)
+            if message is not None:
+                out.append(_failure(config, check, address, Path.parse("value"), message))
+        return out
+
+    def __repr__(self) -> str:
+        refs = list(self.references) if self.references is not ANY else ANY
+        return _repr(
+            type(self).__name__,
+            (self.name,),
+            {
+                "value": self.value,
+                "sensitive": self.sensitive,
+                "description": self.description,
+                "references": refs,
+            },
+        )
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class ExpectLocal(ConfigCheck):
+    """Local value ``name`` is defined, matching ``value`` and referring to ``references`` if given.
+
+    >>> ExpectLocal("greeting", references=["var.name"]).check_config({"locals": {"greeting": "Hi ${var.name}"}})
+    """
+
+    name: str
+    value: Any = field(default=ANY, kw_only=True)
+    references: Any = field(default=ANY, kw_only=True)
+
+    def __post_init__(self) -> None:
+        owner = type(self).__name__
+        _text(self.name, owner, "name")
+        if self.value is not ANY:
+            object.__setattr__(self, "value", as_check(self.value, owner))
+        if self.references is not ANY:
+            object.__setattr__(self, "references", _strings(self.references, owner, "references"))
+
+    def failures(self, config: Config) -> list[CheckFailure]:
+        check = type(self).__name__
+        address = f"local.{self.name}"
+        block = next((b for b in config.blocks_of("locals") if b.has(self.name)), None)
+        if block is None:
+            names = [f"local.{n}" for n in config.locals]
+            return [_failure(config, check, address, None, _missing(config, "local value", address, names))]
+        out: list[CheckFailure] = []
+        if self.value is not ANY:
+            problem = _value_problem(
+                config, block, Path.parse(f'["{_escape(self.name)}"]'), self.value, False
+            )
+            if problem is not None:
+                out.append(_failure(config, check, address, problem[0][1:], problem[1]))
+        if self.references is not ANY:
+            message = _references_problem(block, self.name, self.references)
+            if message is not None:
+                out.append(_failure(config, check, address, None, message))
+        return out
+
+    def __repr__(self) -> str:
+        refs = list(self.references) if self.references is not ANY else ANY
+        return _repr(type(self).__name__, (self.name,), {"value": self.value, "references": refs})
+
+
+def _escape(name: str) -> str:
+    return name.replace("\\", "\\\\").replace('"', '\\"')
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class ExpectModule(ConfigCheck):
+    """Module call ``name`` is declared, with the given ``source`` / ``version`` and ``inputs`` (partially).
+
+    >>> cfg = {"module": {"vpc": {"source": "terraform-aws-modules/vpc/aws", "version": "5.1.0", "cidr": "10.0.0.0/16"}}}
+    >>> ExpectModule("vpc", source="terraform-aws-modules/vpc/aws", inputs={"cidr": "10.0.0.0/16"}).check_config(cfg)
+    >>> ExpectModule("vpc", version="5.2.0").check_config(cfg)
+    Traceback (most recent call last):
+    ...
+    plancheck._errors.ConfigCheckError: ExpectModule: module.vpc: version: expected value "5.2.0" for StringExact check, got: "5.1.0"
+    """
+
+    name: str
+    source: Any = field(default=ANY, kw_only=True)
+    version: Any = field(default=ANY, kw_only=True)
+    inputs: Any = field(default=ANY, kw_only=True)
+
+    def __post_init__(self) -> None:
+        owner = type(self).__name__
+        _text(self.name, owner, "name")
+        for attr in ("source", "version"):
+            if getattr(self, attr) is not ANY:
+                object.__setattr__(self, attr, as_check(getattr(self, attr), owner))
+        if self.inputs is not ANY:
+            object.__setattr__(self, "inputs", like(self.inputs, owner))
+
+    def failures(self, config: Config) -> list[CheckFailure]:
+        check = type(self).__name__
+        address = f"module.{self.name}"
+        block = config.module(self.name)
+        if block is None:
+            names = [f"module.{n}" for n in config.modules]
+            return [_failure(config, check, address, None, _missing(config, "module call", address, names))]
+        out: list[CheckFailure] = []
+        for attr in ("source", "version"):
+            expected = getattr(self, attr)
+            if expected is ANY:
+                continue
+            if not block.has(attr):
+                out.append(_failure(config, check, address, Path.parse(attr), f"module call has no {attr}"))
+                continue
+            problem = _value_problem(config, block, Path.parse(attr), expected, False)
+            if problem is not None:
+                out.append(_failure(config, check, address, problem[0], problem[1]))
+        if self.inputs is not ANY:
+            problem = _value_problem(config, block, Path(), self.inputs, False)
+            if problem is not None:
+                out.append(_failure(config, check, address, problem[0], problem[1]))
+        return out
+
+    def __repr__(self) -> str:
+        return _repr(
+            type(self).__name__,
+            (self.name,),
+            {"source": self.source, "version": self.version, "inputs": self.inputs},
+        )
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class ExpectProvider(ConfigCheck):
+    """A configuration of provider ``name`` exists: with ``alias`` if given (``None``: the default, unaliased
+    one), and a body matching ``properties`` (partially) if given.
+
+    >>> cfg = {"provider": {"aws": [{"region": "us-east-1"}, {"alias": "usw1", "region": "us-west-1"}]}}
+    >>> ExpectProvider("aws", alias="usw1", properties={"region": "us-west-1"}).check_config(cfg)
+    >>> ExpectProvider("aws", alias="euw1").check_config(cfg)
+    Traceback (most recent call last):
+    ...
+    plancheck._errors.ConfigCheckError: ExpectProvider: provider.aws.euw1: no provider configuration provider.aws.euw1 in the configuration; closest: provider.aws.usw1, provider.aws
+    """
+
+    name: str
+    alias: Any = field(default=ANY, kw_only=True)
+    properties: Any = field(default=ANY, kw_only=True)
+
+    def __post_init__(self) -> None:
+        owner = type(self).__name__
+        _text(self.name, owner, "name")
+        if self.alias is not ANY and self.alias is not None:
+            _text(self.alias, owner, "alias")
+        if self.properties is not ANY:
+            object.__setattr__(self, "properties", like(self.properties, owner))
+
+    def failures(self, config: Config) -> list[CheckFailure]:
+        check = type(self).__name__
+        candidates = list(config.providers(self.name))
+        if self.alias is not ANY:
+            candidates = [b for b in candidates if _alias(b) == self.alias]
+        address = f"provider.{self.name}" + (f".{self.alias}" if isinstance(self.alias, str) else "")
+        if not candidates:
+            names = [b.address for b in config.providers()]
+            return [
+                _failure(
+                    config, check, address, None, _missing(config, "provider configuration", address, names)
+                )
+            ]
+        if self.properties is ANY:
+            return []
+        problems: list[str] = []
+        for b in candidates:
+            found = mismatch(self.properties, b.body, sensitive=None, secrets=config.secrets)
+            if found is None:
+                return []
+            where, reason = found
+            problems.append(f"{b.address}: {where.to_text() + ': ' if len(where) else ''}{reason}")
+        return [_failure(config, check, address, None, "; ".join(problems))]
+
+    def __repr__(self) -> str:
+        return _repr(type(self).__name__, (self.name,), {"alias": self.alias, "properties": self.properties})
+
+
+def _alias(block: Block) -> str | None:
+    alias = block.get("alias")
+    return alias if isinstance(alias, str) else None
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class ExpectReferences(ConfigCheck):
+    """Resource ``type.name`` (or one of its arguments) refers to each of ``contains``.
+
+    References come from ``${...}`` interpolations and from ``depends_on`` /
+    ``replace_triggered_by``. An expected ``"aws_vpc.main"`` matches a reference to
+    ``aws_vpc.main.id``; ``"module.net"`` matches ``module.net.subnet_ids``.
+
+    >>> cfg = {"resource": {"aws_subnet": {"a": {"vpc_id": "${aws_vpc.main.id}", "cidr_block": "${var.cidr}"}}}}
+    >>> ExpectReferences("aws_subnet", "a", "vpc_id", contains=["aws_vpc.main"]).check_config(cfg)
+    >>> ExpectReferences("aws_subnet", "a", contains=["var.cidr", "local.tags"]).check_config(cfg)
+    Traceback (most recent call last):
+    ...
+    plancheck._errors.ConfigCheckError: ExpectReferences: aws_subnet.a: expected references to local.tags; found: aws_vpc.main.id, var.cidr
+    """
+
+    type: str
+    name: str
+    attribute: str | None = None
+    contains: Sequence[str] = field(default=(), kw_only=True)
+    mode: Mode = field(default="managed", kw_only=True)
+
+    def __post_init__(self) -> None:
+        owner = type(self).__name__
+        _text(self.type, owner, "type")
+        _text(self.name, owner, "name")
+        if self.attribute is not None:
+            _text(self.attribute, owner, "attribute")
+        object.__setattr__(self, "contains", _strings(self.contains, owner, "contains"))
+        _mode(self.mode, owner)
+
+    def failures(self, config: Config) -> list[CheckFailure]:
+        check = type(self).__name__
+        address = f"{_PREFIX[self.mode]}{self.type}.{self.name}"
+        path = Path.parse(f'["{_escape(self.attribute)}"]') if self.attribute is not None else None
+        found = _find(config, self.mode, self.type, self.name)
+        if isinstance(found, str):
+            return [_failure(config, check, address, path, found)]
+        message = _references_problem(found, self.attribute, tuple(self.contains))
+        if message is None:
+            return []
+        return [_failure(config, check, address, path, message)]
+
+    def __repr__(self) -> str:
+        return _repr(
+            type(self).__name__,
+            (self.type, self.name) + ((self.attribute,) if self.attribute else ()),
+            {"contains": list(self.contains), "mode": ANY if self.mode == "managed" else self.mode},
+        )

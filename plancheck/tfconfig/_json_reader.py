@@ -1,0 +1,330 @@
+"""A JSON parser for HCL JSON: keeps property order, duplicate names, exact numbers and source offsets.
+
+The standard library's ``json`` loses duplicate property names and positions, both of
+which the HCL JSON specification requires, so this parser builds :class:`Node` trees
+instead. It is iterative (10,000 nesting levels parse fine) and leans on the C string
+scanner of the standard library for speed.
+"""
+
+from __future__ import annotations
+
+import json.decoder
+import re
+from collections.abc import Callable
+from decimal import Decimal
+from json.decoder import JSONDecodeError
+from typing import Any, Final
+
+from tfjsonpath import MapStep, SliceStep, Step
+
+from ._errors import ConfigFormatError, Source, Trail, trail_steps
+
+__all__ = [
+    "ARRAY",
+    "BOOL",
+    "NULL",
+    "NUMBER",
+    "OBJECT",
+    "STRING",
+    "Member",
+    "Node",
+    "describe_node",
+    "node_to_python",
+    "parse_json",
+]
+
+OBJECT: Final = 0
+ARRAY: Final = 1
+STRING: Final = 2
+NUMBER: Final = 3
+BOOL: Final = 4
+NULL: Final = 5
+
+_KIND_NAMES: Final = ("an object", "an array", "a string", "a number", "a bool", "null")
+
+
+class Node:
+    """One JSON value with the character offset where it starts (``-1`` when it was not read from text).
+
+    ``value`` is: for an object a list of :data:`Member` ``(name, name_offset, node)`` in
+    source order, duplicates kept; for an array a list of nodes; for a string the str; for
+    a number an ``int`` (integer literals) or a ``Decimal`` (exact), or a ``float`` given
+    by a caller; for a bool the bool; for null ``None``.
+
+    >>> n = parse_json('{"a": 1, "a": 2.50}', Source(None, ""))
+    >>> [(name, child.value) for name, _, child in n.value]
+    [('a', 1), ('a', Decimal('2.50'))]
+    """
+
+    __slots__ = ("kind", "start", "value")
+    kind: int
+    value: Any
+    start: int
+
+    def __init__(self, kind: int, value: Any, start: int) -> None:
+        self.kind = kind
+        self.value = value
+        self.start = start
+
+    def __repr__(self) -> str:
+        return f"<Node {_KIND_NAMES[self.kind]} at {self.start}>"
+
+
+Member = tuple[str, int, Node]
+
+_WS: Final = re.compile(r"[ \t\n\r]*")
+# The C string scanner behind json.loads: decodes escapes and rejects raw control characters.
+scanstring: Final[Callable[[str, int, bool], tuple[str, int]]] = json.decoder.scanstring  # type: ignore[attr-defined]
+
+
+# Always matches (possibly empty), hence the ignores on ``.end()`` below: a wrapper would cost ~20% of parsing.
+_WS_MATCH: Final = _WS.match
+
+
+_NUMBER: Final = re.compile(r"-?(?:0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?")
+_WORD: Final = re.compile(r"[A-Za-z0-9_\-.$+]+")
+
+
+def describe_node(node: Node) -> str:
+    """Describe a node by its JSON type and size, never by its content (it may be a secret).
+
+    >>> describe_node(parse_json('[1, 2]', Source(None, "")))
+    'an array of 2 elements'
+    """
+    if node.kind == OBJECT:
+        n = len(node.value)
+        return f"an object with {n} propert{'y' if n == 1 else 'ies'}" if n else "an empty object"
+    if node.kind == ARRAY:
+        n = len(node.value)
+        return f"an array of {n} element{'' if n == 1 else 's'}" if n else "an empty array"
+    return _KIND_NAMES[node.kind]
+
+
+def _found_at(text: str, pos: int) -> str:
+    if pos >= len(text):
+        return "the end of the file"
+    word = _WORD.match(text, pos)
+    if word and len(word.group()) > 1:
+        w = word.group()
+        return repr(w if len(w) <= 20 else w[:20] + "…")
+    return repr(text[pos])
+
+
+class _Frame:
+    __slots__ = ("key", "key_start", "node", "steps")
+
+    def __init__(self, node: Node, steps: Trail | tuple[Step, ...]) -> None:
+        self.node = node
+        self.key = ""
+        self.key_start = -1
+        self.steps = steps
+
+
+def _current_steps(stack: list[_Frame]) -> Trail | tuple[Step, ...]:
+    # Trails are O(1) to extend; a tuple of steps per level would cost O(depth**2) for deep documents.
+    if not stack:
+        return ()
+    top = stack[-1]
+    if top.node.kind == OBJECT:
+        return Trail(top.steps, top.key) if top.key_start >= 0 else top.steps
+    return Trail(top.steps, len(top.node.value))
+
+
+def parse_json(text: str, source: Source) -> Node:
+    """Parse one JSON document (RFC 8259, nothing more) into a :class:`Node` tree.
+
+    Errors are :class:`ConfigFormatError` with the line and column of the offending
+    character and the JSON location of the value being read.
+
+    >>> parse_json('{"a": [1, 2}', Source("x.tf.json", '{"a": [1, 2}'))
+    Traceback (most recent call last):
+    ...
+    plancheck.tfconfig._errors.ConfigFormatError: x.tf.json:1:12: $.a[1]: expected ',' or ']' after an array element, found '}'
+    """
+    n = len(text)
+    pos = _WS_MATCH(text, 0).end()  # type: ignore[union-attr]
+    if text.startswith("\ufeff"):
+        raise source.error(
+            0, (), "a JSON value (Terraform does not accept a UTF-8 byte order mark)", "a byte order mark"
+        )
+    if pos >= n:
+        raise source.error(pos, (), "a JSON object", "an empty file" if not text else "only whitespace")
+    stack: list[_Frame] = []
+    root: Node | None = None
+    while True:
+        # -- read one value at pos ----------------------------------------------------------
+        c = text[pos] if pos < n else ""
+        node: Node
+        if c == '"':
+            try:
+                s, end = scanstring(text, pos + 1, True)
+            except JSONDecodeError as exc:
+                raise _string_error(text, pos, exc, source, trail_steps(_current_steps(stack))) from None
+            node = Node(STRING, s, pos)
+            pos = end
+        elif c == "{" or c == "[":
+            steps = _current_steps(stack)
+            node = Node(OBJECT if c == "{" else ARRAY, [], pos)
+            frame = _Frame(node, steps)
+            pos = _WS_MATCH(text, pos + 1).end()  # type: ignore[union-attr]
+            closer = "}" if c == "{" else "]"
+            if pos < n and text[pos] == closer:
+                pos += 1
+            else:
+                stack.append(frame)
+                if c == "{":
+                    pos = _read_key(text, pos, frame, source, "a property name string or '}'")
+                continue
+        elif c == "t" and text.startswith("true", pos):
+            node = Node(BOOL, True, pos)
+            pos += 4
+        elif c == "f" and text.startswith("false", pos):
+            node = Node(BOOL, False, pos)
+            pos += 5
+        elif c == "n" and text.startswith("null", pos):
+            node = Node(NULL, None, pos)
+            pos += 4
+        else:
+            m = _NUMBER.match(text, pos)
+            if m is None:
+                raise source.error(
+                    pos, trail_steps(_current_steps(stack)), "a JSON value", _found_at(text, pos)
+                )
+            raw = m.group()
+            node = Node(NUMBER, Decimal(raw) if m.group(1) or m.group(2) else int(raw), pos)
+            pos = m.end()
+        # -- attach it to its container, closing containers as they end -------------------
+        while True:
+            if not stack:
+                root = node
+                break
+            frame = stack[-1]
+            container = frame.node
+            pos = _WS_MATCH(text, pos).end()  # type: ignore[union-attr]
+            c = text[pos] if pos < n else ""
+            if container.kind == OBJECT:
+                container.value.append((frame.key, frame.key_start, node))
+                if c == ",":
+                    pos = _WS_MATCH(text, pos + 1).end()  # type: ignore[union-attr]
+                    pos = _read_key(text, pos, frame, source, "a property name string")
+                    break
+                if c == "}":
+                    pos += 1
+                    stack.pop()
+                    node = container
+                    continue
+                raise source.error(
+                    pos,
+                    (*trail_steps(frame.steps), MapStep(frame.key)),
+                    "',' or '}' after an object property",
+                    _found_at(text, pos),
+                )
+            container.value.append(node)
+            if c == ",":
+                pos = _WS_MATCH(text, pos + 1).end()  # type: ignore[union-attr]
+                break
+            if c == "]":
+                pos += 1
+                stack.pop()
+                node = container
+                continue
+            raise source.error(
+                pos,
+                (*trail_steps(frame.steps), SliceStep(len(container.value) - 1)),
+                "',' or ']' after an array element",
+                _found_at(text, pos),
+            )
+        if root is not None:
+            break
+    pos = _WS_MATCH(text, pos).end()  # type: ignore[union-attr]
+    if pos < n:
+        raise source.error(pos, (), "the end of the file after the root value", _found_at(text, pos))
+    return root
+
+
+def _read_key(text: str, pos: int, frame: _Frame, source: Source, expected: str) -> int:
+    if pos >= len(text) or text[pos] != '"':
+        raise source.error(pos, trail_steps(frame.steps), expected, _found_at(text, pos))
+    try:
+        key, end = scanstring(text, pos + 1, True)
+    except JSONDecodeError as exc:
+        raise _string_error(text, pos, exc, source, trail_steps(frame.steps)) from None
+    frame.key = key
+    frame.key_start = pos
+    end = _WS_MATCH(text, end).end()  # type: ignore[union-attr]
+    if end >= len(text) or text[end] != ":":
+        raise source.error(
+            end, (*trail_steps(frame.steps), MapStep(key)), "':' after a property name", _found_at(text, end)
+        )
+    return _WS_MATCH(text, end + 1).end()  # type: ignore[union-attr]
+
+
+def _string_error(
+    text: str, start: int, exc: JSONDecodeError, source: Source, steps: tuple[Step, ...]
+) -> ConfigFormatError:
+    pos = exc.pos
+    msg = exc.msg
+    if msg.startswith("Unterminated string"):
+        return source.error(
+            start, steps, "a closing '\"' for the string that starts here", "the end of the file"
+        )
+    if msg.startswith("Invalid control character"):
+        return source.error(
+            pos,
+            steps,
+            "an escaped control character in a string (such as \\n)",
+            f"a raw control character U+{ord(text[pos]):04X}",
+        )
+    if msg.startswith("Invalid \\uXXXX"):
+        return source.error(pos, steps, "4 hex digits after \\u in a string", repr(text[pos : pos + 6]))
+    return source.error(pos, steps, "a valid escape sequence in a string", repr(text[pos : pos + 2]))
+
+
+def node_to_python(node: Node) -> Any:
+    """The plain Python value of a node: dicts, lists, str, int, Decimal, bool, None.
+
+    Repeated property names in one object are merged into one list of their values, in
+    order (an array value contributes its elements), which is how HCL reads repeated
+    nested blocks. Iterative, so any depth converts.
+
+    >>> node_to_python(parse_json('{"rule": {"a": 1}, "rule": [{"a": 2}], "n": 1.0}', Source(None, "")))
+    {'rule': [{'a': 1}, {'a': 2}], 'n': Decimal('1.0')}
+    """
+    if node.kind > ARRAY:
+        return node.value
+    result: Any = {} if node.kind == OBJECT else []
+    work: list[tuple[Node, Any]] = [(node, result)]
+    while work:
+        current, out = work.pop()
+        if current.kind == OBJECT:
+            members = current.value
+            repeated: set[str] = set()
+            if len(members) > 1:
+                seen: set[str] = set()
+                for name, _, _ in members:
+                    if name in seen:
+                        repeated.add(name)
+                    seen.add(name)
+            for name, _, child in members:
+                if name in repeated:
+                    items = out.setdefault(name, [])
+                    for element in child.value if child.kind == ARRAY else (child,):
+                        items.append(_make(element, work))
+                else:
+                    out[name] = _make(child, work)
+        else:
+            for child in current.value:
+                out.append(_make(child, work))
+    return result
+
+
+def _make(node: Node, work: list[tuple[Node, Any]]) -> Any:
+    if node.kind == OBJECT:
+        obj: dict[str, Any] = {}
+        work.append((node, obj))
+        return obj
+    if node.kind == ARRAY:
+        arr: list[Any] = []
+        work.append((node, arr))
+        return arr
+    return node.value

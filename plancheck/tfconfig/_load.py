@@ -1,0 +1,169 @@
+"""Loading configuration: one file, a module directory (Terraform or OpenTofu rules), text, or a dict."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from pathlib import Path as FsPath
+from typing import Any, Final, Literal
+
+from ._blocks import check_unique, decode_document
+from ._errors import ConfigFormatError, Source
+from ._json_reader import Node, parse_json
+from ._model import Block, Config, IgnoredProperty
+from ._write import python_to_node
+
+__all__ = ["Flavor", "config_from_dict", "config_from_node", "load_config", "parse_config"]
+
+Flavor = Literal["terraform", "opentofu"]
+_FLAVORS: Final = ("terraform", "opentofu")
+
+
+def config_from_node(root: Node, source: Source, *, strict: bool) -> Config:
+    """Decode one parsed document into a Config (checking for duplicate definitions)."""
+    blocks, ignored = decode_document(root, source, strict=strict)
+    check_unique(blocks)
+    return Config(blocks, files=(source.name,) if source.name else (), ignored=ignored)
+
+
+def _decode_text(data: str | bytes, name: str | None) -> str:
+    if isinstance(data, str):
+        return data
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        good = data[: exc.start].decode("utf-8")
+        source = Source(name, good)
+        line, column = source.line_column(len(good))
+        raise ConfigFormatError(
+            "$",
+            "UTF-8 text",
+            found=f"the byte 0x{data[exc.start]:02x}",
+            source=name,
+            line=line,
+            column=column,
+        ) from None
+
+
+def parse_config(text: str | bytes, *, filename: str | None = None, strict: bool = False) -> Config:
+    """Read one JSON configuration document from text (``filename`` only names it in errors).
+
+    With ``strict=False`` unknown top-level properties (legacy ``atlas`` blocks, generic
+    HCL JSON) are kept aside in ``Config.ignored``; with ``strict=True`` they are errors,
+    as in Terraform.
+
+    >>> cfg = parse_config('{"//": "generated", "output": {"id": {"value": "${terraform_data.a.id}"}}}')
+    >>> cfg.output("id").references()[0].subject
+    'terraform_data.a'
+    >>> parse_config('{"resource": {"aws_instance": "web"}}', filename="main.tf.json")
+    Traceback (most recent call last):
+    ...
+    plancheck.tfconfig._errors.ConfigFormatError: main.tf.json:1:31: $.resource.aws_instance: expected an object of resource names (resource "aws_instance" needs 1 more label: name), found a string
+    """
+    decoded = _decode_text(text, filename)
+    source = Source(filename, decoded)
+    return config_from_node(parse_json(decoded, source), source, strict=strict)
+
+
+def config_from_dict(config: Mapping[str, Any], *, strict: bool = True) -> Config:
+    """Read a configuration given as a Python mapping (what a generator is about to write).
+
+    Strict by default: an unknown top-level property is an error. Error locations are
+    JSON locations such as ``$.resource.null_resource``.
+
+    >>> config_from_dict({"resource": {"null_resource": {"a": {"depends_on": "x"}}}})
+    Traceback (most recent call last):
+    ...
+    plancheck.tfconfig._errors.ConfigFormatError: $.resource.null_resource.a.depends_on: expected an array of references such as "aws_instance.web", found a string
+    """
+    if not isinstance(config, Mapping):
+        raise ConfigFormatError(
+            "$", "a mapping of top-level blocks", found=f"a value of type {type(config).__name__}"
+        )
+    return config_from_node(python_to_node(config), Source(None, ""), strict=strict)
+
+
+def _is_override(name: str, suffix: str) -> bool:
+    stem = name[: -len(suffix)]
+    return stem == "override" or stem.endswith("_override")
+
+
+def _suffix(name: str) -> str | None:
+    for suffix in (".tf.json", ".tofu.json"):
+        if name.endswith(suffix) and len(name) > len(suffix):
+            return suffix
+    return None
+
+
+def load_config(
+    path: str | os.PathLike[str], *, flavor: Flavor = "terraform", strict: bool = False
+) -> Config:
+    """Read one configuration file, or every JSON configuration file of a module directory.
+
+    A directory is read as the chosen tool reads it, files in lexical order:
+
+    * ``flavor="terraform"``: every ``*.tf.json``; ``*.tofu.json`` files are not read.
+    * ``flavor="opentofu"``: ``*.tf.json`` and ``*.tofu.json``; when ``foo.tofu.json`` and
+      ``foo.tf.json`` both exist, only ``foo.tofu.json`` is read.
+
+    Override files (``override.tf.json``, ``*_override.tf.json``) are read and checked into
+    ``Config.overrides`` but not merged. Native-syntax files (``*.tf``, ``*.tofu``) and
+    shadowed files are listed in ``Config.skipped_files``. Definitions repeated across
+    files (two ``resource "a" "b"``, two ``variable "x"``...) are errors, as in Terraform.
+
+    >>> import tempfile, pathlib
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     _ = pathlib.Path(d, "a.tf.json").write_text('{"variable": {"x": {}}}')
+    ...     _ = pathlib.Path(d, "a.tofu.json").write_text('{"variable": {"y": {}}}')
+    ...     sorted(load_config(d).variables), sorted(load_config(d, flavor="opentofu").variables)
+    (['x'], ['y'])
+    """
+    if flavor not in _FLAVORS:
+        raise ValueError(f"flavor must be 'terraform' or 'opentofu', got {flavor!r}")
+    target = FsPath(path)
+    if target.is_dir():
+        return _load_directory(target, flavor, strict)
+    try:
+        data = target.read_bytes()
+    except OSError as exc:
+        raise ConfigFormatError(
+            "$", "a readable file", found=f"{type(exc).__name__}: {exc.strerror}", source=str(target)
+        ) from None
+    decoded = _decode_text(data, str(target))
+    source = Source(str(target), decoded)
+    return config_from_node(parse_json(decoded, source), source, strict=strict)
+
+
+def _load_directory(directory: FsPath, flavor: Flavor, strict: bool) -> Config:
+    suffixes = (".tf.json", ".tofu.json") if flavor == "opentofu" else (".tf.json",)
+    names = sorted(entry.name for entry in directory.iterdir() if entry.is_file())
+    chosen: list[tuple[str, str]] = []
+    skipped: list[str] = []
+    for name in names:
+        suffix = _suffix(name)
+        if suffix is None:
+            if name.endswith((".tf", ".tofu")):
+                skipped.append(str(directory / name))
+            continue
+        if suffix not in suffixes:
+            skipped.append(str(directory / name))
+            continue
+        if suffix == ".tf.json" and flavor == "opentofu" and name[: -len(suffix)] + ".tofu.json" in names:
+            skipped.append(str(directory / name))
+            continue
+        chosen.append((name, suffix))
+    blocks: list[Block] = []
+    overrides: list[Block] = []
+    ignored: list[IgnoredProperty] = []
+    files: list[str] = []
+    for name, suffix in chosen:
+        file_path = directory / name
+        data = file_path.read_bytes()
+        decoded = _decode_text(data, str(file_path))
+        source = Source(str(file_path), decoded)
+        file_blocks, file_ignored = decode_document(parse_json(decoded, source), source, strict=strict)
+        (overrides if _is_override(name, suffix) else blocks).extend(file_blocks)
+        ignored.extend(file_ignored)
+        files.append(str(file_path))
+    check_unique(blocks)
+    return Config(blocks, files=files, ignored=ignored, overrides=overrides, skipped_files=skipped)

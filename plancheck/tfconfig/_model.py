@@ -1,0 +1,588 @@
+"""The read model of a configuration: Config (a module's blocks) and Block (one block, with its body)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING, Any, Final, final
+
+from tfjsonpath import Path, PathNotFoundError, Step, traverse
+
+from .._redact import Secrets
+from ._errors import Source, json_location
+from ._json_reader import ARRAY, OBJECT, STRING, Node, node_to_python
+from ._template import Reference, TemplateSyntaxError, parse_reference, parse_template
+
+if TYPE_CHECKING:
+    from ._blocks import Spec
+
+__all__ = ["Block", "Config", "IgnoredProperty"]
+
+_MISSING: Final[Any] = object()
+
+
+@final
+class Block:
+    """One block of a configuration: its type, labels and body, and where it was written.
+
+    ``body`` is a fresh plain-JSON copy of the body every time (numbers are ``int`` or
+    exact ``Decimal``), without ``"//"`` comment properties; a property name written
+    more than once (repeated nested blocks) becomes one list of all the values.
+
+    >>> from plancheck.tfconfig import parse_config
+    >>> cfg = parse_config('{"resource": {"aws_instance": {"web": {"ami": "${var.ami}", "count": 2}}}}',
+    ...                    filename="main.tf.json")
+    >>> web = cfg.resource("aws_instance", "web")
+    >>> web
+    Block('resource', ('aws_instance', 'web'), location='main.tf.json:1:32')
+    >>> web.address, web.body, [r.text for r in web.references("ami")]
+    ('aws_instance.web', {'ami': '${var.ami}', 'count': 2}, ['var.ami'])
+    """
+
+    __slots__ = (
+        "_members",
+        "_nested",
+        "_node",
+        "_source",
+        "_spec",
+        "_start",
+        "_steps",
+        "block_type",
+        "labels",
+    )
+    block_type: str
+    labels: tuple[str, ...]
+    _node: Node
+    _members: tuple[tuple[str, int, Node], ...]
+    _nested: tuple[Block, ...]
+    _source: Source
+    _spec: Spec
+    _start: int
+    _steps: tuple[Step, ...]
+
+    def __init__(
+        self,
+        block_type: str,
+        labels: tuple[str, ...],
+        *,
+        node: Node,
+        members: tuple[tuple[str, int, Node], ...],
+        nested: tuple[Block, ...],
+        source: Source,
+        spec: Spec,
+        start: int,
+        steps: tuple[Step, ...],
+    ) -> None:
+        object.__setattr__(self, "block_type", block_type)
+        object.__setattr__(self, "labels", labels)
+        object.__setattr__(self, "_node", node)
+        object.__setattr__(self, "_members", members)
+        object.__setattr__(self, "_nested", nested)
+        object.__setattr__(self, "_source", source)
+        object.__setattr__(self, "_spec", spec)
+        object.__setattr__(self, "_start", start)
+        object.__setattr__(self, "_steps", steps)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError("Block is immutable")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError("Block is immutable")
+
+    # -- identity ----------------------------------------------------------------------------
+
+    @property
+    def name(self) -> str | None:
+        """The last label (the resource, variable, module... name); ``None`` for unlabelled blocks."""
+        return self.labels[-1] if self.labels else None
+
+    @property
+    def address(self) -> str:
+        """How Terraform names the block: ``aws_instance.web``, ``data.a.b``, ``var.x``, ``module.m``...
+
+        >>> from plancheck.tfconfig import parse_config
+        >>> cfg = parse_config('{"provider": {"aws": [{}, {"alias": "west"}]}, "variable": {"x": {}}}')
+        >>> [b.address for b in cfg.blocks]
+        ['provider.aws', 'provider.aws.west', 'var.x']
+        """
+        t = self.block_type
+        labels = self.labels
+        if t == "resource":
+            return ".".join(labels)
+        if t == "variable":
+            return "var." + labels[0]
+        if t == "provider":
+            alias = self.get("alias")
+            return f"provider.{labels[0]}" + (f".{alias}" if isinstance(alias, str) else "")
+        return ".".join((t, *labels))
+
+    @property
+    def file(self) -> str | None:
+        """The file the block was read from (``None`` for a dict)."""
+        return self._source.name
+
+    @property
+    def line(self) -> int | None:
+        """The 1-based line of the block's last label (or its type), when read from a file."""
+        return self._source.line_column(self._start)[0] if self._start >= 0 else None
+
+    @property
+    def column(self) -> int | None:
+        """The 1-based column of the block's last label (or its type), when read from a file."""
+        return self._source.line_column(self._start)[1] if self._start >= 0 else None
+
+    @property
+    def location(self) -> str:
+        """``file:line:column`` where the block is defined, or its JSON location for a dict.
+
+        >>> from plancheck.tfconfig import config_from_dict
+        >>> config_from_dict({"locals": {"a": 1}}).blocks[0].location
+        '$.locals'
+        """
+        if self._start < 0:
+            return json_location(self._steps)
+        line, column = self._source.line_column(self._start)
+        return f"{self._source.name or '<string>'}:{line}:{column}"
+
+    @property
+    def json_path(self) -> Path:
+        """Where the body is in its JSON document, as a Path.
+
+        >>> from plancheck.tfconfig import config_from_dict
+        >>> config_from_dict({"provider": {"aws": [{}, {"alias": "w"}]}}).blocks[1].json_path.to_text()
+        'provider.aws[1]'
+        """
+        return Path(*self._steps)
+
+    # -- content -----------------------------------------------------------------------------
+
+    @property
+    def body(self) -> dict[str, Any]:
+        """A fresh plain-JSON copy of the body, ``"//"`` comments left out."""
+        out: dict[str, Any] = node_to_python(Node(OBJECT, list(self._members), -1))
+        return out
+
+    def names(self) -> tuple[str, ...]:
+        """The argument and nested block names in the body, in order, each once.
+
+        >>> from plancheck.tfconfig import config_from_dict
+        >>> config_from_dict({"variable": {"x": {"//": "c", "type": "string", "default": "a"}}}).blocks[0].names()
+        ('type', 'default')
+        """
+        return tuple(dict.fromkeys(name for name, _, _ in self._members))
+
+    def has(self, name: str) -> bool:
+        """True if the body sets ``name`` (an argument or a nested block).
+
+        >>> from plancheck.tfconfig import config_from_dict
+        >>> config_from_dict({"variable": {"x": {"default": None}}}).blocks[0].has("default")
+        True
+        """
+        return any(n == name for n, _, _ in self._members)
+
+    def get(self, name: str, default: Any = None) -> Any:
+        """A fresh plain-JSON copy of the value of ``name`` (merged if written more than once), or ``default``.
+
+        >>> from plancheck.tfconfig import config_from_dict
+        >>> config_from_dict({"module": {"m": {"source": "./m"}}}).module("m").get("source")
+        './m'
+        """
+        found = [node for n, _, node in self._members if n == name]
+        if not found:
+            return default
+        if len(found) == 1:
+            return node_to_python(found[0])
+        return node_to_python(Node(OBJECT, [(name, -1, node) for node in found], -1))[name]
+
+    def value_at(self, path: Path | str) -> Any:
+        """The value at ``path`` (a tfjsonpath Path, or its text form) in the body.
+
+        Raises ``tfjsonpath.PathNotFoundError`` naming the failing step.
+
+        >>> from plancheck.tfconfig import config_from_dict
+        >>> b = config_from_dict({"resource": {"x": {"y": {"tags": {"Name": "web"}}}}}).resource("x", "y")
+        >>> b.value_at('tags.Name')
+        'web'
+        """
+        if isinstance(path, str):
+            path = Path.parse(path)
+        if not len(path):
+            return self.body
+        first = path[0]
+        key = getattr(first, "key", None)
+        if key is not None:
+            value = self.get(key, _MISSING)
+            if value is not _MISSING:
+                try:
+                    return traverse(value, path[1:])
+                except PathNotFoundError:
+                    pass  # traversed again from the body below, so the error names the whole path
+        return traverse(self.body, path)
+
+    def blocks(self, block_type: str | None = None) -> tuple[Block, ...]:
+        """The nested blocks Terraform itself defines (lifecycle, provisioner, connection, dynamic, ...).
+
+        Blocks a provider defines are not known without its schema; they stay in ``body``.
+
+        >>> from plancheck.tfconfig import config_from_dict
+        >>> b = config_from_dict({"resource": {"terraform_data": {"a": {"provisioner": [
+        ...     {"local-exec": {"command": "echo 1"}}, {"local-exec": {"command": "echo 2"}}]}}}}).blocks[0]
+        >>> [(p.labels, p.get("command")) for p in b.blocks("provisioner")]
+        [(('local-exec',), 'echo 1'), (('local-exec',), 'echo 2')]
+        """
+        if block_type is None:
+            return self._nested
+        return tuple(b for b in self._nested if b.block_type == block_type)
+
+    def expression(self, name: str) -> Any:
+        """How Terraform reads the string argument ``name``: a ParsedTemplate, or ``None`` if not a string.
+
+        >>> from plancheck.tfconfig import config_from_dict
+        >>> config_from_dict({"output": {"o": {"value": "${var.x}"}}}).output("o").expression("value").kind
+        'interpolation'
+        """
+        for n, _, node in self._members:
+            if n == name and node.kind == STRING:
+                return parse_template(node.value)
+        return None
+
+    def references(self, attribute: str | None = None) -> tuple[Reference, ...]:
+        """The references made by the block (or by one argument or nested block type), in order, each once.
+
+        Includes ``depends_on`` and ``replace_triggered_by`` entries; leaves out the
+        iterators of ``dynamic`` blocks and literal arguments (a variable's default, a
+        module's source...).
+
+        >>> from plancheck.tfconfig import config_from_dict
+        >>> b = config_from_dict({"resource": {"terraform_data": {"a": {
+        ...     "input": "${module.net.vpc_id}-${local.suffix}", "depends_on": ["aws_vpc.main"]}}}}).blocks[0]
+        >>> [r.text for r in b.references()]
+        ['module.net.vpc_id', 'local.suffix', 'aws_vpc.main']
+        """
+        refs: list[Reference] = []
+        iterators: set[str] = set()
+        # Depth-first, so references come in source order: a block's arguments, then its nested blocks.
+        work: list[tuple[Block, str | None]] = [(self, attribute)]
+        while work:
+            block, only = work.pop()
+            spec = block._spec
+            for name, _, node in block._members:
+                if only is not None and name != only:
+                    continue
+                if name in spec.nested:
+                    continue
+                _collect_refs(spec.arg_kind(name), node, refs)
+            children = [n for n in block._nested if only is None or n.block_type == only]
+            for nested in children:
+                if nested.block_type == "dynamic":
+                    iterator = nested.get("iterator")
+                    iterators.add(iterator if isinstance(iterator, str) else nested.labels[0])
+            work.extend((nested, None) for nested in reversed(children))
+        unique = dict.fromkeys(r for r in refs if r.text.split(".", 1)[0].split("[", 1)[0] not in iterators)
+        return tuple(unique)
+
+    # -- value semantics ---------------------------------------------------------------------
+
+    def _key(self) -> tuple[Any, ...]:
+        return (self.block_type, self.labels, self._source.name, self._start, self._steps)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Block):
+            return self._key() == other._key() and self.body == other.body
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash((Block, *self._key()))
+
+    def __repr__(self) -> str:
+        return f"Block({self.block_type!r}, {self.labels!r}, location={self.location!r})"
+
+
+def _collect_refs(kind: str, node: Node, refs: list[Reference]) -> None:
+    from ._blocks import EXPRESSION_KINDS, REFERENCE_LIST_KINDS
+
+    if kind in REFERENCE_LIST_KINDS:
+        items = node.value if node.kind == ARRAY else [node]
+        for item in items:
+            if item.kind == STRING:
+                try:
+                    if kind == "ref_list":
+                        refs.append(parse_reference(item.value))
+                    else:
+                        refs.extend(parse_template("${" + item.value + "}").references)
+                except TemplateSyntaxError:
+                    pass
+        return
+    if kind not in EXPRESSION_KINDS:
+        return
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if current.kind == STRING:
+            text = current.value
+            if "${" in text or "%{" in text:
+                refs.extend(parse_template(text).references)
+        elif current.kind == OBJECT:
+            for name, _, child in reversed(current.value):
+                stack.append(child)
+                if "${" in name or "%{" in name:
+                    stack.append(Node(STRING, name, -1))
+        elif current.kind == ARRAY:
+            stack.extend(reversed(current.value))
+
+
+@final
+class IgnoredProperty:
+    """A top-level property that is not a block type Terraform knows, kept aside when reading leniently.
+
+    >>> from plancheck.tfconfig import parse_config
+    >>> parse_config('{"atlas": {"name": "x"}}', filename="old.tf.json").ignored
+    (IgnoredProperty('atlas', location='old.tf.json:1:2'),)
+    """
+
+    __slots__ = ("location", "name")
+    name: str
+    location: str
+
+    def __init__(self, name: str, *, location: str) -> None:
+        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "location", location)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError("IgnoredProperty is immutable")
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, IgnoredProperty):
+            return (self.name, self.location) == (other.name, other.location)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash((IgnoredProperty, self.name, self.location))
+
+    def __repr__(self) -> str:
+        return f"IgnoredProperty({self.name!r}, location={self.location!r})"
+
+
+@final
+class Config:
+    """A Terraform module's configuration as read from ``.tf.json`` / ``.tofu.json`` files (or a dict).
+
+    ``blocks`` holds every block in file order then source order; the accessors below
+    select from it. ``overrides`` holds the blocks of override files (``override.tf.json``,
+    ``*_override.tf.json``), which are read and checked but not merged into ``blocks``.
+    ``ignored`` lists unknown top-level properties (read leniently), ``skipped_files``
+    native-syntax files of a directory that were not read.
+
+    >>> from plancheck.tfconfig import config_from_dict
+    >>> cfg = config_from_dict({
+    ...     "variable": {"region": {"type": "string", "default": "eu-west-1"}},
+    ...     "resource": {"aws_s3_bucket": {"logs": {"bucket": "logs"}, "data": {"bucket": "data"}}},
+    ... })
+    >>> [b.address for b in cfg.resources("aws_s3_bucket")], cfg.variable("region").get("default")
+    (['aws_s3_bucket.logs', 'aws_s3_bucket.data'], 'eu-west-1')
+    """
+
+    __slots__ = ("_blocks", "_files", "_ignored", "_overrides", "_secrets", "_skipped")
+    _blocks: tuple[Block, ...]
+    _files: tuple[str, ...]
+    _ignored: tuple[IgnoredProperty, ...]
+    _overrides: tuple[Block, ...]
+    _skipped: tuple[str, ...]
+    _secrets: Secrets | None
+
+    def __init__(
+        self,
+        blocks: Iterable[Block],
+        *,
+        files: Iterable[str] = (),
+        ignored: Iterable[IgnoredProperty] = (),
+        overrides: Iterable[Block] = (),
+        skipped_files: Iterable[str] = (),
+    ) -> None:
+        object.__setattr__(self, "_blocks", tuple(blocks))
+        object.__setattr__(self, "_files", tuple(files))
+        object.__setattr__(self, "_ignored", tuple(ignored))
+        object.__setattr__(self, "_overrides", tuple(overrides))
+        object.__setattr__(self, "_skipped", tuple(skipped_files))
+        object.__setattr__(self, "_secrets", None)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError("Config is immutable")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError("Config is immutable")
+
+    @property
+    def blocks(self) -> tuple[Block, ...]:
+        """Every block, in file order then source order."""
+        return self._blocks
+
+    @property
+    def files(self) -> tuple[str, ...]:
+        """The files read, in the order they were read."""
+        return self._files
+
+    @property
+    def ignored(self) -> tuple[IgnoredProperty, ...]:
+        """Unknown top-level properties kept aside when reading leniently."""
+        return self._ignored
+
+    @property
+    def overrides(self) -> tuple[Block, ...]:
+        """The blocks of override files, not merged into :attr:`blocks`."""
+        return self._overrides
+
+    @property
+    def skipped_files(self) -> tuple[str, ...]:
+        """Files of a directory that were not read (native ``.tf`` syntax, or shadowed by ``.tofu.json``)."""
+        return self._skipped
+
+    def blocks_of(self, block_type: str) -> tuple[Block, ...]:
+        """The top-level blocks of one type (``"moved"``, ``"import"``, ``"check"``, ``"terraform"``...).
+
+        >>> from plancheck.tfconfig import config_from_dict
+        >>> len(config_from_dict({"moved": [{"from": "a.b", "to": "a.c"}, {"from": "a.d", "to": "a.e"}]})
+        ...     .blocks_of("moved"))
+        2
+        """
+        return tuple(b for b in self._blocks if b.block_type == block_type)
+
+    def resources(self, type: str | None = None) -> tuple[Block, ...]:
+        """The managed resources, optionally only those of one type."""
+        return tuple(
+            b for b in self._blocks if b.block_type == "resource" and (type is None or b.labels[0] == type)
+        )
+
+    def resource(self, type: str, name: str) -> Block | None:
+        """The managed resource ``type.name``, or ``None``."""
+        return self._find("resource", (type, name))
+
+    def data_sources(self, type: str | None = None) -> tuple[Block, ...]:
+        """The data sources, optionally only those of one type."""
+        return tuple(
+            b for b in self._blocks if b.block_type == "data" and (type is None or b.labels[0] == type)
+        )
+
+    def data_source(self, type: str, name: str) -> Block | None:
+        """The data source ``data.type.name``, or ``None``."""
+        return self._find("data", (type, name))
+
+    @property
+    def variables(self) -> dict[str, Block]:
+        """The input variables by name."""
+        return {b.labels[0]: b for b in self._blocks if b.block_type == "variable"}
+
+    def variable(self, name: str) -> Block | None:
+        """The variable ``name``, or ``None``."""
+        return self._find("variable", (name,))
+
+    @property
+    def outputs(self) -> dict[str, Block]:
+        """The outputs by name."""
+        return {b.labels[0]: b for b in self._blocks if b.block_type == "output"}
+
+    def output(self, name: str) -> Block | None:
+        """The output ``name``, or ``None``."""
+        return self._find("output", (name,))
+
+    @property
+    def modules(self) -> dict[str, Block]:
+        """The module calls by name."""
+        return {b.labels[0]: b for b in self._blocks if b.block_type == "module"}
+
+    def module(self, name: str) -> Block | None:
+        """The module call ``name``, or ``None``."""
+        return self._find("module", (name,))
+
+    def providers(self, name: str | None = None) -> tuple[Block, ...]:
+        """The provider configurations, optionally only those of one provider."""
+        return tuple(
+            b for b in self._blocks if b.block_type == "provider" and (name is None or b.labels[0] == name)
+        )
+
+    def provider(self, name: str, alias: str | None = None) -> Block | None:
+        """The configuration of provider ``name`` with ``alias`` (``None``: the default one), or ``None``.
+
+        >>> from plancheck.tfconfig import config_from_dict
+        >>> cfg = config_from_dict({"provider": {"aws": [{"region": "us-east-1"}, {"alias": "usw1"}]}})
+        >>> cfg.provider("aws").get("region"), cfg.provider("aws", "usw1").address
+        ('us-east-1', 'provider.aws.usw1')
+        """
+        for b in self.providers(name):
+            a = b.get("alias")
+            if (a if isinstance(a, str) else None) == alias:
+                return b
+        return None
+
+    @property
+    def locals(self) -> dict[str, Any]:
+        """The local values by name, as plain JSON (expressions stay strings).
+
+        >>> from plancheck.tfconfig import config_from_dict
+        >>> config_from_dict({"locals": [{"a": 1}, {"b": "${local.a}"}]}).locals
+        {'a': 1, 'b': '${local.a}'}
+        """
+        out: dict[str, Any] = {}
+        for b in self._blocks:
+            if b.block_type == "locals":
+                out.update(b.body)
+        return out
+
+    @property
+    def secrets(self) -> Secrets:
+        """Strings never to show: defaults of ``sensitive`` variables and literal values of sensitive outputs."""
+        cached = self._secrets
+        if cached is None:
+            values: list[str] = []
+            for b in self._blocks:
+                if b.block_type in ("variable", "output") and b.get("sensitive") in (True, "true"):
+                    value = b.get("default" if b.block_type == "variable" else "value")
+                    stack = [value]
+                    while stack:
+                        v = stack.pop()
+                        if isinstance(v, str):
+                            values.append(v)
+                        elif isinstance(v, Mapping):
+                            stack.extend(v.values())
+                        elif isinstance(v, list):
+                            stack.extend(v)
+            cached = Secrets(values)
+            object.__setattr__(self, "_secrets", cached)
+        return cached
+
+    def is_sensitive_variable(self, name: str) -> bool:
+        """True if variable ``name`` is declared ``sensitive``.
+
+        >>> from plancheck.tfconfig import config_from_dict
+        >>> config_from_dict({"variable": {"pw": {"sensitive": True}}}).is_sensitive_variable("pw")
+        True
+        """
+        v = self.variable(name)
+        return v is not None and v.get("sensitive") in (True, "true")
+
+    def _find(self, block_type: str, labels: tuple[str, ...]) -> Block | None:
+        for b in self._blocks:
+            if b.block_type == block_type and b.labels == labels:
+                return b
+        return None
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Config):
+            return (self._blocks, self._files, self._ignored, self._overrides, self._skipped) == (
+                other._blocks,
+                other._files,
+                other._ignored,
+                other._overrides,
+                other._skipped,
+            )
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash((Config, self._blocks, self._files))
+
+    def __repr__(self) -> str:
+        counts: dict[str, int] = {}
+        for b in self._blocks:
+            counts[b.block_type] = counts.get(b.block_type, 0) + 1
+        inner = ", ".join(f"{k}={v}" for k, v in counts.items())
+        files = f", files={list(self._files)!r}" if self._files else ""
+        return f"<Config {inner or 'empty'}{files}>"

@@ -1,0 +1,462 @@
+"""A small scanner of HCL string templates: literal or not, and which objects a template refers to.
+
+It is not an evaluator. It knows enough of the template and expression syntax to find
+where interpolations (``${...}``) and directives (``%{...}``) end, skipping escapes
+(``$${``, ``%%{``), nested braces, quoted strings (with their own interpolations),
+comments, function calls and ``for`` iterators, and to pick out the references
+(``var.x``, ``aws_instance.web.id``, ``module.m.out``, ``local.y``, ``data.a.b.c``).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Final, Literal, final
+
+from .._errors import TfCheckError
+
+__all__ = ["ParsedTemplate", "Reference", "TemplateSyntaxError", "parse_reference", "parse_template"]
+
+_OPENER: Final = re.compile(r"\$\$\{|%%\{|\$\{|%\{")
+_IDENT: Final = re.compile(r"[^\W\d][\w-]*")
+_NUMBER: Final = re.compile(r"[0-9]+(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?")
+_INDEX: Final = re.compile(r'\[\s*(?:[0-9]+|"(?:[^"\\$%]|\\.)*"|\*)\s*\]')
+_DOT_STEP: Final = re.compile(r"\.(?:[^\W\d][\w-]*|[0-9]+|\*)")
+_FOR_HEAD: Final = re.compile(r"\s+([^\W\d][\w-]*)\s*(?:,\s*([^\W\d][\w-]*)\s*)?in\b")
+_FUNCTION_NAMESPACE: Final = re.compile(r"(?:::[^\W\d][\w-]*)+")
+_KEYWORDS: Final = frozenset({"true", "false", "null", "for", "in", "if", "else", "endif", "endfor"})
+_TWO_PART_ROOTS: Final = {
+    "var": "var",
+    "local": "local",
+    "module": "module",
+    "path": "path",
+    "terraform": "terraform",
+    "count": "count",
+    "each": "each",
+    "self": "self",
+}
+_THREE_PART_ROOTS: Final = {"data": "data", "ephemeral": "ephemeral", "action": "action"}
+
+ReferenceKind = Literal[
+    "var",
+    "local",
+    "module",
+    "data",
+    "ephemeral",
+    "action",
+    "resource",
+    "path",
+    "terraform",
+    "count",
+    "each",
+    "self",
+]
+TemplateKind = Literal["literal", "interpolation", "template"]
+
+
+class TemplateSyntaxError(TfCheckError, ValueError):
+    """A string template is malformed (an unclosed ``${``, an unbalanced ``%{ if }``...).
+
+    ``offset`` is the character offset inside the string where the problem starts.
+
+    >>> try:
+    ...     parse_template("Hello ${var.name")
+    ... except TemplateSyntaxError as e:
+    ...     (e.offset, e.reason)
+    (6, "unclosed '${': no '}' ends this interpolation")
+    """
+
+    offset: int
+    reason: str
+
+    def __init__(self, offset: int, reason: str) -> None:
+        self.offset = offset
+        self.reason = reason
+        super().__init__(f"at character {offset + 1}: {reason}")
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (type(self), (self.offset, self.reason))
+
+
+@final
+class Reference:
+    """A reference to another object, as found in an expression.
+
+    ``text`` is the traversal as written (up to the first computed index), ``subject`` the
+    object referred to, ``kind`` what sort of object it is.
+
+    >>> r = parse_reference("aws_instance.web[0].private_ip")
+    >>> r
+    Reference('aws_instance.web[0].private_ip', kind='resource', subject='aws_instance.web')
+    >>> r.matches("aws_instance.web"), r.matches("aws_instance.web[0]"), r.matches("aws_instance.we")
+    (True, True, False)
+    """
+
+    __slots__ = ("kind", "subject", "text")
+    text: str
+    kind: ReferenceKind
+    subject: str
+
+    def __init__(self, text: str, *, kind: ReferenceKind, subject: str) -> None:
+        object.__setattr__(self, "text", text)
+        object.__setattr__(self, "kind", kind)
+        object.__setattr__(self, "subject", subject)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError("Reference is immutable")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError("Reference is immutable")
+
+    def matches(self, expected: str) -> bool:
+        """True if ``expected`` is this reference or a prefix of it ending at a step boundary."""
+        text = self.text
+        if text == expected:
+            return True
+        return text.startswith(expected) and text[len(expected)] in ".["
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Reference):
+            return (self.text, self.kind, self.subject) == (other.text, other.kind, other.subject)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash((Reference, self.text, self.kind, self.subject))
+
+    def __repr__(self) -> str:
+        return f"Reference({self.text!r}, kind={self.kind!r}, subject={self.subject!r})"
+
+    def __str__(self) -> str:
+        return self.text
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (_rebuild_reference, (self.text, self.kind, self.subject))
+
+
+def _rebuild_reference(text: str, kind: ReferenceKind, subject: str) -> Reference:
+    return Reference(text, kind=kind, subject=subject)
+
+
+@final
+class ParsedTemplate:
+    """What a JSON string means where Terraform reads it as an expression.
+
+    ``kind`` is ``"literal"`` (no interpolation or directive; ``literal`` is its value after
+    unescaping ``$${`` and ``%%{``), ``"interpolation"`` (exactly one ``${...}`` and nothing
+    else, which Terraform unwraps: the result need not be a string; ``expression`` is the
+    inner source) or ``"template"`` (anything else: the result is a string).
+
+    >>> parse_template("${var.instance_count}").kind
+    'interpolation'
+    >>> t = parse_template("web-${var.env}-%{ if var.blue }blue%{ endif }")
+    >>> t.kind, [r.text for r in t.references]
+    ('template', ['var.env', 'var.blue'])
+    >>> parse_template("cost: $${price}").literal
+    'cost: ${price}'
+    """
+
+    __slots__ = ("expression", "kind", "literal", "references", "text")
+    text: str
+    kind: TemplateKind
+    references: tuple[Reference, ...]
+    literal: str | None
+    expression: str | None
+
+    def __init__(
+        self,
+        text: str,
+        kind: TemplateKind,
+        references: tuple[Reference, ...] = (),
+        literal: str | None = None,
+        expression: str | None = None,
+    ) -> None:
+        object.__setattr__(self, "text", text)
+        object.__setattr__(self, "kind", kind)
+        object.__setattr__(self, "references", tuple(references))
+        object.__setattr__(self, "literal", literal)
+        object.__setattr__(self, "expression", expression)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError("ParsedTemplate is immutable")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError("ParsedTemplate is immutable")
+
+    def _key(self) -> tuple[Any, ...]:
+        return (self.text, self.kind, self.references, self.literal, self.expression)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, ParsedTemplate):
+            return self._key() == other._key()
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash((ParsedTemplate, *self._key()))
+
+    def __repr__(self) -> str:
+        return (
+            f"ParsedTemplate({self.text!r}, {self.kind!r}, references={self.references!r}, "
+            f"literal={self.literal!r}, expression={self.expression!r})"
+        )
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (ParsedTemplate, self._key())
+
+
+def _classify(parts: list[str], text: str) -> Reference | None:
+    root = parts[0]
+    kind2 = _TWO_PART_ROOTS.get(root)
+    if kind2 is not None:
+        if len(parts) < 2 or parts[1].startswith("["):
+            return None
+        return Reference(text, kind=kind2, subject=root + parts[1])  # type: ignore[arg-type]
+    kind3 = _THREE_PART_ROOTS.get(root)
+    if kind3 is not None:
+        if len(parts) < 3 or parts[1].startswith("[") or parts[2].startswith("["):
+            return None
+        return Reference(text, kind=kind3, subject=root + parts[1] + parts[2])  # type: ignore[arg-type]
+    if len(parts) < 2 or not _IDENT.fullmatch(parts[1][1:]):
+        return None
+    return Reference(text, kind="resource", subject=root + parts[1])
+
+
+def _traversal(text: str, start: int, end: int) -> tuple[list[str], int]:
+    """The steps of the traversal whose root identifier is text[start:end], and where it ends."""
+    parts = [text[start:end]]
+    k = end
+    n = len(text)
+    while k < n:
+        c = text[k]
+        if c == ".":
+            m = _DOT_STEP.match(text, k)
+            if m is None:
+                break
+        elif c == "[":
+            m = _INDEX.match(text, k)
+            if m is None:
+                break
+        else:
+            break
+        parts.append(m.group())
+        k = m.end()
+    return parts, k
+
+
+def _skip_ws(text: str, i: int) -> int:
+    n = len(text)
+    while i < n and text[i] in " \t\r\n":
+        i += 1
+    return i
+
+
+def _scan_expression(
+    text: str, start: int, refs: list[Reference], iterators: set[str], opener_at: int, what: str
+) -> int:
+    """Scan an expression from ``start`` up to its closing ``}``; return the offset just past it."""
+    n = len(text)
+    # Each frame: [mode, brace depth, offset where it opened]; mode "E" expression, "Q" quoted string.
+    stack: list[list[Any]] = [["E", 0, opener_at]]
+    prev = "{"
+    i = start
+    while stack:
+        if i >= n:
+            mode, _, at = stack[-1]
+            if mode == "Q":
+                raise TemplateSyntaxError(at, "unclosed quoted string inside an interpolation")
+            raise TemplateSyntaxError(at, f"unclosed '{what}': no '}}' ends this {_WHAT[what]}")
+        frame = stack[-1]
+        c = text[i]
+        if frame[0] == "Q":
+            if c == "\\":
+                i += 2
+            elif text.startswith("$${", i) or text.startswith("%%{", i):
+                i += 3
+            elif text.startswith("${", i) or text.startswith("%{", i):
+                stack.append(["E", 0, i])
+                prev = "{"
+                i += 2
+            elif c == '"':
+                stack.pop()
+                prev = '"'
+                i += 1
+            else:
+                i += 1
+            continue
+        if c in " \t\r\n":
+            i += 1
+            continue
+        if c == '"':
+            stack.append(["Q", 0, i])
+            i += 1
+            continue
+        if c == "{":
+            frame[1] += 1
+        elif c == "}":
+            if frame[1] == 0:
+                stack.pop()
+                i += 1
+                prev = "}"
+                continue
+            frame[1] -= 1
+        elif c == "#" or text.startswith("//", i):
+            eol = text.find("\n", i)
+            i = n if eol == -1 else eol
+            continue
+        elif text.startswith("/*", i):
+            close = text.find("*/", i + 2)
+            if close == -1:
+                raise TemplateSyntaxError(i, "unclosed '/*' comment inside an interpolation")
+            i = close + 2
+            continue
+        elif "0" <= c <= "9":
+            m = _NUMBER.match(text, i)
+            assert m is not None
+            i = m.end()
+            prev = "0"
+            continue
+        else:
+            m = _IDENT.match(text, i)
+            if m is not None:
+                word = m.group()
+                end = m.end()
+                if prev == ".":
+                    pass
+                elif word == "for" and prev in "[{":
+                    head = _FOR_HEAD.match(text, end)
+                    if head is not None:
+                        iterators.update(name for name in head.groups() if name)
+                        end = head.end()
+                elif word in _KEYWORDS:
+                    pass
+                else:
+                    after = _skip_ws(text, end)
+                    if text.startswith("(", after):
+                        pass
+                    elif text.startswith("::", end):
+                        fn = _FUNCTION_NAMESPACE.match(text, end)
+                        end = fn.end() if fn else end + 2
+                    else:
+                        parts, end = _traversal(text, i, end)
+                        if parts[0] not in iterators:
+                            ref = _classify(parts, text[i:end])
+                            if ref is not None:
+                                refs.append(ref)
+                i = end
+                prev = "a"
+                continue
+        prev = c
+        i += 1
+    return i
+
+
+_WHAT: Final = {"${": "interpolation", "%{": "directive"}
+
+
+def parse_template(text: str) -> ParsedTemplate:
+    """Scan ``text`` as an HCL string template (how Terraform reads a JSON string expression).
+
+    >>> t = parse_template('${jsonencode({ "a" = "${var.x}-y" })}')
+    >>> t.kind, t.references
+    ('interpolation', (Reference('var.x', kind='var', subject='var.x'),))
+    >>> [r.text for r in parse_template("${[for s in var.list : upper(s.name)]}").references]
+    ['var.list']
+    """
+    if not isinstance(text, str):
+        raise TypeError(f"parse_template expects a str, got {type(text).__name__}")
+    refs: list[Reference] = []
+    iterators: set[str] = set()
+    literal: list[str] = []
+    interpolations: list[tuple[int, int]] = []
+    directives: list[tuple[str, int]] = []
+    directive_count = 0
+    i = 0
+    n = len(text)
+    while i < n:
+        m = _OPENER.search(text, i)
+        if m is None:
+            literal.append(text[i:])
+            break
+        literal.append(text[i : m.start()])
+        token = m.group()
+        if token == "$${":
+            literal.append("${")
+            i = m.end()
+            continue
+        if token == "%%{":
+            literal.append("%{")
+            i = m.end()
+            continue
+        if token == "${":
+            end = _scan_expression(text, m.end(), refs, iterators, m.start(), "${")
+            interpolations.append((m.start(), end))
+        else:
+            keyword_at = _skip_ws(text, m.end() + (1 if text.startswith("~", m.end()) else 0))
+            kw = _IDENT.match(text, keyword_at)
+            keyword = kw.group() if kw else ""
+            _check_directive(keyword, directives, m.start())
+            end = _scan_expression(text, m.end(), refs, iterators, m.start(), "%{")
+            directive_count += 1
+        i = end
+    if directives:
+        keyword, at = directives[-1]
+        raise TemplateSyntaxError(at, f"'%{{ {keyword} }}' has no matching '%{{ end{keyword} }}'")
+    if not interpolations and not directive_count:
+        return ParsedTemplate(text, "literal", literal="".join(literal))
+    if len(interpolations) == 1 and not directive_count and interpolations[0] == (0, n):
+        inner = text[2:-1].strip()
+        if inner.startswith("~"):
+            inner = inner[1:]
+        if inner.endswith("~"):
+            inner = inner[:-1]
+        return ParsedTemplate(text, "interpolation", tuple(refs), expression=inner.strip())
+    return ParsedTemplate(text, "template", tuple(refs))
+
+
+def _check_directive(keyword: str, open_directives: list[tuple[str, int]], at: int) -> None:
+    if keyword in ("if", "for"):
+        open_directives.append((keyword, at))
+    elif keyword == "else":
+        if not open_directives or open_directives[-1][0] != "if":
+            raise TemplateSyntaxError(at, "'%{ else }' outside of '%{ if }'")
+    elif keyword in ("endif", "endfor"):
+        wanted = keyword[3:]
+        if not open_directives or open_directives[-1][0] != wanted:
+            raise TemplateSyntaxError(at, f"'%{{ {keyword} }}' without an open '%{{ {wanted} }}'")
+        open_directives.pop()
+    else:
+        raise TemplateSyntaxError(
+            at,
+            "a directive must be one of if, else, endif, for, endfor"
+            + (f"; found {keyword!r}" if keyword else ""),
+        )
+
+
+_STATIC: Final = re.compile(
+    r"[^\W\d][\w-]*(?:\.(?:[^\W\d][\w-]*|[0-9]+)|\[(?:[0-9]+|\"(?:[^\"\\]|\\.)*\")\])*"
+)
+
+
+def parse_reference(text: str) -> Reference:
+    """Parse a static reference, as ``depends_on`` entries are written (no ``${ }``).
+
+    >>> parse_reference("module.network")
+    Reference('module.network', kind='module', subject='module.network')
+    >>> parse_reference("${aws_vpc.main}")
+    Traceback (most recent call last):
+    ...
+    plancheck.tfconfig._template.TemplateSyntaxError: at character 1: expected a reference such as aws_instance.web or module.m, with no ${ }
+    """
+    if not isinstance(text, str):
+        raise TypeError(f"parse_reference expects a str, got {type(text).__name__}")
+    m = _STATIC.fullmatch(text)
+    ref = None
+    if m is not None:
+        root = _IDENT.match(text)
+        assert root is not None
+        parts, end = _traversal(text, 0, root.end())
+        if end == len(text):
+            ref = _classify(parts, text)
+    if ref is None:
+        raise TemplateSyntaxError(
+            0, "expected a reference such as aws_instance.web or module.m, with no ${ }"
+        )
+    return ref
