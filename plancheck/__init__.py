@@ -8,13 +8,17 @@
 ('create',)
 """
 
-from . import compare, knownvalue
+from . import compare, knownvalue, statecheck
 from ._checks import (
     DeferredReason,
     ExpectDeferredChange,
     ExpectEmptyPlan,
+    ExpectKnownOutputValue,
+    ExpectKnownOutputValueAtPath,
+    ExpectKnownValue,
     ExpectNoDeferredChanges,
     ExpectNonEmptyPlan,
+    ExpectNoValue,
     ExpectNullOutputValue,
     ExpectNullOutputValueAtPath,
     ExpectResourceAction,
@@ -43,7 +47,9 @@ from ._errors import (
 from ._load import load_plan
 from ._plan import Change, DeferredChange, OutputChange, Plan, ResourceChange, ResourceNotFound
 from ._redact import SENSITIVE, Secrets, revealing_sensitive
+from ._state import State, StateOutput, StateResource, load_state
 from ._values import ResolvedValue, ValueStatus, resolve_value
+from .statecheck import StateCheck, assert_state
 
 __all__ = [
     "Change",
@@ -55,7 +61,11 @@ __all__ = [
     "DocumentFormatError",
     "ExpectDeferredChange",
     "ExpectEmptyPlan",
+    "ExpectKnownOutputValue",
+    "ExpectKnownOutputValueAtPath",
+    "ExpectKnownValue",
     "ExpectNoDeferredChanges",
+    "ExpectNoValue",
     "ExpectNonEmptyPlan",
     "ExpectNullOutputValue",
     "ExpectNullOutputValueAtPath",
@@ -77,15 +87,22 @@ __all__ = [
     "ResourceNotFound",
     "SENSITIVE",
     "Secrets",
+    "State",
+    "StateCheck",
     "StateCheckError",
     "StateFormatError",
+    "StateOutput",
+    "StateResource",
     "TfCheckError",
     "ValueMismatchError",
     "ValueStatus",
     "assert_plan",
+    "assert_state",
     "compare",
     "knownvalue",
     "load_plan",
+    "load_state",
     "resolve_value",
     "revealing_sensitive",
+    "statecheck",
 ]

@@ -1,6 +1,341 @@
-"""The ``tfplancheck`` command line."""
+"""The ``tfplancheck`` command line (also ``python -m plancheck``).
+
+Exit status: 0 when every check passed, 1 when a check failed, 2 for a usage
+error, an unreadable or malformed plan, or a malformed checks file. User errors
+are reported in one line on stderr, never as a traceback.
+
+>>> main(["--version"])
+tfplancheck 0.1.0
+0
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import os
+import sys
+from collections.abc import Mapping, Sequence
+from typing import IO, Any, NoReturn, TextIO
+
+__all__ = ["main"]
+
+_EXAMPLES = """\
+examples:
+  terraform show -json plan.bin | tfplancheck - --unknown null_resource.a id \\
+      --sensitive null_resource.a 'triggers["secret"]'
+  tfplancheck plan.json --checks checks.toml          # or checks.json
+  tfplancheck plan.bin --checks checks.toml           # runs `terraform show -json` (or tofu) for you
+  tfplancheck plan.json --checks checks.toml --format json
+  tfplancheck --list-checks                           # every check and matcher, with its arguments
+  tfplancheck query plan.json                         # addresses and actions
+  tfplancheck query plan.json null_resource.a 'triggers["plain"]'
+
+checks file (TOML; JSON takes the same structure as {"check": [...]}):
+  [[check]]
+  type = "ExpectKnownValue"
+  address = "null_resource.a"
+  path = 'triggers["greeting"]'
+  matcher = { type = "StringExact", value = "hello" }
+
+exit status: 0 all checks passed, 1 a check failed, 2 usage error, bad plan or bad checks file
+"""
+
+_QUERY_HELP = """\
+examples:
+  tfplancheck query plan.json                                  # every address with its actions
+  tfplancheck query plan.json null_resource.a                  # the whole planned value
+  tfplancheck query plan.json null_resource.a 'triggers["k"]'  # one value, with its status
+  tfplancheck query plan.json output.id                        # an output
+  tfplancheck query plan.json null_resource.a id --before      # the value before the change
+"""
+
+# Command-line shortcuts for the commonest checks: flag -> (check type, argument keys).
+_FLAG_CHECKS: Mapping[str, tuple[str, tuple[str, ...]]] = {
+    "--unknown": ("ExpectUnknownValue", ("address", "path")),
+    "--sensitive": ("ExpectSensitiveValue", ("address", "path")),
+    "--action": ("ExpectResourceAction", ("address", "action")),
+    "--empty": ("ExpectEmptyPlan", ()),
+    "--non-empty": ("ExpectNonEmptyPlan", ()),
+    "--no-deferred": ("ExpectNoDeferredChanges", ()),
+}
 
 
-def main() -> int:
-    """Run the command line."""
+def _wants_json(argv: Sequence[str]) -> bool:
+    # Known before parsing, so a usage error can be reported in JSON too.
+    return "--format=json" in argv or any(a == "--format" and b == "json" for a, b in itertools.pairwise(argv))
+
+
+class _UsageError(Exception):
+    def __init__(self, message: str, usage: str) -> None:
+        super().__init__(message)
+        self.message = message
+        self.usage = usage
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        raise _UsageError(message, self.format_usage().rstrip())
+
+
+class _FlagCheck(argparse.Action):
+    """Collects flag checks in command-line order."""
+
+    def __call__(
+        self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any, option_string: str | None = None
+    ) -> None:
+        collected = list(getattr(namespace, "flag_checks", None) or [])
+        collected.append((option_string or self.dest, list(values) if isinstance(values, list) else []))
+        namespace.flag_checks = collected
+
+
+def _version() -> str:
+    try:
+        from importlib.metadata import version
+
+        return version("tfplancheck")
+    except Exception:  # running from a source tree without installed metadata
+        return "0+unknown"
+
+
+def _main_parser() -> _Parser:
+    parser = _Parser(
+        prog="tfplancheck",
+        description="Run plan checks against a Terraform/OpenTofu plan (JSON, or a binary plan file). "
+        "See also: tfplancheck query --help.",
+        epilog=_EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("plan", nargs="?", help="plan JSON file, a binary plan file, or - for stdin")
+    parser.add_argument(
+        "-c", "--checks", action="append", default=[], metavar="FILE", help="checks file (.toml or .json); repeatable"
+    )
+    group = parser.add_argument_group("checks on the command line (repeatable)")
+    group.add_argument("--unknown", nargs=2, metavar=("ADDRESS", "PATH"), action=_FlagCheck, dest="flag_checks",
+                       help="ExpectUnknownValue: the value at PATH is unknown until apply")
+    group.add_argument("--sensitive", nargs=2, metavar=("ADDRESS", "PATH"), action=_FlagCheck, dest="flag_checks",
+                       help="ExpectSensitiveValue: the value at PATH is marked sensitive")
+    group.add_argument("--action", nargs=2, metavar=("ADDRESS", "ACTION"), action=_FlagCheck, dest="flag_checks",
+                       help="ExpectResourceAction: e.g. create, update, destroy, replace, noop")
+    for flag, text in (("--empty", "ExpectEmptyPlan"), ("--non-empty", "ExpectNonEmptyPlan"),
+                       ("--no-deferred", "ExpectNoDeferredChanges")):
+        group.add_argument(flag, nargs=0, action=_FlagCheck, dest="flag_checks", help=text)
+    out = parser.add_argument_group("output")
+    out.add_argument("--format", choices=("text", "json"), default="text", help="text (default) or json")
+    out.add_argument("-q", "--quiet", action="store_true", help="print only failures (nothing when all pass)")
+    out.add_argument("--color", "--colour", choices=("auto", "always", "never"), default="auto",
+                     help="colour the text output (auto: only on a terminal, and never when NO_COLOR is set)")
+    parser.add_argument("--terraform", metavar="PATH",
+                        help="terraform/tofu binary for binary plans (default: $TF_ACC_TERRAFORM_PATH, terraform, tofu)")
+    parser.add_argument("--list-checks", action="store_true", help="list every plan check and matcher, then exit")
+    parser.add_argument("--version", action="store_true", help="print the version, then exit")
+    parser.set_defaults(flag_checks=[])
+    return parser
+
+
+def _query_parser() -> _Parser:
+    parser = _Parser(
+        prog="tfplancheck query",
+        description="Show a plan's addresses, or the planned value at ADDRESS [PATH] with its known/unknown/"
+        "sensitive status (sensitive values redacted).",
+        epilog=_QUERY_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("plan", help="plan JSON file, a binary plan file, or - for stdin")
+    parser.add_argument("address", nargs="?", help="resource address, or output.NAME")
+    parser.add_argument("path", nargs="?", default="", help="path in the escaped text form, e.g. 'triggers[\"k\"]'")
+    parser.add_argument("--before", action="store_true", help="the value before the change instead of after")
+    parser.add_argument("--format", choices=("text", "json"), default="text")
+    parser.add_argument("--terraform", metavar="PATH", help="terraform/tofu binary for binary plans")
+    return parser
+
+
+class _Io:
+    def __init__(self, stdout: TextIO, stderr: TextIO, stdin: IO[bytes] | None, environ: Mapping[str, str]) -> None:
+        self.stdout = stdout
+        self.stderr = stderr
+        self.stdin = stdin
+        self.environ = environ
+
+    def out(self, text: str) -> None:
+        if text:
+            self.stdout.write(text + "\n")
+
+    def fail(self, kind: str, message: str, json_mode: bool, hint: str = "") -> int:
+        from ._cli_output import error_document, render_json
+
+        self.stderr.write(f"tfplancheck: error: {message}\n" + (f"{hint}\n" if hint else ""))
+        if json_mode:
+            self.out(render_json(error_document(kind, message, _version())))
+        return 2
+
+
+def _list_checks(io: _Io, json_mode: bool) -> int:
+    from ._cli_registry import Signature, default_registry
+
+    registry = default_registry()
+    checks = [registry.check(n) for n in registry.check_names()]
+    matchers = [registry.matcher(n) for n in registry.matcher_names()]
+    if json_mode:
+        from ._cli_output import SCHEMA_VERSION, render_json
+
+        def entry(sig: Signature) -> dict[str, Any]:
+            return {
+                "name": sig.name,
+                "doc": sig.doc,
+                "supported": sig.supported,
+                "arguments": [
+                    {"name": p.name, "kind": p.kind.describe(), "required": p.required, "list": p.variadic}
+                    for p in sig.params
+                ],
+            }
+
+        doc = {"schema_version": SCHEMA_VERSION, "kind": "catalogue", "checks": [entry(s) for s in checks],
+               "matchers": [entry(s) for s in matchers]}
+        io.out(render_json(doc))
+        return 0
+    lines = ['Plan checks ([[check]] type = "NAME", then the arguments by name; address/path/matcher always work):']
+    for sig in checks:
+        lines.append(f"  {sig.describe()}" + ("" if sig.supported else "  [not available in checks files]"))
+        if sig.doc:
+            lines.append(f"      {sig.doc}")
+    lines.append("")
+    lines.append('Matchers (matcher = { type = "NAME", ... }; nest them for collections):')
+    for sig in matchers:
+        lines.append(f"  {sig.describe()}" + ("" if sig.supported else "  [not available in checks files]"))
+        if sig.doc:
+            lines.append(f"      {sig.doc}")
+    if not checks:
+        lines.insert(1, "  (none installed)")
+    lines.append("")
+    lines.append("Paths use the escaped text form: id, triggers[\"k\"], list_attr[0][\"key\"].")
+    io.out("\n".join(lines))
     return 0
+
+
+def _run_checks(args: argparse.Namespace, io: _Io) -> int:
+    from ._cli_checksfile import ChecksFileError, load_checks_file, spec_from_flag
+    from ._cli_output import Style, render_json, render_text, results_document, use_colour
+    from ._cli_registry import default_registry
+    from ._cli_run import CliError, read_plan, run_checks
+
+    json_mode = args.format == "json"
+    if args.plan is None:
+        return io.fail("usage", "no plan given (a JSON plan, a binary plan file, or - for stdin); see --help", json_mode)
+    if not args.checks and not args.flag_checks:
+        return io.fail(
+            "usage", "no checks given: use --checks FILE or flags such as --unknown ADDRESS PATH; see --help", json_mode
+        )
+    registry = default_registry()
+    specs = []
+    try:
+        for filename in args.checks:
+            specs.extend(load_checks_file(filename, registry))
+        counts: dict[str, int] = {}
+        for flag, values in args.flag_checks:
+            check_type, keys = _FLAG_CHECKS[flag]
+            counts[flag] = counts.get(flag, 0) + 1
+            specs.append(spec_from_flag(flag, counts[flag], {"type": check_type, **dict(zip(keys, values, strict=True))}, registry))
+    except ChecksFileError as exc:
+        return io.fail("checks", str(exc), json_mode)
+    if not specs:
+        return io.fail("checks", f"{', '.join(args.checks)}: the checks file has no checks", json_mode)
+    try:
+        plan = read_plan(args.plan, terraform=args.terraform, stdin=io.stdin, environ=io.environ)
+    except CliError as exc:
+        return io.fail(exc.kind, exc.message, json_mode)
+    results = run_checks(specs, plan)
+    if json_mode:
+        io.out(render_json(results_document(results, plan, _version()), plan.secrets))
+    else:
+        style = Style(use_colour(io.stdout, io.environ, args.color))
+        io.out(render_text(results, plan, style=style, quiet=args.quiet))
+    if any(r.status == "error" for r in results):
+        return 2
+    return 0 if all(r.ok for r in results) else 1
+
+
+def _query(argv: Sequence[str], io: _Io) -> int:
+    json_mode = _wants_json(argv)
+    try:
+        args = _query_parser().parse_intermixed_args(argv)
+    except _UsageError as exc:
+        return io.fail("usage", exc.message, json_mode, exc.usage)
+    from tfjsonpath import Path, PathSyntaxError
+
+    from ._cli_output import render_json
+    from ._cli_query import list_document, render_list, render_value_document, value_document
+    from ._cli_run import CliError, read_plan
+
+    json_mode = args.format == "json"
+    try:
+        path = Path.parse(args.path) if args.path else Path()
+    except PathSyntaxError as exc:
+        return io.fail("usage", str(exc), json_mode)
+    try:
+        plan = read_plan(args.plan, terraform=args.terraform, stdin=io.stdin, environ=io.environ)
+        if args.address is None:
+            doc = list_document(plan)
+            io.out(render_json(doc, plan.secrets) if json_mode else plan.secrets.scrub(render_list(doc)))
+            return 0
+        doc = value_document(plan, args.address, path, args.before)
+    except CliError as exc:
+        return io.fail(exc.kind, exc.message, json_mode)
+    io.out(render_json(doc, plan.secrets) if json_mode else plan.secrets.scrub(render_value_document(doc)))
+    return 0
+
+
+def run(
+    argv: Sequence[str],
+    *,
+    stdout: TextIO,
+    stderr: TextIO,
+    stdin: IO[bytes] | None = None,
+    environ: Mapping[str, str] | None = None,
+) -> int:
+    """Run the command line with explicit streams and environment; return the exit status.
+
+    >>> import io
+    >>> out, err = io.StringIO(), io.StringIO()
+    >>> run(["plan.json"], stdout=out, stderr=err, environ={})
+    2
+    >>> print(err.getvalue().strip())
+    tfplancheck: error: no checks given: use --checks FILE or flags such as --unknown ADDRESS PATH; see --help
+    """
+    io = _Io(stdout, stderr, stdin, os.environ if environ is None else environ)
+    if argv and argv[0] == "query":
+        return _query(list(argv[1:]), io)
+    json_mode = _wants_json(argv)
+    parser = _main_parser()
+    try:
+        args = parser.parse_intermixed_args(list(argv))
+    except _UsageError as exc:
+        return io.fail("usage", exc.message, json_mode, exc.usage)
+    if args.version:
+        io.out(f"tfplancheck {_version()}")
+        return 0
+    if args.list_checks:
+        return _list_checks(io, args.format == "json")
+    return _run_checks(args, io)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``tfplancheck`` console script; returns the exit status.
+
+    >>> main(["--version"])
+    tfplancheck 0.1.0
+    0
+    """
+    try:
+        return run(sys.argv[1:] if argv is None else argv, stdout=sys.stdout, stderr=sys.stderr)
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        # The reader went away (`| head`): not an error of ours; silence the flush at exit.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 1
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

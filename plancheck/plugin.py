@@ -1,1 +1,38 @@
-"""The pytest plugin (entry point ``pytest11``: ``plancheck``)."""
+"""The pytest plugin (entry point ``pytest11``: ``plancheck``), loaded automatically once installed.
+
+Fixtures: ``tf_plan`` and ``tf_state`` (documents chosen by marker, option or ini key, each
+file loaded once per session), ``assert_plan``, ``plan_checks``, ``tf_config`` and
+``tf_acceptance``. Options: ``--tf-plan``, ``--tf-state``, ``--tf-show-sensitive`` and
+``--terraform`` (ini keys ``tf_plan``, ``tf_state``, ``tf_show_sensitive``,
+``tf_terraform``). Markers: ``tf_plan(path)``, ``tf_state(path)``, ``tf_config(path)``.
+Disable it with ``pytest -p no:plancheck``.
+
+Nothing here is meant to be imported: pytest finds the hooks and fixtures below by name.
+Example test::
+
+    @pytest.mark.tf_plan("plan.json")
+    def test_plan(tf_plan, assert_plan):
+        assert_plan(tf_plan, ExpectUnknownValue("null_resource.a", New("id")))
+"""
+
+# pytest registers every hook and fixture found by name in this module, imported ones included.
+from ._pytest_plugin import (  # noqa: F401
+    _plancheck_documents,
+    assert_plan,
+    plan_checks,
+    pytest_addoption,
+    pytest_assertrepr_compare,
+    pytest_configure,
+    pytest_pyfunc_call,
+    pytest_report_header,
+    pytest_runtest_makereport,
+    pytest_runtest_protocol,
+    tf_acceptance,
+    tf_acceptance_binary,
+    tf_acceptance_cli_config,
+    tf_config,
+    tf_plan,
+    tf_state,
+)
+
+__all__: list[str] = []

@@ -1,9 +1,10 @@
 """tfjsonpath: immutable, hashable paths into Terraform JSON documents.
 
 A port of Go's ``github.com/hashicorp/terraform-plugin-testing/tfjsonpath``
-without its faults: builders never alias, negative indexes are rejected at
-construction, and besides Go's dotted ``str()`` there is an unambiguous,
-escaped text form that parses back.
+without its faults: builders never alias, bad keys and negative indexes are
+rejected at construction, errors say at which step and what was found, and
+besides Go's dotted ``str()`` there is an unambiguous, escaped text form that
+parses back.
 
 >>> import tfjsonpath
 >>> p = tfjsonpath.New("root_list_block").AtSliceIndex(0).AtMapKey("nested_list_block")
@@ -11,12 +12,16 @@ escaped text form that parses back.
 ('root_list_block.0.nested_list_block', 'root_list_block[0]["nested_list_block"]')
 >>> p.traverse({"root_list_block": [{"nested_list_block": "x"}]})
 'x'
+>>> tfjsonpath.Path.parse(p.to_text()) == p
+True
 """
 
 from ._errors import PathNotFoundError, PathSyntaxError, TfJsonPathError
+from ._jsontypes import describe_json_type
 from ._path import New, Path
 from ._steps import MapStep, SliceStep, Step
-from ._traverse import describe_json_type, traverse
+from ._traverse import traverse
+from ._walk import leaves, walk
 
 __all__ = [
     "MapStep",
@@ -28,5 +33,7 @@ __all__ = [
     "Step",
     "TfJsonPathError",
     "describe_json_type",
+    "leaves",
     "traverse",
+    "walk",
 ]

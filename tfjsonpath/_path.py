@@ -5,34 +5,40 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any, final, overload
 
-from ._steps import MapStep, SliceStep, Step
+from ._steps import MapStep, SliceStep, Step, checked_index, checked_key
 from ._text import parse_steps, render_steps
 
 __all__ = ["New", "Path"]
 
+# Python never returns -1 from hash(), so it can mark "not computed yet".
+_UNHASHED = -1
 
-def _step_for(key_or_index: str | int) -> Step:
-    if isinstance(key_or_index, str):
-        return MapStep(key_or_index)
-    if isinstance(key_or_index, int) and not isinstance(key_or_index, bool):
-        return SliceStep(key_or_index)
-    raise TypeError(f"a path step must be a str key or an int index, got {type(key_or_index).__name__}")
+
+def _step_for(value: object, where: str) -> Step:
+    if isinstance(value, str):
+        return MapStep(value)
+    if isinstance(value, int) and not isinstance(value, bool):
+        return SliceStep(checked_index(value, where))
+    raise TypeError(f"{where} must be a str (map key) or an int (slice index), got {type(value).__name__}")
 
 
 @final
 class Path:
-    """An immutable path into a JSON document, built like Go's tfjsonpath.
+    """An immutable path into a JSON document, built like Go's ``tfjsonpath.Path``.
 
-    Builders return new paths, so branching from a shared base is safe:
+    Builders return new paths, so branching from a shared base is safe (in Go, two
+    ``AtMapKey`` calls on one base can overwrite each other's last step):
 
-    >>> base = New("root_list_block").AtSliceIndex(0)
-    >>> a, b = base.AtMapKey("x"), base.at_map_key("y")
+    >>> base = New("root_list_block").AtSliceIndex(0).AtMapKey("nested_list_block")
+    >>> a, b = base.AtSliceIndex(0), base.at_slice_index(1)
     >>> str(a), str(b), str(base)
-    ('root_list_block.0.x', 'root_list_block.0.y', 'root_list_block.0')
+    ('root_list_block.0.nested_list_block.0', 'root_list_block.0.nested_list_block.1', 'root_list_block.0.nested_list_block')
     >>> Path.parse('root_map_attribute["example-key"][0]').to_text()
     'root_map_attribute["example-key"][0]'
+    >>> Path(MapStep("a"), SliceStep(0)) == New("a").AtSliceIndex(0)
+    True
 
-    ``Path()`` with no steps is the document root.
+    ``Path()`` with no steps is the document root; unlike an empty tuple it is truthy.
     """
 
     __slots__ = ("_hash", "_steps")
@@ -42,16 +48,20 @@ class Path:
     def __init__(self, *steps: Step) -> None:
         for i, step in enumerate(steps):
             if not isinstance(step, (MapStep, SliceStep)):
-                raise TypeError(f"Path step {i} must be a MapStep or SliceStep, got {type(step).__name__}")
+                raise TypeError(
+                    f"Path() step {i} must be a MapStep or SliceStep, got {type(step).__name__}"
+                    " (build paths from keys and indexes with New(...) or Path.parse(...))"
+                )
         object.__setattr__(self, "_steps", steps)
-        object.__setattr__(self, "_hash", hash((Path, steps)))
+        object.__setattr__(self, "_hash", _UNHASHED)
 
     @classmethod
     def _from_steps(cls, steps: tuple[Step, ...]) -> Path:
         # Skips per-step validation: callers pass steps that are already Step objects.
         obj = object.__new__(cls)
         object.__setattr__(obj, "_steps", steps)
-        object.__setattr__(obj, "_hash", hash((Path, steps)))
+        # Hashing is deferred: building a 10,000-step path one step at a time must not hash every prefix.
+        object.__setattr__(obj, "_hash", _UNHASHED)
         return obj
 
     def __setattr__(self, name: str, value: Any) -> None:
@@ -63,23 +73,37 @@ class Path:
     def __reduce__(self) -> tuple[type[Path], tuple[Step, ...]]:
         return (Path, self._steps)
 
+    def __copy__(self) -> Path:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Path:
+        return self
+
     # -- building -------------------------------------------------------------------------
 
-    def AtMapKey(self, key: str) -> Path:  # noqa: N802 - Go's name, kept for line-by-line ports
-        """Return a new path one map key deeper.
+    def AtMapKey(self, key: str) -> Path:  # Go's name, kept for line-by-line ports
+        """Return a new path one map key deeper (alias: ``at_map_key``).
 
         >>> New("triggers").AtMapKey("dep")
         Path(MapStep('triggers'), MapStep('dep'))
+        >>> New("triggers").at_map_key(0)
+        Traceback (most recent call last):
+        ...
+        TypeError: AtMapKey() key must be a str, got int
         """
-        return Path._from_steps((*self._steps, MapStep(key)))
+        return Path._from_steps((*self._steps, MapStep(checked_key(key, "AtMapKey()"))))
 
-    def AtSliceIndex(self, index: int) -> Path:  # noqa: N802 - Go's name, kept for line-by-line ports
-        """Return a new path one array index deeper.
+    def AtSliceIndex(self, index: int) -> Path:  # Go's name, kept for line-by-line ports
+        """Return a new path one array index deeper (alias: ``at_slice_index``).
 
         >>> New("list").AtSliceIndex(2)
         Path(MapStep('list'), SliceStep(2))
+        >>> New("list").at_slice_index(-1)
+        Traceback (most recent call last):
+        ...
+        ValueError: AtSliceIndex() index must be >= 0, got -1
         """
-        return Path._from_steps((*self._steps, SliceStep(index)))
+        return Path._from_steps((*self._steps, SliceStep(checked_index(index, "AtSliceIndex()"))))
 
     at_map_key = AtMapKey
     at_slice_index = AtSliceIndex
@@ -87,17 +111,22 @@ class Path:
     def join(self, *others: Path | Step | str | int) -> Path:
         """Return this path followed by other paths, steps, keys (str) or indexes (int).
 
-        >>> New("a").join(New("b"), 0, "c").to_text()
-        'a["b"][0]["c"]'
+        >>> New("a").join(New("b"), 0, "c", SliceStep(1)).to_text()
+        'a["b"][0]["c"][1]'
         """
         steps = list(self._steps)
-        for other in others:
+        for n, other in enumerate(others, start=1):
             if isinstance(other, Path):
                 steps.extend(other._steps)
             elif isinstance(other, (MapStep, SliceStep)):
                 steps.append(other)
+            elif isinstance(other, (str, int)) and not isinstance(other, bool):
+                steps.append(_step_for(other, f"join() argument {n}"))
             else:
-                steps.append(_step_for(other))
+                raise TypeError(
+                    f"join() argument {n} must be a Path, MapStep, SliceStep, str key or int index, "
+                    f"got {type(other).__name__}"
+                )
         return Path._from_steps(tuple(steps))
 
     # -- inspecting ------------------------------------------------------------------------
@@ -117,6 +146,8 @@ class Path:
 
         >>> New("a").AtSliceIndex(0).parent
         Path(MapStep('a'))
+        >>> New("a").parent, Path().parent
+        (Path(), None)
         """
         if not self._steps:
             return None
@@ -134,8 +165,8 @@ class Path:
     def ancestors(self) -> Iterator[Path]:
         """Yield every proper ancestor, nearest first, ending with the root path.
 
-        >>> [str(p) for p in New("a").AtMapKey("b").AtSliceIndex(0).ancestors()]
-        ['a.b', 'a', '']
+        >>> [p.to_text() for p in New("a").AtMapKey("b").AtSliceIndex(0).ancestors()]
+        ['a["b"]', 'a', '']
         """
         for n in range(len(self._steps) - 1, -1, -1):
             yield Path._from_steps(self._steps[:n])
@@ -145,22 +176,22 @@ class Path:
 
         >>> New("a").is_parent_of(New("a").AtMapKey("b").AtSliceIndex(0))
         True
-        >>> New("a").is_parent_of(New("a"))
-        False
+        >>> New("a").is_parent_of(New("a")), Path().is_parent_of(New("a"))
+        (False, True)
         """
         if not isinstance(other, Path):
-            raise TypeError(f"is_parent_of expects a Path, got {type(other).__name__}")
+            raise TypeError(f"is_parent_of() expects a Path, got {type(other).__name__}")
         n = len(self._steps)
         return len(other._steps) > n and other._steps[:n] == self._steps
 
     def is_child_of(self, other: Path) -> bool:
-        """True if ``other`` is a proper ancestor of this path.
+        """True if ``other`` is a proper ancestor of this path (any number of steps above it).
 
-        >>> New("a").AtMapKey("b").is_child_of(New("a"))
-        True
+        >>> New("a").AtMapKey("b").is_child_of(New("a")), New("a").is_child_of(New("a"))
+        (True, False)
         """
         if not isinstance(other, Path):
-            raise TypeError(f"is_child_of expects a Path, got {type(other).__name__}")
+            raise TypeError(f"is_child_of() expects a Path, got {type(other).__name__}")
         return other.is_parent_of(self)
 
     def __len__(self) -> int:
@@ -169,6 +200,9 @@ class Path:
     def __iter__(self) -> Iterator[Step]:
         return iter(self._steps)
 
+    def __contains__(self, step: object) -> bool:
+        return step in self._steps
+
     @overload
     def __getitem__(self, index: int) -> Step: ...
     @overload
@@ -176,60 +210,81 @@ class Path:
     def __getitem__(self, index: int | slice) -> Step | Path:
         if isinstance(index, slice):
             return Path._from_steps(self._steps[index])
-        return self._steps[index]
+        if isinstance(index, bool) or not isinstance(index, int):
+            raise TypeError(f"Path indices must be ints or slices, got {type(index).__name__}")
+        try:
+            return self._steps[index]
+        except IndexError:
+            raise IndexError(f"step {index} is out of range for a path of {len(self._steps)} steps") from None
 
     def __bool__(self) -> bool:
-        # A root path is still a real path; truthiness must not hinge on length.
+        # The root path is still a real path; truthiness must not hinge on length.
         return True
 
     # -- comparing -------------------------------------------------------------------------
 
     def __eq__(self, other: object) -> bool:
-        if isinstance(other, Path):
-            return self._hash == other._hash and self._steps == other._steps
-        return NotImplemented
+        if not isinstance(other, Path):
+            return NotImplemented
+        if self is other:
+            return True
+        if self._hash != _UNHASHED and other._hash != _UNHASHED and self._hash != other._hash:
+            return False
+        return self._steps == other._steps
 
     def __hash__(self) -> int:
-        return self._hash
+        h = self._hash
+        if h == _UNHASHED:
+            h = hash((Path, self._steps))
+            object.__setattr__(self, "_hash", h)
+        return h
 
     def sort_key(self) -> tuple[tuple[int, int, str], ...]:
-        """A key that orders paths deterministically (indexes numerically, before keys).
+        """A key that orders paths deterministically: step by step, indexes (numerically) before keys.
 
-        >>> sorted([New("b"), New(1), New(0), New("a")], key=Path.sort_key)
-        [Path(SliceStep(0)), Path(SliceStep(1)), Path(MapStep('a')), Path(MapStep('b'))]
+        >>> sorted([New("b"), New(1), New(0), New("a"), New("a").AtSliceIndex(0)], key=Path.sort_key)
+        [Path(SliceStep(0)), Path(SliceStep(1)), Path(MapStep('a')), Path(MapStep('a'), SliceStep(0)), Path(MapStep('b'))]
         """
         return tuple((0, s.index, "") if isinstance(s, SliceStep) else (1, 0, s.key) for s in self._steps)
 
     # -- text ------------------------------------------------------------------------------
 
     def __repr__(self) -> str:
-        return "Path(" + ", ".join(repr(s) for s in self._steps) + ")"
+        return "Path(" + ", ".join([repr(s) for s in self._steps]) + ")"
 
     def __str__(self) -> str:
         """Go's ``String()``: steps joined with dots. Ambiguous; use :meth:`to_text` to round-trip."""
-        return ".".join(s.key if isinstance(s, MapStep) else str(s.index) for s in self._steps)
+        return ".".join([s.key if isinstance(s, MapStep) else str(s.index) for s in self._steps])
 
     def to_text(self) -> str:
-        """The unambiguous, escaped text form, which :meth:`parse` reads back.
+        """The unambiguous, escaped text form, which :meth:`parse` reads back to an equal path.
 
         >>> New("a.b").AtMapKey("0").AtSliceIndex(0).AtMapKey("ok").to_text()
         '["a.b"]["0"][0]["ok"]'
+        >>> Path().to_text()
+        ''
         """
         return render_steps(self._steps)
 
     @classmethod
     def parse(cls, text: str) -> Path:
-        """Parse the escaped text form made by :meth:`to_text`.
+        """Parse the escaped text form made by :meth:`to_text`; raise PathSyntaxError if it is not one.
 
         >>> Path.parse('triggers["file1.txt"][0]').steps
         (MapStep('triggers'), MapStep('file1.txt'), SliceStep(0))
+        >>> from tfjsonpath import PathSyntaxError
+        >>> try:
+        ...     Path.parse("a.0")
+        ... except PathSyntaxError as e:
+        ...     print(e)
+        invalid path 'a.0' at offset 2: expected a key of letters, digits and '_' after '.' (quote other keys as ["..."]), found '0'
         """
         return cls._from_steps(parse_steps(text))
 
     # -- resolving -------------------------------------------------------------------------
 
     def traverse(self, document: Any) -> Any:
-        """Return the value at this path in a parsed JSON document.
+        """Return the value at this path in a parsed JSON document; see :func:`tfjsonpath.traverse`.
 
         >>> New("a").AtSliceIndex(1).traverse({"a": [10, 20]})
         20
@@ -239,12 +294,16 @@ class Path:
         return traverse(document, self)
 
 
-def New(first_step: str | int) -> Path:  # noqa: N802 - Go's name, kept for line-by-line ports
+def New(first_step: str | int) -> Path:  # Go's name, kept for line-by-line ports
     """Start a path with a map key (str) or, for a root-level array, an index (int).
 
     >>> New("root_list_block").AtSliceIndex(0).AtMapKey("nested_list_block")
     Path(MapStep('root_list_block'), SliceStep(0), MapStep('nested_list_block'))
     >>> New(0)
     Path(SliceStep(0))
+    >>> New(1.5)
+    Traceback (most recent call last):
+    ...
+    TypeError: New() first_step must be a str (map key) or an int (slice index), got float
     """
-    return Path._from_steps((_step_for(first_step),))
+    return Path._from_steps((_step_for(first_step, "New() first_step"),))

@@ -1,50 +1,186 @@
-"""The escaped text form of a path: ``root["example-key"][0].nested``.
+"""The escaped text form of a path: ``root_map_attribute["example-key"][0]["nested"]``.
 
-Go's dotted ``String()`` is ambiguous (``a.0`` may be a key "0" or an index
-0; a key may contain a dot) and has no parser. This form is unambiguous:
-bare identifiers after a dot, every other key as a JSON string in brackets,
-and indexes as bare integers in brackets.
+Go's dotted ``String()`` is ambiguous (``a.0`` may be the key "0" or the index 0,
+and a key may itself contain a dot) and has no parser. This form is unambiguous:
+
+    path    = "" | first rest*
+    first   = ident | bracket
+    rest    = "." ident | bracket
+    bracket = "[" index "]" | "[" quoted "]"
+    ident   = [A-Za-z_][A-Za-z0-9_]*
+    index   = "0" | [1-9][0-9]*
+    quoted  = a JSON string literal; "\\u{HEX}" (1 to 6 hex digits) also
+              stands for one code point
+
+Rendering is canonical: only a first key that matches ``ident`` is written bare;
+every other key, including every key after the first step, is a bracketed quoted
+JSON string (printable characters kept as they are, the rest escaped), and an
+index is in brackets. Parsing still accepts ``.ident`` after the first step.
+``\\u{...}`` is written only where JSON cannot say it: a lone high surrogate
+directly followed by a lone low surrogate, which JSON's ``\\uXXXX\\uXXXX`` would
+merge into one character.
 """
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterable
 
 from ._errors import PathSyntaxError
-from ._steps import MapStep, SliceStep, Step
+from ._steps import MAX_INDEX, MapStep, SliceStep, Step
 
-__all__ = ["parse_steps", "render_steps"]
+__all__ = ["parse_steps", "quote_key", "render_steps"]
 
-_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
-_IDENT_AT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-_INDEX_AT = re.compile(r"(0|[1-9][0-9]*)\]")
-_scanstring = json.decoder.scanstring  # type: ignore[attr-defined]
+_IDENT_FULL = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_INDEX = re.compile(r"0|[1-9][0-9]*")
+# A run of characters that stand for themselves inside a quoted key.
+_PLAIN_RUN = re.compile(r'[^"\\\x00-\x1f]+')
+_HEX4 = re.compile(r"[0-9A-Fa-f]{4}")
+_HEX_RUN = re.compile(r"[0-9A-Fa-f]*")
+
+_SHORT_ESCAPES = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t"}
+_UNESCAPES = {'"': '"', "\\": "\\", "/": "/", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
+
+_EXPECT_FIRST = "a key or '['"
+_EXPECT_NEXT = "'.', '[' or the end of the path"
+_EXPECT_IDENT = "a key of letters, digits and '_' after '.' (quote other keys as [\"...\"])"
+_EXPECT_BRACKET = "an index or a quoted key"
+_EXPECT_INDEX_END = "']' after the index"
+_EXPECT_SMALL_INDEX = f"an index no greater than {MAX_INDEX}"
+_EXPECT_KEY_END = "']' after the quoted key"
+_EXPECT_STRING_END = "a closing '\"'"
+_EXPECT_NO_CONTROL = "an escape sequence instead of a raw control character"
+_EXPECT_ESCAPE = 'an escape: \\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX or \\u{X...}'
+_EXPECT_HEX4 = "4 hex digits after '\\u'"
+_EXPECT_BRACED = "hex digits after '\\u{'"
+_EXPECT_BRACE_END = "'}' after the hex digits"
+_EXPECT_CODE_POINT = "a code point no greater than 10FFFF"
+
+
+def _is_high(ch: str) -> bool:
+    return "\ud800" <= ch <= "\udbff"
+
+
+def _is_low(ch: str) -> bool:
+    return "\udc00" <= ch <= "\udfff"
 
 
 def quote_key(key: str) -> str:
-    """Render a key as a JSON string literal (unicode kept readable)."""
-    return json.dumps(key, ensure_ascii=False)
+    """Render ``key`` as a quoted string that :func:`parse_steps` reads back exactly.
+
+    >>> print(quote_key('a.b'), quote_key('say "hi"'), quote_key('tab\\there'), quote_key('ключ'))
+    "a.b" "say \\"hi\\"" "tab\\there" "ключ"
+    """
+    if key.isprintable() and '"' not in key and "\\" not in key:
+        return f'"{key}"'
+    out = ['"']
+    last = len(key) - 1
+    for i, ch in enumerate(key):
+        short = _SHORT_ESCAPES.get(ch)
+        if short is not None:
+            out.append(short)
+        elif ch.isprintable():
+            out.append(ch)
+        elif _is_high(ch) and i < last and _is_low(key[i + 1]):
+            out.append(f"\\u{{{ord(ch):x}}}")
+        elif ord(ch) > 0xFFFF:
+            # JSON has no escape above the BMP; a surrogate pair stands for the one character.
+            code = ord(ch) - 0x10000
+            out.append(f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}")
+        else:
+            out.append(f"\\u{ord(ch):04x}")
+    out.append('"')
+    return "".join(out)
 
 
 def render_steps(steps: Iterable[Step]) -> str:
+    """Render steps in the canonical escaped text form.
+
+    Only a leading key that is an identifier goes bare. Every later key is bracketed:
+    JSON cannot tell an attribute from a map key, and HCL writes map keys as
+    ``triggers["a"]``, which is how Terraform users read them.
+
+    >>> render_steps([MapStep("a"), MapStep("b-c"), SliceStep(0), MapStep("d")])
+    'a["b-c"][0]["d"]'
+    """
     parts: list[str] = []
     for step in steps:
         if isinstance(step, SliceStep):
             parts.append(f"[{step.index}]")
-        elif not parts and _IDENT.match(step.key):
-            # Only a leading key goes bare: later keys are map keys or attributes, which
-            # JSON cannot tell apart, so they always take the bracketed form, as HCL shows map keys.
+        elif not parts and _IDENT_FULL.match(step.key):
             parts.append(step.key)
         else:
             parts.append(f"[{quote_key(step.key)}]")
     return "".join(parts)
 
 
+def _scan_quoted(text: str, pos: int) -> tuple[str, int]:
+    """Decode the quoted key whose opening quote is at ``pos - 1``; return it and the offset after its closing quote."""
+    chunks: list[str] = []
+    end = len(text)
+    while True:
+        run = _PLAIN_RUN.match(text, pos)
+        if run is not None:
+            chunks.append(run.group())
+            pos = run.end()
+        if pos >= end:
+            raise PathSyntaxError(text, pos, _EXPECT_STRING_END)
+        ch = text[pos]
+        if ch == '"':
+            return "".join(chunks), pos + 1
+        if ch != "\\":
+            raise PathSyntaxError(text, pos, _EXPECT_NO_CONTROL)
+        pos += 1
+        if pos >= end:
+            raise PathSyntaxError(text, pos, _EXPECT_ESCAPE)
+        esc = text[pos]
+        simple = _UNESCAPES.get(esc)
+        if simple is not None:
+            chunks.append(simple)
+            pos += 1
+            continue
+        if esc != "u":
+            raise PathSyntaxError(text, pos, _EXPECT_ESCAPE)
+        pos += 1
+        if text.startswith("{", pos):
+            digits = _HEX_RUN.match(text, pos + 1)
+            assert digits is not None  # the pattern also matches the empty string
+            hex_digits = digits.group()
+            if not hex_digits:
+                raise PathSyntaxError(text, pos + 1, _EXPECT_BRACED)
+            if not text.startswith("}", digits.end()):
+                raise PathSyntaxError(text, digits.end(), _EXPECT_BRACE_END)
+            if len(hex_digits) > 6 or (code := int(hex_digits, 16)) > 0x10FFFF:
+                shown = hex_digits if len(hex_digits) <= 12 else hex_digits[:12] + "..."
+                raise PathSyntaxError(text, pos + 1, _EXPECT_CODE_POINT, found=shown)
+            chunks.append(chr(code))
+            pos = digits.end() + 1
+            continue
+        hex4 = _HEX4.match(text, pos)
+        if hex4 is None:
+            raise PathSyntaxError(
+                text, pos, _EXPECT_HEX4, found=repr(text[pos : pos + 4]) if pos < end else None
+            )
+        code = int(hex4.group(), 16)
+        pos = hex4.end()
+        # As in JSON, an escaped high surrogate followed by an escaped low one is one character.
+        if 0xD800 <= code <= 0xDBFF and text.startswith("\\u", pos):
+            low = _HEX4.match(text, pos + 2)
+            if low is not None and 0xDC00 <= (low_code := int(low.group(), 16)) <= 0xDFFF:
+                code = 0x10000 + ((code - 0xD800) << 10) + (low_code - 0xDC00)
+                pos = low.end()
+        chunks.append(chr(code))
+
+
 def parse_steps(text: str) -> tuple[Step, ...]:
+    """Parse the escaped text form into steps; raise PathSyntaxError on bad text.
+
+    >>> parse_steps('a["b.c"][0]')
+    (MapStep('a'), MapStep('b.c'), SliceStep(0))
+    """
     if not isinstance(text, str):
-        raise TypeError(f"Path.parse expects a str, got {type(text).__name__}")
+        raise TypeError(f"Path.parse() text must be a str, got {type(text).__name__}")
     steps: list[Step] = []
     pos = 0
     end = len(text)
@@ -52,29 +188,36 @@ def parse_steps(text: str) -> tuple[Step, ...]:
         ch = text[pos]
         if ch == "[":
             pos += 1
-            if pos < end and text[pos] == '"':
-                try:
-                    key, after = _scanstring(text, pos + 1, True)
-                except json.JSONDecodeError as exc:
-                    raise PathSyntaxError(text, exc.pos, "a valid JSON string: " + exc.msg) from None
-                if after >= end or text[after] != "]":
-                    raise PathSyntaxError(text, after, "']' after the quoted key")
+            if text.startswith('"', pos):
+                key, pos = _scan_quoted(text, pos + 1)
+                if not text.startswith("]", pos):
+                    raise PathSyntaxError(text, pos, _EXPECT_KEY_END)
                 steps.append(MapStep(key))
-                pos = after + 1
+                pos += 1
                 continue
-            m = _INDEX_AT.match(text, pos)
-            if m is None:
-                raise PathSyntaxError(text, pos, "a number or a quoted key")
-            steps.append(SliceStep(int(m.group(1))))
-            pos = m.end()
+            index = _INDEX.match(text, pos)
+            if index is None:
+                raise PathSyntaxError(text, pos, _EXPECT_BRACKET)
+            digits = index.group()
+            if len(digits) > len(str(MAX_INDEX)) or int(digits) > MAX_INDEX:
+                found = digits if len(digits) <= 30 else f"a number of {len(digits)} digits"
+                raise PathSyntaxError(text, pos, _EXPECT_SMALL_INDEX, found=found)
+            pos = index.end()
+            if not text.startswith("]", pos):
+                raise PathSyntaxError(text, pos, _EXPECT_INDEX_END)
+            steps.append(SliceStep(int(digits)))
+            pos += 1
             continue
         if steps:
             if ch != ".":
-                raise PathSyntaxError(text, pos, "'.', '[' or the end of the path")
+                raise PathSyntaxError(text, pos, _EXPECT_NEXT)
             pos += 1
-        m = _IDENT_AT.match(text, pos)
-        if m is None:
-            raise PathSyntaxError(text, pos, "an identifier (quote other keys as [\"...\"])")
-        steps.append(MapStep(m.group(0)))
-        pos = m.end()
+            expected = _EXPECT_IDENT
+        else:
+            expected = _EXPECT_FIRST
+        ident = _IDENT.match(text, pos)
+        if ident is None:
+            raise PathSyntaxError(text, pos, expected)
+        steps.append(MapStep(ident.group()))
+        pos = ident.end()
     return tuple(steps)

@@ -2,110 +2,92 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ._errors import PathNotFoundError
+from ._jsontypes import describe_json_type, is_array, is_object, plural
 from ._path import Path
-from ._steps import MapStep, SliceStep
+from ._steps import MapStep
 
-__all__ = ["describe_json_type", "traverse"]
-
-
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
-
-
-def describe_json_type(value: Any) -> str:
-    """Describe a JSON value by its type and size, never by its content (it may be secret).
-
-    >>> describe_json_type({"a": 1}), describe_json_type("secret"), describe_json_type(None)
-    ('an object with 1 key', 'a string', 'null')
-    """
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a bool"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, (int, float)) or type(value).__name__ == "Decimal":
-        return "a number"
-    if isinstance(value, Mapping):
-        return f"an object with {_plural(len(value), 'key')}"
-    if isinstance(value, Sequence):
-        return f"an array of {_plural(len(value), 'element')}"
-    return f"a non-JSON value of type {type(value).__name__}"
-
-
-def _is_array(value: Any) -> bool:
-    return isinstance(value, Sequence) and not isinstance(value, (str, bytes, bytearray))
+__all__ = ["traverse"]
 
 
 def traverse(document: Any, path: Path) -> Any:
-    """Return the value at ``path`` in ``document``; raise PathNotFoundError naming the failing step.
+    """Return the value at ``path`` in ``document`` (Go's ``tfjsonpath.Traverse``).
+
+    A MapStep only enters an object (any Mapping) and a SliceStep only enters an
+    array (any Sequence but str/bytes): a path never indexes into a string, never
+    treats an array as an object or an object as an array. Nothing in the document
+    is modified (a ``defaultdict`` gains no keys). When the path leads nowhere,
+    PathNotFoundError says at which step and what was found there, by JSON type only.
 
     >>> from tfjsonpath import New
     >>> traverse({"a": {"b": [1, 2]}}, New("a").AtMapKey("b").AtSliceIndex(1))
     2
+    >>> from tfjsonpath import PathNotFoundError
+    >>> try:
+    ...     traverse({"Array": [1, 2]}, New("Array").AtSliceIndex(7))
+    ... except PathNotFoundError as e:
+    ...     print(e)
+    path not found: SliceStep index Array.7 is out of range with slice length 2; index 7 out of range at step 2 of Array[7]; the array has 2 elements
     """
     if not isinstance(path, Path):
-        raise TypeError(f"traverse expects a tfjsonpath.Path, got {type(path).__name__}")
+        raise TypeError(f"traverse() path must be a tfjsonpath.Path, got {type(path).__name__}")
     current = document
-    steps = path.steps
-    for i, step in enumerate(steps):
+    for i, step in enumerate(path.steps):
         if isinstance(step, MapStep):
-            if isinstance(current, Mapping):
-                try:
-                    current = current[step.key]
+            key = step.key
+            if is_object(current):
+                # `in` first: a Mapping's __getitem__ may insert (defaultdict) or compute a default.
+                if key in current:
+                    current = current[key]
                     continue
-                except KeyError:
-                    go_path = str(path[: i + 1])
-                    raise PathNotFoundError(
-                        path=path,
-                        step_index=i,
-                        step=step,
-                        found=describe_json_type(current),
-                        go_message=f"path not found: specified key {step.key} not found in map at {go_path}",
-                        detail=(
-                            f"key {step.key!r} missing at step {i + 1} of {go_path}; "
-                            f"the map has {_plural(len(current), 'key')}"
-                        ),
-                    ) from None
-            go_path = str(path[: i + 1])
-            raise PathNotFoundError(
-                path=path,
-                step_index=i,
-                step=step,
-                found=describe_json_type(current),
-                go_message=f"path not found: cannot convert object at MapStep {go_path} to map[string]any",
-                detail=f"expected an object at step {i + 1} of {go_path}, found {describe_json_type(current)}",
+                raise _not_found(
+                    path,
+                    i,
+                    current,
+                    f"specified key {key} not found in map at {path[: i + 1]}",
+                    f"key {key!r} missing at step {i + 1} of {path.to_text()}; "
+                    f"the map has {plural(len(current), 'key')}",
+                )
+            raise _not_found(
+                path,
+                i,
+                current,
+                f"cannot convert object at MapStep {path[: i + 1]} to map[string]any",
+                f"expected an object for key {key!r} at step {i + 1} of {path.to_text()}, "
+                f"found {describe_json_type(current)}",
             )
-        assert isinstance(step, SliceStep)
-        if _is_array(current):
-            if step.index < len(current):
-                current = current[step.index]
+        index = step.index
+        if is_array(current):
+            if index < len(current):
+                current = current[index]
                 continue
-            go_path = str(path[: i + 1])
-            raise PathNotFoundError(
-                path=path,
-                step_index=i,
-                step=step,
-                found=describe_json_type(current),
-                go_message=(
-                    f"path not found: SliceStep index {go_path} is out of range with slice length {len(current)}"
-                ),
-                detail=(
-                    f"index {step.index} out of range at step {i + 1} of {go_path}; "
-                    f"the array has {_plural(len(current), 'element')}"
-                ),
+            raise _not_found(
+                path,
+                i,
+                current,
+                f"SliceStep index {path[: i + 1]} is out of range with slice length {len(current)}",
+                f"index {index} out of range at step {i + 1} of {path.to_text()}; "
+                f"the array has {plural(len(current), 'element')}",
             )
-        go_path = str(path[: i + 1])
-        raise PathNotFoundError(
-            path=path,
-            step_index=i,
-            step=step,
-            found=describe_json_type(current),
-            go_message=f"path not found: cannot convert object at SliceStep {go_path} to []any",
-            detail=f"expected an array at step {i + 1} of {go_path}, found {describe_json_type(current)}",
+        raise _not_found(
+            path,
+            i,
+            current,
+            f"cannot convert object at SliceStep {path[: i + 1]} to []any",
+            f"expected an array for index {index} at step {i + 1} of {path.to_text()}, "
+            f"found {describe_json_type(current)}",
         )
     return current
+
+
+def _not_found(path: Path, step_index: int, found: Any, go_reason: str, detail: str) -> PathNotFoundError:
+    return PathNotFoundError(
+        path=path,
+        step_index=step_index,
+        step=path.steps[step_index],
+        found=describe_json_type(found),
+        go_message=f"path not found: {go_reason}",
+        detail=detail,
+    )

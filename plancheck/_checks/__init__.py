@@ -17,6 +17,7 @@ from ._actions import (
 )
 from ._base import PlanCheck, assert_plan
 from ._deferred import DeferredReason, ExpectDeferredChange, ExpectNoDeferredChanges
+from ._known import ExpectKnownOutputValue, ExpectKnownOutputValueAtPath, ExpectKnownValue, ExpectNoValue
 from ._values import (
     ExpectNullOutputValue,
     ExpectNullOutputValueAtPath,
@@ -31,7 +32,11 @@ __all__ = [
     "DeferredReason",
     "ExpectDeferredChange",
     "ExpectEmptyPlan",
+    "ExpectKnownOutputValue",
+    "ExpectKnownOutputValueAtPath",
+    "ExpectKnownValue",
     "ExpectNoDeferredChanges",
+    "ExpectNoValue",
     "ExpectNonEmptyPlan",
     "ExpectNullOutputValue",
     "ExpectNullOutputValueAtPath",

@@ -21,6 +21,10 @@ from .._plan import OutputChange, Plan, ResourceChange, ResourceNotFound
 
 __all__ = ["PlanCheck", "assert_plan"]
 
+# pytest hides this module's frames from tracebacks: failures point at the user's test line,
+# and the library's locals (which may hold raw values) are never printed.
+__tracebackhide__ = True
+
 
 class PlanCheck(abc.ABC):
     """Base class of every plan check: implement :meth:`failures`; :meth:`check_plan` raises.

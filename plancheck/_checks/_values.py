@@ -8,6 +8,7 @@ Go's plancheck looks at the exact path only and fails there.
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable
 
 from tfjsonpath import Path
@@ -38,6 +39,10 @@ __all__ = [
     "ExpectUnknownOutputValueAtPath",
     "ExpectUnknownValue",
 ]
+
+# pytest hides this module's frames from tracebacks: failures point at the user's test line,
+# and the library's locals (which may hold raw values) are never printed.
+__tracebackhide__ = True
 
 _ROOT = Path()
 
@@ -274,11 +279,20 @@ class ExpectSensitiveOutputValue(PlanCheck):
         return _output_failures(self, plan, self.name, _ROOT, _sensitive_problem)
 
 
-class ExpectNullOutputValue(PlanCheck):
-    """The planned value of output ``name`` is null (deprecated in Go in favour of a known-value check).
+def _deprecated(name: str, instead: str) -> None:
+    warnings.warn(
+        f"{name} is deprecated (as in Go's plancheck); use {instead} instead",
+        DeprecationWarning,
+        stacklevel=3,
+    )
 
-    Unlike Go, which reads ``before`` for anything but a create, this checks the planned
-    (``after``) value, and an unknown value fails.
+
+class ExpectNullOutputValue(PlanCheck):
+    """Deprecated, as in Go: the planned value of output ``name`` is null.
+
+    Use ``ExpectKnownOutputValue(name, knownvalue.Null())`` instead; constructing one
+    emits a DeprecationWarning. Unlike Go, which reads ``before`` for anything but a
+    create, this checks the planned (``after``) value, and an unknown value fails.
 
     >>> from plancheck import Plan
     >>> plan = Plan.from_dict({"format_version": "1.2", "output_changes": {
@@ -296,6 +310,7 @@ class ExpectNullOutputValue(PlanCheck):
     name: str
 
     def __init__(self, name: str) -> None:
+        _deprecated("ExpectNullOutputValue", "ExpectKnownOutputValue(name, knownvalue.Null())")
         self._set(name=checked_address(name, type(self).__name__, "output name"))
 
     def failures(self, plan: Plan) -> list[CheckFailure]:
@@ -304,7 +319,10 @@ class ExpectNullOutputValue(PlanCheck):
 
 
 class ExpectNullOutputValueAtPath(PlanCheck):
-    """The planned value at ``path`` inside output ``name`` is null (also when an ancestor is null).
+    """Deprecated, as in Go: the planned value at ``path`` inside output ``name`` is null.
+
+    Use ``ExpectKnownOutputValueAtPath(name, path, knownvalue.Null())`` instead; constructing
+    one emits a DeprecationWarning. A null ancestor counts as null.
 
     >>> from plancheck import Plan
     >>> from tfjsonpath import New
@@ -323,6 +341,7 @@ class ExpectNullOutputValueAtPath(PlanCheck):
     path: Path
 
     def __init__(self, name: str, path: Path) -> None:
+        _deprecated("ExpectNullOutputValueAtPath", "ExpectKnownOutputValueAtPath(name, path, knownvalue.Null())")
         kind = type(self).__name__
         self._set(name=checked_address(name, kind, "output name"), path=checked_path(path, kind))
 

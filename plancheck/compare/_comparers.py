@@ -14,6 +14,10 @@ from ._render import render_compared
 
 __all__ = ["ValueComparer", "ValuesDiffer", "ValuesDifferAll", "ValuesSame", "ValuesSameAny"]
 
+# pytest hides this module's frames from tracebacks: failures point at the user's test line,
+# and the library's locals (which may hold raw values) are never printed.
+__tracebackhide__ = True
+
 _NO_SECRETS: Final = Secrets()
 
 

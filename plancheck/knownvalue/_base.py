@@ -20,6 +20,10 @@ from ._jsonmodel import is_json_scalar
 
 __all__ = ["Check", "Child", "Ctx", "Failure", "Visit", "first_failure", "plural", "quote", "require_check"]
 
+# pytest hides this module's frames from tracebacks: failures point at the user's test line,
+# and the library's locals (which may hold raw values) are never printed.
+__tracebackhide__ = True
+
 _NO_SECRETS: Final = Secrets()
 # Longest expected-value text shown in a message; beyond it the text is cut.
 MAX_TEXT_CHARS: Final = 4000
@@ -309,7 +313,7 @@ class Check:
         ...     {"pw": "hunter3"}, sensitive={"pw": True}, path=New("triggers"))
         Traceback (most recent call last):
         ...
-        plancheck._errors.ValueMismatchError: triggers.pw: expected value (sensitive) for StringExact check, got: (sensitive)
+        plancheck._errors.ValueMismatchError: triggers["pw"]: expected value (sensitive) for StringExact check, got: (sensitive)
         >>> kv.NotNull().check_value(None, unknown=True)
         Traceback (most recent call last):
         ...

@@ -43,6 +43,10 @@ __all__ = [
     "require_config",
 ]
 
+# pytest hides this module's frames from tracebacks: failures point at the user's test line,
+# and the library's locals (which may hold raw values) are never printed.
+__tracebackhide__ = True
+
 Mode = Literal["managed", "data", "ephemeral"]
 _BLOCK_TYPE: Final = {"managed": "resource", "data": "data", "ephemeral": "ephemeral"}
 _PREFIX: Final = {"managed": "", "data": "data.", "ephemeral": "ephemeral."}
@@ -258,7 +262,7 @@ class ExpectNoResource(ConfigCheck):
     >>> ExpectNoResource("aws_instance", "web").check_config({"resource": {"aws_instance": {"web": {}}}})
     Traceback (most recent call last):
     ...
-    plancheck._errors.ConfigCheckError: ExpectNoResource: aws_instance.web: expected no such resource, found one at $.resource.aws_instance.web
+    plancheck._errors.ConfigCheckError: ExpectNoResource: aws_instance.web: expected no such resource, found one at $.resource["aws_instance"]["web"]
     """
 
     type: str
@@ -353,7 +357,7 @@ class ExpectResourceAttribute(ConfigCheck):
     >>> ExpectResourceAttribute("aws_instance", "web", New("tags").AtMapKey("Name"), "web-2").check_config(cfg)
     Traceback (most recent call last):
     ...
-    plancheck._errors.ConfigCheckError: ExpectResourceAttribute: aws_instance.web: tags.Name: expected value "web-2" for StringExact check, got: "web-1"
+    plancheck._errors.ConfigCheckError: ExpectResourceAttribute: aws_instance.web: tags["Name"]: expected value "web-2" for StringExact check, got: "web-1"
     """
 
     type: str

@@ -15,12 +15,12 @@ __all__ = ["ConfigFormatError", "Source", "Trail", "json_location", "trail_steps
 class ConfigFormatError(DocumentFormatError):
     """A configuration (``.tf.json``, ``.tofu.json`` or a dict to write) is malformed.
 
-    Besides the JSON ``location`` (``$.resource.aws_instance``) it carries the ``source``
+    Besides the JSON ``location`` (``$.resource["aws_instance"]``) it carries the ``source``
     file, and the 1-based ``line`` and ``column`` of the offending token when there is a file.
 
-    >>> str(ConfigFormatError("$.resource.aws_instance", "an object of resource names", found="a string",
+    >>> str(ConfigFormatError('$.resource["aws_instance"]', "an object of resource names", found="a string",
     ...                       source="main.tf.json", line=3, column=21))
-    'main.tf.json:3:21: $.resource.aws_instance: expected an object of resource names, found a string'
+    'main.tf.json:3:21: $.resource["aws_instance"]: expected an object of resource names, found a string'
     >>> str(ConfigFormatError("$.variable", "an object", found="null"))
     '$.variable: expected an object, found null'
     """
@@ -95,9 +95,9 @@ def json_location(steps: Iterable[Step]) -> str:
 
     >>> from tfjsonpath import MapStep, SliceStep
     >>> json_location([MapStep("resource"), MapStep("aws_instance")])
-    '$.resource.aws_instance'
+    '$.resource["aws_instance"]'
     >>> json_location([MapStep("provider"), MapStep("aws"), SliceStep(1), MapStep("a.b")])
-    '$.provider.aws[1]["a.b"]'
+    '$.provider["aws"][1]["a.b"]'
     """
     text = Path(*steps).to_text()
     if not text or text.startswith("["):

@@ -58,7 +58,7 @@ def parse_config(text: str | bytes, *, filename: str | None = None, strict: bool
     >>> parse_config('{"resource": {"aws_instance": "web"}}', filename="main.tf.json")
     Traceback (most recent call last):
     ...
-    plancheck.tfconfig._errors.ConfigFormatError: main.tf.json:1:31: $.resource.aws_instance: expected an object of resource names (resource "aws_instance" needs 1 more label: name), found a string
+    plancheck.tfconfig._errors.ConfigFormatError: main.tf.json:1:31: $.resource["aws_instance"]: expected an object of resource names (resource "aws_instance" needs 1 more label: name), found a string
     """
     decoded = _decode_text(text, filename)
     source = Source(filename, decoded)
@@ -69,12 +69,12 @@ def config_from_dict(config: Mapping[str, Any], *, strict: bool = True) -> Confi
     """Read a configuration given as a Python mapping (what a generator is about to write).
 
     Strict by default: an unknown top-level property is an error. Error locations are
-    JSON locations such as ``$.resource.null_resource``.
+    JSON locations such as ``$.resource["null_resource"]``.
 
     >>> config_from_dict({"resource": {"null_resource": {"a": {"depends_on": "x"}}}})
     Traceback (most recent call last):
     ...
-    plancheck.tfconfig._errors.ConfigFormatError: $.resource.null_resource.a.depends_on: expected an array of references such as "aws_instance.web", found a string
+    plancheck.tfconfig._errors.ConfigFormatError: $.resource["null_resource"]["a"]["depends_on"]: expected an array of references such as "aws_instance.web", found a string
     """
     if not isinstance(config, Mapping):
         raise ConfigFormatError(

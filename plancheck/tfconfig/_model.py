@@ -149,7 +149,7 @@ class Block:
 
         >>> from plancheck.tfconfig import config_from_dict
         >>> config_from_dict({"provider": {"aws": [{}, {"alias": "w"}]}}).blocks[1].json_path.to_text()
-        'provider.aws[1]'
+        'provider["aws"][1]'
         """
         return Path(*self._steps)
 

@@ -31,7 +31,7 @@ def python_to_node(value: Any) -> Node:
     >>> python_to_node({"a": [1, {"b": object()}]})
     Traceback (most recent call last):
     ...
-    plancheck.tfconfig._errors.ConfigFormatError: $.a[1].b: expected a JSON value (dict, list, str, int, float, Decimal, bool or None), found a value of type object
+    plancheck.tfconfig._errors.ConfigFormatError: $.a[1]["b"]: expected a JSON value (dict, list, str, int, float, Decimal, bool or None), found a value of type object
     """
     root = _scalar_or_container(value, ())
     if root.kind > ARRAY:
@@ -179,7 +179,7 @@ def dumps_config(config: Mapping[str, Any]) -> str:
     >>> dumps_config({"resource": {"null_resource": "x"}})
     Traceback (most recent call last):
     ...
-    plancheck.tfconfig._errors.ConfigFormatError: $.resource.null_resource: expected an object of resource names (resource "null_resource" needs 1 more label: name), found a string
+    plancheck.tfconfig._errors.ConfigFormatError: $.resource["null_resource"]: expected an object of resource names (resource "null_resource" needs 1 more label: name), found a string
     """
     from ._load import config_from_node
 

@@ -1,0 +1,322 @@
+"""Known-value plan checks: a planned value matches a knownvalue check, or is not there at all.
+
+The value is resolved together with its unknown and sensitive marks first, so an
+unknown value fails saying "unknown" (Go hands the matcher a null for an unknown
+list element, and ``knownvalue.Null()`` then passes), sensitive parts are compared
+but never shown, and a missing attribute is told apart from a null one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from tfjsonpath import MapStep, Path
+
+from .._errors import CheckFailure, ValueMismatchError
+from .._plan import Change, Plan
+from .._redact import Secrets
+from .._values import ResolvedValue, ValueStatus, resolve_value
+from ..knownvalue._base import Check, require_check
+from ._base import (
+    PlanCheck,
+    actions_text,
+    checked_address,
+    checked_deposed,
+    checked_path,
+    deposed_prefix,
+    failure,
+    find_output,
+    find_resource,
+    output_address,
+)
+from ._describe import describe, no_planned_value
+
+# The deprecated null-output checks live with the other output checks; re-exported for old imports.
+
+__all__ = [
+    "ExpectKnownOutputValue",
+    "ExpectKnownOutputValueAtPath",
+    "ExpectKnownValue",
+    "ExpectNoValue",
+    "match_resolved",
+]
+
+# pytest hides this module's frames from tracebacks: failures point at the user's test line,
+# and the library's locals (which may hold raw values) are never printed.
+__tracebackhide__ = True
+
+_ROOT = Path()
+
+
+def _checked_matcher(value: object, check: str) -> Check:
+    return require_check(f"{check}:", "matcher", value)
+
+
+def match_resolved(resolved: ResolvedValue, matcher: Check, secrets: Secrets) -> tuple[Path, str] | None:
+    """Run ``matcher`` on a resolved value: None if it matches, else where (a full path) and why not.
+
+    Shared by the plan and the state checks. Only a known or null value reaches the
+    matcher, with the marks below it; an unknown or absent one fails here, by status.
+
+    >>> from plancheck import knownvalue as kv
+    >>> from tfjsonpath import New
+    >>> r = resolve_value({"l": [None, "k"]}, {"l": [True, False]}, None, New("l"))
+    >>> match_resolved(r, kv.ListExact([kv.Null(), kv.StringExact("k")]), Secrets())
+    (Path(MapStep('l'), SliceStep(0)), 'value is unknown')
+    """
+    path = resolved.path
+    if resolved.status is ValueStatus.UNKNOWN or resolved.status is ValueStatus.ABSENT:
+        return path, "value is " + resolved.describe(secrets)
+    value = resolved.value if resolved.status is ValueStatus.KNOWN else None
+    try:
+        matcher.check_value(
+            value,
+            sensitive=resolved.value_sensitive,
+            unknown=resolved.value_unknown,
+            secrets=secrets,
+            path=path,
+        )
+    except ValueMismatchError as exc:
+        reason = exc.reason
+        if resolved.status is ValueStatus.NULL and resolved.reason:
+            # The value is null only because an ancestor is; say which.
+            reason += f" ({resolved.reason})"
+        return exc.path, reason
+    return None
+
+
+def _resolve(change: Change, path: Path) -> ResolvedValue:
+    return resolve_value(change.after, change.after_unknown, change.after_sensitive, path)
+
+
+def _known_failure(
+    check: PlanCheck,
+    plan: Plan,
+    change: Change,
+    address: str,
+    path: Path,
+    matcher: Check,
+    prefix: str,
+    what: str,
+) -> list[CheckFailure]:
+    name = type(check).__name__
+    gone = no_planned_value(change, what)
+    if gone is not None:
+        return [failure(plan, name, address, path, f"{prefix}value is {gone}")]
+    problem = match_resolved(_resolve(change, path), matcher, plan.secrets)
+    if problem is None:
+        return []
+    where, reason = problem
+    return [failure(plan, name, address, where, prefix + reason)]
+
+
+class ExpectKnownValue(PlanCheck):
+    """The planned value at ``path`` of resource ``address`` matches the knownvalue check ``matcher``.
+
+    Reads ``after`` with its marks: an unknown value (or one with unknown parts)
+    fails saying "unknown", whatever the matcher; sensitive values are compared but
+    shown as ``(sensitive)``; a null ancestor makes the value null; a missing
+    attribute fails as "not present". ``deposed=`` checks a deposed object.
+    The failure names the full path of the first mismatch inside the value.
+
+    >>> from plancheck import Plan, knownvalue as kv
+    >>> from tfjsonpath import New
+    >>> plan = Plan.from_dict({"format_version": "1.2", "resource_changes": [{"address": "test_resource.one",
+    ...     "change": {"actions": ["create"], "after": {"list_attribute": ["value1", "value2"], "name": "x"},
+    ...                "after_unknown": {"id": True}}}]})
+    >>> ExpectKnownValue("test_resource.one", New("name"), kv.StringExact("x")).check_plan(plan)
+    >>> ExpectKnownValue("test_resource.one", New("list_attribute"),
+    ...                  kv.ListExact([kv.StringExact("value3"), kv.StringExact("value2")])).check_plan(plan)
+    Traceback (most recent call last):
+    ...
+    plancheck._errors.PlanCheckError: ExpectKnownValue: test_resource.one: list_attribute[0]: expected value "value3" for StringExact check, got: "value1"
+    >>> ExpectKnownValue("test_resource.one", New("id"), kv.NotNull()).check_plan(plan)
+    Traceback (most recent call last):
+    ...
+    plancheck._errors.PlanCheckError: ExpectKnownValue: test_resource.one: id: value is unknown
+    """
+
+    __slots__ = ("address", "deposed", "matcher", "path")
+    _fields = ("address", "path", "matcher", "deposed")
+    _keyword_fields = frozenset({"deposed"})
+    address: str
+    path: Path
+    matcher: Check
+    deposed: str | None
+
+    def __init__(self, address: str, path: Path, matcher: Check, *, deposed: str | None = None) -> None:
+        name = type(self).__name__
+        self._set(
+            address=checked_address(address, name),
+            path=checked_path(path, name),
+            matcher=_checked_matcher(matcher, name),
+            deposed=checked_deposed(deposed, name),
+        )
+
+    def failures(self, plan: Plan) -> list[CheckFailure]:
+        """The failure, if the value does not match, is unknown or absent, or the resource is not planned."""
+        rc = find_resource(plan, self.address, self.deposed)
+        if isinstance(rc, str):
+            return [failure(plan, type(self).__name__, self.address, None, rc)]
+        return _known_failure(
+            self,
+            plan,
+            rc.change,
+            self.address,
+            self.path,
+            self.matcher,
+            deposed_prefix(self.deposed),
+            "resource",
+        )
+
+
+def _output_known_failures(
+    check: PlanCheck, plan: Plan, name: str, path: Path, matcher: Check
+) -> list[CheckFailure]:
+    output = find_output(plan, name)
+    if isinstance(output, str):
+        return [failure(plan, type(check).__name__, output_address(name), None, output)]
+    return _known_failure(check, plan, output.change, output_address(name), path, matcher, "", "output")
+
+
+class ExpectKnownOutputValue(PlanCheck):
+    """The planned value of output ``name`` matches ``matcher`` (an unknown output fails saying so).
+
+    >>> from plancheck import Plan, knownvalue as kv
+    >>> plan = Plan.from_dict({"format_version": "1.2", "output_changes": {
+    ...     "port": {"actions": ["create"], "after": 8080, "after_unknown": False},
+    ...     "pw": {"actions": ["create"], "after": "hunter2", "after_unknown": False, "after_sensitive": True}}})
+    >>> ExpectKnownOutputValue("port", kv.Int64Exact(8080)).check_plan(plan)
+    >>> ExpectKnownOutputValue("pw", kv.StringExact("hunter3")).check_plan(plan)
+    Traceback (most recent call last):
+    ...
+    plancheck._errors.PlanCheckError: ExpectKnownOutputValue: output.pw: expected value (sensitive) for StringExact check, got: (sensitive)
+    """
+
+    __slots__ = ("matcher", "name")
+    _fields = ("name", "matcher")
+    name: str
+    matcher: Check
+
+    def __init__(self, name: str, matcher: Check) -> None:
+        kind = type(self).__name__
+        self._set(name=checked_address(name, kind, "output name"), matcher=_checked_matcher(matcher, kind))
+
+    def failures(self, plan: Plan) -> list[CheckFailure]:
+        """The failure, if the output does not match, is unknown, or is not in the plan."""
+        return _output_known_failures(self, plan, self.name, _ROOT, self.matcher)
+
+
+class ExpectKnownOutputValueAtPath(PlanCheck):
+    """The planned value at ``path`` inside output ``name`` matches ``matcher``.
+
+    >>> from plancheck import Plan, knownvalue as kv
+    >>> from tfjsonpath import New
+    >>> plan = Plan.from_dict({"format_version": "1.2", "output_changes": {"res": {"actions": ["create"],
+    ...     "after": {"string_attribute": "str"}, "after_unknown": {"id": True}}}})
+    >>> ExpectKnownOutputValueAtPath("res", New("string_attribute"), kv.StringExact("str")).check_plan(plan)
+    >>> ExpectKnownOutputValueAtPath("res", New("string_attribute"), kv.StringExact("rts")).check_plan(plan)
+    Traceback (most recent call last):
+    ...
+    plancheck._errors.PlanCheckError: ExpectKnownOutputValueAtPath: output.res: string_attribute: expected value "rts" for StringExact check, got: "str"
+    """
+
+    __slots__ = ("matcher", "name", "path")
+    _fields = ("name", "path", "matcher")
+    name: str
+    path: Path
+    matcher: Check
+
+    def __init__(self, name: str, path: Path, matcher: Check) -> None:
+        kind = type(self).__name__
+        self._set(
+            name=checked_address(name, kind, "output name"),
+            path=checked_path(path, kind),
+            matcher=_checked_matcher(matcher, kind),
+        )
+
+    def failures(self, plan: Plan) -> list[CheckFailure]:
+        """The failure, if the value does not match, is unknown or absent, or the output is not in the plan."""
+        return _output_known_failures(self, plan, self.name, self.path, self.matcher)
+
+
+def _missing_from_its_parent(value: Any, path: Path) -> bool:
+    """True if following ``path`` stops at a missing key or index; False if it meets a value of the wrong kind.
+
+    Only asked about a path that resolved as absent.
+    """
+    current = value
+    for step in path.steps:
+        if isinstance(step, MapStep):
+            if not isinstance(current, Mapping):
+                return False
+            if step.key not in current:
+                return True
+            current = current[step.key]
+        else:
+            if not isinstance(current, Sequence) or isinstance(current, (str, bytes)):
+                return False
+            if step.index >= len(current):
+                return True
+            current = current[step.index]
+    return False
+
+
+class ExpectNoValue(PlanCheck):
+    """The planned value of resource ``address`` has nothing at ``path``: not a value, not null, not unknown.
+
+    Passes only when a key or index on the path is missing. An unknown value (or an
+    unknown ancestor) fails: it may be set after apply. A path that meets a value of
+    another kind (a key into a string) fails too, and so does a resource with no
+    planned value at all (being deleted): use ExpectResourceAction for that.
+
+    >>> from plancheck import Plan
+    >>> from tfjsonpath import New
+    >>> plan = Plan.from_dict({"format_version": "1.2", "resource_changes": [{"address": "test_resource.one",
+    ...     "change": {"actions": ["update"], "after": {"name": "x", "tags": None, "blocks": []},
+    ...                "after_unknown": {"id": True}}}]})
+    >>> ExpectNoValue("test_resource.one", New("timeouts")).check_plan(plan)
+    >>> ExpectNoValue("test_resource.one", New("blocks").AtSliceIndex(0)).check_plan(plan)
+    >>> ExpectNoValue("test_resource.one", New("tags")).check_plan(plan)
+    Traceback (most recent call last):
+    ...
+    plancheck._errors.PlanCheckError: ExpectNoValue: test_resource.one: tags: expected no value, but it is null
+    """
+
+    __slots__ = ("address", "deposed", "path")
+    _fields = ("address", "path", "deposed")
+    _keyword_fields = frozenset({"deposed"})
+    address: str
+    path: Path
+    deposed: str | None
+
+    def __init__(self, address: str, path: Path, *, deposed: str | None = None) -> None:
+        name = type(self).__name__
+        self._set(
+            address=checked_address(address, name),
+            path=checked_path(path, name),
+            deposed=checked_deposed(deposed, name),
+        )
+
+    def failures(self, plan: Plan) -> list[CheckFailure]:
+        """The failure, if there is a value (known, null or unknown) at the path, or the resource is not planned."""
+        name = type(self).__name__
+        rc = find_resource(plan, self.address, self.deposed)
+        if isinstance(rc, str):
+            return [failure(plan, name, self.address, None, rc)]
+        problem = self._problem(rc.change, plan.secrets)
+        if problem is None:
+            return []
+        return [failure(plan, name, self.address, self.path, deposed_prefix(self.deposed) + problem)]
+
+    def _problem(self, change: Change, secrets: Secrets) -> str | None:
+        actions = change.actions
+        if no_planned_value(change, "resource") is not None:
+            return f"expected no value, but the resource has no planned value at all (action(s): {actions_text(actions)})"
+        resolved = _resolve(change, self.path)
+        if resolved.status is ValueStatus.ABSENT:
+            if _missing_from_its_parent(change.after, self.path):
+                return None
+            return f"expected no value, but the path does not fit the value: {resolved.reason}"
+        return "expected no value, but it is " + describe(resolved, secrets)

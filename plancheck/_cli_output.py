@@ -1,0 +1,197 @@
+"""Rendering check results: a human summary (optionally coloured) or JSON for machines.
+
+The JSON shapes are documented in ``plancheck/schemas/cli-output.schema.json``;
+``SCHEMA_VERSION`` changes only when a change would break a reader.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any, Final, TextIO
+
+from ._cli_run import CheckResult
+from ._errors import CheckFailure
+from ._plan import Plan
+from ._redact import Secrets
+
+__all__ = ["SCHEMA_VERSION", "Style", "error_document", "render_json", "render_text", "use_colour"]
+
+SCHEMA_VERSION: Final = 1
+
+_LABELS: Final = {"pass": "PASS", "fail": "FAIL", "error": "ERROR"}
+# Failures first, so the lines that need attention are at the top of a long run.
+_ORDER: Final = {"error": 0, "fail": 1, "pass": 2}
+
+
+def use_colour(stream: TextIO, environ: Mapping[str, str], choice: str = "auto") -> bool:
+    """Whether to colour output: ``always``/``never``, else only on a terminal with ``NO_COLOR`` unset or empty.
+
+    >>> import io
+    >>> use_colour(io.StringIO(), {}), use_colour(io.StringIO(), {}, "always")
+    (False, True)
+    """
+    if choice == "always":
+        return True
+    if choice == "never":
+        return False
+    if environ.get("NO_COLOR"):
+        return False
+    isatty = getattr(stream, "isatty", None)
+    try:
+        return bool(isatty()) if callable(isatty) else False
+    except (ValueError, OSError):  # a closed or detached stream
+        return False
+
+
+class Style:
+    """ANSI colours, or nothing.
+
+    >>> Style(False).status("fail"), Style(True).status("pass")
+    ('FAIL', '\\x1b[32mPASS\\x1b[0m')
+    """
+
+    __slots__ = ("enabled",)
+    _CODES: Final = {"pass": "32", "fail": "31", "error": "33", "dim": "2", "bold": "1"}
+
+    def __init__(self, enabled: bool) -> None:
+        self.enabled = enabled
+
+    def paint(self, what: str, text: str) -> str:
+        """``text`` in the colour for ``what``."""
+        return f"\x1b[{self._CODES[what]}m{text}\x1b[0m" if self.enabled else text
+
+    def status(self, status: str) -> str:
+        """The PASS/FAIL/ERROR label, coloured."""
+        return self.paint(status, _LABELS[status])
+
+
+def _subject(result: CheckResult, failure: CheckFailure | None, *, with_type: bool = True) -> str:
+    address = failure.address if failure is not None and failure.address is not None else result.spec.address
+    path = failure.path if failure is not None and failure.path is not None else result.spec.path
+    parts = [result.spec.type] if with_type else []
+    if address:
+        parts.append(address)
+    if path is not None and len(path):
+        parts.append(path.to_text())
+    return ": ".join(parts)
+
+
+def render_text(results: Sequence[CheckResult], plan: Plan, *, style: Style, quiet: bool = False) -> str:
+    """The human summary: one line per check (failures first), each reason, then a count line."""
+    secrets: Secrets = plan.secrets
+    lines: list[str] = []
+    width = 5 if any(r.status == "error" for r in results) else 4
+    for result in sorted(results, key=lambda r: _ORDER[r.status]):
+        if result.ok and quiet:
+            continue
+        label = style.status(result.status) + " " * (width - len(_LABELS[result.status]))
+        if not result.failures:
+            lines.append(f"{label}  {_subject(result, None)}")
+            continue
+        for i, failure in enumerate(result.failures):
+            # Further failures of the same check are indented under it, without repeating its name.
+            lead = label if i == 0 else " " * (width + 2)
+            subject = _subject(result, failure, with_type=i == 0)
+            lines.append(f"{lead}  {subject}: {failure.message}" if subject else f"{lead}  {failure.message}")
+    if not quiet:
+        passed = sum(r.ok for r in results)
+        failed = sum(r.status == "fail" for r in results)
+        errors = sum(r.status == "error" for r in results)
+        counts = [style.paint("pass" if passed else "dim", f"{passed} passed")]
+        counts.append(style.paint("fail" if failed else "dim", f"{failed} failed"))
+        if errors:
+            counts.append(style.paint("error", f"{errors} errors"))
+        noun = "check" if len(results) == 1 else "checks"
+        source = f" in {plan.source}" if plan.source else ""
+        lines.append(f"{len(results)} {noun}{source}: " + ", ".join(counts))
+    return secrets.scrub("\n".join(lines))
+
+
+def _failure_json(failure: CheckFailure) -> dict[str, Any]:
+    return {
+        "address": failure.address,
+        "path": failure.path.to_text() if failure.path is not None else None,
+        "message": failure.message,
+    }
+
+
+def results_document(results: Sequence[CheckResult], plan: Plan, tool_version: str) -> dict[str, Any]:
+    """The JSON document of a run (kind ``results``), in check order."""
+    return {
+        "schema_version": SCHEMA_VERSION,
+        "kind": "results",
+        "tool_version": tool_version,
+        "ok": all(r.ok for r in results),
+        "plan": {
+            "source": plan.source,
+            "format_version": plan.format_version,
+            "terraform_version": plan.terraform_version,
+        },
+        "summary": {
+            "total": len(results),
+            "passed": sum(r.ok for r in results),
+            "failed": sum(r.status == "fail" for r in results),
+            "errors": sum(r.status == "error" for r in results),
+        },
+        "results": [
+            {
+                "origin": r.spec.origin,
+                "check": r.spec.type,
+                "address": r.spec.address,
+                "path": r.spec.path.to_text() if r.spec.path is not None else None,
+                "status": r.status,
+                "failures": [_failure_json(f) for f in r.failures],
+            }
+            for r in results
+        ],
+    }
+
+
+def render_json(document: Mapping[str, Any], secrets: Secrets | None = None) -> str:
+    """JSON text of ``document`` with every string value scrubbed of ``secrets`` (keys are ours, never scrubbed).
+
+    >>> print(render_json({"message": "pw is hunter2"}, Secrets(["hunter2"])))
+    {
+      "message": "pw is (sensitive)"
+    }
+    """
+    data = _scrubbed_copy(document, secrets) if secrets is not None and len(secrets) else document
+    return json.dumps(data, indent=2, ensure_ascii=False, default=str)
+
+
+def _scrubbed_copy(document: Mapping[str, Any], secrets: Secrets) -> Any:
+    root: list[Any] = [None]
+    stack: list[tuple[Any, Any, Any]] = [(root, 0, document)]
+    while stack:
+        parent, key, value = stack.pop()
+        if isinstance(value, str):
+            parent[key] = secrets.scrub(value)
+        elif isinstance(value, Mapping):
+            copy: dict[str, Any] = {}
+            parent[key] = copy
+            for k, v in value.items():
+                copy[k] = None
+                stack.append((copy, k, v))
+        elif isinstance(value, (list, tuple)):
+            items: list[Any] = [None] * len(value)
+            parent[key] = items
+            stack.extend((items, i, v) for i, v in enumerate(value))
+        else:
+            parent[key] = value
+    return root[0]
+
+
+def error_document(kind: str, message: str, tool_version: str) -> dict[str, Any]:
+    """The JSON document reporting a usage, plan, checks-file or terraform error (exit status 2).
+
+    >>> error_document("plan", "p.json: bad", "0.1.0")["error"]
+    {'kind': 'plan', 'message': 'p.json: bad'}
+    """
+    return {
+        "schema_version": SCHEMA_VERSION,
+        "kind": "error",
+        "tool_version": tool_version,
+        "ok": False,
+        "error": {"kind": kind, "message": message},
+    }

@@ -1,0 +1,180 @@
+"""``tfplancheck query``: look at a plan's addresses, or the value at a path, redacted.
+
+``output.NAME`` addresses an output change; anything else a resource change.
+Unknown values show as ``(known after apply)``, sensitive ones as ``(sensitive)``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Final
+
+from tfjsonpath import Path
+
+from ._cli_output import SCHEMA_VERSION
+from ._cli_run import CliError
+from ._plan import Change, Plan, ResourceNotFound
+from ._redact import Marks, render_value
+from ._values import ResolvedValue, ValueStatus, resolve_value
+
+__all__ = ["UNKNOWN_TEXT", "list_document", "query_change", "render_list", "value_document"]
+
+UNKNOWN_TEXT: Final = "(known after apply)"
+# A string no plan holds: stands in for unknown values so render_value can lay them out, then is replaced.
+_PLACEHOLDER: Final = "\x00tfplancheck-unknown\x00"
+_PLACEHOLDER_JSON: Final = '"\\u0000tfplancheck-unknown\\u0000"'
+
+
+def query_change(plan: Plan, address: str) -> Change:
+    """The change at ``address`` (``output.NAME`` for an output); CliError naming close addresses if absent."""
+    try:
+        if address.startswith("output.") and not plan.has_resource_change(address):
+            return plan.output_change(address[len("output.") :]).change
+        return plan.resource_change(address).change
+    except ResourceNotFound as exc:
+        raise CliError("usage", str(exc)) from None
+
+
+def _with_unknowns(value: Any, unknown: Marks) -> Any:
+    """A copy of ``value`` with the placeholder wherever ``unknown`` marks a value (iteratively)."""
+    if unknown is True:
+        return _PLACEHOLDER
+    if not isinstance(unknown, (Mapping, list)) or not isinstance(value, (Mapping, list, type(None))):
+        return value
+    root: list[Any] = [None]
+    # Each task fills slot `key` of `parent` from (value, marks).
+    stack: list[tuple[Any, Any, Any, Marks]] = [(root, 0, value, unknown)]
+    while stack:
+        parent, key, val, marks = stack.pop()
+        if marks is True:
+            parent[key] = _PLACEHOLDER
+        elif isinstance(marks, Mapping) and isinstance(val, (Mapping, type(None))):
+            copy: dict[str, Any] = dict(val or {})
+            parent[key] = copy
+            for k, sub in marks.items():
+                if sub is True or isinstance(sub, (Mapping, list)):
+                    stack.append((copy, k, copy.get(k), sub))
+        elif isinstance(marks, list) and isinstance(val, (list, type(None))):
+            items = list(val or [])
+            items.extend([None] * (len(marks) - len(items)))
+            parent[key] = items
+            for i, sub in enumerate(marks):
+                if sub is True or isinstance(sub, (Mapping, list)):
+                    stack.append((items, i, items[i], sub))
+        else:
+            parent[key] = val
+    return root[0]
+
+
+def render_planned(value: Any, unknown: Marks, sensitive: Marks, plan: Plan) -> str:
+    """A planned value as text: sensitive parts ``(sensitive)``, unknown parts ``(known after apply)``.
+
+    >>> plan = Plan.from_dict({"format_version": "1.0"})
+    >>> render_planned({"a": "x"}, {"id": True}, {"a": True}, plan)
+    '{"a": (sensitive), "id": (known after apply)}'
+    """
+    text = render_value(_with_unknowns(value, unknown), sensitive, plan.secrets)
+    return text.replace(_PLACEHOLDER_JSON, UNKNOWN_TEXT)
+
+
+def _sides(change: Change, before: bool) -> tuple[Any, Marks, Marks]:
+    if before:
+        return change.before, None, change.before_sensitive
+    return change.after, change.after_unknown, change.after_sensitive
+
+
+def resolve(plan: Plan, address: str, path: Path, before: bool) -> ResolvedValue:
+    """Resolve ``path`` in the after (or before) value of ``address``."""
+    value, unknown, sensitive = _sides(query_change(plan, address), before)
+    return resolve_value(value, unknown, sensitive, path)
+
+
+def value_document(plan: Plan, address: str, path: Path, before: bool) -> dict[str, Any]:
+    """What ``query PLAN ADDRESS [PATH]`` reports, as a JSON-ready dict (kind ``value``)."""
+    resolved = resolve(plan, address, path, before)
+    if resolved.status is ValueStatus.UNKNOWN:
+        text = UNKNOWN_TEXT
+    elif resolved.status is ValueStatus.KNOWN:
+        text = render_planned(
+            resolved.value, resolved.value_unknown, True if resolved.sensitive else resolved.value_sensitive, plan
+        )
+    elif resolved.status is ValueStatus.NULL:
+        text = "null"
+    else:
+        text = ""
+    return {
+        "schema_version": SCHEMA_VERSION,
+        "kind": "value",
+        "address": address,
+        "path": path.to_text(),
+        "of": "before" if before else "after",
+        "status": resolved.status.value,
+        "unknown": resolved.unknown,
+        "partly_unknown": resolved.partly_unknown,
+        "sensitive": resolved.sensitive,
+        "partly_sensitive": (not resolved.sensitive) and _any_true(resolved.value_sensitive),
+        "reason": resolved.reason or None,
+        "value": plan.secrets.scrub(text) if text else None,
+    }
+
+
+def _any_true(marks: Marks) -> bool:
+    stack = [marks]
+    while stack:
+        m = stack.pop()
+        if m is True:
+            return True
+        if isinstance(m, Mapping):
+            stack.extend(m.values())
+        elif isinstance(m, list):
+            stack.extend(m)
+    return False
+
+
+def render_value_document(doc: Mapping[str, Any]) -> str:
+    """The text form of :func:`value_document`."""
+    where = doc["address"] + (f" {doc['path']}" if doc["path"] else "")
+    status = doc["status"]
+    if doc["partly_unknown"]:
+        status += " (with unknown elements)"
+    if doc["reason"]:
+        status += f" ({doc['reason']})"
+    if doc["sensitive"]:
+        sensitive = "yes"
+    elif doc["partly_sensitive"]:
+        sensitive = "partly"
+    else:
+        sensitive = "no"
+    lines = [f"{where} ({doc['of']})", f"  status:    {status}", f"  sensitive: {sensitive}"]
+    if doc["value"] is not None:
+        lines.append(f"  value:     {doc['value']}")
+    return "\n".join(lines)
+
+
+def list_document(plan: Plan) -> dict[str, Any]:
+    """Every resource change and output change with its actions (kind ``addresses``)."""
+    resources = [
+        {"address": rc.address, "actions": list(rc.actions), **({"deposed": rc.deposed} if rc.deposed else {})}
+        for rc in plan.resource_changes
+    ]
+    outputs = [{"address": f"output.{name}", "actions": list(oc.actions)} for name, oc in plan.output_changes.items()]
+    return {
+        "schema_version": SCHEMA_VERSION,
+        "kind": "addresses",
+        "plan": plan.source,
+        "resource_changes": resources,
+        "output_changes": outputs,
+    }
+
+
+def render_list(doc: Mapping[str, Any]) -> str:
+    """The text form of :func:`list_document`: one address and its actions per line."""
+    rows = [
+        (r["address"] + (f" (deposed {r['deposed']})" if "deposed" in r else ""), r["actions"])
+        for r in [*doc["resource_changes"], *doc["output_changes"]]
+    ]
+    if not rows:
+        return "(the plan has no resource or output changes)"
+    width = max(len(address) for address, _ in rows)
+    return "\n".join(f"{address.ljust(width)}  {', '.join(actions) or '(none)'}" for address, actions in rows)
+

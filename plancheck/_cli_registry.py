@@ -1,0 +1,456 @@
+"""The catalogue of plan checks and knownvalue matchers the command line can build.
+
+Nothing here names a check: the catalogue is discovered by introspection (every
+public class with ``failures`` and ``check_plan`` is a plan check; every public,
+concrete class of :mod:`plancheck.knownvalue` is a matcher), and each
+constructor's signature and type hints say which keys a checks file may give and
+how to convert them. A check or matcher added to the library is usable from the
+command line without touching this module.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import importlib
+import inspect
+import pkgutil
+import re
+import types
+import typing
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from collections.abc import Set as AbstractSet
+from decimal import Decimal
+from typing import Any
+
+from tfjsonpath import Path
+
+__all__ = ["Kind", "Param", "Registry", "Signature", "default_registry", "parse_kind"]
+
+# Submodules that may define plan checks; importing every module (pytest plugin included) would be slow.
+_CHECK_MODULE = re.compile(r"^_?(check|checks|known|expect)")
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Kind:
+    """What a constructor argument accepts, derived from its type hint.
+
+    ``tag`` is one of ``str int bool number path enum matcher list map optional union literal pattern any
+    unsupported``; ``of`` holds the element kinds (list, map, optional, union); ``cls`` the enum or matcher
+    base class; ``choices`` the literal values.
+
+    >>> parse_kind(list[str]).describe()
+    'list of string'
+    """
+
+    tag: str
+    of: tuple[Kind, ...] = ()
+    cls: type | None = None
+    choices: tuple[Any, ...] = ()
+    text: str = ""
+
+    def describe(self) -> str:
+        """A short phrase for ``--list-checks`` and error messages.
+
+        >>> parse_kind(int | None).describe()
+        'integer or null'
+        """
+        if self.tag in _SIMPLE_NAMES:
+            return _SIMPLE_NAMES[self.tag]
+        if self.tag == "enum" and self.cls is not None:
+            return "one of " + "|".join(enum_choices(self.cls))
+        if self.tag == "literal":
+            return "one of " + "|".join(str(c) for c in self.choices)
+        if self.tag == "matcher":
+            return "matcher"
+        if self.tag == "list":
+            return f"list of {self.of[0].describe()}"
+        if self.tag == "map":
+            keys = " by index" if self.cls is int else ""
+            return f"table{keys} of {self.of[0].describe()}"
+        if self.tag == "optional":
+            return f"{self.of[0].describe()} or null"
+        if self.tag == "union":
+            return " or ".join(k.describe() for k in self.of)
+        return f"unsupported ({self.text})"
+
+    @property
+    def supported(self) -> bool:
+        """False when a checks file cannot express a value of this kind."""
+        return self.tag != "unsupported" and all(k.supported for k in self.of)
+
+
+_SIMPLE_NAMES = {
+    "str": "string",
+    "int": "integer",
+    "bool": "boolean",
+    "number": "number",
+    "path": "path",
+    "pattern": "regular expression",
+    "any": "any value",
+}
+
+
+def enum_choices(cls: type) -> list[str]:
+    """The spellings shown for an enum: its values when they are strings, else its names.
+
+    >>> class Color(enum.Enum):
+    ...     RED = "red"
+    >>> enum_choices(Color)
+    ['red']
+    """
+    members = list(cls)  # type: ignore[call-overload]
+    if all(isinstance(m.value, str) for m in members):
+        return [m.value for m in members]
+    return [m.name for m in members]
+
+
+def _is_matcher_base(tp: type, matchers: Iterable[type]) -> bool:
+    if tp is object:
+        return False
+    for m in matchers:
+        try:
+            if issubclass(m, tp):
+                return True
+        except TypeError:  # a non-runtime-checkable Protocol
+            break
+    return "knownvalue" in getattr(tp, "__module__", "")
+
+
+def parse_kind(tp: Any, matchers: Sequence[type] = ()) -> Kind:
+    """The :class:`Kind` of a type hint (already evaluated).
+
+    >>> parse_kind(Path).tag, parse_kind(Sequence[Path]).describe()
+    ('path', 'list of path')
+    """
+    if tp is Any or tp is object or tp is inspect.Parameter.empty:
+        return Kind("any")
+    if tp is str:
+        return Kind("str")
+    if tp is bool:
+        return Kind("bool")
+    if tp is int:
+        return Kind("int")
+    if tp in (float, Decimal):
+        return Kind("number")
+    if tp is Path:
+        return Kind("path")
+    if tp is re.Pattern or typing.get_origin(tp) is re.Pattern:
+        return Kind("pattern")
+    origin = typing.get_origin(tp)
+    args = typing.get_args(tp)
+    if origin is typing.Union or origin is types.UnionType:
+        alternatives = [a for a in args if a is not type(None)]
+        kinds = _merge_numbers([parse_kind(a, matchers) for a in alternatives])
+        inner = kinds[0] if len(kinds) == 1 else Kind("union", tuple(kinds))
+        return Kind("optional", (inner,)) if len(alternatives) < len(args) else inner
+    if origin is typing.Literal:
+        return Kind("literal", choices=args)
+    if origin in (list, tuple, set, frozenset) or origin in _SEQUENCE_ORIGINS:
+        element = args[0] if args else Any
+        if origin is tuple and (len(args) != 2 or args[1] is not Ellipsis):
+            return Kind("unsupported", text=_type_text(tp))
+        return Kind("list", (parse_kind(element, matchers),))
+    if origin in (dict,) or origin in _MAPPING_ORIGINS:
+        key = args[0] if args else str
+        if key not in (str, int):
+            return Kind("unsupported", text=_type_text(tp))
+        # Table keys are always strings; an int-keyed mapping (ListPartial's indexes) takes "0", "2", ...
+        return Kind("map", (parse_kind(args[1] if args else Any, matchers),), cls=int if key is int else None)
+    if isinstance(tp, type):
+        if issubclass(tp, enum.Enum):
+            return Kind("enum", cls=tp)
+        if _is_matcher_base(tp, matchers):
+            return Kind("matcher", cls=tp)
+    return Kind("unsupported", text=_type_text(tp))
+
+
+def _merge_numbers(kinds: list[Kind]) -> list[Kind]:
+    # `int | float | Decimal` is one "number" to a file author.
+    if any(k.tag == "number" for k in kinds):
+        kinds = [k for k in kinds if k.tag != "int"]
+    out: list[Kind] = []
+    for k in kinds:
+        if k not in out:
+            out.append(k)
+    return out
+
+
+_SEQUENCE_ORIGINS: frozenset[Any] = frozenset({Sequence, Iterable, Collection, AbstractSet})
+_MAPPING_ORIGINS: frozenset[Any] = frozenset({Mapping})
+
+
+def _type_text(tp: Any) -> str:
+    if typing.get_origin(tp) is None and isinstance(getattr(tp, "__name__", None), str):
+        return str(tp.__name__)
+    return str(tp).replace("typing.", "").replace("collections.abc.", "")
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Param:
+    """One constructor argument: its key in a checks file, its kind, and how it is passed.
+
+    >>> Param("address", Kind("str"), required=True).describe()
+    'address: string'
+    """
+
+    name: str
+    kind: Kind
+    required: bool
+    variadic: bool = False
+    positional_only: bool = False
+    default: Any = None
+
+    def describe(self) -> str:
+        """``name: kind`` plus ``= default`` or ``...`` for a variadic argument."""
+        text = f"{self.name}: {self.kind.describe()}"
+        if self.variadic:
+            return f"{self.name}: list of {self.kind.describe()}"
+        if not self.required:
+            kind = self.kind.of[0] if self.kind.tag == "optional" and self.default is None else self.kind
+            text = f"{self.name}: {kind.describe()} = {_default_text(self.default)}"
+        return text
+
+
+def _default_text(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, enum.Enum):
+        return str(value.value)
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return repr(value)
+    return str(value) if isinstance(value, (int, Decimal, float)) else "…"
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Signature:
+    """A check or matcher class with the arguments a checks file can give it.
+
+    >>> class Demo:
+    ...     def __init__(self, address: str, count: int = 1) -> None: ...
+    >>> Signature.of(Demo).describe()
+    'Demo(address: string, count: integer = 1)'
+    """
+
+    name: str
+    cls: type
+    params: tuple[Param, ...]
+    doc: str = ""
+
+    @classmethod
+    def of(cls, target: type, matchers: Sequence[type] = ()) -> Signature:
+        """Introspect ``target``'s constructor."""
+        hints = _type_hints(target)
+        params: list[Param] = []
+        try:
+            sig = inspect.signature(target)
+        except (TypeError, ValueError):
+            sig = inspect.Signature()
+        for p in sig.parameters.values():
+            if p.kind is inspect.Parameter.VAR_KEYWORD:
+                continue
+            hint = hints.get(p.name, p.annotation)
+            kind = parse_kind(hint, matchers) if not isinstance(hint, str) else Kind("unsupported", text=hint)
+            params.append(
+                Param(
+                    p.name,
+                    kind,
+                    required=p.default is inspect.Parameter.empty and p.kind is not inspect.Parameter.VAR_POSITIONAL,
+                    variadic=p.kind is inspect.Parameter.VAR_POSITIONAL,
+                    positional_only=p.kind is inspect.Parameter.POSITIONAL_ONLY,
+                    default=None if p.default is inspect.Parameter.empty else p.default,
+                )
+            )
+        first_line = (inspect.getdoc(target) or "").strip().splitlines()
+        return cls(target.__name__, target, tuple(params), _plain_doc(first_line[0]) if first_line else "")
+
+    @property
+    def supported(self) -> bool:
+        """False when a required argument has a kind no checks file can express."""
+        return all(p.kind.supported for p in self.params if p.required or p.variadic)
+
+    def param(self, name: str) -> Param | None:
+        """The parameter called ``name``, or None."""
+        for p in self.params:
+            if p.name == name:
+                return p
+        return None
+
+    def describe(self) -> str:
+        """The constructor form shown by ``--list-checks``."""
+        return f"{self.name}(" + ", ".join(p.describe() for p in self.params) + ")"
+
+
+_RST_ROLE = re.compile(r":[a-z]+:`~?(?:[\w.]+\.)?([^`]+)`")
+
+
+def _plain_doc(text: str) -> str:
+    """A docstring line without reST markup.
+
+    >>> _plain_doc("Resource ``address`` has a :class:`~plancheck.ResourceAction`.")
+    'Resource address has a ResourceAction.'
+    """
+    return _RST_ROLE.sub(r"\1", text).replace("``", "")
+
+
+def _namespace(target: type) -> dict[str, Any]:
+    module = importlib.import_module(target.__module__)
+    ns: dict[str, Any] = {"Path": Path, "Decimal": Decimal, "Any": Any, "re": re}
+    for modname in ("typing", "collections.abc"):
+        mod = importlib.import_module(modname)
+        ns.update({k: getattr(mod, k) for k in dir(mod) if not k.startswith("_")})
+    ns.update(vars(module))
+    return ns
+
+
+def _type_hints(target: type) -> dict[str, Any]:
+    init = next((vars(c)["__init__"] for c in target.__mro__ if "__init__" in vars(c)), object.__init__)
+    ns: dict[str, Any] | None = None
+    for fn in (init, target):
+        try:
+            return typing.get_type_hints(fn)
+        except Exception:  # annotations naming TYPE_CHECKING-only imports: resolve them in a wider namespace
+            pass
+        try:
+            ns = ns if ns is not None else _namespace(target)
+            return typing.get_type_hints(fn, globalns=ns)
+        except Exception:  # fall through to evaluating each annotation alone
+            continue
+    hints: dict[str, Any] = {}
+    ns = ns if ns is not None else _namespace(target)
+    for name, raw in getattr(init, "__annotations__", {}).items():
+        try:
+            hints[name] = eval(raw, ns) if isinstance(raw, str) else raw  # our own modules' annotations
+        except Exception:
+            hints[name] = raw
+    return hints
+
+
+def _is_concrete_public(obj: Any) -> bool:
+    return (
+        isinstance(obj, type)
+        and not obj.__name__.startswith("_")
+        and not issubclass(obj, (BaseException, enum.Enum))
+        and not getattr(obj, "_is_protocol", False)
+        and not inspect.isabstract(obj)
+    )
+
+
+def is_plan_check(obj: Any) -> bool:
+    """Whether ``obj`` is a plan check class (has ``failures`` and ``check_plan``).
+
+    >>> class C:
+    ...     def failures(self, plan): ...
+    ...     def check_plan(self, plan): ...
+    >>> is_plan_check(C), is_plan_check(int)
+    (True, False)
+    """
+    return _is_concrete_public(obj) and callable(getattr(obj, "failures", None)) and callable(
+        getattr(obj, "check_plan", None)
+    )
+
+
+class Registry:
+    """Plan checks and matchers by name, with their signatures.
+
+    >>> class Always:
+    ...     '''Never fails.'''
+    ...     def failures(self, plan): return []
+    ...     def check_plan(self, plan): pass
+    >>> reg = Registry([Always], [])
+    >>> reg.check("Always").describe(), reg.check_names()
+    ('Always()', ['Always'])
+    """
+
+    def __init__(self, checks: Iterable[type], matchers: Iterable[type]) -> None:
+        matcher_list = list(dict.fromkeys(matchers))
+        self._matchers = {m.__name__: Signature.of(m, matcher_list) for m in matcher_list}
+        self._checks = {c.__name__: Signature.of(c, matcher_list) for c in dict.fromkeys(checks)}
+        self.matcher_classes: tuple[type, ...] = tuple(matcher_list)
+
+    def check(self, name: str) -> Signature:
+        """The signature of plan check ``name``; KeyError if there is none."""
+        return self._checks[name]
+
+    def matcher(self, name: str) -> Signature:
+        """The signature of matcher ``name``; KeyError if there is none."""
+        return self._matchers[name]
+
+    def check_names(self) -> list[str]:
+        """Every plan check name, sorted."""
+        return sorted(self._checks)
+
+    def matcher_names(self) -> list[str]:
+        """Every matcher name, sorted."""
+        return sorted(self._matchers)
+
+    def has_check(self, name: str) -> bool:
+        """Whether there is a plan check called ``name``."""
+        return name in self._checks
+
+    def has_matcher(self, name: str) -> bool:
+        """Whether there is a matcher called ``name``."""
+        return name in self._matchers
+
+
+def _public_members(module: types.ModuleType) -> Iterable[Any]:
+    names = getattr(module, "__all__", None)
+    if names is None:
+        names = [n for n in dir(module) if not n.startswith("_")]
+    for name in names:
+        obj = getattr(module, name, None)
+        if obj is not None:
+            yield obj
+
+
+def _try_import(name: str) -> types.ModuleType | None:
+    try:
+        return importlib.import_module(name)
+    except ImportError:
+        return None
+
+
+def discover(import_module: Callable[[str], types.ModuleType | None] = _try_import) -> Registry:
+    """Build the registry from what the installed plancheck package provides."""
+    import plancheck
+
+    checks: list[type] = []
+    modules: list[types.ModuleType] = [plancheck]
+    for info in pkgutil.iter_modules(plancheck.__path__):
+        if _CHECK_MODULE.match(info.name) and not info.name.startswith("_cli"):
+            mod = import_module(f"plancheck.{info.name}")
+            if mod is not None:
+                modules.append(mod)
+                # A check package's modules too, so a check counts before the package re-exports it.
+                for sub in pkgutil.iter_modules(getattr(mod, "__path__", [])):
+                    submodule = import_module(f"{mod.__name__}.{sub.name}")
+                    if submodule is not None:
+                        modules.append(submodule)
+    for mod in modules:
+        for obj in _public_members(mod):
+            if is_plan_check(obj) and obj not in checks and obj.__name__ not in {c.__name__ for c in checks}:
+                checks.append(obj)
+    matchers: list[type] = []
+    knownvalue = import_module("plancheck.knownvalue")
+    if knownvalue is not None:
+        for obj in _public_members(knownvalue):
+            if _is_concrete_public(obj) and obj not in matchers:
+                matchers.append(obj)
+    return Registry(_without_bases(checks), _without_bases(matchers))
+
+
+def _without_bases(classes: list[type]) -> list[type]:
+    # A class that others found here derive from is a base (Check, PlanCheck), not something to build.
+    return [c for c in classes if not any(o is not c and issubclass(o, c) for o in classes)]
+
+
+_DEFAULT: list[Registry] = []
+
+
+def default_registry() -> Registry:
+    """The registry of the installed library (discovered once per process)."""
+    if not _DEFAULT:
+        _DEFAULT.append(discover())
+    return _DEFAULT[0]

@@ -1,0 +1,148 @@
+"""Reading the plan the command line was given, and running checks against it.
+
+A plan may be JSON (``terraform show -json`` output) or a binary plan file
+(``terraform plan -out``), which is a zip archive: that is turned into JSON by
+running ``terraform show -json`` (or ``tofu``) in the current directory, where the
+configuration was initialised.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import sys
+import tempfile
+from collections.abc import Mapping, Sequence
+from typing import IO, Any
+
+from ._cli_checksfile import CheckSpec
+from ._errors import CheckFailure, PlanFormatError, TfCheckError
+from ._plan import Plan
+
+__all__ = ["CheckResult", "CliError", "is_binary_plan", "read_plan", "run_checks"]
+
+_ZIP_MAGIC = b"PK\x03\x04"
+_SHOW_TIMEOUT = 300.0
+
+
+class CliError(Exception):
+    """A user error the command line reports in one line and exits 2 for.
+
+    >>> str(CliError("plan", "plan.json: not found"))
+    'plan.json: not found'
+    """
+
+    def __init__(self, kind: str, message: str) -> None:
+        self.kind = kind
+        self.message = message
+        super().__init__(message)
+
+
+def is_binary_plan(data: bytes) -> bool:
+    """Whether ``data`` is a saved plan file (a zip archive) rather than JSON.
+
+    >>> is_binary_plan(b"PK\\x03\\x04..."), is_binary_plan(b'{"format_version": "1.2"}')
+    (True, False)
+    """
+    return data.startswith(_ZIP_MAGIC)
+
+
+def _show_json(plan_file: str, terraform: str | None, environ: Mapping[str, str]) -> bytes:
+    from ._terraform import TerraformNotFoundError, inspect_binary, locate_terraform, run_command
+
+    located = locate_terraform(terraform, environ)
+    if located is None:
+        raise CliError(
+            "terraform",
+            f"{plan_file} is a binary plan; reading it needs terraform or tofu on PATH "
+            "(or --terraform PATH, or $TF_ACC_TERRAFORM_PATH)",
+        )
+    try:
+        binary = inspect_binary(located[0])
+    except TerraformNotFoundError as exc:
+        raise CliError("terraform", str(exc)) from None
+    result = run_command(
+        [binary.path, "show", "-no-color", "-json", os.path.abspath(plan_file)],
+        cwd=os.getcwd(),
+        env=environ,
+        timeout=_SHOW_TIMEOUT,
+    )
+    if not result.ok:
+        detail = result.stderr.strip() or result.stdout.strip() or f"exit status {result.returncode}"
+        raise CliError("terraform", f"{result.command_line} failed:\n{detail}")
+    return result.stdout.encode("utf-8")
+
+
+def read_plan(
+    name: str, *, terraform: str | None = None, stdin: IO[bytes] | None = None, environ: Mapping[str, str] | None = None
+) -> Plan:
+    """Load the plan ``name`` (a path, or ``-`` for stdin), JSON or binary; raise CliError on any problem."""
+    env = os.environ if environ is None else environ
+    source = "<stdin>" if name == "-" else name
+    try:
+        if name == "-":
+            data = (stdin if stdin is not None else sys.stdin.buffer).read()
+        else:
+            with open(name, "rb") as f:
+                data = f.read()
+    except OSError as exc:
+        raise CliError("plan", f"{source}: cannot read the plan: {exc.strerror or exc}") from None
+    if is_binary_plan(data):
+        if name == "-":
+            with tempfile.TemporaryDirectory(prefix="tfplancheck-") as tmp:
+                path = os.path.join(tmp, "stdin.tfplan")
+                with open(path, "wb") as f:
+                    f.write(data)
+                data = _show_json(path, terraform, env)
+        else:
+            data = _show_json(name, terraform, env)
+    if not data.strip():
+        raise CliError("plan", f"{source}: the plan is empty (expected the JSON of `terraform show -json PLANFILE`)")
+    try:
+        return Plan.from_json(data, source=source)
+    except PlanFormatError as exc:
+        raise CliError("plan", str(exc)) from None
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class CheckResult:
+    """The outcome of one check: ``pass``, ``fail`` or ``error`` (the check could not run).
+
+    >>> CheckResult(CheckSpec("ExpectEmptyPlan", None, "check[0]"), "pass").ok
+    True
+    """
+
+    spec: CheckSpec
+    status: str
+    failures: tuple[CheckFailure, ...] = ()
+
+    @property
+    def ok(self) -> bool:
+        """True when the check passed."""
+        return self.status == "pass"
+
+
+def _scrubbed(failure: CheckFailure, plan: Plan) -> CheckFailure:
+    return dataclasses.replace(failure, message=plan.secrets.scrub(failure.message))
+
+
+def run_one(spec: CheckSpec, plan: Plan) -> CheckResult:
+    """Run one check; an exception from inside it becomes an ``error`` result, never a traceback."""
+    try:
+        found: Sequence[Any] = spec.check.failures(plan)
+    except TfCheckError as exc:
+        failure = CheckFailure(spec.type, spec.address, spec.path, str(exc))
+        return CheckResult(spec, "error", (_scrubbed(failure, plan),))
+    except Exception as exc:
+        failure = CheckFailure(spec.type, spec.address, spec.path, f"internal error: {type(exc).__name__}: {exc}")
+        return CheckResult(spec, "error", (_scrubbed(failure, plan),))
+    failures = tuple(
+        _scrubbed(f if isinstance(f, CheckFailure) else CheckFailure(spec.type, spec.address, spec.path, str(f)), plan)
+        for f in found
+    )
+    return CheckResult(spec, "fail" if failures else "pass", failures)
+
+
+def run_checks(specs: Sequence[CheckSpec], plan: Plan) -> list[CheckResult]:
+    """Run every check, in order."""
+    return [run_one(spec, plan) for spec in specs]

@@ -1,0 +1,127 @@
+"""A per-session cache of loaded documents, keyed by file identity.
+
+The key is (kind, resolved path, mtime in ns, size): a file rewritten during the
+session is loaded again, an unchanged one never is. One cache lives in each pytest
+session (a session-scoped fixture), so xdist workers share nothing.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, Generic, TypeVar
+
+from ._errors import DocumentFormatError, StateFormatError
+from ._redact import Secrets
+
+__all__ = ["DocumentCache", "SessionDocuments"]
+
+T = TypeVar("T")
+
+_Key = tuple[str, str, int, int]
+
+
+class DocumentCache(Generic[T]):
+    """Load each document once per (path, mtime, size); malformed documents fail the same way every time.
+
+    >>> import json, tempfile
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     p = Path(d, "doc.json")
+    ...     _ = p.write_text('{"a": 1}')
+    ...     cache = DocumentCache(lambda path: json.loads(Path(path).read_text()))
+    ...     first, second = cache.get("doc", p), cache.get("doc", p)
+    >>> first is second, cache.loads
+    (True, 1)
+    """
+
+    __slots__ = ("_entries", "_loader", "loads")
+
+    def __init__(self, loader: Callable[[Path], T]) -> None:
+        self._loader = loader
+        self._entries: dict[_Key, T | DocumentFormatError] = {}
+        #: How many times the loader ran (for tests and for the curious).
+        self.loads = 0
+
+    def _load(self, path: Path) -> T | DocumentFormatError:
+        self.loads += 1
+        try:
+            return self._loader(path)
+        except DocumentFormatError as exc:
+            return exc
+
+    def get(self, kind: str, path: Path) -> T:
+        """The document at ``path``, loaded at most once while the file is unchanged.
+
+        Raises the loader's :class:`DocumentFormatError` (a fresh traceback each time).
+        """
+        try:
+            st = os.stat(path)
+        except OSError:
+            # Nothing to key on: let the loader report the missing or unreadable file.
+            result = self._load(path)
+        else:
+            key = (kind, str(path), st.st_mtime_ns, st.st_size)
+            if key not in self._entries:
+                self._entries[key] = self._load(path)
+            result = self._entries[key]
+        if isinstance(result, DocumentFormatError):
+            raise result.with_traceback(None)
+        return result
+
+    def documents(self) -> list[T]:
+        """Every document loaded successfully (malformed ones are left out)."""
+        return [doc for doc in self._entries.values() if not isinstance(doc, DocumentFormatError)]
+
+    def __repr__(self) -> str:
+        return f"<DocumentCache: {len(self._entries)} entries, {self.loads} loads>"
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+
+
+def _load_plan_file(path: Path) -> Any:
+    from ._load import load_plan
+
+    return load_plan(path)
+
+
+def _load_state_file(path: Path) -> Any:
+    try:
+        from ._state import load_state
+    except ImportError as exc:  # pragma: no cover - only while the state loader is not installed
+        raise StateFormatError("$", "a state loader", found=f"none in this install ({exc})", source=str(path)) from None
+    return load_state(path)
+
+
+class SessionDocuments:
+    """The plans and states one pytest session loaded through the plugin, and the secrets they hold.
+
+    >>> docs = SessionDocuments()
+    >>> len(docs.secrets()), docs
+    (0, <plancheck documents: 0 plans, 0 states>)
+    """
+
+    __slots__ = ("_secrets", "plans", "states")
+
+    def __init__(self) -> None:
+        self.plans: DocumentCache[Any] = DocumentCache(_load_plan_file)
+        self.states: DocumentCache[Any] = DocumentCache(_load_state_file)
+        self._secrets: tuple[int, Secrets] = (0, Secrets())
+
+    def secrets(self) -> Secrets:
+        """Every secret string of every document loaded so far (to scrub from any report)."""
+        # Documents are only ever added, so the load count tells whether the union is stale.
+        version = self.plans.loads + self.states.loads
+        if self._secrets[0] != version:
+            found = Secrets()
+            for document in (*self.plans.documents(), *self.states.documents()):
+                secrets = getattr(document, "secrets", None)
+                if isinstance(secrets, Secrets):
+                    found = found | secrets
+            self._secrets = (version, found)
+        return self._secrets[1]
+
+    def __repr__(self) -> str:
+        return f"<plancheck documents: {len(self.plans)} plans, {len(self.states)} states>"

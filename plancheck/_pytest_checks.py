@@ -1,0 +1,104 @@
+"""The objects behind the ``assert_plan`` and ``plan_checks`` fixtures.
+
+Both raise the library's :class:`~plancheck.PlanCheckError` (an ``AssertionError``, so
+pytest reports a failure) with a fresh traceback: the frames inside plancheck are cut
+off entirely, so neither the default report nor ``--showlocals`` can print their
+local variables (which hold raw plan values).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from ._errors import CheckFailedError
+
+if TYPE_CHECKING:
+    from ._plan import Plan
+
+__all__ = ["AssertPlan", "PlanChecks"]
+
+
+def _run_plan_checks(plan: Plan, checks: tuple[Any, ...]) -> None:
+    __tracebackhide__ = True
+    # Imported on use: the plugin must load even while plancheck is only partly installed.
+    from ._checks import assert_plan
+
+    try:
+        assert_plan(plan, *checks)
+    except CheckFailedError as exc:
+        # The message is complete and redacted; the library's frames add nothing but risk.
+        raise exc.with_traceback(None) from None
+
+
+class AssertPlan:
+    """The ``assert_plan`` fixture: ``assert_plan(plan, *checks)`` runs every check and reports all failures.
+
+    >>> AssertPlan()
+    <plancheck assert_plan fixture>
+    """
+
+    __slots__ = ()
+
+    def __call__(self, plan: Plan, *checks: Any) -> None:
+        __tracebackhide__ = True
+        if checks:
+            _run_plan_checks(plan, checks)
+
+    def __repr__(self) -> str:
+        return "<plancheck assert_plan fixture>"
+
+
+class PlanChecks:
+    """The ``plan_checks`` fixture: collect plan checks during a test; they run when the test body returns.
+
+    ``add(*checks)`` queues checks; ``verify(plan=None)`` runs the queued ones now
+    (against ``plan``, or the ``tf_plan`` fixture's plan) and empties the queue. Checks
+    still queued when the test function returns are verified then, against ``tf_plan``,
+    and fail the test (not its teardown). Nothing runs if the test already failed.
+
+    >>> checks = PlanChecks(lambda: None)
+    >>> checks.add("check-1", "check-2")
+    >>> len(checks), checks
+    (2, <plancheck plan_checks: 2 pending>)
+    """
+
+    __slots__ = ("_default_plan", "_pending")
+
+    def __init__(self, default_plan: Callable[[], Plan | None]) -> None:
+        self._default_plan = default_plan
+        self._pending: list[Any] = []
+
+    def add(self, *checks: Any) -> None:
+        """Queue ``checks`` (plan checks such as ``ExpectUnknownValue(...)``) for verification."""
+        self._pending.extend(checks)
+
+    @property
+    def pending(self) -> tuple[Any, ...]:
+        """The checks queued and not yet verified.
+
+        >>> PlanChecks(lambda: None).pending
+        ()
+        """
+        return tuple(self._pending)
+
+    def verify(self, plan: Plan | None = None) -> None:
+        """Run the queued checks against ``plan`` (default: the ``tf_plan`` fixture) and empty the queue.
+
+        >>> PlanChecks(lambda: None).verify()  # nothing queued: nothing to do
+        """
+        __tracebackhide__ = True
+        if not self._pending:
+            return
+        checks = tuple(self._pending)
+        self._pending.clear()
+        target = plan if plan is not None else self._default_plan()
+        if target is None:
+            raise ValueError("plan_checks.verify() needs a plan: pass one, or configure tf_plan")
+        _run_plan_checks(target, checks)
+
+    def __len__(self) -> int:
+        return len(self._pending)
+
+    def __repr__(self) -> str:
+        return f"<plancheck plan_checks: {len(self._pending)} pending>"

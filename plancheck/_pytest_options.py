@@ -1,0 +1,208 @@
+"""The pytest plugin's options and markers, and how a document path is resolved from them.
+
+Precedence, most specific first: the test's marker (relative to the test file), the
+command-line option (relative to the directory pytest was started in), the ini option
+(relative to the ini file's directory).
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Final
+
+import pytest
+
+__all__ = [
+    "DOCUMENT_KINDS",
+    "DocumentKind",
+    "resolve_document_path",
+    "show_sensitive",
+    "terraform_binary",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class DocumentKind:
+    """One kind of document a fixture loads: its marker, CLI option and ini key share one name.
+
+    >>> PLAN.option, PLAN.marker, PLAN.ini
+    ('--tf-plan', 'tf_plan', 'tf_plan')
+    """
+
+    name: str
+    noun: str
+
+    @property
+    def marker(self) -> str:
+        """The marker name, e.g. ``tf_plan``."""
+        return self.name
+
+    @property
+    def ini(self) -> str:
+        """The ini key, e.g. ``tf_plan``."""
+        return self.name
+
+    @property
+    def dest(self) -> str:
+        """The ``config.getoption`` name of the command-line option."""
+        return self.name
+
+    @property
+    def option(self) -> str:
+        """The command-line option, e.g. ``--tf-plan``."""
+        return "--" + self.name.replace("_", "-")
+
+
+PLAN: Final = DocumentKind("tf_plan", "plan")
+STATE: Final = DocumentKind("tf_state", "state")
+DOCUMENT_KINDS: Final = (PLAN, STATE)
+
+SHOW_SENSITIVE_INI: Final = "tf_show_sensitive"
+TERRAFORM_INI: Final = "tf_terraform"
+_FALSE_WORDS: Final = frozenset({"", "0", "false", "no", "off"})
+
+
+def add_options(parser: pytest.Parser) -> None:
+    """Register the command-line options and their ini counterparts."""
+    group = parser.getgroup("plancheck", "plancheck (Terraform plan and state assertions)")
+    for kind in DOCUMENT_KINDS:
+        group.addoption(
+            kind.option,
+            dest=kind.dest,
+            metavar="PATH",
+            default=None,
+            help=f"default {kind.noun} JSON file for the {kind.name} fixture "
+            f"(a @pytest.mark.{kind.marker} marker takes precedence). Ini: {kind.ini}.",
+        )
+        parser.addini(
+            kind.ini,
+            help=f"default {kind.noun} JSON file for the {kind.name} fixture, relative to the ini file",
+            type="string",
+            default="",
+        )
+    group.addoption(
+        "--tf-show-sensitive",
+        dest=SHOW_SENSITIVE_INI,
+        action="store_true",
+        default=None,
+        help="show sensitive values in failure output, for local debugging only "
+        f"(ignored, with a warning, when the CI environment variable is set). Ini: {SHOW_SENSITIVE_INI}.",
+    )
+    parser.addini(
+        SHOW_SENSITIVE_INI,
+        help="show sensitive values in failure output (local debugging only; ignored under CI)",
+        type="bool",
+        default=False,
+    )
+    group.addoption(
+        "--terraform",
+        dest=TERRAFORM_INI,
+        metavar="PATH",
+        default=None,
+        help=f"terraform (or tofu) binary for the tf_acceptance fixture. Ini: {TERRAFORM_INI}.",
+    )
+    parser.addini(
+        TERRAFORM_INI,
+        help="terraform (or tofu) binary for the tf_acceptance fixture",
+        type="string",
+        default="",
+    )
+
+
+def add_markers(config: pytest.Config) -> None:
+    """Register the markers, so ``--strict-markers`` accepts them."""
+    for kind in DOCUMENT_KINDS:
+        config.addinivalue_line(
+            "markers",
+            f"{kind.marker}(path): the {kind.noun} JSON file for the {kind.name} fixture, "
+            "relative to the test file",
+        )
+    config.addinivalue_line(
+        "markers",
+        "tf_config(path): the Terraform configuration (.tf.json file or directory) for the tf_config fixture, "
+        "relative to the test file",
+    )
+
+
+def _ini_dir(config: pytest.Config) -> Path:
+    return config.inipath.parent if config.inipath is not None else config.rootpath
+
+
+def _marker_path(node: pytest.Item, marker_name: str) -> Path | None:
+    marker = node.get_closest_marker(marker_name)
+    if marker is None:
+        return None
+    if len(marker.args) != 1 or marker.kwargs or not isinstance(marker.args[0], (str, os.PathLike)):
+        pytest.fail(
+            f"@pytest.mark.{marker_name} takes exactly one path (str or os.PathLike), "
+            f"got args={marker.args!r} kwargs={marker.kwargs!r}",
+            pytrace=False,
+        )
+    return Path(os.fspath(marker.args[0]))
+
+
+def resolve_document_path(node: pytest.Item, kind: DocumentKind) -> tuple[Path, str] | None:
+    """The document path for ``node`` and where it came from (marker, option or ini), or None.
+
+    >>> from types import SimpleNamespace
+    >>> config = SimpleNamespace(getoption=lambda name, default=None: "plans/cli.json", getini=lambda name: "",
+    ...     invocation_params=SimpleNamespace(dir=Path("/srv")), inipath=None, rootpath=Path("/srv"))
+    >>> node = SimpleNamespace(config=config, path=Path("/srv/tests/test_a.py"), get_closest_marker=lambda name: None)
+    >>> path, origin = resolve_document_path(node, PLAN)
+    >>> path.as_posix(), origin
+    ('/srv/plans/cli.json', '--tf-plan')
+    """
+    config = node.config
+    from_marker = _marker_path(node, kind.marker)
+    if from_marker is not None:
+        return (node.path.parent / from_marker).resolve(), f"@pytest.mark.{kind.marker}"
+    cli = config.getoption(kind.dest, None)
+    if cli:
+        return (config.invocation_params.dir / os.fspath(cli)).resolve(), kind.option
+    ini = config.getini(kind.ini)
+    if isinstance(ini, str) and ini.strip():
+        return (_ini_dir(config) / ini.strip()).resolve(), f"ini option {kind.ini}"
+    return None
+
+
+def _in_ci() -> bool:
+    return os.environ.get("CI", "").strip().lower() not in _FALSE_WORDS
+
+
+def show_sensitive(config: pytest.Config) -> tuple[bool, str | None]:
+    """Whether failure output may reveal sensitive values, and a warning when the request is refused.
+
+    Revealing needs ``--tf-show-sensitive`` (or the ini key) and no ``CI`` environment variable.
+
+    >>> _in_ci() == (os.environ.get("CI", "").strip().lower() not in _FALSE_WORDS)
+    True
+    """
+    cli = config.getoption(SHOW_SENSITIVE_INI, None)
+    asked = bool(cli) if cli is not None else bool(config.getini(SHOW_SENSITIVE_INI))
+    if asked and _in_ci():
+        return False, (
+            "plancheck: --tf-show-sensitive is ignored because the CI environment variable is set; "
+            "sensitive values stay redacted"
+        )
+    return asked, None
+
+
+def terraform_binary(config: pytest.Config) -> str | None:
+    """The terraform binary asked for with ``--terraform`` or the ``tf_terraform`` ini key, or None.
+
+    >>> TERRAFORM_INI
+    'tf_terraform'
+    """
+    cli = config.getoption(TERRAFORM_INI, None)
+    if isinstance(cli, str) and cli:
+        return cli
+    ini = config.getini(TERRAFORM_INI)
+    if isinstance(ini, str) and ini.strip():
+        value = ini.strip()
+        # A bare name ("tofu") is looked up on PATH; anything with a separator is a path from the ini file.
+        if os.sep in value or (os.altsep and os.altsep in value):
+            return str((_ini_dir(config) / value).resolve())
+        return value
+    return None

@@ -1,0 +1,296 @@
+"""The hooks and fixtures of the pytest plugin; :mod:`plancheck.plugin` is what pytest registers.
+
+Kept private so that the plugin module's public surface is exactly pytest's: hook and
+fixture names, nothing to import. Everything beyond pytest is imported inside the hooks
+and fixtures that need it, so a broken or partial install fails the tests that use it,
+never the whole session.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Generator, Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Final, cast
+
+import pytest
+
+from ._pytest_cache import DocumentCache, SessionDocuments
+from ._pytest_checks import AssertPlan, PlanChecks
+from ._pytest_options import (
+    PLAN,
+    STATE,
+    DocumentKind,
+    add_markers,
+    add_options,
+    resolve_document_path,
+    show_sensitive,
+)
+
+if TYPE_CHECKING:
+    from ._plan import Plan
+
+__all__ = [
+    "assert_plan",
+    "plan_checks",
+    "pytest_addoption",
+    "pytest_assertrepr_compare",
+    "pytest_configure",
+    "pytest_pyfunc_call",
+    "pytest_report_header",
+    "pytest_runtest_makereport",
+    "pytest_runtest_protocol",
+    "tf_acceptance",
+    "tf_acceptance_binary",
+    "tf_acceptance_cli_config",
+    "tf_config",
+    "tf_plan",
+    "tf_state",
+]
+
+_SHOW_SENSITIVE: Final = pytest.StashKey[bool]()
+_SHOW_REFUSED: Final = pytest.StashKey[bool]()
+_DOCUMENTS: Final = pytest.StashKey[SessionDocuments]()
+_PLAN_CHECKS: Final = pytest.StashKey[PlanChecks]()
+_DIST_NAME: Final = "tfplancheck"
+
+
+# -- hooks ---------------------------------------------------------------------------------------
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    """Add the ``plancheck`` option group and its ini keys."""
+    add_options(parser)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Register the markers and decide, once per session, whether secrets may be shown."""
+    add_markers(config)
+    show, refusal = show_sensitive(config)
+    if refusal is not None and not hasattr(config, "workerinput"):
+        # Warn once, from the controller: xdist workers reach the same decision silently.
+        config.issue_config_time_warning(pytest.PytestConfigWarning(refusal), stacklevel=2)
+    config.stash[_SHOW_SENSITIVE] = show
+    config.stash[_SHOW_REFUSED] = refusal is not None
+    config.stash[_DOCUMENTS] = SessionDocuments()
+
+
+def _version() -> str:
+    from importlib import metadata
+
+    try:
+        return metadata.version(_DIST_NAME)
+    except metadata.PackageNotFoundError:
+        return "unknown version"
+
+
+def pytest_report_header(config: pytest.Config) -> list[str]:
+    """``plancheck <version>``, whether secrets are shown, and the acceptance runner's terraform."""
+    line = f"plancheck: {_version()}"
+    if config.stash.get(_SHOW_SENSITIVE, False):
+        line += " (--tf-show-sensitive: sensitive values are SHOWN in failures)"
+    elif config.stash.get(_SHOW_REFUSED, False):
+        line += " (--tf-show-sensitive ignored: CI is set)"
+    lines = [line]
+    try:
+        from .acceptance._fixture import report_header
+    except ImportError:
+        return lines
+    try:
+        extra: Any = report_header(config)
+    except Exception as exc:  # the header is informative only: never let it end the session
+        lines.append(f"plancheck: terraform unavailable ({type(exc).__name__}: {exc})")
+        return lines
+    if isinstance(extra, str):
+        lines.append(extra)
+    elif extra:
+        lines.extend(str(item) for item in extra)
+    return lines
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Generator[None, object, object]:
+    """Under ``--tf-show-sensitive`` (and not in CI), reveal secrets while the test runs and is reported."""
+    if not item.config.stash.get(_SHOW_SENSITIVE, False):
+        return (yield)
+    from ._redact import revealing_sensitive
+
+    with revealing_sensitive():
+        return (yield)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_pyfunc_call(pyfuncitem: pytest.Function) -> Generator[None, object, object]:
+    """Verify the checks still queued on ``plan_checks`` once the test function has returned."""
+    result = yield
+    collector = pyfuncitem.stash.get(_PLAN_CHECKS, None)
+    if collector is not None and len(collector):
+        from ._errors import CheckFailedError
+
+        try:
+            collector.verify()
+        except CheckFailedError as exc:
+            message = f"plan_checks (verified after {pyfuncitem.name} returned): {exc}"
+        else:
+            return result
+        # The test's own frame is gone by now: the message alone is the clearest report.
+        pytest.fail(message, pytrace=False)
+    return result
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Generator[None, Any, Any]:
+    """Scrub the secrets of every plan and state loaded in this session from the report (unless revealing)."""
+    report = yield
+    # Passing reports too: -rA and junit's system-out show what a passing test printed.
+    has_text = report.longrepr is not None or bool(report.sections)
+    if has_text and not item.config.stash.get(_SHOW_SENSITIVE, False):
+        documents = item.config.stash.get(_DOCUMENTS, None)
+        if documents is not None:
+            from ._pytest_scrub import scrub_report
+
+            scrub_report(report, documents.secrets())
+    return report
+
+
+def pytest_assertrepr_compare(config: pytest.Config, op: str, left: object, right: object) -> list[str] | None:
+    """Explain a failed ``value == knownvalue_matcher`` comparison (either side); None for anything else."""
+    if op != "==":
+        return None
+    # A matcher can only exist if its module was imported: skip the import for everyone else.
+    knownvalue = sys.modules.get("plancheck.knownvalue")
+    if knownvalue is None:
+        return None
+    from ._pytest_assertrepr import explain_comparison
+
+    documents = config.stash.get(_DOCUMENTS, None)
+    return explain_comparison(knownvalue, left, right, documents.secrets() if documents is not None else None)
+
+
+# -- fixtures ------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def _plancheck_documents(pytestconfig: pytest.Config) -> SessionDocuments:
+    """The session's document caches (one per pytest process: nothing is shared between xdist workers)."""
+    return pytestconfig.stash[_DOCUMENTS]
+
+
+def _document(request: pytest.FixtureRequest, cache: DocumentCache[Any], kind: DocumentKind) -> Any:
+    from ._errors import DocumentFormatError
+
+    # Function-scoped fixtures only: the requesting node is always the test item.
+    found = resolve_document_path(cast(pytest.Item, request.node), kind)
+    if found is None:
+        pytest.fail(
+            f"{kind.name}: no {kind.noun} file for this test: use @pytest.mark.{kind.marker}(\"{kind.noun}.json\") "
+            f"(relative to the test file), {kind.option} PATH or the {kind.ini} ini key",
+            pytrace=False,
+        )
+    path, origin = found
+    try:
+        return cache.get(kind.name, path)
+    except DocumentFormatError as exc:
+        message = f"{kind.name} (from {origin}): {exc}"
+    # Outside the except block, so the report is this one message, not a chain of two.
+    pytest.fail(message, pytrace=False)
+
+
+@pytest.fixture
+def tf_plan(request: pytest.FixtureRequest, _plancheck_documents: SessionDocuments) -> Plan:
+    """The plan for this test, from ``@pytest.mark.tf_plan(path)``, ``--tf-plan`` or the ``tf_plan`` ini key.
+
+    A missing or malformed file is a test error naming the file and the JSON location.
+    """
+    plan: Plan = _document(request, _plancheck_documents.plans, PLAN)
+    return plan
+
+
+@pytest.fixture
+def tf_state(request: pytest.FixtureRequest, _plancheck_documents: SessionDocuments) -> Any:
+    """The state for this test, from ``@pytest.mark.tf_state(path)``, ``--tf-state`` or the ``tf_state`` ini key."""
+    return _document(request, _plancheck_documents.states, STATE)
+
+
+@pytest.fixture
+def assert_plan() -> AssertPlan:
+    """``assert_plan(plan, *checks)``: run every check; one failure lists every failed check."""
+    return AssertPlan()
+
+
+@pytest.fixture
+def plan_checks(request: pytest.FixtureRequest) -> PlanChecks:
+    """A collector: ``plan_checks.add(*checks)``; queued checks run against ``tf_plan`` when the test returns."""
+
+    def default_plan() -> Plan:
+        plan: Plan = request.getfixturevalue("tf_plan")
+        return plan
+
+    collector = PlanChecks(default_plan)
+    request.node.stash[_PLAN_CHECKS] = collector
+    return collector
+
+
+@pytest.fixture
+def tf_acceptance_binary() -> Any:
+    """The binary ``tf_acceptance`` uses: ``None`` discovers it (``--terraform``, ``TF_ACC_TERRAFORM_PATH``, PATH).
+
+    Override it (or parametrize it) in a conftest to run acceptance tests on chosen binaries.
+    """
+    return None
+
+
+@pytest.fixture
+def tf_acceptance_cli_config() -> Any:
+    """A Terraform CLI configuration file for ``tf_acceptance``; ``None`` keeps the user's own.
+
+    Override it to install providers from a read-only filesystem mirror (offline, xdist-safe).
+    """
+    return None
+
+
+@pytest.fixture
+def tf_acceptance(
+    request: pytest.FixtureRequest, tmp_path: Path, tf_acceptance_binary: Any, tf_acceptance_cli_config: Any
+) -> Iterator[Any]:
+    """An acceptance-test runner working in this test's ``tmp_path`` (see :mod:`plancheck.acceptance`)."""
+    from .acceptance._fixture import make_acceptance
+
+    runner = make_acceptance(
+        request, tmp_path, terraform=tf_acceptance_binary, cli_config=tf_acceptance_cli_config
+    )
+    if hasattr(runner, "__enter__") and hasattr(runner, "__exit__"):
+        with runner as entered:
+            yield entered
+    else:
+        yield runner
+
+
+@pytest.fixture
+def tf_config(request: pytest.FixtureRequest) -> Any:
+    """The configuration named by ``@pytest.mark.tf_config(path, flavor="terraform", strict=False)``.
+
+    ``path`` is a ``.tf.json``/``.tofu.json`` file or a module directory, relative to the test file.
+    """
+    marker = request.node.get_closest_marker("tf_config")
+    if marker is None:
+        pytest.fail(
+            'tf_config: no configuration for this test: use @pytest.mark.tf_config("main.tf.json") '
+            "(a file or a module directory, relative to the test file)",
+            pytrace=False,
+        )
+    unknown = sorted(set(marker.kwargs) - {"flavor", "strict"})
+    if len(marker.args) != 1 or unknown:
+        pytest.fail(
+            "@pytest.mark.tf_config takes one path and optional flavor= and strict=, "
+            f"got args={marker.args!r} kwargs={marker.kwargs!r}",
+            pytrace=False,
+        )
+    from .tfconfig import load_config_for_test
+
+    try:
+        return load_config_for_test(marker.args[0], relative_to=request.path, **marker.kwargs)
+    except (OSError, ValueError) as exc:
+        # ConfigFormatError is a ValueError that names the file, line and JSON location.
+        message = str(exc) if str(exc).startswith("tf_config:") else f"tf_config: {exc}"
+    pytest.fail(message, pytrace=False)

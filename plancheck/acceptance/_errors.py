@@ -1,0 +1,129 @@
+"""Errors of the acceptance runner: a failed step (an ``AssertionError``) and a malformed test definition."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import ClassVar
+
+from .._errors import TfCheckError
+
+__all__ = ["AcceptanceError", "Stage", "TestDefinitionError"]
+
+
+class Stage(StrEnum):
+    """Where in a test case something failed.
+
+    >>> Stage.PRE_APPLY.value, str(Stage.DESTROY)
+    ('pre_apply', 'destroy')
+    """
+
+    CONFIG = "config"
+    INIT = "init"
+    PRE_APPLY = "pre_apply"
+    APPLY = "apply"
+    STATE_CHECKS = "state_checks"
+    POST_APPLY_PRE_REFRESH = "post_apply_pre_refresh"
+    POST_APPLY_POST_REFRESH = "post_apply_post_refresh"
+    EXPECT_ERROR = "expect_error"
+    DESTROY = "destroy"
+
+
+def _indent(text: str, prefix: str = "  ") -> str:
+    return "\n".join(prefix + line if line else line for line in text.splitlines())
+
+
+class AcceptanceError(TfCheckError, AssertionError):
+    """A test case failed: at which step (1-based) of how many, in which stage, and why.
+
+    Every text in it (``reason``, ``command``, ``output``) is already redacted: the values
+    of sensitive variables and of marked attributes and outputs show as ``(sensitive)``.
+
+    >>> err = AcceptanceError(2, 3, Stage.APPLY, "terraform apply failed",
+    ...                       command="terraform apply -input=false -no-color tfplan", exit_code=1,
+    ...                       output="stderr:\\nError: boom")
+    >>> print(err)
+    step 2/3, apply: terraform apply failed
+    command: terraform apply -input=false -no-color tfplan (exit code 1)
+      stderr:
+      Error: boom
+    >>> isinstance(err, AssertionError), err.step, err.stage
+    (True, 2, <Stage.APPLY: 'apply'>)
+    """
+
+    __module__ = "plancheck.acceptance"
+
+    step: int
+    steps: int
+    stage: Stage
+    reason: str
+    command: str | None
+    exit_code: int | None
+    output: str
+
+    def __init__(
+        self,
+        step: int,
+        steps: int,
+        stage: Stage,
+        reason: str,
+        *,
+        command: str | None = None,
+        exit_code: int | None = None,
+        output: str = "",
+    ) -> None:
+        self.step = step
+        self.steps = steps
+        self.stage = Stage(stage)
+        self.reason = reason
+        self.command = command
+        self.exit_code = exit_code
+        self.output = output
+        super().__init__(self._render())
+
+    def _render(self) -> str:
+        if self.stage is Stage.DESTROY:
+            head = f"post-test destroy (after step {self.step}/{self.steps}): {self.reason}"
+        else:
+            head = f"step {self.step}/{self.steps}, {self.stage.value}: {self.reason}"
+        lines = [head]
+        if self.command is not None:
+            status = "" if self.exit_code is None else f" (exit code {self.exit_code})"
+            lines.append(f"command: {self.command}{status}")
+        if self.output:
+            lines.append(_indent(self.output))
+        return "\n".join(lines)
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (
+            _rebuild,
+            (self.step, self.steps, self.stage.value, self.reason, self.command, self.exit_code, self.output),
+        )
+
+
+def _rebuild(
+    step: int, steps: int, stage: str, reason: str, command: str | None, exit_code: int | None, output: str
+) -> AcceptanceError:
+    return AcceptanceError(step, steps, Stage(stage), reason, command=command, exit_code=exit_code, output=output)
+
+
+class TestDefinitionError(TfCheckError, TypeError, ValueError):
+    """A :class:`TestCase` or :class:`TestStep` was built with an argument it cannot use.
+
+    >>> str(TestDefinitionError("TestStep.plan_only", "expected a bool, got str"))
+    'TestStep.plan_only: expected a bool, got str'
+    """
+
+    __module__ = "plancheck.acceptance"
+    # Not a test class, even when imported into a test module.
+    __test__: ClassVar[bool] = False
+
+    where: str
+    problem: str
+
+    def __init__(self, where: str, problem: str) -> None:
+        self.where = where
+        self.problem = problem
+        super().__init__(f"{where}: {problem}")
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (type(self), (self.where, self.problem))

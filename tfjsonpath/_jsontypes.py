@@ -1,0 +1,49 @@
+"""Which parsed-JSON values count as objects and arrays, and how to name a value's type."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from decimal import Decimal
+from typing import Any, TypeGuard
+
+__all__ = ["describe_json_type", "is_array", "is_object", "plural"]
+
+
+def is_object(value: Any) -> TypeGuard[Mapping[Any, Any]]:
+    """A JSON object: any Mapping (dict, or a mapping type a custom decoder made)."""
+    return isinstance(value, Mapping)
+
+
+def is_array(value: Any) -> TypeGuard[Sequence[Any]]:
+    """A JSON array: a Sequence that is not text or bytes (a path never indexes into a string)."""
+    return isinstance(value, Sequence) and not isinstance(value, (str, bytes, bytearray))
+
+
+def plural(n: int, word: str) -> str:
+    """``1 key``, ``3 keys``: a count for messages."""
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def describe_json_type(value: Any) -> str:
+    """Describe a JSON value by its type and size, never by its content (it may be secret).
+
+    >>> describe_json_type({"a": 1}), describe_json_type(["x", "y"]), describe_json_type([])
+    ('an object with 1 key', 'an array of 2 elements', 'an array of 0 elements')
+    >>> describe_json_type("secret"), describe_json_type(1.5), describe_json_type(True), describe_json_type(None)
+    ('a string', 'a number', 'a bool', 'null')
+    >>> describe_json_type({1, 2})
+    'a non-JSON value of type set'
+    """
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a bool"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, (int, float, Decimal)):
+        return "a number"
+    if is_object(value):
+        return f"an object with {plural(len(value), 'key')}"
+    if is_array(value):
+        return f"an array of {plural(len(value), 'element')}"
+    return f"a non-JSON value of type {type(value).__name__}"
