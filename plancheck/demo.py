@@ -5,8 +5,9 @@ temporary directory, runs ``terraform init`` and ``terraform plan -out`` with th
 pinned Terraform 1.0.3 and null provider 2.1.2 (installed into the virtualenv by
 ``make``; the provider comes from a private filesystem mirror, so no network and
 no ``~/.terraformrc`` is needed), then runs ``tfplancheck`` on the binary plan with
-``examples/null/checks.toml`` and shows a ``tfplancheck query``. The exit status is
-tfplancheck's: 0 when every check passed.
+``examples/null/checks.toml``, shows a ``tfplancheck query``, and finally runs a small
+acceptance test (plan, checks, apply, state checks, a plan-only step, destroy) of the
+same configuration. The exit status is 0 when every check passed.
 
 >>> example_dir().name
 'null'
@@ -103,8 +104,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(flush=True)
         _run([*cli, "query", "plan.bin", "null_resource.app", "triggers"], work, env)
         print(flush=True)
-        print("demo: all checks passed" if status == 0 else f"demo: tfplancheck exited with status {status}", flush=True)
-        return status
+        from ._demo_acceptance import run_acceptance_demo
+
+        accepted = run_acceptance_demo(terraform, rc_file, Path(tmp) / "acceptance")
+        print(flush=True)
+        ok = status == 0 and accepted == 0
+        print("demo: all checks passed" if ok else f"demo: tfplancheck status {status}, acceptance {accepted}", flush=True)
+        return status or accepted
 
 
 if __name__ == "__main__":  # pragma: no cover

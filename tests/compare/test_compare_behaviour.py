@@ -68,7 +68,7 @@ DIFFERENT_VALUES: dict[str, tuple[Any, Any, str]] = {
         {"a": [{"b": [1, 2]}]},
         {"a": [{"b": [1, 3]}]},
         'expected values to be the same, but they differ: {"a": [{"b": [1, 2]}]} != {"a": [{"b": [1, 3]}]} '
-        "(first difference at a[0].b[1])",
+        '(first difference at a[0]["b"][1])',
     ),
     "array-object": ([], {}, "expected values to be the same, but they differ: [] != {}"),
 }

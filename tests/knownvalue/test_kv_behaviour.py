@@ -111,7 +111,7 @@ UNKNOWN: dict[str, tuple[kv.Check, Any, Any, str]] = {
         kv.ObjectPartial({"tags": kv.MapExact({"a": kv.StringExact("x")})}),
         {"tags": {"a": None}},
         {"tags": {"a": True}},
-        "tags.a: value is unknown",
+        'tags["a"]: value is unknown',
     ),
     "set-element-unknown": (
         kv.SetPartial([kv.Null()]),
@@ -491,8 +491,8 @@ def test_failure_path_is_prefixed_and_escaped() -> None:
     check = kv.MapPartial({"a": kv.ListPartial({2: kv.StringExact("x")})})
     with pytest.raises(ValueMismatchError) as info:
         check.check_value({"a": [0, 1, "y"]}, path=New("triggers"))
-    assert str(info.value) == 'triggers.a[2]: expected value "x" for StringExact check, got: "y"'
-    assert info.value.path == Path.parse("triggers.a[2]")
+    assert str(info.value) == 'triggers["a"][2]: expected value "x" for StringExact check, got: "y"'
+    assert info.value.path == Path.parse('triggers["a"][2]')
     assert info.value.reason == 'expected value "x" for StringExact check, got: "y"'
 
 
@@ -506,7 +506,9 @@ def test_failure_path_quotes_awkward_keys() -> None:
 
 def test_first_failure_in_order() -> None:
     check = kv.ListExact([kv.MapExact({"b": kv.Null(), "a": kv.Null()}), kv.Null()])
-    assert outcome(check, [{"a": 1, "b": 2}, 3]) == "[0].a: expected null value for Null check, got: number"
+    assert (
+        outcome(check, [{"a": 1, "b": 2}, 3]) == '[0]["a"]: expected null value for Null check, got: number'
+    )
 
 
 def test_deep_values_do_not_recurse() -> None:

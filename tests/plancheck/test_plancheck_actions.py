@@ -287,20 +287,22 @@ TAGS_AB = New("tags").AtMapKey("a.b")
         (
             ExpectResourceReplacePaths("aws_instance.web", [TAGS_AB]),
             [
-                f'expected replace paths [tags["a.b"]], got [{EBS.to_text()}, tags["a.b"]]: unexpected {EBS.to_text()}'
+                'expected replace paths [tags["a.b"]], got [ebs_block_device[0]["volume_size"], tags["a.b"]]: '
+                'unexpected ebs_block_device[0]["volume_size"]'
             ],
         ),
         (
             ExpectResourceReplacePaths("aws_instance.web", [EBS, TAGS_AB, New("ami")]),
             [
-                f'expected replace paths [ami, {EBS.to_text()}, tags["a.b"]], got [{EBS.to_text()}, tags["a.b"]]: missing ami'
+                'expected replace paths [ami, ebs_block_device[0]["volume_size"], tags["a.b"]], '
+                'got [ebs_block_device[0]["volume_size"], tags["a.b"]]: missing ami'
             ],
         ),
         (
             ExpectResourceReplacePaths("null_resource.cbd", [New("triggers")]),
             [
-                f"expected replace paths [triggers], got [name, {New('triggers').AtMapKey('a').to_text()}]: "
-                f"missing triggers; unexpected name, {New('triggers').AtMapKey('a').to_text()}"
+                'expected replace paths [triggers], got [name, triggers["a"]]: '
+                'missing triggers; unexpected name, triggers["a"]'
             ],
         ),
         (

@@ -72,7 +72,7 @@ TEMPLATE_FAILURES: list[tuple[str, Any, str]] = [
         "closest-first",
         lambda t: t.has_resource_properties("aws_sns_topic", {"tags": {"team": "dev"}}),
         "has_resource_properties: aws_sns_topic: none of 2 aws_sns_topic resources matches; aws_sns_topic.alerts: "
-        'tags.team: expected value "dev" for StringExact check, got: "sre"; aws_sns_topic.audit: missing attribute '
+        'tags["team"]: expected value "dev" for StringExact check, got: "sre"; aws_sns_topic.audit: missing attribute '
         '"tags" for ObjectPartial check',
     ),
     (
@@ -144,7 +144,9 @@ def test_template_constructors_and_to_json(tmp_path: Path) -> None:
     assert from_file.find_data_sources("aws_caller_identity") == {"current": {}}
     with pytest.raises(AttributeError):
         from_file.x = 1  # type: ignore[attr-defined]
-    with pytest.raises(ConfigFormatError, match=r"^\$\.resource\.t: expected an object of resource names"):
+    with pytest.raises(
+        ConfigFormatError, match=r'^\$\.resource\["t"\]: expected an object of resource names'
+    ):
         Template.from_json({"resource": {"t": 1}})
 
 

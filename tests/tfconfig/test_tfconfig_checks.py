@@ -161,7 +161,7 @@ FAILING: list[tuple[str, ConfigCheck, str]] = [
     (
         "no-resource",
         ExpectNoResource("aws_instance", "web"),
-        "ExpectNoResource: aws_instance.web: expected no such resource, found one at $.resource.aws_instance.web",
+        'ExpectNoResource: aws_instance.web: expected no such resource, found one at $.resource["aws_instance"]["web"]',
     ),
     (
         "count",
@@ -177,13 +177,14 @@ FAILING: list[tuple[str, ConfigCheck, str]] = [
     (
         "attribute-mismatch",
         ExpectResourceAttribute("aws_instance", "web", New("tags").AtMapKey("Team"), "ops"),
-        'ExpectResourceAttribute: aws_instance.web: tags.Team: expected value "ops" for StringExact check, got: "core"',
+        'ExpectResourceAttribute: aws_instance.web: tags["Team"]: expected value "ops" for StringExact check, '
+        'got: "core"',
     ),
     (
         "attribute-missing",
         ExpectResourceAttribute("aws_instance", "web", New("tags").AtMapKey("Owner"), "x"),
-        "ExpectResourceAttribute: aws_instance.web: tags.Owner: attribute not found: key 'Owner' missing at step 2 of "
-        "tags.Owner; the map has 2 keys",
+        "ExpectResourceAttribute: aws_instance.web: tags[\"Owner\"]: attribute not found: key 'Owner' missing at "
+        'step 2 of tags["Owner"]; the map has 2 keys',
     ),
     (
         "attribute-resource-missing",
@@ -199,7 +200,7 @@ FAILING: list[tuple[str, ConfigCheck, str]] = [
             New("ingress"),
             kv.ListExact([kv.ObjectPartial({"from_port": kv.NumberExact(80)})]),
         ),
-        "ExpectResourceAttribute: aws_security_group.web: ingress[0].from_port: expected value 80 for NumberExact "
+        'ExpectResourceAttribute: aws_security_group.web: ingress[0]["from_port"]: expected value 80 for NumberExact '
         "check, got: 443",
     ),
     (

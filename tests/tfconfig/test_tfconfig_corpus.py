@@ -40,9 +40,9 @@ def test_every_valid_corpus_config_loads(path: Path) -> None:
 
 # The invalid files: semantic ones are valid JSON that Terraform rejects; the others are not JSON.
 EXPECTED_ERRORS = {
-    "terraform-invalid-semantics-import-for-each.tf.json": '4:11: $.import.to: expected a resource address string such as "aws_instance.web", found an array of '
+    "terraform-invalid-semantics-import-for-each.tf.json": '4:11: $.import["to"]: expected a resource address string such as "aws_instance.web", found an array of '
     "1 element",
-    "terraform-invalid-semantics-resource-rtb.tf.json": "12:13: $.resource.test_object.b.lifecycle.replace_triggered_by[0]: expected a reference string, "
+    "terraform-invalid-semantics-resource-rtb.tf.json": '12:13: $.resource["test_object"]["b"]["lifecycle"]["replace_triggered_by"][0]: expected a reference string, '
     "found an object with 1 property",
     "terraform-native-syntax-as-json-tf.tf.json": "1:1: $: expected a JSON value, found 'terraform'",
     "terraform-zerolen-tf.tf.json": "1:1: $: expected a JSON object, found an empty file",

@@ -277,7 +277,7 @@ def test_doc_example_reads_checks_writes_and_validates(tf: Tf, tmp_path: Path, e
 @pytest.mark.e2e
 def test_terraform_agrees_on_an_invalid_config_that_the_writer_refuses(tf: Tf, tmp_path: Path) -> None:
     bad = {"resource": {tf.resource: {"a": {"depends_on": [f"${{{tf.resource}.b}}"]}, "b": {}}}}
-    with pytest.raises(ConfigFormatError, match=r"depends_on\[0\]: expected a reference"):
+    with pytest.raises(ConfigFormatError, match=r'\["depends_on"\]\[0\]: expected a reference'):
         write_config(bad, tmp_path)
     (tmp_path / "main.tf.json").write_text(json.dumps(bad), encoding="utf-8")
     assert _run(tf, tmp_path, "init", "-backend=false", "-input=false").returncode != 0
@@ -297,7 +297,7 @@ def test_the_page_bare_reference_example_is_located() -> None:
     with pytest.raises(ConfigFormatError) as info:
         parse_config(DOC_TEXT_WITH_BARE_REFERENCE, filename="outputs.tf.json")
     assert str(info.value) == (
-        "outputs.tf.json:4:16: $.output.example.value: expected a JSON value, found 'aws_instance.example'"
+        'outputs.tf.json:4:16: $.output["example"]["value"]: expected a JSON value, found \'aws_instance.example\''
     )
 
 

@@ -36,11 +36,11 @@ MALFORMED: list[tuple[str, str, str]] = [
         '{"a": [1 2]}',
         "m.tf.json:1:10: $.a[0]: expected ',' or ']' after an array element, found '2'",
     ),
-    ("bad-literal", '{"a": {"b": tru}}', "m.tf.json:1:13: $.a.b: expected a JSON value, found 'tru'"),
+    ("bad-literal", '{"a": {"b": tru}}', "m.tf.json:1:13: $.a[\"b\"]: expected a JSON value, found 'tru'"),
     (
         "bare-reference",
         '{"output": {"x": {"value": aws_instance.example}}}',
-        "m.tf.json:1:28: $.output.x.value: expected a JSON value, found 'aws_instance.example'",
+        'm.tf.json:1:28: $.output["x"]["value"]: expected a JSON value, found \'aws_instance.example\'',
     ),
     (
         "leading-zero",
@@ -84,7 +84,7 @@ MALFORMED: list[tuple[str, str, str]] = [
     (
         "deep-location",
         '{"resource": {"t": {"a": {"tags": [{"k": }]}}}}',
-        "m.tf.json:1:42: $.resource.t.a.tags[0].k: expected a JSON value, found '}'",
+        'm.tf.json:1:42: $.resource["t"]["a"]["tags"][0]["k"]: expected a JSON value, found \'}\'',
     ),
 ]
 
@@ -232,7 +232,7 @@ def test_blocks_keep_their_labels_locations_and_bodies() -> None:
         "aws_instance.web",
     )
     assert web.location == "main.tf.json:5:7"
-    assert web.json_path.to_text() == "resource.aws_instance.web"
+    assert web.json_path.to_text() == 'resource["aws_instance"]["web"]'
     assert web.names() == ("ami", "tags", "lifecycle", "provisioner", "dynamic")
     assert web.body["tags"] == {"//": "data, not a comment", "Name": "web"}
     assert [(b.block_type, b.labels) for b in web.blocks()] == [
@@ -272,8 +272,8 @@ def test_label_levels_can_be_arrays_and_bodies_arrays() -> None:
     text = '{"resource": [{"t": [{"a": {"x": 1}}, {"b": [{"x": 2}]}]}], "locals": [{"p": 1}, {"q": 2}]}'
     config = parse_config(text, filename="f.tf.json")
     assert [(b.address, b.location, b.json_path.to_text()) for b in config.blocks] == [
-        ("t.a", "f.tf.json:1:23", "resource[0].t[0].a"),
-        ("t.b", "f.tf.json:1:46", "resource[0].t[1].b[0]"),
+        ("t.a", "f.tf.json:1:23", 'resource[0]["t"][0]["a"]'),
+        ("t.b", "f.tf.json:1:46", 'resource[0]["t"][1]["b"][0]'),
         ("locals", "f.tf.json:1:72", "locals[0]"),
         ("locals", "f.tf.json:1:82", "locals[1]"),
     ]
@@ -302,7 +302,7 @@ BLOCK_ERRORS: list[tuple[str, str, str]] = [
     (
         "resource-name-level-string",
         '{\n  "resource": {\n    "aws_instance": "web"\n  }\n}',
-        'main.tf.json:3:21: $.resource.aws_instance: expected an object of resource names (resource "aws_instance" '
+        'main.tf.json:3:21: $.resource["aws_instance"]: expected an object of resource names (resource "aws_instance" '
         "needs 1 more label: name), found a string",
     ),
     (
@@ -320,31 +320,31 @@ BLOCK_ERRORS: list[tuple[str, str, str]] = [
     (
         "duplicate-attribute",
         '{"variable": {"x": {"default": 1,\n "default": 2}}}',
-        'main.tf.json:2:2: $.variable.x.default: expected each argument of variable "x" once, found "default" again '
+        'main.tf.json:2:2: $.variable["x"]["default"]: expected each argument of variable "x" once, found "default" again '
         "(first set at 1:21)",
     ),
     (
         "duplicate-key-in-expression",
         '{"output": {"o": {"value": {"a": 1, "a": 2}}}}',
-        'main.tf.json:1:37: $.output.o.value.a: expected unique property names in an object value, found "a" again '
+        'main.tf.json:1:37: $.output["o"]["value"]["a"]: expected unique property names in an object value, found "a" again '
         "(first at 1:29)",
     ),
     (
         "duplicate-resource-across-properties",
         '{"resource": {"t": {"a": {}}},\n"resource": {"t": {"a": {}}}}',
-        'main.tf.json:2:20: $.resource.t.a: expected each resource defined once, found a second resource "t" "a" '
+        'main.tf.json:2:20: $.resource["t"]["a"]: expected each resource defined once, found a second resource "t" "a" '
         "(first defined at main.tf.json:1:21)",
     ),
     (
         "template-in-key",
         '{"locals": {"m": {"${var.k": 1}}}',
-        "main.tf.json:1:19: $.locals.m[\"${var.k\"]: expected a valid string template, found unclosed '${': no '}' "
+        "main.tf.json:1:19: $.locals[\"m\"][\"${var.k\"]: expected a valid string template, found unclosed '${': no '}' "
         "ends this interpolation, at character 1 of the string",
     ),
     (
         "import-to-list",
         '{"import": {"to": ["a.b"], "id": "x"}}',
-        'main.tf.json:1:19: $.import.to: expected a resource address string such as "aws_instance.web", found an '
+        'main.tf.json:1:19: $.import["to"]: expected a resource address string such as "aws_instance.web", found an '
         "array of 1 element",
     ),
 ]
@@ -457,7 +457,7 @@ def test_duplicates_across_files_are_errors(tmp_path: Path) -> None:
     with pytest.raises(ConfigFormatError) as info:
         load_config(tmp_path)
     assert str(info.value) == (
-        f'{tmp_path / "b.tf.json"}:2:12: $.output.o: expected each output defined once, found a second output "o" '
+        f'{tmp_path / "b.tf.json"}:2:12: $.output["o"]: expected each output defined once, found a second output "o" '
         f"(first defined at {tmp_path / 'a.tf.json'}:1:13)"
     )
 

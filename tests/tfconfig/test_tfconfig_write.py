@@ -164,24 +164,24 @@ INVALID: list[tuple[str, Any, str]] = [
     (
         "resource-name-level-string",
         {"resource": {"null_resource": "x"}},
-        '$.resource.null_resource: expected an object of resource names (resource "null_resource" needs 1 more '
+        '$.resource["null_resource"]: expected an object of resource names (resource "null_resource" needs 1 more '
         "label: name), found a string",
     ),
     (
         "resource-body-string",
         {"resource": {"null_resource": {"a": "x"}}},
-        '$.resource.null_resource.a: expected an object (the body of resource "null_resource" "a") or an array of '
+        '$.resource["null_resource"]["a"]: expected an object (the body of resource "null_resource" "a") or an array of '
         "such objects, found a string",
     ),
     (
         "resource-body-array-of-numbers",
         {"resource": {"null_resource": {"a": [{}, 1]}}},
-        '$.resource.null_resource.a[1]: expected an object (the body of resource "null_resource" "a"), found a number',
+        '$.resource["null_resource"]["a"][1]: expected an object (the body of resource "null_resource" "a"), found a number',
     ),
     (
         "label-array-element-not-object",
         {"resource": {"null_resource": [{"a": {}}, 5]}},
-        '$.resource.null_resource[1]: expected an object of resource names (resource "null_resource" needs 1 more '
+        '$.resource["null_resource"][1]: expected an object of resource names (resource "null_resource" needs 1 more '
         "label: name), found a number",
     ),
     (
@@ -203,101 +203,101 @@ INVALID: list[tuple[str, Any, str]] = [
     (
         "variable-typo",
         {"variable": {"x": {"defualt": 1}}},
-        '$.variable.x.defualt: expected an argument or block of variable "x" (default, description, ephemeral, '
+        '$.variable["x"]["defualt"]: expected an argument or block of variable "x" (default, description, ephemeral, '
         'nullable, sensitive, type, validation), found "defualt" (did you mean "default"?)',
     ),
     (
         "variable-type-template",
         {"variable": {"x": {"type": "${string}"}}},
-        '$.variable.x.type: expected a type expression such as "string" or "list(string)", found "${string}"',
+        '$.variable["x"]["type"]: expected a type expression such as "string" or "list(string)", found "${string}"',
     ),
     (
         "variable-type-number",
         {"variable": {"x": {"type": 5}}},
-        '$.variable.x.type: expected a type expression such as "string" or "list(string)", found a number',
+        '$.variable["x"]["type"]: expected a type expression such as "string" or "list(string)", found a number',
     ),
     (
         "variable-sensitive-string",
         {"variable": {"x": {"sensitive": "yes"}}},
-        "$.variable.x.sensitive: expected true or false, found a string",
+        '$.variable["x"]["sensitive"]: expected true or false, found a string',
     ),
     (
         "output-without-value",
         {"output": {"o": {"description": "d"}}},
-        '$.output.o: expected a "value" argument (required in an output block), found none',
+        '$.output["o"]: expected a "value" argument (required in an output block), found none',
     ),
     (
         "output-description-object",
         {"output": {"o": {"value": 1, "description": {}}}},
-        "$.output.o.description: expected a literal string (not interpreted as a template), found an empty object",
+        '$.output["o"]["description"]: expected a literal string (not interpreted as a template), found an empty object',
     ),
     (
         "unclosed-interpolation",
         {"output": {"o": {"value": "id: ${var.x"}}},
-        "$.output.o.value: expected a valid string template, found unclosed '${': no '}' ends this interpolation, "
+        "$.output[\"o\"][\"value\"]: expected a valid string template, found unclosed '${': no '}' ends this interpolation, "
         "at character 5 of the string",
     ),
     (
         "unbalanced-directive",
         {"locals": {"a": ["%{ if var.x }yes"]}},
-        "$.locals.a[0]: expected a valid string template, found '%{ if }' has no matching '%{ endif }', "
+        "$.locals[\"a\"][0]: expected a valid string template, found '%{ if }' has no matching '%{ endif }', "
         "at character 1 of the string",
     ),
     (
         "module-without-source",
         {"module": {"m": {"version": "1.0"}}},
-        '$.module.m: expected a "source" argument (required in a module block), found none',
+        '$.module["m"]: expected a "source" argument (required in a module block), found none',
     ),
     (
         "module-providers-list",
         {"module": {"m": {"source": "./m", "providers": ["aws"]}}},
-        "$.module.m.providers: expected an object mapping provider names to provider configurations, such as "
+        '$.module["m"]["providers"]: expected an object mapping provider names to provider configurations, such as '
         '{"aws": "aws.west"}, found an array of 1 element',
     ),
     (
         "provider-alias-template",
         {"provider": {"aws": {"alias": "${var.x}"}}},
-        "$.provider.aws.alias: expected a name (letters, digits, underscores and dashes, not starting with a digit), "
+        '$.provider["aws"]["alias"]: expected a name (letters, digits, underscores and dashes, not starting with a digit), '
         'found "${var.x}"',
     ),
     (
         "depends-on-string",
         {"resource": {"t": {"a": {"depends_on": "t.b"}}}},
-        '$.resource.t.a.depends_on: expected an array of references such as "aws_instance.web", found a string',
+        '$.resource["t"]["a"]["depends_on"]: expected an array of references such as "aws_instance.web", found a string',
     ),
     (
         "depends-on-template",
         {"resource": {"t": {"a": {"depends_on": ["${t.b}"]}}}},
-        '$.resource.t.a.depends_on[0]: expected a reference such as "aws_instance.web" or "module.m" (no ${ }), '
+        '$.resource["t"]["a"]["depends_on"][0]: expected a reference such as "aws_instance.web" or "module.m" (no ${ }), '
         'found "${t.b}"',
     ),
     (
         "provider-ref-number",
         {"resource": {"t": {"a": {"provider": 5}}}},
-        '$.resource.t.a.provider: expected a provider reference such as "aws" or "aws.west", found a number',
+        '$.resource["t"]["a"]["provider"]: expected a provider reference such as "aws" or "aws.west", found a number',
     ),
     (
         "ignore-changes-typo",
         {"resource": {"t": {"a": {"lifecycle": {"ignore_changes": "al"}}}}},
-        '$.resource.t.a.lifecycle.ignore_changes: expected "all" or an array of attribute names, found "al"',
+        '$.resource["t"]["a"]["lifecycle"]["ignore_changes"]: expected "all" or an array of attribute names, found "al"',
     ),
     (
         "lifecycle-typo",
         {"resource": {"t": {"a": {"lifecycle": {"prevent_destroi": True}}}}},
-        "$.resource.t.a.lifecycle.prevent_destroi: expected an argument or block of lifecycle (action_trigger, "
+        '$.resource["t"]["a"]["lifecycle"]["prevent_destroi"]: expected an argument or block of lifecycle (action_trigger, '
         "create_before_destroy, enabled, ignore_changes, postcondition, precondition, prevent_destroy, "
         'replace_triggered_by), found "prevent_destroi" (did you mean "prevent_destroy"?)',
     ),
     (
         "replace-triggered-by-object",
         {"resource": {"t": {"a": {"lifecycle": {"replace_triggered_by": [{"x": 1}]}}}}},
-        "$.resource.t.a.lifecycle.replace_triggered_by[0]: expected a reference string, found an object with "
+        '$.resource["t"]["a"]["lifecycle"]["replace_triggered_by"][0]: expected a reference string, found an object with '
         "1 property",
     ),
     (
         "import-to-list",
         {"import": {"to": ["t.a"], "id": "x"}},
-        '$.import.to: expected a resource address string such as "aws_instance.web", found an array of 1 element',
+        '$.import["to"]: expected a resource address string such as "aws_instance.web", found an array of 1 element',
     ),
     (
         "moved-without-to",
@@ -307,54 +307,54 @@ INVALID: list[tuple[str, Any, str]] = [
     (
         "provisioner-without-label",
         {"resource": {"t": {"a": {"provisioner": {"command": "echo"}}}}},
-        '$.resource.t.a.provisioner.command: expected an object (the body of provisioner "command") or an array of '
+        '$.resource["t"]["a"]["provisioner"]["command"]: expected an object (the body of provisioner "command") or an array of '
         "such objects, found a string",
     ),
     (
         "duplicate-resource",
         {"resource": {"t": {"a": [{}, {}]}}},
-        '$.resource.t.a[1]: expected each resource defined once, found a second resource "t" "a" (first defined at '
-        "$.resource.t.a[0])",
+        '$.resource["t"]["a"][1]: expected each resource defined once, found a second resource "t" "a" (first defined at '
+        '$.resource["t"]["a"][0])',
     ),
     (
         "duplicate-default-provider",
         {"provider": {"aws": [{}, {"region": "x"}]}},
-        '$.provider.aws[1]: expected each provider configuration defined once, found a second provider "aws" '
-        "(first defined at $.provider.aws[0])",
+        '$.provider["aws"][1]: expected each provider configuration defined once, found a second provider "aws" '
+        '(first defined at $.provider["aws"][0])',
     ),
     (
         "duplicate-local",
         {"locals": [{"a": 1}, {"a": 2}]},
-        '$.locals[1].a: expected each local value defined once, found local "a" again (first defined at '
-        "$.locals[0].a)",
+        '$.locals[1]["a"]: expected each local value defined once, found local "a" again (first defined at '
+        '$.locals[0]["a"])',
     ),
     (
         "duplicate-variable-via-array",
         {"variable": [{"x": {}}, {"x": {}}]},
-        '$.variable[1].x: expected each variable defined once, found a second variable "x" (first defined at '
-        "$.variable[0].x)",
+        '$.variable[1]["x"]: expected each variable defined once, found a second variable "x" (first defined at '
+        '$.variable[0]["x"])',
     ),
     (
         "not-json-value",
         {"locals": {"a": {1, 2}}},
-        "$.locals.a: expected a JSON value (dict, list, str, int, float, Decimal, bool or None), found a value of "
+        '$.locals["a"]: expected a JSON value (dict, list, str, int, float, Decimal, bool or None), found a value of '
         "type set",
     ),
     (
         "non-str-key",
         {"locals": {"a": {1: 2}}},
-        "$.locals.a: expected str property names, found a key of type int",
+        '$.locals["a"]: expected str property names, found a key of type int',
     ),
-    ("nan", {"locals": {"a": float("nan")}}, "$.locals.a: expected a finite number, found nan"),
+    ("nan", {"locals": {"a": float("nan")}}, '$.locals["a"]: expected a finite number, found nan'),
     (
         "decimal-infinity",
         {"locals": {"a": [Decimal("-Infinity")]}},
-        "$.locals.a[0]: expected a finite number, found -Infinity",
+        '$.locals["a"][0]: expected a finite number, found -Infinity',
     ),
     (
         "check-without-name",
         {"check": {"assert": {"condition": True, "error_message": "x"}}},
-        '$.check.assert.condition: expected an argument or block of check "assert" (assert, data), found "condition"',
+        '$.check["assert"]["condition"]: expected an argument or block of check "assert" (assert, data), found "condition"',
     ),
 ]
 
@@ -376,7 +376,7 @@ def test_invalid_configs_are_refused_with_their_location(config: Any, message: s
 def test_a_cycle_is_refused() -> None:
     config: dict[str, Any] = {"locals": {}}
     config["locals"]["a"] = [config["locals"]]
-    with pytest.raises(ConfigFormatError, match=r"^\$\.locals\.a\[0\]: expected a tree of values"):
+    with pytest.raises(ConfigFormatError, match=r'^\$\.locals\["a"\]\[0\]: expected a tree of values'):
         dumps_config(config)
 
 
