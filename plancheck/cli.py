@@ -18,7 +18,7 @@ import sys
 from collections.abc import Mapping, Sequence
 from typing import IO, Any, NoReturn, TextIO
 
-__all__ = ["main"]
+__all__ = ["main", "run"]
 
 _EXAMPLES = """\
 examples:

@@ -24,7 +24,7 @@ import tempfile
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-__all__ = ["example_dir", "main"]
+__all__ = ["STEPS", "example_dir", "main"]
 
 _TIMEOUT = 300.0
 
@@ -54,8 +54,38 @@ def _run(argv: Sequence[str], cwd: Path, env: Mapping[str, str], *, echo: bool =
     return done.returncode
 
 
+STEPS = (
+    "copy examples/null to a temporary directory",
+    "terraform init and plan -out with the pinned Terraform 1.0.3 and null provider 2.1.2 (local mirror)",
+    "tfplancheck plan.bin --checks checks.toml (every check passes)",
+    "one failing check, to show the exit status and that secrets stay redacted",
+    "tfplancheck query, to explore the plan",
+    "an acceptance test of the same configuration: plan checks, apply, state checks, plan-only step, destroy",
+)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the demo; return the exit status (0: every demo check passed)."""
+    """Run the demo; return the exit status (0: every demo check passed).
+
+    ``--steps`` lists what the demo does without running anything:
+
+    >>> main(["--steps"])
+    1. copy examples/null to a temporary directory
+    2. terraform init and plan -out with the pinned Terraform 1.0.3 and null provider 2.1.2 (local mirror)
+    3. tfplancheck plan.bin --checks checks.toml (every check passes)
+    4. one failing check, to show the exit status and that secrets stay redacted
+    5. tfplancheck query, to explore the plan
+    6. an acceptance test of the same configuration: plan checks, apply, state checks, plan-only step, destroy
+    0
+    """
+    args = list(sys.argv[1:] if argv is None else argv)
+    if args == ["--steps"]:
+        for i, step in enumerate(STEPS, 1):
+            print(f"{i}. {step}")
+        return 0
+    if args:
+        print("usage: python -m plancheck.demo [--steps]", file=sys.stderr)
+        return 2
     from ._terraform import (
         build_provider_mirror,
         find_null_provider,
@@ -89,8 +119,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"tfplancheck demo: examples/null planned with Terraform {version} and the null provider "
               f"{provider.version} (pinned, installed from a local mirror), then checked\n", flush=True)
         tf = str(terraform)
-        for step in (["init", "-input=false", "-no-color"], ["plan", "-input=false", "-no-color", "-out=plan.bin"]):
-            if _run([tf, *step], work, env, echo=False) != 0:
+        for tf_args in (["init", "-input=false", "-no-color"], ["plan", "-input=false", "-no-color", "-out=plan.bin"]):
+            if _run([tf, *tf_args], work, env, echo=False) != 0:
                 print("demo: terraform failed", file=sys.stderr)
                 return 2
         print("(ok)\n", flush=True)
