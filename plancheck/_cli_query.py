@@ -14,7 +14,7 @@ from tfjsonpath import Path
 from ._cli_output import SCHEMA_VERSION
 from ._cli_run import CliError
 from ._plan import Change, Plan, ResourceNotFound
-from ._redact import Marks, render_value
+from ._redact import Marks, contains_sensitive, render_value
 from ._values import ResolvedValue, ValueStatus, resolve_value
 
 __all__ = ["UNKNOWN_TEXT", "list_document", "query_change", "render_list", "value_document"]
@@ -112,23 +112,10 @@ def value_document(plan: Plan, address: str, path: Path, before: bool) -> dict[s
         "unknown": resolved.unknown,
         "partly_unknown": resolved.partly_unknown,
         "sensitive": resolved.sensitive,
-        "partly_sensitive": (not resolved.sensitive) and _any_true(resolved.value_sensitive),
+        "partly_sensitive": (not resolved.sensitive) and contains_sensitive(resolved.value_sensitive),
         "reason": resolved.reason or None,
         "value": plan.secrets.scrub(text) if text else None,
     }
-
-
-def _any_true(marks: Marks) -> bool:
-    stack = [marks]
-    while stack:
-        m = stack.pop()
-        if m is True:
-            return True
-        if isinstance(m, Mapping):
-            stack.extend(m.values())
-        elif isinstance(m, list):
-            stack.extend(m)
-    return False
 
 
 def render_value_document(doc: Mapping[str, Any]) -> str:

@@ -7,7 +7,9 @@ adds an index by address, built once, so every lookup is O(1).
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterator, Mapping, Sequence
+import heapq
+import os
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from functools import cached_property
 from typing import Any, final
 
@@ -15,7 +17,7 @@ from tfjsonpath import Path
 
 from ._redact import Marks, Secrets
 
-__all__ = ["Change", "DeferredChange", "OutputChange", "Plan", "ResourceChange", "ResourceNotFound"]
+__all__ = ["Change", "DeferredChange", "LazySecrets", "OutputChange", "Plan", "ResourceChange", "ResourceNotFound"]
 
 _EMPTY: Mapping[str, Any] = {}
 
@@ -70,8 +72,24 @@ class Change:
 
     @property
     def replace_paths(self) -> tuple[Path, ...]:
-        """The attribute paths that force replacement, as tfjsonpath Paths."""
-        return tuple(Path().join(*raw_path) for raw_path in self.raw.get("replace_paths") or ())
+        """The attribute paths that force replacement, as tfjsonpath Paths.
+
+        Terraform writes a step into a set as the set element itself (an object), which a
+        Path cannot hold: such a path ends at the set attribute. ``raw["replace_paths"]``
+        keeps the exact steps.
+
+        >>> Change({"replace_paths": [["triggers", "a"], ["tags", {"k": "v"}, "x"]]}).replace_paths
+        (Path(MapStep('triggers'), MapStep('a')), Path(MapStep('tags')))
+        """
+        out = []
+        for raw_path in self.raw.get("replace_paths") or ():
+            steps: list[str | int] = []
+            for step in raw_path:
+                if isinstance(step, bool) or not isinstance(step, (str, int)) or (isinstance(step, int) and step < 0):
+                    break
+                steps.append(step)
+            out.append(Path().join(*steps))
+        return tuple(out)
 
     @property
     def importing(self) -> Mapping[str, Any] | None:
@@ -231,6 +249,32 @@ class DeferredChange:
         return f"<DeferredChange {self.resource_change.address} reason={self.reason!r}>"
 
 
+class LazySecrets(Secrets):
+    """Secrets collected on first use: a plan's are all its sensitive strings, a walk of all of it.
+
+    >>> calls = []
+    >>> lazy = LazySecrets(lambda: calls.append(1) or Secrets(["hunter2"]))
+    >>> len(calls)
+    0
+    >>> "hunter2" in lazy, lazy.scrub("pw hunter2"), len(calls)
+    (True, 'pw (sensitive)', 1)
+    """
+
+    __slots__ = ("_collect",)
+
+    def __init__(self, collect: Callable[[], Secrets]) -> None:  # no super().__init__(): it would collect now
+        object.__setattr__(self, "_collect", collect)
+
+    def __getattr__(self, name: str) -> Any:
+        # Reached only while the slots of Secrets are still empty.
+        if name not in ("_values", "_ordered"):
+            raise AttributeError(name)
+        collected = self._collect()
+        object.__setattr__(self, "_values", collected._values)
+        object.__setattr__(self, "_ordered", collected._ordered)
+        return getattr(self, name)
+
+
 class ResourceNotFound(LookupError):
     """No resource change with this address; ``closest`` lists similar addresses present.
 
@@ -250,10 +294,26 @@ class ResourceNotFound(LookupError):
 def closest_addresses(address: str, candidates: Sequence[str], n: int = 3) -> list[str]:
     """The addresses most similar to ``address``, best first.
 
+    Among many candidates, difflib's full comparison (seconds for 20,000 addresses) is
+    kept for the few hundred sharing the longest start and end with ``address``.
+
     >>> closest_addresses("null_resource.b", ["null_resource.a", "aws_instance.x"])
     ['null_resource.a']
     """
+    if len(candidates) > _CLOSEST_SHORTLIST:
+        reversed_address = address[::-1]
+
+        def shared_ends(candidate: str) -> int:
+            # Character by character is meant: addresses are not paths.
+            start = os.path.commonprefix((address, candidate))  # noqa: RUF071
+            end = os.path.commonprefix((reversed_address, candidate[::-1]))  # noqa: RUF071
+            return len(start) + len(end)
+
+        candidates = heapq.nlargest(_CLOSEST_SHORTLIST, candidates, key=shared_ends)
     return difflib.get_close_matches(address, candidates, n=n, cutoff=0.6)
+
+
+_CLOSEST_SHORTLIST = 300
 
 
 class Plan:
@@ -267,40 +327,66 @@ class Plan:
     ('1.2', ('create',))
     """
 
-    __slots__ = ("__dict__", "_deposed_index", "_index", "raw", "source")
+    __slots__ = ("__dict__", "_deposed_index", "_entries", "_index", "raw", "source")
     raw: Mapping[str, Any]
     source: str | None
 
     def __init__(self, raw: Mapping[str, Any], *, source: str | None = None) -> None:
         # Callers pass a document that has already been validated.
+        entries: Sequence[Mapping[str, Any]] = raw.get("resource_changes") or ()
+        self._setup(raw, source, entries, ((rc["address"], rc.get("deposed")) for rc in entries))
+
+    def _setup(
+        self,
+        raw: Mapping[str, Any],
+        source: str | None,
+        entries: Sequence[Mapping[str, Any]],
+        keys: Iterable[tuple[str, Any]],
+    ) -> None:
         self.raw = raw
         self.source = source
+        self._entries = entries
         index: dict[str, int] = {}
         deposed: dict[tuple[str, str], int] = {}
-        for i, rc in enumerate(raw.get("resource_changes") or ()):
-            dep = rc.get("deposed")
+        # Duplicate addresses (Terraform never writes them): the first wins, as in Go's linear scan.
+        for i, (address, dep) in enumerate(keys):
             if isinstance(dep, str) and dep:
-                deposed[(rc["address"], dep)] = i
+                deposed.setdefault((address, dep), i)
             else:
-                index.setdefault(rc["address"], i)
+                index.setdefault(address, i)
         self._index = index
         self._deposed_index = deposed
+
+    @classmethod
+    def _from_parts(
+        cls,
+        raw: Mapping[str, Any],
+        source: str | None,
+        entries: Sequence[Mapping[str, Any]],
+        keys: Iterable[tuple[str, Any]],
+    ) -> Plan:
+        """A plan over a lazily parsed document: ``entries`` parse on access, ``keys`` index them."""
+        plan = cls.__new__(cls)
+        plan._setup(raw, source, entries, keys)
+        return plan
 
     # -- construction ------------------------------------------------------------------------
 
     @classmethod
-    def from_json(cls, text: str | bytes, *, source: str | None = None) -> Plan:
-        """Parse and validate a plan from JSON text (str or bytes).
+    def from_json(
+        cls, text: str | bytes, *, source: str | None = None, validation: str = "fast", parser: str = "auto"
+    ) -> Plan:
+        """Parse and validate a plan from JSON text (str or bytes); see :func:`plancheck.load_plan`.
 
         >>> Plan.from_json('{"format_version": "1.0"}').format_version
         '1.0'
         """
         from ._load import parse_plan_json
 
-        return parse_plan_json(text, source=source)
+        return parse_plan_json(text, source=source, validation=validation, parser=parser)
 
     @classmethod
-    def from_dict(cls, document: Mapping[str, Any], *, source: str | None = None) -> Plan:
+    def from_dict(cls, document: Mapping[str, Any], *, source: str | None = None, validation: str = "fast") -> Plan:
         """Validate an already parsed plan document (it is not copied and never modified).
 
         >>> Plan.from_dict({"format_version": "0.1"}).resource_changes
@@ -308,7 +394,7 @@ class Plan:
         """
         from ._load import plan_from_document
 
-        return plan_from_document(document, source=source)
+        return plan_from_document(document, source=source, validation=validation)
 
     # -- envelope ----------------------------------------------------------------------------
 
@@ -351,7 +437,7 @@ class Plan:
     @cached_property
     def resource_changes(self) -> tuple[ResourceChange, ...]:
         """Every resource change, in document order."""
-        return tuple(ResourceChange(rc) for rc in self.raw.get("resource_changes") or ())
+        return tuple(ResourceChange(rc) for rc in self._entries)
 
     @cached_property
     def resource_drift(self) -> tuple[ResourceChange, ...]:
@@ -385,14 +471,16 @@ class Plan:
     def resource_change(self, address: str, *, deposed: str | None = None) -> ResourceChange:
         """The change for ``address`` (O(1)); ``deposed`` selects a deposed object by its key.
 
+        If the plan lists an address twice (Terraform never does), the first entry wins,
+        as in Go's linear scan.
+
         Raises :class:`ResourceNotFound` (a LookupError) naming the closest addresses present.
         """
-        changes = self.raw.get("resource_changes") or ()
         i = self._index.get(address) if deposed is None else self._deposed_index.get((address, deposed))
         if i is None:
             where = "the plan" if deposed is None else f"the plan's deposed objects (key {deposed!r})"
             raise ResourceNotFound(address, closest_addresses(address, list(self._index)), where)
-        return ResourceChange(changes[i])
+        return ResourceChange(self._entries[i])
 
     def output_change(self, name: str) -> OutputChange:
         """The change of output ``name``; raises ResourceNotFound naming the closest outputs.
@@ -413,11 +501,13 @@ class Plan:
 
         Sensitive variables (per ``configuration``), sensitive outputs, and every
         string under a sensitive mark in resource and output changes, prior state and
-        planned values. Computed on first use only (a failure message), never on load.
+        planned values. Collecting them reads the whole plan, so it happens on first
+        real use (a failure message to scrub), not when a check merely passes it along.
         """
         from ._secrets import collect_plan_secrets
 
-        return collect_plan_secrets(self.raw)
+        raw = self.raw
+        return LazySecrets(lambda: collect_plan_secrets(raw))
 
     def __repr__(self) -> str:
         src = f" {self.source}" if self.source else ""

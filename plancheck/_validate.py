@@ -1,69 +1,704 @@
-"""Structural validation of plan documents (minimal; the schema-backed version replaces it)."""
+"""Structural validation of plan and state documents against the JSON Schemas shipped in the package.
+
+The schemas (``plancheck/schemas/plan.schema.json`` and ``state.schema.json``) are the
+definition. Two validators apply them and always agree:
+
+* ``"fast"`` (the default): the schema compiled once into a small tree of nodes, walked
+  iteratively. It touches only what the schema constrains (the envelope, each change's
+  keys and actions), never attribute values, so validating a 200 MB plan costs a few
+  tens of milliseconds and a 10 KB plan a few microseconds.
+* ``"full"``: the ``jsonschema`` library itself, over the whole document.
+
+When a document has several problems both report the same one, the first in document
+order (a value's own type before its missing keys, missing keys before its members,
+members in the order the document lists them), and render it through the same code, so
+the error (location, expected, found) is identical whichever mode found it.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+import json
+import numbers
+import re
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from typing import Any, Final, Literal
 
 from tfjsonpath import describe_json_type
 
-from ._errors import PlanFormatError
+from ._errors import DocumentFormatError, PlanFormatError, StateFormatError
 
-__all__ = ["KNOWN_ACTIONS", "validate_plan"]
+__all__ = [
+    "KNOWN_ACTIONS",
+    "VALIDATION_MODES",
+    "Deferred",
+    "SchemaValidator",
+    "ValidationMode",
+    "Violation",
+    "json_location",
+    "plan_validator",
+    "state_validator",
+    "validate_plan",
+    "validate_state",
+]
 
-KNOWN_ACTIONS = frozenset({"no-op", "create", "read", "update", "delete", "forget", "create-then-forget"})
+ValidationMode = Literal["fast", "full"]
+VALIDATION_MODES: Final = ("fast", "full")
 
+#: The actions Terraform and OpenTofu write (``internal/command/jsonplan``: a replace is two of them).
+KNOWN_ACTIONS: Final = frozenset({"no-op", "create", "read", "update", "delete", "forget"})
 
-def _fail(location: str, expected: str, value: Any, source: str | None) -> PlanFormatError:
-    return PlanFormatError(location, expected, found=describe_json_type(value), source=source)
-
-
-def _check_change(change: Any, loc: str, source: str | None) -> None:
-    if not isinstance(change, Mapping):
-        raise _fail(loc, "an object", change, source)
-    actions = change.get("actions")
-    if not isinstance(actions, list):
-        raise _fail(f"{loc}.actions", "an array of action strings", actions, source)
-    for j, action in enumerate(actions):
-        if action not in KNOWN_ACTIONS:
-            raise PlanFormatError(
-                f"{loc}.actions[{j}]",
-                "one of " + ", ".join(sorted(KNOWN_ACTIONS)),
-                found=repr(action) if isinstance(action, str) else describe_json_type(action),
-                source=source,
-            )
+PathKey = tuple[str | int, ...]
 
 
-def validate_plan(document: Any, *, source: str | None = None) -> None:
-    """Raise PlanFormatError if ``document`` is not a ``show -json`` plan of format 0.x or 1.x."""
-    if not isinstance(document, Mapping):
-        raise _fail("$", "a JSON object", document, source)
-    fv = document.get("format_version")
-    if not isinstance(fv, str):
-        raise _fail("$.format_version", "a version string", fv, source)
-    major = fv.split(".", 1)[0]
-    if major not in ("0", "1"):
-        raise PlanFormatError(
-            "$.format_version", "a format version 0.x or 1.x", found=repr(fv), source=source
+class Deferred:
+    """Stands for a value that is syntactically valid JSON but not parsed yet (see ``_lazy``).
+
+    Validation sees only its JSON type, which is all the schema asks of the values that are
+    ever deferred (``planned_values``, ``prior_state``, ...).
+
+    >>> Deferred("object").json_type
+    'object'
+    """
+
+    __slots__ = ("json_type",)
+
+    def __init__(self, json_type: str) -> None:
+        self.json_type = json_type
+
+    def __repr__(self) -> str:
+        return f"<deferred {self.json_type}>"
+
+
+def json_location(path: PathKey) -> str:
+    """A JSON location for messages: ``$``, ``$.resource_changes[3].change.actions``, ``$.output_changes["a-b"]``.
+
+    >>> json_location(("resource_changes", 3, "change", "actions"))
+    '$.resource_changes[3].change.actions'
+    >>> json_location(("output_changes", "my-output"))
+    '$.output_changes["my-output"]'
+    """
+    parts = ["$"]
+    for step in path:
+        if isinstance(step, int):
+            parts.append(f"[{step}]")
+        elif _IDENTIFIER.fullmatch(step):
+            parts.append(f".{step}")
+        else:
+            parts.append(f"[{json.dumps(step, ensure_ascii=False)}]")
+    return "".join(parts)
+
+
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+# -- the schemas ---------------------------------------------------------------------------------
+
+
+@cache
+def load_schema(name: str) -> Mapping[str, Any]:
+    """The parsed schema ``plancheck/schemas/<name>.schema.json`` (read once).
+
+    >>> load_schema("plan")["required"]
+    ['format_version']
+    """
+    text = resources.files("plancheck").joinpath("schemas", f"{name}.schema.json").read_text("utf-8")
+    schema: Mapping[str, Any] = json.loads(text)
+    return schema
+
+
+def _resolve(root: Mapping[str, Any], schema: Mapping[str, Any]) -> Mapping[str, Any]:
+    seen = 0
+    while "$ref" in schema:
+        ref = schema["$ref"]
+        if not ref.startswith("#/") or seen > 32:
+            raise ValueError(f"unsupported $ref {ref!r}")
+        target: Any = root
+        for part in ref[2:].split("/"):
+            target = target[part]
+        schema = target
+        seen += 1
+    return schema
+
+
+_TYPE_PHRASES: Final = {
+    "object": "an object",
+    "array": "an array",
+    "string": "a string",
+    "integer": "an integer",
+    "number": "a number",
+    "boolean": "a bool",
+    "null": "null",
+}
+
+
+def _expected_phrase(root: Mapping[str, Any], schema: Mapping[str, Any]) -> str:
+    if "x-expected" in schema:
+        return str(schema["x-expected"])
+    if "$ref" in schema:
+        return _expected_phrase(root, _resolve(root, schema))
+    types = schema.get("type")
+    if isinstance(types, str):
+        return _TYPE_PHRASES[types]
+    if isinstance(types, list):
+        return " or ".join(_TYPE_PHRASES[t] for t in types)
+    return "a valid value"
+
+
+# -- violations and how they read ------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Violation:
+    """One way a document breaks its schema, before it is rendered as an error.
+
+    ``kind`` is ``type``, ``enum``, ``pattern`` or ``required``; ``path`` leads to the
+    offending value, or for ``required`` to the missing key; ``schema`` is the subschema
+    that was not met (for ``required``: the missing property's subschema).
+
+    >>> Violation("type", ("resource_changes",), {"type": "array"}, {}).location
+    '$.resource_changes'
+    """
+
+    kind: str
+    path: PathKey
+    schema: Mapping[str, Any]
+    instance: Any
+    rank: int = 0
+
+    @property
+    def location(self) -> str:
+        """The JSON location of the problem."""
+        return json_location(self.path)
+
+
+def _found_phrase(violation: Violation) -> str:
+    if violation.kind == "required":
+        return f"no {json.dumps(violation.path[-1], ensure_ascii=False)} key"
+    value = violation.instance
+    if isinstance(value, Deferred):
+        return f"an {value.json_type}" if value.json_type in ("object", "array") else f"a {value.json_type}"
+    if violation.kind in ("enum", "pattern") and isinstance(value, str):
+        # Only action names and format versions reach here: never attribute values, never secrets.
+        text = json.dumps(value if len(value) <= 60 else value[:57] + "...", ensure_ascii=False)
+        return f"the string {text}"
+    return describe_json_type(value)
+
+
+def render_violation(
+    violation: Violation,
+    document: Any,
+    root: Mapping[str, Any],
+    error: type[DocumentFormatError],
+    source: str | None,
+) -> DocumentFormatError:
+    """The error both validation modes raise for ``violation``.
+
+    >>> v = Violation("type", ("resource_changes",), {"type": "array"}, {"a": 1})
+    >>> str(render_violation(v, {}, load_schema("plan"), PlanFormatError, "p.json"))
+    'p.json: $.resource_changes: expected an array, found an object with 1 key'
+    """
+    expected = _expected_phrase(root, violation.schema)
+    found = _found_phrase(violation)
+    if (
+        violation.kind == "required"
+        and violation.path == ("format_version",)
+        and isinstance(document, Mapping)
+        and "plan_format_version" in document
+    ):
+        # HCP Terraform's redacted plan JSON looks like a plan but is another format.
+        version = document.get("plan_format_version")
+        shown = json.dumps(version) if isinstance(version, str) else describe_json_type(version)
+        expected = 'a "format_version" key (a terraform show -json plan or state)'
+        found = (
+            f'HCP Terraform redacted plan JSON ("plan_format_version": {shown}), which is a different format; '
+            "get the plan from terraform show -json PLANFILE"
         )
-    for key in ("resource_changes", "resource_drift"):
-        rcs = document.get(key)
-        if rcs is None:
-            continue
-        if not isinstance(rcs, list):
-            raise _fail(f"$.{key}", "an array", rcs, source)
-        for i, rc in enumerate(rcs):
-            loc = f"$.{key}[{i}]"
-            if not isinstance(rc, Mapping):
-                raise _fail(loc, "an object", rc, source)
-            if not isinstance(rc.get("address"), str):
-                raise _fail(f"{loc}.address", "a string", rc.get("address"), source)
-            if "change" not in rc:
-                raise PlanFormatError(loc, 'a "change" property', found="none", source=source)
-            _check_change(rc["change"], f"{loc}.change", source)
-    outputs = document.get("output_changes")
-    if outputs is not None:
-        if not isinstance(outputs, Mapping):
-            raise _fail("$.output_changes", "an object", outputs, source)
-        for name, change in outputs.items():
-            _check_change(change, f"$.output_changes[{name!r}]", source)
+    return error(violation.location, expected, found=found, source=source)
+
+
+# -- the compiled ("fast") validator ---------------------------------------------------------------
+
+
+def _is_integer(value: Any) -> bool:
+    if isinstance(value, bool):
+        return False
+    return isinstance(value, int) or (isinstance(value, float) and value.is_integer())
+
+
+def _is_number(value: Any) -> bool:
+    return not isinstance(value, bool) and isinstance(value, numbers.Number)
+
+
+def _is_object(value: Any) -> bool:
+    if isinstance(value, dict):
+        return True
+    if isinstance(value, Deferred):
+        return value.json_type == "object"
+    return isinstance(value, Mapping)
+
+
+def _is_array(value: Any) -> bool:
+    if isinstance(value, list):
+        return True
+    return isinstance(value, Deferred) and value.json_type == "array"
+
+
+_TYPE_TESTS: Final[Mapping[str, Callable[[Any], bool]]] = {
+    "object": _is_object,
+    "array": _is_array,
+    "string": lambda v: isinstance(v, str),
+    "integer": _is_integer,
+    "number": _is_number,
+    "boolean": lambda v: isinstance(v, bool),
+    "null": lambda v: v is None,
+}
+
+_SUPPORTED_KEYWORDS: Final = frozenset(
+    {
+        "$schema", "$id", "$ref", "$defs", "$comment", "title", "description", "x-expected", "x-struct",
+        "type", "required", "properties", "additionalProperties", "items", "enum", "pattern",
+    }
+)  # fmt: skip
+
+_Check = Callable[[Any], "str | None"]
+
+
+def _ok(value: Any) -> str | None:
+    return None
+
+
+def _type_check(names: list[str]) -> _Check:
+    # One closure per subschema; validation calls it once per constrained value.
+    if names == ["string"]:
+        return lambda v: None if isinstance(v, str) else "type"
+    if names == ["boolean"]:
+        return lambda v: None if isinstance(v, bool) else "type"
+    if names == ["array"]:
+        return lambda v: None if isinstance(v, list) or _is_array(v) else "type"
+    if names == ["object"]:
+        return lambda v: None if isinstance(v, dict) or _is_object(v) else "type"
+    # Unions: a plain isinstance for the types it decides, the tests for the rest (bool is an int).
+    plain = tuple(
+        {"string": str, "array": list, "object": dict, "boolean": bool}[t] for t in names if t in _PLAIN
+    )
+    others = tuple(_TYPE_TESTS[t] for t in names)
+
+    def check(v: Any) -> str | None:
+        if isinstance(v, plain):
+            return None
+        for test in others:
+            if test(v):
+                return None
+        return "type"
+
+    return check
+
+
+_PLAIN: Final = frozenset({"string", "array", "object", "boolean"})
+
+
+def _compile_check(schema: Mapping[str, Any]) -> _Check:
+    types = schema.get("type")
+    names = [types] if isinstance(types, str) else list(types or ())
+    type_check = _type_check(names) if names else None
+    enum: frozenset[str] | None = None
+    if "enum" in schema:
+        if not all(isinstance(v, str) for v in schema["enum"]):
+            raise ValueError("the compiled validator supports enums of strings only")
+        enum = frozenset(schema["enum"])
+    pattern = re.compile(schema["pattern"]).search if "pattern" in schema else None
+    if enum is None and pattern is None:
+        return type_check or _ok
+
+    def check(value: Any) -> str | None:
+        if type_check is not None and type_check(value) is not None:
+            return "type"
+        if enum is not None and not (isinstance(value, str) and value in enum):
+            return "enum"
+        if pattern is not None and isinstance(value, str) and not pattern(value):
+            return "pattern"
+        return None
+
+    return check
+
+
+class _Node:
+    """One compiled subschema. Built once per schema; validation allocates nothing per node."""
+
+    __slots__ = (
+        "additional",
+        "check",
+        "deep",
+        "items",
+        "properties",
+        "required",
+        "schema",
+        "shallow",
+        "trivial",
+    )
+
+    def __init__(self, schema: Mapping[str, Any]) -> None:
+        unknown = set(schema) - _SUPPORTED_KEYWORDS
+        if unknown:
+            raise ValueError(f"the compiled validator does not support {sorted(unknown)}")
+        self.schema = schema
+        self.check: _Check = _compile_check(schema)
+        self.required: tuple[str, ...] = tuple(schema.get("required", ()))
+        self.properties: dict[str, _Node] = {}
+        self.additional: _Node | None = None
+        self.items: _Node | None = None
+        # Set by the compiler once the members are known:
+        self.shallow = False  # only the value's own keywords (type, enum, pattern) are constrained
+        self.trivial = False  # nothing at all is constrained
+        self.deep = False  # members are constrained: the value needs a walk of its own
+
+    def finish(self) -> None:
+        self.deep = bool(
+            self.required or self.properties or self.additional is not None or self.items is not None
+        )
+        self.shallow = not self.deep
+        self.trivial = self.shallow and self.check is _ok
+
+
+_Frame = tuple["_Node | None", Any, PathKey]
+_Predicate = Callable[[Any], bool]
+
+
+def _true(value: Any) -> bool:
+    return True
+
+
+def _predicates(nodes: Iterable[_Node]) -> dict[int, _Predicate]:
+    """One predicate per node ("is this value valid?"), composed from its members' predicates."""
+    made: dict[int, _Predicate] = {}
+    # Schemas may be recursive (a module's child modules are modules): predicates call their
+    # members' through a cell filled once every predicate exists.
+    cells: dict[int, list[_Predicate]] = {}
+
+    def cell_call(node: _Node | None) -> _Predicate | None:
+        if node is None or node.trivial:
+            return None
+        if not node.deep:
+            check = node.check
+            return lambda v: check(v) is None
+        cell = cells.setdefault(id(node), [_true])
+        return lambda v: cell[0](v)
+
+    for node in nodes:
+        made[id(node)] = _predicate(node, cell_call)
+        cells.setdefault(id(node), [_true])[0] = made[id(node)]
+    return made
+
+
+_ABSENT: Final = object()
+_PLAIN_TYPES: Final = {"string": str, "boolean": bool}
+
+
+def _plain_type(node: _Node) -> type | None:
+    """The Python type that decides ``node`` alone (a string or a bool with no other keyword), or None."""
+    schema = node.schema
+    if node.deep or "enum" in schema or "pattern" in schema:
+        return None
+    types = schema.get("type")
+    return _PLAIN_TYPES.get(types) if isinstance(types, str) else None
+
+
+def _predicate(node: _Node, member: Callable[[_Node | None], _Predicate | None]) -> _Predicate:
+    check = node.check
+    if not node.deep:
+        return _true if node.trivial else (lambda v: check(v) is None)
+    required = node.required
+    extra = member(node.additional)
+    items = member(node.items)
+    # With no additionalProperties, look the few constrained keys up instead of walking every key.
+    plain = [(key, kind) for key, sub in node.properties.items() if (kind := _plain_type(sub)) is not None]
+    tested = [
+        (key, test)
+        for key, sub in node.properties.items()
+        if _plain_type(sub) is None and (test := member(sub)) is not None
+    ]
+    props = dict(tested) | {key: _plain_test(kind) for key, kind in plain}
+
+    def valid(value: Any) -> bool:
+        if check(value) is not None:
+            return False
+        if isinstance(value, dict):
+            for key in required:
+                if key not in value:
+                    return False
+            if extra is None:
+                get = value.get
+                for key, kind in plain:
+                    child = get(key, _ABSENT)
+                    if child is not _ABSENT and not isinstance(child, kind):
+                        return False
+                for key, test in tested:
+                    child = get(key, _ABSENT)
+                    if child is not _ABSENT and not test(child):
+                        return False
+                return True
+            for key, child in value.items():
+                member_test = props.get(key) if key in node.properties else extra
+                if member_test is not None and not member_test(child):
+                    return False
+            return True
+        if isinstance(value, list):
+            return items is None or all(map(items, value))
+        if isinstance(value, Mapping):
+            return valid(dict(value))
+        return True
+
+    return valid
+
+
+def _plain_test(kind: type) -> _Predicate:
+    return lambda v: isinstance(v, kind)
+
+
+class SchemaValidator:
+    """A schema compiled for repeated validation; see the module docstring.
+
+    >>> v = SchemaValidator(load_schema("plan"))
+    >>> v.first_violation({"format_version": "1.2", "resource_changes": {}}).location
+    '$.resource_changes'
+    >>> v.first_violation({"format_version": "1.2"}) is None
+    True
+    """
+
+    def __init__(self, schema: Mapping[str, Any]) -> None:
+        self.schema = schema
+        nodes: dict[int, _Node] = {}
+        self.root = self._compile(schema, nodes)
+        for node in nodes.values():
+            node.finish()
+        self._predicates = _predicates(nodes.values())
+        self._full: Any = None
+
+    def is_valid(self, document: Any, node: _Node | None = None) -> bool:
+        """Whether ``document`` has no violation: the quick question, asked first.
+
+        Composed closures, one call per constrained value; :meth:`first_violation` then
+        finds the problem, when there is one, with its place.
+        """
+        predicate = self._predicates[id(node or self.root)]
+        try:
+            return predicate(document)
+        except RecursionError:  # deeper than the closures can go: the walk has no limit
+            return self._walk(document, (), node) is None
+
+    def _compile(self, schema: Mapping[str, Any], nodes: dict[int, _Node]) -> _Node:
+        target = _resolve(self.schema, schema)
+        known = nodes.get(id(target))
+        if known is not None:
+            return known
+        node = _Node(target)
+        nodes[id(target)] = node
+        for key, sub in target.get("properties", {}).items():
+            node.properties[key] = self._compile(sub, nodes)
+        if "additionalProperties" in target:
+            if not isinstance(target["additionalProperties"], Mapping):
+                raise ValueError("additionalProperties must be a schema")
+            node.additional = self._compile(target["additionalProperties"], nodes)
+        if "items" in target:
+            node.items = self._compile(target["items"], nodes)
+        return node
+
+    def node_at(self, *keys: str) -> _Node:
+        """The compiled node for a top-level property (``node_at("resource_changes")``)."""
+        node = self.root
+        for key in keys:
+            node = node.properties[key]
+        return node
+
+    # -- fast mode -------------------------------------------------------------------------------
+
+    def first_violation(
+        self, document: Any, *, path: PathKey = (), node: _Node | None = None
+    ) -> Violation | None:
+        """The first violation in document order, or None. No depth limit."""
+        if self.is_valid(document, node):
+            return None
+        return self._walk(document, path, node)
+
+    def _walk(self, document: Any, path: PathKey, node: _Node | None) -> Violation | None:
+        """The first violation in document order, or None. Iterative: no depth limit.
+
+        Members whose subschema has no members of its own are checked on the spot; the
+        others go on a stack, in reverse, so they are walked in document order. A problem
+        found on the spot waits on the stack behind the earlier members still to walk.
+        """
+        stack: list[_Frame] = [(node or self.root, document, path)]
+        pop = stack.pop
+        push = stack.append
+        while stack:
+            current, value, where = pop()
+            if current is None:
+                violation: Violation = value
+                return violation
+            kind = current.check(value)
+            if kind is not None:
+                return Violation(kind, where, current.schema, value)
+            if not current.deep:
+                continue
+            if isinstance(value, dict) or (not isinstance(value, list) and isinstance(value, Mapping)):
+                for rank, key in enumerate(current.required):
+                    if key not in value:
+                        sub_schema = current.properties[key].schema if key in current.properties else {}
+                        return Violation("required", (*where, key), sub_schema, None, rank)
+                props = current.properties
+                extra = current.additional
+                walks: list[_Frame] = []
+                for key, child in value.items():
+                    sub = props.get(key, extra)
+                    if sub is None or sub.trivial:
+                        continue
+                    if sub.deep:
+                        walks.append((sub, child, (*where, key)))
+                        continue
+                    kind = sub.check(child)
+                    if kind is not None:
+                        push((None, Violation(kind, (*where, key), sub.schema, child), ()))
+                        break
+                walks.reverse()
+                stack.extend(walks)
+            elif isinstance(value, list):
+                items = current.items
+                if items is None or items.trivial:
+                    continue
+                if items.deep:
+                    stack.extend((items, value[i], (*where, i)) for i in range(len(value) - 1, -1, -1))
+                    continue
+                check = items.check
+                for i, child in enumerate(value):
+                    kind = check(child)
+                    if kind is not None:
+                        return Violation(kind, (*where, i), items.schema, child)
+        return None
+
+    # -- full mode (jsonschema) ------------------------------------------------------------------
+
+    def full_violations(self, document: Any) -> Iterator[Violation]:
+        """Every violation ``jsonschema`` finds, in its own order."""
+        if self._full is None:
+            from jsonschema import Draft202012Validator
+
+            self._full = Draft202012Validator(self.schema)
+        for error in self._full.iter_errors(document):
+            path = tuple(error.absolute_path)
+            if error.validator == "required":
+                instance = error.instance
+                for rank, key in enumerate(error.validator_value):
+                    if isinstance(instance, dict) and key not in instance:
+                        sub = error.schema.get("properties", {}).get(key, {})
+                        yield Violation("required", (*path, key), sub, None, rank)
+                continue
+            kind = str(error.validator)
+            if kind not in ("type", "enum", "pattern"):
+                raise ValueError(f"unexpected schema keyword {kind!r} in a validation error")
+            yield Violation(kind, path, error.schema, error.instance)
+
+    def first_full_violation(self, document: Any) -> Violation | None:
+        """The violation ``jsonschema`` finds that comes first in document order (see the module docstring)."""
+        best: tuple[tuple[tuple[int, int], ...], Violation] | None = None
+        for violation in self.full_violations(document):
+            key = _order_key(document, violation)
+            if best is None or key < best[0]:
+                best = (key, violation)
+        return None if best is None else best[1]
+
+
+_KIND_RANK: Final = {"type": 0, "enum": 1, "pattern": 2}
+
+
+def _order_key(document: Any, violation: Violation) -> tuple[tuple[int, int], ...]:
+    """Sort key of a violation: document positions along its path; see the module docstring."""
+    key: list[tuple[int, int]] = []
+    value = document
+    steps = violation.path[:-1] if violation.kind == "required" else violation.path
+    for step in steps:
+        key.append((1, step if isinstance(step, int) else list(value).index(step)))
+        value = value[step]
+    if violation.kind == "required":
+        key.append((0, violation.rank))  # missing keys before the object's members
+    else:
+        key.append((-1, _KIND_RANK[violation.kind]))  # the value itself before anything in it
+    return tuple(key)
+
+
+# -- entry points ----------------------------------------------------------------------------------
+
+
+@cache
+def plan_validator() -> SchemaValidator:
+    """The plan schema, compiled once.
+
+    >>> plan_validator().first_violation({"format_version": "2.0"}).kind
+    'pattern'
+    """
+    return SchemaValidator(load_schema("plan"))
+
+
+@cache
+def state_validator() -> SchemaValidator:
+    """The state schema, compiled once.
+
+    >>> state_validator().first_violation({"format_version": "1.0", "values": {"outputs": []}}).location
+    '$.values.outputs'
+    """
+    return SchemaValidator(load_schema("state"))
+
+
+def to_builtin(document: Any) -> Any:
+    """A plain-dict copy of the object levels that are other Mappings (lazy documents), for ``jsonschema``."""
+    if isinstance(document, Mapping) and not isinstance(document, dict):
+        return {key: to_builtin(value) for key, value in document.items()}
+    return document
+
+
+def _validate(
+    validator: SchemaValidator,
+    document: Any,
+    error: type[DocumentFormatError],
+    source: str | None,
+    mode: str,
+) -> None:
+    if mode == "fast":
+        violation = validator.first_violation(document)
+    elif mode == "full":
+        document = to_builtin(document)
+        try:
+            violation = validator.first_full_violation(document)
+        except RecursionError:
+            raise error(
+                "$", "a document nested shallowly enough for the JSON Schema validator",
+                found="deeper nesting", source=source,
+            ) from None  # fmt: skip
+    else:
+        raise ValueError(f"validation must be one of {', '.join(VALIDATION_MODES)}, got {mode!r}")
+    if violation is not None:
+        raise render_violation(violation, document, validator.schema, error, source)
+
+
+def validate_plan(document: Any, *, source: str | None = None, mode: str = "fast") -> None:
+    """Raise PlanFormatError if ``document`` is not a ``show -json`` plan of format 0.x or 1.x.
+
+    >>> validate_plan({"format_version": "1.2", "resource_changes": [{"address": "a.b", "change": {"actions": ["nop"]}}]})
+    Traceback (most recent call last):
+    ...
+    plancheck._errors.PlanFormatError: $.resource_changes[0].change.actions[0]: expected an action: one of "no-op", "create", "read", "update", "delete", "forget", found the string "nop"
+    """
+    _validate(plan_validator(), document, PlanFormatError, source, mode)
+
+
+def validate_state(document: Any, *, source: str | None = None, mode: str = "fast") -> None:
+    """Raise StateFormatError if ``document`` is not a ``show -json`` state of format 0.x or 1.x.
+
+    >>> validate_state({"format_version": "1.0", "values": {"root_module": {"resources": [{}]}}})
+    Traceback (most recent call last):
+    ...
+    plancheck._errors.StateFormatError: $.values.root_module.resources[0].address: expected a resource address string, found no "address" key
+    """
+    _validate(state_validator(), document, StateFormatError, source, mode)

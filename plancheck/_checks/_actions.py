@@ -10,13 +10,13 @@ from typing import Any
 from tfjsonpath import MapStep, Path, SliceStep, Step
 
 from .._errors import CheckFailure
+from .._frozen import constructor_repr
 from .._plan import Plan, ResourceChange
 from ._base import (
     PlanCheck,
     actions_text,
     checked_address,
     checked_deposed,
-    constructor_repr,
     deposed_prefix,
     failure,
     find_resource,

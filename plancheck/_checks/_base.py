@@ -12,12 +12,14 @@ from __future__ import annotations
 import abc
 import json
 from collections.abc import Iterable, Sequence
-from typing import Any, ClassVar
 
 from tfjsonpath import Path
 
+from .._checkrun import run_checks
 from .._errors import CheckFailure, PlanCheckError
+from .._frozen import FrozenValue
 from .._plan import OutputChange, Plan, ResourceChange, ResourceNotFound
+from .._redact import Secrets
 
 __all__ = ["PlanCheck", "assert_plan"]
 
@@ -26,13 +28,14 @@ __all__ = ["PlanCheck", "assert_plan"]
 __tracebackhide__ = True
 
 
-class PlanCheck(abc.ABC):
+class PlanCheck(FrozenValue, abc.ABC):
     """Base class of every plan check: implement :meth:`failures`; :meth:`check_plan` raises.
 
     A check is an immutable value: subclasses list their attributes in ``__slots__``
     and ``_fields`` (constructor order; names in ``_keyword_fields`` are keyword-only
     and left out of the repr when None), set them once with :meth:`_set`, and get
-    equality, hashing, pickling and a constructor-form repr from here.
+    equality, hashing, pickling and a constructor-form repr from
+    :class:`~plancheck._frozen.FrozenValue`.
 
     >>> from plancheck import Plan
     >>> class ExpectVersion(PlanCheck):
@@ -48,8 +51,6 @@ class PlanCheck(abc.ABC):
     """
 
     __slots__ = ()
-    _fields: ClassVar[tuple[str, ...]] = ()
-    _keyword_fields: ClassVar[frozenset[str]] = frozenset()
 
     @abc.abstractmethod
     def failures(self, plan: Plan) -> list[CheckFailure]:
@@ -60,53 +61,6 @@ class PlanCheck(abc.ABC):
         found = self.failures(require_plan(plan, f"{type(self).__name__}.check_plan"))
         if found:
             raise PlanCheckError(found)
-
-    # -- value semantics ------------------------------------------------------------------------
-
-    def _set(self, **values: Any) -> None:
-        """Set attributes once, from ``__init__``."""
-        for name, value in values.items():
-            object.__setattr__(self, name, value)
-
-    def _values(self) -> tuple[Any, ...]:
-        return tuple(getattr(self, name) for name in self._fields)
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        raise AttributeError(f"{type(self).__name__} is immutable; cannot set {name!r}")
-
-    def __delattr__(self, name: str) -> None:
-        raise AttributeError(f"{type(self).__name__} is immutable; cannot delete {name!r}")
-
-    def __eq__(self, other: object) -> bool:
-        if type(other) is type(self):
-            return self._values() == other._values()
-        return NotImplemented
-
-    def __hash__(self) -> int:
-        return hash((type(self), self._values()))
-
-    def _args(self) -> tuple[tuple[Any, ...], dict[str, Any]]:
-        args = tuple(getattr(self, n) for n in self._fields if n not in self._keyword_fields)
-        kwargs = {n: getattr(self, n) for n in self._fields if n in self._keyword_fields}
-        return args, kwargs
-
-    def __repr__(self) -> str:
-        args, kwargs = self._args()
-        return constructor_repr(type(self).__name__, *args, **kwargs)
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        args, kwargs = self._args()
-        return (_rebuild, (type(self), args, kwargs))
-
-    def __copy__(self) -> PlanCheck:
-        return self
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> PlanCheck:
-        return self
-
-
-def _rebuild(cls: type[PlanCheck], args: tuple[Any, ...], kwargs: dict[str, Any]) -> PlanCheck:
-    return cls(*args, **kwargs)
 
 
 def assert_plan(plan: Plan, *checks: PlanCheck) -> None:
@@ -127,20 +81,7 @@ def assert_plan(plan: Plan, *checks: PlanCheck) -> None:
       1. ExpectResourceAction: null_resource.a: expected Update, got action(s): [create]
       2. ExpectResourceAction: null_resource.b: resource not found in plan ResourceChanges; closest: null_resource.a
     """
-    require_plan(plan, "assert_plan")
-    for i, check in enumerate(checks):
-        if not isinstance(check, PlanCheck):
-            hint = ""
-            if isinstance(check, (list, tuple, set, frozenset)):
-                hint = "; to pass a list of checks, unpack it: assert_plan(plan, *checks)"
-            raise TypeError(
-                f"assert_plan: check {i + 1} must be a PlanCheck, got {type(check).__name__}{hint}"
-            )
-    found: list[CheckFailure] = []
-    for check in checks:
-        found.extend(check.failures(plan))
-    if found:
-        raise PlanCheckError(found)
+    run_checks("assert_plan", "plan", require_plan(plan, "assert_plan"), checks, PlanCheck, PlanCheckError)
 
 
 # -- shared helpers ---------------------------------------------------------------------------
@@ -181,19 +122,18 @@ def checked_deposed(value: object, check: str) -> str | None:
     return checked_address(value, check, "deposed")
 
 
-def constructor_repr(name: str, *args: Any, **kwargs: Any) -> str:
-    """``Name(arg, ..., key=value)``, leaving out keyword arguments that are None."""
-    parts = [repr(a) for a in args]
-    parts.extend(f"{k}={v!r}" for k, v in kwargs.items() if v is not None)
-    return f"{name}({', '.join(parts)})"
-
-
 def failure(plan: Plan, check: str, address: str | None, path: Path | None, message: str) -> CheckFailure:
     """A CheckFailure with every secret of ``plan`` scrubbed out of its message and address.
 
     An address can hold a secret: a ``for_each`` key made from a value whose mark was dropped.
     """
-    secrets = plan.secrets
+    return scrubbed_failure(plan.secrets, check, address, path, message)
+
+
+def scrubbed_failure(
+    secrets: Secrets, check: str, address: str | None, path: Path | None, message: str
+) -> CheckFailure:
+    """A CheckFailure with every one of ``secrets`` scrubbed out of its message and address."""
     if address is not None:
         address = secrets.scrub(address)
     return CheckFailure(check, address, path, secrets.scrub(message))

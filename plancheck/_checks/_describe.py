@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Protocol
 
 from .._plan import Change
-from .._redact import Marks, Secrets, render_value
+from .._redact import Marks, Secrets, contains_sensitive, render_value
 from .._values import ResolvedValue, ValueStatus
 from ._base import actions_text
 
-__all__ = ["describe", "no_planned_value", "render_known"]
+__all__ = ["describe", "no_planned_value", "render_known", "sensitive_problem"]
 
 
 class _Unknown:
@@ -80,3 +80,31 @@ def no_planned_value(change: Change, what: str) -> str | None:
     if change.after is None and actions and all(a in ("delete", "forget") for a in actions):
         return f"not present: the {what} has no planned value (action(s): {actions_text(actions)})"
     return None
+
+
+class _HasSecrets(Protocol):
+    @property
+    def secrets(self) -> Secrets: ...
+
+
+def sensitive_problem(resolved: ResolvedValue, document: _HasSecrets, unmarked: str | None) -> str | None:
+    """Why a resolved value is not sensitive as a whole, or None when it is (and present).
+
+    ``document`` (the plan or state) gives the secrets to hide, asked for only on a
+    failure: collecting them walks the whole document. ``unmarked`` is added when the
+    value is not sensitive and the document records no sensitive marks at all (old
+    plans and states), so the failure says why.
+    """
+    if resolved.sensitive and resolved.status is not ValueStatus.ABSENT:
+        return None
+    secrets = document.secrets
+    if resolved.status is ValueStatus.ABSENT:
+        return "expected a sensitive value, but it is " + describe(resolved, secrets)
+    if resolved.status is ValueStatus.KNOWN and contains_sensitive(resolved.value_sensitive):
+        return "expected a sensitive value, but only parts of it are sensitive: " + render_known(
+            resolved, secrets
+        )
+    text = "expected a sensitive value, but it is not sensitive; it is " + describe(resolved, secrets)
+    if unmarked is not None:
+        text += f" ({unmarked})"
+    return text

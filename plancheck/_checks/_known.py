@@ -16,21 +16,26 @@ from tfjsonpath import MapStep, Path
 from .._errors import CheckFailure, ValueMismatchError
 from .._plan import Change, Plan
 from .._redact import Secrets
-from .._values import ResolvedValue, ValueStatus, resolve_value
-from ..knownvalue._base import Check, require_check
+from .._values import ResolvedValue, ValueStatus
+from ..knownvalue._base import Check
 from ._base import (
     PlanCheck,
     actions_text,
-    checked_address,
-    checked_deposed,
-    checked_path,
     deposed_prefix,
     failure,
     find_output,
     find_resource,
     output_address,
+    scrubbed_failure,
 )
 from ._describe import describe, no_planned_value
+from ._fields import (
+    OutputMatcherFields,
+    OutputPathMatcherFields,
+    ResourcePathFields,
+    ResourcePathMatcherFields,
+)
+from ._values import resolve_after, resource_failures
 
 # The deprecated null-output checks live with the other output checks; re-exported for old imports.
 
@@ -39,6 +44,7 @@ __all__ = [
     "ExpectKnownOutputValueAtPath",
     "ExpectKnownValue",
     "ExpectNoValue",
+    "match_failures",
     "match_resolved",
 ]
 
@@ -49,10 +55,6 @@ __tracebackhide__ = True
 _ROOT = Path()
 
 
-def _checked_matcher(value: object, check: str) -> Check:
-    return require_check(f"{check}:", "matcher", value)
-
-
 def match_resolved(resolved: ResolvedValue, matcher: Check, secrets: Secrets) -> tuple[Path, str] | None:
     """Run ``matcher`` on a resolved value: None if it matches, else where (a full path) and why not.
 
@@ -60,6 +62,7 @@ def match_resolved(resolved: ResolvedValue, matcher: Check, secrets: Secrets) ->
     matcher, with the marks below it; an unknown or absent one fails here, by status.
 
     >>> from plancheck import knownvalue as kv
+    >>> from plancheck._values import resolve_value
     >>> from tfjsonpath import New
     >>> r = resolve_value({"l": [None, "k"]}, {"l": [True, False]}, None, New("l"))
     >>> match_resolved(r, kv.ListExact([kv.Null(), kv.StringExact("k")]), Secrets())
@@ -86,8 +89,18 @@ def match_resolved(resolved: ResolvedValue, matcher: Check, secrets: Secrets) ->
     return None
 
 
-def _resolve(change: Change, path: Path) -> ResolvedValue:
-    return resolve_value(change.after, change.after_unknown, change.after_sensitive, path)
+def match_failures(
+    secrets: Secrets, check: str, address: str, resolved: ResolvedValue, matcher: Check, prefix: str = ""
+) -> list[CheckFailure]:
+    """The failure of ``check`` when ``matcher`` does not match ``resolved`` (see :func:`match_resolved`).
+
+    Shared by the plan and the state checks; ``prefix`` starts the message (a deposed object's).
+    """
+    problem = match_resolved(resolved, matcher, secrets)
+    if problem is None:
+        return []
+    where, reason = problem
+    return [scrubbed_failure(secrets, check, address, where, prefix + reason)]
 
 
 def _known_failure(
@@ -104,14 +117,10 @@ def _known_failure(
     gone = no_planned_value(change, what)
     if gone is not None:
         return [failure(plan, name, address, path, f"{prefix}value is {gone}")]
-    problem = match_resolved(_resolve(change, path), matcher, plan.secrets)
-    if problem is None:
-        return []
-    where, reason = problem
-    return [failure(plan, name, address, where, prefix + reason)]
+    return match_failures(plan.secrets, name, address, resolve_after(change, path), matcher, prefix)
 
 
-class ExpectKnownValue(PlanCheck):
+class ExpectKnownValue(ResourcePathMatcherFields, PlanCheck):
     """The planned value at ``path`` of resource ``address`` matches the knownvalue check ``matcher``.
 
     Reads ``after`` with its marks: an unknown value (or one with unknown parts)
@@ -137,22 +146,7 @@ class ExpectKnownValue(PlanCheck):
     plancheck._errors.PlanCheckError: ExpectKnownValue: test_resource.one: id: value is unknown
     """
 
-    __slots__ = ("address", "deposed", "matcher", "path")
-    _fields = ("address", "path", "matcher", "deposed")
-    _keyword_fields = frozenset({"deposed"})
-    address: str
-    path: Path
-    matcher: Check
-    deposed: str | None
-
-    def __init__(self, address: str, path: Path, matcher: Check, *, deposed: str | None = None) -> None:
-        name = type(self).__name__
-        self._set(
-            address=checked_address(address, name),
-            path=checked_path(path, name),
-            matcher=_checked_matcher(matcher, name),
-            deposed=checked_deposed(deposed, name),
-        )
+    __slots__ = ()
 
     def failures(self, plan: Plan) -> list[CheckFailure]:
         """The failure, if the value does not match, is unknown or absent, or the resource is not planned."""
@@ -180,7 +174,7 @@ def _output_known_failures(
     return _known_failure(check, plan, output.change, output_address(name), path, matcher, "", "output")
 
 
-class ExpectKnownOutputValue(PlanCheck):
+class ExpectKnownOutputValue(OutputMatcherFields, PlanCheck):
     """The planned value of output ``name`` matches ``matcher`` (an unknown output fails saying so).
 
     >>> from plancheck import Plan, knownvalue as kv
@@ -194,21 +188,14 @@ class ExpectKnownOutputValue(PlanCheck):
     plancheck._errors.PlanCheckError: ExpectKnownOutputValue: output.pw: expected value (sensitive) for StringExact check, got: (sensitive)
     """
 
-    __slots__ = ("matcher", "name")
-    _fields = ("name", "matcher")
-    name: str
-    matcher: Check
-
-    def __init__(self, name: str, matcher: Check) -> None:
-        kind = type(self).__name__
-        self._set(name=checked_address(name, kind, "output name"), matcher=_checked_matcher(matcher, kind))
+    __slots__ = ()
 
     def failures(self, plan: Plan) -> list[CheckFailure]:
         """The failure, if the output does not match, is unknown, or is not in the plan."""
         return _output_known_failures(self, plan, self.name, _ROOT, self.matcher)
 
 
-class ExpectKnownOutputValueAtPath(PlanCheck):
+class ExpectKnownOutputValueAtPath(OutputPathMatcherFields, PlanCheck):
     """The planned value at ``path`` inside output ``name`` matches ``matcher``.
 
     >>> from plancheck import Plan, knownvalue as kv
@@ -222,19 +209,7 @@ class ExpectKnownOutputValueAtPath(PlanCheck):
     plancheck._errors.PlanCheckError: ExpectKnownOutputValueAtPath: output.res: string_attribute: expected value "rts" for StringExact check, got: "str"
     """
 
-    __slots__ = ("matcher", "name", "path")
-    _fields = ("name", "path", "matcher")
-    name: str
-    path: Path
-    matcher: Check
-
-    def __init__(self, name: str, path: Path, matcher: Check) -> None:
-        kind = type(self).__name__
-        self._set(
-            name=checked_address(name, kind, "output name"),
-            path=checked_path(path, kind),
-            matcher=_checked_matcher(matcher, kind),
-        )
+    __slots__ = ()
 
     def failures(self, plan: Plan) -> list[CheckFailure]:
         """The failure, if the value does not match, is unknown or absent, or the output is not in the plan."""
@@ -263,7 +238,7 @@ def _missing_from_its_parent(value: Any, path: Path) -> bool:
     return False
 
 
-class ExpectNoValue(PlanCheck):
+class ExpectNoValue(ResourcePathFields, PlanCheck):
     """The planned value of resource ``address`` has nothing at ``path``: not a value, not null, not unknown.
 
     Passes only when a key or index on the path is missing. An unknown value (or an
@@ -284,39 +259,20 @@ class ExpectNoValue(PlanCheck):
     plancheck._errors.PlanCheckError: ExpectNoValue: test_resource.one: tags: expected no value, but it is null
     """
 
-    __slots__ = ("address", "deposed", "path")
-    _fields = ("address", "path", "deposed")
-    _keyword_fields = frozenset({"deposed"})
-    address: str
-    path: Path
-    deposed: str | None
-
-    def __init__(self, address: str, path: Path, *, deposed: str | None = None) -> None:
-        name = type(self).__name__
-        self._set(
-            address=checked_address(address, name),
-            path=checked_path(path, name),
-            deposed=checked_deposed(deposed, name),
-        )
+    __slots__ = ()
 
     def failures(self, plan: Plan) -> list[CheckFailure]:
         """The failure, if there is a value (known, null or unknown) at the path, or the resource is not planned."""
-        name = type(self).__name__
-        rc = find_resource(plan, self.address, self.deposed)
-        if isinstance(rc, str):
-            return [failure(plan, name, self.address, None, rc)]
-        problem = self._problem(rc.change, plan.secrets)
-        if problem is None:
-            return []
-        return [failure(plan, name, self.address, self.path, deposed_prefix(self.deposed) + problem)]
+        return resource_failures(self, plan, _no_value_problem)
 
-    def _problem(self, change: Change, secrets: Secrets) -> str | None:
-        actions = change.actions
-        if no_planned_value(change, "resource") is not None:
-            return f"expected no value, but the resource has no planned value at all (action(s): {actions_text(actions)})"
-        resolved = _resolve(change, self.path)
-        if resolved.status is ValueStatus.ABSENT:
-            if _missing_from_its_parent(change.after, self.path):
-                return None
-            return f"expected no value, but the path does not fit the value: {resolved.reason}"
-        return "expected no value, but it is " + describe(resolved, secrets)
+
+def _no_value_problem(change: Change, path: Path, plan: Plan, what: str) -> str | None:
+    actions = change.actions
+    if no_planned_value(change, what) is not None:
+        return f"expected no value, but the {what} has no planned value at all (action(s): {actions_text(actions)})"
+    resolved = resolve_after(change, path)
+    if resolved.status is ValueStatus.ABSENT:
+        if _missing_from_its_parent(change.after, path):
+            return None
+        return f"expected no value, but the path does not fit the value: {resolved.reason}"
+    return "expected no value, but it is " + describe(resolved, plan.secrets)

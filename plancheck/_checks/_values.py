@@ -15,20 +15,10 @@ from tfjsonpath import Path
 
 from .._errors import CheckFailure
 from .._plan import Change, Plan
-from .._redact import contains_sensitive
 from .._values import ResolvedValue, ValueStatus, resolve_value
-from ._base import (
-    PlanCheck,
-    checked_address,
-    checked_deposed,
-    checked_path,
-    deposed_prefix,
-    failure,
-    find_output,
-    find_resource,
-    output_address,
-)
-from ._describe import describe, no_planned_value, render_known
+from ._base import PlanCheck, deposed_prefix, failure, find_output, find_resource, output_address
+from ._describe import describe, no_planned_value, sensitive_problem
+from ._fields import OutputFields, OutputPathFields, ResourcePathFields
 
 __all__ = [
     "ExpectNullOutputValue",
@@ -38,6 +28,8 @@ __all__ = [
     "ExpectUnknownOutputValue",
     "ExpectUnknownOutputValueAtPath",
     "ExpectUnknownValue",
+    "resolve_after",
+    "resource_failures",
 ]
 
 # pytest hides this module's frames from tracebacks: failures point at the user's test line,
@@ -50,7 +42,8 @@ _ROOT = Path()
 _Problem = Callable[[Change, Path, Plan, str], "str | None"]
 
 
-def _resolve(change: Change, path: Path) -> ResolvedValue:
+def resolve_after(change: Change, path: Path) -> ResolvedValue:
+    """The planned (``after``) value at ``path``, with its unknown and sensitive marks."""
     return resolve_value(change.after, change.after_unknown, change.after_sensitive, path)
 
 
@@ -61,7 +54,7 @@ def _unknown_problem(change: Change, path: Path, plan: Plan, what: str) -> str |
     gone = no_planned_value(change, what)
     if gone is not None:
         return "expected an unknown value, but it is " + gone
-    resolved = _resolve(change, path)
+    resolved = resolve_after(change, path)
     if resolved.unknown:
         return None
     return "expected an unknown value, but it is " + describe(resolved, plan.secrets)
@@ -71,33 +64,22 @@ def _sensitive_problem(change: Change, path: Path, plan: Plan, what: str) -> str
     gone = no_planned_value(change, what)
     if gone is not None:
         return "expected a sensitive value, but it is " + gone
-    resolved = _resolve(change, path)
-    if resolved.sensitive and resolved.status is not ValueStatus.ABSENT:
-        return None
-    if resolved.status is ValueStatus.ABSENT:
-        return "expected a sensitive value, but it is " + describe(resolved, plan.secrets)
-    if resolved.status is ValueStatus.KNOWN and contains_sensitive(resolved.value_sensitive):
-        return "expected a sensitive value, but only parts of it are sensitive: " + render_known(
-            resolved, plan.secrets
-        )
-    text = "expected a sensitive value, but it is not sensitive; it is " + describe(resolved, plan.secrets)
-    if "after_sensitive" not in change.raw:
-        # Plans before format 0.2 (Terraform 0.15) record no sensitivity at all.
-        text += " (this plan records no after_sensitive marks)"
-    return text
+    # Plans before format 0.2 (Terraform 0.15) record no sensitivity at all.
+    unmarked = None if "after_sensitive" in change.raw else "this plan records no after_sensitive marks"
+    return sensitive_problem(resolve_after(change, path), plan, unmarked)
 
 
 def _null_problem(change: Change, path: Path, plan: Plan, what: str) -> str | None:
     gone = no_planned_value(change, what)
     if gone is not None:
         return "expected a null value, but it is " + gone
-    resolved = _resolve(change, path)
+    resolved = resolve_after(change, path)
     if resolved.status is ValueStatus.NULL:
         return None
     return "expected a null value, but it is " + describe(resolved, plan.secrets)
 
 
-class ExpectUnknownValue(PlanCheck):
+class ExpectUnknownValue(ResourcePathFields, PlanCheck):
     """The planned value at ``path`` of resource ``address`` is unknown (known only after apply).
 
     A ``true`` mark on an ancestor counts: ``{"triggers": true}`` makes ``triggers["x"]`` unknown.
@@ -114,34 +96,14 @@ class ExpectUnknownValue(PlanCheck):
     plancheck._errors.PlanCheckError: ExpectUnknownValue: null_resource.a: name: expected an unknown value, but it is known: "x"
     """
 
-    __slots__ = ("address", "deposed", "path")
-    _fields = ("address", "path", "deposed")
-    _keyword_fields = frozenset({"deposed"})
-    address: str
-    path: Path
-    deposed: str | None
-
-    def __init__(self, address: str, path: Path, *, deposed: str | None = None) -> None:
-        name = type(self).__name__
-        self._set(
-            address=checked_address(address, name),
-            path=checked_path(path, name),
-            deposed=checked_deposed(deposed, name),
-        )
+    __slots__ = ()
 
     def failures(self, plan: Plan) -> list[CheckFailure]:
         """The failure, if the value is known, null or absent, or the resource is not planned."""
-        name = type(self).__name__
-        rc = find_resource(plan, self.address, self.deposed)
-        if isinstance(rc, str):
-            return [failure(plan, name, self.address, None, rc)]
-        problem = _unknown_problem(rc.change, self.path, plan, "resource")
-        if problem is None:
-            return []
-        return [failure(plan, name, self.address, self.path, deposed_prefix(self.deposed) + problem)]
+        return resource_failures(self, plan, _unknown_problem)
 
 
-class ExpectSensitiveValue(PlanCheck):
+class ExpectSensitiveValue(ResourcePathFields, PlanCheck):
     """The planned value at ``path`` of resource ``address`` is marked sensitive (itself or an ancestor).
 
     Passes for a sensitive value that is null or unknown; fails when the path is not
@@ -159,31 +121,23 @@ class ExpectSensitiveValue(PlanCheck):
     plancheck._errors.PlanCheckError: ExpectSensitiveValue: aws_db_instance.db: name: expected a sensitive value, but it is not sensitive; it is known: "db"
     """
 
-    __slots__ = ("address", "deposed", "path")
-    _fields = ("address", "path", "deposed")
-    _keyword_fields = frozenset({"deposed"})
-    address: str
-    path: Path
-    deposed: str | None
-
-    def __init__(self, address: str, path: Path, *, deposed: str | None = None) -> None:
-        name = type(self).__name__
-        self._set(
-            address=checked_address(address, name),
-            path=checked_path(path, name),
-            deposed=checked_deposed(deposed, name),
-        )
+    __slots__ = ()
 
     def failures(self, plan: Plan) -> list[CheckFailure]:
         """The failure, if the value is not sensitive, or absent, or the resource is not planned."""
-        name = type(self).__name__
-        rc = find_resource(plan, self.address, self.deposed)
-        if isinstance(rc, str):
-            return [failure(plan, name, self.address, None, rc)]
-        problem = _sensitive_problem(rc.change, self.path, plan, "resource")
-        if problem is None:
-            return []
-        return [failure(plan, name, self.address, self.path, deposed_prefix(self.deposed) + problem)]
+        return resource_failures(self, plan, _sensitive_problem)
+
+
+def resource_failures(check: ResourcePathFields, plan: Plan, problem_of: _Problem) -> list[CheckFailure]:
+    """The failures of a check on the value at ``check.path`` of resource ``check.address``."""
+    kind = type(check).__name__
+    rc = find_resource(plan, check.address, check.deposed)
+    if isinstance(rc, str):
+        return [failure(plan, kind, check.address, None, rc)]
+    problem = problem_of(rc.change, check.path, plan, "resource")
+    if problem is None:
+        return []
+    return [failure(plan, kind, check.address, check.path, deposed_prefix(check.deposed) + problem)]
 
 
 def _output_failures(
@@ -199,7 +153,7 @@ def _output_failures(
     return [failure(plan, kind, output_address(name), path, problem)]
 
 
-class ExpectUnknownOutputValue(PlanCheck):
+class ExpectUnknownOutputValue(OutputFields, PlanCheck):
     """The planned value of output ``name`` is unknown as a whole.
 
     >>> from plancheck import Plan
@@ -213,19 +167,14 @@ class ExpectUnknownOutputValue(PlanCheck):
     plancheck._errors.PlanCheckError: ExpectUnknownOutputValue: output.ip: expected an unknown value, but it is known: "10.0.0.1"
     """
 
-    __slots__ = ("name",)
-    _fields = ("name",)
-    name: str
-
-    def __init__(self, name: str) -> None:
-        self._set(name=checked_address(name, type(self).__name__, "output name"))
+    __slots__ = ()
 
     def failures(self, plan: Plan) -> list[CheckFailure]:
         """The failure, if the output is known, null or not in the plan."""
         return _output_failures(self, plan, self.name, _ROOT, _unknown_problem)
 
 
-class ExpectUnknownOutputValueAtPath(PlanCheck):
+class ExpectUnknownOutputValueAtPath(OutputPathFields, PlanCheck):
     """The value at ``path`` inside output ``name`` is unknown (itself, an ancestor, or the whole output).
 
     >>> from plancheck import Plan
@@ -239,21 +188,14 @@ class ExpectUnknownOutputValueAtPath(PlanCheck):
     plancheck._errors.PlanCheckError: ExpectUnknownOutputValueAtPath: output.ids: [1]: expected an unknown value, but it is known: "known"
     """
 
-    __slots__ = ("name", "path")
-    _fields = ("name", "path")
-    name: str
-    path: Path
-
-    def __init__(self, name: str, path: Path) -> None:
-        kind = type(self).__name__
-        self._set(name=checked_address(name, kind, "output name"), path=checked_path(path, kind))
+    __slots__ = ()
 
     def failures(self, plan: Plan) -> list[CheckFailure]:
         """The failure, if the value is known, null, absent, or the output is not in the plan."""
         return _output_failures(self, plan, self.name, self.path, _unknown_problem)
 
 
-class ExpectSensitiveOutputValue(PlanCheck):
+class ExpectSensitiveOutputValue(OutputFields, PlanCheck):
     """Output ``name`` is sensitive (Terraform marks outputs as a whole).
 
     >>> from plancheck import Plan
@@ -267,12 +209,7 @@ class ExpectSensitiveOutputValue(PlanCheck):
     plancheck._errors.PlanCheckError: ExpectSensitiveOutputValue: output.ip: expected a sensitive value, but it is not sensitive; it is known: "10.0.0.1"
     """
 
-    __slots__ = ("name",)
-    _fields = ("name",)
-    name: str
-
-    def __init__(self, name: str) -> None:
-        self._set(name=checked_address(name, type(self).__name__, "output name"))
+    __slots__ = ()
 
     def failures(self, plan: Plan) -> list[CheckFailure]:
         """The failure, if the output is not sensitive or not in the plan."""
@@ -287,7 +224,7 @@ def _deprecated(name: str, instead: str) -> None:
     )
 
 
-class ExpectNullOutputValue(PlanCheck):
+class ExpectNullOutputValue(OutputFields, PlanCheck):
     """Deprecated, as in Go: the planned value of output ``name`` is null.
 
     Use ``ExpectKnownOutputValue(name, knownvalue.Null())`` instead; constructing one
@@ -305,20 +242,18 @@ class ExpectNullOutputValue(PlanCheck):
     plancheck._errors.PlanCheckError: ExpectNullOutputValue: output.later: expected a null value, but it is unknown
     """
 
-    __slots__ = ("name",)
-    _fields = ("name",)
-    name: str
+    __slots__ = ()
 
     def __init__(self, name: str) -> None:
         _deprecated("ExpectNullOutputValue", "ExpectKnownOutputValue(name, knownvalue.Null())")
-        self._set(name=checked_address(name, type(self).__name__, "output name"))
+        super().__init__(name)
 
     def failures(self, plan: Plan) -> list[CheckFailure]:
         """The failure, if the output is not null or not in the plan."""
         return _output_failures(self, plan, self.name, _ROOT, _null_problem)
 
 
-class ExpectNullOutputValueAtPath(PlanCheck):
+class ExpectNullOutputValueAtPath(OutputPathFields, PlanCheck):
     """Deprecated, as in Go: the planned value at ``path`` inside output ``name`` is null.
 
     Use ``ExpectKnownOutputValueAtPath(name, path, knownvalue.Null())`` instead; constructing
@@ -335,15 +270,13 @@ class ExpectNullOutputValueAtPath(PlanCheck):
     plancheck._errors.PlanCheckError: ExpectNullOutputValueAtPath: output.o: c: expected a null value, but it is not present (no key "c" in an object with 2 keys)
     """
 
-    __slots__ = ("name", "path")
-    _fields = ("name", "path")
-    name: str
-    path: Path
+    __slots__ = ()
 
     def __init__(self, name: str, path: Path) -> None:
-        _deprecated("ExpectNullOutputValueAtPath", "ExpectKnownOutputValueAtPath(name, path, knownvalue.Null())")
-        kind = type(self).__name__
-        self._set(name=checked_address(name, kind, "output name"), path=checked_path(path, kind))
+        _deprecated(
+            "ExpectNullOutputValueAtPath", "ExpectKnownOutputValueAtPath(name, path, knownvalue.Null())"
+        )
+        super().__init__(name, path)
 
     def failures(self, plan: Plan) -> list[CheckFailure]:
         """The failure, if the value is not null, or absent, or the output is not in the plan."""

@@ -18,7 +18,18 @@ from .._errors import ValueMismatchError
 from .._redact import SENSITIVE, Marks, Secrets, child_marks, render_value, sensitive_shown
 from ._jsonmodel import is_json_scalar
 
-__all__ = ["Check", "Child", "Ctx", "Failure", "Visit", "first_failure", "plural", "quote", "require_check"]
+__all__ = [
+    "Check",
+    "Child",
+    "Ctx",
+    "Failure",
+    "ValueCheck",
+    "Visit",
+    "first_failure",
+    "plural",
+    "quote",
+    "require_check",
+]
 
 # pytest hides this module's frames from tracebacks: failures point at the user's test line,
 # and the library's locals (which may hold raw values) are never printed.
@@ -329,6 +340,35 @@ class Check:
         if failure is not None:
             base = path if path is not None else Path()
             raise ValueMismatchError(base.join(*failure.steps()), failure.reason)
+
+
+class ValueCheck(Check):
+    """Base of the checks built from one validated argument (a string, a number, a size).
+
+    The argument identifies the check, is its constructor argument (for pickling and
+    copying) and its repr: ``Name(argument)``. A subclass validates it, then calls
+    :meth:`_init_value`.
+
+    >>> from plancheck import knownvalue as kv
+    >>> kv.Bool(True), kv.Int64Exact(3) == kv.Int64Exact(3), kv.ListSizeExact(2)
+    (Bool(True), True, ListSizeExact(2))
+    """
+
+    __slots__ = ("_value",)
+    _value: Any
+
+    def _init_value(self, value: Any) -> None:
+        object.__setattr__(self, "_value", value)
+        self._seal()
+
+    def _ident(self) -> tuple[Hashable, ...]:
+        return (self._value,)
+
+    def _args(self) -> tuple[Any, ...]:
+        return (self._value,)
+
+    def _repr_parts(self) -> Sequence[str | Check]:
+        return (f"{self.name}({self._value!r})",)
 
 
 def require_check(owner: str, where: str, item: object) -> Check:

@@ -8,15 +8,16 @@ messages.
 from __future__ import annotations
 
 from collections.abc import Hashable, Mapping, Sequence
-from typing import Any, ClassVar, final
+from typing import Any, ClassVar, Generic, TypeVar, final
 
 from tfjsonpath import MapStep, SliceStep
 
 from .._redact import SENSITIVE, Marks
-from ._base import Check, Child, Ctx, Visit, plural, quote, require_check
+from ._base import Check, Child, Ctx, ValueCheck, Visit, plural, quote, require_check
 from ._jsonmodel import is_array, is_object, json_type
 
 __all__ = [
+    "ElementsCheck",
     "ListExact",
     "ListPartial",
     "ListSizeExact",
@@ -30,6 +31,7 @@ __all__ = [
     "TuplePartial",
     "TupleSizeExact",
     "check_list",
+    "joined",
 ]
 
 
@@ -62,7 +64,18 @@ def _key_order(key: Any) -> tuple[bool, str]:
     return (not isinstance(key, str), str(key))
 
 
-class _SequenceExact(Check):
+def _count_error(name: str, expected: int, got: int) -> str:
+    return f"expected {plural(expected, 'element')} for {name} check, got {plural(got, 'element')}"
+
+
+class ElementsCheck(Check):
+    """Base of the checks built from a list of element checks (the exact list, tuple and set checks).
+
+    >>> from plancheck import knownvalue as kv
+    >>> kv.SetExact([kv.Null(), kv.Bool(True)]).items, kv.ListExact([])
+    ((Null(), Bool(True)), ListExact([]))
+    """
+
     __slots__ = ("_items",)
     _items: tuple[Check, ...]
 
@@ -72,7 +85,7 @@ class _SequenceExact(Check):
 
     @property
     def items(self) -> tuple[Check, ...]:
-        """The element checks, in order."""
+        """The element checks, in the order given (a set check pairs them with elements in any order)."""
         return self._items
 
     def _ident(self) -> tuple[Hashable, ...]:
@@ -85,23 +98,32 @@ class _SequenceExact(Check):
         return (list(self._items),)
 
     def _repr_parts(self) -> Sequence[str | Check]:
-        return _joined(f"{self.name}([", self._items, "])")
+        return joined(f"{self.name}([", self._items, "])")
 
-    def _text_parts(self) -> Sequence[str | Check]:
-        return _joined("[", self._items, "]")
-
-    def _visit(self, value: Any, marks: Marks, unknown: Marks, ctx: Ctx) -> Visit:
+    def _array_problem(self, value: Any, exact: bool) -> str | None:
+        """Why ``value`` is not an array (of exactly as many elements as checks, if ``exact``), or None."""
         if not is_array(value):
             return _array_type_error(self.name, value)
-        if len(value) != len(self._items):
-            return (
-                f"expected {plural(len(self._items), 'element')} for {self.name} check, "
-                f"got {plural(len(value), 'element')}"
-            )
+        if exact and len(value) != len(self._items):
+            return _count_error(self.name, len(self._items), len(value))
+        return None
+
+
+class _SequenceExact(ElementsCheck):
+    __slots__ = ()
+
+    def _text_parts(self) -> Sequence[str | Check]:
+        return joined("[", self._items, "]")
+
+    def _visit(self, value: Any, marks: Marks, unknown: Marks, ctx: Ctx) -> Visit:
+        problem = self._array_problem(value, True)
+        if problem is not None:
+            return problem
         return [(SliceStep(i), kid, value[i]) for i, kid in enumerate(self._items)]
 
 
-def _joined(head: str, items: Sequence[Check], tail: str) -> list[str | Check]:
+def joined(head: str, items: Sequence[Check], tail: str) -> list[str | Check]:
+    """``head``, the items separated by ``", "``, then ``tail``: the text parts of a bracketed list."""
     parts: list[str | Check] = [head]
     for i, item in enumerate(items):
         if i:
@@ -141,31 +163,39 @@ class TupleExact(_SequenceExact):
     name = "TupleExact"
 
 
-class _SequencePartial(Check):
-    __slots__ = ("_items",)
-    _items: tuple[tuple[int, Check], ...]
+_K = TypeVar("_K", int, str)
 
-    def __init__(self, items: Mapping[int, Check]) -> None:
+
+class _ByKey(Check, Generic[_K]):
+    """A check built from a dict of element checks by index (partial lists) or by key (maps, objects)."""
+
+    __slots__ = ("_items",)
+    _items: tuple[tuple[_K, Check], ...]
+    #: What the dict's keys are, in messages: "index" or "key".
+    _key_noun: ClassVar[str]
+
+    def __init__(self, items: Mapping[_K, Check]) -> None:
         if not isinstance(items, Mapping):
-            raise TypeError(f"{self.name} expects a dict of index to check, got {type(items).__name__}")
-        checked: list[tuple[int, Check]] = []
-        for index, item in items.items():
-            if isinstance(index, bool) or not isinstance(index, int):
-                raise TypeError(f"{self.name} index must be an int, got {type(index).__name__}: {index!r}")
-            if index < 0:
-                raise ValueError(f"{self.name} index must be >= 0, got {index}")
-            checked.append((index, require_check(self.name, f"check at index {index}", item)))
+            raise TypeError(
+                f"{self.name} expects a dict of {self._key_noun} to check, got {type(items).__name__}"
+            )
+        checked: list[tuple[_K, Check]] = []
+        for key, item in items.items():
+            checked.append((self._checked_key(key), require_check(self.name, self._place(key), item)))
         checked.sort(key=lambda pair: pair[0])
         object.__setattr__(self, "_items", tuple(checked))
         self._seal()
 
-    @property
-    def items(self) -> dict[int, Check]:
-        """The element checks by index (a new dict)."""
-        return dict(self._items)
+    def _checked_key(self, key: object) -> _K:
+        """``key`` if it is a valid index or key, else raise naming the check."""
+        raise NotImplementedError
+
+    def _place(self, key: _K) -> str:
+        """Where a check sits, for the error about a non-check: ``check at index 2``."""
+        raise NotImplementedError
 
     def _ident(self) -> tuple[Hashable, ...]:
-        return tuple(index for index, _ in self._items)
+        return tuple(key for key, _ in self._items)
 
     def _kids(self) -> Sequence[Check]:
         return tuple(item for _, item in self._items)
@@ -175,10 +205,34 @@ class _SequencePartial(Check):
 
     def _repr_parts(self) -> Sequence[str | Check]:
         parts: list[str | Check] = [f"{self.name}({{"]
-        for i, (index, item) in enumerate(self._items):
-            parts.extend((f"{', ' if i else ''}{index}: ", item))
+        for i, (key, item) in enumerate(self._items):
+            parts.extend((f"{', ' if i else ''}{key!r}: ", item))
         parts.append("})")
         return parts
+
+
+class _SequencePartial(_ByKey[int]):
+    __slots__ = ()
+    _key_noun = "index"
+
+    # Spelled out so the signature (read by the checks-file builder) says what the keys are.
+    def __init__(self, items: Mapping[int, Check]) -> None:
+        super().__init__(items)
+
+    def _checked_key(self, key: object) -> int:
+        if isinstance(key, bool) or not isinstance(key, int):
+            raise TypeError(f"{self.name} index must be an int, got {type(key).__name__}: {key!r}")
+        if key < 0:
+            raise ValueError(f"{self.name} index must be >= 0, got {key}")
+        return key
+
+    def _place(self, key: int) -> str:
+        return f"check at index {key}"
+
+    @property
+    def items(self) -> dict[int, Check]:
+        """The element checks by index (a new dict)."""
+        return dict(self._items)
 
     def _text_parts(self) -> Sequence[str | Check]:
         parts: list[str | Check] = ["["]
@@ -231,11 +285,16 @@ class TuplePartial(_SequencePartial):
     name = "TuplePartial"
 
 
-class SizeCheck(Check):
-    """Base of the size checks: the value is a collection of exactly ``size`` elements."""
+class SizeCheck(ValueCheck):
+    """Base of the size checks: the value is a collection of exactly ``size`` elements.
 
-    __slots__ = ("_size",)
-    _size: int
+    >>> from plancheck import knownvalue as kv
+    >>> isinstance(kv.SetSizeExact(2), SizeCheck), kv.MapSizeExact(2).size
+    (True, 2)
+    """
+
+    __slots__ = ()
+    _value: int
     _noun: ClassVar[str]
     _object: ClassVar[bool] = False
 
@@ -244,25 +303,15 @@ class SizeCheck(Check):
             raise TypeError(f"{self.name} expects an int size, got {type(size).__name__}")
         if size < 0:
             raise ValueError(f"{self.name} size must be >= 0, got {size}")
-        object.__setattr__(self, "_size", size)
-        self._seal()
+        self._init_value(size)
 
     @property
     def size(self) -> int:
         """The expected number of elements."""
-        return self._size
-
-    def _ident(self) -> tuple[Hashable, ...]:
-        return (self._size,)
-
-    def _args(self) -> tuple[Any, ...]:
-        return (self._size,)
-
-    def _repr_parts(self) -> Sequence[str | Check]:
-        return (f"{self.name}({self._size})",)
+        return self._value
 
     def _text_parts(self) -> Sequence[str | Check]:
-        return (f"<{self._noun} of {plural(self._size, 'element')}>",)
+        return (f"<{self._noun} of {plural(self._value, 'element')}>",)
 
     def _visit(self, value: Any, marks: Marks, unknown: Marks, ctx: Ctx) -> Visit:
         if self._object:
@@ -273,8 +322,8 @@ class SizeCheck(Check):
             if not is_array(value):
                 return _array_type_error(self.name, value)
             count = len(value)
-        if count != self._size:
-            return f"expected {plural(self._size, 'element')} for {self.name} check, got {plural(count, 'element')}"
+        if count != self._value:
+            return _count_error(self.name, self._value, count)
         return None
 
 
@@ -325,44 +374,28 @@ class MapSizeExact(SizeCheck):
     _object = True
 
 
-class _Keyed(Check):
-    __slots__ = ("_items",)
-    _items: tuple[tuple[str, Check], ...]
+class _Keyed(_ByKey[str]):
+    __slots__ = ()
+    _key_noun = "key"
     _noun: ClassVar[tuple[str, str]]
     _exact: ClassVar[bool]
 
+    # Spelled out so the signature (read by the checks-file builder) says what the keys are.
     def __init__(self, items: Mapping[str, Check]) -> None:
-        if not isinstance(items, Mapping):
-            raise TypeError(f"{self.name} expects a dict of key to check, got {type(items).__name__}")
-        checked: list[tuple[str, Check]] = []
-        for key, item in items.items():
-            if not isinstance(key, str):
-                raise TypeError(f"{self.name} key must be a str, got {type(key).__name__}: {key!r}")
-            checked.append((key, require_check(self.name, f"check for key {key!r}", item)))
-        checked.sort(key=lambda pair: pair[0])
-        object.__setattr__(self, "_items", tuple(checked))
-        self._seal()
+        super().__init__(items)
+
+    def _checked_key(self, key: object) -> str:
+        if not isinstance(key, str):
+            raise TypeError(f"{self.name} key must be a str, got {type(key).__name__}: {key!r}")
+        return key
+
+    def _place(self, key: str) -> str:
+        return f"check for key {key!r}"
 
     @property
     def items(self) -> dict[str, Check]:
         """The checks by key (a new dict, keys sorted)."""
         return dict(self._items)
-
-    def _ident(self) -> tuple[Hashable, ...]:
-        return tuple(key for key, _ in self._items)
-
-    def _kids(self) -> Sequence[Check]:
-        return tuple(item for _, item in self._items)
-
-    def _args(self) -> tuple[Any, ...]:
-        return (dict(self._items),)
-
-    def _repr_parts(self) -> Sequence[str | Check]:
-        parts: list[str | Check] = [f"{self.name}({{"]
-        for i, (key, item) in enumerate(self._items):
-            parts.extend((f"{', ' if i else ''}{key!r}: ", item))
-        parts.append("})")
-        return parts
 
     def _keys_text(self, keys: list[str], hide: bool) -> str:
         one, many = self._noun

@@ -17,6 +17,7 @@ from typing import Any, ClassVar, Generic, TypeVar, final
 from .._redact import Marks
 from ._base import Check, Ctx, Visit
 from ._jsonmodel import is_number, json_type, to_decimal
+from ._numbers import NumberReader
 from ._numeric import INT32_RANGE, INT64_RANGE, as_float32, as_float64, as_int
 
 __all__ = ["BoolFunc", "Float32Func", "Float64Func", "Int32Func", "Int64Func", "NumberFunc", "StringFunc"]
@@ -131,22 +132,19 @@ class BoolFunc(_FuncCheck[bool]):
         return (True, value) if isinstance(value, bool) else self._wrong_type(value)
 
 
-class _IntFunc(_FuncCheck[int]):
+class _ReadFunc(NumberReader, _FuncCheck[T]):
     __slots__ = ()
-    _wanted = "number"
-    _bits: ClassVar[str]
-    _bounds: ClassVar[tuple[int, int]]
 
     def _convert(self, value: Any, marks: Marks, ctx: Ctx) -> tuple[bool, Any]:
-        if not is_number(value):
-            return self._wrong_type(value)
-        number = as_int(value, self._bounds)
-        if number is None:
-            return (
-                False,
-                f"expected number parseable as {self._bits} for {self.name} check, got: {ctx.got(value, marks)}",
-            )
-        return True, number
+        return self._read_number(value, marks, ctx)
+
+
+class _IntFunc(_ReadFunc[int]):
+    __slots__ = ()
+    _bounds: ClassVar[tuple[int, int]]
+
+    def _read(self, value: Any) -> int | None:
+        return as_int(value, self._bounds)
 
 
 @final
@@ -178,7 +176,7 @@ class Int32Func(_IntFunc):
 
 
 @final
-class Float64Func(_FuncCheck[float]):
+class Float64Func(_ReadFunc[float]):
     """The value is a number your function accepts, rounded to a float64 (it gets a ``float``).
 
     >>> Float64Func(lambda f: f == 1.1) == Decimal("1.1")
@@ -187,22 +185,14 @@ class Float64Func(_FuncCheck[float]):
 
     __slots__ = ()
     name = "Float64Func"
-    _wanted = "number"
+    _bits = "float64"
 
-    def _convert(self, value: Any, marks: Marks, ctx: Ctx) -> tuple[bool, Any]:
-        if not is_number(value):
-            return self._wrong_type(value)
-        number = as_float64(value)
-        if number is None:
-            return (
-                False,
-                f"expected number parseable as float64 for Float64Func check, got: {ctx.got(value, marks)}",
-            )
-        return True, number
+    def _read(self, value: Any) -> float | None:
+        return as_float64(value)
 
 
 @final
-class Float32Func(_FuncCheck[float]):
+class Float32Func(_ReadFunc[float]):
     """The value is a number your function accepts, rounded to a float32 (it gets a ``float``).
 
     >>> Float32Func(lambda f: abs(f - 1.1) < 1e-6) == Decimal("1.1")
@@ -211,18 +201,10 @@ class Float32Func(_FuncCheck[float]):
 
     __slots__ = ()
     name = "Float32Func"
-    _wanted = "number"
+    _bits = "float32"
 
-    def _convert(self, value: Any, marks: Marks, ctx: Ctx) -> tuple[bool, Any]:
-        if not is_number(value):
-            return self._wrong_type(value)
-        number = as_float32(value)
-        if number is None:
-            return (
-                False,
-                f"expected number parseable as float32 for Float32Func check, got: {ctx.got(value, marks)}",
-            )
-        return True, number
+    def _read(self, value: Any) -> float | None:
+        return as_float32(value)
 
 
 @final

@@ -13,7 +13,7 @@ from decimal import Decimal
 from typing import Any, ClassVar, final
 
 from .._redact import Marks
-from ._base import Check, Ctx, Visit
+from ._base import Check, Ctx, ValueCheck, Visit
 from ._jsonmodel import is_number, json_type, numbers_equal, to_decimal
 from ._numeric import (
     INT32_RANGE,
@@ -27,13 +27,54 @@ from ._numeric import (
     format_float64,
 )
 
-__all__ = ["Float32Exact", "Float64Exact", "Int32Exact", "Int64Exact", "NumberExact"]
+__all__ = ["Float32Exact", "Float64Exact", "Int32Exact", "Int64Exact", "NumberExact", "NumberReader"]
 
 
-class _IntExact(Check):
-    __slots__ = ("_value",)
-    _value: int
+class NumberReader(Check):
+    """Base of the checks that read a JSON number as a Go type does (int64, int32, float64, float32).
+
+    Subclasses name the type in ``_bits`` and convert in :meth:`_read`; :meth:`_read_number`
+    turns a value that is no number, or one out of the type's range, into the failure reason
+    Go gives.
+    """
+
+    __slots__ = ()
     _bits: ClassVar[str]
+
+    def _read(self, value: Any) -> Any:
+        """``value`` (a JSON number) as the Go type reads it, or None if it does not fit."""
+        raise NotImplementedError
+
+    def _read_number(self, value: Any, marks: Marks, ctx: Ctx) -> tuple[bool, Any]:
+        """(True, the number as read) or (False, why ``value`` cannot be read)."""
+        if not is_number(value):
+            return False, f"expected number value for {self.name} check, got: {json_type(value)}"
+        number = self._read(value)
+        if number is None:
+            return (
+                False,
+                f"expected number parseable as {self._bits} for {self.name} check, got: {ctx.got(value, marks)}",
+            )
+        return True, number
+
+
+class _ReadExact(NumberReader, ValueCheck):
+    __slots__ = ()
+
+    def _visit(self, value: Any, marks: Marks, unknown: Marks, ctx: Ctx) -> Visit:
+        ok, number = self._read_number(value, marks, ctx)
+        if not ok:
+            reason: str = number
+            return reason
+        if number != self._value:
+            expected = ctx.lit(str(self), marks)
+            return f"expected value {expected} for {self.name} check, got: {ctx.got(value, marks)}"
+        return None
+
+
+class _IntExact(_ReadExact):
+    __slots__ = ()
+    _value: int
     _bounds: ClassVar[tuple[int, int]]
 
     def __init__(self, value: int) -> None:
@@ -42,36 +83,18 @@ class _IntExact(Check):
         low, high = self._bounds
         if not low <= value <= high:
             raise ValueError(f"{self.name} value must be an {self._bits} (from {low} to {high}), got {value}")
-        object.__setattr__(self, "_value", value)
-        self._seal()
+        self._init_value(value)
 
     @property
     def value(self) -> int:
         """The expected integer."""
         return self._value
 
-    def _ident(self) -> tuple[Hashable, ...]:
-        return (self._value,)
-
-    def _args(self) -> tuple[Any, ...]:
-        return (self._value,)
-
-    def _repr_parts(self) -> Sequence[str | Check]:
-        return (f"{self.name}({self._value!r})",)
+    def _read(self, value: Any) -> int | None:
+        return as_int(value, self._bounds)
 
     def _text_parts(self) -> Sequence[str | Check]:
         return (str(self._value),)
-
-    def _visit(self, value: Any, marks: Marks, unknown: Marks, ctx: Ctx) -> Visit:
-        if not is_number(value):
-            return f"expected number value for {self.name} check, got: {json_type(value)}"
-        number = as_int(value, self._bounds)
-        if number is None:
-            return f"expected number parseable as {self._bits} for {self.name} check, got: {ctx.got(value, marks)}"
-        if number != self._value:
-            expected = ctx.lit(str(self._value), marks)
-            return f"expected value {expected} for {self.name} check, got: {ctx.got(value, marks)}"
-        return None
 
 
 @final
@@ -123,7 +146,7 @@ def _float_arg(name: str, value: float) -> float:
 
 
 @final
-class Float64Exact(Check):
+class Float64Exact(_ReadExact):
     """The value, rounded to the nearest float64 (as Go parses it), is this float.
 
     Use :class:`NumberExact` to compare decimals exactly.
@@ -136,47 +159,28 @@ class Float64Exact(Check):
     plancheck._errors.ValueMismatchError: expected value 1.234 for Float64Exact check, got: 4.321
     """
 
-    __slots__ = ("_value",)
+    __slots__ = ()
     _value: float
     name = "Float64Exact"
+    _bits = "float64"
 
     def __init__(self, value: float) -> None:
-        object.__setattr__(self, "_value", _float_arg("Float64Exact", value))
-        self._seal()
+        self._init_value(_float_arg("Float64Exact", value))
 
     @property
     def value(self) -> float:
         """The expected float64."""
         return self._value
 
-    def _ident(self) -> tuple[Hashable, ...]:
-        return (self._value,)
-
-    def _args(self) -> tuple[Any, ...]:
-        return (self._value,)
-
-    def _repr_parts(self) -> Sequence[str | Check]:
-        return (f"Float64Exact({self._value!r})",)
+    def _read(self, value: Any) -> float | None:
+        return as_float64(value)
 
     def _text_parts(self) -> Sequence[str | Check]:
         return (format_float64(self._value),)
 
-    def _visit(self, value: Any, marks: Marks, unknown: Marks, ctx: Ctx) -> Visit:
-        if not is_number(value):
-            return f"expected number value for Float64Exact check, got: {json_type(value)}"
-        number = as_float64(value)
-        if number is None:
-            return (
-                f"expected number parseable as float64 for Float64Exact check, got: {ctx.got(value, marks)}"
-            )
-        if number != self._value:
-            expected = ctx.lit(str(self), marks)
-            return f"expected value {expected} for Float64Exact check, got: {ctx.got(value, marks)}"
-        return None
-
 
 @final
-class Float32Exact(Check):
+class Float32Exact(_ReadExact):
     """The value, rounded to the nearest float32 (as Go parses it), is this float rounded to float32.
 
     >>> Float32Exact(1.1) == Decimal("1.1"), Float32Exact(1.1) == Decimal("1.10000001")
@@ -185,46 +189,30 @@ class Float32Exact(Check):
     Float32Exact(1234.5679)
     """
 
-    __slots__ = ("_value",)
+    __slots__ = ()
     _value: float
     name = "Float32Exact"
+    _bits = "float32"
 
     def __init__(self, value: float) -> None:
         number = as_float32(_float_arg("Float32Exact", value))
         if number is None:
             raise ValueError(f"Float32Exact value is out of the float32 range: {value!r}")
-        object.__setattr__(self, "_value", number)
-        self._seal()
+        self._init_value(number)
 
     @property
     def value(self) -> float:
         """The expected float32, as a Python float."""
         return self._value
 
-    def _ident(self) -> tuple[Hashable, ...]:
-        return (self._value,)
-
-    def _args(self) -> tuple[Any, ...]:
-        return (self._value,)
+    def _read(self, value: Any) -> float | None:
+        return as_float32(value)
 
     def _repr_parts(self) -> Sequence[str | Check]:
         return (f"Float32Exact({float32_repr(self._value)})",)
 
     def _text_parts(self) -> Sequence[str | Check]:
         return (format_float32(self._value),)
-
-    def _visit(self, value: Any, marks: Marks, unknown: Marks, ctx: Ctx) -> Visit:
-        if not is_number(value):
-            return f"expected number value for Float32Exact check, got: {json_type(value)}"
-        number = as_float32(value)
-        if number is None:
-            return (
-                f"expected number parseable as float32 for Float32Exact check, got: {ctx.got(value, marks)}"
-            )
-        if number != self._value:
-            expected = ctx.lit(str(self), marks)
-            return f"expected value {expected} for Float32Exact check, got: {ctx.got(value, marks)}"
-        return None
 
 
 @final

@@ -7,7 +7,7 @@ from collections.abc import Hashable, Sequence
 from typing import Any, Final, final
 
 from .._redact import Marks
-from ._base import Check, Ctx, Visit, quote
+from ._base import Check, Ctx, ValueCheck, Visit, quote
 from ._jsonmodel import json_type
 
 __all__ = ["Bool", "NotNull", "Null", "StringExact", "StringRegexp"]
@@ -22,7 +22,7 @@ _FLAG_LETTERS: Final = (
 
 
 @final
-class StringExact(Check):
+class StringExact(ValueCheck):
     """The value is exactly this string.
 
     >>> StringExact("ami-123") == "ami-123", StringExact("1") == 1
@@ -33,29 +33,19 @@ class StringExact(Check):
     plancheck._errors.ValueMismatchError: expected value "str" for StringExact check, got: "rts"
     """
 
-    __slots__ = ("_value",)
+    __slots__ = ()
     _value: str
     name = "StringExact"
 
     def __init__(self, value: str) -> None:
         if not isinstance(value, str):
             raise TypeError(f"StringExact expects a str, got {type(value).__name__}")
-        object.__setattr__(self, "_value", value)
-        self._seal()
+        self._init_value(value)
 
     @property
     def value(self) -> str:
         """The expected string."""
         return self._value
-
-    def _ident(self) -> tuple[Hashable, ...]:
-        return (self._value,)
-
-    def _args(self) -> tuple[Any, ...]:
-        return (self._value,)
-
-    def _repr_parts(self) -> Sequence[str | Check]:
-        return (f"StringExact({self._value!r})",)
 
     def _text_parts(self) -> Sequence[str | Check]:
         return (quote(self._value),)
@@ -156,7 +146,7 @@ class StringRegexp(Check):
 
 
 @final
-class Bool(Check):
+class Bool(ValueCheck):
     """The value is this bool (``1`` is not ``true``).
 
     >>> Bool(True) == True, Bool(True) == 1
@@ -167,29 +157,19 @@ class Bool(Check):
     plancheck._errors.ValueMismatchError: expected value true for Bool check, got: false
     """
 
-    __slots__ = ("_value",)
+    __slots__ = ()
     _value: bool
     name = "Bool"
 
     def __init__(self, value: bool) -> None:
         if not isinstance(value, bool):
             raise TypeError(f"Bool expects a bool, got {type(value).__name__}")
-        object.__setattr__(self, "_value", value)
-        self._seal()
+        self._init_value(value)
 
     @property
     def value(self) -> bool:
         """The expected bool."""
         return self._value
-
-    def _ident(self) -> tuple[Hashable, ...]:
-        return (self._value,)
-
-    def _args(self) -> tuple[Any, ...]:
-        return (self._value,)
-
-    def _repr_parts(self) -> Sequence[str | Check]:
-        return (f"Bool({self._value!r})",)
 
     def _text_parts(self) -> Sequence[str | Check]:
         return ("true" if self._value else "false",)

@@ -9,15 +9,14 @@ though the first check would also take ``"a"`` (Go's greedy search fails that).
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, ClassVar, final
 
 from tfjsonpath import SliceStep
 
 from .._redact import SENSITIVE, Marks, child_marks, contains_sensitive
-from ._base import Check, Ctx, Visit, plural
-from ._collections import SizeCheck, check_list
-from ._jsonmodel import is_array, json_type
+from ._base import Check, Ctx, Visit
+from ._collections import ElementsCheck, SizeCheck, joined
 
 __all__ = ["SetExact", "SetPartial", "SetSizeExact", "max_matching"]
 
@@ -62,53 +61,19 @@ def max_matching(n_left: int, n_right: int, fits: Callable[[int, int], bool]) ->
     return left
 
 
-class _SetCheck(Check):
-    __slots__ = ("_items",)
-    _items: tuple[Check, ...]
+class _SetCheck(ElementsCheck):
+    __slots__ = ()
     _exact: ClassVar[bool]
 
-    def __init__(self, items: Sequence[Check]) -> None:
-        object.__setattr__(self, "_items", check_list(self.name, items))
-        self._seal()
-
-    @property
-    def items(self) -> tuple[Check, ...]:
-        """The element checks, as given (order does not matter for matching)."""
-        return self._items
-
-    def _ident(self) -> tuple[Hashable, ...]:
-        return (len(self._items),)
-
-    def _kids(self) -> Sequence[Check]:
-        return self._items
-
-    def _args(self) -> tuple[Any, ...]:
-        return (list(self._items),)
-
-    def _repr_parts(self) -> Sequence[str | Check]:
-        parts: list[str | Check] = [f"{self.name}(["]
-        for i, item in enumerate(self._items):
-            parts.extend((", " if i else "", item))
-        parts.append("])")
-        return parts
-
     def _text_parts(self) -> Sequence[str | Check]:
-        parts: list[str | Check] = ["["]
-        for i, item in enumerate(self._items):
-            parts.extend((", " if i else "", item))
-        if not self._exact:
-            parts.append(", ..." if self._items else "...")
-        parts.append("]")
-        return parts
+        if self._exact:
+            return joined("[", self._items, "]")
+        return [*joined("[", self._items, ", ..." if self._items else "..."), "]"]
 
     def _visit(self, value: Any, marks: Marks, unknown: Marks, ctx: Ctx) -> Visit:
-        if not is_array(value):
-            return f"expected array value for {self.name} check, got: {json_type(value)}"
-        if self._exact and len(value) != len(self._items):
-            return (
-                f"expected {plural(len(self._items), 'element')} for {self.name} check, "
-                f"got {plural(len(value), 'element')}"
-            )
+        problem = self._array_problem(value, self._exact)
+        if problem is not None:
+            return problem
         steps = [SliceStep(j) for j in range(len(value))]
         elem_marks = [child_marks(marks, step) for step in steps]
         elem_unknown = [child_marks(unknown, step) for step in steps]

@@ -8,14 +8,14 @@ from __future__ import annotations
 
 import abc
 from collections.abc import Sequence
-from typing import Any, ClassVar
 
 from tfjsonpath import Path
 
-from .._checks._base import constructor_repr, quoted
+from .._checkrun import run_checks
+from .._checks._base import quoted
 from .._errors import CheckFailure, StateCheckError
+from .._frozen import FrozenValue
 from .._plan import ResourceNotFound
-from .._redact import Secrets
 from .._state import State, StateOutput, StateResource
 from .._values import ResolvedValue, resolve_value
 
@@ -26,13 +26,13 @@ __all__ = ["StateCheck", "assert_state"]
 __tracebackhide__ = True
 
 
-class StateCheck(abc.ABC):
+class StateCheck(FrozenValue, abc.ABC):
     """Base class of every state check: implement :meth:`failures`; :meth:`check_state` raises.
 
     Subclasses list their attributes in ``__slots__`` and ``_fields`` (constructor
     order; names in ``_keyword_fields`` are keyword-only and left out of the repr when
     None), set them once with :meth:`_set`, and get equality, hashing, pickling and a
-    constructor-form repr from here.
+    constructor-form repr from :class:`~plancheck._frozen.FrozenValue`.
 
     >>> from plancheck import State
     >>> class ExpectFormat(StateCheck):
@@ -48,8 +48,6 @@ class StateCheck(abc.ABC):
     """
 
     __slots__ = ()
-    _fields: ClassVar[tuple[str, ...]] = ()
-    _keyword_fields: ClassVar[frozenset[str]] = frozenset()
 
     @abc.abstractmethod
     def failures(self, state: State) -> list[CheckFailure]:
@@ -60,53 +58,6 @@ class StateCheck(abc.ABC):
         found = self.failures(require_state(state, f"{type(self).__name__}.check_state"))
         if found:
             raise StateCheckError(found)
-
-    # -- value semantics ------------------------------------------------------------------------
-
-    def _set(self, **values: Any) -> None:
-        """Set attributes once, from ``__init__``."""
-        for name, value in values.items():
-            object.__setattr__(self, name, value)
-
-    def _values(self) -> tuple[Any, ...]:
-        return tuple(getattr(self, name) for name in self._fields)
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        raise AttributeError(f"{type(self).__name__} is immutable; cannot set {name!r}")
-
-    def __delattr__(self, name: str) -> None:
-        raise AttributeError(f"{type(self).__name__} is immutable; cannot delete {name!r}")
-
-    def __eq__(self, other: object) -> bool:
-        if type(other) is type(self):
-            return self._values() == other._values()
-        return NotImplemented
-
-    def __hash__(self) -> int:
-        return hash((type(self), self._values()))
-
-    def _args(self) -> tuple[tuple[Any, ...], dict[str, Any]]:
-        args = tuple(getattr(self, n) for n in self._fields if n not in self._keyword_fields)
-        kwargs = {n: getattr(self, n) for n in self._fields if n in self._keyword_fields}
-        return args, kwargs
-
-    def __repr__(self) -> str:
-        args, kwargs = self._args()
-        return constructor_repr(type(self).__name__, *args, **kwargs)
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        args, kwargs = self._args()
-        return (_rebuild, (type(self), args, kwargs))
-
-    def __copy__(self) -> StateCheck:
-        return self
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> StateCheck:
-        return self
-
-
-def _rebuild(cls: type[StateCheck], args: tuple[Any, ...], kwargs: dict[str, Any]) -> StateCheck:
-    return cls(*args, **kwargs)
 
 
 def assert_state(state: State, *checks: StateCheck) -> None:
@@ -126,28 +77,23 @@ def assert_state(state: State, *checks: StateCheck) -> None:
       1. ExpectKnownOutputValue: output.a: expected value "y" for StringExact check, got: "x"
       2. ExpectKnownOutputValue: output.b: expected null value for Null check, got: number
     """
-    require_state(state, "assert_state")
-    for i, check in enumerate(checks):
-        if not isinstance(check, StateCheck):
-            hint = ""
-            if isinstance(check, (list, tuple, set, frozenset)):
-                hint = "; to pass a list of checks, unpack it: assert_state(state, *checks)"
-            elif isinstance(check, _collector_type()):
-                hint = "; a CompareValue collects values: pass collector.add_state_value(address, path)"
-            raise TypeError(
-                f"assert_state: check {i + 1} must be a StateCheck, got {type(check).__name__}{hint}"
-            )
-    found: list[CheckFailure] = []
-    for check in checks:
-        found.extend(check.failures(state))
-    if found:
-        raise StateCheckError(found)
+    run_checks(
+        "assert_state",
+        "state",
+        require_state(state, "assert_state"),
+        checks,
+        StateCheck,
+        StateCheckError,
+        _hint,
+    )
 
 
-def _collector_type() -> type:
+def _hint(check: object) -> str:
     from ._compare import CompareValue  # _compare builds on this module
 
-    return CompareValue
+    if isinstance(check, CompareValue):
+        return "; a CompareValue collects values: pass collector.add_state_value(address, path)"
+    return ""
 
 
 # -- shared helpers ---------------------------------------------------------------------------
@@ -160,15 +106,6 @@ def require_state(state: object, where: str) -> State:
             f"{where} expects a plancheck.State (use load_state or State.from_dict), got {type(state).__name__}"
         )
     return state
-
-
-def state_failure(
-    secrets: Secrets, check: str, address: str | None, path: Path | None, message: str
-) -> CheckFailure:
-    """A CheckFailure with every secret scrubbed out of its message and address."""
-    if address is not None:
-        address = secrets.scrub(address)
-    return CheckFailure(check, address, path, secrets.scrub(message))
 
 
 def _closest(closest: Sequence[str], what: str) -> str:

@@ -22,14 +22,14 @@ from typing import Any
 
 from tfjsonpath import MapStep, Path, SliceStep, describe_json_type
 
-from .._checks._base import checked_address, checked_path
+from .._checks._base import checked_address, checked_path, scrubbed_failure
 from .._errors import CheckFailure, ValueMismatchError
 from .._redact import Marks, Secrets, child_marks
 from .._state import State
 from .._values import ValueStatus, resolve_value
 from ..compare import ValueComparer
 from ..knownvalue._base import plural
-from ._base import StateCheck, find_state_resource, located, resolve_resource, state_failure
+from ._base import StateCheck, find_state_resource, located, resolve_resource
 from ._compare import compared_value, require_comparer, value_problem
 
 __all__ = ["CompareValueCollection"]
@@ -179,7 +179,7 @@ class CompareValueCollection(StateCheck):
         secrets = state.secrets
 
         def fail(address: str, path: Path | None, message: str) -> list[CheckFailure]:
-            return [state_failure(secrets, name, address, path, message)]
+            return [scrubbed_failure(secrets, name, address, path, message)]
 
         resource = find_state_resource(state, self.address, None)
         if isinstance(resource, str):

@@ -15,13 +15,13 @@ from typing import Any, NamedTuple
 
 from tfjsonpath import Path
 
-from .._checks._base import checked_address, checked_path
+from .._checks._base import checked_address, checked_path, scrubbed_failure
 from .._errors import CheckFailure, ValueMismatchError
 from .._redact import Marks, Secrets
 from .._state import State
 from .._values import ResolvedValue, ValueStatus
 from ..compare import ValueComparer
-from ._base import StateCheck, find_state_resource, located, resolve_resource, state_failure
+from ._base import StateCheck, find_state_resource, located, resolve_resource
 
 __all__ = ["CompareValue", "CompareValueCheck", "CompareValuePairs", "copy_json", "require_comparer"]
 
@@ -224,16 +224,18 @@ class CompareValueCheck(StateCheck):
         kind = "CompareValue"
         resource = find_state_resource(state, self.address, None)
         if isinstance(resource, str):
-            return [state_failure(state.secrets, kind, self.address, None, resource)]
+            return [scrubbed_failure(state.secrets, kind, self.address, None, resource)]
         resolved = resolve_resource(resource, self.path)
         problem = value_problem(resolved)
         if problem is not None:
-            return [state_failure(state.secrets, kind, self.address, self.path, problem)]
+            return [scrubbed_failure(state.secrets, kind, self.address, self.path, problem)]
         value, marks = compared_value(resolved)
         reason, count, secrets = self.collector._collect(value, marks, state.secrets)
         if reason is None:
             return []
-        return [state_failure(secrets, kind, self.address, self.path, f"{reason} ({count} values collected)")]
+        return [
+            scrubbed_failure(secrets, kind, self.address, self.path, f"{reason} ({count} values collected)")
+        ]
 
 
 class CompareValuePairs(StateCheck):
@@ -281,12 +283,12 @@ class CompareValuePairs(StateCheck):
         for address, path in ((self.address1, self.path1), (self.address2, self.path2)):
             resource = find_state_resource(state, address, None)
             if isinstance(resource, str):
-                found.append(state_failure(state.secrets, name, address, None, resource))
+                found.append(scrubbed_failure(state.secrets, name, address, None, resource))
                 continue
             resolved = resolve_resource(resource, path)
             problem = value_problem(resolved)
             if problem is not None:
-                found.append(state_failure(state.secrets, name, address, path, problem))
+                found.append(scrubbed_failure(state.secrets, name, address, path, problem))
                 continue
             sides.append(compared_value(resolved))
         if found:
@@ -297,5 +299,5 @@ class CompareValuePairs(StateCheck):
             )
         except ValueMismatchError as exc:
             message = f"{exc.reason} (compared with {located(self.address2, self.path2)})"
-            return [state_failure(state.secrets, name, self.address1, self.path1, message)]
+            return [scrubbed_failure(state.secrets, name, self.address1, self.path1, message)]
         return []

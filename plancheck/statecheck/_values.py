@@ -4,14 +4,18 @@ from __future__ import annotations
 
 from tfjsonpath import Path
 
-from .._checks._base import checked_address, checked_deposed, checked_path, deposed_prefix
-from .._checks._describe import describe, render_known
-from .._checks._known import match_resolved
+from .._checks._base import deposed_prefix, scrubbed_failure
+from .._checks._describe import sensitive_problem
+from .._checks._fields import (
+    OutputMatcherFields,
+    OutputPathMatcherFields,
+    ResourcePathFields,
+    ResourcePathMatcherFields,
+)
+from .._checks._known import match_failures
 from .._errors import CheckFailure
-from .._redact import contains_sensitive
 from .._state import State
-from .._values import ResolvedValue, ValueStatus
-from ..knownvalue._base import Check, require_check
+from ..knownvalue._base import Check
 from ._base import (
     StateCheck,
     find_state_output,
@@ -19,7 +23,6 @@ from ._base import (
     output_address,
     resolve_output,
     resolve_resource,
-    state_failure,
 )
 
 __all__ = [
@@ -36,21 +39,7 @@ __tracebackhide__ = True
 _ROOT = Path()
 
 
-def _matcher(value: object, check: str) -> Check:
-    return require_check(f"{check}:", "matcher", value)
-
-
-def _match_failures(
-    check: StateCheck, state: State, address: str, resolved: ResolvedValue, matcher: Check, prefix: str = ""
-) -> list[CheckFailure]:
-    problem = match_resolved(resolved, matcher, state.secrets)
-    if problem is None:
-        return []
-    where, reason = problem
-    return [state_failure(state.secrets, type(check).__name__, address, where, prefix + reason)]
-
-
-class ExpectKnownValue(StateCheck):
+class ExpectKnownValue(ResourcePathMatcherFields, StateCheck):
     """The value at ``path`` of the resource at full ``address`` (any module) matches ``matcher``.
 
     Sensitive values are compared but shown as ``(sensitive)``; a null ancestor makes
@@ -70,35 +59,25 @@ class ExpectKnownValue(StateCheck):
     plancheck._errors.StateCheckError: ExpectKnownValue: module.m.test_resource.one: list_attribute[1]: expected value "value3" for StringExact check, got: "value2"
     """
 
-    __slots__ = ("address", "deposed", "matcher", "path")
-    _fields = ("address", "path", "matcher", "deposed")
-    _keyword_fields = frozenset({"deposed"})
-    address: str
-    path: Path
-    matcher: Check
-    deposed: str | None
-
-    def __init__(self, address: str, path: Path, matcher: Check, *, deposed: str | None = None) -> None:
-        name = type(self).__name__
-        self._set(
-            address=checked_address(address, name),
-            path=checked_path(path, name),
-            matcher=_matcher(matcher, name),
-            deposed=checked_deposed(deposed, name),
-        )
+    __slots__ = ()
 
     def failures(self, state: State) -> list[CheckFailure]:
         """The failure, if the value does not match or is absent, or the resource is not in the state."""
         resource = find_state_resource(state, self.address, self.deposed)
         if isinstance(resource, str):
-            return [state_failure(state.secrets, type(self).__name__, self.address, None, resource)]
+            return [scrubbed_failure(state.secrets, type(self).__name__, self.address, None, resource)]
         resolved = resolve_resource(resource, self.path)
-        return _match_failures(
-            self, state, self.address, resolved, self.matcher, deposed_prefix(self.deposed)
+        return match_failures(
+            state.secrets,
+            type(self).__name__,
+            self.address,
+            resolved,
+            self.matcher,
+            deposed_prefix(self.deposed),
         )
 
 
-class ExpectKnownOutputValue(StateCheck):
+class ExpectKnownOutputValue(OutputMatcherFields, StateCheck):
     """The value of root module output ``name`` matches ``matcher``.
 
     >>> from plancheck import State, knownvalue as kv
@@ -111,21 +90,14 @@ class ExpectKnownOutputValue(StateCheck):
     plancheck._errors.StateCheckError: ExpectKnownOutputValue: output.pw: expected value (sensitive) for StringExact check, got: (sensitive)
     """
 
-    __slots__ = ("matcher", "name")
-    _fields = ("name", "matcher")
-    name: str
-    matcher: Check
-
-    def __init__(self, name: str, matcher: Check) -> None:
-        kind = type(self).__name__
-        self._set(name=checked_address(name, kind, "output name"), matcher=_matcher(matcher, kind))
+    __slots__ = ()
 
     def failures(self, state: State) -> list[CheckFailure]:
         """The failure, if the output does not match or is not in the state."""
         return _output_failures(self, state, self.name, _ROOT, self.matcher)
 
 
-class ExpectKnownOutputValueAtPath(StateCheck):
+class ExpectKnownOutputValueAtPath(OutputPathMatcherFields, StateCheck):
     """The value at ``path`` inside root module output ``name`` matches ``matcher``.
 
     >>> from plancheck import State, knownvalue as kv
@@ -139,19 +111,7 @@ class ExpectKnownOutputValueAtPath(StateCheck):
     plancheck._errors.StateCheckError: ExpectKnownOutputValueAtPath: output.obj: name: value is not present (no key "name" in an object with 1 key)
     """
 
-    __slots__ = ("matcher", "name", "path")
-    _fields = ("name", "path", "matcher")
-    name: str
-    path: Path
-    matcher: Check
-
-    def __init__(self, name: str, path: Path, matcher: Check) -> None:
-        kind = type(self).__name__
-        self._set(
-            name=checked_address(name, kind, "output name"),
-            path=checked_path(path, kind),
-            matcher=_matcher(matcher, kind),
-        )
+    __slots__ = ()
 
     def failures(self, state: State) -> list[CheckFailure]:
         """The failure, if the value does not match or is absent, or the output is not in the state."""
@@ -163,11 +123,13 @@ def _output_failures(
 ) -> list[CheckFailure]:
     output = find_state_output(state, name)
     if isinstance(output, str):
-        return [state_failure(state.secrets, type(check).__name__, output_address(name), None, output)]
-    return _match_failures(check, state, output_address(name), resolve_output(output, path), matcher)
+        return [scrubbed_failure(state.secrets, type(check).__name__, output_address(name), None, output)]
+    return match_failures(
+        state.secrets, type(check).__name__, output_address(name), resolve_output(output, path), matcher
+    )
 
 
-class ExpectSensitiveValue(StateCheck):
+class ExpectSensitiveValue(ResourcePathFields, StateCheck):
     """The value at ``path`` of resource ``address`` is marked sensitive in the state's ``sensitive_values``.
 
     A ``true`` mark at an ancestor covers the path (Go looks at the exact path only and
@@ -186,42 +148,23 @@ class ExpectSensitiveValue(StateCheck):
     plancheck._errors.StateCheckError: ExpectSensitiveValue: test_resource.one: name: expected a sensitive value, but it is not sensitive; it is known: "n"
     """
 
-    __slots__ = ("address", "deposed", "path")
-    _fields = ("address", "path", "deposed")
-    _keyword_fields = frozenset({"deposed"})
-    address: str
-    path: Path
-    deposed: str | None
-
-    def __init__(self, address: str, path: Path, *, deposed: str | None = None) -> None:
-        name = type(self).__name__
-        self._set(
-            address=checked_address(address, name),
-            path=checked_path(path, name),
-            deposed=checked_deposed(deposed, name),
-        )
+    __slots__ = ()
 
     def failures(self, state: State) -> list[CheckFailure]:
         """The failure, if the value is not sensitive or absent, or the resource is not in the state."""
         name = type(self).__name__
         resource = find_state_resource(state, self.address, self.deposed)
         if isinstance(resource, str):
-            return [state_failure(state.secrets, name, self.address, None, resource)]
-        resolved = resolve_resource(resource, self.path)
-        if resolved.sensitive and resolved.status is not ValueStatus.ABSENT:
+            return [scrubbed_failure(state.secrets, name, self.address, None, resource)]
+        # Terraform before 0.15 wrote no sensitive_values into a state.
+        unmarked = (
+            None if "sensitive_values" in resource.raw else "this state records no sensitive_values marks"
+        )
+        problem = sensitive_problem(resolve_resource(resource, self.path), state, unmarked)
+        if problem is None:
             return []
-        problem = "expected a sensitive value, but "
-        if resolved.status is ValueStatus.ABSENT:
-            problem += "it is " + describe(resolved, state.secrets)
-        elif resolved.status is ValueStatus.KNOWN and contains_sensitive(resolved.value_sensitive):
-            problem += "only parts of it are sensitive: " + render_known(resolved, state.secrets)
-        else:
-            problem += "it is not sensitive; it is " + describe(resolved, state.secrets)
-            if "sensitive_values" not in resource.raw:
-                # Terraform before 0.15 wrote no sensitive_values into a state.
-                problem += " (this state records no sensitive_values marks)"
         return [
-            state_failure(
+            scrubbed_failure(
                 state.secrets, name, self.address, self.path, deposed_prefix(self.deposed) + problem
             )
         ]

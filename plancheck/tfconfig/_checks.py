@@ -17,6 +17,7 @@ from typing import Any, Final, Literal
 
 from tfjsonpath import Path, PathNotFoundError
 
+from .._checkrun import run_checks
 from .._errors import CheckFailure, ConfigCheckError
 from ._load import config_from_dict
 from ._match import as_check, like, mismatch
@@ -119,19 +120,7 @@ def assert_config(config: Config | Mapping[str, Any], *checks: ConfigCheck) -> N
       2. ExpectResourceCount: terraform_data: expected 2 terraform_data resources, found 1: terraform_data.a
     """
     cfg = require_config(config, "assert_config")
-    for i, check in enumerate(checks):
-        if not isinstance(check, ConfigCheck):
-            hint = ""
-            if isinstance(check, (list, tuple, set, frozenset)):
-                hint = "; to pass a list of checks, unpack it: assert_config(config, *checks)"
-            raise TypeError(
-                f"assert_config: check {i + 1} must be a ConfigCheck, got {type(check).__name__}{hint}"
-            )
-    found: list[CheckFailure] = []
-    for check in checks:
-        found.extend(check.failures(cfg))
-    if found:
-        raise ConfigCheckError(found)
+    run_checks("assert_config", "config", cfg, checks, ConfigCheck, ConfigCheckError)
 
 
 # -- helpers ------------------------------------------------------------------------------------
@@ -158,6 +147,18 @@ def _mode(value: object, owner: str) -> Mode:
     return value  # type: ignore[return-value]
 
 
+def _shown_mode(mode: Mode) -> Any:
+    """The mode as the repr shows it: left out when it is the default, "managed"."""
+    return ANY if mode == "managed" else mode
+
+
+def _as_checks(check: ConfigCheck, owner: str, *attrs: str) -> None:
+    """Replace each given expectation among ``attrs`` of a new check by its knownvalue check."""
+    for attr in attrs:
+        if getattr(check, attr) is not ANY:
+            object.__setattr__(check, attr, as_check(getattr(check, attr), owner))
+
+
 def _repr(name: str, args: Sequence[Any], kwargs: Mapping[str, Any]) -> str:
     parts = [repr(a) for a in args]
     parts.extend(f"{k}={v!r}" for k, v in kwargs.items() if v is not ANY)
@@ -175,6 +176,65 @@ def _failure(
     return CheckFailure(check, secrets.scrub(address) if address else address, path, secrets.scrub(message))
 
 
+def _undeclared(
+    config: Config, check: str, address: str, what: str, candidates: list[str]
+) -> list[CheckFailure]:
+    """The failure of a check whose block (a variable, an output, ...) is not in the configuration."""
+    return [_failure(config, check, address, None, _missing(config, what, address, candidates))]
+
+
+def _attribute_failures(
+    config: Config,
+    check: ConfigCheck,
+    address: str,
+    block: Block,
+    attrs: tuple[str, ...],
+    noun: str,
+    secret: str | None = None,
+) -> list[CheckFailure]:
+    """A failure for each attribute among ``attrs`` of ``block`` that does not match the check's expectation.
+
+    An attribute left as ANY is not checked; one that is expected but missing fails
+    saying the ``noun`` has no such attribute. The value of attribute ``secret`` is
+    never shown.
+    """
+    name = type(check).__name__
+    out: list[CheckFailure] = []
+    for attr in attrs:
+        expected = getattr(check, attr)
+        if expected is ANY:
+            continue
+        if not block.has(attr):
+            out.append(_failure(config, name, address, Path.parse(attr), f"{noun} has no {attr}"))
+            continue
+        problem = _value_problem(config, block, Path.parse(attr), expected, attr == secret)
+        if problem is not None:
+            out.append(_failure(config, name, address, problem[0], problem[1]))
+    return out
+
+
+def _flag_failures(
+    config: Config, check: ConfigCheck, address: str, block: Block, attrs: tuple[str, ...]
+) -> list[CheckFailure]:
+    """A failure for each bool attribute among ``attrs`` (``sensitive``, ``nullable``) that differs from
+    the check's expectation; an attribute left out is false, but ``nullable`` is true."""
+    out: list[CheckFailure] = []
+    for attr in attrs:
+        expected = getattr(check, attr)
+        if expected is ANY:
+            continue
+        actual = block.get(attr, attr == "nullable")
+        if (actual in (True, "true")) != expected:
+            message = f"{attr} is {_bool_text(actual)}, expected {_bool_text(expected)}"
+            out.append(_failure(config, type(check).__name__, address, None, message))
+    return out
+
+
+def _renamed(check: ConfigCheck, failures: list[CheckFailure]) -> list[CheckFailure]:
+    """The failures of an inner check, reported as ``check``'s."""
+    return [CheckFailure(type(check).__name__, f.address, f.path, f.message) for f in failures]
+
+
 def _missing(config: Config, what: str, address: str, candidates: list[str]) -> str:
     close = _closest(address, candidates)
     if close:
@@ -184,6 +244,11 @@ def _missing(config: Config, what: str, address: str, candidates: list[str]) -> 
     return f"no {what} {address} in the configuration; it has {len(candidates)} other {what}(s)"
 
 
+def _address(mode: Mode, type_: str, name: str) -> str:
+    """The address of resource ``type_.name``: ``aws_instance.web``, ``data.aws_ami.ubuntu``."""
+    return f"{_PREFIX[mode]}{type_}.{name}"
+
+
 def _find(config: Config, mode: Mode, type_: str, name: str) -> Block | str:
     block_type = _BLOCK_TYPE[mode]
     prefix = _PREFIX[mode]
@@ -191,7 +256,7 @@ def _find(config: Config, mode: Mode, type_: str, name: str) -> Block | str:
         if b.block_type == block_type and b.labels == (type_, name):
             return b
     candidates = [prefix + ".".join(b.labels) for b in config.blocks_of(block_type)]
-    return _missing(config, _NOUN[mode], f"{prefix}{type_}.{name}", candidates)
+    return _missing(config, _NOUN[mode], _address(mode, type_, name), candidates)
 
 
 def _value_problem(
@@ -216,7 +281,29 @@ def _bool_text(value: object) -> str:
 
 
 @dataclass(frozen=True, slots=True, repr=False)
-class ExpectResource(ConfigCheck):
+class _ResourceBlockCheck(ConfigCheck):
+    """A check about resource block ``type.name`` as a whole (``mode="data"`` for a data source)."""
+
+    type: str
+    name: str
+    mode: Mode = field(default="managed", kw_only=True)
+
+    def __post_init__(self) -> None:
+        owner = type(self).__name__
+        _text(self.type, owner, "type")
+        _text(self.name, owner, "name")
+        _mode(self.mode, owner)
+
+    def __repr__(self) -> str:
+        return _repr(
+            type(self).__name__,
+            (self.type, self.name),
+            {"mode": _shown_mode(self.mode)},
+        )
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class ExpectResource(_ResourceBlockCheck):
     """The configuration declares resource ``type.name`` (``mode="data"`` for a data source).
 
     >>> cfg = {"resource": {"aws_instance": {"web": {}}}}
@@ -227,36 +314,17 @@ class ExpectResource(ConfigCheck):
     plancheck._errors.ConfigCheckError: ExpectResource: aws_instance.db: no resource aws_instance.db in the configuration; closest: aws_instance.web
     """
 
-    type: str
-    name: str
-    mode: Mode = field(default="managed", kw_only=True)
-
-    def __post_init__(self) -> None:
-        owner = type(self).__name__
-        _text(self.type, owner, "type")
-        _text(self.name, owner, "name")
-        _mode(self.mode, owner)
-
     def failures(self, config: Config) -> list[CheckFailure]:
         found = _find(config, self.mode, self.type, self.name)
         if isinstance(found, str):
             return [
-                _failure(
-                    config, type(self).__name__, f"{_PREFIX[self.mode]}{self.type}.{self.name}", None, found
-                )
+                _failure(config, type(self).__name__, _address(self.mode, self.type, self.name), None, found)
             ]
         return []
 
-    def __repr__(self) -> str:
-        return _repr(
-            type(self).__name__,
-            (self.type, self.name),
-            {"mode": ANY if self.mode == "managed" else self.mode},
-        )
-
 
 @dataclass(frozen=True, slots=True, repr=False)
-class ExpectNoResource(ConfigCheck):
+class ExpectNoResource(_ResourceBlockCheck):
     """The configuration does not declare resource ``type.name``.
 
     >>> ExpectNoResource("aws_instance", "web").check_config({"resource": {"aws_instance": {"web": {}}}})
@@ -264,16 +332,6 @@ class ExpectNoResource(ConfigCheck):
     ...
     plancheck._errors.ConfigCheckError: ExpectNoResource: aws_instance.web: expected no such resource, found one at $.resource["aws_instance"]["web"]
     """
-
-    type: str
-    name: str
-    mode: Mode = field(default="managed", kw_only=True)
-
-    def __post_init__(self) -> None:
-        owner = type(self).__name__
-        _text(self.type, owner, "type")
-        _text(self.name, owner, "name")
-        _mode(self.mode, owner)
 
     def failures(self, config: Config) -> list[CheckFailure]:
         found = _find(config, self.mode, self.type, self.name)
@@ -283,18 +341,11 @@ class ExpectNoResource(ConfigCheck):
             _failure(
                 config,
                 type(self).__name__,
-                found.address if self.mode == "managed" else f"{_PREFIX[self.mode]}{self.type}.{self.name}",
+                found.address if self.mode == "managed" else _address(self.mode, self.type, self.name),
                 None,
                 f"expected no such {_NOUN[self.mode]}, found one at {found.location}",
             )
         ]
-
-    def __repr__(self) -> str:
-        return _repr(
-            type(self).__name__,
-            (self.type, self.name),
-            {"mode": ANY if self.mode == "managed" else self.mode},
-        )
 
 
 @dataclass(frozen=True, slots=True, repr=False)
@@ -340,7 +391,7 @@ class ExpectResourceCount(ConfigCheck):
         return _repr(
             type(self).__name__,
             (self.type, self.count),
-            {"mode": ANY if self.mode == "managed" else self.mode},
+            {"mode": _shown_mode(self.mode)},
         )
 
 
@@ -376,7 +427,7 @@ class ExpectResourceAttribute(ConfigCheck):
 
     def failures(self, config: Config) -> list[CheckFailure]:
         check = type(self).__name__
-        address = f"{_PREFIX[self.mode]}{self.type}.{self.name}"
+        address = _address(self.mode, self.type, self.name)
         found = _find(config, self.mode, self.type, self.name)
         if isinstance(found, str):
             return [_failure(config, check, address, self.path, found)]
@@ -389,7 +440,7 @@ class ExpectResourceAttribute(ConfigCheck):
         return _repr(
             type(self).__name__,
             (self.type, self.name, self.path, self.value),
-            {"mode": ANY if self.mode == "managed" else self.mode},
+            {"mode": _shown_mode(self.mode)},
         )
 
 
@@ -430,7 +481,7 @@ class ExpectResourceWithProperties(ConfigCheck):
         return _repr(
             type(self).__name__,
             (self.type, self.properties),
-            {"mode": ANY if self.mode == "managed" else self.mode},
+            {"mode": _shown_mode(self.mode)},
         )
 
 
@@ -472,10 +523,7 @@ class ExpectDataSource(ConfigCheck):
         _text(self.name, type(self).__name__, "name")
 
     def failures(self, config: Config) -> list[CheckFailure]:
-        return [
-            CheckFailure(type(self).__name__, f.address, f.path, f.message)
-            for f in ExpectResource(self.type, self.name, mode="data").failures(config)
-        ]
+        return _renamed(self, ExpectResource(self.type, self.name, mode="data").failures(config))
 
     def __repr__(self) -> str:
         return _repr(type(self).__name__, (self.type, self.name), {})
@@ -495,10 +543,7 @@ class ExpectDataSourceCount(ConfigCheck):
         ExpectResourceCount(self.type, self.count, mode="data")
 
     def failures(self, config: Config) -> list[CheckFailure]:
-        return [
-            CheckFailure(type(self).__name__, f.address, f.path, f.message)
-            for f in ExpectResourceCount(self.type, self.count, mode="data").failures(config)
-        ]
+        return _renamed(self, ExpectResourceCount(self.type, self.count, mode="data").failures(config))
 
     def __repr__(self) -> str:
         return _repr(type(self).__name__, (self.type, self.count), {})
@@ -524,9 +569,7 @@ class ExpectDataSourceAttribute(ConfigCheck):
 
     def failures(self, config: Config) -> list[CheckFailure]:
         inner = ExpectResourceAttribute(self.type, self.name, self.path, self.value, mode="data")
-        return [
-            CheckFailure(type(self).__name__, f.address, f.path, f.message) for f in inner.failures(config)
-        ]
+        return _renamed(self, inner.failures(config))
 
     def __repr__(self) -> str:
         return _repr(type(self).__name__, (self.type, self.name, self.path, self.value), {})
@@ -567,9 +610,7 @@ class ExpectVariable(ConfigCheck):
         _text(self.name, owner, "name")
         if self.type is not ANY and not isinstance(self.type, str):
             object.__setattr__(self, "type", as_check(self.type, owner))
-        for attr in ("default", "description"):
-            if getattr(self, attr) is not ANY:
-                object.__setattr__(self, attr, as_check(getattr(self, attr), owner))
+        _as_checks(self, owner, "default", "description")
         for attr in ("sensitive", "nullable"):
             value = getattr(self, attr)
             if value is not ANY and not isinstance(value, bool):
@@ -580,8 +621,7 @@ class ExpectVariable(ConfigCheck):
         address = f"var.{self.name}"
         block = config.variable(self.name)
         if block is None:
-            names = [f"var.{n}" for n in config.variables]
-            return [_failure(config, check, address, None, _missing(config, "variable", address, names))]
+            return _undeclared(config, check, address, "variable", [f"var.{n}" for n in config.variables])
         out: list[CheckFailure] = []
         if self.type is not ANY:
             declared = block.get("type")
@@ -604,33 +644,11 @@ class ExpectVariable(ConfigCheck):
                         _failure(config, check, address, Path.parse("type").join(problem[0]), problem[1])
                     )
         sensitive = block.get("sensitive") in (True, "true")
-        for attr in ("sensitive", "nullable"):
-            expected = getattr(self, attr)
-            if expected is ANY:
-                continue
-            actual = block.get(attr, attr == "nullable")
-            if (actual in (True, "true")) != expected:
-                out.append(
-                    _failure(
-                        config,
-                        check,
-                        address,
-                        None,
-                        f"{attr} is {_bool_text(actual)}, expected {_bool_text(expected)}",
-                    )
-                )
-        for attr in ("default", "description"):
-            expected = getattr(self, attr)
-            if expected is ANY:
-                continue
-            if not block.has(attr):
-                out.append(_failure(config, check, address, Path.parse(attr), f"variable has no {attr}"))
-                continue
-            problem = _value_problem(
-                config, block, Path.parse(attr), expected, sensitive and attr == "default"
-            )
-            if problem is not None:
-                out.append(_failure(config, check, address, problem[0], problem[1]))
+        out.extend(_flag_failures(config, self, address, block, ("sensitive", "nullable")))
+        secret = "default" if sensitive else None
+        out.extend(
+            _attribute_failures(config, self, address, block, ("default", "description"), "variable", secret)
+        )
         return out
 
     def __repr__(self) -> str:
@@ -690,9 +708,7 @@ class ExpectOutput(ConfigCheck):
     def __post_init__(self) -> None:
         owner = type(self).__name__
         _text(self.name, owner, "name")
-        for attr in ("value", "description"):
-            if getattr(self, attr) is not ANY:
-                object.__setattr__(self, attr, as_check(getattr(self, attr), owner))
+        _as_checks(self, owner, "value", "description")
         if self.sensitive is not ANY and not isinstance(self.sensitive, bool):
             raise TypeError(f"{owner}: sensitive must be a bool, got {type(self.sensitive).__name__}")
         if self.references is not ANY:
@@ -703,30 +719,13 @@ class ExpectOutput(ConfigCheck):
         address = f"output.{self.name}"
         block = config.output(self.name)
         if block is None:
-            names = [f"output.{n}" for n in config.outputs]
-            return [_failure(config, check, address, None, _missing(config, "output", address, names))]
-        out: list[CheckFailure] = []
+            return _undeclared(config, check, address, "output", [f"output.{n}" for n in config.outputs])
+        out = _flag_failures(config, self, address, block, ("sensitive",))
         sensitive = block.get("sensitive") in (True, "true")
-        if self.sensitive is not ANY and sensitive != self.sensitive:
-            out.append(
-                _failure(
-                    config,
-                    check,
-                    address,
-                    None,
-                    f"sensitive is {_bool_text(sensitive)}, expected {_bool_text(self.sensitive)}",
-                )
-            )
-        for attr in ("value", "description"):
-            expected = getattr(self, attr)
-            if expected is ANY:
-                continue
-            if not block.has(attr):
-                out.append(_failure(config, check, address, Path.parse(attr), f"output has no {attr}"))
-                continue
-            problem = _value_problem(config, block, Path.parse(attr), expected, sensitive and attr == "value")
-            if problem is not None:
-                out.append(_failure(config, check, address, problem[0], problem[1]))
+        secret = "value" if sensitive else None
+        out.extend(
+            _attribute_failures(config, self, address, block, ("value", "description"), "output", secret)
+        )
         if self.references is not ANY:
             message = _references_problem(block, "value", self.references)
             if message is not None:
@@ -761,8 +760,7 @@ class ExpectLocal(ConfigCheck):
     def __post_init__(self) -> None:
         owner = type(self).__name__
         _text(self.name, owner, "name")
-        if self.value is not ANY:
-            object.__setattr__(self, "value", as_check(self.value, owner))
+        _as_checks(self, owner, "value")
         if self.references is not ANY:
             object.__setattr__(self, "references", _strings(self.references, owner, "references"))
 
@@ -771,8 +769,7 @@ class ExpectLocal(ConfigCheck):
         address = f"local.{self.name}"
         block = next((b for b in config.blocks_of("locals") if b.has(self.name)), None)
         if block is None:
-            names = [f"local.{n}" for n in config.locals]
-            return [_failure(config, check, address, None, _missing(config, "local value", address, names))]
+            return _undeclared(config, check, address, "local value", [f"local.{n}" for n in config.locals])
         out: list[CheckFailure] = []
         if self.value is not ANY:
             problem = _value_problem(
@@ -815,9 +812,7 @@ class ExpectModule(ConfigCheck):
     def __post_init__(self) -> None:
         owner = type(self).__name__
         _text(self.name, owner, "name")
-        for attr in ("source", "version"):
-            if getattr(self, attr) is not ANY:
-                object.__setattr__(self, attr, as_check(getattr(self, attr), owner))
+        _as_checks(self, owner, "source", "version")
         if self.inputs is not ANY:
             object.__setattr__(self, "inputs", like(self.inputs, owner))
 
@@ -826,19 +821,8 @@ class ExpectModule(ConfigCheck):
         address = f"module.{self.name}"
         block = config.module(self.name)
         if block is None:
-            names = [f"module.{n}" for n in config.modules]
-            return [_failure(config, check, address, None, _missing(config, "module call", address, names))]
-        out: list[CheckFailure] = []
-        for attr in ("source", "version"):
-            expected = getattr(self, attr)
-            if expected is ANY:
-                continue
-            if not block.has(attr):
-                out.append(_failure(config, check, address, Path.parse(attr), f"module call has no {attr}"))
-                continue
-            problem = _value_problem(config, block, Path.parse(attr), expected, False)
-            if problem is not None:
-                out.append(_failure(config, check, address, problem[0], problem[1]))
+            return _undeclared(config, check, address, "module call", [f"module.{n}" for n in config.modules])
+        out = _attribute_failures(config, self, address, block, ("source", "version"), "module call")
         if self.inputs is not ANY:
             problem = _value_problem(config, block, Path(), self.inputs, False)
             if problem is not None:
@@ -886,11 +870,7 @@ class ExpectProvider(ConfigCheck):
         address = f"provider.{self.name}" + (f".{self.alias}" if isinstance(self.alias, str) else "")
         if not candidates:
             names = [b.address for b in config.providers()]
-            return [
-                _failure(
-                    config, check, address, None, _missing(config, "provider configuration", address, names)
-                )
-            ]
+            return _undeclared(config, check, address, "provider configuration", names)
         if self.properties is ANY:
             return []
         problems: list[str] = []
@@ -944,7 +924,7 @@ class ExpectReferences(ConfigCheck):
 
     def failures(self, config: Config) -> list[CheckFailure]:
         check = type(self).__name__
-        address = f"{_PREFIX[self.mode]}{self.type}.{self.name}"
+        address = _address(self.mode, self.type, self.name)
         path = Path.parse(f'["{_escape(self.attribute)}"]') if self.attribute is not None else None
         found = _find(config, self.mode, self.type, self.name)
         if isinstance(found, str):
@@ -958,5 +938,5 @@ class ExpectReferences(ConfigCheck):
         return _repr(
             type(self).__name__,
             (self.type, self.name) + ((self.attribute,) if self.attribute else ()),
-            {"contains": list(self.contains), "mode": ANY if self.mode == "managed" else self.mode},
+            {"contains": list(self.contains), "mode": _shown_mode(self.mode)},
         )

@@ -1,0 +1,74 @@
+"""Running many checks on one document and raising every failure at once: what every ``assert_*`` does."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Protocol, TypeVar, cast
+
+from ._errors import CheckFailedError, CheckFailure
+
+__all__ = ["run_checks"]
+
+# pytest hides this module's frames from tracebacks: failures point at the user's test line,
+# and the library's locals (which may hold raw values) are never printed.
+__tracebackhide__ = True
+
+_D = TypeVar("_D", contravariant=True)
+
+
+class _Check(Protocol[_D]):
+    def failures(self, document: _D, /) -> list[CheckFailure]: ...
+
+
+def _no_hint(check: object) -> str:
+    return ""
+
+
+def run_checks(
+    where: str,
+    document_name: str,
+    document: _D,
+    checks: Sequence[object],
+    kind: type,
+    error: type[CheckFailedError],
+    hint: Callable[[object], str] = _no_hint,
+) -> None:
+    """Check that every one of ``checks`` is a ``kind``, run them all, raise ``error`` listing every failure.
+
+    A wrong argument is a TypeError naming ``where`` and its position, with ``hint(check)``
+    added (a list gets the unpacking hint). Failures come in the order the checks were given.
+
+    >>> from plancheck._errors import PlanCheckError
+    >>> class Even:
+    ...     def failures(self, n):
+    ...         return [] if n % 2 == 0 else [CheckFailure("Even", None, None, f"{n} is odd")]
+    >>> run_checks("assert_number", "n", 2, [Even()], Even, PlanCheckError)
+    >>> run_checks("assert_number", "n", 3, [Even(), Even()], Even, PlanCheckError)
+    Traceback (most recent call last):
+    ...
+    plancheck._errors.PlanCheckError: 2 plan checks failed:
+      1. Even: 3 is odd
+      2. Even: 3 is odd
+    >>> run_checks("assert_number", "n", 2, [[Even()]], Even, PlanCheckError)
+    Traceback (most recent call last):
+    ...
+    TypeError: assert_number: check 1 must be a Even, got list; to pass a list of checks, unpack it: assert_number(n, *checks)
+    """
+    valid: list[_Check[_D]] = []
+    for i, check in enumerate(checks):
+        if isinstance(check, kind):
+            # ``kind`` is the checks' base class (abstract, so it cannot be typed as type[_Check[_D]]).
+            valid.append(cast("_Check[_D]", check))
+        else:
+            if isinstance(check, (list, tuple, set, frozenset)):
+                extra = f"; to pass a list of checks, unpack it: {where}({document_name}, *checks)"
+            else:
+                extra = hint(check)
+            raise TypeError(
+                f"{where}: check {i + 1} must be a {kind.__name__}, got {type(check).__name__}{extra}"
+            )
+    found: list[CheckFailure] = []
+    for valid_check in valid:
+        found.extend(valid_check.failures(document))
+    if found:
+        raise error(found)

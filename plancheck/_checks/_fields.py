@@ -1,0 +1,171 @@
+"""The argument sets that plan and state checks share, each validated in one place.
+
+A plan check and its state twin (``ExpectKnownValue`` in both, ``ExpectSensitiveValue``
+in both) take the same arguments with the same checks and messages; each class here
+declares one such set (slots, fields, constructor) and the checks derive from it
+next to PlanCheck or StateCheck, which keep their own meaning.
+"""
+
+from __future__ import annotations
+
+from tfjsonpath import Path
+
+from .._frozen import FrozenValue
+from ..knownvalue._base import Check, require_check
+from ._base import checked_address, checked_deposed, checked_path
+
+__all__ = [
+    "OutputFields",
+    "OutputMatcherFields",
+    "OutputPathFields",
+    "OutputPathMatcherFields",
+    "ResourcePathFields",
+    "ResourcePathMatcherFields",
+    "checked_matcher",
+]
+
+
+def checked_matcher(value: object, check: str) -> Check:
+    """Return ``value`` if it is a knownvalue check, else raise a TypeError naming the check."""
+    return require_check(f"{check}:", "matcher", value)
+
+
+class ResourcePathFields(FrozenValue):
+    """``(address, path, *, deposed=None)``: a value inside a resource object (``deposed=``: a deposed one).
+
+    >>> from tfjsonpath import New
+    >>> class Probe(ResourcePathFields):
+    ...     __slots__ = ()
+    >>> Probe("a.b", New("x"), deposed="k")
+    Probe('a.b', Path(MapStep('x')), deposed='k')
+    """
+
+    __slots__ = ("address", "deposed", "path")
+    _fields = ("address", "path", "deposed")
+    _keyword_fields = frozenset({"deposed"})
+    address: str
+    path: Path
+    deposed: str | None
+
+    def __init__(self, address: str, path: Path, *, deposed: str | None = None) -> None:
+        name = type(self).__name__
+        self._set(
+            address=checked_address(address, name),
+            path=checked_path(path, name),
+            deposed=checked_deposed(deposed, name),
+        )
+
+
+class ResourcePathMatcherFields(FrozenValue):
+    """``(address, path, matcher, *, deposed=None)``: a value inside a resource object, and what it must match.
+
+    >>> from tfjsonpath import New
+    >>> class Probe(ResourcePathMatcherFields):
+    ...     __slots__ = ()
+    >>> Probe("a.b", New("x"), "y")
+    Traceback (most recent call last):
+    ...
+    TypeError: Probe: matcher must be a knownvalue check, got str (wrap plain values with knownvalue.exact())
+    """
+
+    __slots__ = ("address", "deposed", "matcher", "path")
+    _fields = ("address", "path", "matcher", "deposed")
+    _keyword_fields = frozenset({"deposed"})
+    address: str
+    path: Path
+    matcher: Check
+    deposed: str | None
+
+    def __init__(self, address: str, path: Path, matcher: Check, *, deposed: str | None = None) -> None:
+        name = type(self).__name__
+        self._set(
+            address=checked_address(address, name),
+            path=checked_path(path, name),
+            matcher=checked_matcher(matcher, name),
+            deposed=checked_deposed(deposed, name),
+        )
+
+
+class OutputFields(FrozenValue):
+    """``(name)``: a root module output as a whole.
+
+    >>> class Probe(OutputFields):
+    ...     __slots__ = ()
+    >>> Probe("")
+    Traceback (most recent call last):
+    ...
+    ValueError: Probe: output name must not be empty
+    """
+
+    __slots__ = ("name",)
+    _fields = ("name",)
+    name: str
+
+    def __init__(self, name: str) -> None:
+        self._set(name=checked_address(name, type(self).__name__, "output name"))
+
+
+class OutputPathFields(FrozenValue):
+    """``(name, path)``: a value inside a root module output.
+
+    >>> from tfjsonpath import New
+    >>> class Probe(OutputPathFields):
+    ...     __slots__ = ()
+    >>> Probe("o", New(0))
+    Probe('o', Path(SliceStep(0)))
+    """
+
+    __slots__ = ("name", "path")
+    _fields = ("name", "path")
+    name: str
+    path: Path
+
+    def __init__(self, name: str, path: Path) -> None:
+        kind = type(self).__name__
+        self._set(name=checked_address(name, kind, "output name"), path=checked_path(path, kind))
+
+
+class OutputMatcherFields(FrozenValue):
+    """``(name, matcher)``: a root module output as a whole, and what it must match.
+
+    >>> from plancheck import knownvalue as kv
+    >>> class Probe(OutputMatcherFields):
+    ...     __slots__ = ()
+    >>> Probe("o", kv.Null())
+    Probe('o', Null())
+    """
+
+    __slots__ = ("matcher", "name")
+    _fields = ("name", "matcher")
+    name: str
+    matcher: Check
+
+    def __init__(self, name: str, matcher: Check) -> None:
+        kind = type(self).__name__
+        self._set(name=checked_address(name, kind, "output name"), matcher=checked_matcher(matcher, kind))
+
+
+class OutputPathMatcherFields(FrozenValue):
+    """``(name, path, matcher)``: a value inside a root module output, and what it must match.
+
+    >>> from plancheck import knownvalue as kv
+    >>> from tfjsonpath import New
+    >>> class Probe(OutputPathMatcherFields):
+    ...     __slots__ = ()
+    >>> Probe("o", New("a"), kv.Null())
+    Probe('o', Path(MapStep('a')), Null())
+    """
+
+    __slots__ = ("matcher", "name", "path")
+    _fields = ("name", "path", "matcher")
+    name: str
+    path: Path
+    matcher: Check
+
+    def __init__(self, name: str, path: Path, matcher: Check) -> None:
+        kind = type(self).__name__
+        self._set(
+            name=checked_address(name, kind, "output name"),
+            path=checked_path(path, kind),
+            matcher=checked_matcher(matcher, kind),
+        )

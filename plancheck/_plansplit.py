@@ -1,0 +1,218 @@
+"""Splitting a large plan into what validation needs now and what can be parsed on first use.
+
+Two splitters (this module's, with msgspec, and ``_parallel``'s, with the standard
+library) check the syntax of the whole text, as a full parse would, but build Python
+objects only for what the plan schema constrains:
+
+* the small top-level values, parsed exactly;
+* for ``resource_changes`` and ``resource_drift``, what the schema looks at in each entry
+  (``address``, ``deposed``, ``change.actions``, ...), never the attribute values: here
+  msgspec checks it, against types built from the schema, while it skips the rest;
+* everything else (``planned_values``, ``prior_state``, ``configuration``, and each entry
+  as a whole) stays unparsed text, read into Python objects on first access.
+
+The result is a :class:`SplitPlan`: a ``view`` for the validator (values, and
+:class:`~plancheck._validate.Deferred` placeholders for what is known to be valid or only
+needs its JSON type checked) and the ``values`` of the document
+(:class:`~plancheck._lazy.Thunk` and :class:`~plancheck._lazy.LazyEntries` for what is
+parsed later).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from decimal import Decimal
+from functools import cache
+from typing import Any, Final, Literal
+
+from ._errors import PlanFormatError
+from ._json import collector_paused, fast_decoder, loads_exact
+from ._lazy import LazyEntries, Thunk
+from ._validate import Deferred, _Node, plan_validator
+
+__all__ = ["ENTRY_ARRAYS", "SplitPlan", "json_type_of_first_byte", "split_fast"]
+
+#: Top-level arrays whose entries are validated by skeleton and parsed one by one on access.
+ENTRY_ARRAYS: Final = ("resource_changes", "resource_drift")
+#: Values shorter than this are parsed at once: deferring them would cost more than it saves.
+DEFER_MIN_BYTES: Final = 4096
+
+_TYPE_OF_BYTE: Final = {ord("{"): "object", ord("["): "array"}
+
+
+def json_type_of_first_byte(first: int) -> str | None:
+    """The JSON type of a container value from its first byte, None for a scalar.
+
+    >>> json_type_of_first_byte(ord("[")), json_type_of_first_byte(ord("1"))
+    ('array', None)
+    """
+    return _TYPE_OF_BYTE.get(first)
+
+
+@dataclass(slots=True)
+class SplitPlan:
+    """A plan split for validation (``view``) and for lazy reading (``values``).
+
+    ``keys[name]`` lists ``(address, deposed)`` of each entry of entry array ``name``,
+    taken without parsing the entries, for the index.
+    """
+
+    view: dict[str, Any] = field(default_factory=dict)
+    values: dict[str, Any] = field(default_factory=dict)
+    entries: dict[str, LazyEntries] = field(default_factory=dict)
+    keys: dict[str, list[tuple[Any, Any]]] = field(default_factory=dict)
+
+
+# -- msgspec types from the schema -------------------------------------------------------------------
+
+_SIMPLE_TYPES: Final = {"string": str, "boolean": bool, "integer": int}
+
+
+def msgspec_type(node: _Node, structs: dict[int, Any] | None = None) -> Any:
+    """A msgspec type that accepts exactly what ``node`` accepts, for the keywords entries use.
+
+    msgspec then validates while it skips, in C. It must never accept what the schema
+    refuses; refusing more would only cost a slower path, but it does not (strings,
+    bools, 64-bit integers, string enums, arrays, objects and required keys mean the same
+    in both; an integer beyond 64 bits is refused by msgspec and then judged by the schema).
+
+    >>> msgspec_type(plan_validator().node_at("resource_changes").items).__name__
+    'ResourceChangeSkeleton'
+    """
+    import msgspec
+
+    structs = {} if structs is None else structs
+    schema = node.schema
+    if "pattern" in schema:
+        raise ValueError("patterns are validated in Python, not by msgspec")
+    if "enum" in schema:
+        return Literal[tuple(schema["enum"])]
+    types = schema.get("type")
+    names = [types] if isinstance(types, str) else list(types or ())
+    if node.properties or node.required:
+        if names != ["object"] or node.additional is not None:
+            raise ValueError("only plain objects become structs")
+        if id(node) not in structs:
+            fields: list[Any] = []
+            for name, sub in node.properties.items():
+                kind = msgspec_type(sub, structs)
+                if name in node.required:
+                    fields.append((name, kind))
+                else:
+                    fields.append((name, kind | msgspec.UnsetType, msgspec.UNSET))
+            title = str(schema.get("x-struct", "Skeleton"))
+            structs[id(node)] = msgspec.defstruct(title, sorted(fields, key=len), gc=False)
+        return structs[id(node)]
+    if names == ["array"]:
+        return list[msgspec_type(node.items, structs)] if node.items is not None else list[Any]  # type: ignore[misc]
+    if names == ["object"]:
+        if node.additional is not None:
+            raise ValueError("additionalProperties is validated in Python")
+        return dict[str, Any]
+    if not names:
+        return Any
+    kinds = [_SIMPLE_TYPES[name] for name in names]
+    union: Any = kinds[0]
+    for kind in kinds[1:]:
+        union = union | kind
+    return union
+
+
+@cache
+def _entry_decoders() -> tuple[Any, Any]:
+    """Decoders checking one resource change, and an array of them, against the schema."""
+    import msgspec
+
+    item = plan_validator().node_at("resource_changes").items
+    assert item is not None
+    entry: Any = msgspec_type(item)
+    return msgspec.json.Decoder(entry, float_hook=Decimal), msgspec.json.Decoder(
+        list[entry], float_hook=Decimal
+    )
+
+
+def _exact_raw(raw: Any) -> Any:
+    """Parse one unparsed value exactly (msgspec, or the standard library when msgspec balks)."""
+    try:
+        with collector_paused():
+            return fast_decoder().decode(raw)
+    except Exception:
+        return loads_exact(bytes(raw), error=PlanFormatError, parser="stdlib")
+
+
+_VALID_ENTRY: Final = Deferred("object")
+
+
+def _check_entries(raw: Any, raws: Sequence[Any]) -> tuple[Any, list[tuple[Any, Any]]]:
+    """The validation view of an entry array, and each entry's (address, deposed).
+
+    When msgspec finds every entry sound, the view is a placeholder the validator takes
+    as a valid array; otherwise each unsound entry is parsed whole, for the validator to
+    find its exact problem, and the others stand for valid objects.
+    """
+    import msgspec
+
+    one, many = _entry_decoders()
+    try:
+        skeletons = many.decode(raw)
+    except msgspec.ValidationError:
+        pass
+    else:
+        return Deferred("array"), [(s.address, s.deposed) for s in skeletons]
+    view: list[Any] = []
+    for entry_raw in raws:
+        try:
+            one.decode(entry_raw)
+            view.append(_VALID_ENTRY)
+        except msgspec.ValidationError:
+            view.append(_exact_raw(entry_raw))
+    return view, []
+
+
+def _entry_loader(raws: Sequence[Any]) -> Callable[[int], Any]:
+    def entry(i: int) -> Any:
+        return _exact_raw(raws[i])
+
+    return entry
+
+
+def split_fast(data: bytes) -> SplitPlan | None:
+    """Split ``data`` with msgspec; None when the standard library must decide (not an object, bad JSON...).
+
+    >>> split = split_fast(b'{"format_version": "1.2", "resource_changes": [{"address": "a.b", "change": {"actions": ["create"], "after": {}}}]}')
+    >>> split.keys["resource_changes"], split.entries["resource_changes"][0]["change"]["after"]
+    ([('a.b', UNSET)], {})
+    """
+    import msgspec
+
+    try:
+        top = msgspec.json.decode(data, type=dict[str, msgspec.Raw])
+    except Exception:
+        return None
+    validator = plan_validator()
+    split = SplitPlan()
+    for key, raw in top.items():
+        view = memoryview(raw)
+        size = len(view)
+        first = view[0] if size else 0
+        del view
+        if key in ENTRY_ARRAYS and first == ord("["):
+            try:
+                raws = msgspec.json.decode(raw, type=list[msgspec.Raw])
+            except Exception:
+                return None
+            entries = LazyEntries(len(raws), _entry_loader(raws))
+            split.view[key], split.keys[key] = _check_entries(raw, raws)
+            split.values[key] = split.entries[key] = entries
+            continue
+        node = validator.root.properties.get(key)
+        json_type = json_type_of_first_byte(first)
+        if json_type is not None and size >= DEFER_MIN_BYTES and (node is None or node.shallow):
+            split.view[key] = split.values[key] = Thunk(json_type, functools.partial(_exact_raw, raw))
+            continue
+        value = _exact_raw(raw)
+        split.view[key] = value
+        split.values[key] = value
+    return split

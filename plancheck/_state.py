@@ -1,0 +1,351 @@
+"""The state document model: ``terraform show -json`` of a state, indexed by full resource address.
+
+Every resource of the root module and of every child module, at any depth, is indexed
+by its full address (``module.a["x"].module.b.aws_instance.c[0]``), so looking one up
+costs O(1). (Go's statecheck searches the root module's resources only.) Deposed
+objects are indexed too, by address and deposed key.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterator, Mapping
+from functools import cached_property
+from typing import IO, Any, final
+
+from ._errors import StateFormatError
+from ._json import loads_exact, resolve_parser
+from ._load import read_source
+from ._plan import LazySecrets, ResourceNotFound, closest_addresses
+from ._redact import Marks, Secrets
+from ._validate import VALIDATION_MODES, validate_state
+
+__all__ = ["State", "StateOutput", "StateResource", "StateSource", "load_state"]
+
+StateSource = (
+    str | os.PathLike[str] | bytes | bytearray | memoryview | IO[str] | IO[bytes] | Mapping[str, Any]
+)
+
+_EMPTY: Mapping[str, Any] = {}
+
+
+def _instance_key(index: Any) -> str:
+    if index is None:
+        return ""
+    if isinstance(index, str):
+        return f"[{json.dumps(index, ensure_ascii=False)}]"
+    return f"[{index}]"
+
+
+def _full_address(raw: Mapping[str, Any], module_address: str | None) -> str:
+    """The resource's full address. Terraform 0.12.0 wrote state addresses without the module
+    path and the instance key (``null_resource.foo`` for ``module.m.null_resource.foo[1]``); those
+    are completed from the module's address and the resource's ``index``.
+
+    >>> _full_address({"address": "null_resource.foo", "index": 1}, "module.m")
+    'module.m.null_resource.foo[1]'
+    >>> _full_address({"address": 'module.m.a.b["k"]', "index": "k"}, "module.m")
+    'module.m.a.b["k"]'
+    """
+    address = str(raw["address"])
+    index = raw.get("index")
+    if index is not None and not address.endswith("]"):
+        address += _instance_key(index)
+    if module_address and not address.startswith(module_address + "."):
+        address = f"{module_address}.{address}"
+    return address
+
+
+@final
+class StateResource:
+    """One resource instance object of a state (a current or a deposed object).
+
+    ``address`` is the full address (see :func:`_full_address` for old states that lack it).
+
+    >>> r = StateResource({"address": "null_resource.a[0]", "mode": "managed", "index": 0, "values": {"id": "1"}})
+    >>> r.address, r.index, r.values, r.deposed
+    ('null_resource.a[0]', 0, {'id': '1'}, None)
+    """
+
+    __slots__ = ("address", "module_address", "raw")
+    raw: Mapping[str, Any]
+    module_address: str | None
+    address: str
+
+    def __init__(self, raw: Mapping[str, Any], module_address: str | None = None) -> None:
+        object.__setattr__(self, "raw", raw)
+        object.__setattr__(self, "module_address", module_address or None)
+        object.__setattr__(self, "address", _full_address(raw, module_address or None))
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError("StateResource is read-only")
+
+    @property
+    def mode(self) -> str | None:
+        """``managed`` or ``data``."""
+        return self.raw.get("mode")
+
+    @property
+    def type(self) -> str | None:
+        """The resource type, e.g. ``null_resource``."""
+        return self.raw.get("type")
+
+    @property
+    def name(self) -> str | None:
+        """The resource name, e.g. ``a``."""
+        return self.raw.get("name")
+
+    @property
+    def index(self) -> Any:
+        """The count index (int) or for_each key (str), or None."""
+        return self.raw.get("index")
+
+    @property
+    def provider_name(self) -> str | None:
+        """The provider address, e.g. ``registry.terraform.io/hashicorp/null``."""
+        return self.raw.get("provider_name")
+
+    @property
+    def values(self) -> Any:
+        """The attribute values (None when the state records none)."""
+        return self.raw.get("values")
+
+    @property
+    def sensitive_values(self) -> Marks:
+        """The sensitive marks of ``values`` (``true`` at a value or an ancestor)."""
+        return self.raw.get("sensitive_values")
+
+    @property
+    def deposed(self) -> str | None:
+        """The deposed key of a deposed object, or None for the current object."""
+        value = self.raw.get("deposed_key")
+        return value if isinstance(value, str) and value else None
+
+    @property
+    def tainted(self) -> bool:
+        """Whether the object is tainted (to be replaced on the next apply)."""
+        return self.raw.get("tainted") is True
+
+    def __repr__(self) -> str:
+        deposed = f" deposed={self.deposed!r}" if self.deposed else ""
+        return f"<StateResource {self.address}{deposed}>"
+
+
+@final
+class StateOutput:
+    """One root module output of a state.
+
+    >>> o = StateOutput("pw", {"value": "hunter2", "sensitive": True, "type": "string"})
+    >>> o.sensitive, o
+    (True, <StateOutput pw sensitive>)
+    """
+
+    __slots__ = ("name", "raw")
+    name: str
+    raw: Mapping[str, Any]
+
+    def __init__(self, name: str, raw: Mapping[str, Any]) -> None:
+        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "raw", raw)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError("StateOutput is read-only")
+
+    @property
+    def value(self) -> Any:
+        """The output's value."""
+        return self.raw.get("value")
+
+    @property
+    def sensitive(self) -> bool:
+        """Whether the output is marked sensitive."""
+        return self.raw.get("sensitive") is True
+
+    @property
+    def type(self) -> Any:
+        """The output's type, as Terraform writes it (e.g. ``"string"``, ``["list", "string"]``)."""
+        return self.raw.get("type")
+
+    def __repr__(self) -> str:
+        return f"<StateOutput {self.name}{' sensitive' if self.sensitive else ''}>"
+
+
+def _walk_modules(root: Any) -> Iterator[tuple[str | None, Mapping[str, Any]]]:
+    """Every resource with its module's address: the root module's, then each child module's, depth first."""
+    stack: list[Any] = [root]
+    while stack:
+        module = stack.pop()
+        if not isinstance(module, Mapping):
+            continue
+        address = module.get("address")
+        for resource in module.get("resources") or ():
+            yield (address if isinstance(address, str) else None), resource
+        stack.extend(reversed(module.get("child_modules") or ()))
+
+
+class State:
+    """A parsed, validated state (``terraform show -json`` of a state), indexed by full address.
+
+    Build one with :func:`plancheck.load_state`, :meth:`State.from_json` or
+    :meth:`State.from_dict` (which also reads a plan's ``prior_state``).
+
+    >>> state = State.from_dict({"format_version": "1.0", "values": {"root_module": {"child_modules": [
+    ...     {"address": "module.m", "resources": [{"address": "module.m.null_resource.a", "values": {"id": "7"}}]}]}}})
+    >>> state.resource("module.m.null_resource.a").values
+    {'id': '7'}
+    """
+
+    __slots__ = ("__dict__", "_deposed_index", "_index", "_resources", "raw", "source")
+    raw: Mapping[str, Any]
+    source: str | None
+
+    def __init__(self, raw: Mapping[str, Any], *, source: str | None = None) -> None:
+        # Callers pass a document that has already been validated.
+        self.raw = raw
+        self.source = source
+        values = raw.get("values") or _EMPTY
+        resources = tuple(StateResource(r, m) for m, r in _walk_modules(values.get("root_module")))
+        index: dict[str, int] = {}
+        deposed: dict[tuple[str, str], int] = {}
+        for i, resource in enumerate(resources):
+            key = resource.deposed
+            if key is None:
+                index.setdefault(resource.address, i)  # first wins, like a scan
+            else:
+                deposed.setdefault((resource.address, key), i)
+        self._resources = resources
+        self._index = index
+        self._deposed_index = deposed
+
+    # -- construction ------------------------------------------------------------------------
+
+    @classmethod
+    def from_json(
+        cls, text: str | bytes, *, source: str | None = None, validation: str = "fast", parser: str = "auto"
+    ) -> State:
+        """Parse and validate a state from JSON text (str or bytes).
+
+        >>> State.from_json('{"format_version": "1.0"}').resources
+        ()
+        """
+        if not isinstance(text, (str, bytes, bytearray)):
+            raise TypeError(f"State.from_json expects str or bytes, got {type(text).__name__}")
+        _check_mode(validation)
+        document = loads_exact(text, error=StateFormatError, source=source, parser=resolve_parser(parser))
+        return cls.from_dict(document, source=source, validation=validation)
+
+    @classmethod
+    def from_dict(
+        cls, document: Mapping[str, Any], *, source: str | None = None, validation: str = "fast"
+    ) -> State:
+        """Validate an already parsed state document (not copied, never modified), e.g. a plan's ``prior_state``.
+
+        >>> State.from_dict({"format_version": "0.1", "terraform_version": "0.12.0"}).terraform_version
+        '0.12.0'
+        """
+        _check_mode(validation)
+        validate_state(document, source=source, mode=validation)
+        return cls(document, source=source)
+
+    # -- envelope ----------------------------------------------------------------------------
+
+    @property
+    def format_version(self) -> str:
+        """The state's ``format_version``, e.g. ``"1.0"``."""
+        return str(self.raw.get("format_version", ""))
+
+    @property
+    def terraform_version(self) -> str | None:
+        """The ``terraform_version`` that wrote the state, if recorded."""
+        return self.raw.get("terraform_version")
+
+    # -- outputs -----------------------------------------------------------------------------
+
+    @cached_property
+    def outputs(self) -> Mapping[str, StateOutput]:
+        """Root module outputs by name."""
+        values = self.raw.get("values") or _EMPTY
+        return {name: StateOutput(name, out) for name, out in (values.get("outputs") or _EMPTY).items()}
+
+    def output(self, name: str) -> StateOutput:
+        """The output ``name``; raises ResourceNotFound naming the closest outputs.
+
+        >>> State.from_dict({"format_version": "1.0", "values": {"outputs": {"ip": {"value": "10.0.0.1"}}}}).output("ip").value
+        '10.0.0.1'
+        """
+        outputs = self.outputs
+        if name not in outputs:
+            raise ResourceNotFound(name, closest_addresses(name, list(outputs)), "the state's outputs")
+        return outputs[name]
+
+    # -- resources ---------------------------------------------------------------------------
+
+    @property
+    def resources(self) -> tuple[StateResource, ...]:
+        """Every resource object, root module first, then child modules depth first."""
+        return self._resources
+
+    def addresses(self) -> Iterator[str]:
+        """The addresses of the current (non-deposed) objects, in document order."""
+        return iter(self._index)
+
+    def has_resource(self, address: str, *, deposed: str | None = None) -> bool:
+        """Whether the state has ``address`` (or its deposed object ``deposed``).
+
+        >>> State.from_dict({"format_version": "1.0"}).has_resource("a.b")
+        False
+        """
+        if deposed is None:
+            return address in self._index
+        return (address, deposed) in self._deposed_index
+
+    def resource(self, address: str, *, deposed: str | None = None) -> StateResource:
+        """The resource at full ``address`` (O(1)); ``deposed`` selects a deposed object by its key.
+
+        Raises :class:`ResourceNotFound` (a LookupError) naming the closest addresses present.
+
+        >>> State.from_dict({"format_version": "1.0"}).resource("null_resource.a")
+        Traceback (most recent call last):
+        ...
+        plancheck._plan.ResourceNotFound: resource 'null_resource.a' is not in the state; the state has no similar address
+        """
+        i = self._index.get(address) if deposed is None else self._deposed_index.get((address, deposed))
+        if i is None:
+            where = "the state" if deposed is None else f"the state's deposed objects (key {deposed!r})"
+            raise ResourceNotFound(address, closest_addresses(address, list(self._index)), where)
+        return self._resources[i]
+
+    # -- secrets -----------------------------------------------------------------------------
+
+    @cached_property
+    def secrets(self) -> Secrets:
+        """Every secret string of this state (sensitive outputs and marked values), to scrub from messages."""
+        from ._secrets import collect_state_secrets
+
+        raw = self.raw
+        return LazySecrets(lambda: collect_state_secrets(raw))
+
+    def __repr__(self) -> str:
+        src = f" {self.source}" if self.source else ""
+        return f"<State{src} format_version={self.format_version!r} resources={len(self._resources)}>"
+
+
+def _check_mode(validation: str) -> None:
+    if validation not in VALIDATION_MODES:
+        raise ValueError(f"validation must be one of {', '.join(VALIDATION_MODES)}, got {validation!r}")
+
+
+def load_state(source: StateSource, *, validation: str = "fast", parser: str = "auto") -> State:
+    """Load a state from a path (str or PathLike; ``"-"`` is stdin), a file object, JSON bytes or a parsed dict.
+
+    The same inputs and options as :func:`plancheck.load_plan`.
+
+    >>> load_state(b'{"format_version": "1.0", "values": {"outputs": {"a": {"value": 1, "sensitive": false}}}}').outputs["a"].value
+    1
+    """
+    read = read_source(source, StateFormatError, "state", "load_state")
+    if isinstance(read, Mapping):
+        return State.from_dict(read, validation=validation)
+    data, name = read
+    return State.from_json(data, source=name, validation=validation, parser=parser)

@@ -1,0 +1,116 @@
+"""Shared helpers of the loading tests: the corpus, generated plans, and loading by every route."""
+
+from __future__ import annotations
+
+import functools
+import importlib.util
+import json
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import plancheck._load as load_module
+import plancheck._parallel as parallel_module
+import plancheck._plansplit as split_module
+from plancheck._errors import DocumentFormatError
+from plancheck._json import fast_parser_available
+from plancheck._plan import Plan
+
+REPO = Path(__file__).resolve().parents[2]
+SHARED = REPO.parent / "shared"
+CORPUS = SHARED / "corpus"
+GEN_PLAN = SHARED / "bench" / "gen_plan.py"
+
+needs_corpus = pytest.mark.skipif(not CORPUS.is_dir(), reason="shared/corpus is not beside the repository")
+needs_fast = pytest.mark.skipif(
+    not fast_parser_available(), reason="the fast extra (msgspec) is not installed"
+)
+
+
+def corpus_files(kind: str) -> list[Path]:
+    """The corpus files of one kind (``plans``, ``states``, ``other``, ``invalid``), or none without a corpus."""
+    return sorted((CORPUS / kind).glob("*.json")) if CORPUS.is_dir() else []
+
+
+@functools.cache
+def generated_plan(resources: int, seed: int) -> bytes:
+    """A plan from the shared generator (skips the test when it is absent)."""
+    if not GEN_PLAN.is_file():
+        pytest.skip("shared/bench/gen_plan.py is not beside the repository")
+    spec = importlib.util.spec_from_file_location("plancheck_tests_gen_plan", GEN_PLAN)
+    assert spec is not None
+    assert spec.loader is not None
+    gen = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(gen)
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "plan.json"
+        gen.main(["--resources", str(resources), "--seed", str(seed), "-o", str(out), "--targets", "20"])
+        return out.read_bytes()
+
+
+def exactly_equal(a: Any, b: Any) -> bool:
+    """Equal, with the same types everywhere (1 is not 1.0 is not True) and the same key order."""
+    stack = [(a, b)]
+    while stack:
+        x, y = stack.pop()
+        if type(x) is not type(y):
+            return False
+        if isinstance(x, dict):
+            if list(x) != list(y):
+                return False
+            stack.extend((x[k], y[k]) for k in x)
+        elif isinstance(x, list):
+            if len(x) != len(y):
+                return False
+            stack.extend(zip(x, y, strict=True))
+        elif x != y:
+            return False
+    return True
+
+
+def plain(document: Any) -> Any:
+    """A lazily parsed top level as a plain dict (its values are plain already once read)."""
+    return {key: document[key] for key in document}
+
+
+#: Every way a plan can be loaded: (parser, lazy split on any size, helper process on any size).
+ROUTES = {
+    "stdlib": ("stdlib", False),
+    "stdlib-parallel": ("stdlib", True),
+    "fast": ("fast", False),
+    "fast-lazy": ("fast", True),
+}
+
+
+@contextmanager
+def route(name: str) -> Iterator[str]:
+    """Force a loading route; yields the parser to pass to the loader."""
+    parser, split = ROUTES[name]
+    if parser == "fast" and not fast_parser_available():
+        pytest.skip("the fast extra (msgspec) is not installed")
+    with pytest.MonkeyPatch.context() as mp:
+        size = 0 if split else 1 << 62
+        mp.setattr(load_module, "LAZY_MIN_BYTES", size)
+        mp.setattr(parallel_module, "PARALLEL_MIN_BYTES", size)
+        mp.setattr(split_module, "DEFER_MIN_BYTES", 0 if split else 1 << 62)
+        mp.delenv("PLANCHECK_PARALLEL", raising=False)
+        mp.delenv("PLANCHECK_JSON_PARSER", raising=False)
+        yield parser
+
+
+def load_by(name: str, data: bytes, validation: str = "fast") -> Plan | DocumentFormatError:
+    """The plan, or the format error, that route ``name`` gives for ``data``."""
+    with route(name) as parser:
+        try:
+            return Plan.from_json(data, source="plan.json", validation=validation, parser=parser)
+        except DocumentFormatError as exc:
+            return exc
+
+
+def dumps(document: Any) -> bytes:
+    """Compact JSON bytes, as Terraform writes them."""
+    return json.dumps(document, separators=(",", ":")).encode()

@@ -1,0 +1,242 @@
+"""A malformed plan is refused with one exact error, whatever the route and the validation mode."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from loading_support import ROUTES, dumps, load_by
+
+from plancheck._errors import PlanFormatError
+
+
+def _rc(**changes: Any) -> dict[str, Any]:
+    entry: dict[str, Any] = {"address": "null_resource.a", "change": {"actions": ["create"]}}
+    entry.update(changes)
+    return entry
+
+
+def _plan(**members: Any) -> bytes:
+    return dumps({"format_version": "1.2", **members})
+
+
+_ACTION = 'an action: one of "no-op", "create", "read", "update", "delete", "forget"'
+_VERSION = "a plan format version 0.x or 1.x (plancheck reads terraform show -json plans of major format version 0 and 1)"
+
+CASES: list[Any] = [
+    pytest.param(
+        b'{"format_version": "1.2",',
+        "$: expected valid JSON, found invalid JSON: Expecting property name enclosed in double quotes at line 1 column 26 (character 25)",
+        id="truncated",
+    ),
+    pytest.param(b"", "$: expected valid JSON, found invalid JSON: Expecting value at line 1 column 1 (character 0)", id="empty"),
+    pytest.param(b"[1, 2]", "$: expected a JSON object (a terraform show -json plan), found an array of 2 elements", id="not-an-object"),
+    pytest.param(b'{"format_version": "1.2", "x": NaN}', "$: expected valid JSON, found NaN, which is not JSON", id="nan"),
+    pytest.param(b'{"format_version": "1.2", "x": -Infinity}', "$: expected valid JSON, found -Infinity, which is not JSON", id="infinity"),
+    pytest.param(b"{}", f'$.format_version: expected {_VERSION}, found no "format_version" key', id="no-format-version"),
+    pytest.param(b'{"format_version": 1.2}', f"$.format_version: expected {_VERSION}, found a number", id="format-version-number"),
+    pytest.param(b'{"format_version": "2.0"}', f'$.format_version: expected {_VERSION}, found the string "2.0"', id="format-version-2"),
+    pytest.param(b'{"format_version": "10.1"}', f'$.format_version: expected {_VERSION}, found the string "10.1"', id="format-version-10"),
+    pytest.param(
+        _plan(resource_changes={"a": 1}),
+        "$.resource_changes: expected an array of resource changes, found an object with 1 key",
+        id="resource-changes-not-an-array",
+    ),
+    pytest.param(
+        _plan(resource_changes=["x"]), "$.resource_changes[0]: expected a resource change object, found a string",
+        id="entry-not-an-object",
+    ),
+    pytest.param(
+        _plan(resource_changes=[{"change": {"actions": []}}]),
+        '$.resource_changes[0].address: expected a resource address string, found no "address" key',
+        id="entry-without-address",
+    ),
+    pytest.param(
+        _plan(resource_changes=[_rc(address=None)]),
+        "$.resource_changes[0].address: expected a resource address string, found null",
+        id="address-null",
+    ),
+    pytest.param(
+        _plan(resource_changes=[{"address": "a.b"}]),
+        '$.resource_changes[0].change: expected a change object, found no "change" key',
+        id="entry-without-change",
+    ),
+    pytest.param(
+        _plan(resource_changes=[_rc(change="create")]),
+        "$.resource_changes[0].change: expected a change object, found a string",
+        id="change-not-an-object",
+    ),
+    pytest.param(
+        _plan(resource_changes=[_rc(change={"before": None})]),
+        '$.resource_changes[0].change.actions: expected an array of actions, found no "actions" key',
+        id="actions-missing",
+    ),
+    pytest.param(
+        _plan(resource_changes=[_rc(), _rc(change={"actions": "create"})]),
+        "$.resource_changes[1].change.actions: expected an array of actions, found a string",
+        id="actions-a-string",
+    ),
+    pytest.param(
+        _plan(resource_changes=[_rc(change={"actions": ["create", "destroy"]})]),
+        f'$.resource_changes[0].change.actions[1]: expected {_ACTION}, found the string "destroy"',
+        id="action-unknown",
+    ),
+    pytest.param(
+        _plan(resource_changes=[_rc(change={"actions": ["create-then-forget"]})]),
+        f'$.resource_changes[0].change.actions[0]: expected {_ACTION}, found the string "create-then-forget"',
+        id="action-create-then-forget-is-two-actions",
+    ),
+    pytest.param(
+        _plan(resource_changes=[_rc(change={"actions": [1]})]),
+        f"$.resource_changes[0].change.actions[0]: expected {_ACTION}, found a number",
+        id="action-a-number",
+    ),
+    pytest.param(
+        _plan(resource_changes=[_rc(index=True)]),
+        "$.resource_changes[0].index: expected an instance key (an integer or a string), found a bool",
+        id="index-a-bool",
+    ),
+    pytest.param(
+        _plan(resource_changes=[_rc(deposed=5)]),
+        "$.resource_changes[0].deposed: expected a deposed key string, found a number",
+        id="deposed-a-number",
+    ),
+    pytest.param(
+        _plan(resource_changes=[_rc(change={"actions": ["delete", "create"], "replace_paths": ["id"]})]),
+        "$.resource_changes[0].change.replace_paths[0]: expected an attribute path (an array of steps), found a string",
+        id="replace-paths-not-paths",
+    ),
+    pytest.param(
+        _plan(resource_drift=[_rc(change={})]),
+        '$.resource_drift[0].change.actions: expected an array of actions, found no "actions" key',
+        id="drift-entry",
+    ),
+    pytest.param(
+        _plan(deferred_changes={}),
+        "$.deferred_changes: expected an array of deferred changes, found an object with 0 keys",
+        id="deferred-not-an-array",
+    ),
+    pytest.param(
+        _plan(deferred_changes=[{"resource_change": _rc()}]),
+        '$.deferred_changes[0].reason: expected a deferral reason string, found no "reason" key',
+        id="deferred-without-reason",
+    ),
+    pytest.param(
+        _plan(deferred_changes=[{"reason": "instance_count_unknown", "resource_change": {"address": 3, "change": {"actions": []}}}]),
+        "$.deferred_changes[0].resource_change.address: expected a resource address string, found a number",
+        id="deferred-resource-change",
+    ),
+    pytest.param(
+        _plan(output_changes=[]),
+        "$.output_changes: expected an object mapping output names to changes, found an array of 0 elements",
+        id="output-changes-not-an-object",
+    ),
+    pytest.param(
+        _plan(output_changes={"my-ip": {"after": "x"}}),
+        '$.output_changes["my-ip"].actions: expected an array of actions, found no "actions" key',
+        id="output-change-without-actions",
+    ),
+    pytest.param(_plan(complete="yes"), "$.complete: expected a bool, found a string", id="complete-a-string"),
+    pytest.param(
+        _plan(variables={"region": "us-east-1"}),
+        "$.variables.region: expected an object holding the variable's value, found a string",
+        id="variable-not-an-object",
+    ),
+    pytest.param(
+        _plan(planned_values=[]), "$.planned_values: expected an object, found an array of 0 elements",
+        id="planned-values-an-array",
+    ),
+    pytest.param(
+        b'{"format_version": "1.2", "x": "\xff"}',
+        "$: expected JSON text in UTF-8 (or UTF-16/UTF-32), found an invalid byte 0xff at byte offset 32",
+        id="invalid-utf8",
+    ),
+    pytest.param(
+        b'{"format_version": "1.2", "x": ' + b"[" * 100_000 + b"]" * 100_000 + b"}",
+        "$: expected JSON nested less deeply than Python's recursion limit, found deeper nesting",
+        id="too-deep",
+    ),
+    pytest.param(
+        _plan(resource_changes=[_rc(), {"mode": 1, "change": {"actions": ["x"]}}]),
+        '$.resource_changes[1].address: expected a resource address string, found no "address" key',
+        id="first-problem-missing-key-before-members",
+    ),
+    pytest.param(
+        _plan(resource_changes=[{"change": {"actions": ["x"]}, "mode": 1, "address": "a.b"}]),
+        f'$.resource_changes[0].change.actions[0]: expected {_ACTION}, found the string "x"',
+        id="first-problem-in-document-order",
+    ),
+    pytest.param(
+        _plan(resource_changes=[{"mode": 1, "change": {"actions": ["x"]}, "address": "a.b"}]),
+        "$.resource_changes[0].mode: expected a string, found a number",
+        id="first-problem-in-document-order-reversed",
+    ),
+    pytest.param(
+        dumps({"resource_changes": 1, "format_version": "3"}),
+        "$.resource_changes: expected an array of resource changes, found a number",
+        id="first-problem-top-level-document-order",
+    ),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("data", "message"), CASES)
+@pytest.mark.parametrize("validation", ["fast", "full"])
+@pytest.mark.parametrize("route_name", list(ROUTES))
+def test_malformed_plan_is_refused(route_name: str, validation: str, data: bytes, message: str) -> None:
+    got = load_by(route_name, data, validation)
+    assert isinstance(got, PlanFormatError), got
+    assert str(got) == f"plan.json: {message}"
+    assert got.source == "plan.json"
+    assert f"{got.location}: " in message
+
+
+def test_error_fields_name_the_location() -> None:
+    got = load_by("stdlib", _plan(resource_changes=[_rc(change={"actions": ["nope"]})]))
+    assert isinstance(got, PlanFormatError)
+    assert (got.location, got.expected, got.found) == (
+        "$.resource_changes[0].change.actions[0]",
+        _ACTION,
+        'the string "nope"',
+    )
+
+
+@pytest.mark.parametrize(
+    "action",
+    [["no-op"], ["create"], ["read"], ["update"], ["delete"], ["delete", "create"], ["create", "delete"],
+     ["forget"], ["create", "forget"]],
+    ids=lambda a: "-then-".join(a),
+)  # fmt: skip
+def test_every_action_terraform_writes_is_accepted(action: list[str]) -> None:
+    plan = load_by("stdlib", _plan(resource_changes=[_rc(change={"actions": action})]))
+    assert not isinstance(plan, PlanFormatError)
+    assert plan.resource_change("null_resource.a").actions == tuple(action)
+
+
+@pytest.mark.parametrize("version", ["0.1", "0.2", "1.0", "1.1", "1.2", "1.10", "1"], ids=lambda v: f"v{v}")
+def test_every_format_version_0_and_1_is_accepted(version: str) -> None:
+    plan = load_by("stdlib", dumps({"format_version": version}))
+    assert not isinstance(plan, PlanFormatError)
+    assert plan.format_version == version
+
+
+def test_unknown_keys_and_values_of_any_shape_are_accepted() -> None:
+    data = _plan(
+        future_key={"anything": [1, 2]},
+        resource_changes=[
+            _rc(index_unknown=True, new_field=[None], change={"actions": ["create"], "after": 5})
+        ],
+        output_changes={"o": {"actions": ["no-op"], "before": [1], "after": {"x": None}}},
+        deferred_changes=[{"reason": "some_future_reason", "resource_change": _rc()}],
+    )
+    for route_name in ROUTES:
+        plan = load_by(route_name, data, "full")
+        assert not isinstance(plan, PlanFormatError), (route_name, plan)
+        assert plan.raw["future_key"] == {"anything": [1, 2]}
+
+
+def test_a_str_passed_as_text_is_parsed_not_opened() -> None:
+    from plancheck._plan import Plan
+
+    text = json.dumps({"format_version": "1.2"})
+    assert Plan.from_json(text).format_version == "1.2"

@@ -1,0 +1,141 @@
+"""Load once, index once: lookups by address, deposed objects, duplicates, and lazy parsing."""
+
+from __future__ import annotations
+
+import gc
+from typing import Any
+
+import pytest
+from loading_support import ROUTES, dumps, exactly_equal, generated_plan, plain, route
+
+from plancheck._json import collector_paused
+from plancheck._lazy import LazyEntries, LazyObject, Thunk
+from plancheck._plan import Plan, ResourceNotFound
+
+
+def _rc(address: str, n: int, **extra: Any) -> dict[str, Any]:
+    return {"address": address, "change": {"actions": ["create"], "after": {"n": n}}, **extra}
+
+
+PLAN = dumps(
+    {
+        "format_version": "1.2",
+        "resource_changes": [
+            _rc("null_resource.a", 1),
+            _rc("null_resource.a", 2),  # a duplicate: the first wins
+            _rc("null_resource.a", 3, deposed="0001"),
+            _rc("null_resource.a", 4, deposed="0001"),
+            _rc('module.m["x"].null_resource.b[0]', 5),
+        ],
+    }
+)
+
+
+@pytest.mark.parametrize("route_name", list(ROUTES))
+def test_lookups_by_address(route_name: str) -> None:
+    with route(route_name) as parser:
+        plan = Plan.from_json(PLAN, parser=parser)
+    assert plan.resource_change("null_resource.a").change.after == {"n": 1}
+    assert plan.resource_change("null_resource.a", deposed="0001").change.after == {"n": 3}
+    assert plan.resource_change('module.m["x"].null_resource.b[0]').change.after == {"n": 5}
+    assert list(plan.addresses()) == ["null_resource.a", 'module.m["x"].null_resource.b[0]']
+    assert plan.has_resource_change("null_resource.a", deposed="0001")
+    assert [rc.change.after["n"] for rc in plan.resource_changes] == [1, 2, 3, 4, 5]
+    with pytest.raises(ResourceNotFound, match=r"closest: null_resource\.a"):
+        plan.resource_change("null_resource.b")
+    with pytest.raises(ResourceNotFound, match=r"deposed objects \(key '0002'\)"):
+        plan.resource_change("null_resource.a", deposed="0002")
+
+
+def test_a_lookup_parses_only_the_entry_it_returns() -> None:
+    data = generated_plan(50, 1)
+    with route("fast-lazy") as parser:
+        plan = Plan.from_json(data, parser=parser)
+    assert isinstance(plan.raw, LazyObject)
+    entries = plan._entries
+    assert isinstance(entries, LazyEntries)
+    address = list(plan.addresses())[17]
+    assert repr(entries) == "<LazyEntries 50 entries, 0 parsed>"
+    first = plan.resource_change(address)
+    again = plan.resource_change(address)
+    assert first.raw is again.raw
+    assert repr(entries) == "<LazyEntries 50 entries, 1 parsed>"
+    assert not plan.raw.is_parsed("planned_values")
+    assert not plan.raw.is_parsed("prior_state")
+    # Reading the whole list shares the entries parsed already.
+    assert plan.raw["resource_changes"][17] is first.raw
+
+
+@pytest.mark.parametrize("route_name", ["stdlib-parallel", "fast-lazy"])
+def test_the_lazy_document_equals_the_whole_parse(route_name: str) -> None:
+    data = generated_plan(50, 2)
+    reference = Plan.from_json(data, parser="stdlib").raw
+    with route(route_name) as parser:
+        lazy = Plan.from_json(data, parser=parser).raw
+    assert isinstance(lazy, LazyObject)
+    assert lazy == reference
+    assert reference == lazy
+    assert exactly_equal(plain(lazy), reference)
+    assert lazy != {"format_version": "1.2"}
+    assert "planned_values" in lazy
+    assert len(lazy) == len(reference)
+
+
+def test_lazy_object_behaviour() -> None:
+    loads: list[str] = []
+
+    def load() -> Any:
+        loads.append("b")
+        return {"c": 2}
+
+    doc = LazyObject({"a": 1, "b": Thunk("object", load), "e": LazyEntries(2, lambda i: i * 10)})
+    assert repr(doc) == "<LazyObject {'a': parsed, 'b': not parsed, 'e': not parsed}>"
+    assert list(doc) == ["a", "b", "e"]
+    assert isinstance(doc.peek("b"), Thunk)
+    assert loads == []
+    assert doc["b"] == {"c": 2}
+    assert doc["b"] is doc["b"]
+    assert loads == ["b"]
+    assert doc["e"] == [0, 10]
+    assert type(doc["e"]) is list
+    assert doc == {"a": 1, "b": {"c": 2}, "e": [0, 10]}
+    assert doc.__eq__(5) is NotImplemented
+    with pytest.raises(TypeError):
+        hash(doc)
+
+
+def test_lazy_entries_behaviour() -> None:
+    entries = LazyEntries(3, lambda i: {"i": i})
+    assert entries[-1] == {"i": 2}
+    assert entries[2] is entries[-1]
+    assert entries[0:2] == [{"i": 0}, {"i": 1}]
+    with pytest.raises(IndexError):
+        entries[3]
+
+
+@pytest.mark.parametrize("enabled", [True, False], ids=["gc-on", "gc-off"])
+def test_collector_state_is_restored(enabled: bool) -> None:
+    was = gc.isenabled()
+    try:
+        gc.enable() if enabled else gc.disable()
+        with collector_paused():
+            assert not gc.isenabled()
+        assert gc.isenabled() is enabled
+        with pytest.raises(RuntimeError), collector_paused():
+            raise RuntimeError
+        assert gc.isenabled() is enabled
+    finally:
+        gc.enable() if was else gc.disable()
+
+
+def test_objects_the_program_froze_stay_frozen() -> None:
+    gc.freeze()
+    try:
+        frozen = gc.get_freeze_count()
+        assert frozen > 0
+        with collector_paused():
+            pass
+        Plan.from_json(PLAN)
+        assert gc.get_freeze_count() == frozen
+    finally:
+        gc.unfreeze()

@@ -1,0 +1,107 @@
+"""Documents that trip the guesses of the split loaders still load exactly as a whole parse does."""
+
+from __future__ import annotations
+
+import json
+from decimal import Decimal
+from typing import Any
+
+import pytest
+from loading_support import ROUTES, exactly_equal, load_by, plain
+
+from plancheck._errors import PlanFormatError
+
+
+def _rc(address: str, **after: Any) -> dict[str, Any]:
+    return {"address": address, "change": {"actions": ["create"], "after": after}}
+
+
+def _members(*members: tuple[str, Any]) -> bytes:
+    # Built by hand: duplicate keys and key order are the point of some cases.
+    return ("{" + ", ".join(f"{json.dumps(k)}: {json.dumps(v)}" for k, v in members) + "}").encode()
+
+
+CASES = {
+    # A nested "resource_changes" key before the real one: the guessed split point is wrong.
+    "nested-key-first": _members(
+        ("format_version", "1.2"),
+        ("planned_values", {"outputs": {"resource_changes": [1, 2]}}),
+        ("resource_changes", [_rc("null_resource.a", n=1)]),
+        ("prior_state", {"format_version": "1.0"}),
+    ),
+    # A resource attribute named like the key after the array: the guessed end is wrong.
+    "next-key-inside-the-array": _members(
+        ("format_version", "1.2"),
+        ("resource_changes", [_rc("null_resource.a", prior_state={"x": 1}, output_changes=[1])]),
+        ("configuration", {"root_module": {}}),
+    ),
+    # The last of duplicate keys wins, as in json.loads.
+    "duplicate-resource-changes": _members(
+        ("format_version", "1.2"),
+        ("resource_changes", [_rc("null_resource.first")]),
+        ("prior_state", {"format_version": "1.0"}),
+        ("resource_changes", [_rc("null_resource.second")]),
+    ),
+    "resource-changes-first": _members(
+        ("resource_changes", [_rc("null_resource.a")]), ("format_version", "1.2")
+    ),
+    "resource-changes-last": _members(("format_version", "1.2"), ("resource_changes", [])),
+    "non-ascii": _members(
+        ("format_version", "1.2"),
+        ("planned_values", {"tags": {"café": "naïve ☃ 🚀"}}),
+        ("resource_changes", [_rc("null_resource.é", name="Zoë 🚀", n=1.25)]),
+        ("prior_state", {"format_version": "1.0", "values": {"note": "€"}}),
+    ),
+    "whitespace-everywhere": b'\n { "format_version" :\t"1.2" ,\r\n "resource_changes" : [ ] ,\n "prior_state" : { } \n}\n ',
+    "escaped-surrogate": _members(("format_version", "1.2"), ("resource_changes", [_rc("null_resource.a", s="\ud83d")])),
+}
+
+
+@pytest.mark.parametrize("name", list(CASES))
+@pytest.mark.parametrize("route_name", list(ROUTES))
+def test_split_edge_cases_load_exactly(route_name: str, name: str) -> None:
+    data = CASES[name]
+    plan = load_by(route_name, data)
+    assert not isinstance(plan, PlanFormatError), plan
+    reference = json.loads(data, parse_float=Decimal)
+    assert exactly_equal(plain(plan.raw), reference)
+    assert [rc.address for rc in plan.resource_changes] == [rc["address"] for rc in reference["resource_changes"]]
+
+
+def test_the_duplicate_key_case_uses_the_last_array() -> None:
+    plan = load_by("stdlib-parallel", CASES["duplicate-resource-changes"])
+    assert not isinstance(plan, PlanFormatError)
+    assert list(plan.addresses()) == ["null_resource.second"]
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        (
+            _members(("format_version", "1.2"), ("resource_changes", [])).replace(b"[]", b"[1,]"),
+            "$: expected valid JSON, found invalid JSON: Expecting value at line 1 column 50 (character 49)",
+        ),
+        (
+            _members(("format_version", "1.2"), ("planned_values", {"a": 1}), ("resource_changes", [])).replace(
+                b'"a": 1', b'"a": 01'
+            ),
+            "$: expected valid JSON, found invalid JSON: Expecting ',' delimiter at line 1 column 52 (character 51)",
+        ),
+        (
+            _members(("format_version", "1.2"), ("resource_changes", []), ("prior_state", {"b": [True]})).replace(
+                b"true", b"True"
+            ),
+            "$: expected valid JSON, found invalid JSON: Expecting value at line 1 column 73 (character 72)",
+        ),
+        (
+            _members(("format_version", "1.2"), ("resource_changes", [])) + b" x",
+            "$: expected valid JSON, found invalid JSON: Extra data at line 1 column 51 (character 50)",
+        ),
+    ],
+    ids=["in-the-array", "before-the-array", "after-the-array", "after-the-document"],
+)
+@pytest.mark.parametrize("route_name", list(ROUTES))
+def test_syntax_errors_anywhere_are_reported_alike(route_name: str, data: bytes, message: str) -> None:
+    got = load_by(route_name, data)
+    assert isinstance(got, PlanFormatError)
+    assert str(got) == f"plan.json: {message}"
