@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import pickle
-import time
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
@@ -157,15 +156,12 @@ def _big_config(n: int) -> str:
     return json.dumps({"resource": {"aws_instance": resources}}, indent=2)
 
 
-def test_a_megabyte_reads_well_under_a_second() -> None:
+def test_a_megabyte_config_reads_whole() -> None:
+    # Speed is measured by benchmarks/bench_tfconfig.py, never by a timed unit test.
     text = _big_config(2_200)
     assert len(text) > 1_000_000
-    # CPU time, so other processes on a busy machine do not count; typically about 0.5 s.
-    start = time.process_time()
     config = parse_config(text)
-    elapsed = time.process_time() - start
     assert len(config.resources("aws_instance")) == 2_200
-    assert elapsed < 1.5
 
 
 @settings(max_examples=200, deadline=None)
