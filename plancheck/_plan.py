@@ -482,6 +482,23 @@ class Plan:
             raise ResourceNotFound(address, closest_addresses(address, list(self._index)), where)
         return ResourceChange(self._entries[i])
 
+    def _planned_change(self, address: str, deposed: str | None) -> Mapping[str, Any] | None:
+        """The raw ``change`` object of ``address`` (its deposed object ``deposed``), or None.
+
+        The checks' hot path: what ``resource_change(address, deposed=deposed).change.raw``
+        is, without the two wrappers, and without the search for close addresses that a
+        miss starts (the caller explains a miss through :meth:`resource_change`).
+
+        >>> Plan.from_dict({"format_version": "1.0", "resource_changes": [
+        ...     {"address": "a.b", "change": {"actions": ["create"]}}]})._planned_change("a.b", None)
+        {'actions': ['create']}
+        """
+        i = self._index.get(address) if deposed is None else self._deposed_index.get((address, deposed))
+        if i is None:
+            return None
+        change: Mapping[str, Any] = self._entries[i].get("change") or _EMPTY
+        return change
+
     def output_change(self, name: str) -> OutputChange:
         """The change of output ``name``; raises ResourceNotFound naming the closest outputs.
 

@@ -134,9 +134,10 @@ class Secrets:
     False
     """
 
-    __slots__ = ("_ordered", "_values")
+    __slots__ = ("_forms", "_ordered", "_values")
     _values: frozenset[str]
     _ordered: tuple[str, ...]
+    _forms: tuple[str, ...]
 
     def __init__(self, values: Iterable[str] = ()) -> None:
         vals = frozenset(v for v in values if isinstance(v, str) and len(v) >= MIN_SECRET_LENGTH)
@@ -179,16 +180,29 @@ class Secrets:
         """Replace every occurrence of every secret (and of its JSON-escaped form) by ``(sensitive)``."""
         if not self._ordered or _SHOW.get():
             return text
-        for value in self._ordered:
-            if value in text:
-                text = text.replace(value, SENSITIVE)
-            escaped = json.dumps(value, ensure_ascii=False)[1:-1]
-            if escaped != value and escaped in text:
-                text = text.replace(escaped, SENSITIVE)
-            ascii_escaped = json.dumps(value)[1:-1]
-            if ascii_escaped not in (value, escaped) and ascii_escaped in text:
-                text = text.replace(ascii_escaped, SENSITIVE)
+        for form in self._scrub_forms():
+            if form in text:
+                text = text.replace(form, SENSITIVE)
         return text
+
+    def _scrub_forms(self) -> tuple[str, ...]:
+        # Each secret, then its JSON-escaped forms, in the order they are replaced; computed once,
+        # as escaping thousands of secrets on every scrub made each failure cost milliseconds.
+        try:
+            return self._forms
+        except AttributeError:
+            pass
+        forms: list[str] = []
+        for value in self._ordered:
+            forms.append(value)
+            escaped = json.dumps(value, ensure_ascii=False)[1:-1]
+            if escaped != value:
+                forms.append(escaped)
+            ascii_escaped = json.dumps(value)[1:-1]
+            if ascii_escaped not in (value, escaped):
+                forms.append(ascii_escaped)
+        object.__setattr__(self, "_forms", tuple(forms))
+        return self._forms
 
 
 NO_SECRETS: Final = Secrets()

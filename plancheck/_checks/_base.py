@@ -18,7 +18,7 @@ from tfjsonpath import Path
 from .._checkrun import run_checks
 from .._errors import CheckFailure, PlanCheckError
 from .._frozen import FrozenValue
-from .._plan import OutputChange, Plan, ResourceChange, ResourceNotFound
+from .._plan import Change, OutputChange, Plan, ResourceChange, ResourceNotFound
 from .._redact import Secrets
 
 __all__ = ["PlanCheck", "assert_plan"]
@@ -189,6 +189,19 @@ def find_resource(plan: Plan, address: str, deposed: str | None) -> ResourceChan
     if not plan.resource_changes:
         return "resource not found in plan ResourceChanges; the plan has no resource changes"
     return "resource not found in plan ResourceChanges" + _closest_text(missing.closest, "address")
+
+
+def find_change(plan: Plan, address: str, deposed: str | None) -> Change | str:
+    """The change of ``address`` (its deposed object ``deposed``), or the reason it is missing.
+
+    Same as ``find_resource(...).change``, with the lookup of a planned resource kept
+    to a dict lookup: the value checks run it on every call.
+    """
+    raw = plan._planned_change(address, deposed)
+    if raw is not None:
+        return Change(raw)
+    rc = find_resource(plan, address, deposed)
+    return rc if isinstance(rc, str) else rc.change
 
 
 def find_output(plan: Plan, name: str) -> OutputChange | str:

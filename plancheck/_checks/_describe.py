@@ -76,8 +76,10 @@ def describe(resolved: ResolvedValue, secrets: Secrets) -> str:
 
 def no_planned_value(change: Change, what: str) -> str | None:
     """Why a change being deleted or forgotten has no planned value at all, or None."""
+    if change.raw.get("after") is not None:
+        return None  # the common case, decided without building the actions tuple
     actions = change.actions
-    if change.after is None and actions and all(a in ("delete", "forget") for a in actions):
+    if actions and all(a in ("delete", "forget") for a in actions):
         return f"not present: the {what} has no planned value (action(s): {actions_text(actions)})"
     return None
 

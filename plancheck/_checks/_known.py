@@ -16,15 +16,15 @@ from tfjsonpath import MapStep, Path
 from .._errors import CheckFailure, ValueMismatchError
 from .._plan import Change, Plan
 from .._redact import Secrets
-from .._values import ResolvedValue, ValueStatus
+from .._values import ABSENT_VALUE, ResolvedValue, ValueStatus, mark_depth, value_at
 from ..knownvalue._base import Check
 from ._base import (
     PlanCheck,
     actions_text,
     deposed_prefix,
     failure,
+    find_change,
     find_output,
-    find_resource,
     output_address,
     scrubbed_failure,
 )
@@ -117,6 +117,13 @@ def _known_failure(
     gone = no_planned_value(change, what)
     if gone is not None:
         return [failure(plan, name, address, path, f"{prefix}value is {gone}")]
+    raw = change.raw
+    if mark_depth(raw.get("after_unknown"), path) < 0:
+        # Known or null, and present: a check that passes whatever the marks (a scalar) decides
+        # here, without resolving the marks; anything else goes through match_failures.
+        value = value_at(raw.get("after"), path)
+        if value is not ABSENT_VALUE and matcher._passes(value):
+            return []
     return match_failures(plan.secrets, name, address, resolve_after(change, path), matcher, prefix)
 
 
@@ -150,13 +157,13 @@ class ExpectKnownValue(ResourcePathMatcherFields, PlanCheck):
 
     def failures(self, plan: Plan) -> list[CheckFailure]:
         """The failure, if the value does not match, is unknown or absent, or the resource is not planned."""
-        rc = find_resource(plan, self.address, self.deposed)
-        if isinstance(rc, str):
-            return [failure(plan, type(self).__name__, self.address, None, rc)]
+        change = find_change(plan, self.address, self.deposed)
+        if isinstance(change, str):
+            return [failure(plan, type(self).__name__, self.address, None, change)]
         return _known_failure(
             self,
             plan,
-            rc.change,
+            change,
             self.address,
             self.path,
             self.matcher,

@@ -250,6 +250,11 @@ class Check:
         """Check this node: None if it matches here, a reason if not, or the children to check next."""
         raise NotImplementedError
 
+    def _passes(self, value: Any) -> bool:
+        """True only if :meth:`_visit` surely returns None for ``value``, whatever its marks (a known,
+        present value): a fast path for passing scalar checks. False means "run the engine"."""
+        return False
+
     # -- machinery -------------------------------------------------------------------------------
 
     def _seal(self) -> None:
@@ -336,6 +341,8 @@ class Check:
             raise TypeError(f"check_value: secrets must be a plancheck Secrets, got {type(secrets).__name__}")
         if path is not None and not isinstance(path, Path):
             raise TypeError(f"check_value: path must be a tfjsonpath.Path, got {type(path).__name__}")
+        if unknown is not True and self._passes(value):
+            return
         failure = first_failure(self, value, sensitive, unknown, Ctx(secrets, sensitive_shown()))
         if failure is not None:
             base = path if path is not None else Path()

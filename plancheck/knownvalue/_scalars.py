@@ -50,6 +50,9 @@ class StringExact(ValueCheck):
     def _text_parts(self) -> Sequence[str | Check]:
         return (quote(self._value),)
 
+    def _passes(self, value: Any) -> bool:
+        return isinstance(value, str) and value == self._value
+
     def _visit(self, value: Any, marks: Marks, unknown: Marks, ctx: Ctx) -> Visit:
         if not isinstance(value, str):
             return f"expected string value for StringExact check, got: {json_type(value)}"
@@ -174,6 +177,9 @@ class Bool(ValueCheck):
     def _text_parts(self) -> Sequence[str | Check]:
         return ("true" if self._value else "false",)
 
+    def _passes(self, value: Any) -> bool:
+        return value is self._value
+
     def _visit(self, value: Any, marks: Marks, unknown: Marks, ctx: Ctx) -> Visit:
         if not isinstance(value, bool):
             return f"expected bool value for Bool check, got: {json_type(value)}"
@@ -217,6 +223,9 @@ class Null(_NoArgs):
     def _text_parts(self) -> Sequence[str | Check]:
         return ("null",)
 
+    def _passes(self, value: Any) -> bool:
+        return value is None
+
     def _visit(self, value: Any, marks: Marks, unknown: Marks, ctx: Ctx) -> Visit:
         if value is not None:
             return f"expected null value for Null check, got: {json_type(value)}"
@@ -240,6 +249,9 @@ class NotNull(_NoArgs):
 
     def _text_parts(self) -> Sequence[str | Check]:
         return ("<not null>",)
+
+    def _passes(self, value: Any) -> bool:
+        return value is not None
 
     def _visit(self, value: Any, marks: Marks, unknown: Marks, ctx: Ctx) -> Visit:
         if value is None:
