@@ -1,0 +1,61 @@
+"""The checks' fast path (mark_depth, value_at) agrees with resolve_value on arbitrary inputs."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from plancheck import (
+    ExpectKnownValue,
+    ExpectSensitiveValue,
+    ExpectUnknownValue,
+    Plan,
+    ValueStatus,
+    resolve_value,
+)
+from plancheck import knownvalue as kv
+from plancheck._values import ABSENT_VALUE, mark_depth, value_at
+from tfjsonpath import MapStep, Path, SliceStep
+
+KEYS = st.sampled_from(["a", "b", "c"])
+scalars = st.none() | st.booleans() | st.integers(-3, 3) | st.sampled_from(["x", "y"])
+values = st.recursive(scalars, lambda inner: st.lists(inner, max_size=3) | st.dictionaries(KEYS, inner, max_size=3),
+                      max_leaves=12)
+marks = st.recursive(st.booleans() | st.none(),
+                     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(KEYS, inner, max_size=3),
+                     max_leaves=8)
+paths = st.lists(KEYS.map(MapStep) | st.integers(0, 3).map(SliceStep), min_size=1, max_size=4).map(
+    lambda steps: Path(*steps))
+
+
+@settings(max_examples=400, deadline=None)
+@given(values, marks, marks, paths)
+def test_fast_helpers_agree_with_resolve_value(value: Any, unknown: Any, sensitive: Any, path: Path) -> None:
+    full = resolve_value(value, unknown, sensitive, path)
+    depth = mark_depth(unknown, path)
+    assert (depth >= 0) == (full.unknown_at is not None)
+    if depth >= 0:
+        assert full.unknown_at == path[:depth]
+    assert (mark_depth(sensitive, path) >= 0) == full.sensitive
+    if full.status is ValueStatus.KNOWN:
+        assert value_at(value, path) == full.value
+    elif full.status is ValueStatus.NULL:
+        assert value_at(value, path) is None
+    elif full.status is ValueStatus.ABSENT:
+        assert value_at(value, path) is ABSENT_VALUE
+
+
+@settings(max_examples=300, deadline=None)
+@given(values, marks, marks, paths)
+def test_checks_pass_exactly_when_the_full_resolution_says_so(value: Any, unknown: Any, sensitive: Any,
+                                                              path: Path) -> None:
+    plan = Plan.from_dict({"format_version": "1.2", "resource_changes": [{"address": "r.a", "change": {
+        "actions": ["create"], "after": value, "after_unknown": unknown, "after_sensitive": sensitive}}]})
+    full = resolve_value(value, unknown, sensitive, path)
+    assert (not ExpectUnknownValue("r.a", path).failures(plan)) == (full.status is ValueStatus.UNKNOWN)
+    sensitive_ok = full.sensitive and full.status is not ValueStatus.ABSENT
+    assert (not ExpectSensitiveValue("r.a", path).failures(plan)) == sensitive_ok
+    known_ok = full.status is ValueStatus.KNOWN and full.value == "x" and not full.partly_unknown
+    assert (not ExpectKnownValue("r.a", path, kv.StringExact("x")).failures(plan)) == known_ok
