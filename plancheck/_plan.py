@@ -16,6 +16,7 @@ from typing import Any, final
 from tfjsonpath import Path
 
 from ._redact import Marks, Secrets
+from ._resource_fields import ResourceFields
 
 __all__ = ["Change", "DeferredChange", "LazySecrets", "OutputChange", "Plan", "ResourceChange", "ResourceNotFound"]
 
@@ -101,7 +102,7 @@ class Change:
 
 
 @final
-class ResourceChange:
+class ResourceChange(ResourceFields):
     """One entry of ``resource_changes`` (or ``resource_drift``).
 
     >>> rc = ResourceChange({"address": "null_resource.a[0]", "type": "null_resource", "change": {"actions": ["create"]}})
@@ -133,25 +134,9 @@ class ResourceChange:
         """The module address, e.g. ``module.child``; None in the root module."""
         return self.raw.get("module_address")
 
-    @property
-    def mode(self) -> str | None:
-        """``managed`` or ``data``."""
-        return self.raw.get("mode")
 
-    @property
-    def type(self) -> str | None:
-        """The resource type, e.g. ``null_resource``."""
-        return self.raw.get("type")
 
-    @property
-    def name(self) -> str | None:
-        """The resource name, e.g. ``a``."""
-        return self.raw.get("name")
 
-    @property
-    def index(self) -> Any:
-        """The count index (int) or for_each key (str), or None."""
-        return self.raw.get("index")
 
     @property
     def deposed(self) -> str | None:
@@ -159,10 +144,6 @@ class ResourceChange:
         value = self.raw.get("deposed")
         return value if isinstance(value, str) else None
 
-    @property
-    def provider_name(self) -> str | None:
-        """The provider address, e.g. ``registry.terraform.io/hashicorp/null``."""
-        return self.raw.get("provider_name")
 
     @property
     def action_reason(self) -> str | None:

@@ -19,6 +19,7 @@ from ._json import loads_exact, resolve_parser
 from ._load import read_source
 from ._plan import LazySecrets, ResourceNotFound, closest_addresses
 from ._redact import Marks, Secrets
+from ._resource_fields import ResourceFields
 from ._validate import VALIDATION_MODES, validate_state
 
 __all__ = ["State", "StateOutput", "StateResource", "StateSource", "load_state"]
@@ -58,7 +59,7 @@ def _full_address(raw: Mapping[str, Any], module_address: str | None) -> str:
 
 
 @final
-class StateResource:
+class StateResource(ResourceFields):
     """One resource instance object of a state (a current or a deposed object).
 
     ``address`` is the full address (see :func:`_full_address` for old states that lack it).
@@ -81,30 +82,10 @@ class StateResource:
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError("StateResource is read-only")
 
-    @property
-    def mode(self) -> str | None:
-        """``managed`` or ``data``."""
-        return self.raw.get("mode")
 
-    @property
-    def type(self) -> str | None:
-        """The resource type, e.g. ``null_resource``."""
-        return self.raw.get("type")
 
-    @property
-    def name(self) -> str | None:
-        """The resource name, e.g. ``a``."""
-        return self.raw.get("name")
 
-    @property
-    def index(self) -> Any:
-        """The count index (int) or for_each key (str), or None."""
-        return self.raw.get("index")
 
-    @property
-    def provider_name(self) -> str | None:
-        """The provider address, e.g. ``registry.terraform.io/hashicorp/null``."""
-        return self.raw.get("provider_name")
 
     @property
     def values(self) -> Any:
