@@ -18,7 +18,7 @@ from tfjsonpath import Path
 from ._redact import Marks, Secrets
 from ._resource_fields import ResourceFields
 
-__all__ = ["Change", "DeferredChange", "LazySecrets", "OutputChange", "Plan", "ResourceChange", "ResourceNotFound"]
+__all__ = ["AddressIndex", "Change", "DeferredChange", "LazySecrets", "OutputChange", "Plan", "ResourceChange", "ResourceNotFound"]
 
 _EMPTY: Mapping[str, Any] = {}
 
@@ -294,6 +294,57 @@ def closest_addresses(address: str, candidates: Sequence[str], n: int = 3) -> li
     return difflib.get_close_matches(address, candidates, n=n, cutoff=0.6)
 
 
+@final
+class AddressIndex:
+    """Positions of a document's resource objects by address, built once; deposed objects apart.
+
+    A plan's ``resource_changes`` and a state's resources are looked up the same way: the
+    current object by its address, a deposed object by its address and deposed key. If an
+    address is listed twice (Terraform never does that), the first entry wins, as in a scan.
+
+    >>> index = AddressIndex([("a.b", None), ("a.b", "dead0001"), ("a.b", None)])
+    >>> index.get("a.b"), index.get("a.b", "dead0001"), index.get("a.c"), len(index)
+    (0, 1, None, 1)
+    >>> str(index.missing("a.c", None, "the plan"))
+    "resource 'a.c' is not in the plan; closest: a.b"
+    """
+
+    __slots__ = ("_current", "_deposed")
+    _current: dict[str, int]
+    _deposed: dict[tuple[str, str], int]
+
+    def __init__(self, keys: Iterable[tuple[str, Any]]) -> None:
+        current: dict[str, int] = {}
+        deposed: dict[tuple[str, str], int] = {}
+        for i, (address, key) in enumerate(keys):
+            if isinstance(key, str) and key:
+                deposed.setdefault((address, key), i)
+            else:
+                current.setdefault(address, i)
+        object.__setattr__(self, "_current", current)
+        object.__setattr__(self, "_deposed", deposed)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError("AddressIndex is read-only")
+
+    def get(self, address: str, deposed: str | None = None) -> int | None:
+        """The position of ``address`` (or of its deposed object ``deposed``), or None."""
+        return self._current.get(address) if deposed is None else self._deposed.get((address, deposed))
+
+    def addresses(self) -> Iterator[str]:
+        """The addresses of the current (non-deposed) objects, in document order."""
+        return iter(self._current)
+
+    def __len__(self) -> int:
+        return len(self._current)
+
+    def missing(self, address: str, deposed: str | None, where: str) -> ResourceNotFound:
+        """The error for a miss in ``where`` (e.g. ``"the plan"``), naming the closest addresses."""
+        if deposed is not None:
+            where = f"{where}'s deposed objects (key {deposed!r})"
+        return ResourceNotFound(address, closest_addresses(address, list(self._current)), where)
+
+
 _CLOSEST_SHORTLIST = 300
 
 
@@ -308,7 +359,7 @@ class Plan:
     ('1.2', ('create',))
     """
 
-    __slots__ = ("__dict__", "_deposed_index", "_entries", "_index", "raw", "source")
+    __slots__ = ("__dict__", "_entries", "_index", "raw", "source")
     raw: Mapping[str, Any]
     source: str | None
 
@@ -327,16 +378,7 @@ class Plan:
         self.raw = raw
         self.source = source
         self._entries = entries
-        index: dict[str, int] = {}
-        deposed: dict[tuple[str, str], int] = {}
-        # Duplicate addresses (Terraform never writes them): the first wins, as in Go's linear scan.
-        for i, (address, dep) in enumerate(keys):
-            if isinstance(dep, str) and dep:
-                deposed.setdefault((address, dep), i)
-            else:
-                index.setdefault(address, i)
-        self._index = index
-        self._deposed_index = deposed
+        self._index = AddressIndex(keys)
 
     @classmethod
     def _from_parts(
@@ -437,7 +479,7 @@ class Plan:
 
     def addresses(self) -> Iterator[str]:
         """The addresses of the current (non-deposed) objects, in document order."""
-        return iter(self._index)
+        return self._index.addresses()
 
     def has_resource_change(self, address: str, *, deposed: str | None = None) -> bool:
         """Whether there is a change for ``address`` (or for its deposed object ``deposed``).
@@ -445,9 +487,7 @@ class Plan:
         >>> Plan.from_dict({"format_version": "1.0"}).has_resource_change("a.b")
         False
         """
-        if deposed is None:
-            return address in self._index
-        return (address, deposed) in self._deposed_index
+        return self._index.get(address, deposed) is not None
 
     def resource_change(self, address: str, *, deposed: str | None = None) -> ResourceChange:
         """The change for ``address`` (O(1)); ``deposed`` selects a deposed object by its key.
@@ -457,10 +497,9 @@ class Plan:
 
         Raises :class:`ResourceNotFound` (a LookupError) naming the closest addresses present.
         """
-        i = self._index.get(address) if deposed is None else self._deposed_index.get((address, deposed))
+        i = self._index.get(address, deposed)
         if i is None:
-            where = "the plan" if deposed is None else f"the plan's deposed objects (key {deposed!r})"
-            raise ResourceNotFound(address, closest_addresses(address, list(self._index)), where)
+            raise self._index.missing(address, deposed, "the plan")
         return ResourceChange(self._entries[i])
 
     def _planned_change(self, address: str, deposed: str | None) -> Mapping[str, Any] | None:
@@ -474,7 +513,7 @@ class Plan:
         ...     {"address": "a.b", "change": {"actions": ["create"]}}]})._planned_change("a.b", None)
         {'actions': ['create']}
         """
-        i = self._index.get(address) if deposed is None else self._deposed_index.get((address, deposed))
+        i = self._index.get(address, deposed)
         if i is None:
             return None
         change: Mapping[str, Any] = self._entries[i].get("change") or _EMPTY

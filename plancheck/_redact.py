@@ -34,6 +34,7 @@ __all__ = [
     "render_value",
     "revealing_sensitive",
     "sensitive_shown",
+    "walk_marks",
 ]
 
 SENSITIVE: Final = "(sensitive)"
@@ -90,6 +91,40 @@ def child_marks(marks: Marks, step: Step) -> Marks:
     return None
 
 
+def walk_marks(marks: Marks, steps: Sequence[Step]) -> tuple[int, Marks]:
+    """One walk of a marks tree along ``steps``: the depth of the first ``true`` (-1 if none), and the
+    marks at the end (``True`` when inherited from an ancestor, None when the tree stops short).
+
+    The types JSON parsers build (dict, list) are tested by identity first: an ``isinstance``
+    against the ``Mapping``/``Sequence`` ABCs costs more than the rest of the step.
+
+    >>> from tfjsonpath import New
+    >>> walk_marks({"triggers": True}, New("triggers").AtMapKey("x").steps)
+    (1, True)
+    >>> walk_marks({"a": {"b": [False, True]}}, New("a").AtMapKey("b").steps)
+    (-1, [False, True])
+    """
+    current = marks
+    depth = 0
+    for step in steps:
+        if current is True:
+            return depth, True
+        if current is None or current is False:
+            return -1, None
+        kind = type(current)
+        if type(step) is MapStep:
+            current = current.get(step.key) if kind is dict else child_marks(current, step)
+        elif kind is list:
+            index = step.index
+            current = current[index] if index < len(current) else None
+        else:
+            current = child_marks(current, step)
+        depth += 1
+    if current is True:
+        return depth, True
+    return -1, current
+
+
 def marks_at(marks: Marks, steps: Iterable[Step]) -> tuple[bool, int | None]:
     """Whether the value at ``steps`` is marked, and at which depth the first ``true`` was met.
 
@@ -99,16 +134,8 @@ def marks_at(marks: Marks, steps: Iterable[Step]) -> tuple[bool, int | None]:
     >>> marks_at({"triggers": {"x": False}}, New("triggers").AtMapKey("x").steps)
     (False, None)
     """
-    current = marks
-    if current is True:
-        return True, 0
-    for depth, step in enumerate(steps, 1):
-        current = child_marks(current, step)
-        if current is True:
-            return True, depth
-        if current is None or current is False:
-            return False, None
-    return False, None
+    depth, _ = walk_marks(marks, tuple(steps))
+    return (True, depth) if depth >= 0 else (False, None)
 
 
 def _has_any_mark(marks: Marks) -> bool:

@@ -17,7 +17,7 @@ from typing import IO, Any, final
 from ._errors import StateFormatError
 from ._json import loads_exact, resolve_parser
 from ._load import read_source
-from ._plan import LazySecrets, ResourceNotFound, closest_addresses
+from ._plan import AddressIndex, LazySecrets, ResourceNotFound, closest_addresses
 from ._redact import Marks, Secrets
 from ._resource_fields import ResourceFields
 from ._validate import VALIDATION_MODES, validate_state
@@ -177,7 +177,7 @@ class State:
     {'id': '7'}
     """
 
-    __slots__ = ("__dict__", "_deposed_index", "_index", "_resources", "raw", "source")
+    __slots__ = ("__dict__", "_index", "_resources", "raw", "source")
     raw: Mapping[str, Any]
     source: str | None
 
@@ -187,17 +187,8 @@ class State:
         self.source = source
         values = raw.get("values") or _EMPTY
         resources = tuple(StateResource(r, m) for m, r in _walk_modules(values.get("root_module")))
-        index: dict[str, int] = {}
-        deposed: dict[tuple[str, str], int] = {}
-        for i, resource in enumerate(resources):
-            key = resource.deposed
-            if key is None:
-                index.setdefault(resource.address, i)  # first wins, like a scan
-            else:
-                deposed.setdefault((resource.address, key), i)
         self._resources = resources
-        self._index = index
-        self._deposed_index = deposed
+        self._index = AddressIndex((r.address, r.deposed) for r in resources)
 
     # -- construction ------------------------------------------------------------------------
 
@@ -269,7 +260,7 @@ class State:
 
     def addresses(self) -> Iterator[str]:
         """The addresses of the current (non-deposed) objects, in document order."""
-        return iter(self._index)
+        return self._index.addresses()
 
     def has_resource(self, address: str, *, deposed: str | None = None) -> bool:
         """Whether the state has ``address`` (or its deposed object ``deposed``).
@@ -277,9 +268,7 @@ class State:
         >>> State.from_dict({"format_version": "1.0"}).has_resource("a.b")
         False
         """
-        if deposed is None:
-            return address in self._index
-        return (address, deposed) in self._deposed_index
+        return self._index.get(address, deposed) is not None
 
     def resource(self, address: str, *, deposed: str | None = None) -> StateResource:
         """The resource at full ``address`` (O(1)); ``deposed`` selects a deposed object by its key.
@@ -291,10 +280,9 @@ class State:
         ...
         plancheck._plan.ResourceNotFound: resource 'null_resource.a' is not in the state; the state has no similar address
         """
-        i = self._index.get(address) if deposed is None else self._deposed_index.get((address, deposed))
+        i = self._index.get(address, deposed)
         if i is None:
-            where = "the state" if deposed is None else f"the state's deposed objects (key {deposed!r})"
-            raise ResourceNotFound(address, closest_addresses(address, list(self._index)), where)
+            raise self._index.missing(address, deposed, "the state")
         return self._resources[i]
 
     # -- secrets -----------------------------------------------------------------------------

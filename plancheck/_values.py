@@ -22,7 +22,7 @@ from typing import Any, Final
 
 from tfjsonpath import MapStep, Path, Step, describe_json_type
 
-from ._redact import NO_SECRETS, Marks, Secrets, child_marks, contains_sensitive, render_value
+from ._redact import NO_SECRETS, Marks, Secrets, contains_sensitive, render_value, walk_marks
 
 __all__ = ["ResolvedValue", "ValueStatus", "resolve_value"]
 
@@ -159,34 +159,6 @@ def _resolved(
     return obj
 
 
-def _walk_marks(marks: Marks, steps: tuple[Step, ...]) -> tuple[int, Marks]:
-    """One walk of a marks tree along ``steps``: the depth of the first ``true`` (-1 if none), and the
-    marks at the end (``True`` when inherited from an ancestor, None when the tree stops short).
-
-    The types JSON parsers build (dict, list) are tested by identity first: an ``isinstance``
-    against the ``Mapping``/``Sequence`` ABCs costs more than the rest of the step.
-    """
-    current = marks
-    depth = 0
-    for step in steps:
-        if current is True:
-            return depth, True
-        if current is None or current is False:
-            return -1, None
-        kind = type(current)
-        if type(step) is MapStep:
-            current = current.get(step.key) if kind is dict else child_marks(current, step)
-        elif kind is list:
-            index = step.index
-            current = current[index] if index < len(current) else None
-        else:
-            current = child_marks(current, step)
-        depth += 1
-    if current is True:
-        return depth, True
-    return -1, current
-
-
 class _Absent:
     __slots__ = ()
 
@@ -207,7 +179,38 @@ def mark_depth(marks: Marks, path: Path) -> int:
     >>> mark_depth({"triggers": True}, New("triggers").AtMapKey("a")), mark_depth({"id": True}, New("name"))
     (1, -1)
     """
-    return _walk_marks(marks, path.steps)[0]
+    return walk_marks(marks, path.steps)[0]
+
+
+# Why a walk of a value stopped (the second item of _walk_value's result).
+_REACHED, _NULL_ON_THE_WAY, _NOT_AN_OBJECT, _NO_KEY, _NOT_AN_ARRAY, _OUT_OF_RANGE = range(6)
+
+
+def _walk_value(value: Any, steps: tuple[Step, ...]) -> tuple[Any, int, int]:
+    """Follow ``steps`` in ``value``: (what was reached or where it stopped, why it stopped, at which step).
+
+    The one walk behind both :func:`value_at` (the checks' fast path) and :func:`resolve_value`
+    (which turns a stop into a reason). dict and list are tested by identity before the ABCs.
+    """
+    current = value
+    for i, step in enumerate(steps):
+        if current is None:
+            return None, _NULL_ON_THE_WAY, i
+        kind = type(current)
+        if type(step) is MapStep:
+            if kind is not dict and not isinstance(current, Mapping):
+                return current, _NOT_AN_OBJECT, i
+            key = step.key
+            if key not in current:
+                return current, _NO_KEY, i
+            current = current[key]
+        else:
+            if kind is not list and (not isinstance(current, Sequence) or isinstance(current, (str, bytes))):
+                return current, _NOT_AN_ARRAY, i
+            if step.index >= len(current):
+                return current, _OUT_OF_RANGE, i
+            current = current[step.index]
+    return current, _REACHED, len(steps)
 
 
 def value_at(value: Any, path: Path) -> Any:
@@ -222,26 +225,10 @@ def value_at(value: Any, path: Path) -> Any:
     >>> value_at({"a": "x"}, New("b")) is ABSENT_VALUE
     True
     """
-    current = value
-    for step in path.steps:
-        if current is None:
-            return None
-        kind = type(current)
-        if type(step) is MapStep:
-            if kind is not dict and not isinstance(current, Mapping):
-                return ABSENT_VALUE
-            key = step.key
-            if key not in current:
-                return ABSENT_VALUE
-            current = current[key]
-        else:
-            if kind is not list and (not isinstance(current, Sequence) or isinstance(current, (str, bytes))):
-                return ABSENT_VALUE
-            index = step.index
-            if index >= len(current):
-                return ABSENT_VALUE
-            current = current[index]
-    return current
+    found, why, _ = _walk_value(value, path.steps)
+    if why in (_REACHED, _NULL_ON_THE_WAY):
+        return found
+    return ABSENT_VALUE
 
 
 def resolve_value(value: Any, unknown: Marks, sensitive: Marks, path: Path) -> ResolvedValue:
@@ -254,43 +241,34 @@ def resolve_value(value: Any, unknown: Marks, sensitive: Marks, path: Path) -> R
     'not present (no key "a" in an object with 0 keys)'
     """
     steps = path.steps
-    unknown_depth, value_unknown = _walk_marks(unknown, steps)
-    sensitive_depth, value_sensitive = _walk_marks(sensitive, steps)
+    unknown_depth, value_unknown = walk_marks(unknown, steps)
+    sensitive_depth, value_sensitive = walk_marks(sensitive, steps)
     sensitive_at = (
         None if sensitive_depth < 0 else path if sensitive_depth == len(steps) else path[:sensitive_depth]
     )
     if unknown_depth >= 0:
         unknown_at = path if unknown_depth == len(steps) else path[:unknown_depth]
         return _resolved(path, _UNKNOWN, None, unknown_at, sensitive_at, True, value_sensitive, "")
-    current = value
-    for i, step in enumerate(steps):
-        if current is None:
+    current, why, i = _walk_value(value, steps)
+    if why != _REACHED:
+        if why == _NULL_ON_THE_WAY:
             where = path[:i].to_text()
             reason = f"{where} is null" if where else "the whole value is null"
             return _resolved(path, _NULL, None, None, sensitive_at, None, value_sensitive, reason)
-        kind = type(current)
-        if type(step) is MapStep:
-            if kind is not dict and not isinstance(current, Mapping):
-                reason = f"expected an object at {path[:i].to_text() or 'the top'}, found {describe_json_type(current)}"
-                return _resolved(path, _ABSENT, None, None, sensitive_at, None, value_sensitive, reason)
-            key = step.key
-            if key not in current:
-                reason = f"no key {json.dumps(key, ensure_ascii=False)} in {describe_json_type(current)}"
-                if i:
-                    reason += f" at {path[:i].to_text()}"
-                return _resolved(path, _ABSENT, None, None, sensitive_at, None, value_sensitive, reason)
-            current = current[key]
+        at = path[:i].to_text()
+        if why == _NOT_AN_OBJECT:
+            reason = f"expected an object at {at or 'the top'}, found {describe_json_type(current)}"
+        elif why == _NOT_AN_ARRAY:
+            reason = f"expected an array at {at or 'the top'}, found {describe_json_type(current)}"
         else:
-            if kind is not list and (not isinstance(current, Sequence) or isinstance(current, (str, bytes))):
-                reason = f"expected an array at {path[:i].to_text() or 'the top'}, found {describe_json_type(current)}"
-                return _resolved(path, _ABSENT, None, None, sensitive_at, None, value_sensitive, reason)
-            index = step.index
-            if index >= len(current):
-                reason = f"index {index} out of range for {describe_json_type(current)}"
-                if i:
-                    reason += f" at {path[:i].to_text()}"
-                return _resolved(path, _ABSENT, None, None, sensitive_at, None, value_sensitive, reason)
-            current = current[index]
+            step = steps[i]  # a missing key stops at a MapStep, an index out of range at a SliceStep
+            if isinstance(step, MapStep):
+                reason = f"no key {json.dumps(step.key, ensure_ascii=False)} in {describe_json_type(current)}"
+            else:
+                reason = f"index {step.index} out of range for {describe_json_type(current)}"
+            if i:
+                reason += f" at {at}"
+        return _resolved(path, _ABSENT, None, None, sensitive_at, None, value_sensitive, reason)
     if current is None:
         return _resolved(path, _NULL, None, None, sensitive_at, value_unknown, value_sensitive, "")
     return _resolved(path, _KNOWN, current, None, sensitive_at, value_unknown, value_sensitive, "")
