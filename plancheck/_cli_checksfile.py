@@ -20,17 +20,27 @@ import datetime
 import difflib
 import enum
 import json
+import math
 import re
+import sys
 import tomllib
 from collections.abc import Mapping, Sequence
 from decimal import Decimal
-from typing import Any
+from typing import Any, Final
 
 from tfjsonpath import Path, PathSyntaxError, describe_json_type
 
 from ._cli_registry import Kind, Param, Registry, Signature, enum_choices
+from ._input import MAX_BYTES_ENV, InputTooLarge, max_input_bytes, read_limited
 
-__all__ = ["CheckSpec", "ChecksFileError", "build_check", "load_checks_file", "parse_checks"]
+__all__ = [
+    "MAX_DEPTH",
+    "CheckSpec",
+    "ChecksFileError",
+    "build_check",
+    "load_checks_file",
+    "parse_checks",
+]
 
 # Keys a file author may use whatever the constructor calls the argument, when it is unambiguous.
 _ALIASES: Mapping[str, tuple[str, ...]] = {
@@ -92,9 +102,13 @@ def _found(value: Any) -> str:
 
 
 def _key(where: str, key: str) -> str:
-    if _IDENT.match(key):
+    if _IDENT.match(key) and len(key) <= _MAX_KEY_SHOWN:
         return f"{where}.{key}" if where else key
-    return f"{where}[{json.dumps(key, ensure_ascii=False)}]"
+    return f"{where}[{json.dumps(_cut(key), ensure_ascii=False)}]"
+
+
+#: Longer keys are cut short in key paths, so that an error stays one readable line.
+_MAX_KEY_SHOWN: Final = 60
 
 
 def _norm(text: str) -> str:
@@ -114,8 +128,13 @@ def _convert_enum(cls: type[enum.Enum], value: Any, where: str) -> enum.Enum:
 
 def _show(value: Any) -> str:
     if isinstance(value, str):
-        return json.dumps(value, ensure_ascii=False)
+        return json.dumps(_cut(value), ensure_ascii=False)
     return _found(value)
+
+
+def _cut(text: str) -> str:
+    """A file's text as an error shows it: cut short when long, so that the error stays a readable line."""
+    return text if len(text) <= _MAX_KEY_SHOWN else text[: _MAX_KEY_SHOWN - 10] + "…"
 
 
 def _plain(value: Any, where: str) -> Any:
@@ -152,10 +171,12 @@ def convert(kind: Kind, value: Any, where: str, registry: Registry) -> Any:
         return value
     if tag == "int" and isinstance(value, int) and not isinstance(value, bool):
         return value
+    if tag == "int" and _is_long_integer(value):
+        limit = sys.get_int_max_str_digits()
+        digits = len(value.as_tuple().digits)
+        raise _Invalid(where, f"expected an integer of at most {limit} digits, found one of {digits} digits")
     if tag == "number" and isinstance(value, (int, Decimal, float)) and not isinstance(value, bool):
-        if kind.cls is float:
-            return float(value)
-        return Decimal(repr(value)) if isinstance(value, float) else value
+        return _convert_number(kind, value, where)
     if tag == "path":
         return _convert_path(value, where)
     if tag == "enum" and kind.cls is not None:
@@ -183,8 +204,42 @@ def convert(kind: Kind, value: Any, where: str, registry: Registry) -> Any:
     raise _Invalid(where, f"expected {article} {kind.describe()}, found {_found(value)}")
 
 
+def _convert_number(kind: Kind, value: int | Decimal | float, where: str) -> int | Decimal | float:
+    """A file's number (int, or Decimal for a fraction or exponent) as the argument's type hint takes it.
+
+    A ``float`` argument gets the nearest float for a fraction (a TOML float is an IEEE binary64 by
+    the TOML specification, and Python code passing ``1.5`` gets the same) and an int unchanged, as
+    the numeric tower allows; any other number argument gets the number exactly as read.
+
+    >>> _convert_number(Kind("number", cls=float), Decimal("1.5"), "v"), _convert_number(Kind("number"), 3, "v")
+    (1.5, 3)
+    """
+    if kind.cls is float:
+        try:
+            number = float(value)
+        except OverflowError:  # an int beyond the float range
+            number = math.inf
+        if not math.isfinite(number):
+            raise _Invalid(where, f"expected a number within the range of a float (about ±1.8e308), found {_literal(str(value))}")
+        return value if isinstance(value, int) else number
+    return Decimal(repr(value)) if isinstance(value, float) else value
+
+
+def _is_long_integer(value: Any) -> bool:
+    """A JSON integer longer than Python converts to ``int`` (read as an exact Decimal instead)."""
+    limit = sys.get_int_max_str_digits()
+    return (
+        isinstance(value, Decimal) and value.is_finite() and value.as_tuple().exponent == 0
+        and bool(limit) and len(value.as_tuple().digits) > limit
+    )
+
+
+#: An index key in a table by index ("0", "2"): any more digits could not be a list index.
+_MAX_INDEX_DIGITS: Final = 18
+
+
 def _index_key(key: str, where: str) -> int:
-    if isinstance(key, str) and key.isascii() and key.isdigit():
+    if isinstance(key, str) and key.isascii() and key.isdigit() and len(key) <= _MAX_INDEX_DIGITS:
         return int(key)
     raise _Invalid(_key(where, key), "expected an index (a key such as \"0\" or \"2\")")
 
@@ -215,7 +270,7 @@ def _lookup(names: Sequence[str], name: str, what: str, where: str) -> str:
         return name
     close = difflib.get_close_matches(name, names, n=3, cutoff=0.6)
     hint = f"; did you mean {', '.join(close)}?" if close else ""
-    raise _Invalid(f"{where}.type" if where else "type", f"unknown {what} {name!r}{hint} (see tfplancheck --list-checks)")
+    raise _Invalid(f"{where}.type" if where else "type", f"unknown {what} {_cut(name)!r}{hint} (see tfplancheck --list-checks)")
 
 
 def _resolve_key(sig: Signature, key: str) -> Param | None:
@@ -307,51 +362,206 @@ def _is_address_param(name: str) -> bool:
 
 
 def _header_lines(text: str) -> list[int]:
-    return [text.count("\n", 0, m.start()) + 1 for m in _CHECK_HEADER.finditer(text)]
+    """The line of every ``[[check]]`` header, counting each newline once (linear in the text).
+
+    >>> _header_lines('[[check]]\\ntype = "A"\\n\\n[[check]]\\n')
+    [1, 4]
+    """
+    lines: list[int] = []
+    line, counted = 1, 0
+    for match in _CHECK_HEADER.finditer(text):
+        line += text.count("\n", counted, match.start())
+        counted = match.start()
+        lines.append(line)
+    return lines
+
+
+class _Unreadable:
+    """A number (or NaN/Infinity) the parser met but no JSON value can hold; reported with its key path."""
+
+    __slots__ = ("reason",)
+
+    def __init__(self, reason: str) -> None:
+        self.reason = reason
+
+
+def _literal(text: str) -> str:
+    # A number may be a million characters long; the message shows its ends.
+    return text if len(text) <= 40 else f"{text[:20]}…{text[-10:]} ({len(text)} characters)"
+
+
+def _read_decimal(text: str) -> Decimal | _Unreadable:
+    """A fraction/exponent number exactly, or a marker when it is no finite number a Decimal can hold."""
+    try:
+        number = Decimal(text)
+    except ArithmeticError:  # an exponent beyond what any Decimal can hold (1e1000000000000000000)
+        return _Unreadable(f"number out of range: {_literal(text)}")
+    if not number.is_finite():  # TOML's nan and inf
+        return _Unreadable(f"expected a finite number, found {text}")
+    return number
+
+
+def _read_json_int(text: str) -> int | Decimal:
+    """An integer exactly; one longer than Python converts to int stays a Decimal (exact, linear to read)."""
+    limit = sys.get_int_max_str_digits()
+    if limit and len(text.lstrip("-")) > limit:
+        return Decimal(text)
+    return int(text)
+
+
+def _json_constant(name: str) -> _Unreadable:
+    return _Unreadable(f"expected a JSON value, found {name}, which is not JSON")
+
+
+_JSON_DECODER = json.JSONDecoder(parse_float=_read_decimal, parse_int=_read_json_int, parse_constant=_json_constant)
+
+
+def _parse_json(text: str, source: str) -> Any:
+    try:
+        return _JSON_DECODER.decode(text)
+    except json.JSONDecodeError as exc:
+        message = f"invalid JSON: {exc.msg} (at line {exc.lineno}, column {exc.colno})"
+        raise ChecksFileError(source, "", message, line=exc.lineno) from None
+    except RecursionError:
+        raise ChecksFileError(source, "", "invalid JSON: nested too deeply") from None
+    except Exception as exc:  # whatever else the parser meets in the text is the text's fault
+        raise ChecksFileError(source, "", f"invalid JSON: {_reason(exc)}") from None
+
+
+_TOML_LONG_INT = re.compile(r"(?:^|[=\[,{])[ \t]*[+-]?([1-9][0-9_]*)")
+
+
+def _long_int_error(text: str, source: str, exc: ValueError) -> ChecksFileError | None:
+    """The error for a decimal integer too long to convert, located at the first such integer."""
+    limit = sys.get_int_max_str_digits()
+    if not limit or "integer string conversion" not in str(exc):
+        return None
+    for match in _TOML_LONG_INT.finditer(text):
+        digits = match.group(1).replace("_", "")
+        if len(digits) > limit:
+            line = text.count("\n", 0, match.start(1)) + 1
+            message = (f"invalid TOML: integer too long ({len(digits)} digits, at most {limit}; "
+                       "write it with a fraction such as .0 to read it exactly as a decimal)")
+            return ChecksFileError(source, "", message, line=line)
+    return ChecksFileError(source, "", f"invalid TOML: integer too long (more than {limit} digits)")
+
+
+def _parse_toml(text: str, source: str) -> Any:
+    try:
+        return tomllib.loads(text, parse_float=_read_decimal)
+    except tomllib.TOMLDecodeError as exc:
+        line_match = re.search(r"line (\d+)", str(exc))
+        raise ChecksFileError(
+            source, "", f"invalid TOML: {exc}", line=int(line_match.group(1)) if line_match else None
+        ) from None
+    except RecursionError:
+        raise ChecksFileError(source, "", "invalid TOML: nested too deeply") from None
+    except ValueError as exc:
+        raise (_long_int_error(text, source, exc) or ChecksFileError(source, "", f"invalid TOML: {_reason(exc)}")) from None
+    except Exception as exc:  # whatever else the parser meets in the text is the text's fault
+        raise ChecksFileError(source, "", f"invalid TOML: {_reason(exc)}") from None
+
+
+def _reason(exc: BaseException) -> str:
+    text = str(exc)
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
+#: How deeply a check's table may nest (tables and arrays); far more than any matcher needs, and little
+#: enough that building the check and its matchers never comes near Python's recursion limit.
+MAX_DEPTH: Final = 100
+
+
+def _scan(table: Any, where: str) -> None:
+    """Reject a check nested too deeply or holding an unreadable number (iteratively: any depth is safe)."""
+    if _is_sound(table):
+        return
+    stack: list[tuple[Any, str, int]] = [(table, where, 0)]
+    while stack:  # again, naming key paths this time (building them for every sound check costs a fifth)
+        item, at, depth = stack.pop()
+        if isinstance(item, _Unreadable):
+            raise _Invalid(at, item.reason)
+        if isinstance(item, (dict, list)):
+            if depth >= MAX_DEPTH:
+                raise _Invalid(where, f"nested more than {MAX_DEPTH} levels deep")
+            pairs = item.items() if isinstance(item, dict) else enumerate(item)
+            stack.extend(
+                (v, _key(at, k) if isinstance(k, str) else f"{at}[{k}]", depth + 1) for k, v in reversed(list(pairs))
+            )
+
+
+def _is_sound(table: Any) -> bool:
+    stack: list[tuple[Any, int]] = [(table, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict):
+            values: Any = item.values()
+        elif isinstance(item, list):
+            values = item
+        else:
+            if isinstance(item, _Unreadable):
+                return False
+            continue
+        if depth >= MAX_DEPTH:
+            return False
+        stack.extend((v, depth + 1) for v in values)
+    return True
+
+
+def _checks_list(document: Any, source: str) -> list[Any]:
+    if isinstance(document, list):
+        return document
+    if isinstance(document, Mapping):
+        extra = sorted(set(document) - {"check"})
+        if extra:
+            raise ChecksFileError(source, _key("", extra[0]), "unknown top-level key; a checks file has only 'check' (a list of tables)")
+        checks = document.get("check", [])
+        if not isinstance(checks, list):
+            raise ChecksFileError(source, "check", f"expected a list of tables ([[check]]), found {_found(checks)}")
+        return checks
+    raise ChecksFileError(source, "", f"expected a table with a 'check' list, found {_found(document)}")
+
+
+def _build_located(table: Any, where: str, registry: Registry) -> CheckSpec:
+    """:func:`build_check` after :func:`_scan`; any failure is an ``_Invalid`` at ``where`` or below."""
+    _scan(table, where)
+    try:
+        return build_check(table, where, registry)
+    except _Invalid:
+        raise
+    except RecursionError:
+        raise _Invalid(where, "nested too deeply") from None
+    except Exception as exc:  # a library bug must still not print a traceback: name the check that met it
+        raise _Invalid(where, f"cannot build this check: {_reason(exc)}") from None
 
 
 def parse_checks(text: str, source: str, registry: Registry, *, fmt: str | None = None) -> list[CheckSpec]:
     """Parse a checks file's text (``fmt`` ``"toml"``/``"json"``, else guessed from ``source``).
 
+    Every problem is a :class:`ChecksFileError` naming ``source``, with the line when known.
+
     >>> parse_checks('check = []', "c.toml", Registry([], []))
     []
+    >>> parse_checks('{"check": [{"type": "X", "n": 1e999999999999999999999}]}', "c.json", Registry([], []))
+    Traceback (most recent call last):
+    ...
+    plancheck._cli_checksfile.ChecksFileError: c.json: check[0].n: number out of range: 1e999999999999999999999
     """
     fmt = fmt or ("json" if source.lower().endswith(".json") or text.lstrip().startswith("{") else "toml")
     lines: list[int] = []
     if fmt == "json":
-        try:
-            document = json.loads(text, parse_float=Decimal)
-        except json.JSONDecodeError as exc:
-            raise ChecksFileError(source, "", f"invalid JSON: {exc.msg} (at line {exc.lineno}, column {exc.colno})", line=exc.lineno) from None
-        except RecursionError:
-            raise ChecksFileError(source, "", "invalid JSON: nested too deeply") from None
+        document = _parse_json(text, source)
     else:
-        try:
-            document = tomllib.loads(text, parse_float=Decimal)
-        except tomllib.TOMLDecodeError as exc:
-            line_match = re.search(r"line (\d+)", str(exc))
-            raise ChecksFileError(
-                source, "", f"invalid TOML: {exc}", line=int(line_match.group(1)) if line_match else None
-            ) from None
+        document = _parse_toml(text, source)
         lines = _header_lines(text)
-    if isinstance(document, list):
-        checks: Any = document
-    elif isinstance(document, Mapping):
-        extra = sorted(set(document) - {"check"})
-        if extra:
-            raise ChecksFileError(source, _key("", extra[0]), "unknown top-level key; a checks file has only 'check' (a list of tables)")
-        checks = document.get("check", [])
-    else:
-        raise ChecksFileError(source, "", f"expected a table with a 'check' list, found {_found(document)}")
-    if not isinstance(checks, list):
-        raise ChecksFileError(source, "check", f"expected a list of tables ([[check]]), found {_found(checks)}")
+    checks = _checks_list(document, source)
     if len(lines) != len(checks):
         lines = []  # checks written inline: no reliable line per check
     specs: list[CheckSpec] = []
     for i, table in enumerate(checks):
         where = f"check[{i}]"
         try:
-            spec = build_check(table, where, registry)
+            spec = _build_located(table, where, registry)
         except _Invalid as exc:
             raise ChecksFileError(source, exc.where, exc.message, line=lines[i] if lines else None) from None
         origin = f"{source}:{lines[i]}" if lines else source
@@ -359,17 +569,27 @@ def parse_checks(text: str, source: str, registry: Registry, *, fmt: str | None 
     return specs
 
 
-def load_checks_file(filename: str, registry: Registry) -> list[CheckSpec]:
-    """Read and parse the checks file ``filename``; every problem is a :class:`ChecksFileError`."""
+def load_checks_file(filename: str, registry: Registry, *, max_bytes: int | None = None) -> list[CheckSpec]:
+    """Read and parse the checks file ``filename``; every problem is a :class:`ChecksFileError`.
+
+    A file longer than ``max_bytes`` (default: as for plans, ``PLANCHECK_MAX_BYTES`` or 2 GiB) is
+    refused before it is parsed, so an endless input such as ``/dev/zero`` is an error, not a hang.
+    """
+    limit = max_input_bytes(max_bytes)
     try:
         with open(filename, "rb") as f:
-            data = f.read()
+            data = read_limited(f, limit)
     except OSError as exc:
         raise ChecksFileError(filename, "", f"cannot read the checks file: {exc.strerror or exc}") from None
+    except InputTooLarge:
+        message = f"the checks file is larger than {limit} bytes (raise the limit with --max-bytes or {MAX_BYTES_ENV})"
+        raise ChecksFileError(filename, "", message) from None
+    assert isinstance(data, bytes)  # a file opened in binary mode
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise ChecksFileError(filename, "", f"not UTF-8 text (byte {exc.start})") from None
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise ChecksFileError(filename, "", f"not UTF-8 text (byte {exc.start})", line=line) from None
     return parse_checks(text, filename, registry)
 
 

@@ -1,7 +1,9 @@
 """``tfplancheck query``: look at a plan's addresses, or the value at a path, redacted.
 
 ``output.NAME`` addresses an output change; anything else a resource change.
-Unknown values show as ``(known after apply)``, sensitive ones as ``(sensitive)``.
+Unknown values show as ``(known after apply)``, sensitive ones as ``(sensitive)``; every
+address shown goes through :func:`plancheck._plan.shown_address` (a ``for_each`` key can be a
+secret), and the address column is laid out on what is shown, so its width tells nothing.
 """
 
 from __future__ import annotations
@@ -13,8 +15,8 @@ from tfjsonpath import Path
 
 from ._cli_output import SCHEMA_VERSION
 from ._cli_run import CliError
-from ._plan import Change, Plan, ResourceNotFound
-from ._redact import Marks, contains_sensitive, render_value
+from ._plan import Change, Plan, ResourceNotFound, shown_address
+from ._redact import Marks, contains_sensitive, fit_marks, render_value
 from ._values import ResolvedValue, ValueStatus, resolve_value
 
 __all__ = ["UNKNOWN_TEXT", "list_document", "query_change", "render_list", "value_document"]
@@ -36,7 +38,14 @@ def query_change(plan: Plan, address: str) -> Change:
 
 
 def _with_unknowns(value: Any, unknown: Marks) -> Any:
-    """A copy of ``value`` with the placeholder wherever ``unknown`` marks a value (iteratively)."""
+    """A copy of ``value`` with the placeholder wherever ``unknown`` marks a value (iteratively).
+
+    Marks that do not fit the value fail closed (:func:`plancheck._redact.fit_marks`).
+
+    >>> _with_unknowns({"a": "x", "b": ["y"]}, {"a": [True], "b": [True]}) == {"a": _PLACEHOLDER, "b": [_PLACEHOLDER]}
+    True
+    """
+    unknown = fit_marks(unknown, value)
     if unknown is True:
         return _PLACEHOLDER
     if not isinstance(unknown, (Mapping, list)) or not isinstance(value, (Mapping, list, type(None))):
@@ -46,20 +55,21 @@ def _with_unknowns(value: Any, unknown: Marks) -> Any:
     stack: list[tuple[Any, Any, Any, Marks]] = [(root, 0, value, unknown)]
     while stack:
         parent, key, val, marks = stack.pop()
+        marks = fit_marks(marks, val)
         if marks is True:
             parent[key] = _PLACEHOLDER
         elif isinstance(marks, Mapping) and isinstance(val, (Mapping, type(None))):
             copy: dict[str, Any] = dict(val or {})
             parent[key] = copy
             for k, sub in marks.items():
-                if sub is True or isinstance(sub, (Mapping, list)):
+                if sub is not None and sub is not False:
                     stack.append((copy, k, copy.get(k), sub))
         elif isinstance(marks, list) and isinstance(val, (list, type(None))):
             items = list(val or [])
             items.extend([None] * (len(marks) - len(items)))
             parent[key] = items
             for i, sub in enumerate(marks):
-                if sub is True or isinstance(sub, (Mapping, list)):
+                if sub is not None and sub is not False:
                     stack.append((items, i, items[i], sub))
         else:
             parent[key] = val
@@ -105,7 +115,7 @@ def value_document(plan: Plan, address: str, path: Path, before: bool) -> dict[s
     return {
         "schema_version": SCHEMA_VERSION,
         "kind": "value",
-        "address": address,
+        "address": shown_address(address, plan.secrets),
         "path": path.to_text(),
         "of": "before" if before else "after",
         "status": resolved.status.value,
@@ -139,9 +149,20 @@ def render_value_document(doc: Mapping[str, Any]) -> str:
 
 
 def list_document(plan: Plan) -> dict[str, Any]:
-    """Every resource change and output change with its actions (kind ``addresses``)."""
+    """Every resource change and output change with its actions (kind ``addresses``), addresses as shown.
+
+    >>> plan = Plan.from_dict({"format_version": "1.2", "resource_changes": [{"address": 'a.b["pw-1234"]',
+    ...     "change": {"actions": ["create"], "after": {"pw": "pw-1234"}, "after_sensitive": {"pw": True}}}]})
+    >>> [r["address"] for r in list_document(plan)["resource_changes"]]
+    ['a.b["(sensitive)"]']
+    """
+    secrets = plan.secrets
     resources = [
-        {"address": rc.address, "actions": list(rc.actions), **({"deposed": rc.deposed} if rc.deposed else {})}
+        {
+            "address": shown_address(rc.address, secrets),
+            "actions": list(rc.actions),
+            **({"deposed": rc.deposed} if rc.deposed else {}),
+        }
         for rc in plan.resource_changes
     ]
     outputs = [{"address": f"output.{name}", "actions": list(oc.actions)} for name, oc in plan.output_changes.items()]

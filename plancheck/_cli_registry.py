@@ -37,7 +37,7 @@ class Kind:
 
     ``tag`` is one of ``str int bool number path enum matcher list map optional union literal pattern any
     unsupported``; ``of`` holds the element kinds (list, map, optional, union); ``cls`` the enum or matcher
-    base class; ``choices`` the literal values.
+    base class, or the one type (``float``, ``Decimal``) a number is converted to; ``choices`` the literal values.
 
     >>> parse_kind(list[str]).describe()
     'list of string'
@@ -132,7 +132,8 @@ def parse_kind(tp: Any, matchers: Sequence[type] = ()) -> Kind:
     if tp is int:
         return Kind("int")
     if tp in (float, Decimal):
-        return Kind("number")
+        # The class says what to convert a file's number to (a float argument rejects a Decimal).
+        return Kind("number", cls=tp)
     if tp is Path:
         return Kind("path")
     if tp is re.Pattern or typing.get_origin(tp) is re.Pattern:
@@ -166,9 +167,12 @@ def parse_kind(tp: Any, matchers: Sequence[type] = ()) -> Kind:
 
 
 def _merge_numbers(kinds: list[Kind]) -> list[Kind]:
-    # `int | float | Decimal` is one "number" to a file author.
-    if any(k.tag == "number" for k in kinds):
-        kinds = [k for k in kinds if k.tag != "int"]
+    # `int | float | Decimal` is one "number" to a file author (ints are passed unchanged to every number
+    # argument); only an argument taking floats and no Decimals has fractions converted (to float).
+    numbers = {k for k in kinds if k.tag == "number"}
+    if numbers:
+        merged = next(iter(numbers)) if len(numbers) == 1 else Kind("number")
+        kinds = [merged if k.tag == "number" else k for k in kinds if k.tag != "int"]
     out: list[Kind] = []
     for k in kinds:
         if k not in out:

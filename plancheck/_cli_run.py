@@ -16,7 +16,8 @@ from collections.abc import Mapping, Sequence
 from typing import IO, Any
 
 from ._cli_checksfile import CheckSpec
-from ._errors import CheckFailure, PlanFormatError, TfCheckError
+from ._errors import CheckFailure, DocumentFormatError, TfCheckError
+from ._input import MAX_BYTES_ENV, InputTooLarge, max_input_bytes, read_limited
 from ._plan import Plan
 
 __all__ = ["CheckResult", "CliError", "is_binary_plan", "read_plan", "run_checks"]
@@ -73,20 +74,51 @@ def _show_json(plan_file: str, terraform: str | None, environ: Mapping[str, str]
     return result.stdout.encode("utf-8")
 
 
-def read_plan(
-    name: str, *, terraform: str | None = None, stdin: IO[bytes] | None = None, environ: Mapping[str, str] | None = None
-) -> Plan:
-    """Load the plan ``name`` (a path, or ``-`` for stdin), JSON or binary; raise CliError on any problem."""
-    env = os.environ if environ is None else environ
-    source = "<stdin>" if name == "-" else name
+def _read_input(name: str, source: str, stdin: IO[bytes] | None, limit: int) -> bytes:
+    """The bytes of the plan file or stdin, reading at most ``limit`` bytes and a chunk."""
     try:
         if name == "-":
-            data = (stdin if stdin is not None else sys.stdin.buffer).read()
+            stream = stdin if stdin is not None else getattr(sys.stdin, "buffer", None)
+            if stream is None:  # started with stdin closed (`<&-`)
+                raise CliError("plan", f"{source}: cannot read the plan: standard input is closed")
+            data = read_limited(stream, limit)
         else:
             with open(name, "rb") as f:
-                data = f.read()
+                data = read_limited(f, limit)
     except OSError as exc:
         raise CliError("plan", f"{source}: cannot read the plan: {exc.strerror or exc}") from None
+    except InputTooLarge:
+        raise _too_large(source, limit) from None
+    if not isinstance(data, bytes):
+        raise CliError("plan", f"{source}: cannot read the plan: expected bytes, read {type(data).__name__}")
+    return data
+
+
+def _too_large(source: str, limit: int) -> CliError:
+    return CliError(
+        "plan", f"{source}: the plan is larger than {limit} bytes (raise the limit with --max-bytes or {MAX_BYTES_ENV})"
+    )
+
+
+def read_plan(
+    name: str,
+    *,
+    terraform: str | None = None,
+    stdin: IO[bytes] | None = None,
+    environ: Mapping[str, str] | None = None,
+    max_bytes: int | None = None,
+) -> Plan:
+    """Load the plan ``name`` (a path, or ``-`` for stdin), JSON or binary; raise CliError on any problem.
+
+    A plan (or the JSON ``terraform show`` makes of a binary one) longer than ``max_bytes`` (default:
+    the loader's, ``PLANCHECK_MAX_BYTES`` or 2 GiB) is refused after reading no more than that, so an
+    endless input such as ``/dev/zero`` ends in an error, not in running out of memory. The plan is
+    read here, not by ``load_plan``, because its first bytes tell a binary plan from JSON.
+    """
+    limit = max_input_bytes(max_bytes)
+    env = os.environ if environ is None else environ
+    source = "<stdin>" if name == "-" else name
+    data = _read_input(name, source, stdin, limit)
     if is_binary_plan(data):
         if name == "-":
             with tempfile.TemporaryDirectory(prefix="tfplancheck-") as tmp:
@@ -96,12 +128,17 @@ def read_plan(
                 data = _show_json(path, terraform, env)
         else:
             data = _show_json(name, terraform, env)
+        if len(data) > limit:
+            raise _too_large(source, limit)
     if not data.strip():
         raise CliError("plan", f"{source}: the plan is empty (expected the JSON of `terraform show -json PLANFILE`)")
     try:
         return Plan.from_json(data, source=source)
-    except PlanFormatError as exc:
+    except DocumentFormatError as exc:  # PlanFormatError, or any other the loader raises for a bad document
         raise CliError("plan", str(exc)) from None
+    except (RecursionError, ArithmeticError, ValueError) as exc:
+        # The loader types its errors; should one still escape, it is the document's fault, not a traceback.
+        raise CliError("plan", f"{source}: cannot read the plan: {type(exc).__name__}: {exc}") from None
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

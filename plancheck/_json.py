@@ -3,12 +3,21 @@
 Both parsers give the same result for every input, which is the standard library's:
 
 * numbers written with a fraction or an exponent become :class:`decimal.Decimal` (``1.1``
-  is ``Decimal('1.1')``, never the float 1.1000000000000000888), integers stay ``int``
-  of any size;
+  is ``Decimal('1.1')``, never the float 1.1000000000000000888); integers are ``int``,
+  except one of more digits than Python converts to an ``int`` (``sys.get_int_max_str_digits()``,
+  4300 by default), which is the ``Decimal`` of the same exact value: converting such a
+  string to an ``int`` takes time quadratic in its length (that is why Python limits it), a
+  ``Decimal`` linear time, and it prints without limit;
+* a number that ``Decimal`` cannot hold (an exponent beyond ``decimal.MAX_EMAX``, or a digit
+  below ``10**decimal.MIN_ETINY``, as in ``1e1000000000000000000``) is a format error at its
+  JSON location, with its line and column;
 * bytes are decoded as ``json.loads`` decodes them (UTF-8, or UTF-16/32 by their BOM or
   zero bytes);
 * ``NaN`` and ``Infinity``, which are not JSON, are rejected;
-* a duplicated key keeps its last value.
+* a duplicated key keeps its last value;
+* any depth of nesting is read: where the C scanner runs out of stack (about a thousand
+  levels) or meets a number it cannot convert, the value is read level by level here
+  instead (see :func:`scan_exact`), with the same result and the same syntax errors.
 
 msgspec is used only where it is known to agree; for anything it rejects or might read
 differently (a byte order mark, UTF-16, an escaped lone surrogate), the standard
@@ -19,16 +28,20 @@ the same error.
 from __future__ import annotations
 
 import codecs
+import decimal
 import gc
 import json
 import os
+import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from decimal import Decimal
 from functools import cache
-from typing import Any, Final, Literal
+from json import JSONDecodeError
+from typing import Any, Final, Literal, cast
 
 from ._errors import DocumentFormatError
+from ._validate import PathKey, json_location
 
 __all__ = [
     "PARSERS",
@@ -36,10 +49,12 @@ __all__ = [
     "check_utf8",
     "collector_paused",
     "decode_text",
+    "exact_numbers",
     "fast_decoder",
     "fast_parser_available",
     "loads_exact",
     "resolve_parser",
+    "scan_exact",
     "stdlib_scan",
 ]
 
@@ -61,6 +76,27 @@ def _reject_constant(name: str) -> Any:
 
 
 _DECODER: Final = json.JSONDecoder(parse_float=Decimal, parse_constant=_reject_constant)
+
+# Decimal("1e1000000000000000000") signals InvalidOperation; with the trap off (a caller's own
+# context may turn it off) it would quietly be NaN, which is not JSON. Parsing uses this context.
+_TRAPPING: Final = decimal.Context(traps=[decimal.InvalidOperation])
+
+
+@contextmanager
+def exact_numbers() -> Iterator[None]:
+    """Run a parse in a decimal context that refuses, rather than rounds or NaNs, a number Decimal cannot hold.
+
+    (Converting text to a Decimal is exact whatever the context's precision.)
+
+    >>> with exact_numbers():
+    ...     Decimal("1.10")
+    Decimal('1.10')
+    """
+    if decimal.getcontext().traps[decimal.InvalidOperation]:
+        yield  # the usual case: switching contexts would cost more than the parse of a small value
+        return
+    with decimal.localcontext(_TRAPPING):
+        yield
 
 
 @contextmanager
@@ -144,20 +180,16 @@ def fast_decoder() -> Any:
 
 
 def _syntax_error(
-    exc: Exception, error: type[DocumentFormatError], source: str | None
+    exc: BaseException, error: type[DocumentFormatError], source: str | None
 ) -> DocumentFormatError:
     if isinstance(exc, json.JSONDecodeError):
         where = f" at line {exc.lineno} column {exc.colno} (character {exc.pos})"
-        return error("$", "valid JSON", found=f"invalid JSON: {exc.msg}{where}", source=source)
+        message = exc.msg.removesuffix(" at")  # "Invalid control character at", then our own "at line"
+        return error("$", "valid JSON", found=f"invalid JSON: {message}{where}", source=source)
     if isinstance(exc, _NonStandardConstant):
         return error("$", "valid JSON", found=f"{exc.name}, which is not JSON", source=source)
-    if isinstance(exc, RecursionError):
-        return error(
-            "$",
-            "JSON nested less deeply than Python's recursion limit",
-            found="deeper nesting",
-            source=source,
-        )
+    if isinstance(exc, _NumberOutOfRange):
+        return exc.error(error, source)
     if isinstance(exc, UnicodeDecodeError):
         return error(
             "$", "JSON text in UTF-8 (or UTF-16/UTF-32)",
@@ -199,13 +231,28 @@ def check_utf8(data: bytes, *, error: type[DocumentFormatError], source: str | N
         raise  # pragma: no cover - the incremental decoder and the whole decode agree
 
 
-def _loads_stdlib(data: str | bytes, error: type[DocumentFormatError], source: str | None) -> Any:
+def _loads_stdlib(
+    data: str | bytes, error: type[DocumentFormatError], source: str | None, where: PathKey
+) -> Any:
     text = data if isinstance(data, str) else decode_text(bytes(data), error=error, source=source)
     try:
-        with collector_paused():
+        with collector_paused(), exact_numbers():
             return _DECODER.decode(text)
-    except (ValueError, RecursionError) as exc:
-        raise _syntax_error(exc, error, source) from None
+    except (JSONDecodeError, _NonStandardConstant) as exc:
+        if not where:
+            raise _syntax_error(exc, error, source) from None
+    except (RecursionError, ValueError, ArithmeticError):
+        pass  # too deep for the C scanner, or a number it cannot convert: read it level by level
+    try:
+        with collector_paused(), exact_numbers():
+            start = _skip_ws(text, 0).end()
+            value, end = _scan_levels(text, start, ())
+            end = _skip_ws(text, end).end()
+            if end != len(text):
+                raise JSONDecodeError("Extra data", text, end)
+            return value
+    except (JSONDecodeError, _NonStandardConstant, _NumberOutOfRange) as exc:
+        raise _syntax_error(_relocated(exc, where) if where else exc, error, source) from None
 
 
 def _fast_agrees(data: str | bytes) -> bool:
@@ -222,8 +269,13 @@ def loads_exact(
     error: type[DocumentFormatError] = DocumentFormatError,
     source: str | None = None,
     parser: str = "auto",
+    where: PathKey = (),
 ) -> Any:
     """Parse a whole JSON document exactly (see the module docstring).
+
+    ``where`` is the JSON location of ``data`` in a larger document it was cut from (a
+    value parsed on first access): an error then names its location in that document,
+    without a line and column, which would count from the start of the piece.
 
     >>> loads_exact(b'{"n": 1.1, "big": 123456789012345678901234567890}')
     {'n': Decimal('1.1'), 'big': 123456789012345678901234567890}
@@ -231,11 +283,240 @@ def loads_exact(
     Traceback (most recent call last):
     ...
     plancheck._errors.DocumentFormatError: $: expected valid JSON, found NaN, which is not JSON
+    >>> loads_exact('{"a": [1, 2e1000000000000000000]}')
+    Traceback (most recent call last):
+    ...
+    plancheck._errors.DocumentFormatError: $.a[1]: expected a number that Python's Decimal can hold (exponent at most decimal.MAX_EMAX, no digit below 10**decimal.MIN_ETINY), found a number beyond that range at line 1 column 11 (character 10)
+    >>> type(loads_exact("1" * 5000)).__name__, loads_exact("[" * 5000 + "]" * 5000) is not None
+    ('Decimal', True)
     """
     if resolve_parser(parser) == "fast" and _fast_agrees(data):
         try:
-            with collector_paused():
+            with collector_paused(), exact_numbers():
                 return fast_decoder().decode(data)
         except Exception:
             pass
-    return _loads_stdlib(data, error, source)
+    return _loads_stdlib(data, error, source, where)
+
+
+def scan_exact(
+    text: str, start: int, *, error: type[DocumentFormatError], source: str | None = None, where: PathKey = ()
+) -> Any:
+    """Parse the JSON value starting at ``start`` of ``text`` (a part of a document known to be valid JSON).
+
+    ``where`` is the value's JSON location in the document, for errors (a number Decimal
+    cannot hold); the line and column count from the start of ``text``.
+
+    >>> scan_exact('{"a": [1, 2.5]}', 6, error=DocumentFormatError)
+    [1, Decimal('2.5')]
+    """
+    try:
+        with collector_paused(), exact_numbers():
+            try:
+                return _DECODER.scan_once(text, start)[0]  # type: ignore[attr-defined]
+            except (RecursionError, ValueError, ArithmeticError) as exc:
+                if isinstance(exc, (JSONDecodeError, _NonStandardConstant)):
+                    raise
+            return _scan_levels(text, start, where)[0]
+    except StopIteration as stop:
+        raise _syntax_error(JSONDecodeError("Expecting value", text, stop.value), error, source) from None
+    except (JSONDecodeError, _NonStandardConstant, _NumberOutOfRange) as exc:
+        raise _syntax_error(exc, error, source) from None
+
+
+# -- reading what the C scanner cannot, level by level -------------------------------------------
+
+# The pattern matches everywhere (possibly empty), so the match is never None.
+_skip_ws: Final = cast(Callable[[str, int], "re.Match[str]"], re.compile(r"[ \t\n\r]*").match)
+_NUMBER: Final = re.compile(r"-?(?:0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?")
+#: After the C scanner runs out of stack at some depth, this many levels below are read here
+#: before it is tried again: each part of a deep value is then scanned a bounded number of times.
+_WINDOW: Final = 256
+
+
+class _NumberOutOfRange(Exception):
+    """A number Decimal cannot hold, at ``pos`` of ``text``, at JSON ``path``."""
+
+    def __init__(self, text: str, pos: int, path: PathKey) -> None:
+        super().__init__(path)
+        self.text = text
+        self.pos = pos
+        self.path = path
+        self.positions = True
+
+    def error(self, error: type[DocumentFormatError], source: str | None) -> DocumentFormatError:
+        where = ""
+        if self.positions:
+            line = self.text.count("\n", 0, self.pos) + 1
+            column = self.pos - self.text.rfind("\n", 0, self.pos)
+            where = f" at line {line} column {column} (character {self.pos})"
+        # The number itself is not shown: it may be a secret.
+        return error(
+            json_location(self.path),
+            "a number that Python's Decimal can hold "
+            "(exponent at most decimal.MAX_EMAX, no digit below 10**decimal.MIN_ETINY)",
+            found=f"a number beyond that range{where}",
+            source=source,
+        )
+
+
+def _relocated(exc: Exception, where: PathKey) -> Exception:
+    """An error in a piece cut from a document, located in the document (its offsets would mislead)."""
+    if isinstance(exc, _NumberOutOfRange):
+        exc.path = (*where, *exc.path)
+        exc.positions = False
+        return exc
+    if isinstance(exc, JSONDecodeError):
+        return ValueError(f"invalid JSON in the value at {json_location(where)}: {exc.msg}")
+    return exc
+
+
+class _Level:
+    """One object or array being read: the container, where it starts, and its members' spans."""
+
+    __slots__ = ("c_from", "container", "is_object", "key", "spans", "start", "step")
+
+    def __init__(self, is_object: bool, start: int, step: str | int | None, c_from: int) -> None:
+        self.is_object = is_object
+        self.container: Any = {} if is_object else []
+        self.start = start
+        self.step = step  # this container's key or index in its parent
+        self.key = ""
+        self.spans: list[tuple[int, int]] = []  # (start, end) of each member value read so far
+        self.c_from = c_from  # depth from which containers are handed to the C scanner again
+
+
+def _path(levels: list[_Level]) -> PathKey:
+    steps: list[str | int] = []
+    for level in levels[1:]:
+        assert level.step is not None
+        steps.append(level.step)
+    if levels:
+        top = levels[-1]
+        steps.append(top.key if top.is_object else len(top.container))
+    return tuple(steps)
+
+
+def _number(text: str, pos: int, levels: list[_Level], where: PathKey) -> tuple[Any, int]:
+    """A number the C scanner could not convert: a long integer (a Decimal), or one out of Decimal's range."""
+    match = _NUMBER.match(text, pos)
+    assert match is not None, "the C scanner read a number here"
+    raw = match.group()
+    if match.group(1) is None and match.group(2) is None:
+        try:
+            return int(raw), match.end()
+        except ValueError:
+            return Decimal(raw), match.end()
+    try:
+        return Decimal(raw), match.end()
+    except ArithmeticError:
+        raise _NumberOutOfRange(text, pos, (*where, *_path(levels))) from None
+
+
+def _explain(text: str, level: _Level) -> JSONDecodeError:
+    """The error the standard library gives for the container ``level`` reads: its own pure-Python
+    reader runs over the container again, with the members already read handed back by their spans.
+    """
+    ends = dict(level.spans)
+    scan = _DECODER.scan_once  # type: ignore[attr-defined]
+
+    def member(s: str, idx: int) -> tuple[Any, int]:
+        if idx in ends:
+            return None, ends[idx]
+        return scan(s, idx)  # type: ignore[no-any-return]
+
+    try:
+        if level.is_object:
+            json.decoder.JSONObject((text, level.start + 1), True, member, None, None, {})  # type: ignore[attr-defined]
+        else:
+            json.decoder.JSONArray((text, level.start + 1), member)  # type: ignore[attr-defined]
+    except JSONDecodeError as exc:
+        return exc
+    raise AssertionError("the container was expected to be malformed")  # pragma: no cover
+
+
+def _scan_levels(text: str, pos: int, where: PathKey) -> tuple[Any, int]:
+    """Read the value at ``pos`` like the C scanner, but level by level where it fails.
+
+    Each value is first handed to the C scanner. When it runs out of stack the value's
+    containers are read here, :data:`_WINDOW` levels deep before the scanner is tried again;
+    when it meets a number it cannot convert, the containers down to that number are read
+    here. Syntax errors are the standard library's own (see :func:`_explain`).
+    """
+    scan = _DECODER.scan_once  # type: ignore[attr-defined]
+    ws = _skip_ws
+    levels: list[_Level] = []
+    value: Any
+    while True:
+        # -- one value at pos ---------------------------------------------------------------
+        c = text[pos : pos + 1]
+        depth = len(levels)
+        c_from = levels[-1].c_from if levels else 0
+        start = pos
+        opening = c == "{" or c == "["
+        descend = opening and depth < c_from
+        if not descend:
+            try:
+                value, pos = scan(text, pos)
+            except StopIteration as stop:
+                # A value missing here: the standard library's reader of the container says how it
+                # reads that (a trailing comma has a message of its own in newer Pythons); missing
+                # deeper in what the scanner read: its position, as json.loads reports it.
+                if levels and stop.value == pos:
+                    raise _explain(text, levels[-1]) from None
+                raise JSONDecodeError("Expecting value", text, stop.value) from None
+            except RecursionError:
+                descend, c_from = True, depth + _WINDOW
+            except (JSONDecodeError, _NonStandardConstant):
+                raise
+            except (ValueError, ArithmeticError):
+                if not opening:
+                    value, pos = _number(text, pos, levels, where)
+                descend = opening
+        if descend:
+            step = None
+            if levels:
+                top = levels[-1]
+                step = top.key if top.is_object else len(top.container)
+            level = _Level(c == "{", start, step, c_from)
+            pos = ws(text, pos + 1).end()
+            if text[pos : pos + 1] == ("}" if level.is_object else "]"):
+                value, pos = level.container, pos + 1
+            else:
+                levels.append(level)
+                if level.is_object:
+                    pos = _read_key(text, pos, level)
+                continue
+        # -- attach it, closing the containers it ends ---------------------------------------
+        while True:
+            if not levels:
+                return value, pos
+            top = levels[-1]
+            top.spans.append((start, pos))
+            if top.is_object:
+                top.container[top.key] = value
+            else:
+                top.container.append(value)
+            pos = ws(text, pos).end()
+            c = text[pos : pos + 1]
+            if c == ",":
+                pos = ws(text, pos + 1).end()
+                if top.is_object:
+                    pos = _read_key(text, pos, top)
+                break
+            if c != ("}" if top.is_object else "]"):
+                raise _explain(text, top)
+            levels.pop()
+            value, start, pos = top.container, top.start, pos + 1
+
+
+def _read_key(text: str, pos: int, level: _Level) -> int:
+    """Read ``"key":`` at ``pos`` into ``level``; the position of the value after it."""
+    if text[pos : pos + 1] != '"':
+        raise _explain(text, level)
+    key, end = json.decoder.scanstring(text, pos + 1, True)  # type: ignore[attr-defined]
+    end = _skip_ws(text, end).end()
+    if text[end : end + 1] != ":":
+        raise _explain(text, level)
+    level.key = key
+    return int(_skip_ws(text, end + 1).end())

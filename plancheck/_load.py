@@ -1,9 +1,9 @@
 """Reading plan documents from files, streams, bytes or dicts, then validating and indexing them.
 
-Loading happens once per plan: read the bytes, check the JSON syntax of all of it and
-the structure the schema constrains, and index the resource changes by address. Big
-values are parsed when first read (see ``_plansplit``), so a check costs the same in a
-plan of ten resources as in one of twenty thousand.
+Loading happens once per plan: read the bytes (at most ``max_bytes``, see ``_input``),
+check the JSON syntax of all of it and the structure the schema constrains, and index the
+resource changes by address. Big values are parsed when first read (see ``_plansplit``),
+so a check costs the same in a plan of ten resources as in one of twenty thousand.
 """
 
 from __future__ import annotations
@@ -15,11 +15,12 @@ from collections.abc import Mapping
 from typing import IO, Any, Final
 
 from ._errors import DocumentFormatError, PlanFormatError
-from ._json import check_utf8, collector_paused, loads_exact, resolve_parser
+from ._input import InputTooLarge, max_input_bytes, read_limited
+from ._json import check_utf8, collector_paused, exact_numbers, loads_exact, resolve_parser
 from ._lazy import LazyObject, Thunk
 from ._plan import Plan
 from ._plansplit import SplitPlan, split_fast
-from ._validate import VALIDATION_MODES, plan_validator, render_violation, validate_plan
+from ._validate import VALIDATION_MODES, check_kind, plan_validator, render_violation, validate_plan
 
 __all__ = ["PlanSource", "load_plan", "parse_plan_json", "plan_from_document", "read_source"]
 
@@ -30,37 +31,55 @@ LAZY_MIN_BYTES: Final = 1 << 20
 
 
 def read_source(
-    source: Any, error: type[DocumentFormatError], what: str, caller: str
+    source: Any, error: type[DocumentFormatError], what: str, caller: str, max_bytes: int | None = None
 ) -> tuple[bytes | str, str | None] | Mapping[str, Any]:
     """The JSON text (bytes or str) and a name for ``source``; a Mapping is returned as it is.
 
+    A path or a stream is read up to ``max_bytes`` (see :func:`plancheck._input.max_input_bytes`):
+    past it, ``error`` is raised, after reading no more than that.
+
     >>> read_source(b"{}", PlanFormatError, "plan", "load_plan")
     (b'{}', None)
+    >>> import io
+    >>> read_source(io.BytesIO(b"[" * 100), PlanFormatError, "plan", "load_plan", max_bytes=64)
+    Traceback (most recent call last):
+    ...
+    plancheck._errors.PlanFormatError: $: expected a plan of at most 64 bytes (raise the limit with max_bytes= or PLANCHECK_MAX_BYTES), found more than 64 bytes
     """
     if isinstance(source, Mapping):
         return source
     if isinstance(source, (bytes, bytearray, memoryview)):
         return bytes(source), None
+    limit = max_input_bytes(max_bytes)
     if isinstance(source, (str, os.PathLike)):
         name = os.fspath(source)
         if not isinstance(name, str):
             name = os.fsdecode(name)
         if name == "-":
-            return sys.stdin.buffer.read(), "<stdin>"
+            return _read_stream(sys.stdin.buffer, limit, error, what, "<stdin>"), "<stdin>"
         try:
             with open(name, "rb") as f:
-                return f.read(), name
+                return _read_stream(f, limit, error, what, name), name
         except OSError as exc:
             raise error("$", f"a readable {what} file", found=f"{exc.strerror or exc}", source=name) from None
     read = getattr(source, "read", None)
     if callable(read):
-        data = read()
         stream_name = getattr(source, "name", None)
         name = stream_name if isinstance(stream_name, str) else None
+        data = _read_stream(source, limit, error, what, name)
         if not isinstance(data, (bytes, bytearray, str)):
             raise TypeError(f"{caller}: read() returned {type(data).__name__}, expected bytes or str")
         return (data if isinstance(data, str) else bytes(data)), name
     raise TypeError(f"{caller} expects a path, file object, bytes or dict, got {type(source).__name__}")
+
+
+def _read_stream(
+    stream: Any, limit: int, error: type[DocumentFormatError], what: str, name: str | None
+) -> bytes | str:
+    try:
+        return read_limited(stream, limit)
+    except InputTooLarge as exc:
+        raise error("$", exc.expected(what), found=exc.found, source=name) from None
 
 
 def _check_mode(validation: str) -> None:
@@ -81,6 +100,7 @@ def plan_from_document(document: Any, *, source: str | None = None, validation: 
 
 def _plan_from_split(split: SplitPlan, source: str | None, validation: str) -> Plan:
     validator = plan_validator()
+    check_kind(split.view, PlanFormatError, source)
     raw = LazyObject(split.values)
     if validation == "full":
         validate_plan(raw, source=source, mode="full")
@@ -101,16 +121,16 @@ def _plan_from_bytes(box: list[bytes | str], source: str | None, validation: str
     """Load a large plan lazily; ``box`` holds the only reference to the bytes, so they can be freed early."""
     data = box[0]
     assert isinstance(data, bytes)
-    with collector_paused():
+    with collector_paused(), exact_numbers():
         split = None
         if which == "fast" and not data.startswith(b"\xef\xbb\xbf") and b"\x00" not in data[:4]:
             check_utf8(data, error=PlanFormatError, source=source)
-            split = split_fast(data)
+            split = split_fast(data, source)
         else:
             from ._parallel import split_parallel
 
             del data
-            split = split_parallel(box)
+            split = split_parallel(box, source)
         if split is None:
             return None
         return _plan_from_split(split, source, validation)
@@ -145,18 +165,22 @@ def parse_plan_json(
     return _parse([text if isinstance(text, (str, bytes)) else bytes(text)], source, validation, parser)
 
 
-def load_plan(source: PlanSource, *, validation: str = "fast", parser: str = "auto") -> Plan:
+def load_plan(
+    source: PlanSource, *, validation: str = "fast", parser: str = "auto", max_bytes: int | None = None
+) -> Plan:
     """Load a plan from a path (str or PathLike; ``"-"`` is stdin), a file object, JSON bytes or a parsed dict.
 
     A ``str`` is always a path; use :meth:`Plan.from_json` for JSON text. ``validation``
     is ``"fast"`` (the compiled schema) or ``"full"`` (the ``jsonschema`` library; same
     verdicts, same errors, slower); ``parser`` is ``"auto"`` (msgspec when the ``fast``
     extra is installed), ``"stdlib"`` or ``"fast"``; every parser gives the same plan.
+    A path or a stream is read up to ``max_bytes`` (default: ``PLANCHECK_MAX_BYTES``, else
+    2 GiB); more is a PlanFormatError. A state is refused: use :func:`plancheck.load_state`.
 
     >>> load_plan(b'{"format_version": "1.2", "resource_changes": []}').format_version
     '1.2'
     """
-    read = read_source(source, PlanFormatError, "plan", "load_plan")
+    read = read_source(source, PlanFormatError, "plan", "load_plan", max_bytes)
     if isinstance(read, Mapping):
         return plan_from_document(read, validation=validation)
     box: list[bytes | str] = [read[0]]

@@ -18,6 +18,9 @@ closing members begin. Anything else, and the document is loaded the ordinary wa
 one process, which also reports any syntax error. The verdict is therefore always the
 one the standard library gives for the whole text.
 
+As with msgspec (see ``_plansplit``), ``planned_values``, ``prior_state`` and
+``configuration`` are validated against their part of the schema when first parsed.
+
 No helper is started for plans under :data:`PARALLEL_MIN_BYTES`, when
 ``PLANCHECK_PARALLEL=0`` is set, or where a Python subprocess cannot be started.
 """
@@ -34,11 +37,11 @@ from pathlib import Path
 from typing import Any, Final, cast
 
 from ._errors import PlanFormatError
-from ._json import collector_paused, decode_text, stdlib_scan
+from ._json import decode_text, scan_exact, stdlib_scan
 from ._jsonmembers import Member, find_members
 from ._lazy import Thunk
-from ._plansplit import DEFER_MIN_BYTES, SplitPlan
-from ._validate import plan_validator
+from ._plansplit import DEFER_MIN_BYTES, VALIDATED_WHEN_READ, SplitPlan, validated
+from ._validate import _Node, plan_validator
 
 __all__ = ["PARALLEL_ENV", "PARALLEL_MIN_BYTES", "split_parallel"]
 
@@ -199,25 +202,20 @@ def _closing_members(text: str, after: int, next_key: int | None, guessed: Any) 
     return None if found is None else [[key, a + begin, b + begin, first] for key, a, b, first in found]
 
 
-def _thunk(text: str, start: int) -> Callable[[], Any]:
+def _thunk(text: str, start: int, key: str, node: _Node | None, source: str | None) -> Callable[[], Any]:
     def load() -> Any:
-        try:
-            with collector_paused():
-                return stdlib_scan()(text, start)[0]
-        except RecursionError:
-            # The helper read it at a shallower depth of the call stack than this.
-            raise PlanFormatError(
-                "$", "JSON nested less deeply than Python's recursion limit", found="deeper nesting"
-            ) from None
+        value = scan_exact(text, start, error=PlanFormatError, source=source, where=(key,))
+        return validated(value, (key,), node, source)
 
     return load
 
 
-def split_parallel(box: list[bytes | str]) -> SplitPlan | None:
+def split_parallel(box: list[bytes | str], source: str | None = None) -> SplitPlan | None:
     """Split the bytes in ``box`` using a helper process; None when the ordinary load must decide.
 
     ``box`` holds the only reference to the bytes: they are dropped (the box emptied) once
-    handed to the helper and decoded, unless None is returned.
+    handed to the helper and decoded, unless None is returned. ``source`` names the plan in
+    the errors of values parsed later.
     """
     data = box[0]
     if (
@@ -226,6 +224,7 @@ def split_parallel(box: list[bytes | str]) -> SplitPlan | None:
         or not _enabled()
         or not sys.executable
         or not _HELPER_SCRIPT.is_file()
+        or b"\x00" in data[:4]  # UTF-16/32 by json's detection (or garbage): the ordinary load decodes it
     ):
         return None
     # In ASCII text character and byte offsets agree: the helper can start before the text is decoded.
@@ -260,7 +259,7 @@ def split_parallel(box: list[bytes | str]) -> SplitPlan | None:
         raise
     box.clear()
     del data
-    split = _split_text(text, helper, value_start, next_key)
+    split = _split_text(text, helper, value_start, next_key, source)
     if split is None:
         box.append(text)  # the ordinary load reads the decoded text
     return split
@@ -275,10 +274,12 @@ def _consecutive(segments: list[tuple[str, int, int]], encoded: list[bytes]) -> 
     return out
 
 
-def _split_text(text: str, helper: _Helper, value_start: int, next_key: int | None) -> SplitPlan | None:
+def _split_text(
+    text: str, helper: _Helper, value_start: int, next_key: int | None, source: str | None
+) -> SplitPlan | None:
     try:
         entries, end = _parse_array(text, value_start)
-    except (ValueError, RecursionError, StopIteration):
+    except (ValueError, RecursionError, StopIteration, ArithmeticError):
         helper.kill()
         return None
     except BaseException:
@@ -291,26 +292,30 @@ def _split_text(text: str, helper: _Helper, value_start: int, next_key: int | No
     if closing is None:
         return None
     members = [*results[0], ["resource_changes", value_start, end, "["], *closing]
-    return _assemble(text, members, value_start, entries)
+    return _assemble(text, members, value_start, entries, source)
 
 
-def _assemble(text: str, members: list[Member], array_start: int, entries: list[Any]) -> SplitPlan:
+def _assemble(
+    text: str, members: list[Member], array_start: int, entries: list[Any], source: str | None
+) -> SplitPlan:
     validator = plan_validator()
-    scan = stdlib_scan()
     split = SplitPlan()
     for key, start, end, first in members:
-        node = validator.root.properties.get(key)
+        node = validator.root.member(key)
         json_type = {"{": "object", "[": "array"}.get(first)
         value: Any
         if start == array_start:
             value = entries
-        elif json_type is not None and end - start >= DEFER_MIN_BYTES and (node is None or node.shallow):
+        elif (
+            json_type is not None
+            and end - start >= DEFER_MIN_BYTES
+            and (node is None or node.shallow or key in VALIDATED_WHEN_READ)
+        ):
             # A later duplicate key replaces the value but keeps the first position, as in a dict.
-            split.view[key] = split.values[key] = Thunk(json_type, _thunk(text, start))
+            split.view[key] = split.values[key] = Thunk(json_type, _thunk(text, start, key, node, source))
             continue
         else:
-            with collector_paused():
-                value = scan(text, start)[0]
+            value = scan_exact(text, start, error=PlanFormatError, source=source, where=(key,))
         split.view[key] = value
         split.values[key] = value
     return split

@@ -6,19 +6,32 @@ adds an index by address, built once, so every lookup is O(1).
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import heapq
 import os
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from functools import cached_property
-from typing import Any, final
+from typing import Any, Protocol, final
 
 from tfjsonpath import Path
 
-from ._redact import Marks, Secrets
+from ._errors import TfCheckError
+from ._redact import NO_SECRETS, Marks, Secrets
 from ._resource_fields import ResourceFields
 
-__all__ = ["AddressIndex", "Change", "DeferredChange", "LazySecrets", "OutputChange", "Plan", "ResourceChange", "ResourceNotFound"]
+__all__ = [
+    "AddressIndex",
+    "Change",
+    "DeferredChange",
+    "HasSecrets",
+    "LazySecrets",
+    "OutputChange",
+    "Plan",
+    "ResourceChange",
+    "ResourceNotFound",
+    "shown_address",
+]
 
 _EMPTY: Mapping[str, Any] = {}
 
@@ -101,20 +114,67 @@ class Change:
         return f"<Change actions={list(self.actions)!r}>"
 
 
+def shown_address(address: str, secrets: Secrets) -> str:
+    """``address`` as it may be shown to a user: every secret in it as ``(sensitive)``.
+
+    An address can hold a secret: a ``for_each`` key (of a resource or of a module, as in
+    ``module.m["key"]``) made from a sensitive value whose mark was dropped (``nonsensitive()``).
+    Every address plancheck shows (reprs, errors, suggestions, failures, ``tfplancheck query``)
+    goes through here, with the secrets of its document. Looking an address up takes it as it is.
+
+    >>> shown_address('null_resource.fe["hunter2-secret"]', Secrets(["hunter2-secret"]))
+    'null_resource.fe["(sensitive)"]'
+    """
+    return secrets.scrub(address)
+
+
+class HasSecrets(Protocol):
+    """A document (a Plan, a State): what knows the secrets its parts must not show.
+
+    >>> isinstance(Plan.from_dict({"format_version": "1.0"}).secrets, Secrets)
+    True
+    """
+
+    @property
+    def secrets(self) -> Secrets:
+        """Every secret string of the document."""
+
+
+def _own_secrets(raw: Mapping[str, Any]) -> Secrets:
+    """The secrets a resource change holds itself, for one built without its plan."""
+    from ._secrets import marked_strings
+
+    found: list[str] = []
+    change = raw.get("change")
+    if isinstance(change, Mapping):
+        for side in ("before", "after"):
+            found.extend(marked_strings(change.get(side), change.get(f"{side}_sensitive")))
+    return Secrets(found)
+
+
 @final
 class ResourceChange(ResourceFields):
     """One entry of ``resource_changes`` (or ``resource_drift``).
 
+    ``document`` is its plan (a plan passes itself): the repr shows the address through the
+    plan's secrets (:func:`shown_address`), asked for only then. One built alone knows only
+    the secrets it holds.
+
     >>> rc = ResourceChange({"address": "null_resource.a[0]", "type": "null_resource", "change": {"actions": ["create"]}})
     >>> rc.address, rc.actions, rc.index
     ('null_resource.a[0]', ('create',), None)
+    >>> from types import SimpleNamespace
+    >>> ResourceChange({"address": 'a.b["pw-1234"]', "change": {}}, SimpleNamespace(secrets=Secrets(["pw-1234"])))
+    <ResourceChange a.b["(sensitive)"] actions=[]>
     """
 
-    __slots__ = ("raw",)
+    __slots__ = ("_document", "raw")
     raw: Mapping[str, Any]
+    _document: HasSecrets | None
 
-    def __init__(self, raw: Mapping[str, Any]) -> None:
+    def __init__(self, raw: Mapping[str, Any], document: HasSecrets | None = None) -> None:
         object.__setattr__(self, "raw", raw)
+        object.__setattr__(self, "_document", document)
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError("ResourceChange is read-only")
@@ -162,7 +222,11 @@ class ResourceChange(ResourceFields):
 
     def __repr__(self) -> str:
         deposed = f" deposed={self.deposed!r}" if self.deposed else ""
-        return f"<ResourceChange {self.address}{deposed} actions={list(self.actions)!r}>"
+        return f"<ResourceChange {self._shown_address()}{deposed} actions={list(self.actions)!r}>"
+
+    def _shown_address(self) -> str:
+        document = self._document
+        return shown_address(self.address, _own_secrets(self.raw) if document is None else document.secrets)
 
 
 @final
@@ -202,16 +266,20 @@ class OutputChange:
 class DeferredChange:
     """One entry of ``deferred_changes``: a resource change Terraform deferred, and why.
 
+    ``document`` is its plan, as for :class:`ResourceChange`.
+
     >>> d = DeferredChange({"reason": "provider_config_unknown", "resource_change": {"address": "a.b", "change": {}}})
     >>> d.reason, d.resource_change.address
     ('provider_config_unknown', 'a.b')
     """
 
-    __slots__ = ("raw",)
+    __slots__ = ("_document", "raw")
     raw: Mapping[str, Any]
+    _document: HasSecrets | None
 
-    def __init__(self, raw: Mapping[str, Any]) -> None:
+    def __init__(self, raw: Mapping[str, Any], document: HasSecrets | None = None) -> None:
         object.__setattr__(self, "raw", raw)
+        object.__setattr__(self, "_document", document)
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError("DeferredChange is read-only")
@@ -224,10 +292,18 @@ class DeferredChange:
     @property
     def resource_change(self) -> ResourceChange:
         """The deferred resource change."""
-        return ResourceChange(self.raw.get("resource_change") or _EMPTY)
+        return ResourceChange(self.raw.get("resource_change") or _EMPTY, self._document)
 
     def __repr__(self) -> str:
-        return f"<DeferredChange {self.resource_change.address} reason={self.reason!r}>"
+        return f"<DeferredChange {self.resource_change._shown_address()} reason={self.reason!r}>"
+
+
+def _slots(cls: type) -> tuple[str, ...]:
+    names: list[str] = []
+    for klass in cls.__mro__:
+        declared = klass.__dict__.get("__slots__", ())
+        names.extend([declared] if isinstance(declared, str) else declared)
+    return tuple(names)
 
 
 class LazySecrets(Secrets):
@@ -241,35 +317,64 @@ class LazySecrets(Secrets):
     (True, 'pw (sensitive)', 1)
     """
 
-    __slots__ = ("_collect",)
+    __slots__ = ("_collect", "_collected")
 
     def __init__(self, collect: Callable[[], Secrets]) -> None:  # no super().__init__(): it would collect now
         object.__setattr__(self, "_collect", collect)
 
     def __getattr__(self, name: str) -> Any:
-        # Reached only while the slots of Secrets are still empty.
-        if name not in ("_values", "_ordered"):
+        # Reached for a slot of Secrets not set yet. The first time, collect and take over every slot
+        # the collected Secrets has set; after that, a slot still unset is a cache Secrets fills itself.
+        if name.startswith("__") or name in ("_collect", "_collected"):
             raise AttributeError(name)
-        collected = self._collect()
-        object.__setattr__(self, "_values", collected._values)
-        object.__setattr__(self, "_ordered", collected._ordered)
-        return getattr(self, name)
+        try:
+            object.__getattribute__(self, "_collected")
+        except AttributeError:
+            collected = self._collect()
+            for slot in _slots(Secrets):
+                with contextlib.suppress(AttributeError):  # a cache the collected one has not filled
+                    object.__setattr__(self, slot, object.__getattribute__(collected, slot))
+            object.__setattr__(self, "_collected", True)
+            return object.__getattribute__(self, name)
+        raise AttributeError(name)
 
 
-class ResourceNotFound(LookupError):
+class ResourceNotFound(TfCheckError, LookupError):
     """No resource change with this address; ``closest`` lists similar addresses present.
+
+    Every field is as shown (:func:`shown_address` with ``secrets``, those of the document):
+    the address asked for and the closest ones present, duplicates dropped.
 
     >>> str(ResourceNotFound("null_resource.b", ["null_resource.a"]))
     "resource 'null_resource.b' is not in the plan; closest: null_resource.a"
+    >>> ResourceNotFound('a.b["pw-1235"]', ['a.b["pw-1234"]', 'a.b["pw-1236"]'], secrets=Secrets(["pw-1234", "pw-1236"])).closest
+    ('a.b["(sensitive)"]',)
     """
 
-    def __init__(self, address: str, closest: Sequence[str], where: str = "the plan") -> None:
-        self.address = address
-        self.closest = tuple(closest)
-        self.where = where
-        text = f"resource {address!r} is not in {where}"
-        text += "; closest: " + ", ".join(self.closest) if self.closest else f"; {where} has no similar address"
+    address: str
+    closest: tuple[str, ...]
+    where: str
+
+    def __init__(
+        self, address: str, closest: Sequence[str], where: str = "the plan", *, secrets: Secrets = NO_SECRETS
+    ) -> None:
+        self.address = shown_address(address, secrets)
+        self.closest = tuple(dict.fromkeys(shown_address(a, secrets) for a in closest))
+        self.where = shown_address(where, secrets)
+        text = f"resource {self.address!r} is not in {self.where}"
+        if self.closest:
+            text += "; closest: " + ", ".join(self.closest)
+        else:
+            text += f"; {self.where} has no similar address"
         super().__init__(text)
+
+    def __reduce__(self) -> tuple[object, ...]:
+        # The fields are already as shown: nothing left to scrub when rebuilt.
+        return (_rebuild_not_found, (self.address, self.closest, self.where))
+
+
+def _rebuild_not_found(address: str, closest: tuple[str, ...], where: str) -> ResourceNotFound:
+    return ResourceNotFound(address, closest, where)
 
 
 def closest_addresses(address: str, candidates: Sequence[str], n: int = 3) -> list[str]:
@@ -307,6 +412,8 @@ class AddressIndex:
     (0, 1, None, 1)
     >>> str(index.missing("a.c", None, "the plan"))
     "resource 'a.c' is not in the plan; closest: a.b"
+    >>> print(AddressIndex([('a.b["pw-1234"]', None)]).missing('a.b["pw"]', None, "the plan", Secrets(["pw-1234"])))
+    resource 'a.b["pw"]' is not in the plan; closest: a.b["(sensitive)"]
     """
 
     __slots__ = ("_current", "_deposed")
@@ -338,11 +445,16 @@ class AddressIndex:
     def __len__(self) -> int:
         return len(self._current)
 
-    def missing(self, address: str, deposed: str | None, where: str) -> ResourceNotFound:
-        """The error for a miss in ``where`` (e.g. ``"the plan"``), naming the closest addresses."""
+    def missing(
+        self, address: str, deposed: str | None, where: str, secrets: Secrets = NO_SECRETS
+    ) -> ResourceNotFound:
+        """The error for a miss in ``where`` (e.g. ``"the plan"``), naming the closest addresses.
+
+        ``secrets`` (the document's) hide what the addresses hold (:func:`shown_address`).
+        """
         if deposed is not None:
             where = f"{where}'s deposed objects (key {deposed!r})"
-        return ResourceNotFound(address, closest_addresses(address, list(self._current)), where)
+        return ResourceNotFound(address, closest_addresses(address, list(self._current)), where, secrets=secrets)
 
 
 _CLOSEST_SHORTLIST = 300
@@ -460,12 +572,12 @@ class Plan:
     @cached_property
     def resource_changes(self) -> tuple[ResourceChange, ...]:
         """Every resource change, in document order."""
-        return tuple(ResourceChange(rc) for rc in self._entries)
+        return tuple(ResourceChange(rc, self) for rc in self._entries)
 
     @cached_property
     def resource_drift(self) -> tuple[ResourceChange, ...]:
         """Changes made outside Terraform since the last apply."""
-        return tuple(ResourceChange(rc) for rc in self.raw.get("resource_drift") or ())
+        return tuple(ResourceChange(rc, self) for rc in self.raw.get("resource_drift") or ())
 
     @cached_property
     def output_changes(self) -> Mapping[str, OutputChange]:
@@ -475,7 +587,7 @@ class Plan:
     @cached_property
     def deferred_changes(self) -> tuple[DeferredChange, ...]:
         """Deferred changes (Terraform 1.9+ with deferrals enabled)."""
-        return tuple(DeferredChange(d) for d in self.raw.get("deferred_changes") or ())
+        return tuple(DeferredChange(d, self) for d in self.raw.get("deferred_changes") or ())
 
     def addresses(self) -> Iterator[str]:
         """The addresses of the current (non-deposed) objects, in document order."""
@@ -499,8 +611,8 @@ class Plan:
         """
         i = self._index.get(address, deposed)
         if i is None:
-            raise self._index.missing(address, deposed, "the plan")
-        return ResourceChange(self._entries[i])
+            raise self._index.missing(address, deposed, "the plan", self.secrets)
+        return ResourceChange(self._entries[i], self)
 
     def _planned_change(self, address: str, deposed: str | None) -> Mapping[str, Any] | None:
         """The raw ``change`` object of ``address`` (its deposed object ``deposed``), or None.
@@ -527,7 +639,8 @@ class Plan:
         """
         raw = self.raw.get("output_changes") or _EMPTY
         if name not in raw:
-            raise ResourceNotFound(name, closest_addresses(name, list(raw)), "the plan's output changes")
+            closest = closest_addresses(name, list(raw))
+            raise ResourceNotFound(name, closest, "the plan's output changes", secrets=self.secrets)
         return OutputChange(name, raw[name])
 
     # -- secrets -----------------------------------------------------------------------------

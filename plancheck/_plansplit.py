@@ -11,6 +11,14 @@ objects only for what the plan schema constrains:
 * everything else (``planned_values``, ``prior_state``, ``configuration``, and each entry
   as a whole) stays unparsed text, read into Python objects on first access.
 
+The members of :data:`VALIDATED_WHEN_READ` (``planned_values``, ``prior_state``,
+``configuration``: most of a plan, read only to collect secrets) and, with msgspec, each
+entry's marks trees are validated when first parsed, against their part of the schema:
+checking them now would mean building them now (msgspec cannot check a marks tree
+without building it), which doubles the cost of loading. An error is then raised on that
+first access, a PlanFormatError at the value's JSON location. Numbers are converted only
+when parsed, so a number Decimal cannot hold in such a value is found then too.
+
 The result is a :class:`SplitPlan`: a ``view`` for the validator (values, and
 :class:`~plancheck._validate.Deferred` placeholders for what is known to be valid or only
 needs its JSON type checked) and the ``values`` of the document
@@ -20,7 +28,6 @@ parsed later).
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -28,16 +35,19 @@ from functools import cache
 from typing import Any, Final, Literal
 
 from ._errors import PlanFormatError
-from ._json import collector_paused, fast_decoder, loads_exact
+from ._json import collector_paused, exact_numbers, fast_decoder, loads_exact
 from ._lazy import LazyEntries, Thunk
-from ._validate import Deferred, _Node, plan_validator
+from ._validate import Deferred, PathKey, _Node, plan_validator, render_violation
 
-__all__ = ["ENTRY_ARRAYS", "SplitPlan", "json_type_of_first_byte", "split_fast"]
+__all__ = ["ENTRY_ARRAYS", "VALIDATED_WHEN_READ", "SplitPlan", "json_type_of_first_byte", "split_fast", "validated"]
 
 #: Top-level arrays whose entries are validated by skeleton and parsed one by one on access.
 ENTRY_ARRAYS: Final = ("resource_changes", "resource_drift")
 #: Values shorter than this are parsed at once: deferring them would cost more than it saves.
 DEFER_MIN_BYTES: Final = 4096
+#: Top-level members whose structure is validated when first read (they are most of a plan, and
+#: only secret collection reads them); every other member is validated now.
+VALIDATED_WHEN_READ: Final = ("planned_values", "prior_state", "configuration")
 
 _TYPE_OF_BYTE: Final = {ord("{"): "object", ord("["): "array"}
 
@@ -71,12 +81,14 @@ _SIMPLE_TYPES: Final = {"string": str, "boolean": bool, "integer": int}
 
 
 def msgspec_type(node: _Node, structs: dict[int, Any] | None = None) -> Any:
-    """A msgspec type that accepts exactly what ``node`` accepts, for the keywords entries use.
+    """A msgspec type that accepts what ``node`` accepts, for the keywords entries use.
 
     msgspec then validates while it skips, in C. It must never accept what the schema
-    refuses; refusing more would only cost a slower path, but it does not (strings,
-    bools, 64-bit integers, string enums, arrays, objects and required keys mean the same
-    in both; an integer beyond 64 bits is refused by msgspec and then judged by the schema).
+    refuses, except in a marks tree (a tree node, see :meth:`_Node.tree_leaves`), which it
+    skips (``msgspec.Raw``): that is validated when the entry is parsed. Refusing more
+    would only cost a slower path, but it does not (strings, bools, 64-bit integers,
+    string enums, arrays, objects and required keys mean the same in both; an integer
+    beyond 64 bits is refused by msgspec and then judged by the schema).
 
     >>> msgspec_type(plan_validator().node_at("resource_changes").items).__name__
     'ResourceChangeSkeleton'
@@ -85,6 +97,8 @@ def msgspec_type(node: _Node, structs: dict[int, Any] | None = None) -> Any:
 
     structs = {} if structs is None else structs
     schema = node.schema
+    if node.tree_leaves() is not None:
+        return msgspec.Raw
     if "pattern" in schema:
         raise ValueError("patterns are validated in Python, not by msgspec")
     if "enum" in schema:
@@ -95,9 +109,12 @@ def msgspec_type(node: _Node, structs: dict[int, Any] | None = None) -> Any:
         if names != ["object"] or node.additional is not None:
             raise ValueError("only plain objects become structs")
         if id(node) not in structs:
+            structs[id(node)] = None  # a recursive schema (not supported) fails on None below
             fields: list[Any] = []
             for name, sub in node.properties.items():
                 kind = msgspec_type(sub, structs)
+                if kind is None:
+                    raise ValueError("recursive subschemas are validated in Python")
                 if name in node.required:
                     fields.append((name, kind))
                 else:
@@ -133,19 +150,41 @@ def _entry_decoders() -> tuple[Any, Any]:
     )
 
 
-def _exact_raw(raw: Any) -> Any:
-    """Parse one unparsed value exactly (msgspec, or the standard library when msgspec balks)."""
+def _exact_raw(raw: Any, where: PathKey, source: str | None) -> Any:
+    """Parse one unparsed value exactly (msgspec, or the standard library when msgspec balks).
+
+    ``where`` locates the value in the plan, for errors: a number Decimal cannot hold is
+    found only here (checking the syntax does not convert numbers).
+    """
     try:
-        with collector_paused():
+        with collector_paused(), exact_numbers():
             return fast_decoder().decode(raw)
     except Exception:
-        return loads_exact(bytes(raw), error=PlanFormatError, parser="stdlib")
+        return loads_exact(bytes(raw), error=PlanFormatError, source=source, parser="stdlib", where=where)
+
+
+def validated(value: Any, where: PathKey, node: _Node | None, source: str | None) -> Any:
+    """``value`` (at ``where`` in the plan), once its part of the schema (``node``) has been checked.
+
+    >>> validated({"root_module": {"resources": 5}}, ("prior_state", "values"), plan_validator().node_at("prior_state", "values"), None)
+    Traceback (most recent call last):
+    ...
+    plancheck._errors.PlanFormatError: $.prior_state.values.root_module.resources: expected an array of resources, found a number
+    """
+    if node is not None and not node.trivial:
+        validator = plan_validator()
+        violation = validator.first_violation(value, path=where, node=node)
+        if violation is not None:
+            raise render_violation(violation, None, validator.schema, PlanFormatError, source)
+    return value
 
 
 _VALID_ENTRY: Final = Deferred("object")
 
 
-def _check_entries(raw: Any, raws: Sequence[Any]) -> tuple[Any, list[tuple[Any, Any]]]:
+def _check_entries(
+    key: str, raw: Any, raws: Sequence[Any], source: str | None
+) -> tuple[Any, list[tuple[Any, Any]]]:
     """The validation view of an entry array, and each entry's (address, deposed).
 
     When msgspec finds every entry sound, the view is a placeholder the validator takes
@@ -162,24 +201,35 @@ def _check_entries(raw: Any, raws: Sequence[Any]) -> tuple[Any, list[tuple[Any, 
     else:
         return Deferred("array"), [(s.address, s.deposed) for s in skeletons]
     view: list[Any] = []
-    for entry_raw in raws:
+    for i, entry_raw in enumerate(raws):
         try:
             one.decode(entry_raw)
             view.append(_VALID_ENTRY)
         except msgspec.ValidationError:
-            view.append(_exact_raw(entry_raw))
+            view.append(_exact_raw(entry_raw, (key, i), source))
     return view, []
 
 
-def _entry_loader(raws: Sequence[Any]) -> Callable[[int], Any]:
+def _entry_loader(key: str, raws: Sequence[Any], source: str | None) -> Callable[[int], Any]:
+    item = plan_validator().node_at("resource_changes").items
+
     def entry(i: int) -> Any:
-        return _exact_raw(raws[i])
+        return validated(_exact_raw(raws[i], (key, i), source), (key, i), item, source)
 
     return entry
 
 
-def split_fast(data: bytes) -> SplitPlan | None:
+def _member_loader(key: str, raw: Any, node: _Node | None, source: str | None) -> Callable[[], Any]:
+    def member() -> Any:
+        return validated(_exact_raw(raw, (key,), source), (key,), node, source)
+
+    return member
+
+
+def split_fast(data: bytes, source: str | None = None) -> SplitPlan | None:
     """Split ``data`` with msgspec; None when the standard library must decide (not an object, bad JSON...).
+
+    ``source`` names the plan in the errors of what is validated on first access.
 
     >>> split = split_fast(b'{"format_version": "1.2", "resource_changes": [{"address": "a.b", "change": {"actions": ["create"], "after": {}}}]}')
     >>> split.keys["resource_changes"], split.entries["resource_changes"][0]["change"]["after"]
@@ -203,16 +253,21 @@ def split_fast(data: bytes) -> SplitPlan | None:
                 raws = msgspec.json.decode(raw, type=list[msgspec.Raw])
             except Exception:
                 return None
-            entries = LazyEntries(len(raws), _entry_loader(raws))
-            split.view[key], split.keys[key] = _check_entries(raw, raws)
+            entries = LazyEntries(len(raws), _entry_loader(key, raws, source))
+            split.view[key], split.keys[key] = _check_entries(key, raw, raws, source)
             split.values[key] = split.entries[key] = entries
             continue
-        node = validator.root.properties.get(key)
+        node = validator.root.member(key)
         json_type = json_type_of_first_byte(first)
-        if json_type is not None and size >= DEFER_MIN_BYTES and (node is None or node.shallow):
-            split.view[key] = split.values[key] = Thunk(json_type, functools.partial(_exact_raw, raw))
+        if (
+            json_type is not None
+            and size >= DEFER_MIN_BYTES
+            and (node is None or node.shallow or key in VALIDATED_WHEN_READ)
+        ):
+            # Only its JSON type is checked now; the rest when it is first read.
+            split.view[key] = split.values[key] = Thunk(json_type, _member_loader(key, raw, node, source))
             continue
-        value = _exact_raw(raw)
+        value = _exact_raw(raw, (key,), source)
         split.view[key] = value
         split.values[key] = value
     return split

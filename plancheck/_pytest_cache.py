@@ -103,23 +103,37 @@ class SessionDocuments:
     (0, <plancheck documents: 0 plans, 0 states>)
     """
 
-    __slots__ = ("_secrets", "plans", "states")
+    __slots__ = ("_extra", "_secrets", "plans", "states")
 
     def __init__(self) -> None:
         self.plans: DocumentCache[Any] = DocumentCache(_load_plan_file)
         self.states: DocumentCache[Any] = DocumentCache(_load_state_file)
+        self._extra: list[Secrets] = []
         self._secrets: tuple[int, Secrets] = (0, Secrets())
+
+    def add_secrets(self, secrets: Secrets) -> None:
+        """Scrub ``secrets`` from every later report too (configurations, acceptance-test variables).
+
+        >>> docs = SessionDocuments()
+        >>> docs.add_secrets(Secrets(["hunter2"]))
+        >>> "hunter2" in docs.secrets()
+        True
+        """
+        if len(secrets) and secrets not in self._extra:
+            self._extra.append(secrets)
 
     def secrets(self) -> Secrets:
         """Every secret string of every document loaded so far (to scrub from any report)."""
-        # Documents are only ever added, so the load count tells whether the union is stale.
-        version = self.plans.loads + self.states.loads
+        # Documents and secrets are only ever added, so their count tells whether the union is stale.
+        version = self.plans.loads + self.states.loads + len(self._extra)
         if self._secrets[0] != version:
             found = Secrets()
             for document in (*self.plans.documents(), *self.states.documents()):
                 secrets = getattr(document, "secrets", None)
                 if isinstance(secrets, Secrets):
                     found = found | secrets
+            for secrets in self._extra:
+                found = found | secrets
             self._secrets = (version, found)
         return self._secrets[1]
 

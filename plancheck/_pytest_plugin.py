@@ -147,9 +147,9 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
     if has_text and not item.config.stash.get(_SHOW_SENSITIVE, False):
         documents = item.config.stash.get(_DOCUMENTS, None)
         if documents is not None:
-            from ._pytest_scrub import scrub_report
+            from ._pytest_scrub import scrub_report_or_withhold
 
-            scrub_report(report, documents.secrets())
+            scrub_report_or_withhold(report, documents.secrets)
     return report
 
 
@@ -164,7 +164,11 @@ def pytest_assertrepr_compare(config: pytest.Config, op: str, left: object, righ
     from ._pytest_assertrepr import explain_comparison
 
     documents = config.stash.get(_DOCUMENTS, None)
-    return explain_comparison(knownvalue, left, right, documents.secrets() if documents is not None else None)
+    try:
+        secrets = documents.secrets() if documents is not None else None
+        return explain_comparison(knownvalue, left, right, secrets)
+    except Exception:  # an explanation is a courtesy: pytest's own stays, and the report is scrubbed
+        return None
 
 
 # -- fixtures ------------------------------------------------------------------------------------
@@ -251,13 +255,25 @@ def tf_acceptance_cli_config() -> Any:
 
 @pytest.fixture
 def tf_acceptance(
-    request: pytest.FixtureRequest, tmp_path: Path, tf_acceptance_binary: Any, tf_acceptance_cli_config: Any
+    request: pytest.FixtureRequest,
+    tmp_path: Path,
+    tf_acceptance_binary: Any,
+    tf_acceptance_cli_config: Any,
+    _plancheck_documents: SessionDocuments,
 ) -> Iterator[Any]:
-    """An acceptance-test runner working in this test's ``tmp_path`` (see :mod:`plancheck.acceptance`)."""
+    """An acceptance-test runner working in this test's ``tmp_path`` (see :mod:`plancheck.acceptance`).
+
+    The secrets it meets (``Sensitive`` variables, sensitive values of its plans and states) are
+    scrubbed from every later report of the session, like those of ``tf_plan``.
+    """
     from .acceptance._fixture import make_acceptance
 
     runner = make_acceptance(
-        request, tmp_path, terraform=tf_acceptance_binary, cli_config=tf_acceptance_cli_config
+        request,
+        tmp_path,
+        terraform=tf_acceptance_binary,
+        cli_config=tf_acceptance_cli_config,
+        share_secrets=_plancheck_documents.add_secrets,
     )
     if hasattr(runner, "__enter__") and hasattr(runner, "__exit__"):
         with runner as entered:
@@ -267,7 +283,7 @@ def tf_acceptance(
 
 
 @pytest.fixture
-def tf_config(request: pytest.FixtureRequest) -> Any:
+def tf_config(request: pytest.FixtureRequest, _plancheck_documents: SessionDocuments) -> Any:
     """The configuration named by ``@pytest.mark.tf_config(path, flavor="terraform", strict=False)``.
 
     ``path`` is a ``.tf.json``/``.tofu.json`` file or a module directory, relative to the test file.
@@ -289,7 +305,10 @@ def tf_config(request: pytest.FixtureRequest) -> Any:
     from .tfconfig import load_config_for_test
 
     try:
-        return load_config_for_test(marker.args[0], relative_to=request.path, **marker.kwargs)
+        config = load_config_for_test(marker.args[0], relative_to=request.path, **marker.kwargs)
+        # Defaults of sensitive variables are secrets of every report from now on, like a plan's.
+        _plancheck_documents.add_secrets(config.secrets)
+        return config
     except (OSError, ValueError) as exc:
         # ConfigFormatError is a ValueError that names the file, line and JSON location.
         message = str(exc) if str(exc).startswith("tf_config:") else f"tf_config: {exc}"

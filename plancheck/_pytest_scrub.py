@@ -11,11 +11,18 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-from typing import Any
+from collections.abc import Callable
+from typing import Any, Final
 
 from ._redact import Secrets
 
-__all__ = ["scrub_report"]
+__all__ = ["WITHHELD", "scrub_report", "scrub_report_or_withhold"]
+
+#: What a report says instead of its text when it could not be scrubbed: failing closed.
+WITHHELD: Final = (
+    "plancheck: this report's text is withheld because its secrets could not be scrubbed ({problem}); "
+    "run with --tf-show-sensitive locally to see it"
+)
 
 
 def _scrub_in_place(root: Any, secrets: Secrets) -> None:
@@ -89,3 +96,23 @@ def scrub_report(report: Any, secrets: Secrets) -> bool:
     if changed:
         report.sections = sections
     return changed
+
+
+def scrub_report_or_withhold(report: Any, secrets: Callable[[], Secrets]) -> None:
+    """Scrub the report with :func:`scrub_report`; if collecting or scrubbing the secrets fails,
+    replace its text by :data:`WITHHELD`, so neither a leak nor an error of plancheck's ends the session.
+
+    >>> from types import SimpleNamespace
+    >>> def broken() -> Secrets:
+    ...     raise TypeError("resources is not a list")
+    >>> report = SimpleNamespace(longrepr="E  assert 'hunter2' == 'x'", sections=[("Captured stdout call", "hunter2")])
+    >>> scrub_report_or_withhold(report, broken)
+    >>> report.longrepr, report.sections
+    ("plancheck: this report's text is withheld because its secrets could not be scrubbed (TypeError); run with --tf-show-sensitive locally to see it", [])
+    """
+    try:
+        scrub_report(report, secrets())
+    except Exception as exc:  # the hook must never raise: pytest would end the whole session
+        # The exception's own text could hold a value of the document: only its type is shown.
+        report.longrepr = WITHHELD.format(problem=type(exc).__name__) if report.longrepr is not None else None
+        report.sections = []

@@ -40,6 +40,13 @@ __all__ = [
 SENSITIVE: Final = "(sensitive)"
 #: Shortest secret scrubbed by value: shorter strings ("", "a", "id") would blank out ordinary words.
 MIN_SECRET_LENGTH: Final = 3
+#: Any run of this many characters taken from a secret (or from one of its escaped renderings) is
+#: scrubbed wherever it appears, so a secret cut by truncation, windowing or wrapping still never shows.
+#: Why 8: the fragments pytest and Terraform make of a long value are longer (a ``saferepr`` half is
+#: ~118 characters, a diff window keeps 10 characters of context before the first difference, a cut
+#: line keeps what fits in 640 characters), while a shorter window starts to blank out ordinary words
+#: (``benchmarks/bench_scrub.py`` measures how much of an unrelated text each window length scrubs).
+SUBSTRING_WINDOW: Final = 8
 MAX_RENDER_CHARS: Final = 4000
 
 # A marks tree as Terraform writes it: true, false, or objects/arrays of marks mirroring the value.
@@ -74,26 +81,106 @@ def revealing_sensitive(reveal: bool = True) -> Iterator[None]:
         _SHOW.reset(token)
 
 
+class _NoValue:
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "NO_VALUE"
+
+
+#: No value to fit marks to: the value is absent there, or was not looked at. Any container fits it.
+NO_VALUE: Final[Any] = _NoValue()
+
+
+def _is_array(x: Any) -> bool:
+    kind = type(x)
+    if kind is list or kind is tuple:
+        return True
+    return isinstance(x, Sequence) and not isinstance(x, (str, bytes, bytearray))
+
+
+def _is_object(x: Any) -> bool:
+    return type(x) is dict or isinstance(x, Mapping)
+
+
+def fit_marks(marks: Marks, value: Any = NO_VALUE) -> Marks:
+    """The marks node ``marks`` as it applies to ``value``: itself, or, if malformed, what it fails closed to.
+
+    Terraform writes a marks node as ``true``, ``false``/null, or an object (array) of marks over an
+    object (array) value. A node that does not fit cannot be trusted to say what is *not* marked:
+    one that is neither a bool, null nor a container (``1``, ``"true"``) is ``True``; a container of
+    the wrong kind for the value (array marks over a string or an object, object marks over an
+    array or a scalar) is ``True`` if it holds a mark anywhere, else None. A null value, or
+    :data:`NO_VALUE`, fits either kind of container.
+
+    >>> fit_marks(1), fit_marks("true"), fit_marks([True], "hunter2"), fit_marks([False], {"a": "x"})
+    (True, True, True, None)
+    >>> fit_marks({"a": True}, {"a": "x"}), fit_marks([True], None), fit_marks(False, "x")
+    ({'a': True}, [True], False)
+    """
+    if marks is True or marks is False or marks is None:
+        return marks
+    kind = type(marks)
+    if (kind is dict or kind is list) and (type(value) is kind or value is None or value is NO_VALUE):
+        return marks  # what JSON parsers build, tested by identity: the common case, and the fast one
+    if _is_object(marks):
+        if value is None or value is NO_VALUE or _is_object(value):
+            return marks
+    elif _is_array(marks):
+        if value is None or value is NO_VALUE or _is_array(value):
+            return marks
+    else:
+        return True
+    return True if _has_any_mark(marks) else None
+
+
 def child_marks(marks: Marks, step: Step) -> Marks:
-    """The marks of the child at ``step``; ``True`` is inherited by every descendant.
+    """The marks of the child at ``step`` of a value that has such a child; ``True`` is inherited by every descendant.
+
+    Callers step by the kind of the value, so marks of the other kind do not fit it and fail
+    closed, as :func:`fit_marks` says: ``True`` if they hold any mark (else None); so does a node
+    that is neither a bool, null nor a container.
 
     >>> child_marks(True, MapStep("a")), child_marks({"a": [False, True]}, MapStep("a"))
     (True, [False, True])
+    >>> child_marks([True], MapStep("a")), child_marks({"a": 1}, SliceStep(0)), child_marks(1, SliceStep(0))
+    (True, True, True)
     """
     if marks is True:
         return True
-    if isinstance(step, MapStep):
-        if isinstance(marks, Mapping):
-            return marks.get(step.key)
+    if marks is None or marks is False:
         return None
-    if isinstance(marks, Sequence) and not isinstance(marks, str) and step.index < len(marks):
-        return marks[step.index]
-    return None
+    if isinstance(step, MapStep):
+        if _is_object(marks):
+            return marks.get(step.key)
+    elif _is_array(marks):
+        return marks[step.index] if step.index < len(marks) else None
+    if _is_object(marks) or _is_array(marks):
+        return True if _has_any_mark(marks) else None
+    return True
 
 
-def walk_marks(marks: Marks, steps: Sequence[Step]) -> tuple[int, Marks]:
+def _value_child(value: Any, step: Step) -> Any:
+    """The child of ``value`` at ``step``, or NO_VALUE (as :func:`plancheck._values.value_at` walks)."""
+    if value is NO_VALUE or value is None:
+        return NO_VALUE
+    if isinstance(step, MapStep):
+        if _is_object(value) and step.key in value:
+            return value[step.key]
+    elif _is_array(value) and step.index < len(value):
+        return value[step.index]
+    return NO_VALUE
+
+
+def walk_marks(marks: Marks, steps: Sequence[Step], value: Any = NO_VALUE) -> tuple[int, Marks]:
     """One walk of a marks tree along ``steps``: the depth of the first ``true`` (-1 if none), and the
     marks at the end (``True`` when inherited from an ancestor, None when the tree stops short).
+
+    With ``value`` (the value the marks describe), each node on the way is fitted to the value's
+    node there (:func:`fit_marks`), so a malformed one fails closed. Without it, only the nodes
+    malformed whatever the value (``1``, ``"true"``) do; marks of the wrong kind for a step stop the
+    walk, as they do where the path leaves the value. So a walk without the value finds a ``true``
+    only where the walk with it finds one too, at the same depth or above.
 
     The types JSON parsers build (dict, list) are tested by identity first: an ``isinstance``
     against the ``Mapping``/``Sequence`` ABCs costs more than the rest of the step.
@@ -103,7 +190,11 @@ def walk_marks(marks: Marks, steps: Sequence[Step]) -> tuple[int, Marks]:
     (1, True)
     >>> walk_marks({"a": {"b": [False, True]}}, New("a").AtMapKey("b").steps)
     (-1, [False, True])
+    >>> walk_marks({"p": [True]}, New("p").steps), walk_marks({"p": [True]}, New("p").steps, {"p": "hunter2"})
+    ((-1, [True]), (1, True))
     """
+    if value is not NO_VALUE:
+        return _walk_fitted(marks, steps, value)
     current = marks
     depth = 0
     for step in steps:
@@ -113,13 +204,56 @@ def walk_marks(marks: Marks, steps: Sequence[Step]) -> tuple[int, Marks]:
             return -1, None
         kind = type(current)
         if type(step) is MapStep:
-            current = current.get(step.key) if kind is dict else child_marks(current, step)
-        elif kind is list:
+            if kind is dict or _is_object(current):
+                current = current.get(step.key)
+            elif _is_array(current):
+                return -1, None
+            else:
+                return depth, True  # neither a bool, null nor a container: fails closed
+        elif kind is list or _is_array(current):
             index = step.index
             current = current[index] if index < len(current) else None
+        elif _is_object(current):
+            return -1, None
         else:
-            current = child_marks(current, step)
+            return depth, True
         depth += 1
+    if current is True:
+        return depth, True
+    if current is None or current is False or _is_object(current) or _is_array(current):
+        return -1, current
+    return depth, True
+
+
+def _walk_fitted(marks: Marks, steps: Sequence[Step], value: Any) -> tuple[int, Marks]:
+    """:func:`walk_marks` with every node fitted to the value's node at the same place."""
+    current = fit_marks(marks, value)
+    depth = 0
+    for step in steps:
+        if current is True:
+            return depth, True
+        if current is None or current is False:
+            return -1, None
+        kind = type(current)
+        if type(step) is MapStep:
+            if kind is not dict and not _is_object(current):
+                return -1, None  # array marks the value did not contradict: the path leaves the value
+            key = step.key
+            current = current.get(key)
+            value = value.get(key, NO_VALUE) if type(value) is dict else _value_child(value, step)
+        else:
+            if kind is not list and not _is_array(current):
+                return -1, None
+            index = step.index
+            current = current[index] if index < len(current) else None
+            value = value[index] if type(value) is list and index < len(value) else _value_child(value, step)
+        depth += 1
+        if current is True or current is None or current is False:
+            continue
+        kind = type(current)
+        if (kind is dict or kind is list) and (type(value) is kind or value is None or value is NO_VALUE):
+            continue  # fits: the common case, decided without a call
+        current = fit_marks(current, value)
     if current is True:
         return depth, True
     return -1, current
@@ -139,37 +273,111 @@ def marks_at(marks: Marks, steps: Iterable[Step]) -> tuple[bool, int | None]:
 
 
 def _has_any_mark(marks: Marks) -> bool:
+    # A node that is neither a bool, null nor a container counts as a mark: it fails closed.
     stack = [marks]
     while stack:
         m = stack.pop()
         if m is True:
             return True
-        if isinstance(m, Mapping):
+        if m is None or m is False:
+            continue
+        if _is_object(m):
             stack.extend(m.values())
-        elif isinstance(m, list):
+        elif _is_array(m):
             stack.extend(m)
+        else:
+            return True
     return False
+
+
+def _renderings(value: str) -> set[str]:
+    """The ways a message can spell ``value``: as is, JSON-escaped and ``repr``-escaped (either quote)."""
+    forms = {
+        value,
+        json.dumps(value, ensure_ascii=False)[1:-1],
+        json.dumps(value)[1:-1],
+        repr(value)[1:-1],
+        ascii(value)[1:-1],
+    }
+    # repr() picks its quote by the content; a repr nested in another quoting escapes the other one.
+    for form in list(forms):
+        forms.add(form.replace("'", "\\'"))
+        forms.add(form.replace('"', '\\"'))
+    return forms
+
+
+def _pieces(value: str) -> Iterator[str]:
+    """Every rendering of ``value``, and the lines and words of it that a wrapped rendering shows alone."""
+    yield from _renderings(value)
+    # Terraform wraps a long diagnostic at spaces and pytest diffs line by line: a line or a word of a
+    # secret can stand alone in a message, so each is a secret of its own.
+    if "\n" in value or "\r" in value:
+        yield from value.splitlines()
+    if any(c.isspace() for c in value):
+        yield from value.split()
+
+
+class _Scanner:
+    """Finds, in one pass over a text, every place it shows a secret or a piece of one."""
+
+    __slots__ = ("heads", "searches")
+
+    def __init__(self, values: Iterable[str]) -> None:
+        by_size: dict[int, set[str]] = {}
+        size = SUBSTRING_WINDOW
+        for value in values:
+            for piece in _pieces(value):
+                n = len(piece)
+                if n >= size:
+                    by_size.setdefault(size, set()).update(piece[i : i + size] for i in range(n - size + 1))
+                elif n >= MIN_SECRET_LENGTH:
+                    by_size.setdefault(n, set()).add(piece)
+        self.searches = tuple((n, frozenset(forms)) for n, forms in sorted(by_size.items()))
+        # Every piece starts with one of these: most positions of a text are passed over after one look-up.
+        self.heads = frozenset(form[:MIN_SECRET_LENGTH] for _, forms in self.searches for form in forms)
+
+    def spans(self, text: str, first_only: bool = False) -> list[tuple[int, int]]:
+        """The (start, end) of every secret piece in ``text``, in order of their start."""
+        found: list[tuple[int, int]] = []
+        heads, searches, head = self.heads, self.searches, MIN_SECRET_LENGTH
+        for i in range(len(text) - head + 1):
+            if text[i : i + head] in heads:
+                for size, forms in searches:
+                    if text[i : i + size] in forms:
+                        found.append((i, i + size))
+                        if first_only:
+                            return found
+        return found
 
 
 class Secrets:
     """A set of secret strings to scrub from any text shown to a user.
+
+    A secret is scrubbed however a message spells it: whole, JSON- or ``repr``-escaped, line by
+    line, word by word, and by any run of :data:`SUBSTRING_WINDOW` (8) characters of it, so a
+    secret that a renderer truncated, windowed or wrapped is still never shown. Overlapping and
+    adjacent pieces become one ``(sensitive)``.
 
     >>> s = Secrets(["hunter2", "ab"])
     >>> s.scrub("password is hunter2!")
     'password is (sensitive)!'
     >>> "hunter2" in repr(s)
     False
+    >>> key = Secrets(["-----BEGIN KEY-----\\nMIIEvQIBADANBgkqhkiG9w0BAQEF\\n-----END KEY-----"])
+    >>> key.scrub("+ MIIEvQIBADANBgkqhkiG9w0BAQEF")            # one line of a multi-line secret
+    '+ (sensitive)'
+    >>> key.scrub("'-----BEGIN KEY-----\\\\nMIIEvQ...'")           # repr-escaped, then truncated
+    "'(sensitive)...'"
     """
 
-    __slots__ = ("_forms", "_ordered", "_values")
+    __slots__ = ("_ordered", "_scanner", "_values")
     _values: frozenset[str]
     _ordered: tuple[str, ...]
-    _forms: tuple[str, ...]
+    _scanner: _Scanner
 
     def __init__(self, values: Iterable[str] = ()) -> None:
         vals = frozenset(v for v in values if isinstance(v, str) and len(v) >= MIN_SECRET_LENGTH)
         object.__setattr__(self, "_values", vals)
-        # Longest first, so a secret that contains another is scrubbed whole.
         object.__setattr__(self, "_ordered", tuple(sorted(vals, key=lambda v: (-len(v), v))))
 
     def __setattr__(self, name: str, value: Any) -> None:
@@ -195,44 +403,72 @@ class Secrets:
     def __repr__(self) -> str:
         return f"<Secrets: {len(self._values)} values>"
 
-    def touches(self, text: str) -> bool:
-        """True if ``text`` contains any secret.
-
-        >>> Secrets(["hunter2"]).touches("xhunter2x")
-        True
-        """
-        return any(v in text for v in self._ordered)
-
-    def scrub(self, text: str) -> str:
-        """Replace every occurrence of every secret (and of its JSON-escaped form) by ``(sensitive)``."""
-        if not self._ordered or _SHOW.get():
-            return text
-        for form in self._scrub_forms():
-            if form in text:
-                text = text.replace(form, SENSITIVE)
-        return text
-
-    def _scrub_forms(self) -> tuple[str, ...]:
-        # Each secret, then its JSON-escaped forms, in the order they are replaced; computed once,
-        # as escaping thousands of secrets on every scrub made each failure cost milliseconds.
+    def _scan(self) -> _Scanner:
+        # Built on first use and kept: a document's secrets are scrubbed from many messages.
         try:
-            return self._forms
+            return self._scanner
         except AttributeError:
             pass
-        forms: list[str] = []
-        for value in self._ordered:
-            forms.append(value)
-            escaped = json.dumps(value, ensure_ascii=False)[1:-1]
-            if escaped != value:
-                forms.append(escaped)
-            ascii_escaped = json.dumps(value)[1:-1]
-            if ascii_escaped not in (value, escaped):
-                forms.append(ascii_escaped)
-        object.__setattr__(self, "_forms", tuple(forms))
-        return self._forms
+        scanner = _Scanner(self._ordered)
+        object.__setattr__(self, "_scanner", scanner)
+        return scanner
+
+    def touches(self, text: str) -> bool:
+        """True if ``text`` shows any secret, or any piece of one that :meth:`scrub` would replace.
+
+        >>> Secrets(["hunter2"]).touches("xhunter2x"), Secrets(["hunter2"]).touches("hunter")
+        (True, False)
+        """
+        return bool(self._ordered) and bool(self._scan().spans(text, first_only=True))
+
+    def scrub(self, text: str) -> str:
+        """Replace every secret and every piece of one in ``text`` by ``(sensitive)``.
+
+        >>> Secrets(["correct horse battery staple"]).scrub("The value correct horse battery\\n│ staple is bad")
+        'The value (sensitive)\\n│ (sensitive) is bad'
+        """
+        if not self._ordered or _SHOW.get():
+            return text
+        spans = self._scan().spans(text)
+        if not spans:
+            return text
+        out: list[str] = []
+        done = 0
+        start, end = spans[0]
+        for s, e in spans[1:]:
+            if s <= end:
+                end = max(end, e)
+                continue
+            out.extend((text[done:start], SENSITIVE))
+            done, (start, end) = end, (s, e)
+        out.extend((text[done:start], SENSITIVE, text[end:]))
+        return "".join(out)
 
 
 NO_SECRETS: Final = Secrets()
+
+
+#: Numbers whose fixed-point text would be longer than this are written with an exponent.
+MAX_FIXED_DIGITS: Final = 1000
+
+
+def number_text(value: int | Decimal) -> str:
+    """The exact text of a JSON number, at any size: fixed-point while that stays short, else with an exponent.
+
+    Python refuses ``str()`` of an int over 4300 digits, and fixed-point text of ``1E+999999999999``
+    would not fit in memory; Terraform's numbers can be both.
+
+    >>> number_text(12), number_text(Decimal("1.50")), len(number_text(10**5000)), number_text(Decimal("1E+99999"))
+    ('12', '1.50', 5001, '1E+99999')
+    """
+    if isinstance(value, int):
+        try:
+            return str(value)
+        except ValueError:
+            value = Decimal(value)
+    if value.is_finite() and abs(value.adjusted()) <= MAX_FIXED_DIGITS and len(value.as_tuple().digits) <= 2 * MAX_FIXED_DIGITS:
+        return format(value, "f")
+    return str(value)
 
 
 def _scalar(value: Any) -> str:
@@ -244,7 +480,9 @@ def _scalar(value: Any) -> str:
         return "false"
     if isinstance(value, str):
         return json.dumps(value, ensure_ascii=False)
-    if isinstance(value, (int, Decimal)):
+    if isinstance(value, int):
+        return number_text(value)
+    if isinstance(value, Decimal):
         return str(value)
     if isinstance(value, float):
         return repr(value)
@@ -258,6 +496,8 @@ def render_value(value: Any, marks: Marks = None, secrets: Secrets = NO_SECRETS)
     '{"a": "x", "b": [1, (sensitive)]}'
     >>> render_value("user=hunter2", None, Secrets(["hunter2"]))
     '(sensitive)'
+    >>> render_value({"p": "hunter2", "q": "x"}, {"p": [True], "q": "true"})  # malformed marks fail closed
+    '{"p": (sensitive), "q": (sensitive)}'
     """
     reveal = _SHOW.get()
     out: list[str] = []
@@ -271,6 +511,8 @@ def render_value(value: Any, marks: Marks = None, secrets: Secrets = NO_SECRETS)
             size += len(item)
         else:
             val, mk, _ = item
+            if mk is not True and mk is not None and mk is not False:
+                mk = fit_marks(mk, val)  # a malformed marks node fails closed
             if mk is True and not reveal:
                 out.append(SENSITIVE)
                 size += len(SENSITIVE)
@@ -305,9 +547,12 @@ def render_value(value: Any, marks: Marks = None, secrets: Secrets = NO_SECRETS)
 
 
 def contains_sensitive(marks: Marks) -> bool:
-    """True if any value within ``marks`` is marked.
+    """True if any value within ``marks`` is marked; a node that is neither a bool, null nor a
+    container (``1``, ``"true"``) counts as marked (it fails closed).
 
     >>> contains_sensitive({"a": [False, {"b": True}]}), contains_sensitive({"a": False})
     (True, False)
+    >>> contains_sensitive({"a": 1}), contains_sensitive("true"), contains_sensitive([None])
+    (True, True, False)
     """
     return _has_any_mark(marks)

@@ -5,28 +5,40 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from ._redact import Marks, Secrets
+from ._redact import Marks, Secrets, contains_sensitive, fit_marks
 
 __all__ = ["collect_plan_secrets", "collect_state_secrets", "marked_strings"]
 
 
 def marked_strings(value: Any, marks: Marks) -> Iterator[str]:
-    """Yield every string (and every number's text) in ``value`` that lies under a ``true`` mark.
+    """Yield every string (and every number's text) in ``value`` that lies under a ``true`` mark,
+    and the keys of every object under one (a sensitive map's keys are as secret as its values).
+
+    Marks that do not fit the value fail closed (:func:`plancheck._redact.fit_marks`): what they
+    cover is collected.
 
     >>> sorted(marked_strings({"a": "x1x", "b": ["p", "q"]}, {"b": [False, True]}))
     ['q']
+    >>> sorted(marked_strings({"tags": {"key-1": "v"}, "name": "n"}, {"tags": True}))
+    ['key-1', 'v']
+    >>> sorted(marked_strings({"a": "x1x", "b": "pw1", "c": ["q"]}, {"a": 1, "b": [True], "c": {"x": True}}))
+    ['pw1', 'q', 'x1x']
     """
     stack: list[tuple[Any, Marks, bool]] = [(value, marks, False)]
     while stack:
         val, mk, inherited = stack.pop()
+        if not inherited:
+            mk = fit_marks(mk, val)
         marked = inherited or mk is True
         if isinstance(val, Mapping):
             for k, v in val.items():
-                child = mk.get(k) if isinstance(mk, Mapping) else None
+                if marked and isinstance(k, str):
+                    yield k
+                child = mk.get(k) if not marked and isinstance(mk, Mapping) else None
                 stack.append((v, child, marked))
         elif isinstance(val, list):
             for i, v in enumerate(val):
-                child = mk[i] if isinstance(mk, list) and i < len(mk) else None
+                child = mk[i] if not marked and isinstance(mk, list) and i < len(mk) else None
                 stack.append((v, child, marked))
         elif marked and val is not None and not isinstance(val, bool):
             yield str(val)
@@ -38,7 +50,8 @@ def _sensitive_variable_names(document: Mapping[str, Any]) -> set[str]:
     variables = root.get("variables") if isinstance(root, Mapping) else None
     if not isinstance(variables, Mapping):
         return set()
-    return {name for name, v in variables.items() if isinstance(v, Mapping) and v.get("sensitive") is True}
+    # A "sensitive" that is not false or null ("true", 1) fails closed.
+    return {name for name, v in variables.items() if isinstance(v, Mapping) and contains_sensitive(v.get("sensitive"))}
 
 
 def _state_secrets(state_values: Any) -> Iterator[str]:
@@ -48,7 +61,7 @@ def _state_secrets(state_values: Any) -> Iterator[str]:
     outputs = state_values.get("outputs")
     if isinstance(outputs, Mapping):
         for out in outputs.values():
-            if isinstance(out, Mapping) and out.get("sensitive") is True:
+            if isinstance(out, Mapping) and contains_sensitive(out.get("sensitive")):
                 yield from marked_strings(out.get("value"), True)
     modules = [state_values.get("root_module")]
     while modules:

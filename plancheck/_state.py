@@ -17,8 +17,8 @@ from typing import IO, Any, final
 from ._errors import StateFormatError
 from ._json import loads_exact, resolve_parser
 from ._load import read_source
-from ._plan import AddressIndex, LazySecrets, ResourceNotFound, closest_addresses
-from ._redact import Marks, Secrets
+from ._plan import AddressIndex, HasSecrets, LazySecrets, ResourceNotFound, closest_addresses, shown_address
+from ._redact import Marks, Secrets, contains_sensitive
 from ._resource_fields import ResourceFields
 from ._validate import VALIDATION_MODES, validate_state
 
@@ -63,21 +63,31 @@ class StateResource(ResourceFields):
     """One resource instance object of a state (a current or a deposed object).
 
     ``address`` is the full address (see :func:`_full_address` for old states that lack it).
+    ``document`` is its state (a state passes itself): the repr shows the address through the
+    state's secrets (:func:`plancheck._plan.shown_address`), asked for only then. One built
+    alone knows only the secrets it holds.
 
     >>> r = StateResource({"address": "null_resource.a[0]", "mode": "managed", "index": 0, "values": {"id": "1"}})
     >>> r.address, r.index, r.values, r.deposed
     ('null_resource.a[0]', 0, {'id': '1'}, None)
+    >>> from types import SimpleNamespace
+    >>> StateResource({"address": 'a.b["pw-1234"]'}, 'module.m["pw-1234"]', document=SimpleNamespace(secrets=Secrets(["pw-1234"])))
+    <StateResource module.m["(sensitive)"].a.b["(sensitive)"]>
     """
 
-    __slots__ = ("address", "module_address", "raw")
+    __slots__ = ("_document", "address", "module_address", "raw")
     raw: Mapping[str, Any]
     module_address: str | None
     address: str
+    _document: HasSecrets | None
 
-    def __init__(self, raw: Mapping[str, Any], module_address: str | None = None) -> None:
+    def __init__(
+        self, raw: Mapping[str, Any], module_address: str | None = None, *, document: HasSecrets | None = None
+    ) -> None:
         object.__setattr__(self, "raw", raw)
         object.__setattr__(self, "module_address", module_address or None)
         object.__setattr__(self, "address", _full_address(raw, module_address or None))
+        object.__setattr__(self, "_document", document)
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError("StateResource is read-only")
@@ -110,7 +120,14 @@ class StateResource(ResourceFields):
 
     def __repr__(self) -> str:
         deposed = f" deposed={self.deposed!r}" if self.deposed else ""
-        return f"<StateResource {self.address}{deposed}>"
+        document = self._document
+        if document is None:
+            from ._secrets import marked_strings
+
+            secrets = Secrets(marked_strings(self.raw.get("values"), self.raw.get("sensitive_values")))
+        else:
+            secrets = document.secrets
+        return f"<StateResource {shown_address(self.address, secrets)}{deposed}>"
 
 
 @final
@@ -140,8 +157,12 @@ class StateOutput:
 
     @property
     def sensitive(self) -> bool:
-        """Whether the output is marked sensitive."""
-        return self.raw.get("sensitive") is True
+        """Whether the output is marked sensitive; a ``sensitive`` that is not a bool (``"true"``, ``1``) fails closed.
+
+        >>> StateOutput("a", {"value": "x", "sensitive": "true"}).sensitive, StateOutput("b", {"value": "x"}).sensitive
+        (True, False)
+        """
+        return contains_sensitive(self.raw.get("sensitive"))
 
     @property
     def type(self) -> Any:
@@ -186,7 +207,7 @@ class State:
         self.raw = raw
         self.source = source
         values = raw.get("values") or _EMPTY
-        resources = tuple(StateResource(r, m) for m, r in _walk_modules(values.get("root_module")))
+        resources = tuple(StateResource(r, m, document=self) for m, r in _walk_modules(values.get("root_module")))
         self._resources = resources
         self._index = AddressIndex((r.address, r.deposed) for r in resources)
 
@@ -248,7 +269,8 @@ class State:
         """
         outputs = self.outputs
         if name not in outputs:
-            raise ResourceNotFound(name, closest_addresses(name, list(outputs)), "the state's outputs")
+            closest = closest_addresses(name, list(outputs))
+            raise ResourceNotFound(name, closest, "the state's outputs", secrets=self.secrets)
         return outputs[name]
 
     # -- resources ---------------------------------------------------------------------------
@@ -282,7 +304,7 @@ class State:
         """
         i = self._index.get(address, deposed)
         if i is None:
-            raise self._index.missing(address, deposed, "the state")
+            raise self._index.missing(address, deposed, "the state", self.secrets)
         return self._resources[i]
 
     # -- secrets -----------------------------------------------------------------------------
@@ -305,15 +327,17 @@ def _check_mode(validation: str) -> None:
         raise ValueError(f"validation must be one of {', '.join(VALIDATION_MODES)}, got {validation!r}")
 
 
-def load_state(source: StateSource, *, validation: str = "fast", parser: str = "auto") -> State:
+def load_state(
+    source: StateSource, *, validation: str = "fast", parser: str = "auto", max_bytes: int | None = None
+) -> State:
     """Load a state from a path (str or PathLike; ``"-"`` is stdin), a file object, JSON bytes or a parsed dict.
 
-    The same inputs and options as :func:`plancheck.load_plan`.
+    The same inputs and options as :func:`plancheck.load_plan` (a plan is refused: use load_plan).
 
     >>> load_state(b'{"format_version": "1.0", "values": {"outputs": {"a": {"value": 1, "sensitive": false}}}}').outputs["a"].value
     1
     """
-    read = read_source(source, StateFormatError, "state", "load_state")
+    read = read_source(source, StateFormatError, "state", "load_state", max_bytes)
     if isinstance(read, Mapping):
         return State.from_dict(read, validation=validation)
     data, name = read

@@ -5,9 +5,15 @@ definition. Two validators apply them and always agree:
 
 * ``"fast"`` (the default): the schema compiled once into a small tree of nodes, walked
   iteratively. It touches only what the schema constrains (the envelope, each change's
-  keys and actions), never attribute values, so validating a 200 MB plan costs a few
-  tens of milliseconds and a 10 KB plan a few microseconds.
+  keys, actions and marks trees, the outputs, modules and resources of ``planned_values``
+  and ``prior_state``), never attribute values; a 10 KB plan takes a few microseconds, and
+  the marks trees are most of the work on a large one.
 * ``"full"``: the ``jsonschema`` library itself, over the whole document.
+
+Before either, a document of the other kind is refused: a state given as a plan (a
+top-level ``values`` and none of a plan's keys) or a plan given as a state (a plan's key
+and no ``values``). The schemas cannot say this (both allow unknown keys), and a state
+read as a plan would otherwise pass as a plan without changes.
 
 When a document has several problems both report the same one, the first in document
 order (a value's own type before its missing keys, missing keys before its members,
@@ -17,6 +23,7 @@ the error (location, expected, found) is identical whichever mode found it.
 
 from __future__ import annotations
 
+import gc
 import json
 import numbers
 import re
@@ -32,11 +39,13 @@ from ._errors import DocumentFormatError, PlanFormatError, StateFormatError
 
 __all__ = [
     "KNOWN_ACTIONS",
+    "PLAN_KEYS",
     "VALIDATION_MODES",
     "Deferred",
     "SchemaValidator",
     "ValidationMode",
     "Violation",
+    "check_kind",
     "json_location",
     "plan_validator",
     "state_validator",
@@ -50,14 +59,22 @@ VALIDATION_MODES: Final = ("fast", "full")
 #: The actions Terraform and OpenTofu write (``internal/command/jsonplan``: a replace is two of them).
 KNOWN_ACTIONS: Final = frozenset({"no-op", "create", "read", "update", "delete", "forget"})
 
+#: Top-level keys only a plan has (``internal/command/jsonplan``); a state's values are under ``values``.
+PLAN_KEYS: Final = (
+    "planned_values", "resource_changes", "resource_drift", "output_changes", "prior_state", "configuration",
+    "variables", "deferred_changes", "relevant_attributes", "applyable", "complete", "errored",
+)  # fmt: skip
+_PLAN_KEY_SET: Final = frozenset(PLAN_KEYS)
+
 PathKey = tuple[str | int, ...]
 
 
 class Deferred:
-    """Stands for a value that is syntactically valid JSON but not parsed yet (see ``_lazy``).
+    """Stands for a value not parsed yet (see ``_lazy``), whose members need no check now.
 
-    Validation sees only its JSON type, which is all the schema asks of the values that are
-    ever deferred (``planned_values``, ``prior_state``, ...).
+    Validation sees only its JSON type: its members were checked when the text was split
+    (by msgspec, against types built from the schema), or are checked when the value is
+    parsed (see ``_plansplit``), so a placeholder needs only its own type checked.
 
     >>> Deferred("object").json_type
     'object'
@@ -362,8 +379,43 @@ class _Node:
         self.shallow = not self.deep
         self.trivial = self.shallow and self.check is _ok
 
+    def member(self, key: str) -> _Node | None:
+        """The node of member ``key`` of an object: its property's, else additionalProperties', else None."""
+        found = self.properties.get(key)
+        return found if found is not None or key in self.properties else self.additional
 
-_Frame = tuple["_Node | None", Any, PathKey]
+    def tree_leaves(self) -> tuple[str, ...] | None:
+        """The scalar types of a *tree* node, or None for any other node.
+
+        A tree (a marks tree is one) is a value of the node's scalar types, or an object or
+        array whose members are trees again: no properties, no keywords but the type, and
+        additionalProperties and items that are the node itself.
+        """
+        schema = self.schema
+        if self.additional is not self or self.items is not self or self.properties or self.required:
+            return None
+        if "enum" in schema or "pattern" in schema:
+            return None
+        types = schema.get("type")
+        names = [types] if isinstance(types, str) else list(types or ())
+        if not names or "object" not in names or "array" not in names:
+            return None
+        return tuple(n for n in names if n not in ("object", "array"))
+
+
+#: Where a value is, as :meth:`SchemaValidator._walk` builds it: None at the start, else (parent, key).
+_Link = tuple[Any, str | int] | None
+_Frame = tuple["_Node | None", Any, _Link]
+
+
+def _path(base: PathKey, link: _Link) -> PathKey:
+    """The path of ``link``, below ``base``."""
+    steps: list[str | int] = []
+    while link is not None:
+        link, step = link
+        steps.append(step)
+    steps.reverse()
+    return (*base, *steps)
 _Predicate = Callable[[Any], bool]
 
 
@@ -388,9 +440,50 @@ def _predicates(nodes: Iterable[_Node]) -> dict[int, _Predicate]:
         return lambda v: cell[0](v)
 
     for node in nodes:
-        made[id(node)] = _predicate(node, cell_call)
+        leaves = node.tree_leaves()
+        made[id(node)] = _tree_predicate(leaves) if leaves is not None else _predicate(node, cell_call)
         cells.setdefault(id(node), [_true])[0] = made[id(node)]
     return made
+
+
+def _tree_predicate(leaves: tuple[str, ...]) -> _Predicate:
+    """The predicate of a tree node (see :meth:`_Node.tree_leaves`).
+
+    Marks trees hang off every resource change and every resource, so this is the hot loop
+    of validation: plain recursion over dicts and lists with ``type(x) is`` tests (a tree
+    deeper than the recursion limit is walked by :meth:`SchemaValidator._walk` instead).
+    """
+    only_bools = leaves == ("boolean",)
+    tests = tuple(_TYPE_TESTS[name] for name in leaves)
+
+    def leaf(value: Any) -> bool:
+        if isinstance(value, Deferred):
+            return value.json_type in ("object", "array")
+        if isinstance(value, list):
+            return valid(list(value))
+        if isinstance(value, Mapping):
+            return valid(dict(value))
+        return any(test(value) for test in tests)
+
+    def valid(value: Any) -> bool:
+        kind = type(value)
+        if kind is dict:
+            value = value.values()
+        elif kind is not list:
+            return (kind is bool and only_bools) or leaf(value)
+        for member in value:
+            kind = type(member)
+            if kind is bool and only_bools:
+                continue
+            if kind is dict or kind is list:
+                if member and not valid(member):
+                    return False
+                continue
+            if not leaf(member):
+                return False
+        return True
+
+    return valid
 
 
 _ABSENT: Final = object()
@@ -484,10 +577,17 @@ class SchemaValidator:
         finds the problem, when there is one, with its place.
         """
         predicate = self._predicates[id(node or self.root)]
+        # Validation allocates little but often: a young collection it would trigger could go on
+        # to traverse the whole freshly parsed document, which holds no cycles to collect.
+        enabled = gc.isenabled()
+        gc.disable()
         try:
             return predicate(document)
         except RecursionError:  # deeper than the closures can go: the walk has no limit
             return self._walk(document, (), node) is None
+        finally:
+            if enabled:
+                gc.enable()
 
     def _compile(self, schema: Mapping[str, Any], nodes: dict[int, _Node]) -> _Node:
         target = _resolve(self.schema, schema)
@@ -507,7 +607,7 @@ class SchemaValidator:
         return node
 
     def node_at(self, *keys: str) -> _Node:
-        """The compiled node for a top-level property (``node_at("resource_changes")``)."""
+        """The compiled node at a path of properties (``node_at("prior_state", "values")``)."""
         node = self.root
         for key in keys:
             node = node.properties[key]
@@ -529,8 +629,10 @@ class SchemaValidator:
         Members whose subschema has no members of its own are checked on the spot; the
         others go on a stack, in reverse, so they are walked in document order. A problem
         found on the spot waits on the stack behind the earlier members still to walk.
+        Locations are links (parent, key), made a path only for the violation: a tuple per
+        level would cost time quadratic in the depth of a deep document.
         """
-        stack: list[_Frame] = [(node or self.root, document, path)]
+        stack: list[_Frame] = [(node or self.root, document, None)]
         pop = stack.pop
         push = stack.append
         while stack:
@@ -540,14 +642,14 @@ class SchemaValidator:
                 return violation
             kind = current.check(value)
             if kind is not None:
-                return Violation(kind, where, current.schema, value)
+                return Violation(kind, _path(path, where), current.schema, value)
             if not current.deep:
                 continue
             if isinstance(value, dict) or (not isinstance(value, list) and isinstance(value, Mapping)):
                 for rank, key in enumerate(current.required):
                     if key not in value:
                         sub_schema = current.properties[key].schema if key in current.properties else {}
-                        return Violation("required", (*where, key), sub_schema, None, rank)
+                        return Violation("required", _path(path, (where, key)), sub_schema, None, rank)
                 props = current.properties
                 extra = current.additional
                 walks: list[_Frame] = []
@@ -556,11 +658,11 @@ class SchemaValidator:
                     if sub is None or sub.trivial:
                         continue
                     if sub.deep:
-                        walks.append((sub, child, (*where, key)))
+                        walks.append((sub, child, (where, key)))
                         continue
                     kind = sub.check(child)
                     if kind is not None:
-                        push((None, Violation(kind, (*where, key), sub.schema, child), ()))
+                        push((None, Violation(kind, _path(path, (where, key)), sub.schema, child), None))
                         break
                 walks.reverse()
                 stack.extend(walks)
@@ -569,13 +671,13 @@ class SchemaValidator:
                 if items is None or items.trivial:
                     continue
                 if items.deep:
-                    stack.extend((items, value[i], (*where, i)) for i in range(len(value) - 1, -1, -1))
+                    stack.extend((items, value[i], (where, i)) for i in range(len(value) - 1, -1, -1))
                     continue
                 check = items.check
                 for i, child in enumerate(value):
                     kind = check(child)
                     if kind is not None:
-                        return Violation(kind, (*where, i), items.schema, child)
+                        return Violation(kind, _path(path, (where, i)), items.schema, child)
         return None
 
     # -- full mode (jsonschema) ------------------------------------------------------------------
@@ -628,6 +730,42 @@ def _order_key(document: Any, violation: Violation) -> tuple[tuple[int, int], ..
     return tuple(key)
 
 
+# -- a plan is not a state ------------------------------------------------------------------------
+
+
+def check_kind(keys: Iterable[str], error: type[DocumentFormatError], source: str | None = None) -> None:
+    """Refuse a state read as a plan, or a plan read as a state, from the document's top-level keys.
+
+    A state has ``values`` and none of :data:`PLAN_KEYS`; a plan has one of them and no
+    ``values``. Anything else (``{"format_version": "1.0"}``, an empty plan or state alike)
+    is left to the schema.
+
+    >>> check_kind(["format_version", "values"], PlanFormatError)
+    Traceback (most recent call last):
+    ...
+    plancheck._errors.PlanFormatError: $: expected a plan (terraform show -json PLANFILE), found a state (a top-level "values" and none of a plan's keys): this is a state, not a plan (use load_state)
+    >>> check_kind(["format_version", "values"], StateFormatError)
+    """
+    names = list(keys)
+    has_values = "values" in names
+    plan_keys = [name for name in names if name in _PLAN_KEY_SET]
+    if issubclass(error, StateFormatError):
+        if plan_keys and not has_values:
+            raise error(
+                "$", "a state (terraform show -json, or terraform show -json STATEFILE)",
+                found=f"a plan (a top-level {json.dumps(plan_keys[0])} and no \"values\"): "
+                "this is a plan, not a state (use load_plan)",
+                source=source,
+            )  # fmt: skip
+    elif has_values and not plan_keys:
+        raise error(
+            "$", "a plan (terraform show -json PLANFILE)",
+            found='a state (a top-level "values" and none of a plan\'s keys): '
+            "this is a state, not a plan (use load_state)",
+            source=source,
+        )  # fmt: skip
+
+
 # -- entry points ----------------------------------------------------------------------------------
 
 
@@ -665,6 +803,8 @@ def _validate(
     source: str | None,
     mode: str,
 ) -> None:
+    if isinstance(document, Mapping):
+        check_kind(document, error, source)
     if mode == "fast":
         violation = validator.first_violation(document)
     elif mode == "full":

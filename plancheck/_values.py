@@ -9,6 +9,10 @@ ancestor of it. Go's plancheck only looks at the exact path and fails there.
 
 The result tells apart the four states Go reports alike: known, unknown, null,
 and absent.
+
+Marks that do not fit the value fail closed (:func:`plancheck._redact.fit_marks`): a node that
+is neither a bool, null nor a container is ``true``, and so is a container of the wrong kind for
+the value that holds a ``true`` anywhere. A value is never shown because its marks were malformed.
 """
 
 from __future__ import annotations
@@ -22,7 +26,16 @@ from typing import Any, Final
 
 from tfjsonpath import MapStep, Path, Step, describe_json_type
 
-from ._redact import NO_SECRETS, Marks, Secrets, contains_sensitive, render_value, walk_marks
+from ._redact import (
+    NO_SECRETS,
+    NO_VALUE,
+    Marks,
+    Secrets,
+    contains_sensitive,
+    fit_marks,
+    render_value,
+    walk_marks,
+)
 
 __all__ = ["ResolvedValue", "ValueStatus", "resolve_value"]
 
@@ -170,16 +183,75 @@ class _Absent:
 ABSENT_VALUE: Final[Any] = _Absent()
 
 
-def mark_depth(marks: Marks, path: Path) -> int:
+def mark_depth(marks: Marks, path: Path, value: Any = NO_VALUE) -> int:
     """How many steps of ``path`` lead to the first ``true`` in ``marks`` (-1 if none covers the path).
 
-    The fast half of :func:`resolve_value`, for checks that pass on a mark alone.
+    The fast half of :func:`resolve_value`, for checks that pass on a mark alone. Given the
+    ``value`` the marks describe, it is exactly what :func:`resolve_value` finds, malformed marks
+    included; without it, it finds a ``true`` only where :func:`resolve_value` finds one too (at
+    the same depth or above): enough to pass on a mark, not to rule one out.
 
     >>> from tfjsonpath import New
     >>> mark_depth({"triggers": True}, New("triggers").AtMapKey("a")), mark_depth({"id": True}, New("name"))
     (1, -1)
+    >>> mark_depth({"pw": [True]}, New("pw")), mark_depth({"pw": [True]}, New("pw"), {"pw": "hunter2"})
+    (-1, 1)
     """
-    return walk_marks(marks, path.steps)[0]
+    return walk_marks(marks, path.steps, value)[0]
+
+
+def fitted_marks(marks: Marks, value: Any) -> Marks:
+    """``marks`` with every node fitted to ``value`` (:func:`plancheck._redact.fit_marks`), all the way down.
+
+    The marks themselves when every node fits (nothing is copied), else a fitted copy: what a
+    :class:`ResolvedValue` holds, so whatever reads its marks later reads well-formed ones.
+
+    >>> fitted_marks({"a": [False, True]}, {"a": ["x", "y"]})
+    {'a': [False, True]}
+    >>> fitted_marks({"a": [True], "b": "true", "c": {"d": False}}, {"a": "hunter2", "b": 1, "c": [1]})
+    {'a': True, 'b': True, 'c': None}
+    """
+    if _fits(marks, value):
+        return marks
+    root: list[Any] = [None]
+    stack: list[tuple[Marks, Any, Any, Any]] = [(marks, value, root, 0)]
+    while stack:
+        node, val, parent, slot = stack.pop()
+        node = fit_marks(node, val)
+        if isinstance(node, Mapping):
+            obj: dict[Any, Any] = {}
+            parent[slot] = obj
+            for key, sub in node.items():
+                obj[key] = None
+                stack.append((sub, val[key] if isinstance(val, Mapping) and key in val else NO_VALUE, obj, key))
+        elif isinstance(node, Sequence) and not isinstance(node, (str, bytes, bytearray)):
+            items: list[Any] = [None] * len(node)
+            parent[slot] = items
+            for i, sub in enumerate(node):
+                has = isinstance(val, Sequence) and not isinstance(val, (str, bytes, bytearray)) and i < len(val)
+                stack.append((sub, val[i] if has else NO_VALUE, items, i))
+        else:
+            parent[slot] = node
+    return root[0]
+
+
+def _fits(marks: Marks, value: Any) -> bool:
+    """True if every node of ``marks`` fits ``value``'s node at the same place (nothing to fail closed)."""
+    stack: list[tuple[Marks, Any]] = [(marks, value)]
+    while stack:
+        node, val = stack.pop()
+        if node is True or node is None or node is False:
+            continue
+        if fit_marks(node, val) is not node:
+            return False
+        if isinstance(node, Mapping):
+            for key, sub in node.items():
+                stack.append((sub, val[key] if isinstance(val, Mapping) and key in val else NO_VALUE))
+        else:
+            has_items = isinstance(val, Sequence) and not isinstance(val, (str, bytes, bytearray))
+            for i, sub in enumerate(node):
+                stack.append((sub, val[i] if has_items and i < len(val) else NO_VALUE))
+    return True
 
 
 # Why a walk of a value stopped (the second item of _walk_value's result).
@@ -231,6 +303,68 @@ def value_at(value: Any, path: Path) -> Any:
     return ABSENT_VALUE
 
 
+def known_value_at(value: Any, unknown: Marks, path: Path) -> Any:
+    """The value at ``path`` if it is present and not unknown, else :data:`ABSENT_VALUE`.
+
+    Exactly ``value_at(value, path)`` when :func:`resolve_value` finds the value known or null
+    (unknown marks that do not fit it failing closed), in one walk of the value and its marks
+    together: the fast path of a check that passes on a known value.
+
+    >>> from tfjsonpath import New
+    >>> known_value_at({"a": "x", "b": "y"}, {"b": True}, New("a")), known_value_at({"a": None}, None, New("a"))
+    ('x', None)
+    >>> known_value_at({"a": "x"}, {"a": True}, New("a")), known_value_at({"a": "x"}, {"a": [True]}, New("a"))
+    (ABSENT_VALUE, ABSENT_VALUE)
+    """
+    marks = unknown
+    if marks is True:
+        return ABSENT_VALUE
+    current = value
+    steps = path.steps
+    for i, step in enumerate(steps):
+        if marks is not None and marks is not False:
+            kind = type(marks)
+            if not ((kind is dict or kind is list) and (type(current) is kind or current is None)):
+                marks = fit_marks(marks, current)
+                if marks is True:
+                    return ABSENT_VALUE
+        if current is None:
+            # Null on the way: the value is null, and its marks go on alone, as in resolve_value.
+            if marks is None or marks is False or walk_marks(marks, steps[i:])[0] < 0:
+                return None
+            return ABSENT_VALUE
+        kind = type(current)
+        if type(step) is MapStep:
+            if kind is not dict and not isinstance(current, Mapping):
+                return ABSENT_VALUE
+            key = step.key
+            if key not in current:
+                return ABSENT_VALUE
+            current = current[key]
+            if marks is not None and marks is not False:
+                marks = marks.get(key) if isinstance(marks, Mapping) else None
+        else:
+            if kind is not list and (not isinstance(current, Sequence) or isinstance(current, (str, bytes))):
+                return ABSENT_VALUE
+            index = step.index
+            if index >= len(current):
+                return ABSENT_VALUE
+            current = current[index]
+            if marks is not None and marks is not False:
+                marks = marks[index] if type(marks) is list and index < len(marks) else _array_child(marks, index)
+        if marks is True:
+            return ABSENT_VALUE
+    if marks is not None and marks is not False and fit_marks(marks, current) is True:
+        return ABSENT_VALUE
+    return current
+
+
+def _array_child(marks: Marks, index: int) -> Marks:
+    if isinstance(marks, Sequence) and not isinstance(marks, (str, bytes, bytearray)) and index < len(marks):
+        return marks[index]
+    return None
+
+
 def resolve_value(value: Any, unknown: Marks, sensitive: Marks, path: Path) -> ResolvedValue:
     """Resolve ``path`` in ``value`` with its ``unknown`` and ``sensitive`` marks trees.
 
@@ -241,15 +375,21 @@ def resolve_value(value: Any, unknown: Marks, sensitive: Marks, path: Path) -> R
     'not present (no key "a" in an object with 0 keys)'
     """
     steps = path.steps
-    unknown_depth, value_unknown = walk_marks(unknown, steps)
-    sensitive_depth, value_sensitive = walk_marks(sensitive, steps)
+    current, why, i = _walk_value(value, steps)
+    unknown_depth, value_unknown = walk_marks(unknown, steps, value)
+    sensitive_depth, value_sensitive = walk_marks(sensitive, steps, value)
+    # What the result holds is well-formed all the way down, for whatever reads it next.
+    here = current if why == _REACHED else NO_VALUE
+    if value_sensitive is not None and value_sensitive is not True and value_sensitive is not False:
+        value_sensitive = fitted_marks(value_sensitive, here)
     sensitive_at = (
         None if sensitive_depth < 0 else path if sensitive_depth == len(steps) else path[:sensitive_depth]
     )
     if unknown_depth >= 0:
         unknown_at = path if unknown_depth == len(steps) else path[:unknown_depth]
         return _resolved(path, _UNKNOWN, None, unknown_at, sensitive_at, True, value_sensitive, "")
-    current, why, i = _walk_value(value, steps)
+    if value_unknown is not None and value_unknown is not False:
+        value_unknown = fitted_marks(value_unknown, here)
     if why != _REACHED:
         if why == _NULL_ON_THE_WAY:
             where = path[:i].to_text()

@@ -1,8 +1,11 @@
 """The ``tfplancheck`` command line (also ``python -m plancheck``).
 
 Exit status: 0 when every check passed, 1 when a check failed, 2 for a usage
-error, an unreadable or malformed plan, or a malformed checks file. User errors
-are reported in one line on stderr, never as a traceback.
+error, an unreadable, malformed or too large plan or checks file, or output that
+cannot be written (stdout closed, a full disk). User errors are reported in one
+line on stderr, never as a traceback. When the reader of the output goes away
+(``tfplancheck ... | head -1``) the program ends quietly with status 141 (128 +
+SIGPIPE), as a program killed by SIGPIPE would.
 
 >>> main(["--version"])
 tfplancheck 0.1.0
@@ -12,11 +15,14 @@ tfplancheck 0.1.0
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io as _stdio
 import itertools
 import os
+import re
 import sys
 from collections.abc import Mapping, Sequence
-from typing import IO, Any, NoReturn, TextIO
+from typing import IO, Any, NoReturn, TextIO, cast
 
 __all__ = ["main", "run"]
 
@@ -38,7 +44,8 @@ checks file (TOML; JSON takes the same structure as {"check": [...]}):
   path = 'triggers["greeting"]'
   matcher = { type = "StringExact", value = "hello" }
 
-exit status: 0 all checks passed, 1 a check failed, 2 usage error, bad plan or bad checks file
+exit status: 0 all checks passed, 1 a check failed, 2 usage error, bad or too large plan or checks file,
+  or output that cannot be written
 """
 
 _QUERY_HELP = """\
@@ -74,8 +81,41 @@ class _UsageError(Exception):
 
 
 class _Parser(argparse.ArgumentParser):
+    # The streams --help is printed to: the run's own, not sys.stdout (so a write failure is reported).
+    streams: _Io | None = None
+
     def error(self, message: str) -> NoReturn:
         raise _UsageError(message, self.format_usage().rstrip())
+
+    def print_help(self, file: Any = None) -> None:
+        if self.streams is None or file is not None:
+            super().print_help(file)
+        else:
+            self.streams.stdout.write(self.format_help())
+
+    def _print_message(self, message: str, file: Any = None) -> None:
+        if self.streams is None or file is not None:
+            super()._print_message(message, file)
+        elif message:
+            self.streams.stderr.write(message)
+
+
+_BYTE_COUNT = re.compile(r"^([0-9]{1,18})([KMG]i?B?|B)?$", re.IGNORECASE)
+
+
+def _byte_count(text: str) -> int:
+    """A --max-bytes value: a positive number of bytes, optionally with K, M or G (powers of 1024).
+
+    >>> _byte_count("4096"), _byte_count("500M"), _byte_count("1GiB")
+    (4096, 524288000, 1073741824)
+    """
+    match = _BYTE_COUNT.match(text.strip())
+    if match is None or int(match.group(1)) == 0:
+        raise argparse.ArgumentTypeError(
+            f"invalid byte count {text!r} (a positive number of bytes, optionally with K, M or G)"
+        )
+    unit = (match.group(2) or "B")[0].upper()
+    return int(match.group(1)) * {"B": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30}[unit]
 
 
 class _FlagCheck(argparse.Action):
@@ -127,6 +167,7 @@ def _main_parser() -> _Parser:
                      help="colour the text output (auto: only on a terminal, and never when NO_COLOR is set)")
     parser.add_argument("--terraform", metavar="PATH",
                         help="terraform/tofu binary for binary plans (default: $TF_ACC_TERRAFORM_PATH, terraform, tofu)")
+    _add_max_bytes(parser)
     parser.add_argument("--list-checks", action="store_true", help="list every plan check and matcher, then exit")
     parser.add_argument("--version", action="store_true", help="print the version, then exit")
     parser.set_defaults(flag_checks=[])
@@ -147,7 +188,128 @@ def _query_parser() -> _Parser:
     parser.add_argument("--before", action="store_true", help="the value before the change instead of after")
     parser.add_argument("--format", choices=("text", "json"), default="text")
     parser.add_argument("--terraform", metavar="PATH", help="terraform/tofu binary for binary plans")
+    _add_max_bytes(parser)
     return parser
+
+
+def _add_max_bytes(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--max-bytes", type=_byte_count, metavar="N",
+        help="refuse a plan (or a checks file) larger than N bytes; K, M, G suffixes "
+        "(default: $PLANCHECK_MAX_BYTES, else 2G)",
+    )
+
+
+def _max_bytes(given: int | None, environ: Mapping[str, str]) -> int:
+    """--max-bytes, else ``PLANCHECK_MAX_BYTES`` (read as the loader reads it), else the loader's default.
+
+    >>> _max_bytes(None, {}) == 2 << 30, _max_bytes(None, {"PLANCHECK_MAX_BYTES": "4096"}), _max_bytes(10, {})
+    (True, 4096, 10)
+    """
+    from ._input import DEFAULT_MAX_BYTES, MAX_BYTES_ENV
+
+    if given is not None:
+        return given
+    text = environ.get(MAX_BYTES_ENV, "").strip()
+    if not text:
+        return DEFAULT_MAX_BYTES
+    try:
+        limit = int(text)
+    except ValueError:
+        limit = 0
+    if limit < 1:
+        raise _UsageError(f"{MAX_BYTES_ENV} must be a positive number of bytes, got {text!r}", "")
+    return limit
+
+
+class _WriteFailed(Exception):
+    """Writing to stdout or stderr failed (closed, a full disk, ...); reported in one line, exit status 2."""
+
+    def __init__(self, stream: str, reason: str) -> None:
+        super().__init__(f"cannot write to {stream}: {reason}")
+        self.stream = stream
+        self.reason = reason
+
+
+class _Guarded(_stdio.TextIOBase):
+    """A text stream whose write failures are :class:`_WriteFailed` (BrokenPipeError is left to the caller).
+
+    ``None`` stands for a stream that is closed (Python's ``sys.stdout`` under ``>&-``).
+
+    >>> _Guarded(None, "standard output").write("x")
+    Traceback (most recent call last):
+    ...
+    plancheck.cli._WriteFailed: cannot write to standard output: it is closed
+    """
+
+    def __init__(self, stream: TextIO | None, name: str) -> None:
+        super().__init__()
+        self.stream = stream
+        self.name = name
+        self.failed = False
+
+    def _fail(self, exc: BaseException | None) -> _WriteFailed:
+        self.failed = True
+        if exc is None:
+            return _WriteFailed(self.name, "it is closed")
+        if isinstance(exc, OSError) and exc.errno is not None:
+            return _WriteFailed(self.name, os.strerror(exc.errno))
+        return _WriteFailed(self.name, str(exc) or type(exc).__name__)
+
+    def write(self, text: str) -> int:
+        if self.stream is None:
+            raise self._fail(None)
+        try:
+            try:
+                return self.stream.write(text)
+            except UnicodeEncodeError:  # a lone surrogate from a file, on a strict stream: show it escaped
+                encoding = getattr(self.stream, "encoding", None) or "utf-8"
+                return self.stream.write(text.encode(encoding, "backslashreplace").decode(encoding))
+        except BrokenPipeError:
+            self.failed = True
+            raise
+        except (OSError, ValueError) as exc:  # ValueError: the stream was closed
+            raise self._fail(exc) from None
+
+    def flush(self) -> None:
+        if self.stream is None or self.failed:
+            return
+        try:
+            self.stream.flush()
+        except BrokenPipeError:
+            self.failed = True
+            raise
+        except (OSError, ValueError) as exc:
+            raise self._fail(exc) from None
+
+    def close(self) -> None:
+        """Nothing: the stream is the caller's (and IOBase would flush it again when this is collected)."""
+
+    def isatty(self) -> bool:
+        try:
+            return self.stream is not None and self.stream.isatty()
+        except (OSError, ValueError):
+            return False
+
+    def discard(self) -> None:
+        """Point the stream's descriptor at /dev/null, so the flush at exit cannot fail again."""
+        try:
+            fd = self.stream.fileno() if self.stream is not None else -1
+        except (OSError, ValueError, AttributeError):  # not a real file (a test's StringIO)
+            return
+        if fd < 0:
+            return
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        try:
+            os.dup2(devnull, fd)
+        finally:
+            os.close(devnull)
+
+
+def _guarded(stream: TextIO | None, name: str) -> TextIO:
+    if isinstance(stream, _Guarded):
+        return cast(TextIO, stream)
+    return cast(TextIO, _Guarded(stream, name))
 
 
 class _Io:
@@ -226,11 +388,15 @@ def _run_checks(args: argparse.Namespace, io: _Io) -> int:
         return io.fail(
             "usage", "no checks given: use --checks FILE or flags such as --unknown ADDRESS PATH; see --help", json_mode
         )
+    try:
+        max_bytes = _max_bytes(args.max_bytes, io.environ)
+    except _UsageError as exc:
+        return io.fail("usage", exc.message, json_mode)
     registry = default_registry()
     specs = []
     try:
         for filename in args.checks:
-            specs.extend(load_checks_file(filename, registry))
+            specs.extend(load_checks_file(filename, registry, max_bytes=max_bytes))
         counts: dict[str, int] = {}
         for flag, values in args.flag_checks:
             check_type, keys = _FLAG_CHECKS[flag]
@@ -241,7 +407,7 @@ def _run_checks(args: argparse.Namespace, io: _Io) -> int:
     if not specs:
         return io.fail("checks", f"{', '.join(args.checks)}: the checks file has no checks", json_mode)
     try:
-        plan = read_plan(args.plan, terraform=args.terraform, stdin=io.stdin, environ=io.environ)
+        plan = read_plan(args.plan, terraform=args.terraform, stdin=io.stdin, environ=io.environ, max_bytes=max_bytes)
     except CliError as exc:
         return io.fail(exc.kind, exc.message, json_mode)
     results = run_checks(specs, plan)
@@ -257,10 +423,14 @@ def _run_checks(args: argparse.Namespace, io: _Io) -> int:
 
 def _query(argv: Sequence[str], io: _Io) -> int:
     json_mode = _wants_json(argv)
+    parser = _query_parser()
+    parser.streams = io
     try:
-        args = _query_parser().parse_intermixed_args(argv)
+        args = parser.parse_intermixed_args(argv)
     except _UsageError as exc:
         return io.fail("usage", exc.message, json_mode, exc.usage)
+    except SystemExit as exc:  # --help, printed
+        return _exit_code(exc)
     from tfjsonpath import Path, PathSyntaxError
 
     from ._cli_output import render_json
@@ -273,7 +443,11 @@ def _query(argv: Sequence[str], io: _Io) -> int:
     except PathSyntaxError as exc:
         return io.fail("usage", str(exc), json_mode)
     try:
-        plan = read_plan(args.plan, terraform=args.terraform, stdin=io.stdin, environ=io.environ)
+        max_bytes = _max_bytes(args.max_bytes, io.environ)
+    except _UsageError as exc:
+        return io.fail("usage", exc.message, json_mode)
+    try:
+        plan = read_plan(args.plan, terraform=args.terraform, stdin=io.stdin, environ=io.environ, max_bytes=max_bytes)
         if args.address is None:
             doc = list_document(plan)
             io.out(render_json(doc, plan.secrets) if json_mode else plan.secrets.scrub(render_list(doc)))
@@ -283,6 +457,10 @@ def _query(argv: Sequence[str], io: _Io) -> int:
         return io.fail(exc.kind, exc.message, json_mode)
     io.out(render_json(doc, plan.secrets) if json_mode else plan.secrets.scrub(render_value_document(doc)))
     return 0
+
+
+def _exit_code(exc: SystemExit) -> int:
+    return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
 
 
 def run(
@@ -295,6 +473,9 @@ def run(
 ) -> int:
     """Run the command line with explicit streams and environment; return the exit status.
 
+    Output that cannot be written is reported on ``stderr`` (when that can be written) with
+    status 2; a ``BrokenPipeError`` is left to the caller (:func:`main` ends quietly).
+
     >>> import io
     >>> out, err = io.StringIO(), io.StringIO()
     >>> run(["plan.json"], stdout=out, stderr=err, environ={})
@@ -302,21 +483,39 @@ def run(
     >>> print(err.getvalue().strip())
     tfplancheck: error: no checks given: use --checks FILE or flags such as --unknown ADDRESS PATH; see --help
     """
-    io = _Io(stdout, stderr, stdin, os.environ if environ is None else environ)
+    io = _Io(_guarded(stdout, "standard output"), _guarded(stderr, "standard error"), stdin,
+             os.environ if environ is None else environ)
+    try:
+        return _dispatch(list(argv), io)
+    except _WriteFailed as exc:
+        # When stderr failed too (or is the stream that failed), the status is all that is left.
+        with contextlib.suppress(_WriteFailed):
+            io.stderr.write(f"tfplancheck: error: {exc}\n")
+        return 2
+
+
+def _dispatch(argv: list[str], io: _Io) -> int:
     if argv and argv[0] == "query":
-        return _query(list(argv[1:]), io)
+        return _query(argv[1:], io)
     json_mode = _wants_json(argv)
     parser = _main_parser()
+    parser.streams = io
     try:
-        args = parser.parse_intermixed_args(list(argv))
+        args = parser.parse_intermixed_args(argv)
     except _UsageError as exc:
         return io.fail("usage", exc.message, json_mode, exc.usage)
+    except SystemExit as exc:  # --help, printed
+        return _exit_code(exc)
     if args.version:
         io.out(f"tfplancheck {_version()}")
         return 0
     if args.list_checks:
         return _list_checks(io, args.format == "json")
     return _run_checks(args, io)
+
+
+#: The status of a program killed by SIGPIPE, as a shell reports it (``$?`` is 141 under ``set -o pipefail``).
+_BROKEN_PIPE_STATUS = 128 + 13
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -326,15 +525,25 @@ def main(argv: Sequence[str] | None = None) -> int:
     tfplancheck 0.1.0
     0
     """
+    stdout = _Guarded(sys.stdout, "standard output")
+    stderr = _Guarded(sys.stderr, "standard error")
     try:
-        return run(sys.argv[1:] if argv is None else argv, stdout=sys.stdout, stderr=sys.stderr)
+        status = run(sys.argv[1:] if argv is None else argv, stdout=cast(TextIO, stdout), stderr=cast(TextIO, stderr))
+        # Output still buffered is written now, where a failure can be reported, not at exit.
+        stdout.flush()
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:
-        # The reader went away (`| head`): not an error of ours; silence the flush at exit.
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        return 1
+        # The reader went away (`| head`): not an error of ours, and nothing more can reach it.
+        status = _BROKEN_PIPE_STATUS
+    except _WriteFailed as exc:  # the final flush
+        status = 2
+        with contextlib.suppress(_WriteFailed, BrokenPipeError):
+            stderr.write(f"tfplancheck: error: {exc}\n")
+    for stream in (stdout, stderr):
+        if stream.failed:
+            stream.discard()  # else Python's own flush at exit fails again, with a traceback-like report
+    return status
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -18,7 +18,7 @@ from tfjsonpath import Path
 from .._checkrun import run_checks
 from .._errors import CheckFailure, PlanCheckError
 from .._frozen import FrozenValue
-from .._plan import Change, OutputChange, Plan, ResourceChange, ResourceNotFound
+from .._plan import Change, OutputChange, Plan, ResourceChange, ResourceNotFound, shown_address
 from .._redact import Secrets
 
 __all__ = ["PlanCheck", "assert_plan"]
@@ -135,7 +135,7 @@ def scrubbed_failure(
 ) -> CheckFailure:
     """A CheckFailure with every one of ``secrets`` scrubbed out of its message and address."""
     if address is not None:
-        address = secrets.scrub(address)
+        address = shown_address(address, secrets)
     return CheckFailure(check, address, path, secrets.scrub(message))
 
 

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any, Protocol
 
 from .._plan import Change
-from .._redact import Marks, Secrets, contains_sensitive, render_value
+from .._redact import Marks, Secrets, contains_sensitive, fit_marks, render_value
 from .._values import ResolvedValue, ValueStatus
 from ._base import actions_text
 
@@ -17,6 +17,9 @@ class _Unknown:
     """Stands in for an unknown element, so a partly unknown value renders as ``[<unknown>, "k"]``."""
 
     __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "<unknown>"
 
 
 # render_value shows an object it does not know as <type name>.
@@ -29,11 +32,16 @@ def _overlay_unknown(value: Any, marks: Marks) -> Any:
 
     Terraform leaves unknown object attributes out of ``after`` and writes unknown
     list elements as null; both come back as the placeholder. Iterative, so depth is free.
+    Marks that do not fit the value fail closed (:func:`plancheck._redact.fit_marks`).
+
+    >>> _overlay_unknown({"a": "x", "b": [None, "y"]}, {"b": [True, False], "c": True, "a": [True]})
+    {'a': <unknown>, 'b': [<unknown>, 'y'], 'c': <unknown>}
     """
     root: list[Any] = [None]
     stack: list[tuple[Any, Marks, Any, Any]] = [(value, marks, root, 0)]
     while stack:
         val, mk, parent, slot = stack.pop()
+        mk = fit_marks(mk, val)
         if mk is True:
             parent[slot] = _UNKNOWN
         elif isinstance(val, Mapping):
@@ -44,7 +52,7 @@ def _overlay_unknown(value: Any, marks: Marks) -> Any:
                 copy[key] = None
                 stack.append((child, sub.get(key), copy, key))
             for key, child_mark in sub.items():
-                if key not in val and child_mark is True:
+                if key not in val and fit_marks(child_mark) is True:
                     copy[key] = _UNKNOWN
         elif isinstance(val, list):
             items: list[Any] = [None] * len(val)

@@ -16,7 +16,7 @@ from tfjsonpath import MapStep, Path
 from .._errors import CheckFailure, ValueMismatchError
 from .._plan import Change, Plan
 from .._redact import Secrets
-from .._values import ABSENT_VALUE, ResolvedValue, ValueStatus, mark_depth, value_at
+from .._values import ABSENT_VALUE, ResolvedValue, ValueStatus, known_value_at
 from ..knownvalue._base import Check
 from ._base import (
     PlanCheck,
@@ -118,12 +118,11 @@ def _known_failure(
     if gone is not None:
         return [failure(plan, name, address, path, f"{prefix}value is {gone}")]
     raw = change.raw
-    if mark_depth(raw.get("after_unknown"), path) < 0:
-        # Known or null, and present: a check that passes whatever the marks (a scalar) decides
-        # here, without resolving the marks; anything else goes through match_failures.
-        value = value_at(raw.get("after"), path)
-        if value is not ABSENT_VALUE and matcher._passes(value):
-            return []
+    # Known or null, and present: a check that passes whatever the marks (a scalar) decides
+    # here, without resolving the marks; anything else goes through match_failures.
+    value = known_value_at(raw.get("after"), raw.get("after_unknown"), path)
+    if value is not ABSENT_VALUE and matcher._passes(value):
+        return []
     return match_failures(plan.secrets, name, address, resolve_after(change, path), matcher, prefix)
 
 

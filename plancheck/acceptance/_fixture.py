@@ -8,11 +8,13 @@ The plugin (``plancheck.plugin``) registers the ``--terraform`` option and calls
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Final
 
 import pytest
 
+from .._redact import Secrets
 from .._terraform import (
     ENV_TERRAFORM_PATH,
     TerraformBinary,
@@ -63,6 +65,7 @@ def make_acceptance(
     cli_config: str | os.PathLike[str] | None = None,
     env: dict[str, str] | None = None,
     timeout: float = DEFAULT_TIMEOUT,
+    share_secrets: Callable[[Secrets], None] | None = None,
 ) -> AcceptanceRunner:
     """The runner behind the ``tf_acceptance`` fixture, working under ``tmp_path / "tf"``.
 
@@ -95,7 +98,9 @@ def make_acceptance(
             pytest.fail(f"tf_acceptance: {_NOT_FOUND} ({REQUIRE_E2E_ENV}=1 makes this a failure)", pytrace=False)
         pytest.skip(f"tf_acceptance: {_NOT_FOUND}")
     request.node.user_properties.append(("terraform", f"{binary.product} {binary.version}"))
-    return AcceptanceRunner(binary, tmp_path / "tf", cli_config=cli_config, env=env, timeout=timeout)
+    return AcceptanceRunner(
+        binary, tmp_path / "tf", cli_config=cli_config, env=env, timeout=timeout, share_secrets=share_secrets
+    )
 
 
 def report_header(config: pytest.Config | Any) -> list[str]:

@@ -117,7 +117,10 @@ class AcceptanceRunner:
       is honoured when that file exists;
     * ``env``: extra environment variables for every command (``TF_LOG``, ``TF_VAR_x``, ...);
     * ``timeout``: seconds each command may take;
-    * ``echo``: print each command and its (redacted) output, which pytest shows for failed tests.
+    * ``echo``: print each command and its (redacted) output, which pytest shows for failed tests;
+    * ``share_secrets``: called with the secrets of each case as they are found (its ``Sensitive``
+      variables, then every sensitive value of its plans and states), so that whatever else reports
+      on the test scrubs them too (the ``tf_acceptance`` fixture hands them to the pytest plugin).
 
     In pytest, the ``tf_acceptance`` fixture builds one for you.
 
@@ -128,7 +131,17 @@ class AcceptanceRunner:
     <AcceptanceRunner: Terraform 1.11.4 (/usr/bin/terraform) in /tmp/acc>
     """
 
-    __slots__ = ("_cases", "_cli_config", "_commands", "_echo", "_env", "_terraform", "_timeout", "_work_dir")
+    __slots__ = (
+        "_cases",
+        "_cli_config",
+        "_commands",
+        "_echo",
+        "_env",
+        "_share_secrets",
+        "_terraform",
+        "_timeout",
+        "_work_dir",
+    )
 
     def __init__(
         self,
@@ -139,6 +152,7 @@ class AcceptanceRunner:
         env: Mapping[str, str] | None = None,
         timeout: float = DEFAULT_TIMEOUT,
         echo: bool = True,
+        share_secrets: Callable[[Secrets], None] | None = None,
     ) -> None:
         self._terraform = terraform if isinstance(terraform, TerraformBinary) else inspect_binary(terraform)
         self._work_dir = Path(work_dir)
@@ -148,6 +162,7 @@ class AcceptanceRunner:
             raise TestDefinitionError("AcceptanceRunner.timeout", f"expected a positive number of seconds, got {timeout!r}")
         self._timeout = float(timeout)
         self._echo = echo
+        self._share_secrets = share_secrets
         self._cases = 0
         self._commands: list[CommandResult] = []
 
@@ -199,7 +214,8 @@ class _CaseRun:
         self.case = case
         self.wd = WorkingDirectory(root)
         self.env = runner._environment(root)
-        self.secrets = Secrets(case.secrets)
+        self.secrets = Secrets()
+        self.add_secrets(Secrets(case.secrets))
         self.total = len(case.steps)
         self.step_no = 0
         self.applied = False
@@ -209,6 +225,11 @@ class _CaseRun:
         self.log: Callable[[str], None] = _print if runner._echo else (lambda _text: None)
         # Raw until the case ends: secrets found later in the case (in a plan, in a state) are scrubbed too.
         self.results: list[CommandResult] = []
+
+    def add_secrets(self, found: Secrets) -> None:
+        self.secrets = self.secrets | found
+        if self.runner._share_secrets is not None and len(found):
+            self.runner._share_secrets(found)
 
     def publish(self) -> None:
         scrub = self.secrets.scrub
@@ -250,12 +271,12 @@ class _CaseRun:
 
     def show_plan(self, stage: Stage) -> dict[str, Any]:
         document = self._json(stage, self.tf(stage, "show", "-json", PLAN_FILE))
-        self.secrets = self.secrets | collect_plan_secrets(document)
+        self.add_secrets(collect_plan_secrets(document))
         return document
 
     def show_state(self, stage: Stage) -> dict[str, Any]:
         document = self._json(stage, self.tf(stage, "show", "-json"))
-        self.secrets = self.secrets | collect_state_secrets(document)
+        self.add_secrets(collect_state_secrets(document))
         return document
 
     def plan(self, stage: Stage, *extra: str) -> CommandResult:

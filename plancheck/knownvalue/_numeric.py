@@ -8,6 +8,7 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Final
 
+from .._redact import number_text
 from ._jsonmodel import to_decimal
 
 __all__ = [
@@ -130,12 +131,13 @@ def float32_repr(value: float) -> str:
 
 
 def format_decimal(value: Decimal) -> str:
-    """Fixed-point text of a decimal, as Go's ``Text('f', -1)`` prints it (no exponent).
+    """Fixed-point text of a decimal, as Go's ``Text('f', -1)`` prints it (no exponent), unless it
+    would be over a thousand digits long: then with an exponent, as :func:`plancheck._redact.number_text`.
 
-    >>> format_decimal(Decimal("1E+3")), format_decimal(Decimal("1.230"))
-    ('1000', '1.230')
+    >>> format_decimal(Decimal("1E+3")), format_decimal(Decimal("1.230")), format_decimal(Decimal("1E+999999999"))
+    ('1000', '1.230', '1E+999999999')
     """
-    return format(value, "f")
+    return number_text(value)
 
 
 def format_float64(value: float) -> str:

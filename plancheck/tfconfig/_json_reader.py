@@ -3,7 +3,10 @@
 The standard library's ``json`` loses duplicate property names and positions, both of
 which the HCL JSON specification requires, so this parser builds :class:`Node` trees
 instead. It is iterative (10,000 nesting levels parse fine) and leans on the C string
-scanner of the standard library for speed.
+scanner of the standard library for speed. Numbers are read as plancheck reads plans
+(see :mod:`plancheck._json`): an integer is an ``int``, or, past the digits Python converts
+to an ``int`` (``sys.get_int_max_str_digits()``), the ``Decimal`` of the same value; any
+other number a ``Decimal``; one that ``Decimal`` cannot hold is a located error.
 """
 
 from __future__ import annotations
@@ -83,6 +86,31 @@ _WS_MATCH: Final = _WS.match
 
 _NUMBER: Final = re.compile(r"-?(?:0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?")
 _WORD: Final = re.compile(r"[A-Za-z0-9_\-.$+]+")
+
+
+_NUMBER_RANGE: Final = (
+    "a number that Python's Decimal can hold (exponent at most decimal.MAX_EMAX, no digit below 10**decimal.MIN_ETINY)"
+)
+
+
+def _number(match: re.Match[str]) -> int | Decimal | None:
+    """The value of a number literal, or None when Decimal cannot hold it (the number is not shown: it may be a secret).
+
+    >>> _number(_NUMBER.match("12")), _number(_NUMBER.match("1.50")), _number(_NUMBER.match("1e1000000000000000000"))
+    (12, Decimal('1.50'), None)
+    """
+    raw = match.group()
+    if not match.group(1) and not match.group(2):
+        try:
+            return int(raw)
+        except ValueError:  # more digits than Python converts to an int: the same value, exactly, in linear time
+            return Decimal(raw)
+    try:
+        value = Decimal(raw)
+    except ArithmeticError:
+        return None
+    # With InvalidOperation not trapped (a caller's decimal context), Decimal gives NaN instead.
+    return None if value.is_nan() else value
 
 
 def describe_node(node: Node) -> str:
@@ -190,8 +218,10 @@ def parse_json(text: str, source: Source) -> Node:
                 raise source.error(
                     pos, trail_steps(_current_steps(stack)), "a JSON value", _found_at(text, pos)
                 )
-            raw = m.group()
-            node = Node(NUMBER, Decimal(raw) if m.group(1) or m.group(2) else int(raw), pos)
+            number = _number(m)
+            if number is None:
+                raise source.error(pos, trail_steps(_current_steps(stack)), _NUMBER_RANGE, "a number beyond that range")
+            node = Node(NUMBER, number, pos)
             pos = m.end()
         # -- attach it to its container, closing containers as they end -------------------
         while True:

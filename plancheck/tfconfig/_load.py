@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from pathlib import Path as FsPath
 from typing import Any, Final, Literal
 
+from .._input import InputTooLarge, max_input_bytes, read_limited
 from ._blocks import check_unique, decode_document
 from ._errors import ConfigFormatError, Source
 from ._json_reader import Node, parse_json
@@ -95,8 +96,23 @@ def _suffix(name: str) -> str | None:
     return None
 
 
+def _read_file(path: FsPath, limit: int) -> bytes:
+    """A configuration file's bytes, at most ``limit`` of them (see :mod:`plancheck._input`)."""
+    try:
+        with path.open("rb") as f:
+            data = read_limited(f, limit)
+    except OSError as exc:
+        raise ConfigFormatError(
+            "$", "a readable file", found=f"{type(exc).__name__}: {exc.strerror}", source=str(path)
+        ) from None
+    except InputTooLarge as exc:
+        raise ConfigFormatError("$", exc.expected("configuration file"), found=exc.found, source=str(path)) from None
+    assert isinstance(data, bytes)
+    return data
+
+
 def load_config(
-    path: str | os.PathLike[str], *, flavor: Flavor = "terraform", strict: bool = False
+    path: str | os.PathLike[str], *, flavor: Flavor = "terraform", strict: bool = False, max_bytes: int | None = None
 ) -> Config:
     """Read one configuration file, or every JSON configuration file of a module directory.
 
@@ -110,6 +126,8 @@ def load_config(
     ``Config.overrides`` but not merged. Native-syntax files (``*.tf``, ``*.tofu``) and
     shadowed files are listed in ``Config.skipped_files``. Definitions repeated across
     files (two ``resource "a" "b"``, two ``variable "x"``...) are errors, as in Terraform.
+    Each file is read up to ``max_bytes`` (default: ``PLANCHECK_MAX_BYTES``, else 2 GiB);
+    a larger one is a ConfigFormatError.
 
     >>> import tempfile, pathlib
     >>> with tempfile.TemporaryDirectory() as d:
@@ -120,21 +138,17 @@ def load_config(
     """
     if flavor not in _FLAVORS:
         raise ValueError(f"flavor must be 'terraform' or 'opentofu', got {flavor!r}")
+    limit = max_input_bytes(max_bytes)
     target = FsPath(path)
     if target.is_dir():
-        return _load_directory(target, flavor, strict)
-    try:
-        data = target.read_bytes()
-    except OSError as exc:
-        raise ConfigFormatError(
-            "$", "a readable file", found=f"{type(exc).__name__}: {exc.strerror}", source=str(target)
-        ) from None
+        return _load_directory(target, flavor, strict, limit)
+    data = _read_file(target, limit)
     decoded = _decode_text(data, str(target))
     source = Source(str(target), decoded)
     return config_from_node(parse_json(decoded, source), source, strict=strict)
 
 
-def _load_directory(directory: FsPath, flavor: Flavor, strict: bool) -> Config:
+def _load_directory(directory: FsPath, flavor: Flavor, strict: bool, limit: int) -> Config:
     suffixes = (".tf.json", ".tofu.json") if flavor == "opentofu" else (".tf.json",)
     names = sorted(entry.name for entry in directory.iterdir() if entry.is_file())
     chosen: list[tuple[str, str]] = []
@@ -158,7 +172,7 @@ def _load_directory(directory: FsPath, flavor: Flavor, strict: bool) -> Config:
     files: list[str] = []
     for name, suffix in chosen:
         file_path = directory / name
-        data = file_path.read_bytes()
+        data = _read_file(file_path, limit)
         decoded = _decode_text(data, str(file_path))
         source = Source(str(file_path), decoded)
         file_blocks, file_ignored = decode_document(parse_json(decoded, source), source, strict=strict)

@@ -539,7 +539,9 @@ class Config:
                     stack = [value]
                     while stack:
                         v = stack.pop()
-                        if isinstance(v, str):
+                        # An expression ("${var.pw}") names where a secret comes from, not the secret: its
+                        # pieces would blank out every mention of the variable. Literal text is kept.
+                        if isinstance(v, str) and (b.block_type == "variable" or "${" not in v):
                             values.append(v)
                         elif isinstance(v, Mapping):
                             stack.extend(v.values())

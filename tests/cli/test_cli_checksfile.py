@@ -246,7 +246,7 @@ def test_unreadable_and_non_utf8_files(tmp_path: FsPath) -> None:
         load_checks_file(str(tmp_path / "missing.toml"), REGISTRY)
     latin = tmp_path / "latin.toml"
     latin.write_bytes(b'# caf\xe9\n')
-    with pytest.raises(ChecksFileError, match=r"latin\.toml: not UTF-8 text \(byte 5\)$"):
+    with pytest.raises(ChecksFileError, match=r"latin\.toml:1: not UTF-8 text \(byte 5\)$"):
         load_checks_file(str(latin), REGISTRY)
 
 

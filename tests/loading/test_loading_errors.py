@@ -144,18 +144,13 @@ CASES: list[Any] = [
         id="variable-not-an-object",
     ),
     pytest.param(
-        _plan(planned_values=[]), "$.planned_values: expected an object, found an array of 0 elements",
+        _plan(planned_values=[]), "$.planned_values: expected an object holding outputs and modules, found an array of 0 elements",
         id="planned-values-an-array",
     ),
     pytest.param(
         b'{"format_version": "1.2", "x": "\xff"}',
         "$: expected JSON text in UTF-8 (or UTF-16/UTF-32), found an invalid byte 0xff at byte offset 32",
         id="invalid-utf8",
-    ),
-    pytest.param(
-        b'{"format_version": "1.2", "x": ' + b"[" * 100_000 + b"]" * 100_000 + b"}",
-        "$: expected JSON nested less deeply than Python's recursion limit, found deeper nesting",
-        id="too-deep",
     ),
     pytest.param(
         _plan(resource_changes=[_rc(), {"mode": 1, "change": {"actions": ["x"]}}]),

@@ -1,7 +1,8 @@
-"""Mutated plans: the compiled validator and jsonschema agree, and every loading route agrees.
+"""Mutated plans and states: the compiled validator and jsonschema agree, and every loading route agrees.
 
 Valid plans are broken the ways real documents break (a key dropped, a value of another
-type, an unknown action) at random places, several at a time; then
+type, an unknown action, a marks tree with a number in it) at random places, several at
+a time, down into marks trees, planned_values, prior_state and configuration; then
 
 * the fast (compiled) validator and the full (jsonschema) validator must report the same
   first problem, rendered the same;
@@ -17,10 +18,10 @@ from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from loading_support import ROUTES, corpus_files, exactly_equal, load_by, plain
+from loading_support import ROUTES, corpus_files, load_fully, same_verdict
 
-from plancheck._errors import PlanFormatError
-from plancheck._validate import plan_validator, render_violation
+from plancheck._errors import PlanFormatError, StateFormatError
+from plancheck._validate import plan_validator, render_violation, state_validator
 
 Json = Any
 
@@ -32,7 +33,8 @@ def _rc(address: str, actions: list[str], **extra: Any) -> dict[str, Any]:
         "type": address.split(".")[-2],
         "name": address.split(".")[-1],
         "provider_name": "registry.terraform.io/hashicorp/null",
-        "change": {"actions": actions, "before": None, "after": {"id": "x", "n": 1.5}, "after_unknown": {},
+        "change": {"actions": actions, "before": None, "after": {"id": "x", "n": 1.5, "l": ["a"]},
+                   "after_unknown": {"id": True}, "after_sensitive": {"l": [True], "m": {}}, "before_sensitive": False,
                    "replace_paths": [["id"]]},
         **extra,
     }  # fmt: skip
@@ -42,7 +44,14 @@ BUILT: dict[str, Any] = {
     "format_version": "1.2",
     "terraform_version": "1.11.4",
     "variables": {"region": {"value": "eu-west-1"}},
-    "planned_values": {"root_module": {"resources": [{"address": "null_resource.a", "values": {}}]}},
+    "planned_values": {
+        "outputs": {"ip": {"value": "10.0.0.1", "sensitive": False}},
+        "root_module": {
+            "resources": [{"address": "null_resource.a", "values": {"id": "x"}, "sensitive_values": {"id": True}}],
+            "child_modules": [{"address": "module.m", "resources": [{"address": "module.m.null_resource.b"}]}],
+        },
+    },
+    "configuration": {"root_module": {"variables": {"region": {"sensitive": False}, "pw": {}}}},
     "resource_drift": [_rc("null_resource.d", ["update"])],
     "resource_changes": [
         _rc("null_resource.a", ["create"], index=0),
@@ -53,7 +62,8 @@ BUILT: dict[str, Any] = {
         {"reason": "instance_count_unknown", "resource_change": _rc("null_resource.e", ["create"])}
     ],
     "output_changes": {"ip": {"actions": ["create"], "after": "10.0.0.1", "after_unknown": False}},
-    "prior_state": {"format_version": "1.0", "values": {}},
+    "prior_state": {"format_version": "1.0", "values": {"root_module": {"resources": [
+        {"address": "null_resource.a", "values": {"id": "x"}, "sensitive_values": {"tags": {}, "list": [False]}}]}}},
     "applyable": True,
     "complete": True,
     "errored": False,
@@ -67,7 +77,7 @@ BASES: list[dict[str, Any]] = [BUILT] + [
 
 ODD_STRINGS = ["no-op", "create", "destroy", "create-then-forget", "", "1.2", "2.0", "forget", "Create"]
 json_values = st.recursive(
-    st.none() | st.booleans() | st.integers(-5, 5) | st.sampled_from(ODD_STRINGS),
+    st.none() | st.booleans() | st.integers(-5, 5) | st.sampled_from([*ODD_STRINGS, "true"]),
     lambda inner: (
         st.lists(inner, max_size=2)
         | st.dictionaries(st.sampled_from(["a", "actions", "address"]), inner, max_size=2)
@@ -84,7 +94,7 @@ def _paths(document: Json) -> list[tuple[Any, ...]]:
         path, value = stack.pop()
         if path:
             out.append(path)
-        if len(path) >= 6 or (path and path[-1] in ("before", "after", "after_unknown", "planned_values")):
+        if len(path) >= 9 or (path and path[-1] in ("before", "after", "values", "value")):
             continue
         if isinstance(value, dict):
             stack.extend(((*path, k), v) for k, v in value.items())
@@ -119,6 +129,52 @@ def mutated_plans(draw: st.DrawFn) -> Json:
     return document
 
 
+STATE: dict[str, Any] = {
+    "format_version": "1.0",
+    "values": {
+        "outputs": {"pw": {"value": "x", "sensitive": True, "type": "string"}},
+        "root_module": {
+            "resources": [{"address": "null_resource.a", "index": 0, "schema_version": 0, "tainted": False,
+                           "depends_on": ["null_resource.b"], "sensitive_values": {"l": [True, {}]}}],
+            "child_modules": [{"address": "module.m", "resources": [{"address": "module.m.null_resource.b",
+                                                                     "deposed_key": "00000001"}]}],
+        },
+    },
+}  # fmt: skip
+
+
+@st.composite
+def mutated_states(draw: st.DrawFn) -> Json:
+    document = copy.deepcopy(STATE)
+    for _ in range(draw(st.integers(1, 3))):
+        paths = _paths(document)
+        if not paths:
+            break
+        path = draw(st.sampled_from(paths))
+        parent = document
+        for step in path[:-1]:
+            parent = parent[step]
+        if draw(st.booleans()) and isinstance(parent, dict):
+            del parent[path[-1]]
+        else:
+            parent[path[-1]] = draw(json_values)
+    return document
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(mutated_states())
+def test_compiled_state_validator_agrees_with_jsonschema(document: Json) -> None:
+    validator = state_validator()
+    fast = validator.first_violation(document)
+    full = validator.first_full_violation(document)
+    assert (fast is None) == (full is None), (fast, full)
+    if fast is not None and full is not None:
+        assert (fast.kind, fast.path) == (full.kind, full.path)
+        assert str(render_violation(fast, document, validator.schema, StateFormatError, None)) == str(
+            render_violation(full, document, validator.schema, StateFormatError, None)
+        )
+
+
 def _describe(document: Json) -> str | None:
     validator = plan_validator()
     violation = validator.first_violation(document)
@@ -145,15 +201,10 @@ def test_compiled_validator_agrees_with_jsonschema(document: Json) -> None:
 @given(mutated_plans())
 def test_every_route_gives_the_same_verdict(document: Json) -> None:
     data = json.dumps(document).encode()
-    outcomes = {name: load_by(name, data) for name in ROUTES}
+    outcomes = {name: load_fully(name, data) for name in ROUTES}
     first = outcomes["stdlib"]
     for name, got in outcomes.items():
-        if isinstance(first, PlanFormatError):
-            assert isinstance(got, PlanFormatError), name
-            assert str(got) == str(first), name
-        else:
-            assert not isinstance(got, PlanFormatError), (name, got)
-            assert exactly_equal(plain(got.raw), plain(first.raw)), name
+        assert same_verdict(name, got, first), (name, got, first)
     expected = _describe(document)
     if expected is None:
         assert not isinstance(first, PlanFormatError)

@@ -25,7 +25,7 @@ CASES = {
     # A nested "resource_changes" key before the real one: the guessed split point is wrong.
     "nested-key-first": _members(
         ("format_version", "1.2"),
-        ("planned_values", {"outputs": {"resource_changes": [1, 2]}}),
+        ("planned_values", {"outputs": {"o": {"value": {"resource_changes": [1, 2]}}}}),
         ("resource_changes", [_rc("null_resource.a", n=1)]),
         ("prior_state", {"format_version": "1.0"}),
     ),
@@ -97,8 +97,13 @@ def test_the_duplicate_key_case_uses_the_last_array() -> None:
             _members(("format_version", "1.2"), ("resource_changes", [])) + b" x",
             "$: expected valid JSON, found invalid JSON: Extra data at line 1 column 51 (character 50)",
         ),
+        (
+            # A zero byte in the first four makes json read UTF-16/32: no route may take it for ASCII.
+            b'\x00{"format_version": "1.2", "resource_changes": [] }',
+            "$: expected JSON text in UTF-8 (or UTF-16/UTF-32), found an invalid byte 0x7d at byte offset 50",
+        ),
     ],
-    ids=["in-the-array", "before-the-array", "after-the-array", "after-the-document"],
+    ids=["in-the-array", "before-the-array", "after-the-array", "after-the-document", "zero-byte-first"],
 )
 @pytest.mark.parametrize("route_name", list(ROUTES))
 def test_syntax_errors_anywhere_are_reported_alike(route_name: str, data: bytes, message: str) -> None:

@@ -1,4 +1,8 @@
-"""The checks' fast path (mark_depth, value_at) agrees with resolve_value on arbitrary inputs."""
+"""The checks' fast path (mark_depth, value_at) agrees with resolve_value on arbitrary inputs.
+
+The marks are arbitrary too: of the wrong kind for the value, and malformed (``1``, ``"true"``,
+which fail closed), as a document built without the schema can hold them.
+"""
 
 from __future__ import annotations
 
@@ -16,14 +20,16 @@ from plancheck import (
     resolve_value,
 )
 from plancheck import knownvalue as kv
-from plancheck._values import ABSENT_VALUE, mark_depth, value_at
+from plancheck._values import ABSENT_VALUE, known_value_at, mark_depth, value_at
 from tfjsonpath import MapStep, Path, SliceStep
 
 KEYS = st.sampled_from(["a", "b", "c"])
 scalars = st.none() | st.booleans() | st.integers(-3, 3) | st.sampled_from(["x", "y"])
 values = st.recursive(scalars, lambda inner: st.lists(inner, max_size=3) | st.dictionaries(KEYS, inner, max_size=3),
                       max_leaves=12)
-marks = st.recursive(st.booleans() | st.none(),
+# Malformed leaves: neither a bool nor null, so they fail closed (count as true).
+MALFORMED = st.sampled_from([1, 0, "true", "false", "", 1.5])
+marks = st.recursive(st.booleans() | st.none() | MALFORMED,
                      lambda inner: st.lists(inner, max_size=3) | st.dictionaries(KEYS, inner, max_size=3),
                      max_leaves=8)
 paths = st.lists(KEYS.map(MapStep) | st.integers(0, 3).map(SliceStep), min_size=1, max_size=4).map(
@@ -34,11 +40,11 @@ paths = st.lists(KEYS.map(MapStep) | st.integers(0, 3).map(SliceStep), min_size=
 @given(values, marks, marks, paths)
 def test_fast_helpers_agree_with_resolve_value(value: Any, unknown: Any, sensitive: Any, path: Path) -> None:
     full = resolve_value(value, unknown, sensitive, path)
-    depth = mark_depth(unknown, path)
+    depth = mark_depth(unknown, path, value)
     assert (depth >= 0) == (full.unknown_at is not None)
     if depth >= 0:
         assert full.unknown_at == path[:depth]
-    assert (mark_depth(sensitive, path) >= 0) == full.sensitive
+    assert (mark_depth(sensitive, path, value) >= 0) == full.sensitive
     if full.status is ValueStatus.KNOWN:
         assert value_at(value, path) == full.value
     elif full.status is ValueStatus.NULL:
@@ -51,7 +57,8 @@ def test_fast_helpers_agree_with_resolve_value(value: Any, unknown: Any, sensiti
 @given(values, marks, marks, paths)
 def test_checks_pass_exactly_when_the_full_resolution_says_so(value: Any, unknown: Any, sensitive: Any,
                                                               path: Path) -> None:
-    plan = Plan.from_dict({"format_version": "1.2", "resource_changes": [{"address": "r.a", "change": {
+    # Built directly: the schema rejects malformed marks leaves, and the checks must fail closed without it.
+    plan = Plan({"format_version": "1.2", "resource_changes": [{"address": "r.a", "change": {
         "actions": ["create"], "after": value, "after_unknown": unknown, "after_sensitive": sensitive}}]})
     full = resolve_value(value, unknown, sensitive, path)
     assert (not ExpectUnknownValue("r.a", path).failures(plan)) == (full.status is ValueStatus.UNKNOWN)
@@ -59,3 +66,25 @@ def test_checks_pass_exactly_when_the_full_resolution_says_so(value: Any, unknow
     assert (not ExpectSensitiveValue("r.a", path).failures(plan)) == sensitive_ok
     known_ok = full.status is ValueStatus.KNOWN and full.value == "x" and not full.partly_unknown
     assert (not ExpectKnownValue("r.a", path, kv.StringExact("x")).failures(plan)) == known_ok
+
+
+@settings(max_examples=400, deadline=None)
+@given(values, marks, paths)
+def test_a_mark_found_without_the_value_is_found_with_it_at_that_depth_or_above(
+    value: Any, marks: Any, path: Path
+) -> None:
+    # ExpectUnknownValue and ExpectSensitiveValue pass on mark_depth(marks, path) alone: sound only so.
+    blind = mark_depth(marks, path)
+    if blind >= 0:
+        fitted = mark_depth(marks, path, value)
+        assert 0 <= fitted <= blind
+
+
+@settings(max_examples=400, deadline=None)
+@given(values, marks, paths)
+def test_known_value_at_is_value_at_where_the_value_is_not_unknown(value: Any, unknown: Any, path: Path) -> None:
+    # ExpectKnownValue passes on known_value_at alone: one walk of the value and its unknown marks.
+    full = resolve_value(value, unknown, None, path)
+    expected = full.value if full.status in (ValueStatus.KNOWN, ValueStatus.NULL) else ABSENT_VALUE
+    found = known_value_at(value, unknown, path)
+    assert found is expected or (expected is not ABSENT_VALUE and found == expected)

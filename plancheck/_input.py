@@ -1,0 +1,123 @@
+"""Reading a document from a file or a stream, up to a maximum size.
+
+``/dev/zero``, a pipe that never closes or a runaway generator must not fill the memory:
+``load_plan``, ``load_state`` and ``load_config`` read at most :func:`max_input_bytes`
+bytes (2 GiB unless ``max_bytes=`` or ``PLANCHECK_MAX_BYTES`` says otherwise) and stop
+reading as soon as there is more. A regular file's size is known before reading, so a
+file too large is refused without reading any of it.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import stat
+from typing import IO, Any, Final
+
+__all__ = ["DEFAULT_MAX_BYTES", "MAX_BYTES_ENV", "InputTooLarge", "max_input_bytes", "read_limited"]
+
+#: The largest document read from a file or stream unless told otherwise: 2 GiB.
+DEFAULT_MAX_BYTES: Final = 2 << 30
+#: The environment variable that sets the limit (a number of bytes) when ``max_bytes`` is not given.
+MAX_BYTES_ENV: Final = "PLANCHECK_MAX_BYTES"
+_CHUNK: Final = 1 << 20
+
+
+class InputTooLarge(Exception):
+    """The input holds more than ``limit`` bytes (characters, for a text stream); the loaders turn it
+    into the format error of their kind.
+
+    >>> InputTooLarge(10).limit
+    10
+    """
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(limit)
+        self.limit = limit
+
+    def expected(self, what: str) -> str:
+        """The ``expected`` phrase of the format error for a ``what`` (``plan``, ``state``, ...).
+
+        >>> InputTooLarge(1024).expected("plan")
+        'a plan of at most 1024 bytes (raise the limit with max_bytes= or PLANCHECK_MAX_BYTES)'
+        """
+        return f"a {what} of at most {self.limit} bytes (raise the limit with max_bytes= or {MAX_BYTES_ENV})"
+
+    @property
+    def found(self) -> str:
+        """The ``found`` phrase of the format error."""
+        return f"more than {self.limit} bytes"
+
+
+def max_input_bytes(max_bytes: int | None = None) -> int:
+    """The size limit: ``max_bytes`` when given, else ``PLANCHECK_MAX_BYTES``, else :data:`DEFAULT_MAX_BYTES`.
+
+    >>> max_input_bytes(4096), max_input_bytes() >= 1
+    (4096, True)
+    >>> max_input_bytes(0)
+    Traceback (most recent call last):
+    ...
+    ValueError: max_bytes must be a positive number of bytes, got 0
+    """
+    if max_bytes is not None:
+        if isinstance(max_bytes, bool) or not isinstance(max_bytes, int) or max_bytes < 1:
+            raise ValueError(f"max_bytes must be a positive number of bytes, got {max_bytes!r}")
+        return max_bytes
+    text = os.environ.get(MAX_BYTES_ENV, "").strip()
+    if not text:
+        return DEFAULT_MAX_BYTES
+    try:
+        limit = int(text)
+    except ValueError:
+        limit = 0
+    if limit < 1:
+        raise ValueError(f"{MAX_BYTES_ENV} must be a positive number of bytes, got {text!r}")
+    return limit
+
+
+def _remaining_size(stream: IO[Any]) -> int | None:
+    """The bytes left in a regular file (None for a pipe, a device, or a stream without a descriptor)."""
+    try:
+        status = os.fstat(stream.fileno())
+        if not stat.S_ISREG(status.st_mode):
+            return None
+        return max(status.st_size - stream.tell(), 0)
+    except (OSError, ValueError, AttributeError, io.UnsupportedOperation):
+        return None
+
+
+def read_limited(stream: IO[Any], limit: int) -> bytes | str:
+    """Everything ``stream`` holds, or :class:`InputTooLarge` as soon as it holds more than ``limit``.
+
+    A regular file is measured first; anything else is read a chunk at a time, so no
+    more than ``limit`` and a chunk are ever held.
+
+    >>> read_limited(io.BytesIO(b"{}"), 10)
+    b'{}'
+    >>> read_limited(io.BytesIO(b"[1, 2, 3]"), 4)
+    Traceback (most recent call last):
+    ...
+    plancheck._input.InputTooLarge: 4
+    """
+    size = _remaining_size(stream)
+    if size is not None and size > limit:
+        raise InputTooLarge(limit)
+    first = stream.read(min(size + 1, limit + 1) if size is not None else min(_CHUNK, limit + 1))
+    if not isinstance(first, (bytes, bytearray, str)):
+        return first  # type: ignore[no-any-return]  # the caller reports what read() returned
+    more = stream.read(min(_CHUNK, limit + 1 - len(first))) if first and len(first) <= limit else first[:0]
+    if not more:
+        if len(first) > limit:
+            raise InputTooLarge(limit)
+        return first if not isinstance(first, bytearray) else bytes(first)
+    # A stream of unknown length: gathered in a BytesIO, whose value is handed over without a copy.
+    gathered: io.BytesIO | io.StringIO = io.StringIO() if isinstance(first, str) else io.BytesIO()
+    gathered.write(first)  # type: ignore[arg-type]
+    total = len(first)
+    while more:
+        total += len(more)
+        if total > limit:
+            raise InputTooLarge(limit)
+        gathered.write(more)  # type: ignore[arg-type]
+        more = stream.read(min(_CHUNK, limit + 1 - total))
+    return gathered.getvalue()

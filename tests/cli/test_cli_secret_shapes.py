@@ -1,0 +1,57 @@
+"""Every shape of secret, planted in a plan, is absent from everything ``tfplancheck`` prints.
+
+The plan (shared with the plugin's leak suite) holds a multi-line key, a 700-character value,
+quotes and control characters, non-ASCII text, a passphrase, a sensitive map's key and a
+sensitive variable used as a ``for_each`` key (so it is part of an address). Every command that
+shows values or addresses runs, in text and JSON: failing checks, ``--unknown``, ``query`` of the
+listing, of a resource, of a path, of a missing address (closest suggestions).
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+from secret_shapes import KEY_SECRET, SHAPES, leaks, secret_shapes_plan
+
+from plancheck.cli import run
+
+CHECKS = "\n".join(
+    f'[[check]]\ntype = "ExpectUnknownValue"\naddress = "null_resource.a"\npath = \'triggers["{name}"]\'\n'
+    for name in SHAPES
+) + '[[check]]\ntype = "ExpectUnknownValue"\naddress = "null_resource.a"\npath = "tags"\n'
+
+
+@pytest.fixture
+def plan_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "plan.json").write_text(json.dumps(secret_shapes_plan()), "utf-8")
+    (tmp_path / "checks.toml").write_text(CHECKS, "utf-8")
+    return tmp_path
+
+
+@pytest.mark.parametrize(
+    ("argv", "code"),
+    [
+        pytest.param(["plan.json", "--checks", "checks.toml"], 1, id="failing-checks"),
+        pytest.param(["plan.json", "--checks", "checks.toml", "--format", "json"], 1, id="failing-checks-json"),
+        pytest.param(["plan.json", "--unknown", "null_resource.a", "triggers"], 1, id="unknown-flag"),
+        pytest.param(["query", "plan.json"], 0, id="query-listing"),
+        pytest.param(["query", "plan.json", "--format", "json"], 0, id="query-listing-json"),
+        pytest.param(["query", "plan.json", "null_resource.a"], 0, id="query-resource"),
+        pytest.param(["query", "plan.json", "null_resource.a", "tags"], 0, id="query-map-key"),
+        pytest.param(["query", "plan.json", "null_resource.a", "--format", "json"], 0, id="query-resource-json"),
+        pytest.param(["query", "plan.json", "null_resource.fx"], 2, id="query-closest"),
+        pytest.param(["query", "plan.json", "null_resource.fx", "--format", "json"], 2, id="query-closest-json"),
+        pytest.param(["query", "plan.json", f'null_resource.fe["{KEY_SECRET}"]'], 0, id="query-secret-address"),
+    ],
+)
+def test_no_shape_of_secret_is_printed(plan_dir: Path, argv: list[str], code: int) -> None:
+    out, err = io.StringIO(), io.StringIO()
+    assert run(argv, stdout=out, stderr=err, stdin=io.BytesIO(b""), environ={"PATH": ""}) == code
+    text = out.getvalue() + err.getvalue()
+    assert "Traceback" not in text
+    assert leaks(text) == []
+    assert "(sensitive)" in text or code == 2
