@@ -23,12 +23,26 @@ the command and its output, with every secret shown as ``(sensitive)``.
 from .._terraform import TerraformBinary, TerraformNotFoundError, discover_terraform
 from ._case import ConfigPlanChecks, Sensitive, TestCase, TestStep
 from ._errors import AcceptanceError, Stage, TestDefinitionError
+from ._providers import (
+    ExternalProviders,
+    ProviderServer,
+    ProviderServerError,
+    ProvidersNotInstalledError,
+    ReattachConfig,
+    ReattachProvider,
+)
 from ._runner import AcceptanceRunner
 
 __all__ = [
     "AcceptanceError",
     "AcceptanceRunner",
     "ConfigPlanChecks",
+    "ExternalProviders",
+    "ProviderServer",
+    "ProviderServerError",
+    "ProvidersNotInstalledError",
+    "ReattachConfig",
+    "ReattachProvider",
     "Sensitive",
     "Stage",
     "TerraformBinary",

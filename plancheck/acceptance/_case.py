@@ -17,6 +17,7 @@ from types import MappingProxyType
 from typing import Any, ClassVar
 
 from ._errors import TestDefinitionError
+from ._providers._factory import normalize_providers
 
 __all__ = ["ConfigPlanChecks", "Sensitive", "TestCase", "TestStep", "sensitive_strings", "unwrap_sensitive"]
 
@@ -235,7 +236,9 @@ class TestStep:
     * ``expect_non_empty_plan``: the plans after apply may (and the refreshed one must) show changes;
     * ``expect_error``: a regular expression the step's error must match (searched for, also in
       the output with line wrapping undone); the step must fail;
-    * ``pre_config``: a function called before the configuration is written.
+    * ``pre_config``: a function called before the configuration is written;
+    * ``providers``: the providers this step needs, when the case does not give them (see
+      :class:`TestCase`); a later step without ``providers`` keeps using them.
 
     >>> step = TestStep(config='resource "null_resource" "a" {}', variables={"pw": Sensitive("x1y2")})
     >>> step.plan_only, step.variables["pw"], step.expect_error
@@ -259,8 +262,10 @@ class TestStep:
     expect_non_empty_plan: bool = False
     expect_error: str | re.Pattern[str] | None = None
     pre_config: Callable[[], object] | None = None
+    providers: Any = None
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "providers", normalize_providers(self.providers, "TestStep.providers"))
         if (self.config is None) == (self.config_directory is None):
             raise TestDefinitionError("TestStep", "give exactly one of config= or config_directory=")
         if self.config is not None:
@@ -343,6 +348,7 @@ class TestStep:
             self.expect_non_empty_plan,
             self.expect_error,
             self.pre_config,
+            self.providers,
         )
 
     def __eq__(self, other: object) -> bool:
@@ -362,6 +368,7 @@ class TestStep:
                 self.expect_non_empty_plan,
                 self.expect_error,
                 self.pre_config,
+                self.providers,
             )
         )
 
@@ -371,6 +378,15 @@ class TestCase:
     """A sequence of :class:`TestStep` run in one working directory, destroyed at the end.
 
     ``pre_check`` (Go's ``PreCheck``) is called first; it may ``pytest.skip``.
+
+    ``providers`` (Go's ``ProtoV6ProviderFactories`` and ``ExternalProviders``) are the
+    providers under test: ``{address: factory}`` where ``factory()`` returns a ``tf`` provider,
+    served in this process for every ``terraform`` command of the case (the ``providers`` extra),
+    a :class:`ReattachProvider`, an :class:`ExternalProviders`, or a list of those. Give them
+    here or on the steps, not both (as in Go).
+
+    >>> TestCase(steps=[TestStep(config="")], providers={"example.com/acme/widget": dict}).providers
+    ProviderSet(['example.com/acme/widget (factory dict)'])
 
     >>> case = TestCase(steps=[TestStep(config="")])
     >>> len(case.steps), case.pre_check
@@ -385,8 +401,10 @@ class TestCase:
 
     steps: Sequence[TestStep]
     pre_check: Callable[[], object] | None = None
+    providers: Any = None
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "providers", normalize_providers(self.providers, "TestCase.providers"))
         if isinstance(self.steps, (str, bytes, TestStep)) or not isinstance(self.steps, Sequence):
             raise TestDefinitionError("TestCase.steps", f"expected a list of TestStep, got {_type_name(self.steps)}")
         steps = tuple(self.steps)
@@ -396,6 +414,13 @@ class TestCase:
             if not isinstance(step, TestStep):
                 raise TestDefinitionError(f"TestCase.steps[{i}]", f"expected a TestStep, got {_type_name(step)}")
         object.__setattr__(self, "steps", steps)
+        if self.providers is not None:
+            for i, step in enumerate(steps):
+                if step.providers is not None:
+                    raise TestDefinitionError(
+                        f"TestCase.steps[{i}].providers",
+                        "the case already gives providers; give them either on the TestCase or on its steps",
+                    )
         if self.pre_check is not None and not callable(self.pre_check):
             raise TestDefinitionError("TestCase.pre_check", f"expected a function, got {_type_name(self.pre_check)}")
 

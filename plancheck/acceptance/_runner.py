@@ -34,6 +34,8 @@ from ._case import TestCase, TestStep
 from ._checks import plan_check_failures, state_check_failures
 from ._errors import AcceptanceError, Stage, TestDefinitionError
 from ._plans import planned_changes
+from ._providers._errors import ProviderServerError, ProvidersNotInstalledError
+from ._providers._session import ProviderSession
 from ._workdir import PLAN_FILE, WorkingDirectory
 
 __all__ = ["DEFAULT_TIMEOUT", "AcceptanceRunner"]
@@ -225,6 +227,8 @@ class _CaseRun:
         self.log: Callable[[str], None] = _print if runner._echo else (lambda _text: None)
         # Raw until the case ends: secrets found later in the case (in a plan, in a state) are scrubbed too.
         self.results: list[CommandResult] = []
+        # Started on demand by write(), stopped by execute(): one socket directory per case (xdist-safe).
+        self.providers = ProviderSession(platform=runner.terraform.platform, log=self.log)
 
     def add_secrets(self, found: Secrets) -> None:
         self.secrets = self.secrets | found
@@ -314,7 +318,12 @@ class _CaseRun:
     def write(self, step: TestStep) -> None:
         self.current_valid = False
         try:
-            digest = self.wd.write_step(step)
+            if self.providers.use(step.providers, self.case.providers):
+                self.init_digest = None  # the CLI configuration changed: install again
+            self.providers.apply_environment(self.env)
+            digest = self.wd.write_step(self.providers.complete(step))
+        except (ProviderServerError, ProvidersNotInstalledError) as exc:
+            raise _StepFailure(Stage.CONFIG, f"cannot serve the providers: {exc}") from None
         except (DocumentFormatError, TestDefinitionError, OSError) as exc:
             raise _StepFailure(Stage.CONFIG, f"cannot write the configuration: {exc}") from None
         # .terraform only changes when init runs: it still fits whatever configuration init last accepted.
@@ -418,10 +427,13 @@ class _CaseRun:
 
     def execute(self) -> None:
         __tracebackhide__ = True
+        failed = True
         try:
             self._execute()
+            failed = False
         finally:
             self.publish()
+            self.providers.close(after_failure=failed)
 
     def _execute(self) -> None:
         __tracebackhide__ = True

@@ -1,0 +1,63 @@
+"""Errors of the providers under test: a provider that cannot be served, a missing optional extra."""
+
+from __future__ import annotations
+
+from typing import Final
+
+from ..._errors import TfCheckError
+
+__all__ = ["EXTRA_HINT", "ProviderServerError", "ProvidersNotInstalledError"]
+
+#: What to install to serve ``tf`` providers in the test process.
+EXTRA_HINT: Final = "pip install 'tfplancheck[providers]'"
+
+
+class ProviderServerError(TfCheckError, RuntimeError):
+    """A provider under test could not be started, served or stopped cleanly.
+
+    ``address`` is the provider's address (``example.com/acme/widget``), ``problem`` what went wrong.
+
+    >>> err = ProviderServerError("example.com/acme/widget", "the factory raised ValueError: no token")
+    >>> print(err)
+    provider example.com/acme/widget: the factory raised ValueError: no token
+    >>> isinstance(err, RuntimeError), err.address
+    (True, 'example.com/acme/widget')
+    """
+
+    __module__ = "plancheck.acceptance"
+
+    address: str
+    problem: str
+
+    def __init__(self, address: str, problem: str) -> None:
+        self.address = address
+        self.problem = problem
+        super().__init__(f"provider {address}: {problem}")
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (type(self), (self.address, self.problem))
+
+
+class ProvidersNotInstalledError(TfCheckError, ImportError):
+    """Serving a provider in the test process needs the optional ``providers`` extra (``tf`` and ``grpcio``).
+
+    >>> err = ProvidersNotInstalledError("No module named 'grpc'")
+    >>> print(err)
+    serving a provider under test needs the tf framework and grpcio: install tfplancheck[providers] (pip install 'tfplancheck[providers]'); No module named 'grpc'
+    >>> isinstance(err, ImportError)
+    True
+    """
+
+    __module__ = "plancheck.acceptance"
+
+    reason: str
+
+    def __init__(self, reason: str) -> None:
+        self.reason = reason
+        super().__init__(
+            "serving a provider under test needs the tf framework and grpcio: "
+            f"install tfplancheck[providers] ({EXTRA_HINT}); {reason}"
+        )
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (type(self), (self.reason,))
