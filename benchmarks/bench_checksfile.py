@@ -2,7 +2,7 @@
 
 Writes checks files of N ``[[check]]`` tables (ExpectUnknownValue, ExpectSensitiveValue and
 ExpectKnownValue + StringExact in turn, as a generated suite would) and prints the median
-wall time of :func:`plancheck._cli_checksfile.load_checks_file` and the time per check, which
+wall time of :func:`plancheck.cli._checksfile.load_checks_file` and the time per check, which
 stays flat when reading is linear in the number of checks. Run it with
 ``.venv/bin/python benchmarks/bench_checksfile.py [--checks 20000 50000] [--reps R]``.
 """
@@ -16,8 +16,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from plancheck._cli_checksfile import load_checks_file
-from plancheck._cli_registry import default_registry
+from plancheck.cli._checksfile import load_checks_file
+from plancheck.cli._registry import default_registry
 
 
 def make_checks(n: int) -> list[dict[str, object]]:

@@ -209,7 +209,7 @@ def worker(impl: str, plan_path: Path, checks_path: Path, k: int, many: int) -> 
         sum(1 for check in extra if not check(plan))
         result.update(many_warm_s=time.perf_counter() - t0)
     if impl == "stdlib":
-        from plancheck import _parallel
+        from plancheck._loading import parallel as _parallel
 
         usage = dict(_parallel.last_helper_usage)
         if usage.get("peak_kb"):

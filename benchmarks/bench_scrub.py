@@ -26,8 +26,8 @@ from pathlib import Path
 import _pytest
 
 from plancheck import _redact
+from plancheck._documents.sensitive import collect_plan_secrets, collect_state_secrets
 from plancheck._redact import Secrets
-from plancheck._secrets import collect_plan_secrets, collect_state_secrets
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT.parent / "shared" / "corpus"

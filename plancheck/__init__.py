@@ -32,6 +32,9 @@ from ._checks import (
     ResourceAction,
     assert_plan,
 )
+from ._documents.plan import Change, DeferredChange, OutputChange, Plan, ResourceChange, ResourceNotFound
+from ._documents.resolve import ResolvedValue, ValueStatus, resolve_value
+from ._documents.state import State, StateOutput, StateResource, load_state
 from ._errors import (
     CheckFailedError,
     CheckFailure,
@@ -44,11 +47,8 @@ from ._errors import (
     TfCheckError,
     ValueMismatchError,
 )
-from ._load import load_plan
-from ._plan import Change, DeferredChange, OutputChange, Plan, ResourceChange, ResourceNotFound
+from ._loading.load import load_plan
 from ._redact import SENSITIVE, Secrets, revealing_sensitive
-from ._state import State, StateOutput, StateResource, load_state
-from ._values import ResolvedValue, ValueStatus, resolve_value
 from .statecheck import StateCheck, assert_state
 
 __all__ = [

@@ -161,7 +161,7 @@ def child_marks(marks: Marks, step: Step) -> Marks:
 
 
 def _value_child(value: Any, step: Step) -> Any:
-    """The child of ``value`` at ``step``, or NO_VALUE (as :func:`plancheck._values.value_at` walks)."""
+    """The child of ``value`` at ``step``, or NO_VALUE (as :func:`plancheck._documents.resolve.value_at` walks)."""
     if value is NO_VALUE or value is None:
         return NO_VALUE
     if isinstance(step, MapStep):

@@ -16,7 +16,7 @@ Example test::
 """
 
 # pytest registers every hook and fixture found by name in this module, imported ones included.
-from ._pytest_plugin import (  # noqa: F401
+from ._plugin.hooks import (  # noqa: F401
     _plancheck_documents,
     assert_plan,
     plan_checks,

@@ -9,9 +9,9 @@ from typing import Any
 
 from tfjsonpath import MapStep, Path, SliceStep, Step
 
+from .._documents.plan import Plan, ResourceChange
 from .._errors import CheckFailure
 from .._frozen import constructor_repr
-from .._plan import Plan, ResourceChange
 from ._base import (
     PlanCheck,
     actions_text,

@@ -15,10 +15,10 @@ from collections.abc import Iterable, Sequence
 
 from tfjsonpath import Path
 
-from .._checkrun import run_checks
+from .._checking.run import run_checks
+from .._documents.plan import Change, OutputChange, Plan, ResourceChange, ResourceNotFound, shown_address
 from .._errors import CheckFailure, PlanCheckError
 from .._frozen import FrozenValue
-from .._plan import Change, OutputChange, Plan, ResourceChange, ResourceNotFound, shown_address
 from .._redact import Secrets
 
 __all__ = ["PlanCheck", "assert_plan"]

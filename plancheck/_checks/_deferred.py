@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import enum
 
+from .._documents.plan import DeferredChange, Plan
 from .._errors import CheckFailure
-from .._plan import DeferredChange, Plan
 from ._base import PlanCheck, actions_text, checked_address, failure, quoted
 
 __all__ = ["DeferredReason", "ExpectDeferredChange", "ExpectNoDeferredChanges"]

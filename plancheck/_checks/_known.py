@@ -13,10 +13,17 @@ from typing import Any
 
 from tfjsonpath import MapStep, Path
 
+from .._checking.describe import describe, no_planned_value
+from .._checking.fields import (
+    OutputMatcherFields,
+    OutputPathMatcherFields,
+    ResourcePathFields,
+    ResourcePathMatcherFields,
+)
+from .._documents.plan import Change, Plan
+from .._documents.resolve import ABSENT_VALUE, ResolvedValue, ValueStatus, known_value_at
 from .._errors import CheckFailure, ValueMismatchError
-from .._plan import Change, Plan
 from .._redact import Secrets
-from .._values import ABSENT_VALUE, ResolvedValue, ValueStatus, known_value_at
 from ..knownvalue._base import Check
 from ._base import (
     PlanCheck,
@@ -27,13 +34,6 @@ from ._base import (
     find_output,
     output_address,
     scrubbed_failure,
-)
-from ._describe import describe, no_planned_value
-from ._fields import (
-    OutputMatcherFields,
-    OutputPathMatcherFields,
-    ResourcePathFields,
-    ResourcePathMatcherFields,
 )
 from ._values import resolve_after, resource_failures
 
@@ -62,7 +62,7 @@ def match_resolved(resolved: ResolvedValue, matcher: Check, secrets: Secrets) ->
     matcher, with the marks below it; an unknown or absent one fails here, by status.
 
     >>> from plancheck import knownvalue as kv
-    >>> from plancheck._values import resolve_value
+    >>> from plancheck._documents.resolve import resolve_value
     >>> from tfjsonpath import New
     >>> r = resolve_value({"l": [None, "k"]}, {"l": [True, False]}, None, New("l"))
     >>> match_resolved(r, kv.ListExact([kv.Null(), kv.StringExact("k")]), Secrets())

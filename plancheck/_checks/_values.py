@@ -13,12 +13,12 @@ from collections.abc import Callable
 
 from tfjsonpath import Path
 
+from .._checking.describe import describe, no_planned_value, sensitive_problem
+from .._checking.fields import OutputFields, OutputPathFields, ResourcePathFields
+from .._documents.plan import Change, Plan
+from .._documents.resolve import ABSENT_VALUE, ResolvedValue, ValueStatus, mark_depth, resolve_value, value_at
 from .._errors import CheckFailure
-from .._plan import Change, Plan
-from .._values import ABSENT_VALUE, ResolvedValue, ValueStatus, mark_depth, resolve_value, value_at
 from ._base import PlanCheck, deposed_prefix, failure, find_change, find_output, output_address
-from ._describe import describe, no_planned_value, sensitive_problem
-from ._fields import OutputFields, OutputPathFields, ResourcePathFields
 
 __all__ = [
     "ExpectNullOutputValue",

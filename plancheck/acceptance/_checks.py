@@ -35,7 +35,7 @@ def plan_check_failures(document: Mapping[str, Any], checks: Sequence[Any]) -> l
     >>> plan_check_failures({"format_version": "1.2"}, [Fails(), Fails()])
     ['Fails: format is 1.2', 'Fails: format is 1.2']
     """
-    from .._load import load_plan
+    from .._loading.load import load_plan
 
     return [str(f) for f in _run(load_plan(document), checks, "check_plan")]
 
@@ -49,6 +49,6 @@ def state_check_failures(document: Mapping[str, Any], checks: Sequence[Any]) -> 
     >>> state_check_failures({"format_version": "1.0"}, [Holds()])
     []
     """
-    from .._state import load_state
+    from .._documents.state import load_state
 
     return [str(f) for f in _run(load_state(document), checks, "check_state")]

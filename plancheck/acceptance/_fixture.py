@@ -50,7 +50,7 @@ def requested_terraform(config: pytest.Config | Any) -> str | None:
     if config is None:
         return None
     try:
-        from .._pytest_options import terraform_binary
+        from .._plugin.options import terraform_binary
     except ImportError:
         value = config.getoption(_OPTION_DEST, None)
         return value if isinstance(value, str) and value else None

@@ -20,9 +20,9 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any, Final
 
+from .._documents.sensitive import collect_plan_secrets, collect_state_secrets
 from .._errors import DocumentFormatError
 from .._redact import Secrets
-from .._secrets import collect_plan_secrets, collect_state_secrets
 from .._terraform import (
     CommandResult,
     TerraformBinary,

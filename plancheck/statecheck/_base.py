@@ -11,13 +11,13 @@ from collections.abc import Sequence
 
 from tfjsonpath import Path
 
-from .._checkrun import run_checks
+from .._checking.run import run_checks
 from .._checks._base import quoted
+from .._documents.plan import ResourceNotFound
+from .._documents.resolve import ResolvedValue, resolve_value
+from .._documents.state import State, StateOutput, StateResource
 from .._errors import CheckFailure, StateCheckError
 from .._frozen import FrozenValue
-from .._plan import ResourceNotFound
-from .._state import State, StateOutput, StateResource
-from .._values import ResolvedValue, resolve_value
 
 __all__ = ["StateCheck", "assert_state"]
 

@@ -23,10 +23,10 @@ from typing import Any
 from tfjsonpath import MapStep, Path, SliceStep, describe_json_type
 
 from .._checks._base import checked_address, checked_path, scrubbed_failure
+from .._documents.resolve import ValueStatus, resolve_value
+from .._documents.state import State
 from .._errors import CheckFailure, ValueMismatchError
 from .._redact import Marks, Secrets, child_marks
-from .._state import State
-from .._values import ValueStatus, resolve_value
 from ..compare import ValueComparer
 from ..knownvalue._base import plural
 from ._base import StateCheck, find_state_resource, located, resolve_resource

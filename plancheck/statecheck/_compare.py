@@ -16,10 +16,10 @@ from typing import Any, NamedTuple
 from tfjsonpath import Path
 
 from .._checks._base import checked_address, checked_path, scrubbed_failure
+from .._documents.resolve import ResolvedValue, ValueStatus
+from .._documents.state import State
 from .._errors import CheckFailure, ValueMismatchError
 from .._redact import Marks, Secrets
-from .._state import State
-from .._values import ResolvedValue, ValueStatus
 from ..compare import ValueComparer
 from ._base import StateCheck, find_state_resource, located, resolve_resource
 

@@ -4,17 +4,17 @@ from __future__ import annotations
 
 from tfjsonpath import Path
 
-from .._checks._base import deposed_prefix, scrubbed_failure
-from .._checks._describe import sensitive_problem
-from .._checks._fields import (
+from .._checking.describe import sensitive_problem
+from .._checking.fields import (
     OutputMatcherFields,
     OutputPathMatcherFields,
     ResourcePathFields,
     ResourcePathMatcherFields,
 )
+from .._checks._base import deposed_prefix, scrubbed_failure
 from .._checks._known import match_failures
+from .._documents.state import State
 from .._errors import CheckFailure
-from .._state import State
 from ..knownvalue._base import Check
 from ._base import (
     StateCheck,

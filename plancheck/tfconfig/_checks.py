@@ -17,7 +17,7 @@ from typing import Any, Final, Literal
 
 from tfjsonpath import Path, PathNotFoundError
 
-from .._checkrun import run_checks
+from .._checking.run import run_checks
 from .._errors import CheckFailure, ConfigCheckError
 from ._load import config_from_dict
 from ._match import as_check, like, mismatch

@@ -4,7 +4,7 @@ The standard library's ``json`` loses duplicate property names and positions, bo
 which the HCL JSON specification requires, so this parser builds :class:`Node` trees
 instead. It is iterative (10,000 nesting levels parse fine) and leans on the C string
 scanner of the standard library for speed. Numbers are read as plancheck reads plans
-(see :mod:`plancheck._json`): an integer is an ``int``, or, past the digits Python converts
+(see :mod:`plancheck._loading.jsontext`): an integer is an ``int``, or, past the digits Python converts
 to an ``int`` (``sys.get_int_max_str_digits()``), the ``Decimal`` of the same value; any
 other number a ``Decimal``; one that ``Decimal`` cannot hold is a located error.
 """

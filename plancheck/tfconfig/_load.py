@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from pathlib import Path as FsPath
 from typing import Any, Final, Literal
 
-from .._input import InputTooLarge, max_input_bytes, read_limited
+from .._loading.source import InputTooLarge, max_input_bytes, read_limited
 from ._blocks import check_unique, decode_document
 from ._errors import ConfigFormatError, Source
 from ._json_reader import Node, parse_json
@@ -97,7 +97,7 @@ def _suffix(name: str) -> str | None:
 
 
 def _read_file(path: FsPath, limit: int) -> bytes:
-    """A configuration file's bytes, at most ``limit`` of them (see :mod:`plancheck._input`)."""
+    """A configuration file's bytes, at most ``limit`` of them (see :mod:`plancheck._loading.source`)."""
     try:
         with path.open("rb") as f:
             data = read_limited(f, limit)

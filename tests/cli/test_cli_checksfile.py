@@ -15,8 +15,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from plancheck._cli_checksfile import ChecksFileError, load_checks_file, parse_checks, spec_from_flag
-from plancheck._cli_registry import Registry, Signature, default_registry, discover, parse_kind
+from plancheck.cli._checksfile import ChecksFileError, load_checks_file, parse_checks, spec_from_flag
+from plancheck.cli._registry import Registry, Signature, default_registry, discover, parse_kind
 from tfjsonpath import New, Path
 
 

@@ -18,9 +18,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from plancheck._cli_checksfile import ChecksFileError, CheckSpec, load_checks_file
-from plancheck._cli_registry import default_registry
-from plancheck.cli import run
+from plancheck.cli._checksfile import ChecksFileError, CheckSpec, load_checks_file
+from plancheck.cli._command import run
+from plancheck.cli._registry import default_registry
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "null"
 REGISTRY = default_registry()

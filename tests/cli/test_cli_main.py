@@ -1,4 +1,4 @@
-"""The command line in-process (plancheck.cli.run with explicit streams): exit codes, output, redaction."""
+"""The command line in-process (plancheck.cli._run with explicit streams): exit codes, output, redaction."""
 
 from __future__ import annotations
 
@@ -14,9 +14,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from plancheck import PlanFormatError, load_plan
-from plancheck._cli_output import Style, render_json, use_colour
 from plancheck._redact import Secrets
-from plancheck.cli import run
+from plancheck.cli._command import run
+from plancheck.cli._output import Style, render_json, use_colour
 
 SECRET = "s3cr3t-Planted-Value"
 SCHEMA = json.loads(

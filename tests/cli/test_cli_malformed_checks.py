@@ -15,14 +15,14 @@ from typing import Any
 import pytest
 
 from plancheck import knownvalue
-from plancheck._cli_checksfile import (
+from plancheck.cli._checksfile import (
     MAX_DEPTH,
     ChecksFileError,
     _header_lines,
     load_checks_file,
     parse_checks,
 )
-from plancheck._cli_registry import Kind, Registry, default_registry
+from plancheck.cli._registry import Kind, Registry, default_registry
 
 REGISTRY = default_registry()
 LIMIT = sys.get_int_max_str_digits()

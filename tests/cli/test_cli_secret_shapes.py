@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from secret_shapes import KEY_SECRET, SHAPES, leaks, secret_shapes_plan
 
-from plancheck.cli import run
+from plancheck.cli._command import run
 
 CHECKS = "\n".join(
     f'[[check]]\ntype = "ExpectUnknownValue"\naddress = "null_resource.a"\npath = \'triggers["{name}"]\'\n'

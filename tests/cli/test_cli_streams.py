@@ -1,6 +1,6 @@
 """Issue #12 (items 15, 17): output that cannot be written, endless or oversized input, a state given as the plan.
 
-In-process tables through :func:`plancheck.cli.run` / :func:`plancheck.cli.main`, then a few subprocesses
+In-process tables through :func:`plancheck.cli._run` / :func:`plancheck.cli.main`, then a few subprocesses
 (each costs a Python start) for what only a real process shows: a full disk, a closed stdout, a broken
 pipe, ``/dev/zero``, and the flush Python makes at exit.
 """
@@ -18,8 +18,8 @@ from typing import Any
 
 import pytest
 
-from plancheck import cli
-from plancheck.cli import _byte_count, main, run
+from plancheck.cli import _command as cli
+from plancheck.cli._command import _byte_count, main, run
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = Path(sys.executable).parent / "tfplancheck"
@@ -211,7 +211,7 @@ def test_a_state_given_as_the_plan_is_refused(files: Path) -> None:
 
 
 def test_without_the_option_the_limit_is_the_loaders(files: Path) -> None:
-    from plancheck._input import DEFAULT_MAX_BYTES
+    from plancheck._loading.source import DEFAULT_MAX_BYTES
 
     assert cli._max_bytes(None, {}) == DEFAULT_MAX_BYTES == 2 << 30
     out = io.StringIO()

@@ -18,8 +18,8 @@ import pytest
 from plancheck import Plan, load_plan
 from plancheck import knownvalue as kv
 from plancheck._checks._known import ExpectKnownOutputValue, ExpectKnownValue, ExpectNoValue
+from plancheck._documents.resolve import ValueStatus, resolve_value
 from plancheck._redact import contains_sensitive, marks_at
-from plancheck._values import ValueStatus, resolve_value
 from tfjsonpath import MapStep, New, Path, SliceStep
 
 CORPUS = FsPath(__file__).resolve().parents[2].parent / "shared" / "corpus" / "plans"

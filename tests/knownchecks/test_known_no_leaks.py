@@ -36,7 +36,7 @@ from plancheck._checks._known import (
     ExpectKnownValue,
     ExpectNoValue,
 )
-from plancheck._state import State
+from plancheck._documents.state import State
 from tfjsonpath import New, Path
 
 DB = "aws_db_instance.db"

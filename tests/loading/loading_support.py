@@ -14,12 +14,12 @@ from typing import Any
 
 import pytest
 
-import plancheck._load as load_module
-import plancheck._parallel as parallel_module
-import plancheck._plansplit as split_module
+import plancheck._loading.load as load_module
+import plancheck._loading.parallel as parallel_module
+import plancheck._loading.split as split_module
+from plancheck._documents.plan import Plan
 from plancheck._errors import DocumentFormatError
-from plancheck._json import fast_parser_available
-from plancheck._plan import Plan
+from plancheck._loading.jsontext import fast_parser_available
 
 REPO = Path(__file__).resolve().parents[2]
 SHARED = REPO.parent / "shared"
@@ -127,7 +127,7 @@ def load_fully(name: str, data: bytes, validation: str = "fast") -> Plan | Docum
             return exc
 
 
-#: Where a lazy route finds a problem only when the value is first read (see ``_plansplit``).
+#: Where a lazy route finds a problem only when the value is first read (see ``split``).
 READ_LATER = {
     "fast-lazy": re.compile(r"\$\.(planned_values|prior_state|configuration|resource_changes|resource_drift)\b"),
     "stdlib-parallel": re.compile(r"\$\.(planned_values|prior_state|configuration)\b"),

@@ -231,7 +231,7 @@ def test_unknown_keys_and_values_of_any_shape_are_accepted() -> None:
 
 
 def test_a_str_passed_as_text_is_parsed_not_opened() -> None:
-    from plancheck._plan import Plan
+    from plancheck._documents.plan import Plan
 
     text = json.dumps({"format_version": "1.2"})
     assert Plan.from_json(text).format_version == "1.2"

@@ -27,10 +27,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from loading_support import CORPUS, REPO, ROUTES, corpus_files, exactly_equal, load_fully, route, same_verdict
 
+from plancheck._documents.plan import Plan
+from plancheck._documents.sensitive import collect_plan_secrets, collect_state_secrets
+from plancheck._documents.state import State
 from plancheck._errors import PlanFormatError, StateFormatError
-from plancheck._plan import Plan
-from plancheck._secrets import collect_plan_secrets, collect_state_secrets
-from plancheck._state import State
 from plancheck.tfconfig import Config, ConfigFormatError, parse_config
 
 FIXTURES = REPO / "tests" / "fixtures" / "plans"
@@ -198,7 +198,7 @@ def test_a_broken_config_gives_a_config_or_a_config_format_error(data: bytes) ->
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(broken(PLANS))
 def test_a_broken_plan_read_from_a_file_gives_only_typed_errors(tmp_path_factory: Any, data: bytes) -> None:
-    from plancheck._load import load_plan
+    from plancheck._loading.load import load_plan
 
     path = Path(tmp_path_factory.mktemp("fuzz")) / "plan.json"
     path.write_bytes(data)

@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from loading_support import ROUTES, corpus_files, load_fully, same_verdict
 
 from plancheck._errors import PlanFormatError, StateFormatError
-from plancheck._validate import plan_validator, render_violation, state_validator
+from plancheck._loading.validate import plan_validator, render_violation, state_validator
 
 Json = Any
 

@@ -18,13 +18,13 @@ from hypothesis import strategies as st
 from loading_support import ROUTES, exactly_equal, load_fully, plain, route
 
 from plancheck import knownvalue
+from plancheck._documents.plan import Plan
+from plancheck._documents.sensitive import collect_plan_secrets
+from plancheck._documents.state import State, load_state
 from plancheck._errors import PlanFormatError, StateFormatError, ValueMismatchError
-from plancheck._json import loads_exact
-from plancheck._load import load_plan
-from plancheck._plan import Plan
+from plancheck._loading.jsontext import loads_exact
+from plancheck._loading.load import load_plan
 from plancheck._redact import render_value
-from plancheck._secrets import collect_plan_secrets
-from plancheck._state import State, load_state
 from plancheck.tfconfig import ConfigFormatError, load_config, parse_config
 
 _RANGE = (
@@ -306,7 +306,7 @@ def test_those_are_the_messages_json_loads_gives_with_stack_enough() -> None:
 )
 def test_the_level_by_level_reader_gives_the_standard_library_s_messages(text: str) -> None:
     """Forced onto the level-by-level reader (as when the C scanner runs out of stack), same errors."""
-    from plancheck import _json
+    from plancheck._loading import jsontext as _json
 
     with pytest.raises(json.JSONDecodeError) as reference:
         json.loads(text)

@@ -8,9 +8,9 @@ from typing import Any
 import pytest
 from loading_support import ROUTES, dumps, exactly_equal, generated_plan, plain, route
 
-from plancheck._json import collector_paused
-from plancheck._lazy import LazyEntries, LazyObject, Thunk
-from plancheck._plan import Plan, ResourceNotFound
+from plancheck._documents.plan import Plan, ResourceNotFound
+from plancheck._loading.jsontext import collector_paused
+from plancheck._loading.lazy import LazyEntries, LazyObject, Thunk
 
 
 def _rc(address: str, n: int, **extra: Any) -> dict[str, Any]:

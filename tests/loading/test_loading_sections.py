@@ -12,11 +12,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from loading_support import ROUTES, dumps, load_fully, route
 
+from plancheck._documents.plan import Plan
+from plancheck._documents.sensitive import collect_plan_secrets, collect_state_secrets
+from plancheck._documents.state import State
 from plancheck._errors import PlanFormatError, StateFormatError
-from plancheck._plan import Plan
-from plancheck._secrets import collect_plan_secrets, collect_state_secrets
-from plancheck._state import State
-from plancheck._validate import load_schema, plan_validator, render_violation, state_validator
+from plancheck._loading.validate import load_schema, plan_validator, render_violation, state_validator
 
 _MARKS = "a marks tree (true, false, or an object or array of marks trees)"
 

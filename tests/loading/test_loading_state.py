@@ -7,9 +7,9 @@ from typing import Any
 import pytest
 from loading_support import CORPUS, needs_corpus
 
+from plancheck._documents.plan import ResourceNotFound
+from plancheck._documents.state import State, StateOutput, StateResource, load_state
 from plancheck._errors import StateFormatError
-from plancheck._plan import ResourceNotFound
-from plancheck._state import State, StateOutput, StateResource, load_state
 
 
 def _resource(address: str, **extra: Any) -> dict[str, Any]:

@@ -35,9 +35,9 @@ from plancheck._checks import (
     ExpectUnknownValue,
 )
 from plancheck._checks._known import ExpectKnownOutputValue, ExpectKnownValue, ExpectNoValue
-from plancheck._cli_query import render_value_document, value_document
+from plancheck._documents.sensitive import collect_plan_secrets, collect_state_secrets, marked_strings
 from plancheck._redact import NO_SECRETS, Secrets, contains_sensitive, fit_marks, render_value
-from plancheck._secrets import collect_plan_secrets, collect_state_secrets, marked_strings
+from plancheck.cli._query import render_value_document, value_document
 from tfjsonpath import New, Path
 
 SECRET = "mk-Secret-9Fq2"

@@ -20,7 +20,7 @@ from plancheck import (
     resolve_value,
 )
 from plancheck import knownvalue as kv
-from plancheck._values import ABSENT_VALUE, known_value_at, mark_depth, value_at
+from plancheck._documents.resolve import ABSENT_VALUE, known_value_at, mark_depth, value_at
 from tfjsonpath import MapStep, Path, SliceStep
 
 KEYS = st.sampled_from(["a", "b", "c"])

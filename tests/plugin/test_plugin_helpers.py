@@ -12,10 +12,10 @@ import pytest
 
 from plancheck import PlanFormatError, Secrets
 from plancheck import knownvalue as kv
-from plancheck._pytest_assertrepr import explain_comparison
-from plancheck._pytest_cache import DocumentCache, SessionDocuments
-from plancheck._pytest_checks import AssertPlan, PlanChecks
-from plancheck._pytest_scrub import scrub_report
+from plancheck._plugin.assertrepr import explain_comparison
+from plancheck._plugin.cache import DocumentCache, SessionDocuments
+from plancheck._plugin.collectors import AssertPlan, PlanChecks
+from plancheck._plugin.scrub import scrub_report
 
 SECRET = "hunter2-top-secret"
 

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from pathlib import Path as FsPath
 from typing import Any
 
-from plancheck._state import State
+from plancheck._documents.state import State
 
 if "known_go_cases" not in sys.modules:
     _spec = importlib.util.spec_from_file_location(

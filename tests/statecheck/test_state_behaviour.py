@@ -14,7 +14,7 @@ from state_support import make_state
 
 from plancheck import Plan, StateCheckError, compare, revealing_sensitive
 from plancheck import knownvalue as kv
-from plancheck._state import State
+from plancheck._documents.state import State
 from plancheck.statecheck import (
     CompareValue,
     CompareValueCheck,

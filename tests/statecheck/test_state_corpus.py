@@ -19,8 +19,8 @@ import pytest
 
 from plancheck import compare
 from plancheck import knownvalue as kv
+from plancheck._documents.state import State, load_state
 from plancheck._redact import marks_at
-from plancheck._state import State, load_state
 from plancheck.statecheck import (
     CompareValue,
     CompareValuePairs,

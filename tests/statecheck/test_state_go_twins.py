@@ -16,7 +16,7 @@ from known_go_cases import GO_CASES, OUTPUT_OF, WHOLE_OUTPUT, GoCase, case_id, f
 
 from plancheck import StateCheckError, compare
 from plancheck import knownvalue as kv
-from plancheck._state import State
+from plancheck._documents.state import State
 from plancheck.statecheck import (
     CompareValue,
     CompareValueCollection,

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from tfjsonpath import Path
 
+from .._checks._base import checked_address, checked_deposed, checked_path
 from .._frozen import FrozenValue
 from ..knownvalue._base import Check, require_check
-from ._base import checked_address, checked_deposed, checked_path
 
 __all__ = [
     "OutputFields",

@@ -30,8 +30,8 @@ from typing import Any, Final
 
 from tfjsonpath import Path, PathSyntaxError, describe_json_type
 
-from ._cli_registry import Kind, Param, Registry, Signature, enum_choices
-from ._input import MAX_BYTES_ENV, InputTooLarge, max_input_bytes, read_limited
+from .._loading.source import MAX_BYTES_ENV, InputTooLarge, max_input_bytes, read_limited
+from ._registry import Kind, Param, Registry, Signature, enum_choices
 
 __all__ = [
     "MAX_DEPTH",
@@ -545,7 +545,7 @@ def parse_checks(text: str, source: str, registry: Registry, *, fmt: str | None 
     >>> parse_checks('{"check": [{"type": "X", "n": 1e999999999999999999999}]}', "c.json", Registry([], []))
     Traceback (most recent call last):
     ...
-    plancheck._cli_checksfile.ChecksFileError: c.json: check[0].n: number out of range: 1e999999999999999999999
+    plancheck.cli._checksfile.ChecksFileError: c.json: check[0].n: number out of range: 1e999999999999999999999
     """
     fmt = fmt or ("json" if source.lower().endswith(".json") or text.lstrip().startswith("{") else "toml")
     lines: list[int] = []

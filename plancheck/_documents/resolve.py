@@ -26,7 +26,7 @@ from typing import Any, Final
 
 from tfjsonpath import MapStep, Path, Step, describe_json_type
 
-from ._redact import (
+from .._redact import (
     NO_SECRETS,
     NO_VALUE,
     Marks,

@@ -18,7 +18,7 @@ closing members begin. Anything else, and the document is loaded the ordinary wa
 one process, which also reports any syntax error. The verdict is therefore always the
 one the standard library gives for the whole text.
 
-As with msgspec (see ``_plansplit``), ``planned_values``, ``prior_state`` and
+As with msgspec (see ``split``), ``planned_values``, ``prior_state`` and
 ``configuration`` are validated against their part of the schema when first parsed.
 
 No helper is started for plans under :data:`PARALLEL_MIN_BYTES`, when
@@ -36,12 +36,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Final, cast
 
-from ._errors import PlanFormatError
-from ._json import decode_text, scan_exact, stdlib_scan
-from ._jsonmembers import Member, find_members
-from ._lazy import Thunk
-from ._plansplit import DEFER_MIN_BYTES, VALIDATED_WHEN_READ, SplitPlan, validated
-from ._validate import _Node, plan_validator
+from .._errors import PlanFormatError
+from .jsontext import decode_text, scan_exact, stdlib_scan
+from .lazy import Thunk
+from .members import Member, find_members
+from .split import DEFER_MIN_BYTES, VALIDATED_WHEN_READ, SplitPlan, validated
+from .validate import _Node, plan_validator
 
 __all__ = ["PARALLEL_ENV", "PARALLEL_MIN_BYTES", "split_parallel"]
 
@@ -53,7 +53,7 @@ PARALLEL_ENV: Final = "PLANCHECK_PARALLEL"
 _NEXT_KEYS: Final = ("output_changes", "prior_state", "configuration")
 # The pattern matches everywhere (possibly empty), so the match is never None.
 _skip_ws: Final = cast(Callable[[str, int], "re.Match[str]"], re.compile(r"[ \t\n\r]*").match)
-_HELPER_SCRIPT: Final = Path(__file__).with_name("_jsonmembers.py")
+_HELPER_SCRIPT: Final = Path(__file__).with_name("members.py")
 #: What the last helper reported of itself (``peak_kb``, ``cpu_s``): for the benchmark.
 last_helper_usage: dict[str, Any] = {}
 

@@ -14,7 +14,7 @@ import dataclasses
 from collections.abc import Callable
 from typing import Any, Final
 
-from ._redact import Secrets
+from .._redact import Secrets
 
 __all__ = ["WITHHELD", "scrub_report", "scrub_report_or_withhold"]
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, overload
 
-from ._validate import Deferred
+from .validate import Deferred
 
 __all__ = ["LazyEntries", "LazyObject", "Thunk"]
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from ._redact import Marks, Secrets, contains_sensitive, fit_marks
+from .._redact import Marks, Secrets, contains_sensitive, fit_marks
 
 __all__ = ["collect_plan_secrets", "collect_state_secrets", "marked_strings"]
 

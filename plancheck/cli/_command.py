@@ -206,7 +206,7 @@ def _max_bytes(given: int | None, environ: Mapping[str, str]) -> int:
     >>> _max_bytes(None, {}) == 2 << 30, _max_bytes(None, {"PLANCHECK_MAX_BYTES": "4096"}), _max_bytes(10, {})
     (True, 4096, 10)
     """
-    from ._input import DEFAULT_MAX_BYTES, MAX_BYTES_ENV
+    from .._loading.source import DEFAULT_MAX_BYTES, MAX_BYTES_ENV
 
     if given is not None:
         return given
@@ -239,7 +239,7 @@ class _Guarded(_stdio.TextIOBase):
     >>> _Guarded(None, "standard output").write("x")
     Traceback (most recent call last):
     ...
-    plancheck.cli._WriteFailed: cannot write to standard output: it is closed
+    plancheck.cli._command._WriteFailed: cannot write to standard output: it is closed
     """
 
     def __init__(self, stream: TextIO | None, name: str) -> None:
@@ -324,7 +324,7 @@ class _Io:
             self.stdout.write(text + "\n")
 
     def fail(self, kind: str, message: str, json_mode: bool, hint: str = "") -> int:
-        from ._cli_output import error_document, render_json
+        from ._output import error_document, render_json
 
         self.stderr.write(f"tfplancheck: error: {message}\n" + (f"{hint}\n" if hint else ""))
         if json_mode:
@@ -333,13 +333,13 @@ class _Io:
 
 
 def _list_checks(io: _Io, json_mode: bool) -> int:
-    from ._cli_registry import Signature, default_registry
+    from ._registry import Signature, default_registry
 
     registry = default_registry()
     checks = [registry.check(n) for n in registry.check_names()]
     matchers = [registry.matcher(n) for n in registry.matcher_names()]
     if json_mode:
-        from ._cli_output import SCHEMA_VERSION, render_json
+        from ._output import SCHEMA_VERSION, render_json
 
         def entry(sig: Signature) -> dict[str, Any]:
             return {
@@ -376,10 +376,10 @@ def _list_checks(io: _Io, json_mode: bool) -> int:
 
 
 def _run_checks(args: argparse.Namespace, io: _Io) -> int:
-    from ._cli_checksfile import ChecksFileError, load_checks_file, spec_from_flag
-    from ._cli_output import Style, render_json, render_text, results_document, use_colour
-    from ._cli_registry import default_registry
-    from ._cli_run import CliError, read_plan, run_checks
+    from ._checksfile import ChecksFileError, load_checks_file, spec_from_flag
+    from ._output import Style, render_json, render_text, results_document, use_colour
+    from ._registry import default_registry
+    from ._run import CliError, read_plan, run_checks
 
     json_mode = args.format == "json"
     if args.plan is None:
@@ -433,9 +433,9 @@ def _query(argv: Sequence[str], io: _Io) -> int:
         return _exit_code(exc)
     from tfjsonpath import Path, PathSyntaxError
 
-    from ._cli_output import render_json
-    from ._cli_query import list_document, render_list, render_value_document, value_document
-    from ._cli_run import CliError, read_plan
+    from ._output import render_json
+    from ._query import list_document, render_list, render_value_document, value_document
+    from ._run import CliError, read_plan
 
     json_mode = args.format == "json"
     try:

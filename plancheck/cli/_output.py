@@ -10,10 +10,10 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any, Final, TextIO
 
-from ._cli_run import CheckResult
-from ._errors import CheckFailure
-from ._plan import Plan
-from ._redact import Secrets
+from .._documents.plan import Plan
+from .._errors import CheckFailure
+from .._redact import Secrets
+from ._run import CheckResult
 
 __all__ = ["SCHEMA_VERSION", "Style", "error_document", "render_json", "render_text", "use_colour"]
 

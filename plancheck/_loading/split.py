@@ -20,9 +20,9 @@ first access, a PlanFormatError at the value's JSON location. Numbers are conver
 when parsed, so a number Decimal cannot hold in such a value is found then too.
 
 The result is a :class:`SplitPlan`: a ``view`` for the validator (values, and
-:class:`~plancheck._validate.Deferred` placeholders for what is known to be valid or only
+:class:`~plancheck._loading.validate.Deferred` placeholders for what is known to be valid or only
 needs its JSON type checked) and the ``values`` of the document
-(:class:`~plancheck._lazy.Thunk` and :class:`~plancheck._lazy.LazyEntries` for what is
+(:class:`~plancheck._loading.lazy.Thunk` and :class:`~plancheck._loading.lazy.LazyEntries` for what is
 parsed later).
 """
 
@@ -34,10 +34,10 @@ from decimal import Decimal
 from functools import cache
 from typing import Any, Final, Literal
 
-from ._errors import PlanFormatError
-from ._json import collector_paused, exact_numbers, fast_decoder, loads_exact
-from ._lazy import LazyEntries, Thunk
-from ._validate import Deferred, PathKey, _Node, plan_validator, render_violation
+from .._errors import PlanFormatError
+from .jsontext import collector_paused, exact_numbers, fast_decoder, loads_exact
+from .lazy import LazyEntries, Thunk
+from .validate import Deferred, PathKey, _Node, plan_validator, render_violation
 
 __all__ = ["ENTRY_ARRAYS", "VALIDATED_WHEN_READ", "SplitPlan", "json_type_of_first_byte", "split_fast", "validated"]
 

@@ -12,8 +12,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
-from ._errors import DocumentFormatError, StateFormatError
-from ._redact import Secrets
+from .._errors import DocumentFormatError, StateFormatError
+from .._redact import Secrets
 
 __all__ = ["DocumentCache", "SessionDocuments"]
 
@@ -82,14 +82,14 @@ class DocumentCache(Generic[T]):
 
 
 def _load_plan_file(path: Path) -> Any:
-    from ._load import load_plan
+    from .._loading.load import load_plan
 
     return load_plan(path)
 
 
 def _load_state_file(path: Path) -> Any:
     try:
-        from ._state import load_state
+        from .._documents.state import load_state
     except ImportError as exc:  # pragma: no cover - only while the state loader is not installed
         raise StateFormatError("$", "a state loader", found=f"none in this install ({exc})", source=str(path)) from None
     return load_state(path)

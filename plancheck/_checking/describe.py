@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Protocol
 
-from .._plan import Change
+from .._checks._base import actions_text
+from .._documents.plan import Change
+from .._documents.resolve import ResolvedValue, ValueStatus
 from .._redact import Marks, Secrets, contains_sensitive, fit_marks, render_value
-from .._values import ResolvedValue, ValueStatus
-from ._base import actions_text
 
 __all__ = ["describe", "no_planned_value", "render_known", "sensitive_problem"]
 

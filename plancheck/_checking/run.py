@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Protocol, TypeVar, cast
 
-from ._errors import CheckFailedError, CheckFailure
+from .._errors import CheckFailedError, CheckFailure
 
 __all__ = ["run_checks"]
 

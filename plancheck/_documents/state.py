@@ -14,13 +14,13 @@ from collections.abc import Iterator, Mapping
 from functools import cached_property
 from typing import IO, Any, final
 
-from ._errors import StateFormatError
-from ._json import loads_exact, resolve_parser
-from ._load import read_source
-from ._plan import AddressIndex, HasSecrets, LazySecrets, ResourceNotFound, closest_addresses, shown_address
-from ._redact import Marks, Secrets, contains_sensitive
-from ._resource_fields import ResourceFields
-from ._validate import VALIDATION_MODES, validate_state
+from .._errors import StateFormatError
+from .._loading.jsontext import loads_exact, resolve_parser
+from .._loading.load import read_source
+from .._loading.validate import VALIDATION_MODES, validate_state
+from .._redact import Marks, Secrets, contains_sensitive
+from .fields import ResourceFields
+from .plan import AddressIndex, HasSecrets, LazySecrets, ResourceNotFound, closest_addresses, shown_address
 
 __all__ = ["State", "StateOutput", "StateResource", "StateSource", "load_state"]
 
@@ -64,7 +64,7 @@ class StateResource(ResourceFields):
 
     ``address`` is the full address (see :func:`_full_address` for old states that lack it).
     ``document`` is its state (a state passes itself): the repr shows the address through the
-    state's secrets (:func:`plancheck._plan.shown_address`), asked for only then. One built
+    state's secrets (:func:`plancheck._documents.plan.shown_address`), asked for only then. One built
     alone knows only the secrets it holds.
 
     >>> r = StateResource({"address": "null_resource.a[0]", "mode": "managed", "index": 0, "values": {"id": "1"}})
@@ -122,7 +122,7 @@ class StateResource(ResourceFields):
         deposed = f" deposed={self.deposed!r}" if self.deposed else ""
         document = self._document
         if document is None:
-            from ._secrets import marked_strings
+            from .sensitive import marked_strings
 
             secrets = Secrets(marked_strings(self.raw.get("values"), self.raw.get("sensitive_values")))
         else:
@@ -300,7 +300,7 @@ class State:
         >>> State.from_dict({"format_version": "1.0"}).resource("null_resource.a")
         Traceback (most recent call last):
         ...
-        plancheck._plan.ResourceNotFound: resource 'null_resource.a' is not in the state; the state has no similar address
+        plancheck._documents.plan.ResourceNotFound: resource 'null_resource.a' is not in the state; the state has no similar address
         """
         i = self._index.get(address, deposed)
         if i is None:
@@ -312,7 +312,7 @@ class State:
     @cached_property
     def secrets(self) -> Secrets:
         """Every secret string of this state (sensitive outputs and marked values), to scrub from messages."""
-        from ._secrets import collect_state_secrets
+        from .sensitive import collect_state_secrets
 
         raw = self.raw
         return LazySecrets(lambda: collect_state_secrets(raw))

@@ -35,7 +35,7 @@ from typing import Any, Final, Literal
 
 from tfjsonpath import describe_json_type
 
-from ._errors import DocumentFormatError, PlanFormatError, StateFormatError
+from .._errors import DocumentFormatError, PlanFormatError, StateFormatError
 
 __all__ = [
     "KNOWN_ACTIONS",
@@ -74,7 +74,7 @@ class Deferred:
 
     Validation sees only its JSON type: its members were checked when the text was split
     (by msgspec, against types built from the schema), or are checked when the value is
-    parsed (see ``_plansplit``), so a placeholder needs only its own type checked.
+    parsed (see ``split``), so a placeholder needs only its own type checked.
 
     >>> Deferred("object").json_type
     'object'

@@ -16,9 +16,9 @@ from typing import Any, Protocol, final
 
 from tfjsonpath import Path
 
-from ._errors import TfCheckError
-from ._redact import NO_SECRETS, Marks, Secrets
-from ._resource_fields import ResourceFields
+from .._errors import TfCheckError
+from .._redact import NO_SECRETS, Marks, Secrets
+from .fields import ResourceFields
 
 __all__ = [
     "AddressIndex",
@@ -142,7 +142,7 @@ class HasSecrets(Protocol):
 
 def _own_secrets(raw: Mapping[str, Any]) -> Secrets:
     """The secrets a resource change holds itself, for one built without its plan."""
-    from ._secrets import marked_strings
+    from .sensitive import marked_strings
 
     found: list[str] = []
     change = raw.get("change")
@@ -516,7 +516,7 @@ class Plan:
         >>> Plan.from_json('{"format_version": "1.0"}').format_version
         '1.0'
         """
-        from ._load import parse_plan_json
+        from .._loading.load import parse_plan_json
 
         return parse_plan_json(text, source=source, validation=validation, parser=parser)
 
@@ -527,7 +527,7 @@ class Plan:
         >>> Plan.from_dict({"format_version": "0.1"}).resource_changes
         ()
         """
-        from ._load import plan_from_document
+        from .._loading.load import plan_from_document
 
         return plan_from_document(document, source=source, validation=validation)
 
@@ -654,7 +654,7 @@ class Plan:
         planned values. Collecting them reads the whole plan, so it happens on first
         real use (a failure message to scrub), not when a check merely passes it along.
         """
-        from ._secrets import collect_plan_secrets
+        from .sensitive import collect_plan_secrets
 
         raw = self.raw
         return LazySecrets(lambda: collect_plan_secrets(raw))

@@ -2,7 +2,7 @@
 
 ``output.NAME`` addresses an output change; anything else a resource change.
 Unknown values show as ``(known after apply)``, sensitive ones as ``(sensitive)``; every
-address shown goes through :func:`plancheck._plan.shown_address` (a ``for_each`` key can be a
+address shown goes through :func:`plancheck._documents.plan.shown_address` (a ``for_each`` key can be a
 secret), and the address column is laid out on what is shown, so its width tells nothing.
 """
 
@@ -13,11 +13,11 @@ from typing import Any, Final
 
 from tfjsonpath import Path
 
-from ._cli_output import SCHEMA_VERSION
-from ._cli_run import CliError
-from ._plan import Change, Plan, ResourceNotFound, shown_address
-from ._redact import Marks, contains_sensitive, fit_marks, render_value
-from ._values import ResolvedValue, ValueStatus, resolve_value
+from .._documents.plan import Change, Plan, ResourceNotFound, shown_address
+from .._documents.resolve import ResolvedValue, ValueStatus, resolve_value
+from .._redact import Marks, contains_sensitive, fit_marks, render_value
+from ._output import SCHEMA_VERSION
+from ._run import CliError
 
 __all__ = ["UNKNOWN_TEXT", "list_document", "query_change", "render_list", "value_document"]
 

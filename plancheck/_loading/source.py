@@ -97,7 +97,7 @@ def read_limited(stream: IO[Any], limit: int) -> bytes | str:
     >>> read_limited(io.BytesIO(b"[1, 2, 3]"), 4)
     Traceback (most recent call last):
     ...
-    plancheck._input.InputTooLarge: 4
+    plancheck._loading.source.InputTooLarge: 4
     """
     size = _remaining_size(stream)
     if size is not None and size > limit:

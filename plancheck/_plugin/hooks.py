@@ -15,9 +15,9 @@ from typing import TYPE_CHECKING, Any, Final, cast
 
 import pytest
 
-from ._pytest_cache import DocumentCache, SessionDocuments
-from ._pytest_checks import AssertPlan, PlanChecks
-from ._pytest_options import (
+from .cache import DocumentCache, SessionDocuments
+from .collectors import AssertPlan, PlanChecks
+from .options import (
     PLAN,
     STATE,
     DocumentKind,
@@ -28,7 +28,7 @@ from ._pytest_options import (
 )
 
 if TYPE_CHECKING:
-    from ._plan import Plan
+    from .._documents.plan import Plan
 
 __all__ = [
     "assert_plan",
@@ -93,7 +93,7 @@ def pytest_report_header(config: pytest.Config) -> list[str]:
         line += " (--tf-show-sensitive ignored: CI is set)"
     lines = [line]
     try:
-        from .acceptance._fixture import report_header
+        from ..acceptance._fixture import report_header
     except ImportError:
         return lines
     try:
@@ -113,7 +113,7 @@ def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> 
     """Under ``--tf-show-sensitive`` (and not in CI), reveal secrets while the test runs and is reported."""
     if not item.config.stash.get(_SHOW_SENSITIVE, False):
         return (yield)
-    from ._redact import revealing_sensitive
+    from .._redact import revealing_sensitive
 
     with revealing_sensitive():
         return (yield)
@@ -125,7 +125,7 @@ def pytest_pyfunc_call(pyfuncitem: pytest.Function) -> Generator[None, object, o
     result = yield
     collector = pyfuncitem.stash.get(_PLAN_CHECKS, None)
     if collector is not None and len(collector):
-        from ._errors import CheckFailedError
+        from .._errors import CheckFailedError
 
         try:
             collector.verify()
@@ -147,7 +147,7 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
     if has_text and not item.config.stash.get(_SHOW_SENSITIVE, False):
         documents = item.config.stash.get(_DOCUMENTS, None)
         if documents is not None:
-            from ._pytest_scrub import scrub_report_or_withhold
+            from .scrub import scrub_report_or_withhold
 
             scrub_report_or_withhold(report, documents.secrets)
     return report
@@ -161,7 +161,7 @@ def pytest_assertrepr_compare(config: pytest.Config, op: str, left: object, righ
     knownvalue = sys.modules.get("plancheck.knownvalue")
     if knownvalue is None:
         return None
-    from ._pytest_assertrepr import explain_comparison
+    from .assertrepr import explain_comparison
 
     documents = config.stash.get(_DOCUMENTS, None)
     try:
@@ -181,7 +181,7 @@ def _plancheck_documents(pytestconfig: pytest.Config) -> SessionDocuments:
 
 
 def _document(request: pytest.FixtureRequest, cache: DocumentCache[Any], kind: DocumentKind) -> Any:
-    from ._errors import DocumentFormatError
+    from .._errors import DocumentFormatError
 
     # Function-scoped fixtures only: the requesting node is always the test item.
     found = resolve_document_path(cast(pytest.Item, request.node), kind)
@@ -266,7 +266,7 @@ def tf_acceptance(
     The secrets it meets (``Sensitive`` variables, sensitive values of its plans and states) are
     scrubbed from every later report of the session, like those of ``tf_plan``.
     """
-    from .acceptance._fixture import make_acceptance
+    from ..acceptance._fixture import make_acceptance
 
     runner = make_acceptance(
         request,
@@ -302,7 +302,7 @@ def tf_config(request: pytest.FixtureRequest, _plancheck_documents: SessionDocum
             f"got args={marker.args!r} kwargs={marker.kwargs!r}",
             pytrace=False,
         )
-    from .tfconfig import load_config_for_test
+    from ..tfconfig import load_config_for_test
 
     try:
         config = load_config_for_test(marker.args[0], relative_to=request.path, **marker.kwargs)

@@ -2,7 +2,7 @@
 
 Loading happens once per plan: read the bytes (at most ``max_bytes``, see ``_input``),
 check the JSON syntax of all of it and the structure the schema constrains, and index the
-resource changes by address. Big values are parsed when first read (see ``_plansplit``),
+resource changes by address. Big values are parsed when first read (see ``split``),
 so a check costs the same in a plan of ten resources as in one of twenty thousand.
 """
 
@@ -14,13 +14,13 @@ import sys
 from collections.abc import Mapping
 from typing import IO, Any, Final
 
-from ._errors import DocumentFormatError, PlanFormatError
-from ._input import InputTooLarge, max_input_bytes, read_limited
-from ._json import check_utf8, collector_paused, exact_numbers, loads_exact, resolve_parser
-from ._lazy import LazyObject, Thunk
-from ._plan import Plan
-from ._plansplit import SplitPlan, split_fast
-from ._validate import VALIDATION_MODES, check_kind, plan_validator, render_violation, validate_plan
+from .._documents.plan import Plan
+from .._errors import DocumentFormatError, PlanFormatError
+from .jsontext import check_utf8, collector_paused, exact_numbers, loads_exact, resolve_parser
+from .lazy import LazyObject, Thunk
+from .source import InputTooLarge, max_input_bytes, read_limited
+from .split import SplitPlan, split_fast
+from .validate import VALIDATION_MODES, check_kind, plan_validator, render_violation, validate_plan
 
 __all__ = ["PlanSource", "load_plan", "parse_plan_json", "plan_from_document", "read_source"]
 
@@ -35,7 +35,7 @@ def read_source(
 ) -> tuple[bytes | str, str | None] | Mapping[str, Any]:
     """The JSON text (bytes or str) and a name for ``source``; a Mapping is returned as it is.
 
-    A path or a stream is read up to ``max_bytes`` (see :func:`plancheck._input.max_input_bytes`):
+    A path or a stream is read up to ``max_bytes`` (see :func:`plancheck._loading.source.max_input_bytes`):
     past it, ``error`` is raised, after reading no more than that.
 
     >>> read_source(b"{}", PlanFormatError, "plan", "load_plan")
@@ -127,7 +127,7 @@ def _plan_from_bytes(box: list[bytes | str], source: str | None, validation: str
             check_utf8(data, error=PlanFormatError, source=source)
             split = split_fast(data, source)
         else:
-            from ._parallel import split_parallel
+            from .parallel import split_parallel
 
             del data
             split = split_parallel(box, source)

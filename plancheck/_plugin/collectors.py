@@ -11,10 +11,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from ._errors import CheckFailedError
+from .._errors import CheckFailedError
 
 if TYPE_CHECKING:
-    from ._plan import Plan
+    from .._documents.plan import Plan
 
 __all__ = ["AssertPlan", "PlanChecks"]
 
@@ -22,7 +22,7 @@ __all__ = ["AssertPlan", "PlanChecks"]
 def _run_plan_checks(plan: Plan, checks: tuple[Any, ...]) -> None:
     __tracebackhide__ = True
     # Imported on use: the plugin must load even while plancheck is only partly installed.
-    from ._checks import assert_plan
+    from .._checks import assert_plan
 
     try:
         assert_plan(plan, *checks)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from types import ModuleType
 
-from ._redact import Secrets
+from .._redact import Secrets
 
 __all__ = ["explain_comparison"]
 

@@ -15,10 +15,10 @@ import tempfile
 from collections.abc import Mapping, Sequence
 from typing import IO, Any
 
-from ._cli_checksfile import CheckSpec
-from ._errors import CheckFailure, DocumentFormatError, TfCheckError
-from ._input import MAX_BYTES_ENV, InputTooLarge, max_input_bytes, read_limited
-from ._plan import Plan
+from .._documents.plan import Plan
+from .._errors import CheckFailure, DocumentFormatError, TfCheckError
+from .._loading.source import MAX_BYTES_ENV, InputTooLarge, max_input_bytes, read_limited
+from ._checksfile import CheckSpec
 
 __all__ = ["CheckResult", "CliError", "is_binary_plan", "read_plan", "run_checks"]
 
@@ -49,7 +49,7 @@ def is_binary_plan(data: bytes) -> bool:
 
 
 def _show_json(plan_file: str, terraform: str | None, environ: Mapping[str, str]) -> bytes:
-    from ._terraform import TerraformNotFoundError, inspect_binary, locate_terraform, run_command
+    from .._terraform import TerraformNotFoundError, inspect_binary, locate_terraform, run_command
 
     located = locate_terraform(terraform, environ)
     if located is None:

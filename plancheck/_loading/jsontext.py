@@ -40,8 +40,8 @@ from functools import cache
 from json import JSONDecodeError
 from typing import Any, Final, Literal, cast
 
-from ._errors import DocumentFormatError
-from ._validate import PathKey, json_location
+from .._errors import DocumentFormatError
+from .validate import PathKey, json_location
 
 __all__ = [
     "PARSERS",
