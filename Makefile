@@ -15,13 +15,13 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 demo: $(STAMP)
-	$(BIN)/python -m plancheck.demo
+	$(BIN)/python -m tools.demo
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
 
 typecheck: $(STAMP)
-	$(BIN)/mypy tfjsonpath plancheck
+	$(BIN)/mypy tfjsonpath plancheck tools
 
 unit: $(STAMP)
 	mkdir -p out

@@ -34,6 +34,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "examples" / "widget_provider"))
+sys.path.insert(0, str(ROOT))  # tools.pinned: the pinned binaries of the source checkout
 
 from widget_provider import ADDRESS, WidgetProvider  # noqa: E402
 
@@ -42,13 +43,13 @@ from plancheck import knownvalue as kv  # noqa: E402
 from plancheck._terraform import (  # noqa: E402
     TerraformBinary,
     discover_terraform,
-    find_pinned_terraform,
     inspect_binary,
     run_command,
     terraform_environment,
 )
 from plancheck.acceptance import AcceptanceRunner, ConfigPlanChecks, ProviderServer, TestCase, TestStep  # noqa: E402
 from tfjsonpath import New  # noqa: E402
+from tools.pinned import find_pinned_terraform  # noqa: E402
 
 STEP_NAMES = ["1 create", "2 update", "3 replace", "4 plan-only", "destroy"]
 _LOGGED = re.compile(r"^\[step (\d+)/\d+ (\w+)\] \$ ", re.MULTILINE)

@@ -8,48 +8,64 @@
 ('create',)
 """
 
-from . import compare, knownvalue, statecheck
-from ._checks import (
-    DeferredReason,
-    ExpectDeferredChange,
-    ExpectEmptyPlan,
-    ExpectKnownOutputValue,
-    ExpectKnownOutputValueAtPath,
-    ExpectKnownValue,
-    ExpectNoDeferredChanges,
-    ExpectNonEmptyPlan,
-    ExpectNoValue,
-    ExpectNullOutputValue,
-    ExpectNullOutputValueAtPath,
-    ExpectResourceAction,
-    ExpectResourceReplacePaths,
-    ExpectSensitiveOutputValue,
-    ExpectSensitiveValue,
-    ExpectUnknownOutputValue,
-    ExpectUnknownOutputValueAtPath,
-    ExpectUnknownValue,
-    PlanCheck,
-    ResourceAction,
-    assert_plan,
-)
-from ._documents.plan import Change, DeferredChange, OutputChange, Plan, ResourceChange, ResourceNotFound
-from ._documents.resolve import ResolvedValue, ValueStatus, resolve_value
-from ._documents.state import State, StateOutput, StateResource, load_state
-from ._errors import (
-    CheckFailedError,
-    CheckFailure,
-    ConfigCheckError,
-    DocumentFormatError,
-    PlanCheckError,
-    PlanFormatError,
-    StateCheckError,
-    StateFormatError,
-    TfCheckError,
-    ValueMismatchError,
-)
-from ._loading.load import load_plan
-from ._redact import SENSITIVE, Secrets, revealing_sensitive
-from .statecheck import StateCheck, assert_state
+# Every public name is imported on first use (PEP 562): `import plancheck` (which pytest does for
+# every session through the plugin's entry point) costs next to nothing, and a test that uses
+# one check loads only what that check needs.
+from __future__ import annotations
+
+import importlib
+import warnings
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from . import compare, knownvalue, statecheck
+    from ._checks import (
+        DeferredReason,
+        ExpectDeferredChange,
+        ExpectEmptyPlan,
+        ExpectKnownOutputValue,
+        ExpectKnownOutputValueAtPath,
+        ExpectKnownValue,
+        ExpectNoDeferredChanges,
+        ExpectNonEmptyPlan,
+        ExpectNoValue,
+        ExpectNullOutputValue,
+        ExpectNullOutputValueAtPath,
+        ExpectResourceAction,
+        ExpectResourceReplacePaths,
+        ExpectSensitiveOutputValue,
+        ExpectSensitiveValue,
+        ExpectUnknownOutputValue,
+        ExpectUnknownOutputValueAtPath,
+        ExpectUnknownValue,
+        PlanCheck,
+        ResourceAction,
+        assert_plan,
+    )
+    from ._documents.plan import (
+        Change,
+        DeferredChange,
+        OutputChange,
+        Plan,
+        ResourceChange,
+        ResourceNotFound,
+        load_plan,
+    )
+    from ._documents.resolve import ResolvedValue, ValueStatus, resolve_value
+    from ._documents.state import State, StateOutput, StateResource, load_state
+    from ._errors import (
+        CheckFailedError,
+        CheckFailure,
+        ConfigCheckError,
+        DocumentFormatError,
+        PlanCheckError,
+        PlanFormatError,
+        StateCheckError,
+        StateFormatError,
+        TfCheckError,
+        ValueMismatchError,
+    )
+    from ._redact import SENSITIVE, Secrets, revealing_sensitive
 
 __all__ = [
     "Change",
@@ -88,7 +104,6 @@ __all__ = [
     "SENSITIVE",
     "Secrets",
     "State",
-    "StateCheck",
     "StateCheckError",
     "StateFormatError",
     "StateOutput",
@@ -97,7 +112,6 @@ __all__ = [
     "ValueMismatchError",
     "ValueStatus",
     "assert_plan",
-    "assert_state",
     "compare",
     "knownvalue",
     "load_plan",
@@ -106,3 +120,82 @@ __all__ = [
     "revealing_sensitive",
     "statecheck",
 ]
+
+_PUBLIC: dict[str, tuple[str, str | None]] = {
+    "Change": ("plancheck._documents.plan", 'Change'),
+    "CheckFailedError": ("plancheck._errors", 'CheckFailedError'),
+    "CheckFailure": ("plancheck._errors", 'CheckFailure'),
+    "ConfigCheckError": ("plancheck._errors", 'ConfigCheckError'),
+    "DeferredChange": ("plancheck._documents.plan", 'DeferredChange'),
+    "DeferredReason": ("plancheck._checks", 'DeferredReason'),
+    "DocumentFormatError": ("plancheck._errors", 'DocumentFormatError'),
+    "ExpectDeferredChange": ("plancheck._checks", 'ExpectDeferredChange'),
+    "ExpectEmptyPlan": ("plancheck._checks", 'ExpectEmptyPlan'),
+    "ExpectKnownOutputValue": ("plancheck._checks", 'ExpectKnownOutputValue'),
+    "ExpectKnownOutputValueAtPath": ("plancheck._checks", 'ExpectKnownOutputValueAtPath'),
+    "ExpectKnownValue": ("plancheck._checks", 'ExpectKnownValue'),
+    "ExpectNoDeferredChanges": ("plancheck._checks", 'ExpectNoDeferredChanges'),
+    "ExpectNoValue": ("plancheck._checks", 'ExpectNoValue'),
+    "ExpectNonEmptyPlan": ("plancheck._checks", 'ExpectNonEmptyPlan'),
+    "ExpectNullOutputValue": ("plancheck._checks", 'ExpectNullOutputValue'),
+    "ExpectNullOutputValueAtPath": ("plancheck._checks", 'ExpectNullOutputValueAtPath'),
+    "ExpectResourceAction": ("plancheck._checks", 'ExpectResourceAction'),
+    "ExpectResourceReplacePaths": ("plancheck._checks", 'ExpectResourceReplacePaths'),
+    "ExpectSensitiveOutputValue": ("plancheck._checks", 'ExpectSensitiveOutputValue'),
+    "ExpectSensitiveValue": ("plancheck._checks", 'ExpectSensitiveValue'),
+    "ExpectUnknownOutputValue": ("plancheck._checks", 'ExpectUnknownOutputValue'),
+    "ExpectUnknownOutputValueAtPath": ("plancheck._checks", 'ExpectUnknownOutputValueAtPath'),
+    "ExpectUnknownValue": ("plancheck._checks", 'ExpectUnknownValue'),
+    "OutputChange": ("plancheck._documents.plan", 'OutputChange'),
+    "Plan": ("plancheck._documents.plan", 'Plan'),
+    "PlanCheck": ("plancheck._checks", 'PlanCheck'),
+    "PlanCheckError": ("plancheck._errors", 'PlanCheckError'),
+    "PlanFormatError": ("plancheck._errors", 'PlanFormatError'),
+    "ResolvedValue": ("plancheck._documents.resolve", 'ResolvedValue'),
+    "ResourceAction": ("plancheck._checks", 'ResourceAction'),
+    "ResourceChange": ("plancheck._documents.plan", 'ResourceChange'),
+    "ResourceNotFound": ("plancheck._documents.plan", 'ResourceNotFound'),
+    "SENSITIVE": ("plancheck._redact", 'SENSITIVE'),
+    "Secrets": ("plancheck._redact", 'Secrets'),
+    "State": ("plancheck._documents.state", 'State'),
+    "StateCheckError": ("plancheck._errors", 'StateCheckError'),
+    "StateFormatError": ("plancheck._errors", 'StateFormatError'),
+    "StateOutput": ("plancheck._documents.state", 'StateOutput'),
+    "StateResource": ("plancheck._documents.state", 'StateResource'),
+    "TfCheckError": ("plancheck._errors", 'TfCheckError'),
+    "ValueMismatchError": ("plancheck._errors", 'ValueMismatchError'),
+    "ValueStatus": ("plancheck._documents.resolve", 'ValueStatus'),
+    "assert_plan": ("plancheck._checks", 'assert_plan'),
+    "compare": ("plancheck.compare", None),
+    "knownvalue": ("plancheck.knownvalue", None),
+    "load_plan": ("plancheck._documents.plan", 'load_plan'),
+    "load_state": ("plancheck._documents.state", 'load_state'),
+    "resolve_value": ("plancheck._documents.resolve", 'resolve_value'),
+    "revealing_sensitive": ("plancheck._redact", 'revealing_sensitive'),
+    "statecheck": ("plancheck.statecheck", None),
+}
+
+#: Old names kept working, with a DeprecationWarning naming the new home.
+_DEPRECATED: dict[str, tuple[str, str, str]] = {
+    "StateCheck": ("plancheck.statecheck", "StateCheck", "plancheck.statecheck.StateCheck"),
+    "assert_state": ("plancheck.statecheck", "assert_state", "plancheck.statecheck.assert_state"),
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _PUBLIC:
+        module, attribute = _PUBLIC[name]
+        value = importlib.import_module(module)
+        if attribute is not None:
+            value = getattr(value, attribute)
+        globals()[name] = value
+        return value
+    if name in _DEPRECATED:
+        module, attribute, new = _DEPRECATED[name]
+        warnings.warn(f"plancheck.{name} is deprecated; use {new}", DeprecationWarning, stacklevel=2)
+        return getattr(importlib.import_module(module), attribute)
+    raise AttributeError(f"module 'plancheck' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})

@@ -9,12 +9,44 @@ from __future__ import annotations
 
 from typing import Any, ClassVar, TypeVar
 
-__all__ = ["FrozenValue", "constructor_repr"]
+__all__ = ["FrozenValue", "ReadOnly", "constructor_repr"]
 
 _V = TypeVar("_V", bound="FrozenValue")
 
 
-class FrozenValue:
+class ReadOnly:
+    """A read-only view over part of a document: attributes are set once, in ``__init__``, by :meth:`_set`.
+
+    The document wrappers (``ResourceChange``, ``StateResource``, ...) compare by identity: they
+    are views, not values. Setting or deleting an attribute afterwards is an AttributeError.
+
+    >>> class View(ReadOnly):
+    ...     __slots__ = ("raw",)
+    ...     def __init__(self, raw):
+    ...         self._set(raw=raw)
+    >>> View({"a": 1}).raw
+    {'a': 1}
+    >>> View({}).raw = {}
+    Traceback (most recent call last):
+    ...
+    AttributeError: View is read-only; cannot set 'raw'
+    """
+
+    __slots__ = ()
+
+    def _set(self, **values: Any) -> None:
+        """Set attributes once, from ``__init__``."""
+        for name, value in values.items():
+            object.__setattr__(self, name, value)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"{type(self).__name__} is read-only; cannot set {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"{type(self).__name__} is read-only; cannot delete {name!r}")
+
+
+class FrozenValue(ReadOnly):
     """An immutable value built from the attributes named in ``_fields``.
 
     Subclasses list their attributes in ``__slots__`` and ``_fields`` (constructor

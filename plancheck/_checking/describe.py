@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Protocol
+from typing import Any
 
-from .._checks._base import actions_text
-from .._documents.plan import Change
+from .._documents.plan import Change, HasSecrets
 from .._documents.resolve import ResolvedValue, ValueStatus
 from .._redact import Marks, Secrets, contains_sensitive, fit_marks, render_value
+from .messages import actions_text
 
 __all__ = ["describe", "no_planned_value", "render_known", "sensitive_problem"]
 
@@ -92,12 +92,7 @@ def no_planned_value(change: Change, what: str) -> str | None:
     return None
 
 
-class _HasSecrets(Protocol):
-    @property
-    def secrets(self) -> Secrets: ...
-
-
-def sensitive_problem(resolved: ResolvedValue, document: _HasSecrets, unmarked: str | None) -> str | None:
+def sensitive_problem(resolved: ResolvedValue, document: HasSecrets, unmarked: str | None) -> str | None:
     """Why a resolved value is not sensitive as a whole, or None when it is (and present).
 
     ``document`` (the plan or state) gives the secrets to hide, asked for only on a

@@ -8,13 +8,17 @@ next to PlanCheck or StateCheck, which keep their own meaning.
 
 from __future__ import annotations
 
+from typing import TypeVar
+
 from tfjsonpath import Path
 
-from .._checks._base import checked_address, checked_deposed, checked_path
 from .._frozen import FrozenValue
 from ..knownvalue._base import Check, require_check
 
 __all__ = [
+    "checked_address",
+    "checked_deposed",
+    "checked_path",
     "OutputFields",
     "OutputMatcherFields",
     "OutputPathFields",
@@ -22,7 +26,66 @@ __all__ = [
     "ResourcePathFields",
     "ResourcePathMatcherFields",
     "checked_matcher",
+    "require_document",
 ]
+
+_D = TypeVar("_D")
+
+
+def require_document(document: object, kind: type[_D], where: str, how: str) -> _D:
+    """Return ``document`` if it is a ``kind``, else raise a TypeError saying ``how`` to get one.
+
+    >>> from plancheck import State
+    >>> require_document({}, State, "assert_state", "a plancheck.State (use load_state or State.from_dict)")
+    Traceback (most recent call last):
+    ...
+    TypeError: assert_state expects a plancheck.State (use load_state or State.from_dict), got dict
+    """
+    if not isinstance(document, kind):
+        raise TypeError(f"{where} expects {how}, got {type(document).__name__}")
+    return document
+
+
+def checked_address(value: object, check: str, what: str = "address") -> str:
+    """Return ``value`` as an exact, non-empty str, or raise TypeError/ValueError naming the check.
+
+    >>> checked_address("", "ExpectX", "name")
+    Traceback (most recent call last):
+    ...
+    ValueError: ExpectX: name must not be empty
+    """
+    if not isinstance(value, str):
+        raise TypeError(f"{check}: {what} must be a str, got {type(value).__name__}")
+    if not value:
+        raise ValueError(f"{check}: {what} must not be empty")
+    return value if type(value) is str else str.__str__(value)
+
+
+def checked_path(value: object, check: str) -> Path:
+    """Return ``value`` if it is a tfjsonpath Path, else raise a TypeError with a hint for strings.
+
+    >>> checked_path("a.b", "ExpectX")
+    Traceback (most recent call last):
+    ...
+    TypeError: ExpectX: path must be a tfjsonpath.Path, got str (to use text, parse it: tfjsonpath.Path.parse('a.b'))
+    """
+    if isinstance(value, Path):
+        return value
+    hint = ""
+    if isinstance(value, str):
+        hint = f" (to use text, parse it: tfjsonpath.Path.parse({value!r}))"
+    raise TypeError(f"{check}: path must be a tfjsonpath.Path, got {type(value).__name__}{hint}")
+
+
+def checked_deposed(value: object, check: str) -> str | None:
+    """Return a deposed key (a non-empty str) or None.
+
+    >>> checked_deposed(None, "ExpectX"), checked_deposed("k1", "ExpectX")
+    (None, 'k1')
+    """
+    if value is None:
+        return None
+    return checked_address(value, check, "deposed")
 
 
 def checked_matcher(value: object, check: str) -> Check:

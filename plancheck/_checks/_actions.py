@@ -9,21 +9,12 @@ from typing import Any
 
 from tfjsonpath import MapStep, Path, SliceStep, Step
 
+from .._checking.fields import checked_address, checked_deposed
+from .._checking.messages import actions_text, deposed_prefix, output_address, quote
 from .._documents.plan import Plan, ResourceChange
 from .._errors import CheckFailure
 from .._frozen import constructor_repr
-from ._base import (
-    PlanCheck,
-    actions_text,
-    checked_address,
-    checked_deposed,
-    deposed_prefix,
-    failure,
-    find_resource,
-    output_address,
-    quoted,
-    sorted_unique_paths,
-)
+from ._base import PlanCheck, failure, find_resource, sorted_unique_paths
 
 __all__ = [
     "ExpectEmptyPlan",
@@ -157,7 +148,7 @@ def _changes(plan: Plan) -> list[tuple[str | None, str]]:
     for rc in sorted(plan.resource_changes, key=_sort_key):
         reasons = _resource_change_reasons(rc)
         if reasons:
-            subject = f"its deposed object {quoted(rc.deposed)}" if rc.deposed is not None else "it"
+            subject = f"its deposed object {quote(rc.deposed)}" if rc.deposed is not None else "it"
             found.append((rc.address, f"{subject} " + "; ".join(reasons)))
     for name in sorted(plan.output_changes):
         actions = plan.output_changes[name].actions
@@ -167,10 +158,10 @@ def _changes(plan: Plan) -> list[tuple[str | None, str]]:
         rc = deferred.resource_change
         address = rc.raw.get("address")
         if not isinstance(address, str):
-            found.append((None, f"a deferred change without an address has reason {quoted(deferred.reason)}"))
+            found.append((None, f"a deferred change without an address has reason {quote(deferred.reason)}"))
             continue
-        subject = f"its deposed object {quoted(rc.deposed)}" if rc.deposed is not None else "it"
-        found.append((address, f"{subject} is deferred with reason {quoted(deferred.reason)}"))
+        subject = f"its deposed object {quote(rc.deposed)}" if rc.deposed is not None else "it"
+        found.append((address, f"{subject} is deferred with reason {quote(deferred.reason)}"))
     return found
 
 

@@ -1,4 +1,4 @@
-"""The PlanCheck base class, :func:`assert_plan`, and what every check shares.
+"""The PlanCheck base class, :func:`assert_plan`, and the plan lookups every plan check shares.
 
 A check is a small frozen value: it holds what to look for, never a plan, and
 reports what it found through :meth:`PlanCheck.failures`. Looking a resource up
@@ -10,16 +10,16 @@ checks whose meaning is global scan the plan.
 from __future__ import annotations
 
 import abc
-import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 
 from tfjsonpath import Path
 
+from .._checking.fields import require_document
+from .._checking.messages import closest_text, quote, scrubbed_failure
 from .._checking.run import run_checks
-from .._documents.plan import Change, OutputChange, Plan, ResourceChange, ResourceNotFound, shown_address
+from .._documents.plan import Change, OutputChange, Plan, ResourceChange, ResourceNotFound
 from .._errors import CheckFailure, PlanCheckError
 from .._frozen import FrozenValue
-from .._redact import Secrets
 
 __all__ = ["PlanCheck", "assert_plan"]
 
@@ -84,42 +84,12 @@ def assert_plan(plan: Plan, *checks: PlanCheck) -> None:
     run_checks("assert_plan", "plan", require_plan(plan, "assert_plan"), checks, PlanCheck, PlanCheckError)
 
 
-# -- shared helpers ---------------------------------------------------------------------------
+# -- plan lookups (what every check family shares is in plancheck._checking) -------------------
 
 
 def require_plan(plan: object, where: str) -> Plan:
     """Return ``plan`` if it is a Plan, else raise a TypeError that says how to get one."""
-    if not isinstance(plan, Plan):
-        raise TypeError(
-            f"{where} expects a plancheck.Plan (use load_plan or Plan.from_dict), got {type(plan).__name__}"
-        )
-    return plan
-
-
-def checked_address(value: object, check: str, what: str = "address") -> str:
-    """Return ``value`` as an exact, non-empty str, or raise TypeError/ValueError naming the check."""
-    if not isinstance(value, str):
-        raise TypeError(f"{check}: {what} must be a str, got {type(value).__name__}")
-    if not value:
-        raise ValueError(f"{check}: {what} must not be empty")
-    return value if type(value) is str else str.__str__(value)
-
-
-def checked_path(value: object, check: str) -> Path:
-    """Return ``value`` if it is a tfjsonpath Path, else raise a TypeError with a hint for strings."""
-    if isinstance(value, Path):
-        return value
-    hint = ""
-    if isinstance(value, str):
-        hint = f" (to use text, parse it: tfjsonpath.Path.parse({value!r}))"
-    raise TypeError(f"{check}: path must be a tfjsonpath.Path, got {type(value).__name__}{hint}")
-
-
-def checked_deposed(value: object, check: str) -> str | None:
-    """Return a deposed key (a non-empty str) or None."""
-    if value is None:
-        return None
-    return checked_address(value, check, "deposed")
+    return require_document(plan, Plan, where, "a plancheck.Plan (use load_plan or Plan.from_dict)")
 
 
 def failure(plan: Plan, check: str, address: str | None, path: Path | None, message: str) -> CheckFailure:
@@ -128,31 +98,6 @@ def failure(plan: Plan, check: str, address: str | None, path: Path | None, mess
     An address can hold a secret: a ``for_each`` key made from a value whose mark was dropped.
     """
     return scrubbed_failure(plan.secrets, check, address, path, message)
-
-
-def scrubbed_failure(
-    secrets: Secrets, check: str, address: str | None, path: Path | None, message: str
-) -> CheckFailure:
-    """A CheckFailure with every one of ``secrets`` scrubbed out of its message and address."""
-    if address is not None:
-        address = shown_address(address, secrets)
-    return CheckFailure(check, address, path, secrets.scrub(message))
-
-
-def actions_text(actions: Sequence[str]) -> str:
-    """Actions as Go's plancheck prints them: ``[delete create]``."""
-    return "[" + " ".join(actions) + "]"
-
-
-def deposed_prefix(deposed: str | None) -> str:
-    """The message prefix that says a failure is about a deposed object."""
-    return f"deposed object {quoted(deposed)}: " if deposed is not None else ""
-
-
-def _closest_text(closest: Sequence[str], what: str) -> str:
-    if closest:
-        return "; closest: " + ", ".join(closest)
-    return f"; the plan has no similar {what}"
 
 
 def find_resource(plan: Plan, address: str, deposed: str | None) -> ResourceChange | str:
@@ -170,9 +115,9 @@ def find_resource(plan: Plan, address: str, deposed: str | None) -> ResourceChan
         for rc in plan.resource_changes
         if rc.deposed is not None and rc.raw.get("address") == address
     )
-    keys_text = ", ".join(quoted(k) for k in keys)
+    keys_text = ", ".join(quote(k) for k in keys)
     if deposed is not None and (keys or plan.has_resource_change(address)):
-        text = f"deposed object {quoted(deposed)} not found in plan ResourceChanges"
+        text = f"deposed object {quote(deposed)} not found in plan ResourceChanges"
         return text + (
             f"; its deposed objects: {keys_text}" if keys else "; the resource has no deposed objects"
         )
@@ -184,11 +129,11 @@ def find_resource(plan: Plan, address: str, deposed: str | None) -> ResourceChan
     for deferred in plan.deferred_changes:
         rc = deferred.resource_change
         if rc.raw.get("address") == address and rc.deposed == deposed:
-            reason = quoted(deferred.reason)
+            reason = quote(deferred.reason)
             return f"resource not found in plan ResourceChanges: it is deferred with reason {reason}"
     if not plan.resource_changes:
         return "resource not found in plan ResourceChanges; the plan has no resource changes"
-    return "resource not found in plan ResourceChanges" + _closest_text(missing.closest, "address")
+    return "resource not found in plan ResourceChanges" + closest_text(missing.closest, "address", "plan")
 
 
 def find_change(plan: Plan, address: str, deposed: str | None) -> Change | str:
@@ -211,19 +156,9 @@ def find_output(plan: Plan, name: str) -> OutputChange | str:
     except ResourceNotFound as exc:
         if not plan.output_changes:
             return "output not found in plan OutputChanges; the plan has no output changes"
-        return "output not found in plan OutputChanges" + _closest_text(exc.closest, "output name")
-
-
-def output_address(name: str) -> str:
-    """The address a failure about output ``name`` carries: ``output.<name>``."""
-    return f"output.{name}"
+        return "output not found in plan OutputChanges" + closest_text(exc.closest, "output name", "plan")
 
 
 def sorted_unique_paths(paths: Iterable[Path]) -> tuple[Path, ...]:
     """Paths without duplicates, in :meth:`Path.sort_key` order."""
     return tuple(sorted(set(paths), key=Path.sort_key))
-
-
-def quoted(text: str) -> str:
-    """``text`` as a JSON string literal, as Go's ``%q`` shows it: ``"abc"``."""
-    return json.dumps(text, ensure_ascii=False)

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import enum
 
+from .._checking.fields import checked_address
+from .._checking.messages import actions_text, quote
 from .._documents.plan import DeferredChange, Plan
 from .._errors import CheckFailure
-from ._base import PlanCheck, actions_text, checked_address, failure, quoted
+from ._base import PlanCheck, failure
 
 __all__ = ["DeferredReason", "ExpectDeferredChange", "ExpectNoDeferredChanges"]
 
@@ -75,7 +77,7 @@ class ExpectDeferredChange(PlanCheck):
             reason = matches[0].reason
             if reason == self.reason.value:
                 return []
-            message = f"expected {quoted(self.reason.value)}, got deferred reason: {quoted(reason)}"
+            message = f"expected {quote(self.reason.value)}, got deferred reason: {quote(reason)}"
             return [failure(plan, name, self.address, None, message)]
         message = "no deferred changes found for resource"
         if plan.has_resource_change(self.address):
@@ -115,10 +117,10 @@ class ExpectNoDeferredChanges(PlanCheck):
         for deferred in ordered:
             address = _address(deferred)
             deposed = deferred.resource_change.deposed
-            subject = "it" if deposed is None else f"its deposed object {quoted(deposed)}"
+            subject = "it" if deposed is None else f"its deposed object {quote(deposed)}"
             if address is None:
                 subject = "a change without an address"
-            message = f"expected no deferred changes, but {subject} is deferred with reason: {quoted(deferred.reason)}"
+            message = f"expected no deferred changes, but {subject} is deferred with reason: {quote(deferred.reason)}"
             found.append(failure(plan, name, address, None, message))
         if not found and plan.complete is False:
             message = (

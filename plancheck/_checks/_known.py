@@ -20,21 +20,13 @@ from .._checking.fields import (
     ResourcePathFields,
     ResourcePathMatcherFields,
 )
+from .._checking.match import match_failures
+from .._checking.messages import actions_text, deposed_prefix, output_address
 from .._documents.plan import Change, Plan
-from .._documents.resolve import ABSENT_VALUE, ResolvedValue, ValueStatus, known_value_at
-from .._errors import CheckFailure, ValueMismatchError
-from .._redact import Secrets
+from .._documents.resolve import ABSENT_VALUE, ValueStatus, known_value_at
+from .._errors import CheckFailure
 from ..knownvalue._base import Check
-from ._base import (
-    PlanCheck,
-    actions_text,
-    deposed_prefix,
-    failure,
-    find_change,
-    find_output,
-    output_address,
-    scrubbed_failure,
-)
+from ._base import PlanCheck, failure, find_change, find_output
 from ._values import resolve_after, resource_failures
 
 # The deprecated null-output checks live with the other output checks; re-exported for old imports.
@@ -44,8 +36,6 @@ __all__ = [
     "ExpectKnownOutputValueAtPath",
     "ExpectKnownValue",
     "ExpectNoValue",
-    "match_failures",
-    "match_resolved",
 ]
 
 # pytest hides this module's frames from tracebacks: failures point at the user's test line,
@@ -53,54 +43,6 @@ __all__ = [
 __tracebackhide__ = True
 
 _ROOT = Path()
-
-
-def match_resolved(resolved: ResolvedValue, matcher: Check, secrets: Secrets) -> tuple[Path, str] | None:
-    """Run ``matcher`` on a resolved value: None if it matches, else where (a full path) and why not.
-
-    Shared by the plan and the state checks. Only a known or null value reaches the
-    matcher, with the marks below it; an unknown or absent one fails here, by status.
-
-    >>> from plancheck import knownvalue as kv
-    >>> from plancheck._documents.resolve import resolve_value
-    >>> from tfjsonpath import New
-    >>> r = resolve_value({"l": [None, "k"]}, {"l": [True, False]}, None, New("l"))
-    >>> match_resolved(r, kv.ListExact([kv.Null(), kv.StringExact("k")]), Secrets())
-    (Path(MapStep('l'), SliceStep(0)), 'value is unknown')
-    """
-    path = resolved.path
-    if resolved.status is ValueStatus.UNKNOWN or resolved.status is ValueStatus.ABSENT:
-        return path, "value is " + resolved.describe(secrets)
-    value = resolved.value if resolved.status is ValueStatus.KNOWN else None
-    try:
-        matcher.check_value(
-            value,
-            sensitive=resolved.value_sensitive,
-            unknown=resolved.value_unknown,
-            secrets=secrets,
-            path=path,
-        )
-    except ValueMismatchError as exc:
-        reason = exc.reason
-        if resolved.status is ValueStatus.NULL and resolved.reason:
-            # The value is null only because an ancestor is; say which.
-            reason += f" ({resolved.reason})"
-        return exc.path, reason
-    return None
-
-
-def match_failures(
-    secrets: Secrets, check: str, address: str, resolved: ResolvedValue, matcher: Check, prefix: str = ""
-) -> list[CheckFailure]:
-    """The failure of ``check`` when ``matcher`` does not match ``resolved`` (see :func:`match_resolved`).
-
-    Shared by the plan and the state checks; ``prefix`` starts the message (a deposed object's).
-    """
-    problem = match_resolved(resolved, matcher, secrets)
-    if problem is None:
-        return []
-    where, reason = problem
-    return [scrubbed_failure(secrets, check, address, where, prefix + reason)]
 
 
 def _known_failure(

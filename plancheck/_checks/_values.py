@@ -15,10 +15,11 @@ from tfjsonpath import Path
 
 from .._checking.describe import describe, no_planned_value, sensitive_problem
 from .._checking.fields import OutputFields, OutputPathFields, ResourcePathFields
+from .._checking.messages import deposed_prefix, output_address
 from .._documents.plan import Change, Plan
 from .._documents.resolve import ABSENT_VALUE, ResolvedValue, ValueStatus, mark_depth, resolve_value, value_at
 from .._errors import CheckFailure
-from ._base import PlanCheck, deposed_prefix, failure, find_change, find_output, output_address
+from ._base import PlanCheck, failure, find_change, find_output
 
 __all__ = [
     "ExpectNullOutputValue",

@@ -17,8 +17,12 @@ from typing import Any, Protocol, final
 from tfjsonpath import Path
 
 from .._errors import TfCheckError
+from .._frozen import ReadOnly
+from .._loading import load as route
+from .._loading.load import PLAN, DocumentSource, Loaded
 from .._redact import NO_SECRETS, Marks, Secrets
 from .fields import ResourceFields
+from .sensitive import collect_plan_secrets, marked_strings
 
 __all__ = [
     "AddressIndex",
@@ -30,6 +34,7 @@ __all__ = [
     "Plan",
     "ResourceChange",
     "ResourceNotFound",
+    "load_plan",
     "shown_address",
 ]
 
@@ -37,7 +42,7 @@ _EMPTY: Mapping[str, Any] = {}
 
 
 @final
-class Change:
+class Change(ReadOnly):
     """The ``change`` object of a resource or output change.
 
     >>> c = Change({"actions": ["create"], "before": None, "after": {"a": 1}, "after_unknown": {"id": True}})
@@ -49,10 +54,8 @@ class Change:
     raw: Mapping[str, Any]
 
     def __init__(self, raw: Mapping[str, Any]) -> None:
-        object.__setattr__(self, "raw", raw)
+        self._set(raw=raw)
 
-    def __setattr__(self, name: str, value: Any) -> None:
-        raise AttributeError("Change is read-only")
 
     @property
     def actions(self) -> tuple[str, ...]:
@@ -142,7 +145,6 @@ class HasSecrets(Protocol):
 
 def _own_secrets(raw: Mapping[str, Any]) -> Secrets:
     """The secrets a resource change holds itself, for one built without its plan."""
-    from .sensitive import marked_strings
 
     found: list[str] = []
     change = raw.get("change")
@@ -153,7 +155,7 @@ def _own_secrets(raw: Mapping[str, Any]) -> Secrets:
 
 
 @final
-class ResourceChange(ResourceFields):
+class ResourceChange(ResourceFields, ReadOnly):
     """One entry of ``resource_changes`` (or ``resource_drift``).
 
     ``document`` is its plan (a plan passes itself): the repr shows the address through the
@@ -173,11 +175,8 @@ class ResourceChange(ResourceFields):
     _document: HasSecrets | None
 
     def __init__(self, raw: Mapping[str, Any], document: HasSecrets | None = None) -> None:
-        object.__setattr__(self, "raw", raw)
-        object.__setattr__(self, "_document", document)
+        self._set(raw=raw, _document=document)
 
-    def __setattr__(self, name: str, value: Any) -> None:
-        raise AttributeError("ResourceChange is read-only")
 
     @property
     def address(self) -> str:
@@ -230,7 +229,7 @@ class ResourceChange(ResourceFields):
 
 
 @final
-class OutputChange:
+class OutputChange(ReadOnly):
     """One entry of ``output_changes``: a named Change.
 
     >>> OutputChange("ip", {"actions": ["create"], "after_unknown": True}).change.after_unknown
@@ -242,11 +241,8 @@ class OutputChange:
     raw: Mapping[str, Any]
 
     def __init__(self, name: str, raw: Mapping[str, Any]) -> None:
-        object.__setattr__(self, "name", name)
-        object.__setattr__(self, "raw", raw)
+        self._set(name=name, raw=raw)
 
-    def __setattr__(self, name: str, value: Any) -> None:
-        raise AttributeError("OutputChange is read-only")
 
     @property
     def change(self) -> Change:
@@ -263,7 +259,7 @@ class OutputChange:
 
 
 @final
-class DeferredChange:
+class DeferredChange(ReadOnly):
     """One entry of ``deferred_changes``: a resource change Terraform deferred, and why.
 
     ``document`` is its plan, as for :class:`ResourceChange`.
@@ -278,11 +274,8 @@ class DeferredChange:
     _document: HasSecrets | None
 
     def __init__(self, raw: Mapping[str, Any], document: HasSecrets | None = None) -> None:
-        object.__setattr__(self, "raw", raw)
-        object.__setattr__(self, "_document", document)
+        self._set(raw=raw, _document=document)
 
-    def __setattr__(self, name: str, value: Any) -> None:
-        raise AttributeError("DeferredChange is read-only")
 
     @property
     def reason(self) -> str:
@@ -400,7 +393,7 @@ def closest_addresses(address: str, candidates: Sequence[str], n: int = 3) -> li
 
 
 @final
-class AddressIndex:
+class AddressIndex(ReadOnly):
     """Positions of a document's resource objects by address, built once; deposed objects apart.
 
     A plan's ``resource_changes`` and a state's resources are looked up the same way: the
@@ -428,11 +421,8 @@ class AddressIndex:
                 deposed.setdefault((address, key), i)
             else:
                 current.setdefault(address, i)
-        object.__setattr__(self, "_current", current)
-        object.__setattr__(self, "_deposed", deposed)
+        self._set(_current=current, _deposed=deposed)
 
-    def __setattr__(self, name: str, value: Any) -> None:
-        raise AttributeError("AddressIndex is read-only")
 
     def get(self, address: str, deposed: str | None = None) -> int | None:
         """The position of ``address`` (or of its deposed object ``deposed``), or None."""
@@ -493,16 +483,12 @@ class Plan:
         self._index = AddressIndex(keys)
 
     @classmethod
-    def _from_parts(
-        cls,
-        raw: Mapping[str, Any],
-        source: str | None,
-        entries: Sequence[Mapping[str, Any]],
-        keys: Iterable[tuple[str, Any]],
-    ) -> Plan:
-        """A plan over a lazily parsed document: ``entries`` parse on access, ``keys`` index them."""
+    def _from_loaded(cls, loaded: Loaded) -> Plan:
+        """The plan over a loaded document; a lazily parsed one keeps its entries (parsed on access) and keys."""
+        if loaded.entries is None:
+            return cls(loaded.raw, source=loaded.source)
         plan = cls.__new__(cls)
-        plan._setup(raw, source, entries, keys)
+        plan._setup(loaded.raw, loaded.source, loaded.entries, loaded.keys)
         return plan
 
     # -- construction ------------------------------------------------------------------------
@@ -516,9 +502,7 @@ class Plan:
         >>> Plan.from_json('{"format_version": "1.0"}').format_version
         '1.0'
         """
-        from .._loading.load import parse_plan_json
-
-        return parse_plan_json(text, source=source, validation=validation, parser=parser)
+        return cls._from_loaded(route.parse_text(PLAN, text, source=source, validation=validation, parser=parser))
 
     @classmethod
     def from_dict(cls, document: Mapping[str, Any], *, source: str | None = None, validation: str = "fast") -> Plan:
@@ -527,9 +511,7 @@ class Plan:
         >>> Plan.from_dict({"format_version": "0.1"}).resource_changes
         ()
         """
-        from .._loading.load import plan_from_document
-
-        return plan_from_document(document, source=source, validation=validation)
+        return cls._from_loaded(route.document(PLAN, document, source=source, validation=validation))
 
     # -- envelope ----------------------------------------------------------------------------
 
@@ -654,7 +636,6 @@ class Plan:
         planned values. Collecting them reads the whole plan, so it happens on first
         real use (a failure message to scrub), not when a check merely passes it along.
         """
-        from .sensitive import collect_plan_secrets
 
         raw = self.raw
         return LazySecrets(lambda: collect_plan_secrets(raw))
@@ -662,3 +643,21 @@ class Plan:
     def __repr__(self) -> str:
         src = f" {self.source}" if self.source else ""
         return f"<Plan{src} format_version={self.format_version!r} resource_changes={len(self._index)}>"
+
+
+def load_plan(
+    source: DocumentSource, *, validation: str = "fast", parser: str = "auto", max_bytes: int | None = None
+) -> Plan:
+    """Load a plan from a path (str or PathLike; ``"-"`` is stdin), a file object, JSON bytes or a parsed dict.
+
+    A ``str`` is always a path; use :meth:`Plan.from_json` for JSON text. ``validation``
+    is ``"fast"`` (the compiled schema) or ``"full"`` (the ``jsonschema`` library; same
+    verdicts, same errors, slower); ``parser`` is ``"auto"`` (msgspec when the ``fast``
+    extra is installed), ``"stdlib"`` or ``"fast"``; every parser gives the same plan.
+    A path or a stream is read up to ``max_bytes`` (default: ``PLANCHECK_MAX_BYTES``, else
+    2 GiB); more is a PlanFormatError. A state is refused: use :func:`plancheck.load_state`.
+
+    >>> load_plan(b'{"format_version": "1.2", "resource_changes": []}').format_version
+    '1.2'
+    """
+    return Plan._from_loaded(route.read(PLAN, source, validation=validation, parser=parser, max_bytes=max_bytes))

@@ -14,13 +14,13 @@ from collections.abc import Iterator, Mapping
 from functools import cached_property
 from typing import IO, Any, final
 
-from .._errors import StateFormatError
-from .._loading.jsontext import loads_exact, resolve_parser
-from .._loading.load import read_source
-from .._loading.validate import VALIDATION_MODES, validate_state
+from .._frozen import ReadOnly
+from .._loading import load as route
+from .._loading.load import STATE, Loaded
 from .._redact import Marks, Secrets, contains_sensitive
 from .fields import ResourceFields
 from .plan import AddressIndex, HasSecrets, LazySecrets, ResourceNotFound, closest_addresses, shown_address
+from .sensitive import collect_state_secrets, marked_strings
 
 __all__ = ["State", "StateOutput", "StateResource", "StateSource", "load_state"]
 
@@ -59,7 +59,7 @@ def _full_address(raw: Mapping[str, Any], module_address: str | None) -> str:
 
 
 @final
-class StateResource(ResourceFields):
+class StateResource(ResourceFields, ReadOnly):
     """One resource instance object of a state (a current or a deposed object).
 
     ``address`` is the full address (see :func:`_full_address` for old states that lack it).
@@ -84,13 +84,9 @@ class StateResource(ResourceFields):
     def __init__(
         self, raw: Mapping[str, Any], module_address: str | None = None, *, document: HasSecrets | None = None
     ) -> None:
-        object.__setattr__(self, "raw", raw)
-        object.__setattr__(self, "module_address", module_address or None)
-        object.__setattr__(self, "address", _full_address(raw, module_address or None))
-        object.__setattr__(self, "_document", document)
+        module = module_address or None
+        self._set(raw=raw, module_address=module, address=_full_address(raw, module), _document=document)
 
-    def __setattr__(self, name: str, value: Any) -> None:
-        raise AttributeError("StateResource is read-only")
 
 
 
@@ -122,7 +118,6 @@ class StateResource(ResourceFields):
         deposed = f" deposed={self.deposed!r}" if self.deposed else ""
         document = self._document
         if document is None:
-            from .sensitive import marked_strings
 
             secrets = Secrets(marked_strings(self.raw.get("values"), self.raw.get("sensitive_values")))
         else:
@@ -131,7 +126,7 @@ class StateResource(ResourceFields):
 
 
 @final
-class StateOutput:
+class StateOutput(ReadOnly):
     """One root module output of a state.
 
     >>> o = StateOutput("pw", {"value": "hunter2", "sensitive": True, "type": "string"})
@@ -144,11 +139,8 @@ class StateOutput:
     raw: Mapping[str, Any]
 
     def __init__(self, name: str, raw: Mapping[str, Any]) -> None:
-        object.__setattr__(self, "name", name)
-        object.__setattr__(self, "raw", raw)
+        self._set(name=name, raw=raw)
 
-    def __setattr__(self, name: str, value: Any) -> None:
-        raise AttributeError("StateOutput is read-only")
 
     @property
     def value(self) -> Any:
@@ -222,11 +214,7 @@ class State:
         >>> State.from_json('{"format_version": "1.0"}').resources
         ()
         """
-        if not isinstance(text, (str, bytes, bytearray)):
-            raise TypeError(f"State.from_json expects str or bytes, got {type(text).__name__}")
-        _check_mode(validation)
-        document = loads_exact(text, error=StateFormatError, source=source, parser=resolve_parser(parser))
-        return cls.from_dict(document, source=source, validation=validation)
+        return cls._from_loaded(route.parse_text(STATE, text, source=source, validation=validation, parser=parser))
 
     @classmethod
     def from_dict(
@@ -237,9 +225,11 @@ class State:
         >>> State.from_dict({"format_version": "0.1", "terraform_version": "0.12.0"}).terraform_version
         '0.12.0'
         """
-        _check_mode(validation)
-        validate_state(document, source=source, mode=validation)
-        return cls(document, source=source)
+        return cls._from_loaded(route.document(STATE, document, source=source, validation=validation))
+
+    @classmethod
+    def _from_loaded(cls, loaded: Loaded) -> State:
+        return cls(loaded.raw, source=loaded.source)
 
     # -- envelope ----------------------------------------------------------------------------
 
@@ -312,7 +302,6 @@ class State:
     @cached_property
     def secrets(self) -> Secrets:
         """Every secret string of this state (sensitive outputs and marked values), to scrub from messages."""
-        from .sensitive import collect_state_secrets
 
         raw = self.raw
         return LazySecrets(lambda: collect_state_secrets(raw))
@@ -321,10 +310,6 @@ class State:
         src = f" {self.source}" if self.source else ""
         return f"<State{src} format_version={self.format_version!r} resources={len(self._resources)}>"
 
-
-def _check_mode(validation: str) -> None:
-    if validation not in VALIDATION_MODES:
-        raise ValueError(f"validation must be one of {', '.join(VALIDATION_MODES)}, got {validation!r}")
 
 
 def load_state(
@@ -337,8 +322,4 @@ def load_state(
     >>> load_state(b'{"format_version": "1.0", "values": {"outputs": {"a": {"value": 1, "sensitive": false}}}}').outputs["a"].value
     1
     """
-    read = read_source(source, StateFormatError, "state", "load_state", max_bytes)
-    if isinstance(read, Mapping):
-        return State.from_dict(read, validation=validation)
-    data, name = read
-    return State.from_json(data, source=name, validation=validation, parser=parser)
+    return State._from_loaded(route.read(STATE, source, validation=validation, parser=parser, max_bytes=max_bytes))

@@ -1,4 +1,9 @@
-"""Reading plan documents from files, streams, bytes or dicts, then validating and indexing them.
+"""Reading plan and state documents from files, streams, bytes or dicts, then validating them: one route.
+
+The result is a :class:`Loaded` document, which :mod:`plancheck._documents` wraps in a ``Plan``
+or a ``State``; this layer knows nothing of the models. A :class:`DocumentKind` says what
+differs between the two: the error type, the validator, and whether large documents are
+split and parsed lazily (plans).
 
 Loading happens once per plan: read the bytes (at most ``max_bytes``, see ``_input``),
 check the JSON syntax of all of it and the structure the schema constrains, and index the
@@ -11,23 +16,75 @@ from __future__ import annotations
 import dataclasses
 import os
 import sys
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import IO, Any, Final
 
-from .._documents.plan import Plan
-from .._errors import DocumentFormatError, PlanFormatError
+from .._errors import DocumentFormatError, PlanFormatError, StateFormatError
 from .jsontext import check_utf8, collector_paused, exact_numbers, loads_exact, resolve_parser
 from .lazy import LazyObject, Thunk
 from .source import InputTooLarge, max_input_bytes, read_limited
 from .split import SplitPlan, split_fast
-from .validate import VALIDATION_MODES, check_kind, plan_validator, render_violation, validate_plan
+from .validate import (
+    VALIDATION_MODES,
+    check_kind,
+    plan_validator,
+    render_violation,
+    validate_plan,
+    validate_state,
+)
 
-__all__ = ["PlanSource", "load_plan", "parse_plan_json", "plan_from_document", "read_source"]
+__all__ = [
+    "PLAN",
+    "STATE",
+    "DocumentKind",
+    "DocumentSource",
+    "Loaded",
+    "check_mode",
+    "document",
+    "parse_text",
+    "read",
+    "read_source",
+]
 
-PlanSource = str | os.PathLike[str] | bytes | bytearray | memoryview | IO[str] | IO[bytes] | Mapping[str, Any]
+DocumentSource = str | os.PathLike[str] | bytes | bytearray | memoryview | IO[str] | IO[bytes] | Mapping[str, Any]
 
 #: Plans at least this big are split and parsed lazily; smaller ones are parsed whole (it is quicker).
 LAZY_MIN_BYTES: Final = 1 << 20
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class DocumentKind:
+    """What the route does differently for plans and states.
+
+    >>> PLAN.noun, STATE.error.__name__, STATE.lazy
+    ('plan', 'StateFormatError', False)
+    """
+
+    noun: str
+    caller: str
+    error: type[DocumentFormatError]
+    validate: Callable[..., None]
+    #: Large documents of this kind are split and parsed on first access (see ``split``).
+    lazy: bool
+
+
+PLAN: Final = DocumentKind("plan", "load_plan", PlanFormatError, validate_plan, lazy=True)
+STATE: Final = DocumentKind("state", "load_state", StateFormatError, validate_state, lazy=False)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Loaded:
+    """A validated document: ``raw`` (parsed, or parsed lazily), where it came from, and, for a
+    lazily parsed plan, its ``resource_changes`` entries (parsed on access) with their index ``keys``.
+
+    >>> document(PLAN, {"format_version": "1.0"}).raw
+    {'format_version': '1.0'}
+    """
+
+    raw: Mapping[str, Any]
+    source: str | None = None
+    entries: Any = None
+    keys: Any = None
 
 
 def read_source(
@@ -82,23 +139,30 @@ def _read_stream(
         raise error("$", exc.expected(what), found=exc.found, source=name) from None
 
 
-def _check_mode(validation: str) -> None:
+def check_mode(validation: str) -> None:
+    """Refuse an unknown ``validation`` mode with a ValueError that lists the modes.
+
+    >>> check_mode("quick")
+    Traceback (most recent call last):
+    ...
+    ValueError: validation must be one of fast, full, got 'quick'
+    """
     if validation not in VALIDATION_MODES:
         raise ValueError(f"validation must be one of {', '.join(VALIDATION_MODES)}, got {validation!r}")
 
 
-def plan_from_document(document: Any, *, source: str | None = None, validation: str = "fast") -> Plan:
-    """Validate a parsed plan document (not copied, never modified) and wrap it in a Plan.
+def document(kind: DocumentKind, parsed: Any, *, source: str | None = None, validation: str = "fast") -> Loaded:
+    """Validate a parsed document of ``kind`` (not copied, never modified).
 
-    >>> plan_from_document({"format_version": "1.0"}).format_version
-    '1.0'
+    >>> document(STATE, {"format_version": "1.0"}).source is None
+    True
     """
-    _check_mode(validation)
-    validate_plan(document, source=source, mode=validation)
-    return Plan(document, source=source)
+    check_mode(validation)
+    kind.validate(parsed, source=source, mode=validation)
+    return Loaded(parsed, source)
 
 
-def _plan_from_split(split: SplitPlan, source: str | None, validation: str) -> Plan:
+def _plan_from_split(split: SplitPlan, source: str | None, validation: str) -> Loaded:
     validator = plan_validator()
     check_kind(split.view, PlanFormatError, source)
     raw = LazyObject(split.values)
@@ -113,11 +177,11 @@ def _plan_from_split(split: SplitPlan, source: str | None, validation: str) -> P
             raise render_violation(violation, split.view, validator.schema, PlanFormatError, source)
     entries = split.entries.get("resource_changes")
     if entries is None:
-        return Plan(raw, source=source)
-    return Plan._from_parts(raw, source, entries, split.keys["resource_changes"])
+        return Loaded(raw, source)
+    return Loaded(raw, source, entries, split.keys["resource_changes"])
 
 
-def _plan_from_bytes(box: list[bytes | str], source: str | None, validation: str, which: str) -> Plan | None:
+def _plan_from_bytes(box: list[bytes | str], source: str | None, validation: str, which: str) -> Loaded | None:
     """Load a large plan lazily; ``box`` holds the only reference to the bytes, so they can be freed early."""
     data = box[0]
     assert isinstance(data, bytes)
@@ -136,54 +200,53 @@ def _plan_from_bytes(box: list[bytes | str], source: str | None, validation: str
         return _plan_from_split(split, source, validation)
 
 
-def _parse(box: list[bytes | str], source: str | None, validation: str, parser: str) -> Plan:
-    _check_mode(validation)
+def _parse(kind: DocumentKind, box: list[bytes | str], source: str | None, validation: str, parser: str) -> Loaded:
+    check_mode(validation)
     which = resolve_parser(parser)
     text = box[0]
-    if isinstance(text, bytes) and len(text) >= LAZY_MIN_BYTES:
+    if kind.lazy and isinstance(text, bytes) and len(text) >= LAZY_MIN_BYTES:
         del text
         plan = _plan_from_bytes(box, source, validation, which)
         if plan is not None:
             return plan
         text = box[0]
     box.clear()
-    document = loads_exact(text, error=PlanFormatError, source=source, parser=which)
+    parsed = loads_exact(text, error=kind.error, source=source, parser=which)
     del text
-    return plan_from_document(document, source=source, validation=validation)
+    return document(kind, parsed, source=source, validation=validation)
 
 
-def parse_plan_json(
-    text: str | bytes, *, source: str | None = None, validation: str = "fast", parser: str = "auto"
-) -> Plan:
-    """Parse JSON text and validate it as a plan.
+def parse_text(
+    kind: DocumentKind, text: str | bytes, *, source: str | None = None, validation: str = "fast", parser: str = "auto"
+) -> Loaded:
+    """Parse JSON text and validate it as a document of ``kind``.
 
-    >>> parse_plan_json(b'{"format_version": "0.1"}').format_version
+    >>> parse_text(PLAN, b'{"format_version": "0.1"}').raw["format_version"]
     '0.1'
     """
     if not isinstance(text, (str, bytes, bytearray)):
-        raise TypeError(f"Plan.from_json expects str or bytes, got {type(text).__name__}")
-    return _parse([text if isinstance(text, (str, bytes)) else bytes(text)], source, validation, parser)
+        name = "Plan" if kind is PLAN else "State"
+        raise TypeError(f"{name}.from_json expects str or bytes, got {type(text).__name__}")
+    return _parse(kind, [text if isinstance(text, (str, bytes)) else bytes(text)], source, validation, parser)
 
 
-def load_plan(
-    source: PlanSource, *, validation: str = "fast", parser: str = "auto", max_bytes: int | None = None
-) -> Plan:
-    """Load a plan from a path (str or PathLike; ``"-"`` is stdin), a file object, JSON bytes or a parsed dict.
+def read(
+    kind: DocumentKind,
+    source: DocumentSource,
+    *,
+    validation: str = "fast",
+    parser: str = "auto",
+    max_bytes: int | None = None,
+) -> Loaded:
+    """Read, parse and validate a document of ``kind`` from any source :func:`plancheck.load_plan` takes.
 
-    A ``str`` is always a path; use :meth:`Plan.from_json` for JSON text. ``validation``
-    is ``"fast"`` (the compiled schema) or ``"full"`` (the ``jsonschema`` library; same
-    verdicts, same errors, slower); ``parser`` is ``"auto"`` (msgspec when the ``fast``
-    extra is installed), ``"stdlib"`` or ``"fast"``; every parser gives the same plan.
-    A path or a stream is read up to ``max_bytes`` (default: ``PLANCHECK_MAX_BYTES``, else
-    2 GiB); more is a PlanFormatError. A state is refused: use :func:`plancheck.load_state`.
-
-    >>> load_plan(b'{"format_version": "1.2", "resource_changes": []}').format_version
+    >>> read(PLAN, b'{"format_version": "1.2", "resource_changes": []}').raw["format_version"]
     '1.2'
     """
-    read = read_source(source, PlanFormatError, "plan", "load_plan", max_bytes)
-    if isinstance(read, Mapping):
-        return plan_from_document(read, validation=validation)
-    box: list[bytes | str] = [read[0]]
-    name = read[1]
-    del read
-    return _parse(box, name, validation, parser)
+    got = read_source(source, kind.error, kind.noun, kind.caller, max_bytes)
+    if isinstance(got, Mapping):
+        return document(kind, got, validation=validation)
+    box: list[bytes | str] = [got[0]]
+    name = got[1]
+    del got
+    return _parse(kind, box, name, validation, parser)

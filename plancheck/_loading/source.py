@@ -12,6 +12,7 @@ from __future__ import annotations
 import io
 import os
 import stat
+from collections.abc import Mapping
 from typing import IO, Any, Final
 
 __all__ = ["DEFAULT_MAX_BYTES", "MAX_BYTES_ENV", "InputTooLarge", "max_input_bytes", "read_limited"]
@@ -49,8 +50,9 @@ class InputTooLarge(Exception):
         return f"more than {self.limit} bytes"
 
 
-def max_input_bytes(max_bytes: int | None = None) -> int:
-    """The size limit: ``max_bytes`` when given, else ``PLANCHECK_MAX_BYTES``, else :data:`DEFAULT_MAX_BYTES`.
+def max_input_bytes(max_bytes: int | None = None, *, environ: Mapping[str, str] | None = None) -> int:
+    """The size limit: ``max_bytes`` when given, else ``PLANCHECK_MAX_BYTES`` (in ``environ``, default
+    ``os.environ``), else :data:`DEFAULT_MAX_BYTES`.
 
     >>> max_input_bytes(4096), max_input_bytes() >= 1
     (4096, True)
@@ -63,7 +65,7 @@ def max_input_bytes(max_bytes: int | None = None) -> int:
         if isinstance(max_bytes, bool) or not isinstance(max_bytes, int) or max_bytes < 1:
             raise ValueError(f"max_bytes must be a positive number of bytes, got {max_bytes!r}")
         return max_bytes
-    text = os.environ.get(MAX_BYTES_ENV, "").strip()
+    text = (os.environ if environ is None else environ).get(MAX_BYTES_ENV, "").strip()
     if not text:
         return DEFAULT_MAX_BYTES
     try:

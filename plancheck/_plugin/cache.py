@@ -10,10 +10,11 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
-from .._errors import DocumentFormatError, StateFormatError
-from .._redact import Secrets
+if TYPE_CHECKING:
+    from .._errors import DocumentFormatError
+    from .._redact import Secrets
 
 __all__ = ["DocumentCache", "SessionDocuments"]
 
@@ -44,6 +45,9 @@ class DocumentCache(Generic[T]):
         self.loads = 0
 
     def _load(self, path: Path) -> T | DocumentFormatError:
+        # Imported on first load, not with the plugin: pytest imports the plugin for every session.
+        from .._errors import DocumentFormatError
+
         self.loads += 1
         try:
             return self._loader(path)
@@ -65,13 +69,13 @@ class DocumentCache(Generic[T]):
             if key not in self._entries:
                 self._entries[key] = self._load(path)
             result = self._entries[key]
-        if isinstance(result, DocumentFormatError):
+        if isinstance(result, BaseException):
             raise result.with_traceback(None)
         return result
 
     def documents(self) -> list[T]:
         """Every document loaded successfully (malformed ones are left out)."""
-        return [doc for doc in self._entries.values() if not isinstance(doc, DocumentFormatError)]
+        return [doc for doc in self._entries.values() if not isinstance(doc, BaseException)]
 
     def __repr__(self) -> str:
         return f"<DocumentCache: {len(self._entries)} entries, {self.loads} loads>"
@@ -82,16 +86,14 @@ class DocumentCache(Generic[T]):
 
 
 def _load_plan_file(path: Path) -> Any:
-    from .._loading.load import load_plan
+    from .._documents.plan import load_plan
 
     return load_plan(path)
 
 
 def _load_state_file(path: Path) -> Any:
-    try:
-        from .._documents.state import load_state
-    except ImportError as exc:  # pragma: no cover - only while the state loader is not installed
-        raise StateFormatError("$", "a state loader", found=f"none in this install ({exc})", source=str(path)) from None
+    from .._documents.state import load_state
+
     return load_state(path)
 
 
@@ -103,17 +105,21 @@ class SessionDocuments:
     (0, <plancheck documents: 0 plans, 0 states>)
     """
 
+    # Secrets (and with them tfjsonpath) are imported on first use: pytest imports the plugin, and so
+    # this module, for every session, also those that never load a document.
+
     __slots__ = ("_extra", "_secrets", "plans", "states")
 
     def __init__(self) -> None:
         self.plans: DocumentCache[Any] = DocumentCache(_load_plan_file)
         self.states: DocumentCache[Any] = DocumentCache(_load_state_file)
         self._extra: list[Secrets] = []
-        self._secrets: tuple[int, Secrets] = (0, Secrets())
+        self._secrets: tuple[int, Secrets] | None = None
 
     def add_secrets(self, secrets: Secrets) -> None:
         """Scrub ``secrets`` from every later report too (configurations, acceptance-test variables).
 
+        >>> from plancheck import Secrets
         >>> docs = SessionDocuments()
         >>> docs.add_secrets(Secrets(["hunter2"]))
         >>> "hunter2" in docs.secrets()
@@ -125,8 +131,10 @@ class SessionDocuments:
     def secrets(self) -> Secrets:
         """Every secret string of every document loaded so far (to scrub from any report)."""
         # Documents and secrets are only ever added, so their count tells whether the union is stale.
+        from .._redact import Secrets
+
         version = self.plans.loads + self.states.loads + len(self._extra)
-        if self._secrets[0] != version:
+        if self._secrets is None or self._secrets[0] != version:
             found = Secrets()
             for document in (*self.plans.documents(), *self.states.documents()):
                 secrets = getattr(document, "secrets", None)

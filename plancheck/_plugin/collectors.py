@@ -11,8 +11,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from .._errors import CheckFailedError
-
 if TYPE_CHECKING:
     from .._documents.plan import Plan
 
@@ -21,8 +19,9 @@ __all__ = ["AssertPlan", "PlanChecks"]
 
 def _run_plan_checks(plan: Plan, checks: tuple[Any, ...]) -> None:
     __tracebackhide__ = True
-    # Imported on use: the plugin must load even while plancheck is only partly installed.
+    # Imported on use: pytest imports the plugin for every session, also those that check no plan.
     from .._checks import assert_plan
+    from .._errors import CheckFailedError
 
     try:
         assert_plan(plan, *checks)

@@ -9,7 +9,7 @@ never the whole session.
 from __future__ import annotations
 
 import sys
-from collections.abc import Generator, Iterator
+from collections.abc import Generator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final, cast
 
@@ -28,7 +28,13 @@ from .options import (
 )
 
 if TYPE_CHECKING:
+    import os
+
     from .._documents.plan import Plan
+    from .._documents.state import State
+    from .._terraform import TerraformBinary
+    from ..acceptance import AcceptanceRunner
+    from ..tfconfig import Config
 
 __all__ = [
     "assert_plan",
@@ -92,19 +98,12 @@ def pytest_report_header(config: pytest.Config) -> list[str]:
     elif config.stash.get(_SHOW_REFUSED, False):
         line += " (--tf-show-sensitive ignored: CI is set)"
     lines = [line]
+    from .acceptance import report_header
+
     try:
-        from ..acceptance._fixture import report_header
-    except ImportError:
-        return lines
-    try:
-        extra: Any = report_header(config)
+        lines.extend(report_header(config))
     except Exception as exc:  # the header is informative only: never let it end the session
         lines.append(f"plancheck: terraform unavailable ({type(exc).__name__}: {exc})")
-        return lines
-    if isinstance(extra, str):
-        lines.append(extra)
-    elif extra:
-        lines.extend(str(item) for item in extra)
     return lines
 
 
@@ -211,9 +210,10 @@ def tf_plan(request: pytest.FixtureRequest, _plancheck_documents: SessionDocumen
 
 
 @pytest.fixture
-def tf_state(request: pytest.FixtureRequest, _plancheck_documents: SessionDocuments) -> Any:
+def tf_state(request: pytest.FixtureRequest, _plancheck_documents: SessionDocuments) -> State:
     """The state for this test, from ``@pytest.mark.tf_state(path)``, ``--tf-state`` or the ``tf_state`` ini key."""
-    return _document(request, _plancheck_documents.states, STATE)
+    state: State = _document(request, _plancheck_documents.states, STATE)
+    return state
 
 
 @pytest.fixture
@@ -236,7 +236,7 @@ def plan_checks(request: pytest.FixtureRequest) -> PlanChecks:
 
 
 @pytest.fixture
-def tf_acceptance_binary() -> Any:
+def tf_acceptance_binary() -> TerraformBinary | str | None:
     """The binary ``tf_acceptance`` uses: ``None`` discovers it (``--terraform``, ``TF_ACC_TERRAFORM_PATH``, PATH).
 
     Override it (or parametrize it) in a conftest to run acceptance tests on chosen binaries.
@@ -245,7 +245,7 @@ def tf_acceptance_binary() -> Any:
 
 
 @pytest.fixture
-def tf_acceptance_cli_config() -> Any:
+def tf_acceptance_cli_config() -> str | os.PathLike[str] | None:
     """A Terraform CLI configuration file for ``tf_acceptance``; ``None`` keeps the user's own.
 
     Override it to install providers from a read-only filesystem mirror (offline, xdist-safe).
@@ -257,33 +257,28 @@ def tf_acceptance_cli_config() -> Any:
 def tf_acceptance(
     request: pytest.FixtureRequest,
     tmp_path: Path,
-    tf_acceptance_binary: Any,
-    tf_acceptance_cli_config: Any,
+    tf_acceptance_binary: TerraformBinary | str | None,
+    tf_acceptance_cli_config: str | os.PathLike[str] | None,
     _plancheck_documents: SessionDocuments,
-) -> Iterator[Any]:
+) -> AcceptanceRunner:
     """An acceptance-test runner working in this test's ``tmp_path`` (see :mod:`plancheck.acceptance`).
 
     The secrets it meets (``Sensitive`` variables, sensitive values of its plans and states) are
     scrubbed from every later report of the session, like those of ``tf_plan``.
     """
-    from ..acceptance._fixture import make_acceptance
+    from .acceptance import make_acceptance
 
-    runner = make_acceptance(
+    return make_acceptance(
         request,
         tmp_path,
         terraform=tf_acceptance_binary,
         cli_config=tf_acceptance_cli_config,
         share_secrets=_plancheck_documents.add_secrets,
     )
-    if hasattr(runner, "__enter__") and hasattr(runner, "__exit__"):
-        with runner as entered:
-            yield entered
-    else:
-        yield runner
 
 
 @pytest.fixture
-def tf_config(request: pytest.FixtureRequest, _plancheck_documents: SessionDocuments) -> Any:
+def tf_config(request: pytest.FixtureRequest, _plancheck_documents: SessionDocuments) -> Config:
     """The configuration named by ``@pytest.mark.tf_config(path, flavor="terraform", strict=False)``.
 
     ``path`` is a ``.tf.json``/``.tofu.json`` file or a module directory, relative to the test file.

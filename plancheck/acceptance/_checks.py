@@ -35,7 +35,7 @@ def plan_check_failures(document: Mapping[str, Any], checks: Sequence[Any]) -> l
     >>> plan_check_failures({"format_version": "1.2"}, [Fails(), Fails()])
     ['Fails: format is 1.2', 'Fails: format is 1.2']
     """
-    from .._loading.load import load_plan
+    from .._documents.plan import load_plan
 
     return [str(f) for f in _run(load_plan(document), checks, "check_plan")]
 

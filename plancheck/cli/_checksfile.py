@@ -30,7 +30,8 @@ from typing import Any, Final
 
 from tfjsonpath import Path, PathSyntaxError, describe_json_type
 
-from .._loading.source import MAX_BYTES_ENV, InputTooLarge, max_input_bytes, read_limited
+from .._loading.source import max_input_bytes
+from ._input import UnreadableInput, read_input
 from ._registry import Kind, Param, Registry, Signature, enum_choices
 
 __all__ = [
@@ -324,13 +325,19 @@ def _instantiate(sig: Signature, table: Mapping[str, Any], where: str, registry:
         raise _Invalid(where, text if text.startswith(f"{sig.name}:") else f"{sig.name}: {text}") from None
 
 
-def _build_matcher(kind: Kind, value: Any, where: str, registry: Registry) -> Any:
-    if not isinstance(value, Mapping):
-        raise _Invalid(where, f"expected a matcher table such as {{ type = \"StringExact\", value = \"x\" }}, found {_found(value)}")
-    type_name = value.get("type")
+def _type_of(table: Any, where: str, what: str, names: Sequence[str], expected: str) -> str:
+    """The catalogue name ``table`` gives in its ``type`` key; ``what`` is ``plan check`` or ``matcher``."""
+    if not isinstance(table, Mapping):
+        raise _Invalid(where, f"expected {expected}, found {_found(table)}")
+    type_name = table.get("type")
     if not isinstance(type_name, str):
-        raise _Invalid(_key(where, "type"), f"expected a matcher name (string), found {_found(type_name)}")
-    name = _lookup(registry.matcher_names(), type_name, "matcher", where)
+        raise _Invalid(_key(where, "type"), f"expected a {what} name (string), found {_found(type_name)}")
+    return _lookup(names, type_name, what, where)
+
+
+def _build_matcher(kind: Kind, value: Any, where: str, registry: Registry) -> Any:
+    example = 'a matcher table such as { type = "StringExact", value = "x" }'
+    name = _type_of(value, where, "matcher", registry.matcher_names(), example)
     matcher, _ = _instantiate(registry.matcher(name), value, where, registry)
     if kind.cls is not None:
         try:
@@ -344,12 +351,7 @@ def _build_matcher(kind: Kind, value: Any, where: str, registry: Registry) -> An
 
 def build_check(table: Any, where: str, registry: Registry) -> CheckSpec:
     """Build one plan check from its table; raises ``_Invalid`` (converted by the callers)."""
-    if not isinstance(table, Mapping):
-        raise _Invalid(where, f"expected a table with a 'type' key, found {_found(table)}")
-    type_name = table.get("type")
-    if not isinstance(type_name, str):
-        raise _Invalid(_key(where, "type"), f"expected a plan check name (string), found {_found(type_name)}")
-    name = _lookup(registry.check_names(), type_name, "plan check", where)
+    name = _type_of(table, where, "plan check", registry.check_names(), "a table with a 'type' key")
     sig = registry.check(name)
     check, given = _instantiate(sig, table, where, registry)
     address = next((v for k, v in given.items() if isinstance(v, str) and _is_address_param(k)), None)
@@ -575,16 +577,10 @@ def load_checks_file(filename: str, registry: Registry, *, max_bytes: int | None
     A file longer than ``max_bytes`` (default: as for plans, ``PLANCHECK_MAX_BYTES`` or 2 GiB) is
     refused before it is parsed, so an endless input such as ``/dev/zero`` is an error, not a hang.
     """
-    limit = max_input_bytes(max_bytes)
     try:
-        with open(filename, "rb") as f:
-            data = read_limited(f, limit)
-    except OSError as exc:
-        raise ChecksFileError(filename, "", f"cannot read the checks file: {exc.strerror or exc}") from None
-    except InputTooLarge:
-        message = f"the checks file is larger than {limit} bytes (raise the limit with --max-bytes or {MAX_BYTES_ENV})"
-        raise ChecksFileError(filename, "", message) from None
-    assert isinstance(data, bytes)  # a file opened in binary mode
+        data = read_input(filename, "checks file", limit=max_input_bytes(max_bytes))
+    except UnreadableInput as exc:
+        raise ChecksFileError(filename, "", str(exc)) from None
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:

@@ -22,7 +22,10 @@ import os
 import re
 import sys
 from collections.abc import Mapping, Sequence
-from typing import IO, Any, NoReturn, TextIO, cast
+from typing import IO, TYPE_CHECKING, Any, NoReturn, TextIO, cast
+
+if TYPE_CHECKING:
+    from ._registry import Signature
 
 __all__ = ["main", "run"]
 
@@ -83,9 +86,15 @@ class _UsageError(Exception):
 class _Parser(argparse.ArgumentParser):
     # The streams --help is printed to: the run's own, not sys.stdout (so a write failure is reported).
     streams: _Io | None = None
+    # The whole command line being parsed: a command name counts only as its first argument.
+    argv: Sequence[str] = ()
 
     def error(self, message: str) -> NoReturn:
         raise _UsageError(message, self.format_usage().rstrip())
+
+    def _check_value(self, action: argparse.Action, value: Any) -> None:
+        if not isinstance(action, _Commands):  # its value is a plan when it is no command
+            super()._check_value(action, value)
 
     def print_help(self, file: Any = None) -> None:
         if self.streams is None or file is not None:
@@ -129,6 +138,29 @@ class _FlagCheck(argparse.Action):
         namespace.flag_checks = collected
 
 
+if TYPE_CHECKING:
+    _SubParsers = argparse._SubParsersAction[_Parser]
+else:
+    _SubParsers = argparse._SubParsersAction
+
+
+class _Commands(_SubParsers):
+    """The subcommands (``query``): one runs when the command line's first argument names it.
+
+    Its arguments are parsed (intermixed) by its own parser into ``namespace.args``. Any other first
+    positional is a plan: ``namespace.command`` stays None, and the whole command line is the main
+    parser's, as it always has been (``tfplancheck PLAN ...``, options before or after the plan).
+    """
+
+    def __call__(
+        self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any, option_string: str | None = None
+    ) -> None:
+        command = self._name_parser_map.get(values[0])
+        if command is not None and isinstance(parser, _Parser) and len(values) == len(parser.argv):
+            namespace.command = values[0]
+            namespace.args = command.parse_intermixed_args(values[1:])
+
+
 def _version() -> str:
     try:
         from importlib.metadata import version
@@ -138,7 +170,7 @@ def _version() -> str:
         return "0+unknown"
 
 
-def _main_parser() -> _Parser:
+def _main_parser(streams: _Io | None = None) -> _Parser:
     parser = _Parser(
         prog="tfplancheck",
         description="Run plan checks against a Terraform/OpenTofu plan (JSON, or a binary plan file). "
@@ -171,17 +203,29 @@ def _main_parser() -> _Parser:
     parser.add_argument("--list-checks", action="store_true", help="list every plan check and matcher, then exit")
     parser.add_argument("--version", action="store_true", help="print the version, then exit")
     parser.set_defaults(flag_checks=[])
+    parser.streams = streams
     return parser
 
 
-def _query_parser() -> _Parser:
-    parser = _Parser(
+def _command_parser(streams: _Io | None = None) -> _Parser:
+    """The subcommands; a command line whose first argument names none is the main parser's."""
+    parser = _Parser(prog="tfplancheck", add_help=False)
+    parser.set_defaults(command=None)
+    commands = parser.add_subparsers(action=_Commands, dest="command")
+    query = commands.add_parser(
+        "query",
         prog="tfplancheck query",
         description="Show a plan's addresses, or the planned value at ADDRESS [PATH] with its known/unknown/"
         "sensitive status (sensitive values redacted).",
         epilog=_QUERY_HELP,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    _add_query_arguments(query)
+    parser.streams = query.streams = streams
+    return parser
+
+
+def _add_query_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("plan", help="plan JSON file, a binary plan file, or - for stdin")
     parser.add_argument("address", nargs="?", help="resource address, or output.NAME")
     parser.add_argument("path", nargs="?", default="", help="path in the escaped text form, e.g. 'triggers[\"k\"]'")
@@ -189,7 +233,6 @@ def _query_parser() -> _Parser:
     parser.add_argument("--format", choices=("text", "json"), default="text")
     parser.add_argument("--terraform", metavar="PATH", help="terraform/tofu binary for binary plans")
     _add_max_bytes(parser)
-    return parser
 
 
 def _add_max_bytes(parser: argparse.ArgumentParser) -> None:
@@ -201,25 +244,17 @@ def _add_max_bytes(parser: argparse.ArgumentParser) -> None:
 
 
 def _max_bytes(given: int | None, environ: Mapping[str, str]) -> int:
-    """--max-bytes, else ``PLANCHECK_MAX_BYTES`` (read as the loader reads it), else the loader's default.
+    """--max-bytes, else ``PLANCHECK_MAX_BYTES`` in ``environ``, else the loader's default (the loader decides).
 
     >>> _max_bytes(None, {}) == 2 << 30, _max_bytes(None, {"PLANCHECK_MAX_BYTES": "4096"}), _max_bytes(10, {})
     (True, 4096, 10)
     """
-    from .._loading.source import DEFAULT_MAX_BYTES, MAX_BYTES_ENV
+    from .._loading.source import max_input_bytes
 
-    if given is not None:
-        return given
-    text = environ.get(MAX_BYTES_ENV, "").strip()
-    if not text:
-        return DEFAULT_MAX_BYTES
     try:
-        limit = int(text)
-    except ValueError:
-        limit = 0
-    if limit < 1:
-        raise _UsageError(f"{MAX_BYTES_ENV} must be a positive number of bytes, got {text!r}", "")
-    return limit
+        return max_input_bytes(given, environ=environ)
+    except ValueError as exc:  # the environment's value: --max-bytes was checked when it was parsed
+        raise _UsageError(str(exc), "") from None
 
 
 class _WriteFailed(Exception):
@@ -332,8 +367,17 @@ class _Io:
         return 2
 
 
+def _catalogue_lines(signatures: Sequence[Signature]) -> list[str]:
+    lines = []
+    for sig in signatures:
+        lines.append(f"  {sig.describe()}" + ("" if sig.supported else "  [not available in checks files]"))
+        if sig.doc:
+            lines.append(f"      {sig.doc}")
+    return lines
+
+
 def _list_checks(io: _Io, json_mode: bool) -> int:
-    from ._registry import Signature, default_registry
+    from ._registry import default_registry
 
     registry = default_registry()
     checks = [registry.check(n) for n in registry.check_names()]
@@ -357,16 +401,10 @@ def _list_checks(io: _Io, json_mode: bool) -> int:
         io.out(render_json(doc))
         return 0
     lines = ['Plan checks ([[check]] type = "NAME", then the arguments by name; address/path/matcher always work):']
-    for sig in checks:
-        lines.append(f"  {sig.describe()}" + ("" if sig.supported else "  [not available in checks files]"))
-        if sig.doc:
-            lines.append(f"      {sig.doc}")
+    lines.extend(_catalogue_lines(checks))
     lines.append("")
     lines.append('Matchers (matcher = { type = "NAME", ... }; nest them for collections):')
-    for sig in matchers:
-        lines.append(f"  {sig.describe()}" + ("" if sig.supported else "  [not available in checks files]"))
-        if sig.doc:
-            lines.append(f"      {sig.doc}")
+    lines.extend(_catalogue_lines(matchers))
     if not checks:
         lines.insert(1, "  (none installed)")
     lines.append("")
@@ -421,16 +459,7 @@ def _run_checks(args: argparse.Namespace, io: _Io) -> int:
     return 0 if all(r.ok for r in results) else 1
 
 
-def _query(argv: Sequence[str], io: _Io) -> int:
-    json_mode = _wants_json(argv)
-    parser = _query_parser()
-    parser.streams = io
-    try:
-        args = parser.parse_intermixed_args(argv)
-    except _UsageError as exc:
-        return io.fail("usage", exc.message, json_mode, exc.usage)
-    except SystemExit as exc:  # --help, printed
-        return _exit_code(exc)
+def _query(args: argparse.Namespace, io: _Io) -> int:
     from tfjsonpath import Path, PathSyntaxError
 
     from ._output import render_json
@@ -495,17 +524,18 @@ def run(
 
 
 def _dispatch(argv: list[str], io: _Io) -> int:
-    if argv and argv[0] == "query":
-        return _query(argv[1:], io)
     json_mode = _wants_json(argv)
-    parser = _main_parser()
-    parser.streams = io
+    commands = _command_parser(io)
+    commands.argv = argv
     try:
-        args = parser.parse_intermixed_args(argv)
+        chosen, _ = commands.parse_known_args(argv)
+        args = chosen.args if chosen.command else _main_parser(io).parse_intermixed_args(argv)
     except _UsageError as exc:
         return io.fail("usage", exc.message, json_mode, exc.usage)
     except SystemExit as exc:  # --help, printed
         return _exit_code(exc)
+    if chosen.command == "query":
+        return _query(args, io)
     if args.version:
         io.out(f"tfplancheck {_version()}")
         return 0

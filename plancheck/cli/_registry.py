@@ -1,11 +1,12 @@
 """The catalogue of plan checks and knownvalue matchers the command line can build.
 
-Nothing here names a check: the catalogue is discovered by introspection (every
-public class with ``failures`` and ``check_plan`` is a plan check; every public,
-concrete class of :mod:`plancheck.knownvalue` is a matcher), and each
-constructor's signature and type hints say which keys a checks file may give and
-how to convert them. A check or matcher added to the library is usable from the
-command line without touching this module.
+Nothing here names a check: the catalogue is built from the public classes of the
+public modules (:data:`PUBLIC_MODULES`): every concrete subclass of
+:class:`plancheck.PlanCheck` they export is a plan check, every concrete subclass of
+:class:`plancheck.knownvalue.Check` a matcher. No module is found by its file name,
+so nothing private is ever part of the catalogue. Each constructor's signature and
+type hints say which keys a checks file may give and how to convert them. A check or
+matcher the library exports is usable from the command line without touching this module.
 """
 
 from __future__ import annotations
@@ -14,21 +15,23 @@ import dataclasses
 import enum
 import importlib
 import inspect
-import pkgutil
 import re
 import types
 import typing
-from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from decimal import Decimal
-from typing import Any
+from typing import Any, Final
 
 from tfjsonpath import Path
 
-__all__ = ["Kind", "Param", "Registry", "Signature", "default_registry", "parse_kind"]
+from .. import PlanCheck
+from ..knownvalue import Check
 
-# Submodules that may define plan checks; importing every module (pytest plugin included) would be slow.
-_CHECK_MODULE = re.compile(r"^_?(check|checks|known|expect)")
+__all__ = ["PUBLIC_MODULES", "Kind", "Param", "Registry", "Signature", "default_registry", "discover", "parse_kind"]
+
+#: The public modules whose exported classes make the catalogue (what a user can import is what a file can name).
+PUBLIC_MODULES: Final = ("plancheck", "plancheck.knownvalue")
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -108,13 +111,15 @@ def enum_choices(cls: type) -> list[str]:
 def _is_matcher_base(tp: type, matchers: Iterable[type]) -> bool:
     if tp is object:
         return False
+    if issubclass(tp, Check):
+        return True
     for m in matchers:
         try:
             if issubclass(m, tp):
                 return True
         except TypeError:  # a non-runtime-checkable Protocol
             break
-    return "knownvalue" in getattr(tp, "__module__", "")
+    return False
 
 
 def parse_kind(tp: Any, matchers: Sequence[type] = ()) -> Kind:
@@ -342,20 +347,6 @@ def _is_concrete_public(obj: Any) -> bool:
     )
 
 
-def is_plan_check(obj: Any) -> bool:
-    """Whether ``obj`` is a plan check class (has ``failures`` and ``check_plan``).
-
-    >>> class C:
-    ...     def failures(self, plan): ...
-    ...     def check_plan(self, plan): ...
-    >>> is_plan_check(C), is_plan_check(int)
-    (True, False)
-    """
-    return _is_concrete_public(obj) and callable(getattr(obj, "failures", None)) and callable(
-        getattr(obj, "check_plan", None)
-    )
-
-
 class Registry:
     """Plan checks and matchers by name, with their signatures.
 
@@ -409,45 +400,23 @@ def _public_members(module: types.ModuleType) -> Iterable[Any]:
             yield obj
 
 
-def _try_import(name: str) -> types.ModuleType | None:
-    try:
-        return importlib.import_module(name)
-    except ImportError:
-        return None
+def _catalogued(obj: Any, base: type) -> bool:
+    return _is_concrete_public(obj) and issubclass(obj, base) and obj is not base
 
 
-def discover(import_module: Callable[[str], types.ModuleType | None] = _try_import) -> Registry:
-    """Build the registry from what the installed plancheck package provides."""
-    import plancheck
+def discover(modules: Iterable[str] = PUBLIC_MODULES) -> Registry:
+    """Build the registry from the public classes of ``modules`` (imported by their public names).
 
-    checks: list[type] = []
-    modules: list[types.ModuleType] = [plancheck]
-    for info in pkgutil.iter_modules(plancheck.__path__):
-        if _CHECK_MODULE.match(info.name) and not info.name.startswith("_cli"):
-            mod = import_module(f"plancheck.{info.name}")
-            if mod is not None:
-                modules.append(mod)
-                # A check package's modules too, so a check counts before the package re-exports it.
-                for sub in pkgutil.iter_modules(getattr(mod, "__path__", [])):
-                    submodule = import_module(f"{mod.__name__}.{sub.name}")
-                    if submodule is not None:
-                        modules.append(submodule)
-    for mod in modules:
-        for obj in _public_members(mod):
-            if is_plan_check(obj) and obj not in checks and obj.__name__ not in {c.__name__ for c in checks}:
-                checks.append(obj)
-    matchers: list[type] = []
-    knownvalue = import_module("plancheck.knownvalue")
-    if knownvalue is not None:
-        for obj in _public_members(knownvalue):
-            if _is_concrete_public(obj) and obj not in matchers:
-                matchers.append(obj)
-    return Registry(_without_bases(checks), _without_bases(matchers))
-
-
-def _without_bases(classes: list[type]) -> list[type]:
-    # A class that others found here derive from is a base (Check, PlanCheck), not something to build.
-    return [c for c in classes if not any(o is not c and issubclass(o, c) for o in classes)]
+    >>> registry = discover()
+    >>> "ExpectKnownValue" in registry.check_names(), "StringExact" in registry.matcher_names()
+    (True, True)
+    >>> "PlanCheck" in registry.check_names(), "Check" in registry.matcher_names()
+    (False, False)
+    """
+    exported = [obj for name in modules for obj in _public_members(importlib.import_module(name))]
+    checks = [obj for obj in exported if _catalogued(obj, PlanCheck)]
+    matchers = [obj for obj in exported if _catalogued(obj, Check)]
+    return Registry(checks, matchers)
 
 
 _DEFAULT: list[Registry] = []

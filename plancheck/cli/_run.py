@@ -10,15 +10,15 @@ from __future__ import annotations
 
 import dataclasses
 import os
-import sys
 import tempfile
 from collections.abc import Mapping, Sequence
 from typing import IO, Any
 
 from .._documents.plan import Plan
 from .._errors import CheckFailure, DocumentFormatError, TfCheckError
-from .._loading.source import MAX_BYTES_ENV, InputTooLarge, max_input_bytes, read_limited
+from .._loading.source import max_input_bytes
 from ._checksfile import CheckSpec
+from ._input import UnreadableInput, read_input
 
 __all__ = ["CheckResult", "CliError", "is_binary_plan", "read_plan", "run_checks"]
 
@@ -74,30 +74,15 @@ def _show_json(plan_file: str, terraform: str | None, environ: Mapping[str, str]
     return result.stdout.encode("utf-8")
 
 
-def _read_input(name: str, source: str, stdin: IO[bytes] | None, limit: int) -> bytes:
-    """The bytes of the plan file or stdin, reading at most ``limit`` bytes and a chunk."""
-    try:
-        if name == "-":
-            stream = stdin if stdin is not None else getattr(sys.stdin, "buffer", None)
-            if stream is None:  # started with stdin closed (`<&-`)
-                raise CliError("plan", f"{source}: cannot read the plan: standard input is closed")
-            data = read_limited(stream, limit)
-        else:
-            with open(name, "rb") as f:
-                data = read_limited(f, limit)
-    except OSError as exc:
-        raise CliError("plan", f"{source}: cannot read the plan: {exc.strerror or exc}") from None
-    except InputTooLarge:
-        raise _too_large(source, limit) from None
-    if not isinstance(data, bytes):
-        raise CliError("plan", f"{source}: cannot read the plan: expected bytes, read {type(data).__name__}")
-    return data
-
-
-def _too_large(source: str, limit: int) -> CliError:
-    return CliError(
-        "plan", f"{source}: the plan is larger than {limit} bytes (raise the limit with --max-bytes or {MAX_BYTES_ENV})"
-    )
+def _binary_plan_json(name: str, data: bytes, terraform: str | None, environ: Mapping[str, str]) -> bytes:
+    """The JSON of binary plan ``name``; from stdin, ``data`` is written to a file for terraform to read."""
+    if name != "-":
+        return _show_json(name, terraform, environ)
+    with tempfile.TemporaryDirectory(prefix="tfplancheck-") as tmp:
+        path = os.path.join(tmp, "stdin.tfplan")
+        with open(path, "wb") as f:
+            f.write(data)
+        return _show_json(path, terraform, environ)
 
 
 def read_plan(
@@ -112,24 +97,21 @@ def read_plan(
 
     A plan (or the JSON ``terraform show`` makes of a binary one) longer than ``max_bytes`` (default:
     the loader's, ``PLANCHECK_MAX_BYTES`` or 2 GiB) is refused after reading no more than that, so an
-    endless input such as ``/dev/zero`` ends in an error, not in running out of memory. The plan is
-    read here, not by ``load_plan``, because its first bytes tell a binary plan from JSON.
+    endless input such as ``/dev/zero`` ends in an error, not in running out of memory. The loader
+    reads the plan once (:func:`plancheck.cli._input.read_input`); its first bytes tell a binary plan
+    from JSON, and the bytes are handed to :meth:`Plan.from_json`.
     """
     limit = max_input_bytes(max_bytes)
     env = os.environ if environ is None else environ
     source = "<stdin>" if name == "-" else name
-    data = _read_input(name, source, stdin, limit)
-    if is_binary_plan(data):
-        if name == "-":
-            with tempfile.TemporaryDirectory(prefix="tfplancheck-") as tmp:
-                path = os.path.join(tmp, "stdin.tfplan")
-                with open(path, "wb") as f:
-                    f.write(data)
-                data = _show_json(path, terraform, env)
-        else:
-            data = _show_json(name, terraform, env)
-        if len(data) > limit:
-            raise _too_large(source, limit)
+    try:
+        data = read_input(name, "plan", limit=limit, stdin=stdin)
+        if is_binary_plan(data):
+            data = _binary_plan_json(name, data, terraform, env)
+            if len(data) > limit:
+                raise UnreadableInput("plan", "", limit=limit)
+    except UnreadableInput as exc:
+        raise CliError("plan", f"{source}: {exc}") from None
     if not data.strip():
         raise CliError("plan", f"{source}: the plan is empty (expected the JSON of `terraform show -json PLANFILE`)")
     try:

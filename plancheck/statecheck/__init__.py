@@ -26,7 +26,8 @@ a null one; ``CompareValue`` is an explicit collector whose checks each know the
 address; ``CompareValueCollection`` fails on an empty collection.
 """
 
-from ._base import StateCheck, assert_state
+from ._assert import assert_state
+from ._base import StateCheck
 from ._collection import CompareValueCollection
 from ._compare import CompareValue, CompareValueCheck, CompareValuePairs
 from ._values import (

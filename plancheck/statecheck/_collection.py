@@ -22,14 +22,15 @@ from typing import Any
 
 from tfjsonpath import MapStep, Path, SliceStep, describe_json_type
 
-from .._checks._base import checked_address, checked_path, scrubbed_failure
+from .._checking.fields import checked_address, checked_path
+from .._checking.messages import located, scrubbed_failure
 from .._documents.resolve import ValueStatus, resolve_value
 from .._documents.state import State
 from .._errors import CheckFailure, ValueMismatchError
 from .._redact import Marks, Secrets, child_marks
 from ..compare import ValueComparer
 from ..knownvalue._base import plural
-from ._base import StateCheck, find_state_resource, located, resolve_resource
+from ._base import StateCheck, find_state_resource, resolve_resource
 from ._compare import compared_value, require_comparer, value_problem
 
 __all__ = ["CompareValueCollection"]

@@ -15,13 +15,14 @@ from typing import Any, NamedTuple
 
 from tfjsonpath import Path
 
-from .._checks._base import checked_address, checked_path, scrubbed_failure
+from .._checking.fields import checked_address, checked_path
+from .._checking.messages import located, scrubbed_failure
 from .._documents.resolve import ResolvedValue, ValueStatus
 from .._documents.state import State
 from .._errors import CheckFailure, ValueMismatchError
-from .._redact import Marks, Secrets
+from .._redact import NO_SECRETS, Marks, Secrets
 from ..compare import ValueComparer
-from ._base import StateCheck, find_state_resource, located, resolve_resource
+from ._base import StateCheck, find_state_resource, resolve_resource
 
 __all__ = ["CompareValue", "CompareValueCheck", "CompareValuePairs", "copy_json", "require_comparer"]
 
@@ -117,7 +118,7 @@ class CompareValue:
     def __init__(self, comparer: ValueComparer) -> None:
         self._comparer = require_comparer(comparer, "CompareValue")
         self._entries = []
-        self._secrets = Secrets()
+        self._secrets = NO_SECRETS
         self._lock = threading.Lock()
 
     @property
@@ -157,7 +158,7 @@ class CompareValue:
         """
         with self._lock:
             self._entries.clear()
-            self._secrets = Secrets()
+            self._secrets = NO_SECRETS
 
     def _collect(self, value: Any, marks: Marks, secrets: Secrets) -> tuple[str | None, int, Secrets]:
         """Add a copy of ``value``, then compare all: (the comparer's reason or None, count, all secrets)."""

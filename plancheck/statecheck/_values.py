@@ -11,8 +11,8 @@ from .._checking.fields import (
     ResourcePathFields,
     ResourcePathMatcherFields,
 )
-from .._checks._base import deposed_prefix, scrubbed_failure
-from .._checks._known import match_failures
+from .._checking.match import match_failures
+from .._checking.messages import deposed_prefix, output_address, scrubbed_failure
 from .._documents.state import State
 from .._errors import CheckFailure
 from ..knownvalue._base import Check
@@ -20,7 +20,6 @@ from ._base import (
     StateCheck,
     find_state_output,
     find_state_resource,
-    output_address,
     resolve_output,
     resolve_resource,
 )

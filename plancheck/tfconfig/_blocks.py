@@ -19,23 +19,15 @@ from tfjsonpath import MapStep, SliceStep, Step
 
 from ._errors import ConfigFormatError, Source, Trail, trail_steps
 from ._json_reader import ARRAY, BOOL, NUMBER, OBJECT, STRING, Node, describe_node
-from ._model import Block, IgnoredProperty
+from ._model import EXPRESSION_KINDS, Block, IgnoredProperty
 from ._template import TemplateSyntaxError, parse_reference, parse_template
 
 __all__ = [
-    "EXPRESSION_KINDS",
-    "REFERENCE_LIST_KINDS",
     "TOP_LEVEL",
     "Spec",
     "check_unique",
     "decode_document",
 ]
-
-#: Argument kinds whose strings are templates.
-EXPRESSION_KINDS: Final = frozenset({"expr", "open"})
-#: Argument kinds whose strings are references or bare expressions (no ``${ }``).
-REFERENCE_LIST_KINDS: Final = frozenset({"ref_list", "expr_list", "address"})
-
 
 class Spec:
     """The schema of one block type: labels, known arguments (by kind), nested block types."""

@@ -12,6 +12,7 @@ import os
 from collections.abc import Mapping
 from typing import Any, final
 
+from .._checking.messages import scrubbed_failure
 from .._errors import CheckFailure, ConfigCheckError
 from ._checks import ANY, ExpectResourceCount, properties_problem, require_config
 from ._load import Flavor, load_config, parse_config
@@ -176,11 +177,8 @@ class Template:
             found = mismatch(check, block.body, sensitive=None, secrets=self._config.secrets)
             if found is not None:
                 failures.append(
-                    CheckFailure(
-                        "all_resources_properties",
-                        block.address,
-                        found[0],
-                        self._config.secrets.scrub(found[1]),
+                    scrubbed_failure(
+                        self._config.secrets, "all_resources_properties", block.address, found[0], found[1]
                     )
                 )
         if failures:
@@ -261,7 +259,7 @@ class Template:
         check = like({} if props is ANY else props, method)
         message = properties_problem(self._config, block_type, type_, check, noun)
         if message is not None:
-            raise ConfigCheckError([CheckFailure(method, type_, None, self._config.secrets.scrub(message))])
+            raise ConfigCheckError([scrubbed_failure(self._config.secrets, method, type_, None, message)])
 
     def _named(self, block_type: str, name: str, props: Any) -> dict[str, dict[str, Any]]:
         check = None if props is ANY else like(props, "find")
@@ -304,15 +302,9 @@ class Template:
                 return
             where, reason = found
             problems.append(f"{block.address}: {where.to_text() + ': ' if len(where) else ''}{reason}")
+        message = f"no {block_type} matches; " + "; ".join(problems[:3])
         raise ConfigCheckError(
-            [
-                CheckFailure(
-                    method,
-                    f"{prefix}.{name}",
-                    None,
-                    self._config.secrets.scrub(f"no {block_type} matches; " + "; ".join(problems[:3])),
-                )
-            ]
+            [scrubbed_failure(self._config.secrets, method, f"{prefix}.{name}", None, message)]
         )
 
     def __repr__(self) -> str:

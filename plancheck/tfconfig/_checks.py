@@ -10,15 +10,16 @@ values are knownvalue checks, or plain JSON values (compared exactly). Defaults 
 from __future__ import annotations
 
 import abc
-import difflib
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any, Final, Literal
 
 from tfjsonpath import Path, PathNotFoundError
 
+from .._checking.fields import checked_address, checked_path, require_document
+from .._checking.messages import closest, scrubbed_failure
 from .._checking.run import run_checks
 from .._errors import CheckFailure, ConfigCheckError
+from .._frozen import FrozenValue
 from ._load import config_from_dict
 from ._match import as_check, like, mismatch
 from ._model import Block, Config
@@ -79,13 +80,18 @@ def require_config(config: object, where: str) -> Config:
         return config
     if isinstance(config, Mapping):
         return config_from_dict(config)
-    raise TypeError(
-        f"{where} expects a plancheck.tfconfig.Config (load_config, parse_config) or a dict, got {type(config).__name__}"
+    return require_document(
+        config, Config, where, "a plancheck.tfconfig.Config (load_config, parse_config) or a dict"
     )
 
 
-class ConfigCheck(abc.ABC):
+class ConfigCheck(FrozenValue, abc.ABC):
     """Base class of every configuration check: implement :meth:`failures`; :meth:`check_config` raises.
+
+    A check is an immutable value, like a plan or a state check (see
+    :class:`~plancheck._frozen.FrozenValue`); its repr leaves out what is left at its
+    default: an expectation not checked (``ANY``), ``mode="managed"``, a trailing
+    optional argument that is None.
 
     >>> from plancheck.tfconfig import config_from_dict
     >>> ExpectResource("terraform_data", "web").check_config({"resource": {"terraform_data": {"wbe": {}}}})
@@ -99,6 +105,15 @@ class ConfigCheck(abc.ABC):
     @abc.abstractmethod
     def failures(self, config: Config) -> list[CheckFailure]:
         """Every way ``config`` fails this check, in a stable order (empty when it holds)."""
+
+    def __repr__(self) -> str:
+        args, kwargs = self._args()
+        while args and args[-1] is None:
+            args = args[:-1]
+        shown = {k: _shown(k, v) for k, v in kwargs.items()}
+        parts = [repr(a) for a in args]
+        parts.extend(f"{k}={v!r}" for k, v in shown.items() if v is not ANY)
+        return f"{type(self).__name__}({', '.join(parts)})"
 
     def check_config(self, config: Config | Mapping[str, Any]) -> None:
         """Raise :class:`~plancheck.ConfigCheckError` listing every failure, if there is any."""
@@ -126,54 +141,34 @@ def assert_config(config: Config | Mapping[str, Any], *checks: ConfigCheck) -> N
 # -- helpers ------------------------------------------------------------------------------------
 
 
-def _text(value: object, owner: str, what: str) -> str:
-    if not isinstance(value, str):
-        raise TypeError(f"{owner}: {what} must be a str, got {type(value).__name__}")
-    if not value:
-        raise ValueError(f"{owner}: {what} must not be empty")
-    return value
-
-
-def _path(value: object, owner: str) -> Path:
-    if isinstance(value, Path):
-        return value
-    hint = f" (to use text, parse it: tfjsonpath.Path.parse({value!r}))" if isinstance(value, str) else ""
-    raise TypeError(f"{owner}: path must be a tfjsonpath.Path, got {type(value).__name__}{hint}")
-
-
 def _mode(value: object, owner: str) -> Mode:
     if value not in _BLOCK_TYPE:
         raise ValueError(f"{owner}: mode must be 'managed', 'data' or 'ephemeral', got {value!r}")
     return value  # type: ignore[return-value]
 
 
-def _shown_mode(mode: Mode) -> Any:
-    """The mode as the repr shows it: left out when it is the default, "managed"."""
-    return ANY if mode == "managed" else mode
+def _shown(name: str, value: Any) -> Any:
+    """A keyword argument as the repr shows it: the default mode left out, a list of names as a list."""
+    if name == "mode" and value == "managed":
+        return ANY
+    if name in ("references", "contains") and isinstance(value, tuple):
+        return list(value)
+    return value
 
 
-def _as_checks(check: ConfigCheck, owner: str, *attrs: str) -> None:
-    """Replace each given expectation among ``attrs`` of a new check by its knownvalue check."""
-    for attr in attrs:
-        if getattr(check, attr) is not ANY:
-            object.__setattr__(check, attr, as_check(getattr(check, attr), owner))
-
-
-def _repr(name: str, args: Sequence[Any], kwargs: Mapping[str, Any]) -> str:
-    parts = [repr(a) for a in args]
-    parts.extend(f"{k}={v!r}" for k, v in kwargs.items() if v is not ANY)
-    return f"{name}({', '.join(parts)})"
+def _expected(value: Any, owner: str) -> Any:
+    """An optional expectation as kept: ANY (not checked), or its knownvalue check."""
+    return value if value is ANY else as_check(value, owner)
 
 
 def _closest(target: str, candidates: Iterable[str]) -> list[str]:
-    return difflib.get_close_matches(target, sorted(set(candidates)), n=3, cutoff=0.6)
+    return closest(target, sorted(set(candidates)))
 
 
 def _failure(
     config: Config, check: str, address: str | None, path: Path | None, message: str
 ) -> CheckFailure:
-    secrets = config.secrets
-    return CheckFailure(check, secrets.scrub(address) if address else address, path, secrets.scrub(message))
+    return scrubbed_failure(config.secrets, check, address, path, message)
 
 
 def _undeclared(
@@ -280,29 +275,26 @@ def _bool_text(value: object) -> str:
 # -- resources and data sources -----------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True, repr=False)
 class _ResourceBlockCheck(ConfigCheck):
     """A check about resource block ``type.name`` as a whole (``mode="data"`` for a data source)."""
 
+    __slots__ = ("mode", "name", "type")
+    _fields = ("type", "name", "mode")
+    _keyword_fields = frozenset({"mode"})
+    __match_args__ = ("type", "name")
     type: str
     name: str
-    mode: Mode = field(default="managed", kw_only=True)
+    mode: Mode
 
-    def __post_init__(self) -> None:
-        owner = type(self).__name__
-        _text(self.type, owner, "type")
-        _text(self.name, owner, "name")
-        _mode(self.mode, owner)
-
-    def __repr__(self) -> str:
-        return _repr(
-            type(self).__name__,
-            (self.type, self.name),
-            {"mode": _shown_mode(self.mode)},
+    def __init__(self, type: str, name: str, *, mode: Mode = "managed") -> None:
+        owner = self.__class__.__name__
+        self._set(
+            type=checked_address(type, owner, "type"),
+            name=checked_address(name, owner, "name"),
+            mode=_mode(mode, owner),
         )
 
 
-@dataclass(frozen=True, slots=True, repr=False)
 class ExpectResource(_ResourceBlockCheck):
     """The configuration declares resource ``type.name`` (``mode="data"`` for a data source).
 
@@ -314,6 +306,8 @@ class ExpectResource(_ResourceBlockCheck):
     plancheck._errors.ConfigCheckError: ExpectResource: aws_instance.db: no resource aws_instance.db in the configuration; closest: aws_instance.web
     """
 
+    __slots__ = ()
+
     def failures(self, config: Config) -> list[CheckFailure]:
         found = _find(config, self.mode, self.type, self.name)
         if isinstance(found, str):
@@ -323,7 +317,6 @@ class ExpectResource(_ResourceBlockCheck):
         return []
 
 
-@dataclass(frozen=True, slots=True, repr=False)
 class ExpectNoResource(_ResourceBlockCheck):
     """The configuration does not declare resource ``type.name``.
 
@@ -332,6 +325,8 @@ class ExpectNoResource(_ResourceBlockCheck):
     ...
     plancheck._errors.ConfigCheckError: ExpectNoResource: aws_instance.web: expected no such resource, found one at $.resource["aws_instance"]["web"]
     """
+
+    __slots__ = ()
 
     def failures(self, config: Config) -> list[CheckFailure]:
         found = _find(config, self.mode, self.type, self.name)
@@ -348,7 +343,6 @@ class ExpectNoResource(_ResourceBlockCheck):
         ]
 
 
-@dataclass(frozen=True, slots=True, repr=False)
 class ExpectResourceCount(ConfigCheck):
     """The configuration declares exactly ``count`` resource blocks of ``type``.
 
@@ -357,16 +351,20 @@ class ExpectResourceCount(ConfigCheck):
     >>> ExpectResourceCount("aws_instance", 2).check_config({"resource": {"aws_instance": {"a": {}, "b": {}}}})
     """
 
+    __slots__ = ("count", "mode", "type")
+    _fields = ("type", "count", "mode")
+    _keyword_fields = frozenset({"mode"})
+    __match_args__ = ("type", "count")
     type: str
     count: int
-    mode: Mode = field(default="managed", kw_only=True)
+    mode: Mode
 
-    def __post_init__(self) -> None:
-        owner = type(self).__name__
-        _text(self.type, owner, "type")
-        if isinstance(self.count, bool) or not isinstance(self.count, int) or self.count < 0:
-            raise ValueError(f"{owner}: count must be a non-negative int, got {self.count!r}")
-        _mode(self.mode, owner)
+    def __init__(self, type: str, count: int, *, mode: Mode = "managed") -> None:
+        owner = self.__class__.__name__
+        checked_type = checked_address(type, owner, "type")
+        if isinstance(count, bool) or not isinstance(count, int) or count < 0:
+            raise ValueError(f"{owner}: count must be a non-negative int, got {count!r}")
+        self._set(type=checked_type, count=count, mode=_mode(mode, owner))
 
     def failures(self, config: Config) -> list[CheckFailure]:
         block_type = _BLOCK_TYPE[self.mode]
@@ -387,15 +385,7 @@ class ExpectResourceCount(ConfigCheck):
             )
         ]
 
-    def __repr__(self) -> str:
-        return _repr(
-            type(self).__name__,
-            (self.type, self.count),
-            {"mode": _shown_mode(self.mode)},
-        )
 
-
-@dataclass(frozen=True, slots=True, repr=False)
 class ExpectResourceAttribute(ConfigCheck):
     """The value at ``path`` in the body of resource ``type.name`` matches ``value``.
 
@@ -411,19 +401,25 @@ class ExpectResourceAttribute(ConfigCheck):
     plancheck._errors.ConfigCheckError: ExpectResourceAttribute: aws_instance.web: tags["Name"]: expected value "web-2" for StringExact check, got: "web-1"
     """
 
+    __slots__ = ("mode", "name", "path", "type", "value")
+    _fields = ("type", "name", "path", "value", "mode")
+    _keyword_fields = frozenset({"mode"})
+    __match_args__ = ("type", "name", "path", "value")
     type: str
     name: str
     path: Path
     value: Any
-    mode: Mode = field(default="managed", kw_only=True)
+    mode: Mode
 
-    def __post_init__(self) -> None:
-        owner = type(self).__name__
-        _text(self.type, owner, "type")
-        _text(self.name, owner, "name")
-        _path(self.path, owner)
-        _mode(self.mode, owner)
-        object.__setattr__(self, "value", as_check(self.value, owner))
+    def __init__(self, type: str, name: str, path: Path, value: Any, *, mode: Mode = "managed") -> None:
+        owner = self.__class__.__name__
+        self._set(
+            type=checked_address(type, owner, "type"),
+            name=checked_address(name, owner, "name"),
+            path=checked_path(path, owner),
+            mode=_mode(mode, owner),
+        )
+        self._set(value=as_check(value, owner))
 
     def failures(self, config: Config) -> list[CheckFailure]:
         check = type(self).__name__
@@ -436,15 +432,7 @@ class ExpectResourceAttribute(ConfigCheck):
             return []
         return [_failure(config, check, address, problem[0], problem[1])]
 
-    def __repr__(self) -> str:
-        return _repr(
-            type(self).__name__,
-            (self.type, self.name, self.path, self.value),
-            {"mode": _shown_mode(self.mode)},
-        )
 
-
-@dataclass(frozen=True, slots=True, repr=False)
 class ExpectResourceWithProperties(ConfigCheck):
     """Some resource of ``type`` has a body matching ``properties``, like aws-cdk's ``hasResourceProperties``.
 
@@ -459,15 +447,18 @@ class ExpectResourceWithProperties(ConfigCheck):
     plancheck._errors.ConfigCheckError: ExpectResourceWithProperties: aws_sns_topic: none of 1 aws_sns_topic resources matches; aws_sns_topic.a: name: expected value "alarms" for StringExact check, got: "alerts"
     """
 
+    __slots__ = ("mode", "properties", "type")
+    _fields = ("type", "properties", "mode")
+    _keyword_fields = frozenset({"mode"})
+    __match_args__ = ("type", "properties")
     type: str
     properties: Any
-    mode: Mode = field(default="managed", kw_only=True)
+    mode: Mode
 
-    def __post_init__(self) -> None:
-        owner = type(self).__name__
-        _text(self.type, owner, "type")
-        _mode(self.mode, owner)
-        object.__setattr__(self, "properties", like(self.properties, owner))
+    def __init__(self, type: str, properties: Any, *, mode: Mode = "managed") -> None:
+        owner = self.__class__.__name__
+        self._set(type=checked_address(type, owner, "type"), mode=_mode(mode, owner))
+        self._set(properties=like(properties, owner))
 
     def failures(self, config: Config) -> list[CheckFailure]:
         message = properties_problem(
@@ -476,13 +467,6 @@ class ExpectResourceWithProperties(ConfigCheck):
         if message is None:
             return []
         return [_failure(config, type(self).__name__, self.type, None, message)]
-
-    def __repr__(self) -> str:
-        return _repr(
-            type(self).__name__,
-            (self.type, self.properties),
-            {"mode": _shown_mode(self.mode)},
-        )
 
 
 def properties_problem(config: Config, block_type: str, type_: str, check: Any, noun: str) -> str | None:
@@ -508,48 +492,47 @@ def properties_problem(config: Config, block_type: str, type_: str, check: Any, 
     return f"none of {len(candidates)} {type_} {noun}s matches; {shown}{more}"
 
 
-@dataclass(frozen=True, slots=True, repr=False)
 class ExpectDataSource(ConfigCheck):
     """The configuration declares data source ``data.type.name``.
 
     >>> ExpectDataSource("aws_ami", "ubuntu").check_config({"data": {"aws_ami": {"ubuntu": {}}}})
     """
 
+    __slots__ = ("name", "type")
+    _fields = ("type", "name")
+    __match_args__ = ("type", "name")
     type: str
     name: str
 
-    def __post_init__(self) -> None:
-        _text(self.type, type(self).__name__, "type")
-        _text(self.name, type(self).__name__, "name")
+    def __init__(self, type: str, name: str) -> None:
+        owner = self.__class__.__name__
+        self._set(type=checked_address(type, owner, "type"), name=checked_address(name, owner, "name"))
 
     def failures(self, config: Config) -> list[CheckFailure]:
         return _renamed(self, ExpectResource(self.type, self.name, mode="data").failures(config))
 
-    def __repr__(self) -> str:
-        return _repr(type(self).__name__, (self.type, self.name), {})
 
-
-@dataclass(frozen=True, slots=True, repr=False)
 class ExpectDataSourceCount(ConfigCheck):
     """The configuration declares exactly ``count`` data sources of ``type``.
 
     >>> ExpectDataSourceCount("aws_ami", 0).check_config({})
     """
 
+    __slots__ = ("count", "type")
+    _fields = ("type", "count")
+    __match_args__ = ("type", "count")
     type: str
     count: int
 
-    def __post_init__(self) -> None:
-        ExpectResourceCount(self.type, self.count, mode="data")
+    def __init__(self, type: str, count: int) -> None:
+        # Checked by the resource count check it runs (whose name its errors carry).
+        inner = ExpectResourceCount(type, count, mode="data")
+        self._set(type=inner.type, count=inner.count)
 
     def failures(self, config: Config) -> list[CheckFailure]:
         return _renamed(self, ExpectResourceCount(self.type, self.count, mode="data").failures(config))
 
-    def __repr__(self) -> str:
-        return _repr(type(self).__name__, (self.type, self.count), {})
 
-
-@dataclass(frozen=True, slots=True, repr=False)
 class ExpectDataSourceAttribute(ConfigCheck):
     """The value at ``path`` in the body of data source ``data.type.name`` matches ``value``.
 
@@ -558,21 +541,22 @@ class ExpectDataSourceAttribute(ConfigCheck):
     >>> ExpectDataSourceAttribute("aws_ami", "ubuntu", New("most_recent"), True).check_config(cfg)
     """
 
+    __slots__ = ("name", "path", "type", "value")
+    _fields = ("type", "name", "path", "value")
+    __match_args__ = ("type", "name", "path", "value")
     type: str
     name: str
     path: Path
     value: Any
 
-    def __post_init__(self) -> None:
-        inner = ExpectResourceAttribute(self.type, self.name, self.path, self.value, mode="data")
-        object.__setattr__(self, "value", inner.value)
+    def __init__(self, type: str, name: str, path: Path, value: Any) -> None:
+        # Checked by the resource attribute check it runs (whose name its errors carry).
+        inner = ExpectResourceAttribute(type, name, path, value, mode="data")
+        self._set(type=inner.type, name=inner.name, path=inner.path, value=inner.value)
 
     def failures(self, config: Config) -> list[CheckFailure]:
         inner = ExpectResourceAttribute(self.type, self.name, self.path, self.value, mode="data")
         return _renamed(self, inner.failures(config))
-
-    def __repr__(self) -> str:
-        return _repr(type(self).__name__, (self.type, self.name, self.path, self.value), {})
 
 
 # -- variables, outputs, locals, modules, providers ------------------------------------------------
@@ -582,7 +566,6 @@ def _type_text(value: str) -> str:
     return "".join(value.split())
 
 
-@dataclass(frozen=True, slots=True, repr=False)
 class ExpectVariable(ConfigCheck):
     """Variable ``name`` is declared, with the given ``type`` / ``default`` / ``sensitive`` / ... if given.
 
@@ -598,23 +581,36 @@ class ExpectVariable(ConfigCheck):
     plancheck._errors.ConfigCheckError: ExpectVariable: var.db_password: default: expected value (sensitive) for StringExact check, got: (sensitive)
     """
 
+    __slots__ = ("default", "description", "name", "nullable", "sensitive", "type")
+    _fields = ("name", "type", "default", "sensitive", "nullable", "description")
+    _keyword_fields = frozenset({"type", "default", "sensitive", "nullable", "description"})
+    __match_args__ = ("name",)
     name: str
-    type: Any = field(default=ANY, kw_only=True)
-    default: Any = field(default=ANY, kw_only=True)
-    sensitive: Any = field(default=ANY, kw_only=True)
-    nullable: Any = field(default=ANY, kw_only=True)
-    description: Any = field(default=ANY, kw_only=True)
+    type: Any
+    default: Any
+    sensitive: Any
+    nullable: Any
+    description: Any
 
-    def __post_init__(self) -> None:
-        owner = type(self).__name__
-        _text(self.name, owner, "name")
-        if self.type is not ANY and not isinstance(self.type, str):
-            object.__setattr__(self, "type", as_check(self.type, owner))
-        _as_checks(self, owner, "default", "description")
-        for attr in ("sensitive", "nullable"):
-            value = getattr(self, attr)
-            if value is not ANY and not isinstance(value, bool):
-                raise TypeError(f"{owner}: {attr} must be a bool, got {type(value).__name__}")
+    def __init__(
+        self,
+        name: str,
+        *,
+        type: Any = ANY,
+        default: Any = ANY,
+        sensitive: Any = ANY,
+        nullable: Any = ANY,
+        description: Any = ANY,
+    ) -> None:
+        owner = self.__class__.__name__
+        self._set(
+            name=checked_address(name, owner, "name"),
+            type=type if type is ANY or isinstance(type, str) else as_check(type, owner),
+            default=_expected(default, owner),
+            description=_expected(description, owner),
+            sensitive=_flag(sensitive, owner, "sensitive"),
+            nullable=_flag(nullable, owner, "nullable"),
+        )
 
     def failures(self, config: Config) -> list[CheckFailure]:
         check = type(self).__name__
@@ -651,19 +647,6 @@ class ExpectVariable(ConfigCheck):
         )
         return out
 
-    def __repr__(self) -> str:
-        return _repr(
-            type(self).__name__,
-            (self.name,),
-            {
-                "type": self.type,
-                "default": self.default,
-                "sensitive": self.sensitive,
-                "nullable": self.nullable,
-                "description": self.description,
-            },
-        )
-
 
 def _references_problem(block: Block, attribute: str | None, contains: tuple[str, ...]) -> str | None:
     refs = block.references(attribute)
@@ -677,13 +660,21 @@ def _references_problem(block: Block, attribute: str | None, contains: tuple[str
 def _strings(value: object, owner: str, what: str) -> tuple[str, ...]:
     if isinstance(value, str) or not isinstance(value, Iterable):
         raise TypeError(f"{owner}: {what} must be a list of str, got {type(value).__name__}")
-    items = tuple(value)
-    for item in items:
-        _text(item, owner, f"each of {what}")
-    return items
+    return tuple(checked_address(item, owner, f"each of {what}") for item in value)
 
 
-@dataclass(frozen=True, slots=True, repr=False)
+def _names(value: Any, owner: str) -> Any:
+    """An optional ``references`` expectation as kept: ANY, or a tuple of names."""
+    return value if value is ANY else _strings(value, owner, "references")
+
+
+def _flag(value: Any, owner: str, what: str) -> Any:
+    """An optional bool expectation (``sensitive``, ``nullable``): ANY or a bool."""
+    if value is not ANY and not isinstance(value, bool):
+        raise TypeError(f"{owner}: {what} must be a bool, got {type(value).__name__}")
+    return value
+
+
 class ExpectOutput(ConfigCheck):
     """Output ``name`` is declared, with the given ``value`` / ``sensitive`` / ``description`` / references.
 
@@ -699,20 +690,27 @@ class ExpectOutput(ConfigCheck):
     plancheck._errors.ConfigCheckError: ExpectOutput: output.ip: sensitive is true, expected false
     """
 
+    __slots__ = ("description", "name", "references", "sensitive", "value")
+    _fields = ("name", "value", "sensitive", "description", "references")
+    _keyword_fields = frozenset({"value", "sensitive", "description", "references"})
+    __match_args__ = ("name",)
     name: str
-    value: Any = field(default=ANY, kw_only=True)
-    sensitive: Any = field(default=ANY, kw_only=True)
-    description: Any = field(default=ANY, kw_only=True)
-    references: Any = field(default=ANY, kw_only=True)
+    value: Any
+    sensitive: Any
+    description: Any
+    references: Any
 
-    def __post_init__(self) -> None:
-        owner = type(self).__name__
-        _text(self.name, owner, "name")
-        _as_checks(self, owner, "value", "description")
-        if self.sensitive is not ANY and not isinstance(self.sensitive, bool):
-            raise TypeError(f"{owner}: sensitive must be a bool, got {type(self.sensitive).__name__}")
-        if self.references is not ANY:
-            object.__setattr__(self, "references", _strings(self.references, owner, "references"))
+    def __init__(
+        self, name: str, *, value: Any = ANY, sensitive: Any = ANY, description: Any = ANY, references: Any = ANY
+    ) -> None:
+        owner = self.__class__.__name__
+        self._set(
+            name=checked_address(name, owner, "name"),
+            value=_expected(value, owner),
+            description=_expected(description, owner),
+            sensitive=_flag(sensitive, owner, "sensitive"),
+            references=_names(references, owner),
+        )
 
     def failures(self, config: Config) -> list[CheckFailure]:
         check = type(self).__name__
@@ -732,37 +730,28 @@ class ExpectOutput(ConfigCheck):
                 out.append(_failure(config, check, address, Path.parse("value"), message))
         return out
 
-    def __repr__(self) -> str:
-        refs = list(self.references) if self.references is not ANY else ANY
-        return _repr(
-            type(self).__name__,
-            (self.name,),
-            {
-                "value": self.value,
-                "sensitive": self.sensitive,
-                "description": self.description,
-                "references": refs,
-            },
-        )
 
-
-@dataclass(frozen=True, slots=True, repr=False)
 class ExpectLocal(ConfigCheck):
     """Local value ``name`` is defined, matching ``value`` and referring to ``references`` if given.
 
     >>> ExpectLocal("greeting", references=["var.name"]).check_config({"locals": {"greeting": "Hi ${var.name}"}})
     """
 
+    __slots__ = ("name", "references", "value")
+    _fields = ("name", "value", "references")
+    _keyword_fields = frozenset({"value", "references"})
+    __match_args__ = ("name",)
     name: str
-    value: Any = field(default=ANY, kw_only=True)
-    references: Any = field(default=ANY, kw_only=True)
+    value: Any
+    references: Any
 
-    def __post_init__(self) -> None:
-        owner = type(self).__name__
-        _text(self.name, owner, "name")
-        _as_checks(self, owner, "value")
-        if self.references is not ANY:
-            object.__setattr__(self, "references", _strings(self.references, owner, "references"))
+    def __init__(self, name: str, *, value: Any = ANY, references: Any = ANY) -> None:
+        owner = self.__class__.__name__
+        self._set(
+            name=checked_address(name, owner, "name"),
+            value=_expected(value, owner),
+            references=_names(references, owner),
+        )
 
     def failures(self, config: Config) -> list[CheckFailure]:
         check = type(self).__name__
@@ -783,16 +772,11 @@ class ExpectLocal(ConfigCheck):
                 out.append(_failure(config, check, address, None, message))
         return out
 
-    def __repr__(self) -> str:
-        refs = list(self.references) if self.references is not ANY else ANY
-        return _repr(type(self).__name__, (self.name,), {"value": self.value, "references": refs})
-
 
 def _escape(name: str) -> str:
     return name.replace("\\", "\\\\").replace('"', '\\"')
 
 
-@dataclass(frozen=True, slots=True, repr=False)
 class ExpectModule(ConfigCheck):
     """Module call ``name`` is declared, with the given ``source`` / ``version`` and ``inputs`` (partially).
 
@@ -804,17 +788,23 @@ class ExpectModule(ConfigCheck):
     plancheck._errors.ConfigCheckError: ExpectModule: module.vpc: version: expected value "5.2.0" for StringExact check, got: "5.1.0"
     """
 
+    __slots__ = ("inputs", "name", "source", "version")
+    _fields = ("name", "source", "version", "inputs")
+    _keyword_fields = frozenset({"source", "version", "inputs"})
+    __match_args__ = ("name",)
     name: str
-    source: Any = field(default=ANY, kw_only=True)
-    version: Any = field(default=ANY, kw_only=True)
-    inputs: Any = field(default=ANY, kw_only=True)
+    source: Any
+    version: Any
+    inputs: Any
 
-    def __post_init__(self) -> None:
-        owner = type(self).__name__
-        _text(self.name, owner, "name")
-        _as_checks(self, owner, "source", "version")
-        if self.inputs is not ANY:
-            object.__setattr__(self, "inputs", like(self.inputs, owner))
+    def __init__(self, name: str, *, source: Any = ANY, version: Any = ANY, inputs: Any = ANY) -> None:
+        owner = self.__class__.__name__
+        self._set(
+            name=checked_address(name, owner, "name"),
+            source=_expected(source, owner),
+            version=_expected(version, owner),
+            inputs=inputs if inputs is ANY else like(inputs, owner),
+        )
 
     def failures(self, config: Config) -> list[CheckFailure]:
         check = type(self).__name__
@@ -829,15 +819,7 @@ class ExpectModule(ConfigCheck):
                 out.append(_failure(config, check, address, problem[0], problem[1]))
         return out
 
-    def __repr__(self) -> str:
-        return _repr(
-            type(self).__name__,
-            (self.name,),
-            {"source": self.source, "version": self.version, "inputs": self.inputs},
-        )
 
-
-@dataclass(frozen=True, slots=True, repr=False)
 class ExpectProvider(ConfigCheck):
     """A configuration of provider ``name`` exists: with ``alias`` if given (``None``: the default, unaliased
     one), and a body matching ``properties`` (partially) if given.
@@ -850,17 +832,21 @@ class ExpectProvider(ConfigCheck):
     plancheck._errors.ConfigCheckError: ExpectProvider: provider.aws.euw1: no provider configuration provider.aws.euw1 in the configuration; closest: provider.aws.usw1, provider.aws
     """
 
+    __slots__ = ("alias", "name", "properties")
+    _fields = ("name", "alias", "properties")
+    _keyword_fields = frozenset({"alias", "properties"})
+    __match_args__ = ("name",)
     name: str
-    alias: Any = field(default=ANY, kw_only=True)
-    properties: Any = field(default=ANY, kw_only=True)
+    alias: Any
+    properties: Any
 
-    def __post_init__(self) -> None:
-        owner = type(self).__name__
-        _text(self.name, owner, "name")
-        if self.alias is not ANY and self.alias is not None:
-            _text(self.alias, owner, "alias")
-        if self.properties is not ANY:
-            object.__setattr__(self, "properties", like(self.properties, owner))
+    def __init__(self, name: str, *, alias: Any = ANY, properties: Any = ANY) -> None:
+        owner = self.__class__.__name__
+        self._set(
+            name=checked_address(name, owner, "name"),
+            alias=alias if alias is ANY or alias is None else checked_address(alias, owner, "alias"),
+            properties=properties if properties is ANY else like(properties, owner),
+        )
 
     def failures(self, config: Config) -> list[CheckFailure]:
         check = type(self).__name__
@@ -882,16 +868,12 @@ class ExpectProvider(ConfigCheck):
             problems.append(f"{b.address}: {where.to_text() + ': ' if len(where) else ''}{reason}")
         return [_failure(config, check, address, None, "; ".join(problems))]
 
-    def __repr__(self) -> str:
-        return _repr(type(self).__name__, (self.name,), {"alias": self.alias, "properties": self.properties})
-
 
 def _alias(block: Block) -> str | None:
     alias = block.get("alias")
     return alias if isinstance(alias, str) else None
 
 
-@dataclass(frozen=True, slots=True, repr=False)
 class ExpectReferences(ConfigCheck):
     """Resource ``type.name`` (or one of its arguments) refers to each of ``contains``.
 
@@ -907,20 +889,33 @@ class ExpectReferences(ConfigCheck):
     plancheck._errors.ConfigCheckError: ExpectReferences: aws_subnet.a: expected references to local.tags; found: aws_vpc.main.id, var.cidr
     """
 
+    __slots__ = ("attribute", "contains", "mode", "name", "type")
+    _fields = ("type", "name", "attribute", "contains", "mode")
+    _keyword_fields = frozenset({"contains", "mode"})
+    __match_args__ = ("type", "name", "attribute")
     type: str
     name: str
-    attribute: str | None = None
-    contains: Sequence[str] = field(default=(), kw_only=True)
-    mode: Mode = field(default="managed", kw_only=True)
+    attribute: str | None
+    contains: Sequence[str]
+    mode: Mode
 
-    def __post_init__(self) -> None:
-        owner = type(self).__name__
-        _text(self.type, owner, "type")
-        _text(self.name, owner, "name")
-        if self.attribute is not None:
-            _text(self.attribute, owner, "attribute")
-        object.__setattr__(self, "contains", _strings(self.contains, owner, "contains"))
-        _mode(self.mode, owner)
+    def __init__(
+        self,
+        type: str,
+        name: str,
+        attribute: str | None = None,
+        *,
+        contains: Sequence[str] = (),
+        mode: Mode = "managed",
+    ) -> None:
+        owner = self.__class__.__name__
+        self._set(
+            type=checked_address(type, owner, "type"),
+            name=checked_address(name, owner, "name"),
+            attribute=None if attribute is None else checked_address(attribute, owner, "attribute"),
+            contains=_strings(contains, owner, "contains"),
+            mode=_mode(mode, owner),
+        )
 
     def failures(self, config: Config) -> list[CheckFailure]:
         check = type(self).__name__
@@ -933,10 +928,3 @@ class ExpectReferences(ConfigCheck):
         if message is None:
             return []
         return [_failure(config, check, address, path, message)]
-
-    def __repr__(self) -> str:
-        return _repr(
-            type(self).__name__,
-            (self.type, self.name) + ((self.attribute,) if self.attribute else ()),
-            {"contains": list(self.contains), "mode": _shown_mode(self.mode)},
-        )

@@ -9,10 +9,10 @@ from typing import Any, Final, Literal
 
 from .._loading.source import InputTooLarge, max_input_bytes, read_limited
 from ._blocks import check_unique, decode_document
+from ._convert import python_to_node
 from ._errors import ConfigFormatError, Source
 from ._json_reader import Node, parse_json
 from ._model import Block, Config, IgnoredProperty
-from ._write import python_to_node
 
 __all__ = ["Flavor", "config_from_dict", "config_from_node", "load_config", "parse_config"]
 

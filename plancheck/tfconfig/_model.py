@@ -15,7 +15,12 @@ from ._template import Reference, TemplateSyntaxError, parse_reference, parse_te
 if TYPE_CHECKING:
     from ._blocks import Spec
 
-__all__ = ["Block", "Config", "IgnoredProperty"]
+__all__ = ["EXPRESSION_KINDS", "REFERENCE_LIST_KINDS", "Block", "Config", "IgnoredProperty"]
+
+#: Argument kinds whose strings are templates.
+EXPRESSION_KINDS: Final = frozenset({"expr", "open"})
+#: Argument kinds whose strings are references or bare expressions (no ``${ }``).
+REFERENCE_LIST_KINDS: Final = frozenset({"ref_list", "expr_list", "address"})
 
 _MISSING: Final[Any] = object()
 
@@ -298,7 +303,6 @@ class Block:
 
 
 def _collect_refs(kind: str, node: Node, refs: list[Reference]) -> None:
-    from ._blocks import EXPRESSION_KINDS, REFERENCE_LIST_KINDS
 
     if kind in REFERENCE_LIST_KINDS:
         items = node.value if node.kind == ARRAY else [node]

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from acceptance_fakes import make_fake_terraform
 
+from plancheck._plugin.acceptance import make_acceptance, report_header
 from plancheck._terraform import (
     ProviderBinary,
     TerraformBinary,
@@ -19,13 +20,11 @@ from plancheck._terraform import (
     build_provider_mirror,
     cli_config_text,
     discover_terraform,
-    find_null_provider,
-    find_pinned_terraform,
     inspect_binary,
     locate_terraform,
     run_command,
 )
-from plancheck.acceptance._fixture import make_acceptance, report_header
+from tools.pinned import find_null_provider, find_pinned_terraform
 
 
 def _exe(path: Path, text: str = "#!/bin/sh\nexit 0\n") -> Path:

@@ -29,9 +29,9 @@ PLAN = {"format_version": "1.2", "terraform_version": "1.0.3", "resource_changes
 
 def _generated() -> list[bytes]:
     """A TOML and a JSON file using matchers of every argument kind, inside ExpectKnownOutputValue."""
-    scalars = {"StringExact": {"value": "a"}, "Int64Exact": {"value": 3}, "Float64Exact": {"value": 1.5},
+    scalars: dict[str, dict[str, object]] = {"StringExact": {"value": "a"}, "Int64Exact": {"value": 3}, "Float64Exact": {"value": 1.5},
                "NumberExact": {"value": 12.25}, "StringRegexp": {"pattern": "^a+$"}}
-    nested = {"ListExact": {"items": [{"type": "Null"}]}, "MapPartial": {"items": {"k": {"type": "Bool", "value": True}}}}
+    nested: dict[str, dict[str, object]] = {"ListExact": {"items": [{"type": "Null"}]}, "MapPartial": {"items": {"k": {"type": "Bool", "value": True}}}}
     checks = [{"type": "ExpectKnownOutputValue", "address": "x", "matcher": {"type": name, **args}}
               for name, args in {**scalars, **nested}.items()]
     checks.append({"type": "ExpectResourceAction", "address": "a.b", "action": "Update"})

@@ -78,7 +78,7 @@ def test_console_script_and_module_exit_codes_stdin_and_json(tmp_path: Path) -> 
 
 
 def _pinned() -> tuple[Path, object] | None:
-    from plancheck._terraform import find_null_provider, find_pinned_terraform
+    from tools.pinned import find_null_provider, find_pinned_terraform
 
     terraform, provider = find_pinned_terraform(), find_null_provider()
     if terraform is None or provider is None:
@@ -157,7 +157,7 @@ def test_e2e_binary_plan_is_read_through_terraform_show(binary_plan: tuple[Path,
 @pytest.mark.e2e
 def test_e2e_demo_plans_the_example_and_every_check_passes() -> None:
     _require_pinned()
-    done = _run([sys.executable, "-m", "plancheck.demo"], cwd=ROOT)
+    done = _run([sys.executable, "-m", "tools.demo"], cwd=ROOT)
     assert done.returncode == 0, done.stdout + done.stderr
     lines = done.stdout.splitlines()
     assert "$ python -m plancheck plan.bin --checks checks.toml" in lines

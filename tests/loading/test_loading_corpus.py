@@ -17,10 +17,9 @@ from loading_support import (
     plain,
 )
 
-from plancheck._documents.plan import Plan
+from plancheck._documents.plan import Plan, load_plan
 from plancheck._documents.state import State, load_state
 from plancheck._errors import PlanFormatError, StateFormatError
-from plancheck._loading.load import load_plan
 
 PLANS = corpus_files("plans")
 STATES = corpus_files("states")

@@ -198,7 +198,7 @@ def test_a_broken_config_gives_a_config_or_a_config_format_error(data: bytes) ->
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(broken(PLANS))
 def test_a_broken_plan_read_from_a_file_gives_only_typed_errors(tmp_path_factory: Any, data: bytes) -> None:
-    from plancheck._loading.load import load_plan
+    from plancheck._documents.plan import load_plan
 
     path = Path(tmp_path_factory.mktemp("fuzz")) / "plan.json"
     path.write_bytes(data)

@@ -13,10 +13,9 @@ from typing import Any
 import pytest
 from loading_support import ROUTES, corpus_files, load_fully, needs_corpus
 
-from plancheck._documents.plan import Plan
+from plancheck._documents.plan import Plan, load_plan
 from plancheck._documents.state import State, load_state
 from plancheck._errors import DocumentFormatError, PlanFormatError, StateFormatError
-from plancheck._loading.load import load_plan
 from plancheck._loading.source import DEFAULT_MAX_BYTES, MAX_BYTES_ENV, max_input_bytes
 from plancheck.tfconfig import ConfigFormatError, load_config
 

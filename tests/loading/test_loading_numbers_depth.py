@@ -18,12 +18,11 @@ from hypothesis import strategies as st
 from loading_support import ROUTES, exactly_equal, load_fully, plain, route
 
 from plancheck import knownvalue
-from plancheck._documents.plan import Plan
+from plancheck._documents.plan import Plan, load_plan
 from plancheck._documents.sensitive import collect_plan_secrets
 from plancheck._documents.state import State, load_state
 from plancheck._errors import PlanFormatError, StateFormatError, ValueMismatchError
 from plancheck._loading.jsontext import loads_exact
-from plancheck._loading.load import load_plan
 from plancheck._redact import render_value
 from plancheck.tfconfig import ConfigFormatError, load_config, parse_config
 

@@ -12,10 +12,9 @@ from typing import Any
 
 import pytest
 
-from plancheck._documents.plan import Plan
+from plancheck._documents.plan import Plan, load_plan
 from plancheck._documents.state import State, load_state
 from plancheck._errors import PlanFormatError, StateFormatError
-from plancheck._loading.load import load_plan
 
 PLAN = {"format_version": "1.2", "resource_changes": [
     {"address": "null_resource.a", "change": {"actions": ["create"], "after": {"n": 1.5, "big": 2**70}}},

@@ -35,7 +35,7 @@ from plancheck import (
     statecheck,
 )
 from plancheck import knownvalue as kv
-from plancheck._terraform import TerraformBinary, find_null_provider, run_command, terraform_environment
+from plancheck._terraform import TerraformBinary, run_command, terraform_environment
 from plancheck.acceptance import (
     AcceptanceError,
     AcceptanceRunner,
@@ -50,6 +50,7 @@ from plancheck.acceptance import (
     TestStep,
 )
 from tfjsonpath import New
+from tools.pinned import find_null_provider
 
 pytestmark = pytest.mark.e2e
 

@@ -18,14 +18,7 @@ from typing import Any
 
 import pytest
 
-from plancheck._terraform import (
-    build_provider_mirror,
-    discover_terraform,
-    find_null_provider,
-    find_pinned_terraform,
-    inspect_binary,
-    write_cli_config,
-)
+from plancheck._terraform import build_provider_mirror, discover_terraform, inspect_binary, write_cli_config
 from plancheck.tfconfig import (
     Config,
     ConfigFormatError,
@@ -43,6 +36,7 @@ from plancheck.tfconfig import (
     write_config,
 )
 from tfjsonpath import New
+from tools.pinned import find_null_provider, find_pinned_terraform
 
 
 @dataclass(frozen=True)

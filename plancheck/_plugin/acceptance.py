@@ -23,14 +23,14 @@ from .._terraform import (
     inspect_binary,
     locate_terraform,
 )
-from ._runner import DEFAULT_TIMEOUT, AcceptanceRunner
+from ..acceptance._runner import DEFAULT_TIMEOUT, AcceptanceRunner
+from .options import terraform_binary
 
 __all__ = ["REQUIRE_E2E_ENV", "TERRAFORM_OPTION", "make_acceptance", "report_header", "requested_terraform"]
 
 TERRAFORM_OPTION: Final = "--terraform"
 #: When set to 1 (as the project's own test command does), a missing binary fails instead of skipping.
 REQUIRE_E2E_ENV: Final = "TFPLANCHECK_REQUIRE_E2E"
-_OPTION_DEST: Final = "tf_terraform"
 _NOT_FOUND: Final = (
     f"no terraform binary found: pass {TERRAFORM_OPTION} PATH, set ${ENV_TERRAFORM_PATH}, "
     "or put terraform or tofu on PATH"
@@ -49,11 +49,6 @@ def requested_terraform(config: pytest.Config | Any) -> str | None:
     """
     if config is None:
         return None
-    try:
-        from .._plugin.options import terraform_binary
-    except ImportError:
-        value = config.getoption(_OPTION_DEST, None)
-        return value if isinstance(value, str) and value else None
     return terraform_binary(config)
 
 

@@ -22,7 +22,7 @@ def _describe(check: object) -> str:
 
 def run_acceptance_demo(terraform: Path, cli_config: Path, work_dir: Path) -> int:
     """Run a two-step acceptance test of ``examples/null`` and print each check; 0 when all passed."""
-    from . import (
+    from plancheck import (
         ExpectKnownOutputValue,
         ExpectResourceAction,
         ExpectSensitiveValue,
@@ -31,8 +31,16 @@ def run_acceptance_demo(terraform: Path, cli_config: Path, work_dir: Path) -> in
         ResourceAction,
         statecheck,
     )
-    from . import knownvalue as kv
-    from .acceptance import AcceptanceError, AcceptanceRunner, ConfigPlanChecks, Sensitive, TestCase, TestStep
+    from plancheck import knownvalue as kv
+    from plancheck.acceptance import (
+        AcceptanceError,
+        AcceptanceRunner,
+        ConfigPlanChecks,
+        Sensitive,
+        TestCase,
+        TestStep,
+    )
+
     from .demo import example_dir
 
     config = (example_dir() / "main.tf").read_text(encoding="utf-8")

@@ -1,6 +1,6 @@
 """The main job, end to end: plan the bundled example with the pinned Terraform, then check the plan.
 
-``make demo`` runs ``python -m plancheck.demo``. It copies ``examples/null/`` to a
+``make demo`` runs ``python -m tools.demo`` (from the source checkout; nothing here is shipped). It copies ``examples/null/`` to a
 temporary directory, runs ``terraform init`` and ``terraform plan -out`` with the
 pinned Terraform 1.0.3 and null provider 2.1.2 (installed into the virtualenv by
 ``make``; the provider comes from a private filesystem mirror, so no network and
@@ -84,16 +84,16 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"{i}. {step}")
         return 0
     if args:
-        print("usage: python -m plancheck.demo [--steps]", file=sys.stderr)
+        print("usage: python -m tools.demo [--steps]", file=sys.stderr)
         return 2
-    from ._terraform import (
+    from plancheck._terraform import (
         build_provider_mirror,
-        find_null_provider,
-        find_pinned_terraform,
         inspect_binary,
         terraform_environment,
         write_cli_config,
     )
+
+    from .pinned import find_null_provider, find_pinned_terraform
 
     terraform = find_pinned_terraform()
     provider = find_null_provider()
@@ -134,7 +134,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(flush=True)
         _run([*cli, "query", "plan.bin", "null_resource.app", "triggers"], work, env)
         print(flush=True)
-        from ._demo_acceptance import run_acceptance_demo
+        from .demo_acceptance import run_acceptance_demo
 
         accepted = run_acceptance_demo(terraform, rc_file, Path(tmp) / "acceptance")
         print(flush=True)

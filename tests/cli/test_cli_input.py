@@ -1,0 +1,104 @@
+"""Reading a plan or checks file from the command line goes through the loader's reading, once."""
+
+from __future__ import annotations
+
+import ast
+import io
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import IO, Any
+
+import pytest
+
+from plancheck import Plan
+from plancheck._loading.load import read_source
+from plancheck.cli._command import run
+from plancheck.cli._input import UnreadableInput, read_input
+
+CLI_DIR = Path(__file__).resolve().parents[2] / "plancheck" / "cli"
+PLAN = json.dumps({"format_version": "1.2", "resource_changes": []}).encode()
+
+
+class _Text(io.StringIO):
+    """A text stream where a binary one is expected."""
+
+
+class _Broken(io.RawIOBase):
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        raise OSError(5, "Input/output error")
+
+
+@pytest.mark.parametrize(
+    ("name", "stdin", "limit", "message"),
+    [
+        pytest.param("missing.json", None, 100, "cannot read the plan: No such file or directory", id="missing-file"),
+        pytest.param(".", None, 100, "cannot read the plan: Is a directory", id="directory"),
+        pytest.param("plan.json", None, 10, "the plan is larger than 10 bytes (raise the limit with --max-bytes or "
+                     "PLANCHECK_MAX_BYTES)", id="file-too-large"),
+        pytest.param("-", io.BytesIO(b"x" * 50), 10, "the plan is larger than 10 bytes (raise the limit with "
+                     "--max-bytes or PLANCHECK_MAX_BYTES)", id="stdin-too-large"),
+        pytest.param("-", _Text("{}"), 10, "cannot read the plan: expected bytes, read str", id="text-stream"),
+        pytest.param("-", _Broken(), 10, "cannot read the plan: Input/output error", id="failing-stream"),
+        pytest.param("/dev/zero", None, 4096, "the plan is larger than 4096 bytes (raise the limit with "
+                     "--max-bytes or PLANCHECK_MAX_BYTES)", id="endless-device"),
+    ],
+)
+def test_unreadable_inputs_are_one_typed_error(
+    name: str, stdin: IO[bytes] | None, limit: int, message: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    if name == "/dev/zero" and not Path(name).exists():
+        pytest.skip("no /dev/zero on this system")
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "plan.json").write_bytes(PLAN)
+    with pytest.raises(UnreadableInput) as info:
+        read_input(name, "plan", limit=limit, stdin=stdin)
+    assert str(info.value) == message
+
+
+@pytest.mark.parametrize(
+    ("name", "make_stdin"),
+    [
+        pytest.param("plan.json", lambda: None, id="file"),
+        pytest.param("-", lambda: io.BytesIO(PLAN), id="stdin"),
+    ],
+)
+def test_the_plan_is_read_once_by_the_loader_and_its_bytes_parsed(
+    name: str, make_stdin: Callable[[], IO[bytes] | None], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "plan.json").write_bytes(PLAN)
+    reads: list[Any] = []
+    parsed: list[Any] = []
+    real_from_json = Plan.from_json
+
+    def counting_read(source: Any, *args: Any) -> Any:
+        reads.append(source)
+        return read_source(source, *args)
+
+    def recording_from_json(text: Any, **kwargs: Any) -> Plan:
+        parsed.append(text)
+        return real_from_json(text, **kwargs)
+
+    monkeypatch.setattr("plancheck.cli._input.read_source", counting_read)
+    monkeypatch.setattr(Plan, "from_json", staticmethod(recording_from_json))
+    out, err = io.StringIO(), io.StringIO()
+    assert run([name, "--empty"], stdout=out, stderr=err, stdin=make_stdin(), environ={}) == 0, err.getvalue()
+    assert len(reads) == 1
+    assert parsed == [PLAN]
+
+
+def _calls(tree: ast.AST) -> set[str]:
+    """What each call calls, as written (``open``, ``os.open``, ``stream.read``)."""
+    return {ast.unparse(node.func) for node in ast.walk(tree) if isinstance(node, ast.Call)}
+
+
+@pytest.mark.parametrize("module", sorted(p.name for p in CLI_DIR.glob("*.py")))
+def test_the_cli_does_not_read_files_or_streams_itself(module: str) -> None:
+    calls = _calls(ast.parse((CLI_DIR / module).read_text("utf-8")))
+    assert not {c for c in calls if c.split(".")[-1] in {"read_limited", "read", "readinto", "readline"}}, module
+    if module != "_run.py":  # which writes a binary plan from stdin to a file for terraform
+        assert "open" not in calls, module

@@ -1,0 +1,102 @@
+"""``query`` is an argparse subcommand; a command line that names none is the plan-checking one, unchanged."""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from plancheck.cli._command import _command_parser, _Commands, run
+
+PLAN = {
+    "format_version": "1.2",
+    "resource_changes": [
+        {"address": "null_resource.a", "mode": "managed", "type": "null_resource", "name": "a",
+         "change": {"actions": ["create"], "before": None, "after": {"triggers": {"k": "v"}},
+                    "after_unknown": {"id": True}, "before_sensitive": False, "after_sensitive": {}}},
+    ],
+}
+
+MAIN_USAGE = "usage: tfplancheck [-h] [-c FILE]"
+QUERY_USAGE = "usage: tfplancheck query [-h] [--before]"
+
+
+@pytest.fixture
+def in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "plan.json").write_text(json.dumps(PLAN), "utf-8")
+    return tmp_path
+
+
+def _run(*argv: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    code = run(list(argv), stdout=out, stderr=err, stdin=io.BytesIO(json.dumps(PLAN).encode()), environ={})
+    return code, out.getvalue(), err.getvalue()
+
+
+def test_query_is_registered_as_an_argparse_subcommand() -> None:
+    (commands,) = [a for a in _command_parser()._actions if isinstance(a, _Commands)]
+    assert isinstance(commands, argparse._SubParsersAction)
+    assert list(commands.choices) == ["query"]
+    assert commands.choices["query"].prog == "tfplancheck query"
+
+
+@pytest.mark.parametrize(
+    ("argv", "code", "out_start"),
+    [
+        pytest.param(["query", "--help"], 0, QUERY_USAGE, id="query-help"),
+        pytest.param(["query", "-h"], 0, QUERY_USAGE, id="query-h"),
+        pytest.param(["--help"], 0, MAIN_USAGE, id="main-help"),
+        pytest.param(["plan.json", "--help"], 0, MAIN_USAGE, id="main-help-after-plan"),
+        pytest.param(["query", "plan.json"], 0, "null_resource.a  create", id="query-list"),
+        pytest.param(["query", "--format", "json", "plan.json", "null_resource.a", "triggers"], 0, "{",
+                     id="query-options-first"),
+        pytest.param(["query", "plan.json", "null_resource.a", "--before", "triggers"], 0, "null_resource.a triggers (before)",
+                     id="query-intermixed"),
+        pytest.param(["plan.json", "--unknown", "null_resource.a", "id"], 0, "PASS", id="plan-first"),
+        pytest.param(["--unknown", "null_resource.a", "id", "plan.json"], 0, "PASS", id="options-first"),
+        pytest.param(["-", "--non-empty"], 0, "PASS", id="stdin"),
+    ],
+)
+def test_subcommand_and_plan_forms_run(in_tmp: Path, argv: list[str], code: int, out_start: str) -> None:
+    got_code, out, err = _run(*argv)
+    assert (got_code, err) == (code, "")
+    assert out.startswith(out_start)
+
+
+@pytest.mark.parametrize(
+    ("argv", "message", "usage"),
+    [
+        pytest.param(["query"], "the following arguments are required: plan", QUERY_USAGE, id="query-no-plan"),
+        pytest.param(["query", "--bogus", "plan.json"], "unrecognized arguments: --bogus", QUERY_USAGE, id="query-unknown-option"),
+        pytest.param(["query", "plan.json", "a", "b", "c"], "unrecognized arguments: c", QUERY_USAGE, id="query-extra"),
+        pytest.param(["query", "plan.json", "--format", "xml"],
+                     "argument --format: invalid choice: 'xml' (choose from 'text', 'json')", QUERY_USAGE, id="query-bad-choice"),
+        pytest.param(["plan.json", "--bogus"], "unrecognized arguments: --bogus", MAIN_USAGE, id="main-unknown-option"),
+        # `query` names the subcommand only as the first argument; elsewhere it is a (second) plan.
+        pytest.param(["plan.json", "query", "--empty"], "unrecognized arguments: query", MAIN_USAGE, id="query-second"),
+        pytest.param(["--empty", "query", "plan.json"], "unrecognized arguments: plan.json", MAIN_USAGE, id="query-after-option"),
+        pytest.param(["--", "query", "plan.json"], "unrecognized arguments: plan.json", MAIN_USAGE, id="query-after-dashes"),
+    ],
+)
+def test_usage_errors_are_one_line_then_the_usage_and_exit_2(in_tmp: Path, argv: list[str], message: str, usage: str) -> None:
+    code, out, err = _run(*argv)
+    first, *rest = err.splitlines()
+    assert (code, out, first) == (2, "", f"tfplancheck: error: {message}")
+    assert "\n".join(rest).startswith(usage)
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        pytest.param(["query", "--format", "json"], id="query"),
+        pytest.param(["--format", "json", "plan.json", "--bogus"], id="main"),
+    ],
+)
+def test_usage_errors_in_json_mode_are_a_document_too(in_tmp: Path, argv: list[str]) -> None:
+    code, out, _ = _run(*argv)
+    assert code == 2
+    assert json.loads(out)["error"]["kind"] == "usage"

@@ -1,0 +1,58 @@
+"""One way to write an immutable value, one way to write a read-only document view."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from plancheck import (
+    Change,
+    DeferredChange,
+    OutputChange,
+    Plan,
+    ResourceChange,
+    State,
+    StateOutput,
+    StateResource,
+)
+from plancheck._documents.plan import AddressIndex
+from plancheck._frozen import ReadOnly
+
+PLAN = Plan.from_dict({
+    "format_version": "1.2",
+    "resource_changes": [{"address": "a.b", "change": {"actions": ["create"]}}],
+    "output_changes": {"o": {"actions": ["create"]}},
+    "deferred_changes": [{"reason": "provider_config_unknown",
+                          "resource_change": {"address": "a.c", "change": {"actions": ["create"]}}}],
+})
+STATE = State.from_dict({
+    "format_version": "1.0",
+    "values": {"outputs": {"o": {"value": 1, "sensitive": False}},
+               "root_module": {"resources": [{"address": "a.b", "mode": "managed", "type": "a", "name": "b"}]}},
+})
+
+VIEWS: list[Any] = [
+    pytest.param(PLAN.resource_change("a.b").change, id="Change"),
+    pytest.param(PLAN.resource_change("a.b"), id="ResourceChange"),
+    pytest.param(PLAN.output_changes["o"], id="OutputChange"),
+    pytest.param(PLAN.deferred_changes[0], id="DeferredChange"),
+    pytest.param(AddressIndex([("a.b", None)]), id="AddressIndex"),
+    pytest.param(STATE.resource("a.b"), id="StateResource"),
+    pytest.param(STATE.outputs["o"], id="StateOutput"),
+]
+
+
+@pytest.mark.parametrize("view", VIEWS)
+def test_document_views_are_read_only(view: Any) -> None:
+    assert isinstance(view, ReadOnly)
+    name = type(view).__name__
+    with pytest.raises(AttributeError, match=f"^{name} is read-only; cannot set 'raw'$"):
+        view.raw = {}
+    with pytest.raises(AttributeError, match=f"^{name} is read-only; cannot delete 'x'$"):
+        del view.x
+
+
+def test_every_view_class_is_covered() -> None:
+    classes = {Change, ResourceChange, OutputChange, DeferredChange, AddressIndex, StateResource, StateOutput}
+    assert all(issubclass(c, ReadOnly) for c in classes)

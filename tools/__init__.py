@@ -1,0 +1,1 @@
+"""Maintenance scripts and the helpers of `make demo` and the test suite; not part of the shipped package."""
