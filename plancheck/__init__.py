@@ -48,7 +48,7 @@ if TYPE_CHECKING:
         OutputChange,
         Plan,
         ResourceChange,
-        ResourceNotFound,
+        ResourceNotFoundError,
         load_plan,
     )
     from ._documents.resolve import ResolvedValue, ValueStatus, resolve_value
@@ -100,7 +100,7 @@ __all__ = [
     "ResolvedValue",
     "ResourceAction",
     "ResourceChange",
-    "ResourceNotFound",
+    "ResourceNotFoundError",
     "SENSITIVE",
     "Secrets",
     "State",
@@ -154,7 +154,7 @@ _PUBLIC: dict[str, tuple[str, str | None]] = {
     "ResolvedValue": ("plancheck._documents.resolve", 'ResolvedValue'),
     "ResourceAction": ("plancheck._checks", 'ResourceAction'),
     "ResourceChange": ("plancheck._documents.plan", 'ResourceChange'),
-    "ResourceNotFound": ("plancheck._documents.plan", 'ResourceNotFound'),
+    "ResourceNotFoundError": ("plancheck._documents.plan", 'ResourceNotFoundError'),
     "SENSITIVE": ("plancheck._redact", 'SENSITIVE'),
     "Secrets": ("plancheck._redact", 'Secrets'),
     "State": ("plancheck._documents.state", 'State'),
@@ -179,6 +179,7 @@ _PUBLIC: dict[str, tuple[str, str | None]] = {
 _DEPRECATED: dict[str, tuple[str, str, str]] = {
     "StateCheck": ("plancheck.statecheck", "StateCheck", "plancheck.statecheck.StateCheck"),
     "assert_state": ("plancheck.statecheck", "assert_state", "plancheck.statecheck.assert_state"),
+    "ResourceNotFound": ("plancheck._documents.plan", "ResourceNotFoundError", "plancheck.ResourceNotFoundError"),
 }
 
 

@@ -8,9 +8,9 @@ so pytest reports a failure, not an error).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 if TYPE_CHECKING:
     from tfjsonpath import Path
@@ -26,9 +26,31 @@ __all__ = [
     "StateFormatError",
     "TfCheckError",
     "ValueMismatchError",
+    "public",
 ]
 
 
+_C = TypeVar("_C", bound=type)
+
+
+def public(module: str) -> Callable[[_C], _C]:
+    """Class decorator: tracebacks and reprs name the class by the module users import it from.
+
+    >>> @public("plancheck")
+    ... class Example(Exception):
+    ...     pass
+    >>> Example.__module__
+    'plancheck'
+    """
+
+    def mark(cls: _C) -> _C:
+        cls.__module__ = module
+        return cls
+
+    return mark
+
+
+@public("plancheck")
 class TfCheckError(Exception):
     """Base class of every error raised by plancheck.
 
@@ -37,6 +59,7 @@ class TfCheckError(Exception):
     """
 
 
+@public("plancheck")
 class DocumentFormatError(TfCheckError, ValueError):
     """A document (plan, state, config) is not of the expected structure.
 
@@ -86,6 +109,7 @@ def _rebuild_format_error(
     return cls(location, expected, found=found, source=source)
 
 
+@public("plancheck")
 class PlanFormatError(DocumentFormatError):
     """A plan document is malformed: not JSON, not an object, or not of the ``show -json`` plan structure.
 
@@ -96,6 +120,7 @@ class PlanFormatError(DocumentFormatError):
     kind = "plan"
 
 
+@public("plancheck")
 class StateFormatError(DocumentFormatError):
     """A state document (``terraform show -json`` of a state) is malformed.
 
@@ -107,6 +132,7 @@ class StateFormatError(DocumentFormatError):
 
 
 @dataclass(frozen=True, slots=True)
+@public("plancheck")
 class CheckFailure:
     """One failed check: what was checked, where, and why it failed (already redacted).
 
@@ -130,6 +156,7 @@ class CheckFailure:
         return ": ".join(parts)
 
 
+@public("plancheck")
 class CheckFailedError(TfCheckError, AssertionError):
     """One or more checks failed. ``failures`` lists every one, in a stable order.
 
@@ -170,6 +197,7 @@ class CheckFailedError(TfCheckError, AssertionError):
         return (type(self), (self.failures,))
 
 
+@public("plancheck")
 class PlanCheckError(CheckFailedError):
     """A plan check failed.
 
@@ -180,6 +208,7 @@ class PlanCheckError(CheckFailedError):
     noun = "plan check"
 
 
+@public("plancheck")
 class StateCheckError(CheckFailedError):
     """A state check failed.
 
@@ -190,6 +219,7 @@ class StateCheckError(CheckFailedError):
     noun = "state check"
 
 
+@public("plancheck")
 class ConfigCheckError(CheckFailedError):
     """A configuration (``.tf.json``) check failed.
 
@@ -200,6 +230,7 @@ class ConfigCheckError(CheckFailedError):
     noun = "config check"
 
 
+@public("plancheck")
 class ValueMismatchError(TfCheckError, AssertionError):
     """A knownvalue matcher did not match. ``path`` is where, inside the checked value, it failed.
 

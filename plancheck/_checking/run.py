@@ -46,7 +46,7 @@ def run_checks(
     >>> run_checks("assert_number", "n", 3, [Even(), Even()], Even, PlanCheckError)
     Traceback (most recent call last):
     ...
-    plancheck._errors.PlanCheckError: 2 plan checks failed:
+    plancheck.PlanCheckError: 2 plan checks failed:
       1. Even: 3 is odd
       2. Even: 3 is odd
     >>> run_checks("assert_number", "n", 2, [[Even()]], Even, PlanCheckError)

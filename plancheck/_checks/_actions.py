@@ -94,7 +94,7 @@ class ExpectResourceAction(PlanCheck):
     >>> ExpectResourceAction("null_resource.a", ResourceAction.DestroyBeforeCreate).check_plan(plan)
     Traceback (most recent call last):
     ...
-    plancheck._errors.PlanCheckError: ExpectResourceAction: null_resource.a: expected DestroyBeforeCreate, got action(s): [create delete]
+    plancheck.PlanCheckError: ExpectResourceAction: null_resource.a: expected DestroyBeforeCreate, got action(s): [create delete]
     """
 
     __slots__ = ("action", "address", "deposed")
@@ -178,7 +178,7 @@ class ExpectEmptyPlan(PlanCheck):
     >>> ExpectEmptyPlan().check_plan(plan)
     Traceback (most recent call last):
     ...
-    plancheck._errors.PlanCheckError: 3 plan checks failed:
+    plancheck.PlanCheckError: 3 plan checks failed:
       1. ExpectEmptyPlan: null_resource.a: expected an empty plan, but it moves from null_resource.old
       2. ExpectEmptyPlan: null_resource.b: expected an empty plan, but it has planned action(s): [delete create]
       3. ExpectEmptyPlan: output.ip: expected an empty plan, but it has planned action(s): [update]
@@ -203,7 +203,7 @@ class ExpectNonEmptyPlan(PlanCheck):
     ...     {"address": "null_resource.a", "change": {"actions": ["no-op"]}}]}))
     Traceback (most recent call last):
     ...
-    plancheck._errors.PlanCheckError: ExpectNonEmptyPlan: expected a non-empty plan, but got an empty plan
+    plancheck.PlanCheckError: ExpectNonEmptyPlan: expected a non-empty plan, but got an empty plan
     """
 
     __slots__ = ()
@@ -264,7 +264,7 @@ class ExpectResourceReplacePaths(PlanCheck):
     >>> ExpectResourceReplacePaths("null_resource.a", [New("name"), New("zone")]).check_plan(plan)
     Traceback (most recent call last):
     ...
-    plancheck._errors.PlanCheckError: ExpectResourceReplacePaths: null_resource.a: expected replace paths [name, zone], got [name, triggers]: missing zone; unexpected triggers
+    plancheck.PlanCheckError: ExpectResourceReplacePaths: null_resource.a: expected replace paths [name, zone], got [name, triggers]: missing zone; unexpected triggers
     """
 
     __slots__ = ("address", "deposed", "paths")

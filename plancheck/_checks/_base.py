@@ -17,7 +17,7 @@ from tfjsonpath import Path
 from .._checking.fields import require_document
 from .._checking.messages import closest_text, quote, scrubbed_failure
 from .._checking.run import run_checks
-from .._documents.plan import Change, OutputChange, Plan, ResourceChange, ResourceNotFound
+from .._documents.plan import Change, OutputChange, Plan, ResourceChange, ResourceNotFoundError
 from .._errors import CheckFailure, PlanCheckError
 from .._frozen import FrozenValue
 
@@ -47,7 +47,7 @@ class PlanCheck(FrozenValue, abc.ABC):
     >>> ExpectVersion().check_plan(Plan.from_dict({"format_version": "1.0"}))
     Traceback (most recent call last):
     ...
-    plancheck._errors.PlanCheckError: ExpectVersion: format 1.0
+    plancheck.PlanCheckError: ExpectVersion: format 1.0
     """
 
     __slots__ = ()
@@ -77,7 +77,7 @@ def assert_plan(plan: Plan, *checks: PlanCheck) -> None:
     ...             ExpectResourceAction("null_resource.b", ResourceAction.Create))
     Traceback (most recent call last):
     ...
-    plancheck._errors.PlanCheckError: 2 plan checks failed:
+    plancheck.PlanCheckError: 2 plan checks failed:
       1. ExpectResourceAction: null_resource.a: expected Update, got action(s): [create]
       2. ExpectResourceAction: null_resource.b: resource not found in plan ResourceChanges; closest: null_resource.a
     """
@@ -108,7 +108,7 @@ def find_resource(plan: Plan, address: str, deposed: str | None) -> ResourceChan
     """
     try:
         return plan.resource_change(address, deposed=deposed)
-    except ResourceNotFound as exc:
+    except ResourceNotFoundError as exc:
         missing = exc
     keys = sorted(
         rc.deposed
@@ -153,7 +153,7 @@ def find_output(plan: Plan, name: str) -> OutputChange | str:
     """The change of output ``name``, or the reason it is missing (naming the closest outputs)."""
     try:
         return plan.output_change(name)
-    except ResourceNotFound as exc:
+    except ResourceNotFoundError as exc:
         if not plan.output_changes:
             return "output not found in plan OutputChanges; the plan has no output changes"
         return "output not found in plan OutputChanges" + closest_text(exc.closest, "output name", "plan")

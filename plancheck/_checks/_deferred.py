@@ -51,7 +51,7 @@ class ExpectDeferredChange(PlanCheck):
     >>> ExpectDeferredChange("test_resource.a", DeferredReason.ProviderConfigUnknown).check_plan(plan)
     Traceback (most recent call last):
     ...
-    plancheck._errors.PlanCheckError: ExpectDeferredChange: test_resource.a: expected "provider_config_unknown", got deferred reason: "absent_prereq"
+    plancheck.PlanCheckError: ExpectDeferredChange: test_resource.a: expected "provider_config_unknown", got deferred reason: "absent_prereq"
     """
 
     __slots__ = ("address", "reason")
@@ -102,7 +102,7 @@ class ExpectNoDeferredChanges(PlanCheck):
     >>> ExpectNoDeferredChanges().check_plan(Plan.from_dict({"format_version": "1.2", "complete": False}))
     Traceback (most recent call last):
     ...
-    plancheck._errors.PlanCheckError: ExpectNoDeferredChanges: expected no deferred changes, but the plan is not complete ("complete": false): at least one more plan/apply round is needed to converge
+    plancheck.PlanCheckError: ExpectNoDeferredChanges: expected no deferred changes, but the plan is not complete ("complete": false): at least one more plan/apply round is needed to converge
     """
 
     __slots__ = ()

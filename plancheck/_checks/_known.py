@@ -87,11 +87,11 @@ class ExpectKnownValue(ResourcePathMatcherFields, PlanCheck):
     ...                  kv.ListExact([kv.StringExact("value3"), kv.StringExact("value2")])).check_plan(plan)
     Traceback (most recent call last):
     ...
-    plancheck._errors.PlanCheckError: ExpectKnownValue: test_resource.one: list_attribute[0]: expected value "value3" for StringExact check, got: "value1"
+    plancheck.PlanCheckError: ExpectKnownValue: test_resource.one: list_attribute[0]: expected value "value3" for StringExact check, got: "value1"
     >>> ExpectKnownValue("test_resource.one", New("id"), kv.NotNull()).check_plan(plan)
     Traceback (most recent call last):
     ...
-    plancheck._errors.PlanCheckError: ExpectKnownValue: test_resource.one: id: value is unknown
+    plancheck.PlanCheckError: ExpectKnownValue: test_resource.one: id: value is unknown
     """
 
     __slots__ = ()
@@ -133,7 +133,7 @@ class ExpectKnownOutputValue(OutputMatcherFields, PlanCheck):
     >>> ExpectKnownOutputValue("pw", kv.StringExact("hunter3")).check_plan(plan)
     Traceback (most recent call last):
     ...
-    plancheck._errors.PlanCheckError: ExpectKnownOutputValue: output.pw: expected value (sensitive) for StringExact check, got: (sensitive)
+    plancheck.PlanCheckError: ExpectKnownOutputValue: output.pw: expected value (sensitive) for StringExact check, got: (sensitive)
     """
 
     __slots__ = ()
@@ -154,7 +154,7 @@ class ExpectKnownOutputValueAtPath(OutputPathMatcherFields, PlanCheck):
     >>> ExpectKnownOutputValueAtPath("res", New("string_attribute"), kv.StringExact("rts")).check_plan(plan)
     Traceback (most recent call last):
     ...
-    plancheck._errors.PlanCheckError: ExpectKnownOutputValueAtPath: output.res: string_attribute: expected value "rts" for StringExact check, got: "str"
+    plancheck.PlanCheckError: ExpectKnownOutputValueAtPath: output.res: string_attribute: expected value "rts" for StringExact check, got: "str"
     """
 
     __slots__ = ()
@@ -204,7 +204,7 @@ class ExpectNoValue(ResourcePathFields, PlanCheck):
     >>> ExpectNoValue("test_resource.one", New("tags")).check_plan(plan)
     Traceback (most recent call last):
     ...
-    plancheck._errors.PlanCheckError: ExpectNoValue: test_resource.one: tags: expected no value, but it is null
+    plancheck.PlanCheckError: ExpectNoValue: test_resource.one: tags: expected no value, but it is null
     """
 
     __slots__ = ()

@@ -103,7 +103,7 @@ class ExpectUnknownValue(ResourcePathFields, PlanCheck):
     >>> ExpectUnknownValue("null_resource.a", New("name")).check_plan(plan)
     Traceback (most recent call last):
     ...
-    plancheck._errors.PlanCheckError: ExpectUnknownValue: null_resource.a: name: expected an unknown value, but it is known: "x"
+    plancheck.PlanCheckError: ExpectUnknownValue: null_resource.a: name: expected an unknown value, but it is known: "x"
     """
 
     __slots__ = ()
@@ -128,7 +128,7 @@ class ExpectSensitiveValue(ResourcePathFields, PlanCheck):
     >>> ExpectSensitiveValue("aws_db_instance.db", New("name")).check_plan(plan)
     Traceback (most recent call last):
     ...
-    plancheck._errors.PlanCheckError: ExpectSensitiveValue: aws_db_instance.db: name: expected a sensitive value, but it is not sensitive; it is known: "db"
+    plancheck.PlanCheckError: ExpectSensitiveValue: aws_db_instance.db: name: expected a sensitive value, but it is not sensitive; it is known: "db"
     """
 
     __slots__ = ()
@@ -174,7 +174,7 @@ class ExpectUnknownOutputValue(OutputFields, PlanCheck):
     >>> ExpectUnknownOutputValue("ip").check_plan(plan)
     Traceback (most recent call last):
     ...
-    plancheck._errors.PlanCheckError: ExpectUnknownOutputValue: output.ip: expected an unknown value, but it is known: "10.0.0.1"
+    plancheck.PlanCheckError: ExpectUnknownOutputValue: output.ip: expected an unknown value, but it is known: "10.0.0.1"
     """
 
     __slots__ = ()
@@ -195,7 +195,7 @@ class ExpectUnknownOutputValueAtPath(OutputPathFields, PlanCheck):
     >>> ExpectUnknownOutputValueAtPath("ids", New(1)).check_plan(plan)
     Traceback (most recent call last):
     ...
-    plancheck._errors.PlanCheckError: ExpectUnknownOutputValueAtPath: output.ids: [1]: expected an unknown value, but it is known: "known"
+    plancheck.PlanCheckError: ExpectUnknownOutputValueAtPath: output.ids: [1]: expected an unknown value, but it is known: "known"
     """
 
     __slots__ = ()
@@ -216,7 +216,7 @@ class ExpectSensitiveOutputValue(OutputFields, PlanCheck):
     >>> ExpectSensitiveOutputValue("ip").check_plan(plan)
     Traceback (most recent call last):
     ...
-    plancheck._errors.PlanCheckError: ExpectSensitiveOutputValue: output.ip: expected a sensitive value, but it is not sensitive; it is known: "10.0.0.1"
+    plancheck.PlanCheckError: ExpectSensitiveOutputValue: output.ip: expected a sensitive value, but it is not sensitive; it is known: "10.0.0.1"
     """
 
     __slots__ = ()
@@ -249,7 +249,7 @@ class ExpectNullOutputValue(OutputFields, PlanCheck):
     >>> ExpectNullOutputValue("later").check_plan(plan)
     Traceback (most recent call last):
     ...
-    plancheck._errors.PlanCheckError: ExpectNullOutputValue: output.later: expected a null value, but it is unknown
+    plancheck.PlanCheckError: ExpectNullOutputValue: output.later: expected a null value, but it is unknown
     """
 
     __slots__ = ()
@@ -277,7 +277,7 @@ class ExpectNullOutputValueAtPath(OutputPathFields, PlanCheck):
     >>> ExpectNullOutputValueAtPath("o", New("c")).check_plan(plan)
     Traceback (most recent call last):
     ...
-    plancheck._errors.PlanCheckError: ExpectNullOutputValueAtPath: output.o: c: expected a null value, but it is not present (no key "c" in an object with 2 keys)
+    plancheck.PlanCheckError: ExpectNullOutputValueAtPath: output.o: c: expected a null value, but it is not present (no key "c" in an object with 2 keys)
     """
 
     __slots__ = ()

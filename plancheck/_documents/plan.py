@@ -16,7 +16,7 @@ from typing import Any, Protocol, final
 
 from tfjsonpath import Path
 
-from .._errors import TfCheckError
+from .._errors import TfCheckError, public
 from .._frozen import ReadOnly
 from .._loading import load as route
 from .._loading.load import PLAN, DocumentSource, Loaded
@@ -33,7 +33,7 @@ __all__ = [
     "OutputChange",
     "Plan",
     "ResourceChange",
-    "ResourceNotFound",
+    "ResourceNotFoundError",
     "load_plan",
     "shown_address",
 ]
@@ -332,15 +332,16 @@ class LazySecrets(Secrets):
         raise AttributeError(name)
 
 
-class ResourceNotFound(TfCheckError, LookupError):
+@public("plancheck")
+class ResourceNotFoundError(TfCheckError, LookupError):
     """No resource change with this address; ``closest`` lists similar addresses present.
 
     Every field is as shown (:func:`shown_address` with ``secrets``, those of the document):
     the address asked for and the closest ones present, duplicates dropped.
 
-    >>> str(ResourceNotFound("null_resource.b", ["null_resource.a"]))
+    >>> str(ResourceNotFoundError("null_resource.b", ["null_resource.a"]))
     "resource 'null_resource.b' is not in the plan; closest: null_resource.a"
-    >>> ResourceNotFound('a.b["pw-1235"]', ['a.b["pw-1234"]', 'a.b["pw-1236"]'], secrets=Secrets(["pw-1234", "pw-1236"])).closest
+    >>> ResourceNotFoundError('a.b["pw-1235"]', ['a.b["pw-1234"]', 'a.b["pw-1236"]'], secrets=Secrets(["pw-1234", "pw-1236"])).closest
     ('a.b["(sensitive)"]',)
     """
 
@@ -366,8 +367,8 @@ class ResourceNotFound(TfCheckError, LookupError):
         return (_rebuild_not_found, (self.address, self.closest, self.where))
 
 
-def _rebuild_not_found(address: str, closest: tuple[str, ...], where: str) -> ResourceNotFound:
-    return ResourceNotFound(address, closest, where)
+def _rebuild_not_found(address: str, closest: tuple[str, ...], where: str) -> ResourceNotFoundError:
+    return ResourceNotFoundError(address, closest, where)
 
 
 def closest_addresses(address: str, candidates: Sequence[str], n: int = 3) -> list[str]:
@@ -437,14 +438,14 @@ class AddressIndex(ReadOnly):
 
     def missing(
         self, address: str, deposed: str | None, where: str, secrets: Secrets = NO_SECRETS
-    ) -> ResourceNotFound:
+    ) -> ResourceNotFoundError:
         """The error for a miss in ``where`` (e.g. ``"the plan"``), naming the closest addresses.
 
         ``secrets`` (the document's) hide what the addresses hold (:func:`shown_address`).
         """
         if deposed is not None:
             where = f"{where}'s deposed objects (key {deposed!r})"
-        return ResourceNotFound(address, closest_addresses(address, list(self._current)), where, secrets=secrets)
+        return ResourceNotFoundError(address, closest_addresses(address, list(self._current)), where, secrets=secrets)
 
 
 _CLOSEST_SHORTLIST = 300
@@ -589,7 +590,7 @@ class Plan:
         If the plan lists an address twice (Terraform never does), the first entry wins,
         as in Go's linear scan.
 
-        Raises :class:`ResourceNotFound` (a LookupError) naming the closest addresses present.
+        Raises :class:`ResourceNotFoundError` (a LookupError) naming the closest addresses present.
         """
         i = self._index.get(address, deposed)
         if i is None:
@@ -614,7 +615,7 @@ class Plan:
         return change
 
     def output_change(self, name: str) -> OutputChange:
-        """The change of output ``name``; raises ResourceNotFound naming the closest outputs.
+        """The change of output ``name``; raises ResourceNotFoundError naming the closest outputs.
 
         >>> Plan.from_dict({"format_version": "1.0", "output_changes": {"ip": {"actions": ["create"]}}}).output_change("ip")
         <OutputChange ip actions=['create']>
@@ -622,7 +623,7 @@ class Plan:
         raw = self.raw.get("output_changes") or _EMPTY
         if name not in raw:
             closest = closest_addresses(name, list(raw))
-            raise ResourceNotFound(name, closest, "the plan's output changes", secrets=self.secrets)
+            raise ResourceNotFoundError(name, closest, "the plan's output changes", secrets=self.secrets)
         return OutputChange(name, raw[name])
 
     # -- secrets -----------------------------------------------------------------------------

@@ -19,7 +19,14 @@ from .._loading import load as route
 from .._loading.load import STATE, Loaded
 from .._redact import Marks, Secrets, contains_sensitive
 from .fields import ResourceFields
-from .plan import AddressIndex, HasSecrets, LazySecrets, ResourceNotFound, closest_addresses, shown_address
+from .plan import (
+    AddressIndex,
+    HasSecrets,
+    LazySecrets,
+    ResourceNotFoundError,
+    closest_addresses,
+    shown_address,
+)
 from .sensitive import collect_state_secrets, marked_strings
 
 __all__ = ["State", "StateOutput", "StateResource", "StateSource", "load_state"]
@@ -252,7 +259,7 @@ class State:
         return {name: StateOutput(name, out) for name, out in (values.get("outputs") or _EMPTY).items()}
 
     def output(self, name: str) -> StateOutput:
-        """The output ``name``; raises ResourceNotFound naming the closest outputs.
+        """The output ``name``; raises ResourceNotFoundError naming the closest outputs.
 
         >>> State.from_dict({"format_version": "1.0", "values": {"outputs": {"ip": {"value": "10.0.0.1"}}}}).output("ip").value
         '10.0.0.1'
@@ -260,7 +267,7 @@ class State:
         outputs = self.outputs
         if name not in outputs:
             closest = closest_addresses(name, list(outputs))
-            raise ResourceNotFound(name, closest, "the state's outputs", secrets=self.secrets)
+            raise ResourceNotFoundError(name, closest, "the state's outputs", secrets=self.secrets)
         return outputs[name]
 
     # -- resources ---------------------------------------------------------------------------
@@ -285,12 +292,12 @@ class State:
     def resource(self, address: str, *, deposed: str | None = None) -> StateResource:
         """The resource at full ``address`` (O(1)); ``deposed`` selects a deposed object by its key.
 
-        Raises :class:`ResourceNotFound` (a LookupError) naming the closest addresses present.
+        Raises :class:`ResourceNotFoundError` (a LookupError) naming the closest addresses present.
 
         >>> State.from_dict({"format_version": "1.0"}).resource("null_resource.a")
         Traceback (most recent call last):
         ...
-        plancheck._documents.plan.ResourceNotFound: resource 'null_resource.a' is not in the state; the state has no similar address
+        plancheck.ResourceNotFoundError: resource 'null_resource.a' is not in the state; the state has no similar address
         """
         i = self._index.get(address, deposed)
         if i is None:

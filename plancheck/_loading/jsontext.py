@@ -282,11 +282,11 @@ def loads_exact(
     >>> loads_exact("[NaN]")
     Traceback (most recent call last):
     ...
-    plancheck._errors.DocumentFormatError: $: expected valid JSON, found NaN, which is not JSON
+    plancheck.DocumentFormatError: $: expected valid JSON, found NaN, which is not JSON
     >>> loads_exact('{"a": [1, 2e1000000000000000000]}')
     Traceback (most recent call last):
     ...
-    plancheck._errors.DocumentFormatError: $.a[1]: expected a number that Python's Decimal can hold (exponent at most decimal.MAX_EMAX, no digit below 10**decimal.MIN_ETINY), found a number beyond that range at line 1 column 11 (character 10)
+    plancheck.DocumentFormatError: $.a[1]: expected a number that Python's Decimal can hold (exponent at most decimal.MAX_EMAX, no digit below 10**decimal.MIN_ETINY), found a number beyond that range at line 1 column 11 (character 10)
     >>> type(loads_exact("1" * 5000)).__name__, loads_exact("[" * 5000 + "]" * 5000) is not None
     ('Decimal', True)
     """

@@ -101,7 +101,7 @@ def read_source(
     >>> read_source(io.BytesIO(b"[" * 100), PlanFormatError, "plan", "load_plan", max_bytes=64)
     Traceback (most recent call last):
     ...
-    plancheck._errors.PlanFormatError: $: expected a plan of at most 64 bytes (raise the limit with max_bytes= or PLANCHECK_MAX_BYTES), found more than 64 bytes
+    plancheck.PlanFormatError: $: expected a plan of at most 64 bytes (raise the limit with max_bytes= or PLANCHECK_MAX_BYTES), found more than 64 bytes
     """
     if isinstance(source, Mapping):
         return source

@@ -169,7 +169,7 @@ def validated(value: Any, where: PathKey, node: _Node | None, source: str | None
     >>> validated({"root_module": {"resources": 5}}, ("prior_state", "values"), plan_validator().node_at("prior_state", "values"), None)
     Traceback (most recent call last):
     ...
-    plancheck._errors.PlanFormatError: $.prior_state.values.root_module.resources: expected an array of resources, found a number
+    plancheck.PlanFormatError: $.prior_state.values.root_module.resources: expected an array of resources, found a number
     """
     if node is not None and not node.trivial:
         validator = plan_validator()

@@ -743,7 +743,7 @@ def check_kind(keys: Iterable[str], error: type[DocumentFormatError], source: st
     >>> check_kind(["format_version", "values"], PlanFormatError)
     Traceback (most recent call last):
     ...
-    plancheck._errors.PlanFormatError: $: expected a plan (terraform show -json PLANFILE), found a state (a top-level "values" and none of a plan's keys): this is a state, not a plan (use load_state)
+    plancheck.PlanFormatError: $: expected a plan (terraform show -json PLANFILE), found a state (a top-level "values" and none of a plan's keys): this is a state, not a plan (use load_state)
     >>> check_kind(["format_version", "values"], StateFormatError)
     """
     names = list(keys)
@@ -828,7 +828,7 @@ def validate_plan(document: Any, *, source: str | None = None, mode: str = "fast
     >>> validate_plan({"format_version": "1.2", "resource_changes": [{"address": "a.b", "change": {"actions": ["nop"]}}]})
     Traceback (most recent call last):
     ...
-    plancheck._errors.PlanFormatError: $.resource_changes[0].change.actions[0]: expected an action: one of "no-op", "create", "read", "update", "delete", "forget", found the string "nop"
+    plancheck.PlanFormatError: $.resource_changes[0].change.actions[0]: expected an action: one of "no-op", "create", "read", "update", "delete", "forget", found the string "nop"
     """
     _validate(plan_validator(), document, PlanFormatError, source, mode)
 
@@ -839,6 +839,6 @@ def validate_state(document: Any, *, source: str | None = None, mode: str = "fas
     >>> validate_state({"format_version": "1.0", "values": {"root_module": {"resources": [{}]}}})
     Traceback (most recent call last):
     ...
-    plancheck._errors.StateFormatError: $.values.root_module.resources[0].address: expected a resource address string, found no "address" key
+    plancheck.StateFormatError: $.values.root_module.resources[0].address: expected a resource address string, found no "address" key
     """
     _validate(state_validator(), document, StateFormatError, source, mode)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import ClassVar
 
-from .._errors import TfCheckError
+from .._errors import TfCheckError, public
 
 __all__ = ["AcceptanceError", "Stage", "TestDefinitionError"]
 
@@ -32,6 +32,7 @@ def _indent(text: str, prefix: str = "  ") -> str:
     return "\n".join(prefix + line if line else line for line in text.splitlines())
 
 
+@public("plancheck.acceptance")
 class AcceptanceError(TfCheckError, AssertionError):
     """A test case failed: at which step (1-based) of how many, in which stage, and why.
 
@@ -106,6 +107,7 @@ def _rebuild(
     return AcceptanceError(step, steps, Stage(stage), reason, command=command, exit_code=exit_code, output=output)
 
 
+@public("plancheck.acceptance")
 class TestDefinitionError(TfCheckError, TypeError, ValueError):
     """A :class:`TestCase` or :class:`TestStep` was built with an argument it cannot use.
 

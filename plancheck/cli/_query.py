@@ -13,7 +13,7 @@ from typing import Any, Final
 
 from tfjsonpath import Path
 
-from .._documents.plan import Change, Plan, ResourceNotFound, shown_address
+from .._documents.plan import Change, Plan, ResourceNotFoundError, shown_address
 from .._documents.resolve import ResolvedValue, ValueStatus, resolve_value
 from .._redact import Marks, contains_sensitive, fit_marks, render_value
 from ._output import SCHEMA_VERSION
@@ -33,7 +33,7 @@ def query_change(plan: Plan, address: str) -> Change:
         if address.startswith("output.") and not plan.has_resource_change(address):
             return plan.output_change(address[len("output.") :]).change
         return plan.resource_change(address).change
-    except ResourceNotFound as exc:
+    except ResourceNotFoundError as exc:
         raise CliError("usage", str(exc)) from None
 
 

@@ -9,7 +9,7 @@ Decimal("1.00")``), ``True`` is not ``1``, and arrays and objects compare deeply
 >>> compare.ValuesDiffer().compare_values([["a"], ["a"]])
 Traceback (most recent call last):
 ...
-plancheck._errors.ValueMismatchError: expected values to differ, but they are the same: ["a"] == ["a"]
+plancheck.ValueMismatchError: expected values to differ, but they are the same: ["a"] == ["a"]
 """
 
 from ._comparers import ValueComparer, ValuesDiffer, ValuesDifferAll, ValuesSame, ValuesSameAny

@@ -117,11 +117,11 @@ class ValuesSame(ValueComparer):
     >>> ValuesSame().compare_values(["str", "str", "other_str"])
     Traceback (most recent call last):
     ...
-    plancheck._errors.ValueMismatchError: expected values to be the same, but they differ: "str" != "other_str"
+    plancheck.ValueMismatchError: expected values to be the same, but they differ: "str" != "other_str"
     >>> ValuesSame().compare_values([{"a": [1]}, {"a": [2]}])
     Traceback (most recent call last):
     ...
-    plancheck._errors.ValueMismatchError: expected values to be the same, but they differ: {"a": [1]} != {"a": [2]} (first difference at a[0])
+    plancheck.ValueMismatchError: expected values to be the same, but they differ: {"a": [1]} != {"a": [2]} (first difference at a[0])
     """
 
     __slots__ = ()
@@ -143,7 +143,7 @@ class ValuesDiffer(ValueComparer):
     >>> ValuesDiffer().compare_values(["str", "other_str", "other_str"])
     Traceback (most recent call last):
     ...
-    plancheck._errors.ValueMismatchError: expected values to differ, but they are the same: "other_str" == "other_str"
+    plancheck.ValueMismatchError: expected values to differ, but they are the same: "other_str" == "other_str"
     """
 
     __slots__ = ()
@@ -163,7 +163,7 @@ class ValuesDifferAll(ValueComparer):
     >>> ValuesDifferAll().compare_values(["a", "b", "a"])
     Traceback (most recent call last):
     ...
-    plancheck._errors.ValueMismatchError: expected all values to differ, but values 0 and 2 are the same: "a" == "a"
+    plancheck.ValueMismatchError: expected all values to differ, but values 0 and 2 are the same: "a" == "a"
     """
 
     __slots__ = ()
@@ -188,7 +188,7 @@ class ValuesSameAny(ValueComparer):
     >>> ValuesSameAny().compare_values(["a", "b", "c"])
     Traceback (most recent call last):
     ...
-    plancheck._errors.ValueMismatchError: expected some values to be the same, but they all differ: "a", "b", "c"
+    plancheck.ValueMismatchError: expected some values to be the same, but they all differ: "a", "b", "c"
     """
 
     __slots__ = ()

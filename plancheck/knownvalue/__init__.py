@@ -10,7 +10,7 @@ True
 >>> check.check_value({"ami": "ami-0abc", "tags": {"env": "dev"}})
 Traceback (most recent call last):
 ...
-plancheck._errors.ValueMismatchError: tags["env"]: expected value "prod" for StringExact check, got: "dev"
+plancheck.ValueMismatchError: tags["env"]: expected value "prod" for StringExact check, got: "dev"
 
 Unlike Go: typing is strict JSON typing (``True`` is not 1); numbers compare
 exactly; set checks pair checks with elements by a maximum matching, not

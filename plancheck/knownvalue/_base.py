@@ -216,7 +216,7 @@ class Check:
     >>> kv.ListExact([kv.StringExact("a")]).check_value(["b"])
     Traceback (most recent call last):
     ...
-    plancheck._errors.ValueMismatchError: [0]: expected value "a" for StringExact check, got: "b"
+    plancheck.ValueMismatchError: [0]: expected value "a" for StringExact check, got: "b"
     """
 
     __slots__ = ("_hash",)
@@ -329,11 +329,11 @@ class Check:
         ...     {"pw": "hunter3"}, sensitive={"pw": True}, path=New("triggers"))
         Traceback (most recent call last):
         ...
-        plancheck._errors.ValueMismatchError: triggers["pw"]: expected value (sensitive) for StringExact check, got: (sensitive)
+        plancheck.ValueMismatchError: triggers["pw"]: expected value (sensitive) for StringExact check, got: (sensitive)
         >>> kv.NotNull().check_value(None, unknown=True)
         Traceback (most recent call last):
         ...
-        plancheck._errors.ValueMismatchError: value is unknown
+        plancheck.ValueMismatchError: value is unknown
         """
         if secrets is None:
             secrets = _NO_SECRETS

@@ -143,7 +143,7 @@ class ListExact(_SequenceExact):
     >>> kv.ListExact([kv.Int64Exact(123), kv.Int64Exact(456)]).check_value([123, 654])
     Traceback (most recent call last):
     ...
-    plancheck._errors.ValueMismatchError: [1]: expected value 456 for Int64Exact check, got: 654
+    plancheck.ValueMismatchError: [1]: expected value 456 for Int64Exact check, got: 654
     """
 
     __slots__ = ()
@@ -265,7 +265,7 @@ class ListPartial(_SequencePartial):
     >>> kv.ListPartial({2: kv.Null(), 3: kv.Null()}).check_value([1])
     Traceback (most recent call last):
     ...
-    plancheck._errors.ValueMismatchError: missing element indexes 2, 3 for ListPartial check
+    plancheck.ValueMismatchError: missing element indexes 2, 3 for ListPartial check
     """
 
     __slots__ = ()
@@ -337,7 +337,7 @@ class ListSizeExact(SizeCheck):
     >>> kv.ListSizeExact(3).check_value([1, 2])
     Traceback (most recent call last):
     ...
-    plancheck._errors.ValueMismatchError: expected 3 elements for ListSizeExact check, got 2 elements
+    plancheck.ValueMismatchError: expected 3 elements for ListSizeExact check, got 2 elements
     """
 
     __slots__ = ()
@@ -447,7 +447,7 @@ class MapExact(_Keyed):
     >>> kv.MapExact({"one": kv.Null(), "two": kv.Null()}).check_value({"one": None, "six": None, "ten": None})
     Traceback (most recent call last):
     ...
-    plancheck._errors.ValueMismatchError: missing key "two" and extra keys "six", "ten" for MapExact check
+    plancheck.ValueMismatchError: missing key "two" and extra keys "six", "ten" for MapExact check
     """
 
     __slots__ = ()
@@ -466,7 +466,7 @@ class MapPartial(_Keyed):
     >>> kv.MapPartial({"one": kv.Null()}).check_value({"two": None})
     Traceback (most recent call last):
     ...
-    plancheck._errors.ValueMismatchError: missing key "one" for MapPartial check
+    plancheck.ValueMismatchError: missing key "one" for MapPartial check
     """
 
     __slots__ = ()
@@ -485,7 +485,7 @@ class ObjectExact(_Keyed):
     >>> kv.ObjectExact({"id": kv.NotNull()}).check_value({"id": "x", "arn": "y"})
     Traceback (most recent call last):
     ...
-    plancheck._errors.ValueMismatchError: extra attribute "arn" for ObjectExact check
+    plancheck.ValueMismatchError: extra attribute "arn" for ObjectExact check
     """
 
     __slots__ = ()

@@ -105,7 +105,7 @@ class StringFunc(_FuncCheck[str]):
     >>> StringFunc(is_foo).check_value("bar")
     Traceback (most recent call last):
     ...
-    plancheck._errors.ValueMismatchError: bar was not foo
+    plancheck.ValueMismatchError: bar was not foo
     """
 
     __slots__ = ()

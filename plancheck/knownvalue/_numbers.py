@@ -106,7 +106,7 @@ class Int64Exact(_IntExact):
     >>> Int64Exact(1234).check_value(4321)
     Traceback (most recent call last):
     ...
-    plancheck._errors.ValueMismatchError: expected value 1234 for Int64Exact check, got: 4321
+    plancheck.ValueMismatchError: expected value 1234 for Int64Exact check, got: 4321
     """
 
     __slots__ = ()
@@ -124,7 +124,7 @@ class Int32Exact(_IntExact):
     >>> Int32Exact(1).check_value(2**31)
     Traceback (most recent call last):
     ...
-    plancheck._errors.ValueMismatchError: expected number parseable as int32 for Int32Exact check, got: 2147483648
+    plancheck.ValueMismatchError: expected number parseable as int32 for Int32Exact check, got: 2147483648
     """
 
     __slots__ = ()
@@ -156,7 +156,7 @@ class Float64Exact(_ReadExact):
     >>> Float64Exact(1.234).check_value(Decimal("4.321"))
     Traceback (most recent call last):
     ...
-    plancheck._errors.ValueMismatchError: expected value 1.234 for Float64Exact check, got: 4.321
+    plancheck.ValueMismatchError: expected value 1.234 for Float64Exact check, got: 4.321
     """
 
     __slots__ = ()

@@ -30,7 +30,7 @@ class StringExact(ValueCheck):
     >>> StringExact("str").check_value("rts")
     Traceback (most recent call last):
     ...
-    plancheck._errors.ValueMismatchError: expected value "str" for StringExact check, got: "rts"
+    plancheck.ValueMismatchError: expected value "str" for StringExact check, got: "rts"
     """
 
     __slots__ = ()
@@ -77,7 +77,7 @@ class StringRegexp(Check):
     >>> StringRegexp("str").check_value("rts")
     Traceback (most recent call last):
     ...
-    plancheck._errors.ValueMismatchError: expected regex match /str/ for StringRegexp check, got: "rts"
+    plancheck.ValueMismatchError: expected regex match /str/ for StringRegexp check, got: "rts"
     """
 
     __slots__ = ("_flags", "_pattern", "_regex")
@@ -157,7 +157,7 @@ class Bool(ValueCheck):
     >>> Bool(True).check_value(False)
     Traceback (most recent call last):
     ...
-    plancheck._errors.ValueMismatchError: expected value true for Bool check, got: false
+    plancheck.ValueMismatchError: expected value true for Bool check, got: false
     """
 
     __slots__ = ()
@@ -214,7 +214,7 @@ class Null(_NoArgs):
     >>> Null().check_value(False)
     Traceback (most recent call last):
     ...
-    plancheck._errors.ValueMismatchError: expected null value for Null check, got: bool
+    plancheck.ValueMismatchError: expected null value for Null check, got: bool
     """
 
     __slots__ = ()
@@ -241,7 +241,7 @@ class NotNull(_NoArgs):
     >>> NotNull().check_value(None)
     Traceback (most recent call last):
     ...
-    plancheck._errors.ValueMismatchError: expected non-null value for NotNull check, got: null
+    plancheck.ValueMismatchError: expected non-null value for NotNull check, got: null
     """
 
     __slots__ = ()

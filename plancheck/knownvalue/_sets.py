@@ -115,7 +115,7 @@ class SetExact(_SetCheck):
     >>> kv.SetExact([kv.Int64Exact(123), kv.Int64Exact(789)]).check_value([123, 654])
     Traceback (most recent call last):
     ...
-    plancheck._errors.ValueMismatchError: missing value 789 for SetExact check; unmatched element [1]: 654
+    plancheck.ValueMismatchError: missing value 789 for SetExact check; unmatched element [1]: 654
     """
 
     __slots__ = ()

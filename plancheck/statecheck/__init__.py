@@ -18,7 +18,7 @@ then run checks on it; :func:`assert_state` runs several and reports every failu
 >>> statecheck.ExpectKnownValue("aws_instance.web", New("password"), kv.StringExact("hunter3")).check_state(state)
 Traceback (most recent call last):
 ...
-plancheck._errors.StateCheckError: ExpectKnownValue: aws_instance.web: password: expected value (sensitive) for StringExact check, got: (sensitive)
+plancheck.StateCheckError: ExpectKnownValue: aws_instance.web: password: expected value (sensitive) for StringExact check, got: (sensitive)
 
 Unlike Go: resources in child modules are found by their full address; a sensitive
 mark on an ancestor covers the path; a missing attribute fails saying so, apart from

@@ -32,7 +32,7 @@ def assert_state(state: State, *checks: StateCheck) -> None:
     >>> assert_state(state, ExpectKnownOutputValue("a", kv.StringExact("y")), ExpectKnownOutputValue("b", kv.Null()))
     Traceback (most recent call last):
     ...
-    plancheck._errors.StateCheckError: 2 state checks failed:
+    plancheck.StateCheckError: 2 state checks failed:
       1. ExpectKnownOutputValue: output.a: expected value "y" for StringExact check, got: "x"
       2. ExpectKnownOutputValue: output.b: expected null value for Null check, got: number
     """

@@ -12,7 +12,7 @@ from tfjsonpath import Path
 
 from .._checking.fields import require_document
 from .._checking.messages import closest_text, quote
-from .._documents.plan import ResourceNotFound
+from .._documents.plan import ResourceNotFoundError
 from .._documents.resolve import ResolvedValue, resolve_value
 from .._documents.state import State, StateOutput, StateResource
 from .._errors import CheckFailure, StateCheckError
@@ -43,7 +43,7 @@ class StateCheck(FrozenValue, abc.ABC):
     >>> ExpectFormat().check_state(State.from_dict({"format_version": "0.1"}))
     Traceback (most recent call last):
     ...
-    plancheck._errors.StateCheckError: ExpectFormat: format 0.1
+    plancheck.StateCheckError: ExpectFormat: format 0.1
     """
 
     __slots__ = ()
@@ -71,7 +71,7 @@ def find_state_resource(state: State, address: str, deposed: str | None) -> Stat
     """The resource object at full ``address`` (in any module), or the reason it is missing."""
     try:
         return state.resource(address, deposed=deposed)
-    except ResourceNotFound as exc:
+    except ResourceNotFoundError as exc:
         missing = exc
     if deposed is not None and state.has_resource(address):
         keys = sorted(r.deposed for r in state.resources if r.address == address and r.deposed is not None)
@@ -88,7 +88,7 @@ def find_state_output(state: State, name: str) -> StateOutput | str:
     """The root module output ``name``, or the reason it is missing."""
     try:
         return state.output(name)
-    except ResourceNotFound as exc:
+    except ResourceNotFoundError as exc:
         if not state.outputs:
             return "output not found in state; the state has no outputs"
         return "output not found in state" + closest_text(exc.closest, "output name", "state")

@@ -133,7 +133,7 @@ class CompareValueCollection(StateCheck):
     ...                        compare.ValuesSame()).check_state(state)
     Traceback (most recent call last):
     ...
-    plancheck._errors.StateCheckError: CompareValueCollection: test_resource.two: collection list_nested_block.list_nested_block_attribute (2 elements): no element compares with test_resource.one.other: expected values to be the same, but they differ: "str2" != "x"; expected values to be the same, but they differ: "str" != "x"
+    plancheck.StateCheckError: CompareValueCollection: test_resource.two: collection list_nested_block.list_nested_block_attribute (2 elements): no element compares with test_resource.one.other: expected values to be the same, but they differ: "str2" != "x"; expected values to be the same, but they differ: "str" != "x"
     """
 
     __slots__ = ("address", "collection_path", "comparer", "value_address", "value_path")

@@ -104,7 +104,7 @@ class CompareValue:
     >>> step.check_state(state("ami-2"))
     Traceback (most recent call last):
     ...
-    plancheck._errors.StateCheckError: CompareValue: aws_instance.web: ami: expected values to be the same, but they differ: "ami-1" != "ami-2" (3 values collected)
+    plancheck.StateCheckError: CompareValue: aws_instance.web: ami: expected values to be the same, but they differ: "ami-1" != "ami-2" (3 values collected)
     >>> same_ami.values
     ('ami-1', 'ami-1', 'ami-2')
     """
@@ -253,7 +253,7 @@ class CompareValuePairs(StateCheck):
     ...                   compare.ValuesSame()).check_state(state)
     Traceback (most recent call last):
     ...
-    plancheck._errors.StateCheckError: CompareValuePairs: test_resource.one: bool_attribute: expected values to be the same, but they differ: true != 1.234 (compared with test_resource.one.float_attribute)
+    plancheck.StateCheckError: CompareValuePairs: test_resource.one: bool_attribute: expected values to be the same, but they differ: true != 1.234 (compared with test_resource.one.float_attribute)
     """
 
     __slots__ = ("address1", "address2", "comparer", "path1", "path2")

@@ -55,7 +55,7 @@ class ExpectKnownValue(ResourcePathMatcherFields, StateCheck):
     ...                  kv.ListPartial({1: kv.StringExact("value3")})).check_state(state)
     Traceback (most recent call last):
     ...
-    plancheck._errors.StateCheckError: ExpectKnownValue: module.m.test_resource.one: list_attribute[1]: expected value "value3" for StringExact check, got: "value2"
+    plancheck.StateCheckError: ExpectKnownValue: module.m.test_resource.one: list_attribute[1]: expected value "value3" for StringExact check, got: "value2"
     """
 
     __slots__ = ()
@@ -86,7 +86,7 @@ class ExpectKnownOutputValue(OutputMatcherFields, StateCheck):
     >>> ExpectKnownOutputValue("pw", kv.StringExact("hunter3")).check_state(state)
     Traceback (most recent call last):
     ...
-    plancheck._errors.StateCheckError: ExpectKnownOutputValue: output.pw: expected value (sensitive) for StringExact check, got: (sensitive)
+    plancheck.StateCheckError: ExpectKnownOutputValue: output.pw: expected value (sensitive) for StringExact check, got: (sensitive)
     """
 
     __slots__ = ()
@@ -107,7 +107,7 @@ class ExpectKnownOutputValueAtPath(OutputPathMatcherFields, StateCheck):
     >>> ExpectKnownOutputValueAtPath("obj", New("name"), kv.Null()).check_state(state)
     Traceback (most recent call last):
     ...
-    plancheck._errors.StateCheckError: ExpectKnownOutputValueAtPath: output.obj: name: value is not present (no key "name" in an object with 1 key)
+    plancheck.StateCheckError: ExpectKnownOutputValueAtPath: output.obj: name: value is not present (no key "name" in an object with 1 key)
     """
 
     __slots__ = ()
@@ -144,7 +144,7 @@ class ExpectSensitiveValue(ResourcePathFields, StateCheck):
     >>> ExpectSensitiveValue("test_resource.one", New("name")).check_state(state)
     Traceback (most recent call last):
     ...
-    plancheck._errors.StateCheckError: ExpectSensitiveValue: test_resource.one: name: expected a sensitive value, but it is not sensitive; it is known: "n"
+    plancheck.StateCheckError: ExpectSensitiveValue: test_resource.one: name: expected a sensitive value, but it is not sensitive; it is known: "n"
     """
 
     __slots__ = ()

@@ -121,7 +121,7 @@ class Template:
         ...     "aws_s3_bucket", {"bucket": "data"})
         Traceback (most recent call last):
         ...
-        plancheck._errors.ConfigCheckError: has_resource_properties: aws_s3_bucket: none of 1 aws_s3_bucket resources matches; aws_s3_bucket.b: bucket: expected value "data" for StringExact check, got: "logs"
+        plancheck.ConfigCheckError: has_resource_properties: aws_s3_bucket: none of 1 aws_s3_bucket resources matches; aws_s3_bucket.b: bucket: expected value "data" for StringExact check, got: "logs"
         """
         self._has("has_resource_properties", "resource", type, props, "resource")
 
@@ -169,7 +169,7 @@ class Template:
         ...     "t", {"x": 1})
         Traceback (most recent call last):
         ...
-        plancheck._errors.ConfigCheckError: all_resources_properties: t.b: x: expected value 1 for NumberExact check, got: 2
+        plancheck.ConfigCheckError: all_resources_properties: t.b: x: expected value 1 for NumberExact check, got: 2
         """
         check = like(props, "all_resources_properties")
         failures: list[CheckFailure] = []
@@ -219,7 +219,7 @@ class Template:
         >>> Template.from_json({"output": {"id": {"value": "${aws_vpc.main.id}"}}}).has_output("*", {"value": "x"})
         Traceback (most recent call last):
         ...
-        plancheck._errors.ConfigCheckError: has_output: output.*: no output matches; output.id: value: expected value "x" for StringExact check, got: "${aws_vpc.main.id}"
+        plancheck.ConfigCheckError: has_output: output.*: no output matches; output.id: value: expected value "x" for StringExact check, got: "${aws_vpc.main.id}"
         """
         self._has_named("has_output", "output", name, props)
 

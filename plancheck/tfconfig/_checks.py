@@ -97,7 +97,7 @@ class ConfigCheck(FrozenValue, abc.ABC):
     >>> ExpectResource("terraform_data", "web").check_config({"resource": {"terraform_data": {"wbe": {}}}})
     Traceback (most recent call last):
     ...
-    plancheck._errors.ConfigCheckError: ExpectResource: terraform_data.web: no resource terraform_data.web in the configuration; closest: terraform_data.wbe
+    plancheck.ConfigCheckError: ExpectResource: terraform_data.web: no resource terraform_data.web in the configuration; closest: terraform_data.wbe
     """
 
     __slots__ = ()
@@ -130,7 +130,7 @@ def assert_config(config: Config | Mapping[str, Any], *checks: ConfigCheck) -> N
     >>> assert_config(cfg, ExpectVariable("region", sensitive=True), ExpectResourceCount("terraform_data", 2))
     Traceback (most recent call last):
     ...
-    plancheck._errors.ConfigCheckError: 2 config checks failed:
+    plancheck.ConfigCheckError: 2 config checks failed:
       1. ExpectVariable: var.region: sensitive is false, expected true
       2. ExpectResourceCount: terraform_data: expected 2 terraform_data resources, found 1: terraform_data.a
     """
@@ -303,7 +303,7 @@ class ExpectResource(_ResourceBlockCheck):
     >>> ExpectResource("aws_instance", "db").check_config(cfg)
     Traceback (most recent call last):
     ...
-    plancheck._errors.ConfigCheckError: ExpectResource: aws_instance.db: no resource aws_instance.db in the configuration; closest: aws_instance.web
+    plancheck.ConfigCheckError: ExpectResource: aws_instance.db: no resource aws_instance.db in the configuration; closest: aws_instance.web
     """
 
     __slots__ = ()
@@ -323,7 +323,7 @@ class ExpectNoResource(_ResourceBlockCheck):
     >>> ExpectNoResource("aws_instance", "web").check_config({"resource": {"aws_instance": {"web": {}}}})
     Traceback (most recent call last):
     ...
-    plancheck._errors.ConfigCheckError: ExpectNoResource: aws_instance.web: expected no such resource, found one at $.resource["aws_instance"]["web"]
+    plancheck.ConfigCheckError: ExpectNoResource: aws_instance.web: expected no such resource, found one at $.resource["aws_instance"]["web"]
     """
 
     __slots__ = ()
@@ -398,7 +398,7 @@ class ExpectResourceAttribute(ConfigCheck):
     >>> ExpectResourceAttribute("aws_instance", "web", New("tags").AtMapKey("Name"), "web-2").check_config(cfg)
     Traceback (most recent call last):
     ...
-    plancheck._errors.ConfigCheckError: ExpectResourceAttribute: aws_instance.web: tags["Name"]: expected value "web-2" for StringExact check, got: "web-1"
+    plancheck.ConfigCheckError: ExpectResourceAttribute: aws_instance.web: tags["Name"]: expected value "web-2" for StringExact check, got: "web-1"
     """
 
     __slots__ = ("mode", "name", "path", "type", "value")
@@ -444,7 +444,7 @@ class ExpectResourceWithProperties(ConfigCheck):
     >>> ExpectResourceWithProperties("aws_sns_topic", {"name": "alarms"}).check_config(cfg)
     Traceback (most recent call last):
     ...
-    plancheck._errors.ConfigCheckError: ExpectResourceWithProperties: aws_sns_topic: none of 1 aws_sns_topic resources matches; aws_sns_topic.a: name: expected value "alarms" for StringExact check, got: "alerts"
+    plancheck.ConfigCheckError: ExpectResourceWithProperties: aws_sns_topic: none of 1 aws_sns_topic resources matches; aws_sns_topic.a: name: expected value "alarms" for StringExact check, got: "alerts"
     """
 
     __slots__ = ("mode", "properties", "type")
@@ -578,7 +578,7 @@ class ExpectVariable(ConfigCheck):
     >>> ExpectVariable("db_password", default="letmein").check_config(cfg)
     Traceback (most recent call last):
     ...
-    plancheck._errors.ConfigCheckError: ExpectVariable: var.db_password: default: expected value (sensitive) for StringExact check, got: (sensitive)
+    plancheck.ConfigCheckError: ExpectVariable: var.db_password: default: expected value (sensitive) for StringExact check, got: (sensitive)
     """
 
     __slots__ = ("default", "description", "name", "nullable", "sensitive", "type")
@@ -687,7 +687,7 @@ class ExpectOutput(ConfigCheck):
     >>> ExpectOutput("ip", sensitive=False).check_config(cfg)
     Traceback (most recent call last):
     ...
-    plancheck._errors.ConfigCheckError: ExpectOutput: output.ip: sensitive is true, expected false
+    plancheck.ConfigCheckError: ExpectOutput: output.ip: sensitive is true, expected false
     """
 
     __slots__ = ("description", "name", "references", "sensitive", "value")
@@ -785,7 +785,7 @@ class ExpectModule(ConfigCheck):
     >>> ExpectModule("vpc", version="5.2.0").check_config(cfg)
     Traceback (most recent call last):
     ...
-    plancheck._errors.ConfigCheckError: ExpectModule: module.vpc: version: expected value "5.2.0" for StringExact check, got: "5.1.0"
+    plancheck.ConfigCheckError: ExpectModule: module.vpc: version: expected value "5.2.0" for StringExact check, got: "5.1.0"
     """
 
     __slots__ = ("inputs", "name", "source", "version")
@@ -829,7 +829,7 @@ class ExpectProvider(ConfigCheck):
     >>> ExpectProvider("aws", alias="euw1").check_config(cfg)
     Traceback (most recent call last):
     ...
-    plancheck._errors.ConfigCheckError: ExpectProvider: provider.aws.euw1: no provider configuration provider.aws.euw1 in the configuration; closest: provider.aws.usw1, provider.aws
+    plancheck.ConfigCheckError: ExpectProvider: provider.aws.euw1: no provider configuration provider.aws.euw1 in the configuration; closest: provider.aws.usw1, provider.aws
     """
 
     __slots__ = ("alias", "name", "properties")
@@ -886,7 +886,7 @@ class ExpectReferences(ConfigCheck):
     >>> ExpectReferences("aws_subnet", "a", contains=["var.cidr", "local.tags"]).check_config(cfg)
     Traceback (most recent call last):
     ...
-    plancheck._errors.ConfigCheckError: ExpectReferences: aws_subnet.a: expected references to local.tags; found: aws_vpc.main.id, var.cidr
+    plancheck.ConfigCheckError: ExpectReferences: aws_subnet.a: expected references to local.tags; found: aws_vpc.main.id, var.cidr
     """
 
     __slots__ = ("attribute", "contains", "mode", "name", "type")

@@ -25,7 +25,7 @@ def python_to_node(value: Any) -> Node:
     >>> python_to_node({"a": [1, {"b": object()}]})
     Traceback (most recent call last):
     ...
-    plancheck.tfconfig._errors.ConfigFormatError: $.a[1]["b"]: expected a JSON value (dict, list, str, int, float, Decimal, bool or None), found a value of type object
+    plancheck.tfconfig.ConfigFormatError: $.a[1]["b"]: expected a JSON value (dict, list, str, int, float, Decimal, bool or None), found a value of type object
     """
     root = _scalar_or_container(value, ())
     if root.kind > ARRAY:

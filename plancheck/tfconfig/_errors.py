@@ -7,11 +7,12 @@ from collections.abc import Iterable
 
 from tfjsonpath import MapStep, Path, SliceStep, Step
 
-from .._errors import DocumentFormatError
+from .._errors import DocumentFormatError, public
 
 __all__ = ["ConfigFormatError", "Source", "Trail", "json_location", "trail_steps"]
 
 
+@public("plancheck.tfconfig")
 class ConfigFormatError(DocumentFormatError):
     """A configuration (``.tf.json``, ``.tofu.json`` or a dict to write) is malformed.
 

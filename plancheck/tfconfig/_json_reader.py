@@ -167,7 +167,7 @@ def parse_json(text: str, source: Source) -> Node:
     >>> parse_json('{"a": [1, 2}', Source("x.tf.json", '{"a": [1, 2}'))
     Traceback (most recent call last):
     ...
-    plancheck.tfconfig._errors.ConfigFormatError: x.tf.json:1:12: $.a[1]: expected ',' or ']' after an array element, found '}'
+    plancheck.tfconfig.ConfigFormatError: x.tf.json:1:12: $.a[1]: expected ',' or ']' after an array element, found '}'
     """
     n = len(text)
     pos = _WS_MATCH(text, 0).end()  # type: ignore[union-attr]

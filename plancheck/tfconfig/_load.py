@@ -59,7 +59,7 @@ def parse_config(text: str | bytes, *, filename: str | None = None, strict: bool
     >>> parse_config('{"resource": {"aws_instance": "web"}}', filename="main.tf.json")
     Traceback (most recent call last):
     ...
-    plancheck.tfconfig._errors.ConfigFormatError: main.tf.json:1:31: $.resource["aws_instance"]: expected an object of resource names (resource "aws_instance" needs 1 more label: name), found a string
+    plancheck.tfconfig.ConfigFormatError: main.tf.json:1:31: $.resource["aws_instance"]: expected an object of resource names (resource "aws_instance" needs 1 more label: name), found a string
     """
     decoded = _decode_text(text, filename)
     source = Source(filename, decoded)
@@ -75,7 +75,7 @@ def config_from_dict(config: Mapping[str, Any], *, strict: bool = True) -> Confi
     >>> config_from_dict({"resource": {"null_resource": {"a": {"depends_on": "x"}}}})
     Traceback (most recent call last):
     ...
-    plancheck.tfconfig._errors.ConfigFormatError: $.resource["null_resource"]["a"]["depends_on"]: expected an array of references such as "aws_instance.web", found a string
+    plancheck.tfconfig.ConfigFormatError: $.resource["null_resource"]["a"]["depends_on"]: expected an array of references such as "aws_instance.web", found a string
     """
     if not isinstance(config, Mapping):
         raise ConfigFormatError(

@@ -94,7 +94,7 @@ def dumps_config(config: Mapping[str, Any]) -> str:
     >>> dumps_config({"resource": {"null_resource": "x"}})
     Traceback (most recent call last):
     ...
-    plancheck.tfconfig._errors.ConfigFormatError: $.resource["null_resource"]: expected an object of resource names (resource "null_resource" needs 1 more label: name), found a string
+    plancheck.tfconfig.ConfigFormatError: $.resource["null_resource"]: expected an object of resource names (resource "null_resource" needs 1 more label: name), found a string
     """
     if not isinstance(config, Mapping):
         raise ConfigFormatError(

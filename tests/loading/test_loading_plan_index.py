@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from loading_support import ROUTES, dumps, exactly_equal, generated_plan, plain, route
 
-from plancheck._documents.plan import Plan, ResourceNotFound
+from plancheck._documents.plan import Plan, ResourceNotFoundError
 from plancheck._loading.jsontext import collector_paused
 from plancheck._loading.lazy import LazyEntries, LazyObject, Thunk
 
@@ -41,9 +41,9 @@ def test_lookups_by_address(route_name: str) -> None:
     assert list(plan.addresses()) == ["null_resource.a", 'module.m["x"].null_resource.b[0]']
     assert plan.has_resource_change("null_resource.a", deposed="0001")
     assert [rc.change.after["n"] for rc in plan.resource_changes] == [1, 2, 3, 4, 5]
-    with pytest.raises(ResourceNotFound, match=r"closest: null_resource\.a"):
+    with pytest.raises(ResourceNotFoundError, match=r"closest: null_resource\.a"):
         plan.resource_change("null_resource.b")
-    with pytest.raises(ResourceNotFound, match=r"deposed objects \(key '0002'\)"):
+    with pytest.raises(ResourceNotFoundError, match=r"deposed objects \(key '0002'\)"):
         plan.resource_change("null_resource.a", deposed="0002")
 
 

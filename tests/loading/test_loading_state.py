@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 from loading_support import CORPUS, needs_corpus
 
-from plancheck._documents.plan import ResourceNotFound
+from plancheck._documents.plan import ResourceNotFoundError
 from plancheck._documents.state import State, StateOutput, StateResource, load_state
 from plancheck._errors import StateFormatError
 
@@ -107,7 +107,7 @@ def test_deposed_objects_are_reachable(state: State) -> None:
 def test_a_missing_resource_names_the_closest(
     state: State, address: str, deposed: str | None, message: str
 ) -> None:
-    with pytest.raises(ResourceNotFound) as caught:
+    with pytest.raises(ResourceNotFoundError) as caught:
         state.resource(address, deposed=deposed)
     assert str(caught.value) == message
 
@@ -118,7 +118,7 @@ def test_outputs(state: State) -> None:
     assert isinstance(token, StateOutput)
     assert (token.value, token.sensitive, token.type) == ("tok-hunter2", True, "string")
     assert "hunter2" not in repr(token)
-    with pytest.raises(ResourceNotFound, match="not in the state's outputs; closest: ip"):
+    with pytest.raises(ResourceNotFoundError, match="not in the state's outputs; closest: ip"):
         state.output("ips")
 
 

@@ -27,7 +27,7 @@ import pytest
 from plancheck import Plan, State, revealing_sensitive
 from plancheck import knownvalue as kv
 from plancheck._checks import ExpectResourceAction, ResourceAction
-from plancheck._documents.plan import ResourceChange, ResourceNotFound, shown_address
+from plancheck._documents.plan import ResourceChange, ResourceNotFoundError, shown_address
 from plancheck._redact import Secrets
 from plancheck.cli._command import run
 from plancheck.statecheck import ExpectKnownValue as StateExpectKnownValue
@@ -99,7 +99,7 @@ def _state() -> State:
 
 def _raised(call: Callable[[], object]) -> list[str]:
     """The texts of the LookupError ``call`` raises: str, repr, and every structured field."""
-    with pytest.raises(ResourceNotFound) as caught:
+    with pytest.raises(ResourceNotFoundError) as caught:
         call()
     error = caught.value
     return [str(error), repr(error), error.address, *error.closest, error.where]
@@ -200,8 +200,8 @@ EXACT = [
 ]
 
 
-def _caught(call: Callable[[], object]) -> ResourceNotFound:
-    with pytest.raises(ResourceNotFound) as caught:
+def _caught(call: Callable[[], object]) -> ResourceNotFoundError:
+    with pytest.raises(ResourceNotFoundError) as caught:
         call()
     return caught.value
 

@@ -66,7 +66,7 @@ ASSERT_PLAN_FAILURE = [
     "            ExpectResourceAction(\"null_resource.a\", ResourceAction.Destroy),",
     '            ExpectUnknownValue("null_resource.b", New("id")),',
     "        )",
-    "E       plancheck._errors.PlanCheckError: 4 plan checks failed:",
+    "E       plancheck.PlanCheckError: 4 plan checks failed:",
     'E         1. ExpectUnknownValue: null_resource.a: triggers[[]"secret"[]]: expected an unknown value, '
     "but it is known: (sensitive)",
     'E         2. ExpectSensitiveValue: null_resource.a: triggers[[]"name"[]]: expected a sensitive value, '
@@ -90,7 +90,7 @@ def test_assert_plan_failure_lists_every_failed_check(secret_project: pytest.Pyt
     result = run(secret_project)
     result.assert_outcomes(failed=1)
     result.stdout.fnmatch_lines(ASSERT_PLAN_FAILURE, consecutive=True)
-    result.stdout.fnmatch_lines(["FAILED test_plan.py::test_plan - plancheck._errors.PlanCheckError: 4 plan *"])
+    result.stdout.fnmatch_lines(["FAILED test_plan.py::test_plan - plancheck.PlanCheckError: 4 plan *"])
 
 
 @pytest.mark.parametrize("args", [["--tb=long"], ["--tb=long", "--showlocals"]], ids=["long", "long-showlocals"])
@@ -165,7 +165,7 @@ def test_plan_checks_collector(secret_project: pytest.Pytester) -> None:
     result.stdout.fnmatch_lines(
         [
             ">       plan_checks.verify()",
-            "E       plancheck._errors.PlanCheckError: ExpectResourceAction: null_resource.a: expected Update, "
+            "E       plancheck.PlanCheckError: ExpectResourceAction: null_resource.a: expected Update, "
             "got action(s): [[]create[]]",
         ],
         consecutive=True,
@@ -361,5 +361,5 @@ def test_xdist_two_workers(pytester: pytest.Pytester) -> None:
     for secret in SECRETS:
         assert secret not in output
     result.stdout.fnmatch_lines(
-        ["created: 2/2 workers", "E       plancheck._errors.PlanCheckError: 4 plan checks failed:"],
+        ["created: 2/2 workers", "E       plancheck.PlanCheckError: 4 plan checks failed:"],
     )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from ..._errors import TfCheckError
+from ..._errors import TfCheckError, public
 
 __all__ = ["EXTRA_HINT", "ProviderServerError", "ProvidersNotInstalledError"]
 
@@ -12,6 +12,7 @@ __all__ = ["EXTRA_HINT", "ProviderServerError", "ProvidersNotInstalledError"]
 EXTRA_HINT: Final = "pip install 'tfplancheck[providers]'"
 
 
+@public("plancheck.acceptance")
 class ProviderServerError(TfCheckError, RuntimeError):
     """A provider under test could not be started, served or stopped cleanly.
 
@@ -38,6 +39,7 @@ class ProviderServerError(TfCheckError, RuntimeError):
         return (type(self), (self.address, self.problem))
 
 
+@public("plancheck.acceptance")
 class ProvidersNotInstalledError(TfCheckError, ImportError):
     """Serving a provider in the test process needs the optional ``providers`` extra (``tf`` and ``grpcio``).
 
