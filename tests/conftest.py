@@ -14,11 +14,15 @@ End-to-end tests (``@pytest.mark.e2e``) run real Terraform binaries through ``tf
 from __future__ import annotations
 
 import functools
+import json
 import os
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from plancheck import Plan, load_plan
 from plancheck._plugin.acceptance import REQUIRE_E2E_ENV, requested_terraform
 from plancheck._terraform import (
     TerraformBinary,
@@ -106,3 +110,41 @@ def tf_acceptance_cli_config(tf_provider_mirror: Path, tmp_path_factory: pytest.
     """A CLI configuration (``TF_CLI_CONFIG_FILE``) installing the null provider from the mirror only."""
     return write_cli_config(tmp_path_factory.mktemp("cli-config") / "terraform.rc", tf_provider_mirror,
                             [NULL_PROVIDER_SOURCE])
+
+
+# Fixtures of the plan-check tests (tests/checks). They live here, not in a tests/checks/conftest.py:
+# with --doctest-modules, two conftest.py files outside packages clash as the same module name.
+_FIXTURE_PLANS = Path(__file__).resolve().parent / "fixtures" / "plans"
+_CORPUS_PLANS = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "plans"
+
+
+@pytest.fixture(scope="session")
+def fixture_plan() -> Callable[[str], Plan]:
+    """Load ``tests/fixtures/plans/<name>.json`` (cached per session; checks never change a plan)."""
+    cache: dict[str, Plan] = {}
+
+    def load(name: str) -> Plan:
+        if name not in cache:
+            cache[name] = load_plan(_FIXTURE_PLANS / f"{name}.json")
+        return cache[name]
+
+    return load
+
+
+@pytest.fixture(scope="session")
+def fixture_document() -> Callable[[str], dict[str, Any]]:
+    """Parse ``tests/fixtures/plans/<name>.json`` afresh (a new dict on every call)."""
+
+    def parse(name: str) -> dict[str, Any]:
+        document: dict[str, Any] = json.loads((_FIXTURE_PLANS / f"{name}.json").read_text(encoding="utf-8"))
+        return document
+
+    return parse
+
+
+@pytest.fixture(scope="session")
+def corpus_plans_dir() -> Path:
+    """The real plans of the shared corpus; skips when the corpus is not beside the checkout."""
+    if not _CORPUS_PLANS.is_dir():
+        pytest.skip(f"no corpus at {_CORPUS_PLANS}")
+    return _CORPUS_PLANS

@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parents[1]
 #: Lowest first. A module may import from its own layer and from every layer before it.
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("paths", ("tfjsonpath",)),
-    ("base", ("plancheck._errors", "plancheck._frozen", "plancheck._terraform")),
+    ("base", ("plancheck._errors", "plancheck._frozen", "plancheck._terraform", "plancheck._text")),
     ("redaction", ("plancheck._redact",)),
     ("loading", ("plancheck._loading",)),
     ("documents", ("plancheck._documents",)),

@@ -7,18 +7,14 @@ prefix, an output's address) read the same in every check family.
 
 from __future__ import annotations
 
-import difflib
-import heapq
-import os
-from collections.abc import Iterable, Sequence
-from typing import Final
+from collections.abc import Sequence
 
 from tfjsonpath import Path
 
 from .._documents.plan import shown_address
 from .._errors import CheckFailure
 from .._redact import Secrets
-from ..knownvalue._base import quote
+from .._text import closest, quote
 
 __all__ = [
     "actions_text",
@@ -30,34 +26,6 @@ __all__ = [
     "quote",
     "scrubbed_failure",
 ]
-
-# Above this many candidates, difflib compares only the ones sharing the longest start and end.
-_CLOSEST_SHORTLIST: Final = 300
-
-
-def closest(target: str, candidates: Iterable[str], n: int = 3) -> list[str]:
-    """The candidates most similar to ``target`` (difflib ratio at least 0.6), best first.
-
-    Among many candidates, difflib's full comparison (seconds for 20,000 addresses) is
-    kept for the few hundred sharing the longest start and end with ``target``.
-
-    >>> closest("null_resource.b", ["null_resource.a", "aws_instance.x"])
-    ['null_resource.a']
-    >>> closest("regoin", ["region", "zone", "regions"], n=1)
-    ['region']
-    """
-    pool = list(candidates)
-    if len(pool) > _CLOSEST_SHORTLIST:
-        reversed_target = target[::-1]
-
-        def shared_ends(candidate: str) -> int:
-            # Character by character is meant: addresses are not paths.
-            start = os.path.commonprefix((target, candidate))  # noqa: RUF071
-            end = os.path.commonprefix((reversed_target, candidate[::-1]))  # noqa: RUF071
-            return len(start) + len(end)
-
-        pool = heapq.nlargest(_CLOSEST_SHORTLIST, pool, key=shared_ends)
-    return difflib.get_close_matches(target, pool, n=n, cutoff=0.6)
 
 
 def closest_text(found: Sequence[str], what: str, where: str) -> str:

@@ -18,7 +18,7 @@ from ._actions import (
 from ._base import PlanCheck, assert_plan
 from ._deferred import DeferredReason, ExpectDeferredChange, ExpectNoDeferredChanges
 from ._known import ExpectKnownOutputValue, ExpectKnownOutputValueAtPath, ExpectKnownValue, ExpectNoValue
-from ._values import (
+from ._unknown_sensitive_null import (
     ExpectNullOutputValue,
     ExpectNullOutputValueAtPath,
     ExpectSensitiveOutputValue,

@@ -27,7 +27,7 @@ from .._documents.resolve import ABSENT_VALUE, ValueStatus, known_value_at
 from .._errors import CheckFailure
 from ..knownvalue._base import Check
 from ._base import PlanCheck, failure, find_change, find_output
-from ._values import resolve_after, resource_failures
+from ._unknown_sensitive_null import resolve_after, resource_failures
 
 # The deprecated null-output checks live with the other output checks; re-exported for old imports.
 

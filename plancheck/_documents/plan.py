@@ -7,9 +7,6 @@ adds an index by address, built once, so every lookup is O(1).
 from __future__ import annotations
 
 import contextlib
-import difflib
-import heapq
-import os
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from functools import cached_property
 from typing import Any, Protocol, final
@@ -21,6 +18,7 @@ from .._frozen import ReadOnly
 from .._loading import load as route
 from .._loading.load import PLAN, DocumentSource, Loaded
 from .._redact import NO_SECRETS, Marks, Secrets
+from .._text import closest
 from .fields import ResourceFields
 from .sensitive import collect_plan_secrets, marked_strings
 
@@ -371,28 +369,6 @@ def _rebuild_not_found(address: str, closest: tuple[str, ...], where: str) -> Re
     return ResourceNotFoundError(address, closest, where)
 
 
-def closest_addresses(address: str, candidates: Sequence[str], n: int = 3) -> list[str]:
-    """The addresses most similar to ``address``, best first.
-
-    Among many candidates, difflib's full comparison (seconds for 20,000 addresses) is
-    kept for the few hundred sharing the longest start and end with ``address``.
-
-    >>> closest_addresses("null_resource.b", ["null_resource.a", "aws_instance.x"])
-    ['null_resource.a']
-    """
-    if len(candidates) > _CLOSEST_SHORTLIST:
-        reversed_address = address[::-1]
-
-        def shared_ends(candidate: str) -> int:
-            # Character by character is meant: addresses are not paths.
-            start = os.path.commonprefix((address, candidate))  # noqa: RUF071
-            end = os.path.commonprefix((reversed_address, candidate[::-1]))  # noqa: RUF071
-            return len(start) + len(end)
-
-        candidates = heapq.nlargest(_CLOSEST_SHORTLIST, candidates, key=shared_ends)
-    return difflib.get_close_matches(address, candidates, n=n, cutoff=0.6)
-
-
 @final
 class AddressIndex(ReadOnly):
     """Positions of a document's resource objects by address, built once; deposed objects apart.
@@ -445,10 +421,9 @@ class AddressIndex(ReadOnly):
         """
         if deposed is not None:
             where = f"{where}'s deposed objects (key {deposed!r})"
-        return ResourceNotFoundError(address, closest_addresses(address, list(self._current)), where, secrets=secrets)
+        return ResourceNotFoundError(address, closest(address, list(self._current)), where, secrets=secrets)
 
 
-_CLOSEST_SHORTLIST = 300
 
 
 class Plan:
@@ -622,8 +597,8 @@ class Plan:
         """
         raw = self.raw.get("output_changes") or _EMPTY
         if name not in raw:
-            closest = closest_addresses(name, list(raw))
-            raise ResourceNotFoundError(name, closest, "the plan's output changes", secrets=self.secrets)
+            close = closest(name, list(raw))
+            raise ResourceNotFoundError(name, close, "the plan's output changes", secrets=self.secrets)
         return OutputChange(name, raw[name])
 
     # -- secrets -----------------------------------------------------------------------------

@@ -18,13 +18,13 @@ from .._frozen import ReadOnly
 from .._loading import load as route
 from .._loading.load import STATE, Loaded
 from .._redact import Marks, Secrets, contains_sensitive
+from .._text import closest
 from .fields import ResourceFields
 from .plan import (
     AddressIndex,
     HasSecrets,
     LazySecrets,
     ResourceNotFoundError,
-    closest_addresses,
     shown_address,
 )
 from .sensitive import collect_state_secrets, marked_strings
@@ -266,8 +266,8 @@ class State:
         """
         outputs = self.outputs
         if name not in outputs:
-            closest = closest_addresses(name, list(outputs))
-            raise ResourceNotFoundError(name, closest, "the state's outputs", secrets=self.secrets)
+            close = closest(name, list(outputs))
+            raise ResourceNotFoundError(name, close, "the state's outputs", secrets=self.secrets)
         return outputs[name]
 
     # -- resources ---------------------------------------------------------------------------

@@ -25,8 +25,8 @@ from .lazy import LazyObject, Thunk
 from .source import InputTooLarge, max_input_bytes, read_limited
 from .split import SplitPlan, split_fast
 from .validate import (
-    VALIDATION_MODES,
     check_kind,
+    check_mode,
     plan_validator,
     render_violation,
     validate_plan,
@@ -39,7 +39,6 @@ __all__ = [
     "DocumentKind",
     "DocumentSource",
     "Loaded",
-    "check_mode",
     "document",
     "parse_text",
     "read",
@@ -137,18 +136,6 @@ def _read_stream(
         return read_limited(stream, limit)
     except InputTooLarge as exc:
         raise error("$", exc.expected(what), found=exc.found, source=name) from None
-
-
-def check_mode(validation: str) -> None:
-    """Refuse an unknown ``validation`` mode with a ValueError that lists the modes.
-
-    >>> check_mode("quick")
-    Traceback (most recent call last):
-    ...
-    ValueError: validation must be one of fast, full, got 'quick'
-    """
-    if validation not in VALIDATION_MODES:
-        raise ValueError(f"validation must be one of {', '.join(VALIDATION_MODES)}, got {validation!r}")
 
 
 def document(kind: DocumentKind, parsed: Any, *, source: str | None = None, validation: str = "fast") -> Loaded:

@@ -46,6 +46,7 @@ __all__ = [
     "ValidationMode",
     "Violation",
     "check_kind",
+    "check_mode",
     "json_location",
     "plan_validator",
     "state_validator",
@@ -817,9 +818,21 @@ def _validate(
                 found="deeper nesting", source=source,
             ) from None  # fmt: skip
     else:
-        raise ValueError(f"validation must be one of {', '.join(VALIDATION_MODES)}, got {mode!r}")
+        check_mode(mode)
     if violation is not None:
         raise render_violation(violation, document, validator.schema, error, source)
+
+
+def check_mode(validation: str) -> None:
+    """Refuse an unknown ``validation`` mode with a ValueError that lists the modes.
+
+    >>> check_mode("quick")
+    Traceback (most recent call last):
+    ...
+    ValueError: validation must be one of fast, full, got 'quick'
+    """
+    if validation not in VALIDATION_MODES:
+        raise ValueError(f"validation must be one of {', '.join(VALIDATION_MODES)}, got {validation!r}")
 
 
 def validate_plan(document: Any, *, source: str | None = None, mode: str = "fast") -> None:

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import dataclasses
 import datetime
-import difflib
 import enum
 import json
 import math
@@ -31,6 +30,7 @@ from typing import Any, Final
 from tfjsonpath import Path, PathSyntaxError, describe_json_type
 
 from .._loading.source import max_input_bytes
+from .._text import closest
 from ._input import UnreadableInput, read_input
 from ._registry import Kind, Param, Registry, Signature, enum_choices
 
@@ -269,7 +269,7 @@ def _lookup(names: Sequence[str], name: str, what: str, where: str) -> str:
             return name[len(prefix) :]
     if name in names:
         return name
-    close = difflib.get_close_matches(name, names, n=3, cutoff=0.6)
+    close = closest(name, names)
     hint = f"; did you mean {', '.join(close)}?" if close else ""
     raise _Invalid(f"{where}.type" if where else "type", f"unknown {what} {_cut(name)!r}{hint} (see tfplancheck --list-checks)")
 

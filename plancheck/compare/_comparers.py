@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Final, NoReturn, final
+from typing import Any, NoReturn, final
 
 from tfjsonpath import Path
 
 from .._errors import ValueMismatchError
-from .._redact import Marks, Secrets
+from .._redact import NO_SECRETS, Marks, Secrets
 from ._equality import first_difference, require_json
 from ._render import render_compared
 
@@ -18,7 +18,6 @@ __all__ = ["ValueComparer", "ValuesDiffer", "ValuesDifferAll", "ValuesSame", "Va
 # and the library's locals (which may hold raw values) are never printed.
 __tracebackhide__ = True
 
-_NO_SECRETS: Final = Secrets()
 
 
 class _Values:
@@ -79,7 +78,7 @@ class ValueComparer:
                 f"compare_values: sensitive must be a list of marks trees, got {type(sensitive).__name__}"
             )
         if secrets is None:
-            secrets = _NO_SECRETS
+            secrets = NO_SECRETS
         elif not isinstance(secrets, Secrets):
             raise TypeError(
                 f"compare_values: secrets must be a plancheck Secrets, got {type(secrets).__name__}"

@@ -8,14 +8,14 @@ describes itself through a few small hooks (``_ident``, ``_kids``,
 
 from __future__ import annotations
 
-import json
 from collections.abc import Hashable, Mapping, Sequence
 from typing import Any, ClassVar, Final, NoReturn, TypeAlias
 
 from tfjsonpath import Path, Step
 
 from .._errors import ValueMismatchError
-from .._redact import SENSITIVE, Marks, Secrets, child_marks, render_value, sensitive_shown
+from .._redact import NO_SECRETS, SENSITIVE, Marks, Secrets, child_marks, render_value, sensitive_shown
+from .._text import quote
 from ._jsonmodel import is_json_scalar
 
 __all__ = [
@@ -35,7 +35,6 @@ __all__ = [
 # and the library's locals (which may hold raw values) are never printed.
 __tracebackhide__ = True
 
-_NO_SECRETS: Final = Secrets()
 # Longest expected-value text shown in a message; beyond it the text is cut.
 MAX_TEXT_CHARS: Final = 4000
 
@@ -52,15 +51,6 @@ def plural(count: int, word: str, words: str | None = None) -> str:
     ('1 element', '0 elements', '2 indexes')
     """
     return f"{count} {word if count == 1 else (words or word + 's')}"
-
-
-def quote(text: str) -> str:
-    """A string as a JSON literal (non-ASCII kept).
-
-    >>> print(quote('say "hi"'))
-    "say \\"hi\\""
-    """
-    return json.dumps(text, ensure_ascii=False)
 
 
 class Ctx:
@@ -279,7 +269,7 @@ class Check:
         if isinstance(other, Check):
             return _same_structure(self, other)
         if _is_json_like(other):
-            return first_failure(self, other, None, None, Ctx(_NO_SECRETS, False)) is None
+            return first_failure(self, other, None, None, Ctx(NO_SECRETS, False)) is None
         return NotImplemented
 
     def __ne__(self, other: object) -> bool:
@@ -336,7 +326,7 @@ class Check:
         plancheck.ValueMismatchError: value is unknown
         """
         if secrets is None:
-            secrets = _NO_SECRETS
+            secrets = NO_SECRETS
         elif not isinstance(secrets, Secrets):
             raise TypeError(f"check_value: secrets must be a plancheck Secrets, got {type(secrets).__name__}")
         if path is not None and not isinstance(path, Path):

@@ -30,7 +30,7 @@ from ._assert import assert_state
 from ._base import StateCheck
 from ._collection import CompareValueCollection
 from ._compare import CompareValue, CompareValueCheck, CompareValuePairs
-from ._values import (
+from ._known_sensitive import (
     ExpectKnownOutputValue,
     ExpectKnownOutputValueAtPath,
     ExpectKnownValue,

@@ -10,13 +10,13 @@ variable's ``type`` and ``default``, a module's ``source``...).
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Iterable
 from typing import Final
 
 from tfjsonpath import MapStep, SliceStep, Step
 
+from .._text import closest
 from ._errors import ConfigFormatError, Source, Trail, trail_steps
 from ._json_reader import ARRAY, BOOL, NUMBER, OBJECT, STRING, Node, describe_node
 from ._model import EXPRESSION_KINDS, Block, IgnoredProperty
@@ -296,7 +296,7 @@ def _labels_expected(spec: Spec, labels: tuple[str, ...], depth: int) -> str:
 
 
 def _did_you_mean(name: str, choices: Iterable[str]) -> str:
-    close = difflib.get_close_matches(name, list(choices), n=1, cutoff=0.6)
+    close = closest(name, choices, n=1)
     return f' (did you mean "{close[0]}"?)' if close else ""
 
 

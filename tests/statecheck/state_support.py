@@ -1,7 +1,7 @@
 """Building small state documents for the state-check tests, and loading Go's shared value cases.
 
 The value cases Go shares between its plan and state tests live in
-``tests/knownchecks/known_go_cases.py``; importing this module loads that file by its
+``tests/checks/known_go_cases.py``; importing this module loads that file by its
 path as ``known_go_cases`` (the directory is not put on ``sys.path``), so both test
 directories read one table. (No conftest.py here: with ``--doctest-modules`` two
 conftest.py files outside packages clash as the same module name.)
@@ -19,7 +19,7 @@ from plancheck._documents.state import State
 
 if "known_go_cases" not in sys.modules:
     _spec = importlib.util.spec_from_file_location(
-        "known_go_cases", FsPath(__file__).resolve().parents[1] / "knownchecks" / "known_go_cases.py"
+        "known_go_cases", FsPath(__file__).resolve().parents[1] / "checks" / "known_go_cases.py"
     )
     assert _spec is not None
     assert _spec.loader is not None

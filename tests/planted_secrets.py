@@ -1,36 +1,48 @@
-"""The plan and state documents with planted secrets, for the leak tests (test_known_no_leaks.py).
+"""The plan, state and configuration with planted secrets, for the leak table (test_no_secret_leaks.py).
 
-Each secret is planted in one place only, so a leak says which collection path failed.
+Each secret is planted in one place only (and copied where said), so a leak names the
+collection path that failed. ``PLANTED`` maps a name to each secret for ``secret_shapes.leaks``;
+no two secrets share an identifying piece (8 characters in a row), so a leak names its secret.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-SECRET_AFTER = "after-Secret-K9a1"  # a resource attribute marked in after_sensitive
-SECRET_BEFORE = "before-Secret-K4b2"  # marked in before_sensitive only, copied unmarked into after
-SECRET_OUTPUT = "output-Secret-K1c3"  # a sensitive output of the plan
-SECRET_VAR = "var-Secret-K6d4"  # a sensitive variable, copied unmarked into an attribute and a for_each key
-SECRET_STATE_ATTR = "state-Secret-K2e5"  # a state attribute marked in sensitive_values
-SECRET_STATE_OUTPUT = "stateout-Secret-K8f6"  # a sensitive output of the state
-PLAN_SECRETS = (SECRET_AFTER, SECRET_BEFORE, SECRET_OUTPUT, SECRET_VAR)
-STATE_SECRETS = (SECRET_STATE_ATTR, SECRET_STATE_OUTPUT)
+SECRET_AFTER = "pw-after-7Qx2zz"  # a resource attribute marked in after_sensitive
+SECRET_BEFORE = "pw-before-4Kp9zz"  # marked in before_sensitive only, copied unmarked into after
+SECRET_OUTPUT = "out-plan-1Zr8zz"  # a sensitive output of the plan
+SECRET_VAR = "var-db-6Wm3zz"  # a sensitive variable, copied unmarked into an attribute and a for_each key
+SECRET_STATE_ATTR = "st-attr-K2e5zz"  # a state attribute marked in sensitive_values
+SECRET_STATE_OUTPUT = "st-out-K8f6zz"  # a sensitive output of the state
+SECRET_CONFIG = "cfg-default-Q3n7zz"  # the default of a sensitive variable in a .tf.json configuration
+PLANTED: dict[str, str] = {
+    "after": SECRET_AFTER,
+    "before": SECRET_BEFORE,
+    "output": SECRET_OUTPUT,
+    "var": SECRET_VAR,
+    "state-attr": SECRET_STATE_ATTR,
+    "state-output": SECRET_STATE_OUTPUT,
+    "config": SECRET_CONFIG,
+}
 
 
 def plan_document() -> dict[str, Any]:
+    """A plan in which every plan secret is reachable by some check's failure message, unless redacted."""
     return {
         "format_version": "1.2",
         "terraform_version": "1.11.4",
-        "variables": {"db_password": {"value": SECRET_VAR}},
+        "variables": {"db_password": {"value": SECRET_VAR}, "region": {"value": "eu-west-1"}},
         "resource_changes": [
             {
                 "address": "aws_db_instance.db",
                 "mode": "managed",
                 "type": "aws_db_instance",
                 "name": "db",
+                "provider_name": "registry.terraform.io/hashicorp/aws",
                 "change": {
                     "actions": ["update"],
-                    "before": {"password": SECRET_BEFORE, "name": "db"},
+                    "before": {"password": SECRET_BEFORE, "name": "db", "settings": {"mode": "a"}},
                     "after": {
                         "password": SECRET_AFTER,
                         "name": "db",
@@ -48,6 +60,7 @@ def plan_document() -> dict[str, Any]:
                         "list": [False, True],
                         "partial": {"known": True},
                     },
+                    "replace_paths": [["tags", SECRET_VAR]],
                 },
             },
             {
@@ -55,9 +68,11 @@ def plan_document() -> dict[str, Any]:
                 "mode": "managed",
                 "type": "terraform_data",
                 "name": "copy",
+                "provider_name": "terraform.io/builtin/terraform",
                 "change": {
                     "actions": ["update"],
                     "before": {"input": SECRET_VAR, "output": SECRET_VAR},
+                    # terraform_data.output repeats its input without the sensitive mark.
                     "after": {"input": SECRET_VAR, "output": SECRET_VAR},
                     "after_unknown": {},
                     "before_sensitive": {"input": True},
@@ -70,11 +85,13 @@ def plan_document() -> dict[str, Any]:
                 "type": "terraform_data",
                 "name": "each",
                 "index": SECRET_VAR,
+                "provider_name": "terraform.io/builtin/terraform",
                 "change": {
                     "actions": ["create"],
                     "before": None,
                     "after": {"input": "x"},
                     "after_unknown": {"id": True},
+                    "before_sensitive": False,
                     "after_sensitive": {},
                 },
             },
@@ -100,19 +117,42 @@ def plan_document() -> dict[str, Any]:
                 "before": None,
                 "after": {"copy": SECRET_OUTPUT, "var": SECRET_VAR},
                 "after_unknown": False,
+                "before_sensitive": False,
                 "after_sensitive": False,
             },
         },
+        "deferred_changes": [
+            {
+                "reason": "resource_config_unknown",
+                "resource_change": {
+                    "address": "terraform_data.later",
+                    "mode": "managed",
+                    "type": "terraform_data",
+                    "name": "later",
+                    "change": {
+                        "actions": ["create"],
+                        "before": None,
+                        "after": {},
+                        "after_unknown": {"id": True},
+                    },
+                },
+            }
+        ],
         "configuration": {
             "root_module": {
-                "variables": {"db_password": {"sensitive": True}},
+                "variables": {"db_password": {"sensitive": True}, "region": {"default": "eu-west-1"}},
                 "outputs": {"db_password": {"sensitive": True}},
             }
         },
+        "applyable": True,
+        "complete": False,
+        "errored": False,
     }
 
 
 def state_document() -> dict[str, Any]:
+    """A state in which every state secret is reachable by some check's failure message, unless redacted."""
+
     def resource(address: str, values: dict[str, Any], marks: dict[str, Any]) -> dict[str, Any]:
         kind, name = address.split(".")[0], address.split(".")[1].split("[")[0]
         return {
@@ -154,4 +194,15 @@ def state_document() -> dict[str, Any]:
                 ]
             },
         },
+    }
+
+
+def config_document() -> dict[str, Any]:
+    """A .tf.json configuration whose sensitive variable has a secret default."""
+    return {
+        "variable": {
+            "db_password": {"type": "string", "sensitive": True, "default": SECRET_CONFIG},
+            "region": {"type": "string", "default": "eu-west-1"},
+        },
+        "output": {"db": {"value": "${var.db_password}", "sensitive": True}},
     }
