@@ -54,7 +54,6 @@ class Change(ReadOnly):
     def __init__(self, raw: Mapping[str, Any]) -> None:
         self._set(raw=raw)
 
-
     @property
     def actions(self) -> tuple[str, ...]:
         """The planned actions, e.g. ``('delete', 'create')``."""
@@ -175,7 +174,6 @@ class ResourceChange(ResourceFields, ReadOnly):
     def __init__(self, raw: Mapping[str, Any], document: HasSecrets | None = None) -> None:
         self._set(raw=raw, _document=document)
 
-
     @property
     def address(self) -> str:
         """The full address, e.g. ``module.child.aws_instance.foo[0]``."""
@@ -191,16 +189,11 @@ class ResourceChange(ResourceFields, ReadOnly):
         """The module address, e.g. ``module.child``; None in the root module."""
         return self.raw.get("module_address")
 
-
-
-
-
     @property
     def deposed(self) -> str | None:
         """The deposed key of a deposed object, or None for the current object."""
         value = self.raw.get("deposed")
         return value if isinstance(value, str) else None
-
 
     @property
     def action_reason(self) -> str | None:
@@ -241,7 +234,6 @@ class OutputChange(ReadOnly):
     def __init__(self, name: str, raw: Mapping[str, Any]) -> None:
         self._set(name=name, raw=raw)
 
-
     @property
     def change(self) -> Change:
         """The output's Change."""
@@ -273,7 +265,6 @@ class DeferredChange(ReadOnly):
 
     def __init__(self, raw: Mapping[str, Any], document: HasSecrets | None = None) -> None:
         self._set(raw=raw, _document=document)
-
 
     @property
     def reason(self) -> str:
@@ -400,7 +391,6 @@ class AddressIndex(ReadOnly):
                 current.setdefault(address, i)
         self._set(_current=current, _deposed=deposed)
 
-
     def get(self, address: str, deposed: str | None = None) -> int | None:
         """The position of ``address`` (or of its deposed object ``deposed``), or None."""
         return self._current.get(address) if deposed is None else self._deposed.get((address, deposed))
@@ -422,8 +412,6 @@ class AddressIndex(ReadOnly):
         if deposed is not None:
             where = f"{where}'s deposed objects (key {deposed!r})"
         return ResourceNotFoundError(address, closest(address, list(self._current)), where, secrets=secrets)
-
-
 
 
 class Plan:

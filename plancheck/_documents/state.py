@@ -94,12 +94,6 @@ class StateResource(ResourceFields, ReadOnly):
         module = module_address or None
         self._set(raw=raw, module_address=module, address=_full_address(raw, module), _document=document)
 
-
-
-
-
-
-
     @property
     def values(self) -> Any:
         """The attribute values (None when the state records none)."""
@@ -147,7 +141,6 @@ class StateOutput(ReadOnly):
 
     def __init__(self, name: str, raw: Mapping[str, Any]) -> None:
         self._set(name=name, raw=raw)
-
 
     @property
     def value(self) -> Any:
@@ -316,7 +309,6 @@ class State:
     def __repr__(self) -> str:
         src = f" {self.source}" if self.source else ""
         return f"<State{src} format_version={self.format_version!r} resources={len(self._resources)}>"
-
 
 
 def load_state(
