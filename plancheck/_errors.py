@@ -9,7 +9,7 @@ so pytest reports a failure, not an error).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, TypeVar
 
 if TYPE_CHECKING:
@@ -145,13 +145,15 @@ class CheckFailure:
     address: str | None
     path: Path | None
     message: str
+    #: The path as shown: its text form, with secrets in its keys scrubbed (None: ``path.to_text()``).
+    shown_path: str | None = field(default=None, compare=False, repr=False)
 
     def __str__(self) -> str:
         parts = [self.check]
         if self.address is not None:
             parts.append(self.address)
         if self.path is not None and len(self.path):
-            parts.append(self.path.to_text())
+            parts.append(self.shown_path if self.shown_path is not None else self.path.to_text())
         parts.append(self.message)
         return ": ".join(parts)
 

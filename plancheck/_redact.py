@@ -389,7 +389,9 @@ class Secrets:
     def __contains__(self, value: object) -> bool:
         return value in self._values
 
-    def __or__(self, other: Secrets) -> Secrets:
+    def __or__(self, other: object) -> Secrets:
+        if not isinstance(other, Secrets):
+            return NotImplemented
         return Secrets(self._values | other._values)
 
     def __eq__(self, other: object) -> bool:
@@ -521,7 +523,9 @@ def render_value(value: Any, marks: Marks = None, secrets: Secrets = NO_SECRETS)
                 stack.append("}")
                 for i in range(len(entries) - 1, -1, -1):
                     k, v = entries[i]
-                    stack.append((v, child_marks(mk, MapStep(k)) if isinstance(k, str) else None, False))
+                    # A key that is not a string cannot be named by marks (JSON keys are strings): it fails closed.
+                    foreign = True if contains_sensitive(mk) else None
+                    stack.append((v, child_marks(mk, MapStep(k)) if isinstance(k, str) else foreign, False))
                     key_text = json.dumps(k, ensure_ascii=False) if isinstance(k, str) else _scalar(k)
                     if not reveal and secrets.touches(key_text):
                         key_text = SENSITIVE

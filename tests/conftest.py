@@ -14,6 +14,7 @@ End-to-end tests (``@pytest.mark.e2e``) run real Terraform binaries through ``tf
 from __future__ import annotations
 
 import functools
+import importlib
 import json
 import os
 from collections.abc import Callable
@@ -22,6 +23,7 @@ from typing import Any
 
 import pytest
 
+import plancheck
 from plancheck import Plan, load_plan
 from plancheck._plugin.acceptance import REQUIRE_E2E_ENV, requested_terraform
 from plancheck._terraform import (
@@ -35,6 +37,14 @@ from plancheck._terraform import (
 from tools.pinned import NULL_PROVIDER_SOURCE, find_null_provider, find_pinned_terraform
 
 pytest_plugins = ["pytester"]
+
+# pytester's in-process runs restore sys.modules afterwards: a plancheck module first imported inside
+# one would be dropped while the (lazily filled) plancheck package kept its classes, and the next
+# inner run would import a second copy. Importing the library here puts it all in the snapshot.
+for _name in plancheck.__all__:
+    getattr(plancheck, _name)
+importlib.import_module("plancheck.acceptance")
+importlib.import_module("plancheck.tfconfig")
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -42,16 +42,26 @@ def closest_text(found: Sequence[str], what: str, where: str) -> str:
 def scrubbed_failure(
     secrets: Secrets, check: str, address: str | None, path: Path | None, message: str
 ) -> CheckFailure:
-    """A CheckFailure with every one of ``secrets`` scrubbed out of its message and address.
+    """A CheckFailure with every one of ``secrets`` scrubbed out of its message, address and path text.
 
-    An address can hold a secret: a ``for_each`` key made from a value whose mark was dropped.
+    An address can hold a secret: a ``for_each`` key made from a value whose mark was dropped;
+    so can a path (a map key).
+
+    >>> from tfjsonpath import New
+    >>> str(scrubbed_failure(Secrets(["pw1-key"]), "ExpectX", "a.b", New("t").AtMapKey("pw1-key"), "no"))
+    'ExpectX: a.b: t["(sensitive)"]: no'
 
     >>> scrubbed_failure(Secrets(["pw1"]), "ExpectX", 'a.b["pw1"]', None, "got pw1")
     CheckFailure(check='ExpectX', address='a.b["(sensitive)"]', path=None, message='got (sensitive)')
     """
     if address is not None:
         address = shown_address(address, secrets)
-    return CheckFailure(check, address, path, secrets.scrub(message))
+    shown_path = None
+    if path is not None and len(secrets):
+        text = path.to_text()
+        # A map key can be a secret too (a for_each key, a key of a sensitive map).
+        shown_path = secrets.scrub(text) if secrets.touches(text) else None
+    return CheckFailure(check, address, path, secrets.scrub(message), shown_path)
 
 
 def actions_text(actions: Sequence[str]) -> str:

@@ -211,12 +211,14 @@ class ResourceChange(ResourceFields, ReadOnly):
         return self.change.actions
 
     def __repr__(self) -> str:
-        deposed = f" deposed={self.deposed!r}" if self.deposed else ""
+        deposed = f" deposed={self._shown_address(self.deposed)!r}" if self.deposed else ""
         return f"<ResourceChange {self._shown_address()}{deposed} actions={list(self.actions)!r}>"
 
-    def _shown_address(self) -> str:
+    def _shown_address(self, text: str | None = None) -> str:
+        """``text`` (default: the address), redacted with the document's secrets: a key can be one."""
         document = self._document
-        return shown_address(self.address, _own_secrets(self.raw) if document is None else document.secrets)
+        secrets = _own_secrets(self.raw) if document is None else document.secrets
+        return shown_address(self.address if text is None else text, secrets)
 
 
 @final

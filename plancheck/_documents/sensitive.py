@@ -34,7 +34,13 @@ def marked_strings(value: Any, marks: Marks) -> Iterator[str]:
             for k, v in val.items():
                 if marked and isinstance(k, str):
                     yield k
-                child = mk.get(k) if not marked and isinstance(mk, Mapping) else None
+                if marked or not isinstance(mk, Mapping):
+                    child = None
+                elif isinstance(k, str):
+                    child = mk.get(k)
+                else:
+                    # JSON keys are strings: marks cannot name this one, so it fails closed.
+                    child = True if contains_sensitive(mk) else None
                 stack.append((v, child, marked))
         elif isinstance(val, list):
             for i, v in enumerate(val):

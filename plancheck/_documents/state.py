@@ -116,13 +116,12 @@ class StateResource(ResourceFields, ReadOnly):
         return self.raw.get("tainted") is True
 
     def __repr__(self) -> str:
-        deposed = f" deposed={self.deposed!r}" if self.deposed else ""
         document = self._document
         if document is None:
-
             secrets = Secrets(marked_strings(self.raw.get("values"), self.raw.get("sensitive_values")))
         else:
             secrets = document.secrets
+        deposed = f" deposed={shown_address(self.deposed, secrets)!r}" if self.deposed else ""
         return f"<StateResource {shown_address(self.address, secrets)}{deposed}>"
 
 

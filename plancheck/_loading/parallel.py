@@ -152,11 +152,15 @@ class _Helper:
         except (OSError, ValueError, subprocess.TimeoutExpired):
             self.kill()
             return None
+        finally:
+            stdout.close()
         return lines if self.proc.returncode == 0 else None
 
     def kill(self) -> None:
         self.proc.kill()
         self.proc.wait()
+        if self.proc.stdout is not None:
+            self.proc.stdout.close()
 
 
 def _write_all(fd: int, chunk: memoryview) -> None:

@@ -84,7 +84,6 @@ class DocumentCache(Generic[T]):
         return len(self._entries)
 
 
-
 def _load_plan_file(path: Path) -> Any:
     from .._documents.plan import load_plan
 
@@ -144,6 +143,10 @@ class SessionDocuments:
                 found = found | secrets
             self._secrets = (version, found)
         return self._secrets[1]
+
+    def __len__(self) -> int:
+        """How many documents were loaded and secret sets added: none means nothing to scrub."""
+        return self.plans.loads + self.states.loads + len(self._extra)
 
     def __repr__(self) -> str:
         return f"<plancheck documents: {len(self.plans)} plans, {len(self.states)} states>"

@@ -79,6 +79,7 @@ def pytest_configure(config: pytest.Config) -> None:
     config.stash[_SHOW_SENSITIVE] = show
     config.stash[_SHOW_REFUSED] = refusal is not None
     config.stash[_DOCUMENTS] = SessionDocuments()
+    config.pluginmanager.register(_Scrubber(config), "plancheck-scrubber")
 
 
 def _version() -> str:
@@ -137,19 +138,47 @@ def pytest_pyfunc_call(pyfuncitem: pytest.Function) -> Generator[None, object, o
     return result
 
 
+def _scrub(config: pytest.Config, report: Any) -> None:
+    # Passing reports too: -rA and junit's system-out show what a passing test printed.
+    if config.stash.get(_SHOW_SENSITIVE, False):
+        return
+    documents = config.stash.get(_DOCUMENTS, None)
+    if documents is not None and len(documents):
+        from .scrub import scrub_report_or_withhold
+
+        scrub_report_or_withhold(report, documents.secrets)
+
+
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Generator[None, Any, Any]:
-    """Scrub the secrets of every plan and state loaded in this session from the report (unless revealing)."""
+    """Scrub the secrets of every document and acceptance test of this session from the report (unless revealing)."""
     report = yield
-    # Passing reports too: -rA and junit's system-out show what a passing test printed.
-    has_text = report.longrepr is not None or bool(report.sections)
-    if has_text and not item.config.stash.get(_SHOW_SENSITIVE, False):
-        documents = item.config.stash.get(_DOCUMENTS, None)
-        if documents is not None:
-            from .scrub import scrub_report_or_withhold
-
-            scrub_report_or_withhold(report, documents.secrets)
+    _scrub(item.config, report)
     return report
+
+
+class _Scrubber:
+    """Hooks bound to one session's config (registered by ``pytest_configure``), for the reports and
+    warnings pytest hands on without a config: subtests' reports, the warnings summary."""
+
+    def __init__(self, config: pytest.Config) -> None:
+        self.config = config
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        """Scrub a report before the terminal, JUnit or xdist sees it (subtests skip makereport)."""
+        _scrub(self.config, report)
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_warning_recorded(self, warning_message: Any) -> None:
+        """Scrub a warning before pytest's warnings summary stores it."""
+        if self.config.stash.get(_SHOW_SENSITIVE, False):
+            return
+        documents = self.config.stash.get(_DOCUMENTS, None)
+        if documents is not None and len(documents):
+            from .scrub import scrub_warning
+
+            scrub_warning(warning_message, documents.secrets)
 
 
 def pytest_assertrepr_compare(config: pytest.Config, op: str, left: object, right: object) -> list[str] | None:

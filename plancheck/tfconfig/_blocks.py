@@ -17,7 +17,7 @@ from typing import Final
 from tfjsonpath import MapStep, SliceStep, Step
 
 from .._text import closest
-from ._errors import ConfigFormatError, Source, Trail, trail_steps
+from ._errors import ConfigFormatError, Source, Trail, json_location, trail_steps
 from ._json_reader import ARRAY, BOOL, NUMBER, OBJECT, STRING, Node, describe_node
 from ._model import EXPRESSION_KINDS, Block, IgnoredProperty
 from ._template import TemplateSyntaxError, parse_reference, parse_template
@@ -661,8 +661,6 @@ def decode_document(root: Node, source: Source, *, strict: bool) -> tuple[list[B
 
 
 def _steps_text(steps: tuple[Step, ...]) -> str:
-    from ._errors import json_location
-
     return json_location(steps)
 
 

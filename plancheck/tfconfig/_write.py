@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import tempfile
 from collections.abc import Mapping
@@ -32,8 +33,6 @@ def _number_text(value: int | float | Decimal) -> str:
 
 
 def _dumps_node(root: Node, indent: int = 2) -> str:
-    import json
-
     out: list[str] = []
     encode = json.JSONEncoder(ensure_ascii=False).encode
     # Stack items: a Node to write at a depth, or a literal string.

@@ -131,3 +131,50 @@ def test_no_shape_of_secret_leaves_an_xdist_worker(secret_shapes_project: pytest
     result.assert_outcomes(passed=1, failed=FAILED)
     assert leaks(result.stdout.str() + result.stderr.str()) == []
     assert leaks(_junit_text(junit)) == []
+
+
+OTHER_TEXTS = """
+import warnings
+import pytest
+
+pytestmark = pytest.mark.tf_plan("plan.json")
+
+
+def _secret(tf_plan):
+    return tf_plan.resource_change("null_resource.a").change.after["triggers"]["plain"]
+
+
+def test_skip_reason(tf_plan):
+    pytest.skip(f"skipping because {_secret(tf_plan)}")
+
+
+def test_xfail_reason(tf_plan):
+    pytest.xfail(f"xfail because {_secret(tf_plan)}")
+
+
+def test_recorded_property(tf_plan, record_property):
+    record_property("pw", _secret(tf_plan))
+
+
+def test_warning(tf_plan):
+    warnings.warn(f"careful {_secret(tf_plan)}", UserWarning)
+
+
+def test_subtest(tf_plan, subtests):
+    with subtests.test(msg=_secret(tf_plan)):
+        assert False
+"""
+
+
+def test_skip_xfail_properties_warnings_and_subtests_are_scrubbed(
+    secret_shapes_project: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("CI", raising=False)
+    secret_shapes_project.makepyfile(test_other=OTHER_TEXTS)
+    junit = secret_shapes_project.path / "junit-other.xml"
+    result = secret_shapes_project.runpytest(*QUIET_PLUGINS, "test_other.py", "-rA", "-vv", f"--junitxml={junit}")
+    output = result.stdout.str() + result.stderr.str()
+    assert "skipping because (sensitive)" in output
+    assert "careful (sensitive)" in output
+    assert leaks(output) == []
+    assert leaks(_junit_text(junit)) == []
