@@ -22,7 +22,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("redaction", ("plancheck._redact",)),
     ("loading", ("plancheck._loading",)),
     ("documents", ("plancheck._documents",)),
-    ("matchers", ("plancheck.knownvalue", "plancheck.compare")),
+    ("matchers", ("plancheck.knownvalue", "plancheck.compare", "plancheck.tfversion")),
     ("checking", ("plancheck._checking",)),
     ("checks", ("plancheck._checks", "plancheck.statecheck", "plancheck.tfconfig")),
     ("public face", ("plancheck.__init__",)),

@@ -167,6 +167,22 @@ def _checks(value: object, where: str, method: str, noun: str) -> tuple[Any, ...
     return checks
 
 
+def _version_checks(value: object) -> tuple[Any, ...]:
+    where = "TestCase.terraform_version_checks"
+    if value is None:
+        return ()
+    if isinstance(value, (str, bytes)) or not isinstance(value, Sequence):
+        raise TestDefinitionError(where, f"expected a list of version checks, got {_type_name(value)}")
+    checks = tuple(value)
+    for i, check in enumerate(checks):
+        if not any(callable(getattr(check, m, None)) for m in ("check_terraform_version", "CheckTerraformVersion")):
+            raise TestDefinitionError(
+                f"{where}[{i}]",
+                f"expected a version check (an object with a check_terraform_version() method), got {_type_name(check)}",
+            )
+    return checks
+
+
 @dataclass(frozen=True, slots=True)
 class ConfigPlanChecks:
     """Plan checks for the three plans of a step (Go's ``resource.ConfigPlanChecks``).
@@ -377,7 +393,13 @@ class TestStep:
 class TestCase:
     """A sequence of :class:`TestStep` run in one working directory, destroyed at the end.
 
-    ``pre_check`` (Go's ``PreCheck``) is called first; it may ``pytest.skip``.
+    ``terraform_version_checks`` (Go's ``TerraformVersionChecks``, see :mod:`plancheck.tfversion`)
+    run first, before ``pre_check`` and before any file or command: the first error fails the case,
+    the first skip reason skips it. ``pre_check`` (Go's ``PreCheck``) is called next; it may ``pytest.skip``.
+
+    >>> from plancheck.tfversion import SkipBelow
+    >>> TestCase(steps=[TestStep(config="")], terraform_version_checks=[SkipBelow("1.5.0")]).terraform_version_checks
+    (SkipBelow(Version('1.5.0')),)
 
     ``providers`` (Go's ``ProtoV6ProviderFactories`` and ``ExternalProviders``) are the
     providers under test: ``{address: factory}`` where ``factory()`` returns a ``tf`` provider,
@@ -402,9 +424,11 @@ class TestCase:
     steps: Sequence[TestStep]
     pre_check: Callable[[], object] | None = None
     providers: Any = None
+    terraform_version_checks: Sequence[Any] = ()
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "providers", normalize_providers(self.providers, "TestCase.providers"))
+        object.__setattr__(self, "terraform_version_checks", _version_checks(self.terraform_version_checks))
         if isinstance(self.steps, (str, bytes, TestStep)) or not isinstance(self.steps, Sequence):
             raise TestDefinitionError("TestCase.steps", f"expected a list of TestStep, got {_type_name(self.steps)}")
         steps = tuple(self.steps)

@@ -17,6 +17,7 @@ class Stage(StrEnum):
     ('pre_apply', 'destroy')
     """
 
+    VERSION_CHECKS = "version_checks"
     CONFIG = "config"
     INIT = "init"
     PRE_APPLY = "pre_apply"
@@ -84,6 +85,8 @@ class AcceptanceError(TfCheckError, AssertionError):
     def _render(self) -> str:
         if self.stage is Stage.DESTROY:
             head = f"post-test destroy (after step {self.step}/{self.steps}): {self.reason}"
+        elif self.stage is Stage.VERSION_CHECKS:
+            head = f"version checks (before step 1/{self.steps}): {self.reason}"
         else:
             head = f"step {self.step}/{self.steps}, {self.stage.value}: {self.reason}"
         lines = [head]

@@ -14,6 +14,7 @@ import json
 import os
 import re
 import sys
+import unittest
 from collections.abc import Callable, Mapping
 from dataclasses import replace
 from decimal import Decimal
@@ -30,6 +31,7 @@ from .._terraform import (
     run_command,
     terraform_environment,
 )
+from ..tfversion import Version, VersionError, run_check
 from ._case import TestCase, TestStep
 from ._checks import plan_check_failures, state_check_failures
 from ._errors import AcceptanceError, Stage, TestDefinitionError
@@ -191,6 +193,8 @@ class AcceptanceRunner:
         __tracebackhide__ = True
         if not isinstance(case, TestCase):
             raise TestDefinitionError("AcceptanceRunner.run", f"expected a TestCase, got {type(case).__name__}")
+        # Before anything else (pre_check, files, providers), as Go's TerraformVersionChecks.
+        _run_version_checks(case, self._terraform.version)
         self._cases += 1
         _CaseRun(self, case, self._work_dir / f"case{self._cases}").execute()
 
@@ -206,6 +210,30 @@ class AcceptanceRunner:
         return terraform_environment(
             base, data_dir=root / ".terraform", cli_config=self._cli_config, fallback_cli_config=fallback
         )
+
+
+def _run_version_checks(case: TestCase, version: str) -> None:
+    """The first error fails the case (AcceptanceError), the first skip raises ``unittest.SkipTest``."""
+    __tracebackhide__ = True
+    if not case.terraform_version_checks:
+        return
+    total = len(case.steps)
+    try:
+        terraform = Version(version)
+    except VersionError as exc:
+        reason = f"Failed version check: cannot read the Terraform version: {exc.problem}"
+        raise AcceptanceError(0, total, Stage.VERSION_CHECKS, reason) from None
+    for i, check in enumerate(case.terraform_version_checks):
+        where = f"TestCase.terraform_version_checks[{i}]"
+        try:
+            result = run_check(check, terraform, where)
+        except VersionError as exc:
+            raise TestDefinitionError(exc.where, exc.problem) from None
+        if result.error is not None:
+            raise AcceptanceError(0, total, Stage.VERSION_CHECKS, f"Failed version check: {result.error}")
+        if result.skip is not None:
+            # unittest's own skip: pytest reports it as skipped, and the library needs no pytest.
+            raise unittest.SkipTest(result.skip)
 
 
 class _CaseRun:

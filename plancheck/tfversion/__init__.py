@@ -1,0 +1,106 @@
+"""Version gates: skip or fail a test by the Terraform version (Go's ``tfversion`` package).
+
+Each check is a small frozen value with Go's name; ``check_terraform_version(version)``
+(or Go's ``CheckTerraformVersion``) returns a :class:`Result`: an ``error`` (the test fails),
+a ``skip`` reason (the test is skipped), or neither (it runs). Give them to
+``TestCase(terraform_version_checks=[...])`` and the acceptance runner applies them, in order,
+before anything else: the first error fails the case, the first skip raises ``unittest.SkipTest``.
+
+As in Go, a check whose own version is a release compares against the *core* of the Terraform
+version, so ``1.12.0-alpha20240101`` counts as ``1.12.0`` for ``SkipBelow("1.12.0")``.
+
+>>> from plancheck.tfversion import Any, RequireAbove, SkipBelow, SkipIfNotAlpha, Version1_5_0
+>>> SkipBelow(Version1_5_0).check_terraform_version("1.0.3")
+Result(skip='Terraform CLI version 1.0.3 is below minimum version 1.5.0: skipping test')
+>>> SkipBelow("1.12.0").check_terraform_version("1.12.0-alpha20240101").passed
+True
+>>> RequireAbove("1.12.0").CheckTerraformVersion("1.11.4").error
+'expected Terraform CLI version above 1.12.0 but detected version is 1.11.4'
+>>> Any(SkipIfNotAlpha(), SkipBelow("1.12.0")).check_terraform_version("1.14.1")
+Result()
+"""
+
+from __future__ import annotations
+
+from ._checks import (
+    RequireAbove,
+    RequireBelow,
+    RequireBetween,
+    RequireNot,
+    Result,
+    SkipAbove,
+    SkipBelow,
+    SkipBetween,
+    SkipIf,
+    SkipIfNotAlpha,
+    SkipIfNotPrerelease,
+    VersionCheck,
+)
+from ._combine import All, Any, run_check
+from ._constants import (
+    Version0_12_26,
+    Version0_13_0,
+    Version0_14_0,
+    Version0_15_0,
+    Version1_0_0,
+    Version1_1_0,
+    Version1_2_0,
+    Version1_3_0,
+    Version1_4_0,
+    Version1_4_6,
+    Version1_5_0,
+    Version1_6_0,
+    Version1_7_0,
+    Version1_8_0,
+    Version1_9_0,
+    Version1_10_0,
+    Version1_11_0,
+    Version1_12_0,
+    Version1_13_0,
+    Version1_14_0,
+    Version1_15_0,
+    Version2_0_0,
+)
+from ._version import Version, VersionError
+
+__all__ = [
+    "All",
+    "Any",
+    "RequireAbove",
+    "RequireBelow",
+    "RequireBetween",
+    "RequireNot",
+    "Result",
+    "SkipAbove",
+    "SkipBelow",
+    "SkipBetween",
+    "SkipIf",
+    "SkipIfNotAlpha",
+    "SkipIfNotPrerelease",
+    "Version",
+    "Version0_12_26",
+    "Version0_13_0",
+    "Version0_14_0",
+    "Version0_15_0",
+    "Version1_0_0",
+    "Version1_10_0",
+    "Version1_11_0",
+    "Version1_12_0",
+    "Version1_13_0",
+    "Version1_14_0",
+    "Version1_15_0",
+    "Version1_1_0",
+    "Version1_2_0",
+    "Version1_3_0",
+    "Version1_4_0",
+    "Version1_4_6",
+    "Version1_5_0",
+    "Version1_6_0",
+    "Version1_7_0",
+    "Version1_8_0",
+    "Version1_9_0",
+    "Version2_0_0",
+    "VersionCheck",
+    "VersionError",
+    "run_check",
+]
