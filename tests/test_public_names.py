@@ -10,7 +10,7 @@ import pytest
 
 import plancheck
 import tfjsonpath
-from plancheck import acceptance, statecheck, tfconfig
+from plancheck import acceptance, statecheck, tfconfig, tfversion
 
 PUBLIC_ERRORS = [
     (plancheck, "TfCheckError"),
@@ -30,6 +30,7 @@ PUBLIC_ERRORS = [
     (acceptance, "TerraformNotFoundError"),
     (acceptance, "ProviderServerError"),
     (acceptance, "ProvidersNotInstalledError"),
+    (tfversion, "VersionError"),
     (tfjsonpath, "TfJsonPathError"),
     (tfjsonpath, "PathNotFoundError"),
     (tfjsonpath, "PathSyntaxError"),
