@@ -88,3 +88,18 @@ def test_public_names_need_no_warning() -> None:
 def test_unknown_attribute() -> None:
     with pytest.raises(AttributeError, match=r"^module 'plancheck' has no attribute 'Nope'$"):
         plancheck.Nope  # noqa: B018
+
+
+def test_the_lazy_table_the_type_imports_and_all_name_the_same_names() -> None:
+    import ast
+    from pathlib import Path
+
+    tree = ast.parse(Path(plancheck.__file__).read_text(encoding="utf-8"))
+    typed = {
+        alias.asname or alias.name
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ImportFrom)
+        for alias in node.names
+    } - {"annotations", "TYPE_CHECKING", "Any"}
+    lazy = set(plancheck._PUBLIC)  # type: ignore[attr-defined]
+    assert set(plancheck.__all__) == lazy == typed

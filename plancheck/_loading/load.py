@@ -214,6 +214,9 @@ def parse_text(
     if not isinstance(text, (str, bytes, bytearray)):
         name = "Plan" if kind is PLAN else "State"
         raise TypeError(f"{name}.from_json expects str or bytes, got {type(text).__name__}")
+    if isinstance(text, str) and text.startswith("\ufeff"):
+        # A byte-order mark decoded into the text: the same document as the bytes, which load.
+        text = text[1:]
     return _parse(kind, [text if isinstance(text, (str, bytes)) else bytes(text)], source, validation, parser)
 
 

@@ -309,6 +309,7 @@ class ExpectResource(_ResourceBlockCheck):
     __slots__ = ()
 
     def failures(self, config: Config) -> list[CheckFailure]:
+        """Every way ``config`` fails this check, in a stable order (empty when it holds)."""
         found = _find(config, self.mode, self.type, self.name)
         if isinstance(found, str):
             return [
@@ -329,6 +330,7 @@ class ExpectNoResource(_ResourceBlockCheck):
     __slots__ = ()
 
     def failures(self, config: Config) -> list[CheckFailure]:
+        """Every way ``config`` fails this check, in a stable order (empty when it holds)."""
         found = _find(config, self.mode, self.type, self.name)
         if isinstance(found, str):
             return []
@@ -367,6 +369,7 @@ class ExpectResourceCount(ConfigCheck):
         self._set(type=checked_type, count=count, mode=_mode(mode, owner))
 
     def failures(self, config: Config) -> list[CheckFailure]:
+        """Every way ``config`` fails this check, in a stable order (empty when it holds)."""
         block_type = _BLOCK_TYPE[self.mode]
         found = [b for b in config.blocks_of(block_type) if b.labels[0] == self.type]
         if len(found) == self.count:
@@ -422,6 +425,7 @@ class ExpectResourceAttribute(ConfigCheck):
         self._set(value=as_check(value, owner))
 
     def failures(self, config: Config) -> list[CheckFailure]:
+        """Every way ``config`` fails this check, in a stable order (empty when it holds)."""
         check = type(self).__name__
         address = _address(self.mode, self.type, self.name)
         found = _find(config, self.mode, self.type, self.name)
@@ -461,6 +465,7 @@ class ExpectResourceWithProperties(ConfigCheck):
         self._set(properties=like(properties, owner))
 
     def failures(self, config: Config) -> list[CheckFailure]:
+        """Every way ``config`` fails this check, in a stable order (empty when it holds)."""
         message = properties_problem(
             config, _BLOCK_TYPE[self.mode], self.type, self.properties, _NOUN[self.mode]
         )
@@ -509,6 +514,7 @@ class ExpectDataSource(ConfigCheck):
         self._set(type=checked_address(type, owner, "type"), name=checked_address(name, owner, "name"))
 
     def failures(self, config: Config) -> list[CheckFailure]:
+        """Every way ``config`` fails this check, in a stable order (empty when it holds)."""
         return _renamed(self, ExpectResource(self.type, self.name, mode="data").failures(config))
 
 
@@ -530,6 +536,7 @@ class ExpectDataSourceCount(ConfigCheck):
         self._set(type=inner.type, count=inner.count)
 
     def failures(self, config: Config) -> list[CheckFailure]:
+        """Every way ``config`` fails this check, in a stable order (empty when it holds)."""
         return _renamed(self, ExpectResourceCount(self.type, self.count, mode="data").failures(config))
 
 
@@ -555,6 +562,7 @@ class ExpectDataSourceAttribute(ConfigCheck):
         self._set(type=inner.type, name=inner.name, path=inner.path, value=inner.value)
 
     def failures(self, config: Config) -> list[CheckFailure]:
+        """Every way ``config`` fails this check, in a stable order (empty when it holds)."""
         inner = ExpectResourceAttribute(self.type, self.name, self.path, self.value, mode="data")
         return _renamed(self, inner.failures(config))
 
@@ -613,6 +621,7 @@ class ExpectVariable(ConfigCheck):
         )
 
     def failures(self, config: Config) -> list[CheckFailure]:
+        """Every way ``config`` fails this check, in a stable order (empty when it holds)."""
         check = type(self).__name__
         address = f"var.{self.name}"
         block = config.variable(self.name)
@@ -713,6 +722,7 @@ class ExpectOutput(ConfigCheck):
         )
 
     def failures(self, config: Config) -> list[CheckFailure]:
+        """Every way ``config`` fails this check, in a stable order (empty when it holds)."""
         check = type(self).__name__
         address = f"output.{self.name}"
         block = config.output(self.name)
@@ -754,6 +764,7 @@ class ExpectLocal(ConfigCheck):
         )
 
     def failures(self, config: Config) -> list[CheckFailure]:
+        """Every way ``config`` fails this check, in a stable order (empty when it holds)."""
         check = type(self).__name__
         address = f"local.{self.name}"
         block = next((b for b in config.blocks_of("locals") if b.has(self.name)), None)
@@ -807,6 +818,7 @@ class ExpectModule(ConfigCheck):
         )
 
     def failures(self, config: Config) -> list[CheckFailure]:
+        """Every way ``config`` fails this check, in a stable order (empty when it holds)."""
         check = type(self).__name__
         address = f"module.{self.name}"
         block = config.module(self.name)
@@ -849,6 +861,7 @@ class ExpectProvider(ConfigCheck):
         )
 
     def failures(self, config: Config) -> list[CheckFailure]:
+        """Every way ``config`` fails this check, in a stable order (empty when it holds)."""
         check = type(self).__name__
         candidates = list(config.providers(self.name))
         if self.alias is not ANY:
@@ -918,6 +931,7 @@ class ExpectReferences(ConfigCheck):
         )
 
     def failures(self, config: Config) -> list[CheckFailure]:
+        """Every way ``config`` fails this check, in a stable order (empty when it holds)."""
         check = type(self).__name__
         address = _address(self.mode, self.type, self.name)
         path = Path.parse(f'["{_escape(self.attribute)}"]') if self.attribute is not None else None

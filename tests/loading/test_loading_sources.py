@@ -141,3 +141,17 @@ def test_the_dict_given_is_neither_copied_nor_modified() -> None:
     plan.resource_change("null_resource.a")
     _ = plan.secrets, plan.resource_changes, plan.output_changes
     assert json.dumps(document) == before
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param('\ufeff{"format_version": "1.2"}', id="str-with-bom"),
+        pytest.param(b'\xef\xbb\xbf{"format_version": "1.2"}', id="bytes-with-bom"),
+    ],
+)
+def test_a_byte_order_mark_is_read_the_same_as_str_and_bytes(text: str | bytes) -> None:
+    from plancheck import Plan, State
+
+    assert Plan.from_json(text).format_version == "1.2"
+    assert State.from_json(text).format_version == "1.2"
