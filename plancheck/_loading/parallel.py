@@ -41,7 +41,7 @@ from .jsontext import decode_text, scan_exact, stdlib_scan
 from .lazy import Thunk
 from .members import Member, find_members
 from .split import DEFER_MIN_BYTES, VALIDATED_WHEN_READ, SplitPlan, validated
-from .validate import _Node, plan_validator
+from .validate import SchemaNode, plan_validator
 
 __all__ = ["PARALLEL_ENV", "PARALLEL_MIN_BYTES", "split_parallel"]
 
@@ -206,7 +206,7 @@ def _closing_members(text: str, after: int, next_key: int | None, guessed: Any) 
     return None if found is None else [[key, a + begin, b + begin, first] for key, a, b, first in found]
 
 
-def _thunk(text: str, start: int, key: str, node: _Node | None, source: str | None) -> Callable[[], Any]:
+def _thunk(text: str, start: int, key: str, node: SchemaNode | None, source: str | None) -> Callable[[], Any]:
     def load() -> Any:
         value = scan_exact(text, start, error=PlanFormatError, source=source, where=(key,))
         return validated(value, (key,), node, source)

@@ -37,7 +37,7 @@ from typing import Any, Final, Literal
 from .._errors import PlanFormatError
 from .jsontext import collector_paused, exact_numbers, fast_decoder, loads_exact
 from .lazy import LazyEntries, Thunk
-from .validate import Deferred, PathKey, _Node, plan_validator, render_violation
+from .validate import Deferred, PathKey, SchemaNode, plan_validator, render_violation
 
 __all__ = ["ENTRY_ARRAYS", "VALIDATED_WHEN_READ", "SplitPlan", "json_type_of_first_byte", "split_fast", "validated"]
 
@@ -80,11 +80,11 @@ class SplitPlan:
 _SIMPLE_TYPES: Final = {"string": str, "boolean": bool, "integer": int}
 
 
-def msgspec_type(node: _Node, structs: dict[int, Any] | None = None) -> Any:
+def msgspec_type(node: SchemaNode, structs: dict[int, Any] | None = None) -> Any:
     """A msgspec type that accepts what ``node`` accepts, for the keywords entries use.
 
     msgspec then validates while it skips, in C. It must never accept what the schema
-    refuses, except in a marks tree (a tree node, see :meth:`_Node.tree_leaves`), which it
+    refuses, except in a marks tree (a tree node, see :meth:`SchemaNode.tree_leaves`), which it
     skips (``msgspec.Raw``): that is validated when the entry is parsed. Refusing more
     would only cost a slower path, but it does not (strings, bools, 64-bit integers,
     string enums, arrays, objects and required keys mean the same in both; an integer
@@ -163,7 +163,7 @@ def _exact_raw(raw: Any, where: PathKey, source: str | None) -> Any:
         return loads_exact(bytes(raw), error=PlanFormatError, source=source, parser="stdlib", where=where)
 
 
-def validated(value: Any, where: PathKey, node: _Node | None, source: str | None) -> Any:
+def validated(value: Any, where: PathKey, node: SchemaNode | None, source: str | None) -> Any:
     """``value`` (at ``where`` in the plan), once its part of the schema (``node``) has been checked.
 
     >>> validated({"root_module": {"resources": 5}}, ("prior_state", "values"), plan_validator().node_at("prior_state", "values"), None)
@@ -219,7 +219,7 @@ def _entry_loader(key: str, raws: Sequence[Any], source: str | None) -> Callable
     return entry
 
 
-def _member_loader(key: str, raw: Any, node: _Node | None, source: str | None) -> Callable[[], Any]:
+def _member_loader(key: str, raw: Any, node: SchemaNode | None, source: str | None) -> Callable[[], Any]:
     def member() -> Any:
         return validated(_exact_raw(raw, (key,), source), (key,), node, source)
 

@@ -42,6 +42,7 @@ __all__ = [
     "PLAN_KEYS",
     "VALIDATION_MODES",
     "Deferred",
+    "SchemaNode",
     "SchemaValidator",
     "ValidationMode",
     "Violation",
@@ -343,7 +344,7 @@ def _compile_check(schema: Mapping[str, Any]) -> _Check:
     return check
 
 
-class _Node:
+class SchemaNode:
     """One compiled subschema. Built once per schema; validation allocates nothing per node."""
 
     __slots__ = (
@@ -365,9 +366,9 @@ class _Node:
         self.schema = schema
         self.check: _Check = _compile_check(schema)
         self.required: tuple[str, ...] = tuple(schema.get("required", ()))
-        self.properties: dict[str, _Node] = {}
-        self.additional: _Node | None = None
-        self.items: _Node | None = None
+        self.properties: dict[str, SchemaNode] = {}
+        self.additional: SchemaNode | None = None
+        self.items: SchemaNode | None = None
         # Set by the compiler once the members are known:
         self.shallow = False  # only the value's own keywords (type, enum, pattern) are constrained
         self.trivial = False  # nothing at all is constrained
@@ -380,7 +381,7 @@ class _Node:
         self.shallow = not self.deep
         self.trivial = self.shallow and self.check is _ok
 
-    def member(self, key: str) -> _Node | None:
+    def member(self, key: str) -> SchemaNode | None:
         """The node of member ``key`` of an object: its property's, else additionalProperties', else None."""
         found = self.properties.get(key)
         return found if found is not None or key in self.properties else self.additional
@@ -406,7 +407,7 @@ class _Node:
 
 #: Where a value is, as :meth:`SchemaValidator._walk` builds it: None at the start, else (parent, key).
 _Link = tuple[Any, str | int] | None
-_Frame = tuple["_Node | None", Any, _Link]
+_Frame = tuple["SchemaNode | None", Any, _Link]
 
 
 def _path(base: PathKey, link: _Link) -> PathKey:
@@ -424,14 +425,14 @@ def _true(value: Any) -> bool:
     return True
 
 
-def _predicates(nodes: Iterable[_Node]) -> dict[int, _Predicate]:
+def _predicates(nodes: Iterable[SchemaNode]) -> dict[int, _Predicate]:
     """One predicate per node ("is this value valid?"), composed from its members' predicates."""
     made: dict[int, _Predicate] = {}
     # Schemas may be recursive (a module's child modules are modules): predicates call their
     # members' through a cell filled once every predicate exists.
     cells: dict[int, list[_Predicate]] = {}
 
-    def cell_call(node: _Node | None) -> _Predicate | None:
+    def cell_call(node: SchemaNode | None) -> _Predicate | None:
         if node is None or node.trivial:
             return None
         if not node.deep:
@@ -448,7 +449,7 @@ def _predicates(nodes: Iterable[_Node]) -> dict[int, _Predicate]:
 
 
 def _tree_predicate(leaves: tuple[str, ...]) -> _Predicate:
-    """The predicate of a tree node (see :meth:`_Node.tree_leaves`).
+    """The predicate of a tree node (see :meth:`SchemaNode.tree_leaves`).
 
     Marks trees hang off every resource change and every resource, so this is the hot loop
     of validation: plain recursion over dicts and lists with ``type(x) is`` tests (a tree
@@ -491,7 +492,7 @@ _ABSENT: Final = object()
 _PLAIN_TYPES: Final = {"string": str, "boolean": bool}
 
 
-def _plain_type(node: _Node) -> type | None:
+def _plain_type(node: SchemaNode) -> type | None:
     """The Python type that decides ``node`` alone (a string or a bool with no other keyword), or None."""
     schema = node.schema
     if node.deep or "enum" in schema or "pattern" in schema:
@@ -500,7 +501,7 @@ def _plain_type(node: _Node) -> type | None:
     return _PLAIN_TYPES.get(types) if isinstance(types, str) else None
 
 
-def _predicate(node: _Node, member: Callable[[_Node | None], _Predicate | None]) -> _Predicate:
+def _predicate(node: SchemaNode, member: Callable[[SchemaNode | None], _Predicate | None]) -> _Predicate:
     check = node.check
     if not node.deep:
         return _true if node.trivial else (lambda v: check(v) is None)
@@ -564,14 +565,14 @@ class SchemaValidator:
 
     def __init__(self, schema: Mapping[str, Any]) -> None:
         self.schema = schema
-        nodes: dict[int, _Node] = {}
+        nodes: dict[int, SchemaNode] = {}
         self.root = self._compile(schema, nodes)
         for node in nodes.values():
             node.finish()
         self._predicates = _predicates(nodes.values())
         self._full: Any = None
 
-    def is_valid(self, document: Any, node: _Node | None = None) -> bool:
+    def is_valid(self, document: Any, node: SchemaNode | None = None) -> bool:
         """Whether ``document`` has no violation: the quick question, asked first.
 
         Composed closures, one call per constrained value; :meth:`first_violation` then
@@ -590,12 +591,12 @@ class SchemaValidator:
             if enabled:
                 gc.enable()
 
-    def _compile(self, schema: Mapping[str, Any], nodes: dict[int, _Node]) -> _Node:
+    def _compile(self, schema: Mapping[str, Any], nodes: dict[int, SchemaNode]) -> SchemaNode:
         target = _resolve(self.schema, schema)
         known = nodes.get(id(target))
         if known is not None:
             return known
-        node = _Node(target)
+        node = SchemaNode(target)
         nodes[id(target)] = node
         for key, sub in target.get("properties", {}).items():
             node.properties[key] = self._compile(sub, nodes)
@@ -607,7 +608,7 @@ class SchemaValidator:
             node.items = self._compile(target["items"], nodes)
         return node
 
-    def node_at(self, *keys: str) -> _Node:
+    def node_at(self, *keys: str) -> SchemaNode:
         """The compiled node at a path of properties (``node_at("prior_state", "values")``)."""
         node = self.root
         for key in keys:
@@ -617,14 +618,14 @@ class SchemaValidator:
     # -- fast mode -------------------------------------------------------------------------------
 
     def first_violation(
-        self, document: Any, *, path: PathKey = (), node: _Node | None = None
+        self, document: Any, *, path: PathKey = (), node: SchemaNode | None = None
     ) -> Violation | None:
         """The first violation in document order, or None. No depth limit."""
         if self.is_valid(document, node):
             return None
         return self._walk(document, path, node)
 
-    def _walk(self, document: Any, path: PathKey, node: _Node | None) -> Violation | None:
+    def _walk(self, document: Any, path: PathKey, node: SchemaNode | None) -> Violation | None:
         """The first violation in document order, or None. Iterative: no depth limit.
 
         Members whose subschema has no members of its own are checked on the spot; the
