@@ -14,7 +14,7 @@ from ._errors import ConfigFormatError, Source
 from ._json_reader import Node, parse_json
 from ._model import Block, Config, IgnoredProperty
 
-__all__ = ["Flavor", "config_from_dict", "config_from_node", "load_config", "parse_config"]
+__all__ = ["Flavor", "config_from_dict", "config_from_node", "is_ignored_file", "load_config", "parse_config"]
 
 Flavor = Literal["terraform", "opentofu"]
 _FLAVORS: Final = ("terraform", "opentofu")
@@ -121,6 +121,8 @@ def load_config(
     * ``flavor="terraform"``: every ``*.tf.json``; ``*.tofu.json`` files are not read.
     * ``flavor="opentofu"``: ``*.tf.json`` and ``*.tofu.json``; when ``foo.tofu.json`` and
       ``foo.tf.json`` both exist, only ``foo.tofu.json`` is read.
+    * Both skip hidden files (``.x.tf.json``) and editor leftovers (``x.tf.json~``, ``#x.tf.json#``),
+      as Terraform and OpenTofu do; they are listed in ``Config.skipped_files``.
 
     Override files (``override.tf.json``, ``*_override.tf.json``) are read and checked into
     ``Config.overrides`` but not merged. Native-syntax files (``*.tf``, ``*.tofu``) and
@@ -148,12 +150,24 @@ def load_config(
     return config_from_node(parse_json(decoded, source), source, strict=strict)
 
 
+def is_ignored_file(name: str) -> bool:
+    """Whether Terraform (and OpenTofu) skip this file of a module directory: hidden files and editor leftovers.
+
+    >>> [is_ignored_file(n) for n in (".main.tf.json", "main.tf.json~", "#main.tf.json#", "main.tf.json")]
+    [True, True, True, False]
+    """
+    return name.startswith(".") or name.endswith("~") or (name.startswith("#") and name.endswith("#"))
+
+
 def _load_directory(directory: FsPath, flavor: Flavor, strict: bool, limit: int) -> Config:
     suffixes = (".tf.json", ".tofu.json") if flavor == "opentofu" else (".tf.json",)
     names = sorted(entry.name for entry in directory.iterdir() if entry.is_file())
     chosen: list[tuple[str, str]] = []
     skipped: list[str] = []
     for name in names:
+        if is_ignored_file(name):
+            skipped.append(str(directory / name))
+            continue
         suffix = _suffix(name)
         if suffix is None:
             if name.endswith((".tf", ".tofu")):
