@@ -9,7 +9,7 @@ aws-cdk's ``Match.objectLike`` (partially, at every depth), or knownvalue checks
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, final
 
 from .._checking.messages import scrubbed_failure
@@ -38,7 +38,7 @@ class Template:
     __slots__ = ("_config",)
     _config: Config
 
-    def __init__(self, config: Config | Mapping[str, Any]) -> None:
+    def __init__(self, config: Config | Mapping[str, Any] | Sequence[Mapping[str, Any]]) -> None:
         object.__setattr__(self, "_config", require_config(config, "Template"))
 
     def __setattr__(self, name: str, value: Any) -> None:
@@ -47,11 +47,14 @@ class Template:
     # -- constructors (aws-cdk names) -----------------------------------------------------------
 
     @classmethod
-    def from_json(cls, config: Mapping[str, Any]) -> Template:
-        """A template of a configuration given as a dict (aws-cdk's ``Template.fromJSON``); checked strictly.
+    def from_json(cls, config: Mapping[str, Any] | Sequence[Mapping[str, Any]]) -> Template:
+        """A template of a configuration given as a dict, or a list of dicts (the top-level array form), as
+        aws-cdk's ``Template.fromJSON``; checked strictly.
 
         >>> Template.from_json({"locals": {"a": 1}}).config.locals
         {'a': 1}
+        >>> Template.from_json([{"locals": {"a": 1}}, {"locals": {"b": 2}}]).config.locals
+        {'a': 1, 'b': 2}
         """
         return cls(config)
 

@@ -78,10 +78,11 @@ def require_config(config: object, where: str) -> Config:
     """
     if isinstance(config, Config):
         return config
-    if isinstance(config, Mapping):
+    if isinstance(config, (Mapping, list, tuple)):
+        # A list is the top-level JSON array form of a configuration, which Terraform reads too.
         return config_from_dict(config)
     return require_document(
-        config, Config, where, "a plancheck.tfconfig.Config (load_config, parse_config) or a dict"
+        config, Config, where, "a plancheck.tfconfig.Config (load_config, parse_config), a dict or a list of dicts"
     )
 
 

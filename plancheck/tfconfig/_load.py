@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path as FsPath
 from typing import Any, Final, Literal
 
@@ -66,20 +66,24 @@ def parse_config(text: str | bytes, *, filename: str | None = None, strict: bool
     return config_from_node(parse_json(decoded, source), source, strict=strict)
 
 
-def config_from_dict(config: Mapping[str, Any], *, strict: bool = True) -> Config:
-    """Read a configuration given as a Python mapping (what a generator is about to write).
+def config_from_dict(config: Mapping[str, Any] | Sequence[Mapping[str, Any]], *, strict: bool = True) -> Config:
+    """Read a configuration given as a Python mapping (what a generator is about to write), or as a list
+    of mappings (the top-level JSON array Terraform also reads).
 
     Strict by default: an unknown top-level property is an error. Error locations are
     JSON locations such as ``$.resource["null_resource"]``.
+
+    >>> sorted(config_from_dict([{"variable": {"x": {}}}, {"variable": {"y": {}}}]).variables)
+    ['x', 'y']
 
     >>> config_from_dict({"resource": {"null_resource": {"a": {"depends_on": "x"}}}})
     Traceback (most recent call last):
     ...
     plancheck.tfconfig.ConfigFormatError: $.resource["null_resource"]["a"]["depends_on"]: expected an array of references such as "aws_instance.web", found a string
     """
-    if not isinstance(config, Mapping):
+    if not isinstance(config, (Mapping, list, tuple)):
         raise ConfigFormatError(
-            "$", "a mapping of top-level blocks", found=f"a value of type {type(config).__name__}"
+            "$", "a mapping of top-level blocks (or a list of them)", found=f"a value of type {type(config).__name__}"
         )
     return config_from_node(python_to_node(config), Source(None, ""), strict=strict)
 

@@ -169,3 +169,20 @@ def test_load_config_for_test_resolves_against_the_test_file(tmp_path: Path) -> 
         str(info.value)
         == f"tf_config: no configuration file or directory at {tmp_path / 'fixtures' / 'nope'}"
     )
+
+
+@pytest.mark.parametrize(
+    "document",
+    [
+        pytest.param([{"resource": {"null_resource": {"a": {}}}}, {"resource": {"null_resource": {"b": {}}}}],
+                     id="list"),
+        pytest.param(({"resource": {"null_resource": {"a": {}}}}, {"resource": {"null_resource": {"b": {}}}}),
+                     id="tuple"),
+    ],
+)
+def test_a_top_level_array_is_a_configuration_for_every_entry_point(document: object) -> None:
+    from plancheck.tfconfig import ExpectResourceCount, assert_config, config_from_dict
+
+    Template.from_json(document).resource_count_is("null_resource", 2)  # type: ignore[arg-type]
+    assert_config(document, ExpectResourceCount("null_resource", 2))  # type: ignore[arg-type]
+    assert sorted(b.labels[1] for b in config_from_dict(document).blocks) == ["a", "b"]  # type: ignore[arg-type]
