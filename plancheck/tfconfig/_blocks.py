@@ -295,6 +295,13 @@ def _labels_expected(spec: Spec, labels: tuple[str, ...], depth: int) -> str:
     return f"{what} (a {spec.name} block has {_plural(len(spec.labels), 'label')}: {', '.join(spec.labels)})"
 
 
+def _block_like(node: Node) -> bool:
+    """Whether ``node`` can be a nested block's body: an object, or an array of objects."""
+    if node.kind == OBJECT:
+        return True
+    return node.kind == ARRAY and all(child.kind == OBJECT for child in node.value)
+
+
 def _did_you_mean(name: str, choices: Iterable[str]) -> str:
     close = closest(name, choices, n=1)
     return f' (did you mean "{close[0]}"?)' if close else ""
@@ -418,7 +425,7 @@ class _Decoder:
         """Check a body's arguments; return its members (no comments) and its nested blocks to decode."""
         members: list[tuple[str, int, Node]] = []
         nested: list[tuple[Spec, tuple[str, ...], Node, tuple[Step, ...], int]] = []
-        seen: dict[str, int] = {}
+        seen: dict[str, tuple[int, Node]] = {}
         for name, key_start, child in node.value:
             if name == "//":
                 continue
@@ -438,17 +445,21 @@ class _Decoder:
                     f"an argument or block of {_block_name(spec, labels)} ({', '.join(known)})",
                     f'"{name}"{_did_you_mean(name, known)}',
                 )
-            if kind != "open":
-                if name in seen:
-                    line, column = self.source.line_column(seen[name]) if seen[name] >= 0 else (None, None)
+            if name in seen:
+                # In an open body (a schema this library cannot know) a repeated name may be a
+                # repeated nested block; an argument has exactly one defining property.
+                first_start, first_child = seen[name]
+                if kind != "open" or not (_block_like(first_child) and _block_like(child)):
+                    line, column = self.source.line_column(first_start) if first_start >= 0 else (None, None)
                     first = f" (first set at {line}:{column})" if line is not None else ""
                     raise self.error(
                         key_start,
                         (*steps, MapStep(name)),
-                        f"each argument of {_block_name(spec, labels)} once",
+                        f"each argument of {_block_name(spec, labels)} once (Terraform: Duplicate argument)",
                         f'"{name}" again{first}',
                     )
-                seen[name] = key_start
+            else:
+                seen[name] = (key_start, child)
             if kind in EXPRESSION_KINDS:
                 # The common case (provider arguments) builds no Step objects unless there is an error.
                 if child.kind == STRING:
@@ -570,22 +581,26 @@ class _Decoder:
                 self._template(current.value, current.start, st)
             elif kind == OBJECT:
                 members = current.value
-                seen: dict[str, int] | None = None if allow_duplicates else {}
+                seen: dict[str, tuple[int, Node]] = {}
                 for name, key_start, child in members:
-                    if seen is not None:
-                        if name in seen:
+                    if name in seen:
+                        first_start, first_child = seen[name]
+                        # Where the value may be a nested block's body (``allow_duplicates``: the schema
+                        # is unknown), a repeated name may be a repeated block: objects, or arrays of them.
+                        if not (allow_duplicates and _block_like(first_child) and _block_like(child)):
                             first = (
-                                " (first at {}:{})".format(*self.source.line_column(seen[name]))
-                                if seen[name] >= 0
+                                " (first at {}:{})".format(*self.source.line_column(first_start))
+                                if first_start >= 0
                                 else ""
                             )
                             raise self.error(
                                 key_start,
                                 Trail(st, name).steps(),
-                                "unique property names in an object value",
+                                "unique property names in an object value (Terraform: Duplicate object attribute)",
                                 f'"{name}" again{first}',
                             )
-                        seen[name] = key_start
+                    else:
+                        seen[name] = (key_start, child)
                     if "${" in name or "%{" in name:
                         self._template(name, key_start, Trail(st, name))
                     if child.kind <= STRING:

@@ -316,13 +316,13 @@ BLOCK_ERRORS: list[tuple[str, str, str]] = [
     (
         "duplicate-attribute",
         '{"variable": {"x": {"default": 1,\n "default": 2}}}',
-        'main.tf.json:2:2: $.variable["x"]["default"]: expected each argument of variable "x" once, found "default" again '
+        'main.tf.json:2:2: $.variable["x"]["default"]: expected each argument of variable "x" once (Terraform: Duplicate argument), found "default" again '
         "(first set at 1:21)",
     ),
     (
         "duplicate-key-in-expression",
         '{"output": {"o": {"value": {"a": 1, "a": 2}}}}',
-        'main.tf.json:1:37: $.output["o"]["value"]["a"]: expected unique property names in an object value, found "a" again '
+        'main.tf.json:1:37: $.output["o"]["value"]["a"]: expected unique property names in an object value (Terraform: Duplicate object attribute), found "a" again '
         "(first at 1:29)",
     ),
     (
@@ -468,3 +468,47 @@ def test_config_from_a_file(tmp_path: Path) -> None:
     config = load_config(tmp_path / "x.tf.json")
     assert isinstance(config, Config)
     assert config.files == (str(tmp_path / "x.tf.json"),)
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        pytest.param(
+            '{"resource": {"t": {"a": {"input": 1,\n "input": 2}}}}',
+            'main.tf.json:2:2: $.resource["t"]["a"]["input"]: expected each argument of resource "t" "a" once '
+            '(Terraform: Duplicate argument), found "input" again (first set at 1:27)',
+            id="argument-in-an-open-body",
+        ),
+        pytest.param(
+            '{"resource": {"t": {"a": {"input": {"k": 1,\n "k": 2}}}}}',
+            'main.tf.json:2:2: $.resource["t"]["a"]["input"]["k"]: expected unique property names in an object value '
+            '(Terraform: Duplicate object attribute), found "k" again (first at 1:37)',
+            id="key-of-an-object-in-an-open-body",
+        ),
+        pytest.param(
+            '{"resource": {"t": {"a": {"setting": {"x": 1},\n "setting": 5}}}}',
+            'main.tf.json:2:2: $.resource["t"]["a"]["setting"]: expected each argument of resource "t" "a" once '
+            '(Terraform: Duplicate argument), found "setting" again (first set at 1:27)',
+            id="block-then-scalar",
+        ),
+    ],
+)
+def test_a_repeated_name_is_an_argument_defined_twice(tmp_path: Path, body: str, message: str) -> None:
+    (tmp_path / "main.tf.json").write_text(body, encoding="utf-8")
+    with pytest.raises(ConfigFormatError) as info:
+        load_config(tmp_path / "main.tf.json")
+    assert str(info.value).replace(str(tmp_path) + "/", "") == message
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        pytest.param('{"resource": {"t": {"a": {"setting": {"x": 1}, "setting": {"x": 2}}}}}', id="two-blocks"),
+        pytest.param('{"resource": {"t": {"a": {"setting": [{"x": 1}], "setting": {"x": 2}}}}}', id="array-and-block"),
+        pytest.param('{"resource": {"t": {"a": {"setting": {"in": {"y": 1}, "in": {"y": 2}}}}}}', id="nested-blocks"),
+    ],
+)
+def test_a_repeated_name_that_may_be_a_nested_block_is_kept(tmp_path: Path, body: str) -> None:
+    (tmp_path / "main.tf.json").write_text(body, encoding="utf-8")
+    assert len(load_config(tmp_path / "main.tf.json").resources()) == 1
+
