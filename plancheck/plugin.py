@@ -25,7 +25,6 @@ from ._plugin.hooks import (  # noqa: F401
     pytest_configure,
     pytest_pyfunc_call,
     pytest_report_header,
-    pytest_runtest_makereport,
     pytest_runtest_protocol,
     tf_acceptance,
     tf_acceptance_binary,

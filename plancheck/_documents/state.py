@@ -9,14 +9,13 @@ objects are indexed too, by address and deposed key.
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Iterator, Mapping
 from functools import cached_property
-from typing import IO, Any, final
+from typing import Any, final
 
 from .._frozen import ReadOnly
 from .._loading import load as route
-from .._loading.load import STATE, Loaded
+from .._loading.load import STATE, DocumentSource, Loaded
 from .._redact import Marks, Secrets, contains_sensitive
 from .._text import closest
 from .fields import ResourceFields
@@ -31,9 +30,8 @@ from .sensitive import collect_state_secrets, marked_strings
 
 __all__ = ["State", "StateOutput", "StateResource", "StateSource", "load_state"]
 
-StateSource = (
-    str | os.PathLike[str] | bytes | bytearray | memoryview | IO[str] | IO[bytes] | Mapping[str, Any]
-)
+#: What ``load_state`` reads: the same sources as ``load_plan``.
+StateSource = DocumentSource
 
 _EMPTY: Mapping[str, Any] = {}
 

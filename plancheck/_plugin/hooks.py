@@ -9,7 +9,7 @@ never the whole session.
 from __future__ import annotations
 
 import sys
-from collections.abc import Generator
+from collections.abc import Callable, Generator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final, cast
 
@@ -32,6 +32,7 @@ if TYPE_CHECKING:
 
     from .._documents.plan import Plan
     from .._documents.state import State
+    from .._redact import Secrets
     from .._terraform import TerraformBinary
     from ..acceptance import AcceptanceRunner
     from ..tfconfig import Config
@@ -44,7 +45,6 @@ __all__ = [
     "pytest_configure",
     "pytest_pyfunc_call",
     "pytest_report_header",
-    "pytest_runtest_makereport",
     "pytest_runtest_protocol",
     "tf_acceptance",
     "tf_acceptance_binary",
@@ -138,47 +138,57 @@ def pytest_pyfunc_call(pyfuncitem: pytest.Function) -> Generator[None, object, o
     return result
 
 
-def _scrub(config: pytest.Config, report: Any) -> None:
-    # Passing reports too: -rA and junit's system-out show what a passing test printed.
+def _session_secrets(config: pytest.Config) -> Callable[[], Secrets] | None:
+    """How to get the secrets to scrub, or None when there is nothing to scrub (or revealing is on)."""
     if config.stash.get(_SHOW_SENSITIVE, False):
-        return
+        return None
     documents = config.stash.get(_DOCUMENTS, None)
-    if documents is not None and len(documents):
-        from .scrub import scrub_report_or_withhold
-
-        scrub_report_or_withhold(report, documents.secrets)
-
-
-@pytest.hookimpl(wrapper=True)
-def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Generator[None, Any, Any]:
-    """Scrub the secrets of every document and acceptance test of this session from the report (unless revealing)."""
-    report = yield
-    _scrub(item.config, report)
-    return report
+    return documents.secrets if documents is not None and len(documents) else None
 
 
 class _Scrubber:
-    """Hooks bound to one session's config (registered by ``pytest_configure``), for the reports and
-    warnings pytest hands on without a config: subtests' reports, the warnings summary."""
+    """The report and warning hooks, bound to one session's config (registered by ``pytest_configure``).
+
+    Every report is scrubbed once, as soon as it is made, also of passing tests (``-rA`` and JUnit
+    show what they printed); reports made without ``pytest_runtest_makereport`` (subtests) are
+    scrubbed when logged, before the terminal, JUnit or xdist see them; warnings before the warnings
+    summary stores them.
+    """
 
     def __init__(self, config: pytest.Config) -> None:
         self.config = config
+        # makereport is followed at once by logreport of the same report: one scrub is enough.
+        self._scrubbed: object = None
+
+    def _scrub(self, report: Any) -> None:
+        secrets = _session_secrets(self.config)
+        if secrets is not None:
+            from .scrub import scrub_report_or_withhold
+
+            scrub_report_or_withhold(report, secrets)
+        self._scrubbed = report
+
+    @pytest.hookimpl(wrapper=True)
+    def pytest_runtest_makereport(self, item: pytest.Item, call: pytest.CallInfo[None]) -> Generator[None, Any, Any]:
+        """Scrub the secrets of every document and acceptance test of this session from the report."""
+        report = yield
+        self._scrub(report)
+        return report
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
-        """Scrub a report before the terminal, JUnit or xdist sees it (subtests skip makereport)."""
-        _scrub(self.config, report)
+        """Scrub a report that did not pass through makereport before anyone shows or sends it."""
+        if report is not self._scrubbed:
+            self._scrub(report)
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_warning_recorded(self, warning_message: Any) -> None:
         """Scrub a warning before pytest's warnings summary stores it."""
-        if self.config.stash.get(_SHOW_SENSITIVE, False):
-            return
-        documents = self.config.stash.get(_DOCUMENTS, None)
-        if documents is not None and len(documents):
+        secrets = _session_secrets(self.config)
+        if secrets is not None:
             from .scrub import scrub_warning
 
-            scrub_warning(warning_message, documents.secrets)
+            scrub_warning(warning_message, secrets)
 
 
 def pytest_assertrepr_compare(config: pytest.Config, op: str, left: object, right: object) -> list[str] | None:
