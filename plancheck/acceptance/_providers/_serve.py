@@ -46,9 +46,12 @@ from ._reattach import REATTACH_ENV, ReattachConfig, normalize_address, provider
 
 __all__ = [
     "DEFAULT_STOP_TIMEOUT",
+    "EXTRA_METHODS_HOOK",
     "MAX_SOCKET_PATH",
     "ProviderCallError",
+    "PROVIDER_SERVICE",
     "ProviderServer",
+    "SERVICER_HOOK",
     "Sentinel",
     "load_grpc",
     "short_temp_dir",
@@ -65,6 +68,13 @@ _SENTINEL_CODE: Final = "import sys; sys.stdin.buffer.read()"
 _HEALTH_SERVING: Final = b"\x08\x01"  # grpc.health.v1.HealthCheckResponse{status: SERVING}
 _TRACEBACK_LINES: Final = 40
 _START_LOCK = threading.Lock()
+#: A provider object with this method serves itself: ``provider.plancheck_servicer(modules)`` returns
+#: the servicer (methods named as the protocol's RPCs) instead of ``tf``'s ``ProviderServicer``.
+SERVICER_HOOK: Final = "plancheck_servicer"
+#: A servicer with this method answers RPCs newer than ``tf``'s protocol module (ephemeral resources):
+#: ``servicer.plancheck_extra_methods()`` -> ``{rpc name: (function, decode bytes, encode response)}``.
+EXTRA_METHODS_HOOK: Final = "plancheck_extra_methods"
+PROVIDER_SERVICE: Final = "tfplugin6.Provider"
 _SERIAL = itertools.count(1)
 
 
@@ -452,15 +462,21 @@ class ProviderServer:
             raise ProviderServerError(
                 self.address, f"the socket path {socket} is longer than {MAX_SOCKET_PATH} characters; use a shorter directory"
             )
+        own = getattr(self.provider, SERVICER_HOOK, None)
         try:
-            servicer = m.ProviderServicer(self.provider)
+            servicer = own(m) if callable(own) else m.ProviderServicer(self.provider)
         except Exception as exc:
-            raise ProviderServerError(self.address, f"tf cannot serve {type(self.provider).__name__}: {exc}") from exc
+            who = "it" if callable(own) else "tf"
+            raise ProviderServerError(self.address, f"{who} cannot serve {type(self.provider).__name__}: {exc}") from exc
         resources.executor = _DaemonPool(_WORKERS, f"tfplancheck-{kind}-{os.getpid()}-{serial}")
         options = [("grpc.max_receive_message_length", _MAX_MESSAGE), ("grpc.max_send_message_length", _MAX_MESSAGE)]
         server = m.grpc.server(resources.executor, options=options)
         # The guard, not this object, is what the handlers hold: a dropped server can be collected.
-        m.rpc.add_ProviderServicer_to_server(_Guard(self.address, self.errors, m).wrap(servicer), server)
+        guard = _Guard(self.address, self.errors, m)
+        m.rpc.add_ProviderServicer_to_server(guard.wrap(servicer), server)
+        extra = getattr(servicer, EXTRA_METHODS_HOOK, None)
+        if callable(extra):
+            server.add_generic_rpc_handlers((guard.extra_handler(extra()),))
         m.controller_rpc.add_GRPCControllerServicer_to_server(_Controller(m, resources), server)
         m.stdio_rpc.add_GRPCStdioServicer_to_server(_Stdio(), server)
         server.add_generic_rpc_handlers((_health_handler(m.grpc),))
@@ -526,11 +542,24 @@ class _Guard:
         for name in vars(base):
             if name.startswith("_"):
                 continue
-            if getattr(type(servicer), name, None) is getattr(base, name):
-                methods[name] = getattr(servicer, name)  # not implemented: keep gRPC's UNIMPLEMENTED
+            own = getattr(type(servicer), name, None)
+            if own is None or own is getattr(base, name):
+                # Not implemented: keep gRPC's UNIMPLEMENTED (the base's method needs no state of its own).
+                methods[name] = functools.partial(getattr(base, name), servicer)
             else:
                 methods[name] = self._guard(name, _unwrapped(servicer, name))
         return SimpleNamespace(**methods)
+
+    def extra_handler(self, methods: dict[str, tuple[Callable[[Any, Any], Any], Any, Any]]) -> Any:
+        """A generic handler for RPCs the ``tf`` protocol module does not know: name -> (function, decode, encode)."""
+        grpc = self.m.grpc
+        handlers = {
+            name: grpc.unary_unary_rpc_method_handler(
+                self._guard(name, function), request_deserializer=decode, response_serializer=encode
+            )
+            for name, (function, decode, encode) in methods.items()
+        }
+        return grpc.method_handlers_generic_handler(PROVIDER_SERVICE, handlers)
 
     def _guard(self, name: str, method: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
         def guarded(request: Any, context: Any) -> Any:

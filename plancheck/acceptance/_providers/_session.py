@@ -24,7 +24,7 @@ from .._errors import TestDefinitionError
 from ._errors import ProviderServerError
 from ._factory import ExternalProviders, ProviderEntry, ProviderSet, ReattachProvider
 from ._reattach import REATTACH_ENV, ReattachConfig, provider_type, reattach_json
-from ._serve import DEFAULT_STOP_TIMEOUT, ProviderServer, Sentinel, load_grpc, short_temp_dir
+from ._serve import DEFAULT_STOP_TIMEOUT, SERVICER_HOOK, ProviderServer, Sentinel, load_grpc, short_temp_dir
 
 __all__ = ["CLI_CONFIG_ENV", "ProviderSession", "required_providers"]
 
@@ -166,7 +166,9 @@ class ProviderSession:
             provider = entry.source()
         except Exception as exc:
             raise ProviderServerError(entry.address, f"the factory raised {type(exc).__name__}: {exc}") from exc
-        missing = [m for m in ("get_provider_schema", "get_resources", "get_model_prefix") if not callable(getattr(provider, m, None))]
+        needed = ("get_provider_schema", "get_resources", "get_model_prefix")
+        serves_itself = callable(getattr(provider, SERVICER_HOOK, None))
+        missing = [] if serves_itself else [m for m in needed if not callable(getattr(provider, m, None))]
         if missing:
             raise ProviderServerError(
                 entry.address,
