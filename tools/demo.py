@@ -7,7 +7,8 @@ pinned Terraform 1.0.3 and null provider 2.1.2 (installed into the virtualenv by
 no ``~/.terraformrc`` is needed), then runs ``tfplancheck`` on the binary plan with
 ``examples/null/checks.toml``, shows a ``tfplancheck query``, and finally runs a small
 acceptance test (plan, checks, apply, state checks, a plan-only step, destroy) of the
-same configuration. The exit status is 0 when every check passed.
+same configuration and one of ``examples/widget_provider``, a provider written in Python and
+served in the demo's own process. The exit status is 0 when every check passed.
 
 >>> example_dir().name
 'null'
@@ -61,6 +62,7 @@ STEPS = (
     "one failing check, to show the exit status and that secrets stay redacted",
     "tfplancheck query, to explore the plan",
     "an acceptance test of the same configuration: plan checks, apply, state checks, plan-only step, destroy",
+    "an acceptance test of a provider written in Python (examples/widget_provider), served in this process",
 )
 
 
@@ -76,6 +78,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     4. one failing check, to show the exit status and that secrets stay redacted
     5. tfplancheck query, to explore the plan
     6. an acceptance test of the same configuration: plan checks, apply, state checks, plan-only step, destroy
+    7. an acceptance test of a provider written in Python (examples/widget_provider), served in this process
     0
     """
     args = list(sys.argv[1:] if argv is None else argv)
@@ -138,9 +141,14 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         accepted = run_acceptance_demo(terraform, rc_file, Path(tmp) / "acceptance")
         print(flush=True)
-        ok = status == 0 and accepted == 0
-        print("demo: all checks passed" if ok else f"demo: tfplancheck status {status}, acceptance {accepted}", flush=True)
-        return status or accepted
+        from .demo_provider import run_provider_demo
+
+        served = run_provider_demo(terraform, Path(tmp) / "provider")
+        print(flush=True)
+        ok = status == 0 and accepted == 0 and served == 0
+        print("demo: all checks passed" if ok else
+              f"demo: tfplancheck status {status}, acceptance {accepted}, provider {served}", flush=True)
+        return status or accepted or served
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -167,4 +167,7 @@ def test_e2e_demo_plans_the_example_and_every_check_passes() -> None:
     assert ('FAIL  ExpectUnknownValue: null_resource.app: triggers["password"]: '
             "expected an unknown value, but it is known: (sensitive)") in lines
     assert "(exit status 1)" in lines
+    # The provider written in Python, served in the demo's process: three steps, and its secret never printed.
+    assert "PASS  step 3: a new name forces replacement: a new id" in lines
+    assert "widget-demo-passphrase" not in done.stdout + done.stderr
     assert lines[-1] == "demo: all checks passed"
