@@ -2,8 +2,9 @@
 
 The result is a :class:`Loaded` document, which :mod:`plancheck._documents` wraps in a ``Plan``
 or a ``State``; this layer knows nothing of the models. A :class:`DocumentKind` says what
-differs between the two: the error type, the validator, and whether large documents are
-split and parsed lazily (plans).
+differs between the two: the error type and the validator. Large documents of both kinds are
+split and parsed lazily (plans by ``split`` or ``parallel``; states by ``split_state``, with
+msgspec only).
 
 Loading happens once per plan: read the bytes (at most ``max_bytes``, see ``_input``),
 check the JSON syntax of all of it and the structure the schema constrains, and index the
@@ -24,11 +25,13 @@ from .jsontext import check_utf8, collector_paused, exact_numbers, loads_exact, 
 from .lazy import LazyObject, Thunk
 from .source import InputTooLarge, max_input_bytes, read_limited
 from .split import SplitPlan, split_fast
+from .split_state import split_state
 from .validate import (
     check_kind,
     check_mode,
     plan_validator,
     render_violation,
+    state_validator,
     validate_plan,
     validate_state,
 )
@@ -49,6 +52,8 @@ DocumentSource = str | os.PathLike[str] | bytes | bytearray | memoryview | IO[st
 
 #: Plans at least this big are split and parsed lazily; smaller ones are parsed whole (it is quicker).
 LAZY_MIN_BYTES: Final = 1 << 20
+#: The same for states (a separate knob, so tests can send every state through the split route).
+LAZY_STATE_MIN_BYTES: Final = 1 << 20
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -56,7 +61,7 @@ class DocumentKind:
     """What the route does differently for plans and states.
 
     >>> PLAN.noun, STATE.error.__name__, STATE.lazy
-    ('plan', 'StateFormatError', False)
+    ('plan', 'StateFormatError', True)
     """
 
     noun: str
@@ -68,7 +73,7 @@ class DocumentKind:
 
 
 PLAN: Final = DocumentKind("plan", "load_plan", PlanFormatError, validate_plan, lazy=True)
-STATE: Final = DocumentKind("state", "load_state", StateFormatError, validate_state, lazy=False)
+STATE: Final = DocumentKind("state", "load_state", StateFormatError, validate_state, lazy=True)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -187,16 +192,38 @@ def _plan_from_bytes(box: list[bytes | str], source: str | None, validation: str
         return _plan_from_split(split, source, validation)
 
 
+def _state_from_bytes(data: bytes, source: str | None) -> Loaded | None:
+    """Load a large state with its resources' values parsed on first read (msgspec, fast validation only)."""
+    with collector_paused(), exact_numbers():
+        check_utf8(data, error=StateFormatError, source=source)
+        split = split_state(data, source)
+    if split is None:
+        return None
+    check_kind(split.view, StateFormatError, source)
+    validator = state_validator()
+    violation = validator.first_violation(split.view)
+    if violation is not None:
+        raise render_violation(violation, split.view, validator.schema, StateFormatError, source)
+    return Loaded(split.value, source)
+
+
 def _parse(kind: DocumentKind, box: list[bytes | str], source: str | None, validation: str, parser: str) -> Loaded:
     check_mode(validation)
     which = resolve_parser(parser)
     text = box[0]
-    if kind.lazy and isinstance(text, bytes) and len(text) >= LAZY_MIN_BYTES:
-        del text
-        plan = _plan_from_bytes(box, source, validation, which)
-        if plan is not None:
-            return plan
-        text = box[0]
+    threshold = LAZY_MIN_BYTES if kind is PLAN else LAZY_STATE_MIN_BYTES
+    if kind.lazy and isinstance(text, bytes) and len(text) >= threshold:
+        if kind is PLAN:
+            del text
+            plan = _plan_from_bytes(box, source, validation, which)
+            if plan is not None:
+                return plan
+            text = box[0]
+        elif which == "fast" and validation == "fast" and not text.startswith(b"\xef\xbb\xbf") and b"\x00" not in text[:4]:
+            # Full validation reads every value anyway; the standard library cannot skip one.
+            state = _state_from_bytes(text, source)
+            if state is not None:
+                return state
     box.clear()
     parsed = loads_exact(text, error=kind.error, source=source, parser=which)
     del text

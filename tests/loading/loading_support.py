@@ -17,6 +17,7 @@ import pytest
 import plancheck._loading.load as load_module
 import plancheck._loading.parallel as parallel_module
 import plancheck._loading.split as split_module
+import plancheck._loading.split_state as split_state_module
 from plancheck._documents.plan import Plan
 from plancheck._errors import DocumentFormatError
 from plancheck._loading.jsontext import fast_parser_available
@@ -53,15 +54,15 @@ def generated_plan(resources: int, seed: int) -> bytes:
         return out.read_bytes()
 
 
-def exactly_equal(a: Any, b: Any) -> bool:
-    """Equal, with the same types everywhere (1 is not 1.0 is not True) and the same key order."""
+def exactly_equal(a: Any, b: Any, *, key_order: bool = True) -> bool:
+    """Equal, with the same types everywhere (1 is not 1.0 is not True) and the same key order (unless not asked)."""
     stack = [(a, b)]
     while stack:
         x, y = stack.pop()
         if type(x) is not type(y):
             return False
         if isinstance(x, dict):
-            if list(x) != list(y):
+            if (list(x) if key_order else sorted(x)) != (list(y) if key_order else sorted(y)):
                 return False
             stack.extend((x[k], y[k]) for k in x)
         elif isinstance(x, list):
@@ -76,6 +77,17 @@ def exactly_equal(a: Any, b: Any) -> bool:
 def plain(document: Any) -> Any:
     """A lazily parsed top level as a plain dict (its values are plain already once read)."""
     return {key: document[key] for key in document}
+
+
+def deep_plain(document: Any) -> Any:
+    """A lazily parsed document (objects at any depth, as a split state has) as plain dicts and lists."""
+    if isinstance(document, dict):
+        return {key: deep_plain(value) for key, value in document.items()}
+    if isinstance(document, list):
+        return [deep_plain(value) for value in document]
+    if hasattr(document, "peek"):  # a LazyObject
+        return {key: deep_plain(document[key]) for key in document}
+    return document
 
 
 #: Every way a plan can be loaded: (parser, lazy split on any size, helper process on any size).
@@ -96,6 +108,8 @@ def route(name: str) -> Iterator[str]:
     with pytest.MonkeyPatch.context() as mp:
         size = 0 if split else 1 << 62
         mp.setattr(load_module, "LAZY_MIN_BYTES", size)
+        mp.setattr(load_module, "LAZY_STATE_MIN_BYTES", size)
+        mp.setattr(split_state_module, "DEFER_MIN_BYTES", 0 if split else 1 << 62)
         mp.setattr(parallel_module, "PARALLEL_MIN_BYTES", size)
         mp.setattr(split_module, "DEFER_MIN_BYTES", 0 if split else 1 << 62)
         mp.delenv("PLANCHECK_PARALLEL", raising=False)

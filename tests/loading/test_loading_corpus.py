@@ -10,11 +10,13 @@ import pytest
 from loading_support import (
     ROUTES,
     corpus_files,
+    deep_plain,
     exactly_equal,
     generated_plan,
     load_by,
     needs_corpus,
     plain,
+    route,
 )
 
 from plancheck._documents.plan import Plan, load_plan
@@ -59,11 +61,15 @@ def test_corpus_plan_passes_the_full_json_schema(path: Path) -> None:
 @needs_corpus
 @pytest.mark.parametrize("path", STATES, ids=[p.stem for p in STATES])
 @pytest.mark.parametrize("validation", ["fast", "full"])
-@pytest.mark.parametrize("parser", ["stdlib", "auto"])
-def test_corpus_state_loads(path: Path, validation: str, parser: str) -> None:
-    state = load_state(path, validation=validation, parser=parser)
+@pytest.mark.parametrize("route_name", list(ROUTES))
+def test_corpus_state_loads(path: Path, validation: str, route_name: str) -> None:
+    with route(route_name) as parser:
+        state = load_state(path, validation=validation, parser=parser)
     reference = _reference(path.read_bytes())
-    assert exactly_equal(state.raw, reference)
+    split = route_name == "fast-lazy" and validation == "fast"
+    # A split state's resources list their keys in Terraform's order, which hand-written files do not all follow.
+    assert exactly_equal(deep_plain(state.raw), reference, key_order=not split)
+    assert (type(state.raw) is dict) is not split
     for resource in state.resources:
         assert state.resource(resource.address, deposed=resource.deposed) is resource
 

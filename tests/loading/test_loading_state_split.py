@@ -1,0 +1,170 @@
+"""Large states take the split route: resources' values are parsed on first read, and read back exactly."""
+
+from __future__ import annotations
+
+import json
+from decimal import Decimal
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from loading_support import deep_plain, exactly_equal, needs_fast, route
+
+from plancheck._documents.state import State, load_state
+from plancheck._errors import StateFormatError
+from plancheck._loading.lazy import LazyObject
+from plancheck._loading.split_state import MODULE_DEPTH
+
+pytestmark = needs_fast
+
+
+def _resource(address: str, **extra: Any) -> dict[str, Any]:
+    return {"address": address, "mode": "managed", "type": "null_resource", "name": "r", **extra}
+
+
+def _state(root: dict[str, Any], **top: Any) -> bytes:
+    return json.dumps({"format_version": "1.0", "values": {"root_module": root}, **top}).encode()
+
+
+def _both(data: bytes) -> tuple[State | StateFormatError, State | StateFormatError]:
+    """What the split route and a full parse make of ``data``."""
+    results: list[State | StateFormatError] = []
+    for name in ("fast-lazy", "fast"):
+        with route(name) as parser:
+            try:
+                results.append(load_state(data, parser=parser))
+            except StateFormatError as exc:
+                results.append(exc)
+    return results[0], results[1]
+
+
+LONG = {"id": "1", "note": "x" * 100, "tags": {"a": "b"}}
+
+
+def test_values_are_parsed_on_first_read_and_then_kept() -> None:
+    data = _state({"resources": [_resource("null_resource.a", values=LONG, sensitive_values={"tags": {}})]})
+    split, full = _both(data)
+    assert isinstance(split, State)
+    assert isinstance(full, State)
+    raw = split.resource("null_resource.a").raw
+    assert isinstance(raw, LazyObject)
+    assert [raw.is_parsed(k) for k in ("address", "values", "sensitive_values")] == [True, False, False]
+    assert split.resource("null_resource.a").values == LONG
+    assert raw.is_parsed("values")
+    assert raw["values"] is raw["values"]
+    assert exactly_equal(deep_plain(split.raw), deep_plain(full.raw))
+
+
+@pytest.mark.parametrize(
+    ("root", "extra"),
+    [
+        pytest.param({"resources": [_resource("a.b", values=LONG, future_key=[1, 2])]}, {}, id="unknown-resource-key"),
+        pytest.param({"resources": [], "future": True}, {}, id="unknown-module-key"),
+        pytest.param({"resources": [_resource("a.b", values=LONG)]}, {"checks": [{"x": 1}]}, id="top-level-checks"),
+        pytest.param({"resources": [_resource("a.b", index=3, values=None, depends_on=["x.y"], tainted=True)]}, {},
+                     id="null-values-and-flags"),
+        pytest.param({"resources": [_resource("a.b", values={"n": 12345678901234567890123, "f": 1.5})]}, {},
+                     id="exact-numbers"),
+        pytest.param({"resources": [_resource("a.b", identity={"id": "i-1" * 30}, identity_schema_version=0)]}, {},
+                     id="identity"),
+    ],
+)
+def test_the_split_route_reads_back_what_a_full_parse_reads(root: dict[str, Any], extra: dict[str, Any]) -> None:
+    split, full = _both(_state(root, **extra))
+    assert isinstance(split, State)
+    assert isinstance(full, State)
+    assert exactly_equal(deep_plain(split.raw), deep_plain(full.raw), key_order=False)
+    assert [r.address for r in split.resources] == [r.address for r in full.resources]
+
+
+def test_modules_deeper_than_the_one_scan_route_load_all_the_same() -> None:
+    module: dict[str, Any] = {"resources": [_resource("a.b", values=LONG)]}
+    for depth in range(MODULE_DEPTH + 3, 0, -1):
+        module = {"address": "module.m" * depth, "child_modules": [module]}
+    split, full = _both(_state(module))
+    assert isinstance(split, State)
+    assert isinstance(full, State)
+    assert [r.address for r in split.resources] == [r.address for r in full.resources] == ["a.b"]
+    assert exactly_equal(deep_plain(split.raw), deep_plain(full.raw), key_order=False)
+
+
+@pytest.mark.parametrize(
+    ("root", "message"),
+    [
+        pytest.param({"resources": [{"mode": "managed"}]},
+                     '$.values.root_module.resources[0].address: expected a resource address string, found no "address" key',
+                     id="no-address"),
+        pytest.param({"resources": [_resource("a.b"), _resource("a.c", index=1.5)]},
+                     "$.values.root_module.resources[1].index: expected an instance key (an integer or a string), found a number",
+                     id="bad-index"),
+        pytest.param({"child_modules": [{"address": 7}]},
+                     "$.values.root_module.child_modules[0].address: expected a module address string, found a number",
+                     id="bad-module-address"),
+        pytest.param({"resources": {}}, "$.values.root_module.resources: expected an array of resources, found an object with 0 keys",
+                     id="resources-not-array"),
+    ],
+)
+def test_skeleton_problems_are_found_at_load_time_with_the_same_message(root: dict[str, Any], message: str) -> None:
+    split, full = _both(_state(root))
+    assert isinstance(split, StateFormatError)
+    assert isinstance(full, StateFormatError)
+    assert str(split) == str(full) == message
+
+
+def test_a_bad_marks_tree_is_found_when_first_read_at_its_location() -> None:
+    # As for a large plan's marks trees: checking it at load time would mean building it at load time.
+    marks = {"tags": {"a": "yes"}, "padding": [False] * 40}
+    data = _state({"child_modules": [{"address": "module.m", "resources": [_resource("module.m.a.b", values=LONG, sensitive_values=marks)]}]})
+    split, full = _both(data)
+    message = (
+        '$.values.root_module.child_modules[0].resources[0].sensitive_values.tags.a: '
+        'expected a marks tree (true, false, or an object or array of marks trees), found a string'
+    )
+    assert isinstance(full, StateFormatError)
+    assert str(full) == message
+    assert isinstance(split, State)
+    with pytest.raises(StateFormatError) as caught:
+        _ = split.resource("module.m.a.b").sensitive_values
+    assert str(caught.value) == message
+
+
+def test_a_bad_number_outside_resource_values_is_located_by_line_and_column() -> None:
+    data = b'{"format_version": "1.0", "y": {"n": 1e1000000000000000000}, "values": {}}'
+    split, full = _both(data)
+    assert isinstance(split, StateFormatError)
+    assert str(split) == str(full)
+    assert "at line 1 column 38" in str(split)
+
+
+_json_leaf = st.one_of(st.none(), st.booleans(), st.integers(), st.text(max_size=8),
+                       st.decimals(allow_nan=False, allow_infinity=False, places=3))
+_json = st.recursive(_json_leaf, lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner, max_size=3),
+                     max_leaves=10)
+
+
+@st.composite
+def _modules(draw: st.DrawFn, depth: int = 0) -> dict[str, Any]:
+    module: dict[str, Any] = {}
+    if depth:
+        module["address"] = f"module.m{depth}"
+    resources = draw(st.lists(st.builds(lambda i, v, s: _resource(f"a.r{i}", values=v, sensitive_values=s),
+                                        st.integers(0, 99), _json, st.sampled_from([False, True, {}, {"x": True}])),
+                              max_size=3))
+    if resources:
+        module["resources"] = resources
+    if depth < 3 and draw(st.booleans()):
+        module["child_modules"] = [draw(_modules(depth + 1)) for _ in range(draw(st.integers(1, 2)))]
+    return module
+
+
+@settings(max_examples=60, deadline=None)
+@given(_modules())
+def test_property_any_state_reads_back_the_same_by_both_routes(root: dict[str, Any]) -> None:
+    data = json.dumps({"format_version": "1.0", "values": {"root_module": root}}, default=str).encode()
+    split, full = _both(data)
+    assert isinstance(split, State)
+    assert isinstance(full, State)
+    reference = json.loads(data, parse_float=Decimal)
+    assert exactly_equal(deep_plain(split.raw), reference, key_order=False)
+    assert [(r.address, r.deposed) for r in split.resources] == [(r.address, r.deposed) for r in full.resources]
