@@ -18,7 +18,7 @@ from tfjsonpath import MapStep, SliceStep, Step
 
 from .._text import closest
 from ._errors import ConfigFormatError, Source, Trail, json_location, trail_steps
-from ._json_reader import ARRAY, BOOL, NUMBER, OBJECT, STRING, Node, describe_node
+from ._json_reader import ARRAY, BOOL, NULL, NUMBER, OBJECT, STRING, Node, describe_node
 from ._model import EXPRESSION_KINDS, Block, IgnoredProperty
 from ._template import TemplateSyntaxError, parse_reference, parse_template
 
@@ -258,12 +258,25 @@ TOP_LEVEL: Final[dict[str, Spec]] = {
     )
 }
 
+# Nested blocks Terraform allows once per parent block ("Duplicate lifecycle block", ...).
+_ONCE: Final = frozenset(
+    {
+        ("resource", "lifecycle"),
+        ("resource", "connection"),
+        ("data", "lifecycle"),
+        ("ephemeral", "lifecycle"),
+        ("provisioner", "connection"),
+        ("removed", "lifecycle"),
+        ("removed", "connection"),
+        ("action", "config"),
+    }
+)
 _LABEL_PLURAL: Final = {"type": "types", "name": "names", "provider": "provider names"}
 _NAME: Final = re.compile(r"[^\W\d][\w-]*")
 _PROVIDER_REF: Final = re.compile(r"[^\W\d][\w-]*(?:\.[^\W\d][\w-]*)?(?:\[.+\])?", re.DOTALL)
 # Strings that are valid templates for sure (only simple interpolations, no directives): most of
 # them, checked by one regular expression instead of the scanner.
-_SIMPLE_TEMPLATE: Final = re.compile(r"(?:[^$%]+|\$(?!\{)|%(?!\{)|\$\$\{|%%\{|\$\{[^{}\"$%#/]*\})*")
+_SIMPLE_TEMPLATE: Final = re.compile(r"(?:[^$%]+|\$(?!\{)|%(?!\{)|\$\$\{|%%\{|\$\{[^{}\"$%#/]*[\w\])]\s*\})*")
 _SIMPLE_TRAVERSAL: Final = re.compile(r"[^\W\d][\w-]*(?:\.[\w*-]+|\[(?:[0-9]+|\*)\])*")
 # A resource, data source or module reference as depends_on usually holds them: valid for sure.
 _SIMPLE_REFERENCE: Final = re.compile(r"(?:data\.|ephemeral\.)?[^\W\d][\w-]*\.[^\W\d][\w-]*")
@@ -310,10 +323,12 @@ def _did_you_mean(name: str, choices: Iterable[str]) -> str:
 class _Decoder:
     """Decodes one document's blocks; errors carry the document's Source."""
 
-    __slots__ = ("source",)
+    __slots__ = ("override", "source")
 
-    def __init__(self, source: Source) -> None:
+    def __init__(self, source: Source, *, override: bool = False) -> None:
         self.source = source
+        # An override file's top-level blocks need no required argument: they only change a base block.
+        self.override = override
 
     def error(
         self, node_or_offset: Node | int, steps: tuple[Step, ...], expected: str, found: str | None
@@ -325,9 +340,14 @@ class _Decoder:
 
     def expand(
         self, spec: Spec, node: Node, steps: tuple[Step, ...], start: int
-    ) -> list[tuple[tuple[str, ...], Node, tuple[Step, ...], int]]:
-        """Flatten label levels and bodies: ``(labels, body node, body steps, definition offset)`` in order."""
-        out: list[tuple[tuple[str, ...], Node, tuple[Step, ...], int]] = []
+    ) -> list[tuple[tuple[str, ...], Node, tuple[Step, ...], int, int]]:
+        """Flatten label levels and bodies: ``(labels, body node, body steps, label offset, definition offset)``.
+
+        The definition offset is where Terraform places the block (its ``DefRange``): the body's
+        ``{``, or the ``[`` of an array of bodies, which all the array's bodies share. A ``null``
+        body defines no block, as in HCL.
+        """
+        out: list[tuple[tuple[str, ...], Node, tuple[Step, ...], int, int]] = []
         # Work items: (labels so far, node, steps, offset of the last label); processed in order.
         level: list[tuple[tuple[str, ...], Node, tuple[Step, ...], int]] = [((), node, steps, start)]
         for depth, label_name in enumerate(spec.labels):
@@ -362,14 +382,16 @@ class _Decoder:
         for labels, n, st, offset in level:
             body_of = f"the body of {_block_name(spec, labels)}"
             if n.kind == OBJECT:
-                out.append((labels, n, st, offset))
+                out.append((labels, n, st, offset, n.start))
+            elif n.kind == NULL:
+                continue
             elif n.kind == ARRAY:
                 for i, element in enumerate(n.value):
                     if element.kind != OBJECT:
                         raise self.error(
                             element, (*st, SliceStep(i)), f"an object ({body_of})", describe_node(element)
                         )
-                    out.append((labels, element, (*st, SliceStep(i)), element.start))
+                    out.append((labels, element, (*st, SliceStep(i)), element.start, n.start))
             else:
                 raise self.error(
                     n, st, f"an object ({body_of}) or an array of such objects", describe_node(n)
@@ -377,22 +399,22 @@ class _Decoder:
         return out
 
     def decode_body(
-        self, spec: Spec, labels: tuple[str, ...], node: Node, steps: tuple[Step, ...], start: int
+        self, spec: Spec, labels: tuple[str, ...], node: Node, steps: tuple[Step, ...], start: int, decl: int = -1
     ) -> Block:
         """Decode one block body and, iteratively, its known nested blocks."""
         # Post-order without recursion: frames hold a body whose nested blocks are still being built.
-        root_frame = self._frame(spec, labels, node, steps, start)
+        root_frame = self._frame(spec, labels, node, steps, start, decl, required=not self.override)
         stack = [root_frame]
         result: Block | None = None
         while stack:
             frame = stack[-1]
             pending = frame[6]
             if pending:
-                nspec, nlabels, nnode, nsteps, nstart = pending.pop(0)
-                stack.append(self._frame(nspec, nlabels, nnode, nsteps, nstart))
+                nspec, nlabels, nnode, nsteps, nstart, ndecl = pending.pop(0)
+                stack.append(self._frame(nspec, nlabels, nnode, nsteps, nstart, ndecl))
                 continue
             stack.pop()
-            fspec, flabels, fnode, fsteps, fstart, fmembers, _, built = frame
+            fspec, flabels, fnode, fsteps, fstart, fmembers, _, built, fdecl = frame
             block = Block(
                 fspec.name,
                 flabels,
@@ -403,6 +425,7 @@ class _Decoder:
                 spec=fspec,
                 start=fstart,
                 steps=fsteps,
+                decl=fdecl,
             )
             if stack:
                 stack[-1][7].append(block)
@@ -412,19 +435,27 @@ class _Decoder:
         return result
 
     def _frame(
-        self, spec: Spec, labels: tuple[str, ...], node: Node, steps: tuple[Step, ...], start: int
+        self,
+        spec: Spec,
+        labels: tuple[str, ...],
+        node: Node,
+        steps: tuple[Step, ...],
+        start: int,
+        decl: int,
+        *,
+        required: bool = True,
     ) -> list:  # type: ignore[type-arg]
-        members, nested = self.check_body(spec, labels, node, steps)
-        return [spec, labels, node, steps, start, members, nested, []]
+        members, nested = self.check_body(spec, labels, node, steps, required=required)
+        return [spec, labels, node, steps, start, members, nested, [], decl]
 
     def check_body(
-        self, spec: Spec, labels: tuple[str, ...], node: Node, steps: tuple[Step, ...]
+        self, spec: Spec, labels: tuple[str, ...], node: Node, steps: tuple[Step, ...], *, required: bool = True
     ) -> tuple[
-        tuple[tuple[str, int, Node], ...], list[tuple[Spec, tuple[str, ...], Node, tuple[Step, ...], int]]
+        tuple[tuple[str, int, Node], ...], list[tuple[Spec, tuple[str, ...], Node, tuple[Step, ...], int, int]]
     ]:
         """Check a body's arguments; return its members (no comments) and its nested blocks to decode."""
         members: list[tuple[str, int, Node]] = []
-        nested: list[tuple[Spec, tuple[str, ...], Node, tuple[Step, ...], int]] = []
+        nested: list[tuple[Spec, tuple[str, ...], Node, tuple[Step, ...], int, int]] = []
         seen: dict[str, tuple[int, Node]] = {}
         for name, key_start, child in node.value:
             if name == "//":
@@ -433,8 +464,20 @@ class _Decoder:
             nspec = spec.nested.get(name)
             if nspec is not None:
                 child_steps = (*steps, MapStep(name))
-                for nlabels, nnode, nsteps, nstart in self.expand(nspec, child, child_steps, key_start):
-                    nested.append((nspec, nlabels, nnode, nsteps, nstart))
+                for nlabels, nnode, nsteps, nstart, ndecl in self.expand(nspec, child, child_steps, key_start):
+                    if (spec.name, name) in _ONCE:
+                        first_decl = next((d for ns, _, _, _, _, d in nested if ns is nspec), None)
+                        if first_decl is not None:
+                            line, column = self.source.line_column(first_decl) if first_decl >= 0 else (None, None)
+                            first = f" (first at {line}:{column})" if line is not None else ""
+                            raise self.error(
+                                ndecl,
+                                nsteps,
+                                f"at most one {name} block in {_article(spec.name)} block "
+                                f"(Terraform: Duplicate {name} block)",
+                                f"a second {name} block{first}",
+                            )
+                    nested.append((nspec, nlabels, nnode, nsteps, nstart, ndecl))
                 continue
             kind = spec.arg_kind(name)
             if kind == "unknown":
@@ -469,7 +512,7 @@ class _Decoder:
                     self.check_expression(child, Trail(steps, name), allow_duplicates=kind == "open")
             else:
                 self.check_value(kind, child, (*steps, MapStep(name)))
-        for name in spec.required:
+        for name in spec.required if required else ():
             if name not in seen:
                 raise self.error(
                     node, steps, f'a "{name}" argument (required in {_article(spec.name)} block)', "none"
@@ -483,7 +526,9 @@ class _Decoder:
         if kind in EXPRESSION_KINDS:
             self.check_expression(node, steps, allow_duplicates=kind == "open")
         elif kind == "literal":
-            return
+            # Not templates, but still JSON objects: a property given twice is an error (HCL JSON spec).
+            if node.kind <= ARRAY:
+                self.check_expression(node, steps, allow_duplicates=False, templates=False)
         elif kind == "literal_string":
             if node.kind not in (STRING, NUMBER, BOOL):
                 raise self.error(
@@ -570,21 +615,26 @@ class _Decoder:
             raise self.error(node, steps, 'a provider reference such as "aws" or "aws.west"', found)
 
     def check_expression(
-        self, node: Node, steps: Trail | tuple[Step, ...], *, allow_duplicates: bool
+        self, node: Node, steps: Trail | tuple[Step, ...], *, allow_duplicates: bool, templates: bool = True
     ) -> None:
-        """Check every string of an expression value is a valid template (and object keys unique)."""
+        """Check every string of an expression value is a valid template (and object keys unique).
+
+        With ``templates=False`` (a literal value: a variable's default...) only the keys are checked.
+        """
         stack: list[tuple[Node, Trail | tuple[Step, ...]]] = [(node, steps)]
         while stack:
             current, st = stack.pop()
             kind = current.kind
             if kind == STRING:
-                self._template(current.value, current.start, st)
+                if templates:
+                    self._template(current.value, current.start, st)
             elif kind == OBJECT:
                 members = current.value
-                seen: dict[str, tuple[int, Node]] = {}
+                seen: dict[str | tuple[str], tuple[int, Node]] = {}
                 for name, key_start, child in members:
-                    if name in seen:
-                        first_start, first_child = seen[name]
+                    key = _constant_key(name) if templates else name
+                    if key in seen:
+                        first_start, first_child = seen[key]
                         # Where the value may be a nested block's body (``allow_duplicates``: the schema
                         # is unknown), a repeated name may be a repeated block: objects, or arrays of them.
                         if not (allow_duplicates and _block_like(first_child) and _block_like(child)):
@@ -600,8 +650,8 @@ class _Decoder:
                                 f'"{name}" again{first}',
                             )
                     else:
-                        seen[name] = (key_start, child)
-                    if "${" in name or "%{" in name:
+                        seen[key] = (key_start, child)
+                    if templates and ("${" in name or "%{" in name):
                         self._template(name, key_start, Trail(st, name))
                     if child.kind <= STRING:
                         stack.append((child, Trail(st, name)))
@@ -615,12 +665,61 @@ class _Decoder:
             try:
                 parse_template(text)
             except TemplateSyntaxError as exc:
+                # Terraform places a template error inside the string, at the offending character.
+                where = _raw_offset(self.source.text, offset, exc.offset) if offset >= 0 else offset
                 raise self.error(
-                    offset,
+                    where,
                     trail_steps(trail),
                     "a valid string template",
                     f"{exc.reason}, at character {exc.offset + 1} of the string",
                 ) from None
+
+
+def _raw_offset(text: str, quote: int, index: int) -> int:
+    r"""The offset in the file of character ``index`` of the JSON string whose ``"`` is at ``quote``.
+
+    >>> _raw_offset('"a\\nb"', 0, 2)
+    4
+    """
+    i = quote + 1
+    n = len(text)
+    for _ in range(index):
+        if i >= n or text[i] == '"':
+            break
+        if text[i] != "\\":
+            i += 1
+        elif text.startswith("u", i + 1):
+            # A surrogate pair (two escapes) is one character of the string.
+            high = 0xD800 <= int(text[i + 2 : i + 6] or "0", 16) < 0xDC00
+            i += 12 if high and text.startswith("\\u", i + 6) else 6
+        else:
+            i += 2
+    return i
+
+
+_STRING_KEY: Final = re.compile(r'\$\{\s*"([^"\\$%{}]*)"\s*\}')
+
+
+def _constant_key(name: str) -> str | tuple[str]:
+    """What an object key template evaluates to when that is known without evaluation (``"${\"a\"}"`` is ``a``).
+
+    Other templates are kept apart as ``(template,)``: two equal templates are still the same key, but
+    ``"${x}"`` is not the key ``"$${x}"`` stands for.
+
+    >>> _constant_key('${"a"}'), _constant_key("$${x}"), _constant_key("${var.k}")
+    ('a', '${x}', ('${var.k}',))
+    """
+    if "${" not in name and "%{" not in name:
+        return name
+    m = _STRING_KEY.fullmatch(name)
+    if m is not None:
+        return m.group(1)
+    if _OPENER_ONLY_ESCAPED.fullmatch(name):
+        return name.replace("$${", "${").replace("%%{", "%{")
+    return (name,)
+
+
+_OPENER_ONLY_ESCAPED: Final = re.compile(r"(?:[^$%]|\$(?!\{)|%(?!\{)|\$\$\{|%%\{)*")
 
 
 def _balanced(text: str) -> bool:
@@ -637,9 +736,14 @@ def _balanced(text: str) -> bool:
 _TOP_LEVEL_EXPECTED: Final = "one of the top-level block types (" + ", ".join(sorted(TOP_LEVEL)) + ")"
 
 
-def decode_document(root: Node, source: Source, *, strict: bool) -> tuple[list[Block], list[IgnoredProperty]]:
-    """Decode a parsed document into its blocks (in source order) and its ignored unknown properties."""
-    decoder = _Decoder(source)
+def decode_document(
+    root: Node, source: Source, *, strict: bool, override: bool = False
+) -> tuple[list[Block], list[IgnoredProperty]]:
+    """Decode a parsed document into its blocks (in source order) and its ignored unknown properties.
+
+    ``override``: the document is an override file, whose top-level blocks need no required argument.
+    """
+    decoder = _Decoder(source, override=override)
     members: list[tuple[str, int, Node, tuple[Step, ...]]] = []
     if root.kind == OBJECT:
         members.extend((k, ks, child, (MapStep(k),)) for k, ks, child in root.value)
@@ -670,8 +774,8 @@ def decode_document(root: Node, source: Source, *, strict: bool) -> tuple[list[B
             location = f"{source.name or '<string>'}:{where[0]}:{where[1]}" if where else _steps_text(steps)
             ignored.append(IgnoredProperty(name, location=location))
             continue
-        for labels, body, body_steps, start in decoder.expand(spec, child, steps, key_start):
-            blocks.append(decoder.decode_body(spec, labels, body, body_steps, start))
+        for labels, body, body_steps, start, decl in decoder.expand(spec, child, steps, key_start):
+            blocks.append(decoder.decode_body(spec, labels, body, body_steps, start, decl))
     return blocks, ignored
 
 
@@ -727,11 +831,12 @@ def check_unique(blocks: Iterable[Block]) -> None:
         first = seen.get(key)
         if first is not None:
             what = _UNIQUE.get(kind, "provider configuration")
+            # Terraform places both definitions at their bodies' "{" (or the shared "[" of an array of bodies).
             raise block._source.error(
-                block._start,
+                block._decl,
                 block._steps,
                 f"each {what} defined once",
-                f"a second {described} (first defined at {_where(first, first._start, first._steps)})",
+                f"a second {described} (first defined at {_where(first, first._decl, first._steps)})",
             )
         seen[key] = block
 

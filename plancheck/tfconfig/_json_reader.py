@@ -235,7 +235,16 @@ def parse_json(text: str, source: Source) -> Node:
             if container.kind == OBJECT:
                 container.value.append((frame.key, frame.key_start, node))
                 if c == ",":
+                    comma = pos
                     pos = _WS_MATCH(text, pos + 1).end()  # type: ignore[union-attr]
+                    if text[pos : pos + 1] == "}":
+                        # Terraform points at the comma itself ("Trailing comma in object").
+                        raise source.error(
+                            comma,
+                            (*trail_steps(frame.steps), MapStep(frame.key)),
+                            "another property after ',' (Terraform: Trailing comma in object)",
+                            "a trailing comma",
+                        )
                     pos = _read_key(text, pos, frame, source, "a property name string")
                     break
                 if c == "}":
@@ -251,7 +260,15 @@ def parse_json(text: str, source: Source) -> Node:
                 )
             container.value.append(node)
             if c == ",":
+                comma = pos
                 pos = _WS_MATCH(text, pos + 1).end()  # type: ignore[union-attr]
+                if text[pos : pos + 1] == "]":
+                    raise source.error(
+                        comma,
+                        (*trail_steps(frame.steps), SliceStep(len(container.value) - 1)),
+                        "another element after ',' (Terraform: Trailing comma in array)",
+                        "a trailing comma",
+                    )
                 break
             if c == "]":
                 pos += 1

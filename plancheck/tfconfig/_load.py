@@ -12,6 +12,7 @@ from ._blocks import check_unique, decode_document
 from ._convert import python_to_node
 from ._errors import ConfigFormatError, Source
 from ._json_reader import Node, parse_json
+from ._merge import merge_overrides
 from ._model import Block, Config, IgnoredProperty
 
 __all__ = ["Flavor", "config_from_dict", "config_from_node", "is_ignored_file", "load_config", "parse_config"]
@@ -20,10 +21,11 @@ Flavor = Literal["terraform", "opentofu"]
 _FLAVORS: Final = ("terraform", "opentofu")
 
 
-def config_from_node(root: Node, source: Source, *, strict: bool) -> Config:
+def config_from_node(root: Node, source: Source, *, strict: bool, override: bool = False) -> Config:
     """Decode one parsed document into a Config (checking for duplicate definitions)."""
-    blocks, ignored = decode_document(root, source, strict=strict)
-    check_unique(blocks)
+    blocks, ignored = decode_document(root, source, strict=strict, override=override)
+    if not override:
+        check_unique(blocks)
     return Config(blocks, files=(source.name,) if source.name else (), ignored=ignored)
 
 
@@ -46,16 +48,21 @@ def _decode_text(data: str | bytes, name: str | None) -> str:
         ) from None
 
 
-def parse_config(text: str | bytes, *, filename: str | None = None, strict: bool = False) -> Config:
+def parse_config(
+    text: str | bytes, *, filename: str | None = None, strict: bool = False, override: bool = False
+) -> Config:
     """Read one JSON configuration document from text (``filename`` only names it in errors).
 
     With ``strict=False`` unknown top-level properties (legacy ``atlas`` blocks, generic
     HCL JSON) are kept aside in ``Config.ignored``; with ``strict=True`` they are errors,
-    as in Terraform.
+    as in Terraform. ``override=True`` reads the text as an override file: its blocks need
+    no required argument (an output without ``value``) and may repeat each other.
 
     >>> cfg = parse_config('{"//": "generated", "output": {"id": {"value": "${terraform_data.a.id}"}}}')
     >>> cfg.output("id").references()[0].subject
     'terraform_data.a'
+    >>> parse_config('{"output": {"id": {"sensitive": true}}}', override=True).output("id").body
+    {'sensitive': True}
     >>> parse_config('{"resource": {"aws_instance": "web"}}', filename="main.tf.json")
     Traceback (most recent call last):
     ...
@@ -63,7 +70,7 @@ def parse_config(text: str | bytes, *, filename: str | None = None, strict: bool
     """
     decoded = _decode_text(text, filename)
     source = Source(filename, decoded)
-    return config_from_node(parse_json(decoded, source), source, strict=strict)
+    return config_from_node(parse_json(decoded, source), source, strict=strict, override=override)
 
 
 def config_from_dict(config: Mapping[str, Any] | Sequence[Mapping[str, Any]], *, strict: bool = True) -> Config:
@@ -116,7 +123,12 @@ def _read_file(path: FsPath, limit: int) -> bytes:
 
 
 def load_config(
-    path: str | os.PathLike[str], *, flavor: Flavor = "terraform", strict: bool = False, max_bytes: int | None = None
+    path: str | os.PathLike[str],
+    *,
+    flavor: Flavor = "terraform",
+    strict: bool = False,
+    max_bytes: int | None = None,
+    merge_overrides: bool = True,
 ) -> Config:
     """Read one configuration file, or every JSON configuration file of a module directory.
 
@@ -128,10 +140,15 @@ def load_config(
     * Both skip hidden files (``.x.tf.json``) and editor leftovers (``x.tf.json~``, ``#x.tf.json#``),
       as Terraform and OpenTofu do; they are listed in ``Config.skipped_files``.
 
-    Override files (``override.tf.json``, ``*_override.tf.json``) are read and checked into
-    ``Config.overrides`` but not merged. Native-syntax files (``*.tf``, ``*.tofu``) and
-    shadowed files are listed in ``Config.skipped_files``. Definitions repeated across
-    files (two ``resource "a" "b"``, two ``variable "x"``...) are errors, as in Terraform.
+    Override files (``override.tf.json``, ``*_override.tf.json``; also ``*.tofu.json`` ones
+    for OpenTofu) are merged into the blocks of the other files by Terraform's rules, in
+    lexical order: ``Config.blocks`` and every accessor show what Terraform uses. The blocks
+    as written stay reachable: ``Config.primary_blocks`` (the other files) and
+    ``Config.overrides`` (the override files); ``merge_overrides=False`` makes ``blocks`` the
+    unmerged primary blocks. An override with no block to merge into is an error, as in
+    Terraform. Native-syntax files (``*.tf``, ``*.tofu``) and shadowed files are listed in
+    ``Config.skipped_files``. Definitions repeated across primary files (two
+    ``resource "a" "b"``, two ``variable "x"``...) are errors, as in Terraform.
     Each file is read up to ``max_bytes`` (default: ``PLANCHECK_MAX_BYTES``, else 2 GiB);
     a larger one is a ConfigFormatError.
 
@@ -147,7 +164,7 @@ def load_config(
     limit = max_input_bytes(max_bytes)
     target = FsPath(path)
     if target.is_dir():
-        return _load_directory(target, flavor, strict, limit)
+        return _load_directory(target, flavor, strict, limit, merge_overrides)
     data = _read_file(target, limit)
     decoded = _decode_text(data, str(target))
     source = Source(str(target), decoded)
@@ -163,7 +180,7 @@ def is_ignored_file(name: str) -> bool:
     return name.startswith(".") or name.endswith("~") or (name.startswith("#") and name.endswith("#"))
 
 
-def _load_directory(directory: FsPath, flavor: Flavor, strict: bool, limit: int) -> Config:
+def _load_directory(directory: FsPath, flavor: Flavor, strict: bool, limit: int, merge: bool) -> Config:
     suffixes = (".tf.json", ".tofu.json") if flavor == "opentofu" else (".tf.json",)
     names = sorted(entry.name for entry in directory.iterdir() if entry.is_file())
     chosen: list[tuple[str, str]] = []
@@ -193,9 +210,15 @@ def _load_directory(directory: FsPath, flavor: Flavor, strict: bool, limit: int)
         data = _read_file(file_path, limit)
         decoded = _decode_text(data, str(file_path))
         source = Source(str(file_path), decoded)
-        file_blocks, file_ignored = decode_document(parse_json(decoded, source), source, strict=strict)
-        (overrides if _is_override(name, suffix) else blocks).extend(file_blocks)
+        is_override = _is_override(name, suffix)
+        file_blocks, file_ignored = decode_document(
+            parse_json(decoded, source), source, strict=strict, override=is_override
+        )
+        (overrides if is_override else blocks).extend(file_blocks)
         ignored.extend(file_ignored)
         files.append(str(file_path))
     check_unique(blocks)
-    return Config(blocks, files=files, ignored=ignored, overrides=overrides, skipped_files=skipped)
+    merged = merge_overrides(blocks, overrides) if merge else blocks
+    return Config(
+        merged, files=files, ignored=ignored, overrides=overrides, skipped_files=skipped, primary_blocks=blocks
+    )

@@ -44,6 +44,7 @@ class Block:
     """
 
     __slots__ = (
+        "_decl",
         "_members",
         "_nested",
         "_node",
@@ -63,6 +64,7 @@ class Block:
     _spec: Spec
     _start: int
     _steps: tuple[Step, ...]
+    _decl: int
 
     def __init__(
         self,
@@ -76,6 +78,7 @@ class Block:
         spec: Spec,
         start: int,
         steps: tuple[Step, ...],
+        decl: int = -1,
     ) -> None:
         object.__setattr__(self, "block_type", block_type)
         object.__setattr__(self, "labels", labels)
@@ -86,6 +89,8 @@ class Block:
         object.__setattr__(self, "_spec", spec)
         object.__setattr__(self, "_start", start)
         object.__setattr__(self, "_steps", steps)
+        # Where Terraform places the block in its diagnostics (the body's "{", or the "[" of an array of bodies).
+        object.__setattr__(self, "_decl", decl if decl >= 0 else start)
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError("Block is immutable")
@@ -370,11 +375,12 @@ class IgnoredProperty:
 class Config:
     """A Terraform module's configuration as read from ``.tf.json`` / ``.tofu.json`` files (or a dict).
 
-    ``blocks`` holds every block in file order then source order; the accessors below
-    select from it. ``overrides`` holds the blocks of override files (``override.tf.json``,
-    ``*_override.tf.json``), which are read and checked but not merged into ``blocks``.
-    ``ignored`` lists unknown top-level properties (read leniently), ``skipped_files``
-    native-syntax files of a directory that were not read.
+    ``blocks`` holds every block in file order then source order, with the override files
+    (``override.tf.json``, ``*_override.tf.json``) merged in as Terraform merges them; the
+    accessors below select from it. ``primary_blocks`` and ``overrides`` hold the blocks as
+    written, of the other files and of the override files. ``ignored`` lists unknown
+    top-level properties (read leniently), ``skipped_files`` files of a directory that were
+    not read.
 
     >>> from plancheck.tfconfig import config_from_dict
     >>> cfg = config_from_dict({
@@ -385,8 +391,9 @@ class Config:
     (['aws_s3_bucket.logs', 'aws_s3_bucket.data'], 'eu-west-1')
     """
 
-    __slots__ = ("_blocks", "_files", "_ignored", "_overrides", "_secrets", "_skipped")
+    __slots__ = ("_blocks", "_files", "_ignored", "_overrides", "_primary", "_secrets", "_skipped")
     _blocks: tuple[Block, ...]
+    _primary: tuple[Block, ...]
     _files: tuple[str, ...]
     _ignored: tuple[IgnoredProperty, ...]
     _overrides: tuple[Block, ...]
@@ -401,8 +408,10 @@ class Config:
         ignored: Iterable[IgnoredProperty] = (),
         overrides: Iterable[Block] = (),
         skipped_files: Iterable[str] = (),
+        primary_blocks: Iterable[Block] | None = None,
     ) -> None:
         object.__setattr__(self, "_blocks", tuple(blocks))
+        object.__setattr__(self, "_primary", self._blocks if primary_blocks is None else tuple(primary_blocks))
         object.__setattr__(self, "_files", tuple(files))
         object.__setattr__(self, "_ignored", tuple(ignored))
         object.__setattr__(self, "_overrides", tuple(overrides))
@@ -432,8 +441,34 @@ class Config:
 
     @property
     def overrides(self) -> tuple[Block, ...]:
-        """The blocks of override files, not merged into :attr:`blocks`."""
+        """The blocks of the override files as written, in file order (they are merged into :attr:`blocks`).
+
+        >>> import tempfile, pathlib
+        >>> from plancheck.tfconfig import load_config
+        >>> with tempfile.TemporaryDirectory() as d:
+        ...     _ = pathlib.Path(d, "main.tf.json").write_text('{"variable": {"r": {"default": "eu"}}}')
+        ...     _ = pathlib.Path(d, "override.tf.json").write_text('{"variable": {"r": {"default": "us"}}}')
+        ...     cfg = load_config(d)
+        >>> cfg.variable("r").get("default"), [b.get("default") for b in cfg.overrides]
+        ('us', ['us'])
+        >>> [b.get("default") for b in cfg.primary_blocks]
+        ['eu']
+        """
         return self._overrides
+
+    @property
+    def primary_blocks(self) -> tuple[Block, ...]:
+        """The blocks of the primary (non-override) files as written, before override files are merged in.
+
+        The same as :attr:`blocks` when the module has no override file (or was loaded with
+        ``merge_overrides=False``).
+
+        >>> from plancheck.tfconfig import config_from_dict
+        >>> cfg = config_from_dict({"locals": {"a": 1}})
+        >>> cfg.primary_blocks == cfg.blocks
+        True
+        """
+        return self._primary
 
     @property
     def skipped_files(self) -> tuple[str, ...]:
@@ -533,12 +568,27 @@ class Config:
 
     @property
     def secrets(self) -> Secrets:
-        """Strings never to show: defaults of ``sensitive`` variables and literal values of sensitive outputs."""
+        """Strings never to show: defaults of ``sensitive`` variables and literal values of sensitive outputs.
+
+        A variable or output is sensitive when it is in any of its definitions (the merged block,
+        the primary file's, an override file's); then the values of all of them are secrets, so an
+        overridden default stays hidden too.
+
+        >>> from plancheck.tfconfig import config_from_dict
+        >>> "hunter2" in config_from_dict({"variable": {"pw": {"default": "hunter2", "sensitive": True}}}).secrets
+        True
+        """
         cached = self._secrets
         if cached is None:
             values: list[str] = []
-            for b in self._blocks:
-                if b.block_type in ("variable", "output") and b.get("sensitive") in (True, "true"):
+            every = (*self._blocks, *self._primary, *self._overrides)
+            sensitive = {
+                b.address
+                for b in every
+                if b.block_type in ("variable", "output") and b.get("sensitive") in (True, "true")
+            }
+            for b in every:
+                if b.block_type in ("variable", "output") and b.address in sensitive:
                     value = b.get("default" if b.block_type == "variable" else "value")
                     stack = [value]
                     while stack:
@@ -573,12 +623,13 @@ class Config:
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, Config):
-            return (self._blocks, self._files, self._ignored, self._overrides, self._skipped) == (
+            return (self._blocks, self._files, self._ignored, self._overrides, self._skipped, self._primary) == (
                 other._blocks,
                 other._files,
                 other._ignored,
                 other._overrides,
                 other._skipped,
+                other._primary,
             )
         return NotImplemented
 

@@ -292,6 +292,9 @@ def _scan_expression(
             frame[1] += 1
         elif c == "}":
             if frame[1] == 0:
+                if prev in _DANGLING:
+                    # "${1 + }", "${}": HCL's "Expected the start of an expression".
+                    raise TemplateSyntaxError(i, "expected the start of an expression before '}'")
                 stack.pop()
                 i += 1
                 prev = "}"
@@ -349,6 +352,8 @@ def _scan_expression(
 
 
 _WHAT: Final = {"${": "interpolation", "%{": "directive"}
+# What an interpolation cannot end with: an operator (or nothing at all) still waits for its operand.
+_DANGLING: Final = frozenset("{+-*/%<>=!&|?:,")
 
 
 def parse_template(text: str) -> ParsedTemplate:

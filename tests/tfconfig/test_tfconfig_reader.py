@@ -28,7 +28,18 @@ MALFORMED: list[tuple[str, str, str]] = [
         "m.tf.json:1:8: $.a: expected ',' or '}' after an object property, found the end of the file",
     ),
     ("missing-colon", '{"a" 1}', "m.tf.json:1:6: $.a: expected ':' after a property name, found '1'"),
-    ("trailing-comma", '{"a": 1,}', "m.tf.json:1:9: $: expected a property name string, found '}'"),
+    (
+        "trailing-comma",
+        '{"a": 1,}',
+        "m.tf.json:1:8: $.a: expected another property after ',' (Terraform: Trailing comma in object), "
+        "found a trailing comma",
+    ),
+    (
+        "trailing-comma-array",
+        '{"a": [1, 2 ,\n]}',
+        "m.tf.json:1:13: $.a[1]: expected another element after ',' (Terraform: Trailing comma in array), "
+        "found a trailing comma",
+    ),
     ("unquoted-key", "{a: 1}", "m.tf.json:1:2: $: expected a property name string or '}', found 'a'"),
     (
         "array-missing-comma",
@@ -328,13 +339,13 @@ BLOCK_ERRORS: list[tuple[str, str, str]] = [
     (
         "duplicate-resource-across-properties",
         '{"resource": {"t": {"a": {}}},\n"resource": {"t": {"a": {}}}}',
-        'main.tf.json:2:20: $.resource["t"]["a"]: expected each resource defined once, found a second resource "t" "a" '
-        "(first defined at main.tf.json:1:21)",
+        'main.tf.json:2:25: $.resource["t"]["a"]: expected each resource defined once, found a second resource "t" "a" '
+        "(first defined at main.tf.json:1:26)",
     ),
     (
         "template-in-key",
         '{"locals": {"m": {"${var.k": 1}}}',
-        "main.tf.json:1:19: $.locals[\"m\"][\"${var.k\"]: expected a valid string template, found unclosed '${': no '}' "
+        "main.tf.json:1:20: $.locals[\"m\"][\"${var.k\"]: expected a valid string template, found unclosed '${': no '}' "
         "ends this interpolation, at character 1 of the string",
     ),
     (
@@ -428,7 +439,7 @@ def test_directory_flavors_choose_files(tmp_path: Path) -> None:
         load_config(tmp_path, flavor="tofu")  # type: ignore[arg-type]
 
 
-def test_override_files_are_read_apart(tmp_path: Path) -> None:
+def test_override_files_are_merged_and_kept_apart(tmp_path: Path) -> None:
     _write(
         tmp_path,
         {
@@ -438,7 +449,11 @@ def test_override_files_are_read_apart(tmp_path: Path) -> None:
         },
     )
     config = load_config(tmp_path)
-    assert config.variable("region").get("default") == "eu-west-1"
+    assert config.variable("region").body == {"default": "us-east-1", "type": "string"}
+    assert [b.get("default") for b in config.primary_blocks] == ["eu-west-1"]
+    unmerged = load_config(tmp_path, merge_overrides=False)
+    assert unmerged.variable("region").get("default") == "eu-west-1"
+    assert unmerged.overrides == config.overrides
     assert [(b.address, Path(b.file or "").name) for b in config.overrides] == [
         ("var.region", "main_override.tf.json"),
         ("var.region", "override.tf.json"),
@@ -453,8 +468,8 @@ def test_duplicates_across_files_are_errors(tmp_path: Path) -> None:
     with pytest.raises(ConfigFormatError) as info:
         load_config(tmp_path)
     assert str(info.value) == (
-        f'{tmp_path / "b.tf.json"}:2:12: $.output["o"]: expected each output defined once, found a second output "o" '
-        f"(first defined at {tmp_path / 'a.tf.json'}:1:13)"
+        f'{tmp_path / "b.tf.json"}:2:17: $.output["o"]: expected each output defined once, found a second output "o" '
+        f"(first defined at {tmp_path / 'a.tf.json'}:1:18)"
     )
 
 
