@@ -18,7 +18,7 @@ import warnings
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from . import compare, knownvalue, statecheck
+    from . import compare, knownvalue, querycheck, statecheck
     from ._checks import (
         DeferredReason,
         ExpectDeferredChange,
@@ -116,6 +116,7 @@ __all__ = [
     "knownvalue",
     "load_plan",
     "load_state",
+    "querycheck",
     "resolve_value",
     "revealing_sensitive",
     "statecheck",
@@ -170,6 +171,7 @@ _PUBLIC: dict[str, tuple[str, str | None]] = {
     "knownvalue": ("plancheck.knownvalue", None),
     "load_plan": ("plancheck._documents.plan", 'load_plan'),
     "load_state": ("plancheck._documents.state", 'load_state'),
+    "querycheck": ("plancheck.querycheck", None),
     "resolve_value": ("plancheck._documents.resolve", 'resolve_value'),
     "revealing_sensitive": ("plancheck._redact", 'revealing_sensitive'),
     "statecheck": ("plancheck.statecheck", None),

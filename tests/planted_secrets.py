@@ -185,11 +185,16 @@ def state_document() -> dict[str, Any]:
                         },
                         {"password": True, "config": {"token": True}, "list": [False, True], "keys": True},
                     ),
-                    resource(
-                        "terraform_data.copy",
-                        {"input": SECRET_STATE_ATTR, "output": SECRET_STATE_ATTR},
-                        {"input": True},
-                    ),
+                    {
+                        **resource(
+                            "terraform_data.copy",
+                            {"input": SECRET_STATE_ATTR, "output": SECRET_STATE_ATTR},
+                            {"input": True},
+                        ),
+                        # A resource identity (Terraform 1.12+) holding a copy of a marked value.
+                        "identity_schema_version": 0,
+                        "identity": {"id": SECRET_STATE_ATTR, "input": "identity-input"},
+                    },
                     resource(f'terraform_data.each["{SECRET_STATE_ATTR}"]', {"input": "x"}, {}),
                 ]
             },

@@ -24,7 +24,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("documents", ("plancheck._documents",)),
     ("matchers", ("plancheck.knownvalue", "plancheck.compare", "plancheck.tfversion")),
     ("checking", ("plancheck._checking",)),
-    ("checks", ("plancheck._checks", "plancheck.statecheck", "plancheck.tfconfig")),
+    ("checks", ("plancheck._checks", "plancheck.statecheck", "plancheck.querycheck", "plancheck.tfconfig")),
     ("public face", ("plancheck.__init__",)),
     ("acceptance", ("plancheck.acceptance",)),
     ("front ends", ("plancheck.cli", "plancheck._plugin", "plancheck.plugin", "plancheck.__main__")),

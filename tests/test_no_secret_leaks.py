@@ -261,6 +261,12 @@ def _state_rows() -> list[LeakCase]:
         row("st-sv-whole", lambda: sc.ExpectSensitiveValue(DB, Path())),
         row("st-sv-absent", lambda: sc.ExpectSensitiveValue(DB, New("nope")), False),
         row("st-sv-near-secret-address", lambda: sc.ExpectSensitiveValue(STATE_NEAR, New("x"))),
+        # resource identity
+        row("st-id-exact", lambda: sc.ExpectIdentity(COPY, {"id": WRONG, "input": kv.NotNull()})),
+        row("st-id-value", lambda: sc.ExpectIdentityValue(COPY, New("id"), WRONG)),
+        row("st-id-matches-state", lambda: sc.ExpectIdentityValueMatchesState(COPY, New("input"))),
+        row("st-id-matches-state-at-path", lambda: sc.ExpectIdentityValueMatchesStateAtPath(COPY, New("input"), New("output"))),
+        row("st-id-none", lambda: sc.ExpectIdentity(DB, {"id": WRONG}), False),
     ]
 
 

@@ -10,7 +10,7 @@ import pytest
 
 import plancheck
 import tfjsonpath
-from plancheck import acceptance, statecheck, tfconfig, tfversion
+from plancheck import acceptance, querycheck, statecheck, tfconfig, tfversion
 
 PUBLIC_ERRORS = [
     (plancheck, "TfCheckError"),
@@ -25,6 +25,8 @@ PUBLIC_ERRORS = [
     (plancheck, "ResourceNotFoundError"),
     (plancheck, "CheckFailure"),
     (tfconfig, "ConfigFormatError"),
+    (querycheck, "QueryFormatError"),
+    (querycheck, "QueryCheckError"),
     (acceptance, "AcceptanceError"),
     (acceptance, "TestDefinitionError"),
     (acceptance, "TerraformNotFoundError"),

@@ -20,7 +20,7 @@ from ._errors import PathNotFoundError, PathSyntaxError, TfJsonPathError
 from ._jsontypes import describe_json_type
 from ._path import New, Path
 from ._steps import MapStep, SliceStep, Step
-from ._traverse import traverse
+from ._traverse import Traverse, traverse
 from ._walk import leaves, walk
 
 __all__ = [
@@ -32,6 +32,7 @@ __all__ = [
     "SliceStep",
     "Step",
     "TfJsonPathError",
+    "Traverse",
     "describe_json_type",
     "leaves",
     "traverse",

@@ -292,6 +292,9 @@ class Path:
         """
         return resolve(document, self)
 
+    #: Go's spelling, beside :meth:`traverse`: the same function.
+    Traverse = traverse
+
 
 def New(first_step: str | int) -> Path:  # Go's name, kept for line-by-line ports
     """Start a path with a map key (str) or, for a root-level array, an index (int).

@@ -7,7 +7,7 @@ from typing import Any
 from ._path import Path
 from ._resolve import resolve
 
-__all__ = ["traverse"]
+__all__ = ["Traverse", "traverse"]
 
 
 def traverse(document: Any, path: Path) -> Any:
@@ -32,3 +32,7 @@ def traverse(document: Any, path: Path) -> Any:
     if not isinstance(path, Path):
         raise TypeError(f"traverse() path must be a tfjsonpath.Path, got {type(path).__name__}")
     return resolve(document, path)
+
+
+#: Go's name (``tfjsonpath.Traverse(value, path)``), so ported code reads the same: the same function.
+Traverse = traverse

@@ -62,6 +62,9 @@ class PlanCheck(FrozenValue, abc.ABC):
         if found:
             raise PlanCheckError(found)
 
+    #: Go's method name, so a ported ``check.CheckPlan(...)`` reads the same: the same function.
+    CheckPlan = check_plan
+
 
 def assert_plan(plan: Plan, *checks: PlanCheck) -> None:
     """Run every check on ``plan``; raise one :class:`~plancheck.PlanCheckError` listing every failure.

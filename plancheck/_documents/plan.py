@@ -110,6 +110,24 @@ class Change(ReadOnly):
         """The ``importing`` object of an import, or None."""
         return self.raw.get("importing")
 
+    @property
+    def before_identity(self) -> Mapping[str, Any] | None:
+        """The resource identity before the change (Terraform 1.12+), or None when the plan has none.
+
+        >>> Change({"actions": ["update"], "before_identity": {"id": "i-1"}, "after_identity": {"id": "i-1"}}).before_identity
+        {'id': 'i-1'}
+        """
+        return self.raw.get("before_identity")
+
+    @property
+    def after_identity(self) -> Mapping[str, Any] | None:
+        """The planned resource identity (Terraform 1.12+), or None when the plan has none.
+
+        >>> Change({"actions": ["create"]}).after_identity is None
+        True
+        """
+        return self.raw.get("after_identity")
+
     def __repr__(self) -> str:
         return f"<Change actions={list(self.actions)!r}>"
 

@@ -103,6 +103,24 @@ class StateResource(ResourceFields, ReadOnly):
         return self.raw.get("sensitive_values")
 
     @property
+    def identity(self) -> Mapping[str, Any] | None:
+        """The resource identity (``identity``, Terraform 1.12+), or None when the state records none.
+
+        >>> StateResource({"address": "a.b", "identity": {"id": "i-1"}, "identity_schema_version": 0}).identity
+        {'id': 'i-1'}
+        """
+        return self.raw.get("identity")
+
+    @property
+    def identity_schema_version(self) -> int | None:
+        """The version of the identity schema ``identity`` follows, or None when the state records none.
+
+        >>> StateResource({"address": "a.b"}).identity_schema_version is None
+        True
+        """
+        return self.raw.get("identity_schema_version")
+
+    @property
     def deposed(self) -> str | None:
         """The deposed key of a deposed object, or None for the current object."""
         value = self.raw.get("deposed_key")

@@ -77,7 +77,7 @@ class SplitPlan:
 
 # -- msgspec types from the schema -------------------------------------------------------------------
 
-_SIMPLE_TYPES: Final = {"string": str, "boolean": bool, "integer": int}
+_SIMPLE_TYPES: Final = {"string": str, "boolean": bool, "integer": int, "null": type(None), "object": dict[str, Any]}
 
 
 def msgspec_type(node: SchemaNode, structs: dict[int, Any] | None = None) -> Any:

@@ -87,6 +87,9 @@ class ValueComparer:
         if reason is not None:
             raise ValueMismatchError(Path(), reason)
 
+    #: Go's method name (``comparer.CompareValues(values...)``): the same function; it raises instead of returning an error.
+    CompareValues = compare_values
+
     def __setattr__(self, name: str, value: Any) -> NoReturn:
         raise AttributeError(f"{type(self).__name__} is immutable; cannot set {name!r}")
 

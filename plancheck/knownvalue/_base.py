@@ -338,6 +338,9 @@ class Check:
             base = path if path is not None else Path()
             raise ValueMismatchError(base.join(*failure.steps()), failure.reason)
 
+    #: Go's method name (``check.CheckValue(value)``): the same function; it raises instead of returning an error.
+    CheckValue = check_value
+
 
 class ValueCheck(Check):
     """Base of the checks built from one validated argument (a string, a number, a size).

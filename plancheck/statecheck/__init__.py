@@ -24,12 +24,22 @@ Unlike Go: resources in child modules are found by their full address; a sensiti
 mark on an ancestor covers the path; a missing attribute fails saying so, apart from
 a null one; ``CompareValue`` is an explicit collector whose checks each know their own
 address; ``CompareValueCollection`` fails on an empty collection.
+
+Resource identity (Terraform 1.12+): ``ExpectIdentity``, ``ExpectIdentityValue``,
+``ExpectIdentityValueMatchesState`` and ``ExpectIdentityValueMatchesStateAtPath``.
+Every check also answers to Go's method name: ``check.CheckState(state)``.
 """
 
 from ._assert import assert_state
 from ._base import StateCheck
 from ._collection import CompareValueCollection
 from ._compare import CompareValue, CompareValueCheck, CompareValuePairs
+from ._identity import (
+    ExpectIdentity,
+    ExpectIdentityValue,
+    ExpectIdentityValueMatchesState,
+    ExpectIdentityValueMatchesStateAtPath,
+)
 from ._known_sensitive import (
     ExpectKnownOutputValue,
     ExpectKnownOutputValueAtPath,
@@ -42,6 +52,10 @@ __all__ = [
     "CompareValueCheck",
     "CompareValueCollection",
     "CompareValuePairs",
+    "ExpectIdentity",
+    "ExpectIdentityValue",
+    "ExpectIdentityValueMatchesState",
+    "ExpectIdentityValueMatchesStateAtPath",
     "ExpectKnownOutputValue",
     "ExpectKnownOutputValueAtPath",
     "ExpectKnownValue",

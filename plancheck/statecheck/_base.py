@@ -58,6 +58,9 @@ class StateCheck(FrozenValue, abc.ABC):
         if found:
             raise StateCheckError(found)
 
+    #: Go's method name, so a ported ``check.CheckState(...)`` reads the same: the same function.
+    CheckState = check_state
+
 
 # -- shared helpers ---------------------------------------------------------------------------
 

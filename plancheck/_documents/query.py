@@ -1,0 +1,370 @@
+"""The query output document model: ``terraform query -json`` (Terraform 1.14+), read into typed messages.
+
+A :class:`QueryOutput` holds every message in order and, typed, what the query checks read:
+the results (``list_resource_found``: address, display name, identity, resource object), the
+summaries (``list_complete``: address and total) and the starts (``list_start``: the list
+block's input config and which of its attributes are sensitive). Go's terraform-json types
+are ``ListResourceFoundData``, ``ListCompleteData`` and ``ListStartData``.
+
+Secrets: Terraform writes a ``list`` block's input config in clear and names its sensitive
+attributes in ``sensitive_attribute_paths`` (``.foo``, ``.tags["secret"]``, ``.list[1]``); the
+strings there are the output's :attr:`QueryOutput.secrets`, scrubbed from every message. A
+path that cannot be read makes the whole input config secret (fail closed).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from functools import cached_property
+from typing import Any, final
+
+from tfjsonpath import MapStep, Path, PathNotFoundError, SliceStep, Step
+
+from .._frozen import ReadOnly
+from .._loading.query import QueryFormatError, QueryLine, read_query, validate_messages
+from .._redact import Secrets
+from .sensitive import marked_strings
+
+__all__ = [
+    "QueryOutput",
+    "QueryResult",
+    "QueryStart",
+    "QuerySummary",
+    "list_block_address",
+    "load_query",
+    "parse_cty_path",
+]
+
+_EMPTY: Mapping[str, Any] = {}
+
+_CTY_STEP = re.compile(r'\.([^.\[\]"]+)|\[("(?:[^"\\]|\\.)*")\]|\[(0|[1-9][0-9]*)\]')
+
+
+def parse_cty_path(text: str) -> Path | None:
+    """A path as Terraform prints it in ``sensitive_attribute_paths`` (``.a["k"][0]``), or None if it is not one.
+
+    >>> parse_cty_path('.tags["secret"]'), parse_cty_path(".list[1]"), parse_cty_path(".config_block.token")
+    (Path(MapStep('tags'), MapStep('secret')), Path(MapStep('list'), SliceStep(1)), Path(MapStep('config_block'), MapStep('token')))
+    >>> parse_cty_path("tags[") is None
+    True
+    """
+    steps: list[Step] = []
+    pos = 0
+    while pos < len(text):
+        match = _CTY_STEP.match(text, pos)
+        if match is None:
+            return None
+        name, quoted, index = match.groups()
+        if name is not None:
+            steps.append(MapStep(name))
+        elif quoted is not None:
+            try:
+                key = json.loads(quoted)
+            except ValueError:
+                return None
+            steps.append(MapStep(key))
+        else:
+            steps.append(SliceStep(int(index)))
+        pos = match.end()
+    return Path(*steps)
+
+
+def list_block_address(address: str) -> str:
+    """A list block's address without Terraform's ``list.`` prefix, as Go's query checks compare them.
+
+    >>> list_block_address("list.concept_pet.pets"), list_block_address("concept_pet.pets")
+    ('concept_pet.pets', 'concept_pet.pets')
+    """
+    return address.removeprefix("list.")
+
+
+class _Message(ReadOnly):
+    __slots__ = ("line", "raw")
+    raw: Mapping[str, Any]
+    line: int | None
+    _key = ""
+
+    def __init__(self, raw: Mapping[str, Any], line: int | None = None) -> None:
+        self._set(raw=raw, line=line)
+
+    @property
+    def _data(self) -> Mapping[str, Any]:
+        data = self.raw.get(self._key)
+        return data if isinstance(data, Mapping) else _EMPTY
+
+    @property
+    def address(self) -> str:
+        """The list block's address, as Terraform writes it (``list.concept_pet.pets``)."""
+        return str(self._data.get("address", ""))
+
+    @property
+    def resource_type(self) -> str | None:
+        """The managed resource type the list block lists."""
+        return self._data.get("resource_type")
+
+
+@final
+class QueryStart(_Message):
+    """A ``list_start`` message: a list block began; its input config and sensitive attribute paths.
+
+    >>> s = QueryStart({"type": "list_start", "list_start": {"address": "list.test_instance.example",
+    ...     "resource_type": "test_instance", "input_config": {"ami": "ami-12345", "foo": "pw-1"},
+    ...     "sensitive_attribute_paths": [".foo"]}}, 2)
+    >>> s.address, s.input_config["ami"], s.sensitive_attribute_paths, s.line
+    ('list.test_instance.example', 'ami-12345', ('.foo',), 2)
+    """
+
+    __slots__ = ()
+    _key = "list_start"
+
+    @property
+    def input_config(self) -> Mapping[str, Any] | None:
+        """The list block's configuration as Terraform evaluated it (sensitive parts in clear: see ``secrets``)."""
+        return self._data.get("input_config")
+
+    @property
+    def sensitive_attribute_paths(self) -> tuple[str, ...]:
+        """The attributes of ``input_config`` that are sensitive, as Terraform prints paths."""
+        return tuple(self._data.get("sensitive_attribute_paths") or ())
+
+    def secret_strings(self) -> Iterator[str]:
+        """Every string under a sensitive attribute path of ``input_config`` (all of it, if a path is unreadable).
+
+        >>> sorted(QueryStart({"list_start": {"address": "list.a.b", "input_config": {"t": {"k": "v-secret"}, "n": "x"},
+        ...     "sensitive_attribute_paths": ['.t["k"]']}}).secret_strings())
+        ['v-secret']
+        """
+        config = self.input_config
+        for text in self.sensitive_attribute_paths:
+            path = parse_cty_path(text)
+            if path is None:
+                yield from marked_strings(config, True)
+                return
+            try:
+                value = path.traverse(config)
+            except PathNotFoundError:
+                continue
+            yield from marked_strings(value, True)
+
+    def __repr__(self) -> str:
+        return f"<QueryStart {self.address}>"
+
+
+@final
+class QueryResult(_Message):
+    """A ``list_resource_found`` message: one resource a list block found (Go's ``ListResourceFoundData``).
+
+    >>> r = QueryResult({"type": "list_resource_found", "list_resource_found": {
+    ...     "address": "list.concept_pet.pets", "display_name": "This is a large-roughy",
+    ...     "identity": {"id": "large-roughy", "legs": 2}, "identity_version": 1, "resource_type": "concept_pet"}}, 3)
+    >>> r.address, r.display_name, r.identity, r.identity_version, r.resource_object, r.line
+    ('list.concept_pet.pets', 'This is a large-roughy', {'id': 'large-roughy', 'legs': 2}, 1, None, 3)
+    """
+
+    __slots__ = ()
+    _key = "list_resource_found"
+
+    @property
+    def display_name(self) -> str:
+        """The name the provider gave the result ("" when absent)."""
+        return str(self._data.get("display_name", ""))
+
+    @property
+    def identity(self) -> Mapping[str, Any] | None:
+        """The resource's identity (attribute name to value), or None."""
+        return self._data.get("identity")
+
+    @property
+    def identity_version(self) -> int | None:
+        """The version of the identity schema ``identity`` follows."""
+        return self._data.get("identity_version")
+
+    @property
+    def resource_object(self) -> Mapping[str, Any] | None:
+        """The resource's attributes, when the list block sets ``include_resource = true``; else None."""
+        return self._data.get("resource_object")
+
+    @property
+    def config(self) -> str | None:
+        """The generated resource configuration (``-generate-config-out``), or None."""
+        return self._data.get("config")
+
+    @property
+    def import_config(self) -> str | None:
+        """The generated ``import`` block (``-generate-config-out``), or None."""
+        return self._data.get("import_config")
+
+    def __repr__(self) -> str:
+        return f"<QueryResult {self.address} line={self.line}>"
+
+
+@final
+class QuerySummary(_Message):
+    """A ``list_complete`` message: a list block finished, with how many results it found (Go's ``ListCompleteData``).
+
+    >>> s = QuerySummary({"type": "list_complete", "list_complete": {"address": "list.concept_pet.pets",
+    ...     "resource_type": "concept_pet", "total": 5}})
+    >>> s.address, s.total
+    ('list.concept_pet.pets', 5)
+    """
+
+    __slots__ = ()
+    _key = "list_complete"
+
+    @property
+    def total(self) -> int:
+        """How many results the list block found."""
+        total = self._data.get("total", 0)
+        return total if isinstance(total, int) else 0
+
+    def __repr__(self) -> str:
+        return f"<QuerySummary {self.address} total={self.total}>"
+
+
+class QueryOutput:
+    """The output of ``terraform query -json``, validated and typed.
+
+    Build one with :func:`load_query` (a path, file object or bytes: JSON lines),
+    :meth:`QueryOutput.from_json` (text) or :meth:`QueryOutput.from_messages` (parsed messages).
+
+    >>> out = QueryOutput.from_json('''
+    ... {"@level":"info","@message":"Terraform 1.14.0","type":"version","terraform":"1.14.0","ui":"1.2"}
+    ... {"@level":"info","@message":"list.concept_pet.pets: Result found","type":"list_resource_found","list_resource_found":{"address":"list.concept_pet.pets","display_name":"This is a able-werewolf","identity":{"id":"able-werewolf","legs":5},"identity_version":1,"resource_type":"concept_pet"}}
+    ... {"@level":"info","@message":"list.concept_pet.pets: List complete","type":"list_complete","list_complete":{"address":"list.concept_pet.pets","resource_type":"concept_pet","total":1}}
+    ... ''')
+    >>> out.terraform_version, [r.display_name for r in out.results], [(s.address, s.total) for s in out.summaries]
+    ('1.14.0', ['This is a able-werewolf'], [('list.concept_pet.pets', 1)])
+    """
+
+    __slots__ = ("__dict__", "lines", "source")
+    lines: tuple[QueryLine, ...]
+    source: str | None
+
+    def __init__(self, lines: Iterable[QueryLine], *, source: str | None = None) -> None:
+        # Callers pass messages that have already been validated.
+        self.lines = tuple(lines)
+        self.source = source
+
+    # -- construction ------------------------------------------------------------------------
+
+    @classmethod
+    def from_json(
+        cls, text: str | bytes, *, source: str | None = None, validation: str = "fast", parser: str = "auto"
+    ) -> QueryOutput:
+        """Parse and validate JSON lines from text (str or bytes).
+
+        >>> QueryOutput.from_json('{"type": "list_complete", "list_complete": {"address": "list.a.b", "total": "2"}}')
+        Traceback (most recent call last):
+        ...
+        plancheck.querycheck.QueryFormatError: line 1: $.list_complete.total: expected a result count (an integer), found a string
+        """
+        if not isinstance(text, (str, bytes, bytearray)):
+            raise TypeError(f"QueryOutput.from_json expects str or bytes, got {type(text).__name__}")
+        data = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else bytes(text)
+        try:
+            lines, _ = read_query(data, validation=validation, parser=parser)
+        except QueryFormatError as exc:
+            raise exc.with_source(source) from None
+        return cls(lines, source=source)
+
+    @classmethod
+    def from_messages(
+        cls, messages: Iterable[Mapping[str, Any]], *, source: str | None = None, validation: str = "fast"
+    ) -> QueryOutput:
+        """Validate already parsed messages (one per line, in order; not copied, never modified).
+
+        An error names the message's position (from 1) as its line.
+
+        >>> QueryOutput.from_messages([{"type": "list_complete", "list_complete": {"address": "list.a.b", "total": 0}}]).summaries
+        (<QuerySummary list.a.b total=0>,)
+        """
+        if isinstance(messages, (str, bytes, Mapping)) or not isinstance(messages, Iterable):
+            raise TypeError(f"QueryOutput.from_messages expects a list of messages (dicts), got {type(messages).__name__}")
+        return cls(validate_messages(enumerate(messages, 1), source=source, validation=validation), source=source)
+
+    # -- messages ----------------------------------------------------------------------------
+
+    @property
+    def messages(self) -> tuple[Mapping[str, Any], ...]:
+        """Every message, in order."""
+        return tuple(message for _, message in self.lines)
+
+    def _of_type(self, kind: str) -> Iterator[tuple[int | None, Mapping[str, Any]]]:
+        return ((line, message) for line, message in self.lines if message.get("type") == kind)
+
+    @cached_property
+    def results(self) -> tuple[QueryResult, ...]:
+        """Every ``list_resource_found`` message, in order."""
+        return tuple(QueryResult(message, line) for line, message in self._of_type("list_resource_found"))
+
+    @cached_property
+    def summaries(self) -> tuple[QuerySummary, ...]:
+        """Every ``list_complete`` message, in order: one per list block."""
+        return tuple(QuerySummary(message, line) for line, message in self._of_type("list_complete"))
+
+    @cached_property
+    def starts(self) -> tuple[QueryStart, ...]:
+        """Every ``list_start`` message, in order."""
+        return tuple(QueryStart(message, line) for line, message in self._of_type("list_start"))
+
+    @property
+    def diagnostics(self) -> tuple[Mapping[str, Any], ...]:
+        """The ``diagnostic`` objects of the ``diagnostic`` messages, in order."""
+        return tuple(m.get("diagnostic") or _EMPTY for _, m in self._of_type("diagnostic"))
+
+    def results_for(self, address: str) -> tuple[QueryResult, ...]:
+        """The results of the list block at ``address`` (with or without the ``list.`` prefix).
+
+        >>> QueryOutput.from_messages([{"type": "list_resource_found", "list_resource_found": {"address": "list.a.b"}}]
+        ...     ).results_for("a.b")
+        (<QueryResult list.a.b line=1>,)
+        """
+        wanted = list_block_address(address)
+        return tuple(r for r in self.results if list_block_address(r.address) == wanted)
+
+    @property
+    def terraform_version(self) -> str | None:
+        """The Terraform version of the ``version`` message, if there is one."""
+        for _, message in self._of_type("version"):
+            version = message.get("terraform")
+            return version if isinstance(version, str) else None
+        return None
+
+    # -- secrets -----------------------------------------------------------------------------
+
+    @cached_property
+    def secrets(self) -> Secrets:
+        """The strings of every sensitive input config attribute, to scrub from messages.
+
+        >>> out = QueryOutput.from_messages([{"type": "list_start", "list_start": {"address": "list.a.b",
+        ...     "input_config": {"foo": "test-instance"}, "sensitive_attribute_paths": [".foo"]}}])
+        >>> out.secrets.scrub("found test-instance")
+        'found (sensitive)'
+        """
+        return Secrets(text for start in self.starts for text in start.secret_strings())
+
+    def __len__(self) -> int:
+        return len(self.lines)
+
+    def __repr__(self) -> str:
+        src = f" {self.source}" if self.source else ""
+        return f"<QueryOutput{src} messages={len(self.lines)} results={len(self.results)}>"
+
+
+def load_query(
+    source: Any, *, validation: str = "fast", parser: str = "auto", max_bytes: int | None = None
+) -> QueryOutput:
+    """Load ``terraform query -json`` output from a path (``"-"``: stdin), a file object, bytes, or a list of parsed messages.
+
+    As for ``load_plan``, a ``str`` is a path (use :meth:`QueryOutput.from_json` for text).
+
+    >>> out = load_query(b'{"type":"list_complete","list_complete":{"address":"list.concept_pet.pets","total":5}}\\n')
+    >>> out.summaries[0].total
+    5
+    """
+    if isinstance(source, Sequence) and not isinstance(source, (str, bytes, bytearray, memoryview)):
+        return QueryOutput.from_messages(source, validation=validation)
+    lines, name = read_query(source, validation=validation, parser=parser, max_bytes=max_bytes)
+    return QueryOutput(lines, source=name)

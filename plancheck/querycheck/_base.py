@@ -1,0 +1,128 @@
+"""The QueryResultCheck base class, its error, and running many query checks on one query output.
+
+A query check is a small frozen value, like a plan or state check: it holds what to look
+for, never a query output, and reports what it found through :meth:`QueryResultCheck.failures`.
+A check that takes a filter applies it itself, so a runner only calls :func:`query_check_failures`.
+"""
+
+from __future__ import annotations
+
+import abc
+from collections.abc import Iterable, Sequence
+
+from .._checking.fields import require_document
+from .._checking.run import run_checks
+from .._documents.query import QueryOutput, QueryResult
+from .._errors import CheckFailedError, CheckFailure, public
+from .._frozen import FrozenValue
+from .queryfilter import QueryFilter
+
+__all__ = ["QueryCheckError", "QueryResultCheck", "assert_query", "query_check_failures"]
+
+# pytest hides this module's frames from tracebacks: failures point at the user's test line,
+# and the library's locals (which may hold raw values) are never printed.
+__tracebackhide__ = True
+
+
+@public("plancheck.querycheck")
+class QueryCheckError(CheckFailedError):
+    """A query check failed.
+
+    >>> issubclass(QueryCheckError, AssertionError)
+    True
+    """
+
+    noun = "query check"
+
+
+class QueryResultCheck(FrozenValue, abc.ABC):
+    """Base class of every query check (Go's ``QueryResultCheck``): implement :meth:`failures`.
+
+    :meth:`check_query` (Go: ``CheckQuery``) raises :class:`QueryCheckError`. A check
+    with filters returns them from :meth:`query_filters` (Go: ``QueryFilters``) and uses
+    :meth:`filtered` to get the results they include.
+
+    >>> from plancheck.querycheck import QueryOutput
+    >>> class ExpectSomething(QueryResultCheck):
+    ...     __slots__ = ()
+    ...     def failures(self, output):
+    ...         return [] if output.results else [CheckFailure("ExpectSomething", None, None, "nothing found")]
+    >>> ExpectSomething().CheckQuery(QueryOutput.from_messages([]))
+    Traceback (most recent call last):
+    ...
+    plancheck.querycheck.QueryCheckError: ExpectSomething: nothing found
+    """
+
+    __slots__ = ()
+
+    @abc.abstractmethod
+    def failures(self, output: QueryOutput) -> list[CheckFailure]:
+        """Every way ``output`` fails this check, in a stable order (empty when it holds)."""
+
+    def check_query(self, output: QueryOutput) -> None:
+        """Raise :class:`QueryCheckError` listing every failure, if there is any."""
+        found = self.failures(require_query(output, f"{type(self).__name__}.check_query"))
+        if found:
+            raise QueryCheckError(found)
+
+    #: Go's method name, so a ported ``check.CheckQuery(...)`` reads the same: the same function.
+    CheckQuery = check_query
+
+    def query_filters(self) -> tuple[QueryFilter, ...]:
+        """The filters this check applies to the results (none by default)."""
+        return ()
+
+    #: Go's method name (``QueryResultCheckWithFilters.QueryFilters``): the same function.
+    QueryFilters = query_filters
+
+    def filtered(self, results: Iterable[QueryResult]) -> list[QueryResult]:
+        """The results that any of :meth:`query_filters` includes (all of them when there is no filter), as Go's runner does."""
+        filters = self.query_filters()
+        if not filters:
+            return list(results)
+        return [result for result in results if any(f.include(result) for f in filters)]
+
+
+def require_query(output: object, where: str) -> QueryOutput:
+    """Return ``output`` if it is a QueryOutput, else raise a TypeError that says how to get one."""
+    return require_document(output, QueryOutput, where, "a plancheck.querycheck.QueryOutput (use load_query)")
+
+
+def query_check_failures(output: QueryOutput, checks: Sequence[QueryResultCheck]) -> list[CheckFailure]:
+    """Run every check on ``output`` and return every failure, in the order the checks were given.
+
+    What a test runner calls for a query step (Go's ``RunQueryChecks``): an output with no
+    messages at all fails first with Go's "no query results found", then every check runs.
+    A check that is not a QueryResultCheck is a TypeError naming its position.
+
+    >>> from plancheck.querycheck import ExpectLength, QueryOutput
+    >>> output = QueryOutput.from_messages([{"type": "list_complete", "list_complete": {"address": "list.concept_pet.pets", "total": 5}}])
+    >>> query_check_failures(output, [ExpectLength("concept_pet.pets", 5)])
+    []
+    >>> [str(f) for f in query_check_failures(QueryOutput.from_messages([]), [ExpectLength("concept_pet.pets", 5)])]
+    ['query: no query results found', 'ExpectLength: concept_pet.pets: the list block concept_pet.pets was not found in the query results; the query output has no list_complete messages']
+    """
+    output = require_query(output, "query_check_failures")
+    found: list[CheckFailure] = []
+    if not output.lines:
+        found.append(CheckFailure("query", None, None, "no query results found"))
+    for i, check in enumerate(checks):
+        if not isinstance(check, QueryResultCheck):
+            raise TypeError(
+                f"query_check_failures: check {i + 1} must be a QueryResultCheck, got {type(check).__name__}"
+            )
+        found.extend(check.failures(output))
+    return found
+
+
+def assert_query(output: QueryOutput, *checks: QueryResultCheck) -> None:
+    """Run every check on ``output``; raise one :class:`QueryCheckError` listing every failure.
+
+    >>> from plancheck.querycheck import ExpectLength, ExpectLengthAtLeast, QueryOutput
+    >>> output = QueryOutput.from_messages([{"type": "list_complete", "list_complete": {"address": "list.concept_pet.pets", "total": 5}}])
+    >>> assert_query(output, ExpectLength("concept_pet.pets", 5), ExpectLengthAtLeast("concept_pet.pets", 6))
+    Traceback (most recent call last):
+    ...
+    plancheck.querycheck.QueryCheckError: ExpectLengthAtLeast: concept_pet.pets: Query result of at least length 6 - expected but got 5.
+    """
+    run_checks("assert_query", "output", require_query(output, "assert_query"), checks, QueryResultCheck, QueryCheckError)

@@ -1,0 +1,460 @@
+"""The query checks of Go's ``querycheck``: identities, result counts, display names and resource values.
+
+List block addresses are given without Terraform's ``list.`` prefix, as in Go; unlike Go,
+the prefix is also accepted everywhere (Go's length checks accept it, the others do not)
+and addresses compare exactly (Go's length checks ignore case). Messages follow Go's, each
+failure on its own; every value shown has the query output's secrets scrubbed.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from tfjsonpath import Path
+
+from .._checking.fields import checked_address, checked_matcher, checked_path
+from .._checking.identity import (
+    checked_identity,
+    identity_shape_problem,
+    identity_text,
+    identity_value_failures,
+)
+from .._checking.match import match_resolved
+from .._checking.messages import closest, scrubbed_failure
+from .._documents.query import QueryOutput, QueryResult, QuerySummary, list_block_address
+from .._documents.resolve import resolve_value
+from .._errors import CheckFailure
+from .._frozen import FrozenValue
+from .._redact import render_value
+from ..knownvalue._base import Check
+from ._base import QueryResultCheck
+from .queryfilter import QueryFilter
+
+__all__ = [
+    "ExpectIdentity",
+    "ExpectLength",
+    "ExpectLengthAtLeast",
+    "ExpectNoIdentity",
+    "ExpectResourceDisplayName",
+    "ExpectResourceKnownValues",
+    "ExpectTotalLengthForMatching",
+    "KnownValueCheck",
+]
+
+# pytest hides this module's frames from tracebacks: failures point at the user's test line,
+# and the library's locals (which may hold raw values) are never printed.
+__tracebackhide__ = True
+
+
+def _checked_length(value: object, check: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{check}: length must be an int, got {type(value).__name__}")
+    if value < 0:
+        raise ValueError(f"{check}: length must be >= 0, got {value}")
+    return value
+
+
+def _checked_filter(value: object, check: str) -> QueryFilter | None:
+    if value is None or isinstance(value, QueryFilter):
+        return value
+    raise TypeError(
+        f"{check}: filter must be a queryfilter.QueryFilter (e.g. queryfilter.ByResourceIdentity(...)) or None, "
+        f"got {type(value).__name__}"
+    )
+
+
+def _fail(output: QueryOutput, check: object, address: str | None, message: str) -> list[CheckFailure]:
+    return [scrubbed_failure(output.secrets, type(check).__name__, address, None, message)]
+
+
+# -- identities ----------------------------------------------------------------------------------
+
+
+class _IdentityFields(FrozenValue):
+    __slots__ = ("address", "identity")
+    _fields = ("address", "identity")
+    address: str
+    identity: tuple[tuple[str, Check], ...]
+
+    def __init__(self, address: str, identity: Mapping[str, Check]) -> None:
+        name = type(self).__name__
+        self._set(address=checked_address(address, name), identity=checked_identity(identity, name))
+
+    def _args(self) -> tuple[tuple[Any, ...], dict[str, Any]]:
+        return (self.address, dict(self.identity)), {}
+
+    def _names(self) -> list[str]:
+        return [name for name, _ in self.identity]
+
+
+class ExpectIdentity(_IdentityFields, QueryResultCheck):
+    """Some result of the list block at ``address`` has exactly this identity (each attribute matching its check).
+
+    As in Go, an identity with other attribute names than the check's fails at once: the
+    list block's resource type has another identity schema.
+
+    >>> from plancheck import knownvalue as kv
+    >>> from plancheck.querycheck import load_query
+    >>> output = load_query(b'''{"type":"list_resource_found","list_resource_found":{"address":"list.concept_pet.pets","display_name":"This is a large-roughy","identity":{"id":"large-roughy","legs":2},"identity_version":1,"resource_type":"concept_pet"}}
+    ... {"type":"list_resource_found","list_resource_found":{"address":"list.concept_pet.pets","display_name":"This is a able-werewolf","identity":{"id":"able-werewolf","legs":5},"identity_version":1,"resource_type":"concept_pet"}}''')
+    >>> ExpectIdentity("concept_pet.pets", {"id": kv.StringExact("able-werewolf"), "legs": kv.Int64Exact(5)}).CheckQuery(output)
+    >>> ExpectIdentity("concept_pet.pets", {"id": kv.StringExact("able-werewolf"), "legs": kv.Int64Exact(4)}).check_query(output)
+    Traceback (most recent call last):
+    ...
+    plancheck.querycheck.QueryCheckError: ExpectIdentity: concept_pet.pets: an identity with the following attributes was not found: attribute "id": "able-werewolf", attribute "legs": 4 (2 results of this list block searched, lines 1, 2)
+    """
+
+    __slots__ = ()
+
+    def failures(self, output: QueryOutput) -> list[CheckFailure]:
+        """The failure, unless some result of the list block has this identity."""
+        results = output.results_for(self.address)
+        for result in results:
+            identity = result.identity or {}
+            shape = identity_shape_problem(identity, self._names())
+            if shape is not None:
+                return _fail(output, self, self.address, shape)
+            if not identity_value_failures(identity, self.identity, output.secrets):
+                return []
+        if results:
+            lines = [str(r.line) for r in results if r.line is not None]
+            on = f", lines {', '.join(lines)}" if lines else ""
+            where = f" ({len(results)} result{'s' if len(results) != 1 else ''} of this list block searched{on})"
+        else:
+            where = " (the query found no results for this list block)"
+        message = f"an identity with the following attributes was not found: {identity_text(self.identity)}{where}"
+        return _fail(output, self, self.address, message)
+
+
+class ExpectNoIdentity(_IdentityFields, QueryResultCheck):
+    """No result of the list block at ``address`` has this identity.
+
+    >>> from plancheck import knownvalue as kv
+    >>> from plancheck.querycheck import QueryOutput
+    >>> output = QueryOutput.from_messages([{"type": "list_resource_found", "list_resource_found": {
+    ...     "address": "list.concept_pet.pets", "identity": {"id": "large-roughy", "legs": 2}}}])
+    >>> ExpectNoIdentity("concept_pet.pets", {"id": kv.StringExact("able-werewolf"), "legs": kv.Int64Exact(5)}).check_query(output)
+    >>> ExpectNoIdentity("concept_pet.pets", {"id": kv.StringExact("large-roughy"), "legs": kv.Int64Exact(2)}).check_query(output)
+    Traceback (most recent call last):
+    ...
+    plancheck.querycheck.QueryCheckError: ExpectNoIdentity: concept_pet.pets: an unexpected identity matching the given attributes was found: attribute "id": "large-roughy", attribute "legs": 2 (line 1)
+    """
+
+    __slots__ = ()
+
+    def failures(self, output: QueryOutput) -> list[CheckFailure]:
+        """The failure, if some result of the list block has this identity (or one of another shape)."""
+        for result in output.results_for(self.address):
+            identity = result.identity or {}
+            shape = identity_shape_problem(identity, self._names())
+            if shape is not None:
+                return _fail(output, self, self.address, shape)
+            if not identity_value_failures(identity, self.identity, output.secrets):
+                line = f" (line {result.line})" if result.line is not None else ""
+                message = (
+                    "an unexpected identity matching the given attributes was found: "
+                    f"{identity_text(self.identity)}{line}"
+                )
+                return _fail(output, self, self.address, message)
+        return []
+
+
+# -- result counts -------------------------------------------------------------------------------
+
+
+def _summary(output: QueryOutput, address: str) -> QuerySummary | str:
+    wanted = list_block_address(address)
+    for summary in output.summaries:
+        if list_block_address(summary.address) == wanted:
+            return summary
+    message = f"the list block {address} was not found in the query results"
+    if not output.summaries:
+        return message + "; the query output has no list_complete messages"
+    near = closest(wanted, [list_block_address(s.address) for s in output.summaries])
+    return message + ("; closest: " + ", ".join(near) if near else "")
+
+
+class _LengthFields(FrozenValue):
+    __slots__ = ("address", "length")
+    _fields = ("address", "length")
+    address: str
+    length: int
+
+    def __init__(self, address: str, length: int) -> None:
+        name = type(self).__name__
+        self._set(address=checked_address(address, name), length=_checked_length(length, name))
+
+
+class ExpectLength(_LengthFields, QueryResultCheck):
+    """The list block at ``address`` found exactly ``length`` results (its ``list_complete`` total).
+
+    >>> from plancheck.querycheck import QueryOutput
+    >>> output = QueryOutput.from_messages([{"type": "list_complete", "list_complete": {"address": "list.concept_pet.pets", "total": 5}}])
+    >>> ExpectLength("concept_pet.pets", 5).check_query(output)
+    >>> ExpectLength("concept_pet.pets", 4).check_query(output)
+    Traceback (most recent call last):
+    ...
+    plancheck.querycheck.QueryCheckError: ExpectLength: concept_pet.pets: number of found resources 4 - expected but got 5.
+    """
+
+    __slots__ = ()
+
+    def failures(self, output: QueryOutput) -> list[CheckFailure]:
+        """The failure, if the total differs or the list block is not in the output."""
+        summary = _summary(output, self.address)
+        if isinstance(summary, str):
+            return _fail(output, self, self.address, summary)
+        if summary.total != self.length:
+            return _fail(output, self, self.address, f"number of found resources {self.length} - expected but got {summary.total}.")
+        return []
+
+
+class ExpectLengthAtLeast(_LengthFields, QueryResultCheck):
+    """The list block at ``address`` found at least ``length`` results.
+
+    >>> from plancheck.querycheck import QueryOutput
+    >>> output = QueryOutput.from_messages([{"type": "list_complete", "list_complete": {"address": "list.concept_pet.pets", "total": 5}}])
+    >>> ExpectLengthAtLeast("concept_pet.pets", 3).check_query(output)
+    >>> ExpectLengthAtLeast("concept_pet.cats", 3).check_query(output)
+    Traceback (most recent call last):
+    ...
+    plancheck.querycheck.QueryCheckError: ExpectLengthAtLeast: concept_pet.cats: the list block concept_pet.cats was not found in the query results; closest: concept_pet.pets
+    """
+
+    __slots__ = ()
+
+    def failures(self, output: QueryOutput) -> list[CheckFailure]:
+        """The failure, if the total is smaller or the list block is not in the output."""
+        summary = _summary(output, self.address)
+        if isinstance(summary, str):
+            return _fail(output, self, self.address, summary)
+        if summary.total < self.length:
+            return _fail(output, self, self.address, f"Query result of at least length {self.length} - expected but got {summary.total}.")
+        return []
+
+
+def _checked_pattern(value: object, check: str) -> re.Pattern[str]:
+    if isinstance(value, re.Pattern) and isinstance(value.pattern, str):
+        return value
+    if isinstance(value, str):
+        try:
+            return re.compile(value)
+        except re.error as exc:
+            raise ValueError(f"{check}: regex {value!r} does not compile: {exc}") from None
+    raise TypeError(f"{check}: regex must be a str or a compiled re.Pattern of str, got {type(value).__name__}")
+
+
+class ExpectTotalLengthForMatching(QueryResultCheck):
+    """The list blocks whose full address (``list.`` included) ``regex`` finds (``re.search``) found ``length`` results together.
+
+    >>> from plancheck.querycheck import QueryOutput
+    >>> output = QueryOutput.from_messages([
+    ...     {"type": "list_complete", "list_complete": {"address": "list.concept_pet.pets", "total": 5}},
+    ...     {"type": "list_complete", "list_complete": {"address": "list.concept_pet.more_pets", "total": 2}}])
+    >>> ExpectTotalLengthForMatching(r"pets$", 7).check_query(output)
+    >>> ExpectTotalLengthForMatching(r"^list\\.concept_pet\\.", 6).check_query(output)
+    Traceback (most recent call last):
+    ...
+    plancheck.querycheck.QueryCheckError: ExpectTotalLengthForMatching: expected total of found resources to be 6, got 7
+    """
+
+    __slots__ = ("length", "regex")
+    _fields = ("regex", "length")
+    regex: re.Pattern[str]
+    length: int
+
+    def __init__(self, regex: str | re.Pattern[str], length: int) -> None:
+        name = type(self).__name__
+        self._set(regex=_checked_pattern(regex, name), length=_checked_length(length, name))
+
+    def failures(self, output: QueryOutput) -> list[CheckFailure]:
+        """The failure, if the sum differs or no list block matches."""
+        matching = [s for s in output.summaries if self.regex.search(s.address)]
+        if not matching:
+            return _fail(
+                output, self, None,
+                f"no list resources matching the provided regex pattern {self.regex.pattern} were found in the query results",
+            )  # fmt: skip
+        total = sum(s.total for s in matching)
+        if total != self.length:
+            return _fail(output, self, None, f"expected total of found resources to be {self.length}, got {total}")
+        return []
+
+
+# -- one result ----------------------------------------------------------------------------------
+
+
+def _one_result(check: QueryResultCheck, output: QueryOutput, address: str) -> QueryResult | str:
+    """The one result of the list block that the check's filters leave, or why there is not exactly one."""
+    everything = output.results_for(address)
+    results = check.filtered(everything)
+    if not results:
+        before = f" ({len(everything)} result{'s' if len(everything) != 1 else ''} before filtering)"
+        return f"no query results found after filtering{before}"
+    if len(results) > 1:
+        lines = [str(r.line) for r in results if r.line is not None]
+        on = f", lines {', '.join(lines)}" if lines else ""
+        return f"more than 1 query result found after filtering ({len(results)} results{on})"
+    return results[0]
+
+
+class ExpectResourceDisplayName(QueryResultCheck):
+    """The one result of the list block at ``address`` that ``filter`` includes has a display name matching ``display_name``.
+
+    ``filter`` is a :mod:`~plancheck.querycheck.queryfilter` filter, or None for every result
+    of the list block; exactly one result must remain.
+
+    >>> from plancheck import knownvalue as kv
+    >>> from plancheck.querycheck import QueryOutput, queryfilter
+    >>> output = QueryOutput.from_messages([{"type": "list_resource_found", "list_resource_found": {
+    ...     "address": "list.concept_pet.pets", "display_name": "This is a able-werewolf", "identity": {"id": "able-werewolf"}}}])
+    >>> by_id = queryfilter.ByResourceIdentity({"id": kv.StringExact("able-werewolf")})
+    >>> ExpectResourceDisplayName("concept_pet.pets", by_id, kv.StringRegexp("werewolf")).check_query(output)
+    >>> ExpectResourceDisplayName("concept_pet.pets", by_id, kv.StringExact("This is a werewolf")).check_query(output)
+    Traceback (most recent call last):
+    ...
+    plancheck.querycheck.QueryCheckError: ExpectResourceDisplayName: concept_pet.pets: error checking value for display name "This is a werewolf", err: expected value "This is a werewolf" for StringExact check, got: "This is a able-werewolf"
+    """
+
+    __slots__ = ("address", "display_name", "filter")
+    _fields = ("address", "filter", "display_name")
+    address: str
+    filter: QueryFilter | None
+    display_name: Check
+
+    def __init__(self, address: str, filter: QueryFilter | None, display_name: Check) -> None:
+        name = type(self).__name__
+        self._set(
+            address=checked_address(address, name),
+            filter=_checked_filter(filter, name),
+            display_name=checked_matcher(display_name, name),
+        )
+
+    def query_filters(self) -> tuple[QueryFilter, ...]:
+        """The check's filter, if it has one."""
+        return () if self.filter is None else (self.filter,)
+
+    QueryFilters = query_filters
+
+    def failures(self, output: QueryOutput) -> list[CheckFailure]:
+        """The failure, unless exactly one result remains and its display name matches."""
+        result = _one_result(self, output, self.address)
+        if isinstance(result, str):
+            return _fail(output, self, self.address, result)
+        problem = match_resolved(resolve_value(result.display_name, None, None, Path()), self.display_name, output.secrets)
+        if problem is None:
+            return []
+        return _fail(
+            output, self, self.address, f"error checking value for display name {self.display_name}, err: {problem[1]}"
+        )
+
+
+class KnownValueCheck(FrozenValue):
+    """A knownvalue check at a path of a result's resource object (Go's struct of ``Path`` and ``KnownValue``).
+
+    >>> from plancheck import knownvalue as kv
+    >>> from tfjsonpath import New
+    >>> c = KnownValueCheck(New("ami"), kv.StringExact("ami-12345"))
+    >>> c, c.Path == c.path, c.KnownValue == c.known_value
+    (KnownValueCheck(Path(MapStep('ami')), StringExact('ami-12345')), True, True)
+    """
+
+    __slots__ = ("known_value", "path")
+    _fields = ("path", "known_value")
+    path: Path
+    known_value: Check
+
+    def __init__(self, path: Path, known_value: Check) -> None:
+        name = type(self).__name__
+        self._set(path=checked_path(path, name), known_value=checked_matcher(known_value, name))
+
+    @property
+    def Path(self) -> Path:
+        """Go's field name for :attr:`path`."""
+        return self.path
+
+    @property
+    def KnownValue(self) -> Check:
+        """Go's field name for :attr:`known_value`."""
+        return self.known_value
+
+
+def _checked_known_values(value: object, check: str) -> tuple[KnownValueCheck, ...]:
+    if isinstance(value, (str, bytes, Mapping)) or not isinstance(value, Sequence):
+        raise TypeError(f"{check}: known_values must be a list of KnownValueCheck, got {type(value).__name__}")
+    for i, item in enumerate(value):
+        if not isinstance(item, KnownValueCheck):
+            raise TypeError(f"{check}: known_values[{i}] must be a KnownValueCheck, got {type(item).__name__}")
+    return tuple(value)
+
+
+class ExpectResourceKnownValues(QueryResultCheck):
+    """The one result of the list block at ``address`` that ``filter`` includes has these values in its resource object.
+
+    The list block must set ``include_resource = true`` (else Terraform writes no resource object).
+    Every failing value is reported.
+
+    >>> from plancheck import knownvalue as kv
+    >>> from plancheck.querycheck import KnownValueCheck, QueryOutput, queryfilter
+    >>> from tfjsonpath import New
+    >>> output = QueryOutput.from_messages([{"type": "list_resource_found", "list_resource_found": {
+    ...     "address": "list.test_instance.example", "display_name": "Test Instance 1", "identity": {"id": "test-instance-1"},
+    ...     "resource_object": {"ami": "ami-12345", "id": "test-instance-1"}}}])
+    >>> by_id = queryfilter.ByResourceIdentity({"id": kv.StringExact("test-instance-1")})
+    >>> ExpectResourceKnownValues("test_instance.example", by_id, [KnownValueCheck(New("ami"), kv.StringExact("ami-12345"))]).check_query(output)
+    >>> ExpectResourceKnownValues("test_instance.example", by_id, [KnownValueCheck(New("ami"), kv.StringExact("ami-67890"))]).check_query(output)
+    Traceback (most recent call last):
+    ...
+    plancheck.querycheck.QueryCheckError: ExpectResourceKnownValues: test_instance.example: error checking value for attribute at path: ami for resource with identity {"id": "test-instance-1"}, err: expected value "ami-67890" for StringExact check, got: "ami-12345"
+    """
+
+    __slots__ = ("address", "filter", "known_values")
+    _fields = ("address", "filter", "known_values")
+    address: str
+    filter: QueryFilter | None
+    known_values: tuple[KnownValueCheck, ...]
+
+    def __init__(
+        self, address: str, filter: QueryFilter | None, known_values: Sequence[KnownValueCheck]
+    ) -> None:
+        name = type(self).__name__
+        self._set(
+            address=checked_address(address, name),
+            filter=_checked_filter(filter, name),
+            known_values=_checked_known_values(known_values, name),
+        )
+
+    def _args(self) -> tuple[tuple[Any, ...], dict[str, Any]]:
+        return (self.address, self.filter, list(self.known_values)), {}
+
+    def query_filters(self) -> tuple[QueryFilter, ...]:
+        """The check's filter, if it has one."""
+        return () if self.filter is None else (self.filter,)
+
+    QueryFilters = query_filters
+
+    def failures(self, output: QueryOutput) -> list[CheckFailure]:
+        """One failure per value that does not match, or why there is no single resource object to check."""
+        result = _one_result(self, output, self.address)
+        if isinstance(result, str):
+            return _fail(output, self, self.address, result)
+        resource = result.resource_object
+        if resource is None:
+            return _fail(
+                output, self, self.address,
+                "no resource object was returned, ensure `include_resource` has been set to `true` in the list resource config",
+            )  # fmt: skip
+        identity = render_value(result.identity, None, output.secrets)
+        found: list[CheckFailure] = []
+        for item in self.known_values:
+            problem = match_resolved(resolve_value(resource, None, None, item.path), item.known_value, output.secrets)
+            if problem is not None:
+                where, reason = problem
+                message = (
+                    f"error checking value for attribute at path: {where.to_text()} for resource with identity "
+                    f"{identity}, err: {reason}"
+                )
+                found.extend(_fail(output, self, self.address, message))
+        return found

@@ -1,0 +1,100 @@
+"""Query filters: which results of a list block a query check looks at (Go's ``querycheck/queryfilter``)."""
+
+from __future__ import annotations
+
+import abc
+from collections.abc import Mapping
+from typing import Any
+
+from ..._checking.fields import checked_matcher
+from ..._checking.identity import checked_identity, identity_matches
+from ..._documents.query import QueryResult
+from ..._frozen import FrozenValue
+from ...knownvalue._base import Check
+
+__all__ = ["ByDisplayName", "ByResourceIdentity", "QueryFilter"]
+
+
+class QueryFilter(FrozenValue, abc.ABC):
+    """Base class of the query filters: :meth:`include` says whether a check looks at a result.
+
+    A check that takes a filter looks only at the results it includes. Filters are small
+    frozen values, like checks. Go's method is ``Filter``; here ``Filter`` is :meth:`include`.
+
+    >>> from plancheck.querycheck import QueryResult
+    >>> class ByType(QueryFilter):
+    ...     __slots__ = ("resource_type",)
+    ...     _fields = ("resource_type",)
+    ...     def __init__(self, resource_type):
+    ...         self._set(resource_type=resource_type)
+    ...     def include(self, result):
+    ...         return result.resource_type == self.resource_type
+    >>> result = QueryResult({"list_resource_found": {"address": "list.concept_pet.pets", "resource_type": "concept_pet"}})
+    >>> ByType("concept_pet").include(result), ByType("concept_pet").Filter(result)
+    (True, True)
+    """
+
+    __slots__ = ()
+
+    @abc.abstractmethod
+    def include(self, result: QueryResult) -> bool:
+        """Whether a check looks at ``result``."""
+
+    def Filter(self, result: QueryResult) -> bool:  # Go's method name, so ported code reads the same
+        """Go's name for :meth:`include`.
+
+        >>> from plancheck import knownvalue as kv
+        >>> from plancheck.querycheck import QueryResult
+        >>> ByDisplayName(kv.StringExact("x")).Filter(QueryResult({"list_resource_found": {"address": "list.a.b", "display_name": "x"}}))
+        True
+        """
+        return self.include(result)
+
+
+class ByDisplayName(QueryFilter):
+    """Includes the results whose display name matches ``display_name`` (a knownvalue check).
+
+    >>> from plancheck import knownvalue as kv
+    >>> from plancheck.querycheck import QueryResult
+    >>> found = QueryResult({"list_resource_found": {"address": "list.concept_pet.pets", "display_name": "This is a able-werewolf"}})
+    >>> ByDisplayName(kv.StringRegexp("werewolf$")).include(found), ByDisplayName(kv.StringExact("x")).include(found)
+    (True, False)
+    """
+
+    __slots__ = ("display_name",)
+    _fields = ("display_name",)
+    display_name: Check
+
+    def __init__(self, display_name: Check) -> None:
+        self._set(display_name=checked_matcher(display_name, type(self).__name__))
+
+    def include(self, result: QueryResult) -> bool:
+        """Whether the result's display name matches."""
+        return self.display_name == result.display_name
+
+
+class ByResourceIdentity(QueryFilter):
+    """Includes the results whose identity has exactly these attributes, each matching its check.
+
+    >>> from plancheck import knownvalue as kv
+    >>> from plancheck.querycheck import QueryResult
+    >>> found = QueryResult({"list_resource_found": {"address": "list.concept_pet.pets", "identity": {"id": "able-werewolf", "legs": 5}}})
+    >>> ByResourceIdentity({"id": kv.StringExact("able-werewolf"), "legs": kv.Int64Exact(5)}).include(found)
+    True
+    >>> ByResourceIdentity({"id": kv.StringExact("able-werewolf")}).include(found)   # exactly these attributes
+    False
+    """
+
+    __slots__ = ("identity",)
+    _fields = ("identity",)
+    identity: tuple[tuple[str, Check], ...]
+
+    def __init__(self, identity: Mapping[str, Check]) -> None:
+        self._set(identity=checked_identity(identity, type(self).__name__))
+
+    def _args(self) -> tuple[tuple[Any, ...], dict[str, Any]]:
+        return (dict(self.identity),), {}
+
+    def include(self, result: QueryResult) -> bool:
+        """Whether the result's identity matches."""
+        return identity_matches(result.identity, self.identity)
