@@ -32,6 +32,8 @@ PUBLIC_ERRORS = [
     (acceptance, "TerraformNotFoundError"),
     (acceptance, "ProviderServerError"),
     (acceptance, "ProvidersNotInstalledError"),
+    (acceptance, "TestCheckFuncError"),
+    (acceptance, "ComposedCheckError"),
     (tfversion, "VersionError"),
     (tfjsonpath, "TfJsonPathError"),
     (tfjsonpath, "PathNotFoundError"),

@@ -23,10 +23,17 @@ from .._terraform import (
     inspect_binary,
     locate_terraform,
 )
-from ..acceptance._runner import DEFAULT_TIMEOUT, AcceptanceRunner
-from .options import terraform_binary
+from ..acceptance._runner import DEFAULT_TIMEOUT, ENV_TF_ACC, AcceptanceRunner, tf_acc_set
+from .options import terraform_binary, tf_acc_gate
 
-__all__ = ["REQUIRE_E2E_ENV", "TERRAFORM_OPTION", "make_acceptance", "report_header", "requested_terraform"]
+__all__ = [
+    "REQUIRE_E2E_ENV",
+    "TERRAFORM_OPTION",
+    "configure_tf_acc",
+    "make_acceptance",
+    "report_header",
+    "requested_terraform",
+]
 
 TERRAFORM_OPTION: Final = "--terraform"
 #: When set to 1 (as the project's own test command does), a missing binary fails instead of skipping.
@@ -52,6 +59,43 @@ def requested_terraform(config: pytest.Config | Any) -> str | None:
     return terraform_binary(config)
 
 
+def configure_tf_acc(config: pytest.Config | Any) -> bool:
+    """With the gate off (``--no-tf-acc-gate``, ``tf_acc_gate = false``), set ``TF_ACC=1`` for the session.
+
+    Then every runner, the fixture's and those a test builds itself (and subprocesses), runs as
+    if the user had exported ``TF_ACC``; the variable is restored when the session ends.
+    Returns whether it set it.
+
+    >>> from types import SimpleNamespace
+    >>> configure_tf_acc(SimpleNamespace(getoption=lambda name, default=None: None, getini=lambda name: True))
+    False
+    """
+    if tf_acc_gate(config) or tf_acc_set():
+        return False
+    previous = os.environ.get(ENV_TF_ACC)
+    os.environ[ENV_TF_ACC] = "1"
+
+    def restore() -> None:
+        if previous is None:
+            os.environ.pop(ENV_TF_ACC, None)
+        else:
+            os.environ[ENV_TF_ACC] = previous
+
+    config.add_cleanup(restore)
+    return True
+
+
+def _test_name(request: pytest.FixtureRequest | Any) -> str | None:
+    node = getattr(request, "node", None)
+    name = getattr(node, "originalname", None) or getattr(node, "name", None)
+    return name if isinstance(name, str) else None
+
+
+def _test_dir(request: pytest.FixtureRequest | Any) -> Path | None:
+    path = getattr(request, "path", None)
+    return Path(path).parent if isinstance(path, (str, os.PathLike)) else None
+
+
 def make_acceptance(
     request: pytest.FixtureRequest | Any,
     tmp_path: Path,
@@ -68,6 +112,9 @@ def make_acceptance(
     else ``terraform`` then ``tofu`` on ``PATH``. With none found the test is skipped, unless
     ``TFPLANCHECK_REQUIRE_E2E=1`` makes it a failure; a binary that was named but is unusable
     always fails. The version is recorded in the test's ``user_properties`` (JUnit XML).
+    Config functions see the test function's name (without pytest's parameters) and relative
+    configuration paths are relative to the test file's directory; ``TF_ACC`` gates :meth:`run`
+    unless the gate is off (see :func:`configure_tf_acc`).
 
     >>> from types import SimpleNamespace
     >>> request = SimpleNamespace(config=None, node=SimpleNamespace(user_properties=[]))
@@ -93,8 +140,17 @@ def make_acceptance(
             pytest.fail(f"tf_acceptance: {_NOT_FOUND} ({REQUIRE_E2E_ENV}=1 makes this a failure)", pytrace=False)
         pytest.skip(f"tf_acceptance: {_NOT_FOUND}")
     request.node.user_properties.append(("terraform", f"{binary.product} {binary.version}"))
+    config = getattr(request, "config", None)
     return AcceptanceRunner(
-        binary, tmp_path / "tf", cli_config=cli_config, env=env, timeout=timeout, share_secrets=share_secrets
+        binary,
+        tmp_path / "tf",
+        cli_config=cli_config,
+        env=env,
+        timeout=timeout,
+        share_secrets=share_secrets,
+        test_name=_test_name(request),
+        base_dir=_test_dir(request),
+        require_tf_acc=True if config is None else tf_acc_gate(config),
     )
 
 

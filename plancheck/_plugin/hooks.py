@@ -80,6 +80,9 @@ def pytest_configure(config: pytest.Config) -> None:
     config.stash[_SHOW_REFUSED] = refusal is not None
     config.stash[_DOCUMENTS] = SessionDocuments()
     config.pluginmanager.register(_Scrubber(config), "plancheck-scrubber")
+    from .acceptance import configure_tf_acc
+
+    configure_tf_acc(config)  # tf_acc_gate = false: TF_ACC=1 for the session
 
 
 def _version() -> str:

@@ -61,6 +61,7 @@ DOCUMENT_KINDS: Final = (PLAN, STATE)
 
 SHOW_SENSITIVE_INI: Final = "tf_show_sensitive"
 TERRAFORM_INI: Final = "tf_terraform"
+TF_ACC_GATE_INI: Final = "tf_acc_gate"
 _FALSE_WORDS: Final = frozenset({"", "0", "false", "no", "off"})
 
 
@@ -108,6 +109,20 @@ def add_options(parser: pytest.Parser) -> None:
         help="terraform (or tofu) binary for the tf_acceptance fixture",
         type="string",
         default="",
+    )
+    group.addoption(
+        "--no-tf-acc-gate",
+        dest=TF_ACC_GATE_INI,
+        action="store_false",
+        default=None,
+        help="run acceptance tests even when TF_ACC is not set (the session sets TF_ACC=1). "
+        f"Ini: {TF_ACC_GATE_INI} = false.",
+    )
+    parser.addini(
+        TF_ACC_GATE_INI,
+        help="acceptance tests are skipped unless TF_ACC is set (true, the default, as Go); false runs them",
+        type="bool",
+        default=True,
     )
 
 
@@ -206,3 +221,15 @@ def terraform_binary(config: pytest.Config) -> str | None:
             return str((_ini_dir(config) / value).resolve())
         return value
     return None
+
+
+def tf_acc_gate(config: pytest.Config) -> bool:
+    """Whether acceptance tests need ``TF_ACC`` (``--no-tf-acc-gate`` or ``tf_acc_gate = false`` turn that off).
+
+    >>> TF_ACC_GATE_INI
+    'tf_acc_gate'
+    """
+    cli = config.getoption(TF_ACC_GATE_INI, None)
+    if cli is not None:
+        return bool(cli)
+    return bool(config.getini(TF_ACC_GATE_INI))

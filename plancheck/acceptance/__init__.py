@@ -11,6 +11,11 @@ checks along the way; the case is destroyed at the end, also after a failure. In
 A failure raises :class:`AcceptanceError` (an ``AssertionError``) naming the step, the stage,
 the command and its output, with every secret shown as ``(sensitive)``.
 
+Besides config steps there are Go's import steps (``import_state=True``, see
+:class:`ImportStateKind`), refresh steps (``refresh_state=True``), ``destroy`` and ``taint``
+steps, ``check`` functions, and configuration sources (:mod:`plancheck.acceptance.config`).
+As in Go, :meth:`AcceptanceRunner.run` skips unless ``TF_ACC`` is set.
+
 >>> from plancheck.acceptance import TestCase, TestStep, Sensitive
 >>> case = TestCase(steps=[
 ...     TestStep(config='variable "pw" { sensitive = true }', variables={"pw": Sensitive("hunter2")}),
@@ -18,11 +23,16 @@ the command and its output, with every secret shown as ``(sensitive)``.
 ... ])
 >>> len(case.steps), case.steps[0].variables["pw"]
 (2, Sensitive((sensitive)))
+>>> TestStep(import_state=True, resource_name="widget_thing.t", import_state_verify=True).import_state_verify
+True
 """
 
 from .._terraform import TerraformBinary, TerraformNotFoundError, discover_terraform
-from ._case import ConfigPlanChecks, Sensitive, TestCase, TestStep
+from . import config as config
+from . import echoprovider as echoprovider
+from ._case import ConfigPlanChecks, ImportPlanChecks, RefreshPlanChecks, Sensitive, TestCase, TestStep
 from ._errors import AcceptanceError, Stage, TestDefinitionError
+from ._options import AdditionalCLIOptions, ApplyOptions, ImportStateKind, PlanOptions
 from ._providers import (
     ExternalProviders,
     ProviderServer,
@@ -32,23 +42,135 @@ from ._providers import (
     ReattachProvider,
 )
 from ._runner import AcceptanceRunner
+from ._testcheck import (
+    CheckFunc,
+    ComposeAggregateTestCheckFunc,
+    ComposedCheckError,
+    ComposeTestCheckFunc,
+    FlatAttributes,
+    FlatOutput,
+    FlatState,
+    TestCheckFuncError,
+    TestCheckModuleNoResourceAttr,
+    TestCheckModuleResourceAttr,
+    TestCheckModuleResourceAttrPair,
+    TestCheckModuleResourceAttrPtr,
+    TestCheckModuleResourceAttrSet,
+    TestCheckNoResourceAttr,
+    TestCheckOutput,
+    TestCheckResourceAttr,
+    TestCheckResourceAttrPair,
+    TestCheckResourceAttrPtr,
+    TestCheckResourceAttrSet,
+    TestCheckResourceAttrWith,
+    TestCheckTypeSetElemAttr,
+    TestCheckTypeSetElemAttrPair,
+    TestCheckTypeSetElemNestedAttrs,
+    TestMatchModuleResourceAttr,
+    TestMatchOutput,
+    TestMatchResourceAttr,
+    TestMatchTypeSetElemNestedAttrs,
+    TestModuleMatchResourceAttr,
+    compose_aggregate_test_check_func,
+    compose_test_check_func,
+    flatten,
+    test_check_module_no_resource_attr,
+    test_check_module_resource_attr,
+    test_check_module_resource_attr_pair,
+    test_check_module_resource_attr_ptr,
+    test_check_module_resource_attr_set,
+    test_check_no_resource_attr,
+    test_check_output,
+    test_check_resource_attr,
+    test_check_resource_attr_pair,
+    test_check_resource_attr_ptr,
+    test_check_resource_attr_set,
+    test_check_resource_attr_with,
+    test_check_type_set_elem_attr,
+    test_check_type_set_elem_attr_pair,
+    test_check_type_set_elem_nested_attrs,
+    test_match_module_resource_attr,
+    test_match_output,
+    test_match_resource_attr,
+    test_match_type_set_elem_nested_attrs,
+    test_module_match_resource_attr,
+)
 
 __all__ = [
     "AcceptanceError",
     "AcceptanceRunner",
+    "AdditionalCLIOptions",
+    "ApplyOptions",
+    "CheckFunc",
+    "ComposeAggregateTestCheckFunc",
+    "ComposeTestCheckFunc",
+    "ComposedCheckError",
     "ConfigPlanChecks",
     "ExternalProviders",
+    "FlatAttributes",
+    "FlatOutput",
+    "FlatState",
+    "ImportPlanChecks",
+    "ImportStateKind",
+    "PlanOptions",
     "ProviderServer",
     "ProviderServerError",
     "ProvidersNotInstalledError",
     "ReattachConfig",
     "ReattachProvider",
+    "RefreshPlanChecks",
     "Sensitive",
     "Stage",
     "TerraformBinary",
     "TerraformNotFoundError",
     "TestCase",
+    "TestCheckFuncError",
+    "TestCheckModuleNoResourceAttr",
+    "TestCheckModuleResourceAttr",
+    "TestCheckModuleResourceAttrPair",
+    "TestCheckModuleResourceAttrPtr",
+    "TestCheckModuleResourceAttrSet",
+    "TestCheckNoResourceAttr",
+    "TestCheckOutput",
+    "TestCheckResourceAttr",
+    "TestCheckResourceAttrPair",
+    "TestCheckResourceAttrPtr",
+    "TestCheckResourceAttrSet",
+    "TestCheckResourceAttrWith",
+    "TestCheckTypeSetElemAttr",
+    "TestCheckTypeSetElemAttrPair",
+    "TestCheckTypeSetElemNestedAttrs",
     "TestDefinitionError",
+    "TestMatchModuleResourceAttr",
+    "TestMatchOutput",
+    "TestMatchResourceAttr",
+    "TestMatchTypeSetElemNestedAttrs",
+    "TestModuleMatchResourceAttr",
     "TestStep",
+    "compose_aggregate_test_check_func",
+    "compose_test_check_func",
+    "config",
     "discover_terraform",
+    "echoprovider",
+    "flatten",
+    "test_check_module_no_resource_attr",
+    "test_check_module_resource_attr",
+    "test_check_module_resource_attr_pair",
+    "test_check_module_resource_attr_ptr",
+    "test_check_module_resource_attr_set",
+    "test_check_no_resource_attr",
+    "test_check_output",
+    "test_check_resource_attr",
+    "test_check_resource_attr_pair",
+    "test_check_resource_attr_ptr",
+    "test_check_resource_attr_set",
+    "test_check_resource_attr_with",
+    "test_check_type_set_elem_attr",
+    "test_check_type_set_elem_attr_pair",
+    "test_check_type_set_elem_nested_attrs",
+    "test_match_module_resource_attr",
+    "test_match_output",
+    "test_match_resource_attr",
+    "test_match_type_set_elem_nested_attrs",
+    "test_module_match_resource_attr",
 ]

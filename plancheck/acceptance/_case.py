@@ -11,15 +11,25 @@ import copy
 import os
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from decimal import Decimal
 from types import MappingProxyType
 from typing import Any, ClassVar
 
 from ._errors import TestDefinitionError
+from ._options import AdditionalCLIOptions, ImportStateKind
 from ._providers._factory import normalize_providers
 
-__all__ = ["ConfigPlanChecks", "Sensitive", "TestCase", "TestStep", "sensitive_strings", "unwrap_sensitive"]
+__all__ = [
+    "ConfigPlanChecks",
+    "ImportPlanChecks",
+    "RefreshPlanChecks",
+    "Sensitive",
+    "TestCase",
+    "TestStep",
+    "sensitive_strings",
+    "unwrap_sensitive",
+]
 
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*\Z")
 
@@ -214,6 +224,51 @@ class ConfigPlanChecks:
         return bool(self.pre_apply or self.post_apply_pre_refresh or self.post_apply_post_refresh)
 
 
+@dataclass(frozen=True, slots=True)
+class RefreshPlanChecks:
+    """Plan checks of a ``refresh_state`` step (Go's ``resource.RefreshPlanChecks``).
+
+    * ``post_refresh``: the plan made right after ``terraform refresh``.
+
+    >>> class Nothing:
+    ...     def check_plan(self, plan): pass
+    >>> len(RefreshPlanChecks(post_refresh=[Nothing()]).post_refresh), bool(RefreshPlanChecks())
+    (1, False)
+    """
+
+    post_refresh: Sequence[Any] = ()
+
+    def __post_init__(self) -> None:
+        value = _checks(self.post_refresh, "RefreshPlanChecks.post_refresh", "check_plan", "plan check")
+        object.__setattr__(self, "post_refresh", value)
+
+    def __bool__(self) -> bool:
+        return bool(self.post_refresh)
+
+
+@dataclass(frozen=True, slots=True)
+class ImportPlanChecks:
+    """Plan checks of an ``import_state`` step with an import block (Go's ``resource.ImportPlanChecks``).
+
+    * ``pre_apply``: the plan that imports the resource (``ImportBlockWithID`` and
+      ``ImportBlockWithResourceIdentity`` only; the ``terraform import`` command makes no plan).
+
+    >>> class Nothing:
+    ...     def check_plan(self, plan): pass
+    >>> len(ImportPlanChecks(pre_apply=[Nothing()]).pre_apply), bool(ImportPlanChecks())
+    (1, False)
+    """
+
+    pre_apply: Sequence[Any] = ()
+
+    def __post_init__(self) -> None:
+        value = _checks(self.pre_apply, "ImportPlanChecks.pre_apply", "check_plan", "plan check")
+        object.__setattr__(self, "pre_apply", value)
+
+    def __bool__(self) -> bool:
+        return bool(self.pre_apply)
+
+
 def _copy_json_like(value: Any, where: str) -> Any:
     try:
         return copy.deepcopy(value)
@@ -230,16 +285,59 @@ def _coarse_key(value: Any) -> Any:
     return type(value).__name__
 
 
+_CONFIG_SOURCES: tuple[str, ...] = ("config", "config_directory", "config_file")
+#: Fields of an import step only, with their defaults.
+_IMPORT_FIELDS: tuple[str, ...] = (
+    "import_state_id",
+    "import_state_id_func",
+    "import_state_id_prefix",
+    "import_state_check",
+    "import_state_verify",
+    "import_state_verify_ignore",
+    "import_state_verify_identifier_attribute",
+    "import_state_persist",
+    "import_state_config_exact",
+)
+
+
+def _differs(step: Any, name: str) -> bool:
+    """Whether the field ``name`` of ``step`` is not at its default."""
+    default = next(f.default for f in fields(step) if f.name == name)
+    return bool(getattr(step, name) != default)
+
+
+def _function(value: object, where: str) -> None:
+    if value is not None and not callable(value):
+        raise TestDefinitionError(where, f"expected a function, got {_type_name(value)}")
+
+
+def _strings(value: object, where: str, noun: str) -> tuple[str, ...]:
+    if isinstance(value, (str, bytes)) or not isinstance(value, (Sequence, set, frozenset)):
+        raise TestDefinitionError(where, f"expected a list of {noun}s, got {_type_name(value)}")
+    items = tuple(value)
+    for i, item in enumerate(items):
+        if not isinstance(item, str) or not item:
+            raise TestDefinitionError(f"{where}[{i}]", f"expected a non-empty str, got {item!r}")
+    return items
+
+
 @dataclass(frozen=True, slots=True, eq=False)
 class TestStep:
-    """One step of a :class:`TestCase` (Go's ``resource.TestStep`` in config mode).
+    """One step of a :class:`TestCase` (Go's ``resource.TestStep``).
 
-    Exactly one of:
+    A step is in one of three modes. **Config mode** (the default) plans and applies a
+    configuration given by at most one of:
 
-    * ``config``: HCL text (written as ``main.tf``) or a dict in Terraform's JSON configuration
-      syntax (validated, then written as ``main.tf.json``);
+    * ``config``: HCL text (written as ``main.tf``), a dict in Terraform's JSON configuration
+      syntax (validated, then written as ``main.tf.json``), or a function of a
+      :class:`~plancheck.acceptance.config.TestStepConfigRequest` returning either;
     * ``config_directory``: a directory whose files are copied in (``.terraform``, state files
-      and lock files excepted).
+      and lock files excepted), or a config function returning one (see :mod:`plancheck.acceptance.config`);
+    * ``config_file``: one file copied in, or a config function returning one.
+
+    **Import mode** (``import_state=True``, see the README's "Import steps") imports
+    ``resource_name`` in a separate working directory and compares; **refresh mode**
+    (``refresh_state=True``) runs ``terraform refresh`` and a plan.
 
     Then:
 
@@ -247,12 +345,18 @@ class TestStep:
       secret in :class:`Sensitive` so it is scrubbed from every message;
     * ``config_plan_checks``, ``config_state_checks``: checks on the plans and on the state
       after apply (any object with ``check_state(state)``, raising an ``AssertionError``);
+    * ``check``: a function of the state after apply (a :class:`plancheck.State`), Go's
+      ``Check``; it fails by raising ``AssertionError`` or returning an exception;
     * ``plan_only``: skip plan-and-apply; only make the two follow-up plans, which must be
       empty unless ``expect_non_empty_plan``;
+    * ``destroy``: plan with ``-destroy`` and apply that; ``check`` then sees the state before;
+    * ``taint``: addresses to ``terraform taint`` before the step;
     * ``expect_non_empty_plan``: the plans after apply may (and the refreshed one must) show changes;
     * ``expect_error``: a regular expression the step's error must match (searched for, also in
       the output with line wrapping undone); the step must fail;
-    * ``pre_config``: a function called before the configuration is written;
+    * ``pre_config``: a function called before the configuration is written; ``skip_func``:
+      a function called next; when it returns true the step is skipped; ``post_apply_func``:
+      a function called after the step's plans and checks;
     * ``providers``: the providers this step needs, when the case does not give them (see
       :class:`TestCase`); a later step without ``providers`` keeps using them.
 
@@ -261,16 +365,18 @@ class TestStep:
     (False, Sensitive((sensitive)), None)
     >>> TestStep(config="", expect_error="Unsupported argument").expect_error
     re.compile('Unsupported argument')
+    >>> TestStep(import_state=True, resource_name="widget_thing.t", import_state_verify=True).import_state_kind
+    <ImportStateKind.ImportCommandWithID>
     >>> TestStep()
     Traceback (most recent call last):
     ...
-    plancheck.acceptance.TestDefinitionError: TestStep: give exactly one of config= or config_directory=
+    plancheck.acceptance.TestDefinitionError: TestStep: missing config=, config_directory=, config_file=, import_state=True or refresh_state=True
     """
 
     __test__: ClassVar[bool] = False
 
-    config: str | Mapping[str, Any] | None = None
-    config_directory: str | os.PathLike[str] | None = None
+    config: str | Mapping[str, Any] | Callable[[Any], Any] | None = None
+    config_directory: str | os.PathLike[str] | Callable[[Any], Any] | None = None
     variables: Mapping[str, Any] = field(default_factory=dict)
     config_plan_checks: ConfigPlanChecks = field(default_factory=ConfigPlanChecks)
     config_state_checks: Sequence[Any] = ()
@@ -279,24 +385,89 @@ class TestStep:
     expect_error: str | re.Pattern[str] | None = None
     pre_config: Callable[[], object] | None = None
     providers: Any = None
+    config_file: str | os.PathLike[str] | Callable[[Any], Any] | None = None
+    check: Callable[[Any], object] | None = None
+    destroy: bool = False
+    taint: Sequence[str] = ()
+    skip_func: Callable[[], object] | None = None
+    post_apply_func: Callable[[], object] | None = None
+    prevent_disk_cleanup: bool = False
+    prevent_post_destroy_refresh: bool = False
+    additional_cli_options: AdditionalCLIOptions | None = None
+    refresh_state: bool = False
+    refresh_plan_checks: RefreshPlanChecks = field(default_factory=RefreshPlanChecks)
+    import_state: bool = False
+    resource_name: str | None = None
+    import_state_kind: ImportStateKind = ImportStateKind.ImportCommandWithID
+    import_state_id: str | None = None
+    import_state_id_func: Callable[[Any], str] | None = None
+    import_state_id_prefix: str = ""
+    import_state_check: Callable[[Any], object] | None = None
+    import_plan_checks: ImportPlanChecks = field(default_factory=ImportPlanChecks)
+    import_state_verify: bool = False
+    import_state_verify_ignore: Sequence[str] = ()
+    import_state_verify_identifier_attribute: str = "id"
+    import_state_persist: bool = False
+    import_state_config_exact: bool = False
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "providers", normalize_providers(self.providers, "TestStep.providers"))
-        if (self.config is None) == (self.config_directory is None):
-            raise TestDefinitionError("TestStep", "give exactly one of config= or config_directory=")
-        if self.config is not None:
-            if isinstance(self.config, Mapping):
-                object.__setattr__(self, "config", MappingProxyType(_copy_json_like(dict(self.config), "TestStep.config")))
-            elif not isinstance(self.config, str):
-                raise TestDefinitionError(
-                    "TestStep.config", f"expected HCL text (str) or a JSON-syntax dict, got {_type_name(self.config)}"
-                )
-        if self.config_directory is not None:
-            if not isinstance(self.config_directory, (str, os.PathLike)):
-                raise TestDefinitionError(
-                    "TestStep.config_directory", f"expected a path, got {_type_name(self.config_directory)}"
-                )
-            object.__setattr__(self, "config_directory", os.fspath(self.config_directory))
+        self._check_flags()
+        self._check_config_source()
+        self._check_variables()
+        self._check_plan_checks()
+        self._check_expect_error()
+        for name in ("pre_config", "check", "skip_func", "post_apply_func"):
+            _function(getattr(self, name), f"TestStep.{name}")
+        object.__setattr__(self, "taint", _strings(self.taint, "TestStep.taint", "resource address"))
+        if self.additional_cli_options is not None and not isinstance(self.additional_cli_options, AdditionalCLIOptions):
+            raise TestDefinitionError(
+                "TestStep.additional_cli_options",
+                f"expected AdditionalCLIOptions(...), got {_type_name(self.additional_cli_options)}",
+            )
+        self._check_modes()
+        self._check_import()
+
+    def _check_flags(self) -> None:
+        for name in (
+            "plan_only",
+            "expect_non_empty_plan",
+            "destroy",
+            "prevent_disk_cleanup",
+            "prevent_post_destroy_refresh",
+            "refresh_state",
+            "import_state",
+            "import_state_verify",
+            "import_state_persist",
+            "import_state_config_exact",
+        ):
+            if not isinstance(getattr(self, name), bool):
+                raise TestDefinitionError(f"TestStep.{name}", f"expected a bool, got {_type_name(getattr(self, name))}")
+
+    def _check_config_source(self) -> None:
+        given = [name for name in _CONFIG_SOURCES if getattr(self, name) is not None]
+        if len(given) > 1:
+            raise TestDefinitionError("TestStep", "give only one of config=, config_directory= or config_file=")
+        if not given and not self.import_state and not self.refresh_state:
+            raise TestDefinitionError(
+                "TestStep", "missing config=, config_directory=, config_file=, import_state=True or refresh_state=True"
+            )
+        if isinstance(self.config, Mapping):
+            object.__setattr__(self, "config", MappingProxyType(_copy_json_like(dict(self.config), "TestStep.config")))
+        elif self.config is not None and not isinstance(self.config, str) and not callable(self.config):
+            raise TestDefinitionError(
+                "TestStep.config",
+                f"expected HCL text (str), a JSON-syntax dict or a config function, got {_type_name(self.config)}",
+            )
+        for name in ("config_directory", "config_file"):
+            value = getattr(self, name)
+            if value is None or callable(value):
+                continue
+            if not isinstance(value, (str, os.PathLike)):
+                raise TestDefinitionError(f"TestStep.{name}", f"expected a path or a config function, got {_type_name(value)}")
+            object.__setattr__(self, name, os.fspath(value))
+
+    def _check_variables(self) -> None:
         if not isinstance(self.variables, Mapping):
             raise TestDefinitionError("TestStep.variables", f"expected a dict, got {_type_name(self.variables)}")
         for name in self.variables:
@@ -307,21 +478,25 @@ class TestStep:
         object.__setattr__(
             self, "variables", MappingProxyType(_copy_json_like(dict(self.variables), "TestStep.variables"))
         )
-        if self.config_plan_checks is None:
-            object.__setattr__(self, "config_plan_checks", ConfigPlanChecks())
-        elif not isinstance(self.config_plan_checks, ConfigPlanChecks):
-            raise TestDefinitionError(
-                "TestStep.config_plan_checks",
-                f"expected ConfigPlanChecks(pre_apply=[...], ...), got {_type_name(self.config_plan_checks)}",
-            )
+
+    def _check_plan_checks(self) -> None:
+        for name, kind, argument in (
+            ("config_plan_checks", ConfigPlanChecks, "pre_apply"),
+            ("refresh_plan_checks", RefreshPlanChecks, "post_refresh"),
+            ("import_plan_checks", ImportPlanChecks, "pre_apply"),
+        ):
+            value = getattr(self, name)
+            if value is None:
+                object.__setattr__(self, name, kind())
+            elif not isinstance(value, kind):
+                raise TestDefinitionError(
+                    f"TestStep.{name}", f"expected {kind.__name__}({argument}=[...], ...), got {_type_name(value)}"
+                )
         object.__setattr__(
             self,
             "config_state_checks",
             _checks(self.config_state_checks, "TestStep.config_state_checks", "check_state", "state check"),
         )
-        for name in ("plan_only", "expect_non_empty_plan"):
-            if not isinstance(getattr(self, name), bool):
-                raise TestDefinitionError(f"TestStep.{name}", f"expected a bool, got {_type_name(getattr(self, name))}")
         if self.plan_only and self.config_state_checks:
             raise TestDefinitionError(
                 "TestStep.config_state_checks", "a plan_only step applies nothing, so it cannot check the state"
@@ -331,6 +506,8 @@ class TestStep:
                 "TestStep.config_plan_checks.pre_apply",
                 "a plan_only step has no pre-apply plan; use post_apply_pre_refresh or post_apply_post_refresh",
             )
+
+    def _check_expect_error(self) -> None:
         if isinstance(self.expect_error, str):
             try:
                 object.__setattr__(self, "expect_error", re.compile(self.expect_error))
@@ -340,8 +517,71 @@ class TestStep:
             raise TestDefinitionError(
                 "TestStep.expect_error", f"expected a regular expression (str or re.Pattern), got {_type_name(self.expect_error)}"
             )
-        if self.pre_config is not None and not callable(self.pre_config):
-            raise TestDefinitionError("TestStep.pre_config", f"expected a function, got {_type_name(self.pre_config)}")
+
+    def _check_modes(self) -> None:
+        has_config = any(getattr(self, name) is not None for name in _CONFIG_SOURCES)
+        if self.refresh_state and has_config:
+            raise TestDefinitionError(
+                "TestStep.refresh_state", "cannot be combined with config=, config_directory= or config_file="
+            )
+        if self.refresh_state and self.destroy:
+            raise TestDefinitionError("TestStep.refresh_state", "cannot be combined with destroy=True")
+        if self.import_state and self.refresh_state:
+            raise TestDefinitionError("TestStep.import_state", "cannot be combined with refresh_state=True")
+        if self.refresh_plan_checks and not self.refresh_state:
+            raise TestDefinitionError("TestStep.refresh_plan_checks", "only for a refresh_state=True step")
+        if self.import_state or self.refresh_state:
+            mode = "import_state" if self.import_state else "refresh_state"
+            for name in ("config_plan_checks", "config_state_checks", "plan_only", "destroy", "taint", "post_apply_func"):
+                if getattr(self, name):
+                    raise TestDefinitionError(f"TestStep.{name}", f"not used by a {mode}=True step")
+        if self.import_state and self.check is not None:
+            raise TestDefinitionError("TestStep.check", "not used by an import_state=True step; use import_state_check")
+
+    def _check_import(self) -> None:
+        if not isinstance(self.import_state_kind, ImportStateKind):
+            raise TestDefinitionError(
+                "TestStep.import_state_kind",
+                f"expected an ImportStateKind (e.g. ImportStateKind.ImportBlockWithID), got {self.import_state_kind!r}",
+            )
+        for name in ("import_state_id", "resource_name"):
+            value = getattr(self, name)
+            if value is not None and not isinstance(value, str):
+                raise TestDefinitionError(f"TestStep.{name}", f"expected a str, got {_type_name(value)}")
+        for name in ("import_state_id_prefix", "import_state_verify_identifier_attribute"):
+            if not isinstance(getattr(self, name), str):
+                raise TestDefinitionError(f"TestStep.{name}", f"expected a str, got {_type_name(getattr(self, name))}")
+        if not self.import_state_verify_identifier_attribute:
+            raise TestDefinitionError("TestStep.import_state_verify_identifier_attribute", "must not be empty")
+        for name in ("import_state_id_func", "import_state_check"):
+            _function(getattr(self, name), f"TestStep.{name}")
+        object.__setattr__(
+            self,
+            "import_state_verify_ignore",
+            _strings(self.import_state_verify_ignore, "TestStep.import_state_verify_ignore", "attribute prefixe"),
+        )
+        if not self.import_state:
+            extra = [name for name in _IMPORT_FIELDS if _differs(self, name)]
+            if self.import_state_kind is not ImportStateKind.ImportCommandWithID:
+                extra.insert(0, "import_state_kind")
+            if self.import_plan_checks:
+                extra.append("import_plan_checks")
+            if extra:
+                raise TestDefinitionError(f"TestStep.{extra[0]}", "only for an import_state=True step")
+            return
+        if not self.resource_name:
+            raise TestDefinitionError("TestStep.resource_name", "an import_state step needs the address of the resource to import")
+        kind = self.import_state_kind
+        if kind.plannable:
+            where = f"not supported with plannable import blocks (import_state_kind={kind.name})"
+            if self.import_state_persist:
+                raise TestDefinitionError("TestStep.import_state_persist", where)
+            if self.import_state_verify:
+                raise TestDefinitionError("TestStep.import_state_verify", where)
+        elif self.import_plan_checks:
+            raise TestDefinitionError(
+                "TestStep.import_plan_checks", "the terraform import command makes no plan: use an import block kind"
+            )
 
     @property
     def secrets(self) -> list[str]:
@@ -353,19 +593,11 @@ class TestStep:
         return sensitive_strings(dict(self.variables))
 
     def _key(self) -> tuple[Any, ...]:
-        config = dict(self.config) if isinstance(self.config, Mapping) else self.config
-        return (
-            config,
-            self.config_directory,
-            dict(self.variables),
-            self.config_plan_checks,
-            self.config_state_checks,
-            self.plan_only,
-            self.expect_non_empty_plan,
-            self.expect_error,
-            self.pre_config,
-            self.providers,
-        )
+        values = []
+        for f in fields(self):
+            value = getattr(self, f.name)
+            values.append(dict(value) if isinstance(value, Mapping) else value)
+        return tuple(values)
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, TestStep):
@@ -376,15 +608,13 @@ class TestStep:
         return hash(
             (
                 _coarse_key(self.config),
-                self.config_directory,
+                self.config_directory if not callable(self.config_directory) else "function",
                 tuple(sorted(self.variables)),
-                self.config_plan_checks,
-                self.config_state_checks,
                 self.plan_only,
                 self.expect_non_empty_plan,
-                self.expect_error,
-                self.pre_config,
-                self.providers,
+                self.import_state,
+                self.refresh_state,
+                self.resource_name,
             )
         )
 
@@ -410,9 +640,21 @@ class TestCase:
     >>> TestCase(steps=[TestStep(config="")], providers={"example.com/acme/widget": dict}).providers
     ProviderSet(['example.com/acme/widget (factory dict)'])
 
+    More of Go's fields:
+
+    * ``check_destroy``: a function called after the post-test destroy with the state as it was
+      just before it (a :class:`plancheck.State`), to make sure the resources are gone;
+    * ``error_check``: a function of each step's :class:`AcceptanceError` (steps without
+      ``expect_error``); it returns the error to fail with, or ``None`` to let the step pass
+      (or it skips the test);
+    * ``working_dir``: run in this directory instead of one under the runner's ``work_dir``;
+    * ``prevent_post_destroy_refresh``: the refreshed plan after a ``destroy`` step is made with
+      ``-refresh=false`` (as the step's own flag);
+    * ``additional_cli_options``: extra arguments for every plan and apply.
+
     >>> case = TestCase(steps=[TestStep(config="")])
-    >>> len(case.steps), case.pre_check
-    (1, None)
+    >>> len(case.steps), case.pre_check, case.check_destroy
+    (1, None, None)
     >>> TestCase(steps=[])
     Traceback (most recent call last):
     ...
@@ -425,6 +667,11 @@ class TestCase:
     pre_check: Callable[[], object] | None = None
     providers: Any = None
     terraform_version_checks: Sequence[Any] = ()
+    check_destroy: Callable[[Any], object] | None = None
+    error_check: Callable[[Any], BaseException | None] | None = None
+    working_dir: str | os.PathLike[str] | None = None
+    prevent_post_destroy_refresh: bool = False
+    additional_cli_options: AdditionalCLIOptions | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "providers", normalize_providers(self.providers, "TestCase.providers"))
@@ -438,6 +685,8 @@ class TestCase:
             if not isinstance(step, TestStep):
                 raise TestDefinitionError(f"TestCase.steps[{i}]", f"expected a TestStep, got {_type_name(step)}")
         object.__setattr__(self, "steps", steps)
+        if steps[0].refresh_state:
+            raise TestDefinitionError("TestCase.steps[0].refresh_state", "a refresh_state step cannot be the first step")
         if self.providers is not None:
             for i, step in enumerate(steps):
                 if step.providers is not None:
@@ -445,8 +694,21 @@ class TestCase:
                         f"TestCase.steps[{i}].providers",
                         "the case already gives providers; give them either on the TestCase or on its steps",
                     )
-        if self.pre_check is not None and not callable(self.pre_check):
-            raise TestDefinitionError("TestCase.pre_check", f"expected a function, got {_type_name(self.pre_check)}")
+        for name in ("pre_check", "check_destroy", "error_check"):
+            _function(getattr(self, name), f"TestCase.{name}")
+        if not isinstance(self.prevent_post_destroy_refresh, bool):
+            raise TestDefinitionError(
+                "TestCase.prevent_post_destroy_refresh", f"expected a bool, got {_type_name(self.prevent_post_destroy_refresh)}"
+            )
+        if self.working_dir is not None:
+            if not isinstance(self.working_dir, (str, os.PathLike)) or not os.fspath(self.working_dir):
+                raise TestDefinitionError("TestCase.working_dir", f"expected a directory path, got {self.working_dir!r}")
+            object.__setattr__(self, "working_dir", os.fspath(self.working_dir))
+        if self.additional_cli_options is not None and not isinstance(self.additional_cli_options, AdditionalCLIOptions):
+            raise TestDefinitionError(
+                "TestCase.additional_cli_options",
+                f"expected AdditionalCLIOptions(...), got {_type_name(self.additional_cli_options)}",
+            )
 
     @property
     def secrets(self) -> list[str]:

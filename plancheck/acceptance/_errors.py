@@ -20,13 +20,24 @@ class Stage(StrEnum):
     VERSION_CHECKS = "version_checks"
     CONFIG = "config"
     INIT = "init"
+    TAINT = "taint"
     PRE_APPLY = "pre_apply"
     APPLY = "apply"
+    CHECK = "check"
     STATE_CHECKS = "state_checks"
     POST_APPLY_PRE_REFRESH = "post_apply_pre_refresh"
     POST_APPLY_POST_REFRESH = "post_apply_post_refresh"
+    POST_APPLY_FUNC = "post_apply_func"
+    REFRESH_AFTER_APPLY = "refresh_after_apply"
+    IMPORT = "import"
+    IMPORT_PLAN = "import_plan"
+    IMPORT_STATE_CHECK = "import_state_check"
+    IMPORT_STATE_VERIFY = "import_state_verify"
+    REFRESH = "refresh"
+    POST_REFRESH = "post_refresh"
     EXPECT_ERROR = "expect_error"
     DESTROY = "destroy"
+    CHECK_DESTROY = "check_destroy"
 
 
 def _indent(text: str, prefix: str = "  ") -> str:
@@ -85,6 +96,8 @@ class AcceptanceError(TfCheckError, AssertionError):
     def _render(self) -> str:
         if self.stage is Stage.DESTROY:
             head = f"post-test destroy (after step {self.step}/{self.steps}): {self.reason}"
+        elif self.stage is Stage.CHECK_DESTROY:
+            head = f"check_destroy (after the post-test destroy): {self.reason}"
         elif self.stage is Stage.VERSION_CHECKS:
             head = f"version checks (before step 1/{self.steps}): {self.reason}"
         else:

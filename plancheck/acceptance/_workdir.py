@@ -66,12 +66,16 @@ class WorkingDirectory:
         self._written = []
         self._dirs = []
 
-    def write_step(self, step: TestStep) -> str:
+    def write_step(self, step: TestStep, extra: Mapping[str, str] | None = None) -> str:
         """Write ``step``'s configuration and variables; return a digest of the configuration files.
 
-        Two steps with the same digest need no new ``terraform init``.
+        ``step`` has its configuration source resolved (no config functions). ``extra`` maps more
+        file names to their text (an ``import`` block, say). Two steps with the same digest need
+        no new ``terraform init``.
         """
         self.clear()
+        if callable(step.config) or callable(step.config_directory) or callable(step.config_file):
+            raise TestDefinitionError("TestStep", "a config function must be resolved before writing (runner bug)")
         if isinstance(step.config, str):
             target = self.root / HCL_FILE
             target.write_text(step.config, encoding="utf-8")
@@ -81,6 +85,12 @@ class WorkingDirectory:
             self._written.append(target)
         elif step.config_directory is not None:
             self._copy_directory(Path(step.config_directory))
+        elif step.config_file is not None:
+            self._copy_file(Path(step.config_file))
+        for name, text in (extra or {}).items():
+            target = self.root / name
+            target.write_text(text, encoding="utf-8")
+            self._written.append(target)
         digest = self._digest()
         if step.variables:
             target = self.root / TFVARS_FILE
@@ -92,6 +102,13 @@ class WorkingDirectory:
             target.write_text(json.dumps(values, ensure_ascii=False, indent=2), encoding="utf-8")
             self._written.append(target)
         return digest
+
+    def _copy_file(self, source: Path) -> None:
+        if not source.is_file():
+            raise TestDefinitionError("TestStep.config_file", f"{source} is not a file")
+        target = self.root / source.name
+        shutil.copyfile(source, target)
+        self._written.append(target)
 
     def _copy_directory(self, source: Path) -> None:
         if not source.is_dir():

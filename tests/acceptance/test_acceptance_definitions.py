@@ -41,12 +41,14 @@ class StateCheckStandIn:
 @pytest.mark.parametrize(
     ("build", "message"),
     [
-        pytest.param(lambda: Step(), "TestStep: give exactly one of config= or config_directory=", id="no-config"),
+        pytest.param(lambda: Step(), "TestStep: missing config=, config_directory=, config_file=, import_state=True or "
+                     "refresh_state=True", id="no-config"),
         pytest.param(lambda: Step(config="", config_directory="d"),
-                     "TestStep: give exactly one of config= or config_directory=", id="two-configs"),
+                     "TestStep: give only one of config=, config_directory= or config_file=", id="two-configs"),
         pytest.param(lambda: Step(config=42),
-                     "TestStep.config: expected HCL text (str) or a JSON-syntax dict, got int", id="config-type"),
-        pytest.param(lambda: Step(config_directory=3), "TestStep.config_directory: expected a path, got int",
+                     "TestStep.config: expected HCL text (str), a JSON-syntax dict or a config function, got int",
+                     id="config-type"),
+        pytest.param(lambda: Step(config_directory=3), "TestStep.config_directory: expected a path or a config function, got int",
                      id="directory-type"),
         pytest.param(lambda: Step(config="", variables=[("a", 1)]), "TestStep.variables: expected a dict, got list",
                      id="variables-type"),

@@ -64,7 +64,11 @@ def normalize_address(address: object, where: str) -> str:
     if not 1 <= len(parts) <= 3:
         raise TestDefinitionError(where, problem)
     while len(parts) < 3:
-        parts.insert(0, DEFAULT_NAMESPACE if len(parts) == 1 else DEFAULT_HOST)
+        # As Go's harness: TF_ACC_PROVIDER_NAMESPACE / TF_ACC_PROVIDER_HOST replace the defaults of short names.
+        if len(parts) == 1:
+            parts.insert(0, os.environ.get("TF_ACC_PROVIDER_NAMESPACE", "").strip().lower() or DEFAULT_NAMESPACE)
+        else:
+            parts.insert(0, os.environ.get("TF_ACC_PROVIDER_HOST", "").strip().lower() or DEFAULT_HOST)
     host, namespace, kind = parts
     if not (_HOST.match(host) and _LABEL.match(namespace) and _LABEL.match(kind)):
         raise TestDefinitionError(where, problem)

@@ -261,7 +261,7 @@ class ProviderSession:
         That is what Go's harness does; without it a resource type ``widget_thing`` would mean
         ``registry.terraform.io/hashicorp/widget`` and ``init`` would look for it on the network.
         """
-        if self._current is None or step.config is None:
+        if self._current is None or step.config is None or callable(step.config):
             return step
         if isinstance(step.config, str):
             if _TERRAFORM_BLOCK.search(step.config):

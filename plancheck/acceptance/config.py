@@ -1,0 +1,186 @@
+"""Where a step's configuration comes from (Go's ``config`` package of terraform-plugin-testing).
+
+A *config function* takes a :class:`TestStepConfigRequest` (the step's number and the test's
+name) and returns a path. Give one as ``TestStep(config_directory=...)`` (a directory whose
+files are the step's configuration) or ``TestStep(config_file=...)`` (one file). Relative
+paths are relative to the runner's ``base_dir``: the test file's directory under the
+``tf_acceptance`` fixture (Go's are relative to the test's package directory, which is the same
+idea), the current directory otherwise.
+
+=========================  ==========================================  ==========================
+Go                         Python (either spelling)                    path
+=========================  ==========================================  ==========================
+``StaticDirectory(d)``     ``StaticDirectory(d)``/``static_directory``  ``d``
+``TestNameDirectory()``    ``TestNameDirectory()``                     ``testdata/<test>``
+``TestStepDirectory()``    ``TestStepDirectory()``                     ``testdata/<test>/<step>``
+``StaticFile(f)``          ``StaticFile(f)``/``static_file``           ``f``
+``TestNameFile(f)``        ``TestNameFile(f)``                         ``testdata/<test>/f``
+``TestStepFile(f)``        ``TestStepFile(f)``                         ``testdata/<test>/<step>/f``
+=========================  ==========================================  ==========================
+
+The test name is the test function's name under the fixture (without pytest's parameter
+suffix), or ``AcceptanceRunner(test_name=...)``.
+
+>>> request = TestStepConfigRequest(step_number=2, test_name="test_widget")
+>>> TestStepDirectory()(request), TestNameFile("main.tf")(request), StaticFile("x.tf")(request)
+('testdata/test_widget/2', 'testdata/test_widget/main.tf', 'x.tf')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import ClassVar
+
+from ._errors import TestDefinitionError
+
+__all__ = [
+    "StaticDirectory",
+    "StaticFile",
+    "TestNameDirectory",
+    "TestNameFile",
+    "TestStepConfigFunc",
+    "TestStepConfigRequest",
+    "TestStepDirectory",
+    "TestStepFile",
+    "static_directory",
+    "static_file",
+    "test_name_directory",
+    "test_name_file",
+    "test_step_directory",
+    "test_step_file",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class TestStepConfigRequest:
+    """What a config function is told: the 1-based ``step_number`` and the ``test_name``.
+
+    ``test_name`` is ``""`` when the runner was not told the test's name.
+
+    >>> TestStepConfigRequest(step_number=1, test_name="test_a")
+    TestStepConfigRequest(step_number=1, test_name='test_a')
+    """
+
+    __test__: ClassVar[bool] = False
+
+    step_number: int
+    test_name: str
+
+
+#: A function from a :class:`TestStepConfigRequest` to a path (Go's ``config.TestStepConfigFunc``).
+TestStepConfigFunc = Callable[[TestStepConfigRequest], str]
+
+
+def _text(value: object, where: str) -> str:
+    if not isinstance(value, str) or not value:
+        raise TestDefinitionError(where, f"expected a non-empty path (str), got {value!r}")
+    return value
+
+
+def _name(request: TestStepConfigRequest, where: str) -> str:
+    if not request.test_name:
+        raise TestDefinitionError(
+            where,
+            "needs the test's name: use the tf_acceptance fixture or AcceptanceRunner(test_name=...)",
+        )
+    return request.test_name
+
+
+def _join(*parts: str) -> str:
+    return "/".join(parts)
+
+
+def StaticDirectory(directory: str) -> TestStepConfigFunc:
+    """The same ``directory`` for every step.
+
+    >>> StaticDirectory("fixtures/basic")(TestStepConfigRequest(1, "t"))
+    'fixtures/basic'
+    """
+    path = _text(directory, "StaticDirectory")
+
+    def directory_func(_request: TestStepConfigRequest) -> str:
+        return path
+
+    return directory_func
+
+
+def TestNameDirectory() -> TestStepConfigFunc:
+    """``testdata/<test name>``, for every step.
+
+    >>> TestNameDirectory()(TestStepConfigRequest(3, "test_widget"))
+    'testdata/test_widget'
+    """
+
+    def directory_func(request: TestStepConfigRequest) -> str:
+        return _join("testdata", _name(request, "TestNameDirectory"))
+
+    return directory_func
+
+
+def TestStepDirectory() -> TestStepConfigFunc:
+    """``testdata/<test name>/<step number>``.
+
+    >>> TestStepDirectory()(TestStepConfigRequest(3, "test_widget"))
+    'testdata/test_widget/3'
+    """
+
+    def directory_func(request: TestStepConfigRequest) -> str:
+        return _join("testdata", _name(request, "TestStepDirectory"), str(request.step_number))
+
+    return directory_func
+
+
+def StaticFile(file: str) -> TestStepConfigFunc:
+    """The same ``file`` for every step.
+
+    >>> StaticFile("fixtures/main.tf")(TestStepConfigRequest(1, "t"))
+    'fixtures/main.tf'
+    """
+    path = _text(file, "StaticFile")
+
+    def file_func(_request: TestStepConfigRequest) -> str:
+        return path
+
+    return file_func
+
+
+def TestNameFile(file: str) -> TestStepConfigFunc:
+    """``testdata/<test name>/<file>``, for every step.
+
+    >>> TestNameFile("main.tf")(TestStepConfigRequest(2, "test_widget"))
+    'testdata/test_widget/main.tf'
+    """
+    name = _text(file, "TestNameFile")
+
+    def file_func(request: TestStepConfigRequest) -> str:
+        return _join("testdata", _name(request, "TestNameFile"), name)
+
+    return file_func
+
+
+def TestStepFile(file: str) -> TestStepConfigFunc:
+    """``testdata/<test name>/<step number>/<file>``.
+
+    >>> TestStepFile("main.tf")(TestStepConfigRequest(2, "test_widget"))
+    'testdata/test_widget/2/main.tf'
+    """
+    name = _text(file, "TestStepFile")
+
+    def file_func(request: TestStepConfigRequest) -> str:
+        return _join("testdata", _name(request, "TestStepFile"), str(request.step_number), name)
+
+    return file_func
+
+
+static_directory = StaticDirectory
+test_name_directory = TestNameDirectory
+test_step_directory = TestStepDirectory
+static_file = StaticFile
+test_name_file = TestNameFile
+test_step_file = TestStepFile
+# Not test functions, though their names start with "test": pytest must not collect them when imported.
+TestNameDirectory.__test__ = False  # type: ignore[attr-defined]
+TestStepDirectory.__test__ = False  # type: ignore[attr-defined]
+TestNameFile.__test__ = False  # type: ignore[attr-defined]
+TestStepFile.__test__ = False  # type: ignore[attr-defined]
