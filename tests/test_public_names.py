@@ -34,6 +34,7 @@ PUBLIC_ERRORS = [
     (acceptance, "ProvidersNotInstalledError"),
     (acceptance, "TestCheckFuncError"),
     (acceptance, "ComposedCheckError"),
+    (acceptance, "MockSchemaError"),
     (tfversion, "VersionError"),
     (tfjsonpath, "TfJsonPathError"),
     (tfjsonpath, "PathNotFoundError"),

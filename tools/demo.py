@@ -63,6 +63,7 @@ STEPS = (
     "tfplancheck query, to explore the plan",
     "an acceptance test of the same configuration: plan checks, apply, state checks, plan-only step, destroy",
     "an acceptance test of a provider written in Python (examples/widget_provider), served in this process",
+    "tfplancheck mock-plan of examples/mock_module, its provider mocked from a schema (no cloud, no credentials)",
 )
 
 
@@ -79,6 +80,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     5. tfplancheck query, to explore the plan
     6. an acceptance test of the same configuration: plan checks, apply, state checks, plan-only step, destroy
     7. an acceptance test of a provider written in Python (examples/widget_provider), served in this process
+    8. tfplancheck mock-plan of examples/mock_module, its provider mocked from a schema (no cloud, no credentials)
     0
     """
     args = list(sys.argv[1:] if argv is None else argv)
@@ -145,10 +147,14 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         served = run_provider_demo(terraform, Path(tmp) / "provider")
         print(flush=True)
-        ok = status == 0 and accepted == 0 and served == 0
+        from .demo_mock import run_mock_demo
+
+        mocked = run_mock_demo(terraform)
+        print(flush=True)
+        ok = status == 0 and accepted == 0 and served == 0 and mocked == 0
         print("demo: all checks passed" if ok else
-              f"demo: tfplancheck status {status}, acceptance {accepted}, provider {served}", flush=True)
-        return status or accepted or served
+              f"demo: tfplancheck status {status}, acceptance {accepted}, provider {served}, mock {mocked}", flush=True)
+        return status or accepted or served or mocked
 
 
 if __name__ == "__main__":  # pragma: no cover

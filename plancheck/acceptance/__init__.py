@@ -32,6 +32,7 @@ from . import config as config
 from . import echoprovider as echoprovider
 from ._case import ConfigPlanChecks, ImportPlanChecks, RefreshPlanChecks, Sensitive, TestCase, TestStep
 from ._errors import AcceptanceError, Stage, TestDefinitionError
+from ._mock import MockCall, MockProvider, MockSchemaError
 from ._options import AdditionalCLIOptions, ApplyOptions, ImportStateKind, PlanOptions
 from ._providers import (
     ExternalProviders,
@@ -112,6 +113,9 @@ __all__ = [
     "FlatState",
     "ImportPlanChecks",
     "ImportStateKind",
+    "MockCall",
+    "MockProvider",
+    "MockSchemaError",
     "PlanOptions",
     "ProviderServer",
     "ProviderServerError",

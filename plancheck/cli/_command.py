@@ -222,6 +222,9 @@ def _command_parser(streams: _Io | None = None) -> _Parser:
     )
     _add_query_arguments(query)
     parser.streams = query.streams = streams
+    from ._mock_plan import add_mock_plan_parser
+
+    add_mock_plan_parser(commands, streams)
     return parser
 
 
@@ -536,6 +539,10 @@ def _dispatch(argv: list[str], io: _Io) -> int:
         return _exit_code(exc)
     if chosen.command == "query":
         return _query(args, io)
+    if chosen.command == "mock-plan":
+        from ._mock_plan import mock_plan
+
+        return mock_plan(args, io, _version)
     if args.version:
         io.out(f"tfplancheck {_version()}")
         return 0

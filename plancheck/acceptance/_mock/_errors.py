@@ -1,0 +1,64 @@
+"""The error of a mock provider built from a schema that does not fit: a bad document, an unknown name, a default of the wrong type."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..._errors import TfCheckError, public
+
+__all__ = ["MockSchemaError"]
+
+
+@public("plancheck.acceptance")
+class MockSchemaError(TfCheckError, ValueError):
+    """A :class:`MockProvider`'s schema document or defaults do not fit together.
+
+    ``where`` says which option or key (``mock_resources["cloud_bucket"]["arn"]``); ``type_name``,
+    ``attribute`` and ``expected`` are set when they apply; ``suggestions`` holds the closest names.
+    The message never shows a value (a default may be a secret), only names and types.
+
+    >>> err = MockSchemaError('mock_resources["cloud_bucket"]', "no resource type cloud_buckt", suggestions=["cloud_bucket"])
+    >>> print(err)
+    mock_resources["cloud_bucket"]: no resource type cloud_buckt; did you mean cloud_bucket?
+    >>> isinstance(err, ValueError)
+    True
+    """
+
+    __module__ = "plancheck.acceptance"
+
+    where: str
+    problem: str
+    type_name: str | None
+    attribute: str | None
+    expected: str | None
+    suggestions: tuple[str, ...]
+
+    def __init__(
+        self,
+        where: str,
+        problem: str,
+        *,
+        type_name: str | None = None,
+        attribute: str | None = None,
+        expected: str | None = None,
+        suggestions: Sequence[str] = (),
+    ) -> None:
+        self.where = where
+        self.problem = problem
+        self.type_name = type_name
+        self.attribute = attribute
+        self.expected = expected
+        self.suggestions = tuple(suggestions)
+        hint = f"; did you mean {' or '.join(self.suggestions)}?" if self.suggestions else ""
+        super().__init__(f"{where}: {problem}{hint}")
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (_rebuild, (self.where, self.problem, self.type_name, self.attribute, self.expected, self.suggestions))
+
+
+def _rebuild(
+    where: str, problem: str, type_name: str | None, attribute: str | None, expected: str | None, suggestions: Sequence[str]
+) -> MockSchemaError:
+    return MockSchemaError(
+        where, problem, type_name=type_name, attribute=attribute, expected=expected, suggestions=suggestions
+    )

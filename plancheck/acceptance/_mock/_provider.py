@@ -1,0 +1,539 @@
+"""``MockProvider``: a provider served in the test process whose behaviour comes from a provider schema.
+
+It answers the protocol itself (the ``plancheck_servicer`` hook of the provider server), working
+from the schema document, with ``terraform test``'s mock rules: computed attributes the
+configuration leaves null are unknown in the plan of a create and generated at apply (strings of
+eight random alphanumerics, numbers 0, bools false, collections empty, objects attribute by
+attribute), unless a default says otherwise.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import json
+import os
+import random
+import threading
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Final, Literal
+
+from ..._redact import Secrets
+from ._errors import MockSchemaError
+from ._schema import Block, ProviderSchema, TypeSchema, read_provider_schema, schema_message
+from ._values import (
+    UNKNOWN,
+    check_block_default,
+    closest_names,
+    conform,
+    fill,
+    normalize_state,
+    plain,
+    plan_create,
+    redacted,
+    sensitive_strings,
+)
+
+__all__ = ["MockCall", "MockProvider"]
+
+OverrideDuring = Literal["apply", "plan"]
+_OVERRIDE_DURING: Final = ("apply", "plan")
+#: A default: ``{attribute: value or callable(config) -> value}``, or ``callable(config) -> {attribute: value}``.
+Defaults = Mapping[str, Any] | Callable[[dict[str, Any]], Mapping[str, Any]]
+
+
+@dataclass(frozen=True, slots=True)
+class MockCall:
+    """One RPC a :class:`MockProvider` answered: its protocol name, the type, the configuration (plain Python).
+
+    ``action`` is ``"create"``, ``"update"`` or ``"delete"`` for ``PlanResourceChange`` and
+    ``ApplyResourceChange``, else ``""``. The repr shows sensitive attributes as ``(sensitive)``;
+    ``config`` itself holds the real values, for assertions.
+
+    >>> MockCall("ApplyResourceChange", "cloud_bucket", {"name": "logs"}, "create")
+    MockCall('ApplyResourceChange', 'cloud_bucket', {'name': 'logs'}, action='create')
+    """
+
+    __module__ = "plancheck.acceptance"
+
+    rpc: str
+    type_name: str
+    config: Any
+    action: str = ""
+    _shown: Any = field(default=None, repr=False, compare=False)
+    _scrub: Callable[[str], str] | None = field(default=None, repr=False, compare=False)
+
+    def __repr__(self) -> str:
+        shown = self.config if self._shown is None else self._shown
+        action = f", action={self.action!r}" if self.action else ""
+        text = f"MockCall({self.rpc!r}, {self.type_name!r}, {shown!r}{action})"
+        # A sensitive value copied into another resource's plain attribute is scrubbed there too.
+        return text if self._scrub is None else self._scrub(text)
+
+
+def _defaults(
+    given: Mapping[str, Defaults] | None, schemas: Mapping[str, TypeSchema], option: str, kind: str, address: str
+) -> dict[str, Defaults]:
+    if given is None:
+        return {}
+    if not isinstance(given, Mapping):
+        raise MockSchemaError(option, f"expected a dict of {kind} -> defaults, got {type(given).__name__}")
+    out: dict[str, Defaults] = {}
+    for type_name, values in given.items():
+        where = f'{option}["{type_name}"]'
+        if not isinstance(type_name, str) or type_name not in schemas:
+            raise MockSchemaError(
+                where, f"{address} has no {kind} {type_name}", type_name=str(type_name),
+                suggestions=closest_names(str(type_name), list(schemas)),
+            )
+        if callable(values):
+            out[type_name] = values
+        elif isinstance(values, Mapping):
+            out[type_name] = check_block_default(schemas[type_name].block, values, where, type_name)
+        else:
+            raise MockSchemaError(
+                where, f"expected a dict of attribute -> value or a function (config) -> dict, got {type(values).__name__}",
+                type_name=type_name,
+            )
+    return out
+
+
+class MockProvider:
+    """A provider for ``TestCase(providers={address: mock})`` that needs no cloud: its schema is all it knows.
+
+    ``schema`` is the document ``terraform providers schema -json`` prints (as a dict), or one
+    provider's entry of it; ``address`` the provider's address. Options:
+
+    * ``seed``: generated values are reproducible (same seed and configuration, same values);
+    * ``mock_resources`` / ``mock_data``: ``{type: {attribute: value}}`` defaults for computed
+      attributes (a value, or a function of the configuration dict), or ``{type: function}``
+      returning such a dict;
+    * ``override_during``: ``"apply"`` (defaults appear at apply, like generated values) or
+      ``"plan"`` (they are known in the plan already).
+
+    Each test case gets a fresh mock (calling the object makes one); what it applied is kept for
+    that case, so refresh reads it back, import by id finds it and destroy removes it.
+    :attr:`calls` records every RPC, over all cases.
+
+    >>> schema = {"resource_schemas": {"cloud_bucket": {"block": {"attributes": {
+    ...     "name": {"type": "string", "required": True},
+    ...     "arn": {"type": "string", "computed": True}}}}}}
+    >>> mock = MockProvider(schema, "acme/cloud", mock_resources={"cloud_bucket": {"arn": "arn:bucket"}})
+    >>> mock
+    MockProvider('registry.terraform.io/acme/cloud', resources=['cloud_bucket'], data_sources=[])
+    >>> MockProvider(schema, "acme/cloud", mock_resources={"cloud_bucket": {"anr": "x"}})
+    Traceback (most recent call last):
+    ...
+    plancheck.acceptance.MockSchemaError: mock_resources["cloud_bucket"]["anr"]: cloud_bucket has no attribute anr; did you mean arn?
+    """
+
+    __module__ = "plancheck.acceptance"
+    #: What an unknown value is in :attr:`calls` and in what a default function receives.
+    UNKNOWN: Final = UNKNOWN
+
+    def __init__(
+        self,
+        schema: Mapping[str, Any],
+        address: str,
+        *,
+        seed: int | str = 0,
+        mock_resources: Mapping[str, Defaults] | None = None,
+        mock_data: Mapping[str, Defaults] | None = None,
+        override_during: OverrideDuring = "apply",
+    ) -> None:
+        self.schema: ProviderSchema = read_provider_schema(schema, address)
+        self.address = self.schema.address
+        if isinstance(seed, bool) or not isinstance(seed, (int, str)):
+            raise MockSchemaError("MockProvider.seed", f"expected an int or a str, got {type(seed).__name__}")
+        if override_during not in _OVERRIDE_DURING:
+            raise MockSchemaError(
+                "MockProvider.override_during", f"expected 'apply' or 'plan', got {override_during!r}",
+                suggestions=closest_names(str(override_during), list(_OVERRIDE_DURING)),
+            )
+        self.seed = seed
+        self.override_during: OverrideDuring = override_during
+        self._resource_defaults = _defaults(mock_resources, self.schema.resources, "mock_resources", "resource type", self.address)
+        self._data_defaults = _defaults(mock_data, self.schema.data_sources, "mock_data", "data source", self.address)
+        self._lock = threading.Lock()
+        self._calls: list[MockCall] = []
+        self._latest: _MockInstance | None = None
+        self._schema_cache: tuple[Any, Any] | None = None
+        self._sensitive: set[str] = set()
+        self._secrets = Secrets()
+
+    @classmethod
+    def from_schema_file(cls, path: str | os.PathLike[str], address: str, **options: Any) -> MockProvider:
+        """A mock from a file holding ``terraform providers schema -json``'s output.
+
+        >>> MockProvider.from_schema_file("/no/such/schema.json", "acme/cloud")
+        Traceback (most recent call last):
+        ...
+        plancheck.acceptance.MockSchemaError: /no/such/schema.json: cannot read the schema: No such file or directory
+        """
+        where = os.fspath(path)
+        try:
+            text = Path(where).read_text(encoding="utf-8")
+        except OSError as exc:
+            raise MockSchemaError(where, f"cannot read the schema: {exc.strerror or exc}") from None
+        except UnicodeDecodeError:
+            raise MockSchemaError(where, "cannot read the schema: not UTF-8 text") from None
+        try:
+            document = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise MockSchemaError(f"{where}:{exc.lineno}:{exc.colno}", f"not JSON: {exc.msg}") from None
+        return cls(document, address, **options)
+
+    def __repr__(self) -> str:
+        return (
+            f"MockProvider({self.address!r}, resources={sorted(self.schema.resources)!r}, "
+            f"data_sources={sorted(self.schema.data_sources)!r})"
+        )
+
+    def __call__(self) -> _MockInstance:
+        """A fresh mock with nothing applied yet (the provider factory protocol: one per test case)."""
+        instance = _MockInstance(self)
+        with self._lock:
+            self._latest = instance
+        return instance
+
+    def plancheck_servicer(self, modules: Any) -> Any:
+        """Serve a fresh mock (so ``ProviderServer(address, mock)`` works too)."""
+        return self().plancheck_servicer(modules)
+
+    @property
+    def calls(self) -> list[MockCall]:
+        """Every RPC answered so far, oldest first (a copy)."""
+        with self._lock:
+            return list(self._calls)
+
+    def objects(self, type_name: str) -> list[dict[str, Any]]:
+        """The objects of ``type_name`` the latest mock holds (what it applied or imported), as plain dicts."""
+        with self._lock:
+            latest = self._latest
+        if latest is None:
+            return []
+        schema = self.schema.resources.get(type_name)
+        if schema is None:
+            raise MockSchemaError(
+                "MockProvider.objects", f"{self.address} has no resource type {type_name}", type_name=type_name,
+                suggestions=closest_names(type_name, list(self.schema.resources)),
+            )
+        return [plain(schema.block, value) for value in latest.stored(type_name)]
+
+    def _record(self, call: MockCall) -> None:
+        with self._lock:
+            self._calls.append(call)
+
+    def _remember(self, block: Block, value: Any) -> None:
+        """Keep the values of sensitive attributes (plain ``value``), to scrub them from every repr."""
+        found = set(sensitive_strings(block, value)) - self._sensitive
+        if found:
+            with self._lock:
+                self._sensitive |= found
+                self._secrets = Secrets(self._sensitive)
+
+    def _scrub(self, text: str) -> str:
+        with self._lock:
+            secrets = self._secrets
+        return secrets.scrub(text)
+
+    def _schema_response(self, pb: Any) -> Any:
+        """The ``GetProviderSchema`` answer, built once: Terraform asks for it several times per command,
+        and a schema the size of a cloud provider's takes a second to build."""
+        with self._lock:
+            if self._schema_cache is None or self._schema_cache[0] is not pb:
+                schema = self.schema
+                response = pb.GetProviderSchema.Response(
+                    provider=schema_message(pb, schema.provider),
+                    provider_meta=pb.Schema(block=pb.Schema.Block()),
+                    resource_schemas={n: schema_message(pb, s) for n, s in schema.resources.items()},
+                    data_source_schemas={n: schema_message(pb, s) for n, s in schema.data_sources.items()},
+                )
+                self._schema_cache = (pb, response)
+            return self._schema_cache[1]
+
+    def _resolve(self, data: bool, type_name: str, block: Block, config: Any) -> dict[str, Any]:
+        """The defaults of one type for one configuration: callables called, results checked."""
+        option = "mock_data" if data else "mock_resources"
+        given = (self._data_defaults if data else self._resource_defaults).get(type_name)
+        if given is None:
+            return {}
+        where = f'{option}["{type_name}"]'
+        plain_config = plain(block, config)
+        if callable(given):
+            result = given(plain_config)
+            if not isinstance(result, Mapping):
+                raise MockSchemaError(
+                    where, f"the function returned {type(result).__name__}, expected a dict of attribute -> value",
+                    type_name=type_name,
+                )
+            given = check_block_default(block, result, where, type_name)
+        out: dict[str, Any] = {}
+        for name, value in given.items():
+            if callable(value):
+                at = f'{where}["{name}"]'
+                value = conform(block.attributes[name].type, value(plain_config), at, attribute=name, type_name=type_name)
+            out[name] = value
+        return out
+
+
+class _MockInstance:
+    """One served mock (one test case): the objects it applied, by type then id."""
+
+    def __init__(self, owner: MockProvider) -> None:
+        self.owner = owner
+        self._lock = threading.Lock()
+        self._store: dict[str, dict[object, Any]] = {}
+        self._serial = 0
+        self._seen: dict[tuple[str, bytes], int] = {}
+
+    def plancheck_servicer(self, modules: Any) -> _MockServicer:
+        return _MockServicer(self, modules)
+
+    def stored(self, type_name: str) -> list[Any]:
+        with self._lock:
+            return list(self._store.get(type_name, {}).values())
+
+    def rng(self, type_name: str, config: bytes) -> random.Random:
+        """The generator for one object: seeded by the seed, the type and the configuration (not by call order)."""
+        with self._lock:
+            occurrence = self._seen.get((type_name, config), 0)
+            self._seen[(type_name, config)] = occurrence + 1
+        material = f"{self.owner.seed!r}\0{type_name}\0{occurrence}\0".encode() + config
+        return random.Random(int.from_bytes(hashlib.sha256(material).digest()[:8], "big"))
+
+    def key(self, block: Block, value: Any) -> object:
+        identity = value.get("id") if isinstance(value, dict) and "id" in block.attributes else None
+        if isinstance(identity, str):
+            return identity
+        with self._lock:
+            self._serial += 1
+            return ("#", self._serial)
+
+    def put(self, type_name: str, key: object, value: Any, old: object = None) -> None:
+        with self._lock:
+            objects = self._store.setdefault(type_name, {})
+            if old is not None:
+                objects.pop(old, None)
+            objects[key] = value
+
+    def remove(self, type_name: str, key: object) -> None:
+        with self._lock:
+            self._store.get(type_name, {}).pop(key, None)
+
+    def get(self, type_name: str, key: object) -> tuple[bool, Any]:
+        with self._lock:
+            objects = self._store.get(type_name, {})
+            return (key in objects, objects.get(key))
+
+    def find(self, type_name: str, block: Block, wanted: str) -> Any:
+        """The stored object whose ``id`` (else any top-level string attribute) is ``wanted``."""
+        values = self.stored(type_name)
+        for value in values:
+            if value.get("id") == wanted:
+                return value
+        for value in values:
+            if any(value.get(name) == wanted for name, a in block.attributes.items() if a.type == "string"):
+                return value
+        return None
+
+
+class _MockServicer:
+    """The protocol 6 provider service of one mock, answering from the schema."""
+
+    def __init__(self, instance: _MockInstance, modules: Any) -> None:
+        self._instance = instance
+        self._owner = instance.owner
+        self._pb = modules.pb
+        self._msgpack: Any = importlib.import_module("msgpack")
+        self._unknown = self._msgpack.ExtType(0, b"\x00")
+
+    # -- helpers ------------------------------------------------------------------------------------
+
+    def _decode(self, value: Any) -> Any:
+        if value.msgpack:
+            return self._msgpack.unpackb(value.msgpack, raw=False, strict_map_key=False)
+        if value.json:
+            return json.loads(value.json)
+        return None
+
+    def _encode(self, value: Any) -> Any:
+        return self._pb.DynamicValue(msgpack=self._msgpack.packb(value, use_bin_type=True))
+
+    def _error(self, summary: str, detail: str = "") -> list[Any]:
+        return [self._pb.Diagnostic(severity=self._pb.Diagnostic.ERROR, summary=summary, detail=detail)]
+
+    def _schema(self, data: bool, type_name: str) -> TypeSchema | None:
+        schemas = self._owner.schema.data_sources if data else self._owner.schema.resources
+        return schemas.get(type_name)
+
+    def _unknown_type(self, data: bool, type_name: str) -> list[Any]:
+        schemas = self._owner.schema.data_sources if data else self._owner.schema.resources
+        kind = "data source" if data else "resource type"
+        hint = closest_names(type_name, list(schemas))
+        return self._error(
+            f"The mock of {self._owner.address} has no {kind} {type_name}",
+            "Its schema document does not list it" + (f"; did you mean {hint[0]}?" if hint else "."),
+        )
+
+    def _record(self, rpc: str, type_name: str, block: Block | None, config: Any, action: str = "") -> None:
+        shown = None
+        if block is not None:
+            config = plain(block, config)
+            shown = redacted(block, config)
+            self._owner._remember(block, config)
+        self._owner._record(MockCall(rpc, type_name, config, action, shown, self._owner._scrub))
+
+    # -- provider -------------------------------------------------------------------------------------
+
+    def GetMetadata(self, request: Any, context: Any) -> Any:
+        pb = self._pb
+        return pb.GetMetadata.Response(
+            server_capabilities=pb.ServerCapabilities(plan_destroy=False),
+            resources=[pb.GetMetadata.ResourceMetadata(type_name=n) for n in self._owner.schema.resources],
+            data_sources=[pb.GetMetadata.DataSourceMetadata(type_name=n) for n in self._owner.schema.data_sources],
+        )
+
+    def GetProviderSchema(self, request: Any, context: Any) -> Any:
+        self._record("GetProviderSchema", "", None, None)
+        return self._owner._schema_response(self._pb)
+
+    def ValidateProviderConfig(self, request: Any, context: Any) -> Any:
+        self._record("ValidateProviderConfig", "", self._owner.schema.provider.block, self._decode(request.config))
+        return self._pb.ValidateProviderConfig.Response()
+
+    def ConfigureProvider(self, request: Any, context: Any) -> Any:
+        self._record("ConfigureProvider", "", self._owner.schema.provider.block, self._decode(request.config))
+        return self._pb.ConfigureProvider.Response()
+
+    def StopProvider(self, request: Any, context: Any) -> Any:
+        return self._pb.StopProvider.Response()
+
+    # -- validation -----------------------------------------------------------------------------------
+
+    def ValidateResourceConfig(self, request: Any, context: Any) -> Any:
+        response = self._pb.ValidateResourceConfig.Response
+        schema = self._schema(False, request.type_name)
+        if schema is None:
+            return response(diagnostics=self._unknown_type(False, request.type_name))
+        self._record("ValidateResourceConfig", request.type_name, schema.block, self._decode(request.config))
+        return response()
+
+    def ValidateDataResourceConfig(self, request: Any, context: Any) -> Any:
+        response = self._pb.ValidateDataResourceConfig.Response
+        schema = self._schema(True, request.type_name)
+        if schema is None:
+            return response(diagnostics=self._unknown_type(True, request.type_name))
+        self._record("ValidateDataResourceConfig", request.type_name, schema.block, self._decode(request.config))
+        return response()
+
+    # -- resources ------------------------------------------------------------------------------------
+
+    def UpgradeResourceState(self, request: Any, context: Any) -> Any:
+        response = self._pb.UpgradeResourceState.Response
+        schema = self._schema(False, request.type_name)
+        if schema is None:
+            return response(diagnostics=self._unknown_type(False, request.type_name))
+        if not request.raw_state.json:
+            return response(diagnostics=self._error(
+                f"The mock of {self._owner.address} cannot read a flatmap state of {request.type_name}",
+                "States written by Terraform 0.11 and older are not supported.",
+            ))
+        state = normalize_state(schema.block, json.loads(request.raw_state.json))
+        return response(upgraded_state=self._encode(state))
+
+    def PlanResourceChange(self, request: Any, context: Any) -> Any:
+        response = self._pb.PlanResourceChange.Response
+        type_name = request.type_name
+        schema = self._schema(False, type_name)
+        if schema is None:
+            return response(diagnostics=self._unknown_type(False, type_name))
+        block = schema.block
+        prior = self._decode(request.prior_state)
+        proposed = self._decode(request.proposed_new_state)
+        config = self._decode(request.config)
+        action = "delete" if proposed is None else "create" if prior is None else "update"
+        self._record("PlanResourceChange", type_name, block, config, action)
+        if action == "create":
+            known = None
+            if self._owner.override_during == "plan":
+                known = self._owner._resolve(False, type_name, block, config)
+            planned = plan_create(block, proposed, self._unknown, known)
+        else:
+            # Terraform's proposed new state already keeps the prior computed values the configuration leaves null.
+            planned = proposed
+        return response(planned_state=self._encode(planned), planned_private=request.prior_private)
+
+    def ApplyResourceChange(self, request: Any, context: Any) -> Any:
+        response = self._pb.ApplyResourceChange.Response
+        type_name = request.type_name
+        schema = self._schema(False, type_name)
+        if schema is None:
+            return response(diagnostics=self._unknown_type(False, type_name))
+        block, instance = schema.block, self._instance
+        prior = self._decode(request.prior_state)
+        planned = self._decode(request.planned_state)
+        config = self._decode(request.config)
+        action = "delete" if planned is None else "create" if prior is None else "update"
+        self._record("ApplyResourceChange", type_name, block, config, action)
+        old_key = instance.key(block, prior) if prior is not None else None
+        if planned is None:
+            instance.remove(type_name, old_key)
+            return response(new_state=self._encode(None))
+        given = self._owner._resolve(False, type_name, block, config)
+        new = fill(block, planned, instance.rng(type_name, request.config.msgpack or b""), given)
+        instance.put(type_name, instance.key(block, new), new, old_key)
+        self._owner._remember(block, plain(block, new))
+        return response(new_state=self._encode(new), private=request.planned_private)
+
+    def ReadResource(self, request: Any, context: Any) -> Any:
+        response = self._pb.ReadResource.Response
+        type_name = request.type_name
+        schema = self._schema(False, type_name)
+        if schema is None:
+            return response(diagnostics=self._unknown_type(False, type_name))
+        current = self._decode(request.current_state)
+        self._record("ReadResource", type_name, schema.block, current)
+        identity = current.get("id") if isinstance(current, dict) and "id" in schema.block.attributes else None
+        if not isinstance(identity, str):
+            return response(new_state=request.current_state, private=request.private)
+        found, stored = self._instance.get(type_name, identity)
+        # Not applied by this mock (or removed since): gone, as a real provider would say.
+        return response(new_state=self._encode(stored if found else None), private=request.private)
+
+    def ImportResourceState(self, request: Any, context: Any) -> Any:
+        pb = self._pb
+        response = pb.ImportResourceState.Response
+        type_name = request.type_name
+        schema = self._schema(False, type_name)
+        if schema is None:
+            return response(diagnostics=self._unknown_type(False, type_name))
+        self._record("ImportResourceState", type_name, None, {"id": request.id})
+        stored = self._instance.find(type_name, schema.block, request.id)
+        if stored is None:
+            return response(diagnostics=self._error(
+                f"Cannot import {type_name}: the mock of {self._owner.address} holds no object with that id",
+                "A mock imports only the objects it applied in this test case.",
+            ))
+        imported = pb.ImportResourceState.ImportedResource(type_name=type_name, state=self._encode(stored))
+        return response(imported_resources=[imported])
+
+    # -- data sources ---------------------------------------------------------------------------------
+
+    def ReadDataSource(self, request: Any, context: Any) -> Any:
+        response = self._pb.ReadDataSource.Response
+        type_name = request.type_name
+        schema = self._schema(True, type_name)
+        if schema is None:
+            return response(diagnostics=self._unknown_type(True, type_name))
+        block = schema.block
+        config = self._decode(request.config)
+        self._record("ReadDataSource", type_name, block, config)
+        given = self._owner._resolve(True, type_name, block, config)
+        planned = plan_create(block, config, self._unknown)
+        state = fill(block, planned, self._instance.rng("data." + type_name, request.config.msgpack or b""), given)
+        self._owner._remember(block, plain(block, state))
+        return response(state=self._encode(state))
+

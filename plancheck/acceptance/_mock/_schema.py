@@ -1,0 +1,363 @@
+"""A provider's schema, read from the document ``terraform providers schema -json`` prints.
+
+Types stay in cty's JSON form (``"string"``, ``["list", "string"]``, ``["object", {...}]``): that
+is what the protocol carries too (``Schema.Attribute.type`` is those JSON bytes), so nothing is
+translated twice.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Final
+
+from ..._text import closest
+from .._providers._reattach import normalize_address
+from ._errors import MockSchemaError
+
+__all__ = [
+    "Attribute",
+    "Block",
+    "BlockType",
+    "NestedType",
+    "ProviderSchema",
+    "TypeSchema",
+    "read_provider_schema",
+    "type_label",
+]
+
+_BLOCK_MODES: Final = ("single", "list", "set", "map", "group")
+_NESTED_MODES: Final = ("single", "list", "set", "map")
+_PRIMITIVES: Final = ("string", "number", "bool", "dynamic")
+
+
+@dataclass(frozen=True, slots=True)
+class NestedType:
+    """A protocol 6 nested attribute's object type and how its objects are collected."""
+
+    mode: str
+    attributes: Mapping[str, Attribute]
+    min_items: int = 0
+    max_items: int = 0
+
+    @property
+    def blocks(self) -> Mapping[str, BlockType]:
+        """None: nested attributes hold attributes only (the walkers treat them like blocks)."""
+        return {}
+
+
+@dataclass(frozen=True, slots=True)
+class Attribute:
+    """One attribute: its cty type (for a nested attribute, the implied one), flags and nested type."""
+
+    name: str
+    type: Any
+    nested: NestedType | None
+    required: bool
+    optional: bool
+    computed: bool
+    sensitive: bool
+    description: str
+    description_kind: str
+    deprecated: bool
+
+
+@dataclass(frozen=True, slots=True)
+class BlockType:
+    """A nested block: its nesting mode, its own block, item limits."""
+
+    name: str
+    mode: str
+    block: Block
+    min_items: int
+    max_items: int
+
+
+@dataclass(frozen=True, slots=True)
+class Block:
+    """A block's attributes and nested block types."""
+
+    attributes: Mapping[str, Attribute]
+    blocks: Mapping[str, BlockType]
+    description: str = ""
+    description_kind: str = "plain"
+    deprecated: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class TypeSchema:
+    """The schema of the provider's configuration, of one resource type or data source."""
+
+    version: int
+    block: Block
+
+
+@dataclass(frozen=True, slots=True)
+class ProviderSchema:
+    """One provider's schemas, by kind then type name."""
+
+    address: str
+    provider: TypeSchema
+    resources: Mapping[str, TypeSchema]
+    data_sources: Mapping[str, TypeSchema]
+
+
+def type_label(cty: Any) -> str:
+    """A cty type in Terraform's own notation, for messages.
+
+    >>> type_label(["map", ["list", "string"]])
+    'map(list(string))'
+    >>> type_label(["object", {"b": "bool", "a": "number"}])
+    'object({a = number, b = bool})'
+    """
+    if isinstance(cty, str):
+        return cty
+    if isinstance(cty, list) and len(cty) >= 2:
+        kind, inner = cty[0], cty[1]
+        if kind == "object" and isinstance(inner, dict):
+            return "object({" + ", ".join(f"{k} = {type_label(v)}" for k, v in sorted(inner.items())) + "})"
+        if kind == "tuple" and isinstance(inner, list):
+            return "tuple([" + ", ".join(type_label(v) for v in inner) + "])"
+        return f"{kind}({type_label(inner)})"
+    return repr(cty)
+
+
+def _kind(value: object) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return "an array"
+    if isinstance(value, dict):
+        return "an object"
+    return type(value).__name__
+
+
+def _check_type(cty: Any, where: str) -> None:
+    if isinstance(cty, str) and cty in _PRIMITIVES:
+        return
+    if isinstance(cty, list) and len(cty) >= 2:
+        kind, inner = cty[0], cty[1]
+        if kind in ("list", "set", "map") and len(cty) == 2:
+            _check_type(inner, where)
+            return
+        if kind == "object" and isinstance(inner, dict):
+            for name, sub in inner.items():
+                _check_type(sub, f"{where}.{name}")
+            return
+        if kind == "tuple" and isinstance(inner, list) and len(cty) == 2:
+            for i, sub in enumerate(inner):
+                _check_type(sub, f"{where}[{i}]")
+            return
+    raise MockSchemaError(where, f"expected a cty type (\"string\", [\"list\", ...], ...), got {_kind(cty)}")
+
+
+def _mapping(value: object, where: str) -> Mapping[str, Any]:
+    if value is None:
+        return {}
+    if not isinstance(value, Mapping):
+        raise MockSchemaError(where, f"expected an object, got {_kind(value)}")
+    return value
+
+
+def _flag(raw: Mapping[str, Any], name: str, where: str) -> bool:
+    value = raw.get(name, False)
+    if not isinstance(value, bool):
+        raise MockSchemaError(f"{where}.{name}", f"expected true or false, got {_kind(value)}")
+    return value
+
+
+def _int(raw: Mapping[str, Any], name: str, where: str) -> int:
+    value = raw.get(name, 0)
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise MockSchemaError(f"{where}.{name}", f"expected a whole number >= 0, got {_kind(value)}")
+    return value
+
+
+def _text(raw: Mapping[str, Any], name: str, where: str, default: str = "") -> str:
+    value = raw.get(name, default)
+    if not isinstance(value, str):
+        raise MockSchemaError(f"{where}.{name}", f"expected a string, got {_kind(value)}")
+    return value
+
+
+def _attribute(name: str, raw: object, where: str) -> Attribute:
+    spec = _mapping(raw, where)
+    nested: NestedType | None = None
+    if "nested_type" in spec:
+        nested = _nested_type(spec["nested_type"], f"{where}.nested_type")
+        cty = implied_nested_type(nested)
+    elif "type" in spec:
+        cty = spec["type"]
+        _check_type(cty, f"{where}.type")
+    else:
+        raise MockSchemaError(where, "an attribute needs a type or a nested_type")
+    flags = {f: _flag(spec, f, where) for f in ("required", "optional", "computed", "sensitive", "deprecated")}
+    if not (flags["required"] or flags["optional"] or flags["computed"]):
+        raise MockSchemaError(where, "an attribute must be required, optional or computed")
+    return Attribute(
+        name=name,
+        type=cty,
+        nested=nested,
+        required=flags["required"],
+        optional=flags["optional"],
+        computed=flags["computed"],
+        sensitive=flags["sensitive"],
+        description=_text(spec, "description", where),
+        description_kind=_text(spec, "description_kind", where, "plain"),
+        deprecated=flags["deprecated"],
+    )
+
+
+def _nested_type(raw: object, where: str) -> NestedType:
+    spec = _mapping(raw, where)
+    mode = spec.get("nesting_mode")
+    if mode not in _NESTED_MODES:
+        raise MockSchemaError(f"{where}.nesting_mode", f"expected one of {', '.join(_NESTED_MODES)}, got {mode!r}")
+    attributes = {
+        n: _attribute(n, a, f"{where}.attributes.{n}") for n, a in _mapping(spec.get("attributes"), f"{where}.attributes").items()
+    }
+    return NestedType(str(mode), attributes, _int(spec, "min_items", where), _int(spec, "max_items", where))
+
+
+def _block(raw: object, where: str) -> Block:
+    spec = _mapping(raw, where)
+    attributes = {
+        n: _attribute(n, a, f"{where}.attributes.{n}") for n, a in _mapping(spec.get("attributes"), f"{where}.attributes").items()
+    }
+    blocks: dict[str, BlockType] = {}
+    for name, value in _mapping(spec.get("block_types"), f"{where}.block_types").items():
+        at = f"{where}.block_types.{name}"
+        block_spec = _mapping(value, at)
+        mode = block_spec.get("nesting_mode")
+        if mode not in _BLOCK_MODES:
+            raise MockSchemaError(f"{at}.nesting_mode", f"expected one of {', '.join(_BLOCK_MODES)}, got {mode!r}")
+        blocks[name] = BlockType(
+            name, str(mode), _block(block_spec.get("block"), f"{at}.block"),
+            _int(block_spec, "min_items", at), _int(block_spec, "max_items", at),
+        )
+    return Block(
+        attributes, blocks, _text(spec, "description", where), _text(spec, "description_kind", where, "plain"),
+        _flag(spec, "deprecated", where),
+    )
+
+
+def _type_schema(raw: object, where: str) -> TypeSchema:
+    spec = _mapping(raw, where)
+    version = _int(spec, "version", where)
+    return TypeSchema(version, _block(spec.get("block"), f"{where}.block"))
+
+
+def implied_nested_type(nested: NestedType) -> Any:
+    """The cty type of a nested attribute's value.
+
+    >>> n = NestedType("set", {})
+    >>> implied_nested_type(n)
+    ['set', ['object', {}]]
+    """
+    obj = ["object", {name: a.type for name, a in nested.attributes.items()}]
+    return obj if nested.mode == "single" else [nested.mode, obj]
+
+
+_ENTRY_KEYS: Final = ("provider", "resource_schemas", "data_source_schemas")
+
+
+def read_provider_schema(document: object, address: str) -> ProviderSchema:
+    """The schema of provider ``address`` in ``document`` (the whole ``providers schema -json`` output, or one provider's entry).
+
+    >>> doc = {"provider_schemas": {"registry.terraform.io/hashicorp/null": {"resource_schemas": {}}}}
+    >>> read_provider_schema(doc, "hashicorp/null").address
+    'registry.terraform.io/hashicorp/null'
+    >>> read_provider_schema(doc, "hashicorp/nul")
+    Traceback (most recent call last):
+    ...
+    plancheck.acceptance.MockSchemaError: MockProvider schema: no provider registry.terraform.io/hashicorp/nul in the document; did you mean registry.terraform.io/hashicorp/null?
+    """
+    try:
+        full = normalize_address(address, "MockProvider.address")
+    except ValueError as exc:
+        raise MockSchemaError("MockProvider.address", str(getattr(exc, "problem", exc))) from None
+    where = "MockProvider schema"
+    if not isinstance(document, Mapping):
+        raise MockSchemaError(where, f"expected the JSON object 'terraform providers schema -json' prints, got {_kind(document)}")
+    if "provider_schemas" in document:
+        providers = _mapping(document["provider_schemas"], f"{where}: provider_schemas")
+        if full not in providers:
+            listed = ", ".join(sorted(providers)) or "none"
+            raise MockSchemaError(
+                where, f"no provider {full} in the document" + ("" if closest(full, providers) else f" (it has {listed})"),
+                suggestions=closest(full, providers, n=1),
+            )
+        entry = _mapping(providers[full], f"{where}: provider_schemas[\"{full}\"]")
+        at = f'provider_schemas["{full}"]'
+    elif any(key in document for key in _ENTRY_KEYS):
+        entry, at = document, "schema"
+    else:
+        keys = ", ".join(sorted(str(k) for k in document)[:5]) or "no keys"
+        raise MockSchemaError(
+            where,
+            "not a provider schema: expected provider_schemas (the output of 'terraform providers schema -json') "
+            f"or one provider's entry (provider, resource_schemas, data_source_schemas), found {keys}",
+        )
+    provider = _type_schema(entry.get("provider", {"block": {}}), f"{at}.provider")
+    resources = {n: _type_schema(s, f"{at}.resource_schemas.{n}") for n, s in _mapping(entry.get("resource_schemas"), at).items()}
+    data = {n: _type_schema(s, f"{at}.data_source_schemas.{n}") for n, s in _mapping(entry.get("data_source_schemas"), at).items()}
+    return ProviderSchema(full, provider, resources, data)
+
+
+def schema_message(pb: Any, schema: TypeSchema) -> Any:
+    """The protocol 6 ``Schema`` message for one type (``pb`` is ``tf.gen.tfplugin_pb2``)."""
+    return pb.Schema(version=schema.version, block=_block_message(pb, schema.block))
+
+
+def _kind_enum(pb: Any, kind: str) -> Any:
+    return pb.MARKDOWN if kind == "markdown" else pb.PLAIN
+
+
+def _attribute_message(pb: Any, attribute: Attribute) -> Any:
+    fields: dict[str, Any] = {
+        "name": attribute.name,
+        "description": attribute.description,
+        "description_kind": _kind_enum(pb, attribute.description_kind),
+        "required": attribute.required,
+        "optional": attribute.optional,
+        "computed": attribute.computed,
+        "sensitive": attribute.sensitive,
+        "deprecated": attribute.deprecated,
+    }
+    if attribute.nested is not None:
+        nested = attribute.nested
+        fields["nested_type"] = pb.Schema.Object(
+            attributes=[_attribute_message(pb, a) for a in nested.attributes.values()],
+            nesting=pb.Schema.Object.NestingMode.Value(nested.mode.upper()),
+            min_items=nested.min_items,
+            max_items=nested.max_items,
+        )
+    else:
+        fields["type"] = json.dumps(attribute.type, separators=(",", ":")).encode()
+    return pb.Schema.Attribute(**fields)
+
+
+def _block_message(pb: Any, block: Block) -> Any:
+    return pb.Schema.Block(
+        attributes=[_attribute_message(pb, a) for a in block.attributes.values()],
+        block_types=[
+            pb.Schema.NestedBlock(
+                type_name=b.name,
+                block=_block_message(pb, b.block),
+                nesting=pb.Schema.NestedBlock.NestingMode.Value(b.mode.upper()),
+                min_items=b.min_items,
+                max_items=b.max_items,
+            )
+            for b in block.blocks.values()
+        ],
+        description=block.description,
+        description_kind=_kind_enum(pb, block.description_kind),
+        deprecated=block.deprecated,
+    )

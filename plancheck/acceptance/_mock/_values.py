@@ -1,0 +1,503 @@
+"""Values as the protocol carries them (msgpack, decoded), walked along a schema: plan, generate, fill, convert.
+
+A value here is what ``msgpack.unpackb`` gives for cty's msgpack encoding: ``None`` for null, a
+``msgpack.ExtType`` for an unknown value (code 0, or 12 with refinements), ``[type JSON bytes,
+value]`` for a value of a ``dynamic`` attribute, and plain ``str``/``int``/``float``/``bool``/``list``/
+``dict`` otherwise (sets are lists). Nothing here imports ``msgpack``: an unknown is recognized by
+its ``code`` and ``data`` attributes, and made by the caller's ``unknown`` value.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import random
+import string
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any, Final, Protocol
+
+from ..._text import closest
+from ._errors import MockSchemaError
+from ._schema import Attribute, Block, BlockType, type_label
+
+__all__ = [
+    "UNKNOWN",
+    "Holder",
+    "conform",
+    "fill",
+    "generate_attribute",
+    "generated_string",
+    "is_unknown",
+    "normalize_state",
+    "plain",
+    "redacted",
+    "sensitive_strings",
+]
+
+_ALPHANUMERICS: Final = string.ascii_letters + string.digits
+_REDACTED: Final = "(sensitive)"
+
+
+class _Unknown:
+    """A value Terraform does not know yet (in :attr:`MockProvider.calls` and in what a default callable gets)."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "(unknown)"
+
+
+#: Stands for an unknown value in plain dicts.
+UNKNOWN: Final = _Unknown()
+
+
+class Holder(Protocol):
+    """A block or a nested attribute's type: attributes and (for blocks) nested blocks."""
+
+    @property
+    def attributes(self) -> Mapping[str, Attribute]: ...
+
+    @property
+    def blocks(self) -> Mapping[str, BlockType]: ...
+
+
+def is_unknown(value: object) -> bool:
+    """True for msgpack's extension values, which is how cty sends unknown values.
+
+    >>> class Ext:  # stands in for msgpack.ExtType
+    ...     code, data = 0, b"\\x00"
+    >>> is_unknown(Ext()), is_unknown(None), is_unknown("x")
+    (True, False, False)
+    """
+    return hasattr(value, "code") and hasattr(value, "data") and not isinstance(value, (str, bytes, dict, list))
+
+
+def generated_string(rng: random.Random) -> str:
+    """Eight random alphanumerics, as ``terraform test`` mocks generate.
+
+    >>> generated_string(random.Random(1))
+    'iK2ZWeqh'
+    """
+    return "".join(rng.choice(_ALPHANUMERICS) for _ in range(8))
+
+
+def generate_type(cty: Any, rng: random.Random) -> Any:
+    """A value of type ``cty`` by ``terraform test``'s rules: strings random, numbers 0, bools false, collections empty.
+
+    >>> generate_type(["object", {"n": "number", "tags": ["map", "string"], "on": "bool"}], random.Random(1))
+    {'n': 0, 'on': False, 'tags': {}}
+    """
+    if cty == "string":
+        return generated_string(rng)
+    if cty == "number":
+        return 0
+    if cty == "bool":
+        return False
+    if isinstance(cty, list) and cty:
+        kind = cty[0]
+        if kind in ("list", "set"):
+            return []
+        if kind == "map":
+            return {}
+        if kind == "object":
+            return {name: generate_type(sub, rng) for name, sub in sorted(cty[1].items())}
+        if kind == "tuple":
+            return [generate_type(sub, rng) for sub in cty[1]]
+    return None  # dynamic: a null of no particular type
+
+
+def generate_object(holder: Holder, rng: random.Random) -> dict[str, Any]:
+    """An object of a block or nested type with every attribute generated; nested blocks empty."""
+    out: dict[str, Any] = {name: generate_attribute(a, rng) for name, a in sorted(holder.attributes.items())}
+    for name, block in sorted(holder.blocks.items()):
+        if block.mode in ("list", "set"):
+            out[name] = []
+        elif block.mode == "map":
+            out[name] = {}
+        else:
+            out[name] = generate_object(block.block, rng)
+    return out
+
+
+def generate_attribute(attribute: Attribute, rng: random.Random) -> Any:
+    """A generated value for one attribute (a nested attribute: one object, or an empty collection)."""
+    nested = attribute.nested
+    if nested is None:
+        return generate_type(attribute.type, rng)
+    if nested.mode == "single":
+        return generate_object(nested, rng)
+    return {} if nested.mode == "map" else []
+
+
+def _each(mode: str, value: Any, function: Callable[[Any], Any]) -> Any:
+    """``function`` applied to every object of a nested block or nested attribute value."""
+    if value is None or is_unknown(value):
+        return value
+    if mode in ("single", "group"):
+        return function(value)
+    if mode == "map":
+        return {key: function(item) for key, item in value.items()}
+    return [function(item) for item in value]
+
+
+def plan_create(holder: Holder, value: Any, unknown: object, known: Mapping[str, Any] | None = None) -> Any:
+    """The planned new object of a create: computed attributes the configuration leaves null become unknown.
+
+    ``known`` gives the values of some of them instead (``override_during="plan"``); it applies at the top level only.
+
+    >>> from ._schema import read_provider_schema
+    >>> doc = {"resource_schemas": {"t": {"block": {"attributes": {
+    ...     "id": {"type": "string", "computed": True}, "name": {"type": "string", "optional": True, "computed": True}}}}}}
+    >>> block = read_provider_schema(doc, "a/b").resources["t"].block
+    >>> plan_create(block, {"id": None, "name": "x"}, "?")
+    {'id': '?', 'name': 'x'}
+    """
+    if value is None or is_unknown(value):
+        return value
+    out = dict(value)
+    for name, attribute in holder.attributes.items():
+        current = value.get(name)
+        if current is None and attribute.computed:
+            out[name] = known[name] if known is not None and name in known else unknown
+        elif attribute.nested is not None:
+            nested = attribute.nested
+            out[name] = _each(nested.mode, current, functools.partial(plan_create, nested, unknown=unknown))
+    for name, block in holder.blocks.items():
+        out[name] = _each(block.mode, value.get(name), functools.partial(plan_create, block.block, unknown=unknown))
+    return out
+
+
+def fill(holder: Holder, value: Any, rng: random.Random, given: Mapping[str, Any] | None = None) -> Any:
+    """``value`` with every unknown replaced: by ``given[name]`` (top level), else a generated value."""
+    if is_unknown(value):
+        return generate_object(holder, rng)
+    if value is None:
+        return None
+    out = dict(value)
+    for name, attribute in sorted(holder.attributes.items()):
+        current = value.get(name)
+        if is_unknown(current):
+            out[name] = given[name] if given is not None and name in given else generate_attribute(attribute, rng)
+        elif attribute.nested is not None:
+            nested = attribute.nested
+            out[name] = _each(nested.mode, current, functools.partial(fill, nested, rng=rng))
+        elif current is not None:
+            out[name] = fill_type(attribute.type, current, rng)
+    for name, block in sorted(holder.blocks.items()):
+        current = value.get(name)
+        if is_unknown(current):
+            out[name] = generate_object(block.block, rng) if block.mode in ("single", "group") else (
+                {} if block.mode == "map" else []
+            )
+        else:
+            out[name] = _each(block.mode, current, functools.partial(fill, block.block, rng=rng))
+    return out
+
+
+def fill_type(cty: Any, value: Any, rng: random.Random) -> Any:
+    """A value of type ``cty`` with the unknowns inside it generated."""
+    if is_unknown(value):
+        return generate_type(cty, rng)
+    if value is None or not isinstance(cty, list):
+        return value
+    kind, inner = cty[0], cty[1]
+    if kind in ("list", "set"):
+        return [fill_type(inner, item, rng) for item in value]
+    if kind == "map":
+        return {key: fill_type(inner, item, rng) for key, item in value.items()}
+    if kind == "object":
+        return {key: fill_type(inner.get(key, "dynamic"), item, rng) for key, item in value.items()}
+    if kind == "tuple":
+        return [fill_type(sub, item, rng) for sub, item in zip(inner, value, strict=False)]
+    return value
+
+
+# -- plain values (for assertions and default callables) -------------------------------------------
+
+
+def _plain_type(cty: Any, value: Any) -> Any:
+    if is_unknown(value):
+        return UNKNOWN
+    if value is None:
+        return None
+    if cty == "dynamic":
+        if isinstance(value, list) and len(value) == 2 and isinstance(value[0], bytes):
+            try:
+                return _plain_type(json.loads(value[0]), value[1])
+            except ValueError:
+                return value[1]
+        return value
+    if cty == "number" and isinstance(value, str):
+        try:
+            return int(value)
+        except ValueError:
+            return float(value)
+    if not isinstance(cty, list):
+        return value
+    kind, inner = cty[0], cty[1]
+    if kind in ("list", "set"):
+        return [_plain_type(inner, item) for item in value]
+    if kind == "map":
+        return {key: _plain_type(inner, item) for key, item in value.items()}
+    if kind == "object":
+        return {key: _plain_type(inner.get(key, "dynamic"), item) for key, item in value.items()}
+    if kind == "tuple":
+        return [_plain_type(sub, item) for sub, item in zip(inner, value, strict=False)]
+    return value
+
+
+def plain(holder: Holder, value: Any) -> Any:
+    """A wire value as plain Python: unknowns as :data:`UNKNOWN`, dynamic values unwrapped."""
+    if is_unknown(value):
+        return UNKNOWN
+    if value is None:
+        return None
+    out: dict[str, Any] = {}
+    for name, attribute in holder.attributes.items():
+        current = value.get(name)
+        nested = attribute.nested
+        if nested is not None:
+            out[name] = _each(nested.mode, current, functools.partial(plain, nested))
+            if is_unknown(out[name]):
+                out[name] = UNKNOWN
+        else:
+            out[name] = _plain_type(attribute.type, current)
+    for name, block in holder.blocks.items():
+        out[name] = _each(block.mode, value.get(name), functools.partial(plain, block.block))
+        if is_unknown(out[name]):
+            out[name] = UNKNOWN
+    return out
+
+
+def redacted(holder: Holder, value: Any) -> Any:
+    """A plain value with every sensitive attribute's value replaced by ``(sensitive)``."""
+    if not isinstance(value, dict):
+        return value
+    out = dict(value)
+    for name, attribute in holder.attributes.items():
+        if name not in value or value[name] is None:
+            continue
+        if attribute.sensitive:
+            out[name] = _REDACTED
+        elif attribute.nested is not None:
+            nested = attribute.nested
+            out[name] = _each(nested.mode, value[name], functools.partial(redacted, nested))
+    for name, block in holder.blocks.items():
+        if name in value:
+            out[name] = _each(block.mode, value[name], functools.partial(redacted, block.block))
+    return out
+
+
+def _strings(value: Any) -> Iterator[str]:
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from _strings(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _strings(item)
+
+
+def sensitive_strings(holder: Holder, value: Any) -> Iterator[str]:
+    """The strings under sensitive attributes of a plain value (to scrub wherever else they show up).
+
+    >>> from ._schema import read_provider_schema
+    >>> doc = {"resource_schemas": {"t": {"block": {"attributes": {
+    ...     "key": {"type": "string", "optional": True, "sensitive": True}, "name": {"type": "string", "optional": True}}}}}}
+    >>> list(sensitive_strings(read_provider_schema(doc, "a/b").resources["t"].block, {"key": "hunter22", "name": "n"}))
+    ['hunter22']
+    """
+    if not isinstance(value, dict):
+        return
+    for name, attribute in holder.attributes.items():
+        current = value.get(name)
+        if current is None:
+            continue
+        if attribute.sensitive:
+            yield from _strings(current)
+        elif attribute.nested is not None:
+            for item in _items(attribute.nested.mode, current):
+                yield from sensitive_strings(attribute.nested, item)
+    for name, block in holder.blocks.items():
+        for item in _items(block.mode, value.get(name)):
+            yield from sensitive_strings(block.block, item)
+
+
+def _items(mode: str, value: Any) -> list[Any]:
+    if not isinstance(value, (dict, list)):
+        return []
+    if mode in ("single", "group"):
+        return [value]
+    return list(value.values()) if mode == "map" and isinstance(value, dict) else list(value)
+
+
+# -- defaults given in Python ---------------------------------------------------------------------
+
+
+def _found(value: object) -> str:
+    if value is None:
+        return "None"
+    return type(value).__name__
+
+
+def _implied(value: Any) -> Any:
+    if isinstance(value, bool):
+        return "bool"
+    if isinstance(value, (int, float)):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, (list, tuple)):
+        return ["tuple", [_implied(item) for item in value]]
+    if isinstance(value, Mapping):
+        return ["object", {str(key): _implied(item) for key, item in value.items()}]
+    return "dynamic"
+
+
+def _dynamic(value: Any) -> Any:
+    if value is None:
+        return None
+    cty = _implied(value)
+    return [json.dumps(cty, separators=(",", ":")).encode(), conform(cty, value, "(dynamic)")]
+
+
+def conform(cty: Any, value: Any, where: str, *, attribute: str | None = None, type_name: str | None = None) -> Any:
+    """``value`` (plain Python) as a wire value of type ``cty``; :class:`MockSchemaError` when it does not fit.
+
+    >>> conform(["list", "number"], (1, 2.5), "d")
+    [1, 2.5]
+    >>> conform(["map", "string"], {"a": 1}, 'mock_resources["t"]["tags"]', attribute="tags")
+    Traceback (most recent call last):
+    ...
+    plancheck.acceptance.MockSchemaError: mock_resources["t"]["tags"]["a"]: expected string, got int
+    """
+    def bad(at: str, expected: Any, problem: str, suggestions: list[str] | None = None) -> MockSchemaError:
+        return MockSchemaError(
+            at, problem, type_name=type_name, attribute=attribute, expected=type_label(expected), suggestions=suggestions or ()
+        )
+
+    def walk(cty: Any, item: Any, at: str) -> Any:
+        if item is None:
+            return None
+        problem = f"expected {type_label(cty)}, got {_found(item)}"
+        if cty == "dynamic":
+            return _dynamic(item)
+        if cty == "string":
+            if isinstance(item, str):
+                return item
+            raise bad(at, cty, problem)
+        if cty == "number":
+            if isinstance(item, (int, float)) and not isinstance(item, bool):
+                return item
+            raise bad(at, cty, problem)
+        if cty == "bool":
+            if isinstance(item, bool):
+                return item
+            raise bad(at, cty, problem)
+        kind, inner = cty[0], cty[1]
+        if kind in ("list", "set", "tuple"):
+            if isinstance(item, (list, tuple, set, frozenset)):
+                items = sorted(item, key=repr) if isinstance(item, (set, frozenset)) else list(item)
+                if kind == "tuple":
+                    if len(items) != len(inner):
+                        raise bad(at, cty, f"expected {type_label(cty)} ({len(inner)} items), got {len(items)} items")
+                    return [walk(sub, x, f"{at}[{i}]") for i, (sub, x) in enumerate(zip(inner, items, strict=True))]
+                return [walk(inner, x, f"{at}[{i}]") for i, x in enumerate(items)]
+            raise bad(at, cty, problem)
+        if isinstance(item, Mapping):
+            out: dict[str, Any] = {}
+            for key, sub in item.items():
+                if not isinstance(key, str):
+                    raise bad(at, cty, f"expected {type_label(cty)} with string keys, got a {_found(key)} key")
+                if kind == "map":
+                    out[key] = walk(inner, sub, f'{at}["{key}"]')
+                elif key not in inner:
+                    raise bad(f'{at}["{key}"]', cty, f"{type_label(cty)} has no attribute {key}", closest_names(key, inner))
+                else:
+                    out[key] = walk(inner[key], sub, f'{at}["{key}"]')
+            if kind == "object":
+                for key in inner:
+                    out.setdefault(key, None)
+            return out
+        raise bad(at, cty, problem)
+
+    return walk(cty, value, where)
+
+
+def closest_names(name: str, names: Mapping[str, Any] | list[str]) -> list[str]:
+    """The closest of ``names`` to ``name`` (one at most), for "did you mean" hints.
+
+    >>> closest_names("anr", ["arn", "name"])
+    ['arn']
+    """
+    return closest(name, list(names), n=1)
+
+
+def normalize_state(holder: Holder, value: Any) -> Any:
+    """A stored state's JSON object (``UpgradeResourceState``) as a wire value of this schema.
+
+    Attributes the schema no longer has are dropped, missing ones are null, and ``dynamic``
+    values (stored as ``{"value": ..., "type": ...}``) get their type back.
+    """
+    if not isinstance(value, Mapping):
+        return None
+    out: dict[str, Any] = {}
+    for name, attribute in holder.attributes.items():
+        current = value.get(name)
+        if attribute.nested is not None:
+            nested = attribute.nested
+            out[name] = _each(nested.mode, current, functools.partial(normalize_state, nested))
+        else:
+            out[name] = _state_value(attribute.type, current)
+    for name, block in holder.blocks.items():
+        current = value.get(name)
+        if current is None and block.mode in ("list", "set"):
+            current = []
+        elif current is None and block.mode == "map":
+            current = {}
+        out[name] = _each(block.mode, current, functools.partial(normalize_state, block.block))
+    return out
+
+
+def _state_value(cty: Any, value: Any) -> Any:
+    if value is None:
+        return None
+    if cty == "dynamic":
+        if isinstance(value, Mapping) and set(value) == {"value", "type"}:
+            return [json.dumps(value["type"], separators=(",", ":")).encode(), _state_value(value["type"], value["value"])]
+        return _dynamic(value)
+    if not isinstance(cty, list):
+        return value
+    kind, inner = cty[0], cty[1]
+    if kind in ("list", "set") and isinstance(value, list):
+        return [_state_value(inner, item) for item in value]
+    if kind == "map" and isinstance(value, Mapping):
+        return {key: _state_value(inner, item) for key, item in value.items()}
+    if kind == "object" and isinstance(value, Mapping):
+        return {key: _state_value(sub, value.get(key)) for key, sub in inner.items()}
+    if kind == "tuple" and isinstance(value, list):
+        return [_state_value(sub, item) for sub, item in zip(inner, value, strict=False)]
+    return value
+
+
+def check_block_default(block: Block, values: Mapping[str, Any], where: str, type_name: str) -> dict[str, Any]:
+    """Validate ``{attribute: default}`` for a type; callables are kept (checked when called)."""
+    out: dict[str, Any] = {}
+    for name, value in values.items():
+        at = f'{where}["{name}"]'
+        if not isinstance(name, str) or name not in block.attributes:
+            shown = name if isinstance(name, str) else repr(name)
+            raise MockSchemaError(
+                at, f"{type_name} has no attribute {shown}", type_name=type_name, attribute=str(name),
+                suggestions=closest_names(shown, list(block.attributes)),
+            )
+        attribute = block.attributes[name]
+        if not attribute.computed:
+            raise MockSchemaError(
+                at, f"{type_name}.{name} is not computed: only computed attributes take mock values (set it in the configuration)",
+                type_name=type_name, attribute=name,
+            )
+        out[name] = value if callable(value) else conform(attribute.type, value, at, attribute=name, type_name=type_name)
+    return out
+

@@ -1,0 +1,69 @@
+"""Helpers of the mock provider tests: the example module's schema, a servicer to call without gRPC, leak accounting."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLE = ROOT / "examples" / "mock_module"
+CLOUD_SCHEMA = EXAMPLE / "cloud.schema.json"
+CLOUD = "registry.terraform.io/acme/cloud"
+NULL_SCHEMA = Path(__file__).resolve().parent / "null_2.1.2.schema.json"
+SECRET = "mock-planted-secret-7741"
+
+sys.path.insert(0, str(ROOT / "tests" / "providers"))
+from provider_support import children, leak_check, private_tmp  # noqa: E402
+
+__all__ = ["CLOUD", "CLOUD_SCHEMA", "EXAMPLE", "NULL_SCHEMA", "SECRET", "Direct", "children", "cloud_document",
+           "leak_check", "private_tmp"]
+
+
+def cloud_document() -> dict[str, Any]:
+    """A fresh copy of the example module's schema document."""
+    return json.loads(CLOUD_SCHEMA.read_text(encoding="utf-8"))  # type: ignore[no-any-return]
+
+
+class Direct:
+    """A mock's servicer called directly with protocol messages (what Terraform sends), no socket."""
+
+    def __init__(self, mock: Any) -> None:
+        pytest.importorskip("tf", reason="the providers extra (tf, grpcio) is not installed")
+        import msgpack
+
+        from plancheck.acceptance._providers import load_grpc
+
+        self.msgpack = msgpack
+        self.modules = load_grpc()
+        self.pb = self.modules.pb
+        self.servicer = mock().plancheck_servicer(self.modules)
+        self.unknown = msgpack.ExtType(0, b"\x00")
+
+    def dv(self, value: Any) -> Any:
+        return self.pb.DynamicValue(msgpack=self.msgpack.packb(value, use_bin_type=True))
+
+    def value(self, dynamic: Any) -> Any:
+        return self.msgpack.unpackb(dynamic.msgpack, raw=False) if dynamic.msgpack else None
+
+    def plan(self, type_name: str, prior: Any, proposed: Any, config: Any = None) -> Any:
+        request = self.pb.PlanResourceChange.Request(
+            type_name=type_name, prior_state=self.dv(prior), proposed_new_state=self.dv(proposed),
+            config=self.dv(proposed if config is None else config),
+        )
+        return self.servicer.PlanResourceChange(request, None)
+
+    def apply(self, type_name: str, prior: Any, planned: Any, config: Any = None) -> Any:
+        request = self.pb.ApplyResourceChange.Request(
+            type_name=type_name, prior_state=self.dv(prior), planned_state=self.dv(planned),
+            config=self.dv(planned if config is None else config),
+        )
+        return self.servicer.ApplyResourceChange(request, None)
+
+    def create(self, type_name: str, config: Any) -> Any:
+        """Plan then apply a create; the new state."""
+        planned = self.value(self.plan(type_name, None, config).planned_state)
+        return self.value(self.apply(type_name, None, planned, config).new_state)

@@ -1,0 +1,138 @@
+"""``tfplancheck mock-plan``: plan a module directory with mocked providers, no credentials, no traceback."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+from pathlib import Path
+
+import pytest
+from mock_support import CLOUD_SCHEMA, EXAMPLE, SECRET, leak_check
+
+from plancheck.acceptance import AcceptanceRunner
+from plancheck.cli._command import run
+
+pytestmark = pytest.mark.e2e
+pytest.importorskip("tf", reason="the providers extra (tf, grpcio) is not installed")
+
+MOCK = f"acme/cloud={CLOUD_SCHEMA}"
+CHECKS = """
+[[check]]
+type = "ExpectResourceAction"
+address = "cloud_bucket.logs"
+action = "create"
+
+[[check]]
+type = "ExpectUnknownValue"
+address = "cloud_bucket.logs"
+path = 'website["endpoint"]'
+
+[[check]]
+type = "ExpectSensitiveValue"
+address = "cloud_bucket.logs"
+path = "encryption_key"
+"""
+
+
+def cli(*argv: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    status = run(list(argv), stdout=out, stderr=err, environ={**os.environ, "TF_IN_AUTOMATION": "1"})
+    return status, out.getvalue(), err.getvalue()
+
+
+@pytest.fixture
+def terraform(tf_acceptance: AcceptanceRunner) -> str:
+    return tf_acceptance.terraform.path
+
+
+def test_checks_pass_and_nothing_is_left(terraform: str, tmp_path: Path, private_tmp: Path) -> None:
+    checks = tmp_path / "checks.toml"
+    checks.write_text(CHECKS, encoding="utf-8")
+    out_file = tmp_path / "plan.json"
+    before = sorted(p.name for p in EXAMPLE.iterdir())
+    with leak_check(private_tmp) as leaks:
+        status, out, err = cli("mock-plan", str(EXAMPLE), "--mock", MOCK, "--checks", str(checks), "--out", str(out_file),
+                               "--var", f"encryption_key={SECRET}", "--terraform", terraform)
+    assert (status, err) == (0, ""), err
+    assert out.splitlines()[-1] == f"3 checks in {EXAMPLE}: 3 passed, 0 failed"
+    assert not leaks[0], leaks[0]
+    assert sorted(p.name for p in EXAMPLE.iterdir()) == before  # the module directory is untouched
+    plan = json.loads(out_file.read_text(encoding="utf-8"))
+    assert {c["address"] for c in plan["resource_changes"]} == {"cloud_bucket.logs", "cloud_access_key.reader"}
+    assert SECRET not in out + err
+
+
+def test_a_failing_check_exits_1_and_json_output_redacts(terraform: str, tmp_path: Path) -> None:
+    checks = tmp_path / "checks.toml"
+    checks.write_text(
+        '[[check]]\ntype = "ExpectKnownValue"\naddress = "cloud_bucket.logs"\npath = "encryption_key"\n'
+        'matcher = { type = "StringExact", value = "other" }\n', encoding="utf-8",
+    )
+    status, out, err = cli("mock-plan", str(EXAMPLE), "--mock", MOCK, "--checks", str(checks), "--format", "json",
+                           "--var", f"encryption_key={SECRET}", "--terraform", terraform)
+    assert status == 1, err
+    assert json.loads(out)["results"][0]["status"] == "fail"
+    assert SECRET not in out + err
+
+
+def test_without_checks_the_addresses_and_actions_are_listed(terraform: str) -> None:
+    status, out, err = cli("mock-plan", str(EXAMPLE), "--mock", MOCK, "--var", f"encryption_key={SECRET}",
+                           "--terraform", terraform)
+    assert (status, err) == (0, "")
+    assert out.split() == ["cloud_access_key.reader", "create", "cloud_bucket.logs", "create",
+                           "output.access_key", "create", "output.bucket_arn", "create"]
+
+
+def errors(tmp: Path) -> list[tuple[list[str], str]]:
+    bad_schema = tmp / "bad.json"
+    bad_schema.write_text("[]", encoding="utf-8")
+    empty = tmp / "empty"
+    empty.mkdir()
+    unknown_type = tmp / "unknown_type"
+    unknown_type.mkdir()
+    (unknown_type / "main.tf").write_text(
+        'terraform {\n  required_providers {\n    cloud = { source = "acme/cloud" }\n  }\n}\n'
+        'resource "cloud_buckets" "b" {\n  name = "x"\n}\n', encoding="utf-8",
+    )
+    d = str(EXAMPLE)
+    v = f"encryption_key={SECRET}"
+    return [
+        ([d], "tfplancheck: error: the following arguments are required: --mock"),
+        ([d, "--mock", "acme/cloud", "--var", v], "tfplancheck: error: --mock acme/cloud: expected ADDRESS=SCHEMA.json, "
+         "e.g. hashicorp/aws=aws.schema.json"),
+        ([d, "--mock", f"acme/cloud={tmp}/missing.json", "--var", v],
+         f"tfplancheck: error: --mock acme/cloud: {tmp}/missing.json: cannot read the schema: No such file or directory"),
+        ([d, "--mock", f"acme/cloud={bad_schema}", "--var", v], "tfplancheck: error: --mock acme/cloud: MockProvider schema: "
+         "expected the JSON object 'terraform providers schema -json' prints, got an array"),
+        ([d, "--mock", f"acme/clod={CLOUD_SCHEMA}", "--var", v], "tfplancheck: error: --mock acme/clod: MockProvider schema: "
+         "no provider registry.terraform.io/acme/clod in the document; did you mean registry.terraform.io/acme/cloud?"),
+        ([d, "--mock", MOCK, "--mock", MOCK], "tfplancheck: error: --mock registry.terraform.io/acme/cloud is given twice"),
+        ([str(tmp / "nowhere"), "--mock", MOCK], f"tfplancheck: error: {tmp}/nowhere: not a directory"),
+        ([str(empty), "--mock", MOCK], f"tfplancheck: error: {empty}: no .tf or .tf.json files: not a Terraform module directory"),
+        ([d, "--mock", MOCK, "--var", f"1bad={SECRET}"],
+         "tfplancheck: error: --var 1bad=...: expected NAME=VALUE with a variable name"),
+        ([d, "--mock", MOCK, "--var", v, "--terraform", str(tmp / "no-terraform")],
+         f"tfplancheck: error: cannot use Terraform binary {tmp}/no-terraform: no such file"),
+        ([str(unknown_type), "--mock", MOCK], "tfplancheck: error: terraform "),
+    ]
+
+
+def test_errors_are_one_clear_message_never_a_traceback(terraform: str, tmp_path: Path, private_tmp: Path) -> None:
+    with leak_check(private_tmp) as leaks:
+        for argv, start in errors(tmp_path):
+            if "--terraform" not in argv:
+                argv = [*argv, "--terraform", terraform]
+            status, out, err = cli("mock-plan", *argv)
+            assert status == 2, (argv, err)
+            assert err.startswith(start), (argv, err)
+            assert "Traceback" not in err
+            assert SECRET not in out + err
+    assert not leaks[0], leaks[0]
+
+
+def test_terraform_s_own_error_names_the_unknown_type(terraform: str, tmp_path: Path) -> None:
+    [*_, (argv, _)] = errors(tmp_path)
+    status, _, err = cli("mock-plan", *argv, "--terraform", terraform)
+    assert status == 2
+    assert ("cloud_buckets" in err and "terraform plan failed" in err) or "terraform init failed" in err, err
