@@ -177,6 +177,25 @@ def _checks(value: object, where: str, method: str, noun: str) -> tuple[Any, ...
     return checks
 
 
+def _query_checks(value: object) -> tuple[Any, ...]:
+    if value is None or value == ():
+        return ()
+    # Imported here: only a step with query checks needs the query document model.
+    from ..querycheck import QueryResultCheck
+
+    where = "TestStep.query_result_checks"
+    if isinstance(value, (str, bytes, QueryResultCheck)) or not isinstance(value, (Sequence, frozenset, set)):
+        raise TestDefinitionError(where, f"expected a list of query checks, got {_type_name(value)}")
+    checks = tuple(value)
+    for i, check in enumerate(checks):
+        if not isinstance(check, QueryResultCheck):
+            raise TestDefinitionError(
+                f"{where}[{i}]",
+                f"expected a query check (a plancheck.querycheck.QueryResultCheck, e.g. ExpectLength), got {_type_name(check)}",
+            )
+    return checks
+
+
 def _version_checks(value: object) -> tuple[Any, ...]:
     where = "TestCase.terraform_version_checks"
     if value is None:
@@ -337,7 +356,11 @@ class TestStep:
 
     **Import mode** (``import_state=True``, see the README's "Import steps") imports
     ``resource_name`` in a separate working directory and compares; **refresh mode**
-    (``refresh_state=True``) runs ``terraform refresh`` and a plan.
+    (``refresh_state=True``) runs ``terraform refresh`` and a plan; **query mode**
+    (``query=True``, Terraform 1.14 or later) writes ``config`` (HCL text, or a config function
+    returning it) as ``main.tfquery.hcl`` beside the last config-mode step's configuration, runs
+    ``terraform query -json`` and checks its results with ``query_result_checks`` (see
+    :mod:`plancheck.querycheck`).
 
     Then:
 
@@ -367,6 +390,10 @@ class TestStep:
     re.compile('Unsupported argument')
     >>> TestStep(import_state=True, resource_name="widget_thing.t", import_state_verify=True).import_state_kind
     <ImportStateKind.ImportCommandWithID>
+    >>> from plancheck.querycheck import ExpectLength
+    >>> TestStep(query=True, config='list "concept_pet" "pets" { provider = concept }',
+    ...          query_result_checks=[ExpectLength("concept_pet.pets", 3)]).query_result_checks
+    (ExpectLength('concept_pet.pets', 3),)
     >>> TestStep()
     Traceback (most recent call last):
     ...
@@ -409,10 +436,13 @@ class TestStep:
     import_state_verify_identifier_attribute: str = "id"
     import_state_persist: bool = False
     import_state_config_exact: bool = False
+    query: bool = False
+    query_result_checks: Sequence[Any] = ()
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "providers", normalize_providers(self.providers, "TestStep.providers"))
         self._check_flags()
+        self._check_query()
         self._check_config_source()
         self._check_variables()
         self._check_plan_checks()
@@ -440,9 +470,32 @@ class TestStep:
             "import_state_verify",
             "import_state_persist",
             "import_state_config_exact",
+            "query",
         ):
             if not isinstance(getattr(self, name), bool):
                 raise TestDefinitionError(f"TestStep.{name}", f"expected a bool, got {_type_name(getattr(self, name))}")
+
+    def _check_query(self) -> None:
+        object.__setattr__(self, "query_result_checks", _query_checks(self.query_result_checks))
+        if not self.query:
+            if self.query_result_checks:
+                raise TestDefinitionError("TestStep.query_result_checks", "only for a query=True step")
+            return
+        for name in ("import_state", "refresh_state"):
+            if getattr(self, name):
+                raise TestDefinitionError("TestStep.query", f"cannot be combined with {name}=True")
+        for name in ("config_directory", "config_file"):
+            if getattr(self, name) is not None:
+                raise TestDefinitionError(
+                    f"TestStep.{name}", "not supported by a query=True step: give the .tfquery.hcl text as config= (as Go)"
+                )
+        if self.config is None:
+            raise TestDefinitionError("TestStep.config", "a query=True step needs config= (the text of its .tfquery.hcl file)")
+        if not isinstance(self.config, str) and not callable(self.config):
+            raise TestDefinitionError(
+                "TestStep.config",
+                f"a query=True step takes the .tfquery.hcl text (str) or a config function, got {_type_name(self.config)}",
+            )
 
     def _check_config_source(self) -> None:
         given = [name for name in _CONFIG_SOURCES if getattr(self, name) is not None]
@@ -535,6 +588,20 @@ class TestStep:
             for name in ("config_plan_checks", "config_state_checks", "plan_only", "destroy", "taint", "post_apply_func"):
                 if getattr(self, name):
                     raise TestDefinitionError(f"TestStep.{name}", f"not used by a {mode}=True step")
+        if self.query:
+            for name in (
+                "config_plan_checks",
+                "config_state_checks",
+                "plan_only",
+                "destroy",
+                "taint",
+                "post_apply_func",
+                "check",
+                "expect_non_empty_plan",
+                "additional_cli_options",
+            ):
+                if getattr(self, name):
+                    raise TestDefinitionError(f"TestStep.{name}", "not used by a query=True step")
         if self.import_state and self.check is not None:
             raise TestDefinitionError("TestStep.check", "not used by an import_state=True step; use import_state_check")
 
@@ -615,6 +682,7 @@ class TestStep:
                 self.import_state,
                 self.refresh_state,
                 self.resource_name,
+                self.query,
             )
         )
 

@@ -35,6 +35,8 @@ class Stage(StrEnum):
     IMPORT_STATE_VERIFY = "import_state_verify"
     REFRESH = "refresh"
     POST_REFRESH = "post_refresh"
+    QUERY = "query"
+    QUERY_RESULT_CHECKS = "query_result_checks"
     EXPECT_ERROR = "expect_error"
     DESTROY = "destroy"
     CHECK_DESTROY = "check_destroy"

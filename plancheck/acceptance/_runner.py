@@ -33,6 +33,7 @@ from .._terraform import (
     run_command,
     terraform_environment,
 )
+from ..querycheck import QueryFormatError, QueryOutput
 from ..tfversion import Version, VersionError, run_check
 from ._case import TestCase, TestStep
 from ._checks import plan_check_failures, state_check_failures
@@ -41,6 +42,7 @@ from ._importstate import call_check, import_block, import_block_with_identity, 
 from ._plans import planned_changes
 from ._providers._errors import ProviderServerError, ProvidersNotInstalledError
 from ._providers._session import ProviderSession
+from ._query import QUERY_FILE, query_error_messages, query_refusal, query_result_failures
 from ._workdir import PLAN_FILE, WorkingDirectory
 from .config import TestStepConfigRequest
 
@@ -354,7 +356,8 @@ class _CaseRun:
             f"[step {self.step_no}/{self.total} {stage.value}] $ {scrub(result.command_line)}{where}  "
             f"({status}, {result.duration:.2f} s)"
         )
-        if args[:2] == ("show", "-json"):
+        # JSON is not echoed: it can hold secrets not known yet (a query's sensitive list block inputs).
+        if args[:2] == ("show", "-json") or args[:1] == ("query",):
             self.log(f"    ({len(result.stdout)} characters of JSON)")
             if result.stderr.strip():
                 self.log(_indent(scrub(result.stderr)))
@@ -588,6 +591,46 @@ class _CaseRun:
     def run_import(self, step: TestStep) -> None:
         _ImportStep(self, step).run()
 
+    def run_query(self, step: TestStep) -> None:
+        """A ``query`` step (Go's ``testStepNewQuery``): write the query file, init, query, check."""
+        refusal = query_refusal(self.runner.terraform)
+        if refusal is not None:
+            raise _StepFailure(Stage.QUERY, refusal)
+        # resolve() builds the step again, so TestStep refuses a config function's dict itself.
+        resolved = self.resolve(step)
+        assert resolved is not None  # a query step always has config= (checked by TestStep)
+        assert isinstance(resolved.config, str)
+        text = resolved.config
+        # As Go, the last config-mode step's configuration stays (its provider and resource blocks).
+        base = self.applied_config if self.applied_config is not None else TestStep(config="")
+        base = replace(base, variables=step.variables or base.variables, providers=step.providers)
+        # The query file is never a "valid configuration" to go back to: write() leaves current_valid
+        # false, so whatever runs next (destroy, refresh, import) writes the last applied one again.
+        self.write(base, {QUERY_FILE: text})
+        result = self.tf(Stage.QUERY, "query", "-no-color", "-json", ok=(0, 1))
+        output = self.read_query(result)
+        errors = query_error_messages(output)
+        if errors:
+            raise _StepFailure(Stage.QUERY, _listing("terraform query reported errors", errors), replace(result, stdout=""))
+        if result.returncode != 0:
+            raise _StepFailure(Stage.QUERY, "terraform query failed", result)
+        failures = query_result_failures(output, tuple(step.query_result_checks))
+        if failures:
+            raise _StepFailure(Stage.QUERY_RESULT_CHECKS, _listing("Query result check(s) failed", failures))
+
+    def read_query(self, result: CommandResult) -> QueryOutput:
+        """The query's JSON lines; its sensitive list block inputs join the case's secrets."""
+        try:
+            output = QueryOutput.from_json(result.stdout, source="terraform query -json")
+        except QueryFormatError as exc:
+            # Unreadable, so its sensitive values are unknown: the output is withheld (fail closed).
+            withheld = replace(result, stdout="(withheld: the output could not be read, so its secrets are unknown)")
+            if self.results and self.results[-1] is result:
+                self.results[-1] = withheld
+            raise _StepFailure(Stage.QUERY, f"cannot read the output of terraform query -json: {exc}", withheld) from None
+        self.add_secrets(output.secrets)
+        return output
+
     def error(self, failure: _StepFailure, suffix: str = "") -> AcceptanceError:
         scrub = self.secrets.scrub
         result = failure.result
@@ -606,6 +649,8 @@ class _CaseRun:
             self.run_import(step)
         elif step.refresh_state:
             self.run_refresh(step)
+        elif step.query:
+            self.run_query(step)
         else:
             self.run_step(step)
 

@@ -34,6 +34,8 @@ entry = {{
     "files": sorted(os.listdir(".")),
     "stdin": sys.stdin.read() if not sys.stdin.closed else None,
     "main_tf": open("main.tf").read() if os.path.exists("main.tf") else None,
+    "query_hcl": open("main.tfquery.hcl").read() if os.path.exists("main.tfquery.hcl") else None,
+    "tfvars": json.load(open("terraform.tfvars.json")) if os.path.exists("terraform.tfvars.json") else None,
 }}
 with open(log_path, "a") as f:
     f.write(json.dumps(entry) + "\\n")
@@ -79,6 +81,55 @@ def plan_json(*changes: tuple[str, Sequence[str]], outputs: Mapping[str, Sequenc
         }
     doc.update(extra)
     return json.dumps(doc)
+
+
+# -- terraform query -json (Terraform 1.14+) -----------------------------------------------------
+# Shaped after Terraform's own tests of the command (internal/command/query_test.go) and
+# terraform-json's logging_query.go; no Terraform 1.14 is installed here to record real ones.
+
+
+def _ui(message: str, kind: str, **body: Any) -> dict[str, Any]:
+    return {"@level": "info", "@message": message, "@module": "terraform.ui",
+            "@timestamp": "2026-11-20T10:00:00.000000Z", "type": kind, **body}
+
+
+def query_version(version: str = "1.14.0") -> dict[str, Any]:
+    return _ui(f"Terraform {version}", "version", terraform=version, ui="1.2")
+
+
+def query_start(address: str, resource_type: str, config: Mapping[str, Any] | None = None,
+                sensitive: Sequence[str] = ()) -> dict[str, Any]:
+    body: dict[str, Any] = {"address": address, "resource_type": resource_type}
+    if config is not None:
+        body["input_config"] = dict(config)
+    if sensitive:
+        body["sensitive_attribute_paths"] = list(sensitive)
+    return _ui(f"{address}: Starting query...", "list_start", list_start=body)
+
+
+def query_found(address: str, resource_type: str, display_name: str, identity: Mapping[str, Any],
+                resource_object: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    body: dict[str, Any] = {"address": address, "display_name": display_name, "identity": dict(identity),
+                            "identity_version": 1, "resource_type": resource_type}
+    if resource_object is not None:
+        body["resource_object"] = dict(resource_object)
+    return _ui(f"{address}: Result found", "list_resource_found", list_resource_found=body)
+
+
+def query_complete(address: str, resource_type: str, total: int) -> dict[str, Any]:
+    return _ui(f"{address}: List complete", "list_complete",
+               list_complete={"address": address, "resource_type": resource_type, "total": total})
+
+
+def query_error(summary: str, detail: str = "") -> dict[str, Any]:
+    return {"@level": "error", "@message": f"Error: {summary}", "@module": "terraform.ui",
+            "@timestamp": "2026-11-20T10:00:00.000000Z", "type": "diagnostic",
+            "diagnostic": {"severity": "error", "summary": summary, "detail": detail}}
+
+
+def query_jsonl(*messages: Mapping[str, Any]) -> str:
+    """The messages as ``terraform query -json`` prints them: one compact JSON object per line."""
+    return "".join(json.dumps(m, separators=(",", ":")) + "\n" for m in messages)
 
 
 def rule(*when: str, responses: Sequence[Mapping[str, Any]] = ({},), **extra: Any) -> dict[str, Any]:

@@ -21,6 +21,8 @@ from plancheck.acceptance import (
     TestStep,
 )
 from plancheck.acceptance._case import sensitive_strings, unwrap_sensitive
+from plancheck.acceptance._options import AdditionalCLIOptions, PlanOptions
+from plancheck.querycheck import ExpectLength
 
 # Untyped aliases: these tests pass wrong types on purpose.
 Step: Any = TestStep
@@ -104,6 +106,75 @@ def test_bad_definitions_name_the_argument(build: Any, message: str) -> None:
     assert str(info.value) == message
     assert isinstance(info.value, TypeError)
     assert isinstance(info.value, ValueError)
+
+
+_QUERY_NOT_USED = [
+    ("plan_only", {"plan_only": True}),
+    ("destroy", {"destroy": True}),
+    ("taint", {"taint": ["concept_pet.a"]}),
+    ("check", {"check": lambda state: None}),
+    ("expect_non_empty_plan", {"expect_non_empty_plan": True}),
+    ("config_state_checks", {"config_state_checks": [StateCheckStandIn()]}),
+    ("config_plan_checks", {"config_plan_checks": ConfigPlanChecks(post_apply_pre_refresh=[PlanCheckStandIn()])}),
+    ("post_apply_func", {"post_apply_func": lambda: None}),
+    ("additional_cli_options", {"additional_cli_options": AdditionalCLIOptions(plan=PlanOptions(no_refresh=True))}),
+]
+
+
+@pytest.mark.parametrize(
+    ("build", "message"),
+    [
+        pytest.param(lambda: Step(query=True),
+                     "TestStep.config: a query=True step needs config= (the text of its .tfquery.hcl file)",
+                     id="query-without-config"),
+        pytest.param(lambda: Step(query=True, config={"list": {}}),
+                     "TestStep.config: a query=True step takes the .tfquery.hcl text (str) or a config function, got dict",
+                     id="query-json-config"),
+        pytest.param(lambda: Step(query=True, config_directory="queries"),
+                     "TestStep.config_directory: not supported by a query=True step: give the .tfquery.hcl text as "
+                     "config= (as Go)", id="query-config-directory"),
+        pytest.param(lambda: Step(query=True, config_file="pets.tfquery.hcl"),
+                     "TestStep.config_file: not supported by a query=True step: give the .tfquery.hcl text as "
+                     "config= (as Go)", id="query-config-file"),
+        pytest.param(lambda: Step(query=True, config="", import_state=True, resource_name="concept_pet.a"),
+                     "TestStep.query: cannot be combined with import_state=True", id="query-and-import"),
+        pytest.param(lambda: Step(query=True, refresh_state=True),
+                     "TestStep.query: cannot be combined with refresh_state=True", id="query-and-refresh"),
+        pytest.param(lambda: Step(query="yes", config=""), "TestStep.query: expected a bool, got str", id="query-type"),
+        pytest.param(lambda: Step(config="", query_result_checks=[ExpectLength("concept_pet.pets", 1)]),
+                     "TestStep.query_result_checks: only for a query=True step", id="query-checks-without-query"),
+        pytest.param(lambda: Step(query=True, config="", query_result_checks=ExpectLength("concept_pet.pets", 1)),
+                     "TestStep.query_result_checks: expected a list of query checks, got ExpectLength",
+                     id="single-query-check"),
+        pytest.param(lambda: Step(query=True, config="", query_result_checks="ExpectLength"),
+                     "TestStep.query_result_checks: expected a list of query checks, got str", id="query-checks-str"),
+        pytest.param(lambda: Step(query=True, config="", query_result_checks=[ExpectLength("a.b", 1), PlanCheckStandIn()]),
+                     "TestStep.query_result_checks[1]: expected a query check (a plancheck.querycheck.QueryResultCheck, "
+                     "e.g. ExpectLength), got PlanCheckStandIn", id="plan-check-given-as-query-check"),
+        pytest.param(lambda: Step(query=True, config="", import_state_verify=True),
+                     "TestStep.import_state_verify: only for an import_state=True step", id="query-with-import-field"),
+        *[
+            pytest.param(lambda extra=extra: Step(query=True, config="", **extra),
+                         f"TestStep.{name}: not used by a query=True step", id=f"query-{name.replace('_', '-')}")
+            for name, extra in _QUERY_NOT_USED
+        ],
+    ],
+)
+def test_bad_query_steps_name_the_argument(build: Any, message: str) -> None:
+    with pytest.raises(TestDefinitionError) as info:
+        build()
+    assert str(info.value) == message
+
+
+def test_query_steps_are_values() -> None:
+    one = TestStep(query=True, config="list {}", query_result_checks=[ExpectLength("concept_pet.pets", 1)])
+    two = TestStep(query=True, config="list {}", query_result_checks=(ExpectLength("concept_pet.pets", 1),))
+    other = TestStep(query=True, config="list {}", query_result_checks=[ExpectLength("concept_pet.pets", 2)])
+    assert one == two
+    assert hash(one) == hash(two)
+    assert one != other
+    assert one != TestStep(config="list {}")
+    assert one.query_result_checks == (ExpectLength("concept_pet.pets", 1),)
 
 
 def test_step_copies_what_it_is_given() -> None:
