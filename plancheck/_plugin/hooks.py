@@ -155,7 +155,8 @@ class _Scrubber:
     Every report is scrubbed once, as soon as it is made, also of passing tests (``-rA`` and JUnit
     show what they printed); reports made without ``pytest_runtest_makereport`` (subtests) are
     scrubbed when logged, before the terminal, JUnit or xdist see them; warnings before the warnings
-    summary stores them.
+    summary stores them. A skip the acceptance runner raised (``unittest.SkipTest``) is reported at
+    the test's location, not inside pytest's unittest support.
     """
 
     def __init__(self, config: pytest.Config) -> None:
@@ -173,8 +174,14 @@ class _Scrubber:
 
     @pytest.hookimpl(wrapper=True)
     def pytest_runtest_makereport(self, item: pytest.Item, call: pytest.CallInfo[None]) -> Generator[None, Any, Any]:
-        """Scrub the secrets of every document and acceptance test of this session from the report."""
+        """Place the runner's skips at the test, then scrub the secrets of every document and acceptance test of this session."""
+        from .acceptance import library_skip, skip_at_item
+
+        # Looked at before pytest's unittest hook replaces the SkipTest with a skip raised in its own module.
+        relocate = library_skip(call.excinfo)
         report = yield
+        if relocate:
+            skip_at_item(item, report)
         self._scrub(report)
         return report
 

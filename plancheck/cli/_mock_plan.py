@@ -1,7 +1,9 @@
 """``tfplancheck mock-plan DIR --mock ADDRESS=SCHEMA.json``: plan a module with mocked providers, then check the plan.
 
 The module directory is copied to a private temporary directory (with a local backend
-override, so no remote state is touched), each ``--mock`` is served in this process as a
+override, so no remote state is touched), together with every local module it reaches
+(``source = "../lib"``), in the same relative layout and with symlinks replaced by what they
+point to; each ``--mock`` is served in this process as a
 :class:`~plancheck.acceptance.MockProvider` and reattached, and ``init``, ``plan`` and
 ``show -json`` run there: no credentials, no network for the mocked providers. The plan JSON
 goes to ``--out`` and/or through ``--checks``; with neither, the plan's addresses and actions
@@ -13,10 +15,12 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import json
 import os
+import re
 import shutil
 from collections.abc import Callable, Iterator, Sequence
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any, Final
 
 if TYPE_CHECKING:
@@ -36,6 +40,8 @@ exit status: 0 planned (and every check passed), 1 a check failed, 2 a usage err
 _TIMEOUT: Final = 600.0
 _OVERRIDE_FILE: Final = "zz_tfplancheck_mock_override.tf"
 _SKIPPED: Final = (".terraform", ".terraform.lock.hcl", "terraform.tfstate", "terraform.tfstate.backup", ".git")
+# Terraform's own rule: only these prefixes make a module source a local directory.
+_LOCAL_SOURCE: Final = ("./", "../")
 
 
 class _Failed(Exception):
@@ -67,8 +73,26 @@ def add_mock_plan_parser(commands: Any, streams: object) -> None:
     parser.add_argument("-q", "--quiet", action="store_true", help="print only failures")
     parser.add_argument("--color", "--colour", choices=("auto", "always", "never"), default="auto")
     parser.add_argument("--terraform", metavar="PATH", help="terraform binary (default: $TF_ACC_TERRAFORM_PATH, terraform)")
-    parser.add_argument("--timeout", type=float, default=_TIMEOUT, metavar="SECONDS", help="per terraform command")
+    parser.add_argument("--timeout", type=_seconds, default=_TIMEOUT, metavar="SECONDS",
+                        help="per terraform command (default 600, at most 604800)")
     parser.streams = streams
+
+
+def _seconds(text: str) -> float:
+    """A --timeout value: a number of seconds greater than 0 and at most a week (the rule of ``run_command``).
+
+    >>> _seconds("90"), _seconds(" 0.5 ")
+    (90.0, 0.5)
+    >>> _seconds("nan")
+    Traceback (most recent call last):
+    argparse.ArgumentTypeError: invalid value 'nan': expected a number of seconds greater than 0 and at most 604800 (a week)
+    """
+    from .._terraform import TimeoutValueError, check_timeout
+
+    try:
+        return check_timeout(float(text))
+    except (ValueError, TimeoutValueError):  # float() refused it, or check_timeout did
+        raise argparse.ArgumentTypeError(f"invalid value {text!r}: expected {TimeoutValueError.EXPECTED}") from None
 
 
 def _mocks(specs: Sequence[str], seed: str) -> list[Any]:
@@ -101,17 +125,257 @@ def _variables(pairs: Sequence[str]) -> dict[str, str]:
     return env
 
 
-def _copy_module(source: Path, target: Path) -> None:
+_CONFIG_SUFFIXES: Final = (".tf", ".tf.json", ".tfvars", ".tfvars.json")
+_ESCAPES: Final = {'"': '"', "\\": "\\", "n": "\n", "r": "\r", "t": "\t"}
+_SOURCE_IS: Final = (("word", "source"), ("=", None))
+_HCL_TOKEN: Final = re.compile(
+    r"""
+    \s+ | \#[^\n]* | //[^\n]* | /\*.*?(?:\*/|\Z)
+    | (?P<heredoc> <<-? (?P<tag>[A-Za-z_][\w-]*) [ \t]* \r?\n )
+    | (?P<quote> " )
+    | (?P<word> [A-Za-z_][\w-]* )
+    | (?P<op> ==|!=|<=|>=|=> )
+    | (?P<punct> [][{}()=] )
+    | (?P<other> . )
+    """,
+    re.VERBOSE | re.DOTALL,
+)
+
+
+def _copy_module(source: Path, target: Path) -> Path:
+    """Copy the module ``source`` and every local module it reaches under ``target``; return the copy of ``source``.
+
+    The directories keep their layout relative to their common ancestor, so ``../lib`` still works.
+    """
     if not source.is_dir():
         raise _Failed("usage", f"{source}: not a directory")
     if not any(source.glob("*.tf")) and not any(source.glob("*.tf.json")):
         raise _Failed("usage", f"{source}: no .tf or .tf.json files: not a Terraform module directory")
+    root = os.path.realpath(source)
+    modules = _local_modules(root, source)
+    top = os.path.commonpath(modules)
     try:
-        shutil.copytree(source, target, ignore=shutil.ignore_patterns(*_SKIPPED), symlinks=True)
-    except (OSError, shutil.Error) as exc:
+        # Parents first: a module inside a directory already copied is in that copy.
+        for module in sorted(modules, key=lambda m: PurePosixPath(m).parts):
+            copy = target / os.path.relpath(module, top)
+            if not copy.exists():
+                copy.parent.mkdir(parents=True, exist_ok=True)
+                _copy_tree(Path(module), copy)
+        copied = target / os.path.relpath(root, top)
+        # A remote backend would need credentials: the plan is made against an empty local state instead.
+        (copied / _OVERRIDE_FILE).write_text('terraform {\n  backend "local" {}\n}\n', encoding="utf-8")
+    except OSError as exc:
         raise _Failed("usage", f"{source}: cannot copy the module: {exc}") from None
-    # A remote backend would need credentials: the plan is made against an empty local state instead.
-    (target / _OVERRIDE_FILE).write_text('terraform {\n  backend "local" {}\n}\n', encoding="utf-8")
+    return copied
+
+
+def _local_modules(root: str, shown: Path) -> list[str]:
+    """``root`` and the directory of every local module it reaches, directly or through other local modules."""
+    found = [root]
+    pending = [root]
+    while pending:
+        directory = pending.pop()
+        for file, name, source in _module_calls(Path(directory)):
+            if not source.startswith(_LOCAL_SOURCE):
+                continue
+            where = f'{shown if directory == root else directory}{os.sep}{file}: module "{name}": source "{source}"'
+            reached = _lexical_join(directory, source)
+            if reached is None:
+                raise _Failed("usage", f"{where} leaves the filesystem root")
+            if not os.path.isdir(reached):
+                raise _Failed("usage", f"{where} is not a directory: {reached}")
+            if reached not in found:
+                found.append(reached)
+                pending.append(reached)
+    return found
+
+
+def _lexical_join(directory: str, source: str) -> str | None:
+    """``source`` joined to ``directory`` as Terraform joins it, on the text; None when it climbs above the root.
+
+    >>> _lexical_join("/repo/envs/prod", "../../modules/lib"), _lexical_join("/repo", "./a/./b/../c/")
+    ('/repo/modules/lib', '/repo/a/c')
+    >>> _lexical_join("/repo", "../../etc") is None
+    True
+    """
+    parts = list(PurePosixPath(directory).parts)
+    for part in source.split("/"):
+        if part == "..":
+            if len(parts) == 1:
+                return None
+            parts.pop()
+        elif part not in ("", "."):
+            parts.append(part)
+    return str(PurePosixPath(*parts))
+
+
+def _module_calls(directory: Path) -> list[tuple[str, str, str]]:
+    """(file name, module name, source) of each module block in the configuration files of ``directory``."""
+    calls: list[tuple[str, str, str]] = []
+    try:
+        for path in sorted(directory.iterdir()):
+            name = path.name
+            # The files Terraform reads: .tf and .tf.json, neither hidden nor an editor's backup.
+            if name.startswith(".") or not name.endswith((".tf", ".tf.json")) or not path.is_file():
+                continue
+            text = path.read_bytes().decode("utf-8", "replace")
+            found = _json_module_calls(text) if name.endswith(".tf.json") else _hcl_module_calls(text)
+            calls.extend((name, module, source) for module, source in found)
+    except OSError as exc:
+        raise _Failed("usage", f"{directory}: cannot read the module: {exc.strerror or exc}") from None
+    return calls
+
+
+def _json_module_calls(text: str) -> list[tuple[str, str]]:
+    """(name, source) of each module block of a JSON file; none when it is not JSON (Terraform says so itself).
+
+    >>> _json_module_calls('{"module": {"lib": {"source": "../lib"}, "net": [{"source": "./net"}]}}')
+    [('lib', '../lib'), ('net', './net')]
+    """
+    try:
+        document = json.loads(text)
+    except (ValueError, RecursionError):
+        return []
+    modules = document.get("module") if isinstance(document, dict) else None
+    return [
+        (name, body["source"])
+        for blocks in _objects(modules)
+        for name, bodies in blocks.items()
+        for body in _objects(bodies)
+        if isinstance(body.get("source"), str)
+    ]
+
+
+def _objects(value: object) -> list[dict[str, Any]]:
+    """A JSON block value as its list of objects (Terraform accepts an object or an array of objects)."""
+    return [v for v in (value if isinstance(value, list) else [value]) if isinstance(v, dict)]
+
+
+def _hcl_module_calls(text: str) -> list[tuple[str, str]]:
+    """(name, source) of each module block of a native syntax file whose source is a plain string.
+
+    >>> _hcl_module_calls('module "lib" {\\n  source = "../lib" # shared\\n  tags = { source = "./x" }\\n}\\n')
+    [('lib', '../lib')]
+    """
+    calls = []
+    depth = 0
+    block: str | None = None  # the label of the module block being read
+    last: tuple[tuple[str, str | None], ...] = (("", None), ("", None))
+    for kind, value in _hcl_tokens(text):
+        if kind in ("{", "[", "("):
+            if depth == 0 and kind == "{" and last[0] == ("word", "module") and last[1][0] in ("word", "string"):
+                block = last[1][1]
+            depth += 1
+        elif kind in ("}", "]", ")"):
+            depth = max(depth - 1, 0)
+            block = block if depth else None
+        elif kind == "string" and value is not None and block is not None and depth == 1 and last == _SOURCE_IS:
+            calls.append((block, value))
+        last = (last[1], (kind, value))
+    return calls
+
+
+def _hcl_tokens(text: str) -> Iterator[tuple[str, str | None]]:
+    """The tokens of a native syntax file that matter here: words, plain strings, brackets and ``=``.
+
+    >>> list(_hcl_tokens('a = <<EOT\\n}"\\nEOT\\n/* } */ b {"${c}"}'))  # doctest: +NORMALIZE_WHITESPACE
+    [('word', 'a'), ('=', None), ('heredoc', None), ('word', 'b'), ('{', None), ('string', None), ('}', None)]
+    """
+    pos = 0
+    while pos < len(text):
+        match = _HCL_TOKEN.match(text, pos)
+        assert match is not None  # the last alternative takes any one character
+        pos = match.end()
+        if match["quote"]:
+            pos, literal = _hcl_string(text, pos)
+            yield "string", literal
+        elif match["heredoc"]:
+            end = re.compile(rf"^[ \t]*{re.escape(match['tag'])}[ \t]*\r?$", re.MULTILINE).search(text, pos)
+            pos = end.end() if end else len(text)
+            yield "heredoc", None
+        elif match["word"]:
+            yield "word", match["word"]
+        elif match["punct"]:
+            yield match["punct"], None
+        elif match["op"] or match["other"]:
+            yield "other", None
+
+
+def _hcl_string(text: str, pos: int) -> tuple[int, str | None]:
+    """Skip the quoted template whose opening quote ends at ``pos``: (its end, its value when it is a plain string).
+
+    >>> _hcl_string('"../lib" }', 1), _hcl_string('"a${ {k = "}"}[0] }b" x', 1), _hcl_string('"$${x}"', 1)
+    ((8, '../lib'), (21, None), (7, '${x}'))
+    """
+    # -1: inside quotes; n >= 0: inside ${ } (or %{ }) with n braces open, where a quote opens a nested template.
+    stack = [-1]
+    value: list[str] = []
+    literal = True
+    while stack and pos < len(text):
+        char = text[pos]
+        pos += 1
+        if stack[-1] >= 0:
+            if char == '"':
+                stack.append(-1)
+            elif char in "{}":
+                stack[-1] += 1 if char == "{" else -1
+                if stack[-1] < 0:
+                    stack.pop()
+        elif char == '"':
+            stack.pop()
+        elif char == "\n":
+            break  # a quoted string ends on its line; Terraform reports the missing quote
+        elif char == "\\":
+            escaped = _ESCAPES.get(text[pos : pos + 1])
+            literal = literal and escaped is not None
+            value.append(escaped or "")
+            pos += 1
+        elif char in "$%" and text.startswith(char + "{", pos):  # $${ and %%{ are a literal ${ and %{
+            value.append(char + "{")
+            pos += 2
+        elif char in "$%" and text.startswith("{", pos):
+            literal = False
+            stack.append(0)
+            pos += 1
+        else:
+            value.append(char)
+    return pos, "".join(value) if literal and not stack else None
+
+
+def _copy_tree(source: Path, target: Path) -> None:
+    """Copy a directory with every symlink replaced by what it points to (a relative link would be dangling).
+
+    Broken symlinks and special files (sockets, pipes) are left out, as Terraform never reads them, but a
+    broken configuration file is refused, and so is a link to a directory that contains it (an endless copy).
+    """
+    pending = [(source, target, _identities(Path(os.path.realpath(source))))]
+    while pending:
+        directory, copy, above = pending.pop()
+        copy.mkdir()
+        with os.scandir(directory) as scan:
+            entries = sorted(scan, key=lambda e: e.name)
+        for entry in entries:
+            if entry.name in _SKIPPED:
+                continue
+            if entry.is_dir():
+                identity = _identity(entry.path)
+                if identity in above:
+                    raise _Failed("usage", f"{entry.path}: a symlink to a directory that contains it: cannot copy the module")
+                pending.append((Path(entry.path), copy / entry.name, above | {identity}))
+            elif entry.is_file():
+                shutil.copy2(entry.path, copy / entry.name)  # follows a symlink: the copy holds the target's content
+            elif entry.is_symlink() and entry.name.endswith(_CONFIG_SUFFIXES):
+                raise _Failed("usage", f"{entry.path}: a broken symlink (to {os.readlink(entry.path)})")
+
+
+def _identity(path: str | Path) -> tuple[int, int]:
+    status = os.stat(path)
+    return status.st_dev, status.st_ino
+
+
+def _identities(path: Path) -> frozenset[tuple[int, int]]:
+    """The identities of ``path`` (a real path) and of every directory above it."""
+    return frozenset(_identity(p) for p in (path, *path.parents))
 
 
 @contextlib.contextmanager
@@ -165,8 +429,7 @@ def _plan_json(args: argparse.Namespace, io: _Io, mocks: Sequence[Any]) -> str:
 
     root = short_temp_dir("tfpc-mock-")
     try:
-        module = root / "module"
-        _copy_module(Path(args.directory), module)
+        module = _copy_module(Path(args.directory), root / "module")
         empty = root / "empty.tfrc"
         empty.write_text("", encoding="utf-8")
         base = {**io.environ, **variables}

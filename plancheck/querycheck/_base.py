@@ -9,15 +9,28 @@ from __future__ import annotations
 
 import abc
 from collections.abc import Iterable, Sequence
+from typing import ClassVar
 
 from .._checking.fields import require_document
+from .._checking.messages import closest, scrubbed_failure
 from .._checking.run import run_checks
-from .._documents.query import QueryOutput, QueryResult
+from .._documents.query import QueryOutput, QueryResult, list_block_address
 from .._errors import CheckFailedError, CheckFailure, public
 from .._frozen import FrozenValue
 from .queryfilter import QueryFilter
 
-__all__ = ["QueryCheckError", "QueryResultCheck", "assert_query", "query_check_failures"]
+__all__ = [
+    "ListBlockCheck",
+    "QueryCheckError",
+    "QueryResultCheck",
+    "assert_query",
+    "list_block_addresses",
+    "missing_list_block",
+    "query_check_failures",
+]
+
+#: A list block absent from the output, and no similar one: how many present blocks to name instead.
+_SHOWN_BLOCKS = 5
 
 # pytest hides this module's frames from tracebacks: failures point at the user's test line,
 # and the library's locals (which may hold raw values) are never printed.
@@ -83,6 +96,92 @@ class QueryResultCheck(FrozenValue, abc.ABC):
         return [result for result in results if any(f.include(result) for f in filters)]
 
 
+def list_block_addresses(output: QueryOutput) -> list[str]:
+    """Every list block the output mentions (``list_start``, ``list_resource_found`` or ``list_complete``), without ``list.``, in order.
+
+    A list block that ran and found nothing still has its ``list_start`` and ``list_complete``,
+    so it is here; only a block the query never ran is not.
+
+    >>> out = QueryOutput.from_messages([
+    ...     {"type": "list_start", "list_start": {"address": "list.a.none"}},
+    ...     {"type": "list_resource_found", "list_resource_found": {"address": "list.a.some"}},
+    ...     {"type": "list_complete", "list_complete": {"address": "list.a.none", "total": 0}}])
+    >>> list_block_addresses(out)
+    ['a.none', 'a.some']
+    """
+    seen: dict[str, None] = {}
+    for message in (*output.starts, *output.results, *output.summaries):
+        seen.setdefault(list_block_address(message.address), None)
+    return list(seen)
+
+
+def missing_list_block(output: QueryOutput, address: str) -> str | None:
+    """Why the list block at ``address`` is absent from ``output``, naming the closest present ones; None if present.
+
+    >>> out = QueryOutput.from_messages([{"type": "list_complete", "list_complete": {"address": "list.test_instance.example", "total": 0}}])
+    >>> missing_list_block(out, "list.test_instance.example") is None
+    True
+    >>> missing_list_block(out, "test_instance.exampel")
+    'the list block test_instance.exampel was not found in the query results; closest: test_instance.example'
+    >>> missing_list_block(out, "aws_s3_bucket.logs")
+    'the list block aws_s3_bucket.logs was not found in the query results; the query output has no similar list block (it has test_instance.example)'
+    >>> missing_list_block(QueryOutput.from_messages([]), "a.b")
+    'the list block a.b was not found in the query results; the query output has no list blocks'
+    """
+    present = list_block_addresses(output)
+    wanted = list_block_address(address)
+    if wanted in present:
+        return None
+    message = f"the list block {address} was not found in the query results"
+    if not present:
+        return message + "; the query output has no list blocks"
+    near = closest(wanted, present)
+    if near:
+        return message + "; closest: " + ", ".join(near)
+    shown = ", ".join(present[:_SHOWN_BLOCKS]) + (f" and {len(present) - _SHOWN_BLOCKS} more" if len(present) > _SHOWN_BLOCKS else "")
+    return message + f"; the query output has no similar list block (it has {shown})"
+
+
+class ListBlockCheck(QueryResultCheck):
+    """A query check on the one list block at ``address``: implement :meth:`list_block_failures`.
+
+    :meth:`failures` fails first, naming the closest list blocks, when the output has no list
+    block at ``address`` at all (a misspelt address must never pass, nor fail as if the block
+    found nothing); only then does :meth:`list_block_failures` look at the block.
+
+    >>> from plancheck.querycheck import QueryOutput
+    >>> class ExpectRan(ListBlockCheck):
+    ...     __slots__ = ("address",)
+    ...     _fields = ("address",)
+    ...     def __init__(self, address):
+    ...         self._set(address=address)
+    ...     def list_block_failures(self, output):
+    ...         return []
+    >>> output = QueryOutput.from_messages([{"type": "list_complete", "list_complete": {"address": "list.concept_pet.pets", "total": 0}}])
+    >>> ExpectRan("concept_pet.pets").check_query(output)
+    >>> ExpectRan("concept_pet.pest").check_query(output)
+    Traceback (most recent call last):
+    ...
+    plancheck.querycheck.QueryCheckError: ExpectRan: concept_pet.pest: the list block concept_pet.pest was not found in the query results; closest: concept_pet.pets
+    """
+
+    __slots__ = ()
+    address: str
+    #: Appended to the not-found message: why this check fails where Go's would not.
+    _absent_note: ClassVar[str] = ""
+
+    def failures(self, output: QueryOutput) -> list[CheckFailure]:
+        """The absent list block's failure, else :meth:`list_block_failures`."""
+        missing = missing_list_block(output, self.address)
+        if missing is None:
+            return self.list_block_failures(output)
+        return [scrubbed_failure(output.secrets, type(self).__name__, self.address, None, missing + self._absent_note)]
+
+    @abc.abstractmethod
+    def list_block_failures(self, output: QueryOutput) -> list[CheckFailure]:
+        """Every way the list block, known to be in ``output``, fails this check."""
+
+
 def require_query(output: object, where: str) -> QueryOutput:
     """Return ``output`` if it is a QueryOutput, else raise a TypeError that says how to get one."""
     return require_document(output, QueryOutput, where, "a plancheck.querycheck.QueryOutput (use load_query)")
@@ -100,7 +199,7 @@ def query_check_failures(output: QueryOutput, checks: Sequence[QueryResultCheck]
     >>> query_check_failures(output, [ExpectLength("concept_pet.pets", 5)])
     []
     >>> [str(f) for f in query_check_failures(QueryOutput.from_messages([]), [ExpectLength("concept_pet.pets", 5)])]
-    ['query: no query results found', 'ExpectLength: concept_pet.pets: the list block concept_pet.pets was not found in the query results; the query output has no list_complete messages']
+    ['query: no query results found', 'ExpectLength: concept_pet.pets: the list block concept_pet.pets was not found in the query results; the query output has no list blocks']
     """
     output = require_query(output, "query_check_failures")
     found: list[CheckFailure] = []

@@ -3,7 +3,9 @@
 List block addresses are given without Terraform's ``list.`` prefix, as in Go; unlike Go,
 the prefix is also accepted everywhere (Go's length checks accept it, the others do not)
 and addresses compare exactly (Go's length checks ignore case). Messages follow Go's, each
-failure on its own; every value shown has the query output's secrets scrubbed.
+failure on its own; every value shown has the query output's secrets scrubbed. Every check
+on one list block (a :class:`ListBlockCheck`) fails when the output has no such block at all,
+naming the closest ones, before it looks at results.
 """
 
 from __future__ import annotations
@@ -22,14 +24,14 @@ from .._checking.identity import (
     identity_value_failures,
 )
 from .._checking.match import match_resolved
-from .._checking.messages import closest, scrubbed_failure
+from .._checking.messages import scrubbed_failure
 from .._documents.query import QueryOutput, QueryResult, QuerySummary, list_block_address
 from .._documents.resolve import resolve_value
 from .._errors import CheckFailure
 from .._frozen import FrozenValue
 from .._redact import render_value
 from ..knownvalue._base import Check
-from ._base import QueryResultCheck
+from ._base import ListBlockCheck, QueryResultCheck
 from .queryfilter import QueryFilter
 
 __all__ = [
@@ -89,7 +91,7 @@ class _IdentityFields(FrozenValue):
         return [name for name, _ in self.identity]
 
 
-class ExpectIdentity(_IdentityFields, QueryResultCheck):
+class ExpectIdentity(_IdentityFields, ListBlockCheck):
     """Some result of the list block at ``address`` has exactly this identity (each attribute matching its check).
 
     As in Go, an identity with other attribute names than the check's fails at once: the
@@ -108,7 +110,7 @@ class ExpectIdentity(_IdentityFields, QueryResultCheck):
 
     __slots__ = ()
 
-    def failures(self, output: QueryOutput) -> list[CheckFailure]:
+    def list_block_failures(self, output: QueryOutput) -> list[CheckFailure]:
         """The failure, unless some result of the list block has this identity."""
         results = output.results_for(self.address)
         for result in results:
@@ -128,8 +130,12 @@ class ExpectIdentity(_IdentityFields, QueryResultCheck):
         return _fail(output, self, self.address, message)
 
 
-class ExpectNoIdentity(_IdentityFields, QueryResultCheck):
+class ExpectNoIdentity(_IdentityFields, ListBlockCheck):
     """No result of the list block at ``address`` has this identity.
+
+    Unlike Go (which passes), a list block absent from the output fails: the query never ran
+    it, so nothing was checked, and a misspelt address would otherwise pass unnoticed. A list
+    block that ran and found no results passes.
 
     >>> from plancheck import knownvalue as kv
     >>> from plancheck.querycheck import QueryOutput
@@ -143,8 +149,12 @@ class ExpectNoIdentity(_IdentityFields, QueryResultCheck):
     """
 
     __slots__ = ()
+    _absent_note = (
+        " (Go passes here; this fails because a list block absent from the output was never queried, "
+        "so no identity was checked: one that found no results passes)"
+    )
 
-    def failures(self, output: QueryOutput) -> list[CheckFailure]:
+    def list_block_failures(self, output: QueryOutput) -> list[CheckFailure]:
         """The failure, if some result of the list block has this identity (or one of another shape)."""
         for result in output.results_for(self.address):
             identity = result.identity or {}
@@ -165,15 +175,12 @@ class ExpectNoIdentity(_IdentityFields, QueryResultCheck):
 
 
 def _summary(output: QueryOutput, address: str) -> QuerySummary | str:
+    """The list block's ``list_complete`` message (the block is known to be in the output), or why there is none."""
     wanted = list_block_address(address)
     for summary in output.summaries:
         if list_block_address(summary.address) == wanted:
             return summary
-    message = f"the list block {address} was not found in the query results"
-    if not output.summaries:
-        return message + "; the query output has no list_complete messages"
-    near = closest(wanted, [list_block_address(s.address) for s in output.summaries])
-    return message + ("; closest: " + ", ".join(near) if near else "")
+    return f"the list block {address} has no list_complete message in the query output, so its total is unknown"
 
 
 class _LengthFields(FrozenValue):
@@ -187,7 +194,7 @@ class _LengthFields(FrozenValue):
         self._set(address=checked_address(address, name), length=_checked_length(length, name))
 
 
-class ExpectLength(_LengthFields, QueryResultCheck):
+class ExpectLength(_LengthFields, ListBlockCheck):
     """The list block at ``address`` found exactly ``length`` results (its ``list_complete`` total).
 
     >>> from plancheck.querycheck import QueryOutput
@@ -201,8 +208,8 @@ class ExpectLength(_LengthFields, QueryResultCheck):
 
     __slots__ = ()
 
-    def failures(self, output: QueryOutput) -> list[CheckFailure]:
-        """The failure, if the total differs or the list block is not in the output."""
+    def list_block_failures(self, output: QueryOutput) -> list[CheckFailure]:
+        """The failure, if the total differs or the list block did not complete."""
         summary = _summary(output, self.address)
         if isinstance(summary, str):
             return _fail(output, self, self.address, summary)
@@ -211,7 +218,7 @@ class ExpectLength(_LengthFields, QueryResultCheck):
         return []
 
 
-class ExpectLengthAtLeast(_LengthFields, QueryResultCheck):
+class ExpectLengthAtLeast(_LengthFields, ListBlockCheck):
     """The list block at ``address`` found at least ``length`` results.
 
     >>> from plancheck.querycheck import QueryOutput
@@ -225,8 +232,8 @@ class ExpectLengthAtLeast(_LengthFields, QueryResultCheck):
 
     __slots__ = ()
 
-    def failures(self, output: QueryOutput) -> list[CheckFailure]:
-        """The failure, if the total is smaller or the list block is not in the output."""
+    def list_block_failures(self, output: QueryOutput) -> list[CheckFailure]:
+        """The failure, if the total is smaller or the list block did not complete."""
         summary = _summary(output, self.address)
         if isinstance(summary, str):
             return _fail(output, self, self.address, summary)
@@ -300,7 +307,7 @@ def _one_result(check: QueryResultCheck, output: QueryOutput, address: str) -> Q
     return results[0]
 
 
-class ExpectResourceDisplayName(QueryResultCheck):
+class ExpectResourceDisplayName(ListBlockCheck):
     """The one result of the list block at ``address`` that ``filter`` includes has a display name matching ``display_name``.
 
     ``filter`` is a :mod:`~plancheck.querycheck.queryfilter` filter, or None for every result
@@ -338,7 +345,7 @@ class ExpectResourceDisplayName(QueryResultCheck):
 
     QueryFilters = query_filters
 
-    def failures(self, output: QueryOutput) -> list[CheckFailure]:
+    def list_block_failures(self, output: QueryOutput) -> list[CheckFailure]:
         """The failure, unless exactly one result remains and its display name matches."""
         result = _one_result(self, output, self.address)
         if isinstance(result, str):
@@ -390,7 +397,7 @@ def _checked_known_values(value: object, check: str) -> tuple[KnownValueCheck, .
     return tuple(value)
 
 
-class ExpectResourceKnownValues(QueryResultCheck):
+class ExpectResourceKnownValues(ListBlockCheck):
     """The one result of the list block at ``address`` that ``filter`` includes has these values in its resource object.
 
     The list block must set ``include_resource = true`` (else Terraform writes no resource object).
@@ -435,7 +442,7 @@ class ExpectResourceKnownValues(QueryResultCheck):
 
     QueryFilters = query_filters
 
-    def failures(self, output: QueryOutput) -> list[CheckFailure]:
+    def list_block_failures(self, output: QueryOutput) -> list[CheckFailure]:
         """One failure per value that does not match, or why there is no single resource object to check."""
         result = _one_result(self, output, self.address)
         if isinstance(result, str):

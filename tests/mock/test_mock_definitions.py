@@ -230,6 +230,56 @@ def test_an_update_keeps_the_prior_computed_values() -> None:
     assert mock.objects("cloud_bucket")[0]["tags"] == {"team": "data"}
 
 
+def _planned_actions(steps: list[tuple[Any, Any]]) -> list[str]:
+    """Plan each (prior, proposed) pair against one mock; the actions its PlanResourceChange calls recorded.
+
+    ``"state"`` as prior stands for the state the first create applied; a callable proposed is
+    called with that state.
+    """
+    mock = MockProvider(cloud_document(), CLOUD)
+    direct = Direct(mock)
+    state = direct.create("cloud_bucket", bucket_config())
+    before = len(mock.calls)
+    for prior, proposed in steps:
+        prior = state if prior == "state" else prior
+        proposed = proposed(state) if callable(proposed) else proposed
+        config = bucket_config() if proposed is None else {**proposed, "id": None, "arn": None}
+        direct.plan("cloud_bucket", prior, proposed, config)
+    return [c.action for c in mock.calls[before:] if c.rpc == "PlanResourceChange"]
+
+
+@pytest.mark.parametrize(
+    ("steps", "actions"),
+    [
+        pytest.param([(None, bucket_config())], ["create"], id="create"),
+        pytest.param([("state", lambda state: state)], ["no-op"], id="unchanged-is-no-op"),
+        pytest.param([("state", lambda state: copy.deepcopy(state))], ["no-op"], id="equal-copy-is-no-op"),
+        pytest.param([("state", lambda state: {**state, "tags": {"team": "data"}})], ["update"], id="changed-is-update"),
+        pytest.param([("state", lambda state: {**state, "website": {**state["website"], "index_document": "i.htm"}})],
+                     ["update"], id="nested-change-is-update"),
+        pytest.param([("state", None)], ["delete"], id="destroy-is-delete"),
+        pytest.param([("state", lambda state: state), ("state", lambda state: {**state, "readers": ["bob"]}),
+                      ("state", lambda state: state)], ["no-op", "update", "no-op"], id="two-identical-steps-around-a-change"),
+    ],
+)
+def test_plan_records_the_action_it_planned(steps: list[tuple[Any, Any]], actions: list[str]) -> None:
+    assert _planned_actions(steps) == actions
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.dictionaries(st.sampled_from(["team", "env"]), st.sampled_from(["platform", "data", ""]), max_size=2))
+def test_plan_is_a_no_op_exactly_when_planned_equals_prior(tags: dict[str, str]) -> None:
+    # The mock plans an in-place change as Terraform proposes it: no-op iff nothing differs from the prior state.
+    actions = _planned_actions([("state", lambda state: {**state, "tags": tags})])
+    assert actions == (["no-op"] if tags == {"team": "platform"} else ["update"])
+
+
+def test_a_no_op_repr_names_its_action() -> None:
+    assert repr(MockCall("PlanResourceChange", "t", {"id": "a"}, "no-op")) == (
+        "MockCall('PlanResourceChange', 't', {'id': 'a'}, action='no-op')"
+    )
+
+
 @pytest.mark.parametrize("override_during", ["apply", "plan"])
 def test_defaults_values_and_functions(override_during: str) -> None:
     mock = MockProvider(

@@ -355,3 +355,27 @@ def test_the_readme_example(tf_acceptance: AcceptanceRunner, private_tmp: Path) 
     assert not leaks[0], leaks[0]
     creates = [c for c in cloud.calls if c.rpc == "ApplyResourceChange" and c.action == "create"]
     assert [c.type_name for c in creates] == ["cloud_bucket"]
+
+
+@pytest.mark.parametrize(
+    ("second", "applied", "planned"),
+    [
+        pytest.param(README_MODULE, ["create", "delete"], {"create", "no-op"}, id="identical-steps-plan-no-op"),
+        pytest.param(README_MODULE.replace('name           = "logs"', 'name           = "logs2"'),
+                     ["create", "update", "delete"], {"create", "no-op", "update"}, id="changed-step-plans-update"),
+    ],
+)
+def test_calls_record_the_action_the_mock_planned(
+    tf_acceptance: AcceptanceRunner, private_tmp: Path, second: str, applied: list[str], planned: set[str]
+) -> None:
+    cloud = MockProvider(README_SCHEMA, "acme/cloud", seed=7)
+    step = {"variables": {"key": Sensitive("k3y")}}
+    runner_for(tf_acceptance, env=OFFLINE).run(TestCase(providers={CLOUD: cloud}, steps=[
+        TestStep(config=README_MODULE, **step), TestStep(config=second, **step),
+    ]))
+    # Terraform plans a resource several times a step (plan, apply, the empty-plan check); only a
+    # real change is an update, and it never applies a no-op.
+    plans = [c.action for c in cloud.calls if c.rpc == "PlanResourceChange"]
+    assert plans[0] == "create"
+    assert set(plans) == planned
+    assert [c.action for c in cloud.calls if c.rpc == "ApplyResourceChange"] == applied

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from query_support import MESSAGES, complete, found, jsonl
+from query_support import MESSAGES, complete, found, jsonl, start
 
 from plancheck import CheckFailure
 from plancheck import knownvalue as kv
@@ -50,7 +50,8 @@ PASSING = [
                  id="ExpectIdentity-list-prefix"),
     pytest.param(ExpectNoIdentity("concept_pet.pets", {"id": kv.StringExact("calm-ibis"), "legs": kv.Int64Exact(2)}),
                  id="ExpectNoIdentity-other-block"),
-    pytest.param(ExpectNoIdentity("concept_pet.cats", {"id": kv.NotNull()}), id="ExpectNoIdentity-no-results"),
+    pytest.param(ExpectNoIdentity("test_instance.none", {"id": kv.NotNull()}), id="ExpectNoIdentity-no-results"),
+    pytest.param(ExpectLengthAtLeast("list.test_instance.none", 0), id="ExpectLengthAtLeast-zero-results"),
     pytest.param(ExpectLength("concept_pet.pets", 3), id="ExpectLength"),
     pytest.param(ExpectLength("list.test_instance.none", 0), id="ExpectLength-zero-with-prefix"),
     pytest.param(ExpectLengthAtLeast("concept_pet.pets", 2), id="ExpectLengthAtLeast"),
@@ -87,8 +88,8 @@ FAILING = [
         id="ExpectIdentity-not-found",
     ),
     pytest.param(
-        ExpectIdentity("concept_pet.cats", {"id": kv.NotNull()}),
-        ['ExpectIdentity: concept_pet.cats: an identity with the following attributes was not found: attribute "id": '
+        ExpectIdentity("test_instance.none", {"id": kv.NotNull()}),
+        ['ExpectIdentity: test_instance.none: an identity with the following attributes was not found: attribute "id": '
          "<not null> (the query found no results for this list block)"],
         id="ExpectIdentity-no-results",
     ),
@@ -119,12 +120,6 @@ FAILING = [
         ExpectLength("concept_pet.pets", 4),
         ["ExpectLength: concept_pet.pets: number of found resources 4 - expected but got 3."],
         id="ExpectLength-differs",
-    ),
-    pytest.param(
-        ExpectLength("concept_pet.pet", 3),
-        ["ExpectLength: concept_pet.pet: the list block concept_pet.pet was not found in the query results; "
-         "closest: concept_pet.pets, concept_pet.more_pets"],
-        id="ExpectLength-not-found",
     ),
     pytest.param(
         ExpectLengthAtLeast("concept_pet.pets", 4),
@@ -175,6 +170,11 @@ FAILING = [
         id="ExpectResourceKnownValues-every-failure",
     ),
     pytest.param(
+        ExpectResourceDisplayName("test_instance.none", None, kv.NotNull()),
+        ["ExpectResourceDisplayName: test_instance.none: no query results found after filtering (0 results before filtering)"],
+        id="ExpectResourceDisplayName-no-results",
+    ),
+    pytest.param(
         ExpectResourceKnownValues("test_instance.bare", None, [KnownValueCheck(New("ami"), kv.NotNull())]),
         ["ExpectResourceKnownValues: test_instance.bare: no resource object was returned, ensure `include_resource` "
          "has been set to `true` in the list resource config"],
@@ -196,6 +196,81 @@ def test_checks_fail_with_go_messages(output: QueryOutput, check: QueryResultChe
     assert [str(f) for f in check.failures(output)] == expected
     with pytest.raises(QueryCheckError):
         check.CheckQuery(output)
+
+
+_NOT_FOUND = "the list block {address} was not found in the query results; closest: {closest}"
+_GO_PASSES = (" (Go passes here; this fails because a list block absent from the output was never queried, "
+              "so no identity was checked: one that found no results passes)")
+_ONE_INSTANCE = [KnownValueCheck(New("ami"), kv.NotNull())]
+_INSTANCES = "test_instance.example, test_instance.bare, test_instance.none"
+
+#: A misspelt address: every check on one list block fails the same way, naming the closest blocks.
+ABSENT_BLOCK = [
+    pytest.param(ExpectIdentity("test_instance.exampel", {"id": kv.NotNull()}), _INSTANCES, "",
+                 id="ExpectIdentity"),
+    pytest.param(ExpectNoIdentity("test_instance.exampel", {"id": kv.NotNull()}), _INSTANCES, _GO_PASSES,
+                 id="ExpectNoIdentity"),
+    pytest.param(ExpectLength("test_instance.exampel", 2), _INSTANCES, "", id="ExpectLength"),
+    pytest.param(ExpectLengthAtLeast("test_instance.exampel", 0), _INSTANCES, "", id="ExpectLengthAtLeast"),
+    pytest.param(ExpectResourceDisplayName("test_instance.exampel", BY_INSTANCE_1, kv.NotNull()), _INSTANCES,
+                 "", id="ExpectResourceDisplayName"),
+    pytest.param(ExpectResourceKnownValues("test_instance.exampel", BY_INSTANCE_1, _ONE_INSTANCE), _INSTANCES,
+                 "", id="ExpectResourceKnownValues"),
+    pytest.param(ExpectLength("list.concept_pet.pet", 3), "concept_pet.pets, concept_pet.more_pets", "",
+                 id="ExpectLength-list-prefix-two-close"),
+    pytest.param(ExpectNoIdentity("concept_pet.cats", {"id": kv.NotNull()}), "concept_pet.pets, concept_pet.more_pets", _GO_PASSES,
+                 id="ExpectNoIdentity-other-name"),
+]
+
+
+@pytest.mark.parametrize(("check", "closest", "note"), ABSENT_BLOCK)
+def test_an_absent_list_block_fails_every_check_naming_the_closest(
+    output: QueryOutput, check: Any, closest: str, note: str
+) -> None:
+    expected = f"{type(check).__name__}: {check.address}: " + _NOT_FOUND.format(address=check.address, closest=closest)
+    assert [str(f) for f in check.failures(output)] == [expected + note]
+    assert [str(f) for f in query_check_failures(output, [check])] == [expected + note]
+
+
+@pytest.mark.parametrize(
+    ("messages", "check", "expected"),
+    [
+        pytest.param([], ExpectNoIdentity("a.b", {"id": kv.NotNull()}),
+                     "ExpectNoIdentity: a.b: the list block a.b was not found in the query results; the query output "
+                     "has no list blocks" + _GO_PASSES, id="no-list-blocks"),
+        pytest.param([complete("list.aws_s3_bucket.logs", "aws_s3_bucket", 0)],
+                     ExpectIdentity("test_instance.example", {"id": kv.NotNull()}),
+                     "ExpectIdentity: test_instance.example: the list block test_instance.example was not found in the "
+                     "query results; the query output has no similar list block (it has aws_s3_bucket.logs)",
+                     id="nothing-similar"),
+        pytest.param([complete(f"list.aws_s3_bucket.b{i}", "aws_s3_bucket", 0) for i in range(7)],
+                     ExpectLength("test_instance.example", 1),
+                     "ExpectLength: test_instance.example: the list block test_instance.example was not found in the "
+                     "query results; the query output has no similar list block (it has aws_s3_bucket.b0, aws_s3_bucket.b1, "
+                     "aws_s3_bucket.b2, aws_s3_bucket.b3, aws_s3_bucket.b4 and 2 more)",
+                     id="nothing-similar-many"),
+        pytest.param([found("list.concept_pet.pets", "concept_pet", "p", {"id": "p"})], ExpectLength("concept_pet.pets", 1),
+                     "ExpectLength: concept_pet.pets: the list block concept_pet.pets has no list_complete message in the "
+                     "query output, so its total is unknown", id="length-without-list-complete"),
+    ],
+)
+def test_absent_list_block_messages(messages: list[dict[str, Any]], check: QueryResultCheck, expected: str) -> None:
+    assert [str(f) for f in check.failures(QueryOutput.from_messages(messages))] == [expected]
+
+
+@pytest.mark.parametrize(
+    ("message", "check"),
+    [
+        pytest.param(start("list.test_instance.none", "test_instance"), ExpectNoIdentity("test_instance.none", {"id": kv.NotNull()}),
+                     id="list_start-only"),
+        pytest.param(complete("list.test_instance.none", "test_instance", 0),
+                     ExpectNoIdentity("test_instance.none", {"id": kv.NotNull()}), id="list_complete-only"),
+        pytest.param(complete("list.test_instance.none", "test_instance", 0), ExpectLength("test_instance.none", 0),
+                     id="length-zero"),
+    ],
+)
+def test_a_list_block_with_no_results_is_present(message: dict[str, Any], check: QueryResultCheck) -> None:
+    assert check.failures(QueryOutput.from_messages([message])) == []
 
 
 def test_query_check_failures_runs_everything_in_order(output: QueryOutput) -> None:

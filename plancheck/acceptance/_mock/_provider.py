@@ -48,9 +48,11 @@ Defaults = Mapping[str, Any] | Callable[[dict[str, Any]], Mapping[str, Any]]
 class MockCall:
     """One RPC a :class:`MockProvider` answered: its protocol name, the type, the configuration (plain Python).
 
-    ``action`` is ``"create"``, ``"update"`` or ``"delete"`` for ``PlanResourceChange`` and
-    ``ApplyResourceChange``, else ``""``. The repr shows sensitive attributes as ``(sensitive)``;
-    ``config`` itself holds the real values, for assertions.
+    ``action`` is what the mock did: ``"create"``, ``"update"`` or ``"delete"`` for
+    ``PlanResourceChange`` and ``ApplyResourceChange``, and ``"no-op"`` for a
+    ``PlanResourceChange`` whose planned state equals the prior state (Terraform then applies
+    nothing); else ``""``. The repr shows sensitive attributes as ``(sensitive)``; ``config``
+    itself holds the real values, for assertions.
 
     >>> MockCall("ApplyResourceChange", "cloud_bucket", {"name": "logs"}, "create")
     MockCall('ApplyResourceChange', 'cloud_bucket', {'name': 'logs'}, action='create')
@@ -340,6 +342,24 @@ class _MockInstance:
         return None
 
 
+def planned_action(prior: Any, planned: Any) -> str:
+    """The action a planned state means for a prior state, as :attr:`MockCall.action` records it.
+
+    An update whose planned state equals the prior state (decoded, as Terraform compares them)
+    is a no-op: Terraform applies nothing for it.
+
+    >>> planned_action(None, {"id": "a"}), planned_action({"id": "a"}, None)
+    ('create', 'delete')
+    >>> planned_action({"id": "a", "n": 1}, {"id": "a", "n": 2}), planned_action({"id": "a"}, {"id": "a"})
+    ('update', 'no-op')
+    """
+    if planned is None:
+        return "delete"
+    if prior is None:
+        return "create"
+    return "no-op" if planned == prior else "update"
+
+
 class _MockServicer:
     """The protocol 6 provider service of one mock, answering from the schema."""
 
@@ -454,9 +474,7 @@ class _MockServicer:
         prior = self._decode(request.prior_state)
         proposed = self._decode(request.proposed_new_state)
         config = self._decode(request.config)
-        action = "delete" if proposed is None else "create" if prior is None else "update"
-        self._record("PlanResourceChange", type_name, block, config, action)
-        if action == "create":
+        if proposed is not None and prior is None:
             known = None
             if self._owner.override_during == "plan":
                 known = self._owner._resolve(False, type_name, block, config)
@@ -464,6 +482,7 @@ class _MockServicer:
         else:
             # Terraform's proposed new state already keeps the prior computed values the configuration leaves null.
             planned = proposed
+        self._record("PlanResourceChange", type_name, block, config, planned_action(prior, planned))
         return response(planned_state=self._encode(planned), planned_private=request.prior_private)
 
     def ApplyResourceChange(self, request: Any, context: Any) -> Any:
