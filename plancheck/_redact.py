@@ -23,6 +23,7 @@ from decimal import Decimal
 from typing import Any, Final
 
 from tfjsonpath import MapStep, SliceStep, Step
+from tfjsonpath._jsontypes import is_array, is_object
 
 __all__ = [
     "SENSITIVE",
@@ -92,17 +93,6 @@ class _NoValue:
 NO_VALUE: Final[Any] = _NoValue()
 
 
-def _is_array(x: Any) -> bool:
-    kind = type(x)
-    if kind is list or kind is tuple:
-        return True
-    return isinstance(x, Sequence) and not isinstance(x, (str, bytes, bytearray))
-
-
-def _is_object(x: Any) -> bool:
-    return type(x) is dict or isinstance(x, Mapping)
-
-
 def fit_marks(marks: Marks, value: Any = NO_VALUE) -> Marks:
     """The marks node ``marks`` as it applies to ``value``: itself, or, if malformed, what it fails closed to.
 
@@ -123,11 +113,11 @@ def fit_marks(marks: Marks, value: Any = NO_VALUE) -> Marks:
     kind = type(marks)
     if (kind is dict or kind is list) and (type(value) is kind or value is None or value is NO_VALUE):
         return marks  # what JSON parsers build, tested by identity: the common case, and the fast one
-    if _is_object(marks):
-        if value is None or value is NO_VALUE or _is_object(value):
+    if is_object(marks):
+        if value is None or value is NO_VALUE or is_object(value):
             return marks
-    elif _is_array(marks):
-        if value is None or value is NO_VALUE or _is_array(value):
+    elif is_array(marks):
+        if value is None or value is NO_VALUE or is_array(value):
             return marks
     else:
         return True
@@ -151,11 +141,11 @@ def child_marks(marks: Marks, step: Step) -> Marks:
     if marks is None or marks is False:
         return None
     if isinstance(step, MapStep):
-        if _is_object(marks):
+        if is_object(marks):
             return marks.get(step.key)
-    elif _is_array(marks):
+    elif is_array(marks):
         return marks[step.index] if step.index < len(marks) else None
-    if _is_object(marks) or _is_array(marks):
+    if is_object(marks) or is_array(marks):
         return True if _has_any_mark(marks) else None
     return True
 
@@ -165,9 +155,9 @@ def _value_child(value: Any, step: Step) -> Any:
     if value is NO_VALUE or value is None:
         return NO_VALUE
     if isinstance(step, MapStep):
-        if _is_object(value) and step.key in value:
+        if is_object(value) and step.key in value:
             return value[step.key]
-    elif _is_array(value) and step.index < len(value):
+    elif is_array(value) and step.index < len(value):
         return value[step.index]
     return NO_VALUE
 
@@ -180,7 +170,8 @@ def walk_marks(marks: Marks, steps: Sequence[Step], value: Any = NO_VALUE) -> tu
     node there (:func:`fit_marks`), so a malformed one fails closed. Without it, only the nodes
     malformed whatever the value (``1``, ``"true"``) do; marks of the wrong kind for a step stop the
     walk, as they do where the path leaves the value. So a walk without the value finds a ``true``
-    only where the walk with it finds one too, at the same depth or above.
+    only where the walk with it finds one too, at the same depth or above. One loop serves both
+    walks: without the value, it is the walk with every value node :data:`NO_VALUE`.
 
     The types JSON parsers build (dict, list) are tested by identity first: an ``isinstance``
     against the ``Mapping``/``Sequence`` ABCs costs more than the rest of the step.
@@ -193,9 +184,8 @@ def walk_marks(marks: Marks, steps: Sequence[Step], value: Any = NO_VALUE) -> tu
     >>> walk_marks({"p": [True]}, New("p").steps), walk_marks({"p": [True]}, New("p").steps, {"p": "hunter2"})
     ((-1, [True]), (1, True))
     """
-    if value is not NO_VALUE:
-        return _walk_fitted(marks, steps, value)
-    current = marks
+    fitted = value is not NO_VALUE
+    current = fit_marks(marks, value) if fitted else marks
     depth = 0
     for step in steps:
         if current is True:
@@ -204,59 +194,36 @@ def walk_marks(marks: Marks, steps: Sequence[Step], value: Any = NO_VALUE) -> tu
             return -1, None
         kind = type(current)
         if type(step) is MapStep:
-            if kind is dict or _is_object(current):
+            if kind is dict or is_object(current):
                 current = current.get(step.key)
-            elif _is_array(current):
-                return -1, None
+                if fitted:
+                    fast = type(value) is dict
+                    value = value.get(step.key, NO_VALUE) if fast else _value_child(value, step)
+            elif is_array(current):
+                return -1, None  # marks the value did not contradict: the path leaves the value
             else:
-                return depth, True  # neither a bool, null nor a container: fails closed
-        elif kind is list or _is_array(current):
+                return depth, True  # neither a bool, null nor a container (only unfitted): fails closed
+        elif kind is list or is_array(current):
             index = step.index
             current = current[index] if index < len(current) else None
-        elif _is_object(current):
+            if fitted:
+                fast = type(value) is list and index < len(value)
+                value = value[index] if fast else _value_child(value, step)
+        elif is_object(current):
             return -1, None
         else:
             return depth, True
         depth += 1
+        if fitted and current is not True and current is not None and current is not False:
+            kind = type(current)
+            fits = kind is type(value) or value is None or value is NO_VALUE
+            if not ((kind is dict or kind is list) and fits):  # the common case is decided without a call
+                current = fit_marks(current, value)
     if current is True:
         return depth, True
-    if current is None or current is False or _is_object(current) or _is_array(current):
+    if fitted or current is None or current is False or is_object(current) or is_array(current):
         return -1, current
     return depth, True
-
-
-def _walk_fitted(marks: Marks, steps: Sequence[Step], value: Any) -> tuple[int, Marks]:
-    """:func:`walk_marks` with every node fitted to the value's node at the same place."""
-    current = fit_marks(marks, value)
-    depth = 0
-    for step in steps:
-        if current is True:
-            return depth, True
-        if current is None or current is False:
-            return -1, None
-        kind = type(current)
-        if type(step) is MapStep:
-            if kind is not dict and not _is_object(current):
-                return -1, None  # array marks the value did not contradict: the path leaves the value
-            key = step.key
-            current = current.get(key)
-            value = value.get(key, NO_VALUE) if type(value) is dict else _value_child(value, step)
-        else:
-            if kind is not list and not _is_array(current):
-                return -1, None
-            index = step.index
-            current = current[index] if index < len(current) else None
-            value = value[index] if type(value) is list and index < len(value) else _value_child(value, step)
-        depth += 1
-        if current is True or current is None or current is False:
-            continue
-        kind = type(current)
-        if (kind is dict or kind is list) and (type(value) is kind or value is None or value is NO_VALUE):
-            continue  # fits: the common case, decided without a call
-        current = fit_marks(current, value)
-    if current is True:
-        return depth, True
-    return -1, current
 
 
 def marks_at(marks: Marks, steps: Iterable[Step]) -> tuple[bool, int | None]:
@@ -281,9 +248,9 @@ def _has_any_mark(marks: Marks) -> bool:
             return True
         if m is None or m is False:
             continue
-        if _is_object(m):
+        if is_object(m):
             stack.extend(m.values())
-        elif _is_array(m):
+        elif is_array(m):
             stack.extend(m)
         else:
             return True

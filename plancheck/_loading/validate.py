@@ -34,6 +34,7 @@ from importlib import resources
 from typing import Any, Final, Literal
 
 from tfjsonpath import describe_json_type
+from tfjsonpath._jsontypes import is_object
 
 from .._errors import DocumentFormatError, PlanFormatError, StateFormatError
 
@@ -252,13 +253,12 @@ def _is_number(value: Any) -> bool:
 
 
 def _is_object(value: Any) -> bool:
-    if isinstance(value, dict):
-        return True
     if isinstance(value, Deferred):
         return value.json_type == "object"
-    return isinstance(value, Mapping)
+    return is_object(value)
 
 
+# Not tfjsonpath's is_array: a schema "array" is a list, as jsonschema (the full mode) says; a tuple is not one.
 def _is_array(value: Any) -> bool:
     if isinstance(value, list):
         return True

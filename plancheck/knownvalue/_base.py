@@ -12,6 +12,7 @@ from collections.abc import Hashable, Mapping, Sequence
 from typing import Any, ClassVar, Final, NoReturn, TypeAlias
 
 from tfjsonpath import Path, Step
+from tfjsonpath._jsontypes import plural
 
 from .._errors import ValueMismatchError
 from .._redact import NO_SECRETS, SENSITIVE, Marks, Secrets, child_marks, render_value, sensitive_shown
@@ -42,15 +43,6 @@ MAX_TEXT_CHARS: Final = 4000
 Child: TypeAlias = tuple[Step, "Check", Any]
 #: What a visit returns: None (passed), a reason (failed here), or child tasks to run next.
 Visit: TypeAlias = "str | list[Child] | None"
-
-
-def plural(count: int, word: str, words: str | None = None) -> str:
-    """``1 element``, ``2 elements``.
-
-    >>> plural(1, "element"), plural(0, "element"), plural(2, "index", "indexes")
-    ('1 element', '0 elements', '2 indexes')
-    """
-    return f"{count} {word if count == 1 else (words or word + 's')}"
 
 
 class Ctx:

@@ -12,9 +12,10 @@ A ``float`` stands for the shortest decimal that reads back as it (its
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from decimal import Decimal
 from typing import Any
+
+from tfjsonpath._jsontypes import is_object
 
 __all__ = ["is_array", "is_json_scalar", "is_number", "is_object", "json_type", "numbers_equal", "to_decimal"]
 
@@ -28,6 +29,7 @@ def is_number(value: Any) -> bool:
     return isinstance(value, (int, float, Decimal)) and not isinstance(value, bool)
 
 
+# Not tfjsonpath's is_array (any Sequence): a matcher names any other sequence (range, deque) non-JSON.
 def is_array(value: Any) -> bool:
     """True for a JSON array (a ``list`` or ``tuple``).
 
@@ -35,15 +37,6 @@ def is_array(value: Any) -> bool:
     (True, True, False)
     """
     return isinstance(value, (list, tuple))
-
-
-def is_object(value: Any) -> bool:
-    """True for a JSON object (any ``Mapping``).
-
-    >>> is_object({}), is_object([])
-    (True, False)
-    """
-    return isinstance(value, Mapping)
 
 
 def is_json_scalar(value: Any) -> bool:

@@ -21,6 +21,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from tfjsonpath import MapStep, Path, SliceStep, describe_json_type
+from tfjsonpath._jsontypes import plural
 
 from .._checking.fields import checked_address, checked_path
 from .._checking.messages import located, scrubbed_failure
@@ -29,7 +30,7 @@ from .._documents.state import State
 from .._errors import CheckFailure, ValueMismatchError
 from .._redact import Marks, Secrets, child_marks
 from ..compare import ValueComparer
-from ..knownvalue._base import plural
+from ..knownvalue._jsonmodel import is_array
 from ._base import StateCheck, find_state_resource, resolve_resource
 from ._compare import compared_value, require_comparer, value_problem
 
@@ -47,10 +48,6 @@ def _paths_text(paths: Sequence[Path]) -> str:
     return out
 
 
-def _is_array(value: Any) -> bool:
-    return isinstance(value, (list, tuple))
-
-
 def _walk(start: _Element, rest: Sequence[Path]) -> list[_Element] | tuple[Path, str]:
     """Every element the collection paths reach, in order; or (location, reason) where a path does not fit."""
     out: list[_Element] = []
@@ -59,7 +56,7 @@ def _walk(start: _Element, rest: Sequence[Path]) -> list[_Element] | tuple[Path,
         where, value, marks, depth = stack.pop()
         if depth == len(rest):
             # The last path reached this: collect its elements (or itself).
-            if _is_array(value):
+            if is_array(value):
                 out.extend(
                     (where.join(SliceStep(i)), v, child_marks(marks, SliceStep(i)))
                     for i, v in enumerate(value)
@@ -75,7 +72,7 @@ def _walk(start: _Element, rest: Sequence[Path]) -> list[_Element] | tuple[Path,
             continue  # nothing below a null
         step_path = rest[depth]
         sources: list[tuple[Path, Any, Marks]]
-        if _is_array(value):
+        if is_array(value):
             sources = [
                 (where.join(SliceStep(i)), v, child_marks(marks, SliceStep(i))) for i, v in enumerate(value)
             ]
@@ -85,7 +82,7 @@ def _walk(start: _Element, rest: Sequence[Path]) -> list[_Element] | tuple[Path,
         for source_where, source, source_marks in sources:
             if source is None:
                 continue  # nothing below a null element
-            if not (_is_array(source) or isinstance(source, Mapping)):
+            if not (is_array(source) or isinstance(source, Mapping)):
                 return source_where, f"cannot follow {step_path.to_text()} into {describe_json_type(source)}"
             resolved = resolve_value(source, None, source_marks, step_path)
             target = source_where.join(*step_path.steps)
@@ -102,7 +99,7 @@ def _compare_one(
     comparer: ValueComparer, element: _Element, other: Any, other_marks: Marks, secrets: Secrets
 ) -> str | None:
     _, value, marks = element
-    if _is_array(other):
+    if is_array(other):
         value, marks = [value], [marks]
     try:
         comparer.compare_values([value, other], sensitive=[marks, other_marks], secrets=secrets)
@@ -191,7 +188,7 @@ class CompareValueCollection(StateCheck):
         if problem is not None:
             return fail(self.address, first, problem)
         value, marks = compared_value(resolved)
-        if not (_is_array(value) or isinstance(value, Mapping)):
+        if not (is_array(value) or isinstance(value, Mapping)):
             found = describe_json_type(value)
             return fail(self.address, first, f"expected a collection (an array or an object), found {found}")
         walked = _walk((first, value, marks), self.collection_path[1:])

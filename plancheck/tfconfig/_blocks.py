@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from typing import Final
 
 from tfjsonpath import MapStep, SliceStep, Step
+from tfjsonpath._jsontypes import plural
 
 from .._text import closest
 from ._errors import ConfigFormatError, Source, Trail, json_location, trail_steps
@@ -283,10 +284,6 @@ _SIMPLE_REFERENCE: Final = re.compile(r"(?:data\.|ephemeral\.)?[^\W\d][\w-]*\.[^
 _TYPE_START: Final = re.compile(r"\s*(string|number|bool|any|list|map|set|tuple|object)\b")
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
-
-
 def _quoted(labels: Iterable[str]) -> str:
     return " ".join(f'"{label}"' for label in labels)
 
@@ -303,9 +300,9 @@ def _labels_expected(spec: Spec, labels: tuple[str, ...], depth: int) -> str:
     label_name = spec.labels[depth]
     what = f"an object of {spec.name} {_LABEL_PLURAL.get(label_name, label_name + 's')}"
     if labels:
-        more = _plural(len(spec.labels) - depth, "more label")
+        more = plural(len(spec.labels) - depth, "more label")
         return f"{what} ({_block_name(spec, labels)} needs {more}: {', '.join(spec.labels[depth:])})"
-    return f"{what} (a {spec.name} block has {_plural(len(spec.labels), 'label')}: {', '.join(spec.labels)})"
+    return f"{what} (a {spec.name} block has {plural(len(spec.labels), 'label')}: {', '.join(spec.labels)})"
 
 
 def _block_like(node: Node) -> bool:
