@@ -42,7 +42,8 @@ SENSITIVE: Final = "(sensitive)"
 #: Shortest secret scrubbed by value: shorter strings ("", "a", "id") would blank out ordinary words.
 MIN_SECRET_LENGTH: Final = 3
 #: Any run of this many characters taken from a secret (or from one of its escaped renderings) is
-#: scrubbed wherever it appears, so a secret cut by truncation, windowing or wrapping still never shows.
+#: scrubbed where a renderer may have cut the value (next to a quote, whitespace, a line end or an
+#: ellipsis), so a secret cut by truncation, windowing or wrapping still never shows.
 #: Why 8: the fragments pytest and Terraform make of a long value are longer (a ``saferepr`` half is
 #: ~118 characters, a diff window keeps 10 characters of context before the first difference, a cut
 #: line keeps what fits in 640 characters), while a shorter window starts to blank out ordinary words
@@ -284,36 +285,93 @@ def _pieces(value: str) -> Iterator[str]:
         yield from value.split()
 
 
-class _Scanner:
-    """Finds, in one pass over a text, every place it shows a secret or a piece of one."""
+#: Characters next to which a cut fragment of a secret may stand: where a renderer stops or resumes a
+#: value (quotes, whitespace and line ends, an ellipsis, an escaped line break).
+_CUTS: Final = frozenset(" \t\r\n\"'`")
+_ELLIPSES: Final = ("...", "…")
+_ESCAPED_BREAKS: Final = ("\\n", "\\r", "\\t")
 
-    __slots__ = ("heads", "searches")
+
+def _cut_before(text: str, i: int) -> bool:
+    return i == 0 or text[i - 1] in _CUTS or text.endswith(_ELLIPSES, 0, i) or text.endswith(_ESCAPED_BREAKS, 0, i)
+
+
+def _cut_after(text: str, j: int) -> bool:
+    return j >= len(text) or text[j] in _CUTS or text.startswith(_ELLIPSES, j) or text.startswith(_ESCAPED_BREAKS, j)
+
+
+class _Scanner:
+    """Finds, in one pass over a text, every place it shows a secret or a fragment of one.
+
+    A whole piece (a rendering of a secret, or a line or word of it) is found wherever it stands. A
+    fragment (a run of :data:`SUBSTRING_WINDOW` or more characters of a longer piece) counts only
+    where a renderer could have cut the value: at a quote, whitespace, a line end or an ellipsis
+    on at least one side. So ``hunter2-very-lo...`` is scrubbed, while an address that happens to
+    share 8 characters with a secret (``azurerm_key_vault_secret`` and ``my-client_secret``) is not.
+    """
+
+    __slots__ = ("heads", "long", "searches", "windows")
 
     def __init__(self, values: Iterable[str]) -> None:
-        by_size: dict[int, set[str]] = {}
         size = SUBSTRING_WINDOW
+        short: dict[int, set[str]] = {}
+        windows: set[str] = set()
+        long: dict[str, set[str]] = {}
         for value in values:
             for piece in _pieces(value):
                 n = len(piece)
                 if n >= size:
-                    by_size.setdefault(size, set()).update(piece[i : i + size] for i in range(n - size + 1))
+                    windows.update(piece[i : i + size] for i in range(n - size + 1))
+                    long.setdefault(piece[:size], set()).add(piece)
                 elif n >= MIN_SECRET_LENGTH:
-                    by_size.setdefault(n, set()).add(piece)
-        self.searches = tuple((n, frozenset(forms)) for n, forms in sorted(by_size.items()))
+                    short.setdefault(n, set()).add(piece)
+        self.searches = tuple((n, frozenset(forms)) for n, forms in sorted(short.items()))
+        self.windows = frozenset(windows)
+        # Longest first: the first whole piece found at a position is the longest there.
+        self.long = {head: tuple(sorted(forms, key=len, reverse=True)) for head, forms in long.items()}
         # Every piece starts with one of these: most positions of a text are passed over after one look-up.
-        self.heads = frozenset(form[:MIN_SECRET_LENGTH] for _, forms in self.searches for form in forms)
+        self.heads = frozenset(
+            [form[:MIN_SECRET_LENGTH] for _, forms in self.searches for form in forms]
+            + [window[:MIN_SECRET_LENGTH] for window in self.windows]
+        )
 
     def spans(self, text: str, first_only: bool = False) -> list[tuple[int, int]]:
-        """The (start, end) of every secret piece in ``text``, in order of their start."""
+        """The (start, end) of every secret and fragment in ``text``, in order of their start (may overlap)."""
         found: list[tuple[int, int]] = []
-        heads, searches, head = self.heads, self.searches, MIN_SECRET_LENGTH
+        fragments: list[tuple[int, int]] = []
+        heads, searches, windows, long = self.heads, self.searches, self.windows, self.long
+        head, size = MIN_SECRET_LENGTH, SUBSTRING_WINDOW
         for i in range(len(text) - head + 1):
-            if text[i : i + head] in heads:
-                for size, forms in searches:
-                    if text[i : i + size] in forms:
-                        found.append((i, i + size))
+            if text[i : i + head] not in heads:
+                continue
+            for n, forms in searches:
+                if text[i : i + n] in forms:
+                    found.append((i, i + n))
+                    if first_only:
+                        return found
+            window = text[i : i + size]
+            if window in windows:
+                for piece in long.get(window, ()):
+                    if text.startswith(piece, i):
+                        found.append((i, i + len(piece)))
                         if first_only:
                             return found
+                        break
+                fragments.append((i, i + size))
+        # Overlapping windows make one fragment; it counts where a renderer could have cut it.
+        run: tuple[int, int] | None = None
+        for s, e in fragments:
+            if run is not None and s <= run[1]:
+                run = (run[0], max(run[1], e))
+                continue
+            if run is not None and (_cut_before(text, run[0]) or _cut_after(text, run[1])):
+                found.append(run)
+                if first_only:
+                    return found
+            run = (s, e)
+        if run is not None and (_cut_before(text, run[0]) or _cut_after(text, run[1])):
+            found.append(run)
+        found.sort()
         return found
 
 
@@ -321,9 +379,11 @@ class Secrets:
     """A set of secret strings to scrub from any text shown to a user.
 
     A secret is scrubbed however a message spells it: whole, JSON- or ``repr``-escaped, line by
-    line, word by word, and by any run of :data:`SUBSTRING_WINDOW` (8) characters of it, so a
-    secret that a renderer truncated, windowed or wrapped is still never shown. Overlapping and
-    adjacent pieces become one ``(sensitive)``.
+    line, word by word, and by any run of :data:`SUBSTRING_WINDOW` (8) characters of it standing
+    where a renderer cuts a value (next to a quote, whitespace, a line end or an ellipsis), so a
+    secret that a renderer truncated, windowed or wrapped is still never shown, while a name that
+    merely shares 8 characters with a secret is left alone. Overlapping and adjacent pieces become
+    one ``(sensitive)``.
 
     >>> s = Secrets(["hunter2", "ab"])
     >>> s.scrub("password is hunter2!")
@@ -335,6 +395,8 @@ class Secrets:
     '+ (sensitive)'
     >>> key.scrub("'-----BEGIN KEY-----\\\\nMIIEvQ...'")           # repr-escaped, then truncated
     "'(sensitive)...'"
+    >>> Secrets(["my-client_secret-v2"]).scrub("azurerm_key_vault_secret.main")   # shares t_secret only
+    'azurerm_key_vault_secret.main'
     """
 
     __slots__ = ("_ordered", "_scanner", "_values")

@@ -7,6 +7,7 @@ adds an index by address, built once, so every lookup is O(1).
 from __future__ import annotations
 
 import contextlib
+import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from functools import cached_property
 from typing import Any, Protocol, final
@@ -132,18 +133,28 @@ class Change(ReadOnly):
         return f"<Change actions={list(self.actions)!r}>"
 
 
+#: A string instance key of an address (``["..."]``, JSON-escaped inside).
+_INSTANCE_KEY = re.compile(r'\["((?:[^"\\]|\\.)*)"\]')
+
+
 def shown_address(address: str, secrets: Secrets) -> str:
-    """``address`` as it may be shown to a user: every secret in it as ``(sensitive)``.
+    """``address`` as it may be shown to a user: every secret in its instance keys as ``(sensitive)``.
 
     An address can hold a secret: a ``for_each`` key (of a resource or of a module, as in
     ``module.m["key"]``) made from a sensitive value whose mark was dropped (``nonsensitive()``).
+    Only the keys are scrubbed: module, type and resource names come from the configuration's text,
+    never from a value, so a name that happens to contain a secret's characters stays readable.
     Every address plancheck shows (reprs, errors, suggestions, failures, ``tfplancheck query``)
     goes through here, with the secrets of its document. Looking an address up takes it as it is.
 
     >>> shown_address('null_resource.fe["hunter2-secret"]', Secrets(["hunter2-secret"]))
     'null_resource.fe["(sensitive)"]'
+    >>> shown_address('module.web["prod"].aws_instance.web', Secrets(["web"]))
+    'module.web["prod"].aws_instance.web'
     """
-    return secrets.scrub(address)
+    if not len(secrets) or "[" not in address:
+        return address
+    return _INSTANCE_KEY.sub(lambda m: '["' + secrets.scrub(m.group(1)) + '"]', address)
 
 
 class HasSecrets(Protocol):
@@ -229,14 +240,16 @@ class ResourceChange(ResourceFields, ReadOnly):
         return self.change.actions
 
     def __repr__(self) -> str:
-        deposed = f" deposed={self._shown_address(self.deposed)!r}" if self.deposed else ""
+        deposed = f" deposed={self._secrets().scrub(self.deposed)!r}" if self.deposed else ""
         return f"<ResourceChange {self._shown_address()}{deposed} actions={list(self.actions)!r}>"
 
-    def _shown_address(self, text: str | None = None) -> str:
-        """``text`` (default: the address), redacted with the document's secrets: a key can be one."""
+    def _secrets(self) -> Secrets:
         document = self._document
-        secrets = _own_secrets(self.raw) if document is None else document.secrets
-        return shown_address(self.address if text is None else text, secrets)
+        return _own_secrets(self.raw) if document is None else document.secrets
+
+    def _shown_address(self) -> str:
+        """The address, redacted with the document's secrets: an instance key can be one."""
+        return shown_address(self.address, self._secrets())
 
 
 @final
@@ -363,7 +376,7 @@ class ResourceNotFoundError(TfCheckError, LookupError):
     ) -> None:
         self.address = shown_address(address, secrets)
         self.closest = tuple(dict.fromkeys(shown_address(a, secrets) for a in closest))
-        self.where = shown_address(where, secrets)
+        self.where = secrets.scrub(where)
         text = f"resource {self.address!r} is not in {self.where}"
         if self.closest:
             text += "; closest: " + ", ".join(self.closest)

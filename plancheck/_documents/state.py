@@ -137,7 +137,7 @@ class StateResource(ResourceFields, ReadOnly):
             secrets = Secrets(marked_strings(self.raw.get("values"), self.raw.get("sensitive_values")))
         else:
             secrets = document.secrets
-        deposed = f" deposed={shown_address(self.deposed, secrets)!r}" if self.deposed else ""
+        deposed = f" deposed={secrets.scrub(self.deposed)!r}" if self.deposed else ""
         return f"<StateResource {shown_address(self.address, secrets)}{deposed}>"
 
 

@@ -1,0 +1,69 @@
+"""Fragments of a secret are scrubbed where a renderer cuts a value, and names that merely share characters are not."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from plancheck._documents.plan import shown_address
+from plancheck._redact import SUBSTRING_WINDOW, Secrets
+
+SECRET = "my-client_secret-v2"
+LONG = "hunter2-correct-horse-battery-staple-9f3k"
+
+
+@pytest.mark.parametrize(
+    ("secrets", "text", "shown"),
+    [
+        # Cut by a renderer: scrubbed.
+        pytest.param([LONG], f"'{LONG[:14]}...'", "'(sensitive)...'", id="truncated-head"),
+        pytest.param([LONG], f"'...{LONG[-10:]}'", "'...(sensitive)'", id="truncated-tail"),
+        pytest.param([LONG], f"x = '{LONG[:12]}…", "x = '(sensitive)…", id="unicode-ellipsis"),
+        pytest.param([LONG], f"E   - {LONG[5:30]}", "E   - (sensitive)", id="diff-line-remainder"),
+        pytest.param([LONG], f"│ {LONG[:20]}\n│ {LONG[20:]}", "│ (sensitive)\n│ (sensitive)", id="wrapped-at-a-width"),
+        pytest.param(["line-one-secret\nline-two-secret"], "'line-one-secret\\nline-two...'",
+                     "'(sensitive)...'", id="escaped-line-break"),
+        pytest.param([LONG], f"prefix{LONG}suffix", "prefix(sensitive)suffix", id="whole-inside-a-word"),
+        pytest.param(["abc"], "pw=abc;", "pw=(sensitive);", id="short-secret-anywhere"),
+        # Sharing 8 characters with a secret, with nothing cut: left alone.
+        pytest.param([SECRET], "azurerm_key_vault_secret.main", "azurerm_key_vault_secret.main", id="shared-run-in-a-name"),
+        pytest.param([SECRET], "ExpectResourceAction: azurerm_key_vault_secret.main: expected Update",
+                     "ExpectResourceAction: azurerm_key_vault_secret.main: expected Update", id="shared-run-in-a-message"),
+        pytest.param([LONG], "the_horse-battery-stables.example", "the_horse-battery-stables.example", id="run-inside-a-name"),
+    ],
+)
+def test_fragments_are_scrubbed_only_where_a_value_is_cut(secrets: list[str], text: str, shown: str) -> None:
+    assert Secrets(secrets).scrub(text) == shown
+    assert Secrets(secrets).touches(text) is (shown != text)
+
+
+@pytest.mark.parametrize(
+    ("address", "secrets", "shown"),
+    [
+        pytest.param('null_resource.fe["hunter2-secret"]', ["hunter2-secret"], 'null_resource.fe["(sensitive)"]', id="key"),
+        pytest.param('module.m["pw-1234"].a.b["x"]', ["pw-1234"], 'module.m["(sensitive)"].a.b["x"]', id="module-key"),
+        pytest.param('a.b["k-\\"quoted\\"-1"]', ['k-"quoted"-1'], 'a.b["(sensitive)"]', id="escaped-key"),
+        pytest.param("aws_instance.web", ["web"], "aws_instance.web", id="name-equal-to-a-secret"),
+        pytest.param('module.web["prod"].aws_instance.web[0]', ["web"], 'module.web["prod"].aws_instance.web[0]',
+                     id="names-and-count-index"),
+        pytest.param("azurerm_key_vault_secret.main", [SECRET], "azurerm_key_vault_secret.main", id="shared-run"),
+        pytest.param('a.b["xx-hunter2-secret-yy"]', ["hunter2-secret"], 'a.b["xx-(sensitive)-yy"]', id="secret-inside-a-key"),
+    ],
+)
+def test_addresses_show_names_and_scrub_instance_keys(address: str, secrets: list[str], shown: str) -> None:
+    assert shown_address(address, Secrets(secrets)) == shown
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.text(alphabet=st.characters(blacklist_categories=("Cs",), blacklist_characters="\\'\"`"), min_size=12, max_size=40)
+    .filter(lambda s: not any(c.isspace() for c in s)),
+    st.data(),
+)
+def test_property_a_cut_secret_leaves_no_window_behind(secret: str, data: st.DataObject) -> None:
+    start = data.draw(st.integers(0, len(secret) - SUBSTRING_WINDOW))
+    end = data.draw(st.integers(start + SUBSTRING_WINDOW, len(secret)))
+    shown = Secrets([secret]).scrub(f"value: '{secret[start:end]}...' (truncated)")
+    windows = {secret[i : i + SUBSTRING_WINDOW] for i in range(len(secret) - SUBSTRING_WINDOW + 1)}
+    assert not any(window in shown for window in windows), shown
