@@ -13,12 +13,15 @@ from typing import Any
 from tfjsonpath import Path
 
 from .._documents.resolve import resolve_value
+from .._frozen import FrozenValue
 from .._redact import Secrets
 from ..knownvalue._base import Check, require_check
+from .fields import checked_address
 from .match import match_resolved
 from .messages import quote
 
 __all__ = [
+    "AddressIdentityFields",
     "checked_identity",
     "identity_attribute_failures",
     "identity_matches",
@@ -135,3 +138,26 @@ def identity_text(expected: tuple[tuple[str, Check], ...]) -> str:
     'attribute "id": "x", attribute "legs": 2'
     """
     return ", ".join(f"attribute {quote(name)}: {check}" for name, check in expected)
+
+
+class AddressIdentityFields(FrozenValue):
+    """The fields of a check on one address's identity: ``address`` and ``identity`` (sorted name/check pairs).
+
+    >>> from plancheck import knownvalue as kv
+    >>> class ExpectX(AddressIdentityFields):
+    ...     __slots__ = ()
+    >>> ExpectX("a.b", {"id": kv.StringExact("x")})
+    ExpectX('a.b', {'id': StringExact('x')})
+    """
+
+    __slots__ = ("address", "identity")
+    _fields = ("address", "identity")
+    address: str
+    identity: tuple[tuple[str, Check], ...]
+
+    def __init__(self, address: str, identity: Mapping[str, Check]) -> None:
+        name = type(self).__name__
+        self._set(address=checked_address(address, name), identity=checked_identity(identity, name))
+
+    def _args(self) -> tuple[tuple[Any, ...], dict[str, Any]]:
+        return (self.address, dict(self.identity)), {}

@@ -34,12 +34,20 @@ from decimal import Decimal
 from functools import cache
 from typing import Any, Final, Literal
 
-from .._errors import PlanFormatError
+from .._errors import DocumentFormatError, PlanFormatError
 from .jsontext import collector_paused, exact_numbers, fast_decoder, loads_exact
 from .lazy import LazyEntries, Thunk
-from .validate import Deferred, PathKey, SchemaNode, plan_validator, render_violation
+from .validate import Deferred, PathKey, SchemaNode, SchemaValidator, plan_validator, render_violation
 
-__all__ = ["ENTRY_ARRAYS", "VALIDATED_WHEN_READ", "SplitPlan", "json_type_of_first_byte", "split_fast", "validated"]
+__all__ = [
+    "ENTRY_ARRAYS",
+    "VALIDATED_WHEN_READ",
+    "SplitPlan",
+    "exact_raw",
+    "json_type_of_first_byte",
+    "split_fast",
+    "validated",
+]
 
 #: Top-level arrays whose entries are validated by skeleton and parsed one by one on access.
 ENTRY_ARRAYS: Final = ("resource_changes", "resource_drift")
@@ -150,21 +158,34 @@ def _entry_decoders() -> tuple[Any, Any]:
     )
 
 
-def _exact_raw(raw: Any, where: PathKey, source: str | None) -> Any:
+def exact_raw(
+    raw: Any, where: PathKey, source: str | None, error: type[DocumentFormatError] = PlanFormatError
+) -> Any:
     """Parse one unparsed value exactly (msgspec, or the standard library when msgspec balks).
 
-    ``where`` locates the value in the plan, for errors: a number Decimal cannot hold is
-    found only here (checking the syntax does not convert numbers).
+    ``where`` locates the value in its document, for errors (``error``, a plan's by default): a
+    number Decimal cannot hold is found only here (checking the syntax does not convert numbers).
+
+    >>> exact_raw(b'{"n": 1.50}', ("x",), None)
+    {'n': Decimal('1.50')}
     """
     try:
         with collector_paused(), exact_numbers():
             return fast_decoder().decode(raw)
     except Exception:
-        return loads_exact(bytes(raw), error=PlanFormatError, source=source, parser="stdlib", where=where)
+        return loads_exact(bytes(raw), error=error, source=source, parser="stdlib", where=where)
 
 
-def validated(value: Any, where: PathKey, node: SchemaNode | None, source: str | None) -> Any:
-    """``value`` (at ``where`` in the plan), once its part of the schema (``node``) has been checked.
+def validated(
+    value: Any,
+    where: PathKey,
+    node: SchemaNode | None,
+    source: str | None,
+    validator: SchemaValidator | None = None,
+    error: type[DocumentFormatError] = PlanFormatError,
+) -> Any:
+    """``value`` (at ``where`` in its document), once its part of the schema (``node`` of ``validator``,
+    the plan's by default) has been checked.
 
     >>> validated({"root_module": {"resources": 5}}, ("prior_state", "values"), plan_validator().node_at("prior_state", "values"), None)
     Traceback (most recent call last):
@@ -172,10 +193,10 @@ def validated(value: Any, where: PathKey, node: SchemaNode | None, source: str |
     plancheck.PlanFormatError: $.prior_state.values.root_module.resources: expected an array of resources, found a number
     """
     if node is not None and not node.trivial:
-        validator = plan_validator()
+        validator = validator or plan_validator()
         violation = validator.first_violation(value, path=where, node=node)
         if violation is not None:
-            raise render_violation(violation, None, validator.schema, PlanFormatError, source)
+            raise render_violation(violation, None, validator.schema, error, source)
     return value
 
 
@@ -206,7 +227,7 @@ def _check_entries(
             one.decode(entry_raw)
             view.append(_VALID_ENTRY)
         except msgspec.ValidationError:
-            view.append(_exact_raw(entry_raw, (key, i), source))
+            view.append(exact_raw(entry_raw, (key, i), source))
     return view, []
 
 
@@ -214,14 +235,14 @@ def _entry_loader(key: str, raws: Sequence[Any], source: str | None) -> Callable
     item = plan_validator().node_at("resource_changes").items
 
     def entry(i: int) -> Any:
-        return validated(_exact_raw(raws[i], (key, i), source), (key, i), item, source)
+        return validated(exact_raw(raws[i], (key, i), source), (key, i), item, source)
 
     return entry
 
 
 def _member_loader(key: str, raw: Any, node: SchemaNode | None, source: str | None) -> Callable[[], Any]:
     def member() -> Any:
-        return validated(_exact_raw(raw, (key,), source), (key,), node, source)
+        return validated(exact_raw(raw, (key,), source), (key,), node, source)
 
     return member
 
@@ -267,7 +288,7 @@ def split_fast(data: bytes, source: str | None = None) -> SplitPlan | None:
             # Only its JSON type is checked now; the rest when it is first read.
             split.view[key] = split.values[key] = Thunk(json_type, _member_loader(key, raw, node, source))
             continue
-        value = _exact_raw(raw, (key,), source)
+        value = exact_raw(raw, (key,), source)
         split.view[key] = value
         split.values[key] = value
     return split

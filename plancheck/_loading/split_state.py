@@ -21,10 +21,10 @@ from functools import cache
 from typing import Any, Final
 
 from .._errors import StateFormatError
-from .jsontext import collector_paused, exact_numbers, fast_decoder, loads_exact
+from .jsontext import exact_numbers
 from .lazy import LazyObject, Thunk
-from .split import json_type_of_first_byte, msgspec_type
-from .validate import Deferred, PathKey, SchemaNode, render_violation, state_validator
+from .split import exact_raw, json_type_of_first_byte, msgspec_type, validated
+from .validate import Deferred, PathKey, SchemaNode, state_validator
 
 __all__ = ["DEFERRED_MEMBERS", "SplitState", "split_state"]
 
@@ -126,20 +126,11 @@ class _TooDeep(Exception):
 
 
 def _exact(raw: Any, where: PathKey, source: str | None) -> Any:
-    try:
-        with collector_paused(), exact_numbers():
-            return fast_decoder().decode(raw)
-    except Exception:
-        return loads_exact(bytes(raw), error=StateFormatError, source=source, parser="stdlib", where=where)
+    return exact_raw(raw, where, source, StateFormatError)
 
 
 def _validated(value: Any, where: PathKey, node: SchemaNode | None, source: str | None) -> Any:
-    if node is not None and not node.trivial:
-        validator = state_validator()
-        violation = validator.first_violation(value, path=where, node=node)
-        if violation is not None:
-            raise render_violation(violation, None, validator.schema, StateFormatError, source)
-    return value
+    return validated(value, where, node, source, state_validator(), StateFormatError)
 
 
 def _deferred(raw: Any, where: PathKey, node: SchemaNode | None, source: str | None) -> Callable[[], Any]:

@@ -82,8 +82,9 @@ class QueryResultCheck(FrozenValue, abc.ABC):
     CheckQuery = check_query
 
     def query_filters(self) -> tuple[QueryFilter, ...]:
-        """The filters this check applies to the results (none by default)."""
-        return ()
+        """The filters this check applies to the results: its ``filter``, for the checks that take one."""
+        found = getattr(self, "filter", None)
+        return () if found is None else (found,)
 
     #: Go's method name (``QueryResultCheckWithFilters.QueryFilters``): the same function.
     QueryFilters = query_filters

@@ -18,7 +18,7 @@ from tfjsonpath import Path
 
 from .._checking.fields import checked_address, checked_matcher, checked_path
 from .._checking.identity import (
-    checked_identity,
+    AddressIdentityFields,
     identity_shape_problem,
     identity_text,
     identity_value_failures,
@@ -74,18 +74,8 @@ def _fail(output: QueryOutput, check: object, address: str | None, message: str)
 # -- identities ----------------------------------------------------------------------------------
 
 
-class _IdentityFields(FrozenValue):
-    __slots__ = ("address", "identity")
-    _fields = ("address", "identity")
-    address: str
-    identity: tuple[tuple[str, Check], ...]
-
-    def __init__(self, address: str, identity: Mapping[str, Check]) -> None:
-        name = type(self).__name__
-        self._set(address=checked_address(address, name), identity=checked_identity(identity, name))
-
-    def _args(self) -> tuple[tuple[Any, ...], dict[str, Any]]:
-        return (self.address, dict(self.identity)), {}
+class _IdentityFields(AddressIdentityFields):
+    __slots__ = ()
 
     def _names(self) -> list[str]:
         return [name for name, _ in self.identity]
@@ -339,12 +329,6 @@ class ExpectResourceDisplayName(ListBlockCheck):
             display_name=checked_matcher(display_name, name),
         )
 
-    def query_filters(self) -> tuple[QueryFilter, ...]:
-        """The check's filter, if it has one."""
-        return () if self.filter is None else (self.filter,)
-
-    QueryFilters = query_filters
-
     def list_block_failures(self, output: QueryOutput) -> list[CheckFailure]:
         """The failure, unless exactly one result remains and its display name matches."""
         result = _one_result(self, output, self.address)
@@ -435,12 +419,6 @@ class ExpectResourceKnownValues(ListBlockCheck):
 
     def _args(self) -> tuple[tuple[Any, ...], dict[str, Any]]:
         return (self.address, self.filter, list(self.known_values)), {}
-
-    def query_filters(self) -> tuple[QueryFilter, ...]:
-        """The check's filter, if it has one."""
-        return () if self.filter is None else (self.filter,)
-
-    QueryFilters = query_filters
 
     def list_block_failures(self, output: QueryOutput) -> list[CheckFailure]:
         """One failure per value that does not match, or why there is no single resource object to check."""

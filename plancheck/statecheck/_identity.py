@@ -14,18 +14,16 @@ state value under a sensitive mark, or any secret of the state, is shown as ``(s
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from tfjsonpath import Path
 
 from .._checking.fields import checked_address, checked_matcher, checked_path
-from .._checking.identity import checked_identity, identity_attribute_failures
+from .._checking.identity import AddressIdentityFields, identity_attribute_failures
 from .._checking.match import match_resolved
 from .._checking.messages import located, scrubbed_failure
 from .._documents.resolve import ValueStatus, resolve_value
 from .._documents.state import State, StateResource
 from .._errors import CheckFailure
-from .._frozen import FrozenValue
 from ..compare._equality import first_difference
 from ..compare._render import render_compared
 from ..knownvalue._base import Check
@@ -61,21 +59,7 @@ def _identity_of(state: State, check: StateCheck, address: str) -> StateResource
     return resource
 
 
-class _AddressIdentityFields(FrozenValue):
-    __slots__ = ("address", "identity")
-    _fields = ("address", "identity")
-    address: str
-    identity: tuple[tuple[str, Check], ...]
-
-    def __init__(self, address: str, identity: Mapping[str, Check]) -> None:
-        name = type(self).__name__
-        self._set(address=checked_address(address, name), identity=checked_identity(identity, name))
-
-    def _args(self) -> tuple[tuple[Any, ...], dict[str, Any]]:
-        return (self.address, dict(self.identity)), {}
-
-
-class ExpectIdentity(_AddressIdentityFields, StateCheck):
+class ExpectIdentity(AddressIdentityFields, StateCheck):
     """The identity of the resource at full ``address`` has exactly these attributes, each matching its check.
 
     ``identity`` maps each identity attribute name to a knownvalue check (Go's
