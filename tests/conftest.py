@@ -17,7 +17,7 @@ import functools
 import importlib
 import json
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -158,3 +158,19 @@ def corpus_plans_dir() -> Path:
     if not _CORPUS_PLANS.is_dir():
         pytest.skip(f"no corpus at {_CORPUS_PLANS}")
     return _CORPUS_PLANS
+
+
+@pytest.fixture
+def private_tmp(monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """A short, empty temporary directory that the provider servers of this test use (``tempfile.tempdir``)."""
+    import tempfile
+
+    directory = Path(tempfile.mkdtemp(prefix="tfpct-", dir="/tmp" if os.path.isdir("/tmp") else None))
+    monkeypatch.setattr(tempfile, "tempdir", str(directory))
+    try:
+        yield directory
+    finally:
+        monkeypatch.undo()
+        import shutil
+
+        shutil.rmtree(directory, ignore_errors=True)

@@ -17,10 +17,10 @@ NULL_SCHEMA = Path(__file__).resolve().parent / "null_2.1.2.schema.json"
 SECRET = "mock-planted-secret-7741"
 
 sys.path.insert(0, str(ROOT / "tests" / "providers"))
-from provider_support import children, leak_check, private_tmp  # noqa: E402
+from provider_support import children, leak_check  # noqa: E402
 
 __all__ = ["CLOUD", "CLOUD_SCHEMA", "EXAMPLE", "NULL_SCHEMA", "SECRET", "Direct", "children", "cloud_document",
-           "leak_check", "private_tmp"]
+           "leak_check"]
 
 
 def cloud_document() -> dict[str, Any]:

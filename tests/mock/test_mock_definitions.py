@@ -305,13 +305,17 @@ def test_a_default_function_for_the_whole_type_and_its_wrong_result() -> None:
         Direct(bad).create("cloud_bucket", bucket_config())
 
 
-def test_the_function_sees_plain_values_and_unknowns() -> None:
+def test_the_function_sees_plain_known_values_only() -> None:
     seen: list[Any] = []
     mock = MockProvider(cloud_document(), CLOUD, override_during="plan",
                         mock_resources={"cloud_bucket": lambda c: seen.append(c) or {}})
-    Direct(mock).plan("cloud_bucket", None, bucket_config(region=Direct(mock).unknown))
-    assert seen[0]["region"] is UNKNOWN
+    direct = Direct(mock)
+    direct.plan("cloud_bucket", None, bucket_config(region=direct.unknown))
+    assert seen == []  # the configuration is not known yet: the function waits for apply
+    direct.plan("cloud_bucket", None, bucket_config(region="eu"))
+    assert seen[0]["region"] == "eu"
     assert seen[0]["readers"] == ["alice"]
+    assert UNKNOWN not in seen[0].values()
 
 
 def test_data_sources_generate_and_take_defaults() -> None:

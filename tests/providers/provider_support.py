@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import sys
 import threading
 import time
@@ -87,22 +86,6 @@ def leak_check(temp_dir: Path) -> Iterator[list[Leaks]]:
                 files=sorted(str(p.relative_to(temp_dir)) for p in temp_dir.rglob("*")),
             )
         )
-
-
-@pytest.fixture
-def private_tmp(monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
-    """A short, empty temporary directory that the provider servers of this test use (``tempfile.tempdir``)."""
-    import tempfile
-
-    directory = Path(tempfile.mkdtemp(prefix="tfpct-", dir="/tmp" if os.path.isdir("/tmp") else None))
-    monkeypatch.setattr(tempfile, "tempdir", str(directory))
-    try:
-        yield directory
-    finally:
-        monkeypatch.undo()
-        import shutil
-
-        shutil.rmtree(directory, ignore_errors=True)
 
 
 class Client:

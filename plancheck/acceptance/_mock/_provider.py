@@ -29,6 +29,8 @@ from ._values import (
     closest_names,
     conform,
     fill,
+    has_unknown,
+    loads,
     normalize_state,
     plain,
     plan_create,
@@ -113,10 +115,13 @@ class MockProvider:
       attributes (a value, or a function of the configuration dict), or ``{type: function}``
       returning such a dict;
     * ``override_during``: ``"apply"`` (defaults appear at apply, like generated values) or
-      ``"plan"`` (they are known in the plan already).
+      ``"plan"`` (they are known in the plan already; a function whose configuration still holds
+      unknown values at plan is called at apply instead, its attributes unknown until then).
 
     Each test case gets a fresh mock (calling the object makes one); what it applied is kept for
-    that case, so refresh reads it back, import by id finds it and destroy removes it.
+    that case, so refresh reads it back, import finds it (by ``id``, else by a top-level string
+    attribute that is not sensitive) and destroy removes it. A default function never sees an
+    unknown value, and what it raises reaches Terraform with every sensitive value scrubbed.
     :attr:`calls` records every RPC, over all cases.
 
     >>> schema = {"resource_schemas": {"cloud_bucket": {"block": {"attributes": {
@@ -132,7 +137,7 @@ class MockProvider:
     """
 
     __module__ = "plancheck.acceptance"
-    #: What an unknown value is in :attr:`calls` and in what a default function receives.
+    #: What an unknown value is in :attr:`calls` (a default function is only called with known values).
     UNKNOWN: Final = UNKNOWN
 
     def __init__(
@@ -256,16 +261,30 @@ class MockProvider:
                 self._schema_cache = (pb, response)
             return self._schema_cache[1]
 
-    def _resolve(self, data: bool, type_name: str, block: Block, config: Any) -> dict[str, Any]:
-        """The defaults of one type for one configuration: callables called, results checked."""
+    def _resolve(self, data: bool, type_name: str, block: Block, config: Any, *, at_plan: bool = False) -> dict[str, Any]:
+        """The defaults of one type for one configuration: callables called, results checked.
+
+        At plan (``override_during="plan"``) a configuration that still holds unknown values
+        leaves every function's attributes out (they stay unknown, and are computed at apply):
+        a value computed from :data:`UNKNOWN` would not be the one apply makes. At apply
+        everything is known, so a function never receives :data:`UNKNOWN` then.
+        """
         option = "mock_data" if data else "mock_resources"
         given = (self._data_defaults if data else self._resource_defaults).get(type_name)
         if given is None:
             return {}
         where = f'{option}["{type_name}"]'
         plain_config = plain(block, config)
+        pending = has_unknown(plain_config)
+        if pending and not at_plan:
+            raise MockSchemaError(
+                where, "the configuration still holds unknown values, so no default can be computed from it",
+                type_name=type_name,
+            )
         if callable(given):
-            result = given(plain_config)
+            if pending:
+                return {}
+            result = _called(given, plain_config, where, type_name, None)
             if not isinstance(result, Mapping):
                 raise MockSchemaError(
                     where, f"the function returned {type(result).__name__}, expected a dict of attribute -> value",
@@ -275,10 +294,62 @@ class MockProvider:
         out: dict[str, Any] = {}
         for name, value in given.items():
             if callable(value):
+                if pending:
+                    continue
                 at = f'{where}["{name}"]'
-                value = conform(block.attributes[name].type, value(plain_config), at, attribute=name, type_name=type_name)
+                value = conform(
+                    block.attributes[name].type, _called(value, plain_config, at, type_name, name), at,
+                    attribute=name, type_name=type_name,
+                )
             out[name] = value
         return out
+
+
+def _called(function: Callable[[Any], Any], config: Any, where: str, type_name: str, attribute: str | None) -> Any:
+    """What a default function returns; what it raises becomes a :class:`MockSchemaError` saying which default."""
+    try:
+        return function(config)
+    except Exception as exc:
+        raise MockSchemaError(
+            where, f"the default function raised {type(exc).__name__}: {exc}", type_name=type_name, attribute=attribute
+        ) from exc
+
+
+_STATE_FIELDS: Final = ("config", "prior_state", "proposed_new_state", "planned_state", "current_state")
+
+
+def _scrubbed(error: Exception, secrets: Secrets) -> MockSchemaError:
+    """``error`` as a :class:`MockSchemaError` whose every text field has the secrets scrubbed."""
+    if isinstance(error, MockSchemaError):
+        return MockSchemaError(
+            secrets.scrub(error.where), secrets.scrub(error.problem), type_name=error.type_name,
+            attribute=None if error.attribute is None else secrets.scrub(error.attribute), expected=error.expected,
+            suggestions=[secrets.scrub(s) for s in error.suggestions],
+        )
+    return MockSchemaError("MockProvider", secrets.scrub(f"internal error: {type(error).__name__}: {error}"))
+
+
+RPC = Callable[["_MockServicer", Any, Any], Any]
+
+
+def _scrubbing(method: RPC) -> RPC:
+    """An RPC whose exceptions leave with the sensitive values scrubbed (the server shows them to Terraform).
+
+    The values scrubbed are the ones the request's configuration and states hold under sensitive
+    attributes, and every sensitive value the mock saw before. The original exception is not
+    chained: its text and traceback are what would leak.
+    """
+    def rpc(self: _MockServicer, request: Any, context: Any) -> Any:
+        try:
+            return method(self, request, context)
+        except Exception as exc:
+            error = _scrubbed(exc, self._secrets(request))
+        raise error from None
+
+    rpc.__name__ = method.__name__
+    rpc.__qualname__ = method.__qualname__
+    rpc.__doc__ = method.__doc__
+    return rpc
 
 
 class _MockInstance:
@@ -331,14 +402,16 @@ class _MockInstance:
             return (key in objects, objects.get(key))
 
     def find(self, type_name: str, block: Block, wanted: str) -> Any:
-        """The stored object whose ``id`` (else any top-level string attribute) is ``wanted``."""
+        """The stored object an import id names: the one whose ``id`` is ``wanted``, else the first whose
+        other top-level string attributes hold it (in schema order). Sensitive attributes never match:
+        knowing a secret must not be a way to find (and show) the object that holds it."""
+        names = [n for n, a in block.attributes.items() if a.type == "string" and not a.sensitive]
+        ordered = (["id"] if "id" in names else []) + [n for n in names if n != "id"]
         values = self.stored(type_name)
-        for value in values:
-            if value.get("id") == wanted:
-                return value
-        for value in values:
-            if any(value.get(name) == wanted for name, a in block.attributes.items() if a.type == "string"):
-                return value
+        for name in ordered:
+            for value in values:
+                if value.get(name) == wanted:
+                    return value
         return None
 
 
@@ -376,7 +449,7 @@ class _MockServicer:
         if value.msgpack:
             return self._msgpack.unpackb(value.msgpack, raw=False, strict_map_key=False)
         if value.json:
-            return json.loads(value.json)
+            return loads(value.json)
         return None
 
     def _encode(self, value: Any) -> Any:
@@ -397,6 +470,26 @@ class _MockServicer:
             f"The mock of {self._owner.address} has no {kind} {type_name}",
             "Its schema document does not list it" + (f"; did you mean {hint[0]}?" if hint else "."),
         )
+
+    def _secrets(self, request: Any) -> Secrets:
+        """The sensitive values a request holds (by its type's schemas), with every one the mock saw before."""
+        with self._owner._lock:
+            found: set[str] = set(self._owner._sensitive)
+        type_name = getattr(request, "type_name", "")
+        schemas = [s for s in (self._schema(False, type_name), self._schema(True, type_name)) if s is not None]
+        if not type_name:
+            schemas.append(self._owner.schema.provider)
+        for name in _STATE_FIELDS:
+            dynamic = getattr(request, name, None)
+            if dynamic is None:
+                continue
+            try:
+                value = self._decode(dynamic)
+                for schema in schemas:
+                    found.update(sensitive_strings(schema.block, plain(schema.block, value)))
+            except Exception:
+                continue  # a request that does not decode holds no value to hide
+        return Secrets(found)
 
     def _record(self, rpc: str, type_name: str, block: Block | None, config: Any, action: str = "") -> None:
         shown = None
@@ -420,10 +513,12 @@ class _MockServicer:
         self._record("GetProviderSchema", "", None, None)
         return self._owner._schema_response(self._pb)
 
+    @_scrubbing
     def ValidateProviderConfig(self, request: Any, context: Any) -> Any:
         self._record("ValidateProviderConfig", "", self._owner.schema.provider.block, self._decode(request.config))
         return self._pb.ValidateProviderConfig.Response()
 
+    @_scrubbing
     def ConfigureProvider(self, request: Any, context: Any) -> Any:
         self._record("ConfigureProvider", "", self._owner.schema.provider.block, self._decode(request.config))
         return self._pb.ConfigureProvider.Response()
@@ -433,6 +528,7 @@ class _MockServicer:
 
     # -- validation -----------------------------------------------------------------------------------
 
+    @_scrubbing
     def ValidateResourceConfig(self, request: Any, context: Any) -> Any:
         response = self._pb.ValidateResourceConfig.Response
         schema = self._schema(False, request.type_name)
@@ -441,6 +537,7 @@ class _MockServicer:
         self._record("ValidateResourceConfig", request.type_name, schema.block, self._decode(request.config))
         return response()
 
+    @_scrubbing
     def ValidateDataResourceConfig(self, request: Any, context: Any) -> Any:
         response = self._pb.ValidateDataResourceConfig.Response
         schema = self._schema(True, request.type_name)
@@ -451,6 +548,7 @@ class _MockServicer:
 
     # -- resources ------------------------------------------------------------------------------------
 
+    @_scrubbing
     def UpgradeResourceState(self, request: Any, context: Any) -> Any:
         response = self._pb.UpgradeResourceState.Response
         schema = self._schema(False, request.type_name)
@@ -461,9 +559,10 @@ class _MockServicer:
                 f"The mock of {self._owner.address} cannot read a flatmap state of {request.type_name}",
                 "States written by Terraform 0.11 and older are not supported.",
             ))
-        state = normalize_state(schema.block, json.loads(request.raw_state.json))
+        state = normalize_state(schema.block, loads(request.raw_state.json))
         return response(upgraded_state=self._encode(state))
 
+    @_scrubbing
     def PlanResourceChange(self, request: Any, context: Any) -> Any:
         response = self._pb.PlanResourceChange.Response
         type_name = request.type_name
@@ -477,7 +576,7 @@ class _MockServicer:
         if proposed is not None and prior is None:
             known = None
             if self._owner.override_during == "plan":
-                known = self._owner._resolve(False, type_name, block, config)
+                known = self._owner._resolve(False, type_name, block, config, at_plan=True)
             planned = plan_create(block, proposed, self._unknown, known)
         else:
             # Terraform's proposed new state already keeps the prior computed values the configuration leaves null.
@@ -485,6 +584,7 @@ class _MockServicer:
         self._record("PlanResourceChange", type_name, block, config, planned_action(prior, planned))
         return response(planned_state=self._encode(planned), planned_private=request.prior_private)
 
+    @_scrubbing
     def ApplyResourceChange(self, request: Any, context: Any) -> Any:
         response = self._pb.ApplyResourceChange.Response
         type_name = request.type_name
@@ -507,6 +607,7 @@ class _MockServicer:
         self._owner._remember(block, plain(block, new))
         return response(new_state=self._encode(new), private=request.planned_private)
 
+    @_scrubbing
     def ReadResource(self, request: Any, context: Any) -> Any:
         response = self._pb.ReadResource.Response
         type_name = request.type_name
@@ -522,6 +623,7 @@ class _MockServicer:
         # Not applied by this mock (or removed since): gone, as a real provider would say.
         return response(new_state=self._encode(stored if found else None), private=request.private)
 
+    @_scrubbing
     def ImportResourceState(self, request: Any, context: Any) -> Any:
         pb = self._pb
         response = pb.ImportResourceState.Response
@@ -541,6 +643,7 @@ class _MockServicer:
 
     # -- data sources ---------------------------------------------------------------------------------
 
+    @_scrubbing
     def ReadDataSource(self, request: Any, context: Any) -> Any:
         response = self._pb.ReadDataSource.Response
         type_name = request.type_name

@@ -9,8 +9,10 @@ its ``code`` and ``data`` attributes, and made by the caller's ``unknown`` value
 
 from __future__ import annotations
 
+import decimal
 import functools
 import json
+import math
 import random
 import string
 from collections.abc import Callable, Iterator, Mapping
@@ -25,17 +27,22 @@ __all__ = [
     "Holder",
     "conform",
     "fill",
+    "loads",
+    "plain_number",
     "generate_attribute",
     "generated_string",
+    "has_unknown",
     "is_unknown",
     "normalize_state",
     "plain",
     "redacted",
     "sensitive_strings",
+    "wire_number",
 ]
 
 _ALPHANUMERICS: Final = string.ascii_letters + string.digits
 _REDACTED: Final = "(sensitive)"
+_INT64: Final = 1 << 63
 
 
 class _Unknown:
@@ -70,6 +77,96 @@ def is_unknown(value: object) -> bool:
     (True, False, False)
     """
     return hasattr(value, "code") and hasattr(value, "data") and not isinstance(value, (str, bytes, dict, list))
+
+
+def wire_number(value: int | float | decimal.Decimal) -> int | float | str:
+    """A number as cty's msgpack encoding writes it, exactly: an int64, else a non-integral float64, else a decimal string.
+
+    cty tries the int64, then the float64 encoding, and writes any number neither holds exactly
+    (big integers, decimals such as 0.1) as its decimal text. A Python float stands for the
+    decimal its ``repr`` spells (what the literal means in a configuration).
+
+    >>> wire_number(7), wire_number(2**64), wire_number(-(2**63) - 1), wire_number(2.5)
+    (7, '18446744073709551616', '-9223372036854775809', 2.5)
+    >>> wire_number(0.1), wire_number(decimal.Decimal("123456789012345678901234567890.5")), wire_number(3.0)
+    ('0.1', '123456789012345678901234567890.5', 3)
+    """
+    if isinstance(value, float):
+        if math.isinf(value):
+            return value  # cty's infinities travel as float64 infinities
+        value = decimal.Decimal(repr(value))
+    if isinstance(value, decimal.Decimal):
+        if _integral(value):
+            value = int(value)
+        elif decimal.Decimal(float(value)) == value:
+            return float(value)
+        else:
+            with decimal.localcontext(decimal.Context(prec=len(value.as_tuple().digits))):
+                return format(value.normalize(), "f")
+    return value if -_INT64 <= value < _INT64 else str(value)
+
+
+def _integral(value: decimal.Decimal) -> bool:
+    """Whether a finite decimal is a whole number (``to_integral_value`` is exact: no precision applies)."""
+    return value == value.to_integral_value(rounding=decimal.ROUND_DOWN)
+
+
+def plain_number(value: Any) -> Any:
+    """A wire number as plain Python: an int when integral, a float when one holds it exactly, else a Decimal.
+
+    >>> plain_number("18446744073709551616"), plain_number(1.8446744073709552e19), plain_number("0.1")
+    (18446744073709551616, 18446744073709551616, 0.1)
+    >>> plain_number("123456789012345678901234567890.5"), plain_number(2.5)
+    (Decimal('123456789012345678901234567890.5'), 2.5)
+    """
+    if isinstance(value, bool) or not isinstance(value, (int, float, str, decimal.Decimal)):
+        return value
+    if isinstance(value, float):
+        return int(value) if value.is_integer() else value
+    try:
+        number = decimal.Decimal(value)
+    except decimal.InvalidOperation:
+        return value  # not a number: left for Terraform to reject
+    if not number.is_finite():
+        return float(number)
+    if _integral(number):
+        return int(number)
+    shortest = float(number)
+    return shortest if decimal.Decimal(repr(shortest)) == number else number
+
+
+def _wire_numbers(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {key: _wire_numbers(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_wire_numbers(item) for item in value]
+    if isinstance(value, (int, decimal.Decimal)) and not isinstance(value, bool):
+        return wire_number(value)
+    return value
+
+
+def loads(text: str | bytes) -> Any:
+    """JSON from Terraform with every number exact and in its wire form (:func:`wire_number`).
+
+    >>> loads('{"n": 18446744073709551616, "f": 0.1, "i": [1, 2.5, 1e400]}')["i"][:2], loads('{"f": 0.1}')
+    ([1, 2.5], {'f': '0.1'})
+    """
+    return _wire_numbers(json.loads(text, parse_float=decimal.Decimal))
+
+
+def has_unknown(value: Any) -> bool:
+    """Whether a plain value holds :data:`UNKNOWN` anywhere.
+
+    >>> has_unknown({"a": [1, {"b": UNKNOWN}]}), has_unknown({"a": [1, None]})
+    (True, False)
+    """
+    if value is UNKNOWN:
+        return True
+    if isinstance(value, dict):
+        return any(has_unknown(item) for item in value.values())
+    if isinstance(value, list):
+        return any(has_unknown(item) for item in value)
+    return False
 
 
 def generated_string(rng: random.Random) -> str:
@@ -227,11 +324,8 @@ def _plain_type(cty: Any, value: Any) -> Any:
             except ValueError:
                 return value[1]
         return value
-    if cty == "number" and isinstance(value, str):
-        try:
-            return int(value)
-        except ValueError:
-            return float(value)
+    if cty == "number":
+        return plain_number(value)
     if not isinstance(cty, list):
         return value
     kind, inner = cty[0], cty[1]
@@ -291,6 +385,8 @@ def redacted(holder: Holder, value: Any) -> Any:
 def _strings(value: Any) -> Iterator[str]:
     if isinstance(value, str):
         yield value
+    elif isinstance(value, (int, float, decimal.Decimal)) and not isinstance(value, bool):
+        yield str(value)
     elif isinstance(value, dict):
         for item in value.values():
             yield from _strings(item)
@@ -344,7 +440,7 @@ def _found(value: object) -> str:
 def _implied(value: Any) -> Any:
     if isinstance(value, bool):
         return "bool"
-    if isinstance(value, (int, float)):
+    if isinstance(value, (int, float, decimal.Decimal)):
         return "number"
     if isinstance(value, str):
         return "string"
@@ -388,8 +484,10 @@ def conform(cty: Any, value: Any, where: str, *, attribute: str | None = None, t
                 return item
             raise bad(at, cty, problem)
         if cty == "number":
-            if isinstance(item, (int, float)) and not isinstance(item, bool):
-                return item
+            if isinstance(item, (int, float, decimal.Decimal)) and not isinstance(item, bool):
+                if item != item:
+                    raise bad(at, cty, "expected number, got NaN (cty has no NaN)")
+                return wire_number(item)
             raise bad(at, cty, problem)
         if cty == "bool":
             if isinstance(item, bool):
@@ -467,6 +565,8 @@ def _state_value(cty: Any, value: Any) -> Any:
         if isinstance(value, Mapping) and set(value) == {"value", "type"}:
             return [json.dumps(value["type"], separators=(",", ":")).encode(), _state_value(value["type"], value["value"])]
         return _dynamic(value)
+    if cty == "number" and isinstance(value, (int, float, decimal.Decimal)) and not isinstance(value, bool):
+        return wire_number(value)
     if not isinstance(cty, list):
         return value
     kind, inner = cty[0], cty[1]
