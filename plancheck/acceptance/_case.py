@@ -330,13 +330,43 @@ def _function(value: object, where: str) -> None:
         raise TestDefinitionError(where, f"expected a function, got {_type_name(value)}")
 
 
-def _strings(value: object, where: str, noun: str) -> tuple[str, ...]:
+def _strings(value: object, where: str, nouns: str) -> tuple[str, ...]:
     if isinstance(value, (str, bytes)) or not isinstance(value, (Sequence, set, frozenset)):
-        raise TestDefinitionError(where, f"expected a list of {noun}s, got {_type_name(value)}")
+        raise TestDefinitionError(where, f"expected a list of {nouns}, got {_type_name(value)}")
     items = tuple(value)
     for i, item in enumerate(items):
         if not isinstance(item, str) or not item:
             raise TestDefinitionError(f"{where}[{i}]", f"expected a non-empty str, got {item!r}")
+    return items
+
+
+_NAME = r"[A-Za-z_][A-Za-z0-9_-]*"
+_INDEX = r'\[(?:[0-9]+|"(?:[^"\\]|\\.)*")\]'
+#: A resource instance address: module path, then [data.]type.name, then an optional index.
+_RESOURCE_ADDRESS = re.compile(rf"(?:module\.{_NAME}(?:{_INDEX})?\.)*(?!module\.)(?:data\.)?{_NAME}\.{_NAME}(?:{_INDEX})?")
+
+
+def check_resource_address(value: str, where: str) -> str:
+    """``value`` when it is a Terraform resource address, else :class:`TestDefinitionError`.
+
+    >>> check_resource_address('module.app["a"].aws_instance.web[0]', "TestStep.resource_name")
+    'module.app["a"].aws_instance.web[0]'
+    >>> check_resource_address("not an address!", "TestStep.resource_name")
+    Traceback (most recent call last):
+    ...
+    plancheck.acceptance.TestDefinitionError: TestStep.resource_name: expected a resource address such as aws_instance.web or module.app.aws_instance.web[0], got 'not an address!'
+    """
+    if _RESOURCE_ADDRESS.fullmatch(value) is None:
+        raise TestDefinitionError(
+            where, f"expected a resource address such as aws_instance.web or module.app.aws_instance.web[0], got {value!r}"
+        )
+    return value
+
+
+def _addresses(value: object, where: str) -> tuple[str, ...]:
+    items = _strings(value, where, "resource addresses")
+    for i, item in enumerate(items):
+        check_resource_address(item, f"{where}[{i}]")
     return items
 
 
@@ -449,7 +479,7 @@ class TestStep:
         self._check_expect_error()
         for name in ("pre_config", "check", "skip_func", "post_apply_func"):
             _function(getattr(self, name), f"TestStep.{name}")
-        object.__setattr__(self, "taint", _strings(self.taint, "TestStep.taint", "resource address"))
+        object.__setattr__(self, "taint", _addresses(self.taint, "TestStep.taint"))
         if self.additional_cli_options is not None and not isinstance(self.additional_cli_options, AdditionalCLIOptions):
             raise TestDefinitionError(
                 "TestStep.additional_cli_options",
@@ -625,7 +655,7 @@ class TestStep:
         object.__setattr__(
             self,
             "import_state_verify_ignore",
-            _strings(self.import_state_verify_ignore, "TestStep.import_state_verify_ignore", "attribute prefixe"),
+            _strings(self.import_state_verify_ignore, "TestStep.import_state_verify_ignore", "attribute prefixes"),
         )
         if not self.import_state:
             extra = [name for name in _IMPORT_FIELDS if _differs(self, name)]
@@ -638,6 +668,7 @@ class TestStep:
             return
         if not self.resource_name:
             raise TestDefinitionError("TestStep.resource_name", "an import_state step needs the address of the resource to import")
+        check_resource_address(self.resource_name, "TestStep.resource_name")
         kind = self.import_state_kind
         if kind.plannable:
             where = f"not supported with plannable import blocks (import_state_kind={kind.name})"

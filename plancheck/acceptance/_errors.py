@@ -63,6 +63,15 @@ class AcceptanceError(TfCheckError, AssertionError):
       Error: boom
     >>> isinstance(err, AssertionError), err.step, err.stage
     (True, 2, <Stage.APPLY: 'apply'>)
+
+    ``also`` holds what failed after it, in the post-test destroy or ``check_destroy``: the
+    first failure stays the headline.
+
+    >>> print(AcceptanceError(1, 1, Stage.CHECK, "Check failed: no widget",
+    ...                       also=("check_destroy (after the post-test destroy): CheckDestroy failed:\\nwidget left",)))
+    step 1/1, check: Check failed: no widget
+    also: check_destroy (after the post-test destroy): CheckDestroy failed:
+      widget left
     """
 
     __module__ = "plancheck.acceptance"
@@ -74,6 +83,7 @@ class AcceptanceError(TfCheckError, AssertionError):
     command: str | None
     exit_code: int | None
     output: str
+    also: tuple[str, ...]
 
     def __init__(
         self,
@@ -85,6 +95,7 @@ class AcceptanceError(TfCheckError, AssertionError):
         command: str | None = None,
         exit_code: int | None = None,
         output: str = "",
+        also: tuple[str, ...] = (),
     ) -> None:
         self.step = step
         self.steps = steps
@@ -93,7 +104,13 @@ class AcceptanceError(TfCheckError, AssertionError):
         self.command = command
         self.exit_code = exit_code
         self.output = output
+        self.also = tuple(also)
         super().__init__(self._render())
+
+    def add_also(self, failure: str) -> None:
+        """Append a later failure (the post-test destroy's, ``check_destroy``'s) to this one's message."""
+        self.also = (*self.also, failure)
+        self.args = (self._render(),)
 
     def _render(self) -> str:
         if self.stage is Stage.DESTROY:
@@ -110,19 +127,33 @@ class AcceptanceError(TfCheckError, AssertionError):
             lines.append(f"command: {self.command}{status}")
         if self.output:
             lines.append(_indent(self.output))
+        for failure in self.also:
+            first, _, rest = failure.partition("\n")
+            lines.append(f"also: {first}")
+            if rest:
+                lines.append(_indent(rest))
         return "\n".join(lines)
 
     def __reduce__(self) -> tuple[object, ...]:
         return (
             _rebuild,
-            (self.step, self.steps, self.stage.value, self.reason, self.command, self.exit_code, self.output),
+            (self.step, self.steps, self.stage.value, self.reason, self.command, self.exit_code, self.output, self.also),
         )
 
 
 def _rebuild(
-    step: int, steps: int, stage: str, reason: str, command: str | None, exit_code: int | None, output: str
+    step: int,
+    steps: int,
+    stage: str,
+    reason: str,
+    command: str | None,
+    exit_code: int | None,
+    output: str,
+    also: tuple[str, ...] = (),
 ) -> AcceptanceError:
-    return AcceptanceError(step, steps, Stage(stage), reason, command=command, exit_code=exit_code, output=output)
+    return AcceptanceError(
+        step, steps, Stage(stage), reason, command=command, exit_code=exit_code, output=output, also=also
+    )
 
 
 @public("plancheck.acceptance")

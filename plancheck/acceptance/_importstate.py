@@ -24,6 +24,7 @@ __all__ = [
     "flatmap",
     "import_block",
     "import_block_with_identity",
+    "state_resources",
     "verify_import",
 ]
 
@@ -124,13 +125,16 @@ def verify_import(
     *,
     identifier_attribute: str = "id",
     ignore: Sequence[str] = (),
+    address: str | None = None,
 ) -> str | None:
     """Go's ``ImportStateVerify``: the failure message, or None when every imported resource matches.
 
-    ``applied`` and ``imported`` are the root module's resources of the two states (as in
-    ``terraform show -json``); each imported one is compared with the applied one of the same
-    type and provider whose ``identifier_attribute`` is the same. Every difference is named,
-    a sensitive value shows as ``(sensitive)``.
+    ``applied`` and ``imported`` are the resources of the two states, of every module (as in
+    ``terraform show -json``, see :func:`state_resources`); each imported one is compared with
+    the applied one of the same type and provider whose ``identifier_attribute`` is the same.
+    Every difference is named, a sensitive value shows as ``(sensitive)``. With ``address``
+    (the step's ``resource_name``), that resource must be among the imported ones: nothing
+    compared is a failure, never a pass.
 
     >>> old = [{"address": "w.t", "type": "w", "values": {"id": "1", "name": "a", "pw": "s"}, "sensitive_values": {"pw": True}}]
     >>> new = [{"address": "w.t", "type": "w", "values": {"id": "1", "name": "b", "pw": "z"}, "sensitive_values": {"pw": True}}]
@@ -144,7 +148,13 @@ def verify_import(
     + "pw": (sensitive)
     >>> verify_import(old, new, ignore=["name", "pw"]) is None
     True
+    >>> print(verify_import(old, [], address="module.child.w.t"))
+    ImportStateVerify: resource module.child.w.t not found in the state after import (it has no managed resources)
     """
+    if address is not None:
+        missing = _missing(address, imported)
+        if missing is not None:
+            return missing
     problems: list[str] = []
     for new in _managed(imported):
         new_flat = flatmap(new.get("values"), new.get("sensitive_values"))
@@ -179,6 +189,42 @@ def verify_import(
     if not problems:
         return None
     return VERIFY_HEADER + "\n\n" + "\n".join(problems)
+
+
+def _missing(address: str, imported: Sequence[Mapping[str, Any]]) -> str | None:
+    """The failure when ``address`` is not among the ``imported`` managed resources, else None."""
+    found = [str(r.get("address", "?")) for r in _managed(imported)]
+    if address in found:
+        return None
+    has = "it has " + ", ".join(sorted(found)) if found else "it has no managed resources"
+    return f"ImportStateVerify: resource {address} not found in the state after import ({has})"
+
+
+def state_resources(document: Mapping[str, Any], key: str = "values") -> list[Mapping[str, Any]]:
+    """The resources of every module of a ``show -json`` document's ``key`` (``values``, ``planned_values``).
+
+    Child modules are walked without recursion, so a deep module tree cannot hit RecursionError.
+
+    >>> doc = {"values": {"root_module": {"resources": [{"address": "a.b"}],
+    ...        "child_modules": [{"resources": [{"address": "module.m.a.b"}]}]}}}
+    >>> [r["address"] for r in state_resources(doc)]
+    ['a.b', 'module.m.a.b']
+    """
+    values = document.get(key)
+    root = values.get("root_module") if isinstance(values, Mapping) else None
+    found: list[Mapping[str, Any]] = []
+    pending: list[Any] = [root]
+    while pending:
+        module = pending.pop(0)
+        if not isinstance(module, Mapping):
+            continue
+        resources = module.get("resources")
+        if isinstance(resources, list):
+            found.extend(r for r in resources if isinstance(r, Mapping))
+        children = module.get("child_modules")
+        if isinstance(children, list):
+            pending.extend(children)
+    return found
 
 
 def _differences(expected: Mapping[str, Flat], actual: Mapping[str, Flat]) -> list[str]:

@@ -10,13 +10,14 @@ import hashlib
 import json
 import shutil
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
 from ._case import TestStep, unwrap_sensitive
 from ._errors import TestDefinitionError
 
-__all__ = ["HCL_FILE", "JSON_FILE", "TFVARS_FILE", "WorkingDirectory"]
+__all__ = ["HCL_FILE", "JSON_FILE", "TFVARS_FILE", "Place", "WorkingDirectory"]
 
 HCL_FILE: Final = "main.tf"
 JSON_FILE: Final = "main.tf.json"
@@ -137,3 +138,15 @@ class WorkingDirectory:
             h.update(path.read_bytes())
             h.update(b"\0")
         return h.hexdigest()
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    """Another working directory of the case (an import step's), with its own environment.
+
+    >>> Place(WorkingDirectory(Path("/tmp/case1_import_step_2")), {"TF_DATA_DIR": "/tmp/x"}).wd.root.name
+    'case1_import_step_2'
+    """
+
+    wd: WorkingDirectory
+    env: dict[str, str]

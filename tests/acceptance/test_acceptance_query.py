@@ -52,6 +52,8 @@ QUERY = 'list "concept_pet" "pets" {\n  provider = concept\n}\n'
 INIT = "init -input=false -no-color"
 PLAN = "plan -input=false -no-color -out=tfplan"
 APPLY = "apply -input=false -no-color tfplan"
+# Read back after every pre-apply plan: its sensitive values become secrets before apply.
+SHOW_PLAN = "show -json tfplan"
 PLAN_NO_REFRESH = "plan -input=false -no-color -detailed-exitcode -refresh=false -out=tfplan"
 PLAN_REFRESH = "plan -input=false -no-color -detailed-exitcode -out=tfplan"
 QUERY_CMD = "query -no-color -json"
@@ -105,9 +107,9 @@ def test_a_query_step_after_a_config_step_runs_init_and_query_beside_its_configu
         TestStep(config=CONFIG, variables={"region": "eu"}),
         TestStep(query=True, config=QUERY, query_result_checks=[ExpectLength("concept_pet.pets", 3)]),
     ]))
-    assert fake.argv() == [INIT, PLAN, APPLY, PLAN_NO_REFRESH, PLAN_REFRESH, INIT, QUERY_CMD, INIT, DESTROY]
+    assert fake.argv() == [INIT, PLAN, SHOW_PLAN, APPLY, PLAN_NO_REFRESH, PLAN_REFRESH, INIT, QUERY_CMD, INIT, DESTROY]
     calls = fake.calls()
-    query = calls[6]
+    query = calls[7]
     assert query["query_hcl"] == QUERY
     assert query["main_tf"] == CONFIG  # the applied configuration stays, as in Go
     assert query["files"] == ["main.tf", QUERY_FILE, "terraform.tfvars.json"]
@@ -125,7 +127,7 @@ def test_a_first_query_step_runs_alone_and_destroys_nothing(fake: FakeTerraform,
 
 
 def test_a_query_step_gives_its_own_variables_or_keeps_the_applied_ones(fake: FakeTerraform, tmp_path: Path) -> None:
-    fake.script(query_rule())
+    fake.script(query_rule(), rule("show", "-json", responses=[{"stdout": EMPTY_STATE}]))
     make_runner(fake, tmp_path).run(TestCase(steps=[
         TestStep(config=CONFIG, variables={"region": "eu"}),
         TestStep(query=True, config=QUERY),

@@ -15,6 +15,7 @@ import pytest
 from acceptance_fakes import EMPTY_PLAN, EMPTY_STATE, FakeTerraform, make_fake_terraform, plan_json, rule
 
 from plancheck import CheckFailure, PlanCheckError
+from plancheck._terraform import TimeoutValueError
 from plancheck.acceptance import (
     AcceptanceError,
     AcceptanceRunner,
@@ -83,7 +84,7 @@ def failure(runner: AcceptanceRunner, case: TestCase) -> AcceptanceError:
     [
         pytest.param(
             [TestStep(config=CONFIG)],
-            [INIT, PLAN, APPLY, PLAN_NO_REFRESH, PLAN_REFRESH, DESTROY],
+            [INIT, PLAN, SHOW_PLAN, APPLY, PLAN_NO_REFRESH, PLAN_REFRESH, DESTROY],
             id="apply-step-without-checks",
         ),
         pytest.param(
@@ -108,12 +109,12 @@ def failure(runner: AcceptanceRunner, case: TestCase) -> AcceptanceError:
         ),
         pytest.param(
             [TestStep(config=CONFIG), TestStep(config=CONFIG, plan_only=True)],
-            [INIT, PLAN, APPLY, PLAN_NO_REFRESH, PLAN_REFRESH, PLAN_NO_REFRESH, PLAN_REFRESH, DESTROY],
+            [INIT, PLAN, SHOW_PLAN, APPLY, PLAN_NO_REFRESH, PLAN_REFRESH, PLAN_NO_REFRESH, PLAN_REFRESH, DESTROY],
             id="unchanged-config-needs-no-second-init",
         ),
         pytest.param(
             [TestStep(config=CONFIG), TestStep(config=CONFIG + "\n# changed")],
-            [INIT, PLAN, APPLY, PLAN_NO_REFRESH, PLAN_REFRESH, INIT, PLAN, APPLY, PLAN_NO_REFRESH, PLAN_REFRESH, DESTROY],
+            [INIT, PLAN, SHOW_PLAN, APPLY, PLAN_NO_REFRESH, PLAN_REFRESH, INIT, PLAN, SHOW_PLAN, APPLY, PLAN_NO_REFRESH, PLAN_REFRESH, DESTROY],
             id="changed-config-is-initialized-again",
         ),
     ],
@@ -413,16 +414,21 @@ def test_failed_destroy_after_a_passing_case_is_an_error(fake: FakeTerraform, tm
     assert err.__cause__ is None
 
 
-def test_failed_destroy_after_a_failure_chains_the_first_failure(fake: FakeTerraform, tmp_path: Path) -> None:
+def test_failed_destroy_after_a_failure_is_secondary_to_the_first_failure(fake: FakeTerraform, tmp_path: Path) -> None:
     fake.script(DESTROY_FAILS, *SHOW_RULES)
     step = TestStep(config=CONFIG, config_state_checks=[RecordingCheck("wrong value")])
     err = failure(make_runner(fake, tmp_path), TestCase(steps=[step]))
-    assert err.stage is Stage.DESTROY
-    assert err.reason.endswith("(the test had already failed: that error is shown above)")
-    original = err.__cause__
-    assert isinstance(original, AcceptanceError)
-    assert original.stage is Stage.STATE_CHECKS
-    assert original.reason == "Post-apply state check(s) failed:\n  RecordingCheck: wrong value"
+    case_dir = tmp_path / "work" / "case1"
+    assert err.stage is Stage.STATE_CHECKS
+    assert err.reason == "Post-apply state check(s) failed:\n  RecordingCheck: wrong value"
+    assert str(err).splitlines() == [
+        "step 1/1, state_checks: Post-apply state check(s) failed:",
+        "  RecordingCheck: wrong value",
+        f"also: post-test destroy (after step 1/1): terraform destroy failed; resources may be left behind in {case_dir}",
+        f"  command: terraform {DESTROY} (exit code 1)",
+        "    stderr:",
+        "    Error: Instance cannot be destroyed",
+    ]
 
 
 def test_destroy_uses_the_last_configuration_terraform_accepted(fake: FakeTerraform, tmp_path: Path) -> None:
@@ -457,7 +463,7 @@ def test_pre_config_runs_before_the_step_is_written(fake: FakeTerraform, tmp_pat
     seen: list[list[str]] = []
     step_two = TestStep(config=CONFIG + "\n# two", plan_only=True, pre_config=lambda: seen.append(fake.argv()))
     make_runner(fake, tmp_path).run(TestCase(steps=[TestStep(config=CONFIG), step_two]))
-    assert seen == [[INIT, PLAN, APPLY, PLAN_NO_REFRESH, PLAN_REFRESH]]
+    assert seen == [[INIT, PLAN, SHOW_PLAN, APPLY, PLAN_NO_REFRESH, PLAN_REFRESH]]
 
 
 # -- secrets -----------------------------------------------------------------------------------
@@ -574,9 +580,27 @@ def test_cli_config_policy(
         assert empty.read_text() == ""
 
 
-def test_runner_rejects_a_non_positive_timeout(fake: FakeTerraform, tmp_path: Path) -> None:
-    with pytest.raises(ValueError, match=r"AcceptanceRunner.timeout: expected a positive number of seconds, got 0"):
-        make_runner(fake, tmp_path, timeout=0)
+@pytest.mark.parametrize(
+    ("timeout", "expected"),
+    [
+        pytest.param(0, "timeout 0: expected a number of seconds greater than 0 and at most 604800 (a week)", id="zero"),
+        pytest.param(-1.5, "timeout -1.5: expected a number of seconds greater than 0 and at most 604800 (a week)",
+                     id="negative"),
+        pytest.param(float("nan"), "timeout nan: expected a number of seconds greater than 0 and at most 604800 (a week)",
+                     id="nan"),
+        pytest.param(float("inf"), "timeout inf: expected a number of seconds greater than 0 and at most 604800 (a week)",
+                     id="infinite"),
+        pytest.param(True, "timeout True: expected a number of seconds greater than 0 and at most 604800 (a week)",
+                     id="bool"),
+        pytest.param("60", "timeout '60': expected a number of seconds greater than 0 and at most 604800 (a week)",
+                     id="text"),
+    ],
+)
+def test_runner_refuses_a_bad_timeout_when_made(fake: FakeTerraform, tmp_path: Path, timeout: Any, expected: str) -> None:
+    with pytest.raises(TimeoutValueError) as info:
+        make_runner(fake, tmp_path, timeout=timeout)
+    assert str(info.value) == expected
+    assert fake.calls() == []  # refused before any command
 
 
 def test_run_rejects_something_that_is_not_a_test_case(fake: FakeTerraform, tmp_path: Path) -> None:

@@ -45,6 +45,8 @@ CONFIG = 'resource "null_resource" "a" {}'
 INIT = "init -input=false -no-color"
 PLAN = "plan -input=false -no-color -out=tfplan"
 APPLY = "apply -input=false -no-color tfplan"
+# Read back after every pre-apply plan: its sensitive values become secrets before apply.
+SHOW_PLAN = "show -json tfplan"
 PLAN_NO_REFRESH = "plan -input=false -no-color -detailed-exitcode -refresh=false -out=tfplan"
 PLAN_REFRESH = "plan -input=false -no-color -detailed-exitcode -out=tfplan"
 DESTROY = "destroy -auto-approve -input=false -no-color -refresh=false"
@@ -153,7 +155,7 @@ IMPORT = {"import_state": True, "resource_name": "null_resource.a"}
         pytest.param(lambda: Step(**IMPORT, import_state_id_func="id"),
                      "TestStep.import_state_id_func: expected a function, got str", id="id-func-type"),
         pytest.param(lambda: Step(config="", taint="null_resource.a"),
-                     "TestStep.taint: expected a list of resource addresss, got str", id="taint-str"),
+                     "TestStep.taint: expected a list of resource addresses, got str", id="taint-str"),
         pytest.param(lambda: Step(config="", destroy="yes"), "TestStep.destroy: expected a bool, got str", id="destroy-type"),
         pytest.param(lambda: Step(config="", skip_func=True), "TestStep.skip_func: expected a function, got bool",
                      id="skip-func-type"),
@@ -209,56 +211,56 @@ SHOW = "show -json"
     [
         pytest.param(
             TestCase(steps=[Step(config=CONFIG), Step(config=CONFIG, destroy=True)]),
-            [INIT, PLAN, APPLY, PLAN_NO_REFRESH, PLAN_REFRESH,
-             "plan -input=false -no-color -destroy -out=tfplan", APPLY,
+            [INIT, PLAN, SHOW_PLAN, APPLY, PLAN_NO_REFRESH, PLAN_REFRESH,
+             "plan -input=false -no-color -destroy -out=tfplan", SHOW_PLAN, APPLY,
              "plan -input=false -no-color -detailed-exitcode -refresh=false -destroy -out=tfplan",
              "plan -input=false -no-color -detailed-exitcode -destroy -out=tfplan", DESTROY],
             id="destroy-step",
         ),
         pytest.param(
             TestCase(prevent_post_destroy_refresh=True, steps=[Step(config=CONFIG, destroy=True)]),
-            [INIT, "plan -input=false -no-color -destroy -out=tfplan", APPLY,
+            [INIT, "plan -input=false -no-color -destroy -out=tfplan", SHOW_PLAN, APPLY,
              "plan -input=false -no-color -detailed-exitcode -refresh=false -destroy -out=tfplan",
              "plan -input=false -no-color -detailed-exitcode -destroy -refresh=false -out=tfplan", DESTROY],
             id="destroy-step-without-refresh",
         ),
         pytest.param(
             TestCase(steps=[Step(config=CONFIG), Step(config=CONFIG, taint=["null_resource.a", "null_resource.b"])]),
-            [INIT, PLAN, APPLY, PLAN_NO_REFRESH, PLAN_REFRESH, "taint -no-color null_resource.a",
-             "taint -no-color null_resource.b", PLAN, APPLY, PLAN_NO_REFRESH, PLAN_REFRESH, DESTROY],
+            [INIT, PLAN, SHOW_PLAN, APPLY, PLAN_NO_REFRESH, PLAN_REFRESH, "taint -no-color null_resource.a",
+             "taint -no-color null_resource.b", PLAN, SHOW_PLAN, APPLY, PLAN_NO_REFRESH, PLAN_REFRESH, DESTROY],
             id="taint",
         ),
         pytest.param(
             TestCase(steps=[Step(config=CONFIG, destroy=True, taint=["null_resource.a"])]),
-            [INIT, "plan -input=false -no-color -destroy -out=tfplan", APPLY,
+            [INIT, "plan -input=false -no-color -destroy -out=tfplan", SHOW_PLAN, APPLY,
              "plan -input=false -no-color -detailed-exitcode -refresh=false -destroy -out=tfplan",
              "plan -input=false -no-color -detailed-exitcode -destroy -out=tfplan", DESTROY],
             id="a-destroy-step-taints-nothing",
         ),
         pytest.param(
             TestCase(steps=[Step(config=CONFIG), Step(refresh_state=True)]),
-            [INIT, PLAN, APPLY, PLAN_NO_REFRESH, PLAN_REFRESH, REFRESH, PLAN_REFRESH, DESTROY],
+            [INIT, PLAN, SHOW_PLAN, APPLY, PLAN_NO_REFRESH, PLAN_REFRESH, REFRESH, PLAN_REFRESH, DESTROY],
             id="refresh-step",
         ),
         pytest.param(
             TestCase(steps=[Step(config=CONFIG), Step(refresh_state=True, check=lambda state: None)]),
-            [INIT, PLAN, APPLY, PLAN_NO_REFRESH, PLAN_REFRESH, REFRESH, SHOW, PLAN_REFRESH, DESTROY],
+            [INIT, PLAN, SHOW_PLAN, APPLY, PLAN_NO_REFRESH, PLAN_REFRESH, REFRESH, SHOW, PLAN_REFRESH, DESTROY],
             id="refresh-step-with-check",
         ),
         pytest.param(
             TestCase(steps=[Step(config=CONFIG, check=lambda state: None)]),
-            [INIT, PLAN, APPLY, SHOW, PLAN_NO_REFRESH, PLAN_REFRESH, DESTROY],
+            [INIT, PLAN, SHOW_PLAN, APPLY, SHOW, PLAN_NO_REFRESH, PLAN_REFRESH, DESTROY],
             id="check-reads-the-state-after-apply",
         ),
         pytest.param(
             TestCase(steps=[Step(config=CONFIG, check=lambda state: None, config_state_checks=[Nothing()])]),
-            [INIT, PLAN, APPLY, SHOW, SHOW, PLAN_NO_REFRESH, PLAN_REFRESH, DESTROY],
+            [INIT, PLAN, SHOW_PLAN, APPLY, SHOW, SHOW, PLAN_NO_REFRESH, PLAN_REFRESH, DESTROY],
             id="check-then-state-checks",
         ),
         pytest.param(
             TestCase(steps=[Step(config=CONFIG), Step(config=CONFIG, destroy=True, check=lambda state: None)]),
-            [INIT, PLAN, APPLY, PLAN_NO_REFRESH, PLAN_REFRESH,
-             "plan -input=false -no-color -destroy -out=tfplan", REFRESH, SHOW,
+            [INIT, PLAN, SHOW_PLAN, APPLY, PLAN_NO_REFRESH, PLAN_REFRESH,
+             "plan -input=false -no-color -destroy -out=tfplan", SHOW_PLAN, REFRESH, SHOW,
              "plan -input=false -no-color -destroy -out=tfplan", APPLY,
              "plan -input=false -no-color -detailed-exitcode -refresh=false -destroy -out=tfplan",
              "plan -input=false -no-color -detailed-exitcode -destroy -out=tfplan", DESTROY],
@@ -268,7 +270,7 @@ SHOW = "show -json"
             TestCase(additional_cli_options=AdditionalCLIOptions(plan=PlanOptions(allow_deferral=True, no_refresh=True),
                                                                  apply=ApplyOptions(allow_deferral=True)),
                      steps=[Step(config=CONFIG)]),
-            [INIT, "plan -input=false -no-color -allow-deferral -refresh=false -out=tfplan",
+            [INIT, "plan -input=false -no-color -allow-deferral -refresh=false -out=tfplan", SHOW_PLAN,
              "apply -input=false -no-color -allow-deferral tfplan",
              "plan -input=false -no-color -detailed-exitcode -refresh=false -allow-deferral -out=tfplan",
              "plan -input=false -no-color -detailed-exitcode -allow-deferral -refresh=false -out=tfplan", DESTROY],
@@ -277,17 +279,17 @@ SHOW = "show -json"
         pytest.param(
             TestCase(additional_cli_options=AdditionalCLIOptions(plan=PlanOptions(allow_deferral=True)),
                      steps=[Step(config=CONFIG, additional_cli_options=AdditionalCLIOptions())]),
-            [INIT, PLAN, APPLY, PLAN_NO_REFRESH, PLAN_REFRESH, DESTROY],
+            [INIT, PLAN, SHOW_PLAN, APPLY, PLAN_NO_REFRESH, PLAN_REFRESH, DESTROY],
             id="step-cli-options-replace-the-case-ones",
         ),
         pytest.param(
             TestCase(steps=[Step(config=CONFIG), Step(config="not HCL", skip_func=lambda: True)]),
-            [INIT, PLAN, APPLY, PLAN_NO_REFRESH, PLAN_REFRESH, DESTROY],
+            [INIT, PLAN, SHOW_PLAN, APPLY, PLAN_NO_REFRESH, PLAN_REFRESH, DESTROY],
             id="skip-func",
         ),
         pytest.param(
             TestCase(steps=[Step(config=CONFIG)], check_destroy=lambda state: None),
-            [INIT, PLAN, APPLY, PLAN_NO_REFRESH, PLAN_REFRESH, SHOW, DESTROY],
+            [INIT, PLAN, SHOW_PLAN, APPLY, PLAN_NO_REFRESH, PLAN_REFRESH, SHOW, DESTROY],
             id="check-destroy-reads-the-state-first",
         ),
     ],
@@ -302,11 +304,11 @@ def test_command_sequence(fake: FakeTerraform, tmp_path: Path, case: TestCase, e
     ("env", "steps", "expected"),
     [
         pytest.param({"TF_ACC_REFRESH_AFTER_APPLY": ""}, [Step(config=CONFIG), Step(config=CONFIG)],
-                     [INIT, PLAN, APPLY, PLAN_NO_REFRESH, PLAN_REFRESH,
+                     [INIT, PLAN, SHOW_PLAN, APPLY, PLAN_NO_REFRESH, PLAN_REFRESH,
                       "apply -refresh-only -auto-approve -input=false -no-color",
-                      PLAN, APPLY, PLAN_NO_REFRESH, PLAN_REFRESH, DESTROY], id="refresh-before-the-next-step"),
+                      PLAN, SHOW_PLAN, APPLY, PLAN_NO_REFRESH, PLAN_REFRESH, DESTROY], id="refresh-before-the-next-step"),
         pytest.param({"TF_ACC_REFRESH_AFTER_APPLY": "1"}, [Step(config=CONFIG), Step(refresh_state=True)],
-                     [INIT, PLAN, APPLY, PLAN_NO_REFRESH, PLAN_REFRESH, REFRESH, PLAN_REFRESH, DESTROY],
+                     [INIT, PLAN, SHOW_PLAN, APPLY, PLAN_NO_REFRESH, PLAN_REFRESH, REFRESH, PLAN_REFRESH, DESTROY],
                      id="not-before-a-refresh-step"),
     ],
 )
@@ -324,7 +326,7 @@ def test_post_apply_func_runs_after_the_plans(fake: FakeTerraform, tmp_path: Pat
     make_runner(fake, tmp_path).run(TestCase(steps=[
         Step(config=CONFIG, post_apply_func=lambda: seen.append(len(fake.argv()))),
     ]))
-    assert seen == [5]  # init, plan, apply and both follow-up plans
+    assert seen == [6]  # init, plan, its show -json, apply and both follow-up plans
 
 
 @pytest.mark.parametrize(
@@ -358,10 +360,10 @@ def test_import_command_in_its_own_directory(fake: FakeTerraform, tmp_path: Path
         Step(import_state=True, resource_name="null_resource.a", import_state_verify=True),
     ]))
     calls = fake.calls()
-    assert fake.argv()[5:9] == [SHOW, INIT, "import -input=false -no-color null_resource.a 42", SHOW]
+    assert fake.argv()[6:10] == [SHOW, INIT, "import -input=false -no-color null_resource.a 42", SHOW]
     import_dir = tmp_path / "work" / "case1_import_step_2"
     assert [c["env"] for c in calls] == [{}] * len(calls)
-    assert "main.tf" in calls[6]["files"]
+    assert "main.tf" in calls[7]["files"]
     assert not import_dir.exists()
 
 

@@ -254,7 +254,7 @@ def test_refresh_step_sees_drift_in_its_check_and_its_plan(tf_acceptance: Accept
         ),
     ]))
     assert checked == ["drifted"]
-    assert subcommands(runner)[:6] == ["init", "plan", "apply", "plan", "plan", "refresh"]
+    assert subcommands(runner)[:7] == ["init", "plan", "show", "apply", "plan", "plan", "refresh"]
 
 
 def test_refresh_step_with_drift_fails_without_expect_non_empty_plan(tf_acceptance: AcceptanceRunner) -> None:
@@ -371,7 +371,7 @@ def test_skip_func_skips_the_step(tf_acceptance: AcceptanceRunner) -> None:
                  skip_func=lambda: called.append("skip_func") or True),
     ]))
     assert called == ["pre_config", "skip_func"]
-    assert subcommands(runner) == ["init", "plan", "apply", "plan", "plan", "destroy"]
+    assert subcommands(runner) == ["init", "plan", "show", "apply", "plan", "plan", "destroy"]
 
 
 # -- config sources -----------------------------------------------------------------------

@@ -1,0 +1,547 @@
+"""The progress of one test case: its commands, steps, checks, and the destroy at the end.
+
+Per step (as Go's terraform-plugin-testing does): write the configuration, ``init`` (when the
+configuration files changed), ``plan -out`` and its ``show -json`` (always: the plan's sensitive
+values must be known as secrets before apply), pre-apply plan checks, ``apply``, state checks,
+then a ``-refresh=false`` plan and a refreshed plan, each with its plan checks, each required
+to be empty unless the step says ``expect_non_empty_plan``. After the last step, or after a
+failure, ``destroy`` (and ``check_destroy``) run if anything was ever applied; after a failure
+theirs is appended to it (``also: ...``), else it is the error.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import sys
+from collections.abc import Callable, Mapping
+from dataclasses import replace
+from decimal import Decimal
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Final
+
+from .._documents.sensitive import collect_plan_secrets, collect_state_secrets
+from .._documents.state import State, load_state
+from .._errors import DocumentFormatError
+from .._redact import Secrets
+from .._terraform import CommandResult, run_command
+from ..querycheck import QueryFormatError, QueryOutput
+from ._case import TestCase, TestStep
+from ._checks import plan_check_failures, state_check_failures
+from ._errors import AcceptanceError, Stage, TestDefinitionError
+from ._importstate import call_check
+from ._importstep import _ImportStep
+from ._plans import planned_changes
+from ._providers._errors import ProviderServerError, ProvidersNotInstalledError
+from ._providers._session import ProviderSession
+from ._query import QUERY_FILE, query_error_messages, query_refusal, query_result_failures
+from ._stepfailure import _format_output, _indent, _listing, _matches, _non_empty, _StepFailure
+from ._workdir import PLAN_FILE, Place, WorkingDirectory
+from .config import TestStepConfigRequest
+
+if TYPE_CHECKING:
+    from ._runner import AcceptanceRunner
+
+__all__ = ["ENV_PERSIST_WORKING_DIR", "ENV_REFRESH_AFTER_APPLY"]
+
+#: Set (even empty): an ``apply -refresh-only`` after each step, before the next (Go's ``TF_ACC_REFRESH_AFTER_APPLY``).
+ENV_REFRESH_AFTER_APPLY: Final = "TF_ACC_REFRESH_AFTER_APPLY"
+#: Non-empty: keep the working directories, and a copy after each step (Go's ``TF_ACC_PERSIST_WORKING_DIR``).
+ENV_PERSIST_WORKING_DIR: Final = "TF_ACC_PERSIST_WORKING_DIR"
+
+
+def _print(text: str) -> None:
+    sys.stdout.write(text + "\n")
+    sys.stdout.flush()
+
+
+class _CaseRun:
+    """The mutable progress of one case: kept apart from the runner, discarded when the case ends."""
+
+    def __init__(self, runner: AcceptanceRunner, case: TestCase, root: Path) -> None:
+        self.runner = runner
+        self.case = case
+        self.wd = WorkingDirectory(root)
+        self.env = runner._environment(root)
+        settings = {**os.environ, **runner._env}
+        # Go looks these up itself (os.LookupEnv / os.Getenv), whatever the command environment says.
+        self.refresh_after_apply = ENV_REFRESH_AFTER_APPLY in settings
+        self.persist = bool(settings.get(ENV_PERSIST_WORKING_DIR))
+        self.secrets = Secrets()
+        self.add_secrets(Secrets(case.secrets))
+        self.total = len(case.steps)
+        self.step_no = 0
+        self.applied = False
+        self.init_digest: str | None = None
+        self.current_valid = False
+        self.last_valid: TestStep | None = None
+        # The configuration of the last config-mode step: what an import step without its own uses (Go's appliedCfg).
+        self.applied_config: TestStep | None = None
+        self.log: Callable[[str], None] = _print if runner._echo else (lambda _text: None)
+        # Raw until the case ends: secrets found later in the case (in a plan, in a state) are scrubbed too.
+        self.results: list[CommandResult] = []
+        # Started on demand by write(), stopped by execute(): one socket directory per case (xdist-safe).
+        self.providers = ProviderSession(platform=runner.terraform.platform, log=self.log)
+
+    def add_secrets(self, found: Secrets) -> None:
+        self.secrets = self.secrets | found
+        if self.runner._share_secrets is not None and len(found):
+            self.runner._share_secrets(found)
+
+    def publish(self) -> None:
+        scrub = self.secrets.scrub
+        self.runner._commands.extend(replace(r, stdout=scrub(r.stdout), stderr=scrub(r.stderr)) for r in self.results)
+        self.results = []
+
+    # -- commands -----------------------------------------------------------------------------
+
+    def tf(self, stage: Stage, *args: str, ok: tuple[int, ...] = (0,), place: Place | None = None) -> CommandResult:
+        binary = self.runner.terraform
+        cwd, env = (self.wd.root, self.env) if place is None else (place.wd.root, place.env)
+        result = run_command((binary.path, *args), cwd=cwd, env=env, timeout=self.runner._timeout)
+        self.results.append(result)
+        scrub = self.secrets.scrub
+        status = "timed out" if result.timed_out else f"exit code {result.returncode}"
+        where = "" if place is None else f" (in {place.wd.root.name})"
+        self.log(
+            f"[step {self.step_no}/{self.total} {stage.value}] $ {scrub(result.command_line)}{where}  "
+            f"({status}, {result.duration:.2f} s)"
+        )
+        # JSON is not echoed: it can hold secrets not known yet (a query's sensitive list block inputs).
+        if args[:2] == ("show", "-json") or args[:1] == ("query",):
+            self.log(f"    ({len(result.stdout)} characters of JSON)")
+            if result.stderr.strip():
+                self.log(_indent(scrub(result.stderr)))
+        else:
+            for text in (result.stdout, result.stderr):
+                if text.strip():
+                    self.log(_indent(scrub(text)))
+        name = os.path.basename(binary.path)
+        if result.timed_out:
+            raise _StepFailure(stage, f"{name} {args[0]} timed out after {self.runner._timeout:g} s", result)
+        if result.returncode not in ok:
+            raise _StepFailure(stage, f"{name} {args[0]} failed", result)
+        return result
+
+    def _json(self, stage: Stage, result: CommandResult) -> dict[str, Any]:
+        try:
+            document = json.loads(result.stdout, parse_float=Decimal)
+        except (ValueError, RecursionError) as exc:
+            raise _StepFailure(stage, f"show -json printed invalid JSON ({exc})", result) from None
+        if not isinstance(document, dict):
+            raise _StepFailure(stage, "show -json printed JSON that is not an object", result)
+        return document
+
+    def show_plan(self, stage: Stage, place: Place | None = None) -> dict[str, Any]:
+        document = self._json(stage, self.tf(stage, "show", "-json", PLAN_FILE, place=place))
+        self.add_secrets(collect_plan_secrets(document))
+        return document
+
+    def show_state(self, stage: Stage, place: Place | None = None) -> dict[str, Any]:
+        document = self._json(stage, self.tf(stage, "show", "-json", place=place))
+        self.add_secrets(collect_state_secrets(document))
+        return document
+
+    def plan(self, stage: Stage, *extra: str, place: Place | None = None) -> CommandResult:
+        args = _unique(("plan", "-input=false", "-no-color", *extra, f"-out={PLAN_FILE}"))
+        result = self.tf(stage, *args, ok=(0, 2), place=place)
+        if place is None:
+            self.current_valid = True
+        return result
+
+    def cli_options(self, step: TestStep) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """The extra plan and apply arguments of ``step`` (its own options, else the case's)."""
+        options = step.additional_cli_options or self.case.additional_cli_options
+        if options is None:
+            return (), ()
+        return options.plan.args(), options.apply.args()
+
+    # -- checks -------------------------------------------------------------------------------
+
+    def check_plan(
+        self, stage: Stage, title: str, document: dict[str, Any], checks: tuple[Any, ...], result: CommandResult
+    ) -> None:
+        try:
+            failures = plan_check_failures(document, checks)
+        except DocumentFormatError as exc:
+            raise _StepFailure(stage, f"cannot read the plan that show -json printed: {exc}", result) from None
+        if failures:
+            raise _StepFailure(stage, _listing(title, failures), result)
+
+    def load(self, stage: Stage, document: dict[str, Any]) -> State:
+        try:
+            return load_state(document)
+        except DocumentFormatError as exc:
+            raise _StepFailure(stage, f"cannot read the state that show -json printed: {exc}") from None
+
+    def run_check(self, stage: Stage, title: str, function: Callable[..., object], *args: Any) -> None:
+        failure = call_check(function, *args)
+        if failure is not None:
+            raise _StepFailure(stage, f"{title}: {failure}")
+
+    def follow_up_plan(
+        self, stage: Stage, checks: tuple[Any, ...], title: str, *extra: str
+    ) -> tuple[list[str], CommandResult]:
+        """Make a plan and run its checks; return its changes (empty when the plan is empty) and the command."""
+        result = self.plan(stage, "-detailed-exitcode", *extra)
+        # Exit code 0 means Terraform found nothing to change: reading the plan back would only cost time.
+        if result.returncode == 0 and not checks:
+            return [], result
+        document = self.show_plan(stage)
+        if checks:
+            self.check_plan(stage, title, document, checks, result)
+        return planned_changes(document), result
+
+    # -- configuration ------------------------------------------------------------------------
+
+    def resolve(self, step: TestStep) -> TestStep | None:
+        """``step`` with its config functions called and relative paths made absolute; None without a configuration."""
+        request = TestStepConfigRequest(step_number=self.step_no, test_name=self.runner._test_name or "")
+        changes: dict[str, Any] = {}
+        try:
+            if callable(step.config):
+                changes["config"] = step.config(request)
+                if not isinstance(changes["config"], (str, Mapping)):
+                    raise TestDefinitionError(
+                        "TestStep.config",
+                        f"the config function returned {type(changes['config']).__name__}, expected HCL text (str) or a dict",
+                    )
+            for name in ("config_directory", "config_file"):
+                value = getattr(step, name)
+                if callable(value):
+                    value = value(request)
+                    if not isinstance(value, (str, os.PathLike)) or not os.fspath(value):
+                        raise TestDefinitionError(
+                            f"TestStep.{name}", f"the config function returned {value!r}, expected a path"
+                        )
+                if value is not None:
+                    path = Path(value)
+                    changes[name] = os.fspath(path if path.is_absolute() else self.runner._base_dir() / path)
+            if not changes and step.config is None:
+                return None
+            return replace(step, **changes)
+        except TestDefinitionError as exc:
+            raise _StepFailure(Stage.CONFIG, f"cannot write the configuration: {exc}") from None
+
+    def use_providers(self, step: TestStep) -> None:
+        try:
+            if self.providers.use(step.providers, self.case.providers):
+                self.init_digest = None  # the CLI configuration changed: install again
+            self.providers.apply_environment(self.env)
+        except (ProviderServerError, ProvidersNotInstalledError) as exc:
+            raise _StepFailure(Stage.CONFIG, f"cannot serve the providers: {exc}") from None
+
+    def write(self, step: TestStep, extra: Mapping[str, str] | None = None) -> None:
+        self.current_valid = False
+        self.use_providers(step)
+        try:
+            digest = self.wd.write_step(self.providers.complete(step), extra)
+        except (DocumentFormatError, TestDefinitionError, OSError) as exc:
+            raise _StepFailure(Stage.CONFIG, f"cannot write the configuration: {exc}") from None
+        # .terraform only changes when init runs: it still fits whatever configuration init last accepted.
+        if digest != self.init_digest:
+            self.init_digest = None
+            self.tf(Stage.INIT, "init", "-input=false", "-no-color")
+            self.init_digest = digest
+
+    def restore_valid_config(self) -> None:
+        """Write back the last configuration Terraform accepted, when the current one was rejected."""
+        if not self.current_valid and self.last_valid is not None:
+            self.write(self.last_valid)
+
+    # -- steps --------------------------------------------------------------------------------
+
+    def run_step(self, step: TestStep) -> None:
+        resolved = self.resolve(step)
+        assert resolved is not None  # a config-mode step always has a configuration (checked by TestStep)
+        # As Go: a destroy step taints nothing (it is about to remove everything anyway).
+        for address in () if step.destroy else step.taint:
+            self.tf(Stage.TAINT, "taint", "-no-color", address)
+        self.write(resolved)
+        self.applied_config = resolved
+        checks = step.config_plan_checks
+        plan_args, apply_args = self.cli_options(step)
+        destroy = ("-destroy",) if step.destroy else ()
+        if not step.plan_only:
+            result = self.plan(Stage.PRE_APPLY, *destroy, *plan_args)
+            self.last_valid = resolved
+            # Always read back, checks or not: the plan's sensitive values must be known as secrets
+            # before apply, whose errors (a provider echoing a value) would otherwise show them.
+            document = self.show_plan(Stage.PRE_APPLY)
+            if checks.pre_apply:
+                self.check_plan(Stage.PRE_APPLY, "Pre-apply plan check(s) failed", document, tuple(checks.pre_apply), result)
+            before: dict[str, Any] | None = None
+            if step.check is not None and step.destroy:
+                # Go's order: the check of a destroy step sees the refreshed state from before the destroy.
+                self.tf(Stage.CHECK, "refresh", "-input=false", "-no-color")
+                before = self.show_state(Stage.CHECK)
+                self.plan(Stage.PRE_APPLY, "-destroy", *plan_args)
+            self.applied = True
+            self.tf(Stage.APPLY, "apply", "-input=false", "-no-color", *apply_args, PLAN_FILE)
+            if step.check is not None:
+                document = before if before is not None else self.show_state(Stage.CHECK)
+                self.run_check(Stage.CHECK, "Check failed", step.check, self.load(Stage.CHECK, document))
+            if step.config_state_checks:
+                state = self.show_state(Stage.STATE_CHECKS)
+                try:
+                    failures = state_check_failures(state, tuple(step.config_state_checks))
+                except DocumentFormatError as exc:
+                    raise _StepFailure(Stage.STATE_CHECKS, f"cannot read the state that show -json printed: {exc}") from None
+                if failures:
+                    raise _StepFailure(Stage.STATE_CHECKS, _listing("Post-apply state check(s) failed", failures))
+
+        after = "" if step.plan_only else "After applying this test step, the "
+        stage = Stage.POST_APPLY_PRE_REFRESH
+        title = "Non-refresh plan check(s) failed" if step.plan_only else "Post-apply, pre-refresh plan check(s) failed"
+        changes, result = self.follow_up_plan(
+            stage, tuple(checks.post_apply_pre_refresh), title, "-refresh=false", *destroy, *plan_args
+        )
+        self.last_valid = resolved
+        if changes and not step.expect_non_empty_plan:
+            raise _non_empty(stage, (after or "The ") + "non-refresh plan was not empty", changes, result)
+
+        stage = Stage.POST_APPLY_POST_REFRESH
+        title = "Refresh plan check(s) failed" if step.plan_only else "Post-apply refresh plan check(s) failed"
+        no_refresh = ("-refresh=false",) if step.destroy and self.prevent_post_destroy_refresh(step) else ()
+        changes, result = self.follow_up_plan(
+            stage, tuple(checks.post_apply_post_refresh), title, *destroy, *no_refresh, *plan_args
+        )
+        if changes and not step.expect_non_empty_plan:
+            raise _non_empty(stage, (after or "The ") + "refresh plan was not empty", changes, result)
+        if not changes and step.expect_non_empty_plan:
+            raise _StepFailure(stage, "Expected a non-empty plan, but got an empty refresh plan")
+        if step.post_apply_func is not None:
+            step.post_apply_func()
+        self.refresh_if_asked(step)
+
+    def prevent_post_destroy_refresh(self, step: TestStep) -> bool:
+        return step.prevent_post_destroy_refresh or self.case.prevent_post_destroy_refresh
+
+    def refresh_if_asked(self, step: TestStep) -> None:
+        """``TF_ACC_REFRESH_AFTER_APPLY``: an ``apply -refresh-only`` before the next step (unless that refreshes)."""
+        if not self.refresh_after_apply or step.destroy or step.plan_only or step.expect_non_empty_plan:
+            return
+        if self.step_no >= self.total or self.case.steps[self.step_no].refresh_state:
+            return
+        self.tf(Stage.REFRESH_AFTER_APPLY, "apply", "-refresh-only", "-auto-approve", "-input=false", "-no-color")
+
+    def run_refresh(self, step: TestStep) -> None:
+        """A ``refresh_state`` step (Go's ``testStepNewRefreshState``)."""
+        self.use_providers(step)
+        self.restore_valid_config()
+        self.tf(Stage.REFRESH, "refresh", "-input=false", "-no-color")
+        if step.check is not None:
+            document = self.show_state(Stage.CHECK)
+            self.run_check(Stage.CHECK, "Check failed", step.check, self.load(Stage.CHECK, document))
+        changes, result = self.follow_up_plan(
+            Stage.POST_REFRESH, tuple(step.refresh_plan_checks.post_refresh), "Post-refresh plan check(s) failed"
+        )
+        if changes and not step.expect_non_empty_plan:
+            raise _non_empty(
+                Stage.POST_REFRESH, "After refreshing state during this test step, a followup plan was not empty", changes, result
+            )
+
+    def run_import(self, step: TestStep) -> None:
+        _ImportStep(self, step).run()
+
+    def run_query(self, step: TestStep) -> None:
+        """A ``query`` step (Go's ``testStepNewQuery``): write the query file, init, query, check."""
+        refusal = query_refusal(self.runner.terraform)
+        if refusal is not None:
+            raise _StepFailure(Stage.QUERY, refusal)
+        # resolve() builds the step again, so TestStep refuses a config function's dict itself.
+        resolved = self.resolve(step)
+        assert resolved is not None  # a query step always has config= (checked by TestStep)
+        assert isinstance(resolved.config, str)
+        text = resolved.config
+        # As Go, the last config-mode step's configuration stays (its provider and resource blocks).
+        base = self.applied_config if self.applied_config is not None else TestStep(config="")
+        base = replace(base, variables=step.variables or base.variables, providers=step.providers)
+        # The query file is never a "valid configuration" to go back to: write() leaves current_valid
+        # false, so whatever runs next (destroy, refresh, import) writes the last applied one again.
+        self.write(base, {QUERY_FILE: text})
+        result = self.tf(Stage.QUERY, "query", "-no-color", "-json", ok=(0, 1))
+        output = self.read_query(result)
+        errors = query_error_messages(output)
+        if errors:
+            raise _StepFailure(Stage.QUERY, _listing("terraform query reported errors", errors), replace(result, stdout=""))
+        if result.returncode != 0:
+            raise _StepFailure(Stage.QUERY, "terraform query failed", result)
+        failures = query_result_failures(output, tuple(step.query_result_checks))
+        if failures:
+            raise _StepFailure(Stage.QUERY_RESULT_CHECKS, _listing("Query result check(s) failed", failures))
+
+    def read_query(self, result: CommandResult) -> QueryOutput:
+        """The query's JSON lines; its sensitive list block inputs join the case's secrets."""
+        try:
+            output = QueryOutput.from_json(result.stdout, source="terraform query -json")
+        except QueryFormatError as exc:
+            # Unreadable, so its sensitive values are unknown: the output is withheld (fail closed).
+            withheld = replace(result, stdout="(withheld: the output could not be read, so its secrets are unknown)")
+            if self.results and self.results[-1] is result:
+                self.results[-1] = withheld
+            raise _StepFailure(Stage.QUERY, f"cannot read the output of terraform query -json: {exc}", withheld) from None
+        self.add_secrets(output.secrets)
+        return output
+
+    def error(self, failure: _StepFailure, suffix: str = "") -> AcceptanceError:
+        scrub = self.secrets.scrub
+        result = failure.result
+        return AcceptanceError(
+            self.step_no,
+            self.total,
+            failure.stage,
+            scrub(failure.reason + suffix),
+            command=None if result is None else scrub(result.command_line),
+            exit_code=None if result is None else result.returncode,
+            output="" if result is None else _format_output(result, self.secrets),
+        )
+
+    def dispatch(self, step: TestStep) -> None:
+        if step.import_state:
+            self.run_import(step)
+        elif step.refresh_state:
+            self.run_refresh(step)
+        elif step.query:
+            self.run_query(step)
+        else:
+            self.run_step(step)
+
+    def step(self, step: TestStep) -> None:
+        __tracebackhide__ = True
+        if step.pre_config is not None:
+            step.pre_config()
+        if step.skip_func is not None and step.skip_func():
+            self.log(f"Skipping step {self.step_no}/{self.total} due to skip_func")
+            return
+        expected = step.expect_error
+        assert expected is None or isinstance(expected, re.Pattern)
+        error: AcceptanceError | None = None
+        try:
+            self.dispatch(step)
+        except _StepFailure as failure:
+            if expected is None:
+                error = self.error(failure)
+            elif _matches(expected, failure.raw_text()):
+                self.log(f"[step {self.step_no}/{self.total}] the expected error happened (matched {expected.pattern!r})")
+                return
+            else:
+                unmatched = _StepFailure(
+                    Stage.EXPECT_ERROR,
+                    f"expected an error matching {expected.pattern!r}, but the step failed with another one "
+                    f"(in stage {failure.stage.value}): {failure.reason}",
+                    failure.result,
+                )
+                raise self.error(unmatched) from None
+        if error is not None:
+            self.fail(error)
+            return
+        if expected is not None:
+            raise self.error(
+                _StepFailure(Stage.EXPECT_ERROR, f"expected an error matching {expected.pattern!r}, but the step succeeded")
+            )
+
+    def fail(self, error: AcceptanceError) -> None:
+        """Raise ``error``, or what the case's ``error_check`` makes of it (None: the step passes)."""
+        __tracebackhide__ = True
+        if self.case.error_check is None:
+            raise error
+        returned = self.case.error_check(error)
+        if returned is None:
+            self.log(f"[step {self.step_no}/{self.total}] error_check let the error pass")
+            return
+        if returned is error:
+            raise error
+        if isinstance(returned, BaseException):
+            raise returned from error
+        raise TestDefinitionError(
+            "TestCase.error_check", f"expected it to return an exception or None, got {type(returned).__name__}"
+        )
+
+    # -- the case -----------------------------------------------------------------------------
+
+    def destroy(self) -> AcceptanceError | None:
+        if not self.applied:
+            return None
+        before: dict[str, Any] | None = None
+        try:
+            self.restore_valid_config()
+            if self.case.check_destroy is not None:
+                before = self.show_state(Stage.DESTROY)
+            self.tf(Stage.DESTROY, "destroy", "-auto-approve", "-input=false", "-no-color", "-refresh=false")
+        except _StepFailure as failure:
+            failure.stage = Stage.DESTROY
+            return self.error(failure, "; resources may be left behind in " + str(self.wd.root))
+        if self.case.check_destroy is not None and before is not None:
+            try:
+                state = self.load(Stage.CHECK_DESTROY, before)
+                self.run_check(Stage.CHECK_DESTROY, "CheckDestroy failed", self.case.check_destroy, state)
+            except _StepFailure as failure:
+                return self.error(failure)
+        return None
+
+    def add_also(self, exc: BaseException, later: AcceptanceError) -> None:
+        """Append ``later`` (a destroy or check_destroy failure) to ``exc``, the case's first failure."""
+        if not isinstance(exc, AcceptanceError):
+            exc.add_note(f"also: {later}")
+            return
+        # The destroy may have found secrets (the state's) after exc was made: scrub it again.
+        scrub = self.secrets.scrub
+        exc.reason, exc.output = scrub(exc.reason), scrub(exc.output)
+        exc.command = None if exc.command is None else scrub(exc.command)
+        exc.add_also(str(later))
+
+    def keep_step_copy(self) -> None:
+        """``TF_ACC_PERSIST_WORKING_DIR``: a copy of the working directory after each step, as Go's ``step_N``."""
+        if not self.persist or self.step_no == 0:
+            return
+        target = self.wd.root.parent / f"{self.wd.root.name}_step_{self.step_no}"
+        shutil.rmtree(target, ignore_errors=True)
+        shutil.copytree(self.wd.root, target, ignore=shutil.ignore_patterns(".terraform"))
+        self.log(f"Working directory and files have been copied to: {target}")
+
+    def execute(self) -> None:
+        __tracebackhide__ = True
+        failed = True
+        try:
+            self._execute()
+            failed = False
+        finally:
+            self.publish()
+            self.providers.close(after_failure=failed)
+            if self.persist:
+                self.log(f"{ENV_PERSIST_WORKING_DIR} is set: the working directory is kept in {self.wd.root}")
+
+    def _execute(self) -> None:
+        __tracebackhide__ = True
+        try:
+            if self.case.pre_check is not None:
+                self.case.pre_check()
+            for number, step in enumerate(self.case.steps, 1):
+                self.keep_step_copy()
+                self.step_no = number
+                self.step(step)
+            self.keep_step_copy()
+        except BaseException as exc:
+            # As Go, destroy and check_destroy run after a failure too; what fails there is secondary:
+            # the step's failure stays the exception raised (its own chain intact), theirs joins as "also: ...".
+            failed_destroy = self.destroy()
+            if failed_destroy is not None:
+                self.add_also(exc, failed_destroy)
+            raise
+        failed_destroy = self.destroy()
+        if failed_destroy is not None:
+            raise failed_destroy
+
+
+def _unique(args: tuple[str, ...]) -> tuple[str, ...]:
+    """``args`` without repeats (``-refresh=false`` may come from the step and from the CLI options)."""
+    seen: set[str] = set()
+    kept: list[str] = []
+    for arg in args:
+        if arg not in seen:
+            seen.add(arg)
+            kept.append(arg)
+    return tuple(kept)
