@@ -161,6 +161,7 @@ def ephemeral_case(made: Made) -> TestCase:
     )
 
 
+@pytest.mark.tf_min_version("1.10")  # ephemeral resources; the skip below 1.10 is tested on its own below
 def test_an_ephemeral_value_reaches_the_state_through_the_echo_provider(tf_acceptance: AcceptanceRunner) -> None:
     made = Made()
     runner_for(tf_acceptance).run(ephemeral_case(made))
@@ -169,6 +170,7 @@ def test_an_ephemeral_value_reaches_the_state_through_the_echo_provider(tf_accep
     assert provider.open_ephemeral == 0
 
 
+@pytest.mark.tf_min_version("1.10")
 def test_ephemeral_values_are_never_in_the_configs_outputs(tf_acceptance: AcceptanceRunner) -> None:
     """An ephemeral value cannot go into a root output: Terraform says so, and the step expects it."""
     config = ephemeral_config('"x"') + 'output "leak" {\n  value = ephemeral.echo.secret.data\n}\n'
