@@ -258,15 +258,16 @@ def _has_any_mark(marks: Marks) -> bool:
     return False
 
 
+def _go_escaped(form: str) -> str:
+    return form.replace("&", "\\u0026").replace("<", "\\u003c").replace(">", "\\u003e")
+
+
 def _renderings(value: str) -> set[str]:
     """The ways a message can spell ``value``: as is, JSON-escaped and ``repr``-escaped (either quote)."""
-    forms = {
-        value,
-        json.dumps(value, ensure_ascii=False)[1:-1],
-        json.dumps(value)[1:-1],
-        repr(value)[1:-1],
-        ascii(value)[1:-1],
-    }
+    as_json = {json.dumps(value, ensure_ascii=False)[1:-1], json.dumps(value)[1:-1]}
+    forms = {value, repr(value)[1:-1], ascii(value)[1:-1], *as_json}
+    # Go's encoder (Terraform's JSON output, jsonencode()) also escapes &, < and > as \u0026, \u003c, \u003e.
+    forms.update(_go_escaped(form) for form in as_json)
     # repr() picks its quote by the content; a repr nested in another quoting escapes the other one.
     for form in list(forms):
         forms.add(form.replace("'", "\\'"))
@@ -289,15 +290,26 @@ def _pieces(value: str) -> Iterator[str]:
 #: value (quotes, whitespace and line ends, an ellipsis, an escaped line break).
 _CUTS: Final = frozenset(" \t\r\n\"'`")
 _ELLIPSES: Final = ("...", "…")
-_ESCAPED_BREAKS: Final = ("\\n", "\\r", "\\t")
+#: How far from a fragment an escape sequence (``\\u0026``, ``\\xc3``, ``\\\\``) may stand and still count as a cut.
+_ESCAPE_REACH: Final = 6
 
 
-def _cut_before(text: str, i: int) -> bool:
-    return i == 0 or text[i - 1] in _CUTS or text.endswith(_ELLIPSES, 0, i) or text.endswith(_ESCAPED_BREAKS, 0, i)
+def _at_cut(text: str, start: int, end: int) -> bool:
+    """Whether ``text[start:end]`` stands where a renderer may have cut or interrupted a value.
 
-
-def _cut_after(text: str, j: int) -> bool:
-    return j >= len(text) or text[j] in _CUTS or text.startswith(_ELLIPSES, j) or text.startswith(_ESCAPED_BREAKS, j)
+    Next to a quote, whitespace, a line end or an ellipsis on either side; or with an escape
+    sequence in or near it: a renderer that escapes a character of a secret in a way no spelling
+    foresaw (Go's ``\\u0026``, a repr of JSON, the repr of UTF-8 bytes) splits the secret there.
+    """
+    return (
+        start == 0
+        or text[start - 1] in _CUTS
+        or text.endswith(_ELLIPSES, 0, start)
+        or end >= len(text)
+        or text[end] in _CUTS
+        or text.startswith(_ELLIPSES, end)
+        or "\\" in text[max(0, start - _ESCAPE_REACH) : end + _ESCAPE_REACH]
+    )
 
 
 class _Scanner:
@@ -306,7 +318,7 @@ class _Scanner:
     A whole piece (a rendering of a secret, or a line or word of it) is found wherever it stands. A
     fragment (a run of :data:`SUBSTRING_WINDOW` or more characters of a longer piece) counts only
     where a renderer could have cut the value: at a quote, whitespace, a line end or an ellipsis
-    on at least one side. So ``hunter2-very-lo...`` is scrubbed, while an address that happens to
+    on either side, or by an escape sequence (see :func:`_at_cut`). So ``hunter2-very-lo...`` is scrubbed, while an address that happens to
     share 8 characters with a secret (``azurerm_key_vault_secret`` and ``my-client_secret``) is not.
     """
 
@@ -364,12 +376,12 @@ class _Scanner:
             if run is not None and s <= run[1]:
                 run = (run[0], max(run[1], e))
                 continue
-            if run is not None and (_cut_before(text, run[0]) or _cut_after(text, run[1])):
+            if run is not None and _at_cut(text, *run):
                 found.append(run)
                 if first_only:
                     return found
             run = (s, e)
-        if run is not None and (_cut_before(text, run[0]) or _cut_after(text, run[1])):
+        if run is not None and _at_cut(text, *run):
             found.append(run)
         found.sort()
         return found
@@ -380,7 +392,8 @@ class Secrets:
 
     A secret is scrubbed however a message spells it: whole, JSON- or ``repr``-escaped, line by
     line, word by word, and by any run of :data:`SUBSTRING_WINDOW` (8) characters of it standing
-    where a renderer cuts a value (next to a quote, whitespace, a line end or an ellipsis), so a
+    where a renderer cuts a value (next to a quote, whitespace, a line end, an ellipsis or an escape
+    sequence), so a
     secret that a renderer truncated, windowed or wrapped is still never shown, while a name that
     merely shares 8 characters with a secret is left alone. Overlapping and adjacent pieces become
     one ``(sensitive)``.

@@ -28,6 +28,8 @@ SHAPES: dict[str, str] = {
     "quotes-control": "ZZ'Q\"SECRET\x01\x7fEND-ctl\\x",
     "non-ascii": "ZZ-pässwörd-秘密-ключ-🔑-x",
     "passphrase": "zzpass quorrect hoarse battary stapl3x",
+    # Go's JSON escapes & < > (\u0026...): a fragment between two escapes must still be scrubbed.
+    "dsn-escapes": "zzdsn://app:pw@db/app?ssl=require&application_name=zzmiddlefragment42&t=10<x>\\svc",
 }
 #: The value of a sensitive variable that is also a for_each key (via nonsensitive()): inside an address.
 KEY_SECRET = "zzkey-for-each-5e6f"

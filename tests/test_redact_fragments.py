@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -36,6 +38,35 @@ LONG = "hunter2-correct-horse-battery-staple-9f3k"
 def test_fragments_are_scrubbed_only_where_a_value_is_cut(secrets: list[str], text: str, shown: str) -> None:
     assert Secrets(secrets).scrub(text) == shown
     assert Secrets(secrets).touches(text) is (shown != text)
+
+
+DSN = "postgres://app:pw@db.internal/app?sslmode=require&application_name=zzmiddlefragment42&connect_timeout=10"
+SVC = "CORP\\svcdeployaccount42\\Zq9"
+UMLAUT = "Grüße-Zq9LongMiddlePart-für-dich"
+
+
+def _json_of_json(value: str) -> str:
+    return json.dumps({"event": "login", "payload": json.dumps({"user": value})})
+
+
+@pytest.mark.parametrize(
+    ("secret", "text"),
+    [
+        # Renderings a red-team pass found between escapes: Go's JSON (Terraform's show -json, jsonencode()) ...
+        pytest.param(DSN, '{"dsn":"' + json.dumps(DSN)[1:-1].replace("&", "\\u0026") + '"}', id="go-json"),
+        pytest.param(DSN, 'E  {"dsn":"(sensitive)\\u0026application_name=zzmiddlefragment42\\u0026(sensitive)"}',
+                     id="go-json-around-scrubbed-ends"),
+        # ... JSON inside a repr, JSON inside JSON (a log line), and the repr of UTF-8 bytes.
+        pytest.param(SVC, repr(json.dumps({"run_as": SVC})), id="repr-of-json"),
+        pytest.param(SVC, _json_of_json(SVC), id="json-of-json"),
+        pytest.param(UMLAUT, repr(json.dumps({"v": UMLAUT}, ensure_ascii=False).encode()), id="bytes-repr"),
+    ],
+)
+def test_fragments_between_escape_sequences_are_scrubbed(secret: str, text: str) -> None:
+    shown = Secrets([secret]).scrub(text)
+    windows = {secret[i : i + SUBSTRING_WINDOW] for i in range(len(secret) - SUBSTRING_WINDOW + 1)}
+    inner = {w for w in windows if "\\" not in w and "&" not in w and not any(ord(c) > 127 for c in w)}
+    assert not any(window in shown for window in inner), shown
 
 
 @pytest.mark.parametrize(
