@@ -26,7 +26,8 @@ def run_mock_demo(terraform: Path) -> int:
     argv = [sys.executable, "-m", "plancheck", "mock-plan", str(example),
             "--mock", f"acme/cloud={example / 'cloud.schema.json'}",
             "--checks", str(example / "checks.toml"), "--terraform", str(terraform)]
-    shown = ["tfplancheck", *argv[3:]]
+    # The pinned binary's path is long and says nothing: show its name, as for every other command.
+    shown = ["tfplancheck", *argv[3:-1], terraform.name]
     print(f"$ TF_VAR_encryption_key=... {shlex.join(shown)}", flush=True)
     env = {**os.environ, "TF_VAR_encryption_key": "Zq8vK2-demo-7301"}
     done = subprocess.run(argv, cwd=root, env=env, capture_output=True, text=True, timeout=_TIMEOUT, check=False)
