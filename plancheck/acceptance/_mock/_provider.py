@@ -530,20 +530,19 @@ class _MockServicer:
 
     @_scrubbing
     def ValidateResourceConfig(self, request: Any, context: Any) -> Any:
-        response = self._pb.ValidateResourceConfig.Response
-        schema = self._schema(False, request.type_name)
-        if schema is None:
-            return response(diagnostics=self._unknown_type(False, request.type_name))
-        self._record("ValidateResourceConfig", request.type_name, schema.block, self._decode(request.config))
-        return response()
+        return self._validate("ValidateResourceConfig", False, request)
 
     @_scrubbing
     def ValidateDataResourceConfig(self, request: Any, context: Any) -> Any:
-        response = self._pb.ValidateDataResourceConfig.Response
-        schema = self._schema(True, request.type_name)
+        return self._validate("ValidateDataResourceConfig", True, request)
+
+    def _validate(self, rpc: str, data: bool, request: Any) -> Any:
+        """A type's configuration is valid when the type exists: the mock checks no values beyond their types."""
+        response = getattr(self._pb, rpc).Response
+        schema = self._schema(data, request.type_name)
         if schema is None:
-            return response(diagnostics=self._unknown_type(True, request.type_name))
-        self._record("ValidateDataResourceConfig", request.type_name, schema.block, self._decode(request.config))
+            return response(diagnostics=self._unknown_type(data, request.type_name))
+        self._record(rpc, request.type_name, schema.block, self._decode(request.config))
         return response()
 
     # -- resources ------------------------------------------------------------------------------------
