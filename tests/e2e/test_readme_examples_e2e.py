@@ -1,0 +1,50 @@
+"""The README's acceptance-test examples do what they say, on real Terraform (tests/test_readme.py only defines them)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from plancheck.acceptance import AcceptanceRunner
+
+pytestmark = pytest.mark.e2e
+
+ROOT = Path(__file__).resolve().parents[2]
+_BLOCK = re.compile(r"^```python\n(.*?)^```", re.S | re.M)
+
+
+def _block_defining(name: str) -> str:
+    """The README's Python block that defines ``name`` (each of these blocks brings its own imports)."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    found = [m.group(1) for m in _BLOCK.finditer(text) if re.search(rf"^def {name}\(", m.group(1), re.M)]
+    assert len(found) == 1, f"README.md defines {name} in {len(found)} blocks"
+    return found[0]
+
+
+def _run_example(name: str, runner: AcceptanceRunner, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    pytest.importorskip("tf", reason="the providers extra (tf, grpcio) is not installed")
+    monkeypatch.syspath_prepend(str(ROOT / "examples" / "widget_provider"))
+    monkeypatch.chdir(tmp_path)
+    namespace: dict[str, object] = {"__name__": "readme_example"}
+    exec(compile(_block_defining(name), f"README.md:{name}", "exec"), namespace)
+    example = namespace[name]
+    assert callable(example)
+    example(runner)
+
+
+@pytest.mark.parametrize("name", ["test_null", "test_widget", "test_widget_lifecycle", "test_logs_module"])
+def test_a_readme_example_passes(
+    name: str, tf_acceptance: AcceptanceRunner, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    _run_example(name, tf_acceptance, monkeypatch, tmp_path)
+    assert tf_acceptance.commands  # it drove Terraform, and destroyed what it made without an error
+
+
+@pytest.mark.tf_min_version("1.10")  # ephemeral resources
+def test_the_readme_ephemeral_example_passes(
+    tf_acceptance: AcceptanceRunner, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    _run_example("test_ephemeral_password", tf_acceptance, monkeypatch, tmp_path)
+    assert tf_acceptance.commands
