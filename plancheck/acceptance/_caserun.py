@@ -280,11 +280,16 @@ class _CaseRun:
                 self.plan(Stage.PRE_APPLY, "-destroy", *plan_args)
             self.applied = True
             self.tf(Stage.APPLY, "apply", "-input=false", "-no-color", *apply_args, PLAN_FILE)
+            # The state after apply is read once, whether the check, the state checks or both need it.
+            after_apply: dict[str, Any] | None = None
             if step.check is not None:
-                document = before if before is not None else self.show_state(Stage.CHECK)
-                self.run_check(Stage.CHECK, "Check failed", step.check, self.load(Stage.CHECK, document))
+                if before is None:
+                    after_apply = self.show_state(Stage.CHECK)
+                checked = before if before is not None else after_apply
+                assert checked is not None
+                self.run_check(Stage.CHECK, "Check failed", step.check, self.load(Stage.CHECK, checked))
             if step.config_state_checks:
-                state = self.show_state(Stage.STATE_CHECKS)
+                state = after_apply if after_apply is not None else self.show_state(Stage.STATE_CHECKS)
                 try:
                     failures = state_check_failures(state, tuple(step.config_state_checks))
                 except DocumentFormatError as exc:

@@ -254,8 +254,8 @@ SHOW = "show -json"
         ),
         pytest.param(
             TestCase(steps=[Step(config=CONFIG, check=lambda state: None, config_state_checks=[Nothing()])]),
-            [INIT, PLAN, SHOW_PLAN, APPLY, SHOW, SHOW, PLAN_NO_REFRESH, PLAN_REFRESH, DESTROY],
-            id="check-then-state-checks",
+            [INIT, PLAN, SHOW_PLAN, APPLY, SHOW, PLAN_NO_REFRESH, PLAN_REFRESH, DESTROY],
+            id="check-and-state-checks-read-the-state-once",
         ),
         pytest.param(
             TestCase(steps=[Step(config=CONFIG), Step(config=CONFIG, destroy=True, check=lambda state: None)]),
