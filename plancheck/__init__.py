@@ -52,6 +52,7 @@ if TYPE_CHECKING:
         load_plan,
     )
     from ._documents.resolve import ResolvedValue, ValueStatus, resolve_value
+    from ._documents.select import Resources
     from ._documents.state import State, StateOutput, StateResource, load_state
     from ._errors import (
         CheckFailedError,
@@ -101,6 +102,7 @@ __all__ = [
     "ResourceAction",
     "ResourceChange",
     "ResourceNotFoundError",
+    "Resources",
     "SENSITIVE",
     "Secrets",
     "State",
@@ -153,9 +155,10 @@ _PUBLIC: dict[str, tuple[str, str | None]] = {
     "PlanCheckError": ("plancheck._errors", 'PlanCheckError'),
     "PlanFormatError": ("plancheck._errors", 'PlanFormatError'),
     "ResolvedValue": ("plancheck._documents.resolve", 'ResolvedValue'),
-    "ResourceAction": ("plancheck._checks", 'ResourceAction'),
+    "ResourceAction": ("plancheck._documents.actions", 'ResourceAction'),
     "ResourceChange": ("plancheck._documents.plan", 'ResourceChange'),
     "ResourceNotFoundError": ("plancheck._documents.plan", 'ResourceNotFoundError'),
+    "Resources": ("plancheck._documents.select", 'Resources'),
     "SENSITIVE": ("plancheck._redact", 'SENSITIVE'),
     "Secrets": ("plancheck._redact", 'Secrets'),
     "State": ("plancheck._documents.state", 'State'),

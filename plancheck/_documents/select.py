@@ -1,0 +1,335 @@
+"""``Resources``: a selector over a plan's resource changes and a state's resources.
+
+Whole-plan checks, snapshots and their ignore lists all say "these resources"; a selector
+is that phrase as a value. It lives with the documents, below every family that uses it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from typing import Any, Final
+
+from .._errors import public
+from .._frozen import FrozenValue, constructor_repr
+from .._text import closest
+from .actions import ResourceAction
+from .plan import Plan, ResourceChange
+from .state import State, StateResource
+
+__all__ = ["Resources", "address_pattern"]
+
+_MODES: Final = ("managed", "data")
+#: One instance key: a count index or a for_each key (a JSON string, escapes allowed).
+_ANY_KEY: Final = r'\[(?:[0-9]+|"(?:[^"\\]|\\.)*")\]'
+#: Terraform's action words and Go's names, lower-cased, for ``action="..."``.
+_ACTION_WORDS: Final = {
+    **{a.name.lower(): a for a in ResourceAction},
+    "no-op": ResourceAction.NoOp,
+    "delete": ResourceAction.Destroy,
+}
+
+
+def address_pattern(pattern: str, what: str, owner: str = "Resources") -> re.Pattern[str]:
+    """Compile an address glob: ``*`` any text, ``?`` one character, ``[*]`` one instance key.
+
+    Everything else is literal, brackets and quotes included, so ``x["a.b"]`` means that key.
+    A pattern that does not end in an instance key or ``*`` also matches every instance of
+    what it names (``aws_subnet.private`` covers ``aws_subnet.private[0]``), as ``-target`` does.
+
+    >>> bool(address_pattern("aws_subnet.private[*]", "address").fullmatch('aws_subnet.private["a"]'))
+    True
+    >>> bool(address_pattern("module.net.*", "address").fullmatch("module.net.aws_vpc.main"))
+    True
+    >>> bool(address_pattern("null_resource.a", "address").fullmatch("null_resource.a[3]"))
+    True
+    >>> address_pattern("null_resource.a[", "address")
+    Traceback (most recent call last):
+    ...
+    ValueError: Resources: address 'null_resource.a[' is not a valid pattern: '[' at offset 15 is never closed
+    """
+    if not isinstance(pattern, str):
+        raise TypeError(f"{owner}: {what} must be a str pattern, got {type(pattern).__name__}")
+    if not pattern and what != "module":
+        raise ValueError(f"{owner}: {what} must not be empty")
+    parts: list[str] = []
+    i, n = 0, len(pattern)
+
+    def bad(reason: str) -> ValueError:
+        return ValueError(f"{owner}: {what} {pattern!r} is not a valid pattern: {reason}")
+
+    while i < n:
+        c = pattern[i]
+        if c == "*":
+            parts.append(".*")
+        elif c == "?":
+            parts.append(".")
+        elif c == "[":
+            close = _bracket_end(pattern, i)
+            if close < 0:
+                raise bad(f"'[' at offset {i} is never closed")
+            inner = pattern[i + 1 : close]
+            if inner == "*":
+                parts.append(_ANY_KEY)
+            elif inner.isdigit() and inner.isascii():
+                parts.append(re.escape(pattern[i : close + 1]))
+            elif len(inner) >= 2 and inner[0] == '"' and inner[-1] == '"':
+                parts.append(r"\[" + _quoted_key(inner, bad) + r"\]")
+            else:
+                raise bad(f"[{inner}] at offset {i} is neither [N], [\"key\"] nor [*]")
+            i = close
+        elif c == "]":
+            raise bad(f"']' at offset {i} closes nothing")
+        else:
+            parts.append(re.escape(c))
+        i += 1
+    body = "".join(parts)
+    if pattern and not pattern.endswith(("]", "*")):
+        body += f"(?:{_ANY_KEY})?"
+    return re.compile(body, re.DOTALL)
+
+
+def _bracket_end(pattern: str, start: int) -> int:
+    """The offset of the ``]`` closing the ``[`` at ``start`` (quotes respected), or -1."""
+    i, quoted = start + 1, False
+    while i < len(pattern):
+        c = pattern[i]
+        if quoted:
+            if c == "\\":
+                i += 1
+            elif c == '"':
+                quoted = False
+        elif c == '"':
+            quoted = True
+        elif c == "]":
+            return i
+        i += 1
+    return -1
+
+
+def _quoted_key(inner: str, bad: Any) -> str:
+    """A quoted for_each key of a pattern, as a regex: escapes kept literal, ``*``/``?`` globbing inside."""
+    out: list[str] = [re.escape('"')]
+    body = inner[1:-1]
+    i = 0
+    while i < len(body):
+        c = body[i]
+        if c == "\\":
+            if i + 1 >= len(body):
+                raise bad("a key ends in a lone backslash")
+            out.append(re.escape(body[i : i + 2]))
+            i += 2
+            continue
+        if c == '"':
+            raise bad("a key holds an unescaped '\"'")
+        out.append('(?:[^"\\\\]|\\\\.)*' if c == "*" else '(?:[^"\\\\]|\\\\.)' if c == "?" else re.escape(c))
+        i += 1
+    out.append(re.escape('"'))
+    return "".join(out)
+
+
+def _glob(pattern: str, what: str) -> re.Pattern[str]:
+    """A plain glob (type, provider): ``*`` and ``?``, everything else literal."""
+    if not isinstance(pattern, str):
+        raise TypeError(f"Resources: {what} must be a str, got {type(pattern).__name__}")
+    if not pattern:
+        raise ValueError(f"Resources: {what} must not be empty")
+    return re.compile("".join(".*" if c == "*" else "." if c == "?" else re.escape(c) for c in pattern), re.DOTALL)
+
+
+def _action(value: Any) -> ResourceAction:
+    if isinstance(value, ResourceAction):
+        return value
+    if isinstance(value, str):
+        found = _ACTION_WORDS.get(value.lower())
+        if found is not None:
+            return found
+        names = [a.name for a in ResourceAction]
+        hint = closest(value, names, n=1) or closest(value.lower(), list(_ACTION_WORDS), n=1)
+        did = f"did you mean {_ACTION_WORDS[hint[0].lower()].name}? " if hint else ""
+        raise ValueError(f"Resources: action {value!r} is not a ResourceAction; {did}(one of {', '.join(names)})")
+    raise TypeError(f"Resources: action must be a ResourceAction, its name, or a list of them, got {type(value).__name__}")
+
+
+def _actions(value: Any) -> tuple[ResourceAction, ...] | None:
+    if value is None:
+        return None
+    if isinstance(value, (ResourceAction, str)):
+        return (_action(value),)
+    if not isinstance(value, Iterable):
+        raise TypeError(f"Resources: action must be a ResourceAction, its name, or a list of them, got {type(value).__name__}")
+    found = tuple(dict.fromkeys(_action(v) for v in value))
+    if not found:
+        raise ValueError("Resources: action must name at least one ResourceAction")
+    return found
+
+
+@public("plancheck")
+class Resources(FrozenValue):
+    """The resources a whole-plan check, a snapshot's ``ignore`` or a count looks at: every field given must hold.
+
+    * ``type``, ``provider``: globs (``aws_*``); ``provider`` matches the full address
+      (``registry.terraform.io/hashicorp/aws``) or its end (``hashicorp/aws``, ``aws``);
+    * ``address``, ``module``: address globs (``module.net.*``, ``aws_subnet.private[*]``; see
+      :func:`address_pattern`). ``module=""`` is the root module only; a module pattern without
+      an instance key also covers that module's instances (``module.net`` covers ``module.net[0]``);
+    * ``mode``: ``"managed"`` or ``"data"``;
+    * ``action``: a :class:`~plancheck.ResourceAction`, its name (``"create"``, ``"replace"``,
+      ``"no-op"``, ``"delete"``) or a list of them, any of which may match (plans only);
+    * ``allow_empty``: a check over a selector that matches nothing fails, unless this is true.
+
+    >>> from plancheck import Plan, Resources
+    >>> plan = Plan.from_dict({"format_version": "1.2", "resource_changes": [
+    ...     {"address": "module.net.aws_subnet.private[0]", "module_address": "module.net", "mode": "managed",
+    ...      "type": "aws_subnet", "name": "private", "index": 0, "change": {"actions": ["create"]}},
+    ...     {"address": "aws_s3_bucket.logs", "mode": "managed", "type": "aws_s3_bucket", "name": "logs",
+    ...      "provider_name": "registry.terraform.io/hashicorp/aws", "change": {"actions": ["update"]}}]})
+    >>> [rc.address for rc in Resources(module="module.net").select(plan)]
+    ['module.net.aws_subnet.private[0]']
+    >>> [rc.address for rc in Resources(provider="hashicorp/aws", action="update").select(plan)]
+    ['aws_s3_bucket.logs']
+    >>> Resources(type="aws_s3_bucket", action=["create", "replace"])
+    Resources(type='aws_s3_bucket', action=(ResourceAction.Create, ResourceAction.Replace))
+    >>> Resources(mode="resource")
+    Traceback (most recent call last):
+    ...
+    ValueError: Resources: mode must be 'managed' or 'data', got 'resource'
+    """
+
+    __slots__ = ("_compiled", "action", "address", "allow_empty", "mode", "module", "provider", "type")
+    _fields = ("type", "module", "address", "mode", "provider", "action", "allow_empty")
+    _keyword_fields = frozenset(_fields)
+    type: str | None
+    module: str | None
+    address: str | None
+    mode: str | None
+    provider: str | None
+    action: ResourceAction | tuple[ResourceAction, ...] | None
+    allow_empty: bool
+    _compiled: tuple[re.Pattern[str] | None, re.Pattern[str] | None, re.Pattern[str] | None, re.Pattern[str] | None]
+
+    def __init__(
+        self,
+        *,
+        type: str | None = None,
+        module: str | None = None,
+        address: str | None = None,
+        mode: str | None = None,
+        provider: str | None = None,
+        action: ResourceAction | str | Iterable[ResourceAction | str] | None = None,
+        allow_empty: bool = False,
+    ) -> None:
+        if mode is not None and mode not in _MODES:
+            if not isinstance(mode, str):
+                raise TypeError(f"Resources: mode must be a str, got {type_name(mode)}")
+            raise ValueError(f"Resources: mode must be 'managed' or 'data', got {mode!r}")
+        if not isinstance(allow_empty, bool):
+            raise TypeError(f"Resources: allow_empty must be a bool, got {type_name(allow_empty)}")
+        actions = _actions(action)
+        compiled = (
+            None if type is None else _glob(type, "type"),
+            None if module is None else (None if module == "" else address_pattern(module, "module")),
+            None if address is None else address_pattern(address, "address"),
+            None if provider is None else _glob(provider, "provider"),
+        )
+        shown: ResourceAction | tuple[ResourceAction, ...] | None = actions
+        if actions is not None and len(actions) == 1 and not _is_list(action):
+            shown = actions[0]
+        self._set(
+            type=type, module=module, address=address, mode=mode, provider=provider, action=shown,
+            allow_empty=allow_empty, _compiled=compiled,
+        )
+
+    def __repr__(self) -> str:
+        _, kwargs = self._args()
+        kwargs["allow_empty"] = True if self.allow_empty else None  # the default stays out of the repr
+        return constructor_repr(type_name(self), **kwargs)
+
+    @property
+    def actions(self) -> tuple[ResourceAction, ...] | None:
+        """``action`` as a tuple (None when not given).
+
+        >>> Resources(action="create").actions
+        (ResourceAction.Create,)
+        """
+        if self.action is None or isinstance(self.action, tuple):
+            return self.action
+        return (self.action,)
+
+    def matches(self, item: ResourceChange | StateResource) -> bool:
+        """Whether one resource change (or state resource) is selected.
+
+        >>> from plancheck import ResourceChange
+        >>> Resources(type="null_*").matches(ResourceChange({"address": "null_resource.a", "type": "null_resource"}))
+        True
+        """
+        type_re, module_re, address_re, provider_re = self._compiled
+        raw = item.raw
+        if self.mode is not None and raw.get("mode", "managed") != self.mode:
+            return False
+        if type_re is not None and not _full(type_re, raw.get("type")):
+            return False
+        if self.module is not None:
+            module = item.module_address or ""
+            if module_re is None:
+                if module:
+                    return False
+            elif not _full(module_re, module):
+                return False
+        if address_re is not None and not _full(address_re, item.address):
+            return False
+        if provider_re is not None and not _provider_matches(provider_re, raw.get("provider_name")):
+            return False
+        actions = self.actions
+        if actions is not None:
+            if not isinstance(item, ResourceChange):
+                raise ValueError(f"{self!r}: action selects resource changes of a plan; a state has no actions")
+            return any(a.matches(item.actions) for a in actions)
+        return True
+
+    def select(self, document: Plan | State) -> tuple[Any, ...]:
+        """The selected resource changes of a plan (or resources of a state), in document order.
+
+        Deposed objects are selected like the current ones (their address is the same).
+
+        >>> from plancheck import State
+        >>> state = State.from_dict({"format_version": "1.0", "values": {"root_module": {"resources": [
+        ...     {"address": "data.x.y", "mode": "data", "type": "x", "name": "y", "values": {}}]}}})
+        >>> [r.address for r in Resources(mode="data").select(state)]
+        ['data.x.y']
+        """
+        if isinstance(document, Plan):
+            return tuple(rc for rc in document.resource_changes if self.matches(rc))
+        if isinstance(document, State):
+            if self.action is not None:
+                raise ValueError(f"{self!r}: action selects resource changes of a plan; a state has no actions")
+            return tuple(r for r in document.resources if self.matches(r))
+        raise TypeError(f"Resources.select: expected a plancheck.Plan or plancheck.State, got {type_name(document)}")
+
+    def describe(self) -> str:
+        """The selector as a message shows it: its repr.
+
+        >>> Resources(type="aws_s3_bucket").describe()
+        "Resources(type='aws_s3_bucket')"
+        """
+        return repr(self)
+
+
+def type_name(value: object) -> str:
+    return type(value).__name__
+
+
+def _is_list(value: Any) -> bool:
+    return value is not None and not isinstance(value, (ResourceAction, str))
+
+
+def _full(pattern: re.Pattern[str], value: Any) -> bool:
+    return isinstance(value, str) and pattern.fullmatch(value) is not None
+
+
+def _provider_matches(pattern: re.Pattern[str], provider: Any) -> bool:
+    """The full provider address, or any ``/``-separated end of it (``hashicorp/aws``, ``aws``)."""
+    if not isinstance(provider, str):
+        return False
+    parts = provider.split("/")
+    return any(pattern.fullmatch("/".join(parts[i:])) for i in range(len(parts)))
