@@ -13,6 +13,7 @@ Three jobs, all free of shared mutable state so parallel test workers never race
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import os
@@ -20,6 +21,7 @@ import platform as _platform
 import re
 import shlex
 import shutil
+import signal
 import stat
 import subprocess
 import sys
@@ -33,6 +35,7 @@ from ._errors import TfCheckError, public
 
 __all__ = [
     "ENV_TERRAFORM_PATH",
+    "INTERRUPT_GRACE",
     "MAX_TIMEOUT",
     "CommandResult",
     "ProviderBinary",
@@ -510,6 +513,11 @@ def run_command(
 ) -> CommandResult:
     """Run ``argv`` (no shell, stdin closed) in ``cwd``; never raises for a failing command.
 
+    On POSIX the command runs in a session of its own, and nothing it started outlives it: after
+    a timeout the whole process group is interrupted (SIGINT, so Terraform can stop its providers
+    and release its lock), then killed :data:`INTERRUPT_GRACE` seconds later; what is left in the
+    group when the command exits (a provisioner's background ``sleep``) is killed at once.
+
     >>> r = run_command([sys.executable, "-c", "import sys; print('out'); print('err', file=sys.stderr)"],
     ...                 cwd=".", env=os.environ, timeout=60)
     >>> r.ok, r.stdout, r.stderr
@@ -521,25 +529,65 @@ def run_command(
     args = [os.fspath(a) for a in argv]
     started = time.monotonic()
     try:
-        done = subprocess.run(
+        # Its own session: whatever the command starts (a provider plugin, a provisioner's shell and
+        # what that runs in the background) is in one process group the runner can end as a whole.
+        process = subprocess.Popen(
             args,
             cwd=os.fspath(cwd),
             env=dict(env),
             stdin=subprocess.DEVNULL,
-            capture_output=True,
-            timeout=timeout,
-            check=False,
-        )
-    except subprocess.TimeoutExpired as exc:
-        return CommandResult(
-            tuple(args), os.fspath(cwd), None, _decode(exc.stdout), _decode(exc.stderr),
-            time.monotonic() - started, timed_out=True,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            start_new_session=_GROUPS,
         )
     except OSError as exc:
         return CommandResult(
             tuple(args), os.fspath(cwd), 127, "", f"cannot run {args[0]}: {exc}", time.monotonic() - started
         )
+    timed_out = False
+    try:
+        try:
+            stdout, stderr = process.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            timed_out = True
+            _end_group(process)
+            # The group is gone, so nothing holds the pipes open any more: this returns.
+            stdout, stderr = process.communicate()
+    except BaseException:
+        _end_group(process)
+        process.communicate()
+        raise
+    finally:
+        _kill_group(process.pid)  # what the command left running after it exited
     return CommandResult(
-        tuple(args), os.fspath(cwd), done.returncode, _decode(done.stdout), _decode(done.stderr),
-        time.monotonic() - started,
+        tuple(args), os.fspath(cwd), None if timed_out else process.returncode, _decode(stdout), _decode(stderr),
+        time.monotonic() - started, timed_out=timed_out,
     )
+
+
+#: POSIX only: elsewhere a command runs in the runner's group and only the command itself is ended.
+_GROUPS: Final = hasattr(os, "killpg")
+#: How long Terraform gets to stop its providers and release its state lock after an interrupt.
+INTERRUPT_GRACE: Final = 5.0
+
+
+def _end_group(process: subprocess.Popen[bytes]) -> None:
+    """Interrupt the command's whole group (Terraform stops gracefully on SIGINT), then kill what is left."""
+    if not _GROUPS:
+        process.kill()
+        return
+    _signal_group(process.pid, signal.SIGINT)
+    with contextlib.suppress(subprocess.TimeoutExpired):
+        process.wait(timeout=INTERRUPT_GRACE)
+    _kill_group(process.pid)
+
+
+def _kill_group(pgid: int) -> None:
+    if _GROUPS:
+        _signal_group(pgid, signal.SIGKILL)
+
+
+def _signal_group(pgid: int, signum: int) -> None:
+    # The group may be gone already (or its last member be a zombie being reaped).
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(pgid, signum)
