@@ -11,20 +11,19 @@ theirs is appended to it (``also: ...``), else it is the error.
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import shutil
 import sys
 from collections.abc import Callable, Mapping
 from dataclasses import replace
-from decimal import Decimal
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
 from .._documents.sensitive import collect_plan_secrets, collect_state_secrets
 from .._documents.state import State, load_state
 from .._errors import DocumentFormatError
+from .._loading.jsontext import loads_exact
 from .._redact import Secrets
 from .._terraform import CommandResult, run_command
 from ..querycheck import QueryFormatError, QueryOutput
@@ -127,8 +126,9 @@ class _CaseRun:
 
     def _json(self, stage: Stage, result: CommandResult) -> dict[str, Any]:
         try:
-            document = json.loads(result.stdout, parse_float=Decimal)
-        except (ValueError, RecursionError) as exc:
+            # The library's exact loader: numbers of thousands of digits and any depth read as the checks expect.
+            document = loads_exact(result.stdout)
+        except DocumentFormatError as exc:
             raise _StepFailure(stage, f"show -json printed invalid JSON ({exc})", result) from None
         if not isinstance(document, dict):
             raise _StepFailure(stage, "show -json printed JSON that is not an object", result)
