@@ -129,10 +129,17 @@ class _CaseRun:
             # The library's exact loader: numbers of thousands of digits and any depth read as the checks expect.
             document = loads_exact(result.stdout)
         except DocumentFormatError as exc:
-            raise _StepFailure(stage, f"show -json printed invalid JSON ({exc})", result) from None
+            raise _StepFailure(stage, f"show -json printed invalid JSON ({exc})", self.withhold(result)) from None
         if not isinstance(document, dict):
-            raise _StepFailure(stage, "show -json printed JSON that is not an object", result)
+            raise _StepFailure(stage, "show -json printed JSON that is not an object", self.withhold(result))
         return document
+
+    def withhold(self, result: CommandResult) -> CommandResult:
+        """``result`` with its output withheld, everywhere it is kept: output that cannot be read has
+        secrets that cannot be known (a sensitive variable's default), so none of it is shown (fail closed)."""
+        withheld = replace(result, stdout="(withheld: the output could not be read, so its secrets are unknown)")
+        self.results = [withheld if r is result else r for r in self.results]
+        return withheld
 
     def show_plan(self, stage: Stage, place: Place | None = None) -> dict[str, Any]:
         document = self._json(stage, self.tf(stage, "show", "-json", PLAN_FILE, place=place))
@@ -383,11 +390,9 @@ class _CaseRun:
         try:
             output = QueryOutput.from_json(result.stdout, source="terraform query -json")
         except QueryFormatError as exc:
-            # Unreadable, so its sensitive values are unknown: the output is withheld (fail closed).
-            withheld = replace(result, stdout="(withheld: the output could not be read, so its secrets are unknown)")
-            if self.results and self.results[-1] is result:
-                self.results[-1] = withheld
-            raise _StepFailure(Stage.QUERY, f"cannot read the output of terraform query -json: {exc}", withheld) from None
+            raise _StepFailure(
+                Stage.QUERY, f"cannot read the output of terraform query -json: {exc}", self.withhold(result)
+            ) from None
         self.add_secrets(output.secrets)
         return output
 

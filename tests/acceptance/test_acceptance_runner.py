@@ -257,7 +257,8 @@ CHANGES = plan_json(("null_resource.a", ["delete", "create"]), ("null_resource.b
             [rule("show", "-json", "tfplan", responses=[{"stdout": "TF_LOG noise {"}])],
             TestStep(config=CONFIG, config_plan_checks=ConfigPlanChecks(pre_apply=[RecordingCheck()])),
             Stage.PRE_APPLY,
-            "show -json printed invalid JSON (Expecting value: line 1 column 1 (char 0))",
+            "show -json printed invalid JSON ($: expected valid JSON, found invalid JSON: Expecting value at line 1 "
+            "column 1 (character 0))",
             SHOW_PLAN,
             False,
             id="show-prints-invalid-json",
@@ -291,6 +292,30 @@ def test_failures_name_step_stage_command(
     assert err.command == (None if command is None else f"terraform {command}")
     assert (fake.argv()[-1] == DESTROY) is destroyed
     assert str(err).startswith(f"step 2/2, {stage.value}: {reason}")
+
+
+UNREADABLE = [
+    pytest.param('{"variables": {"pw": {"value": "%s"}}, "format_version": "1.2", ', id="cut-short"),
+    pytest.param('{"variables": {"pw": {"value": "%s"}}, "n": NaN}', id="not-json-nan"),
+    pytest.param('["%s"]', id="not-an-object"),
+]
+
+
+@pytest.mark.parametrize("shown", UNREADABLE)
+def test_output_that_cannot_be_read_is_withheld(
+    fake: FakeTerraform, tmp_path: Path, shown: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Its secrets cannot be known (a sensitive variable's default), so none of it is shown anywhere (#25)."""
+    secret = "unreadable-planted-secret-5521"
+    fake.script(rule("show", "-json", "tfplan", responses=[{"stdout": shown % secret}]), *SHOW_RULES)
+    runner = make_runner(fake, tmp_path)
+    err = failure(runner, TestCase(steps=[TestStep(config=CONFIG, config_plan_checks=ConfigPlanChecks(
+        pre_apply=[RecordingCheck()]))]))
+    assert err.output == "stdout:\n(withheld: the output could not be read, so its secrets are unknown)"
+    assert secret not in str(err)
+    assert secret not in repr(err)
+    assert all(secret not in c.stdout + c.stderr for c in runner.commands)
+    assert secret not in "".join(capsys.readouterr())
 
 
 def test_failure_message_pins_the_command_and_its_output(fake: FakeTerraform, tmp_path: Path) -> None:
