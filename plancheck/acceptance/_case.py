@@ -91,17 +91,23 @@ def _children(value: Any) -> Iterator[Any]:
 
 
 def sensitive_strings(value: Any) -> list[str]:
-    """Every string (and number's text) that lies inside a :class:`Sensitive` within ``value``.
+    """Every string (and number's text) that lies inside a :class:`Sensitive` within ``value``, map keys too.
 
-    >>> sensitive_strings({"a": "open", "b": Sensitive({"k": "s3cret", "n": 42})})
-    ['s3cret', '42']
+    A key of a sensitive map is as secret as its value: Terraform quotes it in its errors
+    (``element "alice": a number is required``).
+
+    >>> sensitive_strings({"a": "open", "b": Sensitive({"alice": "s3cret", "n": 42})})
+    ['alice', 's3cret', 'n', '42']
     """
     found: list[str] = []
     stack: list[tuple[Any, bool]] = [(value, False)]
     while stack:
         current, inside = stack.pop()
         inside = inside or isinstance(current, Sensitive)
-        if isinstance(current, (Sensitive, Mapping, list, tuple)):
+        if inside and isinstance(current, Mapping):
+            pairs = list(current.items())
+            stack.extend(item for k, v in reversed(pairs) for item in ((v, True), (k, True)))
+        elif isinstance(current, (Sensitive, Mapping, list, tuple)):
             stack.extend((child, inside) for child in reversed(list(_children(current))))
         elif inside and isinstance(current, str):
             found.append(current)
