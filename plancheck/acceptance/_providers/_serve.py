@@ -54,6 +54,7 @@ __all__ = [
     "SERVICER_HOOK",
     "Sentinel",
     "load_grpc",
+    "remove_stale_dirs",
     "short_temp_dir",
 ]
 
@@ -113,17 +114,99 @@ def load_grpc() -> SimpleNamespace:
 def short_temp_dir(prefix: str = "tfpc-") -> Path:
     """A new private directory whose path is short enough for Unix sockets (the caller removes it).
 
-    ``$TMPDIR`` when it is short, else ``/tmp``: pytest's ``tmp_path`` is usually too long.
+    ``$TMPDIR`` when it is short, else ``/tmp``: pytest's ``tmp_path`` is usually too long. The
+    directory records its owner (this process), and the first call of a process removes the
+    directories of owners that died without removing theirs (a killed session):
+    :func:`remove_stale_dirs`.
 
     >>> d = short_temp_dir()
-    >>> len(str(d)) < 60, oct(d.stat().st_mode & 0o777)
-    (True, '0o700')
-    >>> d.rmdir()
+    >>> len(str(d)) < 60, oct(d.stat().st_mode & 0o777), sorted(p.name for p in d.iterdir())
+    (True, '0o700', ['.owner'])
+    >>> shutil.rmtree(d)
     """
     base = tempfile.gettempdir()
     if len(base) > 40 and os.path.isdir("/tmp"):
         base = "/tmp"
-    return Path(tempfile.mkdtemp(prefix=prefix, dir=base))
+    _remove_stale_once(base)
+    directory = Path(tempfile.mkdtemp(prefix=prefix, dir=base))
+    (directory / OWNER_FILE).write_text(_owner_mark(os.getpid()) or str(os.getpid()), encoding="ascii")
+    return directory
+
+
+#: The file in each socket directory naming the process that made it: ``pid`` or ``pid:start-time``.
+OWNER_FILE: Final = ".owner"
+#: A directory without an owner file is left alone this long: its owner may be about to write it.
+UNOWNED_GRACE: Final = 3600.0
+_STALE_PATTERN: Final = "tfpc-*"
+
+
+def _owner_mark(pid: int) -> str | None:
+    """``pid:start-time`` where the system tells a process's start time (Linux), so a reused pid never
+    passes for the owner; None when ``pid`` runs no process."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text(encoding="ascii").rsplit(")", 1)[1].split()
+        return f"{pid}:{fields[19]}"
+    except (OSError, IndexError):
+        pass
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return None
+    except PermissionError:
+        pass  # it exists, another user's
+    return str(pid) if not os.path.isdir("/proc") else None
+
+
+def _owner_alive(mark: str) -> bool:
+    pid_text = mark.split(":", 1)[0]
+    if not pid_text.isdigit():
+        return False
+    current = _owner_mark(int(pid_text))
+    if current is None:
+        return False
+    return ":" not in mark or current == mark
+
+
+@functools.cache
+def _remove_stale_once(base: str) -> None:
+    remove_stale_dirs(base)
+
+
+def remove_stale_dirs(base: str | os.PathLike[str], *, now: float | None = None) -> list[Path]:
+    """Remove this user's socket directories under ``base`` whose owner process is gone; return them.
+
+    A directory with no owner file (made before owners were recorded, or being made right now) is
+    removed only once it is :data:`UNOWNED_GRACE` seconds old. Nothing else is touched: other users'
+    directories, other names, anything that is not a directory.
+
+    >>> import tempfile
+    >>> base = tempfile.mkdtemp()
+    >>> stale = Path(base, "tfpc-dead"); stale.mkdir(); _ = (stale / OWNER_FILE).write_text("999999999:1")
+    >>> [p.name for p in remove_stale_dirs(base)], os.listdir(base)
+    (['tfpc-dead'], [])
+    >>> os.rmdir(base)
+    """
+    removed: list[Path] = []
+    clock = time.time() if now is None else now
+    uid = os.getuid() if hasattr(os, "getuid") else None
+    for directory in sorted(Path(base).glob(_STALE_PATTERN)):
+        try:
+            info = directory.lstat()
+            if not directory.is_dir() or directory.is_symlink() or (uid is not None and info.st_uid != uid):
+                continue
+            try:
+                mark = (directory / OWNER_FILE).read_text(encoding="ascii").strip()
+            except FileNotFoundError:
+                if clock - info.st_mtime < UNOWNED_GRACE:
+                    continue
+            else:
+                if _owner_alive(mark):
+                    continue
+            shutil.rmtree(directory)
+            removed.append(directory)
+        except OSError:
+            continue  # gone meanwhile, or not ours to remove: never a reason to fail a test run
+    return removed
 
 
 @dataclass(frozen=True, slots=True)
