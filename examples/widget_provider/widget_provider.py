@@ -8,7 +8,9 @@ import included, and a test can change the store between steps to simulate drift
 * resource ``widget_thing``: ``id`` (computed), ``name`` (required; changing it forces
   replacement), ``description``, ``size`` and ``tags`` (updated in place), ``secret``
   (sensitive), ``revision`` (computed; unknown in a plan that updates the widget); importable
-  by id;
+  by id. Its schema is at version 1: version 0 called ``description`` ``label``, and
+  :meth:`WidgetThing.upgrade` moves it (tests/providers start a case from a recorded
+  version-0 state to prove it);
 * data source ``widget_lookup``: reads a widget by ``id``;
 * provider configuration: ``id_prefix`` (default ``w-``).
 
@@ -39,6 +41,7 @@ from tf.iface import (
     Resource,
     State,
     UpdateContext,
+    UpgradeContext,
 )
 from tf.types import Unknown
 from tf.utils import Diagnostics
@@ -137,9 +140,13 @@ class WidgetThing(Resource):
     def get_name(cls) -> str:
         return "thing"
 
+    #: Version 1 renamed ``label`` (version 0) to ``description``.
+    SCHEMA_VERSION = 1
+
     @classmethod
     def get_schema(cls) -> schema.Schema:
         return schema.Schema(
+            version=cls.SCHEMA_VERSION,
             attributes=[
                 schema.Attribute("id", types.String(), computed=True, description="Assigned by the API"),
                 schema.Attribute("name", types.String(), required=True, requires_replace=True),
@@ -172,6 +179,13 @@ class WidgetThing(Resource):
 
     def delete(self, ctx: DeleteContext, current: State) -> None:
         self.provider.store.delete(current["id"])
+
+    def upgrade(self, ctx: UpgradeContext, version: int, old: State) -> State | None:
+        """A state an older version of the provider wrote, in today's schema."""
+        state = dict(old)
+        if version < 1:
+            state["description"] = state.pop("label", None)
+        return state
 
     def import_(self, ctx: ImportContext, widget_id: str) -> State | None:
         widget = self.provider.store.get(widget_id)

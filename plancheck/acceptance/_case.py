@@ -17,6 +17,7 @@ from types import MappingProxyType
 from typing import Any, ClassVar
 
 from ._errors import TestDefinitionError
+from ._initialstate import InitialState, read_initial_state
 from ._options import AdditionalCLIOptions, ImportStateKind
 from ._providers._factory import normalize_providers
 
@@ -757,6 +758,18 @@ class TestCase:
       ``-refresh=false`` (as the step's own flag);
     * ``additional_cli_options``: extra arguments for every plan and apply.
 
+    Beyond Go, ``initial_state`` starts the case from a recorded state (upgrade tests): a state
+    file as Terraform writes it (format 4, e.g. from ``terraform state pull``), by path or as a
+    dict. It is checked now (every problem located) and written into the case's directory before
+    the first step, so the first plan runs the provider's ``UpgradeResourceState``; a resource the
+    first step's configuration lacks fails that step by name. Plan with
+    ``AdditionalCLIOptions(plan=PlanOptions(no_refresh=True))`` to run such a test offline.
+
+    >>> TestCase(steps=[TestStep(config="")], initial_state={"version": 3})
+    Traceback (most recent call last):
+    ...
+    plancheck.acceptance.TestDefinitionError: TestCase.initial_state["version"]: state format version 3 is written by Terraform 0.11 and older, which no supported Terraform reads; upgrade it with Terraform 0.12 to 0.14 first (format 4)
+
     >>> case = TestCase(steps=[TestStep(config="")])
     >>> len(case.steps), case.pre_check, case.check_destroy
     (1, None, None)
@@ -777,9 +790,12 @@ class TestCase:
     working_dir: str | os.PathLike[str] | None = None
     prevent_post_destroy_refresh: bool = False
     additional_cli_options: AdditionalCLIOptions | None = None
+    initial_state: Any = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "providers", normalize_providers(self.providers, "TestCase.providers"))
+        if self.initial_state is not None and not isinstance(self.initial_state, InitialState):
+            object.__setattr__(self, "initial_state", read_initial_state(self.initial_state))
         object.__setattr__(self, "terraform_version_checks", _version_checks(self.terraform_version_checks))
         if isinstance(self.steps, (str, bytes, TestStep)) or not isinstance(self.steps, Sequence):
             raise TestDefinitionError("TestCase.steps", f"expected a list of TestStep, got {_type_name(self.steps)}")
@@ -822,4 +838,5 @@ class TestCase:
         >>> TestCase(steps=[TestStep(config="", variables={"p": Sensitive("abc123")})]).secrets
         ['abc123']
         """
-        return [s for step in self.steps for s in step.secrets]
+        initial = list(self.initial_state.secrets) if isinstance(self.initial_state, InitialState) else []
+        return initial + [s for step in self.steps for s in step.secrets]

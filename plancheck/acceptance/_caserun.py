@@ -32,6 +32,7 @@ from ._checks import plan_check_failures, state_check_failures
 from ._errors import AcceptanceError, Stage, TestDefinitionError
 from ._importstate import call_check
 from ._importstep import _ImportStep
+from ._initialstate import declared_resources, resource_of, write_initial_state
 from ._plans import planned_changes
 from ._providers._errors import ProviderServerError, ProvidersNotInstalledError
 from ._providers._session import ProviderSession
@@ -83,6 +84,8 @@ class _CaseRun:
         self.results: list[CommandResult] = []
         # Started on demand by write(), stopped by execute(): one socket directory per case (xdist-safe).
         self.providers = ProviderSession(platform=runner.terraform.platform, log=self.log)
+        # The recorded state's addresses until the first plan is read: one the configuration lacks fails then.
+        self.orphans_unchecked: tuple[str, ...] = ()
 
     def add_secrets(self, found: Secrets) -> None:
         self.secrets = self.secrets | found
@@ -144,7 +147,23 @@ class _CaseRun:
     def show_plan(self, stage: Stage, place: Place | None = None) -> dict[str, Any]:
         document = self._json(stage, self.tf(stage, "show", "-json", PLAN_FILE, place=place))
         self.add_secrets(collect_plan_secrets(document))
+        if self.orphans_unchecked and place is None:
+            recorded, self.orphans_unchecked = self.orphans_unchecked, ()
+            self.check_orphans(stage, document, recorded)
         return document
+
+    def check_orphans(self, stage: Stage, document: dict[str, Any], recorded: tuple[str, ...]) -> None:
+        """Fail naming the resources of ``initial_state`` that the first configuration does not declare:
+        Terraform would destroy them, which is never what an upgrade test means."""
+        declared = declared_resources(document.get("configuration"))
+        orphans = sorted(address for address in set(recorded) if resource_of(address) not in declared)
+        if orphans:
+            them = "it" if len(orphans) == 1 else "them"
+            raise _StepFailure(
+                stage,
+                f"initial_state holds {', '.join(orphans)}, which the configuration of step {self.step_no} does not "
+                f"declare (Terraform plans to destroy {them}); declare {them}, or remove {them} from the recorded state",
+            )
 
     def show_state(self, stage: Stage, place: Place | None = None) -> dict[str, Any]:
         document = self._json(stage, self.tf(stage, "show", "-json", place=place))
@@ -153,7 +172,15 @@ class _CaseRun:
 
     def plan(self, stage: Stage, *extra: str, place: Place | None = None) -> CommandResult:
         args = _unique(("plan", "-input=false", "-no-color", *extra, f"-out={PLAN_FILE}"))
-        result = self.tf(stage, *args, ok=(0, 2), place=place)
+        try:
+            result = self.tf(stage, *args, ok=(0, 2), place=place)
+        except _StepFailure as failure:
+            initial = self.case.initial_state
+            if self.orphans_unchecked and place is None and initial is not None and failure.result is not None:
+                hint = initial.unreadable_hint(failure.result.stderr)
+                if hint:
+                    failure.reason = f"{failure.reason}: {hint}"
+            raise
         if place is None:
             self.current_valid = True
         return result
@@ -529,6 +556,11 @@ class _CaseRun:
         try:
             if self.case.pre_check is not None:
                 self.case.pre_check()
+            initial = self.case.initial_state
+            if initial is not None:
+                write_initial_state(initial, self.wd.root)
+                self.orphans_unchecked = initial.addresses
+                self.log(f"[case] initial state written: {initial!r}")
             for number, step in enumerate(self.case.steps, 1):
                 self.keep_step_copy()
                 self.step_no = number

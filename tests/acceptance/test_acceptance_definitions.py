@@ -267,11 +267,13 @@ def test_unwrapping_removes_every_wrapper_and_nothing_else(value: Any, data: st.
 @settings(max_examples=200, deadline=None)
 @given(value=json_values)
 def test_every_string_under_a_wrapper_is_a_secret(value: Any) -> None:
+    """Every string and number inside a Sensitive is a secret, map keys too (Terraform quotes keys in errors)."""
     strings: list[str] = []
     stack = [value]
     while stack:
         v = stack.pop()
         if isinstance(v, dict):
+            strings.extend(v.keys())
             stack.extend(v.values())
         elif isinstance(v, list):
             stack.extend(v)

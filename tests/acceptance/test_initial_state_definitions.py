@@ -1,0 +1,131 @@
+"""``TestCase(initial_state=...)``: what is accepted, every refusal located, secrets found, nothing mutated."""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from plancheck.acceptance import TestCase, TestDefinitionError, TestStep
+
+PROVIDER = 'provider["registry.terraform.io/hashicorp/null"]'
+
+
+def state(**changes: Any) -> dict[str, Any]:
+    document: dict[str, Any] = {
+        "version": 4, "terraform_version": "1.0.3", "serial": 3, "lineage": "2f9d-lineage",
+        "outputs": {"pw": {"value": "output-secret-1", "type": "string", "sensitive": True},
+                    "open": {"value": "shown", "type": "string"}},
+        "resources": [
+            {"mode": "managed", "type": "null_resource", "name": "a", "provider": PROVIDER, "instances": [
+                {"index_key": 0, "schema_version": 0, "attributes": {"id": "1", "triggers": {"k": "attr-secret-2"}},
+                 "sensitive_attributes": [[{"type": "get_attr", "value": "triggers"},
+                                           {"type": "index", "value": {"value": "k", "type": "string"}}]]},
+                {"index_key": 1, "schema_version": 0, "attributes": {"id": "2", "triggers": None}}]},
+            {"module": 'module.m["x"]', "mode": "data", "type": "null_data_source", "name": "d", "provider": PROVIDER,
+             "instances": [{"schema_version": 0, "attributes": {"outputs": {"v": "odd-mark-secret-3"}},
+                            "sensitive_attributes": [[{"type": "weird"}]]}]},
+        ],
+    }
+    document.update(changes)
+    return document
+
+
+def case(initial: Any) -> TestCase:
+    return TestCase(steps=[TestStep(config="")], initial_state=initial)
+
+
+def test_a_dict_is_read_located_and_not_mutated() -> None:
+    given = state()
+    kept = copy.deepcopy(given)
+    made = case(given)
+    assert given == kept
+    assert made.initial_state.addresses == (
+        "null_resource.a[0]", "null_resource.a[1]", 'module.m["x"].data.null_data_source.d')
+    # A sensitive output, a marked attribute, and (fail closed) everything under a mark this reader cannot follow.
+    assert set(made.secrets) >= {"output-secret-1", "attr-secret-2", "odd-mark-secret-3"}
+    assert "shown" not in made.secrets
+
+
+def test_a_path_is_written_back_byte_for_byte(tmp_path: Path) -> None:
+    text = json.dumps(state(), indent=1) + "\n"
+    path = tmp_path / "old.tfstate"
+    path.write_text(text)
+    assert case(path).initial_state.text() == text
+    assert case(str(path)).initial_state.text() == text
+
+
+BAD: list[tuple[str, Any, str]] = [
+    ("not-a-dict", [1], "TestCase.initial_state: expected a state file's path or the state as a dict, got list"),
+    ("show-json-output", {"format_version": "1.0", "values": {}},
+     'TestCase.initial_state: not a Terraform state: it has no "version" (this looks like `terraform show -json` '
+     "output; give the state file itself, e.g. from `terraform state pull`)"),
+    ("no-version", {"resources": []}, 'TestCase.initial_state: not a Terraform state: it has no "version"'),
+    ("version-3", state(version=3), 'TestCase.initial_state["version"]: state format version 3 is written by '
+     "Terraform 0.11 and older, which no supported Terraform reads; upgrade it with Terraform 0.12 to 0.14 first "
+     "(format 4)"),
+    ("version-5", state(version=5), 'TestCase.initial_state["version"]: unsupported state format version 5 (expected 4)'),
+    ("version-string", state(version="4"),
+     'TestCase.initial_state["version"]: expected the state format version 4, got a string'),
+    ("serial-negative", state(serial=-1), 'TestCase.initial_state["serial"]: expected an integer >= 0, got -1'),
+    ("serial-bool", state(serial=True), 'TestCase.initial_state["serial"]: expected an integer >= 0, got a bool'),
+    ("lineage-missing", {k: v for k, v in state().items() if k != "lineage"},
+     'TestCase.initial_state: missing "lineage" (a string)'),
+    ("resources-object", state(resources={}), 'TestCase.initial_state["resources"]: expected an array, got an object'),
+    ("resource-mode", state(resources=[{"mode": "resource", "type": "t", "name": "n", "provider": "p", "instances": []}]),
+     'TestCase.initial_state["resources"][0]["mode"]: expected "managed" or "data", got "resource"'),
+    ("resource-name-empty", state(resources=[{"mode": "managed", "type": "t", "name": "", "provider": "p",
+                                              "instances": []}]),
+     'TestCase.initial_state["resources"][0]["name"]: expected a non-empty string, got ""'),
+    ("instance-no-schema-version", state(resources=[{"mode": "managed", "type": "t", "name": "n", "provider": "p",
+                                                     "instances": [{"attributes": {}}]}]),
+     'TestCase.initial_state["resources"][0]["instances"][0]: missing "schema_version" (the resource\'s schema '
+     "version, an integer >= 0)"),
+    ("instance-no-attributes", state(resources=[{"mode": "managed", "type": "t", "name": "n", "provider": "p",
+                                                 "instances": [{"schema_version": 0}]}]),
+     'TestCase.initial_state["resources"][0]["instances"][0]: missing "attributes"'),
+    ("instance-key-float", state(resources=[{"mode": "managed", "type": "t", "name": "n", "provider": "p",
+                                             "instances": [{"schema_version": 0, "attributes": {}, "index_key": 1.5}]}]),
+     'TestCase.initial_state["resources"][0]["instances"][0]["index_key"]: expected a count index or a for_each key, '
+     "got a number"),
+    ("output-without-value", state(outputs={"o": {"type": "string"}}),
+     'TestCase.initial_state["outputs"]["o"]: missing "value"'),
+    ("not-json-able", {"version": 4, "x": {1, 2}},
+     "TestCase.initial_state: expected a JSON document: Object of type set is not JSON serializable"),
+]
+
+
+@pytest.mark.parametrize(("given", "message"), [b[1:] for b in BAD], ids=[b[0] for b in BAD])
+def test_refusals_are_located(given: Any, message: str) -> None:
+    with pytest.raises(TestDefinitionError) as info:
+        case(given)
+    assert str(info.value) == message
+
+
+FILES = [
+    ("missing", None, "cannot read the state: No such file or directory"),
+    ("not-json", b"{not json", ": not JSON: $: expected valid JSON, found invalid JSON: Expecting property name enclosed in double quotes at line 1 column 2"),
+    ("not-utf8", b"\xff\xfe\x00", "cannot read the state: not UTF-8 text"),
+]
+
+
+@pytest.mark.parametrize(("content", "message"), [f[1:] for f in FILES], ids=[f[0] for f in FILES])
+def test_file_refusals_name_the_file(tmp_path: Path, content: bytes | None, message: str) -> None:
+    path = tmp_path / "state.tfstate"
+    if content is not None:
+        path.write_bytes(content)
+    with pytest.raises(TestDefinitionError) as info:
+        case(path)
+    assert str(info.value).startswith(f"TestCase.initial_state: {path}")
+    assert message in str(info.value)
+
+
+def test_a_file_over_the_size_limit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "big.tfstate"
+    path.write_text(json.dumps(state()))
+    monkeypatch.setenv("PLANCHECK_MAX_BYTES", "64")
+    with pytest.raises(TestDefinitionError, match=r"expected a state file of at most 64 bytes .* found more than 64"):
+        case(path)
