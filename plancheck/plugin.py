@@ -3,7 +3,7 @@
 Fixtures: ``tf_plan`` and ``tf_state`` (documents chosen by marker, option or ini key, each
 file loaded once per session), ``assert_plan``, ``plan_checks``, ``tf_config`` and
 ``tf_acceptance``. Options: ``--tf-plan``, ``--tf-state``, ``--tf-show-sensitive`` and
-``--terraform`` (ini keys ``tf_plan``, ``tf_state``, ``tf_show_sensitive``,
+``--terraform``, ``--tf-sweep``, ``--tf-sweep-run``, ``--tf-sweep-allow-failures`` (ini keys ``tf_plan``, ``tf_state``, ``tf_show_sensitive``,
 ``tf_terraform``). Markers: ``tf_plan(path)``, ``tf_state(path)``, ``tf_config(path)``.
 Disable it with ``pytest -p no:plancheck``.
 
@@ -26,6 +26,7 @@ from ._plugin.hooks import (  # noqa: F401
     pytest_pyfunc_call,
     pytest_report_header,
     pytest_runtest_protocol,
+    pytest_runtestloop,
     tf_acceptance,
     tf_acceptance_binary,
     tf_acceptance_cli_config,

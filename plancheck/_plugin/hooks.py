@@ -26,6 +26,7 @@ from .options import (
     resolve_document_path,
     show_sensitive,
 )
+from .sweep import add_sweep_options, check_sweep_options, sweep
 
 if TYPE_CHECKING:
     import os
@@ -67,11 +68,13 @@ _DIST_NAME: Final = "tfplancheck"
 def pytest_addoption(parser: pytest.Parser) -> None:
     """Add the ``plancheck`` option group and its ini keys."""
     add_options(parser)
+    add_sweep_options(parser.getgroup("plancheck"))
 
 
 def pytest_configure(config: pytest.Config) -> None:
     """Register the markers and decide, once per session, whether secrets may be shown."""
     add_markers(config)
+    check_sweep_options(config)
     show, refusal = show_sensitive(config)
     if refusal is not None and not hasattr(config, "workerinput"):
         # Warn once, from the controller: xdist workers reach the same decision silently.
@@ -109,6 +112,12 @@ def pytest_report_header(config: pytest.Config) -> list[str]:
     except Exception as exc:  # the header is informative only: never let it end the session
         lines.append(f"plancheck: terraform unavailable ({type(exc).__name__}: {exc})")
     return lines
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtestloop(session: pytest.Session) -> bool | None:
+    """``--tf-sweep``: the sweepers run instead of the tests (after collection, which registers them)."""
+    return True if sweep(session) else None
 
 
 @pytest.hookimpl(wrapper=True)

@@ -43,6 +43,16 @@ from ._providers import (
     ReattachProvider,
 )
 from ._runner import AcceptanceRunner
+from ._sweep import (
+    AddTestSweepers,
+    Sweeper,
+    SweepFailedError,
+    SweepResult,
+    add_test_sweepers,
+    filter_sweepers,
+    registered_sweepers,
+    run_sweepers,
+)
 from ._testcheck import (
     CheckFunc,
     ComposeAggregateTestCheckFunc,
@@ -100,6 +110,7 @@ from ._testcheck import (
 __all__ = [
     "AcceptanceError",
     "AcceptanceRunner",
+    "AddTestSweepers",
     "AdditionalCLIOptions",
     "ApplyOptions",
     "CheckFunc",
@@ -125,6 +136,9 @@ __all__ = [
     "RefreshPlanChecks",
     "Sensitive",
     "Stage",
+    "SweepFailedError",
+    "SweepResult",
+    "Sweeper",
     "TerraformBinary",
     "TerraformNotFoundError",
     "TestCase",
@@ -151,12 +165,16 @@ __all__ = [
     "TestMatchTypeSetElemNestedAttrs",
     "TestModuleMatchResourceAttr",
     "TestStep",
+    "add_test_sweepers",
     "compose_aggregate_test_check_func",
     "compose_test_check_func",
     "config",
     "discover_terraform",
     "echoprovider",
+    "filter_sweepers",
     "flatten",
+    "registered_sweepers",
+    "run_sweepers",
     "test_check_module_no_resource_attr",
     "test_check_module_resource_attr",
     "test_check_module_resource_attr_pair",

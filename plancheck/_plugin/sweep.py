@@ -1,0 +1,78 @@
+"""``--tf-sweep``: the session runs the registered sweepers instead of its tests (Go's ``-sweep``).
+
+Sweepers are registered while test modules and ``conftest.py`` files are imported, that is during
+collection, so the sweep replaces the test loop (``pytest_runtestloop``), after collection. It runs
+in one process: with pytest-xdist's ``-n`` the workers would each sweep, so that is refused.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+import pytest
+
+__all__ = ["SWEEP_ALLOW_FAILURES", "SWEEP_REGIONS", "SWEEP_RUN", "add_sweep_options", "check_sweep_options", "sweep"]
+
+SWEEP_REGIONS: Final = "tf_sweep"
+SWEEP_RUN: Final = "tf_sweep_run"
+SWEEP_ALLOW_FAILURES: Final = "tf_sweep_allow_failures"
+
+
+def add_sweep_options(group: pytest.OptionGroup) -> None:
+    """``--tf-sweep``, ``--tf-sweep-run`` and ``--tf-sweep-allow-failures``."""
+    group.addoption(
+        "--tf-sweep", dest=SWEEP_REGIONS, metavar="REGIONS", default=None,
+        help="run the registered sweepers (plancheck.acceptance.add_test_sweepers) in these comma-separated "
+        "regions instead of the tests (Go's -sweep). Destructive: test environments only.",
+    )
+    group.addoption(
+        "--tf-sweep-run", dest=SWEEP_RUN, metavar="NAMES", default=None,
+        help="with --tf-sweep: only the sweepers whose names contain one of these comma-separated words "
+        "(and their dependencies) (Go's -sweep-run)",
+    )
+    group.addoption(
+        "--tf-sweep-allow-failures", dest=SWEEP_ALLOW_FAILURES, action="store_true", default=False,
+        help="with --tf-sweep: go on after a sweeper fails (Go's -sweep-allow-failures)",
+    )
+
+
+def check_sweep_options(config: pytest.Config) -> None:
+    """Refuse option combinations that cannot work, before anything runs."""
+    regions = config.getoption(SWEEP_REGIONS)
+    if regions is None:
+        if config.getoption(SWEEP_RUN) is not None or config.getoption(SWEEP_ALLOW_FAILURES):
+            raise pytest.UsageError("--tf-sweep-run and --tf-sweep-allow-failures need --tf-sweep=REGIONS")
+        return
+    if not [r for r in regions.split(",") if r.strip()]:
+        raise pytest.UsageError("--tf-sweep needs at least one region, e.g. --tf-sweep=us-east-1,eu-west-1")
+    if getattr(config.option, "numprocesses", None) or hasattr(config, "workerinput"):
+        raise pytest.UsageError("--tf-sweep runs in one process: leave out pytest-xdist's -n")
+
+
+def sweep(session: pytest.Session) -> bool:
+    """Run the sweepers if ``--tf-sweep`` was given (then the tests do not run); True when it did."""
+    config = session.config
+    regions = config.getoption(SWEEP_REGIONS)
+    if regions is None or config.option.collectonly:
+        return False
+    from ..acceptance import SweepFailedError, run_sweepers  # only a sweeping session pays for the runner
+
+    reporter = config.pluginmanager.get_plugin("terminalreporter")
+
+    def log(line: str) -> None:
+        if reporter is not None:
+            reporter.write_line(line)
+
+    try:
+        result = run_sweepers(
+            regions, run=config.getoption(SWEEP_RUN), allow_failures=config.getoption(SWEEP_ALLOW_FAILURES), log=log,
+        )
+    except SweepFailedError as exc:
+        session.testsfailed = len(exc.result.failures)
+        log(f"[sweep] {len(exc.result.failures)} sweeper(s) failed:")
+        for line in str(exc).splitlines():
+            log(f"  {line}")
+        return True
+    ran = sum(len(names) for names in result.regions.values())
+    log(f"[sweep] {ran} sweeper run(s) succeeded; no tests were run (--tf-sweep)")
+    return True

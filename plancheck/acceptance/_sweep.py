@@ -1,0 +1,282 @@
+"""Sweepers: Go's ``resource.AddTestSweepers`` and ``-sweep``, for infrastructure tests left behind.
+
+A sweeper is a function of a region that removes what acceptance tests may have leaked there.
+Registered with :func:`add_test_sweepers` (in a test module or ``conftest.py``), they run instead
+of the tests when pytest is given ``--tf-sweep=REGIONS`` (``--tf-sweep-run=NAMES`` to choose,
+``--tf-sweep-allow-failures`` to go on after a failure), or from a script with
+:func:`run_sweepers`. As in Go: dependencies run first, each sweeper once per region, a
+``--tf-sweep-run`` name matches any sweeper whose name contains it (ignoring case) and brings
+its dependencies along; unlike Go, the order is the order of registration (Go's is random),
+and the report names every sweeper that failed, with its region.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from .._errors import TfCheckError
+from ._errors import TestDefinitionError
+
+__all__ = [
+    "AddTestSweepers",
+    "SweepFailedError",
+    "SweepResult",
+    "Sweeper",
+    "add_test_sweepers",
+    "filter_sweepers",
+    "registered_sweepers",
+    "run_sweepers",
+]
+
+#: A sweeper function: given a region, remove what tests left there; raise (or return an exception) on failure.
+SweeperFunc = Callable[[str], object]
+
+_LOCK: Final = threading.Lock()
+_REGISTRY: dict[str, Sweeper] = {}
+
+
+@dataclass(frozen=True, slots=True)
+class Sweeper:
+    """One sweeper (Go's ``resource.Sweeper``): its name, what must be swept first, and the function.
+
+    ``f(region)`` may raise, or return an exception (Go's ``error``) to fail; anything else is success.
+
+    >>> Sweeper("widget_thing", lambda region: None, dependencies=["widget_lookup"])
+    Sweeper(name='widget_thing', dependencies=('widget_lookup',))
+    """
+
+    __module__ = "plancheck.acceptance"
+    __test__ = False  # not a test class, though its name is close
+
+    name: str
+    f: SweeperFunc = field(repr=False)
+    dependencies: Sequence[str] = ()
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.name, str) or not self.name:
+            raise TestDefinitionError("Sweeper.name", f"expected a non-empty str, got {self.name!r}")
+        if not callable(self.f):
+            raise TestDefinitionError("Sweeper.f", f"expected a function of the region, got {type(self.f).__name__}")
+        if isinstance(self.dependencies, str) or not isinstance(self.dependencies, Iterable):
+            raise TestDefinitionError("Sweeper.dependencies", f"expected a list of sweeper names, got {self.dependencies!r}")
+        dependencies = tuple(self.dependencies)
+        for i, name in enumerate(dependencies):
+            if not isinstance(name, str) or not name:
+                raise TestDefinitionError(f"Sweeper.dependencies[{i}]", f"expected a sweeper name, got {name!r}")
+        object.__setattr__(self, "dependencies", dependencies)
+
+    # Go's field names, so ported code reads the same.
+    @property
+    def Name(self) -> str:
+        """Go's ``Name``."""
+        return self.name
+
+    @property
+    def Dependencies(self) -> tuple[str, ...]:
+        """Go's ``Dependencies``."""
+        return tuple(self.dependencies)
+
+    @property
+    def F(self) -> SweeperFunc:
+        """Go's ``F``."""
+        return self.f
+
+
+def add_test_sweepers(name: str, sweeper: Sweeper) -> None:
+    """Register ``sweeper`` under ``name`` (Go's ``resource.AddTestSweepers``); a name registers once.
+
+    The same definition registered again (its module imported a second time, as pytest's
+    ``pytester`` does) replaces the first; another sweeper under a taken name is an error.
+
+    >>> add_test_sweepers("doc_example", Sweeper("doc_example", lambda region: None))
+    >>> add_test_sweepers("doc_example", Sweeper("doc_example", print))
+    Traceback (most recent call last):
+    ...
+    plancheck.acceptance.TestDefinitionError: add_test_sweepers: a sweeper named 'doc_example' is already registered
+    >>> _ = _REGISTRY.pop("doc_example")
+    """
+    if not isinstance(sweeper, Sweeper):
+        raise TestDefinitionError("add_test_sweepers", f"expected a Sweeper, got {type(sweeper).__name__}")
+    if not isinstance(name, str) or not name:
+        raise TestDefinitionError("add_test_sweepers", f"expected a non-empty name, got {name!r}")
+    with _LOCK:
+        known = _REGISTRY.get(name)
+        if known is not None and _origin(known) != _origin(sweeper):
+            raise TestDefinitionError("add_test_sweepers", f"a sweeper named {name!r} is already registered")
+        _REGISTRY[name] = sweeper
+
+
+def _origin(sweeper: Sweeper) -> tuple[object, ...]:
+    code = getattr(sweeper.f, "__code__", None)
+    where = (code.co_filename, code.co_firstlineno) if code is not None else (id(sweeper.f),)
+    return (sweeper.name, sweeper.dependencies, *where)
+
+
+#: Go's name for :func:`add_test_sweepers`.
+AddTestSweepers = add_test_sweepers
+
+
+def registered_sweepers() -> dict[str, Sweeper]:
+    """The sweepers registered so far, by name, in registration order (a copy).
+
+    >>> isinstance(registered_sweepers(), dict)
+    True
+    """
+    with _LOCK:
+        return dict(_REGISTRY)
+
+
+def filter_sweepers(run: str | Sequence[str] | None, source: Mapping[str, Sweeper]) -> dict[str, Sweeper]:
+    """The sweepers ``run`` chooses (``-sweep-run``): every name containing one of its comma-separated
+    words, ignoring case, with their dependencies; all of them when ``run`` is empty.
+
+    >>> source = {n: Sweeper(n, print, deps) for n, deps in
+    ...           [("aws_vpc", ["aws_subnet"]), ("aws_subnet", []), ("aws_s3_bucket", [])]}
+    >>> list(filter_sweepers("VPC", source))
+    ['aws_vpc', 'aws_subnet']
+    """
+    words = [w.strip().lower() for w in (run.split(",") if isinstance(run, str) else run or ())]
+    words = [w for w in words if w]
+    if not words:
+        return dict(source)
+    chosen: dict[str, Sweeper] = {}
+    for name in source:
+        if any(word in name.lower() for word in words):
+            _with_dependencies(name, source, chosen)
+    return {name: source[name] for name in source if name in chosen}
+
+
+def _with_dependencies(name: str, source: Mapping[str, Sweeper], into: dict[str, Sweeper]) -> None:
+    stack = [name]
+    while stack:
+        current = stack.pop()
+        if current in into or current not in source:
+            continue  # a missing dependency fails when the sweeper runs, naming both
+        into[current] = source[current]
+        stack.extend(source[current].dependencies)
+
+
+@dataclass(frozen=True, slots=True)
+class SweepResult:
+    """What a sweep did: per region, each sweeper that ran and its error (None when it succeeded).
+
+    >>> SweepResult({"us-east-1": {"a": None, "b": "boom"}}).failures
+    [('us-east-1', 'b', 'boom')]
+    """
+
+    __module__ = "plancheck.acceptance"
+
+    regions: Mapping[str, Mapping[str, str | None]]
+
+    @property
+    def failures(self) -> list[tuple[str, str, str]]:
+        """(region, sweeper, error) of every failed sweeper, in the order they ran."""
+        return [(r, n, e) for r, ran in self.regions.items() for n, e in ran.items() if e is not None]
+
+    @property
+    def ok(self) -> bool:
+        """True when every sweeper that ran succeeded."""
+        return not self.failures
+
+
+class SweepFailedError(TfCheckError, RuntimeError):
+    """At least one sweeper failed (or could not run); ``result`` says which, and where.
+
+    >>> str(SweepFailedError(SweepResult({"r1": {"a": "boom"}})))
+    'sweeper a failed in region r1: boom'
+    """
+
+    __module__ = "plancheck.acceptance"
+
+    def __init__(self, result: SweepResult) -> None:
+        self.result = result
+        lines = [f"sweeper {n} failed in region {r}: {e}" for r, n, e in result.failures]
+        super().__init__("\n".join(lines))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self.result,))
+
+
+def _error_text(exc: BaseException) -> str:
+    text = str(exc)
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
+def run_sweepers(
+    regions: str | Sequence[str],
+    *,
+    run: str | Sequence[str] | None = None,
+    allow_failures: bool = False,
+    sweepers: Mapping[str, Sweeper] | None = None,
+    log: Callable[[str], object] = print,
+) -> SweepResult:
+    """Run the sweepers (the registered ones unless ``sweepers`` is given) in each region, as Go's ``-sweep``.
+
+    ``regions`` is a list or Go's comma-separated string. Without ``allow_failures`` the first
+    failure stops the sweep; either way a failure raises :class:`SweepFailedError` at the end,
+    naming every sweeper that failed and its region.
+
+    >>> swept = []
+    >>> result = run_sweepers("r1,r2", sweepers={
+    ...     "vpc": Sweeper("vpc", lambda r: swept.append(("vpc", r)), ["subnet"]),
+    ...     "subnet": Sweeper("subnet", lambda r: swept.append(("subnet", r)))}, log=lambda line: None)
+    >>> swept
+    [('subnet', 'r1'), ('vpc', 'r1'), ('subnet', 'r2'), ('vpc', 'r2')]
+    """
+    names = [r.strip() for r in (regions.split(",") if isinstance(regions, str) else regions)]
+    names = [r for r in names if r]
+    if not names:
+        raise TestDefinitionError("run_sweepers.regions", "expected at least one region")
+    source = registered_sweepers() if sweepers is None else dict(sweepers)
+    chosen = filter_sweepers(run, source)
+    if not chosen:
+        log(f"[sweep] no sweeper matches {run!r}" if run else "[sweep] no sweepers registered")
+    outcome: dict[str, dict[str, str | None]] = {}
+    for region in names:
+        ran: dict[str, str | None] = {}
+        outcome[region] = ran
+        started = time.monotonic()
+        log(f"[sweep] region {region}: {len(chosen)} sweeper(s)")
+        for sweeper in chosen.values():
+            failed = _run_one(region, sweeper, chosen, ran, allow_failures, log, ())
+            if failed and not allow_failures:
+                raise SweepFailedError(SweepResult(outcome))
+        log(f"[sweep] region {region} done in {time.monotonic() - started:.2f} s")
+    result = SweepResult(outcome)
+    if not result.ok:
+        raise SweepFailedError(result)
+    return result
+
+
+def _run_one(
+    region: str, sweeper: Sweeper, chosen: Mapping[str, Sweeper], ran: dict[str, str | None],
+    allow_failures: bool, log: Callable[[str], object], chain: tuple[str, ...],
+) -> bool:
+    """Run ``sweeper`` after its dependencies (once per region); True when it (or a dependency) failed."""
+    if sweeper.name in chain:
+        ran[sweeper.name] = "its dependencies lead back to it: " + " -> ".join((*chain, sweeper.name))
+        return True
+    for dependency in sweeper.dependencies:
+        found = chosen.get(dependency)
+        if found is None:
+            ran[sweeper.name] = f"it depends on sweeper {dependency}, which is not registered"
+            log(f"[sweep] {sweeper.name} ({region}): FAILED: {ran[sweeper.name]}")
+            return True
+        if _run_one(region, found, chosen, ran, allow_failures, log, (*chain, sweeper.name)) and not allow_failures:
+            return True
+    if sweeper.name in ran:
+        return ran[sweeper.name] is not None
+    started = time.monotonic()
+    try:
+        returned = sweeper.f(region)
+        error = _error_text(returned) if isinstance(returned, BaseException) else None
+    except Exception as exc:
+        error = _error_text(exc)
+    ran[sweeper.name] = error
+    took = time.monotonic() - started
+    log(f"[sweep] {sweeper.name} ({region}): " + ("ok" if error is None else f"FAILED: {error}") + f" ({took:.2f} s)")
+    return error is not None

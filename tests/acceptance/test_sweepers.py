@@ -1,0 +1,218 @@
+"""Sweepers (#25 item 3): Go's run order, filtering and failure rules, then the pytest options end to end."""
+
+from __future__ import annotations
+
+import sys
+import textwrap
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from plancheck.acceptance import (
+    Sweeper,
+    SweepFailedError,
+    TestDefinitionError,
+    add_test_sweepers,
+    filter_sweepers,
+    run_sweepers,
+)
+from plancheck.acceptance._sweep import _REGISTRY
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "plugin"))
+from plugin_support import run_subprocess
+
+
+class Log:
+    def __init__(self, failing: dict[str, Any] | None = None) -> None:
+        self.calls: list[tuple[str, str]] = []
+        self.failing = failing or {}
+
+    def sweeper(self, name: str, *dependencies: str) -> Sweeper:
+        def f(region: str) -> object:
+            self.calls.append((name, region))
+            outcome = self.failing.get(name)
+            if isinstance(outcome, type) and issubclass(outcome, BaseException):
+                raise outcome(f"{name} broke in {region}")
+            return outcome
+
+        return Sweeper(name, f, dependencies)
+
+
+def sweepers(log: Log, *specs: tuple[str, ...]) -> dict[str, Sweeper]:
+    return {spec[0]: log.sweeper(*spec) for spec in specs}
+
+
+RUNS = [
+    ("dependencies-first-once-per-region", [("vpc", "subnet", "gw"), ("subnet", "gw"), ("gw",)], "r1,r2", None,
+     [("gw", "r1"), ("subnet", "r1"), ("vpc", "r1"), ("gw", "r2"), ("subnet", "r2"), ("vpc", "r2")]),
+    ("run-filter-brings-dependencies", [("vpc", "subnet"), ("subnet",), ("bucket",)], "r1", "VPC",
+     [("subnet", "r1"), ("vpc", "r1")]),
+    ("run-filter-several-words", [("vpc",), ("subnet",), ("bucket",)], ["r1"], "buck, sub",
+     [("subnet", "r1"), ("bucket", "r1")]),
+    ("regions-trimmed", [("a",)], " r1 , ,r2 ", None, [("a", "r1"), ("a", "r2")]),
+]
+
+
+@pytest.mark.parametrize(("specs", "regions", "run", "calls"), [r[1:] for r in RUNS], ids=[r[0] for r in RUNS])
+def test_run_order(specs: list[tuple[str, ...]], regions: Any, run: Any, calls: list[tuple[str, str]]) -> None:
+    log = Log()
+    result = run_sweepers(regions, run=run, sweepers=sweepers(log, *specs), log=lambda line: None)
+    assert log.calls == calls
+    assert result.ok
+
+
+FAILURES = [
+    ("raises-stops-at-once", {"a": RuntimeError}, False, [("a", "r1")],
+     "sweeper a failed in region r1: RuntimeError: a broke in r1"),
+    ("returned-error-counts", {"a": ValueError("quota")}, False, [("a", "r1")],
+     "sweeper a failed in region r1: ValueError: quota"),
+    ("allow-failures-goes-on", {"a": RuntimeError}, True, [("a", "r1"), ("b", "r1"), ("a", "r2"), ("b", "r2")],
+     "sweeper a failed in region r1: RuntimeError: a broke in r1\n"
+     "sweeper a failed in region r2: RuntimeError: a broke in r2"),
+]
+
+
+@pytest.mark.parametrize(("failing", "allow", "calls", "message"), [f[1:] for f in FAILURES], ids=[f[0] for f in FAILURES])
+def test_failures_name_the_sweeper_and_region(
+    failing: dict[str, Any], allow: bool, calls: list[tuple[str, str]], message: str
+) -> None:
+    log = Log(failing)
+    with pytest.raises(SweepFailedError) as info:
+        run_sweepers("r1,r2", sweepers=sweepers(log, ("a",), ("b",)), allow_failures=allow, log=lambda line: None)
+    assert log.calls == calls
+    assert str(info.value) == message
+
+
+def test_a_failed_dependency_stops_its_dependent_unless_failures_are_allowed() -> None:
+    log = Log({"gw": RuntimeError})
+    specs = [("vpc", "gw"), ("gw",)]
+    with pytest.raises(SweepFailedError):
+        run_sweepers("r1", sweepers=sweepers(log, *specs), log=lambda line: None)
+    assert log.calls == [("gw", "r1")]
+    log = Log({"gw": RuntimeError})
+    with pytest.raises(SweepFailedError) as info:
+        run_sweepers("r1", sweepers=sweepers(log, *specs), allow_failures=True, log=lambda line: None)
+    assert log.calls == [("gw", "r1"), ("vpc", "r1")]  # as Go: allowed failures let dependents run
+    assert [name for _, name, _ in info.value.result.failures] == ["gw"]
+
+
+def test_a_missing_dependency_and_a_cycle_fail_by_name() -> None:
+    log = Log()
+    with pytest.raises(SweepFailedError) as info:
+        run_sweepers("r1", sweepers=sweepers(log, ("vpc", "nat")), log=lambda line: None)
+    assert str(info.value) == "sweeper vpc failed in region r1: it depends on sweeper nat, which is not registered"
+    with pytest.raises(SweepFailedError) as info:
+        run_sweepers("r1", sweepers=sweepers(log, ("a", "b"), ("b", "a")), log=lambda line: None)
+    assert str(info.value) == "sweeper a failed in region r1: its dependencies lead back to it: a -> b -> a"
+    assert log.calls == []
+
+
+DEFINITIONS = [
+    ("empty-name", lambda: Sweeper("", print), "Sweeper.name: expected a non-empty str, got ''"),
+    ("not-callable", lambda: Sweeper("a", "rm -rf"), "Sweeper.f: expected a function of the region, got str"),
+    ("dependencies-str", lambda: Sweeper("a", print, "b"), "Sweeper.dependencies: expected a list of sweeper names, got 'b'"),
+    ("dependency-empty", lambda: Sweeper("a", print, ["b", ""]), "Sweeper.dependencies[1]: expected a sweeper name, got ''"),
+    ("register-not-a-sweeper", lambda: add_test_sweepers("a", print), "add_test_sweepers: expected a Sweeper, got builtin_function_or_method"),
+    ("no-regions", lambda: run_sweepers(" , ", sweepers={}), "run_sweepers.regions: expected at least one region"),
+]
+
+
+@pytest.mark.parametrize(("make", "message"), [d[1:] for d in DEFINITIONS], ids=[d[0] for d in DEFINITIONS])
+def test_definition_errors(make: Any, message: str) -> None:
+    with pytest.raises(TestDefinitionError) as info:
+        make()
+    assert str(info.value) == message
+
+
+def test_registration_once_per_definition() -> None:
+    try:
+        first = Sweeper("sweep_test_registration", lambda region: None)
+        add_test_sweepers("sweep_test_registration", first)
+        add_test_sweepers("sweep_test_registration", first)  # the same definition again (a module re-imported)
+        with pytest.raises(TestDefinitionError, match="already registered"):
+            add_test_sweepers("sweep_test_registration", Sweeper("sweep_test_registration", print))
+    finally:
+        _REGISTRY.pop("sweep_test_registration", None)
+
+
+def test_go_names_read_the_same() -> None:
+    sweeper = Sweeper("a", print, ["b"])
+    assert (sweeper.Name, sweeper.Dependencies, sweeper.F) == ("a", ("b",), print)
+    assert filter_sweepers("", {"a": sweeper}) == {"a": sweeper}
+
+
+CONFTEST = textwrap.dedent(
+    """
+    from pathlib import Path
+
+    from plancheck.acceptance import Sweeper, add_test_sweepers
+
+    LOG = Path(__file__).with_name("swept.txt")
+
+
+    def record(name, fail=False):
+        def f(region):
+            with LOG.open("a") as out:
+                out.write(f"{name} {region}\\n")
+            if fail:
+                raise RuntimeError(f"cannot list widgets in {region}")
+        return f
+
+
+    add_test_sweepers("widget_vpc", Sweeper("widget_vpc", record("widget_vpc"), ["widget_thing"]))
+    add_test_sweepers("widget_thing", Sweeper("widget_thing", record("widget_thing")))
+    add_test_sweepers("bucket", Sweeper("bucket", record("bucket", fail=True)))
+    """
+)
+TESTS = "def test_never_runs_while_sweeping():\n    raise AssertionError('tests must not run')\n"
+
+
+def swept(pytester: pytest.Pytester) -> list[str]:
+    path = pytester.path / "swept.txt"
+    return path.read_text().splitlines() if path.exists() else []
+
+
+def test_the_plugin_sweeps_instead_of_testing(pytester: pytest.Pytester) -> None:
+    pytester.makeconftest(CONFTEST)
+    pytester.makepyfile(test_widgets=TESTS)
+    result = run_subprocess(pytester, "--tf-sweep=us-east-1,eu-west-1", "--tf-sweep-run=vpc")
+    assert result.ret == 0
+    assert swept(pytester) == ["widget_thing us-east-1", "widget_vpc us-east-1", "widget_thing eu-west-1",
+                               "widget_vpc eu-west-1"]
+    result.stdout.fnmatch_lines(["*widget_vpc (us-east-1): ok*", "*[[]sweep] 4 sweeper run(s) succeeded; no tests were run*"])
+    assert "tests must not run" not in result.stdout.str()
+
+
+def test_a_failing_sweeper_fails_the_session_by_name(pytester: pytest.Pytester) -> None:
+    pytester.makeconftest(CONFTEST)
+    pytester.makepyfile(test_widgets=TESTS)
+    result = run_subprocess(pytester, "--tf-sweep=r1,r2")
+    assert result.ret == 1
+    assert swept(pytester) == ["widget_thing r1", "widget_vpc r1", "bucket r1"]  # stops at the first failure
+    result.stdout.fnmatch_lines([
+        "*[[]sweep] 1 sweeper(s) failed:*", "*sweeper bucket failed in region r1: RuntimeError: cannot list widgets in r1*",
+    ])
+    (pytester.path / "swept.txt").unlink()
+    result = run_subprocess(pytester, "--tf-sweep=r1,r2", "--tf-sweep-allow-failures")
+    assert result.ret == 1
+    assert swept(pytester) == ["widget_thing r1", "widget_vpc r1", "bucket r1", "widget_thing r2", "widget_vpc r2",
+                               "bucket r2"]
+    result.stdout.fnmatch_lines(["*[[]sweep] 2 sweeper(s) failed:*"])
+
+
+USAGE = [
+    ("run-without-sweep", ["--tf-sweep-run=vpc"], "--tf-sweep-run and --tf-sweep-allow-failures need --tf-sweep=REGIONS"),
+    ("no-region", ["--tf-sweep=,"], "--tf-sweep needs at least one region, e.g. --tf-sweep=us-east-1,eu-west-1"),
+    ("with-xdist", ["--tf-sweep=r1", "-n", "2"], "--tf-sweep runs in one process: leave out pytest-xdist's -n"),
+]
+
+
+@pytest.mark.parametrize(("args", "message"), [u[1:] for u in USAGE], ids=[u[0] for u in USAGE])
+def test_option_misuse_is_a_usage_error(pytester: pytest.Pytester, args: list[str], message: str) -> None:
+    pytester.makeconftest(CONFTEST)
+    pytester.makepyfile(test_widgets=TESTS)
+    result = run_subprocess(pytester, *args)
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    assert message in result.stderr.str()
+    assert swept(pytester) == []
