@@ -51,6 +51,21 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers", "tf_min_version(version): run this e2e test only with Terraform binaries at least this new"
     )
+    # Leftovers of cases whose destroy fails (some tests fail it on purpose) stay out of the checkout.
+    import shutil
+    import tempfile
+
+    from plancheck.acceptance._leftovers import LEFTOVERS_ENV
+
+    if LEFTOVERS_ENV not in os.environ:
+        leftovers = tempfile.mkdtemp(prefix="tfplancheck-leftovers-")
+        os.environ[LEFTOVERS_ENV] = leftovers
+
+        def remove() -> None:
+            os.environ.pop(LEFTOVERS_ENV, None)
+            shutil.rmtree(leftovers, ignore_errors=True)
+
+        config.add_cleanup(remove)
 
 
 @functools.cache

@@ -25,6 +25,7 @@ from .._terraform import (
     inspect_binary,
     locate_terraform,
 )
+from ..acceptance._leftovers import default_leftovers_dir
 from ..acceptance._runner import DEFAULT_TIMEOUT, ENV_TF_ACC, AcceptanceRunner, tf_acc_set
 from .options import terraform_binary, tf_acc_gate
 
@@ -155,6 +156,7 @@ def make_acceptance(
         test_name=_test_name(request),
         base_dir=_test_dir(request),
         require_tf_acc=True if config is None else tf_acc_gate(config),
+        leftovers_dir=None if config is None else default_leftovers_dir(config.rootpath),
     )
 
 

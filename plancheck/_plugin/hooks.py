@@ -26,7 +26,7 @@ from .options import (
     resolve_document_path,
     show_sensitive,
 )
-from .sweep import add_sweep_options, check_sweep_options, sweep
+from .sweep import add_sweep_options, check_sweep_options, destroy_leftovers, sweep
 
 if TYPE_CHECKING:
     import os
@@ -116,8 +116,9 @@ def pytest_report_header(config: pytest.Config) -> list[str]:
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_runtestloop(session: pytest.Session) -> bool | None:
-    """``--tf-sweep``: the sweepers run instead of the tests (after collection, which registers them)."""
-    return True if sweep(session) else None
+    """``--tf-sweep`` and ``--tf-destroy-leftovers`` run instead of the tests (after collection: it
+    registers the sweepers and imports the providers under test leftovers name)."""
+    return True if sweep(session) or destroy_leftovers(session) else None
 
 
 @pytest.hookimpl(wrapper=True)

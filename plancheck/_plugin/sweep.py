@@ -11,11 +11,21 @@ from typing import Final
 
 import pytest
 
-__all__ = ["SWEEP_ALLOW_FAILURES", "SWEEP_REGIONS", "SWEEP_RUN", "add_sweep_options", "check_sweep_options", "sweep"]
+__all__ = [
+    "DESTROY_LEFTOVERS",
+    "SWEEP_ALLOW_FAILURES",
+    "SWEEP_REGIONS",
+    "SWEEP_RUN",
+    "add_sweep_options",
+    "check_sweep_options",
+    "destroy_leftovers",
+    "sweep",
+]
 
 SWEEP_REGIONS: Final = "tf_sweep"
 SWEEP_RUN: Final = "tf_sweep_run"
 SWEEP_ALLOW_FAILURES: Final = "tf_sweep_allow_failures"
+DESTROY_LEFTOVERS: Final = "tf_destroy_leftovers"
 
 
 def add_sweep_options(group: pytest.OptionGroup) -> None:
@@ -34,11 +44,21 @@ def add_sweep_options(group: pytest.OptionGroup) -> None:
         "--tf-sweep-allow-failures", dest=SWEEP_ALLOW_FAILURES, action="store_true", default=False,
         help="with --tf-sweep: go on after a sweeper fails (Go's -sweep-allow-failures)",
     )
+    group.addoption(
+        "--tf-destroy-leftovers", dest=DESTROY_LEFTOVERS, action="store_true", default=False,
+        help="instead of the tests, destroy what acceptance cases whose destroy failed left in "
+        ".tfplancheck/leftovers ($TFPLANCHECK_LEFTOVERS_DIR), serving their providers under test",
+    )
 
 
 def check_sweep_options(config: pytest.Config) -> None:
     """Refuse option combinations that cannot work, before anything runs."""
     regions = config.getoption(SWEEP_REGIONS)
+    if config.getoption(DESTROY_LEFTOVERS):
+        if regions is not None:
+            raise pytest.UsageError("--tf-destroy-leftovers and --tf-sweep: give one at a time")
+        if getattr(config.option, "numprocesses", None) or hasattr(config, "workerinput"):
+            raise pytest.UsageError("--tf-destroy-leftovers runs in one process: leave out pytest-xdist's -n")
     if regions is None:
         if config.getoption(SWEEP_RUN) is not None or config.getoption(SWEEP_ALLOW_FAILURES):
             raise pytest.UsageError("--tf-sweep-run and --tf-sweep-allow-failures need --tf-sweep=REGIONS")
@@ -75,4 +95,39 @@ def sweep(session: pytest.Session) -> bool:
         return True
     ran = sum(len(names) for names in result.regions.values())
     log(f"[sweep] {ran} sweeper run(s) succeeded; no tests were run (--tf-sweep)")
+    return True
+
+
+def destroy_leftovers(session: pytest.Session) -> bool:
+    """Destroy the leftovers if ``--tf-destroy-leftovers`` was given (then the tests do not run); True when it did.
+
+    After collection: the test modules are imported, so providers under test named in a leftover's
+    manifest (``module:qualname``) are found.
+    """
+    config = session.config
+    if not config.getoption(DESTROY_LEFTOVERS) or config.option.collectonly:
+        return False
+    from ..acceptance import TerraformNotFoundError
+    from ..acceptance import destroy_leftovers as destroy
+    from ..acceptance._leftovers import default_leftovers_dir
+    from .acceptance import requested_terraform
+
+    reporter = config.pluginmanager.get_plugin("terminalreporter")
+
+    def log(line: str) -> None:
+        if reporter is not None:
+            reporter.write_line(line)
+
+    root = default_leftovers_dir(config.rootpath)
+    try:
+        result = destroy(root, terraform=requested_terraform(config), log=log)
+    except TerraformNotFoundError as exc:
+        log(f"[leftovers] {exc}")
+        session.testsfailed = 1
+        return True
+    if result.kept:
+        session.testsfailed = len(result.kept)
+        log(f"[leftovers] {len(result.kept)} leftover(s) kept in {root}; {len(result.destroyed)} destroyed")
+    else:
+        log(f"[leftovers] {len(result.destroyed)} leftover(s) destroyed; nothing is left in {root}; no tests were run")
     return True

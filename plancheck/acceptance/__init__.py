@@ -32,6 +32,8 @@ from . import config as config
 from . import echoprovider as echoprovider
 from ._case import ConfigPlanChecks, ImportPlanChecks, RefreshPlanChecks, Sensitive, TestCase, TestStep
 from ._errors import AcceptanceError, Stage, TestDefinitionError
+from ._leftoverrun import destroy_leftovers
+from ._leftovers import Leftover, LeftoverResult, find_leftovers
 from ._mock import MockCall, MockProvider, MockSchemaError
 from ._options import AdditionalCLIOptions, ApplyOptions, ImportStateKind, PlanOptions
 from ._providers import (
@@ -124,6 +126,8 @@ __all__ = [
     "FlatState",
     "ImportPlanChecks",
     "ImportStateKind",
+    "Leftover",
+    "LeftoverResult",
     "MockCall",
     "MockProvider",
     "MockSchemaError",
@@ -169,9 +173,11 @@ __all__ = [
     "compose_aggregate_test_check_func",
     "compose_test_check_func",
     "config",
+    "destroy_leftovers",
     "discover_terraform",
     "echoprovider",
     "filter_sweepers",
+    "find_leftovers",
     "flatten",
     "registered_sweepers",
     "run_sweepers",

@@ -33,6 +33,7 @@ from ._errors import AcceptanceError, Stage, TestDefinitionError
 from ._importstate import call_check
 from ._importstep import _ImportStep
 from ._initialstate import declared_resources, resource_of, write_initial_state
+from ._leftovers import keep_leftover
 from ._plans import planned_changes
 from ._providers._errors import ProviderServerError, ProvidersNotInstalledError
 from ._providers._session import ProviderSession
@@ -510,7 +511,7 @@ class _CaseRun:
             self.tf(Stage.DESTROY, "destroy", "-auto-approve", "-input=false", "-no-color", "-refresh=false")
         except _StepFailure as failure:
             failure.stage = Stage.DESTROY
-            return self.error(failure, "; resources may be left behind in " + str(self.wd.root))
+            return self.error(failure, self.keep_leftover(failure))
         if self.case.check_destroy is not None and before is not None:
             try:
                 state = self.load(Stage.CHECK_DESTROY, before)
@@ -518,6 +519,22 @@ class _CaseRun:
             except _StepFailure as failure:
                 return self.error(failure)
         return None
+
+    def keep_leftover(self, failure: _StepFailure) -> str:
+        """Keep the state and configuration of a case whose destroy failed; say where, and how to destroy them."""
+        root = self.runner._leftovers_root()
+        used = [p for p in (self.case.providers, *(s.providers for s in self.case.steps)) if p is not None]
+        try:
+            kept = keep_leftover(
+                root, self.wd.root, test_name=self.runner._test_name, terraform=self.runner.terraform,
+                cli_config=self.runner._cli_config, providers=used, reason=self.secrets.scrub(failure.reason),
+            )
+        except OSError as exc:
+            return f"; resources may be left behind in {self.wd.root} (could not keep them: {exc.strerror or exc})"
+        in_process = any(e.kind == "factory" for p in used for e in p)
+        how = ("pytest --tf-destroy-leftovers (or plancheck.acceptance.destroy_leftovers(providers=...))" if in_process
+               else f"tfplancheck destroy-leftovers {root}")
+        return f"; its state and configuration are kept in {kept}; destroy them later with: {how}"
 
     def add_also(self, exc: BaseException, later: AcceptanceError) -> None:
         """Append ``later`` (a destroy or check_destroy failure) to ``exc``, the case's first failure."""

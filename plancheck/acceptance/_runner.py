@@ -25,6 +25,7 @@ from ..tfversion import Version, VersionError, run_check
 from ._case import TestCase
 from ._caserun import ENV_PERSIST_WORKING_DIR, ENV_REFRESH_AFTER_APPLY, _CaseRun
 from ._errors import AcceptanceError, Stage, TestDefinitionError
+from ._leftovers import default_leftovers_dir
 
 __all__ = [
     "DEFAULT_TIMEOUT",
@@ -73,7 +74,10 @@ class AcceptanceRunner:
       relative to (default: the current directory when a case runs);
     * ``require_tf_acc``: as Go, :meth:`run` skips (``unittest.SkipTest``) unless the ``TF_ACC``
       environment variable is set; ``False`` runs regardless (for scripts; in pytest the
-      ``tf_acc_gate`` ini key or ``--no-tf-acc-gate`` do that).
+      ``tf_acc_gate`` ini key or ``--no-tf-acc-gate`` do that);
+    * ``leftovers_dir``: where a case whose destroy fails keeps its state and configuration
+      (default ``$TFPLANCHECK_LEFTOVERS_DIR``, else ``.tfplancheck/leftovers`` under ``base_dir``);
+      :func:`destroy_leftovers` destroys them later.
 
     In pytest, the ``tf_acceptance`` fixture builds one for you.
 
@@ -91,6 +95,7 @@ class AcceptanceRunner:
         "_commands",
         "_echo",
         "_env",
+        "_leftovers_dir",
         "_require_tf_acc",
         "_share_secrets",
         "_terraform",
@@ -112,6 +117,7 @@ class AcceptanceRunner:
         test_name: str | None = None,
         base_dir: str | os.PathLike[str] | None = None,
         require_tf_acc: bool = True,
+        leftovers_dir: str | os.PathLike[str] | None = None,
     ) -> None:
         if test_name is not None and not isinstance(test_name, str):
             raise TestDefinitionError("AcceptanceRunner.test_name", f"expected a str, got {type(test_name).__name__}")
@@ -122,6 +128,7 @@ class AcceptanceRunner:
         self._test_name = test_name
         self._base_dir_arg = None if base_dir is None else Path(base_dir)
         self._require_tf_acc = require_tf_acc
+        self._leftovers_dir = None if leftovers_dir is None else Path(leftovers_dir)
         self._terraform = terraform if isinstance(terraform, TerraformBinary) else inspect_binary(terraform)
         self._work_dir = Path(work_dir)
         self._cli_config = None if cli_config is None else Path(cli_config)
@@ -172,6 +179,9 @@ class AcceptanceRunner:
         self._cases += 1
         root = Path(case.working_dir) if case.working_dir is not None else self._work_dir / f"case{self._cases}"
         _CaseRun(self, case, root).execute()
+
+    def _leftovers_root(self) -> Path:
+        return self._leftovers_dir if self._leftovers_dir is not None else default_leftovers_dir(self._base_dir())
 
     def _base_dir(self) -> Path:
         return self._base_dir_arg if self._base_dir_arg is not None else Path.cwd()

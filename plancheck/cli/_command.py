@@ -225,6 +225,9 @@ def _command_parser(streams: _Io | None = None) -> _Parser:
     from ._mock_plan import add_mock_plan_parser
 
     add_mock_plan_parser(commands, streams)
+    from ._leftovers import add_destroy_leftovers_parser
+
+    add_destroy_leftovers_parser(commands, streams)
     return parser
 
 
@@ -543,6 +546,10 @@ def _dispatch(argv: list[str], io: _Io) -> int:
         from ._mock_plan import mock_plan
 
         return mock_plan(args, io, _version)
+    if chosen.command == "destroy-leftovers":
+        from ._leftovers import destroy_leftovers_command
+
+        return destroy_leftovers_command(args, io)
     if args.version:
         io.out(f"tfplancheck {_version()}")
         return 0

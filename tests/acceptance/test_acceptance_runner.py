@@ -25,6 +25,7 @@ from plancheck.acceptance import (
     TerraformBinary,
     TestCase,
     TestStep,
+    find_leftovers,
 )
 
 CONFIG = 'resource "null_resource" "a" {}'
@@ -430,10 +431,12 @@ DESTROY_FAILS = rule("destroy", responses=[{"exit": 1, "stderr": "Error: Instanc
 
 def test_failed_destroy_after_a_passing_case_is_an_error(fake: FakeTerraform, tmp_path: Path) -> None:
     fake.script(DESTROY_FAILS, *SHOW_RULES)
-    err = failure(make_runner(fake, tmp_path), TestCase(steps=[TestStep(config=CONFIG)]))
-    case_dir = tmp_path / "work" / "case1"
+    leftovers = tmp_path / "leftovers"
+    err = failure(make_runner(fake, tmp_path, leftovers_dir=leftovers), TestCase(steps=[TestStep(config=CONFIG)]))
+    [kept] = find_leftovers(leftovers)
     assert str(err).splitlines()[:2] == [
-        f"post-test destroy (after step 1/1): terraform destroy failed; resources may be left behind in {case_dir}",
+        f"post-test destroy (after step 1/1): terraform destroy failed; its state and configuration are kept in "
+        f"{kept.path}; destroy them later with: tfplancheck destroy-leftovers {leftovers}",
         f"command: terraform {DESTROY} (exit code 1)",
     ]
     assert err.__cause__ is None
@@ -442,14 +445,16 @@ def test_failed_destroy_after_a_passing_case_is_an_error(fake: FakeTerraform, tm
 def test_failed_destroy_after_a_failure_is_secondary_to_the_first_failure(fake: FakeTerraform, tmp_path: Path) -> None:
     fake.script(DESTROY_FAILS, *SHOW_RULES)
     step = TestStep(config=CONFIG, config_state_checks=[RecordingCheck("wrong value")])
-    err = failure(make_runner(fake, tmp_path), TestCase(steps=[step]))
-    case_dir = tmp_path / "work" / "case1"
+    leftovers = tmp_path / "leftovers"
+    err = failure(make_runner(fake, tmp_path, leftovers_dir=leftovers), TestCase(steps=[step]))
+    [kept] = find_leftovers(leftovers)
     assert err.stage is Stage.STATE_CHECKS
     assert err.reason == "Post-apply state check(s) failed:\n  RecordingCheck: wrong value"
     assert str(err).splitlines() == [
         "step 1/1, state_checks: Post-apply state check(s) failed:",
         "  RecordingCheck: wrong value",
-        f"also: post-test destroy (after step 1/1): terraform destroy failed; resources may be left behind in {case_dir}",
+        f"also: post-test destroy (after step 1/1): terraform destroy failed; its state and configuration are kept in "
+        f"{kept.path}; destroy them later with: tfplancheck destroy-leftovers {leftovers}",
         f"  command: terraform {DESTROY} (exit code 1)",
         "    stderr:",
         "    Error: Instance cannot be destroyed",

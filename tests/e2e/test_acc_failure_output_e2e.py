@@ -108,7 +108,7 @@ def test_failure_report_is_pinned_and_secret_free(
         "got: (sensitive)",
         "E         LeakyCheck: null_resource.a: did not expect (sensitive)",
         "E       also: post-test destroy (after step 1/1): terraform destroy failed; "
-        "resources may be left behind in */case1",
+        "its state and configuration are kept in */*-case1-*; destroy them later with: tfplancheck destroy-leftovers *",
         "E         command: terraform destroy -auto-approve -input=false -no-color -refresh=false (exit code 1)",
         "E           stderr:",
         "*Error: Instance cannot be destroyed*",

@@ -1,0 +1,193 @@
+"""Leftovers: when a case's destroy fails, its state and configuration are kept, and can be destroyed later.
+
+``terraform test`` loses the state of a run whose destroy failed; Go's harness leaves it in a
+temporary directory that is removed. Here the case's working directory (configuration, variables,
+state, lock file; not ``.terraform``, which points into temporary provider mirrors) is copied to a
+leftover directory with a ``leftover.json`` saying what it needs, and the failure names it and
+the command that destroys it. ``destroy_leftovers`` (pytest ``--tf-destroy-leftovers``,
+``tfplancheck destroy-leftovers``) retries every leftover: ``init`` and ``destroy`` in its
+directory, serving the providers under test it needs (re-imported by name when they are
+module-level classes or functions, or given as ``providers=``); a leftover destroyed is removed.
+
+Leftover directories hold what the case held, secrets included (its variables, its state): they are
+private to the user (mode 0700), as Terraform's own state files would need to be.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime
+import json
+import os
+import re
+import shutil
+import tempfile
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Final
+
+from .._terraform import TerraformBinary
+
+if TYPE_CHECKING:
+    from ._providers._factory import ProviderSet
+
+__all__ = [
+    "LEFTOVERS_ENV",
+    "LEFTOVER_FILE",
+    "Leftover",
+    "LeftoverResult",
+    "default_leftovers_dir",
+    "find_leftovers",
+    "keep_leftover",
+    "record_attempt",
+]
+
+LEFTOVER_FILE: Final = "leftover.json"
+#: Where leftovers go when nothing else says: this variable, else ``.tfplancheck/leftovers`` here.
+LEFTOVERS_ENV: Final = "TFPLANCHECK_LEFTOVERS_DIR"
+_NOT_KEPT: Final = frozenset({".terraform", "terraform.tfstate.backup", ".terraform.tfstate.lock.info"})
+_UNSAFE: Final = re.compile(r"[^A-Za-z0-9._-]+")
+
+
+def default_leftovers_dir(base: str | os.PathLike[str] | None = None) -> Path:
+    """``$TFPLANCHECK_LEFTOVERS_DIR``, else ``.tfplancheck/leftovers`` under ``base`` (default: the current directory).
+
+    >>> default_leftovers_dir("/project").as_posix() if "TFPLANCHECK_LEFTOVERS_DIR" not in os.environ else "/project/.tfplancheck/leftovers"
+    '/project/.tfplancheck/leftovers'
+    """
+    configured = os.environ.get(LEFTOVERS_ENV)
+    if configured:
+        return Path(configured)
+    return Path(base if base is not None else os.getcwd()) / ".tfplancheck" / "leftovers"
+
+
+def _factory_name(factory: Any) -> str | None:
+    """``module:qualname`` when ``factory`` can be imported back by that name, else None."""
+    module, qualname = getattr(factory, "__module__", None), getattr(factory, "__qualname__", None)
+    if not isinstance(module, str) or not isinstance(qualname, str) or "<" in qualname:
+        return None
+    return f"{module}:{qualname}"
+
+
+def keep_leftover(
+    root: Path,
+    working_dir: Path,
+    *,
+    test_name: str | None,
+    terraform: TerraformBinary,
+    cli_config: Path | None,
+    providers: list[ProviderSet],
+    reason: str,
+) -> Path:
+    """Copy ``working_dir`` into a new directory under ``root`` with its manifest; return the directory."""
+    root.mkdir(parents=True, exist_ok=True, mode=0o700)
+    ignore = root.parent / ".gitignore"
+    if root.parent.name == ".tfplancheck" and not ignore.exists():
+        ignore.write_text("# Made by tfplancheck: leftovers of acceptance tests hold states and secrets.\n*\n")
+    stamp = datetime.datetime.now(datetime.UTC).strftime("%Y%m%dT%H%M%SZ")
+    label = _UNSAFE.sub("_", test_name or working_dir.name)[:60].strip("_") or "case"
+    target = Path(tempfile.mkdtemp(prefix=f"{stamp}-{label}-", dir=root))  # private (0700), never a clash
+    shutil.copytree(
+        working_dir, target, dirs_exist_ok=True, symlinks=True, ignore=lambda d, names: [n for n in names if n in _NOT_KEPT]
+    )
+    target.chmod(0o700)  # copytree copied the working directory's mode onto it
+    needed: dict[str, str | None] = {}
+    for provider_set in providers:
+        for entry in provider_set:
+            if entry.kind == "factory":
+                needed[entry.address] = _factory_name(entry.source)
+    if cli_config is not None and cli_config.is_file():
+        shutil.copyfile(cli_config, target / "cli.tfrc")
+    manifest = {
+        "format": 1,
+        "created": stamp,
+        "test": test_name,
+        "working_dir": str(working_dir),
+        "terraform": {"path": terraform.path, "version": terraform.version, "flavor": terraform.flavor},
+        "providers_in_process": needed,
+        "reason": reason,
+        "attempts": [],
+    }
+    (target / LEFTOVER_FILE).write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
+    return target
+
+
+@dataclass(frozen=True, slots=True)
+class Leftover:
+    """One kept working directory and its manifest.
+
+    >>> from pathlib import Path
+    >>> Leftover(Path("/x"), {"test": "test_a", "providers_in_process": {}}).test
+    'test_a'
+    """
+
+    __module__ = "plancheck.acceptance"
+
+    path: Path
+    manifest: Mapping[str, Any] = field(repr=False)
+
+    @property
+    def test(self) -> str | None:
+        """The test whose case left it, when known."""
+        value = self.manifest.get("test")
+        return value if isinstance(value, str) else None
+
+    @property
+    def providers_in_process(self) -> dict[str, str | None]:
+        """The providers under test it needs served: address -> ``module:qualname`` (None: not importable)."""
+        value = self.manifest.get("providers_in_process")
+        return dict(value) if isinstance(value, dict) else {}
+
+
+def find_leftovers(root: str | os.PathLike[str] | None = None) -> list[Leftover]:
+    """Every leftover under ``root`` (default :func:`default_leftovers_dir`), oldest first.
+
+    >>> find_leftovers("/no/such/directory")
+    []
+    """
+    directory = Path(root) if root is not None else default_leftovers_dir()
+    found: list[Leftover] = []
+    if not directory.is_dir():
+        return found
+    for child in sorted(directory.iterdir()):
+        manifest_path = child / LEFTOVER_FILE
+        if not child.is_dir() or not manifest_path.is_file():
+            continue
+        try:
+            manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            manifest = {}
+        found.append(Leftover(child, manifest if isinstance(manifest, dict) else {}))
+    return found
+
+
+@dataclass(frozen=True, slots=True)
+class LeftoverResult:
+    """What :func:`destroy_leftovers` did: the leftovers destroyed (and removed), and those still kept, with why.
+
+    >>> LeftoverResult(destroyed=["/l/a"], kept={"/l/b": "terraform destroy failed"}).ok
+    False
+    """
+
+    __module__ = "plancheck.acceptance"
+
+    destroyed: list[str]
+    kept: dict[str, str]
+
+    @property
+    def ok(self) -> bool:
+        """True when nothing is left."""
+        return not self.kept
+
+
+def record_attempt(leftover: Leftover, problem: str | None) -> None:
+    if problem is None:
+        return
+    manifest = dict(leftover.manifest)
+    attempts = list(manifest.get("attempts") or [])
+    attempts.append({"at": datetime.datetime.now(datetime.UTC).strftime("%Y%m%dT%H%M%SZ"), "problem": problem})
+    manifest["attempts"] = attempts
+    # The attempt still fails loudly through the result when its record cannot be written.
+    with contextlib.suppress(OSError):
+        (leftover.path / LEFTOVER_FILE).write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
