@@ -146,6 +146,7 @@ def make_acceptance(
         pytest.skip(f"tf_acceptance: {_NOT_FOUND}")
     request.node.user_properties.append(("terraform", f"{binary.product} {binary.version}"))
     config = getattr(request, "config", None)
+    rootpath = getattr(config, "rootpath", None)
     return AcceptanceRunner(
         binary,
         tmp_path / "tf",
@@ -156,7 +157,7 @@ def make_acceptance(
         test_name=_test_name(request),
         base_dir=_test_dir(request),
         require_tf_acc=True if config is None else tf_acc_gate(config),
-        leftovers_dir=None if config is None else default_leftovers_dir(config.rootpath),
+        leftovers_dir=None if rootpath is None else default_leftovers_dir(rootpath),
     )
 
 
