@@ -223,7 +223,7 @@ def read_validate(stdout: str) -> Reading:
         try:
             document = loads_exact(stdout)
         except DocumentFormatError as exc:
-            raise _Unreadable("$", f"not JSON ({exc})") from None
+            raise _Unreadable(exc.location, f"expected {exc.expected}, found {exc.found}") from None
         if not isinstance(document, dict):
             raise _Unreadable("$", f"expected a JSON object, found {_kind(document)}")
         items = _get(document, "diagnostics", "$", list) or []
