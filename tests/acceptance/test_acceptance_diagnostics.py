@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from acceptance_fakes import EMPTY_PLAN, FakeTerraform, make_fake_terraform, rule
 from diagnostic_fakes import diagnostic, json_rules, ui_lines, validate_json
+from secret_shapes import leaks
 
 from plancheck.acceptance import (
     AcceptanceError,
@@ -397,7 +398,7 @@ def test_unreadable_output_is_withheld_everywhere(fake: FakeTerraform, tmp_path:
     withheld = "(withheld: "
     assert withheld in error.output
     shown = [str(error), capsys.readouterr().out] + [c.stdout + c.stderr for c in runner.commands]
-    assert all(SECRET not in text for text in shown)
+    assert [leaks(text, {"secret": SECRET}) for text in shown] == [[]] * len(shown)
 
 
 def test_a_timeout_is_said_before_what_it_cut_short(fake: FakeTerraform, tmp_path: Path) -> None:
@@ -427,4 +428,4 @@ def test_a_secret_in_a_diagnostic_is_redacted_everywhere(fake: FakeTerraform, tm
     log = capsys.readouterr().out
     assert "the secret '(sensitive)' is weak" in log
     shown = [str(unmet), str(refused), log] + [c.command_line + c.stdout + c.stderr for c in runner.commands]
-    assert all(SECRET not in text for text in shown)
+    assert [leaks(text, {"secret": SECRET}) for text in shown] == [[]] * len(shown)
