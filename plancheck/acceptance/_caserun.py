@@ -304,8 +304,25 @@ class _CaseRun:
         # .terraform only changes when init runs: it still fits whatever configuration init last accepted.
         if digest != self.init_digest:
             self.init_digest = None
-            self.tf(Stage.INIT, "init", "-input=false", "-no-color")
+            try:
+                self.tf(Stage.INIT, "init", "-input=false", "-no-color")
+            except _StepFailure as failure:
+                self.diagnose_init(failure)
+                raise
             self.init_digest = digest
+
+    def diagnose_init(self, failure: _StepFailure) -> None:
+        """In a step that checks diagnostics, ask ``validate -json`` why ``init`` failed (Terraform 1.0's init has
+        no JSON output): an error it reports may be an expected one, which then excuses the failed init."""
+        if self.diagnostics is None or failure.result is None or failure.result.timed_out:
+            return
+        try:
+            validate = self.tf(Stage.VALIDATE, "validate", "-no-color", ok=(0, 1))
+        except DiagnosticsFailure:
+            raise
+        except _StepFailure:
+            return  # validate could not say why either: the failed init stands as it is
+        self.diagnostics.vouch(failure.result, validate)
 
     def restore_valid_config(self) -> None:
         """Write back the last configuration Terraform accepted, when the current one was rejected."""

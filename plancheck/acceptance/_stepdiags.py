@@ -9,6 +9,9 @@ any other step). Every other step runs exactly as before: the least risky choice
 step that asks shows ``widget_thing.t: Plan to create`` where the text plan would be. Import
 and query steps are never switched (``terraform import`` has no JSON output; a query already is).
 
+A failed ``init`` (no JSON output on Terraform 1.0) is followed by ``validate -json``, which
+reports the configuration's errors (an HCL syntax error, say) as diagnostics.
+
 Each command's diagnostics are checked as it ends: with ``fail_on_warnings``, a warning that
 no ``allow_warnings`` entry and no warning of ``expect_diagnostics`` matches fails the step at
 that command's stage, naming it. The expectations are checked when the step ends: after a
@@ -115,6 +118,11 @@ class StepDiagnostics:
         """The expectations no diagnostic met, and every diagnostic that arrived (attributes joined)."""
         arrived = join_attributes(self.arrived, recorded)
         return [e for e in self.expected if not any(e._matches(d) for d in arrived)], arrived
+
+    def vouch(self, failed: CommandResult, validate: CommandResult) -> None:
+        """Let the errors ``validate`` reported explain ``failed`` too (an ``init`` that printed no JSON)."""
+        if self.excuses(validate):
+            self.error_results.append(failed)
 
     def excuses(self, result: CommandResult | None) -> bool:
         """Whether the step failed at a command that reported errors (what an expected error may excuse)."""

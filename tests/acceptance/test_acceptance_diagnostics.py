@@ -205,6 +205,27 @@ def test_an_expected_error_lets_the_case_continue(fake: FakeTerraform, tmp_path:
     assert calls[-1]["main_tf"] == CONFIG
 
 
+@pytest.mark.parametrize(
+    ("validate", "verdict"),
+    [
+        pytest.param([INVALID], None, id="validate-says-why"),
+        pytest.param([], "expected an error diagnostic, but the step failed in stage init without one, for another "
+                         "reason: terraform init failed", id="validate-finds-nothing"),
+    ],
+)
+def test_a_failed_init_is_explained_by_validate(fake: FakeTerraform, tmp_path: Path, validate: list[dict[str, Any]],
+                                               verdict: str | None) -> None:
+    fake.script(rule("init", if_config=["size"], responses=[{"exit": 1, "stderr": "Error: Invalid size\n"}]),
+                *json_rules(validate=validate), *SHOW_RULES)
+    case = TestCase(steps=[TestStep(config=CONFIG + "\n# size", expect_diagnostics=[ExpectDiagnostic("error", "Invalid size")])])
+    if verdict is None:
+        make_runner(fake, tmp_path).run(case)
+    else:
+        error = failure(make_runner(fake, tmp_path), case)
+        assert (error.stage, error.reason, error.command) == (Stage.EXPECT_DIAGNOSTICS, verdict, f"terraform {INIT}")
+    assert fake.argv() == [INIT, VALIDATE]
+
+
 def test_an_error_reported_by_validate_alone_is_met(fake: FakeTerraform, tmp_path: Path) -> None:
     # validate's errors do not stop the step: the plan decides, and here it succeeds.
     fake.script(*json_rules(validate=[INVALID]), *SHOW_RULES)

@@ -42,10 +42,13 @@ def test_terraform_config_errors_match_by_summary_and_address(tf_acceptance: Acc
         TestStep(config=UNDECLARED, expect_diagnostics=[
             ExpectDiagnostic("error", "Reference to undeclared input variable", detail=re.compile('name "missing"')),
         ]),
+        # A syntax error fails init, which has no JSON output on 1.0: validate -json then says why.
+        TestStep(config="bogus\n", expect_diagnostics=[ExpectDiagnostic("error", "Argument or block definition required")]),
     ]))
     assert [c.command_line.split()[1:3] for c in runner.commands] == [
         ["init", "-input=false"], ["validate", "-json"], ["plan", "-json"],
         ["init", "-input=false"], ["validate", "-json"], ["plan", "-json"],
+        ["init", "-input=false"], ["validate", "-json"],
     ]
 
 
