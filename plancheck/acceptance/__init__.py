@@ -25,12 +25,24 @@ As in Go, :meth:`AcceptanceRunner.run` skips unless ``TF_ACC`` is set.
 (2, Sensitive((sensitive)))
 >>> TestStep(import_state=True, resource_name="widget_thing.t", import_state_verify=True).import_state_verify
 True
+
+``expect_diagnostics`` matches what Terraform's JSON output reports, field by field, and a case with
+``fail_on_warnings=True`` fails on a warning a step neither expects nor allows:
+
+>>> from plancheck.acceptance import ExpectDiagnostic
+>>> TestCase(fail_on_warnings=True, steps=[TestStep(
+...     config='data "terraform_remote_state" "x" { backend = "nope" }',
+...     expect_diagnostics=[ExpectDiagnostic("error", "Invalid backend configuration",
+...                                          address="data.terraform_remote_state.x")],
+...     allow_warnings=["Attribute deprecated"])]).fail_on_warnings
+True
 """
 
 from .._terraform import TerraformBinary, TerraformNotFoundError, discover_terraform
 from . import config as config
 from . import echoprovider as echoprovider
 from ._case import ConfigPlanChecks, ImportPlanChecks, RefreshPlanChecks, Sensitive, TestCase, TestStep
+from ._diagnostics import ExpectDiagnostic
 from ._errors import AcceptanceError, Stage, TestDefinitionError
 from ._leftoverrun import destroy_leftovers
 from ._leftovers import Leftover, LeftoverResult, find_leftovers
@@ -120,6 +132,7 @@ __all__ = [
     "ComposeTestCheckFunc",
     "ComposedCheckError",
     "ConfigPlanChecks",
+    "ExpectDiagnostic",
     "ExternalProviders",
     "FlatAttributes",
     "FlatOutput",

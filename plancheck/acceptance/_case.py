@@ -16,6 +16,7 @@ from decimal import Decimal
 from types import MappingProxyType
 from typing import Any, ClassVar
 
+from ._diagnostics import allowances, check_attribute_sources, expectations
 from ._errors import TestDefinitionError
 from ._initialstate import InitialState, read_initial_state
 from ._options import AdditionalCLIOptions, ImportStateKind
@@ -414,6 +415,14 @@ class TestStep:
     * ``expect_non_empty_plan``: the plans after apply may (and the refreshed one must) show changes;
     * ``expect_error``: a regular expression the step's error must match (searched for, also in
       the output with line wrapping undone); the step must fail;
+    * ``expect_diagnostics``: :class:`ExpectDiagnostic` values (or dicts of their arguments)
+      matched against the diagnostics Terraform reports in its JSON output; each must be met by
+      one. An expected error that arrives makes the step pass (as ``expect_error``); expected
+      warnings must arrive in a step that otherwise succeeds. ``allow_warnings``: the warnings a
+      case with ``fail_on_warnings=True`` lets this step report (:class:`ExpectDiagnostic` of a
+      warning, or a summary: ``str`` exact, ``re.Pattern`` searched). Either one makes the step's
+      ``plan``, ``apply`` and ``refresh`` run with ``-json`` (and a ``validate -json`` run first);
+      config- and refresh-mode steps only;
     * ``pre_config``: a function called before the configuration is written; ``skip_func``:
       a function called next; when it returns true the step is skipped; ``post_apply_func``:
       a function called after the step's plans and checks;
@@ -427,6 +436,8 @@ class TestStep:
     re.compile('Unsupported argument')
     >>> TestStep(import_state=True, resource_name="widget_thing.t", import_state_verify=True).import_state_kind
     <ImportStateKind.ImportCommandWithID>
+    >>> TestStep(config="", expect_diagnostics=[{"severity": "warning", "summary": "Attribute deprecated"}]).expect_diagnostics
+    (ExpectDiagnostic('warning', summary='Attribute deprecated'),)
     >>> from plancheck.querycheck import ExpectLength
     >>> TestStep(query=True, config='list "concept_pet" "pets" { provider = concept }',
     ...          query_result_checks=[ExpectLength("concept_pet.pets", 3)]).query_result_checks
@@ -475,6 +486,8 @@ class TestStep:
     import_state_config_exact: bool = False
     query: bool = False
     query_result_checks: Sequence[Any] = ()
+    expect_diagnostics: Sequence[Any] = ()
+    allow_warnings: Sequence[Any] = ()
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "providers", normalize_providers(self.providers, "TestStep.providers"))
@@ -494,6 +507,17 @@ class TestStep:
             )
         self._check_modes()
         self._check_import()
+        self._check_diagnostics()
+
+    def _check_diagnostics(self) -> None:
+        for name, read in (("expect_diagnostics", expectations), ("allow_warnings", allowances)):
+            value = read(getattr(self, name), f"TestStep.{name}")
+            object.__setattr__(self, name, value)
+            mode = "import_state" if self.import_state else "query" if self.query else None
+            if value and mode is not None:
+                why = "terraform import has no JSON output" if mode == "import_state" else "check its diagnostics with expect_error"
+                article = "an" if mode == "import_state" else "a"
+                raise TestDefinitionError(f"TestStep.{name}", f"not used by {article} {mode}=True step ({why})")
 
     def _check_flags(self) -> None:
         for name in (
@@ -758,6 +782,10 @@ class TestCase:
       ``-refresh=false`` (as the step's own flag);
     * ``additional_cli_options``: extra arguments for every plan and apply.
 
+    ``fail_on_warnings=True`` fails a step at the first command reporting a warning that the step
+    neither expects (``expect_diagnostics``) nor allows (``allow_warnings``); its config- and
+    refresh-mode steps run ``plan``, ``apply`` and ``refresh`` with ``-json`` (see :class:`TestStep`).
+
     Beyond Go, ``initial_state`` starts the case from a recorded state (upgrade tests): a state
     file as Terraform writes it (format 4, e.g. from ``terraform state pull``), by path or as a
     dict. It is checked now (every problem located) and written into the case's directory before
@@ -791,6 +819,7 @@ class TestCase:
     prevent_post_destroy_refresh: bool = False
     additional_cli_options: AdditionalCLIOptions | None = None
     initial_state: Any = None
+    fail_on_warnings: bool = False
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "providers", normalize_providers(self.providers, "TestCase.providers"))
@@ -830,6 +859,18 @@ class TestCase:
                 "TestCase.additional_cli_options",
                 f"expected AdditionalCLIOptions(...), got {_type_name(self.additional_cli_options)}",
             )
+        self._check_diagnostics(steps)
+
+    def _check_diagnostics(self, steps: tuple[TestStep, ...]) -> None:
+        if not isinstance(self.fail_on_warnings, bool):
+            raise TestDefinitionError("TestCase.fail_on_warnings", f"expected a bool, got {_type_name(self.fail_on_warnings)}")
+        if not self.fail_on_warnings:
+            for i, step in enumerate(steps):
+                if step.allow_warnings:
+                    raise TestDefinitionError(
+                        f"TestCase.steps[{i}].allow_warnings", "allows warnings only in a TestCase(fail_on_warnings=True)"
+                    )
+        check_attribute_sources(steps, self.providers)
 
     @property
     def secrets(self) -> list[str]:

@@ -29,6 +29,7 @@ from .._terraform import CommandResult, run_command
 from ..querycheck import QueryFormatError, QueryOutput
 from ._case import TestCase, TestStep
 from ._checks import plan_check_failures, state_check_failures
+from ._diagjson import Reading
 from ._errors import AcceptanceError, Stage, TestDefinitionError
 from ._importstate import call_check
 from ._importstep import _ImportStep
@@ -38,6 +39,7 @@ from ._plans import planned_changes
 from ._providers._errors import ProviderServerError, ProvidersNotInstalledError
 from ._providers._session import ProviderSession
 from ._query import QUERY_FILE, query_error_messages, query_refusal, query_result_failures
+from ._stepdiags import JSON_COMMANDS, DiagnosticsFailure, StepDiagnostics
 from ._stepfailure import _format_output, _indent, _listing, _matches, _non_empty, _StepFailure
 from ._workdir import PLAN_FILE, Place, WorkingDirectory
 from .config import TestStepConfigRequest
@@ -87,6 +89,8 @@ class _CaseRun:
         self.providers = ProviderSession(platform=runner.terraform.platform, log=self.log)
         # The recorded state's addresses until the first plan is read: one the configuration lacks fails then.
         self.orphans_unchecked: tuple[str, ...] = ()
+        # Set while a step that checks diagnostics runs: its plan, apply, refresh and validate run with -json.
+        self.diagnostics: StepDiagnostics | None = None
 
     def add_secrets(self, found: Secrets) -> None:
         self.secrets = self.secrets | found
@@ -103,7 +107,14 @@ class _CaseRun:
     def tf(self, stage: Stage, *args: str, ok: tuple[int, ...] = (0,), place: Place | None = None) -> CommandResult:
         binary = self.runner.terraform
         cwd, env = (self.wd.root, self.env) if place is None else (place.wd.root, place.env)
+        diagnostics = self.diagnostics if place is None and args[0] in JSON_COMMANDS else None
+        if diagnostics is not None:
+            args = diagnostics.arguments(args)
         result = run_command((binary.path, *args), cwd=cwd, env=env, timeout=self.runner._timeout)
+        reading = None
+        if diagnostics is not None:
+            # Shown as text from here on (log, errors, expect_error): the JSON itself never is.
+            result, reading = diagnostics.read(args[0], result)
         self.results.append(result)
         scrub = self.secrets.scrub
         status = "timed out" if result.timed_out else f"exit code {result.returncode}"
@@ -124,9 +135,24 @@ class _CaseRun:
         name = os.path.basename(binary.path)
         if result.timed_out:
             raise _StepFailure(stage, f"{name} {args[0]} timed out after {self.runner._timeout:g} s", result)
+        if diagnostics is not None and reading is not None:
+            self.check_warnings(stage, args[0], diagnostics, reading, result)
         if result.returncode not in ok:
             raise _StepFailure(stage, f"{name} {args[0]} failed", result)
         return result
+
+    def check_warnings(
+        self, stage: Stage, command: str, diagnostics: StepDiagnostics, reading: Reading, result: CommandResult
+    ) -> None:
+        """Fail on output that could not be read, then (``fail_on_warnings``) on a warning the step does not allow."""
+        name = os.path.basename(self.runner.terraform.path)
+        if reading.problems:
+            raise _StepFailure(
+                stage, _listing(f"cannot read the output of {name} {command} -json (withheld)", list(reading.problems)), result
+            )
+        refused = diagnostics.unallowed(reading, self.providers.provider_diagnostics())
+        if refused:
+            raise DiagnosticsFailure(stage, diagnostics.unallowed_message(command, refused), result)
 
     def _json(self, stage: Stage, result: CommandResult) -> dict[str, Any]:
         try:
@@ -278,8 +304,25 @@ class _CaseRun:
         # .terraform only changes when init runs: it still fits whatever configuration init last accepted.
         if digest != self.init_digest:
             self.init_digest = None
-            self.tf(Stage.INIT, "init", "-input=false", "-no-color")
+            try:
+                self.tf(Stage.INIT, "init", "-input=false", "-no-color")
+            except _StepFailure as failure:
+                self.diagnose_init(failure)
+                raise
             self.init_digest = digest
+
+    def diagnose_init(self, failure: _StepFailure) -> None:
+        """In a step that checks diagnostics, ask ``validate -json`` why ``init`` failed (Terraform 1.0's init has
+        no JSON output): an error it reports may be an expected one, which then excuses the failed init."""
+        if self.diagnostics is None or failure.result is None or failure.result.timed_out:
+            return
+        try:
+            validate = self.tf(Stage.VALIDATE, "validate", "-no-color", ok=(0, 1))
+        except DiagnosticsFailure:
+            raise
+        except _StepFailure:
+            return  # validate could not say why either: the failed init stands as it is
+        self.diagnostics.vouch(failure.result, validate)
 
     def restore_valid_config(self) -> None:
         """Write back the last configuration Terraform accepted, when the current one was rejected."""
@@ -296,6 +339,9 @@ class _CaseRun:
             self.tf(Stage.TAINT, "taint", "-no-color", address)
         self.write(resolved)
         self.applied_config = resolved
+        if self.diagnostics is not None:
+            # Only for its diagnostics: its errors do not stop the step; the plan reports them again and decides.
+            self.tf(Stage.VALIDATE, "validate", "-no-color", ok=(0, 1))
         checks = step.config_plan_checks
         plan_args, apply_args = self.cli_options(step)
         destroy = ("-destroy",) if step.destroy else ()
@@ -457,13 +503,24 @@ class _CaseRun:
         expected = step.expect_error
         assert expected is None or isinstance(expected, re.Pattern)
         error: AcceptanceError | None = None
+        diagnostics = self.diagnostics = StepDiagnostics.of(self.case, step, self.runner.terraform.path)
         try:
             self.dispatch(step)
+        except DiagnosticsFailure as failure:
+            raise self.error(failure) from None
         except _StepFailure as failure:
             if expected is None:
+                if diagnostics is not None and diagnostics.expects_error:
+                    verdict = self.diagnostics_verdict(diagnostics, failure, excuse=True)
+                    if verdict is not None:
+                        raise verdict from None
+                    return
                 error = self.error(failure)
             elif _matches(expected, failure.raw_text()):
                 self.log(f"[step {self.step_no}/{self.total}] the expected error happened (matched {expected.pattern!r})")
+                verdict = self.diagnostics_verdict(diagnostics, failure)
+                if verdict is not None:
+                    raise verdict from None
                 return
             else:
                 unmatched = _StepFailure(
@@ -473,6 +530,8 @@ class _CaseRun:
                     failure.result,
                 )
                 raise self.error(unmatched) from None
+        finally:
+            self.diagnostics = None
         if error is not None:
             self.fail(error)
             return
@@ -480,6 +539,31 @@ class _CaseRun:
             raise self.error(
                 _StepFailure(Stage.EXPECT_ERROR, f"expected an error matching {expected.pattern!r}, but the step succeeded")
             )
+        verdict = self.diagnostics_verdict(diagnostics, None)
+        if verdict is not None:
+            raise verdict
+
+    def diagnostics_verdict(
+        self, diagnostics: StepDiagnostics | None, failure: _StepFailure | None, *, excuse: bool = False
+    ) -> AcceptanceError | None:
+        """None when every expected diagnostic arrived, else the error to fail with. ``failure``: what the
+        step failed with; ``excuse``: it is to pass only as the failure of a command that reported errors."""
+        if diagnostics is None or not diagnostics.expected:
+            return None
+        where = f"[step {self.step_no}/{self.total}]"
+        result = None if failure is None else failure.result
+        if excuse and failure is not None and not diagnostics.excuses(result):
+            reason = (
+                f"expected an error diagnostic, but the step failed in stage {failure.stage.value} "
+                f"without one, for another reason: {failure.reason}"
+            )
+            return self.error(DiagnosticsFailure(Stage.EXPECT_DIAGNOSTICS, reason, result))
+        unmet, arrived = diagnostics.unmet(self.providers.provider_diagnostics())
+        if not unmet:
+            self.log(self.secrets.scrub(f"{where} the expected diagnostics arrived ({diagnostics.checked()})"))
+            return None
+        failed = None if failure is None else f"in stage {failure.stage.value}, {failure.reason.splitlines()[0]}"
+        return self.error(DiagnosticsFailure(Stage.EXPECT_DIAGNOSTICS, diagnostics.unmet_message(unmet, arrived, failed), result))
 
     def fail(self, error: AcceptanceError) -> None:
         """Raise ``error``, or what the case's ``error_check`` makes of it (None: the step passes)."""

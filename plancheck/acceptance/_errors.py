@@ -21,6 +21,7 @@ class Stage(StrEnum):
     CONFIG = "config"
     INIT = "init"
     TAINT = "taint"
+    VALIDATE = "validate"
     PRE_APPLY = "pre_apply"
     APPLY = "apply"
     CHECK = "check"
@@ -38,6 +39,7 @@ class Stage(StrEnum):
     QUERY = "query"
     QUERY_RESULT_CHECKS = "query_result_checks"
     EXPECT_ERROR = "expect_error"
+    EXPECT_DIAGNOSTICS = "expect_diagnostics"
     DESTROY = "destroy"
     CHECK_DESTROY = "check_destroy"
 

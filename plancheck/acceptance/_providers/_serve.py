@@ -41,8 +41,10 @@ from pathlib import Path
 from types import ModuleType, SimpleNamespace
 from typing import Any, Final
 
+from .._diagnostics import ProviderDiagnostic
 from ._errors import ProviderServerError, ProvidersNotInstalledError
 from ._reattach import REATTACH_ENV, ReattachConfig, normalize_address, provider_type, reattach_json
+from ._recorded import DiagnosticRecorder
 
 __all__ = [
     "DEFAULT_STOP_TIMEOUT",
@@ -483,6 +485,7 @@ class ProviderServer:
         self._modules: SimpleNamespace | None = None
         #: Every exception the provider raised while serving, oldest first.
         self.errors: list[ProviderCallError] = []
+        self._recorder = DiagnosticRecorder()
 
     def __repr__(self) -> str:
         if self._config is None:
@@ -501,6 +504,15 @@ class ProviderServer:
         problems = self.stop()
         if problems and exc_info[0] is None:
             raise ProviderServerError(self.address, "; ".join(problems))
+
+    @property
+    def diagnostics(self) -> list[ProviderDiagnostic]:
+        """Every distinct diagnostic the provider returned so far, with its attribute path, oldest first.
+
+        Terraform's JSON output drops the attribute path of a provider's diagnostic; the acceptance
+        runner joins these to it (``ExpectDiagnostic(attribute=...)``).
+        """
+        return self._recorder.snapshot()
 
     @property
     def running(self) -> bool:
@@ -555,7 +567,7 @@ class ProviderServer:
         options = [("grpc.max_receive_message_length", _MAX_MESSAGE), ("grpc.max_send_message_length", _MAX_MESSAGE)]
         server = m.grpc.server(resources.executor, options=options)
         # The guard, not this object, is what the handlers hold: a dropped server can be collected.
-        guard = _Guard(self.address, self.errors, m)
+        guard = _Guard(self.address, self.errors, m, self._recorder)
         m.rpc.add_ProviderServicer_to_server(guard.wrap(servicer), server)
         extra = getattr(servicer, EXTRA_METHODS_HOOK, None)
         if callable(extra):
@@ -614,10 +626,13 @@ class ProviderServer:
 class _Guard:
     """Wraps a servicer's RPCs so that an exception is answered with an error diagnostic."""
 
-    def __init__(self, address: str, errors: list[ProviderCallError], m: SimpleNamespace) -> None:
+    def __init__(
+        self, address: str, errors: list[ProviderCallError], m: SimpleNamespace, recorder: DiagnosticRecorder | None = None
+    ) -> None:
         self.address = address
         self.errors = errors
         self.m = m
+        self.recorder = recorder if recorder is not None else DiagnosticRecorder()
 
     def wrap(self, servicer: Any) -> SimpleNamespace:
         base = self.m.rpc.ProviderServicer
@@ -647,12 +662,14 @@ class _Guard:
     def _guard(self, name: str, method: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
         def guarded(request: Any, context: Any) -> Any:
             try:
-                return method(request, context)
+                response = method(request, context)
             except Exception as exc:
                 response = self.error_response(name, request, exc)
                 if response is None:
                     raise
-                return response
+            # Terraform's JSON keeps no attribute path of a diagnostic: note them here, as they leave.
+            self.recorder.record(request, response)
+            return response
 
         guarded.__name__ = name
         return guarded

@@ -20,6 +20,7 @@ from typing import Any, Final
 
 from ..._terraform import _default_platform, cli_config_text
 from .._case import TestStep
+from .._diagnostics import ProviderDiagnostic
 from .._errors import TestDefinitionError
 from ._errors import ProviderServerError
 from ._factory import ExternalProviders, ProviderEntry, ProviderSet, ReattachProvider
@@ -103,6 +104,8 @@ class ProviderSession:
         self._cli_configs = 0
         self._current: ProviderSet | None = None
         self._closed = False
+        # The diagnostics of servers already stopped (a step that named another factory for an address).
+        self._past_diagnostics: list[ProviderDiagnostic] = []
 
     @property
     def directory(self) -> Path | None:
@@ -289,10 +292,20 @@ class ProviderSession:
             for error in running.server.errors
         ]
 
+    def provider_diagnostics(self) -> list[ProviderDiagnostic]:
+        """The diagnostics the in-process providers of this case returned so far, with their attribute paths."""
+        found = list(self._past_diagnostics)
+        for _address, running in sorted(self._running.items()):
+            if running.server is not None:
+                found.extend(running.server.diagnostics)
+        return found
+
     # -- stopping -------------------------------------------------------------------------------
 
     def _stop_one(self, address: str) -> list[str]:
         running = self._running.pop(address)
+        if running.server is not None:
+            self._past_diagnostics.extend(running.server.diagnostics)
         return [f"{address}: {problem}" for problem in running.stop()]
 
     def close(self, *, after_failure: bool = False) -> None:
