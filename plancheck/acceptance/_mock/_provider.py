@@ -25,6 +25,7 @@ from ._errors import MockSchemaError
 from ._schema import Block, ProviderSchema, TypeSchema, read_provider_schema, schema_message
 from ._values import (
     UNKNOWN,
+    canonical,
     check_block_default,
     closest_names,
     conform,
@@ -110,7 +111,11 @@ class MockProvider:
     ``schema`` is the document ``terraform providers schema -json`` prints (as a dict), or one
     provider's entry of it; ``address`` the provider's address. Options:
 
-    * ``seed``: generated values are reproducible (same seed and configuration, same values);
+    * ``seed``: generated values are reproducible. A data source read is a function of the seed, the
+      type and the configuration: read again, it gives the same answer (so a step's plan after
+      apply is empty). A resource object's values are made when it is applied, from the seed, the
+      type, the configuration and how many times the case applied that configuration before
+      (``count = 3`` makes three distinct objects), and kept: refresh reads them back;
     * ``mock_resources`` / ``mock_data``: ``{type: {attribute: value}}`` defaults for computed
       attributes (a value, or a function of the configuration dict), or ``{type: function}``
       returning such a dict;
@@ -360,7 +365,7 @@ class _MockInstance:
         self._lock = threading.Lock()
         self._store: dict[str, dict[object, Any]] = {}
         self._serial = 0
-        self._seen: dict[tuple[str, bytes], int] = {}
+        self._applied: dict[tuple[str, bytes], int] = {}
 
     def plancheck_servicer(self, modules: Any) -> _MockServicer:
         return _MockServicer(self, modules)
@@ -369,13 +374,19 @@ class _MockInstance:
         with self._lock:
             return list(self._store.get(type_name, {}).values())
 
-    def rng(self, type_name: str, config: bytes) -> random.Random:
-        """The generator for one object: seeded by the seed, the type and the configuration (not by call order)."""
+    def resource_rng(self, type_name: str, config: Any) -> random.Random:
+        """The generator for one apply of a resource: seeded by the seed, the type, the configuration and
+        how many times this configuration was applied before (``count = 3`` makes three distinct objects)."""
+        material = canonical(config)
         with self._lock:
-            occurrence = self._seen.get((type_name, config), 0)
-            self._seen[(type_name, config)] = occurrence + 1
-        material = f"{self.owner.seed!r}\0{type_name}\0{occurrence}\0".encode() + config
-        return random.Random(int.from_bytes(hashlib.sha256(material).digest()[:8], "big"))
+            made = self._applied.get((type_name, material), 0)
+            self._applied[(type_name, material)] = made + 1
+        return _rng(self.owner.seed, "resource", type_name, made, material)
+
+    def data_rng(self, type_name: str, config: Any) -> random.Random:
+        """The generator for one data source read: seeded by the seed, the type and the configuration only,
+        so a read gives the same answer every time (a step's plan after apply reads it again)."""
+        return _rng(self.owner.seed, "data", type_name, 0, canonical(config))
 
     def key(self, block: Block, value: Any) -> object:
         identity = value.get("id") if isinstance(value, dict) and "id" in block.attributes else None
@@ -413,6 +424,11 @@ class _MockInstance:
                 if value.get(name) == wanted:
                     return value
         return None
+
+
+def _rng(seed: int | str, kind: str, type_name: str, made: int, config: bytes) -> random.Random:
+    material = f"{seed!r}\0{kind}\0{type_name}\0{made}\0".encode() + config
+    return random.Random(int.from_bytes(hashlib.sha256(material).digest()[:8], "big"))
 
 
 def planned_action(prior: Any, planned: Any) -> str:
@@ -601,7 +617,7 @@ class _MockServicer:
             instance.remove(type_name, old_key)
             return response(new_state=self._encode(None))
         given = self._owner._resolve(False, type_name, block, config)
-        new = fill(block, planned, instance.rng(type_name, request.config.msgpack or b""), given)
+        new = fill(block, planned, instance.resource_rng(type_name, config), given)
         instance.put(type_name, instance.key(block, new), new, old_key)
         self._owner._remember(block, plain(block, new))
         return response(new_state=self._encode(new), private=request.planned_private)
@@ -654,7 +670,7 @@ class _MockServicer:
         self._record("ReadDataSource", type_name, block, config)
         given = self._owner._resolve(True, type_name, block, config)
         planned = plan_create(block, config, self._unknown)
-        state = fill(block, planned, self._instance.rng("data." + type_name, request.config.msgpack or b""), given)
+        state = fill(block, planned, self._instance.data_rng(type_name, config), given)
         self._owner._remember(block, plain(block, state))
         return response(state=self._encode(state))
 
