@@ -49,21 +49,42 @@ class Direct:
     def value(self, dynamic: Any) -> Any:
         return self.msgpack.unpackb(dynamic.msgpack, raw=False) if dynamic.msgpack else None
 
-    def plan(self, type_name: str, prior: Any, proposed: Any, config: Any = None) -> Any:
+    def plan(self, type_name: str, prior: Any, proposed: Any, config: Any = None, prior_private: bytes = b"") -> Any:
         request = self.pb.PlanResourceChange.Request(
             type_name=type_name, prior_state=self.dv(prior), proposed_new_state=self.dv(proposed),
-            config=self.dv(proposed if config is None else config),
+            config=self.dv(proposed if config is None else config), prior_private=prior_private,
         )
         return self.servicer.PlanResourceChange(request, None)
 
-    def apply(self, type_name: str, prior: Any, planned: Any, config: Any = None) -> Any:
+    def apply(self, type_name: str, prior: Any, planned: Any, config: Any = None, planned_private: bytes = b"") -> Any:
         request = self.pb.ApplyResourceChange.Request(
             type_name=type_name, prior_state=self.dv(prior), planned_state=self.dv(planned),
-            config=self.dv(planned if config is None else config),
+            config=self.dv(planned if config is None else config), planned_private=planned_private,
         )
         return self.servicer.ApplyResourceChange(request, None)
 
     def create(self, type_name: str, config: Any) -> Any:
         """Plan then apply a create; the new state."""
+        return self.create_object(type_name, config)[0]
+
+    def create_object(self, type_name: str, config: Any) -> tuple[Any, bytes]:
+        """Plan then apply a create; the new state and the private data Terraform would store with it."""
         planned = self.value(self.plan(type_name, None, config).planned_state)
-        return self.value(self.apply(type_name, None, planned, config).new_state)
+        response = self.apply(type_name, None, planned, config)
+        return self.value(response.new_state), response.private
+
+    def read(self, type_name: str, state: Any, private: bytes = b"") -> tuple[Any, bytes]:
+        """ReadResource (a refresh): the new state and private data."""
+        request = self.pb.ReadResource.Request(type_name=type_name, current_state=self.dv(state), private=private)
+        response = self.servicer.ReadResource(request, None)
+        return self.value(response.new_state), response.private
+
+    def import_(self, type_name: str, import_id: str) -> Any:
+        """ImportResourceState's response."""
+        request = self.pb.ImportResourceState.Request(type_name=type_name, id=import_id)
+        return self.servicer.ImportResourceState(request, None)
+
+    def read_data(self, type_name: str, config: Any) -> Any:
+        """ReadDataSource: the state read."""
+        request = self.pb.ReadDataSource.Request(type_name=type_name, config=self.dv(config))
+        return self.value(self.servicer.ReadDataSource(request, None).state)

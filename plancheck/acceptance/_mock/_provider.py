@@ -22,9 +22,11 @@ from typing import Any, Final, Literal
 
 from ..._redact import Secrets
 from ._errors import MockSchemaError
+from ._objects import Ambiguous, ObjectStore, searchable
 from ._schema import Block, ProviderSchema, TypeSchema, read_provider_schema, schema_message
 from ._values import (
     UNKNOWN,
+    canonical,
     check_block_default,
     closest_names,
     conform,
@@ -110,7 +112,11 @@ class MockProvider:
     ``schema`` is the document ``terraform providers schema -json`` prints (as a dict), or one
     provider's entry of it; ``address`` the provider's address. Options:
 
-    * ``seed``: generated values are reproducible (same seed and configuration, same values);
+    * ``seed``: generated values are reproducible. A data source read is a function of the seed, the
+      type and the configuration: read again, it gives the same answer (so a step's plan after
+      apply is empty). A resource object's values are made when it is applied, from the seed, the
+      type, the configuration and how many times the case applied that configuration before
+      (``count = 3`` makes three distinct objects), and kept: refresh reads them back;
     * ``mock_resources`` / ``mock_data``: ``{type: {attribute: value}}`` defaults for computed
       attributes (a value, or a function of the configuration dict), or ``{type: function}``
       returning such a dict;
@@ -118,11 +124,19 @@ class MockProvider:
       ``"plan"`` (they are known in the plan already; a function whose configuration still holds
       unknown values at plan is called at apply instead, its attributes unknown until then).
 
-    Each test case gets a fresh mock (calling the object makes one); what it applied is kept for
-    that case, so refresh reads it back, import finds it (by ``id``, else by a top-level string
-    attribute that is not sensitive) and destroy removes it. A default function never sees an
-    unknown value, and what it raises reaches Terraform with every sensitive value scrubbed.
-    :attr:`calls` records every RPC, over all cases.
+    Each test case gets a fresh mock (calling the object makes one). It keeps each resource
+    instance it applied as its own object, under a key it returns as the protocol's private data;
+    Terraform stores that with the object in the state and sends it back, so refresh reads that
+    object, and an update or a destroy changes or removes that one, whatever ``id`` the defaults
+    give (a constant ``id`` default gives every object the same one: they never overwrite each
+    other). An object that comes without the key (a state written elsewhere) is the one with its
+    ``id`` when exactly one has it, else one equal to it; when there is none, it is gone. Import
+    looks the import id up in ``id``, then in the other top-level string attributes that are not
+    sensitive, in schema order: the first attribute any object holds it in decides; one object
+    there is imported (with its key), several are an error diagnostic saying how many and to
+    import by another attribute, never a guess. A default function never sees an unknown value,
+    and what it raises reaches Terraform with every sensitive value scrubbed. :attr:`calls`
+    records every RPC, over all cases.
 
     >>> schema = {"resource_schemas": {"cloud_bucket": {"block": {"attributes": {
     ...     "name": {"type": "string", "required": True},
@@ -130,6 +144,8 @@ class MockProvider:
     >>> mock = MockProvider(schema, "acme/cloud", mock_resources={"cloud_bucket": {"arn": "arn:bucket"}})
     >>> mock
     MockProvider('registry.terraform.io/acme/cloud', resources=['cloud_bucket'], data_sources=[])
+    >>> mock.objects("cloud_bucket")  # nothing applied yet
+    []
     >>> MockProvider(schema, "acme/cloud", mock_resources={"cloud_bucket": {"anr": "x"}})
     Traceback (most recent call last):
     ...
@@ -216,7 +232,8 @@ class MockProvider:
             return list(self._calls)
 
     def objects(self, type_name: str) -> list[dict[str, Any]]:
-        """The objects of ``type_name`` the latest mock holds (what it applied or imported), as plain dicts."""
+        """The objects of ``type_name`` the latest mock holds (each one it created and has not destroyed, oldest
+        first, however many share an id), as plain dicts."""
         with self._lock:
             latest = self._latest
         if latest is None:
@@ -353,66 +370,38 @@ def _scrubbing(method: RPC) -> RPC:
 
 
 class _MockInstance:
-    """One served mock (one test case): the objects it applied, by type then id."""
+    """One served mock (one test case): the objects it applied (an :class:`ObjectStore`), and its generators."""
 
     def __init__(self, owner: MockProvider) -> None:
         self.owner = owner
+        self.objects = ObjectStore()
         self._lock = threading.Lock()
-        self._store: dict[str, dict[object, Any]] = {}
-        self._serial = 0
-        self._seen: dict[tuple[str, bytes], int] = {}
+        self._applied: dict[tuple[str, bytes], int] = {}
 
     def plancheck_servicer(self, modules: Any) -> _MockServicer:
         return _MockServicer(self, modules)
 
     def stored(self, type_name: str) -> list[Any]:
-        with self._lock:
-            return list(self._store.get(type_name, {}).values())
+        return self.objects.values(type_name)
 
-    def rng(self, type_name: str, config: bytes) -> random.Random:
-        """The generator for one object: seeded by the seed, the type and the configuration (not by call order)."""
+    def resource_rng(self, type_name: str, config: Any) -> random.Random:
+        """The generator for one apply of a resource: seeded by the seed, the type, the configuration and
+        how many times this configuration was applied before (``count = 3`` makes three distinct objects)."""
+        material = canonical(config)
         with self._lock:
-            occurrence = self._seen.get((type_name, config), 0)
-            self._seen[(type_name, config)] = occurrence + 1
-        material = f"{self.owner.seed!r}\0{type_name}\0{occurrence}\0".encode() + config
-        return random.Random(int.from_bytes(hashlib.sha256(material).digest()[:8], "big"))
+            made = self._applied.get((type_name, material), 0)
+            self._applied[(type_name, material)] = made + 1
+        return _rng(self.owner.seed, "resource", type_name, made, material)
 
-    def key(self, block: Block, value: Any) -> object:
-        identity = value.get("id") if isinstance(value, dict) and "id" in block.attributes else None
-        if isinstance(identity, str):
-            return identity
-        with self._lock:
-            self._serial += 1
-            return ("#", self._serial)
+    def data_rng(self, type_name: str, config: Any) -> random.Random:
+        """The generator for one data source read: seeded by the seed, the type and the configuration only,
+        so a read gives the same answer every time (a step's plan after apply reads it again)."""
+        return _rng(self.owner.seed, "data", type_name, 0, canonical(config))
 
-    def put(self, type_name: str, key: object, value: Any, old: object = None) -> None:
-        with self._lock:
-            objects = self._store.setdefault(type_name, {})
-            if old is not None:
-                objects.pop(old, None)
-            objects[key] = value
 
-    def remove(self, type_name: str, key: object) -> None:
-        with self._lock:
-            self._store.get(type_name, {}).pop(key, None)
-
-    def get(self, type_name: str, key: object) -> tuple[bool, Any]:
-        with self._lock:
-            objects = self._store.get(type_name, {})
-            return (key in objects, objects.get(key))
-
-    def find(self, type_name: str, block: Block, wanted: str) -> Any:
-        """The stored object an import id names: the one whose ``id`` is ``wanted``, else the first whose
-        other top-level string attributes hold it (in schema order). Sensitive attributes never match:
-        knowing a secret must not be a way to find (and show) the object that holds it."""
-        names = [n for n, a in block.attributes.items() if a.type == "string" and not a.sensitive]
-        ordered = (["id"] if "id" in names else []) + [n for n in names if n != "id"]
-        values = self.stored(type_name)
-        for name in ordered:
-            for value in values:
-                if value.get(name) == wanted:
-                    return value
-        return None
+def _rng(seed: int | str, kind: str, type_name: str, made: int, config: bytes) -> random.Random:
+    material = f"{seed!r}\0{kind}\0{type_name}\0{made}\0".encode() + config
+    return random.Random(int.from_bytes(hashlib.sha256(material).digest()[:8], "big"))
 
 
 def planned_action(prior: Any, planned: Any) -> str:
@@ -596,15 +585,18 @@ class _MockServicer:
         config = self._decode(request.config)
         action = "delete" if planned is None else "create" if prior is None else "update"
         self._record("ApplyResourceChange", type_name, block, config, action)
-        old_key = instance.key(block, prior) if prior is not None else None
+        key = None if prior is None else instance.objects.locate(type_name, request.planned_private, prior)[0]
         if planned is None:
-            instance.remove(type_name, old_key)
+            if key is not None:
+                instance.objects.remove(type_name, key)
             return response(new_state=self._encode(None))
         given = self._owner._resolve(False, type_name, block, config)
-        new = fill(block, planned, instance.rng(type_name, request.config.msgpack or b""), given)
-        instance.put(type_name, instance.key(block, new), new, old_key)
+        new = fill(block, planned, instance.resource_rng(type_name, config), given)
+        if key is None:
+            key = instance.objects.new_key()  # a create, or an update of an object this mock never held
+        instance.objects.put(type_name, key, new)
         self._owner._remember(block, plain(block, new))
-        return response(new_state=self._encode(new), private=request.planned_private)
+        return response(new_state=self._encode(new), private=instance.objects.private(key))
 
     @_scrubbing
     def ReadResource(self, request: Any, context: Any) -> Any:
@@ -615,12 +607,14 @@ class _MockServicer:
             return response(diagnostics=self._unknown_type(False, type_name))
         current = self._decode(request.current_state)
         self._record("ReadResource", type_name, schema.block, current)
-        identity = current.get("id") if isinstance(current, dict) and "id" in schema.block.attributes else None
-        if not isinstance(identity, str):
-            return response(new_state=request.current_state, private=request.private)
-        found, stored = self._instance.get(type_name, identity)
-        # Not applied by this mock (or removed since): gone, as a real provider would say.
-        return response(new_state=self._encode(stored if found else None), private=request.private)
+        objects = self._instance.objects
+        key, only = objects.locate(type_name, request.private, current)
+        if key is None:
+            # Not applied by this mock (or removed since): gone, as a real provider would say.
+            return response(new_state=self._encode(None), private=request.private)
+        # An object found without its key gets it, unless several equal objects could be this one.
+        private = objects.private(key) if only else request.private
+        return response(new_state=self._encode(objects.get(type_name, key)), private=private)
 
     @_scrubbing
     def ImportResourceState(self, request: Any, context: Any) -> Any:
@@ -631,14 +625,30 @@ class _MockServicer:
         if schema is None:
             return response(diagnostics=self._unknown_type(False, type_name))
         self._record("ImportResourceState", type_name, None, {"id": request.id})
-        stored = self._instance.find(type_name, schema.block, request.id)
-        if stored is None:
+        found = self._instance.objects.find(type_name, schema.block, request.id)
+        if isinstance(found, Ambiguous):
+            return response(diagnostics=self._ambiguous(type_name, schema.block, found, request.id))
+        if found is None:
             return response(diagnostics=self._error(
                 f"Cannot import {type_name}: the mock of {self._owner.address} holds no object with that id",
                 "A mock imports only the objects it applied in this test case.",
             ))
-        imported = pb.ImportResourceState.ImportedResource(type_name=type_name, state=self._encode(stored))
+        imported = pb.ImportResourceState.ImportedResource(
+            type_name=type_name, state=self._encode(found.value), private=self._instance.objects.private(found.key)
+        )
         return response(imported_resources=[imported])
+
+    def _ambiguous(self, type_name: str, block: Block, found: Ambiguous, wanted: str) -> list[Any]:
+        """The refusal of an import id several objects hold: a guess would import the wrong one silently."""
+        others = ", ".join(n for n in searchable(block) if n != found.attribute) or "none"
+        why = " Their ids are equal (as a constant id default makes them), so the id names none of them." if found.attribute == "id" else ""
+        shown = json.dumps(self._owner._scrub(wanted), ensure_ascii=False)  # scrubbed before quoting escapes it
+        return self._error(
+            f"Cannot import {type_name}: {found.count} objects of {type_name} have {found.attribute} {shown}",
+            f"The mock of {self._owner.address} will not guess which of them to import.{why} Use as import id "
+            f"a value only one of them holds: the mock finds an object by its id, else by a top-level string "
+            f"attribute that is not sensitive (of {type_name}: {others}).",
+        )
 
     # -- data sources ---------------------------------------------------------------------------------
 
@@ -654,7 +664,7 @@ class _MockServicer:
         self._record("ReadDataSource", type_name, block, config)
         given = self._owner._resolve(True, type_name, block, config)
         planned = plan_create(block, config, self._unknown)
-        state = fill(block, planned, self._instance.rng("data." + type_name, request.config.msgpack or b""), given)
+        state = fill(block, planned, self._instance.data_rng(type_name, config), given)
         self._owner._remember(block, plain(block, state))
         return response(state=self._encode(state))
 

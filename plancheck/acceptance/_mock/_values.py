@@ -25,6 +25,7 @@ from ._schema import Attribute, Block, BlockType, type_label
 __all__ = [
     "UNKNOWN",
     "Holder",
+    "canonical",
     "conform",
     "fill",
     "loads",
@@ -167,6 +168,30 @@ def has_unknown(value: Any) -> bool:
     if isinstance(value, list):
         return any(has_unknown(item) for item in value)
     return False
+
+
+def canonical(value: Any) -> bytes:
+    """A wire value as bytes that depend on the value only (map keys sorted), to seed generated values with.
+
+    The msgpack Terraform sends is already canonical; a value encoded by another writer may
+    order its map keys otherwise, and must still seed the same values.
+
+    >>> canonical({"b": [1, None], "a": "x"}) == canonical({"a": "x", "b": [1, None]})
+    True
+    >>> canonical({"a": 1}) == canonical({"a": True}), canonical({"a": "1"}) == canonical({"a": 1})
+    (False, False)
+    """
+    return repr(_canonical(value)).encode()
+
+
+def _canonical(value: Any) -> Any:
+    if is_unknown(value):
+        return ("unknown", value.code, bytes(value.data))
+    if isinstance(value, dict):
+        return ("map", tuple(sorted((str(key), _canonical(item)) for key, item in value.items())))
+    if isinstance(value, (list, tuple)):
+        return ("list", tuple(_canonical(item) for item in value))
+    return (type(value).__name__, value)
 
 
 def generated_string(rng: random.Random) -> str:
