@@ -35,6 +35,7 @@ from ._errors import TfCheckError, public
 
 __all__ = [
     "ENV_TERRAFORM_PATH",
+    "ENV_TF_ACC",
     "INTERRUPT_GRACE",
     "MAX_TIMEOUT",
     "CommandResult",
@@ -48,12 +49,16 @@ __all__ = [
     "discover_terraform",
     "inspect_binary",
     "locate_terraform",
+    "resolve_executable",
     "run_command",
     "terraform_environment",
+    "tf_acc_set",
     "write_cli_config",
 ]
 
 ENV_TERRAFORM_PATH: Final = "TF_ACC_TERRAFORM_PATH"
+#: Acceptance tests run only when this is set (to anything but the empty string), as in Go.
+ENV_TF_ACC: Final = "TF_ACC"
 _VERSION_TIMEOUT: Final = 60.0
 # subprocess waits in whole milliseconds held in a C int (about 24.8 days); past that it raises OverflowError.
 MAX_TIMEOUT: Final = 604800.0
@@ -99,6 +104,15 @@ class TimeoutValueError(TfCheckError, ValueError):
 
     def __reduce__(self) -> tuple[object, ...]:
         return (type(self), (self.timeout,))
+
+
+def tf_acc_set(env: Mapping[str, str] | None = None) -> bool:
+    """Whether ``TF_ACC`` is set to a non-empty value in ``env`` (default: the process environment).
+
+    >>> tf_acc_set({"TF_ACC": "1"}), tf_acc_set({"TF_ACC": ""}), tf_acc_set({})
+    (True, False, False)
+    """
+    return bool((os.environ if env is None else env).get(ENV_TF_ACC))
 
 
 def check_timeout(timeout: object) -> float:
@@ -222,7 +236,16 @@ def locate_terraform(
     return None
 
 
-def _resolve_executable(path: str) -> str:
+def resolve_executable(path: str) -> str:
+    """``path`` made absolute (looked up on ``PATH`` when it is a bare name) if it is an executable file.
+
+    Raises :class:`TerraformNotFoundError` saying what is wrong; runs nothing.
+
+    >>> resolve_executable("/nonexistent/terraform")
+    Traceback (most recent call last):
+    ...
+    plancheck.acceptance.TerraformNotFoundError: cannot use Terraform binary /nonexistent/terraform: no such file
+    """
     if os.sep not in path and (os.altsep is None or os.altsep not in path):
         found = shutil.which(path)
         if found is None:
@@ -283,7 +306,7 @@ def inspect_binary(path: str | os.PathLike[str]) -> TerraformBinary:
     ...
     plancheck.acceptance.TerraformNotFoundError: cannot use Terraform binary /nonexistent/terraform: no such file
     """
-    resolved = _resolve_executable(os.fspath(path))
+    resolved = resolve_executable(os.fspath(path))
     st = os.stat(resolved)
     return _inspect_cached(resolved, st.st_mtime_ns, st.st_size)
 

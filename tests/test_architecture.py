@@ -187,3 +187,30 @@ def test_the_cycle_finder_finds_cycles(
 ) -> None:
     monkeypatch.setattr(f"{__name__}.GRAPH", graph)
     assert _cycles() == expected
+
+
+# -- what a session pays for ----------------------------------------------------------------------
+
+#: A session that uses no fixture or option of the plugin imports none of these (#26: the plugin must
+#: not tax every pytest session of a project that merely has the package installed).
+NOT_IN_A_PLAIN_SESSION = ("plancheck.acceptance", "plancheck.cli", "plancheck.tfconfig", "plancheck._loading",
+                          "plancheck._documents", "plancheck._checks", "plancheck.knownvalue", "plancheck.snapshot")
+
+
+def test_a_plain_pytest_session_imports_no_heavy_module(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(test_plain="def test_a():\n    assert 1\n")
+    pytester.makeconftest(
+        "import json, sys\n\n\n"
+        "def pytest_sessionfinish(session):\n"
+        "    names = sorted(m for m in sys.modules if m.startswith('plancheck'))\n"
+        "    open('modules.json', 'w').write(json.dumps(names))\n"
+    )
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider")
+    result.assert_outcomes(passed=1)
+    import json
+
+    names = json.loads((pytester.path / "modules.json").read_text())
+    assert "plancheck.plugin" in names  # the plugin did load
+    heavy = [n for n in names if n.startswith(NOT_IN_A_PLAIN_SESSION)]
+    assert heavy == []
+    assert len(names) <= 15, names

@@ -17,6 +17,7 @@ import pytest
 
 from .cache import DocumentCache, SessionDocuments
 from .collectors import AssertPlan, PlanChecks
+from .gate import configure_tf_acc, report_header
 from .options import (
     PLAN,
     STATE,
@@ -26,6 +27,7 @@ from .options import (
     resolve_document_path,
     show_sensitive,
 )
+from .skips import library_skip, skip_at_item
 from .sweep import add_sweep_options, check_sweep_options, destroy_leftovers, sweep
 
 if TYPE_CHECKING:
@@ -83,8 +85,6 @@ def pytest_configure(config: pytest.Config) -> None:
     config.stash[_SHOW_REFUSED] = refusal is not None
     config.stash[_DOCUMENTS] = SessionDocuments()
     config.pluginmanager.register(_Scrubber(config), "plancheck-scrubber")
-    from .acceptance import configure_tf_acc
-
     configure_tf_acc(config)  # tf_acc_gate = false: TF_ACC=1 for the session
 
 
@@ -105,8 +105,6 @@ def pytest_report_header(config: pytest.Config) -> list[str]:
     elif config.stash.get(_SHOW_REFUSED, False):
         line += " (--tf-show-sensitive ignored: CI is set)"
     lines = [line]
-    from .acceptance import report_header
-
     try:
         lines.extend(report_header(config))
     except Exception as exc:  # the header is informative only: never let it end the session
@@ -185,8 +183,6 @@ class _Scrubber:
     @pytest.hookimpl(wrapper=True)
     def pytest_runtest_makereport(self, item: pytest.Item, call: pytest.CallInfo[None]) -> Generator[None, Any, Any]:
         """Place the runner's skips at the test, then scrub the secrets of every document and acceptance test of this session."""
-        from .acceptance import library_skip, skip_at_item
-
         # Looked at before pytest's unittest hook replaces the SkipTest with a skip raised in its own module.
         relocate = library_skip(call.excinfo)
         report = yield

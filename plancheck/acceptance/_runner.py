@@ -15,11 +15,13 @@ from typing import Final
 
 from .._redact import Secrets
 from .._terraform import (
+    ENV_TF_ACC,
     CommandResult,
     TerraformBinary,
     check_timeout,
     inspect_binary,
     terraform_environment,
+    tf_acc_set,
 )
 from ..tfversion import Version, VersionError, run_check
 from ._case import TestCase
@@ -37,18 +39,7 @@ __all__ = [
     "tf_acc_set",
 ]
 
-#: Acceptance tests run only when this is set (to anything but the empty string), as in Go.
-ENV_TF_ACC: Final = "TF_ACC"
 TF_ACC_SKIP_MESSAGE: Final = f"Acceptance tests skipped unless env '{ENV_TF_ACC}' set"
-
-
-def tf_acc_set(env: Mapping[str, str] | None = None) -> bool:
-    """Whether ``TF_ACC`` is set to a non-empty value in ``env`` (default: the process environment).
-
-    >>> tf_acc_set({"TF_ACC": "1"}), tf_acc_set({"TF_ACC": ""}), tf_acc_set({})
-    (True, False, False)
-    """
-    return bool((os.environ if env is None else env).get(ENV_TF_ACC))
 
 
 #: Seconds each command may take, unless the runner is given another timeout.
