@@ -41,6 +41,7 @@ __all__ = [
     "CommandResult",
     "ProviderBinary",
     "TerraformBinary",
+    "TF_ACC_SKIP_MESSAGE",
     "TerraformNotFoundError",
     "TimeoutValueError",
     "build_provider_mirror",
@@ -59,6 +60,8 @@ __all__ = [
 ENV_TERRAFORM_PATH: Final = "TF_ACC_TERRAFORM_PATH"
 #: Acceptance tests run only when this is set (to anything but the empty string), as in Go.
 ENV_TF_ACC: Final = "TF_ACC"
+#: Go's skip reason, word for word, when ``TF_ACC`` is not set.
+TF_ACC_SKIP_MESSAGE: Final = f"Acceptance tests skipped unless env '{ENV_TF_ACC}' set"
 _VERSION_TIMEOUT: Final = 60.0
 # subprocess waits in whole milliseconds held in a C int (about 24.8 days); past that it raises OverflowError.
 MAX_TIMEOUT: Final = 604800.0

@@ -27,7 +27,7 @@ from .options import (
     resolve_document_path,
     show_sensitive,
 )
-from .skips import library_skip, skip_at_item
+from .skips import SkipCounter, library_skip, skip_at_item
 from .sweep import add_sweep_options, check_sweep_options, destroy_leftovers, sweep
 
 if TYPE_CHECKING:
@@ -169,6 +169,7 @@ class _Scrubber:
 
     def __init__(self, config: pytest.Config) -> None:
         self.config = config
+        self.tf_acc_skips = SkipCounter()
         # makereport is followed at once by logreport of the same report: one scrub is enough.
         self._scrubbed: object = None
 
@@ -196,6 +197,13 @@ class _Scrubber:
         """Scrub a report that did not pass through makereport before anyone shows or sends it."""
         if report is not self._scrubbed:
             self._scrub(report)
+        self.tf_acc_skips.seen(report)
+
+    def pytest_terminal_summary(self, terminalreporter: Any) -> None:
+        """No silent skips: one line when acceptance tests were skipped for want of ``TF_ACC``."""
+        line = self.tf_acc_skips.summary()
+        if line is not None:
+            terminalreporter.write_line(line, yellow=True)
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_warning_recorded(self, warning_message: Any) -> None:

@@ -10,7 +10,9 @@ import unittest
 
 import pytest
 
-__all__ = ["library_skip", "skip_at_item"]
+from .._terraform import ENV_TF_ACC, TF_ACC_SKIP_MESSAGE
+
+__all__ = ["SkipCounter", "library_skip", "skip_at_item"]
 
 
 def library_skip(excinfo: pytest.ExceptionInfo[BaseException] | None) -> bool:
@@ -60,3 +62,40 @@ def skip_at_item(item: pytest.Item, report: pytest.TestReport) -> None:
         return
     # reportinfo's line counts from 0, a report's from 1 (pytest's own skip-marker report does the same).
     report.longrepr = (os.fspath(path), line + 1, longrepr[2])
+
+
+class SkipCounter:
+    """Counts the tests the runner skipped for want of ``TF_ACC``, so the session says so once at its end.
+
+    Counted from the reports the controller logs, so pytest-xdist's workers' skips count too.
+
+    >>> from types import SimpleNamespace
+    >>> counter = SimpleNamespace(count=0)
+    >>> SkipCounter.seen(counter, SimpleNamespace(skipped=True, when="call",
+    ...     longrepr=("t.py", 3, "Skipped: Acceptance tests skipped unless env 'TF_ACC' set")))
+    >>> counter.count
+    1
+    """
+
+    def __init__(self) -> None:
+        self.count = 0
+
+    def seen(self, report: pytest.TestReport) -> None:
+        """Count ``report`` if it is such a skip."""
+        longrepr = report.longrepr
+        if report.skipped and isinstance(longrepr, tuple) and len(longrepr) == 3 and TF_ACC_SKIP_MESSAGE in str(longrepr[2]):
+            self.count += 1
+
+    def summary(self) -> str | None:
+        """The line for the end of the session, or None when nothing was skipped for this reason.
+
+        >>> c = SkipCounter(); c.count = 3; print(c.summary())
+        plancheck: 3 acceptance tests were skipped because TF_ACC is not set (Go's rule); run them with TF_ACC=1 pytest ..., or turn the gate off with --no-tf-acc-gate or tf_acc_gate = false
+        """
+        if not self.count:
+            return None
+        tests = "test was" if self.count == 1 else "tests were"
+        return (
+            f"plancheck: {self.count} acceptance {tests} skipped because {ENV_TF_ACC} is not set (Go's rule); "
+            f"run them with {ENV_TF_ACC}=1 pytest ..., or turn the gate off with --no-tf-acc-gate or tf_acc_gate = false"
+        )

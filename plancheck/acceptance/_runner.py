@@ -16,6 +16,7 @@ from typing import Final
 from .._redact import Secrets
 from .._terraform import (
     ENV_TF_ACC,
+    TF_ACC_SKIP_MESSAGE,
     CommandResult,
     TerraformBinary,
     check_timeout,
@@ -39,7 +40,6 @@ __all__ = [
     "tf_acc_set",
 ]
 
-TF_ACC_SKIP_MESSAGE: Final = f"Acceptance tests skipped unless env '{ENV_TF_ACC}' set"
 
 
 #: Seconds each command may take, unless the runner is given another timeout.

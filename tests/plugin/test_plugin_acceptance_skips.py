@@ -146,3 +146,47 @@ def test_the_location_survives_xdist_and_junit(pytester: pytest.Pytester, monkey
     junit = (pytester.path / "junit.xml").read_text(encoding="utf-8")
     assert "_pytest/unittest.py" not in junit
     assert f"test_skips.py:{line}: {TF_ACC}</skipped>" in junit
+
+
+SUMMARY = (
+    "plancheck: 2 acceptance tests were skipped because TF_ACC is not set (Go's rule); run them with TF_ACC=1 "
+    "pytest ..., or turn the gate off with --no-tf-acc-gate or tf_acc_gate = false"
+)
+TWO_GATED = """
+    import pytest
+
+
+    @pytest.mark.parametrize("n", [1, 2])
+    def test_gated(tmp_path, n):
+        AcceptanceRunner(BINARY, tmp_path).run(GATED)
+
+
+    def test_plain():
+        pass
+    """
+
+
+@pytest.mark.parametrize("xdist", [pytest.param([], id="one-process"), pytest.param(["-n", "2"], id="xdist")])
+def test_no_silent_skips_a_summary_line_says_how_many_and_how_to_run_them(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch, xdist: list[str]
+) -> None:
+    monkeypatch.delenv("TF_ACC", raising=False)
+    _write(pytester, TWO_GATED)
+    result = run_subprocess(pytester, *xdist)
+    result.assert_outcomes(passed=1, skipped=2)
+    assert result.stdout.str().count(SUMMARY) == 1
+
+
+@pytest.mark.parametrize(
+    ("env", "args"),
+    [pytest.param({"TF_ACC": "1"}, [], id="tf-acc-set"), pytest.param({}, ["-k", "plain"], id="none-skipped")],
+)
+def test_no_summary_line_when_nothing_was_skipped_for_it(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch, env: dict[str, str], args: list[str]
+) -> None:
+    monkeypatch.delenv("TF_ACC", raising=False)
+    for key, value in env.items():
+        monkeypatch.setenv(key, value)
+    _write(pytester, TWO_GATED.replace("AcceptanceRunner(BINARY, tmp_path).run(GATED)", "pass"))
+    result = run(pytester, *args)
+    assert "skipped because TF_ACC is not set" not in result.stdout.str()
