@@ -21,6 +21,7 @@ __all__ = [
     "ConfigCheckError",
     "DocumentFormatError",
     "PlanCheckError",
+    "PlanCheckWarning",
     "PlanFormatError",
     "StateCheckError",
     "StateFormatError",
@@ -208,6 +209,54 @@ class PlanCheckError(CheckFailedError):
     """
 
     noun = "plan check"
+
+
+@public("plancheck")
+class PlanCheckWarning(UserWarning):
+    """A plan check passed, but only because something is not known until apply: never a silent pass.
+
+    Emitted (``warnings.warn``) by whole-plan checks built with ``unknown="warn"``; pytest lists it in
+    its warnings summary and ``tfplancheck`` prints it as a ``WARN`` line. The text is already
+    redacted; ``check``, ``address`` (the selector) and ``path`` say which check it came from.
+
+    >>> w = PlanCheckWarning("ExpectEachKnownValue: a.*: id: 1 of 2 unknown until apply: a.b (id)")
+    >>> issubclass(PlanCheckWarning, UserWarning), str(w).startswith("ExpectEachKnownValue")
+    (True, True)
+    >>> w = PlanCheckWarning.of(CheckFailure("ExpectX", "a.b", None, "1 of 1 unknown until apply: a.b (id)"))
+    >>> w.check, w.address, str(w)
+    ('ExpectX', 'a.b', 'ExpectX: a.b: 1 of 1 unknown until apply: a.b (id)')
+    """
+
+    #: The warning as a record: ``check``, ``address`` (a selector's text), ``path`` and ``message``;
+    #: None for a warning built from text alone.
+    record: CheckFailure | None
+
+    def __init__(self, text: str, record: CheckFailure | None = None) -> None:
+        super().__init__(text)
+        self.record = record
+
+    @classmethod
+    def of(cls, record: CheckFailure) -> PlanCheckWarning:
+        """The warning that says what ``record`` (an already redacted warning record) says."""
+        return cls(str(record), record)
+
+    @property
+    def check(self) -> str | None:
+        """The name of the check that warned."""
+        return self.record.check if self.record is not None else None
+
+    @property
+    def address(self) -> str | None:
+        """What the warning is about: a resource address, or a selector's text."""
+        return self.record.address if self.record is not None else None
+
+    @property
+    def path(self) -> Path | None:
+        """The path the check looked at, if any."""
+        return self.record.path if self.record is not None else None
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (type(self), (str(self), self.record))
 
 
 @public("plancheck")

@@ -96,12 +96,48 @@ def plan_document() -> dict[str, Any]:
                 },
             },
             {
+                # A replacement forced by a map key that is a secret (named in replace_paths).
+                "address": "null_resource.swap",
+                "mode": "managed",
+                "type": "null_resource",
+                "name": "swap",
+                "action_reason": "replace_because_cannot_update",
+                "provider_name": "registry.terraform.io/hashicorp/null",
+                "change": {
+                    "actions": ["create", "delete"],
+                    "before": {"triggers": {"old": "x"}},
+                    "after": {"triggers": {SECRET_VAR: "x"}},
+                    "after_unknown": {"id": True},
+                    "before_sensitive": {},
+                    "after_sensitive": {},
+                    "replace_paths": [["triggers", SECRET_VAR]],
+                },
+            },
+            {
                 "address": "terraform_data.gone",
                 "mode": "managed",
                 "type": "terraform_data",
                 "name": "gone",
                 "change": {"actions": ["delete"], "before": {"input": SECRET_VAR}, "after": None},
             },
+        ],
+        # Drift: a marked value changed on both sides, an unmarked copy of a sensitive variable, and a
+        # sensitive map whose key is a secret.
+        "resource_drift": [
+            {
+                "address": "aws_db_instance.db",
+                "mode": "managed",
+                "type": "aws_db_instance",
+                "name": "db",
+                "change": {
+                    "actions": ["update"],
+                    "before": {"password": SECRET_BEFORE, "name": "db", "note": "plain", "keys": {"a": "1"}},
+                    "after": {"password": SECRET_AFTER, "name": "db", "note": SECRET_VAR, "keys": {SECRET_OUTPUT: "1"}},
+                    "after_unknown": {},
+                    "before_sensitive": {"password": True, "keys": True},
+                    "after_sensitive": {"password": True, "keys": True},
+                },
+            }
         ],
         "output_changes": {
             "db_password": {

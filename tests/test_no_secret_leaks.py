@@ -31,22 +31,42 @@ from planted_secrets import (
 )
 from secret_shapes import leaks
 
-from plancheck import CheckFailedError, Plan, ValueMismatchError, compare, revealing_sensitive
+from plancheck import (
+    CheckFailedError,
+    Plan,
+    PlanCheckWarning,
+    Resources,
+    ValueMismatchError,
+    compare,
+    revealing_sensitive,
+)
 from plancheck import _checks as checks_module
 from plancheck import knownvalue as kv
 from plancheck import statecheck as sc
 from plancheck import tfconfig as tc
 from plancheck._checks import (
     DeferredReason,
+    ExpectActionCounts,
+    ExpectCount,
     ExpectDeferredChange,
+    ExpectDrift,
+    ExpectEachKnownValue,
+    ExpectEachNullValue,
+    ExpectEachSensitiveValue,
+    ExpectEachUnknownValue,
     ExpectEmptyPlan,
     ExpectKnownOutputValue,
     ExpectKnownOutputValueAtPath,
     ExpectKnownValue,
     ExpectNoDeferredChanges,
+    ExpectNoDestroys,
+    ExpectNoDrift,
+    ExpectNoReplacements,
+    ExpectNoResourceChanges,
     ExpectNoValue,
     ExpectNullOutputValue,
     ExpectNullOutputValueAtPath,
+    ExpectOnlyOutputChanges,
     ExpectResourceAction,
     ExpectResourceReplacePaths,
     ExpectSensitiveOutputValue,
@@ -170,6 +190,26 @@ def _plan_rows() -> list[LeakCase]:
             False,
         ),
         row("deferred-planned", lambda: ExpectDeferredChange(DB, DeferredReason.AbsentPrereq), False),
+        # whole-plan checks: a secret in a value, in a for_each key of a listed address, in a replace path
+        row("each-known-marked", lambda: ExpectEachKnownValue(Resources(), New("password"), WRONG)),
+        row("each-known-variable-copy", lambda: ExpectEachKnownValue("terraform_data.*", New("output"), WRONG)),
+        row("each-known-partly-unknown", lambda: ExpectEachKnownValue(DB, New("partial"), kv.ObjectExact({})), False),
+        row("each-known-near-secret-address",
+            lambda: ExpectEachKnownValue(Resources(address=NEAR), New("input"), WRONG)),
+        row("each-sensitive-partly", lambda: ExpectEachSensitiveValue(DB, New("settings"))),
+        row("each-sensitive-copy", lambda: ExpectEachSensitiveValue(COPY, New("output"))),
+        row("each-unknown-known", lambda: ExpectEachUnknownValue(Resources(type="terraform_data"), New("input"))),
+        row("each-null-known", lambda: ExpectEachNullValue(DB, New("list"))),
+        row("each-null-unknown-secret-key", lambda: ExpectEachNullValue("terraform_data.each[*]", New("id"))),
+        row("no-replacements-secret-path", lambda: ExpectNoReplacements()),
+        row("no-destroys", lambda: ExpectNoDestroys(except_="terraform_data.gone")),
+        row("action-counts-addresses", lambda: ExpectActionCounts(create=0)),
+        row("count-addresses", lambda: ExpectCount("terraform_data.*", 0)),
+        row("no-resource-changes", lambda: ExpectNoResourceChanges()),
+        row("only-output-changes", lambda: ExpectOnlyOutputChanges()),
+        row("no-drift", lambda: ExpectNoDrift()),
+        row("drift-elsewhere", lambda: ExpectDrift(DB, New("name"))),
+        row("drift-missing", lambda: ExpectDrift(NEAR), False),
     ]
 
 
@@ -267,6 +307,11 @@ def _state_rows() -> list[LeakCase]:
         row("st-id-matches-state", lambda: sc.ExpectIdentityValueMatchesState(COPY, New("input"))),
         row("st-id-matches-state-at-path", lambda: sc.ExpectIdentityValueMatchesStateAtPath(COPY, New("input"), New("output"))),
         row("st-id-none", lambda: sc.ExpectIdentity(DB, {"id": WRONG}), False),
+        # whole-state checks
+        row("st-each-known-marked", lambda: sc.ExpectEachKnownValue(Resources(), New("password"), WRONG)),
+        row("st-each-known-secret-key-address", lambda: sc.ExpectEachKnownValue("terraform_data.*", New("input"), WRONG)),
+        row("st-each-near-secret-address",
+            lambda: sc.ExpectEachKnownValue(Resources(address=STATE_NEAR), New("x"), WRONG)),
     ]
 
 
@@ -477,6 +522,45 @@ def test_expected_secret_literals_are_hidden_in_messages(
     error = info.value
     for text in [str(error), repr(error), *(f.message for f in error.failures)]:
         assert leaks(text, PLANTED) == [], text
+
+
+# Warnings (unknown="warn") name the resources whose verdict is unknown until apply: one of them has a
+# secret for_each key, and the partly unknown value of another holds secrets.
+WARNING_ROWS: list[tuple[str, Callable[[], Any], bool]] = [
+    ("each-known-warn", lambda: ExpectEachKnownValue(Resources(), New("id"), kv.NotNull(), unknown="warn"), True),
+    ("each-known-warn-partly",
+     lambda: ExpectEachKnownValue(DB, New("partial"), kv.ObjectPartial({"later": WRONG}), unknown="warn"), False),
+    ("each-null-warn", lambda: ExpectEachNullValue("terraform_data.*", New("id"), unknown="warn"), True),
+    ("each-sensitive-warn",
+     lambda: ExpectEachSensitiveValue(Resources(mode="managed"), New("id"), unknown="warn"), True),
+]
+
+
+def _check_texts(check: Any, plan: Plan) -> list[str]:
+    try:
+        check.check_plan(plan)
+    except CheckFailedError as error:
+        return [str(error)]
+    return []
+
+
+def _warning_texts(check: Any, plan: Plan) -> list[str]:
+    with pytest.warns(PlanCheckWarning) as recorded:
+        texts = _check_texts(check, plan)
+    for item in recorded:
+        warning = item.message
+        assert isinstance(warning, PlanCheckWarning)
+        texts.extend([str(warning), repr(warning), str(warning.address), str(warning.record)])
+    return texts
+
+
+@pytest.mark.parametrize(("build", "reveals"), [w[1:] for w in WARNING_ROWS], ids=[w[0] for w in WARNING_ROWS])
+def test_no_warning_shows_a_secret(build: Callable[[], Any], reveals: bool, documents: Documents) -> None:
+    for text in _warning_texts(build(), documents.plan):
+        assert leaks(text, PLANTED) == [], text
+    with revealing_sensitive():
+        revealed = _warning_texts(build(), Plan.from_dict(plan_document()))
+    assert any(leaks(text, PLANTED) for text in revealed) is reveals
 
 
 def test_a_leak_names_only_its_own_secret() -> None:

@@ -6,8 +6,9 @@ from collections.abc import Callable, Sequence
 from typing import Protocol, TypeVar, cast
 
 from .._errors import CheckFailedError, CheckFailure
+from .warn import emit_warnings
 
-__all__ = ["run_checks"]
+__all__ = ["outcome_of", "run_checks"]
 
 # pytest hides this module's frames from tracebacks: failures point at the user's test line,
 # and the library's locals (which may hold raw values) are never printed.
@@ -24,6 +25,24 @@ def _no_hint(check: object) -> str:
     return ""
 
 
+def outcome_of(check: _Check[_D], document: _D) -> tuple[list[CheckFailure], list[Warning]]:
+    """A check's failures and warnings: ``check.outcome(document)`` where it has one, else its failures alone.
+
+    ``outcome`` reports warnings without emitting them; ``failures`` of a check that warns emits them.
+
+    >>> class Even:
+    ...     def failures(self, n):
+    ...         return [] if n % 2 == 0 else [CheckFailure("Even", None, None, f"{n} is odd")]
+    >>> outcome_of(Even(), 2)
+    ([], [])
+    """
+    outcome = getattr(check, "outcome", None)
+    if outcome is not None:
+        found, warned = outcome(document)
+        return list(found), list(warned)
+    return list(check.failures(document)), []
+
+
 def run_checks(
     where: str,
     document_name: str,
@@ -37,6 +56,7 @@ def run_checks(
 
     A wrong argument is a TypeError naming ``where`` and its position, with ``hint(check)``
     added (a list gets the unpacking hint). Failures come in the order the checks were given.
+    Warnings of the checks (:class:`~plancheck.PlanCheckWarning`) are emitted before any failure is raised.
 
     >>> from plancheck._errors import PlanCheckError
     >>> class Even:
@@ -68,7 +88,11 @@ def run_checks(
                 f"{where}: check {i + 1} must be a {kind.__name__}, got {type(check).__name__}{extra}"
             )
     found: list[CheckFailure] = []
+    warned: list[Warning] = []
     for valid_check in valid:
-        found.extend(valid_check.failures(document))
+        failures, warnings = outcome_of(valid_check, document)
+        found.extend(failures)
+        warned.extend(warnings)
+    emit_warnings(warned)
     if found:
         raise error(found)

@@ -17,7 +17,17 @@ from ._actions import (
 )
 from ._base import PlanCheck, assert_plan
 from ._deferred import DeferredReason, ExpectDeferredChange, ExpectNoDeferredChanges
+from ._drift import ExpectDrift, ExpectNoDrift
+from ._each import ExpectEachKnownValue, ExpectEachNullValue, ExpectEachSensitiveValue, ExpectEachUnknownValue
 from ._known import ExpectKnownOutputValue, ExpectKnownOutputValueAtPath, ExpectKnownValue, ExpectNoValue
+from ._scope import (
+    ExpectActionCounts,
+    ExpectCount,
+    ExpectNoDestroys,
+    ExpectNoReplacements,
+    ExpectNoResourceChanges,
+    ExpectOnlyOutputChanges,
+)
 from ._unknown_sensitive_null import (
     ExpectNullOutputValue,
     ExpectNullOutputValueAtPath,
@@ -30,16 +40,28 @@ from ._unknown_sensitive_null import (
 
 __all__ = [
     "DeferredReason",
+    "ExpectActionCounts",
+    "ExpectCount",
     "ExpectDeferredChange",
+    "ExpectDrift",
+    "ExpectEachKnownValue",
+    "ExpectEachNullValue",
+    "ExpectEachSensitiveValue",
+    "ExpectEachUnknownValue",
     "ExpectEmptyPlan",
     "ExpectKnownOutputValue",
     "ExpectKnownOutputValueAtPath",
     "ExpectKnownValue",
     "ExpectNoDeferredChanges",
+    "ExpectNoDestroys",
+    "ExpectNoDrift",
+    "ExpectNoReplacements",
+    "ExpectNoResourceChanges",
     "ExpectNoValue",
     "ExpectNonEmptyPlan",
     "ExpectNullOutputValue",
     "ExpectNullOutputValueAtPath",
+    "ExpectOnlyOutputChanges",
     "ExpectResourceAction",
     "ExpectResourceReplacePaths",
     "ExpectSensitiveOutputValue",

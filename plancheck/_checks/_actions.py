@@ -22,6 +22,8 @@ __all__ = [
     "ExpectResourceAction",
     "ExpectResourceReplacePaths",
     "ResourceAction",
+    "change_sort_key",
+    "plan_changes",
 ]
 
 
@@ -81,23 +83,27 @@ def _resource_change_reasons(rc: ResourceChange) -> list[str]:
     return reasons
 
 
-def _sort_key(rc: ResourceChange) -> tuple[str, str]:
+def change_sort_key(rc: ResourceChange) -> tuple[str, str]:
+    """Resource changes in address order, a deposed object after the current one."""
     return (str(rc.raw.get("address", "")), rc.deposed or "")
 
 
-def _changes(plan: Plan) -> list[tuple[str | None, str]]:
-    """Every change in the plan as (address, clause), resources, then outputs, then deferrals, each sorted."""
+def plan_changes(plan: Plan, *, outputs: bool = True) -> list[tuple[str | None, str]]:
+    """Every change in the plan as (address, clause): resources, then outputs, then deferrals, each sorted.
+
+    ``outputs=False`` leaves the output changes out: what changes resources (a deferral defers one).
+    """
     found: list[tuple[str | None, str]] = []
-    for rc in sorted(plan.resource_changes, key=_sort_key):
+    for rc in sorted(plan.resource_changes, key=change_sort_key):
         reasons = _resource_change_reasons(rc)
         if reasons:
             subject = f"its deposed object {quote(rc.deposed)}" if rc.deposed is not None else "it"
             found.append((rc.address, f"{subject} " + "; ".join(reasons)))
-    for name in sorted(plan.output_changes):
+    for name in sorted(plan.output_changes) if outputs else ():
         actions = plan.output_changes[name].actions
         if tuple(actions) != ("no-op",):
             found.append((output_address(name), f"it has planned action(s): {actions_text(actions)}"))
-    for deferred in sorted(plan.deferred_changes, key=lambda d: _sort_key(d.resource_change)):
+    for deferred in sorted(plan.deferred_changes, key=lambda d: change_sort_key(d.resource_change)):
         rc = deferred.resource_change
         address = rc.raw.get("address")
         if not isinstance(address, str):
@@ -134,7 +140,7 @@ class ExpectEmptyPlan(PlanCheck):
         name = type(self).__name__
         return [
             failure(plan, name, address, None, f"expected an empty plan, but {reason}")
-            for address, reason in _changes(plan)
+            for address, reason in plan_changes(plan)
         ]
 
 

@@ -17,8 +17,9 @@ from tfjsonpath import Path
 from .._checking.fields import require_document
 from .._checking.messages import closest_text, quote, scrubbed_failure
 from .._checking.run import run_checks
+from .._checking.warn import emit_warnings
 from .._documents.plan import Change, OutputChange, Plan, ResourceChange, ResourceNotFoundError
-from .._errors import CheckFailure, PlanCheckError
+from .._errors import CheckFailure, PlanCheckError, PlanCheckWarning
 from .._frozen import FrozenValue
 
 __all__ = ["PlanCheck", "assert_plan"]
@@ -54,11 +55,22 @@ class PlanCheck(FrozenValue, abc.ABC):
 
     @abc.abstractmethod
     def failures(self, plan: Plan) -> list[CheckFailure]:
-        """Every way ``plan`` fails this check, in a stable order (empty when it holds). Never raises for that."""
+        """Every way ``plan`` fails this check, in a stable order (empty when it holds). Never raises for that.
+
+        A check that warns (``unknown="warn"``) emits its warnings from here too, so no caller passes in silence.
+        """
+
+    def outcome(self, plan: Plan) -> tuple[list[CheckFailure], list[PlanCheckWarning]]:
+        """The failures and the warnings of this check on ``plan``, without emitting the warnings.
+
+        What :func:`assert_plan`, :meth:`check_plan` and ``tfplancheck`` run; most checks never warn.
+        """
+        return self.failures(plan), []
 
     def check_plan(self, plan: Plan) -> None:
-        """Raise :class:`~plancheck.PlanCheckError` listing every failure, if there is any."""
-        found = self.failures(require_plan(plan, f"{type(self).__name__}.check_plan"))
+        """Emit this check's warnings, then raise :class:`~plancheck.PlanCheckError` listing every failure, if any."""
+        found, warned = self.outcome(require_plan(plan, f"{type(self).__name__}.check_plan"))
+        emit_warnings(warned)
         if found:
             raise PlanCheckError(found)
 

@@ -29,6 +29,7 @@ from typing import Any, Final
 
 from tfjsonpath import Path, PathSyntaxError, describe_json_type
 
+from .._documents.select import Resources
 from .._loading.source import max_input_bytes
 from .._text import closest
 from ._input import UnreadableInput, read_input
@@ -51,6 +52,7 @@ _ALIASES: Mapping[str, tuple[str, ...]] = {
     "path": ("attribute_path", "value_path", "output_path"),
     "action": ("action_type", "resource_action", "actions"),
     "reason": ("deferred_reason",),
+    "except": ("except_",),
 }
 _IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_-]*$")
 _CHECK_HEADER = re.compile(r"^[ \t]*\[\[[ \t]*check[ \t]*\]\]", re.MULTILINE)
@@ -158,11 +160,16 @@ def convert(kind: Kind, value: Any, where: str, registry: Registry) -> Any:
     if tag == "optional":
         return None if value is None else convert(kind.of[0], value, where, registry)
     if tag == "union":
+        errors: list[_Invalid] = []
         for alternative in kind.of:
             try:
                 return convert(alternative, value, where, registry)
-            except _Invalid:
-                continue
+            except _Invalid as exc:
+                errors.append(exc)
+        # Where exactly one alternative takes a value of this shape, its own error says what is wrong inside it.
+        fitting = [e for alternative, e in zip(kind.of, errors, strict=True) if _fits_shape(alternative, value)]
+        if len(fitting) == 1:
+            raise fitting[0]
         raise _Invalid(where, f"expected {kind.describe()}, found {_found(value)}")
     if tag == "any":
         return _plain(value, where)
@@ -183,9 +190,15 @@ def convert(kind: Kind, value: Any, where: str, registry: Registry) -> Any:
     if tag == "enum" and kind.cls is not None:
         return _convert_enum(kind.cls, value, where)
     if tag == "literal":
-        if value in kind.choices:
+        if value in kind.choices and type(value) in {type(c) for c in kind.choices}:
             return value
-        raise _Invalid(where, f"expected {kind.describe()}, found {_show(value)}")
+        hint = ""
+        if isinstance(value, str):
+            near = closest(value, [c for c in kind.choices if isinstance(c, str)], n=1)
+            hint = f" (did you mean {near[0]!r}?)" if near else ""
+        raise _Invalid(where, f"expected {kind.describe()}, found {_show(value)}{hint}")
+    if tag == "selector":
+        return _convert_selector(value, where)
     if tag == "pattern" and isinstance(value, str):
         try:
             return re.compile(value)
@@ -203,6 +216,79 @@ def convert(kind: Kind, value: Any, where: str, registry: Registry) -> Any:
         raise _Invalid(where, f"this argument ({kind.text}) cannot be given in a checks file")
     article = "an" if kind.describe()[0] in "aeiou" else "a"
     raise _Invalid(where, f"expected {article} {kind.describe()}, found {_found(value)}")
+
+
+#: The fields of a selector table: Resources' keyword arguments.
+_SELECTOR_FIELDS: Final = Resources._fields
+
+
+def _convert_selector(value: Any, where: str) -> Resources:
+    """A selector: an address glob (``"aws_s3_bucket.*"``) or a table of ``Resources`` fields.
+
+    Every problem is located: an unknown field (naming the fields and the closest one), a value of
+    the wrong type, a bad glob or action name (at its field).
+
+    >>> _convert_selector({"type": "aws_s3_bucket", "module": "module.net.*"}, "check[0].selector")
+    Resources(type='aws_s3_bucket', module='module.net.*')
+    >>> _convert_selector({"tpye": "x"}, "check[0].selector")
+    Traceback (most recent call last):
+    ...
+    plancheck.cli._checksfile._Invalid: check[0].selector.tpye: unknown selector field 'tpye'; did you mean 'type'? (a selector takes: type, module, address, mode, provider, action, allow_empty)
+    """
+    if isinstance(value, str):
+        try:
+            return Resources(address=value)
+        except (TypeError, ValueError) as exc:
+            raise _Invalid(where, str(exc)) from None
+    if not isinstance(value, Mapping):
+        raise _Invalid(
+            where,
+            "expected a selector: an address glob such as \"aws_s3_bucket.*\" or a table such as "
+            f'{{ type = "aws_s3_bucket", module = "module.net.*" }}, found {_found(value)}',
+        )
+    fields: dict[str, Any] = {}
+    for key, item in value.items():
+        at = _key(where, key)
+        if key not in _SELECTOR_FIELDS:
+            near = closest(key, list(_SELECTOR_FIELDS), n=1)
+            did = f"; did you mean {near[0]!r}?" if near else ""
+            raise _Invalid(at, f"unknown selector field {_cut(key)!r}{did} (a selector takes: {', '.join(_SELECTOR_FIELDS)})")
+        if key == "allow_empty":
+            if not isinstance(item, bool):
+                raise _Invalid(at, f"expected a boolean, found {_found(item)}")
+        elif key == "action":
+            if not isinstance(item, str) and not (isinstance(item, list) and all(isinstance(i, str) for i in item)):
+                raise _Invalid(at, f"expected an action name or a list of them, found {_found(item)}")
+        elif not isinstance(item, str):
+            raise _Invalid(at, f"expected a string, found {_found(item)}")
+        try:
+            Resources(**{key: item})  # each field alone first, so that an error is located at its field
+        except (TypeError, ValueError) as exc:
+            raise _Invalid(at, str(exc)) from None
+        fields[key] = item
+    return Resources(**fields)
+
+
+def _fits_shape(kind: Kind, value: Any) -> bool:
+    """Whether ``kind`` takes values of ``value``'s JSON shape (a table, an array, a string, ...) at all."""
+    tag = kind.tag
+    if tag in ("any", "literal", "unsupported"):
+        return False
+    if tag in ("optional",):
+        return _fits_shape(kind.of[0], value)
+    if tag == "union":
+        return any(_fits_shape(k, value) for k in kind.of)
+    if isinstance(value, Mapping):
+        return tag in ("selector", "matcher", "map")
+    if isinstance(value, list):
+        return tag in ("list", "path")
+    if isinstance(value, bool):
+        return tag == "bool"
+    if isinstance(value, str):
+        return tag in ("str", "selector", "path", "enum", "pattern")
+    if isinstance(value, (int, float, Decimal)):
+        return tag in ("int", "number")
+    return False
 
 
 def _convert_number(kind: Kind, value: int | Decimal | float, where: str) -> int | Decimal | float:
@@ -293,7 +379,9 @@ def _instantiate(sig: Signature, table: Mapping[str, Any], where: str, registry:
         param = _resolve_key(sig, key)
         if param is None:
             takes = ", ".join(p.name for p in sig.params) or "no arguments"
-            raise _Invalid(_key(where, key), f"unknown key for {sig.name}, which takes: {takes}")
+            near = closest(key, [p.name for p in sig.params], n=1) if isinstance(key, str) else []
+            did = f"; did you mean {near[0]!r}?" if near else ""
+            raise _Invalid(_key(where, key), f"unknown key for {sig.name}{did}, which takes: {takes}")
         if param.name in given:
             raise _Invalid(_key(where, key), f"{param.name!r} is given twice (as {key!r} and under another name)")
         if param.variadic:
@@ -355,6 +443,9 @@ def build_check(table: Any, where: str, registry: Registry) -> CheckSpec:
     sig = registry.check(name)
     check, given = _instantiate(sig, table, where, registry)
     address = next((v for k, v in given.items() if isinstance(v, str) and _is_address_param(k)), None)
+    if address is None:
+        # A whole-plan check is about what its selector selects: the selector's text stands for the address.
+        address = next((v.describe() for v in given.values() if isinstance(v, Resources)), None)
     path = next((v for v in given.values() if isinstance(v, Path)), None)
     return CheckSpec(name, check, where, address, path)
 

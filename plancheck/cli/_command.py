@@ -415,6 +415,8 @@ def _list_checks(io: _Io, json_mode: bool) -> int:
         lines.insert(1, "  (none installed)")
     lines.append("")
     lines.append("Paths use the escaped text form: id, triggers[\"k\"], list_attr[0][\"key\"].")
+    lines.append('Selectors: an address glob ("aws_s3_bucket.*") or a table of type, module, address, mode, provider,')
+    lines.append('action, allow_empty ({ type = "aws_s3_bucket", module = "module.net.*" }); except_ may be written except.')
     io.out("\n".join(lines))
     return 0
 

@@ -19,9 +19,13 @@ __all__ = ["SCHEMA_VERSION", "Style", "error_document", "render_json", "render_t
 
 SCHEMA_VERSION: Final = 1
 
-_LABELS: Final = {"pass": "PASS", "fail": "FAIL", "error": "ERROR"}
-# Failures first, so the lines that need attention are at the top of a long run.
-_ORDER: Final = {"error": 0, "fail": 1, "pass": 2}
+_LABELS: Final = {"pass": "PASS", "fail": "FAIL", "error": "ERROR", "warn": "WARN"}
+# Failures first, then passes with warnings, so the lines that need attention are at the top of a long run.
+_ORDER: Final = {"error": 0, "fail": 1, "pass": 3}
+
+
+def _rank(result: CheckResult) -> int:
+    return 2 if result.status == "pass" and result.warnings else _ORDER[result.status]
 
 
 def use_colour(stream: TextIO, environ: Mapping[str, str], choice: str = "auto") -> bool:
@@ -52,7 +56,7 @@ class Style:
     """
 
     __slots__ = ("enabled",)
-    _CODES: Final = {"pass": "32", "fail": "31", "error": "33", "dim": "2", "bold": "1"}
+    _CODES: Final = {"pass": "32", "fail": "31", "error": "33", "warn": "35", "dim": "2", "bold": "1"}
 
     def __init__(self, enabled: bool) -> None:
         self.enabled = enabled
@@ -78,30 +82,40 @@ def _subject(result: CheckResult, failure: CheckFailure | None, *, with_type: bo
 
 
 def render_text(results: Sequence[CheckResult], plan: Plan, *, style: Style, quiet: bool = False) -> str:
-    """The human summary: one line per check (failures first), each reason, then a count line."""
+    """The human summary: one line per check (failures first), each reason, its warnings, then a count line.
+
+    A warning is a ``WARN`` line of its own (printed with ``--quiet`` too): the check passed, but only
+    because it was told to let what is unknown until apply pass with a warning.
+    """
     secrets: Secrets = plan.secrets
     lines: list[str] = []
     width = 5 if any(r.status == "error" for r in results) else 4
-    for result in sorted(results, key=lambda r: _ORDER[r.status]):
-        if result.ok and quiet:
+    for result in sorted(results, key=_rank):
+        if result.ok and quiet and not result.warnings:
             continue
         label = style.status(result.status) + " " * (width - len(_LABELS[result.status]))
-        if not result.failures:
+        if not result.failures and not (result.ok and result.warnings):
             lines.append(f"{label}  {_subject(result, None)}")
-            continue
         for i, failure in enumerate(result.failures):
             # Further failures of the same check are indented under it, without repeating its name.
             lead = label if i == 0 else " " * (width + 2)
             subject = _subject(result, failure, with_type=i == 0)
             lines.append(f"{lead}  {subject}: {failure.message}" if subject else f"{lead}  {failure.message}")
+        warn = style.status("warn") + " " * (width - 4)
+        for warning in result.warnings:
+            subject = _subject(result, warning)
+            lines.append(f"{warn}  {subject}: {warning.message}" if subject else f"{warn}  {warning.message}")
     if not quiet:
         passed = sum(r.ok for r in results)
         failed = sum(r.status == "fail" for r in results)
         errors = sum(r.status == "error" for r in results)
+        warned = sum(len(r.warnings) for r in results)
         counts = [style.paint("pass" if passed else "dim", f"{passed} passed")]
         counts.append(style.paint("fail" if failed else "dim", f"{failed} failed"))
         if errors:
             counts.append(style.paint("error", f"{errors} errors"))
+        if warned:
+            counts.append(style.paint("warn", f"{warned} warning{'s' if warned != 1 else ''}"))
         noun = "check" if len(results) == 1 else "checks"
         source = f" in {plan.source}" if plan.source else ""
         lines.append(f"{len(results)} {noun}{source}: " + ", ".join(counts))
@@ -133,6 +147,7 @@ def results_document(results: Sequence[CheckResult], plan: Plan, tool_version: s
             "passed": sum(r.ok for r in results),
             "failed": sum(r.status == "fail" for r in results),
             "errors": sum(r.status == "error" for r in results),
+            "warnings": sum(len(r.warnings) for r in results),
         },
         "results": [
             {
@@ -142,6 +157,7 @@ def results_document(results: Sequence[CheckResult], plan: Plan, tool_version: s
                 "path": r.spec.path.to_text() if r.spec.path is not None else None,
                 "status": r.status,
                 "failures": [_failure_json(f) for f in r.failures],
+                "warnings": [_failure_json(w) for w in r.warnings],
             }
             for r in results
         ],

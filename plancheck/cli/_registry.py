@@ -25,7 +25,7 @@ from typing import Any, Final
 
 from tfjsonpath import Path
 
-from .. import PlanCheck
+from .. import PlanCheck, Resources
 from ..knownvalue import Check
 
 __all__ = ["PUBLIC_MODULES", "Kind", "Param", "Registry", "Signature", "default_registry", "discover", "parse_kind"]
@@ -38,8 +38,8 @@ PUBLIC_MODULES: Final = ("plancheck", "plancheck.knownvalue")
 class Kind:
     """What a constructor argument accepts, derived from its type hint.
 
-    ``tag`` is one of ``str int bool number path enum matcher list map optional union literal pattern any
-    unsupported``; ``of`` holds the element kinds (list, map, optional, union); ``cls`` the enum or matcher
+    ``tag`` is one of ``str int bool number path enum matcher selector list map optional union literal pattern
+    any unsupported``; ``of`` holds the element kinds (list, map, optional, union); ``cls`` the enum or matcher
     base class, or the one type (``float``, ``Decimal``) a number is converted to; ``choices`` the literal values.
 
     >>> parse_kind(list[str]).describe()
@@ -66,6 +66,8 @@ class Kind:
             return "one of " + "|".join(str(c) for c in self.choices)
         if self.tag == "matcher":
             return "matcher"
+        if self.tag == "selector":
+            return "selector"
         if self.tag == "list":
             return f"list of {self.of[0].describe()}"
         if self.tag == "map":
@@ -141,6 +143,9 @@ def parse_kind(tp: Any, matchers: Sequence[type] = ()) -> Kind:
         return Kind("number", cls=tp)
     if tp is Path:
         return Kind("path")
+    if tp is Resources:
+        # A table of the selector's fields, or an address glob: a str beside it in a union is the same glob.
+        return Kind("selector", cls=Resources)
     if tp is re.Pattern or typing.get_origin(tp) is re.Pattern:
         return Kind("pattern")
     origin = typing.get_origin(tp)
@@ -148,6 +153,8 @@ def parse_kind(tp: Any, matchers: Sequence[type] = ()) -> Kind:
     if origin is typing.Union or origin is types.UnionType:
         alternatives = [a for a in args if a is not type(None)]
         kinds = _merge_numbers([parse_kind(a, matchers) for a in alternatives])
+        if any(k.tag == "selector" for k in kinds):
+            kinds = [k for k in kinds if k.tag != "str"]
         inner = kinds[0] if len(kinds) == 1 else Kind("union", tuple(kinds))
         return Kind("optional", (inner,)) if len(alternatives) < len(args) else inner
     if origin is typing.Literal:

@@ -125,7 +125,10 @@ def read_plan(
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class CheckResult:
-    """The outcome of one check: ``pass``, ``fail`` or ``error`` (the check could not run).
+    """The outcome of one check: ``pass``, ``fail`` or ``error`` (the check could not run), and its warnings.
+
+    A warning (a whole-plan check's ``unknown="warn"``) does not fail the check; it is printed as a
+    ``WARN`` line and listed in the JSON output.
 
     >>> CheckResult(CheckSpec("ExpectEmptyPlan", None, "check[0]"), "pass").ok
     True
@@ -134,6 +137,7 @@ class CheckResult:
     spec: CheckSpec
     status: str
     failures: tuple[CheckFailure, ...] = ()
+    warnings: tuple[CheckFailure, ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -145,10 +149,26 @@ def _scrubbed(failure: CheckFailure, plan: Plan) -> CheckFailure:
     return dataclasses.replace(failure, message=plan.secrets.scrub(failure.message))
 
 
+def _warning_record(spec: CheckSpec, warning: Any) -> CheckFailure:
+    record = getattr(warning, "record", None)
+    if isinstance(record, CheckFailure):
+        return record
+    return CheckFailure(spec.type, spec.address, spec.path, str(warning))
+
+
 def run_one(spec: CheckSpec, plan: Plan) -> CheckResult:
-    """Run one check; an exception from inside it becomes an ``error`` result, never a traceback."""
+    """Run one check; an exception from inside it becomes an ``error`` result, never a traceback.
+
+    A check's warnings are collected (``outcome``), not emitted: the command line prints them itself.
+    """
+    found: Sequence[Any] = ()
+    warned: Sequence[Any] = ()
     try:
-        found: Sequence[Any] = spec.check.failures(plan)
+        outcome = getattr(spec.check, "outcome", None)
+        if outcome is not None:
+            found, warned = outcome(plan)
+        else:
+            found = spec.check.failures(plan)
     except TfCheckError as exc:
         failure = CheckFailure(spec.type, spec.address, spec.path, str(exc))
         return CheckResult(spec, "error", (_scrubbed(failure, plan),))
@@ -159,7 +179,8 @@ def run_one(spec: CheckSpec, plan: Plan) -> CheckResult:
         _scrubbed(f if isinstance(f, CheckFailure) else CheckFailure(spec.type, spec.address, spec.path, str(f)), plan)
         for f in found
     )
-    return CheckResult(spec, "fail" if failures else "pass", failures)
+    warnings = tuple(_scrubbed(_warning_record(spec, w), plan) for w in warned)
+    return CheckResult(spec, "fail" if failures else "pass", failures, warnings)
 
 
 def run_checks(specs: Sequence[CheckSpec], plan: Plan) -> list[CheckResult]:

@@ -46,15 +46,22 @@ Visit: TypeAlias = "str | list[Child] | None"
 
 
 class Ctx:
-    """What a run needs besides the value: the secrets to scrub and whether revealing is on."""
+    """What a run needs besides the value: the secrets to scrub and whether revealing is on.
 
-    __slots__ = ("reveal", "secrets")
+    ``unknown_passes`` makes every unknown value pass every check (a wildcard): a run that fails
+    even so fails whatever the unknown values turn out to be (the whole-plan checks' "fail"
+    verdict, apart from "unknown until apply").
+    """
+
+    __slots__ = ("reveal", "secrets", "unknown_passes")
     reveal: bool
     secrets: Secrets
+    unknown_passes: bool
 
-    def __init__(self, secrets: Secrets, reveal: bool) -> None:
+    def __init__(self, secrets: Secrets, reveal: bool, unknown_passes: bool = False) -> None:
         self.secrets = secrets
         self.reveal = reveal
+        self.unknown_passes = unknown_passes
 
     def hidden(self, marks: Marks) -> bool:
         """True when the node under ``marks`` is sensitive and its content must not be shown."""
@@ -125,6 +132,8 @@ def first_failure(check: Check, value: Any, marks: Marks, unknown: Marks, ctx: C
     while stack:
         current, val, frame, mk, unk, hidden_at = stack.pop()
         if unk is True:
+            if ctx.unknown_passes:
+                continue
             # Unknown values fail every check, Null and NotNull included: nothing is known about them yet.
             return _failure(frame, "value is unknown", hidden_at)
         outcome = current._visit(val, mk, unk, ctx)

@@ -25,6 +25,9 @@ mark on an ancestor covers the path; a missing attribute fails saying so, apart 
 a null one; ``CompareValue`` is an explicit collector whose checks each know their own
 address; ``CompareValueCollection`` fails on an empty collection.
 
+Whole-state checks: ``ExpectEachKnownValue(selector, path, matcher)`` over every resource a
+``plancheck.Resources`` selector (or an address glob) selects, in every module.
+
 Resource identity (Terraform 1.12+): ``ExpectIdentity``, ``ExpectIdentityValue``,
 ``ExpectIdentityValueMatchesState`` and ``ExpectIdentityValueMatchesStateAtPath``.
 Every check also answers to Go's method name: ``check.CheckState(state)``.
@@ -34,6 +37,7 @@ from ._assert import assert_state
 from ._base import StateCheck
 from ._collection import CompareValueCollection
 from ._compare import CompareValue, CompareValueCheck, CompareValuePairs
+from ._each import ExpectEachKnownValue
 from ._identity import (
     ExpectIdentity,
     ExpectIdentityValue,
@@ -52,6 +56,7 @@ __all__ = [
     "CompareValueCheck",
     "CompareValueCollection",
     "CompareValuePairs",
+    "ExpectEachKnownValue",
     "ExpectIdentity",
     "ExpectIdentityValue",
     "ExpectIdentityValueMatchesState",

@@ -1,0 +1,298 @@
+"""Whole-plan value checks: one question asked of every resource a selector selects, three verdicts.
+
+``ExpectEachKnownValue``, ``ExpectEachSensitiveValue``, ``ExpectEachUnknownValue`` and
+``ExpectEachNullValue`` run the single-resource check on the planned (``after``) value of every
+resource change a :class:`~plancheck.Resources` selector selects. Each resource passes, fails, or
+is *unknown until apply* (the value, or an ancestor of it, is unknown in the plan), and
+``unknown="fail" | "pass" | "warn"`` says what the third verdict does: it is never counted as a
+pass or a failure in silence.
+
+Objects with no planned value (deleted or forgotten, and deposed objects, which are destroyed)
+are not checked: there is no after-value to ask about. A selector that leaves nothing to check
+fails, naming the selector, unless it says ``allow_empty=True``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Literal
+
+from tfjsonpath import Path
+
+from .._checking.describe import describe, no_planned_value, sensitive_problem
+from .._checking.each import Item, Verdict, each_outcome, match_verdict, path_text
+from .._checking.fields import checked_matcher, checked_path
+from .._checking.selectors import checked_selector, checked_unknown_mode, empty_selection, item_label
+from .._checking.warn import emit_warnings
+from .._documents.plan import Change, Plan
+from .._documents.resolve import ABSENT_VALUE, ValueStatus, known_value_at, mark_depth, value_at
+from .._documents.select import Resources
+from .._errors import CheckFailure, PlanCheckWarning
+from .._frozen import constructor_repr
+from ..knownvalue._base import Check
+from ._base import PlanCheck, failure
+from ._unknown_sensitive_null import resolve_after
+
+__all__ = [
+    "ExpectEachKnownValue",
+    "ExpectEachNullValue",
+    "ExpectEachSensitiveValue",
+    "ExpectEachUnknownValue",
+]
+
+# pytest hides this module's frames from tracebacks: failures point at the user's test line,
+# and the library's locals (which may hold raw values) are never printed.
+__tracebackhide__ = True
+
+#: (change, path, plan) -> the verdict on one resource, and its detail.
+_Judge = Callable[[Change, Path, Plan], "tuple[Verdict, str]"]
+
+UnknownMode = Literal["fail", "pass", "warn"]
+
+
+class _EachCheck(PlanCheck):
+    """What the four checks share: the selector, the path, ``unknown=``, and the walk over the plan."""
+
+    __slots__ = ("path", "selector", "unknown")
+    selector: Resources
+    path: Path
+    unknown: str
+
+    def _judge(self, change: Change, path: Path, plan: Plan) -> tuple[Verdict, str]:
+        raise NotImplementedError
+
+    def outcome(self, plan: Plan) -> tuple[list[CheckFailure], list[PlanCheckWarning]]:
+        """The failure (failed and, under ``unknown="fail"``, unknown resources) and the warning (``"warn"``)."""
+        name = type(self).__name__
+        selector = self.selector
+        items: list[Item] = []
+        skipped: list[str] = []
+        path = self.path
+        judge = self._judge
+        for rc in plan.resource_changes:
+            if not selector.matches(rc):
+                continue
+            change = rc.change
+            label = item_label(rc.address, rc.deposed)
+            if no_planned_value(change, "resource") is not None or rc.deposed is not None:
+                skipped.append(label)
+                continue
+            verdict, detail = judge(change, path, plan)
+            items.append(Item(label, verdict, detail))
+        subject = selector.describe()
+        if not items:
+            if selector.allow_empty:
+                return [], []
+            message = empty_selection(
+                selector,
+                "plan",
+                sorted(skipped),
+                (str(rc.type) for rc in plan.resource_changes if rc.type),
+                plan.addresses(),
+            )
+            return [failure(plan, name, subject, None, message)], []
+        return each_outcome(name, subject, path, items, self.unknown, plan.secrets)
+
+    def failures(self, plan: Plan) -> list[CheckFailure]:
+        """The failures; under ``unknown="warn"`` the warning is emitted from here (never a silent pass)."""
+        found, warned = self.outcome(plan)
+        emit_warnings(warned)
+        return found
+
+    def __repr__(self) -> str:
+        args, kwargs = self._args()
+        if kwargs.get("unknown") == "fail":
+            kwargs["unknown"] = None  # the default stays out of the repr
+        return constructor_repr(type(self).__name__, *args, **kwargs)
+
+
+def _judge_known(change: Change, path: Path, plan: Plan, matcher: Check) -> tuple[Verdict, str]:
+    raw = change.raw
+    # Known and matching: decided without resolving the marks (the common case of a large plan).
+    value = known_value_at(raw.get("after"), raw.get("after_unknown"), path)
+    if value is not ABSENT_VALUE and matcher._passes(value):
+        return Verdict.PASS, ""
+    return match_verdict(resolve_after(change, path), matcher, plan.secrets, path)
+
+
+class ExpectEachKnownValue(_EachCheck):
+    """The planned value at ``path`` of every resource ``selector`` selects matches the knownvalue check ``matcher``.
+
+    ``selector`` is a :class:`~plancheck.Resources` or an address glob (``"aws_s3_bucket.*"``).
+    A resource whose value is unknown (or has unknown parts the matcher would need) is *unknown until
+    apply*: ``unknown="fail"`` (the default) fails the check and names it apart from the failing
+    ones, ``"warn"`` emits a :class:`~plancheck.PlanCheckWarning`, ``"pass"`` lets it pass. A value
+    whose known parts already fail is a failure. Null, absent and sensitive values are told apart;
+    sensitive values are compared but never shown.
+
+    >>> from plancheck import Plan, Resources, knownvalue as kv
+    >>> from tfjsonpath import New
+    >>> def bucket(name, after, unknown=None):
+    ...     return {"address": f"aws_s3_bucket.{name}", "type": "aws_s3_bucket", "name": name, "mode": "managed",
+    ...             "change": {"actions": ["create"], "after": after, "after_unknown": unknown or {}}}
+    >>> plan = Plan.from_dict({"format_version": "1.2", "resource_changes": [
+    ...     bucket("a", {"tags": {"team": "platform"}}), bucket("b", {"tags": {"team": "data"}}),
+    ...     bucket("c", {}, {"tags": True}), bucket("d", {"tags": None})]})
+    >>> check = ExpectEachKnownValue(Resources(type="aws_s3_bucket"), New("tags").AtMapKey("team"), kv.StringExact("platform"))
+    >>> check.check_plan(plan)
+    Traceback (most recent call last):
+    ...
+    plancheck.PlanCheckError: ExpectEachKnownValue: Resources(type='aws_s3_bucket'): tags["team"]: 2 of 4 failed: aws_s3_bucket.b: expected value "platform" for StringExact check, got: "data"; aws_s3_bucket.d: expected string value for StringExact check, got: null (tags is null); 1 of 4 unknown until apply: aws_s3_bucket.c (tags)
+    >>> ExpectEachKnownValue("aws_s3_bucket.[ac]", New("tags"), kv.NotNull())
+    Traceback (most recent call last):
+    ...
+    ValueError: ExpectEachKnownValue: selector 'aws_s3_bucket.[ac]' is not a valid pattern: [ac] at offset 14 is neither [N], ["key"] nor [*]
+    """
+
+    __slots__ = ("matcher",)
+    _fields = ("selector", "path", "matcher", "unknown")
+    _keyword_fields = frozenset({"unknown"})
+    matcher: Check
+
+    def __init__(
+        self, selector: Resources | str, path: Path, matcher: Check, *, unknown: UnknownMode = "fail"
+    ) -> None:
+        name = type(self).__name__
+        self._set(
+            selector=checked_selector(selector, name),
+            path=checked_path(path, name),
+            matcher=checked_matcher(matcher, name),
+            unknown=checked_unknown_mode(unknown, name),
+        )
+
+    def _judge(self, change: Change, path: Path, plan: Plan) -> tuple[Verdict, str]:
+        return _judge_known(change, path, plan, self.matcher)
+
+
+_NOT_SENSITIVE = "expected a sensitive value, but "
+
+
+def _judge_sensitive(change: Change, path: Path, plan: Plan) -> tuple[Verdict, str]:
+    raw = change.raw
+    if mark_depth(raw.get("after_sensitive"), path) >= 0 and (
+        value_at(raw.get("after"), path) is not ABSENT_VALUE or mark_depth(raw.get("after_unknown"), path) >= 0
+    ):
+        return Verdict.PASS, ""
+    resolved = resolve_after(change, path)
+    if resolved.sensitive and resolved.status is not ValueStatus.ABSENT:
+        return Verdict.PASS, ""
+    if resolved.status is ValueStatus.UNKNOWN:
+        return Verdict.UNKNOWN, path_text(resolved.unknown_at if resolved.unknown_at is not None else path)
+    unmarked = None if "after_sensitive" in raw else "this plan records no after_sensitive marks"
+    problem = sensitive_problem(resolved, plan, unmarked) or ""
+    return Verdict.FAIL, problem.removeprefix(_NOT_SENSITIVE)
+
+
+class ExpectEachSensitiveValue(_EachCheck):
+    """The planned value at ``path`` of every resource ``selector`` selects is marked sensitive (or an ancestor is).
+
+    A sensitive value passes whether known, null or unknown; a value that is unknown and not
+    marked is *unknown until apply* (``unknown=`` decides); one that is known and not marked, or
+    only partly marked, or absent, fails.
+
+    >>> from plancheck import Plan, knownvalue as kv
+    >>> from tfjsonpath import New
+    >>> plan = Plan.from_dict({"format_version": "1.2", "resource_changes": [
+    ...     {"address": "aws_db_instance.a", "type": "aws_db_instance", "change": {"actions": ["create"],
+    ...      "after": {"password": "hunter2"}, "after_sensitive": {"password": True}}},
+    ...     {"address": "aws_db_instance.b", "type": "aws_db_instance", "change": {"actions": ["create"],
+    ...      "after": {"password": "hunter3"}, "after_sensitive": {}}}]})
+    >>> ExpectEachSensitiveValue("aws_db_instance.*", New("password")).check_plan(plan)
+    Traceback (most recent call last):
+    ...
+    plancheck.PlanCheckError: ExpectEachSensitiveValue: Resources(address='aws_db_instance.*'): password: 1 of 2 failed: aws_db_instance.b: it is not sensitive; it is known: "hunter3"
+    """
+
+    _fields = ("selector", "path", "unknown")
+    _keyword_fields = frozenset({"unknown"})
+    __slots__ = ()
+
+    def __init__(self, selector: Resources | str, path: Path, *, unknown: UnknownMode = "fail") -> None:
+        name = type(self).__name__
+        self._set(
+            selector=checked_selector(selector, name),
+            path=checked_path(path, name),
+            unknown=checked_unknown_mode(unknown, name),
+        )
+
+    def _judge(self, change: Change, path: Path, plan: Plan) -> tuple[Verdict, str]:
+        return _judge_sensitive(change, path, plan)
+
+
+def _judge_unknown(change: Change, path: Path, plan: Plan) -> tuple[Verdict, str]:
+    if mark_depth(change.raw.get("after_unknown"), path) >= 0:
+        return Verdict.PASS, ""
+    resolved = resolve_after(change, path)
+    if resolved.unknown:
+        return Verdict.PASS, ""
+    return Verdict.FAIL, "it is " + describe(resolved, plan.secrets)
+
+
+class ExpectEachUnknownValue(_EachCheck):
+    """The planned value at ``path`` of every resource ``selector`` selects is unknown (known only after apply).
+
+    Two verdicts only: unknown passes; known, null or absent fails.
+
+    >>> from plancheck import Plan
+    >>> from tfjsonpath import New
+    >>> plan = Plan.from_dict({"format_version": "1.2", "resource_changes": [
+    ...     {"address": "null_resource.a", "change": {"actions": ["create"], "after": {}, "after_unknown": {"id": True}}},
+    ...     {"address": "null_resource.b", "change": {"actions": ["no-op"], "after": {"id": "42"}, "after_unknown": {}}}]})
+    >>> ExpectEachUnknownValue("null_resource.*", New("id")).check_plan(plan)
+    Traceback (most recent call last):
+    ...
+    plancheck.PlanCheckError: ExpectEachUnknownValue: Resources(address='null_resource.*'): id: 1 of 2 failed: null_resource.b: it is known: "42"
+    """
+
+    _fields = ("selector", "path")
+    __slots__ = ()
+
+    def __init__(self, selector: Resources | str, path: Path) -> None:
+        name = type(self).__name__
+        self._set(selector=checked_selector(selector, name), path=checked_path(path, name), unknown="fail")
+
+    def _judge(self, change: Change, path: Path, plan: Plan) -> tuple[Verdict, str]:
+        return _judge_unknown(change, path, plan)
+
+
+def _judge_null(change: Change, path: Path, plan: Plan) -> tuple[Verdict, str]:
+    resolved = resolve_after(change, path)
+    if resolved.status is ValueStatus.NULL:
+        return Verdict.PASS, ""
+    if resolved.status is ValueStatus.UNKNOWN:
+        return Verdict.UNKNOWN, path_text(resolved.unknown_at if resolved.unknown_at is not None else path)
+    return Verdict.FAIL, "it is " + describe(resolved, plan.secrets)
+
+
+class ExpectEachNullValue(_EachCheck):
+    """The planned value at ``path`` of every resource ``selector`` selects is null (itself or a null ancestor).
+
+    An absent attribute is not null: it fails, saying "not present". An unknown value is
+    *unknown until apply* (``unknown=`` decides).
+
+    >>> from plancheck import Plan
+    >>> from tfjsonpath import New
+    >>> plan = Plan.from_dict({"format_version": "1.2", "resource_changes": [
+    ...     {"address": "aws_instance.a", "change": {"actions": ["create"], "after": {"key_name": None}}},
+    ...     {"address": "aws_instance.b", "change": {"actions": ["create"], "after": {}, "after_unknown": {"key_name": True}}}]})
+    >>> ExpectEachNullValue("aws_instance.*", New("key_name"), unknown="pass").check_plan(plan)
+    >>> ExpectEachNullValue("aws_instance.*", New("key_name")).check_plan(plan)
+    Traceback (most recent call last):
+    ...
+    plancheck.PlanCheckError: ExpectEachNullValue: Resources(address='aws_instance.*'): key_name: 1 of 2 unknown until apply: aws_instance.b (key_name)
+    """
+
+    _fields = ("selector", "path", "unknown")
+    _keyword_fields = frozenset({"unknown"})
+    __slots__ = ()
+
+    def __init__(self, selector: Resources | str, path: Path, *, unknown: UnknownMode = "fail") -> None:
+        name = type(self).__name__
+        self._set(
+            selector=checked_selector(selector, name),
+            path=checked_path(path, name),
+            unknown=checked_unknown_mode(unknown, name),
+        )
+
+    def _judge(self, change: Change, path: Path, plan: Plan) -> tuple[Verdict, str]:
+        return _judge_null(change, path, plan)
