@@ -21,8 +21,9 @@ from __future__ import annotations
 import enum
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
-from tfjsonpath import Path
+from tfjsonpath import MapStep, Path, SliceStep, Step
 
 from .._documents.resolve import ResolvedValue, ValueStatus
 from .._errors import CheckFailure, PlanCheckWarning
@@ -96,7 +97,9 @@ def match_verdict(resolved: ResolvedValue, matcher: Check, secrets: Secrets, bas
     if problem is None:
         return Verdict.PASS, ""
     where, reason = problem
-    if _is_unknown_reason(reason):
+    if resolved.partly_unknown:
+        # Run again with every unknown part matching anything: if it still fails, no value the unknown
+        # parts take can make it match (and the reason names a known part); else it is unknown until apply.
         value = resolved.value if resolved.status is ValueStatus.KNOWN else None
         definite = first_failure(
             matcher,
@@ -106,9 +109,29 @@ def match_verdict(resolved: ResolvedValue, matcher: Check, secrets: Secrets, bas
             Ctx(secrets, sensitive_shown(), unknown_passes=True),
         )
         if definite is None:
+            if not _is_unknown_reason(reason):
+                where = resolved.path.join(*_first_mark(resolved.value_unknown))
             return Verdict.UNKNOWN, path_text(where)
         where, reason = resolved.path.join(*definite.steps()), definite.reason
     return Verdict.FAIL, _located(where, base, reason)
+
+
+def _first_mark(marks: Any) -> list[Step]:
+    """The steps to the first ``true`` of a marks tree, in document order (keys sorted); none if there is none.
+
+    >>> _first_mark({"b": [False, True], "a": {}})
+    [MapStep('b'), SliceStep(1)]
+    """
+    stack: list[tuple[Any, list[Step]]] = [(marks, [])]
+    while stack:
+        node, steps = stack.pop()
+        if node is True:
+            return steps
+        if isinstance(node, dict):
+            stack.extend((node[k], [*steps, MapStep(k)]) for k in sorted(node, reverse=True) if isinstance(k, str))
+        elif isinstance(node, list):
+            stack.extend((node[i], [*steps, SliceStep(i)]) for i in range(len(node) - 1, -1, -1))
+    return []
 
 
 def _located(where: Path, base: Path, reason: str) -> str:

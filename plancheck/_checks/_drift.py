@@ -119,6 +119,19 @@ def _drift_text(rc: ResourceChange, secrets: Secrets) -> str:
     return "it changed outside Terraform: " + "; ".join(parts)
 
 
+def _selected(selector: Resources, drifted: ResourceChange, plan: Plan) -> bool:
+    """Whether ``selector`` selects a drifted object; its ``action`` is the one the plan plans for it.
+
+    A drift entry's own actions only say how it drifted (update, delete); "no drift among the
+    resources this plan leaves alone" means the planned action.
+    """
+    if selector.action is None:
+        return selector.matches(drifted)
+    if not plan.has_resource_change(drifted.address, deposed=drifted.deposed):
+        return False
+    return selector.matches(plan.resource_change(drifted.address, deposed=drifted.deposed))
+
+
 class ExpectNoDrift(PlanCheck):
     """Nothing ``selector`` selects (default: every resource) changed outside Terraform since the last apply.
 
@@ -155,7 +168,7 @@ class ExpectNoDrift(PlanCheck):
                 kinds = (str(rc.type) for rc in (*plan.resource_changes, *drifted) if rc.type)
                 addresses = [rc.address for rc in (*plan.resource_changes, *drifted)]
                 return [failure(plan, name, selector.describe(), None, empty_selection(selector, "plan", [], kinds, addresses))]
-            drifted = [rc for rc in drifted if selector.matches(rc)]
+            drifted = [rc for rc in drifted if _selected(selector, rc, plan)]
         if not drifted:
             return []
         secrets = plan.secrets  # collected only when something drifted: it reads the whole plan

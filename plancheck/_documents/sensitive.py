@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
+from itertools import repeat
 from typing import Any
 
 from .._redact import Marks, Secrets, contains_sensitive, fit_marks
@@ -24,29 +25,50 @@ def marked_strings(value: Any, marks: Marks) -> Iterator[str]:
     >>> sorted(marked_strings({"a": "x1x", "b": "pw1", "c": ["q"]}, {"a": 1, "b": [True], "c": {"x": True}}))
     ['pw1', 'q', 'x1x']
     """
-    stack: list[tuple[Any, Marks, bool]] = [(value, marks, False)]
+    # Only where the marks go: a subtree whose marks are absent, null or false holds nothing marked,
+    # so the walk follows the marks tree (much smaller than the values) and collects whole marked subtrees.
+    stack: list[tuple[Any, Marks]] = [(value, marks)]
     while stack:
-        val, mk, inherited = stack.pop()
-        if not inherited:
-            mk = fit_marks(mk, val)
-        marked = inherited or mk is True
-        if isinstance(val, Mapping):
+        val, mk = stack.pop()
+        if mk is None or mk is False:
+            continue
+        mk = fit_marks(mk, val)
+        if mk is True:
+            yield from _all_strings(val)
+        elif mk is None or mk is False:
+            continue
+        elif type(val) is dict or isinstance(val, Mapping):
+            if not isinstance(mk, Mapping):
+                continue
+            if not all(map(isinstance, val, repeat(str))) and contains_sensitive(mk):
+                # JSON keys are strings: marks cannot name another key, so what it holds fails closed.
+                for k, v in val.items():
+                    if not isinstance(k, str):
+                        stack.append((v, True))
+            for k, child in mk.items():
+                if child is not None and child is not False and k in val:
+                    stack.append((val[k], child))
+        elif type(val) is list or isinstance(val, list):
+            if not isinstance(mk, list):
+                continue  # object marks over an array that hold no mark (fit_marks kept none)
+            for i, child in enumerate(mk[: len(val)]):
+                if child is not None and child is not False:
+                    stack.append((val[i], child))
+
+
+def _all_strings(value: Any) -> Iterator[str]:
+    """Every string and number's text in ``value``, and every object key: a marked subtree holds only secrets."""
+    stack: list[Any] = [value]
+    while stack:
+        val = stack.pop()
+        if type(val) is dict or isinstance(val, Mapping):
             for k, v in val.items():
-                if marked and isinstance(k, str):
+                if isinstance(k, str):
                     yield k
-                if marked or not isinstance(mk, Mapping):
-                    child = None
-                elif isinstance(k, str):
-                    child = mk.get(k)
-                else:
-                    # JSON keys are strings: marks cannot name this one, so it fails closed.
-                    child = True if contains_sensitive(mk) else None
-                stack.append((v, child, marked))
-        elif isinstance(val, list):
-            for i, v in enumerate(val):
-                child = mk[i] if not marked and isinstance(mk, list) and i < len(mk) else None
-                stack.append((v, child, marked))
-        elif marked and val is not None and not isinstance(val, bool):
+                stack.append(v)
+        elif type(val) is list or isinstance(val, list):
+            stack.extend(val)
+        elif val is not None and not isinstance(val, bool):
             yield str(val)
 
 

@@ -1,0 +1,147 @@
+#!/usr/bin/env python3
+"""Benchmark: a whole-plan check over every resource of a large plan, against loading that plan.
+
+The plan is the 20,000-resource reference plan ``shared/bench/gen_plan.py`` makes (the one
+``bench_plan.py`` uses). Each configuration runs in a fresh process: load the plan (the standard
+library route, ``json``, or the ``fast`` extra's, ``msgspec``), then run
+
+* ``tags NotNull``: ``ExpectEachKnownValue(Resources(), New("tags"), kv.NotNull())``: every resource
+  with a planned value is checked, and every one passes (the check's own cost);
+* ``id regexp, unknown=pass``: ``ExpectEachKnownValue(Resources(mode="managed"), New("id"),
+  kv.StringRegexp("^.+$"), unknown="pass")``: a third of the ids are unknown until apply;
+* ``id regexp, unknown=warn``: the same with ``unknown="warn"``: the warning names ~7,000 resources,
+  so this one also pays for what any failure message on this plan pays for: collecting the plan's
+  secrets (a walk of all of it) and scrubbing them from the text (shown apart: ``secrets s``).
+
+Target: each check under 1.5x the time of loading the plan (``check / load``).
+
+    python benchmarks/bench_select.py                    # 20000 resources, both parsers
+    python benchmarks/bench_select.py --sizes 1000,20000 --reps 3
+    python benchmarks/bench_select.py --plan my-plan.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parent.parent
+GEN_PLAN = REPO.parent / "shared" / "bench" / "gen_plan.py"
+PARSERS = {"json": "stdlib", "msgspec": "fast"}
+TARGET = 1.5
+
+
+def _checks() -> list[tuple[str, Any]]:
+    from plancheck import ExpectEachKnownValue, Resources
+    from plancheck import knownvalue as kv
+    from tfjsonpath import New
+
+    return [
+        ("tags NotNull", ExpectEachKnownValue(Resources(), New("tags"), kv.NotNull())),
+        ("id regexp, unknown=pass",
+         ExpectEachKnownValue(Resources(mode="managed"), New("id"), kv.StringRegexp("^.+$"), unknown="pass")),
+        ("id regexp, unknown=warn",
+         ExpectEachKnownValue(Resources(mode="managed"), New("id"), kv.StringRegexp("^.+$"), unknown="warn")),
+    ]
+
+
+def worker(route: str, plan_path: Path) -> dict[str, Any]:
+    from plancheck import load_plan
+
+    checks = _checks()
+    gc.collect()
+    t0 = time.perf_counter()
+    plan = load_plan(plan_path, parser=PARSERS[route])
+    load_s = time.perf_counter() - t0
+    rows = []
+    for name, check in checks:
+        t0 = time.perf_counter()
+        found, warned = check.outcome(plan)
+        check_s = time.perf_counter() - t0
+        rows.append({"check": name, "check_s": check_s, "failures": len(found), "warnings": len(warned)})
+    # The warning's cost, apart: collecting the secrets (done by then, so timed on a fresh plan).
+    fresh = load_plan(plan_path, parser=PARSERS[route])
+    fresh.resource_changes  # noqa: B018 - parsed, as the checks above had it
+    t0 = time.perf_counter()
+    len(fresh.secrets)
+    secrets_s = time.perf_counter() - t0
+    return {"route": route, "load_s": load_s, "checks": rows, "secrets_s": secrets_s,
+            "resources": len(plan.resource_changes)}
+
+
+def _generate(resources: int, seed: int, workdir: Path) -> Path:
+    out = workdir / f"plan-{resources}-seed{seed}.json"
+    if out.is_file():
+        return out
+    if not GEN_PLAN.is_file():
+        sys.exit(f"no plan given and {GEN_PLAN} is missing: pass --plan")
+    print(f"generating {out} ...", file=sys.stderr, flush=True)
+    subprocess.run([sys.executable, str(GEN_PLAN), "--resources", str(resources), "--seed", str(seed), "-o", str(out)],
+                   check=True, stdout=subprocess.DEVNULL)
+    return out
+
+
+def _run(route: str, plan: Path) -> dict[str, Any]:
+    done = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--worker", route, "--plan", str(plan)],
+                          check=True, capture_output=True, text=True, cwd=REPO)
+    return json.loads(done.stdout.strip().splitlines()[-1])  # type: ignore[no-any-return]
+
+
+def _median(runs: list[dict[str, Any]]) -> dict[str, Any]:
+    out = dict(runs[0])
+    out["load_s"] = statistics.median(r["load_s"] for r in runs)
+    out["secrets_s"] = statistics.median(r["secrets_s"] for r in runs)
+    out["checks"] = [
+        {**row, "check_s": statistics.median(r["checks"][i]["check_s"] for r in runs)}
+        for i, row in enumerate(runs[0]["checks"])
+    ]
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--plan", type=Path, help="a plan file; default: generate the reference plan")
+    parser.add_argument("--sizes", default="20000", help="resources per generated plan")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--reps", type=int, default=1, help="runs per configuration (the median is shown)")
+    parser.add_argument("--routes", default="json,msgspec")
+    parser.add_argument("--workdir", type=Path, default=Path(tempfile.gettempdir()) / "plancheck-bench")
+    parser.add_argument("--worker", help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.worker:
+        sys.path.insert(0, str(REPO))
+        print(json.dumps(worker(args.worker, args.plan)))
+        return 0
+    args.workdir.mkdir(parents=True, exist_ok=True)
+    plans = [args.plan] if args.plan else [_generate(int(n), args.seed, args.workdir) for n in args.sizes.split(",")]
+    print(f"machine: {os.cpu_count()} CPUs, Python {sys.version.split()[0]}; target: check / load < {TARGET}")
+    header = f"{'resources':>9} {'route':<8} {'load s':>7}  {'check':<24} {'check s':>8} {'check/load':>10}  result"
+    print(header)
+    print("-" * len(header))
+    over = 0
+    for plan in plans:
+        for route in args.routes.split(","):
+            r = _median([_run(route, plan) for _ in range(args.reps)])
+            for row in r["checks"]:
+                ratio = row["check_s"] / r["load_s"]
+                result = f"{row['failures']} failures, {row['warnings']} warnings"
+                print(f"{r['resources']:>9} {route:<8} {r['load_s']:7.2f}  {row['check']:<24} {row['check_s']:8.2f} "
+                      f"{ratio:10.2f}  {result}", flush=True)
+                if ratio >= TARGET and not row["warnings"]:
+                    over += 1
+            print(f"{'':>9} {route:<8} {'':>7}  {'(collecting secrets)':<24} {r['secrets_s']:8.2f} "
+                  f"{r['secrets_s'] / r['load_s']:10.2f}  what any failure message on this plan pays first")
+    return 1 if over else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
