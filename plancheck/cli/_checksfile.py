@@ -381,7 +381,7 @@ def _instantiate(sig: Signature, table: Mapping[str, Any], where: str, registry:
             takes = ", ".join(p.name for p in sig.params) or "no arguments"
             near = closest(key, [p.name for p in sig.params], n=1) if isinstance(key, str) else []
             did = f"; did you mean {near[0]!r}?" if near else ""
-            raise _Invalid(_key(where, key), f"unknown key for {sig.name}{did}, which takes: {takes}")
+            raise _Invalid(_key(where, key), f"unknown key for {sig.name}, which takes: {takes}{did}")
         if param.name in given:
             raise _Invalid(_key(where, key), f"{param.name!r} is given twice (as {key!r} and under another name)")
         if param.variadic:
