@@ -136,13 +136,24 @@ def pytest_pyfunc_call(pyfuncitem: pytest.Function) -> Generator[None, object, o
     result = yield
     collector = pyfuncitem.stash.get(_PLAN_CHECKS, None)
     if collector is not None and len(collector):
+        import warnings
+
         from .._errors import CheckFailedError
 
-        try:
-            collector.verify()
-        except CheckFailedError as exc:
-            message = f"plan_checks (verified after {pyfuncitem.name} returned): {exc}"
-        else:
+        message = None
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            try:
+                collector.verify()
+            except CheckFailedError as exc:
+                message = f"plan_checks (verified after {pyfuncitem.name} returned): {exc}"
+        # The checks' warnings (unknown="warn") belong to the test, not to this hook: located at its function.
+        code = getattr(getattr(pyfuncitem, "function", None), "__code__", None)
+        for warned in caught:
+            filename = code.co_filename if code is not None else warned.filename
+            lineno = code.co_firstlineno if code is not None else warned.lineno
+            warnings.warn_explicit(warned.message, warned.category, filename, lineno)
+        if message is None:
             return result
         # The test's own frame is gone by now: the message alone is the clearest report.
         pytest.fail(message, pytrace=False)
