@@ -551,7 +551,10 @@ class Plan:
     @cached_property
     def resource_changes(self) -> tuple[ResourceChange, ...]:
         """Every resource change, in document order."""
-        return tuple(ResourceChange(rc, self) for rc in self._entries)
+        entries = self._entries
+        # Entries parsed on first use are parsed all at once here (one call, not one per entry).
+        materialize = getattr(entries, "materialize", None)
+        return tuple(ResourceChange(rc, self) for rc in (materialize() if materialize is not None else entries))
 
     @cached_property
     def resource_drift(self) -> tuple[ResourceChange, ...]:

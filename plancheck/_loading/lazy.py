@@ -45,11 +45,15 @@ class LazyEntries(Sequence[Any]):
     ({'n': 1}, 3, True)
     """
 
-    __slots__ = ("_cache", "_load")
+    __slots__ = ("_cache", "_load", "_load_all")
 
-    def __init__(self, count: int, load: Callable[[int], Any]) -> None:
+    def __init__(
+        self, count: int, load: Callable[[int], Any], load_all: Callable[[], Sequence[Any]] | None = None
+    ) -> None:
         self._cache: list[Any] = [_MISSING] * count
         self._load = load
+        # Parsing every entry in one call is cheaper than one call each: what reading them all uses.
+        self._load_all = load_all
 
     def __len__(self) -> int:
         return len(self._cache)
@@ -70,8 +74,27 @@ class LazyEntries(Sequence[Any]):
         return value
 
     def materialize(self) -> list[Any]:
-        """All entries as a plain list (sharing the entries already parsed)."""
-        return [self[i] for i in range(len(self._cache))]
+        """All entries as a plain list (sharing the entries already parsed).
+
+        With ``load_all``, the entries not parsed yet are parsed in one call; should that fail,
+        they are parsed one by one, so the error (and what was parsed before it) is the same.
+
+        >>> entries = LazyEntries(3, lambda i: {"n": i}, lambda: [{"n": 0}, {"n": 1}, {"n": 2}])
+        >>> first = entries[0]
+        >>> entries.materialize(), entries.materialize()[0] is first
+        ([{'n': 0}, {'n': 1}, {'n': 2}], True)
+        """
+        cache = self._cache
+        if self._load_all is not None and _MISSING in cache:
+            try:
+                parsed = self._load_all()
+            except Exception:  # the entry that fails is found, and reported, one by one below
+                parsed = None
+            if parsed is not None and len(parsed) == len(cache):
+                for i, value in enumerate(cache):
+                    if value is _MISSING:
+                        cache[i] = parsed[i]
+        return [self[i] for i in range(len(cache))]
 
     def __repr__(self) -> str:
         parsed = sum(1 for v in self._cache if v is not _MISSING)

@@ -240,6 +240,22 @@ def _entry_loader(key: str, raws: Sequence[Any], source: str | None) -> Callable
     return entry
 
 
+def _entries_loader(key: str, raw: Any, source: str | None) -> Callable[[], list[Any]]:
+    """Every entry of the array ``raw`` parsed in one call, each validated as :func:`_entry_loader` does."""
+    validator = plan_validator()
+    array = validator.node_at("resource_changes")
+    item = array.items
+
+    def entries() -> list[Any]:
+        parsed = exact_raw(raw, (key,), source)
+        if not isinstance(parsed, list) or not validator.is_valid(parsed, array):
+            # Find the first bad entry, with its location, the way one-by-one reading does.
+            return [validated(value, (key, i), item, source) for i, value in enumerate(parsed)]
+        return parsed
+
+    return entries
+
+
 def _member_loader(key: str, raw: Any, node: SchemaNode | None, source: str | None) -> Callable[[], Any]:
     def member() -> Any:
         return validated(exact_raw(raw, (key,), source), (key,), node, source)
@@ -274,7 +290,7 @@ def split_fast(data: bytes, source: str | None = None) -> SplitPlan | None:
                 raws = msgspec.json.decode(raw, type=list[msgspec.Raw])
             except Exception:
                 return None
-            entries = LazyEntries(len(raws), _entry_loader(key, raws, source))
+            entries = LazyEntries(len(raws), _entry_loader(key, raws, source), _entries_loader(key, raw, source))
             split.view[key], split.keys[key] = _check_entries(key, raw, raws, source)
             split.values[key] = split.entries[key] = entries
             continue
