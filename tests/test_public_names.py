@@ -39,6 +39,7 @@ PUBLIC_ERRORS = [
     (tfjsonpath, "TfJsonPathError"),
     (tfjsonpath, "PathNotFoundError"),
     (tfjsonpath, "PathSyntaxError"),
+    (plancheck, "PlanCheckWarning"),
 ]
 
 

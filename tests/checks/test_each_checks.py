@@ -137,6 +137,15 @@ def test_failures_alone_still_warns_never_a_silent_pass() -> None:
     assert (warning.check, warning.address, warning.path) == ("ExpectEachKnownValue", "Resources(address='aws_s3_bucket.?')", New("id"))
 
 
+def test_the_warning_is_a_user_warning_that_pickles_with_its_record() -> None:
+    _, [warning] = ExpectEachKnownValue("aws_s3_bucket.?", New("id"), kv.NotNull(), unknown="warn").outcome(plan())
+    assert isinstance(warning, UserWarning)
+    again = pickle.loads(pickle.dumps(warning))
+    assert (str(again), again.record) == (str(warning), warning.record)
+    assert PlanCheckWarning("text only").record is None
+    assert PlanCheckWarning("text only").check is None
+
+
 def test_outcome_does_not_emit() -> None:
     check = ExpectEachKnownValue("aws_s3_bucket.?", New("id"), kv.NotNull(), unknown="warn")
     with warnings.catch_warnings():
