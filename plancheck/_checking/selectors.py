@@ -112,6 +112,8 @@ def empty_selection(
 
     >>> empty_selection(Resources(type="aws_s3_bukcet"), "plan", [], ["aws_s3_bucket"], ["aws_s3_bucket.a"])
     'selects no resource in the plan; closest type: aws_s3_bucket (allow_empty=True on the selector accepts that)'
+    >>> empty_selection(Resources(type="aws_s3_bucket", module=""), "plan", [], ["aws_s3_bucket"], ["module.m.aws_s3_bucket.a"])
+    "selects no resource in the plan; 1 resource matches type 'aws_s3_bucket' but not the other fields (allow_empty=True on the selector accepts that)"
     >>> empty_selection(Resources(type="x"), "plan", ["x.a", "x.b"], ["x"], ["x.a"])
     'selects no resource with a planned value in the plan: 2 selected are deleted or forgotten: x.a, x.b (allow_empty=True on the selector accepts that)'
     """
@@ -123,10 +125,18 @@ def empty_selection(
             f"deleted or forgotten: {', '.join(skipped)}{accept}"
         )
     hints: list[str] = []
-    if selector.type is not None and "*" not in selector.type and "?" not in selector.type:
-        near = closest(selector.type, sorted(set(types)), n=3)
-        if near:
-            hints.append(f"closest type{'s' if len(near) > 1 else ''}: {', '.join(near)}")
+    if selector.type is not None:
+        kinds = list(types)
+        type_re = selector._compiled[0]
+        typed = sum(1 for kind in kinds if type_re is not None and type_re.fullmatch(kind))
+        if typed:
+            # The type is there: another field left them out.
+            noun = "resource matches" if typed == 1 else "resources match"
+            hints.append(f"{typed} {noun} type {selector.type!r} but not the other fields")
+        elif "*" not in selector.type and "?" not in selector.type:
+            near = closest(selector.type, sorted(set(kinds)), n=3)
+            if near:
+                hints.append(f"closest type{'s' if len(near) > 1 else ''}: {', '.join(near)}")
     if selector.address is not None and "*" not in selector.address and "?" not in selector.address:
         near = closest(selector.address, list(dict.fromkeys(addresses)), n=3)
         if near:

@@ -184,6 +184,10 @@ EMPTY_TABLE = [
      "ExpectEachSensitiveValue: Resources(address='aws_s3_bucket.k[\"(sensitive)\"]'): selects no resource in the "
      'plan; closest addresses: aws_s3_bucket.k["(sensitive)"], aws_s3_bucket.s, aws_s3_bucket.e '
      "(allow_empty=True on the selector accepts that)"),
+    ("type-there-other-fields-not", ExpectEachKnownValue(Resources(type="aws_s3_bucket", module="module.storage"),
+                                                         TEAM, PLATFORM),
+     "ExpectEachKnownValue: Resources(type='aws_s3_bucket', module='module.storage'): selects no resource in the plan; "
+     "12 resources match type 'aws_s3_bucket' but not the other fields (allow_empty=True on the selector accepts that)"),
     ("only-deleted", ExpectEachUnknownValue("aws_s3_bucket.old", New("id")),
      "ExpectEachUnknownValue: Resources(address='aws_s3_bucket.old'): selects no resource with a planned value in the "
      "plan: 1 selected is deleted or forgotten: aws_s3_bucket.old (allow_empty=True on the selector accepts that)"),
