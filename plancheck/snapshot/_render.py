@@ -40,35 +40,53 @@ _EMPTY: Final[Mapping[str, Any]] = {}
 def snapshot_of(plan: Plan, ignore: IgnoreSpec, key: FingerprintKey | None) -> Snapshot:
     """The snapshot of ``plan``, leaving out what ``ignore`` says, fingerprinting secrets under ``key``."""
     secrets = ValueSecrets(plan.secrets)
-    current: dict[str, Block] = {}
-    deposed: dict[str, list[Block]] = {}
+    seen: set[str] = set()
+    objects: dict[str, list[Block]] = {}  # by address: the current object's block (deposed 0), deposed ones (1)
     for raw, deferred_reason in _changes(plan):
         address = raw.get("address")
         if not isinstance(address, str):
             continue
         is_deposed = bool(raw.get("deposed"))
-        if not is_deposed and address in current:
-            continue  # listed twice (Terraform never does): the first wins, as in every lookup
+        if not is_deposed:
+            if address in seen:
+                continue  # listed twice (Terraform never does): the first wins, as in every lookup
+            seen.add(address)
         block = _resource_block(raw, plan, ignore, secrets, key, is_deposed, deferred_reason)
-        if block is None:
-            continue
-        if is_deposed:
-            deposed.setdefault(address, []).append(block)
-        else:
-            current[address] = block
+        if block is not None:
+            objects.setdefault(address, []).append(block)
     for raw, module in _data_reads(plan):
         address = raw.get("address")
-        if isinstance(address, str) and address not in current:
+        if isinstance(address, str) and address not in seen:
+            seen.add(address)
             block = _data_block(raw, module, plan, ignore, secrets, key)
             if block is not None:
-                current[address] = block
-    blocks = list(current.values())
-    for objects in deposed.values():
-        # A deposed key is random: the objects of one address are told apart by what they hold.
-        objects.sort(key=lambda b: b.lines())
-        blocks.extend(Block(b.kind, b.name, n, b.facts, b.values) for n, b in enumerate(objects, 1))
+                objects.setdefault(address, []).append(block)
+    blocks = [block for group in _told_apart(objects) for block in group]
     blocks.extend(_output_blocks(plan, secrets, key))
     return Snapshot(blocks, None if key is None else key.id)
+
+
+def _told_apart(objects: Mapping[str, list[Block]]) -> Iterator[list[Block]]:
+    """The blocks of each address, deposed objects numbered; addresses shown alike (a hidden key) numbered too.
+
+    A deposed key is random, and a hidden ``for_each`` key cannot be shown: the objects of one
+    address, and the addresses whose keys are all hidden, are told apart by what they hold.
+    """
+    by_name: dict[str, list[list[Block]]] = {}
+    for blocks in objects.values():
+        current = [b for b in blocks if not b.deposed]
+        deposed = sorted((b for b in blocks if b.deposed), key=lambda b: b.lines())
+        numbered = current + [Block(b.kind, b.name, n, b.facts, b.values) for n, b in enumerate(deposed, 1)]
+        by_name.setdefault(blocks[0].name, []).append(numbered)
+    for name, groups in by_name.items():
+        if len(groups) == 1:
+            yield groups[0]
+            continue
+        groups.sort(key=lambda group: [(b.deposed, b.facts, b.values) for b in group])
+        head, sep, tail = name.rpartition(f'"{SENSITIVE}"')
+        for n, group in enumerate(groups, 1):
+            shown = f'{head}"(sensitive {n})"{tail}' if sep else f"{name} ({n})"
+            yield [Block(b.kind, shown, b.deposed, b.facts, b.values) for b in group]
 
 
 def _changes(plan: Plan) -> Iterator[tuple[Mapping[str, Any], str | None]]:

@@ -174,6 +174,7 @@ class _Walker:
                 return
             items = enumerate(val)
         is_dict = type(val) is dict
+        hidden: dict[str, Any] = {}
         for k, child in items:
             sub = None
             if is_dict:
@@ -183,9 +184,7 @@ class _Walker:
                     if sub is IGNORED:
                         continue
                 if checking and touches(name):
-                    self.hidden_key = True
-                    shown = _child_path(text, SENSITIVE)
-                    emit((shown, _sensitive(self.key, self.where, shown, child, None)))
+                    hidden[name] = child
                     continue
                 path = f"{text}[{quote_key(name)}]" if text else _child_path(text, name)
             else:
@@ -209,6 +208,17 @@ class _Walker:
                 self.marked(child, None, None, path, sub)
             else:
                 emit((path, self.scalar(child, path)))
+        if hidden:
+            self.hide(text, hidden, None)
+
+    def hide(self, text: str, entries: dict[str, Any], unknown: dict[str, Any] | None) -> None:
+        """One line for every entry of an object whose key touches a secret: ``["(sensitive)"] = (sensitive)``.
+
+        The keys cannot be told apart once hidden, so their values are one value (fingerprinted together).
+        """
+        self.hidden_key = True
+        shown = _child_path(text, SENSITIVE)
+        self.out.append((shown, _sensitive(self.key, self.where, shown, entries, unknown)))
 
     def marked(self, value: Any, unknown: Marks, sensitive: Marks, root: str, ignore: Any) -> None:
         """Any value with its marks, walked with an explicit stack (any depth)."""
@@ -269,6 +279,8 @@ class _Walker:
                 keys.sort(key=str)
                 um_obj = um is not None and um is not False and (type(um) is dict or _is_object(um))
                 sm_obj = sm is not None and sm is not False and (type(sm) is dict or _is_object(sm))
+                hidden: dict[str, Any] = {}
+                hidden_unknown: dict[str, Any] = {}
                 for k in reversed(keys):
                     name = k if type(k) is str else str(k)
                     sub = None
@@ -280,11 +292,12 @@ class _Walker:
                     child_um = um.get(k) if um_obj else None
                     child_sm = sm.get(k) if sm_obj else None
                     if checking and touches(name):
-                        self.hidden_key = True
-                        shown = _child_path(text, SENSITIVE)
-                        emit((shown, _sensitive(self.key, self.where, shown, child, child_um)))
+                        hidden[name] = None if child is NO_VALUE else child
+                        hidden_unknown[name] = child_um
                         continue
                     push((child, child_um, child_sm, f"{text}[{quote_key(name)}]" if text else _child_path(text, name), sub))
+                if hidden:
+                    self.hide(text, hidden, hidden_unknown)
                 continue
             size = len(val)
             um_list = um is not None and um is not False and (type(um) is list or _is_array(um))
