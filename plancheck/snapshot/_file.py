@@ -46,12 +46,13 @@ def read_snapshot_file(file: str | os.PathLike[str], max_bytes: int | None = Non
         )
     nul = data.find(b"\x00")
     try:
-        if nul >= 0:
-            raise UnicodeDecodeError("utf-8", data, nul, nul + 1, "a NUL byte")
         text = data.decode("utf-8")
+        bad = -1
     except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
-        raise SnapshotFormatError(name, line, "UTF-8 text", found="binary data") from None
+        bad = exc.start
+    if nul >= 0 or bad >= 0:
+        first = min(at for at in (nul, bad) if at >= 0)
+        raise SnapshotFormatError(name, data.count(b"\n", 0, first) + 1, "UTF-8 text", found="binary data")
     return text.removeprefix(_BOM)
 
 

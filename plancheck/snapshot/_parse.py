@@ -35,11 +35,11 @@ from ._values import json_scalar
 __all__ = ["parse_snapshot"]
 
 _DEPOSED: Final = re.compile(r"(.+) \(deposed ([0-9]+)\)\Z", re.DOTALL)
-_FACT: Final = re.compile(r"  (action|reason|moved from|deferred|replace|after): (.*)\Z", re.DOTALL)
+_FACT: Final = re.compile(r"(action|reason|moved from|deferred|replace|after):(?: (.*))?\Z", re.DOTALL)
 _KEY_ID: Final = re.compile(r"[0-9a-f]{8}\Z")
 _SHOWN: Final = 60
 _EXPECT_BLOCK: Final = (
-    "a block header (resource ADDRESS or output NAME), a line of a block indented by two spaces, "
+    "a block header (resource ADDRESS or output NAME), an indented line of a block, "
     "a comment (#) or a blank line"
 )
 _EXPECT_LINE: Final = f"a line 'NAME: TEXT' ({', '.join((*FACTS, ROOT_LABEL))}) or 'PATH = VALUE'"
@@ -130,9 +130,10 @@ class _Reader:
         if not self.kind:
             raise self.fail(number, "a block header (resource ADDRESS or output NAME) before the lines of a block",
                             _shown(line))
-        fact = _FACT.match(line)
+        body = line.strip()
+        fact = _FACT.match(body)
         if fact is not None:
-            name, text = fact.group(1), fact.group(2)
+            name, text = fact.group(1), (fact.group(2) or "").strip()
             if name == ROOT_LABEL:
                 if self.kind == OUTPUT:
                     raise self.fail(number, "an output's value as 'value = VALUE'", _shown(line))
@@ -146,11 +147,10 @@ class _Reader:
                 if name in self.facts:
                     raise self.fail(number, f"one '{name}:' line per block",
                                     f"a second one (the first is on line {self.facts[name][1]})")
-                if not text or text != text.strip():
-                    raise self.fail(number, f"a text after '{name}: ' (and no space around it)", _shown(line))
+                if not text:
+                    raise self.fail(number, f"a text after '{name}: '", _shown(line))
                 self.facts[name] = (text, number)
             return
-        body = line[2:]
         path: Path | None = None
         start = 0
         while True:
@@ -158,7 +158,7 @@ class _Reader:
             if at < 0:
                 break
             try:
-                path = Path.parse(body[:at])
+                path = Path.parse(body[:at].rstrip())
             except PathSyntaxError:
                 start = at + 1
                 continue
@@ -166,8 +166,9 @@ class _Reader:
         if path is None or not len(path):
             raise self.fail(number, _EXPECT_LINE, _shown(line))
         if self.kind == OUTPUT and path.steps[0] != MapStep("value"):
-            raise self.fail(number, "an output's paths to start with value", _shown(body[:at]))
-        self.value(path.to_text(), tuple(step_key(s) for s in path.steps), self.token(body[at + 3 :], number), number)
+            raise self.fail(number, "an output's paths to start with value", _shown(body[:at].rstrip()))
+        token = self.token(body[at + 3 :].strip(), number)
+        self.value(path.to_text(), tuple(step_key(s) for s in path.steps), token, number)
 
     def path(self, text: str, number: int) -> Path:
         try:
@@ -221,7 +222,9 @@ def parse_snapshot(text: str, file: str | None = None) -> Snapshot:
                     raise reader.fail(number, f"'{KEY_LINE_PREFIX}' and 8 hex digits", _shown(line))
                 reader.key_id = key_id
             continue
-        if line.startswith("  ") and not line.startswith("   "):
+        if line[0] in " \t":
+            if not line.strip():
+                continue
             reader.member(line, number)
         elif line.startswith((f"{RESOURCE} ", f"{OUTPUT} ")):
             in_preamble = False
