@@ -80,7 +80,7 @@ def secret_document() -> dict[str, Any]:
         "prior_state": {"format_version": "1.0", "values": {"root_module": {"resources": [
             {"address": "data.vault_secret.db", "mode": "data", "type": "vault_secret", "name": "db",
              "provider_name": "registry.terraform.io/hashicorp/vault",
-             "values": {"path": "kv/db", "data": {"password": SECRET_ATTR}}, "sensitive_values": {"data": True}},
+             "values": {"path": "kv/db", "data": {"pw": SECRET_ATTR}}, "sensitive_values": {"data": True}},
         ]}}},
     }
 
