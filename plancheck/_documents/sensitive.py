@@ -24,29 +24,50 @@ def marked_strings(value: Any, marks: Marks) -> Iterator[str]:
     >>> sorted(marked_strings({"a": "x1x", "b": "pw1", "c": ["q"]}, {"a": 1, "b": [True], "c": {"x": True}}))
     ['pw1', 'q', 'x1x']
     """
+    # The types JSON parsers build (dict, list, str) are tested by identity first: a whole plan is walked
+    # (a snapshot asks for every secret of it), and an ABC check per value costs more than the rest.
     stack: list[tuple[Any, Marks, bool]] = [(value, marks, False)]
+    pop, push = stack.pop, stack.append
     while stack:
-        val, mk, inherited = stack.pop()
-        if not inherited:
-            mk = fit_marks(mk, val)
-        marked = inherited or mk is True
-        if isinstance(val, Mapping):
-            for k, v in val.items():
-                if marked and isinstance(k, str):
-                    yield k
-                if marked or not isinstance(mk, Mapping):
-                    child = None
-                elif isinstance(k, str):
-                    child = mk.get(k)
-                else:
-                    # JSON keys are strings: marks cannot name this one, so it fails closed.
-                    child = True if contains_sensitive(mk) else None
-                stack.append((v, child, marked))
-        elif isinstance(val, list):
-            for i, v in enumerate(val):
-                child = mk[i] if not marked and isinstance(mk, list) and i < len(mk) else None
-                stack.append((v, child, marked))
-        elif marked and val is not None and not isinstance(val, bool):
+        val, mk, inherited = pop()
+        kind = type(val)
+        if inherited:
+            marked = True
+        else:
+            if mk is not None and mk is not True and mk is not False:
+                mark_kind = type(mk)
+                if not ((mark_kind is dict or mark_kind is list) and (kind is mark_kind or val is None)):
+                    mk = fit_marks(mk, val)
+            marked = mk is True
+        if kind is str:
+            if marked:
+                yield val
+        elif kind is dict or (kind is not list and isinstance(val, Mapping)):
+            if marked:
+                for k, v in val.items():
+                    if isinstance(k, str):
+                        yield k
+                    push((v, None, True))
+            elif type(mk) is dict or isinstance(mk, Mapping):
+                for k, v in val.items():
+                    # JSON keys are strings: marks cannot name another key, so it fails closed.
+                    child = mk.get(k) if isinstance(k, str) else (True if contains_sensitive(mk) else None)
+                    push((v, child, False))
+            else:
+                for v in val.values():
+                    push((v, None, False))
+        elif kind is list or isinstance(val, list):
+            if marked:
+                for v in val:
+                    push((v, None, True))
+            elif type(mk) is list or isinstance(mk, list):
+                count = len(mk)
+                for i, v in enumerate(val):
+                    push((v, mk[i] if i < count else None, False))
+            else:
+                for v in val:
+                    push((v, None, False))
+        elif marked and val is not None and kind is not bool:
             yield str(val)
 
 

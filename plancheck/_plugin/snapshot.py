@@ -41,8 +41,7 @@ def explain_plan_snapshot(left: object, right: object) -> list[str] | None:
         return None
     if not str(result.snapshot_location).endswith(_FILE_SUFFIX) or not isinstance(result.asserted_data, str):
         return None
-    from ..snapshot._diff import differences
-    from ..snapshot._parse import parse_snapshot
+    from ..snapshot._compare import compare_texts
 
     lines = [head]
     recalled = result.recalled_data
@@ -50,8 +49,7 @@ def explain_plan_snapshot(left: object, right: object) -> list[str] | None:
         lines.append(f"Snapshot '{result.snapshot_name}' does not exist! (write it with --snapshot-update)")
         return lines
     try:
-        lines.extend(differences(parse_snapshot(str(recalled), result.snapshot_location),
-                                 parse_snapshot(result.asserted_data)))
+        lines.extend(compare_texts(str(recalled), result.asserted_data, str(result.snapshot_location)))
     except ValueError as exc:  # a stored file edited into a bad state: say where
         lines.append(str(exc))
     return lines

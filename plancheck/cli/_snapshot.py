@@ -107,8 +107,8 @@ def compare_snapshot(plan: Plan, file: str, *, update: bool, ignore: Sequence[st
         key = resolve_key(None, io.environ)
     except ValueError as exc:
         raise SnapshotUsageError(str(exc)) from None
-    snapshot = build(plan, IgnoreSpec(entries, "--ignore"), key)
-    outcome = check_file(snapshot, plan.secrets, file, update=update, max_bytes=max_bytes)
+    text = build(plan, IgnoreSpec(entries, "--ignore"), key)
+    outcome = check_file(text, plan.secrets, file, update=update, max_bytes=max_bytes)
     count = len(outcome.lines)
     differences = f"{count} difference{'' if count == 1 else 's'}"
     if outcome.status == "same":

@@ -9,14 +9,12 @@ from typing import Any, Final
 
 from .._documents.plan import Plan
 from .._redact import NO_SECRETS, Secrets, revealing_sensitive
-from ._diff import differences
+from ._compare import compare_texts
 from ._errors import SnapshotFormatError, SnapshotMismatchError, SnapshotMissingError
 from ._file import read_snapshot_file, write_snapshot_file
 from ._ignore import IgnoreSpec
 from ._key import FingerprintKey, resolve_key
-from ._model import Snapshot
-from ._parse import parse_snapshot
-from ._render import snapshot_of
+from ._render import render_snapshot
 
 __all__ = ["FileOutcome", "assert_matches", "build", "check_file", "diff", "render"]
 
@@ -31,10 +29,10 @@ def _plan(plan: object, owner: str) -> Plan:
     return plan
 
 
-def build(plan: Plan, ignore: IgnoreSpec, key: FingerprintKey | None) -> Snapshot:
-    """The snapshot structure of ``plan``; never revealing a secret, whatever the caller reveals elsewhere."""
+def build(plan: Plan, ignore: IgnoreSpec, key: FingerprintKey | None) -> str:
+    """The snapshot text of ``plan``; never revealing a secret, whatever the caller reveals elsewhere."""
     with revealing_sensitive(False):
-        return snapshot_of(plan, ignore, key)
+        return render_snapshot(plan, ignore, key)
 
 
 def render(plan: Plan, ignore: Any = _NO_IGNORE, *, key: str | bytes | None = None) -> str:
@@ -63,19 +61,21 @@ def render(plan: Plan, ignore: Any = _NO_IGNORE, *, key: str | bytes | None = No
       triggers["k"] = "v"
       triggers["pw"] = (sensitive)
     """
-    return build(_plan(plan, "render()"), IgnoreSpec(ignore, "render()"), resolve_key(key)).text()
+    return build(_plan(plan, "render()"), IgnoreSpec(ignore, "render()"), resolve_key(key))
 
 
-def _side(value: object, name: str, ignore: IgnoreSpec, key: FingerprintKey | None) -> tuple[Snapshot, Secrets]:
+def _side(value: object, name: str, ignore: IgnoreSpec, key: FingerprintKey | None) -> tuple[str, str | None, Secrets]:
+    """A side of a diff as snapshot text, the file it came from, and the secrets it knows."""
     if isinstance(value, Plan):
-        return build(value, ignore, key), value.secrets
+        return build(value, ignore, key), None, value.secrets
     if isinstance(value, str):
-        return parse_snapshot(value), NO_SECRETS
+        return value, None, NO_SECRETS
     if isinstance(value, os.PathLike):
-        text = read_snapshot_file(value)
+        file = os.fspath(value)
+        text = read_snapshot_file(file)
         if text is None:
-            raise SnapshotFormatError(os.fspath(value), None, "a snapshot file", found="no such file")
-        return parse_snapshot(text, os.fspath(value)), NO_SECRETS
+            raise SnapshotFormatError(file, None, "a snapshot file", found="no such file")
+        return text, file, NO_SECRETS
     raise TypeError(
         f"diff() {name} must be a plancheck.Plan, a snapshot's text (str) or a snapshot file (a path object), "
         f"got {type(value).__name__}"
@@ -102,10 +102,10 @@ def diff(old: Any, new: Any, *, ignore: Any = _NO_IGNORE, key: str | bytes | Non
     chosen = resolve_key(key)
     if chosen is None and isinstance(old, Plan) and isinstance(new, Plan):
         chosen = FingerprintKey(os.urandom(32))
-    before, old_secrets = _side(old, "old", spec, chosen)
-    after, new_secrets = _side(new, "new", spec, chosen)
+    before, before_file, old_secrets = _side(old, "old", spec, chosen)
+    after, after_file, new_secrets = _side(new, "new", spec, chosen)
     secrets = old_secrets | new_secrets
-    return [secrets.scrub(line) for line in differences(before, after)]
+    return [secrets.scrub(line) for line in compare_texts(before, after, before_file, after_file)]
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,14 +126,14 @@ class FileOutcome:
 
 
 def check_file(
-    snapshot: Snapshot, secrets: Secrets, file: str | os.PathLike[str], *, update: bool, max_bytes: int | None = None
+    text: str, secrets: Secrets, file: str | os.PathLike[str], *, update: bool, max_bytes: int | None = None
 ) -> FileOutcome:
-    """Compare ``snapshot`` with the file; with ``update``, write it there when it is missing or different.
+    """Compare the snapshot ``text`` with the file; with ``update``, write it there when it is missing or different.
 
-    Differences and errors are scrubbed of ``secrets`` (a hand-edited file could hold anything).
+    The texts are compared first; only when they differ are both read as structures. Differences
+    and errors are scrubbed of ``secrets`` (a hand-edited file could hold anything).
     """
     name = os.fspath(file)
-    text = snapshot.text()
     try:
         existing = read_snapshot_file(name, max_bytes)
     except SnapshotFormatError as exc:
@@ -146,13 +146,12 @@ def check_file(
     if existing == text:
         return FileOutcome("same", ())
     try:
-        stored = parse_snapshot(existing, name)
+        lines = tuple(secrets.scrub(line) for line in compare_texts(existing, text, name))
     except SnapshotFormatError as exc:
         # A snapshot edited into a bad state is replaced when asked to; a file that is no snapshot never is.
         if not update or exc.line == 1:
             raise _scrubbed(exc, secrets) from None
-        stored = None
-    lines = tuple(secrets.scrub(line) for line in differences(stored, snapshot)) if stored is not None else ()
+        lines = ()
     if update:
         write_snapshot_file(name, text)  # also when only the layout differs: the file stays canonical
         return FileOutcome("updated", lines)
@@ -199,8 +198,8 @@ def assert_matches(
         raise TypeError(f"assert_matches() file must be a str or a path object, got {type(file).__name__}")
     if not isinstance(update, bool):
         raise TypeError(f"assert_matches() update must be a bool, got {type(update).__name__}")
-    snapshot = build(checked, IgnoreSpec(ignore, "assert_matches()"), resolve_key(key))
-    outcome = check_file(snapshot, checked.secrets, file, update=update)
+    text = build(checked, IgnoreSpec(ignore, "assert_matches()"), resolve_key(key))
+    outcome = check_file(text, checked.secrets, file, update=update)
     if outcome.status == "missing":
         raise SnapshotMissingError(os.fspath(file))
     if outcome.status == "different":

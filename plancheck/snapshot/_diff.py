@@ -82,7 +82,7 @@ def differences(old: Snapshot, new: Snapshot) -> list[str]:
             lines.append(f"+ {now.label} ({now.fact('action') or _NONE})")
         elif now is None:
             lines.append(f"- {was.label}")
-        else:
+        elif was != now:
             lines.extend(f"{block.label}: {line}" for line in _block_differences(was, now, compare_fingerprints))
     return lines
 

@@ -23,6 +23,7 @@ same structure, so two snapshots are compared value by value, not line by line.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable
 from typing import Final
@@ -38,6 +39,7 @@ __all__ = [
     "UNKNOWN",
     "Block",
     "Snapshot",
+    "TextBlock",
     "is_sensitive",
     "natural_key",
     "path_key",
@@ -109,6 +111,7 @@ def step_key(step: Step) -> tuple[int, str | int]:
     return (0, step.key) if isinstance(step, MapStep) else (1, step.index)
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def path_key(text: str) -> tuple[tuple[int, str | int], ...]:
     """The sort key of a value line's path text (the root, ``""``, first).
 
@@ -176,11 +179,7 @@ class Block(FrozenValue):
 
     def lines(self) -> list[str]:
         """The block as text lines: its header, its facts, its values."""
-        out = [self.header()]
-        out.extend(f"  {name}: {text}" for name, text in self.facts)
-        for path, token in self.values:
-            out.append(f"  {ROOT_LABEL}: {token}" if not path else f"  {path} = {token}")
-        return out
+        return [self.header(), *body_lines(self.facts, self.values)]
 
     def fact(self, name: str) -> str | None:
         """The text of the fact ``name`` (the first, for ``replace``), or None."""
@@ -188,6 +187,51 @@ class Block(FrozenValue):
             if fact == name:
                 return text
         return None
+
+
+def body_lines(facts: Iterable[tuple[str, str]], values: Iterable[tuple[str, str]]) -> list[str]:
+    """The lines of a block after its header: its facts, then its values (the root as ``after:``)."""
+    out = [f"  {name}: {text}" for name, text in facts]
+    out.extend(f"  {ROOT_LABEL}: {token}" if not path else f"  {path} = {token}" for path, token in values)
+    return out
+
+
+class TextBlock:
+    """A block as the renderer makes it: its identity, and its lines after the header as one text.
+
+    A plan's snapshot is written as text and compared as text first (the common case: equal);
+    only a difference is worth the structure (:class:`Block`, by parsing).
+
+    >>> TextBlock("resource", "a.b", 1, "  action: delete").text()
+    'resource a.b (deposed 1)\\n  action: delete'
+    """
+
+    __slots__ = ("body", "deposed", "kind", "name")
+
+    def __init__(self, kind: str, name: str, deposed: int, body: str) -> None:
+        self.kind, self.name, self.deposed, self.body = kind, name, deposed, body
+
+    @property
+    def sort_key(self) -> tuple[object, ...]:
+        """As :attr:`Block.sort_key`."""
+        return (self.kind != RESOURCE, natural_key(self.name), self.name, self.deposed)
+
+    def text(self) -> str:
+        """The block's lines, header first."""
+        return Block(self.kind, self.name, self.deposed, (), ()).header() + "\n" + self.body
+
+
+def snapshot_text(blocks: Iterable[TextBlock], key_id: str | None) -> str:
+    """The text of a snapshot of ``blocks`` (in any order), as :meth:`Snapshot.text` writes it."""
+    parts = [HEADER]
+    if key_id is not None:
+        parts.append(KEY_LINE_PREFIX + key_id)
+    parts.append(COMMENT)
+    for block in sorted(blocks, key=lambda b: b.sort_key):
+        parts.append("")
+        parts.append(block.text())
+    parts.append("")
+    return "\n".join(parts)
 
 
 class Snapshot(FrozenValue):
@@ -213,12 +257,5 @@ class Snapshot(FrozenValue):
 
     def text(self) -> str:
         """The snapshot's text: what a snapshot file holds."""
-        parts = [HEADER]
-        if self.key_id is not None:
-            parts.append(KEY_LINE_PREFIX + self.key_id)
-        parts.append(COMMENT)
-        for block in self.blocks:
-            parts.append("")
-            parts.extend(block.lines())
-        parts.append("")
-        return "\n".join(parts)
+        blocks = (TextBlock(b.kind, b.name, b.deposed, "\n".join(body_lines(b.facts, b.values))) for b in self.blocks)
+        return snapshot_text(blocks, self.key_id)

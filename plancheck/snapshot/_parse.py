@@ -6,8 +6,10 @@ path order), so a hand-edited file that says the same thing compares equal.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
+from collections.abc import Sequence
 from decimal import Decimal
 from typing import Any, Final
 
@@ -151,24 +153,23 @@ class _Reader:
                     raise self.fail(number, f"a text after '{name}: '", _shown(line))
                 self.facts[name] = (text, number)
             return
-        path: Path | None = None
+        parsed: tuple[str, tuple[Any, ...], bool] | None = None
         start = 0
         while True:
             at = body.find(" = ", start)
             if at < 0:
                 break
-            try:
-                path = Path.parse(body[:at].rstrip())
-            except PathSyntaxError:
+            parsed = _parsed_path(body[:at].rstrip())
+            if parsed is None:
                 start = at + 1
                 continue
             break
-        if path is None or not len(path):
+        if parsed is None or not parsed[1]:
             raise self.fail(number, _EXPECT_LINE, _shown(line))
-        if self.kind == OUTPUT and path.steps[0] != MapStep("value"):
+        text, sort_key, under_value = parsed
+        if self.kind == OUTPUT and not under_value:
             raise self.fail(number, "an output's paths to start with value", _shown(body[:at].rstrip()))
-        token = self.token(body[at + 3 :].strip(), number)
-        self.value(path.to_text(), tuple(step_key(s) for s in path.steps), token, number)
+        self.value(text, sort_key, self.token(body[at + 3 :].strip(), number), number)
 
     def path(self, text: str, number: int) -> Path:
         try:
@@ -194,7 +195,21 @@ class _Reader:
         self.values[path] = (sort_key, token, number)
 
 
-def parse_snapshot(text: str, file: str | None = None) -> Snapshot:
+@functools.lru_cache(maxsize=1 << 16)
+def _parsed_path(text: str) -> tuple[str, tuple[Any, ...], bool] | None:
+    """A value line's path: its canonical text, its sort key, whether it starts with ``value``; None if no path.
+
+    Remembered: the same paths come back in every resource of a type.
+    """
+    try:
+        path = Path.parse(text)
+    except PathSyntaxError:
+        return None
+    steps = path.steps
+    return path.to_text(), tuple(step_key(s) for s in steps), bool(steps) and steps[0] == MapStep("value")
+
+
+def parse_snapshot(text: str, file: str | None = None, numbers: Sequence[int] | None = None) -> Snapshot:
     """The structure of a snapshot's text; a :class:`SnapshotFormatError` names the line at fault.
 
     >>> s = parse_snapshot("# tfplancheck plan snapshot 1\\n\\nresource a.b\\n  action: create\\n  id = \\"x\\"\\n")
@@ -204,6 +219,9 @@ def parse_snapshot(text: str, file: str | None = None) -> Snapshot:
     Traceback (most recent call last):
     ...
     plancheck.snapshot.SnapshotFormatError: plan.snap:1: expected the header line '# tfplancheck plan snapshot 1', found a JSON document (a plan, not its snapshot?)
+
+    ``numbers``, when given, are the line numbers in the file of the lines of ``text`` (a part of
+    the file): errors name those.
     """
     lines = text.split("\n")
     if lines and lines[-1] == "":
@@ -211,7 +229,8 @@ def parse_snapshot(text: str, file: str | None = None) -> Snapshot:
     reader = _Reader(file)
     _check_header(lines[0].rstrip("\r") if lines else "", not text, text.lstrip()[:1], reader)
     in_preamble = True
-    for number, raw in enumerate(lines[1:], start=2):
+    for index, raw in enumerate(lines[1:], start=1):
+        number = numbers[index] if numbers is not None else index + 1
         line = raw[:-1] if raw.endswith("\r") else raw
         if not line:
             continue

@@ -27,21 +27,25 @@ from .._documents.plan import Change, Plan, ResourceChange, shown_address
 from .._redact import SENSITIVE
 from ._ignore import IgnoreSpec
 from ._key import FingerprintKey
-from ._model import OUTPUT, RESOURCE, Block, Snapshot, path_key
+from ._model import OUTPUT, RESOURCE, TextBlock, body_lines, path_key, snapshot_text
 from ._secrets import ValueSecrets
 from ._values import IGNORED, Ignored, flatten
 
-__all__ = ["READ_DURING_PLAN", "snapshot_of"]
+__all__ = ["READ_DURING_PLAN", "render_snapshot"]
 
 READ_DURING_PLAN: Final = "read (during plan)"
 _EMPTY: Final[Mapping[str, Any]] = {}
 
 
-def snapshot_of(plan: Plan, ignore: IgnoreSpec, key: FingerprintKey | None) -> Snapshot:
-    """The snapshot of ``plan``, leaving out what ``ignore`` says, fingerprinting secrets under ``key``."""
+def render_snapshot(plan: Plan, ignore: IgnoreSpec, key: FingerprintKey | None) -> str:
+    """The snapshot text of ``plan``, leaving out what ``ignore`` says, fingerprinting secrets under ``key``.
+
+    Each block is made into text as soon as it is made, so no more than one block's lines are
+    held as pieces at a time.
+    """
     secrets = ValueSecrets(plan.secrets)
     seen: set[str] = set()
-    objects: dict[str, list[Block]] = {}  # by address: the current object's block (deposed 0), deposed ones (1)
+    objects: dict[str, list[TextBlock]] = {}  # by address: the current object's block (deposed 0), deposed ones (1)
     for raw, deferred_reason in _changes(plan):
         address = raw.get("address")
         if not isinstance(address, str):
@@ -63,30 +67,30 @@ def snapshot_of(plan: Plan, ignore: IgnoreSpec, key: FingerprintKey | None) -> S
                 objects.setdefault(address, []).append(block)
     blocks = [block for group in _told_apart(objects) for block in group]
     blocks.extend(_output_blocks(plan, secrets, key))
-    return Snapshot(blocks, None if key is None else key.id)
+    return snapshot_text(blocks, None if key is None else key.id)
 
 
-def _told_apart(objects: Mapping[str, list[Block]]) -> Iterator[list[Block]]:
+def _told_apart(objects: Mapping[str, list[TextBlock]]) -> Iterator[list[TextBlock]]:
     """The blocks of each address, deposed objects numbered; addresses shown alike (a hidden key) numbered too.
 
     A deposed key is random, and a hidden ``for_each`` key cannot be shown: the objects of one
     address, and the addresses whose keys are all hidden, are told apart by what they hold.
     """
-    by_name: dict[str, list[list[Block]]] = {}
+    by_name: dict[str, list[list[TextBlock]]] = {}
     for blocks in objects.values():
         current = [b for b in blocks if not b.deposed]
-        deposed = sorted((b for b in blocks if b.deposed), key=lambda b: b.lines())
-        numbered = current + [Block(b.kind, b.name, n, b.facts, b.values) for n, b in enumerate(deposed, 1)]
+        deposed = sorted((b for b in blocks if b.deposed), key=lambda b: b.body)
+        numbered = current + [TextBlock(b.kind, b.name, n, b.body) for n, b in enumerate(deposed, 1)]
         by_name.setdefault(blocks[0].name, []).append(numbered)
     for name, groups in by_name.items():
         if len(groups) == 1:
             yield groups[0]
             continue
-        groups.sort(key=lambda group: [(b.deposed, b.facts, b.values) for b in group])
+        groups.sort(key=lambda group: [(b.deposed, b.body) for b in group])
         head, sep, tail = name.rpartition(f'"{SENSITIVE}"')
         for n, group in enumerate(groups, 1):
             shown = f'{head}"(sensitive {n})"{tail}' if sep else f"{name} ({n})"
-            yield [Block(b.kind, shown, b.deposed, b.facts, b.values) for b in group]
+            yield [TextBlock(b.kind, shown, b.deposed, b.body) for b in group]
 
 
 def _changes(plan: Plan) -> Iterator[tuple[Mapping[str, Any], str | None]]:
@@ -124,7 +128,7 @@ def _resource_block(
     key: FingerprintKey | None,
     is_deposed: bool,
     deferred_reason: str | None,
-) -> Block | None:
+) -> TextBlock | None:
     chosen = ignore.for_resource(ResourceChange(raw, plan) if ignore.selects else None)
     if chosen is None:
         return None
@@ -152,7 +156,8 @@ def _resource_block(
                                  secrets=secrets, key=key, where=where, ignore=trie)
         if hidden:
             values.sort(key=lambda line: path_key(line[0]))
-    return Block(RESOURCE, shown_address(address, all_secrets), 1 if is_deposed else 0, facts, values)
+    body = "\n".join(body_lines(facts, values))
+    return TextBlock(RESOURCE, shown_address(address, all_secrets), 1 if is_deposed else 0, body)
 
 
 def _replace_paths(change: Mapping[str, Any], trie: Ignored, secrets: ValueSecrets) -> list[str]:
@@ -195,7 +200,7 @@ def _data_block(
     ignore: IgnoreSpec,
     secrets: ValueSecrets,
     key: FingerprintKey | None,
-) -> Block | None:
+) -> TextBlock | None:
     change = None
     if ignore.selects:
         fields = {name: raw[name] for name in ("address", "mode", "type", "name", "index", "provider_name") if name in raw}
@@ -213,10 +218,11 @@ def _data_block(
                                  where=f"resource\x00{address}", ignore=trie)
         if hidden:
             values.sort(key=lambda line: path_key(line[0]))
-    return Block(RESOURCE, shown_address(address, secrets.secrets), 0, [("action", READ_DURING_PLAN)], values)
+    body = "\n".join(body_lines([("action", READ_DURING_PLAN)], values))
+    return TextBlock(RESOURCE, shown_address(address, secrets.secrets), 0, body)
 
 
-def _output_blocks(plan: Plan, secrets: ValueSecrets, key: FingerprintKey | None) -> Iterator[Block]:
+def _output_blocks(plan: Plan, secrets: ValueSecrets, key: FingerprintKey | None) -> Iterator[TextBlock]:
     outputs = plan.raw.get("output_changes")
     if not isinstance(outputs, Mapping):
         return
@@ -229,4 +235,4 @@ def _output_blocks(plan: Plan, secrets: ValueSecrets, key: FingerprintKey | None
                                  secrets=secrets, key=key, where=f"output\x00{name}")
         if hidden:
             values.sort(key=lambda line: path_key(line[0]))
-        yield Block(OUTPUT, str(name), 0, facts, values)
+        yield TextBlock(OUTPUT, str(name), 0, "\n".join(body_lines(facts, values)))

@@ -28,7 +28,7 @@ _MEMO_LIMIT: Final = 1 << 20
 class _Detector:
     """The pieces of a set of secrets, indexed for one question: does a text touch any of them?"""
 
-    __slots__ = ("long", "short", "windows")
+    __slots__ = ("long", "short", "whole", "windows")
 
     def __init__(self, secrets: Secrets) -> None:
         scanner = secrets._scan()
@@ -38,21 +38,29 @@ class _Detector:
         self.long = {
             head: (frozenset(forms), tuple(sorted({len(f) for f in forms}, reverse=True))) for head, forms in long.items()
         }
+        # Every piece whole: a value that is a secret (the common case of a copy) is found in one look-up.
+        self.whole = frozenset([f for _, forms in self.short for f in forms] + [f for forms in long.values() for f in forms])
 
     def touches(self, text: str) -> bool:
         size = len(text)
         if size < MIN_SECRET_LENGTH:
             return False
+        if text in self.whole:
+            return True
+        width = SUBSTRING_WINDOW
+        windows = self.windows
+        # A window at either end of the value stands at a cut (the value's own start or end).
+        if size >= width and (text[:width] in windows or text[-width:] in windows):
+            return True
         part = text.__getitem__
         for n, forms in self.short:
             if n > size:
                 break
             if not forms.isdisjoint(map(part, map(slice, range(size - n + 1), range(n, size + 1)))):
                 return True
-        width = SUBSTRING_WINDOW
         if size < width:
             return False
-        hits = list(map(self.windows.__contains__, map(part, map(slice, range(size - width + 1), range(width, size + 1)))))
+        hits = list(map(windows.__contains__, map(part, map(slice, range(size - width + 1), range(width, size + 1)))))
         if True not in hits:
             return False
         long = self.long

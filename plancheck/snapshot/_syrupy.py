@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from .._documents.plan import Plan
 from .._redact import NO_SECRETS
 from ._api import build
-from ._diff import differences
+from ._compare import compare_texts
 from ._file import read_snapshot_file, write_snapshot_file
 from ._ignore import IgnoreSpec
 from ._key import resolve_key
@@ -78,7 +78,7 @@ class PlanSnapshotExtension(SingleFileSnapshotExtension):
             )
         spec = IgnoreSpec(self.ignore, "PlanSnapshotExtension")
         self._secrets = data.secrets  # to scrub a failure's lines: a hand-edited file could hold anything
-        return build(data, spec, resolve_key(None)).text()
+        return build(data, spec, resolve_key(None))
 
     def read_snapshot_data_from_location(self, *, snapshot_location: str, **_options: Any) -> str | None:
         """The stored text, or None when there is none; a file that is no snapshot is a located error."""
@@ -89,21 +89,19 @@ class PlanSnapshotExtension(SingleFileSnapshotExtension):
 
     def matches(self, *, serialized_data: Any, snapshot_data: Any) -> bool:
         """Whether the plan's snapshot says what the stored one says (compared value by value)."""
-        if serialized_data == snapshot_data:
-            return True
-        return not differences(parse_snapshot(str(snapshot_data)), parse_snapshot(str(serialized_data)))
+        return not compare_texts(str(snapshot_data), str(serialized_data))
 
     def diff_lines(self, serialized_data: Any, snapshot_data: Any) -> Iterator[str]:
         """The differences from the stored snapshot to the plan, as review comments."""
+        if not snapshot_data:
+            return
         try:
-            stored = parse_snapshot(str(snapshot_data)) if snapshot_data else None
+            lines = compare_texts(str(snapshot_data), str(serialized_data))
         except ValueError as exc:
             yield str(exc)
             return
-        if stored is None:
-            return
         secrets = getattr(self, "_secrets", NO_SECRETS)
-        for line in differences(stored, parse_snapshot(str(serialized_data))):
+        for line in lines:
             yield secrets.scrub(line)
 
     @classmethod

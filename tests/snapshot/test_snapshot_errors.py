@@ -263,3 +263,20 @@ def test_bad_ignore_specs_say_why(spec: str, message: str) -> None:
 )
 def test_ignore_specs_parse(spec: str, expected: object) -> None:
     assert parse_ignore_spec(spec) == expected
+
+
+def test_errors_in_a_file_compared_block_by_block_name_the_file_line(tmp_path: Path) -> None:
+    plan = plan_of(*(change(f"a.r{i}", ["create"], {"id": str(i)}) for i in range(3)))
+    file = tmp_path / "plan.snap"
+    snapshot.assert_matches(plan, file, update=True)
+    lines = file.read_text(encoding="utf-8").split("\n")
+    assert lines[13] == '  id = "2"'
+    lines[13] = "  id = two"
+    file.write_text("\n".join(lines), encoding="utf-8")
+    with pytest.raises(SnapshotFormatError, match=r"plan\.snap:14: expected a value: .*, found 'two'$"):
+        snapshot.assert_matches(plan, file)
+    lines[13] = '  id = "2"'
+    file.write_text("\n".join(lines[:10] + lines[3:]), encoding="utf-8")  # a block twice: the whole file is read
+    with pytest.raises(SnapshotFormatError, match=r"plan\.snap:11: expected each block once, found 'resource a\.r0' "
+                                                  r"again \(first on line 4\)$"):
+        snapshot.assert_matches(plan, file)
