@@ -177,3 +177,18 @@ def test_the_extension_is_a_syrupy_single_file_extension_named_by_its_public_mod
     assert issubclass(PlanSnapshotExtension, SingleFileSnapshotExtension)
     assert PlanSnapshotExtension.__module__ == "plancheck.snapshot"
     assert PlanSnapshotExtension.file_extension == "tfplan.txt"
+
+
+def test_the_extension_s_docstring_examples_run() -> None:
+    """Its doctests are not collected with --doctest-modules: the class is imported on first use."""
+    import doctest
+
+    finder = doctest.DocTestFinder()
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+    tests = [t for item in (PlanSnapshotExtension, PlanSnapshotExtension.ignoring)
+             for t in finder.find(item, item.__name__, globs={"PlanSnapshotExtension": PlanSnapshotExtension})
+             if t.examples]
+    assert len(tests) == 2
+    for test in tests:
+        runner.run(test)
+    assert runner.failures == 0
