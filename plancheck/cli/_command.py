@@ -230,7 +230,7 @@ def _command_parser(streams: _Io | None = None) -> _Parser:
     from ._leftovers import add_destroy_leftovers_parser
 
     add_destroy_leftovers_parser(commands, streams)
-    add_snapshot_parser(commands, streams)
+    add_snapshot_parser(commands, streams, _byte_count)
     return parser
 
 
@@ -556,7 +556,11 @@ def _dispatch(argv: list[str], io: _Io) -> int:
     if chosen.command == "snapshot":
         from ._snapshot import run_snapshot
 
-        return run_snapshot(args, io)
+        try:
+            max_bytes = _max_bytes(args.max_bytes, io.environ)
+        except _UsageError as exc:
+            return io.fail("usage", exc.message, False)
+        return run_snapshot(args, io, max_bytes)
     if args.version:
         io.out(f"tfplancheck {_version()}")
         return 0

@@ -9,7 +9,7 @@ that is not a snapshot (named with its line), no snapshot yet (without ``--updat
 from __future__ import annotations
 
 import argparse
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Final
 
 if TYPE_CHECKING:
@@ -53,8 +53,8 @@ def add_snapshot_arguments(parser: argparse.ArgumentParser, *, file_option: bool
                         help="leave a path or resources out of the snapshot; repeatable (see the examples)")
 
 
-def add_snapshot_parser(commands: Any, streams: object) -> None:
-    """Register ``snapshot`` on the subcommand parsers of the command line."""
+def add_snapshot_parser(commands: Any, streams: object, byte_count: Callable[[str], int]) -> None:
+    """Register ``snapshot`` on the subcommand parsers of the command line (``byte_count`` reads ``--max-bytes``)."""
     parser = commands.add_parser(
         "snapshot",
         prog="tfplancheck snapshot",
@@ -67,16 +67,10 @@ def add_snapshot_parser(commands: Any, streams: object) -> None:
     add_snapshot_arguments(parser, file_option=False)
     parser.add_argument("--terraform", metavar="PATH", help="terraform/tofu binary for binary plans")
     parser.add_argument(
-        "--max-bytes", metavar="N", type=_byte_count,
+        "--max-bytes", metavar="N", type=byte_count,
         help="refuse a plan or snapshot larger than N bytes; K, M, G suffixes (default: $PLANCHECK_MAX_BYTES, else 2G)",
     )
     parser.streams = streams
-
-
-def _byte_count(text: str) -> int:
-    from ._command import _byte_count as count
-
-    return count(text)
 
 
 def _ignore(specs: Sequence[str]) -> list[Any]:
@@ -122,20 +116,16 @@ def compare_snapshot(plan: Plan, file: str, *, update: bool, ignore: Sequence[st
     return 1, [*outcome.lines, f"{file}: the plan differs from its snapshot ({differences}; accept them with --update)"]
 
 
-def run_snapshot(args: argparse.Namespace, io: _Io) -> int:
+def run_snapshot(args: argparse.Namespace, io: _Io, max_bytes: int) -> int:
     """Run ``tfplancheck snapshot``; return the exit status (errors in one line, never a traceback)."""
     from ..snapshot import SnapshotFormatError
-    from ._command import _max_bytes, _UsageError
     from ._run import CliError, read_plan
 
     try:
-        max_bytes = _max_bytes(args.max_bytes, io.environ)
         _ignore(args.ignore)  # a bad --ignore is told before the plan is read
         plan = read_plan(args.plan, terraform=args.terraform, stdin=io.stdin, environ=io.environ, max_bytes=max_bytes)
         status, lines = compare_snapshot(plan, args.file, update=args.update, ignore=args.ignore, io=io,
                                          max_bytes=max_bytes)
-    except _UsageError as exc:
-        return io.fail("usage", exc.message, False)
     except SnapshotUsageError as exc:
         return io.fail("usage", str(exc), False)
     except CliError as exc:
