@@ -34,7 +34,7 @@ from ._model import (
 )
 from ._values import json_scalar
 
-__all__ = ["parse_snapshot"]
+__all__ = ["line_key", "parse_snapshot"]
 
 _DEPOSED: Final = re.compile(r"(.+) \(deposed ([0-9]+)\)\Z", re.DOTALL)
 _FACT: Final = re.compile(r"(action|reason|moved from|deferred|replace|after):(?: (.*))?\Z", re.DOTALL)
@@ -207,6 +207,24 @@ def _parsed_path(text: str) -> tuple[str, tuple[Any, ...], bool] | None:
         return None
     steps = path.steps
     return path.to_text(), tuple(step_key(s) for s in steps), bool(steps) and steps[0] == MapStep("value")
+
+
+def line_key(line: str) -> tuple[Any, ...]:
+    """The sort key of a value line the renderer made (the root's ``after:`` line first).
+
+    >>> sorted(['  b = 1', '  a["x"] = 2', '  a[0] = 3'], key=line_key)
+    ['  a["x"] = 2', '  a[0] = 3', '  b = 1']
+    """
+    body = line.strip()
+    if body.startswith(f"{ROOT_LABEL}:"):
+        return ()
+    start = 0
+    while (at := body.find(" = ", start)) >= 0:
+        parsed = _parsed_path(body[:at])
+        if parsed is not None:
+            return parsed[1]
+        start = at + 1
+    return ()
 
 
 def parse_snapshot(text: str, file: str | None = None, numbers: Sequence[int] | None = None) -> Snapshot:

@@ -28,6 +28,7 @@ from .._redact import SENSITIVE
 from ._ignore import IgnoreSpec
 from ._key import FingerprintKey
 from ._model import OUTPUT, RESOURCE, TextBlock, body_lines, path_key, snapshot_text
+from ._parse import line_key
 from ._secrets import ValueSecrets
 from ._values import IGNORED, Ignored, flatten
 
@@ -149,14 +150,14 @@ def _resource_block(
         facts.append(("deferred", deferred_reason))
     if not all_ignored:
         facts.extend(("replace", text) for text in _replace_paths(change, trie, secrets))
-    values: list[tuple[str, str]] = []
+    values: list[str] = []
     if not all_ignored:
         where = f"resource\x00{address}" + ("\x00deposed" if is_deposed else "")
         values, hidden = flatten(change.get("after"), change.get("after_unknown"), change.get("after_sensitive"), "",
                                  secrets=secrets, key=key, where=where, ignore=trie)
         if hidden:
-            values.sort(key=lambda line: path_key(line[0]))
-    body = "\n".join(body_lines(facts, values))
+            values.sort(key=line_key)
+    body = "\n".join([*body_lines(facts, ()), *values])
     return TextBlock(RESOURCE, shown_address(address, all_secrets), 1 if is_deposed else 0, body)
 
 
@@ -212,13 +213,13 @@ def _data_block(
         return None
     trie, all_ignored = chosen
     address = raw["address"]
-    values: list[tuple[str, str]] = []
+    values: list[str] = []
     if not all_ignored:
         values, hidden = flatten(raw.get("values"), None, raw.get("sensitive_values"), "", secrets=secrets, key=key,
                                  where=f"resource\x00{address}", ignore=trie)
         if hidden:
-            values.sort(key=lambda line: path_key(line[0]))
-    body = "\n".join(body_lines([("action", READ_DURING_PLAN)], values))
+            values.sort(key=line_key)
+    body = "\n".join([f"  action: {READ_DURING_PLAN}", *values])
     return TextBlock(RESOURCE, shown_address(address, secrets.secrets), 0, body)
 
 
@@ -234,5 +235,5 @@ def _output_blocks(plan: Plan, secrets: ValueSecrets, key: FingerprintKey | None
         values, hidden = flatten(change.get("after"), change.get("after_unknown"), change.get("after_sensitive"), "value",
                                  secrets=secrets, key=key, where=f"output\x00{name}")
         if hidden:
-            values.sort(key=lambda line: path_key(line[0]))
-        yield TextBlock(OUTPUT, str(name), 0, "\n".join(body_lines(facts, values)))
+            values.sort(key=line_key)
+        yield TextBlock(OUTPUT, str(name), 0, "\n".join([*body_lines(facts, ()), *values]))

@@ -22,7 +22,7 @@ from tfjsonpath._text import quote_key
 
 from .._redact import NO_VALUE, SENSITIVE, Marks, contains_sensitive, fit_marks, number_text
 from ._key import FingerprintKey
-from ._model import UNKNOWN
+from ._model import ROOT_LABEL, UNKNOWN
 from ._secrets import ValueSecrets
 
 __all__ = ["Ignored", "flatten", "json_scalar", "json_string"]
@@ -33,6 +33,10 @@ _SHORT_ESCAPES: Final = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t
 Ignored = Mapping[tuple[str, Any], Any]
 IGNORED: Final = True
 _NO_IGNORE: Final[Ignored] = {}
+_EMPTY_OBJECT: Final = "{}"
+_EMPTY_ARRAY: Final = "[]"
+#: The line of a value at the root path (a resource's whole planned value), as the walk makes it.
+_ROOT_LINE: Final = "   = "
 
 
 def json_string(text: str) -> str:
@@ -117,8 +121,9 @@ def flatten(
     key: FingerprintKey | None,
     where: str,
     ignore: Ignored = _NO_IGNORE,
-) -> tuple[list[tuple[str, str]], bool]:
-    """The ``(path text, value token)`` lines of a value, in path order; and whether a key was hidden.
+) -> tuple[list[str], bool]:
+    """The lines of a value (``  PATH = VALUE``, or ``  after: VALUE`` for the root), in path order; and whether
+    a key was hidden.
 
     ``root`` is the text of the value's own path (``""`` for a resource's planned value, ``"value"``
     for an output's). ``where`` names the value for fingerprints. ``ignore`` is a trie of paths left
@@ -128,11 +133,14 @@ def flatten(
     >>> lines, _ = flatten({"id": None, "tags": {}, "pw": "x", "l": [1]}, {"arn": True}, {"pw": True}, "",
     ...                    secrets=ValueSecrets(), key=None, where="a.b")
     >>> lines
-    [('arn', '(known after apply)'), ('id', 'null'), ('l[0]', '1'), ('pw', '(sensitive)'), ('tags', '{}')]
+    ['  arn = (known after apply)', '  id = null', '  l[0] = 1', '  pw = (sensitive)', '  tags = {}']
     """
     walker = _Walker(secrets, key, where)
     walker.marked(value, unknown, sensitive, root, ignore)
-    return walker.out, walker.hidden_key
+    out = walker.out
+    if not root and out and out[0].startswith(_ROOT_LINE):  # the root has a line only when it is the only one
+        out[0] = f"  {ROOT_LABEL}: {out[0][len(_ROOT_LINE):]}"
+    return out, walker.hidden_key
 
 
 #: Below this depth a subtree without marks is walked by recursion (fast); deeper, by the walk with its own stack.
@@ -145,7 +153,7 @@ class _Walker:
     __slots__ = ("checking", "hidden_key", "key", "out", "touches", "where")
 
     def __init__(self, secrets: ValueSecrets, key: FingerprintKey | None, where: str) -> None:
-        self.out: list[tuple[str, str]] = []
+        self.out: list[str] = []
         self.hidden_key = False
         self.checking = secrets.active
         self.touches = secrets.touches
@@ -165,12 +173,12 @@ class _Walker:
         checking, touches = self.checking, self.touches
         if type(val) is dict:
             if not val:
-                emit((text, "{}"))
+                emit(f"  {text} = {_EMPTY_OBJECT}")
                 return
             items: Any = sorted(val.items()) if all(type(k) is str for k in val) else sorted(val.items(), key=_str_key)
         else:
             if not val:
-                emit((text, "[]"))
+                emit(f"  {text} = {_EMPTY_ARRAY}")
                 return
             items = enumerate(val)
         is_dict = type(val) is dict
@@ -195,10 +203,11 @@ class _Walker:
                 path = f"{text}[{k}]"
             kind = type(child)
             if kind is str:
-                emit((path, _sensitive(self.key, self.where, path, child, None) if checking and touches(child)
-                      else json_string(child)))
+                shown = (_sensitive(self.key, self.where, path, child, None) if checking and touches(child)
+                         else json_string(child))
+                emit(f"  {path} = {shown}")
             elif child is None:
-                emit((path, "null"))
+                emit(f"  {path} = null")
             elif kind is dict or kind is list:
                 if depth < _PLAIN_DEPTH:
                     self.plain(child, path, sub, depth + 1)
@@ -207,7 +216,7 @@ class _Walker:
             elif _is_object(child) or _is_array(child):
                 self.marked(child, None, None, path, sub)
             else:
-                emit((path, self.scalar(child, path)))
+                emit(f"  {path} = {self.scalar(child, path)}")
         if hidden:
             self.hide(text, hidden, None)
 
@@ -218,7 +227,7 @@ class _Walker:
         """
         self.hidden_key = True
         shown = _child_path(text, SENSITIVE)
-        self.out.append((shown, _sensitive(self.key, self.where, shown, entries, unknown)))
+        self.out.append(f"  {shown} = {_sensitive(self.key, self.where, shown, entries, unknown)}")
 
     def marked(self, value: Any, unknown: Marks, sensitive: Marks, root: str, ignore: Any) -> None:
         """Any value with its marks, walked with an explicit stack (any depth)."""
@@ -235,7 +244,7 @@ class _Walker:
                     if not ((mark_kind is dict or mark_kind is list) and (kind is mark_kind or val is None or val is NO_VALUE)):
                         sm = fit_marks(sm, val)
                 if sm is True:
-                    emit((text, _sensitive(self.key, self.where, text, val, um)))
+                    emit(f"  {text} = {_sensitive(self.key, self.where, text, val, um)}")
                     continue
             if um is not None and um is not False:
                 if um is not True:
@@ -243,14 +252,15 @@ class _Walker:
                     if not ((mark_kind is dict or mark_kind is list) and (kind is mark_kind or val is None or val is NO_VALUE)):
                         um = fit_marks(um, val)
                 if um is True:
-                    emit((text, UNKNOWN))
+                    emit(f"  {text} = {UNKNOWN}")
                     continue
             if kind is str:
-                emit((text, _sensitive(self.key, self.where, text, val, None) if checking and touches(val)
-                      else json_string(val)))
+                shown = (_sensitive(self.key, self.where, text, val, None) if checking and touches(val)
+                         else json_string(val))
+                emit(f"  {text} = {shown}")
                 continue
             if val is None:
-                emit((text, "null"))
+                emit(f"  {text} = null")
                 continue
             if not um and not sm and (kind is dict or kind is list):
                 self.plain(val, text, trie, 0)  # nothing marked in it: the fast walk
@@ -263,7 +273,7 @@ class _Walker:
             elif kind is list:
                 is_object = False
             elif kind is bool or kind is int or kind is Decimal or not (_is_object(val) or _is_array(val)):
-                emit((text, self.scalar(val, text)))
+                emit(f"  {text} = {self.scalar(val, text)}")
                 continue
             else:
                 is_object = _is_object(val)
@@ -274,7 +284,7 @@ class _Walker:
                 if sm:
                     keys.extend(k for k in _marked_keys(sm, val) if k not in keys)
                 if not keys:
-                    emit((text, "{}"))
+                    emit(f"  {text} = {_EMPTY_OBJECT}")
                     continue
                 keys.sort(key=str)
                 um_obj = um is not None and um is not False and (type(um) is dict or _is_object(um))
@@ -312,7 +322,7 @@ class _Walker:
                             count = i + 1
                             break
             if not count:
-                emit((text, "[]"))
+                emit(f"  {text} = {_EMPTY_ARRAY}")
                 continue
             for i in range(count - 1, -1, -1):
                 sub = None

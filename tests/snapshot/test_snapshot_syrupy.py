@@ -54,6 +54,13 @@ def _plan(name: str = "web", secret_suffix: str = "", build: str = "1") -> dict[
     return document
 
 
+@pytest.fixture(autouse=True)
+def _not_an_xdist_worker(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Inner sessions are sessions of their own: under xdist, syrupy would take them for workers and say nothing."""
+    for name in ("PYTEST_XDIST_WORKER", "PYTEST_XDIST_WORKER_COUNT", "PYTEST_XDIST_TESTRUNUID"):
+        monkeypatch.delenv(name, raising=False)
+
+
 @pytest.fixture
 def project(pytester: pytest.Pytester) -> pytest.Pytester:
     pytester.makepyfile(test_inner=INNER)
