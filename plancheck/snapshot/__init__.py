@@ -1,0 +1,68 @@
+"""Plan snapshots (approval testing) that know unknowns and secrets: render, compare, hold a plan to its file.
+
+A snapshot is a canonical text of a plan, one planned value per line, made to be reviewed in a
+pull request: unknown values are ``(known after apply)``, sensitive ones ``(sensitive)`` (never
+their value, nor anything it could be guessed from), null, empty and absent values never look
+alike, and nothing volatile (Terraform's version, a timestamp, the document's order) is kept.
+
+>>> from plancheck import Plan, snapshot
+>>> plan = Plan.from_dict({"format_version": "1.2", "resource_changes": [{"address": "cloud_bucket.logs",
+...     "change": {"actions": ["create"], "after": {"name": "logs", "tags": {}}, "after_unknown": {"arn": True}}}]})
+>>> print(snapshot.render(plan, key=None), end="")
+# tfplancheck plan snapshot 1
+# One planned value per line: (known after apply) is unknown, (sensitive) hidden, no line absent.
+<BLANKLINE>
+resource cloud_bucket.logs
+  action: create
+  arn = (known after apply)
+  name = "logs"
+  tags = {}
+
+* :func:`render` a plan; :func:`diff` two plans or snapshots as review comments;
+  :func:`assert_matches` a plan to a snapshot file (``update=True`` writes it);
+* :class:`PlanSnapshotExtension` for pytest's syrupy (``pip install 'tfplancheck[snapshot]'``):
+  ``assert snapshot(extension_class=PlanSnapshotExtension) == plan``;
+* ``tfplancheck snapshot PLAN FILE [--update]`` on the command line.
+
+A changed secret is invisible in a snapshot file unless a key is set (``TFPLANCHECK_SNAPSHOT_KEY``,
+a CI secret): then each sensitive value is a keyed fingerprint, and a changed one shows as
+``(sensitive) -> (sensitive, changed)``. :func:`diff` of two plans always shows it.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ._api import assert_matches, diff, render
+from ._errors import SnapshotFormatError, SnapshotMismatchError, SnapshotMissingError
+
+if TYPE_CHECKING:
+    from ._syrupy import PlanSnapshotExtension
+
+__all__ = [
+    "PlanSnapshotExtension",
+    "SnapshotFormatError",
+    "SnapshotMismatchError",
+    "SnapshotMissingError",
+    "assert_matches",
+    "diff",
+    "render",
+]
+
+for _function in (assert_matches, diff, render):
+    _function.__module__ = __name__
+del _function
+
+
+def __getattr__(name: str) -> Any:
+    # syrupy is an optional extra: it is imported only when its extension is asked for.
+    if name == "PlanSnapshotExtension":
+        from ._syrupy import PlanSnapshotExtension
+
+        globals()[name] = PlanSnapshotExtension
+        return PlanSnapshotExtension
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})

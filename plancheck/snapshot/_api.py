@@ -1,0 +1,211 @@
+"""The three things to do with a snapshot: render a plan, compare two, hold a plan to its file."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Final
+
+from .._documents.plan import Plan
+from .._redact import NO_SECRETS, Secrets, revealing_sensitive
+from ._compare import compare_texts
+from ._errors import SnapshotFormatError, SnapshotMismatchError, SnapshotMissingError
+from ._file import read_snapshot_file, write_snapshot_file
+from ._ignore import IgnoreSpec
+from ._key import FingerprintKey, resolve_key
+from ._render import render_snapshot
+
+__all__ = ["FileOutcome", "assert_matches", "build", "check_file", "diff", "render"]
+
+_NO_IGNORE: Final = ()
+
+
+def _plan(plan: object, owner: str) -> Plan:
+    if not isinstance(plan, Plan):
+        raise TypeError(
+            f"{owner} plan must be a plancheck.Plan, got {type(plan).__name__} (load it with plancheck.load_plan)"
+        )
+    return plan
+
+
+def build(plan: Plan, ignore: IgnoreSpec, key: FingerprintKey | None) -> str:
+    """The snapshot text of ``plan``; never revealing a secret, whatever the caller reveals elsewhere."""
+    with revealing_sensitive(False):
+        return render_snapshot(plan, ignore, key)
+
+
+def render(plan: Plan, ignore: Any = _NO_IGNORE, *, key: str | bytes | None = None) -> str:
+    """The snapshot of ``plan``: a canonical, reviewable text that holds no secret.
+
+    One block per resource change (by address; a deposed object as ``(deposed N)``), data source
+    read during the plan, and output: its action, why, the paths forcing replacement, and its
+    planned values one per line (``(known after apply)``, ``(sensitive)``; an absent attribute has
+    no line). The same plan always renders the same text, whatever the order of its document.
+    ``ignore`` leaves out paths (everywhere, or in the resources a ``(Resources, path)`` pair
+    selects) and whole resources (a :class:`plancheck.Resources`). With ``key`` (or
+    ``TFPLANCHECK_SNAPSHOT_KEY`` set), each sensitive value is a fingerprint under that key.
+
+    >>> from plancheck import Plan
+    >>> plan = Plan.from_dict({"format_version": "1.2", "resource_changes": [{"address": "null_resource.a",
+    ...     "change": {"actions": ["create"], "after": {"triggers": {"pw": "hunter2", "k": "v"}, "tags": None},
+    ...                "after_unknown": {"id": True}, "after_sensitive": {"triggers": {"pw": True}}}}]})
+    >>> print(render(plan, key=None), end="")  # doctest: +NORMALIZE_WHITESPACE
+    # tfplancheck plan snapshot 1
+    # One planned value per line: (known after apply) is unknown, (sensitive) hidden, no line absent.
+    <BLANKLINE>
+    resource null_resource.a
+      action: create
+      id = (known after apply)
+      tags = null
+      triggers["k"] = "v"
+      triggers["pw"] = (sensitive)
+    """
+    return build(_plan(plan, "render()"), IgnoreSpec(ignore, "render()"), resolve_key(key))
+
+
+def _side(value: object, name: str, ignore: IgnoreSpec, key: FingerprintKey | None) -> tuple[str, str | None, Secrets]:
+    """A side of a diff as snapshot text, the file it came from, and the secrets it knows."""
+    if isinstance(value, Plan):
+        return build(value, ignore, key), None, value.secrets
+    if isinstance(value, str):
+        return value, None, NO_SECRETS
+    if isinstance(value, os.PathLike):
+        file = os.fspath(value)
+        text = read_snapshot_file(file)
+        if text is None:
+            raise SnapshotFormatError(file, None, "a snapshot file", found="no such file")
+        return text, file, NO_SECRETS
+    raise TypeError(
+        f"diff() {name} must be a plancheck.Plan, a snapshot's text (str) or a snapshot file (a path object), "
+        f"got {type(value).__name__}"
+    )
+
+
+def diff(old: Any, new: Any, *, ignore: Any = _NO_IGNORE, key: str | bytes | None = None) -> list[str]:
+    """The differences from ``old`` to ``new``, one review comment each, in a fixed order.
+
+    Each side is a :class:`plancheck.Plan`, a snapshot's text, or a snapshot file (a
+    ``pathlib.Path``). Two plans are compared with a key made for the call, so a changed secret
+    shows (``(sensitive) -> (sensitive, changed)``) and no secret does; against a text, a plan is
+    rendered with ``key`` (or ``TFPLANCHECK_SNAPSHOT_KEY``), and a secret's change shows only if
+    the text was written with the same key. ``ignore`` applies to the plans (see :func:`render`).
+
+    >>> from plancheck import Plan
+    >>> def plan(name, pw):
+    ...     return Plan.from_dict({"format_version": "1.2", "resource_changes": [{"address": "cloud_bucket.logs",
+    ...         "change": {"actions": ["create"], "after": {"name": name, "pw": pw}, "after_sensitive": {"pw": True}}}]})
+    >>> diff(plan("logs", "hunter2"), plan("logs2", "hunter3"))
+    ['cloud_bucket.logs: name: "logs" -> "logs2"', 'cloud_bucket.logs: pw: (sensitive) -> (sensitive, changed)']
+    """
+    spec = IgnoreSpec(ignore, "diff()")
+    chosen = resolve_key(key)
+    if chosen is None and isinstance(old, Plan) and isinstance(new, Plan):
+        chosen = FingerprintKey(os.urandom(32))
+    before, before_file, old_secrets = _side(old, "old", spec, chosen)
+    after, after_file, new_secrets = _side(new, "new", spec, chosen)
+    secrets = old_secrets | new_secrets
+    return [secrets.scrub(line) for line in compare_texts(before, after, before_file, after_file)]
+
+
+@dataclass(frozen=True, slots=True)
+class FileOutcome:
+    """What comparing a plan's snapshot with a file found: ``same``, ``different``, ``missing``, ``written`` or ``updated``.
+
+    >>> FileOutcome("missing", ()).ok
+    False
+    """
+
+    status: str
+    lines: tuple[str, ...]
+
+    @property
+    def ok(self) -> bool:
+        """Whether the file now holds the plan's snapshot (it matched, or was written)."""
+        return self.status in ("same", "written", "updated")
+
+
+def check_file(
+    text: str, secrets: Secrets, file: str | os.PathLike[str], *, update: bool, max_bytes: int | None = None
+) -> FileOutcome:
+    """Compare the snapshot ``text`` with the file; with ``update``, write it there when it is missing or different.
+
+    The texts are compared first; only when they differ are both read as structures. Differences
+    and errors are scrubbed of ``secrets`` (a hand-edited file could hold anything).
+    """
+    name = os.fspath(file)
+    try:
+        existing = read_snapshot_file(name, max_bytes)
+    except SnapshotFormatError as exc:
+        raise _scrubbed(exc, secrets) from None
+    if existing is None:
+        if not update:
+            return FileOutcome("missing", ())
+        write_snapshot_file(name, text)
+        return FileOutcome("written", ())
+    if existing == text:
+        return FileOutcome("same", ())
+    try:
+        lines = tuple(secrets.scrub(line) for line in compare_texts(existing, text, name))
+    except SnapshotFormatError as exc:
+        # A snapshot edited into a bad state is replaced when asked to; a file that is no snapshot never is.
+        if not update or exc.line == 1:
+            raise _scrubbed(exc, secrets) from None
+        lines = ()
+    if update:
+        write_snapshot_file(name, text)  # also when only the layout differs: the file stays canonical
+        return FileOutcome("updated", lines)
+    return FileOutcome("different" if lines else "same", lines)
+
+
+def _scrubbed(exc: SnapshotFormatError, secrets: Secrets) -> SnapshotFormatError:
+    found = None if exc.found is None else secrets.scrub(exc.found)
+    return SnapshotFormatError(exc.file, exc.line, secrets.scrub(exc.expected), found=found)
+
+
+def assert_matches(
+    plan: Plan,
+    file: str | os.PathLike[str],
+    update: bool = False,
+    ignore: Any = _NO_IGNORE,
+    key: str | bytes | None = None,
+) -> None:
+    """Hold ``plan`` to the snapshot in ``file``: raise :class:`SnapshotMismatchError` listing every difference.
+
+    A missing file raises :class:`SnapshotMissingError` saying how to write it. With ``update=True``
+    the file is written (atomically) when it is missing or differs, and nothing is raised. A file
+    that is not a snapshot raises :class:`SnapshotFormatError` naming its line. ``ignore`` and
+    ``key`` are as for :func:`render`.
+
+    >>> import pathlib, tempfile
+    >>> from plancheck import Plan
+    >>> plan = Plan.from_dict({"format_version": "1.2", "output_changes": {"ip": {"actions": ["create"],
+    ...     "after": "10.0.0.1"}}})
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     snap = pathlib.Path(d, "plan.snap")
+    ...     assert_matches(plan, snap, update=True)
+    ...     assert_matches(plan, snap)
+    ...     _ = snap.write_text(snap.read_text().replace("10.0.0.1", "10.0.0.2"))
+    ...     assert_matches(plan, snap)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    plancheck.snapshot.SnapshotMismatchError: plan does not match the snapshot .../plan.snap (1 difference):
+      output.ip: value: "10.0.0.2" -> "10.0.0.1"
+    update it with update=True (pytest: --snapshot-update; command line: --update)
+    """
+    checked = _plan(plan, "assert_matches()")
+    if not isinstance(file, (str, os.PathLike)):
+        raise TypeError(f"assert_matches() file must be a str or a path object, got {type(file).__name__}")
+    if not isinstance(update, bool):
+        raise TypeError(f"assert_matches() update must be a bool, got {type(update).__name__}")
+    text = build(checked, IgnoreSpec(ignore, "assert_matches()"), resolve_key(key))
+    outcome = check_file(text, checked.secrets, file, update=update)
+    if outcome.status == "missing":
+        raise SnapshotMissingError(os.fspath(file))
+    if outcome.status == "different":
+        raise SnapshotMismatchError(os.fspath(file), outcome.lines)
+
+
+def environment_key(environ: Mapping[str, str]) -> FingerprintKey | None:
+    """The key ``environ`` gives (``TFPLANCHECK_SNAPSHOT_KEY``), for front ends with their own environment."""
+    return resolve_key(None, environ)

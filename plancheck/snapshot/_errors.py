@@ -1,0 +1,123 @@
+"""What a snapshot raises: a file that is not a snapshot, a plan that differs from one, a missing one."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .._errors import CheckFailedError, CheckFailure, DocumentFormatError, public
+
+__all__ = ["SnapshotFormatError", "SnapshotMismatchError", "SnapshotMissingError"]
+
+_MODULE = "plancheck.snapshot"
+#: How a failure tells the reader to accept the new plan.
+UPDATE_HINT = "update it with update=True (pytest: --snapshot-update; command line: --update)"
+
+
+@public(_MODULE)
+class SnapshotFormatError(DocumentFormatError):
+    """A file that is not a plan snapshot, or one edited into a state that cannot be read.
+
+    ``file`` names the file (None for text given directly) and ``line`` the line (1-based; None
+    when the whole file is at fault, e.g. unreadable). A ``ValueError`` and a ``TfCheckError``.
+
+    >>> err = SnapshotFormatError("plan.snap", 3, "a value line PATH = VALUE", found="'id ='")
+    >>> str(err)
+    "plan.snap:3: expected a value line PATH = VALUE, found 'id ='"
+    >>> err.file, err.line, isinstance(err, ValueError)
+    ('plan.snap', 3, True)
+    """
+
+    kind = "snapshot"
+    line: int | None
+
+    def __init__(self, file: str | None, line: int | None, expected: str, *, found: str | None = None) -> None:
+        self.line = line
+        location = f"line {line}" if line is not None else "the file"
+        super().__init__(location, expected, found=found, source=file)
+
+    @property
+    def file(self) -> str | None:
+        """The file, as it was named (None for text given directly)."""
+        return self.source
+
+    def _render(self) -> str:
+        where = self.source or "<snapshot>"
+        if self.line is not None:
+            where += f":{self.line}"
+        text = f"{where}: expected {self.expected}"
+        if self.found is not None:
+            text += f", found {self.found}"
+        return text
+
+    def with_source(self, source: str | None) -> SnapshotFormatError:
+        """This error naming the file ``source``.
+
+        >>> SnapshotFormatError(None, 1, "x").with_source("a.snap").file
+        'a.snap'
+        """
+        return SnapshotFormatError(source, self.line, self.expected, found=self.found)
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (_rebuild_format_error, (self.source, self.line, self.expected, self.found))
+
+
+def _rebuild_format_error(file: str | None, line: int | None, expected: str, found: str | None) -> SnapshotFormatError:
+    return SnapshotFormatError(file, line, expected, found=found)
+
+
+@public(_MODULE)
+class SnapshotMismatchError(CheckFailedError):
+    """The plan differs from its snapshot: ``lines`` are the differences, one review comment each.
+
+    An ``AssertionError`` (a failed check, as pytest reports it); ``file`` is the snapshot file.
+
+    >>> err = SnapshotMismatchError("plan.snap", ['cloud_bucket.logs: name: "logs" -> "logs2"'])
+    >>> print(err)
+    plan does not match the snapshot plan.snap (1 difference):
+      cloud_bucket.logs: name: "logs" -> "logs2"
+    update it with update=True (pytest: --snapshot-update; command line: --update)
+    >>> err.lines
+    ('cloud_bucket.logs: name: "logs" -> "logs2"',)
+    """
+
+    noun = "snapshot check"
+    file: str
+    lines: tuple[str, ...]
+
+    def __init__(self, file: str, lines: Sequence[str]) -> None:
+        self.file = str(file)
+        self.lines = tuple(lines)
+        super().__init__([CheckFailure("PlanSnapshot", None, None, line) for line in self.lines] or self._empty())
+
+    def _empty(self) -> list[CheckFailure]:
+        return [CheckFailure("PlanSnapshot", None, None, f"the snapshot {self.file} differs")]
+
+    def _render(self) -> str:
+        count = len(self.lines)
+        head = f"plan does not match the snapshot {self.file} ({count} difference{'' if count == 1 else 's'}):"
+        return "\n".join([head, *(f"  {line}" for line in self.lines), UPDATE_HINT])
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (type(self), (self.file, self.lines))
+
+
+@public(_MODULE)
+class SnapshotMissingError(SnapshotMismatchError):
+    """There is no snapshot file yet: the message says how to write it.
+
+    >>> print(SnapshotMissingError("plan.snap"))
+    no snapshot at plan.snap: write it with update=True (pytest: --snapshot-update; command line: --update)
+    """
+
+    def __init__(self, file: str) -> None:
+        super().__init__(file, ())
+
+    def _empty(self) -> list[CheckFailure]:
+        return [CheckFailure("PlanSnapshot", None, None, f"no snapshot at {self.file}")]
+
+    def _render(self) -> str:
+        return f"no snapshot at {self.file}: write it with " + UPDATE_HINT.removeprefix("update it with ")
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (type(self), (self.file,))
+

@@ -1,0 +1,239 @@
+"""A plan as a snapshot: one block per resource object, data source read during the plan, and output.
+
+* Resource changes (and deferred changes) are blocks ``resource ADDRESS``: their actions, why
+  (``action_reason``), where they moved from, which paths force replacement, and their planned
+  values (``after`` with ``after_unknown`` and ``after_sensitive``).
+* A deposed object is ``resource ADDRESS (deposed N)``: its deposed key is random, so the deposed
+  objects of one address are numbered in the order of what they hold, not named by their key.
+* Data sources read during the plan are not resource changes (Terraform 0.15 on, format 0.2 and
+  1.x alike): they sit in ``prior_state`` with the values they read, and are blocks with the
+  action ``read (during plan)``. A read deferred to apply is a resource change with action ``read``.
+* Outputs are blocks ``output NAME`` whose value is at the path ``value``.
+
+Nothing volatile is kept: no Terraform version, timestamp or format version, no order of the
+document. Addresses show their instance keys through the plan's secrets (a ``for_each`` key can be
+one), and values as :mod:`plancheck.snapshot._values` says.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any, Final
+
+from tfjsonpath import MapStep, Path
+from tfjsonpath._text import quote_key
+
+from .._documents.plan import Change, Plan, ResourceChange, shown_address
+from .._redact import SENSITIVE
+from ._ignore import IgnoreSpec
+from ._key import FingerprintKey
+from ._model import OUTPUT, RESOURCE, TextBlock, body_lines, path_key, snapshot_text
+from ._parse import line_key
+from ._secrets import ValueSecrets
+from ._values import IGNORED, Ignored, flatten
+
+__all__ = ["READ_DURING_PLAN", "render_snapshot"]
+
+READ_DURING_PLAN: Final = "read (during plan)"
+_EMPTY: Final[Mapping[str, Any]] = {}
+
+
+def render_snapshot(plan: Plan, ignore: IgnoreSpec, key: FingerprintKey | None) -> str:
+    """The snapshot text of ``plan``, leaving out what ``ignore`` says, fingerprinting secrets under ``key``.
+
+    Each block is made into text as soon as it is made, so no more than one block's lines are
+    held as pieces at a time.
+    """
+    secrets = ValueSecrets(plan.secrets)
+    seen: set[str] = set()
+    objects: dict[str, list[TextBlock]] = {}  # by address: the current object's block (deposed 0), deposed ones (1)
+    for raw, deferred_reason in _changes(plan):
+        address = raw.get("address")
+        if not isinstance(address, str):
+            continue
+        is_deposed = bool(raw.get("deposed"))
+        if not is_deposed:
+            if address in seen:
+                continue  # listed twice (Terraform never does): the first wins, as in every lookup
+            seen.add(address)
+        block = _resource_block(raw, plan, ignore, secrets, key, is_deposed, deferred_reason)
+        if block is not None:
+            objects.setdefault(address, []).append(block)
+    for raw, module in _data_reads(plan):
+        address = raw.get("address")
+        if isinstance(address, str) and address not in seen:
+            seen.add(address)
+            block = _data_block(raw, module, plan, ignore, secrets, key)
+            if block is not None:
+                objects.setdefault(address, []).append(block)
+    blocks = [block for group in _told_apart(objects) for block in group]
+    blocks.extend(_output_blocks(plan, secrets, key))
+    return snapshot_text(blocks, None if key is None else key.id)
+
+
+def _told_apart(objects: Mapping[str, list[TextBlock]]) -> Iterator[list[TextBlock]]:
+    """The blocks of each address, deposed objects numbered; addresses shown alike (a hidden key) numbered too.
+
+    A deposed key is random, and a hidden ``for_each`` key cannot be shown: the objects of one
+    address, and the addresses whose keys are all hidden, are told apart by what they hold.
+    """
+    by_name: dict[str, list[list[TextBlock]]] = {}
+    for blocks in objects.values():
+        current = [b for b in blocks if not b.deposed]
+        deposed = sorted((b for b in blocks if b.deposed), key=lambda b: b.body)
+        numbered = current + [TextBlock(b.kind, b.name, n, b.body) for n, b in enumerate(deposed, 1)]
+        by_name.setdefault(blocks[0].name, []).append(numbered)
+    for name, groups in by_name.items():
+        if len(groups) == 1:
+            yield groups[0]
+            continue
+        groups.sort(key=lambda group: [(b.deposed, b.body) for b in group])
+        head, sep, tail = name.rpartition(f'"{SENSITIVE}"')
+        for n, group in enumerate(groups, 1):
+            shown = f'{head}"(sensitive {n})"{tail}' if sep else f"{name} ({n})"
+            yield [TextBlock(b.kind, shown, b.deposed, b.body) for b in group]
+
+
+def _changes(plan: Plan) -> Iterator[tuple[Mapping[str, Any], str | None]]:
+    """Every resource change (raw), then every deferred one with its reason."""
+    for raw in plan._entries:
+        yield raw, None
+    for deferred in plan.raw.get("deferred_changes") or ():
+        change = deferred.get("resource_change") if isinstance(deferred, Mapping) else None
+        if isinstance(change, Mapping):
+            reason = deferred.get("reason")
+            yield change, reason if isinstance(reason, str) and reason else "(no reason given)"
+
+
+def _data_reads(plan: Plan) -> Iterator[tuple[Mapping[str, Any], str | None]]:
+    """The data sources of ``prior_state`` (read during the plan), each with its module's address."""
+    prior = plan.raw.get("prior_state")
+    values = prior.get("values") if isinstance(prior, Mapping) else None
+    modules = [values.get("root_module")] if isinstance(values, Mapping) else []
+    while modules:
+        module = modules.pop()
+        if not isinstance(module, Mapping):
+            continue
+        address = module.get("address")
+        for resource in module.get("resources") or ():
+            if isinstance(resource, Mapping) and resource.get("mode") == "data":
+                yield resource, address if isinstance(address, str) else None
+        modules.extend(module.get("child_modules") or ())
+
+
+def _resource_block(
+    raw: Mapping[str, Any],
+    plan: Plan,
+    ignore: IgnoreSpec,
+    secrets: ValueSecrets,
+    key: FingerprintKey | None,
+    is_deposed: bool,
+    deferred_reason: str | None,
+) -> TextBlock | None:
+    chosen = ignore.for_resource(ResourceChange(raw, plan) if ignore.selects else None)
+    if chosen is None:
+        return None
+    trie, all_ignored = chosen
+    all_secrets = secrets.secrets
+    address = raw["address"]
+    change = raw.get("change")
+    change = change if isinstance(change, Mapping) else _EMPTY
+    actions = change.get("actions")
+    facts = [("action", ", ".join(str(a) for a in actions) if actions else "(none)")]
+    reason = raw.get("action_reason")
+    if isinstance(reason, str) and reason:
+        facts.append(("reason", reason))
+    moved = raw.get("previous_address")
+    if isinstance(moved, str) and moved:
+        facts.append(("moved from", shown_address(moved, all_secrets)))
+    if deferred_reason is not None:
+        facts.append(("deferred", deferred_reason))
+    if not all_ignored:
+        facts.extend(("replace", text) for text in _replace_paths(change, trie, secrets))
+    values: list[str] = []
+    if not all_ignored:
+        where = f"resource\x00{address}" + ("\x00deposed" if is_deposed else "")
+        values, hidden = flatten(change.get("after"), change.get("after_unknown"), change.get("after_sensitive"), "",
+                                 secrets=secrets, key=key, where=where, ignore=trie)
+        if hidden:
+            values.sort(key=line_key)
+    body = "\n".join([*body_lines(facts, ()), *values])
+    return TextBlock(RESOURCE, shown_address(address, all_secrets), 1 if is_deposed else 0, body)
+
+
+def _replace_paths(change: Mapping[str, Any], trie: Ignored, secrets: ValueSecrets) -> list[str]:
+    shown: dict[str, tuple[Any, ...]] = {}
+    for path in Change(change).replace_paths:
+        if _is_ignored(path, trie):
+            continue
+        text = _path_text(path, secrets)
+        shown.setdefault(text, path_key(text))
+    return sorted(shown, key=lambda text: shown[text])
+
+
+def _is_ignored(path: Path, trie: Ignored) -> bool:
+    node: Any = trie
+    for step in path.steps:
+        if not node:
+            return False
+        node = node.get(("k", step.key) if isinstance(step, MapStep) else ("i", step.index))
+        if node is IGNORED:
+            return True
+    return False
+
+
+def _path_text(path: Path, secrets: ValueSecrets) -> str:
+    """A path's text with every key that touches a secret shown as ``"(sensitive)"``."""
+    parts: list[str] = []
+    for step in path.steps:
+        if isinstance(step, MapStep):
+            name = SENSITIVE if secrets.active and secrets.touches(step.key) else step.key
+            parts.append(name if not parts and name.isidentifier() and name.isascii() else f"[{quote_key(name)}]")
+        else:
+            parts.append(f"[{step.index}]")
+    return "".join(parts)
+
+
+def _data_block(
+    raw: Mapping[str, Any],
+    module: str | None,
+    plan: Plan,
+    ignore: IgnoreSpec,
+    secrets: ValueSecrets,
+    key: FingerprintKey | None,
+) -> TextBlock | None:
+    change = None
+    if ignore.selects:
+        fields = {name: raw[name] for name in ("address", "mode", "type", "name", "index", "provider_name") if name in raw}
+        if module:
+            fields["module_address"] = module
+        change = ResourceChange({**fields, "change": {"actions": ["read"]}}, plan)
+    chosen = ignore.for_resource(change)
+    if chosen is None:
+        return None
+    trie, all_ignored = chosen
+    address = raw["address"]
+    values: list[str] = []
+    if not all_ignored:
+        values, hidden = flatten(raw.get("values"), None, raw.get("sensitive_values"), "", secrets=secrets, key=key,
+                                 where=f"resource\x00{address}", ignore=trie)
+        if hidden:
+            values.sort(key=line_key)
+    body = "\n".join([f"  action: {READ_DURING_PLAN}", *values])
+    return TextBlock(RESOURCE, shown_address(address, secrets.secrets), 0, body)
+
+
+def _output_blocks(plan: Plan, secrets: ValueSecrets, key: FingerprintKey | None) -> Iterator[TextBlock]:
+    outputs = plan.raw.get("output_changes")
+    if not isinstance(outputs, Mapping):
+        return
+    for name, change in outputs.items():
+        if not isinstance(change, Mapping):
+            continue
+        actions = change.get("actions")
+        facts = [("action", ", ".join(str(a) for a in actions) if actions else "(none)")]
+        values, hidden = flatten(change.get("after"), change.get("after_unknown"), change.get("after_sensitive"), "value",
+                                 secrets=secrets, key=key, where=f"output\x00{name}")
+        if hidden:
+            values.sort(key=line_key)
+        yield TextBlock(OUTPUT, str(name), 0, "\n".join([*body_lines(facts, ()), *values]))

@@ -1,0 +1,121 @@
+"""Asking a plan's secrets about every value of the plan: :meth:`Secrets.touches`, answered fast.
+
+A snapshot asks about every string of the plan, where a failure message asks about a few lines.
+:meth:`Secrets.touches` scans a text position by position and, where an 8-character window of a
+secret is found, tries every secret starting with that window: with thousands of secrets sharing
+a prefix (``arn:aws:``, a connection string's scheme) that is thousands of tries a position. The
+same question is answered here from the same pieces (:class:`plancheck._redact._Scanner`, built
+once per plan) with set operations done in C: short pieces anywhere, then the windows present,
+then the whole pieces starting at a window (tried by the few lengths they have), then the runs
+of windows standing at a cut (:func:`plancheck._redact._at_cut`). The answer is exactly
+:meth:`Secrets.touches`'s (a property test holds the two to each other), and each distinct text
+is asked once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Final
+
+from .._redact import MIN_SECRET_LENGTH, NO_SECRETS, SUBSTRING_WINDOW, Secrets, _at_cut
+
+__all__ = ["ValueSecrets"]
+
+#: Remember at most this many answers, so the memory of a plan of millions of distinct strings stays bounded.
+_MEMO_LIMIT: Final = 1 << 20
+
+
+class _Detector:
+    """The pieces of a set of secrets, indexed for one question: does a text touch any of them?"""
+
+    __slots__ = ("long", "short", "whole", "windows")
+
+    def __init__(self, secrets: Secrets) -> None:
+        scanner = secrets._scan()
+        self.short: tuple[tuple[int, frozenset[str]], ...] = scanner.searches
+        self.windows: frozenset[str] = scanner.windows
+        long: Mapping[str, tuple[str, ...]] = scanner.long
+        self.long = {
+            head: (frozenset(forms), tuple(sorted({len(f) for f in forms}, reverse=True))) for head, forms in long.items()
+        }
+        # Every piece whole: a value that is a secret (the common case of a copy) is found in one look-up.
+        self.whole = frozenset([f for _, forms in self.short for f in forms] + [f for forms in long.values() for f in forms])
+
+    def touches(self, text: str) -> bool:
+        size = len(text)
+        if size < MIN_SECRET_LENGTH:
+            return False
+        if text in self.whole:
+            return True
+        width = SUBSTRING_WINDOW
+        windows = self.windows
+        # A window at either end of the value stands at a cut (the value's own start or end).
+        if size >= width and (text[:width] in windows or text[-width:] in windows):
+            return True
+        part = text.__getitem__
+        for n, forms in self.short:
+            if n > size:
+                break
+            if not forms.isdisjoint(map(part, map(slice, range(size - n + 1), range(n, size + 1)))):
+                return True
+        if size < width:
+            return False
+        hits = list(map(windows.__contains__, map(part, map(slice, range(size - width + 1), range(width, size + 1)))))
+        if True not in hits:
+            return False
+        long = self.long
+        run_start = run_end = -1
+        for i, hit in enumerate(hits):
+            if not hit:
+                continue
+            entry = long.get(text[i : i + width])
+            if entry is not None:
+                forms, lengths = entry
+                for n in lengths:
+                    if n <= size - i and text[i : i + n] in forms:
+                        return True
+            # Overlapping and adjacent windows make one fragment; it counts where a renderer could cut it.
+            if run_end >= 0 and i <= run_end:
+                run_end = i + width
+                continue
+            if run_end >= 0 and _at_cut(text, run_start, run_end):
+                return True
+            run_start, run_end = i, i + width
+        return run_end >= 0 and _at_cut(text, run_start, run_end)
+
+
+class ValueSecrets:
+    """:meth:`plancheck.Secrets.touches` for the values of a plan, fast, remembered per text.
+
+    >>> s = ValueSecrets(Secrets(["hunter2"]))
+    >>> s.active, s.touches("pw=hunter2"), s.touches("hello")
+    (True, True, False)
+    >>> ValueSecrets().active
+    False
+    """
+
+    __slots__ = ("_detector", "_memo", "_secrets", "active")
+
+    def __init__(self, secrets: Secrets = NO_SECRETS) -> None:
+        self._secrets = secrets
+        self.active = len(secrets) > 0
+        self._memo: dict[str, bool] = {}
+        self._detector: _Detector | None = None
+
+    def touches(self, text: str) -> bool:
+        """Whether ``text`` shows a secret or a piece of one, as :meth:`plancheck.Secrets.touches` says."""
+        memo = self._memo
+        found = memo.get(text)
+        if found is None:
+            detector = self._detector
+            if detector is None:
+                detector = self._detector = _Detector(self._secrets)
+            found = detector.touches(text)
+            if len(memo) < _MEMO_LIMIT:
+                memo[text] = found
+        return found
+
+    @property
+    def secrets(self) -> Secrets:
+        """The secrets asked."""
+        return self._secrets

@@ -1,0 +1,113 @@
+"""``PlanSnapshotExtension``: plan snapshots in pytest through syrupy (the ``snapshot`` extra).
+
+``assert snapshot(extension_class=PlanSnapshotExtension) == plan`` stores one file per
+snapshot (``__snapshots__/<test file>/<test name>.tfplan.txt``) holding the plan's snapshot
+text; ``pytest --snapshot-update`` writes or rewrites them. A plan is compared with its file
+value by value, and a failure lists the differences as review comments, never a secret.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from .._documents.plan import Plan
+from .._redact import NO_SECRETS
+from ._api import build
+from ._compare import compare_texts
+from ._file import read_snapshot_file, write_snapshot_file
+from ._ignore import IgnoreSpec
+from ._key import resolve_key
+from ._parse import parse_snapshot
+
+try:
+    from syrupy.extensions.single_file import SingleFileSnapshotExtension, WriteMode
+except ImportError as exc:  # the optional extra is missing
+    raise ImportError(
+        "plancheck.snapshot.PlanSnapshotExtension needs syrupy: pip install 'tfplancheck[snapshot]'",
+        name=exc.name,
+    ) from None
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+__all__ = ["PlanSnapshotExtension"]
+
+
+class PlanSnapshotExtension(SingleFileSnapshotExtension):
+    """A syrupy extension storing a :class:`plancheck.Plan` as its snapshot text, one file per snapshot.
+
+    Use it as any syrupy extension; ``pytest --snapshot-update`` writes the files. Fingerprints of
+    secrets are made when ``TFPLANCHECK_SNAPSHOT_KEY`` is set. Leave paths or resources out with
+    :meth:`ignoring` (the entries :func:`plancheck.snapshot.render` takes)::
+
+        def test_plan(snapshot, tf_plan):
+            assert snapshot(extension_class=PlanSnapshotExtension) == tf_plan
+
+    >>> from plancheck import Plan
+    >>> plan = Plan.from_dict({"format_version": "1.2", "output_changes": {"ip": {"actions": ["create"],
+    ...     "after_unknown": True}}})
+    >>> print(PlanSnapshotExtension().serialize(plan).splitlines()[-1])
+      value = (known after apply)
+    >>> PlanSnapshotExtension.ignoring('tags["created"]').ignore
+    ('tags["created"]',)
+    """
+
+    __module__ = "plancheck.snapshot"
+    file_extension = "tfplan.txt"
+    _write_mode = WriteMode.TEXT
+    #: The ``ignore`` entries of this extension (see :meth:`ignoring`).
+    ignore: ClassVar[tuple[Any, ...]] = ()
+
+    @classmethod
+    def ignoring(cls, *entries: Any) -> type[PlanSnapshotExtension]:
+        """A subclass of this extension leaving ``entries`` out (paths, selectors, (selector, path) pairs).
+
+        >>> PlanSnapshotExtension.ignoring("id").__name__
+        'PlanSnapshotExtension'
+        """
+        spec = IgnoreSpec([*cls.ignore, *entries], "PlanSnapshotExtension.ignoring()")
+        return type(cls.__name__, (cls,), {"ignore": spec.entries, "__module__": cls.__module__})
+
+    def serialize(self, data: Any, **_options: Any) -> str:
+        """The snapshot text of the plan ``data``."""
+        if not isinstance(data, Plan):
+            raise TypeError(
+                "PlanSnapshotExtension snapshots a plancheck.Plan, got "
+                f"{type(data).__name__} (load it with plancheck.load_plan)"
+            )
+        spec = IgnoreSpec(self.ignore, "PlanSnapshotExtension")
+        self._secrets = data.secrets  # to scrub a failure's lines: a hand-edited file could hold anything
+        return build(data, spec, resolve_key(None))
+
+    def read_snapshot_data_from_location(self, *, snapshot_location: str, **_options: Any) -> str | None:
+        """The stored text, or None when there is none; a file that is no snapshot is a located error."""
+        text = read_snapshot_file(snapshot_location)
+        if text is not None:
+            parse_snapshot(text, snapshot_location)
+        return text
+
+    def matches(self, *, serialized_data: Any, snapshot_data: Any) -> bool:
+        """Whether the plan's snapshot says what the stored one says (compared value by value)."""
+        return not compare_texts(str(snapshot_data), str(serialized_data))
+
+    def diff_lines(self, serialized_data: Any, snapshot_data: Any) -> Iterator[str]:
+        """The differences from the stored snapshot to the plan, as review comments."""
+        if not snapshot_data:
+            return
+        try:
+            lines = compare_texts(str(snapshot_data), str(serialized_data))
+        except ValueError as exc:
+            yield str(exc)
+            return
+        secrets = getattr(self, "_secrets", NO_SECRETS)
+        for line in lines:
+            yield secrets.scrub(line)
+
+    @classmethod
+    def write_snapshot_collection(cls, *, snapshot_collection: Any, **_options: Any) -> None:
+        """Write the one snapshot of a collection to its file, atomically."""
+        data = next(iter(snapshot_collection)).data
+        if not isinstance(data, str):
+            raise TypeError(f"PlanSnapshotExtension writes snapshot text, got {type(data).__name__}")
+        write_snapshot_file(os.fspath(snapshot_collection.location), data)
