@@ -299,3 +299,22 @@ def test_mock_plan_refuses_an_endless_schema_file(env: dict[str, str], message: 
     out, err = io.StringIO(), io.StringIO()
     status = run(["mock-plan", str(tmp_path), "--mock", "acme/cloud=/dev/zero"], stdout=out, stderr=err, environ=env)
     assert (status, out.getvalue(), err.getvalue()) == (2, "", message)
+
+
+# -- values Terraform sends: nested past what msgpack and Python walk ------------------------------------
+
+
+@pytest.mark.parametrize("depth", [600, DEEP])
+def test_a_value_nested_deep_works_or_is_a_typed_error(depth: int) -> None:
+    mock = MockProvider(NUMBER_SCHEMA, ADDR)
+    direct = Direct(mock)
+    dynamic = b"\x91" * depth + b"\x90"  # a list of a list of ... (msgpack), as a dynamic attribute's value
+    config = b"\x82\xa1n\xc0\xa1d\x92\xc4\x09\x22dynamic\x22" + dynamic
+    request = direct.pb.ValidateResourceConfig.Request(type_name="t", config=direct.pb.DynamicValue(msgpack=config))
+    if depth < 1000:  # msgpack decodes it; the mock records it, and its repr still prints
+        assert not direct.servicer.ValidateResourceConfig(request, None).diagnostics
+        assert repr(mock.calls).endswith("<not shown: nested too deep to show>)]") or "[[[[" in repr(mock.calls)
+        return
+    with pytest.raises(MockSchemaError) as info:
+        direct.servicer.ValidateResourceConfig(request, None)
+    assert str(info.value) == "MockProvider: cannot decode a value Terraform sent (StackError: nested too deep or malformed)"

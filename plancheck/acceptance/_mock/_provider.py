@@ -404,6 +404,8 @@ def _scrubbed(error: Exception, secrets: Secrets) -> MockSchemaError:
             attribute=None if error.attribute is None else secrets.scrub(error.attribute), expected=error.expected,
             suggestions=[secrets.scrub(s) for s in error.suggestions],
         )
+    if isinstance(error, RecursionError):
+        return MockSchemaError("MockProvider", "a value Terraform sent is nested too deep for the mock to walk")
     return MockSchemaError("MockProvider", secrets.scrub(f"internal error: {type(error).__name__}: {error}"))
 
 
@@ -500,14 +502,25 @@ class _MockServicer:
     # -- helpers ------------------------------------------------------------------------------------
 
     def _decode(self, value: Any) -> Any:
-        if value.msgpack:
-            return self._msgpack.unpackb(value.msgpack, raw=False, strict_map_key=False)
-        if value.json:
-            return loads(value.json)
+        try:
+            if value.msgpack:
+                return self._msgpack.unpackb(value.msgpack, raw=False, strict_map_key=False)
+            if value.json:
+                return loads(value.json)
+        except (ValueError, RecursionError) as exc:  # msgpack's StackError is a ValueError
+            raise MockSchemaError(
+                "MockProvider", f"cannot decode a value Terraform sent ({type(exc).__name__}: nested too deep or malformed)"
+            ) from None
         return None
 
     def _encode(self, value: Any) -> Any:
-        return self._pb.DynamicValue(msgpack=self._msgpack.packb(value, use_bin_type=True))
+        try:
+            packed = self._msgpack.packb(value, use_bin_type=True)
+        except (ValueError, RecursionError) as exc:
+            raise MockSchemaError(
+                "MockProvider", f"cannot encode a value for Terraform ({type(exc).__name__}: nested too deep)"
+            ) from None
+        return self._pb.DynamicValue(msgpack=packed)
 
     def _error(self, summary: str, detail: str = "") -> list[Any]:
         return [self._pb.Diagnostic(severity=self._pb.Diagnostic.ERROR, summary=summary, detail=detail)]

@@ -369,7 +369,7 @@ def _plain_type(cty: Any, value: Any) -> Any:
         if isinstance(value, list) and len(value) == 2 and isinstance(value[0], bytes):
             try:
                 return _plain_type(json.loads(value[0]), value[1])
-            except ValueError:
+            except (ValueError, RecursionError):
                 return value[1]
         return value
     if cty == "number":
