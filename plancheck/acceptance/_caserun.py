@@ -87,6 +87,7 @@ class _CaseRun:
         self.results: list[CommandResult] = []
         # Started on demand by write(), stopped by execute(): one socket directory per case (xdist-safe).
         self.providers = ProviderSession(platform=runner.terraform.platform, log=self.log)
+        self.providers.add_secrets(self.secrets)
         # The recorded state's addresses until the first plan is read: one the configuration lacks fails then.
         self.orphans_unchecked: tuple[str, ...] = ()
         # Set while a step that checks diagnostics runs: its plan, apply, refresh and validate run with -json.
@@ -94,6 +95,9 @@ class _CaseRun:
 
     def add_secrets(self, found: Secrets) -> None:
         self.secrets = self.secrets | found
+        providers: ProviderSession | None = getattr(self, "providers", None)
+        if providers is not None:
+            providers.add_secrets(found)  # a mock served in this process scrubs them from its recorded calls
         if self.runner._share_secrets is not None and len(found):
             self.runner._share_secrets(found)
 

@@ -17,11 +17,12 @@ import argparse
 import contextlib
 import json
 import os
-import re
 import shutil
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any, Final
+
+from ._hcl_tokens import hcl_tokens as _hcl_tokens
 
 if TYPE_CHECKING:
     from ._command import _Io
@@ -101,16 +102,22 @@ def _seconds(text: str) -> float:
         raise argparse.ArgumentTypeError(f"invalid value {text!r}: expected {TimeoutValueError.EXPECTED}") from None
 
 
-def _mocks(specs: Sequence[str], seed: str) -> list[Any]:
+def _mocks(specs: Sequence[str], seed: str, environ: Any) -> list[Any]:
+    from .._loading.source import max_input_bytes
     from ..acceptance._mock import MockProvider, MockSchemaError
 
+    try:
+        # A schema file is read as a plan is: up to PLANCHECK_MAX_BYTES (of the command's environment), else 2 GiB.
+        limit = max_input_bytes(environ=environ)
+    except ValueError as exc:
+        raise _Failed("usage", str(exc)) from None
     mocks = []
     for spec in specs:
         address, sep, schema = spec.partition("=")
         if not sep or not address.strip() or not schema.strip():
             raise _Failed("usage", f"--mock {spec}: expected ADDRESS=SCHEMA.json, e.g. hashicorp/aws=aws.schema.json")
         try:
-            mocks.append(MockProvider.from_schema_file(schema.strip(), address.strip(), seed=seed))
+            mocks.append(MockProvider.from_schema_file(schema.strip(), address.strip(), seed=seed, max_bytes=limit))
         except MockSchemaError as exc:
             raise _Failed("mock", f"--mock {address.strip()}: {exc}") from None
     addresses = [m.address for m in mocks]
@@ -132,20 +139,7 @@ def _variables(pairs: Sequence[str]) -> dict[str, str]:
 
 
 _CONFIG_SUFFIXES: Final = (".tf", ".tf.json", ".tfvars", ".tfvars.json")
-_ESCAPES: Final = {'"': '"', "\\": "\\", "n": "\n", "r": "\r", "t": "\t"}
 _SOURCE_IS: Final = (("word", "source"), ("=", None))
-_HCL_TOKEN: Final = re.compile(
-    r"""
-    \s+ | \#[^\n]* | //[^\n]* | /\*.*?(?:\*/|\Z)
-    | (?P<heredoc> <<-? (?P<tag>[A-Za-z_][\w-]*) [ \t]* \r?\n )
-    | (?P<quote> " )
-    | (?P<word> [A-Za-z_][\w-]* )
-    | (?P<op> ==|!=|<=|>=|=> )
-    | (?P<punct> [][{}()=] )
-    | (?P<other> . )
-    """,
-    re.VERBOSE | re.DOTALL,
-)
 
 
 def _copy_module(source: Path, target: Path) -> Path:
@@ -281,73 +275,6 @@ def _hcl_module_calls(text: str) -> list[tuple[str, str]]:
     return calls
 
 
-def _hcl_tokens(text: str) -> Iterator[tuple[str, str | None]]:
-    """The tokens of a native syntax file that matter here: words, plain strings, brackets and ``=``.
-
-    >>> list(_hcl_tokens('a = <<EOT\\n}"\\nEOT\\n/* } */ b {"${c}"}'))  # doctest: +NORMALIZE_WHITESPACE
-    [('word', 'a'), ('=', None), ('heredoc', None), ('word', 'b'), ('{', None), ('string', None), ('}', None)]
-    """
-    pos = 0
-    while pos < len(text):
-        match = _HCL_TOKEN.match(text, pos)
-        assert match is not None  # the last alternative takes any one character
-        pos = match.end()
-        if match["quote"]:
-            pos, literal = _hcl_string(text, pos)
-            yield "string", literal
-        elif match["heredoc"]:
-            end = re.compile(rf"^[ \t]*{re.escape(match['tag'])}[ \t]*\r?$", re.MULTILINE).search(text, pos)
-            pos = end.end() if end else len(text)
-            yield "heredoc", None
-        elif match["word"]:
-            yield "word", match["word"]
-        elif match["punct"]:
-            yield match["punct"], None
-        elif match["op"] or match["other"]:
-            yield "other", None
-
-
-def _hcl_string(text: str, pos: int) -> tuple[int, str | None]:
-    """Skip the quoted template whose opening quote ends at ``pos``: (its end, its value when it is a plain string).
-
-    >>> _hcl_string('"../lib" }', 1), _hcl_string('"a${ {k = "}"}[0] }b" x', 1), _hcl_string('"$${x}"', 1)
-    ((8, '../lib'), (21, None), (7, '${x}'))
-    """
-    # -1: inside quotes; n >= 0: inside ${ } (or %{ }) with n braces open, where a quote opens a nested template.
-    stack = [-1]
-    value: list[str] = []
-    literal = True
-    while stack and pos < len(text):
-        char = text[pos]
-        pos += 1
-        if stack[-1] >= 0:
-            if char == '"':
-                stack.append(-1)
-            elif char in "{}":
-                stack[-1] += 1 if char == "{" else -1
-                if stack[-1] < 0:
-                    stack.pop()
-        elif char == '"':
-            stack.pop()
-        elif char == "\n":
-            break  # a quoted string ends on its line; Terraform reports the missing quote
-        elif char == "\\":
-            escaped = _ESCAPES.get(text[pos : pos + 1])
-            literal = literal and escaped is not None
-            value.append(escaped or "")
-            pos += 1
-        elif char in "$%" and text.startswith(char + "{", pos):  # $${ and %%{ are a literal ${ and %{
-            value.append(char + "{")
-            pos += 2
-        elif char in "$%" and text.startswith("{", pos):
-            literal = False
-            stack.append(0)
-            pos += 1
-        else:
-            value.append(char)
-    return pos, "".join(value) if literal and not stack else None
-
-
 def _copy_tree(source: Path, target: Path) -> None:
     """Copy a directory with every symlink replaced by what it points to (a relative link would be dangling).
 
@@ -476,6 +403,7 @@ def mock_plan(args: argparse.Namespace, io: _Io, version: Callable[[], str]) -> 
     from .._errors import DocumentFormatError
     from ..snapshot import SnapshotFormatError
     from ._checksfile import ChecksFileError, load_checks_file
+    from ._mock_secrets import input_secrets, plan_sensitive
     from ._output import Style, render_json, render_text, results_document, use_colour
     from ._query import list_document, render_list
     from ._registry import default_registry
@@ -483,6 +411,15 @@ def mock_plan(args: argparse.Namespace, io: _Io, version: Callable[[], str]) -> 
     from ._snapshot import SnapshotUsageError, compare_snapshot
 
     json_mode = args.format == "json"
+    # The values of the module's sensitive variables, scrubbed from everything printed (Terraform's own errors too).
+    secrets = input_secrets(Path(args.directory), args.var, args.var_file, io.environ)
+    mocks: list[Any] = []
+
+    def scrubbed(message: str) -> str:
+        for mock in mocks:
+            message = mock._scrub(message)  # what a mock saw under sensitive attributes, and the variables above
+        return secrets.scrub(message)
+
     try:
         registry = default_registry()
         specs = [spec for name in args.checks for spec in load_checks_file(name, registry)]
@@ -490,41 +427,48 @@ def mock_plan(args: argparse.Namespace, io: _Io, version: Callable[[], str]) -> 
             raise _Failed("checks", f"{', '.join(args.checks)}: the checks file has no checks")
         if (args.update or args.ignore) and not args.snapshot:
             raise _Failed("usage", "--update and --ignore go with --snapshot FILE")
-        mocks = _mocks(args.mock, args.seed)
+        mocks = _mocks(args.mock, args.seed, io.environ)
+        for mock in mocks:
+            mock.plancheck_secrets(secrets)
         text = _plan_json(args, io, mocks)
         if args.out:
             try:
                 Path(args.out).write_text(text, encoding="utf-8")
             except OSError as exc:
                 raise _Failed("output", f"--out {args.out}: cannot write: {exc.strerror or exc}") from None
+        secrets = secrets | plan_sensitive(text, args.var)
         plan = Plan.from_json(text, source=args.directory)
     except ChecksFileError as exc:
-        return io.fail("checks", str(exc), json_mode)
+        return io.fail("checks", scrubbed(str(exc)), json_mode)
     except _Failed as exc:
-        return io.fail(exc.kind, exc.message, json_mode)
+        return io.fail(exc.kind, scrubbed(exc.message), json_mode)
     except DocumentFormatError as exc:
-        return io.fail("plan", f"terraform show -json gave an unreadable plan: {exc}", json_mode)
+        return io.fail("plan", scrubbed(f"terraform show -json gave an unreadable plan: {exc}"), json_mode)
+    shown = plan.secrets | secrets
     snapshot_status, snapshot_lines = 0, list[str]()
     if args.snapshot:
         try:
             snapshot_status, snapshot_lines = compare_snapshot(plan, args.snapshot, update=args.update,
                                                                ignore=args.ignore, io=io)
         except SnapshotUsageError as exc:
-            return io.fail("usage", str(exc), json_mode)
+            return io.fail("usage", scrubbed(str(exc)), json_mode)
         except SnapshotFormatError as exc:
-            return io.fail("snapshot", str(exc), json_mode)
+            return io.fail("snapshot", scrubbed(str(exc)), json_mode)
+        # The snapshot's lines are secret-free by construction; the module's variables are scrubbed all the same.
+        snapshot_lines = [shown.scrub(line) for line in snapshot_lines]
     if not specs:
         if args.snapshot:
             io.out("\n".join(snapshot_lines))
             return snapshot_status
         doc = list_document(plan)
-        io.out(render_json(doc, plan.secrets) if json_mode else plan.secrets.scrub(render_list(doc)))
+        io.out(render_json(doc, shown) if json_mode else shown.scrub(render_list(doc)))
         return 0
     results = run_checks(specs, plan)
     if json_mode:
-        io.out(render_json(results_document(results, plan, version()), plan.secrets))
+        io.out(render_json(results_document(results, plan, version()), shown))
     else:
-        io.out(render_text(results, plan, style=Style(use_colour(io.stdout, io.environ, args.color)), quiet=args.quiet))
+        style = Style(use_colour(io.stdout, io.environ, args.color))
+        io.out(secrets.scrub(render_text(results, plan, style=style, quiet=args.quiet)))
     if snapshot_lines:
         (io.stderr if json_mode else io.stdout).write("\n".join(snapshot_lines) + "\n")
     if any(r.status == "error" for r in results):

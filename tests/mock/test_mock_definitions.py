@@ -62,7 +62,7 @@ BAD_DOCUMENTS = [
                  "schema.resource_schemas.t.block.block_types.b.nesting_mode: expected one of single, list, set, map, "
                  "group, got 'tuple'", id="bad-block-mode"),
     pytest.param({"resource_schemas": {"t": {"version": -1, "block": {}}}}, "acme/cloud",
-                 "schema.resource_schemas.t.version: expected a whole number >= 0, got a number", id="bad-version"),
+                 "schema.resource_schemas.t.version: expected a whole number from 0 to 9223372036854775807 (int64), got a negative number", id="bad-version"),
     pytest.param(ONE, "not an address!",
                  "MockProvider.address: 'not an address!' is not a provider address "
                  "(host/namespace/type, namespace/type or type)", id="bad-address"),

@@ -15,15 +15,15 @@ import json
 import os
 import random
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, Final, Literal
 
+from ..._loading.source import MAX_BYTES_ENV, InputTooLarge, max_input_bytes, read_limited
 from ..._redact import Secrets
 from ._errors import MockSchemaError
 from ._objects import Ambiguous, ObjectStore, searchable
-from ._schema import Block, ProviderSchema, TypeSchema, read_provider_schema, schema_message
+from ._schema import MAX_DEPTH, Block, ProviderSchema, TypeSchema, read_provider_schema, schema_message
 from ._values import (
     UNKNOWN,
     canonical,
@@ -72,11 +72,29 @@ class MockCall:
     _scrub: Callable[[str], str] | None = field(default=None, repr=False, compare=False)
 
     def __repr__(self) -> str:
+        # Never raises (a repr is what a failing assertion shows): a configuration that cannot be shown, or a
+        # scrub that fails, shows as a placeholder naming the problem, never the unscrubbed text.
         shown = self.config if self._shown is None else self._shown
-        action = f", action={self.action!r}" if self.action else ""
-        text = f"MockCall({self.rpc!r}, {self.type_name!r}, {shown!r}{action})"
+        action = f", action={_safe_repr(self.action)}" if self.action else ""
+        head = f"MockCall({_safe_repr(self.rpc)}, {_safe_repr(self.type_name)}, "
+        body = _safe_repr(shown)
+        text = f"{head}{body}{action})"
+        if self._scrub is None:
+            return text
         # A sensitive value copied into another resource's plain attribute is scrubbed there too.
-        return text if self._scrub is None else self._scrub(text)
+        try:
+            return self._scrub(text)
+        except Exception as exc:
+            return f"MockCall(<not shown: scrubbing it raised {type(exc).__name__}>)"
+
+
+def _safe_repr(value: object) -> str:
+    try:
+        return repr(value)
+    except RecursionError:
+        return "<not shown: nested too deep to show>"
+    except Exception as exc:
+        return f"<not shown: its repr raised {type(exc).__name__}>"
 
 
 def _defaults(
@@ -184,20 +202,41 @@ class MockProvider:
         self._latest: _MockInstance | None = None
         self._schema_cache: tuple[Any, Any] | None = None
         self._sensitive: set[str] = set()
+        # The secrets of the cases the mock served (sensitive variables and outputs), handed over by the runner.
+        self._learned = Secrets()
         self._secrets = Secrets()
 
     @classmethod
-    def from_schema_file(cls, path: str | os.PathLike[str], address: str, **options: Any) -> MockProvider:
+    def from_schema_file(
+        cls, path: str | os.PathLike[str], address: str, *, max_bytes: int | None = None, **options: Any
+    ) -> MockProvider:
         """A mock from a file holding ``terraform providers schema -json``'s output.
+
+        The file is read up to ``max_bytes`` (default: ``PLANCHECK_MAX_BYTES``, else 2 GiB), as plans
+        are: a larger file, or a device that never ends (``/dev/zero``), is refused after reading no more.
 
         >>> MockProvider.from_schema_file("/no/such/schema.json", "acme/cloud")
         Traceback (most recent call last):
         ...
         plancheck.acceptance.MockSchemaError: /no/such/schema.json: cannot read the schema: No such file or directory
+        >>> MockProvider.from_schema_file("/dev/zero", "acme/cloud", max_bytes=1024)
+        Traceback (most recent call last):
+        ...
+        plancheck.acceptance.MockSchemaError: /dev/zero: cannot read the schema: larger than 1024 bytes (raise the limit with max_bytes= or PLANCHECK_MAX_BYTES)
         """
         where = os.fspath(path)
         try:
-            text = Path(where).read_text(encoding="utf-8")
+            limit = max_input_bytes(max_bytes)
+        except ValueError as exc:
+            raise MockSchemaError("MockProvider.from_schema_file", str(exc)) from None
+        try:
+            with open(where, "rb") as stream:
+                data = read_limited(stream, limit)
+            text = data.decode("utf-8") if isinstance(data, bytes) else str(data)
+        except InputTooLarge:
+            raise MockSchemaError(
+                where, f"cannot read the schema: larger than {limit} bytes (raise the limit with max_bytes= or {MAX_BYTES_ENV})"
+            ) from None
         except OSError as exc:
             raise MockSchemaError(where, f"cannot read the schema: {exc.strerror or exc}") from None
         except UnicodeDecodeError:
@@ -206,6 +245,10 @@ class MockProvider:
             document = json.loads(text)
         except json.JSONDecodeError as exc:
             raise MockSchemaError(f"{where}:{exc.lineno}:{exc.colno}", f"not JSON: {exc.msg}") from None
+        except RecursionError:
+            raise MockSchemaError(where, f"not a provider schema: nested deeper than the mock reads ({MAX_DEPTH} levels)") from None
+        except ValueError as exc:  # an integer of more digits than Python converts (sys.get_int_max_str_digits)
+            raise MockSchemaError(where, f"not JSON the mock reads: {exc}") from None
         return cls(document, address, **options)
 
     def __repr__(self) -> str:
@@ -246,6 +289,24 @@ class MockProvider:
             )
         return [plain(schema.block, value) for value in latest.stored(type_name)]
 
+    def plancheck_secrets(self, secrets: Secrets | Iterable[str]) -> None:
+        """Learn secrets to scrub from every repr of :attr:`calls` and from what the mock's errors say.
+
+        The runner hands over each case's secrets (its :class:`Sensitive` variables, the sensitive
+        values of its plans, states and outputs) as it finds them, so a secret placed in a plain
+        attribute does not show in ``repr(mock.calls)``, with or without pytest.
+
+        >>> from plancheck.acceptance import MockCall
+        >>> mock = MockProvider({"resource_schemas": {}}, "acme/cloud")
+        >>> mock.plancheck_secrets(["hunter2-pw"])
+        >>> MockCall("ConfigureProvider", "", {"token": "hunter2-pw"}, "", None, mock._scrub)
+        MockCall('ConfigureProvider', '', {'token': '(sensitive)'})
+        """
+        found = secrets if isinstance(secrets, Secrets) else Secrets(secrets)
+        with self._lock:
+            self._learned = self._learned | found
+            self._secrets = self._secrets | found
+
     def _record(self, call: MockCall) -> None:
         with self._lock:
             self._calls.append(call)
@@ -256,7 +317,7 @@ class MockProvider:
         if found:
             with self._lock:
                 self._sensitive |= found
-                self._secrets = Secrets(self._sensitive)
+                self._secrets = Secrets(self._sensitive) | self._learned
 
     def _scrub(self, text: str) -> str:
         with self._lock:
@@ -343,6 +404,8 @@ def _scrubbed(error: Exception, secrets: Secrets) -> MockSchemaError:
             attribute=None if error.attribute is None else secrets.scrub(error.attribute), expected=error.expected,
             suggestions=[secrets.scrub(s) for s in error.suggestions],
         )
+    if isinstance(error, RecursionError):
+        return MockSchemaError("MockProvider", "a value Terraform sent is nested too deep for the mock to walk")
     return MockSchemaError("MockProvider", secrets.scrub(f"internal error: {type(error).__name__}: {error}"))
 
 
@@ -380,6 +443,10 @@ class _MockInstance:
 
     def plancheck_servicer(self, modules: Any) -> _MockServicer:
         return _MockServicer(self, modules)
+
+    def plancheck_secrets(self, secrets: Secrets | Iterable[str]) -> None:
+        """The case's secrets, as the runner finds them: its mock learns them (see :meth:`MockProvider.plancheck_secrets`)."""
+        self.owner.plancheck_secrets(secrets)
 
     def stored(self, type_name: str) -> list[Any]:
         return self.objects.values(type_name)
@@ -435,14 +502,25 @@ class _MockServicer:
     # -- helpers ------------------------------------------------------------------------------------
 
     def _decode(self, value: Any) -> Any:
-        if value.msgpack:
-            return self._msgpack.unpackb(value.msgpack, raw=False, strict_map_key=False)
-        if value.json:
-            return loads(value.json)
+        try:
+            if value.msgpack:
+                return self._msgpack.unpackb(value.msgpack, raw=False, strict_map_key=False)
+            if value.json:
+                return loads(value.json)
+        except (ValueError, RecursionError) as exc:  # msgpack's StackError is a ValueError
+            raise MockSchemaError(
+                "MockProvider", f"cannot decode a value Terraform sent ({type(exc).__name__}: nested too deep or malformed)"
+            ) from None
         return None
 
     def _encode(self, value: Any) -> Any:
-        return self._pb.DynamicValue(msgpack=self._msgpack.packb(value, use_bin_type=True))
+        try:
+            packed = self._msgpack.packb(value, use_bin_type=True)
+        except (ValueError, RecursionError) as exc:
+            raise MockSchemaError(
+                "MockProvider", f"cannot encode a value for Terraform ({type(exc).__name__}: nested too deep)"
+            ) from None
+        return self._pb.DynamicValue(msgpack=packed)
 
     def _error(self, summary: str, detail: str = "") -> list[Any]:
         return [self._pb.Diagnostic(severity=self._pb.Diagnostic.ERROR, summary=summary, detail=detail)]
@@ -464,6 +542,7 @@ class _MockServicer:
         """The sensitive values a request holds (by its type's schemas), with every one the mock saw before."""
         with self._owner._lock:
             found: set[str] = set(self._owner._sensitive)
+            learned = self._owner._learned
         type_name = getattr(request, "type_name", "")
         schemas = [s for s in (self._schema(False, type_name), self._schema(True, type_name)) if s is not None]
         if not type_name:
@@ -478,7 +557,7 @@ class _MockServicer:
                     found.update(sensitive_strings(schema.block, plain(schema.block, value)))
             except Exception:
                 continue  # a request that does not decode holds no value to hide
-        return Secrets(found)
+        return Secrets(found) | learned
 
     def _record(self, rpc: str, type_name: str, block: Block | None, config: Any, action: str = "") -> None:
         shown = None

@@ -30,6 +30,14 @@ __all__ = [
 _BLOCK_MODES: Final = ("single", "list", "set", "map", "group")
 _NESTED_MODES: Final = ("single", "list", "set", "map")
 _PRIMITIVES: Final = ("string", "number", "bool", "dynamic")
+#: The deepest nesting a schema may have, counting every block, nested attribute and cty type constructor on
+#: the way down (real providers stay under 20). A block or nested attribute is two levels of protocol messages,
+#: and the protobuf runtime refuses messages nested more than 100 deep; every walk of a schema and of its values
+#: recurses along it too. A document nested deeper is refused at construction with a :class:`MockSchemaError`,
+#: instead of failing at some later RPC.
+MAX_DEPTH: Final = 40
+#: The largest count or version the protocol carries (protobuf ``int64``).
+MAX_INT64: Final = (1 << 63) - 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,21 +147,30 @@ def _kind(value: object) -> str:
     return type(value).__name__
 
 
-def _check_type(cty: Any, where: str) -> None:
+def _too_deep(where: str) -> MockSchemaError:
+    return MockSchemaError(
+        where, f"nested more than {MAX_DEPTH} levels deep (blocks, nested attributes and types together): "
+        "the mock refuses deeper schemas",
+    )
+
+
+def _check_type(cty: Any, where: str, depth: int = 0) -> None:
+    if depth > MAX_DEPTH:
+        raise _too_deep(where)
     if isinstance(cty, str) and cty in _PRIMITIVES:
         return
     if isinstance(cty, list) and len(cty) >= 2:
         kind, inner = cty[0], cty[1]
         if kind in ("list", "set", "map") and len(cty) == 2:
-            _check_type(inner, where)
+            _check_type(inner, where, depth + 1)
             return
         if kind == "object" and isinstance(inner, dict):
             for name, sub in inner.items():
-                _check_type(sub, f"{where}.{name}")
+                _check_type(sub, f"{where}.{name}", depth + 1)
             return
         if kind == "tuple" and isinstance(inner, list) and len(cty) == 2:
             for i, sub in enumerate(inner):
-                _check_type(sub, f"{where}[{i}]")
+                _check_type(sub, f"{where}[{i}]", depth + 1)
             return
     raise MockSchemaError(where, f"expected a cty type (\"string\", [\"list\", ...], ...), got {_kind(cty)}")
 
@@ -175,8 +192,11 @@ def _flag(raw: Mapping[str, Any], name: str, where: str) -> bool:
 
 def _int(raw: Mapping[str, Any], name: str, where: str) -> int:
     value = raw.get(name, 0)
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise MockSchemaError(f"{where}.{name}", f"expected a whole number >= 0, got {_kind(value)}")
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_INT64:
+        found = ("a negative number" if value < 0 else "a number past int64") if isinstance(value, int) and not isinstance(
+            value, bool
+        ) else _kind(value)
+        raise MockSchemaError(f"{where}.{name}", f"expected a whole number from 0 to {MAX_INT64} (int64), got {found}")
     return value
 
 
@@ -187,15 +207,15 @@ def _text(raw: Mapping[str, Any], name: str, where: str, default: str = "") -> s
     return value
 
 
-def _attribute(name: str, raw: object, where: str) -> Attribute:
+def _attribute(name: str, raw: object, where: str, depth: int) -> Attribute:
     spec = _mapping(raw, where)
     nested: NestedType | None = None
     if "nested_type" in spec:
-        nested = _nested_type(spec["nested_type"], f"{where}.nested_type")
+        nested = _nested_type(spec["nested_type"], f"{where}.nested_type", depth + 1)
         cty = implied_nested_type(nested)
     elif "type" in spec:
         cty = spec["type"]
-        _check_type(cty, f"{where}.type")
+        _check_type(cty, f"{where}.type", depth)
     else:
         raise MockSchemaError(where, "an attribute needs a type or a nested_type")
     flags = {f: _flag(spec, f, where) for f in ("required", "optional", "computed", "sensitive", "deprecated")}
@@ -215,21 +235,27 @@ def _attribute(name: str, raw: object, where: str) -> Attribute:
     )
 
 
-def _nested_type(raw: object, where: str) -> NestedType:
+def _nested_type(raw: object, where: str, depth: int) -> NestedType:
+    if depth > MAX_DEPTH:
+        raise _too_deep(where)
     spec = _mapping(raw, where)
     mode = spec.get("nesting_mode")
     if mode not in _NESTED_MODES:
         raise MockSchemaError(f"{where}.nesting_mode", f"expected one of {', '.join(_NESTED_MODES)}, got {mode!r}")
     attributes = {
-        n: _attribute(n, a, f"{where}.attributes.{n}") for n, a in _mapping(spec.get("attributes"), f"{where}.attributes").items()
+        n: _attribute(n, a, f"{where}.attributes.{n}", depth)
+        for n, a in _mapping(spec.get("attributes"), f"{where}.attributes").items()
     }
     return NestedType(str(mode), attributes, _int(spec, "min_items", where), _int(spec, "max_items", where))
 
 
-def _block(raw: object, where: str) -> Block:
+def _block(raw: object, where: str, depth: int = 0) -> Block:
+    if depth > MAX_DEPTH:
+        raise _too_deep(where)
     spec = _mapping(raw, where)
     attributes = {
-        n: _attribute(n, a, f"{where}.attributes.{n}") for n, a in _mapping(spec.get("attributes"), f"{where}.attributes").items()
+        n: _attribute(n, a, f"{where}.attributes.{n}", depth)
+        for n, a in _mapping(spec.get("attributes"), f"{where}.attributes").items()
     }
     blocks: dict[str, BlockType] = {}
     for name, value in _mapping(spec.get("block_types"), f"{where}.block_types").items():
@@ -239,7 +265,7 @@ def _block(raw: object, where: str) -> Block:
         if mode not in _BLOCK_MODES:
             raise MockSchemaError(f"{at}.nesting_mode", f"expected one of {', '.join(_BLOCK_MODES)}, got {mode!r}")
         blocks[name] = BlockType(
-            name, str(mode), _block(block_spec.get("block"), f"{at}.block"),
+            name, str(mode), _block(block_spec.get("block"), f"{at}.block", depth + 1),
             _int(block_spec, "min_items", at), _int(block_spec, "max_items", at),
         )
     return Block(

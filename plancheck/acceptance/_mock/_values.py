@@ -44,6 +44,12 @@ __all__ = [
 _ALPHANUMERICS: Final = string.ascii_letters + string.digits
 _REDACTED: Final = "(sensitive)"
 _INT64: Final = 1 << 63
+#: Numbers whose fixed-point text would be longer than this many digits (under Python's 4,300-digit limit of
+#: int to str, so a plain value always prints) travel in exponent notation
+#: (``1E+100000``, which cty parses too): still exact, without building a number of a billion digits.
+_MAX_DIGITS: Final = 4_000
+#: The deepest value a ``dynamic`` attribute's default may be (so a list that holds itself is refused, not walked).
+_MAX_VALUE_DEPTH: Final = 100
 
 
 class _Unknown:
@@ -96,15 +102,30 @@ def wire_number(value: int | float | decimal.Decimal) -> int | float | str:
         if math.isinf(value):
             return value  # cty's infinities travel as float64 infinities
         value = decimal.Decimal(repr(value))
-    if isinstance(value, decimal.Decimal):
-        if _integral(value):
-            value = int(value)
-        elif decimal.Decimal(float(value)) == value:
-            return float(value)
-        else:
-            with decimal.localcontext(decimal.Context(prec=len(value.as_tuple().digits))):
-                return format(value.normalize(), "f")
-    return value if -_INT64 <= value < _INT64 else str(value)
+    if isinstance(value, int) and -_INT64 <= value < _INT64:
+        return value
+    number = value if isinstance(value, decimal.Decimal) else decimal.Decimal(value)
+    if not number.is_finite():
+        return float(number)  # an infinity (NaN is refused before it gets here)
+    if _huge(number):
+        return str(_normal(number))
+    if _integral(number):
+        whole = int(number)
+        return whole if -_INT64 <= whole < _INT64 else format(_normal(number), "f")
+    if decimal.Decimal(float(number)) == number:
+        return float(number)
+    return format(_normal(number), "f")
+
+
+def _normal(number: decimal.Decimal) -> decimal.Decimal:
+    """``number`` without trailing zeros, exactly (the precision is its own)."""
+    return number.normalize(decimal.Context(prec=max(len(number.as_tuple().digits), 1), Emax=decimal.MAX_EMAX,
+                                            Emin=decimal.MIN_EMIN))
+
+
+def _huge(number: decimal.Decimal) -> bool:
+    """Whether a finite decimal's fixed-point text would have more than :data:`_MAX_DIGITS` digits."""
+    return abs(number.adjusted()) > _MAX_DIGITS or len(number.as_tuple().digits) > _MAX_DIGITS
 
 
 def _integral(value: decimal.Decimal) -> bool:
@@ -130,6 +151,8 @@ def plain_number(value: Any) -> Any:
         return value  # not a number: left for Terraform to reject
     if not number.is_finite():
         return float(number)
+    if _huge(number):
+        return number  # kept as a Decimal: an int of that many digits is costly to make and cannot be printed
     if _integral(number):
         return int(number)
     shortest = float(number)
@@ -346,7 +369,7 @@ def _plain_type(cty: Any, value: Any) -> Any:
         if isinstance(value, list) and len(value) == 2 and isinstance(value[0], bytes):
             try:
                 return _plain_type(json.loads(value[0]), value[1])
-            except ValueError:
+            except (ValueError, RecursionError):
                 return value[1]
         return value
     if cty == "number":
@@ -462,25 +485,57 @@ def _found(value: object) -> str:
     return type(value).__name__
 
 
-def _implied(value: Any) -> Any:
+def _unwritable(number: int | float | decimal.Decimal) -> str:
+    """Why a number cannot be a value (NaN, an infinity), or ``""``."""
+    if isinstance(number, int):
+        return ""
+    if math.isnan(number) if isinstance(number, float) else number.is_nan():
+        return "expected number, got NaN (cty has no NaN)"
+    if math.isinf(number) if isinstance(number, float) else number.is_infinite():
+        return (
+            "expected number, got an infinity (Terraform cannot write it in a state or plan JSON; "
+            "1e5000 is a float infinity in Python: give Decimal(\"1e5000\") for the number)"
+        )
+    return ""
+
+
+Bad = Callable[..., MockSchemaError]
+
+
+def _implied(value: Any, at: str, bad: Bad, depth: int = 0) -> Any:
+    """The cty type of a JSON-like value given for a ``dynamic`` attribute; anything else is refused."""
+    if depth > _MAX_VALUE_DEPTH:
+        raise bad(at, "dynamic", f"nested more than {_MAX_VALUE_DEPTH} levels deep (or it contains itself)")
+    if value is None:
+        return "dynamic"
     if isinstance(value, bool):
         return "bool"
     if isinstance(value, (int, float, decimal.Decimal)):
+        refused = _unwritable(value)
+        if refused:
+            raise bad(at, "dynamic", refused)
         return "number"
     if isinstance(value, str):
         return "string"
     if isinstance(value, (list, tuple)):
-        return ["tuple", [_implied(item) for item in value]]
+        return ["tuple", [_implied(item, f"{at}[{i}]", bad, depth + 1) for i, item in enumerate(value)]]
     if isinstance(value, Mapping):
-        return ["object", {str(key): _implied(item) for key, item in value.items()}]
-    return "dynamic"
+        for key in value:
+            if not isinstance(key, str):
+                raise bad(at, "dynamic", f"expected string keys, got a {_found(key)} key")
+        return ["object", {key: _implied(item, f'{at}["{key}"]', bad, depth + 1) for key, item in value.items()}]
+    raise bad(
+        at, "dynamic",
+        f"expected a JSON-like value for a dynamic attribute (None, bool, number, str, list, tuple or dict), "
+        f"got {_found(value)}",
+    )
 
 
-def _dynamic(value: Any) -> Any:
+def _dynamic(value: Any, at: str, bad: Bad) -> Any:
     if value is None:
         return None
-    cty = _implied(value)
-    return [json.dumps(cty, separators=(",", ":")).encode(), conform(cty, value, "(dynamic)")]
+    cty = _implied(value, at, bad)
+    return [json.dumps(cty, separators=(",", ":")).encode(), conform(cty, value, at)]
 
 
 def conform(cty: Any, value: Any, where: str, *, attribute: str | None = None, type_name: str | None = None) -> Any:
@@ -503,15 +558,16 @@ def conform(cty: Any, value: Any, where: str, *, attribute: str | None = None, t
             return None
         problem = f"expected {type_label(cty)}, got {_found(item)}"
         if cty == "dynamic":
-            return _dynamic(item)
+            return _dynamic(item, at, bad)
         if cty == "string":
             if isinstance(item, str):
                 return item
             raise bad(at, cty, problem)
         if cty == "number":
             if isinstance(item, (int, float, decimal.Decimal)) and not isinstance(item, bool):
-                if item != item:
-                    raise bad(at, cty, "expected number, got NaN (cty has no NaN)")
+                refused = _unwritable(item)
+                if refused:
+                    raise bad(at, cty, refused)
                 return wire_number(item)
             raise bad(at, cty, problem)
         if cty == "bool":
@@ -589,7 +645,7 @@ def _state_value(cty: Any, value: Any) -> Any:
     if cty == "dynamic":
         if isinstance(value, Mapping) and set(value) == {"value", "type"}:
             return [json.dumps(value["type"], separators=(",", ":")).encode(), _state_value(value["type"], value["value"])]
-        return _dynamic(value)
+        return _dynamic(value, "stored state", _state_error)
     if cty == "number" and isinstance(value, (int, float, decimal.Decimal)) and not isinstance(value, bool):
         return wire_number(value)
     if not isinstance(cty, list):
@@ -604,6 +660,10 @@ def _state_value(cty: Any, value: Any) -> Any:
     if kind == "tuple" and isinstance(value, list):
         return [_state_value(sub, item) for sub, item in zip(inner, value, strict=False)]
     return value
+
+
+def _state_error(at: str, expected: Any, problem: str, suggestions: list[str] | None = None) -> MockSchemaError:
+    return MockSchemaError(at, problem, expected=type_label(expected))
 
 
 def check_block_default(block: Block, values: Mapping[str, Any], where: str, type_name: str) -> dict[str, Any]:

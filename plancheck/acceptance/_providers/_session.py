@@ -18,6 +18,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Final
 
+from ..._redact import Secrets
 from ..._terraform import _default_platform, cli_config_text
 from .._case import TestStep
 from .._diagnostics import ProviderDiagnostic
@@ -30,6 +31,9 @@ from ._serve import DEFAULT_STOP_TIMEOUT, SERVICER_HOOK, ProviderServer, Sentine
 __all__ = ["CLI_CONFIG_ENV", "ProviderSession", "required_providers"]
 
 CLI_CONFIG_ENV: Final = "TF_CLI_CONFIG_FILE"
+#: A provider object served in this process with this method learns the case's secrets as they are found
+#: (``provider.plancheck_secrets(secrets)``), so what it shows itself (a mock's recorded calls) is scrubbed too.
+SECRETS_HOOK: Final = "plancheck_secrets"
 _TERRAFORM_BLOCK: Final = re.compile(r"^[ \t]*terraform[ \t]*\{", re.MULTILINE)
 
 
@@ -41,6 +45,7 @@ class _Running:
     stop: Callable[[], list[str]]
     server: ProviderServer | None = None
     sentinel: Sentinel | None = None
+    learn: Callable[[Secrets], object] | None = None
 
 
 def required_providers(providers: ProviderSet) -> dict[str, dict[str, str]]:
@@ -106,6 +111,7 @@ class ProviderSession:
         self._closed = False
         # The diagnostics of servers already stopped (a step that named another factory for an address).
         self._past_diagnostics: list[ProviderDiagnostic] = []
+        self._secrets = Secrets()
 
     @property
     def directory(self) -> Path | None:
@@ -116,6 +122,14 @@ class ProviderSession:
     def servers(self) -> dict[str, ProviderServer]:
         """The in-process servers running now, by address."""
         return {a: r.server for a, r in self._running.items() if r.server is not None}
+
+    def add_secrets(self, found: Secrets) -> None:
+        """The case found secrets: every provider served here that asks for them (``plancheck_secrets``) learns them,
+        and so does each one started later."""
+        self._secrets = self._secrets | found
+        for running in self._running.values():
+            if running.learn is not None:
+                running.learn(found)
 
     def _dir(self) -> Path:
         if self._directory is None:
@@ -177,11 +191,15 @@ class ProviderSession:
                 entry.address,
                 f"the factory returned a {type(provider).__name__}, not a tf provider (no {', '.join(missing)})",
             )
+        learn = getattr(provider, SECRETS_HOOK, None)
+        learn = learn if callable(learn) else None
+        if learn is not None and len(self._secrets):
+            learn(self._secrets)
         server = ProviderServer(entry.address, provider, self._dir(), stop_timeout=self._stop_timeout)
         config = server.start()
         assert config.pid is not None
         self._log(f"[providers] serving {entry.address} in this process on {config.addr}")
-        return _Running(entry, config, config.pid, server.stop, server=server)
+        return _Running(entry, config, config.pid, server.stop, server=server, learn=learn)
 
     def _start_reattach(self, entry: ProviderEntry) -> _Running:
         source: ReattachProvider = entry.source

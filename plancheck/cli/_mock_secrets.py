@@ -1,0 +1,172 @@
+"""The secrets ``mock-plan`` must never print: the values given to the module's sensitive variables.
+
+Terraform itself shows a variable's value in some messages (a validation error says ``var.pw is
+"..."``), and a value copied into a plain attribute is unmarked in the plan. So every value given
+to a variable the module declares ``sensitive = true`` (by ``--var``, a ``--var-file`` or a
+``TF_VAR_`` environment variable) is scrubbed from everything ``mock-plan`` prints, and so is every
+``--var`` value whose variable the plan's JSON says is sensitive.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from .._redact import Secrets
+from ._hcl_tokens import hcl_tokens
+
+__all__ = ["declared_sensitive", "input_secrets", "plan_sensitive"]
+
+
+def declared_sensitive(directory: Path) -> set[str]:
+    """The variables the module in ``directory`` declares ``sensitive = true`` (none when it cannot be read).
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     _ = (Path(d) / "v.tf").write_text('variable "pw" {\\n  sensitive = true\\n}\\nvariable "n" {}\\n')
+    ...     _ = (Path(d) / "j.tf.json").write_text('{"variable": {"token": {"sensitive": true}, "x": {}}}')
+    ...     sorted(declared_sensitive(Path(d)))
+    ['pw', 'token']
+    """
+    found: set[str] = set()
+    try:
+        paths = sorted(directory.iterdir())
+    except OSError:
+        return found
+    for path in paths:
+        name = path.name
+        if name.startswith(".") or not name.endswith((".tf", ".tf.json")):
+            continue
+        try:
+            text = path.read_bytes().decode("utf-8", "replace")
+        except OSError:
+            continue
+        found.update(_json_sensitive(text) if name.endswith(".tf.json") else _hcl_sensitive(text))
+    return found
+
+
+def _hcl_sensitive(text: str) -> Iterator[str]:
+    depth = 0
+    block: str | None = None
+    last: list[tuple[str, str | None]] = [("", None), ("", None)]
+    for kind, value in hcl_tokens(text):
+        if kind in ("{", "[", "("):
+            if depth == 0 and kind == "{" and last[0] == ("word", "variable") and last[1][0] == "string":
+                block = last[1][1]
+            depth += 1
+        elif kind in ("}", "]", ")"):
+            depth = max(depth - 1, 0)
+            block = block if depth else None
+        elif (kind, value) == ("word", "true") and block is not None and depth == 1 and last == [
+            ("word", "sensitive"), ("=", None)
+        ]:
+            yield block
+        last = [last[1], (kind, value)]
+
+
+def _objects(value: object) -> list[dict[str, Any]]:
+    return [v for v in (value if isinstance(value, list) else [value]) if isinstance(v, dict)]
+
+
+def _json_sensitive(text: str) -> Iterator[str]:
+    try:
+        document = json.loads(text)
+    except (ValueError, RecursionError):
+        return
+    for blocks in _objects(document.get("variable") if isinstance(document, dict) else None):
+        for name, bodies in blocks.items():
+            if any(body.get("sensitive") is True for body in _objects(bodies)):
+                yield name
+
+
+def _strings(value: Any) -> Iterator[str]:
+    if isinstance(value, bool) or value is None:
+        return
+    if isinstance(value, dict):
+        for item in value.values():
+            yield from _strings(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _strings(item)
+    else:
+        yield str(value)
+
+
+def _file_values(path: str, names: set[str]) -> Iterator[str]:
+    """The values a variables file gives to ``names`` (plain strings and JSON values; an expression is not evaluated)."""
+    try:
+        text = Path(path).read_bytes().decode("utf-8", "replace")
+    except OSError:
+        return
+    if path.endswith(".json"):
+        try:
+            document = json.loads(text)
+        except (ValueError, RecursionError):
+            return
+        if isinstance(document, dict):
+            for name in names & set(document):
+                yield from _strings(document[name])
+        return
+    depth = 0
+    current: str | None = None  # the variable whose value is being read, at depth 0 and inside its brackets
+    last: tuple[str, str | None] = ("", None)
+    for kind, value in hcl_tokens(text):
+        if depth == 0 and last == ("=", None):
+            pass  # the value of the name read just before
+        elif depth == 0 and kind == "word":
+            current = value
+        if kind in ("{", "[", "("):
+            depth += 1
+        elif kind in ("}", "]", ")"):
+            depth = max(depth - 1, 0)
+        elif kind == "string" and value is not None and current in names:
+            yield value
+        last = (kind, value)
+
+
+def input_secrets(
+    directory: Path, variables: Sequence[str], var_files: Sequence[str], environ: Mapping[str, str]
+) -> Secrets:
+    """The values given to the sensitive variables of the module in ``directory``: by ``--var NAME=VALUE``
+    (``variables``), by the variables files, by ``TF_VAR_NAME`` in ``environ``.
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     _ = (Path(d) / "v.tf").write_text('variable "pw" {\\n  sensitive = true\\n}\\n')
+    ...     s = input_secrets(Path(d), ["pw=hunter2-x", "n=logs"], [], {"TF_VAR_pw": "env-secret"})
+    >>> s.scrub("hunter2-x env-secret logs")
+    '(sensitive) (sensitive) logs'
+    """
+    names = declared_sensitive(directory)
+    found: list[str] = []
+    for pair in variables:
+        name, sep, value = pair.partition("=")
+        if sep and name.strip() in names:
+            found.append(value)
+    for path in var_files:
+        found.extend(_file_values(path, names))
+    found.extend(environ[f"TF_VAR_{name}"] for name in names if f"TF_VAR_{name}" in environ)
+    return Secrets(found)
+
+
+def plan_sensitive(text: str, variables: Sequence[str]) -> Secrets:
+    """The ``--var`` values whose variable the plan's JSON (``configuration.root_module.variables``) says is sensitive.
+
+    >>> doc = '{"configuration": {"root_module": {"variables": {"pw": {"sensitive": true}}}}}'
+    >>> len(plan_sensitive(doc, ["pw=hunter2-x", "n=logs"]))
+    1
+    """
+    try:
+        document = json.loads(text)
+        declared = document["configuration"]["root_module"]["variables"]
+        names = {name for name, body in declared.items() if isinstance(body, dict) and body.get("sensitive") is True}
+    except (ValueError, RecursionError, KeyError, TypeError, AttributeError):
+        return Secrets()
+    found = []
+    for pair in variables:
+        name, sep, value = pair.partition("=")
+        if sep and name.strip() in names:
+            found.append(value)
+    return Secrets(found)

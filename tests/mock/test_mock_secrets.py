@@ -1,0 +1,113 @@
+"""The mock learns the case's secrets: a sensitive variable's value placed in a plain attribute never shows in
+``repr(mock.calls)``, with or without pytest; ``mock-plan`` finds the values of the module's sensitive variables."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from mock_support import CLOUD, Direct, cloud_document
+from secret_shapes import SHAPES, leaks
+
+from plancheck._redact import Secrets
+from plancheck.acceptance._mock import MockProvider
+from plancheck.acceptance._providers._session import ProviderSession
+from plancheck.cli._mock_secrets import declared_sensitive, input_secrets, plan_sensitive
+
+
+def bucket(name: str) -> dict[str, object]:
+    return {
+        "id": None, "name": name, "arn": None, "region": None, "size_gb": None, "public": None, "tags": None,
+        "readers": None, "endpoints": None, "encryption_key": None, "website": None, "cors_rules": None,
+        "versioning": [], "lifecycle_rule": [],
+    }
+
+
+@pytest.mark.parametrize("shape", sorted(SHAPES))
+@pytest.mark.parametrize("when", ["before-the-call", "after-the-call"])
+def test_a_learned_secret_in_a_plain_attribute_is_scrubbed_from_the_calls(shape: str, when: str) -> None:
+    secret = SHAPES[shape]
+    mock = MockProvider(cloud_document(), CLOUD)
+    direct = Direct(mock)
+    if when == "before-the-call":
+        mock.plancheck_secrets(Secrets([secret]))
+    config = bucket(secret)
+    config["versioning"] = None
+    config["lifecycle_rule"] = None
+    direct.create("cloud_bucket", config)
+    if when == "after-the-call":
+        mock.plancheck_secrets([secret])  # a secret found later in the case still scrubs what was recorded before
+    assert mock.calls[-1].config["name"] == secret  # the config itself keeps the value, for assertions
+    text = repr(mock.calls) + "".join(repr(c) for c in mock.calls) + str(mock.calls)
+    assert leaks(text, {shape: secret}) == []
+    assert "(sensitive)" in text
+
+
+def test_the_provider_session_hands_the_case_secrets_to_a_served_mock() -> None:
+    pytest.importorskip("tf", reason="the providers extra (tf, grpcio) is not installed")
+    from plancheck.acceptance._providers._factory import normalize_providers
+
+    secret, later = SHAPES["plain"], SHAPES["non-ascii"]
+    mock = MockProvider(cloud_document(), CLOUD)
+    session = ProviderSession(platform="linux_amd64")
+    try:
+        session.add_secrets(Secrets([secret]))  # known before the provider starts (a Sensitive variable)
+        session.use(normalize_providers({CLOUD: mock}, "providers"))
+        session.add_secrets(Secrets([later]))  # found later (a plan's sensitive value)
+    finally:
+        session.close()
+    assert mock._scrub(f"{secret} and {later}") == "(sensitive) and (sensitive)"
+
+
+# -- mock-plan: which values are the module's secrets --------------------------------------------------
+
+MODULE_TF = '''
+variable "pw" {
+  type      = string
+  sensitive = true
+}
+variable "name" {
+  default = "sensitive = true"   # not the attribute
+}
+variable "keys" {
+  type = map(string)
+  validation {
+    condition     = true
+    error_message = "x"
+  }
+  sensitive = true
+}
+locals { sensitive = true }
+'''
+MODULE_JSON = '{"variable": [{"token": {"sensitive": true}}, {"plain": {"sensitive": false}}]}'
+
+
+@pytest.fixture
+def module(tmp_path: Path) -> Path:
+    (tmp_path / "main.tf").write_text(MODULE_TF, encoding="utf-8")
+    (tmp_path / "more.tf.json").write_text(MODULE_JSON, encoding="utf-8")
+    (tmp_path / ".hidden.tf").write_text('variable "hidden" {\n  sensitive = true\n}\n', encoding="utf-8")
+    return tmp_path
+
+
+def test_the_sensitive_variables_a_module_declares(module: Path) -> None:
+    assert sorted(declared_sensitive(module)) == ["keys", "pw", "token"]
+    assert declared_sensitive(module / "missing") == set()
+
+
+def test_every_way_of_giving_a_sensitive_variable_is_scrubbed(module: Path, tmp_path: Path) -> None:
+    hcl = tmp_path / "a.tfvars"
+    hcl.write_text('pw = "file-pw-secret"\nname = "visible-name"\nkeys = { a = "file-key-secret" }\n', encoding="utf-8")
+    js = tmp_path / "b.tfvars.json"
+    js.write_text('{"token": ["json-token-secret", 12345678], "plain": "visible-plain"}', encoding="utf-8")
+    secrets = input_secrets(module, ["pw=cli-pw-secret", "name=visible-cli"], [str(hcl), str(js)],
+                            {"TF_VAR_token": "env-token-secret", "TF_VAR_name": "visible-env"})
+    text = ("cli-pw-secret file-pw-secret file-key-secret json-token-secret 12345678 env-token-secret "
+            "visible-name visible-plain visible-cli visible-env")
+    assert secrets.scrub(text) == "(sensitive) " * 6 + "visible-name visible-plain visible-cli visible-env"
+
+
+def test_a_variable_the_plan_says_is_sensitive_is_scrubbed() -> None:
+    plan = '{"configuration": {"root_module": {"variables": {"pw": {"sensitive": true}, "n": {}}}}}'
+    assert plan_sensitive(plan, ["pw=plan-pw-secret", "n=visible"]).scrub("plan-pw-secret visible") == "(sensitive) visible"
+    assert len(plan_sensitive("not json", ["pw=plan-pw-secret"])) == 0

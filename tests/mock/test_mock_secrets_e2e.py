@@ -1,0 +1,111 @@
+"""Secrets end to end: a Sensitive variable in a plain attribute of a mocked resource never shows in
+``repr(mock.calls)`` or the runner's log (the runner hands the case's secrets to the mock it serves), and
+``tfplancheck mock-plan`` scrubs the values of the module's sensitive variables from all it prints, Terraform's
+errors included."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+from pathlib import Path
+
+import pytest
+from mock_support import CLOUD, CLOUD_SCHEMA, EXAMPLE, leak_check
+from secret_shapes import SHAPES, leaks
+
+from plancheck.acceptance import AcceptanceRunner, Sensitive, TestCase, TestStep
+from plancheck.acceptance._mock import MockProvider
+from plancheck.cli._command import run
+
+pytestmark = pytest.mark.e2e
+pytest.importorskip("tf", reason="the providers extra (tf, grpcio) is not installed")
+
+PLAIN = SHAPES["plain"]
+KEY = SHAPES["non-ascii"]
+PLANTED = {"plain": PLAIN, "non-ascii": KEY}
+
+
+def test_a_sensitive_variable_in_a_plain_attribute_never_shows(
+    tf_acceptance: AcceptanceRunner, private_tmp: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    mock = MockProvider.from_schema_file(CLOUD_SCHEMA, CLOUD)
+    runner = AcceptanceRunner(tf_acceptance.terraform, tf_acceptance.work_dir, timeout=120, echo=True)
+    config = (EXAMPLE / "main.tf").read_text(encoding="utf-8")
+    with leak_check(private_tmp) as found:
+        # "name" is not sensitive in the module: only the test says its value is a secret.
+        runner.run(TestCase(providers={CLOUD: mock}, steps=[
+            TestStep(config=config, variables={"name": Sensitive(PLAIN), "encryption_key": Sensitive(KEY)}),
+        ]))
+    assert not found[0], found[0]
+    names = [c.config.get("name") for c in mock.calls if c.type_name == "cloud_bucket" and isinstance(c.config, dict)]
+    assert PLAIN in names  # the value did reach the mock's plain attribute
+    shown = repr(mock.calls) + "\n".join(map(repr, mock.calls)) + capsys.readouterr().out
+    shown += "\n".join(f"{r.stdout}\n{r.stderr}" for r in runner._commands)
+    assert leaks(shown, PLANTED) == []
+
+
+REQUIRED = '''
+terraform {
+  required_providers {
+    cloud = { source = "acme/cloud" }
+  }
+}
+'''
+MODULE = REQUIRED + '''
+variable "pw" {
+  type      = string
+  sensitive = true
+}
+resource "cloud_bucket" "b" {
+  for_each = toset([nonsensitive(var.pw)])
+  name     = each.key
+  website  = { index_document = "index.html" }
+  cors_rules = [{ origins = ["https://example.com"] }]
+}
+'''
+FAILING = REQUIRED + '''
+variable "pw" {
+  type      = string
+  sensitive = true
+}
+locals {
+  n = tonumber(nonsensitive(var.pw))
+}
+resource "cloud_bucket" "b" {
+  name       = "x${local.n}"
+  website    = { index_document = "index.html" }
+  cors_rules = [{ origins = ["https://example.com"] }]
+}
+'''
+
+
+def cli(*argv: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    status = run(list(argv), stdout=out, stderr=err, environ={**os.environ, "TF_IN_AUTOMATION": "1"})
+    return status, out.getvalue(), err.getvalue()
+
+
+@pytest.mark.parametrize("given", ["var", "var-file"])
+@pytest.mark.parametrize("output", ["text", "json"])
+@pytest.mark.parametrize(("source", "status"), [pytest.param(MODULE, 0, id="for-each-key"),
+                                                pytest.param(FAILING, 2, id="terraform-error")])
+def test_mock_plan_never_prints_a_sensitive_variable(
+    tf_acceptance: AcceptanceRunner, tmp_path: Path, source: str, status: int, output: str, given: str
+) -> None:
+    module = tmp_path / "module"
+    module.mkdir()
+    (module / "main.tf").write_text(source, encoding="utf-8")
+    if given == "var":
+        value = ["--var", f"pw={PLAIN}"]
+    else:
+        (tmp_path / "s.tfvars").write_text(f'pw = "{PLAIN}"\n', encoding="utf-8")
+        value = ["--var-file", str(tmp_path / "s.tfvars")]
+    code, out, err = cli("mock-plan", str(module), "--mock", f"acme/cloud={CLOUD_SCHEMA}", *value,
+                         "--format", output, "--terraform", tf_acceptance.terraform.path)
+    assert code == status, err
+    assert leaks(out + err, {"plain": PLAIN}) == []
+    if status == 0:
+        assert 'cloud_bucket.b["(sensitive)"]' in (json.loads(out)["resource_changes"][0]["address"] if output == "json" else out)
+    else:
+        assert "(sensitive)" in err
