@@ -125,7 +125,13 @@ class MockProvider:
       (``count = 3`` makes three distinct objects), and kept: refresh reads them back;
     * ``mock_resources`` / ``mock_data``: ``{type: {attribute: value}}`` defaults for computed
       attributes (a value, or a function of the configuration dict), or ``{type: function}``
-      returning such a dict;
+      returning such a dict. A ``mock_resources`` key may also be an address or an address glob
+      (``"cloud_bucket.logs"``, ``'module.a.cloud_bucket.x["b"]'``, ``"cloud_bucket.x[*]"``,
+      ``"module.*.cloud_bucket.x"``: :class:`plancheck.Resources`' grammar); the most specific key
+      wins (an instance address, a resource address, a glob with fewer wildcards, the type name),
+      two keys that tie are refused. A create learns its address from the plan the runner reads
+      before apply (matched by its planned values); identical instances whose defaults differ are
+      refused with a diagnostic naming both, never guessed;
     * ``override_during``: ``"apply"`` (defaults appear at apply, like generated values) or
       ``"plan"`` (they are known in the plan already; a function whose configuration still holds
       unknown values at plan is called at apply instead, its attributes unknown until then).
@@ -152,6 +158,10 @@ class MockProvider:
     MockProvider('registry.terraform.io/acme/cloud', resources=['cloud_bucket'], data_sources=[])
     >>> mock.objects("cloud_bucket")  # nothing applied yet
     []
+    >>> MockProvider(schema, "acme/cloud", mock_resources={"cloud_bucket.*": {}, "cloud_bucket.?": {}})
+    Traceback (most recent call last):
+    ...
+    plancheck.acceptance.MockSchemaError: mock_resources["cloud_bucket.?"]: ties with mock_resources["cloud_bucket.*"]: both are address globs with 1 wildcard that can match the same address, so neither is more specific; make one of them narrower
     >>> MockProvider(schema, "acme/cloud", mock_resources={"cloud_bucket": {"anr": "x"}})
     Traceback (most recent call last):
     ...
