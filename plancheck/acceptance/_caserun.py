@@ -355,6 +355,7 @@ class _CaseRun:
             # Always read back, checks or not: the plan's sensitive values must be known as secrets
             # before apply, whose errors (a provider echoing a value) would otherwise show them.
             document = self.show_plan(Stage.PRE_APPLY)
+            self.providers.tell_plan(document)
             if checks.pre_apply:
                 self.check_plan(Stage.PRE_APPLY, "Pre-apply plan check(s) failed", document, tuple(checks.pre_apply), result)
             before: dict[str, Any] | None = None

@@ -21,8 +21,10 @@ from typing import Any, Final, Literal
 
 from ..._loading.source import MAX_BYTES_ENV, InputTooLarge, max_input_bytes, read_limited
 from ..._redact import Secrets
+from ._addresses import DefaultsKey, best_key, check_ties, parse_key
 from ._errors import MockSchemaError
 from ._objects import Ambiguous, ObjectStore, searchable
+from ._planned import Indistinct, PlannedCreates, Unplanned
 from ._schema import MAX_DEPTH, Block, ProviderSchema, TypeSchema, read_provider_schema, schema_message
 from ._values import (
     UNKNOWN,
@@ -99,29 +101,33 @@ def _safe_repr(value: object) -> str:
 
 def _defaults(
     given: Mapping[str, Defaults] | None, schemas: Mapping[str, TypeSchema], option: str, kind: str, address: str
-) -> dict[str, Defaults]:
+) -> tuple[dict[str, Defaults], dict[str, DefaultsKey]]:
+    """The defaults by key, checked against their type's schema, and each key parsed (ties refused)."""
     if given is None:
-        return {}
+        return {}, {}
     if not isinstance(given, Mapping):
         raise MockSchemaError(option, f"expected a dict of {kind} -> defaults, got {type(given).__name__}")
     out: dict[str, Defaults] = {}
-    for type_name, values in given.items():
-        where = f'{option}["{type_name}"]'
-        if not isinstance(type_name, str) or type_name not in schemas:
+    keys: dict[str, DefaultsKey] = {}
+    for text, values in given.items():
+        if not isinstance(text, str):
             raise MockSchemaError(
-                where, f"{address} has no {kind} {type_name}", type_name=str(type_name),
-                suggestions=closest_names(str(type_name), list(schemas)),
+                f"{option}[{text!r}]", f"expected a {kind} or an address (str), got {type(text).__name__}"
             )
+        key = parse_key(text, option, schemas, data=option == "mock_data", provider=address)
+        where, type_name = f'{option}["{text}"]', key.type_name
         if callable(values):
-            out[type_name] = values
+            out[text] = values
         elif isinstance(values, Mapping):
-            out[type_name] = check_block_default(schemas[type_name].block, values, where, type_name)
+            out[text] = check_block_default(schemas[type_name].block, values, where, type_name)
         else:
             raise MockSchemaError(
                 where, f"expected a dict of attribute -> value or a function (config) -> dict, got {type(values).__name__}",
                 type_name=type_name,
             )
-    return out
+        keys[text] = key
+    check_ties(keys.values(), option)
+    return out, keys
 
 
 class MockProvider:
@@ -137,7 +143,13 @@ class MockProvider:
       (``count = 3`` makes three distinct objects), and kept: refresh reads them back;
     * ``mock_resources`` / ``mock_data``: ``{type: {attribute: value}}`` defaults for computed
       attributes (a value, or a function of the configuration dict), or ``{type: function}``
-      returning such a dict;
+      returning such a dict. A ``mock_resources`` key may also be an address or an address glob
+      (``"cloud_bucket.logs"``, ``'module.a.cloud_bucket.x["b"]'``, ``"cloud_bucket.x[*]"``,
+      ``"module.*.cloud_bucket.x"``: :class:`plancheck.Resources`' grammar); the most specific key
+      wins (an instance address, a resource address, a glob with fewer wildcards, the type name),
+      two keys that tie are refused. A create learns its address from the plan the runner reads
+      before apply (matched by its planned values); identical instances whose defaults differ are
+      refused with a diagnostic naming both, never guessed;
     * ``override_during``: ``"apply"`` (defaults appear at apply, like generated values) or
       ``"plan"`` (they are known in the plan already; a function whose configuration still holds
       unknown values at plan is called at apply instead, its attributes unknown until then).
@@ -164,6 +176,10 @@ class MockProvider:
     MockProvider('registry.terraform.io/acme/cloud', resources=['cloud_bucket'], data_sources=[])
     >>> mock.objects("cloud_bucket")  # nothing applied yet
     []
+    >>> MockProvider(schema, "acme/cloud", mock_resources={"cloud_bucket.*": {}, "cloud_bucket.?": {}})
+    Traceback (most recent call last):
+    ...
+    plancheck.acceptance.MockSchemaError: mock_resources["cloud_bucket.?"]: ties with mock_resources["cloud_bucket.*"]: both are address globs with 1 wildcard that can match the same address, so neither is more specific; make one of them narrower
     >>> MockProvider(schema, "acme/cloud", mock_resources={"cloud_bucket": {"anr": "x"}})
     Traceback (most recent call last):
     ...
@@ -195,8 +211,18 @@ class MockProvider:
             )
         self.seed = seed
         self.override_during: OverrideDuring = override_during
-        self._resource_defaults = _defaults(mock_resources, self.schema.resources, "mock_resources", "resource type", self.address)
-        self._data_defaults = _defaults(mock_data, self.schema.data_sources, "mock_data", "data source", self.address)
+        self._resource_defaults, self._resource_keys = _defaults(
+            mock_resources, self.schema.resources, "mock_resources", "resource type", self.address
+        )
+        self._data_defaults, self._data_keys = _defaults(mock_data, self.schema.data_sources, "mock_data", "data source", self.address)
+        for key in self._data_keys.values():
+            if key.pattern is not None:
+                raise MockSchemaError(
+                    f'mock_data["{key.text}"]',
+                    "data sources take defaults by type only: they are read while Terraform plans, before any "
+                    "plan could tell the mock their addresses (give the function of the configuration instead)",
+                    type_name=key.type_name,
+                )
         self._lock = threading.Lock()
         self._calls: list[MockCall] = []
         self._latest: _MockInstance | None = None
@@ -339,19 +365,57 @@ class MockProvider:
                 self._schema_cache = (pb, response)
             return self._schema_cache[1]
 
-    def _resolve(self, data: bool, type_name: str, block: Block, config: Any, *, at_plan: bool = False) -> dict[str, Any]:
-        """The defaults of one type for one configuration: callables called, results checked.
+    def has_address_keys(self, type_name: str) -> bool:
+        """Whether some ``mock_resources`` key of ``type_name`` is an address (its defaults need the instance's address)."""
+        return any(k.pattern is not None and k.type_name == type_name for k in self._resource_keys.values())
+
+    def defaults_key(self, type_name: str, address: str | None) -> str | None:
+        """The ``mock_resources`` key whose defaults an instance gets (None: no defaults)."""
+        key = best_key(self._resource_keys, type_name, address)
+        return None if key is None else key.text
+
+    def _address_attributes(self, type_name: str) -> set[str] | None:
+        """The attributes some address key of ``type_name`` sets (None: unknown, a function gives them all)."""
+        names: set[str] = set()
+        for key in self._resource_keys.values():
+            if key.pattern is None or key.type_name != type_name:
+                continue
+            given = self._resource_defaults[key.text]
+            if callable(given):
+                return None
+            names.update(given)
+        return names
+
+    def _resolve(
+        self, data: bool, type_name: str, block: Block, config: Any, *, at_plan: bool = False, address: str | None = None
+    ) -> dict[str, Any]:
+        """The defaults of one instance (of the most specific key for ``address``) for one configuration:
+        callables called, results checked.
 
         At plan (``override_during="plan"``) a configuration that still holds unknown values
         leaves every function's attributes out (they stay unknown, and are computed at apply):
         a value computed from :data:`UNKNOWN` would not be the one apply makes. At apply
-        everything is known, so a function never receives :data:`UNKNOWN` then.
+        everything is known, so a function never receives :data:`UNKNOWN` then. The plan never
+        knows an instance's address, so an attribute an address key of the type sets is left
+        unknown at plan too (apply gives it, by address).
         """
         option = "mock_data" if data else "mock_resources"
-        given = (self._data_defaults if data else self._resource_defaults).get(type_name)
-        if given is None:
+        key = best_key(self._data_keys if data else self._resource_keys, type_name, address)
+        if key is None:
             return {}
-        where = f'{option}["{type_name}"]'
+        given = (self._data_defaults if data else self._resource_defaults)[key.text]
+        where = f'{option}["{key.text}"]'
+        if at_plan and not data:
+            overridden = self._address_attributes(type_name)
+            if overridden is None:
+                return {}
+            return {n: v for n, v in self._called_defaults(given, where, type_name, block, config, at_plan).items()
+                    if n not in overridden}
+        return self._called_defaults(given, where, type_name, block, config, at_plan)
+
+    def _called_defaults(
+        self, given: Defaults, where: str, type_name: str, block: Block, config: Any, at_plan: bool
+    ) -> dict[str, Any]:
         plain_config = plain(block, config)
         pending = has_unknown(plain_config)
         if pending and not at_plan:
@@ -438,6 +502,7 @@ class _MockInstance:
     def __init__(self, owner: MockProvider) -> None:
         self.owner = owner
         self.objects = ObjectStore()
+        self.planned = PlannedCreates()
         self._lock = threading.Lock()
         self._applied: dict[tuple[str, bytes], int] = {}
 
@@ -447,6 +512,10 @@ class _MockInstance:
     def plancheck_secrets(self, secrets: Secrets | Iterable[str]) -> None:
         """The case's secrets, as the runner finds them: its mock learns them (see :meth:`MockProvider.plancheck_secrets`)."""
         self.owner.plancheck_secrets(secrets)
+
+    def plancheck_plan(self, document: Mapping[str, Any]) -> None:
+        """The plan (``show -json``) about to be applied: what maps each create to its address."""
+        self.planned.tell(document, self.owner.address)
 
     def stored(self, type_name: str) -> list[Any]:
         return self.objects.values(type_name)
@@ -669,7 +738,15 @@ class _MockServicer:
             if key is not None:
                 instance.objects.remove(type_name, key)
             return response(new_state=self._encode(None))
-        given = self._owner._resolve(False, type_name, block, config)
+        address = None
+        if prior is None and self._owner.has_address_keys(type_name):
+            claimed = instance.planned.claim(
+                type_name, plain(block, planned), lambda at: self._owner.defaults_key(type_name, at)
+            )
+            if not isinstance(claimed, str):
+                return response(diagnostics=self._no_address(type_name, claimed))
+            address = claimed
+        given = self._owner._resolve(False, type_name, block, config, address=address)
         new = fill(block, planned, instance.resource_rng(type_name, config), given)
         if key is None:
             key = instance.objects.new_key()  # a create, or an update of an object this mock never held
@@ -716,6 +793,33 @@ class _MockServicer:
             type_name=type_name, state=self._encode(found.value), private=self._instance.objects.private(found.key)
         )
         return response(imported_resources=[imported])
+
+    def _no_address(self, type_name: str, why: Indistinct | Unplanned) -> list[Any]:
+        """The refusal of a create whose address decides its defaults but cannot be told: never a guess."""
+        mock = f"The mock of {self._owner.address}"
+        if isinstance(why, Indistinct):
+            def option(key: str | None) -> str:
+                return "no defaults" if key is None else f'mock_resources["{key}"]'
+            return self._error(
+                self._owner._scrub(f"Cannot tell {why.first} from {why.second}: their defaults differ"),
+                self._owner._scrub(
+                    f"{mock} finds the address of a create by its planned values, and these two {type_name} instances "
+                    f"plan the same ones, while {why.first} gets {option(why.first_key)} and {why.second} gets "
+                    f"{option(why.second_key)}. It will not guess which is which: give them configurations that differ, "
+                    "or the same defaults."
+                ),
+            )
+        if not why.told:
+            return self._error(
+                f"Cannot apply {type_name}: the mock of {self._owner.address} was not told the plan",
+                "mock_resources has address keys for this type; a mock learns the addresses of its creates from the "
+                "plan the acceptance runner reads before apply (TestCase steps), so these defaults need that runner.",
+            )
+        return self._error(
+            f"Cannot apply {type_name}: no create of the plan has these values",
+            f"{mock} finds the address of a create by its planned values, and no {type_name} the plan creates has "
+            "them, so it cannot say which address (and so which mock_resources key) applies.",
+        )
 
     def _ambiguous(self, type_name: str, block: Block, found: Ambiguous, wanted: str) -> list[Any]:
         """The refusal of an import id several objects hold: a guess would import the wrong one silently."""

@@ -34,6 +34,8 @@ CLI_CONFIG_ENV: Final = "TF_CLI_CONFIG_FILE"
 #: A provider object served in this process with this method learns the case's secrets as they are found
 #: (``provider.plancheck_secrets(secrets)``), so what it shows itself (a mock's recorded calls) is scrubbed too.
 SECRETS_HOOK: Final = "plancheck_secrets"
+#: A provider object with this method is handed each plan (``show -json``) before it is applied.
+PLAN_HOOK: Final = "plancheck_plan"
 _TERRAFORM_BLOCK: Final = re.compile(r"^[ \t]*terraform[ \t]*\{", re.MULTILINE)
 
 
@@ -268,6 +270,14 @@ class ProviderSession:
         self._log(f"[providers] CLI configuration {path} for {', '.join(sorted(self._external))}")
 
     # -- using ----------------------------------------------------------------------------------
+
+    def tell_plan(self, document: Mapping[str, Any]) -> None:
+        """Hand the plan about to be applied to every in-process provider that asks for it (``plancheck_plan``):
+        the protocol never tells a provider a resource's address, and a mock's per-address defaults need it."""
+        for server in self.servers.values():
+            hook = getattr(server.provider, PLAN_HOOK, None)
+            if callable(hook):
+                hook(document)
 
     def apply_environment(self, env: dict[str, str]) -> None:
         """Point ``env`` at the running servers and, with external providers, at the case's CLI configuration."""
