@@ -663,10 +663,14 @@ class _Guard:
         def guarded(request: Any, context: Any) -> Any:
             try:
                 response = method(request, context)
-            except Exception as exc:
+            except BaseException as exc:
+                # sys.exit() or a KeyboardInterrupt raised by the provider too: gRPC answers only an
+                # Exception, anything else would leave Terraform waiting for the answer until it times out.
                 response = self.error_response(name, request, exc)
                 if response is None:
-                    raise
+                    if isinstance(exc, Exception):
+                        raise
+                    raise RuntimeError(f"{name} raised {type(exc).__name__}") from exc
             # Terraform's JSON keeps no attribute path of a diagnostic: note them here, as they leave.
             self.recorder.record(request, response)
             return response
@@ -674,14 +678,15 @@ class _Guard:
         guarded.__name__ = name
         return guarded
 
-    def error_response(self, name: str, request: Any, exc: Exception) -> Any:
+    def error_response(self, name: str, request: Any, exc: BaseException) -> Any:
         """The RPC's response carrying the exception as an error diagnostic (``None`` if it has no place for one)."""
         m = self.m
         type_name = getattr(request, "type_name", "") or ""
         # The first frame is the guard's own: the provider's frames start after it.
         tb = exc.__traceback__.tb_next if exc.__traceback__ is not None else None
         text = "".join(traceback.format_exception(type(exc), exc, tb))
-        record = ProviderCallError(name, type_name, f"{type(exc).__name__}: {exc}", text)
+        message = str(exc)
+        record = ProviderCallError(name, type_name, f"{type(exc).__name__}: {message}" if message else type(exc).__name__, text)
         self.errors.append(record)
         summary = f"Provider {self.address}: {record.summary}"
         detail = "The provider under test raised an exception (Python traceback):\n" + "\n".join(
