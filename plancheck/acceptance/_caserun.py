@@ -33,7 +33,7 @@ from ._diagjson import Reading
 from ._errors import AcceptanceError, Stage, TestDefinitionError
 from ._importstate import call_check
 from ._importstep import _ImportStep
-from ._initialstate import declared_resources, resource_of, write_initial_state
+from ._initialstate import InitialState, StateInTheWay, declared_resources, resource_of, write_initial_state
 from ._leftovers import keep_leftover
 from ._plans import planned_changes
 from ._providers._errors import ProviderServerError, ProvidersNotInstalledError
@@ -640,6 +640,16 @@ class _CaseRun:
         shutil.copytree(self.wd.root, target, ignore=shutil.ignore_patterns(".terraform"))
         self.log(f"Working directory and files have been copied to: {target}")
 
+    def write_initial(self, initial: InitialState) -> None:
+        """Write ``initial_state`` before the first step (which it belongs to)."""
+        self.step_no = 1
+        try:
+            write_initial_state(initial, self.wd.root)
+        except (StateInTheWay, OSError) as exc:
+            raise self.error(_StepFailure(Stage.CONFIG, f"cannot write initial_state: {exc}")) from None
+        self.orphans_unchecked = initial.addresses
+        self.log(f"[case] initial state written: {initial!r}")
+
     def execute(self) -> None:
         __tracebackhide__ = True
         failed = True
@@ -659,9 +669,7 @@ class _CaseRun:
                 self.case.pre_check()
             initial = self.case.initial_state
             if initial is not None:
-                write_initial_state(initial, self.wd.root)
-                self.orphans_unchecked = initial.addresses
-                self.log(f"[case] initial state written: {initial!r}")
+                self.write_initial(initial)
             for number, step in enumerate(self.case.steps, 1):
                 self.keep_step_copy()
                 self.step_no = number

@@ -25,7 +25,15 @@ from .._loading.source import InputTooLarge, max_input_bytes, read_limited
 from .._redact import contains_sensitive, number_text
 from ._errors import TestDefinitionError
 
-__all__ = ["STATE_FILE", "InitialState", "declared_resources", "read_initial_state", "resource_of", "write_initial_state"]
+__all__ = [
+    "STATE_FILE",
+    "InitialState",
+    "StateInTheWay",
+    "declared_resources",
+    "read_initial_state",
+    "resource_of",
+    "write_initial_state",
+]
 
 STATE_FILE: Final = "terraform.tfstate"
 _WHERE: Final = "TestCase.initial_state"
@@ -364,8 +372,29 @@ def declared_resources(configuration: Any) -> set[str]:
     return found
 
 
+class StateInTheWay(Exception):
+    """The working directory already has a state that may track resources: writing over it would lose them."""
+
+
 def write_initial_state(state: InitialState, directory: Path) -> Path:
-    """Write ``state`` as the local backend's state file of ``directory``."""
+    """Write ``state`` as the local backend's state file of ``directory``.
+
+    A state already there (a ``working_dir`` given to the case) is replaced only when it tracks no
+    resource instance; else :class:`StateInTheWay`.
+    """
     target = directory / STATE_FILE
+    if target.exists() or target.is_symlink():
+        try:
+            held = read_initial_state(target).addresses
+        except TestDefinitionError:
+            raise StateInTheWay(
+                f"{target} holds something that cannot be read as a state (so it may track resources): remove it "
+                "first, or give the case another working_dir"
+            ) from None
+        if held:
+            raise StateInTheWay(
+                f"{target} holds a state that tracks {', '.join(held)}: writing the recorded state over it would lose "
+                "track of them; destroy them first, or give the case another working_dir"
+            )
     target.write_text(state.text(), encoding="utf-8")
     return target

@@ -1,8 +1,11 @@
-"""Red team of the runner (#25): cases never share a directory. Fast, with the scripted fake Terraform."""
+"""Red team of the runner (#25): cases never share a directory, and a recorded state never replaces one that
+tracks resources. Fast, with the scripted fake Terraform."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from acceptance_fakes import FakeTerraform, make_fake_terraform, rule
@@ -39,3 +42,66 @@ def test_two_runners_on_one_work_dir_never_share_a_case_directory(fake: FakeTerr
     assert [c.cwd for c in first.commands] == [str(work / "case1")]
     assert [c.cwd for c in second.commands] == [str(work / "case2")]
     assert [call["files"] for call in fake.calls()] == [["main.tf.json"], ["main.tf"]]
+
+
+def state_document(*resources: str) -> dict[str, Any]:
+    return {
+        "version": 4, "terraform_version": "1.0.3", "serial": 7, "lineage": "live-lineage", "outputs": {},
+        "resources": [
+            {"mode": "managed", "type": "null_resource", "name": name, "provider": "provider[\"x\"]",
+             "instances": [{"schema_version": 0, "attributes": {"id": "1"}}]}
+            for name in resources
+        ],
+    }
+
+
+RECORDED = state_document("recorded")
+
+
+@pytest.mark.parametrize(
+    ("existing", "reason"),
+    [
+        pytest.param(json.dumps(state_document("a", "b")),
+                     "cannot write initial_state: {dir}/terraform.tfstate holds a state that tracks null_resource.a, "
+                     "null_resource.b: writing the recorded state over it would lose track of them; destroy them first, "
+                     "or give the case another working_dir", id="a-state-with-resources"),
+        pytest.param("{not json",
+                     "cannot write initial_state: {dir}/terraform.tfstate holds something that cannot be read as a state "
+                     "(so it may track resources): remove it first, or give the case another working_dir",
+                     id="an-unreadable-state"),
+    ],
+)
+def test_initial_state_never_replaces_a_state_that_tracks_resources(
+    fake: FakeTerraform, tmp_path: Path, existing: str, reason: str
+) -> None:
+    """TestCase(working_dir=...) may point at a directory whose state still tracks real resources (a case whose
+    destroy failed): the recorded state was written over it, and whatever it tracked was lost."""
+    directory = tmp_path / "given"
+    directory.mkdir()
+    (directory / "terraform.tfstate").write_text(existing)
+    with pytest.raises(AcceptanceError) as info:
+        make_runner(fake, tmp_path / "work").run(
+            TestCase(working_dir=directory, initial_state=RECORDED, steps=[TestStep(config=CONFIG)]))
+    assert str(info.value) == "step 1/1, config: " + reason.format(dir=directory)
+    assert (directory / "terraform.tfstate").read_text() == existing
+    assert fake.calls() == []
+
+
+@pytest.mark.parametrize(
+    "existing",
+    [pytest.param(json.dumps(state_document()), id="a-state-destroyed-to-nothing"),
+     pytest.param(None, id="no-state")],
+)
+def test_initial_state_replaces_a_state_that_tracks_nothing(
+    fake: FakeTerraform, tmp_path: Path, existing: str | None
+) -> None:
+    fake.script(FAILING_INIT)
+    directory = tmp_path / "given"
+    directory.mkdir()
+    if existing is not None:
+        (directory / "terraform.tfstate").write_text(existing)
+    with pytest.raises(AcceptanceError, match="init"):
+        make_runner(fake, tmp_path / "work").run(
+            TestCase(working_dir=directory, initial_state=RECORDED, steps=[TestStep(config=CONFIG)]))
+    assert json.loads((directory / "terraform.tfstate").read_text())["lineage"] == "live-lineage"
+    assert json.loads((directory / "terraform.tfstate").read_text())["resources"][0]["name"] == "recorded"
