@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import os
 import shutil
@@ -9,7 +10,14 @@ import sys
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from .._terraform import TerraformBinary, discover_terraform, inspect_binary
+from .._terraform import (
+    ENV_TERRAFORM_PATH,
+    TerraformBinary,
+    TerraformNotFoundError,
+    check_timeout,
+    discover_terraform,
+    inspect_binary,
+)
 from ._case import TestCase, TestStep
 from ._caserun import _CaseRun
 from ._errors import Stage, TestDefinitionError
@@ -50,17 +58,26 @@ def destroy_leftovers(
     ``terraform`` defaults to the binary that made the leftover when it is still there, else the one
     found as the runner finds it. ``providers`` (``{address: factory}``) serves providers under test
     that cannot be imported back by name. ``cli_config`` defaults to the leftover's copy of the CLI
-    configuration the case used, when it had one.
+    configuration the case used, when it had one. A ``terraform`` that was named but cannot be used
+    raises :class:`TerraformNotFoundError` before any leftover is touched; without any usable binary
+    each leftover is kept, saying so. Whatever a leftover's manifest holds, it is destroyed or kept
+    with the reason (recorded in its manifest), never an exception.
 
     >>> destroy_leftovers("/no/such/directory", log=lambda line: None)
     LeftoverResult(destroyed=[], kept={})
     """
     destroyed: list[str] = []
     kept: dict[str, str] = {}
-    for leftover in find_leftovers(root):
+    if timeout is not None:
+        timeout = check_timeout(timeout)
+    found = find_leftovers(root)
+    # A binary that was named and cannot be used fails at once, before any leftover is touched.
+    chosen = None if terraform is None or not found else (
+        terraform if isinstance(terraform, TerraformBinary) else inspect_binary(terraform))
+    for leftover in found:
         try:
-            problem = _destroy_one(leftover, terraform, providers, cli_config, timeout, log)
-        except TestDefinitionError as exc:
+            problem = _destroy_one(leftover, chosen, providers, cli_config, timeout, log)
+        except (TestDefinitionError, TerraformNotFoundError) as exc:
             problem = str(exc)
         record_attempt(leftover, problem)
         if problem is None:
@@ -85,11 +102,10 @@ def _destroy_one(
             return (f"it needs the provider under test {address} served in this process: give "
                     f"destroy_leftovers(providers={{{address!r}: factory}})")
         served[address] = factory
-    binary = terraform
+    binary = terraform if terraform is not None else _recorded_or_found(leftover)
     if binary is None:
-        recorded = leftover.manifest.get("terraform", {})
-        path = recorded.get("path") if isinstance(recorded, dict) else None
-        binary = inspect_binary(path) if isinstance(path, str) and os.path.isfile(path) else discover_terraform()
+        return (f"no terraform binary found: give terraform= (--terraform PATH), set ${ENV_TERRAFORM_PATH}, "
+                "or put terraform or tofu on PATH")
     config = cli_config
     if config is None and (leftover.path / "cli.tfrc").is_file():
         config = leftover.path / "cli.tfrc"
@@ -109,6 +125,16 @@ def _destroy_one(
     finally:
         run.providers.close(after_failure=True)
     return None
+
+
+def _recorded_or_found(leftover: Leftover) -> TerraformBinary | None:
+    """The binary that made ``leftover`` while it is there and works, else the one the runner would find."""
+    recorded = leftover.manifest.get("terraform")
+    path = recorded.get("path") if isinstance(recorded, dict) else None
+    if isinstance(path, str) and os.path.isfile(path):
+        with contextlib.suppress(TerraformNotFoundError):
+            return inspect_binary(path)
+    return discover_terraform()
 
 
 def _last_line(failure: Any) -> str:

@@ -135,9 +135,14 @@ class Leftover:
 
     @property
     def providers_in_process(self) -> dict[str, str | None]:
-        """The providers under test it needs served: address -> ``module:qualname`` (None: not importable)."""
+        """The providers under test it needs served: address -> ``module:qualname`` (None: not importable).
+
+        A name that is not a string (a hand-edited manifest) is None: the provider must be given.
+        """
         value = self.manifest.get("providers_in_process")
-        return dict(value) if isinstance(value, dict) else {}
+        if not isinstance(value, dict):
+            return {}
+        return {str(address): name if isinstance(name, str) and name else None for address, name in value.items()}
 
 
 def find_leftovers(root: str | os.PathLike[str] | None = None) -> list[Leftover]:
@@ -152,12 +157,13 @@ def find_leftovers(root: str | os.PathLike[str] | None = None) -> list[Leftover]
         return found
     for child in sorted(directory.iterdir()):
         manifest_path = child / LEFTOVER_FILE
-        if not child.is_dir() or not manifest_path.is_file():
+        # Leftover directories are made here (mkdtemp), never links: one pointing elsewhere is not ours to destroy.
+        if child.is_symlink() or not child.is_dir() or not manifest_path.is_file():
             continue
         try:
             manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            manifest = {}
+        except (OSError, ValueError, RecursionError):
+            manifest = {}  # a damaged manifest: the state is still there to destroy
         found.append(Leftover(child, manifest if isinstance(manifest, dict) else {}))
     return found
 
@@ -185,7 +191,8 @@ def record_attempt(leftover: Leftover, problem: str | None) -> None:
     if problem is None:
         return
     manifest = dict(leftover.manifest)
-    attempts = list(manifest.get("attempts") or [])
+    recorded = manifest.get("attempts")
+    attempts = list(recorded) if isinstance(recorded, list) else []
     attempts.append({"at": datetime.datetime.now(datetime.UTC).strftime("%Y%m%dT%H%M%SZ"), "problem": problem})
     manifest["attempts"] = attempts
     # The attempt still fails loudly through the result when its record cannot be written.
