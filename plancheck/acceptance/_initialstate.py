@@ -32,6 +32,7 @@ __all__ = [
     "declared_resources",
     "read_initial_state",
     "resource_of",
+    "secret_leaves",
     "write_initial_state",
 ]
 
@@ -264,7 +265,12 @@ def _addresses(document: Mapping[str, Any]) -> Iterator[str]:
             yield base + suffix
 
 
-def _leaves(value: Any) -> Iterator[str]:
+def secret_leaves(value: Any) -> Iterator[str]:
+    """Every string, number text and object key in ``value``: what a secret value holds.
+
+    >>> sorted(secret_leaves({"k": ["a", 1.5, {"x": None}]}))
+    ['1.5', 'a', 'k', 'x']
+    """
     stack: list[Any] = [value]
     while stack:
         current = stack.pop()
@@ -286,7 +292,7 @@ def _secrets(document: Mapping[str, Any]) -> Iterator[str]:
     for output in document.get("outputs", {}).values():
         # Terraform writes true or false; anything else ("true", 1) fails closed.
         if contains_sensitive(output.get("sensitive")):
-            yield from _leaves(output.get("value"))
+            yield from secret_leaves(output.get("value"))
     for resource in document["resources"]:
         for instance in resource["instances"]:
             marks = instance.get("sensitive_attributes")
@@ -296,7 +302,7 @@ def _secrets(document: Mapping[str, Any]) -> Iterator[str]:
             for mark in marks if isinstance(marks, list) else [None]:
                 found = _follow(values, mark)
                 # A mark this reader does not understand hides the whole object (fail closed).
-                yield from _leaves(values if found is _UNREADABLE else found)
+                yield from secret_leaves(values if found is _UNREADABLE else found)
 
 
 _UNREADABLE: Final = object()

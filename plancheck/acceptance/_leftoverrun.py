@@ -10,6 +10,7 @@ import sys
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from .._redact import Secrets
 from .._terraform import (
     ENV_TERRAFORM_PATH,
     TerraformBinary,
@@ -21,7 +22,7 @@ from .._terraform import (
 from ._case import TestCase, TestStep
 from ._caserun import _CaseRun
 from ._errors import Stage, TestDefinitionError
-from ._leftovers import Leftover, LeftoverResult, find_leftovers, record_attempt
+from ._leftovers import Leftover, LeftoverResult, find_leftovers, kept_secrets, record_attempt
 from ._runner import DEFAULT_TIMEOUT, AcceptanceRunner
 from ._stepfailure import _StepFailure
 
@@ -115,6 +116,8 @@ def _destroy_one(
     )
     case = TestCase(steps=[TestStep(config="")], providers=served or None)
     run = _CaseRun(runner, case, leftover.path)
+    # Before any command: a provider's error may echo a value of the kept state (its delete failing again).
+    run.add_secrets(Secrets(kept_secrets(leftover.path)))
     log(f"[leftovers] destroying {leftover.path} (left by {leftover.test or 'an unnamed test'})")
     try:
         run.use_providers(case.steps[0])

@@ -22,12 +22,14 @@ import os
 import re
 import shutil
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
 from .._terraform import TerraformBinary
+from ._errors import TestDefinitionError
+from ._initialstate import STATE_FILE, read_initial_state, secret_leaves
 
 if TYPE_CHECKING:
     from ._providers._factory import ProviderSet
@@ -35,15 +37,20 @@ if TYPE_CHECKING:
 __all__ = [
     "LEFTOVERS_ENV",
     "LEFTOVER_FILE",
+    "SECRETS_FILE",
     "Leftover",
     "LeftoverResult",
     "default_leftovers_dir",
     "find_leftovers",
     "keep_leftover",
+    "kept_secrets",
     "record_attempt",
 ]
 
 LEFTOVER_FILE: Final = "leftover.json"
+#: The secrets the case knew (a JSON list), for scrubbing what a later attempt prints; private, like the state.
+SECRETS_FILE: Final = ".tfplancheck-secrets.json"
+TFVARS: Final = "terraform.tfvars.json"
 #: Where leftovers go when nothing else says: this variable, else ``.tfplancheck/leftovers`` here.
 LEFTOVERS_ENV: Final = "TFPLANCHECK_LEFTOVERS_DIR"
 _NOT_KEPT: Final = frozenset({".terraform", "terraform.tfstate.backup", ".terraform.tfstate.lock.info"})
@@ -79,8 +86,13 @@ def keep_leftover(
     cli_config: Path | None,
     providers: list[ProviderSet],
     reason: str,
+    secrets: Sequence[str] = (),
 ) -> Path:
-    """Copy ``working_dir`` into a new directory under ``root`` with its manifest; return the directory."""
+    """Copy ``working_dir`` into a new directory under ``root`` with its manifest; return the directory.
+
+    ``secrets`` (what the case knew to scrub) are kept beside the state, in :data:`SECRETS_FILE`, never in
+    the manifest: a later attempt scrubs its messages with them.
+    """
     root.mkdir(parents=True, exist_ok=True, mode=0o700)
     ignore = root.parent / ".gitignore"
     if root.parent.name == ".tfplancheck" and not ignore.exists():
@@ -110,7 +122,42 @@ def keep_leftover(
         "attempts": [],
     }
     (target / LEFTOVER_FILE).write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
+    descriptor = os.open(target / SECRETS_FILE, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with open(descriptor, "w", encoding="utf-8") as stream:
+        json.dump(sorted(set(secrets)), stream, ensure_ascii=False)
     return target
+
+
+def kept_secrets(directory: Path) -> list[str]:
+    """What a later attempt on the leftover in ``directory`` scrubs from its messages.
+
+    The secrets the case knew (:data:`SECRETS_FILE`) and the values its kept state marks sensitive; when the
+    case's list is missing or damaged, every value of its variables file too (map keys included) (failing closed: which
+    variables were sensitive is not known then).
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     _ = Path(d, "terraform.tfvars.json").write_text('{"pw": "hunter2!", "n": 3}')
+    ...     sorted(kept_secrets(Path(d)))
+    ['3', 'hunter2!']
+    """
+    found: list[str] = []
+    try:
+        listed = json.loads((directory / SECRETS_FILE).read_text(encoding="utf-8"))
+    except (OSError, ValueError, RecursionError):
+        listed = None
+    if isinstance(listed, list):
+        found.extend(s for s in listed if isinstance(s, str))
+    else:
+        try:
+            variables = json.loads((directory / TFVARS).read_text(encoding="utf-8"))
+        except (OSError, ValueError, RecursionError):
+            variables = None
+        if isinstance(variables, dict):  # the values, not the variables' names
+            found.extend(leaf for value in variables.values() for leaf in secret_leaves(value))
+    with contextlib.suppress(TestDefinitionError):
+        found.extend(read_initial_state(directory / STATE_FILE).secrets)
+    return found
 
 
 @dataclass(frozen=True, slots=True)
