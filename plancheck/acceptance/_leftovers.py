@@ -21,6 +21,7 @@ import json
 import os
 import re
 import shutil
+import sys
 import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -77,6 +78,13 @@ def _factory_name(factory: Any) -> str | None:
     return f"{module}:{qualname}"
 
 
+def _module_file(factory: Any) -> str | None:
+    """The source file of the module ``factory`` is defined in, when there is one."""
+    module = sys.modules.get(getattr(factory, "__module__", None) or "")
+    path = getattr(module, "__file__", None)
+    return os.path.realpath(path) if isinstance(path, str) else None
+
+
 def keep_leftover(
     root: Path,
     working_dir: Path,
@@ -87,11 +95,14 @@ def keep_leftover(
     providers: list[ProviderSet],
     reason: str,
     secrets: Sequence[str] = (),
+    base_dir: Path | None = None,
 ) -> Path:
     """Copy ``working_dir`` into a new directory under ``root`` with its manifest; return the directory.
 
     ``secrets`` (what the case knew to scrub) are kept beside the state, in :data:`SECRETS_FILE`, never in
-    the manifest: a later attempt scrubs its messages with them.
+    the manifest: a later attempt scrubs its messages with them. ``base_dir`` (the test's directory) says
+    which project the leftover is of; each provider under test is recorded with the file of its module, so
+    that a module of the same name elsewhere is never taken for it.
     """
     root.mkdir(parents=True, exist_ok=True, mode=0o700)
     ignore = root.parent / ".gitignore"
@@ -105,10 +116,14 @@ def keep_leftover(
     )
     target.chmod(0o700)  # copytree copied the working directory's mode onto it
     needed: dict[str, str | None] = {}
+    files: dict[str, str] = {}
     for provider_set in providers:
         for entry in provider_set:
             if entry.kind == "factory":
                 needed[entry.address] = _factory_name(entry.source)
+                source = _module_file(entry.source)
+                if source is not None:
+                    files[entry.address] = source
     if cli_config is not None and cli_config.is_file():
         shutil.copyfile(cli_config, target / "cli.tfrc")
     manifest = {
@@ -117,7 +132,9 @@ def keep_leftover(
         "test": test_name,
         "working_dir": str(working_dir),
         "terraform": {"path": terraform.path, "version": terraform.version, "flavor": terraform.flavor},
+        "base_dir": None if base_dir is None else str(base_dir),
         "providers_in_process": needed,
+        "provider_files": files,
         "reason": reason,
         "attempts": [],
     }
@@ -132,8 +149,8 @@ def kept_secrets(directory: Path) -> list[str]:
     """What a later attempt on the leftover in ``directory`` scrubs from its messages.
 
     The secrets the case knew (:data:`SECRETS_FILE`) and the values its kept state marks sensitive; when the
-    case's list is missing or damaged, every value of its variables file too (map keys included) (failing closed: which
-    variables were sensitive is not known then).
+    case's list is missing or damaged, every value of its variables file too, map keys included (failing
+    closed: which variables were sensitive is not known then).
 
     >>> import tempfile
     >>> with tempfile.TemporaryDirectory() as d:
@@ -181,6 +198,31 @@ class Leftover:
         return value if isinstance(value, str) else None
 
     @property
+    def base_dir(self) -> str | None:
+        """The directory of the test that left it (its project), when known."""
+        value = self.manifest.get("base_dir")
+        return value if isinstance(value, str) and value else None
+
+    def provider_file(self, address: str) -> str | None:
+        """The source file of the module of the provider under test at ``address``, when known."""
+        value = self.manifest.get("provider_files")
+        found = value.get(address) if isinstance(value, dict) else None
+        return found if isinstance(found, str) and found else None
+
+    def made_under(self, project: str | os.PathLike[str]) -> bool:
+        """Whether its test was under ``project`` (True when the manifest does not say).
+
+        >>> Leftover(Path("/l/x"), {"base_dir": "/work/a/tests"}).made_under("/work/a")
+        True
+        >>> Leftover(Path("/l/x"), {"base_dir": "/work/b/tests"}).made_under("/work/a")
+        False
+        """
+        base = self.base_dir
+        if base is None:
+            return True
+        return Path(os.path.realpath(base)).is_relative_to(os.path.realpath(project))
+
+    @property
     def providers_in_process(self) -> dict[str, str | None]:
         """The providers under test it needs served: address -> ``module:qualname`` (None: not importable).
 
@@ -217,7 +259,8 @@ def find_leftovers(root: str | os.PathLike[str] | None = None) -> list[Leftover]
 
 @dataclass(frozen=True, slots=True)
 class LeftoverResult:
-    """What :func:`destroy_leftovers` did: the leftovers destroyed (and removed), and those still kept, with why.
+    """What :func:`destroy_leftovers` did: the leftovers destroyed (and removed), those still kept, with why,
+    and those left alone because another project's tests left them (``project=``).
 
     >>> LeftoverResult(destroyed=["/l/a"], kept={"/l/b": "terraform destroy failed"}).ok
     False
@@ -227,6 +270,7 @@ class LeftoverResult:
 
     destroyed: list[str]
     kept: dict[str, str]
+    left_alone: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:

@@ -129,3 +129,71 @@ def test_a_bad_timeout_is_refused_before_anything_runs(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="timeout -1: expected a number of seconds"):
         destroy_leftovers(tmp_path / "leftovers", timeout=-1, log=quiet)
     assert os.listdir(tmp_path / "leftovers") == ["20260101T000000Z-test_a-x1"]
+
+
+# -- another project's leftovers -----------------------------------------------------------------------------
+
+
+def manifest_of(base_dir: Path | None = None, **fields: Any) -> str:
+    return json.dumps({"format": 1, "base_dir": None if base_dir is None else str(base_dir), "attempts": [], **fields})
+
+
+def test_with_a_project_the_leftovers_of_tests_elsewhere_are_left_alone(fake: FakeTerraform, tmp_path: Path) -> None:
+    root = tmp_path / "shared"
+    ours = leftover(root, manifest_of(tmp_path / "a" / "tests"), "20260101T000000Z-ours-x1")
+    theirs = leftover(root, manifest_of(tmp_path / "b" / "tests"), "20260101T000000Z-theirs-x2")
+    unknown = leftover(root, manifest_of(), "20260101T000000Z-unknown-x3")
+    lines: list[str] = []
+    result = destroy_leftovers(root, project=tmp_path / "a", log=lines.append)
+    assert (result.destroyed, result.kept, result.left_alone) == ([str(ours), str(unknown)], {}, [str(theirs)])
+    assert result.ok
+    assert f"[leftovers] left alone {theirs}: left by tests under {tmp_path / 'b' / 'tests'}, " \
+           f"not this project's ({tmp_path / 'a'})" in lines
+    assert json.loads((theirs / "leftover.json").read_text())["attempts"] == []
+    assert sum(" ".join(c["args"]).startswith("destroy") for c in fake.calls()) == 2
+
+
+PROVIDER_MODULE = "WidgetProvider = dict\n"
+
+
+@pytest.fixture
+def same_name_module(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Path]:
+    """A module ``rt_test_widgets`` of this project (imported) and one of the same name in another project."""
+    here, there = tmp_path / "here", tmp_path / "there"
+    for directory in (here, there):
+        directory.mkdir()
+        (directory / "rt_test_widgets.py").write_text(PROVIDER_MODULE)
+    monkeypatch.syspath_prepend(str(here))
+    monkeypatch.delitem(__import__("sys").modules, "rt_test_widgets", raising=False)
+    return here / "rt_test_widgets.py", there / "rt_test_widgets.py"
+
+
+@pytest.mark.parametrize("imported", [True, False], ids=["module-imported", "module-importable"])
+def test_a_provider_is_never_taken_from_another_projects_module_of_the_same_name(
+    fake: FakeTerraform, tmp_path: Path, same_name_module: tuple[Path, Path], imported: bool
+) -> None:
+    """The provider was resolved by module:qualname alone: another project's leftover got this project's
+    provider of the same name (proven end to end in tests/e2e/test_leftovers_projects_e2e.py)."""
+    here, there = same_name_module
+    if imported:
+        __import__("rt_test_widgets")
+    root = tmp_path / "leftovers"
+    kept = leftover(root, manifest_of(providers_in_process={WIDGET: "rt_test_widgets:WidgetProvider"},
+                                      provider_files={WIDGET: str(there)}))
+    result = destroy_leftovers(root, log=quiet)
+    assert result.kept == {str(kept): f"{NEEDS_WIDGET} (it came from {there}; the module rt_test_widgets here is {here})"}
+    assert fake.calls() == []
+
+
+def test_a_provider_from_the_recorded_module_is_served(
+    fake: FakeTerraform, tmp_path: Path, same_name_module: tuple[Path, Path]
+) -> None:
+    here, _there = same_name_module
+    root = tmp_path / "leftovers"
+    kept = leftover(root, manifest_of(providers_in_process={WIDGET: "rt_test_widgets:WidgetProvider"},
+                                      provider_files={WIDGET: str(here)}))
+    pytest.importorskip("tf", reason="the providers extra (tf, grpcio) is not installed")
+    [problem] = destroy_leftovers(root, log=quiet).kept.values()
+    # Found and called: the stand-in (dict) is no tf provider, which is the next thing to go wrong.
+    assert problem.startswith(f"cannot serve the providers: provider {WIDGET}: the factory returned a dict, not a tf provider")
+    assert kept.exists()
