@@ -86,7 +86,8 @@ class _CaseRun:
         # Raw until the case ends: secrets found later in the case (in a plan, in a state) are scrubbed too.
         self.results: list[CommandResult] = []
         # Started on demand by write(), stopped by execute(): one socket directory per case (xdist-safe).
-        self.providers = ProviderSession(platform=runner.terraform.platform, log=self.log)
+        # What the session reports (a provider's stop() failing, say) may echo a secret of the case.
+        self.providers = ProviderSession(platform=runner.terraform.platform, log=lambda text: self.log(self.secrets.scrub(text)))
         # The recorded state's addresses until the first plan is read: one the configuration lacks fails then.
         self.orphans_unchecked: tuple[str, ...] = ()
         # Set while a step that checks diagnostics runs: its plan, apply, refresh and validate run with -json.
@@ -659,7 +660,10 @@ class _CaseRun:
             failed = False
         finally:
             self.publish()
-            self.providers.close(after_failure=failed)
+            try:
+                self.providers.close(after_failure=failed)
+            except ProviderServerError as exc:
+                raise ProviderServerError(exc.address, self.secrets.scrub(exc.problem)) from None
             if self.persist:
                 self.log(f"{ENV_PERSIST_WORKING_DIR} is set: the working directory is kept in {self.wd.root}")
 

@@ -8,12 +8,19 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from acceptance_fakes import FakeTerraform, make_fake_terraform, rule
+from acceptance_fakes import EMPTY_PLAN, FakeTerraform, make_fake_terraform, rule
 
 from plancheck._terraform import TerraformBinary
-from plancheck.acceptance import AcceptanceError, AcceptanceRunner, TestCase, TestStep
+from plancheck.acceptance import (
+    AcceptanceError,
+    AcceptanceRunner,
+    ProviderServerError,
+    Sensitive,
+    TestCase,
+    TestStep,
+)
 
-CONFIG = 'output "x" {\n  value = 1\n}\n'
+CONFIG = 'variable "pw" {\n  sensitive = true\n}\n\noutput "x" {\n  value = 1\n}\n'
 FAILING_INIT = rule("init", responses=[{"exit": 1, "stderr": "Error: stop here\n"}])
 
 
@@ -105,3 +112,48 @@ def test_initial_state_replaces_a_state_that_tracks_nothing(
             TestCase(working_dir=directory, initial_state=RECORDED, steps=[TestStep(config=CONFIG)]))
     assert json.loads((directory / "terraform.tfstate").read_text())["lineage"] == "live-lineage"
     assert json.loads((directory / "terraform.tfstate").read_text())["resources"][0]["name"] == "recorded"
+
+
+# -- what stopping the providers reports never shows a secret of the case ---------------------------------------
+
+SECRET = "zz-stop-secret-4417"
+
+
+def gadget(tmp_path: Path) -> Any:
+    from plancheck.acceptance import ReattachConfig, ReattachProvider
+
+    def stop(config: Any) -> None:
+        raise RuntimeError(f"the gadget server refused to stop: token {SECRET} is revoked")
+
+    return ReattachProvider("example.com/acme/gadget", start=lambda d: ReattachConfig(f"{d}/g.sock"), stop=stop)
+
+
+def secret_step() -> TestStep:
+    return TestStep(config=CONFIG, variables={"pw": Sensitive(SECRET)}, plan_only=True)
+
+
+def test_a_stop_failure_after_a_passing_case_shows_no_secret(fake: FakeTerraform, tmp_path: Path) -> None:
+    """Red team (#25): the ProviderServerError of a provider that could not be stopped carried stop()'s text as
+    it was, a value of the case's Sensitive variables included."""
+    fake.script(rule("show", "-json", "tfplan", responses=[{"stdout": EMPTY_PLAN}]))
+    with pytest.raises(ProviderServerError) as info:
+        make_runner(fake, tmp_path / "work").run(TestCase(providers={"example.com/acme/gadget": gadget(tmp_path)},
+                                                          steps=[secret_step()]))
+    assert str(info.value) == (
+        "provider (case): example.com/acme/gadget: stop() raised RuntimeError: the gadget server refused to stop: "
+        "token (sensitive) is revoked"
+    )
+
+
+def test_a_stop_failure_after_a_failed_case_is_logged_without_secrets(
+    fake: FakeTerraform, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    fake.script(FAILING_INIT)
+    runner = AcceptanceRunner(TerraformBinary(str(fake.path), "1.9.0"), tmp_path / "work", env=fake.env(),
+                              require_tf_acc=False)
+    with pytest.raises(AcceptanceError):
+        runner.run(TestCase(providers={"example.com/acme/gadget": gadget(tmp_path)}, steps=[secret_step()]))
+    out = capsys.readouterr().out
+    assert "[providers] example.com/acme/gadget: stop() raised RuntimeError: the gadget server refused to stop: " \
+           "token (sensitive) is revoked" in out
+    assert SECRET not in out
