@@ -19,6 +19,7 @@ import json
 import os
 import platform as _platform
 import re
+import selectors
 import shlex
 import shutil
 import signal
@@ -542,7 +543,9 @@ def run_command(
     On POSIX the command runs in a session of its own, and nothing it started outlives it: after
     a timeout the whole process group is interrupted (SIGINT, so Terraform can stop its providers
     and release its lock), then killed :data:`INTERRUPT_GRACE` seconds later; what is left in the
-    group when the command exits (a provisioner's background ``sleep``) is killed at once.
+    group when the command exits (a provisioner's background ``sleep``) is killed at once. The
+    command is done when it exits, even if something it started still holds its output open, and
+    its group is signalled only while its own (unreaped) process keeps the group id from being reused.
 
     >>> r = run_command([sys.executable, "-c", "import sys; print('out'); print('err', file=sys.stderr)"],
     ...                 cwd=".", env=os.environ, timeout=60)
@@ -570,21 +573,10 @@ def run_command(
         return CommandResult(
             tuple(args), os.fspath(cwd), 127, "", f"cannot run {args[0]}: {exc}", time.monotonic() - started
         )
-    timed_out = False
-    try:
-        try:
-            stdout, stderr = process.communicate(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            timed_out = True
-            _end_group(process)
-            # The group is gone, so nothing holds the pipes open any more: this returns.
-            stdout, stderr = process.communicate()
-    except BaseException:
-        _end_group(process)
-        process.communicate()
-        raise
-    finally:
-        _kill_group(process.pid)  # what the command left running after it exited
+    if _WAIT_UNREAPED:
+        stdout, stderr, timed_out = _run_in_group(process, started + timeout)
+    else:
+        stdout, stderr, timed_out = _run_plain(process, timeout)
     return CommandResult(
         tuple(args), os.fspath(cwd), None if timed_out else process.returncode, _decode(stdout), _decode(stderr),
         time.monotonic() - started, timed_out=timed_out,
@@ -593,8 +585,103 @@ def run_command(
 
 #: POSIX only: elsewhere a command runs in the runner's group and only the command itself is ended.
 _GROUPS: Final = hasattr(os, "killpg")
+#: Whether a command's exit can be seen without reaping it (``waitid(WNOWAIT)``): its group id then stays
+#: reserved until the group has been signalled, so a signal never reaches a group that reused the id.
+_WAIT_UNREAPED: Final = _GROUPS and hasattr(os, "waitid") and hasattr(os, "WNOWAIT")
 #: How long Terraform gets to stop its providers and release its state lock after an interrupt.
 INTERRUPT_GRACE: Final = 5.0
+#: After the command exited and its group was killed, how long its output is still read: only a process
+#: that left the group (a daemon in a session of its own) can hold the pipes open that long.
+_DRAIN: Final = 2.0
+_POLL: Final = 0.05
+
+
+def _exited(pid: int) -> bool:
+    """Whether the command has exited, leaving it unreaped (its pid, and so its group id, stay taken)."""
+    try:
+        return os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None
+    except ChildProcessError:
+        return True  # reaped by someone else: nothing left to wait for
+
+
+def _run_in_group(process: subprocess.Popen[bytes], deadline: float) -> tuple[bytes, bytes, bool]:
+    """Read the command's output until it exits (or times out and is ended), then end its group and reap it."""
+    assert process.stdout is not None
+    assert process.stderr is not None
+    out_fd, err_fd = process.stdout.fileno(), process.stderr.fileno()
+    chunks: dict[int, list[bytes]] = {out_fd: [], err_fd: []}
+    selector = selectors.DefaultSelector()
+    for fd in chunks:
+        selector.register(fd, selectors.EVENT_READ)
+    timed_out = killed = False
+    interrupted: float | None = None
+    drain_until: float | None = None
+    pause = 0.001
+    try:
+        while True:
+            now = time.monotonic()
+            if drain_until is None and _exited(process.pid):
+                _kill_group(process.pid)  # what it left running; the unreaped leader keeps the group id ours
+                drain_until = now + _DRAIN
+            if drain_until is not None and (not selector.get_map() or now >= drain_until):
+                break
+            if drain_until is None and interrupted is None and now >= deadline:
+                timed_out, interrupted = True, now
+                _signal_group(process.pid, signal.SIGINT)
+            elif interrupted is not None and not killed and drain_until is None and now >= interrupted + INTERRUPT_GRACE:
+                killed = True
+                _kill_group(process.pid)
+            if selector.get_map():
+                for key, _events in selector.select(_POLL):
+                    data = os.read(key.fd, 65536)
+                    if data:
+                        chunks[key.fd].append(data)
+                    else:
+                        selector.unregister(key.fd)
+            else:
+                # Both pipes are closed: the command is exiting; look again soon, then less often.
+                time.sleep(pause)
+                pause = min(pause * 2, _POLL)
+    except BaseException:
+        _end_unreaped(process)
+        raise
+    finally:
+        selector.close()
+        process.stdout.close()
+        process.stderr.close()
+        process.wait()  # reaps the leader: only now may its pid (and group id) be reused
+    return b"".join(chunks[out_fd]), b"".join(chunks[err_fd]), timed_out
+
+
+def _end_unreaped(process: subprocess.Popen[bytes]) -> None:
+    """Interrupt (an interrupted test): SIGINT the group, give it the grace period to exit, kill what is left."""
+    try:
+        if not _exited(process.pid):
+            _signal_group(process.pid, signal.SIGINT)
+            give_up = time.monotonic() + INTERRUPT_GRACE
+            while time.monotonic() < give_up and not _exited(process.pid):
+                time.sleep(_POLL)
+    finally:
+        _kill_group(process.pid)  # a second interrupt cuts the grace period short, never the kill
+
+
+def _run_plain(process: subprocess.Popen[bytes], timeout: float) -> tuple[bytes, bytes, bool]:
+    """Where a command's exit cannot be seen unreaped: ``communicate``, ending the group after a timeout."""
+    timed_out = False
+    try:
+        try:
+            stdout, stderr = process.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            timed_out = True
+            _end_group(process)
+            stdout, stderr = process.communicate()
+    except BaseException:
+        _end_group(process)
+        process.communicate()
+        raise
+    finally:
+        _kill_group(process.pid)
+    return stdout, stderr, timed_out
 
 
 def _end_group(process: subprocess.Popen[bytes]) -> None:

@@ -57,6 +57,20 @@ def pytest_configure(config: pytest.Config) -> None:
 
     from plancheck.acceptance._leftovers import LEFTOVERS_ENV
 
+    # Subprocesses (pytester's runpytest_subprocess, the CLI) import plancheck from this checkout, as the test
+    # process does: the venv's editable install may point at another one (a worktree sharing the venv).
+    checkout = str(Path(__file__).resolve().parents[1])
+    previous_path = os.environ.get("PYTHONPATH")
+    os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [checkout, previous_path]))
+
+    def restore_path() -> None:
+        if previous_path is None:
+            os.environ.pop("PYTHONPATH", None)
+        else:
+            os.environ["PYTHONPATH"] = previous_path
+
+    config.add_cleanup(restore_path)
+
     if LEFTOVERS_ENV not in os.environ:
         leftovers = tempfile.mkdtemp(prefix="tfplancheck-leftovers-")
         os.environ[LEFTOVERS_ENV] = leftovers

@@ -120,7 +120,7 @@ def destroy_leftovers(session: pytest.Session) -> bool:
 
     root = default_leftovers_dir(config.rootpath)
     try:
-        result = destroy(root, terraform=requested_terraform(config), log=log)
+        result = destroy(root, terraform=requested_terraform(config), log=log, project=config.rootpath)
     except TerraformNotFoundError as exc:
         log(f"[leftovers] {exc}")
         session.testsfailed = 1
@@ -129,5 +129,6 @@ def destroy_leftovers(session: pytest.Session) -> bool:
         session.testsfailed = len(result.kept)
         log(f"[leftovers] {len(result.kept)} leftover(s) kept in {root}; {len(result.destroyed)} destroyed")
     else:
-        log(f"[leftovers] {len(result.destroyed)} leftover(s) destroyed; nothing is left in {root}; no tests were run")
+        left = "nothing of this project's is left" if result.left_alone else "nothing is left"
+        log(f"[leftovers] {len(result.destroyed)} leftover(s) destroyed; {left} in {root}; no tests were run")
     return True

@@ -33,7 +33,7 @@ from ._diagjson import Reading
 from ._errors import AcceptanceError, Stage, TestDefinitionError
 from ._importstate import call_check
 from ._importstep import _ImportStep
-from ._initialstate import declared_resources, resource_of, write_initial_state
+from ._initialstate import InitialState, StateInTheWay, declared_resources, resource_of, write_initial_state
 from ._leftovers import keep_leftover
 from ._plans import planned_changes
 from ._providers._errors import ProviderServerError, ProvidersNotInstalledError
@@ -86,7 +86,10 @@ class _CaseRun:
         # Raw until the case ends: secrets found later in the case (in a plan, in a state) are scrubbed too.
         self.results: list[CommandResult] = []
         # Started on demand by write(), stopped by execute(): one socket directory per case (xdist-safe).
-        self.providers = ProviderSession(platform=runner.terraform.platform, log=self.log)
+        # What the session reports (a provider's stop() failing, say) may echo a secret of the case.
+        self.providers = ProviderSession(
+            platform=runner.terraform.platform, log=lambda text: self.log(self.secrets.scrub(text))
+        )
         self.providers.add_secrets(self.secrets)
         # The recorded state's addresses until the first plan is read: one the configuration lacks fails then.
         self.orphans_unchecked: tuple[str, ...] = ()
@@ -617,6 +620,7 @@ class _CaseRun:
             kept = keep_leftover(
                 root, self.wd.root, test_name=self.runner._test_name, terraform=self.runner.terraform,
                 cli_config=self.runner._cli_config, providers=used, reason=self.secrets.scrub(failure.reason),
+                secrets=self.secrets._ordered, base_dir=self.runner._base_dir(),
             )
         except OSError as exc:
             return f"; resources may be left behind in {self.wd.root} (could not keep them: {exc.strerror or exc})"
@@ -645,6 +649,16 @@ class _CaseRun:
         shutil.copytree(self.wd.root, target, ignore=shutil.ignore_patterns(".terraform"))
         self.log(f"Working directory and files have been copied to: {target}")
 
+    def write_initial(self, initial: InitialState) -> None:
+        """Write ``initial_state`` before the first step (which it belongs to)."""
+        self.step_no = 1
+        try:
+            write_initial_state(initial, self.wd.root)
+        except (StateInTheWay, OSError) as exc:
+            raise self.error(_StepFailure(Stage.CONFIG, f"cannot write initial_state: {exc}")) from None
+        self.orphans_unchecked = initial.addresses
+        self.log(f"[case] initial state written: {initial!r}")
+
     def execute(self) -> None:
         __tracebackhide__ = True
         failed = True
@@ -653,7 +667,10 @@ class _CaseRun:
             failed = False
         finally:
             self.publish()
-            self.providers.close(after_failure=failed)
+            try:
+                self.providers.close(after_failure=failed)
+            except ProviderServerError as exc:
+                raise ProviderServerError(exc.address, self.secrets.scrub(exc.problem)) from None
             if self.persist:
                 self.log(f"{ENV_PERSIST_WORKING_DIR} is set: the working directory is kept in {self.wd.root}")
 
@@ -664,9 +681,7 @@ class _CaseRun:
                 self.case.pre_check()
             initial = self.case.initial_state
             if initial is not None:
-                write_initial_state(initial, self.wd.root)
-                self.orphans_unchecked = initial.addresses
-                self.log(f"[case] initial state written: {initial!r}")
+                self.write_initial(initial)
             for number, step in enumerate(self.case.steps, 1):
                 self.keep_step_copy()
                 self.step_no = number

@@ -13,16 +13,28 @@ from __future__ import annotations
 import json
 import os
 import re
+import stat
 from collections.abc import Iterator, Mapping
+from decimal import Decimal
 from pathlib import Path
 from typing import Any, Final
 
 from .._errors import DocumentFormatError
 from .._loading.jsontext import loads_exact
 from .._loading.source import InputTooLarge, max_input_bytes, read_limited
+from .._redact import contains_sensitive, number_text
 from ._errors import TestDefinitionError
 
-__all__ = ["STATE_FILE", "InitialState", "declared_resources", "read_initial_state", "resource_of", "write_initial_state"]
+__all__ = [
+    "STATE_FILE",
+    "InitialState",
+    "StateInTheWay",
+    "declared_resources",
+    "read_initial_state",
+    "resource_of",
+    "secret_leaves",
+    "write_initial_state",
+]
 
 STATE_FILE: Final = "terraform.tfstate"
 _WHERE: Final = "TestCase.initial_state"
@@ -118,7 +130,10 @@ def read_initial_state(value: object) -> InitialState:
 
 def _read_file(path: str) -> str:
     try:
-        with open(path, "rb") as stream:
+        # Non-blocking: opening a FIFO would otherwise wait for a writer, forever, in the test's definition.
+        with open(os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0)), "rb") as stream:
+            if not stat.S_ISREG(os.fstat(stream.fileno()).st_mode):
+                raise TestDefinitionError(_WHERE, f"{path}: cannot read the state: not a regular file")
             data = read_limited(stream, max_input_bytes())
     except InputTooLarge as exc:
         raise TestDefinitionError(_WHERE, f"{path}: expected {exc.expected('state file')}, found {exc.found}") from None
@@ -147,7 +162,7 @@ def _type(value: object) -> str:
         return "null"
     if isinstance(value, bool):
         return "a bool"
-    if isinstance(value, (int, float)):
+    if isinstance(value, (int, float, Decimal)):
         return "a number"
     if isinstance(value, str):
         return "a string"
@@ -250,7 +265,12 @@ def _addresses(document: Mapping[str, Any]) -> Iterator[str]:
             yield base + suffix
 
 
-def _leaves(value: Any) -> Iterator[str]:
+def secret_leaves(value: Any) -> Iterator[str]:
+    """Every string, number text and object key in ``value``: what a secret value holds.
+
+    >>> sorted(secret_leaves({"k": ["a", 1.5, {"x": None}]}))
+    ['1.5', 'a', 'k', 'x']
+    """
     stack: list[Any] = [value]
     while stack:
         current = stack.pop()
@@ -261,31 +281,40 @@ def _leaves(value: Any) -> Iterator[str]:
             stack.extend(current)
         elif isinstance(current, str):
             yield current
-        elif isinstance(current, (int, float)) and not isinstance(current, bool):
-            yield str(current)
+        elif isinstance(current, (int, Decimal)) and not isinstance(current, bool):
+            # A number with a fraction or an exponent, read from a file, is a Decimal: as secret as an int.
+            yield number_text(current)
+        elif isinstance(current, float):
+            yield repr(current)
 
 
 def _secrets(document: Mapping[str, Any]) -> Iterator[str]:
     for output in document.get("outputs", {}).values():
-        if output.get("sensitive") is True:
-            yield from _leaves(output.get("value"))
+        # Terraform writes true or false; anything else ("true", 1) fails closed.
+        if contains_sensitive(output.get("sensitive")):
+            yield from secret_leaves(output.get("value"))
     for resource in document["resources"]:
         for instance in resource["instances"]:
             marks = instance.get("sensitive_attributes")
-            if not marks:
+            if marks is None or marks == []:
                 continue
             values = instance.get("attributes", instance.get("attributes_flat"))
             for mark in marks if isinstance(marks, list) else [None]:
                 found = _follow(values, mark)
                 # A mark this reader does not understand hides the whole object (fail closed).
-                yield from _leaves(values if found is _UNREADABLE else found)
+                yield from secret_leaves(values if found is _UNREADABLE else found)
 
 
 _UNREADABLE: Final = object()
 
 
 def _follow(value: Any, path: Any) -> Any:
-    """The value a ``sensitive_attributes`` path names (cty path steps), None if absent, or _UNREADABLE."""
+    """The value a ``sensitive_attributes`` path names (cty path steps), None if absent, or _UNREADABLE.
+
+    A step that does not fit the value where it stands (an attribute of a list, an index that is not
+    a list position or a map key: a set element, a bool) fails closed: the value reached so far is
+    what the mark covers.
+    """
     if not isinstance(path, list):
         return _UNREADABLE
     current = value
@@ -294,7 +323,9 @@ def _follow(value: Any, path: Any) -> Any:
             return _UNREADABLE
         kind, key = step.get("type"), step.get("value")
         if kind == "get_attr" and isinstance(key, str):
-            current = current.get(key) if isinstance(current, dict) else None
+            if not isinstance(current, dict):
+                return current
+            current = current.get(key)
         elif kind == "index" and isinstance(key, dict):
             index = key.get("value")
             if isinstance(current, list) and isinstance(index, int) and not isinstance(index, bool):
@@ -302,7 +333,7 @@ def _follow(value: Any, path: Any) -> Any:
             elif isinstance(current, dict) and isinstance(index, str):
                 current = current.get(index)
             else:
-                current = None
+                return current
         else:
             return _UNREADABLE
         if current is None:
@@ -347,8 +378,29 @@ def declared_resources(configuration: Any) -> set[str]:
     return found
 
 
+class StateInTheWay(Exception):
+    """The working directory already has a state that may track resources: writing over it would lose them."""
+
+
 def write_initial_state(state: InitialState, directory: Path) -> Path:
-    """Write ``state`` as the local backend's state file of ``directory``."""
+    """Write ``state`` as the local backend's state file of ``directory``.
+
+    A state already there (a ``working_dir`` given to the case) is replaced only when it tracks no
+    resource instance; else :class:`StateInTheWay`.
+    """
     target = directory / STATE_FILE
+    if target.exists() or target.is_symlink():
+        try:
+            held = read_initial_state(target).addresses
+        except TestDefinitionError:
+            raise StateInTheWay(
+                f"{target} holds something that cannot be read as a state (so it may track resources): remove it "
+                "first, or give the case another working_dir"
+            ) from None
+        if held:
+            raise StateInTheWay(
+                f"{target} holds a state that tracks {', '.join(held)}: writing the recorded state over it would lose "
+                "track of them; destroy them first, or give the case another working_dir"
+            )
     target.write_text(state.text(), encoding="utf-8")
     return target

@@ -2,38 +2,70 @@
 
 from __future__ import annotations
 
+import contextlib
 import importlib
+import importlib.util
 import os
 import shutil
 import sys
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from .._terraform import TerraformBinary, discover_terraform, inspect_binary
+from .._redact import Secrets
+from .._terraform import (
+    ENV_TERRAFORM_PATH,
+    TerraformBinary,
+    TerraformNotFoundError,
+    check_timeout,
+    discover_terraform,
+    inspect_binary,
+)
 from ._case import TestCase, TestStep
 from ._caserun import _CaseRun
 from ._errors import Stage, TestDefinitionError
-from ._leftovers import Leftover, LeftoverResult, find_leftovers, record_attempt
+from ._leftovers import Leftover, LeftoverResult, find_leftovers, kept_secrets, record_attempt
 from ._runner import DEFAULT_TIMEOUT, AcceptanceRunner
 from ._stepfailure import _StepFailure
 
 __all__ = ["destroy_leftovers"]
 
 
-def _resolve_factory(name: str) -> Callable[[], Any] | None:
+def _factory_for(leftover: Leftover, address: str, name: str | None) -> tuple[Callable[[], Any] | None, str]:
+    """The factory ``name`` (``module:qualname``) names, when it is the one that made ``leftover``, else why not.
+
+    A module is imported by name only when it is the recorded file: another project's module of the same
+    name (``test_widgets`` is a common one) would serve another provider, whose delete may well succeed.
+    """
+    needs = f"it needs the provider under test {address} served in this process: give " \
+            f"destroy_leftovers(providers={{{address!r}: factory}})"
+    if not name:
+        return None, needs
     module_name, _, qualname = name.partition(":")
+    recorded = leftover.provider_file(address)
     module = sys.modules.get(module_name)
+    if module is None:
+        try:
+            spec = importlib.util.find_spec(module_name)
+        except Exception:  # a parent package that fails to import, a name that is no module name
+            spec = None
+        if spec is None:
+            return None, needs
+        here = spec.origin
+    else:
+        here = getattr(module, "__file__", None)
+    if recorded is not None and not (isinstance(here, str) and os.path.realpath(here) == recorded):
+        return None, f"{needs} (it came from {recorded}; the module {module_name} here is {here or 'another one'})"
     if module is None:
         try:
             module = importlib.import_module(module_name)
         except Exception:
-            return None
+            return None, needs
     value: Any = module
     for part in qualname.split("."):
         value = getattr(value, part, None)
         if value is None:
-            return None
-    return value if callable(value) else None
+            return None, needs
+    return (value, "") if callable(value) else (None, needs)
 
 
 def destroy_leftovers(
@@ -44,23 +76,43 @@ def destroy_leftovers(
     cli_config: str | os.PathLike[str] | None = None,
     timeout: float | None = None,
     log: Callable[[str], object] = print,
+    project: str | os.PathLike[str] | None = None,
 ) -> LeftoverResult:
     """Destroy every leftover under ``root`` (default :func:`default_leftovers_dir`); remove those destroyed.
 
     ``terraform`` defaults to the binary that made the leftover when it is still there, else the one
     found as the runner finds it. ``providers`` (``{address: factory}``) serves providers under test
     that cannot be imported back by name. ``cli_config`` defaults to the leftover's copy of the CLI
-    configuration the case used, when it had one.
+    configuration the case used, when it had one. A ``terraform`` that was named but cannot be used
+    raises :class:`TerraformNotFoundError` before any leftover is touched; without any usable binary
+    each leftover is kept, saying so. Whatever a leftover's manifest holds, it is destroyed or kept
+    with the reason (recorded in its manifest), never an exception.
+
+    ``project`` (a directory) leaves alone the leftovers of tests outside it: another project's, in a
+    leftovers directory two projects share (``$TFPLANCHECK_LEFTOVERS_DIR``); ``pytest --tf-destroy-leftovers``
+    gives its rootdir.
 
     >>> destroy_leftovers("/no/such/directory", log=lambda line: None)
-    LeftoverResult(destroyed=[], kept={})
+    LeftoverResult(destroyed=[], kept={}, left_alone=[])
     """
     destroyed: list[str] = []
     kept: dict[str, str] = {}
-    for leftover in find_leftovers(root):
+    if timeout is not None:
+        timeout = check_timeout(timeout)
+    found = find_leftovers(root)
+    # A binary that was named and cannot be used fails at once, before any leftover is touched.
+    chosen = None if terraform is None or not found else (
+        terraform if isinstance(terraform, TerraformBinary) else inspect_binary(terraform))
+    left_alone: list[str] = []
+    for leftover in found:
+        if project is not None and not leftover.made_under(project):
+            left_alone.append(str(leftover.path))
+            log(f"[leftovers] left alone {leftover.path}: left by tests under {leftover.base_dir}, "
+                f"not this project's ({project})")
+            continue
         try:
-            problem = _destroy_one(leftover, terraform, providers, cli_config, timeout, log)
-        except TestDefinitionError as exc:
+            problem = _destroy_one(leftover, chosen, providers, cli_config, timeout, log)
+        except (TestDefinitionError, TerraformNotFoundError) as exc:
             problem = str(exc)
         record_attempt(leftover, problem)
         if problem is None:
@@ -70,7 +122,7 @@ def destroy_leftovers(
         else:
             kept[str(leftover.path)] = problem
             log(f"[leftovers] kept {leftover.path}: {problem}")
-    return LeftoverResult(destroyed, kept)
+    return LeftoverResult(destroyed, kept, left_alone)
 
 
 def _destroy_one(
@@ -79,17 +131,16 @@ def _destroy_one(
 ) -> str | None:
     served: dict[str, Any] = {}
     for address, name in leftover.providers_in_process.items():
-        given = (providers or {}).get(address)
-        factory = given if given is not None else (_resolve_factory(name) if name else None)
+        factory = (providers or {}).get(address)
         if factory is None:
-            return (f"it needs the provider under test {address} served in this process: give "
-                    f"destroy_leftovers(providers={{{address!r}: factory}})")
+            factory, problem = _factory_for(leftover, address, name)
+            if factory is None:
+                return problem
         served[address] = factory
-    binary = terraform
+    binary = terraform if terraform is not None else _recorded_or_found(leftover)
     if binary is None:
-        recorded = leftover.manifest.get("terraform", {})
-        path = recorded.get("path") if isinstance(recorded, dict) else None
-        binary = inspect_binary(path) if isinstance(path, str) and os.path.isfile(path) else discover_terraform()
+        return (f"no terraform binary found: give terraform= (--terraform PATH), set ${ENV_TERRAFORM_PATH}, "
+                "or put terraform or tofu on PATH")
     config = cli_config
     if config is None and (leftover.path / "cli.tfrc").is_file():
         config = leftover.path / "cli.tfrc"
@@ -99,6 +150,8 @@ def _destroy_one(
     )
     case = TestCase(steps=[TestStep(config="")], providers=served or None)
     run = _CaseRun(runner, case, leftover.path)
+    # Before any command: a provider's error may echo a value of the kept state (its delete failing again).
+    run.add_secrets(Secrets(kept_secrets(leftover.path)))
     log(f"[leftovers] destroying {leftover.path} (left by {leftover.test or 'an unnamed test'})")
     try:
         run.use_providers(case.steps[0])
@@ -109,6 +162,16 @@ def _destroy_one(
     finally:
         run.providers.close(after_failure=True)
     return None
+
+
+def _recorded_or_found(leftover: Leftover) -> TerraformBinary | None:
+    """The binary that made ``leftover`` while it is there and works, else the one the runner would find."""
+    recorded = leftover.manifest.get("terraform")
+    path = recorded.get("path") if isinstance(recorded, dict) else None
+    if isinstance(path, str) and os.path.isfile(path):
+        with contextlib.suppress(TerraformNotFoundError):
+            return inspect_binary(path)
+    return discover_terraform()
 
 
 def _last_line(failure: Any) -> str:

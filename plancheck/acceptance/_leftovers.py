@@ -21,13 +21,16 @@ import json
 import os
 import re
 import shutil
+import sys
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
 from .._terraform import TerraformBinary
+from ._errors import TestDefinitionError
+from ._initialstate import STATE_FILE, read_initial_state, secret_leaves
 
 if TYPE_CHECKING:
     from ._providers._factory import ProviderSet
@@ -35,15 +38,20 @@ if TYPE_CHECKING:
 __all__ = [
     "LEFTOVERS_ENV",
     "LEFTOVER_FILE",
+    "SECRETS_FILE",
     "Leftover",
     "LeftoverResult",
     "default_leftovers_dir",
     "find_leftovers",
     "keep_leftover",
+    "kept_secrets",
     "record_attempt",
 ]
 
 LEFTOVER_FILE: Final = "leftover.json"
+#: The secrets the case knew (a JSON list), for scrubbing what a later attempt prints; private, like the state.
+SECRETS_FILE: Final = ".tfplancheck-secrets.json"
+TFVARS: Final = "terraform.tfvars.json"
 #: Where leftovers go when nothing else says: this variable, else ``.tfplancheck/leftovers`` here.
 LEFTOVERS_ENV: Final = "TFPLANCHECK_LEFTOVERS_DIR"
 _NOT_KEPT: Final = frozenset({".terraform", "terraform.tfstate.backup", ".terraform.tfstate.lock.info"})
@@ -70,6 +78,13 @@ def _factory_name(factory: Any) -> str | None:
     return f"{module}:{qualname}"
 
 
+def _module_file(factory: Any) -> str | None:
+    """The source file of the module ``factory`` is defined in, when there is one."""
+    module = sys.modules.get(getattr(factory, "__module__", None) or "")
+    path = getattr(module, "__file__", None)
+    return os.path.realpath(path) if isinstance(path, str) else None
+
+
 def keep_leftover(
     root: Path,
     working_dir: Path,
@@ -79,8 +94,16 @@ def keep_leftover(
     cli_config: Path | None,
     providers: list[ProviderSet],
     reason: str,
+    secrets: Sequence[str] = (),
+    base_dir: Path | None = None,
 ) -> Path:
-    """Copy ``working_dir`` into a new directory under ``root`` with its manifest; return the directory."""
+    """Copy ``working_dir`` into a new directory under ``root`` with its manifest; return the directory.
+
+    ``secrets`` (what the case knew to scrub) are kept beside the state, in :data:`SECRETS_FILE`, never in
+    the manifest: a later attempt scrubs its messages with them. ``base_dir`` (the test's directory) says
+    which project the leftover is of; each provider under test is recorded with the file of its module, so
+    that a module of the same name elsewhere is never taken for it.
+    """
     root.mkdir(parents=True, exist_ok=True, mode=0o700)
     ignore = root.parent / ".gitignore"
     if root.parent.name == ".tfplancheck" and not ignore.exists():
@@ -93,10 +116,14 @@ def keep_leftover(
     )
     target.chmod(0o700)  # copytree copied the working directory's mode onto it
     needed: dict[str, str | None] = {}
+    files: dict[str, str] = {}
     for provider_set in providers:
         for entry in provider_set:
             if entry.kind == "factory":
                 needed[entry.address] = _factory_name(entry.source)
+                source = _module_file(entry.source)
+                if source is not None:
+                    files[entry.address] = source
     if cli_config is not None and cli_config.is_file():
         shutil.copyfile(cli_config, target / "cli.tfrc")
     manifest = {
@@ -105,12 +132,49 @@ def keep_leftover(
         "test": test_name,
         "working_dir": str(working_dir),
         "terraform": {"path": terraform.path, "version": terraform.version, "flavor": terraform.flavor},
+        "base_dir": None if base_dir is None else str(base_dir),
         "providers_in_process": needed,
+        "provider_files": files,
         "reason": reason,
         "attempts": [],
     }
     (target / LEFTOVER_FILE).write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
+    descriptor = os.open(target / SECRETS_FILE, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with open(descriptor, "w", encoding="utf-8") as stream:
+        json.dump(sorted(set(secrets)), stream, ensure_ascii=False)
     return target
+
+
+def kept_secrets(directory: Path) -> list[str]:
+    """What a later attempt on the leftover in ``directory`` scrubs from its messages.
+
+    The secrets the case knew (:data:`SECRETS_FILE`) and the values its kept state marks sensitive; when the
+    case's list is missing or damaged, every value of its variables file too, map keys included (failing
+    closed: which variables were sensitive is not known then).
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     _ = Path(d, "terraform.tfvars.json").write_text('{"pw": "hunter2!", "n": 3}')
+    ...     sorted(kept_secrets(Path(d)))
+    ['3', 'hunter2!']
+    """
+    found: list[str] = []
+    try:
+        listed = json.loads((directory / SECRETS_FILE).read_text(encoding="utf-8"))
+    except (OSError, ValueError, RecursionError):
+        listed = None
+    if isinstance(listed, list):
+        found.extend(s for s in listed if isinstance(s, str))
+    else:
+        try:
+            variables = json.loads((directory / TFVARS).read_text(encoding="utf-8"))
+        except (OSError, ValueError, RecursionError):
+            variables = None
+        if isinstance(variables, dict):  # the values, not the variables' names
+            found.extend(leaf for value in variables.values() for leaf in secret_leaves(value))
+    with contextlib.suppress(TestDefinitionError):
+        found.extend(read_initial_state(directory / STATE_FILE).secrets)
+    return found
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,10 +198,40 @@ class Leftover:
         return value if isinstance(value, str) else None
 
     @property
+    def base_dir(self) -> str | None:
+        """The directory of the test that left it (its project), when known."""
+        value = self.manifest.get("base_dir")
+        return value if isinstance(value, str) and value else None
+
+    def provider_file(self, address: str) -> str | None:
+        """The source file of the module of the provider under test at ``address``, when known."""
+        value = self.manifest.get("provider_files")
+        found = value.get(address) if isinstance(value, dict) else None
+        return found if isinstance(found, str) and found else None
+
+    def made_under(self, project: str | os.PathLike[str]) -> bool:
+        """Whether its test was under ``project`` (True when the manifest does not say).
+
+        >>> Leftover(Path("/l/x"), {"base_dir": "/work/a/tests"}).made_under("/work/a")
+        True
+        >>> Leftover(Path("/l/x"), {"base_dir": "/work/b/tests"}).made_under("/work/a")
+        False
+        """
+        base = self.base_dir
+        if base is None:
+            return True
+        return Path(os.path.realpath(base)).is_relative_to(os.path.realpath(project))
+
+    @property
     def providers_in_process(self) -> dict[str, str | None]:
-        """The providers under test it needs served: address -> ``module:qualname`` (None: not importable)."""
+        """The providers under test it needs served: address -> ``module:qualname`` (None: not importable).
+
+        A name that is not a string (a hand-edited manifest) is None: the provider must be given.
+        """
         value = self.manifest.get("providers_in_process")
-        return dict(value) if isinstance(value, dict) else {}
+        if not isinstance(value, dict):
+            return {}
+        return {str(address): name if isinstance(name, str) and name else None for address, name in value.items()}
 
 
 def find_leftovers(root: str | os.PathLike[str] | None = None) -> list[Leftover]:
@@ -152,19 +246,21 @@ def find_leftovers(root: str | os.PathLike[str] | None = None) -> list[Leftover]
         return found
     for child in sorted(directory.iterdir()):
         manifest_path = child / LEFTOVER_FILE
-        if not child.is_dir() or not manifest_path.is_file():
+        # Leftover directories are made here (mkdtemp), never links: one pointing elsewhere is not ours to destroy.
+        if child.is_symlink() or not child.is_dir() or not manifest_path.is_file():
             continue
         try:
             manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            manifest = {}
+        except (OSError, ValueError, RecursionError):
+            manifest = {}  # a damaged manifest: the state is still there to destroy
         found.append(Leftover(child, manifest if isinstance(manifest, dict) else {}))
     return found
 
 
 @dataclass(frozen=True, slots=True)
 class LeftoverResult:
-    """What :func:`destroy_leftovers` did: the leftovers destroyed (and removed), and those still kept, with why.
+    """What :func:`destroy_leftovers` did: the leftovers destroyed (and removed), those still kept, with why,
+    and those left alone because another project's tests left them (``project=``).
 
     >>> LeftoverResult(destroyed=["/l/a"], kept={"/l/b": "terraform destroy failed"}).ok
     False
@@ -174,6 +270,7 @@ class LeftoverResult:
 
     destroyed: list[str]
     kept: dict[str, str]
+    left_alone: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -185,7 +282,8 @@ def record_attempt(leftover: Leftover, problem: str | None) -> None:
     if problem is None:
         return
     manifest = dict(leftover.manifest)
-    attempts = list(manifest.get("attempts") or [])
+    recorded = manifest.get("attempts")
+    attempts = list(recorded) if isinstance(recorded, list) else []
     attempts.append({"at": datetime.datetime.now(datetime.UTC).strftime("%Y%m%dT%H%M%SZ"), "problem": problem})
     manifest["attempts"] = attempts
     # The attempt still fails loudly through the result when its record cannot be written.

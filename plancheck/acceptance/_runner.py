@@ -167,9 +167,20 @@ class AcceptanceRunner:
             raise unittest.SkipTest(TF_ACC_SKIP_MESSAGE)
         # Before anything else (pre_check, files, providers), as Go's TerraformVersionChecks.
         _run_version_checks(case, self._terraform.version)
-        self._cases += 1
-        root = Path(case.working_dir) if case.working_dir is not None else self._work_dir / f"case{self._cases}"
+        root = Path(case.working_dir) if case.working_dir is not None else self._new_case_dir()
         _CaseRun(self, case, root).execute()
+
+    def _new_case_dir(self) -> Path:
+        """``case1``, ``case2``, ...: the next one no case has used, also another runner's on the same ``work_dir``."""
+        self._work_dir.mkdir(parents=True, exist_ok=True)
+        while True:
+            self._cases += 1
+            root = self._work_dir / f"case{self._cases}"
+            try:
+                root.mkdir()
+            except FileExistsError:
+                continue
+            return root
 
     def _leftovers_root(self) -> Path:
         return self._leftovers_dir if self._leftovers_dir is not None else default_leftovers_dir(self._base_dir())

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Generator, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -242,7 +242,7 @@ def run_sweepers(
         started = time.monotonic()
         log(f"[sweep] region {region}: {len(chosen)} sweeper(s)")
         for sweeper in chosen.values():
-            failed = _run_one(region, sweeper, chosen, ran, allow_failures, log, ())
+            failed = _run_one(region, sweeper, chosen, ran, allow_failures, log)
             if failed and not allow_failures:
                 raise SweepFailedError(SweepResult(outcome))
         log(f"[sweep] region {region} done in {time.monotonic() - started:.2f} s")
@@ -254,9 +254,33 @@ def run_sweepers(
 
 def _run_one(
     region: str, sweeper: Sweeper, chosen: Mapping[str, Sweeper], ran: dict[str, str | None],
-    allow_failures: bool, log: Callable[[str], object], chain: tuple[str, ...],
+    allow_failures: bool, log: Callable[[str], object],
 ) -> bool:
-    """Run ``sweeper`` after its dependencies (once per region); True when it (or a dependency) failed."""
+    """Run ``sweeper`` after its dependencies (once per region); True when it (or a dependency) failed.
+
+    The walk keeps its own stack (a generator per sweeper): a chain of dependencies thousands long is
+    no RecursionError.
+    """
+    stack = [_visit(region, sweeper, chosen, ran, allow_failures, log, ())]
+    answer: bool | None = None
+    while True:
+        try:
+            dependency, chain = stack[-1].send(answer)
+        except StopIteration as done:
+            stack.pop()
+            if not stack:
+                return bool(done.value)
+            answer = bool(done.value)
+            continue
+        stack.append(_visit(region, dependency, chosen, ran, allow_failures, log, chain))
+        answer = None
+
+
+def _visit(
+    region: str, sweeper: Sweeper, chosen: Mapping[str, Sweeper], ran: dict[str, str | None],
+    allow_failures: bool, log: Callable[[str], object], chain: tuple[str, ...],
+) -> Generator[tuple[Sweeper, tuple[str, ...]], bool | None, bool]:
+    """One sweeper's part of :func:`_run_one`: yields each dependency to run first, is sent whether it failed."""
     if sweeper.name in chain:
         ran[sweeper.name] = "its dependencies lead back to it: " + " -> ".join((*chain, sweeper.name))
         return True
@@ -266,7 +290,8 @@ def _run_one(
             ran[sweeper.name] = f"it depends on sweeper {dependency}, which is not registered"
             log(f"[sweep] {sweeper.name} ({region}): FAILED: {ran[sweeper.name]}")
             return True
-        if _run_one(region, found, chosen, ran, allow_failures, log, (*chain, sweeper.name)) and not allow_failures:
+        failed = yield found, (*chain, sweeper.name)
+        if failed and not allow_failures:
             return True
     if sweeper.name in ran:
         return ran[sweeper.name] is not None
@@ -274,7 +299,11 @@ def _run_one(
     try:
         returned = sweeper.f(region)
         error = _error_text(returned) if isinstance(returned, BaseException) else None
-    except Exception as exc:
+    except (KeyboardInterrupt, SystemExit):
+        raise
+    except BaseException as exc:
+        # pytest.fail() and pytest.skip() raise BaseExceptions: a sweeper's failure all the same, never
+        # an INTERNALERROR that ends the session without the report.
         error = _error_text(exc)
     ran[sweeper.name] = error
     took = time.monotonic() - started

@@ -35,8 +35,12 @@ def add_destroy_leftovers_parser(commands: Any, streams: object) -> None:
 
 def destroy_leftovers_command(args: argparse.Namespace, io: Any) -> int:
     """Run ``destroy-leftovers``; 0 when nothing is left."""
+    import os
+
     from ..acceptance import TerraformNotFoundError, destroy_leftovers
 
+    if args.directory is not None and os.path.exists(args.directory) and not os.path.isdir(args.directory):
+        return int(io.fail("usage", f"{args.directory} is not a directory (DIR is where the leftovers are kept)", False))
     try:
         result = destroy_leftovers(args.directory, terraform=args.terraform, log=io.out)
     except TerraformNotFoundError as exc:

@@ -104,3 +104,90 @@ def test_a_timed_out_terraform_apply_leaves_no_provisioner_running(
         assert gone(child), f"the provisioner's background sleep {child} survived the timeout"
     finally:
         stop(child)
+
+
+# -- red team (#25): a command is done when it exits; its group is signalled only while it is ours ------------
+
+
+def test_a_command_is_done_when_it_exits_though_a_child_holds_its_output(tmp_path: Path) -> None:
+    """The shell exits at once; its background child keeps stdout open. Before: reported as timed out,
+    after the whole timeout."""
+    started = time.monotonic()
+    result = run_command(["/bin/sh", "-c", "sleep 300 & echo $!"], cwd=tmp_path, env={"PATH": os.environ["PATH"]},
+                         timeout=30)
+    took = time.monotonic() - started
+    child = int(result.stdout.split()[0])
+    try:
+        assert (result.timed_out, result.returncode) == (False, 0)
+        assert took < 10, f"waited {took:.1f} s for a command that exited at once"
+        assert gone(child), f"background child {child} still runs"
+    finally:
+        stop(child)
+
+
+def _reaped(pid: int) -> bool:
+    return not Path(f"/proc/{pid}").exists()
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc")
+@pytest.mark.parametrize(
+    ("script", "timeout"),
+    [
+        pytest.param("sleep 300 >/dev/null 2>&1 &", 30.0, id="exited"),
+        pytest.param("sleep 300", 1.0, id="timed-out"),
+    ],
+)
+def test_the_group_is_signalled_only_while_its_leader_is_unreaped(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, script: str, timeout: float
+) -> None:
+    """Once the command is reaped its pid, and so its group id, may be reused by a process that is not
+    ours: every killpg must come before the reaping (the leader a zombie or still running)."""
+    calls: list[tuple[int, int, bool]] = []
+    real = os.killpg
+
+    def spy(pgid: int, signum: int) -> None:
+        calls.append((pgid, signum, _reaped(pgid)))
+        real(pgid, signum)
+
+    monkeypatch.setattr(os, "killpg", spy)
+    run_command(["/bin/sh", "-c", script], cwd=tmp_path, env={"PATH": os.environ["PATH"]}, timeout=timeout)
+    assert calls, "the group was never signalled"
+    assert [signum for _pgid, signum, reaped in calls if reaped] == []
+
+
+def test_an_interrupted_wait_ends_the_group_and_leaks_nothing(tmp_path: Path) -> None:
+    """A KeyboardInterrupt while a command runs: the interrupt goes on, the command's group ends, its
+    pipes are closed and it is reaped (no zombie, no descriptor left)."""
+    import signal
+
+    def interrupt(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    fds_before = sorted(os.listdir("/proc/self/fd"))
+    previous = signal.signal(signal.SIGALRM, interrupt)
+    pid_file = tmp_path / "child.pid"
+    try:
+        signal.setitimer(signal.ITIMER_REAL, 1.0)
+        with pytest.raises(KeyboardInterrupt):
+            run_command(["/bin/sh", "-c", f"sleep 300 & echo $! > {pid_file}; sleep 300"], cwd=tmp_path,
+                        env={"PATH": os.environ["PATH"]}, timeout=60)
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+    child = int(pid_file.read_text())
+    try:
+        assert gone(child), f"background child {child} survived the interrupt"
+        assert sorted(os.listdir("/proc/self/fd")) == fds_before
+        assert not _zombies()
+    finally:
+        stop(child)
+
+
+def _zombies() -> list[int]:
+    found = []
+    for task in Path("/proc/self/task").iterdir():
+        for pid in (task / "children").read_text().split():
+            with contextlib.suppress(OSError):
+                if Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "Z":
+                    found.append(int(pid))
+    return found

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -129,3 +130,108 @@ def test_a_file_over_the_size_limit(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     monkeypatch.setenv("PLANCHECK_MAX_BYTES", "64")
     with pytest.raises(TestDefinitionError, match=r"expected a state file of at most 64 bytes .* found more than 64"):
         case(path)
+
+
+# -- red team (#25): every secret of a recorded state is found, whatever its shape; odd files refused ---------
+
+
+def instance_state(attributes: dict[str, Any], marks: Any) -> dict[str, Any]:
+    return state(outputs={}, resources=[{"mode": "managed", "type": "t", "name": "n", "provider": PROVIDER,
+                                         "instances": [{"schema_version": 0, "attributes": attributes,
+                                                        "sensitive_attributes": marks}]}])
+
+
+def get_attr(name: str) -> dict[str, Any]:
+    return {"type": "get_attr", "value": name}
+
+
+def index(value: Any, kind: Any = "number") -> dict[str, Any]:
+    return {"type": "index", "value": {"value": value, "type": kind}}
+
+
+SECRET_SHAPES: list[Any] = [
+    # Marks that do not fit the value fail closed: what the path reached is secret, never nothing.
+    pytest.param({"l": ["list-secret-1"], "o": "open-value"}, [[get_attr("l"), index(True)]], {"list-secret-1"},
+                 id="index-a-bool"),
+    pytest.param({"l": ["list-secret-2"], "o": "open-value"}, [[get_attr("l"), index(0.0)]], {"list-secret-2"},
+                 id="index-a-float"),
+    pytest.param({"s": [{"pw": "set-secret-3"}], "o": "open-value"},
+                 [[get_attr("s"), index({"pw": "set-secret-3"}, ["object", {"pw": "string"}]), get_attr("pw")]],
+                 {"set-secret-3", "pw"}, id="index-a-set-element"),
+    pytest.param({"l": ["attr-of-list-4"], "o": "open-value"}, [[get_attr("l"), get_attr("pw")]], {"attr-of-list-4"},
+                 id="attribute-of-a-list"),
+    pytest.param({"m": {"k": "map-secret-5"}, "o": "open-value"}, [[get_attr("m"), index(0)]], {"map-secret-5", "k"},
+                 id="number-key-of-a-map"),
+    pytest.param({"pw": "zero-marks-6", "o": "open-value"}, 0, {"zero-marks-6", "open-value", "pw", "o"},
+                 id="marks-a-zero"),
+    pytest.param({"pw": "empty-obj-7", "o": "open-value"}, {}, {"empty-obj-7", "open-value", "pw", "o"},
+                 id="marks-an-empty-object"),
+    # Still exact where the marks fit.
+    pytest.param({"l": ["a-open", "list-secret-8"], "o": "open-value"}, [[get_attr("l"), index(1)]],
+                 {"list-secret-8"}, id="fitting-index"),
+    pytest.param({"l": ["a-open"], "o": "open-value"}, [[get_attr("l"), index(5)]], set(), id="index-beyond-the-end"),
+]
+
+
+@pytest.mark.parametrize(("attributes", "marks", "expected"), SECRET_SHAPES)
+def test_marks_that_do_not_fit_fail_closed(attributes: dict[str, Any], marks: Any, expected: set[str]) -> None:
+    """Red team (#25): a step the reader could not follow (an index that is a bool, a float or a set element,
+    an attribute of a list) made the mark cover nothing, so its value was no secret."""
+    assert set(case(instance_state(attributes, marks)).secrets) == expected
+
+
+def test_numbers_with_a_fraction_read_from_a_file_are_secrets(tmp_path: Path) -> None:
+    """Red team (#25): the exact loader reads 1234.5678 as a Decimal, which the secret collector skipped: a
+    sensitive number of a recorded state (an attribute, an output) was shown wherever Terraform echoed it."""
+    path = tmp_path / "old.tfstate"
+    path.write_text(
+        '{"version": 4, "terraform_version": "1.0.3", "serial": 1, "lineage": "x",'
+        ' "outputs": {"o": {"value": 98765.4321, "type": "number", "sensitive": true},'
+        '             "p": {"value": 1.5e3, "type": "number", "sensitive": true},'
+        '             "q": {"value": 111.25, "type": "number", "sensitive": "true"}},'
+        ' "resources": [{"mode": "managed", "type": "t", "name": "n", "provider": "p", "instances":'
+        ' [{"schema_version": 0, "attributes": {"pin": 1234.5678, "open": 2.5},'
+        '   "sensitive_attributes": [[{"type": "get_attr", "value": "pin"}]]}]}]}'
+    )
+    assert sorted(case(path).secrets) == ["111.25", "1234.5678", "1500", "98765.4321"]
+
+
+def test_a_dicts_float_secrets_are_found() -> None:
+    given = instance_state({"pin": 1234.5678}, [[get_attr("pin")]])
+    assert case(given).secrets == ["1234.5678"]
+
+
+NUMBERS_FROM_FILES = [
+    ("version-4.0", '"version": 4.0', 'TestCase.initial_state["version"]: expected the state format version 4, got a number'),
+    ("serial-1.5", '"serial": 1.5', 'TestCase.initial_state["serial"]: expected an integer >= 0, got a number'),
+]
+
+
+@pytest.mark.parametrize(("replacement", "message"), [n[1:] for n in NUMBERS_FROM_FILES], ids=[n[0] for n in NUMBERS_FROM_FILES])
+def test_a_decimal_is_called_a_number(tmp_path: Path, replacement: str, message: str) -> None:
+    """Red team (#25): a number with a fraction (a Decimal from the exact loader) was called 'an object'."""
+    text = json.dumps(state()).replace('"version": 4', '"version": 4' if "version" not in replacement else replacement)
+    text = text.replace('"serial": 3', replacement if "serial" in replacement else '"serial": 3')
+    path = tmp_path / "odd.tfstate"
+    path.write_text(text)
+    with pytest.raises(TestDefinitionError) as info:
+        case(path)
+    assert str(info.value) == message
+
+
+@pytest.mark.parametrize(
+    ("make", "what"),
+    [
+        pytest.param(lambda p: os.mkfifo(p), "not a regular file", id="fifo"),
+        pytest.param(lambda p: p.mkdir(), "Is a directory", id="directory"),
+        pytest.param(lambda p: (p.parent / "real").mkdir() or p.symlink_to(p.parent / "real"), "Is a directory",
+                     id="symlink-to-a-directory"),
+    ],
+)
+def test_a_path_that_is_no_regular_file_is_refused_at_once(tmp_path: Path, make: Any, what: str) -> None:
+    """Red team (#25): a FIFO given as the state blocked the test's definition forever (open() waited for a writer)."""
+    path = tmp_path / "state.tfstate"
+    make(path)
+    with pytest.raises(TestDefinitionError) as info:
+        case(path)
+    assert str(info.value) == f"TestCase.initial_state: {path}: cannot read the state: {what}"

@@ -216,3 +216,67 @@ def test_option_misuse_is_a_usage_error(pytester: pytest.Pytester, args: list[st
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     assert message in result.stderr.str()
     assert swept(pytester) == []
+
+
+# -- red team (#25): a sweeper never ends the session ------------------------------------------------------
+
+
+def test_a_chain_of_dependencies_thousands_long_runs_in_order() -> None:
+    """Red team (#25): the dependencies were walked by recursion: a chain of 1200 was a RecursionError."""
+    log = Log()
+    names = [f"s{i}" for i in range(3000)]
+    chain = {n: log.sweeper(n, *names[i + 1 : i + 2]) for i, n in enumerate(names)}
+    run_sweepers("r1", sweepers=chain, log=lambda line: None)
+    assert log.calls == [(n, "r1") for n in reversed(names)]
+
+
+def test_a_long_cycle_fails_by_name() -> None:
+    log = Log()
+    names = [f"s{i}" for i in range(2000)]
+    ring = {n: log.sweeper(n, names[(i + 1) % len(names)]) for i, n in enumerate(names)}
+    with pytest.raises(SweepFailedError) as info:
+        run_sweepers("r1", sweepers=ring, log=lambda line: None, run="s0")
+    assert log.calls == []
+    assert str(info.value).startswith("sweeper s0 failed in region r1: its dependencies lead back to it: s0 -> s1 -> ")
+
+
+def test_a_base_exception_of_a_sweeper_is_its_failure_and_an_interrupt_stops_the_sweep() -> None:
+    class Outcome(BaseException):  # as pytest's Failed and Skipped
+        pass
+
+    log = Log({"a": Outcome})
+    with pytest.raises(SweepFailedError) as info:
+        run_sweepers("r1", sweepers=sweepers(log, ("a",), ("b",)), allow_failures=True, log=lambda line: None)
+    assert info.value.result.failures == [("r1", "a", "Outcome: a broke in r1")]
+    assert log.calls == [("a", "r1"), ("b", "r1")]
+    for stop in (KeyboardInterrupt, SystemExit):
+        with pytest.raises(stop):
+            run_sweepers("r1", sweepers=sweepers(Log({"a": stop}), ("a",)), log=lambda line: None)
+
+
+PYTEST_FAIL = textwrap.dedent(
+    """
+    import pytest
+
+    from plancheck.acceptance import Sweeper, add_test_sweepers
+
+
+    def listing(region):
+        pytest.fail("cannot list widgets in " + region)
+
+
+    add_test_sweepers("widget_thing", Sweeper("widget_thing", listing))
+    """
+)
+
+
+def test_pytest_fail_in_a_sweeper_fails_the_sweep_not_the_session(pytester: pytest.Pytester) -> None:
+    """Red team (#25): pytest.fail() raises a BaseException, which went past run_sweepers: INTERNALERROR, no report."""
+    pytester.makeconftest(PYTEST_FAIL)
+    pytester.makepyfile(test_widgets=TESTS)
+    result = run_subprocess(pytester, "--tf-sweep=r1")
+    assert result.ret == 1
+    assert "INTERNALERROR" not in result.stdout.str() + result.stderr.str()
+    result.stdout.fnmatch_lines([
+        "*[[]sweep] 1 sweeper(s) failed:*", "*sweeper widget_thing failed in region r1: Failed: cannot list widgets in r1*",
+    ])

@@ -194,3 +194,45 @@ def test_built_in_terraform_data_from_a_recorded_state(tf_acceptance: Acceptance
             ExpectKnownValue("terraform_data.a", New("input").AtMapKey("name"), kv.StringExact("changed")),
         ])),
     ]))
+
+
+# -- red team (#25): a sensitive number of a recorded state never shows --------------------------------------
+
+PIN = "1234.5678"
+
+
+class WidgetThingStrictUpgrader(widget.WidgetThing):
+    def upgrade(self, ctx: Any, version: int, old: Any) -> Any:
+        if old.get("size") is not None and float(old["size"]) != int(float(old["size"])):
+            raise ValueError(f"size {old['size']} is not a whole number of widgets")
+        return super().upgrade(ctx, version, old)
+
+
+class WidgetProviderStrictUpgrader(widget.WidgetProvider):
+    def get_resources(self) -> list[Any]:
+        return [WidgetThingStrictUpgrader]
+
+
+def test_a_sensitive_number_of_the_recorded_state_is_scrubbed(
+    tf_acceptance: AcceptanceRunner, recorded_v0: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The exact loader reads ``1234.5678`` as a Decimal, which the state's secret collector skipped: an upgrader
+    whose error echoes the sensitive size showed it in the failure, the commands and the log."""
+    import json
+
+    document = json.loads(recorded_v0.read_text())
+    [instance] = document["resources"][0]["instances"]
+    instance["attributes"]["size"] = 0
+    instance["sensitive_attributes"].append([{"type": "get_attr", "value": "size"}])
+    edited = tmp_path / "sensitive-size.tfstate"
+    edited.write_text(json.dumps(document, indent=2).replace('"size": 0', f'"size": {PIN}'))
+    runner = AcceptanceRunner(tf_acceptance.terraform, tf_acceptance.work_dir, timeout=120)
+    with pytest.raises(AcceptanceError) as info:
+        runner.run(TestCase(providers={WIDGET: WidgetProviderStrictUpgrader}, initial_state=edited, steps=[TestStep(
+            config=V1_CONFIG.replace("size   = 3", f"size   = {PIN}"), variables={"secret": Sensitive(SECRET)},
+            plan_only=True, additional_cli_options=OFFLINE,
+        )]))
+    shown = str(info.value) + repr(info.value) + "".join(capsys.readouterr())
+    shown += "".join(c.stdout + c.stderr + c.command_line for c in runner.commands)
+    assert "UpgradeResourceState (widget_thing) raised ValueError: size (sensitive) is not a whole number" in shown
+    assert PIN not in shown

@@ -107,6 +107,52 @@ def test_a_provider_exception_is_an_error_diagnostic_naming_the_rpc_and_type(pri
     assert "Traceback" not in capfd.readouterr().err
 
 
+class ExitingThing(widget.WidgetThing):  # type: ignore[misc, name-defined]
+    raised: BaseException = SystemExit(3)
+
+    def create(self, ctx: Any, planned: Any) -> Any:
+        raise self.raised
+
+
+@pytest.mark.parametrize(
+    ("raised", "summary"),
+    [
+        pytest.param(SystemExit(3), "raised SystemExit: 3", id="sys.exit"),
+        pytest.param(KeyboardInterrupt(), "raised KeyboardInterrupt", id="KeyboardInterrupt"),
+    ],
+)
+def test_a_provider_raising_a_base_exception_is_answered_not_left_waiting(
+    private_tmp: Path, raised: BaseException, summary: str
+) -> None:
+    """Red team (#25): the guard caught Exception only; sys.exit() in a provider's create left the RPC
+    unanswered, and Terraform waited for it until the runner's timeout (600 s by default)."""
+
+    class Thing(ExitingThing):
+        pass
+
+    Thing.raised = raised
+
+    class Provider(widget.WidgetProvider):  # type: ignore[misc, name-defined]
+        def get_resources(self) -> list[Any]:
+            return [Thing]
+
+    with leak_check(private_tmp) as leaks, ProviderServer(WIDGET, Provider()) as server, \
+            Client(server.reattach_config.addr) as client:
+        from tf.utils import to_dynamic_value
+
+        planned = {"id": None, "name": "a", "description": None, "size": None, "secret": None, "tags": None,
+                   "revision": None}
+        request = client.pb.ApplyResourceChange.Request(
+            type_name="widget_thing", prior_state=to_dynamic_value(None), planned_state=to_dynamic_value(planned),
+            config=to_dynamic_value(planned),
+        )
+        response = client.provider.ApplyResourceChange(request, timeout=10)
+        [diagnostic] = response.diagnostics
+        assert diagnostic.summary == f"Provider example.com/acme/widget: ApplyResourceChange (widget_thing) {summary}"
+        assert _schema_types(client)[0] == ["widget_thing"]  # still serving
+    assert not leaks[0], leaks[0]
+
+
 def test_normal_calls_still_work_through_the_guard(private_tmp: Path) -> None:
     provider = widget.WidgetProvider()
     with ProviderServer(WIDGET, provider) as server, Client(server.reattach_config.addr) as client:

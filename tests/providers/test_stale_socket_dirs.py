@@ -96,3 +96,23 @@ def test_a_killed_sessions_directory_is_removed_at_the_next_start(
 
         shutil.rmtree(fresh)
         serve._remove_stale_once.cache_clear()
+
+
+@pytest.mark.parametrize(
+    "owner",
+    [
+        pytest.param(b"99999999999999999999999", id="pid-beyond-any-pid"),
+        pytest.param(b"99999999999999999999:1", id="pid-beyond-any-pid-with-start"),
+        pytest.param("²".encode(), id="a-digit-int-refuses"),
+        pytest.param(b"\xff\xfe12", id="not-ascii"),
+        pytest.param(b"12" * 5000, id="long"),
+    ],
+)
+def test_a_hostile_owner_file_is_a_dead_owner_not_a_crash(tmp_path: Path, owner: bytes) -> None:
+    """Red team (#25): an owner file of a huge number (OverflowError from os.kill), a Unicode digit
+    (ValueError from int) or non-ASCII bytes (UnicodeDecodeError) raised out of the clean-up, that is out
+    of the first provider server start of every later session."""
+    directory = make(tmp_path, "tfpc-hostile", None)
+    (directory / OWNER_FILE).write_bytes(owner)
+    assert [p.name for p in remove_stale_dirs(tmp_path)] == ["tfpc-hostile"]
+    assert list(tmp_path.iterdir()) == []

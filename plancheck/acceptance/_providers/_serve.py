@@ -26,6 +26,7 @@ import functools
 import itertools
 import os
 import queue
+import re
 import shutil
 import subprocess
 import sys
@@ -159,11 +160,17 @@ def _owner_mark(pid: int) -> str | None:
     return str(pid) if not os.path.isdir("/proc") else None
 
 
+#: An owner mark as :func:`_owner_mark` writes it; anything else names no live process.
+_MARK: Final = re.compile(r"([0-9]{1,10})(?::[0-9]{1,20})?")
+#: No system gives a pid beyond this (Linux's pid_max is at most 2**22).
+_MAX_PID: Final = 2**31 - 1
+
+
 def _owner_alive(mark: str) -> bool:
-    pid_text = mark.split(":", 1)[0]
-    if not pid_text.isdigit():
+    match = _MARK.fullmatch(mark)
+    if match is None or not 0 < int(match.group(1)) <= _MAX_PID:
         return False
-    current = _owner_mark(int(pid_text))
+    current = _owner_mark(int(match.group(1)))
     if current is None:
         return False
     return ":" not in mark or current == mark
@@ -197,7 +204,9 @@ def remove_stale_dirs(base: str | os.PathLike[str], *, now: float | None = None)
             if not directory.is_dir() or directory.is_symlink() or (uid is not None and info.st_uid != uid):
                 continue
             try:
-                mark = (directory / OWNER_FILE).read_text(encoding="ascii").strip()
+                with open(directory / OWNER_FILE, "rb") as stream:
+                    # A mark is short: a longer or undecodable one is garbage, so its owner is gone.
+                    mark = stream.read(64).decode("ascii", "replace").strip()
             except FileNotFoundError:
                 if clock - info.st_mtime < UNOWNED_GRACE:
                     continue
@@ -663,10 +672,14 @@ class _Guard:
         def guarded(request: Any, context: Any) -> Any:
             try:
                 response = method(request, context)
-            except Exception as exc:
+            except BaseException as exc:
+                # sys.exit() or a KeyboardInterrupt raised by the provider too: gRPC answers only an
+                # Exception, anything else would leave Terraform waiting for the answer until it times out.
                 response = self.error_response(name, request, exc)
                 if response is None:
-                    raise
+                    if isinstance(exc, Exception):
+                        raise
+                    raise RuntimeError(f"{name} raised {type(exc).__name__}") from exc
             # Terraform's JSON keeps no attribute path of a diagnostic: note them here, as they leave.
             self.recorder.record(request, response)
             return response
@@ -674,14 +687,15 @@ class _Guard:
         guarded.__name__ = name
         return guarded
 
-    def error_response(self, name: str, request: Any, exc: Exception) -> Any:
+    def error_response(self, name: str, request: Any, exc: BaseException) -> Any:
         """The RPC's response carrying the exception as an error diagnostic (``None`` if it has no place for one)."""
         m = self.m
         type_name = getattr(request, "type_name", "") or ""
         # The first frame is the guard's own: the provider's frames start after it.
         tb = exc.__traceback__.tb_next if exc.__traceback__ is not None else None
         text = "".join(traceback.format_exception(type(exc), exc, tb))
-        record = ProviderCallError(name, type_name, f"{type(exc).__name__}: {exc}", text)
+        message = str(exc)
+        record = ProviderCallError(name, type_name, f"{type(exc).__name__}: {message}" if message else type(exc).__name__, text)
         self.errors.append(record)
         summary = f"Provider {self.address}: {record.summary}"
         detail = "The provider under test raised an exception (Python traceback):\n" + "\n".join(

@@ -1,0 +1,159 @@
+"""Red team of the runner (#25): cases never share a directory, and a recorded state never replaces one that
+tracks resources. Fast, with the scripted fake Terraform."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from acceptance_fakes import EMPTY_PLAN, FakeTerraform, make_fake_terraform, rule
+
+from plancheck._terraform import TerraformBinary
+from plancheck.acceptance import (
+    AcceptanceError,
+    AcceptanceRunner,
+    ProviderServerError,
+    Sensitive,
+    TestCase,
+    TestStep,
+)
+
+CONFIG = 'variable "pw" {\n  sensitive = true\n}\n\noutput "x" {\n  value = 1\n}\n'
+FAILING_INIT = rule("init", responses=[{"exit": 1, "stderr": "Error: stop here\n"}])
+
+
+@pytest.fixture
+def fake(tmp_path: Path) -> FakeTerraform:
+    return make_fake_terraform(tmp_path / "bin")
+
+
+def make_runner(fake: FakeTerraform, work: Path) -> AcceptanceRunner:
+    return AcceptanceRunner(TerraformBinary(str(fake.path), "1.9.0"), work, env=fake.env(), echo=False,
+                            require_tf_acc=False)
+
+
+def test_two_runners_on_one_work_dir_never_share_a_case_directory(fake: FakeTerraform, tmp_path: Path) -> None:
+    """Each runner counted its cases from case1, so a second runner on the same work_dir (as a test that makes
+    its own runner beside tf_acceptance's does) ran in the first one's directory: among its files (a main.tf.json
+    Terraform reads with the new main.tf) and over its state."""
+    fake.script(FAILING_INIT)
+    work = tmp_path / "work"
+    first, second = make_runner(fake, work), make_runner(fake, work)
+    with pytest.raises(AcceptanceError):
+        first.run(TestCase(steps=[TestStep(config={"output": {"x": {"value": 1}}})]))
+    with pytest.raises(AcceptanceError):
+        second.run(TestCase(steps=[TestStep(config=CONFIG)]))
+    assert sorted(p.name for p in work.glob("case*")) == ["case1", "case2"]
+    assert [c.cwd for c in first.commands] == [str(work / "case1")]
+    assert [c.cwd for c in second.commands] == [str(work / "case2")]
+    assert [call["files"] for call in fake.calls()] == [["main.tf.json"], ["main.tf"]]
+
+
+def state_document(*resources: str) -> dict[str, Any]:
+    return {
+        "version": 4, "terraform_version": "1.0.3", "serial": 7, "lineage": "live-lineage", "outputs": {},
+        "resources": [
+            {"mode": "managed", "type": "null_resource", "name": name, "provider": "provider[\"x\"]",
+             "instances": [{"schema_version": 0, "attributes": {"id": "1"}}]}
+            for name in resources
+        ],
+    }
+
+
+RECORDED = state_document("recorded")
+
+
+@pytest.mark.parametrize(
+    ("existing", "reason"),
+    [
+        pytest.param(json.dumps(state_document("a", "b")),
+                     "cannot write initial_state: {dir}/terraform.tfstate holds a state that tracks null_resource.a, "
+                     "null_resource.b: writing the recorded state over it would lose track of them; destroy them first, "
+                     "or give the case another working_dir", id="a-state-with-resources"),
+        pytest.param("{not json",
+                     "cannot write initial_state: {dir}/terraform.tfstate holds something that cannot be read as a state "
+                     "(so it may track resources): remove it first, or give the case another working_dir",
+                     id="an-unreadable-state"),
+    ],
+)
+def test_initial_state_never_replaces_a_state_that_tracks_resources(
+    fake: FakeTerraform, tmp_path: Path, existing: str, reason: str
+) -> None:
+    """TestCase(working_dir=...) may point at a directory whose state still tracks real resources (a case whose
+    destroy failed): the recorded state was written over it, and whatever it tracked was lost."""
+    directory = tmp_path / "given"
+    directory.mkdir()
+    (directory / "terraform.tfstate").write_text(existing)
+    with pytest.raises(AcceptanceError) as info:
+        make_runner(fake, tmp_path / "work").run(
+            TestCase(working_dir=directory, initial_state=RECORDED, steps=[TestStep(config=CONFIG)]))
+    assert str(info.value) == "step 1/1, config: " + reason.format(dir=directory)
+    assert (directory / "terraform.tfstate").read_text() == existing
+    assert fake.calls() == []
+
+
+@pytest.mark.parametrize(
+    "existing",
+    [pytest.param(json.dumps(state_document()), id="a-state-destroyed-to-nothing"),
+     pytest.param(None, id="no-state")],
+)
+def test_initial_state_replaces_a_state_that_tracks_nothing(
+    fake: FakeTerraform, tmp_path: Path, existing: str | None
+) -> None:
+    fake.script(FAILING_INIT)
+    directory = tmp_path / "given"
+    directory.mkdir()
+    if existing is not None:
+        (directory / "terraform.tfstate").write_text(existing)
+    with pytest.raises(AcceptanceError, match="init"):
+        make_runner(fake, tmp_path / "work").run(
+            TestCase(working_dir=directory, initial_state=RECORDED, steps=[TestStep(config=CONFIG)]))
+    assert json.loads((directory / "terraform.tfstate").read_text())["lineage"] == "live-lineage"
+    assert json.loads((directory / "terraform.tfstate").read_text())["resources"][0]["name"] == "recorded"
+
+
+# -- what stopping the providers reports never shows a secret of the case ---------------------------------------
+
+SECRET = "zz-stop-secret-4417"
+
+
+def gadget(tmp_path: Path) -> Any:
+    from plancheck.acceptance import ReattachConfig, ReattachProvider
+
+    def stop(config: Any) -> None:
+        raise RuntimeError(f"the gadget server refused to stop: token {SECRET} is revoked")
+
+    return ReattachProvider("example.com/acme/gadget", start=lambda d: ReattachConfig(f"{d}/g.sock"), stop=stop)
+
+
+def secret_step() -> TestStep:
+    return TestStep(config=CONFIG, variables={"pw": Sensitive(SECRET)}, plan_only=True)
+
+
+def test_a_stop_failure_after_a_passing_case_shows_no_secret(fake: FakeTerraform, tmp_path: Path) -> None:
+    """Red team (#25): the ProviderServerError of a provider that could not be stopped carried stop()'s text as
+    it was, a value of the case's Sensitive variables included."""
+    fake.script(rule("show", "-json", "tfplan", responses=[{"stdout": EMPTY_PLAN}]))
+    with pytest.raises(ProviderServerError) as info:
+        make_runner(fake, tmp_path / "work").run(TestCase(providers={"example.com/acme/gadget": gadget(tmp_path)},
+                                                          steps=[secret_step()]))
+    assert str(info.value) == (
+        "provider (case): example.com/acme/gadget: stop() raised RuntimeError: the gadget server refused to stop: "
+        "token (sensitive) is revoked"
+    )
+
+
+def test_a_stop_failure_after_a_failed_case_is_logged_without_secrets(
+    fake: FakeTerraform, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    fake.script(FAILING_INIT)
+    runner = AcceptanceRunner(TerraformBinary(str(fake.path), "1.9.0"), tmp_path / "work", env=fake.env(),
+                              require_tf_acc=False)
+    with pytest.raises(AcceptanceError):
+        runner.run(TestCase(providers={"example.com/acme/gadget": gadget(tmp_path)}, steps=[secret_step()]))
+    out = capsys.readouterr().out
+    assert "[providers] example.com/acme/gadget: stop() raised RuntimeError: the gadget server refused to stop: " \
+           "token (sensitive) is revoked" in out
+    assert SECRET not in out
