@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import zipfile
@@ -67,12 +68,14 @@ def test_entry_points_name_shipped_modules(wheel: Path, wheel_names: list[str]) 
 
 def test_the_wheel_installs_in_a_fresh_venv_and_its_plugin_loads(wheel: Path, tmp_path: Path) -> None:
     """What a user does with `make dist`'s wheel (#27): a new virtual environment, pip, pytest."""
+    # Nothing of the checkout may leak in: the suite puts it first on PYTHONPATH for its own subprocesses.
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, capture_output=True, timeout=300)
     python = venv / "bin" / "python"
     installed = subprocess.run(
         [str(python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check", str(wheel), "pytest"],
-        capture_output=True, text=True, timeout=600,
+        capture_output=True, text=True, timeout=600, env=env,
     )
     assert installed.returncode == 0, installed.stderr[-2000:]
     project = tmp_path / "project"
@@ -87,9 +90,9 @@ def test_the_wheel_installs_in_a_fresh_venv_and_its_plugin_loads(wheel: Path, tm
         '"change": {"actions": ["create"], "after": {}, "after_unknown": {"id": true}}}]}'
     )
     session = subprocess.run([str(python), "-m", "pytest", "-q", "--tf-plan", "plan.json"], cwd=project,
-                             capture_output=True, text=True, timeout=300)
+                             capture_output=True, text=True, timeout=300, env=env)
     assert session.returncode == 0, session.stdout[-2000:]
     assert "1 passed" in session.stdout
     where = subprocess.run([str(python), "-c", "import plancheck; print(plancheck.__file__)"],
-                           cwd=project, capture_output=True, text=True, check=True).stdout
+                           cwd=project, env=env, capture_output=True, text=True, check=True).stdout
     assert str(venv) in where  # the wheel's copy, not the checkout
