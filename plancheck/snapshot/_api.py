@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -205,7 +204,3 @@ def assert_matches(
     if outcome.status == "different":
         raise SnapshotMismatchError(os.fspath(file), outcome.lines)
 
-
-def environment_key(environ: Mapping[str, str]) -> FingerprintKey | None:
-    """The key ``environ`` gives (``TFPLANCHECK_SNAPSHOT_KEY``), for front ends with their own environment."""
-    return resolve_key(None, environ)
