@@ -6,7 +6,7 @@ it cannot be known before apply (the value, or an ancestor of it, is unknown). T
 never folded into the other two: ``unknown="fail" | "pass" | "warn"`` decides what it does,
 and every message lists the failing and the unknown resources apart, by address.
 
-Message form (pinned in tests/checks/test_each_messages.py)::
+Message form (pinned in tests/checks/test_each_checks.py)::
 
     ExpectEachKnownValue: Resources(type='aws_s3_bucket'): tags["team"]: 2 of 5 failed:
     aws_s3_bucket.a: expected value "platform" for StringExact check, got: "data"; aws_s3_bucket.b:
