@@ -197,3 +197,34 @@ def test_a_provider_from_the_recorded_module_is_served(
     # Found and called: the stand-in (dict) is no tf provider, which is the next thing to go wrong.
     assert problem.startswith(f"cannot serve the providers: provider {WIDGET}: the factory returned a dict, not a tf provider")
     assert kept.exists()
+
+
+def test_a_leftover_that_cannot_be_kept_whole_is_not_kept_in_part(
+    fake: FakeTerraform, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A copy cut short (a full disk) left a directory with the state's secrets and no manifest, which no
+    destroy-leftovers would ever find, and so never remove."""
+    import shutil
+
+    from plancheck._terraform import TerraformBinary
+    from plancheck.acceptance import AcceptanceError, AcceptanceRunner, TestCase, TestStep
+
+    real = shutil.copyfile
+
+    def full_disk(source: Any, target: Any, *args: Any, **kwargs: Any) -> Any:
+        if str(target).endswith("terraform.tfvars.json"):
+            raise OSError(28, "No space left on device")
+        return real(source, target, *args, **kwargs)
+
+    fake.script(rule("destroy", responses=[{"exit": 1, "stderr": "Error: still there\n"}]),
+                rule("show", "-json", "tfplan", responses=[{"stdout": '{"format_version": "1.2"}'}]),
+                rule("show", "-json", responses=[{"stdout": '{"format_version": "1.0"}'}]))
+    monkeypatch.setattr(shutil, "copyfile", full_disk)
+    leftovers = tmp_path / "leftovers"
+    runner = AcceptanceRunner(TerraformBinary(str(fake.path), "1.9.0"), tmp_path / "work", echo=False,
+                              require_tf_acc=False, leftovers_dir=leftovers)
+    with pytest.raises(AcceptanceError) as info:
+        runner.run(TestCase(steps=[TestStep(config='variable "v" {}\n', variables={"v": "x"})]))
+    assert "; resources may be left behind in " in str(info.value)
+    assert "(could not keep them: " in str(info.value)
+    assert list(leftovers.iterdir()) == []
