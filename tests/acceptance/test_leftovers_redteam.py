@@ -228,3 +228,17 @@ def test_a_leftover_that_cannot_be_kept_whole_is_not_kept_in_part(
     assert "; resources may be left behind in " in str(info.value)
     assert "(could not keep them: " in str(info.value)
     assert list(leftovers.iterdir()) == []
+
+
+def test_the_plugin_says_so_when_the_leftovers_directory_is_a_file(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Before: '0 leftover(s) destroyed; nothing is left in FILE', a pass, for a mistyped TFPLANCHECK_LEFTOVERS_DIR."""
+    path = pytester.path / "leftovers.txt"
+    path.write_text("")
+    monkeypatch.setenv("TFPLANCHECK_LEFTOVERS_DIR", str(path))
+    pytester.makepyfile(test_nothing="def test_never_runs():\n    raise AssertionError('tests must not run')\n")
+    result = pytester.runpytest("-p", "no:cacheprovider", "--tf-destroy-leftovers")
+    assert result.ret == 1
+    result.stdout.fnmatch_lines([
+        f"*[[]leftovers] {path} is not a directory: it is where leftovers are kept ($TFPLANCHECK_LEFTOVERS_DIR?)*"])
