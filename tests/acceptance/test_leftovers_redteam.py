@@ -242,3 +242,48 @@ def test_the_plugin_says_so_when_the_leftovers_directory_is_a_file(
     assert result.ret == 1
     result.stdout.fnmatch_lines([
         f"*[[]leftovers] {path} is not a directory: it is where leftovers are kept ($TFPLANCHECK_LEFTOVERS_DIR?)*"])
+
+
+INTERRUPTED_DESTROY = """#!/bin/sh
+case "$1" in
+  destroy) kill -USR1 $PPID; sleep 30; exit 1;;
+  show) if [ "$3" = tfplan ]; then echo '{"format_version": "1.2"}'; else echo '{"format_version": "1.0"}'; fi;;
+esac
+exit 0
+"""
+
+
+def test_an_interrupted_destroy_keeps_a_leftover(tmp_path: Path) -> None:
+    """A Ctrl-C during the post-test destroy (simulated: the destroy signals the test process, whose handler raises
+    KeyboardInterrupt) left nothing kept: the case's directory, the only record of what was not destroyed yet, went
+    with pytest's temporary directories."""
+    import signal
+
+    from plancheck._terraform import TerraformBinary
+    from plancheck.acceptance import AcceptanceRunner, TestCase, TestStep
+
+    binary = tmp_path / "terraform"
+    binary.write_text(INTERRUPTED_DESTROY)
+    binary.chmod(0o755)
+
+    def interrupt(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    try:
+        previous = signal.signal(signal.SIGUSR1, interrupt)
+    except ValueError:
+        pytest.skip("signal handlers are the main thread's")
+    leftovers = tmp_path / "leftovers"
+    runner = AcceptanceRunner(TerraformBinary(str(binary), "1.9.0"), tmp_path / "work", echo=False,
+                              require_tf_acc=False, leftovers_dir=leftovers, test_name="test_interrupted")
+    try:
+        with pytest.raises(KeyboardInterrupt) as info:
+            runner.run(TestCase(steps=[TestStep(config='output "x" {\n  value = 1\n}\n')]))
+    finally:
+        signal.signal(signal.SIGUSR1, previous)
+    [kept] = find_leftovers(leftovers)
+    assert kept.manifest["reason"] == "the post-test destroy was interrupted"
+    assert info.value.__notes__ == [
+        f"the post-test destroy was interrupted; its state and configuration are kept in {kept.path}; destroy them "
+        f"later with: tfplancheck destroy-leftovers {leftovers}"
+    ]
