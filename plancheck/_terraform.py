@@ -604,6 +604,14 @@ def _exited(pid: int) -> bool:
         return True  # reaped by someone else: nothing left to wait for
 
 
+def _pidfd(pid: int) -> int | None:
+    """A descriptor that becomes readable when ``pid`` exits (Linux 5.3+), so the wait wakes at once; else None."""
+    try:
+        return os.pidfd_open(pid)
+    except (AttributeError, OSError):
+        return None
+
+
 def _run_in_group(process: subprocess.Popen[bytes], deadline: float) -> tuple[bytes, bytes, bool]:
     """Read the command's output until it exits (or times out and is ended), then end its group and reap it."""
     assert process.stdout is not None
@@ -613,6 +621,9 @@ def _run_in_group(process: subprocess.Popen[bytes], deadline: float) -> tuple[by
     selector = selectors.DefaultSelector()
     for fd in chunks:
         selector.register(fd, selectors.EVENT_READ)
+    exit_fd = _pidfd(process.pid)
+    if exit_fd is not None:
+        selector.register(exit_fd, selectors.EVENT_READ)
     timed_out = killed = False
     interrupted: float | None = None
     drain_until: float | None = None
@@ -623,6 +634,8 @@ def _run_in_group(process: subprocess.Popen[bytes], deadline: float) -> tuple[by
             if drain_until is None and _exited(process.pid):
                 _kill_group(process.pid)  # what it left running; the unreaped leader keeps the group id ours
                 drain_until = now + _DRAIN
+                if exit_fd is not None:
+                    selector.unregister(exit_fd)
             if drain_until is not None and (not selector.get_map() or now >= drain_until):
                 break
             if drain_until is None and interrupted is None and now >= deadline:
@@ -632,7 +645,19 @@ def _run_in_group(process: subprocess.Popen[bytes], deadline: float) -> tuple[by
                 killed = True
                 _kill_group(process.pid)
             if selector.get_map():
-                for key, _events in selector.select(_POLL):
+                # Woken by output, by the exit (its descriptor), or to look at the clock again.
+                if drain_until is not None:
+                    due = drain_until
+                elif interrupted is None:
+                    due = deadline
+                else:
+                    due = now + 1.0 if killed else interrupted + INTERRUPT_GRACE
+                wait = _wake(now, due)
+                if exit_fd is None and drain_until is None:
+                    wait = min(wait, _POLL)  # no descriptor wakes the wait at the exit: look for it now and then
+                for key, _events in selector.select(wait):
+                    if key.fd == exit_fd:
+                        continue
                     data = os.read(key.fd, 65536)
                     if data:
                         chunks[key.fd].append(data)
@@ -647,10 +672,17 @@ def _run_in_group(process: subprocess.Popen[bytes], deadline: float) -> tuple[by
         raise
     finally:
         selector.close()
+        if exit_fd is not None:
+            os.close(exit_fd)
         process.stdout.close()
         process.stderr.close()
         process.wait()  # reaps the leader: only now may its pid (and group id) be reused
     return b"".join(chunks[out_fd]), b"".join(chunks[err_fd]), timed_out
+
+
+def _wake(now: float, until: float) -> float:
+    """How long the wait may sleep: until the next moment something is due (at most a second)."""
+    return min(max(until - now, 0.0), 1.0)
 
 
 def _end_unreaped(process: subprocess.Popen[bytes]) -> None:

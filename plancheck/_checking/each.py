@@ -6,7 +6,7 @@ it cannot be known before apply (the value, or an ancestor of it, is unknown). T
 never folded into the other two: ``unknown="fail" | "pass" | "warn"`` decides what it does,
 and every message lists the failing and the unknown resources apart, by address.
 
-Message form (pinned in tests/checks/test_each_messages.py)::
+Message form (pinned in tests/checks/test_each_checks.py)::
 
     ExpectEachKnownValue: Resources(type='aws_s3_bucket'): tags["team"]: 2 of 5 failed:
     aws_s3_bucket.a: expected value "platform" for StringExact check, got: "data"; aws_s3_bucket.b:
@@ -154,8 +154,12 @@ def each_outcome(
     items: Sequence[Item],
     unknown: str,
     secrets: Secrets,
+    *,
+    passed: int = 0,
 ) -> tuple[list[CheckFailure], list[PlanCheckWarning]]:
     """The failure and the warning of a check over ``items`` (in any order; reported by label).
+
+    ``passed`` counts further objects that passed without an item (a large plan's passes cost no object).
 
     ``unknown`` is the check's ``unknown=``: ``"fail"`` lists unknown verdicts in the failure,
     ``"warn"`` in a warning, ``"pass"`` nowhere. ``subject`` (the selector's text) is the
@@ -170,7 +174,7 @@ def each_outcome(
     ExpectX: a.*: id: 1 of 3 unknown until apply: a.z (id)
     """
     ordered = sorted(items, key=lambda i: i.label)
-    total = len(ordered)
+    total = len(ordered) + passed
     failed = any(i.verdict is Verdict.FAIL for i in ordered)
     unsure = any(i.verdict is Verdict.UNKNOWN for i in ordered)
     groups: list[str] = []

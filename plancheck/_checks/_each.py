@@ -15,7 +15,7 @@ fails, naming the selector, unless it says ``allow_empty=True``.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Literal
+from typing import Any, Literal
 
 from tfjsonpath import Path
 
@@ -69,18 +69,23 @@ class _EachCheck(PlanCheck):
         skipped: list[str] = []
         path = self.path
         judge = self._judge
+        passed = 0
+        empty: dict[str, Any] = {}
         for rc in plan.resource_changes:
             if not selector.matches(rc):
                 continue
-            change = rc.change
-            label = item_label(rc.address, rc.deposed)
-            if no_planned_value(change, "resource") is not None or rc.deposed is not None:
-                skipped.append(label)
+            change = rc.raw.get("change") or empty  # read directly: the wrappers were a third of a pass
+            deposed = rc.deposed
+            if deposed is not None or (change.get("after") is None and no_planned_value(Change(change), "resource")):
+                skipped.append(item_label(rc.address, deposed))
                 continue
-            verdict, detail = judge(change, path, plan)
-            items.append(Item(label, verdict, detail))
+            verdict, detail = judge(Change(change), path, plan)
+            if verdict is Verdict.PASS:
+                passed += 1
+            else:
+                items.append(Item(item_label(rc.address, None), verdict, detail))
         subject = selector.describe()
-        if not items:
+        if not items and not passed:
             if selector.allow_empty:
                 return [], []
             message = empty_selection(
@@ -91,7 +96,7 @@ class _EachCheck(PlanCheck):
                 plan.addresses(),
             )
             return [failure(plan, name, subject, None, message)], []
-        return each_outcome(name, subject, path, items, self.unknown, plan.secrets)
+        return each_outcome(name, subject, path, items, self.unknown, plan.secrets, passed=passed)
 
     def failures(self, plan: Plan) -> list[CheckFailure]:
         """The failures; under ``unknown="warn"`` the warning is emitted from here (never a silent pass)."""

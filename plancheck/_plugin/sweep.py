@@ -109,7 +109,7 @@ def destroy_leftovers(session: pytest.Session) -> bool:
         return False
     from ..acceptance import TerraformNotFoundError
     from ..acceptance import destroy_leftovers as destroy
-    from ..acceptance._leftovers import default_leftovers_dir
+    from ..acceptance._leftovers import LEFTOVERS_ENV, default_leftovers_dir
     from .acceptance import requested_terraform
 
     reporter = config.pluginmanager.get_plugin("terminalreporter")
@@ -119,6 +119,10 @@ def destroy_leftovers(session: pytest.Session) -> bool:
             reporter.write_line(line)
 
     root = default_leftovers_dir(config.rootpath)
+    if root.exists() and not root.is_dir():
+        log(f"[leftovers] {root} is not a directory: it is where leftovers are kept (${LEFTOVERS_ENV}?)")
+        session.testsfailed = 1
+        return True
     try:
         result = destroy(root, terraform=requested_terraform(config), log=log, project=config.rootpath)
     except TerraformNotFoundError as exc:

@@ -16,6 +16,7 @@ from decimal import Decimal
 from types import MappingProxyType
 from typing import Any, ClassVar
 
+from .._redact import number_text
 from ._diagnostics import allowances, check_attribute_sources, expectations
 from ._errors import TestDefinitionError
 from ._initialstate import InitialState, read_initial_state
@@ -113,13 +114,15 @@ def sensitive_strings(value: Any) -> list[str]:
             stack.extend((child, inside) for child in reversed(list(_children(current))))
         elif inside and isinstance(current, str):
             found.append(current)
-        elif inside and isinstance(current, (int, float, Decimal)) and not isinstance(current, bool):
-            found.append(str(current))
+        elif inside and isinstance(current, (int, Decimal)) and not isinstance(current, bool):
+            found.append(number_text(current))  # str() refuses an int of more than 4300 digits
+        elif inside and isinstance(current, float):
+            found.append(repr(current))
     return found
 
 
 def unwrap_sensitive(value: Any, where: str) -> Any:
-    """A plain JSON-ready copy of ``value``: Sensitive unwrapped, tuples as lists, Decimals as numbers.
+    """A plain JSON-ready copy of ``value``: Sensitive unwrapped, tuples as lists, Decimals kept exact.
 
     Raises :class:`TestDefinitionError` naming the JSON location of anything that is not JSON.
 
@@ -159,7 +162,7 @@ def unwrap_sensitive(value: Any, where: str) -> Any:
         elif isinstance(current, Decimal):
             if not current.is_finite():
                 raise TestDefinitionError(at, f"numbers must be finite, got {current}")
-            container[key] = int(current) if current == current.to_integral_value() else float(current)
+            container[key] = current  # kept exact: a float would round it
         else:
             raise TestDefinitionError(
                 at, f"expected a JSON value (str, number, bool, None, list, dict), got {_type_name(current)}"

@@ -604,6 +604,13 @@ class _CaseRun:
         except _StepFailure as failure:
             failure.stage = Stage.DESTROY
             return self.error(failure, self.keep_leftover(failure))
+        except KeyboardInterrupt as interrupt:
+            # Ctrl-C during the destroy: what it had not destroyed yet is kept like any destroy's failure.
+            kept = self.keep_leftover(_StepFailure(Stage.DESTROY, "the post-test destroy was interrupted"))
+            note = f"the post-test destroy was interrupted{kept}"
+            self.log(f"[case] {note}")
+            interrupt.add_note(note)
+            raise
         if self.case.check_destroy is not None and before is not None:
             try:
                 state = self.load(Stage.CHECK_DESTROY, before)

@@ -80,7 +80,7 @@ class InitialState:
         >>> print(s.unreadable_hint('Error: ["label"]: unsupported attribute'))
         the recorded state of widget_thing.t (schema version 0) has attribute "label", which the provider's schema does not declare: its state upgrade (UpgradeResourceState) must move or remove it
         """
-        names = list(dict.fromkeys(json.loads(m) for m in _UNSUPPORTED.findall(stderr)))
+        names = list(dict.fromkeys(n for n in map(_go_unquote, _UNSUPPORTED.findall(stderr)) if n is not None))
         clauses = []
         for name in names:
             holders = [
@@ -105,6 +105,34 @@ class InitialState:
         if self._text is not None:
             return self._text
         return json.dumps(self.document, indent=2, ensure_ascii=False) + "\n"
+
+
+_GO_ESCAPE: Final = re.compile(r"\\(?:x([0-9a-fA-F]{2})|u([0-9a-fA-F]{4})|U([0-9a-fA-F]{8})|(.))", re.DOTALL)
+_GO_SIMPLE: Final = {"a": "\a", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t", "v": "\v", "\\": "\\",
+                     '"': '"', "'": "'"}
+
+
+def _go_unquote(quoted: str) -> str | None:
+    r"""The text of a string Terraform quoted with Go's ``%q`` (``"odd\x01name"``), or None if it is not one.
+
+    Go's escapes are not JSON's (``\x01``, ``\a``, ``\v``), so ``json.loads`` cannot read them.
+
+    >>> _go_unquote(r'"odd\x01name"') == "odd\x01name", _go_unquote(r'"tab\t\u00e9"') == "tab\t\u00e9"
+    (True, True)
+    >>> _go_unquote(r'"bad\q"') is None
+    True
+    """
+
+    def one(match: re.Match[str]) -> str:
+        hexadecimal = match.group(1) or match.group(2) or match.group(3)
+        if hexadecimal is not None:
+            return chr(int(hexadecimal, 16))  # ValueError beyond U+10FFFF
+        return _GO_SIMPLE[match.group(4)]  # KeyError for an escape Go never writes
+
+    try:
+        return _GO_ESCAPE.sub(one, quoted[1:-1])
+    except (KeyError, ValueError):
+        return None
 
 
 def read_initial_state(value: object) -> InitialState:

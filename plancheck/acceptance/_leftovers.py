@@ -111,6 +111,19 @@ def keep_leftover(
     stamp = datetime.datetime.now(datetime.UTC).strftime("%Y%m%dT%H%M%SZ")
     label = _UNSAFE.sub("_", test_name or working_dir.name)[:60].strip("_") or "case"
     target = Path(tempfile.mkdtemp(prefix=f"{stamp}-{label}-", dir=root))  # private (0700), never a clash
+    try:
+        _fill(target, working_dir, stamp, test_name, terraform, cli_config, providers, reason, secrets, base_dir)
+    except BaseException:
+        # A copy cut short (a full disk) holds secrets and no manifest, so nothing would ever find and remove it.
+        shutil.rmtree(target, ignore_errors=True)
+        raise
+    return target
+
+
+def _fill(
+    target: Path, working_dir: Path, stamp: str, test_name: str | None, terraform: TerraformBinary,
+    cli_config: Path | None, providers: list[ProviderSet], reason: str, secrets: Sequence[str], base_dir: Path | None,
+) -> None:
     shutil.copytree(
         working_dir, target, dirs_exist_ok=True, symlinks=True, ignore=lambda d, names: [n for n in names if n in _NOT_KEPT]
     )
@@ -142,7 +155,6 @@ def keep_leftover(
     descriptor = os.open(target / SECRETS_FILE, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     with open(descriptor, "w", encoding="utf-8") as stream:
         json.dump(sorted(set(secrets)), stream, ensure_ascii=False)
-    return target
 
 
 def kept_secrets(directory: Path) -> list[str]:

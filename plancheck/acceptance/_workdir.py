@@ -8,12 +8,16 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
+import secrets
 import shutil
 from collections.abc import Mapping
 from dataclasses import dataclass
+from decimal import Decimal
 from pathlib import Path
-from typing import Final
+from typing import Any, Final
 
+from .._redact import number_text
 from ._case import TestStep, unwrap_sensitive
 from ._errors import TestDefinitionError
 
@@ -25,6 +29,38 @@ TFVARS_FILE: Final = "terraform.tfvars.json"
 # Never copied from a config_directory: they belong to another working directory.
 _NOT_COPIED: Final = frozenset({".terraform", ".terraform.lock.hcl", "terraform.tfstate", "terraform.tfstate.backup"})
 PLAN_FILE: Final = "tfplan"
+
+
+def _exact_json(value: Any) -> str:
+    """``value`` (plain JSON values, a copy :func:`unwrap_sensitive` made: it is changed) as indented JSON, numbers exact.
+
+    ``json.dumps`` rounds a Decimal through a float (or refuses it) and refuses an int of more digits than
+    Python converts (4300); a Terraform number has neither limit. Each such number goes through
+    ``json.dumps`` as a stand-in string no value can hold (a random token), then its exact text replaces it.
+
+    >>> print(_exact_json({"n": Decimal("12345678901234567890.123"), "big": 10**30, "s": "x"}))
+    {
+      "n": 12345678901234567890.123,
+      "big": 1000000000000000000000000000000,
+      "s": "x"
+    }
+    """
+    token = secrets.token_hex(16)
+    texts: list[str] = []
+    root: list[Any] = [value]
+    stack: list[tuple[Any, Any]] = [(root, 0)]
+    while stack:
+        container, key = stack.pop()
+        current = container[key]
+        if isinstance(current, dict):
+            stack.extend((current, k) for k in current)
+        elif isinstance(current, list):
+            stack.extend((current, i) for i in range(len(current)))
+        elif isinstance(current, Decimal) or (isinstance(current, int) and not isinstance(current, bool)):
+            texts.append(number_text(current))
+            container[key] = f"{token}:{len(texts) - 1}"
+    text = json.dumps(root[0], ensure_ascii=False, indent=2)
+    return re.sub(f'"{token}:([0-9]+)"', lambda match: texts[int(match.group(1))], text)
 
 
 def _write_json_config(config: Mapping[str, object], directory: Path) -> Path:
@@ -100,7 +136,7 @@ class WorkingDirectory:
                     "TestStep.variables", f"config_directory already has a {TFVARS_FILE}; give the values in one place"
                 )
             values = unwrap_sensitive(dict(step.variables), "TestStep.variables")
-            target.write_text(json.dumps(values, ensure_ascii=False, indent=2), encoding="utf-8")
+            target.write_text(_exact_json(values), encoding="utf-8")
             self._written.append(target)
         return digest
 

@@ -197,3 +197,93 @@ def test_a_provider_from_the_recorded_module_is_served(
     # Found and called: the stand-in (dict) is no tf provider, which is the next thing to go wrong.
     assert problem.startswith(f"cannot serve the providers: provider {WIDGET}: the factory returned a dict, not a tf provider")
     assert kept.exists()
+
+
+def test_a_leftover_that_cannot_be_kept_whole_is_not_kept_in_part(
+    fake: FakeTerraform, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A copy cut short (a full disk) left a directory with the state's secrets and no manifest, which no
+    destroy-leftovers would ever find, and so never remove."""
+    import shutil
+
+    from plancheck._terraform import TerraformBinary
+    from plancheck.acceptance import AcceptanceError, AcceptanceRunner, TestCase, TestStep
+
+    real = shutil.copyfile
+
+    def full_disk(source: Any, target: Any, *args: Any, **kwargs: Any) -> Any:
+        if str(target).endswith("terraform.tfvars.json"):
+            raise OSError(28, "No space left on device")
+        return real(source, target, *args, **kwargs)
+
+    fake.script(rule("destroy", responses=[{"exit": 1, "stderr": "Error: still there\n"}]),
+                rule("show", "-json", "tfplan", responses=[{"stdout": '{"format_version": "1.2"}'}]),
+                rule("show", "-json", responses=[{"stdout": '{"format_version": "1.0"}'}]))
+    monkeypatch.setattr(shutil, "copyfile", full_disk)
+    leftovers = tmp_path / "leftovers"
+    runner = AcceptanceRunner(TerraformBinary(str(fake.path), "1.9.0"), tmp_path / "work", echo=False,
+                              require_tf_acc=False, leftovers_dir=leftovers)
+    with pytest.raises(AcceptanceError) as info:
+        runner.run(TestCase(steps=[TestStep(config='variable "v" {}\n', variables={"v": "x"})]))
+    assert "; resources may be left behind in " in str(info.value)
+    assert "(could not keep them: " in str(info.value)
+    assert list(leftovers.iterdir()) == []
+
+
+def test_the_plugin_says_so_when_the_leftovers_directory_is_a_file(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Before: '0 leftover(s) destroyed; nothing is left in FILE', a pass, for a mistyped TFPLANCHECK_LEFTOVERS_DIR."""
+    path = pytester.path / "leftovers.txt"
+    path.write_text("")
+    monkeypatch.setenv("TFPLANCHECK_LEFTOVERS_DIR", str(path))
+    pytester.makepyfile(test_nothing="def test_never_runs():\n    raise AssertionError('tests must not run')\n")
+    result = pytester.runpytest("-p", "no:cacheprovider", "--tf-destroy-leftovers")
+    assert result.ret == 1
+    result.stdout.fnmatch_lines([
+        f"*[[]leftovers] {path} is not a directory: it is where leftovers are kept ($TFPLANCHECK_LEFTOVERS_DIR?)*"])
+
+
+INTERRUPTED_DESTROY = """#!/bin/sh
+case "$1" in
+  destroy) kill -USR1 $PPID; sleep 30; exit 1;;
+  show) if [ "$3" = tfplan ]; then echo '{"format_version": "1.2"}'; else echo '{"format_version": "1.0"}'; fi;;
+esac
+exit 0
+"""
+
+
+def test_an_interrupted_destroy_keeps_a_leftover(tmp_path: Path) -> None:
+    """A Ctrl-C during the post-test destroy (simulated: the destroy signals the test process, whose handler raises
+    KeyboardInterrupt) left nothing kept: the case's directory, the only record of what was not destroyed yet, went
+    with pytest's temporary directories."""
+    import signal
+
+    from plancheck._terraform import TerraformBinary
+    from plancheck.acceptance import AcceptanceRunner, TestCase, TestStep
+
+    binary = tmp_path / "terraform"
+    binary.write_text(INTERRUPTED_DESTROY)
+    binary.chmod(0o755)
+
+    def interrupt(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    try:
+        previous = signal.signal(signal.SIGUSR1, interrupt)
+    except ValueError:
+        pytest.skip("signal handlers are the main thread's")
+    leftovers = tmp_path / "leftovers"
+    runner = AcceptanceRunner(TerraformBinary(str(binary), "1.9.0"), tmp_path / "work", echo=False,
+                              require_tf_acc=False, leftovers_dir=leftovers, test_name="test_interrupted")
+    try:
+        with pytest.raises(KeyboardInterrupt) as info:
+            runner.run(TestCase(steps=[TestStep(config='output "x" {\n  value = 1\n}\n')]))
+    finally:
+        signal.signal(signal.SIGUSR1, previous)
+    [kept] = find_leftovers(leftovers)
+    assert kept.manifest["reason"] == "the post-test destroy was interrupted"
+    assert info.value.__notes__ == [
+        f"the post-test destroy was interrupted; its state and configuration are kept in {kept.path}; destroy them "
+        f"later with: tfplancheck destroy-leftovers {leftovers}"
+    ]

@@ -157,3 +157,34 @@ def test_a_stop_failure_after_a_failed_case_is_logged_without_secrets(
     assert "[providers] example.com/acme/gadget: stop() raised RuntimeError: the gadget server refused to stop: " \
            "token (sensitive) is revoked" in out
     assert SECRET not in out
+
+
+# -- variables: numbers of any size, written exactly --------------------------------------------------------
+
+BIG = 10**5000
+PRECISE = "12345678901234567890.1234567890123"
+
+
+@pytest.mark.parametrize("wrap", [lambda v: v, Sensitive], ids=["plain", "sensitive"])
+def test_variables_are_written_exactly_whatever_their_size(fake: FakeTerraform, tmp_path: Path, wrap: Any) -> None:
+    """Red team (#25): an int of more than 4300 digits raised a bare ValueError out of the runner (str() of it for
+    the secrets, json.dumps for the variables file), and a Decimal was written rounded through a float
+    (1.2345678901234567e+19): Terraform's numbers have neither limit."""
+    from decimal import Decimal
+
+    fake.script(FAILING_INIT)
+    work = tmp_path / "work"
+    with pytest.raises(AcceptanceError, match="init"):
+        make_runner(fake, work).run(TestCase(steps=[TestStep(
+            config=CONFIG, variables={"big": wrap(BIG), "precise": wrap(Decimal(PRECISE))})]))
+    written = (work / "case1" / "terraform.tfvars.json").read_text()
+    assert written == '{\n  "big": 1' + "0" * 5000 + f',\n  "precise": {PRECISE}\n}}'
+
+
+
+def test_a_sensitive_number_of_any_size_is_a_secret() -> None:
+    from decimal import Decimal
+
+    step = TestStep(config=CONFIG, variables={"big": Sensitive(BIG), "precise": Sensitive(Decimal(PRECISE)),
+                                              "ratio": Sensitive(0.125)})
+    assert sorted(step.secrets) == sorted(["1" + "0" * 5000, PRECISE, "0.125"])

@@ -114,8 +114,6 @@ def binary_plan(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[st
     mirror = build_provider_mirror(base / "mirror", [provider])
     rc = write_cli_config(base / "tf.rc", mirror, [provider.source])
     env = terraform_environment(os.environ, data_dir=work / ".terraform", cli_config=rc)
-    # These runs start in the plan's directory: the checkout's code must come first, not an installed copy.
-    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env.get("PYTHONPATH", "")) if p)
     for step in (["init", "-input=false", "-no-color"], ["plan", "-input=false", "-no-color", "-out=plan.bin"]):
         done = subprocess.run([str(terraform), *step], cwd=work, env=env, capture_output=True, text=True,
                               timeout=300, check=False)

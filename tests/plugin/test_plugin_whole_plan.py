@@ -3,8 +3,6 @@ and neither it nor a failure ever shows a secret (a sensitive attribute, variabl
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -21,8 +19,6 @@ from plugin_support import (
 
 # Imported here, before any in-process pytester run (see test_plugin_failures.py).
 import plancheck.knownvalue  # noqa: F401
-
-ROOT = Path(__file__).resolve().parents[2]
 
 
 def _plan() -> dict[str, Any]:
@@ -112,9 +108,7 @@ def test_warnings_and_failures_reach_pytest_without_secrets(
     ])
 
 
-def test_a_fresh_interpreter_shows_no_secret_either(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> None:
-    # The fresh interpreter imports this checkout's plancheck, whatever copy is installed.
-    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH", "")])))
+def test_a_fresh_interpreter_shows_no_secret_either(pytester: pytest.Pytester) -> None:
     write_json(pytester.path / "plan.json", _plan())
     pytester.makepyfile(test_whole=SUITE)
     result = run_subprocess(pytester, "-vv", "-rA", "--tb=long", "--showlocals")

@@ -236,3 +236,25 @@ def test_a_sensitive_number_of_the_recorded_state_is_scrubbed(
     shown += "".join(c.stdout + c.stderr + c.command_line for c in runner.commands)
     assert "UpgradeResourceState (widget_thing) raised ValueError: size (sensitive) is not a whole number" in shown
     assert PIN not in shown
+
+
+def test_an_attribute_named_in_go_quoting_is_a_step_failure(tf_acceptance: AcceptanceRunner) -> None:
+    """Red team (#25): Terraform names an unsupported attribute in Go's quoting, ["odd\\x01name"], which is no JSON
+    string: the hint's json.loads raised JSONDecodeError out of the runner instead of the step failing."""
+    recorded = {
+        "version": 4, "terraform_version": "1.0.3", "serial": 1, "lineage": "recorded", "outputs": {},
+        "resources": [{"mode": "managed", "type": "widget_thing", "name": "t",
+                       "provider": 'provider["example.com/acme/widget"]',
+                       "instances": [{"schema_version": 0, "attributes": {
+                           # As many attributes as the schema has (else Terraform counts them first): one renamed.
+                           "id": "w-0001", "name": "alpha", "label": None, "odd\u0001name": None, "secret": None,
+                           "tags": None, "revision": 1}}]}],
+    }
+    with pytest.raises(AcceptanceError) as info:
+        tf_acceptance.run(TestCase(providers={WIDGET: widget.WidgetProvider}, initial_state=recorded, steps=[TestStep(
+            config='resource "widget_thing" "t" {\n  name = "alpha"\n}\n', plan_only=True, additional_cli_options=OFFLINE,
+        )]))
+    assert info.value.reason == (
+        'terraform plan failed: the recorded state of widget_thing.t (schema version 0) has attribute "odd\\u0001name", '
+        "which the provider's schema does not declare: its state upgrade (UpgradeResourceState) must move or remove it"
+    )

@@ -12,6 +12,8 @@ from pathlib import Path
 import pytest
 
 from plancheck.acceptance._providers._serve import (
+    FOREIGN_GRACE,
+    NAMESPACE_FILE,
     OWNER_FILE,
     UNOWNED_GRACE,
     remove_stale_dirs,
@@ -116,3 +118,66 @@ def test_a_hostile_owner_file_is_a_dead_owner_not_a_crash(tmp_path: Path, owner:
     (directory / OWNER_FILE).write_bytes(owner)
     assert [p.name for p in remove_stale_dirs(tmp_path)] == ["tfpc-hostile"]
     assert list(tmp_path.iterdir()) == []
+
+
+def _can_unshare() -> bool:
+    try:
+        return subprocess.run(["unshare", "--pid", "--fork", "--mount-proc", "true"], capture_output=True,
+                              timeout=30).returncode == 0
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+
+
+@pytest.mark.skipif(not Path("/proc/self/ns/pid").exists() or not _can_unshare(),
+                    reason="needs PID namespaces (unshare --pid, as root)")
+def test_a_live_directory_of_another_pid_namespace_is_left_alone(private_tmp: Path) -> None:
+    """Red team (#25): a session in a container sharing /tmp (another PID namespace) records a pid that means
+    another process here, or none: its live directory was removed under its running provider server."""
+    code = (
+        "import sys\n"
+        "from plancheck.acceptance._providers._serve import short_temp_dir\n"
+        "print(short_temp_dir(), flush=True)\n"
+        "sys.stdin.read()\n"
+    )
+    env = {**os.environ, "TMPDIR": str(private_tmp)}
+    inner = subprocess.Popen(["unshare", "--pid", "--fork", "--mount-proc", sys.executable, "-c", code],
+                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env, text=True,
+                             cwd=Path(__file__).resolve().parents[2])
+    try:
+        assert inner.stdout is not None
+        live = Path(inner.stdout.readline().strip())
+        assert live.is_dir()
+        assert remove_stale_dirs(private_tmp) == []
+        assert live.is_dir()
+        # Once it is old enough that no case can still be using it, it goes.
+        later = time.time() + 2 * 86400
+        assert remove_stale_dirs(private_tmp, now=later) == [live]
+    finally:
+        assert inner.stdin is not None
+        inner.stdin.close()
+        inner.wait(timeout=30)
+
+
+@pytest.mark.skipif(not Path("/proc/self/ns/pid").exists(), reason="PID namespaces are Linux's")
+def test_a_directory_of_another_pid_namespace_is_judged_by_age_only(tmp_path: Path) -> None:
+    foreign = make(tmp_path, "tfpc-foreign", f"{dead_pid()}:1")
+    (foreign / NAMESPACE_FILE).write_text("1")  # no namespace is numbered so
+    assert remove_stale_dirs(tmp_path) == []
+    assert remove_stale_dirs(tmp_path, now=time.time() + UNOWNED_GRACE + 1) == []
+    assert remove_stale_dirs(tmp_path, now=time.time() + FOREIGN_GRACE + 1) == [foreign]
+
+
+def test_the_owner_mark_stays_as_older_readers_read_it_and_the_namespace_is_beside_it() -> None:
+    """An older tfplancheck (another project's, another worktree's) reads the owner file as pid[:start]: a
+    namespace appended to it made them take every live directory of this version for a dead owner's."""
+    import shutil
+
+    directory = short_temp_dir()
+    try:
+        mark = (directory / OWNER_FILE).read_text()
+        namespace = (directory / NAMESPACE_FILE).read_text() if (directory / NAMESPACE_FILE).exists() else None
+    finally:
+        shutil.rmtree(directory)
+    assert mark == (f"{os.getpid()}:{own_mark()}" if Path("/proc").is_dir() else str(os.getpid()))
+    if Path("/proc/self/ns/pid").exists():
+        assert namespace == os.readlink("/proc/self/ns/pid")[len("pid:["):-1]

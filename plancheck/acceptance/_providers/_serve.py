@@ -50,6 +50,8 @@ from ._recorded import DiagnosticRecorder
 __all__ = [
     "DEFAULT_STOP_TIMEOUT",
     "EXTRA_METHODS_HOOK",
+    "FOREIGN_GRACE",
+    "NAMESPACE_FILE",
     "MAX_SOCKET_PATH",
     "ProviderCallError",
     "PROVIDER_SERVICE",
@@ -123,8 +125,8 @@ def short_temp_dir(prefix: str = "tfpc-") -> Path:
     :func:`remove_stale_dirs`.
 
     >>> d = short_temp_dir()
-    >>> len(str(d)) < 60, oct(d.stat().st_mode & 0o777), sorted(p.name for p in d.iterdir())
-    (True, '0o700', ['.owner'])
+    >>> len(str(d)) < 60, oct(d.stat().st_mode & 0o777), sorted(p.name for p in d.iterdir())[0]
+    (True, '0o700', '.owner')
     >>> shutil.rmtree(d)
     """
     base = tempfile.gettempdir()
@@ -132,14 +134,24 @@ def short_temp_dir(prefix: str = "tfpc-") -> Path:
         base = "/tmp"
     _remove_stale_once(base)
     directory = Path(tempfile.mkdtemp(prefix=prefix, dir=base))
+    namespace = _pid_namespace()
+    if namespace is not None:
+        # Before the owner file: whoever reads that one finds this too.
+        (directory / NAMESPACE_FILE).write_text(namespace, encoding="ascii")
     (directory / OWNER_FILE).write_text(_owner_mark(os.getpid()) or str(os.getpid()), encoding="ascii")
     return directory
 
 
 #: The file in each socket directory naming the process that made it: ``pid`` or ``pid:start-time``.
 OWNER_FILE: Final = ".owner"
+#: Beside it (Linux), the owner's PID namespace: a pid of another namespace means nothing here. A file of its
+#: own, so that a reader that knows only the owner file (an older tfplancheck) reads that one as it always did.
+NAMESPACE_FILE: Final = ".owner-pidns"
 #: A directory without an owner file is left alone this long: its owner may be about to write it.
 UNOWNED_GRACE: Final = 3600.0
+#: A directory of another PID namespace (a container sharing ``/tmp``), whose pid means nothing here, is
+#: left alone this long: no test case uses its socket directory longer.
+FOREIGN_GRACE: Final = 86400.0
 _STALE_PATTERN: Final = "tfpc-*"
 
 
@@ -160,6 +172,16 @@ def _owner_mark(pid: int) -> str | None:
     return str(pid) if not os.path.isdir("/proc") else None
 
 
+def _pid_namespace() -> str | None:
+    """This process's PID namespace (the inode number Linux gives it), or None where there is none to tell."""
+    try:
+        link = os.readlink("/proc/self/ns/pid")
+    except (OSError, AttributeError):
+        return None
+    match = re.fullmatch(r"pid:\[([0-9]{1,20})\]", link)
+    return match.group(1) if match else None
+
+
 #: An owner mark as :func:`_owner_mark` writes it; anything else names no live process.
 _MARK: Final = re.compile(r"([0-9]{1,10})(?::[0-9]{1,20})?")
 #: No system gives a pid beyond this (Linux's pid_max is at most 2**22).
@@ -176,6 +198,22 @@ def _owner_alive(mark: str) -> bool:
     return ":" not in mark or current == mark
 
 
+def _read_short(path: Path) -> str:
+    with open(path, "rb") as stream:
+        # A mark is short: a longer or undecodable one is garbage, so its owner is gone.
+        return stream.read(64).decode("ascii", "replace").strip()
+
+
+def _elsewhere(directory: Path) -> bool:
+    """Whether the directory's owner is in another PID namespace (its pid then tells nothing here)."""
+    try:
+        namespace = _read_short(directory / NAMESPACE_FILE)
+    except FileNotFoundError:
+        return False
+    ours = _pid_namespace()
+    return ours is not None and namespace != ours
+
+
 @functools.cache
 def _remove_stale_once(base: str) -> None:
     remove_stale_dirs(base)
@@ -185,8 +223,9 @@ def remove_stale_dirs(base: str | os.PathLike[str], *, now: float | None = None)
     """Remove this user's socket directories under ``base`` whose owner process is gone; return them.
 
     A directory with no owner file (made before owners were recorded, or being made right now) is
-    removed only once it is :data:`UNOWNED_GRACE` seconds old. Nothing else is touched: other users'
-    directories, other names, anything that is not a directory.
+    removed only once it is :data:`UNOWNED_GRACE` seconds old; one whose owner is in another PID namespace
+    (a container sharing the directory) once it is :data:`FOREIGN_GRACE` seconds old. Nothing else is
+    touched: other users' directories, other names, anything that is not a directory.
 
     >>> import tempfile
     >>> base = tempfile.mkdtemp()
@@ -204,14 +243,15 @@ def remove_stale_dirs(base: str | os.PathLike[str], *, now: float | None = None)
             if not directory.is_dir() or directory.is_symlink() or (uid is not None and info.st_uid != uid):
                 continue
             try:
-                with open(directory / OWNER_FILE, "rb") as stream:
-                    # A mark is short: a longer or undecodable one is garbage, so its owner is gone.
-                    mark = stream.read(64).decode("ascii", "replace").strip()
+                mark = _read_short(directory / OWNER_FILE)
             except FileNotFoundError:
                 if clock - info.st_mtime < UNOWNED_GRACE:
                     continue
             else:
-                if _owner_alive(mark):
+                if _elsewhere(directory):
+                    if clock - info.st_mtime < FOREIGN_GRACE:
+                        continue
+                elif _owner_alive(mark):
                     continue
             shutil.rmtree(directory)
             removed.append(directory)
