@@ -41,7 +41,7 @@ from tfjsonpath import New
 pytestmark = pytest.mark.e2e
 pytest.importorskip("tf", reason="the providers extra (tf, grpcio) is not installed")
 
-EIGHT = kv.StringRegexp(re.compile(r"^[A-Za-z0-9]{8}$"))
+EIGHT = kv.StringRegexp(re.compile(r"^[a-z0-9]{8}$"))
 #: Any attempt to reach the network fails at once.
 OFFLINE = {"HTTPS_PROXY": "http://127.0.0.1:9", "HTTP_PROXY": "http://127.0.0.1:9", "NO_PROXY": ""}
 

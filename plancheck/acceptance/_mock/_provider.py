@@ -3,7 +3,7 @@
 It answers the protocol itself (the ``plancheck_servicer`` hook of the provider server), working
 from the schema document, with ``terraform test``'s mock rules: computed attributes the
 configuration leaves null are unknown in the plan of a create and generated at apply (strings of
-eight random alphanumerics, numbers 0, bools false, collections empty, objects attribute by
+eight random lower-case letters and digits, numbers 0, bools false, collections empty, objects attribute by
 attribute), unless a default says otherwise.
 """
 
@@ -27,6 +27,7 @@ from ._objects import Ambiguous, ObjectStore, searchable
 from ._planned import Indistinct, PlannedCreates, Unplanned
 from ._schema import MAX_DEPTH, Block, ProviderSchema, TypeSchema, read_provider_schema, schema_message
 from ._values import (
+    GENERATE,
     UNKNOWN,
     canonical,
     check_block_default,
@@ -441,7 +442,7 @@ class MockProvider:
                 at = f'{where}["{name}"]'
                 value = conform(
                     block.attributes[name].type, _called(value, plain_config, at, type_name, name), at,
-                    attribute=name, type_name=type_name,
+                    attribute=name, type_name=type_name, missing=GENERATE,
                 )
             out[name] = value
         return out

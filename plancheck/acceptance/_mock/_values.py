@@ -23,6 +23,7 @@ from ._errors import MockSchemaError
 from ._schema import Attribute, Block, BlockType, type_label
 
 __all__ = [
+    "GENERATE",
     "UNKNOWN",
     "Holder",
     "canonical",
@@ -31,6 +32,7 @@ __all__ = [
     "loads",
     "plain_number",
     "generate_attribute",
+    "generated_missing",
     "generated_string",
     "has_unknown",
     "is_unknown",
@@ -41,7 +43,8 @@ __all__ = [
     "wire_number",
 ]
 
-_ALPHANUMERICS: Final = string.ascii_letters + string.digits
+#: What ``terraform test`` draws a generated string's characters from (lower-case letters and digits, no upper case).
+_ALPHANUMERICS: Final = string.ascii_lowercase + string.digits
 _REDACTED: Final = "(sensitive)"
 _INT64: Final = 1 << 63
 #: Numbers whose fixed-point text would be longer than this many digits (under Python's 4,300-digit limit of
@@ -63,6 +66,19 @@ class _Unknown:
 
 #: Stands for an unknown value in plain dicts.
 UNKNOWN: Final = _Unknown()
+
+
+class _Generate:
+    """An object attribute a default leaves out: generated at apply (unknown at plan), as ``terraform test`` fills it."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "(generated)"
+
+
+#: What :func:`conform` puts for the attributes a default's object leaves out (``missing=GENERATE``).
+GENERATE: Final = _Generate()
 
 
 class Holder(Protocol):
@@ -218,10 +234,10 @@ def _canonical(value: Any) -> Any:
 
 
 def generated_string(rng: random.Random) -> str:
-    """Eight random alphanumerics, as ``terraform test`` mocks generate.
+    """Eight random lower-case letters and digits, as ``terraform test`` mocks generate.
 
     >>> generated_string(random.Random(1))
-    'iK2ZWeqh'
+    'ieqh524y'
     """
     return "".join(rng.choice(_ALPHANUMERICS) for _ in range(8))
 
@@ -303,7 +319,10 @@ def plan_create(holder: Holder, value: Any, unknown: object, known: Mapping[str,
     for name, attribute in holder.attributes.items():
         current = value.get(name)
         if current is None and attribute.computed:
-            out[name] = known[name] if known is not None and name in known else unknown
+            if known is not None and name in known:
+                out[name] = generated_missing(attribute.type, known[name], lambda _cty: unknown)
+            else:
+                out[name] = unknown
         elif attribute.nested is not None:
             nested = attribute.nested
             out[name] = _each(nested.mode, current, functools.partial(plan_create, nested, unknown=unknown))
@@ -322,7 +341,10 @@ def fill(holder: Holder, value: Any, rng: random.Random, given: Mapping[str, Any
     for name, attribute in sorted(holder.attributes.items()):
         current = value.get(name)
         if is_unknown(current):
-            out[name] = given[name] if given is not None and name in given else generate_attribute(attribute, rng)
+            if given is not None and name in given:
+                out[name] = generated_missing(attribute.type, given[name], lambda cty: generate_type(cty, rng))
+            else:
+                out[name] = generate_attribute(attribute, rng)
         elif attribute.nested is not None:
             nested = attribute.nested
             out[name] = _each(nested.mode, current, functools.partial(fill, nested, rng=rng))
@@ -337,6 +359,28 @@ def fill(holder: Holder, value: Any, rng: random.Random, given: Mapping[str, Any
         else:
             out[name] = _each(block.mode, current, functools.partial(fill, block.block, rng=rng))
     return out
+
+
+def generated_missing(cty: Any, value: Any, make: Callable[[Any], Any]) -> Any:
+    """A default's value with each :data:`GENERATE` in it replaced by ``make(its type)``.
+
+    >>> generated_missing(["object", {"a": "string", "n": "number"}], {"a": "x", "n": GENERATE}, lambda cty: 0)
+    {'a': 'x', 'n': 0}
+    """
+    if value is GENERATE:
+        return make(cty)
+    if value is None or not isinstance(cty, list) or not isinstance(value, (dict, list)):
+        return value
+    kind, inner = cty[0], cty[1]
+    if kind in ("list", "set") and isinstance(value, list):
+        return [generated_missing(inner, item, make) for item in value]
+    if kind == "map" and isinstance(value, dict):
+        return {key: generated_missing(inner, item, make) for key, item in value.items()}
+    if kind == "object" and isinstance(value, dict):
+        return {key: generated_missing(inner.get(key, "dynamic"), item, make) for key, item in value.items()}
+    if kind == "tuple" and isinstance(value, list):
+        return [generated_missing(sub, item, make) for sub, item in zip(inner, value, strict=False)]
+    return value
 
 
 def fill_type(cty: Any, value: Any, rng: random.Random) -> Any:
@@ -538,8 +582,14 @@ def _dynamic(value: Any, at: str, bad: Bad) -> Any:
     return [json.dumps(cty, separators=(",", ":")).encode(), conform(cty, value, at)]
 
 
-def conform(cty: Any, value: Any, where: str, *, attribute: str | None = None, type_name: str | None = None) -> Any:
+def conform(
+    cty: Any, value: Any, where: str, *, attribute: str | None = None, type_name: str | None = None,
+    missing: object = None,
+) -> Any:
     """``value`` (plain Python) as a wire value of type ``cty``; :class:`MockSchemaError` when it does not fit.
+
+    An object's attributes that ``value`` leaves out become ``missing`` (null, or :data:`GENERATE` for a default:
+    ``terraform test`` generates what a default's object leaves out).
 
     >>> conform(["list", "number"], (1, 2.5), "d")
     [1, 2.5]
@@ -597,7 +647,7 @@ def conform(cty: Any, value: Any, where: str, *, attribute: str | None = None, t
                     out[key] = walk(inner[key], sub, f'{at}["{key}"]')
             if kind == "object":
                 for key in inner:
-                    out.setdefault(key, None)
+                    out.setdefault(key, missing)
             return out
         raise bad(at, cty, problem)
 
@@ -683,6 +733,8 @@ def check_block_default(block: Block, values: Mapping[str, Any], where: str, typ
                 at, f"{type_name}.{name} is not computed: only computed attributes take mock values (set it in the configuration)",
                 type_name=type_name, attribute=name,
             )
-        out[name] = value if callable(value) else conform(attribute.type, value, at, attribute=name, type_name=type_name)
+        out[name] = value if callable(value) else conform(
+            attribute.type, value, at, attribute=name, type_name=type_name, missing=GENERATE
+        )
     return out
 
