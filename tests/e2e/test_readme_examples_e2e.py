@@ -38,7 +38,10 @@ def _run_example(name: str, runner: AcceptanceRunner, monkeypatch: pytest.Monkey
     example(runner)
 
 
-@pytest.mark.parametrize("name", ["test_null", "test_widget", "test_widget_lifecycle", "test_logs_module"])
+@pytest.mark.parametrize(
+    "name", ["test_null", "test_widget", "test_widget_lifecycle", "test_logs_module", "test_first_acceptance", "test_quickstart_acceptance",
+             "test_first_mocked_module"]
+)
 def test_a_readme_example_passes(
     name: str, tf_acceptance: AcceptanceRunner, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
