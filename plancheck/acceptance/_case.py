@@ -395,7 +395,7 @@ class TestStep:
       and lock files excepted), or a config function returning one (see :mod:`plancheck.acceptance.config`);
     * ``config_file``: one file copied in, or a config function returning one.
 
-    **Import mode** (``import_state=True``, see the README's "Import steps") imports
+    **Import mode** (``import_state=True``, see "Import steps" in docs/guides/acceptance-tests.md) imports
     ``resource_name`` in a separate working directory and compares; **refresh mode**
     (``refresh_state=True``) runs ``terraform refresh`` and a plan; **query mode**
     (``query=True``, Terraform 1.14 or later) writes ``config`` (HCL text, or a config function

@@ -175,7 +175,8 @@ def _main_parser(streams: _Io | None = None) -> _Parser:
     parser = _Parser(
         prog="tfplancheck",
         description="Run plan checks against a Terraform/OpenTofu plan (JSON, or a binary plan file). "
-        "See also: tfplancheck query --help, tfplancheck snapshot --help, tfplancheck mock-plan --help.",
+        "See also: tfplancheck query --help, tfplancheck snapshot --help, tfplancheck mock-plan --help, "
+        "tfplancheck providers --help.",
         epilog=_EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -231,6 +232,9 @@ def _command_parser(streams: _Io | None = None) -> _Parser:
 
     add_destroy_leftovers_parser(commands, streams)
     add_snapshot_parser(commands, streams, _byte_count)
+    from ._providers import add_providers_parser
+
+    add_providers_parser(commands, streams)
     return parser
 
 
@@ -555,6 +559,10 @@ def _dispatch(argv: list[str], io: _Io) -> int:
         from ._leftovers import destroy_leftovers_command
 
         return destroy_leftovers_command(args, io)
+    if chosen.command == "providers":
+        from ._providers import providers_command
+
+        return providers_command(args, io)
     if chosen.command == "snapshot":
         from ._snapshot import run_snapshot
 

@@ -1,4 +1,4 @@
-"""The README's acceptance-test examples do what they say, on real Terraform (tests/test_readme.py only defines them)."""
+"""The docs' acceptance-test examples do what they say, on real Terraform (tests/docs/test_docs_examples.py only defines them)."""
 
 from __future__ import annotations
 
@@ -16,10 +16,14 @@ _BLOCK = re.compile(r"^```python\n(.*?)^```", re.S | re.M)
 
 
 def _block_defining(name: str) -> str:
-    """The README's Python block that defines ``name`` (each of these blocks brings its own imports)."""
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
-    found = [m.group(1) for m in _BLOCK.finditer(text) if re.search(rf"^def {name}\(", m.group(1), re.M)]
-    assert len(found) == 1, f"README.md defines {name} in {len(found)} blocks"
+    """The Python block of the README or a docs page that defines ``name`` (each brings its own imports)."""
+    found = [
+        m.group(1)
+        for page in [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
+        for m in _BLOCK.finditer(page.read_text(encoding="utf-8"))
+        if re.search(rf"^def {name}\(", m.group(1), re.M)
+    ]
+    assert len(found) == 1, f"the README and docs/ define {name} in {len(found)} blocks"
     return found[0]
 
 
@@ -28,13 +32,16 @@ def _run_example(name: str, runner: AcceptanceRunner, monkeypatch: pytest.Monkey
     monkeypatch.syspath_prepend(str(ROOT / "examples" / "widget_provider"))
     monkeypatch.chdir(tmp_path)
     namespace: dict[str, object] = {"__name__": "readme_example"}
-    exec(compile(_block_defining(name), f"README.md:{name}", "exec"), namespace)
+    exec(compile(_block_defining(name), f"docs:{name}", "exec"), namespace)
     example = namespace[name]
     assert callable(example)
     example(runner)
 
 
-@pytest.mark.parametrize("name", ["test_null", "test_widget", "test_widget_lifecycle", "test_logs_module"])
+@pytest.mark.parametrize(
+    "name", ["test_null", "test_widget", "test_widget_lifecycle", "test_logs_module", "test_first_acceptance", "test_quickstart_acceptance",
+             "test_first_mocked_module"]
+)
 def test_a_readme_example_passes(
     name: str, tf_acceptance: AcceptanceRunner, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:

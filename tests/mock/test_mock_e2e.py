@@ -332,7 +332,7 @@ resource "cloud_bucket" "logs" {
 
 
 def test_the_readme_example(tf_acceptance: AcceptanceRunner, private_tmp: Path) -> None:
-    """The README's example for module authors, as written there (no terraform block: the runner adds it)."""
+    """The mock guide's example for module authors (docs/guides/mock-providers.md), as written there (no terraform block: the runner adds it)."""
     cloud = MockProvider(README_SCHEMA, "acme/cloud", seed=7,
                          mock_resources={"cloud_bucket": {"arn": lambda config: f"arn:acme:{config['name']}"}})
     with leak_check(private_tmp) as leaks:

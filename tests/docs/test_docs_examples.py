@@ -1,0 +1,101 @@
+"""Every Python example of the README and of every documentation page runs, so the docs cannot drift from the library.
+
+Each page's blocks run in order in one namespace (a fresh one per page, in a fresh directory), as a
+reader would paste them; blocks written as doctests (``>>>``) are checked with doctest. Fenced blocks
+in other languages (``sh``, ``console``, ``toml``, ``text``, ...) are not run. There is no way to mark
+a Python block "not run": a block that cannot run on its own is written in another language.
+"""
+
+from __future__ import annotations
+
+import doctest
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+_BLOCK = re.compile(r"^```python\n(.*?)^```", re.S | re.M)
+
+
+def pages() -> list[Path]:
+    """The README and every Markdown page of the documentation site, README first."""
+    return [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
+
+
+def python_blocks(page: Path) -> list[tuple[int, str]]:
+    """``(line, code)`` of each fenced Python block of ``page``, in order (line: the fence's, from 1)."""
+    text = page.read_text(encoding="utf-8")
+    return [(text.count("\n", 0, m.start()) + 1, m.group(1)) for m in _BLOCK.finditer(text)]
+
+
+def _id(page: Path) -> str:
+    return page.relative_to(ROOT).as_posix()
+
+
+def test_the_docs_have_python_examples() -> None:
+    counts = {_id(p): len(python_blocks(p)) for p in pages()}
+    assert counts["README.md"] >= 2, counts  # the third README example (a CI gate) is checked below
+    assert sum(counts.values()) >= 50, counts  # the README held 50 before the site: none was lost
+
+
+@pytest.mark.parametrize("page", pages(), ids=_id)
+def test_the_python_examples_of_a_page_run(page: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    name = _id(page)
+    namespace: dict[str, Any] = {"__name__": "docs_example"}
+    blocks = python_blocks(page)
+    for line, code in blocks:
+        if ">>>" in code:
+            test = doctest.DocTestParser().get_doctest(code, namespace, f"{name}:{line}", str(page), line)
+            runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+            runner.run(test, clear_globs=False)
+            namespace.update(test.globs)  # DocTest works on a copy; later blocks build on its names
+            assert runner.failures == 0, f"{name} line {line}: doctest failed (run pytest -s to see it)"
+        else:
+            try:
+                exec(compile(code, f"{name}:{line}", "exec"), namespace)
+            except Exception as exc:  # the line number of the block is what a reader needs
+                raise AssertionError(f"{name} line {line}: example raised {exc!r}") from exc
+    assert len(namespace) > 1 or not blocks  # the blocks defined something: they ran
+
+
+QUICK_START = """\
+```sh
+make demo   # the main job on bundled example data: plan examples/null with real Terraform, check it with tfplancheck, run acceptance tests (a Python provider, a mocked module)
+make test   # the whole test suite: ruff, mypy --strict, and pytest (unit, property, corpus and end-to-end tests)
+```
+"""
+
+
+def test_the_readme_is_short_and_keeps_the_two_commands() -> None:
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert len(text.splitlines()) <= 300, "the README is the front door: the rest belongs in docs/"
+    assert QUICK_START in text
+
+
+def test_the_readme_ci_gate_prints_what_it_shows(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import io
+
+    from plancheck.cli import run
+
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    gate = text[text.index("**A CI gate**"):]
+    checks = re.search(r"^```toml\n(.*?)^```", gate, re.S | re.M)
+    console = re.search(r"^```console\n\$ (.*?)\n(.*?)^```", gate, re.S | re.M)
+    assert checks is not None
+    assert console is not None
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "checks.toml").write_text(checks.group(1), encoding="utf-8")
+    # JSON under the binary plan's name: the command reads either (a real plan.bin goes through terraform show).
+    (tmp_path / "plan.bin").write_text(
+        '{"format_version": "1.2", "resource_changes": [{"address": "null_resource.app", "change": {'
+        '"actions": ["create"], "after": {"triggers": {"greeting": "hello"}}, "after_unknown": {"id": true}}}]}',
+        encoding="utf-8",
+    )
+    argv = console.group(1).split()
+    assert argv[0] == "tfplancheck"
+    out, err = io.StringIO(), io.StringIO()
+    assert run(argv[1:], stdout=out, stderr=err, environ={}) == 0, err.getvalue()
+    assert out.getvalue() == console.group(2)
