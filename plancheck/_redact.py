@@ -16,6 +16,7 @@ Revealing is possible only on purpose, for local debugging, through
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -262,8 +263,14 @@ def _go_escaped(form: str) -> str:
     return form.replace("&", "\\u0026").replace("<", "\\u003c").replace(">", "\\u003e")
 
 
+#: A string every renderer below spells as it is: printable ASCII with no quote, backslash, ``&``, ``<`` or ``>``.
+_SPELLED_AS_IS: Final = re.compile(r"[ !#-%(-;=?-\[\]-~]*").fullmatch
+
+
 def _renderings(value: str) -> set[str]:
     """The ways a message can spell ``value``: as is, JSON-escaped and ``repr``-escaped (either quote)."""
+    if _SPELLED_AS_IS(value):
+        return {value}  # most secrets: one spelling, found without a dozen encoders run per secret
     as_json = {json.dumps(value, ensure_ascii=False)[1:-1], json.dumps(value)[1:-1]}
     forms = {value, repr(value)[1:-1], ascii(value)[1:-1], *as_json}
     # Go's encoder (Terraform's JSON output, jsonencode()) also escapes &, < and > as \u0026, \u003c, \u003e.
@@ -282,8 +289,9 @@ def _pieces(value: str) -> Iterator[str]:
     # secret can stand alone in a message, so each is a secret of its own.
     if "\n" in value or "\r" in value:
         yield from value.splitlines()
-    if any(c.isspace() for c in value):
-        yield from value.split()
+    words = value.split()
+    if words != [value]:  # it holds whitespace (split, at C speed, is the test)
+        yield from words
 
 
 #: Characters next to which a cut fragment of a secret may stand: where a renderer stops or resumes a
@@ -412,15 +420,30 @@ class Secrets:
     'azurerm_key_vault_secret.main'
     """
 
-    __slots__ = ("_ordered", "_scanner", "_values")
+    __slots__ = ("_scanner", "_sorted", "_values")
     _values: frozenset[str]
-    _ordered: tuple[str, ...]
+    _sorted: tuple[str, ...]
     _scanner: _Scanner
 
     def __init__(self, values: Iterable[str] = ()) -> None:
         vals = frozenset(v for v in values if isinstance(v, str) and len(v) >= MIN_SECRET_LENGTH)
         object.__setattr__(self, "_values", vals)
-        object.__setattr__(self, "_ordered", tuple(sorted(vals, key=lambda v: (-len(v), v))))
+
+    @property
+    def ordered(self) -> tuple[str, ...]:
+        """The secrets, longest first (ties in text order): what a scrubber replaces first, and what pickles.
+
+        >>> Secrets(["abc", "hunter2"]).ordered
+        ('hunter2', 'abc')
+        """
+        # Sorted when asked, not when made: a large plan's secrets are many and most documents never need the order.
+        try:
+            return self._sorted
+        except AttributeError:
+            pass
+        ordered = tuple(sorted(self._values, key=lambda v: (-len(v), v)))
+        object.__setattr__(self, "_sorted", ordered)
+        return ordered
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError("Secrets is immutable")
@@ -453,7 +476,7 @@ class Secrets:
             return self._scanner
         except AttributeError:
             pass
-        scanner = _Scanner(self._ordered)
+        scanner = _Scanner(self._values)
         object.__setattr__(self, "_scanner", scanner)
         return scanner
 
@@ -463,7 +486,7 @@ class Secrets:
         >>> Secrets(["hunter2"]).touches("xhunter2x"), Secrets(["hunter2"]).touches("hunter")
         (True, False)
         """
-        return bool(self._ordered) and bool(self._scan().spans(text, first_only=True))
+        return bool(self._values) and bool(self._scan().spans(text, first_only=True))
 
     def scrub(self, text: str) -> str:
         """Replace every secret and every piece of one in ``text`` by ``(sensitive)``.
@@ -471,7 +494,7 @@ class Secrets:
         >>> Secrets(["correct horse battery staple"]).scrub("The value correct horse battery\\n│ staple is bad")
         'The value (sensitive)\\n│ (sensitive) is bad'
         """
-        if not self._ordered or _SHOW.get():
+        if not self._values or _SHOW.get():
             return text
         spans = self._scan().spans(text)
         if not spans:

@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Iterator, Mapping
 from itertools import repeat
 from typing import Any
 
 from .._redact import Marks, Secrets, contains_sensitive, fit_marks
 
-__all__ = ["collect_plan_secrets", "collect_state_secrets", "marked_strings"]
+__all__ = ["collect_marked", "collect_plan_secrets", "collect_state_secrets", "marked_strings"]
 
 
 def marked_strings(value: Any, marks: Marks) -> Iterator[str]:
-    """Yield every string (and every number's text) in ``value`` that lies under a ``true`` mark,
+    """Yield every distinct string (and number's text) in ``value`` that lies under a ``true`` mark,
     and the keys of every object under one (a sensitive map's keys are as secret as its values).
 
     Marks that do not fit the value fail closed (:func:`plancheck._redact.fit_marks`): what they
@@ -25,51 +26,84 @@ def marked_strings(value: Any, marks: Marks) -> Iterator[str]:
     >>> sorted(marked_strings({"a": "x1x", "b": "pw1", "c": ["q"]}, {"a": 1, "b": [True], "c": {"x": True}}))
     ['pw1', 'q', 'x1x']
     """
+    found: set[str] = set()
+    collect_marked(value, marks, found)
+    return iter(found)
+
+
+def collect_marked(value: Any, marks: Marks, found: set[str]) -> None:
+    """Add to ``found`` what :func:`marked_strings` yields: the walk every document's secrets take.
+
+    >>> found = set(); collect_marked({"a": "x1x", "b": ["p", "q"]}, {"a": True, "b": [False, True]}, found)
+    >>> sorted(found)
+    ['q', 'x1x']
+    """
     # Only where the marks go: a subtree whose marks are absent, null or false holds nothing marked,
     # so the walk follows the marks tree (much smaller than the values) and collects whole marked subtrees.
+    # A large plan marks tens of thousands of plain strings: those are added where they are met.
+    add = found.add
     stack: list[tuple[Any, Marks]] = [(value, marks)]
+    pop, push = stack.pop, stack.append
     while stack:
-        val, mk = stack.pop()
+        val, mk = pop()
         if mk is None or mk is False:
             continue
-        mk = fit_marks(mk, val)
+        kind = type(val)
+        if kind is dict and type(mk) is dict:
+            pass  # object marks over an object, as parsers build them: they fit (the hot case)
+        elif mk is not True:
+            mk = fit_marks(mk, val)
         if mk is True:
-            yield from _all_strings(val)
+            if kind is str:
+                add(val)
+            elif kind is dict or kind is list or isinstance(val, (Mapping, list)):
+                _all_strings(val, found)
+            elif val is not None and kind is not bool:
+                add(str(val))
         elif mk is None or mk is False:
             continue
-        elif type(val) is dict or isinstance(val, Mapping):
-            if not isinstance(mk, Mapping):
+        elif kind is dict or isinstance(val, Mapping):
+            if type(mk) is not dict and not isinstance(mk, Mapping):
                 continue
             if not all(map(isinstance, val, repeat(str))) and contains_sensitive(mk):
                 # JSON keys are strings: marks cannot name another key, so what it holds fails closed.
                 for k, v in val.items():
                     if not isinstance(k, str):
-                        stack.append((v, True))
+                        push((v, True))
             for k, child in mk.items():
-                if child is not None and child is not False and k in val:
-                    stack.append((val[k], child))
-        elif type(val) is list or isinstance(val, list):
+                if child is None or child is False or k not in val:
+                    continue
+                if child is True and type(v := val[k]) is str:
+                    add(v)
+                else:
+                    push((val[k], child))
+        elif kind is list or isinstance(val, list):
             if not isinstance(mk, list):
                 continue  # object marks over an array that hold no mark (fit_marks kept none)
             for i, child in enumerate(mk[: len(val)]):
                 if child is not None and child is not False:
-                    stack.append((val[i], child))
+                    push((val[i], child))
 
 
-def _all_strings(value: Any) -> Iterator[str]:
+def _all_strings(value: Any, found: set[str]) -> None:
     """Every string and number's text in ``value``, and every object key: a marked subtree holds only secrets."""
+    add = found.add
     stack: list[Any] = [value]
+    pop, extend = stack.pop, stack.extend
     while stack:
-        val = stack.pop()
-        if type(val) is dict or isinstance(val, Mapping):
-            for k, v in val.items():
+        val = pop()
+        kind = type(val)
+        if kind is str:
+            add(val)
+        elif kind is dict or isinstance(val, Mapping):
+            for k in val:
                 if isinstance(k, str):
-                    yield k
-                stack.append(v)
-        elif type(val) is list or isinstance(val, list):
-            stack.extend(val)
-        elif val is not None and not isinstance(val, bool):
-            yield str(val)
+                    add(k)
+            extend(val.values())
+        elif kind is list or isinstance(val, list):
+            extend(val)
+        elif val is not None and kind is not bool:
+            add(str(val))
 
 
 def _sensitive_variable_names(document: Mapping[str, Any]) -> set[str]:
@@ -82,24 +116,52 @@ def _sensitive_variable_names(document: Mapping[str, Any]) -> set[str]:
     return {name for name, v in variables.items() if isinstance(v, Mapping) and contains_sensitive(v.get("sensitive"))}
 
 
-def _state_secrets(state_values: Any) -> Iterator[str]:
-    """Secrets in a state ``values`` object: sensitive outputs and resources' sensitive_values."""
+def _same(a: Any, b: Any) -> bool:
+    try:
+        return bool(a == b)
+    except Exception:  # a value whose comparison raises (Decimal('sNaN')) is simply walked
+        return False
+
+
+def _state_secrets(state_values: Any, found: set[str], known: Mapping[str, Any] | None = None, side: str = "") -> None:
+    """Add the secrets in a state ``values`` object: sensitive outputs and resources' sensitive_values.
+
+    ``known`` maps addresses to the resource changes already walked: a resource whose values and
+    marks equal its change's ``side`` (a plan's planned values repeat its changes' ``after``) holds
+    no secret they did not, and an equality test runs at C speed where a walk would not.
+    """
     if not isinstance(state_values, Mapping):
         return
     outputs = state_values.get("outputs")
     if isinstance(outputs, Mapping):
         for out in outputs.values():
             if isinstance(out, Mapping) and contains_sensitive(out.get("sensitive")):
-                yield from marked_strings(out.get("value"), True)
+                collect_marked(out.get("value"), True, found)
     modules = [state_values.get("root_module")]
     while modules:
         module = modules.pop()
         if not isinstance(module, Mapping):
             continue
         for res in module.get("resources") or ():
-            if isinstance(res, Mapping):
-                yield from marked_strings(res.get("values"), res.get("sensitive_values"))
+            if not isinstance(res, Mapping):
+                continue
+            values, marks = res.get("values"), res.get("sensitive_values")
+            address = res.get("address")
+            change = known.get(address) if known is not None and isinstance(address, str) else None
+            if (
+                isinstance(change, Mapping)
+                and _same(values, change.get(side))
+                and _same(marks, change.get(f"{side}_sensitive"))
+            ):
+                continue
+            collect_marked(values, marks, found)
         modules.extend(module.get("child_modules") or ())
+
+
+def _change_secrets(change: Any, found: set[str]) -> None:
+    if isinstance(change, Mapping):
+        collect_marked(change.get("before"), change.get("before_sensitive"), found)
+        collect_marked(change.get("after"), change.get("after_sensitive"), found)
 
 
 def collect_plan_secrets(document: Mapping[str, Any]) -> Secrets:
@@ -110,37 +172,46 @@ def collect_plan_secrets(document: Mapping[str, Any]) -> Secrets:
     >>> "hunter2" in collect_plan_secrets(doc)
     True
     """
-    found: list[str] = []
+    # The walk allocates many short-lived tuples and no cycle: a collection it triggered would
+    # traverse the whole parsed plan for nothing (a third of the walk's time on a large plan).
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return Secrets(_plan_secrets(document))
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _plan_secrets(document: Mapping[str, Any]) -> set[str]:
+    found: set[str] = set()
     variables = document.get("variables")
     if isinstance(variables, Mapping):
         for name in _sensitive_variable_names(document):
             var = variables.get(name)
             if isinstance(var, Mapping):
-                found.extend(marked_strings(var.get("value"), True))
+                collect_marked(var.get("value"), True, found)
+    current: dict[str, Any] = {}
     for key in ("resource_changes", "resource_drift"):
         for rc in document.get(key) or ():
             change = rc.get("change") if isinstance(rc, Mapping) else None
-            if isinstance(change, Mapping):
-                found.extend(marked_strings(change.get("before"), change.get("before_sensitive")))
-                found.extend(marked_strings(change.get("after"), change.get("after_sensitive")))
+            _change_secrets(change, found)
+            if key == "resource_changes" and isinstance(change, Mapping) and not rc.get("deposed"):
+                address = rc.get("address")
+                if isinstance(address, str):
+                    current[address] = change
     for deferred in document.get("deferred_changes") or ():
         rc = deferred.get("resource_change") if isinstance(deferred, Mapping) else None
-        change = rc.get("change") if isinstance(rc, Mapping) else None
-        if isinstance(change, Mapping):
-            found.extend(marked_strings(change.get("before"), change.get("before_sensitive")))
-            found.extend(marked_strings(change.get("after"), change.get("after_sensitive")))
+        _change_secrets(rc.get("change") if isinstance(rc, Mapping) else None, found)
     outputs = document.get("output_changes")
     if isinstance(outputs, Mapping):
         for change in outputs.values():
-            if isinstance(change, Mapping):
-                found.extend(marked_strings(change.get("before"), change.get("before_sensitive")))
-                found.extend(marked_strings(change.get("after"), change.get("after_sensitive")))
-    planned = document.get("planned_values")
-    found.extend(_state_secrets(planned))
+            _change_secrets(change, found)
+    _state_secrets(document.get("planned_values"), found, current, "after")
     prior = document.get("prior_state")
     if isinstance(prior, Mapping):
-        found.extend(_state_secrets(prior.get("values")))
-    return Secrets(found)
+        _state_secrets(prior.get("values"), found, current, "before")
+    return found
 
 
 def collect_state_secrets(document: Mapping[str, Any]) -> Secrets:
@@ -150,4 +221,6 @@ def collect_state_secrets(document: Mapping[str, Any]) -> Secrets:
     >>> "hunter2" in collect_state_secrets(doc)
     True
     """
-    return Secrets(_state_secrets(document.get("values")))
+    found: set[str] = set()
+    _state_secrets(document.get("values"), found)
+    return Secrets(found)

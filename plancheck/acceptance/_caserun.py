@@ -627,7 +627,7 @@ class _CaseRun:
             kept = keep_leftover(
                 root, self.wd.root, test_name=self.runner._test_name, terraform=self.runner.terraform,
                 cli_config=self.runner._cli_config, providers=used, reason=self.secrets.scrub(failure.reason),
-                secrets=self.secrets._ordered, base_dir=self.runner._base_dir(),
+                secrets=self.secrets.ordered, base_dir=self.runner._base_dir(),
             )
         except OSError as exc:
             return f"; resources may be left behind in {self.wd.root} (could not keep them: {exc.strerror or exc})"

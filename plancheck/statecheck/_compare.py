@@ -181,7 +181,7 @@ class CompareValue:
     def __reduce__(self) -> tuple[Any, ...]:
         with self._lock:
             entries = [(e.value, e.marks) for e in self._entries]
-            secrets = self._secrets._ordered  # Secrets itself does not pickle
+            secrets = self._secrets.ordered  # Secrets itself does not pickle
         return (_rebuild_collector, (self._comparer, entries, secrets))
 
 
