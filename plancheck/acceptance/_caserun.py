@@ -37,6 +37,7 @@ from ._initialstate import InitialState, StateInTheWay, declared_resources, reso
 from ._leftovers import keep_leftover
 from ._plans import planned_changes
 from ._providers._errors import ProviderServerError, ProvidersNotInstalledError
+from ._providers._passes import PlanNotSettled, settled_plan
 from ._providers._session import ProviderSession
 from ._query import QUERY_FILE, query_error_messages, query_refusal, query_result_failures
 from ._stepdiags import JSON_COMMANDS, DiagnosticsFailure, StepDiagnostics
@@ -204,6 +205,16 @@ class _CaseRun:
         self.add_secrets(collect_state_secrets(document))
         return document
 
+    def settled_plan(self, stage: Stage, *extra: str, always_show: bool) -> tuple[CommandResult, Mapping[str, Any] | None]:
+        """A plan, made again while a mock served here learns which data source each read is (``_providers._passes``);
+        its document when read (always, with ``always_show``)."""
+        try:
+            return settled_plan(
+                self.providers.served, lambda: self.plan(stage, *extra), lambda: self.show_plan(stage), always_show=always_show
+            )
+        except PlanNotSettled as exc:
+            raise _StepFailure(stage, str(exc)) from None
+
     def plan(self, stage: Stage, *extra: str, place: Place | None = None) -> CommandResult:
         args = _unique(("plan", "-input=false", "-no-color", *extra, f"-out={PLAN_FILE}"))
         try:
@@ -253,11 +264,11 @@ class _CaseRun:
         self, stage: Stage, checks: tuple[Any, ...], title: str, *extra: str
     ) -> tuple[list[str], CommandResult]:
         """Make a plan and run its checks; return its changes (empty when the plan is empty) and the command."""
-        result = self.plan(stage, "-detailed-exitcode", *extra)
+        result, told = self.settled_plan(stage, "-detailed-exitcode", *extra, always_show=False)
         # Exit code 0 means Terraform found nothing to change: reading the plan back would only cost time.
         if result.returncode == 0 and not checks:
             return [], result
-        document = self.show_plan(stage)
+        document = dict(told) if told is not None else self.show_plan(stage)
         if checks:
             self.check_plan(stage, title, document, checks, result)
         return planned_changes(document), result
@@ -353,12 +364,13 @@ class _CaseRun:
         plan_args, apply_args = self.cli_options(step)
         destroy = ("-destroy",) if step.destroy else ()
         if not step.plan_only:
-            result = self.plan(Stage.PRE_APPLY, *destroy, *plan_args)
-            self.last_valid = resolved
             # Always read back, checks or not: the plan's sensitive values must be known as secrets
-            # before apply, whose errors (a provider echoing a value) would otherwise show them.
-            document = self.show_plan(Stage.PRE_APPLY)
-            self.providers.tell_plan(document)
+            # before apply, whose errors (a provider echoing a value) would otherwise show them. The
+            # mocks served here learn from it the addresses of what they create and read.
+            result, told = self.settled_plan(Stage.PRE_APPLY, *destroy, *plan_args, always_show=True)
+            assert told is not None
+            document = dict(told)
+            self.last_valid = resolved
             if checks.pre_apply:
                 self.check_plan(Stage.PRE_APPLY, "Pre-apply plan check(s) failed", document, tuple(checks.pre_apply), result)
             before: dict[str, Any] | None = None

@@ -35,6 +35,10 @@ examples:
   tfplancheck mock-plan modules/logs --mock acme/cloud=cloud.schema.json --checks checks.toml
   tfplancheck mock-plan modules/logs --mock hashicorp/aws=aws.json --var name=logs --out plan.json
   tfplancheck mock-plan modules/logs --mock acme/cloud=cloud.schema.json --snapshot logs.snap [--update]
+  tfplancheck mock-plan modules/logs --mock acme/cloud=cloud.schema.json --defaults acme/cloud=defaults.json
+
+--defaults FILE is JSON: {"mock_resources": {KEY: {ATTRIBUTE: VALUE}}, "mock_data": {...}, "override_during": "plan"},
+  KEY a type, an address or an address glob (data.cloud_region.here, module.*.cloud_bucket.x[*])
 
 exit status: 0 planned (every check passed, the plan matches its snapshot), 1 a check failed or the plan
   differs from its snapshot, 2 a usage error, a bad schema, checks or snapshot file, or a terraform command
@@ -68,6 +72,8 @@ def add_mock_plan_parser(commands: Any, streams: object) -> None:
     parser.add_argument("directory", metavar="DIR", help="the module directory (it is copied, never changed)")
     parser.add_argument("--mock", action="append", default=[], metavar="ADDRESS=SCHEMA.json", required=True,
                         help="mock the provider ADDRESS from a schema file; repeatable")
+    parser.add_argument("--defaults", action="append", default=[], metavar="ADDRESS=DEFAULTS.json",
+                        help="defaults of the mock of ADDRESS (mock_resources, mock_data, override_during); repeatable")
     parser.add_argument("-c", "--checks", action="append", default=[], metavar="FILE", help="checks file; repeatable")
     parser.add_argument("--out", metavar="FILE", help="write the plan JSON here (it holds sensitive values in clear)")
     from ._snapshot import add_snapshot_arguments
@@ -102,29 +108,84 @@ def _seconds(text: str) -> float:
         raise argparse.ArgumentTypeError(f"invalid value {text!r}: expected {TimeoutValueError.EXPECTED}") from None
 
 
-def _mocks(specs: Sequence[str], seed: str, environ: Any) -> list[Any]:
+def _mocks(specs: Sequence[str], seed: str, environ: Any, defaults: Sequence[str] = ()) -> list[Any]:
     from .._loading.source import max_input_bytes
     from ..acceptance._mock import MockProvider, MockSchemaError
+    from ..acceptance._providers import normalize_address
 
     try:
         # A schema file is read as a plan is: up to PLANCHECK_MAX_BYTES (of the command's environment), else 2 GiB.
         limit = max_input_bytes(environ=environ)
     except ValueError as exc:
         raise _Failed("usage", str(exc)) from None
+    options = _defaults_files(defaults, limit, normalize_address)
     mocks = []
     for spec in specs:
         address, sep, schema = spec.partition("=")
         if not sep or not address.strip() or not schema.strip():
             raise _Failed("usage", f"--mock {spec}: expected ADDRESS=SCHEMA.json, e.g. hashicorp/aws=aws.schema.json")
+        given = options.pop(_normalized(address.strip(), normalize_address), {})
         try:
-            mocks.append(MockProvider.from_schema_file(schema.strip(), address.strip(), seed=seed, max_bytes=limit))
+            mocks.append(MockProvider.from_schema_file(schema.strip(), address.strip(), seed=seed, max_bytes=limit,
+                                                       **given))
         except MockSchemaError as exc:
-            raise _Failed("mock", f"--mock {address.strip()}: {exc}") from None
+            raise _Failed("mock", f"--{'defaults' if given else 'mock'} {address.strip()}: {exc}") from None
+    if options:
+        raise _Failed("usage", f"--defaults {sorted(options)[0]}: no --mock of that provider")
     addresses = [m.address for m in mocks]
     twice = sorted({a for a in addresses if addresses.count(a) > 1})
     if twice:
         raise _Failed("usage", f"--mock {twice[0]} is given twice")
     return mocks
+
+
+_DEFAULTS_FIELDS: Final = ("mock_resources", "mock_data", "override_during")
+
+
+def _normalized(address: str, normalize: Callable[[object, str], str]) -> str:
+    try:
+        return normalize(address, "--defaults")
+    except ValueError:
+        return address  # --mock says what is wrong with it
+
+
+def _defaults_files(
+    specs: Sequence[str], limit: int, normalize: Callable[[object, str], str]
+) -> dict[str, dict[str, Any]]:
+    """The options of each ``--defaults ADDRESS=FILE.json``, by normalized provider address.
+
+    Values only: a JSON file holds no functions. Keys are checked when the mock is built.
+    """
+    from .._loading.source import InputTooLarge, read_limited
+    from .._text import closest
+
+    found: dict[str, dict[str, Any]] = {}
+    for spec in specs:
+        address, sep, name = spec.partition("=")
+        address, name = address.strip(), name.strip()
+        if not sep or not address or not name:
+            raise _Failed("usage", f"--defaults {spec}: expected ADDRESS=DEFAULTS.json, e.g. acme/cloud=defaults.json")
+        where = f"--defaults {address}: {name}"
+        try:
+            with open(name, "rb") as stream:
+                document = json.loads(read_limited(stream, limit))
+        except InputTooLarge:
+            raise _Failed("usage", f"{where}: larger than {limit} bytes") from None
+        except OSError as exc:
+            raise _Failed("usage", f"{where}: cannot read: {exc.strerror or exc}") from None
+        except (ValueError, RecursionError) as exc:
+            raise _Failed("mock", f"{where}: not JSON: {str(exc).splitlines()[0][:200]}") from None
+        if not isinstance(document, dict):
+            raise _Failed("mock", f"{where}: expected a JSON object with {', '.join(_DEFAULTS_FIELDS)}")
+        for field in document:
+            if field not in _DEFAULTS_FIELDS:
+                hint = closest(str(field), list(_DEFAULTS_FIELDS), n=1)
+                raise _Failed("mock", f"{where}: unknown field {field!r}" + (f"; did you mean {hint[0]}?" if hint else ""))
+        key = _normalized(address, normalize)
+        if key in found:
+            raise _Failed("usage", f"--defaults {address} is given twice")
+        found[key] = document
+    return found
 
 
 def _variables(pairs: Sequence[str]) -> dict[str, str]:
@@ -324,7 +385,8 @@ def _served(mocks: Sequence[Any], directory: Path) -> Iterator[tuple[dict[str, s
     try:
         configs: dict[str, tuple[Any, int]] = {}
         for mock in mocks:
-            server = ProviderServer(mock.address, mock, directory)
+            # The served instance itself: it is handed the plans (per-address defaults need them).
+            server = ProviderServer(mock.address, mock(), directory)
             servers.append(server)
             config = server.start()
             assert config.pid is not None
@@ -351,6 +413,7 @@ def _terraform(given: str | None, environ: Any) -> str:
 
 def _plan_json(args: argparse.Namespace, io: _Io, mocks: Sequence[Any]) -> str:
     from .._terraform import run_command, terraform_environment
+    from ..acceptance._providers._passes import PlanNotSettled, settled_plan
 
     binary = _terraform(args.terraform, io.environ)
     variables = _variables(args.var)
@@ -370,19 +433,34 @@ def _plan_json(args: argparse.Namespace, io: _Io, mocks: Sequence[Any]) -> str:
         with _served(mocks, root) as (reattach, servers):
             env.update(reattach)
             plan_file = str(root / "plan.tfplan")
-            steps = [
-                ["init", "-input=false", "-no-color"],
-                ["plan", "-input=false", "-no-color", "-lock=false", f"-out={plan_file}",
-                 *(f"-var-file={f}" for f in var_files)],
-                ["show", "-no-color", "-json", plan_file],
-            ]
-            result = None
-            for step in steps:
+
+            def terraform(*step: str) -> str:
                 result = run_command([binary, *step], cwd=module, env=env, timeout=args.timeout)
                 if not result.ok:
                     raise _Failed("terraform", _failure(result, servers, module))
-            assert result is not None
-            return result.stdout
+                return result.stdout
+
+            shown: list[str] = []
+
+            def show() -> dict[str, Any]:
+                shown.append(terraform("show", "-no-color", "-json", plan_file))
+                try:
+                    return dict(json.loads(shown[-1]))
+                except (ValueError, RecursionError, TypeError):
+                    return {}  # Plan.from_json says what is wrong with it
+
+            terraform("init", "-input=false", "-no-color")
+            # Planned again while a mock learns which data source each read is (mock_data address keys).
+            try:
+                settled_plan(
+                    [s.provider for s in servers],
+                    lambda: terraform("plan", "-input=false", "-no-color", "-lock=false", f"-out={plan_file}",
+                                      *(f"-var-file={f}" for f in var_files)),
+                    show, always_show=True,
+                )
+            except PlanNotSettled as exc:
+                raise _Failed("terraform", f"terraform plan: {exc}") from None
+            return shown[-1]
     finally:
         shutil.rmtree(root, ignore_errors=True)
 
@@ -427,7 +505,7 @@ def mock_plan(args: argparse.Namespace, io: _Io, version: Callable[[], str]) -> 
             raise _Failed("checks", f"{', '.join(args.checks)}: the checks file has no checks")
         if (args.update or args.ignore) and not args.snapshot:
             raise _Failed("usage", "--update and --ignore go with --snapshot FILE")
-        mocks = _mocks(args.mock, args.seed, io.environ)
+        mocks = _mocks(args.mock, args.seed, io.environ, args.defaults)
         for mock in mocks:
             mock.plancheck_secrets(secrets)
         text = _plan_json(args, io, mocks)

@@ -121,13 +121,34 @@ def test_bad_keys_are_refused_where_they_are(defaults: dict[str, Any], message: 
     assert str(info.value) == message
 
 
-def test_data_address_keys_are_refused() -> None:
+BAD_DATA_KEYS = [
+    pytest.param({"cloud_region.r": {}},
+                 'mock_data["cloud_region.r"]: a data source key is a type name or a data address (data.TYPE.NAME)',
+                 id="resource-shaped"),
+    pytest.param({"data.cloud_regin.r": {}},
+                 'mock_data["data.cloud_regin.r"]: registry.terraform.io/acme/cloud has no data source cloud_regin; '
+                 "did you mean cloud_region?", id="unknown-type"),
+    pytest.param({"data.cloud_*.r": {}},
+                 """mock_data["data.cloud_*.r"]: the type 'cloud_*' must be spelled out (its defaults are checked """
+                 "against its schema)", id="type-glob"),
+    pytest.param({"module.a.data.cloud_region.r[0": {}},
+                 """mock_data["module.a.data.cloud_region.r[0"]: not an address: '[' at offset 28 is never closed""",
+                 id="unclosed"),
+    pytest.param({"data.cloud_region.?": {}, "data.cloud_region.r*": {}},
+                 'mock_data["data.cloud_region.r*"]: ties with mock_data["data.cloud_region.?"]: both are address globs '
+                 "with 1 wildcard that can match the same address, so neither is more specific; make one of them narrower",
+                 id="tie"),
+    pytest.param({"data.cloud_region.r": {"endpont": "e"}},
+                 'mock_data["data.cloud_region.r"]["endpont"]: cloud_region has no attribute endpont; did you mean endpoint?',
+                 id="attribute-checked-against-the-type"),
+]
+
+
+@pytest.mark.parametrize(("defaults", "message"), BAD_DATA_KEYS)
+def test_bad_data_keys_are_refused_where_they_are(defaults: dict[str, Any], message: str) -> None:
     with pytest.raises(MockSchemaError) as info:
-        MockProvider(cloud_document(), CLOUD, mock_data={"data.cloud_region.r": {"endpoint": "e"}})
-    assert str(info.value) == (
-        'mock_data["data.cloud_region.r"]: data sources take defaults by type only: they are read while Terraform '
-        "plans, before any plan could tell the mock their addresses (give the function of the configuration instead)"
-    )
+        MockProvider(cloud_document(), CLOUD, mock_data=defaults)
+    assert str(info.value) == message
 
 
 NON_TIES = [

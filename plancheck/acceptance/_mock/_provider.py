@@ -22,6 +22,7 @@ from typing import Any, Final, Literal
 from ..._loading.source import MAX_BYTES_ENV, InputTooLarge, max_input_bytes, read_limited
 from ..._redact import Secrets
 from ._addresses import DefaultsKey, best_key, check_ties, parse_key
+from ._dataread import DataReads, Keyed, fingerprint
 from ._errors import MockSchemaError
 from ._objects import Ambiguous, ObjectStore, searchable
 from ._planned import Indistinct, PlannedCreates, Unplanned
@@ -216,14 +217,6 @@ class MockProvider:
             mock_resources, self.schema.resources, "mock_resources", "resource type", self.address
         )
         self._data_defaults, self._data_keys = _defaults(mock_data, self.schema.data_sources, "mock_data", "data source", self.address)
-        for key in self._data_keys.values():
-            if key.pattern is not None:
-                raise MockSchemaError(
-                    f'mock_data["{key.text}"]',
-                    "data sources take defaults by type only: they are read while Terraform plans, before any "
-                    "plan could tell the mock their addresses (give the function of the configuration instead)",
-                    type_name=key.type_name,
-                )
         self._lock = threading.Lock()
         self._calls: list[MockCall] = []
         self._latest: _MockInstance | None = None
@@ -366,14 +359,20 @@ class MockProvider:
                 self._schema_cache = (pb, response)
             return self._schema_cache[1]
 
-    def has_address_keys(self, type_name: str) -> bool:
-        """Whether some ``mock_resources`` key of ``type_name`` is an address (its defaults need the instance's address)."""
-        return any(k.pattern is not None and k.type_name == type_name for k in self._resource_keys.values())
+    def has_address_keys(self, type_name: str, *, data: bool = False) -> bool:
+        """Whether some ``mock_resources`` (``mock_data``) key of ``type_name`` is an address (its defaults need the
+        instance's address)."""
+        keys = self._data_keys if data else self._resource_keys
+        return any(k.pattern is not None and k.type_name == type_name for k in keys.values())
 
-    def defaults_key(self, type_name: str, address: str | None) -> str | None:
-        """The ``mock_resources`` key whose defaults an instance gets (None: no defaults)."""
-        key = best_key(self._resource_keys, type_name, address)
+    def defaults_key(self, type_name: str, address: str | None, *, data: bool = False) -> str | None:
+        """The ``mock_resources`` (``mock_data``) key whose defaults an instance gets (None: no defaults)."""
+        key = best_key(self._data_keys if data else self._resource_keys, type_name, address)
         return None if key is None else key.text
+
+    def data_key(self, type_name: str, address: str | None) -> str | None:
+        """The ``mock_data`` key whose defaults the data source at ``address`` gets (None: no defaults)."""
+        return self.defaults_key(type_name, address, data=True)
 
     def _address_attributes(self, type_name: str) -> set[str] | None:
         """The attributes some address key of ``type_name`` sets (None: unknown, a function gives them all)."""
@@ -388,7 +387,8 @@ class MockProvider:
         return names
 
     def _resolve(
-        self, data: bool, type_name: str, block: Block, config: Any, *, at_plan: bool = False, address: str | None = None
+        self, data: bool, type_name: str, block: Block, config: Any, *, at_plan: bool = False, address: str | None = None,
+        key: Keyed | None = None,
     ) -> dict[str, Any]:
         """The defaults of one instance (of the most specific key for ``address``) for one configuration:
         callables called, results checked.
@@ -398,14 +398,16 @@ class MockProvider:
         a value computed from :data:`UNKNOWN` would not be the one apply makes. At apply
         everything is known, so a function never receives :data:`UNKNOWN` then. The plan never
         knows an instance's address, so an attribute an address key of the type sets is left
-        unknown at plan too (apply gives it, by address).
+        unknown at plan too (apply gives it, by address). ``key`` gives the key itself instead of ``address``
+        (a data source read placed by :class:`DataReads`).
         """
         option = "mock_data" if data else "mock_resources"
-        key = best_key(self._data_keys if data else self._resource_keys, type_name, address)
-        if key is None:
+        keys = self._data_keys if data else self._resource_keys
+        found = best_key(keys, type_name, address) if key is None else None if key.key is None else keys[key.key]
+        if found is None:
             return {}
-        given = (self._data_defaults if data else self._resource_defaults)[key.text]
-        where = f'{option}["{key.text}"]'
+        given = (self._data_defaults if data else self._resource_defaults)[found.text]
+        where = f'{option}["{found.text}"]'
         if at_plan and not data:
             overridden = self._address_attributes(type_name)
             if overridden is None:
@@ -504,6 +506,7 @@ class _MockInstance:
         self.owner = owner
         self.objects = ObjectStore()
         self.planned = PlannedCreates()
+        self.data = DataReads({n: s.block for n, s in owner.schema.data_sources.items()}, owner.address)
         self._lock = threading.Lock()
         self._applied: dict[tuple[str, bytes], int] = {}
 
@@ -514,9 +517,18 @@ class _MockInstance:
         """The case's secrets, as the runner finds them: its mock learns them (see :meth:`MockProvider.plancheck_secrets`)."""
         self.owner.plancheck_secrets(secrets)
 
-    def plancheck_plan(self, document: Mapping[str, Any]) -> None:
-        """The plan (``show -json``) about to be applied: what maps each create to its address."""
+    def plancheck_planning(self, active: bool) -> bool:
+        """The runner begins (True) or ends (False) a plan it hands over if asked: data source reads of types with
+        address keys are provisional in it. Ending, True asks for the plan (:meth:`plancheck_plan`)."""
+        return self.data.planning(active)
+
+    def plancheck_plan(self, document: Mapping[str, Any]) -> bool:
+        """A plan (``show -json``): what maps each create, and each data source read, to its address.
+
+        True when a data source read of that plan got other defaults than its address gives: plan again.
+        """
         self.planned.tell(document, self.owner.address)
+        return self.data.tell(document, self.owner.data_key)
 
     def stored(self, type_name: str) -> list[Any]:
         return self.objects.values(type_name)
@@ -795,26 +807,42 @@ class _MockServicer:
         )
         return response(imported_resources=[imported])
 
-    def _no_address(self, type_name: str, why: Indistinct | Unplanned) -> list[Any]:
-        """The refusal of a create whose address decides its defaults but cannot be told: never a guess."""
+    def _no_address(self, type_name: str, why: Indistinct | Unplanned, *, data: bool = False) -> list[Any]:
+        """The refusal of a create (a data source read) whose address decides its defaults but cannot be told:
+        never a guess."""
         mock = f"The mock of {self._owner.address}"
+        option_name = "mock_data" if data else "mock_resources"
+        # A data source is found by its configuration (at plan) or by the values a deferred read knows (at apply).
+        finds = (f"{mock} finds the address of a data source read by its configuration, and these two {type_name} "
+                 "data sources are read with the same one" if data else
+                 f"{mock} finds the address of a create by its planned values, and these two {type_name} instances "
+                 "plan the same ones")
         if isinstance(why, Indistinct):
             def option(key: str | None) -> str:
-                return "no defaults" if key is None else f'mock_resources["{key}"]'
+                return "no defaults" if key is None else f'{option_name}["{key}"]'
             return self._error(
                 self._owner._scrub(f"Cannot tell {why.first} from {why.second}: their defaults differ"),
                 self._owner._scrub(
-                    f"{mock} finds the address of a create by its planned values, and these two {type_name} instances "
-                    f"plan the same ones, while {why.first} gets {option(why.first_key)} and {why.second} gets "
+                    f"{finds}, while {why.first} gets {option(why.first_key)} and {why.second} gets "
                     f"{option(why.second_key)}. It will not guess which is which: give them configurations that differ, "
                     "or the same defaults."
                 ),
             )
+        verb, runner = ("read", "plans the acceptance runner and tfplancheck mock-plan read") if data else (
+            "apply", "plan the acceptance runner reads before apply (TestCase steps)")
         if not why.told:
             return self._error(
-                f"Cannot apply {type_name}: the mock of {self._owner.address} was not told the plan",
-                "mock_resources has address keys for this type; a mock learns the addresses of its creates from the "
-                "plan the acceptance runner reads before apply (TestCase steps), so these defaults need that runner.",
+                f"Cannot {verb} {type_name}: the mock of {self._owner.address} was not told the plan",
+                f"{option_name} has address keys for this type; a mock learns the addresses of its "
+                f"{'data sources' if data else 'creates'} from the {runner}, so these defaults need "
+                f"{'one of them' if data else 'that runner'}.",
+            )
+        if data:
+            return self._error(
+                f"Cannot read {type_name}: no data source of the plan has this configuration",
+                f"{mock} finds the address of a data source read by its configuration (a data source the plan read) "
+                f"or by the values the plan knows of a read it defers to apply, and no {type_name} of the plan has "
+                "them, so it cannot say which address (and so which mock_data key) applies.",
             )
         return self._error(
             f"Cannot apply {type_name}: no create of the plan has these values",
@@ -846,9 +874,20 @@ class _MockServicer:
         block = schema.block
         config = self._decode(request.config)
         self._record("ReadDataSource", type_name, block, config)
-        given = self._owner._resolve(True, type_name, block, config)
+        placed, config_print = None, ""
+        if self._owner.has_address_keys(type_name, data=True):
+            plain_config = plain(block, config)
+            config_print = fingerprint(block, plain_config)
+            found = self._instance.data.place(type_name, config_print, plain_config, self._owner.data_key)
+            if not isinstance(found, Keyed):
+                return response(diagnostics=self._no_address(type_name, found, data=True))
+            placed = found
+        given = self._owner._resolve(True, type_name, block, config, key=placed)
         planned = plan_create(block, config, self._unknown)
         state = fill(block, planned, self._instance.data_rng(type_name, config), given)
-        self._owner._remember(block, plain(block, state))
+        plain_state = plain(block, state)
+        self._owner._remember(block, plain_state)
+        if placed is not None:
+            self._instance.data.answered(type_name, config_print, fingerprint(block, plain_state))
         return response(state=self._encode(state))
 

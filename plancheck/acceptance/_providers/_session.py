@@ -25,6 +25,7 @@ from .._diagnostics import ProviderDiagnostic
 from .._errors import TestDefinitionError
 from ._errors import ProviderServerError
 from ._factory import ExternalProviders, ProviderEntry, ProviderSet, ReattachProvider
+from ._passes import tell_plan
 from ._reattach import REATTACH_ENV, ReattachConfig, provider_type, reattach_json
 from ._serve import DEFAULT_STOP_TIMEOUT, SERVICER_HOOK, ProviderServer, Sentinel, load_grpc, short_temp_dir
 
@@ -34,8 +35,6 @@ CLI_CONFIG_ENV: Final = "TF_CLI_CONFIG_FILE"
 #: A provider object served in this process with this method learns the case's secrets as they are found
 #: (``provider.plancheck_secrets(secrets)``), so what it shows itself (a mock's recorded calls) is scrubbed too.
 SECRETS_HOOK: Final = "plancheck_secrets"
-#: A provider object with this method is handed each plan (``show -json``) before it is applied.
-PLAN_HOOK: Final = "plancheck_plan"
 _TERRAFORM_BLOCK: Final = re.compile(r"^[ \t]*terraform[ \t]*\{", re.MULTILINE)
 
 
@@ -271,13 +270,15 @@ class ProviderSession:
 
     # -- using ----------------------------------------------------------------------------------
 
-    def tell_plan(self, document: Mapping[str, Any]) -> None:
-        """Hand the plan about to be applied to every in-process provider that asks for it (``plancheck_plan``):
-        the protocol never tells a provider a resource's address, and a mock's per-address defaults need it."""
-        for server in self.servers.values():
-            hook = getattr(server.provider, PLAN_HOOK, None)
-            if callable(hook):
-                hook(document)
+    @property
+    def served(self) -> list[object]:
+        """The provider objects served in this process now (what :mod:`._passes` hands plans to)."""
+        return [server.provider for server in self.servers.values()]
+
+    def tell_plan(self, document: Mapping[str, Any]) -> bool:
+        """Hand a plan to every in-process provider that asks for it (``plancheck_plan``): the protocol never tells a
+        provider a resource's address, and a mock's per-address defaults need it. True: one asks to plan again."""
+        return tell_plan(self.served, document)
 
     def apply_environment(self, env: dict[str, str]) -> None:
         """Point ``env`` at the running servers and, with external providers, at the case's CLI configuration."""

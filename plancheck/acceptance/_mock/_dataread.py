@@ -1,0 +1,282 @@
+"""Which data source a read is: the addresses of data source reads, learned from the plans the runner hands over.
+
+The protocol never tells a provider the address of a data source it reads, and Terraform reads
+data sources while it plans, before any plan exists to name them. So the runner plans in passes:
+
+1. A pass reads each data source whose configuration no plan placed yet *provisionally*, with the
+   type's defaults, and remembers which state it answered for which configuration.
+2. The plan of that pass (``show -json``) names every data source read at plan with the state it
+   got (``prior_state``); the state leads back to the configuration, so each configuration gets
+   its addresses. A read the plan defers to apply (its configuration is unknown) is listed with
+   action ``read`` and the values it already knows.
+3. When a read of the pass got other defaults than its configuration's addresses give, the runner
+   plans again; the next pass reads with the defaults of the addresses. A chain (a data source
+   whose configuration comes from another's address defaults) settles one link per pass.
+
+A configuration that two addresses with different defaults share is :class:`Indistinct`: the
+read is refused, never guessed. So is a read at apply that matches deferred reads with different
+defaults, and a read no plan names (:class:`Unplanned`).
+"""
+
+from __future__ import annotations
+
+import decimal
+import functools
+import threading
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from ._planned import Indistinct, Unplanned, same_values
+from ._schema import Block
+from ._values import UNKNOWN, Holder, is_unknown, normalize_state, plain, plain_number
+
+__all__ = ["DataReads", "Keyed", "fingerprint"]
+
+
+@dataclass(frozen=True, slots=True)
+class Keyed:
+    """The defaults key a read gets (None: no defaults)."""
+
+    key: str | None
+
+
+Placed = Keyed | Indistinct | Unplanned
+KeyOf = Callable[[str, str | None], str | None]
+
+
+def fingerprint(holder: Holder, value: Any) -> str:
+    """A plain value as text that depends on the value only: set elements sorted, numbers exact.
+
+    Terraform keeps a set in its own order, which need not be the order the mock returned it in.
+
+    >>> from ._schema import read_provider_schema
+    >>> doc = {"data_source_schemas": {"t": {"block": {"attributes": {
+    ...     "tags": {"type": ["set", "string"], "optional": True}, "n": {"type": "number", "optional": True}}}}}}
+    >>> block = read_provider_schema(doc, "a/b").data_sources["t"].block
+    >>> fingerprint(block, {"tags": ["b", "a"], "n": 1}) == fingerprint(block, {"tags": ["a", "b"], "n": 1.0})
+    True
+    """
+    return repr(_object(holder, value))
+
+
+def _object(holder: Holder, value: Any) -> Any:
+    if value is None or is_unknown(value) or value is UNKNOWN or not isinstance(value, Mapping):
+        return _scalar(value)
+    out = []
+    for name, attribute in sorted(holder.attributes.items()):
+        current = value.get(name)
+        nested = attribute.nested
+        if nested is not None:
+            out.append((name, _collection(nested.mode, current, functools.partial(_object, nested))))
+        else:
+            out.append((name, _typed(attribute.type, current)))
+    for name, block in sorted(holder.blocks.items()):
+        out.append((name, _collection(block.mode, value.get(name), functools.partial(_object, block.block))))
+    return ("object", tuple(out))
+
+
+def _collection(mode: str, value: Any, each: Callable[[Any], Any]) -> Any:
+    if value is None or is_unknown(value) or value is UNKNOWN:
+        return _scalar(value)
+    if mode in ("single", "group"):
+        return each(value)
+    if mode == "map" and isinstance(value, Mapping):
+        return ("map", tuple(sorted((str(k), each(v)) for k, v in value.items())))
+    if isinstance(value, list):
+        items = [each(v) for v in value]
+        return ("set", tuple(sorted(items, key=repr))) if mode == "set" else ("list", tuple(items))
+    return _scalar(value)
+
+
+def _typed(cty: Any, value: Any) -> Any:
+    if value is None or is_unknown(value) or value is UNKNOWN or not isinstance(cty, list):
+        return _scalar(value)
+    kind, inner = cty[0], cty[1]
+    if kind in ("list", "set") and isinstance(value, list):
+        items = [_typed(inner, v) for v in value]
+        return ("set", tuple(sorted(items, key=repr))) if kind == "set" else ("list", tuple(items))
+    if kind == "map" and isinstance(value, Mapping):
+        return ("map", tuple(sorted((str(k), _typed(inner, v)) for k, v in value.items())))
+    if kind == "object" and isinstance(value, Mapping):
+        return ("map", tuple(sorted((str(k), _typed(inner.get(k, "dynamic"), v)) for k, v in value.items())))
+    if kind == "tuple" and isinstance(value, list):
+        return ("list", tuple(_typed(sub, v) for sub, v in zip(inner, value, strict=False)))
+    return _scalar(value)
+
+
+def _scalar(value: Any) -> Any:
+    if value is None:
+        return ("null",)
+    if value is UNKNOWN or is_unknown(value):
+        return ("unknown",)
+    if isinstance(value, bool):
+        return ("bool", value)
+    if isinstance(value, (int, float, decimal.Decimal)):
+        number = plain_number(value)
+        return ("number", str(decimal.Decimal(repr(number) if isinstance(number, float) else number).normalize()))
+    if isinstance(value, Mapping):
+        return ("map", tuple(sorted((str(k), _scalar(v)) for k, v in value.items())))
+    if isinstance(value, list):
+        return ("list", tuple(_scalar(v) for v in value))
+    return (type(value).__name__, value)
+
+
+@dataclass
+class _Deferred:
+    address: str
+    type_name: str
+    after: Any
+    unknown: Any
+
+
+@dataclass(frozen=True, slots=True)
+class _Read:
+    type_name: str
+    config: str
+    key: str | None
+
+
+def _data_sources(module: Any) -> Iterator[Mapping[str, Any]]:
+    """Every data source of a ``prior_state`` module, its child modules' too."""
+    pending = [module]
+    while pending:
+        current = pending.pop()
+        if not isinstance(current, Mapping):
+            continue
+        for resource in current.get("resources") or ():
+            if isinstance(resource, Mapping) and resource.get("mode") == "data":
+                yield resource
+        pending.extend(current.get("child_modules") or ())
+
+
+def _ours(name: object, provider: str) -> bool:
+    return name == provider or (isinstance(name, str) and name.endswith("/" + provider))
+
+
+class DataReads:
+    """The data source reads of one served mock: which configuration is which address, told by the runner."""
+
+    def __init__(self, blocks: Mapping[str, Block], provider: str) -> None:
+        self._blocks = blocks
+        self._provider = provider
+        self._lock = threading.Lock()
+        #: type -> fingerprint of a state the mock answered -> fingerprints of the configurations it answered it for.
+        self._answered: dict[str, dict[str, set[str]]] = {}
+        #: type -> configuration fingerprint -> addresses, from the latest plan told (None: none told yet).
+        self._addresses: dict[str, dict[str, set[str]]] | None = None
+        self._deferred: list[_Deferred] = []
+        self._planning = False
+        #: The map was told during the current planning: it describes this configuration, not an earlier one.
+        self._fresh = False
+        self._reads: list[_Read] = []
+        #: The latest tell asked for another pass: the next plan continues this planning.
+        self._again = False
+        #: Configurations read provisionally that the plan told afterwards does not name: refused from then on.
+        self._unplaced: set[tuple[str, str]] = set()
+
+    # -- the runner's side ------------------------------------------------------------------------
+
+    def planning(self, active: bool) -> bool:
+        """Begin (True) or end (False) one plan; ending, whether its reads need the plan to be checked (:meth:`tell`).
+
+        A plan begun after a :meth:`tell` that asked for another is the next pass of the same planning.
+        """
+        with self._lock:
+            if active:
+                if not self._again:
+                    self._fresh = False
+                    self._unplaced = set()
+                self._again = False
+                self._reads = []
+            self._planning = active
+            return bool(self._reads)
+
+    def tell(self, document: Mapping[str, Any], key_of: KeyOf) -> bool:
+        """Learn the addresses of a plan's data sources; True when a read of the pass got other defaults than
+        its address gives (the plan must be made again)."""
+        addresses: dict[str, dict[str, set[str]]] = {}
+        deferred: list[_Deferred] = []
+        prior = document.get("prior_state")
+        values = prior.get("values") if isinstance(prior, Mapping) else None
+        root = values.get("root_module") if isinstance(values, Mapping) else None
+        with self._lock:
+            for resource in _data_sources(root):
+                type_name = str(resource.get("type"))
+                block = self._blocks.get(type_name)
+                if block is None or not _ours(resource.get("provider_name"), self._provider):
+                    continue
+                state = fingerprint(block, plain(block, normalize_state(block, resource.get("values"))))
+                for config in self._answered.get(type_name, {}).get(state, ()):
+                    addresses.setdefault(type_name, {}).setdefault(config, set()).add(str(resource.get("address")))
+            for change in document.get("resource_changes") or ():
+                body = change.get("change") if isinstance(change, Mapping) else None
+                if not isinstance(body, Mapping) or change.get("mode") != "data" or "read" not in (body.get("actions") or ()):
+                    continue
+                if _ours(change.get("provider_name"), self._provider):
+                    deferred.append(_Deferred(str(change.get("address")), str(change.get("type")), body.get("after"),
+                                              body.get("after_unknown")))
+            self._addresses, self._deferred = addresses, deferred
+            if not self._reads:
+                self._again = False
+                return False
+            self._fresh = True
+            again = False
+            for read in self._reads:
+                placed = self._agree(read.type_name, addresses.get(read.type_name, {}).get(read.config), key_of)
+                if placed is None:
+                    self._unplaced.add((read.type_name, read.config))
+                again = again or not (isinstance(placed, Keyed) and placed.key == read.key)
+            self._reads = []
+            self._again = again
+            return again
+
+    # -- the read's side --------------------------------------------------------------------------
+
+    def place(self, type_name: str, config: str, value: Any, key_of: KeyOf) -> Placed:
+        """The defaults key of a read of ``type_name`` with the configuration fingerprinted ``config`` (plain ``value``)."""
+        with self._lock:
+            told = self._addresses is not None
+            known = (self._addresses or {}).get(type_name, {}).get(config)
+            placed = self._agree(type_name, known, key_of)
+            if not self._planning:
+                found = placed if placed is not None else self._at_apply(type_name, config, value, key_of)
+                return Unplanned(told=told) if found is None else found
+            if self._fresh and (type_name, config) in self._unplaced:
+                return Unplanned(told=True)
+            if self._fresh and isinstance(placed, Indistinct):
+                return placed
+            if placed is None or isinstance(placed, Indistinct):
+                # Provisional: the plan of this pass will say which address it is, and the runner plans again if
+                # that address has other defaults. Never applied: a provisional read only ever reaches a plan.
+                placed = Keyed(key_of(type_name, None))
+            self._reads.append(_Read(type_name, config, placed.key))
+            return placed
+
+    def answered(self, type_name: str, config: str, state: str) -> None:
+        """Remember that a read of ``config`` answered ``state`` (both fingerprints): a plan names a data source by its state."""
+        with self._lock:
+            self._answered.setdefault(type_name, {}).setdefault(state, set()).add(config)
+
+    def _at_apply(self, type_name: str, config: str, value: Any, key_of: KeyOf) -> Keyed | Indistinct | None:
+        """A read the plan deferred to apply: the deferred reads of the type whose known values it has."""
+        found = sorted({d.address for d in self._deferred
+                        if d.type_name == type_name and same_values(d.after, d.unknown, value)})
+        placed = self._agree(type_name, set(found), key_of)
+        if isinstance(placed, Keyed) and self._addresses is not None:
+            # The plans after apply read it at plan, with this configuration: they find it here.
+            self._addresses.setdefault(type_name, {}).setdefault(config, set()).update(found)
+        return placed
+
+    @staticmethod
+    def _agree(type_name: str, addresses: Iterable[str] | None, key_of: KeyOf) -> Keyed | Indistinct | None:
+        """The key every one of ``addresses`` gets, or the first two that differ; None without addresses."""
+        ordered = sorted(addresses or ())
+        if not ordered:
+            return None
+        first = key_of(type_name, ordered[0])
+        for other in ordered[1:]:
+            other_key = key_of(type_name, other)
+            if other_key != first:
+                return Indistinct(ordered[0], other, first, other_key)
+        return Keyed(first)

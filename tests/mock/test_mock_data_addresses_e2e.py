@@ -1,0 +1,277 @@
+"""Per-address ``mock_data`` defaults end to end (issue #24, item 2): count, for_each, a local module, a chain of
+data sources, a read deferred to apply, and the refusals. On the pinned Terraform 1.0.3 and the newer one on PATH.
+
+The runner plans in passes: the first reads the data sources it cannot place with the type's defaults, the plan
+names them, and the next pass reads each with its address's defaults (``plancheck/acceptance/_mock/_dataread.py``).
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from mock_support import CLOUD, CLOUD_SCHEMA, leak_check
+
+from plancheck import knownvalue as kv
+from plancheck import statecheck
+from plancheck.acceptance import AcceptanceError, AcceptanceRunner, MockProvider, TestCase, TestStep
+from plancheck.cli._command import run
+from tfjsonpath import New
+
+pytestmark = pytest.mark.e2e
+pytest.importorskip("tf", reason="the providers extra (tf, grpcio) is not installed")
+
+OFFLINE = {"HTTPS_PROXY": "http://127.0.0.1:9", "HTTP_PROXY": "http://127.0.0.1:9", "NO_PROXY": ""}
+REQUIRED = 'terraform {\n  required_providers {\n    cloud = { source = "acme/cloud" }\n  }\n}\n'
+ROOT_MODULE = REQUIRED + """
+data "cloud_region" "here" {
+  name = "eu"
+}
+
+data "cloud_region" "counted" {
+  count = 2
+  name  = "c${count.index}"
+}
+
+data "cloud_region" "each" {
+  for_each = toset(["a", "b"])
+  name     = "e-${each.key}"
+}
+
+# Configured from another data source's per-address value: settled one pass later.
+data "cloud_region" "chained" {
+  name = data.cloud_region.here.endpoint
+}
+
+module "store" {
+  source   = "./modules/store"
+  for_each = toset(["x", "y"])
+  name     = each.key
+}
+
+# Terraform 1.0.3 panics planning a null single nested attribute: the bucket sets website.
+resource "cloud_bucket" "b" {
+  name    = data.cloud_region.chained.endpoint
+  website = { index_document = "index.html" }
+}
+
+# Its configuration is unknown at plan: read at apply, named by the plan's "read" change.
+data "cloud_region" "late" {
+  name = cloud_bucket.b.arn
+}
+"""
+STORE_MODULE = REQUIRED + """
+variable "name" {
+  type = string
+}
+
+data "cloud_region" "inner" {
+  name = "m-${var.name}"
+}
+"""
+MOCK_DATA: dict[str, Any] = {
+    "cloud_region": {"endpoint": "by-type"},
+    "data.cloud_region.here": {"endpoint": "here"},
+    "data.cloud_region.counted[1]": {"endpoint": "counted-1"},
+    "data.cloud_region.each[*]": {"endpoint": lambda config: "each:" + config["name"]},
+    'data.cloud_region.each["b"]': {"endpoint": "each-b"},
+    'module.store["y"].data.cloud_region.inner': {"endpoint": "store-y"},
+    "module.*.data.cloud_region.*": {"endpoint": "in-a-module"},
+    "data.cloud_region.chained": {"endpoint": lambda config: "chained:" + config["name"]},
+    "data.cloud_region.late": {"endpoint": "late"},
+}
+EXPECTED = {
+    "data.cloud_region.here": "here",
+    "data.cloud_region.counted[0]": "by-type",
+    "data.cloud_region.counted[1]": "counted-1",
+    'data.cloud_region.each["a"]': "each:e-a",
+    'data.cloud_region.each["b"]': "each-b",
+    'module.store["x"].data.cloud_region.inner': "in-a-module",
+    'module.store["y"].data.cloud_region.inner': "store-y",
+    "data.cloud_region.chained": "chained:here",
+    "data.cloud_region.late": "late",
+}
+
+
+def runner_for(tf_acceptance: AcceptanceRunner) -> AcceptanceRunner:
+    return AcceptanceRunner(tf_acceptance.terraform, tf_acceptance.work_dir, timeout=120, env=OFFLINE)
+
+
+def write_module(root: Path) -> Path:
+    (root / "modules" / "store").mkdir(parents=True)
+    (root / "main.tf").write_text(ROOT_MODULE, encoding="utf-8")
+    (root / "modules" / "store" / "main.tf").write_text(STORE_MODULE, encoding="utf-8")
+    return root
+
+
+def plans(runner: AcceptanceRunner) -> int:
+    """How many ``terraform plan`` commands the runner ran."""
+    return sum(1 for command in runner.commands if command.argv[1] == "plan")
+
+
+def reads(mock: MockProvider) -> int:
+    return sum(1 for c in mock.calls if c.rpc == "ReadDataSource")
+
+
+def test_each_data_source_gets_the_defaults_of_its_most_specific_key(
+    tf_acceptance: AcceptanceRunner, private_tmp: Path, tmp_path: Path
+) -> None:
+    mock = MockProvider.from_schema_file(CLOUD_SCHEMA, CLOUD, seed=5, mock_data=MOCK_DATA)
+    directory = str(write_module(tmp_path / "module"))
+    checks = [statecheck.ExpectKnownValue(address, New("endpoint"), kv.StringExact(endpoint))
+              for address, endpoint in EXPECTED.items()]
+    checks.append(statecheck.ExpectKnownValue("cloud_bucket.b", New("name"), kv.StringExact("chained:here")))
+    runner = runner_for(tf_acceptance)
+    with leak_check(private_tmp) as leaks:
+        # The runner fails a step whose plan after apply is not empty: the values are read again the same.
+        runner.run(TestCase(providers={CLOUD: mock}, steps=[
+            TestStep(config_directory=directory, config_state_checks=checks),
+            TestStep(config_directory=directory, config_state_checks=checks),
+        ]))
+    assert not leaks[0], leaks[0]
+    # Step 1's plan is made three times (type defaults; the addresses' defaults; the chained data source's
+    # address defaults for its new configuration); step 2 and every plan after apply find each read placed.
+    assert plans(runner) == (3 + 2) + (1 + 2)
+
+
+SAME_CONFIG = REQUIRED + """
+data "cloud_region" "one" {
+  name = "same"
+}
+
+data "cloud_region" "two" {
+  name = "same"
+}
+"""
+DEFERRED_TWINS = REQUIRED + """
+resource "cloud_bucket" "b" {
+  name    = "b"
+  website = { index_document = "index.html" }
+}
+
+data "cloud_region" "late" {
+  count = 2
+  name  = "${cloud_bucket.b.arn}-${count.index}"
+}
+"""
+REFUSALS = [
+    pytest.param(
+        SAME_CONFIG, {"cloud_region": {"endpoint": "t"}, "data.cloud_region.two": {"endpoint": "two"}}, "pre_apply",
+        ("Cannot tell data.cloud_region.one from data.cloud_region.two: their defaults differ",
+         "The mock of registry.terraform.io/acme/cloud finds the address of a data source read by its configuration, "
+         "and these two cloud_region data sources are read with the same one, while data.cloud_region.one gets "
+         'mock_data["cloud_region"] and data.cloud_region.two gets mock_data["data.cloud_region.two"]. It will not '
+         "guess which is which: give them configurations that differ, or the same defaults."),
+        id="same-configuration-at-plan",
+    ),
+    pytest.param(
+        DEFERRED_TWINS, {"data.cloud_region.late[1]": {"endpoint": "one"}}, "apply",
+        ("Cannot tell data.cloud_region.late[0] from data.cloud_region.late[1]: their defaults differ",
+         "while data.cloud_region.late[0] gets no defaults and data.cloud_region.late[1] gets "
+         'mock_data["data.cloud_region.late[1]"]'),
+        id="deferred-reads-with-unknown-configurations",
+    ),
+]
+
+
+@pytest.mark.parametrize(("config", "mock_data", "stage", "expected"), REFUSALS)
+def test_data_sources_that_cannot_be_told_apart_are_refused(
+    tf_acceptance: AcceptanceRunner, private_tmp: Path, config: str, mock_data: dict[str, Any], stage: str,
+    expected: tuple[str, ...],
+) -> None:
+    mock = MockProvider.from_schema_file(CLOUD_SCHEMA, CLOUD, mock_data=mock_data)
+    with leak_check(private_tmp) as leaks, pytest.raises(AcceptanceError) as info:
+        runner_for(tf_acceptance).run(TestCase(providers={CLOUD: mock}, steps=[TestStep(config=config)]))
+    assert not leaks[0], leaks[0]
+    assert info.value.stage.value == stage
+    shown = re.sub(r"\s+", " ", info.value.output)
+    for text in expected:
+        assert text in shown
+
+
+def test_the_same_configuration_with_the_same_defaults_reads_once_per_pass(
+    tf_acceptance: AcceptanceRunner, private_tmp: Path
+) -> None:
+    mock = MockProvider.from_schema_file(CLOUD_SCHEMA, CLOUD, mock_data={"data.cloud_region.*": {"endpoint": "both"}})
+    checks = [statecheck.ExpectKnownValue(f"data.cloud_region.{n}", New("endpoint"), kv.StringExact("both"))
+              for n in ("one", "two")]
+    with leak_check(private_tmp) as leaks:
+        runner_for(tf_acceptance).run(TestCase(providers={CLOUD: mock}, steps=[
+            TestStep(config=SAME_CONFIG, config_state_checks=checks)]))
+    assert not leaks[0], leaks[0]
+
+
+def test_a_data_source_with_no_address_key_costs_no_second_plan(tf_acceptance: AcceptanceRunner, private_tmp: Path) -> None:
+    """A read whose address gets the type's defaults anyway is right at the first pass: no plan is made again."""
+    mock = MockProvider.from_schema_file(CLOUD_SCHEMA, CLOUD, mock_data={
+        "cloud_region": {"endpoint": "t"}, "data.cloud_region.elsewhere": {"endpoint": "e"}})
+    with leak_check(private_tmp) as leaks:
+        runner_for(tf_acceptance).run(TestCase(providers={CLOUD: mock}, steps=[TestStep(config=SAME_CONFIG)]))
+    assert not leaks[0], leaks[0]
+    # One step: the pre-apply plan and the two plans after apply each read both data sources once.
+    assert reads(mock) == 6
+
+
+def mock_plan(*argv: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    status = run(["mock-plan", *argv], stdout=out, stderr=err, environ={**os.environ, "TF_IN_AUTOMATION": "1"})
+    return status, out.getvalue(), err.getvalue()
+
+
+def test_mock_plan_gives_data_sources_their_address_defaults(
+    tf_acceptance: AcceptanceRunner, private_tmp: Path, tmp_path: Path
+) -> None:
+    directory = write_module(tmp_path / "module")
+    (directory / "main.tf").write_text(ROOT_MODULE.split("# Terraform 1.0.3 panics")[0], encoding="utf-8")
+    defaults = tmp_path / "defaults.json"
+    values = {k: v for k, v in MOCK_DATA.items() if not callable(v["endpoint"])}
+    defaults.write_text(json.dumps({"mock_data": values}), encoding="utf-8")
+    out_file = tmp_path / "plan.json"
+    with leak_check(private_tmp) as leaks:
+        status, _out, err = mock_plan(str(directory), "--mock", f"acme/cloud={CLOUD_SCHEMA}", "--defaults",
+                                      f"acme/cloud={defaults}", "--out", str(out_file), "--terraform",
+                                      tf_acceptance.terraform.path)
+    assert (status, err) == (0, "")
+    assert not leaks[0], leaks[0]
+    plan = json.loads(out_file.read_text(encoding="utf-8"))
+    read = {}
+    pending = [plan["prior_state"]["values"]["root_module"]]
+    while pending:
+        module = pending.pop()
+        read.update({r["address"]: r["values"]["endpoint"] for r in module.get("resources", [])})
+        pending.extend(module.get("child_modules", []))
+    assert read == {
+        "data.cloud_region.here": "here",
+        "data.cloud_region.counted[0]": "by-type",
+        "data.cloud_region.counted[1]": "counted-1",
+        'data.cloud_region.each["a"]': "by-type",  # the glob's default is a function: left out of the JSON file
+        'data.cloud_region.each["b"]': "each-b",
+        'module.store["x"].data.cloud_region.inner': "in-a-module",
+        'module.store["y"].data.cloud_region.inner': "store-y",
+        "data.cloud_region.chained": "by-type",
+    }
+
+
+DEFAULTS_ERRORS = [
+    pytest.param('{"mock_dat": {}}', "tfplancheck: error: --defaults acme/cloud: {file}: unknown field 'mock_dat'; did you mean "
+                 "mock_data?", id="misspelt-field"),
+    pytest.param('{"mock_data": {"data.cloud_region.x[0": {}}}', "tfplancheck: error: --defaults acme/cloud: mock_data"
+                 """["data.cloud_region.x[0"]: not an address: '[' at offset 19 is never closed""", id="bad-key"),
+    pytest.param("[1]", "tfplancheck: error: --defaults acme/cloud: {file}: expected a JSON object with mock_resources, "
+                 "mock_data, override_during", id="not-an-object"),
+]
+
+
+@pytest.mark.parametrize(("text", "message"), DEFAULTS_ERRORS)
+def test_bad_defaults_files_are_one_line_exit_2(tmp_path: Path, text: str, message: str) -> None:
+    defaults = tmp_path / "defaults.json"
+    defaults.write_text(text, encoding="utf-8")
+    status, out, err = mock_plan(str(tmp_path), "--mock", f"acme/cloud={CLOUD_SCHEMA}", "--defaults",
+                                 f"acme/cloud={defaults}")
+    assert (status, out) == (2, "")
+    assert err.strip() == message.format(file=defaults)
