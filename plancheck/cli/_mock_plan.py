@@ -156,8 +156,8 @@ def _defaults_files(
 
     Values only: a JSON file holds no functions. Keys are checked when the mock is built.
     """
-    from .._loading.source import InputTooLarge, read_limited
     from .._text import closest
+    from ._input import UnreadableInput, read_input
 
     found: dict[str, dict[str, Any]] = {}
     for spec in specs:
@@ -167,12 +167,9 @@ def _defaults_files(
             raise _Failed("usage", f"--defaults {spec}: expected ADDRESS=DEFAULTS.json, e.g. acme/cloud=defaults.json")
         where = f"--defaults {address}: {name}"
         try:
-            with open(name, "rb") as stream:
-                document = json.loads(read_limited(stream, limit))
-        except InputTooLarge:
-            raise _Failed("usage", f"{where}: larger than {limit} bytes") from None
-        except OSError as exc:
-            raise _Failed("usage", f"{where}: cannot read: {exc.strerror or exc}") from None
+            document = json.loads(read_input(name, "defaults file", limit=limit))
+        except UnreadableInput as exc:
+            raise _Failed("usage", f"{where}: {exc}") from None
         except (ValueError, RecursionError) as exc:
             raise _Failed("mock", f"{where}: not JSON: {str(exc).splitlines()[0][:200]}") from None
         if not isinstance(document, dict):

@@ -264,13 +264,16 @@ DEFAULTS_ERRORS = [
                  """["data.cloud_region.x[0"]: not an address: '[' at offset 19 is never closed""", id="bad-key"),
     pytest.param("[1]", "tfplancheck: error: --defaults acme/cloud: {file}: expected a JSON object with mock_resources, "
                  "mock_data, override_during", id="not-an-object"),
+    pytest.param(None, "tfplancheck: error: --defaults acme/cloud: {file}: cannot read the defaults file: No such file "
+                 "or directory", id="missing-file"),
 ]
 
 
 @pytest.mark.parametrize(("text", "message"), DEFAULTS_ERRORS)
-def test_bad_defaults_files_are_one_line_exit_2(tmp_path: Path, text: str, message: str) -> None:
+def test_bad_defaults_files_are_one_line_exit_2(tmp_path: Path, text: str | None, message: str) -> None:
     defaults = tmp_path / "defaults.json"
-    defaults.write_text(text, encoding="utf-8")
+    if text is not None:
+        defaults.write_text(text, encoding="utf-8")
     status, out, err = mock_plan(str(tmp_path), "--mock", f"acme/cloud={CLOUD_SCHEMA}", "--defaults",
                                  f"acme/cloud={defaults}")
     assert (status, out) == (2, "")
