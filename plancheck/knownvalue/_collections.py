@@ -12,7 +12,7 @@ from typing import Any, ClassVar, Generic, TypeVar, final
 
 from tfjsonpath import MapStep, SliceStep
 
-from .._redact import SENSITIVE, Marks
+from .._redact import SENSITIVE, Marks, child_marks
 from ._base import Check, Child, Ctx, ValueCheck, Visit, plural, quote, require_check
 from ._jsonmodel import is_array, is_object, json_type
 
@@ -244,11 +244,26 @@ class _SequencePartial(_ByKey[int]):
     def _visit(self, value: Any, marks: Marks, unknown: Marks, ctx: Ctx) -> Visit:
         if not is_array(value):
             return _array_type_error(self.name, value)
-        missing = [str(index) for index, _ in self._items if index >= len(value)]
-        if missing:
-            noun = "index" if len(missing) == 1 else "indexes"
-            return f"missing element {noun} {', '.join(missing)} for {self.name} check"
-        return [(SliceStep(index), item, value[index]) for index, item in self._items]
+        present: list[Child] = [
+            (SliceStep(index), item, value[index]) for index, item in self._items if index < len(value)
+        ]
+        if len(present) == len(self._items):
+            return present
+        # Missing indexes are the largest ones; like Go, an element that fails before them is the first failure.
+        failing = _first_failing(present, marks, unknown, ctx)
+        if failing is not None:
+            return failing
+        missing = [str(index) for index, _ in self._items[len(present) :]]
+        noun = "index" if len(missing) == 1 else "indexes"
+        return f"missing element {noun} {', '.join(missing)} for {self.name} check"
+
+
+def _first_failing(children: Sequence[Child], marks: Marks, unknown: Marks, ctx: Ctx) -> list[Child] | None:
+    """The first of ``children`` that fails, as the one child to visit (so its failure has its path), or None."""
+    for step, item, element in children:
+        if ctx.run(item, element, child_marks(marks, step), child_marks(unknown, step)) is not None:
+            return [(step, item, element)]
+    return None
 
 
 @final
@@ -279,6 +294,19 @@ class TuplePartial(_SequencePartial):
     >>> from plancheck import knownvalue as kv
     >>> kv.TuplePartial({1: kv.Bool(True)}) == ["x", True]
     True
+
+    Indexes are checked in order, as in Go: the first failing one is reported, and a
+    missing index names every missing one.
+
+    >>> check = kv.TuplePartial({0: kv.StringExact("a"), 2: kv.StringExact("c"), 3: kv.Bool(True)})
+    >>> check.check_value(["a", "b", "x"])
+    Traceback (most recent call last):
+    ...
+    plancheck.ValueMismatchError: [2]: expected value "c" for StringExact check, got: "x"
+    >>> check.check_value(["a"])
+    Traceback (most recent call last):
+    ...
+    plancheck.ValueMismatchError: missing element indexes 2, 3 for TuplePartial check
     """
 
     __slots__ = ()
@@ -378,6 +406,8 @@ class _Keyed(_ByKey[str]):
     __slots__ = ()
     _key_noun = "key"
     _noun: ClassVar[tuple[str, str]]
+    #: How Go counts the keys of an exact check: "3 elements" for maps, "3 attribute(s)" for objects.
+    _count_nouns: ClassVar[tuple[str, str]] = ("element", "elements")
     _exact: ClassVar[bool]
 
     # Spelled out so the signature (read by the checks-file builder) says what the keys are.
@@ -397,10 +427,6 @@ class _Keyed(_ByKey[str]):
         """The checks by key (a new dict, keys sorted)."""
         return dict(self._items)
 
-    def _keys_text(self, keys: list[str], hide: bool) -> str:
-        one, many = self._noun
-        return f"{one if len(keys) == 1 else many} {SENSITIVE if hide else ', '.join(keys)}"
-
     def _text_parts(self) -> Sequence[str | Check]:
         parts: list[str | Check] = ["{"]
         for i, (key, item) in enumerate(self._items):
@@ -415,26 +441,49 @@ class _Keyed(_ByKey[str]):
             return _object_type_error(self.name, value)
         present = _present_keys(value, unknown)
         present_set = set(present)
-        missing = [quote(key) for key, _ in self._items if key not in present_set]
-        extra: list[str] = []
-        if self._exact:
-            expected = {key for key, _ in self._items}
-            extra = [
-                quote(k) if isinstance(k, str) else repr(k)
-                for k in sorted((k for k in present if k not in expected), key=_key_order)
-            ]
-        if missing or extra:
-            # Inside a sensitive map even key names stay hidden; and if any actual key is a secret,
-            # an expected key could be a near miss of it, so then all keys are hidden.
-            hide = ctx.hidden(marks) or any(ctx.lit(k, marks) == SENSITIVE for k in missing + extra)
-            problems = [
-                f"{label} {self._keys_text(keys, hide)}"
-                for label, keys in (("missing", missing), ("extra", extra))
-                if keys
-            ]
-            return f"{' and '.join(problems)} for {self.name} check"
+        missing = [key for key, _ in self._items if key not in present_set]
         children: list[Child] = [(MapStep(key), item, value.get(key)) for key, item in self._items]
-        return children
+        if self._exact and len(present) != len(self._items):
+            return self._shape_error(present, missing, marks, ctx)
+        if not missing:
+            return children
+        # Like Go, keys are checked in order: a value that fails before the first missing key is the first failure.
+        first_missing = next(i for i, (key, _) in enumerate(self._items) if key not in present_set)
+        failing = _first_failing(children[:first_missing], marks, unknown, ctx)
+        if failing is not None:
+            return failing
+        if self._exact:
+            return self._shape_error(present, missing, marks, ctx)
+        one, many = self._noun
+        return f"missing {one if len(missing) == 1 else many} {self._shown_keys(missing, [], marks, ctx)} for {self.name} check"
+
+    def _shape_error(self, present: list[Any], missing: list[str], marks: Marks, ctx: Ctx) -> str:
+        """Go's count sentence for an exact check whose keys differ, then the extra and the missing keys."""
+        expected = {key for key, _ in self._items}
+        extra = sorted((k for k in present if k not in expected), key=_key_order)
+        one, _ = self._noun
+        parts = [
+            f"actual value {verb} {one}(s): {self._shown_keys(keys, missing + extra, marks, ctx)}"
+            for verb, keys in (("has extra", extra), ("is missing", missing))
+            if keys
+        ]
+        return (
+            f"expected {self._count(len(self._items))} for {self.name} check, "
+            f"got {self._count(len(present))}: {'; '.join(parts)}"
+        )
+
+    def _count(self, n: int) -> str:
+        one, many = self._count_nouns
+        return f"{n} {one if n == 1 else many}"
+
+    def _shown_keys(self, keys: list[Any], compared: list[Any], marks: Marks, ctx: Ctx) -> str:
+        # Inside a sensitive map even key names stay hidden; and if any actual key is a secret,
+        # an expected key could be a near miss of it, so then all keys are hidden.
+        shown = [quote(k) if isinstance(k, str) else repr(k) for k in keys]
+        every = [quote(k) if isinstance(k, str) else repr(k) for k in compared or keys]
+        if ctx.hidden(marks) or any(ctx.lit(k, marks) == SENSITIVE for k in every):
+            return SENSITIVE
+        return ", ".join(shown)
 
 
 @final
@@ -447,12 +496,13 @@ class MapExact(_Keyed):
     >>> kv.MapExact({"one": kv.Null(), "two": kv.Null()}).check_value({"one": None, "six": None, "ten": None})
     Traceback (most recent call last):
     ...
-    plancheck.ValueMismatchError: missing key "two" and extra keys "six", "ten" for MapExact check
+    plancheck.ValueMismatchError: expected 2 elements for MapExact check, got 3 elements: actual value has extra key(s): "six", "ten"; actual value is missing key(s): "two"
     """
 
     __slots__ = ()
     name = "MapExact"
     _noun = ("key", "keys")
+    _count_nouns = ("element", "elements")
     _exact = True
 
 
@@ -485,12 +535,13 @@ class ObjectExact(_Keyed):
     >>> kv.ObjectExact({"id": kv.NotNull()}).check_value({"id": "x", "arn": "y"})
     Traceback (most recent call last):
     ...
-    plancheck.ValueMismatchError: extra attribute "arn" for ObjectExact check
+    plancheck.ValueMismatchError: expected 1 attribute(s) for ObjectExact check, got 2 attribute(s): actual value has extra attribute(s): "arn"
     """
 
     __slots__ = ()
     name = "ObjectExact"
     _noun = ("attribute", "attributes")
+    _count_nouns = ("attribute(s)", "attribute(s)")
     _exact = True
 
 
@@ -501,6 +552,14 @@ class ObjectPartial(_Keyed):
     >>> from plancheck import knownvalue as kv
     >>> kv.ObjectPartial({"id": kv.NotNull()}) == {"id": "x", "arn": "y"}
     True
+    >>> kv.ObjectPartial({"a": kv.StringExact("x"), "z": kv.Null()}).check_value({"a": "y"})
+    Traceback (most recent call last):
+    ...
+    plancheck.ValueMismatchError: a: expected value "x" for StringExact check, got: "y"
+    >>> kv.ObjectPartial({"a": kv.StringExact("x"), "z": kv.Null()}).check_value({"b": "y"})
+    Traceback (most recent call last):
+    ...
+    plancheck.ValueMismatchError: missing attributes "a", "z" for ObjectPartial check
     """
 
     __slots__ = ()

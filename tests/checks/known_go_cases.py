@@ -216,7 +216,11 @@ GO_CASES: list[GoCase] = [
         MAP,
         "map_attribute",
         kv.MapExact({"key3": S("value3"), "key4": S("value4")}),
-        ("", 'missing keys "key3", "key4" and extra keys "key1", "key2" for MapExact check'),
+        (
+            "",
+            'expected 2 elements for MapExact check, got 2 elements: actual value has extra key(s): "key1", "key2"; '
+            'actual value is missing key(s): "key3", "key4"',
+        ),
     ),
     GoCase("MapPartial", MAP, "map_attribute", kv.MapPartial({"key1": S("value1")}), None),
     GoCase(

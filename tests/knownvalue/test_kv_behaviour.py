@@ -378,13 +378,14 @@ SENSITIVE: dict[str, tuple[kv.Check, Any, Any, str]] = {
         kv.MapExact({"alice": kv.NotNull()}),
         {"bob": "pw"},
         True,
-        "missing key (sensitive) and extra key (sensitive) for MapExact check",
+        "expected 1 element for MapExact check, got 1 element: actual value has extra key(s): (sensitive); actual value is missing key(s): (sensitive)",
     ),
     "map-keys-shown-when-only-values-marked": (
         kv.MapExact({"alice": kv.NotNull()}),
         {"bob": "pw"},
         {"bob": True},
-        'missing key "alice" and extra key "bob" for MapExact check',
+        'expected 1 element for MapExact check, got 1 element: actual value has extra key(s): "bob"; '
+        'actual value is missing key(s): "alice"',
     ),
     "set-literals-hidden": (
         kv.SetExact([kv.StringExact("pw1"), kv.StringExact("x")]),
@@ -469,7 +470,7 @@ SECRETS: dict[str, tuple[kv.Check, Any, str]] = {
     "extra-key-secret-hides-all-keys": (
         kv.MapExact({"hunter2": kv.NotNull()}),
         {"hunter2!": 1},
-        "missing key (sensitive) and extra key (sensitive) for MapExact check",
+        "expected 1 element for MapExact check, got 1 element: actual value has extra key(s): (sensitive); actual value is missing key(s): (sensitive)",
     ),
     "set-element-secret-hides-literals": (
         kv.SetExact([kv.StringExact("hunter2")]),

@@ -183,7 +183,10 @@ CASES: list[tuple[str, StateCheck, list[str]]] = [
     (
         "sensitive-map-keys-hidden",
         ExpectKnownValue(DB, New("creds"), kv.MapExact({"a": kv.StringExact("x")})),
-        [f"ExpectKnownValue: {DB}: creds: extra key (sensitive) for MapExact check"],
+        [
+            f"ExpectKnownValue: {DB}: creds: expected 1 element for MapExact check, got 2 elements: "
+            "actual value has extra key(s): (sensitive)"
+        ],
     ),
     ("whole-values", ExpectKnownValue(DB, Path(), kv.ObjectPartial({"port": kv.Int64Exact(5432)})), []),
     ("output-sensitive-match", ExpectKnownOutputValue("pw", kv.StringExact("pw-Out-22")), []),
