@@ -285,18 +285,31 @@ class ConfigCheckError(CheckFailedError):
 class ValueMismatchError(TfCheckError, AssertionError):
     """A knownvalue matcher did not match. ``path`` is where, inside the checked value, it failed.
 
+    ``expected`` is the expected value of the matcher that failed there, as text, and ``actual``
+    the value it was given (None when that value is unknown); both show a secret as ``(sensitive)``.
+
     >>> from tfjsonpath import Path
-    >>> str(ValueMismatchError(Path.parse('triggers["a"][2]'), 'expected value "x" for StringExact check, got: "y"'))
-    'triggers["a"][2]: expected value "x" for StringExact check, got: "y"'
+    >>> err = ValueMismatchError(Path.parse('triggers["a"][2]'), 'expected value "x" for StringExact check, got: "y"',
+    ...                          expected='"x"', actual='"y"')
+    >>> str(err), err.expected, err.actual
+    ('triggers["a"][2]: expected value "x" for StringExact check, got: "y"', '"x"', '"y"')
     """
 
     path: Path
     reason: str
+    expected: str | None
+    actual: str | None
 
-    def __init__(self, path: Path, reason: str) -> None:
+    def __init__(self, path: Path, reason: str, *, expected: str | None = None, actual: str | None = None) -> None:
         self.path = path
         self.reason = reason
+        self.expected = expected
+        self.actual = actual
         super().__init__(f"{path.to_text()}: {reason}" if len(path) else reason)
 
     def __reduce__(self) -> tuple[object, ...]:
-        return (type(self), (self.path, self.reason))
+        return (_rebuild_mismatch, (self.path, self.reason, self.expected, self.actual))
+
+
+def _rebuild_mismatch(path: Path, reason: str, expected: str | None, actual: str | None) -> ValueMismatchError:
+    return ValueMismatchError(path, reason, expected=expected, actual=actual)

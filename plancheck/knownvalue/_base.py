@@ -15,7 +15,16 @@ from tfjsonpath import Path, Step
 from tfjsonpath._jsontypes import plural
 
 from .._errors import ValueMismatchError
-from .._redact import NO_SECRETS, SENSITIVE, Marks, Secrets, child_marks, render_value, sensitive_shown
+from .._redact import (
+    NO_SECRETS,
+    SENSITIVE,
+    Marks,
+    Secrets,
+    child_marks,
+    contains_sensitive,
+    render_value,
+    sensitive_shown,
+)
 from .._text import quote
 from ._jsonmodel import is_json_scalar
 
@@ -30,6 +39,7 @@ __all__ = [
     "plural",
     "quote",
     "require_check",
+    "shown_expected_actual",
 ]
 
 # pytest hides this module's frames from tracebacks: failures point at the user's test line,
@@ -97,13 +107,31 @@ class _Frame:
 
 
 class Failure:
-    """Where (relative to the checked value) and why a check failed."""
+    """Where (relative to the checked value) and why a check failed, and the check and value that failed there.
 
-    __slots__ = ("frame", "reason")
+    ``check`` and ``value`` (with its ``marks``) are the node that failed; ``hidden`` is True when
+    the failure is reported at a sensitive ancestor instead, and ``unknown`` when the value is unknown.
+    """
 
-    def __init__(self, frame: _Frame | None, reason: str) -> None:
+    __slots__ = ("check", "frame", "hidden", "marks", "reason", "unknown", "value")
+
+    def __init__(
+        self,
+        frame: _Frame | None,
+        reason: str,
+        check: Check | None = None,
+        value: Any = None,
+        marks: Marks = None,
+        hidden: bool = False,
+        unknown: bool = False,
+    ) -> None:
         self.frame = frame
         self.reason = reason
+        self.check = check
+        self.value = value
+        self.marks = marks
+        self.hidden = hidden
+        self.unknown = unknown
 
     def steps(self) -> list[Step]:
         """The steps from the checked value down to the failing node."""
@@ -135,12 +163,12 @@ def first_failure(check: Check, value: Any, marks: Marks, unknown: Marks, ctx: C
             if ctx.unknown_passes:
                 continue
             # Unknown values fail every check, Null and NotNull included: nothing is known about them yet.
-            return _failure(frame, "value is unknown", hidden_at)
+            return _failure(Failure(frame, "value is unknown", current, None, mk, unknown=True), hidden_at)
         outcome = current._visit(val, mk, unk, ctx)
         if outcome is None:
             continue
         if isinstance(outcome, str):
-            return _failure(frame, outcome, hidden_at)
+            return _failure(Failure(frame, outcome, current, val, mk), hidden_at)
         for step, kid, kid_value in reversed(outcome):
             kid_frame = _Frame(frame, step)
             kid_marks = child_marks(mk, step)
@@ -149,10 +177,31 @@ def first_failure(check: Check, value: Any, marks: Marks, unknown: Marks, ctx: C
     return None
 
 
-def _failure(frame: _Frame | None, reason: str, hidden_at: Any) -> Failure:
-    if hidden_at is _VISIBLE or hidden_at is frame:
-        return Failure(frame, reason)
-    return Failure(hidden_at, f"inside the sensitive value: {reason}")
+def _failure(failure: Failure, hidden_at: Any) -> Failure:
+    if hidden_at is _VISIBLE or hidden_at is failure.frame:
+        return failure
+    return Failure(hidden_at, f"inside the sensitive value: {failure.reason}", failure.check, hidden=True)
+
+
+def shown_expected_actual(failure: Failure, ctx: Ctx) -> tuple[str, str | None]:
+    """The failing check's expected value and the actual value as message text, both redacted.
+
+    The expected text is hidden when it touches a secret, or when any part of the value it was
+    compared with is hidden (a near miss would give the secret away). The actual text is None
+    for an unknown value (there is nothing to show).
+    """
+    check = failure.check
+    if failure.hidden or check is None:
+        return SENSITIVE, SENSITIVE
+    actual = None if failure.unknown else ctx.got(failure.value, failure.marks)
+    expected = str(check)
+    if not ctx.reveal and (
+        contains_sensitive(failure.marks)
+        or ctx.secrets.touches(expected)
+        or (actual is not None and SENSITIVE in actual)
+    ):
+        expected = SENSITIVE
+    return expected, actual
 
 
 def _is_json_like(value: Any) -> bool:
@@ -334,10 +383,12 @@ class Check:
             raise TypeError(f"check_value: path must be a tfjsonpath.Path, got {type(path).__name__}")
         if unknown is not True and self._passes(value):
             return
-        failure = first_failure(self, value, sensitive, unknown, Ctx(secrets, sensitive_shown()))
+        ctx = Ctx(secrets, sensitive_shown())
+        failure = first_failure(self, value, sensitive, unknown, ctx)
         if failure is not None:
             base = path if path is not None else Path()
-            raise ValueMismatchError(base.join(*failure.steps()), failure.reason)
+            expected, actual = shown_expected_actual(failure, ctx)
+            raise ValueMismatchError(base.join(*failure.steps()), failure.reason, expected=expected, actual=actual)
 
     #: Go's method name (``check.CheckValue(value)``): the same function; it raises instead of returning an error.
     CheckValue = check_value

@@ -120,7 +120,7 @@ GO_CASES: list[GoCase] = [
         BOOL,
         "bool_attribute",
         kv.Float64Exact(1.23),
-        ("", "expected number value for Float64Exact check, got: bool"),
+        ("", "expected number value for Float64Exact check, got: bool; expected 1.23, got true"),
     ),
     GoCase(
         "Bool_KnownValueWrongValue",
@@ -135,7 +135,7 @@ GO_CASES: list[GoCase] = [
         FLOAT,
         "float_attribute",
         S("str"),
-        ("", "expected string value for StringExact check, got: number"),
+        ("", "expected string value for StringExact check, got: number; expected \"str\", got 1.23"),
     ),
     GoCase(
         "Float64_KnownValueWrongValue",
@@ -158,7 +158,7 @@ GO_CASES: list[GoCase] = [
         LIST,
         "list_attribute",
         kv.MapExact({}),
-        ("", "expected object value for MapExact check, got: array"),
+        ("", 'expected object value for MapExact check, got: array; expected {}, got ["value1", "value2"]'),
     ),
     GoCase(
         "List_KnownValueWrongValue",
@@ -181,7 +181,11 @@ GO_CASES: list[GoCase] = [
         LIST,
         "list_attribute",
         kv.ListSizeExact(3),
-        ("", "expected 3 elements for ListSizeExact check, got 2 elements"),
+        (
+            "",
+            'expected 3 elements for ListSizeExact check, got 2 elements; expected <list of 3 elements>, '
+            'got ["value1", "value2"]',
+        ),
     ),
     GoCase(
         "ListNestedBlock",
@@ -209,7 +213,7 @@ GO_CASES: list[GoCase] = [
         MAP,
         "map_attribute",
         kv.ListExact([]),
-        ("", "expected array value for ListExact check, got: object"),
+        ("", 'expected array value for ListExact check, got: object; expected [], got {"key1": "value1", "key2": "value2"}'),
     ),
     GoCase(
         "Map_KnownValueWrongValue",
@@ -219,7 +223,7 @@ GO_CASES: list[GoCase] = [
         (
             "",
             'expected 2 elements for MapExact check, got 2 elements: actual value has extra key(s): "key1", "key2"; '
-            'actual value is missing key(s): "key3", "key4"',
+            'actual value is missing key(s): "key3", "key4"; expected {"key3": "value3", "key4": "value4"}, got {"key1": "value1", "key2": "value2"}',
         ),
     ),
     GoCase("MapPartial", MAP, "map_attribute", kv.MapPartial({"key1": S("value1")}), None),
@@ -228,7 +232,7 @@ GO_CASES: list[GoCase] = [
         MAP,
         "map_attribute",
         kv.MapPartial({"key3": S("value1")}),
-        ("", 'missing key "key3" for MapPartial check'),
+        ("", 'missing key "key3" for MapPartial check; expected {"key3": "value1", ...}, got {"key1": "value1", "key2": "value2"}'),
     ),
     GoCase("MapElements", MAP, "map_attribute", kv.MapSizeExact(2), None),
     GoCase(
@@ -236,7 +240,7 @@ GO_CASES: list[GoCase] = [
         MAP,
         "map_attribute",
         kv.MapSizeExact(3),
-        ("", "expected 3 elements for MapSizeExact check, got 2 elements"),
+        ("", "expected 3 elements for MapSizeExact check, got 2 elements; expected <map of 3 elements>, got {\"key1\": \"value1\", \"key2\": \"value2\"}"),
     ),
     GoCase("Number", INT, "int_attribute", kv.NumberExact(123), None),
     GoCase(
@@ -252,7 +256,7 @@ GO_CASES: list[GoCase] = [
         SET,
         "set_attribute",
         kv.SetExact([S("value1"), S("value3")]),
-        ("", 'missing value "value3" for SetExact check; unmatched element [1]: "value2"'),
+        ("", 'missing value "value3" for SetExact check; unmatched element [1]: "value2"; expected ["value1", "value3"], got ["value1", "value2"]'),
     ),
     GoCase("SetPartial", SET, "set_attribute", kv.SetPartial([S("value2")]), None),
     GoCase(
@@ -260,7 +264,7 @@ GO_CASES: list[GoCase] = [
         SET,
         "set_attribute",
         kv.SetPartial([S("value3")]),
-        ("", 'missing value "value3" for SetPartial check'),
+        ("", 'missing value "value3" for SetPartial check; expected ["value3", ...], got ["value1", "value2"]'),
     ),
     GoCase("SetElements", SET, "set_attribute", kv.SetSizeExact(2), None),
     GoCase(
@@ -289,7 +293,7 @@ GO_CASES: list[GoCase] = [
         STRING,
         "string_attribute",
         kv.Bool(True),
-        ("", "expected bool value for Bool check, got: string"),
+        ("", "expected bool value for Bool check, got: string; expected true, got \"str\""),
     ),
     GoCase(
         "String_KnownValueWrongValue",

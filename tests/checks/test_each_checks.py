@@ -38,8 +38,8 @@ UNKNOWN_3 = ('3 of 10 unknown until apply: aws_s3_bucket.c (tags), aws_s3_bucket
              "data.aws_s3_bucket.lookup (tags)")
 KNOWN_FAILED = (
     '4 of 10 failed: aws_s3_bucket.b: expected value "platform" for StringExact check, got: "data"; '
-    "aws_s3_bucket.d: expected string value for StringExact check, got: null (tags is null); "
-    'aws_s3_bucket.e: value is not present (no key "team" in an object with 0 keys at tags); '
+    'aws_s3_bucket.d: expected string value for StringExact check, got: null (tags is null); expected "platform"; '
+    'aws_s3_bucket.e: value is not present (no key "team" in an object with 0 keys at tags); expected "platform"; '
     "aws_s3_bucket.s: expected value (sensitive) for StringExact check, got: (sensitive)"
 )
 NULL_FAILED = (

@@ -107,48 +107,48 @@ CASES: list[tuple[str, PlanCheck, list[str]]] = [
     (
         "unknown-leaf",
         ExpectKnownValue(DB, New("arn"), kv.NotNull()),
-        [f"ExpectKnownValue: {DB}: arn: value is unknown"],
+        [f"ExpectKnownValue: {DB}: arn: value is unknown; expected <not null>"],
     ),
     (
         "unknown-leaf-null-matcher",
         ExpectKnownValue(DB, New("arn"), kv.Null()),
-        [f"ExpectKnownValue: {DB}: arn: value is unknown"],
+        [f"ExpectKnownValue: {DB}: arn: value is unknown; expected null"],
     ),
     (
         "unknown-via-ancestor",
         ExpectKnownValue(DB, New("triggers").AtMapKey("a"), kv.StringExact("x")),
-        [f"ExpectKnownValue: {DB}: {T('triggers.a')}: value is unknown (via triggers)"],
+        [f"ExpectKnownValue: {DB}: {T('triggers.a')}: value is unknown (via triggers); expected \"x\""],
     ),
     (
         "unknown-list-element-null-matcher",
         ExpectKnownValue(PART, New("input").AtMapKey("list"), kv.ListExact([kv.Null(), kv.StringExact("k")])),
-        [f"ExpectKnownValue: {PART}: {T('input.list[0]')}: value is unknown"],
+        [f"ExpectKnownValue: {PART}: {T('input.list[0]')}: value is unknown; expected null"],
     ),
     (
         "unknown-list-element-direct",
         ExpectKnownValue(PART, New("input").AtMapKey("list").AtSliceIndex(0), kv.Null()),
-        [f"ExpectKnownValue: {PART}: {T('input.list[0]')}: value is unknown"],
+        [f"ExpectKnownValue: {PART}: {T('input.list[0]')}: value is unknown; expected null"],
     ),
     (
         "unknown-object-attribute-left-out-of-after",
         ExpectKnownValue(PART, New("input"), kv.ObjectPartial({"x": kv.StringExact("1"), "y": kv.Null()})),
-        [f"ExpectKnownValue: {PART}: {T('input.y')}: value is unknown"],
+        [f"ExpectKnownValue: {PART}: {T('input.y')}: value is unknown; expected null"],
     ),
     ("known-part-passes", ExpectKnownValue(PART, New("input").AtMapKey("x"), kv.StringExact("1")), []),
     (
         "unknown-output",
         ExpectKnownOutputValue("later", kv.Null()),
-        ["ExpectKnownOutputValue: output.later: value is unknown"],
+        ["ExpectKnownOutputValue: output.later: value is unknown; expected null"],
     ),
     (
         "unknown-output-element",
         ExpectKnownOutputValue("obj", kv.ObjectPartial({"a": kv.ListExact([kv.Int64Exact(1), kv.Null()])})),
-        ["ExpectKnownOutputValue: output.obj: a[1]: value is unknown"],
+        ["ExpectKnownOutputValue: output.obj: a[1]: value is unknown; expected null"],
     ),
     (
         "unknown-output-at-path",
         ExpectKnownOutputValueAtPath("obj", New("a").AtSliceIndex(1), kv.Null()),
-        ["ExpectKnownOutputValueAtPath: output.obj: a[1]: value is unknown"],
+        ["ExpectKnownOutputValueAtPath: output.obj: a[1]: value is unknown; expected null"],
     ),
     # sensitive: compared, never shown
     (
@@ -177,7 +177,7 @@ CASES: list[tuple[str, PlanCheck, list[str]]] = [
     (
         "sensitive-element-wrong-size",
         ExpectKnownValue(DB, New("replicas"), kv.ListExact([kv.StringExact("r1")])),
-        [f"ExpectKnownValue: {DB}: replicas: expected 1 element for ListExact check, got 2 elements"],
+        [f"ExpectKnownValue: {DB}: replicas: expected 1 element for ListExact check, got 2 elements; expected (sensitive), got [\"r1\", (sensitive)]"],
     ),
     ("sensitive-output-match", ExpectKnownOutputValue("pw", kv.StringExact("pw-Out-2")), []),
     (
@@ -192,24 +192,24 @@ CASES: list[tuple[str, PlanCheck, list[str]]] = [
     (
         "null-mismatch",
         ExpectKnownValue(DB, New("backup_window"), kv.StringExact("zz")),
-        [f"ExpectKnownValue: {DB}: backup_window: {MISMATCH}null"],
+        [f"ExpectKnownValue: {DB}: backup_window: {MISMATCH}null; expected \"zz\""],
     ),
     ("null-ancestor", ExpectKnownValue(DB, New("maintenance").AtMapKey("window"), kv.Null()), []),
     (
         "null-ancestor-mismatch",
         ExpectKnownValue(DB, New("maintenance").AtMapKey("window"), kv.StringExact("zz")),
-        [f"ExpectKnownValue: {DB}: {T('maintenance.window')}: {MISMATCH}null (maintenance is null)"],
+        [f"ExpectKnownValue: {DB}: {T('maintenance.window')}: {MISMATCH}null (maintenance is null); expected \"zz\""],
     ),
     (
         "absent",
         ExpectKnownValue(DB, New("nope"), kv.Null()),
-        [f'ExpectKnownValue: {DB}: nope: value is not present (no key "nope" in an object with 10 keys)'],
+        [f'ExpectKnownValue: {DB}: nope: value is not present (no key "nope" in an object with 10 keys); expected null'],
     ),
     (
         "absent-index",
         ExpectKnownValue(DB, New("blocks").AtSliceIndex(0), kv.NotNull()),
         [
-            f"ExpectKnownValue: {DB}: blocks[0]: value is not present (index 0 out of range for an array of 0 elements at blocks)"
+            f"ExpectKnownValue: {DB}: blocks[0]: value is not present (index 0 out of range for an array of 0 elements at blocks); expected <not null>"
         ],
     ),
     (
@@ -376,7 +376,7 @@ def test_assert_plan_lists_every_failure_in_order() -> None:
         "3 plan checks failed:\n"
         f"  1. ExpectKnownValue: {DB}: port: expected value 1 for Int64Exact check, got: 5432\n"
         f'  2. ExpectNoValue: {DB}: name: expected no value, but it is known: "db"\n'
-        "  3. ExpectKnownOutputValue: output.later: value is unknown"
+        "  3. ExpectKnownOutputValue: output.later: value is unknown; expected <not null>"
     )
 
 

@@ -160,7 +160,7 @@ def test_outputs(plan_name: str) -> None:
         check = ExpectKnownOutputValue(name, kv.exact(change.after))
         if resolved.status is ValueStatus.UNKNOWN:
             (failure,) = check.failures(corpus_plan)
-            assert failure.message == "value is unknown", name
+            assert failure.message == f"value is unknown; expected {kv.exact(change.after)}", name
         elif resolved.partly_unknown:
             # after leaves unknown attributes out; the matcher still sees them, through the marks.
             (failure,) = check.failures(corpus_plan)

@@ -146,19 +146,19 @@ UNKNOWN_TYPE: list[tuple[str, PlanCheck, str]] = [
         "TestExpectKnownValue_CheckPlan_UnknownAttributeType-unrecognised-type",
         ExpectKnownValue("example_resource.test", New("attribute"), kv.Int64Exact(123)),
         "ExpectKnownValue: example_resource.test: attribute: expected number value for Int64Exact check, "
-        "got: non-JSON set",
+        "got: non-JSON set; expected 123, got <set>",
     ),
     (
         "TestExpectKnownOutputValue_CheckPlan_UnknownAttributeType-unrecognised-type",
         ExpectKnownOutputValue("float32_output", kv.Int64Exact(123)),
         "ExpectKnownOutputValue: output.float32_output: expected number value for Int64Exact check, "
-        "got: non-JSON set",
+        "got: non-JSON set; expected 123, got <set>",
     ),
     (
         "TestExpectKnownOutputValueAtPath_CheckPlan_UnknownAttributeType-unrecognised-type",
         ExpectKnownOutputValueAtPath("float32_output", Path(), kv.Int64Exact(123)),
         "ExpectKnownOutputValueAtPath: output.float32_output: expected number value for Int64Exact check, "
-        "got: non-JSON set",
+        "got: non-JSON set; expected 123, got <set>",
     ),
 ]
 

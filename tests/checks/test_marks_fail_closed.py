@@ -266,7 +266,7 @@ EXACT_STATE = [
     ("array-over-string", sc.ExpectKnownValue(ADDRESS, P, kv.StringExact("nope")),
      "ExpectKnownValue: null_resource.a: p: expected value (sensitive) for StringExact check, got: (sensitive)"),
     ("array-over-object", sc.ExpectKnownValue(ADDRESS, P, kv.StringExact("nope")),
-     "ExpectKnownValue: null_resource.a: p: expected string value for StringExact check, got: object"),
+     "ExpectKnownValue: null_resource.a: p: expected string value for StringExact check, got: object; expected (sensitive), got (sensitive)"),
 ]
 
 
@@ -304,11 +304,11 @@ def test_marks_that_fit_behave_as_terraform_means(value: Any, marks: Any, messag
 # -- unknown marks fail closed too ---------------------------------------------------------------
 
 UNKNOWN_ROWS = [
-    ("leaf-string-true", {"p": "v"}, {"p": "true"}, "value is unknown"),
-    ("leaf-int", {"p": "v"}, {"p": 1}, "value is unknown"),
-    ("array-over-string", {"p": "v"}, {"p": [True]}, "value is unknown"),
-    ("object-over-array", {"p": ["v"]}, {"p": {"x": True}}, "value is unknown"),
-    ("root-string", {"p": "v"}, "yes", "value is unknown (via the whole value)"),
+    ("leaf-string-true", {"p": "v"}, {"p": "true"}, 'value is unknown; expected "v"'),
+    ("leaf-int", {"p": "v"}, {"p": 1}, 'value is unknown; expected "v"'),
+    ("array-over-string", {"p": "v"}, {"p": [True]}, 'value is unknown; expected "v"'),
+    ("object-over-array", {"p": ["v"]}, {"p": {"x": True}}, 'value is unknown; expected "v"'),
+    ("root-string", {"p": "v"}, "yes", 'value is unknown (via the whole value); expected "v"'),
 ]
 
 

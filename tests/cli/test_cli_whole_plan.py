@@ -75,8 +75,8 @@ unknown = "warn"
 
 EACH_KNOWN_FAILED = (
     "4 of 9 failed: aws_s3_bucket.b: expected value \"platform\" for StringExact check, got: \"data\"; "
-    "aws_s3_bucket.d: expected string value for StringExact check, got: null (tags is null); "
-    'aws_s3_bucket.e: value is not present (no key "team" in an object with 0 keys at tags); '
+    'aws_s3_bucket.d: expected string value for StringExact check, got: null (tags is null); expected "platform"; '
+    'aws_s3_bucket.e: value is not present (no key "team" in an object with 0 keys at tags); expected "platform"; '
     "aws_s3_bucket.s: expected value (sensitive) for StringExact check, got: (sensitive)"
 )
 

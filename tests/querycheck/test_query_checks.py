@@ -166,7 +166,7 @@ FAILING = [
          'got: "ami-12345"',
          'ExpectResourceKnownValues: test_instance.example: error checking value for attribute at path: zone for '
          'resource with identity {"id": "test-instance-1"}, err: value is not present (no key "zone" in an object '
-         "with 4 keys)"],
+         "with 4 keys); expected null"],
         id="ExpectResourceKnownValues-every-failure",
     ),
     pytest.param(

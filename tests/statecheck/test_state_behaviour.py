@@ -155,7 +155,7 @@ CASES: list[tuple[str, StateCheck, list[str]]] = [
     (
         "absent",
         ExpectKnownValue(DB, New("nope"), kv.Null()),
-        [f'ExpectKnownValue: {DB}: nope: value is not present (no key "nope" in an object with 9 keys)'],
+        [f'ExpectKnownValue: {DB}: nope: value is not present (no key "nope" in an object with 9 keys); expected null'],
     ),
     ("null", ExpectKnownValue(DB, New("maintenance"), kv.Null()), []),
     ("null-ancestor", ExpectKnownValue(DB, New("maintenance").AtMapKey("window"), kv.Null()), []),
@@ -185,7 +185,7 @@ CASES: list[tuple[str, StateCheck, list[str]]] = [
         ExpectKnownValue(DB, New("creds"), kv.MapExact({"a": kv.StringExact("x")})),
         [
             f"ExpectKnownValue: {DB}: creds: expected 1 element for MapExact check, got 2 elements: "
-            "actual value has extra key(s): (sensitive)"
+            "actual value has extra key(s): (sensitive); expected (sensitive), got (sensitive)"
         ],
     ),
     ("whole-values", ExpectKnownValue(DB, Path(), kv.ObjectPartial({"port": kv.Int64Exact(5432)})), []),
@@ -208,7 +208,7 @@ CASES: list[tuple[str, StateCheck, list[str]]] = [
         ExpectKnownOutputValueAtPath("obj", New("a").AtSliceIndex(2), kv.Null()),
         [
             "ExpectKnownOutputValueAtPath: output.obj: a[2]: value is not present "
-            "(index 2 out of range for an array of 2 elements at a)"
+            "(index 2 out of range for an array of 2 elements at a); expected null"
         ],
     ),
     (

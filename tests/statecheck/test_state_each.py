@@ -49,9 +49,9 @@ TABLE: list[tuple[str, Any, str | None]] = [
     ("null-and-absent-apart", statecheck.ExpectEachKnownValue("aws_s3_bucket.*", New("tags").AtMapKey("team"),
                                                               kv.StringExact("platform")),
      "ExpectEachKnownValue: Resources(address='aws_s3_bucket.*'): tags[\"team\"]: 3 of 4 failed: aws_s3_bucket.b: "
-     "expected string value for StringExact check, got: null (tags is null); "
-     'aws_s3_bucket.c: value is not present (no key "team" in an object with 0 keys at tags); '
-     'aws_s3_bucket.c (deposed "0000000d"): value is not present (no key "team" in an object with 0 keys at tags)'),
+     'expected string value for StringExact check, got: null (tags is null); expected "platform"; '
+     'aws_s3_bucket.c: value is not present (no key "team" in an object with 0 keys at tags); expected "platform"; '
+     'aws_s3_bucket.c (deposed "0000000d"): value is not present (no key "team" in an object with 0 keys at tags); expected "platform"'),
     ("data-sources", statecheck.ExpectEachKnownValue(Resources(mode="data"), New("acl"), PRIVATE), None),
     ("selects-nothing", statecheck.ExpectEachKnownValue(Resources(type="aws_s3_bucke"), New("acl"), PRIVATE),
      "ExpectEachKnownValue: Resources(type='aws_s3_bucke'): selects no resource in the state; closest type: "

@@ -157,7 +157,7 @@ KNOWN_EXTRA: list[tuple[str, StateCheck, State, list[str]]] = [
         CUSTOM_STRING,
         [
             f"ExpectKnownValue: {ONE}: string_attribute: expected string 'string' to contain 'zzz' "
-            "for StringContains check"
+            'for StringContains check; expected <StringFunc check>, got "string"'
         ],
     ),
     (
@@ -178,7 +178,7 @@ KNOWN_EXTRA: list[tuple[str, StateCheck, State, list[str]]] = [
         make_state({"example_resource.test": {"attribute": {123}}}),
         [
             "ExpectKnownValue: example_resource.test: attribute: expected number value for Int64Exact check, "
-            "got: non-JSON set"
+            "got: non-JSON set; expected 123, got <set>"
         ],
     ),
     (
@@ -187,7 +187,7 @@ KNOWN_EXTRA: list[tuple[str, StateCheck, State, list[str]]] = [
         make_state(outputs={"float32_output": {123}}),
         [
             "ExpectKnownOutputValue: output.float32_output: expected number value for Int64Exact check, "
-            "got: non-JSON set"
+            "got: non-JSON set; expected 123, got <set>"
         ],
     ),
     (
@@ -196,7 +196,7 @@ KNOWN_EXTRA: list[tuple[str, StateCheck, State, list[str]]] = [
         make_state(outputs={"obj": {"float32_output": {123}}}),
         [
             "ExpectKnownOutputValueAtPath: output.obj: float32_output: expected number value for Int64Exact "
-            "check, got: non-JSON set"
+            "check, got: non-JSON set; expected 123, got <set>"
         ],
     ),
 ]

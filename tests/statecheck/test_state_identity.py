@@ -248,7 +248,7 @@ FAILING = [
     pytest.param(
         ExpectIdentity("examplecloud_thing.one", {"id": kv.Bool(True), "list_of_numbers": kv.ListSizeExact(4)}),
         STATE_DOC,
-        ['ExpectIdentity: examplecloud_thing.one: "id" identity attribute: expected bool value for Bool check, got: string'],
+        ['ExpectIdentity: examplecloud_thing.one: "id" identity attribute: expected bool value for Bool check, got: string; expected true, got "id-123"'],
         id="wrong-type",
     ),
     pytest.param(
@@ -303,14 +303,14 @@ FAILING = [
         ExpectIdentityValue("examplecloud_thing.one", New("list_of_numbers"), kv.MapExact({})),
         STATE_DOC,
         ["ExpectIdentityValue: examplecloud_thing.one: error checking identity value for attribute at path: "
-         "identity.list_of_numbers, err: expected object value for MapExact check, got: array"],
+         "identity.list_of_numbers, err: expected object value for MapExact check, got: array; expected {}, got [1, 2, 3, 4]"],
         id="value-wrong-type",
     ),
     pytest.param(
         ExpectIdentityValue("examplecloud_thing.one", New("region"), kv.NotNull()),
         STATE_DOC,
         ["ExpectIdentityValue: examplecloud_thing.one: error checking identity value for attribute at path: "
-         'identity.region, err: value is not present (no key "region" in an object with 2 keys)'],
+         'identity.region, err: value is not present (no key "region" in an object with 2 keys); expected <not null>'],
         id="value-absent",
     ),
     pytest.param(

@@ -1,0 +1,204 @@
+"""Every check family's failure shows the expected value beside the actual one, unless the expected value is a secret.
+
+A matcher's own message often names only what differs (a count, a type, a key, a missing
+value); the failure of a check adds the matcher's whole expected value and the actual value
+(``; expected X, got Y``), where the message does not show them already. An unknown or absent
+value has no actual value to show: the failure says what it is, then the expected value.
+An expected value that is a secret of the document, or that was compared with a hidden value,
+is ``(sensitive)``: planted secrets below prove it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from planted_secrets import (
+    PLANTED,
+    SECRET_AFTER,
+    SECRET_BEFORE,
+    SECRET_OUTPUT,
+    SECRET_STATE_ATTR,
+    SECRET_VAR,
+    plan_document,
+    state_document,
+)
+from secret_shapes import leaks
+
+from plancheck import (
+    CheckFailure,
+    ExpectKnownOutputValue,
+    ExpectKnownOutputValueAtPath,
+    ExpectKnownValue,
+    Plan,
+    Resources,
+    State,
+    revealing_sensitive,
+)
+from plancheck import knownvalue as kv
+from plancheck import statecheck as sc
+from plancheck._checks import ExpectEachKnownValue
+from plancheck.querycheck import ExpectIdentity, ExpectResourceKnownValues, KnownValueCheck, QueryOutput
+from tfjsonpath import New
+
+PLAN = Plan.from_dict({
+    "format_version": "1.2",
+    "resource_changes": [{"address": "a.b", "mode": "managed", "type": "a", "name": "b", "change": {
+        "actions": ["create"],
+        "after": {"l": [1, 2], "s": "x", "m": {"k": 1}, "t": {"env": None}},
+        "after_unknown": {"u": True},
+    }}],
+    "output_changes": {"o": {"actions": ["create"], "after": {"v": "w"}, "after_unknown": False}},
+})
+STATE = State.from_dict({
+    "format_version": "1.0",
+    "values": {
+        "outputs": {"o": {"value": ["w"], "sensitive": False}},
+        "root_module": {"resources": [{"address": "a.b", "mode": "managed", "type": "a", "name": "b",
+                                       "values": {"l": [1, 2], "s": "x"}, "sensitive_values": {}}]},
+    },
+})
+QUERY = QueryOutput.from_messages([
+    {"type": "list_resource_found", "list_resource_found": {
+        "address": "list.t.x", "display_name": "x", "identity": {"id": "i-1"}, "identity_version": 1,
+        "resource_type": "t", "resource_object": {"ami": "ami-1", "tags": ["a"]}}},
+    {"type": "list_complete", "list_complete": {"address": "list.t.x", "resource_type": "t", "total": 1}},
+])
+
+
+def messages(check: Any, document: Any) -> list[str]:
+    return [str(f) for f in check.failures(document)]
+
+
+CASES: dict[str, tuple[Callable[[], list[str]], list[str]]] = {
+    "plan-size": (
+        lambda: messages(ExpectKnownValue("a.b", New("l"), kv.ListExact([kv.Int64Exact(1)])), PLAN),
+        ["ExpectKnownValue: a.b: l: expected 1 element for ListExact check, got 2 elements; expected [1], got [1, 2]"],
+    ),
+    "plan-type": (
+        lambda: messages(ExpectKnownValue("a.b", New("s"), kv.Int64Exact(3)), PLAN),
+        ['ExpectKnownValue: a.b: s: expected number value for Int64Exact check, got: string; expected 3, got "x"'],
+    ),
+    "plan-scalar-already-shows-both": (
+        lambda: messages(ExpectKnownValue("a.b", New("s"), kv.StringExact("y")), PLAN),
+        ['ExpectKnownValue: a.b: s: expected value "y" for StringExact check, got: "x"'],
+    ),
+    "plan-keys": (
+        lambda: messages(ExpectKnownValue("a.b", New("m"), kv.MapPartial({"j": kv.Int64Exact(1)})), PLAN),
+        ['ExpectKnownValue: a.b: m: missing key "j" for MapPartial check; expected {"j": 1, ...}, got {"k": 1}'],
+    ),
+    "plan-set": (
+        lambda: messages(ExpectKnownValue("a.b", New("l"), kv.SetPartial([kv.Int64Exact(3)])), PLAN),
+        ["ExpectKnownValue: a.b: l: missing value 3 for SetPartial check; expected [3, ...], got [1, 2]"],
+    ),
+    "plan-nested-null": (
+        lambda: messages(ExpectKnownValue("a.b", New("t"), kv.MapExact({"env": kv.StringExact("prod")})), PLAN),
+        ['ExpectKnownValue: a.b: t["env"]: expected string value for StringExact check, got: null; expected "prod"'],
+    ),
+    "plan-null-check-says-it-all": (
+        lambda: messages(ExpectKnownValue("a.b", New("s"), kv.Null()), PLAN),
+        ["ExpectKnownValue: a.b: s: expected null value for Null check, got: string; got \"x\""],
+    ),
+    "plan-absent": (
+        lambda: messages(ExpectKnownValue("a.b", New("zz"), kv.StringExact("y")), PLAN),
+        ['ExpectKnownValue: a.b: zz: value is not present (no key "zz" in an object with 4 keys); expected "y"'],
+    ),
+    "plan-unknown": (
+        lambda: messages(ExpectKnownValue("a.b", New("u"), kv.StringExact("y")), PLAN),
+        ['ExpectKnownValue: a.b: u: value is unknown; expected "y"'],
+    ),
+    "plan-output": (
+        lambda: messages(ExpectKnownOutputValue("o", kv.ListSizeExact(1)), PLAN),
+        ['ExpectKnownOutputValue: output.o: expected array value for ListSizeExact check, got: object; '
+         'expected <list of 1 element>, got {"v": "w"}'],
+    ),
+    "plan-output-at-path": (
+        lambda: messages(ExpectKnownOutputValueAtPath("o", New("v"), kv.Bool(True)), PLAN),
+        ['ExpectKnownOutputValueAtPath: output.o: v: expected bool value for Bool check, got: string; '
+         'expected true, got "w"'],
+    ),
+    "plan-each": (
+        lambda: messages(ExpectEachKnownValue(Resources(type="a"), New("l"), kv.ListSizeExact(3)), PLAN),
+        ["ExpectEachKnownValue: Resources(type='a'): l: 1 of 1 failed: a.b: expected 3 elements for ListSizeExact "
+         "check, got 2 elements; expected <list of 3 elements>, got [1, 2]"],
+    ),
+    "state-size": (
+        lambda: messages(sc.ExpectKnownValue("a.b", New("l"), kv.TupleExact([kv.Int64Exact(1)])), STATE),
+        ["ExpectKnownValue: a.b: l: expected 1 element for TupleExact check, got 2 elements; expected [1], got [1, 2]"],
+    ),
+    "state-output": (
+        lambda: messages(sc.ExpectKnownOutputValue("o", kv.SetExact([kv.StringExact("v")])), STATE),
+        ['ExpectKnownOutputValue: output.o: missing value "v" for SetExact check; unmatched element [0]: "w"; '
+         'expected ["v"], got ["w"]'],
+    ),
+    "query-known-values": (
+        lambda: messages(ExpectResourceKnownValues("t.x", None, [KnownValueCheck(New("tags"), kv.ListSizeExact(2))]),
+                         QUERY),
+        ['ExpectResourceKnownValues: t.x: error checking value for attribute at path: tags for resource with '
+         'identity {"id": "i-1"}, err: expected 2 elements for ListSizeExact check, got 1 element; '
+         'expected <list of 2 elements>, got ["a"]'],
+    ),
+    "query-identity": (
+        lambda: messages(ExpectIdentity("t.x", {"id": kv.Int64Exact(1)}), QUERY),
+        # Go's wording names the expected identity already.
+        ['ExpectIdentity: t.x: an identity with the following attributes was not found: attribute "id": 1 '
+         "(1 result of this list block searched, lines 1)"],
+    ),
+}
+
+
+@pytest.mark.parametrize("case", list(CASES.values()), ids=list(CASES))
+def test_failures_show_the_expected_and_the_actual_value(case: tuple[Callable[[], list[str]], list[str]]) -> None:
+    found, expected = case
+    assert found() == expected
+
+
+# -- expected values that are secrets stay hidden ----------------------------------------------------
+
+SECRET_PLAN = Plan.from_dict(plan_document())
+SECRET_STATE = State.from_dict(state_document())
+DB = "aws_db_instance.db"
+
+SECRET_CASES: dict[str, tuple[Callable[[], list[CheckFailure]], str]] = {
+    # The expected value is a secret of the plan: a sensitive variable's value, a marked attribute's.
+    "plan-wrong-type": (
+        lambda: ExpectKnownValue(DB, New("name"), kv.ListExact([kv.StringExact(SECRET_VAR)])).failures(SECRET_PLAN),
+        "name: expected array value for ListExact check, got: string; expected (sensitive), got \"db\"",
+    ),
+    "plan-size": (
+        lambda: ExpectKnownValue(DB, New("list"), kv.ListExact([kv.StringExact(SECRET_AFTER)])).failures(SECRET_PLAN),
+        'list: expected 1 element for ListExact check, got 2 elements; expected (sensitive), got ["plain", (sensitive)]',
+    ),
+    "plan-unknown": (
+        lambda: ExpectKnownValue(DB, New("arn"), kv.StringExact(SECRET_BEFORE)).failures(SECRET_PLAN),
+        "arn: value is unknown; expected (sensitive)",
+    ),
+    "plan-absent": (
+        lambda: ExpectKnownValue(DB, New("nope"), kv.SetExact([kv.StringExact(SECRET_OUTPUT)])).failures(SECRET_PLAN),
+        "nope: value is not present (no key \"nope\" in an object with 7 keys); expected (sensitive)",
+    ),
+    # Not a secret, but compared with a hidden value: a near miss would give the secret away.
+    "plan-compared-with-hidden": (
+        lambda: ExpectKnownValue(DB, New("password"), kv.Int64Exact(3)).failures(SECRET_PLAN),
+        "password: expected number value for Int64Exact check, got: string; expected (sensitive), got (sensitive)",
+    ),
+    "state-size": (
+        lambda: sc.ExpectKnownValue(DB, New("list"), kv.ListExact([kv.StringExact(SECRET_STATE_ATTR)]))
+        .failures(SECRET_STATE),
+        'list: expected 1 element for ListExact check, got 2 elements; expected (sensitive), got ["plain", (sensitive)]',
+    ),
+}
+
+
+@pytest.mark.parametrize("case", list(SECRET_CASES.values()), ids=list(SECRET_CASES))
+def test_an_expected_secret_is_hidden(case: tuple[Callable[[], list[CheckFailure]], str]) -> None:
+    build, expected = case
+    (failure,) = build()
+    shown = f"{failure.path.to_text() if failure.path else ''}: {failure.message}"
+    assert shown == expected
+    assert leaks(str(failure), PLANTED) == []
+    # The row proves the redaction: with redaction off, the secret would be in the message.
+    with revealing_sensitive():
+        (revealed,) = build()
+    assert leaks(str(revealed), PLANTED) != []
