@@ -7,6 +7,7 @@ repr from one list of fields, so each check only declares its data.
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any, ClassVar, TypeVar
 
 __all__ = ["FrozenValue", "ReadOnly", "constructor_repr"]
@@ -79,8 +80,14 @@ class FrozenValue(ReadOnly):
         for name, value in values.items():
             object.__setattr__(self, name, value)
 
+    def _field_names(self) -> tuple[str, ...]:
+        # A user-written check may be a frozen dataclass instead of listing _fields.
+        if not self._fields and dataclasses.is_dataclass(self):
+            return tuple(field.name for field in dataclasses.fields(self))
+        return self._fields
+
     def _values(self) -> tuple[Any, ...]:
-        return tuple(getattr(self, name) for name in self._fields)
+        return tuple(getattr(self, name) for name in self._field_names())
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError(f"{type(self).__name__} is immutable; cannot set {name!r}")
@@ -97,6 +104,8 @@ class FrozenValue(ReadOnly):
         return hash((type(self), self._values()))
 
     def _args(self) -> tuple[tuple[Any, ...], dict[str, Any]]:
+        if not self._fields and dataclasses.is_dataclass(self):
+            return (), {name: getattr(self, name) for name in self._field_names()}
         args = tuple(getattr(self, n) for n in self._fields if n not in self._keyword_fields)
         kwargs = {n: getattr(self, n) for n in self._fields if n in self._keyword_fields}
         return args, kwargs

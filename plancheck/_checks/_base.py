@@ -30,25 +30,29 @@ __tracebackhide__ = True
 
 
 class PlanCheck(FrozenValue, abc.ABC):
-    """Base class of every plan check: implement :meth:`failures`; :meth:`check_plan` raises.
+    """Base class of every plan check (Go's ``plancheck.PlanCheck``): implement :meth:`failures`; :meth:`check_plan` raises.
 
-    A check is an immutable value: subclasses list their attributes in ``__slots__``
-    and ``_fields`` (constructor order; names in ``_keyword_fields`` are keyword-only
-    and left out of the repr when None), set them once with :meth:`_set`, and get
-    equality, hashing, pickling and a constructor-form repr from
-    :class:`~plancheck._frozen.FrozenValue`.
+    **Writing your own check**: make it a frozen dataclass that subclasses ``PlanCheck`` (equality,
+    hashing, pickling and the repr come from its fields) and implement :meth:`failures`, building
+    each failure with :meth:`failure` so that no secret of the plan shows in its message. It runs
+    in :func:`assert_plan`, in acceptance steps (``ConfigPlanChecks``) and in the pytest plugin.
 
+    >>> from dataclasses import dataclass
     >>> from plancheck import Plan
-    >>> class ExpectVersion(PlanCheck):
-    ...     __slots__ = ()
+    >>> @dataclass(frozen=True)
+    ... class ExpectTag(PlanCheck):
+    ...     address: str
+    ...     key: str
     ...     def failures(self, plan):
-    ...         if plan.format_version == "1.2":
-    ...             return []
-    ...         return [CheckFailure("ExpectVersion", None, None, f"format {plan.format_version}")]
-    >>> ExpectVersion().check_plan(Plan.from_dict({"format_version": "1.0"}))
+    ...         tags = plan.resource_change(self.address).change.after.get("tags") or {}
+    ...         return [] if self.key in tags else [self.failure(plan, f"no tag {self.key!r}", address=self.address)]
+    >>> plan = Plan.from_dict({"format_version": "1.2", "resource_changes": [
+    ...     {"address": "aws_s3_bucket.logs", "change": {"actions": ["create"], "after": {"tags": {"env": "prod"}}}}]})
+    >>> assert_plan(plan, ExpectTag("aws_s3_bucket.logs", "env"))
+    >>> ExpectTag("aws_s3_bucket.logs", "team").check_plan(plan)
     Traceback (most recent call last):
     ...
-    plancheck.PlanCheckError: ExpectVersion: format 1.0
+    plancheck.PlanCheckError: ExpectTag: aws_s3_bucket.logs: no tag 'team'
     """
 
     __slots__ = ()
@@ -76,6 +80,17 @@ class PlanCheck(FrozenValue, abc.ABC):
 
     #: Go's method name, so a ported ``check.CheckPlan(...)`` reads the same: the same function.
     CheckPlan = check_plan
+
+    def failure(self, plan: Plan, message: str, *, address: str | None = None, path: Path | None = None) -> CheckFailure:
+        """A failure of this check on ``plan``, named after the check's class, with every secret of the plan scrubbed.
+
+        >>> from plancheck import ExpectEmptyPlan, Plan
+        >>> plan = Plan.from_dict({"format_version": "1.2", "variables": {"pw": {"value": "hunter2"}},
+        ...     "configuration": {"root_module": {"variables": {"pw": {"sensitive": True}}}}})
+        >>> str(ExpectEmptyPlan().failure(plan, "saw hunter2", address="a.b"))
+        'ExpectEmptyPlan: a.b: saw (sensitive)'
+        """
+        return failure(plan, type(self).__name__, address, path, message)
 
 
 def assert_plan(plan: Plan, *checks: PlanCheck) -> None:

@@ -204,6 +204,39 @@ def shown_expected_actual(failure: Failure, ctx: Ctx) -> tuple[str, str | None]:
     return expected, actual
 
 
+def _attributes(check: Check) -> dict[str, Any]:
+    """A user-written check's attributes, in the order its ``__init__`` set them."""
+    return dict(vars(check)) if hasattr(check, "__dict__") else {}
+
+
+def _hashable(value: Any) -> Hashable:
+    try:
+        hash(value)
+    except TypeError:
+        return repr(value)
+    return value  # type: ignore[no-any-return]
+
+
+_UNSEALED: Final = "{} is not frozen: end its __init__ with super().__init__()"
+
+
+def _sealed(check: Check) -> bool:
+    try:
+        object.__getattribute__(check, "_hash")
+    except AttributeError:
+        return False
+    return True
+
+
+def _rebuild(cls: type[Check], attributes: dict[str, Any]) -> Check:
+    """Unpickle a user-written check: its attributes back, then sealed."""
+    check = cls.__new__(cls)
+    for key, value in attributes.items():
+        object.__setattr__(check, key, value)
+    Check.__init__(check)
+    return check
+
+
 def _is_json_like(value: Any) -> bool:
     return is_json_scalar(value) or isinstance(value, (list, tuple, Mapping))
 
@@ -257,18 +290,64 @@ class Check:
     Traceback (most recent call last):
     ...
     plancheck.ValueMismatchError: [0]: expected value "a" for StringExact check, got: "b"
+
+    **Writing your own check** (Go: a type implementing ``knownvalue.Check``): subclass ``Check``,
+    set your attributes in ``__init__`` and end it with ``super().__init__()`` (the check is
+    frozen from then on), implement :meth:`mismatch` (Go's ``CheckValue``: why a value does not
+    match, or None) and ``__str__`` (Go's ``String``: the expected value as text). Equality,
+    hashing, pickling and a constructor-form repr come from the attributes; the check nests in
+    every other check and runs in every plan, state and query check. A message that shows a
+    sensitive value is replaced by a neutral one, and secrets are scrubbed out of it.
+
+    >>> class StartsWith(kv.Check):
+    ...     def __init__(self, prefix):
+    ...         self.prefix = prefix
+    ...         super().__init__()
+    ...     def mismatch(self, value):
+    ...         if isinstance(value, str) and value.startswith(self.prefix):
+    ...             return None
+    ...         return f"expected a string starting with {self.prefix!r}, got {value!r}"
+    ...     def __str__(self):
+    ...         return f"<starts with {self.prefix!r}>"
+    >>> check = kv.ListExact([StartsWith("ami-")])
+    >>> check == ["ami-0abc"], StartsWith("ami-") == StartsWith("ami-"), check
+    (True, True, ListExact([StartsWith(prefix='ami-')]))
+    >>> check.check_value(["i-0abc"])
+    Traceback (most recent call last):
+    ...
+    plancheck.ValueMismatchError: [0]: expected a string starting with 'ami-', got 'i-0abc'
     """
 
     __slots__ = ("_hash",)
     _hash: int
-    #: The check's name in messages (Go's type name): "StringExact", "ListPartial", ...
+    #: The check's name in messages (Go's type name): "StringExact", "ListPartial", ...; a
+    #: user-written check's class name unless it sets its own.
     name: ClassVar[str] = "Check"
 
-    # -- hooks for subclasses ----------------------------------------------------------------
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "name" not in cls.__dict__:
+            cls.name = cls.__name__
+
+    def __init__(self) -> None:
+        """Freeze the check: a user-written check calls this last in its ``__init__``."""
+        self._seal()
+
+    # -- the hook of a user-written check --------------------------------------------------------
+
+    def mismatch(self, value: Any) -> str | None:
+        """Why ``value`` (a parsed JSON value) does not match this check, or None if it does.
+
+        Go's ``CheckValue(value) error``: override it in a check of your own (see the class
+        docstring). Numbers that are not integers arrive as :class:`decimal.Decimal`.
+        """
+        raise NotImplementedError(f"{type(self).__name__} must implement mismatch(value)")
+
+    # -- hooks of the built-in checks (a user-written check gets them from its attributes) -------
 
     def _ident(self) -> tuple[Hashable, ...]:
         """Everything that identifies this check except its child checks."""
-        raise NotImplementedError
+        return tuple((key, _hashable(value)) for key, value in _attributes(self).items())
 
     def _kids(self) -> Sequence[Check]:
         """The child checks, in a canonical order."""
@@ -280,15 +359,28 @@ class Check:
 
     def _repr_parts(self) -> Sequence[str | Check]:
         """The constructor-form repr as text pieces and child checks (rendered in their place)."""
-        raise NotImplementedError
+        if type(self).__repr__ is not Check.__repr__:
+            return (repr(self),)
+        fields = ", ".join(f"{key}={value!r}" for key, value in _attributes(self).items())
+        return (f"{type(self).__name__}({fields})",)
 
     def _text_parts(self) -> Sequence[str | Check]:
         """The expected value as text pieces and child checks."""
-        raise NotImplementedError
+        if type(self).__str__ is not Check.__str__:
+            return (str(self),)
+        return (f"<{self.name}>",)
 
     def _visit(self, value: Any, marks: Marks, unknown: Marks, ctx: Ctx) -> Visit:
         """Check this node: None if it matches here, a reason if not, or the children to check next."""
-        raise NotImplementedError
+        reason = self.mismatch(value)
+        if reason is None:
+            return None
+        if not isinstance(reason, str):
+            raise TypeError(f"{type(self).__name__}.mismatch must return a str or None, got {type(reason).__name__}")
+        if not ctx.reveal and contains_sensitive(marks):
+            # The check's own words may quote the value: say only that it was rejected.
+            return f"value {ctx.got(value, marks)} rejected by {self.name} check"
+        return ctx.secrets.scrub(reason)
 
     def _passes(self, value: Any) -> bool:
         """True only if :meth:`_visit` surely returns None for ``value``, whatever its marks (a known,
@@ -303,16 +395,23 @@ class Check:
             self, "_hash", hash((type(self), self._ident(), tuple(k._hash for k in self._kids())))
         )
 
-    def __setattr__(self, name: str, value: Any) -> NoReturn:
-        raise AttributeError(f"{type(self).__name__} is immutable; cannot set {name!r}")
+    def __setattr__(self, name: str, value: Any) -> None:
+        if _sealed(self):
+            raise AttributeError(f"{type(self).__name__} is immutable; cannot set {name!r}")
+        # A user-written check sets its attributes in __init__, before super().__init__() seals it.
+        object.__setattr__(self, name, value)
 
     def __delattr__(self, name: str) -> NoReturn:
         raise AttributeError(f"{type(self).__name__} is immutable; cannot delete {name!r}")
 
     def __reduce__(self) -> tuple[Any, ...]:
+        if hasattr(self, "__dict__"):
+            return (_rebuild, (type(self), dict(vars(self))))
         return (type(self), self._args())
 
     def __hash__(self) -> int:
+        if not _sealed(self):
+            raise TypeError(_UNSEALED.format(type(self).__name__))
         return self._hash
 
     def __eq__(self, other: object) -> bool:
@@ -381,6 +480,8 @@ class Check:
             raise TypeError(f"check_value: secrets must be a plancheck Secrets, got {type(secrets).__name__}")
         if path is not None and not isinstance(path, Path):
             raise TypeError(f"check_value: path must be a tfjsonpath.Path, got {type(path).__name__}")
+        if not _sealed(self):
+            raise TypeError(_UNSEALED.format(type(self).__name__))
         if unknown is not True and self._passes(value):
             return
         ctx = Ctx(secrets, sensitive_shown())
@@ -425,6 +526,8 @@ class ValueCheck(Check):
 
 def require_check(owner: str, where: str, item: object) -> Check:
     """Return ``item`` if it is a Check, else raise a TypeError naming the constructor and position."""
+    if isinstance(item, Check) and not _sealed(item):
+        raise TypeError(f"{owner} {where}: " + _UNSEALED.format(type(item).__name__))
     if not isinstance(item, Check):
         raise TypeError(
             f"{owner} {where} must be a knownvalue check, got {type(item).__name__}"

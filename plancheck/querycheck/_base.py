@@ -11,6 +11,8 @@ import abc
 from collections.abc import Iterable, Sequence
 from typing import ClassVar
 
+from tfjsonpath import Path
+
 from .._checking.fields import require_document
 from .._checking.messages import closest, scrubbed_failure
 from .._checking.run import run_checks
@@ -55,15 +57,22 @@ class QueryResultCheck(FrozenValue, abc.ABC):
     with filters returns them from :meth:`query_filters` (Go: ``QueryFilters``) and uses
     :meth:`filtered` to get the results they include.
 
+    **Writing your own check**: make it a frozen dataclass that subclasses ``QueryResultCheck``
+    and implement :meth:`failures`, building each failure with :meth:`failure` so that no secret
+    of the output shows. It runs in :func:`assert_query` and in acceptance query steps.
+
+    >>> from dataclasses import dataclass
     >>> from plancheck.querycheck import QueryOutput
-    >>> class ExpectSomething(QueryResultCheck):
-    ...     __slots__ = ()
+    >>> @dataclass(frozen=True)
+    ... class ExpectSomething(QueryResultCheck):
+    ...     minimum: int = 1
     ...     def failures(self, output):
-    ...         return [] if output.results else [CheckFailure("ExpectSomething", None, None, "nothing found")]
+    ...         found = len(output.results)
+    ...         return [] if found >= self.minimum else [self.failure(output, f"{found} results found")]
     >>> ExpectSomething().CheckQuery(QueryOutput.from_messages([]))
     Traceback (most recent call last):
     ...
-    plancheck.querycheck.QueryCheckError: ExpectSomething: nothing found
+    plancheck.querycheck.QueryCheckError: ExpectSomething: 0 results found
     """
 
     __slots__ = ()
@@ -80,6 +89,12 @@ class QueryResultCheck(FrozenValue, abc.ABC):
 
     #: Go's method name, so a ported ``check.CheckQuery(...)`` reads the same: the same function.
     CheckQuery = check_query
+
+    def failure(
+        self, output: QueryOutput, message: str, *, address: str | None = None, path: Path | None = None
+    ) -> CheckFailure:
+        """A failure of this check on ``output``, named after the check's class, with every secret of the output scrubbed."""
+        return scrubbed_failure(output.secrets, type(self).__name__, address, path, message)
 
     def query_filters(self) -> tuple[QueryFilter, ...]:
         """The filters this check applies to the results: its ``filter``, for the checks that take one."""

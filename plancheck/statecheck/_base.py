@@ -11,7 +11,7 @@ import abc
 from tfjsonpath import Path
 
 from .._checking.fields import require_document
-from .._checking.messages import closest_text, quote
+from .._checking.messages import closest_text, quote, scrubbed_failure
 from .._documents.plan import ResourceNotFoundError
 from .._documents.resolve import ResolvedValue, resolve_value
 from .._documents.state import State, StateOutput, StateResource
@@ -26,24 +26,25 @@ __tracebackhide__ = True
 
 
 class StateCheck(FrozenValue, abc.ABC):
-    """Base class of every state check: implement :meth:`failures`; :meth:`check_state` raises.
+    """Base class of every state check (Go's ``statecheck.StateCheck``): implement :meth:`failures`; :meth:`check_state` raises.
 
-    Subclasses list their attributes in ``__slots__`` and ``_fields`` (constructor
-    order; names in ``_keyword_fields`` are keyword-only and left out of the repr when
-    None), set them once with :meth:`_set`, and get equality, hashing, pickling and a
-    constructor-form repr from :class:`~plancheck._frozen.FrozenValue`.
+    **Writing your own check**: make it a frozen dataclass that subclasses ``StateCheck`` and
+    implement :meth:`failures`, building each failure with :meth:`failure` so that no secret of
+    the state shows. It runs in :func:`~plancheck.statecheck.assert_state` and in acceptance
+    steps (``ConfigStateChecks``).
 
+    >>> from dataclasses import dataclass
     >>> from plancheck import State
-    >>> class ExpectFormat(StateCheck):
-    ...     __slots__ = ()
+    >>> @dataclass(frozen=True)
+    ... class ExpectResources(StateCheck):
+    ...     count: int
     ...     def failures(self, state):
-    ...         if state.format_version == "1.0":
-    ...             return []
-    ...         return [CheckFailure("ExpectFormat", None, None, f"format {state.format_version}")]
-    >>> ExpectFormat().check_state(State.from_dict({"format_version": "0.1"}))
+    ...         found = len(state.resources)
+    ...         return [] if found == self.count else [self.failure(state, f"{found} resources, not {self.count}")]
+    >>> ExpectResources(1).check_state(State.from_dict({"format_version": "1.0"}))
     Traceback (most recent call last):
     ...
-    plancheck.StateCheckError: ExpectFormat: format 0.1
+    plancheck.StateCheckError: ExpectResources: 0 resources, not 1
     """
 
     __slots__ = ()
@@ -60,6 +61,10 @@ class StateCheck(FrozenValue, abc.ABC):
 
     #: Go's method name, so a ported ``check.CheckState(...)`` reads the same: the same function.
     CheckState = check_state
+
+    def failure(self, state: State, message: str, *, address: str | None = None, path: Path | None = None) -> CheckFailure:
+        """A failure of this check on ``state``, named after the check's class, with every secret of the state scrubbed."""
+        return scrubbed_failure(state.secrets, type(self).__name__, address, path, message)
 
 
 # -- shared helpers ---------------------------------------------------------------------------
