@@ -142,7 +142,7 @@ class ExpectEachKnownValue(_EachCheck):
     >>> check.check_plan(plan)
     Traceback (most recent call last):
     ...
-    plancheck.PlanCheckError: ExpectEachKnownValue: Resources(type='aws_s3_bucket'): tags["team"]: 2 of 4 failed: aws_s3_bucket.b: expected value "platform" for StringExact check, got: "data"; aws_s3_bucket.d: expected string value for StringExact check, got: null (tags is null); 1 of 4 unknown until apply: aws_s3_bucket.c (tags)
+    plancheck.PlanCheckError: ExpectEachKnownValue: Resources(type='aws_s3_bucket'): tags["team"]: 2 of 4 failed: aws_s3_bucket.b: expected value "platform" for StringExact check, got: "data"; aws_s3_bucket.d: expected string value for StringExact check, got: null (tags is null); expected "platform"; 1 of 4 unknown until apply: aws_s3_bucket.c (tags)
     >>> ExpectEachKnownValue("aws_s3_bucket.[ac]", New("tags"), kv.NotNull())
     Traceback (most recent call last):
     ...

@@ -91,7 +91,7 @@ class ExpectKnownValue(ResourcePathMatcherFields, PlanCheck):
     >>> ExpectKnownValue("test_resource.one", New("id"), kv.NotNull()).check_plan(plan)
     Traceback (most recent call last):
     ...
-    plancheck.PlanCheckError: ExpectKnownValue: test_resource.one: id: value is unknown
+    plancheck.PlanCheckError: ExpectKnownValue: test_resource.one: id: value is unknown; expected <not null>
     """
 
     __slots__ = ()

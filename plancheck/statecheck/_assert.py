@@ -34,7 +34,7 @@ def assert_state(state: State, *checks: StateCheck) -> None:
     ...
     plancheck.StateCheckError: 2 state checks failed:
       1. ExpectKnownOutputValue: output.a: expected value "y" for StringExact check, got: "x"
-      2. ExpectKnownOutputValue: output.b: expected null value for Null check, got: number
+      2. ExpectKnownOutputValue: output.b: expected null value for Null check, got: number; got 2
     """
     run_checks(
         "assert_state",

@@ -107,7 +107,7 @@ class ExpectKnownOutputValueAtPath(OutputPathMatcherFields, StateCheck):
     >>> ExpectKnownOutputValueAtPath("obj", New("name"), kv.Null()).check_state(state)
     Traceback (most recent call last):
     ...
-    plancheck.StateCheckError: ExpectKnownOutputValueAtPath: output.obj: name: value is not present (no key "name" in an object with 1 key)
+    plancheck.StateCheckError: ExpectKnownOutputValueAtPath: output.obj: name: value is not present (no key "name" in an object with 1 key); expected null
     """
 
     __slots__ = ()
