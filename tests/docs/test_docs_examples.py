@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import doctest
 import re
+import sys
+import types
 from pathlib import Path
 from typing import Any
 
@@ -44,7 +46,12 @@ def test_the_docs_have_python_examples() -> None:
 def test_the_python_examples_of_a_page_run(page: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
     name = _id(page)
-    namespace: dict[str, Any] = {"__name__": "docs_example"}
+    # A page's blocks run as one module of a user's would: importable by name (dataclasses look their
+    # module up) and compiled without this file's __future__ imports.
+    module = types.ModuleType("docs_example")
+    monkeypatch.setitem(sys.modules, "docs_example", module)
+    namespace: dict[str, Any] = module.__dict__
+    preset = len(namespace)
     blocks = python_blocks(page)
     for line, code in blocks:
         if ">>>" in code:
@@ -55,10 +62,10 @@ def test_the_python_examples_of_a_page_run(page: Path, tmp_path: Path, monkeypat
             assert runner.failures == 0, f"{name} line {line}: doctest failed (run pytest -s to see it)"
         else:
             try:
-                exec(compile(code, f"{name}:{line}", "exec"), namespace)
+                exec(compile(code, f"{name}:{line}", "exec", dont_inherit=True), namespace)
             except Exception as exc:  # the line number of the block is what a reader needs
                 raise AssertionError(f"{name} line {line}: example raised {exc!r}") from exc
-    assert len(namespace) > 1 or not blocks  # the blocks defined something: they ran
+    assert len(namespace) > preset or not blocks  # the blocks defined something: they ran
 
 
 QUICK_START = """\
