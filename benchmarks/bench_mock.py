@@ -42,9 +42,9 @@ from plancheck._terraform import (  # noqa: E402
     terraform_environment,
     write_cli_config,
 )
+from plancheck._terraform.mock import MockProvider  # noqa: E402
+from plancheck._terraform.providers import settled_plan  # noqa: E402
 from plancheck.acceptance import ProviderServer  # noqa: E402
-from plancheck.acceptance._mock import MockProvider  # noqa: E402
-from plancheck.acceptance._providers._passes import settled_plan  # noqa: E402
 from tools.pinned import NULL_PROVIDER_SOURCE, find_null_provider, find_pinned_terraform  # noqa: E402
 
 NULL_SCHEMA = ROOT / "tests" / "mock" / "null_2.1.2.schema.json"

@@ -18,10 +18,13 @@ ROOT = Path(__file__).resolve().parents[1]
 #: Lowest first. A module may import from its own layer and from every layer before it.
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("paths", ("tfjsonpath",)),
-    ("base", ("plancheck._errors", "plancheck._frozen", "plancheck._terraform", "plancheck._text")),
+    ("base", ("plancheck._errors", "plancheck._frozen", "plancheck._text")),
     ("redaction", ("plancheck._redact",)),
     ("loading", ("plancheck._loading",)),
     ("documents", ("plancheck._documents",)),
+    # Terraform outside the process: the binary (_terraform/__init__) and the providers it plugs in, served
+    # here (providers/: gRPC server, reattach, protocol pieces; mock/: mock providers), below every user.
+    ("terraform", ("plancheck._terraform",)),
     ("matchers", ("plancheck.knownvalue", "plancheck.compare", "plancheck.tfversion")),
     ("checking", ("plancheck._checking",)),
     ("checks", ("plancheck._checks", "plancheck.statecheck", "plancheck.querycheck", "plancheck.tfconfig",

@@ -26,6 +26,12 @@ from .._errors import DocumentFormatError
 from .._loading.jsontext import loads_exact
 from .._redact import Secrets
 from .._terraform import CommandResult, run_command
+from .._terraform.providers import (
+    PlanNotSettled,
+    ProviderServerError,
+    ProvidersNotInstalledError,
+    settled_plan,
+)
 from ..querycheck import QueryFormatError, QueryOutput
 from ._case import TestCase, TestStep
 from ._checks import plan_check_failures, state_check_failures
@@ -36,9 +42,7 @@ from ._importstep import _ImportStep
 from ._initialstate import InitialState, StateInTheWay, declared_resources, resource_of, write_initial_state
 from ._leftovers import keep_leftover
 from ._plans import planned_changes
-from ._providers._errors import ProviderServerError, ProvidersNotInstalledError
-from ._providers._passes import PlanNotSettled, settled_plan
-from ._providers._session import ProviderSession
+from ._provider_session import ProviderSession
 from ._query import QUERY_FILE, query_error_messages, query_refusal, query_result_failures
 from ._stepdiags import JSON_COMMANDS, DiagnosticsFailure, StepDiagnostics
 from ._stepfailure import _format_output, _indent, _listing, _matches, _non_empty, _StepFailure

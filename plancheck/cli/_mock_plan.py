@@ -110,8 +110,8 @@ def _seconds(text: str) -> float:
 
 def _mocks(specs: Sequence[str], seed: str, environ: Any, defaults: Sequence[str] = ()) -> list[Any]:
     from .._loading.source import max_input_bytes
-    from ..acceptance._mock import MockProvider, MockSchemaError
-    from ..acceptance._providers import normalize_address
+    from .._terraform.mock import MockProvider, MockSchemaError
+    from .._terraform.providers import normalize_address
 
     try:
         # A schema file is read as a plan is: up to PLANCHECK_MAX_BYTES (of the command's environment), else 2 GiB.
@@ -371,7 +371,7 @@ def _identities(path: Path) -> frozenset[tuple[int, int]]:
 
 @contextlib.contextmanager
 def _served(mocks: Sequence[Any], directory: Path) -> Iterator[tuple[dict[str, str], list[Any]]]:
-    from ..acceptance._providers import (
+    from .._terraform.providers import (
         ProviderServer,
         ProviderServerError,
         ProvidersNotInstalledError,
@@ -410,7 +410,7 @@ def _terraform(given: str | None, environ: Any) -> str:
 
 def _plan_json(args: argparse.Namespace, io: _Io, mocks: Sequence[Any]) -> str:
     from .._terraform import run_command, terraform_environment
-    from ..acceptance._providers._passes import PlanNotSettled, settled_plan
+    from .._terraform.providers import PlanNotSettled, settled_plan
 
     binary = _terraform(args.terraform, io.environ)
     variables = _variables(args.var)
@@ -418,7 +418,7 @@ def _plan_json(args: argparse.Namespace, io: _Io, mocks: Sequence[Any]) -> str:
     for name in var_files:
         if not os.path.isfile(name):
             raise _Failed("usage", f"--var-file {name}: no such file")
-    from ..acceptance._providers._serve import short_temp_dir
+    from .._terraform.providers import short_temp_dir
 
     root = short_temp_dir("tfpc-mock-")
     try:
