@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, Final
 from ._hcl_tokens import hcl_tokens as _hcl_tokens
 
 if TYPE_CHECKING:
-    from ._command import _Io
+    from ._io import Io
 
 __all__ = ["MOCK_PLAN_HELP", "add_mock_plan_parser", "mock_plan"]
 
@@ -408,7 +408,7 @@ def _terraform(given: str | None, environ: Any) -> str:
         raise _Failed("terraform", str(exc)) from None
 
 
-def _plan_json(args: argparse.Namespace, io: _Io, mocks: Sequence[Any]) -> str:
+def _plan_json(args: argparse.Namespace, io: Io, mocks: Sequence[Any]) -> str:
     from .._terraform import run_command, terraform_environment
     from .._terraform.providers import PlanNotSettled, settled_plan
 
@@ -472,7 +472,7 @@ def _failure(result: Any, servers: Sequence[Any], module: Path) -> str:
     return f"terraform {result.argv[1]} {how}:\n{detail}{extra}"
 
 
-def mock_plan(args: argparse.Namespace, io: _Io, version: Callable[[], str]) -> int:
+def mock_plan(args: argparse.Namespace, io: Io, version: Callable[[], str]) -> int:
     """Run ``mock-plan``; return the exit status (user errors reported in one message, never a traceback)."""
     from .._documents.plan import Plan
     from .._errors import DocumentFormatError
