@@ -447,11 +447,11 @@ def _run_checks(args: argparse.Namespace, io: Io) -> int:
     return 0 if all(r.ok for r in results) else 1
 
 
-def _query(args: argparse.Namespace, io: Io) -> int:
+def _lookup(args: argparse.Namespace, io: Io) -> int:
     from tfjsonpath import Path, PathSyntaxError
 
+    from ._lookup import list_document, render_list, render_value_document, value_document
     from ._output import render_json
-    from ._query import list_document, render_list, render_value_document, value_document
     from ._run import CliError, read_plan
 
     json_mode = args.format == "json"
@@ -523,7 +523,7 @@ def _dispatch(argv: list[str], io: Io) -> int:
     except SystemExit as exc:  # --help, printed
         return _exit_code(exc)
     if chosen.command == "query":
-        return _query(args, io)
+        return _lookup(args, io)
     if chosen.command == "mock-plan":
         from ._mock_plan import mock_plan
 

@@ -478,9 +478,9 @@ def mock_plan(args: argparse.Namespace, io: Io, version: Callable[[], str]) -> i
     from .._errors import DocumentFormatError
     from ..snapshot import SnapshotFormatError
     from ._checksfile import ChecksFileError, load_checks_file
+    from ._lookup import list_document, render_list
     from ._mock_secrets import input_secrets, plan_sensitive
     from ._output import Style, render_json, render_text, results_document, use_colour
-    from ._query import list_document, render_list
     from ._registry import default_registry
     from ._run import run_checks
     from ._snapshot import SnapshotUsageError, compare_snapshot
