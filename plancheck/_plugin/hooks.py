@@ -21,7 +21,7 @@ from .gate import configure_tf_acc, report_header
 from .options import (
     PLAN,
     STATE,
-    DocumentKind,
+    DocumentOption,
     add_markers,
     add_options,
     resolve_document_path,
@@ -259,7 +259,7 @@ def plancheck_documents(pytestconfig: pytest.Config) -> SessionDocuments:
     return pytestconfig.stash[_DOCUMENTS]
 
 
-def _document(request: pytest.FixtureRequest, cache: DocumentCache[Any], kind: DocumentKind) -> Any:
+def _document(request: pytest.FixtureRequest, cache: DocumentCache[Any], kind: DocumentOption) -> Any:
     from .._errors import DocumentFormatError
 
     # Function-scoped fixtures only: the requesting node is always the test item.
