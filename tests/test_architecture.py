@@ -37,7 +37,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("terraform", ("plancheck._terraform",)),
     ("matchers", ("plancheck.knownvalue", "plancheck.compare", "plancheck.tfversion")),
     ("checking", ("plancheck._checking",)),
-    ("checks", ("plancheck._checks", "plancheck.statecheck", "plancheck.querycheck", "plancheck.tfconfig",
+    ("checks", ("plancheck._planchecks", "plancheck.statecheck", "plancheck.querycheck", "plancheck.tfconfig",
                 "plancheck.snapshot")),
     ("public face", ("plancheck.__init__",)),
     ("acceptance", ("plancheck.acceptance",)),
@@ -291,7 +291,7 @@ def test_the_cycle_finder_finds_cycles(
 #: A session that uses no fixture or option of the plugin imports none of these (#26: the plugin must
 #: not tax every pytest session of a project that merely has the package installed).
 NOT_IN_A_PLAIN_SESSION = ("plancheck.acceptance", "plancheck.cli", "plancheck.tfconfig", "plancheck._loading",
-                          "plancheck._documents", "plancheck._checks", "plancheck.knownvalue", "plancheck.snapshot")
+                          "plancheck._documents", "plancheck._planchecks", "plancheck.knownvalue", "plancheck.snapshot")
 
 
 def test_a_plain_pytest_session_imports_no_heavy_module(pytester: pytest.Pytester) -> None:
