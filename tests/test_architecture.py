@@ -311,3 +311,14 @@ def test_a_plain_pytest_session_imports_no_heavy_module(pytester: pytest.Pyteste
     heavy = [n for n in names if n.startswith(NOT_IN_A_PLAIN_SESSION)]
     assert heavy == []
     assert len(names) <= 15, names
+
+
+@pytest.mark.parametrize("module", ["plancheck._terraform.mock", "plancheck._terraform.providers"])
+def test_providers_import_without_their_users(module: str) -> None:
+    """The CLI's mock-plan imports the providers alone: nothing in them may need the runner imported first."""
+    import subprocess
+    import sys
+
+    code = f"import sys, {module}; print(sorted(m for m in sys.modules if m.startswith(('plancheck.acceptance', 'plancheck.cli'))))"
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=False)
+    assert (result.returncode, result.stderr, result.stdout.strip()) == (0, "", "[]")
