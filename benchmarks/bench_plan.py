@@ -123,12 +123,12 @@ def _plancheck_checks(
         return JsonPath().join(*steps)
 
     try:
-        from plancheck._checks import ExpectSensitiveValue, ExpectUnknownValue
+        from plancheck._planchecks import ExpectSensitiveValue, ExpectUnknownValue
 
         try:
-            from plancheck._checks import ExpectKnownValue  # type: ignore[attr-defined]
+            from plancheck._planchecks import ExpectKnownValue  # type: ignore[attr-defined]
         except ImportError:
-            from plancheck._checks._known import ExpectKnownValue
+            from plancheck._planchecks._known import ExpectKnownValue
         from plancheck.knownvalue import StringExact
     except ImportError:
         from plancheck import resolve_value

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, ClassVar, TypeVar
 
 if TYPE_CHECKING:
     from tfjsonpath import Path
@@ -25,6 +25,7 @@ __all__ = [
     "PlanFormatError",
     "StateCheckError",
     "StateFormatError",
+    "TestDefinitionError",
     "TfCheckError",
     "ValueMismatchError",
     "public",
@@ -313,3 +314,27 @@ class ValueMismatchError(TfCheckError, AssertionError):
 
 def _rebuild_mismatch(path: Path, reason: str, expected: str | None, actual: str | None) -> ValueMismatchError:
     return ValueMismatchError(path, reason, expected=expected, actual=actual)
+
+
+@public("plancheck.acceptance")
+class TestDefinitionError(TfCheckError, TypeError, ValueError):
+    """A :class:`TestCase` or :class:`TestStep` was built with an argument it cannot use.
+
+    >>> str(TestDefinitionError("TestStep.plan_only", "expected a bool, got str"))
+    'TestStep.plan_only: expected a bool, got str'
+    """
+
+    __module__ = "plancheck.acceptance"
+    # Not a test class, even when imported into a test module.
+    __test__: ClassVar[bool] = False
+
+    where: str
+    problem: str
+
+    def __init__(self, where: str, problem: str) -> None:
+        self.where = where
+        self.problem = problem
+        super().__init__(f"{where}: {problem}")
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (type(self), (self.where, self.problem))

@@ -24,12 +24,13 @@ from decimal import Decimal
 from typing import Any, Final
 
 from tfjsonpath import MapStep, SliceStep, Step
-from tfjsonpath._jsontypes import is_array, is_object
+from tfjsonpath.internal import is_array, is_object
 
 __all__ = [
     "SENSITIVE",
     "Marks",
     "Secrets",
+    "at_cut",
     "child_marks",
     "contains_sensitive",
     "marks_at",
@@ -302,7 +303,7 @@ _ELLIPSES: Final = ("...", "…")
 _ESCAPE_REACH: Final = 6
 
 
-def _at_cut(text: str, start: int, end: int) -> bool:
+def at_cut(text: str, start: int, end: int) -> bool:
     """Whether ``text[start:end]`` stands where a renderer may have cut or interrupted a value.
 
     Next to a quote, whitespace, a line end or an ellipsis on either side; or with an escape
@@ -326,7 +327,7 @@ class _Scanner:
     A whole piece (a rendering of a secret, or a line or word of it) is found wherever it stands. A
     fragment (a run of :data:`SUBSTRING_WINDOW` or more characters of a longer piece) counts only
     where a renderer could have cut the value: at a quote, whitespace, a line end or an ellipsis
-    on either side, or by an escape sequence (see :func:`_at_cut`). So ``hunter2-very-lo...`` is scrubbed, while an address that happens to
+    on either side, or by an escape sequence (see :func:`at_cut`). So ``hunter2-very-lo...`` is scrubbed, while an address that happens to
     share 8 characters with a secret (``azurerm_key_vault_secret`` and ``my-client_secret``) is not.
     """
 
@@ -384,12 +385,12 @@ class _Scanner:
             if run is not None and s <= run[1]:
                 run = (run[0], max(run[1], e))
                 continue
-            if run is not None and _at_cut(text, *run):
+            if run is not None and at_cut(text, *run):
                 found.append(run)
                 if first_only:
                     return found
             run = (s, e)
-        if run is not None and _at_cut(text, *run):
+        if run is not None and at_cut(text, *run):
             found.append(run)
         found.sort()
         return found

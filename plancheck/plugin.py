@@ -17,9 +17,9 @@ Example test::
 
 # pytest registers every hook and fixture found by name in this module, imported ones included.
 from ._plugin.hooks import (  # noqa: F401
-    _plancheck_documents,
     assert_plan,
     plan_checks,
+    plancheck_documents,
     pytest_addoption,
     pytest_assertrepr_compare,
     pytest_configure,

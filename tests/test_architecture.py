@@ -1,8 +1,18 @@
-"""The tree is the architecture: layers only import downward, and no module imports itself back.
+"""The tree is the architecture: layers only import downward, no module imports itself back, and no
+module reaches into another package's private parts.
 
-Every ``import``/``from ... import`` of every module of ``tfjsonpath`` and ``plancheck`` is read from
-the source (function-level imports too: an import moved into a function to dodge a cycle is still a
-cycle), resolved to the module it names, and checked against the layer order below.
+Every ``import``/``from ... import`` of every module of ``tfjsonpath``, ``plancheck`` and ``tools`` is
+read from the source (function-level imports too: an import moved into a function to dodge a cycle is
+still a cycle; and those under ``if TYPE_CHECKING:``: an annotation that needs the module back is a
+cycle as well), resolved to the module it names, and checked against the layer order below.
+
+Privacy: a module or name whose own name starts with one underscore belongs to the package that holds
+it. Modules of that package (and of its subpackages) may import it; no other module may. So
+``plancheck._checking`` may be used anywhere in ``plancheck`` (it is ``plancheck``'s), but
+``plancheck.knownvalue._base`` only inside ``plancheck.knownvalue``: what a package shares with the
+rest of the project it exports from its ``__init__`` or from a module without an underscore
+(``knownvalue/internal.py``, ``_terraform/providers/__init__.py``). ``tools/`` (maintenance scripts,
+not shipped) is white-box like ``tests/`` and exempt from this rule, not from the others.
 """
 
 from __future__ import annotations
@@ -18,23 +28,30 @@ ROOT = Path(__file__).resolve().parents[1]
 #: Lowest first. A module may import from its own layer and from every layer before it.
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("paths", ("tfjsonpath",)),
-    ("base", ("plancheck._errors", "plancheck._frozen", "plancheck._terraform", "plancheck._text")),
+    ("base", ("plancheck._errors", "plancheck._frozen", "plancheck._text")),
     ("redaction", ("plancheck._redact",)),
     ("loading", ("plancheck._loading",)),
     ("documents", ("plancheck._documents",)),
+    # Terraform outside the process: the binary (_terraform/__init__) and the providers it plugs in, served
+    # here (providers/: gRPC server, reattach, protocol pieces; mock/: mock providers), below every user.
+    ("terraform", ("plancheck._terraform",)),
     ("matchers", ("plancheck.knownvalue", "plancheck.compare", "plancheck.tfversion")),
     ("checking", ("plancheck._checking",)),
-    ("checks", ("plancheck._checks", "plancheck.statecheck", "plancheck.querycheck", "plancheck.tfconfig",
+    ("checks", ("plancheck._planchecks", "plancheck.statecheck", "plancheck.querycheck", "plancheck.tfconfig",
                 "plancheck.snapshot")),
     ("public face", ("plancheck.__init__",)),
     ("acceptance", ("plancheck.acceptance",)),
     ("front ends", ("plancheck.cli", "plancheck._plugin", "plancheck.plugin", "plancheck.__main__")),
+    ("tools", ("tools",)),
 ]
+
+#: plancheck/ holds at most this many rooms: top-level modules and packages, dunder modules aside (#13, #26).
+MAX_ROOMS = 20
 
 
 def _modules() -> dict[str, Path]:
     found: dict[str, Path] = {}
-    for package in ("tfjsonpath", "plancheck"):
+    for package in ("tfjsonpath", "plancheck", "tools"):
         for path in sorted((ROOT / package).rglob("*.py")):
             parts = list(path.relative_to(ROOT).with_suffix("").parts)
             if parts[-1] == "__init__" and len(parts) > 1 and parts[:-1] != ["plancheck"]:
@@ -74,39 +91,72 @@ def _target(name: str) -> str | None:
     return None
 
 
-def _runtime_nodes(tree: ast.AST) -> Iterator[ast.AST]:
-    """Every node, except those under ``if TYPE_CHECKING:`` (annotations only: they never run)."""
-    stack = [tree]
-    while stack:
-        node = stack.pop()
-        yield node
-        for child in ast.iter_child_nodes(node):
-            if isinstance(child, ast.If) and isinstance(child.test, ast.Name) and child.test.id == "TYPE_CHECKING":
-                stack.extend(child.orelse)
-                continue
-            stack.append(child)
+_PROJECT = ("tfjsonpath", "plancheck", "tools")
 
 
-def imports(module: str) -> Iterator[tuple[int, str]]:
-    """(line, imported module) for every import of ``module`` that names a module of this project."""
+def imported_names(module: str) -> Iterator[tuple[int, str]]:
+    """(line, dotted name) for every import in ``module`` of this project, ``if TYPE_CHECKING:`` ones included.
+
+    ``import a.b`` gives ``a.b``; ``from a.b import c`` gives ``a.b.c`` (a module or a name of ``a.b``).
+    """
     path = MODULES[module]
     package = _package_of(module, path)
-    for node in _runtime_nodes(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.Import):
-            for alias in node.names:
-                target = _target(alias.name)
-                if target is not None:
-                    yield node.lineno, target
+            names = [alias.name for alias in node.names]
         elif isinstance(node, ast.ImportFrom):
             if node.level:
                 base = package.split(".")[: len(package.split(".")) - (node.level - 1)]
                 stem = ".".join(base + ([node.module] if node.module else []))
             else:
                 stem = node.module or ""
-            for alias in node.names:
-                target = _target(f"{stem}.{alias.name}") if f"{stem}.{alias.name}" in MODULES else _target(stem)
-                if target is not None and target != module:
-                    yield node.lineno, target
+            names = [f"{stem}.{alias.name}" for alias in node.names]
+        else:
+            continue
+        for name in names:
+            if name.split(".")[0] in _PROJECT:
+                yield node.lineno, name
+
+
+def imports(module: str) -> Iterator[tuple[int, str]]:
+    """(line, imported module) for every import of ``module`` that names a module of this project."""
+    for line, name in imported_names(module):
+        target = _target(name)
+        if target is not None and target != module:
+            yield line, target
+
+
+def private_owner(name: str) -> str | None:
+    """The package a dotted name is private to: the one holding its first underscore part; None if public.
+
+    >>> private_owner("plancheck.knownvalue._base.Check"), private_owner("plancheck._checking.run")
+    ('plancheck.knownvalue', 'plancheck')
+    >>> private_owner("plancheck.acceptance._stepfailure._StepFailure"), private_owner("plancheck.knownvalue.Check")
+    ('plancheck.acceptance', None)
+    >>> private_owner("plancheck._plugin.hooks._documents")
+    'plancheck._plugin'
+    """
+    parts = name.split(".")
+    owner = None
+    for i, part in enumerate(parts):
+        if part.startswith("_") and not part.startswith("__"):
+            holder = ".".join(parts[:i])
+            # A private name of a module belongs to the module's package, as a private module does;
+            # the deepest private part decides (``_plugin.hooks._x`` is ``_plugin``'s, not ``plancheck``'s).
+            owner = holder if holder not in MODULES or MODULES[holder].name == "__init__.py" else holder.rpartition(".")[0]
+    return owner
+
+
+def private_imports(module: str) -> list[str]:
+    """``file:line: name`` for every import in ``module`` of another package's private module or name."""
+    path = MODULES[module]
+    package = _package_of(module, path)
+    found = []
+    for line, name in imported_names(module):
+        owner = private_owner(name)
+        if owner is not None and not (package == owner or package.startswith(owner + ".")):
+            found.append(f"{path.relative_to(ROOT)}:{line}: {name} (private to {owner})")
+    return found
 
 
 GRAPH = {module: sorted({target for _, target in imports(module)}) for module in MODULES}
@@ -171,6 +221,52 @@ def test_no_import_cycles() -> None:
     assert _cycles() == []
 
 
+def test_no_module_imports_another_packages_private_parts() -> None:
+    offenders = [hit for module in sorted(MODULES) if not module.startswith("tools") for hit in private_imports(module)]
+    assert offenders == [], "\n".join(offenders)
+
+
+@pytest.mark.parametrize(
+    ("importer", "source", "offends"),
+    [
+        pytest.param("plancheck._checking.each", "from ..knownvalue._base import Check", True, id="sibling-private-module"),
+        pytest.param("plancheck._checking.each", "from ..knownvalue.internal import Check", False, id="internal-module"),
+        pytest.param("plancheck._checking.each", "from .._redact import Secrets", False, id="own-top-package-private"),
+        pytest.param("plancheck.snapshot._secrets", "from .._redact import _at_cut", False, id="top-package-private-name"),
+        pytest.param("plancheck.cli._run", "from ..snapshot._api import build", True, id="private-module"),
+        pytest.param("plancheck.acceptance._caserun", "from ._stepfailure import _StepFailure", False, id="same-package-name"),
+        pytest.param("plancheck.plugin", "from ._plugin.hooks import _plancheck_documents", True, id="private-name-below"),
+        pytest.param("plancheck.acceptance._caserun", "import plancheck._terraform.providers._serve", True,
+                     id="plain-import"),
+        pytest.param("plancheck.cli._run", "if TYPE_CHECKING:\n    from ..compare._render import x", True,
+                     id="type-checking-counts"),
+    ],
+)
+def test_the_privacy_rule(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, importer: str, source: str, offends: bool
+) -> None:
+    fake = tmp_path / "fake.py"
+    fake.write_text(source + "\n", encoding="utf-8")
+    monkeypatch.setitem(MODULES, importer, fake)
+    monkeypatch.setattr(f"{__name__}.ROOT", tmp_path)
+    assert bool(private_imports(importer)) is offends
+
+
+def rooms() -> list[str]:
+    """plancheck's top-level modules and packages, dunder modules (``__init__``, ``__main__``) aside."""
+    found = []
+    for entry in sorted((ROOT / "plancheck").iterdir()):
+        name = entry.stem if entry.suffix == ".py" else entry.name
+        if name.startswith("__") or not (entry.suffix == ".py" or (entry / "__init__.py").is_file()):
+            continue
+        found.append(name)
+    return found
+
+
+def test_plancheck_keeps_to_its_rooms() -> None:
+    assert len(rooms()) <= MAX_ROOMS, rooms()
+
+
 def test_every_module_has_a_layer() -> None:
     assert sorted(m for m in MODULES if _layer(m) < 0) == []
 
@@ -195,7 +291,7 @@ def test_the_cycle_finder_finds_cycles(
 #: A session that uses no fixture or option of the plugin imports none of these (#26: the plugin must
 #: not tax every pytest session of a project that merely has the package installed).
 NOT_IN_A_PLAIN_SESSION = ("plancheck.acceptance", "plancheck.cli", "plancheck.tfconfig", "plancheck._loading",
-                          "plancheck._documents", "plancheck._checks", "plancheck.knownvalue", "plancheck.snapshot")
+                          "plancheck._documents", "plancheck._planchecks", "plancheck.knownvalue", "plancheck.snapshot")
 
 
 def test_a_plain_pytest_session_imports_no_heavy_module(pytester: pytest.Pytester) -> None:
@@ -215,3 +311,14 @@ def test_a_plain_pytest_session_imports_no_heavy_module(pytester: pytest.Pyteste
     heavy = [n for n in names if n.startswith(NOT_IN_A_PLAIN_SESSION)]
     assert heavy == []
     assert len(names) <= 15, names
+
+
+@pytest.mark.parametrize("module", ["plancheck._terraform.mock", "plancheck._terraform.providers"])
+def test_providers_import_without_their_users(module: str) -> None:
+    """The CLI's mock-plan imports the providers alone: nothing in them may need the runner imported first."""
+    import subprocess
+    import sys
+
+    code = f"import sys, {module}; print(sorted(m for m in sys.modules if m.startswith(('plancheck.acceptance', 'plancheck.cli'))))"
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=False)
+    assert (result.returncode, result.stderr, result.stdout.strip()) == (0, "", "[]")

@@ -38,7 +38,7 @@ from plancheck import (
 )
 from plancheck import knownvalue as kv
 from plancheck import statecheck as sc
-from plancheck._checks import ExpectEachKnownValue
+from plancheck._planchecks import ExpectEachKnownValue
 from plancheck.querycheck import ExpectIdentity, ExpectResourceKnownValues, KnownValueCheck, QueryOutput
 from tfjsonpath import New
 

@@ -40,11 +40,12 @@ from plancheck import (
     compare,
     revealing_sensitive,
 )
-from plancheck import _checks as checks_module
+from plancheck import _planchecks as checks_module
 from plancheck import knownvalue as kv
 from plancheck import statecheck as sc
 from plancheck import tfconfig as tc
-from plancheck._checks import (
+from plancheck._documents.state import State
+from plancheck._planchecks import (
     DeferredReason,
     ExpectActionCounts,
     ExpectCount,
@@ -77,7 +78,6 @@ from plancheck._checks import (
     ResourceAction,
     assert_plan,
 )
-from plancheck._documents.state import State
 from plancheck._redact import Secrets
 from tfjsonpath import New, Path
 

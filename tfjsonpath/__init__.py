@@ -16,9 +16,9 @@ parses back.
 True
 """
 
-from ._errors import PathNotFoundError, PathSyntaxError, TfJsonPathError
+from ._errors import PathSyntaxError, TfJsonPathError
 from ._jsontypes import describe_json_type
-from ._path import New, Path
+from ._path import New, Path, PathNotFoundError
 from ._steps import MapStep, SliceStep, Step
 from ._traverse import Traverse, traverse
 from ._walk import leaves, walk

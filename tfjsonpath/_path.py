@@ -5,11 +5,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any, final, overload
 
-from ._resolve import resolve
+from ._errors import TfJsonPathError
+from ._jsontypes import describe_json_type, is_array, is_object, plural
 from ._steps import MapStep, SliceStep, Step, checked_index, checked_key
 from ._text import parse_steps, render_steps
 
-__all__ = ["New", "Path"]
+__all__ = ["New", "Path", "PathNotFoundError", "resolve"]
 
 # Python never returns -1 from hash(), so it can mark "not computed yet".
 _UNHASHED = -1
@@ -309,3 +310,141 @@ def New(first_step: str | int) -> Path:  # Go's name, kept for line-by-line port
     TypeError: New() first_step must be a str (map key) or an int (slice index), got float
     """
     return Path._from_steps((_step_for(first_step, "New() first_step"),))
+
+
+# -- resolving a path, and its error (here, beside Path, which both name) -------------------------
+
+
+class PathNotFoundError(TfJsonPathError, LookupError):
+    """A Path does not lead to a value in a document.
+
+    The message starts with the wording of Go's tfjsonpath (``go_message``), then
+    says precisely what went wrong (``detail``). It names JSON types, never values:
+    values may be secrets. ``step_index`` counts from 0; the message's "step N"
+    counts from 1.
+
+    >>> from tfjsonpath import New
+    >>> try:
+    ...     New("a").AtMapKey("b").traverse({"a": [1]})
+    ... except PathNotFoundError as e:
+    ...     print(e)
+    ...     print(e.step_index, e.step, e.found, e.reached.to_text(), sep=" | ")
+    path not found: cannot convert object at MapStep a.b to map[string]any; expected an object for key 'b' at step 2 of a["b"], found an array of 1 element
+    1 | MapStep('b') | an array of 1 element | a
+    """
+
+    path: Path
+    step_index: int
+    step: Step
+    found: str
+    go_message: str
+    detail: str
+
+    def __init__(
+        self, *, path: Path, step_index: int, step: Step, found: str, go_message: str, detail: str
+    ) -> None:
+        self.path = path
+        self.step_index = step_index
+        self.step = step
+        self.found = found
+        self.go_message = go_message
+        self.detail = detail
+        super().__init__(f"{go_message}; {detail}")
+
+    @property
+    def reached(self) -> Path:
+        """The longest prefix of ``path`` that exists: where ``step`` was tried.
+
+        >>> from tfjsonpath import New
+        >>> try:
+        ...     New("a").AtSliceIndex(5).AtMapKey("b").traverse({"a": [1]})
+        ... except PathNotFoundError as e:
+        ...     e.reached.to_text()
+        'a'
+        """
+        return self.path[: self.step_index]
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (
+            _rebuild_not_found,
+            (self.path, self.step_index, self.step, self.found, self.go_message, self.detail),
+        )
+
+
+# Tracebacks name the error by the module users import it from.
+PathNotFoundError.__module__ = "tfjsonpath"
+
+
+def _rebuild_not_found(
+    path: Path, step_index: int, step: Step, found: str, go_message: str, detail: str
+) -> PathNotFoundError:
+    return PathNotFoundError(
+        path=path, step_index=step_index, step=step, found=found, go_message=go_message, detail=detail
+    )
+
+
+def resolve(document: Any, path: Path) -> Any:
+    """The value at ``path`` in ``document``, or PathNotFoundError naming the step (see :func:`tfjsonpath.traverse`).
+
+    >>> from tfjsonpath import New
+    >>> resolve({"a": [1, 2]}, New("a").AtSliceIndex(0))
+    1
+    """
+    current = document
+    for i, step in enumerate(path.steps):
+        if isinstance(step, MapStep):
+            key = step.key
+            if is_object(current):
+                # `in` first: a Mapping's __getitem__ may insert (defaultdict) or compute a default.
+                if key in current:
+                    current = current[key]
+                    continue
+                raise _not_found(
+                    path,
+                    i,
+                    current,
+                    f"specified key {key} not found in map at {path[: i + 1]}",
+                    f"key {key!r} missing at step {i + 1} of {path.to_text()}; "
+                    f"the map has {plural(len(current), 'key')}",
+                )
+            raise _not_found(
+                path,
+                i,
+                current,
+                f"cannot convert object at MapStep {path[: i + 1]} to map[string]any",
+                f"expected an object for key {key!r} at step {i + 1} of {path.to_text()}, "
+                f"found {describe_json_type(current)}",
+            )
+        index = step.index
+        if is_array(current):
+            if index < len(current):
+                current = current[index]
+                continue
+            raise _not_found(
+                path,
+                i,
+                current,
+                f"SliceStep index {path[: i + 1]} is out of range with slice length {len(current)}",
+                f"index {index} out of range at step {i + 1} of {path.to_text()}; "
+                f"the array has {plural(len(current), 'element')}",
+            )
+        raise _not_found(
+            path,
+            i,
+            current,
+            f"cannot convert object at SliceStep {path[: i + 1]} to []any",
+            f"expected an array for index {index} at step {i + 1} of {path.to_text()}, "
+            f"found {describe_json_type(current)}",
+        )
+    return current
+
+
+def _not_found(path: Path, step_index: int, found: Any, go_reason: str, detail: str) -> PathNotFoundError:
+    return PathNotFoundError(
+        path=path,
+        step_index=step_index,
+        step=path.steps[step_index],
+        found=describe_json_type(found),
+        go_message=f"path not found: {go_reason}",
+        detail=detail,
+    )

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ._path import Path
-from ._resolve import resolve
+from ._path import Path, resolve
 
 __all__ = ["Traverse", "traverse"]
 

@@ -25,18 +25,11 @@ import tempfile
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+from .examples import example_dir
+
 __all__ = ["STEPS", "example_dir", "main"]
 
 _TIMEOUT = 300.0
-
-
-def example_dir() -> Path:
-    """The bundled example configuration (``examples/null`` of the source tree).
-
-    >>> (example_dir() / "main.tf").is_file()
-    True
-    """
-    return Path(__file__).resolve().parents[1] / "examples" / "null"
 
 
 def _show(argv: Sequence[str]) -> None:

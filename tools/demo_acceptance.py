@@ -41,7 +41,7 @@ def run_acceptance_demo(terraform: Path, cli_config: Path, work_dir: Path) -> in
         TestStep,
     )
 
-    from .demo import example_dir
+    from .examples import example_dir
 
     config = (example_dir() / "main.tf").read_text(encoding="utf-8")
     secret = {"db_password": Sensitive("s3cr3t-from-the-demo")}

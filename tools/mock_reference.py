@@ -40,7 +40,7 @@ ROOT: Final = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:  # run as a script: the checkout's plancheck, not an installed one
     sys.path.insert(0, str(ROOT))
 
-from plancheck.acceptance._mock._schema import (  # noqa: E402
+from plancheck._terraform.mock._schema import (  # noqa: E402
     Attribute,
     Block,
     ProviderSchema,
@@ -622,8 +622,8 @@ def replay(module: Module, scenario: Scenario, seed: int = 0) -> dict[str, Answe
     """Our mock's answers, by instance address, calling it by the protocol as Terraform does for a create."""
     import msgpack  # type: ignore[import-untyped]
 
+    from plancheck._terraform.providers import load_grpc
     from plancheck.acceptance import MockProvider
-    from plancheck.acceptance._providers import load_grpc
 
     source = module.source
     options: dict[str, Any] = {"seed": seed, "override_during": scenario.override_during}

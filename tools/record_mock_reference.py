@@ -107,8 +107,8 @@ def _run(terraform: str, args: list[str], cwd: Path, env: dict[str, str]) -> sub
 
 def run_terraform_test(source: Source, module: Module, terraform: str) -> tuple[str, list[dict[str, Any]]]:
     """``terraform test -verbose -json`` on the source's module: Terraform's version and its JSON messages."""
+    from plancheck._terraform.providers import ProviderServer
     from plancheck.acceptance import MockProvider
-    from plancheck.acceptance._providers import ProviderServer
 
     work = Path(tempfile.mkdtemp(prefix="tfpc-mockref-"))
     try:

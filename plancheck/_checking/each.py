@@ -28,7 +28,7 @@ from tfjsonpath import MapStep, Path, SliceStep, Step
 from .._documents.resolve import ResolvedValue, ValueStatus
 from .._errors import CheckFailure, PlanCheckWarning
 from .._redact import Secrets, sensitive_shown
-from ..knownvalue._base import Check, Ctx, first_failure
+from ..knownvalue.internal import Check, Ctx, first_failure
 from .match import match_resolved
 from .messages import scrubbed_failure
 

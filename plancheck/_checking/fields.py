@@ -13,7 +13,7 @@ from typing import TypeVar
 from tfjsonpath import Path
 
 from .._frozen import FrozenValue
-from ..knownvalue._base import Check, require_check
+from ..knownvalue.internal import Check, require_check
 
 __all__ = [
     "checked_address",

@@ -15,7 +15,7 @@ from tfjsonpath import Path
 from .._documents.resolve import resolve_value
 from .._frozen import FrozenValue
 from .._redact import Secrets
-from ..knownvalue._base import Check, require_check
+from ..knownvalue.internal import Check, require_check
 from .fields import checked_address
 from .match import match_resolved
 from .messages import quote

@@ -1,7 +1,7 @@
 """Reading plan and state documents from files, streams, bytes or dicts, then validating them: one route.
 
 The result is a :class:`Loaded` document, which :mod:`plancheck._documents` wraps in a ``Plan``
-or a ``State``; this layer knows nothing of the models. A :class:`DocumentKind` says what
+or a ``State``; this layer knows nothing of the models. A :class:`LoadSpec` says what
 differs between the two: the error type and the validator. Large documents of both kinds are
 split and parsed lazily (plans by ``split`` or ``parallel``; states by ``split_state``, with
 msgspec only).
@@ -39,7 +39,7 @@ from .validate import (
 __all__ = [
     "PLAN",
     "STATE",
-    "DocumentKind",
+    "LoadSpec",
     "DocumentSource",
     "Loaded",
     "document",
@@ -57,7 +57,7 @@ LAZY_STATE_MIN_BYTES: Final = 1 << 20
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
-class DocumentKind:
+class LoadSpec:
     """What the route does differently for plans and states.
 
     >>> PLAN.noun, STATE.error.__name__, STATE.lazy
@@ -72,8 +72,8 @@ class DocumentKind:
     lazy: bool
 
 
-PLAN: Final = DocumentKind("plan", "load_plan", PlanFormatError, validate_plan, lazy=True)
-STATE: Final = DocumentKind("state", "load_state", StateFormatError, validate_state, lazy=True)
+PLAN: Final = LoadSpec("plan", "load_plan", PlanFormatError, validate_plan, lazy=True)
+STATE: Final = LoadSpec("state", "load_state", StateFormatError, validate_state, lazy=True)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -143,7 +143,7 @@ def _read_stream(
         raise error("$", exc.expected(what), found=exc.found, source=name) from None
 
 
-def document(kind: DocumentKind, parsed: Any, *, source: str | None = None, validation: str = "fast") -> Loaded:
+def document(kind: LoadSpec, parsed: Any, *, source: str | None = None, validation: str = "fast") -> Loaded:
     """Validate a parsed document of ``kind`` (not copied, never modified).
 
     >>> document(STATE, {"format_version": "1.0"}).source is None
@@ -207,7 +207,7 @@ def _state_from_bytes(data: bytes, source: str | None) -> Loaded | None:
     return Loaded(split.value, source)
 
 
-def _parse(kind: DocumentKind, box: list[bytes | str], source: str | None, validation: str, parser: str) -> Loaded:
+def _parse(kind: LoadSpec, box: list[bytes | str], source: str | None, validation: str, parser: str) -> Loaded:
     check_mode(validation)
     which = resolve_parser(parser)
     text = box[0]
@@ -231,7 +231,7 @@ def _parse(kind: DocumentKind, box: list[bytes | str], source: str | None, valid
 
 
 def parse_text(
-    kind: DocumentKind, text: str | bytes, *, source: str | None = None, validation: str = "fast", parser: str = "auto"
+    kind: LoadSpec, text: str | bytes, *, source: str | None = None, validation: str = "fast", parser: str = "auto"
 ) -> Loaded:
     """Parse JSON text and validate it as a document of ``kind``.
 
@@ -248,7 +248,7 @@ def parse_text(
 
 
 def read(
-    kind: DocumentKind,
+    kind: LoadSpec,
     source: DocumentSource,
     *,
     validation: str = "fast",

@@ -21,8 +21,8 @@ from .._terraform import (
     TerraformNotFoundError,
     discover_terraform,
 )
-from ..acceptance._leftovers import default_leftovers_dir
-from ..acceptance._runner import DEFAULT_TIMEOUT, AcceptanceRunner
+from ..acceptance import AcceptanceRunner
+from ..acceptance.internal import DEFAULT_TIMEOUT, default_leftovers_dir
 from .gate import NOT_FOUND as _NOT_FOUND
 from .gate import (
     REQUIRE_E2E_ENV,

@@ -20,8 +20,8 @@ __all__ = ["AssertPlan", "PlanChecks"]
 def _run_plan_checks(plan: Plan, checks: tuple[Any, ...]) -> None:
     __tracebackhide__ = True
     # Imported on use: pytest imports the plugin for every session, also those that check no plan.
-    from .._checks import assert_plan
     from .._errors import CheckFailedError
+    from .._planchecks import assert_plan
 
     try:
         assert_plan(plan, *checks)

@@ -21,7 +21,7 @@ from .gate import configure_tf_acc, report_header
 from .options import (
     PLAN,
     STATE,
-    DocumentKind,
+    DocumentOption,
     add_markers,
     add_options,
     resolve_document_path,
@@ -43,6 +43,7 @@ if TYPE_CHECKING:
 __all__ = [
     "assert_plan",
     "plan_checks",
+    "plancheck_documents",
     "pytest_addoption",
     "pytest_assertrepr_compare",
     "pytest_configure",
@@ -250,13 +251,15 @@ def pytest_assertrepr_compare(config: pytest.Config, op: str, left: object, righ
 # -- fixtures ------------------------------------------------------------------------------------
 
 
-@pytest.fixture(scope="session")
-def _plancheck_documents(pytestconfig: pytest.Config) -> SessionDocuments:
+# Registered as "_plancheck_documents" (a fixture no test is meant to ask for), named without the underscore here
+# so that plugin.py may import it.
+@pytest.fixture(scope="session", name="_plancheck_documents")
+def plancheck_documents(pytestconfig: pytest.Config) -> SessionDocuments:
     """The session's document caches (one per pytest process: nothing is shared between xdist workers)."""
     return pytestconfig.stash[_DOCUMENTS]
 
 
-def _document(request: pytest.FixtureRequest, cache: DocumentCache[Any], kind: DocumentKind) -> Any:
+def _document(request: pytest.FixtureRequest, cache: DocumentCache[Any], kind: DocumentOption) -> Any:
     from .._errors import DocumentFormatError
 
     # Function-scoped fixtures only: the requesting node is always the test item.

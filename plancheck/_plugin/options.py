@@ -16,7 +16,7 @@ import pytest
 
 __all__ = [
     "DOCUMENT_KINDS",
-    "DocumentKind",
+    "DocumentOption",
     "resolve_document_path",
     "show_sensitive",
     "terraform_binary",
@@ -24,7 +24,7 @@ __all__ = [
 
 
 @dataclass(frozen=True, slots=True)
-class DocumentKind:
+class DocumentOption:
     """One kind of document a fixture loads: its marker, CLI option and ini key share one name.
 
     >>> PLAN.option, PLAN.marker, PLAN.ini
@@ -55,8 +55,8 @@ class DocumentKind:
         return "--" + self.name.replace("_", "-")
 
 
-PLAN: Final = DocumentKind("tf_plan", "plan")
-STATE: Final = DocumentKind("tf_state", "state")
+PLAN: Final = DocumentOption("tf_plan", "plan")
+STATE: Final = DocumentOption("tf_state", "state")
 DOCUMENT_KINDS: Final = (PLAN, STATE)
 
 SHOW_SENSITIVE_INI: Final = "tf_show_sensitive"
@@ -158,7 +158,7 @@ def _marker_path(node: pytest.Item, marker_name: str) -> Path | None:
     return Path(os.fspath(marker.args[0]))
 
 
-def resolve_document_path(node: pytest.Item, kind: DocumentKind) -> tuple[Path, str] | None:
+def resolve_document_path(node: pytest.Item, kind: DocumentOption) -> tuple[Path, str] | None:
     """The document path for ``node`` and where it came from (marker, option or ini), or None.
 
     >>> from types import SimpleNamespace

@@ -41,7 +41,7 @@ def explain_plan_snapshot(left: object, right: object) -> list[str] | None:
         return None
     if not str(result.snapshot_location).endswith(_FILE_SUFFIX) or not isinstance(result.asserted_data, str):
         return None
-    from ..snapshot._compare import compare_texts
+    from ..snapshot.internal import compare_texts
 
     lines = [head]
     recalled = result.recalled_data

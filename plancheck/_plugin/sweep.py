@@ -109,7 +109,7 @@ def destroy_leftovers(session: pytest.Session) -> bool:
         return False
     from ..acceptance import TerraformNotFoundError
     from ..acceptance import destroy_leftovers as destroy
-    from ..acceptance._leftovers import LEFTOVERS_ENV, default_leftovers_dir
+    from ..acceptance.internal import LEFTOVERS_ENV, default_leftovers_dir
     from .acceptance import requested_terraform
 
     reporter = config.pluginmanager.get_plugin("terminalreporter")

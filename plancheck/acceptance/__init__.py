@@ -39,16 +39,8 @@ True
 """
 
 from .._terraform import TerraformBinary, TerraformNotFoundError, discover_terraform
-from . import config as config
-from . import echoprovider as echoprovider
-from ._case import ConfigPlanChecks, ImportPlanChecks, RefreshPlanChecks, Sensitive, TestCase, TestStep
-from ._diagnostics import ExpectDiagnostic
-from ._errors import AcceptanceError, Stage, TestDefinitionError
-from ._leftoverrun import destroy_leftovers
-from ._leftovers import Leftover, LeftoverResult, find_leftovers
-from ._mock import MockCall, MockProvider, MockSchemaError
-from ._options import AdditionalCLIOptions, ApplyOptions, ImportStateKind, PlanOptions
-from ._providers import (
+from .._terraform.mock import MockCall, MockProvider, MockSchemaError
+from .._terraform.providers import (
     ExternalProviders,
     ProviderServer,
     ProviderServerError,
@@ -56,6 +48,14 @@ from ._providers import (
     ReattachConfig,
     ReattachProvider,
 )
+from . import config as config
+from . import echoprovider as echoprovider
+from ._case import ConfigPlanChecks, ImportPlanChecks, RefreshPlanChecks, Sensitive, TestCase, TestStep
+from ._diagnostics import ExpectDiagnostic
+from ._errors import AcceptanceError, Stage, TestDefinitionError
+from ._leftoverrun import destroy_leftovers
+from ._leftovers import Leftover, LeftoverResult, find_leftovers
+from ._options import AdditionalCLIOptions, ApplyOptions, ImportStateKind, PlanOptions
 from ._runner import AcceptanceRunner
 from ._sweep import (
     AddTestSweepers,

@@ -17,11 +17,11 @@ from types import MappingProxyType
 from typing import Any, ClassVar
 
 from .._redact import number_text
+from .._terraform.providers import normalize_providers
 from ._diagnostics import allowances, check_attribute_sources, expectations
 from ._errors import TestDefinitionError
 from ._initialstate import InitialState, read_initial_state
 from ._options import AdditionalCLIOptions, ImportStateKind
-from ._providers._factory import normalize_providers
 
 __all__ = [
     "ConfigPlanChecks",

@@ -18,7 +18,7 @@ import sys
 from collections.abc import Callable, Mapping
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final
 
 from .._documents.sensitive import collect_plan_secrets, collect_state_secrets
 from .._documents.state import State, load_state
@@ -26,27 +26,28 @@ from .._errors import DocumentFormatError
 from .._loading.jsontext import loads_exact
 from .._redact import Secrets
 from .._terraform import CommandResult, run_command
+from .._terraform.providers import (
+    PlanNotSettled,
+    ProviderServerError,
+    ProvidersNotInstalledError,
+    settled_plan,
+)
 from ..querycheck import QueryFormatError, QueryOutput
 from ._case import TestCase, TestStep
 from ._checks import plan_check_failures, state_check_failures
 from ._diagjson import Reading
 from ._errors import AcceptanceError, Stage, TestDefinitionError
 from ._importstate import call_check
-from ._importstep import _ImportStep
 from ._initialstate import InitialState, StateInTheWay, declared_resources, resource_of, write_initial_state
 from ._leftovers import keep_leftover
 from ._plans import planned_changes
-from ._providers._errors import ProviderServerError, ProvidersNotInstalledError
-from ._providers._passes import PlanNotSettled, settled_plan
-from ._providers._session import ProviderSession
+from ._provider_session import ProviderSession
 from ._query import QUERY_FILE, query_error_messages, query_refusal, query_result_failures
+from ._settings import RunSettings
 from ._stepdiags import JSON_COMMANDS, DiagnosticsFailure, StepDiagnostics
 from ._stepfailure import _format_output, _indent, _listing, _matches, _non_empty, _StepFailure
 from ._workdir import PLAN_FILE, Place, WorkingDirectory
 from .config import TestStepConfigRequest
-
-if TYPE_CHECKING:
-    from ._runner import AcceptanceRunner
 
 __all__ = ["ENV_PERSIST_WORKING_DIR", "ENV_REFRESH_AFTER_APPLY"]
 
@@ -61,18 +62,26 @@ def _print(text: str) -> None:
     sys.stdout.flush()
 
 
-class _CaseRun:
-    """The mutable progress of one case: kept apart from the runner, discarded when the case ends."""
+class CaseRun:
+    """The mutable progress of one case: kept apart from the runner, discarded when the case ends.
 
-    def __init__(self, runner: AcceptanceRunner, case: TestCase, root: Path) -> None:
-        self.runner = runner
+    ``settings`` are the runner's, read only; ``import_step`` runs an ``import_state`` step (the runner
+    hands in ``_importstep.run_import_step``, which drives this run: so this module needs not import it).
+    """
+
+    def __init__(
+        self, settings: RunSettings, case: TestCase, root: Path,
+        *, import_step: Callable[[CaseRun, TestStep], None] | None = None,
+    ) -> None:
+        self.settings = settings
         self.case = case
+        self.import_step = import_step
         self.wd = WorkingDirectory(root)
-        self.env = runner._environment(root)
-        settings = {**os.environ, **runner._env}
+        self.env = settings.environment(root)
+        environ = {**os.environ, **settings.env}
         # Go looks these up itself (os.LookupEnv / os.Getenv), whatever the command environment says.
-        self.refresh_after_apply = ENV_REFRESH_AFTER_APPLY in settings
-        self.persist = bool(settings.get(ENV_PERSIST_WORKING_DIR))
+        self.refresh_after_apply = ENV_REFRESH_AFTER_APPLY in environ
+        self.persist = bool(environ.get(ENV_PERSIST_WORKING_DIR))
         self.secrets = Secrets()
         self.add_secrets(Secrets(case.secrets))
         self.total = len(case.steps)
@@ -83,13 +92,13 @@ class _CaseRun:
         self.last_valid: TestStep | None = None
         # The configuration of the last config-mode step: what an import step without its own uses (Go's appliedCfg).
         self.applied_config: TestStep | None = None
-        self.log: Callable[[str], None] = _print if runner._echo else (lambda _text: None)
+        self.log: Callable[[str], None] = _print if settings.echo else (lambda _text: None)
         # Raw until the case ends: secrets found later in the case (in a plan, in a state) are scrubbed too.
         self.results: list[CommandResult] = []
         # Started on demand by write(), stopped by execute(): one socket directory per case (xdist-safe).
         # What the session reports (a provider's stop() failing, say) may echo a secret of the case.
         self.providers = ProviderSession(
-            platform=runner.terraform.platform, log=lambda text: self.log(self.secrets.scrub(text))
+            platform=settings.terraform.platform, log=lambda text: self.log(self.secrets.scrub(text))
         )
         self.providers.add_secrets(self.secrets)
         # The recorded state's addresses until the first plan is read: one the configuration lacks fails then.
@@ -102,23 +111,23 @@ class _CaseRun:
         providers: ProviderSession | None = getattr(self, "providers", None)
         if providers is not None:
             providers.add_secrets(found)  # a mock served in this process scrubs them from its recorded calls
-        if self.runner._share_secrets is not None and len(found):
-            self.runner._share_secrets(found)
+        if self.settings.share_secrets is not None and len(found):
+            self.settings.share_secrets(found)
 
     def publish(self) -> None:
         scrub = self.secrets.scrub
-        self.runner._commands.extend(replace(r, stdout=scrub(r.stdout), stderr=scrub(r.stderr)) for r in self.results)
+        self.settings.record(replace(r, stdout=scrub(r.stdout), stderr=scrub(r.stderr)) for r in self.results)
         self.results = []
 
     # -- commands -----------------------------------------------------------------------------
 
     def tf(self, stage: Stage, *args: str, ok: tuple[int, ...] = (0,), place: Place | None = None) -> CommandResult:
-        binary = self.runner.terraform
+        binary = self.settings.terraform
         cwd, env = (self.wd.root, self.env) if place is None else (place.wd.root, place.env)
         diagnostics = self.diagnostics if place is None and args[0] in JSON_COMMANDS else None
         if diagnostics is not None:
             args = diagnostics.arguments(args)
-        result = run_command((binary.path, *args), cwd=cwd, env=env, timeout=self.runner._timeout)
+        result = run_command((binary.path, *args), cwd=cwd, env=env, timeout=self.settings.timeout)
         reading = None
         if diagnostics is not None:
             # Shown as text from here on (log, errors, expect_error): the JSON itself never is.
@@ -142,7 +151,7 @@ class _CaseRun:
                     self.log(_indent(scrub(text)))
         name = os.path.basename(binary.path)
         if result.timed_out:
-            raise _StepFailure(stage, f"{name} {args[0]} timed out after {self.runner._timeout:g} s", result)
+            raise _StepFailure(stage, f"{name} {args[0]} timed out after {self.settings.timeout:g} s", result)
         if diagnostics is not None and reading is not None:
             self.check_warnings(stage, args[0], diagnostics, reading, result)
         if result.returncode not in ok:
@@ -153,7 +162,7 @@ class _CaseRun:
         self, stage: Stage, command: str, diagnostics: StepDiagnostics, reading: Reading, result: CommandResult
     ) -> None:
         """Fail on output that could not be read, then (``fail_on_warnings``) on a warning the step does not allow."""
-        name = os.path.basename(self.runner.terraform.path)
+        name = os.path.basename(self.settings.terraform.path)
         if reading.problems:
             raise _StepFailure(
                 stage, _listing(f"cannot read the output of {name} {command} -json (withheld)", list(reading.problems)), result
@@ -206,7 +215,7 @@ class _CaseRun:
         return document
 
     def settled_plan(self, stage: Stage, *extra: str, always_show: bool) -> tuple[CommandResult, Mapping[str, Any] | None]:
-        """A plan, made again while a mock served here learns which data source each read is (``_providers._passes``);
+        """A plan, made again while a mock served here learns which data source each read is (``plancheck._terraform.providers._passes``);
         its document when read (always, with ``always_show``)."""
         try:
             return settled_plan(
@@ -277,7 +286,7 @@ class _CaseRun:
 
     def resolve(self, step: TestStep) -> TestStep | None:
         """``step`` with its config functions called and relative paths made absolute; None without a configuration."""
-        request = TestStepConfigRequest(step_number=self.step_no, test_name=self.runner._test_name or "")
+        request = TestStepConfigRequest(step_number=self.step_no, test_name=self.settings.test_name or "")
         changes: dict[str, Any] = {}
         try:
             if callable(step.config):
@@ -297,7 +306,7 @@ class _CaseRun:
                         )
                 if value is not None:
                     path = Path(value)
-                    changes[name] = os.fspath(path if path.is_absolute() else self.runner._base_dir() / path)
+                    changes[name] = os.fspath(path if path.is_absolute() else self.settings.base_dir() / path)
             if not changes and step.config is None:
                 return None
             return replace(step, **changes)
@@ -450,11 +459,13 @@ class _CaseRun:
             )
 
     def run_import(self, step: TestStep) -> None:
-        _ImportStep(self, step).run()
+        if self.import_step is None:
+            raise AssertionError("CaseRun: an import_state step needs import_step=")  # the runner always hands one
+        self.import_step(self, step)
 
     def run_query(self, step: TestStep) -> None:
         """A ``query`` step (Go's ``testStepNewQuery``): write the query file, init, query, check."""
-        refusal = query_refusal(self.runner.terraform)
+        refusal = query_refusal(self.settings.terraform)
         if refusal is not None:
             raise _StepFailure(Stage.QUERY, refusal)
         # resolve() builds the step again, so TestStep refuses a config function's dict itself.
@@ -523,7 +534,7 @@ class _CaseRun:
         expected = step.expect_error
         assert expected is None or isinstance(expected, re.Pattern)
         error: AcceptanceError | None = None
-        diagnostics = self.diagnostics = StepDiagnostics.of(self.case, step, self.runner.terraform.path)
+        diagnostics = self.diagnostics = StepDiagnostics.of(self.case, step, self.settings.terraform.path)
         try:
             self.dispatch(step)
         except DiagnosticsFailure as failure:
@@ -633,13 +644,13 @@ class _CaseRun:
 
     def keep_leftover(self, failure: _StepFailure) -> str:
         """Keep the state and configuration of a case whose destroy failed; say where, and how to destroy them."""
-        root = self.runner._leftovers_root()
+        root = self.settings.leftovers_root()
         used = [p for p in (self.case.providers, *(s.providers for s in self.case.steps)) if p is not None]
         try:
             kept = keep_leftover(
-                root, self.wd.root, test_name=self.runner._test_name, terraform=self.runner.terraform,
-                cli_config=self.runner._cli_config, providers=used, reason=self.secrets.scrub(failure.reason),
-                secrets=self.secrets.ordered, base_dir=self.runner._base_dir(),
+                root, self.wd.root, test_name=self.settings.test_name, terraform=self.settings.terraform,
+                cli_config=self.settings.cli_config, providers=used, reason=self.secrets.scrub(failure.reason),
+                secrets=self.secrets.ordered, base_dir=self.settings.base_dir(),
             )
         except OSError as exc:
             return f"; resources may be left behind in {self.wd.root} (could not keep them: {exc.strerror or exc})"

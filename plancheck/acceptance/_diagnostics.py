@@ -34,6 +34,7 @@ from typing import Any, ClassVar, Final, Literal
 from tfjsonpath import Path
 
 from .._frozen import FrozenValue
+from .._terraform.providers import ProviderDiagnostic
 from ._errors import TestDefinitionError
 
 __all__ = [
@@ -107,22 +108,6 @@ def _text_matches(expected: Text | None, actual: str | None) -> bool:
     if isinstance(expected, str):
         return actual == expected
     return expected.search(actual) is not None
-
-
-@dataclass(frozen=True, slots=True)
-class ProviderDiagnostic:
-    """A diagnostic a provider served in this process returned, as the server saw it (with its attribute path).
-
-    >>> from tfjsonpath import New
-    >>> ProviderDiagnostic("warning", "Attribute deprecated", "use tags", "widget_thing", New("color")).attribute
-    Path(MapStep('color'))
-    """
-
-    severity: str
-    summary: str
-    detail: str
-    type_name: str
-    attribute: Path | None
 
 
 @dataclass(frozen=True, slots=True)

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import ClassVar
 
-from .._errors import TfCheckError, public
+from .._errors import TestDefinitionError, TfCheckError, public
 
 __all__ = ["AcceptanceError", "Stage", "TestDefinitionError"]
 
@@ -156,27 +155,3 @@ def _rebuild(
     return AcceptanceError(
         step, steps, Stage(stage), reason, command=command, exit_code=exit_code, output=output, also=also
     )
-
-
-@public("plancheck.acceptance")
-class TestDefinitionError(TfCheckError, TypeError, ValueError):
-    """A :class:`TestCase` or :class:`TestStep` was built with an argument it cannot use.
-
-    >>> str(TestDefinitionError("TestStep.plan_only", "expected a bool, got str"))
-    'TestStep.plan_only: expected a bool, got str'
-    """
-
-    __module__ = "plancheck.acceptance"
-    # Not a test class, even when imported into a test module.
-    __test__: ClassVar[bool] = False
-
-    where: str
-    problem: str
-
-    def __init__(self, where: str, problem: str) -> None:
-        self.where = where
-        self.problem = problem
-        super().__init__(f"{where}: {problem}")
-
-    def __reduce__(self) -> tuple[object, ...]:
-        return (type(self), (self.where, self.problem))

@@ -18,9 +18,9 @@ from ._stepfailure import _StepFailure
 from ._workdir import Place, WorkingDirectory
 
 if TYPE_CHECKING:
-    from ._caserun import _CaseRun
+    from ._caserun import CaseRun
 
-__all__ = ["IMPORT_BLOCK_FILE"]
+__all__ = ["IMPORT_BLOCK_FILE", "run_import_step"]
 
 #: Go's minimum versions for the import block kinds (``importStatePreconditions``).
 _IMPORT_BLOCK_MIN: Final = Version("1.5.0")
@@ -35,7 +35,7 @@ IMPORT_BLOCK_FILE: Final = "plancheck_import.tf"
 class _ImportStep:
     """An ``import_state`` step (Go's ``testStepNewImportState``): import, then check and verify."""
 
-    def __init__(self, run: _CaseRun, step: TestStep) -> None:
+    def __init__(self, run: CaseRun, step: TestStep) -> None:
         self.run_ = run
         self.step = step
         self.kind = step.import_state_kind
@@ -47,7 +47,7 @@ class _ImportStep:
 
     def preconditions(self) -> None:
         try:
-            version = Version(self.run_.runner.terraform.version)
+            version = Version(self.run_.settings.terraform.version)
         except VersionError:
             return  # an unreadable version was already reported by any version check; let Terraform decide
         if self.kind.resource_identity and version < _IDENTITY_MIN:
@@ -235,3 +235,8 @@ class _ImportStep:
                     f"importing resource {self.address}: expected identity values {identity}, got {new}",
                     result,
                 )
+
+
+def run_import_step(run: CaseRun, step: TestStep) -> None:
+    """Run the ``import_state`` step ``step`` of ``run`` (what the runner hands a case as ``import_step``)."""
+    _ImportStep(run, step).run()

@@ -9,6 +9,7 @@ import os
 import shutil
 import sys
 from collections.abc import Callable, Mapping
+from pathlib import Path
 from typing import Any
 
 from .._redact import Secrets
@@ -21,10 +22,10 @@ from .._terraform import (
     inspect_binary,
 )
 from ._case import TestCase, TestStep
-from ._caserun import _CaseRun
+from ._caserun import CaseRun
 from ._errors import Stage, TestDefinitionError
 from ._leftovers import Leftover, LeftoverResult, find_leftovers, kept_secrets, record_attempt
-from ._runner import DEFAULT_TIMEOUT, AcceptanceRunner
+from ._settings import DEFAULT_TIMEOUT, RunSettings
 from ._stepfailure import _StepFailure
 
 __all__ = ["destroy_leftovers"]
@@ -144,12 +145,13 @@ def _destroy_one(
     config = cli_config
     if config is None and (leftover.path / "cli.tfrc").is_file():
         config = leftover.path / "cli.tfrc"
-    runner = AcceptanceRunner(
-        binary, leftover.path, cli_config=config, timeout=timeout or DEFAULT_TIMEOUT, require_tf_acc=False,
+    settings = RunSettings(
+        binary if isinstance(binary, TerraformBinary) else inspect_binary(binary), leftover.path,
+        cli_config=None if config is None else Path(config), timeout=check_timeout(timeout or DEFAULT_TIMEOUT),
         echo=False,
     )
     case = TestCase(steps=[TestStep(config="")], providers=served or None)
-    run = _CaseRun(runner, case, leftover.path)
+    run = CaseRun(settings, case, leftover.path)
     # Before any command: a provider's error may echo a value of the kept state (its delete failing again).
     run.add_secrets(Secrets(kept_secrets(leftover.path)))
     log(f"[leftovers] destroying {leftover.path} (left by {leftover.test or 'an unnamed test'})")

@@ -33,7 +33,7 @@ from ._errors import TestDefinitionError
 from ._initialstate import STATE_FILE, read_initial_state, secret_leaves
 
 if TYPE_CHECKING:
-    from ._providers._factory import ProviderSet
+    from .._terraform.providers import ProviderSet
 
 __all__ = [
     "LEFTOVERS_ENV",

@@ -2,7 +2,8 @@
 
 :class:`AcceptanceRunner` holds the settings (binary, directories, environment, timeout) and
 checks the case's Terraform version requirements; each case's progress, commands and steps are
-``_caserun._CaseRun``'s, an import step is ``_importstep._ImportStep``'s.
+``_caserun.CaseRun``'s (handed the runner's :class:`~plancheck.acceptance._settings.RunSettings`), an
+import step is ``_importstep.ImportStep``'s.
 """
 
 from __future__ import annotations
@@ -11,7 +12,6 @@ import os
 import unittest
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Final
 
 from .._redact import Secrets
 from .._terraform import (
@@ -21,14 +21,14 @@ from .._terraform import (
     TerraformBinary,
     check_timeout,
     inspect_binary,
-    terraform_environment,
     tf_acc_set,
 )
 from ..tfversion import Version, VersionError, run_check
 from ._case import TestCase
-from ._caserun import ENV_PERSIST_WORKING_DIR, ENV_REFRESH_AFTER_APPLY, _CaseRun
+from ._caserun import ENV_PERSIST_WORKING_DIR, ENV_REFRESH_AFTER_APPLY, CaseRun
 from ._errors import AcceptanceError, Stage, TestDefinitionError
-from ._leftovers import default_leftovers_dir
+from ._importstep import run_import_step
+from ._settings import DEFAULT_TIMEOUT, RunSettings
 
 __all__ = [
     "DEFAULT_TIMEOUT",
@@ -40,10 +40,6 @@ __all__ = [
     "tf_acc_set",
 ]
 
-
-
-#: Seconds each command may take, unless the runner is given another timeout.
-DEFAULT_TIMEOUT: Final = 600.0
 
 
 class AcceptanceRunner:
@@ -79,21 +75,7 @@ class AcceptanceRunner:
     <AcceptanceRunner: Terraform 1.11.4 (/usr/bin/terraform) in /tmp/acc>
     """
 
-    __slots__ = (
-        "_base_dir_arg",
-        "_cases",
-        "_cli_config",
-        "_commands",
-        "_echo",
-        "_env",
-        "_leftovers_dir",
-        "_require_tf_acc",
-        "_share_secrets",
-        "_terraform",
-        "_test_name",
-        "_timeout",
-        "_work_dir",
-    )
+    __slots__ = ("_cases", "_commands", "_require_tf_acc", "_settings")
 
     def __init__(
         self,
@@ -116,33 +98,36 @@ class AcceptanceRunner:
             raise TestDefinitionError(
                 "AcceptanceRunner.require_tf_acc", f"expected a bool, got {type(require_tf_acc).__name__}"
             )
-        self._test_name = test_name
-        self._base_dir_arg = None if base_dir is None else Path(base_dir)
         self._require_tf_acc = require_tf_acc
-        self._leftovers_dir = None if leftovers_dir is None else Path(leftovers_dir)
-        self._terraform = terraform if isinstance(terraform, TerraformBinary) else inspect_binary(terraform)
-        self._work_dir = Path(work_dir)
-        self._cli_config = None if cli_config is None else Path(cli_config)
-        self._env = dict(env or {})
-        # Refused here, not at the first command: NaN, inf, 0, negatives, bools, non-numbers.
-        self._timeout = check_timeout(timeout)
-        self._echo = echo
-        self._share_secrets = share_secrets
         self._cases = 0
         self._commands: list[CommandResult] = []
+        self._settings = RunSettings(
+            terraform=terraform if isinstance(terraform, TerraformBinary) else inspect_binary(terraform),
+            work_dir=Path(work_dir),
+            cli_config=None if cli_config is None else Path(cli_config),
+            env=dict(env or {}),
+            # Refused here, not at the first command: NaN, inf, 0, negatives, bools, non-numbers.
+            timeout=check_timeout(timeout),
+            echo=echo,
+            share_secrets=share_secrets,
+            record=self._commands.extend,
+            test_name=test_name,
+            base_dir_arg=None if base_dir is None else Path(base_dir),
+            leftovers_dir=None if leftovers_dir is None else Path(leftovers_dir),
+        )
 
     def __repr__(self) -> str:
-        return f"<AcceptanceRunner: {self._terraform} in {self._work_dir}>"
+        return f"<AcceptanceRunner: {self._settings.terraform} in {self._settings.work_dir}>"
 
     @property
     def terraform(self) -> TerraformBinary:
         """The binary every command runs."""
-        return self._terraform
+        return self._settings.terraform
 
     @property
     def work_dir(self) -> Path:
         """The directory that holds one subdirectory per case run."""
-        return self._work_dir
+        return self._settings.work_dir
 
     @property
     def commands(self) -> tuple[CommandResult, ...]:
@@ -152,7 +137,7 @@ class AcceptanceRunner:
     @property
     def test_name(self) -> str | None:
         """The test's name, as config functions see it."""
-        return self._test_name
+        return self._settings.test_name
 
     def run(self, case: TestCase) -> None:
         """Run every step of ``case``, then destroy; raise :class:`AcceptanceError` on the first failure.
@@ -163,44 +148,28 @@ class AcceptanceRunner:
         __tracebackhide__ = True
         if not isinstance(case, TestCase):
             raise TestDefinitionError("AcceptanceRunner.run", f"expected a TestCase, got {type(case).__name__}")
-        if self._require_tf_acc and not (tf_acc_set() or tf_acc_set(self._env)):
+        if self._require_tf_acc and not (tf_acc_set() or tf_acc_set(self._settings.env)):
             raise unittest.SkipTest(TF_ACC_SKIP_MESSAGE)
         # Before anything else (pre_check, files, providers), as Go's TerraformVersionChecks.
-        _run_version_checks(case, self._terraform.version)
+        _run_version_checks(case, self._settings.terraform.version)
         root = Path(case.working_dir) if case.working_dir is not None else self._new_case_dir()
-        _CaseRun(self, case, root).execute()
+        CaseRun(self._settings, case, root, import_step=run_import_step).execute()
 
     def _new_case_dir(self) -> Path:
         """``case1``, ``case2``, ...: the next one no case has used, also another runner's on the same ``work_dir``."""
-        self._work_dir.mkdir(parents=True, exist_ok=True)
+        work_dir = self._settings.work_dir
+        work_dir.mkdir(parents=True, exist_ok=True)
         while True:
             self._cases += 1
-            root = self._work_dir / f"case{self._cases}"
+            root = work_dir / f"case{self._cases}"
             try:
                 root.mkdir()
             except FileExistsError:
                 continue
             return root
 
-    def _leftovers_root(self) -> Path:
-        return self._leftovers_dir if self._leftovers_dir is not None else default_leftovers_dir(self._base_dir())
-
     def _base_dir(self) -> Path:
-        return self._base_dir_arg if self._base_dir_arg is not None else Path.cwd()
-
-    # Used by _CaseRun: kept here so a case run cannot change the runner's settings.
-    def _environment(self, root: Path) -> dict[str, str]:
-        base = {**os.environ, **self._env}
-        fallback = None
-        user = base.get("TF_CLI_CONFIG_FILE")
-        if self._cli_config is None and user is not None and not os.path.isfile(user):
-            # Beside the case directories, not in one: a configuration directory holds only the step's files.
-            fallback = self._work_dir / "empty.tfrc"
-            fallback.parent.mkdir(parents=True, exist_ok=True)
-            fallback.write_text("", encoding="utf-8")
-        return terraform_environment(
-            base, data_dir=root / ".terraform", cli_config=self._cli_config, fallback_cli_config=fallback
-        )
+        return self._settings.base_dir()
 
 
 def _run_version_checks(case: TestCase, version: str) -> None:

@@ -1,7 +1,7 @@
 """A step's failure before it becomes an :class:`AcceptanceError`, and how its texts are laid out.
 
 Internal to the runner: a :class:`_StepFailure` keeps the raw, unredacted texts so that an
-``expect_error`` pattern sees what Terraform printed; ``_CaseRun.error`` scrubs them.
+``expect_error`` pattern sees what Terraform printed; ``CaseRun.error`` scrubs them.
 """
 
 from __future__ import annotations

@@ -24,6 +24,8 @@ import sys
 from collections.abc import Mapping, Sequence
 from typing import IO, TYPE_CHECKING, Any, NoReturn, TextIO, cast
 
+from ._io import Io, tool_version
+
 if TYPE_CHECKING:
     from ._registry import Signature
 
@@ -86,7 +88,7 @@ class _UsageError(Exception):
 
 class _Parser(argparse.ArgumentParser):
     # The streams --help is printed to: the run's own, not sys.stdout (so a write failure is reported).
-    streams: _Io | None = None
+    streams: Io | None = None
     # The whole command line being parsed: a command name counts only as its first argument.
     argv: Sequence[str] = ()
 
@@ -162,16 +164,7 @@ class _Commands(_SubParsers):
             namespace.args = command.parse_intermixed_args(values[1:])
 
 
-def _version() -> str:
-    try:
-        from importlib.metadata import version
-
-        return version("tfplancheck")
-    except Exception:  # running from a source tree without installed metadata
-        return "0+unknown"
-
-
-def _main_parser(streams: _Io | None = None) -> _Parser:
+def _main_parser(streams: Io | None = None) -> _Parser:
     parser = _Parser(
         prog="tfplancheck",
         description="Run plan checks against a Terraform/OpenTofu plan (JSON, or a binary plan file). "
@@ -209,7 +202,7 @@ def _main_parser(streams: _Io | None = None) -> _Parser:
     return parser
 
 
-def _command_parser(streams: _Io | None = None) -> _Parser:
+def _command_parser(streams: Io | None = None) -> _Parser:
     """The subcommands; a command line whose first argument names none is the main parser's."""
     parser = _Parser(prog="tfplancheck", add_help=False)
     parser.set_defaults(command=None)
@@ -360,26 +353,6 @@ def _guarded(stream: TextIO | None, name: str) -> TextIO:
     return cast(TextIO, _Guarded(stream, name))
 
 
-class _Io:
-    def __init__(self, stdout: TextIO, stderr: TextIO, stdin: IO[bytes] | None, environ: Mapping[str, str]) -> None:
-        self.stdout = stdout
-        self.stderr = stderr
-        self.stdin = stdin
-        self.environ = environ
-
-    def out(self, text: str) -> None:
-        if text:
-            self.stdout.write(text + "\n")
-
-    def fail(self, kind: str, message: str, json_mode: bool, hint: str = "") -> int:
-        from ._output import error_document, render_json
-
-        self.stderr.write(f"tfplancheck: error: {message}\n" + (f"{hint}\n" if hint else ""))
-        if json_mode:
-            self.out(render_json(error_document(kind, message, _version())))
-        return 2
-
-
 def _catalogue_lines(signatures: Sequence[Signature]) -> list[str]:
     lines = []
     for sig in signatures:
@@ -389,7 +362,7 @@ def _catalogue_lines(signatures: Sequence[Signature]) -> list[str]:
     return lines
 
 
-def _list_checks(io: _Io, json_mode: bool) -> int:
+def _list_checks(io: Io, json_mode: bool) -> int:
     from ._registry import default_registry
 
     registry = default_registry()
@@ -428,7 +401,7 @@ def _list_checks(io: _Io, json_mode: bool) -> int:
     return 0
 
 
-def _run_checks(args: argparse.Namespace, io: _Io) -> int:
+def _run_checks(args: argparse.Namespace, io: Io) -> int:
     from ._checksfile import ChecksFileError, load_checks_file, spec_from_flag
     from ._output import Style, render_json, render_text, results_document, use_colour
     from ._registry import default_registry
@@ -465,7 +438,7 @@ def _run_checks(args: argparse.Namespace, io: _Io) -> int:
         return io.fail(exc.kind, exc.message, json_mode)
     results = run_checks(specs, plan)
     if json_mode:
-        io.out(render_json(results_document(results, plan, _version()), plan.secrets))
+        io.out(render_json(results_document(results, plan, tool_version()), plan.secrets))
     else:
         style = Style(use_colour(io.stdout, io.environ, args.color))
         io.out(render_text(results, plan, style=style, quiet=args.quiet))
@@ -474,11 +447,11 @@ def _run_checks(args: argparse.Namespace, io: _Io) -> int:
     return 0 if all(r.ok for r in results) else 1
 
 
-def _query(args: argparse.Namespace, io: _Io) -> int:
+def _lookup(args: argparse.Namespace, io: Io) -> int:
     from tfjsonpath import Path, PathSyntaxError
 
+    from ._lookup import list_document, render_list, render_value_document, value_document
     from ._output import render_json
-    from ._query import list_document, render_list, render_value_document, value_document
     from ._run import CliError, read_plan
 
     json_mode = args.format == "json"
@@ -527,7 +500,7 @@ def run(
     >>> print(err.getvalue().strip())
     tfplancheck: error: no checks given: use --checks FILE or flags such as --unknown ADDRESS PATH; see --help
     """
-    io = _Io(_guarded(stdout, "standard output"), _guarded(stderr, "standard error"), stdin,
+    io = Io(_guarded(stdout, "standard output"), _guarded(stderr, "standard error"), stdin,
              os.environ if environ is None else environ)
     try:
         return _dispatch(list(argv), io)
@@ -538,7 +511,7 @@ def run(
         return 2
 
 
-def _dispatch(argv: list[str], io: _Io) -> int:
+def _dispatch(argv: list[str], io: Io) -> int:
     json_mode = _wants_json(argv)
     commands = _command_parser(io)
     commands.argv = argv
@@ -550,11 +523,11 @@ def _dispatch(argv: list[str], io: _Io) -> int:
     except SystemExit as exc:  # --help, printed
         return _exit_code(exc)
     if chosen.command == "query":
-        return _query(args, io)
+        return _lookup(args, io)
     if chosen.command == "mock-plan":
         from ._mock_plan import mock_plan
 
-        return mock_plan(args, io, _version)
+        return mock_plan(args, io, tool_version)
     if chosen.command == "destroy-leftovers":
         from ._leftovers import destroy_leftovers_command
 
@@ -572,7 +545,7 @@ def _dispatch(argv: list[str], io: _Io) -> int:
             return io.fail("usage", exc.message, False)
         return run_snapshot(args, io, max_bytes)
     if args.version:
-        io.out(f"tfplancheck {_version()}")
+        io.out(f"tfplancheck {tool_version()}")
         return 0
     if args.list_checks:
         return _list_checks(io, args.format == "json")

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, Final
 from ._hcl_tokens import hcl_tokens as _hcl_tokens
 
 if TYPE_CHECKING:
-    from ._command import _Io
+    from ._io import Io
 
 __all__ = ["MOCK_PLAN_HELP", "add_mock_plan_parser", "mock_plan"]
 
@@ -110,8 +110,8 @@ def _seconds(text: str) -> float:
 
 def _mocks(specs: Sequence[str], seed: str, environ: Any, defaults: Sequence[str] = ()) -> list[Any]:
     from .._loading.source import max_input_bytes
-    from ..acceptance._mock import MockProvider, MockSchemaError
-    from ..acceptance._providers import normalize_address
+    from .._terraform.mock import MockProvider, MockSchemaError
+    from .._terraform.providers import normalize_address
 
     try:
         # A schema file is read as a plan is: up to PLANCHECK_MAX_BYTES (of the command's environment), else 2 GiB.
@@ -371,7 +371,7 @@ def _identities(path: Path) -> frozenset[tuple[int, int]]:
 
 @contextlib.contextmanager
 def _served(mocks: Sequence[Any], directory: Path) -> Iterator[tuple[dict[str, str], list[Any]]]:
-    from ..acceptance._providers import (
+    from .._terraform.providers import (
         ProviderServer,
         ProviderServerError,
         ProvidersNotInstalledError,
@@ -408,9 +408,9 @@ def _terraform(given: str | None, environ: Any) -> str:
         raise _Failed("terraform", str(exc)) from None
 
 
-def _plan_json(args: argparse.Namespace, io: _Io, mocks: Sequence[Any]) -> str:
+def _plan_json(args: argparse.Namespace, io: Io, mocks: Sequence[Any]) -> str:
     from .._terraform import run_command, terraform_environment
-    from ..acceptance._providers._passes import PlanNotSettled, settled_plan
+    from .._terraform.providers import PlanNotSettled, settled_plan
 
     binary = _terraform(args.terraform, io.environ)
     variables = _variables(args.var)
@@ -418,7 +418,7 @@ def _plan_json(args: argparse.Namespace, io: _Io, mocks: Sequence[Any]) -> str:
     for name in var_files:
         if not os.path.isfile(name):
             raise _Failed("usage", f"--var-file {name}: no such file")
-    from ..acceptance._providers._serve import short_temp_dir
+    from .._terraform.providers import short_temp_dir
 
     root = short_temp_dir("tfpc-mock-")
     try:
@@ -472,15 +472,15 @@ def _failure(result: Any, servers: Sequence[Any], module: Path) -> str:
     return f"terraform {result.argv[1]} {how}:\n{detail}{extra}"
 
 
-def mock_plan(args: argparse.Namespace, io: _Io, version: Callable[[], str]) -> int:
+def mock_plan(args: argparse.Namespace, io: Io, version: Callable[[], str]) -> int:
     """Run ``mock-plan``; return the exit status (user errors reported in one message, never a traceback)."""
     from .._documents.plan import Plan
     from .._errors import DocumentFormatError
     from ..snapshot import SnapshotFormatError
     from ._checksfile import ChecksFileError, load_checks_file
+    from ._lookup import list_document, render_list
     from ._mock_secrets import input_secrets, plan_sensitive
     from ._output import Style, render_json, render_text, results_document, use_colour
-    from ._query import list_document, render_list
     from ._registry import default_registry
     from ._run import run_checks
     from ._snapshot import SnapshotUsageError, compare_snapshot

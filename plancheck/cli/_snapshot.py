@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 if TYPE_CHECKING:
     from .._documents.plan import Plan
-    from ._command import _Io
+    from ._io import Io
 
 __all__ = ["SNAPSHOT_HELP", "add_snapshot_arguments", "add_snapshot_parser", "compare_snapshot", "run_snapshot"]
 
@@ -74,7 +74,7 @@ def add_snapshot_parser(commands: Any, streams: object, byte_count: Callable[[st
 
 
 def _ignore(specs: Sequence[str]) -> list[Any]:
-    from ..snapshot._ignore import parse_ignore_spec
+    from ..snapshot.internal import parse_ignore_spec
 
     entries = []
     for spec in specs:
@@ -85,16 +85,14 @@ def _ignore(specs: Sequence[str]) -> list[Any]:
     return entries
 
 
-def compare_snapshot(plan: Plan, file: str, *, update: bool, ignore: Sequence[str], io: _Io,
+def compare_snapshot(plan: Plan, file: str, *, update: bool, ignore: Sequence[str], io: Io,
                      max_bytes: int | None = None) -> tuple[int, list[str]]:
     """Compare (or write) the snapshot of ``plan`` in ``file``: (exit status, lines to print).
 
     Raises :class:`SnapshotUsageError` for a bad ``--ignore`` or key, and
     :class:`plancheck.snapshot.SnapshotFormatError` for a file that is no snapshot.
     """
-    from ..snapshot._api import build, check_file
-    from ..snapshot._ignore import IgnoreSpec
-    from ..snapshot._key import resolve_key
+    from ..snapshot.internal import IgnoreSpec, build, check_file, resolve_key
 
     entries = _ignore(ignore)
     try:
@@ -116,7 +114,7 @@ def compare_snapshot(plan: Plan, file: str, *, update: bool, ignore: Sequence[st
     return 1, [*outcome.lines, f"{file}: the plan differs from its snapshot ({differences}; accept them with --update)"]
 
 
-def run_snapshot(args: argparse.Namespace, io: _Io, max_bytes: int) -> int:
+def run_snapshot(args: argparse.Namespace, io: Io, max_bytes: int) -> int:
     """Run ``tfplancheck snapshot``; return the exit status (errors in one line, never a traceback)."""
     from ..snapshot import SnapshotFormatError
     from ._run import CliError, read_plan

@@ -12,7 +12,7 @@ from typing import Any
 
 from tfjsonpath import MapStep, Path, SliceStep, Step
 
-from ..knownvalue._jsonmodel import is_array, is_json_scalar, is_object, json_type, numbers_equal, to_decimal
+from ..knownvalue.internal import is_array, is_json_scalar, is_object, json_type, numbers_equal, to_decimal
 
 __all__ = ["first_difference", "require_json"]
 

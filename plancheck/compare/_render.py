@@ -13,7 +13,7 @@ from typing import Any
 from tfjsonpath import MapStep, SliceStep
 
 from .._redact import Marks, Secrets, child_marks, contains_sensitive, render_value
-from ..knownvalue._jsonmodel import is_array, is_object
+from ..knownvalue.internal import is_array, is_object
 
 __all__ = ["render_compared", "union_marks"]
 

@@ -12,7 +12,7 @@ from collections.abc import Hashable, Mapping, Sequence
 from typing import Any, ClassVar, Final, NoReturn, TypeAlias
 
 from tfjsonpath import Path, Step
-from tfjsonpath._jsontypes import plural
+from tfjsonpath.internal import plural
 
 from .._errors import ValueMismatchError
 from .._redact import (

@@ -15,7 +15,7 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
-from tfjsonpath._jsontypes import is_object
+from tfjsonpath.internal import is_object
 
 __all__ = ["is_array", "is_json_scalar", "is_number", "is_object", "json_type", "numbers_equal", "to_decimal"]
 

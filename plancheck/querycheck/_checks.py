@@ -30,7 +30,7 @@ from .._documents.resolve import resolve_value
 from .._errors import CheckFailure
 from .._frozen import FrozenValue
 from .._redact import render_value
-from ..knownvalue._base import Check
+from ..knownvalue.internal import Check
 from ._base import ListBlockCheck, QueryResultCheck
 from .queryfilter import QueryFilter
 

@@ -7,7 +7,7 @@ a prefix (``arn:aws:``, a connection string's scheme) that is thousands of tries
 same question is answered here from the same pieces (:class:`plancheck._redact._Scanner`, built
 once per plan) with set operations done in C: short pieces anywhere, then the windows present,
 then the whole pieces starting at a window (tried by the few lengths they have), then the runs
-of windows standing at a cut (:func:`plancheck._redact._at_cut`). The answer is exactly
+of windows standing at a cut (:func:`plancheck._redact.at_cut`). The answer is exactly
 :meth:`Secrets.touches`'s (a property test holds the two to each other), and each distinct text
 is asked once.
 """
@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Final
 
-from .._redact import MIN_SECRET_LENGTH, NO_SECRETS, SUBSTRING_WINDOW, Secrets, _at_cut
+from .._redact import MIN_SECRET_LENGTH, NO_SECRETS, SUBSTRING_WINDOW, Secrets, at_cut
 
 __all__ = ["ValueSecrets"]
 
@@ -78,10 +78,10 @@ class _Detector:
             if run_end >= 0 and i <= run_end:
                 run_end = i + width
                 continue
-            if run_end >= 0 and _at_cut(text, run_start, run_end):
+            if run_end >= 0 and at_cut(text, run_start, run_end):
                 return True
             run_start, run_end = i, i + width
-        return run_end >= 0 and _at_cut(text, run_start, run_end)
+        return run_end >= 0 and at_cut(text, run_start, run_end)
 
 
 class ValueSecrets:

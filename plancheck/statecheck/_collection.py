@@ -21,7 +21,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from tfjsonpath import MapStep, Path, SliceStep, describe_json_type
-from tfjsonpath._jsontypes import plural
+from tfjsonpath.internal import plural
 
 from .._checking.fields import checked_address, checked_path
 from .._checking.messages import located, scrubbed_failure
@@ -30,7 +30,7 @@ from .._documents.state import State
 from .._errors import CheckFailure, ValueMismatchError
 from .._redact import Marks, Secrets, child_marks
 from ..compare import ValueComparer
-from ..knownvalue._jsonmodel import is_array
+from ..knownvalue.internal import is_array
 from ._base import StateCheck, find_state_resource, resolve_resource
 from ._compare import compared_value, require_comparer, value_problem
 

@@ -15,7 +15,7 @@ from .._checking.selectors import checked_selector, empty_selection, item_label
 from .._documents.select import Resources
 from .._documents.state import State
 from .._errors import CheckFailure
-from ..knownvalue._base import Check
+from ..knownvalue.internal import Check
 from ._base import StateCheck, resolve_resource
 
 __all__ = ["ExpectEachKnownValue"]

@@ -24,9 +24,8 @@ from .._checking.messages import located, scrubbed_failure
 from .._documents.resolve import ValueStatus, resolve_value
 from .._documents.state import State, StateResource
 from .._errors import CheckFailure
-from ..compare._equality import first_difference
-from ..compare._render import render_compared
-from ..knownvalue._base import Check
+from ..compare.internal import first_difference, render_compared
+from ..knownvalue.internal import Check
 from ._base import StateCheck, find_state_resource, resolve_resource
 
 __all__ = [

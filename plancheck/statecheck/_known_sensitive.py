@@ -15,7 +15,7 @@ from .._checking.match import match_failures
 from .._checking.messages import deposed_prefix, output_address, scrubbed_failure
 from .._documents.state import State
 from .._errors import CheckFailure
-from ..knownvalue._base import Check
+from ..knownvalue.internal import Check
 from ._base import (
     StateCheck,
     find_state_output,

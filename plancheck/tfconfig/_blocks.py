@@ -15,12 +15,13 @@ from collections.abc import Iterable
 from typing import Final
 
 from tfjsonpath import MapStep, SliceStep, Step
-from tfjsonpath._jsontypes import plural
+from tfjsonpath.internal import plural
 
 from .._text import closest
 from ._errors import ConfigFormatError, Source, Trail, json_location, trail_steps
 from ._json_reader import ARRAY, BOOL, NULL, NUMBER, OBJECT, STRING, Node, describe_node
 from ._model import EXPRESSION_KINDS, Block, IgnoredProperty
+from ._spec import Spec
 from ._template import TemplateSyntaxError, parse_reference, parse_template
 
 __all__ = [
@@ -29,55 +30,6 @@ __all__ = [
     "check_unique",
     "decode_document",
 ]
-
-class Spec:
-    """The schema of one block type: labels, known arguments (by kind), nested block types."""
-
-    __slots__ = ("args", "attributes_only", "labels", "literal", "name", "nested", "open", "required")
-    name: str
-    labels: tuple[str, ...]
-    args: dict[str, str]
-    nested: dict[str, Spec]
-    open: bool
-    literal: bool
-    attributes_only: bool
-    required: tuple[str, ...]
-
-    def __init__(
-        self,
-        name: str,
-        labels: tuple[str, ...] = (),
-        args: dict[str, str] | None = None,
-        nested: dict[str, Spec] | None = None,
-        *,
-        open: bool = False,
-        literal: bool = False,
-        attributes_only: bool = False,
-        required: tuple[str, ...] = (),
-    ) -> None:
-        self.name = name
-        self.labels = labels
-        self.args = args or {}
-        self.nested = nested or {}
-        self.open = open
-        self.literal = literal
-        self.attributes_only = attributes_only
-        self.required = required
-
-    def arg_kind(self, name: str) -> str:
-        """How the value of argument ``name`` is read (``"expr"``, ``"open"``, ``"literal"``...)."""
-        kind = self.args.get(name)
-        if kind is not None:
-            return kind
-        if self.attributes_only:
-            return "literal" if self.literal else "expr"
-        if self.open:
-            return "literal" if self.literal else "open"
-        return "unknown"
-
-    def __repr__(self) -> str:
-        return f"<Spec {self.name}>"
-
 
 def _condition(name: str) -> Spec:
     return Spec(

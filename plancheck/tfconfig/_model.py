@@ -13,7 +13,7 @@ from ._json_reader import ARRAY, OBJECT, STRING, Node, node_to_python
 from ._template import Reference, TemplateSyntaxError, parse_reference, parse_template
 
 if TYPE_CHECKING:
-    from ._blocks import Spec
+    from ._spec import Spec
 
 __all__ = ["EXPRESSION_KINDS", "REFERENCE_LIST_KINDS", "Block", "Config", "IgnoredProperty"]
 

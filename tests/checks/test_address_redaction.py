@@ -26,8 +26,8 @@ import pytest
 
 from plancheck import Plan, State, revealing_sensitive
 from plancheck import knownvalue as kv
-from plancheck._checks import ExpectResourceAction, ResourceAction
 from plancheck._documents.plan import ResourceChange, ResourceNotFoundError, shown_address
+from plancheck._planchecks import ExpectResourceAction, ResourceAction
 from plancheck._redact import Secrets
 from plancheck.cli._command import run
 from plancheck.statecheck import ExpectKnownValue as StateExpectKnownValue

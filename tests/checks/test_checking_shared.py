@@ -26,7 +26,7 @@ from tfjsonpath import Path as JsonPath
 ROOT = Path(__file__).resolve().parents[2] / "plancheck"
 # The check families and what they share: (package or module, files).
 FAMILIES = {
-    "_checks": sorted((ROOT / "_checks").glob("*.py")),
+    "_planchecks": sorted((ROOT / "_planchecks").glob("*.py")),
     "statecheck": sorted((ROOT / "statecheck").glob("*.py")),
     "tfconfig": [ROOT / "tfconfig" / "_checks.py", ROOT / "tfconfig" / "_cdk.py", ROOT / "tfconfig" / "_match.py"],
 }
@@ -56,12 +56,12 @@ def _id(path: Path) -> str:
     "path", [p for p in FAMILIES["statecheck"] + FAMILIES["tfconfig"]], ids=_id
 )
 def test_state_and_config_checks_do_not_reach_into_plan_checks(path: Path) -> None:
-    assert [m for m, _ in _imports(path) if m.startswith("plancheck._checks")] == []
+    assert [m for m, _ in _imports(path) if m.startswith("plancheck._planchecks")] == []
 
 
 @pytest.mark.parametrize("path", SHARED, ids=_id)
 def test_what_is_shared_depends_on_no_check_family(path: Path) -> None:
-    families = ("plancheck._checks", "plancheck.statecheck", "plancheck.tfconfig")
+    families = ("plancheck._planchecks", "plancheck.statecheck", "plancheck.tfconfig")
     assert [m for m, _ in _imports(path) if m.startswith(families)] == []
 
 

@@ -13,8 +13,8 @@ import pytest
 
 from plancheck import Plan, PlanCheckError, revealing_sensitive
 from plancheck import knownvalue as kv
-from plancheck._checks import PlanCheck, assert_plan
-from plancheck._checks._known import (
+from plancheck._planchecks import PlanCheck, assert_plan
+from plancheck._planchecks._known import (
     ExpectKnownOutputValue,
     ExpectKnownOutputValueAtPath,
     ExpectKnownValue,

@@ -13,8 +13,12 @@ from known_go_cases import GO_CASES, OUTPUT_OF, WHOLE_OUTPUT, GoCase, case_id, f
 
 from plancheck import Plan, PlanCheckError
 from plancheck import knownvalue as kv
-from plancheck._checks import PlanCheck
-from plancheck._checks._known import ExpectKnownOutputValue, ExpectKnownOutputValueAtPath, ExpectKnownValue
+from plancheck._planchecks import PlanCheck
+from plancheck._planchecks._known import (
+    ExpectKnownOutputValue,
+    ExpectKnownOutputValueAtPath,
+    ExpectKnownValue,
+)
 from tfjsonpath import New, Path
 
 ADDRESS = "test_resource.one"

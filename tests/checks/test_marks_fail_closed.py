@@ -28,16 +28,16 @@ import pytest
 from plancheck import Plan, State, ValueStatus, compare, resolve_value, revealing_sensitive
 from plancheck import knownvalue as kv
 from plancheck import statecheck as sc
-from plancheck._checks import (
+from plancheck._documents.sensitive import collect_plan_secrets, collect_state_secrets, marked_strings
+from plancheck._planchecks import (
     ExpectSensitiveOutputValue,
     ExpectSensitiveValue,
     ExpectUnknownOutputValueAtPath,
     ExpectUnknownValue,
 )
-from plancheck._checks._known import ExpectKnownOutputValue, ExpectKnownValue, ExpectNoValue
-from plancheck._documents.sensitive import collect_plan_secrets, collect_state_secrets, marked_strings
+from plancheck._planchecks._known import ExpectKnownOutputValue, ExpectKnownValue, ExpectNoValue
 from plancheck._redact import NO_SECRETS, Secrets, contains_sensitive, fit_marks, render_value
-from plancheck.cli._query import render_value_document, value_document
+from plancheck.cli._lookup import render_value_document, value_document
 from tfjsonpath import New, Path
 
 SECRET = "mk-Secret-9Fq2"

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from plancheck import Plan
-from plancheck._checks import (
+from plancheck._planchecks import (
     ExpectEmptyPlan,
     ExpectNonEmptyPlan,
     ExpectResourceAction,

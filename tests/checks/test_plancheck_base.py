@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 
-import plancheck._checks as checks_module
+import plancheck._planchecks as checks_module
 from plancheck import CheckFailure, Plan, PlanCheckError, Secrets
-from plancheck._checks import (
+from plancheck._planchecks import (
     DeferredReason,
     ExpectDeferredChange,
     ExpectEmptyPlan,

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from plancheck import Change, Plan, load_plan
-from plancheck._checks import (
+from plancheck._planchecks import (
     ExpectSensitiveOutputValue,
     ExpectSensitiveValue,
     ExpectUnknownOutputValue,

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from plancheck import Plan
-from plancheck._checks import DeferredReason, ExpectDeferredChange, ExpectNoDeferredChanges
+from plancheck._planchecks import DeferredReason, ExpectDeferredChange, ExpectNoDeferredChanges
 
 DR = DeferredReason
 

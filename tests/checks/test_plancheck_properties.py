@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from plancheck import Plan
-from plancheck._checks import (
+from plancheck._planchecks import (
     ExpectEmptyPlan,
     ExpectNonEmptyPlan,
     ExpectResourceReplacePaths,

@@ -10,7 +10,7 @@ from collections.abc import Callable
 import pytest
 
 from plancheck import Plan, PlanCheckError
-from plancheck._checks import (
+from plancheck._planchecks import (
     ExpectNullOutputValue,
     ExpectNullOutputValueAtPath,
     ExpectSensitiveOutputValue,

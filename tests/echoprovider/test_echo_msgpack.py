@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from plancheck._errors import TfCheckError
-from plancheck.acceptance._providers._cty_msgpack import (
+from plancheck._terraform.providers.cty_msgpack import (
     NULL,
     UNKNOWN,
     MsgpackError,

@@ -14,9 +14,9 @@ import grpc
 from tf.gen import tfplugin_pb2 as pb
 from tf.gen import tfplugin_pb2_grpc as rpc
 
+from plancheck._terraform.providers import ephemeral_wire as wire
+from plancheck._terraform.providers.cty_msgpack import NULL, UNKNOWN, encode_object
 from plancheck.acceptance import ProviderServer, echoprovider
-from plancheck.acceptance._providers import _ephemeral_wire as wire
-from plancheck.acceptance._providers._cty_msgpack import NULL, UNKNOWN, encode_object
 
 # cty's encoding of a dynamic value: [type as JSON, value].
 HELLO = b'\x92\xc4\x08"string"\xa5hello'

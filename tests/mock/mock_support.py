@@ -35,7 +35,7 @@ class Direct:
         pytest.importorskip("tf", reason="the providers extra (tf, grpcio) is not installed")
         import msgpack
 
-        from plancheck.acceptance._providers import load_grpc
+        from plancheck._terraform.providers import load_grpc
 
         self.msgpack = msgpack
         self.modules = load_grpc()

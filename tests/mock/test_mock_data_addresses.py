@@ -12,10 +12,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 from mock_support import CLOUD, Direct, cloud_document
 
-from plancheck.acceptance._mock import MockProvider
-from plancheck.acceptance._mock._dataread import fingerprint
-from plancheck.acceptance._mock._schema import read_provider_schema
-from plancheck.acceptance._providers._passes import MAX_PLAN_PASSES, PlanNotSettled, settled_plan
+from plancheck._terraform.mock import MockProvider
+from plancheck._terraform.mock._dataread import fingerprint
+from plancheck._terraform.mock._schema import read_provider_schema
+from plancheck._terraform.providers._passes import MAX_PLAN_PASSES, PlanNotSettled, settled_plan
 
 DEFAULTS = {"cloud_region": {"endpoint": "type"}, "data.cloud_region.two": {"endpoint": "two"},
             "module.*.data.cloud_region.*": {"endpoint": lambda config: "module:" + config["name"]}}

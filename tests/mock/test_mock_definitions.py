@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 from mock_support import CLOUD, CLOUD_SCHEMA, NULL_SCHEMA, SECRET, Direct, cloud_document
 
 from plancheck._errors import TfCheckError
-from plancheck.acceptance._mock import UNKNOWN, MockCall, MockProvider, MockSchemaError
-from plancheck.acceptance._mock._values import conform, generate_type
+from plancheck._terraform.mock import UNKNOWN, MockCall, MockProvider, MockSchemaError
+from plancheck._terraform.mock._values import conform, generate_type
 
 ONE = {"resource_schemas": {"t": {"block": {"attributes": {"id": {"type": "string", "computed": True}}}}}}
 

@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 from mock_support import Direct
 
+from plancheck._terraform.mock._values import generated_string
 from plancheck.acceptance import MockProvider
-from plancheck.acceptance._mock._values import generated_string
 from tools.mock_reference import (
     DELIBERATE,
     SCENARIOS,

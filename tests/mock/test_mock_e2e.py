@@ -27,6 +27,7 @@ from plancheck import (
 )
 from plancheck import knownvalue as kv
 from plancheck._terraform import run_command, terraform_environment
+from plancheck._terraform.mock import MockProvider
 from plancheck.acceptance import (
     AcceptanceRunner,
     ConfigPlanChecks,
@@ -35,7 +36,6 @@ from plancheck.acceptance import (
     TestCase,
     TestStep,
 )
-from plancheck.acceptance._mock import MockProvider
 from tfjsonpath import New
 
 pytestmark = pytest.mark.e2e

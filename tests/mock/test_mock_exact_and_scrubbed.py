@@ -13,9 +13,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from mock_support import CLOUD, SECRET, Direct, cloud_document
 
+from plancheck._terraform.mock import UNKNOWN, MockProvider
+from plancheck._terraform.mock._values import loads, plain_number, wire_number
 from plancheck.acceptance import MockSchemaError
-from plancheck.acceptance._mock import UNKNOWN, MockProvider
-from plancheck.acceptance._mock._values import loads, plain_number, wire_number
 
 INT64 = 1 << 63
 

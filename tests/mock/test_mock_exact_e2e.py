@@ -14,6 +14,7 @@ from mock_support import CLOUD, CLOUD_SCHEMA, EXAMPLE, SECRET, leak_check
 
 from plancheck import ExpectKnownValue, ExpectResourceAction, ExpectUnknownValue, ResourceAction, statecheck
 from plancheck import knownvalue as kv
+from plancheck._terraform.mock import MockProvider
 from plancheck.acceptance import (
     AcceptanceError,
     AcceptanceRunner,
@@ -22,7 +23,6 @@ from plancheck.acceptance import (
     TestCase,
     TestStep,
 )
-from plancheck.acceptance._mock import MockProvider
 from tfjsonpath import New
 
 pytestmark = pytest.mark.e2e

@@ -15,9 +15,9 @@ from typing import Any
 import pytest
 from mock_support import CLOUD, Direct, cloud_document
 
+from plancheck._terraform.mock import MockCall, MockProvider
+from plancheck._terraform.mock._schema import MAX_DEPTH
 from plancheck.acceptance import MockSchemaError
-from plancheck.acceptance._mock import MockCall, MockProvider
-from plancheck.acceptance._mock._schema import MAX_DEPTH
 
 DEEP = 5_000
 INT64_MAX = (1 << 63) - 1

@@ -20,6 +20,7 @@ from mock_support import CLOUD, CLOUD_SCHEMA, NULL_SCHEMA, leak_check
 
 from plancheck import ExpectResourceAction, ResourceAction, statecheck
 from plancheck import knownvalue as kv
+from plancheck._terraform.mock._objects import ObjectStore
 from plancheck.acceptance import (
     AcceptanceRunner,
     ConfigPlanChecks,
@@ -28,7 +29,6 @@ from plancheck.acceptance import (
     TestCase,
     TestStep,
 )
-from plancheck.acceptance._mock._objects import ObjectStore
 from tfjsonpath import New
 
 pytestmark = pytest.mark.e2e

@@ -10,8 +10,8 @@ from mock_support import CLOUD, Direct, cloud_document
 from secret_shapes import SHAPES, leaks
 
 from plancheck._redact import Secrets
-from plancheck.acceptance._mock import MockProvider
-from plancheck.acceptance._providers._session import ProviderSession
+from plancheck._terraform.mock import MockProvider
+from plancheck.acceptance._provider_session import ProviderSession
 from plancheck.cli._mock_secrets import declared_sensitive, input_secrets, plan_sensitive
 
 
@@ -45,7 +45,7 @@ def test_a_learned_secret_in_a_plain_attribute_is_scrubbed_from_the_calls(shape:
 
 def test_the_provider_session_hands_the_case_secrets_to_a_served_mock() -> None:
     pytest.importorskip("tf", reason="the providers extra (tf, grpcio) is not installed")
-    from plancheck.acceptance._providers._factory import normalize_providers
+    from plancheck._terraform.providers._factory import normalize_providers
 
     secret, later = SHAPES["plain"], SHAPES["non-ascii"]
     mock = MockProvider(cloud_document(), CLOUD)

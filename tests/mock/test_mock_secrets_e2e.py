@@ -14,8 +14,8 @@ import pytest
 from mock_support import CLOUD, CLOUD_SCHEMA, EXAMPLE, leak_check
 from secret_shapes import SHAPES, leaks
 
+from plancheck._terraform.mock import MockProvider
 from plancheck.acceptance import AcceptanceRunner, Sensitive, TestCase, TestStep
-from plancheck.acceptance._mock import MockProvider
 from plancheck.cli._command import run
 
 pytestmark = pytest.mark.e2e

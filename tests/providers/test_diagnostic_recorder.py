@@ -12,11 +12,11 @@ from typing import Any
 from diagnostic_widget import DiagnosticWidgetProvider
 from provider_support import WIDGET, Client, example_module, leak_check
 
+from plancheck._terraform.providers import normalize_providers
+from plancheck._terraform.providers._recorded import DiagnosticRecorder, attribute_path
 from plancheck.acceptance import ProviderServer
 from plancheck.acceptance._diagnostics import ProviderDiagnostic
-from plancheck.acceptance._providers import normalize_providers
-from plancheck.acceptance._providers._recorded import DiagnosticRecorder, attribute_path
-from plancheck.acceptance._providers._session import ProviderSession
+from plancheck.acceptance._provider_session import ProviderSession
 from tfjsonpath import New
 
 widget = example_module()

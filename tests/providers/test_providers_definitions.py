@@ -15,6 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from plancheck._terraform.providers import load_grpc, normalize_address, normalize_providers, reattach_json
 from plancheck.acceptance import (
     AcceptanceError,
     AcceptanceRunner,
@@ -27,8 +28,7 @@ from plancheck.acceptance import (
     TestDefinitionError,
     TestStep,
 )
-from plancheck.acceptance._providers import load_grpc, normalize_address, normalize_providers, reattach_json
-from plancheck.acceptance._providers._session import ProviderSession, _cli_config
+from plancheck.acceptance._provider_session import ProviderSession, _cli_config
 
 WIDGET = "example.com/acme/widget"
 

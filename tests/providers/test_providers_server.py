@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 from provider_support import WIDGET, Client, example_module, leak_check
 
+from plancheck._terraform.providers import normalize_providers
 from plancheck.acceptance import (
     ExternalProviders,
     ProviderServer,
@@ -25,8 +26,7 @@ from plancheck.acceptance import (
     ReattachConfig,
     ReattachProvider,
 )
-from plancheck.acceptance._providers import normalize_providers
-from plancheck.acceptance._providers._session import ProviderSession
+from plancheck.acceptance._provider_session import ProviderSession
 
 widget = example_module()
 # Every client call has a deadline: a provider that hangs fails the test instead of blocking it.

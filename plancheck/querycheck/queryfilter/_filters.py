@@ -10,7 +10,7 @@ from ..._checking.fields import checked_matcher
 from ..._checking.identity import checked_identity, identity_matches
 from ..._documents.query import QueryResult
 from ..._frozen import FrozenValue
-from ...knownvalue._base import Check
+from ...knownvalue.internal import Check
 
 __all__ = ["ByDisplayName", "ByResourceIdentity", "QueryFilter"]
 

@@ -21,7 +21,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from .._errors import TestDefinitionError
+from ..._errors import TestDefinitionError
 
 __all__ = [
     "DEFAULT_HOST",

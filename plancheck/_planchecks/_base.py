@@ -99,7 +99,7 @@ def assert_plan(plan: Plan, *checks: PlanCheck) -> None:
     Failures come in the order the checks were given (each check orders its own).
 
     >>> from plancheck import Plan
-    >>> from plancheck._checks import ExpectNonEmptyPlan, ExpectResourceAction, ResourceAction
+    >>> from plancheck._planchecks import ExpectNonEmptyPlan, ExpectResourceAction, ResourceAction
     >>> plan = Plan.from_dict({"format_version": "1.2", "resource_changes": [
     ...     {"address": "null_resource.a", "change": {"actions": ["create"]}}]})
     >>> assert_plan(plan, ExpectNonEmptyPlan(), ExpectResourceAction("null_resource.a", ResourceAction.Create))

@@ -42,10 +42,9 @@ from pathlib import Path
 from types import ModuleType, SimpleNamespace
 from typing import Any, Final
 
-from .._diagnostics import ProviderDiagnostic
 from ._errors import ProviderServerError, ProvidersNotInstalledError
 from ._reattach import REATTACH_ENV, ReattachConfig, normalize_address, provider_type, reattach_json
-from ._recorded import DiagnosticRecorder
+from ._recorded import DiagnosticRecorder, ProviderDiagnostic
 
 __all__ = [
     "DEFAULT_STOP_TIMEOUT",

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
-from ._errors import TfCheckError, public
+from .._errors import TfCheckError, public
 
 __all__ = [
     "ENV_TERRAFORM_PATH",
@@ -48,6 +48,7 @@ __all__ = [
     "build_provider_mirror",
     "check_timeout",
     "cli_config_text",
+    "default_platform",
     "discover_terraform",
     "inspect_binary",
     "locate_terraform",
@@ -297,7 +298,7 @@ def _inspect_cached(path: str, _mtime_ns: int, _size: int) -> TerraformBinary:
             )
         version = match.group(1)
     flavor = "tofu" if os.path.basename(path).startswith("tofu") or "OpenTofu" in text else "terraform"
-    return TerraformBinary(path, version, flavor, plat or _default_platform())
+    return TerraformBinary(path, version, flavor, plat or default_platform())
 
 
 def inspect_binary(path: str | os.PathLike[str]) -> TerraformBinary:
@@ -332,7 +333,7 @@ def discover_terraform(
     return inspect_binary(located[0])
 
 
-def _default_platform() -> str:
+def default_platform() -> str:
     machine = _platform.machine().lower()
     arch = {"x86_64": "amd64", "amd64": "amd64", "aarch64": "arm64", "arm64": "arm64"}.get(machine, machine)
     return f"{sys.platform.rstrip('0123456789')}_{arch}"
@@ -377,7 +378,7 @@ def build_provider_mirror(
     ['example.com/a/x/1.0.0/linux_amd64/terraform-provider-x_v1.0.0']
     """
     root = Path(directory)
-    plat = platform or _default_platform()
+    plat = platform or default_platform()
     for provider in providers:
         target_dir = root / provider.mirror_subpath(plat)
         target_dir.mkdir(parents=True, exist_ok=True)

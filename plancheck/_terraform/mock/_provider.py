@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final, Literal
 
+from ..._errors import public
 from ..._loading.source import MAX_BYTES_ENV, InputTooLarge, max_input_bytes, read_limited
 from ..._redact import Secrets
 from ._addresses import DefaultsKey, best_key, check_ties, parse_key
@@ -52,6 +53,9 @@ _OVERRIDE_DURING: Final = ("apply", "plan")
 Defaults = Mapping[str, Any] | Callable[[dict[str, Any]], Mapping[str, Any]]
 
 
+# Decorated after the dataclass is made: dataclass() looks annotations up in sys.modules[cls.__module__],
+# and plancheck.acceptance need not be imported (the CLI's mock-plan does not import it).
+@public("plancheck.acceptance")
 @dataclass(frozen=True, slots=True)
 class MockCall:
     """One RPC a :class:`MockProvider` answered: its protocol name, the type, the configuration (plain Python).
@@ -66,7 +70,6 @@ class MockCall:
     MockCall('ApplyResourceChange', 'cloud_bucket', {'name': 'logs'}, action='create')
     """
 
-    __module__ = "plancheck.acceptance"
 
     rpc: str
     type_name: str

@@ -1,6 +1,6 @@
 """Mock providers built from a provider schema, served in the test process (no cloud, no credentials).
 
->>> from plancheck.acceptance._mock import MockProvider
+>>> from plancheck._terraform.mock import MockProvider
 >>> MockProvider({"resource_schemas": {}}, "acme/cloud").address
 'registry.terraform.io/acme/cloud'
 """

@@ -9,16 +9,31 @@ distinct diagnostic is kept once, so a long case holds as many records as it has
 from __future__ import annotations
 
 import threading
+from dataclasses import dataclass
 from typing import Any, Final
 
 from tfjsonpath import MapStep, Path, SliceStep, Step
 
-from .._diagnostics import ProviderDiagnostic
-
-__all__ = ["DiagnosticRecorder", "attribute_path"]
+__all__ = ["DiagnosticRecorder", "ProviderDiagnostic", "attribute_path"]
 
 #: The protocol's ``Diagnostic.Severity``: 1 is ERROR, 2 is WARNING (0, INVALID, is never shown).
 _SEVERITIES: Final = {1: "error", 2: "warning"}
+
+
+@dataclass(frozen=True, slots=True)
+class ProviderDiagnostic:
+    """A diagnostic a provider served in this process returned, as the server saw it (with its attribute path).
+
+    >>> from tfjsonpath import New
+    >>> ProviderDiagnostic("warning", "Attribute deprecated", "use tags", "widget_thing", New("color")).attribute
+    Path(MapStep('color'))
+    """
+
+    severity: str
+    summary: str
+    detail: str
+    type_name: str
+    attribute: Path | None
 
 
 def attribute_path(message: Any) -> Path | None:

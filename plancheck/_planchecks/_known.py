@@ -25,7 +25,7 @@ from .._checking.messages import actions_text, deposed_prefix, output_address
 from .._documents.plan import Change, Plan
 from .._documents.resolve import ABSENT_VALUE, ValueStatus, known_value_at
 from .._errors import CheckFailure
-from ..knownvalue._base import Check
+from ..knownvalue.internal import Check
 from ._base import PlanCheck, failure, find_change, find_output
 from ._unknown_sensitive_null import resolve_after, resource_failures
 

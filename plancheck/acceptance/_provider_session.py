@@ -18,16 +18,29 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Final
 
-from ..._redact import Secrets
-from ..._terraform import _default_platform, cli_config_text
-from .._case import TestStep
-from .._diagnostics import ProviderDiagnostic
-from .._errors import TestDefinitionError
-from ._errors import ProviderServerError
-from ._factory import ExternalProviders, ProviderEntry, ProviderSet, ReattachProvider
-from ._passes import tell_plan
-from ._reattach import REATTACH_ENV, ReattachConfig, provider_type, reattach_json
-from ._serve import DEFAULT_STOP_TIMEOUT, SERVICER_HOOK, ProviderServer, Sentinel, load_grpc, short_temp_dir
+from .._redact import Secrets
+from .._terraform import cli_config_text, default_platform
+from .._terraform.providers import (
+    DEFAULT_STOP_TIMEOUT,
+    REATTACH_ENV,
+    SERVICER_HOOK,
+    ExternalProviders,
+    ProviderDiagnostic,
+    ProviderEntry,
+    ProviderServer,
+    ProviderServerError,
+    ProviderSet,
+    ReattachConfig,
+    ReattachProvider,
+    Sentinel,
+    load_grpc,
+    provider_type,
+    reattach_json,
+    short_temp_dir,
+    tell_plan,
+)
+from ._case import TestStep
+from ._errors import TestDefinitionError
 
 __all__ = ["CLI_CONFIG_ENV", "ProviderSession", "required_providers"]
 
@@ -52,7 +65,7 @@ class _Running:
 def required_providers(providers: ProviderSet) -> dict[str, dict[str, str]]:
     """The ``required_providers`` entries for these providers, by local name (the type).
 
-    >>> from ._factory import normalize_providers
+    >>> from plancheck._terraform.providers import normalize_providers
     >>> required_providers(normalize_providers({"example.com/acme/widget": dict}, "p"))
     {'widget': {'source': 'example.com/acme/widget'}}
     """
@@ -100,7 +113,7 @@ class ProviderSession:
         stop_timeout: float = DEFAULT_STOP_TIMEOUT,
         log: Callable[[str], None] | None = None,
     ) -> None:
-        self._platform = platform or _default_platform()
+        self._platform = platform or default_platform()
         self._stop_timeout = stop_timeout
         self._log = log or (lambda _text: None)
         self._directory: Path | None = None

@@ -126,7 +126,7 @@ def object_fields(data: bytes) -> dict[str, bytes]:
     >>> object_fields(b"\\xc0")
     Traceback (most recent call last):
     ...
-    plancheck.acceptance._providers._cty_msgpack.MsgpackError: MessagePack value, byte 0: expected an object (a map), got 0xc0
+    plancheck._terraform.providers.cty_msgpack.MsgpackError: MessagePack value, byte 0: expected an object (a map), got 0xc0
     """
     lead = data[0] if data else -1
     if 0x80 <= lead <= 0x8F:

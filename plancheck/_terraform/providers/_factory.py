@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final, Literal
 
-from .._errors import TestDefinitionError
+from ..._errors import TestDefinitionError
 from ._reattach import ReattachConfig, normalize_address, provider_type
 
 __all__ = [

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from ..._text import closest
-from .._providers._reattach import normalize_address
+from ..providers import normalize_address
 from ._errors import MockSchemaError
 
 __all__ = [

@@ -1,4 +1,4 @@
-"""``tfplancheck query``: look at a plan's addresses, or the value at a path, redacted.
+"""``tfplancheck query``: look up a plan's addresses, or the value at a path, redacted (a lookup in the plan).
 
 ``output.NAME`` addresses an output change; anything else a resource change.
 Unknown values show as ``(known after apply)``, sensitive ones as ``(sensitive)``; every

@@ -1,0 +1,39 @@
+"""The streams and environment one ``tfplancheck`` command runs with, and the tool's version."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import IO, TextIO
+
+__all__ = ["Io", "tool_version"]
+
+
+def tool_version() -> str:
+    try:
+        from importlib.metadata import version
+
+        return version("tfplancheck")
+    except Exception:  # running from a source tree without installed metadata
+        return "0+unknown"
+
+
+class Io:
+    """Where a command reads and writes: stdout, stderr, stdin (bytes) and the environment it sees."""
+
+    def __init__(self, stdout: TextIO, stderr: TextIO, stdin: IO[bytes] | None, environ: Mapping[str, str]) -> None:
+        self.stdout = stdout
+        self.stderr = stderr
+        self.stdin = stdin
+        self.environ = environ
+
+    def out(self, text: str) -> None:
+        if text:
+            self.stdout.write(text + "\n")
+
+    def fail(self, kind: str, message: str, json_mode: bool, hint: str = "") -> int:
+        from ._output import error_document, render_json
+
+        self.stderr.write(f"tfplancheck: error: {message}\n" + (f"{hint}\n" if hint else ""))
+        if json_mode:
+            self.out(render_json(error_document(kind, message, tool_version())))
+        return 2
