@@ -15,7 +15,7 @@ fails, naming the selector, unless it says ``allow_empty=True``.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 from tfjsonpath import Path
 
@@ -54,9 +54,19 @@ class _EachCheck(PlanCheck):
     """What the four checks share: the selector, the path, ``unknown=``, and the walk over the plan."""
 
     __slots__ = ("path", "selector", "unknown")
+    _fields: ClassVar[tuple[str, ...]] = ("selector", "path", "unknown")
+    _keyword_fields: ClassVar[frozenset[str]] = frozenset({"unknown"})
     selector: Resources
     path: Path
     unknown: str
+
+    def __init__(self, selector: Resources | str, path: Path, *, unknown: UnknownMode = "fail") -> None:
+        name = type(self).__name__
+        self._set(
+            selector=checked_selector(selector, name),
+            path=checked_path(path, name),
+            unknown=checked_unknown_mode(unknown, name),
+        )
 
     def _judge(self, change: Change, path: Path, plan: Plan) -> tuple[Verdict, str]:
         raise NotImplementedError
@@ -208,17 +218,7 @@ class ExpectEachSensitiveValue(_EachCheck):
     plancheck.PlanCheckError: ExpectEachSensitiveValue: Resources(address='aws_db_instance.*'): password: 1 of 2 failed: aws_db_instance.b: it is not sensitive; it is known: "hunter3"
     """
 
-    _fields = ("selector", "path", "unknown")
-    _keyword_fields = frozenset({"unknown"})
     __slots__ = ()
-
-    def __init__(self, selector: Resources | str, path: Path, *, unknown: UnknownMode = "fail") -> None:
-        name = type(self).__name__
-        self._set(
-            selector=checked_selector(selector, name),
-            path=checked_path(path, name),
-            unknown=checked_unknown_mode(unknown, name),
-        )
 
     def _judge(self, change: Change, path: Path, plan: Plan) -> tuple[Verdict, str]:
         return _judge_sensitive(change, path, plan)
@@ -287,17 +287,7 @@ class ExpectEachNullValue(_EachCheck):
     plancheck.PlanCheckError: ExpectEachNullValue: Resources(address='aws_instance.*'): key_name: 1 of 2 unknown until apply: aws_instance.b (key_name)
     """
 
-    _fields = ("selector", "path", "unknown")
-    _keyword_fields = frozenset({"unknown"})
     __slots__ = ()
-
-    def __init__(self, selector: Resources | str, path: Path, *, unknown: UnknownMode = "fail") -> None:
-        name = type(self).__name__
-        self._set(
-            selector=checked_selector(selector, name),
-            path=checked_path(path, name),
-            unknown=checked_unknown_mode(unknown, name),
-        )
 
     def _judge(self, change: Change, path: Path, plan: Plan) -> tuple[Verdict, str]:
         return _judge_null(change, path, plan)
