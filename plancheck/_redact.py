@@ -272,6 +272,11 @@ def _renderings(value: str) -> set[str]:
     """The ways a message can spell ``value``: as is, JSON-escaped and ``repr``-escaped (either quote)."""
     if _SPELLED_AS_IS(value):
         return {value}  # most secrets: one spelling, found without a dozen encoders run per secret
+    return _encoded_renderings(value)
+
+
+def _encoded_renderings(value: str) -> set[str]:
+    """:func:`_renderings` with every encoder run (the shortcut there gives the same set)."""
     as_json = {json.dumps(value, ensure_ascii=False)[1:-1], json.dumps(value)[1:-1]}
     forms = {value, repr(value)[1:-1], ascii(value)[1:-1], *as_json}
     # Go's encoder (Terraform's JSON output, jsonencode()) also escapes &, < and > as \u0026, \u003c, \u003e.
