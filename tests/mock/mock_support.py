@@ -19,8 +19,26 @@ SECRET = "mock-planted-secret-7741"
 sys.path.insert(0, str(ROOT / "tests" / "providers"))
 from provider_support import children, leak_check  # noqa: E402
 
-__all__ = ["CLOUD", "CLOUD_SCHEMA", "EXAMPLE", "NULL_SCHEMA", "SECRET", "Direct", "children", "cloud_document",
-           "leak_check"]
+__all__ = ["CLOUD", "CLOUD_SCHEMA", "EXAMPLE", "NULL_SCHEMA", "OFFLINE", "SECRET", "Direct", "children",
+           "cloud_document", "leak_check", "offline_runner", "write_tree"]
+
+#: Proxies that refuse every connection: a mocked case must never reach a registry.
+OFFLINE = {"HTTPS_PROXY": "http://127.0.0.1:9", "HTTP_PROXY": "http://127.0.0.1:9", "NO_PROXY": ""}
+
+
+def offline_runner(tf_acceptance: Any) -> Any:
+    """A runner like the ``tf_acceptance`` fixture's, in its work directory, with no network and a 120 s timeout."""
+    from plancheck.acceptance import AcceptanceRunner
+
+    return AcceptanceRunner(tf_acceptance.terraform, tf_acceptance.work_dir, timeout=120, env=OFFLINE)
+
+
+def write_tree(root: Path, files: dict[str, str]) -> Path:
+    """Write each ``files`` entry (a path relative to ``root``: its text) and return ``root``."""
+    for name, text in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text, encoding="utf-8")
+    return root
 
 
 def cloud_document() -> dict[str, Any]:

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Literal
 
 import pytest
-from mock_support import CLOUD, CLOUD_SCHEMA, leak_check
+from mock_support import CLOUD, CLOUD_SCHEMA, leak_check, offline_runner, write_tree
 
 from plancheck import knownvalue as kv
 from plancheck import statecheck
@@ -20,7 +20,6 @@ from tfjsonpath import New
 pytestmark = pytest.mark.e2e
 pytest.importorskip("tf", reason="the providers extra (tf, grpcio) is not installed")
 
-OFFLINE = {"HTTPS_PROXY": "http://127.0.0.1:9", "HTTP_PROXY": "http://127.0.0.1:9", "NO_PROXY": ""}
 REQUIRED = 'terraform {\n  required_providers {\n    cloud = { source = "acme/cloud" }\n  }\n}\n'
 # Terraform 1.0.3 panics planning a null single nested attribute: every bucket sets website.
 ROOT_MODULE = REQUIRED + """
@@ -70,15 +69,8 @@ EXPECTED = {
 }
 
 
-def runner_for(tf_acceptance: AcceptanceRunner) -> AcceptanceRunner:
-    return AcceptanceRunner(tf_acceptance.terraform, tf_acceptance.work_dir, timeout=120, env=OFFLINE)
-
-
 def write_module(root: Path) -> Path:
-    (root / "modules" / "store").mkdir(parents=True)
-    (root / "main.tf").write_text(ROOT_MODULE, encoding="utf-8")
-    (root / "modules" / "store" / "main.tf").write_text(STORE_MODULE, encoding="utf-8")
-    return root
+    return write_tree(root, {"main.tf": ROOT_MODULE, "modules/store/main.tf": STORE_MODULE})
 
 
 @pytest.mark.parametrize("override_during", ["apply", "plan"])
@@ -92,7 +84,7 @@ def test_each_instance_gets_the_defaults_of_its_most_specific_key(
     checks = [statecheck.ExpectKnownValue(address, New("arn"), kv.StringExact(arn)) for address, arn in EXPECTED.items()]
     with leak_check(private_tmp) as leaks:
         # The second step plans nothing: the runner fails it otherwise (the per-address values are kept).
-        runner_for(tf_acceptance).run(TestCase(providers={CLOUD: mock}, steps=[
+        offline_runner(tf_acceptance).run(TestCase(providers={CLOUD: mock}, steps=[
             TestStep(config_directory=directory, config_state_checks=checks),
             TestStep(config_directory=directory, config_state_checks=checks),
         ]))
@@ -121,7 +113,7 @@ def test_identical_instances_with_different_defaults_are_refused(tf_acceptance: 
     mock = MockProvider.from_schema_file(CLOUD_SCHEMA, CLOUD, mock_resources={
         "cloud_bucket": {"arn": "by-type"}, "cloud_bucket.twin[1]": {"arn": "twin-1"}})
     with leak_check(private_tmp) as leaks, pytest.raises(AcceptanceError) as info:
-        runner_for(tf_acceptance).run(TestCase(providers={CLOUD: mock}, steps=[TestStep(config=TWINS)]))
+        offline_runner(tf_acceptance).run(TestCase(providers={CLOUD: mock}, steps=[TestStep(config=TWINS)]))
     assert not leaks[0], leaks[0]
     assert info.value.stage.value == "apply"
     shown = re.sub(r"\s+", " ", info.value.output)
@@ -135,6 +127,6 @@ def test_identical_instances_with_the_same_defaults_apply(tf_acceptance: Accepta
         "cloud_bucket": {"arn": "by-type"}, "cloud_bucket.twin": {"arn": "twins"}})
     checks = [statecheck.ExpectKnownValue(f"cloud_bucket.twin[{i}]", New("arn"), kv.StringExact("twins")) for i in (0, 1)]
     with leak_check(private_tmp) as leaks:
-        runner_for(tf_acceptance).run(TestCase(providers={CLOUD: mock}, steps=[
+        offline_runner(tf_acceptance).run(TestCase(providers={CLOUD: mock}, steps=[
             TestStep(config=TWINS, config_state_checks=checks)]))
     assert not leaks[0], leaks[0]

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from mock_support import CLOUD, CLOUD_SCHEMA, leak_check
+from mock_support import CLOUD, CLOUD_SCHEMA, leak_check, offline_runner, write_tree
 
 from plancheck import knownvalue as kv
 from plancheck import statecheck
@@ -26,7 +26,6 @@ from tfjsonpath import New
 pytestmark = pytest.mark.e2e
 pytest.importorskip("tf", reason="the providers extra (tf, grpcio) is not installed")
 
-OFFLINE = {"HTTPS_PROXY": "http://127.0.0.1:9", "HTTP_PROXY": "http://127.0.0.1:9", "NO_PROXY": ""}
 REQUIRED = 'terraform {\n  required_providers {\n    cloud = { source = "acme/cloud" }\n  }\n}\n'
 ROOT_MODULE = REQUIRED + """
 data "cloud_region" "here" {
@@ -98,15 +97,8 @@ EXPECTED = {
 }
 
 
-def runner_for(tf_acceptance: AcceptanceRunner) -> AcceptanceRunner:
-    return AcceptanceRunner(tf_acceptance.terraform, tf_acceptance.work_dir, timeout=120, env=OFFLINE)
-
-
 def write_module(root: Path) -> Path:
-    (root / "modules" / "store").mkdir(parents=True)
-    (root / "main.tf").write_text(ROOT_MODULE, encoding="utf-8")
-    (root / "modules" / "store" / "main.tf").write_text(STORE_MODULE, encoding="utf-8")
-    return root
+    return write_tree(root, {"main.tf": ROOT_MODULE, "modules/store/main.tf": STORE_MODULE})
 
 
 def plans(runner: AcceptanceRunner) -> int:
@@ -126,7 +118,7 @@ def test_each_data_source_gets_the_defaults_of_its_most_specific_key(
     checks = [statecheck.ExpectKnownValue(address, New("endpoint"), kv.StringExact(endpoint))
               for address, endpoint in EXPECTED.items()]
     checks.append(statecheck.ExpectKnownValue("cloud_bucket.b", New("name"), kv.StringExact("chained:here")))
-    runner = runner_for(tf_acceptance)
+    runner = offline_runner(tf_acceptance)
     with leak_check(private_tmp) as leaks:
         # The runner fails a step whose plan after apply is not empty: the values are read again the same.
         runner.run(TestCase(providers={CLOUD: mock}, steps=[
@@ -186,7 +178,7 @@ def test_data_sources_that_cannot_be_told_apart_are_refused(
 ) -> None:
     mock = MockProvider.from_schema_file(CLOUD_SCHEMA, CLOUD, mock_data=mock_data)
     with leak_check(private_tmp) as leaks, pytest.raises(AcceptanceError) as info:
-        runner_for(tf_acceptance).run(TestCase(providers={CLOUD: mock}, steps=[TestStep(config=config)]))
+        offline_runner(tf_acceptance).run(TestCase(providers={CLOUD: mock}, steps=[TestStep(config=config)]))
     assert not leaks[0], leaks[0]
     assert info.value.stage.value == stage
     shown = re.sub(r"\s+", " ", info.value.output)
@@ -201,7 +193,7 @@ def test_the_same_configuration_with_the_same_defaults_reads_once_per_pass(
     checks = [statecheck.ExpectKnownValue(f"data.cloud_region.{n}", New("endpoint"), kv.StringExact("both"))
               for n in ("one", "two")]
     with leak_check(private_tmp) as leaks:
-        runner_for(tf_acceptance).run(TestCase(providers={CLOUD: mock}, steps=[
+        offline_runner(tf_acceptance).run(TestCase(providers={CLOUD: mock}, steps=[
             TestStep(config=SAME_CONFIG, config_state_checks=checks)]))
     assert not leaks[0], leaks[0]
 
@@ -211,7 +203,7 @@ def test_a_data_source_with_no_address_key_costs_no_second_plan(tf_acceptance: A
     mock = MockProvider.from_schema_file(CLOUD_SCHEMA, CLOUD, mock_data={
         "cloud_region": {"endpoint": "t"}, "data.cloud_region.elsewhere": {"endpoint": "e"}})
     with leak_check(private_tmp) as leaks:
-        runner_for(tf_acceptance).run(TestCase(providers={CLOUD: mock}, steps=[TestStep(config=SAME_CONFIG)]))
+        offline_runner(tf_acceptance).run(TestCase(providers={CLOUD: mock}, steps=[TestStep(config=SAME_CONFIG)]))
     assert not leaks[0], leaks[0]
     # One step: the pre-apply plan and the two plans after apply each read both data sources once.
     assert reads(mock) == 6

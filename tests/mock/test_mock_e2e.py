@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from mock_support import CLOUD, CLOUD_SCHEMA, EXAMPLE, NULL_SCHEMA, SECRET, children, leak_check
+from mock_support import CLOUD, CLOUD_SCHEMA, EXAMPLE, NULL_SCHEMA, OFFLINE, SECRET, children, leak_check
 
 from plancheck import (
     ExpectKnownValue,
@@ -43,7 +43,6 @@ pytest.importorskip("tf", reason="the providers extra (tf, grpcio) is not instal
 
 EIGHT = kv.StringRegexp(re.compile(r"^[a-z0-9]{8}$"))
 #: Any attempt to reach the network fails at once.
-OFFLINE = {"HTTPS_PROXY": "http://127.0.0.1:9", "HTTP_PROXY": "http://127.0.0.1:9", "NO_PROXY": ""}
 
 
 def runner_for(tf_acceptance: AcceptanceRunner, **kwargs: Any) -> AcceptanceRunner:

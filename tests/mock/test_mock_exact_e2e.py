@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from mock_support import CLOUD, CLOUD_SCHEMA, EXAMPLE, SECRET, leak_check
+from mock_support import CLOUD, CLOUD_SCHEMA, EXAMPLE, SECRET, leak_check, offline_runner
 
 from plancheck import ExpectKnownValue, ExpectResourceAction, ExpectUnknownValue, ResourceAction, statecheck
 from plancheck import knownvalue as kv
@@ -28,13 +28,8 @@ from tfjsonpath import New
 pytestmark = pytest.mark.e2e
 pytest.importorskip("tf", reason="the providers extra (tf, grpcio) is not installed")
 
-OFFLINE = {"HTTPS_PROXY": "http://127.0.0.1:9", "HTTP_PROXY": "http://127.0.0.1:9", "NO_PROXY": ""}
 VARIABLES = {"encryption_key": Sensitive(SECRET)}
 EXPIRE = New("lifecycle_rule").AtSliceIndex(0).AtMapKey("expire_days")
-
-
-def runner_for(tf_acceptance: AcceptanceRunner) -> AcceptanceRunner:
-    return AcceptanceRunner(tf_acceptance.terraform, tf_acceptance.work_dir, timeout=120, env=OFFLINE)
 
 
 def module(expire_days: str = "7") -> str:
@@ -61,7 +56,7 @@ def test_a_number_beyond_int64_and_float64_stays_exact(
     exact = kv.NumberExact(Decimal(literal))
     seen: list[Any] = []
     with leak_check(private_tmp) as leaks:
-        runner_for(tf_acceptance).run(TestCase(providers={CLOUD: cloud}, steps=[
+        offline_runner(tf_acceptance).run(TestCase(providers={CLOUD: cloud}, steps=[
             TestStep(
                 config=module(literal), variables=VARIABLES,
                 config_plan_checks=ConfigPlanChecks(pre_apply=[ExpectKnownValue("cloud_bucket.logs", EXPIRE, exact)]),
@@ -94,7 +89,7 @@ def test_a_plan_time_default_of_an_unknown_configuration_stays_unknown(
         keys.append((key["secret"], f"sk-{bucket['id']}"))
 
     with leak_check(private_tmp) as leaks:
-        runner_for(tf_acceptance).run(TestCase(providers={CLOUD: cloud}, steps=[TestStep(
+        offline_runner(tf_acceptance).run(TestCase(providers={CLOUD: cloud}, steps=[TestStep(
             config=module(), variables=VARIABLES,
             config_plan_checks=ConfigPlanChecks(pre_apply=[ExpectUnknownValue("cloud_access_key.reader", New("secret"))]),
             check=record,
@@ -111,7 +106,7 @@ def test_a_plan_time_default_of_an_unknown_configuration_stays_unknown(
 def test_import_never_matches_a_sensitive_attribute(
     tf_acceptance: AcceptanceRunner, private_tmp: Path, import_id: str, error: re.Pattern[str] | None
 ) -> None:
-    runner = runner_for(tf_acceptance)
+    runner = offline_runner(tf_acceptance)
     with leak_check(private_tmp) as leaks:
         runner.run(TestCase(providers={CLOUD: mock()}, steps=[
             TestStep(config=module(), variables=VARIABLES),
@@ -133,7 +128,7 @@ def boom(config: dict[str, Any]) -> Any:
 def test_a_default_s_exception_never_shows_a_secret(
     tf_acceptance: AcceptanceRunner, private_tmp: Path, defaults: Any, summary: str
 ) -> None:
-    runner = runner_for(tf_acceptance)
+    runner = offline_runner(tf_acceptance)
     # The secret is a literal in the configuration: the mock knows it only from the schema's sensitive mark.
     config = module().replace("encryption_key = var.encryption_key", f'encryption_key = "{SECRET}"')
     with leak_check(private_tmp) as leaks, pytest.raises(AcceptanceError) as caught:

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from mock_support import CLOUD, CLOUD_SCHEMA, NULL_SCHEMA, leak_check
+from mock_support import CLOUD, CLOUD_SCHEMA, NULL_SCHEMA, leak_check, offline_runner
 
 from plancheck import ExpectResourceAction, ResourceAction, statecheck
 from plancheck import knownvalue as kv
@@ -36,11 +36,6 @@ pytest.importorskip("tf", reason="the providers extra (tf, grpcio) is not instal
 
 NULL = "registry.terraform.io/hashicorp/null"
 #: Any attempt to reach the network fails at once.
-OFFLINE = {"HTTPS_PROXY": "http://127.0.0.1:9", "HTTP_PROXY": "http://127.0.0.1:9", "NO_PROXY": ""}
-
-
-def runner_for(tf_acceptance: AcceptanceRunner) -> AcceptanceRunner:
-    return AcceptanceRunner(tf_acceptance.terraform, tf_acceptance.work_dir, timeout=120, env=OFFLINE)
 
 
 def keys_sent_back(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
@@ -107,7 +102,7 @@ def test_an_undefaulted_data_source_feeding_a_resource_passes_two_identical_step
     mock = make()
     with leak_check(private_tmp) as leaks:
         # Each step's post-apply plan must be empty: the runner fails the step otherwise.
-        runner_for(tf_acceptance).run(TestCase(providers={address: mock}, steps=[
+        offline_runner(tf_acceptance).run(TestCase(providers={address: mock}, steps=[
             TestStep(config=module, config_plan_checks=ConfigPlanChecks(pre_apply=[
                 ExpectResourceAction(watched, ResourceAction.Create)])),
             TestStep(config=module, config_plan_checks=ConfigPlanChecks(pre_apply=[
@@ -141,7 +136,7 @@ def test_a_constant_id_default_keeps_three_null_resources_apart(
         return kv.MapExact({"n": kv.StringExact(n)})
 
     with leak_check(private_tmp) as leaks:
-        runner_for(tf_acceptance).run(TestCase(providers={NULL: mock}, steps=[
+        offline_runner(tf_acceptance).run(TestCase(providers={NULL: mock}, steps=[
             TestStep(
                 config=null_module(),
                 config_state_checks=[
@@ -211,7 +206,7 @@ def test_a_constant_id_default_keeps_three_buckets_apart_through_update_import_a
                      expect_error=AMBIGUOUS),
         ]
     with leak_check(private_tmp) as leaks:
-        runner_for(tf_acceptance).run(TestCase(providers={CLOUD: mock}, steps=[
+        offline_runner(tf_acceptance).run(TestCase(providers={CLOUD: mock}, steps=[
             TestStep(config=cloud_module(), check=record),
             TestStep(refresh_state=True, check=record),
             TestStep(
