@@ -480,6 +480,7 @@ def _scrubbed(error: Exception, secrets: Secrets) -> MockSchemaError:
 
 
 RPC = Callable[["_MockServicer", Any, Any], Any]
+TypedRPC = Callable[["_MockServicer", Any, TypeSchema], Any]
 
 
 def _scrubbing(method: RPC) -> RPC:
@@ -500,6 +501,28 @@ def _scrubbing(method: RPC) -> RPC:
     rpc.__qualname__ = method.__qualname__
     rpc.__doc__ = method.__doc__
     return rpc
+
+
+def _of_type(data: bool) -> Callable[[TypedRPC], RPC]:
+    """An RPC about one resource type (or data source, when ``data``), handed that type's schema.
+
+    Every such RPC answers a type the schema does not list the same way: an error diagnostic naming
+    the closest type, in the RPC's own response.
+    """
+    def decorate(method: TypedRPC) -> RPC:
+        def rpc(self: _MockServicer, request: Any, context: Any) -> Any:
+            schema = self._schema(data, request.type_name)
+            if schema is None:
+                response = getattr(self._pb, method.__name__).Response
+                return response(diagnostics=self._unknown_type(data, request.type_name))
+            return method(self, request, schema)
+
+        rpc.__name__ = method.__name__
+        rpc.__qualname__ = method.__qualname__
+        rpc.__doc__ = method.__doc__
+        return rpc
+
+    return decorate
 
 
 class _MockInstance:
@@ -682,30 +705,26 @@ class _MockServicer:
     # -- validation -----------------------------------------------------------------------------------
 
     @_scrubbing
-    def ValidateResourceConfig(self, request: Any, context: Any) -> Any:
-        return self._validate("ValidateResourceConfig", False, request)
+    @_of_type(False)
+    def ValidateResourceConfig(self, request: Any, schema: TypeSchema) -> Any:
+        return self._validate("ValidateResourceConfig", request, schema)
 
     @_scrubbing
-    def ValidateDataResourceConfig(self, request: Any, context: Any) -> Any:
-        return self._validate("ValidateDataResourceConfig", True, request)
+    @_of_type(True)
+    def ValidateDataResourceConfig(self, request: Any, schema: TypeSchema) -> Any:
+        return self._validate("ValidateDataResourceConfig", request, schema)
 
-    def _validate(self, rpc: str, data: bool, request: Any) -> Any:
+    def _validate(self, rpc: str, request: Any, schema: TypeSchema) -> Any:
         """A type's configuration is valid when the type exists: the mock checks no values beyond their types."""
-        response = getattr(self._pb, rpc).Response
-        schema = self._schema(data, request.type_name)
-        if schema is None:
-            return response(diagnostics=self._unknown_type(data, request.type_name))
         self._record(rpc, request.type_name, schema.block, self._decode(request.config))
-        return response()
+        return getattr(self._pb, rpc).Response()
 
     # -- resources ------------------------------------------------------------------------------------
 
     @_scrubbing
-    def UpgradeResourceState(self, request: Any, context: Any) -> Any:
+    @_of_type(False)
+    def UpgradeResourceState(self, request: Any, schema: TypeSchema) -> Any:
         response = self._pb.UpgradeResourceState.Response
-        schema = self._schema(False, request.type_name)
-        if schema is None:
-            return response(diagnostics=self._unknown_type(False, request.type_name))
         if not request.raw_state.json:
             return response(diagnostics=self._error(
                 f"The mock of {self._owner.address} cannot read a flatmap state of {request.type_name}",
@@ -715,12 +734,10 @@ class _MockServicer:
         return response(upgraded_state=self._encode(state))
 
     @_scrubbing
-    def PlanResourceChange(self, request: Any, context: Any) -> Any:
+    @_of_type(False)
+    def PlanResourceChange(self, request: Any, schema: TypeSchema) -> Any:
         response = self._pb.PlanResourceChange.Response
         type_name = request.type_name
-        schema = self._schema(False, type_name)
-        if schema is None:
-            return response(diagnostics=self._unknown_type(False, type_name))
         block = schema.block
         prior = self._decode(request.prior_state)
         proposed = self._decode(request.proposed_new_state)
@@ -737,12 +754,10 @@ class _MockServicer:
         return response(planned_state=self._encode(planned), planned_private=request.prior_private)
 
     @_scrubbing
-    def ApplyResourceChange(self, request: Any, context: Any) -> Any:
+    @_of_type(False)
+    def ApplyResourceChange(self, request: Any, schema: TypeSchema) -> Any:
         response = self._pb.ApplyResourceChange.Response
         type_name = request.type_name
-        schema = self._schema(False, type_name)
-        if schema is None:
-            return response(diagnostics=self._unknown_type(False, type_name))
         block, instance = schema.block, self._instance
         prior = self._decode(request.prior_state)
         planned = self._decode(request.planned_state)
@@ -771,12 +786,10 @@ class _MockServicer:
         return response(new_state=self._encode(new), private=instance.objects.private(key))
 
     @_scrubbing
-    def ReadResource(self, request: Any, context: Any) -> Any:
+    @_of_type(False)
+    def ReadResource(self, request: Any, schema: TypeSchema) -> Any:
         response = self._pb.ReadResource.Response
         type_name = request.type_name
-        schema = self._schema(False, type_name)
-        if schema is None:
-            return response(diagnostics=self._unknown_type(False, type_name))
         current = self._decode(request.current_state)
         self._record("ReadResource", type_name, schema.block, current)
         objects = self._instance.objects
@@ -789,13 +802,11 @@ class _MockServicer:
         return response(new_state=self._encode(objects.get(type_name, key)), private=private)
 
     @_scrubbing
-    def ImportResourceState(self, request: Any, context: Any) -> Any:
+    @_of_type(False)
+    def ImportResourceState(self, request: Any, schema: TypeSchema) -> Any:
         pb = self._pb
         response = pb.ImportResourceState.Response
         type_name = request.type_name
-        schema = self._schema(False, type_name)
-        if schema is None:
-            return response(diagnostics=self._unknown_type(False, type_name))
         self._record("ImportResourceState", type_name, None, {"id": request.id})
         found = self._instance.objects.find(type_name, schema.block, request.id)
         if isinstance(found, Ambiguous):
@@ -868,12 +879,10 @@ class _MockServicer:
     # -- data sources ---------------------------------------------------------------------------------
 
     @_scrubbing
-    def ReadDataSource(self, request: Any, context: Any) -> Any:
+    @_of_type(True)
+    def ReadDataSource(self, request: Any, schema: TypeSchema) -> Any:
         response = self._pb.ReadDataSource.Response
         type_name = request.type_name
-        schema = self._schema(True, type_name)
-        if schema is None:
-            return response(diagnostics=self._unknown_type(True, type_name))
         block = schema.block
         config = self._decode(request.config)
         self._record("ReadDataSource", type_name, block, config)
