@@ -55,30 +55,24 @@ _MAX_DIGITS: Final = 4_000
 _MAX_VALUE_DEPTH: Final = 100
 
 
-class _Unknown:
-    """A value Terraform does not know yet (in :attr:`MockProvider.calls` and in what a default callable gets)."""
+class _Marker:
+    """A value that stands for something a plain value cannot say; compared by identity, shown by its name."""
 
-    __slots__ = ()
+    __slots__ = ("_shown",)
 
-    def __repr__(self) -> str:
-        return "(unknown)"
-
-
-#: Stands for an unknown value in plain dicts.
-UNKNOWN: Final = _Unknown()
-
-
-class _Generate:
-    """An object attribute a default leaves out: generated at apply (unknown at plan), as ``terraform test`` fills it."""
-
-    __slots__ = ()
+    def __init__(self, shown: str) -> None:
+        self._shown = shown
 
     def __repr__(self) -> str:
-        return "(generated)"
+        return self._shown
 
 
-#: What :func:`conform` puts for the attributes a default's object leaves out (``missing=GENERATE``).
-GENERATE: Final = _Generate()
+#: Stands for an unknown value in plain dicts (in :attr:`MockProvider.calls` and in what a default callable gets).
+UNKNOWN: Final = _Marker("(unknown)")
+
+#: What :func:`conform` puts for the object attributes a default leaves out (``missing=GENERATE``): generated at
+#: apply (unknown at plan), as ``terraform test`` fills them.
+GENERATE: Final = _Marker("(generated)")
 
 
 class Holder(Protocol):
