@@ -91,20 +91,17 @@ _RESOURCE: Final = Spec(
     },
     open=True,
 )
-_DATA: Final = Spec(
-    "data",
-    ("type", "name"),
-    args=dict(_META),
-    nested={"lifecycle": _DATA_LIFECYCLE, "dynamic": _DYNAMIC},
-    open=True,
-)
-_EPHEMERAL: Final = Spec(
-    "ephemeral",
-    ("type", "name"),
-    args=dict(_META),
-    nested={"lifecycle": _DATA_LIFECYCLE, "dynamic": _DYNAMIC},
-    open=True,
-)
+
+
+def _read_only(keyword: str) -> Spec:
+    # Data sources and ephemeral resources take the same meta-arguments and nested blocks.
+    return Spec(
+        keyword, ("type", "name"), args=dict(_META), nested={"lifecycle": _DATA_LIFECYCLE, "dynamic": _DYNAMIC}, open=True
+    )
+
+
+_DATA: Final = _read_only("data")
+_EPHEMERAL: Final = _read_only("ephemeral")
 _ACTION: Final = Spec(
     "action",
     ("type", "name"),
