@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from decimal import Decimal
 from typing import Any, TypeGuard
 
-__all__ = ["describe_json_type", "is_array", "is_object", "plural"]
+__all__ = ["describe_json_type", "is_array", "is_object", "json_kind", "plural"]
 
 
 # The one home of these predicates: plancheck's redaction, loading and matchers import them from here.
@@ -43,6 +43,21 @@ def plural(count: int, word: str, words: str | None = None) -> str:
     ('1 key', '0 keys', '3 keys', '2 indexes')
     """
     return f"{count} {word if count == 1 else (words or word + 's')}"
+
+
+def json_kind(value: Any) -> str:
+    """Name a JSON value's kind for messages (``expected an array, found a bool``), never its content.
+
+    >>> [json_kind(v) for v in ({}, [], "s", 1, 1.5, True, None)]
+    ['an object', 'an array', 'a string', 'a number', 'a number', 'a bool', 'null']
+    >>> json_kind({1, 2})
+    'a non-JSON value of type set'
+    """
+    if is_object(value):
+        return "an object"
+    if is_array(value):
+        return "an array"
+    return describe_json_type(value)
 
 
 def describe_json_type(value: Any) -> str:

@@ -26,6 +26,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
+from tfjsonpath.internal import json_kind
+
 from .._errors import DocumentFormatError
 from .._loading.jsontext import loads_exact
 from ._diagnostics import SEVERITIES, Diagnostic
@@ -50,20 +52,6 @@ class Reading:
     problems: tuple[str, ...] = ()
 
 
-def _kind(value: object) -> str:
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, (int, float)) or type(value).__name__ == "Decimal":
-        return "a number"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, list):
-        return "an array"
-    if isinstance(value, Mapping):
-        return "an object"
-    return "null"
-
-
 def _get(obj: Mapping[str, Any], key: str, where: str, kind: type, *, required: bool = False) -> Any:
     value = obj.get(key)
     if value is None:
@@ -72,7 +60,7 @@ def _get(obj: Mapping[str, Any], key: str, where: str, kind: type, *, required: 
         return None
     if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
         expected = {str: "a string", int: "an integer", dict: "an object", list: "an array"}[kind]
-        raise _Unreadable(f"{where}.{key}", f"expected {expected}, found {_kind(value)}")
+        raise _Unreadable(f"{where}.{key}", f"expected {expected}, found {json_kind(value)}")
     return value
 
 
@@ -84,7 +72,7 @@ def read_diagnostic(obj: object, where: str) -> Diagnostic:
     3
     """
     if not isinstance(obj, dict):
-        raise _Unreadable(where, f"expected an object, found {_kind(obj)}")
+        raise _Unreadable(where, f"expected an object, found {json_kind(obj)}")
     severity = _get(obj, "severity", where, str, required=True)
     if severity not in SEVERITIES:
         raise _Unreadable(f"{where}.severity", f'expected "error" or "warning", found {severity!r}')
@@ -109,7 +97,7 @@ def read_diagnostic(obj: object, where: str) -> Diagnostic:
         code_line = _get(snippet, "start_line", at, int)
         for i, value in enumerate(_get(snippet, "values", at, list) or []):
             if not isinstance(value, dict):
-                raise _Unreadable(f"{at}.values[{i}]", f"expected an object, found {_kind(value)}")
+                raise _Unreadable(f"{at}.values[{i}]", f"expected an object, found {json_kind(value)}")
             traversal = _get(value, "traversal", f"{at}.values[{i}]", str) or ""
             statement = _get(value, "statement", f"{at}.values[{i}]", str) or ""
             values.append((traversal, statement))
@@ -189,7 +177,7 @@ def read_ui(stdout: str) -> Reading:
             except DocumentFormatError:
                 raise _Unreadable(f"line {number}", "not JSON") from None
             if not isinstance(message, dict):
-                raise _Unreadable(f"line {number}", f"expected a JSON object, found {_kind(message)}")
+                raise _Unreadable(f"line {number}", f"expected a JSON object, found {json_kind(message)}")
             kind = _get(message, "type", f"line {number}: $", str)
             text = _get(message, "@message", f"line {number}: $", str) or ""
             if kind == "diagnostic":
@@ -225,7 +213,7 @@ def read_validate(stdout: str) -> Reading:
         except DocumentFormatError as exc:
             raise _Unreadable(exc.location, f"expected {exc.expected}, found {exc.found}") from None
         if not isinstance(document, dict):
-            raise _Unreadable("$", f"expected a JSON object, found {_kind(document)}")
+            raise _Unreadable("$", f"expected a JSON object, found {json_kind(document)}")
         items = _get(document, "diagnostics", "$", list) or []
         diagnostics = tuple(read_diagnostic(item, f"$.diagnostics[{i}]") for i, item in enumerate(items))
     except _Unreadable as exc:

@@ -19,6 +19,8 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any, Final
 
+from tfjsonpath.internal import json_kind
+
 from .._errors import DocumentFormatError
 from .._loading.jsontext import loads_exact
 from .._loading.source import InputTooLarge, max_input_bytes, read_limited
@@ -185,40 +187,26 @@ def _at(path: str) -> str:
     return _WHERE + path
 
 
-def _type(value: object) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a bool"
-    if isinstance(value, (int, float, Decimal)):
-        return "a number"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, list):
-        return "an array"
-    return "an object"
-
-
 def _require(container: Mapping[str, Any], key: str, path: str, kind: type | tuple[type, ...], what: str) -> Any:
     if key not in container:
         raise TestDefinitionError(_at(path), f"missing {json.dumps(key)} ({what})")
     value = container[key]
     kinds = kind if isinstance(kind, tuple) else (kind,)
     if not isinstance(value, kinds) or (isinstance(value, bool) and bool not in kinds):
-        raise TestDefinitionError(_at(f"{path}[{json.dumps(key)}]"), f"expected {what}, got {_type(value)}")
+        raise TestDefinitionError(_at(f"{path}[{json.dumps(key)}]"), f"expected {what}, got {json_kind(value)}")
     return value
 
 
 def _check(document: Any) -> None:
     if not isinstance(document, dict):
-        raise TestDefinitionError(_WHERE, f"expected a state (a JSON object), got {_type(document)}")
+        raise TestDefinitionError(_WHERE, f"expected a state (a JSON object), got {json_kind(document)}")
     if "version" not in document:
         hint = " (this looks like `terraform show -json` output; give the state file itself, e.g. from `terraform state pull`)" \
             if "format_version" in document else ""
         raise TestDefinitionError(_WHERE, f"not a Terraform state: it has no \"version\"{hint}")
     version = document["version"]
     if isinstance(version, bool) or not isinstance(version, int):
-        raise TestDefinitionError(_at('["version"]'), f"expected the state format version 4, got {_type(version)}")
+        raise TestDefinitionError(_at('["version"]'), f"expected the state format version 4, got {json_kind(version)}")
     if version < 4:
         raise TestDefinitionError(
             _at('["version"]'),
@@ -234,11 +222,11 @@ def _check(document: Any) -> None:
     _require(document, "lineage", "", str, "a string")
     outputs = document.get("outputs", {})
     if not isinstance(outputs, dict):
-        raise TestDefinitionError(_at('["outputs"]'), f"expected an object, got {_type(outputs)}")
+        raise TestDefinitionError(_at('["outputs"]'), f"expected an object, got {json_kind(outputs)}")
     for name, output in outputs.items():
         path = f'["outputs"][{json.dumps(name)}]'
         if not isinstance(output, dict):
-            raise TestDefinitionError(_at(path), f"expected an object, got {_type(output)}")
+            raise TestDefinitionError(_at(path), f"expected an object, got {json_kind(output)}")
         if "value" not in output:
             raise TestDefinitionError(_at(path), 'missing "value"')
     resources = _require(document, "resources", "", list, "an array")
@@ -248,7 +236,7 @@ def _check(document: Any) -> None:
 
 def _check_resource(resource: Any, path: str) -> None:
     if not isinstance(resource, dict):
-        raise TestDefinitionError(_at(path), f"expected a resource (an object), got {_type(resource)}")
+        raise TestDefinitionError(_at(path), f"expected a resource (an object), got {json_kind(resource)}")
     mode = _require(resource, "mode", path, str, '"managed" or "data"')
     if mode not in _MODES:
         raise TestDefinitionError(_at(f'{path}["mode"]'), f'expected "managed" or "data", got {json.dumps(mode)}')
@@ -256,28 +244,28 @@ def _check_resource(resource: Any, path: str) -> None:
         if not _require(resource, key, path, str, "a non-empty string"):
             raise TestDefinitionError(_at(f'{path}[{json.dumps(key)}]'), "expected a non-empty string, got \"\"")
     if "module" in resource and not isinstance(resource["module"], str):
-        raise TestDefinitionError(_at(f'{path}["module"]'), f"expected a module address, got {_type(resource['module'])}")
+        raise TestDefinitionError(_at(f'{path}["module"]'), f"expected a module address, got {json_kind(resource['module'])}")
     instances = _require(resource, "instances", path, list, "an array")
     for j, instance in enumerate(instances):
         at = f'{path}["instances"][{j}]'
         if not isinstance(instance, dict):
-            raise TestDefinitionError(_at(at), f"expected an instance (an object), got {_type(instance)}")
+            raise TestDefinitionError(_at(at), f"expected an instance (an object), got {json_kind(instance)}")
         version = _require(instance, "schema_version", at, int, "the resource's schema version, an integer >= 0")
         if version < 0:
             raise TestDefinitionError(_at(f'{at}["schema_version"]'), f"expected an integer >= 0, got {version}")
         if "attributes" in instance:
             if not isinstance(instance["attributes"], dict):
-                raise TestDefinitionError(_at(f'{at}["attributes"]'), f"expected an object, got {_type(instance['attributes'])}")
+                raise TestDefinitionError(_at(f'{at}["attributes"]'), f"expected an object, got {json_kind(instance['attributes'])}")
         elif "attributes_flat" in instance:
             if not isinstance(instance["attributes_flat"], dict):
                 raise TestDefinitionError(
-                    _at(f'{at}["attributes_flat"]'), f"expected an object, got {_type(instance['attributes_flat'])}"
+                    _at(f'{at}["attributes_flat"]'), f"expected an object, got {json_kind(instance['attributes_flat'])}"
                 )
         else:
             raise TestDefinitionError(_at(at), 'missing "attributes"')
         index_key = instance.get("index_key")
         if index_key is not None and (isinstance(index_key, bool) or not isinstance(index_key, (int, str))):
-            raise TestDefinitionError(_at(f'{at}["index_key"]'), f"expected a count index or a for_each key, got {_type(index_key)}")
+            raise TestDefinitionError(_at(f'{at}["index_key"]'), f"expected a count index or a for_each key, got {json_kind(index_key)}")
 
 
 def _addresses(document: Mapping[str, Any]) -> Iterator[str]:

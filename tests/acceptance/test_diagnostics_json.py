@@ -96,7 +96,7 @@ DIAGNOSTIC = {"severity": "warning", "summary": "Deprecated", "detail": "use b"}
         pytest.param(line(type="diagnostic", diagnostic={**DIAGNOSTIC, "detail": ["x"]}),
                      "line 2: $.diagnostic.detail: expected a string, found an array", id="detail-type"),
         pytest.param(line(type="diagnostic", diagnostic={**DIAGNOSTIC, "address": True}),
-                     "line 2: $.diagnostic.address: expected a string, found a boolean", id="address-type"),
+                     "line 2: $.diagnostic.address: expected a string, found a bool", id="address-type"),
         pytest.param(line(type="diagnostic", diagnostic={**DIAGNOSTIC, "range": {"filename": "main.tf", "start": {"line": "8"}}}),
                      "line 2: $.diagnostic.range.start.line: expected an integer, found a string", id="range-line"),
         pytest.param(line(type="diagnostic", diagnostic={**DIAGNOSTIC, "snippet": {"values": ["var.x"]}}),

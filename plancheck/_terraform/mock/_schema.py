@@ -12,6 +12,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
+from tfjsonpath.internal import json_kind
+
 from ..._text import closest
 from ..providers import normalize_address
 from ._errors import MockSchemaError
@@ -131,22 +133,6 @@ def type_label(cty: Any) -> str:
     return repr(cty)
 
 
-def _kind(value: object) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, (int, float)):
-        return "a number"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, list):
-        return "an array"
-    if isinstance(value, dict):
-        return "an object"
-    return type(value).__name__
-
-
 def _too_deep(where: str) -> MockSchemaError:
     return MockSchemaError(
         where, f"nested more than {MAX_DEPTH} levels deep (blocks, nested attributes and types together): "
@@ -172,21 +158,21 @@ def _check_type(cty: Any, where: str, depth: int = 0) -> None:
             for i, sub in enumerate(inner):
                 _check_type(sub, f"{where}[{i}]", depth + 1)
             return
-    raise MockSchemaError(where, f"expected a cty type (\"string\", [\"list\", ...], ...), got {_kind(cty)}")
+    raise MockSchemaError(where, f"expected a cty type (\"string\", [\"list\", ...], ...), got {json_kind(cty)}")
 
 
 def _mapping(value: object, where: str) -> Mapping[str, Any]:
     if value is None:
         return {}
     if not isinstance(value, Mapping):
-        raise MockSchemaError(where, f"expected an object, got {_kind(value)}")
+        raise MockSchemaError(where, f"expected an object, got {json_kind(value)}")
     return value
 
 
 def _flag(raw: Mapping[str, Any], name: str, where: str) -> bool:
     value = raw.get(name, False)
     if not isinstance(value, bool):
-        raise MockSchemaError(f"{where}.{name}", f"expected true or false, got {_kind(value)}")
+        raise MockSchemaError(f"{where}.{name}", f"expected true or false, got {json_kind(value)}")
     return value
 
 
@@ -195,7 +181,7 @@ def _int(raw: Mapping[str, Any], name: str, where: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_INT64:
         found = ("a negative number" if value < 0 else "a number past int64") if isinstance(value, int) and not isinstance(
             value, bool
-        ) else _kind(value)
+        ) else json_kind(value)
         raise MockSchemaError(f"{where}.{name}", f"expected a whole number from 0 to {MAX_INT64} (int64), got {found}")
     return value
 
@@ -203,7 +189,7 @@ def _int(raw: Mapping[str, Any], name: str, where: str) -> int:
 def _text(raw: Mapping[str, Any], name: str, where: str, default: str = "") -> str:
     value = raw.get(name, default)
     if not isinstance(value, str):
-        raise MockSchemaError(f"{where}.{name}", f"expected a string, got {_kind(value)}")
+        raise MockSchemaError(f"{where}.{name}", f"expected a string, got {json_kind(value)}")
     return value
 
 
@@ -311,7 +297,7 @@ def read_provider_schema(document: object, address: str) -> ProviderSchema:
         raise MockSchemaError("MockProvider.address", str(getattr(exc, "problem", exc))) from None
     where = "MockProvider schema"
     if not isinstance(document, Mapping):
-        raise MockSchemaError(where, f"expected the JSON object 'terraform providers schema -json' prints, got {_kind(document)}")
+        raise MockSchemaError(where, f"expected the JSON object 'terraform providers schema -json' prints, got {json_kind(document)}")
     if "provider_schemas" in document:
         providers = _mapping(document["provider_schemas"], f"{where}: provider_schemas")
         if full not in providers:
