@@ -33,6 +33,7 @@ __all__ = [
     "at_cut",
     "child_marks",
     "contains_sensitive",
+    "leaf_strings",
     "marks_at",
     "render_value",
     "revealing_sensitive",
@@ -631,3 +632,23 @@ def contains_sensitive(marks: Marks) -> bool:
     (True, True, False)
     """
     return _has_any_mark(marks)
+
+
+def leaf_strings(value: Any) -> Iterator[str]:
+    """The text of every string and number in a JSON value: what could show a secret the value holds.
+
+    A bool or null never does; anything that is not JSON (a marker such as an unknown) is skipped.
+
+    >>> list(leaf_strings({"a": ["x", 1, 2.5, True, None], "b": {"c": Decimal("1.10")}}))
+    ['x', '1', '2.5', '1.10']
+    """
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, (int, float, Decimal)) and not isinstance(value, bool):
+        yield str(value)
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from leaf_strings(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from leaf_strings(item)

@@ -45,6 +45,13 @@ class Flat:
         return REDACTED if self.sensitive else json.dumps(self.text, ensure_ascii=False)
 
 
+def _missing_identifier(which: str, attribute: str) -> str:
+    return (
+        f"ImportStateVerify: {which} resource missing identifier attribute {attribute!r}, ensure attribute "
+        "value is properly set or use import_state_verify_identifier_attribute to choose different attribute"
+    )
+
+
 def _scalar(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
@@ -160,11 +167,7 @@ def verify_import(
         new_flat = flatmap(new.get("values"), new.get("sensitive_values"))
         identifier = new_flat.get(identifier_attribute)
         if identifier is None:
-            return (
-                f"ImportStateVerify: New resource missing identifier attribute {identifier_attribute!r}, ensure "
-                "attribute value is properly set or use import_state_verify_identifier_attribute to choose "
-                "different attribute"
-            )
+            return _missing_identifier("New", identifier_attribute)
         old_flat: dict[str, Flat] | None = None
         for old in _managed(applied):
             if _resource_key(old) != _resource_key(new):
@@ -172,11 +175,7 @@ def verify_import(
             candidate = flatmap(old.get("values"), old.get("sensitive_values"))
             old_identifier = candidate.get(identifier_attribute)
             if old_identifier is None:
-                return (
-                    f"ImportStateVerify: Old resource missing identifier attribute {identifier_attribute!r}, ensure "
-                    "attribute value is properly set or use import_state_verify_identifier_attribute to choose "
-                    "different attribute"
-                )
+                return _missing_identifier("Old", identifier_attribute)
             if old_identifier.text == identifier.text:
                 old_flat = candidate
                 break

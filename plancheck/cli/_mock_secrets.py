@@ -14,7 +14,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from .._redact import Secrets
+from .._redact import Secrets, leaf_strings
 from ._hcl_tokens import hcl_tokens
 
 __all__ = ["declared_sensitive", "input_secrets", "plan_sensitive"]
@@ -81,19 +81,6 @@ def _json_sensitive(text: str) -> Iterator[str]:
                 yield name
 
 
-def _strings(value: Any) -> Iterator[str]:
-    if isinstance(value, bool) or value is None:
-        return
-    if isinstance(value, dict):
-        for item in value.values():
-            yield from _strings(item)
-    elif isinstance(value, list):
-        for item in value:
-            yield from _strings(item)
-    else:
-        yield str(value)
-
-
 def _file_values(path: str, names: set[str]) -> Iterator[str]:
     """The values a variables file gives to ``names`` (plain strings and JSON values; an expression is not evaluated)."""
     try:
@@ -107,7 +94,7 @@ def _file_values(path: str, names: set[str]) -> Iterator[str]:
             return
         if isinstance(document, dict):
             for name in names & set(document):
-                yield from _strings(document[name])
+                yield from leaf_strings(document[name])
         return
     depth = 0
     current: str | None = None  # the variable whose value is being read, at depth 0 and inside its brackets

@@ -18,6 +18,7 @@ import string
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any, Final, Protocol
 
+from ..._redact import leaf_strings
 from ..._text import closest
 from ._errors import MockSchemaError
 from ._schema import Attribute, Block, BlockType, type_label
@@ -468,19 +469,6 @@ def redacted(holder: Holder, value: Any) -> Any:
     return out
 
 
-def _strings(value: Any) -> Iterator[str]:
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, (int, float, decimal.Decimal)) and not isinstance(value, bool):
-        yield str(value)
-    elif isinstance(value, dict):
-        for item in value.values():
-            yield from _strings(item)
-    elif isinstance(value, list):
-        for item in value:
-            yield from _strings(item)
-
-
 def sensitive_strings(holder: Holder, value: Any) -> Iterator[str]:
     """The strings under sensitive attributes of a plain value (to scrub wherever else they show up).
 
@@ -497,7 +485,7 @@ def sensitive_strings(holder: Holder, value: Any) -> Iterator[str]:
         if current is None:
             continue
         if attribute.sensitive:
-            yield from _strings(current)
+            yield from leaf_strings(current)
         elif attribute.nested is not None:
             for item in _items(attribute.nested.mode, current):
                 yield from sensitive_strings(attribute.nested, item)
