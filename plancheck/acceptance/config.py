@@ -87,8 +87,24 @@ def _name(request: TestStepConfigRequest, where: str) -> str:
     return request.test_name
 
 
-def _join(*parts: str) -> str:
-    return "/".join(parts)
+def _static(value: str, name: str) -> TestStepConfigFunc:
+    path = _text(value, name)
+
+    def config_func(_request: TestStepConfigRequest) -> str:
+        return path
+
+    return config_func
+
+
+def _in_testdata(name: str, *, per_step: bool, file: str | None = None) -> TestStepConfigFunc:
+    # Go's paths: testdata/<test name>[/<step number>][/<file>], joined with "/" on every platform.
+    leaf = () if file is None else (_text(file, name),)
+
+    def config_func(request: TestStepConfigRequest) -> str:
+        step = (str(request.step_number),) if per_step else ()
+        return "/".join(("testdata", _name(request, name), *step, *leaf))
+
+    return config_func
 
 
 def StaticDirectory(directory: str) -> TestStepConfigFunc:
@@ -97,12 +113,7 @@ def StaticDirectory(directory: str) -> TestStepConfigFunc:
     >>> StaticDirectory("fixtures/basic")(TestStepConfigRequest(1, "t"))
     'fixtures/basic'
     """
-    path = _text(directory, "StaticDirectory")
-
-    def directory_func(_request: TestStepConfigRequest) -> str:
-        return path
-
-    return directory_func
+    return _static(directory, "StaticDirectory")
 
 
 def TestNameDirectory() -> TestStepConfigFunc:
@@ -111,11 +122,7 @@ def TestNameDirectory() -> TestStepConfigFunc:
     >>> TestNameDirectory()(TestStepConfigRequest(3, "test_widget"))
     'testdata/test_widget'
     """
-
-    def directory_func(request: TestStepConfigRequest) -> str:
-        return _join("testdata", _name(request, "TestNameDirectory"))
-
-    return directory_func
+    return _in_testdata("TestNameDirectory", per_step=False)
 
 
 def TestStepDirectory() -> TestStepConfigFunc:
@@ -124,11 +131,7 @@ def TestStepDirectory() -> TestStepConfigFunc:
     >>> TestStepDirectory()(TestStepConfigRequest(3, "test_widget"))
     'testdata/test_widget/3'
     """
-
-    def directory_func(request: TestStepConfigRequest) -> str:
-        return _join("testdata", _name(request, "TestStepDirectory"), str(request.step_number))
-
-    return directory_func
+    return _in_testdata("TestStepDirectory", per_step=True)
 
 
 def StaticFile(file: str) -> TestStepConfigFunc:
@@ -137,12 +140,7 @@ def StaticFile(file: str) -> TestStepConfigFunc:
     >>> StaticFile("fixtures/main.tf")(TestStepConfigRequest(1, "t"))
     'fixtures/main.tf'
     """
-    path = _text(file, "StaticFile")
-
-    def file_func(_request: TestStepConfigRequest) -> str:
-        return path
-
-    return file_func
+    return _static(file, "StaticFile")
 
 
 def TestNameFile(file: str) -> TestStepConfigFunc:
@@ -151,12 +149,7 @@ def TestNameFile(file: str) -> TestStepConfigFunc:
     >>> TestNameFile("main.tf")(TestStepConfigRequest(2, "test_widget"))
     'testdata/test_widget/main.tf'
     """
-    name = _text(file, "TestNameFile")
-
-    def file_func(request: TestStepConfigRequest) -> str:
-        return _join("testdata", _name(request, "TestNameFile"), name)
-
-    return file_func
+    return _in_testdata("TestNameFile", per_step=False, file=file)
 
 
 def TestStepFile(file: str) -> TestStepConfigFunc:
@@ -165,12 +158,7 @@ def TestStepFile(file: str) -> TestStepConfigFunc:
     >>> TestStepFile("main.tf")(TestStepConfigRequest(2, "test_widget"))
     'testdata/test_widget/2/main.tf'
     """
-    name = _text(file, "TestStepFile")
-
-    def file_func(request: TestStepConfigRequest) -> str:
-        return _join("testdata", _name(request, "TestStepFile"), str(request.step_number), name)
-
-    return file_func
+    return _in_testdata("TestStepFile", per_step=True, file=file)
 
 
 static_directory = StaticDirectory
