@@ -238,13 +238,7 @@ def parse_json(text: str, source: Source) -> Node:
                     comma = pos
                     pos = _WS_MATCH(text, pos + 1).end()  # type: ignore[union-attr]
                     if text[pos : pos + 1] == "}":
-                        # Terraform points at the comma itself ("Trailing comma in object").
-                        raise source.error(
-                            comma,
-                            (*trail_steps(frame.steps), MapStep(frame.key)),
-                            "another property after ',' (Terraform: Trailing comma in object)",
-                            "a trailing comma",
-                        )
+                        raise _trailing_comma(source, comma, frame, MapStep(frame.key), "property", "object")
                     pos = _read_key(text, pos, frame, source, "a property name string")
                     break
                 if c == "}":
@@ -252,41 +246,41 @@ def parse_json(text: str, source: Source) -> Node:
                     stack.pop()
                     node = container
                     continue
-                raise source.error(
-                    pos,
-                    (*trail_steps(frame.steps), MapStep(frame.key)),
-                    "',' or '}' after an object property",
-                    _found_at(text, pos),
-                )
+                raise _no_separator(source, text, pos, frame, MapStep(frame.key), "',' or '}' after an object property")
             container.value.append(node)
             if c == ",":
                 comma = pos
                 pos = _WS_MATCH(text, pos + 1).end()  # type: ignore[union-attr]
                 if text[pos : pos + 1] == "]":
-                    raise source.error(
-                        comma,
-                        (*trail_steps(frame.steps), SliceStep(len(container.value) - 1)),
-                        "another element after ',' (Terraform: Trailing comma in array)",
-                        "a trailing comma",
-                    )
+                    raise _trailing_comma(source, comma, frame, SliceStep(len(container.value) - 1), "element", "array")
                 break
             if c == "]":
                 pos += 1
                 stack.pop()
                 node = container
                 continue
-            raise source.error(
-                pos,
-                (*trail_steps(frame.steps), SliceStep(len(container.value) - 1)),
-                "',' or ']' after an array element",
-                _found_at(text, pos),
-            )
+            last = SliceStep(len(container.value) - 1)
+            raise _no_separator(source, text, pos, frame, last, "',' or ']' after an array element")
         if root is not None:
             break
     pos = _WS_MATCH(text, pos).end()  # type: ignore[union-attr]
     if pos < n:
         raise source.error(pos, (), "the end of the file after the root value", _found_at(text, pos))
     return root
+
+
+def _trailing_comma(source: Source, comma: int, frame: _Frame, last: Step, member: str, kind: str) -> ConfigFormatError:
+    # Terraform points at the comma itself ("Trailing comma in object").
+    return source.error(
+        comma,
+        (*trail_steps(frame.steps), last),
+        f"another {member} after ',' (Terraform: Trailing comma in {kind})",
+        "a trailing comma",
+    )
+
+
+def _no_separator(source: Source, text: str, pos: int, frame: _Frame, last: Step, expected: str) -> ConfigFormatError:
+    return source.error(pos, (*trail_steps(frame.steps), last), expected, _found_at(text, pos))
 
 
 def _read_key(text: str, pos: int, frame: _Frame, source: Source, expected: str) -> int:
