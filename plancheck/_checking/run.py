@@ -1,20 +1,32 @@
-"""Running many checks on one document and raising every failure at once: what every ``assert_*`` does."""
+"""Running checks on one document and collecting every failure: the one runner behind every front end.
+
+``run_checks`` is what every ``assert_*`` does (raise every failure at once); :func:`run_each` is
+the loop under it, which the command line (one result per check, a check that breaks is an
+``error``, not a traceback) and the acceptance runner (duck-typed ``check_plan(plan)`` checks)
+call too, so running, collecting, ordering and scrubbing exist once.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import Protocol, TypeVar, cast
+import dataclasses
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, Protocol, TypeVar, cast
 
-from .._errors import CheckFailedError, CheckFailure
+from .._errors import CheckFailedError, CheckFailure, TfCheckError
 from .warn import emit_warnings
 
-__all__ = ["outcome_of", "run_checks"]
+__all__ = ["CheckOutcome", "by_method", "outcome_of", "run_checks", "run_each"]
 
 # pytest hides this module's frames from tracebacks: failures point at the user's test line,
 # and the library's locals (which may hold raw values) are never printed.
 __tracebackhide__ = True
 
 _D = TypeVar("_D", contravariant=True)
+
+#: How a check is run on a document: its failures (a CheckFailure, or a text the runner labels) and warnings.
+Runner = Callable[[Any, Any], tuple[Iterable[object], Iterable[Warning]]]
+#: What a failure without its own record is labelled with: (check, address, path), as in a CheckFailure.
+Label = Callable[[Any], tuple[str, str | None, Any]]
 
 
 class _Check(Protocol[_D]):
@@ -23,6 +35,10 @@ class _Check(Protocol[_D]):
 
 def _no_hint(check: object) -> str:
     return ""
+
+
+def _type_label(check: object) -> tuple[str, str | None, Any]:
+    return type(check).__name__, None, None
 
 
 def outcome_of(check: _Check[_D], document: _D) -> tuple[list[CheckFailure], list[Warning]]:
@@ -41,6 +57,120 @@ def outcome_of(check: _Check[_D], document: _D) -> tuple[list[CheckFailure], lis
         found, warned = outcome(document)
         return list(found), list(warned)
     return list(check.failures(document)), []
+
+
+def by_method(name: str) -> Runner:
+    """A runner for duck-typed checks: ``check.<name>(document)``, whose raised failures are collected.
+
+    A :class:`~plancheck.CheckFailedError` gives its failures; any other AssertionError one failure, its text.
+
+    >>> class Odd:
+    ...     def check_number(self, n):
+    ...         assert n % 2, f"{n} is even"
+    >>> by_method("check_number")(Odd(), 4)
+    (['4 is even'], [])
+    """
+
+    def run(check: Any, document: Any) -> tuple[list[object], list[Warning]]:
+        try:
+            getattr(check, name)(document)
+        except CheckFailedError as exc:
+            return list(exc.failures), []
+        except AssertionError as exc:
+            return [str(exc) or "check failed"], []
+        return [], []
+
+    return run
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class CheckOutcome:
+    """What one check gave: ``status`` (``pass``, ``fail``, or ``error``: it could not run), its failures and warnings.
+
+    ``warnings`` are the warnings as records (what a front end prints); ``raised`` the Warning
+    objects themselves (what ``run_checks`` emits).
+
+    >>> CheckOutcome("a check", "pass").ok
+    True
+    """
+
+    check: Any
+    status: str
+    failures: tuple[CheckFailure, ...] = ()
+    warnings: tuple[CheckFailure, ...] = ()
+    raised: tuple[Warning, ...] = ()
+
+    @property
+    def ok(self) -> bool:
+        """True when the check passed."""
+        return self.status == "pass"
+
+
+def _record(item: object, label: tuple[str, str | None, Any]) -> CheckFailure:
+    if isinstance(item, CheckFailure):
+        return item
+    return CheckFailure(*label, str(item))
+
+
+def _warning_record(warning: Warning, label: tuple[str, str | None, Any]) -> CheckFailure:
+    record = getattr(warning, "record", None)
+    return record if isinstance(record, CheckFailure) else CheckFailure(*label, str(warning))
+
+
+def run_each(
+    document: Any,
+    checks: Iterable[Any],
+    *,
+    run: Runner = outcome_of,
+    label: Label = _type_label,
+    contain: bool = False,
+    scrub: Callable[[str], str] | None = None,
+) -> list[CheckOutcome]:
+    """Run every check on ``document``, in order; one outcome per check, its failures in the order it gave them.
+
+    ``run(check, document)`` runs one (default: :func:`outcome_of`); a failure that is a text is
+    labelled with ``label(check)``. With ``contain``, a check that raises is an ``error`` outcome
+    (a plancheck error says its message, anything else is an ``internal error``), not an exception.
+    ``scrub`` (a document's ``secrets.scrub``) is applied to every failure and warning message.
+
+    >>> class Even:
+    ...     def failures(self, n):
+    ...         return [] if n % 2 == 0 else [f"{n} is odd"]
+    >>> class Broken:
+    ...     def failures(self, n):
+    ...         return 1 / 0
+    >>> [(o.status, [str(f) for f in o.failures]) for o in run_each(3, [Even(), Broken()], contain=True)]
+    [('fail', ['Even: 3 is odd']), ('error', ['Broken: internal error: ZeroDivisionError: division by zero'])]
+    """
+    outcomes: list[CheckOutcome] = []
+    for check in checks:
+        name = label(check)
+        try:
+            found, warned = run(check, document)
+            failures = [_record(item, name) for item in found]
+            raised = list(warned)
+        except Exception as exc:
+            if not contain:
+                raise
+            text = str(exc) if isinstance(exc, TfCheckError) else f"internal error: {type(exc).__name__}: {exc}"
+            outcomes.append(CheckOutcome(check, "error", (_scrubbed(CheckFailure(*name, text), scrub),)))
+            continue
+        outcomes.append(
+            CheckOutcome(
+                check,
+                "fail" if failures else "pass",
+                tuple(_scrubbed(f, scrub) for f in failures),
+                tuple(_scrubbed(_warning_record(w, name), scrub) for w in raised),
+                tuple(raised),
+            )
+        )
+    return outcomes
+
+
+def _scrubbed(failure: CheckFailure, scrub: Callable[[str], str] | None) -> CheckFailure:
+    if scrub is None:
+        return failure
+    return dataclasses.replace(failure, message=scrub(failure.message))
 
 
 def run_checks(
@@ -87,12 +217,8 @@ def run_checks(
             raise TypeError(
                 f"{where}: check {i + 1} must be a {kind.__name__}, got {type(check).__name__}{extra}"
             )
-    found: list[CheckFailure] = []
-    warned: list[Warning] = []
-    for valid_check in valid:
-        failures, warnings = outcome_of(valid_check, document)
-        found.extend(failures)
-        warned.extend(warnings)
-    emit_warnings(warned)
+    outcomes = run_each(document, valid)
+    emit_warnings([w for outcome in outcomes for w in outcome.raised])
+    found = [f for outcome in outcomes for f in outcome.failures]
     if found:
         raise error(found)

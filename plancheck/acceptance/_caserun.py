@@ -18,12 +18,12 @@ import sys
 from collections.abc import Callable, Mapping
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 
+from .._documents.plan import Plan
 from .._documents.sensitive import collect_plan_secrets, collect_state_secrets
-from .._documents.state import State, load_state
+from .._documents.state import State
 from .._errors import DocumentFormatError
-from .._loading.jsontext import loads_exact
 from .._redact import Secrets
 from .._terraform import CommandResult, run_command
 from .._terraform.providers import (
@@ -50,6 +50,10 @@ from ._workdir import PLAN_FILE, Place, WorkingDirectory
 from .config import TestStepConfigRequest
 
 __all__ = ["ENV_PERSIST_WORKING_DIR", "ENV_REFRESH_AFTER_APPLY"]
+
+_Doc = TypeVar("_Doc", Plan, State)
+#: How many shown documents keep their loaded Plan or State (a step holds at most a plan and two states).
+_KEPT_DOCUMENTS: Final = 4
 
 #: Set (even empty): an ``apply -refresh-only`` after each step, before the next (Go's ``TF_ACC_REFRESH_AFTER_APPLY``).
 ENV_REFRESH_AFTER_APPLY: Final = "TF_ACC_REFRESH_AFTER_APPLY"
@@ -105,6 +109,8 @@ class CaseRun:
         self.orphans_unchecked: tuple[str, ...] = ()
         # Set while a step that checks diagnostics runs: its plan, apply, refresh and validate run with -json.
         self.diagnostics: StepDiagnostics | None = None
+        # The last documents show -json printed, each with the Plan or State loaded from it (not loaded twice).
+        self.loaded: list[tuple[dict[str, Any], Plan | State]] = []
 
     def add_secrets(self, found: Secrets) -> None:
         self.secrets = self.secrets | found
@@ -171,15 +177,33 @@ class CaseRun:
         if refused:
             raise DiagnosticsFailure(stage, diagnostics.unallowed_message(command, refused), result)
 
-    def _json(self, stage: Stage, result: CommandResult) -> dict[str, Any]:
+    def _read(self, stage: Stage, result: CommandResult, kind: type[Plan] | type[State]) -> dict[str, Any]:
+        """The document ``show -json`` printed, read by the library's loader (the one every front end uses:
+        exact numbers, any depth, format-version checks); the loaded Plan or State is kept for the checks."""
+        noun = "plan" if kind is Plan else "state"
         try:
-            # The library's exact loader: numbers of thousands of digits and any depth read as the checks expect.
-            document = loads_exact(result.stdout)
+            loaded = kind.from_json(result.stdout)
         except DocumentFormatError as exc:
-            raise _StepFailure(stage, f"show -json printed invalid JSON ({exc})", self.withhold(result)) from None
-        if not isinstance(document, dict):
-            raise _StepFailure(stage, "show -json printed JSON that is not an object", self.withhold(result))
+            # Output that cannot be read has secrets that cannot be known: it is withheld (fail closed).
+            if exc.location == "$" and exc.expected == "valid JSON":
+                reason = f"show -json printed invalid JSON ({exc})"
+            elif exc.location == "$" and exc.expected.startswith("a JSON object"):
+                reason = "show -json printed JSON that is not an object"
+            else:
+                reason = f"cannot read the {noun} that show -json printed: {exc}"
+            raise _StepFailure(stage, reason, self.withhold(result)) from None
+        document = loaded.raw
+        # Read from text, the document is a plain dict (only bytes are split and parsed lazily).
+        assert isinstance(document, dict)
+        self.loaded = [*self.loaded[-(_KEPT_DOCUMENTS - 1):], (document, loaded)]
         return document
+
+    def loaded_document(self, document: Mapping[str, Any], kind: type[_Doc]) -> _Doc:
+        """The Plan or State :meth:`_read` loaded for ``document``; one of another origin is validated now."""
+        for raw, loaded in reversed(self.loaded):
+            if raw is document and isinstance(loaded, kind):
+                return loaded
+        return kind.from_dict(document)
 
     def withhold(self, result: CommandResult) -> CommandResult:
         """``result`` with its output withheld, everywhere it is kept: output that cannot be read has
@@ -189,7 +213,7 @@ class CaseRun:
         return withheld
 
     def show_plan(self, stage: Stage, place: Place | None = None) -> dict[str, Any]:
-        document = self._json(stage, self.tf(stage, "show", "-json", PLAN_FILE, place=place))
+        document = self._read(stage, self.tf(stage, "show", "-json", PLAN_FILE, place=place), Plan)
         self.add_secrets(collect_plan_secrets(document))
         if self.orphans_unchecked and place is None:
             recorded, self.orphans_unchecked = self.orphans_unchecked, ()
@@ -210,7 +234,7 @@ class CaseRun:
             )
 
     def show_state(self, stage: Stage, place: Place | None = None) -> dict[str, Any]:
-        document = self._json(stage, self.tf(stage, "show", "-json", place=place))
+        document = self._read(stage, self.tf(stage, "show", "-json", place=place), State)
         self.add_secrets(collect_state_secrets(document))
         return document
 
@@ -249,10 +273,10 @@ class CaseRun:
     # -- checks -------------------------------------------------------------------------------
 
     def check_plan(
-        self, stage: Stage, title: str, document: dict[str, Any], checks: tuple[Any, ...], result: CommandResult
+        self, stage: Stage, title: str, document: Mapping[str, Any], checks: tuple[Any, ...], result: CommandResult
     ) -> None:
         try:
-            failures = plan_check_failures(document, checks)
+            failures = plan_check_failures(self.loaded_document(document, Plan), checks)
         except DocumentFormatError as exc:
             raise _StepFailure(stage, f"cannot read the plan that show -json printed: {exc}", result) from None
         if failures:
@@ -260,7 +284,7 @@ class CaseRun:
 
     def load(self, stage: Stage, document: dict[str, Any]) -> State:
         try:
-            return load_state(document)
+            return self.loaded_document(document, State)
         except DocumentFormatError as exc:
             raise _StepFailure(stage, f"cannot read the state that show -json printed: {exc}") from None
 
@@ -277,7 +301,7 @@ class CaseRun:
         # Exit code 0 means Terraform found nothing to change: reading the plan back would only cost time.
         if result.returncode == 0 and not checks:
             return [], result
-        document = dict(told) if told is not None else self.show_plan(stage)
+        document = told if told is not None else self.show_plan(stage)
         if checks:
             self.check_plan(stage, title, document, checks, result)
         return planned_changes(document), result
@@ -378,7 +402,7 @@ class CaseRun:
             # mocks served here learn from it the addresses of what they create and read.
             result, told = self.settled_plan(Stage.PRE_APPLY, *destroy, *plan_args, always_show=True)
             assert told is not None
-            document = dict(told)
+            document = told
             self.last_valid = resolved
             if checks.pre_apply:
                 self.check_plan(Stage.PRE_APPLY, "Pre-apply plan check(s) failed", document, tuple(checks.pre_apply), result)
@@ -401,7 +425,7 @@ class CaseRun:
             if step.config_state_checks:
                 state = after_apply if after_apply is not None else self.show_state(Stage.STATE_CHECKS)
                 try:
-                    failures = state_check_failures(state, tuple(step.config_state_checks))
+                    failures = state_check_failures(self.loaded_document(state, State), tuple(step.config_state_checks))
                 except DocumentFormatError as exc:
                     raise _StepFailure(Stage.STATE_CHECKS, f"cannot read the state that show -json printed: {exc}") from None
                 if failures:

@@ -1,54 +1,45 @@
-"""Running a step's plan and state checks on documents read back from ``terraform show -json``.
+"""Running a step's plan and state checks on the documents read back from ``terraform show -json``.
 
 Checks are duck-typed (``check_plan(plan)`` / ``check_state(state)``), so a project's own
-checks work beside plancheck's. Every check runs, and every failure is reported, in order.
+checks work beside plancheck's. They run through the library's one runner
+(:func:`plancheck._checking.run.run_each`): every check runs, every failure is reported, in order.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
-from .._errors import CheckFailedError, CheckFailure
+from .._checking.run import by_method, run_each
+from .._documents.plan import Plan
+from .._documents.state import State
 
 __all__ = ["plan_check_failures", "state_check_failures"]
 
 
-def _run(subject: Any, checks: Sequence[Any], method: str) -> list[CheckFailure]:
-    failures: list[CheckFailure] = []
-    for check in checks:
-        try:
-            getattr(check, method)(subject)
-        except CheckFailedError as exc:
-            failures.extend(exc.failures)
-        except AssertionError as exc:
-            failures.append(CheckFailure(type(check).__name__, None, None, str(exc) or "check failed"))
-    return failures
+def _failures(document: Any, checks: Sequence[Any], method: str) -> list[str]:
+    return [str(f) for outcome in run_each(document, checks, run=by_method(method)) for f in outcome.failures]
 
 
-def plan_check_failures(document: Mapping[str, Any], checks: Sequence[Any]) -> list[str]:
-    """Load the plan and run ``checks``; one text per failure, in order (empty when all hold).
+def plan_check_failures(plan: Plan, checks: Sequence[Any]) -> list[str]:
+    """Run ``checks`` on ``plan``; one text per failure, in order (empty when all hold).
 
     >>> class Fails:
     ...     def check_plan(self, plan):
     ...         raise AssertionError(f"format is {plan.format_version}")
-    >>> plan_check_failures({"format_version": "1.2"}, [Fails(), Fails()])
+    >>> plan_check_failures(Plan.from_dict({"format_version": "1.2"}), [Fails(), Fails()])
     ['Fails: format is 1.2', 'Fails: format is 1.2']
     """
-    from .._documents.plan import load_plan
-
-    return [str(f) for f in _run(load_plan(document), checks, "check_plan")]
+    return _failures(plan, checks, "check_plan")
 
 
-def state_check_failures(document: Mapping[str, Any], checks: Sequence[Any]) -> list[str]:
-    """Load the state and run ``checks``; one text per failure, in order (empty when all hold).
+def state_check_failures(state: State, checks: Sequence[Any]) -> list[str]:
+    """Run ``checks`` on ``state``; one text per failure, in order (empty when all hold).
 
     >>> class Holds:
     ...     def check_state(self, state):
     ...         pass
-    >>> state_check_failures({"format_version": "1.0"}, [Holds()])
+    >>> state_check_failures(State.from_dict({"format_version": "1.0"}), [Holds()])
     []
     """
-    from .._documents.state import load_state
-
-    return [str(f) for f in _run(load_state(document), checks, "check_state")]
+    return _failures(state, checks, "check_state")

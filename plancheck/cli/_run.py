@@ -12,10 +12,11 @@ import dataclasses
 import os
 import tempfile
 from collections.abc import Mapping, Sequence
-from typing import IO, Any
+from typing import IO
 
+from .._checking.run import outcome_of, run_each
 from .._documents.plan import Plan
-from .._errors import CheckFailure, DocumentFormatError, TfCheckError
+from .._errors import CheckFailure, DocumentFormatError
 from .._loading.source import max_input_bytes
 from ._checksfile import CheckSpec
 from ._input import UnreadableInput, read_input
@@ -145,44 +146,18 @@ class CheckResult:
         return self.status == "pass"
 
 
-def _scrubbed(failure: CheckFailure, plan: Plan) -> CheckFailure:
-    return dataclasses.replace(failure, message=plan.secrets.scrub(failure.message))
-
-
-def _warning_record(spec: CheckSpec, warning: Any) -> CheckFailure:
-    record = getattr(warning, "record", None)
-    if isinstance(record, CheckFailure):
-        return record
-    return CheckFailure(spec.type, spec.address, spec.path, str(warning))
-
-
-def run_one(spec: CheckSpec, plan: Plan) -> CheckResult:
-    """Run one check; an exception from inside it becomes an ``error`` result, never a traceback.
-
-    A check's warnings are collected (``outcome``), not emitted: the command line prints them itself.
-    """
-    found: Sequence[Any] = ()
-    warned: Sequence[Any] = ()
-    try:
-        outcome = getattr(spec.check, "outcome", None)
-        if outcome is not None:
-            found, warned = outcome(plan)
-        else:
-            found = spec.check.failures(plan)
-    except TfCheckError as exc:
-        failure = CheckFailure(spec.type, spec.address, spec.path, str(exc))
-        return CheckResult(spec, "error", (_scrubbed(failure, plan),))
-    except Exception as exc:
-        failure = CheckFailure(spec.type, spec.address, spec.path, f"internal error: {type(exc).__name__}: {exc}")
-        return CheckResult(spec, "error", (_scrubbed(failure, plan),))
-    failures = tuple(
-        _scrubbed(f if isinstance(f, CheckFailure) else CheckFailure(spec.type, spec.address, spec.path, str(f)), plan)
-        for f in found
-    )
-    warnings = tuple(_scrubbed(_warning_record(spec, w), plan) for w in warned)
-    return CheckResult(spec, "fail" if failures else "pass", failures, warnings)
-
-
 def run_checks(specs: Sequence[CheckSpec], plan: Plan) -> list[CheckResult]:
-    """Run every check, in order."""
-    return [run_one(spec, plan) for spec in specs]
+    """Run every check, in order, through the library's one runner (:func:`plancheck._checking.run.run_each`).
+
+    A check that raises is an ``error`` result, never a traceback; every message is scrubbed with the
+    plan's secrets. A check's warnings are collected (``outcome``), not emitted: the command line prints them.
+    """
+    outcomes = run_each(
+        plan,
+        specs,
+        run=lambda spec, document: outcome_of(spec.check, document),
+        label=lambda spec: (spec.type, spec.address, spec.path),
+        contain=True,
+        scrub=plan.secrets.scrub,
+    )
+    return [CheckResult(o.check, o.status, o.failures, o.warnings) for o in outcomes]
