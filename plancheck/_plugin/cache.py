@@ -84,10 +84,15 @@ class DocumentCache(Generic[T]):
         return len(self._entries)
 
 
-def _load_plan_file(path: Path) -> Any:
-    from .._documents.plan import load_plan
+def _plan_loader(terraform: str | None) -> Callable[[Path], Any]:
+    """The plan reader of the command line too: JSON, or a binary plan shown by ``terraform`` in its directory."""
 
-    return load_plan(path)
+    def load(path: Path) -> Any:
+        from .._terraform.planfile import load_plan_file
+
+        return load_plan_file(path, terraform=terraform)
+
+    return load
 
 
 def _load_state_file(path: Path) -> Any:
@@ -109,8 +114,9 @@ class SessionDocuments:
 
     __slots__ = ("_extra", "_secrets", "plans", "states")
 
-    def __init__(self) -> None:
-        self.plans: DocumentCache[Any] = DocumentCache(_load_plan_file)
+    def __init__(self, terraform: str | None = None) -> None:
+        # ``terraform``: the binary that shows a binary plan (--terraform), else the usual search.
+        self.plans: DocumentCache[Any] = DocumentCache(_plan_loader(terraform))
         self.states: DocumentCache[Any] = DocumentCache(_load_state_file)
         self._extra: list[Secrets] = []
         self._secrets: tuple[int, Secrets] | None = None

@@ -26,6 +26,7 @@ from .options import (
     add_options,
     resolve_document_path,
     show_sensitive,
+    terraform_binary,
 )
 from .skips import SkipCounter, library_skip, skip_at_item
 from .sweep import add_sweep_options, check_sweep_options, destroy_leftovers, sweep
@@ -84,7 +85,7 @@ def pytest_configure(config: pytest.Config) -> None:
         config.issue_config_time_warning(pytest.PytestConfigWarning(refusal), stacklevel=2)
     config.stash[_SHOW_SENSITIVE] = show
     config.stash[_SHOW_REFUSED] = refusal is not None
-    config.stash[_DOCUMENTS] = SessionDocuments()
+    config.stash[_DOCUMENTS] = SessionDocuments(terraform_binary(config))
     config.pluginmanager.register(_Scrubber(config), "plancheck-scrubber")
     from .snapshot import SnapshotReport  # light: syrupy is looked for only when an assertion is explained
 
@@ -283,7 +284,9 @@ def _document(request: pytest.FixtureRequest, cache: DocumentCache[Any], kind: D
 def tf_plan(request: pytest.FixtureRequest, _plancheck_documents: SessionDocuments) -> Plan:
     """The plan for this test, from ``@pytest.mark.tf_plan(path)``, ``--tf-plan`` or the ``tf_plan`` ini key.
 
-    A missing or malformed file is a test error naming the file and the JSON location.
+    The file is JSON (``terraform show -json``) or a binary plan (``terraform plan -out``), shown as JSON
+    by terraform in the file's directory, as the command line does. A missing or malformed file, or a
+    binary plan that cannot be shown, is a test error naming the file and the reason (the JSON location).
     """
     plan: Plan = _document(request, _plancheck_documents.plans, PLAN)
     return plan

@@ -33,6 +33,8 @@ class DocumentOption:
 
     name: str
     noun: str
+    #: What the file may be, for the help texts.
+    files: str = "JSON file"
 
     @property
     def marker(self) -> str:
@@ -55,7 +57,7 @@ class DocumentOption:
         return "--" + self.name.replace("_", "-")
 
 
-PLAN: Final = DocumentOption("tf_plan", "plan")
+PLAN: Final = DocumentOption("tf_plan", "plan", "file (JSON, or a binary plan from terraform plan -out)")
 STATE: Final = DocumentOption("tf_state", "state")
 DOCUMENT_KINDS: Final = (PLAN, STATE)
 
@@ -74,12 +76,12 @@ def add_options(parser: pytest.Parser) -> None:
             dest=kind.dest,
             metavar="PATH",
             default=None,
-            help=f"default {kind.noun} JSON file for the {kind.name} fixture "
+            help=f"default {kind.noun} {kind.files} for the {kind.name} fixture "
             f"(a @pytest.mark.{kind.marker} marker takes precedence). Ini: {kind.ini}.",
         )
         parser.addini(
             kind.ini,
-            help=f"default {kind.noun} JSON file for the {kind.name} fixture, relative to the ini file",
+            help=f"default {kind.noun} {kind.files} for the {kind.name} fixture, relative to the ini file",
             type="string",
             default="",
         )
@@ -102,11 +104,11 @@ def add_options(parser: pytest.Parser) -> None:
         dest=TERRAFORM_INI,
         metavar="PATH",
         default=None,
-        help=f"terraform (or tofu) binary for the tf_acceptance fixture. Ini: {TERRAFORM_INI}.",
+        help=f"terraform (or tofu) binary for the tf_acceptance fixture and binary plan files. Ini: {TERRAFORM_INI}.",
     )
     parser.addini(
         TERRAFORM_INI,
-        help="terraform (or tofu) binary for the tf_acceptance fixture",
+        help="terraform (or tofu) binary for the tf_acceptance fixture and binary plan files",
         type="string",
         default="",
     )
@@ -131,7 +133,7 @@ def add_markers(config: pytest.Config) -> None:
     for kind in DOCUMENT_KINDS:
         config.addinivalue_line(
             "markers",
-            f"{kind.marker}(path): the {kind.noun} JSON file for the {kind.name} fixture, "
+            f"{kind.marker}(path): the {kind.noun} {kind.files} for the {kind.name} fixture, "
             "relative to the test file",
         )
     config.addinivalue_line(

@@ -18,13 +18,15 @@ import contextlib
 import json
 import os
 import shutil
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any, Final
 
 from ._hcl_tokens import hcl_tokens as _hcl_tokens
 
 if TYPE_CHECKING:
+    from .._documents.plan import Plan
+    from .._errors import DocumentFormatError
     from ._io import Io
 
 __all__ = ["MOCK_PLAN_HELP", "add_mock_plan_parser", "mock_plan"]
@@ -408,7 +410,11 @@ def _terraform(given: str | None, environ: Any) -> str:
         raise _Failed("terraform", str(exc)) from None
 
 
-def _plan_json(args: argparse.Namespace, io: Io, mocks: Sequence[Any]) -> str:
+def _plan_json(args: argparse.Namespace, io: Io, mocks: Sequence[Any]) -> tuple[str, Plan | DocumentFormatError]:
+    """The JSON ``terraform show -json`` printed of the module's plan, and the plan the loader read from it
+    (or why it could not)."""
+    from .._documents.plan import Plan
+    from .._errors import DocumentFormatError
     from .._terraform import run_command, terraform_environment
     from .._terraform.providers import PlanNotSettled, settled_plan
 
@@ -437,14 +443,16 @@ def _plan_json(args: argparse.Namespace, io: Io, mocks: Sequence[Any]) -> str:
                     raise _Failed("terraform", _failure(result, servers, module))
                 return result.stdout
 
-            shown: list[str] = []
+            shown: list[tuple[str, Plan | DocumentFormatError]] = []
 
-            def show() -> dict[str, Any]:
-                shown.append(terraform("show", "-no-color", "-json", plan_file))
+            def show() -> Mapping[str, Any]:
+                text = terraform("show", "-no-color", "-json", plan_file)
                 try:
-                    return dict(json.loads(shown[-1]))
-                except (ValueError, RecursionError, TypeError):
-                    return {}  # Plan.from_json says what is wrong with it
+                    loaded: Plan | DocumentFormatError = Plan.from_json(text, source=args.directory)
+                except DocumentFormatError as exc:
+                    loaded = exc  # reported once the plan is settled (after --out wrote what Terraform printed)
+                shown.append((text, loaded))
+                return loaded.raw if isinstance(loaded, Plan) else {}
 
             terraform("init", "-input=false", "-no-color")
             # Planned again while a mock learns which data source each read is (mock_data address keys).
@@ -474,7 +482,6 @@ def _failure(result: Any, servers: Sequence[Any], module: Path) -> str:
 
 def mock_plan(args: argparse.Namespace, io: Io, version: Callable[[], str]) -> int:
     """Run ``mock-plan``; return the exit status (user errors reported in one message, never a traceback)."""
-    from .._documents.plan import Plan
     from .._errors import DocumentFormatError
     from ..snapshot import SnapshotFormatError
     from ._checksfile import ChecksFileError, load_checks_file
@@ -505,14 +512,16 @@ def mock_plan(args: argparse.Namespace, io: Io, version: Callable[[], str]) -> i
         mocks = _mocks(args.mock, args.seed, io.environ, args.defaults)
         for mock in mocks:
             mock.plancheck_secrets(secrets)
-        text = _plan_json(args, io, mocks)
+        text, loaded = _plan_json(args, io, mocks)
         if args.out:
             try:
                 Path(args.out).write_text(text, encoding="utf-8")
             except OSError as exc:
                 raise _Failed("output", f"--out {args.out}: cannot write: {exc.strerror or exc}") from None
-        secrets = secrets | plan_sensitive(text, args.var)
-        plan = Plan.from_json(text, source=args.directory)
+        if isinstance(loaded, DocumentFormatError):
+            raise loaded
+        plan = loaded
+        secrets = secrets | plan_sensitive(plan.raw, args.var)
     except ChecksFileError as exc:
         return io.fail("checks", scrubbed(str(exc)), json_mode)
     except _Failed as exc:

@@ -138,18 +138,19 @@ def input_secrets(
     return Secrets(found)
 
 
-def plan_sensitive(text: str, variables: Sequence[str]) -> Secrets:
-    """The ``--var`` values whose variable the plan's JSON (``configuration.root_module.variables``) says is sensitive.
+def plan_sensitive(document: Mapping[str, Any], variables: Sequence[str]) -> Secrets:
+    """The ``--var`` values whose variable the plan (``configuration.root_module.variables``) says is sensitive.
 
-    >>> doc = '{"configuration": {"root_module": {"variables": {"pw": {"sensitive": true}}}}}'
+    ``document`` is the plan as the loader read it (``Plan.raw``).
+
+    >>> doc = {"configuration": {"root_module": {"variables": {"pw": {"sensitive": True}}}}}
     >>> len(plan_sensitive(doc, ["pw=hunter2-x", "n=logs"]))
     1
     """
     try:
-        document = json.loads(text)
         declared = document["configuration"]["root_module"]["variables"]
-        names = {name for name, body in declared.items() if isinstance(body, dict) and body.get("sensitive") is True}
-    except (ValueError, RecursionError, KeyError, TypeError, AttributeError):
+        names = {name for name, body in declared.items() if isinstance(body, Mapping) and body.get("sensitive") is True}
+    except (KeyError, TypeError, AttributeError):
         return Secrets()
     found = []
     for pair in variables:

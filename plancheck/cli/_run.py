@@ -3,14 +3,14 @@
 A plan may be JSON (``terraform show -json`` output) or a binary plan file
 (``terraform plan -out``), which is a zip archive: that is turned into JSON by
 running ``terraform show -json`` (or ``tofu``) in the current directory, where the
-configuration was initialised.
+configuration was initialised (:mod:`plancheck._terraform.planfile`, which the pytest
+plugin's ``--tf-plan`` shares).
 """
 
 from __future__ import annotations
 
 import dataclasses
 import os
-import tempfile
 from collections.abc import Mapping, Sequence
 from typing import IO
 
@@ -18,13 +18,11 @@ from .._checking.run import outcome_of, run_each
 from .._documents.plan import Plan
 from .._errors import CheckFailure, DocumentFormatError
 from .._loading.source import max_input_bytes
+from .._terraform.planfile import BinaryPlanError, binary_plan_json, is_binary_plan
 from ._checksfile import CheckSpec
 from ._input import UnreadableInput, read_input
 
-__all__ = ["CheckResult", "CliError", "is_binary_plan", "read_plan", "run_checks"]
-
-_ZIP_MAGIC = b"PK\x03\x04"
-_SHOW_TIMEOUT = 300.0
+__all__ = ["CheckResult", "CliError", "read_plan", "run_checks"]
 
 
 class CliError(Exception):
@@ -38,52 +36,6 @@ class CliError(Exception):
         self.kind = kind
         self.message = message
         super().__init__(message)
-
-
-def is_binary_plan(data: bytes) -> bool:
-    """Whether ``data`` is a saved plan file (a zip archive) rather than JSON.
-
-    >>> is_binary_plan(b"PK\\x03\\x04..."), is_binary_plan(b'{"format_version": "1.2"}')
-    (True, False)
-    """
-    return data.startswith(_ZIP_MAGIC)
-
-
-def _show_json(plan_file: str, terraform: str | None, environ: Mapping[str, str]) -> bytes:
-    from .._terraform import TerraformNotFoundError, inspect_binary, locate_terraform, run_command
-
-    located = locate_terraform(terraform, environ)
-    if located is None:
-        raise CliError(
-            "terraform",
-            f"{plan_file} is a binary plan; reading it needs terraform or tofu on PATH "
-            "(or --terraform PATH, or $TF_ACC_TERRAFORM_PATH)",
-        )
-    try:
-        binary = inspect_binary(located[0])
-    except TerraformNotFoundError as exc:
-        raise CliError("terraform", str(exc)) from None
-    result = run_command(
-        [binary.path, "show", "-no-color", "-json", os.path.abspath(plan_file)],
-        cwd=os.getcwd(),
-        env=environ,
-        timeout=_SHOW_TIMEOUT,
-    )
-    if not result.ok:
-        detail = result.stderr.strip() or result.stdout.strip() or f"exit status {result.returncode}"
-        raise CliError("terraform", f"{result.command_line} failed:\n{detail}")
-    return result.stdout.encode("utf-8")
-
-
-def _binary_plan_json(name: str, data: bytes, terraform: str | None, environ: Mapping[str, str]) -> bytes:
-    """The JSON of binary plan ``name``; from stdin, ``data`` is written to a file for terraform to read."""
-    if name != "-":
-        return _show_json(name, terraform, environ)
-    with tempfile.TemporaryDirectory(prefix="tfplancheck-") as tmp:
-        path = os.path.join(tmp, "stdin.tfplan")
-        with open(path, "wb") as f:
-            f.write(data)
-        return _show_json(path, terraform, environ)
 
 
 def read_plan(
@@ -108,11 +60,14 @@ def read_plan(
     try:
         data = read_input(name, "plan", limit=limit, stdin=stdin)
         if is_binary_plan(data):
-            data = _binary_plan_json(name, data, terraform, env)
+            data = binary_plan_json(name, data, terraform=terraform, environ=env)
             if len(data) > limit:
                 raise UnreadableInput("plan", "", limit=limit)
     except UnreadableInput as exc:
         raise CliError("plan", f"{source}: {exc}") from None
+    except BinaryPlanError as exc:
+        # The command line's words: the file is named when no binary was found, else the binary's problem.
+        raise CliError("terraform", str(exc) if exc.found is None else exc.found) from None
     if not data.strip():
         raise CliError("plan", f"{source}: the plan is empty (expected the JSON of `terraform show -json PLANFILE`)")
     try:

@@ -9,6 +9,7 @@ import pytest
 from mock_support import CLOUD, Direct, cloud_document
 from secret_shapes import SHAPES, leaks
 
+from plancheck import Plan
 from plancheck._redact import Secrets
 from plancheck._terraform.mock import MockProvider
 from plancheck.acceptance._provider_session import ProviderSession
@@ -108,6 +109,7 @@ def test_every_way_of_giving_a_sensitive_variable_is_scrubbed(module: Path, tmp_
 
 
 def test_a_variable_the_plan_says_is_sensitive_is_scrubbed() -> None:
-    plan = '{"configuration": {"root_module": {"variables": {"pw": {"sensitive": true}, "n": {}}}}}'
-    assert plan_sensitive(plan, ["pw=plan-pw-secret", "n=visible"]).scrub("plan-pw-secret visible") == "(sensitive) visible"
-    assert len(plan_sensitive("not json", ["pw=plan-pw-secret"])) == 0
+    plan = Plan.from_json('{"format_version": "1.2", "configuration": {"root_module": {"variables": '
+                          '{"pw": {"sensitive": true}, "n": {}}}}}')
+    assert plan_sensitive(plan.raw, ["pw=plan-pw-secret", "n=visible"]).scrub("plan-pw-secret visible") == "(sensitive) visible"
+    assert len(plan_sensitive({"format_version": "1.2"}, ["pw=plan-pw-secret"])) == 0
