@@ -60,7 +60,7 @@ def outcome_of(check: _Check[_D], document: _D) -> tuple[list[CheckFailure], lis
 
 
 def by_method(name: str) -> Runner:
-    """A runner for duck-typed checks: ``check.<name>(document)``, whose raised failures are collected.
+    """A runner for duck-typed checks: ``check.<name>(document)``, whose returned and raised failures are collected.
 
     A :class:`~plancheck.CheckFailedError` gives its failures; any other AssertionError one failure, its text.
 
@@ -73,12 +73,13 @@ def by_method(name: str) -> Runner:
 
     def run(check: Any, document: Any) -> tuple[list[object], list[Warning]]:
         try:
-            getattr(check, name)(document)
+            # ``check_plan`` returns None; ``failures`` returns its failures (and may raise as well).
+            returned = getattr(check, name)(document)
         except CheckFailedError as exc:
             return list(exc.failures), []
         except AssertionError as exc:
             return [str(exc) or "check failed"], []
-        return [], []
+        return list(returned or ()), []
 
     return run
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from .._errors import CheckFailedError
+from .._checking.run import by_method, run_each
 from .._terraform import TerraformBinary
 from ..querycheck import QueryOutput, QueryResultCheck, query_check_failures
 from ..tfversion import Version, VersionError
@@ -91,11 +91,6 @@ def query_result_failures(output: QueryOutput, checks: Sequence[QueryResultCheck
     ['ExpectLengthAtLeast: concept_pet.pets: Query result of at least length 3 - expected but got 2.']
     """
     found = [str(failure) for failure in query_check_failures(output, ())]
-    for check in checks:
-        try:
-            found.extend(str(failure) for failure in check.failures(output))
-        except CheckFailedError as exc:
-            found.extend(str(failure) for failure in exc.failures)
-        except AssertionError as exc:
-            found.append(f"{type(check).__name__}: {exc or 'check failed'}")
+    outcomes = run_each(output, checks, run=by_method("failures"))
+    found.extend(str(failure) for outcome in outcomes for failure in outcome.failures)
     return found

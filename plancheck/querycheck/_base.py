@@ -15,7 +15,7 @@ from tfjsonpath import Path
 
 from .._checking.fields import require_document
 from .._checking.messages import closest, scrubbed_failure
-from .._checking.run import run_checks
+from .._checking.run import run_checks, run_each
 from .._documents.query import QueryOutput, QueryResult, list_block_address
 from .._errors import CheckFailedError, CheckFailure, public
 from .._frozen import FrozenValue
@@ -221,12 +221,13 @@ def query_check_failures(output: QueryOutput, checks: Sequence[QueryResultCheck]
     found: list[CheckFailure] = []
     if not output.lines:
         found.append(CheckFailure("query", None, None, "no query results found"))
-    for i, check in enumerate(checks):
+    listed = list(checks)
+    for i, check in enumerate(listed):
         if not isinstance(check, QueryResultCheck):
             raise TypeError(
                 f"query_check_failures: check {i + 1} must be a QueryResultCheck, got {type(check).__name__}"
             )
-        found.extend(check.failures(output))
+    found.extend(failure for outcome in run_each(output, listed) for failure in outcome.failures)
     return found
 
 
