@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from acceptance_fakes import EMPTY_PLAN, EMPTY_STATE, FakeTerraform, make_fake_terraform, plan_json, rule
 
-from plancheck import CheckFailure, PlanCheckError
+from plancheck import CheckFailure, Plan, PlanCheckError, PlanFormatError, State
 from plancheck._terraform import TimeoutValueError
 from plancheck.acceptance import (
     AcceptanceError,
@@ -42,6 +42,16 @@ SHOW_RULES = (
     rule("show", "-json", "tfplan", responses=[{"stdout": EMPTY_PLAN}]),
     rule("show", "-json", responses=[{"stdout": EMPTY_STATE}]),
 )
+
+
+def _loader_error(text: str) -> str:
+    with pytest.raises(PlanFormatError) as info:
+        Plan.from_json(text)
+    return str(info.value)
+
+
+# The loader's own words (its to pin): a plan of an unknown major format, refused even without checks.
+NOT_A_PLAN = _loader_error('{"format_version": "7.0"}')
 
 
 class RecordingCheck:
@@ -139,6 +149,33 @@ def test_checks_receive_loaded_documents_in_order(fake: FakeTerraform, tmp_path:
     assert [type(p).__name__ for p in pre.seen + post.seen] == ["Plan", "Plan"]
     assert pre.seen[0].format_version == "1.2"
     assert len(state.seen) == 1
+
+
+def test_each_document_show_json_prints_is_loaded_once(
+    fake: FakeTerraform, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Read from the text by the loader; the checks get that Plan or State, not one validated again from a dict.
+    fake.script(*SHOW_RULES)
+    loads: list[str] = []
+    for kind in (Plan, State):
+        real = getattr(kind.from_json, "__func__")  # noqa: B009 (the function under the classmethod)
+
+        def counted(cls: Any, /, text: Any, *, _real: Any = real, **kwargs: Any) -> Any:
+            loads.append(cls.__name__)
+            return _real(cls, text, **kwargs)
+
+        def refused(cls: Any, /, document: Any, **kwargs: Any) -> Any:
+            raise AssertionError(f"{cls.__name__}.from_dict: a document loaded twice")
+
+        monkeypatch.setattr(kind, "from_json", classmethod(counted))
+        monkeypatch.setattr(kind, "from_dict", classmethod(refused))
+    pre, state = RecordingCheck(), RecordingCheck()
+    step = TestStep(config=CONFIG, config_plan_checks=ConfigPlanChecks(pre_apply=[pre]),
+                    config_state_checks=[state], check=lambda s: None)
+    make_runner(fake, tmp_path).run(TestCase(steps=[step]))
+    assert [type(p).__name__ for p in pre.seen + state.seen] == ["Plan", "State"]
+    assert loads.count("Plan") == 1
+    assert loads.count("State") == 1  # the check and the state checks share the state read after apply
 
 
 def test_each_case_gets_its_own_directory_and_commands_run_there(fake: FakeTerraform, tmp_path: Path) -> None:
@@ -265,6 +302,15 @@ CHANGES = plan_json(("null_resource.a", ["delete", "create"]), ("null_resource.b
             id="show-prints-invalid-json",
         ),
         pytest.param(
+            [rule("show", "-json", "tfplan", responses=[{"stdout": '{"format_version": "7.0"}'}])],
+            TestStep(config=CONFIG),
+            Stage.PRE_APPLY,
+            f"cannot read the plan that show -json printed: {NOT_A_PLAN}",
+            SHOW_PLAN,
+            False,
+            id="show-prints-a-plan-the-loader-refuses",
+        ),
+        pytest.param(
             [rule("show", "-json", "tfplan", responses=[{"stdout": "[]"}])],
             TestStep(config=CONFIG, config_plan_checks=ConfigPlanChecks(pre_apply=[RecordingCheck()])),
             Stage.PRE_APPLY,
@@ -299,6 +345,8 @@ UNREADABLE = [
     pytest.param('{"variables": {"pw": {"value": "%s"}}, "format_version": "1.2", ', id="cut-short"),
     pytest.param('{"variables": {"pw": {"value": "%s"}}, "n": NaN}', id="not-json-nan"),
     pytest.param('["%s"]', id="not-an-object"),
+    # JSON, but no plan: the loader refuses it before its secrets could be collected.
+    pytest.param('{"variables": {"pw": {"value": "%s"}}}', id="not-a-plan"),
 ]
 
 

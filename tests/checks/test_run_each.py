@@ -1,0 +1,122 @@
+"""The one check runner (plancheck/_checking/run.py: ``run_each``, ``by_method``) that every front end uses:
+the ``assert_*`` functions, the command line and the acceptance runner."""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from plancheck import CheckFailure, PlanCheckError, PlanFormatError, Secrets
+from plancheck._checking.run import by_method, run_checks, run_each
+
+SECRET = "run-each-planted-secret-3317"
+
+
+class Fixed:
+    """A check that returns the given failures and warnings, or raises ``error``."""
+
+    def __init__(self, *failures: object, warned: tuple[Warning, ...] = (), error: BaseException | None = None) -> None:
+        self.found = list(failures)
+        self.warned = list(warned)
+        self.error = error
+
+    def outcome(self, document: Any) -> tuple[list[object], list[Warning]]:
+        if self.error is not None:
+            raise self.error
+        return self.found, self.warned
+
+    def failures(self, document: Any) -> list[object]:
+        return self.outcome(document)[0]
+
+
+def _failure(name: str, message: str) -> CheckFailure:
+    return CheckFailure(name, "null_resource.a", None, message)
+
+
+def _shown(checks: list[Any], **options: Any) -> list[tuple[str, list[str], list[str]]]:
+    return [(o.status, [str(f) for f in o.failures], [str(w) for w in o.warnings])
+            for o in run_each("doc", checks, **options)]
+
+
+RUNS = [
+    pytest.param([Fixed(), Fixed(_failure("A", "one"), _failure("A", "two")), Fixed(_failure("B", "three"))], {},
+                 [("pass", [], []), ("fail", ["A: null_resource.a: one", "A: null_resource.a: two"], []),
+                  ("fail", ["B: null_resource.a: three"], [])], id="in-order-every-failure"),
+    pytest.param([Fixed("a bare text")], {}, [("fail", ["Fixed: a bare text"], [])], id="text-labelled-by-type"),
+    pytest.param([Fixed("a bare text")], {"label": lambda check: ("ExpectX", "a.b", None)},
+                 [("fail", ["ExpectX: a.b: a bare text"], [])], id="text-labelled-by-front-end"),
+    pytest.param([Fixed(warned=(UserWarning("later"),))], {}, [("pass", [], ["Fixed: later"])], id="warning-record"),
+    pytest.param([Fixed(error=PlanFormatError("$", "a plan")), Fixed(error=ZeroDivisionError("boom")), Fixed()],
+                 {"contain": True},
+                 [("error", ["Fixed: $: expected a plan"], []),
+                  ("error", ["Fixed: internal error: ZeroDivisionError: boom"], []), ("pass", [], [])],
+                 id="contained-errors-then-the-rest-run"),
+    pytest.param([Fixed(_failure("A", f"got {SECRET}"), warned=(UserWarning(f"w {SECRET}"),)),
+                  Fixed(error=ValueError(SECRET))],
+                 {"contain": True, "scrub": Secrets([SECRET]).scrub},
+                 [("fail", ["A: null_resource.a: got (sensitive)"], ["Fixed: w (sensitive)"]),
+                  ("error", ["Fixed: internal error: ValueError: (sensitive)"], [])], id="scrubbed-everywhere"),
+]
+
+
+@pytest.mark.parametrize(("checks", "options", "expected"), RUNS)
+def test_run_each(checks: list[Any], options: dict[str, Any], expected: list[Any]) -> None:
+    assert _shown(checks, **options) == expected
+
+
+def test_an_error_propagates_unless_contained() -> None:
+    with pytest.raises(ZeroDivisionError):
+        run_each("doc", [Fixed(error=ZeroDivisionError("boom"))])
+
+
+class Duck:
+    def __init__(self, error: BaseException | None = None, returned: Any = None) -> None:
+        self.error, self.returned = error, returned
+
+    def check_plan(self, plan: Any) -> Any:
+        if self.error is not None:
+            raise self.error
+        return self.returned
+
+
+DUCKS = [
+    pytest.param(Duck(), [], id="holds"),
+    pytest.param(Duck(AssertionError("no good")), ["Duck: no good"], id="assertion"),
+    pytest.param(Duck(AssertionError()), ["Duck: check failed"], id="assertion-without-text"),
+    pytest.param(Duck(PlanCheckError([_failure("A", "x"), _failure("B", "y")])),
+                 ["A: null_resource.a: x", "B: null_resource.a: y"], id="check-failed-error-keeps-its-failures"),
+    pytest.param(Duck(returned=[_failure("A", "returned")]), ["A: null_resource.a: returned"], id="returned"),
+]
+
+
+@pytest.mark.parametrize(("duck", "expected"), DUCKS)
+def test_by_method_runs_duck_typed_checks(duck: Duck, expected: list[str]) -> None:
+    outcomes = run_each("plan", [duck], run=by_method("check_plan"))
+    assert [str(f) for o in outcomes for f in o.failures] == expected
+
+
+def test_by_method_lets_other_errors_through() -> None:
+    with pytest.raises(KeyError):
+        run_each("plan", [Duck(KeyError("k"))], run=by_method("check_plan"))
+
+
+def test_run_checks_emits_warnings_then_raises_every_failure() -> None:
+    checks = [Fixed(_failure("A", "1"), warned=(UserWarning("w"),)), Fixed(_failure("B", "2"))]
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        with pytest.raises(PlanCheckError) as info:
+            run_checks("assert_x", "doc", "doc", checks, Fixed, PlanCheckError)
+    assert [str(w.message) for w in seen] == ["w"]
+    assert [f.check for f in info.value.failures] == ["A", "B"]
+
+
+@given(st.lists(st.lists(st.text(min_size=1, max_size=5), max_size=4), max_size=6))
+def test_failures_come_in_check_order_then_each_check_s_order(plan: list[list[str]]) -> None:
+    checks = [Fixed(*(_failure(f"C{i}", m) for m in messages)) for i, messages in enumerate(plan)]
+    flat = [(f.check, f.message) for o in run_each("doc", checks) for f in o.failures]
+    assert flat == [(f"C{i}", m) for i, messages in enumerate(plan) for m in messages]
+    assert [o.status for o in run_each("doc", checks)] == ["fail" if m else "pass" for m in plan]
