@@ -153,9 +153,9 @@ def _resource_block(
     values: list[str] = []
     if not all_ignored:
         where = f"resource\x00{address}" + ("\x00deposed" if is_deposed else "")
-        values, hidden = flatten(change.get("after"), change.get("after_unknown"), change.get("after_sensitive"), "",
+        values, unsorted = flatten(change.get("after"), change.get("after_unknown"), change.get("after_sensitive"), "",
                                  secrets=secrets, key=key, where=where, ignore=trie)
-        if hidden:
+        if unsorted:
             values.sort(key=line_key)
     body = "\n".join([*body_lines(facts, ()), *values])
     return TextBlock(RESOURCE, shown_address(address, all_secrets), 1 if is_deposed else 0, body)
@@ -215,9 +215,9 @@ def _data_block(
     address = raw["address"]
     values: list[str] = []
     if not all_ignored:
-        values, hidden = flatten(raw.get("values"), None, raw.get("sensitive_values"), "", secrets=secrets, key=key,
+        values, unsorted = flatten(raw.get("values"), None, raw.get("sensitive_values"), "", secrets=secrets, key=key,
                                  where=f"resource\x00{address}", ignore=trie)
-        if hidden:
+        if unsorted:
             values.sort(key=line_key)
     body = "\n".join([f"  action: {READ_DURING_PLAN}", *values])
     return TextBlock(RESOURCE, shown_address(address, secrets.secrets), 0, body)
@@ -232,8 +232,8 @@ def _output_blocks(plan: Plan, secrets: ValueSecrets, key: FingerprintKey | None
             continue
         actions = change.get("actions")
         facts = [("action", ", ".join(str(a) for a in actions) if actions else "(none)")]
-        values, hidden = flatten(change.get("after"), change.get("after_unknown"), change.get("after_sensitive"), "value",
+        values, unsorted = flatten(change.get("after"), change.get("after_unknown"), change.get("after_sensitive"), "value",
                                  secrets=secrets, key=key, where=f"output\x00{name}")
-        if hidden:
+        if unsorted:
             values.sort(key=line_key)
         yield TextBlock(OUTPUT, str(name), 0, "\n".join([*body_lines(facts, ()), *values]))
