@@ -17,6 +17,8 @@ one), and values as :mod:`plancheck.snapshot._values` says.
 
 from __future__ import annotations
 
+import gc
+import re
 from collections.abc import Iterator, Mapping
 from typing import Any, Final
 
@@ -44,6 +46,18 @@ def render_snapshot(plan: Plan, ignore: IgnoreSpec, key: FingerprintKey | None) 
     Each block is made into text as soon as it is made, so no more than one block's lines are
     held as pieces at a time.
     """
+    # The render allocates many short-lived lists and tuples and no cycle: a collection it triggered
+    # would traverse the whole parsed plan for nothing (a sixth of the render of a 200 MB plan).
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return _render(plan, ignore, key)
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _render(plan: Plan, ignore: IgnoreSpec, key: FingerprintKey | None) -> str:
     secrets = ValueSecrets(plan.secrets)
     seen: set[str] = set()
     objects: dict[str, list[TextBlock]] = {}  # by address: the current object's block (deposed 0), deposed ones (1)
@@ -134,7 +148,6 @@ def _resource_block(
     if chosen is None:
         return None
     trie, all_ignored = chosen
-    all_secrets = secrets.secrets
     address = raw["address"]
     change = raw.get("change")
     change = change if isinstance(change, Mapping) else _EMPTY
@@ -145,7 +158,7 @@ def _resource_block(
         facts.append(("reason", reason))
     moved = raw.get("previous_address")
     if isinstance(moved, str) and moved:
-        facts.append(("moved from", shown_address(moved, all_secrets)))
+        facts.append(("moved from", _shown(moved, secrets)))
     if deferred_reason is not None:
         facts.append(("deferred", deferred_reason))
     if not all_ignored:
@@ -158,7 +171,23 @@ def _resource_block(
         if unsorted:
             values.sort(key=line_key)
     body = "\n".join([*body_lines(facts, ()), *values])
-    return TextBlock(RESOURCE, shown_address(address, all_secrets), 1 if is_deposed else 0, body)
+    return TextBlock(RESOURCE, _shown(address, secrets), 1 if is_deposed else 0, body)
+
+
+#: An instance key of an address, as :func:`shown_address` finds the keys it scrubs.
+_INSTANCE_KEY: Final = re.compile(r'\["((?:[^"\\]|\\.)*)"\]')
+
+
+def _shown(address: str, secrets: ValueSecrets) -> str:
+    """:func:`shown_address`, which scrubs each instance key, called only where a key touches a secret.
+
+    A text that does not touch one is what scrubbing it gives back (:meth:`Secrets.touches` is
+    whether :meth:`Secrets.scrub` finds a piece, and :meth:`ValueSecrets.touches` answers the same,
+    fast and remembered): most addresses are shown without scrubbing their keys character by character.
+    """
+    if "[" in address and secrets.active and any(secrets.touches(m.group(1)) for m in _INSTANCE_KEY.finditer(address)):
+        return shown_address(address, secrets.secrets)
+    return address
 
 
 def _replace_paths(change: Mapping[str, Any], trie: Ignored, secrets: ValueSecrets) -> list[str]:
@@ -220,7 +249,7 @@ def _data_block(
         if unsorted:
             values.sort(key=line_key)
     body = "\n".join([f"  action: {READ_DURING_PLAN}", *values])
-    return TextBlock(RESOURCE, shown_address(address, secrets.secrets), 0, body)
+    return TextBlock(RESOURCE, _shown(address, secrets), 0, body)
 
 
 def _output_blocks(plan: Plan, secrets: ValueSecrets, key: FingerprintKey | None) -> Iterator[TextBlock]:

@@ -22,6 +22,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from plancheck import Plan, load_plan
+from plancheck._documents.plan import shown_address
 from plancheck._redact import NO_VALUE, SENSITIVE, Marks, Secrets, contains_sensitive, fit_marks
 from plancheck.snapshot import _render
 from plancheck.snapshot._api import build
@@ -69,6 +70,7 @@ def _block(result: tuple[list[str], bool]) -> list[str]:
 def _reference_text(plan: Plan, key: FingerprintKey | None, monkeypatch: pytest.MonkeyPatch) -> str:
     with monkeypatch.context() as patched:
         patched.setattr(_render, "flatten", reference_flatten)
+        patched.setattr(_render, "_shown", lambda address, secrets: shown_address(address, secrets.secrets))
         return build(plan, IgnoreSpec((), "test"), key)
 
 
@@ -206,6 +208,17 @@ def test_the_rare_orders_are_the_reference_walks(value: Any, sensitive: Any, key
     new = flatten(value, None, sensitive, "", secrets=ValueSecrets(SECRETS), key=key, where="w")
     old = reference_flatten(value, None, sensitive, "", secrets=ValueSecrets(SECRETS), key=key, where="w")
     assert _block(new) == _block(old)
+
+
+ADDRESS_PARTS = st.sampled_from(["aws_instance.web", "module.m", SECRET, f"x{SECRET}", "hunter2-", "secret",
+                                  '"', "\\", "[0]", "(sensitive)"]) | st.text(max_size=5)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(ADDRESS_PARTS, st.lists(ADDRESS_PARTS, max_size=3)), min_size=1, max_size=3))
+def test_an_address_is_shown_as_shown_address_shows_it(parts: list[tuple[str, list[str]]]) -> None:
+    address = ".".join(name + "".join(f'["{"".join(key)}"]' for key in [keys]) for name, keys in parts)
+    assert _render._shown(address, ValueSecrets(SECRETS)) == shown_address(address, SECRETS)
 
 
 # The walk before, unchanged but for its name (helpers first).
