@@ -17,7 +17,6 @@ one), and values as :mod:`plancheck.snapshot._values` says.
 
 from __future__ import annotations
 
-import gc
 import re
 from collections.abc import Iterator, Mapping
 from typing import Any, Final
@@ -46,18 +45,6 @@ def render_snapshot(plan: Plan, ignore: IgnoreSpec, key: FingerprintKey | None) 
     Each block is made into text as soon as it is made, so no more than one block's lines are
     held as pieces at a time.
     """
-    # The render allocates many short-lived lists and tuples and no cycle: a collection it triggered
-    # would traverse the whole parsed plan for nothing (a sixth of the render of a 200 MB plan).
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        return _render(plan, ignore, key)
-    finally:
-        if enabled:
-            gc.enable()
-
-
-def _render(plan: Plan, ignore: IgnoreSpec, key: FingerprintKey | None) -> str:
     secrets = ValueSecrets(plan.secrets)
     seen: set[str] = set()
     objects: dict[str, list[TextBlock]] = {}  # by address: the current object's block (deposed 0), deposed ones (1)

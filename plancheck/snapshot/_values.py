@@ -149,13 +149,13 @@ def flatten(
 _PLAIN_DEPTH: Final = 64
 
 
+#: The step of an object's hidden keys (never bare: the parentheses are no identifier's).
+_HIDDEN_STEP: Final = f"[{quote_key(SENSITIVE)}]"
+#: The types of an object's keys when they are all strings, as every JSON parser makes them.
+_STR: Final = {str}
 #: The steps of the first indexes of an array, made once.
 _INDEXES: Final = 256
 _INDEX_STEPS: Final = tuple(f"[{i}]" for i in range(_INDEXES))
-#: In :meth:`_Walker.walk`'s children, the place of a line made already (the hidden keys' line): the step is the line.
-_LINE: Final = object()
-
-
 @functools.lru_cache(maxsize=1 << 16)
 def _key_step(name: str) -> str:
     """A key's step in a path: the keys of a plan repeat in every resource of a type."""
@@ -222,7 +222,7 @@ class _Walker:
             if not val:
                 emit(f"  {text} = {_EMPTY_OBJECT}")
                 return
-            str_keys = all(type(k) is str for k in val)
+            str_keys = set(map(type, val)) == _STR
             items: Any = sorted(val) if str_keys else sorted(val, key=str)
             # The hidden keys' line goes before the first key that sorts after "(sensitive)": where that
             # is, is known at once when the first key does (the common case: "(" sorts before letters).
@@ -288,7 +288,7 @@ class _Walker:
 
         The keys cannot be told apart once hidden, so their values are one value (fingerprinted together).
         """
-        shown = _child_path(text, SENSITIVE)
+        shown = text + _HIDDEN_STEP
         return f"  {shown} = {_sensitive(self.key, self.where, shown, entries, unknown)}"
 
     def walk(self, val: Any, um: Marks, sm: Marks, text: str, trie: Any, depth: int) -> None:
@@ -344,8 +344,10 @@ class _Walker:
             return
         else:
             is_object = _is_object(val)
-        # Each child as (its step from here, value, unknown marks, sensitive marks, ignore trie), in path order.
-        entries: list[tuple[str, Any, Marks, Marks, Any]] = []
+        hidden: dict[str, Any] = {}
+        hidden_unknown: dict[str, Any] = {}
+        um_obj = sm_obj = um_list = sm_list = False
+        late, at, size, um_size, sm_size = False, 0, 0, 0, 0
         if is_object:
             keys = list(val)
             # The marks may name keys the value lacks (unknown or hidden there): only when they hold a key it has not.
@@ -359,36 +361,10 @@ class _Walker:
             keys.sort(key=str)
             um_obj = um is not None and um is not False and (type(um) is dict or _is_object(um))
             sm_obj = sm is not None and sm is not False and (type(sm) is dict or _is_object(sm))
-            checking, answers_get, touches = self.checking, self.answers.get, self.secrets.touches
-            hidden: dict[str, Any] = {}
-            hidden_unknown: dict[str, Any] = {}
-            before = 0  # how many children sort before "(sensitive)", the hidden keys' line
-            for k in keys:
-                name = k if type(k) is str else str(k)
-                sub = None
-                if trie:
-                    sub = trie.get(("k", name))
-                    if sub is IGNORED:
-                        continue
-                child = val.get(k, NO_VALUE)
-                child_um = um.get(k) if um_obj else None
-                if checking:
-                    found = answers_get(name)
-                    if found if found is not None else touches(name):
-                        hidden[name] = None if child is NO_VALUE else child
-                        hidden_unknown[name] = child_um
-                        continue
-                if name < SENSITIVE:
-                    before += 1
-                entries.append((_key_step(name) if text else _first_step(name), child, child_um,
-                                sm.get(k) if sm_obj else None, sub))
-            if hidden:
-                line = self.hidden_line(text, hidden, hidden_unknown)
-                if all(type(k) is str for k in keys) and not any(k == SENSITIVE and k not in hidden for k in keys):
-                    entries.insert(before, (line, _LINE, None, None, None))
-                else:
-                    emit(line)  # before the object's lines, as earlier walks did: sorted by the caller
-                    self.unsorted = True
+            # The hidden keys' line goes before the first key that sorts after "(sensitive)", as in plain().
+            late = self.checking
+            at = len(out)
+            items: Any = keys
         else:
             size = len(val)
             um_list = um is not None and um is not False and (type(um) is list or _is_array(um))
@@ -407,16 +383,38 @@ class _Walker:
                 return
             um_size = len(um) if um_list else 0
             sm_size = len(sm) if sm_list else 0
-            for i in range(count):
-                sub = None
+            items = range(count)
+        start = len(out)
+        checking, answers_get, tokens_get = self.checking, self.answers.get, self.tokens.get
+        for k in items:
+            sub = None
+            if is_object:
+                name = k if type(k) is str else str(k)
+                if late and name > SENSITIVE:
+                    at, late = len(out), False
                 if trie:
-                    sub = trie.get(("i", i))
+                    sub = trie.get(("k", name))
                     if sub is IGNORED:
                         continue
-                entries.append((_INDEX_STEPS[i] if i < _INDEXES else f"[{i}]", val[i] if i < size else NO_VALUE,
-                                um[i] if i < um_size else None, sm[i] if i < sm_size else None, sub))
-        tokens_get = self.tokens.get
-        for step, child, child_um, child_sm, sub in entries:
+                child = val.get(k, NO_VALUE)
+                child_um = um.get(k) if um_obj else None
+                if checking:
+                    found = answers_get(name)
+                    if found if found is not None else self.secrets.touches(name):
+                        hidden[name] = None if child is NO_VALUE else child
+                        hidden_unknown[name] = child_um
+                        continue
+                child_sm = sm.get(k) if sm_obj else None
+                step = _key_step(name) if text else _first_step(name)
+            else:
+                if trie:
+                    sub = trie.get(("i", k))
+                    if sub is IGNORED:
+                        continue
+                child = val[k] if k < size else NO_VALUE
+                child_um = um[k] if k < um_size else None
+                child_sm = sm[k] if k < sm_size else None
+                step = _INDEX_STEPS[k] if k < _INDEXES else f"[{k}]"
             # What the walk of the child would do first, done here for the common children.
             if child_sm is None or child_sm is False:
                 if child_um is None or child_um is False:
@@ -436,9 +434,6 @@ class _Walker:
                     if child_kind is bool or child_kind is int or child_kind is Decimal or child_kind is float:
                         emit(f"  {text}{step} = {self.scalar(child, text + step)}")
                         continue
-                    if child is _LINE:
-                        emit(step)
-                        continue
                 elif child_um is True:
                     emit(f"  {text}{step} = {UNKNOWN}")
                     continue
@@ -446,6 +441,13 @@ class _Walker:
                 emit(f"  {text}{step} = {_sensitive(self.key, self.where, text + step, child, child_um)}")
                 continue
             self.walk(child, child_um, child_sm, text + step, sub, depth + 1)
+        if hidden:
+            line = self.hidden_line(text, hidden, hidden_unknown)
+            if set(map(type, keys)) == _STR and (SENSITIVE in hidden or SENSITIVE not in keys):
+                out.insert(len(out) if late else at, line)
+            else:
+                out.insert(start, line)  # before the object's lines, as earlier walks did: sorted by the caller
+                self.unsorted = True
 
     def marked(self, value: Any, unknown: Marks, sensitive: Marks, root: str, ignore: Any) -> None:
         """Any value with its marks, walked with an explicit stack (any depth): what :meth:`walk` does deeper
