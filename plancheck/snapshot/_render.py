@@ -17,6 +17,7 @@ one), and values as :mod:`plancheck.snapshot._values` says.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Mapping
 from typing import Any, Final
 
@@ -134,7 +135,6 @@ def _resource_block(
     if chosen is None:
         return None
     trie, all_ignored = chosen
-    all_secrets = secrets.secrets
     address = raw["address"]
     change = raw.get("change")
     change = change if isinstance(change, Mapping) else _EMPTY
@@ -145,7 +145,7 @@ def _resource_block(
         facts.append(("reason", reason))
     moved = raw.get("previous_address")
     if isinstance(moved, str) and moved:
-        facts.append(("moved from", shown_address(moved, all_secrets)))
+        facts.append(("moved from", _shown(moved, secrets)))
     if deferred_reason is not None:
         facts.append(("deferred", deferred_reason))
     if not all_ignored:
@@ -153,12 +153,28 @@ def _resource_block(
     values: list[str] = []
     if not all_ignored:
         where = f"resource\x00{address}" + ("\x00deposed" if is_deposed else "")
-        values, hidden = flatten(change.get("after"), change.get("after_unknown"), change.get("after_sensitive"), "",
+        values, unsorted = flatten(change.get("after"), change.get("after_unknown"), change.get("after_sensitive"), "",
                                  secrets=secrets, key=key, where=where, ignore=trie)
-        if hidden:
+        if unsorted:
             values.sort(key=line_key)
     body = "\n".join([*body_lines(facts, ()), *values])
-    return TextBlock(RESOURCE, shown_address(address, all_secrets), 1 if is_deposed else 0, body)
+    return TextBlock(RESOURCE, _shown(address, secrets), 1 if is_deposed else 0, body)
+
+
+#: An instance key of an address, as :func:`shown_address` finds the keys it scrubs.
+_INSTANCE_KEY: Final = re.compile(r'\["((?:[^"\\]|\\.)*)"\]')
+
+
+def _shown(address: str, secrets: ValueSecrets) -> str:
+    """:func:`shown_address`, which scrubs each instance key, called only where a key touches a secret.
+
+    A text that does not touch one is what scrubbing it gives back (:meth:`Secrets.touches` is
+    whether :meth:`Secrets.scrub` finds a piece, and :meth:`ValueSecrets.touches` answers the same,
+    fast and remembered): most addresses are shown without scrubbing their keys character by character.
+    """
+    if "[" in address and secrets.active and any(secrets.touches(m.group(1)) for m in _INSTANCE_KEY.finditer(address)):
+        return shown_address(address, secrets.secrets)
+    return address
 
 
 def _replace_paths(change: Mapping[str, Any], trie: Ignored, secrets: ValueSecrets) -> list[str]:
@@ -215,12 +231,12 @@ def _data_block(
     address = raw["address"]
     values: list[str] = []
     if not all_ignored:
-        values, hidden = flatten(raw.get("values"), None, raw.get("sensitive_values"), "", secrets=secrets, key=key,
+        values, unsorted = flatten(raw.get("values"), None, raw.get("sensitive_values"), "", secrets=secrets, key=key,
                                  where=f"resource\x00{address}", ignore=trie)
-        if hidden:
+        if unsorted:
             values.sort(key=line_key)
     body = "\n".join([f"  action: {READ_DURING_PLAN}", *values])
-    return TextBlock(RESOURCE, shown_address(address, secrets.secrets), 0, body)
+    return TextBlock(RESOURCE, _shown(address, secrets), 0, body)
 
 
 def _output_blocks(plan: Plan, secrets: ValueSecrets, key: FingerprintKey | None) -> Iterator[TextBlock]:
@@ -232,8 +248,8 @@ def _output_blocks(plan: Plan, secrets: ValueSecrets, key: FingerprintKey | None
             continue
         actions = change.get("actions")
         facts = [("action", ", ".join(str(a) for a in actions) if actions else "(none)")]
-        values, hidden = flatten(change.get("after"), change.get("after_unknown"), change.get("after_sensitive"), "value",
+        values, unsorted = flatten(change.get("after"), change.get("after_unknown"), change.get("after_sensitive"), "value",
                                  secrets=secrets, key=key, where=f"output\x00{name}")
-        if hidden:
+        if unsorted:
             values.sort(key=line_key)
         yield TextBlock(OUTPUT, str(name), 0, "\n".join([*body_lines(facts, ()), *values]))

@@ -19,10 +19,10 @@ from typing import Final
 
 from .._redact import MIN_SECRET_LENGTH, NO_SECRETS, SUBSTRING_WINDOW, Secrets, at_cut
 
-__all__ = ["ValueSecrets"]
+__all__ = ["MEMO_LIMIT", "ValueSecrets"]
 
 #: Remember at most this many answers, so the memory of a plan of millions of distinct strings stays bounded.
-_MEMO_LIMIT: Final = 1 << 20
+MEMO_LIMIT: Final = 1 << 20
 
 
 class _Detector:
@@ -94,24 +94,29 @@ class ValueSecrets:
     False
     """
 
-    __slots__ = ("_detector", "_memo", "_secrets", "active")
+    __slots__ = ("_detector", "_secrets", "active", "answers", "tokens")
 
     def __init__(self, secrets: Secrets = NO_SECRETS) -> None:
         self._secrets = secrets
         self.active = len(secrets) > 0
-        self._memo: dict[str, bool] = {}
+        #: The answers of :meth:`touches` so far: a walk over a plan's values looks a text up here itself
+        #: (a dict look-up costs a fraction of a method call) and calls :meth:`touches` only on a miss.
+        self.answers: dict[str, bool] = {}
+        #: Each string value as the walk of :mod:`plancheck.snapshot._values` shows it ("" where it touches
+        #: a secret), kept here for the whole plan: a plan repeats most of its strings many times.
+        self.tokens: dict[str, str] = {}
         self._detector: _Detector | None = None
 
     def touches(self, text: str) -> bool:
         """Whether ``text`` shows a secret or a piece of one, as :meth:`plancheck.Secrets.touches` says."""
-        memo = self._memo
+        memo = self.answers
         found = memo.get(text)
         if found is None:
             detector = self._detector
             if detector is None:
                 detector = self._detector = _Detector(self._secrets)
             found = detector.touches(text)
-            if len(memo) < _MEMO_LIMIT:
+            if len(memo) < MEMO_LIMIT:
                 memo[text] = found
         return found
 

@@ -12,6 +12,7 @@ key itself is shown as ``"(sensitive)"``). The walk keeps its own stack, so any 
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from collections.abc import Mapping, Sequence
@@ -23,7 +24,7 @@ from tfjsonpath.internal import quote_key
 from .._redact import NO_VALUE, SENSITIVE, Marks, contains_sensitive, fit_marks, number_text
 from ._key import FingerprintKey
 from ._model import ROOT_LABEL, UNKNOWN
-from ._secrets import ValueSecrets
+from ._secrets import MEMO_LIMIT, ValueSecrets
 
 __all__ = ["Ignored", "flatten", "json_scalar", "json_string"]
 
@@ -122,13 +123,14 @@ def flatten(
     where: str,
     ignore: Ignored = _NO_IGNORE,
 ) -> tuple[list[str], bool]:
-    """The lines of a value (``  PATH = VALUE``, or ``  after: VALUE`` for the root), in path order; and whether
-    a key was hidden.
+    """The lines of a value (``  PATH = VALUE``, or ``  after: VALUE`` for the root), and whether they may be
+    out of path order (the caller then sorts them).
 
     ``root`` is the text of the value's own path (``""`` for a resource's planned value, ``"value"``
     for an output's). ``where`` names the value for fingerprints. ``ignore`` is a trie of paths left
-    out. When a key was hidden (shown as ``"(sensitive)"``) the lines may be out of path order: the
-    caller sorts them.
+    out. The lines come in path order, the line of an object's hidden keys (``["(sensitive)"]``)
+    too, except in two cases no parser makes: an object whose keys are not all strings, and one
+    that holds a key ``"(sensitive)"`` besides keys that are hidden.
 
     >>> lines, _ = flatten({"id": None, "tags": {}, "pw": "x", "l": [1]}, {"arn": True}, {"pw": True}, "",
     ...                    secrets=ValueSecrets(), key=None, where="a.b")
@@ -136,103 +138,324 @@ def flatten(
     ['  arn = (known after apply)', '  id = null', '  l[0] = 1', '  pw = (sensitive)', '  tags = {}']
     """
     walker = _Walker(secrets, key, where)
-    walker.marked(value, unknown, sensitive, root, ignore)
+    walker.walk(value, unknown, sensitive, root, ignore, 0)
     out = walker.out
     if not root and out and out[0].startswith(_ROOT_LINE):  # the root has a line only when it is the only one
         out[0] = f"  {ROOT_LABEL}: {out[0][len(_ROOT_LINE):]}"
-    return out, walker.hidden_key
+    return out, walker.unsorted
 
 
 #: Below this depth a subtree without marks is walked by recursion (fast); deeper, by the walk with its own stack.
 _PLAIN_DEPTH: Final = 64
 
 
-class _Walker:
-    """One flattening: its lines so far, and what every value is checked with."""
+#: The step of an object's hidden keys (never bare: the parentheses are no identifier's).
+_HIDDEN_STEP: Final = f"[{quote_key(SENSITIVE)}]"
+#: The types of an object's keys when they are all strings, as every JSON parser makes them.
+_STR: Final = {str}
+#: The steps of the first indexes of an array, made once.
+_INDEXES: Final = 256
+_INDEX_STEPS: Final = tuple(f"[{i}]" for i in range(_INDEXES))
+@functools.lru_cache(maxsize=1 << 16)
+def _key_step(name: str) -> str:
+    """A key's step in a path: the keys of a plan repeat in every resource of a type."""
+    return f"[{quote_key(name)}]"
 
-    __slots__ = ("checking", "hidden_key", "key", "out", "touches", "where")
+
+@functools.lru_cache(maxsize=1 << 16)
+def _first_step(name: str) -> str:
+    return _child_path("", name)
+
+
+class _Walker:
+    """One flattening: its lines so far, and what every value is checked with.
+
+    Lines are made in path order (what :func:`plancheck.snapshot._parse.line_key` sorts by): the keys
+    of an object by code point, then the indexes of an array in order, and the line of an object's
+    hidden keys at ``["(sensitive)"]``'s place among its keys. Where that order is not certain (see
+    :func:`flatten`) the line goes where earlier versions of the walk put it and :attr:`unsorted` is
+    set: sorted then, as those versions sorted every block with a hidden key, the lines are the same.
+    """
+
+    __slots__ = ("answers", "checking", "key", "out", "secrets", "tokens", "unsorted", "where")
 
     def __init__(self, secrets: ValueSecrets, key: FingerprintKey | None, where: str) -> None:
         self.out: list[str] = []
-        self.hidden_key = False
+        self.unsorted = False
         self.checking = secrets.active
-        self.touches = secrets.touches
+        self.secrets = secrets
+        self.answers = secrets.answers
+        self.tokens = secrets.tokens
         self.key = key
         self.where = where
+
+    def token(self, text: str) -> str:
+        """A string value's token, ``""`` if it touches a secret (remembered for the whole plan: see ValueSecrets.tokens)."""
+        shown = "" if self.checking and self.secrets.touches(text) else json_string(text)
+        tokens = self.tokens
+        if len(tokens) < MEMO_LIMIT:
+            tokens[text] = shown
+        return shown
+
+    def hides(self, name: str) -> bool:
+        """Whether an object's key touches a secret (then it and its value are hidden)."""
+        if not self.checking:
+            return False
+        found = self.answers.get(name)
+        return self.secrets.touches(name) if found is None else found
 
     def scalar(self, val: Any, text: str) -> str:
         """The token of a scalar that is neither a str nor None."""
         shown = json_scalar(val)
-        if self.checking and type(val) is not bool and self.touches(shown):
+        if self.checking and type(val) is not bool and self.secrets.touches(shown):
             return _sensitive(self.key, self.where, text, val, None)
         return shown
 
     def plain(self, val: Any, text: str, trie: Any, depth: int) -> None:
         """A dict or list without a mark anywhere in it: the common case, walked without looking for marks."""
-        emit = self.out.append
-        checking, touches = self.checking, self.touches
-        if type(val) is dict:
+        out = self.out
+        emit = out.append
+        tokens_get, answers_get, checking = self.tokens.get, self.answers.get, self.checking
+        is_dict = type(val) is dict
+        str_keys, late, at = True, False, 0
+        if is_dict:
             if not val:
                 emit(f"  {text} = {_EMPTY_OBJECT}")
                 return
-            items: Any = sorted(val.items()) if all(type(k) is str for k in val) else sorted(val.items(), key=_str_key)
+            str_keys = set(map(type, val)) == _STR
+            items: Any = sorted(val) if str_keys else sorted(val, key=str)
+            # The hidden keys' line goes before the first key that sorts after "(sensitive)": where that
+            # is, is known at once when the first key does (the common case: "(" sorts before letters).
+            first = items[0] if str_keys else str(items[0])
+            late = checking and first <= SENSITIVE
+            at = len(out)
         else:
             if not val:
                 emit(f"  {text} = {_EMPTY_ARRAY}")
                 return
-            items = enumerate(val)
-        is_dict = type(val) is dict
+            items = range(len(val))
         hidden: dict[str, Any] = {}
-        for k, child in items:
+        for k in items:
             sub = None
+            child = val[k]
             if is_dict:
                 name = k if type(k) is str else str(k)
+                if late and name > SENSITIVE:
+                    at, late = len(out), False
                 if trie:
                     sub = trie.get(("k", name))
                     if sub is IGNORED:
                         continue
-                if checking and touches(name):
-                    hidden[name] = child
-                    continue
-                path = f"{text}[{quote_key(name)}]" if text else _child_path(text, name)
+                if checking:
+                    found = answers_get(name)
+                    if found if found is not None else self.secrets.touches(name):
+                        hidden[name] = child
+                        continue
+                step = _key_step(name) if text else _first_step(name)
             else:
                 if trie:
                     sub = trie.get(("i", k))
                     if sub is IGNORED:
                         continue
-                path = f"{text}[{k}]"
+                step = _INDEX_STEPS[k] if k < _INDEXES else f"[{k}]"
             kind = type(child)
             if kind is str:
-                shown = (_sensitive(self.key, self.where, path, child, None) if checking and touches(child)
-                         else json_string(child))
-                emit(f"  {path} = {shown}")
+                shown = tokens_get(child)
+                if shown is None:
+                    shown = self.token(child)
+                emit(f"  {text}{step} = {shown or _sensitive(self.key, self.where, text + step, child, None)}")
             elif child is None:
-                emit(f"  {path} = null")
+                emit(f"  {text}{step} = null")
             elif kind is dict or kind is list:
                 if depth < _PLAIN_DEPTH:
-                    self.plain(child, path, sub, depth + 1)
+                    self.plain(child, text + step, sub, depth + 1)
                 else:
-                    self.marked(child, None, None, path, sub)
+                    self.marked(child, None, None, text + step, sub)
             elif _is_object(child) or _is_array(child):
-                self.marked(child, None, None, path, sub)
+                self.marked(child, None, None, text + step, sub)
             else:
-                emit(f"  {path} = {self.scalar(child, path)}")
+                emit(f"  {text}{step} = {self.scalar(child, text + step)}")
         if hidden:
-            self.hide(text, hidden, None)
+            line = self.hidden_line(text, hidden, None)
+            if str_keys and (SENSITIVE not in val or SENSITIVE in hidden):
+                out.insert(len(out) if late else at, line)
+            else:
+                emit(line)
+                self.unsorted = True
 
-    def hide(self, text: str, entries: dict[str, Any], unknown: dict[str, Any] | None) -> None:
-        """One line for every entry of an object whose key touches a secret: ``["(sensitive)"] = (sensitive)``.
+    def hidden_line(self, text: str, entries: dict[str, Any], unknown: dict[str, Any] | None) -> str:
+        """The line of every entry of an object whose key touches a secret: ``["(sensitive)"] = (sensitive)``.
 
         The keys cannot be told apart once hidden, so their values are one value (fingerprinted together).
         """
-        self.hidden_key = True
-        shown = _child_path(text, SENSITIVE)
-        self.out.append(f"  {shown} = {_sensitive(self.key, self.where, shown, entries, unknown)}")
+        shown = text + _HIDDEN_STEP
+        return f"  {shown} = {_sensitive(self.key, self.where, shown, entries, unknown)}"
+
+    def walk(self, val: Any, um: Marks, sm: Marks, text: str, trie: Any, depth: int) -> None:
+        """A value with its marks: by recursion, and past :data:`_PLAIN_DEPTH` by :meth:`marked`.
+
+        The same lines as :meth:`marked` makes, in the same order: it is :meth:`marked` with the
+        stack made by recursion, and a child without marks that is a string, null, a number, a bool or
+        a container (the most of them) handled where it is met, as :meth:`marked` would on popping it.
+        """
+        if depth >= _PLAIN_DEPTH:
+            self.marked(val, um, sm, text, trie)
+            return
+        out = self.out
+        emit = out.append
+        kind = type(val)
+        if sm is not None and sm is not False:
+            if sm is not True:
+                mark_kind = type(sm)
+                if not ((mark_kind is dict or mark_kind is list) and (kind is mark_kind or val is None or val is NO_VALUE)):
+                    sm = fit_marks(sm, val)
+            if sm is True:
+                emit(f"  {text} = {_sensitive(self.key, self.where, text, val, um)}")
+                return
+        if um is not None and um is not False:
+            if um is not True:
+                mark_kind = type(um)
+                if not ((mark_kind is dict or mark_kind is list) and (kind is mark_kind or val is None or val is NO_VALUE)):
+                    um = fit_marks(um, val)
+            if um is True:
+                emit(f"  {text} = {UNKNOWN}")
+                return
+        if kind is str:
+            shown = self.tokens.get(val)
+            if shown is None:
+                shown = self.token(val)
+            emit(f"  {text} = {shown or _sensitive(self.key, self.where, text, val, None)}")
+            return
+        if val is None:
+            emit(f"  {text} = null")
+            return
+        if not um and not sm and (kind is dict or kind is list):
+            self.plain(val, text, trie, 0)  # nothing marked in it: the fast walk
+            return
+        if val is NO_VALUE:  # absent, but marks below it say something is there
+            val = {} if _is_object(um) or _is_object(sm) else []
+            kind = type(val)
+        if kind is dict:
+            is_object = True
+        elif kind is list:
+            is_object = False
+        elif kind is bool or kind is int or kind is Decimal or not (_is_object(val) or _is_array(val)):
+            emit(f"  {text} = {self.scalar(val, text)}")
+            return
+        else:
+            is_object = _is_object(val)
+        hidden: dict[str, Any] = {}
+        hidden_unknown: dict[str, Any] = {}
+        um_obj = sm_obj = um_list = sm_list = False
+        late, at, size, um_size, sm_size = False, 0, 0, 0, 0
+        if is_object:
+            keys = list(val)
+            # The marks may name keys the value lacks (unknown or hidden there): only when they hold a key it has not.
+            if um and not (type(um) is dict and kind is dict and um.keys() <= val.keys()):
+                keys.extend(_marked_keys(um, val))
+            if sm and not (type(sm) is dict and kind is dict and sm.keys() <= val.keys()):
+                keys.extend(k for k in _marked_keys(sm, val) if k not in keys)
+            if not keys:
+                emit(f"  {text} = {_EMPTY_OBJECT}")
+                return
+            keys.sort(key=str)
+            um_obj = um is not None and um is not False and (type(um) is dict or _is_object(um))
+            sm_obj = sm is not None and sm is not False and (type(sm) is dict or _is_object(sm))
+            # The hidden keys' line goes before the first key that sorts after "(sensitive)", as in plain().
+            late = self.checking
+            at = len(out)
+            items: Any = keys
+        else:
+            size = len(val)
+            um_list = um is not None and um is not False and (type(um) is list or _is_array(um))
+            sm_list = sm is not None and sm is not False and (type(sm) is list or _is_array(sm))
+            count = size
+            for marks, is_list in ((um, um_list), (sm, sm_list)):
+                if is_list and len(marks) > count:
+                    # Marks past the end of the value: elements unknown (or hidden) it has no room for.
+                    for i in range(len(marks) - 1, count - 1, -1):
+                        m = marks[i]
+                        if m is True or (m is not None and m is not False and contains_sensitive(m)):
+                            count = i + 1
+                            break
+            if not count:
+                emit(f"  {text} = {_EMPTY_ARRAY}")
+                return
+            um_size = len(um) if um_list else 0
+            sm_size = len(sm) if sm_list else 0
+            items = range(count)
+        start = len(out)
+        checking, answers_get, tokens_get = self.checking, self.answers.get, self.tokens.get
+        for k in items:
+            sub = None
+            if is_object:
+                name = k if type(k) is str else str(k)
+                if late and name > SENSITIVE:
+                    at, late = len(out), False
+                if trie:
+                    sub = trie.get(("k", name))
+                    if sub is IGNORED:
+                        continue
+                child = val.get(k, NO_VALUE)
+                child_um = um.get(k) if um_obj else None
+                if checking:
+                    found = answers_get(name)
+                    if found if found is not None else self.secrets.touches(name):
+                        hidden[name] = None if child is NO_VALUE else child
+                        hidden_unknown[name] = child_um
+                        continue
+                child_sm = sm.get(k) if sm_obj else None
+                step = _key_step(name) if text else _first_step(name)
+            else:
+                if trie:
+                    sub = trie.get(("i", k))
+                    if sub is IGNORED:
+                        continue
+                child = val[k] if k < size else NO_VALUE
+                child_um = um[k] if k < um_size else None
+                child_sm = sm[k] if k < sm_size else None
+                step = _INDEX_STEPS[k] if k < _INDEXES else f"[{k}]"
+            # What the walk of the child would do first, done here for the common children.
+            if child_sm is None or child_sm is False:
+                if child_um is None or child_um is False:
+                    child_kind = type(child)
+                    if child_kind is str:
+                        shown = tokens_get(child)
+                        if shown is None:
+                            shown = self.token(child)
+                        emit(f"  {text}{step} = {shown or _sensitive(self.key, self.where, text + step, child, None)}")
+                        continue
+                    if child is None:
+                        emit(f"  {text}{step} = null")
+                        continue
+                    if child_kind is dict or child_kind is list:
+                        self.plain(child, text + step, sub, 0)
+                        continue
+                    if child_kind is bool or child_kind is int or child_kind is Decimal or child_kind is float:
+                        emit(f"  {text}{step} = {self.scalar(child, text + step)}")
+                        continue
+                elif child_um is True:
+                    emit(f"  {text}{step} = {UNKNOWN}")
+                    continue
+            elif child_sm is True:
+                emit(f"  {text}{step} = {_sensitive(self.key, self.where, text + step, child, child_um)}")
+                continue
+            self.walk(child, child_um, child_sm, text + step, sub, depth + 1)
+        if hidden:
+            line = self.hidden_line(text, hidden, hidden_unknown)
+            if set(map(type, keys)) == _STR and (SENSITIVE in hidden or SENSITIVE not in keys):
+                out.insert(len(out) if late else at, line)
+            else:
+                out.insert(start, line)  # before the object's lines, as earlier walks did: sorted by the caller
+                self.unsorted = True
 
     def marked(self, value: Any, unknown: Marks, sensitive: Marks, root: str, ignore: Any) -> None:
-        """Any value with its marks, walked with an explicit stack (any depth)."""
+        """Any value with its marks, walked with an explicit stack (any depth): what :meth:`walk` does deeper
+        than :data:`_PLAIN_DEPTH`. An object's hidden keys have their line before the object's lines, and
+        :attr:`unsorted` set: the walk is rarely this deep.
+        """
         emit = self.out.append
-        checking, touches = self.checking, self.touches
+        tokens_get, checking = self.tokens.get, self.checking
         stack: list[tuple[Any, Marks, Marks, str, Any]] = [(value, unknown, sensitive, root, ignore)]
         pop, push = stack.pop, stack.append
         while stack:
@@ -255,9 +478,10 @@ class _Walker:
                     emit(f"  {text} = {UNKNOWN}")
                     continue
             if kind is str:
-                shown = (_sensitive(self.key, self.where, text, val, None) if checking and touches(val)
-                         else json_string(val))
-                emit(f"  {text} = {shown}")
+                shown = tokens_get(val)
+                if shown is None:
+                    shown = self.token(val)
+                emit(f"  {text} = {shown or _sensitive(self.key, self.where, text, val, None)}")
                 continue
             if val is None:
                 emit(f"  {text} = null")
@@ -301,13 +525,14 @@ class _Walker:
                     child = val.get(k, NO_VALUE)
                     child_um = um.get(k) if um_obj else None
                     child_sm = sm.get(k) if sm_obj else None
-                    if checking and touches(name):
+                    if checking and self.hides(name):
                         hidden[name] = None if child is NO_VALUE else child
                         hidden_unknown[name] = child_um
                         continue
-                    push((child, child_um, child_sm, f"{text}[{quote_key(name)}]" if text else _child_path(text, name), sub))
+                    push((child, child_um, child_sm, f"{text}{_key_step(name)}" if text else _first_step(name), sub))
                 if hidden:
-                    self.hide(text, hidden, hidden_unknown)
+                    emit(self.hidden_line(text, hidden, hidden_unknown))
+                    self.unsorted = True
                 continue
             size = len(val)
             um_list = um is not None and um is not False and (type(um) is list or _is_array(um))
@@ -337,10 +562,6 @@ class _Walker:
                     f"{text}[{i}]",
                     sub,
                 ))
-
-
-def _str_key(item: tuple[Any, Any]) -> str:
-    return str(item[0])
 
 
 def _sensitive(key: FingerprintKey | None, where: str, path: str, value: Any, unknown: Marks) -> str:
