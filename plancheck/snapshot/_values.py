@@ -270,9 +270,9 @@ class _Walker:
                 if depth < _PLAIN_DEPTH:
                     self.plain(child, text + step, sub, depth + 1)
                 else:
-                    self.marked(child, None, None, text + step, sub)
+                    self.marked(child, None, None, text + step, sub, fast=False)
             elif _is_object(child) or _is_array(child):
-                self.marked(child, None, None, text + step, sub)
+                self.marked(child, None, None, text + step, sub, fast=False)
             else:
                 emit(f"  {text}{step} = {self.scalar(child, text + step)}")
         if hidden:
@@ -449,10 +449,16 @@ class _Walker:
                 out.insert(start, line)  # before the object's lines, as earlier walks did: sorted by the caller
                 self.unsorted = True
 
-    def marked(self, value: Any, unknown: Marks, sensitive: Marks, root: str, ignore: Any) -> None:
+    def marked(
+        self, value: Any, unknown: Marks, sensitive: Marks, root: str, ignore: Any, *, fast: bool = True
+    ) -> None:
         """Any value with its marks, walked with an explicit stack (any depth): what :meth:`walk` does deeper
         than :data:`_PLAIN_DEPTH`. An object's hidden keys have their line before the object's lines, and
         :attr:`unsorted` set: the walk is rarely this deep.
+
+        ``fast``: hand a container without marks to :meth:`plain` (which recurses); :meth:`plain` itself
+        passes False when it is already :data:`_PLAIN_DEPTH` deep, so a deeper value stays on this stack
+        instead of growing Python's without bound.
         """
         emit = self.out.append
         tokens_get, checking = self.tokens.get, self.checking
@@ -486,7 +492,7 @@ class _Walker:
             if val is None:
                 emit(f"  {text} = null")
                 continue
-            if not um and not sm and (kind is dict or kind is list):
+            if fast and not um and not sm and (kind is dict or kind is list):
                 self.plain(val, text, trie, 0)  # nothing marked in it: the fast walk
                 continue
             if val is NO_VALUE:  # absent, but marks below it say something is there

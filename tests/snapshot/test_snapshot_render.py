@@ -426,3 +426,26 @@ def test_selectors_see_data_sources_read_during_the_plan() -> None:
     reads = snapshot.render(plan, [(Resources(action="read", mode="data"), "id")], key=None)
     assert 'id = "static"' not in reads
     assert 'outputs["x"] = "y"' in reads
+
+
+def _nested_plan(depth: int, leaf: str, after_sensitive: str) -> Plan:
+    value = '{"a":' * depth + leaf + "}" * depth
+    return Plan.from_json(
+        '{"format_version": "1.2", "resource_changes": [{"address": "null_resource.a", "type": "null_resource", '
+        '"name": "a", "mode": "managed", "provider_name": "null", "change": {"actions": ["create"], "before": null, '
+        f'"after": {{"triggers": {value}}}, "after_unknown": {{}}, "before_sensitive": false, '
+        f'"after_sensitive": {after_sensitive}}}}}]}}'
+    )
+
+
+@pytest.mark.parametrize(
+    ("depth", "after_sensitive", "shown"),
+    [
+        pytest.param(100, "{}", '"x"', id="within-the-recursion"),
+        pytest.param(3000, "{}", '"x"', id="past-the-recursion-limit-unmarked"),
+        pytest.param(3000, '{"triggers": {"a": {}}}', '"x"', id="past-the-recursion-limit-marks-near-the-top"),
+    ],
+)
+def test_a_value_of_any_depth_renders_its_one_leaf(depth: int, after_sensitive: str, shown: str) -> None:
+    lines = [line for line in snapshot.render(_nested_plan(depth, '"x"', after_sensitive)).splitlines() if line.startswith("  ")]
+    assert lines[1:] == ["  triggers" + '["a"]' * depth + f" = {shown}"]
