@@ -10,7 +10,9 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, ClassVar, TypeVar
 
-__all__ = ["FrozenValue", "ReadOnly", "constructor_repr"]
+from tfjsonpath.internal import public
+
+__all__ = ["FrozenValue", "ReadOnly", "constructor_repr", "public"]
 
 _V = TypeVar("_V", bound="FrozenValue")
 

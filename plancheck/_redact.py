@@ -26,6 +26,8 @@ from typing import Any, Final
 from tfjsonpath import MapStep, SliceStep, Step
 from tfjsonpath.internal import is_array, is_object
 
+from ._frozen import public
+
 __all__ = [
     "SENSITIVE",
     "Marks",
@@ -69,6 +71,7 @@ def sensitive_shown() -> bool:
     return _SHOW.get()
 
 
+@public("plancheck")
 @contextmanager
 def revealing_sensitive(reveal: bool = True) -> Iterator[None]:
     """Within this block, messages show sensitive values (for local debugging only).
@@ -402,6 +405,7 @@ class _Scanner:
         return found
 
 
+@public("plancheck")
 class Secrets:
     """A set of secret strings to scrub from any text shown to a user.
 

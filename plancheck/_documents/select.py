@@ -10,8 +10,7 @@ import re
 from collections.abc import Iterable
 from typing import Any, Final
 
-from .._errors import public
-from .._frozen import FrozenValue, constructor_repr
+from .._frozen import FrozenValue, constructor_repr, public
 from .._text import closest
 from .actions import ResourceAction
 from .plan import Plan, ResourceChange

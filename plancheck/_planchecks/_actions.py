@@ -13,7 +13,7 @@ from .._checking.messages import actions_text, deposed_prefix, output_address, q
 from .._documents.actions import ResourceAction
 from .._documents.plan import Plan, ResourceChange
 from .._errors import CheckFailure
-from .._frozen import constructor_repr
+from .._frozen import constructor_repr, public
 from ._base import PlanCheck, failure, find_resource, sorted_unique_paths
 
 __all__ = [
@@ -29,6 +29,7 @@ __all__ = [
 
 
 
+@public("plancheck")
 class ExpectResourceAction(PlanCheck):
     """Resource ``address`` is planned with ``action`` (a :class:`ResourceAction`).
 
@@ -114,6 +115,7 @@ def plan_changes(plan: Plan, *, outputs: bool = True) -> list[tuple[str | None, 
     return found
 
 
+@public("plancheck")
 class ExpectEmptyPlan(PlanCheck):
     """The plan changes nothing: every resource and output is a no-op, nothing moves, imports or is deferred.
 
@@ -144,6 +146,7 @@ class ExpectEmptyPlan(PlanCheck):
         ]
 
 
+@public("plancheck")
 class ExpectNonEmptyPlan(PlanCheck):
     """The plan changes something: a resource or output action, a move, an import or a deferral.
 
@@ -199,6 +202,7 @@ def _paths_text(paths: Iterable[Path]) -> str:
     return "[" + ", ".join(p.to_text() or "(the whole value)" for p in paths) + "]"
 
 
+@public("plancheck")
 class ExpectResourceReplacePaths(PlanCheck):
     """The attribute paths that force the replacement of ``address`` are exactly ``paths`` (in any order).
 

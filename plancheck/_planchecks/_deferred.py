@@ -8,11 +8,13 @@ from .._checking.fields import checked_address
 from .._checking.messages import actions_text, quote
 from .._documents.plan import DeferredChange, Plan
 from .._errors import CheckFailure
+from .._frozen import public
 from ._base import PlanCheck, failure
 
 __all__ = ["DeferredReason", "ExpectDeferredChange", "ExpectNoDeferredChanges"]
 
 
+@public("plancheck")
 class DeferredReason(enum.Enum):
     """Why Terraform deferred a change; the values are what ``deferred_changes[].reason`` holds.
 
@@ -41,6 +43,7 @@ def _address(deferred: DeferredChange) -> str | None:
     return address if isinstance(address, str) else None
 
 
+@public("plancheck")
 class ExpectDeferredChange(PlanCheck):
     """Resource ``address`` is deferred, with ``reason`` (a :class:`DeferredReason`).
 
@@ -91,6 +94,7 @@ class ExpectDeferredChange(PlanCheck):
         return [failure(plan, name, self.address, None, message)]
 
 
+@public("plancheck")
 class ExpectNoDeferredChanges(PlanCheck):
     """Nothing is deferred, and the plan is not marked incomplete (``"complete": false``).
 

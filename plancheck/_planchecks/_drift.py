@@ -19,7 +19,7 @@ from .._checking.selectors import checked_selector, empty_selection
 from .._documents.plan import Plan, ResourceChange
 from .._documents.select import Resources
 from .._errors import CheckFailure
-from .._frozen import constructor_repr
+from .._frozen import constructor_repr, public
 from .._redact import Marks, Secrets, child_marks, fit_marks, render_value
 from ._actions import change_sort_key
 from ._base import PlanCheck, failure
@@ -132,6 +132,7 @@ def _selected(selector: Resources, drifted: ResourceChange, plan: Plan) -> bool:
     return selector.matches(plan.resource_change(drifted.address, deposed=drifted.deposed))
 
 
+@public("plancheck")
 class ExpectNoDrift(PlanCheck):
     """Nothing ``selector`` selects (default: every resource) changed outside Terraform since the last apply.
 
@@ -182,6 +183,7 @@ class ExpectNoDrift(PlanCheck):
         return constructor_repr(type(self).__name__, *(() if self.selector is None else (self.selector,)))
 
 
+@public("plancheck")
 class ExpectDrift(PlanCheck):
     """Resource ``address`` changed outside Terraform since the last apply (at ``path``, when given).
 

@@ -28,7 +28,7 @@ from .._documents.plan import Change, Plan
 from .._documents.resolve import ABSENT_VALUE, ValueStatus, known_value_at, mark_depth, value_at
 from .._documents.select import Resources
 from .._errors import CheckFailure, PlanCheckWarning
-from .._frozen import constructor_repr
+from .._frozen import constructor_repr, public
 from ..knownvalue.internal import Check
 from ._base import PlanCheck, failure
 from ._unknown_sensitive_null import resolve_after
@@ -130,6 +130,7 @@ def _judge_known(change: Change, path: Path, plan: Plan, matcher: Check) -> tupl
     return match_verdict(resolve_after(change, path), matcher, plan.secrets, path)
 
 
+@public("plancheck")
 class ExpectEachKnownValue(_EachCheck):
     """The planned value at ``path`` of every resource ``selector`` selects matches the knownvalue check ``matcher``.
 
@@ -198,6 +199,7 @@ def _judge_sensitive(change: Change, path: Path, plan: Plan) -> tuple[Verdict, s
     return Verdict.FAIL, problem.removeprefix(_NOT_SENSITIVE)
 
 
+@public("plancheck")
 class ExpectEachSensitiveValue(_EachCheck):
     """The planned value at ``path`` of every resource ``selector`` selects is marked sensitive (or an ancestor is).
 
@@ -233,6 +235,7 @@ def _judge_unknown(change: Change, path: Path, plan: Plan) -> tuple[Verdict, str
     return Verdict.FAIL, "it is " + describe(resolved, plan.secrets)
 
 
+@public("plancheck")
 class ExpectEachUnknownValue(_EachCheck):
     """The planned value at ``path`` of every resource ``selector`` selects is unknown (known only after apply).
 
@@ -269,6 +272,7 @@ def _judge_null(change: Change, path: Path, plan: Plan) -> tuple[Verdict, str]:
     return Verdict.FAIL, "it is " + describe(resolved, plan.secrets)
 
 
+@public("plancheck")
 class ExpectEachNullValue(_EachCheck):
     """The planned value at ``path`` of every resource ``selector`` selects is null (itself or a null ancestor).
 

@@ -15,7 +15,7 @@ from .._documents.actions import ResourceAction
 from .._documents.plan import Plan, ResourceChange
 from .._documents.select import Resources
 from .._errors import CheckFailure
-from .._frozen import constructor_repr
+from .._frozen import constructor_repr, public
 from ._actions import change_sort_key, plan_changes
 from ._base import PlanCheck, failure
 
@@ -82,6 +82,7 @@ class _ExceptCheck(PlanCheck):
         return constructor_repr(type(self).__name__, except_=shown if self.except_ else None)
 
 
+@public("plancheck")
 class ExpectNoReplacements(_ExceptCheck):
     """No resource is replaced (destroyed and created again, in either order), except those ``except_`` selects.
 
@@ -110,6 +111,7 @@ class ExpectNoReplacements(_ExceptCheck):
         return None
 
 
+@public("plancheck")
 class ExpectNoDestroys(_ExceptCheck):
     """No object is destroyed, except those ``except_`` selects: no delete, and no replacement (which destroys one too).
 
@@ -181,6 +183,7 @@ def action_counts(plan: Plan) -> dict[str, list[str]]:
     return found
 
 
+@public("plancheck")
 class ExpectActionCounts(PlanCheck):
     """The plan has exactly these many resource changes of each action given (those not given are not checked).
 
@@ -248,6 +251,7 @@ class ExpectActionCounts(PlanCheck):
         return found
 
 
+@public("plancheck")
 class ExpectCount(PlanCheck):
     """The selector selects exactly ``n`` resource changes (deposed objects, extra objects of an address, not counted).
 
@@ -293,6 +297,7 @@ def _resource_changes(plan: Plan, check: str, expected: str) -> list[CheckFailur
     ]
 
 
+@public("plancheck")
 class ExpectNoResourceChanges(PlanCheck):
     """No resource changes: every resource is a no-op, none moves, is imported or deferred (outputs may change).
 
@@ -320,6 +325,7 @@ class ExpectNoResourceChanges(PlanCheck):
         return _resource_changes(plan, type(self).__name__, "no resource changes")
 
 
+@public("plancheck")
 class ExpectOnlyOutputChanges(PlanCheck):
     """The plan changes outputs and nothing else: at least one output changes, and no resource does.
 

@@ -16,6 +16,7 @@ from decimal import Decimal
 from types import MappingProxyType
 from typing import Any, ClassVar
 
+from .._frozen import public
 from .._redact import number_text
 from .._terraform.providers import normalize_providers
 from ._diagnostics import allowances, check_attribute_sources, expectations
@@ -41,6 +42,7 @@ def _type_name(value: object) -> str:
     return type(value).__name__
 
 
+@public("plancheck.acceptance")
 class Sensitive:
     """A variable value that is secret: the runner scrubs it from everything it prints.
 
@@ -223,6 +225,7 @@ def _version_checks(value: object) -> tuple[Any, ...]:
     return checks
 
 
+@public("plancheck.acceptance")
 @dataclass(frozen=True, slots=True)
 class ConfigPlanChecks:
     """Plan checks for the three plans of a step (Go's ``resource.ConfigPlanChecks``).
@@ -254,6 +257,7 @@ class ConfigPlanChecks:
         return bool(self.pre_apply or self.post_apply_pre_refresh or self.post_apply_post_refresh)
 
 
+@public("plancheck.acceptance")
 @dataclass(frozen=True, slots=True)
 class RefreshPlanChecks:
     """Plan checks of a ``refresh_state`` step (Go's ``resource.RefreshPlanChecks``).
@@ -276,6 +280,7 @@ class RefreshPlanChecks:
         return bool(self.post_refresh)
 
 
+@public("plancheck.acceptance")
 @dataclass(frozen=True, slots=True)
 class ImportPlanChecks:
     """Plan checks of an ``import_state`` step with an import block (Go's ``resource.ImportPlanChecks``).
@@ -381,6 +386,7 @@ def _addresses(value: object, where: str) -> tuple[str, ...]:
     return items
 
 
+@public("plancheck.acceptance")
 @dataclass(frozen=True, slots=True, eq=False)
 class TestStep:
     """One step of a :class:`TestCase` (Go's ``resource.TestStep``).
@@ -752,6 +758,7 @@ class TestStep:
         )
 
 
+@public("plancheck.acceptance")
 @dataclass(frozen=True, slots=True)
 class TestCase:
     """A sequence of :class:`TestStep` run in one working directory, destroyed at the end.

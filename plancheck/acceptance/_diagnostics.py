@@ -33,7 +33,7 @@ from typing import Any, ClassVar, Final, Literal
 
 from tfjsonpath import Path
 
-from .._frozen import FrozenValue
+from .._frozen import FrozenValue, public
 from .._terraform.providers import ProviderDiagnostic
 from ._errors import TestDefinitionError
 
@@ -157,6 +157,7 @@ class Diagnostic:
         )
 
 
+@public("plancheck.acceptance")
 class ExpectDiagnostic(FrozenValue):
     """A diagnostic a step must report: ``TestStep(expect_diagnostics=[...])``.
 
@@ -186,7 +187,6 @@ class ExpectDiagnostic(FrozenValue):
     plancheck.acceptance.TestDefinitionError: ExpectDiagnostic.severity: expected "error" or "warning", got "fatal"
     """
 
-    __module__ = "plancheck.acceptance"
     __slots__ = _FIELDS
     _fields: ClassVar[tuple[str, ...]] = _FIELDS
     _keyword_fields: ClassVar[frozenset[str]] = frozenset(_FIELDS[1:])

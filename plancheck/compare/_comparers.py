@@ -8,6 +8,7 @@ from typing import Any, NoReturn, final
 from tfjsonpath import Path
 
 from .._errors import ValueMismatchError
+from .._frozen import public
 from .._redact import NO_SECRETS, Marks, Secrets
 from ._equality import first_difference, require_json
 from ._render import render_compared
@@ -33,6 +34,7 @@ class _Values:
         return render_compared(self.values, self.marks, self.secrets, indexes)
 
 
+@public("plancheck.compare")
 class ValueComparer:
     """Base class of the comparers: ``compare_values(values)`` raises ValueMismatchError if they do not compare.
 
@@ -112,6 +114,7 @@ def _where(path: Path) -> str:
     return f" (first difference at {path.to_text()})" if len(path) else ""
 
 
+@public("plancheck.compare")
 @final
 class ValuesSame(ValueComparer):
     """Each value is the same as the one before it (so all are the same).
@@ -137,6 +140,7 @@ class ValuesSame(ValueComparer):
         return None
 
 
+@public("plancheck.compare")
 @final
 class ValuesDiffer(ValueComparer):
     """Each value differs from the one before it (a value may come back later).
@@ -158,6 +162,7 @@ class ValuesDiffer(ValueComparer):
         return None
 
 
+@public("plancheck.compare")
 @final
 class ValuesDifferAll(ValueComparer):
     """Every value differs from every other value, not only from its neighbour.
@@ -180,6 +185,7 @@ class ValuesDifferAll(ValueComparer):
         return None
 
 
+@public("plancheck.compare")
 @final
 class ValuesSameAny(ValueComparer):
     """Some two values (any two, not only neighbours) are the same.

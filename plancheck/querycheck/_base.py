@@ -17,8 +17,8 @@ from .._checking.fields import require_document
 from .._checking.messages import closest, scrubbed_failure
 from .._checking.run import run_checks
 from .._documents.query import QueryOutput, QueryResult, list_block_address
-from .._errors import CheckFailedError, CheckFailure, public
-from .._frozen import FrozenValue
+from .._errors import CheckFailedError, CheckFailure
+from .._frozen import FrozenValue, public
 from .queryfilter import QueryFilter
 
 __all__ = [
@@ -50,6 +50,7 @@ class QueryCheckError(CheckFailedError):
     noun = "query check"
 
 
+@public("plancheck.querycheck")
 class QueryResultCheck(FrozenValue, abc.ABC):
     """Base class of every query check (Go's ``QueryResultCheck``): implement :meth:`failures`.
 
@@ -203,6 +204,7 @@ def require_query(output: object, where: str) -> QueryOutput:
     return require_document(output, QueryOutput, where, "a plancheck.querycheck.QueryOutput (use load_query)")
 
 
+@public("plancheck.querycheck")
 def query_check_failures(output: QueryOutput, checks: Sequence[QueryResultCheck]) -> list[CheckFailure]:
     """Run every check on ``output`` and return every failure, in the order the checks were given.
 
@@ -230,6 +232,7 @@ def query_check_failures(output: QueryOutput, checks: Sequence[QueryResultCheck]
     return found
 
 
+@public("plancheck.querycheck")
 def assert_query(output: QueryOutput, *checks: QueryResultCheck) -> None:
     """Run every check on ``output``; raise one :class:`QueryCheckError` listing every failure.
 

@@ -28,7 +28,7 @@ from .._checking.messages import scrubbed_failure
 from .._documents.query import QueryOutput, QueryResult, QuerySummary, list_block_address
 from .._documents.resolve import resolve_value
 from .._errors import CheckFailure
-from .._frozen import FrozenValue
+from .._frozen import FrozenValue, public
 from .._redact import render_value
 from ..knownvalue.internal import Check
 from ._base import ListBlockCheck, QueryResultCheck
@@ -81,6 +81,7 @@ class _IdentityFields(AddressIdentityFields):
         return [name for name, _ in self.identity]
 
 
+@public("plancheck.querycheck")
 class ExpectIdentity(_IdentityFields, ListBlockCheck):
     """Some result of the list block at ``address`` has exactly this identity (each attribute matching its check).
 
@@ -120,6 +121,7 @@ class ExpectIdentity(_IdentityFields, ListBlockCheck):
         return _fail(output, self, self.address, message)
 
 
+@public("plancheck.querycheck")
 class ExpectNoIdentity(_IdentityFields, ListBlockCheck):
     """No result of the list block at ``address`` has this identity.
 
@@ -184,6 +186,7 @@ class _LengthFields(FrozenValue):
         self._set(address=checked_address(address, name), length=_checked_length(length, name))
 
 
+@public("plancheck.querycheck")
 class ExpectLength(_LengthFields, ListBlockCheck):
     """The list block at ``address`` found exactly ``length`` results (its ``list_complete`` total).
 
@@ -208,6 +211,7 @@ class ExpectLength(_LengthFields, ListBlockCheck):
         return []
 
 
+@public("plancheck.querycheck")
 class ExpectLengthAtLeast(_LengthFields, ListBlockCheck):
     """The list block at ``address`` found at least ``length`` results.
 
@@ -243,6 +247,7 @@ def _checked_pattern(value: object, check: str) -> re.Pattern[str]:
     raise TypeError(f"{check}: regex must be a str or a compiled re.Pattern of str, got {type(value).__name__}")
 
 
+@public("plancheck.querycheck")
 class ExpectTotalLengthForMatching(QueryResultCheck):
     """The list blocks whose full address (``list.`` included) ``regex`` finds (``re.search``) found ``length`` results together.
 
@@ -297,6 +302,7 @@ def _one_result(check: QueryResultCheck, output: QueryOutput, address: str) -> Q
     return results[0]
 
 
+@public("plancheck.querycheck")
 class ExpectResourceDisplayName(ListBlockCheck):
     """The one result of the list block at ``address`` that ``filter`` includes has a display name matching ``display_name``.
 
@@ -342,6 +348,7 @@ class ExpectResourceDisplayName(ListBlockCheck):
         )
 
 
+@public("plancheck.querycheck")
 class KnownValueCheck(FrozenValue):
     """A knownvalue check at a path of a result's resource object (Go's struct of ``Path`` and ``KnownValue``).
 
@@ -381,6 +388,7 @@ def _checked_known_values(value: object, check: str) -> tuple[KnownValueCheck, .
     return tuple(value)
 
 
+@public("plancheck.querycheck")
 class ExpectResourceKnownValues(ListBlockCheck):
     """The one result of the list block at ``address`` that ``filter`` includes has these values in its resource object.
 

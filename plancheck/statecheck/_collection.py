@@ -28,6 +28,7 @@ from .._checking.messages import located, scrubbed_failure
 from .._documents.resolve import ValueStatus, resolve_value
 from .._documents.state import State
 from .._errors import CheckFailure, ValueMismatchError
+from .._frozen import public
 from .._redact import Marks, Secrets, child_marks
 from ..compare import ValueComparer
 from ..knownvalue.internal import is_array
@@ -108,6 +109,7 @@ def _compare_one(
     return None
 
 
+@public("plancheck.statecheck")
 class CompareValueCollection(StateCheck):
     """Some element of the collection at ``collection_path`` in ``address`` compares with another value.
 

@@ -20,6 +20,7 @@ from .._checking.messages import located, scrubbed_failure
 from .._documents.resolve import ResolvedValue, ValueStatus
 from .._documents.state import State
 from .._errors import CheckFailure, ValueMismatchError
+from .._frozen import public
 from .._redact import NO_SECRETS, Marks, Secrets
 from ..compare import ValueComparer
 from ._base import StateCheck, find_state_resource, resolve_resource
@@ -81,6 +82,7 @@ class _Entry(NamedTuple):
     marks: Marks
 
 
+@public("plancheck.statecheck")
 class CompareValue:
     """A collector: compares the values it collects, one per run of its checks, with ``comparer``.
 
@@ -194,6 +196,7 @@ def _rebuild_collector(
     return collector
 
 
+@public("plancheck.statecheck")
 class CompareValueCheck(StateCheck):
     """The check :meth:`CompareValue.add_state_value` returns: collect one value, then compare all.
 
@@ -239,6 +242,7 @@ class CompareValueCheck(StateCheck):
         ]
 
 
+@public("plancheck.statecheck")
 class CompareValuePairs(StateCheck):
     """The value at ``path1`` of ``address1`` compares with the value at ``path2`` of ``address2``.
 

@@ -15,6 +15,7 @@ from .._checking.selectors import checked_selector, empty_selection, item_label
 from .._documents.select import Resources
 from .._documents.state import State
 from .._errors import CheckFailure
+from .._frozen import public
 from ..knownvalue.internal import Check
 from ._base import StateCheck, resolve_resource
 
@@ -25,6 +26,7 @@ __all__ = ["ExpectEachKnownValue"]
 __tracebackhide__ = True
 
 
+@public("plancheck.statecheck")
 class ExpectEachKnownValue(StateCheck):
     """The value at ``path`` of every resource ``selector`` selects in the state (any module) matches ``matcher``.
 

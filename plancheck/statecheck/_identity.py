@@ -24,6 +24,7 @@ from .._checking.messages import located, scrubbed_failure
 from .._documents.resolve import ValueStatus, resolve_value
 from .._documents.state import State, StateResource
 from .._errors import CheckFailure
+from .._frozen import public
 from ..compare.internal import first_difference, render_compared
 from ..knownvalue.internal import Check
 from ._base import StateCheck, find_state_resource, resolve_resource
@@ -58,6 +59,7 @@ def _identity_of(state: State, check: StateCheck, address: str) -> StateResource
     return resource
 
 
+@public("plancheck.statecheck")
 class ExpectIdentity(AddressIdentityFields, StateCheck):
     """The identity of the resource at full ``address`` has exactly these attributes, each matching its check.
 
@@ -94,6 +96,7 @@ class ExpectIdentity(AddressIdentityFields, StateCheck):
         ]
 
 
+@public("plancheck.statecheck")
 class ExpectIdentityValue(StateCheck):
     """The identity attribute at ``path`` of the resource at full ``address`` matches ``matcher``.
 
@@ -170,6 +173,7 @@ def _matches_state_failures(
     return [scrubbed_failure(secrets, name, address, None, message)]
 
 
+@public("plancheck.statecheck")
 class ExpectIdentityValueMatchesState(StateCheck):
     """The identity attribute at ``path`` equals the resource's state value at the same ``path``.
 
@@ -199,6 +203,7 @@ class ExpectIdentityValueMatchesState(StateCheck):
         return _matches_state_failures(self, state, self.address, self.path, self.path)
 
 
+@public("plancheck.statecheck")
 class ExpectIdentityValueMatchesStateAtPath(StateCheck):
     """The identity attribute at ``identity_path`` equals the resource's state value at ``state_path``.
 

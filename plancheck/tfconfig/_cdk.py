@@ -14,6 +14,7 @@ from typing import Any, final
 
 from .._checking.messages import scrubbed_failure
 from .._errors import CheckFailure, ConfigCheckError
+from .._frozen import public
 from ._checks import ANY, ExpectResourceCount, properties_problem, require_config
 from ._load import Flavor, load_config, parse_config
 from ._match import like, mismatch
@@ -22,6 +23,7 @@ from ._model import Block, Config
 __all__ = ["Template"]
 
 
+@public("plancheck.tfconfig")
 @final
 class Template:
     """Assertions over a whole configuration, named as in aws-cdk's ``Template``.

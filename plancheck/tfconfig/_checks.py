@@ -19,7 +19,7 @@ from .._checking.fields import checked_address, checked_path, require_document
 from .._checking.messages import closest, scrubbed_failure
 from .._checking.run import run_checks
 from .._errors import CheckFailure, ConfigCheckError
-from .._frozen import FrozenValue
+from .._frozen import FrozenValue, public
 from ._load import config_from_dict
 from ._match import as_check, like, mismatch
 from ._model import Block, Config
@@ -86,6 +86,7 @@ def require_config(config: object, where: str) -> Config:
     )
 
 
+@public("plancheck.tfconfig")
 class ConfigCheck(FrozenValue, abc.ABC):
     """Base class of every configuration check: implement :meth:`failures`; :meth:`check_config` raises.
 
@@ -123,6 +124,7 @@ class ConfigCheck(FrozenValue, abc.ABC):
             raise ConfigCheckError(found)
 
 
+@public("plancheck.tfconfig")
 def assert_config(config: Config | Mapping[str, Any], *checks: ConfigCheck) -> None:
     """Run every check on ``config``; raise one :class:`~plancheck.ConfigCheckError` listing every failure.
 
@@ -296,6 +298,7 @@ class _ResourceBlockCheck(ConfigCheck):
         )
 
 
+@public("plancheck.tfconfig")
 class ExpectResource(_ResourceBlockCheck):
     """The configuration declares resource ``type.name`` (``mode="data"`` for a data source).
 
@@ -319,6 +322,7 @@ class ExpectResource(_ResourceBlockCheck):
         return []
 
 
+@public("plancheck.tfconfig")
 class ExpectNoResource(_ResourceBlockCheck):
     """The configuration does not declare resource ``type.name``.
 
@@ -346,6 +350,7 @@ class ExpectNoResource(_ResourceBlockCheck):
         ]
 
 
+@public("plancheck.tfconfig")
 class ExpectResourceCount(ConfigCheck):
     """The configuration declares exactly ``count`` resource blocks of ``type``.
 
@@ -390,6 +395,7 @@ class ExpectResourceCount(ConfigCheck):
         ]
 
 
+@public("plancheck.tfconfig")
 class ExpectResourceAttribute(ConfigCheck):
     """The value at ``path`` in the body of resource ``type.name`` matches ``value``.
 
@@ -438,6 +444,7 @@ class ExpectResourceAttribute(ConfigCheck):
         return [_failure(config, check, address, problem[0], problem[1])]
 
 
+@public("plancheck.tfconfig")
 class ExpectResourceWithProperties(ConfigCheck):
     """Some resource of ``type`` has a body matching ``properties``, like aws-cdk's ``hasResourceProperties``.
 
@@ -498,6 +505,7 @@ def properties_problem(config: Config, block_type: str, type_: str, check: Any, 
     return f"none of {len(candidates)} {type_} {noun}s matches; {shown}{more}"
 
 
+@public("plancheck.tfconfig")
 class ExpectDataSource(ConfigCheck):
     """The configuration declares data source ``data.type.name``.
 
@@ -519,6 +527,7 @@ class ExpectDataSource(ConfigCheck):
         return _renamed(self, ExpectResource(self.type, self.name, mode="data").failures(config))
 
 
+@public("plancheck.tfconfig")
 class ExpectDataSourceCount(ConfigCheck):
     """The configuration declares exactly ``count`` data sources of ``type``.
 
@@ -541,6 +550,7 @@ class ExpectDataSourceCount(ConfigCheck):
         return _renamed(self, ExpectResourceCount(self.type, self.count, mode="data").failures(config))
 
 
+@public("plancheck.tfconfig")
 class ExpectDataSourceAttribute(ConfigCheck):
     """The value at ``path`` in the body of data source ``data.type.name`` matches ``value``.
 
@@ -575,6 +585,7 @@ def _type_text(value: str) -> str:
     return "".join(value.split())
 
 
+@public("plancheck.tfconfig")
 class ExpectVariable(ConfigCheck):
     """Variable ``name`` is declared, with the given ``type`` / ``default`` / ``sensitive`` / ... if given.
 
@@ -685,6 +696,7 @@ def _flag(value: Any, owner: str, what: str) -> Any:
     return value
 
 
+@public("plancheck.tfconfig")
 class ExpectOutput(ConfigCheck):
     """Output ``name`` is declared, with the given ``value`` / ``sensitive`` / ``description`` / references.
 
@@ -742,6 +754,7 @@ class ExpectOutput(ConfigCheck):
         return out
 
 
+@public("plancheck.tfconfig")
 class ExpectLocal(ConfigCheck):
     """Local value ``name`` is defined, matching ``value`` and referring to ``references`` if given.
 
@@ -789,6 +802,7 @@ def _escape(name: str) -> str:
     return name.replace("\\", "\\\\").replace('"', '\\"')
 
 
+@public("plancheck.tfconfig")
 class ExpectModule(ConfigCheck):
     """Module call ``name`` is declared, with the given ``source`` / ``version`` and ``inputs`` (partially).
 
@@ -833,6 +847,7 @@ class ExpectModule(ConfigCheck):
         return out
 
 
+@public("plancheck.tfconfig")
 class ExpectProvider(ConfigCheck):
     """A configuration of provider ``name`` exists: with ``alias`` if given (``None``: the default, unaliased
     one), and a body matching ``properties`` (partially) if given.
@@ -888,6 +903,7 @@ def _alias(block: Block) -> str | None:
     return alias if isinstance(alias, str) else None
 
 
+@public("plancheck.tfconfig")
 class ExpectReferences(ConfigCheck):
     """Resource ``type.name`` (or one of its arguments) refers to each of ``contains``.
 

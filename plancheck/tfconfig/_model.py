@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any, Final, final
 
 from tfjsonpath import Path, PathNotFoundError, Step, traverse
 
+from .._frozen import public
 from .._redact import Secrets
 from ._errors import Source, json_location
 from ._json_reader import ARRAY, OBJECT, STRING, Node, node_to_python
@@ -25,6 +26,7 @@ REFERENCE_LIST_KINDS: Final = frozenset({"ref_list", "expr_list", "address"})
 _MISSING: Final[Any] = object()
 
 
+@public("plancheck.tfconfig")
 @final
 class Block:
     """One block of a configuration: its type, labels and body, and where it was written.
@@ -339,6 +341,7 @@ def _collect_refs(kind: str, node: Node, refs: list[Reference]) -> None:
             stack.extend(reversed(current.value))
 
 
+@public("plancheck.tfconfig")
 @final
 class IgnoredProperty:
     """A top-level property that is not a block type Terraform knows, kept aside when reading leniently.
@@ -371,6 +374,7 @@ class IgnoredProperty:
         return f"IgnoredProperty({self.name!r}, location={self.location!r})"
 
 
+@public("plancheck.tfconfig")
 @final
 class Config:
     """A Terraform module's configuration as read from ``.tf.json`` / ``.tofu.json`` files (or a dict).

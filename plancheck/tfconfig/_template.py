@@ -13,6 +13,7 @@ import re
 from typing import Any, Final, Literal, final
 
 from .._errors import TfCheckError
+from .._frozen import public
 
 __all__ = ["ParsedTemplate", "Reference", "TemplateSyntaxError", "parse_reference", "parse_template"]
 
@@ -53,6 +54,7 @@ ReferenceKind = Literal[
 TemplateKind = Literal["literal", "interpolation", "template"]
 
 
+@public("plancheck.tfconfig")
 class TemplateSyntaxError(TfCheckError, ValueError):
     """A string template is malformed (an unclosed ``${``, an unbalanced ``%{ if }``...).
 
@@ -77,6 +79,7 @@ class TemplateSyntaxError(TfCheckError, ValueError):
         return (type(self), (self.offset, self.reason))
 
 
+@public("plancheck.tfconfig")
 @final
 class Reference:
     """A reference to another object, as found in an expression.
@@ -136,6 +139,7 @@ def _rebuild_reference(text: str, kind: ReferenceKind, subject: str) -> Referenc
     return Reference(text, kind=kind, subject=subject)
 
 
+@public("plancheck.tfconfig")
 @final
 class ParsedTemplate:
     """What a JSON string means where Terraform reads it as an expression.
@@ -356,6 +360,7 @@ _WHAT: Final = {"${": "interpolation", "%{": "directive"}
 _DANGLING: Final = frozenset("{+-*/%<>=!&|?:,")
 
 
+@public("plancheck.tfconfig")
 def parse_template(text: str) -> ParsedTemplate:
     """Scan ``text`` as an HCL string template (how Terraform reads a JSON string expression).
 
@@ -440,6 +445,7 @@ _STATIC: Final = re.compile(
 )
 
 
+@public("plancheck.tfconfig")
 def parse_reference(text: str) -> Reference:
     """Parse a static reference, as ``depends_on`` entries are written (no ``${ }``).
 

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from .._errors import public
-from .._frozen import FrozenValue
+from .._frozen import FrozenValue, public
 from ._version import Version, VersionError, as_version
 
 __all__ = [
@@ -35,7 +34,6 @@ class Result(FrozenValue):
     """
 
     __slots__ = ("error", "skip")
-    __module__ = "plancheck.tfversion"
     _fields = ("error", "skip")
     _keyword_fields = frozenset({"error", "skip"})
 
@@ -79,7 +77,6 @@ class VersionCheck(FrozenValue):
     """
 
     __slots__ = ()
-    __module__ = "plancheck.tfversion"
 
     def check_terraform_version(self, version: Version | str) -> Result:
         """Decide for the Terraform ``version`` (a :class:`Version` or its text).
@@ -141,7 +138,6 @@ class SkipBelow(_One):
     True
     """
 
-    __module__ = "plancheck.tfversion"
     _argument = "minimum"
 
     @property
@@ -168,7 +164,6 @@ class SkipAbove(_One):
     True
     """
 
-    __module__ = "plancheck.tfversion"
     _argument = "maximum"
 
     @property
@@ -195,7 +190,6 @@ class SkipBetween(_Range):
     'Terraform CLI version 1.11.4 is between 1.0.0 and 1.12.0: skipping test.'
     """
 
-    __module__ = "plancheck.tfversion"
 
     def check_terraform_version(self, version: Version | str) -> Result:
         tf = _terraform(version)
@@ -215,7 +209,6 @@ class SkipIf(_One):
     'Terraform CLI version is 1.0.3: skipping test.'
     """
 
-    __module__ = "plancheck.tfversion"
 
     def check_terraform_version(self, version: Version | str) -> Result:
         if _against(_terraform(version), self.version) == self.version:
@@ -234,7 +227,6 @@ class SkipIfNotAlpha(VersionCheck):
     """
 
     __slots__ = ()
-    __module__ = "plancheck.tfversion"
 
     def check_terraform_version(self, version: Version | str) -> Result:
         tf = _terraform(version)
@@ -252,7 +244,6 @@ class SkipIfNotPrerelease(VersionCheck):
     """
 
     __slots__ = ()
-    __module__ = "plancheck.tfversion"
 
     def check_terraform_version(self, version: Version | str) -> Result:
         tf = _terraform(version)
@@ -269,7 +260,6 @@ class RequireAbove(_One):
     'expected Terraform CLI version above 1.12.0 but detected version is 1.11.4'
     """
 
-    __module__ = "plancheck.tfversion"
     _argument = "minimum"
 
     @property
@@ -296,7 +286,6 @@ class RequireBelow(_One):
     'expected Terraform CLI version below 1.12.0 but detected version is 1.12.0'
     """
 
-    __module__ = "plancheck.tfversion"
     _argument = "maximum"
 
     @property
@@ -323,7 +312,6 @@ class RequireBetween(_Range):
     'expected Terraform CLI version between 1.0.0 and 1.12.0 but detected version is 1.14.1'
     """
 
-    __module__ = "plancheck.tfversion"
 
     def check_terraform_version(self, version: Version | str) -> Result:
         tf = _terraform(version)
@@ -344,7 +332,6 @@ class RequireNot(_One):
     'unexpected Terraform CLI version: 1.0.3'
     """
 
-    __module__ = "plancheck.tfversion"
 
     def check_terraform_version(self, version: Version | str) -> Result:
         if _against(_terraform(version), self.version) == self.version:

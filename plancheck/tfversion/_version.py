@@ -5,7 +5,8 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from .._errors import TfCheckError, public
+from .._errors import TfCheckError
+from .._frozen import public
 
 __all__ = ["Version", "VersionError", "as_version"]
 
@@ -31,7 +32,6 @@ class VersionError(TfCheckError, TypeError, ValueError):
     True
     """
 
-    __module__ = "plancheck.tfversion"
 
     where: str
     problem: str
@@ -77,7 +77,6 @@ class Version:
     """
 
     __slots__ = ("_metadata", "_prerelease", "_segments")
-    __module__ = "plancheck.tfversion"
 
     _segments: tuple[int, ...]
     _prerelease: str

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any, Final, Literal
 
 from ..._errors import TestDefinitionError
+from ..._frozen import public
 from ._reattach import ReattachConfig, normalize_address, provider_type
 
 __all__ = [
@@ -45,6 +46,7 @@ def _type_name(value: object) -> str:
     return type(value).__name__
 
 
+@public("plancheck.acceptance")
 class ReattachProvider:
     """A provider served by something other than this process's ``tf`` server: a Go binary in debug mode, pyvider, ...
 
@@ -68,7 +70,6 @@ class ReattachProvider:
     plancheck.acceptance.TestDefinitionError: ReattachProvider.start: expected a function (directory) -> ReattachConfig, got str
     """
 
-    __module__ = "plancheck.acceptance"
     __slots__ = ("address", "start", "stop")
 
     address: str
@@ -101,6 +102,7 @@ def _path(value: object, where: str) -> Path:
     return Path(os.fspath(value)).absolute()
 
 
+@public("plancheck.acceptance")
 class ExternalProviders:
     """Released providers a case needs, installed from a local directory so that ``init`` stays offline.
 
@@ -129,7 +131,6 @@ class ExternalProviders:
     plancheck.acceptance.TestDefinitionError: ExternalProviders.versions["hashicorp/null"]: dev_overrides need an exact version such as '2.1.2' (init is offered the binary under it), got '~> 2.1'
     """
 
-    __module__ = "plancheck.acceptance"
     __slots__ = ("_dev_overrides", "_mirror", "_versions")
 
     _versions: tuple[tuple[str, str], ...]

@@ -26,7 +26,7 @@ from typing import Any, Final, final
 
 from ..._documents.state import State, StateResource
 from ..._errors import StateFormatError
-from ..._frozen import ReadOnly
+from ..._frozen import ReadOnly, public
 from ..._redact import SENSITIVE, Marks, Secrets, fit_marks, number_text, sensitive_shown
 from ._gotext import go_quote, go_string_map
 
@@ -65,6 +65,7 @@ def _location(steps: tuple[Any, ...] | None) -> str:
     return "$" + "".join(reversed(parts))
 
 
+@public("plancheck.acceptance")
 @final
 class FlatAttributes(Mapping[str, str]):
     """The flatmap of one resource's attributes: a read-only ``Mapping[str, str]`` that knows its secrets.
@@ -191,6 +192,7 @@ def _flatten_into(
     entries.update(counts)
 
 
+@public("plancheck.acceptance")
 def flatten(values: Any, marks: Marks = None) -> FlatAttributes:
     """The flatmap of a resource's ``values`` (None: no attributes), with its ``sensitive_values`` marks.
 
@@ -214,6 +216,7 @@ def flatten(values: Any, marks: Marks = None) -> FlatAttributes:
     return FlatAttributes(entries, frozenset(sensitive), Secrets(secrets))
 
 
+@public("plancheck.acceptance")
 @final
 class FlatOutput(ReadOnly):
     """A root module output as Go's shim holds it: a string, bool and number all become a string.
@@ -359,6 +362,7 @@ def _module_addresses(state: State) -> set[str]:
     return found
 
 
+@public("plancheck.acceptance")
 class FlatState:
     """A :class:`plancheck.State` as Go's check functions see it: resources by module and name, flattened on first use.
 

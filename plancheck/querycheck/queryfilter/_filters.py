@@ -9,12 +9,13 @@ from typing import Any
 from ..._checking.fields import checked_matcher
 from ..._checking.identity import checked_identity, identity_matches
 from ..._documents.query import QueryResult
-from ..._frozen import FrozenValue
+from ..._frozen import FrozenValue, public
 from ...knownvalue.internal import Check
 
 __all__ = ["ByDisplayName", "ByResourceIdentity", "QueryFilter"]
 
 
+@public("plancheck.querycheck.queryfilter")
 class QueryFilter(FrozenValue, abc.ABC):
     """Base class of the query filters: :meth:`include` says whether a check looks at a result.
 
@@ -51,6 +52,7 @@ class QueryFilter(FrozenValue, abc.ABC):
         return self.include(result)
 
 
+@public("plancheck.querycheck.queryfilter")
 class ByDisplayName(QueryFilter):
     """Includes the results whose display name matches ``display_name`` (a knownvalue check).
 
@@ -73,6 +75,7 @@ class ByDisplayName(QueryFilter):
         return self.display_name == result.display_name
 
 
+@public("plancheck.querycheck.queryfilter")
 class ByResourceIdentity(QueryFilter):
     """Includes the results whose identity has exactly these attributes, each matching its check.
 
