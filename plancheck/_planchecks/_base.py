@@ -20,7 +20,7 @@ from .._checking.run import run_checks
 from .._checking.warn import emit_warnings
 from .._documents.plan import Change, OutputChange, Plan, ResourceChange, ResourceNotFoundError
 from .._errors import CheckFailure, PlanCheckError, PlanCheckWarning
-from .._frozen import FrozenValue, public
+from .._frozen import FrozenValue, frozen, public
 
 __all__ = ["PlanCheck", "assert_plan"]
 
@@ -30,6 +30,7 @@ __tracebackhide__ = True
 
 
 @public("plancheck")
+@frozen
 class PlanCheck(FrozenValue, abc.ABC):
     """Base class of every plan check (Go's ``plancheck.PlanCheck``): implement :meth:`failures`; :meth:`check_plan` raises.
 
@@ -55,8 +56,6 @@ class PlanCheck(FrozenValue, abc.ABC):
     ...
     plancheck.PlanCheckError: ExpectTag: aws_s3_bucket.logs: no tag 'team'
     """
-
-    __slots__ = ()
 
     @abc.abstractmethod
     def failures(self, plan: Plan) -> list[CheckFailure]:

@@ -7,7 +7,8 @@ breaks it, by address (a deposed object after its current one), never just the f
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final
+from dataclasses import KW_ONLY
+from typing import TYPE_CHECKING, Final
 
 from .._checking.messages import actions_text, deposed_prefix
 from .._checking.selectors import checked_selector, checked_selectors, item_label
@@ -15,7 +16,7 @@ from .._documents.actions import ResourceAction
 from .._documents.plan import Plan, ResourceChange
 from .._documents.select import Resources
 from .._errors import CheckFailure
-from .._frozen import constructor_repr, public
+from .._frozen import constructor_repr, frozen, public
 from ._actions import change_sort_key, plan_changes
 from ._base import PlanCheck, failure
 
@@ -50,16 +51,18 @@ def _how(rc: ResourceChange) -> str:
     return text + (f" ({'; '.join(why)})" if why else "")
 
 
+@frozen
 class _ExceptCheck(PlanCheck):
     """A check over every resource change, with ``except_``: selectors of the changes it allows."""
 
-    __slots__ = ("except_",)
-    _fields = ("except_",)
-    _keyword_fields = frozenset({"except_"})
-    except_: tuple[Resources, ...]
+    _: KW_ONLY
+    except_: tuple[Resources, ...] = ()
 
-    def __init__(self, *, except_: Selectors | None = None) -> None:
-        self._set(except_=checked_selectors(except_, type(self).__name__))
+    if TYPE_CHECKING:  # the constructor takes more than the fields hold: __post_init__ converts
+        def __init__(self, *, except_: Selectors | None = None) -> None: ...
+
+    def __post_init__(self) -> None:
+        self._set(except_=checked_selectors(self.except_, type(self).__name__))
 
     def _excepted(self, rc: ResourceChange) -> bool:
         return any(selector.matches(rc) for selector in self.except_)
@@ -252,6 +255,7 @@ class ExpectActionCounts(PlanCheck):
 
 
 @public("plancheck")
+@frozen
 class ExpectCount(PlanCheck):
     """The selector selects exactly ``n`` resource changes (deposed objects, extra objects of an address, not counted).
 
@@ -268,17 +272,18 @@ class ExpectCount(PlanCheck):
     plancheck.PlanCheckError: ExpectCount: Resources(address='aws_instance.web'): expected 3 resources, got 2: aws_instance.web[0], aws_instance.web[1]
     """
 
-    __slots__ = ("n", "selector")
-    _fields = ("selector", "n")
     selector: Resources
     n: int
 
-    def __init__(self, selector: Resources | str, n: int) -> None:
+    if TYPE_CHECKING:  # the constructor takes more than the fields hold: __post_init__ converts
+        def __init__(self, selector: Resources | str, n: int) -> None: ...
+
+    def __post_init__(self) -> None:
         name = type(self).__name__
-        count = _checked_count(n, name, "n")
+        count = _checked_count(self.n, name, "n")
         if count is None:
             raise TypeError(f"{name}: n must be an int, got NoneType")
-        self._set(selector=checked_selector(selector, name), n=count)
+        self._set(selector=checked_selector(self.selector, name), n=count)
 
     def failures(self, plan: Plan) -> list[CheckFailure]:
         """The failure, if the selector selects another number of resource changes."""

@@ -18,7 +18,7 @@ from .._checking.messages import closest, scrubbed_failure
 from .._checking.run import run_checks
 from .._documents.query import QueryOutput, QueryResult, list_block_address
 from .._errors import CheckFailedError, CheckFailure
-from .._frozen import FrozenValue, public
+from .._frozen import FrozenValue, frozen, public
 from .queryfilter import QueryFilter
 
 __all__ = [
@@ -51,6 +51,7 @@ class QueryCheckError(CheckFailedError):
 
 
 @public("plancheck.querycheck")
+@frozen
 class QueryResultCheck(FrozenValue, abc.ABC):
     """Base class of every query check (Go's ``QueryResultCheck``): implement :meth:`failures`.
 
@@ -75,8 +76,6 @@ class QueryResultCheck(FrozenValue, abc.ABC):
     ...
     plancheck.querycheck.QueryCheckError: ExpectSomething: 0 results found
     """
-
-    __slots__ = ()
 
     @abc.abstractmethod
     def failures(self, output: QueryOutput) -> list[CheckFailure]:

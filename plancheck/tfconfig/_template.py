@@ -454,7 +454,7 @@ def parse_reference(text: str) -> Reference:
     >>> parse_reference("${aws_vpc.main}")
     Traceback (most recent call last):
     ...
-    plancheck.tfconfig._template.TemplateSyntaxError: at character 1: expected a reference such as aws_instance.web or module.m, with no ${ }
+    plancheck.tfconfig.TemplateSyntaxError: at character 1: expected a reference such as aws_instance.web or module.m, with no ${ }
     """
     if not isinstance(text, str):
         raise TypeError(f"parse_reference expects a str, got {type(text).__name__}")

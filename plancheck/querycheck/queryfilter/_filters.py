@@ -4,18 +4,19 @@ from __future__ import annotations
 
 import abc
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..._checking.fields import checked_matcher
 from ..._checking.identity import checked_identity, identity_matches
 from ..._documents.query import QueryResult
-from ..._frozen import FrozenValue, public
+from ..._frozen import FrozenValue, frozen, public
 from ...knownvalue.internal import Check
 
 __all__ = ["ByDisplayName", "ByResourceIdentity", "QueryFilter"]
 
 
 @public("plancheck.querycheck.queryfilter")
+@frozen
 class QueryFilter(FrozenValue, abc.ABC):
     """Base class of the query filters: :meth:`include` says whether a check looks at a result.
 
@@ -35,8 +36,6 @@ class QueryFilter(FrozenValue, abc.ABC):
     (True, True)
     """
 
-    __slots__ = ()
-
     @abc.abstractmethod
     def include(self, result: QueryResult) -> bool:
         """Whether a check looks at ``result``."""
@@ -53,6 +52,7 @@ class QueryFilter(FrozenValue, abc.ABC):
 
 
 @public("plancheck.querycheck.queryfilter")
+@frozen
 class ByDisplayName(QueryFilter):
     """Includes the results whose display name matches ``display_name`` (a knownvalue check).
 
@@ -63,12 +63,10 @@ class ByDisplayName(QueryFilter):
     (True, False)
     """
 
-    __slots__ = ("display_name",)
-    _fields = ("display_name",)
     display_name: Check
 
-    def __init__(self, display_name: Check) -> None:
-        self._set(display_name=checked_matcher(display_name, type(self).__name__))
+    def __post_init__(self) -> None:
+        self._set(display_name=checked_matcher(self.display_name, type(self).__name__))
 
     def include(self, result: QueryResult) -> bool:
         """Whether the result's display name matches."""
@@ -76,6 +74,7 @@ class ByDisplayName(QueryFilter):
 
 
 @public("plancheck.querycheck.queryfilter")
+@frozen
 class ByResourceIdentity(QueryFilter):
     """Includes the results whose identity has exactly these attributes, each matching its check.
 
@@ -88,12 +87,13 @@ class ByResourceIdentity(QueryFilter):
     False
     """
 
-    __slots__ = ("identity",)
-    _fields = ("identity",)
     identity: tuple[tuple[str, Check], ...]
 
-    def __init__(self, identity: Mapping[str, Check]) -> None:
-        self._set(identity=checked_identity(identity, type(self).__name__))
+    if TYPE_CHECKING:  # the constructor takes more than the fields hold: __post_init__ converts
+        def __init__(self, identity: Mapping[str, Check]) -> None: ...
+
+    def __post_init__(self) -> None:
+        self._set(identity=checked_identity(self.identity, type(self).__name__))
 
     def _args(self) -> tuple[tuple[Any, ...], dict[str, Any]]:
         return (dict(self.identity),), {}
