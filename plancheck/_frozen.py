@@ -9,7 +9,7 @@ adds a constructor-form repr, pickling through the constructor and copying.
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, ClassVar, TypeVar
+from typing import Any, TypeVar
 
 from typing_extensions import dataclass_transform
 
@@ -105,21 +105,6 @@ class FrozenValue(ReadOnly):
     """
 
     __slots__ = ()
-    # TRANSITION: classes not yet declared with @frozen list their fields here.
-    _fields: ClassVar[tuple[str, ...]] = ()
-    _keyword_fields: ClassVar[frozenset[str]] = frozenset()
-
-    def _values(self) -> tuple[Any, ...]:
-        return tuple(getattr(self, name) for name in self._fields)
-
-    def __eq__(self, other: object) -> bool:
-        if type(other) is type(self):
-            return self._values() == other._values()
-        return NotImplemented
-
-    def __hash__(self) -> int:
-        return hash((type(self), self._values()))
-
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError(f"{type(self).__name__} is immutable; cannot set {name!r}")
 
@@ -128,11 +113,6 @@ class FrozenValue(ReadOnly):
 
     def _args(self) -> tuple[tuple[Any, ...], dict[str, Any]]:
         """The constructor's arguments: positional fields, then keyword-only ones."""
-        if self._fields:
-            return (
-                tuple(getattr(self, n) for n in self._fields if n not in self._keyword_fields),
-                {n: getattr(self, n) for n in self._fields if n in self._keyword_fields},
-            )
         args: list[Any] = []
         kwargs: dict[str, Any] = {}
         if not dataclasses.is_dataclass(self):

@@ -187,6 +187,7 @@ def action_counts(plan: Plan) -> dict[str, list[str]]:
 
 
 @public("plancheck")
+@frozen
 class ExpectActionCounts(PlanCheck):
     """The plan has exactly these many resource changes of each action given (those not given are not checked).
 
@@ -209,32 +210,18 @@ class ExpectActionCounts(PlanCheck):
       2. ExpectActionCounts: expected 0 to replace, got 1: a.z
     """
 
-    __slots__ = _COUNT_NAMES
-    _fields = _COUNT_NAMES
-    _keyword_fields = frozenset(_COUNT_NAMES)
-    create: int | None
-    update: int | None
-    delete: int | None
-    replace: int | None
-    noop: int | None
-    read: int | None
-    forget: int | None
+    _: KW_ONLY
+    create: int | None = None
+    update: int | None = None
+    delete: int | None = None
+    replace: int | None = None
+    noop: int | None = None
+    read: int | None = None
+    forget: int | None = None
 
-    def __init__(
-        self,
-        *,
-        create: int | None = None,
-        update: int | None = None,
-        delete: int | None = None,
-        replace: int | None = None,
-        noop: int | None = None,
-        read: int | None = None,
-        forget: int | None = None,
-    ) -> None:
+    def __post_init__(self) -> None:
         name = type(self).__name__
-        given = {"create": create, "update": update, "delete": delete, "replace": replace, "noop": noop,
-                 "read": read, "forget": forget}
-        counts = {key: _checked_count(value, name, key) for key, value in given.items()}
+        counts = {key: _checked_count(getattr(self, key), name, key) for key in _COUNT_NAMES}
         if all(value is None for value in counts.values()):
             raise ValueError(f"{name}: give at least one count ({', '.join(_COUNT_NAMES)})")
         self._set(**counts)

@@ -166,11 +166,10 @@ class ListBlockCheck(QueryResultCheck):
     found nothing); only then does :meth:`list_block_failures` look at the block.
 
     >>> from plancheck.querycheck import QueryOutput
-    >>> class ExpectRan(ListBlockCheck):
-    ...     __slots__ = ("address",)
-    ...     _fields = ("address",)
-    ...     def __init__(self, address):
-    ...         self._set(address=address)
+    >>> from dataclasses import dataclass
+    >>> @dataclass(frozen=True)
+    ... class ExpectRan(ListBlockCheck):
+    ...     address: str
     ...     def list_block_failures(self, output):
     ...         return []
     >>> output = QueryOutput.from_messages([{"type": "list_complete", "list_complete": {"address": "list.concept_pet.pets", "total": 0}}])

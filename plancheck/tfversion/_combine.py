@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typing as t
 
-from .._frozen import public
+from .._frozen import frozen, public
 from ._checks import Result, VersionCheck
 from ._version import Version, VersionError
 
@@ -44,12 +44,11 @@ def run_check(check: object, version: Version | str, where: str) -> Result:
         ) from None
 
 
+@frozen
 class _Combined(VersionCheck):
-    __slots__ = ("checks",)
-    _fields = ("checks",)
-
     checks: tuple[object, ...]
 
+    # A dataclass cannot take *checks: this is the one hand-written constructor of a value.
     def __init__(self, *checks: object) -> None:
         name = type(self).__name__
         if not checks:

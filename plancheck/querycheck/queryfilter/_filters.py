@@ -24,11 +24,10 @@ class QueryFilter(FrozenValue, abc.ABC):
     frozen values, like checks. Go's method is ``Filter``; here ``Filter`` is :meth:`include`.
 
     >>> from plancheck.querycheck import QueryResult
-    >>> class ByType(QueryFilter):
-    ...     __slots__ = ("resource_type",)
-    ...     _fields = ("resource_type",)
-    ...     def __init__(self, resource_type):
-    ...         self._set(resource_type=resource_type)
+    >>> from dataclasses import dataclass
+    >>> @dataclass(frozen=True)
+    ... class ByType(QueryFilter):
+    ...     resource_type: str
     ...     def include(self, result):
     ...         return result.resource_type == self.resource_type
     >>> result = QueryResult({"list_resource_found": {"address": "list.concept_pet.pets", "resource_type": "concept_pet"}})
