@@ -16,7 +16,7 @@ from decimal import Decimal
 from types import MappingProxyType
 from typing import Any, ClassVar
 
-from .._frozen import public
+from .._frozen import FrozenValue, frozen, public
 from .._redact import number_text
 from .._terraform.providers import normalize_providers
 from ._diagnostics import allowances, check_attribute_sources, expectations
@@ -43,7 +43,8 @@ def _type_name(value: object) -> str:
 
 
 @public("plancheck.acceptance")
-class Sensitive:
+@frozen
+class Sensitive(FrozenValue):
     """A variable value that is secret: the runner scrubs it from everything it prints.
 
     Wrap a whole value or any part of one. Its repr never shows the value.
@@ -55,35 +56,22 @@ class Sensitive:
     ('hunter2', True, True)
     """
 
-    __slots__ = ("_value",)
-    _value: Any
-
-    def __init__(self, value: Any) -> None:
-        object.__setattr__(self, "_value", value)
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        raise AttributeError("Sensitive is immutable")
-
-    @property
-    def value(self) -> Any:
-        """The wrapped value."""
-        return self._value
+    #: The wrapped value.
+    value: Any
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, Sensitive):
-            return bool(self._value == other._value)
+            return bool(self.value == other.value)
         return NotImplemented
 
     def __hash__(self) -> int:
-        # Coarse but consistent with ==: equal values always share a type name (bool/int/float aside).
-        v = self._value
+        # Coarse but consistent with == (the value may be a list or a dict): equal values always
+        # share a type name (bool/int/float aside).
+        v = self.value
         return hash(("Sensitive", v if isinstance(v, str) else None))
 
     def __repr__(self) -> str:
         return "Sensitive((sensitive))"
-
-    def __reduce__(self) -> tuple[object, ...]:
-        return (Sensitive, (self._value,))
 
 
 def _children(value: Any) -> Iterator[Any]:
