@@ -67,7 +67,7 @@ def _location(steps: tuple[Any, ...] | None) -> str:
 
 @public("plancheck.acceptance")
 @final
-class FlatAttributes(Mapping[str, str]):
+class FlatAttributes(ReadOnly, Mapping[str, str]):
     """The flatmap of one resource's attributes: a read-only ``Mapping[str, str]`` that knows its secrets.
 
     ``sensitive(key)`` says whether the entry lies under a sensitive mark; the repr shows such
@@ -88,14 +88,10 @@ class FlatAttributes(Mapping[str, str]):
     _secrets: Secrets
 
     def __init__(self, entries: Mapping[str, str], sensitive: frozenset[str] = frozenset(), secrets: Secrets | None = None) -> None:
-        object.__setattr__(self, "_entries", dict(entries))
-        object.__setattr__(self, "_sensitive", frozenset(sensitive))
+        self._set(_entries=dict(entries), _sensitive=frozenset(sensitive))
         if secrets is None:
             secrets = Secrets(self._entries[k] for k in self._sensitive if k in self._entries)
-        object.__setattr__(self, "_secrets", secrets)
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        raise AttributeError("FlatAttributes is read-only")
+        self._set(_secrets=secrets)
 
     def __getitem__(self, key: str) -> str:
         return self._entries[key]
