@@ -26,7 +26,7 @@ from typing import Any, Final
 from tfjsonpath import MapStep, SliceStep, Step
 from tfjsonpath.internal import is_array, is_object
 
-from ._frozen import public
+from ._frozen import ReadOnly, public
 
 __all__ = [
     "SENSITIVE",
@@ -406,7 +406,7 @@ class _Scanner:
 
 
 @public("plancheck")
-class Secrets:
+class Secrets(ReadOnly):
     """A set of secret strings to scrub from any text shown to a user.
 
     A secret is scrubbed however a message spells it: whole, JSON- or ``repr``-escaped, line by
@@ -438,7 +438,7 @@ class Secrets:
 
     def __init__(self, values: Iterable[str] = ()) -> None:
         vals = frozenset(v for v in values if isinstance(v, str) and len(v) >= MIN_SECRET_LENGTH)
-        object.__setattr__(self, "_values", vals)
+        self._set(_values=vals)
 
     @property
     def ordered(self) -> tuple[str, ...]:
@@ -453,11 +453,8 @@ class Secrets:
         except AttributeError:
             pass
         ordered = tuple(sorted(self._values, key=lambda v: (-len(v), v)))
-        object.__setattr__(self, "_sorted", ordered)
+        self._set(_sorted=ordered)
         return ordered
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        raise AttributeError("Secrets is immutable")
 
     def __len__(self) -> int:
         return len(self._values)
@@ -488,7 +485,7 @@ class Secrets:
         except AttributeError:
             pass
         scanner = _Scanner(self._values)
-        object.__setattr__(self, "_scanner", scanner)
+        self._set(_scanner=scanner)
         return scanner
 
     def touches(self, text: str) -> bool:
