@@ -8,9 +8,11 @@ so pytest reports a failure, not an error).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, ClassVar, TypeVar
+from typing import TYPE_CHECKING, ClassVar
+
+from ._frozen import public
 
 if TYPE_CHECKING:
     from tfjsonpath import Path
@@ -28,28 +30,7 @@ __all__ = [
     "TestDefinitionError",
     "TfCheckError",
     "ValueMismatchError",
-    "public",
 ]
-
-
-_C = TypeVar("_C", bound=type)
-
-
-def public(module: str) -> Callable[[_C], _C]:
-    """Class decorator: tracebacks and reprs name the class by the module users import it from.
-
-    >>> @public("plancheck")
-    ... class Example(Exception):
-    ...     pass
-    >>> Example.__module__
-    'plancheck'
-    """
-
-    def mark(cls: _C) -> _C:
-        cls.__module__ = module
-        return cls
-
-    return mark
 
 
 @public("plancheck")
@@ -324,7 +305,6 @@ class TestDefinitionError(TfCheckError, TypeError, ValueError):
     'TestStep.plan_only: expected a bool, got str'
     """
 
-    __module__ = "plancheck.acceptance"
     # Not a test class, even when imported into a test module.
     __test__: ClassVar[bool] = False
 

@@ -1,18 +1,24 @@
-"""The value semantics every check shares: frozen, slotted, hashable, picklable, constructor-form repr.
+"""The two ways to be immutable: a value (:func:`frozen` on :class:`FrozenValue`) and a document view (:class:`ReadOnly`).
 
-Plan checks and state checks are small immutable values that hold what to look
-for; :class:`FrozenValue` gives them equality, hashing, pickling, copying and a
-repr from one list of fields, so each check only declares its data.
+Plan checks and state checks are small immutable values that hold what to look for:
+each is a frozen, slotted dataclass declared with :func:`frozen`, fields written once as
+annotations, arguments checked and normalised in ``__post_init__``. :class:`FrozenValue`
+adds a constructor-form repr, pickling through the constructor and copying.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, ClassVar, TypeVar
+from typing import Any, TypeVar
 
-__all__ = ["FrozenValue", "ReadOnly", "constructor_repr"]
+from typing_extensions import dataclass_transform
+
+from tfjsonpath.internal import public
+
+__all__ = ["FrozenValue", "ReadOnly", "constructor_repr", "frozen", "public"]
 
 _V = TypeVar("_V", bound="FrozenValue")
+_T = TypeVar("_T")
 
 
 class ReadOnly:
@@ -47,20 +53,22 @@ class ReadOnly:
         raise AttributeError(f"{type(self).__name__} is read-only; cannot delete {name!r}")
 
 
-class FrozenValue(ReadOnly):
-    """An immutable value built from the attributes named in ``_fields``.
+@dataclass_transform(frozen_default=True, field_specifiers=(dataclasses.field,))
+def frozen(cls: type[_T]) -> type[_T]:
+    """Declare a value class: ``@dataclass(frozen=True, slots=True, repr=False)`` with FrozenValue's messages.
 
-    Subclasses list their attributes in ``__slots__`` and ``_fields`` (constructor
-    order; names in ``_keyword_fields`` are keyword-only and left out of the repr when
-    None) and set them once with :meth:`_set`. Equality holds only between values of
-    the same type.
+    Fields are annotations (``dataclasses.KW_ONLY`` or ``field(kw_only=True)`` for keyword-only
+    ones); ``__post_init__`` checks and normalises the arguments (``self._set(name=normalised)``).
+    The dataclass gives ``__init__``, ``__eq__`` (same class only) and ``__hash__``; the class
+    should derive from :class:`FrozenValue` for the repr, pickling and copying.
 
-    >>> class Pair(FrozenValue):
-    ...     __slots__ = ("left", "right")
-    ...     _fields = ("left", "right")
-    ...     _keyword_fields = frozenset({"right"})
-    ...     def __init__(self, left, *, right=None):
-    ...         self._set(left=left, right=right)
+    >>> @frozen
+    ... class Pair(FrozenValue):
+    ...     left: int
+    ...     right: int | None = dataclasses.field(default=None, kw_only=True)
+    ...     def __post_init__(self):
+    ...         if not isinstance(self.left, int):
+    ...             raise TypeError(f"Pair: left must be an int, got {type(self.left).__name__}")
     >>> Pair(1, right=2), Pair(1)
     (Pair(1, right=2), Pair(1))
     >>> Pair(1) == Pair(1), hash(Pair(1)) == hash(Pair(1)), Pair(1) == (1, None)
@@ -70,45 +78,53 @@ class FrozenValue(ReadOnly):
     ...
     AttributeError: Pair is immutable; cannot set 'left'
     """
+    own = {name for name in ("__setattr__", "__delattr__") if name in vars(cls)}
+    made = dataclasses.dataclass(frozen=True, slots=True, repr=False)(cls)
+    # The dataclass's own guard says "cannot assign to field"; FrozenValue's says which class refused.
+    for name in {"__setattr__", "__delattr__"} - own:
+        delattr(made, name)
+    return made
+
+
+class FrozenValue(ReadOnly):
+    """An immutable value: a :func:`frozen` dataclass whose repr is the call that builds it.
+
+    Positional fields show positionally, keyword-only fields as ``key=value`` (left out
+    when None). A copy is the value itself; a pickle rebuilds it through the constructor.
+    Equality holds only between values of the same class. A user-written check may be a plain
+    ``@dataclass(frozen=True)`` subclass: it gets the same pickling and copying.
+
+    >>> @frozen
+    ... class Span(FrozenValue):
+    ...     start: int
+    ...     _: dataclasses.KW_ONLY
+    ...     end: int | None = None
+    >>> import copy
+    >>> Span(1, end=2), Span(3).__reduce__()[1][1:], copy.deepcopy(Span(1)) is not None
+    (Span(1, end=2), ((3,), {'end': None}), True)
+    """
 
     __slots__ = ()
-    _fields: ClassVar[tuple[str, ...]] = ()
-    _keyword_fields: ClassVar[frozenset[str]] = frozenset()
-
-    def _set(self, **values: Any) -> None:
-        """Set attributes once, from ``__init__``."""
-        for name, value in values.items():
-            object.__setattr__(self, name, value)
-
-    def _field_names(self) -> tuple[str, ...]:
-        # A user-written check may be a frozen dataclass instead of listing _fields.
-        if not self._fields and dataclasses.is_dataclass(self):
-            return tuple(field.name for field in dataclasses.fields(self))
-        return self._fields
-
-    def _values(self) -> tuple[Any, ...]:
-        return tuple(getattr(self, name) for name in self._field_names())
-
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError(f"{type(self).__name__} is immutable; cannot set {name!r}")
 
     def __delattr__(self, name: str) -> None:
         raise AttributeError(f"{type(self).__name__} is immutable; cannot delete {name!r}")
 
-    def __eq__(self, other: object) -> bool:
-        if type(other) is type(self):
-            return self._values() == other._values()
-        return NotImplemented
-
-    def __hash__(self) -> int:
-        return hash((type(self), self._values()))
-
     def _args(self) -> tuple[tuple[Any, ...], dict[str, Any]]:
-        if not self._fields and dataclasses.is_dataclass(self):
-            return (), {name: getattr(self, name) for name in self._field_names()}
-        args = tuple(getattr(self, n) for n in self._fields if n not in self._keyword_fields)
-        kwargs = {n: getattr(self, n) for n in self._fields if n in self._keyword_fields}
-        return args, kwargs
+        """The constructor's arguments: positional fields, then keyword-only ones."""
+        args: list[Any] = []
+        kwargs: dict[str, Any] = {}
+        if not dataclasses.is_dataclass(self):
+            return (), kwargs
+        for spec in dataclasses.fields(self):
+            if not spec.init:
+                continue
+            if spec.kw_only:
+                kwargs[spec.name] = getattr(self, spec.name)
+            else:
+                args.append(getattr(self, spec.name))
+        return tuple(args), kwargs
 
     def __repr__(self) -> str:
         args, kwargs = self._args()

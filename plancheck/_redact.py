@@ -26,6 +26,8 @@ from typing import Any, Final
 from tfjsonpath import MapStep, SliceStep, Step
 from tfjsonpath.internal import is_array, is_object
 
+from ._frozen import ReadOnly, public
+
 __all__ = [
     "SENSITIVE",
     "Marks",
@@ -69,6 +71,7 @@ def sensitive_shown() -> bool:
     return _SHOW.get()
 
 
+@public("plancheck")
 @contextmanager
 def revealing_sensitive(reveal: bool = True) -> Iterator[None]:
     """Within this block, messages show sensitive values (for local debugging only).
@@ -402,7 +405,8 @@ class _Scanner:
         return found
 
 
-class Secrets:
+@public("plancheck")
+class Secrets(ReadOnly):
     """A set of secret strings to scrub from any text shown to a user.
 
     A secret is scrubbed however a message spells it: whole, JSON- or ``repr``-escaped, line by
@@ -434,7 +438,7 @@ class Secrets:
 
     def __init__(self, values: Iterable[str] = ()) -> None:
         vals = frozenset(v for v in values if isinstance(v, str) and len(v) >= MIN_SECRET_LENGTH)
-        object.__setattr__(self, "_values", vals)
+        self._set(_values=vals)
 
     @property
     def ordered(self) -> tuple[str, ...]:
@@ -449,11 +453,8 @@ class Secrets:
         except AttributeError:
             pass
         ordered = tuple(sorted(self._values, key=lambda v: (-len(v), v)))
-        object.__setattr__(self, "_sorted", ordered)
+        self._set(_sorted=ordered)
         return ordered
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        raise AttributeError("Secrets is immutable")
 
     def __len__(self) -> int:
         return len(self._values)
@@ -484,7 +485,7 @@ class Secrets:
         except AttributeError:
             pass
         scanner = _Scanner(self._values)
-        object.__setattr__(self, "_scanner", scanner)
+        self._set(_scanner=scanner)
         return scanner
 
     def touches(self, text: str) -> bool:

@@ -121,3 +121,16 @@ def test_public_classes_and_functions_have_a_doctest_example(name: str) -> None:
         and ">>>" not in (inspect.getdoc(value) or "")
     )
     assert not lacking, f"{name}: public names without a docstring example: {lacking}"
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_every_public_class_and_function_reports_its_public_module(name: str) -> None:
+    # Tracebacks, reprs and pickles name an object by __module__: it must be the module users import.
+    module = _import(name)
+    wrong = sorted(
+        f"{n} ({value.__module__})"
+        for n in _declared(module)
+        if (inspect.isclass(value := getattr(module, n, None)) or inspect.isfunction(value))
+        and value.__module__ != name
+    )
+    assert not wrong, f"{name} exports names that report another module (decorate them with @public): {wrong}"

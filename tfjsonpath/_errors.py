@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from ._public import public
+
 __all__ = ["PathSyntaxError", "TfJsonPathError"]
 
 # Long path texts are cut around the error position so that one bad 10,000-step
@@ -10,6 +12,7 @@ _EXCERPT_LIMIT = 60
 _EXCERPT_RADIUS = 25
 
 
+@public("tfjsonpath")
 class TfJsonPathError(Exception):
     """Base class of every error raised by tfjsonpath.
 
@@ -29,6 +32,7 @@ def _excerpt(text: str, position: int) -> str:
     return f"{head}{text[start:end]!r}{tail} (length {len(text)})"
 
 
+@public("tfjsonpath")
 class PathSyntaxError(TfJsonPathError, ValueError):
     """The text given to ``Path.parse`` is not a valid path.
 
@@ -64,8 +68,3 @@ class PathSyntaxError(TfJsonPathError, ValueError):
     def __reduce__(self) -> tuple[object, ...]:
         return (PathSyntaxError, (self.text, self.position, self.expected, self.found))
 
-
-# Tracebacks name the errors by the module users import them from.
-for _error in (TfJsonPathError, PathSyntaxError):
-    _error.__module__ = "tfjsonpath"
-del _error

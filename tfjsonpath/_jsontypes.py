@@ -6,6 +6,8 @@ from collections.abc import Mapping, Sequence
 from decimal import Decimal
 from typing import Any, TypeGuard
 
+from ._public import public
+
 __all__ = ["describe_json_type", "is_array", "is_object", "json_kind", "plural"]
 
 
@@ -60,6 +62,7 @@ def json_kind(value: Any) -> str:
     return describe_json_type(value)
 
 
+@public("tfjsonpath")
 def describe_json_type(value: Any) -> str:
     """Describe a JSON value by its type and size, never by its content (it may be secret).
 

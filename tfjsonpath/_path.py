@@ -7,6 +7,7 @@ from typing import Any, final, overload
 
 from ._errors import TfJsonPathError
 from ._jsontypes import describe_json_type, is_array, is_object, plural
+from ._public import public
 from ._steps import MapStep, SliceStep, Step, checked_index, checked_key
 from ._text import parse_steps, render_steps
 
@@ -24,6 +25,7 @@ def _step_for(value: object, where: str) -> Step:
     raise TypeError(f"{where} must be a str (map key) or an int (slice index), got {type(value).__name__}")
 
 
+@public("tfjsonpath")
 @final
 class Path:
     """An immutable path into a JSON document, built like Go's ``tfjsonpath.Path``.
@@ -297,6 +299,7 @@ class Path:
     Traverse = traverse
 
 
+@public("tfjsonpath")
 def New(first_step: str | int) -> Path:  # Go's name, kept for line-by-line ports
     """Start a path with a map key (str) or, for a root-level array, an index (int).
 
@@ -315,6 +318,7 @@ def New(first_step: str | int) -> Path:  # Go's name, kept for line-by-line port
 # -- resolving a path, and its error (here, beside Path, which both name) -------------------------
 
 
+@public("tfjsonpath")
 class PathNotFoundError(TfJsonPathError, LookupError):
     """A Path does not lead to a value in a document.
 
@@ -370,9 +374,6 @@ class PathNotFoundError(TfJsonPathError, LookupError):
             (self.path, self.step_index, self.step, self.found, self.go_message, self.detail),
         )
 
-
-# Tracebacks name the error by the module users import it from.
-PathNotFoundError.__module__ = "tfjsonpath"
 
 
 def _rebuild_not_found(

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any, Final, TypeAlias, final
 
+from ._public import public
+
 __all__ = ["MapStep", "SliceStep", "Step"]
 
 MAX_INDEX: Final = 2**63 - 1
@@ -34,6 +36,7 @@ def checked_index(index: object, where: str) -> int:
     return index if type(index) is int else int.__index__(index)
 
 
+@public("tfjsonpath")
 @final
 class MapStep:
     """A step into a JSON object by key (Go's ``tfjsonpath.MapStep``).
@@ -82,6 +85,7 @@ class MapStep:
         return self
 
 
+@public("tfjsonpath")
 @final
 class SliceStep:
     """A step into a JSON array by a non-negative index (Go's ``tfjsonpath.SliceStep``).

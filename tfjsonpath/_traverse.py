@@ -5,10 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 from ._path import Path, resolve
+from ._public import public
 
 __all__ = ["Traverse", "traverse"]
 
 
+@public("tfjsonpath")
 def traverse(document: Any, path: Path) -> Any:
     """Return the value at ``path`` in ``document`` (Go's ``tfjsonpath.Traverse``).
 

@@ -7,6 +7,7 @@ from typing import Any
 
 from ._jsontypes import is_array, is_object
 from ._path import Path
+from ._public import public
 from ._steps import MapStep, SliceStep, Step
 
 __all__ = ["leaves", "walk"]
@@ -76,6 +77,7 @@ def _walk(document: Any, prefix: Path, leaves_only: bool) -> Iterator[tuple[Path
                 branch.pop()
 
 
+@public("tfjsonpath")
 def walk(document: Any, *, prefix: Path = _ROOT) -> Iterator[tuple[Path, Any]]:
     """Yield ``(path, value)`` for every value in ``document``, the document itself first.
 
@@ -101,6 +103,7 @@ def walk(document: Any, *, prefix: Path = _ROOT) -> Iterator[tuple[Path, Any]]:
     return _walk(document, prefix, leaves_only=False)
 
 
+@public("tfjsonpath")
 def leaves(document: Any, *, prefix: Path = _ROOT) -> Iterator[tuple[Path, Any]]:
     """Yield ``(path, value)`` for every leaf: a string, number, bool, null, or an empty object or array.
 

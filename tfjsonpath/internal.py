@@ -1,6 +1,7 @@
 """tfjsonpath's internal API: for this project's other packages, not for users."""
 
 from ._jsontypes import describe_json_type, is_array, is_object, json_kind, plural
+from ._public import public
 from ._text import quote_key
 
-__all__ = ["describe_json_type", "is_array", "is_object", "json_kind", "plural", "quote_key"]
+__all__ = ["describe_json_type", "is_array", "is_object", "json_kind", "plural", "public", "quote_key"]

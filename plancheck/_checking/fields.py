@@ -8,11 +8,12 @@ next to PlanCheck or StateCheck, which keep their own meaning.
 
 from __future__ import annotations
 
+from dataclasses import KW_ONLY
 from typing import TypeVar
 
 from tfjsonpath import Path
 
-from .._frozen import FrozenValue
+from .._frozen import FrozenValue, frozen
 from ..knownvalue.internal import Check, require_check
 
 __all__ = [
@@ -93,6 +94,7 @@ def checked_matcher(value: object, check: str) -> Check:
     return require_check(f"{check}:", "matcher", value)
 
 
+@frozen
 class ResourcePathFields(FrozenValue):
     """``(address, path, *, deposed=None)``: a value inside a resource object (``deposed=``: a deposed one).
 
@@ -103,22 +105,21 @@ class ResourcePathFields(FrozenValue):
     Probe('a.b', Path(MapStep('x')), deposed='k')
     """
 
-    __slots__ = ("address", "deposed", "path")
-    _fields = ("address", "path", "deposed")
-    _keyword_fields = frozenset({"deposed"})
     address: str
     path: Path
-    deposed: str | None
+    _: KW_ONLY
+    deposed: str | None = None
 
-    def __init__(self, address: str, path: Path, *, deposed: str | None = None) -> None:
+    def __post_init__(self) -> None:
         name = type(self).__name__
         self._set(
-            address=checked_address(address, name),
-            path=checked_path(path, name),
-            deposed=checked_deposed(deposed, name),
+            address=checked_address(self.address, name),
+            path=checked_path(self.path, name),
+            deposed=checked_deposed(self.deposed, name),
         )
 
 
+@frozen
 class ResourcePathMatcherFields(FrozenValue):
     """``(address, path, matcher, *, deposed=None)``: a value inside a resource object, and what it must match.
 
@@ -131,24 +132,23 @@ class ResourcePathMatcherFields(FrozenValue):
     TypeError: Probe: matcher must be a knownvalue check, got str (wrap plain values with knownvalue.exact())
     """
 
-    __slots__ = ("address", "deposed", "matcher", "path")
-    _fields = ("address", "path", "matcher", "deposed")
-    _keyword_fields = frozenset({"deposed"})
     address: str
     path: Path
     matcher: Check
-    deposed: str | None
+    _: KW_ONLY
+    deposed: str | None = None
 
-    def __init__(self, address: str, path: Path, matcher: Check, *, deposed: str | None = None) -> None:
+    def __post_init__(self) -> None:
         name = type(self).__name__
         self._set(
-            address=checked_address(address, name),
-            path=checked_path(path, name),
-            matcher=checked_matcher(matcher, name),
-            deposed=checked_deposed(deposed, name),
+            address=checked_address(self.address, name),
+            path=checked_path(self.path, name),
+            matcher=checked_matcher(self.matcher, name),
+            deposed=checked_deposed(self.deposed, name),
         )
 
 
+@frozen
 class OutputFields(FrozenValue):
     """``(name)``: a root module output as a whole.
 
@@ -160,14 +160,13 @@ class OutputFields(FrozenValue):
     ValueError: Probe: output name must not be empty
     """
 
-    __slots__ = ("name",)
-    _fields = ("name",)
     name: str
 
-    def __init__(self, name: str) -> None:
-        self._set(name=checked_address(name, type(self).__name__, "output name"))
+    def __post_init__(self) -> None:
+        self._set(name=checked_address(self.name, type(self).__name__, "output name"))
 
 
+@frozen
 class OutputPathFields(FrozenValue):
     """``(name, path)``: a value inside a root module output.
 
@@ -178,16 +177,15 @@ class OutputPathFields(FrozenValue):
     Probe('o', Path(SliceStep(0)))
     """
 
-    __slots__ = ("name", "path")
-    _fields = ("name", "path")
     name: str
     path: Path
 
-    def __init__(self, name: str, path: Path) -> None:
+    def __post_init__(self) -> None:
         kind = type(self).__name__
-        self._set(name=checked_address(name, kind, "output name"), path=checked_path(path, kind))
+        self._set(name=checked_address(self.name, kind, "output name"), path=checked_path(self.path, kind))
 
 
+@frozen
 class OutputMatcherFields(FrozenValue):
     """``(name, matcher)``: a root module output as a whole, and what it must match.
 
@@ -198,16 +196,15 @@ class OutputMatcherFields(FrozenValue):
     Probe('o', Null())
     """
 
-    __slots__ = ("matcher", "name")
-    _fields = ("name", "matcher")
     name: str
     matcher: Check
 
-    def __init__(self, name: str, matcher: Check) -> None:
+    def __post_init__(self) -> None:
         kind = type(self).__name__
-        self._set(name=checked_address(name, kind, "output name"), matcher=checked_matcher(matcher, kind))
+        self._set(name=checked_address(self.name, kind, "output name"), matcher=checked_matcher(self.matcher, kind))
 
 
+@frozen
 class OutputPathMatcherFields(FrozenValue):
     """``(name, path, matcher)``: a value inside a root module output, and what it must match.
 
@@ -219,16 +216,14 @@ class OutputPathMatcherFields(FrozenValue):
     Probe('o', Path(MapStep('a')), Null())
     """
 
-    __slots__ = ("matcher", "name", "path")
-    _fields = ("name", "path", "matcher")
     name: str
     path: Path
     matcher: Check
 
-    def __init__(self, name: str, path: Path, matcher: Check) -> None:
+    def __post_init__(self) -> None:
         kind = type(self).__name__
         self._set(
-            name=checked_address(name, kind, "output name"),
-            path=checked_path(path, kind),
-            matcher=checked_matcher(matcher, kind),
+            name=checked_address(self.name, kind, "output name"),
+            path=checked_path(self.path, kind),
+            matcher=checked_matcher(self.matcher, kind),
         )

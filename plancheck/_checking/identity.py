@@ -8,12 +8,12 @@ identity object with Go's rule: exactly the given attributes, each matching its 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tfjsonpath import Path
 
 from .._documents.resolve import resolve_value
-from .._frozen import FrozenValue
+from .._frozen import FrozenValue, frozen
 from .._redact import Secrets
 from ..knownvalue.internal import Check, require_check
 from .fields import checked_address
@@ -140,6 +140,7 @@ def identity_text(expected: tuple[tuple[str, Check], ...]) -> str:
     return ", ".join(f"attribute {quote(name)}: {check}" for name, check in expected)
 
 
+@frozen
 class AddressIdentityFields(FrozenValue):
     """The fields of a check on one address's identity: ``address`` and ``identity`` (sorted name/check pairs).
 
@@ -150,14 +151,15 @@ class AddressIdentityFields(FrozenValue):
     ExpectX('a.b', {'id': StringExact('x')})
     """
 
-    __slots__ = ("address", "identity")
-    _fields = ("address", "identity")
     address: str
     identity: tuple[tuple[str, Check], ...]
 
-    def __init__(self, address: str, identity: Mapping[str, Check]) -> None:
+    if TYPE_CHECKING:  # the constructor takes more than the fields hold: __post_init__ converts
+        def __init__(self, address: str, identity: Mapping[str, Check]) -> None: ...
+
+    def __post_init__(self) -> None:
         name = type(self).__name__
-        self._set(address=checked_address(address, name), identity=checked_identity(identity, name))
+        self._set(address=checked_address(self.address, name), identity=checked_identity(self.identity, name))
 
     def _args(self) -> tuple[tuple[Any, ...], dict[str, Any]]:
         return (self.address, dict(self.identity)), {}

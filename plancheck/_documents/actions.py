@@ -9,9 +9,12 @@ from __future__ import annotations
 import enum
 from collections.abc import Sequence
 
+from .._frozen import public
+
 __all__ = ["ResourceAction"]
 
 
+@public("plancheck")
 class ResourceAction(enum.Enum):
     """A planned action, named as in Go's ``plancheck.ResourceAction*`` constants.
 
@@ -23,7 +26,6 @@ class ResourceAction(enum.Enum):
     (True, ResourceAction.DestroyBeforeCreate)
     """
 
-    __module__ = "plancheck"
 
     NoOp = "NoOp"
     Create = "Create"

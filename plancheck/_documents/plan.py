@@ -14,8 +14,8 @@ from typing import Any, Protocol, final
 
 from tfjsonpath import Path
 
-from .._errors import TfCheckError, public
-from .._frozen import ReadOnly
+from .._errors import TfCheckError
+from .._frozen import ReadOnly, public
 from .._loading import load as route
 from .._loading.load import PLAN, DocumentSource, Loaded
 from .._redact import NO_SECRETS, Marks, Secrets
@@ -40,6 +40,7 @@ __all__ = [
 _EMPTY: Mapping[str, Any] = {}
 
 
+@public("plancheck")
 @final
 class Change(ReadOnly):
     """The ``change`` object of a resource or output change.
@@ -180,6 +181,7 @@ def _own_secrets(raw: Mapping[str, Any]) -> Secrets:
     return Secrets(found)
 
 
+@public("plancheck")
 @final
 class ResourceChange(ResourceFields, ReadOnly):
     """One entry of ``resource_changes`` (or ``resource_drift``).
@@ -252,6 +254,7 @@ class ResourceChange(ResourceFields, ReadOnly):
         return shown_address(self.address, self._secrets())
 
 
+@public("plancheck")
 @final
 class OutputChange(ReadOnly):
     """One entry of ``output_changes``: a named Change.
@@ -281,6 +284,7 @@ class OutputChange(ReadOnly):
         return f"<OutputChange {self.name} actions={list(self.actions)!r}>"
 
 
+@public("plancheck")
 @final
 class DeferredChange(ReadOnly):
     """One entry of ``deferred_changes``: a resource change Terraform deferred, and why.
@@ -447,6 +451,7 @@ class AddressIndex(ReadOnly):
         return ResourceNotFoundError(address, closest(address, list(self._current)), where, secrets=secrets)
 
 
+@public("plancheck")
 class Plan:
     """A parsed, validated plan (``terraform show -json PLANFILE``), indexed by address.
 
@@ -645,6 +650,7 @@ class Plan:
         return f"<Plan{src} format_version={self.format_version!r} resource_changes={len(self._index)}>"
 
 
+@public("plancheck")
 def load_plan(
     source: DocumentSource, *, validation: str = "fast", parser: str = "auto", max_bytes: int | None = None
 ) -> Plan:

@@ -22,7 +22,7 @@ from typing import Any, final
 
 from tfjsonpath import MapStep, Path, PathNotFoundError, SliceStep, Step
 
-from .._frozen import ReadOnly
+from .._frozen import ReadOnly, public
 from .._loading.query import QueryFormatError, QueryLine, read_query, validate_messages
 from .._redact import Secrets
 from .sensitive import marked_strings
@@ -105,6 +105,7 @@ class _Message(ReadOnly):
         return self._data.get("resource_type")
 
 
+@public("plancheck.querycheck")
 @final
 class QueryStart(_Message):
     """A ``list_start`` message: a list block began; its input config and sensitive attribute paths.
@@ -152,6 +153,7 @@ class QueryStart(_Message):
         return f"<QueryStart {self.address}>"
 
 
+@public("plancheck.querycheck")
 @final
 class QueryResult(_Message):
     """A ``list_resource_found`` message: one resource a list block found (Go's ``ListResourceFoundData``).
@@ -200,6 +202,7 @@ class QueryResult(_Message):
         return f"<QueryResult {self.address} line={self.line}>"
 
 
+@public("plancheck.querycheck")
 @final
 class QuerySummary(_Message):
     """A ``list_complete`` message: a list block finished, with how many results it found (Go's ``ListCompleteData``).
@@ -223,6 +226,7 @@ class QuerySummary(_Message):
         return f"<QuerySummary {self.address} total={self.total}>"
 
 
+@public("plancheck.querycheck")
 class QueryOutput:
     """The output of ``terraform query -json``, validated and typed.
 
@@ -353,6 +357,7 @@ class QueryOutput:
         return f"<QueryOutput{src} messages={len(self.lines)} results={len(self.results)}>"
 
 
+@public("plancheck.querycheck")
 def load_query(
     source: Any, *, validation: str = "fast", parser: str = "auto", max_bytes: int | None = None
 ) -> QueryOutput:

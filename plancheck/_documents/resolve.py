@@ -26,6 +26,7 @@ from typing import Any, Final
 
 from tfjsonpath import MapStep, Path, Step, describe_json_type
 
+from .._frozen import public
 from .._redact import (
     NO_SECRETS,
     NO_VALUE,
@@ -40,6 +41,7 @@ from .._redact import (
 __all__ = ["ResolvedValue", "ValueStatus", "resolve_value"]
 
 
+@public("plancheck")
 class ValueStatus(enum.Enum):
     """What a path leads to in a planned value.
 
@@ -53,6 +55,7 @@ class ValueStatus(enum.Enum):
     ABSENT = "absent"
 
 
+@public("plancheck")
 @dataclass(frozen=True, slots=True, repr=False)
 class ResolvedValue:
     """The value at a path, its status, and where its marks came from.
@@ -365,6 +368,7 @@ def _array_child(marks: Marks, index: int) -> Marks:
     return None
 
 
+@public("plancheck")
 def resolve_value(value: Any, unknown: Marks, sensitive: Marks, path: Path) -> ResolvedValue:
     """Resolve ``path`` in ``value`` with its ``unknown`` and ``sensitive`` marks trees.
 

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from typing import Any, Final
+from dataclasses import KW_ONLY, field
+from typing import TYPE_CHECKING, Any, Final
 
-from .._errors import public
-from .._frozen import FrozenValue, constructor_repr
+from .._frozen import FrozenValue, constructor_repr, frozen, public
 from .._text import closest
 from .actions import ResourceAction
 from .plan import Plan, ResourceChange
@@ -165,6 +165,7 @@ def _actions(value: Any) -> tuple[ResourceAction, ...] | None:
 
 
 @public("plancheck")
+@frozen
 class Resources(FrozenValue):
     """The resources a whole-plan check, a snapshot's ``ignore`` or a count looks at: every field given must hold.
 
@@ -196,29 +197,33 @@ class Resources(FrozenValue):
     ValueError: Resources: mode must be 'managed' or 'data', got 'resource'
     """
 
-    __slots__ = ("_compiled", "action", "address", "allow_empty", "mode", "module", "provider", "type")
-    _fields = ("type", "module", "address", "mode", "provider", "action", "allow_empty")
-    _keyword_fields = frozenset(_fields)
-    type: str | None
-    module: str | None
-    address: str | None
-    mode: str | None
-    provider: str | None
-    action: ResourceAction | tuple[ResourceAction, ...] | None
-    allow_empty: bool
-    _compiled: tuple[re.Pattern[str] | None, re.Pattern[str] | None, re.Pattern[str] | None, re.Pattern[str] | None]
+    _: KW_ONLY
+    type: str | None = None
+    module: str | None = None
+    address: str | None = None
+    mode: str | None = None
+    provider: str | None = None
+    action: ResourceAction | tuple[ResourceAction, ...] | None = None
+    allow_empty: bool = False
+    _compiled: tuple[re.Pattern[str] | None, re.Pattern[str] | None, re.Pattern[str] | None, re.Pattern[str] | None] = (
+        field(init=False, repr=False, compare=False)
+    )
 
-    def __init__(
-        self,
-        *,
-        type: str | None = None,
-        module: str | None = None,
-        address: str | None = None,
-        mode: str | None = None,
-        provider: str | None = None,
-        action: ResourceAction | str | Iterable[ResourceAction | str] | None = None,
-        allow_empty: bool = False,
-    ) -> None:
+    if TYPE_CHECKING:  # the constructor takes action names and lists too: __post_init__ converts
+        def __init__(
+            self,
+            *,
+            type: str | None = None,
+            module: str | None = None,
+            address: str | None = None,
+            mode: str | None = None,
+            provider: str | None = None,
+            action: ResourceAction | str | Iterable[ResourceAction | str] | None = None,
+            allow_empty: bool = False,
+        ) -> None: ...
+
+    def __post_init__(self) -> None:
+        mode, allow_empty, action = self.mode, self.allow_empty, self.action
         if mode is not None and mode not in _MODES:
             if not isinstance(mode, str):
                 raise TypeError(f"Resources: mode must be a str, got {type_name(mode)}")
@@ -227,18 +232,15 @@ class Resources(FrozenValue):
             raise TypeError(f"Resources: allow_empty must be a bool, got {type_name(allow_empty)}")
         actions = _actions(action)
         compiled = (
-            None if type is None else _glob(type, "type"),
-            None if module is None else (None if module == "" else address_pattern(module, "module")),
-            None if address is None else address_pattern(address, "address"),
-            None if provider is None else _glob(provider, "provider"),
+            None if self.type is None else _glob(self.type, "type"),
+            None if self.module is None else (None if self.module == "" else address_pattern(self.module, "module")),
+            None if self.address is None else address_pattern(self.address, "address"),
+            None if self.provider is None else _glob(self.provider, "provider"),
         )
         shown: ResourceAction | tuple[ResourceAction, ...] | None = actions
         if actions is not None and len(actions) == 1 and not _is_list(action):
             shown = actions[0]
-        self._set(
-            type=type, module=module, address=address, mode=mode, provider=provider, action=shown,
-            allow_empty=allow_empty, _compiled=compiled,
-        )
+        self._set(action=shown, _compiled=compiled)
 
     def __repr__(self) -> str:
         _, kwargs = self._args()

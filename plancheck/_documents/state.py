@@ -13,7 +13,7 @@ from collections.abc import Iterator, Mapping
 from functools import cached_property
 from typing import Any, final
 
-from .._frozen import ReadOnly
+from .._frozen import ReadOnly, public
 from .._loading import load as route
 from .._loading.load import STATE, DocumentSource, Loaded
 from .._redact import Marks, Secrets, contains_sensitive
@@ -63,6 +63,7 @@ def _full_address(raw: Mapping[str, Any], module_address: str | None) -> str:
     return address
 
 
+@public("plancheck")
 @final
 class StateResource(ResourceFields, ReadOnly):
     """One resource instance object of a state (a current or a deposed object).
@@ -141,6 +142,7 @@ class StateResource(ResourceFields, ReadOnly):
         return f"<StateResource {shown_address(self.address, secrets)}{deposed}>"
 
 
+@public("plancheck")
 @final
 class StateOutput(ReadOnly):
     """One root module output of a state.
@@ -193,6 +195,7 @@ def _walk_modules(root: Any) -> Iterator[tuple[str | None, Mapping[str, Any]]]:
         stack.extend(reversed(module.get("child_modules") or ()))
 
 
+@public("plancheck")
 class State:
     """A parsed, validated state (``terraform show -json`` of a state), indexed by full address.
 
@@ -326,6 +329,7 @@ class State:
         return f"<State{src} format_version={self.format_version!r} resources={len(self._resources)}>"
 
 
+@public("plancheck")
 def load_state(
     source: StateSource, *, validation: str = "fast", parser: str = "auto", max_bytes: int | None = None
 ) -> State:

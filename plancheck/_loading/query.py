@@ -17,7 +17,8 @@ from collections.abc import Iterable, Mapping
 from functools import cache
 from typing import Any, Final
 
-from .._errors import DocumentFormatError, public
+from .._errors import DocumentFormatError
+from .._frozen import public
 from .jsontext import decode_text, loads_exact
 from .load import read_source
 from .validate import SchemaValidator, check_mode, load_schema, render_violation, to_builtin

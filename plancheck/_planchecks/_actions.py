@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
-from typing import Any
+from dataclasses import KW_ONLY
+from typing import TYPE_CHECKING, Any
 
 from tfjsonpath import MapStep, Path, SliceStep, Step
 
@@ -13,7 +14,7 @@ from .._checking.messages import actions_text, deposed_prefix, output_address, q
 from .._documents.actions import ResourceAction
 from .._documents.plan import Plan, ResourceChange
 from .._errors import CheckFailure
-from .._frozen import constructor_repr
+from .._frozen import constructor_repr, frozen, public
 from ._base import PlanCheck, failure, find_resource, sorted_unique_paths
 
 __all__ = [
@@ -29,6 +30,8 @@ __all__ = [
 
 
 
+@public("plancheck")
+@frozen
 class ExpectResourceAction(PlanCheck):
     """Resource ``address`` is planned with ``action`` (a :class:`ResourceAction`).
 
@@ -42,19 +45,17 @@ class ExpectResourceAction(PlanCheck):
     plancheck.PlanCheckError: ExpectResourceAction: null_resource.a: expected DestroyBeforeCreate, got action(s): [create delete]
     """
 
-    __slots__ = ("action", "address", "deposed")
-    _fields = ("address", "action", "deposed")
-    _keyword_fields = frozenset({"deposed"})
     address: str
     action: ResourceAction
-    deposed: str | None
+    _: KW_ONLY
+    deposed: str | None = None
 
-    def __init__(self, address: str, action: ResourceAction, *, deposed: str | None = None) -> None:
+    def __post_init__(self) -> None:
         name = type(self).__name__
-        if not isinstance(action, ResourceAction):
-            raise TypeError(f"{name}: action must be a ResourceAction, got {type(action).__name__}")
+        if not isinstance(self.action, ResourceAction):
+            raise TypeError(f"{name}: action must be a ResourceAction, got {type(self.action).__name__}")
         self._set(
-            address=checked_address(address, name), action=action, deposed=checked_deposed(deposed, name)
+            address=checked_address(self.address, name), deposed=checked_deposed(self.deposed, name)
         )
 
     def failures(self, plan: Plan) -> list[CheckFailure]:
@@ -114,6 +115,7 @@ def plan_changes(plan: Plan, *, outputs: bool = True) -> list[tuple[str | None, 
     return found
 
 
+@public("plancheck")
 class ExpectEmptyPlan(PlanCheck):
     """The plan changes nothing: every resource and output is a no-op, nothing moves, imports or is deferred.
 
@@ -144,6 +146,7 @@ class ExpectEmptyPlan(PlanCheck):
         ]
 
 
+@public("plancheck")
 class ExpectNonEmptyPlan(PlanCheck):
     """The plan changes something: a resource or output action, a move, an import or a deferral.
 
@@ -199,6 +202,8 @@ def _paths_text(paths: Iterable[Path]) -> str:
     return "[" + ", ".join(p.to_text() or "(the whole value)" for p in paths) + "]"
 
 
+@public("plancheck")
+@frozen
 class ExpectResourceReplacePaths(PlanCheck):
     """The attribute paths that force the replacement of ``address`` are exactly ``paths`` (in any order).
 
@@ -216,25 +221,26 @@ class ExpectResourceReplacePaths(PlanCheck):
     plancheck.PlanCheckError: ExpectResourceReplacePaths: null_resource.a: expected replace paths [name, zone], got [name, triggers]: missing zone; unexpected triggers
     """
 
-    __slots__ = ("address", "deposed", "paths")
-    _fields = ("address", "paths", "deposed")
-    _keyword_fields = frozenset({"deposed"})
     address: str
     paths: tuple[Path, ...]
-    deposed: str | None
+    _: KW_ONLY
+    deposed: str | None = None
 
-    def __init__(self, address: str, paths: Iterable[Path], *, deposed: str | None = None) -> None:
+    if TYPE_CHECKING:  # the constructor takes more than the fields hold: __post_init__ converts
+        def __init__(self, address: str, paths: Iterable[Path], *, deposed: str | None = None) -> None: ...
+
+    def __post_init__(self) -> None:
         name = type(self).__name__
-        if isinstance(paths, (Path, str, bytes)) or not isinstance(paths, Iterable):
-            raise TypeError(f"{name}: paths must be a list of tfjsonpath Paths, got {type(paths).__name__}")
-        items = tuple(paths)
+        if isinstance(self.paths, (Path, str, bytes)) or not isinstance(self.paths, Iterable):
+            raise TypeError(f"{name}: paths must be a list of tfjsonpath Paths, got {type(self.paths).__name__}")
+        items = tuple(self.paths)
         for i, path in enumerate(items):
             if not isinstance(path, Path):
                 raise TypeError(f"{name}: paths[{i}] must be a tfjsonpath.Path, got {type(path).__name__}")
         self._set(
-            address=checked_address(address, name),
+            address=checked_address(self.address, name),
             paths=sorted_unique_paths(items),
-            deposed=checked_deposed(deposed, name),
+            deposed=checked_deposed(self.deposed, name),
         )
 
     def failures(self, plan: Plan) -> list[CheckFailure]:

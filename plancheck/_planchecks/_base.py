@@ -20,7 +20,7 @@ from .._checking.run import run_checks
 from .._checking.warn import emit_warnings
 from .._documents.plan import Change, OutputChange, Plan, ResourceChange, ResourceNotFoundError
 from .._errors import CheckFailure, PlanCheckError, PlanCheckWarning
-from .._frozen import FrozenValue
+from .._frozen import FrozenValue, frozen, public
 
 __all__ = ["PlanCheck", "assert_plan"]
 
@@ -29,6 +29,8 @@ __all__ = ["PlanCheck", "assert_plan"]
 __tracebackhide__ = True
 
 
+@public("plancheck")
+@frozen
 class PlanCheck(FrozenValue, abc.ABC):
     """Base class of every plan check (Go's ``plancheck.PlanCheck``): implement :meth:`failures`; :meth:`check_plan` raises.
 
@@ -54,8 +56,6 @@ class PlanCheck(FrozenValue, abc.ABC):
     ...
     plancheck.PlanCheckError: ExpectTag: aws_s3_bucket.logs: no tag 'team'
     """
-
-    __slots__ = ()
 
     @abc.abstractmethod
     def failures(self, plan: Plan) -> list[CheckFailure]:
@@ -93,6 +93,7 @@ class PlanCheck(FrozenValue, abc.ABC):
         return failure(plan, type(self).__name__, address, path, message)
 
 
+@public("plancheck")
 def assert_plan(plan: Plan, *checks: PlanCheck) -> None:
     """Run every check on ``plan``; raise one :class:`~plancheck.PlanCheckError` listing every failure.
 

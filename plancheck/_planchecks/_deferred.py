@@ -8,11 +8,13 @@ from .._checking.fields import checked_address
 from .._checking.messages import actions_text, quote
 from .._documents.plan import DeferredChange, Plan
 from .._errors import CheckFailure
+from .._frozen import frozen, public
 from ._base import PlanCheck, failure
 
 __all__ = ["DeferredReason", "ExpectDeferredChange", "ExpectNoDeferredChanges"]
 
 
+@public("plancheck")
 class DeferredReason(enum.Enum):
     """Why Terraform deferred a change; the values are what ``deferred_changes[].reason`` holds.
 
@@ -41,6 +43,8 @@ def _address(deferred: DeferredChange) -> str | None:
     return address if isinstance(address, str) else None
 
 
+@public("plancheck")
+@frozen
 class ExpectDeferredChange(PlanCheck):
     """Resource ``address`` is deferred, with ``reason`` (a :class:`DeferredReason`).
 
@@ -54,16 +58,14 @@ class ExpectDeferredChange(PlanCheck):
     plancheck.PlanCheckError: ExpectDeferredChange: test_resource.a: expected "provider_config_unknown", got deferred reason: "absent_prereq"
     """
 
-    __slots__ = ("address", "reason")
-    _fields = ("address", "reason")
     address: str
     reason: DeferredReason
 
-    def __init__(self, address: str, reason: DeferredReason) -> None:
+    def __post_init__(self) -> None:
         name = type(self).__name__
-        if not isinstance(reason, DeferredReason):
-            raise TypeError(f"{name}: reason must be a DeferredReason, got {type(reason).__name__}")
-        self._set(address=checked_address(address, name), reason=reason)
+        if not isinstance(self.reason, DeferredReason):
+            raise TypeError(f"{name}: reason must be a DeferredReason, got {type(self.reason).__name__}")
+        self._set(address=checked_address(self.address, name))
 
     def failures(self, plan: Plan) -> list[CheckFailure]:
         """The failure, if the resource is not deferred, or for another reason."""
@@ -91,6 +93,7 @@ class ExpectDeferredChange(PlanCheck):
         return [failure(plan, name, self.address, None, message)]
 
 
+@public("plancheck")
 class ExpectNoDeferredChanges(PlanCheck):
     """Nothing is deferred, and the plan is not marked incomplete (``"complete": false``).
 

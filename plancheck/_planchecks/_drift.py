@@ -9,7 +9,7 @@ map's keys are never named), a value unknown in the plan is ``(known after apply
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from tfjsonpath import MapStep, Path, SliceStep
 
@@ -19,7 +19,7 @@ from .._checking.selectors import checked_selector, empty_selection
 from .._documents.plan import Plan, ResourceChange
 from .._documents.select import Resources
 from .._errors import CheckFailure
-from .._frozen import constructor_repr
+from .._frozen import constructor_repr, frozen, public
 from .._redact import Marks, Secrets, child_marks, fit_marks, render_value
 from ._actions import change_sort_key
 from ._base import PlanCheck, failure
@@ -132,6 +132,8 @@ def _selected(selector: Resources, drifted: ResourceChange, plan: Plan) -> bool:
     return selector.matches(plan.resource_change(drifted.address, deposed=drifted.deposed))
 
 
+@public("plancheck")
+@frozen
 class ExpectNoDrift(PlanCheck):
     """Nothing ``selector`` selects (default: every resource) changed outside Terraform since the last apply.
 
@@ -150,13 +152,14 @@ class ExpectNoDrift(PlanCheck):
     plancheck.PlanCheckError: ExpectNoDrift: widget_thing.t: expected no drift, but it changed outside Terraform: secret: (sensitive) -> (sensitive); size: 3 -> 4
     """
 
-    __slots__ = ("selector",)
-    _fields = ("selector",)
-    selector: Resources | None
+    selector: Resources | None = None
 
-    def __init__(self, selector: Resources | str | None = None) -> None:
+    if TYPE_CHECKING:  # the constructor takes more than the fields hold: __post_init__ converts
+        def __init__(self, selector: Resources | str | None = None) -> None: ...
+
+    def __post_init__(self) -> None:
         name = type(self).__name__
-        self._set(selector=None if selector is None else checked_selector(selector, name))
+        self._set(selector=None if self.selector is None else checked_selector(self.selector, name))
 
     def failures(self, plan: Plan) -> list[CheckFailure]:
         """One failure per drifted object selected, by address."""
@@ -182,6 +185,8 @@ class ExpectNoDrift(PlanCheck):
         return constructor_repr(type(self).__name__, *(() if self.selector is None else (self.selector,)))
 
 
+@public("plancheck")
+@frozen
 class ExpectDrift(PlanCheck):
     """Resource ``address`` changed outside Terraform since the last apply (at ``path``, when given).
 
@@ -199,14 +204,12 @@ class ExpectDrift(PlanCheck):
     plancheck.PlanCheckError: ExpectDrift: widget_thing.t: name: expected drift at name, but it has not drifted there; drifted: size: 3 -> 4
     """
 
-    __slots__ = ("address", "path")
-    _fields = ("address", "path")
     address: str
-    path: Path | None
+    path: Path | None = None
 
-    def __init__(self, address: str, path: Path | None = None) -> None:
+    def __post_init__(self) -> None:
         name = type(self).__name__
-        self._set(address=checked_address(address, name), path=None if path is None else checked_path(path, name))
+        self._set(address=checked_address(self.address, name), path=None if self.path is None else checked_path(self.path, name))
 
     def failures(self, plan: Plan) -> list[CheckFailure]:
         """The failure, if the resource has not drifted (there)."""

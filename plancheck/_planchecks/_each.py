@@ -15,7 +15,8 @@ fails, naming the selector, unless it says ``allow_empty=True``.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, ClassVar, Literal
+from dataclasses import KW_ONLY, field
+from typing import TYPE_CHECKING, Any, Literal
 
 from tfjsonpath import Path
 
@@ -28,7 +29,7 @@ from .._documents.plan import Change, Plan
 from .._documents.resolve import ABSENT_VALUE, ValueStatus, known_value_at, mark_depth, value_at
 from .._documents.select import Resources
 from .._errors import CheckFailure, PlanCheckWarning
-from .._frozen import constructor_repr
+from .._frozen import constructor_repr, frozen, public
 from ..knownvalue.internal import Check
 from ._base import PlanCheck, failure
 from ._unknown_sensitive_null import resolve_after
@@ -50,22 +51,24 @@ _Judge = Callable[[Change, Path, Plan], "tuple[Verdict, str]"]
 UnknownMode = Literal["fail", "pass", "warn"]
 
 
+@frozen
 class _EachCheck(PlanCheck):
     """What the four checks share: the selector, the path, ``unknown=``, and the walk over the plan."""
 
-    __slots__ = ("path", "selector", "unknown")
-    _fields: ClassVar[tuple[str, ...]] = ("selector", "path", "unknown")
-    _keyword_fields: ClassVar[frozenset[str]] = frozenset({"unknown"})
     selector: Resources
     path: Path
-    unknown: str
+    _: KW_ONLY
+    unknown: UnknownMode = "fail"
 
-    def __init__(self, selector: Resources | str, path: Path, *, unknown: UnknownMode = "fail") -> None:
+    if TYPE_CHECKING:  # the constructor takes more than the fields hold: __post_init__ converts
+        def __init__(self, selector: Resources | str, path: Path, *, unknown: UnknownMode = "fail") -> None: ...
+
+    def __post_init__(self) -> None:
         name = type(self).__name__
         self._set(
-            selector=checked_selector(selector, name),
-            path=checked_path(path, name),
-            unknown=checked_unknown_mode(unknown, name),
+            selector=checked_selector(self.selector, name),
+            path=checked_path(self.path, name),
+            unknown=checked_unknown_mode(self.unknown, name),
         )
 
     def _judge(self, change: Change, path: Path, plan: Plan) -> tuple[Verdict, str]:
@@ -130,6 +133,8 @@ def _judge_known(change: Change, path: Path, plan: Plan, matcher: Check) -> tupl
     return match_verdict(resolve_after(change, path), matcher, plan.secrets, path)
 
 
+@public("plancheck")
+@frozen
 class ExpectEachKnownValue(_EachCheck):
     """The planned value at ``path`` of every resource ``selector`` selects matches the knownvalue check ``matcher``.
 
@@ -159,20 +164,20 @@ class ExpectEachKnownValue(_EachCheck):
     ValueError: ExpectEachKnownValue: selector 'aws_s3_bucket.[ac]' is not a valid pattern: [ac] at offset 14 is neither [N], ["key"] nor [*]
     """
 
-    __slots__ = ("matcher",)
-    _fields = ("selector", "path", "matcher", "unknown")
-    _keyword_fields = frozenset({"unknown"})
     matcher: Check
 
-    def __init__(
-        self, selector: Resources | str, path: Path, matcher: Check, *, unknown: UnknownMode = "fail"
-    ) -> None:
+    if TYPE_CHECKING:
+        def __init__(
+            self, selector: Resources | str, path: Path, matcher: Check, *, unknown: UnknownMode = "fail"
+        ) -> None: ...
+
+    def __post_init__(self) -> None:
         name = type(self).__name__
         self._set(
-            selector=checked_selector(selector, name),
-            path=checked_path(path, name),
-            matcher=checked_matcher(matcher, name),
-            unknown=checked_unknown_mode(unknown, name),
+            selector=checked_selector(self.selector, name),
+            path=checked_path(self.path, name),
+            matcher=checked_matcher(self.matcher, name),
+            unknown=checked_unknown_mode(self.unknown, name),
         )
 
     def _judge(self, change: Change, path: Path, plan: Plan) -> tuple[Verdict, str]:
@@ -198,6 +203,7 @@ def _judge_sensitive(change: Change, path: Path, plan: Plan) -> tuple[Verdict, s
     return Verdict.FAIL, problem.removeprefix(_NOT_SENSITIVE)
 
 
+@public("plancheck")
 class ExpectEachSensitiveValue(_EachCheck):
     """The planned value at ``path`` of every resource ``selector`` selects is marked sensitive (or an ancestor is).
 
@@ -233,6 +239,8 @@ def _judge_unknown(change: Change, path: Path, plan: Plan) -> tuple[Verdict, str
     return Verdict.FAIL, "it is " + describe(resolved, plan.secrets)
 
 
+@public("plancheck")
+@frozen
 class ExpectEachUnknownValue(_EachCheck):
     """The planned value at ``path`` of every resource ``selector`` selects is unknown (known only after apply).
 
@@ -249,12 +257,10 @@ class ExpectEachUnknownValue(_EachCheck):
     plancheck.PlanCheckError: ExpectEachUnknownValue: Resources(address='null_resource.*'): id: 1 of 2 failed: null_resource.b: it is known: "42"
     """
 
-    _fields = ("selector", "path")
-    __slots__ = ()
+    unknown: UnknownMode = field(default="fail", init=False)
 
-    def __init__(self, selector: Resources | str, path: Path) -> None:
-        name = type(self).__name__
-        self._set(selector=checked_selector(selector, name), path=checked_path(path, name), unknown="fail")
+    if TYPE_CHECKING:
+        def __init__(self, selector: Resources | str, path: Path) -> None: ...
 
     def _judge(self, change: Change, path: Path, plan: Plan) -> tuple[Verdict, str]:
         return _judge_unknown(change, path, plan)
@@ -269,6 +275,7 @@ def _judge_null(change: Change, path: Path, plan: Plan) -> tuple[Verdict, str]:
     return Verdict.FAIL, "it is " + describe(resolved, plan.secrets)
 
 
+@public("plancheck")
 class ExpectEachNullValue(_EachCheck):
     """The planned value at ``path`` of every resource ``selector`` selects is null (itself or a null ancestor).
 

@@ -25,6 +25,7 @@ from .._checking.messages import actions_text, deposed_prefix, output_address
 from .._documents.plan import Change, Plan
 from .._documents.resolve import ABSENT_VALUE, ValueStatus, known_value_at
 from .._errors import CheckFailure
+from .._frozen import public
 from ..knownvalue.internal import Check
 from ._base import PlanCheck, failure, find_change, find_output
 from ._unknown_sensitive_null import resolve_after, resource_failures
@@ -68,6 +69,7 @@ def _known_failure(
     return match_failures(plan.secrets, name, address, resolve_after(change, path), matcher, prefix)
 
 
+@public("plancheck")
 class ExpectKnownValue(ResourcePathMatcherFields, PlanCheck):
     """The planned value at ``path`` of resource ``address`` matches the knownvalue check ``matcher``.
 
@@ -122,6 +124,7 @@ def _output_known_failures(
     return _known_failure(check, plan, output.change, output_address(name), path, matcher, "", "output")
 
 
+@public("plancheck")
 class ExpectKnownOutputValue(OutputMatcherFields, PlanCheck):
     """The planned value of output ``name`` matches ``matcher`` (an unknown output fails saying so).
 
@@ -143,6 +146,7 @@ class ExpectKnownOutputValue(OutputMatcherFields, PlanCheck):
         return _output_known_failures(self, plan, self.name, _ROOT, self.matcher)
 
 
+@public("plancheck")
 class ExpectKnownOutputValueAtPath(OutputPathMatcherFields, PlanCheck):
     """The planned value at ``path`` inside output ``name`` matches ``matcher``.
 
@@ -186,6 +190,7 @@ def _missing_from_its_parent(value: Any, path: Path) -> bool:
     return False
 
 
+@public("plancheck")
 class ExpectNoValue(ResourcePathFields, PlanCheck):
     """The planned value of resource ``address`` has nothing at ``path``: not a value, not null, not unknown.
 

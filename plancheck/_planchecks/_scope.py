@@ -7,7 +7,8 @@ breaks it, by address (a deposed object after its current one), never just the f
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final
+from dataclasses import KW_ONLY
+from typing import TYPE_CHECKING, Final
 
 from .._checking.messages import actions_text, deposed_prefix
 from .._checking.selectors import checked_selector, checked_selectors, item_label
@@ -15,7 +16,7 @@ from .._documents.actions import ResourceAction
 from .._documents.plan import Plan, ResourceChange
 from .._documents.select import Resources
 from .._errors import CheckFailure
-from .._frozen import constructor_repr
+from .._frozen import constructor_repr, frozen, public
 from ._actions import change_sort_key, plan_changes
 from ._base import PlanCheck, failure
 
@@ -50,16 +51,18 @@ def _how(rc: ResourceChange) -> str:
     return text + (f" ({'; '.join(why)})" if why else "")
 
 
+@frozen
 class _ExceptCheck(PlanCheck):
     """A check over every resource change, with ``except_``: selectors of the changes it allows."""
 
-    __slots__ = ("except_",)
-    _fields = ("except_",)
-    _keyword_fields = frozenset({"except_"})
-    except_: tuple[Resources, ...]
+    _: KW_ONLY
+    except_: tuple[Resources, ...] = ()
 
-    def __init__(self, *, except_: Selectors | None = None) -> None:
-        self._set(except_=checked_selectors(except_, type(self).__name__))
+    if TYPE_CHECKING:  # the constructor takes more than the fields hold: __post_init__ converts
+        def __init__(self, *, except_: Selectors | None = None) -> None: ...
+
+    def __post_init__(self) -> None:
+        self._set(except_=checked_selectors(self.except_, type(self).__name__))
 
     def _excepted(self, rc: ResourceChange) -> bool:
         return any(selector.matches(rc) for selector in self.except_)
@@ -82,6 +85,7 @@ class _ExceptCheck(PlanCheck):
         return constructor_repr(type(self).__name__, except_=shown if self.except_ else None)
 
 
+@public("plancheck")
 class ExpectNoReplacements(_ExceptCheck):
     """No resource is replaced (destroyed and created again, in either order), except those ``except_`` selects.
 
@@ -110,6 +114,7 @@ class ExpectNoReplacements(_ExceptCheck):
         return None
 
 
+@public("plancheck")
 class ExpectNoDestroys(_ExceptCheck):
     """No object is destroyed, except those ``except_`` selects: no delete, and no replacement (which destroys one too).
 
@@ -181,6 +186,8 @@ def action_counts(plan: Plan) -> dict[str, list[str]]:
     return found
 
 
+@public("plancheck")
+@frozen
 class ExpectActionCounts(PlanCheck):
     """The plan has exactly these many resource changes of each action given (those not given are not checked).
 
@@ -203,32 +210,18 @@ class ExpectActionCounts(PlanCheck):
       2. ExpectActionCounts: expected 0 to replace, got 1: a.z
     """
 
-    __slots__ = _COUNT_NAMES
-    _fields = _COUNT_NAMES
-    _keyword_fields = frozenset(_COUNT_NAMES)
-    create: int | None
-    update: int | None
-    delete: int | None
-    replace: int | None
-    noop: int | None
-    read: int | None
-    forget: int | None
+    _: KW_ONLY
+    create: int | None = None
+    update: int | None = None
+    delete: int | None = None
+    replace: int | None = None
+    noop: int | None = None
+    read: int | None = None
+    forget: int | None = None
 
-    def __init__(
-        self,
-        *,
-        create: int | None = None,
-        update: int | None = None,
-        delete: int | None = None,
-        replace: int | None = None,
-        noop: int | None = None,
-        read: int | None = None,
-        forget: int | None = None,
-    ) -> None:
+    def __post_init__(self) -> None:
         name = type(self).__name__
-        given = {"create": create, "update": update, "delete": delete, "replace": replace, "noop": noop,
-                 "read": read, "forget": forget}
-        counts = {key: _checked_count(value, name, key) for key, value in given.items()}
+        counts = {key: _checked_count(getattr(self, key), name, key) for key in _COUNT_NAMES}
         if all(value is None for value in counts.values()):
             raise ValueError(f"{name}: give at least one count ({', '.join(_COUNT_NAMES)})")
         self._set(**counts)
@@ -248,6 +241,8 @@ class ExpectActionCounts(PlanCheck):
         return found
 
 
+@public("plancheck")
+@frozen
 class ExpectCount(PlanCheck):
     """The selector selects exactly ``n`` resource changes (deposed objects, extra objects of an address, not counted).
 
@@ -264,17 +259,18 @@ class ExpectCount(PlanCheck):
     plancheck.PlanCheckError: ExpectCount: Resources(address='aws_instance.web'): expected 3 resources, got 2: aws_instance.web[0], aws_instance.web[1]
     """
 
-    __slots__ = ("n", "selector")
-    _fields = ("selector", "n")
     selector: Resources
     n: int
 
-    def __init__(self, selector: Resources | str, n: int) -> None:
+    if TYPE_CHECKING:  # the constructor takes more than the fields hold: __post_init__ converts
+        def __init__(self, selector: Resources | str, n: int) -> None: ...
+
+    def __post_init__(self) -> None:
         name = type(self).__name__
-        count = _checked_count(n, name, "n")
+        count = _checked_count(self.n, name, "n")
         if count is None:
             raise TypeError(f"{name}: n must be an int, got NoneType")
-        self._set(selector=checked_selector(selector, name), n=count)
+        self._set(selector=checked_selector(self.selector, name), n=count)
 
     def failures(self, plan: Plan) -> list[CheckFailure]:
         """The failure, if the selector selects another number of resource changes."""
@@ -293,6 +289,7 @@ def _resource_changes(plan: Plan, check: str, expected: str) -> list[CheckFailur
     ]
 
 
+@public("plancheck")
 class ExpectNoResourceChanges(PlanCheck):
     """No resource changes: every resource is a no-op, none moves, is imported or deferred (outputs may change).
 
@@ -320,6 +317,7 @@ class ExpectNoResourceChanges(PlanCheck):
         return _resource_changes(plan, type(self).__name__, "no resource changes")
 
 
+@public("plancheck")
 class ExpectOnlyOutputChanges(PlanCheck):
     """The plan changes outputs and nothing else: at least one output changes, and no resource does.
 

@@ -19,6 +19,7 @@ from .._checking.messages import deposed_prefix, output_address
 from .._documents.plan import Change, Plan
 from .._documents.resolve import ABSENT_VALUE, ResolvedValue, ValueStatus, mark_depth, resolve_value, value_at
 from .._errors import CheckFailure
+from .._frozen import public
 from ._base import PlanCheck, failure, find_change, find_output
 
 __all__ = [
@@ -89,6 +90,7 @@ def _null_problem(change: Change, path: Path, plan: Plan, what: str) -> str | No
     return "expected a null value, but it is " + describe(resolved, plan.secrets)
 
 
+@public("plancheck")
 class ExpectUnknownValue(ResourcePathFields, PlanCheck):
     """The planned value at ``path`` of resource ``address`` is unknown (known only after apply).
 
@@ -113,6 +115,7 @@ class ExpectUnknownValue(ResourcePathFields, PlanCheck):
         return resource_failures(self, plan, _unknown_problem)
 
 
+@public("plancheck")
 class ExpectSensitiveValue(ResourcePathFields, PlanCheck):
     """The planned value at ``path`` of resource ``address`` is marked sensitive (itself or an ancestor).
 
@@ -163,6 +166,7 @@ def _output_failures(
     return [failure(plan, kind, output_address(name), path, problem)]
 
 
+@public("plancheck")
 class ExpectUnknownOutputValue(OutputFields, PlanCheck):
     """The planned value of output ``name`` is unknown as a whole.
 
@@ -184,6 +188,7 @@ class ExpectUnknownOutputValue(OutputFields, PlanCheck):
         return _output_failures(self, plan, self.name, _ROOT, _unknown_problem)
 
 
+@public("plancheck")
 class ExpectUnknownOutputValueAtPath(OutputPathFields, PlanCheck):
     """The value at ``path`` inside output ``name`` is unknown (itself, an ancestor, or the whole output).
 
@@ -205,6 +210,7 @@ class ExpectUnknownOutputValueAtPath(OutputPathFields, PlanCheck):
         return _output_failures(self, plan, self.name, self.path, _unknown_problem)
 
 
+@public("plancheck")
 class ExpectSensitiveOutputValue(OutputFields, PlanCheck):
     """Output ``name`` is sensitive (Terraform marks outputs as a whole).
 
@@ -234,6 +240,7 @@ def _deprecated(name: str, instead: str) -> None:
     )
 
 
+@public("plancheck")
 class ExpectNullOutputValue(OutputFields, PlanCheck):
     """Deprecated, as in Go: the planned value of output ``name`` is null.
 
@@ -263,6 +270,7 @@ class ExpectNullOutputValue(OutputFields, PlanCheck):
         return _output_failures(self, plan, self.name, _ROOT, _null_problem)
 
 
+@public("plancheck")
 class ExpectNullOutputValueAtPath(OutputPathFields, PlanCheck):
     """Deprecated, as in Go: the planned value at ``path`` inside output ``name`` is null.
 

@@ -32,7 +32,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
-from .._errors import TfCheckError, public
+from .._errors import TfCheckError
+from .._frozen import public
 
 __all__ = [
     "ENV_TERRAFORM_PATH",
@@ -146,6 +147,7 @@ def _version_tuple(version: str) -> tuple[int, ...]:
     return tuple(int(part) for part in match.group(0).split("."))
 
 
+@public("plancheck.acceptance")
 @dataclass(frozen=True, slots=True)
 class TerraformBinary:
     """A Terraform or OpenTofu executable and the version it reported.
@@ -316,6 +318,7 @@ def inspect_binary(path: str | os.PathLike[str]) -> TerraformBinary:
     return _inspect_cached(resolved, st.st_mtime_ns, st.st_size)
 
 
+@public("plancheck.acceptance")
 def discover_terraform(
     explicit: str | os.PathLike[str] | None = None, environ: Mapping[str, str] | None = None
 ) -> TerraformBinary | None:

@@ -16,6 +16,7 @@ from decimal import Decimal
 from types import MappingProxyType
 from typing import Any, ClassVar
 
+from .._frozen import FrozenValue, frozen, public
 from .._redact import number_text
 from .._terraform.providers import normalize_providers
 from ._diagnostics import allowances, check_attribute_sources, expectations
@@ -41,7 +42,9 @@ def _type_name(value: object) -> str:
     return type(value).__name__
 
 
-class Sensitive:
+@public("plancheck.acceptance")
+@frozen
+class Sensitive(FrozenValue):
     """A variable value that is secret: the runner scrubs it from everything it prints.
 
     Wrap a whole value or any part of one. Its repr never shows the value.
@@ -53,35 +56,22 @@ class Sensitive:
     ('hunter2', True, True)
     """
 
-    __slots__ = ("_value",)
-    _value: Any
-
-    def __init__(self, value: Any) -> None:
-        object.__setattr__(self, "_value", value)
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        raise AttributeError("Sensitive is immutable")
-
-    @property
-    def value(self) -> Any:
-        """The wrapped value."""
-        return self._value
+    #: The wrapped value.
+    value: Any
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, Sensitive):
-            return bool(self._value == other._value)
+            return bool(self.value == other.value)
         return NotImplemented
 
     def __hash__(self) -> int:
-        # Coarse but consistent with ==: equal values always share a type name (bool/int/float aside).
-        v = self._value
+        # Coarse but consistent with == (the value may be a list or a dict): equal values always
+        # share a type name (bool/int/float aside).
+        v = self.value
         return hash(("Sensitive", v if isinstance(v, str) else None))
 
     def __repr__(self) -> str:
         return "Sensitive((sensitive))"
-
-    def __reduce__(self) -> tuple[object, ...]:
-        return (Sensitive, (self._value,))
 
 
 def _children(value: Any) -> Iterator[Any]:
@@ -223,6 +213,7 @@ def _version_checks(value: object) -> tuple[Any, ...]:
     return checks
 
 
+@public("plancheck.acceptance")
 @dataclass(frozen=True, slots=True)
 class ConfigPlanChecks:
     """Plan checks for the three plans of a step (Go's ``resource.ConfigPlanChecks``).
@@ -254,6 +245,7 @@ class ConfigPlanChecks:
         return bool(self.pre_apply or self.post_apply_pre_refresh or self.post_apply_post_refresh)
 
 
+@public("plancheck.acceptance")
 @dataclass(frozen=True, slots=True)
 class RefreshPlanChecks:
     """Plan checks of a ``refresh_state`` step (Go's ``resource.RefreshPlanChecks``).
@@ -276,6 +268,7 @@ class RefreshPlanChecks:
         return bool(self.post_refresh)
 
 
+@public("plancheck.acceptance")
 @dataclass(frozen=True, slots=True)
 class ImportPlanChecks:
     """Plan checks of an ``import_state`` step with an import block (Go's ``resource.ImportPlanChecks``).
@@ -381,6 +374,7 @@ def _addresses(value: object, where: str) -> tuple[str, ...]:
     return items
 
 
+@public("plancheck.acceptance")
 @dataclass(frozen=True, slots=True, eq=False)
 class TestStep:
     """One step of a :class:`TestCase` (Go's ``resource.TestStep``).
@@ -752,6 +746,7 @@ class TestStep:
         )
 
 
+@public("plancheck.acceptance")
 @dataclass(frozen=True, slots=True)
 class TestCase:
     """A sequence of :class:`TestStep` run in one working directory, destroyed at the end.

@@ -28,12 +28,12 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
-from typing import Any, ClassVar, Final, Literal
+from dataclasses import KW_ONLY, dataclass, replace
+from typing import Any, Final, Literal
 
 from tfjsonpath import Path
 
-from .._frozen import FrozenValue
+from .._frozen import FrozenValue, frozen, public
 from .._terraform.providers import ProviderDiagnostic
 from ._errors import TestDefinitionError
 
@@ -157,6 +157,8 @@ class Diagnostic:
         )
 
 
+@public("plancheck.acceptance")
+@frozen
 class ExpectDiagnostic(FrozenValue):
     """A diagnostic a step must report: ``TestStep(expect_diagnostics=[...])``.
 
@@ -186,28 +188,19 @@ class ExpectDiagnostic(FrozenValue):
     plancheck.acceptance.TestDefinitionError: ExpectDiagnostic.severity: expected "error" or "warning", got "fatal"
     """
 
-    __module__ = "plancheck.acceptance"
-    __slots__ = _FIELDS
-    _fields: ClassVar[tuple[str, ...]] = _FIELDS
-    _keyword_fields: ClassVar[frozenset[str]] = frozenset(_FIELDS[1:])
-
     severity: str
-    summary: Text | None
-    detail: Text | None
-    address: Text | None
-    attribute: Path | None
+    summary: Text | None = None
+    _: KW_ONLY
+    detail: Text | None = None
+    address: Text | None = None
+    attribute: Path | None = None
 
-    def __init__(
-        self,
-        severity: str,
-        summary: Text | None = None,
-        *,
-        detail: Text | None = None,
-        address: Text | None = None,
-        attribute: Path | None = None,
-    ) -> None:
-        values = {"severity": severity, "summary": summary, "detail": detail, "address": address, "attribute": attribute}
-        self._set(**_checked("ExpectDiagnostic", values))
+    def __post_init__(self) -> None:
+        self._set(**_checked("ExpectDiagnostic", {name: getattr(self, name) for name in _FIELDS}))
+
+    def _args(self) -> tuple[tuple[Any, ...], dict[str, Any]]:
+        # The repr names the summary: ExpectDiagnostic('error', summary='...').
+        return (self.severity,), {name: getattr(self, name) for name in _FIELDS[1:]}
 
     def matches(self, diagnostic: Mapping[str, Any], attribute: Path | None = None) -> bool:
         """Whether a diagnostic as Terraform's JSON writes it (with its attribute path, if known) is this one."""

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-from .._errors import TestDefinitionError, TfCheckError, public
+from .._errors import TestDefinitionError, TfCheckError
+from .._frozen import public
 
 __all__ = ["AcceptanceError", "Stage", "TestDefinitionError"]
 
 
+@public("plancheck.acceptance")
 class Stage(StrEnum):
     """Where in a test case something failed.
 
@@ -75,7 +77,6 @@ class AcceptanceError(TfCheckError, AssertionError):
       widget left
     """
 
-    __module__ = "plancheck.acceptance"
 
     step: int
     steps: int

@@ -12,6 +12,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
+from .._frozen import public
 from .._redact import Secrets
 from .._terraform import (
     ENV_TERRAFORM_PATH,
@@ -69,6 +70,7 @@ def _factory_for(leftover: Leftover, address: str, name: str | None) -> tuple[Ca
     return (value, "") if callable(value) else (None, needs)
 
 
+@public("plancheck.acceptance")
 def destroy_leftovers(
     root: str | os.PathLike[str] | None = None,
     *,

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
+from .._frozen import public
 from .._terraform import TerraformBinary
 from ._errors import TestDefinitionError
 from ._initialstate import STATE_FILE, read_initial_state, secret_leaves
@@ -189,6 +190,7 @@ def kept_secrets(directory: Path) -> list[str]:
     return found
 
 
+@public("plancheck.acceptance")
 @dataclass(frozen=True, slots=True)
 class Leftover:
     """One kept working directory and its manifest.
@@ -198,7 +200,6 @@ class Leftover:
     'test_a'
     """
 
-    __module__ = "plancheck.acceptance"
 
     path: Path
     manifest: Mapping[str, Any] = field(repr=False)
@@ -246,6 +247,7 @@ class Leftover:
         return {str(address): name if isinstance(name, str) and name else None for address, name in value.items()}
 
 
+@public("plancheck.acceptance")
 def find_leftovers(root: str | os.PathLike[str] | None = None) -> list[Leftover]:
     """Every leftover under ``root`` (default :func:`default_leftovers_dir`), oldest first.
 
@@ -269,6 +271,7 @@ def find_leftovers(root: str | os.PathLike[str] | None = None) -> list[Leftover]
     return found
 
 
+@public("plancheck.acceptance")
 @dataclass(frozen=True, slots=True)
 class LeftoverResult:
     """What :func:`destroy_leftovers` did: the leftovers destroyed (and removed), those still kept, with why,
@@ -278,7 +281,6 @@ class LeftoverResult:
     False
     """
 
-    __module__ = "plancheck.acceptance"
 
     destroyed: list[str]
     kept: dict[str, str]

@@ -5,11 +5,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
+from .._frozen import public
 from ._errors import TestDefinitionError
 
 __all__ = ["AdditionalCLIOptions", "ApplyOptions", "ImportStateKind", "PlanOptions"]
 
 
+@public("plancheck.acceptance")
 class ImportStateKind(Enum):
     """How an ``import_state`` step imports (Go's ``resource.ImportStateKind``).
 
@@ -59,6 +61,7 @@ def _flag(value: object, where: str) -> None:
         raise TestDefinitionError(where, f"expected a bool, got {type(value).__name__}")
 
 
+@public("plancheck.acceptance")
 @dataclass(frozen=True, slots=True)
 class PlanOptions:
     """Extra options for every ``plan`` of a config step (Go's ``resource.PlanOptions``).
@@ -82,6 +85,7 @@ class PlanOptions:
         return (("-allow-deferral",) if self.allow_deferral else ()) + (("-refresh=false",) if self.no_refresh else ())
 
 
+@public("plancheck.acceptance")
 @dataclass(frozen=True, slots=True)
 class ApplyOptions:
     """Extra options for the ``apply`` of a config step (Go's ``resource.ApplyOptions``).
@@ -100,6 +104,7 @@ class ApplyOptions:
         return ("-allow-deferral",) if self.allow_deferral else ()
 
 
+@public("plancheck.acceptance")
 @dataclass(frozen=True, slots=True)
 class AdditionalCLIOptions:
     """Extra command-line options for plans and applies (Go's ``resource.AdditionalCLIOptions``).

@@ -13,6 +13,7 @@ import unittest
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
+from .._frozen import public
 from .._redact import Secrets
 from .._terraform import (
     ENV_TF_ACC,
@@ -42,6 +43,7 @@ __all__ = [
 
 
 
+@public("plancheck.acceptance")
 class AcceptanceRunner:
     """Runs :class:`TestCase` objects against one Terraform (or OpenTofu) binary.
 

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from .._errors import TfCheckError
+from .._frozen import public
 from ._errors import TestDefinitionError
 
 __all__ = [
@@ -39,6 +40,7 @@ _LOCK: Final = threading.Lock()
 _REGISTRY: dict[str, Sweeper] = {}
 
 
+@public("plancheck.acceptance")
 @dataclass(frozen=True, slots=True)
 class Sweeper:
     """One sweeper (Go's ``resource.Sweeper``): its name, what must be swept first, and the function.
@@ -49,7 +51,6 @@ class Sweeper:
     Sweeper(name='widget_thing', dependencies=('widget_lookup',))
     """
 
-    __module__ = "plancheck.acceptance"
     __test__ = False  # not a test class, though its name is close
 
     name: str
@@ -86,6 +87,7 @@ class Sweeper:
         return self.f
 
 
+@public("plancheck.acceptance")
 def add_test_sweepers(name: str, sweeper: Sweeper) -> None:
     """Register ``sweeper`` under ``name`` (Go's ``resource.AddTestSweepers``); a name registers once.
 
@@ -120,6 +122,7 @@ def _origin(sweeper: Sweeper) -> tuple[object, ...]:
 AddTestSweepers = add_test_sweepers
 
 
+@public("plancheck.acceptance")
 def registered_sweepers() -> dict[str, Sweeper]:
     """The sweepers registered so far, by name, in registration order (a copy).
 
@@ -130,6 +133,7 @@ def registered_sweepers() -> dict[str, Sweeper]:
         return dict(_REGISTRY)
 
 
+@public("plancheck.acceptance")
 def filter_sweepers(run: str | Sequence[str] | None, source: Mapping[str, Sweeper]) -> dict[str, Sweeper]:
     """The sweepers ``run`` chooses (``-sweep-run``): every name containing one of its comma-separated
     words, ignoring case, with their dependencies; all of them when ``run`` is empty.
@@ -160,6 +164,7 @@ def _with_dependencies(name: str, source: Mapping[str, Sweeper], into: dict[str,
         stack.extend(source[current].dependencies)
 
 
+@public("plancheck.acceptance")
 @dataclass(frozen=True, slots=True)
 class SweepResult:
     """What a sweep did: per region, each sweeper that ran and its error (None when it succeeded).
@@ -168,7 +173,6 @@ class SweepResult:
     [('us-east-1', 'b', 'boom')]
     """
 
-    __module__ = "plancheck.acceptance"
 
     regions: Mapping[str, Mapping[str, str | None]]
 
@@ -183,6 +187,7 @@ class SweepResult:
         return not self.failures
 
 
+@public("plancheck.acceptance")
 class SweepFailedError(TfCheckError, RuntimeError):
     """At least one sweeper failed (or could not run); ``result`` says which, and where.
 
@@ -190,7 +195,6 @@ class SweepFailedError(TfCheckError, RuntimeError):
     'sweeper a failed in region r1: boom'
     """
 
-    __module__ = "plancheck.acceptance"
 
     def __init__(self, result: SweepResult) -> None:
         self.result = result
@@ -206,6 +210,7 @@ def _error_text(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
 
 
+@public("plancheck.acceptance")
 def run_sweepers(
     regions: str | Sequence[str],
     *,

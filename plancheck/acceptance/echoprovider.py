@@ -69,6 +69,7 @@ from collections.abc import Callable
 from types import SimpleNamespace
 from typing import Any, Final
 
+from .._frozen import public
 from .._terraform.providers import ephemeral_wire as wire
 from .._terraform.providers.cty_msgpack import NULL, UNKNOWN, MsgpackError, encode_object, object_fields
 
@@ -85,6 +86,7 @@ _PROVIDER_DESCRIPTION: Final = (
 )
 
 
+@public("plancheck.acceptance.echoprovider")
 class EchoProvider:
     """One ``echo`` provider: what its factory returns, served in the test process.
 
@@ -96,7 +98,6 @@ class EchoProvider:
     0
     """
 
-    __module__ = "plancheck.acceptance.echoprovider"
 
     def __init__(self) -> None:
         self._lock = threading.Lock()

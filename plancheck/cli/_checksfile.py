@@ -219,7 +219,7 @@ def convert(kind: Kind, value: Any, where: str, registry: Registry) -> Any:
 
 
 #: The fields of a selector table: Resources' keyword arguments.
-_SELECTOR_FIELDS: Final = Resources._fields
+_SELECTOR_FIELDS: Final = tuple(spec.name for spec in dataclasses.fields(Resources) if spec.init)
 
 
 def _convert_selector(value: Any, where: str) -> Resources:

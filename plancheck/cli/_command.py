@@ -24,6 +24,7 @@ import sys
 from collections.abc import Mapping, Sequence
 from typing import IO, TYPE_CHECKING, Any, NoReturn, TextIO, cast
 
+from .._frozen import public
 from ._io import Io, tool_version
 
 if TYPE_CHECKING:
@@ -480,6 +481,7 @@ def _exit_code(exc: SystemExit) -> int:
     return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
 
 
+@public("plancheck.cli")
 def run(
     argv: Sequence[str],
     *,
@@ -556,6 +558,7 @@ def _dispatch(argv: list[str], io: Io) -> int:
 _BROKEN_PIPE_STATUS = 128 + 13
 
 
+@public("plancheck.cli")
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``tfplancheck`` console script; returns the exit status.
 

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, NoReturn, final
+from typing import Any, final
 
 from tfjsonpath import Path
 
 from .._errors import ValueMismatchError
+from .._frozen import FrozenValue, frozen, public
 from .._redact import NO_SECRETS, Marks, Secrets
 from ._equality import first_difference, require_json
 from ._render import render_compared
@@ -33,7 +34,9 @@ class _Values:
         return render_compared(self.values, self.marks, self.secrets, indexes)
 
 
-class ValueComparer:
+@public("plancheck.compare")
+@frozen
+class ValueComparer(FrozenValue):
     """Base class of the comparers: ``compare_values(values)`` raises ValueMismatchError if they do not compare.
 
     Comparers are frozen and hashable; two comparers of the same kind are equal.
@@ -41,8 +44,6 @@ class ValueComparer:
     >>> ValuesSame() == ValuesSame(), ValuesSame() == ValuesDiffer(), repr(ValuesSame())
     (True, False, 'ValuesSame()')
     """
-
-    __slots__ = ()
 
     def _compare(self, data: _Values) -> str | None:
         """The failure reason, or None if the values compare."""
@@ -90,28 +91,12 @@ class ValueComparer:
     #: Go's method name (``comparer.CompareValues(values...)``): the same function; it raises instead of returning an error.
     CompareValues = compare_values
 
-    def __setattr__(self, name: str, value: Any) -> NoReturn:
-        raise AttributeError(f"{type(self).__name__} is immutable; cannot set {name!r}")
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, ValueComparer):
-            return type(self) is type(other)
-        return NotImplemented
-
-    def __hash__(self) -> int:
-        return hash(type(self))
-
-    def __repr__(self) -> str:
-        return f"{type(self).__name__}()"
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (type(self), ())
-
 
 def _where(path: Path) -> str:
     return f" (first difference at {path.to_text()})" if len(path) else ""
 
 
+@public("plancheck.compare")
 @final
 class ValuesSame(ValueComparer):
     """Each value is the same as the one before it (so all are the same).
@@ -137,6 +122,7 @@ class ValuesSame(ValueComparer):
         return None
 
 
+@public("plancheck.compare")
 @final
 class ValuesDiffer(ValueComparer):
     """Each value differs from the one before it (a value may come back later).
@@ -158,6 +144,7 @@ class ValuesDiffer(ValueComparer):
         return None
 
 
+@public("plancheck.compare")
 @final
 class ValuesDifferAll(ValueComparer):
     """Every value differs from every other value, not only from its neighbour.
@@ -180,6 +167,7 @@ class ValuesDifferAll(ValueComparer):
         return None
 
 
+@public("plancheck.compare")
 @final
 class ValuesSameAny(ValueComparer):
     """Some two values (any two, not only neighbours) are the same.

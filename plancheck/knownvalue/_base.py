@@ -15,6 +15,7 @@ from tfjsonpath import Path, Step
 from tfjsonpath.internal import plural
 
 from .._errors import ValueMismatchError
+from .._frozen import public
 from .._redact import (
     NO_SECRETS,
     SENSITIVE,
@@ -274,6 +275,7 @@ def _render(root: Check, hook: str, limit: int | None) -> str:
     return "".join(out)
 
 
+@public("plancheck.knownvalue")
 class Check:
     """Base class of every knownvalue check: a frozen, hashable description of an expected JSON value.
 

@@ -12,6 +12,7 @@ from typing import Any, ClassVar, Generic, TypeVar, final
 
 from tfjsonpath import MapStep, SliceStep
 
+from .._frozen import public
 from .._redact import SENSITIVE, Marks, child_marks
 from ._base import Check, Child, Ctx, ValueCheck, Visit, plural, quote, require_check
 from ._jsonmodel import is_array, is_object, json_type
@@ -133,6 +134,7 @@ def joined(head: str, items: Sequence[Check], tail: str) -> list[str | Check]:
     return parts
 
 
+@public("plancheck.knownvalue")
 @final
 class ListExact(_SequenceExact):
     """The value is a list of exactly these elements, in this order.
@@ -150,6 +152,7 @@ class ListExact(_SequenceExact):
     name = "ListExact"
 
 
+@public("plancheck.knownvalue")
 @final
 class TupleExact(_SequenceExact):
     """The value is a tuple of exactly these elements, in this order.
@@ -266,6 +269,7 @@ def _first_failing(children: Sequence[Child], marks: Marks, unknown: Marks, ctx:
     return None
 
 
+@public("plancheck.knownvalue")
 @final
 class ListPartial(_SequencePartial):
     """The value is a list whose elements at these indexes match; other elements are not checked.
@@ -287,6 +291,7 @@ class ListPartial(_SequencePartial):
     name = "ListPartial"
 
 
+@public("plancheck.knownvalue")
 @final
 class TuplePartial(_SequencePartial):
     """The value is a tuple whose elements at these indexes match; other elements are not checked.
@@ -355,6 +360,7 @@ class SizeCheck(ValueCheck):
         return None
 
 
+@public("plancheck.knownvalue")
 @final
 class ListSizeExact(SizeCheck):
     """The value is a list of exactly this many elements.
@@ -373,6 +379,7 @@ class ListSizeExact(SizeCheck):
     _noun = "list"
 
 
+@public("plancheck.knownvalue")
 @final
 class TupleSizeExact(SizeCheck):
     """The value is a tuple of exactly this many elements.
@@ -387,6 +394,7 @@ class TupleSizeExact(SizeCheck):
     _noun = "tuple"
 
 
+@public("plancheck.knownvalue")
 @final
 class MapSizeExact(SizeCheck):
     """The value is a map of exactly this many elements.
@@ -486,6 +494,7 @@ class _Keyed(_ByKey[str]):
         return ", ".join(shown)
 
 
+@public("plancheck.knownvalue")
 @final
 class MapExact(_Keyed):
     """The value is a map with exactly these keys, each value matching its check.
@@ -506,6 +515,7 @@ class MapExact(_Keyed):
     _exact = True
 
 
+@public("plancheck.knownvalue")
 @final
 class MapPartial(_Keyed):
     """The value is a map that has these keys (and maybe others), each value matching its check.
@@ -525,6 +535,7 @@ class MapPartial(_Keyed):
     _exact = False
 
 
+@public("plancheck.knownvalue")
 @final
 class ObjectExact(_Keyed):
     """The value is an object with exactly these attributes, each matching its check.
@@ -545,6 +556,7 @@ class ObjectExact(_Keyed):
     _exact = True
 
 
+@public("plancheck.knownvalue")
 @final
 class ObjectPartial(_Keyed):
     """The value is an object that has these attributes (and maybe others), each matching its check.

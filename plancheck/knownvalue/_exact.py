@@ -7,6 +7,7 @@ from typing import Any
 
 from tfjsonpath import MapStep, Path, SliceStep, Step
 
+from .._frozen import public
 from ._base import Check
 from ._collections import ListExact, ObjectExact
 from ._jsonmodel import is_array, is_number, is_object, json_type
@@ -16,6 +17,7 @@ from ._scalars import Bool, Null, StringExact
 __all__ = ["exact"]
 
 
+@public("plancheck.knownvalue")
 def exact(value: Any) -> Check:
     """The check that matches exactly ``value``: arrays become ListExact, objects ObjectExact,
     numbers NumberExact (exact, any precision), strings StringExact, bools Bool, null Null.

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any, Final
 
 from .._errors import ValueMismatchError
+from .._frozen import public
 from .._redact import Marks, Secrets, contains_sensitive, sensitive_shown
 from ._base import Check
 
@@ -13,6 +14,7 @@ __all__ = ["explain_mismatch"]
 _MAX_REPR: Final = 200
 
 
+@public("plancheck.knownvalue")
 def explain_mismatch(
     check: Check,
     value: Any,

@@ -14,6 +14,7 @@ from collections.abc import Callable, Hashable, Sequence
 from decimal import Decimal
 from typing import Any, ClassVar, Generic, TypeVar, final
 
+from .._frozen import public
 from .._redact import Marks
 from ._base import Check, Ctx, Visit
 from ._jsonmodel import is_number, json_type, to_decimal
@@ -93,6 +94,7 @@ class _FuncCheck(Check, Generic[T]):
         )
 
 
+@public("plancheck.knownvalue")
 @final
 class StringFunc(_FuncCheck[str]):
     """The value is a string your function accepts.
@@ -116,6 +118,7 @@ class StringFunc(_FuncCheck[str]):
         return (True, value) if isinstance(value, str) else self._wrong_type(value)
 
 
+@public("plancheck.knownvalue")
 @final
 class BoolFunc(_FuncCheck[bool]):
     """The value is a bool your function accepts.
@@ -147,6 +150,7 @@ class _IntFunc(_ReadFunc[int]):
         return as_int(value, self._bounds)
 
 
+@public("plancheck.knownvalue")
 @final
 class Int64Func(_IntFunc):
     """The value is an int64 your function accepts (it gets an ``int``).
@@ -161,6 +165,7 @@ class Int64Func(_IntFunc):
     _bounds = INT64_RANGE
 
 
+@public("plancheck.knownvalue")
 @final
 class Int32Func(_IntFunc):
     """The value is an int32 your function accepts (it gets an ``int``).
@@ -175,6 +180,7 @@ class Int32Func(_IntFunc):
     _bounds = INT32_RANGE
 
 
+@public("plancheck.knownvalue")
 @final
 class Float64Func(_ReadFunc[float]):
     """The value is a number your function accepts, rounded to a float64 (it gets a ``float``).
@@ -191,6 +197,7 @@ class Float64Func(_ReadFunc[float]):
         return as_float64(value)
 
 
+@public("plancheck.knownvalue")
 @final
 class Float32Func(_ReadFunc[float]):
     """The value is a number your function accepts, rounded to a float32 (it gets a ``float``).
@@ -207,6 +214,7 @@ class Float32Func(_ReadFunc[float]):
         return as_float32(value)
 
 
+@public("plancheck.knownvalue")
 @final
 class NumberFunc(_FuncCheck[Decimal]):
     """The value is a number your function accepts, exactly (it gets a ``Decimal``).

@@ -12,6 +12,7 @@ from collections.abc import Hashable, Sequence
 from decimal import Decimal
 from typing import Any, ClassVar, final
 
+from .._frozen import public
 from .._redact import Marks
 from ._base import Check, Ctx, ValueCheck, Visit
 from ._jsonmodel import is_number, json_type, numbers_equal, to_decimal
@@ -97,6 +98,7 @@ class _IntExact(_ReadExact):
         return (str(self._value),)
 
 
+@public("plancheck.knownvalue")
 @final
 class Int64Exact(_IntExact):
     """The value is this integer, which fits an int64.
@@ -115,6 +117,7 @@ class Int64Exact(_IntExact):
     _bounds = INT64_RANGE
 
 
+@public("plancheck.knownvalue")
 @final
 class Int32Exact(_IntExact):
     """The value is this integer, which fits an int32.
@@ -145,6 +148,7 @@ def _float_arg(name: str, value: float) -> float:
     return result
 
 
+@public("plancheck.knownvalue")
 @final
 class Float64Exact(_ReadExact):
     """The value, rounded to the nearest float64 (as Go parses it), is this float.
@@ -179,6 +183,7 @@ class Float64Exact(_ReadExact):
         return (format_float64(self._value),)
 
 
+@public("plancheck.knownvalue")
 @final
 class Float32Exact(_ReadExact):
     """The value, rounded to the nearest float32 (as Go parses it), is this float rounded to float32.
@@ -215,6 +220,7 @@ class Float32Exact(_ReadExact):
         return (format_float32(self._value),)
 
 
+@public("plancheck.knownvalue")
 @final
 class NumberExact(Check):
     """The value is exactly this number, at any precision (``1``, ``1.0`` and ``Decimal("1.00")`` are equal).

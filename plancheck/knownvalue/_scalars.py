@@ -6,6 +6,7 @@ import re
 from collections.abc import Hashable, Sequence
 from typing import Any, Final, final
 
+from .._frozen import public
 from .._redact import Marks
 from ._base import Check, Ctx, ValueCheck, Visit, quote
 from ._jsonmodel import json_type
@@ -21,6 +22,7 @@ _FLAG_LETTERS: Final = (
 )
 
 
+@public("plancheck.knownvalue")
 @final
 class StringExact(ValueCheck):
     """The value is exactly this string.
@@ -62,6 +64,7 @@ class StringExact(ValueCheck):
         return None
 
 
+@public("plancheck.knownvalue")
 @final
 class StringRegexp(Check):
     """The value is a string in which the regular expression finds a match (``re.search``, like Go's MatchString).
@@ -148,6 +151,7 @@ class StringRegexp(Check):
         return None
 
 
+@public("plancheck.knownvalue")
 @final
 class Bool(ValueCheck):
     """The value is this bool (``1`` is not ``true``).
@@ -205,6 +209,7 @@ class _NoArgs(Check):
         return (f"{self.name}()",)
 
 
+@public("plancheck.knownvalue")
 @final
 class Null(_NoArgs):
     """The value is null (and known: an unknown value fails, unlike in Go).
@@ -232,6 +237,7 @@ class Null(_NoArgs):
         return None
 
 
+@public("plancheck.knownvalue")
 @final
 class NotNull(_NoArgs):
     """The value is known and not null.

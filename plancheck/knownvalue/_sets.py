@@ -14,6 +14,7 @@ from typing import Any, ClassVar, final
 
 from tfjsonpath import SliceStep
 
+from .._frozen import public
 from .._redact import SENSITIVE, Marks, child_marks, contains_sensitive
 from ._base import Check, Ctx, Visit
 from ._collections import ElementsCheck, SizeCheck, joined
@@ -105,6 +106,7 @@ class _SetCheck(ElementsCheck):
         return reason
 
 
+@public("plancheck.knownvalue")
 @final
 class SetExact(_SetCheck):
     """The value is a set whose elements pair off one to one with these checks, in any order.
@@ -123,6 +125,7 @@ class SetExact(_SetCheck):
     _exact = True
 
 
+@public("plancheck.knownvalue")
 @final
 class SetPartial(_SetCheck):
     """The value is a set in which each check matches its own element; other elements are not checked.
@@ -139,6 +142,7 @@ class SetPartial(_SetCheck):
     _exact = False
 
 
+@public("plancheck.knownvalue")
 @final
 class SetSizeExact(SizeCheck):
     """The value is a set of exactly this many elements.

@@ -17,8 +17,8 @@ from .._checking.fields import require_document
 from .._checking.messages import closest, scrubbed_failure
 from .._checking.run import run_checks, run_each
 from .._documents.query import QueryOutput, QueryResult, list_block_address
-from .._errors import CheckFailedError, CheckFailure, public
-from .._frozen import FrozenValue
+from .._errors import CheckFailedError, CheckFailure
+from .._frozen import FrozenValue, frozen, public
 from .queryfilter import QueryFilter
 
 __all__ = [
@@ -50,6 +50,8 @@ class QueryCheckError(CheckFailedError):
     noun = "query check"
 
 
+@public("plancheck.querycheck")
+@frozen
 class QueryResultCheck(FrozenValue, abc.ABC):
     """Base class of every query check (Go's ``QueryResultCheck``): implement :meth:`failures`.
 
@@ -74,8 +76,6 @@ class QueryResultCheck(FrozenValue, abc.ABC):
     ...
     plancheck.querycheck.QueryCheckError: ExpectSomething: 0 results found
     """
-
-    __slots__ = ()
 
     @abc.abstractmethod
     def failures(self, output: QueryOutput) -> list[CheckFailure]:
@@ -166,11 +166,10 @@ class ListBlockCheck(QueryResultCheck):
     found nothing); only then does :meth:`list_block_failures` look at the block.
 
     >>> from plancheck.querycheck import QueryOutput
-    >>> class ExpectRan(ListBlockCheck):
-    ...     __slots__ = ("address",)
-    ...     _fields = ("address",)
-    ...     def __init__(self, address):
-    ...         self._set(address=address)
+    >>> from dataclasses import dataclass
+    >>> @dataclass(frozen=True)
+    ... class ExpectRan(ListBlockCheck):
+    ...     address: str
     ...     def list_block_failures(self, output):
     ...         return []
     >>> output = QueryOutput.from_messages([{"type": "list_complete", "list_complete": {"address": "list.concept_pet.pets", "total": 0}}])
@@ -203,6 +202,7 @@ def require_query(output: object, where: str) -> QueryOutput:
     return require_document(output, QueryOutput, where, "a plancheck.querycheck.QueryOutput (use load_query)")
 
 
+@public("plancheck.querycheck")
 def query_check_failures(output: QueryOutput, checks: Sequence[QueryResultCheck]) -> list[CheckFailure]:
     """Run every check on ``output`` and return every failure, in the order the checks were given.
 
@@ -231,6 +231,7 @@ def query_check_failures(output: QueryOutput, checks: Sequence[QueryResultCheck]
     return found
 
 
+@public("plancheck.querycheck")
 def assert_query(output: QueryOutput, *checks: QueryResultCheck) -> None:
     """Run every check on ``output``; raise one :class:`QueryCheckError` listing every failure.
 

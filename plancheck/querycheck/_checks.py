@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tfjsonpath import Path
 
@@ -28,7 +28,7 @@ from .._checking.messages import scrubbed_failure
 from .._documents.query import QueryOutput, QueryResult, QuerySummary, list_block_address
 from .._documents.resolve import resolve_value
 from .._errors import CheckFailure
-from .._frozen import FrozenValue
+from .._frozen import FrozenValue, frozen, public
 from .._redact import render_value
 from ..knownvalue.internal import Check
 from ._base import ListBlockCheck, QueryResultCheck
@@ -81,6 +81,7 @@ class _IdentityFields(AddressIdentityFields):
         return [name for name, _ in self.identity]
 
 
+@public("plancheck.querycheck")
 class ExpectIdentity(_IdentityFields, ListBlockCheck):
     """Some result of the list block at ``address`` has exactly this identity (each attribute matching its check).
 
@@ -120,6 +121,7 @@ class ExpectIdentity(_IdentityFields, ListBlockCheck):
         return _fail(output, self, self.address, message)
 
 
+@public("plancheck.querycheck")
 class ExpectNoIdentity(_IdentityFields, ListBlockCheck):
     """No result of the list block at ``address`` has this identity.
 
@@ -173,17 +175,17 @@ def _summary(output: QueryOutput, address: str) -> QuerySummary | str:
     return f"the list block {address} has no list_complete message in the query output, so its total is unknown"
 
 
+@frozen
 class _LengthFields(FrozenValue):
-    __slots__ = ("address", "length")
-    _fields = ("address", "length")
     address: str
     length: int
 
-    def __init__(self, address: str, length: int) -> None:
+    def __post_init__(self) -> None:
         name = type(self).__name__
-        self._set(address=checked_address(address, name), length=_checked_length(length, name))
+        self._set(address=checked_address(self.address, name), length=_checked_length(self.length, name))
 
 
+@public("plancheck.querycheck")
 class ExpectLength(_LengthFields, ListBlockCheck):
     """The list block at ``address`` found exactly ``length`` results (its ``list_complete`` total).
 
@@ -208,6 +210,7 @@ class ExpectLength(_LengthFields, ListBlockCheck):
         return []
 
 
+@public("plancheck.querycheck")
 class ExpectLengthAtLeast(_LengthFields, ListBlockCheck):
     """The list block at ``address`` found at least ``length`` results.
 
@@ -243,6 +246,8 @@ def _checked_pattern(value: object, check: str) -> re.Pattern[str]:
     raise TypeError(f"{check}: regex must be a str or a compiled re.Pattern of str, got {type(value).__name__}")
 
 
+@public("plancheck.querycheck")
+@frozen
 class ExpectTotalLengthForMatching(QueryResultCheck):
     """The list blocks whose full address (``list.`` included) ``regex`` finds (``re.search``) found ``length`` results together.
 
@@ -257,14 +262,15 @@ class ExpectTotalLengthForMatching(QueryResultCheck):
     plancheck.querycheck.QueryCheckError: ExpectTotalLengthForMatching: expected total of found resources to be 6, got 7
     """
 
-    __slots__ = ("length", "regex")
-    _fields = ("regex", "length")
     regex: re.Pattern[str]
     length: int
 
-    def __init__(self, regex: str | re.Pattern[str], length: int) -> None:
+    if TYPE_CHECKING:  # the constructor takes more than the fields hold: __post_init__ converts
+        def __init__(self, regex: str | re.Pattern[str], length: int) -> None: ...
+
+    def __post_init__(self) -> None:
         name = type(self).__name__
-        self._set(regex=_checked_pattern(regex, name), length=_checked_length(length, name))
+        self._set(regex=_checked_pattern(self.regex, name), length=_checked_length(self.length, name))
 
     def failures(self, output: QueryOutput) -> list[CheckFailure]:
         """The failure, if the sum differs or no list block matches."""
@@ -297,6 +303,8 @@ def _one_result(check: QueryResultCheck, output: QueryOutput, address: str) -> Q
     return results[0]
 
 
+@public("plancheck.querycheck")
+@frozen
 class ExpectResourceDisplayName(ListBlockCheck):
     """The one result of the list block at ``address`` that ``filter`` includes has a display name matching ``display_name``.
 
@@ -315,18 +323,16 @@ class ExpectResourceDisplayName(ListBlockCheck):
     plancheck.querycheck.QueryCheckError: ExpectResourceDisplayName: concept_pet.pets: error checking value for display name "This is a werewolf", err: expected value "This is a werewolf" for StringExact check, got: "This is a able-werewolf"
     """
 
-    __slots__ = ("address", "display_name", "filter")
-    _fields = ("address", "filter", "display_name")
     address: str
     filter: QueryFilter | None
     display_name: Check
 
-    def __init__(self, address: str, filter: QueryFilter | None, display_name: Check) -> None:
+    def __post_init__(self) -> None:
         name = type(self).__name__
         self._set(
-            address=checked_address(address, name),
-            filter=_checked_filter(filter, name),
-            display_name=checked_matcher(display_name, name),
+            address=checked_address(self.address, name),
+            filter=_checked_filter(self.filter, name),
+            display_name=checked_matcher(self.display_name, name),
         )
 
     def list_block_failures(self, output: QueryOutput) -> list[CheckFailure]:
@@ -342,6 +348,8 @@ class ExpectResourceDisplayName(ListBlockCheck):
         )
 
 
+@public("plancheck.querycheck")
+@frozen
 class KnownValueCheck(FrozenValue):
     """A knownvalue check at a path of a result's resource object (Go's struct of ``Path`` and ``KnownValue``).
 
@@ -352,14 +360,12 @@ class KnownValueCheck(FrozenValue):
     (KnownValueCheck(Path(MapStep('ami')), StringExact('ami-12345')), True, True)
     """
 
-    __slots__ = ("known_value", "path")
-    _fields = ("path", "known_value")
     path: Path
     known_value: Check
 
-    def __init__(self, path: Path, known_value: Check) -> None:
+    def __post_init__(self) -> None:
         name = type(self).__name__
-        self._set(path=checked_path(path, name), known_value=checked_matcher(known_value, name))
+        self._set(path=checked_path(self.path, name), known_value=checked_matcher(self.known_value, name))
 
     @property
     def Path(self) -> Path:
@@ -381,6 +387,8 @@ def _checked_known_values(value: object, check: str) -> tuple[KnownValueCheck, .
     return tuple(value)
 
 
+@public("plancheck.querycheck")
+@frozen
 class ExpectResourceKnownValues(ListBlockCheck):
     """The one result of the list block at ``address`` that ``filter`` includes has these values in its resource object.
 
@@ -401,20 +409,21 @@ class ExpectResourceKnownValues(ListBlockCheck):
     plancheck.querycheck.QueryCheckError: ExpectResourceKnownValues: test_instance.example: error checking value for attribute at path: ami for resource with identity {"id": "test-instance-1"}, err: expected value "ami-67890" for StringExact check, got: "ami-12345"
     """
 
-    __slots__ = ("address", "filter", "known_values")
-    _fields = ("address", "filter", "known_values")
     address: str
     filter: QueryFilter | None
     known_values: tuple[KnownValueCheck, ...]
 
-    def __init__(
-        self, address: str, filter: QueryFilter | None, known_values: Sequence[KnownValueCheck]
-    ) -> None:
+    if TYPE_CHECKING:  # the constructor takes more than the fields hold: __post_init__ converts
+        def __init__(
+            self, address: str, filter: QueryFilter | None, known_values: Sequence[KnownValueCheck]
+        ) -> None: ...
+
+    def __post_init__(self) -> None:
         name = type(self).__name__
         self._set(
-            address=checked_address(address, name),
-            filter=_checked_filter(filter, name),
-            known_values=_checked_known_values(known_values, name),
+            address=checked_address(self.address, name),
+            filter=_checked_filter(self.filter, name),
+            known_values=_checked_known_values(self.known_values, name),
         )
 
     def _args(self) -> tuple[tuple[Any, ...], dict[str, Any]]:

@@ -49,11 +49,6 @@ __all__ = [
     "render",
 ]
 
-for _function in (assert_matches, diff, render):
-    _function.__module__ = __name__
-del _function
-
-
 def __getattr__(name: str) -> Any:
     # syrupy is an optional extra: it is imported only when its extension is asked for.
     if name == "PlanSnapshotExtension":

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from .._documents.plan import Plan
+from .._frozen import public
 from .._redact import NO_SECRETS, Secrets, revealing_sensitive
 from ._compare import compare_texts
 from ._errors import SnapshotFormatError, SnapshotMismatchError, SnapshotMissingError
@@ -34,6 +35,7 @@ def build(plan: Plan, ignore: IgnoreSpec, key: FingerprintKey | None) -> str:
         return render_snapshot(plan, ignore, key)
 
 
+@public("plancheck.snapshot")
 def render(plan: Plan, ignore: Any = _NO_IGNORE, *, key: str | bytes | None = None) -> str:
     """The snapshot of ``plan``: a canonical, reviewable text that holds no secret.
 
@@ -81,6 +83,7 @@ def _side(value: object, name: str, ignore: IgnoreSpec, key: FingerprintKey | No
     )
 
 
+@public("plancheck.snapshot")
 def diff(old: Any, new: Any, *, ignore: Any = _NO_IGNORE, key: str | bytes | None = None) -> list[str]:
     """The differences from ``old`` to ``new``, one review comment each, in a fixed order.
 
@@ -162,6 +165,7 @@ def _scrubbed(exc: SnapshotFormatError, secrets: Secrets) -> SnapshotFormatError
     return SnapshotFormatError(exc.file, exc.line, secrets.scrub(exc.expected), found=found)
 
 
+@public("plancheck.snapshot")
 def assert_matches(
     plan: Plan,
     file: str | os.PathLike[str],

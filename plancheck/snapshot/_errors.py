@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .._errors import CheckFailedError, CheckFailure, DocumentFormatError, public
+from .._errors import CheckFailedError, CheckFailure, DocumentFormatError
+from .._frozen import public
 
 __all__ = ["SnapshotFormatError", "SnapshotMismatchError", "SnapshotMissingError"]
 

@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from decimal import Decimal
 from typing import Any, Final
 
+from .._frozen import ReadOnly
 from .._redact import number_text
 
 __all__ = ["KEY_ENV", "MIN_KEY_BYTES", "FingerprintKey", "canonical_json", "resolve_key"]
@@ -30,7 +31,7 @@ _KEY_ID_HEX: Final = 8
 _KEY_ID_MESSAGE: Final = b"tfplancheck plan snapshot key id"
 
 
-class FingerprintKey:
+class FingerprintKey(ReadOnly):
     """A key to fingerprint sensitive values with; its repr and its id never show the key.
 
     >>> key = FingerprintKey(b"0123456789abcdef-ci-secret")
@@ -45,12 +46,8 @@ class FingerprintKey:
     id: str
 
     def __init__(self, key: bytes) -> None:
-        object.__setattr__(self, "_key", key)
         digest = hmac.new(key, _KEY_ID_MESSAGE, hashlib.sha256).hexdigest()
-        object.__setattr__(self, "id", digest[:_KEY_ID_HEX])
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        raise AttributeError("FingerprintKey is immutable")
+        self._set(_key=key, id=digest[:_KEY_ID_HEX])
 
     def __repr__(self) -> str:
         return f"<FingerprintKey #{self.id}>"

@@ -26,11 +26,11 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Iterable
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from tfjsonpath import MapStep, Path, Step
 
-from .._frozen import FrozenValue
+from .._frozen import FrozenValue, frozen
 from .._redact import SENSITIVE
 
 __all__ = [
@@ -121,6 +121,7 @@ def path_key(text: str) -> tuple[tuple[int, str | int], ...]:
     return tuple(step_key(step) for step in Path.parse(text).steps) if text else ()
 
 
+@frozen
 class Block(FrozenValue):
     """One block of a snapshot: a resource object or an output, its facts and its values.
 
@@ -136,23 +137,24 @@ class Block(FrozenValue):
     ('null_resource.a', 'output.ip', 'a.b (deposed 2)')
     """
 
-    __slots__ = ("deposed", "facts", "kind", "name", "values")
-    _fields = ("kind", "name", "deposed", "facts", "values")
     kind: str
     name: str
     deposed: int
     facts: tuple[tuple[str, str], ...]
     values: tuple[tuple[str, str], ...]
 
-    def __init__(
-        self,
-        kind: str,
-        name: str,
-        deposed: int,
-        facts: Iterable[tuple[str, str]],
-        values: Iterable[tuple[str, str]],
-    ) -> None:
-        self._set(kind=kind, name=name, deposed=deposed, facts=tuple(facts), values=tuple(values))
+    if TYPE_CHECKING:  # the constructor takes more than the fields hold: __post_init__ converts
+        def __init__(
+            self,
+            kind: str,
+            name: str,
+            deposed: int,
+            facts: Iterable[tuple[str, str]],
+            values: Iterable[tuple[str, str]],
+        ) -> None: ...
+
+    def __post_init__(self) -> None:
+        self._set(facts=tuple(self.facts), values=tuple(self.values))
 
     @property
     def key(self) -> tuple[str, str, int]:
@@ -234,6 +236,7 @@ def snapshot_text(blocks: Iterable[TextBlock], key_id: str | None) -> str:
     return "\n".join(parts)
 
 
+@frozen
 class Snapshot(FrozenValue):
     """A whole snapshot: its blocks in order, and the id of the key its fingerprints were made with.
 
@@ -247,13 +250,14 @@ class Snapshot(FrozenValue):
       value = "10.0.0.1"
     """
 
-    __slots__ = ("blocks", "key_id")
-    _fields = ("blocks", "key_id")
     blocks: tuple[Block, ...]
     key_id: str | None
 
-    def __init__(self, blocks: Iterable[Block], key_id: str | None) -> None:
-        self._set(blocks=tuple(sorted(blocks, key=lambda b: b.sort_key)), key_id=key_id)
+    if TYPE_CHECKING:  # the constructor takes more than the fields hold: __post_init__ converts
+        def __init__(self, blocks: Iterable[Block], key_id: str | None) -> None: ...
+
+    def __post_init__(self) -> None:
+        self._set(blocks=tuple(sorted(self.blocks, key=lambda b: b.sort_key)))
 
     def text(self) -> str:
         """The snapshot's text: what a snapshot file holds."""

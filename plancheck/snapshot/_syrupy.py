@@ -12,6 +12,7 @@ import os
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from .._documents.plan import Plan
+from .._frozen import public
 from .._redact import NO_SECRETS
 from ._api import build
 from ._compare import compare_texts
@@ -34,6 +35,7 @@ if TYPE_CHECKING:
 __all__ = ["PlanSnapshotExtension"]
 
 
+@public("plancheck.snapshot")
 class PlanSnapshotExtension(SingleFileSnapshotExtension):
     """A syrupy extension storing a :class:`plancheck.Plan` as its snapshot text, one file per snapshot.
 
@@ -53,7 +55,6 @@ class PlanSnapshotExtension(SingleFileSnapshotExtension):
     ('tags["created"]',)
     """
 
-    __module__ = "plancheck.snapshot"
     file_extension = "tfplan.txt"
     _write_mode = WriteMode.TEXT
     #: The ``ignore`` entries of this extension (see :meth:`ignoring`).

@@ -9,6 +9,7 @@ from __future__ import annotations
 from .._checking.run import run_checks
 from .._documents.state import State
 from .._errors import StateCheckError
+from .._frozen import public
 from ._base import StateCheck, require_state
 from ._compare import CompareValue
 
@@ -19,6 +20,7 @@ __all__ = ["assert_state"]
 __tracebackhide__ = True
 
 
+@public("plancheck.statecheck")
 def assert_state(state: State, *checks: StateCheck) -> None:
     """Run every check on ``state``; raise one :class:`~plancheck.StateCheckError` listing every failure.
 

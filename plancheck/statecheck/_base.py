@@ -16,7 +16,7 @@ from .._documents.plan import ResourceNotFoundError
 from .._documents.resolve import ResolvedValue, resolve_value
 from .._documents.state import State, StateOutput, StateResource
 from .._errors import CheckFailure, StateCheckError
-from .._frozen import FrozenValue
+from .._frozen import FrozenValue, frozen, public
 
 __all__ = ["StateCheck"]
 
@@ -25,6 +25,8 @@ __all__ = ["StateCheck"]
 __tracebackhide__ = True
 
 
+@public("plancheck.statecheck")
+@frozen
 class StateCheck(FrozenValue, abc.ABC):
     """Base class of every state check (Go's ``statecheck.StateCheck``): implement :meth:`failures`; :meth:`check_state` raises.
 
@@ -46,8 +48,6 @@ class StateCheck(FrozenValue, abc.ABC):
     ...
     plancheck.StateCheckError: ExpectResources: 0 resources, not 1
     """
-
-    __slots__ = ()
 
     @abc.abstractmethod
     def failures(self, state: State) -> list[CheckFailure]:

@@ -18,7 +18,7 @@ Go collects the null itself.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tfjsonpath import MapStep, Path, SliceStep, describe_json_type
 from tfjsonpath.internal import plural
@@ -28,6 +28,7 @@ from .._checking.messages import located, scrubbed_failure
 from .._documents.resolve import ValueStatus, resolve_value
 from .._documents.state import State
 from .._errors import CheckFailure, ValueMismatchError
+from .._frozen import frozen, public
 from .._redact import Marks, Secrets, child_marks
 from ..compare import ValueComparer
 from ..knownvalue.internal import is_array
@@ -108,6 +109,8 @@ def _compare_one(
     return None
 
 
+@public("plancheck.statecheck")
+@frozen
 class CompareValueCollection(StateCheck):
     """Some element of the collection at ``collection_path`` in ``address`` compares with another value.
 
@@ -133,41 +136,42 @@ class CompareValueCollection(StateCheck):
     plancheck.StateCheckError: CompareValueCollection: test_resource.two: collection list_nested_block.list_nested_block_attribute (2 elements): no element compares with test_resource.one.other: expected values to be the same, but they differ: "str2" != "x"; expected values to be the same, but they differ: "str" != "x"
     """
 
-    __slots__ = ("address", "collection_path", "comparer", "value_address", "value_path")
-    _fields = ("address", "collection_path", "value_address", "value_path", "comparer")
     address: str
     collection_path: tuple[Path, ...]
     value_address: str
     value_path: Path
     comparer: ValueComparer
 
-    def __init__(
-        self,
-        address: str,
-        collection_path: Sequence[Path],
-        value_address: str,
-        value_path: Path,
-        comparer: ValueComparer,
-    ) -> None:
+    if TYPE_CHECKING:  # the constructor takes more than the fields hold: __post_init__ converts
+        def __init__(
+            self,
+            address: str,
+            collection_path: Sequence[Path],
+            value_address: str,
+            value_path: Path,
+            comparer: ValueComparer,
+        ) -> None: ...
+
+    def __post_init__(self) -> None:
         name = type(self).__name__
-        if isinstance(collection_path, Path) or not isinstance(collection_path, (list, tuple)):
+        if isinstance(self.collection_path, Path) or not isinstance(self.collection_path, (list, tuple)):
             raise TypeError(
-                f"{name}: collection_path must be a list of tfjsonpath.Path, got {type(collection_path).__name__}"
+                f"{name}: collection_path must be a list of tfjsonpath.Path, got {type(self.collection_path).__name__}"
             )
-        if not collection_path:
+        if not self.collection_path:
             raise ValueError(
                 f"{name}: collection_path must hold at least one path (Go: no collection path was provided)"
             )
         self._set(
-            address=checked_address(address, name),
-            collection_path=tuple(checked_path(p, name) for p in collection_path),
-            value_address=checked_address(value_address, name, "value_address"),
-            value_path=checked_path(value_path, name),
-            comparer=require_comparer(comparer, name),
+            address=checked_address(self.address, name),
+            collection_path=tuple(checked_path(p, name) for p in self.collection_path),
+            value_address=checked_address(self.value_address, name, "value_address"),
+            value_path=checked_path(self.value_path, name),
+            comparer=require_comparer(self.comparer, name),
         )
 
     def _args(self) -> tuple[tuple[Any, ...], dict[str, Any]]:
-        args, kwargs = super()._args()
+        args, kwargs = StateCheck._args(self)  # no zero-argument super(): a slotted dataclass is a new class
         # The repr and pickle show the collection path as the list it was given as.
         return (args[0], list(args[1]), *args[2:]), kwargs
 

@@ -20,6 +20,7 @@ from .._checking.messages import located, scrubbed_failure
 from .._documents.resolve import ResolvedValue, ValueStatus
 from .._documents.state import State
 from .._errors import CheckFailure, ValueMismatchError
+from .._frozen import frozen, public
 from .._redact import NO_SECRETS, Marks, Secrets
 from ..compare import ValueComparer
 from ._base import StateCheck, find_state_resource, resolve_resource
@@ -81,6 +82,7 @@ class _Entry(NamedTuple):
     marks: Marks
 
 
+@public("plancheck.statecheck")
 class CompareValue:
     """A collector: compares the values it collects, one per run of its checks, with ``comparer``.
 
@@ -194,6 +196,8 @@ def _rebuild_collector(
     return collector
 
 
+@public("plancheck.statecheck")
+@frozen
 class CompareValueCheck(StateCheck):
     """The check :meth:`CompareValue.add_state_value` returns: collect one value, then compare all.
 
@@ -208,17 +212,15 @@ class CompareValueCheck(StateCheck):
     (True, True)
     """
 
-    __slots__ = ("address", "collector", "path")
-    _fields = ("collector", "address", "path")
     collector: CompareValue
     address: str
     path: Path
 
-    def __init__(self, collector: CompareValue, address: str, path: Path) -> None:
+    def __post_init__(self) -> None:
         name = type(self).__name__
-        if not isinstance(collector, CompareValue):
-            raise TypeError(f"{name}: collector must be a CompareValue, got {type(collector).__name__}")
-        self._set(collector=collector, address=checked_address(address, name), path=checked_path(path, name))
+        if not isinstance(self.collector, CompareValue):
+            raise TypeError(f"{name}: collector must be a CompareValue, got {type(self.collector).__name__}")
+        self._set(address=checked_address(self.address, name), path=checked_path(self.path, name))
 
     def failures(self, state: State) -> list[CheckFailure]:
         """Collect the value (a missing one fails and is not collected), then compare everything collected."""
@@ -239,6 +241,8 @@ class CompareValueCheck(StateCheck):
         ]
 
 
+@public("plancheck.statecheck")
+@frozen
 class CompareValuePairs(StateCheck):
     """The value at ``path1`` of ``address1`` compares with the value at ``path2`` of ``address2``.
 
@@ -256,24 +260,20 @@ class CompareValuePairs(StateCheck):
     plancheck.StateCheckError: CompareValuePairs: test_resource.one: bool_attribute: expected values to be the same, but they differ: true != 1.234 (compared with test_resource.one.float_attribute)
     """
 
-    __slots__ = ("address1", "address2", "comparer", "path1", "path2")
-    _fields = ("address1", "path1", "address2", "path2", "comparer")
     address1: str
     path1: Path
     address2: str
     path2: Path
     comparer: ValueComparer
 
-    def __init__(
-        self, address1: str, path1: Path, address2: str, path2: Path, comparer: ValueComparer
-    ) -> None:
+    def __post_init__(self) -> None:
         name = type(self).__name__
         self._set(
-            address1=checked_address(address1, name, "address1"),
-            path1=checked_path(path1, name),
-            address2=checked_address(address2, name, "address2"),
-            path2=checked_path(path2, name),
-            comparer=require_comparer(comparer, name),
+            address1=checked_address(self.address1, name, "address1"),
+            path1=checked_path(self.path1, name),
+            address2=checked_address(self.address2, name, "address2"),
+            path2=checked_path(self.path2, name),
+            comparer=require_comparer(self.comparer, name),
         )
 
     def failures(self, state: State) -> list[CheckFailure]:

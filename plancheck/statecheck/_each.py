@@ -6,6 +6,8 @@ plan checks' (``2 of 5 failed: address: reason; ...``), in address order, over e
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from tfjsonpath import Path
 
 from .._checking.each import Item, each_outcome, match_verdict
@@ -15,6 +17,7 @@ from .._checking.selectors import checked_selector, empty_selection, item_label
 from .._documents.select import Resources
 from .._documents.state import State
 from .._errors import CheckFailure
+from .._frozen import frozen, public
 from ..knownvalue.internal import Check
 from ._base import StateCheck, resolve_resource
 
@@ -25,6 +28,8 @@ __all__ = ["ExpectEachKnownValue"]
 __tracebackhide__ = True
 
 
+@public("plancheck.statecheck")
+@frozen
 class ExpectEachKnownValue(StateCheck):
     """The value at ``path`` of every resource ``selector`` selects in the state (any module) matches ``matcher``.
 
@@ -46,18 +51,19 @@ class ExpectEachKnownValue(StateCheck):
     plancheck.StateCheckError: ExpectEachKnownValue: Resources(address='*aws_s3_bucket.*'): acl: 1 of 3 failed: aws_s3_bucket.b: expected value "private" for StringExact check, got: "public-read"
     """
 
-    __slots__ = ("matcher", "path", "selector")
-    _fields = ("selector", "path", "matcher")
     selector: Resources
     path: Path
     matcher: Check
 
-    def __init__(self, selector: Resources | str, path: Path, matcher: Check) -> None:
+    if TYPE_CHECKING:  # the constructor takes more than the fields hold: __post_init__ converts
+        def __init__(self, selector: Resources | str, path: Path, matcher: Check) -> None: ...
+
+    def __post_init__(self) -> None:
         name = type(self).__name__
-        chosen = checked_selector(selector, name)
+        chosen = checked_selector(self.selector, name)
         if chosen.action is not None:
             raise ValueError(f"{name}: the selector's action selects resource changes of a plan; a state has none")
-        self._set(selector=chosen, path=checked_path(path, name), matcher=checked_matcher(matcher, name))
+        self._set(selector=chosen, path=checked_path(self.path, name), matcher=checked_matcher(self.matcher, name))
 
     def failures(self, state: State) -> list[CheckFailure]:
         """The failure naming every resource whose value does not match (or is absent), in address order."""

@@ -24,6 +24,7 @@ from .._checking.messages import located, scrubbed_failure
 from .._documents.resolve import ValueStatus, resolve_value
 from .._documents.state import State, StateResource
 from .._errors import CheckFailure
+from .._frozen import frozen, public
 from ..compare.internal import first_difference, render_compared
 from ..knownvalue.internal import Check
 from ._base import StateCheck, find_state_resource, resolve_resource
@@ -58,6 +59,7 @@ def _identity_of(state: State, check: StateCheck, address: str) -> StateResource
     return resource
 
 
+@public("plancheck.statecheck")
 class ExpectIdentity(AddressIdentityFields, StateCheck):
     """The identity of the resource at full ``address`` has exactly these attributes, each matching its check.
 
@@ -94,6 +96,8 @@ class ExpectIdentity(AddressIdentityFields, StateCheck):
         ]
 
 
+@public("plancheck.statecheck")
+@frozen
 class ExpectIdentityValue(StateCheck):
     """The identity attribute at ``path`` of the resource at full ``address`` matches ``matcher``.
 
@@ -111,18 +115,16 @@ class ExpectIdentityValue(StateCheck):
     plancheck.StateCheckError: ExpectIdentityValue: module.app.examplecloud_thing.one["a"]: error checking identity value for attribute at path: identity.list_of_numbers[2], err: expected value 4 for Int64Exact check, got: 3
     """
 
-    __slots__ = ("address", "matcher", "path")
-    _fields = ("address", "path", "matcher")
     address: str
     path: Path
     matcher: Check
 
-    def __init__(self, address: str, path: Path, matcher: Check) -> None:
+    def __post_init__(self) -> None:
         name = type(self).__name__
         self._set(
-            address=checked_address(address, name),
-            path=checked_path(path, name),
-            matcher=checked_matcher(matcher, name),
+            address=checked_address(self.address, name),
+            path=checked_path(self.path, name),
+            matcher=checked_matcher(self.matcher, name),
         )
 
     def failures(self, state: State) -> list[CheckFailure]:
@@ -170,6 +172,8 @@ def _matches_state_failures(
     return [scrubbed_failure(secrets, name, address, None, message)]
 
 
+@public("plancheck.statecheck")
+@frozen
 class ExpectIdentityValueMatchesState(StateCheck):
     """The identity attribute at ``path`` equals the resource's state value at the same ``path``.
 
@@ -185,20 +189,20 @@ class ExpectIdentityValueMatchesState(StateCheck):
     plancheck.StateCheckError: ExpectIdentityValueMatchesState: examplecloud_thing.one[0]: expected identity and state value at path to match, but they differ: examplecloud_thing.one[0].name, identity value: "other", state value: "n"
     """
 
-    __slots__ = ("address", "path")
-    _fields = ("address", "path")
     address: str
     path: Path
 
-    def __init__(self, address: str, path: Path) -> None:
+    def __post_init__(self) -> None:
         name = type(self).__name__
-        self._set(address=checked_address(address, name), path=checked_path(path, name))
+        self._set(address=checked_address(self.address, name), path=checked_path(self.path, name))
 
     def failures(self, state: State) -> list[CheckFailure]:
         """The failure, if the two values differ or either is absent, or the resource or its identity is missing."""
         return _matches_state_failures(self, state, self.address, self.path, self.path)
 
 
+@public("plancheck.statecheck")
+@frozen
 class ExpectIdentityValueMatchesStateAtPath(StateCheck):
     """The identity attribute at ``identity_path`` equals the resource's state value at ``state_path``.
 
@@ -215,18 +219,16 @@ class ExpectIdentityValueMatchesStateAtPath(StateCheck):
     plancheck.StateCheckError: ExpectIdentityValueMatchesStateAtPath: examplecloud_thing.one: expected identity (examplecloud_thing.one.identifier) and state value (examplecloud_thing.one.password) to match, but they differ: identity value: (sensitive), state value: (sensitive)
     """
 
-    __slots__ = ("address", "identity_path", "state_path")
-    _fields = ("address", "identity_path", "state_path")
     address: str
     identity_path: Path
     state_path: Path
 
-    def __init__(self, address: str, identity_path: Path, state_path: Path) -> None:
+    def __post_init__(self) -> None:
         name = type(self).__name__
         self._set(
-            address=checked_address(address, name),
-            identity_path=checked_path(identity_path, name),
-            state_path=checked_path(state_path, name),
+            address=checked_address(self.address, name),
+            identity_path=checked_path(self.identity_path, name),
+            state_path=checked_path(self.state_path, name),
         )
 
     def failures(self, state: State) -> list[CheckFailure]:

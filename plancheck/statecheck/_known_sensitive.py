@@ -15,6 +15,7 @@ from .._checking.match import match_failures
 from .._checking.messages import deposed_prefix, output_address, scrubbed_failure
 from .._documents.state import State
 from .._errors import CheckFailure
+from .._frozen import public
 from ..knownvalue.internal import Check
 from ._base import (
     StateCheck,
@@ -38,6 +39,7 @@ __tracebackhide__ = True
 _ROOT = Path()
 
 
+@public("plancheck.statecheck")
 class ExpectKnownValue(ResourcePathMatcherFields, StateCheck):
     """The value at ``path`` of the resource at full ``address`` (any module) matches ``matcher``.
 
@@ -76,6 +78,7 @@ class ExpectKnownValue(ResourcePathMatcherFields, StateCheck):
         )
 
 
+@public("plancheck.statecheck")
 class ExpectKnownOutputValue(OutputMatcherFields, StateCheck):
     """The value of root module output ``name`` matches ``matcher``.
 
@@ -96,6 +99,7 @@ class ExpectKnownOutputValue(OutputMatcherFields, StateCheck):
         return _output_failures(self, state, self.name, _ROOT, self.matcher)
 
 
+@public("plancheck.statecheck")
 class ExpectKnownOutputValueAtPath(OutputPathMatcherFields, StateCheck):
     """The value at ``path`` inside root module output ``name`` matches ``matcher``.
 
@@ -128,6 +132,7 @@ def _output_failures(
     )
 
 
+@public("plancheck.statecheck")
 class ExpectSensitiveValue(ResourcePathFields, StateCheck):
     """The value at ``path`` of resource ``address`` is marked sensitive in the state's ``sensitive_values``.
 

@@ -14,6 +14,7 @@ from typing import Any, final
 
 from .._checking.messages import scrubbed_failure
 from .._errors import CheckFailure, ConfigCheckError
+from .._frozen import ReadOnly, public
 from ._checks import ANY, ExpectResourceCount, properties_problem, require_config
 from ._load import Flavor, load_config, parse_config
 from ._match import like, mismatch
@@ -22,8 +23,9 @@ from ._model import Block, Config
 __all__ = ["Template"]
 
 
+@public("plancheck.tfconfig")
 @final
-class Template:
+class Template(ReadOnly):
     """Assertions over a whole configuration, named as in aws-cdk's ``Template``.
 
     Every assertion raises :class:`~plancheck.ConfigCheckError` (an ``AssertionError``).
@@ -39,10 +41,7 @@ class Template:
     _config: Config
 
     def __init__(self, config: Config | Mapping[str, Any] | Sequence[Mapping[str, Any]]) -> None:
-        object.__setattr__(self, "_config", require_config(config, "Template"))
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        raise AttributeError("Template is immutable")
+        self._set(_config=require_config(config, "Template"))
 
     # -- constructors (aws-cdk names) -----------------------------------------------------------
 

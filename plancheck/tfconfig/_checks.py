@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import abc
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import KW_ONLY
 from typing import Any, Final, Literal
 
 from tfjsonpath import Path, PathNotFoundError
@@ -19,7 +20,7 @@ from .._checking.fields import checked_address, checked_path, require_document
 from .._checking.messages import closest, scrubbed_failure
 from .._checking.run import run_checks
 from .._errors import CheckFailure, ConfigCheckError
-from .._frozen import FrozenValue
+from .._frozen import FrozenValue, frozen, public
 from ._load import config_from_dict
 from ._match import as_check, like, mismatch
 from ._model import Block, Config
@@ -86,6 +87,8 @@ def require_config(config: object, where: str) -> Config:
     )
 
 
+@public("plancheck.tfconfig")
+@frozen
 class ConfigCheck(FrozenValue, abc.ABC):
     """Base class of every configuration check: implement :meth:`failures`; :meth:`check_config` raises.
 
@@ -100,8 +103,6 @@ class ConfigCheck(FrozenValue, abc.ABC):
     ...
     plancheck.ConfigCheckError: ExpectResource: terraform_data.web: no resource terraform_data.web in the configuration; closest: terraform_data.wbe
     """
-
-    __slots__ = ()
 
     @abc.abstractmethod
     def failures(self, config: Config) -> list[CheckFailure]:
@@ -123,6 +124,7 @@ class ConfigCheck(FrozenValue, abc.ABC):
             raise ConfigCheckError(found)
 
 
+@public("plancheck.tfconfig")
 def assert_config(config: Config | Mapping[str, Any], *checks: ConfigCheck) -> None:
     """Run every check on ``config``; raise one :class:`~plancheck.ConfigCheckError` listing every failure.
 
@@ -276,26 +278,26 @@ def _bool_text(value: object) -> str:
 # -- resources and data sources -----------------------------------------------------------------
 
 
+@frozen
 class _ResourceBlockCheck(ConfigCheck):
     """A check about resource block ``type.name`` as a whole (``mode="data"`` for a data source)."""
 
-    __slots__ = ("mode", "name", "type")
-    _fields = ("type", "name", "mode")
-    _keyword_fields = frozenset({"mode"})
-    __match_args__ = ("type", "name")
     type: str
     name: str
-    mode: Mode
+    _: KW_ONLY
+    mode: Mode = "managed"
+    __match_args__ = ("type", "name")
 
-    def __init__(self, type: str, name: str, *, mode: Mode = "managed") -> None:
+    def __post_init__(self) -> None:
         owner = self.__class__.__name__
         self._set(
-            type=checked_address(type, owner, "type"),
-            name=checked_address(name, owner, "name"),
-            mode=_mode(mode, owner),
+            type=checked_address(self.type, owner, "type"),
+            name=checked_address(self.name, owner, "name"),
+            mode=_mode(self.mode, owner),
         )
 
 
+@public("plancheck.tfconfig")
 class ExpectResource(_ResourceBlockCheck):
     """The configuration declares resource ``type.name`` (``mode="data"`` for a data source).
 
@@ -319,6 +321,7 @@ class ExpectResource(_ResourceBlockCheck):
         return []
 
 
+@public("plancheck.tfconfig")
 class ExpectNoResource(_ResourceBlockCheck):
     """The configuration does not declare resource ``type.name``.
 
@@ -346,6 +349,8 @@ class ExpectNoResource(_ResourceBlockCheck):
         ]
 
 
+@public("plancheck.tfconfig")
+@frozen
 class ExpectResourceCount(ConfigCheck):
     """The configuration declares exactly ``count`` resource blocks of ``type``.
 
@@ -354,20 +359,18 @@ class ExpectResourceCount(ConfigCheck):
     >>> ExpectResourceCount("aws_instance", 2).check_config({"resource": {"aws_instance": {"a": {}, "b": {}}}})
     """
 
-    __slots__ = ("count", "mode", "type")
-    _fields = ("type", "count", "mode")
-    _keyword_fields = frozenset({"mode"})
-    __match_args__ = ("type", "count")
     type: str
     count: int
-    mode: Mode
+    _: KW_ONLY
+    mode: Mode = "managed"
+    __match_args__ = ("type", "count")
 
-    def __init__(self, type: str, count: int, *, mode: Mode = "managed") -> None:
+    def __post_init__(self) -> None:
         owner = self.__class__.__name__
-        checked_type = checked_address(type, owner, "type")
-        if isinstance(count, bool) or not isinstance(count, int) or count < 0:
-            raise ValueError(f"{owner}: count must be a non-negative int, got {count!r}")
-        self._set(type=checked_type, count=count, mode=_mode(mode, owner))
+        checked_type = checked_address(self.type, owner, "type")
+        if isinstance(self.count, bool) or not isinstance(self.count, int) or self.count < 0:
+            raise ValueError(f"{owner}: count must be a non-negative int, got {self.count!r}")
+        self._set(type=checked_type, mode=_mode(self.mode, owner))
 
     def failures(self, config: Config) -> list[CheckFailure]:
         """Every way ``config`` fails this check, in a stable order (empty when it holds)."""
@@ -390,6 +393,8 @@ class ExpectResourceCount(ConfigCheck):
         ]
 
 
+@public("plancheck.tfconfig")
+@frozen
 class ExpectResourceAttribute(ConfigCheck):
     """The value at ``path`` in the body of resource ``type.name`` matches ``value``.
 
@@ -405,25 +410,23 @@ class ExpectResourceAttribute(ConfigCheck):
     plancheck.ConfigCheckError: ExpectResourceAttribute: aws_instance.web: tags["Name"]: expected value "web-2" for StringExact check, got: "web-1"
     """
 
-    __slots__ = ("mode", "name", "path", "type", "value")
-    _fields = ("type", "name", "path", "value", "mode")
-    _keyword_fields = frozenset({"mode"})
-    __match_args__ = ("type", "name", "path", "value")
     type: str
     name: str
     path: Path
     value: Any
-    mode: Mode
+    _: KW_ONLY
+    mode: Mode = "managed"
+    __match_args__ = ("type", "name", "path", "value")
 
-    def __init__(self, type: str, name: str, path: Path, value: Any, *, mode: Mode = "managed") -> None:
+    def __post_init__(self) -> None:
         owner = self.__class__.__name__
         self._set(
-            type=checked_address(type, owner, "type"),
-            name=checked_address(name, owner, "name"),
-            path=checked_path(path, owner),
-            mode=_mode(mode, owner),
+            type=checked_address(self.type, owner, "type"),
+            name=checked_address(self.name, owner, "name"),
+            path=checked_path(self.path, owner),
+            mode=_mode(self.mode, owner),
         )
-        self._set(value=as_check(value, owner))
+        self._set(value=as_check(self.value, owner))
 
     def failures(self, config: Config) -> list[CheckFailure]:
         """Every way ``config`` fails this check, in a stable order (empty when it holds)."""
@@ -438,6 +441,8 @@ class ExpectResourceAttribute(ConfigCheck):
         return [_failure(config, check, address, problem[0], problem[1])]
 
 
+@public("plancheck.tfconfig")
+@frozen
 class ExpectResourceWithProperties(ConfigCheck):
     """Some resource of ``type`` has a body matching ``properties``, like aws-cdk's ``hasResourceProperties``.
 
@@ -452,18 +457,16 @@ class ExpectResourceWithProperties(ConfigCheck):
     plancheck.ConfigCheckError: ExpectResourceWithProperties: aws_sns_topic: none of 1 aws_sns_topic resources matches; aws_sns_topic.a: name: expected value "alarms" for StringExact check, got: "alerts"
     """
 
-    __slots__ = ("mode", "properties", "type")
-    _fields = ("type", "properties", "mode")
-    _keyword_fields = frozenset({"mode"})
-    __match_args__ = ("type", "properties")
     type: str
     properties: Any
-    mode: Mode
+    _: KW_ONLY
+    mode: Mode = "managed"
+    __match_args__ = ("type", "properties")
 
-    def __init__(self, type: str, properties: Any, *, mode: Mode = "managed") -> None:
+    def __post_init__(self) -> None:
         owner = self.__class__.__name__
-        self._set(type=checked_address(type, owner, "type"), mode=_mode(mode, owner))
-        self._set(properties=like(properties, owner))
+        self._set(type=checked_address(self.type, owner, "type"), mode=_mode(self.mode, owner))
+        self._set(properties=like(self.properties, owner))
 
     def failures(self, config: Config) -> list[CheckFailure]:
         """Every way ``config`` fails this check, in a stable order (empty when it holds)."""
@@ -498,42 +501,42 @@ def properties_problem(config: Config, block_type: str, type_: str, check: Any, 
     return f"none of {len(candidates)} {type_} {noun}s matches; {shown}{more}"
 
 
+@public("plancheck.tfconfig")
+@frozen
 class ExpectDataSource(ConfigCheck):
     """The configuration declares data source ``data.type.name``.
 
     >>> ExpectDataSource("aws_ami", "ubuntu").check_config({"data": {"aws_ami": {"ubuntu": {}}}})
     """
 
-    __slots__ = ("name", "type")
-    _fields = ("type", "name")
-    __match_args__ = ("type", "name")
     type: str
     name: str
+    __match_args__ = ("type", "name")
 
-    def __init__(self, type: str, name: str) -> None:
+    def __post_init__(self) -> None:
         owner = self.__class__.__name__
-        self._set(type=checked_address(type, owner, "type"), name=checked_address(name, owner, "name"))
+        self._set(type=checked_address(self.type, owner, "type"), name=checked_address(self.name, owner, "name"))
 
     def failures(self, config: Config) -> list[CheckFailure]:
         """Every way ``config`` fails this check, in a stable order (empty when it holds)."""
         return _renamed(self, ExpectResource(self.type, self.name, mode="data").failures(config))
 
 
+@public("plancheck.tfconfig")
+@frozen
 class ExpectDataSourceCount(ConfigCheck):
     """The configuration declares exactly ``count`` data sources of ``type``.
 
     >>> ExpectDataSourceCount("aws_ami", 0).check_config({})
     """
 
-    __slots__ = ("count", "type")
-    _fields = ("type", "count")
-    __match_args__ = ("type", "count")
     type: str
     count: int
+    __match_args__ = ("type", "count")
 
-    def __init__(self, type: str, count: int) -> None:
+    def __post_init__(self) -> None:
         # Checked by the resource count check it runs (whose name its errors carry).
-        inner = ExpectResourceCount(type, count, mode="data")
+        inner = ExpectResourceCount(self.type, self.count, mode="data")
         self._set(type=inner.type, count=inner.count)
 
     def failures(self, config: Config) -> list[CheckFailure]:
@@ -541,6 +544,8 @@ class ExpectDataSourceCount(ConfigCheck):
         return _renamed(self, ExpectResourceCount(self.type, self.count, mode="data").failures(config))
 
 
+@public("plancheck.tfconfig")
+@frozen
 class ExpectDataSourceAttribute(ConfigCheck):
     """The value at ``path`` in the body of data source ``data.type.name`` matches ``value``.
 
@@ -549,17 +554,15 @@ class ExpectDataSourceAttribute(ConfigCheck):
     >>> ExpectDataSourceAttribute("aws_ami", "ubuntu", New("most_recent"), True).check_config(cfg)
     """
 
-    __slots__ = ("name", "path", "type", "value")
-    _fields = ("type", "name", "path", "value")
-    __match_args__ = ("type", "name", "path", "value")
     type: str
     name: str
     path: Path
     value: Any
+    __match_args__ = ("type", "name", "path", "value")
 
-    def __init__(self, type: str, name: str, path: Path, value: Any) -> None:
+    def __post_init__(self) -> None:
         # Checked by the resource attribute check it runs (whose name its errors carry).
-        inner = ExpectResourceAttribute(type, name, path, value, mode="data")
+        inner = ExpectResourceAttribute(self.type, self.name, self.path, self.value, mode="data")
         self._set(type=inner.type, name=inner.name, path=inner.path, value=inner.value)
 
     def failures(self, config: Config) -> list[CheckFailure]:
@@ -575,6 +578,8 @@ def _type_text(value: str) -> str:
     return "".join(value.split())
 
 
+@public("plancheck.tfconfig")
+@frozen
 class ExpectVariable(ConfigCheck):
     """Variable ``name`` is declared, with the given ``type`` / ``default`` / ``sensitive`` / ... if given.
 
@@ -590,35 +595,24 @@ class ExpectVariable(ConfigCheck):
     plancheck.ConfigCheckError: ExpectVariable: var.db_password: default: expected value (sensitive) for StringExact check, got: (sensitive)
     """
 
-    __slots__ = ("default", "description", "name", "nullable", "sensitive", "type")
-    _fields = ("name", "type", "default", "sensitive", "nullable", "description")
-    _keyword_fields = frozenset({"type", "default", "sensitive", "nullable", "description"})
-    __match_args__ = ("name",)
     name: str
-    type: Any
-    default: Any
-    sensitive: Any
-    nullable: Any
-    description: Any
+    _: KW_ONLY
+    type: Any = ANY
+    default: Any = ANY
+    sensitive: Any = ANY
+    nullable: Any = ANY
+    description: Any = ANY
+    __match_args__ = ("name",)
 
-    def __init__(
-        self,
-        name: str,
-        *,
-        type: Any = ANY,
-        default: Any = ANY,
-        sensitive: Any = ANY,
-        nullable: Any = ANY,
-        description: Any = ANY,
-    ) -> None:
+    def __post_init__(self) -> None:
         owner = self.__class__.__name__
         self._set(
-            name=checked_address(name, owner, "name"),
-            type=type if type is ANY or isinstance(type, str) else as_check(type, owner),
-            default=_expected(default, owner),
-            description=_expected(description, owner),
-            sensitive=_flag(sensitive, owner, "sensitive"),
-            nullable=_flag(nullable, owner, "nullable"),
+            name=checked_address(self.name, owner, "name"),
+            type=self.type if self.type is ANY or isinstance(self.type, str) else as_check(self.type, owner),
+            default=_expected(self.default, owner),
+            description=_expected(self.description, owner),
+            sensitive=_flag(self.sensitive, owner, "sensitive"),
+            nullable=_flag(self.nullable, owner, "nullable"),
         )
 
     def failures(self, config: Config) -> list[CheckFailure]:
@@ -685,6 +679,8 @@ def _flag(value: Any, owner: str, what: str) -> Any:
     return value
 
 
+@public("plancheck.tfconfig")
+@frozen
 class ExpectOutput(ConfigCheck):
     """Output ``name`` is declared, with the given ``value`` / ``sensitive`` / ``description`` / references.
 
@@ -700,26 +696,22 @@ class ExpectOutput(ConfigCheck):
     plancheck.ConfigCheckError: ExpectOutput: output.ip: sensitive is true, expected false
     """
 
-    __slots__ = ("description", "name", "references", "sensitive", "value")
-    _fields = ("name", "value", "sensitive", "description", "references")
-    _keyword_fields = frozenset({"value", "sensitive", "description", "references"})
-    __match_args__ = ("name",)
     name: str
-    value: Any
-    sensitive: Any
-    description: Any
-    references: Any
+    _: KW_ONLY
+    value: Any = ANY
+    sensitive: Any = ANY
+    description: Any = ANY
+    references: Any = ANY
+    __match_args__ = ("name",)
 
-    def __init__(
-        self, name: str, *, value: Any = ANY, sensitive: Any = ANY, description: Any = ANY, references: Any = ANY
-    ) -> None:
+    def __post_init__(self) -> None:
         owner = self.__class__.__name__
         self._set(
-            name=checked_address(name, owner, "name"),
-            value=_expected(value, owner),
-            description=_expected(description, owner),
-            sensitive=_flag(sensitive, owner, "sensitive"),
-            references=_names(references, owner),
+            name=checked_address(self.name, owner, "name"),
+            value=_expected(self.value, owner),
+            description=_expected(self.description, owner),
+            sensitive=_flag(self.sensitive, owner, "sensitive"),
+            references=_names(self.references, owner),
         )
 
     def failures(self, config: Config) -> list[CheckFailure]:
@@ -742,26 +734,26 @@ class ExpectOutput(ConfigCheck):
         return out
 
 
+@public("plancheck.tfconfig")
+@frozen
 class ExpectLocal(ConfigCheck):
     """Local value ``name`` is defined, matching ``value`` and referring to ``references`` if given.
 
     >>> ExpectLocal("greeting", references=["var.name"]).check_config({"locals": {"greeting": "Hi ${var.name}"}})
     """
 
-    __slots__ = ("name", "references", "value")
-    _fields = ("name", "value", "references")
-    _keyword_fields = frozenset({"value", "references"})
-    __match_args__ = ("name",)
     name: str
-    value: Any
-    references: Any
+    _: KW_ONLY
+    value: Any = ANY
+    references: Any = ANY
+    __match_args__ = ("name",)
 
-    def __init__(self, name: str, *, value: Any = ANY, references: Any = ANY) -> None:
+    def __post_init__(self) -> None:
         owner = self.__class__.__name__
         self._set(
-            name=checked_address(name, owner, "name"),
-            value=_expected(value, owner),
-            references=_names(references, owner),
+            name=checked_address(self.name, owner, "name"),
+            value=_expected(self.value, owner),
+            references=_names(self.references, owner),
         )
 
     def failures(self, config: Config) -> list[CheckFailure]:
@@ -789,6 +781,8 @@ def _escape(name: str) -> str:
     return name.replace("\\", "\\\\").replace('"', '\\"')
 
 
+@public("plancheck.tfconfig")
+@frozen
 class ExpectModule(ConfigCheck):
     """Module call ``name`` is declared, with the given ``source`` / ``version`` and ``inputs`` (partially).
 
@@ -800,22 +794,20 @@ class ExpectModule(ConfigCheck):
     plancheck.ConfigCheckError: ExpectModule: module.vpc: version: expected value "5.2.0" for StringExact check, got: "5.1.0"
     """
 
-    __slots__ = ("inputs", "name", "source", "version")
-    _fields = ("name", "source", "version", "inputs")
-    _keyword_fields = frozenset({"source", "version", "inputs"})
-    __match_args__ = ("name",)
     name: str
-    source: Any
-    version: Any
-    inputs: Any
+    _: KW_ONLY
+    source: Any = ANY
+    version: Any = ANY
+    inputs: Any = ANY
+    __match_args__ = ("name",)
 
-    def __init__(self, name: str, *, source: Any = ANY, version: Any = ANY, inputs: Any = ANY) -> None:
+    def __post_init__(self) -> None:
         owner = self.__class__.__name__
         self._set(
-            name=checked_address(name, owner, "name"),
-            source=_expected(source, owner),
-            version=_expected(version, owner),
-            inputs=inputs if inputs is ANY else like(inputs, owner),
+            name=checked_address(self.name, owner, "name"),
+            source=_expected(self.source, owner),
+            version=_expected(self.version, owner),
+            inputs=self.inputs if self.inputs is ANY else like(self.inputs, owner),
         )
 
     def failures(self, config: Config) -> list[CheckFailure]:
@@ -833,6 +825,8 @@ class ExpectModule(ConfigCheck):
         return out
 
 
+@public("plancheck.tfconfig")
+@frozen
 class ExpectProvider(ConfigCheck):
     """A configuration of provider ``name`` exists: with ``alias`` if given (``None``: the default, unaliased
     one), and a body matching ``properties`` (partially) if given.
@@ -845,20 +839,18 @@ class ExpectProvider(ConfigCheck):
     plancheck.ConfigCheckError: ExpectProvider: provider.aws.euw1: no provider configuration provider.aws.euw1 in the configuration; closest: provider.aws.usw1, provider.aws
     """
 
-    __slots__ = ("alias", "name", "properties")
-    _fields = ("name", "alias", "properties")
-    _keyword_fields = frozenset({"alias", "properties"})
-    __match_args__ = ("name",)
     name: str
-    alias: Any
-    properties: Any
+    _: KW_ONLY
+    alias: Any = ANY
+    properties: Any = ANY
+    __match_args__ = ("name",)
 
-    def __init__(self, name: str, *, alias: Any = ANY, properties: Any = ANY) -> None:
+    def __post_init__(self) -> None:
         owner = self.__class__.__name__
         self._set(
-            name=checked_address(name, owner, "name"),
-            alias=alias if alias is ANY or alias is None else checked_address(alias, owner, "alias"),
-            properties=properties if properties is ANY else like(properties, owner),
+            name=checked_address(self.name, owner, "name"),
+            alias=self.alias if self.alias is ANY or self.alias is None else checked_address(self.alias, owner, "alias"),
+            properties=self.properties if self.properties is ANY else like(self.properties, owner),
         )
 
     def failures(self, config: Config) -> list[CheckFailure]:
@@ -888,6 +880,8 @@ def _alias(block: Block) -> str | None:
     return alias if isinstance(alias, str) else None
 
 
+@public("plancheck.tfconfig")
+@frozen
 class ExpectReferences(ConfigCheck):
     """Resource ``type.name`` (or one of its arguments) refers to each of ``contains``.
 
@@ -903,32 +897,22 @@ class ExpectReferences(ConfigCheck):
     plancheck.ConfigCheckError: ExpectReferences: aws_subnet.a: expected references to local.tags; found: aws_vpc.main.id, var.cidr
     """
 
-    __slots__ = ("attribute", "contains", "mode", "name", "type")
-    _fields = ("type", "name", "attribute", "contains", "mode")
-    _keyword_fields = frozenset({"contains", "mode"})
-    __match_args__ = ("type", "name", "attribute")
     type: str
     name: str
-    attribute: str | None
-    contains: Sequence[str]
-    mode: Mode
+    attribute: str | None = None
+    _: KW_ONLY
+    contains: Sequence[str] = ()
+    mode: Mode = "managed"
+    __match_args__ = ("type", "name", "attribute")
 
-    def __init__(
-        self,
-        type: str,
-        name: str,
-        attribute: str | None = None,
-        *,
-        contains: Sequence[str] = (),
-        mode: Mode = "managed",
-    ) -> None:
+    def __post_init__(self) -> None:
         owner = self.__class__.__name__
         self._set(
-            type=checked_address(type, owner, "type"),
-            name=checked_address(name, owner, "name"),
-            attribute=None if attribute is None else checked_address(attribute, owner, "attribute"),
-            contains=_strings(contains, owner, "contains"),
-            mode=_mode(mode, owner),
+            type=checked_address(self.type, owner, "type"),
+            name=checked_address(self.name, owner, "name"),
+            attribute=None if self.attribute is None else checked_address(self.attribute, owner, "attribute"),
+            contains=_strings(self.contains, owner, "contains"),
+            mode=_mode(self.mode, owner),
         )
 
     def failures(self, config: Config) -> list[CheckFailure]:

@@ -7,7 +7,8 @@ from collections.abc import Iterable
 
 from tfjsonpath import MapStep, Path, SliceStep, Step
 
-from .._errors import DocumentFormatError, public
+from .._errors import DocumentFormatError
+from .._frozen import public
 
 __all__ = ["ConfigFormatError", "Source", "Trail", "json_location", "trail_steps"]
 

@@ -5,12 +5,14 @@ from __future__ import annotations
 import os
 from pathlib import Path as FsPath
 
+from .._frozen import public
 from ._load import Flavor, load_config
 from ._model import Config
 
 __all__ = ["load_config_for_test"]
 
 
+@public("plancheck.tfconfig")
 def load_config_for_test(
     target: str | os.PathLike[str],
     *,

@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path as FsPath
 from typing import Any, Final, Literal
 
+from .._frozen import public
 from .._loading.source import InputTooLarge, max_input_bytes, read_limited
 from ._blocks import check_unique, decode_document
 from ._convert import python_to_node
@@ -48,6 +49,7 @@ def _decode_text(data: str | bytes, name: str | None) -> str:
         ) from None
 
 
+@public("plancheck.tfconfig")
 def parse_config(
     text: str | bytes, *, filename: str | None = None, strict: bool = False, override: bool = False
 ) -> Config:
@@ -73,6 +75,7 @@ def parse_config(
     return config_from_node(parse_json(decoded, source), source, strict=strict, override=override)
 
 
+@public("plancheck.tfconfig")
 def config_from_dict(config: Mapping[str, Any] | Sequence[Mapping[str, Any]], *, strict: bool = True) -> Config:
     """Read a configuration given as a Python mapping (what a generator is about to write), or as a list
     of mappings (the top-level JSON array Terraform also reads).
@@ -122,6 +125,7 @@ def _read_file(path: FsPath, limit: int) -> bytes:
     return data
 
 
+@public("plancheck.tfconfig")
 def load_config(
     path: str | os.PathLike[str],
     *,

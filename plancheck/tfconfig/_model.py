@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from dataclasses import KW_ONLY
 from typing import TYPE_CHECKING, Any, Final, final
 
 from tfjsonpath import Path, PathNotFoundError, Step, traverse
 
+from .._frozen import FrozenValue, ReadOnly, frozen, public
 from .._redact import Secrets
 from ._errors import Source, json_location
 from ._json_reader import ARRAY, OBJECT, STRING, Node, node_to_python
@@ -25,8 +27,9 @@ REFERENCE_LIST_KINDS: Final = frozenset({"ref_list", "expr_list", "address"})
 _MISSING: Final[Any] = object()
 
 
+@public("plancheck.tfconfig")
 @final
-class Block:
+class Block(ReadOnly):
     """One block of a configuration: its type, labels and body, and where it was written.
 
     ``body`` is a fresh plain-JSON copy of the body every time (numbers are ``int`` or
@@ -80,23 +83,12 @@ class Block:
         steps: tuple[Step, ...],
         decl: int = -1,
     ) -> None:
-        object.__setattr__(self, "block_type", block_type)
-        object.__setattr__(self, "labels", labels)
-        object.__setattr__(self, "_node", node)
-        object.__setattr__(self, "_members", members)
-        object.__setattr__(self, "_nested", nested)
-        object.__setattr__(self, "_source", source)
-        object.__setattr__(self, "_spec", spec)
-        object.__setattr__(self, "_start", start)
-        object.__setattr__(self, "_steps", steps)
+        self._set(
+            block_type=block_type, labels=labels, _node=node, _members=members, _nested=nested, _source=source,
+            _spec=spec, _start=start, _steps=steps,
+        )
         # Where Terraform places the block in its diagnostics (the body's "{", or the "[" of an array of bodies).
-        object.__setattr__(self, "_decl", decl if decl >= 0 else start)
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        raise AttributeError("Block is immutable")
-
-    def __delattr__(self, name: str) -> None:
-        raise AttributeError("Block is immutable")
+        self._set(_decl=decl if decl >= 0 else start)
 
     # -- identity ----------------------------------------------------------------------------
 
@@ -339,8 +331,10 @@ def _collect_refs(kind: str, node: Node, refs: list[Reference]) -> None:
             stack.extend(reversed(current.value))
 
 
+@public("plancheck.tfconfig")
 @final
-class IgnoredProperty:
+@frozen
+class IgnoredProperty(FrozenValue):
     """A top-level property that is not a block type Terraform knows, kept aside when reading leniently.
 
     >>> from plancheck.tfconfig import parse_config
@@ -348,31 +342,14 @@ class IgnoredProperty:
     (IgnoredProperty('atlas', location='old.tf.json:1:2'),)
     """
 
-    __slots__ = ("location", "name")
     name: str
+    _: KW_ONLY
     location: str
 
-    def __init__(self, name: str, *, location: str) -> None:
-        object.__setattr__(self, "name", name)
-        object.__setattr__(self, "location", location)
 
-    def __setattr__(self, name: str, value: Any) -> None:
-        raise AttributeError("IgnoredProperty is immutable")
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, IgnoredProperty):
-            return (self.name, self.location) == (other.name, other.location)
-        return NotImplemented
-
-    def __hash__(self) -> int:
-        return hash((IgnoredProperty, self.name, self.location))
-
-    def __repr__(self) -> str:
-        return f"IgnoredProperty({self.name!r}, location={self.location!r})"
-
-
+@public("plancheck.tfconfig")
 @final
-class Config:
+class Config(ReadOnly):
     """A Terraform module's configuration as read from ``.tf.json`` / ``.tofu.json`` files (or a dict).
 
     ``blocks`` holds every block in file order then source order, with the override files
@@ -410,19 +387,16 @@ class Config:
         skipped_files: Iterable[str] = (),
         primary_blocks: Iterable[Block] | None = None,
     ) -> None:
-        object.__setattr__(self, "_blocks", tuple(blocks))
-        object.__setattr__(self, "_primary", self._blocks if primary_blocks is None else tuple(primary_blocks))
-        object.__setattr__(self, "_files", tuple(files))
-        object.__setattr__(self, "_ignored", tuple(ignored))
-        object.__setattr__(self, "_overrides", tuple(overrides))
-        object.__setattr__(self, "_skipped", tuple(skipped_files))
-        object.__setattr__(self, "_secrets", None)
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        raise AttributeError("Config is immutable")
-
-    def __delattr__(self, name: str) -> None:
-        raise AttributeError("Config is immutable")
+        blocks = tuple(blocks)
+        self._set(
+            _blocks=blocks,
+            _primary=blocks if primary_blocks is None else tuple(primary_blocks),
+            _files=tuple(files),
+            _ignored=tuple(ignored),
+            _overrides=tuple(overrides),
+            _skipped=tuple(skipped_files),
+            _secrets=None,
+        )
 
     @property
     def blocks(self) -> tuple[Block, ...]:
@@ -602,7 +576,7 @@ class Config:
                         elif isinstance(v, list):
                             stack.extend(v)
             cached = Secrets(values)
-            object.__setattr__(self, "_secrets", cached)
+            self._set(_secrets=cached)
         return cached
 
     def is_sensitive_variable(self, name: str) -> bool:

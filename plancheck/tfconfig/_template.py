@@ -10,9 +10,11 @@ comments, function calls and ``for`` iterators, and to pick out the references
 from __future__ import annotations
 
 import re
+from dataclasses import KW_ONLY
 from typing import Any, Final, Literal, final
 
 from .._errors import TfCheckError
+from .._frozen import FrozenValue, frozen, public
 
 __all__ = ["ParsedTemplate", "Reference", "TemplateSyntaxError", "parse_reference", "parse_template"]
 
@@ -53,6 +55,7 @@ ReferenceKind = Literal[
 TemplateKind = Literal["literal", "interpolation", "template"]
 
 
+@public("plancheck.tfconfig")
 class TemplateSyntaxError(TfCheckError, ValueError):
     """A string template is malformed (an unclosed ``${``, an unbalanced ``%{ if }``...).
 
@@ -77,8 +80,10 @@ class TemplateSyntaxError(TfCheckError, ValueError):
         return (type(self), (self.offset, self.reason))
 
 
+@public("plancheck.tfconfig")
 @final
-class Reference:
+@frozen
+class Reference(FrozenValue):
     """A reference to another object, as found in an expression.
 
     ``text`` is the traversal as written (up to the first computed index), ``subject`` the
@@ -91,21 +96,10 @@ class Reference:
     (True, True, False)
     """
 
-    __slots__ = ("kind", "subject", "text")
     text: str
+    _: KW_ONLY
     kind: ReferenceKind
     subject: str
-
-    def __init__(self, text: str, *, kind: ReferenceKind, subject: str) -> None:
-        object.__setattr__(self, "text", text)
-        object.__setattr__(self, "kind", kind)
-        object.__setattr__(self, "subject", subject)
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        raise AttributeError("Reference is immutable")
-
-    def __delattr__(self, name: str) -> None:
-        raise AttributeError("Reference is immutable")
 
     def matches(self, expected: str) -> bool:
         """True if ``expected`` is this reference or a prefix of it ending at a step boundary."""
@@ -114,30 +108,14 @@ class Reference:
             return True
         return text.startswith(expected) and text[len(expected)] in ".["
 
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, Reference):
-            return (self.text, self.kind, self.subject) == (other.text, other.kind, other.subject)
-        return NotImplemented
-
-    def __hash__(self) -> int:
-        return hash((Reference, self.text, self.kind, self.subject))
-
-    def __repr__(self) -> str:
-        return f"Reference({self.text!r}, kind={self.kind!r}, subject={self.subject!r})"
-
     def __str__(self) -> str:
         return self.text
 
-    def __reduce__(self) -> tuple[object, ...]:
-        return (_rebuild_reference, (self.text, self.kind, self.subject))
 
-
-def _rebuild_reference(text: str, kind: ReferenceKind, subject: str) -> Reference:
-    return Reference(text, kind=kind, subject=subject)
-
-
+@public("plancheck.tfconfig")
 @final
-class ParsedTemplate:
+@frozen
+class ParsedTemplate(FrozenValue):
     """What a JSON string means where Terraform reads it as an expression.
 
     ``kind`` is ``"literal"`` (no interpolation or directive; ``literal`` is its value after
@@ -154,52 +132,21 @@ class ParsedTemplate:
     'cost: ${price}'
     """
 
-    __slots__ = ("expression", "kind", "literal", "references", "text")
     text: str
     kind: TemplateKind
-    references: tuple[Reference, ...]
-    literal: str | None
-    expression: str | None
+    references: tuple[Reference, ...] = ()
+    literal: str | None = None
+    expression: str | None = None
 
-    def __init__(
-        self,
-        text: str,
-        kind: TemplateKind,
-        references: tuple[Reference, ...] = (),
-        literal: str | None = None,
-        expression: str | None = None,
-    ) -> None:
-        object.__setattr__(self, "text", text)
-        object.__setattr__(self, "kind", kind)
-        object.__setattr__(self, "references", tuple(references))
-        object.__setattr__(self, "literal", literal)
-        object.__setattr__(self, "expression", expression)
+    def __post_init__(self) -> None:
+        self._set(references=tuple(self.references))
 
-    def __setattr__(self, name: str, value: Any) -> None:
-        raise AttributeError("ParsedTemplate is immutable")
-
-    def __delattr__(self, name: str) -> None:
-        raise AttributeError("ParsedTemplate is immutable")
-
-    def _key(self) -> tuple[Any, ...]:
-        return (self.text, self.kind, self.references, self.literal, self.expression)
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, ParsedTemplate):
-            return self._key() == other._key()
-        return NotImplemented
-
-    def __hash__(self) -> int:
-        return hash((ParsedTemplate, *self._key()))
-
-    def __repr__(self) -> str:
+    def __repr__(self) -> str:  # every field named, None ones too
         return (
             f"ParsedTemplate({self.text!r}, {self.kind!r}, references={self.references!r}, "
             f"literal={self.literal!r}, expression={self.expression!r})"
         )
 
-    def __reduce__(self) -> tuple[object, ...]:
-        return (ParsedTemplate, self._key())
 
 
 def _classify(parts: list[str], text: str) -> Reference | None:
@@ -356,6 +303,7 @@ _WHAT: Final = {"${": "interpolation", "%{": "directive"}
 _DANGLING: Final = frozenset("{+-*/%<>=!&|?:,")
 
 
+@public("plancheck.tfconfig")
 def parse_template(text: str) -> ParsedTemplate:
     """Scan ``text`` as an HCL string template (how Terraform reads a JSON string expression).
 
@@ -440,6 +388,7 @@ _STATIC: Final = re.compile(
 )
 
 
+@public("plancheck.tfconfig")
 def parse_reference(text: str) -> Reference:
     """Parse a static reference, as ``depends_on`` entries are written (no ``${ }``).
 
@@ -448,7 +397,7 @@ def parse_reference(text: str) -> Reference:
     >>> parse_reference("${aws_vpc.main}")
     Traceback (most recent call last):
     ...
-    plancheck.tfconfig._template.TemplateSyntaxError: at character 1: expected a reference such as aws_instance.web or module.m, with no ${ }
+    plancheck.tfconfig.TemplateSyntaxError: at character 1: expected a reference such as aws_instance.web or module.m, with no ${ }
     """
     if not isinstance(text, str):
         raise TypeError(f"parse_reference expects a str, got {type(text).__name__}")

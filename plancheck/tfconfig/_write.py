@@ -10,6 +10,7 @@ from decimal import Decimal
 from pathlib import Path as FsPath
 from typing import Any, Final
 
+from .._frozen import public
 from .._redact import number_text
 from ._convert import python_to_node
 from ._errors import ConfigFormatError, Source
@@ -73,6 +74,7 @@ def _dumps_node(root: Node, indent: int = 2) -> str:
     return "".join(out) + "\n"
 
 
+@public("plancheck.tfconfig")
 def dumps_config(config: Mapping[str, Any]) -> str:
     """Check ``config`` against Terraform's JSON configuration rules and return it as JSON text.
 
@@ -104,6 +106,7 @@ def dumps_config(config: Mapping[str, Any]) -> str:
     return _dumps_node(root)
 
 
+@public("plancheck.tfconfig")
 def write_config(
     config: Mapping[str, Any], directory: str | os.PathLike[str], *, filename: str = "main.tf.json"
 ) -> FsPath:

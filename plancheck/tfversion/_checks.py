@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
+from dataclasses import KW_ONLY
+from typing import TYPE_CHECKING, ClassVar
 
-from .._errors import public
-from .._frozen import FrozenValue
+from .._frozen import FrozenValue, frozen, public
 from ._version import Version, VersionError, as_version
 
 __all__ = [
@@ -25,6 +25,7 @@ __all__ = [
 
 
 @public("plancheck.tfversion")
+@frozen
 class Result(FrozenValue):
     """What a version check decided: an ``error`` (fail the test), a ``skip`` reason, or neither (run it).
 
@@ -34,19 +35,15 @@ class Result(FrozenValue):
     (Result(), Result(skip='too old'), True)
     """
 
-    __slots__ = ("error", "skip")
-    __module__ = "plancheck.tfversion"
-    _fields = ("error", "skip")
-    _keyword_fields = frozenset({"error", "skip"})
+    _: KW_ONLY
+    error: str | None = None
+    skip: str | None = None
 
-    error: str | None
-    skip: str | None
-
-    def __init__(self, *, error: str | None = None, skip: str | None = None) -> None:
-        for name, value in (("error", error), ("skip", skip)):
+    def __post_init__(self) -> None:
+        for name, value in (("error", self.error), ("skip", self.skip)):
             if value is not None and not isinstance(value, str):
                 raise VersionError(f"Result({name})", f"expected str or None, got {type(value).__name__}")
-        self._set(error=error or None, skip=skip or None)
+        self._set(error=self.error or None, skip=self.skip or None)
 
     @property
     def passed(self) -> bool:
@@ -71,15 +68,13 @@ def _against(tf: Version, own: Version) -> Version:
 
 
 @public("plancheck.tfversion")
+@frozen
 class VersionCheck(FrozenValue):
     """Base of the checks: ``CheckTerraformVersion(version)`` (alias ``check_terraform_version``) returns a :class:`Result`.
 
     >>> SkipIf("1.0.3").check_terraform_version("1.0.3") == SkipIf("1.0.3").CheckTerraformVersion("1.0.3")
     True
     """
-
-    __slots__ = ()
-    __module__ = "plancheck.tfversion"
 
     def check_terraform_version(self, version: Version | str) -> Result:
         """Decide for the Terraform ``version`` (a :class:`Version` or its text).
@@ -98,32 +93,34 @@ class VersionCheck(FrozenValue):
         return self.check_terraform_version(version)
 
 
+@frozen
 class _One(VersionCheck):
     """A check about one version."""
 
-    __slots__ = ("version",)
-    _fields = ("version",)
+    version: Version
     _argument: ClassVar[str] = "version"
 
-    version: Version
+    if TYPE_CHECKING:  # the constructor takes more than the fields hold: __post_init__ converts
+        def __init__(self, version: Version | str) -> None: ...
 
-    def __init__(self, version: Version | str) -> None:
-        self._set(version=as_version(version, f"{type(self).__name__}({self._argument})"))
+    def __post_init__(self) -> None:
+        self._set(version=as_version(self.version, f"{type(self).__name__}({self._argument})"))
 
 
+@frozen
 class _Range(VersionCheck):
     """A check about the half-open range ``[minimum, maximum)``."""
-
-    __slots__ = ("maximum", "minimum")
-    _fields = ("minimum", "maximum")
 
     minimum: Version
     maximum: Version
 
-    def __init__(self, minimum: Version | str, maximum: Version | str) -> None:
+    if TYPE_CHECKING:  # the constructor takes more than the fields hold: __post_init__ converts
+        def __init__(self, minimum: Version | str, maximum: Version | str) -> None: ...
+
+    def __post_init__(self) -> None:
         name = type(self).__name__
-        low = as_version(minimum, f"{name}(minimum)")
-        high = as_version(maximum, f"{name}(maximum)")
+        low = as_version(self.minimum, f"{name}(minimum)")
+        high = as_version(self.maximum, f"{name}(maximum)")
         if not low < high:
             raise VersionError(f"{name}(minimum, maximum)", f"minimum {low} must be below maximum {high}")
         self._set(minimum=low, maximum=high)
@@ -141,7 +138,6 @@ class SkipBelow(_One):
     True
     """
 
-    __module__ = "plancheck.tfversion"
     _argument = "minimum"
 
     @property
@@ -168,7 +164,6 @@ class SkipAbove(_One):
     True
     """
 
-    __module__ = "plancheck.tfversion"
     _argument = "maximum"
 
     @property
@@ -195,8 +190,6 @@ class SkipBetween(_Range):
     'Terraform CLI version 1.11.4 is between 1.0.0 and 1.12.0: skipping test.'
     """
 
-    __module__ = "plancheck.tfversion"
-
     def check_terraform_version(self, version: Version | str) -> Result:
         tf = _terraform(version)
         low, high = _against(tf, self.minimum), _against(tf, self.maximum)
@@ -215,8 +208,6 @@ class SkipIf(_One):
     'Terraform CLI version is 1.0.3: skipping test.'
     """
 
-    __module__ = "plancheck.tfversion"
-
     def check_terraform_version(self, version: Version | str) -> Result:
         if _against(_terraform(version), self.version) == self.version:
             return Result(skip=f"Terraform CLI version is {self.version}: skipping test.")
@@ -234,7 +225,6 @@ class SkipIfNotAlpha(VersionCheck):
     """
 
     __slots__ = ()
-    __module__ = "plancheck.tfversion"
 
     def check_terraform_version(self, version: Version | str) -> Result:
         tf = _terraform(version)
@@ -252,7 +242,6 @@ class SkipIfNotPrerelease(VersionCheck):
     """
 
     __slots__ = ()
-    __module__ = "plancheck.tfversion"
 
     def check_terraform_version(self, version: Version | str) -> Result:
         tf = _terraform(version)
@@ -269,7 +258,6 @@ class RequireAbove(_One):
     'expected Terraform CLI version above 1.12.0 but detected version is 1.11.4'
     """
 
-    __module__ = "plancheck.tfversion"
     _argument = "minimum"
 
     @property
@@ -296,7 +284,6 @@ class RequireBelow(_One):
     'expected Terraform CLI version below 1.12.0 but detected version is 1.12.0'
     """
 
-    __module__ = "plancheck.tfversion"
     _argument = "maximum"
 
     @property
@@ -323,8 +310,6 @@ class RequireBetween(_Range):
     'expected Terraform CLI version between 1.0.0 and 1.12.0 but detected version is 1.14.1'
     """
 
-    __module__ = "plancheck.tfversion"
-
     def check_terraform_version(self, version: Version | str) -> Result:
         tf = _terraform(version)
         low, high = _against(tf, self.minimum), _against(tf, self.maximum)
@@ -343,8 +328,6 @@ class RequireNot(_One):
     >>> RequireNot("1.0.3").check_terraform_version("1.0.3").error
     'unexpected Terraform CLI version: 1.0.3'
     """
-
-    __module__ = "plancheck.tfversion"
 
     def check_terraform_version(self, version: Version | str) -> Result:
         if _against(_terraform(version), self.version) == self.version:

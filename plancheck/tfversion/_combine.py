@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typing as t
 
-from .._errors import public
+from .._frozen import frozen, public
 from ._checks import Result, VersionCheck
 from ._version import Version, VersionError
 
@@ -19,6 +19,7 @@ def _method(check: object) -> t.Callable[[Version | str], object] | None:
     return None
 
 
+@public("plancheck.tfversion")
 def run_check(check: object, version: Version | str, where: str) -> Result:
     """Run any version check (``check_terraform_version`` or Go's ``CheckTerraformVersion``) as a :class:`Result`.
 
@@ -43,12 +44,11 @@ def run_check(check: object, version: Version | str, where: str) -> Result:
         ) from None
 
 
+@frozen
 class _Combined(VersionCheck):
-    __slots__ = ("checks",)
-    _fields = ("checks",)
-
     checks: tuple[object, ...]
 
+    # A dataclass cannot take *checks: this is the one hand-written constructor of a value.
     def __init__(self, *checks: object) -> None:
         name = type(self).__name__
         if not checks:
@@ -84,7 +84,6 @@ class Any(_Combined):
     """
 
     __slots__ = ()
-    __module__ = "plancheck.tfversion"
 
     def check_terraform_version(self, version: Version | str) -> Result:
         errors: list[str] = []
@@ -114,7 +113,6 @@ class All(_Combined):
     """
 
     __slots__ = ()
-    __module__ = "plancheck.tfversion"
 
     def check_terraform_version(self, version: Version | str) -> Result:
         for result in self._results(version):

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import re
+from dataclasses import InitVar, field
 from typing import Final
 
-from .._errors import TfCheckError, public
+from .._errors import TfCheckError
+from .._frozen import FrozenValue, frozen, public
 
 __all__ = ["Version", "VersionError", "as_version"]
 
@@ -31,7 +33,6 @@ class VersionError(TfCheckError, TypeError, ValueError):
     True
     """
 
-    __module__ = "plancheck.tfversion"
 
     where: str
     problem: str
@@ -59,7 +60,8 @@ def _prerelease_key(prerelease: str) -> tuple[tuple[int, int, str], ...]:
 
 
 @public("plancheck.tfversion")
-class Version:
+@frozen
+class Version(FrozenValue):
     """A Terraform version as hashicorp/go-version reads it: ``1.12.0``, ``1.11.4-rc1``, ``1.0.0+meta``.
 
     Missing segments count as 0 (``1.2`` is ``1.2.0``); a prerelease sorts before its release;
@@ -76,14 +78,12 @@ class Version:
     plancheck.tfversion.VersionError: Version: not a version: '1.x' (expected e.g. 1.12.0 or 1.12.0-alpha20240101)
     """
 
-    __slots__ = ("_metadata", "_prerelease", "_segments")
-    __module__ = "plancheck.tfversion"
+    text: InitVar[str]
+    _segments: tuple[int, ...] = field(init=False)
+    _prerelease: str = field(init=False)
+    _metadata: str = field(init=False)
 
-    _segments: tuple[int, ...]
-    _prerelease: str
-    _metadata: str
-
-    def __init__(self, text: str) -> None:
+    def __post_init__(self, text: str) -> None:
         if not isinstance(text, str):
             raise VersionError("Version", f"expected a version string such as '1.12.0', got {type(text).__name__}")
         match = _VERSION.fullmatch(text)
@@ -99,9 +99,7 @@ class Version:
         segments = [int(t) for t in texts]
         # go-version pads to MAJOR.MINOR.PATCH, and prints the padded form.
         segments.extend([0] * (3 - len(segments)))
-        object.__setattr__(self, "_segments", tuple(segments))
-        object.__setattr__(self, "_prerelease", match["pre1"] or match["pre2"] or "")
-        object.__setattr__(self, "_metadata", match["meta"] or "")
+        self._set(_segments=tuple(segments), _prerelease=match["pre1"] or match["pre2"] or "", _metadata=match["meta"] or "")
 
     @classmethod
     def parse(cls, text: str) -> Version:
@@ -168,21 +166,10 @@ class Version:
     def __repr__(self) -> str:
         return f"Version({str(self)!r})"
 
-    def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError(f"Version is immutable; cannot set {name!r}")
-
-    def __delattr__(self, name: str) -> None:
-        raise AttributeError(f"Version is immutable; cannot delete {name!r}")
-
     def __reduce__(self) -> tuple[object, ...]:
         return (Version, (str(self),))
 
-    def __copy__(self) -> Version:
-        return self
-
-    def __deepcopy__(self, memo: dict[int, object]) -> Version:
-        return self
-
+    # Versions compare by what they mean: 1.0 == 1.0.0, and build metadata is ignored.
     def __hash__(self) -> int:
         return hash(self._key())
 

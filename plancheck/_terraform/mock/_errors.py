@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..._errors import TfCheckError, public
+from ..._errors import TfCheckError
+from ..._frozen import public
 
 __all__ = ["MockSchemaError"]
 
@@ -24,7 +25,6 @@ class MockSchemaError(TfCheckError, ValueError):
     True
     """
 
-    __module__ = "plancheck.acceptance"
 
     where: str
     problem: str

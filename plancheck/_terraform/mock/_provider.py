@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final, Literal
 
-from ..._errors import public
+from ..._frozen import public
 from ..._loading.source import MAX_BYTES_ENV, InputTooLarge, max_input_bytes, read_limited
 from ..._redact import Secrets
 from ._addresses import DefaultsKey, best_key, check_ties, parse_key
@@ -135,6 +135,7 @@ def _defaults(
     return out, keys
 
 
+@public("plancheck.acceptance")
 class MockProvider:
     """A provider for ``TestCase(providers={address: mock})`` that needs no cloud: its schema is all it knows.
 
@@ -191,7 +192,6 @@ class MockProvider:
     plancheck.acceptance.MockSchemaError: mock_resources["cloud_bucket"]["anr"]: cloud_bucket has no attribute anr; did you mean arn?
     """
 
-    __module__ = "plancheck.acceptance"
     #: What an unknown value is in :attr:`calls` (a default function is only called with known values).
     UNKNOWN: Final = UNKNOWN
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Final
 
-from ..._errors import TfCheckError, public
+from ..._errors import TfCheckError
+from ..._frozen import public
 
 __all__ = ["EXTRA_HINT", "ProviderServerError", "ProvidersNotInstalledError"]
 
@@ -25,7 +26,6 @@ class ProviderServerError(TfCheckError, RuntimeError):
     (True, 'example.com/acme/widget')
     """
 
-    __module__ = "plancheck.acceptance"
 
     address: str
     problem: str
@@ -50,7 +50,6 @@ class ProvidersNotInstalledError(TfCheckError, ImportError):
     True
     """
 
-    __module__ = "plancheck.acceptance"
 
     reason: str
 

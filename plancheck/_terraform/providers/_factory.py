@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any, Final, Literal
 
 from ..._errors import TestDefinitionError
+from ..._frozen import ReadOnly, public
 from ._reattach import ReattachConfig, normalize_address, provider_type
 
 __all__ = [
@@ -45,6 +46,7 @@ def _type_name(value: object) -> str:
     return type(value).__name__
 
 
+@public("plancheck.acceptance")
 class ReattachProvider:
     """A provider served by something other than this process's ``tf`` server: a Go binary in debug mode, pyvider, ...
 
@@ -68,7 +70,6 @@ class ReattachProvider:
     plancheck.acceptance.TestDefinitionError: ReattachProvider.start: expected a function (directory) -> ReattachConfig, got str
     """
 
-    __module__ = "plancheck.acceptance"
     __slots__ = ("address", "start", "stop")
 
     address: str
@@ -101,7 +102,8 @@ def _path(value: object, where: str) -> Path:
     return Path(os.fspath(value)).absolute()
 
 
-class ExternalProviders:
+@public("plancheck.acceptance")
+class ExternalProviders(ReadOnly):
     """Released providers a case needs, installed from a local directory so that ``init`` stays offline.
 
     ``versions`` maps addresses to version constraints (``{"hashicorp/null": "2.1.2"}``), written
@@ -129,7 +131,6 @@ class ExternalProviders:
     plancheck.acceptance.TestDefinitionError: ExternalProviders.versions["hashicorp/null"]: dev_overrides need an exact version such as '2.1.2' (init is offered the binary under it), got '~> 2.1'
     """
 
-    __module__ = "plancheck.acceptance"
     __slots__ = ("_dev_overrides", "_mirror", "_versions")
 
     _versions: tuple[tuple[str, str], ...]
@@ -161,9 +162,11 @@ class ExternalProviders:
             if address in pairs:
                 raise TestDefinitionError(at, f"{address} is listed twice")
             pairs[address] = version.strip()
-        object.__setattr__(self, "_versions", tuple(sorted(pairs.items())))
-        object.__setattr__(self, "_mirror", None if mirror is None else _path(mirror, "ExternalProviders.mirror"))
-        object.__setattr__(self, "_dev_overrides", self._overrides(dev_overrides, pairs))
+        self._set(
+            _versions=tuple(sorted(pairs.items())),
+            _mirror=None if mirror is None else _path(mirror, "ExternalProviders.mirror"),
+            _dev_overrides=self._overrides(dev_overrides, pairs),
+        )
 
     @staticmethod
     def _overrides(
@@ -185,9 +188,6 @@ class ExternalProviders:
             return tuple(sorted(found.items()))
         directory = _path(value, "ExternalProviders.dev_overrides")
         return tuple((address, directory) for address in sorted(versions))
-
-    def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError("ExternalProviders is immutable")
 
     @property
     def addresses(self) -> tuple[str, ...]:
@@ -306,7 +306,7 @@ class ProviderEntry:
     version: str = ""
 
 
-class ProviderSet:
+class ProviderSet(ReadOnly):
     """The normalized ``providers=`` of a :class:`TestCase` or :class:`TestStep`: entries sorted by address.
 
     >>> providers = normalize_providers({"example.com/acme/widget": dict}, "TestCase.providers")
@@ -320,10 +320,7 @@ class ProviderSet:
     _entries: tuple[ProviderEntry, ...]
 
     def __init__(self, entries: Sequence[ProviderEntry]) -> None:
-        object.__setattr__(self, "_entries", tuple(sorted(entries, key=lambda e: e.address)))
-
-    def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError("ProviderSet is immutable")
+        self._set(_entries=tuple(sorted(entries, key=lambda e: e.address)))
 
     def __iter__(self) -> Iterator[ProviderEntry]:
         return iter(self._entries)

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from ..._errors import TestDefinitionError
+from ..._frozen import public
 
 __all__ = [
     "DEFAULT_HOST",
@@ -86,6 +87,7 @@ def provider_type(address: str) -> str:
     return address.rsplit("/", 1)[-1]
 
 
+@public("plancheck.acceptance")
 @dataclass(frozen=True, slots=True)
 class ReattachConfig:
     """Where a running plugin server listens, for ``TF_REATTACH_PROVIDERS`` (go-plugin's ``ReattachConfig``).

@@ -42,6 +42,7 @@ from pathlib import Path
 from types import ModuleType, SimpleNamespace
 from typing import Any, Final
 
+from ..._frozen import public
 from ._errors import ProviderServerError, ProvidersNotInstalledError
 from ._reattach import REATTACH_ENV, ReattachConfig, normalize_address, provider_type, reattach_json
 from ._recorded import DiagnosticRecorder, ProviderDiagnostic
@@ -494,6 +495,7 @@ def _unwrapped(servicer: Any, name: str) -> Callable[[Any, Any], Any]:
     return functools.partial(inner, servicer)
 
 
+@public("plancheck.acceptance")
 class ProviderServer:
     """One provider object served in this process over a Unix socket, for Terraform to reattach to.
 
@@ -513,7 +515,6 @@ class ProviderServer:
     ([], False)
     """
 
-    __module__ = "plancheck.acceptance"
 
     def __init__(
         self,

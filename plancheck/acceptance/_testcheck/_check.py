@@ -7,6 +7,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, Final, NoReturn, final
 
 from ..._documents.state import State
+from ..._frozen import public
 from ..._redact import SENSITIVE, sensitive_shown
 from .._errors import TestDefinitionError
 from ._errors import TestCheckFuncError
@@ -50,6 +51,7 @@ def _state_of(check: str, state: Any) -> FlatState:
     raise TestDefinitionError(check, f"expected a plancheck.State to check, got {type(state).__name__}")
 
 
+@public("plancheck.acceptance")
 @final
 class CheckFunc:
     """A check function made by ``TestCheckResourceAttr`` and its kin: call it with a :class:`plancheck.State`.

@@ -6,6 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..._documents.state import State
+from ..._frozen import public
 from .._errors import TestDefinitionError
 from ._check import CheckFunc
 from ._errors import ComposedCheckError
@@ -39,6 +40,7 @@ def _text(error: BaseException, flat: FlatState) -> str:
     return flat.scrub(str(error) or type(error).__name__)
 
 
+@public("plancheck.acceptance")
 def ComposeTestCheckFunc(*fs: Check) -> CheckFunc:
     """Go's ``ComposeTestCheckFunc``: run the checks in order, stop at the first failure.
 
@@ -64,6 +66,7 @@ def ComposeTestCheckFunc(*fs: Check) -> CheckFunc:
     return CheckFunc("ComposeTestCheckFunc", f"<{len(checks)} checks>", run)
 
 
+@public("plancheck.acceptance")
 def ComposeAggregateTestCheckFunc(*fs: Check) -> CheckFunc:
     """Go's ``ComposeAggregateTestCheckFunc``: run every check, report every failure, one per line.
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import ClassVar
 
-from ..._errors import TfCheckError, public
+from ..._errors import TfCheckError
+from ..._frozen import public
 
 __all__ = ["ComposedCheckError", "TestCheckFuncError"]
 
@@ -24,7 +25,6 @@ class TestCheckFuncError(TfCheckError, AssertionError):
     (True, 'TestCheckResourceAttr', 'id')
     """
 
-    __module__ = "plancheck.acceptance"
     __test__: ClassVar[bool] = False
 
     check: str
@@ -57,7 +57,6 @@ class ComposedCheckError(TfCheckError, AssertionError):
     Check 3/3 error: bang
     """
 
-    __module__ = "plancheck.acceptance"
     __test__: ClassVar[bool] = False
 
     total: int

@@ -26,7 +26,7 @@ from typing import Any, Final, final
 
 from ..._documents.state import State, StateResource
 from ..._errors import StateFormatError
-from ..._frozen import ReadOnly
+from ..._frozen import ReadOnly, public
 from ..._redact import SENSITIVE, Marks, Secrets, fit_marks, number_text, sensitive_shown
 from ._gotext import go_quote, go_string_map
 
@@ -65,8 +65,9 @@ def _location(steps: tuple[Any, ...] | None) -> str:
     return "$" + "".join(reversed(parts))
 
 
+@public("plancheck.acceptance")
 @final
-class FlatAttributes(Mapping[str, str]):
+class FlatAttributes(ReadOnly, Mapping[str, str]):
     """The flatmap of one resource's attributes: a read-only ``Mapping[str, str]`` that knows its secrets.
 
     ``sensitive(key)`` says whether the entry lies under a sensitive mark; the repr shows such
@@ -87,14 +88,10 @@ class FlatAttributes(Mapping[str, str]):
     _secrets: Secrets
 
     def __init__(self, entries: Mapping[str, str], sensitive: frozenset[str] = frozenset(), secrets: Secrets | None = None) -> None:
-        object.__setattr__(self, "_entries", dict(entries))
-        object.__setattr__(self, "_sensitive", frozenset(sensitive))
+        self._set(_entries=dict(entries), _sensitive=frozenset(sensitive))
         if secrets is None:
             secrets = Secrets(self._entries[k] for k in self._sensitive if k in self._entries)
-        object.__setattr__(self, "_secrets", secrets)
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        raise AttributeError("FlatAttributes is read-only")
+        self._set(_secrets=secrets)
 
     def __getitem__(self, key: str) -> str:
         return self._entries[key]
@@ -191,6 +188,7 @@ def _flatten_into(
     entries.update(counts)
 
 
+@public("plancheck.acceptance")
 def flatten(values: Any, marks: Marks = None) -> FlatAttributes:
     """The flatmap of a resource's ``values`` (None: no attributes), with its ``sensitive_values`` marks.
 
@@ -214,6 +212,7 @@ def flatten(values: Any, marks: Marks = None) -> FlatAttributes:
     return FlatAttributes(entries, frozenset(sensitive), Secrets(secrets))
 
 
+@public("plancheck.acceptance")
 @final
 class FlatOutput(ReadOnly):
     """A root module output as Go's shim holds it: a string, bool and number all become a string.
@@ -359,6 +358,7 @@ def _module_addresses(state: State) -> set[str]:
     return found
 
 
+@public("plancheck.acceptance")
 class FlatState:
     """A :class:`plancheck.State` as Go's check functions see it: resources by module and name, flattened on first use.
 

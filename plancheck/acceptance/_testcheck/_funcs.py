@@ -10,6 +10,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from ..._frozen import public
 from ..._redact import SENSITIVE, sensitive_shown
 from .._errors import TestDefinitionError
 from ._check import CheckFunc, Fail, compile_regex, instance, leaf, module_address, require_str, shown
@@ -160,6 +161,7 @@ def _module_check(
     return leaf(check, label, name, key, run, [key])
 
 
+@public("plancheck.acceptance")
 def TestCheckResourceAttr(name: str, key: str, value: str) -> CheckFunc:
     """Go's ``TestCheckResourceAttr``: the resource's flatmap has ``value`` at ``key``.
 
@@ -182,6 +184,7 @@ def TestCheckResourceAttr(name: str, key: str, value: str) -> CheckFunc:
     return _root_check(where, _label(name, key), name, key, lambda attrs: _attr(attrs, name, key, value))
 
 
+@public("plancheck.acceptance")
 def TestCheckModuleResourceAttr(mp: Any, name: str, key: str, value: str) -> CheckFunc:
     """Go's ``TestCheckModuleResourceAttr``: :func:`TestCheckResourceAttr` in module ``mp``.
 
@@ -202,6 +205,7 @@ def TestCheckModuleResourceAttr(mp: Any, name: str, key: str, value: str) -> Che
     return _module_check(where, _label(module, name, key), module, name, key, lambda attrs: _attr(attrs, name, key, value))
 
 
+@public("plancheck.acceptance")
 def TestCheckResourceAttrSet(name: str, key: str) -> CheckFunc:
     """Go's ``TestCheckResourceAttrSet``: the flatmap has a non-empty value at ``key``.
 
@@ -219,6 +223,7 @@ def TestCheckResourceAttrSet(name: str, key: str) -> CheckFunc:
     return _root_check(where, _label(name, key), name, key, lambda attrs: _attr_set(attrs, name, key))
 
 
+@public("plancheck.acceptance")
 def TestCheckModuleResourceAttrSet(mp: Any, name: str, key: str) -> CheckFunc:
     """Go's ``TestCheckModuleResourceAttrSet``: :func:`TestCheckResourceAttrSet` in module ``mp``.
 
@@ -234,6 +239,7 @@ def TestCheckModuleResourceAttrSet(mp: Any, name: str, key: str) -> CheckFunc:
     return _module_check(where, _label(module, name, key), module, name, key, lambda attrs: _attr_set(attrs, name, key))
 
 
+@public("plancheck.acceptance")
 def TestCheckNoResourceAttr(name: str, key: str) -> CheckFunc:
     """Go's ``TestCheckNoResourceAttr``: the flatmap has no value at ``key`` (a count of ``"0"`` counts as none).
 
@@ -252,6 +258,7 @@ def TestCheckNoResourceAttr(name: str, key: str) -> CheckFunc:
     return _root_check(where, _label(name, key), name, key, lambda attrs: _no_attr(attrs, name, key))
 
 
+@public("plancheck.acceptance")
 def TestCheckModuleNoResourceAttr(mp: Any, name: str, key: str) -> CheckFunc:
     """Go's ``TestCheckModuleNoResourceAttr``: :func:`TestCheckNoResourceAttr` in module ``mp``.
 
@@ -266,6 +273,7 @@ def TestCheckModuleNoResourceAttr(mp: Any, name: str, key: str) -> CheckFunc:
     return _module_check(where, _label(module, name, key), module, name, key, lambda attrs: _no_attr(attrs, name, key))
 
 
+@public("plancheck.acceptance")
 def TestMatchResourceAttr(name: str, key: str, r: str | re.Pattern[str]) -> CheckFunc:
     """Go's ``TestMatchResourceAttr``: the value at ``key`` (``""`` when absent) matches ``r`` anywhere.
 
@@ -286,6 +294,7 @@ def TestMatchResourceAttr(name: str, key: str, r: str | re.Pattern[str]) -> Chec
     return _root_check(where, _label(name, key), name, key, lambda attrs: _match(attrs, name, key, regex))
 
 
+@public("plancheck.acceptance")
 def TestModuleMatchResourceAttr(mp: Any, name: str, key: str, r: str | re.Pattern[str]) -> CheckFunc:
     """Go's ``TestModuleMatchResourceAttr``: :func:`TestMatchResourceAttr` in module ``mp``.
 
@@ -314,6 +323,7 @@ def _pointer(where: str, value: Any) -> Callable[[], str]:
     return read
 
 
+@public("plancheck.acceptance")
 def TestCheckResourceAttrPtr(name: str, key: str, value: Callable[[], str]) -> CheckFunc:
     """Go's ``TestCheckResourceAttrPtr``: :func:`TestCheckResourceAttr` with the expected value read when the check runs.
 
@@ -333,6 +343,7 @@ def TestCheckResourceAttrPtr(name: str, key: str, value: Callable[[], str]) -> C
     return _root_check(where, _label(name, key), name, key, lambda attrs: _attr(attrs, name, key, read()))
 
 
+@public("plancheck.acceptance")
 def TestCheckModuleResourceAttrPtr(mp: Any, name: str, key: str, value: Callable[[], str]) -> CheckFunc:
     """Go's ``TestCheckModuleResourceAttrPtr``: :func:`TestCheckResourceAttrPtr` in module ``mp``.
 
@@ -348,6 +359,7 @@ def TestCheckModuleResourceAttrPtr(mp: Any, name: str, key: str, value: Callable
     return _module_check(where, _label(module, name, key), module, name, key, lambda attrs: _attr(attrs, name, key, read()))
 
 
+@public("plancheck.acceptance")
 def TestCheckResourceAttrWith(name: str, key: str, check_value_func: CheckValueFunc) -> CheckFunc:
     """Go's ``TestCheckResourceAttrWith``: the value at ``key`` is set and ``check_value_func(value)`` accepts it.
 
@@ -377,6 +389,7 @@ def _self_pair(where: str, module1: str, name1: str, key1: str, module2: str, na
         raise TestDefinitionError(where, f"comparing self: resource {name1} attribute {key1}")
 
 
+@public("plancheck.acceptance")
 def TestCheckResourceAttrPair(name_first: str, key_first: str, name_second: str, key_second: str) -> CheckFunc:
     """Go's ``TestCheckResourceAttrPair``: two resources' flatmaps hold the same value at the two keys.
 
@@ -397,6 +410,7 @@ def TestCheckResourceAttrPair(name_first: str, key_first: str, name_second: str,
     return _pair_check(where, "", name_first, key_first, "", name_second, key_second)
 
 
+@public("plancheck.acceptance")
 def TestCheckModuleResourceAttrPair(
     mp_first: Any, name_first: str, key_first: str, mp_second: Any, name_second: str, key_second: str
 ) -> CheckFunc:
@@ -434,6 +448,7 @@ def _output(flat: FlatState, name: str) -> FlatOutput:
     return output
 
 
+@public("plancheck.acceptance")
 def TestCheckOutput(name: str, value: str) -> CheckFunc:
     """Go's ``TestCheckOutput``: the root module output ``name`` is the string ``value``.
 
@@ -460,6 +475,7 @@ def TestCheckOutput(name: str, value: str) -> CheckFunc:
     return leaf(where, _label(name), name, None, run)
 
 
+@public("plancheck.acceptance")
 def TestMatchOutput(name: str, r: str | re.Pattern[str]) -> CheckFunc:
     """Go's ``TestMatchOutput``: the root module output ``name`` is a string that ``r`` matches anywhere.
 

@@ -16,6 +16,7 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any, Final
 
+from ..._frozen import public
 from ..._redact import SENSITIVE, sensitive_shown
 from .._errors import TestDefinitionError
 from ._check import CheckFunc, Fail, compile_regex, instance, leaf, require_str, shown
@@ -66,6 +67,7 @@ def _elem(attrs: FlatAttributes, attr: str, value: str) -> None:
     raise Fail(f"no TypeSet element {go_quote(attr)}, with value {shown(value, secret)} in state: {attrs.go_repr()}")
 
 
+@public("plancheck.acceptance")
 def TestCheckTypeSetElemAttr(name: str, attr: str, value: str) -> CheckFunc:
     """Go's ``TestCheckTypeSetElemAttr``: some element of the set at ``attr`` (ending in ``*``) is ``value``.
 
@@ -92,6 +94,7 @@ def TestCheckTypeSetElemAttr(name: str, attr: str, value: str) -> CheckFunc:
     return leaf(where, f"{name!r}, {attr!r}", name, attr, run)
 
 
+@public("plancheck.acceptance")
 def TestCheckTypeSetElemAttrPair(name_first: str, key_first: str, name_second: str, key_second: str) -> CheckFunc:
     """Go's ``TestCheckTypeSetElemAttrPair``: some element at ``key_first`` (``*`` for indexes) equals the second value.
 
@@ -160,6 +163,7 @@ def _nested_check(
     return leaf(where, f"{name!r}, {attr!r}", name, attr, run)
 
 
+@public("plancheck.acceptance")
 def TestCheckTypeSetElemNestedAttrs(name: str, attr: str, values: Mapping[str, str]) -> CheckFunc:
     """Go's ``TestCheckTypeSetElemNestedAttrs``: one element at ``attr`` (ending in ``*``) has all of ``values``.
 
@@ -192,6 +196,7 @@ def TestCheckTypeSetElemNestedAttrs(name: str, attr: str, values: Mapping[str, s
     return _nested_check(where, name, attr, tests, describe)
 
 
+@public("plancheck.acceptance")
 def TestMatchTypeSetElemNestedAttrs(name: str, attr: str, values: Mapping[str, str | re.Pattern[str] | None]) -> CheckFunc:
     """Go's ``TestMatchTypeSetElemNestedAttrs``: one element at ``attr`` has nested values matching ``values``.
 

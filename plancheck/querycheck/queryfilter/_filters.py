@@ -4,17 +4,19 @@ from __future__ import annotations
 
 import abc
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..._checking.fields import checked_matcher
 from ..._checking.identity import checked_identity, identity_matches
 from ..._documents.query import QueryResult
-from ..._frozen import FrozenValue
+from ..._frozen import FrozenValue, frozen, public
 from ...knownvalue.internal import Check
 
 __all__ = ["ByDisplayName", "ByResourceIdentity", "QueryFilter"]
 
 
+@public("plancheck.querycheck.queryfilter")
+@frozen
 class QueryFilter(FrozenValue, abc.ABC):
     """Base class of the query filters: :meth:`include` says whether a check looks at a result.
 
@@ -22,19 +24,16 @@ class QueryFilter(FrozenValue, abc.ABC):
     frozen values, like checks. Go's method is ``Filter``; here ``Filter`` is :meth:`include`.
 
     >>> from plancheck.querycheck import QueryResult
-    >>> class ByType(QueryFilter):
-    ...     __slots__ = ("resource_type",)
-    ...     _fields = ("resource_type",)
-    ...     def __init__(self, resource_type):
-    ...         self._set(resource_type=resource_type)
+    >>> from dataclasses import dataclass
+    >>> @dataclass(frozen=True)
+    ... class ByType(QueryFilter):
+    ...     resource_type: str
     ...     def include(self, result):
     ...         return result.resource_type == self.resource_type
     >>> result = QueryResult({"list_resource_found": {"address": "list.concept_pet.pets", "resource_type": "concept_pet"}})
     >>> ByType("concept_pet").include(result), ByType("concept_pet").Filter(result)
     (True, True)
     """
-
-    __slots__ = ()
 
     @abc.abstractmethod
     def include(self, result: QueryResult) -> bool:
@@ -51,6 +50,8 @@ class QueryFilter(FrozenValue, abc.ABC):
         return self.include(result)
 
 
+@public("plancheck.querycheck.queryfilter")
+@frozen
 class ByDisplayName(QueryFilter):
     """Includes the results whose display name matches ``display_name`` (a knownvalue check).
 
@@ -61,18 +62,18 @@ class ByDisplayName(QueryFilter):
     (True, False)
     """
 
-    __slots__ = ("display_name",)
-    _fields = ("display_name",)
     display_name: Check
 
-    def __init__(self, display_name: Check) -> None:
-        self._set(display_name=checked_matcher(display_name, type(self).__name__))
+    def __post_init__(self) -> None:
+        self._set(display_name=checked_matcher(self.display_name, type(self).__name__))
 
     def include(self, result: QueryResult) -> bool:
         """Whether the result's display name matches."""
         return self.display_name == result.display_name
 
 
+@public("plancheck.querycheck.queryfilter")
+@frozen
 class ByResourceIdentity(QueryFilter):
     """Includes the results whose identity has exactly these attributes, each matching its check.
 
@@ -85,12 +86,13 @@ class ByResourceIdentity(QueryFilter):
     False
     """
 
-    __slots__ = ("identity",)
-    _fields = ("identity",)
     identity: tuple[tuple[str, Check], ...]
 
-    def __init__(self, identity: Mapping[str, Check]) -> None:
-        self._set(identity=checked_identity(identity, type(self).__name__))
+    if TYPE_CHECKING:  # the constructor takes more than the fields hold: __post_init__ converts
+        def __init__(self, identity: Mapping[str, Check]) -> None: ...
+
+    def __post_init__(self) -> None:
+        self._set(identity=checked_identity(self.identity, type(self).__name__))
 
     def _args(self) -> tuple[tuple[Any, ...], dict[str, Any]]:
         return (dict(self.identity),), {}
