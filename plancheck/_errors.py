@@ -12,6 +12,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, ClassVar
 
+from tfjsonpath.internal import PicklesFields
+
 from ._frozen import public
 
 if TYPE_CHECKING:
@@ -34,7 +36,7 @@ __all__ = [
 
 
 @public("plancheck")
-class TfCheckError(Exception):
+class TfCheckError(PicklesFields, Exception):
     """Base class of every error raised by plancheck.
 
     >>> issubclass(PlanCheckError, TfCheckError) and issubclass(PlanFormatError, TfCheckError)
@@ -81,15 +83,6 @@ class DocumentFormatError(TfCheckError, ValueError):
         'p.json'
         """
         return type(self)(self.location, self.expected, found=self.found, source=source)
-
-    def __reduce__(self) -> tuple[object, ...]:
-        return (_rebuild_format_error, (type(self), self.location, self.expected, self.found, self.source))
-
-
-def _rebuild_format_error(
-    cls: type[DocumentFormatError], location: str, expected: str, found: str | None, source: str | None
-) -> DocumentFormatError:
-    return cls(location, expected, found=found, source=source)
 
 
 @public("plancheck")
@@ -177,9 +170,6 @@ class CheckFailedError(TfCheckError, AssertionError):
     def path(self) -> Path | None:
         """The path of the first failure (``None`` when it has none)."""
         return self.failures[0].path
-
-    def __reduce__(self) -> tuple[object, ...]:
-        return (type(self), (self.failures,))
 
 
 @public("plancheck")
@@ -289,13 +279,6 @@ class ValueMismatchError(TfCheckError, AssertionError):
         self.actual = actual
         super().__init__(f"{path.to_text()}: {reason}" if len(path) else reason)
 
-    def __reduce__(self) -> tuple[object, ...]:
-        return (_rebuild_mismatch, (self.path, self.reason, self.expected, self.actual))
-
-
-def _rebuild_mismatch(path: Path, reason: str, expected: str | None, actual: str | None) -> ValueMismatchError:
-    return ValueMismatchError(path, reason, expected=expected, actual=actual)
-
 
 @public("plancheck.acceptance")
 class TestDefinitionError(TfCheckError, TypeError, ValueError):
@@ -315,6 +298,3 @@ class TestDefinitionError(TfCheckError, TypeError, ValueError):
         self.where = where
         self.problem = problem
         super().__init__(f"{where}: {problem}")
-
-    def __reduce__(self) -> tuple[object, ...]:
-        return (type(self), (self.where, self.problem))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ._public import public
 
-__all__ = ["PathSyntaxError", "TfJsonPathError"]
+__all__ = ["PathSyntaxError", "PicklesFields", "TfJsonPathError"]
 
 # Long path texts are cut around the error position so that one bad 10,000-step
 # path does not make a 100 kB message.
@@ -12,8 +12,33 @@ _EXCERPT_LIMIT = 60
 _EXCERPT_RADIUS = 25
 
 
+class PicklesFields:
+    """An exception that pickles as its fields, whatever its constructor takes.
+
+    ``pytest-xdist`` and ``multiprocessing`` ship errors between processes; the default pickle
+    calls the class with ``args`` (the message), which fails for every error whose constructor
+    takes its fields. This one restores ``args`` and the attributes without calling ``__init__``.
+
+    >>> import pickle
+    >>> error = PathSyntaxError("a[", 2, "an index", found="the end")
+    >>> copy = pickle.loads(pickle.dumps(error))
+    >>> type(copy).__name__, str(copy) == str(error), copy.position, copy.expected
+    ('PathSyntaxError', True, 2, 'an index')
+    """
+
+    __slots__ = ()
+
+    def __reduce__(self) -> tuple[object, ...]:
+        error: BaseException = self  # type: ignore[assignment]
+        return (_restore, (type(self), error.args), dict(vars(self)))
+
+
+def _restore(cls: type[BaseException], args: tuple[object, ...]) -> BaseException:
+    return cls.__new__(cls, *args)
+
+
 @public("tfjsonpath")
-class TfJsonPathError(Exception):
+class TfJsonPathError(PicklesFields, Exception):
     """Base class of every error raised by tfjsonpath.
 
     >>> from tfjsonpath import PathNotFoundError
@@ -64,7 +89,4 @@ class PathSyntaxError(TfJsonPathError, ValueError):
         super().__init__(
             f"invalid path {_excerpt(text, position)} at offset {position}: expected {expected}, found {found}"
         )
-
-    def __reduce__(self) -> tuple[object, ...]:
-        return (PathSyntaxError, (self.text, self.position, self.expected, self.found))
 

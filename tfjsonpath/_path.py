@@ -368,21 +368,6 @@ class PathNotFoundError(TfJsonPathError, LookupError):
         """
         return self.path[: self.step_index]
 
-    def __reduce__(self) -> tuple[object, ...]:
-        return (
-            _rebuild_not_found,
-            (self.path, self.step_index, self.step, self.found, self.go_message, self.detail),
-        )
-
-
-
-def _rebuild_not_found(
-    path: Path, step_index: int, step: Step, found: str, go_message: str, detail: str
-) -> PathNotFoundError:
-    return PathNotFoundError(
-        path=path, step_index=step_index, step=step, found=found, go_message=go_message, detail=detail
-    )
-
 
 def resolve(document: Any, path: Path) -> Any:
     """The value at ``path`` in ``document``, or PathNotFoundError naming the step (see :func:`tfjsonpath.traverse`).

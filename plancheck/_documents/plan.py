@@ -388,14 +388,6 @@ class ResourceNotFoundError(TfCheckError, LookupError):
             text += f"; {self.where} has no similar address"
         super().__init__(text)
 
-    def __reduce__(self) -> tuple[object, ...]:
-        # The fields are already as shown: nothing left to scrub when rebuilt.
-        return (_rebuild_not_found, (self.address, self.closest, self.where))
-
-
-def _rebuild_not_found(address: str, closest: tuple[str, ...], where: str) -> ResourceNotFoundError:
-    return ResourceNotFoundError(address, closest, where)
-
 
 @final
 class AddressIndex(ReadOnly):

@@ -86,13 +86,6 @@ class QueryFormatError(DocumentFormatError):
         """
         return QueryFormatError(self.location, self.expected, found=self.found, source=self.source, line=line)
 
-    def __reduce__(self) -> tuple[object, ...]:
-        return (_rebuild, (self.location, self.expected, self.found, self.source, self.line))
-
-
-def _rebuild(location: str, expected: str, found: str | None, source: str | None, line: int | None) -> QueryFormatError:
-    return QueryFormatError(location, expected, found=found, source=source, line=line)
-
 
 @cache
 def query_validator() -> SchemaValidator:

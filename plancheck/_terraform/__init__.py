@@ -90,9 +90,6 @@ class TerraformNotFoundError(TfCheckError, LookupError):
         self.reason = reason
         super().__init__(f"cannot use Terraform binary {path}: {reason}")
 
-    def __reduce__(self) -> tuple[object, ...]:
-        return (type(self), (self.path, self.reason))
-
 
 class TimeoutValueError(TfCheckError, ValueError):
     """A command timeout that is not a number of seconds greater than 0 and at most :data:`MAX_TIMEOUT` (a week).
@@ -107,9 +104,6 @@ class TimeoutValueError(TfCheckError, ValueError):
     def __init__(self, timeout: object) -> None:
         self.timeout = timeout
         super().__init__(f"timeout {timeout!r}: expected {self.EXPECTED}")
-
-    def __reduce__(self) -> tuple[object, ...]:
-        return (type(self), (self.timeout,))
 
 
 def tf_acc_set(env: Mapping[str, str] | None = None) -> bool:

@@ -77,7 +77,6 @@ class AcceptanceError(TfCheckError, AssertionError):
       widget left
     """
 
-
     step: int
     steps: int
     stage: Stage
@@ -136,23 +135,4 @@ class AcceptanceError(TfCheckError, AssertionError):
                 lines.append(_indent(rest))
         return "\n".join(lines)
 
-    def __reduce__(self) -> tuple[object, ...]:
-        return (
-            _rebuild,
-            (self.step, self.steps, self.stage.value, self.reason, self.command, self.exit_code, self.output, self.also),
-        )
 
-
-def _rebuild(
-    step: int,
-    steps: int,
-    stage: str,
-    reason: str,
-    command: str | None,
-    exit_code: int | None,
-    output: str,
-    also: tuple[str, ...] = (),
-) -> AcceptanceError:
-    return AcceptanceError(
-        step, steps, Stage(stage), reason, command=command, exit_code=exit_code, output=output, also=also
-    )

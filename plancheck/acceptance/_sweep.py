@@ -16,7 +16,7 @@ import threading
 import time
 from collections.abc import Callable, Generator, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import Final
 
 from .._errors import TfCheckError
 from .._frozen import public
@@ -173,7 +173,6 @@ class SweepResult:
     [('us-east-1', 'b', 'boom')]
     """
 
-
     regions: Mapping[str, Mapping[str, str | None]]
 
     @property
@@ -195,14 +194,10 @@ class SweepFailedError(TfCheckError, RuntimeError):
     'sweeper a failed in region r1: boom'
     """
 
-
     def __init__(self, result: SweepResult) -> None:
         self.result = result
         lines = [f"sweeper {n} failed in region {r}: {e}" for r, n, e in result.failures]
         super().__init__("\n".join(lines))
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (type(self), (self.result,))
 
 
 def _error_text(exc: BaseException) -> str:

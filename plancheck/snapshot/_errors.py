@@ -58,13 +58,6 @@ class SnapshotFormatError(DocumentFormatError):
         """
         return SnapshotFormatError(source, self.line, self.expected, found=self.found)
 
-    def __reduce__(self) -> tuple[object, ...]:
-        return (_rebuild_format_error, (self.source, self.line, self.expected, self.found))
-
-
-def _rebuild_format_error(file: str | None, line: int | None, expected: str, found: str | None) -> SnapshotFormatError:
-    return SnapshotFormatError(file, line, expected, found=found)
-
 
 @public(_MODULE)
 class SnapshotMismatchError(CheckFailedError):
@@ -98,9 +91,6 @@ class SnapshotMismatchError(CheckFailedError):
         head = f"plan does not match the snapshot {self.file} ({count} difference{'' if count == 1 else 's'}):"
         return "\n".join([head, *(f"  {line}" for line in self.lines), UPDATE_HINT])
 
-    def __reduce__(self) -> tuple[object, ...]:
-        return (type(self), (self.file, self.lines))
-
 
 @public(_MODULE)
 class SnapshotMissingError(SnapshotMismatchError):
@@ -118,7 +108,4 @@ class SnapshotMissingError(SnapshotMismatchError):
 
     def _render(self) -> str:
         return f"no snapshot at {self.file}: write it with " + UPDATE_HINT.removeprefix("update it with ")
-
-    def __reduce__(self) -> tuple[object, ...]:
-        return (type(self), (self.file,))
 

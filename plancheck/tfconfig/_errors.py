@@ -73,24 +73,6 @@ class ConfigFormatError(DocumentFormatError):
             self.location, self.expected, found=self.found, source=source, line=self.line, column=self.column
         )
 
-    def __reduce__(self) -> tuple[object, ...]:
-        return (
-            _rebuild,
-            (type(self), self.location, self.expected, self.found, self.source, self.line, self.column),
-        )
-
-
-def _rebuild(
-    cls: type[ConfigFormatError],
-    location: str,
-    expected: str,
-    found: str | None,
-    source: str | None,
-    line: int | None,
-    column: int | None,
-) -> ConfigFormatError:
-    return cls(location, expected, found=found, source=source, line=line, column=column)
-
 
 def json_location(steps: Iterable[Step]) -> str:
     """Render steps as a JSON location: ``$``, then the escaped tfjsonpath text form.

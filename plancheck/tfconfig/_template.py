@@ -76,9 +76,6 @@ class TemplateSyntaxError(TfCheckError, ValueError):
         self.reason = reason
         super().__init__(f"at character {offset + 1}: {reason}")
 
-    def __reduce__(self) -> tuple[object, ...]:
-        return (type(self), (self.offset, self.reason))
-
 
 @public("plancheck.tfconfig")
 @final

@@ -33,7 +33,6 @@ class VersionError(TfCheckError, TypeError, ValueError):
     True
     """
 
-
     where: str
     problem: str
 
@@ -41,9 +40,6 @@ class VersionError(TfCheckError, TypeError, ValueError):
         self.where = where
         self.problem = problem
         super().__init__(f"{where}: {problem}")
-
-    def __reduce__(self) -> tuple[object, ...]:
-        return (type(self), (self.where, self.problem))
 
 
 def _shown(text: str) -> str:

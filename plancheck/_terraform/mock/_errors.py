@@ -25,7 +25,6 @@ class MockSchemaError(TfCheckError, ValueError):
     True
     """
 
-
     where: str
     problem: str
     type_name: str | None
@@ -52,13 +51,4 @@ class MockSchemaError(TfCheckError, ValueError):
         hint = f"; did you mean {' or '.join(self.suggestions)}?" if self.suggestions else ""
         super().__init__(f"{where}: {problem}{hint}")
 
-    def __reduce__(self) -> tuple[object, ...]:
-        return (_rebuild, (self.where, self.problem, self.type_name, self.attribute, self.expected, self.suggestions))
 
-
-def _rebuild(
-    where: str, problem: str, type_name: str | None, attribute: str | None, expected: str | None, suggestions: Sequence[str]
-) -> MockSchemaError:
-    return MockSchemaError(
-        where, problem, type_name=type_name, attribute=attribute, expected=expected, suggestions=suggestions
-    )

@@ -26,7 +26,6 @@ class ProviderServerError(TfCheckError, RuntimeError):
     (True, 'example.com/acme/widget')
     """
 
-
     address: str
     problem: str
 
@@ -34,9 +33,6 @@ class ProviderServerError(TfCheckError, RuntimeError):
         self.address = address
         self.problem = problem
         super().__init__(f"provider {address}: {problem}")
-
-    def __reduce__(self) -> tuple[object, ...]:
-        return (type(self), (self.address, self.problem))
 
 
 @public("plancheck.acceptance")
@@ -50,7 +46,6 @@ class ProvidersNotInstalledError(TfCheckError, ImportError):
     True
     """
 
-
     reason: str
 
     def __init__(self, reason: str) -> None:
@@ -59,6 +54,3 @@ class ProvidersNotInstalledError(TfCheckError, ImportError):
             "serving a provider under test needs the tf framework and grpcio: "
             f"install tfplancheck[providers] ({EXTRA_HINT}); {reason}"
         )
-
-    def __reduce__(self) -> tuple[object, ...]:
-        return (type(self), (self.reason,))

@@ -52,9 +52,6 @@ class MsgpackError(TfCheckError, ValueError):
         self.problem = problem
         super().__init__(f"MessagePack value, byte {offset}: {problem}")
 
-    def __reduce__(self) -> tuple[object, ...]:
-        return (type(self), (self.offset, self.problem))
-
 
 def _uint(data: bytes, at: int, size: int) -> int:
     if at + size > len(data):
