@@ -55,10 +55,6 @@ class DocumentFormatError(TfCheckError, ValueError):
     'plan.json: $.resource_changes: expected an array, found an object with 2 keys'
     """
 
-    location: str
-    expected: str
-    found: str | None
-    source: str | None
     kind: str = "document"
 
     def __init__(self, location: str, expected: str, *, found: str | None = None, source: str | None = None) -> None:
@@ -145,7 +141,6 @@ class CheckFailedError(TfCheckError, AssertionError):
     True
     """
 
-    failures: tuple[CheckFailure, ...]
     noun: str = "check"
 
     def __init__(self, failures: Iterable[CheckFailure]) -> None:
@@ -267,11 +262,6 @@ class ValueMismatchError(TfCheckError, AssertionError):
     ('triggers["a"][2]: expected value "x" for StringExact check, got: "y"', '"x"', '"y"')
     """
 
-    path: Path
-    reason: str
-    expected: str | None
-    actual: str | None
-
     def __init__(self, path: Path, reason: str, *, expected: str | None = None, actual: str | None = None) -> None:
         self.path = path
         self.reason = reason
@@ -290,9 +280,6 @@ class TestDefinitionError(TfCheckError, TypeError, ValueError):
 
     # Not a test class, even when imported into a test module.
     __test__: ClassVar[bool] = False
-
-    where: str
-    problem: str
 
     def __init__(self, where: str, problem: str) -> None:
         self.where = where

@@ -74,11 +74,6 @@ class PathSyntaxError(TfJsonPathError, ValueError):
     2 | an index or a quoted key | the end of the text
     """
 
-    text: str
-    position: int
-    expected: str
-    found: str
-
     def __init__(self, text: str, position: int, expected: str, found: str | None = None) -> None:
         self.text = text
         self.position = position

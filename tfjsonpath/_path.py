@@ -337,13 +337,6 @@ class PathNotFoundError(TfJsonPathError, LookupError):
     1 | MapStep('b') | an array of 1 element | a
     """
 
-    path: Path
-    step_index: int
-    step: Step
-    found: str
-    go_message: str
-    detail: str
-
     def __init__(
         self, *, path: Path, step_index: int, step: Step, found: str, go_message: str, detail: str
     ) -> None:

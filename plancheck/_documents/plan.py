@@ -371,10 +371,6 @@ class ResourceNotFoundError(TfCheckError, LookupError):
     ('a.b["(sensitive)"]',)
     """
 
-    address: str
-    closest: tuple[str, ...]
-    where: str
-
     def __init__(
         self, address: str, closest: Sequence[str], where: str = "the plan", *, secrets: Secrets = NO_SECRETS
     ) -> None:

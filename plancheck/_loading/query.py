@@ -46,7 +46,6 @@ class QueryFormatError(DocumentFormatError):
     """
 
     kind = "query output"
-    line: int | None
 
     def __init__(
         self,

@@ -82,9 +82,6 @@ class TerraformNotFoundError(TfCheckError, LookupError):
     'cannot use Terraform binary /nope/terraform: no such file'
     """
 
-    path: str
-    reason: str
-
     def __init__(self, path: str, reason: str) -> None:
         self.path = path
         self.reason = reason
@@ -99,7 +96,6 @@ class TimeoutValueError(TfCheckError, ValueError):
     """
 
     EXPECTED: Final = f"a number of seconds greater than 0 and at most {MAX_TIMEOUT:g} (a week)"
-    timeout: object
 
     def __init__(self, timeout: object) -> None:
         self.timeout = timeout

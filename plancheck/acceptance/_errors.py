@@ -77,15 +77,6 @@ class AcceptanceError(TfCheckError, AssertionError):
       widget left
     """
 
-    step: int
-    steps: int
-    stage: Stage
-    reason: str
-    command: str | None
-    exit_code: int | None
-    output: str
-    also: tuple[str, ...]
-
     def __init__(
         self,
         step: int,

@@ -29,7 +29,6 @@ class SnapshotFormatError(DocumentFormatError):
     """
 
     kind = "snapshot"
-    line: int | None
 
     def __init__(self, file: str | None, line: int | None, expected: str, *, found: str | None = None) -> None:
         self.line = line
@@ -75,8 +74,6 @@ class SnapshotMismatchError(CheckFailedError):
     """
 
     noun = "snapshot check"
-    file: str
-    lines: tuple[str, ...]
 
     def __init__(self, file: str, lines: Sequence[str]) -> None:
         self.file = str(file)

@@ -28,8 +28,6 @@ class ConfigFormatError(DocumentFormatError):
     """
 
     kind = "config"
-    line: int | None
-    column: int | None
 
     def __init__(
         self,

@@ -68,9 +68,6 @@ class TemplateSyntaxError(TfCheckError, ValueError):
     (6, "unclosed '${': no '}' ends this interpolation")
     """
 
-    offset: int
-    reason: str
-
     def __init__(self, offset: int, reason: str) -> None:
         self.offset = offset
         self.reason = reason

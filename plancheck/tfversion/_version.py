@@ -33,9 +33,6 @@ class VersionError(TfCheckError, TypeError, ValueError):
     True
     """
 
-    where: str
-    problem: str
-
     def __init__(self, where: str, problem: str) -> None:
         self.where = where
         self.problem = problem

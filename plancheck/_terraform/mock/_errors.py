@@ -25,13 +25,6 @@ class MockSchemaError(TfCheckError, ValueError):
     True
     """
 
-    where: str
-    problem: str
-    type_name: str | None
-    attribute: str | None
-    expected: str | None
-    suggestions: tuple[str, ...]
-
     def __init__(
         self,
         where: str,

@@ -26,9 +26,6 @@ class ProviderServerError(TfCheckError, RuntimeError):
     (True, 'example.com/acme/widget')
     """
 
-    address: str
-    problem: str
-
     def __init__(self, address: str, problem: str) -> None:
         self.address = address
         self.problem = problem
@@ -45,8 +42,6 @@ class ProvidersNotInstalledError(TfCheckError, ImportError):
     >>> isinstance(err, ImportError)
     True
     """
-
-    reason: str
 
     def __init__(self, reason: str) -> None:
         self.reason = reason

@@ -44,9 +44,6 @@ class MsgpackError(TfCheckError, ValueError):
     MessagePack value, byte 3: the value is cut short
     """
 
-    offset: int
-    problem: str
-
     def __init__(self, offset: int, problem: str) -> None:
         self.offset = offset
         self.problem = problem

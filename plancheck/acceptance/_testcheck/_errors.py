@@ -27,11 +27,6 @@ class TestCheckFuncError(TfCheckError, AssertionError):
 
     __test__: ClassVar[bool] = False
 
-    check: str
-    name: str | None
-    key: str | None
-    message: str
-
     def __init__(self, check: str, name: str | None, key: str | None, message: str) -> None:
         self.check = check
         self.name = name
@@ -55,10 +50,6 @@ class ComposedCheckError(TfCheckError, AssertionError):
     """
 
     __test__: ClassVar[bool] = False
-
-    total: int
-    failures: tuple[tuple[int, str], ...]
-    errors: tuple[BaseException, ...]
 
     def __init__(self, total: int, failures: Iterable[tuple[int, str]], errors: Iterable[BaseException] = ()) -> None:
         self.total = total
