@@ -281,6 +281,10 @@ def _visit(
     allow_failures: bool, log: Callable[[str], object], chain: tuple[str, ...],
 ) -> Generator[tuple[Sweeper, tuple[str, ...]], bool | None, bool]:
     """One sweeper's part of :func:`_run_one`: yields each dependency to run first, is sent whether it failed."""
+    if sweeper.name in ran:
+        # Done in this region, and its dependencies before it: walking them again made every later
+        # sweeper of a long chain walk the whole chain (cubic in its length).
+        return ran[sweeper.name] is not None
     if sweeper.name in chain:
         ran[sweeper.name] = "its dependencies lead back to it: " + " -> ".join((*chain, sweeper.name))
         return True
@@ -293,7 +297,7 @@ def _visit(
         failed = yield found, (*chain, sweeper.name)
         if failed and not allow_failures:
             return True
-    if sweeper.name in ran:
+    if sweeper.name in ran:  # its dependencies led back to it (allow_failures): the cycle is its failure
         return ran[sweeper.name] is not None
     started = time.monotonic()
     try:
