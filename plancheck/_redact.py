@@ -340,7 +340,7 @@ class _Scanner:
     share 8 characters with a secret (``azurerm_key_vault_secret`` and ``my-client_secret``) is not.
     """
 
-    __slots__ = ("heads", "long", "searches", "windows")
+    __slots__ = ("_heads", "long", "searches", "whole", "windows")
 
     def __init__(self, values: Iterable[str]) -> None:
         size = SUBSTRING_WINDOW
@@ -359,11 +359,23 @@ class _Scanner:
         self.windows = frozenset(windows)
         # Longest first: the first whole piece found at a position is the longest there.
         self.long = {head: tuple(sorted(forms, key=len, reverse=True)) for head, forms in long.items()}
-        # Every piece starts with one of these: most positions of a text are passed over after one look-up.
-        self.heads = frozenset(
-            [form[:MIN_SECRET_LENGTH] for _, forms in self.searches for form in forms]
-            + [window[:MIN_SECRET_LENGTH] for window in self.windows]
-        )
+        #: Every piece whole: a text that is one (the common case of a copied secret) is found in one look-up.
+        self.whole = frozenset([f for _, forms in self.searches for f in forms] + [f for forms in long.values() for f in forms])
+        self._heads: frozenset[str] | None = None
+
+    @property
+    def heads(self) -> frozenset[str]:
+        """The first characters of every piece: most positions of a text are passed over after one look-up.
+
+        Made on the first scan: a snapshot asks its questions without it (:mod:`plancheck.snapshot._secrets`).
+        """
+        heads = self._heads
+        if heads is None:
+            heads = self._heads = frozenset(
+                [form[:MIN_SECRET_LENGTH] for _, forms in self.searches for form in forms]
+                + [window[:MIN_SECRET_LENGTH] for window in self.windows]
+            )
+        return heads
 
     def spans(self, text: str, first_only: bool = False) -> list[tuple[int, int]]:
         """The (start, end) of every secret and fragment in ``text``, in order of their start (may overlap)."""
@@ -504,7 +516,10 @@ class Secrets(ReadOnly):
         """
         if not self._values or _SHOW.get():
             return text
-        spans = self._scan().spans(text)
+        scanner = self._scan()
+        if text in scanner.whole:  # the text is a piece: every span found in it merges into one
+            return SENSITIVE
+        spans = scanner.spans(text)
         if not spans:
             return text
         out: list[str] = []

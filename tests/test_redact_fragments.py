@@ -102,6 +102,21 @@ def test_property_a_cut_secret_leaves_no_window_behind(secret: str, data: st.Dat
     assert not any(window in outside for window in windows), shown
 
 
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.text(min_size=3, max_size=30), min_size=1, max_size=5), st.data())
+def test_property_a_text_that_is_a_piece_is_scrubbed_whole_as_the_scan_would(secrets: list[str], data: st.DataObject) -> None:
+    # scrub() answers a text that is itself a piece (a secret, one of its lines or words) in one look-up:
+    # the scan of the text finds spans covering all of it, so the answer is the same.
+    found = Secrets(secrets)
+    scanner = found._scan()
+    piece = data.draw(st.sampled_from(sorted(scanner.whole)))
+    spans = scanner.spans(piece)
+    assert spans
+    assert min(s for s, _ in spans) == 0
+    assert max(e for _, e in spans) == len(piece)
+    assert found.scrub(piece) == SENSITIVE
+
+
 @pytest.mark.parametrize("block", [range(0, 0x800), range(0x800, 0x3000), range(0x1F300, 0x1F400)],
                          ids=["ascii-latin", "bmp-scripts", "emoji"])
 def test_the_as_is_shortcut_gives_every_spelling_the_encoders_give(block: range) -> None:

@@ -138,7 +138,7 @@ class Change(ReadOnly):
 _INSTANCE_KEY = re.compile(r'\["((?:[^"\\]|\\.)*)"\]')
 
 
-def shown_address(address: str, secrets: Secrets) -> str:
+def shown_address(address: str, secrets: Secrets, *, scrub: Callable[[str], str] | None = None) -> str:
     """``address`` as it may be shown to a user: every secret in its instance keys as ``(sensitive)``.
 
     An address can hold a secret: a ``for_each`` key (of a resource or of a module, as in
@@ -147,6 +147,7 @@ def shown_address(address: str, secrets: Secrets) -> str:
     never from a value, so a name that happens to contain a secret's characters stays readable.
     Every address plancheck shows (reprs, errors, suggestions, failures, ``tfplancheck query``)
     goes through here, with the secrets of its document. Looking an address up takes it as it is.
+    ``scrub`` replaces ``secrets.scrub`` for the keys (a snapshot's, which remembers each key's answer).
 
     >>> shown_address('null_resource.fe["hunter2-secret"]', Secrets(["hunter2-secret"]))
     'null_resource.fe["(sensitive)"]'
@@ -155,7 +156,8 @@ def shown_address(address: str, secrets: Secrets) -> str:
     """
     if not len(secrets) or "[" not in address:
         return address
-    return _INSTANCE_KEY.sub(lambda m: '["' + secrets.scrub(m.group(1)) + '"]', address)
+    shown = secrets.scrub if scrub is None else scrub
+    return _INSTANCE_KEY.sub(lambda m: '["' + shown(m.group(1)) + '"]', address)
 
 
 class HasSecrets(Protocol):

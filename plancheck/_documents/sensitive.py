@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import gc
 from collections.abc import Iterator, Mapping
 from itertools import repeat
 from typing import Any
 
+from .._loading.collector import collector_off
 from .._redact import Marks, Secrets, contains_sensitive, fit_marks
 
 __all__ = ["collect_marked", "collect_plan_secrets", "collect_state_secrets", "marked_strings"]
@@ -174,13 +174,8 @@ def collect_plan_secrets(document: Mapping[str, Any]) -> Secrets:
     """
     # The walk allocates many short-lived tuples and no cycle: a collection it triggered would
     # traverse the whole parsed plan for nothing (a third of the walk's time on a large plan).
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
+    with collector_off():
         return Secrets(_plan_secrets(document))
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def _plan_secrets(document: Mapping[str, Any]) -> set[str]:

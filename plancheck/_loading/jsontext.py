@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import codecs
 import decimal
-import gc
 import json
 import os
 import re
@@ -41,13 +40,13 @@ from json import JSONDecodeError
 from typing import Any, Final, Literal, cast
 
 from .._errors import DocumentFormatError
+from .collector import collector_paused
 from .validate import PathKey, json_location
 
 __all__ = [
     "PARSERS",
     "ParserName",
     "check_utf8",
-    "collector_paused",
     "decode_text",
     "exact_numbers",
     "fast_decoder",
@@ -97,35 +96,6 @@ def exact_numbers() -> Iterator[None]:
         return
     with decimal.localcontext(_TRAPPING):
         yield
-
-
-@contextmanager
-def collector_paused() -> Iterator[None]:
-    """Build a parsed tree without the cyclic garbage collector, then hand it to the oldest generation.
-
-    A parsed JSON tree holds no reference cycles, yet each of its containers would be
-    traversed by every young collection that runs while it is being built, and again when
-    promoted. Pausing the collector and then moving what was built to the oldest generation
-    (``gc.freeze()`` + ``gc.unfreeze()``, both O(1)) skips that work: parsing an entry of
-    a plan costs a third as much. Nothing is kept from collection: other objects created
-    meanwhile are collected by the next full collection instead of a young one. When the
-    program froze objects itself (``gc.freeze()`` before forking workers), only the pause
-    is used, so its frozen objects stay frozen.
-
-    >>> with collector_paused():
-    ...     gc.isenabled()
-    False
-    """
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if gc.get_freeze_count() == 0:
-            gc.freeze()
-            gc.unfreeze()
-        if enabled:
-            gc.enable()
 
 
 def stdlib_scan() -> Callable[[str, int], tuple[Any, int]]:

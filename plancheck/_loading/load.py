@@ -21,7 +21,8 @@ from collections.abc import Callable, Mapping
 from typing import IO, Any, Final
 
 from .._errors import DocumentFormatError, PlanFormatError, StateFormatError
-from .jsontext import check_utf8, collector_paused, exact_numbers, loads_exact, resolve_parser
+from .collector import collector_paused
+from .jsontext import check_utf8, exact_numbers, loads_exact, resolve_parser
 from .lazy import LazyObject, Thunk
 from .source import InputTooLarge, max_input_bytes, read_limited
 from .split import SplitPlan, split_fast

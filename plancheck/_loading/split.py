@@ -35,7 +35,8 @@ from functools import cache
 from typing import Any, Final, Literal
 
 from .._errors import DocumentFormatError, PlanFormatError
-from .jsontext import collector_paused, exact_numbers, fast_decoder, loads_exact
+from .collector import collector_paused
+from .jsontext import exact_numbers, fast_decoder, loads_exact
 from .lazy import LazyEntries, Thunk
 from .validate import Deferred, PathKey, SchemaNode, SchemaValidator, plan_validator, render_violation
 

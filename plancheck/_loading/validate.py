@@ -23,7 +23,6 @@ the error (location, expected, found) is identical whichever mode found it.
 
 from __future__ import annotations
 
-import gc
 import json
 import numbers
 import re
@@ -37,6 +36,7 @@ from tfjsonpath import describe_json_type
 from tfjsonpath.internal import is_object
 
 from .._errors import DocumentFormatError, PlanFormatError, StateFormatError
+from .collector import collector_off
 
 __all__ = [
     "KNOWN_ACTIONS",
@@ -581,15 +581,11 @@ class SchemaValidator:
         predicate = self._predicates[id(node or self.root)]
         # Validation allocates little but often: a young collection it would trigger could go on
         # to traverse the whole freshly parsed document, which holds no cycles to collect.
-        enabled = gc.isenabled()
-        gc.disable()
-        try:
-            return predicate(document)
-        except RecursionError:  # deeper than the closures can go: the walk has no limit
-            return self._walk(document, (), node) is None
-        finally:
-            if enabled:
-                gc.enable()
+        with collector_off():
+            try:
+                return predicate(document)
+            except RecursionError:  # deeper than the closures can go: the walk has no limit
+                return self._walk(document, (), node) is None
 
     def _compile(self, schema: Mapping[str, Any], nodes: dict[int, SchemaNode]) -> SchemaNode:
         target = _resolve(self.schema, schema)

@@ -173,7 +173,7 @@ def _shown(address: str, secrets: ValueSecrets) -> str:
     fast and remembered): most addresses are shown without scrubbing their keys character by character.
     """
     if "[" in address and secrets.active and any(secrets.touches(m.group(1)) for m in _INSTANCE_KEY.finditer(address)):
-        return shown_address(address, secrets.secrets)
+        return shown_address(address, secrets.secrets, scrub=secrets.scrub)
     return address
 
 

@@ -6,7 +6,7 @@ secret is found, tries every secret starting with that window: with thousands of
 a prefix (``arn:aws:``, a connection string's scheme) that is thousands of tries a position. The
 same question is answered here from the same pieces (:class:`plancheck._redact._Scanner`, built
 once per plan) with set operations done in C: short pieces anywhere, then the windows present,
-then the whole pieces starting at a window (tried by the few lengths they have), then the runs
+then the whole pieces starting at a window (all tried at once by ``str.startswith``), then the runs
 of windows standing at a cut (:func:`plancheck._redact.at_cut`). The answer is exactly
 :meth:`Secrets.touches`'s (a property test holds the two to each other), and each distinct text
 is asked once.
@@ -34,12 +34,9 @@ class _Detector:
         scanner = secrets._scan()
         self.short: tuple[tuple[int, frozenset[str]], ...] = scanner.searches
         self.windows: frozenset[str] = scanner.windows
-        long: Mapping[str, tuple[str, ...]] = scanner.long
-        self.long = {
-            head: (frozenset(forms), tuple(sorted({len(f) for f in forms}, reverse=True))) for head, forms in long.items()
-        }
-        # Every piece whole: a value that is a secret (the common case of a copy) is found in one look-up.
-        self.whole = frozenset([f for _, forms in self.short for f in forms] + [f for forms in long.values() for f in forms])
+        #: The whole pieces by their first window: ``str.startswith`` tries them all at a position, in C.
+        self.long: Mapping[str, tuple[str, ...]] = scanner.long
+        self.whole: frozenset[str] = scanner.whole
 
     def touches(self, text: str) -> bool:
         size = len(text)
@@ -68,12 +65,9 @@ class _Detector:
         for i, hit in enumerate(hits):
             if not hit:
                 continue
-            entry = long.get(text[i : i + width])
-            if entry is not None:
-                forms, lengths = entry
-                for n in lengths:
-                    if n <= size - i and text[i : i + n] in forms:
-                        return True
+            pieces = long.get(text[i : i + width])
+            if pieces is not None and text.startswith(pieces, i):
+                return True
             # Overlapping and adjacent windows make one fragment; it counts where a renderer could cut it.
             if run_end >= 0 and i <= run_end:
                 run_end = i + width
@@ -94,7 +88,7 @@ class ValueSecrets:
     False
     """
 
-    __slots__ = ("_detector", "_secrets", "active", "answers", "tokens")
+    __slots__ = ("_detector", "_secrets", "active", "answers", "keys", "tokens")
 
     def __init__(self, secrets: Secrets = NO_SECRETS) -> None:
         self._secrets = secrets
@@ -105,6 +99,9 @@ class ValueSecrets:
         #: Each string value as the walk of :mod:`plancheck.snapshot._values` shows it ("" where it touches
         #: a secret), kept here for the whole plan: a plan repeats most of its strings many times.
         self.tokens: dict[str, str] = {}
+        #: Each instance key of an address as shown (scrubbed where it touches a secret): the keys of
+        #: ``for_each`` repeat across the resources of a module, and scrubbing one reads it character by character.
+        self.keys: dict[str, str] = {}
         self._detector: _Detector | None = None
 
     def touches(self, text: str) -> bool:
@@ -119,6 +116,19 @@ class ValueSecrets:
             if len(memo) < MEMO_LIMIT:
                 memo[text] = found
         return found
+
+    def scrub(self, text: str) -> str:
+        """:meth:`plancheck.Secrets.scrub`, asked only where ``text`` touches a secret, remembered per text.
+
+        >>> ValueSecrets(Secrets(["hunter2"])).scrub("hunter2-key"), ValueSecrets(Secrets(["hunter2"])).scrub("web")
+        ('(sensitive)-key', 'web')
+        """
+        shown = self.keys.get(text)
+        if shown is None:
+            shown = self._secrets.scrub(text) if self.active and self.touches(text) else text
+            if len(self.keys) < MEMO_LIMIT:
+                self.keys[text] = shown
+        return shown
 
     @property
     def secrets(self) -> Secrets:

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import gc
+from collections.abc import Callable
+from contextlib import AbstractContextManager
 from typing import Any
 
 import pytest
 from loading_support import ROUTES, dumps, exactly_equal, generated_plan, plain, route
 
 from plancheck._documents.plan import Plan, ResourceNotFoundError
-from plancheck._loading.jsontext import collector_paused
+from plancheck._loading.collector import collector_off, collector_paused
 from plancheck._loading.lazy import LazyEntries, LazyObject, Thunk
 
 
@@ -113,15 +115,16 @@ def test_lazy_entries_behaviour() -> None:
         entries[3]
 
 
+@pytest.mark.parametrize("pause", [collector_paused, collector_off], ids=["paused", "off"])
 @pytest.mark.parametrize("enabled", [True, False], ids=["gc-on", "gc-off"])
-def test_collector_state_is_restored(enabled: bool) -> None:
+def test_collector_state_is_restored(enabled: bool, pause: Callable[[], AbstractContextManager[None]]) -> None:
     was = gc.isenabled()
     try:
         gc.enable() if enabled else gc.disable()
-        with collector_paused():
+        with pause():
             assert not gc.isenabled()
         assert gc.isenabled() is enabled
-        with pytest.raises(RuntimeError), collector_paused():
+        with pytest.raises(RuntimeError), pause():
             raise RuntimeError
         assert gc.isenabled() is enabled
     finally:

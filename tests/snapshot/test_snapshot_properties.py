@@ -142,3 +142,13 @@ def test_the_fast_detector_answers_what_secrets_touches_answers(
             probes.append(data.draw(texts) + secret[start:end] + data.draw(texts))
     for text in probes + [s[1:-1] for s in secret_values] + [f"x{s}y" for s in secret_values]:
         assert fast.touches(text) == secrets.touches(text), (secret_values, text)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(texts, min_size=1, max_size=6), st.lists(texts, max_size=12))
+def test_a_remembered_scrub_gives_what_secrets_scrub_gives(secret_values: list[str], probes: list[str]) -> None:
+    secrets = Secrets(secret_values)
+    fast = ValueSecrets(secrets)
+    for text in probes + secret_values + [f"x{s}y" for s in secret_values]:
+        assert fast.scrub(text) == secrets.scrub(text), (secret_values, text)
+        assert fast.scrub(text) == secrets.scrub(text)  # the second answer is the remembered one
