@@ -6,7 +6,7 @@ secret is found, tries every secret starting with that window: with thousands of
 a prefix (``arn:aws:``, a connection string's scheme) that is thousands of tries a position. The
 same question is answered here from the same pieces (:class:`plancheck._redact._Scanner`, built
 once per plan) with set operations done in C: short pieces anywhere, then the windows present,
-then the whole pieces starting at a window (all tried at once by ``str.startswith``), then the runs
+then the whole pieces starting at a window (tried by the few lengths they have), then the runs
 of windows standing at a cut (:func:`plancheck._redact.at_cut`). The answer is exactly
 :meth:`Secrets.touches`'s (a property test holds the two to each other), and each distinct text
 is asked once.
@@ -28,14 +28,17 @@ MEMO_LIMIT: Final = 1 << 20
 class _Detector:
     """The pieces of a set of secrets, indexed for one question: does a text touch any of them?"""
 
-    __slots__ = ("long", "short", "whole", "windows")
+    __slots__ = ("long", "short", "tried", "whole", "windows")
 
     def __init__(self, secrets: Secrets) -> None:
         scanner = secrets._scan()
         self.short: tuple[tuple[int, frozenset[str]], ...] = scanner.searches
         self.windows: frozenset[str] = scanner.windows
-        #: The whole pieces by their first window: ``str.startswith`` tries them all at a position, in C.
         self.long: Mapping[str, tuple[str, ...]] = scanner.long
+        # The whole pieces by their first window, tried by the few lengths they have: thousands of secrets
+        # can share a first window (``november-``), and a set answers for all of one length in one look-up.
+        # Made for a window when a text first holds it: most of a plan's secrets are never met in a value.
+        self.tried: dict[str, tuple[frozenset[str], tuple[int, ...]]] = {}
         self.whole: frozenset[str] = scanner.whole
 
     def touches(self, text: str) -> bool:
@@ -60,14 +63,21 @@ class _Detector:
         hits = list(map(windows.__contains__, map(part, map(slice, range(size - width + 1), range(width, size + 1)))))
         if True not in hits:
             return False
-        long = self.long
+        long, tried = self.long, self.tried
         run_start = run_end = -1
         for i, hit in enumerate(hits):
             if not hit:
                 continue
-            pieces = long.get(text[i : i + width])
-            if pieces is not None and text.startswith(pieces, i):
-                return True
+            window = text[i : i + width]
+            entry = tried.get(window)
+            if entry is None and window in long:
+                pieces = long[window]
+                entry = tried[window] = (frozenset(pieces), tuple(sorted({len(f) for f in pieces}, reverse=True)))
+            if entry is not None:
+                forms, lengths = entry
+                for n in lengths:
+                    if n <= size - i and text[i : i + n] in forms:
+                        return True
             # Overlapping and adjacent windows make one fragment; it counts where a renderer could cut it.
             if run_end >= 0 and i <= run_end:
                 run_end = i + width
