@@ -291,6 +291,54 @@ class _Walker:
         shown = text + _HIDDEN_STEP
         return f"  {shown} = {_sensitive(self.key, self.where, shown, entries, unknown)}"
 
+    def settle(self, val: Any, um: Marks, sm: Marks, text: str, trie: Any, plain: bool) -> tuple[Any, Any, Any, bool] | None:
+        """What :meth:`walk` and :meth:`marked` do first with a value: fit its marks, and write its line when
+        it is one (hidden, unknown, a string, null, a number or a bool), or hand it to :meth:`plain` when it
+        is a container without marks (and ``plain``). Else the container to open: the value (an absent one
+        that marks say holds something, as an empty one), its fitted marks, and whether it is an object.
+        """
+        emit = self.out.append
+        kind = type(val)
+        if sm is not None and sm is not False:
+            if sm is not True:
+                mark_kind = type(sm)
+                if not ((mark_kind is dict or mark_kind is list) and (kind is mark_kind or val is None or val is NO_VALUE)):
+                    sm = fit_marks(sm, val)
+            if sm is True:
+                emit(f"  {text} = {_sensitive(self.key, self.where, text, val, um)}")
+                return None
+        if um is not None and um is not False:
+            if um is not True:
+                mark_kind = type(um)
+                if not ((mark_kind is dict or mark_kind is list) and (kind is mark_kind or val is None or val is NO_VALUE)):
+                    um = fit_marks(um, val)
+            if um is True:
+                emit(f"  {text} = {UNKNOWN}")
+                return None
+        if kind is str:
+            shown = self.tokens.get(val)
+            if shown is None:
+                shown = self.token(val)
+            emit(f"  {text} = {shown or _sensitive(self.key, self.where, text, val, None)}")
+            return None
+        if val is None:
+            emit(f"  {text} = null")
+            return None
+        if plain and not um and not sm and (kind is dict or kind is list):
+            self.plain(val, text, trie, 0)  # nothing marked in it: the fast walk
+            return None
+        if val is NO_VALUE:  # absent, but marks below it say something is there
+            val = {} if _is_object(um) or _is_object(sm) else []
+            kind = type(val)
+        if kind is dict:
+            return val, um, sm, True
+        if kind is list:
+            return val, um, sm, False
+        if kind is bool or kind is int or kind is Decimal or not (_is_object(val) or _is_array(val)):
+            emit(f"  {text} = {self.scalar(val, text)}")
+            return None
+        return val, um, sm, _is_object(val)
+
     def walk(self, val: Any, um: Marks, sm: Marks, text: str, trie: Any, depth: int) -> None:
         """A value with its marks: by recursion, and past :data:`_PLAIN_DEPTH` by :meth:`marked`.
 
@@ -301,49 +349,13 @@ class _Walker:
         if depth >= _PLAIN_DEPTH:
             self.marked(val, um, sm, text, trie)
             return
+        settled = self.settle(val, um, sm, text, trie, True)
+        if settled is None:
+            return
+        val, um, sm, is_object = settled
+        kind = type(val)
         out = self.out
         emit = out.append
-        kind = type(val)
-        if sm is not None and sm is not False:
-            if sm is not True:
-                mark_kind = type(sm)
-                if not ((mark_kind is dict or mark_kind is list) and (kind is mark_kind or val is None or val is NO_VALUE)):
-                    sm = fit_marks(sm, val)
-            if sm is True:
-                emit(f"  {text} = {_sensitive(self.key, self.where, text, val, um)}")
-                return
-        if um is not None and um is not False:
-            if um is not True:
-                mark_kind = type(um)
-                if not ((mark_kind is dict or mark_kind is list) and (kind is mark_kind or val is None or val is NO_VALUE)):
-                    um = fit_marks(um, val)
-            if um is True:
-                emit(f"  {text} = {UNKNOWN}")
-                return
-        if kind is str:
-            shown = self.tokens.get(val)
-            if shown is None:
-                shown = self.token(val)
-            emit(f"  {text} = {shown or _sensitive(self.key, self.where, text, val, None)}")
-            return
-        if val is None:
-            emit(f"  {text} = null")
-            return
-        if not um and not sm and (kind is dict or kind is list):
-            self.plain(val, text, trie, 0)  # nothing marked in it: the fast walk
-            return
-        if val is NO_VALUE:  # absent, but marks below it say something is there
-            val = {} if _is_object(um) or _is_object(sm) else []
-            kind = type(val)
-        if kind is dict:
-            is_object = True
-        elif kind is list:
-            is_object = False
-        elif kind is bool or kind is int or kind is Decimal or not (_is_object(val) or _is_array(val)):
-            emit(f"  {text} = {self.scalar(val, text)}")
-            return
-        else:
-            is_object = _is_object(val)
         hidden: dict[str, Any] = {}
         hidden_unknown: dict[str, Any] = {}
         um_obj = sm_obj = um_list = sm_list = False
@@ -461,52 +473,15 @@ class _Walker:
         instead of growing Python's without bound.
         """
         emit = self.out.append
-        tokens_get, checking = self.tokens.get, self.checking
+        checking = self.checking
         stack: list[tuple[Any, Marks, Marks, str, Any]] = [(value, unknown, sensitive, root, ignore)]
         pop, push = stack.pop, stack.append
         while stack:
             val, um, sm, text, trie = pop()
-            kind = type(val)
-            if sm is not None and sm is not False:
-                if sm is not True:
-                    mark_kind = type(sm)
-                    if not ((mark_kind is dict or mark_kind is list) and (kind is mark_kind or val is None or val is NO_VALUE)):
-                        sm = fit_marks(sm, val)
-                if sm is True:
-                    emit(f"  {text} = {_sensitive(self.key, self.where, text, val, um)}")
-                    continue
-            if um is not None and um is not False:
-                if um is not True:
-                    mark_kind = type(um)
-                    if not ((mark_kind is dict or mark_kind is list) and (kind is mark_kind or val is None or val is NO_VALUE)):
-                        um = fit_marks(um, val)
-                if um is True:
-                    emit(f"  {text} = {UNKNOWN}")
-                    continue
-            if kind is str:
-                shown = tokens_get(val)
-                if shown is None:
-                    shown = self.token(val)
-                emit(f"  {text} = {shown or _sensitive(self.key, self.where, text, val, None)}")
+            settled = self.settle(val, um, sm, text, trie, fast)
+            if settled is None:
                 continue
-            if val is None:
-                emit(f"  {text} = null")
-                continue
-            if fast and not um and not sm and (kind is dict or kind is list):
-                self.plain(val, text, trie, 0)  # nothing marked in it: the fast walk
-                continue
-            if val is NO_VALUE:  # absent, but marks below it say something is there
-                val = {} if _is_object(um) or _is_object(sm) else []
-                kind = type(val)
-            if kind is dict:
-                is_object = True
-            elif kind is list:
-                is_object = False
-            elif kind is bool or kind is int or kind is Decimal or not (_is_object(val) or _is_array(val)):
-                emit(f"  {text} = {self.scalar(val, text)}")
-                continue
-            else:
-                is_object = _is_object(val)
+            val, um, sm, is_object = settled
             if is_object:
                 keys = list(val)
                 if um:
