@@ -90,7 +90,9 @@ class FrozenValue(ReadOnly):
     """An immutable value: a :func:`frozen` dataclass whose repr is the call that builds it.
 
     Positional fields show positionally, keyword-only fields as ``key=value`` (left out
-    when None). A copy is the value itself; a pickle rebuilds it through the constructor.
+    when None). A field declared ``field(repr=False)`` (a secret, a function, a handle) is left
+    out of the repr, and the positional fields after it show as ``key=value``; the pickle still
+    carries it. A copy is the value itself; a pickle rebuilds it through the constructor.
     Equality holds only between values of the same class. A user-written check may be a plain
     ``@dataclass(frozen=True)`` subclass: it gets the same pickling and copying.
 
@@ -102,6 +104,13 @@ class FrozenValue(ReadOnly):
     >>> import copy
     >>> Span(1, end=2), Span(3).__reduce__()[1][1:], copy.deepcopy(Span(1)) is not None
     (Span(1, end=2), ((3,), {'end': None}), True)
+    >>> @frozen
+    ... class Login(FrozenValue):
+    ...     user: str
+    ...     password: str = dataclasses.field(repr=False)
+    ...     port: int = 22
+    >>> Login("ann", "hunter2"), Login("ann", "hunter2", 2222).__reduce__()[1][1:]
+    (Login('ann', port=22), (('ann', 'hunter2', 2222), {}))
     """
 
     __slots__ = ()
@@ -111,23 +120,31 @@ class FrozenValue(ReadOnly):
     def __delattr__(self, name: str) -> None:
         raise AttributeError(f"{type(self).__name__} is immutable; cannot delete {name!r}")
 
-    def _args(self) -> tuple[tuple[Any, ...], dict[str, Any]]:
-        """The constructor's arguments: positional fields, then keyword-only ones."""
+    def _args(self, *, shown: bool = False) -> tuple[tuple[Any, ...], dict[str, Any]]:
+        """The constructor's arguments: positional fields, then keyword-only ones.
+
+        ``shown``: only the fields a repr may show (``field(repr=False)`` ones left out); after
+        a hidden positional field the rest go by keyword, so the call still reads right.
+        """
         args: list[Any] = []
         kwargs: dict[str, Any] = {}
         if not dataclasses.is_dataclass(self):
             return (), kwargs
+        by_keyword = False
         for spec in dataclasses.fields(self):
             if not spec.init:
                 continue
-            if spec.kw_only:
+            if shown and not spec.repr:
+                by_keyword = by_keyword or not spec.kw_only
+                continue
+            if spec.kw_only or by_keyword:
                 kwargs[spec.name] = getattr(self, spec.name)
             else:
                 args.append(getattr(self, spec.name))
         return tuple(args), kwargs
 
     def __repr__(self) -> str:
-        args, kwargs = self._args()
+        args, kwargs = self._args(shown=True)
         return constructor_repr(type(self).__name__, *args, **kwargs)
 
     def __reduce__(self) -> tuple[Any, ...]:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import copy
+import dataclasses
+import pickle
 from typing import Any
 
 import pytest
@@ -17,7 +20,7 @@ from plancheck import (
     StateResource,
 )
 from plancheck._documents.plan import AddressIndex
-from plancheck._frozen import ReadOnly
+from plancheck._frozen import FrozenValue, ReadOnly, frozen
 
 PLAN = Plan.from_dict({
     "format_version": "1.2",
@@ -56,3 +59,32 @@ def test_document_views_are_read_only(view: Any) -> None:
 def test_every_view_class_is_covered() -> None:
     classes = {Change, ResourceChange, OutputChange, DeferredChange, AddressIndex, StateResource, StateOutput}
     assert all(issubclass(c, ReadOnly) for c in classes)
+
+
+
+_SECRET = "hunter2-planted"
+
+
+@frozen
+class Login(FrozenValue):
+    user: str
+    password: str = dataclasses.field(repr=False)
+    port: int = 22
+    _: dataclasses.KW_ONLY
+    token: str | None = dataclasses.field(default=None, repr=False)
+    label: str | None = None
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "shown"),
+    [
+        pytest.param({}, "Login('ann', port=22)", id="positional-after-hidden-by-keyword"),
+        pytest.param({"token": _SECRET, "label": "x"}, "Login('ann', port=22, label='x')", id="keyword-hidden"),
+    ],
+)
+def test_fields_declared_repr_false_stay_out_of_the_repr_but_not_the_pickle(kwargs: dict[str, Any], shown: str) -> None:
+    login = Login("ann", _SECRET, **kwargs)
+    assert (repr(login), str(login)) == (shown, shown)
+    assert login.__reduce__()[1][1:] == (("ann", _SECRET, 22), {"token": kwargs.get("token"), "label": kwargs.get("label")})
+    assert pickle.loads(pickle.dumps(login)) == login
+    assert copy.deepcopy(login) is login

@@ -161,5 +161,5 @@ class AddressIdentityFields(FrozenValue):
         name = type(self).__name__
         self._set(address=checked_address(self.address, name), identity=checked_identity(self.identity, name))
 
-    def _args(self) -> tuple[tuple[Any, ...], dict[str, Any]]:
+    def _args(self, *, shown: bool = False) -> tuple[tuple[Any, ...], dict[str, Any]]:
         return (self.address, dict(self.identity)), {}

@@ -198,7 +198,7 @@ class ExpectDiagnostic(FrozenValue):
     def __post_init__(self) -> None:
         self._set(**_checked("ExpectDiagnostic", {name: getattr(self, name) for name in _FIELDS}))
 
-    def _args(self) -> tuple[tuple[Any, ...], dict[str, Any]]:
+    def _args(self, *, shown: bool = False) -> tuple[tuple[Any, ...], dict[str, Any]]:
         # The repr names the summary: ExpectDiagnostic('error', summary='...').
         return (self.severity,), {name: getattr(self, name) for name in _FIELDS[1:]}
 

@@ -426,7 +426,7 @@ class ExpectResourceKnownValues(ListBlockCheck):
             known_values=_checked_known_values(self.known_values, name),
         )
 
-    def _args(self) -> tuple[tuple[Any, ...], dict[str, Any]]:
+    def _args(self, *, shown: bool = False) -> tuple[tuple[Any, ...], dict[str, Any]]:
         return (self.address, self.filter, list(self.known_values)), {}
 
     def list_block_failures(self, output: QueryOutput) -> list[CheckFailure]:

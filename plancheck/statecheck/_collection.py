@@ -170,8 +170,8 @@ class CompareValueCollection(StateCheck):
             comparer=require_comparer(self.comparer, name),
         )
 
-    def _args(self) -> tuple[tuple[Any, ...], dict[str, Any]]:
-        args, kwargs = StateCheck._args(self)  # no zero-argument super(): a slotted dataclass is a new class
+    def _args(self, *, shown: bool = False) -> tuple[tuple[Any, ...], dict[str, Any]]:
+        args, kwargs = StateCheck._args(self, shown=shown)  # no zero-argument super(): a slotted dataclass is a new class
         # The repr and pickle show the collection path as the list it was given as.
         return (args[0], list(args[1]), *args[2:]), kwargs
 

@@ -61,7 +61,7 @@ class _Combined(VersionCheck):
                 )
         self._set(checks=checks)
 
-    def _args(self) -> tuple[tuple[object, ...], dict[str, object]]:
+    def _args(self, *, shown: bool = False) -> tuple[tuple[object, ...], dict[str, object]]:
         return self.checks, {}
 
     def _results(self, version: Version | str) -> t.Iterator[Result]:

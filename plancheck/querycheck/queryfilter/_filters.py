@@ -94,7 +94,7 @@ class ByResourceIdentity(QueryFilter):
     def __post_init__(self) -> None:
         self._set(identity=checked_identity(self.identity, type(self).__name__))
 
-    def _args(self) -> tuple[tuple[Any, ...], dict[str, Any]]:
+    def _args(self, *, shown: bool = False) -> tuple[tuple[Any, ...], dict[str, Any]]:
         return (dict(self.identity),), {}
 
     def include(self, result: QueryResult) -> bool:
