@@ -9,12 +9,12 @@ so pytest reports a failure, not an error).
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING, ClassVar
 
 from tfjsonpath.internal import PicklesFields
 
-from ._frozen import public
+from ._frozen import FrozenValue, frozen, public
 
 if TYPE_CHECKING:
     from tfjsonpath import Path
@@ -103,9 +103,9 @@ class StateFormatError(DocumentFormatError):
     kind = "state"
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 @public("plancheck")
-class CheckFailure:
+class CheckFailure(FrozenValue):
     """One failed check: what was checked, where, and why it failed (already redacted).
 
     >>> from tfjsonpath import New

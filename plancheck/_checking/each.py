@@ -20,13 +20,13 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from tfjsonpath import MapStep, Path, SliceStep, Step
 
 from .._documents.resolve import ResolvedValue, ValueStatus
 from .._errors import CheckFailure, PlanCheckWarning
+from .._frozen import FrozenValue, frozen
 from .._redact import Secrets, sensitive_shown
 from ..knownvalue.internal import Check, Ctx, first_failure
 from .match import match_resolved
@@ -47,8 +47,8 @@ class Verdict(enum.Enum):
     UNKNOWN = "unknown until apply"
 
 
-@dataclass(frozen=True, slots=True)
-class Item:
+@frozen
+class Item(FrozenValue):
     """One checked object: its label (address, deposed key), its verdict, and the detail a message shows.
 
     ``detail`` is the reason for a failure (already rendered without sensitive values), or the

@@ -52,7 +52,7 @@ def scrubbed_failure(
     'ExpectX: a.b: t["(sensitive)"]: no'
 
     >>> scrubbed_failure(Secrets(["pw1"]), "ExpectX", 'a.b["pw1"]', None, "got pw1")
-    CheckFailure(check='ExpectX', address='a.b["(sensitive)"]', path=None, message='got (sensitive)')
+    CheckFailure('ExpectX', 'a.b["(sensitive)"]', None, 'got (sensitive)')
     """
     if address is not None:
         address = shown_address(address, secrets)

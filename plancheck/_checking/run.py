@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Protocol, TypeVar, cast
 
 from .._errors import CheckFailedError, CheckFailure, TfCheckError
+from .._frozen import FrozenValue, frozen
 from .warn import emit_warnings
 
 __all__ = ["CheckOutcome", "by_method", "outcome_of", "run_checks", "run_each"]
@@ -84,8 +85,8 @@ def by_method(name: str) -> Runner:
     return run
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
-class CheckOutcome:
+@frozen
+class CheckOutcome(FrozenValue):
     """What one check gave: ``status`` (``pass``, ``fail``, or ``error``: it could not run), its failures and warnings.
 
     ``warnings`` are the warnings as records (what a front end prints); ``raised`` the Warning

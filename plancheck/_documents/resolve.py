@@ -21,12 +21,11 @@ import dataclasses
 import enum
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any, Final
 
 from tfjsonpath import MapStep, Path, Step, describe_json_type
 
-from .._frozen import public
+from .._frozen import FrozenValue, frozen, public
 from .._redact import (
     NO_SECRETS,
     NO_VALUE,
@@ -56,8 +55,8 @@ class ValueStatus(enum.Enum):
 
 
 @public("plancheck")
-@dataclass(frozen=True, slots=True, repr=False)
-class ResolvedValue:
+@frozen
+class ResolvedValue(FrozenValue):
     """The value at a path, its status, and where its marks came from.
 
     ``unknown_at``/``sensitive_at`` are the path (the value's own, or an ancestor's)

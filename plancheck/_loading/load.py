@@ -21,6 +21,7 @@ from collections.abc import Callable, Mapping
 from typing import IO, Any, Final
 
 from .._errors import DocumentFormatError, PlanFormatError, StateFormatError
+from .._frozen import FrozenValue, frozen
 from .collector import collector_paused
 from .jsontext import check_utf8, exact_numbers, loads_exact, resolve_parser
 from .lazy import LazyObject, Thunk
@@ -57,8 +58,8 @@ LAZY_MIN_BYTES: Final = 1 << 20
 LAZY_STATE_MIN_BYTES: Final = 1 << 20
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
-class LoadSpec:
+@frozen
+class LoadSpec(FrozenValue):
     """What the route does differently for plans and states.
 
     >>> PLAN.noun, STATE.error.__name__, STATE.lazy
@@ -77,8 +78,8 @@ PLAN: Final = LoadSpec("plan", "load_plan", PlanFormatError, validate_plan, lazy
 STATE: Final = LoadSpec("state", "load_state", StateFormatError, validate_state, lazy=True)
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
-class Loaded:
+@frozen
+class Loaded(FrozenValue):
     """A validated document: ``raw`` (parsed, or parsed lazily), where it came from, and, for a
     lazily parsed plan, its ``resource_changes`` entries (parsed on access) with their index ``keys``.
 

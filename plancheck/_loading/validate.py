@@ -27,7 +27,6 @@ import json
 import numbers
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 from typing import Any, Final, Literal
@@ -36,6 +35,7 @@ from tfjsonpath import describe_json_type
 from tfjsonpath.internal import is_object
 
 from .._errors import DocumentFormatError, PlanFormatError, StateFormatError
+from .._frozen import FrozenValue, frozen
 from .collector import collector_off
 
 __all__ = [
@@ -170,8 +170,8 @@ def _expected_phrase(root: Mapping[str, Any], schema: Mapping[str, Any]) -> str:
 # -- violations and how they read ------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class Violation:
+@frozen
+class Violation(FrozenValue):
     """One way a document breaks its schema, before it is rendered as an error.
 
     ``kind`` is ``type``, ``enum``, ``pattern`` or ``required``; ``path`` leads to the

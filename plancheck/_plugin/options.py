@@ -8,11 +8,12 @@ command-line option (relative to the directory pytest was started in), the ini o
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
 import pytest
+
+from .._frozen import FrozenValue, frozen
 
 __all__ = [
     "DOCUMENT_KINDS",
@@ -23,8 +24,8 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True, slots=True)
-class DocumentOption:
+@frozen
+class DocumentOption(FrozenValue):
     """One kind of document a fixture loads: its marker, CLI option and ini key share one name.
 
     >>> PLAN.option, PLAN.marker, PLAN.ini

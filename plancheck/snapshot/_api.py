@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 from typing import Any, Final
 
 from .._documents.plan import Plan
-from .._frozen import public
+from .._frozen import FrozenValue, frozen, public
 from .._loading.collector import collector_off
 from .._redact import NO_SECRETS, Secrets, revealing_sensitive
 from ._compare import compare_texts
@@ -113,8 +112,8 @@ def diff(old: Any, new: Any, *, ignore: Any = _NO_IGNORE, key: str | bytes | Non
         return [secrets.scrub(line) for line in compare_texts(before, after, before_file, after_file)]
 
 
-@dataclass(frozen=True, slots=True)
-class FileOutcome:
+@frozen
+class FileOutcome(FrozenValue):
     """What comparing a plan's snapshot with a file found: ``same``, ``different``, ``missing``, ``written`` or ``updated``.
 
     >>> FileOutcome("missing", ()).ok
