@@ -28,12 +28,11 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
 from .._errors import TfCheckError
-from .._frozen import public
+from .._frozen import FrozenValue, frozen, public
 
 __all__ = [
     "ENV_TERRAFORM_PATH",
@@ -138,8 +137,8 @@ def _version_tuple(version: str) -> tuple[int, ...]:
 
 
 @public("plancheck.acceptance")
-@dataclass(frozen=True, slots=True)
-class TerraformBinary:
+@frozen
+class TerraformBinary(FrozenValue):
     """A Terraform or OpenTofu executable and the version it reported.
 
     >>> tf = TerraformBinary("/usr/bin/terraform", "1.11.4")
@@ -332,8 +331,8 @@ def default_platform() -> str:
     return f"{sys.platform.rstrip('0123456789')}_{arch}"
 
 
-@dataclass(frozen=True, slots=True)
-class ProviderBinary:
+@frozen
+class ProviderBinary(FrozenValue):
     """A provider plugin executable and the registry address and version it serves.
 
     >>> p = ProviderBinary("registry.terraform.io/hashicorp/null", "2.1.2", "/x/terraform-provider-null_v2.1.2_x4")
@@ -483,8 +482,8 @@ def terraform_environment(
     return env
 
 
-@dataclass(frozen=True, slots=True)
-class CommandResult:
+@frozen
+class CommandResult(FrozenValue):
     """One finished (or timed-out) command: argv, exit code, decoded stdout and stderr, duration.
 
     ``returncode`` is ``None`` when the command was killed after its timeout.

@@ -80,7 +80,7 @@ def provider_from_file(path: str | os.PathLike[str], source: str | None, namespa
     """The provider a plugin binary serves, from its file name (``terraform-provider-TYPE_vVERSION[_xN]``).
 
     >>> provider_from_file("/v/lib/terraform-provider-null_v2.1.2_x4", None)
-    ProviderBinary(source='registry.terraform.io/hashicorp/null', version='2.1.2', path='/v/lib/terraform-provider-null_v2.1.2_x4')
+    ProviderBinary('registry.terraform.io/hashicorp/null', '2.1.2', '/v/lib/terraform-provider-null_v2.1.2_x4')
     >>> provider_from_file("/b/terraform-provider-widget_v1.0.0", "acme/gadget")
     Traceback (most recent call last):
     ...

@@ -205,7 +205,7 @@ def test_identical_creates_with_the_same_defaults_are_claimed_one_by_one() -> No
     planned.tell(plan_document(("cloud_bucket.x[0]", {"name": "n"}), ("cloud_bucket.x[1]", {"name": "n"})), CLOUD)
     claims = [planned.claim("cloud_bucket", {"name": "n"}, lambda _a: "cloud_bucket") for _ in range(3)]
     assert [str(c) for c in claims[:2]] == ["cloud_bucket.x[0]", "cloud_bucket.x[1]"]
-    assert repr(claims[2]) == "Unplanned(told=True)"
+    assert repr(claims[2]) == "Unplanned(True)"
 
 
 BUCKET = {"id": None, "name": "n", "arn": None, "region": None, "size_gb": None, "public": None, "tags": None,

@@ -18,10 +18,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from typing import Any, Final
 
 from ..._documents.select import address_pattern
+from ..._frozen import FrozenValue, frozen
 from ._errors import MockSchemaError
 from ._values import closest_names
 
@@ -34,8 +34,8 @@ _ANY: Final = object()
 _INSTANCE, _RESOURCE, _GLOB, _TYPE = 0, 1, 2, 3
 
 
-@dataclass(frozen=True, slots=True)
-class DefaultsKey:
+@frozen
+class DefaultsKey(FrozenValue):
     """One parsed key: its text, its type, how specific it is, what it matches (None: every instance of the type).
 
     >>> key = parse_key('module.*.cloud_bucket.x[*]', "mock_resources", {"cloud_bucket"}, data=False)

@@ -27,6 +27,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from ..._frozen import FrozenValue, frozen
 from ._planned import Indistinct, Unplanned, same_values
 from ._schema import Block
 from ._values import UNKNOWN, Holder, is_unknown, normalize_state, plain, plain_number
@@ -34,8 +35,8 @@ from ._values import UNKNOWN, Holder, is_unknown, normalize_state, plain, plain_
 __all__ = ["DataReads", "Keyed", "fingerprint"]
 
 
-@dataclass(frozen=True, slots=True)
-class Keyed:
+@frozen
+class Keyed(FrozenValue):
     """The defaults key a read gets (None: no defaults)."""
 
     key: str | None
@@ -130,8 +131,8 @@ class _Deferred:
     unknown: Any
 
 
-@dataclass(frozen=True, slots=True)
-class _Read:
+@frozen
+class _Read(FrozenValue):
     type_name: str
     config: str
     key: str | None

@@ -16,9 +16,9 @@ import json
 import os
 import threading
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any, Final
 
+from ..._frozen import FrozenValue, frozen
 from ._schema import Block
 
 __all__ = ["Ambiguous", "Found", "ObjectStore", "searchable"]
@@ -27,16 +27,16 @@ __all__ = ["Ambiguous", "Found", "ObjectStore", "searchable"]
 _FIELD: Final = "tfplancheck_mock_object"
 
 
-@dataclass(frozen=True, slots=True)
-class Found:
+@frozen
+class Found(FrozenValue):
     """An object an import id names, and its key."""
 
     key: str
     value: Any
 
 
-@dataclass(frozen=True, slots=True)
-class Ambiguous:
+@frozen
+class Ambiguous(FrozenValue):
     """An import id several objects hold in the same attribute: which attribute, how many objects."""
 
     attribute: str

@@ -15,13 +15,14 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from ..._frozen import FrozenValue, frozen
 from ._values import UNKNOWN
 
 __all__ = ["Indistinct", "PlannedCreates", "Unplanned", "same_values"]
 
 
-@dataclass(frozen=True, slots=True)
-class Indistinct:
+@frozen
+class Indistinct(FrozenValue):
     """Two planned creates an apply request matches, whose defaults differ: their addresses and keys."""
 
     first: str
@@ -30,8 +31,8 @@ class Indistinct:
     second_key: str | None
 
 
-@dataclass(frozen=True, slots=True)
-class Unplanned:
+@frozen
+class Unplanned(FrozenValue):
     """An apply request no create of the plan matches (or no plan was told)."""
 
     told: bool

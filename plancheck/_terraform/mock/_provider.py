@@ -16,10 +16,10 @@ import os
 import random
 import threading
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, Final, Literal
 
-from ..._frozen import public
+from ..._frozen import FrozenValue, frozen, public
 from ..._loading.source import MAX_BYTES_ENV, InputTooLarge, max_input_bytes, read_limited
 from ..._redact import Secrets
 from ._addresses import DefaultsKey, best_key, check_ties, parse_key
@@ -56,8 +56,8 @@ Defaults = Mapping[str, Any] | Callable[[dict[str, Any]], Mapping[str, Any]]
 # Decorated after the dataclass is made: dataclass() looks annotations up in sys.modules[cls.__module__],
 # and plancheck.acceptance need not be imported (the CLI's mock-plan does not import it).
 @public("plancheck.acceptance")
-@dataclass(frozen=True, slots=True)
-class MockCall:
+@frozen
+class MockCall(FrozenValue):
     """One RPC a :class:`MockProvider` answered: its protocol name, the type, the configuration (plain Python).
 
     ``action`` is what the mock did: ``"create"``, ``"update"`` or ``"delete"`` for

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any, Final
 
 from tfjsonpath.internal import json_kind
 
+from ..._frozen import FrozenValue, frozen
 from ..._text import closest
 from ..providers import normalize_address
 from ._errors import MockSchemaError
@@ -42,8 +42,8 @@ MAX_DEPTH: Final = 40
 MAX_INT64: Final = (1 << 63) - 1
 
 
-@dataclass(frozen=True, slots=True)
-class NestedType:
+@frozen
+class NestedType(FrozenValue):
     """A protocol 6 nested attribute's object type and how its objects are collected."""
 
     mode: str
@@ -57,8 +57,8 @@ class NestedType:
         return {}
 
 
-@dataclass(frozen=True, slots=True)
-class Attribute:
+@frozen
+class Attribute(FrozenValue):
     """One attribute: its cty type (for a nested attribute, the implied one), flags and nested type."""
 
     name: str
@@ -73,8 +73,8 @@ class Attribute:
     deprecated: bool
 
 
-@dataclass(frozen=True, slots=True)
-class BlockType:
+@frozen
+class BlockType(FrozenValue):
     """A nested block: its nesting mode, its own block, item limits."""
 
     name: str
@@ -84,8 +84,8 @@ class BlockType:
     max_items: int
 
 
-@dataclass(frozen=True, slots=True)
-class Block:
+@frozen
+class Block(FrozenValue):
     """A block's attributes and nested block types."""
 
     attributes: Mapping[str, Attribute]
@@ -95,16 +95,16 @@ class Block:
     deprecated: bool = False
 
 
-@dataclass(frozen=True, slots=True)
-class TypeSchema:
+@frozen
+class TypeSchema(FrozenValue):
     """The schema of the provider's configuration, of one resource type or data source."""
 
     version: int
     block: Block
 
 
-@dataclass(frozen=True, slots=True)
-class ProviderSchema:
+@frozen
+class ProviderSchema(FrozenValue):
     """One provider's schemas, by kind then type name."""
 
     address: str

@@ -19,12 +19,11 @@ import glob
 import os
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final, Literal
 
 from ..._errors import TestDefinitionError
-from ..._frozen import ReadOnly, public
+from ..._frozen import FrozenValue, ReadOnly, frozen, public
 from ._reattach import ReattachConfig, normalize_address, provider_type
 
 __all__ = [
@@ -292,8 +291,8 @@ def _binary_in(directory: Path, address: str) -> Path:
     raise TestDefinitionError(where, f"no executable terraform-provider-{kind} or terraform-provider-{kind}_* in {directory} (for {address})")
 
 
-@dataclass(frozen=True, slots=True)
-class ProviderEntry:
+@frozen
+class ProviderEntry(FrozenValue):
     """One provider of a :class:`ProviderSet`: its address, how it is provided, and from what.
 
     >>> ProviderEntry("example.com/acme/widget", "factory", dict).kind

@@ -18,11 +18,11 @@ import json
 import os
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, Final
 
 from ..._errors import TestDefinitionError
-from ..._frozen import public
+from ..._frozen import FrozenValue, frozen, public
 
 __all__ = [
     "DEFAULT_HOST",
@@ -88,8 +88,8 @@ def provider_type(address: str) -> str:
 
 
 @public("plancheck.acceptance")
-@dataclass(frozen=True, slots=True)
-class ReattachConfig:
+@frozen
+class ReattachConfig(FrozenValue):
     """Where a running plugin server listens, for ``TF_REATTACH_PROVIDERS`` (go-plugin's ``ReattachConfig``).
 
     * ``addr``: the socket path (``network="unix"``) or ``host:port`` (``network="tcp"``);
@@ -164,7 +164,7 @@ class ReattachConfig:
         >>> text = '{"registry.terraform.io/acme/gadget": {"Protocol": "grpc", "ProtocolVersion": 5,'
         >>> text += ' "Pid": 5150, "Test": true, "Addr": {"Network": "unix", "String": "/tmp/plugin1"}}}'
         >>> ReattachConfig.from_json(json.loads(text), "start()", "registry.terraform.io/acme/gadget")
-        ReattachConfig(addr='/tmp/plugin1', pid=5150, network='unix', protocol_version=5)
+        ReattachConfig('/tmp/plugin1', 5150, 'unix', 5)
         >>> ReattachConfig.from_json({"Addr": {"Network": "unix"}}, "start()")
         Traceback (most recent call last):
         ...

@@ -9,10 +9,11 @@ distinct diagnostic is kept once, so a long case holds as many records as it has
 from __future__ import annotations
 
 import threading
-from dataclasses import dataclass
 from typing import Any, Final
 
 from tfjsonpath import MapStep, Path, SliceStep, Step
+
+from ..._frozen import FrozenValue, frozen
 
 __all__ = ["DiagnosticRecorder", "ProviderDiagnostic", "attribute_path"]
 
@@ -20,8 +21,8 @@ __all__ = ["DiagnosticRecorder", "ProviderDiagnostic", "attribute_path"]
 _SEVERITIES: Final = {1: "error", 2: "warning"}
 
 
-@dataclass(frozen=True, slots=True)
-class ProviderDiagnostic:
+@frozen
+class ProviderDiagnostic(FrozenValue):
     """A diagnostic a provider served in this process returned, as the server saw it (with its attribute path).
 
     >>> from tfjsonpath import New

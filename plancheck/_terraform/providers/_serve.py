@@ -37,12 +37,11 @@ import traceback
 import weakref
 from collections.abc import Callable
 from concurrent.futures import Future
-from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType, SimpleNamespace
 from typing import Any, Final
 
-from ..._frozen import public
+from ..._frozen import FrozenValue, frozen, public
 from ._errors import ProviderServerError, ProvidersNotInstalledError
 from ._reattach import REATTACH_ENV, ReattachConfig, normalize_address, provider_type, reattach_json
 from ._recorded import DiagnosticRecorder, ProviderDiagnostic
@@ -260,8 +259,8 @@ def remove_stale_dirs(base: str | os.PathLike[str], *, now: float | None = None)
     return removed
 
 
-@dataclass(frozen=True, slots=True)
-class ProviderCallError:
+@frozen
+class ProviderCallError(FrozenValue):
     """An exception a provider raised while serving an RPC, as the server recorded it.
 
     >>> e = ProviderCallError("ApplyResourceChange", "widget_thing", "RuntimeError: boom", "Traceback ...")
