@@ -30,6 +30,7 @@ from typing import Any, Final
 from tfjsonpath import Path, PathSyntaxError, describe_json_type
 
 from .._documents.select import Resources
+from .._frozen import FrozenValue, frozen
 from .._loading.source import max_input_bytes
 from .._text import closest
 from ._input import UnreadableInput, read_input
@@ -83,8 +84,8 @@ class _Invalid(Exception):
         super().__init__(f"{where}: {message}")
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
-class CheckSpec:
+@frozen
+class CheckSpec(FrozenValue):
     """A built plan check and where it came from.
 
     >>> CheckSpec("ExpectEmptyPlan", object(), "checks.toml: check[0]").address is None

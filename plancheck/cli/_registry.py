@@ -11,7 +11,6 @@ matcher the library exports is usable from the command line without touching thi
 
 from __future__ import annotations
 
-import dataclasses
 import enum
 import importlib
 import inspect
@@ -26,6 +25,7 @@ from typing import Any, Final
 from tfjsonpath import Path
 
 from .. import PlanCheck, Resources
+from .._frozen import FrozenValue, frozen
 from ..knownvalue import Check
 
 __all__ = ["PUBLIC_MODULES", "Kind", "Param", "Registry", "Signature", "default_registry", "discover", "parse_kind"]
@@ -34,8 +34,8 @@ __all__ = ["PUBLIC_MODULES", "Kind", "Param", "Registry", "Signature", "default_
 PUBLIC_MODULES: Final = ("plancheck", "plancheck.knownvalue")
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
-class Kind:
+@frozen
+class Kind(FrozenValue):
     """What a constructor argument accepts, derived from its type hint.
 
     ``tag`` is one of ``str int bool number path enum matcher selector list map optional union literal pattern
@@ -202,8 +202,8 @@ def _type_text(tp: Any) -> str:
     return str(tp).replace("typing.", "").replace("collections.abc.", "")
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
-class Param:
+@frozen
+class Param(FrozenValue):
     """One constructor argument: its key in a checks file, its kind, and how it is passed.
 
     >>> Param("address", Kind("str"), required=True).describe()
@@ -240,8 +240,8 @@ def _default_text(value: Any) -> str:
     return str(value) if isinstance(value, (int, Decimal, float)) else "…"
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
-class Signature:
+@frozen
+class Signature(FrozenValue):
     """A check or matcher class with the arguments a checks file can give it.
 
     >>> class Demo:

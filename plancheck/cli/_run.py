@@ -9,7 +9,6 @@ plugin's ``--tf-plan`` shares).
 
 from __future__ import annotations
 
-import dataclasses
 import os
 from collections.abc import Mapping, Sequence
 from typing import IO
@@ -17,6 +16,7 @@ from typing import IO
 from .._checking.run import outcome_of, run_each
 from .._documents.plan import Plan
 from .._errors import CheckFailure, DocumentFormatError
+from .._frozen import FrozenValue, frozen
 from .._loading.source import max_input_bytes
 from .._terraform.planfile import BinaryPlanError, binary_plan_json, is_binary_plan
 from ._checksfile import CheckSpec
@@ -79,8 +79,8 @@ def read_plan(
         raise CliError("plan", f"{source}: cannot read the plan: {type(exc).__name__}: {exc}") from None
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
-class CheckResult:
+@frozen
+class CheckResult(FrozenValue):
     """The outcome of one check: ``pass``, ``fail`` or ``error`` (the check could not run), and its warnings.
 
     A warning (a whole-plan check's ``unknown="warn"``) does not fail the check; it is printed as a
