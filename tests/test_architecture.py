@@ -372,3 +372,34 @@ def _module_assignments(module: str) -> list[int]:
 def test_no_module_sets_module_by_hand(module: str) -> None:
     lines = _module_assignments(module)
     assert not lines, f"{module} sets __module__ by hand at line(s) {lines}; decorate with @public"
+
+
+#: The only modules that may call ``dataclass(frozen=True, ...)`` themselves: the value idiom is ``@frozen`` on a
+#: FrozenValue (#26), and ``frozen`` is where that call lives. (Mutable ``@dataclass`` accumulators are not values.)
+FROZEN_DATACLASS_ALLOWED = {"plancheck._frozen"}
+
+
+def _frozen_dataclass_calls(module: str) -> list[int]:
+    tree = ast.parse(MODULES[module].read_text(encoding="utf-8"))
+    lines = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        func = node.func
+        name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
+        frozen = any(
+            k.arg == "frozen" and not (isinstance(k.value, ast.Constant) and k.value.value is False) for k in node.keywords
+        )
+        if name == "dataclass" and frozen:
+            lines.append(node.lineno)
+    return lines
+
+
+@pytest.mark.parametrize("module", sorted(m for m in MODULES if m.startswith("plancheck")))
+def test_values_are_frozen_values_not_hand_made_frozen_dataclasses(module: str) -> None:
+    lines = [] if module in FROZEN_DATACLASS_ALLOWED else _frozen_dataclass_calls(module)
+    assert not lines, f"{module} applies dataclass(frozen=True) at line(s) {lines}; use @frozen on a FrozenValue"
+
+
+def test_the_frozen_dataclass_allow_list_is_still_needed() -> None:
+    assert all(_frozen_dataclass_calls(module) for module in FROZEN_DATACLASS_ALLOWED)

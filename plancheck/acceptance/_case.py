@@ -11,7 +11,7 @@ import copy
 import os
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import KW_ONLY, field, fields
 from decimal import Decimal
 from types import MappingProxyType
 from typing import Any, ClassVar
@@ -214,8 +214,8 @@ def _version_checks(value: object) -> tuple[Any, ...]:
 
 
 @public("plancheck.acceptance")
-@dataclass(frozen=True, slots=True)
-class ConfigPlanChecks:
+@frozen
+class ConfigPlanChecks(FrozenValue):
     """Plan checks for the three plans of a step (Go's ``resource.ConfigPlanChecks``).
 
     * ``pre_apply``: the plan that is about to be applied;
@@ -232,6 +232,7 @@ class ConfigPlanChecks:
     (1, (), True, False)
     """
 
+    _: KW_ONLY  # Go's struct literal is keyed: so are the arguments, and the repr names each one
     pre_apply: Sequence[Any] = ()
     post_apply_pre_refresh: Sequence[Any] = ()
     post_apply_post_refresh: Sequence[Any] = ()
@@ -246,8 +247,8 @@ class ConfigPlanChecks:
 
 
 @public("plancheck.acceptance")
-@dataclass(frozen=True, slots=True)
-class RefreshPlanChecks:
+@frozen
+class RefreshPlanChecks(FrozenValue):
     """Plan checks of a ``refresh_state`` step (Go's ``resource.RefreshPlanChecks``).
 
     * ``post_refresh``: the plan made right after ``terraform refresh``.
@@ -258,6 +259,7 @@ class RefreshPlanChecks:
     (1, False)
     """
 
+    _: KW_ONLY
     post_refresh: Sequence[Any] = ()
 
     def __post_init__(self) -> None:
@@ -269,8 +271,8 @@ class RefreshPlanChecks:
 
 
 @public("plancheck.acceptance")
-@dataclass(frozen=True, slots=True)
-class ImportPlanChecks:
+@frozen
+class ImportPlanChecks(FrozenValue):
     """Plan checks of an ``import_state`` step with an import block (Go's ``resource.ImportPlanChecks``).
 
     * ``pre_apply``: the plan that imports the resource (``ImportBlockWithID`` and
@@ -282,6 +284,7 @@ class ImportPlanChecks:
     (1, False)
     """
 
+    _: KW_ONLY
     pre_apply: Sequence[Any] = ()
 
     def __post_init__(self) -> None:
@@ -375,8 +378,8 @@ def _addresses(value: object, where: str) -> tuple[str, ...]:
 
 
 @public("plancheck.acceptance")
-@dataclass(frozen=True, slots=True, eq=False)
-class TestStep:
+@frozen
+class TestStep(FrozenValue):
     """One step of a :class:`TestCase` (Go's ``resource.TestStep``).
 
     A step is in one of three modes. **Config mode** (the default) plans and applies a
@@ -447,6 +450,7 @@ class TestStep:
 
     __test__: ClassVar[bool] = False
 
+    _: KW_ONLY
     config: str | Mapping[str, Any] | Callable[[Any], Any] | None = None
     config_directory: str | os.PathLike[str] | Callable[[Any], Any] | None = None
     variables: Mapping[str, Any] = field(default_factory=dict)
@@ -747,8 +751,8 @@ class TestStep:
 
 
 @public("plancheck.acceptance")
-@dataclass(frozen=True, slots=True)
-class TestCase:
+@frozen
+class TestCase(FrozenValue):
     """A sequence of :class:`TestStep` run in one working directory, destroyed at the end.
 
     ``terraform_version_checks`` (Go's ``TerraformVersionChecks``, see :mod:`plancheck.tfversion`)
@@ -808,6 +812,7 @@ class TestCase:
     __test__: ClassVar[bool] = False
 
     steps: Sequence[TestStep]
+    _: KW_ONLY
     pre_check: Callable[[], object] | None = None
     providers: Any = None
     terraform_version_checks: Sequence[Any] = ()

@@ -23,12 +23,12 @@ words either way. A line that is not a JSON object, or a diagnostic of another s
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any, Final
 
 from tfjsonpath.internal import json_kind
 
 from .._errors import DocumentFormatError
+from .._frozen import FrozenValue, frozen
 from .._loading.jsontext import loads_exact
 from ._diagnostics import SEVERITIES, Diagnostic
 
@@ -42,8 +42,8 @@ class _Unreadable(Exception):
         super().__init__(f"{where}: {problem}")
 
 
-@dataclass(frozen=True, slots=True)
-class Reading:
+@frozen
+class Reading(FrozenValue):
     """What a ``-json`` command printed: its diagnostics, its text (stdout, stderr) and what could not be read."""
 
     diagnostics: tuple[Diagnostic, ...]

@@ -28,7 +28,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import KW_ONLY, dataclass, replace
+from dataclasses import KW_ONLY, replace
 from typing import Any, Final, Literal
 
 from tfjsonpath import Path
@@ -110,8 +110,8 @@ def _text_matches(expected: Text | None, actual: str | None) -> bool:
     return expected.search(actual) is not None
 
 
-@dataclass(frozen=True, slots=True)
-class Diagnostic:
+@frozen
+class Diagnostic(FrozenValue):
     """One diagnostic Terraform reported (``terraform validate -json`` or a ``-json`` UI line).
 
     ``attribute`` and ``attribute_status`` are filled in by :func:`join_attributes`; ``candidates``

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, Final
 
+from .._frozen import FrozenValue, frozen
 from .._redact import SENSITIVE as REDACTED
 
 __all__ = [
@@ -34,8 +34,8 @@ VERIFY_HEADER: Final = (
 )
 
 
-@dataclass(frozen=True, slots=True)
-class Flat:
+@frozen
+class Flat(FrozenValue):
     """One flattened attribute: its text (as Go's flatmap has it) and whether it is sensitive."""
 
     text: str

@@ -96,7 +96,7 @@ def destroy_leftovers(
     gives its rootdir.
 
     >>> destroy_leftovers("/no/such/directory", log=lambda line: None)
-    LeftoverResult(destroyed=[], kept={}, left_alone=[])
+    LeftoverResult([], {}, [])
     """
     destroyed: list[str] = []
     kept: dict[str, str] = {}

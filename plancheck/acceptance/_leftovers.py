@@ -24,11 +24,11 @@ import shutil
 import sys
 import tempfile
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
-from .._frozen import public
+from .._frozen import FrozenValue, frozen, public
 from .._terraform import TerraformBinary
 from ._errors import TestDefinitionError
 from ._initialstate import STATE_FILE, read_initial_state, secret_leaves
@@ -191,8 +191,8 @@ def kept_secrets(directory: Path) -> list[str]:
 
 
 @public("plancheck.acceptance")
-@dataclass(frozen=True, slots=True)
-class Leftover:
+@frozen
+class Leftover(FrozenValue):
     """One kept working directory and its manifest.
 
     >>> from pathlib import Path
@@ -272,8 +272,8 @@ def find_leftovers(root: str | os.PathLike[str] | None = None) -> list[Leftover]
 
 
 @public("plancheck.acceptance")
-@dataclass(frozen=True, slots=True)
-class LeftoverResult:
+@frozen
+class LeftoverResult(FrozenValue):
     """What :func:`destroy_leftovers` did: the leftovers destroyed (and removed), those still kept, with why,
     and those left alone because another project's tests left them (``project=``).
 

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import KW_ONLY
 from enum import Enum
 
-from .._frozen import public
+from .._frozen import FrozenValue, frozen, public
 from ._errors import TestDefinitionError
 
 __all__ = ["AdditionalCLIOptions", "ApplyOptions", "ImportStateKind", "PlanOptions"]
@@ -62,8 +62,8 @@ def _flag(value: object, where: str) -> None:
 
 
 @public("plancheck.acceptance")
-@dataclass(frozen=True, slots=True)
-class PlanOptions:
+@frozen
+class PlanOptions(FrozenValue):
     """Extra options for every ``plan`` of a config step (Go's ``resource.PlanOptions``).
 
     * ``allow_deferral``: ``-allow-deferral`` (an experimental Terraform feature);
@@ -73,6 +73,7 @@ class PlanOptions:
     ('-refresh=false',)
     """
 
+    _: KW_ONLY  # Go's struct literal is keyed: so are the arguments, and the repr names each one
     allow_deferral: bool = False
     no_refresh: bool = False
 
@@ -86,14 +87,15 @@ class PlanOptions:
 
 
 @public("plancheck.acceptance")
-@dataclass(frozen=True, slots=True)
-class ApplyOptions:
+@frozen
+class ApplyOptions(FrozenValue):
     """Extra options for the ``apply`` of a config step (Go's ``resource.ApplyOptions``).
 
     >>> ApplyOptions(allow_deferral=True).args()
     ('-allow-deferral',)
     """
 
+    _: KW_ONLY
     allow_deferral: bool = False
 
     def __post_init__(self) -> None:
@@ -105,8 +107,8 @@ class ApplyOptions:
 
 
 @public("plancheck.acceptance")
-@dataclass(frozen=True, slots=True)
-class AdditionalCLIOptions:
+@frozen
+class AdditionalCLIOptions(FrozenValue):
     """Extra command-line options for plans and applies (Go's ``resource.AdditionalCLIOptions``).
 
     Give it on the :class:`TestCase` (as Go) or on a step, which then uses its own instead.
@@ -120,6 +122,7 @@ class AdditionalCLIOptions:
     plancheck.acceptance.TestDefinitionError: AdditionalCLIOptions.plan: expected PlanOptions(...), got dict
     """
 
+    _: KW_ONLY
     apply: ApplyOptions = ApplyOptions()
     plan: PlanOptions = PlanOptions()
 

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from types import MappingProxyType
 from typing import Final
 
+from .._frozen import FrozenValue, frozen
 from .._redact import Secrets
 from .._terraform import CommandResult, TerraformBinary, terraform_environment
 from ._leftovers import default_leftovers_dir
@@ -19,8 +20,8 @@ __all__ = ["DEFAULT_TIMEOUT", "RunSettings"]
 DEFAULT_TIMEOUT: Final = 600.0
 
 
-@dataclass(frozen=True, slots=True)
-class RunSettings:
+@frozen
+class RunSettings(FrozenValue):
     """An :class:`~plancheck.acceptance.AcceptanceRunner`'s settings, as each case it runs sees them.
 
     ``record`` and ``share_secrets`` are where a case reports to: the runner's list of (redacted)

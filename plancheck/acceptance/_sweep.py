@@ -15,11 +15,11 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Generator, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Final
 
 from .._errors import TfCheckError
-from .._frozen import public
+from .._frozen import FrozenValue, frozen, public
 from ._errors import TestDefinitionError
 
 __all__ = [
@@ -41,14 +41,14 @@ _REGISTRY: dict[str, Sweeper] = {}
 
 
 @public("plancheck.acceptance")
-@dataclass(frozen=True, slots=True)
-class Sweeper:
+@frozen
+class Sweeper(FrozenValue):
     """One sweeper (Go's ``resource.Sweeper``): its name, what must be swept first, and the function.
 
     ``f(region)`` may raise, or return an exception (Go's ``error``) to fail; anything else is success.
 
     >>> Sweeper("widget_thing", lambda region: None, dependencies=["widget_lookup"])
-    Sweeper(name='widget_thing', dependencies=('widget_lookup',))
+    Sweeper('widget_thing', dependencies=('widget_lookup',))
     """
 
     __test__ = False  # not a test class, though its name is close
@@ -165,8 +165,8 @@ def _with_dependencies(name: str, source: Mapping[str, Sweeper], into: dict[str,
 
 
 @public("plancheck.acceptance")
-@dataclass(frozen=True, slots=True)
-class SweepResult:
+@frozen
+class SweepResult(FrozenValue):
     """What a sweep did: per region, each sweeper that ran and its error (None when it succeeded).
 
     >>> SweepResult({"us-east-1": {"a": None, "b": "boom"}}).failures

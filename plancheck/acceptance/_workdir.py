@@ -12,11 +12,11 @@ import re
 import secrets
 import shutil
 from collections.abc import Mapping
-from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
 from typing import Any, Final
 
+from .._frozen import FrozenValue, frozen
 from .._redact import number_text
 from ._case import TestStep, unwrap_sensitive
 from ._errors import TestDefinitionError
@@ -176,8 +176,8 @@ class WorkingDirectory:
         return h.hexdigest()
 
 
-@dataclass(frozen=True, slots=True)
-class Place:
+@frozen
+class Place(FrozenValue):
     """Another working directory of the case (an import step's), with its own environment.
 
     >>> Place(WorkingDirectory(Path("/tmp/case1_import_step_2")), {"TF_DATA_DIR": "/tmp/x"}).wd.root.name

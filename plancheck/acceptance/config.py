@@ -29,9 +29,9 @@ suffix), or ``AcceptanceRunner(test_name=...)``.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import ClassVar
 
+from .._frozen import FrozenValue, frozen
 from ._errors import TestDefinitionError
 
 __all__ = [
@@ -52,14 +52,14 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True, slots=True)
-class TestStepConfigRequest:
+@frozen
+class TestStepConfigRequest(FrozenValue):
     """What a config function is told: the 1-based ``step_number`` and the ``test_name``.
 
     ``test_name`` is ``""`` when the runner was not told the test's name.
 
     >>> TestStepConfigRequest(step_number=1, test_name="test_a")
-    TestStepConfigRequest(step_number=1, test_name='test_a')
+    TestStepConfigRequest(1, 'test_a')
     """
 
     __test__: ClassVar[bool] = False
