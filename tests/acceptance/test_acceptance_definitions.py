@@ -5,6 +5,7 @@ from __future__ import annotations
 import pickle
 import re
 from decimal import Decimal
+from pathlib import PosixPath
 from typing import Any
 
 import pytest
@@ -14,8 +15,10 @@ from hypothesis import strategies as st
 from plancheck.acceptance import (
     AcceptanceError,
     ConfigPlanChecks,
+    Leftover,
     Sensitive,
     Stage,
+    Sweeper,
     TestCase,
     TestDefinitionError,
     TestStep,
@@ -335,3 +338,42 @@ def test_acceptance_error_shows_where_it_comes_from() -> None:
                                exit_code=1)) == (
         "post-test destroy (after step 3/3): terraform destroy failed\ncommand: terraform destroy (exit code 1)"
     )
+
+
+@pytest.mark.parametrize(
+    ("make", "shown"),
+    [
+        pytest.param(lambda: PlanOptions(no_refresh=True), "PlanOptions(allow_deferral=False, no_refresh=True)",
+                     id="PlanOptions"),
+        pytest.param(lambda: AdditionalCLIOptions(plan=PlanOptions(allow_deferral=True)),
+                     "AdditionalCLIOptions(apply=ApplyOptions(allow_deferral=False), "
+                     "plan=PlanOptions(allow_deferral=True, no_refresh=False))", id="AdditionalCLIOptions"),
+        pytest.param(lambda: ConfigPlanChecks(),
+                     "ConfigPlanChecks(pre_apply=(), post_apply_pre_refresh=(), post_apply_post_refresh=())",
+                     id="ConfigPlanChecks"),
+        pytest.param(lambda: Sweeper("widget", print, dependencies=["a"]), "Sweeper('widget', dependencies=('a',))",
+                     id="Sweeper-function-left-out"),
+        pytest.param(lambda: Leftover(PosixPath("/x"), {"test": "t", "secret": "hunter2"}), "Leftover(PosixPath('/x'))",
+                     id="Leftover-manifest-left-out"),
+    ],
+)
+def test_acceptance_values_show_as_the_call_that_makes_them(make: Any, shown: str) -> None:
+    assert repr(make()) == shown
+
+
+@pytest.mark.parametrize("make", [
+    pytest.param(lambda: TestStep("x"), id="TestStep"),
+    pytest.param(lambda: ConfigPlanChecks(()), id="ConfigPlanChecks"),
+    pytest.param(lambda: PlanOptions(True), id="PlanOptions"),
+])
+def test_go_struct_values_take_keyword_arguments_only(make: Any) -> None:
+    with pytest.raises(TypeError, match="positional argument"):
+        make()
+
+
+def test_a_step_repr_names_its_fields_and_hides_sensitive_variables() -> None:
+    step = TestStep(config="x", variables={"p": Sensitive("hunter2")}, plan_only=True)
+    shown = repr(TestCase([step]))
+    assert shown.startswith("TestCase((TestStep(config='x', variables=mappingproxy({'p': Sensitive((sensitive))}), ")
+    assert "plan_only=True" in shown
+    assert "hunter2" not in shown
