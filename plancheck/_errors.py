@@ -111,6 +111,8 @@ class CheckFailure(FrozenValue):
     >>> from tfjsonpath import New
     >>> str(CheckFailure("ExpectUnknownValue", "null_resource.a", New("id"), 'value is known: "x"'))
     'ExpectUnknownValue: null_resource.a: id: value is known: "x"'
+    >>> CheckFailure("ExpectKnownValue", "a.b", New("m").AtMapKey("hunter2"), "m", 'm["(sensitive)"]')
+    CheckFailure('ExpectKnownValue', 'a.b', Path(MapStep('m'), MapStep('(sensitive)')), 'm')
     """
 
     check: str
@@ -120,6 +122,13 @@ class CheckFailure(FrozenValue):
     #: The path as shown: its text form, with secrets in its keys scrubbed (None: ``path.to_text()``).
     shown_path: str | None = field(default=None, compare=False, repr=False)
 
+    def _args(self, *, shown: bool = False) -> tuple[tuple[object, ...], dict[str, object]]:
+        args, kwargs = FrozenValue._args(self, shown=shown)  # no bare super(): @frozen remakes the class
+        if shown and self.shown_path is not None and self.path is not None:
+            # A key of the path may be a secret: the repr shows the path as the message does, scrubbed.
+            args = (*args[:2], _path_shown(self.shown_path), *args[3:])
+        return args, kwargs
+
     def __str__(self) -> str:
         parts = [self.check]
         if self.address is not None:
@@ -128,6 +137,16 @@ class CheckFailure(FrozenValue):
             parts.append(self.shown_path if self.shown_path is not None else self.path.to_text())
         parts.append(self.message)
         return ": ".join(parts)
+
+
+def _path_shown(text: str) -> object:
+    """A scrubbed path's text as a Path again, or as the text when scrubbing cut it where no step ends."""
+    from tfjsonpath import Path, TfJsonPathError
+
+    try:
+        return Path.parse(text)
+    except TfJsonPathError:
+        return text
 
 
 @public("plancheck")

@@ -88,3 +88,26 @@ def test_fields_declared_repr_false_stay_out_of_the_repr_but_not_the_pickle(kwar
     assert login.__reduce__()[1][1:] == (("ann", _SECRET, 22), {"token": kwargs.get("token"), "label": kwargs.get("label")})
     assert pickle.loads(pickle.dumps(login)) == login
     assert copy.deepcopy(login) is login
+
+
+def _holders() -> dict[str, Any]:
+    from pathlib import Path
+
+    from plancheck._terraform import CommandResult, TerraformBinary
+    from plancheck.acceptance._settings import RunSettings
+    from plancheck.acceptance._workdir import Place, WorkingDirectory
+
+    env = {"TF_VAR_db_password": _SECRET, "AWS_SECRET_ACCESS_KEY": _SECRET}
+    return {
+        "run-settings-env": RunSettings(TerraformBinary("terraform", "1.11.4"), Path("/w"), env=env),
+        "place-env": Place(WorkingDirectory(Path("/tmp/case")), env),
+        "command-output": CommandResult(("terraform", "output", "-json"), "/w", 0, f'{{"pw": "{_SECRET}"}}', _SECRET, 0.5),
+    }
+
+
+@pytest.mark.parametrize("name", sorted(_holders()))
+def test_values_holding_an_environment_or_a_commands_output_keep_them_out_of_the_repr(name: str) -> None:
+    # pytest shows these as locals (--showlocals, -l) when a case fails inside the runner.
+    value = _holders()[name]
+    assert _SECRET not in repr(value)
+    assert _SECRET in str(value._args())  # still held (and pickled, where the value pickles), only not shown

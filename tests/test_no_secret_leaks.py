@@ -575,3 +575,25 @@ def test_every_planted_secret_is_known(documents: Documents) -> None:
     for secret in (SECRET_STATE_ATTR, SECRET_STATE_OUTPUT):
         assert secret in documents.state.secrets, secret
     assert tc.config_from_dict(documents.config).is_sensitive_variable("db_password")
+
+
+def test_a_failure_through_a_secret_key_shows_its_path_scrubbed_in_its_repr() -> None:
+    # The user's path goes through a key that is a secret (a sensitive variable's value): the message
+    # and the failure's repr (what pytest prints for locals and in assertion rewriting) both scrub it.
+    secret = "hunter2-planted-key"
+    plan = Plan.from_dict({
+        "format_version": "1.2",
+        "variables": {"pw": {"value": secret}},
+        "configuration": {"root_module": {"variables": {"pw": {"sensitive": True}}}},
+        "resource_changes": [{"address": "null_resource.a",
+                              "change": {"actions": ["create"], "after": {"m": {secret: "v"}}}}],
+    })
+    with pytest.raises(CheckFailedError) as info:
+        assert_plan(plan, ExpectKnownValue("null_resource.a", New("m").AtMapKey(secret), kv.StringExact("zzz")))
+    failures = info.value.failures
+    assert repr(failures) == (
+        "(CheckFailure('ExpectKnownValue', 'null_resource.a', Path(MapStep('m'), MapStep('(sensitive)')), "
+        f"{failures[0].message!r}),)"
+    )
+    assert secret not in str(info.value) + repr(info.value) + repr(failures)
+    assert failures[0].path == New("m").AtMapKey(secret)  # the value itself is the user's path, as given

@@ -3,10 +3,20 @@
 from __future__ import annotations
 
 import gc
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 
 __all__ = ["collector_off", "collector_paused"]
+
+
+class _Pauses:
+    """The pauses under way in the process: the collector is one switch for every thread."""
+
+    lock = threading.Lock()
+    depth = 0
+    #: Whether the collector was on when the first pause began: what the last one to end restores.
+    restore = False
 
 
 @contextmanager
@@ -19,17 +29,26 @@ def collector_off() -> Iterator[None]:
     becomes due, and that visits the whole plan for nothing: a plan holds no cycle. What the work
     keeps is collected as usual afterwards.
 
+    Pauses nest and overlap across threads: the collector is turned off when the first begins and
+    restored, as it was then, when the last ends (each thread restoring what it saw would leave it
+    off for good when two pauses interleave).
+
     >>> with collector_off():
     ...     gc.isenabled()
     False
     """
-    enabled = gc.isenabled()
-    gc.disable()
+    with _Pauses.lock:
+        if _Pauses.depth == 0:
+            _Pauses.restore = gc.isenabled()
+            gc.disable()
+        _Pauses.depth += 1
     try:
         yield
     finally:
-        if enabled:
-            gc.enable()
+        with _Pauses.lock:
+            _Pauses.depth -= 1
+            if _Pauses.depth == 0 and _Pauses.restore:
+                gc.enable()
 
 
 @contextmanager

@@ -28,6 +28,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import field
 from pathlib import Path
 from typing import Final
 
@@ -496,8 +497,9 @@ class CommandResult(FrozenValue):
     argv: tuple[str, ...]
     cwd: str
     returncode: int | None
-    stdout: str
-    stderr: str
+    # Left out of the repr: ``show -json`` and ``output -json`` print sensitive values in clear.
+    stdout: str = field(repr=False)
+    stderr: str = field(repr=False)
     duration: float
     timed_out: bool = False
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import field
+from dataclasses import KW_ONLY, field
 from pathlib import Path
 from types import MappingProxyType
 from typing import Final
@@ -32,16 +32,20 @@ class RunSettings(FrozenValue):
     ('x', 600.0, PosixPath('/here'))
     >>> settings.leftovers_root(Path("/here")) == default_leftovers_dir(Path("/here"))
     True
+    >>> RunSettings(TerraformBinary("terraform", "1.11.4"), Path("/w"), env={"TF_VAR_pw": "hunter2"}, echo=False)
+    RunSettings(TerraformBinary('terraform', '1.11.4', 'terraform', ''), PosixPath('/w'), timeout=600.0, echo=False)
     """
 
     terraform: TerraformBinary
     work_dir: Path
+    _: KW_ONLY
     cli_config: Path | None = None
-    env: Mapping[str, str] = field(default_factory=dict)
+    #: Left out of the repr: it holds the case's TF_VAR_* values and cloud credentials.
+    env: Mapping[str, str] = field(default_factory=dict, repr=False)
     timeout: float = DEFAULT_TIMEOUT
     echo: bool = True
-    share_secrets: Callable[[Secrets], None] | None = None
-    record: Callable[[Iterable[CommandResult]], None] = lambda _results: None
+    share_secrets: Callable[[Secrets], None] | None = field(default=None, repr=False)
+    record: Callable[[Iterable[CommandResult]], None] = field(default=lambda _results: None, repr=False)
     test_name: str | None = None
     base_dir_arg: Path | None = None
     leftovers_dir: Path | None = None

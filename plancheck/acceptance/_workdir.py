@@ -12,6 +12,7 @@ import re
 import secrets
 import shutil
 from collections.abc import Mapping
+from dataclasses import field
 from decimal import Decimal
 from pathlib import Path
 from typing import Any, Final
@@ -185,4 +186,4 @@ class Place(FrozenValue):
     """
 
     wd: WorkingDirectory
-    env: dict[str, str]
+    env: dict[str, str] = field(repr=False)  # the case's environment: TF_VAR_* values, credentials

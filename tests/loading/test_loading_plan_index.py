@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import gc
+import sys
+import threading
 from collections.abc import Callable
 from contextlib import AbstractContextManager
 from typing import Any
@@ -128,6 +130,47 @@ def test_collector_state_is_restored(enabled: bool, pause: Callable[[], Abstract
             raise RuntimeError
         assert gc.isenabled() is enabled
     finally:
+        gc.enable() if was else gc.disable()
+
+
+@pytest.mark.parametrize("last", ["first-begun", "last-begun"])
+def test_overlapping_pauses_keep_the_collector_off_until_the_last_ends(last: str) -> None:
+    was = gc.isenabled()
+    gc.enable()
+    try:
+        first, second = collector_off(), collector_paused()
+        first.__enter__()
+        second.__enter__()
+        ending_first, ending_last = (second, first) if last == "first-begun" else (first, second)
+        ending_first.__exit__(None, None, None)
+        assert not gc.isenabled()  # the other walk is still under way
+        ending_last.__exit__(None, None, None)
+        assert gc.isenabled()
+    finally:
+        gc.enable() if was else gc.disable()
+
+
+def test_pauses_in_many_threads_leave_the_collector_as_they_found_it() -> None:
+    # A thread switch between reading the collector's state and turning it off used to leave it
+    # off for good (a pause that began while another was under way restored "off").
+    was, interval = gc.isenabled(), sys.getswitchinterval()
+    gc.enable()
+    sys.setswitchinterval(1e-6)
+
+    def pause_often() -> None:
+        for _ in range(10000):
+            with collector_off():
+                pass
+
+    try:
+        threads = [threading.Thread(target=pause_often) for _ in range(4)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert gc.isenabled()
+    finally:
+        sys.setswitchinterval(interval)
         gc.enable() if was else gc.disable()
 
 
