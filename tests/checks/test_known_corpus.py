@@ -15,6 +15,7 @@ from pathlib import Path as FsPath
 from typing import Any
 
 import pytest
+from corpus_cases import corpus_cases
 
 from plancheck import Plan, load_plan
 from plancheck import knownvalue as kv
@@ -96,7 +97,7 @@ def test_corpus_is_present() -> None:
     assert len(WITH_OUTPUTS) > 5
 
 
-@pytest.mark.parametrize("name", WITH_RESOURCES)
+@pytest.mark.parametrize("name", corpus_cases(WITH_RESOURCES, CORPUS))
 def test_top_level_attributes_match_exactly_and_not_when_mutated(name: str) -> None:
     corpus_plan = PLANS[name]
     checked = 0
@@ -120,7 +121,7 @@ def test_top_level_attributes_match_exactly_and_not_when_mutated(name: str) -> N
     assert checked or all(not change.after for _, _, change, _ in _changes(corpus_plan))
 
 
-@pytest.mark.parametrize("name", WITH_RESOURCES)
+@pytest.mark.parametrize("name", corpus_cases(WITH_RESOURCES, CORPUS))
 def test_known_leaves_pass_and_unknown_marks_fail(name: str) -> None:
     corpus_plan = PLANS[name]
     seen = 0
@@ -148,7 +149,7 @@ def test_known_leaves_pass_and_unknown_marks_fail(name: str) -> None:
     assert seen or all(not change.after for _, _, change, _ in _changes(corpus_plan))
 
 
-@pytest.mark.parametrize("plan_name", WITH_OUTPUTS)
+@pytest.mark.parametrize("plan_name", corpus_cases(WITH_OUTPUTS, CORPUS))
 def test_outputs(plan_name: str) -> None:
     corpus_plan = PLANS[plan_name]
     seen = 0

@@ -14,6 +14,7 @@ from pathlib import Path as FsPath
 from typing import Any
 
 import pytest
+from corpus_cases import corpus_cases
 
 from plancheck import Change, Plan, load_plan
 from plancheck._planchecks import (
@@ -82,7 +83,7 @@ def _failures(check: PlanCheck, plan: Plan) -> list[str]:
     return [str(f) for f in check.failures(plan)]
 
 
-@pytest.mark.parametrize("plan_file", PLAN_FILES, ids=[p.stem for p in PLAN_FILES])
+@pytest.mark.parametrize("plan_file", corpus_cases(PLAN_FILES, CORPUS, lambda p: p.stem))
 def test_corpus_plan(plan_file: FsPath) -> None:
     plan = load_plan(plan_file)
     problems: list[str] = []

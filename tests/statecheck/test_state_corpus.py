@@ -16,6 +16,7 @@ from pathlib import Path as FsPath
 from typing import Any
 
 import pytest
+from corpus_cases import corpus_cases
 
 from plancheck import compare
 from plancheck import knownvalue as kv
@@ -73,7 +74,7 @@ def test_corpus_is_present() -> None:
     assert any(r.module_address for s in STATES.values() for r in s.resources)
 
 
-@pytest.mark.parametrize("name", WITH_RESOURCES)
+@pytest.mark.parametrize("name", corpus_cases(WITH_RESOURCES, CORPUS))
 def test_known_values_of_every_attribute(name: str) -> None:
     state: State = STATES[name]
     checked = 0
@@ -112,7 +113,7 @@ def test_known_values_of_every_attribute(name: str) -> None:
     assert checked
 
 
-@pytest.mark.parametrize("name", WITH_RESOURCES)
+@pytest.mark.parametrize("name", corpus_cases(WITH_RESOURCES, CORPUS))
 def test_sensitive_marks(name: str) -> None:
     state: State = STATES[name]
     for resource in state.resources:
@@ -135,7 +136,7 @@ def test_sensitive_marks(name: str) -> None:
                 assert "it is not sensitive" in failure.message, (address, path)
 
 
-@pytest.mark.parametrize("name", WITH_OUTPUTS)
+@pytest.mark.parametrize("name", corpus_cases(WITH_OUTPUTS, CORPUS))
 def test_outputs(name: str) -> None:
     state: State = STATES[name]
     for output_name, output in state.outputs.items():

@@ -6,6 +6,7 @@ from decimal import Decimal
 from pathlib import Path
 
 import pytest
+from corpus_cases import corpus_cases
 
 from plancheck.tfconfig import ConfigFormatError, ExpectReferences, ExpectVariable, assert_config, load_config
 
@@ -26,7 +27,7 @@ CONFIGS = [p for p in _files("configs") if "invalid" not in p.name]
 INVALID_CONFIGS = [p for p in _files("configs") if "invalid" in p.name] + _files("invalid")
 
 
-@pytest.mark.parametrize("path", CONFIGS, ids=[p.name for p in CONFIGS])
+@pytest.mark.parametrize("path", corpus_cases(CONFIGS, CORPUS / "configs", lambda p: p.name))
 def test_every_valid_corpus_config_loads(path: Path) -> None:
     config = load_config(path)
     assert config.files == (str(path),)
@@ -51,7 +52,7 @@ EXPECTED_ERRORS = {
 }
 
 
-@pytest.mark.parametrize("path", INVALID_CONFIGS, ids=[p.name for p in INVALID_CONFIGS])
+@pytest.mark.parametrize("path", corpus_cases(INVALID_CONFIGS, CORPUS, lambda p: p.name))
 def test_every_invalid_corpus_file_gives_a_located_error(path: Path) -> None:
     with pytest.raises(ConfigFormatError) as info:
         load_config(path)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from corpus_cases import corpus_cases
 
 from plancheck import load_state
 from plancheck.acceptance._testcheck import (
@@ -25,7 +26,7 @@ def test_corpus_is_present() -> None:
     assert len(STATE_FILES) >= 5
 
 
-@pytest.mark.parametrize("path", STATE_FILES, ids=[p.name for p in STATE_FILES])
+@pytest.mark.parametrize("path", corpus_cases(STATE_FILES, CORPUS, lambda p: p.name))
 def test_every_corpus_state_flattens_and_checks(path: Path) -> None:
     state = load_state(path)
     flat = FlatState.of(state)
