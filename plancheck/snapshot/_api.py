@@ -62,8 +62,7 @@ def render(plan: Plan, ignore: Any = _NO_IGNORE, *, key: str | bytes | None = No
       triggers["k"] = "v"
       triggers["pw"] = (sensitive)
     """
-    with collector_off():
-        return build(_plan(plan, "render()"), IgnoreSpec(ignore, "render()"), resolve_key(key))
+    return build(_plan(plan, "render()"), IgnoreSpec(ignore, "render()"), resolve_key(key))
 
 
 def _side(value: object, name: str, ignore: IgnoreSpec, key: FingerprintKey | None) -> tuple[str, str | None, Secrets]:
@@ -101,15 +100,14 @@ def diff(old: Any, new: Any, *, ignore: Any = _NO_IGNORE, key: str | bytes | Non
     >>> diff(plan("logs", "hunter2"), plan("logs2", "hunter3"))
     ['cloud_bucket.logs: name: "logs" -> "logs2"', 'cloud_bucket.logs: pw: (sensitive) -> (sensitive, changed)']
     """
-    with collector_off():  # rendering and reading snapshots back make many objects and no cycle
-        spec = IgnoreSpec(ignore, "diff()")
-        chosen = resolve_key(key)
-        if chosen is None and isinstance(old, Plan) and isinstance(new, Plan):
-            chosen = FingerprintKey(os.urandom(32))
-        before, before_file, old_secrets = _side(old, "old", spec, chosen)
-        after, after_file, new_secrets = _side(new, "new", spec, chosen)
-        secrets = old_secrets | new_secrets
-        return [secrets.scrub(line) for line in compare_texts(before, after, before_file, after_file)]
+    spec = IgnoreSpec(ignore, "diff()")
+    chosen = resolve_key(key)
+    if chosen is None and isinstance(old, Plan) and isinstance(new, Plan):
+        chosen = FingerprintKey(os.urandom(32))
+    before, before_file, old_secrets = _side(old, "old", spec, chosen)
+    after, after_file, new_secrets = _side(new, "new", spec, chosen)
+    secrets = old_secrets | new_secrets
+    return [secrets.scrub(line) for line in compare_texts(before, after, before_file, after_file)]
 
 
 @frozen
@@ -137,30 +135,29 @@ def check_file(
     The texts are compared first; only when they differ are both read as structures. Differences
     and errors are scrubbed of ``secrets`` (a hand-edited file could hold anything).
     """
-    with collector_off():  # reading both texts back makes many objects and no cycle
-        name = os.fspath(file)
-        try:
-            existing = read_snapshot_file(name, max_bytes)
-        except SnapshotFormatError as exc:
+    name = os.fspath(file)
+    try:
+        existing = read_snapshot_file(name, max_bytes)
+    except SnapshotFormatError as exc:
+        raise _scrubbed(exc, secrets) from None
+    if existing is None:
+        if not update:
+            return FileOutcome("missing", ())
+        write_snapshot_file(name, text)
+        return FileOutcome("written", ())
+    if existing == text:
+        return FileOutcome("same", ())
+    try:
+        lines = tuple(secrets.scrub(line) for line in compare_texts(existing, text, name))
+    except SnapshotFormatError as exc:
+        # A snapshot edited into a bad state is replaced when asked to; a file that is no snapshot never is.
+        if not update or exc.line == 1:
             raise _scrubbed(exc, secrets) from None
-        if existing is None:
-            if not update:
-                return FileOutcome("missing", ())
-            write_snapshot_file(name, text)
-            return FileOutcome("written", ())
-        if existing == text:
-            return FileOutcome("same", ())
-        try:
-            lines = tuple(secrets.scrub(line) for line in compare_texts(existing, text, name))
-        except SnapshotFormatError as exc:
-            # A snapshot edited into a bad state is replaced when asked to; a file that is no snapshot never is.
-            if not update or exc.line == 1:
-                raise _scrubbed(exc, secrets) from None
-            lines = ()
-        if update:
-            write_snapshot_file(name, text)  # also when only the layout differs: the file stays canonical
-            return FileOutcome("updated", lines)
-        return FileOutcome("different" if lines else "same", lines)
+        lines = ()
+    if update:
+        write_snapshot_file(name, text)  # also when only the layout differs: the file stays canonical
+        return FileOutcome("updated", lines)
+    return FileOutcome("different" if lines else "same", lines)
 
 
 def _scrubbed(exc: SnapshotFormatError, secrets: Secrets) -> SnapshotFormatError:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Final
 
+from .._loading.collector import collector_off
 from ._diff import differences
 from ._model import OUTPUT, RESOURCE, Snapshot
 from ._parse import parse_snapshot
@@ -61,6 +62,11 @@ def compare_texts(old: str, new: str, old_file: str | None = None, new_file: str
     """
     if old == new:
         return []
+    with collector_off():  # reading texts back makes many objects and no cycle: see collector_off
+        return _differences(old, new, old_file, new_file)
+
+
+def _differences(old: str, new: str, old_file: str | None, new_file: str | None) -> list[str]:
     cut_old, cut_new = _blocks(old), _blocks(new)
     if cut_old is None or cut_new is None:
         return differences(parse_snapshot(old, old_file), parse_snapshot(new, new_file))

@@ -58,6 +58,8 @@ ACTIONS: dict[str, tuple[Callable[[Plan, Plan, Path], object], int]] = {
     "diff-plans": (lambda a, b, file: snapshot.diff(a, b), 3 + 3 + 2),
     "diff-texts": (lambda a, b, file: snapshot.diff(snapshot.render(a), snapshot.render(b)), 3 + 3 + 2),
     "compare-with-file-and-update": (_update, 3 + 3 + 2 + 3),
+    # what the syrupy extension and the plugin's report call
+    "compare-texts": (lambda a, b, file: _compare.compare_texts(snapshot.render(a), snapshot.render(b)), 3 + 3 + 2),
 }
 
 
