@@ -17,7 +17,6 @@ one), and values as :mod:`plancheck.snapshot._values` says.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator, Mapping
 from typing import Any, Final
 
@@ -161,20 +160,13 @@ def _resource_block(
     return TextBlock(RESOURCE, _shown(address, secrets), 1 if is_deposed else 0, body)
 
 
-#: An instance key of an address, as :func:`shown_address` finds the keys it scrubs.
-_INSTANCE_KEY: Final = re.compile(r'\["((?:[^"\\]|\\.)*)"\]')
-
-
 def _shown(address: str, secrets: ValueSecrets) -> str:
-    """:func:`shown_address`, which scrubs each instance key, called only where a key touches a secret.
+    """:func:`shown_address`, each instance key scrubbed through :meth:`ValueSecrets.scrub`.
 
-    A text that does not touch one is what scrubbing it gives back (:meth:`Secrets.touches` is
-    whether :meth:`Secrets.scrub` finds a piece, and :meth:`ValueSecrets.touches` answers the same,
-    fast and remembered): most addresses are shown without scrubbing their keys character by character.
+    That answers a key that touches no secret with the key itself, and remembers every key's answer:
+    the keys of ``for_each`` repeat across a plan, and scrubbing one reads it character by character.
     """
-    if "[" in address and secrets.active and any(secrets.touches(m.group(1)) for m in _INSTANCE_KEY.finditer(address)):
-        return shown_address(address, secrets.secrets, scrub=secrets.scrub)
-    return address
+    return shown_address(address, secrets.secrets, scrub=secrets.scrub)
 
 
 def _replace_paths(change: Mapping[str, Any], trie: Ignored, secrets: ValueSecrets) -> list[str]:
