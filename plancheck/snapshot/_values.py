@@ -145,6 +145,26 @@ def flatten(
     return out, walker.unsorted
 
 
+def _array_extent(val: Any, um: Marks, sm: Marks) -> tuple[int, int, bool, bool]:
+    """An array's length, how many elements it shows, and whether each marks tree is an array.
+
+    It shows more elements than it holds where marks past its end say elements it has no room
+    for are unknown (or hidden).
+    """
+    size = len(val)
+    um_list = um is not None and um is not False and (type(um) is list or _is_array(um))
+    sm_list = sm is not None and sm is not False and (type(sm) is list or _is_array(sm))
+    count = size
+    for marks, is_list in ((um, um_list), (sm, sm_list)):
+        if is_list and len(marks) > count:
+            for i in range(len(marks) - 1, count - 1, -1):
+                m = marks[i]
+                if m is True or (m is not None and m is not False and contains_sensitive(m)):
+                    count = i + 1
+                    break
+    return size, count, um_list, sm_list
+
+
 #: Below this depth a subtree without marks is walked by recursion (fast); deeper, by the walk with its own stack.
 _PLAIN_DEPTH: Final = 64
 
@@ -378,18 +398,7 @@ class _Walker:
             at = len(out)
             items: Any = keys
         else:
-            size = len(val)
-            um_list = um is not None and um is not False and (type(um) is list or _is_array(um))
-            sm_list = sm is not None and sm is not False and (type(sm) is list or _is_array(sm))
-            count = size
-            for marks, is_list in ((um, um_list), (sm, sm_list)):
-                if is_list and len(marks) > count:
-                    # Marks past the end of the value: elements unknown (or hidden) it has no room for.
-                    for i in range(len(marks) - 1, count - 1, -1):
-                        m = marks[i]
-                        if m is True or (m is not None and m is not False and contains_sensitive(m)):
-                            count = i + 1
-                            break
+            size, count, um_list, sm_list = _array_extent(val, um, sm)
             if not count:
                 emit(f"  {text} = {_EMPTY_ARRAY}")
                 return
@@ -515,18 +524,7 @@ class _Walker:
                     emit(self.hidden_line(text, hidden, hidden_unknown))
                     self.unsorted = True
                 continue
-            size = len(val)
-            um_list = um is not None and um is not False and (type(um) is list or _is_array(um))
-            sm_list = sm is not None and sm is not False and (type(sm) is list or _is_array(sm))
-            count = size
-            for marks, is_list in ((um, um_list), (sm, sm_list)):
-                if is_list and len(marks) > count:
-                    # Marks past the end of the value: elements unknown (or hidden) it has no room for.
-                    for i in range(len(marks) - 1, count - 1, -1):
-                        m = marks[i]
-                        if m is True or (m is not None and m is not False and contains_sensitive(m)):
-                            count = i + 1
-                            break
+            size, count, um_list, sm_list = _array_extent(val, um, sm)
             if not count:
                 emit(f"  {text} = {_EMPTY_ARRAY}")
                 continue
