@@ -11,11 +11,11 @@ from pathlib import Path
 from typing import Any
 
 
-def corpus_cases(values: Sequence[Any], where: Path, id: Callable[[Any], str] | None = None) -> list[Any]:
-    """``values`` as cases (each named by ``id``); when there are none, one skipped case that says where it looked."""
+def corpus_cases(values: Sequence[Any], where: Path, label: Callable[[Any], str] | None = None) -> list[Any]:
+    """``values`` as cases (each named by ``label``); when there are none, one skipped case that says where it looked."""
     import pytest
 
     if values:
-        return [pytest.param(value, id=None if id is None else id(value)) for value in values]
+        return [pytest.param(value, id=None if label is None else label(value)) for value in values]
     reason = f"no corpus files at {where} (the shared corpus is absent, or holds none of these)"
     return [pytest.param(None, id="no-corpus", marks=pytest.mark.skip(reason=reason))]
