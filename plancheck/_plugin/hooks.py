@@ -113,7 +113,9 @@ def pytest_report_header(config: pytest.Config) -> list[str]:
     try:
         lines.extend(report_header(config))
     except Exception as exc:  # the header is informative only: never let it end the session
-        lines.append(f"plancheck: terraform unavailable ({type(exc).__name__}: {exc})")
+        from .._text import exception_text
+
+        lines.append(f"plancheck: terraform unavailable ({exception_text(exc)})")
     return lines
 
 

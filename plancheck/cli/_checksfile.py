@@ -32,7 +32,7 @@ from tfjsonpath import Path, PathSyntaxError, describe_json_type
 from .._documents.select import Resources
 from .._frozen import FrozenValue, frozen
 from .._loading.source import max_input_bytes
-from .._text import closest
+from .._text import closest, exception_text
 from ._input import UnreadableInput, read_input
 from ._registry import Kind, Param, Registry, Signature, enum_choices
 
@@ -557,8 +557,7 @@ def _parse_toml(text: str, source: str) -> Any:
 
 
 def _reason(exc: BaseException) -> str:
-    text = str(exc)
-    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+    return exception_text(exc)
 
 
 #: How deeply a check's table may nest (tables and arrays); far more than any matcher needs, and little
