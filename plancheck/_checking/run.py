@@ -156,6 +156,12 @@ def run_each(
             found, warned = run(check, document)
             failures = [_record(item, name) for item in found]
             raised = list(warned)
+        except KeyboardInterrupt as exc:
+            # Still an interrupt (whoever called stops), naming the check it stopped: the pytest plugin makes
+            # it that test's failure before the session stops.
+            exc.add_note(f"(raised by the check {name[0]})")
+            exc.plancheck_check = name[0]  # type: ignore[attr-defined]
+            raise
         except (Exception, SystemExit) as exc:
             if not contain:
                 raise

@@ -154,8 +154,16 @@ def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> 
 
 @pytest.hookimpl(wrapper=True)
 def pytest_pyfunc_call(pyfuncitem: pytest.Function) -> Generator[None, object, object]:
-    """Verify the checks still queued on ``plan_checks`` once the test function has returned."""
-    result = yield
+    """Verify the checks still queued on ``plan_checks`` once the test function has returned.
+
+    A ``KeyboardInterrupt`` a check raised (not one from the keyboard elsewhere) is that test's failure,
+    naming the check; the session then stops after the test's teardown, as an interrupted one.
+    """
+    try:
+        result = yield
+    except KeyboardInterrupt as exc:
+        _fail_interrupted(pyfuncitem, exc)
+        raise
     collector = pyfuncitem.stash.get(_PLAN_CHECKS, None)
     if collector is not None and len(collector):
         import warnings
@@ -169,6 +177,9 @@ def pytest_pyfunc_call(pyfuncitem: pytest.Function) -> Generator[None, object, o
                 collector.verify()
             except CheckFailedError as exc:
                 message = f"plan_checks (verified after {pyfuncitem.name} returned): {exc}"
+            except KeyboardInterrupt as exc:
+                _fail_interrupted(pyfuncitem, exc)
+                raise
         # The checks' warnings (unknown="warn") belong to the test, not to this hook: located at its function.
         code = getattr(getattr(pyfuncitem, "function", None), "__code__", None)
         for warned in caught:
@@ -180,6 +191,18 @@ def pytest_pyfunc_call(pyfuncitem: pytest.Function) -> Generator[None, object, o
         # The test's own frame is gone by now: the message alone is the clearest report.
         pytest.fail(message, pytrace=False)
     return result
+
+
+def _fail_interrupted(item: pytest.Function, exc: KeyboardInterrupt) -> None:
+    """Fail ``item`` for the ``KeyboardInterrupt`` one of its checks raised, and stop the session after it.
+
+    Returns (the caller raises ``exc`` on) for an interrupt that no check raised: pytest's own handling.
+    """
+    check = getattr(exc, "plancheck_check", None)
+    if not isinstance(check, str):
+        return
+    item.session.shouldstop = f"KeyboardInterrupt raised by the check {check} in {item.nodeid}"
+    pytest.fail(f"{check}: raised KeyboardInterrupt (the session stops after this test)", pytrace=False)
 
 
 def _session_secrets(config: pytest.Config) -> Callable[[], Secrets] | None:

@@ -135,7 +135,7 @@ CHECK_RAISES = [
     pytest.param(SystemExit(3), PlanCheckError, ["Fixed: raised SystemExit: 3", "B: null_resource.a: 2"], id="sys-exit"),
     pytest.param(_Unprintable(), PlanCheckError, ["Fixed: raised _Unprintable", "B: null_resource.a: 2"], id="str-raises"),
     pytest.param(PlanFormatError("$", "a plan"), PlanFormatError, None, id="plancheck-error-as-it-was"),
-    pytest.param(KeyboardInterrupt(), KeyboardInterrupt, None, id="interrupt-goes-on"),
+    pytest.param(KeyboardInterrupt(), KeyboardInterrupt, None, id="interrupt-goes-on-naming-the-check"),
 ]
 
 
@@ -150,3 +150,6 @@ def test_run_checks_reports_a_raising_check_by_name(
         assert info.value.__cause__ is error
     else:
         assert info.value is error
+    if isinstance(error, KeyboardInterrupt):
+        assert getattr(error, "plancheck_check", None) == "Fixed"
+        assert error.__notes__ == ["(raised by the check Fixed)"]

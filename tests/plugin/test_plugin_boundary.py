@@ -159,3 +159,44 @@ def test_a_failing_check_never_shows_a_secret_in_its_boundary_line(pytester: pyt
     output = "\n".join(result.outlines + result.errlines)
     assert "Leaky: raised ValueError: saw (sensitive)" in output
     assert "s3cr3t-output-4d8b" not in output
+
+
+def test_a_check_raising_keyboard_interrupt_fails_its_test_then_stops_the_session(pytester: pytest.Pytester) -> None:
+    write_json(pytester.path / "plan.json", simple_plan())
+    pytester.makepyfile(test_x=textwrap.dedent(
+        """
+        import pytest
+
+        from plancheck import PlanCheck
+
+
+        class Stop(PlanCheck):
+            def failures(self, plan):
+                raise KeyboardInterrupt
+
+
+        @pytest.fixture
+        def cleaned():
+            yield
+            open("cleaned.txt", "w").close()
+
+
+        def test_first(tf_plan, assert_plan, cleaned):
+            assert_plan(tf_plan, Stop())
+
+
+        def test_never_runs():
+            open("ran.txt", "w").close()
+        """
+    ))
+    result = pytester.runpytest_subprocess(*QUIET_PLUGINS, "-p", "no:randomly", "--tf-plan", "plan.json")
+    output = "\n".join(result.outlines + result.errlines)
+    assert "INTERNALERROR" not in output
+    assert result.ret == pytest.ExitCode.INTERRUPTED
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines([
+        "*Stop: raised KeyboardInterrupt (the session stops after this test)*",
+        "*Interrupted: KeyboardInterrupt raised by the check Stop in test_x.py::test_first*",
+    ], consecutive=False)
+    assert (pytester.path / "cleaned.txt").exists()
+    assert not (pytester.path / "ran.txt").exists()
