@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_cli_main import PASSING_TOML, PLAN, SECRET
+from test_cli_main import PASSING_TOML, PLAN, SECRET, VALIDATOR
 
 from plancheck.cli import _command
 from plancheck.cli._command import main, run
@@ -79,6 +79,7 @@ def test_an_unexpected_error_in_json_mode_is_one_error_document(files: Path, mon
     out, err = io.StringIO(), io.StringIO()
     assert run(["query", "plan.json", "--format", "json"], stdout=out, stderr=err, environ={"PATH": ""}) == 2
     document = json.loads(out.getvalue())
+    VALIDATOR.validate(document)
     assert (document["ok"], document["error"]) == (False, {
         "kind": "internal", "message": "query: unexpected error: ValueError: (sensitive)" + _BUG})
     assert SECRET not in out.getvalue() + err.getvalue()
