@@ -14,7 +14,7 @@ import os
 from collections.abc import Iterable
 from typing import Final
 
-__all__ = ["closest", "exception_text", "quote"]
+__all__ = ["closest", "exception_message", "exception_text", "quote"]
 
 #: Among more candidates than this, difflib compares only those sharing the longest start and end.
 _CLOSEST_SHORTLIST: Final = 300
@@ -75,12 +75,20 @@ def exception_text(exc: BaseException) -> str:
         name = str(type(exc).__name__)
     except Exception:  # a metaclass whose __name__ is not a str
         name = "exception"
+    text = exception_message(exc)
+    return f"{name}: {text}" if text else name
+
+
+def exception_message(exc: BaseException) -> str:
+    """``str(exc)``, or ``""`` when that raises or gives no str (see :func:`exception_text`); never raises.
+
+    >>> exception_message(ValueError("bad region")), exception_message(ValueError())
+    ('bad region', '')
+    """
     try:
         text = str(exc)
     except KeyboardInterrupt:
         raise
-    except BaseException:
-        text = ""
-    if not isinstance(text, str):  # a str subclass whose __str__ misbehaves
-        text = ""
-    return f"{name}: {text}" if text else name
+    except BaseException:  # a __str__ may raise anything, SystemExit included
+        return ""
+    return text if isinstance(text, str) else ""

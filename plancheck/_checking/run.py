@@ -15,7 +15,7 @@ from typing import Any, Protocol, TypeVar, cast
 
 from .._errors import CheckFailedError, CheckFailure, TfCheckError
 from .._frozen import FrozenValue, frozen
-from .._text import exception_text
+from .._text import exception_message, exception_text
 from .warn import emit_warnings
 
 __all__ = ["CheckOutcome", "by_method", "outcome_of", "run_checks", "run_each"]
@@ -81,7 +81,7 @@ def by_method(name: str) -> Runner:
         except CheckFailedError as exc:
             return list(exc.failures), []
         except AssertionError as exc:
-            return [str(exc) or "check failed"], []
+            return [exception_message(exc) or "check failed"], []
         return list(returned or ()), []
 
     return run
@@ -165,7 +165,7 @@ def run_each(
         except (Exception, SystemExit) as exc:
             if not contain:
                 raise
-            text = exception_text(exc).partition(": ")[2] if isinstance(exc, TfCheckError) else ""
+            text = exception_message(exc) if isinstance(exc, TfCheckError) else ""
             text = text or f"raised {exception_text(exc)}"
             failure = _scrubbed(CheckFailure(*name, text), scrub)
             outcomes.append(CheckOutcome(check, "error", (failure,), error=exc))

@@ -153,3 +153,23 @@ def test_run_checks_reports_a_raising_check_by_name(
     if isinstance(error, KeyboardInterrupt):
         assert getattr(error, "plancheck_check", None) == "Fixed"
         assert error.__notes__ == ["(raised by the check Fixed)"]
+
+
+def test_an_unprintable_assertion_of_a_duck_check_is_still_its_failure() -> None:
+    class Unprintable(AssertionError):
+        def __str__(self) -> str:
+            raise RuntimeError("no text for you")
+
+    outcomes = run_each("plan", [Duck(Unprintable())], run=by_method("check_plan"))
+    assert [str(f) for o in outcomes for f in o.failures] == ["Duck: check failed"]
+
+
+def test_a_matcher_function_raising_an_unprintable_exception_is_named_by_its_type() -> None:
+    from plancheck import knownvalue as kv
+
+    def rejects(value: str) -> None:
+        raise _Unprintable
+
+    with pytest.raises(AssertionError) as info:
+        kv.StringFunc(rejects).check_value("abc")
+    assert str(info.value) == "_Unprintable"
