@@ -29,7 +29,7 @@ from .options import (
     terraform_binary,
 )
 from .skips import SkipCounter, library_skip, skip_at_item
-from .sweep import add_sweep_options, check_sweep_options, destroy_leftovers, sweep
+from .sweep import DESTROY_LEFTOVERS, add_sweep_options, check_sweep_options, destroy_leftovers, sweep
 
 if TYPE_CHECKING:
     import os
@@ -120,6 +120,9 @@ def pytest_report_header(config: pytest.Config) -> list[str]:
     return lines
 
 
+#: What runs instead of the tests, as its boundary line names it (by whether --tf-destroy-leftovers was given).
+_LOOP_NAMES: Final = {False: "--tf-sweep", True: "--tf-destroy-leftovers"}
+
 #: Plan snapshot files as PlanSnapshotExtension named them before #33: pytest's doctest glob ``test*.txt`` matched them.
 _LEGACY_SNAPSHOT_SUFFIX: Final = ".tfplan.txt"
 
@@ -137,8 +140,21 @@ def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool 
 @pytest.hookimpl(tryfirst=True)
 def pytest_runtestloop(session: pytest.Session) -> bool | None:
     """``--tf-sweep`` and ``--tf-destroy-leftovers`` run instead of the tests (after collection: it
-    registers the sweepers and imports the providers under test leftovers name)."""
-    return True if sweep(session) or destroy_leftovers(session) else None
+    registers the sweepers and imports the providers under test leftovers name).
+
+    Their boundary: anything they did not foresee fails the session with one line, never an INTERNALERROR.
+    """
+    try:
+        return True if sweep(session) or destroy_leftovers(session) else None
+    except Exception as exc:
+        from .._text import exception_text
+
+        reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+        if reporter is not None:
+            reporter.write_line(f"[plancheck] {_LOOP_NAMES[bool(session.config.getoption(DESTROY_LEFTOVERS))]} "
+                                f"failed: unexpected error: {exception_text(exc)} (a bug: please report it)", red=True)
+        session.testsfailed = max(session.testsfailed, 1)
+        return True
 
 
 @pytest.hookimpl(wrapper=True)

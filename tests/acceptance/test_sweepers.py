@@ -375,3 +375,33 @@ def test_an_odd_sweeper_fails_by_name_never_an_internal_error(
     assert result.ret == status
     result.stdout.fnmatch_lines(lines)
     assert swept(pytester) == after
+
+
+BROKEN_RUNNER = textwrap.dedent(
+    """
+    import plancheck.acceptance
+
+
+    class Unprintable(Exception):
+        def __str__(self):
+            raise RuntimeError("no text for you")
+
+
+    def broken(*args, **kwargs):
+        raise Unprintable()
+
+
+    plancheck.acceptance.run_sweepers = broken
+    """
+)
+
+
+def test_what_the_sweep_did_not_foresee_fails_the_session_with_one_line(pytester: pytest.Pytester) -> None:
+    """Issue #33: pytest_runtestloop is the sweep's boundary: anything else ended the session with INTERNALERROR."""
+    pytester.makeconftest(BROKEN_RUNNER)
+    pytester.makepyfile(test_widgets=TESTS)
+    result = run_subprocess(pytester, "--tf-sweep=r1")
+    output = result.stdout.str() + result.stderr.str()
+    assert "INTERNALERROR" not in output
+    assert result.ret == 1
+    result.stdout.fnmatch_lines(["[[]plancheck] --tf-sweep failed: unexpected error: Unprintable (a bug: please report it)"])
