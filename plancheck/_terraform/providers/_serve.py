@@ -611,7 +611,7 @@ class ProviderServer:
             servicer = own(m) if callable(own) else m.ProviderServicer(self.provider)
         except Exception as exc:
             who = "it" if callable(own) else "tf"
-            raise ProviderServerError(self.address, f"{who} cannot serve {type(self.provider).__name__}: {exc}") from exc
+            raise ProviderServerError(self.address, f"{who} cannot serve {type(self.provider).__name__}: {exception_text(exc)}") from exc
         resources.executor = _DaemonPool(_WORKERS, f"tfplancheck-{kind}-{os.getpid()}-{serial}")
         options = [("grpc.max_receive_message_length", _MAX_MESSAGE), ("grpc.max_send_message_length", _MAX_MESSAGE)]
         server = m.grpc.server(resources.executor, options=options)
