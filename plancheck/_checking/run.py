@@ -247,7 +247,18 @@ def run_checks(
         if isinstance(exc, TfCheckError):
             raise exc  # already typed and located (a malformed document, a definition error): as it was
     emit_warnings([w for outcome in outcomes for w in outcome.raised])
-    found = [f for outcome in outcomes for f in outcome.failures]
+    # What a check raised is the user's text, which may quote the document: scrubbed with its secrets.
+    scrub = getattr(getattr(document, "secrets", None), "scrub", None)
+    cause = raised[0] if raised else None
+    found: list[CheckFailure] = []
+    for outcome in outcomes:
+        for failure in outcome.failures:
+            if outcome.error is not None and callable(scrub):
+                shown = scrub(failure.message)
+                if shown != failure.message:
+                    cause = None  # its traceback would show the secret the message hides
+                failure = dataclasses.replace(failure, message=shown)
+            found.append(failure)
     if found:
         # A check that raised is one failure among the others, naming it; its traceback stays reachable as the cause.
-        raise error(found) from (raised[0] if raised else None)
+        raise error(found) from cause

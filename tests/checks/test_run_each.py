@@ -173,3 +173,18 @@ def test_a_matcher_function_raising_an_unprintable_exception_is_named_by_its_typ
     with pytest.raises(AssertionError) as info:
         kv.StringFunc(rejects).check_value("abc")
     assert str(info.value) == "_Unprintable"
+
+
+class _Document:
+    """A document with secrets, as plans, states and configurations have."""
+
+    secrets = Secrets([SECRET])
+
+
+def test_what_a_check_raised_is_scrubbed_with_the_document_s_secrets_and_not_chained() -> None:
+    error = ValueError(f"saw {SECRET}")
+    with pytest.raises(PlanCheckError) as info:
+        run_checks("assert_x", "doc", _Document(), [Fixed(error=error)], Fixed, PlanCheckError)
+    assert [str(f) for f in info.value.failures] == ["Fixed: raised ValueError: saw (sensitive)"]
+    assert info.value.__cause__ is None
+    assert SECRET not in str(info.value)
