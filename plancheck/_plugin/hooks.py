@@ -120,9 +120,6 @@ def pytest_report_header(config: pytest.Config) -> list[str]:
     return lines
 
 
-#: What runs instead of the tests, as its boundary line names it (by whether --tf-destroy-leftovers was given).
-_LOOP_NAMES: Final = {False: "--tf-sweep", True: "--tf-destroy-leftovers"}
-
 #: Plan snapshot files as PlanSnapshotExtension named them before #33: pytest's doctest glob ``test*.txt`` matched them.
 _LEGACY_SNAPSHOT_SUFFIX: Final = ".tfplan.txt"
 
@@ -149,10 +146,11 @@ def pytest_runtestloop(session: pytest.Session) -> bool | None:
     except Exception as exc:
         from .._text import exception_text
 
+        what = "--tf-destroy-leftovers" if session.config.getoption(DESTROY_LEFTOVERS) else "--tf-sweep"
         reporter = session.config.pluginmanager.get_plugin("terminalreporter")
         if reporter is not None:
-            reporter.write_line(f"[plancheck] {_LOOP_NAMES[bool(session.config.getoption(DESTROY_LEFTOVERS))]} "
-                                f"failed: unexpected error: {exception_text(exc)} (a bug: please report it)", red=True)
+            reporter.write_line(f"[plancheck] {what} failed: unexpected error: {exception_text(exc)} "
+                                "(a bug: please report it)", red=True)
         session.testsfailed = max(session.testsfailed, 1)
         return True
 
