@@ -146,11 +146,14 @@ def pytest_runtestloop(session: pytest.Session) -> bool | None:
     except Exception as exc:
         from .._text import exception_text
 
-        what = "--tf-destroy-leftovers" if session.config.getoption(DESTROY_LEFTOVERS) else "--tf-sweep"
+        leftovers = session.config.getoption(DESTROY_LEFTOVERS)
+        what = "--tf-destroy-leftovers" if leftovers else "--tf-sweep"
+        # A leftover's state holds secrets no list of this session has: its error's text is withheld.
+        shown = f"{type(exc).__name__} (its message is withheld: it may show a leftover's secrets)" if leftovers \
+            else exception_text(exc)
         reporter = session.config.pluginmanager.get_plugin("terminalreporter")
         if reporter is not None:
-            reporter.write_line(f"[plancheck] {what} failed: unexpected error: {exception_text(exc)} "
-                                "(a bug: please report it)", red=True)
+            reporter.write_line(f"[plancheck] {what} failed: unexpected error: {shown} (a bug: please report it)", red=True)
         session.testsfailed = max(session.testsfailed, 1)
         return True
 

@@ -22,7 +22,7 @@ import os
 import re
 import sys
 from collections.abc import Mapping, Sequence
-from typing import IO, TYPE_CHECKING, Any, NoReturn, TextIO, cast
+from typing import IO, TYPE_CHECKING, Any, Final, NoReturn, TextIO, cast
 
 from .._frozen import public
 from .._text import exception_text
@@ -532,10 +532,15 @@ def _unexpected(argv: Sequence[str], exc: BaseException, documents: list[Any]) -
     """
     command = argv[0] if argv and argv[0] in _command_names() else "tfplancheck"
     text = " ".join(exception_text(exc).split())  # one line, whatever the exception's text holds
-    scrubbed = scrub_with_documents(text, documents)
+    # These meet secrets no plan read lists (a leftover's state, --var values, a mock's sensitive values).
+    scrubbed = None if command in _SECRETS_BEYOND_PLANS else scrub_with_documents(text, documents)
     if scrubbed is None:
-        scrubbed = f"{type(exc).__name__} (its message is withheld: the plan's secrets could not be listed)"
+        scrubbed = f"{type(exc).__name__} (its message is withheld: the secrets it may show could not be listed)"
     return f"{command}: unexpected error: {scrubbed} (a bug: please report it)"
+
+
+#: The subcommands whose secrets are not all in the plans they read: an unexpected error's text is withheld.
+_SECRETS_BEYOND_PLANS: Final = frozenset({"mock-plan", "destroy-leftovers"})
 
 
 def _command_names() -> frozenset[str]:

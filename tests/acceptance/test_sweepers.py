@@ -405,3 +405,29 @@ def test_what_the_sweep_did_not_foresee_fails_the_session_with_one_line(pytester
     assert "INTERNALERROR" not in output
     assert result.ret == 1
     result.stdout.fnmatch_lines(["[[]plancheck] --tf-sweep failed: unexpected error: Unprintable (a bug: please report it)"])
+
+
+BROKEN_LEFTOVERS = textwrap.dedent(
+    """
+    import plancheck.acceptance
+
+
+    def broken(*args, **kwargs):
+        raise ValueError("state says hunter2-leftover-secret")
+
+
+    plancheck.acceptance.destroy_leftovers = broken
+    """
+)
+
+
+def test_what_destroying_leftovers_did_not_foresee_fails_with_its_text_withheld(pytester: pytest.Pytester) -> None:
+    pytester.makeconftest(BROKEN_LEFTOVERS)
+    pytester.makepyfile(test_widgets=TESTS)
+    result = run_subprocess(pytester, "--tf-destroy-leftovers")
+    output = result.stdout.str() + result.stderr.str()
+    assert "INTERNALERROR" not in output
+    assert "hunter2-leftover-secret" not in output
+    assert result.ret == 1
+    result.stdout.fnmatch_lines(["[[]plancheck] --tf-destroy-leftovers failed: unexpected error: ValueError (its message is "
+                                 "withheld: it may show a leftover's secrets) (a bug: please report it)"])

@@ -38,6 +38,7 @@ def files(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 _BUG = " (a bug: please report it)"
+_WITHHELD = " (its message is withheld: the secrets it may show could not be listed)"
 
 #: (argv, the function made to raise, what it raises, the one line on stderr after "tfplancheck: error: ").
 SUBCOMMANDS = [
@@ -52,14 +53,13 @@ SUBCOMMANDS = [
     pytest.param(["snapshot", "plan.json", "plan.snap"], "plancheck.cli._snapshot.run_snapshot", KeyError("k"),
                  "snapshot: unexpected error: KeyError: 'k'" + _BUG, id="snapshot"),
     pytest.param(["mock-plan", "module", "--mock", "acme/cloud=s.json"], "plancheck.cli._mock_plan.mock_plan",
-                 OSError(5, "Input/output error"), "mock-plan: unexpected error: OSError: [Errno 5] Input/output error" + _BUG,
-                 id="mock-plan"),
+                 OSError(5, "Input/output error"), "mock-plan: unexpected error: OSError" + _WITHHELD + _BUG,
+                 id="mock-plan-withheld"),
     pytest.param(["providers", "mirror", "out"], "plancheck.cli._providers.providers_command", RecursionError("deep"),
                  "providers: unexpected error: RecursionError: deep" + _BUG, id="providers"),
     pytest.param(["destroy-leftovers", "left"], "plancheck.cli._leftovers.destroy_leftovers_command",
                  AttributeError("'NoneType' object has no attribute 'x'"),
-                 "destroy-leftovers: unexpected error: AttributeError: 'NoneType' object has no attribute 'x'" + _BUG,
-                 id="destroy-leftovers"),
+                 "destroy-leftovers: unexpected error: AttributeError" + _WITHHELD + _BUG, id="destroy-leftovers-withheld"),
 ]
 
 
@@ -90,8 +90,7 @@ def test_secrets_that_cannot_be_listed_withhold_the_message(files: Path, monkeyp
     monkeypatch.setattr("plancheck.cli._command.scrub_with_documents", lambda text, documents: None)
     out, err = io.StringIO(), io.StringIO()
     assert run(["query", "plan.json"], stdout=out, stderr=err, environ={"PATH": ""}) == 2
-    assert err.getvalue() == ("tfplancheck: error: query: unexpected error: ValueError (its message is withheld: "
-                              "the plan's secrets could not be listed)" + _BUG + "\n")
+    assert err.getvalue() == "tfplancheck: error: query: unexpected error: ValueError" + _WITHHELD + _BUG + "\n"
 
 
 def test_ctrl_c_is_status_130_without_a_traceback(
