@@ -26,6 +26,7 @@ from .._documents.state import State
 from .._errors import DocumentFormatError
 from .._redact import Secrets
 from .._terraform import CommandResult, run_command
+from .._terraform.lifecycle import ending_on_signals
 from .._terraform.providers import (
     PlanNotSettled,
     ProviderServerError,
@@ -714,6 +715,12 @@ class CaseRun:
         self.log(f"[case] initial state written: {initial!r}")
 
     def execute(self) -> None:
+        __tracebackhide__ = True
+        # SIGTERM and SIGHUP unwind like a Ctrl-C until the case is destroyed (or kept) and its providers stopped.
+        with ending_on_signals():
+            self._execute_and_close()
+
+    def _execute_and_close(self) -> None:
         __tracebackhide__ = True
         failed = True
         try:
