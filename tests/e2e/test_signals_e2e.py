@@ -63,6 +63,8 @@ class Cell:
 
     root: Path
     phase: str
+    #: Also a provider served in the test process (the echo provider): its socket, sentinel and server end too.
+    served: bool = False
 
     @property
     def tmp(self) -> Path:
@@ -95,10 +97,12 @@ def hcl(cell: Cell) -> str:
     # Later destroys (the leftover's) find the allow file and pass at once.
     destroy = (f"test -f {cell.allow} || {{ touch {cell.started}; sleep {SLEEP}; }}" if cell.phase == "destroy"
                else "true")
+    echo_source = '\n    echo = { source = "hashicorp/echo" }' if cell.served else ""
+    echo = '\nprovider "echo" {}\nresource "echo" "served" {}\n' if cell.served else ""
     return textwrap.dedent(f"""
         terraform {{
           required_providers {{
-            null = {{ source = "hashicorp/null", version = "2.1.2" }}
+            null = {{ source = "hashicorp/null", version = "2.1.2" }}{echo_source}
           }}
         }}
 
@@ -118,7 +122,7 @@ def hcl(cell: Cell) -> str:
             command = "{destroy}"
           }}
         }}
-        """)
+        """) + echo
 
 
 def _variables(cell: Cell) -> dict[str, str]:
@@ -127,12 +131,13 @@ def _variables(cell: Cell) -> dict[str, str]:
 
 SCRIPT = """
 import json, sys
-from plancheck.acceptance import AcceptanceRunner, TestCase, TestStep
+from plancheck.acceptance import AcceptanceRunner, TestCase, TestStep, echoprovider
 
 spec = json.loads(sys.argv[1])
 runner = AcceptanceRunner(spec["terraform"], spec["work"], cli_config=spec["cli_config"], require_tf_acc=False,
                           leftovers_dir=spec["leftovers"], timeout=120, test_name="test_signalled")
-runner.run(TestCase(steps=[TestStep(config=spec["config"], variables=spec["variables"])]))
+providers = {"echo": echoprovider.NewProviderServer()} if spec["served"] else None
+runner.run(TestCase(providers=providers, steps=[TestStep(config=spec["config"], variables=spec["variables"])]))
 """
 
 CONFTEST = """
@@ -166,7 +171,8 @@ def test_signalled(tf_acceptance):
 
 def _spec(cell: Cell, terraform: TerraformBinary, cli_config: Path) -> dict[str, object]:
     return {"terraform": terraform.path, "work": str(cell.work), "cli_config": str(cli_config),
-            "leftovers": str(cell.leftovers), "config": hcl(cell), "variables": _variables(cell)}
+            "leftovers": str(cell.leftovers), "config": hcl(cell), "variables": _variables(cell),
+            "served": cell.served}
 
 
 def _environment(cell: Cell, marker: str) -> dict[str, str]:
@@ -285,6 +291,9 @@ def _cell(front_end: str, signum: signal.Signals, phase: str, binary: str) -> ob
     return pytest.param(front_end, signum, phase, binary, id=f"{front_end}-{signum.name}-{phase}-{binary}")
 
 
+SERVED = "apply+served"  # an apply with a provider served in the test process too
+
+
 INT, TERM, HUP = signal.SIGINT, signal.SIGTERM, signal.SIGHUP
 MATRIX = [
     # Every signal in every phase, through a plain script on the pinned binary.
@@ -295,6 +304,7 @@ MATRIX = [
     _cell("pytest", HUP, "destroy", "tf1.0.3"),
     # The newer Terraform, each phase once.
     _cell("script", TERM, "apply", "tf1.11"),
+    _cell("script", TERM, SERVED, "tf1.11"),
     _cell("script", HUP, "plan", "tf1.11"),
     _cell("pytest", TERM, "destroy", "tf1.11"),
     # The command line: a leftover's destroy (tfplancheck destroy-leftovers) ended by the signal keeps it.
@@ -309,7 +319,10 @@ def test_a_signal_ends_everything_the_run_started(
 ) -> None:
     terraform = _binary(binary)
     # Short: Terraform's provider sockets go in TMPDIR, whose path must fit a Unix socket address.
-    cell = Cell(Path(tempfile.mkdtemp(prefix="tfsig-", dir="/tmp" if os.path.isdir("/tmp") else None)), phase)
+    if phase == SERVED:
+        pytest.importorskip("tf", reason="the providers extra (tf, grpcio) is not installed")
+    cell = Cell(Path(tempfile.mkdtemp(prefix="tfsig-", dir="/tmp" if os.path.isdir("/tmp") else None)),
+                phase.removesuffix("+served"), served=phase == SERVED)
     cell.tmp.mkdir()
     if phase == "plan":
         os.mkfifo(cell.fifo)
@@ -391,6 +404,8 @@ def _assert_destroyed_or_kept(cell: Cell, terraform: TerraformBinary, output: st
         # Interrupted apply: the resource it created (tainted) is destroyed by the post-test destroy.
         assert kept == [], output
         assert [r for s in _states(cell) for r in _resources(s)] == [], output
+        if cell.served:
+            assert "echo.served: Destruction complete" in output, "the served provider took no part in the destroy"
     else:
         # Interrupted destroy: what it had not destroyed is kept, and destroyable later.
         assert len(kept) == 1, output
