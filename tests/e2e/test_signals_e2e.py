@@ -315,18 +315,18 @@ MATRIX = [
 
 @pytest.mark.parametrize(("front_end", "signum", "phase", "binary"), MATRIX)
 def test_a_signal_ends_everything_the_run_started(
-    tmp_path: Path, tf_acceptance_cli_config: Path, front_end: str, signum: signal.Signals, phase: str, binary: str,
+    tf_acceptance_cli_config: Path, front_end: str, signum: signal.Signals, phase: str, binary: str,
 ) -> None:
     terraform = _binary(binary)
-    # Short: Terraform's provider sockets go in TMPDIR, whose path must fit a Unix socket address.
     if phase == SERVED:
         pytest.importorskip("tf", reason="the providers extra (tf, grpcio) is not installed")
+    # Short: provider sockets go in TMPDIR, whose path must fit in a Unix socket address.
     cell = Cell(Path(tempfile.mkdtemp(prefix="tfsig-", dir="/tmp" if os.path.isdir("/tmp") else None)),
                 phase.removesuffix("+served"), served=phase == SERVED)
-    cell.tmp.mkdir()
-    if phase == "plan":
-        os.mkfifo(cell.fifo)
     try:
+        cell.tmp.mkdir()
+        if phase == "plan":
+            os.mkfifo(cell.fifo)
         if front_end == "cli":
             # A leftover to destroy: a script's post-test destroy ended by SIGTERM keeps one.
             output = _run_signalled(_command("script", cell, terraform, tf_acceptance_cli_config), cell, signal.SIGTERM)
