@@ -65,6 +65,8 @@ class Cell:
     phase: str
     #: Also a provider served in the test process (the echo provider): its socket, sentinel and server end too.
     served: bool = False
+    #: The destroy that cleans up after the interrupted apply is slow too (and then killed hard).
+    slow_cleanup: bool = False
 
     @property
     def tmp(self) -> Path:
@@ -77,6 +79,10 @@ class Cell:
     @property
     def started(self) -> Path:
         return self.root / "started"
+
+    @property
+    def destroying(self) -> Path:
+        return self.root / "destroying"
 
     @property
     def allow(self) -> Path:
@@ -99,6 +105,16 @@ def hcl(cell: Cell) -> str:
                else "true")
     echo_source = '\n    echo = { source = "hashicorp/echo" }' if cell.served else ""
     echo = '\nprovider "echo" {}\nresource "echo" "served" {}\n' if cell.served else ""
+    # Made before the slow one, destroyed after it: destroy-time provisioners do not run for a tainted resource.
+    first = "" if not cell.slow_cleanup else textwrap.dedent(f"""
+        resource "null_resource" "first" {{
+          provisioner "local-exec" {{
+            when    = destroy
+            command = "test -f {cell.allow} || {{ touch {cell.destroying}; sleep {SLEEP}; }}"
+          }}
+        }}
+        """)
+    after_first = "depends_on = [null_resource.first]" if cell.slow_cleanup else ""
     return textwrap.dedent(f"""
         terraform {{
           required_providers {{
@@ -112,6 +128,7 @@ def hcl(cell: Cell) -> str:
         }}
 
         resource "null_resource" "slow" {{
+          {after_first}
           # The plan reads the FIFO (its variable is known only then, not in validate): it blocks until the test lets go.
           triggers = {{ gate = var.gate == "" ? "" : file(var.gate) }}
           provisioner "local-exec" {{
@@ -122,7 +139,7 @@ def hcl(cell: Cell) -> str:
             command = "{destroy}"
           }}
         }}
-        """) + echo
+        """) + echo + first
 
 
 def _variables(cell: Cell) -> dict[str, str]:
@@ -420,3 +437,46 @@ def _assert_destroyed_or_kept(cell: Cell, terraform: TerraformBinary, output: st
         cell.allow.touch()
         assert main(["destroy-leftovers", str(cell.leftovers), "--terraform", terraform.path]) == 0
         assert find_leftovers(cell.leftovers) == []
+
+
+def test_a_kill_during_the_cleanup_destroy_still_leaves_the_case_recorded(tf_acceptance_cli_config: Path) -> None:
+    """SIGTERM during apply, then SIGKILL (a CI's grace period over) while the post-test destroy runs: nothing can
+    be handled any more, but the case's state was kept before that destroy started, and destroy-leftovers
+    destroys it. Before: nothing recorded the resources."""
+    terraform = _binary("tf1.0.3")
+    cell = Cell(Path(tempfile.mkdtemp(prefix="tfsig-", dir="/tmp" if os.path.isdir("/tmp") else None)), "apply",
+                slow_cleanup=True)
+    marker = uuid.uuid4().hex
+    process = None
+    try:
+        cell.tmp.mkdir()
+        process = subprocess.Popen(
+            _command("script", cell, terraform, tf_acceptance_cli_config), cwd=cell.root,
+            env=_environment(cell, marker), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT, start_new_session=True,
+        )
+        deadline = time.monotonic() + 90
+        for phase, ready in (("apply", cell.started), ("post-test destroy", cell.destroying)):
+            while not ready.exists():
+                _still_running(process, deadline, f"started the {phase} provisioner")
+                time.sleep(0.05)
+            if phase == "apply":
+                process.send_signal(signal.SIGTERM)
+        process.kill()
+        process.wait()
+        _kill_marked(marker)  # the destroy it had started: killed with it, as a CI's kill would
+        [kept] = find_leftovers(cell.leftovers)
+        assert "null_resource.first" in _resources(kept.path / "terraform.tfstate")
+        assert "interrupted" in kept.manifest["reason"]
+        cell.allow.touch()
+        assert main(["destroy-leftovers", str(cell.leftovers), "--terraform", terraform.path]) == 0
+        assert find_leftovers(cell.leftovers) == []
+    finally:
+        _kill_marked(marker)
+        if process is not None:
+            if process.poll() is None:
+                process.kill()
+                process.wait()
+            if process.stdout is not None:
+                process.stdout.close()
+        subprocess.run(["rm", "-rf", str(cell.root)], check=False)
