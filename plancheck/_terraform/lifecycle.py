@@ -27,6 +27,8 @@ from typing import Final, TypeAlias
 
 from tfjsonpath.internal import PicklesFields
 
+from .._frozen import public
+
 __all__ = ["SIGNALS", "Terminated", "deferring_delivery", "ending_on_signals", "pending_signal"]
 
 #: The signals turned into :class:`Terminated` while library work runs (SIGINT already raises KeyboardInterrupt).
@@ -37,6 +39,7 @@ SIGNALS: Final[tuple[int, ...]] = tuple(
 _Handler: TypeAlias = "Callable[[int, FrameType | None], object] | int | signal.Handlers | None"
 
 
+@public("plancheck.acceptance")
 class Terminated(PicklesFields, KeyboardInterrupt):
     """SIGTERM or SIGHUP arrived while the library's processes ran: it unwinds as a Ctrl-C does.
 
