@@ -92,6 +92,19 @@ def pytest_configure(config: pytest.Config) -> None:
 
     config.pluginmanager.register(SnapshotReport(), "plancheck-snapshot-report")
     configure_tf_acc(config)  # tf_acc_gate = false: TF_ACC=1 for the session
+    _defer_termination(config)
+
+
+def _defer_termination(config: pytest.Config) -> None:
+    """A SIGTERM or SIGHUP that ends a test's Terraform work interrupts the session as a Ctrl-C does; it is
+    delivered again (ending pytest with it) only after the session's teardown and reports, at unconfigure."""
+    from contextlib import ExitStack
+
+    from .._terraform.lifecycle import deferring_delivery
+
+    stack = ExitStack()
+    stack.enter_context(deferring_delivery())
+    config.add_cleanup(stack.close)
 
 
 def _version() -> str:

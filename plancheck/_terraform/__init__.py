@@ -26,14 +26,16 @@ import signal
 import stat
 import subprocess
 import sys
+import tempfile
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import field
 from pathlib import Path
 from typing import Final
 
 from .._errors import TfCheckError
 from .._frozen import FrozenValue, frozen, public
+from .lifecycle import ending_on_signals
 
 __all__ = [
     "ENV_TERRAFORM_PATH",
@@ -542,6 +544,11 @@ def run_command(
     command is done when it exits, even if something it started still holds its output open, and
     its group is signalled only while its own (unreaped) process keeps the group id from being reused.
 
+    The command's ``TMPDIR`` is a directory of its own, removed once its group has ended: the sockets
+    and files a killed provider or Terraform leaves there (``plugin123``, ``terraform-log123``) go
+    with it. A Ctrl-C, SIGTERM or SIGHUP while it runs (see :mod:`plancheck._terraform.lifecycle`)
+    ends the group the same way, then goes on as a ``KeyboardInterrupt``.
+
     >>> r = run_command([sys.executable, "-c", "import sys; print('out'); print('err', file=sys.stderr)"],
     ...                 cwd=".", env=os.environ, timeout=60)
     >>> r.ok, r.stdout, r.stderr
@@ -551,6 +558,11 @@ def run_command(
     """
     timeout = check_timeout(timeout)
     args = [os.fspath(a) for a in argv]
+    with ending_on_signals(), _private_temp(env) as temp:
+        return _run(args, cwd=cwd, env={**env, **_temp_variables(temp)}, timeout=timeout)
+
+
+def _run(args: list[str], *, cwd: str | os.PathLike[str], env: Mapping[str, str], timeout: float) -> CommandResult:
     started = time.monotonic()
     try:
         # Its own session: whatever the command starts (a provider plugin, a provisioner's shell and
@@ -576,6 +588,22 @@ def run_command(
         tuple(args), os.fspath(cwd), None if timed_out else process.returncode, _decode(stdout), _decode(stderr),
         time.monotonic() - started, timed_out=timed_out,
     )
+
+
+@contextlib.contextmanager
+def _private_temp(env: Mapping[str, str]) -> Iterator[str]:
+    """A new directory in the command's temporary directory, removed with all it holds when the command is done."""
+    base = env.get("TMPDIR") if os.name == "posix" else None
+    directory = tempfile.mkdtemp(prefix="tfplancheck-cmd-", dir=base if base and os.path.isdir(base) else None)
+    try:
+        yield directory
+    finally:
+        shutil.rmtree(directory, ignore_errors=True)
+
+
+def _temp_variables(directory: str) -> dict[str, str]:
+    """The variables that make ``directory`` the temporary directory of a command (and what it starts)."""
+    return {"TMPDIR": directory} if os.name == "posix" else {"TMP": directory, "TEMP": directory}
 
 
 #: POSIX only: elsewhere a command runs in the runner's group and only the command itself is ended.

@@ -39,6 +39,7 @@ True
 """
 
 from .._terraform import TerraformBinary, TerraformNotFoundError, discover_terraform
+from .._terraform.lifecycle import Terminated
 from .._terraform.mock import MockCall, MockProvider, MockSchemaError
 from .._terraform.providers import (
     ExternalProviders,
@@ -156,6 +157,7 @@ __all__ = [
     "SweepFailedError",
     "SweepResult",
     "Sweeper",
+    "Terminated",
     "TerraformBinary",
     "TerraformNotFoundError",
     "TestCase",

@@ -26,9 +26,11 @@ from .._documents.state import State
 from .._errors import DocumentFormatError
 from .._redact import Secrets
 from .._terraform import CommandResult, run_command
+from .._terraform.lifecycle import ending_on_signals
 from .._terraform.providers import (
     PlanNotSettled,
     ProviderServerError,
+    ProviderSet,
     ProvidersNotInstalledError,
     settled_plan,
 )
@@ -669,19 +671,42 @@ class CaseRun:
     def keep_leftover(self, failure: _StepFailure) -> str:
         """Keep the state and configuration of a case whose destroy failed; say where, and how to destroy them."""
         root = self.settings.leftovers_root()
-        used = [p for p in (self.case.providers, *(s.providers for s in self.case.steps)) if p is not None]
+        used = self.used_providers()
         try:
-            kept = keep_leftover(
-                root, self.wd.root, test_name=self.settings.test_name, terraform=self.settings.terraform,
-                cli_config=self.settings.cli_config, providers=used, reason=self.secrets.scrub(failure.reason),
-                secrets=self.secrets.ordered, base_dir=self.settings.base_dir(),
-            )
+            kept = self.keep(failure.reason)
         except OSError as exc:
             return f"; resources may be left behind in {self.wd.root} (could not keep them: {exc.strerror or exc})"
         in_process = any(e.kind == "factory" for p in used for e in p)
         how = ("pytest --tf-destroy-leftovers (or plancheck.acceptance.destroy_leftovers(providers=...))" if in_process
                else f"tfplancheck destroy-leftovers {root}")
         return f"; its state and configuration are kept in {kept}; destroy them later with: {how}"
+
+    def used_providers(self) -> list[ProviderSet]:
+        return [p for p in (self.case.providers, *(s.providers for s in self.case.steps)) if p is not None]
+
+    def keep(self, reason: str) -> Path:
+        """Copy the working directory, state included, to a new leftover; raises OSError when it cannot."""
+        return keep_leftover(
+            self.settings.leftovers_root(), self.wd.root, test_name=self.settings.test_name,
+            terraform=self.settings.terraform, cli_config=self.settings.cli_config, providers=self.used_providers(),
+            reason=self.secrets.scrub(reason), secrets=self.secrets.ordered, base_dir=self.settings.base_dir(),
+        )
+
+    def keep_until_destroyed(self) -> Path | None:
+        """An interrupted case's state, kept before its post-test destroy runs (removed once that has finished).
+
+        An interruption (Ctrl-C, a CI cancelling the job) is often followed by a kill that cannot be handled
+        (SIGKILL after the CI's grace period), which may cut the destroy short: the resources would then be
+        left with nothing recording them.
+        """
+        if not self.applied:
+            return None
+        try:
+            kept = self.keep("the test was interrupted and its post-test destroy did not finish")
+        except OSError:
+            return None
+        self.log(f"[case] interrupted: its state is kept in {kept} until the post-test destroy has finished")
+        return kept
 
     def add_also(self, exc: BaseException, later: AcceptanceError) -> None:
         """Append ``later`` (a destroy or check_destroy failure) to ``exc``, the case's first failure."""
@@ -715,6 +740,12 @@ class CaseRun:
 
     def execute(self) -> None:
         __tracebackhide__ = True
+        # SIGTERM and SIGHUP unwind like a Ctrl-C until the case is destroyed (or kept) and its providers stopped.
+        with ending_on_signals():
+            self._execute_and_close()
+
+    def _execute_and_close(self) -> None:
+        __tracebackhide__ = True
         failed = True
         try:
             self._execute()
@@ -744,7 +775,13 @@ class CaseRun:
         except BaseException as exc:
             # As Go, destroy and check_destroy run after a failure too; what fails there is secondary:
             # the step's failure stays the exception raised (its own chain intact), theirs joins as "also: ...".
-            failed_destroy = self.destroy()
+            provisional = self.keep_until_destroyed() if isinstance(exc, KeyboardInterrupt) else None
+            try:
+                failed_destroy = self.destroy()
+            finally:
+                # Destroyed, or kept afresh by destroy() (failed or interrupted again): the early copy is stale.
+                if provisional is not None:
+                    shutil.rmtree(provisional, ignore_errors=True)
             if failed_destroy is not None:
                 self.add_also(exc, failed_destroy)
             raise

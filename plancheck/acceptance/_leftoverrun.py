@@ -22,6 +22,7 @@ from .._terraform import (
     discover_terraform,
     inspect_binary,
 )
+from .._terraform.lifecycle import ending_on_signals
 from ._case import TestCase, TestStep
 from ._caserun import CaseRun
 from ._errors import Stage, TestDefinitionError
@@ -97,7 +98,19 @@ def destroy_leftovers(
 
     >>> destroy_leftovers("/no/such/directory", log=lambda line: None)
     LeftoverResult([], {}, [])
+
+    A Ctrl-C, SIGTERM or SIGHUP ends the destroy under way (its commands and providers) and keeps its leftover.
     """
+    # SIGTERM and SIGHUP unwind like a Ctrl-C until the commands and providers of the leftover at hand have ended.
+    with ending_on_signals():
+        return _destroy_all(root, terraform, providers, cli_config, timeout, log, project)
+
+
+def _destroy_all(
+    root: str | os.PathLike[str] | None, terraform: TerraformBinary | str | os.PathLike[str] | None,
+    providers: Mapping[str, Any] | None, cli_config: str | os.PathLike[str] | None, timeout: float | None,
+    log: Callable[[str], object], project: str | os.PathLike[str] | None,
+) -> LeftoverResult:
     destroyed: list[str] = []
     kept: dict[str, str] = {}
     if timeout is not None:

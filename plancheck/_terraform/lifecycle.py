@@ -1,0 +1,173 @@
+"""One process lifecycle: SIGTERM and SIGHUP end the library's work the way Ctrl-C does.
+
+Every Terraform command runs in a process group of its own (see :func:`plancheck._terraform.run_command`),
+so a Ctrl-C at the terminal reaches only the Python process; its ``KeyboardInterrupt`` unwinds through
+the library, which interrupts the command's group, removes its temporary files and sockets, and
+destroys (or keeps as a leftover) what the test case created. SIGTERM (what a CI system sends to cancel
+a job) and SIGHUP (a closed terminal) would instead end the Python process at once, leaving all of that
+behind. While library work runs, :func:`ending_on_signals` turns them into :class:`Terminated`, a
+``KeyboardInterrupt``, so they take the very same path; when the outermost such work has unwound, the
+signal is delivered again to whatever handled it before (by default: the process ends with it, status
+128 + its number, as it would have without the library). A front end that has more to clean up after
+the library's work (the pytest plugin: the session's fixtures and reports) holds the delivery back with
+:func:`deferring_delivery` until it is done.
+
+Only the main thread can handle signals: elsewhere (and on platforms without these signals) the scope
+does nothing. A signal that is ignored (``nohup`` ignores SIGHUP) or handled outside Python stays so.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import signal
+import threading
+from collections.abc import Callable, Iterator
+from types import FrameType
+from typing import Final, TypeAlias
+
+from tfjsonpath.internal import PicklesFields
+
+from .._frozen import public
+
+__all__ = ["SIGNALS", "Terminated", "deferring_delivery", "ending_on_signals", "pending_signal"]
+
+#: The signals turned into :class:`Terminated` while library work runs (SIGINT already raises KeyboardInterrupt).
+SIGNALS: Final[tuple[int, ...]] = tuple(
+    int(getattr(signal, name)) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name)
+)
+
+_Handler: TypeAlias = "Callable[[int, FrameType | None], object] | int | signal.Handlers | None"
+
+
+@public("plancheck.acceptance")
+class Terminated(PicklesFields, KeyboardInterrupt):
+    """SIGTERM or SIGHUP arrived while the library's processes ran: it unwinds as a Ctrl-C does.
+
+    >>> exc = Terminated(int(signal.SIGTERM))
+    >>> isinstance(exc, KeyboardInterrupt), exc.signum == signal.SIGTERM, str(exc)
+    (True, True, 'SIGTERM received: the commands were ended, their files removed, and the case destroyed or kept')
+    """
+
+    def __init__(self, signum: int) -> None:
+        self.signum = signum
+        super().__init__(
+            f"{_name(signum)} received: the commands were ended, their files removed, and the case destroyed or kept"
+        )
+
+
+def _name(signum: int) -> str:
+    try:
+        return signal.Signals(signum).name
+    except ValueError:
+        return f"signal {signum}"
+
+
+class _Scope:
+    """The state of the handlers: touched only from the main thread (the only one signals reach)."""
+
+    def __init__(self) -> None:
+        self.depth = 0
+        self.deferrals = 0
+        self.previous: dict[int, _Handler] = {}
+        self.pending: int | None = None
+
+
+_SCOPE: Final = _Scope()
+
+
+def _on_signal(signum: int, _frame: FrameType | None) -> None:
+    if _SCOPE.pending is None:
+        _SCOPE.pending = signum
+    raise Terminated(signum)
+
+
+def _in_main_thread() -> bool:
+    return threading.current_thread() is threading.main_thread()
+
+
+def _install() -> None:
+    for signum in SIGNALS:
+        previous = signal.getsignal(signum)
+        # Ignored stays ignored (nohup); a handler installed outside Python could not be put back.
+        if previous is None or previous == signal.SIG_IGN:
+            continue
+        signal.signal(signum, _on_signal)
+        _SCOPE.previous[signum] = previous
+
+
+def _restore() -> None:
+    while _SCOPE.previous:
+        signum, previous = _SCOPE.previous.popitem()
+        assert previous is not None
+        signal.signal(signum, previous)
+
+
+def _deliver() -> None:
+    """Send the signal caught during the library's work again, now that its cleanup is done."""
+    signum, _SCOPE.pending = _SCOPE.pending, None
+    if signum is not None:
+        # Its previous handler is back: the default ends the process with it; a handler of the user's runs now.
+        signal.raise_signal(signum)
+
+
+@contextlib.contextmanager
+def ending_on_signals() -> Iterator[None]:
+    """While the body runs, SIGTERM and SIGHUP raise :class:`Terminated` in the main thread; afterwards they are
+    delivered again, to the handlers they had before (unless :func:`deferring_delivery` holds them back).
+
+    Scopes nest: only the outermost installs and restores the handlers and delivers the signal.
+
+    >>> with ending_on_signals():
+    ...     signal.getsignal(signal.SIGTERM) is _on_signal
+    True
+    >>> signal.getsignal(signal.SIGTERM) is _on_signal
+    False
+
+    Inside, ``signal.raise_signal(signal.SIGTERM)`` raises :class:`Terminated`; after the outermost scope the
+    signal is raised again, and with the default handler back, the process ends with it (status 143).
+    """
+    if not SIGNALS or not _in_main_thread():
+        yield
+        return
+    outermost = _SCOPE.depth == 0
+    if outermost:
+        _install()
+    _SCOPE.depth += 1
+    try:
+        yield
+    finally:
+        _SCOPE.depth -= 1
+        if outermost:
+            _restore()
+            if _SCOPE.deferrals == 0:
+                _deliver()
+
+
+@contextlib.contextmanager
+def deferring_delivery() -> Iterator[None]:
+    """Hold back the delivery of a signal the library's work caught until the body is done (a front end's own
+    cleanup: the pytest plugin's session teardown and reports); it is delivered when the outermost one ends.
+
+    >>> with deferring_delivery():
+    ...     pending_signal() is None
+    True
+    """
+    if not SIGNALS or not _in_main_thread():
+        yield
+        return
+    _SCOPE.deferrals += 1
+    try:
+        yield
+    finally:
+        _SCOPE.deferrals -= 1
+        if _SCOPE.deferrals == 0 and _SCOPE.depth == 0:
+            _deliver()
+
+
+def pending_signal() -> int | None:
+    """The termination signal caught during the library's work and not delivered again yet, if any.
+
+    >>> pending_signal() is None
+    True
+    """
+    return _SCOPE.pending

@@ -1,0 +1,482 @@
+"""One process lifecycle (#33 item 3): SIGINT, SIGTERM and SIGHUP during plan, apply and destroy.
+
+Before, only SIGINT ended a run cleanly: SIGTERM (what a CI system sends to cancel a job) and SIGHUP ended the
+Python process at once and left ``terraform apply``, the provider and a provisioner's ``sleep`` running, a
+provider socket in ``$TMPDIR``, and the case's resources neither destroyed nor recorded.
+
+Each cell runs a front end (a plain script using the acceptance runner, a pytest session using
+``tf_acceptance``, the ``tfplancheck destroy-leftovers`` command) in a subprocess with a private ``TMPDIR``
+and a marker in its environment, waits until real Terraform is in the phase (a plan reading a FIFO whose
+writer the test holds; a ``local-exec`` provisioner that touches a file, then sleeps), sends the signal to
+that process only, and asserts: it exits promptly, by the signal (pytest after its session teardown); no
+process carrying the marker is left (no terraform, no provider, no sleep); the private ``TMPDIR`` is empty;
+and the case's resources were destroyed, or kept as a leftover that ``tfplancheck destroy-leftovers``
+destroys.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import textwrap
+import time
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from plancheck._plugin.acceptance import REQUIRE_E2E_ENV
+from plancheck._terraform import (
+    INTERRUPT_GRACE,
+    TerraformBinary,
+    TerraformNotFoundError,
+    discover_terraform,
+    inspect_binary,
+)
+from plancheck.acceptance import find_leftovers
+from plancheck.cli import main
+from tools.pinned import find_pinned_terraform
+
+pytestmark = [
+    pytest.mark.e2e,
+    pytest.mark.skipif(not Path("/proc/self/environ").exists() or not hasattr(os, "killpg"),
+                       reason="needs POSIX process groups and /proc"),
+]
+
+MARKER_ENV = "TFPLANCHECK_SIGNAL_TEST"
+#: How long a front end may take from the signal to its exit: the interrupt's grace, a destroy, Python's start.
+PROMPT = INTERRUPT_GRACE + 25.0
+SLEEP = 30  # the provisioner's: far longer than any cell, so only the signal ends it
+
+
+@dataclass
+class Cell:
+    """The paths one run shares with the test."""
+
+    root: Path
+    phase: str
+    #: Also a provider served in the test process (the echo provider): its socket, sentinel and server end too.
+    served: bool = False
+    #: The destroy that cleans up after the interrupted apply is slow too (and then killed hard).
+    slow_cleanup: bool = False
+
+    @property
+    def tmp(self) -> Path:
+        return self.root / "tmp"
+
+    @property
+    def fifo(self) -> Path:
+        return self.root / "gate.fifo"
+
+    @property
+    def started(self) -> Path:
+        return self.root / "started"
+
+    @property
+    def destroying(self) -> Path:
+        return self.root / "destroying"
+
+    @property
+    def allow(self) -> Path:
+        return self.root / "allow-destroy"
+
+    @property
+    def leftovers(self) -> Path:
+        return self.root / "leftovers"
+
+    @property
+    def work(self) -> Path:
+        return self.root / "work"
+
+
+def hcl(cell: Cell) -> str:
+    """The case's configuration: what blocks, and where, depends on the phase under test."""
+    apply = f"touch {cell.started}; sleep {SLEEP}" if cell.phase == "apply" else "true"
+    # Later destroys (the leftover's) find the allow file and pass at once.
+    destroy = (f"test -f {cell.allow} || {{ touch {cell.started}; sleep {SLEEP}; }}" if cell.phase == "destroy"
+               else "true")
+    echo_source = '\n    echo = { source = "hashicorp/echo" }' if cell.served else ""
+    echo = '\nprovider "echo" {}\nresource "echo" "served" {}\n' if cell.served else ""
+    # Made before the slow one, destroyed after it: destroy-time provisioners do not run for a tainted resource.
+    first = "" if not cell.slow_cleanup else textwrap.dedent(f"""
+        resource "null_resource" "first" {{
+          provisioner "local-exec" {{
+            when    = destroy
+            command = "test -f {cell.allow} || {{ touch {cell.destroying}; sleep {SLEEP}; }}"
+          }}
+        }}
+        """)
+    after_first = "depends_on = [null_resource.first]" if cell.slow_cleanup else ""
+    return textwrap.dedent(f"""
+        terraform {{
+          required_providers {{
+            null = {{ source = "hashicorp/null", version = "2.1.2" }}{echo_source}
+          }}
+        }}
+
+        variable "gate" {{
+          type    = string
+          default = ""
+        }}
+
+        resource "null_resource" "slow" {{
+          {after_first}
+          # The plan reads the FIFO (its variable is known only then, not in validate): it blocks until the test lets go.
+          triggers = {{ gate = var.gate == "" ? "" : file(var.gate) }}
+          provisioner "local-exec" {{
+            command = "{apply}"
+          }}
+          provisioner "local-exec" {{
+            when    = destroy
+            command = "{destroy}"
+          }}
+        }}
+        """) + echo + first
+
+
+def _variables(cell: Cell) -> dict[str, str]:
+    return {"gate": str(cell.fifo)} if cell.phase == "plan" else {}
+
+
+SCRIPT = """
+import json, sys
+from plancheck.acceptance import AcceptanceRunner, TestCase, TestStep, echoprovider
+
+spec = json.loads(sys.argv[1])
+runner = AcceptanceRunner(spec["terraform"], spec["work"], cli_config=spec["cli_config"], require_tf_acc=False,
+                          leftovers_dir=spec["leftovers"], timeout=120, test_name="test_signalled")
+providers = {"echo": echoprovider.NewProviderServer()} if spec["served"] else None
+runner.run(TestCase(providers=providers, steps=[TestStep(config=spec["config"], variables=spec["variables"])]))
+"""
+
+CONFTEST = """
+import json
+from pathlib import Path
+
+import pytest
+
+SPEC = json.loads(Path(__file__).with_name("spec.json").read_text())
+
+
+@pytest.fixture
+def tf_acceptance_binary():
+    return SPEC["terraform"]
+
+
+@pytest.fixture
+def tf_acceptance_cli_config():
+    return SPEC["cli_config"]
+"""
+
+TEST_FILE = """
+from conftest import SPEC
+from plancheck.acceptance import TestCase, TestStep
+
+
+def test_signalled(tf_acceptance):
+    tf_acceptance.run(TestCase(steps=[TestStep(config=SPEC["config"], variables=SPEC["variables"])]))
+"""
+
+
+def _spec(cell: Cell, terraform: TerraformBinary, cli_config: Path) -> dict[str, object]:
+    return {"terraform": terraform.path, "work": str(cell.work), "cli_config": str(cli_config),
+            "leftovers": str(cell.leftovers), "config": hcl(cell), "variables": _variables(cell),
+            "served": cell.served}
+
+
+def _environment(cell: Cell, marker: str) -> dict[str, str]:
+    env = {key: value for key, value in os.environ.items() if not key.startswith(("PYTEST_", "TF_ACC_"))}
+    env.update({MARKER_ENV: marker, "TMPDIR": str(cell.tmp), "TF_ACC": "1",
+                "TFPLANCHECK_LEFTOVERS_DIR": str(cell.leftovers)})
+    return env
+
+
+def _command(front_end: str, cell: Cell, terraform: TerraformBinary, cli_config: Path) -> list[str]:
+    spec = _spec(cell, terraform, cli_config)
+    if front_end == "script":
+        return [sys.executable, "-c", SCRIPT, json.dumps(spec)]
+    project = cell.root / "project"
+    project.mkdir()
+    (project / "spec.json").write_text(json.dumps(spec))
+    (project / "conftest.py").write_text(CONFTEST)
+    (project / "test_signalled.py").write_text(TEST_FILE)
+    workers = ["-n", "1"] if front_end == "pytest-xdist" else []  # the signal goes to the controller only
+    return [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:randomly", *workers,
+            f"--basetemp={cell.work}", str(project / "test_signalled.py")]
+
+
+def _marked(marker: str) -> list[tuple[int, str]]:
+    """The live processes whose environment holds the marker, with their command lines."""
+    needle = f"{MARKER_ENV}={marker}".encode()
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        with contextlib.suppress(OSError):
+            if needle not in (entry / "environ").read_bytes().split(b"\0"):
+                continue
+            state = (entry / "stat").read_text().rsplit(")", 1)[1].split()[0]
+            if state != "Z":
+                found.append((int(entry.name), (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode()))
+    return found
+
+
+def _left_running(marker: str, within: float = 5.0) -> list[tuple[int, str]]:
+    deadline = time.monotonic() + within
+    while (found := _marked(marker)) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    return found
+
+
+def _kill_marked(marker: str) -> None:
+    for pid, _cmdline in _marked(marker):
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+
+
+@contextlib.contextmanager
+def _fifo_writer(cell: Cell, process: subprocess.Popen[bytes], deadline: float) -> Iterator[int]:
+    """Wait until the plan opens the FIFO for reading; hold its write end (the plan blocks reading) until closed.
+
+    A Terraform blocked there does not stop on an interrupt: the run must kill it after the grace period.
+    """
+    while True:
+        try:
+            fd = os.open(cell.fifo, os.O_WRONLY | os.O_NONBLOCK)
+            break
+        except OSError as exc:
+            if exc.errno != errno.ENXIO:
+                raise
+        _still_running(process, deadline, "opened the FIFO")
+        time.sleep(0.05)
+    try:
+        yield fd
+    finally:
+        os.close(fd)
+
+
+def _still_running(process: subprocess.Popen[bytes], deadline: float, waiting_for: str) -> None:
+    if process.poll() is not None:
+        out = process.stdout.read().decode(errors="replace") if process.stdout else ""
+        pytest.fail(f"the run ended (status {process.returncode}) before Terraform {waiting_for}:\n{out[-3000:]}")
+    if time.monotonic() > deadline:
+        pytest.fail(f"Terraform never {waiting_for}")
+
+
+def _states(cell: Cell) -> list[Path]:
+    return [p for p in cell.work.rglob("terraform.tfstate") if ".terraform" not in p.parts]
+
+
+def _resources(state: Path) -> list[str]:
+    return [f"{r['type']}.{r['name']}" for r in json.loads(state.read_text() or "{}").get("resources", [])]
+
+
+def _binaries() -> dict[str, TerraformBinary | str]:
+    """``tf1.0.3`` (pinned) and ``tf1.11`` (``PATH``), or why each is missing."""
+    found: dict[str, TerraformBinary | str] = {}
+    pinned = find_pinned_terraform()
+    found["tf1.0.3"] = inspect_binary(pinned) if pinned is not None else "the pinned Terraform 1.0.3 is not installed"
+    try:
+        newer = discover_terraform()
+    except TerraformNotFoundError as exc:
+        newer = None
+        found["tf1.11"] = str(exc)
+    if newer is not None:
+        found["tf1.11"] = newer if newer.version_tuple >= (1, 11) else f"terraform on PATH is {newer.version}, not 1.11+"
+    elif "tf1.11" not in found:
+        found["tf1.11"] = "no terraform on PATH"
+    return found
+
+
+def _binary(label: str) -> TerraformBinary:
+    found = _binaries()[label]
+    if isinstance(found, str):
+        if os.environ.get(REQUIRE_E2E_ENV) == "1":
+            pytest.fail(found, pytrace=False)
+        pytest.skip(found)
+    return found
+
+
+def _cell(front_end: str, signum: signal.Signals, phase: str, binary: str) -> object:
+    return pytest.param(front_end, signum, phase, binary, id=f"{front_end}-{signum.name}-{phase}-{binary}")
+
+
+SERVED = "apply+served"  # an apply with a provider served in the test process too
+
+
+INT, TERM, HUP = signal.SIGINT, signal.SIGTERM, signal.SIGHUP
+MATRIX = [
+    # Every signal in every phase, through a plain script on the pinned binary.
+    *(_cell("script", s, phase, "tf1.0.3") for s in (INT, TERM, HUP) for phase in ("plan", "apply", "destroy")),
+    # The pytest session, each signal once.
+    _cell("pytest", INT, "plan", "tf1.0.3"),
+    _cell("pytest", TERM, "apply", "tf1.0.3"),
+    _cell("pytest", HUP, "destroy", "tf1.0.3"),
+    _cell("pytest-xdist", TERM, "apply", "tf1.0.3"),
+    # The newer Terraform, each phase once.
+    _cell("script", TERM, "apply", "tf1.11"),
+    _cell("script", TERM, SERVED, "tf1.11"),
+    _cell("script", HUP, "plan", "tf1.11"),
+    _cell("pytest", TERM, "destroy", "tf1.11"),
+    # The command line: a leftover's destroy (tfplancheck destroy-leftovers) ended by the signal keeps it.
+    _cell("cli", TERM, "destroy", "tf1.0.3"),
+    _cell("cli", HUP, "destroy", "tf1.11"),
+]
+
+
+@pytest.mark.parametrize(("front_end", "signum", "phase", "binary"), MATRIX)
+def test_a_signal_ends_everything_the_run_started(
+    tf_acceptance_cli_config: Path, front_end: str, signum: signal.Signals, phase: str, binary: str,
+) -> None:
+    terraform = _binary(binary)
+    if phase == SERVED:
+        pytest.importorskip("tf", reason="the providers extra (tf, grpcio) is not installed")
+    if front_end == "pytest-xdist":
+        pytest.importorskip("xdist", reason="pytest-xdist is not installed")
+    # Short: provider sockets go in TMPDIR, whose path must fit in a Unix socket address.
+    cell = Cell(Path(tempfile.mkdtemp(prefix="tfsig-", dir="/tmp" if os.path.isdir("/tmp") else None)),
+                phase.removesuffix("+served"), served=phase == SERVED)
+    try:
+        cell.tmp.mkdir()
+        if phase == "plan":
+            os.mkfifo(cell.fifo)
+        if front_end == "cli":
+            # A leftover to destroy: a script's post-test destroy ended by SIGTERM keeps one.
+            output = _run_signalled(_command("script", cell, terraform, tf_acceptance_cli_config), cell, signal.SIGTERM)
+            assert len(find_leftovers(cell.leftovers)) == 1, output
+            cell.started.unlink()
+            cli = [sys.executable, "-m", "plancheck", "destroy-leftovers", str(cell.leftovers),
+                   "--terraform", terraform.path]
+            output = _run_signalled(cli, cell, signum)
+        else:
+            output = _run_signalled(_command(front_end, cell, terraform, tf_acceptance_cli_config), cell, signum)
+        _assert_destroyed_or_kept(cell, terraform, output)
+    finally:
+        subprocess.run(["rm", "-rf", str(cell.root)], check=False)
+
+
+def _run_signalled(argv: list[str], cell: Cell, signum: signal.Signals) -> str:
+    """Run ``argv``, signal it in the cell's phase; check that it ended everything it started; its output."""
+    marker = uuid.uuid4().hex
+    process = subprocess.Popen(
+        argv, cwd=cell.root, env=_environment(cell, marker),
+        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True,
+    )
+    try:
+        with contextlib.ExitStack() as held:
+            # The plan stays blocked (the FIFO's writer held) until the run has exited: it must have been ended.
+            output = _signal_in_phase(process, cell, signum, held)
+            left = _left_running(marker)
+            assert not left, f"left running after {signum.name} during {cell.phase}: {left}\n{output}"
+        left_files = sorted(p.name for p in cell.tmp.iterdir())
+        assert left_files == [], f"left in TMPDIR: {left_files}\n{output}"
+        return output
+    finally:
+        _kill_marked(marker)
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+        if process.stdout is not None:
+            process.stdout.close()
+
+
+def _signal_in_phase(
+    process: subprocess.Popen[bytes], cell: Cell, signum: signal.Signals, held: contextlib.ExitStack
+) -> str:
+    """Send ``signum`` once Terraform is in the cell's phase; the run's output, after checking how it ended."""
+    deadline = time.monotonic() + 90
+    if cell.phase == "plan":
+        held.enter_context(_fifo_writer(cell, process, deadline))
+    else:
+        while not cell.started.exists():
+            _still_running(process, deadline, f"started the {cell.phase} provisioner")
+            time.sleep(0.05)
+    process.send_signal(signum)
+    sent = time.monotonic()
+    try:
+        out, _ = process.communicate(timeout=PROMPT)
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"still running {PROMPT:g} s after {signum.name}")
+    took = time.monotonic() - sent
+    output = out.decode(errors="replace")
+    pytest_run = "-m" in process.args and "pytest" in process.args  # type: ignore[operator]
+    # Ctrl-C ends pytest with its "interrupted" status, Python with SIGINT; the others end the process by the signal.
+    expected = 2 if pytest_run and signum == signal.SIGINT else -signum
+    assert process.returncode == expected, f"exit status {process.returncode} after {took:.1f} s:\n{output}"
+    # Under xdist the controller runs no library work and ends at once; its worker, losing it, is interrupted
+    # (execnet) and cleans up as after a Ctrl-C: communicate() waited for it (it shares the controller's output).
+    if pytest_run and "-n" not in process.args:  # type: ignore[operator]
+        assert "KeyboardInterrupt" in output or "Terminated" in output, output
+    return output
+
+
+def _assert_destroyed_or_kept(cell: Cell, terraform: TerraformBinary, output: str) -> None:
+    kept = find_leftovers(cell.leftovers)
+    if cell.phase == "plan":
+        # Interrupted before anything was applied: nothing to destroy, nothing kept.
+        assert (kept, [r for s in _states(cell) for r in _resources(s)]) == ([], []), output
+    elif cell.phase == "apply":
+        # Interrupted apply: the resource it created (tainted) is destroyed by the post-test destroy.
+        assert kept == [], output
+        assert [r for s in _states(cell) for r in _resources(s)] == [], output
+        if cell.served:
+            assert "echo.served: Destruction complete" in output, "the served provider took no part in the destroy"
+    else:
+        # Interrupted destroy: what it had not destroyed is kept, and destroyable later.
+        assert len(kept) == 1, output
+        assert "the post-test destroy was interrupted" in output or "[leftovers] destroying" in output
+        assert _resources(kept[0].path / "terraform.tfstate") == ["null_resource.slow"]
+        cell.allow.touch()
+        assert main(["destroy-leftovers", str(cell.leftovers), "--terraform", terraform.path]) == 0
+        assert find_leftovers(cell.leftovers) == []
+
+
+def test_a_kill_during_the_cleanup_destroy_still_leaves_the_case_recorded(tf_acceptance_cli_config: Path) -> None:
+    """SIGTERM during apply, then SIGKILL (a CI's grace period over) while the post-test destroy runs: nothing can
+    be handled any more, but the case's state was kept before that destroy started, and destroy-leftovers
+    destroys it. Before: nothing recorded the resources."""
+    terraform = _binary("tf1.0.3")
+    cell = Cell(Path(tempfile.mkdtemp(prefix="tfsig-", dir="/tmp" if os.path.isdir("/tmp") else None)), "apply",
+                slow_cleanup=True)
+    marker = uuid.uuid4().hex
+    process = None
+    try:
+        cell.tmp.mkdir()
+        process = subprocess.Popen(
+            _command("script", cell, terraform, tf_acceptance_cli_config), cwd=cell.root,
+            env=_environment(cell, marker), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT, start_new_session=True,
+        )
+        deadline = time.monotonic() + 90
+        for phase, ready in (("apply", cell.started), ("post-test destroy", cell.destroying)):
+            while not ready.exists():
+                _still_running(process, deadline, f"started the {phase} provisioner")
+                time.sleep(0.05)
+            if phase == "apply":
+                process.send_signal(signal.SIGTERM)
+        process.kill()
+        process.wait()
+        _kill_marked(marker)  # the destroy it had started: killed with it, as a CI's kill would
+        [kept] = find_leftovers(cell.leftovers)
+        assert "null_resource.first" in _resources(kept.path / "terraform.tfstate")
+        assert "interrupted" in kept.manifest["reason"]
+        cell.allow.touch()
+        assert main(["destroy-leftovers", str(cell.leftovers), "--terraform", terraform.path]) == 0
+        assert find_leftovers(cell.leftovers) == []
+    finally:
+        _kill_marked(marker)
+        if process is not None:
+            if process.poll() is None:
+                process.kill()
+                process.wait()
+            if process.stdout is not None:
+                process.stdout.close()
+        subprocess.run(["rm", "-rf", str(cell.root)], check=False)
