@@ -41,7 +41,8 @@ def explain_plan_snapshot(left: object, right: object) -> list[str] | None:
         return None
     if not str(result.snapshot_location).endswith(_FILE_SUFFIX) or not isinstance(result.asserted_data, str):
         return None
-    from ..snapshot.internal import compare_texts
+    from .._redact import NO_SECRETS
+    from ..snapshot.internal import review
 
     lines = [head]
     recalled = result.recalled_data
@@ -49,7 +50,10 @@ def explain_plan_snapshot(left: object, right: object) -> list[str] | None:
         lines.append(f"Snapshot '{result.snapshot_name}' does not exist! (write it with --snapshot-update)")
         return lines
     try:
-        lines.extend(compare_texts(str(recalled), result.asserted_data, str(result.snapshot_location)))
+        # The stored file's values at paths the plan marks are hidden here and told to the session's
+        # scrub (review), which also scrubs these lines of the plan's secrets with the rest of the report.
+        shown, _ = review(str(recalled), result.asserted_data, NO_SECRETS, str(result.snapshot_location))
+        lines.extend(shown)
     except ValueError as exc:  # a stored file edited into a bad state: say where
         lines.append(str(exc))
     return lines

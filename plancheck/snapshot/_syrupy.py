@@ -15,7 +15,7 @@ from .._documents.plan import Plan
 from .._frozen import public
 from .._redact import NO_SECRETS
 from ._api import build
-from ._compare import compare_texts
+from ._compare import review
 from ._file import read_snapshot_file, write_snapshot_file
 from ._ignore import IgnoreSpec
 from ._key import resolve_key
@@ -90,20 +90,22 @@ class PlanSnapshotExtension(SingleFileSnapshotExtension):
 
     def matches(self, *, serialized_data: Any, snapshot_data: Any) -> bool:
         """Whether the plan's snapshot says what the stored one says (compared value by value)."""
-        return not compare_texts(str(snapshot_data), str(serialized_data))
+        # Compared as review() shows it: a value the file holds in clear where the plan marks it is a secret
+        # the pytest report (syrupy's repr of the snapshot, in a traceback) is scrubbed of.
+        lines, _ = review(str(snapshot_data), str(serialized_data), getattr(self, "_secrets", NO_SECRETS))
+        return not lines
 
     def diff_lines(self, serialized_data: Any, snapshot_data: Any) -> Iterator[str]:
         """The differences from the stored snapshot to the plan, as review comments."""
         if not snapshot_data:
             return
-        try:
-            lines = compare_texts(str(snapshot_data), str(serialized_data))
-        except ValueError as exc:
-            yield str(exc)
-            return
         secrets = getattr(self, "_secrets", NO_SECRETS)
-        for line in lines:
-            yield secrets.scrub(line)
+        try:
+            lines, _ = review(str(snapshot_data), str(serialized_data), secrets)
+        except ValueError as exc:
+            yield secrets.scrub(str(exc))
+            return
+        yield from lines
 
     @classmethod
     def write_snapshot_collection(cls, *, snapshot_collection: Any, **_options: Any) -> None:
