@@ -112,14 +112,55 @@ class SessionDocuments:
     # Secrets (and with them tfjsonpath) are imported on first use: pytest imports the plugin, and so
     # this module, for every session, also those that never load a document.
 
-    __slots__ = ("_extra", "_secrets", "plans", "states")
+    __slots__ = ("_extra", "_met", "_secrets", "plans", "states")
 
     def __init__(self, terraform: str | None = None) -> None:
         # ``terraform``: the binary that shows a binary plan (--terraform), else the usual search.
         self.plans: DocumentCache[Any] = DocumentCache(_plan_loader(terraform))
         self.states: DocumentCache[Any] = DocumentCache(_load_state_file)
         self._extra: list[Secrets] = []
-        self._secrets: tuple[int, Secrets] | None = None
+        #: Documents made and secrets found since the last report (:mod:`plancheck._documents.met`).
+        self._met: list[Any] = []
+        self._secrets: tuple[tuple[int, int], Secrets] | None = None
+
+    def met(self, found: Any) -> None:
+        """A document the library made, or secrets it found, during the session: a source of secrets too.
+
+        Kept until a report asks for the secrets (then collected) or the test ends (then only what was
+        already collected is kept): a test that loads its own plan and prints a value of it is scrubbed,
+        and a session of large plans nobody failed on neither collects nor keeps them.
+
+        >>> from plancheck import Secrets
+        >>> docs = SessionDocuments()
+        >>> docs.met(Secrets(["hunter2"])); len(docs), "hunter2" in docs.secrets()
+        (1, True)
+        """
+        self._met.append(found)
+
+    def end_test(self) -> None:
+        """Forget the documents met during a test, keeping the secrets already collected of them.
+
+        >>> from plancheck import Plan
+        >>> docs = SessionDocuments()
+        >>> docs.met(Plan.from_dict({"format_version": "1.2"})); docs.end_test(); len(docs)
+        0
+        """
+        self._fold(collect=False)
+
+    def _fold(self, *, collect: bool) -> None:
+        if not self._met:
+            return  # and the document models stay unimported in a session that never made a document
+        from .._documents.plan import collected_secrets
+        from .._redact import Secrets
+
+        met, self._met = self._met, []
+        for found in met:
+            if isinstance(found, Secrets):
+                self.add_secrets(found)
+                continue
+            secrets = getattr(found, "secrets", None) if collect else collected_secrets(found)
+            if isinstance(secrets, Secrets):
+                self.add_secrets(secrets)
 
     def add_secrets(self, secrets: Secrets) -> None:
         """Scrub ``secrets`` from every later report too (configurations, acceptance-test variables).
@@ -138,21 +179,29 @@ class SessionDocuments:
         # Documents and secrets are only ever added, so their count tells whether the union is stale.
         from .._redact import Secrets
 
-        version = self.plans.loads + self.states.loads + len(self._extra)
-        if self._secrets is None or self._secrets[0] != version:
-            found = Secrets()
+        if self._met:
+            self._fold(collect=True)
+        loads, added = self.plans.loads + self.states.loads, len(self._extra)
+        known = self._secrets
+        if known is not None and known[0] == (loads, added):
+            return known[1]
+        if known is not None and known[0][0] == loads:
+            # Only secrets were added (each test's own documents): the union grows by them alone.
+            found, start = known[1], known[0][1]
+        else:
+            found, start = Secrets(), 0
             for document in (*self.plans.documents(), *self.states.documents()):
                 secrets = getattr(document, "secrets", None)
                 if isinstance(secrets, Secrets):
                     found = found | secrets
-            for secrets in self._extra:
-                found = found | secrets
-            self._secrets = (version, found)
-        return self._secrets[1]
+        for secrets in self._extra[start:]:
+            found = found | secrets
+        self._secrets = ((loads, added), found)
+        return found
 
     def __len__(self) -> int:
-        """How many documents were loaded and secret sets added: none means nothing to scrub."""
-        return self.plans.loads + self.states.loads + len(self._extra)
+        """How many documents were loaded or met and secret sets added: none means nothing to scrub."""
+        return self.plans.loads + self.states.loads + len(self._extra) + len(self._met)
 
     def __repr__(self) -> str:
         return f"<plancheck documents: {len(self.plans)} plans, {len(self.states)} states>"

@@ -1,0 +1,312 @@
+"""Every front end, every output channel: planted secrets of every shape never leave, in any byte emitted.
+
+The successor of the per-front-end leak suites for *channels* (``test_no_secret_leaks.py`` holds
+the table of every check's failure message): ONE table of front ends, each run on the same
+planted documents, and every byte each emits searched (stdout, stderr, the JUnit file, the log
+file, and every file the run wrote). A leak is what ``secret_shapes.leaks`` says it is.
+
+The documents hold every shape of ``secret_shapes``, and a snapshot file into which someone typed
+secrets of their own in clear, at the paths the plan marks sensitive (``FILE_SECRETS``: known to no
+document, so only the snapshot file itself as a source of secrets can hide them). The front ends:
+``assert_*`` and ``snapshot.assert_matches`` in a plain script (the traceback Python prints), pytest
+through pytester (``-vv``, ``--showlocals``, ``-rA``, ``--junitxml``, live logs and ``--log-file``,
+``-n 2``, ``--snapshot-update``), each with tests that take values from the fixtures and from plans
+they load themselves, print, log, warn, record JUnit properties, fail checks and compare syrupy
+snapshots; and the command line (checks, ``query``, ``snapshot``) in text and JSON. Each row whose
+channel can show a secret at all runs once more with redaction off (``reveals``), to prove the row
+would catch a leak.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+from secret_shapes import ALL_SECRETS, CONFIG_SECRET, SHAPES, leaks, secret_shapes_plan
+
+from plancheck import Plan, revealing_sensitive
+from plancheck import snapshot as plan_snapshot
+from plancheck.cli._command import run as cli_run
+
+pytest.importorskip("syrupy", reason="the snapshot extra (syrupy) is not installed")
+pytest.importorskip("xdist", reason="pytest-xdist is not installed")
+
+#: Typed into the snapshot files by hand, in clear, where the plan marks the value sensitive: of every shape
+#: (each shape's text reversed), and known to no document.
+FILE_SECRETS = {f"file-{name}": "YY" + value[::-1] for name, value in SHAPES.items()}
+PLANTED = {**ALL_SECRETS, **FILE_SECRETS}
+SNAPSHOT_NAME = "test_syrupy_hand_edited.tfplan.txt"
+QUIET = ("-p", "no:cacheprovider", "-p", "no:hypothesispytest", "-p", "no:randomly")
+
+
+def _hand_edited(plan: Plan) -> str:
+    """The snapshot of ``plan`` with a secret of ``FILE_SECRETS`` typed in at each marked trigger."""
+    text = plan_snapshot.render(plan, key=None)
+    for name in SHAPES:
+        marked = f'triggers["{name}"] = (sensitive)'
+        assert marked in text, marked
+        text = text.replace(marked, f'triggers["{name}"] = {json.dumps(FILE_SECRETS["file-" + name])}')
+    return text
+
+
+def _drifted(document: dict[str, object]) -> dict[str, object]:
+    """The plan with drift: every shape's value in ``before``, marked only in ``after_sensitive``."""
+    triggers = dict(SHAPES)
+    document["resource_drift"] = [{
+        "address": "null_resource.a", "mode": "managed", "type": "null_resource", "name": "a",
+        "change": {"actions": ["update"], "before": {"triggers": triggers}, "after": {"triggers": {}},
+                   "after_unknown": {}, "before_sensitive": {}, "after_sensitive": {"triggers": True}},
+    }]
+    return document
+
+
+@dataclass
+class Workspace:
+    """A directory with the planted documents; ``emitted`` collects what one run wrote, by channel."""
+
+    path: Path
+    emitted: dict[str, str] = field(default_factory=dict)
+
+    def files_written_since(self, before: dict[Path, int]) -> None:
+        for file in sorted(self.path.rglob("*")):
+            if not file.is_file() or "__pycache__" in file.parts or file.suffix == ".pyc":
+                continue
+            stamp = file.stat().st_mtime_ns
+            if before.get(file) != stamp:
+                self.emitted[f"file {file.relative_to(self.path)}"] = file.read_text("utf-8", errors="replace")
+
+    def stamps(self) -> dict[Path, int]:
+        return {f: f.stat().st_mtime_ns for f in self.path.rglob("*") if f.is_file()}
+
+
+CHECKS_TOML = "".join(
+    f'[[check]]\ntype = "ExpectUnknownValue"\naddress = "null_resource.a"\npath = \'triggers["{name}"]\'\n'
+    for name in SHAPES
+) + '[[check]]\ntype = "ExpectNoDrift"\n'
+
+
+@pytest.fixture
+def workspace(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Workspace:
+    monkeypatch.delenv("CI", raising=False)  # --tf-show-sensitive (the reveal runs) is refused under CI
+    monkeypatch.delenv("TFPLANCHECK_SNAPSHOT_KEY", raising=False)
+    for name in ("PYTEST_XDIST_WORKER", "PYTEST_XDIST_WORKER_COUNT", "PYTEST_XDIST_TESTRUNUID"):
+        monkeypatch.delenv(name, raising=False)  # the inner sessions are sessions of their own
+    document = _drifted(secret_shapes_plan())
+    (tmp_path / "plan.json").write_text(json.dumps(document), "utf-8")
+    (tmp_path / "config").mkdir()
+    (tmp_path / "config" / "main.tf.json").write_text(
+        json.dumps({"variable": {"pw": {"type": "string", "sensitive": True, "default": CONFIG_SECRET}}}), "utf-8")
+    (tmp_path / "checks.toml").write_text(CHECKS_TOML, "utf-8")
+    hand_edited = _hand_edited(Plan.from_dict(document))
+    (tmp_path / "hand.snap").write_text(hand_edited, "utf-8")
+    stored = tmp_path / "__snapshots__" / "test_inner"
+    stored.mkdir(parents=True)
+    (stored / SNAPSHOT_NAME).write_text(hand_edited, "utf-8")
+    return Workspace(tmp_path)
+
+
+# -- assert_* in a plain script --------------------------------------------------------------------------
+
+SCRIPT = """
+import sys
+from contextlib import nullcontext
+from plancheck import ExpectNoDrift, ExpectUnknownValue, assert_plan, load_plan, revealing_sensitive
+from plancheck import snapshot
+from tfjsonpath import New
+
+plan = load_plan("plan.json")
+reveal = revealing_sensitive() if sys.argv[2] == "reveal" else nullcontext()
+with reveal:
+    print(repr(plan), [repr(rc) for rc in plan.resource_changes], repr(plan.secrets))
+    if sys.argv[1] == "checks":
+        assert_plan(plan, *[ExpectUnknownValue("null_resource.a", New("triggers").AtMapKey(s)) for s in {shapes!r}],
+                    ExpectUnknownValue("null_resource.a", New("tags")), ExpectNoDrift())
+    else:
+        snapshot.assert_matches(plan, "hand.snap")
+"""
+
+
+def _script(what: str) -> Callable[[Workspace, bool], None]:
+    def run(ws: Workspace, reveal: bool) -> None:
+        (ws.path / "script.py").write_text(SCRIPT.format(shapes=list(SHAPES)), "utf-8")
+        before = ws.stamps()
+        done = subprocess.run([sys.executable, "script.py", what, "reveal" if reveal else "-"], cwd=ws.path,
+                              capture_output=True, text=True, timeout=120, check=False)
+        assert done.returncode == 1, done.stderr  # the uncaught failure: Python prints its traceback
+        ws.emitted.update(stdout=done.stdout, stderr=done.stderr)
+        ws.files_written_since(before)
+
+    return run
+
+
+# -- pytest ----------------------------------------------------------------------------------------------
+
+INNER = """
+import logging
+import warnings
+
+import pytest
+from plancheck import ExpectNoDrift, ExpectUnknownValue, assert_plan, load_plan
+from plancheck import snapshot as plan_snapshot
+from plancheck.snapshot import PlanSnapshotExtension
+from tfjsonpath import New
+
+SHAPES = {shapes!r}
+
+
+def _triggers(plan):
+    return plan.resource_change("null_resource.a").change.after["triggers"]
+
+
+@pytest.mark.tf_plan("plan.json")
+@pytest.mark.parametrize("shape", SHAPES)
+def test_fixture_values(tf_plan, shape, record_property):
+    value = _triggers(tf_plan)[shape]
+    print("stdout:", value)
+    logging.getLogger("inner").warning("log: %s", value)
+    record_property("pw", value)
+    assert value == "x" + value[1:-1]
+
+
+@pytest.mark.parametrize("shape", SHAPES)
+def test_own_plan(shape, record_testsuite_property):
+    value = _triggers(load_plan("plan.json"))[shape]
+    record_testsuite_property("pw-" + shape, value)
+    warnings.warn(f"careful {{value}}", UserWarning)
+    try:
+        raise ValueError(value)
+    except ValueError:
+        logging.getLogger("inner").exception("logged with its traceback")
+    assert value == "x"
+
+
+def test_checks_and_drift():
+    plan = load_plan("plan.json")
+    assert_plan(plan, *[ExpectUnknownValue("null_resource.a", New("triggers").AtMapKey(s)) for s in SHAPES],
+                ExpectUnknownValue("null_resource.a", New("tags")), ExpectNoDrift())
+
+
+def test_syrupy_hand_edited(snapshot):
+    assert snapshot(extension_class=PlanSnapshotExtension) == load_plan("plan.json")
+
+
+def test_assert_matches_hand_edited():
+    plan_snapshot.assert_matches(load_plan("plan.json"), "hand.snap")
+
+
+@pytest.mark.tf_config("config")
+def test_config_default(tf_config):
+    default = tf_config.variable("pw").get("default")
+    print("default:", default)
+    assert default == "x"
+"""
+
+
+def _pytest(*args: str, update: bool = False) -> Callable[[Workspace, bool], None]:
+    def run(ws: Workspace, reveal: bool) -> None:
+        (ws.path / "test_inner.py").write_text(INNER.format(shapes=list(SHAPES)), "utf-8")
+        before = ws.stamps()
+        argv = [sys.executable, "-m", "pytest", *QUIET, *args, *(["--tf-show-sensitive"] if reveal else [])]
+        argv += ["--snapshot-update"] if update else []
+        env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
+        done = subprocess.run(argv, cwd=ws.path, capture_output=True, text=True, timeout=300, check=False, env=env)
+        assert done.returncode in (0, 1), done.stdout + done.stderr  # tests failed, the session did not
+        assert "INTERNALERROR" not in done.stdout + done.stderr
+        ws.emitted.update(stdout=done.stdout, stderr=done.stderr)
+        ws.files_written_since(before)
+        junit = ws.path / "junit.xml"
+        if junit.exists():  # the XML as a reader sees it: every attribute and text, unescaped
+            parts: list[str] = []
+            for element in ET.parse(junit).iter():
+                parts.extend(element.attrib.values())
+                parts.extend(t for t in (element.text, element.tail) if t)
+            ws.emitted["junit (parsed)"] = "\n".join(parts)
+
+    return run
+
+
+# -- the command line ------------------------------------------------------------------------------------
+
+
+def _cli(*argv: str, codes: tuple[int, ...] = (1,)) -> Callable[[Workspace, bool], None]:
+    def run(ws: Workspace, reveal: bool) -> None:
+        before = ws.stamps()
+        out, err = io.StringIO(), io.StringIO()
+        cwd = os.getcwd()
+        os.chdir(ws.path)
+        try:
+            with revealing_sensitive(reveal):
+                code = cli_run(list(argv), stdout=out, stderr=err, stdin=io.BytesIO(b""), environ={"PATH": ""})
+        finally:
+            os.chdir(cwd)
+        assert code in codes, out.getvalue() + err.getvalue()
+        ws.emitted.update(stdout=out.getvalue(), stderr=err.getvalue())
+        ws.files_written_since(before)
+
+    return run
+
+
+@dataclass(frozen=True)
+class FrontEnd:
+    id: str
+    run: Callable[[Workspace, bool], None]
+    #: Whether the same run with redaction off shows a planted secret (else the channel cannot show one).
+    reveals: bool = True
+    #: What the run must show, so that a row that emits nothing (or fails early) does not pass for clean.
+    shows: str = "(sensitive"
+
+
+FRONT_ENDS = [
+    FrontEnd("script-assert_plan", _script("checks")),
+    FrontEnd("script-snapshot-assert_matches", _script("snapshot"), reveals=False),
+    FrontEnd("pytest-default", _pytest()),
+    FrontEnd("pytest-vv-showlocals", _pytest("-vv", "-l", "--tb=long")),
+    FrontEnd("pytest-native-rA", _pytest("--tb=native", "-rA")),
+    FrontEnd("pytest-junit", _pytest("-rA", "--junitxml=junit.xml")),
+    FrontEnd("pytest-live-logs-and-log-file", _pytest("--log-cli-level=INFO", "--log-file=pytest.log", "-rA")),
+    FrontEnd("pytest-xdist", _pytest("-n", "2", "-vv", "-l", "-rA", "--junitxml=junit.xml")),
+    # Writes the snapshot files: a file holds no secret, also when messages reveal them.
+    FrontEnd("pytest-snapshot-update", _pytest("-rA", update=True), reveals=True, shows="snapshot"),
+    FrontEnd("cli-checks-text", _cli("plan.json", "--checks", "checks.toml")),
+    FrontEnd("cli-checks-json", _cli("plan.json", "--checks", "checks.toml", "--format", "json")),
+    FrontEnd("cli-query-resource", _cli("query", "plan.json", "null_resource.a", codes=(0,))),
+    FrontEnd("cli-query-resource-json", _cli("query", "plan.json", "null_resource.a", "--format", "json", codes=(0,))),
+    FrontEnd("cli-query-listing", _cli("query", "plan.json", codes=(0,)), shows="null_resource.fe"),
+    FrontEnd("cli-snapshot-compare", _cli("snapshot", "plan.json", "hand.snap"), reveals=False),
+    FrontEnd("cli-snapshot-update", _cli("snapshot", "plan.json", "new.snap", "--update", codes=(0,)), reveals=False,
+             shows="null_resource.a"),
+]
+
+
+@pytest.mark.parametrize("front_end", FRONT_ENDS, ids=[f.id for f in FRONT_ENDS])
+def test_no_planted_secret_leaves_any_channel(front_end: FrontEnd, workspace: Workspace) -> None:
+    front_end.run(workspace, False)
+    assert workspace.emitted, "the front end emitted nothing"
+    found = {channel: leaks(text, PLANTED) for channel, text in workspace.emitted.items()}
+    assert {channel: names for channel, names in found.items() if names} == {}
+    assert any(front_end.shows in text for text in workspace.emitted.values())
+
+
+REVEALING = [f for f in FRONT_ENDS if f.reveals]
+
+
+@pytest.mark.parametrize("front_end", REVEALING, ids=[f.id for f in REVEALING])
+def test_the_row_would_leak_with_redaction_off(front_end: FrontEnd, workspace: Workspace) -> None:
+    front_end.run(workspace, True)
+    assert any(leaks(text, PLANTED) for text in workspace.emitted.values())
+
+
+def test_the_hand_typed_secrets_are_of_every_shape_and_known_to_no_document(workspace: Workspace) -> None:
+    plan = Plan.from_dict(json.loads((workspace.path / "plan.json").read_text("utf-8")))
+    assert sorted(FILE_SECRETS) == sorted(f"file-{name}" for name in SHAPES)
+    for secret in FILE_SECRETS.values():
+        assert secret not in plan.secrets
+        assert leaks(secret, PLANTED) == [name for name, value in PLANTED.items() if value == secret]
