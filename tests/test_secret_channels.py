@@ -310,3 +310,26 @@ def test_the_hand_typed_secrets_are_of_every_shape_and_known_to_no_document(work
     for secret in FILE_SECRETS.values():
         assert secret not in plan.secrets
         assert leaks(secret, PLANTED) == [name for name, value in PLANTED.items() if value == secret]
+
+
+@pytest.mark.parametrize("stream", ["stdout", "stderr"])
+def test_the_command_line_scrubs_what_any_writer_prints(
+    stream: str, workspace: Workspace, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every byte the command line prints passes through one scrub: also a writer's that forgot to scrub."""
+    from plancheck.cli import _io
+
+    def careless(self: _io.Io, text: str) -> None:
+        # A writer that prints a raw value of the plan, straight to the stream, past every scrub but the stream's.
+        plan = Plan.from_dict(json.loads((workspace.path / "plan.json").read_text("utf-8")))
+        raw = plan.resource_change("null_resource.a").change.after["triggers"]["multiline-pem"]
+        getattr(self, stream).write(f"{text}\nraw: {raw}\n")
+
+    monkeypatch.setattr(_io.Io, "out", careless)
+    monkeypatch.chdir(workspace.path)
+    printed = io.StringIO(), io.StringIO()
+    assert cli_run(["query", "plan.json", "null_resource.a"], stdout=printed[0], stderr=printed[1],
+                   environ={"PATH": ""}) == 0
+    text = printed[0].getvalue() + printed[1].getvalue()
+    assert "raw: (sensitive)" in text
+    assert leaks(text, PLANTED) == []
