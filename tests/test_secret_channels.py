@@ -12,7 +12,8 @@ document, so only the snapshot file itself as a source of secrets can hide them)
 through pytester (``-vv``, ``--showlocals``, ``-rA``, ``--junitxml``, live logs and ``--log-file``,
 ``-n 2``, ``--snapshot-update``), each with tests that take values from the fixtures and from plans
 they load themselves, print, log, warn, record JUnit properties, fail checks and compare syrupy
-snapshots; and the command line (checks, ``query``, ``snapshot``) in text and JSON. Each row whose
+snapshots; the command line (checks, ``query``, ``snapshot``) in text and JSON; and, end to end on the
+pinned Terraform 1.0.3, the acceptance runner with ``Sensitive`` variables of every shape. Each row whose
 channel can show a secret at all runs once more with redaction off (``reveals``), to prove the row
 would catch a leak.
 """
@@ -333,3 +334,80 @@ def test_the_command_line_scrubs_what_any_writer_prints(
     text = printed[0].getvalue() + printed[1].getvalue()
     assert "raw: (sensitive)" in text
     assert leaks(text, PLANTED) == []
+
+
+# -- the acceptance runner, on the pinned Terraform 1.0.3 ------------------------------------------------
+
+ACCEPTANCE = """
+import json
+import logging
+import os
+
+import pytest
+from plancheck import ExpectKnownValue, knownvalue as kv
+from plancheck.acceptance import ConfigPlanChecks, Sensitive, TestCase, TestStep
+from tfjsonpath import New
+
+SHAPES = json.loads(os.environ["E2E_SHAPES"])
+NAMES = sorted(SHAPES)
+CONFIG = '''
+terraform {
+  required_providers {
+    null = { source = "hashicorp/null", version = "2.1.2" }
+  }
+}
+''' + "".join(f'variable "v{i}" {{\\n  type = string\\n  sensitive = true\\n}}\\n' for i in range(len(NAMES))) + '''
+resource "null_resource" "a" {
+  triggers = {
+''' + "".join(f'    "{name}" = var.v{i}\\n' for i, name in enumerate(NAMES)) + '''  }
+}
+'''
+
+
+@pytest.fixture
+def tf_acceptance_cli_config():
+    return os.environ["E2E_CLI"]
+
+
+def test_acceptance(tf_acceptance):
+    try:
+        tf_acceptance.run(TestCase(steps=[TestStep(
+            config=CONFIG,
+            variables={f"v{i}": Sensitive(SHAPES[name]) for i, name in enumerate(NAMES)},
+            config_plan_checks=ConfigPlanChecks(pre_apply=[
+                ExpectKnownValue("null_resource.a", New("triggers").AtMapKey(n), kv.StringExact("nope")) for n in NAMES
+            ]),
+        )]))
+    finally:
+        # Live logs and --log-file are written at once: scrubbed of the secrets known by then (the runner's now).
+        for name in NAMES:
+            print("printed", SHAPES[name])
+            logging.getLogger("inner").warning("logged %s", SHAPES[name])
+"""
+
+
+@pytest.mark.e2e
+def test_no_planted_secret_leaves_the_acceptance_runner(workspace: Workspace, tf_acceptance_cli_config: Path) -> None:
+    from plancheck._plugin.acceptance import REQUIRE_E2E_ENV
+    from tools.pinned import find_pinned_terraform
+
+    terraform = find_pinned_terraform()
+    if terraform is None:
+        reason = "the pinned Terraform 1.0.3 is not installed (`make test` installs it)"
+        if os.environ.get(REQUIRE_E2E_ENV) == "1":
+            pytest.fail(reason)
+        pytest.skip(reason)
+    (workspace.path / "test_acceptance.py").write_text(ACCEPTANCE, "utf-8")
+    before = workspace.stamps()
+    env = {**os.environ, "TF_ACC": "1", "E2E_SHAPES": json.dumps(SHAPES), "E2E_CLI": str(tf_acceptance_cli_config),
+           "PYTHONDONTWRITEBYTECODE": "1"}
+    argv = [sys.executable, "-m", "pytest", *QUIET, "test_acceptance.py", f"--terraform={terraform}", "-vv", "-l",
+            "-rA", "--junitxml=junit.xml", "--log-file=pytest.log"]
+    done = subprocess.run(argv, cwd=workspace.path, capture_output=True, text=True, timeout=600, check=False, env=env)
+    assert done.returncode == 1, done.stdout + done.stderr  # the planted check failures, nothing else
+    assert "ExpectKnownValue: null_resource.a" in done.stdout
+    workspace.emitted.update(stdout=done.stdout, stderr=done.stderr)
+    workspace.files_written_since(before)
+    found = {channel: leaks(text, PLANTED) for channel, text in workspace.emitted.items()}
+    assert {channel: names for channel, names in found.items() if names} == {}
+    assert "(sensitive)" in done.stdout
