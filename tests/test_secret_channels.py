@@ -13,7 +13,8 @@ through pytester (``-vv``, ``--showlocals``, ``-rA``, ``--junitxml``, live logs 
 ``-n 2``, ``--snapshot-update``), each with tests that take values from the fixtures and from plans
 they load themselves, print, log, warn, record JUnit properties, fail checks and compare syrupy
 snapshots; the command line (checks, ``query``, ``snapshot``) in text and JSON; and, end to end on the
-pinned Terraform 1.0.3, the acceptance runner with ``Sensitive`` variables of every shape. Each row whose
+pinned Terraform 1.0.3, the acceptance runner with ``Sensitive`` variables of every shape and
+``mock-plan`` with sensitive module variables of every shape planned in clear. Each row whose
 channel can show a secret at all runs once more with redaction off (``reveals``), to prove the row
 would catch a leak.
 """
@@ -338,6 +339,20 @@ def test_the_command_line_scrubs_what_any_writer_prints(
 
 # -- the acceptance runner, on the pinned Terraform 1.0.3 ------------------------------------------------
 
+
+def _pinned_terraform() -> Path:
+    """The pinned Terraform 1.0.3; a skip without it (a failure under ``TFPLANCHECK_REQUIRE_E2E=1``)."""
+    from plancheck._plugin.acceptance import REQUIRE_E2E_ENV
+    from tools.pinned import find_pinned_terraform
+
+    terraform = find_pinned_terraform()
+    if terraform is None:
+        reason = "the pinned Terraform 1.0.3 is not installed (`make test` installs it)"
+        if os.environ.get(REQUIRE_E2E_ENV) == "1":
+            pytest.fail(reason)
+        pytest.skip(reason)
+    return terraform
+
 ACCEPTANCE = """
 import json
 import logging
@@ -388,15 +403,7 @@ def test_acceptance(tf_acceptance):
 
 @pytest.mark.e2e
 def test_no_planted_secret_leaves_the_acceptance_runner(workspace: Workspace, tf_acceptance_cli_config: Path) -> None:
-    from plancheck._plugin.acceptance import REQUIRE_E2E_ENV
-    from tools.pinned import find_pinned_terraform
-
-    terraform = find_pinned_terraform()
-    if terraform is None:
-        reason = "the pinned Terraform 1.0.3 is not installed (`make test` installs it)"
-        if os.environ.get(REQUIRE_E2E_ENV) == "1":
-            pytest.fail(reason)
-        pytest.skip(reason)
+    terraform = _pinned_terraform()
     (workspace.path / "test_acceptance.py").write_text(ACCEPTANCE, "utf-8")
     before = workspace.stamps()
     env = {**os.environ, "TF_ACC": "1", "E2E_SHAPES": json.dumps(SHAPES), "E2E_CLI": str(tf_acceptance_cli_config),
@@ -411,3 +418,45 @@ def test_no_planted_secret_leaves_the_acceptance_runner(workspace: Workspace, tf
     found = {channel: leaks(text, PLANTED) for channel, text in workspace.emitted.items()}
     assert {channel: names for channel, names in found.items() if names} == {}
     assert "(sensitive)" in done.stdout
+
+
+# -- mock-plan: a module's sensitive variables, of every shape, through a mocked provider ----------------
+
+MOCK_MODULE = """
+terraform {
+  required_providers {
+    cloud = { source = "acme/cloud" }
+  }
+}
+""" + "".join(
+    f'variable "v{i}" {{\n  type      = string\n  sensitive = true\n}}\n'
+    f'resource "cloud_bucket" "b{i}" {{\n  name       = nonsensitive(var.v{i})\n'
+    f'  website    = {{ index_document = "index.html" }}\n  cors_rules = [{{ origins = ["https://example.com"] }}]\n}}\n'
+    for i in range(len(SHAPES))
+)
+
+
+@pytest.mark.e2e
+@pytest.mark.parametrize("output", ["text", "json"])
+def test_no_planted_secret_leaves_mock_plan(output: str, workspace: Workspace) -> None:
+    pytest.importorskip("tf", reason="the providers extra (tf, grpcio) is not installed")
+    terraform = _pinned_terraform()
+    schema = Path(__file__).resolve().parents[1] / "examples" / "mock_module" / "cloud.schema.json"
+    module = workspace.path / "module"
+    module.mkdir()
+    (module / "main.tf").write_text(MOCK_MODULE, "utf-8")
+    # Each bucket's name fails a check: the failure shows the value planned there, in clear but for the scrub.
+    (workspace.path / "names.toml").write_text("".join(
+        f'[[check]]\ntype = "ExpectKnownValue"\naddress = "cloud_bucket.b{i}"\npath = "name"\n'
+        'matcher = { type = "StringExact", value = "nope" }\n' for i in range(len(SHAPES))), "utf-8")
+    values = [arg for i, value in enumerate(SHAPES.values()) for arg in ("--var", f"v{i}={value}")]
+    run = _cli("mock-plan", str(module), "--mock", f"acme/cloud={schema}", *values, "--checks", "names.toml",
+               "--format", output, "--terraform", str(terraform), codes=(1,))
+    run(workspace, False)
+    printed = workspace.emitted["stdout"] + workspace.emitted["stderr"]
+    assert "cloud_bucket.b0" in printed
+    assert "(sensitive)" in printed  # the values were planned in clear: only the scrub hides them
+    found = {channel: leaks(text, PLANTED) for channel, text in workspace.emitted.items()}
+    assert {channel: names for channel, names in found.items() if names} == {}
+    run(workspace, True)  # the row would leak with redaction off
+    assert leaks(workspace.emitted["stdout"] + workspace.emitted["stderr"], PLANTED)
