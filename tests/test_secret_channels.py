@@ -460,3 +460,15 @@ def test_no_planted_secret_leaves_mock_plan(output: str, workspace: Workspace) -
     assert {channel: names for channel, names in found.items() if names} == {}
     run(workspace, True)  # the row would leak with redaction off
     assert leaks(workspace.emitted["stdout"] + workspace.emitted["stderr"], PLANTED)
+
+
+def test_the_library_does_not_log() -> None:
+    """No logger of the library: no log record of it could show a secret. One that starts logging needs the scrub
+    (a logging.Filter on its logger) and a row in this table; only the plugin touches logging, to scrub pytest's."""
+    root = Path(__file__).resolve().parents[1] / "plancheck"
+    users = sorted(
+        str(file.relative_to(root)) for file in root.rglob("*.py")
+        if "getLogger" in file.read_text("utf-8") or "import logging" in file.read_text("utf-8")
+    )
+    assert users == ["_plugin/hooks.py", "_plugin/scrub.py"]
+    assert not any("getLogger" in (root / name).read_text("utf-8") for name in users)

@@ -252,7 +252,10 @@ class ScrubbingFormatter(logging.Formatter):
 
     def __getattr__(self, name: str) -> Any:
         # pytest's live-logging handler asks its formatter for more than format() (colours, level widths).
-        return getattr(self.__dict__["inner"], name)
+        inner = self.__dict__.get("inner")
+        if inner is None:
+            raise AttributeError(name)
+        return getattr(inner, name)
 
 
 def scrub_junit(log_xml: Any, secrets: Secrets) -> None:
