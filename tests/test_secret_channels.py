@@ -41,11 +41,14 @@ from plancheck.cli._command import run as cli_run
 pytest.importorskip("syrupy", reason="the snapshot extra (syrupy) is not installed")
 pytest.importorskip("xdist", reason="pytest-xdist is not installed")
 
+from plancheck.snapshot import PlanSnapshotExtension  # only after the skip above: it needs syrupy
+
 #: Typed into the snapshot files by hand, in clear, where the plan marks the value sensitive: of every shape
 #: (each shape's text reversed), and known to no document.
 FILE_SECRETS = {f"file-{name}": "YY" + value[::-1] for name, value in SHAPES.items()}
 PLANTED = {**ALL_SECRETS, **FILE_SECRETS}
-SNAPSHOT_NAME = "test_syrupy_hand_edited.tfplan.txt"
+#: Where syrupy keeps the snapshot of the inner session's test_syrupy_hand_edited (named as the extension names it).
+SNAPSHOT_NAME = f"test_syrupy_hand_edited.{PlanSnapshotExtension.file_extension}"
 QUIET = ("-p", "no:cacheprovider", "-p", "no:hypothesispytest", "-p", "no:randomly")
 
 
@@ -266,15 +269,17 @@ class FrontEnd:
     shows: str = "(sensitive"
 
 
+#: What a comparison with the hand-edited snapshot shows: the row really compared it.
+UNMARKED = "(sensitive, unmarked) -> (sensitive)"
 FRONT_ENDS = [
     FrontEnd("script-assert_plan", _script("checks")),
-    FrontEnd("script-snapshot-assert_matches", _script("snapshot"), reveals=False),
-    FrontEnd("pytest-default", _pytest()),
-    FrontEnd("pytest-vv-showlocals", _pytest("-vv", "-l", "--tb=long")),
-    FrontEnd("pytest-native-rA", _pytest("--tb=native", "-rA")),
-    FrontEnd("pytest-junit", _pytest("-rA", "--junitxml=junit.xml")),
-    FrontEnd("pytest-live-logs-and-log-file", _pytest("--log-cli-level=INFO", "--log-file=pytest.log", "-rA")),
-    FrontEnd("pytest-xdist", _pytest("-n", "2", "-vv", "-l", "-rA", "--junitxml=junit.xml")),
+    FrontEnd("script-snapshot-assert_matches", _script("snapshot"), reveals=False, shows=UNMARKED),
+    FrontEnd("pytest-default", _pytest(), shows=UNMARKED),
+    FrontEnd("pytest-vv-showlocals", _pytest("-vv", "-l", "--tb=long"), shows=UNMARKED),
+    FrontEnd("pytest-native-rA", _pytest("--tb=native", "-rA"), shows=UNMARKED),
+    FrontEnd("pytest-junit", _pytest("-rA", "--junitxml=junit.xml"), shows=UNMARKED),
+    FrontEnd("pytest-live-logs-and-log-file", _pytest("--log-cli-level=INFO", "--log-file=pytest.log", "-rA"), shows=UNMARKED),
+    FrontEnd("pytest-xdist", _pytest("-n", "2", "-vv", "-l", "-rA", "--junitxml=junit.xml"), shows=UNMARKED),
     # Writes the snapshot files: a file holds no secret, also when messages reveal them.
     FrontEnd("pytest-snapshot-update", _pytest("-rA", update=True), reveals=True, shows="snapshot"),
     FrontEnd("cli-checks-text", _cli("plan.json", "--checks", "checks.toml")),
@@ -282,7 +287,7 @@ FRONT_ENDS = [
     FrontEnd("cli-query-resource", _cli("query", "plan.json", "null_resource.a", codes=(0,))),
     FrontEnd("cli-query-resource-json", _cli("query", "plan.json", "null_resource.a", "--format", "json", codes=(0,))),
     FrontEnd("cli-query-listing", _cli("query", "plan.json", codes=(0,)), shows="null_resource.fe"),
-    FrontEnd("cli-snapshot-compare", _cli("snapshot", "plan.json", "hand.snap"), reveals=False),
+    FrontEnd("cli-snapshot-compare", _cli("snapshot", "plan.json", "hand.snap"), reveals=False, shows=UNMARKED),
     FrontEnd("cli-snapshot-update", _cli("snapshot", "plan.json", "new.snap", "--update", codes=(0,)), reveals=False,
              shows="null_resource.a"),
 ]
