@@ -477,3 +477,43 @@ def test_the_library_does_not_log() -> None:
     )
     assert users == ["_plugin/hooks.py", "_plugin/scrub.py"]
     assert not any("getLogger" in (root / name).read_text("utf-8") for name in users)
+
+
+OUTLIVING = """
+import pytest
+from plancheck import load_plan
+
+PLAN = load_plan("plan.json")  # made while collecting, before any test
+
+
+@pytest.fixture(scope="module")
+def shared():
+    return load_plan("plan.json")  # made in the first test's setup, used by the later ones
+
+
+def _plain(plan):
+    return plan.resource_change("null_resource.a").change.after["triggers"]["plain"]
+
+
+def test_first_passes_quietly(shared):
+    pass
+
+
+def test_later_with_the_fixture(shared):
+    print("printed", _plain(shared))
+    assert _plain(shared) == "x"
+
+
+def test_later_with_the_module_constant():
+    assert _plain(PLAN) == "x"
+"""
+
+
+def test_documents_that_outlive_the_test_that_made_them_stay_sources(workspace: Workspace) -> None:
+    """A module-level plan and a module-scoped fixture's plan, shown by tests after the one that made them."""
+    (workspace.path / "test_outliving.py").write_text(OUTLIVING, "utf-8")
+    argv = [sys.executable, "-m", "pytest", *QUIET, "test_outliving.py", "-rA"]
+    done = subprocess.run(argv, cwd=workspace.path, capture_output=True, text=True, timeout=300, check=False)
+    assert "2 failed, 1 passed" in done.stdout, done.stdout
+    assert "printed (sensitive)" in done.stdout
+    assert leaks(done.stdout + done.stderr, PLANTED) == []

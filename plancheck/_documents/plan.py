@@ -477,7 +477,8 @@ class Plan:
     ('1.2', ('create',))
     """
 
-    __slots__ = ("__dict__", "_entries", "_index", "raw", "source")
+    # __weakref__: a front end keeps track of the plans it has met without keeping them alive.
+    __slots__ = ("__dict__", "__weakref__", "_entries", "_index", "raw", "source")
     raw: Mapping[str, Any]
     source: str | None
 

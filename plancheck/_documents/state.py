@@ -209,7 +209,8 @@ class State:
     {'id': '7'}
     """
 
-    __slots__ = ("__dict__", "_index", "_resources", "raw", "source")
+    # __weakref__: a front end keeps track of the states it has met without keeping them alive.
+    __slots__ = ("__dict__", "__weakref__", "_index", "_resources", "raw", "source")
     raw: Mapping[str, Any]
     source: str | None
 

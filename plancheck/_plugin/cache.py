@@ -7,7 +7,9 @@ session (a session-scoped fixture), so xdist workers share nothing.
 
 from __future__ import annotations
 
+import contextlib
 import os
+import weakref
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
@@ -112,23 +114,26 @@ class SessionDocuments:
     # Secrets (and with them tfjsonpath) are imported on first use: pytest imports the plugin, and so
     # this module, for every session, also those that never load a document.
 
-    __slots__ = ("_extra", "_met", "_secrets", "plans", "states")
+    __slots__ = ("_alive", "_extra", "_met", "_secrets", "plans", "states")
 
     def __init__(self, terraform: str | None = None) -> None:
         # ``terraform``: the binary that shows a binary plan (--terraform), else the usual search.
         self.plans: DocumentCache[Any] = DocumentCache(_plan_loader(terraform))
         self.states: DocumentCache[Any] = DocumentCache(_load_state_file)
         self._extra: list[Secrets] = []
-        #: Documents made and secrets found since the last report (:mod:`plancheck._documents.met`).
+        #: What was made and found during the current test (:mod:`plancheck._documents.met`), held for its reports.
         self._met: list[Any] = []
+        #: Every document met whose secrets were not collected yet, for as long as something else holds it.
+        self._alive: weakref.WeakSet[Any] = weakref.WeakSet()
         self._secrets: tuple[tuple[int, int], Secrets] | None = None
 
     def met(self, found: Any) -> None:
         """A document the library made, or secrets it found, during the session: a source of secrets too.
 
-        Kept until a report asks for the secrets (then collected) or the test ends (then only what was
-        already collected is kept): a test that loads its own plan and prints a value of it is scrubbed,
-        and a session of large plans nobody failed on neither collects nor keeps them.
+        A document is held until its test ends (a test may make a plan, drop it, and print a value of
+        it), then only while something else holds it (a module-level plan, a module-scoped fixture's):
+        its secrets are collected when a report has text to scrub, and kept from then on. A session of
+        large plans nobody failed on neither collects nor keeps them.
 
         >>> from plancheck import Secrets
         >>> docs = SessionDocuments()
@@ -136,31 +141,38 @@ class SessionDocuments:
         (1, True)
         """
         self._met.append(found)
+        if not isinstance(found, (str, bytes, int)):  # a document (weakly referable), not a marker of a doctest
+            with contextlib.suppress(TypeError):
+                self._alive.add(found)
 
     def end_test(self) -> None:
-        """Forget the documents met during a test, keeping the secrets already collected of them.
+        """Let go of what the test made: a document still held elsewhere stays a source.
 
         >>> from plancheck import Plan
-        >>> docs = SessionDocuments()
-        >>> docs.met(Plan.from_dict({"format_version": "1.2"})); docs.end_test(); len(docs)
+        >>> docs, plan = SessionDocuments(), Plan.from_dict({"format_version": "1.2"})
+        >>> docs.met(plan); docs.end_test(); len(docs)   # held by ``plan``: still a source
+        1
+        >>> _ = docs.secrets(); len(docs)                  # its secrets collected (none): kept, the plan let go
         0
         """
-        self._fold(collect=False)
+        self._fold(everything=False)
 
-    def _fold(self, *, collect: bool) -> None:
-        if not self._met:
+    def _fold(self, *, everything: bool) -> None:
+        """Keep the secrets collected so far of what was met; with ``everything``, collect those of all still alive."""
+        if not self._met and not self._alive:
             return  # and the document models stay unimported in a session that never made a document
         from .._documents.plan import collected_secrets
         from .._redact import Secrets
 
         met, self._met = self._met, []
-        for found in met:
+        for found in (*met, *self._alive):
             if isinstance(found, Secrets):
                 self.add_secrets(found)
                 continue
-            secrets = getattr(found, "secrets", None) if collect else collected_secrets(found)
+            secrets = getattr(found, "secrets", None) if everything else collected_secrets(found)
             if isinstance(secrets, Secrets):
                 self.add_secrets(secrets)
+                self._alive.discard(found)
 
     def add_secrets(self, secrets: Secrets) -> None:
         """Scrub ``secrets`` from every later report too (configurations, acceptance-test variables).
@@ -179,8 +191,8 @@ class SessionDocuments:
         # Documents and secrets are only ever added, so their count tells whether the union is stale.
         from .._redact import Secrets
 
-        if self._met:
-            self._fold(collect=True)
+        if self._met or self._alive:
+            self._fold(everything=True)
         loads, added = self.plans.loads + self.states.loads, len(self._extra)
         known = self._secrets
         if known is not None and known[0] == (loads, added):
@@ -201,7 +213,7 @@ class SessionDocuments:
 
     def __len__(self) -> int:
         """How many documents were loaded or met and secret sets added: none means nothing to scrub."""
-        return self.plans.loads + self.states.loads + len(self._extra) + len(self._met)
+        return self.plans.loads + self.states.loads + len(self._extra) + len(self._met) + len(self._alive)
 
     def __repr__(self) -> str:
         return f"<plancheck documents: {len(self.plans)} plans, {len(self.states)} states>"
