@@ -59,7 +59,11 @@ class Io:
         """
         if not self._heard and self._secrets is None:
             return text
-        return self.secrets().scrub(text)
+        try:
+            return self.secrets().scrub(text)
+        except Exception as exc:  # a document that cannot list its secrets: withhold, never leak nor raise here
+            end = "\n" if text.endswith("\n") else ""
+            return f"tfplancheck: output withheld: its secrets could not be listed ({type(exc).__name__}){end}"
 
     def out(self, text: str) -> None:
         if text:
