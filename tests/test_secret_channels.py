@@ -517,3 +517,19 @@ def test_documents_that_outlive_the_test_that_made_them_stay_sources(workspace: 
     assert "2 failed, 1 passed" in done.stdout, done.stdout
     assert "printed (sensitive)" in done.stdout
     assert leaks(done.stdout + done.stderr, PLANTED) == []
+
+
+def test_the_command_line_withholds_a_line_it_cannot_scrub() -> None:
+    """A document that cannot list its secrets: the line is withheld, neither shown nor a traceback."""
+    from plancheck.cli._io import Io
+
+    class Broken:
+        @property
+        def secrets(self) -> object:
+            raise TypeError("resources is not a list")
+
+    cli = Io(io.StringIO(), io.StringIO(), None, {})
+    cli.heard(Broken())
+    assert cli.scrub("value s3cr3t-plain-7f1c\n") == (
+        "tfplancheck: output withheld: its secrets could not be listed (TypeError)\n"
+    )
