@@ -28,6 +28,7 @@ from ._plugin.hooks import (  # noqa: F401
     pytest_report_header,
     pytest_runtest_protocol,
     pytest_runtestloop,
+    pytest_unconfigure,
     tf_acceptance,
     tf_acceptance_binary,
     tf_acceptance_cli_config,

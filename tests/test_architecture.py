@@ -293,6 +293,10 @@ def test_the_cycle_finder_finds_cycles(
 NOT_IN_A_PLAIN_SESSION = ("plancheck.acceptance", "plancheck.cli", "plancheck.tfconfig", "plancheck._loading",
                           "plancheck._documents", "plancheck._planchecks", "plancheck.knownvalue", "plancheck.snapshot")
 
+#: What the plugin imports of those in every session: the list of listeners its scrub hears every document
+#: on, made before any test can make one (a module-level load_plan); a few lines, and nothing else imported.
+LIGHT_IN_A_PLAIN_SESSION = ("plancheck._documents", "plancheck._documents.met")
+
 
 def test_a_plain_pytest_session_imports_no_heavy_module(pytester: pytest.Pytester) -> None:
     pytester.makepyfile(test_plain="def test_a():\n    assert 1\n")
@@ -308,9 +312,9 @@ def test_a_plain_pytest_session_imports_no_heavy_module(pytester: pytest.Pyteste
 
     names = json.loads((pytester.path / "modules.json").read_text())
     assert "plancheck.plugin" in names  # the plugin did load
-    heavy = [n for n in names if n.startswith(NOT_IN_A_PLAIN_SESSION)]
+    heavy = [n for n in names if n.startswith(NOT_IN_A_PLAIN_SESSION) and n not in LIGHT_IN_A_PLAIN_SESSION]
     assert heavy == []
-    assert len(names) <= 15, names
+    assert len(names) <= 15 + len(LIGHT_IN_A_PLAIN_SESSION), names
 
 
 @pytest.mark.parametrize("module", ["plancheck._terraform.mock", "plancheck._terraform.providers"])

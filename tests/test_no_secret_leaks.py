@@ -7,6 +7,10 @@ for what is planted where), and whether that failure would show a secret if reda
 (``reveals``; verified with redaction turned off, so the row proves the redaction, not just an
 absence). Builders run afresh per test, so a CompareValue collector never carries values from
 one test into another. A leak is what ``secret_shapes.leaks`` says it is.
+
+This table is of messages; ``test_secret_channels.py`` is the table of front ends and output channels
+(every byte each emits), and ``test_either_side_marks.py`` the table of comparisons (a value marked on
+either side is hidden on both).
 """
 
 from __future__ import annotations

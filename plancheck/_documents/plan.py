@@ -21,6 +21,7 @@ from .._loading.load import PLAN, DocumentSource, Loaded
 from .._redact import NO_SECRETS, Marks, Secrets
 from .._text import closest
 from .fields import ResourceFields
+from .met import has_listeners, met
 from .sensitive import collect_plan_secrets, marked_strings
 
 __all__ = [
@@ -33,6 +34,7 @@ __all__ = [
     "Plan",
     "ResourceChange",
     "ResourceNotFoundError",
+    "collected_secrets",
     "load_plan",
     "shown_address",
 ]
@@ -360,6 +362,28 @@ class LazySecrets(Secrets):
         raise AttributeError(name)
 
 
+def collected_secrets(document: object) -> Secrets | None:
+    """The secrets of ``document`` if they were already collected (asked for), else None; never collects them.
+
+    What a front end keeps of a document it no longer holds: collecting a large plan's secrets
+    that nobody asked for would cost a walk of all of it.
+
+    >>> plan = Plan.from_dict({"format_version": "1.2", "variables": {"pw": {"value": "hunter2"}},
+    ...     "configuration": {"root_module": {"variables": {"pw": {"sensitive": True}}}}})
+    >>> collected_secrets(plan) is None, "hunter2" in plan.secrets, "hunter2" in collected_secrets(plan)
+    (True, True, True)
+    """
+    found = getattr(document, "__dict__", {}).get("secrets")
+    if not isinstance(found, Secrets):
+        return None
+    if isinstance(found, LazySecrets):
+        try:
+            object.__getattribute__(found, "_collected")
+        except AttributeError:
+            return None
+    return found
+
+
 @public("plancheck")
 class ResourceNotFoundError(TfCheckError, LookupError):
     """No resource change with this address; ``closest`` lists similar addresses present.
@@ -453,7 +477,8 @@ class Plan:
     ('1.2', ('create',))
     """
 
-    __slots__ = ("__dict__", "_entries", "_index", "raw", "source")
+    # __weakref__: a front end keeps track of the plans it has met without keeping them alive.
+    __slots__ = ("__dict__", "__weakref__", "_entries", "_index", "raw", "source")
     raw: Mapping[str, Any]
     source: str | None
 
@@ -473,6 +498,8 @@ class Plan:
         self.source = source
         self._entries = entries
         self._index = AddressIndex(keys)
+        if has_listeners():  # a front end scrubs the secrets of every plan made while it writes
+            met(self)
 
     @classmethod
     def _from_loaded(cls, loaded: Loaded) -> Plan:

@@ -19,6 +19,7 @@ from .._loading.load import STATE, DocumentSource, Loaded
 from .._redact import Marks, Secrets, contains_sensitive
 from .._text import closest
 from .fields import ResourceFields
+from .met import has_listeners, met
 from .plan import (
     AddressIndex,
     HasSecrets,
@@ -208,7 +209,8 @@ class State:
     {'id': '7'}
     """
 
-    __slots__ = ("__dict__", "_index", "_resources", "raw", "source")
+    # __weakref__: a front end keeps track of the states it has met without keeping them alive.
+    __slots__ = ("__dict__", "__weakref__", "_index", "_resources", "raw", "source")
     raw: Mapping[str, Any]
     source: str | None
 
@@ -220,6 +222,8 @@ class State:
         resources = tuple(StateResource(r, m, document=self) for m, r in _walk_modules(values.get("root_module")))
         self._resources = resources
         self._index = AddressIndex((r.address, r.deposed) for r in resources)
+        if has_listeners():  # a front end scrubs the secrets of every state made while it writes
+            met(self)
 
     # -- construction ------------------------------------------------------------------------
 

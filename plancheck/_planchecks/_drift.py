@@ -20,7 +20,8 @@ from .._documents.plan import Plan, ResourceChange
 from .._documents.select import Resources
 from .._errors import CheckFailure
 from .._frozen import constructor_repr, frozen, public
-from .._redact import Marks, Secrets, child_marks, fit_marks, render_value
+from .._redact import Marks, Secrets, child_marks, fit_marks
+from ..compare.internal import render_compared
 from ._actions import change_sort_key
 from ._base import PlanCheck, failure
 
@@ -49,23 +50,34 @@ def _same_scalar(a: Any, b: Any) -> bool:
     return bool(a == b)
 
 
-def _render(value: Any, marks: Marks, unknown: Marks, secrets: Secrets) -> str:
-    if fit_marks(unknown, value) is True:
-        return _UNKNOWN_TEXT
-    if value is _MISSING:
-        return _ABSENT_TEXT
-    return render_value(value, marks, secrets)
+def _pair(before: Any, after: Any, before_marks: Marks, after_marks: Marks, secrets: Secrets,
+          after_unknown: bool = False) -> tuple[str, str]:
+    """Both sides of a drifted path as text, each under the marks of *both* sides.
+
+    A provider upgrade may mark a value in ``after_sensitive`` only: the old value in ``before`` is the
+    same secret (or its predecessor), so it is hidden too (:func:`plancheck.compare.internal.render_compared`,
+    the one rule for every pair of values shown side by side).
+    """
+    values = [None if before is _MISSING else before, None if after is _MISSING or after_unknown else after]
+    shown = render_compared(values, [before_marks, after_marks], secrets, (0, 1))
+    return (
+        _ABSENT_TEXT if before is _MISSING else shown[0],
+        _UNKNOWN_TEXT if after_unknown else _ABSENT_TEXT if after is _MISSING else shown[1],
+    )
 
 
 def drift_differences(change: Mapping[str, Any], secrets: Secrets) -> list[tuple[Path, str, str]]:
     """Every path where a drift entry's ``before`` and ``after`` differ, as (path, before text, after text).
 
-    A sensitive value (marked on either side) is compared whole and shown as ``(sensitive)``,
-    so the keys of a sensitive map are never named. In path order.
+    A sensitive value (marked on either side) is compared whole and shown as ``(sensitive)`` on
+    both sides, so the keys of a sensitive map are never named, and a value a provider upgrade
+    marked in ``after_sensitive`` only does not show its old text from ``before``. In path order.
 
     >>> drift_differences({"before": {"a": 1, "pw": "x", "t": {"k": "v"}}, "after": {"a": 2, "pw": "y", "t": {}},
     ...     "before_sensitive": {"pw": True}, "after_sensitive": {"pw": True}}, Secrets())
     [(Path(MapStep('a')), '1', '2'), (Path(MapStep('pw')), '(sensitive)', '(sensitive)'), (Path(MapStep('t'), MapStep('k')), '"v"', '(not present)')]
+    >>> drift_differences({"before": {"pw": "old"}, "after": {"pw": "new"}, "after_sensitive": {"pw": True}}, Secrets())
+    [(Path(MapStep('pw')), '(sensitive)', '(sensitive)')]
     """
     found: list[tuple[Path, str, str]] = []
     stack: list[tuple[Path, Any, Any, Marks, Marks, Marks]] = [(
@@ -77,11 +89,11 @@ def drift_differences(change: Mapping[str, Any], secrets: Secrets) -> list[tuple
         before_marks = fit_marks(before_marks, None if before is _MISSING else before)
         after_marks = fit_marks(after_marks, None if after is _MISSING else after)
         if fit_marks(unknown, None if after is _MISSING else after) is True:
-            found.append((path, _render(before, before_marks, None, secrets), _UNKNOWN_TEXT))
+            found.append((path, *_pair(before, after, before_marks, after_marks, secrets, after_unknown=True)))
             continue
         if before_marks is True or after_marks is True:
             if before is _MISSING or after is _MISSING or before != after or before_marks != after_marks:
-                found.append((path, _render(before, before_marks, None, secrets), _render(after, after_marks, None, secrets)))
+                found.append((path, *_pair(before, after, before_marks, after_marks, secrets)))
             continue
         if isinstance(before, Mapping) and isinstance(after, Mapping):
             for key in sorted(set(before) | set(after), reverse=True):
@@ -102,7 +114,7 @@ def drift_differences(change: Mapping[str, Any], secrets: Secrets) -> list[tuple
         if isinstance(before, (Mapping, list)) or isinstance(after, (Mapping, list)) or not _same_scalar(before, after):
             if before is _MISSING and after is _MISSING:
                 continue
-            found.append((path, _render(before, before_marks, None, secrets), _render(after, after_marks, None, secrets)))
+            found.append((path, *_pair(before, after, before_marks, after_marks, secrets)))
     return found
 
 

@@ -7,7 +7,9 @@ session (a session-scoped fixture), so xdist workers share nothing.
 
 from __future__ import annotations
 
+import contextlib
 import os
+import weakref
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
@@ -112,14 +114,65 @@ class SessionDocuments:
     # Secrets (and with them tfjsonpath) are imported on first use: pytest imports the plugin, and so
     # this module, for every session, also those that never load a document.
 
-    __slots__ = ("_extra", "_secrets", "plans", "states")
+    __slots__ = ("_alive", "_extra", "_met", "_secrets", "plans", "states")
 
     def __init__(self, terraform: str | None = None) -> None:
         # ``terraform``: the binary that shows a binary plan (--terraform), else the usual search.
         self.plans: DocumentCache[Any] = DocumentCache(_plan_loader(terraform))
         self.states: DocumentCache[Any] = DocumentCache(_load_state_file)
         self._extra: list[Secrets] = []
-        self._secrets: tuple[int, Secrets] | None = None
+        #: What was made and found during the current test (:mod:`plancheck._documents.met`), held for its reports.
+        self._met: list[Any] = []
+        #: Every document met whose secrets were not collected yet, for as long as something else holds it.
+        self._alive: weakref.WeakSet[Any] = weakref.WeakSet()
+        self._secrets: tuple[tuple[int, int], Secrets] | None = None
+
+    def met(self, found: Any) -> None:
+        """A document the library made, or secrets it found, during the session: a source of secrets too.
+
+        A document is held until its test ends (a test may make a plan, drop it, and print a value of
+        it), then only while something else holds it (a module-level plan, a module-scoped fixture's):
+        its secrets are collected when a report has text to scrub, and kept from then on. A session of
+        large plans nobody failed on neither collects nor keeps them.
+
+        >>> from plancheck import Secrets
+        >>> docs = SessionDocuments()
+        >>> docs.met(Secrets(["hunter2"])); len(docs), "hunter2" in docs.secrets()
+        (1, True)
+        """
+        self._met.append(found)
+        if not isinstance(found, (str, bytes, int)):  # a document (weakly referable), not a marker of a doctest
+            with contextlib.suppress(TypeError):
+                self._alive.add(found)
+
+    def end_test(self) -> None:
+        """Let go of what the test made: a document still held elsewhere stays a source.
+
+        >>> from plancheck import Plan
+        >>> docs, plan = SessionDocuments(), Plan.from_dict({"format_version": "1.2"})
+        >>> docs.met(plan); docs.end_test(); len(docs)   # held by ``plan``: still a source
+        1
+        >>> _ = docs.secrets(); len(docs)                  # its secrets collected (none): kept, the plan let go
+        0
+        """
+        self._fold(everything=False)
+
+    def _fold(self, *, everything: bool) -> None:
+        """Keep the secrets collected so far of what was met; with ``everything``, collect those of all still alive."""
+        if not self._met and not self._alive:
+            return  # and the document models stay unimported in a session that never made a document
+        from .._documents.plan import collected_secrets
+        from .._redact import Secrets
+
+        met, self._met = self._met, []
+        for found in (*met, *self._alive):
+            if isinstance(found, Secrets):
+                self.add_secrets(found)
+                continue
+            secrets = getattr(found, "secrets", None) if everything else collected_secrets(found)
+            if isinstance(secrets, Secrets):
+                self.add_secrets(secrets)
+                self._alive.discard(found)
 
     def add_secrets(self, secrets: Secrets) -> None:
         """Scrub ``secrets`` from every later report too (configurations, acceptance-test variables).
@@ -138,21 +191,29 @@ class SessionDocuments:
         # Documents and secrets are only ever added, so their count tells whether the union is stale.
         from .._redact import Secrets
 
-        version = self.plans.loads + self.states.loads + len(self._extra)
-        if self._secrets is None or self._secrets[0] != version:
-            found = Secrets()
+        if self._met or self._alive:
+            self._fold(everything=True)
+        loads, added = self.plans.loads + self.states.loads, len(self._extra)
+        known = self._secrets
+        if known is not None and known[0] == (loads, added):
+            return known[1]
+        if known is not None and known[0][0] == loads:
+            # Only secrets were added (each test's own documents): the union grows by them alone.
+            found, start = known[1], known[0][1]
+        else:
+            found, start = Secrets(), 0
             for document in (*self.plans.documents(), *self.states.documents()):
                 secrets = getattr(document, "secrets", None)
                 if isinstance(secrets, Secrets):
                     found = found | secrets
-            for secrets in self._extra:
-                found = found | secrets
-            self._secrets = (version, found)
-        return self._secrets[1]
+        for secrets in self._extra[start:]:
+            found = found | secrets
+        self._secrets = ((loads, added), found)
+        return found
 
     def __len__(self) -> int:
-        """How many documents were loaded and secret sets added: none means nothing to scrub."""
-        return self.plans.loads + self.states.loads + len(self._extra)
+        """How many documents were loaded or met and secret sets added: none means nothing to scrub."""
+        return self.plans.loads + self.states.loads + len(self._extra) + len(self._met) + len(self._alive)
 
     def __repr__(self) -> str:
         return f"<plancheck documents: {len(self.plans)} plans, {len(self.states)} states>"

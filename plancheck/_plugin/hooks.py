@@ -52,6 +52,7 @@ __all__ = [
     "pytest_pyfunc_call",
     "pytest_report_header",
     "pytest_runtest_protocol",
+    "pytest_unconfigure",
     "tf_acceptance",
     "tf_acceptance_binary",
     "tf_acceptance_cli_config",
@@ -64,6 +65,7 @@ _SHOW_SENSITIVE: Final = pytest.StashKey[bool]()
 _SHOW_REFUSED: Final = pytest.StashKey[bool]()
 _DOCUMENTS: Final = pytest.StashKey[SessionDocuments]()
 _PLAN_CHECKS: Final = pytest.StashKey[PlanChecks]()
+_STOP_LISTENING: Final = pytest.StashKey[Callable[[], None]]()
 _DIST_NAME: Final = "tfplancheck"
 
 
@@ -86,8 +88,14 @@ def pytest_configure(config: pytest.Config) -> None:
         config.issue_config_time_warning(pytest.PytestConfigWarning(refusal), stacklevel=2)
     config.stash[_SHOW_SENSITIVE] = show
     config.stash[_SHOW_REFUSED] = refusal is not None
-    config.stash[_DOCUMENTS] = SessionDocuments(terraform_binary(config))
+    documents = config.stash[_DOCUMENTS] = SessionDocuments(terraform_binary(config))
     config.pluginmanager.register(_Scrubber(config), "plancheck-scrubber")
+    if not show:
+        # Every plan and state made in the session (a test's own load_plan, a module-level one), and the
+        # secrets a snapshot file holds in clear, are sources of the scrub too, not only the fixtures'.
+        from .._documents.met import listen  # a list of listeners: the document models stay unimported
+
+        config.stash[_STOP_LISTENING] = listen(documents.met)
     from .snapshot import SnapshotReport  # light: syrupy is looked for only when an assertion is explained
 
     config.pluginmanager.register(SnapshotReport(), "plancheck-snapshot-report")
@@ -105,6 +113,13 @@ def _defer_termination(config: pytest.Config) -> None:
     stack = ExitStack()
     stack.enter_context(deferring_delivery())
     config.add_cleanup(stack.close)
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """Stop listening for documents: a session run inside another (pytester) must not outlive itself."""
+    stop = config.stash.get(_STOP_LISTENING, None)
+    if stop is not None:
+        stop()
 
 
 def _version() -> str:
@@ -284,6 +299,62 @@ class _Scrubber:
         if report is not self._scrubbed:
             self._scrub(report)
         self.tf_acc_skips.seen(report)
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_collectreport(self, report: pytest.CollectReport) -> None:
+        """Scrub a collection report (a module that failed to import) before anyone shows it."""
+        self._scrub(report)
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_sessionstart(self) -> None:
+        """Scrub what pytest's logging writes itself: live logs (``--log-cli-level``) and ``--log-file``."""
+        logging_plugin = self.config.pluginmanager.get_plugin("logging-plugin")
+        if logging_plugin is None or self.config.stash.get(_SHOW_SENSITIVE, False):
+            return
+        import logging
+        import os
+
+        live = not isinstance(getattr(logging_plugin, "log_cli_handler", None), logging.NullHandler)
+        to_file = getattr(getattr(logging_plugin, "log_file_handler", None), "baseFilename", os.devnull) != os.devnull
+        if not live and not to_file:
+            return  # neither writes anything (and a plain session imports no scrubbing)
+        from .scrub import ScrubbingFormatter
+
+        def secrets() -> Secrets | None:
+            found = _session_secrets(self.config)
+            return None if found is None else found()
+
+        for name in ("log_cli_handler", "log_file_handler"):
+            handler = getattr(logging_plugin, name, None)
+            if handler is not None and not isinstance(handler.formatter, ScrubbingFormatter):
+                handler.setFormatter(ScrubbingFormatter(handler.formatter, secrets))
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_sessionfinish(self) -> None:
+        """Scrub the JUnit XML before pytest writes it (what tests recorded into it themselves included)."""
+        secrets = _session_secrets(self.config)
+        if secrets is None:
+            return
+        try:
+            from _pytest.junitxml import xml_key
+        except ImportError:  # pytest moved its JUnit writer: the reports in it are scrubbed all the same
+            return
+        log_xml = self.config.stash.get(xml_key, None)
+        if log_xml is None:
+            return
+        from .scrub import WITHHELD, scrub_junit
+
+        try:
+            scrub_junit(log_xml, secrets())
+        except Exception as exc:  # never end the session from a hook; nothing is written unscrubbed
+            log_xml.node_reporters_ordered[:] = []
+            log_xml.global_properties[:] = [("plancheck", WITHHELD.format(problem=type(exc).__name__))]
+
+    def pytest_runtest_logfinish(self) -> None:
+        """The test's reports are out: forget the documents it made (keeping the secrets already collected)."""
+        documents = self.config.stash.get(_DOCUMENTS, None)
+        if documents is not None:
+            documents.end_test()
 
     def pytest_terminal_summary(self, terminalreporter: Any) -> None:
         """No silent skips: one line when acceptance tests were skipped for want of ``TF_ACC``."""

@@ -11,12 +11,20 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import logging
 from collections.abc import Callable
 from typing import Any, Final
 
 from .._redact import Secrets
 
-__all__ = ["WITHHELD", "scrub_report", "scrub_report_or_withhold", "scrub_warning"]
+__all__ = [
+    "WITHHELD",
+    "ScrubbingFormatter",
+    "scrub_junit",
+    "scrub_report",
+    "scrub_report_or_withhold",
+    "scrub_warning",
+]
 
 #: What a report says instead of its text when it could not be scrubbed: failing closed.
 WITHHELD: Final = (
@@ -148,6 +156,22 @@ def _scrub_extras(report: Any, secrets: Secrets) -> bool:
     return changed
 
 
+def _has_text(report: Any) -> bool:
+    """Whether the report holds any text a user may see: a failure, a reason, captured output, properties.
+
+    >>> from types import SimpleNamespace
+    >>> _has_text(SimpleNamespace(longrepr=None, sections=[])), _has_text(SimpleNamespace(longrepr=None, sections=[("s", "x")]))
+    (False, True)
+    """
+    return bool(
+        getattr(report, "longrepr", None) is not None
+        or getattr(report, "sections", None)
+        or getattr(report, "wasxfail", None)
+        or getattr(report, "user_properties", None)
+        or getattr(report, "context", None) is not None
+    )
+
+
 def scrub_report_or_withhold(report: Any, secrets: Callable[[], Secrets]) -> None:
     """Scrub the report with :func:`scrub_report`; if collecting or scrubbing the secrets fails,
     replace its text by :data:`WITHHELD`, so neither a leak nor an error of plancheck's ends the session.
@@ -160,6 +184,8 @@ def scrub_report_or_withhold(report: Any, secrets: Callable[[], Secrets]) -> Non
     >>> report.longrepr, report.sections
     ("plancheck: this report's text is withheld because its secrets could not be scrubbed (TypeError); run with --tf-show-sensitive locally to see it", [])
     """
+    if not _has_text(report):
+        return  # most reports (a test that passed quietly): the secrets are not even collected
     try:
         scrub_report(report, secrets())
     except Exception as exc:  # the hook must never raise: pytest would end the whole session
@@ -194,3 +220,68 @@ def scrub_warning(message: Any, secrets: Callable[[], Secrets]) -> None:
         message.message = category(scrubbed)
     except Exception:  # a warning class with another constructor: keep the category's meaning
         message.message = UserWarning(scrubbed)
+
+
+class ScrubbingFormatter(logging.Formatter):
+    """The formatter of a log handler pytest writes itself (live logging, ``--log-file``), scrubbed.
+
+    Those records reach the terminal or a file while the test runs, never through a report. The
+    record is left as it is (``caplog`` and the user's own handlers see it whole): only the text this
+    handler writes is scrubbed, exception and stack included.
+
+    >>> inner = logging.Formatter("%(levelname)s %(message)s")
+    >>> formatter = ScrubbingFormatter(inner, lambda: Secrets(["hunter2"]))
+    >>> record = logging.LogRecord("x", logging.WARNING, "t.py", 1, "pw=%s", ("hunter2",), None)
+    >>> formatter.format(record), record.getMessage()
+    ('WARNING pw=(sensitive)', 'pw=hunter2')
+    """
+
+    def __init__(self, inner: logging.Formatter | None, secrets: Callable[[], Secrets | None]) -> None:
+        super().__init__()
+        self.inner = inner if inner is not None else logging.Formatter()
+        self._secrets = secrets
+
+    def format(self, record: logging.LogRecord) -> str:
+        """The inner formatter's text, scrubbed (withheld when the secrets cannot be had)."""
+        text = self.inner.format(record)
+        try:
+            found = self._secrets()
+            return text if found is None else found.scrub(text)
+        except Exception as exc:  # a log line must never end the test, nor leak for want of the secrets
+            return WITHHELD.format(problem=type(exc).__name__)
+
+    def __getattr__(self, name: str) -> Any:
+        # pytest's live-logging handler asks its formatter for more than format() (colours, level widths).
+        inner = self.__dict__.get("inner")
+        if inner is None:
+            raise AttributeError(name)
+        return getattr(inner, name)
+
+
+def scrub_junit(log_xml: Any, secrets: Secrets) -> None:
+    """Scrub everything pytest's JUnit writer holds before it writes the file: each test case's element
+    (attributes, properties, failure texts, system-out/err) and the suite's ``record_testsuite_property``.
+
+    Reports are scrubbed when made; what a test wrote into the file itself (``record_xml_attribute``,
+    ``record_testsuite_property``) never passed through one.
+
+    >>> import xml.etree.ElementTree as ET
+    >>> from types import SimpleNamespace
+    >>> case = ET.Element("testcase", {"pw": "hunter2"}); case.text = "out hunter2"
+    >>> xml = SimpleNamespace(global_properties=[("pw", "hunter2")], node_reporters_ordered=[SimpleNamespace(to_xml=lambda: case)])
+    >>> scrub_junit(xml, Secrets(["hunter2"]))
+    >>> xml.global_properties, case.attrib, case.text
+    ([('pw', '(sensitive)')], {'pw': '(sensitive)'}, 'out (sensitive)')
+    """
+    scrub = secrets.scrub
+    properties = getattr(log_xml, "global_properties", None)
+    if isinstance(properties, list):
+        properties[:] = [(name, scrub(value) if isinstance(value, str) else value) for name, value in properties]
+    for reporter in getattr(log_xml, "node_reporters_ordered", ()):
+        # A finalized reporter hands out the one element it made: scrubbed here, it is written scrubbed.
+        for node in reporter.to_xml().iter():
+            node.attrib = {key: scrub(value) if isinstance(value, str) else value for key, value in node.attrib.items()}
+            if isinstance(node.text, str):
+                node.text = scrub(node.text)
+            if isinstance(node.tail, str):
+                node.tail = scrub(node.tail)

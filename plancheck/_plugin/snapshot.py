@@ -42,7 +42,8 @@ def explain_plan_snapshot(left: object, right: object) -> list[str] | None:
         return None
     if not str(result.snapshot_location).endswith(_FILE_SUFFIXES) or not isinstance(result.asserted_data, str):
         return None
-    from ..snapshot.internal import compare_texts, unreadable_error
+    from .._redact import NO_SECRETS
+    from ..snapshot.internal import review, unreadable_error
 
     lines = [head]
     recalled = result.recalled_data
@@ -54,7 +55,10 @@ def explain_plan_snapshot(left: object, right: object) -> list[str] | None:
         lines.append(unreadable)
         return lines
     try:
-        lines.extend(compare_texts(str(recalled), result.asserted_data, str(result.snapshot_location)))
+        # The stored file's values at paths the plan marks are hidden here and told to the session's
+        # scrub (review), which also scrubs these lines of the plan's secrets with the rest of the report.
+        shown, _ = review(str(recalled), result.asserted_data, NO_SECRETS, str(result.snapshot_location))
+        lines.extend(shown)
     except ValueError as exc:  # a stored file edited into a bad state: say where
         lines.append(str(exc))
     return lines

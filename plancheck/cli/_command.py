@@ -21,7 +21,7 @@ import itertools
 import os
 import re
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import IO, TYPE_CHECKING, Any, Final, NoReturn, TextIO, cast
 
 from .._frozen import public
@@ -291,6 +291,12 @@ class _Guarded(_stdio.TextIOBase):
         self.stream = stream
         self.name = name
         self.failed = False
+        #: The one scrub every write passes through (:meth:`Io.scrub`, set by :func:`run`).
+        self.scrub: Callable[[str], str] = str
+
+    def write(self, text: str) -> int:
+        # Every byte the command line prints passes here: scrubbed of every secret of every document read.
+        return self._write(self.scrub(text))
 
     def _fail(self, exc: BaseException | None) -> _WriteFailed:
         self.failed = True
@@ -300,7 +306,7 @@ class _Guarded(_stdio.TextIOBase):
             return _WriteFailed(self.name, os.strerror(exc.errno))
         return _WriteFailed(self.name, str(exc) or type(exc).__name__)
 
-    def write(self, text: str) -> int:
+    def _write(self, text: str) -> int:
         if self.stream is None:
             raise self._fail(None)
         try:
@@ -504,10 +510,15 @@ def run(
     >>> print(err.getvalue().strip())
     tfplancheck: error: no checks given: use --checks FILE or flags such as --unknown ADDRESS PATH; see --help
     """
-    io = Io(_guarded(stdout, "standard output"), _guarded(stderr, "standard error"), stdin,
-             os.environ if environ is None else environ)
+    from .._documents.met import listening
+
+    guarded = _guarded(stdout, "standard output"), _guarded(stderr, "standard error")
+    io = Io(*guarded, stdin, os.environ if environ is None else environ)
+    for stream in guarded:
+        cast(_Guarded, stream).scrub = io.scrub
     arguments = list(argv)
-    with documents_read() as documents:
+    # Every plan the command reads, and every secret a snapshot file shows in clear, is heard by the scrub.
+    with documents_read() as documents, listening(io.heard):
         try:
             return _dispatch(arguments, io)
         except _WriteFailed as exc:

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import IO, TextIO
+from typing import IO, TYPE_CHECKING, Any, TextIO
+
+if TYPE_CHECKING:
+    from .._redact import Secrets
 
 __all__ = ["Io", "tool_version"]
 
@@ -25,6 +28,42 @@ class Io:
         self.stderr = stderr
         self.stdin = stdin
         self.environ = environ
+        self._heard: list[Any] = []
+        self._secrets: Secrets | None = None
+
+    def heard(self, found: Any) -> None:
+        """A document read (its ``secrets``) or secrets found during the command: scrubbed from all it prints."""
+        self._heard.append(found)
+
+    def secrets(self) -> Secrets:
+        """Every secret heard so far (collected when first asked: a command prints little, and late)."""
+        from .._redact import NO_SECRETS, Secrets
+
+        found = NO_SECRETS if self._secrets is None else self._secrets
+        for item in self._heard:
+            secrets = item if isinstance(item, Secrets) else getattr(item, "secrets", None)
+            if isinstance(secrets, Secrets) and len(secrets):
+                found = found | secrets
+        self._heard.clear()
+        self._secrets = found
+        return found
+
+    def scrub(self, text: str) -> str:
+        """``text`` with every secret heard replaced by ``(sensitive)``: what the command's streams write.
+
+        >>> import io
+        >>> from plancheck import Secrets
+        >>> cli = Io(io.StringIO(), io.StringIO(), None, {})
+        >>> cli.heard(Secrets(["hunter2"])); cli.scrub("pw hunter2")
+        'pw (sensitive)'
+        """
+        if not self._heard and self._secrets is None:
+            return text
+        try:
+            return self.secrets().scrub(text)
+        except Exception as exc:  # a document that cannot list its secrets: withhold, never leak nor raise here
+            end = "\n" if text.endswith("\n") else ""
+            return f"tfplancheck: output withheld: its secrets could not be listed ({type(exc).__name__}){end}"
 
     def out(self, text: str) -> None:
         if text:

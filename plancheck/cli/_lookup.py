@@ -16,6 +16,7 @@ from tfjsonpath import Path
 from .._documents.plan import Change, Plan, ResourceNotFoundError, shown_address
 from .._documents.resolve import ResolvedValue, ValueStatus, resolve_value
 from .._redact import Marks, contains_sensitive, fit_marks, render_value
+from ..compare.internal import union_marks
 from ._output import SCHEMA_VERSION
 from ._run import CliError
 
@@ -93,9 +94,16 @@ def _sides(change: Change, before: bool) -> tuple[Any, Marks, Marks]:
     return change.after, change.after_unknown, change.after_sensitive
 
 
-def resolve(plan: Plan, address: str, path: Path, before: bool) -> ResolvedValue:
-    """Resolve ``path`` in the after (or before) value of ``address``."""
-    value, unknown, sensitive = _sides(query_change(plan, address), before)
+def resolve(plan: Plan, address: str, path: Path, before: bool, *, shown: bool = False) -> ResolvedValue:
+    """Resolve ``path`` in the after (or before) value of ``address``.
+
+    ``shown``: under the marks of both sides (``before_sensitive`` and ``after_sensitive``), as the
+    value is shown: a value marked on either side of a change is ``(sensitive)`` on both.
+    """
+    change = query_change(plan, address)
+    value, unknown, sensitive = _sides(change, before)
+    if shown:
+        sensitive = union_marks(value, [change.before_sensitive, change.after_sensitive])
     return resolve_value(value, unknown, sensitive, path)
 
 
@@ -105,9 +113,8 @@ def value_document(plan: Plan, address: str, path: Path, before: bool) -> dict[s
     if resolved.status is ValueStatus.UNKNOWN:
         text = UNKNOWN_TEXT
     elif resolved.status is ValueStatus.KNOWN:
-        text = render_planned(
-            resolved.value, resolved.value_unknown, True if resolved.sensitive else resolved.value_sensitive, plan
-        )
+        shown = resolve(plan, address, path, before, shown=True)
+        text = render_planned(shown.value, shown.value_unknown, True if shown.sensitive else shown.value_sensitive, plan)
     elif resolved.status is ValueStatus.NULL:
         text = "null"
     else:

@@ -497,6 +497,7 @@ def mock_plan(args: argparse.Namespace, io: Io, version: Callable[[], str]) -> i
     json_mode = args.format == "json"
     # The values of the module's sensitive variables, scrubbed from everything printed (Terraform's own errors too).
     secrets = input_secrets(Path(args.directory), args.var, args.var_file, io.environ)
+    io.heard(secrets)  # and by the streams' own scrub, for whatever is printed without passing scrubbed()
     mocks: list[Any] = []
 
     def scrubbed(message: str) -> str:

@@ -9,7 +9,7 @@ from .._documents.plan import Plan
 from .._frozen import FrozenValue, frozen, public
 from .._loading.collector import collector_off
 from .._redact import NO_SECRETS, Secrets, revealing_sensitive
-from ._compare import compare_texts
+from ._compare import review
 from ._errors import SnapshotFormatError, SnapshotMismatchError, SnapshotMissingError
 from ._file import read_snapshot_file, write_snapshot_file
 from ._ignore import IgnoreSpec
@@ -106,8 +106,8 @@ def diff(old: Any, new: Any, *, ignore: Any = _NO_IGNORE, key: str | bytes | Non
         chosen = FingerprintKey(os.urandom(32))
     before, before_file, old_secrets = _side(old, "old", spec, chosen)
     after, after_file, new_secrets = _side(new, "new", spec, chosen)
-    secrets = old_secrets | new_secrets
-    return [secrets.scrub(line) for line in compare_texts(before, after, before_file, after_file)]
+    lines, _ = review(before, after, old_secrets | new_secrets, before_file, after_file)
+    return lines
 
 
 @frozen
@@ -133,7 +133,8 @@ def check_file(
     """Compare the snapshot ``text`` with the file; with ``update``, write it there when it is missing or different.
 
     The texts are compared first; only when they differ are both read as structures. Differences
-    and errors are scrubbed of ``secrets`` (a hand-edited file could hold anything).
+    and errors are scrubbed of ``secrets`` (a hand-edited file could hold anything), and of the
+    file's own values at paths the plan marks sensitive (:func:`plancheck.snapshot._compare.review`).
     """
     name = os.fspath(file)
     try:
@@ -148,7 +149,8 @@ def check_file(
     if existing == text:
         return FileOutcome("same", ())
     try:
-        lines = tuple(secrets.scrub(line) for line in compare_texts(existing, text, name))
+        shown, _ = review(existing, text, secrets, name)
+        lines = tuple(shown)
     except SnapshotFormatError as exc:
         # A snapshot edited into a bad state is replaced when asked to; a file that is no snapshot never is.
         if not update or exc.line == 1:

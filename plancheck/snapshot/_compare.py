@@ -12,12 +12,14 @@ from __future__ import annotations
 
 from typing import Final
 
+from .._documents.met import met
 from .._loading.collector import collector_off
+from .._redact import Secrets
 from ._diff import differences
 from ._model import OUTPUT, RESOURCE, Snapshot
 from ._parse import parse_snapshot
 
-__all__ = ["compare_texts"]
+__all__ = ["compare_texts", "review"]
 
 _HEADS: Final = (f"{RESOURCE} ", f"{OUTPUT} ")
 
@@ -53,8 +55,13 @@ def _part(preamble: list[str], blocks: dict[str, tuple[int, list[str]]], headers
     return "\n".join(lines), numbers
 
 
-def compare_texts(old: str, new: str, old_file: str | None = None, new_file: str | None = None) -> list[str]:
+def compare_texts(
+    old: str, new: str, old_file: str | None = None, new_file: str | None = None, hidden: list[str] | None = None
+) -> list[str]:
     """The differences from snapshot text ``old`` to ``new`` (review comments), parsing only what differs.
+
+    ``hidden`` receives the text of each value hidden because the other side marks it (see
+    :func:`plancheck.snapshot._diff.differences`).
 
     >>> text = "# tfplancheck plan snapshot 1\\n\\nresource a.b\\n  action: create\\n  n = 1\\n"
     >>> compare_texts(text, text.replace("n = 1", "n = 2"))
@@ -63,13 +70,38 @@ def compare_texts(old: str, new: str, old_file: str | None = None, new_file: str
     if old == new:
         return []
     with collector_off():  # reading texts back makes many objects and no cycle: see collector_off
-        return _differences(old, new, old_file, new_file)
+        return _differences(old, new, old_file, new_file, hidden)
 
 
-def _differences(old: str, new: str, old_file: str | None, new_file: str | None) -> list[str]:
+def review(
+    old: str, new: str, secrets: Secrets, old_file: str | None = None, new_file: str | None = None
+) -> tuple[list[str], Secrets]:
+    """The differences from ``old`` to ``new``, scrubbed; and every secret they were scrubbed of.
+
+    The one way a comparison of snapshot texts is shown. Besides ``secrets`` (the plan's), each side
+    is a source of secrets of its own: a file was written by us, so a value in it at a path the other
+    side marks sensitive is a secret written in clear (hand-edited, or from before a provider marked
+    it). Those values are hidden in the lines (``(sensitive, unmarked)``), scrubbed from every other
+    line, returned, and told to the front end listening (:mod:`plancheck._documents.met`), so that
+    whatever else shows the file (a pytest report: syrupy's repr of the snapshot) is scrubbed of them too.
+
+    >>> text = "# tfplancheck plan snapshot 1\\n\\nresource a.b\\n  action: create\\n  pw = (sensitive)\\n"
+    >>> review(text.replace("(sensitive)", '"hunter2"'), text, Secrets())
+    (['a.b: pw: (sensitive, unmarked) -> (sensitive)'], <Secrets: 1 values>)
+    """
+    hidden: list[str] = []
+    lines = compare_texts(old, new, old_file, new_file, hidden)
+    found = secrets
+    if hidden:
+        found = secrets | Secrets(hidden)
+        met(Secrets(hidden))
+    return [found.scrub(line) for line in lines], found
+
+
+def _differences(old: str, new: str, old_file: str | None, new_file: str | None, hidden: list[str] | None) -> list[str]:
     cut_old, cut_new = _blocks(old), _blocks(new)
     if cut_old is None or cut_new is None:
-        return differences(parse_snapshot(old, old_file), parse_snapshot(new, new_file))
+        return differences(parse_snapshot(old, old_file), parse_snapshot(new, new_file), hidden)
     old_preamble, old_blocks = cut_old
     new_preamble, new_blocks = cut_new
     differ_old = [h for h, (_, lines) in old_blocks.items() if h not in new_blocks or new_blocks[h][1] != lines]
@@ -79,4 +111,4 @@ def _differences(old: str, new: str, old_file: str | None, new_file: str | None)
                                             (new_preamble, new_blocks, differ_new, new_file)):
         text, numbers = _part(preamble, blocks, headers)
         parsed.append(parse_snapshot(text, file, numbers))
-    return differences(parsed[0], parsed[1])
+    return differences(parsed[0], parsed[1], hidden)

@@ -23,7 +23,7 @@ from .._documents.plan import Plan
 from .._frozen import public
 from .._redact import NO_SECRETS
 from ._api import build
-from ._compare import compare_texts
+from ._compare import review
 from ._errors import SnapshotFormatError
 from ._file import Unreadable, read_snapshot_file, unreadable, write_snapshot_file
 from ._ignore import IgnoreSpec
@@ -125,23 +125,25 @@ class PlanSnapshotExtension(SingleFileSnapshotExtension):
         """Whether the plan's snapshot says what the stored one says (compared value by value)."""
         if isinstance(snapshot_data, Unreadable):
             return False
-        return not compare_texts(str(snapshot_data), str(serialized_data))
+        # Compared as review() shows it: a value the file holds in clear where the plan marks it is a secret
+        # the pytest report (syrupy's repr of the snapshot, in a traceback) is scrubbed of.
+        lines, _ = review(str(snapshot_data), str(serialized_data), getattr(self, "_secrets", NO_SECRETS))
+        return not lines
 
     def diff_lines(self, serialized_data: Any, snapshot_data: Any) -> Iterator[str]:
         """The differences from the stored snapshot to the plan, as review comments."""
         if not snapshot_data:
             return
         if isinstance(snapshot_data, Unreadable):
-            yield str(snapshot_data)
-            return
-        try:
-            lines = compare_texts(str(snapshot_data), str(serialized_data))
-        except ValueError as exc:
-            yield str(exc)
+            yield getattr(self, "_secrets", NO_SECRETS).scrub(str(snapshot_data))
             return
         secrets = getattr(self, "_secrets", NO_SECRETS)
-        for line in lines:
-            yield secrets.scrub(line)
+        try:
+            lines, _ = review(str(snapshot_data), str(serialized_data), secrets)
+        except ValueError as exc:
+            yield secrets.scrub(str(exc))
+            return
+        yield from lines
 
     @classmethod
     def write_snapshot_collection(cls, *, snapshot_collection: Any, **_options: Any) -> None:

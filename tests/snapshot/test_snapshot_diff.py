@@ -47,7 +47,7 @@ CASES = [
                  ["a.b: action: create -> update"], id="secret-unchanged"),
     pytest.param(plan_of(change("a.b", ["create"], {"pw": "plain"})),
                  plan_of(change("a.b", ["create"], {"pw": "other"}, None, {"pw": True})),
-                 ['a.b: pw: "plain" -> (sensitive)'], id="value-becomes-sensitive"),
+                 ['a.b: pw: (sensitive, unmarked) -> (sensitive)'], id="value-becomes-sensitive"),
     pytest.param(plan_of(change("a.b", ["delete"], None)), plan_of(change("a.b", ["create"], {"id": "1"})),
                  ["a.b: action: delete -> create", "a.b: - after: null", 'a.b: + id = "1"'], id="whole-value-replaced"),
     pytest.param(plan_of(change("a.b", ["create"], {}), change("a.b", ["delete"], {"v": 1}, deposed="00000001")),

@@ -1,0 +1,77 @@
+"""Telling a front end of every document the library reads, so that its one scrub knows every secret.
+
+A front end scrubs what it writes of the secrets it knows: the pytest plugin those of the plans and
+states its fixtures loaded, the command line those of the plan it read. But a test may load a plan
+itself (``plancheck.load_plan``), and a snapshot file may hold a secret in clear: what such a
+document holds would reach the report unscrubbed. So every plan and state, as it is made, and every
+set of secrets found elsewhere (a snapshot file's values at paths the plan marks sensitive), is
+passed to the listeners of this module; a front end listens for as long as it writes (the plugin
+for its session, the command line for one run). Nothing is collected here: a listener keeps what
+it is given and asks for its ``secrets`` only when it has something to scrub.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+__all__ = ["has_listeners", "listen", "listening", "met"]
+
+#: The listeners, in the order they began to listen.
+_LISTENERS: list[Callable[[Any], None]] = []
+
+
+def met(found: Any) -> None:
+    """Tell every listener of ``found``: a document (with a ``secrets`` attribute) or a :class:`plancheck.Secrets`.
+
+    >>> seen = []
+    >>> with listening(seen.append):
+    ...     met("a document")
+    >>> met("unheard"); seen
+    ['a document']
+    """
+    for listener in tuple(_LISTENERS):
+        listener(found)
+
+
+@contextmanager
+def listening(listener: Callable[[Any], None]) -> Iterator[None]:
+    """Within this block, ``listener`` is told of every document made and every secret found.
+
+    >>> with listening(print):
+    ...     met("plan")
+    plan
+    """
+    _LISTENERS.append(listener)
+    try:
+        yield
+    finally:
+        _LISTENERS.remove(listener)
+
+
+def listen(listener: Callable[[Any], None]) -> Callable[[], None]:
+    """Start ``listener`` listening until the function returned is called (for a listener that outlives a block).
+
+    >>> stop = listen(print)
+    >>> met("state")
+    state
+    >>> stop(); met("not printed")
+    """
+    _LISTENERS.append(listener)
+
+    def stop() -> None:
+        if listener in _LISTENERS:
+            _LISTENERS.remove(listener)
+
+    return stop
+
+
+def has_listeners() -> bool:
+    """Whether anyone listens: a document made with nobody listening costs one look-up.
+
+    >>> with listening(lambda found: None):
+    ...     has_listeners()
+    True
+    """
+    return bool(_LISTENERS)
