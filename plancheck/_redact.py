@@ -20,7 +20,7 @@ import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
-from decimal import Decimal
+from decimal import Context, Decimal
 from typing import Any, Final
 
 from tfjsonpath import MapStep, SliceStep, Step
@@ -34,11 +34,13 @@ __all__ = [
     "Secrets",
     "at_cut",
     "child_marks",
+    "collect_secret_strings",
     "contains_sensitive",
-    "leaf_strings",
     "marks_at",
+    "number_spellings",
     "render_value",
     "revealing_sensitive",
+    "secret_strings",
     "sensitive_shown",
     "walk_marks",
 ]
@@ -650,21 +652,84 @@ def contains_sensitive(marks: Marks) -> bool:
     return _has_any_mark(marks)
 
 
-def leaf_strings(value: Any) -> Iterator[str]:
-    """The text of every string and number in a JSON value: what could show a secret the value holds.
+def number_spellings(value: int | float | Decimal) -> tuple[str, ...]:
+    """Every text a number can be shown as: as JSON and Terraform print it, and as Python's ``str()``.
 
-    A bool or null never does; anything that is not JSON (a marker such as an unknown) is skipped.
+    Terraform prints a number in its shortest exact form (``1.10`` as ``1.1``, ``1e3`` as ``1000``);
+    a JSON document, a variables file or a Python value may spell it otherwise (``1.10``, ``1E+3``,
+    ``1000.0``), and a message may show any of them. An int too long for ``str()`` has one text.
 
-    >>> list(leaf_strings({"a": ["x", 1, 2.5, True, None], "b": {"c": Decimal("1.10")}}))
-    ['x', '1', '2.5', '1.10']
+    >>> number_spellings(Decimal("1.10")), number_spellings(Decimal("1E+3")), number_spellings(1e3)
+    (('1.1', '1.10'), ('1000', '1E+3'), ('1000', '1000.0'))
+    >>> number_spellings(12345), number_spellings(Decimal("NaN")), len(number_spellings(10**5000)[0])
+    (('12345',), ('NaN',), 5001)
     """
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, (int, float, Decimal)) and not isinstance(value, bool):
-        yield str(value)
-    elif isinstance(value, dict):
-        for item in value.values():
-            yield from leaf_strings(item)
-    elif isinstance(value, list):
-        for item in value:
-            yield from leaf_strings(item)
+    if isinstance(value, int):
+        return (number_text(value),)  # an int (also a huge one) has one text; str() refuses over 4300 digits
+    texts: set[str] = set()
+    try:
+        exact = value if isinstance(value, Decimal) else Decimal(repr(value))
+        if exact.is_finite():
+            texts.add(number_text(exact))
+            # Terraform's (and Go's) shortest form: no trailing zeros, no exponent while short. Normalized
+            # at the number's own precision: the default context would round a long one.
+            digits = len(exact.as_tuple().digits)
+            texts.add(number_text(exact.normalize(Context(prec=max(digits, 1)))))
+    except ArithmeticError:
+        pass  # a signalling NaN, an exponent too large to normalize: its own text below is all there is
+    texts.add(repr(value) if isinstance(value, float) else str(value))
+    return tuple(sorted(texts))
+
+
+def collect_secret_strings(value: Any, found: set[str]) -> None:
+    """Add to ``found`` the strings of a secret value: THE rule every collector of secrets follows.
+
+    The strings of a secret value are every string in it, every key of every object in it (a
+    sensitive map's keys are as secret as its values: Terraform quotes them in its errors, as in
+    ``element "alice": a number is required``), and every spelling of every number in it
+    (:func:`number_spellings`). A bool or null shows nothing secret; a list and a tuple are walked
+    alike; anything else (an unknown's marker, a wrapper) holds nothing this rule can spell.
+
+    Which values are secret is the collector's to decide (marks, a schema's sensitive attributes,
+    a ``sensitive`` variable or output, :class:`~plancheck.acceptance.Sensitive`); what strings a
+    secret value holds is decided here only. Iterative, with the types JSON parsers build tested
+    by identity first: a large plan marks tens of thousands of values.
+
+    >>> found = set(); collect_secret_strings({"alice": ["s3cret", 7, True, None], "n": Decimal("1.10")}, found)
+    >>> sorted(found)
+    ['1.1', '1.10', '7', 'alice', 'n', 's3cret']
+    """
+    add = found.add
+    stack: list[Any] = [value]
+    pop, extend = stack.pop, stack.extend
+    while stack:
+        val = pop()
+        kind = type(val)
+        if kind is str:
+            add(val)
+        elif kind is dict or isinstance(val, Mapping):
+            for k in val:
+                if type(k) is str:
+                    add(k)
+                else:
+                    extend((k,))  # a key that is not a string (a Python value's): spelled by the same rule
+            extend(val.values())
+        elif kind is list or kind is tuple or isinstance(val, (list, tuple)):
+            extend(val)
+        elif isinstance(val, str):
+            add(str(val))
+        elif kind is int:
+            add(number_text(val))
+        elif isinstance(val, (int, float, Decimal)) and kind is not bool:
+            found.update(number_spellings(val))
+
+
+def secret_strings(value: Any) -> frozenset[str]:
+    """The strings of a secret value, by the one rule of :func:`collect_secret_strings`.
+
+    >>> sorted(secret_strings({"k": ["a", 1.5, {"x": None}], "big": Decimal("1E+3")}))
+    ['1.5', '1000', '1E+3', 'a', 'big', 'k', 'x']
+    """
+    found: set[str] = set()
+    collect_secret_strings(value, found)
+    return frozenset(found)

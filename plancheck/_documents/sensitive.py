@@ -7,14 +7,16 @@ from itertools import repeat
 from typing import Any
 
 from .._loading.collector import collector_off
-from .._redact import Marks, Secrets, contains_sensitive, fit_marks
+from .._redact import Marks, Secrets, collect_secret_strings, contains_sensitive, fit_marks
 
 __all__ = ["collect_marked", "collect_plan_secrets", "collect_state_secrets", "marked_strings"]
 
 
 def marked_strings(value: Any, marks: Marks) -> Iterator[str]:
-    """Yield every distinct string (and number's text) in ``value`` that lies under a ``true`` mark,
-    and the keys of every object under one (a sensitive map's keys are as secret as its values).
+    """Yield every distinct string of every value in ``value`` that lies under a ``true`` mark.
+
+    The strings of a marked value are those of :func:`plancheck._redact.collect_secret_strings`
+    (strings, object keys, every spelling of a number); the marks decide only which values.
 
     Marks that do not fit the value fail closed (:func:`plancheck._redact.fit_marks`): what they
     cover is collected.
@@ -56,10 +58,8 @@ def collect_marked(value: Any, marks: Marks, found: set[str]) -> None:
         if mk is True:
             if kind is str:
                 add(val)
-            elif kind is dict or kind is list or isinstance(val, (Mapping, list)):
-                _all_strings(val, found)
-            elif val is not None and kind is not bool:
-                add(str(val))
+            else:
+                collect_secret_strings(val, found)
         elif mk is None or mk is False:
             continue
         elif kind is dict or isinstance(val, Mapping):
@@ -83,27 +83,6 @@ def collect_marked(value: Any, marks: Marks, found: set[str]) -> None:
             for i, child in enumerate(mk[: len(val)]):
                 if child is not None and child is not False:
                     push((val[i], child))
-
-
-def _all_strings(value: Any, found: set[str]) -> None:
-    """Every string and number's text in ``value``, and every object key: a marked subtree holds only secrets."""
-    add = found.add
-    stack: list[Any] = [value]
-    pop, extend = stack.pop, stack.extend
-    while stack:
-        val = pop()
-        kind = type(val)
-        if kind is str:
-            add(val)
-        elif kind is dict or isinstance(val, Mapping):
-            for k in val:
-                if isinstance(k, str):
-                    add(k)
-            extend(val.values())
-        elif kind is list or isinstance(val, list):
-            extend(val)
-        elif val is not None and kind is not bool:
-            add(str(val))
 
 
 def _sensitive_variable_names(document: Mapping[str, Any]) -> set[str]:
