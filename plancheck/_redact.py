@@ -43,6 +43,7 @@ __all__ = [
     "secret_strings",
     "sensitive_shown",
     "walk_marks",
+    "whole_token",
 ]
 
 SENSITIVE: Final = "(sensitive)"
@@ -332,6 +333,43 @@ def at_cut(text: str, start: int, end: int) -> bool:
     )
 
 
+def _is_word(char: str) -> bool:
+    return char.isalnum() or char == "_"
+
+
+def whole_token(text: str, start: int, end: int) -> bool:
+    """Whether ``text[start:end]`` stands as a value or a whole token, not inside a longer word.
+
+    Token characters are letters, digits and ``_``: a short secret ``tags`` stays in ``tags_null``,
+    ``env`` in ``environment``. Everything else bounds a token, ``-`` and ``.`` included:
+
+    * ``-`` joins values into new ones (``"${var.env}-db"``, ``pw-1234``, a ``for_each`` key made
+      of a secret and a suffix), so a short secret next to a dash is still scrubbed; names that hold
+      a dash (``tags-null``) are configuration, kept by being trusted
+      (:meth:`Secrets.trusting`), not by this rule;
+    * ``.`` separates an address's parts and a flatmap key's steps, where a secret key stands alone.
+
+    An edge of the span that is not a token character is a boundary itself; so is an escape
+    sequence just before it (``\\nprod`` in a ``repr``: the ``n`` belongs to the escape).
+
+    >>> [whole_token(t, 0, 4) for t in ("prod", "prod,x", "prod_x", "prod-x", "prod.x", "prodx")]
+    [True, True, False, True, True, False]
+    >>> whole_token('"prod"', 1, 5), whole_token("xprod", 1, 5), whole_token("\\\\nprod", 2, 6)
+    (True, False, True)
+    """
+    return _left_bounded(text, start) and _right_bounded(text, end)
+
+
+def _left_bounded(text: str, start: int) -> bool:
+    if start == 0 or not _is_word(text[start]) or not _is_word(text[start - 1]):
+        return True
+    return "\\" in text[max(0, start - _ESCAPE_REACH) : start]
+
+
+def _right_bounded(text: str, end: int) -> bool:
+    return end >= len(text) or not _is_word(text[end - 1]) or not _is_word(text[end])
+
+
 class _Scanner:
     """Finds, in one pass over a text, every place it shows a secret or a fragment of one.
 
@@ -383,6 +421,7 @@ class _Scanner:
         """The (start, end) of every secret and fragment in ``text``, in order of their start (may overlap)."""
         found: list[tuple[int, int]] = []
         fragments: list[tuple[int, int]] = []
+        inside: list[tuple[int, int]] = []
         heads, searches, windows, long = self.heads, self.searches, self.windows, self.long
         head, size = MIN_SECRET_LENGTH, SUBSTRING_WINDOW
         for i in range(len(text) - head + 1):
@@ -390,6 +429,9 @@ class _Scanner:
                 continue
             for n, forms in searches:
                 if text[i : i + n] in forms:
+                    if not whole_token(text, i, i + n):
+                        inside.append((i, i + n))  # inside a word: a secret only if what bounds it is scrubbed
+                        continue
                     found.append((i, i + n))
                     if first_only:
                         return found
@@ -415,8 +457,34 @@ class _Scanner:
             run = (s, e)
         if run is not None and at_cut(text, *run):
             found.append(run)
+        if inside and found:
+            found.extend(_bounded_by_spans(text, inside, found))
         found.sort()
         return found
+
+
+def _bounded_by_spans(text: str, inside: list[tuple[int, int]], found: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The short secrets of ``inside`` that stand as whole tokens once the spans of ``found`` are scrubbed.
+
+    ``(sensitive)`` is bounded by parentheses: a short secret next to a scrubbed span stands alone
+    after the scrub, so it is scrubbed too (and so on, along a chain of them).
+    """
+    accepted = list(found)
+    added: list[tuple[int, int]] = []
+    pending = list(inside)
+    changed = True
+    while changed and pending:
+        changed = False
+        for span in list(pending):
+            s, e = span
+            left = _left_bounded(text, s) or any(a < s <= b for a, b in accepted)
+            right = _right_bounded(text, e) or any(a <= e < b for a, b in accepted)
+            if left and right:
+                pending.remove(span)
+                accepted.append(span)
+                added.append(span)
+                changed = True
+    return added
 
 
 @public("plancheck")
@@ -431,6 +499,11 @@ class Secrets(ReadOnly):
     merely shares 8 characters with a secret is left alone. Overlapping and adjacent pieces become
     one ``(sensitive)``.
 
+    A piece shorter than the window (a short secret, a short word or line of one) is scrubbed only
+    where it stands as a value or a whole token (:func:`whole_token`), not inside a longer word: a
+    secret ``env`` leaves ``environment`` and ``tags_null`` alone. A piece of the window's length or
+    longer is scrubbed wherever it stands.
+
     >>> s = Secrets(["hunter2", "ab"])
     >>> s.scrub("password is hunter2!")
     'password is (sensitive)!'
@@ -443,6 +516,8 @@ class Secrets(ReadOnly):
     "'(sensitive)...'"
     >>> Secrets(["my-client_secret-v2"]).scrub("azurerm_key_vault_secret.main")   # shares t_secret only
     'azurerm_key_vault_secret.main'
+    >>> Secrets(["env", "prod"]).scrub('environment=prod, input["env"], tags_env')    # short: whole tokens only
+    'environment=(sensitive), input["(sensitive)"], tags_env'
     """
 
     __slots__ = ("_scanner", "_sorted", "_values")
@@ -505,8 +580,10 @@ class Secrets(ReadOnly):
     def touches(self, text: str) -> bool:
         """True if ``text`` shows any secret, or any piece of one that :meth:`scrub` would replace.
 
-        >>> Secrets(["hunter2"]).touches("xhunter2x"), Secrets(["hunter2"]).touches("hunter")
+        >>> Secrets(["hunter2"]).touches("pw=hunter2"), Secrets(["hunter2"]).touches("hunter")
         (True, False)
+        >>> Secrets(["hunter2"]).touches("xhunter2x"), Secrets(["hunter2-long"]).touches("xhunter2-longx")
+        (False, True)
         """
         return bool(self._values) and bool(self._scan().spans(text, first_only=True))
 
