@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from decimal import Context, Decimal
@@ -35,6 +35,7 @@ __all__ = [
     "at_cut",
     "child_marks",
     "collect_secret_strings",
+    "config_parts",
     "contains_sensitive",
     "marks_at",
     "number_spellings",
@@ -333,6 +334,23 @@ def at_cut(text: str, start: int, end: int) -> bool:
     )
 
 
+#: An instance key of an address (``["..."]``, JSON-escaped inside, or ``[0]``).
+_ANY_INSTANCE_KEY: Final = re.compile(r'\[(?:"(?:[^"\\]|\\.)*"|[^\]]*)\]')
+
+
+def config_parts(address: str) -> list[str]:
+    """The parts of ``address`` that come from the configuration's text: all but its instance keys.
+
+    An instance key can hold a ``for_each`` secret; a module, type or resource name cannot.
+
+    >>> config_parts('module.m["k"].aws_instance.web[0]'), config_parts("output.tags")
+    (['module.m', 'aws_instance.web'], ['output.tags'])
+    """
+    if "[" not in address:
+        return [address]  # most addresses: no instance key, no split
+    return [part.strip(".") for part in _ANY_INSTANCE_KEY.split(address) if part.strip(".")]
+
+
 def _is_word(char: str) -> bool:
     return char.isalnum() or char == "_"
 
@@ -487,6 +505,11 @@ def _bounded_by_spans(text: str, inside: list[tuple[int, int]], found: list[tupl
     return added
 
 
+def _trusted_texts(texts: Iterable[str]) -> frozenset[str]:
+    # A trusted text no longer than the shortest secret has no proper part to keep.
+    return frozenset(t for t in texts if isinstance(t, str) and len(t) > MIN_SECRET_LENGTH)
+
+
 @public("plancheck")
 class Secrets(ReadOnly):
     """A set of secret strings to scrub from any text shown to a user.
@@ -520,14 +543,96 @@ class Secrets(ReadOnly):
     'environment=(sensitive), input["(sensitive)"], tags_env'
     """
 
-    __slots__ = ("_scanner", "_sorted", "_values")
+    __slots__ = ("_scanner", "_sorted", "_trusted", "_values")
     _values: frozenset[str]
     _sorted: tuple[str, ...]
     _scanner: _Scanner
+    _trusted: frozenset[str] | Callable[[], Iterable[str]]
 
-    def __init__(self, values: Iterable[str] = ()) -> None:
+    def __init__(self, values: Iterable[str] = (), trusted: Iterable[str] | Callable[[], Iterable[str]] = ()) -> None:
         vals = frozenset(v for v in values if isinstance(v, str) and len(v) >= MIN_SECRET_LENGTH)
-        self._set(_values=vals)
+        # A callable is asked on first need (a span found): most texts show no secret, and a large
+        # document's names are many.
+        self._set(_values=vals, _trusted=trusted if callable(trusted) else _trusted_texts(trusted))
+
+    def trusting(self, texts: Iterable[str]) -> Secrets:
+        """These secrets, with ``texts`` trusted: a secret standing inside an occurrence of one is kept.
+
+        Trusted texts are what never comes from a value: the configuration's names (an address
+        without its instance keys, ``output.NAME``, ``var.NAME``) and the path a check was given.
+        A short secret (shorter than :data:`SUBSTRING_WINDOW`) is kept only where it is a *proper
+        part* of a trusted text's occurrence (``tags`` in ``terraform_data.tags``); where it stands
+        elsewhere, or is the whole occurrence, it is scrubbed as always, so a secret equal to a
+        resource name is still scrubbed as a value. A long secret is scrubbed even inside a trusted
+        text: a word cannot be mistaken for it, and a path can be computed from it.
+
+        >>> s = Secrets(["tags", "hunter2"]).trusting(["terraform_data.tags"])
+        >>> s.scrub('terraform_data.tags: tags = "tags", pw = hunter2')
+        'terraform_data.tags: (sensitive) = "(sensitive)", pw = (sensitive)'
+        >>> sorted(s.trusted)
+        ['terraform_data.tags']
+        """
+        adding = _trusted_texts(texts)
+        if adding <= self.trusted:
+            return self
+        made = Secrets()
+        made._set(_values=self._values, _trusted=self.trusted | adding)  # already filtered: not again
+        return made
+
+    @property
+    def trusted(self) -> frozenset[str]:
+        """The trusted texts (:meth:`trusting`).
+
+        >>> Secrets(["hunter2"]).trusted
+        frozenset()
+        """
+        trusted = self._trusted
+        if not isinstance(trusted, frozenset):
+            trusted = _trusted_texts(trusted())
+            self._set(_trusted=trusted)
+        return trusted
+
+    def _spans(self, text: str, first_only: bool = False) -> list[tuple[int, int]]:
+        """The spans to scrub in ``text``: the scanner's, less those inside an occurrence of a trusted text."""
+        scanner = self._scan()
+        spans = scanner.spans(text, first_only=first_only)
+        if not spans or not self.trusted:
+            return spans
+        kept = self._untrusted(text, spans)
+        if first_only and not kept:
+            kept = self._untrusted(text, scanner.spans(text))  # the first was trusted: are the others?
+        return kept
+
+    def _untrusted(self, text: str, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+        cover: list[tuple[int, int]] = []
+        for trusted in self.trusted:
+            at = text.find(trusted)
+            while at >= 0:
+                cover.append((at, at + len(trusted)))
+                at = text.find(trusted, at + 1)
+        if not cover:
+            return spans
+        # A short span only, and a proper part only: a long secret inside a trusted text was put there
+        # from a value (a path computed from a secret), and a span that is the whole occurrence is the
+        # trusted text shown as a value.
+        size = SUBSTRING_WINDOW
+        return [
+            (s, e) for s, e in spans if e - s >= size or not any(a <= s and e <= b and e - s < b - a for a, b in cover)
+        ]
+
+    def scrub_trusted(self, text: str) -> str:
+        """Scrub ``text`` that is itself trusted (a path a check was given): only pieces of :data:`SUBSTRING_WINDOW` or more.
+
+        A short secret in it is a word the user wrote (``tags``); a long one was put there from a
+        value (``AtMapKey(os.environ["KEY"])``) and is scrubbed as anywhere.
+
+        >>> Secrets(["tags", "hunter2-planted-key"]).scrub_trusted('input["tags"]["hunter2-planted-key"]')
+        'input["tags"]["(sensitive)"]'
+        """
+        if not self._values or _SHOW.get():
+            return text
+        spans = [(s, e) for s, e in self._scan().spans(text) if e - s >= SUBSTRING_WINDOW]
+        return _replaced(text, spans)
 
     @property
     def ordered(self) -> tuple[str, ...]:
@@ -554,7 +659,7 @@ class Secrets(ReadOnly):
     def __or__(self, other: object) -> Secrets:
         if not isinstance(other, Secrets):
             return NotImplemented
-        return Secrets(self._values | other._values)
+        return Secrets(self._values | other._values, self.trusted | other.trusted)
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, Secrets):
@@ -585,7 +690,7 @@ class Secrets(ReadOnly):
         >>> Secrets(["hunter2"]).touches("xhunter2x"), Secrets(["hunter2-long"]).touches("xhunter2-longx")
         (False, True)
         """
-        return bool(self._values) and bool(self._scan().spans(text, first_only=True))
+        return bool(self._values) and bool(self._spans(text, first_only=True))
 
     def scrub(self, text: str) -> str:
         """Replace every secret and every piece of one in ``text`` by ``(sensitive)``.
@@ -598,20 +703,24 @@ class Secrets(ReadOnly):
         scanner = self._scan()
         if text in scanner.whole:  # the text is a piece: every span found in it merges into one
             return SENSITIVE
-        spans = scanner.spans(text)
-        if not spans:
-            return text
-        out: list[str] = []
-        done = 0
-        start, end = spans[0]
-        for s, e in spans[1:]:
-            if s <= end:
-                end = max(end, e)
-                continue
-            out.extend((text[done:start], SENSITIVE))
-            done, (start, end) = end, (s, e)
-        out.extend((text[done:start], SENSITIVE, text[end:]))
-        return "".join(out)
+        return _replaced(text, self._spans(text))
+
+
+def _replaced(text: str, spans: list[tuple[int, int]]) -> str:
+    """``text`` with each of ``spans`` (sorted by start, maybe overlapping) replaced by one ``(sensitive)`` per run."""
+    if not spans:
+        return text
+    out: list[str] = []
+    done = 0
+    start, end = spans[0]
+    for s, e in spans[1:]:
+        if s <= end:
+            end = max(end, e)
+            continue
+        out.extend((text[done:start], SENSITIVE))
+        done, (start, end) = end, (s, e)
+    out.extend((text[done:start], SENSITIVE, text[end:]))
+    return "".join(out)
 
 
 NO_SECRETS: Final = Secrets()

@@ -15,7 +15,9 @@ from typing import Any, Protocol, TypeVar, cast
 
 from .._errors import CheckFailedError, CheckFailure, TfCheckError
 from .._frozen import FrozenValue, frozen
+from .._redact import Secrets
 from .._text import exception_message, exception_text
+from .messages import given_by
 from .warn import emit_warnings
 
 __all__ = ["CheckOutcome", "by_method", "outcome_of", "run_checks", "run_each"]
@@ -55,11 +57,12 @@ def outcome_of(check: _Check[_D], document: _D) -> tuple[list[CheckFailure], lis
     >>> outcome_of(Even(), 2)
     ([], [])
     """
-    outcome = getattr(check, "outcome", None)
-    if outcome is not None:
-        found, warned = outcome(document)
-        return list(found), list(warned)
-    return list(check.failures(document)), []
+    with given_by(check):  # the check's own paths are never scrubbed from its failures
+        outcome = getattr(check, "outcome", None)
+        if outcome is not None:
+            found, warned = outcome(document)
+            return list(found), list(warned)
+        return list(check.failures(document)), []
 
 
 def by_method(name: str) -> Runner:
@@ -77,7 +80,8 @@ def by_method(name: str) -> Runner:
     def run(check: Any, document: Any) -> tuple[list[object], list[Warning]]:
         try:
             # ``check_plan`` returns None; ``failures`` returns its failures (and may raise as well).
-            returned = getattr(check, name)(document)
+            with given_by(check):
+                returned = getattr(check, name)(document)
         except CheckFailedError as exc:
             return list(exc.failures), []
         except AssertionError as exc:
@@ -129,7 +133,7 @@ def run_each(
     run: Runner = outcome_of,
     label: Label = _type_label,
     contain: bool = False,
-    scrub: Callable[[str], str] | None = None,
+    scrub: Callable[[str], str] | Secrets | None = None,
 ) -> list[CheckOutcome]:
     """Run every check on ``document``, in order; one outcome per check, its failures in the order it gave them.
 
@@ -138,7 +142,8 @@ def run_each(
     (a plancheck error says its message, anything else ``raised`` and the exception's type and text),
     not an exception: ``sys.exit()`` in a check included, while ``KeyboardInterrupt`` and pytest's
     outcomes (``pytest.skip()``: BaseExceptions too) go on to the caller.
-    ``scrub`` (a document's ``secrets.scrub``) is applied to every failure and warning message.
+    ``scrub`` (a document's ``secrets``, or a function) is applied to every failure and warning message;
+    secrets trust what each failure trusts (:attr:`~plancheck.CheckFailure.trusted`).
 
     >>> class Even:
     ...     def failures(self, n):
@@ -182,9 +187,11 @@ def run_each(
     return outcomes
 
 
-def _scrubbed(failure: CheckFailure, scrub: Callable[[str], str] | None) -> CheckFailure:
+def _scrubbed(failure: CheckFailure, scrub: Callable[[str], str] | Secrets | None) -> CheckFailure:
     if scrub is None:
         return failure
+    if isinstance(scrub, Secrets):
+        return dataclasses.replace(failure, message=scrub.trusting(failure.trusted).scrub(failure.message))
     return dataclasses.replace(failure, message=scrub(failure.message))
 
 
