@@ -9,7 +9,9 @@ once per plan) with set operations done in C: short pieces standing as whole tok
 then the whole pieces starting at a window (tried by the few lengths they have), then the runs
 of windows standing at a cut (:func:`plancheck._redact.at_cut`). The answer is exactly
 :meth:`Secrets.touches`'s (a property test holds the two to each other), and each distinct text
-is asked once.
+is asked once. Trusted texts (:meth:`Secrets.trusting`, a plan's configuration names) are not
+consulted: a value is not a name, so a short secret inside a value that spells a name is scrubbed
+here, the stricter answer.
 """
 
 from __future__ import annotations
