@@ -8,8 +8,7 @@ prefix, an output's address) read the same in every check family.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from contextvars import ContextVar
 
 from tfjsonpath import Path
@@ -20,6 +19,7 @@ from .._redact import Secrets, config_parts
 from .._text import closest, quote
 
 __all__ = [
+    "RUNNING_CHECK",
     "actions_text",
     "closest",
     "closest_text",
@@ -43,21 +43,22 @@ def closest_text(found: Sequence[str], what: str, where: str) -> str:
     return f"; the {where} has no similar {what}"
 
 
-#: The paths the running check was given: the user's own text, never scrubbed (see :func:`given_by`).
-_GIVEN: ContextVar[tuple[Path, ...]] = ContextVar("plancheck_given_paths", default=())
+#: Where the running check is kept: a one-item list (a slot), so that a runner of many checks sets the
+#: context variable once and only stores each check in the slot (a set and reset per check would cost
+#: as much as a check). Its paths are the user's own text, never scrubbed (see :func:`given_by`).
+RUNNING_CHECK: ContextVar[list[object] | None] = ContextVar("plancheck_running_check", default=None)
 
 
-@contextmanager
-def given_by(check: object) -> Iterator[None]:
+class given_by:  # lower case: read as a function, ``with given_by(check):``
     """Within this block, failures trust the paths ``check`` was given (its :class:`~tfjsonpath.Path` fields).
 
     A path the user wrote is their own text: a short secret in its keys is not scrubbed from a
     failure (``input["tags"]`` for a sensitive map holding the word ``tags``); a long one is, since a
     path can be computed from a secret (:meth:`plancheck.Secrets.scrub_trusted`). Keys a check found
-    below it (a key of the actual value) are scrubbed as any text is. Every runner of
-    checks (:func:`plancheck._checking.run.outcome_of`, ``by_method``, ``check_plan`` and its
-    siblings) runs a check inside this block, so every message builder gets it through
-    :func:`scrubbed_failure`.
+    below it (a key of the actual value) are scrubbed as any text is. Every runner of checks
+    (:func:`plancheck._checking.run.outcome_of`, ``by_method``, ``check_plan`` and its siblings)
+    runs a check inside this block, so every message builder gets it through :func:`scrubbed_failure`.
+    Only the check is remembered here; its paths are read when a failure is built (most checks pass).
 
     >>> from tfjsonpath import New
     >>> from plancheck import ExpectKnownValue, knownvalue as kv
@@ -65,21 +66,40 @@ def given_by(check: object) -> Iterator[None]:
     ...     str(scrubbed_failure(Secrets(["tags", "env"]), "ExpectX", "t.a", New("tags").AtMapKey("env"), "no"))
     'ExpectX: t.a: tags["(sensitive)"]: no'
     """
-    paths: tuple[Path, ...] = ()
-    if dataclasses.is_dataclass(check) and not isinstance(check, type):
-        paths = tuple(v for f in dataclasses.fields(check) if isinstance(v := getattr(check, f.name, None), Path))
-    token = _GIVEN.set(paths)
-    try:
-        yield
-    finally:
-        _GIVEN.reset(token)
+
+    __slots__ = ("_check", "_previous", "_slot", "_token")
+
+    def __init__(self, check: object) -> None:
+        self._check = check
+
+    def __enter__(self) -> None:
+        slot = RUNNING_CHECK.get()
+        if slot is None:
+            slot = [None]
+            self._token = RUNNING_CHECK.set(slot)
+        self._slot, self._previous = slot, slot[0]
+        slot[0] = self._check
+
+    def __exit__(self, *exc: object) -> None:
+        self._slot[0] = self._previous
+        token = getattr(self, "_token", None)
+        if token is not None:
+            RUNNING_CHECK.reset(token)
+
+
+def _given_paths() -> tuple[Path, ...]:
+    slot = RUNNING_CHECK.get()
+    check = None if slot is None else slot[0]
+    if check is None or not dataclasses.is_dataclass(check) or isinstance(check, type):
+        return ()
+    return tuple(v for f in dataclasses.fields(check) if isinstance(v := getattr(check, f.name, None), Path))
 
 
 def _given_prefix(path: Path) -> str | None:
     """The text of the longest path the running check was given that ``path`` starts with, if any."""
     best: str | None = None
     text = path.to_text()
-    for given in _GIVEN.get():
+    for given in _given_paths():
         n = len(given.steps)
         if n and tuple(path.steps[:n]) == tuple(given.steps):
             prefix = given.to_text()

@@ -17,7 +17,7 @@ from .._errors import CheckFailedError, CheckFailure, TfCheckError
 from .._frozen import FrozenValue, frozen
 from .._redact import Secrets
 from .._text import exception_message, exception_text
-from .messages import given_by
+from .messages import RUNNING_CHECK, given_by
 from .warn import emit_warnings
 
 __all__ = ["CheckOutcome", "by_method", "outcome_of", "run_checks", "run_each"]
@@ -57,12 +57,19 @@ def outcome_of(check: _Check[_D], document: _D) -> tuple[list[CheckFailure], lis
     >>> outcome_of(Even(), 2)
     ([], [])
     """
-    with given_by(check):  # the check's own paths are never scrubbed from its failures
+    slot = RUNNING_CHECK.get()
+    if slot is None:  # not inside run_each, which sets the slot once for all its checks
+        with given_by(check):
+            return outcome_of(check, document)
+    previous, slot[0] = slot[0], check  # as given_by(check), inline: this runs for every check
+    try:
         outcome = getattr(check, "outcome", None)
         if outcome is not None:
             found, warned = outcome(document)
             return list(found), list(warned)
         return list(check.failures(document)), []
+    finally:
+        slot[0] = previous
 
 
 def by_method(name: str) -> Runner:
@@ -154,6 +161,21 @@ def run_each(
     >>> [(o.status, [str(f) for f in o.failures]) for o in run_each(3, [Even(), Broken()], contain=True)]
     [('fail', ['Even: 3 is odd']), ('error', ['Broken: raised ZeroDivisionError: division by zero'])]
     """
+    token = RUNNING_CHECK.set([None])  # the running check's slot (given_by), set once for all of them
+    try:
+        return _run_each(document, checks, run, label, contain, scrub)
+    finally:
+        RUNNING_CHECK.reset(token)
+
+
+def _run_each(
+    document: Any,
+    checks: Iterable[Any],
+    run: Runner,
+    label: Label,
+    contain: bool,
+    scrub: Callable[[str], str] | Secrets | None,
+) -> list[CheckOutcome]:
     outcomes: list[CheckOutcome] = []
     for check in checks:
         name = label(check)
