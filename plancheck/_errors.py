@@ -121,6 +121,9 @@ class CheckFailure(FrozenValue):
     message: str
     #: The path as shown: its text form, with secrets in its keys scrubbed (None: ``path.to_text()``).
     shown_path: str | None = field(default=None, compare=False, repr=False)
+    #: Texts of this failure that come from the configuration or the check's own arguments: a scrub of
+    #: the whole text at an exit keeps a secret standing inside one (:meth:`plancheck.Secrets.trusting`).
+    trusted: tuple[str, ...] = field(default=(), compare=False, repr=False)
 
     def _args(self, *, shown: bool = False) -> tuple[tuple[object, ...], dict[str, object]]:
         args, kwargs = FrozenValue._args(self, shown=shown)  # no bare super(): @frozen remakes the class
@@ -167,6 +170,15 @@ class CheckFailedError(TfCheckError, AssertionError):
         if not self.failures:
             raise ValueError(f"{type(self).__name__} needs at least one failure")
         super().__init__(self._render())
+
+    @property
+    def trusted(self) -> tuple[str, ...]:
+        """The trusted texts of every failure (:attr:`CheckFailure.trusted`), for a scrub of the whole message.
+
+        >>> PlanCheckError([CheckFailure("ExpectX", "t.a", None, "no", trusted=("t.a",))]).trusted
+        ('t.a',)
+        """
+        return tuple(dict.fromkeys(t for f in self.failures if isinstance(f, CheckFailure) for t in f.trusted))
 
     def _render(self) -> str:
         if len(self.failures) == 1:

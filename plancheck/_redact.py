@@ -17,10 +17,10 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
-from decimal import Decimal
+from decimal import Context, Decimal
 from typing import Any, Final
 
 from tfjsonpath import MapStep, SliceStep, Step
@@ -34,13 +34,17 @@ __all__ = [
     "Secrets",
     "at_cut",
     "child_marks",
+    "collect_secret_strings",
+    "config_parts",
     "contains_sensitive",
-    "leaf_strings",
     "marks_at",
+    "number_spellings",
     "render_value",
     "revealing_sensitive",
+    "secret_strings",
     "sensitive_shown",
     "walk_marks",
+    "whole_token",
 ]
 
 SENSITIVE: Final = "(sensitive)"
@@ -330,6 +334,60 @@ def at_cut(text: str, start: int, end: int) -> bool:
     )
 
 
+#: An instance key of an address (``["..."]``, JSON-escaped inside, or ``[0]``).
+_ANY_INSTANCE_KEY: Final = re.compile(r'\[(?:"(?:[^"\\]|\\.)*"|[^\]]*)\]')
+
+
+def config_parts(address: str) -> list[str]:
+    """The parts of ``address`` that come from the configuration's text: all but its instance keys.
+
+    An instance key can hold a ``for_each`` secret; a module, type or resource name cannot.
+
+    >>> config_parts('module.m["k"].aws_instance.web[0]'), config_parts("output.tags")
+    (['module.m', 'aws_instance.web'], ['output.tags'])
+    """
+    if "[" not in address:
+        return [address]  # most addresses: no instance key, no split
+    return [part.strip(".") for part in _ANY_INSTANCE_KEY.split(address) if part.strip(".")]
+
+
+def _is_word(char: str) -> bool:
+    return char.isalnum() or char == "_"
+
+
+def whole_token(text: str, start: int, end: int) -> bool:
+    """Whether ``text[start:end]`` stands as a value or a whole token, not inside a longer word.
+
+    Token characters are letters, digits and ``_``: a short secret ``tags`` stays in ``tags_null``,
+    ``env`` in ``environment``. Everything else bounds a token, ``-`` and ``.`` included:
+
+    * ``-`` joins values into new ones (``"${var.env}-db"``, ``pw-1234``, a ``for_each`` key made
+      of a secret and a suffix), so a short secret next to a dash is still scrubbed; names that hold
+      a dash (``tags-null``) are configuration, kept by being trusted
+      (:meth:`Secrets.trusting`), not by this rule;
+    * ``.`` separates an address's parts and a flatmap key's steps, where a secret key stands alone.
+
+    An edge of the span that is not a token character is a boundary itself; so is an escape
+    sequence just before it (``\\nprod`` in a ``repr``: the ``n`` belongs to the escape).
+
+    >>> [whole_token(t, 0, 4) for t in ("prod", "prod,x", "prod_x", "prod-x", "prod.x", "prodx")]
+    [True, True, False, True, True, False]
+    >>> whole_token('"prod"', 1, 5), whole_token("xprod", 1, 5), whole_token("\\\\nprod", 2, 6)
+    (True, False, True)
+    """
+    return _left_bounded(text, start) and _right_bounded(text, end)
+
+
+def _left_bounded(text: str, start: int) -> bool:
+    if start == 0 or not _is_word(text[start]) or not _is_word(text[start - 1]):
+        return True
+    return "\\" in text[max(0, start - _ESCAPE_REACH) : start]
+
+
+def _right_bounded(text: str, end: int) -> bool:
+    return end >= len(text) or not _is_word(text[end - 1]) or not _is_word(text[end])
+
+
 class _Scanner:
     """Finds, in one pass over a text, every place it shows a secret or a fragment of one.
 
@@ -381,6 +439,7 @@ class _Scanner:
         """The (start, end) of every secret and fragment in ``text``, in order of their start (may overlap)."""
         found: list[tuple[int, int]] = []
         fragments: list[tuple[int, int]] = []
+        inside: list[tuple[int, int]] = []
         heads, searches, windows, long = self.heads, self.searches, self.windows, self.long
         head, size = MIN_SECRET_LENGTH, SUBSTRING_WINDOW
         for i in range(len(text) - head + 1):
@@ -388,6 +447,9 @@ class _Scanner:
                 continue
             for n, forms in searches:
                 if text[i : i + n] in forms:
+                    if not whole_token(text, i, i + n):
+                        inside.append((i, i + n))  # inside a word: a secret only if what bounds it is scrubbed
+                        continue
                     found.append((i, i + n))
                     if first_only:
                         return found
@@ -413,8 +475,39 @@ class _Scanner:
             run = (s, e)
         if run is not None and at_cut(text, *run):
             found.append(run)
+        if inside and found:
+            found.extend(_bounded_by_spans(text, inside, found))
         found.sort()
         return found
+
+
+def _bounded_by_spans(text: str, inside: list[tuple[int, int]], found: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The short secrets of ``inside`` that stand as whole tokens once the spans of ``found`` are scrubbed.
+
+    ``(sensitive)`` is bounded by parentheses: a short secret next to a scrubbed span stands alone
+    after the scrub, so it is scrubbed too (and so on, along a chain of them).
+    """
+    accepted = list(found)
+    added: list[tuple[int, int]] = []
+    pending = list(inside)
+    changed = True
+    while changed and pending:
+        changed = False
+        for span in list(pending):
+            s, e = span
+            left = _left_bounded(text, s) or any(a < s <= b for a, b in accepted)
+            right = _right_bounded(text, e) or any(a <= e < b for a, b in accepted)
+            if left and right:
+                pending.remove(span)
+                accepted.append(span)
+                added.append(span)
+                changed = True
+    return added
+
+
+def _trusted_texts(texts: Iterable[str]) -> frozenset[str]:
+    # A trusted text no longer than the shortest secret has no proper part to keep.
+    return frozenset(t for t in texts if isinstance(t, str) and len(t) > MIN_SECRET_LENGTH)
 
 
 @public("plancheck")
@@ -429,6 +522,11 @@ class Secrets(ReadOnly):
     merely shares 8 characters with a secret is left alone. Overlapping and adjacent pieces become
     one ``(sensitive)``.
 
+    A piece shorter than the window (a short secret, a short word or line of one) is scrubbed only
+    where it stands as a value or a whole token (:func:`whole_token`), not inside a longer word: a
+    secret ``env`` leaves ``environment`` and ``tags_null`` alone. A piece of the window's length or
+    longer is scrubbed wherever it stands.
+
     >>> s = Secrets(["hunter2", "ab"])
     >>> s.scrub("password is hunter2!")
     'password is (sensitive)!'
@@ -441,16 +539,100 @@ class Secrets(ReadOnly):
     "'(sensitive)...'"
     >>> Secrets(["my-client_secret-v2"]).scrub("azurerm_key_vault_secret.main")   # shares t_secret only
     'azurerm_key_vault_secret.main'
+    >>> Secrets(["env", "prod"]).scrub('environment=prod, input["env"], tags_env')    # short: whole tokens only
+    'environment=(sensitive), input["(sensitive)"], tags_env'
     """
 
-    __slots__ = ("_scanner", "_sorted", "_values")
+    __slots__ = ("_scanner", "_sorted", "_trusted", "_values")
     _values: frozenset[str]
     _sorted: tuple[str, ...]
     _scanner: _Scanner
+    _trusted: frozenset[str] | Callable[[], Iterable[str]]
 
-    def __init__(self, values: Iterable[str] = ()) -> None:
+    def __init__(self, values: Iterable[str] = (), trusted: Iterable[str] | Callable[[], Iterable[str]] = ()) -> None:
         vals = frozenset(v for v in values if isinstance(v, str) and len(v) >= MIN_SECRET_LENGTH)
-        self._set(_values=vals)
+        # A callable is asked on first need (a span found): most texts show no secret, and a large
+        # document's names are many.
+        self._set(_values=vals, _trusted=trusted if callable(trusted) else _trusted_texts(trusted))
+
+    def trusting(self, texts: Iterable[str]) -> Secrets:
+        """These secrets, with ``texts`` trusted: a secret standing inside an occurrence of one is kept.
+
+        Trusted texts are what never comes from a value: the configuration's names (an address
+        without its instance keys, ``output.NAME``, ``var.NAME``) and the path a check was given.
+        A short secret (shorter than :data:`SUBSTRING_WINDOW`) is kept only where it is a *proper
+        part* of a trusted text's occurrence (``tags`` in ``terraform_data.tags``); where it stands
+        elsewhere, or is the whole occurrence, it is scrubbed as always, so a secret equal to a
+        resource name is still scrubbed as a value. A long secret is scrubbed even inside a trusted
+        text: a word cannot be mistaken for it, and a path can be computed from it.
+
+        >>> s = Secrets(["tags", "hunter2"]).trusting(["terraform_data.tags"])
+        >>> s.scrub('terraform_data.tags: tags = "tags", pw = hunter2')
+        'terraform_data.tags: (sensitive) = "(sensitive)", pw = (sensitive)'
+        >>> sorted(s.trusted)
+        ['terraform_data.tags']
+        """
+        adding = _trusted_texts(texts)
+        if adding <= self.trusted:
+            return self
+        made = Secrets()
+        made._set(_values=self._values, _trusted=self.trusted | adding)  # already filtered: not again
+        return made
+
+    @property
+    def trusted(self) -> frozenset[str]:
+        """The trusted texts (:meth:`trusting`).
+
+        >>> Secrets(["hunter2"]).trusted
+        frozenset()
+        """
+        trusted = self._trusted
+        if not isinstance(trusted, frozenset):
+            trusted = _trusted_texts(trusted())
+            self._set(_trusted=trusted)
+        return trusted
+
+    def _spans(self, text: str, first_only: bool = False) -> list[tuple[int, int]]:
+        """The spans to scrub in ``text``: the scanner's, less those inside an occurrence of a trusted text."""
+        scanner = self._scan()
+        spans = scanner.spans(text, first_only=first_only)
+        if not spans or not self.trusted:
+            return spans
+        kept = self._untrusted(text, spans)
+        if first_only and not kept:
+            kept = self._untrusted(text, scanner.spans(text))  # the first was trusted: are the others?
+        return kept
+
+    def _untrusted(self, text: str, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+        cover: list[tuple[int, int]] = []
+        for trusted in self.trusted:
+            at = text.find(trusted)
+            while at >= 0:
+                cover.append((at, at + len(trusted)))
+                at = text.find(trusted, at + 1)
+        if not cover:
+            return spans
+        # A short span only, and a proper part only: a long secret inside a trusted text was put there
+        # from a value (a path computed from a secret), and a span that is the whole occurrence is the
+        # trusted text shown as a value.
+        size = SUBSTRING_WINDOW
+        return [
+            (s, e) for s, e in spans if e - s >= size or not any(a <= s and e <= b and e - s < b - a for a, b in cover)
+        ]
+
+    def scrub_trusted(self, text: str) -> str:
+        """Scrub ``text`` that is itself trusted (a path a check was given): only pieces of :data:`SUBSTRING_WINDOW` or more.
+
+        A short secret in it is a word the user wrote (``tags``); a long one was put there from a
+        value (``AtMapKey(os.environ["KEY"])``) and is scrubbed as anywhere.
+
+        >>> Secrets(["tags", "hunter2-planted-key"]).scrub_trusted('input["tags"]["hunter2-planted-key"]')
+        'input["tags"]["(sensitive)"]'
+        """
+        if not self._values or _SHOW.get():
+            return text
+        spans = [(s, e) for s, e in self._scan().spans(text) if e - s >= SUBSTRING_WINDOW]
+        return _replaced(text, spans)
 
     @property
     def ordered(self) -> tuple[str, ...]:
@@ -477,7 +659,7 @@ class Secrets(ReadOnly):
     def __or__(self, other: object) -> Secrets:
         if not isinstance(other, Secrets):
             return NotImplemented
-        return Secrets(self._values | other._values)
+        return Secrets(self._values | other._values, self.trusted | other.trusted)
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, Secrets):
@@ -503,10 +685,12 @@ class Secrets(ReadOnly):
     def touches(self, text: str) -> bool:
         """True if ``text`` shows any secret, or any piece of one that :meth:`scrub` would replace.
 
-        >>> Secrets(["hunter2"]).touches("xhunter2x"), Secrets(["hunter2"]).touches("hunter")
+        >>> Secrets(["hunter2"]).touches("pw=hunter2"), Secrets(["hunter2"]).touches("hunter")
         (True, False)
+        >>> Secrets(["hunter2"]).touches("xhunter2x"), Secrets(["hunter2-long"]).touches("xhunter2-longx")
+        (False, True)
         """
-        return bool(self._values) and bool(self._scan().spans(text, first_only=True))
+        return bool(self._values) and bool(self._spans(text, first_only=True))
 
     def scrub(self, text: str) -> str:
         """Replace every secret and every piece of one in ``text`` by ``(sensitive)``.
@@ -519,20 +703,24 @@ class Secrets(ReadOnly):
         scanner = self._scan()
         if text in scanner.whole:  # the text is a piece: every span found in it merges into one
             return SENSITIVE
-        spans = scanner.spans(text)
-        if not spans:
-            return text
-        out: list[str] = []
-        done = 0
-        start, end = spans[0]
-        for s, e in spans[1:]:
-            if s <= end:
-                end = max(end, e)
-                continue
-            out.extend((text[done:start], SENSITIVE))
-            done, (start, end) = end, (s, e)
-        out.extend((text[done:start], SENSITIVE, text[end:]))
-        return "".join(out)
+        return _replaced(text, self._spans(text))
+
+
+def _replaced(text: str, spans: list[tuple[int, int]]) -> str:
+    """``text`` with each of ``spans`` (sorted by start, maybe overlapping) replaced by one ``(sensitive)`` per run."""
+    if not spans:
+        return text
+    out: list[str] = []
+    done = 0
+    start, end = spans[0]
+    for s, e in spans[1:]:
+        if s <= end:
+            end = max(end, e)
+            continue
+        out.extend((text[done:start], SENSITIVE))
+        done, (start, end) = end, (s, e)
+    out.extend((text[done:start], SENSITIVE, text[end:]))
+    return "".join(out)
 
 
 NO_SECRETS: Final = Secrets()
@@ -650,21 +838,84 @@ def contains_sensitive(marks: Marks) -> bool:
     return _has_any_mark(marks)
 
 
-def leaf_strings(value: Any) -> Iterator[str]:
-    """The text of every string and number in a JSON value: what could show a secret the value holds.
+def number_spellings(value: int | float | Decimal) -> tuple[str, ...]:
+    """Every text a number can be shown as: as JSON and Terraform print it, and as Python's ``str()``.
 
-    A bool or null never does; anything that is not JSON (a marker such as an unknown) is skipped.
+    Terraform prints a number in its shortest exact form (``1.10`` as ``1.1``, ``1e3`` as ``1000``);
+    a JSON document, a variables file or a Python value may spell it otherwise (``1.10``, ``1E+3``,
+    ``1000.0``), and a message may show any of them. An int too long for ``str()`` has one text.
 
-    >>> list(leaf_strings({"a": ["x", 1, 2.5, True, None], "b": {"c": Decimal("1.10")}}))
-    ['x', '1', '2.5', '1.10']
+    >>> number_spellings(Decimal("1.10")), number_spellings(Decimal("1E+3")), number_spellings(1e3)
+    (('1.1', '1.10'), ('1000', '1E+3'), ('1000', '1000.0'))
+    >>> number_spellings(12345), number_spellings(Decimal("NaN")), len(number_spellings(10**5000)[0])
+    (('12345',), ('NaN',), 5001)
     """
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, (int, float, Decimal)) and not isinstance(value, bool):
-        yield str(value)
-    elif isinstance(value, dict):
-        for item in value.values():
-            yield from leaf_strings(item)
-    elif isinstance(value, list):
-        for item in value:
-            yield from leaf_strings(item)
+    if isinstance(value, int):
+        return (number_text(value),)  # an int (also a huge one) has one text; str() refuses over 4300 digits
+    texts: set[str] = set()
+    try:
+        exact = value if isinstance(value, Decimal) else Decimal(repr(value))
+        if exact.is_finite():
+            texts.add(number_text(exact))
+            # Terraform's (and Go's) shortest form: no trailing zeros, no exponent while short. Normalized
+            # at the number's own precision: the default context would round a long one.
+            digits = len(exact.as_tuple().digits)
+            texts.add(number_text(exact.normalize(Context(prec=max(digits, 1)))))
+    except ArithmeticError:
+        pass  # a signalling NaN, an exponent too large to normalize: its own text below is all there is
+    texts.add(repr(value) if isinstance(value, float) else str(value))
+    return tuple(sorted(texts))
+
+
+def collect_secret_strings(value: Any, found: set[str]) -> None:
+    """Add to ``found`` the strings of a secret value: THE rule every collector of secrets follows.
+
+    The strings of a secret value are every string in it, every key of every object in it (a
+    sensitive map's keys are as secret as its values: Terraform quotes them in its errors, as in
+    ``element "alice": a number is required``), and every spelling of every number in it
+    (:func:`number_spellings`). A bool or null shows nothing secret; a list and a tuple are walked
+    alike; anything else (an unknown's marker, a wrapper) holds nothing this rule can spell.
+
+    Which values are secret is the collector's to decide (marks, a schema's sensitive attributes,
+    a ``sensitive`` variable or output, :class:`~plancheck.acceptance.Sensitive`); what strings a
+    secret value holds is decided here only. Iterative, with the types JSON parsers build tested
+    by identity first: a large plan marks tens of thousands of values.
+
+    >>> found = set(); collect_secret_strings({"alice": ["s3cret", 7, True, None], "n": Decimal("1.10")}, found)
+    >>> sorted(found)
+    ['1.1', '1.10', '7', 'alice', 'n', 's3cret']
+    """
+    add = found.add
+    stack: list[Any] = [value]
+    pop, extend = stack.pop, stack.extend
+    while stack:
+        val = pop()
+        kind = type(val)
+        if kind is str:
+            add(val)
+        elif kind is dict or isinstance(val, Mapping):
+            for k in val:
+                if type(k) is str:
+                    add(k)
+                else:
+                    extend((k,))  # a key that is not a string (a Python value's): spelled by the same rule
+            extend(val.values())
+        elif kind is list or kind is tuple or isinstance(val, (list, tuple)):
+            extend(val)
+        elif isinstance(val, str):
+            add(str(val))
+        elif kind is int:
+            add(number_text(val))
+        elif isinstance(val, (int, float, Decimal)) and kind is not bool:
+            found.update(number_spellings(val))
+
+
+def secret_strings(value: Any) -> frozenset[str]:
+    """The strings of a secret value, by the one rule of :func:`collect_secret_strings`.
+
+    >>> sorted(secret_strings({"k": ["a", 1.5, {"x": None}], "big": Decimal("1E+3")}))
+    ['1.5', '1000', '1E+3', 'a', 'big', 'k', 'x']
+    """
+    found: set[str] = set()
+    collect_secret_strings(value, found)
+    return frozenset(found)

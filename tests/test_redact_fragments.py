@@ -27,7 +27,7 @@ LONG = "hunter2-correct-horse-battery-staple-9f3k"
         pytest.param(["line-one-secret\nline-two-secret"], "'line-one-secret\\nline-two...'",
                      "'(sensitive)...'", id="escaped-line-break"),
         pytest.param([LONG], f"prefix{LONG}suffix", "prefix(sensitive)suffix", id="whole-inside-a-word"),
-        pytest.param(["abc"], "pw=abc;", "pw=(sensitive);", id="short-secret-anywhere"),
+        pytest.param(["abc"], "pw=abc;", "pw=(sensitive);", id="short-secret-as-a-value"),
         # Sharing 8 characters with a secret, with nothing cut: left alone.
         pytest.param([SECRET], "azurerm_key_vault_secret.main", "azurerm_key_vault_secret.main", id="shared-run-in-a-name"),
         pytest.param([SECRET], "ExpectResourceAction: azurerm_key_vault_secret.main: expected Update",

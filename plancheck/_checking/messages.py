@@ -7,20 +7,24 @@ prefix, an output's address) read the same in every check family.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
+from contextvars import ContextVar
 
 from tfjsonpath import Path
 
 from .._documents.plan import shown_address
 from .._errors import CheckFailure
-from .._redact import Secrets
+from .._redact import Secrets, config_parts
 from .._text import closest, quote
 
 __all__ = [
+    "RUNNING_CHECK",
     "actions_text",
     "closest",
     "closest_text",
     "deposed_prefix",
+    "given_by",
     "located",
     "output_address",
     "quote",
@@ -39,13 +43,83 @@ def closest_text(found: Sequence[str], what: str, where: str) -> str:
     return f"; the {where} has no similar {what}"
 
 
+#: Where the running check is kept: a one-item list (a slot), so that a runner of many checks sets the
+#: context variable once and only stores each check in the slot (a set and reset per check would cost
+#: as much as a check). Its paths are the user's own text, never scrubbed (see :func:`given_by`).
+RUNNING_CHECK: ContextVar[list[object] | None] = ContextVar("plancheck_running_check", default=None)
+
+
+class given_by:  # lower case: read as a function, ``with given_by(check):``
+    """Within this block, failures trust the paths ``check`` was given (its :class:`~tfjsonpath.Path` fields).
+
+    A path the user wrote is their own text: a short secret in its keys is not scrubbed from a
+    failure (``input["tags"]`` for a sensitive map holding the word ``tags``); a long one is, since a
+    path can be computed from a secret (:meth:`plancheck.Secrets.scrub_trusted`). Keys a check found
+    below it (a key of the actual value) are scrubbed as any text is. Every runner of checks
+    (:func:`plancheck._checking.run.outcome_of`, ``by_method``, ``check_plan`` and its siblings)
+    runs a check inside this block, so every message builder gets it through :func:`scrubbed_failure`.
+    Only the check is remembered here; its paths are read when a failure is built (most checks pass).
+
+    >>> from tfjsonpath import New
+    >>> from plancheck import ExpectKnownValue, knownvalue as kv
+    >>> with given_by(ExpectKnownValue("t.a", New("tags"), kv.NotNull())):
+    ...     str(scrubbed_failure(Secrets(["tags", "env"]), "ExpectX", "t.a", New("tags").AtMapKey("env"), "no"))
+    'ExpectX: t.a: tags["(sensitive)"]: no'
+    """
+
+    __slots__ = ("_check", "_previous", "_slot", "_token")
+
+    def __init__(self, check: object) -> None:
+        self._check = check
+
+    def __enter__(self) -> None:
+        slot = RUNNING_CHECK.get()
+        if slot is None:
+            slot = [None]
+            self._token = RUNNING_CHECK.set(slot)
+        self._slot, self._previous = slot, slot[0]
+        slot[0] = self._check
+
+    def __exit__(self, *exc: object) -> None:
+        self._slot[0] = self._previous
+        token = getattr(self, "_token", None)
+        if token is not None:
+            RUNNING_CHECK.reset(token)
+
+
+def _given_paths() -> tuple[Path, ...]:
+    slot = RUNNING_CHECK.get()
+    check = None if slot is None else slot[0]
+    if check is None or not dataclasses.is_dataclass(check) or isinstance(check, type):
+        return ()
+    return tuple(v for f in dataclasses.fields(check) if isinstance(v := getattr(check, f.name, None), Path))
+
+
+def _given_prefix(path: Path) -> str | None:
+    """The text of the longest path the running check was given that ``path`` starts with, if any."""
+    best: str | None = None
+    text = path.to_text()
+    for given in _given_paths():
+        n = len(given.steps)
+        if n and tuple(path.steps[:n]) == tuple(given.steps):
+            prefix = given.to_text()
+            if text.startswith(prefix) and (best is None or len(prefix) > len(best)):
+                best = prefix
+    return best
+
+
 def scrubbed_failure(
     secrets: Secrets, check: str, address: str | None, path: Path | None, message: str
 ) -> CheckFailure:
     """A CheckFailure with every one of ``secrets`` scrubbed out of its message, address and path text.
 
-    An address can hold a secret: a ``for_each`` key made from a value whose mark was dropped;
-    so can a path (a map key).
+    The one place every failure's text is scrubbed, and so the one place that knows what is
+    trusted: the configuration's names in the address (all but its instance keys, which can hold a
+    ``for_each`` secret) and the path the check was given (:func:`given_by`) keep the short secrets
+    standing in them (words the user wrote); the rest of the path (a map key found in the value) and
+    the message are scrubbed, and so is a long secret anywhere (:meth:`plancheck.Secrets.trusting`). The failure carries the
+    trusted texts (``trusted``), so that a later scrub of the whole text at an exit (the pytest
+    report, the CLI's output) keeps them too (:meth:`plancheck.Secrets.trusting`).
 
     >>> from tfjsonpath import New
     >>> str(scrubbed_failure(Secrets(["pw1-key"]), "ExpectX", "a.b", New("t").AtMapKey("pw1-key"), "no"))
@@ -53,15 +127,28 @@ def scrubbed_failure(
 
     >>> scrubbed_failure(Secrets(["pw1"]), "ExpectX", 'a.b["pw1"]', None, "got pw1")
     CheckFailure('ExpectX', 'a.b["(sensitive)"]', None, 'got (sensitive)')
+    >>> str(scrubbed_failure(Secrets(["tags"]), "ExpectX", "terraform_data.tags", None, 'tags: got "tags"'))
+    'ExpectX: terraform_data.tags: (sensitive): got "(sensitive)"'
     """
+    trusted: list[str] = []
     if address is not None:
+        trusted.extend(config_parts(address))
         address = shown_address(address, secrets)
     shown_path = None
     if path is not None and len(secrets):
         text = path.to_text()
-        # A map key can be a secret too (a for_each key, a key of a sensitive map).
-        shown_path = secrets.scrub(text) if secrets.touches(text) else None
-    return CheckFailure(check, address, path, secrets.scrub(message), shown_path)
+        prefix = _given_prefix(path)
+        if prefix is not None:
+            shown = secrets.scrub_trusted(prefix) + secrets.scrub(text[len(prefix) :])
+            shown_path = shown if shown != text else None
+            # Trusted as it stands after the address (the given path can equal a secret), and alone.
+            tail = address.rsplit("]", 1)[-1] if address is not None else check
+            trusted.extend((f"{tail}: {prefix}", prefix))
+        elif secrets.touches(text):
+            # A map key can be a secret too (a for_each key, a key of a sensitive map).
+            shown_path = secrets.scrub(text)
+    scrub = secrets.trusting(trusted) if trusted else secrets
+    return CheckFailure(check, address, path, scrub.scrub(message), shown_path, trusted=tuple(trusted))
 
 
 def actions_text(actions: Sequence[str]) -> str:

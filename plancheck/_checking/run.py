@@ -15,7 +15,9 @@ from typing import Any, Protocol, TypeVar, cast
 
 from .._errors import CheckFailedError, CheckFailure, TfCheckError
 from .._frozen import FrozenValue, frozen
+from .._redact import Secrets
 from .._text import exception_message, exception_text
+from .messages import RUNNING_CHECK, given_by
 from .warn import emit_warnings
 
 __all__ = ["CheckOutcome", "by_method", "outcome_of", "run_checks", "run_each"]
@@ -55,11 +57,19 @@ def outcome_of(check: _Check[_D], document: _D) -> tuple[list[CheckFailure], lis
     >>> outcome_of(Even(), 2)
     ([], [])
     """
-    outcome = getattr(check, "outcome", None)
-    if outcome is not None:
-        found, warned = outcome(document)
-        return list(found), list(warned)
-    return list(check.failures(document)), []
+    slot = RUNNING_CHECK.get()
+    if slot is None:  # not inside run_each, which sets the slot once for all its checks
+        with given_by(check):
+            return outcome_of(check, document)
+    previous, slot[0] = slot[0], check  # as given_by(check), inline: this runs for every check
+    try:
+        outcome = getattr(check, "outcome", None)
+        if outcome is not None:
+            found, warned = outcome(document)
+            return list(found), list(warned)
+        return list(check.failures(document)), []
+    finally:
+        slot[0] = previous
 
 
 def by_method(name: str) -> Runner:
@@ -77,7 +87,8 @@ def by_method(name: str) -> Runner:
     def run(check: Any, document: Any) -> tuple[list[object], list[Warning]]:
         try:
             # ``check_plan`` returns None; ``failures`` returns its failures (and may raise as well).
-            returned = getattr(check, name)(document)
+            with given_by(check):
+                returned = getattr(check, name)(document)
         except CheckFailedError as exc:
             return list(exc.failures), []
         except AssertionError as exc:
@@ -129,7 +140,7 @@ def run_each(
     run: Runner = outcome_of,
     label: Label = _type_label,
     contain: bool = False,
-    scrub: Callable[[str], str] | None = None,
+    scrub: Callable[[str], str] | Secrets | None = None,
 ) -> list[CheckOutcome]:
     """Run every check on ``document``, in order; one outcome per check, its failures in the order it gave them.
 
@@ -138,7 +149,8 @@ def run_each(
     (a plancheck error says its message, anything else ``raised`` and the exception's type and text),
     not an exception: ``sys.exit()`` in a check included, while ``KeyboardInterrupt`` and pytest's
     outcomes (``pytest.skip()``: BaseExceptions too) go on to the caller.
-    ``scrub`` (a document's ``secrets.scrub``) is applied to every failure and warning message.
+    ``scrub`` (a document's ``secrets``, or a function) is applied to every failure and warning message;
+    secrets trust what each failure trusts (:attr:`~plancheck.CheckFailure.trusted`).
 
     >>> class Even:
     ...     def failures(self, n):
@@ -149,6 +161,21 @@ def run_each(
     >>> [(o.status, [str(f) for f in o.failures]) for o in run_each(3, [Even(), Broken()], contain=True)]
     [('fail', ['Even: 3 is odd']), ('error', ['Broken: raised ZeroDivisionError: division by zero'])]
     """
+    token = RUNNING_CHECK.set([None])  # the running check's slot (given_by), set once for all of them
+    try:
+        return _run_each(document, checks, run, label, contain, scrub)
+    finally:
+        RUNNING_CHECK.reset(token)
+
+
+def _run_each(
+    document: Any,
+    checks: Iterable[Any],
+    run: Runner,
+    label: Label,
+    contain: bool,
+    scrub: Callable[[str], str] | Secrets | None,
+) -> list[CheckOutcome]:
     outcomes: list[CheckOutcome] = []
     for check in checks:
         name = label(check)
@@ -182,9 +209,11 @@ def run_each(
     return outcomes
 
 
-def _scrubbed(failure: CheckFailure, scrub: Callable[[str], str] | None) -> CheckFailure:
+def _scrubbed(failure: CheckFailure, scrub: Callable[[str], str] | Secrets | None) -> CheckFailure:
     if scrub is None:
         return failure
+    if isinstance(scrub, Secrets):
+        return dataclasses.replace(failure, message=scrub.trusting(failure.trusted).scrub(failure.message))
     return dataclasses.replace(failure, message=scrub(failure.message))
 
 

@@ -7,14 +7,16 @@ from itertools import repeat
 from typing import Any
 
 from .._loading.collector import collector_off
-from .._redact import Marks, Secrets, contains_sensitive, fit_marks
+from .._redact import Marks, Secrets, collect_secret_strings, config_parts, contains_sensitive, fit_marks
 
 __all__ = ["collect_marked", "collect_plan_secrets", "collect_state_secrets", "marked_strings"]
 
 
 def marked_strings(value: Any, marks: Marks) -> Iterator[str]:
-    """Yield every distinct string (and number's text) in ``value`` that lies under a ``true`` mark,
-    and the keys of every object under one (a sensitive map's keys are as secret as its values).
+    """Yield every distinct string of every value in ``value`` that lies under a ``true`` mark.
+
+    The strings of a marked value are those of :func:`plancheck._redact.collect_secret_strings`
+    (strings, object keys, every spelling of a number); the marks decide only which values.
 
     Marks that do not fit the value fail closed (:func:`plancheck._redact.fit_marks`): what they
     cover is collected.
@@ -56,10 +58,8 @@ def collect_marked(value: Any, marks: Marks, found: set[str]) -> None:
         if mk is True:
             if kind is str:
                 add(val)
-            elif kind is dict or kind is list or isinstance(val, (Mapping, list)):
-                _all_strings(val, found)
-            elif val is not None and kind is not bool:
-                add(str(val))
+            elif val is not None and kind is not bool:  # null and bools, common under marks, show nothing
+                collect_secret_strings(val, found)
         elif mk is None or mk is False:
             continue
         elif kind is dict or isinstance(val, Mapping):
@@ -83,27 +83,6 @@ def collect_marked(value: Any, marks: Marks, found: set[str]) -> None:
             for i, child in enumerate(mk[: len(val)]):
                 if child is not None and child is not False:
                     push((val[i], child))
-
-
-def _all_strings(value: Any, found: set[str]) -> None:
-    """Every string and number's text in ``value``, and every object key: a marked subtree holds only secrets."""
-    add = found.add
-    stack: list[Any] = [value]
-    pop, extend = stack.pop, stack.extend
-    while stack:
-        val = pop()
-        kind = type(val)
-        if kind is str:
-            add(val)
-        elif kind is dict or isinstance(val, Mapping):
-            for k in val:
-                if isinstance(k, str):
-                    add(k)
-            extend(val.values())
-        elif kind is list or isinstance(val, list):
-            extend(val)
-        elif val is not None and kind is not bool:
-            add(str(val))
 
 
 def _sensitive_variable_names(document: Mapping[str, Any]) -> set[str]:
@@ -175,7 +154,48 @@ def collect_plan_secrets(document: Mapping[str, Any]) -> Secrets:
     # The walk allocates many short-lived tuples and no cycle: a collection it triggered would
     # traverse the whole parsed plan for nothing (a third of the walk's time on a large plan).
     with collector_off():
-        return Secrets(_plan_secrets(document))
+        found = _plan_secrets(document)
+        return Secrets(found, lambda: _config_names(document)) if found else Secrets()
+
+
+def _config_names(document: Mapping[str, Any]) -> set[str]:
+    """The configuration's names a document shows: its addresses without instance keys, its outputs and variables.
+
+    Trusted by the document's secrets (:meth:`plancheck.Secrets.trusting`): a short secret that is
+    part of a name (``tags`` in ``terraform_data.tags``) is kept there, and scrubbed as a value.
+
+    >>> sorted(_config_names({"resource_changes": [{"address": 'module.m["k"].t.n[0]'}], "output_changes": {"o1": {}},
+    ...                       "variables": {"region": {}}}))
+    ['module.m', 'output.o1', 't.n', 'var.region']
+    """
+    addresses: set[str] = set()
+    for key in ("resource_changes", "resource_drift"):
+        for rc in document.get(key) or ():
+            if isinstance(rc, Mapping) and isinstance(rc.get("address"), str):
+                addresses.add(rc["address"])
+    prior = document.get("prior_state")
+    for states in (document.get("planned_values"), prior.get("values") if isinstance(prior, Mapping) else None):
+        _state_addresses(states, addresses)
+    names = {part for address in addresses for part in config_parts(address)}
+    for key, prefix in (("output_changes", "output."), ("variables", "var.")):
+        found = document.get(key)
+        if isinstance(found, Mapping):
+            names.update(prefix + name for name in found if isinstance(name, str))
+    return names
+
+
+def _state_addresses(state_values: Any, addresses: set[str]) -> None:
+    if not isinstance(state_values, Mapping):
+        return
+    modules = [state_values.get("root_module")]
+    while modules:
+        module = modules.pop()
+        if not isinstance(module, Mapping):
+            continue
+        for res in module.get("resources") or ():
+            if isinstance(res, Mapping) and isinstance(res.get("address"), str):
+                addresses.add(res["address"])
+        modules.extend(module.get("child_modules") or ())
 
 
 def _plan_secrets(document: Mapping[str, Any]) -> set[str]:
@@ -218,4 +238,16 @@ def collect_state_secrets(document: Mapping[str, Any]) -> Secrets:
     """
     found: set[str] = set()
     _state_secrets(document.get("values"), found)
-    return Secrets(found)
+    return Secrets(found, lambda: _state_names(document)) if found else Secrets()
+
+
+def _state_names(document: Mapping[str, Any]) -> set[str]:
+    """A state's configuration names: its addresses without instance keys, and its outputs."""
+    addresses: set[str] = set()
+    _state_addresses(document.get("values"), addresses)
+    names = {part for address in addresses for part in config_parts(address)}
+    values = document.get("values")
+    outputs = values.get("outputs") if isinstance(values, Mapping) else None
+    if isinstance(outputs, Mapping):
+        names.update("output." + name for name in outputs if isinstance(name, str))
+    return names

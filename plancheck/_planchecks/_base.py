@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from tfjsonpath import Path
 
 from .._checking.fields import require_document
-from .._checking.messages import closest_text, quote, scrubbed_failure
+from .._checking.messages import closest_text, given_by, quote, scrubbed_failure
 from .._checking.run import run_checks
 from .._checking.warn import emit_warnings
 from .._documents.plan import Change, OutputChange, Plan, ResourceChange, ResourceNotFoundError
@@ -73,7 +73,8 @@ class PlanCheck(FrozenValue, abc.ABC):
 
     def check_plan(self, plan: Plan) -> None:
         """Emit this check's warnings, then raise :class:`~plancheck.PlanCheckError` listing every failure, if any."""
-        found, warned = self.outcome(require_plan(plan, f"{type(self).__name__}.check_plan"))
+        with given_by(self):
+            found, warned = self.outcome(require_plan(plan, f"{type(self).__name__}.check_plan"))
         emit_warnings(warned)
         if found:
             raise PlanCheckError(found)

@@ -274,11 +274,16 @@ class _Scrubber:
         # makereport is followed at once by logreport of the same report: one scrub is enough.
         self._scrubbed: object = None
 
-    def _scrub(self, report: Any) -> None:
+    def _scrub(self, report: Any, excinfo: Any = None) -> None:
         secrets = _session_secrets(self.config)
         if secrets is not None:
             from .scrub import scrub_report_or_withhold
 
+            # A check's failure trusts its configuration names and given paths: this scrub keeps them too.
+            trusted = getattr(getattr(excinfo, "value", None), "trusted", ())
+            if isinstance(trusted, tuple) and trusted:
+                collect = secrets
+                secrets = lambda: collect().trusting(trusted)  # noqa: E731 (collected inside the guard below)
             scrub_report_or_withhold(report, secrets)
         self._scrubbed = report
 
@@ -290,7 +295,7 @@ class _Scrubber:
         report = yield
         if relocate:
             skip_at_item(item, report)
-        self._scrub(report)
+        self._scrub(report, call.excinfo)
         return report
 
     @pytest.hookimpl(tryfirst=True)

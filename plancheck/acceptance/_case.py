@@ -17,7 +17,7 @@ from types import MappingProxyType
 from typing import Any, ClassVar
 
 from .._frozen import FrozenValue, frozen, public
-from .._redact import number_text
+from .._redact import collect_secret_strings
 from .._terraform.providers import normalize_providers
 from ._diagnostics import allowances, check_attribute_sources, expectations
 from ._errors import TestDefinitionError
@@ -84,31 +84,24 @@ def _children(value: Any) -> Iterator[Any]:
 
 
 def sensitive_strings(value: Any) -> list[str]:
-    """Every string (and number's text) that lies inside a :class:`Sensitive` within ``value``, map keys too.
+    """The strings of every value wrapped in :class:`Sensitive` within ``value``, sorted.
 
-    A key of a sensitive map is as secret as its value: Terraform quotes it in its errors
-    (``element "alice": a number is required``).
+    The wrappers decide which values are secret; their strings are those of the one rule,
+    :func:`plancheck._redact.collect_secret_strings`: strings, map keys (Terraform quotes a key in
+    its errors: ``element "alice": a number is required``) and every spelling of a number.
 
     >>> sensitive_strings({"a": "open", "b": Sensitive({"alice": "s3cret", "n": 42})})
-    ['alice', 's3cret', 'n', '42']
+    ['42', 'alice', 'n', 's3cret']
     """
-    found: list[str] = []
-    stack: list[tuple[Any, bool]] = [(value, False)]
+    found: set[str] = set()
+    stack: list[Any] = [value]
     while stack:
-        current, inside = stack.pop()
-        inside = inside or isinstance(current, Sensitive)
-        if inside and isinstance(current, Mapping):
-            pairs = list(current.items())
-            stack.extend(item for k, v in reversed(pairs) for item in ((v, True), (k, True)))
-        elif isinstance(current, (Sensitive, Mapping, list, tuple)):
-            stack.extend((child, inside) for child in reversed(list(_children(current))))
-        elif inside and isinstance(current, str):
-            found.append(current)
-        elif inside and isinstance(current, (int, Decimal)) and not isinstance(current, bool):
-            found.append(number_text(current))  # str() refuses an int of more than 4300 digits
-        elif inside and isinstance(current, float):
-            found.append(repr(current))
-    return found
+        current = stack.pop()
+        if isinstance(current, Sensitive):
+            # A Sensitive nested in this one is not a value the rule spells: the walk goes on into it.
+            collect_secret_strings(current.value, found)
+        stack.extend(_children(current))
+    return sorted(found)
 
 
 def unwrap_sensitive(value: Any, where: str) -> Any:

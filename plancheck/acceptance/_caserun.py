@@ -23,7 +23,7 @@ from typing import Any, Final, TypeVar
 from .._documents.plan import Plan
 from .._documents.sensitive import collect_plan_secrets, collect_state_secrets
 from .._documents.state import State
-from .._errors import DocumentFormatError
+from .._errors import CheckFailure, DocumentFormatError
 from .._redact import Secrets
 from .._terraform import CommandResult, run_command
 from .._terraform.lifecycle import ending_on_signals
@@ -282,7 +282,7 @@ class CaseRun:
         except DocumentFormatError as exc:
             raise _StepFailure(stage, f"cannot read the plan that show -json printed: {exc}", result) from None
         if failures:
-            raise _StepFailure(stage, _listing(title, failures), result)
+            raise _StepFailure(stage, _listing(title, [str(f) for f in failures]), result, _trusted(failures))
 
     def load(self, stage: Stage, document: dict[str, Any]) -> State:
         try:
@@ -431,7 +431,11 @@ class CaseRun:
                 except DocumentFormatError as exc:
                     raise _StepFailure(Stage.STATE_CHECKS, f"cannot read the state that show -json printed: {exc}") from None
                 if failures:
-                    raise _StepFailure(Stage.STATE_CHECKS, _listing("Post-apply state check(s) failed", failures))
+                    raise _StepFailure(
+                        Stage.STATE_CHECKS,
+                        _listing("Post-apply state check(s) failed", [str(f) for f in failures]),
+                        trusted=_trusted(failures),
+                    )
 
         after = "" if step.plan_only else "After applying this test step, the "
         stage = Stage.POST_APPLY_PRE_REFRESH
@@ -534,10 +538,12 @@ class CaseRun:
             self.step_no,
             self.total,
             failure.stage,
-            scrub(failure.reason + suffix),
+            # A check's failure keeps its configuration names and given paths (what it trusts).
+            self.secrets.trusting(failure.trusted).scrub(failure.reason + suffix),
             command=None if result is None else scrub(result.command_line),
             exit_code=None if result is None else result.returncode,
             output="" if result is None else _format_output(result, self.secrets),
+            trusted=failure.trusted,
         )
 
     def dispatch(self, step: TestStep) -> None:
@@ -799,3 +805,8 @@ def _unique(args: tuple[str, ...]) -> tuple[str, ...]:
             seen.add(arg)
             kept.append(arg)
     return tuple(kept)
+
+
+def _trusted(failures: list[CheckFailure]) -> tuple[str, ...]:
+    """What ``failures`` trust, together: a scrub of their listing keeps it (:meth:`plancheck.Secrets.trusting`)."""
+    return tuple(dict.fromkeys(text for failure in failures for text in failure.trusted))

@@ -13,28 +13,29 @@ from typing import Any
 from .._checking.run import by_method, run_each
 from .._documents.plan import Plan
 from .._documents.state import State
+from .._errors import CheckFailure
 
 __all__ = ["plan_check_failures", "state_check_failures"]
 
 
-def _failures(document: Any, checks: Sequence[Any], method: str) -> list[str]:
-    return [str(f) for outcome in run_each(document, checks, run=by_method(method)) for f in outcome.failures]
+def _failures(document: Any, checks: Sequence[Any], method: str) -> list[CheckFailure]:
+    return [f for outcome in run_each(document, checks, run=by_method(method)) for f in outcome.failures]
 
 
-def plan_check_failures(plan: Plan, checks: Sequence[Any]) -> list[str]:
-    """Run ``checks`` on ``plan``; one text per failure, in order (empty when all hold).
+def plan_check_failures(plan: Plan, checks: Sequence[Any]) -> list[CheckFailure]:
+    """Run ``checks`` on ``plan``; every failure, in order (empty when all hold), with what it trusts.
 
     >>> class Fails:
     ...     def check_plan(self, plan):
     ...         raise AssertionError(f"format is {plan.format_version}")
-    >>> plan_check_failures(Plan.from_dict({"format_version": "1.2"}), [Fails(), Fails()])
+    >>> [str(f) for f in plan_check_failures(Plan.from_dict({"format_version": "1.2"}), [Fails(), Fails()])]
     ['Fails: format is 1.2', 'Fails: format is 1.2']
     """
     return _failures(plan, checks, "check_plan")
 
 
-def state_check_failures(state: State, checks: Sequence[Any]) -> list[str]:
-    """Run ``checks`` on ``state``; one text per failure, in order (empty when all hold).
+def state_check_failures(state: State, checks: Sequence[Any]) -> list[CheckFailure]:
+    """Run ``checks`` on ``state``; every failure, in order (empty when all hold), with what it trusts.
 
     >>> class Holds:
     ...     def check_state(self, state):

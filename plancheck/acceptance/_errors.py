@@ -88,6 +88,7 @@ class AcceptanceError(TfCheckError, AssertionError):
         exit_code: int | None = None,
         output: str = "",
         also: tuple[str, ...] = (),
+        trusted: tuple[str, ...] = (),
     ) -> None:
         self.step = step
         self.steps = steps
@@ -97,6 +98,9 @@ class AcceptanceError(TfCheckError, AssertionError):
         self.exit_code = exit_code
         self.output = output
         self.also = tuple(also)
+        #: What the check failures in ``reason`` trust (:attr:`plancheck.CheckFailure.trusted`): the report
+        #: hook's scrub keeps it too.
+        self.trusted = tuple(trusted)
         super().__init__(self._render())
 
     def add_also(self, failure: str) -> None:

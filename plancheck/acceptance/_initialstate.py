@@ -15,7 +15,6 @@ import os
 import re
 import stat
 from collections.abc import Iterator, Mapping
-from decimal import Decimal
 from pathlib import Path
 from typing import Any, Final
 
@@ -24,7 +23,7 @@ from tfjsonpath.internal import json_kind
 from .._errors import DocumentFormatError
 from .._loading.jsontext import loads_exact
 from .._loading.source import InputTooLarge, max_input_bytes, read_limited
-from .._redact import contains_sensitive, number_text
+from .._redact import contains_sensitive, secret_strings
 from ._errors import TestDefinitionError
 
 __all__ = [
@@ -34,7 +33,6 @@ __all__ = [
     "declared_resources",
     "read_initial_state",
     "resource_of",
-    "secret_leaves",
     "write_initial_state",
 ]
 
@@ -281,34 +279,11 @@ def _addresses(document: Mapping[str, Any]) -> Iterator[str]:
             yield base + suffix
 
 
-def secret_leaves(value: Any) -> Iterator[str]:
-    """Every string, number text and object key in ``value``: what a secret value holds.
-
-    >>> sorted(secret_leaves({"k": ["a", 1.5, {"x": None}]}))
-    ['1.5', 'a', 'k', 'x']
-    """
-    stack: list[Any] = [value]
-    while stack:
-        current = stack.pop()
-        if isinstance(current, dict):
-            stack.extend(current.keys())
-            stack.extend(current.values())
-        elif isinstance(current, list):
-            stack.extend(current)
-        elif isinstance(current, str):
-            yield current
-        elif isinstance(current, (int, Decimal)) and not isinstance(current, bool):
-            # A number with a fraction or an exponent, read from a file, is a Decimal: as secret as an int.
-            yield number_text(current)
-        elif isinstance(current, float):
-            yield repr(current)
-
-
 def _secrets(document: Mapping[str, Any]) -> Iterator[str]:
     for output in document.get("outputs", {}).values():
         # Terraform writes true or false; anything else ("true", 1) fails closed.
         if contains_sensitive(output.get("sensitive")):
-            yield from secret_leaves(output.get("value"))
+            yield from secret_strings(output.get("value"))
     for resource in document["resources"]:
         for instance in resource["instances"]:
             marks = instance.get("sensitive_attributes")
@@ -318,7 +293,7 @@ def _secrets(document: Mapping[str, Any]) -> Iterator[str]:
             for mark in marks if isinstance(marks, list) else [None]:
                 found = _follow(values, mark)
                 # A mark this reader does not understand hides the whole object (fail closed).
-                yield from secret_leaves(values if found is _UNREADABLE else found)
+                yield from secret_strings(values if found is _UNREADABLE else found)
 
 
 _UNREADABLE: Final = object()

@@ -25,13 +25,15 @@ import sys
 import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import field
+from decimal import Decimal
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
 from .._frozen import FrozenValue, frozen, public
+from .._redact import secret_strings
 from .._terraform import TerraformBinary
 from ._errors import TestDefinitionError
-from ._initialstate import STATE_FILE, read_initial_state, secret_leaves
+from ._initialstate import STATE_FILE, read_initial_state
 
 if TYPE_CHECKING:
     from .._terraform.providers import ProviderSet
@@ -180,11 +182,11 @@ def kept_secrets(directory: Path) -> list[str]:
         found.extend(s for s in listed if isinstance(s, str))
     else:
         try:
-            variables = json.loads((directory / TFVARS).read_text(encoding="utf-8"))
+            variables = json.loads((directory / TFVARS).read_text(encoding="utf-8"), parse_float=Decimal)
         except (OSError, ValueError, RecursionError):
             variables = None
         if isinstance(variables, dict):  # the values, not the variables' names
-            found.extend(leaf for value in variables.values() for leaf in secret_leaves(value))
+            found.extend(text for value in variables.values() for text in secret_strings(value))
     with contextlib.suppress(TestDefinitionError):
         found.extend(read_initial_state(directory / STATE_FILE).secrets)
     return found

@@ -24,11 +24,15 @@ _SPACES: Final = re.compile(r"\s+")
 class _StepFailure(Exception):
     """Internal: a failure with its raw (unredacted) texts, before it becomes an AcceptanceError."""
 
-    def __init__(self, stage: Stage, reason: str, result: CommandResult | None = None) -> None:
+    def __init__(
+        self, stage: Stage, reason: str, result: CommandResult | None = None, trusted: tuple[str, ...] = ()
+    ) -> None:
         super().__init__(reason)
         self.stage = stage
         self.reason = reason
         self.result = result
+        #: What the failures of checks in ``reason`` trust (:attr:`plancheck.CheckFailure.trusted`).
+        self.trusted = trusted
 
     def raw_text(self) -> str:
         parts = [self.reason]

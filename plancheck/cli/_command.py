@@ -412,7 +412,7 @@ def _list_checks(io: Io, json_mode: bool) -> int:
 
 def _run_checks(args: argparse.Namespace, io: Io) -> int:
     from ._checksfile import ChecksFileError, load_checks_file, spec_from_flag
-    from ._output import Style, render_json, render_text, results_document, use_colour
+    from ._output import Style, render_json, render_text, results_document, results_secrets, use_colour
     from ._registry import default_registry
     from ._run import CliError, read_plan, run_checks
 
@@ -447,7 +447,7 @@ def _run_checks(args: argparse.Namespace, io: Io) -> int:
         return io.fail(exc.kind, exc.message, json_mode)
     results = run_checks(specs, plan)
     if json_mode:
-        io.out(render_json(results_document(results, plan, tool_version()), plan.secrets))
+        io.out(render_json(results_document(results, plan, tool_version()), results_secrets(results, plan)))
     else:
         style = Style(use_colour(io.stdout, io.environ, args.color))
         io.out(render_text(results, plan, style=style, quiet=args.quiet))

@@ -489,7 +489,7 @@ def mock_plan(args: argparse.Namespace, io: Io, version: Callable[[], str]) -> i
     from ._checksfile import ChecksFileError, load_checks_file
     from ._lookup import list_document, render_list
     from ._mock_secrets import input_secrets, plan_sensitive
-    from ._output import Style, render_json, render_text, results_document, use_colour
+    from ._output import Style, render_json, render_text, results_document, results_secrets, use_colour
     from ._registry import default_registry
     from ._run import run_checks
     from ._snapshot import SnapshotUsageError, compare_snapshot
@@ -552,10 +552,10 @@ def mock_plan(args: argparse.Namespace, io: Io, version: Callable[[], str]) -> i
         return 0
     results = run_checks(specs, plan)
     if json_mode:
-        io.out(render_json(results_document(results, plan, version()), shown))
+        io.out(render_json(results_document(results, plan, version()), shown.trusting(results_secrets(results, plan).trusted)))
     else:
         style = Style(use_colour(io.stdout, io.environ, args.color))
-        io.out(secrets.scrub(render_text(results, plan, style=style, quiet=args.quiet)))
+        io.out(secrets.trusting(results_secrets(results, plan).trusted).scrub(render_text(results, plan, style=style, quiet=args.quiet)))
     if snapshot_lines:
         (io.stderr if json_mode else io.stdout).write("\n".join(snapshot_lines) + "\n")
     if any(r.status == "error" for r in results):

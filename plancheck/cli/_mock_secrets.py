@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator, Mapping, Sequence
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
-from .._redact import Secrets, leaf_strings
+from .._redact import Secrets, secret_strings
 from ._hcl_tokens import hcl_tokens
 
 __all__ = ["declared_sensitive", "input_secrets", "plan_sensitive"]
@@ -89,12 +90,12 @@ def _file_values(path: str, names: set[str]) -> Iterator[str]:
         return
     if path.endswith(".json"):
         try:
-            document = json.loads(text)
+            document = json.loads(text, parse_float=Decimal)  # kept as written: 1.10 shows as 1.10 and as 1.1
         except (ValueError, RecursionError):
             return
         if isinstance(document, dict):
             for name in names & set(document):
-                yield from leaf_strings(document[name])
+                yield from secret_strings(document[name])
         return
     depth = 0
     current: str | None = None  # the variable whose value is being read, at depth 0 and inside its brackets

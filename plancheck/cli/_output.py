@@ -15,7 +15,7 @@ from .._errors import CheckFailure
 from .._redact import Secrets
 from ._run import CheckResult
 
-__all__ = ["SCHEMA_VERSION", "Style", "error_document", "render_json", "render_text", "use_colour"]
+__all__ = ["SCHEMA_VERSION", "Style", "error_document", "render_json", "render_text", "results_secrets", "use_colour"]
 
 SCHEMA_VERSION: Final = 1
 
@@ -87,7 +87,7 @@ def render_text(results: Sequence[CheckResult], plan: Plan, *, style: Style, qui
     A warning is a ``WARN`` line of its own (printed with ``--quiet`` too): the check passed, but only
     because it was told to let what is unknown until apply pass with a warning.
     """
-    secrets: Secrets = plan.secrets
+    secrets = results_secrets(results, plan)
     lines: list[str] = []
     width = 5 if any(r.status == "error" for r in results) else 4
     for result in sorted(results, key=_rank):
@@ -122,10 +122,20 @@ def render_text(results: Sequence[CheckResult], plan: Plan, *, style: Style, qui
     return secrets.scrub("\n".join(lines))
 
 
+def results_secrets(results: Sequence[CheckResult], plan: Plan) -> Secrets:
+    """The plan's secrets, trusting what the failures of ``results`` trust (their configuration names and given paths).
+
+    What the whole output of a run is scrubbed with, so that a scrub at this exit keeps what the
+    failures kept (:func:`plancheck._checking.messages.scrubbed_failure`).
+    """
+    return plan.secrets.trusting(t for r in results for f in (*r.failures, *r.warnings) for t in f.trusted)
+
+
 def _failure_json(failure: CheckFailure) -> dict[str, Any]:
+    shown = failure.shown_path if failure.shown_path is not None else None
     return {
         "address": failure.address,
-        "path": failure.path.to_text() if failure.path is not None else None,
+        "path": shown if shown is not None else failure.path.to_text() if failure.path is not None else None,
         "message": failure.message,
     }
 

@@ -117,6 +117,6 @@ def run_checks(specs: Sequence[CheckSpec], plan: Plan) -> list[CheckResult]:
         run=lambda spec, document: outcome_of(spec.check, document),
         label=lambda spec: (spec.type, spec.address, spec.path),
         contain=True,
-        scrub=plan.secrets.scrub,
+        scrub=plan.secrets,
     )
     return [CheckResult(o.check, o.status, o.failures, o.warnings) for o in outcomes]

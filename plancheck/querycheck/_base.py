@@ -14,7 +14,7 @@ from typing import ClassVar
 from tfjsonpath import Path
 
 from .._checking.fields import require_document
-from .._checking.messages import closest, scrubbed_failure
+from .._checking.messages import closest, given_by, scrubbed_failure
 from .._checking.run import run_checks, run_each
 from .._documents.query import QueryOutput, QueryResult, list_block_address
 from .._errors import CheckFailedError, CheckFailure
@@ -83,7 +83,8 @@ class QueryResultCheck(FrozenValue, abc.ABC):
 
     def check_query(self, output: QueryOutput) -> None:
         """Raise :class:`QueryCheckError` listing every failure, if there is any."""
-        found = self.failures(require_query(output, f"{type(self).__name__}.check_query"))
+        with given_by(self):
+            found = self.failures(require_query(output, f"{type(self).__name__}.check_query"))
         if found:
             raise QueryCheckError(found)
 

@@ -5,11 +5,13 @@ A snapshot asks about every string of the plan, where a failure message asks abo
 secret is found, tries every secret starting with that window: with thousands of secrets sharing
 a prefix (``arn:aws:``, a connection string's scheme) that is thousands of tries a position. The
 same question is answered here from the same pieces (:class:`plancheck._redact._Scanner`, built
-once per plan) with set operations done in C: short pieces anywhere, then the windows present,
+once per plan) with set operations done in C: short pieces standing as whole tokens, then the windows present,
 then the whole pieces starting at a window (tried by the few lengths they have), then the runs
 of windows standing at a cut (:func:`plancheck._redact.at_cut`). The answer is exactly
 :meth:`Secrets.touches`'s (a property test holds the two to each other), and each distinct text
-is asked once.
+is asked once. Trusted texts (:meth:`Secrets.trusting`, a plan's configuration names) are not
+consulted: a value is not a name, so a short secret inside a value that spells a name is scrubbed
+here, the stricter answer.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Final
 
-from .._redact import MIN_SECRET_LENGTH, NO_SECRETS, SUBSTRING_WINDOW, Secrets, at_cut
+from .._redact import MIN_SECRET_LENGTH, NO_SECRETS, SUBSTRING_WINDOW, Secrets, at_cut, whole_token
 
 __all__ = ["MEMO_LIMIT", "ValueSecrets"]
 
@@ -56,7 +58,10 @@ class _Detector:
         for n, forms in self.short:
             if n > size:
                 break
-            if not forms.isdisjoint(map(part, map(slice, range(size - n + 1), range(n, size + 1)))):
+            # A short piece counts where it stands as a whole token; the set test in C skips most values.
+            if not forms.isdisjoint(map(part, map(slice, range(size - n + 1), range(n, size + 1)))) and any(
+                text[i : i + n] in forms and whole_token(text, i, i + n) for i in range(size - n + 1)
+            ):
                 return True
         if size < width:
             return False

@@ -11,7 +11,7 @@ import abc
 from tfjsonpath import Path
 
 from .._checking.fields import require_document
-from .._checking.messages import closest_text, quote, scrubbed_failure
+from .._checking.messages import closest_text, given_by, quote, scrubbed_failure
 from .._documents.plan import ResourceNotFoundError
 from .._documents.resolve import ResolvedValue, resolve_value
 from .._documents.state import State, StateOutput, StateResource
@@ -55,7 +55,8 @@ class StateCheck(FrozenValue, abc.ABC):
 
     def check_state(self, state: State) -> None:
         """Raise :class:`~plancheck.StateCheckError` listing every failure, if there is any."""
-        found = self.failures(require_state(state, f"{type(self).__name__}.check_state"))
+        with given_by(self):
+            found = self.failures(require_state(state, f"{type(self).__name__}.check_state"))
         if found:
             raise StateCheckError(found)
 

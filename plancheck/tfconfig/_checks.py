@@ -17,7 +17,7 @@ from typing import Any, Final, Literal
 from tfjsonpath import Path, PathNotFoundError
 
 from .._checking.fields import checked_address, checked_path, require_document
-from .._checking.messages import closest, scrubbed_failure
+from .._checking.messages import closest, given_by, scrubbed_failure
 from .._checking.run import run_checks
 from .._errors import CheckFailure, ConfigCheckError
 from .._frozen import FrozenValue, frozen, public
@@ -119,7 +119,8 @@ class ConfigCheck(FrozenValue, abc.ABC):
 
     def check_config(self, config: Config | Mapping[str, Any]) -> None:
         """Raise :class:`~plancheck.ConfigCheckError` listing every failure, if there is any."""
-        found = self.failures(require_config(config, f"{type(self).__name__}.check_config"))
+        with given_by(self):
+            found = self.failures(require_config(config, f"{type(self).__name__}.check_config"))
         if found:
             raise ConfigCheckError(found)
 

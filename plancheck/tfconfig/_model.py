@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import KW_ONLY
 from typing import TYPE_CHECKING, Any, Final, final
 
 from tfjsonpath import Path, PathNotFoundError, Step, traverse
 
 from .._frozen import FrozenValue, ReadOnly, frozen, public
-from .._redact import Secrets
+from .._redact import Secrets, secret_strings
 from ._errors import Source, json_location
 from ._json_reader import ARRAY, OBJECT, STRING, Node, node_to_python
 from ._template import Reference, TemplateSyntaxError, parse_reference, parse_template
@@ -564,17 +564,10 @@ class Config(ReadOnly):
             for b in every:
                 if b.block_type in ("variable", "output") and b.address in sensitive:
                     value = b.get("default" if b.block_type == "variable" else "value")
-                    stack = [value]
-                    while stack:
-                        v = stack.pop()
-                        # An expression ("${var.pw}") names where a secret comes from, not the secret: its
-                        # pieces would blank out every mention of the variable. Literal text is kept.
-                        if isinstance(v, str) and (b.block_type == "variable" or "${" not in v):
-                            values.append(v)
-                        elif isinstance(v, Mapping):
-                            stack.extend(v.values())
-                        elif isinstance(v, list):
-                            stack.extend(v)
+                    texts = secret_strings(value)
+                    # An expression ("${var.pw}") names where a secret comes from, not the secret: its
+                    # pieces would blank out every mention of the variable. Literal text is kept.
+                    values.extend(t for t in texts if b.block_type == "variable" or "${" not in t)
             cached = Secrets(values)
             self._set(_secrets=cached)
         return cached

@@ -233,7 +233,7 @@ def test_sensitive_never_shows_its_value() -> None:
     assert "hunter2" not in repr(step)
     assert "deep-secret" not in repr(step)
     assert repr(Sensitive({"a": "b"})) == "Sensitive((sensitive))"
-    assert step.secrets == ["hunter2-xyz", "deep-secret"]
+    assert step.secrets == ["deep-secret", "hunter2-xyz"]
 
 
 def test_sensitive_is_an_immutable_value() -> None:
@@ -282,8 +282,8 @@ def test_every_string_under_a_wrapper_is_a_secret(value: Any) -> None:
             stack.extend(v)
         elif isinstance(v, str):
             strings.append(v)
-    assert sorted(sensitive_strings({"open": value, "secret": Sensitive(value)})) == sorted(
-        strings + [str(v) for v in _numbers(value)]
+    assert sensitive_strings({"open": value, "secret": Sensitive(value)}) == sorted(
+        set(strings + [str(v) for v in _numbers(value)])
     )
 
 

@@ -10,7 +10,7 @@ from typing import Any
 
 import jsonschema
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from plancheck import PlanFormatError, load_plan
@@ -371,8 +371,10 @@ _json_docs = st.recursive(
 @given(doc=st.dictionaries(st.sampled_from(["kind", "message", "results"]), _json_docs, min_size=1),
        secret=st.text(alphabet="abcXYZ-", min_size=3, max_size=10), prefix=st.text(max_size=4))
 def test_json_output_scrubs_every_string_value_and_keeps_structure(doc: dict[str, Any], secret: str, prefix: str) -> None:
-    # Keys are the tool's own (digits here), never scrubbed; every string value is.
-    planted = {**doc, "message": [prefix + secret + prefix, {"deep": secret}]}
+    # Keys are the tool's own (digits here), never scrubbed; every string value is. A short secret is
+    # scrubbed where it stands as a whole token (separated by a space here), not inside another word.
+    assume(secret not in json.dumps(doc, ensure_ascii=False))
+    planted = {**doc, "message": [prefix + " " + secret + " " + prefix, {"deep": secret}]}
     text = render_json(planted, Secrets([secret]))
     assert secret not in text
     reread = json.loads(text)

@@ -25,8 +25,8 @@ def reference(value: Any, marks: Marks) -> Iterator[str]:
         marked = inherited or mk is True
         if isinstance(val, Mapping):
             for k, v in val.items():
-                if marked and isinstance(k, str):
-                    yield k
+                if marked:
+                    yield k if isinstance(k, str) else str(k)  # a key of a Python value is spelled as JSON writes it
                 if marked or not isinstance(mk, Mapping):
                     child = None
                 elif isinstance(k, str):

@@ -18,7 +18,7 @@ import string
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any, Final, Protocol
 
-from ..._redact import leaf_strings
+from ..._redact import secret_strings
 from ..._text import closest
 from ._errors import MockSchemaError
 from ._schema import Attribute, Block, BlockType, type_label
@@ -485,7 +485,7 @@ def sensitive_strings(holder: Holder, value: Any) -> Iterator[str]:
         if current is None:
             continue
         if attribute.sensitive:
-            yield from leaf_strings(current)
+            yield from sorted(secret_strings(current))
         elif attribute.nested is not None:
             for item in _items(attribute.nested.mode, current):
                 yield from sensitive_strings(attribute.nested, item)

@@ -27,7 +27,15 @@ from typing import Any, Final, final
 from ..._documents.state import State, StateResource
 from ..._errors import StateFormatError
 from ..._frozen import ReadOnly, public
-from ..._redact import SENSITIVE, Marks, Secrets, fit_marks, number_text, sensitive_shown
+from ..._redact import (
+    SENSITIVE,
+    Marks,
+    Secrets,
+    collect_secret_strings,
+    fit_marks,
+    number_text,
+    sensitive_shown,
+)
 from ._gotext import go_quote, go_string_map
 
 __all__ = ["FlatAttributes", "FlatOutput", "FlatState", "flatten", "leaf_text"]
@@ -140,7 +148,7 @@ class FlatAttributes(ReadOnly, Mapping[str, str]):
 
 
 def _flatten_into(
-    values: Any, marks: Marks, entries: dict[str, str], sensitive: set[str], secrets: list[str]
+    values: Any, marks: Marks, entries: dict[str, str], sensitive: set[str], secrets: set[str]
 ) -> None:
     counts: dict[str, str] = {}
     # (flat key, value, marks, marked by an ancestor, location for errors); iterative so that
@@ -153,12 +161,13 @@ def _flatten_into(
         if not inherited:
             mk = fit_marks(mk, value)
         marked = inherited or mk is True
+        if marked and not inherited:
+            collect_secret_strings(value, secrets)  # the top of a marked subtree: its strings by the one rule
         text = leaf_text(value)
         if text is not None:
             entries[key] = text
             if marked:
                 sensitive.add(key)
-                secrets.append(text)
             continue
         if isinstance(value, Mapping):
             count_key = f"{key}.%" if key else "%"
@@ -166,8 +175,6 @@ def _flatten_into(
             for name, child in value.items():
                 if not isinstance(name, str):
                     raise StateFormatError(_location(where), "an object with string keys", found=f"a key of type {type(name).__name__}")
-                if marked:
-                    secrets.append(name)
                 child_marks = None if marked or not isinstance(mk, Mapping) else mk.get(name)
                 children.append((f"{key}.{name}" if key else name, child, child_marks, marked, (where, name)))
         elif isinstance(value, Sequence) and not isinstance(value, (bytes, bytearray)):
@@ -203,7 +210,7 @@ def flatten(values: Any, marks: Marks = None) -> FlatAttributes:
     """
     entries: dict[str, str] = {}
     sensitive: set[str] = set()
-    secrets: list[str] = []
+    secrets: set[str] = set()
     if values is None:
         values = {}
     elif not isinstance(values, Mapping):

@@ -1,0 +1,72 @@
+"""Redaction is precise the other way too: a short secret is scrubbed where it stands as a value or a whole
+token, never inside another word; text that shows no secret is left as it is."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+from plancheck._redact import MIN_SECRET_LENGTH, SENSITIVE, SUBSTRING_WINDOW, Secrets, whole_token
+
+
+@pytest.mark.parametrize(
+    ("secrets", "text", "shown"),
+    [
+        pytest.param(["tags"], "terraform_data.tags_null", "terraform_data.tags_null", id="inside-an-identifier"),
+        pytest.param(["env"], "environment = staging", "environment = staging", id="prefix-of-a-word"),
+        pytest.param(["prod"], "reproduce", "reproduce", id="inside-a-word"),
+        pytest.param(["prod"], 'env = "prod"', 'env = "(sensitive)"', id="quoted-value"),
+        pytest.param(["prod"], "stage prod now", "stage (sensitive) now", id="between-spaces"),
+        pytest.param(["prod"], "a=prod,b", "a=(sensitive),b", id="between-punctuation"),
+        pytest.param(["prod"], "prod", SENSITIVE, id="the-whole-text"),
+        pytest.param(["prod"], "prod-db", "(sensitive)-db", id="joined-by-a-dash"),
+        pytest.param(["env"], "tags.env", "tags.(sensitive)", id="flatmap-step"),
+        pytest.param(["abc"], "'x\\nabc'", "'x\\n(sensitive)'", id="after-an-escape"),
+        pytest.param(["abc", "hunter2-long-secret"], "hunter2-long-secretabc", "(sensitive)",
+                     id="bounded-by-a-scrubbed-span"),
+        pytest.param(["abc", "hunter2-long-secret"], "xhunter2-long-secretabcd", "x(sensitive)abcd",
+                     id="still-inside-a-word-after-the-scrub"),
+        pytest.param(["horse", "correct horse battery staple"], "horsepower horse", "horsepower (sensitive)",
+                     id="a-word-of-a-passphrase"),
+        pytest.param(["1234"], "port 1234, pid 12345", "port (sensitive), pid 12345", id="number-token"),
+    ],
+)
+def test_a_short_secret_is_scrubbed_only_as_a_whole_token(secrets: list[str], text: str, shown: str) -> None:
+    assert Secrets(secrets).scrub(text) == shown
+    assert Secrets(secrets).touches(text) is (shown != text)
+
+
+_ALPHABET = "abcdefgh_0123-. ,=\"'[]:\n"
+_short = st.text(alphabet="abcdefgh_0123-.", min_size=MIN_SECRET_LENGTH, max_size=SUBSTRING_WINDOW - 1)
+
+
+def _whole_token_occurrences(text: str, secret: str) -> list[int]:
+    found = []
+    start = text.find(secret)
+    while start >= 0:
+        if whole_token(text, start, start + len(secret)):
+            found.append(start)
+        start = text.find(secret, start + 1)
+    return found
+
+
+@settings(max_examples=400, deadline=None)
+@given(secrets=st.lists(_short, min_size=1, max_size=3), parts=st.lists(st.text(alphabet=_ALPHABET, max_size=12), max_size=6),
+       data=st.data())
+def test_property_no_whole_token_occurrence_survives(secrets: list[str], parts: list[str], data: st.DataObject) -> None:
+    assume(not any(s in SENSITIVE for s in secrets))
+    # Plant the secrets between random text, so that some stand alone and some inside words.
+    pieces = [p for part in parts for p in (part, data.draw(st.sampled_from(secrets)))]
+    text = "".join(pieces)
+    shown = Secrets(secrets).scrub(text)
+    for secret in secrets:
+        assert not _whole_token_occurrences(shown, secret), (text, shown)
+
+
+@settings(max_examples=400, deadline=None)
+@given(secrets=st.lists(_short, min_size=1, max_size=3), text=st.text(alphabet=_ALPHABET, max_size=60))
+def test_property_text_without_a_whole_token_secret_is_unchanged(secrets: list[str], text: str) -> None:
+    assume(not any(_whole_token_occurrences(text, s) for s in secrets))
+    assert Secrets(secrets).scrub(text) == text
+    assert not Secrets(secrets).touches(text)

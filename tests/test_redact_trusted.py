@@ -1,0 +1,142 @@
+"""What comes from configuration and the check's own path is never scrubbed; a secret is still scrubbed as a value.
+
+A sensitive input holding common words (``sensitive({tags = {env = "prod", owner = "team"}})``) made
+every message blank those words everywhere, also in a resource's name and in the path the user wrote:
+``terraform_data.(sensitive)_null: input["(sensitive)"]["(sensitive)"]``. Each failure below is read
+where it is built (``str`` of the error), where a whole text is scrubbed again at an exit (the pytest
+report hook and the CLI's writers trust what the failure trusts), and from the CLI itself.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from secret_shapes import ALL_SECRETS
+
+from plancheck import CheckFailedError, ExpectKnownValue, Plan, assert_plan
+from plancheck import knownvalue as kv
+from plancheck._plugin.scrub import scrub_report
+from plancheck.cli._command import run
+from tfjsonpath import New
+
+
+def _rc(address: str, after: Any, marks: Any, **extra: Any) -> dict[str, Any]:
+    kind, _, rest = address.partition(".")
+    name = rest.split("[")[0]
+    return {"address": address, "mode": "managed", "type": kind, "name": name, **extra,
+            "change": {"actions": ["create"], "before": None, "after": after, "after_unknown": {"id": True},
+                       "before_sensitive": False, "after_sensitive": marks}}
+
+
+#: A plan as Terraform writes it for ``input = sensitive({tags = {env = "prod", owner = "team"}})``, a
+#: resource named like a secret, one whose name holds a secret, and a for_each key that is one.
+PLAN: dict[str, Any] = {
+    "format_version": "1.2",
+    "terraform_version": "1.11.0",
+    "resource_changes": [
+        _rc("terraform_data.tags_null", {"input": {"tags": {"env": "prod", "owner": "team"}}}, {"input": True}),
+        _rc("terraform_data.tags", {"input": "tags"}, {}),
+        _rc("terraform_data.environment", {"input": "production"}, {}),
+        _rc('terraform_data.fe["prod"]', {"input": "x"}, {}, index="prod"),
+    ],
+}
+
+CASES = [
+    pytest.param(
+        ExpectKnownValue("terraform_data.tags_null", New("input").AtMapKey("tags").AtMapKey("env"), kv.StringExact("staging")),
+        'ExpectKnownValue: terraform_data.tags_null: input["tags"]["env"]: expected value (sensitive) for StringExact check,'
+        " got: (sensitive)",
+        id="issue-example-tags_null",
+    ),
+    pytest.param(
+        ExpectKnownValue("terraform_data.tags_null", New("input"), kv.MapExact({"tags": kv.MapExact({"env": kv.StringExact("x")})})),
+        "ExpectKnownValue: terraform_data.tags_null: input: inside the sensitive value: expected 1 element for MapExact"
+        " check, got 2 elements: actual value has extra key(s): (sensitive); expected (sensitive), got (sensitive)",
+        id="a-key-found-in-the-value-is-scrubbed",
+    ),
+    pytest.param(
+        ExpectKnownValue("terraform_data.tags", New("input"), kv.StringExact("other")),
+        # The value "tags" is hidden by value (a secret elsewhere); the expected value, compared with a hidden
+        # value, is hidden as well (tests/test_expected_shown.py); the name in the address stays.
+        "ExpectKnownValue: terraform_data.tags: input: expected value (sensitive) for StringExact check, got: (sensitive)",
+        id="secret-equal-to-a-resource-name-kept-in-the-address-scrubbed-as-a-value",
+    ),
+    pytest.param(
+        ExpectKnownValue("terraform_data.environment", New("input"), kv.StringExact("staging")),
+        'ExpectKnownValue: terraform_data.environment: input: expected value "staging" for StringExact check,'
+        ' got: "production"',
+        id="short-secret-inside-longer-words",
+    ),
+    pytest.param(
+        ExpectKnownValue('terraform_data.fe["prod"]', New("input"), kv.StringExact("y")),
+        'ExpectKnownValue: terraform_data.fe["(sensitive)"]: input: expected value "y" for StringExact check, got: "x"',
+        id="for_each-key-that-is-a-secret",
+    ),
+]
+
+
+def _failure(check: ExpectKnownValue) -> CheckFailedError:
+    with pytest.raises(CheckFailedError) as caught:
+        assert_plan(Plan.from_dict(PLAN), check)
+    return caught.value
+
+
+@pytest.mark.parametrize(("check", "message"), CASES)
+def test_the_message_where_it_is_built(check: ExpectKnownValue, message: str) -> None:
+    assert str(_failure(check)) == message
+
+
+@pytest.mark.parametrize(("check", "message"), CASES)
+def test_the_report_hook_scrub_keeps_what_the_failure_trusts(check: ExpectKnownValue, message: str) -> None:
+    error = _failure(check)
+    from types import SimpleNamespace
+
+    report = SimpleNamespace(longrepr=f"E   plancheck.PlanCheckError: {error}", sections=[])
+    # What the plugin's report hook does: the session's secrets, trusting what the raised failure trusts.
+    scrub_report(report, Plan.from_dict(PLAN).secrets.trusting(error.trusted))
+    assert report.longrepr == f"E   plancheck.PlanCheckError: {message}"
+
+
+def _cli_check(check: ExpectKnownValue) -> dict[str, Any]:
+    matcher = check.matcher
+    assert isinstance(matcher, kv.StringExact)
+    return {"type": "ExpectKnownValue", "address": check.address, "path": check.path.to_text(),
+            "matcher": {"type": "StringExact", "value": matcher.value}}
+
+
+CLI_CASES = [case for case in CASES if isinstance(case.values[0].matcher, kv.StringExact)]
+
+
+@pytest.mark.parametrize(("check", "message"), CLI_CASES)
+@pytest.mark.parametrize("form", ["text", "json"])
+def test_the_cli_output(check: ExpectKnownValue, message: str, form: str, tmp_path: Path,
+                        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "plan.json").write_text(json.dumps(PLAN), "utf-8")
+    (tmp_path / "checks.json").write_text(json.dumps({"check": [_cli_check(check)]}), "utf-8")
+    out, err = io.StringIO(), io.StringIO()
+    code = run(["plan.json", "--checks", "checks.json", "--format", form], stdout=out, stderr=err, environ={"PATH": ""})
+    assert code == 1, err.getvalue()
+    _, address, rest = message.split(": ", 2)
+    if form == "text":
+        assert f"{address}: {rest}" in out.getvalue()
+    else:
+        failure = json.loads(out.getvalue())["results"][0]["failures"][0]
+        path, text = rest.split(": ", 1)
+        assert (failure["address"], failure["path"], failure["message"]) == (address, path, text)
+
+
+@pytest.mark.parametrize("name", sorted(ALL_SECRETS))
+def test_a_trusted_text_never_keeps_a_secret_shown_as_a_value(name: str) -> None:
+    secret = ALL_SECRETS[name]
+    plan = Plan.from_dict({"format_version": "1.2", "resource_changes": [
+        _rc("terraform_data.a", {"input": secret}, {"input": True})]})
+    trusted = plan.secrets.trusting(["terraform_data.a", 'terraform_data.a: input["k"]'])
+    text = f'terraform_data.a: input["k"]: got {json.dumps(secret)} and {secret!r}'
+    assert trusted.scrub(text) == plan.secrets.scrub(text)
+    assert plan.secrets.scrub(text).startswith('terraform_data.a: input["k"]: got ')
+
