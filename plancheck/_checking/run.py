@@ -183,12 +183,14 @@ def run_checks(
     kind: type,
     error: type[CheckFailedError],
     hint: Callable[[object], str] = _no_hint,
+    note: str | None = None,
 ) -> None:
     """Check that every one of ``checks`` is a ``kind``, run them all, raise ``error`` listing every failure.
 
     A wrong argument is a TypeError naming ``where`` and its position, with ``hint(check)``
     added (a list gets the unpacking hint). Failures come in the order the checks were given.
     Warnings of the checks (:class:`~plancheck.PlanCheckWarning`) are emitted before any failure is raised.
+    ``note`` (what the verdict stands on: a partial plan) is said at the end of the error.
 
     >>> from plancheck._errors import PlanCheckError
     >>> class Even:
@@ -223,4 +225,4 @@ def run_checks(
     emit_warnings([w for outcome in outcomes for w in outcome.raised])
     found = [f for outcome in outcomes for f in outcome.failures]
     if found:
-        raise error(found)
+        raise error(found, note=note)

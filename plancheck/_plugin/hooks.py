@@ -24,6 +24,7 @@ from .options import (
     DocumentOption,
     add_markers,
     add_options,
+    allow_errored,
     resolve_document_path,
     show_sensitive,
     terraform_binary,
@@ -85,7 +86,7 @@ def pytest_configure(config: pytest.Config) -> None:
         config.issue_config_time_warning(pytest.PytestConfigWarning(refusal), stacklevel=2)
     config.stash[_SHOW_SENSITIVE] = show
     config.stash[_SHOW_REFUSED] = refusal is not None
-    config.stash[_DOCUMENTS] = SessionDocuments(terraform_binary(config))
+    config.stash[_DOCUMENTS] = SessionDocuments(terraform_binary(config), allow_errored=allow_errored(config))
     config.pluginmanager.register(_Scrubber(config), "plancheck-scrubber")
     from .snapshot import SnapshotReport  # light: syrupy is looked for only when an assertion is explained
 

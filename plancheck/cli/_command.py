@@ -25,7 +25,7 @@ from collections.abc import Mapping, Sequence
 from typing import IO, TYPE_CHECKING, Any, NoReturn, TextIO, cast
 
 from .._frozen import public
-from ._io import Io, tool_version
+from ._io import Io, add_allow_errored, tool_version
 
 if TYPE_CHECKING:
     from ._registry import Signature
@@ -196,6 +196,7 @@ def _main_parser(streams: Io | None = None) -> _Parser:
     parser.add_argument("--terraform", metavar="PATH",
                         help="terraform/tofu binary for binary plans (default: $TF_ACC_TERRAFORM_PATH, terraform, tofu)")
     _add_max_bytes(parser)
+    add_allow_errored(parser)
     parser.add_argument("--list-checks", action="store_true", help="list every plan check and matcher, then exit")
     parser.add_argument("--version", action="store_true", help="print the version, then exit")
     parser.set_defaults(flag_checks=[])
@@ -240,6 +241,7 @@ def _add_query_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--format", choices=("text", "json"), default="text")
     parser.add_argument("--terraform", metavar="PATH", help="terraform/tofu binary for binary plans")
     _add_max_bytes(parser)
+    add_allow_errored(parser)
 
 
 def _add_max_bytes(parser: argparse.ArgumentParser) -> None:
@@ -434,7 +436,8 @@ def _run_checks(args: argparse.Namespace, io: Io) -> int:
     if not specs:
         return io.fail("checks", f"{', '.join(args.checks)}: the checks file has no checks", json_mode)
     try:
-        plan = read_plan(args.plan, terraform=args.terraform, stdin=io.stdin, environ=io.environ, max_bytes=max_bytes)
+        plan = read_plan(args.plan, terraform=args.terraform, stdin=io.stdin, environ=io.environ, max_bytes=max_bytes,
+                         allow_errored=args.allow_errored)
     except CliError as exc:
         return io.fail(exc.kind, exc.message, json_mode)
     results = run_checks(specs, plan)
@@ -465,7 +468,8 @@ def _lookup(args: argparse.Namespace, io: Io) -> int:
     except _UsageError as exc:
         return io.fail("usage", exc.message, json_mode)
     try:
-        plan = read_plan(args.plan, terraform=args.terraform, stdin=io.stdin, environ=io.environ, max_bytes=max_bytes)
+        plan = read_plan(args.plan, terraform=args.terraform, stdin=io.stdin, environ=io.environ, max_bytes=max_bytes,
+                         allow_errored=args.allow_errored)
         if args.address is None:
             doc = list_document(plan)
             io.out(render_json(doc, plan.secrets) if json_mode else plan.secrets.scrub(render_list(doc)))

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import argparse
 from collections.abc import Mapping
 from typing import IO, TextIO
 
-__all__ = ["Io", "tool_version"]
+__all__ = ["Io", "add_allow_errored", "tool_version"]
 
 
 def tool_version() -> str:
@@ -15,6 +16,21 @@ def tool_version() -> str:
         return version("tfplancheck")
     except Exception:  # running from a source tree without installed metadata
         return "0+unknown"
+
+
+def add_allow_errored(parser: argparse.ArgumentParser) -> None:
+    """``--allow-errored``, on every command that reads a plan.
+
+    >>> parser = argparse.ArgumentParser()
+    >>> add_allow_errored(parser)
+    >>> parser.parse_args(["--allow-errored"]).allow_errored
+    True
+    """
+    parser.add_argument(
+        "--allow-errored", action="store_true",
+        help='read a plan Terraform wrote although planning failed ("errored": true; refused by default): '
+        "it is partial, and the output says so",
+    )
 
 
 class Io:

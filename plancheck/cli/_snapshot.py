@@ -12,6 +12,8 @@ import argparse
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Final
 
+from ._io import add_allow_errored
+
 if TYPE_CHECKING:
     from .._documents.plan import Plan
     from ._io import Io
@@ -70,6 +72,7 @@ def add_snapshot_parser(commands: Any, streams: object, byte_count: Callable[[st
         "--max-bytes", metavar="N", type=byte_count,
         help="refuse a plan or snapshot larger than N bytes; K, M, G suffixes (default: $PLANCHECK_MAX_BYTES, else 2G)",
     )
+    add_allow_errored(parser)
     parser.streams = streams
 
 
@@ -121,7 +124,8 @@ def run_snapshot(args: argparse.Namespace, io: Io, max_bytes: int) -> int:
 
     try:
         _ignore(args.ignore)  # a bad --ignore is told before the plan is read
-        plan = read_plan(args.plan, terraform=args.terraform, stdin=io.stdin, environ=io.environ, max_bytes=max_bytes)
+        plan = read_plan(args.plan, terraform=args.terraform, stdin=io.stdin, environ=io.environ, max_bytes=max_bytes,
+                         allow_errored=args.allow_errored)
         status, lines = compare_snapshot(plan, args.file, update=args.update, ignore=args.ignore, io=io,
                                          max_bytes=max_bytes)
     except SnapshotUsageError as exc:
