@@ -6,7 +6,7 @@ import argparse
 from collections.abc import Mapping
 from typing import IO, TextIO
 
-__all__ = ["Io", "add_allow_errored", "tool_version"]
+__all__ = ["Io", "add_allow_errored", "path_argument", "tool_version"]
 
 
 def tool_version() -> str:
@@ -31,6 +31,24 @@ def add_allow_errored(parser: argparse.ArgumentParser) -> None:
         help='read a plan Terraform wrote although planning failed ("errored": true; refused by default): '
         "it is partial, and the output says so",
     )
+
+
+def path_argument(text: str) -> str:
+    """The argparse type of every path argument of every command: an empty one is a usage error.
+
+    An empty path would otherwise mean the current directory to the file system calls
+    (``providers mirror ""`` mirrored into it).
+
+    >>> path_argument("plan.json")
+    'plan.json'
+    >>> path_argument("")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: an empty path (name a file or directory)
+    """
+    if not text.strip():
+        raise argparse.ArgumentTypeError("an empty path (name a file or directory)")
+    return text
 
 
 class Io:
