@@ -247,7 +247,7 @@ def _segments_match(segments: list[str], text: str) -> bool:
 class _Automaton:
     """A program as a nondeterministic automaton, run over the set of states it can be in."""
 
-    __slots__ = ("classes", "kind", "out1", "out2", "start")
+    __slots__ = ("_first", "_steps", "classes", "kind", "out1", "out2", "start")
 
     def __init__(self, program: Program) -> None:
         self.kind: list[int] = []
@@ -273,6 +273,10 @@ class _Automaton:
                 for c in reversed(item):
                     then = self._char(c, then)
         self.start = then
+        self._first = frozenset(self._closure([then]))
+        #: The sets of states met so far, by (set, character): the automaton turned deterministic as it
+        #: runs, so a character costs one lookup once its step has been taken (kept to a bounded size).
+        self._steps: dict[tuple[frozenset[int], str], frozenset[int]] = {}
 
     def _state(self, kind: int, cls: str = "", out1: int = -1, out2: int = -1) -> int:
         self.kind.append(kind)
@@ -320,14 +324,24 @@ class _Automaton:
         return found
 
     def run(self, text: str) -> bool:
-        kind, classes, out1 = self.kind, self.classes, self.out1
-        current = self._closure([self.start])
+        kind, classes, out1, steps = self.kind, self.classes, self.out1, self._steps
+        current = self._first
         for c in text:
-            stepped = [out1[s] for s in current if kind[s] == _CHAR and _in_class(classes[s], c)]
-            if not stepped:
+            following = steps.get((current, c))
+            if following is None:
+                stepped = [out1[s] for s in current if kind[s] == _CHAR and _in_class(classes[s], c)]
+                following = frozenset(self._closure(stepped))
+                if len(steps) >= _MAX_STEPS:
+                    steps.clear()
+                steps[(current, c)] = following
+            if not following:
                 return False
-            current = self._closure(stepped)
+            current = following
         return any(kind[state] == _MATCH for state in current)
+
+
+#: How many steps an automaton remembers before it starts again (a bound on its memory, not on its time).
+_MAX_STEPS: Final = 4096
 
 
 def _in_class(cls: str, c: str) -> bool:
