@@ -1,4 +1,5 @@
-"""Text shared by the whole library: quoting a string, suggesting the closest names, and matching globs.
+"""Text shared by the whole library: quoting a string, suggesting the closest names, naming an exception
+that user code raised, and matching globs.
 
 Below every layer that writes messages or matches names (documents, matchers, checks, mock
 providers, the CLI), so each uses the one copy.
@@ -14,7 +15,7 @@ import os
 from collections.abc import Callable, Iterable, Sequence
 from typing import Final
 
-__all__ = ["Glob", "Program", "Step", "closest", "compile_glob", "quote"]
+__all__ = ["Glob", "Program", "Step", "closest", "compile_glob", "exception_message", "exception_text", "quote"]
 
 #: Among more candidates than this, difflib compares only those sharing the longest start and end.
 _CLOSEST_SHORTLIST: Final = 300
@@ -52,6 +53,46 @@ def closest(target: str, candidates: Iterable[str], n: int = 3) -> list[str]:
 
         pool = heapq.nlargest(_CLOSEST_SHORTLIST, pool, key=shared_ends)
     return difflib.get_close_matches(target, pool, n=n, cutoff=0.6)
+
+
+def exception_text(exc: BaseException) -> str:
+    """``Type: message``, or ``Type`` alone when the message is empty or cannot be made; never raises.
+
+    Every front end (pytest hooks and fixtures, sweepers, the command line, ``assert_*``) names a
+    user's exception through this one function: an exception whose ``str()`` raises (or returns
+    no str) is still reported, by its type's name, instead of ending the run with a second error.
+
+    >>> exception_text(ValueError("bad region"))
+    'ValueError: bad region'
+    >>> exception_text(SystemExit(3))
+    'SystemExit: 3'
+    >>> class Odd(Exception):
+    ...     def __str__(self):
+    ...         raise RuntimeError("no text")
+    >>> exception_text(Odd())
+    'Odd'
+    """
+    try:
+        name = str(type(exc).__name__)
+    except Exception:  # a metaclass whose __name__ is not a str
+        name = "exception"
+    text = exception_message(exc)
+    return f"{name}: {text}" if text else name
+
+
+def exception_message(exc: BaseException) -> str:
+    """``str(exc)``, or ``""`` when that raises or gives no str (see :func:`exception_text`); never raises.
+
+    >>> exception_message(ValueError("bad region")), exception_message(ValueError())
+    ('bad region', '')
+    """
+    try:
+        text = str(exc)
+    except KeyboardInterrupt:
+        raise
+    except BaseException:  # a __str__ may raise anything, SystemExit included
+        return ""
+    return text if isinstance(text, str) else ""
 
 
 # -- globs --------------------------------------------------------------------------------------------

@@ -23,6 +23,7 @@ from ._plugin.hooks import (  # noqa: F401
     pytest_addoption,
     pytest_assertrepr_compare,
     pytest_configure,
+    pytest_ignore_collect,
     pytest_pyfunc_call,
     pytest_report_header,
     pytest_runtest_protocol,

@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import field
 from typing import Any, Protocol, TypeVar, cast
 
 from .._errors import CheckFailedError, CheckFailure, TfCheckError
 from .._frozen import FrozenValue, frozen
+from .._text import exception_message, exception_text
 from .warn import emit_warnings
 
 __all__ = ["CheckOutcome", "by_method", "outcome_of", "run_checks", "run_each"]
@@ -79,7 +81,7 @@ def by_method(name: str) -> Runner:
         except CheckFailedError as exc:
             return list(exc.failures), []
         except AssertionError as exc:
-            return [str(exc) or "check failed"], []
+            return [exception_message(exc) or "check failed"], []
         return list(returned or ()), []
 
     return run
@@ -90,7 +92,7 @@ class CheckOutcome(FrozenValue):
     """What one check gave: ``status`` (``pass``, ``fail``, or ``error``: it could not run), its failures and warnings.
 
     ``warnings`` are the warnings as records (what a front end prints); ``raised`` the Warning
-    objects themselves (what ``run_checks`` emits).
+    objects themselves (what ``run_checks`` emits); ``error`` what the check raised (status ``error``).
 
     >>> CheckOutcome("a check", "pass").ok
     True
@@ -101,6 +103,7 @@ class CheckOutcome(FrozenValue):
     failures: tuple[CheckFailure, ...] = ()
     warnings: tuple[CheckFailure, ...] = ()
     raised: tuple[Warning, ...] = ()
+    error: BaseException | None = field(default=None, compare=False, repr=False)
 
     @property
     def ok(self) -> bool:
@@ -132,7 +135,9 @@ def run_each(
 
     ``run(check, document)`` runs one (default: :func:`outcome_of`); a failure that is a text is
     labelled with ``label(check)``. With ``contain``, a check that raises is an ``error`` outcome
-    (a plancheck error says its message, anything else is an ``internal error``), not an exception.
+    (a plancheck error says its message, anything else ``raised`` and the exception's type and text),
+    not an exception: ``sys.exit()`` in a check included, while ``KeyboardInterrupt`` and pytest's
+    outcomes (``pytest.skip()``: BaseExceptions too) go on to the caller.
     ``scrub`` (a document's ``secrets.scrub``) is applied to every failure and warning message.
 
     >>> class Even:
@@ -142,7 +147,7 @@ def run_each(
     ...     def failures(self, n):
     ...         return 1 / 0
     >>> [(o.status, [str(f) for f in o.failures]) for o in run_each(3, [Even(), Broken()], contain=True)]
-    [('fail', ['Even: 3 is odd']), ('error', ['Broken: internal error: ZeroDivisionError: division by zero'])]
+    [('fail', ['Even: 3 is odd']), ('error', ['Broken: raised ZeroDivisionError: division by zero'])]
     """
     outcomes: list[CheckOutcome] = []
     for check in checks:
@@ -151,11 +156,19 @@ def run_each(
             found, warned = run(check, document)
             failures = [_record(item, name) for item in found]
             raised = list(warned)
-        except Exception as exc:
+        except KeyboardInterrupt as exc:
+            # Still an interrupt (whoever called stops), naming the check it stopped: the pytest plugin makes
+            # it that test's failure before the session stops.
+            exc.add_note(f"(raised by the check {name[0]})")
+            exc.plancheck_check = name[0]  # type: ignore[attr-defined]
+            raise
+        except (Exception, SystemExit) as exc:
             if not contain:
                 raise
-            text = str(exc) if isinstance(exc, TfCheckError) else f"internal error: {type(exc).__name__}: {exc}"
-            outcomes.append(CheckOutcome(check, "error", (_scrubbed(CheckFailure(*name, text), scrub),)))
+            text = exception_message(exc) if isinstance(exc, TfCheckError) else ""
+            text = text or f"raised {exception_text(exc)}"
+            failure = _scrubbed(CheckFailure(*name, text), scrub)
+            outcomes.append(CheckOutcome(check, "error", (failure,), error=exc))
             continue
         outcomes.append(
             CheckOutcome(
@@ -191,6 +204,8 @@ def run_checks(
     added (a list gets the unpacking hint). Failures come in the order the checks were given.
     Warnings of the checks (:class:`~plancheck.PlanCheckWarning`) are emitted before any failure is raised.
     ``note`` (what the verdict stands on: a partial plan) is said at the end of the error.
+    A check that raises something other than a plancheck error (a bug in a user's check, ``sys.exit()``)
+    is a failure naming the check (``raised ZeroDivisionError: ...``), the others still run.
 
     >>> from plancheck._errors import PlanCheckError
     >>> class Even:
@@ -207,6 +222,13 @@ def run_checks(
     Traceback (most recent call last):
     ...
     TypeError: assert_number: check 1 must be a Even, got list; to pass a list of checks, unpack it: assert_number(n, *checks)
+    >>> class Broken(Even):
+    ...     def failures(self, n):
+    ...         raise SystemExit(3)
+    >>> run_checks("assert_number", "n", 2, [Broken(), Even()], Even, PlanCheckError)
+    Traceback (most recent call last):
+    ...
+    plancheck.PlanCheckError: Broken: raised SystemExit: 3
     """
     valid: list[_Check[_D]] = []
     for i, check in enumerate(checks):
@@ -221,8 +243,24 @@ def run_checks(
             raise TypeError(
                 f"{where}: check {i + 1} must be a {kind.__name__}, got {type(check).__name__}{extra}"
             )
-    outcomes = run_each(document, valid)
+    outcomes = run_each(document, valid, contain=True)
+    raised = [outcome.error for outcome in outcomes if outcome.error is not None]
+    for exc in raised:
+        if isinstance(exc, TfCheckError):
+            raise exc  # already typed and located (a malformed document, a definition error): as it was
     emit_warnings([w for outcome in outcomes for w in outcome.raised])
-    found = [f for outcome in outcomes for f in outcome.failures]
+    # What a check raised is the user's text, which may quote the document: scrubbed with its secrets.
+    scrub = getattr(getattr(document, "secrets", None), "scrub", None)
+    cause = raised[0] if raised else None
+    found: list[CheckFailure] = []
+    for outcome in outcomes:
+        for failure in outcome.failures:
+            if outcome.error is not None and callable(scrub):
+                shown = scrub(failure.message)
+                if shown != failure.message:
+                    cause = None  # its traceback would show the secret the message hides
+                failure = dataclasses.replace(failure, message=shown)
+            found.append(failure)
     if found:
-        raise error(found, note=note)
+        # A check that raised is one failure among the others, naming it; its traceback stays reachable as the cause.
+        raise error(found, note=note) from cause

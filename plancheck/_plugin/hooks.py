@@ -30,7 +30,7 @@ from .options import (
     terraform_binary,
 )
 from .skips import SkipCounter, library_skip, skip_at_item
-from .sweep import add_sweep_options, check_sweep_options, destroy_leftovers, sweep
+from .sweep import DESTROY_LEFTOVERS, add_sweep_options, check_sweep_options, destroy_leftovers, sweep
 
 if TYPE_CHECKING:
     import os
@@ -49,6 +49,7 @@ __all__ = [
     "pytest_addoption",
     "pytest_assertrepr_compare",
     "pytest_configure",
+    "pytest_ignore_collect",
     "pytest_pyfunc_call",
     "pytest_report_header",
     "pytest_runtest_protocol",
@@ -114,15 +115,48 @@ def pytest_report_header(config: pytest.Config) -> list[str]:
     try:
         lines.extend(report_header(config))
     except Exception as exc:  # the header is informative only: never let it end the session
-        lines.append(f"plancheck: terraform unavailable ({type(exc).__name__}: {exc})")
+        from .._text import exception_text
+
+        lines.append(f"plancheck: terraform unavailable ({exception_text(exc)})")
     return lines
+
+
+#: Plan snapshot files as PlanSnapshotExtension named them before #33: pytest's doctest glob ``test*.txt`` matched them.
+_LEGACY_SNAPSHOT_SUFFIX: Final = ".tfplan.txt"
+
+
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    """A plan snapshot (``__snapshots__/**/*.tfplan.txt``) is data, never a doctest file to collect.
+
+    Collected, one that a merge left conflicted aborted the whole session ("1 error during collection").
+    """
+    if collection_path.name.endswith(_LEGACY_SNAPSHOT_SUFFIX) and "__snapshots__" in collection_path.parts:
+        return True
+    return None
 
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_runtestloop(session: pytest.Session) -> bool | None:
     """``--tf-sweep`` and ``--tf-destroy-leftovers`` run instead of the tests (after collection: it
-    registers the sweepers and imports the providers under test leftovers name)."""
-    return True if sweep(session) or destroy_leftovers(session) else None
+    registers the sweepers and imports the providers under test leftovers name).
+
+    Their boundary: anything they did not foresee fails the session with one line, never an INTERNALERROR.
+    """
+    try:
+        return True if sweep(session) or destroy_leftovers(session) else None
+    except Exception as exc:
+        from .._text import exception_text
+
+        leftovers = session.config.getoption(DESTROY_LEFTOVERS)
+        what = "--tf-destroy-leftovers" if leftovers else "--tf-sweep"
+        # A leftover's state holds secrets no list of this session has: its error's text is withheld.
+        shown = f"{type(exc).__name__} (its message is withheld: it may show a leftover's secrets)" if leftovers \
+            else exception_text(exc)
+        reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+        if reporter is not None:
+            reporter.write_line(f"[plancheck] {what} failed: unexpected error: {shown} (a bug: please report it)", red=True)
+        session.testsfailed = max(session.testsfailed, 1)
+        return True
 
 
 @pytest.hookimpl(wrapper=True)
@@ -138,8 +172,16 @@ def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> 
 
 @pytest.hookimpl(wrapper=True)
 def pytest_pyfunc_call(pyfuncitem: pytest.Function) -> Generator[None, object, object]:
-    """Verify the checks still queued on ``plan_checks`` once the test function has returned."""
-    result = yield
+    """Verify the checks still queued on ``plan_checks`` once the test function has returned.
+
+    A ``KeyboardInterrupt`` a check raised (not one from the keyboard elsewhere) is that test's failure,
+    naming the check; the session then stops after the test's teardown, as an interrupted one.
+    """
+    try:
+        result = yield
+    except KeyboardInterrupt as exc:
+        _fail_interrupted(pyfuncitem, exc)
+        raise
     collector = pyfuncitem.stash.get(_PLAN_CHECKS, None)
     if collector is not None and len(collector):
         import warnings
@@ -153,6 +195,9 @@ def pytest_pyfunc_call(pyfuncitem: pytest.Function) -> Generator[None, object, o
                 collector.verify()
             except CheckFailedError as exc:
                 message = f"plan_checks (verified after {pyfuncitem.name} returned): {exc}"
+            except KeyboardInterrupt as exc:
+                _fail_interrupted(pyfuncitem, exc)
+                raise
         # The checks' warnings (unknown="warn") belong to the test, not to this hook: located at its function.
         code = getattr(getattr(pyfuncitem, "function", None), "__code__", None)
         for warned in caught:
@@ -164,6 +209,18 @@ def pytest_pyfunc_call(pyfuncitem: pytest.Function) -> Generator[None, object, o
         # The test's own frame is gone by now: the message alone is the clearest report.
         pytest.fail(message, pytrace=False)
     return result
+
+
+def _fail_interrupted(item: pytest.Function, exc: KeyboardInterrupt) -> None:
+    """Fail ``item`` for the ``KeyboardInterrupt`` one of its checks raised, and stop the session after it.
+
+    Returns (the caller raises ``exc`` on) for an interrupt that no check raised: pytest's own handling.
+    """
+    check = getattr(exc, "plancheck_check", None)
+    if not isinstance(check, str):
+        return
+    item.session.shouldstop = f"KeyboardInterrupt raised by the check {check} in {item.nodeid}"
+    pytest.fail(f"{check}: raised KeyboardInterrupt (the session stops after this test)", pytrace=False)
 
 
 def _session_secrets(config: pytest.Config) -> Callable[[], Secrets] | None:

@@ -20,6 +20,7 @@ __all__ = [
     "DOCUMENT_KINDS",
     "DocumentOption",
     "allow_errored",
+    "ini_bool",
     "resolve_document_path",
     "show_sensitive",
     "terraform_binary",
@@ -215,7 +216,7 @@ def show_sensitive(config: pytest.Config) -> tuple[bool, str | None]:
     True
     """
     cli = config.getoption(SHOW_SENSITIVE_INI, None)
-    asked = bool(cli) if cli is not None else bool(config.getini(SHOW_SENSITIVE_INI))
+    asked = bool(cli) if cli is not None else ini_bool(config, SHOW_SENSITIVE_INI)
     if asked and _in_ci():
         return False, (
             "plancheck: --tf-show-sensitive is ignored because the CI environment variable is set; "
@@ -264,4 +265,22 @@ def tf_acc_gate(config: pytest.Config) -> bool:
     cli = config.getoption(TF_ACC_GATE_INI, None)
     if cli is not None:
         return bool(cli)
-    return bool(config.getini(TF_ACC_GATE_INI))
+    return ini_bool(config, TF_ACC_GATE_INI)
+
+
+def ini_bool(config: pytest.Config, name: str) -> bool:
+    """A bool ini key's value; a value that is no truth value is a usage error naming the key.
+
+    >>> from types import SimpleNamespace
+    >>> def getini(name):
+    ...     raise ValueError("invalid truth value 'maybe'")
+    >>> try:
+    ...     ini_bool(SimpleNamespace(getini=getini), "tf_show_sensitive")
+    ... except pytest.UsageError as exc:
+    ...     print(exc)
+    ini option tf_show_sensitive: invalid truth value 'maybe' (expected true or false)
+    """
+    try:
+        return bool(config.getini(name))
+    except (ValueError, pytest.UsageError) as exc:  # pytest's own says the value, not the key
+        raise pytest.UsageError(f"ini option {name}: {exc} (expected true or false)") from None

@@ -17,7 +17,8 @@ import pytest
 
 __all__ = ["SnapshotReport", "explain_plan_snapshot"]
 
-_FILE_SUFFIX = ".tfplan.txt"
+#: The plan snapshot files' names (PlanSnapshotExtension's; ``.tfplan.txt`` before #33).
+_FILE_SUFFIXES = (".tfplan.snap", ".tfplan.txt")
 
 
 def explain_plan_snapshot(left: object, right: object) -> list[str] | None:
@@ -39,14 +40,18 @@ def explain_plan_snapshot(left: object, right: object) -> list[str] | None:
     result: Any = assertion.executions.get(assertion.num_executions - 1)
     if result is None or result.success or result.exception is not None:
         return None
-    if not str(result.snapshot_location).endswith(_FILE_SUFFIX) or not isinstance(result.asserted_data, str):
+    if not str(result.snapshot_location).endswith(_FILE_SUFFIXES) or not isinstance(result.asserted_data, str):
         return None
-    from ..snapshot.internal import compare_texts
+    from ..snapshot.internal import compare_texts, unreadable_error
 
     lines = [head]
     recalled = result.recalled_data
     if recalled is None:
         lines.append(f"Snapshot '{result.snapshot_name}' does not exist! (write it with --snapshot-update)")
+        return lines
+    unreadable = unreadable_error(recalled)
+    if unreadable is not None:
+        lines.append(unreadable)
         return lines
     try:
         lines.extend(compare_texts(str(recalled), result.asserted_data, str(result.snapshot_location)))

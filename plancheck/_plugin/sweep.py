@@ -87,6 +87,11 @@ def sweep(session: pytest.Session) -> bool:
         result = run_sweepers(
             regions, run=config.getoption(SWEEP_RUN), allow_failures=config.getoption(SWEEP_ALLOW_FAILURES), log=log,
         )
+    except KeyboardInterrupt:
+        # The sweeper was named as it stopped (run_sweepers logs it); pytest ends the session as interrupted.
+        session.testsfailed = max(session.testsfailed, 1)
+        log("[sweep] interrupted: the remaining sweepers did not run")
+        raise
     except SweepFailedError as exc:
         session.testsfailed = len(exc.result.failures)
         log(f"[sweep] {len(exc.result.failures)} sweeper(s) failed:")

@@ -16,6 +16,7 @@ from typing import Any, Final
 
 from .._frozen import FrozenValue, frozen
 from .._redact import SENSITIVE as REDACTED
+from .._text import exception_message
 
 __all__ = [
     "VERIFY_HEADER",
@@ -308,7 +309,7 @@ def call_check(function: Callable[..., object], *args: Any) -> str | None:
     try:
         returned = function(*args)
     except AssertionError as exc:
-        return str(exc) or type(exc).__name__
+        return exception_message(exc) or type(exc).__name__
     if isinstance(returned, BaseException):
-        return str(returned) or type(returned).__name__
+        return exception_message(returned) or type(returned).__name__
     return None

@@ -39,6 +39,7 @@ from .._terraform.providers import (
     short_temp_dir,
     tell_plan,
 )
+from .._text import exception_text
 from ._case import TestStep
 from ._errors import TestDefinitionError
 
@@ -196,7 +197,7 @@ class ProviderSession:
         try:
             provider = entry.source()
         except Exception as exc:
-            raise ProviderServerError(entry.address, f"the factory raised {type(exc).__name__}: {exc}") from exc
+            raise ProviderServerError(entry.address, f"the factory raised {exception_text(exc)}") from exc
         needed = ("get_provider_schema", "get_resources", "get_model_prefix")
         serves_itself = callable(getattr(provider, SERVICER_HOOK, None))
         missing = [] if serves_itself else [m for m in needed if not callable(getattr(provider, m, None))]
@@ -220,7 +221,7 @@ class ProviderSession:
         try:
             started = source.start(self._dir())
         except Exception as exc:
-            raise ProviderServerError(entry.address, f"start() raised {type(exc).__name__}: {exc}") from exc
+            raise ProviderServerError(entry.address, f"start() raised {exception_text(exc)}") from exc
         try:
             if isinstance(started, ReattachConfig):
                 config = started
@@ -244,7 +245,7 @@ class ProviderSession:
                 if source.stop is not None:
                     source.stop(config)
             except Exception as exc:
-                problems.append(f"stop() raised {type(exc).__name__}: {exc}")
+                problems.append(f"stop() raised {exception_text(exc)}")
             finally:
                 if sentinel is not None:
                     sentinel.stop(self._stop_timeout)
@@ -364,7 +365,7 @@ class ProviderSession:
             try:
                 problems.extend(self._stop_one(address))
             except Exception as exc:  # one provider's failure must not leave the others running
-                problems.append(f"{address}: stopping failed: {type(exc).__name__}: {exc}")
+                problems.append(f"{address}: stopping failed: {exception_text(exc)}")
         if self._directory is not None:
             shutil.rmtree(self._directory, ignore_errors=True)
             if self._directory.exists():

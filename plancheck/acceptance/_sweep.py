@@ -20,6 +20,7 @@ from typing import Final
 
 from .._errors import TfCheckError
 from .._frozen import FrozenValue, frozen, public
+from .._text import exception_text
 from ._errors import TestDefinitionError
 
 __all__ = [
@@ -200,11 +201,6 @@ class SweepFailedError(TfCheckError, RuntimeError):
         super().__init__("\n".join(lines))
 
 
-def _error_text(exc: BaseException) -> str:
-    text = str(exc)
-    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
-
-
 @public("plancheck.acceptance")
 def run_sweepers(
     regions: str | Sequence[str],
@@ -218,7 +214,9 @@ def run_sweepers(
 
     ``regions`` is a list or Go's comma-separated string. Without ``allow_failures`` the first
     failure stops the sweep; either way a failure raises :class:`SweepFailedError` at the end,
-    naming every sweeper that failed and its region.
+    naming every sweeper that failed and its region. Whatever a sweeper raises is its failure
+    (``sys.exit()`` and ``pytest.fail()`` included, an exception whose ``str()`` fails by its type's
+    name), except ``KeyboardInterrupt``: logged as that sweeper's failure, then raised again.
 
     >>> swept = []
     >>> result = run_sweepers("r1,r2", sweepers={
@@ -302,13 +300,16 @@ def _visit(
     started = time.monotonic()
     try:
         returned = sweeper.f(region)
-        error = _error_text(returned) if isinstance(returned, BaseException) else None
-    except (KeyboardInterrupt, SystemExit):
+        error = exception_text(returned) if isinstance(returned, BaseException) else None
+    except KeyboardInterrupt:
+        # Still an interrupt (the sweep stops and the caller sees it), once this sweeper is named as its failure.
+        ran[sweeper.name] = "KeyboardInterrupt (the sweep stops)"
+        log(f"[sweep] {sweeper.name} ({region}): FAILED: {ran[sweeper.name]}")
         raise
     except BaseException as exc:
-        # pytest.fail() and pytest.skip() raise BaseExceptions: a sweeper's failure all the same, never
-        # an INTERNALERROR that ends the session without the report.
-        error = _error_text(exc)
+        # pytest.fail(), pytest.skip() and sys.exit() raise BaseExceptions: a sweeper's failure all the
+        # same, never an INTERNALERROR (nor a silent end) that ends the session without the report.
+        error = exception_text(exc)
     ran[sweeper.name] = error
     took = time.monotonic() - started
     log(f"[sweep] {sweeper.name} ({region}): " + ("ok" if error is None else f"FAILED: {error}") + f" ({took:.2f} s)")

@@ -32,7 +32,7 @@ from tfjsonpath import Path, PathSyntaxError, describe_json_type
 from .._documents.select import Resources
 from .._frozen import FrozenValue, frozen
 from .._loading.source import max_input_bytes
-from .._text import closest
+from .._text import closest, exception_message, exception_text
 from ._input import UnreadableInput, read_input
 from ._registry import Kind, Param, Registry, Signature, enum_choices
 
@@ -410,7 +410,7 @@ def _instantiate(sig: Signature, table: Mapping[str, Any], where: str, registry:
     try:
         return sig.cls(*args, **kwargs), given
     except Exception as exc:  # whatever a constructor rejects, it rejects the file's values: a user error
-        text = str(exc) or type(exc).__name__
+        text = exception_message(exc) or type(exc).__name__
         raise _Invalid(where, text if text.startswith(f"{sig.name}:") else f"{sig.name}: {text}") from None
 
 
@@ -557,8 +557,7 @@ def _parse_toml(text: str, source: str) -> Any:
 
 
 def _reason(exc: BaseException) -> str:
-    text = str(exc)
-    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+    return exception_text(exc)
 
 
 #: How deeply a check's table may nest (tables and arrays); far more than any matcher needs, and little

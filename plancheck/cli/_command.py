@@ -22,9 +22,11 @@ import os
 import re
 import sys
 from collections.abc import Mapping, Sequence
-from typing import IO, TYPE_CHECKING, Any, NoReturn, TextIO, cast
+from typing import IO, TYPE_CHECKING, Any, Final, NoReturn, TextIO, cast
 
 from .._frozen import public
+from .._text import exception_text
+from ._boundary import documents_read, scrub_with_documents
 from ._io import Io, add_allow_errored, path_argument, tool_version
 
 if TYPE_CHECKING:
@@ -509,13 +511,51 @@ def run(
     """
     io = Io(_guarded(stdout, "standard output"), _guarded(stderr, "standard error"), stdin,
              os.environ if environ is None else environ)
+    arguments = list(argv)
+    with documents_read() as documents:
+        try:
+            return _dispatch(arguments, io)
+        except _WriteFailed as exc:
+            # When stderr failed too (or is the stream that failed), the status is all that is left.
+            with contextlib.suppress(_WriteFailed):
+                io.stderr.write(f"tfplancheck: error: {exc}\n")
+            return 2
+        except (KeyboardInterrupt, BrokenPipeError):
+            raise  # main's: 130, and quiet at a closed pipe
+        except (Exception, SystemExit) as exc:
+            # The boundary: whatever a command did not foresee is one line and status 2, never a traceback.
+            with contextlib.suppress(_WriteFailed):
+                return io.fail("internal", _unexpected(arguments, exc, documents), _wants_json(arguments))
+            return 2
+
+
+def _unexpected(argv: Sequence[str], exc: BaseException, documents: list[Any]) -> str:
+    """The one line naming the command and what it raised, scrubbed of the secrets of the plans it read.
+
+    >>> _unexpected(["query", "plan.json"], ZeroDivisionError("division by zero"), [])
+    'query: unexpected error: ZeroDivisionError: division by zero (a bug: please report it)'
+    """
+    command = argv[0] if argv and argv[0] in _command_names() else "tfplancheck"
+    text = " ".join(exception_text(exc).split())  # one line, whatever the exception's text holds
+    # These meet secrets no plan read lists (a leftover's state, --var values, a mock's sensitive values).
+    scrubbed = None if command in _SECRETS_BEYOND_PLANS else scrub_with_documents(text, documents)
+    if scrubbed is None:
+        scrubbed = f"{type(exc).__name__} (its message is withheld: the secrets it may show could not be listed)"
+    return f"{command}: unexpected error: {scrubbed} (a bug: please report it)"
+
+
+#: The subcommands whose secrets are not all in the plans they read: an unexpected error's text is withheld.
+_SECRETS_BEYOND_PLANS: Final = frozenset({"mock-plan", "destroy-leftovers"})
+
+
+def _command_names() -> frozenset[str]:
     try:
-        return _dispatch(list(argv), io)
-    except _WriteFailed as exc:
-        # When stderr failed too (or is the stream that failed), the status is all that is left.
-        with contextlib.suppress(_WriteFailed):
-            io.stderr.write(f"tfplancheck: error: {exc}\n")
-        return 2
+        parser = _command_parser()
+    except Exception:  # what broke may be the parser itself: the line still names the program
+        return frozenset()
+    return frozenset(
+        name for action in parser._actions if isinstance(action, argparse._SubParsersAction) for name in action.choices
+    )
 
 
 def _dispatch(argv: list[str], io: Io) -> int:

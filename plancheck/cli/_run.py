@@ -19,6 +19,8 @@ from .._errors import CheckFailure, DocumentFormatError
 from .._frozen import FrozenValue, frozen
 from .._loading.source import max_input_bytes
 from .._terraform.planfile import BinaryPlanError, binary_plan_json, is_binary_plan
+from .._text import exception_text
+from ._boundary import remember_document
 from ._checksfile import CheckSpec
 from ._input import UnreadableInput, read_input
 
@@ -75,12 +77,14 @@ def read_plan(
     if not data.strip():
         raise CliError("plan", f"{source}: the plan is empty (expected the JSON of `terraform show -json PLANFILE`)")
     try:
-        return Plan.from_json(data, source=source, allow_errored=allow_errored)
+        plan = Plan.from_json(data, source=source, allow_errored=allow_errored)
+        remember_document(plan)
+        return plan
     except DocumentFormatError as exc:  # PlanFormatError, or any other the loader raises for a bad document
         raise CliError("plan", str(exc)) from None
     except (RecursionError, ArithmeticError, ValueError) as exc:
         # The loader types its errors; should one still escape, it is the document's fault, not a traceback.
-        raise CliError("plan", f"{source}: cannot read the plan: {type(exc).__name__}: {exc}") from None
+        raise CliError("plan", f"{source}: cannot read the plan: {exception_text(exc)}") from None
 
 
 @frozen

@@ -16,6 +16,7 @@ from typing import Any, ClassVar, Generic, TypeVar, final
 
 from .._frozen import public
 from .._redact import Marks
+from .._text import exception_message
 from ._base import Check, Ctx, Visit
 from ._jsonmodel import is_number, json_type, to_decimal
 from ._numbers import NumberReader
@@ -83,7 +84,7 @@ class _FuncCheck(Check, Generic[T]):
         except Exception as exc:
             if ctx.hidden(marks):
                 return rejected
-            return ctx.secrets.scrub(str(exc) or type(exc).__name__)
+            return ctx.secrets.scrub(exception_message(exc) or type(exc).__name__)
         if result is None or result is True:
             return None
         if result is False:

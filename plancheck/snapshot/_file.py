@@ -17,10 +17,36 @@ from typing import Final
 from .._loading.source import MAX_BYTES_ENV, max_input_bytes
 from ._errors import SnapshotFormatError
 
-__all__ = ["read_snapshot_file", "write_snapshot_file"]
+__all__ = ["Unreadable", "read_snapshot_file", "unreadable", "unreadable_error", "write_snapshot_file"]
 
 _BOM: Final = "\ufeff"
 _NEW_FILE_MODE: Final = 0o644
+#: What a failure says to repair a file that cannot be read.
+_REPAIR_HINT = "rewrite it with --snapshot-update"
+
+
+class Unreadable(str):
+    """The stored data of a file that is no snapshot: its error's text, and the error (never equal to a plan's)."""
+
+    error: SnapshotFormatError
+
+
+def unreadable(error: SnapshotFormatError) -> Unreadable:
+    """Stored data standing for the file that ``error`` says is no snapshot."""
+    data = Unreadable(f"{error}; {_REPAIR_HINT}")
+    data.error = error
+    return data
+
+
+def unreadable_error(data: object) -> str | None:
+    """The located error (and repair hint) of stored data that could not be read, or None for a snapshot's text.
+
+    >>> unreadable_error("# tfplancheck plan snapshot 1") is None
+    True
+    >>> unreadable_error(unreadable(SnapshotFormatError("a.tfplan.snap", 3, "a value line", found="'<<<<<<< HEAD'")))
+    "a.tfplan.snap:3: expected a value line, found '<<<<<<< HEAD'; rewrite it with --snapshot-update"
+    """
+    return str(data) if isinstance(data, Unreadable) else None
 
 
 def read_snapshot_file(file: str | os.PathLike[str], max_bytes: int | None = None) -> str | None:

@@ -1,9 +1,17 @@
 """``PlanSnapshotExtension``: plan snapshots in pytest through syrupy (the ``snapshot`` extra).
 
 ``assert snapshot(extension_class=PlanSnapshotExtension) == plan`` stores one file per
-snapshot (``__snapshots__/<test file>/<test name>.tfplan.txt``) holding the plan's snapshot
+snapshot (``__snapshots__/<test file>/<test name>.tfplan.snap``) holding the plan's snapshot
 text; ``pytest --snapshot-update`` writes or rewrites them. A plan is compared with its file
 value by value, and a failure lists the differences as review comments, never a secret.
+
+The extension is one no pytest collection pattern matches (``test*.txt`` is the doctest glob:
+a ``.tfplan.txt`` file, the name before #33, was collected, and a merge-conflicted one aborted
+the session). A ``.tfplan.txt`` file is still read where no ``.tfplan.snap`` file is: renamed to
+the new name as it is first read (its text unchanged), as syrupy would otherwise report it
+unused, fail the session and delete it on ``--snapshot-update``. A stored
+file that cannot be read (a merge conflict, binary data) fails its test naming the line, and
+``--snapshot-update`` rewrites it, as ``assert_matches(update=True)`` and the command line do.
 """
 
 from __future__ import annotations
@@ -16,7 +24,8 @@ from .._frozen import public
 from .._redact import NO_SECRETS
 from ._api import build
 from ._compare import compare_texts
-from ._file import read_snapshot_file, write_snapshot_file
+from ._errors import SnapshotFormatError
+from ._file import Unreadable, read_snapshot_file, unreadable, write_snapshot_file
 from ._ignore import IgnoreSpec
 from ._key import resolve_key
 from ._parse import parse_snapshot
@@ -32,7 +41,13 @@ except ImportError as exc:  # the optional extra is missing
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
-__all__ = ["PlanSnapshotExtension"]
+__all__ = ["LEGACY_EXTENSION", "PlanSnapshotExtension"]
+
+#: The extension of plan snapshot files before #33 (read where no file of today's name is).
+LEGACY_EXTENSION = "tfplan.txt"
+def _legacy_location(location: str) -> str | None:
+    suffix = f".{PlanSnapshotExtension.file_extension}"
+    return location[: -len(suffix)] + f".{LEGACY_EXTENSION}" if location.endswith(suffix) else None
 
 
 @public("plancheck.snapshot")
@@ -55,7 +70,7 @@ class PlanSnapshotExtension(SingleFileSnapshotExtension):
     ('tags["created"]',)
     """
 
-    file_extension = "tfplan.txt"
+    file_extension = "tfplan.snap"
     _write_mode = WriteMode.TEXT
     #: The ``ignore`` entries of this extension (see :meth:`ignoring`).
     ignore: ClassVar[tuple[Any, ...]] = ()
@@ -82,19 +97,42 @@ class PlanSnapshotExtension(SingleFileSnapshotExtension):
         return build(data, spec, resolve_key(None))
 
     def read_snapshot_data_from_location(self, *, snapshot_location: str, **_options: Any) -> str | None:
-        """The stored text, or None when there is none; a file that is no snapshot is a located error."""
-        text = read_snapshot_file(snapshot_location)
-        if text is not None:
-            parse_snapshot(text, snapshot_location)
+        """The stored text (of the ``.tfplan.txt`` file when only that exists), or None when there is none.
+
+        A file that is no snapshot is read as data that matches no plan and says its located error:
+        its test fails naming the line, and ``--snapshot-update`` rewrites it.
+        """
+        location = snapshot_location
+        legacy = _legacy_location(location)
+        if legacy is not None and not os.path.lexists(location) and os.path.lexists(legacy):
+            # Renamed, not read in place: syrupy takes a file it did not name for an unused snapshot (the
+            # session fails, and --snapshot-update deletes it). The text is unchanged; commit the rename.
+            try:
+                os.rename(legacy, location)
+            except FileNotFoundError:  # another xdist worker renamed it first
+                pass
+            except OSError:  # a read-only checkout: read it where it is
+                location = legacy
+        try:
+            text = read_snapshot_file(location)
+            if text is not None:
+                parse_snapshot(text, location)
+        except SnapshotFormatError as exc:
+            return unreadable(exc)
         return text
 
     def matches(self, *, serialized_data: Any, snapshot_data: Any) -> bool:
         """Whether the plan's snapshot says what the stored one says (compared value by value)."""
+        if isinstance(snapshot_data, Unreadable):
+            return False
         return not compare_texts(str(snapshot_data), str(serialized_data))
 
     def diff_lines(self, serialized_data: Any, snapshot_data: Any) -> Iterator[str]:
         """The differences from the stored snapshot to the plan, as review comments."""
         if not snapshot_data:
+            return
+        if isinstance(snapshot_data, Unreadable):
+            yield str(snapshot_data)
             return
         try:
             lines = compare_texts(str(snapshot_data), str(serialized_data))
@@ -111,4 +149,9 @@ class PlanSnapshotExtension(SingleFileSnapshotExtension):
         data = next(iter(snapshot_collection)).data
         if not isinstance(data, str):
             raise TypeError(f"PlanSnapshotExtension writes snapshot text, got {type(data).__name__}")
-        write_snapshot_file(os.fspath(snapshot_collection.location), data)
+        location = os.fspath(snapshot_collection.location)
+        write_snapshot_file(location, data)
+        legacy = _legacy_location(location)
+        if legacy is not None and os.path.lexists(legacy):
+            # Rewritten under today's name: the old file would only be read again by nothing, and collected.
+            os.unlink(legacy)

@@ -7,7 +7,9 @@ Marks that do not fit the value fail closed, as everywhere in the library
 (:func:`plancheck._redact.fit_marks`). A value is also ``(sensitive)`` when its text touches a
 secret of the plan (:class:`plancheck.Secrets`: a sensitive variable or output, or a marked value
 copied where no mark follows it), and so is every value under an object key that touches one (the
-key itself is shown as ``"(sensitive)"``). The walk keeps its own stack, so any depth works.
+key itself is shown as ``"(sensitive)"``; a key that is literally ``"(sensitive)"`` beside such
+keys is hidden with them, else two lines would have one path). The walk keeps its own stack, so
+any depth works.
 """
 
 from __future__ import annotations
@@ -224,6 +226,20 @@ class _Walker:
         found = self.answers.get(name)
         return self.secrets.touches(name) if found is None else found
 
+    def folds(self, keys: Any, trie: Any) -> bool:
+        """Whether an object's key ``"(sensitive)"`` goes into the line of its hidden keys: when another
+        key is hidden there, else the two lines have one path and the snapshot cannot be read back.
+
+        Asked only of an object holding that key (rare): its value is hidden with the others.
+        """
+        for k in keys:
+            name = k if type(k) is str else str(k)
+            if name == SENSITIVE or (trie and trie.get(("k", name)) is IGNORED):
+                continue
+            if self.hides(name):
+                return True
+        return False
+
     def scalar(self, val: Any, text: str) -> str:
         """The token of a scalar that is neither a str nor None."""
         shown = json_scalar(val)
@@ -249,11 +265,13 @@ class _Walker:
             first = items[0] if str_keys else str(items[0])
             late = checking and first <= SENSITIVE
             at = len(out)
+            fold = late and SENSITIVE in val and self.folds(items, trie)
         else:
             if not val:
                 emit(f"  {text} = {_EMPTY_ARRAY}")
                 return
             items = range(len(val))
+            fold = False
         hidden: dict[str, Any] = {}
         for k in items:
             sub = None
@@ -269,6 +287,9 @@ class _Walker:
                 if checking:
                     found = answers_get(name)
                     if found if found is not None else self.secrets.touches(name):
+                        hidden[name] = child
+                        continue
+                    if fold and name == SENSITIVE:
                         hidden[name] = child
                         continue
                 step = _key_step(name) if text else _first_step(name)
@@ -397,6 +418,7 @@ class _Walker:
             late = self.checking
             at = len(out)
             items: Any = keys
+            fold = late and SENSITIVE in keys and self.folds(keys, trie)
         else:
             size, count, um_list, sm_list = _array_extent(val, um, sm)
             if not count:
@@ -405,6 +427,7 @@ class _Walker:
             um_size = len(um) if um_list else 0
             sm_size = len(sm) if sm_list else 0
             items = range(count)
+            fold = False
         start = len(out)
         checking, answers_get, tokens_get = self.checking, self.answers.get, self.tokens.get
         for k in items:
@@ -421,7 +444,7 @@ class _Walker:
                 child_um = um.get(k) if um_obj else None
                 if checking:
                     found = answers_get(name)
-                    if found if found is not None else self.secrets.touches(name):
+                    if (found if found is not None else self.secrets.touches(name)) or (fold and name == SENSITIVE):
                         hidden[name] = None if child is NO_VALUE else child
                         hidden_unknown[name] = child_um
                         continue
@@ -505,6 +528,7 @@ class _Walker:
                 sm_obj = sm is not None and sm is not False and (type(sm) is dict or _is_object(sm))
                 hidden: dict[str, Any] = {}
                 hidden_unknown: dict[str, Any] = {}
+                fold = checking and SENSITIVE in keys and self.folds(keys, trie)
                 for k in reversed(keys):
                     name = k if type(k) is str else str(k)
                     sub = None
@@ -515,7 +539,7 @@ class _Walker:
                     child = val.get(k, NO_VALUE)
                     child_um = um.get(k) if um_obj else None
                     child_sm = sm.get(k) if sm_obj else None
-                    if checking and self.hides(name):
+                    if checking and (self.hides(name) or (fold and name == SENSITIVE)):
                         hidden[name] = None if child is NO_VALUE else child
                         hidden_unknown[name] = child_um
                         continue

@@ -249,9 +249,44 @@ def test_a_base_exception_of_a_sweeper_is_its_failure_and_an_interrupt_stops_the
         run_sweepers("r1", sweepers=sweepers(log, ("a",), ("b",)), allow_failures=True, log=lambda line: None)
     assert info.value.result.failures == [("r1", "a", "Outcome: a broke in r1")]
     assert log.calls == [("a", "r1"), ("b", "r1")]
-    for stop in (KeyboardInterrupt, SystemExit):
-        with pytest.raises(stop):
-            run_sweepers("r1", sweepers=sweepers(Log({"a": stop}), ("a",)), log=lambda line: None)
+    lines: list[str] = []
+    with pytest.raises(KeyboardInterrupt):
+        run_sweepers("r1", sweepers=sweepers(Log({"a": KeyboardInterrupt}), ("a",), ("b",)), log=lines.append)
+    assert [line for line in lines if "FAILED" in line] == ["[sweep] a (r1): FAILED: KeyboardInterrupt (the sweep stops)"]
+
+
+class _Unprintable(Exception):
+    def __str__(self) -> str:
+        raise RuntimeError("no text for you")
+
+
+def _exits(region: str) -> None:
+    sys.exit(3)
+
+
+def _unprintable(region: str) -> None:
+    raise _Unprintable
+
+
+def _returns_unprintable(region: str) -> object:
+    return _Unprintable()
+
+
+#: Issue #33: what a sweeper raises is that sweeper's failure, however odd, never an end of the run.
+ODD_SWEEPERS = [
+    ("sys-exit", _exits, "SystemExit: 3"),
+    ("str-raises", _unprintable, "_Unprintable"),
+    ("returns-str-raises", _returns_unprintable, "_Unprintable"),
+]
+
+
+@pytest.mark.parametrize(("f", "error"), [o[1:] for o in ODD_SWEEPERS], ids=[o[0] for o in ODD_SWEEPERS])
+def test_whatever_a_sweeper_raises_is_its_failure(f: Any, error: str) -> None:
+    with pytest.raises(SweepFailedError) as info:
+        run_sweepers("r1", sweepers={"a": Sweeper("a", f), "b": Sweeper("b", lambda region: None)},
+                     allow_failures=True, log=lambda line: None)
+    assert info.value.result.failures == [("r1", "a", error)]
+    assert info.value.result.regions == {"r1": {"a": error, "b": None}}
 
 
 PYTEST_FAIL = textwrap.dedent(
@@ -280,3 +315,119 @@ def test_pytest_fail_in_a_sweeper_fails_the_sweep_not_the_session(pytester: pyte
     result.stdout.fnmatch_lines([
         "*[[]sweep] 1 sweeper(s) failed:*", "*sweeper widget_thing failed in region r1: Failed: cannot list widgets in r1*",
     ])
+
+
+ODD_CONFTEST = textwrap.dedent(
+    """
+    import sys
+
+    from plancheck.acceptance import Sweeper, add_test_sweepers
+
+
+    class Unprintable(Exception):
+        def __str__(self):
+            raise RuntimeError("no text for you")
+
+
+    def exits(region):
+        sys.exit(3)
+
+
+    def unprintable(region):
+        raise Unprintable()
+
+
+    def interrupted(region):
+        raise KeyboardInterrupt
+
+
+    def swept(region):
+        with open("swept.txt", "a") as out:
+            out.write("after " + region + "\\n")
+
+
+    add_test_sweepers("odd", Sweeper("odd", {f}))
+    add_test_sweepers("after", Sweeper("after", swept))
+    """
+)
+
+#: Issue #33: a sweeper calling sys.exit(3), or raising an exception whose str() raises, ended the session with
+#: INTERNALERROR; an interrupt is that sweeper's failure and still stops the session.
+ODD_SESSIONS = [
+    ("sys-exit", "exits", 1, ["*sweeper odd failed in region r1: SystemExit: 3*"], ["after r1"]),
+    ("str-raises", "unprintable", 1, ["*sweeper odd failed in region r1: Unprintable"], ["after r1"]),
+    ("keyboard-interrupt", "interrupted", pytest.ExitCode.INTERRUPTED,
+     ["*[[]sweep] odd (r1): FAILED: KeyboardInterrupt (the sweep stops)*",
+      "*[[]sweep] interrupted: the remaining sweepers did not run*"], []),
+]
+
+
+@pytest.mark.parametrize(("f", "status", "lines", "after"), [o[1:] for o in ODD_SESSIONS], ids=[o[0] for o in ODD_SESSIONS])
+def test_an_odd_sweeper_fails_by_name_never_an_internal_error(
+    pytester: pytest.Pytester, f: str, status: int, lines: list[str], after: list[str],
+) -> None:
+    pytester.makeconftest(ODD_CONFTEST.replace("{f}", f))
+    pytester.makepyfile(test_widgets=TESTS)
+    result = run_subprocess(pytester, "--tf-sweep=r1", "--tf-sweep-allow-failures")
+    output = result.stdout.str() + result.stderr.str()
+    assert "INTERNALERROR" not in output
+    assert "Traceback" not in output
+    assert result.ret == status
+    result.stdout.fnmatch_lines(lines)
+    assert swept(pytester) == after
+
+
+BROKEN_RUNNER = textwrap.dedent(
+    """
+    import plancheck.acceptance
+
+
+    class Unprintable(Exception):
+        def __str__(self):
+            raise RuntimeError("no text for you")
+
+
+    def broken(*args, **kwargs):
+        raise Unprintable()
+
+
+    plancheck.acceptance.run_sweepers = broken
+    """
+)
+
+
+def test_what_the_sweep_did_not_foresee_fails_the_session_with_one_line(pytester: pytest.Pytester) -> None:
+    """Issue #33: pytest_runtestloop is the sweep's boundary: anything else ended the session with INTERNALERROR."""
+    pytester.makeconftest(BROKEN_RUNNER)
+    pytester.makepyfile(test_widgets=TESTS)
+    result = run_subprocess(pytester, "--tf-sweep=r1")
+    output = result.stdout.str() + result.stderr.str()
+    assert "INTERNALERROR" not in output
+    assert result.ret == 1
+    result.stdout.fnmatch_lines(["[[]plancheck] --tf-sweep failed: unexpected error: Unprintable (a bug: please report it)"])
+
+
+BROKEN_LEFTOVERS = textwrap.dedent(
+    """
+    import plancheck.acceptance
+
+
+    def broken(*args, **kwargs):
+        raise ValueError("state says hunter2-leftover-secret")
+
+
+    plancheck.acceptance.destroy_leftovers = broken
+    """
+)
+
+
+def test_what_destroying_leftovers_did_not_foresee_fails_with_its_text_withheld(pytester: pytest.Pytester) -> None:
+    pytester.makeconftest(BROKEN_LEFTOVERS)
+    pytester.makepyfile(test_widgets=TESTS)
+    result = run_subprocess(pytester, "--tf-destroy-leftovers")
+    output = result.stdout.str() + result.stderr.str()
+    assert "INTERNALERROR" not in output
+    assert "hunter2-leftover-secret" not in output
+    assert result.ret == 1
+    result.stdout.fnmatch_lines(["[[]plancheck] --tf-destroy-leftovers failed: unexpected error: ValueError (its message is "
+                                 "withheld: it may show a leftover's secrets) (a bug: please report it)"])

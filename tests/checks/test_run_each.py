@@ -53,13 +53,13 @@ RUNS = [
     pytest.param([Fixed(error=PlanFormatError("$", "a plan")), Fixed(error=ZeroDivisionError("boom")), Fixed()],
                  {"contain": True},
                  [("error", ["Fixed: $: expected a plan"], []),
-                  ("error", ["Fixed: internal error: ZeroDivisionError: boom"], []), ("pass", [], [])],
+                  ("error", ["Fixed: raised ZeroDivisionError: boom"], []), ("pass", [], [])],
                  id="contained-errors-then-the-rest-run"),
     pytest.param([Fixed(_failure("A", f"got {SECRET}"), warned=(UserWarning(f"w {SECRET}"),)),
                   Fixed(error=ValueError(SECRET))],
                  {"contain": True, "scrub": Secrets([SECRET]).scrub},
                  [("fail", ["A: null_resource.a: got (sensitive)"], ["Fixed: w (sensitive)"]),
-                  ("error", ["Fixed: internal error: ValueError: (sensitive)"], [])], id="scrubbed-everywhere"),
+                  ("error", ["Fixed: raised ValueError: (sensitive)"], [])], id="scrubbed-everywhere"),
 ]
 
 
@@ -120,3 +120,71 @@ def test_failures_come_in_check_order_then_each_check_s_order(plan: list[list[st
     flat = [(f.check, f.message) for o in run_each("doc", checks) for f in o.failures]
     assert flat == [(f"C{i}", m) for i, messages in enumerate(plan) for m in messages]
     assert [o.status for o in run_each("doc", checks)] == ["fail" if m else "pass" for m in plan]
+
+
+class _Unprintable(Exception):
+    def __str__(self) -> str:
+        raise RuntimeError("no text for you")
+
+
+#: Issue #33: what a user's check raises, other than a check failure, is a failure naming the check
+#: (the other checks still run), never the bare exception; a plancheck error stays as it was.
+CHECK_RAISES = [
+    pytest.param(ZeroDivisionError("boom"), PlanCheckError, ["Fixed: raised ZeroDivisionError: boom", "B: null_resource.a: 2"],
+                 id="bug-in-a-check"),
+    pytest.param(SystemExit(3), PlanCheckError, ["Fixed: raised SystemExit: 3", "B: null_resource.a: 2"], id="sys-exit"),
+    pytest.param(_Unprintable(), PlanCheckError, ["Fixed: raised _Unprintable", "B: null_resource.a: 2"], id="str-raises"),
+    pytest.param(PlanFormatError("$", "a plan"), PlanFormatError, None, id="plancheck-error-as-it-was"),
+    pytest.param(KeyboardInterrupt(), KeyboardInterrupt, None, id="interrupt-goes-on-naming-the-check"),
+]
+
+
+@pytest.mark.parametrize(("error", "raised", "expected"), CHECK_RAISES)
+def test_run_checks_reports_a_raising_check_by_name(
+    error: BaseException, raised: type[BaseException], expected: list[str] | None,
+) -> None:
+    with pytest.raises(raised) as info:
+        run_checks("assert_x", "doc", "doc", [Fixed(error=error), Fixed(_failure("B", "2"))], Fixed, PlanCheckError)
+    if expected is not None:
+        assert [str(f) for f in info.value.failures] == expected  # type: ignore[attr-defined]
+        assert info.value.__cause__ is error
+    else:
+        assert info.value is error
+    if isinstance(error, KeyboardInterrupt):
+        assert getattr(error, "plancheck_check", None) == "Fixed"
+        assert error.__notes__ == ["(raised by the check Fixed)"]
+
+
+def test_an_unprintable_assertion_of_a_duck_check_is_still_its_failure() -> None:
+    class Unprintable(AssertionError):
+        def __str__(self) -> str:
+            raise RuntimeError("no text for you")
+
+    outcomes = run_each("plan", [Duck(Unprintable())], run=by_method("check_plan"))
+    assert [str(f) for o in outcomes for f in o.failures] == ["Duck: check failed"]
+
+
+def test_a_matcher_function_raising_an_unprintable_exception_is_named_by_its_type() -> None:
+    from plancheck import knownvalue as kv
+
+    def rejects(value: str) -> None:
+        raise _Unprintable
+
+    with pytest.raises(AssertionError) as info:
+        kv.StringFunc(rejects).check_value("abc")
+    assert str(info.value) == "_Unprintable"
+
+
+class _Document:
+    """A document with secrets, as plans, states and configurations have."""
+
+    secrets = Secrets([SECRET])
+
+
+def test_what_a_check_raised_is_scrubbed_with_the_document_s_secrets_and_not_chained() -> None:
+    error = ValueError(f"saw {SECRET}")
+    with pytest.raises(PlanCheckError) as info:
+        run_checks("assert_x", "doc", _Document(), [Fixed(error=error)], Fixed, PlanCheckError)
+    assert [str(f) for f in info.value.failures] == ["Fixed: raised ValueError: saw (sensitive)"]
+    assert info.value.__cause__ is None
+    assert SECRET not in str(info.value)

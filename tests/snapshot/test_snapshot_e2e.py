@@ -149,7 +149,7 @@ def test_null_example_through_syrupy(null_plans: tuple[Path, dict[str, str], str
     shutil.copy(work / "plan.json", pytester.path / "plan.json")
     quiet = ("-p", "no:hypothesispytest", "-p", "no:cacheprovider")
     pytester.runpytest(*quiet, "--snapshot-update").assert_outcomes(passed=1)
-    stored = pytester.path / "__snapshots__" / "test_inner" / "test_null_example.tfplan.txt"
+    stored = pytester.path / "__snapshots__" / "test_inner" / "test_null_example.tfplan.snap"
     assert stored.read_text(encoding="utf-8") == NULL_SNAPSHOT.format(greeting="hello")
     pytester.runpytest(*quiet).assert_outcomes(passed=1)
     shutil.copy(work / "plan2.json", pytester.path / "plan.json")

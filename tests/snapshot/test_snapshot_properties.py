@@ -152,3 +152,64 @@ def test_a_remembered_scrub_gives_what_secrets_scrub_gives(secret_values: list[s
     for text in probes + secret_values + [f"x{s}y" for s in secret_values]:
         assert fast.scrub(text) == secrets.scrub(text), (secret_values, text)
         assert fast.scrub(text) == secrets.scrub(text)  # the second answer is the remembered one
+
+
+# -- issue #33: keys spelled as the renderer's own words ----------------------------------------------------------
+
+#: Keys a snapshot line could confuse with its own spellings: the hidden keys' step, the value words, a secret
+#: (a key touching one is hidden), the separators of a line and of a block.
+RESERVED_KEYS = ["(sensitive)", "(known after apply)", "(sensitive #0123456789ab)", "hunter2-secret", "x hunter2-secret",
+                 "{}", "[]", "null", "after:", "action", "value", " = ", "a = b", "#", "resource a.b", "output o1", "\n",
+                 '"]', "[0]", ""]
+reserved_keys = st.one_of(st.sampled_from(RESERVED_KEYS), keys)
+reserved_values = st.recursive(scalars, lambda inner: st.one_of(st.lists(inner, max_size=3),
+                                                                st.dictionaries(reserved_keys, inner, max_size=4)),
+                               max_leaves=10)
+
+
+@st.composite
+def reserved_plans(draw: st.DrawFn) -> dict[str, Any]:
+    after = draw(st.dictionaries(reserved_keys, reserved_values, max_size=4))
+    return {
+        "format_version": "1.2",
+        "variables": {"pw": {"value": "hunter2-secret"}},
+        "configuration": {"root_module": {"variables": {"pw": {"sensitive": True}}}},
+        "resource_changes": [{"address": "a.b", "mode": "managed", "change": {
+            "actions": ["create"], "before": None, "after": after, "after_unknown": draw(marks_for(after)) or {},
+            "after_sensitive": draw(marks_for(after)) or {}}}],
+    }
+
+
+def _one_leaf_changed(document: dict[str, Any]) -> dict[str, Any]:
+    changed = copy.deepcopy(document)
+    changed["resource_changes"][0]["change"]["after"]["zz changed"] = 1
+    return changed
+
+
+@PROPERTY_SETTINGS
+@given(reserved_plans())
+def test_any_plan_with_reserved_keys_round_trips_and_diffs_without_raising(document: dict[str, Any]) -> None:
+    plan = Plan.from_dict(document)
+    other = Plan.from_dict(_one_leaf_changed(document))
+    assert snapshot.diff(plan, plan) == []
+    assert all(isinstance(line, str) for line in snapshot.diff(plan, other))  # two valid plans: never a raise
+    for key in (None, KEY):
+        text = snapshot.render(plan, key=key)
+        assert parse_snapshot(text).text() == text
+        assert snapshot.diff(text, plan, key=key) == []
+        assert "hunter2-secret" not in text
+
+
+def test_a_key_spelled_sensitive_beside_a_hidden_key_is_hidden_with_it() -> None:
+    """Red team (#33): the two lines had one path, triggers["(sensitive)"]: diff() of two valid plans raised."""
+    def plan(value: str) -> Plan:
+        return Plan.from_dict({
+            "format_version": "1.2",
+            "variables": {"pw": {"value": "hunter2-secret"}},
+            "configuration": {"root_module": {"variables": {"pw": {"sensitive": True}}}},
+            "resource_changes": [{"address": "a.b", "mode": "managed", "change": {
+                "actions": ["create"], "after": {"triggers": {"(sensitive)": value, "hunter2-secret": "y", "z": 1}}}}],
+        })
+
+    assert snapshot.render(plan("x")).splitlines()[-2:] == ['  triggers["(sensitive)"] = (sensitive)', '  triggers["z"] = 1']
+    assert snapshot.diff(plan("x"), plan("x2")) == ['a.b: triggers["(sensitive)"]: (sensitive) -> (sensitive, changed)']

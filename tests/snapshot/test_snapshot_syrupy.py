@@ -83,10 +83,10 @@ def test_create_compare_differ_update(project: pytest.Pytester) -> None:
 
     created = run(project, "--snapshot-update")
     created.assert_outcomes(passed=2)
-    stored = project.path / SNAPSHOT_DIR / "test_plan.tfplan.txt"
+    stored = project.path / SNAPSHOT_DIR / "test_plan.tfplan.snap"
     assert stored.read_text(encoding="utf-8").startswith("# tfplancheck plan snapshot 1\n")
     assert 'triggers["build"] = "1"' in stored.read_text(encoding="utf-8")
-    ignoring = (project.path / SNAPSHOT_DIR / "test_plan_ignoring.tfplan.txt").read_text(encoding="utf-8")
+    ignoring = (project.path / SNAPSHOT_DIR / "test_plan_ignoring.tfplan.snap").read_text(encoding="utf-8")
     assert "build" not in ignoring
     assert "random_id" not in ignoring
 
@@ -137,7 +137,7 @@ def test_with_a_key_a_changed_secret_shows_as_changed(project: pytest.Pytester, 
 
 def test_a_stored_file_that_is_no_snapshot_fails_with_its_location(project: pytest.Pytester) -> None:
     run(project, "--snapshot-update").assert_outcomes(passed=2)
-    stored = project.path / SNAPSHOT_DIR / "test_plan.tfplan.txt"
+    stored = project.path / SNAPSHOT_DIR / "test_plan.tfplan.snap"
     stored.write_text(stored.read_text(encoding="utf-8").replace("  action: create", "  action create", 1),
                       encoding="utf-8")
     result = run(project, "-k", "test_plan and not ignoring")
@@ -183,7 +183,7 @@ def test_the_extension_is_a_syrupy_single_file_extension_named_by_its_public_mod
 
     assert issubclass(PlanSnapshotExtension, SingleFileSnapshotExtension)
     assert PlanSnapshotExtension.__module__ == "plancheck.snapshot"
-    assert PlanSnapshotExtension.file_extension == "tfplan.txt"
+    assert PlanSnapshotExtension.file_extension == "tfplan.snap"
 
 
 def test_the_extension_s_docstring_examples_run() -> None:
@@ -199,3 +199,78 @@ def test_the_extension_s_docstring_examples_run() -> None:
     for test in tests:
         runner.run(test)
     assert runner.failures == 0
+
+
+# -- issue #33: file names no collection pattern matches; an unreadable file fails its test, and update repairs it --
+
+
+def _conflicted(text: str) -> str:
+    """``text`` as a merge leaves it when both branches changed its first value line."""
+    lines = text.split("\n")
+    at = next(i for i, line in enumerate(lines) if " = " in line)
+    return "\n".join([*lines[:at], "<<<<<<< HEAD", lines[at], "=======", lines[at] + "0", ">>>>>>> other", *lines[at + 1:]])
+
+
+_CONFLICT = ("test_plan.tfplan.snap:6: expected a block header (resource ADDRESS or output NAME), an indented line "
+             "of a block, a comment (#) or a blank line, found '<<<<<<< HEAD'; rewrite it with --snapshot-update")
+#: (id, the stored file's name, what it holds): each fails only its own test, and --snapshot-update rewrites it
+#: as test_plan.tfplan.snap (removing a .tfplan.txt file).
+UNREADABLE = [
+    ("conflicted", "test_plan.tfplan.snap", "conflict", _CONFLICT),
+    ("conflicted-old-name", "test_plan.tfplan.txt", "conflict", _CONFLICT),
+    ("binary", "test_plan.tfplan.snap", "binary",
+     "test_plan.tfplan.snap:1: expected UTF-8 text, found binary data; rewrite it with --snapshot-update"),
+]
+
+
+@pytest.mark.parametrize(("name", "content", "message"), [u[1:] for u in UNREADABLE], ids=[u[0] for u in UNREADABLE])
+def test_an_unreadable_snapshot_fails_its_test_and_update_rewrites_it(
+    project: pytest.Pytester, name: str, content: str, message: str,
+) -> None:
+    run(project, "--snapshot-update").assert_outcomes(passed=2)
+    fresh = project.path / SNAPSHOT_DIR / "test_plan.tfplan.snap"
+    good = fresh.read_text(encoding="utf-8")
+    fresh.unlink()
+    stored = project.path / SNAPSHOT_DIR / name
+    if content == "binary":
+        stored.write_bytes(b"\x00\x01 not text")
+    else:
+        stored.write_text(_conflicted(good), encoding="utf-8")
+    for flags in ((), ("--doctest-glob=*.txt",)):
+        result = run(project, *flags)
+        result.assert_outcomes(failed=1, passed=1)
+        text = all_output(result)
+        assert "during collection" not in text
+        assert "INTERNALERROR" not in text
+        assert message in text
+        assert "rewrite it with --snapshot-update" in text
+    repaired = run(project, "--snapshot-update")
+    repaired.assert_outcomes(passed=2)
+    assert fresh.read_text(encoding="utf-8") == good
+    assert sorted(p.name for p in (project.path / SNAPSHOT_DIR).iterdir()) == [
+        "test_plan.tfplan.snap", "test_plan_ignoring.tfplan.snap"]
+    run(project).assert_outcomes(passed=2)
+
+
+def test_a_snapshot_under_its_old_name_is_renamed_as_it_is_read(project: pytest.Pytester) -> None:
+    """Read where it is, syrupy took it for an unused snapshot: the session failed, and --snapshot-update deleted it."""
+    run(project, "--snapshot-update").assert_outcomes(passed=2)
+    directory = project.path / SNAPSHOT_DIR
+    new = directory / "test_plan.tfplan.snap"
+    text = new.read_text(encoding="utf-8")
+    old = directory / "test_plan.tfplan.txt"
+    new.rename(old)
+    result = run(project)
+    result.assert_outcomes(passed=2)
+    assert result.ret == 0
+    assert "unused" not in all_output(result)
+    assert not old.exists()
+    assert new.read_text(encoding="utf-8") == text
+    new.rename(old)
+    write_json(project.path / "plan.json", _plan(build="2"))
+    differs = run(project)
+    differs.assert_outcomes(failed=1, passed=1)
+    assert 'null_resource.a: triggers["build"]: "1" -> "2"' in all_output(differs)
+    run(project, "--snapshot-update").assert_outcomes(passed=2)
+    assert not old.exists()
+    assert 'triggers["build"] = "2"' in new.read_text(encoding="utf-8")

@@ -22,6 +22,7 @@ from typing import Any, Final, Literal
 from ..._frozen import FrozenValue, frozen, public
 from ..._loading.source import MAX_BYTES_ENV, InputTooLarge, max_input_bytes, read_limited
 from ..._redact import Secrets
+from ..._text import exception_text
 from ._addresses import DefaultsKey, best_key, check_ties, parse_key
 from ._dataread import DataReads, Keyed, fingerprint
 from ._errors import MockSchemaError
@@ -459,7 +460,7 @@ def _called(function: Callable[[Any], Any], config: Any, where: str, type_name: 
         return function(config)
     except Exception as exc:
         raise MockSchemaError(
-            where, f"the default function raised {type(exc).__name__}: {exc}", type_name=type_name, attribute=attribute
+            where, f"the default function raised {exception_text(exc)}", type_name=type_name, attribute=attribute
         ) from exc
 
 
@@ -476,7 +477,7 @@ def _scrubbed(error: Exception, secrets: Secrets) -> MockSchemaError:
         )
     if isinstance(error, RecursionError):
         return MockSchemaError("MockProvider", "a value Terraform sent is nested too deep for the mock to walk")
-    return MockSchemaError("MockProvider", secrets.scrub(f"internal error: {type(error).__name__}: {error}"))
+    return MockSchemaError("MockProvider", secrets.scrub(f"internal error: {exception_text(error)}"))
 
 
 RPC = Callable[["_MockServicer", Any, Any], Any]

@@ -42,6 +42,7 @@ from types import ModuleType, SimpleNamespace
 from typing import Any, Final
 
 from ..._frozen import FrozenValue, frozen, public
+from ..._text import exception_text
 from ._errors import ProviderServerError, ProvidersNotInstalledError
 from ._reattach import REATTACH_ENV, ReattachConfig, normalize_address, provider_type, reattach_json
 from ._recorded import DiagnosticRecorder, ProviderDiagnostic
@@ -453,7 +454,7 @@ class _Resources:
                 if not self.server.stop(0.5).wait(left()):
                     problems.append(f"the gRPC server did not stop within {timeout:g} s")
             except Exception as exc:
-                problems.append(f"stopping the gRPC server failed: {type(exc).__name__}: {exc}")
+                problems.append(f"stopping the gRPC server failed: {exception_text(exc)}")
         if self.executor is not None:
             self.executor.shutdown(wait=False, cancel_futures=True)
         for thread in self.serve_threads:
@@ -610,7 +611,7 @@ class ProviderServer:
             servicer = own(m) if callable(own) else m.ProviderServicer(self.provider)
         except Exception as exc:
             who = "it" if callable(own) else "tf"
-            raise ProviderServerError(self.address, f"{who} cannot serve {type(self.provider).__name__}: {exc}") from exc
+            raise ProviderServerError(self.address, f"{who} cannot serve {type(self.provider).__name__}: {exception_text(exc)}") from exc
         resources.executor = _DaemonPool(_WORKERS, f"tfplancheck-{kind}-{os.getpid()}-{serial}")
         options = [("grpc.max_receive_message_length", _MAX_MESSAGE), ("grpc.max_send_message_length", _MAX_MESSAGE)]
         server = m.grpc.server(resources.executor, options=options)
@@ -733,8 +734,7 @@ class _Guard:
         # The first frame is the guard's own: the provider's frames start after it.
         tb = exc.__traceback__.tb_next if exc.__traceback__ is not None else None
         text = "".join(traceback.format_exception(type(exc), exc, tb))
-        message = str(exc)
-        record = ProviderCallError(name, type_name, f"{type(exc).__name__}: {message}" if message else type(exc).__name__, text)
+        record = ProviderCallError(name, type_name, exception_text(exc), text)
         self.errors.append(record)
         summary = f"Provider {self.address}: {record.summary}"
         detail = "The provider under test raised an exception (Python traceback):\n" + "\n".join(

@@ -12,6 +12,7 @@ from typing import Any
 
 from ..._frozen import public
 from ..._redact import SENSITIVE, sensitive_shown
+from ..._text import exception_message
 from .._errors import TestDefinitionError
 from ._check import CheckFunc, Fail, compile_regex, instance, leaf, module_address, require_str, shown
 from ._flatmap import FlatAttributes, FlatOutput, FlatState
@@ -127,12 +128,12 @@ def _with(attrs: FlatAttributes, name: str, key: str, func: CheckValueFunc) -> N
     try:
         result = func(value)
     except Exception as exc:  # the callback's error is the check's failure, as Go's returned error is
-        problem = str(exc) or type(exc).__name__
+        problem = exception_message(exc) or type(exc).__name__
     else:
         if result is None or result is True:
             return
         if isinstance(result, BaseException):
-            problem = str(result) or type(result).__name__
+            problem = exception_message(result) or type(result).__name__
         elif result is False:
             problem = "check function returned False"
         else:

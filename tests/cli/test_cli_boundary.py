@@ -1,0 +1,106 @@
+"""Issue #33: the command line's one error boundary. Whatever a subcommand did not foresee (a bug, ``sys.exit()``
+deep inside, an exception whose ``str()`` raises) is exit 2 and one line naming the command, scrubbed of the
+secrets of the plans it read, never a traceback; Ctrl-C is 130."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from test_cli_main import PASSING_TOML, PLAN, SECRET, VALIDATOR
+
+from plancheck.cli import _command
+from plancheck.cli._command import main, run
+
+
+class _Unprintable(Exception):
+    def __str__(self) -> str:
+        raise RuntimeError("no text for you")
+
+
+def _raising(error: BaseException) -> Any:
+    def raise_it(*args: Any, **kwargs: Any) -> Any:
+        raise error
+
+    return raise_it
+
+
+@pytest.fixture
+def files(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "plan.json").write_text(json.dumps(PLAN), "utf-8")
+    (tmp_path / "pass.toml").write_text(PASSING_TOML, "utf-8")
+    (tmp_path / "module").mkdir()
+    return tmp_path
+
+
+_BUG = " (a bug: please report it)"
+_WITHHELD = " (its message is withheld: the secrets it may show could not be listed)"
+
+#: (argv, the function made to raise, what it raises, the one line on stderr after "tfplancheck: error: ").
+SUBCOMMANDS = [
+    pytest.param(["plan.json", "-c", "pass.toml"], "plancheck.cli._run.run_checks", ZeroDivisionError("division by zero"),
+                 "tfplancheck: unexpected error: ZeroDivisionError: division by zero" + _BUG, id="checks"),
+    pytest.param(["--list-checks"], "plancheck.cli._command._list_checks", SystemExit(3),
+                 "tfplancheck: unexpected error: SystemExit: 3" + _BUG, id="list-checks-sys-exit"),
+    pytest.param(["query", "plan.json"], "plancheck.cli._lookup.list_document", ValueError(f"near {SECRET}\nand on"),
+                 "query: unexpected error: ValueError: near (sensitive) and on" + _BUG, id="query-scrubbed-one-line"),
+    pytest.param(["query", "plan.json", "null_resource.app"], "plancheck.cli._lookup.value_document", _Unprintable(),
+                 "query: unexpected error: _Unprintable" + _BUG, id="query-str-raises"),
+    pytest.param(["snapshot", "plan.json", "plan.snap"], "plancheck.cli._snapshot.run_snapshot", KeyError("k"),
+                 "snapshot: unexpected error: KeyError: 'k'" + _BUG, id="snapshot"),
+    pytest.param(["mock-plan", "module", "--mock", "acme/cloud=s.json"], "plancheck.cli._mock_plan.mock_plan",
+                 OSError(5, "Input/output error"), "mock-plan: unexpected error: OSError" + _WITHHELD + _BUG,
+                 id="mock-plan-withheld"),
+    pytest.param(["providers", "mirror", "out"], "plancheck.cli._providers.providers_command", RecursionError("deep"),
+                 "providers: unexpected error: RecursionError: deep" + _BUG, id="providers"),
+    pytest.param(["destroy-leftovers", "left"], "plancheck.cli._leftovers.destroy_leftovers_command",
+                 AttributeError("'NoneType' object has no attribute 'x'"),
+                 "destroy-leftovers: unexpected error: AttributeError" + _WITHHELD + _BUG, id="destroy-leftovers-withheld"),
+]
+
+
+@pytest.mark.parametrize(("argv", "target", "error", "line"), SUBCOMMANDS)
+def test_an_unexpected_error_is_one_line_and_status_2(
+    files: Path, monkeypatch: pytest.MonkeyPatch, argv: list[str], target: str, error: BaseException, line: str,
+) -> None:
+    monkeypatch.setattr(target, _raising(error))
+    out, err = io.StringIO(), io.StringIO()
+    assert run(argv, stdout=out, stderr=err, environ={"PATH": ""}) == 2
+    assert err.getvalue() == f"tfplancheck: error: {line}\n"
+    assert SECRET not in out.getvalue() + err.getvalue()
+
+
+def test_an_unexpected_error_in_json_mode_is_one_error_document(files: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("plancheck.cli._lookup.list_document", _raising(ValueError(SECRET)))
+    out, err = io.StringIO(), io.StringIO()
+    assert run(["query", "plan.json", "--format", "json"], stdout=out, stderr=err, environ={"PATH": ""}) == 2
+    document = json.loads(out.getvalue())
+    VALIDATOR.validate(document)
+    assert (document["ok"], document["error"]) == (False, {
+        "kind": "internal", "message": "query: unexpected error: ValueError: (sensitive)" + _BUG})
+    assert SECRET not in out.getvalue() + err.getvalue()
+
+
+def test_secrets_that_cannot_be_listed_withhold_the_message(files: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("plancheck.cli._lookup.list_document", _raising(ValueError(SECRET)))
+    monkeypatch.setattr("plancheck.cli._command.scrub_with_documents", lambda text, documents: None)
+    out, err = io.StringIO(), io.StringIO()
+    assert run(["query", "plan.json"], stdout=out, stderr=err, environ={"PATH": ""}) == 2
+    assert err.getvalue() == "tfplancheck: error: query: unexpected error: ValueError" + _WITHHELD + _BUG + "\n"
+
+
+def test_ctrl_c_is_status_130_without_a_traceback(
+    files: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.setattr("plancheck.cli._lookup.list_document", _raising(KeyboardInterrupt()))
+    assert main(["query", "plan.json"]) == 130
+    captured = capsys.readouterr()
+    assert "Traceback" not in captured.out + captured.err
+
+
+def test_the_boundary_names_every_subcommand() -> None:
+    assert _command._command_names() == {"query", "mock-plan", "destroy-leftovers", "snapshot", "providers"}

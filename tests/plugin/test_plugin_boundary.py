@@ -1,0 +1,202 @@
+"""Issue #33: the plugin's error boundary. Bad input given to any hook or fixture (a bad --tf-plan, a directory,
+an unreadable file, bad ini values and markers, a check that raises, a sweeper that raises) ends as a failed or
+errored test naming what was wrong, or a usage error: never INTERNALERROR, never "Interrupted: N errors during
+collection" caused by the plugin's files."""
+
+from __future__ import annotations
+
+import textwrap
+from typing import Any
+
+import pytest
+from plugin_support import QUIET_PLUGINS, secret_plan, simple_plan, write_json
+
+USES_PLAN = "def test_plan(tf_plan):\n    assert tf_plan is not None\n"
+USES_STATE = "def test_state(tf_state):\n    assert tf_state is not None\n"
+
+RAISING_CHECKS = textwrap.dedent(
+    """
+    import sys
+
+    from plancheck import PlanCheck
+
+
+    class Unprintable(Exception):
+        def __str__(self):
+            raise RuntimeError("no text for you")
+
+
+    class Exits(PlanCheck):
+        def failures(self, plan):
+            sys.exit(3)
+
+
+    class Buggy(PlanCheck):
+        def failures(self, plan):
+            return 1 / 0
+
+
+    class Odd(PlanCheck):
+        def failures(self, plan):
+            raise Unprintable()
+
+
+    def test_assert_plan(tf_plan, assert_plan):
+        assert_plan(tf_plan, Exits(), Buggy(), Odd())
+
+
+    def test_plan_checks(plan_checks):
+        plan_checks.add(Buggy())
+    """
+)
+
+MARKERS = textwrap.dedent(
+    """
+    import pytest
+
+
+    @pytest.mark.tf_plan(42)
+    def test_not_a_path(tf_plan):
+        pass
+
+
+    @pytest.mark.tf_plan("a.json", "b.json")
+    def test_two_paths(tf_plan):
+        pass
+
+
+    @pytest.mark.tf_config("missing_module")
+    def test_missing_config(tf_config):
+        pass
+    """
+)
+
+
+#: (id, files (name: text or a document), ini lines, test module, args, outcomes or "usage", lines that must show).
+CASES: list[tuple[str, dict[str, Any], str, str, tuple[str, ...], Any, list[str]]] = [
+    ("missing-plan", {}, "", USES_PLAN, ("--tf-plan", "missing.json"), {"errors": 1},
+     ["tf_plan (from --tf-plan): */missing.json: $: expected a readable plan file, found No such file or directory"]),
+    ("plan-is-a-directory", {"plans/.keep": ""}, "", USES_PLAN, ("--tf-plan", "plans"), {"errors": 1},
+     ["tf_plan (from --tf-plan): */plans: $: expected a readable plan file, found Is a directory"]),
+    ("plan-is-binary-garbage", {"plan.json": "\x00\x01\x02 garbage"}, "", USES_PLAN, ("--tf-plan", "plan.json"),
+     {"errors": 1}, ["tf_plan (from --tf-plan): */plan.json: $: expected JSON text in UTF-8 (or UTF-16/UTF-32), "
+                     "found an invalid byte 0x65 at byte offset 10"]),
+    ("plan-is-conflicted", {"plan.json": "<<<<<<< HEAD\n{}\n"}, "", USES_PLAN, ("--tf-plan", "plan.json"),
+     {"errors": 1}, ["tf_plan (from --tf-plan): */plan.json: $: expected valid JSON, found invalid JSON: "
+                     "Expecting value at line 1 column 1 (character 0)"]),
+    ("plan-is-a-json-list", {"plan.json": "[1, 2]"}, "", USES_PLAN, ("--tf-plan", "plan.json"), {"errors": 1},
+     ["tf_plan (from --tf-plan): */plan.json: $: expected a JSON object (a terraform show -json plan), "
+      "found an array of 2 elements"]),
+    ("state-is-a-directory", {"states/.keep": ""}, "", USES_STATE, ("--tf-state", "states"), {"errors": 1},
+     ["tf_state (from --tf-state): */states: $: expected a readable state file, found Is a directory"]),
+    ("ini-plan-is-a-directory", {"plans/.keep": ""}, "tf_plan = plans", USES_PLAN, (), {"errors": 1},
+     ["tf_plan (from ini option tf_plan): */plans: $: expected a readable plan file, found Is a directory"]),
+    ("ini-show-sensitive-not-a-bool", {}, "tf_show_sensitive = maybe", USES_PLAN, (), "usage",
+     ["ERROR: ini option tf_show_sensitive: invalid truth value 'maybe' (expected true or false)"]),
+    ("ini-tf-acc-gate-not-a-bool", {}, "tf_acc_gate = perhaps", USES_PLAN, (), "usage",
+     ["ERROR: ini option tf_acc_gate: invalid truth value 'perhaps' (expected true or false)"]),
+    ("markers", {}, "", MARKERS, (), {"errors": 3},
+     ["*@pytest.mark.tf_plan takes exactly one path (str or os.PathLike), got args=(42,) kwargs={}*",
+      "*@pytest.mark.tf_plan takes exactly one path (str or os.PathLike), got args=('a.json', 'b.json') kwargs={}*",
+      "*tf_config: *missing_module*"]),
+    ("checks-that-raise", {"plan.json": simple_plan()}, "", RAISING_CHECKS, ("--tf-plan", "plan.json"),
+     {"failed": 2},
+     ["*Exits: raised SystemExit: 3*", "*Buggy: raised ZeroDivisionError: division by zero*", "*Odd: raised Unprintable*",
+      "*plan_checks (verified after test_plan_checks returned): *Buggy: raised ZeroDivisionError: division by zero*"]),
+    ("conflicted-snapshot-of-the-old-name", {"__snapshots__/test_x/test_plan.tfplan.txt": "<<<<<<< HEAD\n=======\n>>>>>>> b\n",
+                                             "plan.json": simple_plan()},
+     "", USES_PLAN, ("--tf-plan", "plan.json"), {"passed": 1}, ["*1 passed*"]),
+]
+
+
+@pytest.mark.parametrize(("files", "ini", "module", "args", "outcome", "lines"), [c[1:] for c in CASES],
+                         ids=[c[0] for c in CASES])
+def test_bad_input_is_a_failed_test_or_a_usage_error(
+    pytester: pytest.Pytester, files: dict[str, Any], ini: str, module: str, args: tuple[str, ...], outcome: Any,
+    lines: list[str],
+) -> None:
+    for name, content in files.items():
+        path = pytester.path / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(content, str):
+            path.write_text(content, encoding="utf-8")
+        else:
+            write_json(path, content)
+    if ini:
+        pytester.makeini(f"[pytest]\n{ini}\n")
+    pytester.makepyfile(test_x=module)
+    result = pytester.runpytest_subprocess(*QUIET_PLUGINS, "-p", "no:randomly", *args)
+    output = "\n".join(result.outlines + result.errlines)
+    assert "INTERNALERROR" not in output
+    assert "during collection" not in output
+    assert "Traceback (most recent call last)" not in output
+    if outcome == "usage":
+        assert result.ret == pytest.ExitCode.USAGE_ERROR, output
+        result.stderr.fnmatch_lines(lines)
+    else:
+        result.assert_outcomes(**outcome)
+        result.stdout.fnmatch_lines(lines, consecutive=False)
+
+
+def test_a_failing_check_never_shows_a_secret_in_its_boundary_line(pytester: pytest.Pytester) -> None:
+    write_json(pytester.path / "plan.json", secret_plan())
+    pytester.makepyfile(test_x=textwrap.dedent(
+        """
+        from plancheck import PlanCheck
+
+
+        class Leaky(PlanCheck):
+            def failures(self, plan):
+                raise ValueError("saw " + plan.raw["output_changes"]["pw"]["after"])
+
+
+        def test_leak(tf_plan, assert_plan):
+            assert_plan(tf_plan, Leaky())
+        """
+    ))
+    result = pytester.runpytest_subprocess(*QUIET_PLUGINS, "--tf-plan", "plan.json", "-vv", "-rA")
+    result.assert_outcomes(failed=1)
+    output = "\n".join(result.outlines + result.errlines)
+    assert "Leaky: raised ValueError: saw (sensitive)" in output
+    assert "s3cr3t-output-4d8b" not in output
+
+
+def test_a_check_raising_keyboard_interrupt_fails_its_test_then_stops_the_session(pytester: pytest.Pytester) -> None:
+    write_json(pytester.path / "plan.json", simple_plan())
+    pytester.makepyfile(test_x=textwrap.dedent(
+        """
+        import pytest
+
+        from plancheck import PlanCheck
+
+
+        class Stop(PlanCheck):
+            def failures(self, plan):
+                raise KeyboardInterrupt
+
+
+        @pytest.fixture
+        def cleaned():
+            yield
+            open("cleaned.txt", "w").close()
+
+
+        def test_first(tf_plan, assert_plan, cleaned):
+            assert_plan(tf_plan, Stop())
+
+
+        def test_never_runs():
+            open("ran.txt", "w").close()
+        """
+    ))
+    result = pytester.runpytest_subprocess(*QUIET_PLUGINS, "-p", "no:randomly", "--tf-plan", "plan.json")
+    output = "\n".join(result.outlines + result.errlines)
+    assert "INTERNALERROR" not in output
+    assert result.ret == pytest.ExitCode.INTERRUPTED
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines([
+        "*Stop: raised KeyboardInterrupt (the session stops after this test)*",
+        "*Interrupted: KeyboardInterrupt raised by the check Stop in test_x.py::test_first*",
+    ], consecutive=False)
+    assert (pytester.path / "cleaned.txt").exists()
+    assert not (pytester.path / "ran.txt").exists()
