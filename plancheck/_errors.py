@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import field
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, ClassVar, Final
 
 from tfjsonpath.internal import PicklesFields
 
@@ -24,6 +24,8 @@ __all__ = [
     "CheckFailure",
     "ConfigCheckError",
     "DocumentFormatError",
+    "ErroredPlanError",
+    "PARTIAL_NOTE",
     "PlanCheckError",
     "PlanCheckWarning",
     "PlanFormatError",
@@ -92,6 +94,46 @@ class PlanFormatError(DocumentFormatError):
     kind = "plan"
 
 
+#: What a result on a plan Terraform wrote although planning failed says, wherever it is shown.
+PARTIAL_NOTE: Final = (
+    'the plan is partial: planning failed ("errored": true), so it holds only what Terraform planned before the error'
+)
+
+
+@public("plancheck")
+class ErroredPlanError(PlanFormatError):
+    """Terraform wrote the plan although planning failed (``"errored": true``): it is partial, so it is refused.
+
+    ``terraform plan -out`` writes a plan file even when planning fails; a check on it could pass
+    only because what failed was never planned. Every front end refuses such a plan unless the
+    caller opts in: ``allow_errored=True`` (the loaders), ``--allow-errored`` (``tfplancheck``),
+    ``--tf-allow-errored`` or the ``tf_allow_errored`` ini key (the pytest plugin). A PlanFormatError,
+    so it is handled wherever a malformed plan is.
+
+    >>> print(ErroredPlanError("plan.json"))
+    plan.json: $.errored: expected a plan whose planning succeeded, found true: planning failed, so the plan is partial (to check it anyway: allow_errored=True, or tfplancheck --allow-errored)
+    >>> isinstance(ErroredPlanError(), ValueError), ErroredPlanError().with_source("p.json").source
+    (True, 'p.json')
+    """
+
+    def __init__(self, source: str | None = None) -> None:
+        super().__init__(
+            "$.errored",
+            "a plan whose planning succeeded",
+            found="true: planning failed, so the plan is partial "
+            "(to check it anyway: allow_errored=True, or tfplancheck --allow-errored)",
+            source=source,
+        )
+
+    def with_source(self, source: str | None) -> ErroredPlanError:
+        """Return a copy of this error that names ``source``.
+
+        >>> str(ErroredPlanError().with_source("p.json")).startswith("p.json: $.errored:")
+        True
+        """
+        return type(self)(source)
+
+
 @public("plancheck")
 class StateFormatError(DocumentFormatError):
     """A state document (``terraform show -json`` of a state) is malformed.
@@ -156,20 +198,27 @@ def _path_shown(text: str) -> object:
 class CheckFailedError(TfCheckError, AssertionError):
     """One or more checks failed. ``failures`` lists every one, in a stable order.
 
+    ``note`` is what the verdict stands on, said after the failures (a partial plan's
+    :data:`PARTIAL_NOTE`); None when there is nothing to say.
+
     >>> err = PlanCheckError([CheckFailure("ExpectEmptyPlan", None, None, "plan has 1 change")])
     >>> print(err)
     ExpectEmptyPlan: plan has 1 change
     >>> err.address is None and len(err.failures) == 1
     True
+    >>> print(PlanCheckError([CheckFailure("ExpectNoDestroys", None, None, "a.b is destroyed")], note="a note"))
+    ExpectNoDestroys: a.b is destroyed
+    note: a note
     """
 
     noun: str = "check"
 
-    def __init__(self, failures: Iterable[CheckFailure]) -> None:
+    def __init__(self, failures: Iterable[CheckFailure], *, note: str | None = None) -> None:
         self.failures = tuple(failures)
+        self.note = note
         if not self.failures:
             raise ValueError(f"{type(self).__name__} needs at least one failure")
-        super().__init__(self._render())
+        super().__init__(self._render() + (f"\nnote: {note}" if note else ""))
 
     @property
     def trusted(self) -> tuple[str, ...]:

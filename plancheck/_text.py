@@ -1,20 +1,21 @@
-"""Wording shared by every message of the library: quoting a string, suggesting the closest names, and
-naming an exception that user code raised.
+"""Text shared by the whole library: quoting a string, suggesting the closest names, naming an exception
+that user code raised, and matching globs.
 
-Below every layer that writes messages (documents, matchers, checks, the CLI), so each uses
-the one copy.
+Below every layer that writes messages or matches names (documents, matchers, checks, mock
+providers, the CLI), so each uses the one copy.
 """
 
 from __future__ import annotations
 
 import difflib
+import enum
 import heapq
 import json
 import os
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Final
 
-__all__ = ["closest", "exception_message", "exception_text", "quote"]
+__all__ = ["Glob", "Program", "Step", "closest", "compile_glob", "exception_message", "exception_text", "quote"]
 
 #: Among more candidates than this, difflib compares only those sharing the longest start and end.
 _CLOSEST_SHORTLIST: Final = 300
@@ -92,3 +93,303 @@ def exception_message(exc: BaseException) -> str:
     except BaseException:  # a __str__ may raise anything, SystemExit included
         return ""
     return text if isinstance(text, str) else ""
+
+
+# -- globs --------------------------------------------------------------------------------------------
+
+
+class Step(enum.Enum):
+    """A glob program's steps besides literal text (see :func:`compile_glob`).
+
+    >>> Step.STAR.value
+    'any text'
+    """
+
+    ANY = "one character"
+    STAR = "any text"
+    #: One instance key: ``[0]`` or ``["k"]`` (a JSON string, escapes allowed).
+    KEY = "one instance key"
+    #: An instance key, or nothing.
+    OPTIONAL_KEY = "an optional instance key"
+    #: One unit of a quoted key: a character other than ``"`` and ``\``, or an escape pair.
+    UNIT = "one unit of a quoted key"
+    #: Any run of such units.
+    UNITS = "any units of a quoted key"
+
+
+#: A glob program: literal texts and steps, in order.
+Program = Sequence["str | Step"]
+
+# Automaton states: consume one character of a class, or branch without consuming, or accept.
+_CHAR, _SPLIT, _MATCH = 0, 1, 2
+# Character classes besides a single character.
+_EVERY, _DIGIT, _PLAIN = "every", "digit", "plain"
+
+
+class Glob:
+    """A compiled glob: :meth:`matches` answers in time linear in the text, whatever the pattern.
+
+    Built by :func:`compile_glob`. A program of literal text, ``ANY`` and ``STAR`` only (every type
+    and provider glob, and address globs without brackets) is matched the classic way: the texts
+    between stars are found left to right with ``str.find``, each at its earliest place, which is
+    where a full match can put it. Any other program runs as an automaton over the set of states
+    it can be in (Thompson's construction): one pass over the text, no backtracking.
+
+    >>> glob = compile_glob(["aws_", Step.STAR], "aws_*")
+    >>> glob.matches("aws_s3_bucket"), glob.matches("gcp_x"), glob
+    (True, False, <Glob 'aws_*'>)
+    """
+
+    __slots__ = ("_automaton", "_keyed", "_segments", "text")
+
+    def __init__(
+        self, text: str, segments: list[str] | None, automaton: _Automaton | None, *, keyed: bool = False
+    ) -> None:
+        self.text = text
+        self._segments = segments
+        self._automaton = automaton
+        #: The plain program ends in an optional instance key.
+        self._keyed = keyed
+
+    def __repr__(self) -> str:
+        return f"<Glob {self.text!r}>"
+
+    def matches(self, text: str) -> bool:
+        """Whether the whole of ``text`` matches.
+
+        >>> compile_glob([Step.STAR, "a", Step.STAR, "b"]).matches("xxaxxb")
+        True
+        """
+        if self._segments is not None:
+            if _segments_match(self._segments, text):
+                return True
+            if not self._keyed:
+                return False
+            # An address ends in at most one instance key: the text before it must match.
+            key = _trailing_key(text)
+            return key >= 0 and _segments_match(self._segments, text[:key])
+        assert self._automaton is not None
+        return self._automaton.run(text)
+
+
+def compile_glob(program: Program, text: str = "") -> Glob:
+    """Compile a glob ``program`` (literal texts and :class:`Step` values); ``text`` is the pattern as written.
+
+    >>> compile_glob(["x.y", Step.OPTIONAL_KEY]).matches('x.y["k"]'), compile_glob(["x.y", Step.KEY]).matches("x.y")
+    (True, False)
+    """
+    keyed = bool(program) and program[-1] is Step.OPTIONAL_KEY
+    body = program[:-1] if keyed else program
+    plain = all(item in (Step.ANY, Step.STAR) or (isinstance(item, str) and _WILD not in item) for item in body)
+    if plain:
+        return Glob(text, _segments(body), None, keyed=keyed)
+    return Glob(text, None, _Automaton(program))
+
+
+def _trailing_key(text: str) -> int:
+    """Where the instance key ``text`` ends with starts (``[0]``, ``["k"]``), or -1; found in one backward pass.
+
+    A key is unique: a longer one would hold the shorter one's opening quote unescaped.
+
+    >>> _trailing_key('a.b["k"]'), _trailing_key("a.b[12]"), _trailing_key("a.b[]"), _trailing_key('a"]')
+    (3, 3, -1, -1)
+    """
+    if not text.endswith("]"):
+        return -1
+    end = len(text) - 1
+    if not text.endswith('"]'):
+        start = text.rfind("[", 0, end)
+        digits = text[start + 1 : end]
+        return start if start >= 0 and digits and all("0" <= c <= "9" for c in digits) else -1
+    close = end - 1
+    if _backslashes_before(text, close) % 2:
+        return -1  # the closing quote is escaped
+    i = close - 1
+    while i >= 1:
+        i = text.rfind('"', 0, i + 1)
+        if i < 1:
+            return -1
+        if _backslashes_before(text, i) % 2 == 0:
+            return i - 1 if text[i - 1] == "[" else -1
+        i -= 1
+    return -1
+
+
+def _backslashes_before(text: str, at: int) -> int:
+    count = 0
+    while at - count - 1 >= 0 and text[at - count - 1] == "\\":
+        count += 1
+    return count
+
+
+#: What ``?`` is in a segment of a plain program (a literal NUL sends the program to the automaton).
+_WILD: Final = "\x00"
+
+
+def _segments(program: Program) -> list[str]:
+    """The texts between the stars of a plain program, ``?`` written as :data:`_WILD`."""
+    segments = [""]
+    for item in program:
+        if item is Step.STAR:
+            segments.append("")
+        elif item is Step.ANY:
+            segments[-1] += _WILD
+        else:
+            assert isinstance(item, str)
+            segments[-1] += item
+    return segments
+
+
+def _fits(segment: str, text: str, at: int) -> bool:
+    if _WILD not in segment:
+        return text.startswith(segment, at)
+    return len(text) - at >= len(segment) and all(p in (_WILD, text[at + i]) for i, p in enumerate(segment))
+
+
+def _find(segment: str, text: str, start: int, end: int) -> int:
+    """The first offset from ``start`` where ``segment`` fits before ``end``, or -1."""
+    if _WILD not in segment:
+        return text.find(segment, start, end)
+    # Find the longest literal piece with str.find, then check the rest around it.
+    pieces = segment.split(_WILD)
+    longest = max(range(len(pieces)), key=lambda i: len(pieces[i]))
+    offset = sum(len(piece) + 1 for piece in pieces[:longest])
+    piece = pieces[longest]
+    at = start
+    while at + len(segment) <= end:
+        if piece:
+            hit = text.find(piece, at + offset, end - (len(segment) - offset - len(piece)))
+            if hit < 0:
+                return -1
+            at = hit - offset
+        if _fits(segment, text, at):
+            return at
+        at += 1
+    return -1
+
+
+def _segments_match(segments: list[str], text: str) -> bool:
+    """The classic wildcard match, ``segments`` being the texts between the stars."""
+    first, last = segments[0], segments[-1]
+    if len(segments) == 1:
+        return len(text) == len(first) and _fits(first, text, 0)
+    end = len(text) - len(last)
+    if end < len(first) or not _fits(first, text, 0) or not _fits(last, text, end):
+        return False
+    position = len(first)
+    for segment in segments[1:-1]:
+        at = _find(segment, text, position, end)
+        if at < 0:
+            return False
+        position = at + len(segment)
+    return True
+
+
+class _Automaton:
+    """A program as a nondeterministic automaton, run over the set of states it can be in."""
+
+    __slots__ = ("_first", "_steps", "classes", "kind", "out1", "out2", "start")
+
+    def __init__(self, program: Program) -> None:
+        self.kind: list[int] = []
+        self.classes: list[str] = []
+        self.out1: list[int] = []
+        self.out2: list[int] = []
+        then = self._state(_MATCH)
+        for item in reversed(program):
+            if item is Step.ANY:
+                then = self._char(_EVERY, then)
+            elif item is Step.STAR:
+                then = self._loop(lambda nxt: self._char(_EVERY, nxt), then)
+            elif item is Step.KEY:
+                then = self._key(then)
+            elif item is Step.OPTIONAL_KEY:
+                then = self._state(_SPLIT, out1=self._key(then), out2=then)
+            elif item is Step.UNIT:
+                then = self._unit(then)
+            elif item is Step.UNITS:
+                then = self._loop(self._unit, then)
+            else:
+                assert isinstance(item, str)
+                for c in reversed(item):
+                    then = self._char(c, then)
+        self.start = then
+        self._first = frozenset(self._closure([then]))
+        #: The sets of states met so far, by (set, character): the automaton turned deterministic as it
+        #: runs, so a character costs one lookup once its step has been taken (kept to a bounded size).
+        self._steps: dict[tuple[frozenset[int], str], frozenset[int]] = {}
+
+    def _state(self, kind: int, cls: str = "", out1: int = -1, out2: int = -1) -> int:
+        self.kind.append(kind)
+        self.classes.append(cls)
+        self.out1.append(out1)
+        self.out2.append(out2)
+        return len(self.kind) - 1
+
+    def _char(self, cls: str, then: int) -> int:
+        return self._state(_CHAR, cls, then)
+
+    def _loop(self, body: Callable[[int], int], then: int) -> int:
+        """Any repetitions of ``body`` (built by ``body(next)``), then ``then``."""
+        split = self._state(_SPLIT, out2=then)
+        self.out1[split] = body(split)
+        return split
+
+    def _unit(self, then: int) -> int:
+        escape = self._char("\\", self._char(_EVERY, then))
+        return self._state(_SPLIT, out1=self._char(_PLAIN, then), out2=escape)
+
+    def _key(self, then: int) -> int:
+        close = self._char("]", then)
+        digits = self._state(_SPLIT, out2=close)
+        self.out1[digits] = self._char(_DIGIT, digits)
+        quoted = self._char('"', self._loop(self._unit, self._char('"', close)))
+        return self._char("[", self._state(_SPLIT, out1=self._char(_DIGIT, digits), out2=quoted))
+
+    def _closure(self, states: Iterable[int]) -> list[int]:
+        """The states reachable from ``states`` without consuming a character, each once."""
+        kind, out1, out2 = self.kind, self.out1, self.out2
+        seen: set[int] = set()
+        found: list[int] = []
+        stack = list(states)
+        while stack:
+            state = stack.pop()
+            if state in seen:
+                continue
+            seen.add(state)
+            if kind[state] == _SPLIT:
+                stack.append(out2[state])
+                stack.append(out1[state])
+            else:
+                found.append(state)
+        return found
+
+    def run(self, text: str) -> bool:
+        kind, classes, out1, steps = self.kind, self.classes, self.out1, self._steps
+        current = self._first
+        for c in text:
+            following = steps.get((current, c))
+            if following is None:
+                stepped = [out1[s] for s in current if kind[s] == _CHAR and _in_class(classes[s], c)]
+                following = frozenset(self._closure(stepped))
+                if len(steps) >= _MAX_STEPS:
+                    steps.clear()
+                steps[(current, c)] = following
+            if not following:
+                return False
+            current = following
+        return any(kind[state] == _MATCH for state in current)
+
+
+#: How many steps an automaton remembers before it starts again (a bound on its memory, not on its time).
+_MAX_STEPS: Final = 4096
+
+
+def _in_class(cls: str, c: str) -> bool:
+    if cls == _EVERY:
+        return True
+    if cls == _DIGIT:
+        return "0" <= c <= "9"
+    if cls == _PLAIN:
+        return c != '"' and c != "\\"
+    return c == cls

@@ -225,12 +225,14 @@ def run_checks(
     kind: type,
     error: type[CheckFailedError],
     hint: Callable[[object], str] = _no_hint,
+    note: str | None = None,
 ) -> None:
     """Check that every one of ``checks`` is a ``kind``, run them all, raise ``error`` listing every failure.
 
     A wrong argument is a TypeError naming ``where`` and its position, with ``hint(check)``
     added (a list gets the unpacking hint). Failures come in the order the checks were given.
     Warnings of the checks (:class:`~plancheck.PlanCheckWarning`) are emitted before any failure is raised.
+    ``note`` (what the verdict stands on: a partial plan) is said at the end of the error.
     A check that raises something other than a plancheck error (a bug in a user's check, ``sys.exit()``)
     is a failure naming the check (``raised ZeroDivisionError: ...``), the others still run.
 
@@ -290,4 +292,4 @@ def run_checks(
             found.append(failure)
     if found:
         # A check that raised is one failure among the others, naming it; its traceback stays reachable as the cause.
-        raise error(found) from cause
+        raise error(found, note=note) from cause

@@ -128,7 +128,7 @@ def empty_selection(
     if selector.type is not None:
         kinds = list(types)
         type_re = selector._compiled[0]
-        typed = sum(1 for kind in kinds if type_re is not None and type_re.fullmatch(kind))
+        typed = sum(1 for kind in kinds if type_re is not None and type_re.matches(kind))
         if typed:
             # The type is there: another field left them out.
             noun = "resource matches" if typed == 1 else "resources match"

@@ -14,7 +14,7 @@ from typing import Any, Protocol, final
 
 from tfjsonpath import Path
 
-from .._errors import TfCheckError
+from .._errors import PARTIAL_NOTE, ErroredPlanError, TfCheckError
 from .._frozen import ReadOnly, public
 from .._loading import load as route
 from .._loading.load import PLAN, DocumentSource, Loaded
@@ -470,6 +470,9 @@ class Plan:
     """A parsed, validated plan (``terraform show -json PLANFILE``), indexed by address.
 
     Build one with :func:`plancheck.load_plan`, :meth:`Plan.from_json` or :meth:`Plan.from_dict`.
+    A plan Terraform wrote although planning failed (``"errored": true``) is refused with an
+    :class:`~plancheck.ErroredPlanError` by all of them (and by the constructor) unless
+    ``allow_errored=True`` is passed; such a plan is :attr:`partial`, and every verdict on it says so.
 
     >>> plan = Plan.from_dict({"format_version": "1.2", "resource_changes": [
     ...     {"address": "null_resource.a", "change": {"actions": ["create"]}}]})
@@ -482,10 +485,10 @@ class Plan:
     raw: Mapping[str, Any]
     source: str | None
 
-    def __init__(self, raw: Mapping[str, Any], *, source: str | None = None) -> None:
+    def __init__(self, raw: Mapping[str, Any], *, source: str | None = None, allow_errored: bool = False) -> None:
         # Callers pass a document that has already been validated.
         entries: Sequence[Mapping[str, Any]] = raw.get("resource_changes") or ()
-        self._setup(raw, source, entries, ((rc["address"], rc.get("deposed")) for rc in entries))
+        self._setup(raw, source, entries, ((rc["address"], rc.get("deposed")) for rc in entries), allow_errored)
 
     def _setup(
         self,
@@ -493,7 +496,14 @@ class Plan:
         source: str | None,
         entries: Sequence[Mapping[str, Any]],
         keys: Iterable[tuple[str, Any]],
+        allow_errored: bool,
     ) -> None:
+        # The one place an errored plan is refused: every way to build a Plan (the loaders, the
+        # constructor, and through them the CLI, the pytest plugin and the acceptance runner) ends here.
+        if not isinstance(allow_errored, bool):
+            raise TypeError(f"Plan: allow_errored must be a bool, got {type(allow_errored).__name__}")
+        if raw.get("errored") is True and not allow_errored:
+            raise ErroredPlanError(source)
         self.raw = raw
         self.source = source
         self._entries = entries
@@ -502,35 +512,55 @@ class Plan:
             met(self)
 
     @classmethod
-    def _from_loaded(cls, loaded: Loaded) -> Plan:
+    def _from_loaded(cls, loaded: Loaded, allow_errored: bool) -> Plan:
         """The plan over a loaded document; a lazily parsed one keeps its entries (parsed on access) and keys."""
         if loaded.entries is None:
-            return cls(loaded.raw, source=loaded.source)
+            return cls(loaded.raw, source=loaded.source, allow_errored=allow_errored)
         plan = cls.__new__(cls)
-        plan._setup(loaded.raw, loaded.source, loaded.entries, loaded.keys)
+        plan._setup(loaded.raw, loaded.source, loaded.entries, loaded.keys, allow_errored)
         return plan
 
     # -- construction ------------------------------------------------------------------------
 
     @classmethod
     def from_json(
-        cls, text: str | bytes, *, source: str | None = None, validation: str = "fast", parser: str = "auto"
+        cls,
+        text: str | bytes,
+        *,
+        source: str | None = None,
+        validation: str = "fast",
+        parser: str = "auto",
+        allow_errored: bool = False,
     ) -> Plan:
         """Parse and validate a plan from JSON text (str or bytes); see :func:`plancheck.load_plan`.
 
         >>> Plan.from_json('{"format_version": "1.0"}').format_version
         '1.0'
         """
-        return cls._from_loaded(route.parse_text(PLAN, text, source=source, validation=validation, parser=parser))
+        loaded = route.parse_text(PLAN, text, source=source, validation=validation, parser=parser)
+        return cls._from_loaded(loaded, allow_errored)
 
     @classmethod
-    def from_dict(cls, document: Mapping[str, Any], *, source: str | None = None, validation: str = "fast") -> Plan:
+    def from_dict(
+        cls,
+        document: Mapping[str, Any],
+        *,
+        source: str | None = None,
+        validation: str = "fast",
+        allow_errored: bool = False,
+    ) -> Plan:
         """Validate an already parsed plan document (it is not copied and never modified).
 
         >>> Plan.from_dict({"format_version": "0.1"}).resource_changes
         ()
+        >>> Plan.from_dict({"format_version": "1.2", "errored": True}, source="p.json")
+        Traceback (most recent call last):
+        ...
+        plancheck.ErroredPlanError: p.json: $.errored: expected a plan whose planning succeeded, found true: planning failed, so the plan is partial (to check it anyway: allow_errored=True, or tfplancheck --allow-errored)
+        >>> Plan.from_dict({"format_version": "1.2", "errored": True}, allow_errored=True).partial
+        True
         """
-        return cls._from_loaded(route.document(PLAN, document, source=source, validation=validation))
+        return cls._from_loaded(route.document(PLAN, document, source=source, validation=validation), allow_errored)
 
     # -- envelope ----------------------------------------------------------------------------
 
@@ -561,6 +591,25 @@ class Plan:
         """``applyable``: whether the plan can be applied."""
         value = self.raw.get("applyable")
         return value if isinstance(value, bool) else None
+
+    @property
+    def partial(self) -> bool:
+        """True for a plan Terraform wrote although planning failed (``"errored": true``), loaded with
+        ``allow_errored=True``: it holds only what was planned before the error.
+
+        >>> Plan.from_dict({"format_version": "1.2", "errored": False}).partial
+        False
+        """
+        return self.errored is True
+
+    @property
+    def partial_note(self) -> str | None:
+        """What every verdict on this plan says about it: :data:`PARTIAL_NOTE` for a partial plan, else None.
+
+        >>> Plan.from_dict({"format_version": "1.2"}).partial_note is None
+        True
+        """
+        return PARTIAL_NOTE if self.partial else None
 
     @property
     def variables(self) -> Mapping[str, Any]:
@@ -669,7 +718,12 @@ class Plan:
 
 @public("plancheck")
 def load_plan(
-    source: DocumentSource, *, validation: str = "fast", parser: str = "auto", max_bytes: int | None = None
+    source: DocumentSource,
+    *,
+    validation: str = "fast",
+    parser: str = "auto",
+    max_bytes: int | None = None,
+    allow_errored: bool = False,
 ) -> Plan:
     """Load a plan from a path (str or PathLike; ``"-"`` is stdin), a file object, JSON bytes or a parsed dict.
 
@@ -680,7 +734,14 @@ def load_plan(
     A path or a stream is read up to ``max_bytes`` (default: ``PLANCHECK_MAX_BYTES``, else
     2 GiB); more is a PlanFormatError. A state is refused: use :func:`plancheck.load_state`.
 
+    A plan Terraform wrote although planning failed (``"errored": true``) is refused with an
+    :class:`~plancheck.ErroredPlanError` naming the file; ``allow_errored=True`` loads it, and
+    the plan is then :attr:`Plan.partial` (every failure and ``assert_plan`` pass says so).
+
     >>> load_plan(b'{"format_version": "1.2", "resource_changes": []}').format_version
     '1.2'
+    >>> load_plan(b'{"format_version": "1.2", "errored": true}', allow_errored=True).partial
+    True
     """
-    return Plan._from_loaded(route.read(PLAN, source, validation=validation, parser=parser, max_bytes=max_bytes))
+    loaded = route.read(PLAN, source, validation=validation, parser=parser, max_bytes=max_bytes)
+    return Plan._from_loaded(loaded, allow_errored)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable
 from dataclasses import KW_ONLY
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from tfjsonpath import MapStep, Path, SliceStep, Step
 
@@ -119,7 +119,9 @@ def plan_changes(plan: Plan, *, outputs: bool = True) -> list[tuple[str | None, 
 class ExpectEmptyPlan(PlanCheck):
     """The plan changes nothing: every resource and output is a no-op, nothing moves, imports or is deferred.
 
-    Each change is one failure: resources by address, then outputs, then deferred changes.
+    Each change is one failure: resources by address, then outputs, then deferred changes. A
+    partial plan (planning failed: ``"errored": true``, loaded with ``allow_errored=True``) is never
+    empty: what failed was not planned, so its emptiness proves nothing.
 
     >>> from plancheck import Plan
     >>> plan = Plan.from_dict({"format_version": "1.2", "resource_changes": [
@@ -140,10 +142,20 @@ class ExpectEmptyPlan(PlanCheck):
     def failures(self, plan: Plan) -> list[CheckFailure]:
         """One failure per change."""
         name = type(self).__name__
-        return [
+        found = [
             failure(plan, name, address, None, f"expected an empty plan, but {reason}")
             for address, reason in plan_changes(plan)
         ]
+        if plan.partial:
+            found.insert(0, failure(plan, name, None, None, _PARTIAL_NOT_EMPTY))
+        return found
+
+
+#: Why a partial plan is never empty.
+_PARTIAL_NOT_EMPTY: Final = (
+    'expected an empty plan, but planning failed ("errored": true): '
+    "what failed was not planned, so an empty-looking plan proves nothing"
+)
 
 
 @public("plancheck")

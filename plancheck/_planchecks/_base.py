@@ -73,11 +73,12 @@ class PlanCheck(FrozenValue, abc.ABC):
 
     def check_plan(self, plan: Plan) -> None:
         """Emit this check's warnings, then raise :class:`~plancheck.PlanCheckError` listing every failure, if any."""
+        checked = require_plan(plan, f"{type(self).__name__}.check_plan")
         with given_by(self):
-            found, warned = self.outcome(require_plan(plan, f"{type(self).__name__}.check_plan"))
+            found, warned = self.outcome(checked)
         emit_warnings(warned)
         if found:
-            raise PlanCheckError(found)
+            raise PlanCheckError(found, note=checked.partial_note)
 
     #: Go's method name, so a ported ``check.CheckPlan(...)`` reads the same: the same function.
     CheckPlan = check_plan
@@ -98,7 +99,9 @@ class PlanCheck(FrozenValue, abc.ABC):
 def assert_plan(plan: Plan, *checks: PlanCheck) -> None:
     """Run every check on ``plan``; raise one :class:`~plancheck.PlanCheckError` listing every failure.
 
-    Failures come in the order the checks were given (each check orders its own).
+    Failures come in the order the checks were given (each check orders its own). On a
+    :attr:`~plancheck.Plan.partial` plan (loaded with ``allow_errored=True``) the error ends with a
+    note saying so, and a pass warns (:class:`~plancheck.PlanCheckWarning`): never a silent pass.
 
     >>> from plancheck import Plan
     >>> from plancheck._planchecks import ExpectNonEmptyPlan, ExpectResourceAction, ResourceAction
@@ -113,7 +116,11 @@ def assert_plan(plan: Plan, *checks: PlanCheck) -> None:
       1. ExpectResourceAction: null_resource.a: expected Update, got action(s): [create]
       2. ExpectResourceAction: null_resource.b: resource not found in plan ResourceChanges; closest: null_resource.a
     """
-    run_checks("assert_plan", "plan", require_plan(plan, "assert_plan"), checks, PlanCheck, PlanCheckError)
+    checked = require_plan(plan, "assert_plan")
+    note = checked.partial_note
+    run_checks("assert_plan", "plan", checked, checks, PlanCheck, PlanCheckError, note=note)
+    if note is not None:
+        emit_warnings([PlanCheckWarning.of(CheckFailure("assert_plan", None, None, note))])
 
 
 # -- plan lookups (what every check family shares is in plancheck._checking) -------------------

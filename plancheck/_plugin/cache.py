@@ -86,13 +86,14 @@ class DocumentCache(Generic[T]):
         return len(self._entries)
 
 
-def _plan_loader(terraform: str | None) -> Callable[[Path], Any]:
-    """The plan reader of the command line too: JSON, or a binary plan shown by ``terraform`` in its directory."""
+def _plan_loader(terraform: str | None, allow_errored: bool) -> Callable[[Path], Any]:
+    """The plan reader of the command line too: JSON, or a binary plan shown by ``terraform`` in its directory;
+    a plan whose planning failed is refused unless ``allow_errored`` (``--tf-allow-errored``)."""
 
     def load(path: Path) -> Any:
         from .._terraform.planfile import load_plan_file
 
-        return load_plan_file(path, terraform=terraform)
+        return load_plan_file(path, terraform=terraform, allow_errored=allow_errored)
 
     return load
 
@@ -116,9 +117,9 @@ class SessionDocuments:
 
     __slots__ = ("_alive", "_extra", "_met", "_secrets", "plans", "states")
 
-    def __init__(self, terraform: str | None = None) -> None:
+    def __init__(self, terraform: str | None = None, *, allow_errored: bool = False) -> None:
         # ``terraform``: the binary that shows a binary plan (--terraform), else the usual search.
-        self.plans: DocumentCache[Any] = DocumentCache(_plan_loader(terraform))
+        self.plans: DocumentCache[Any] = DocumentCache(_plan_loader(terraform, allow_errored))
         self.states: DocumentCache[Any] = DocumentCache(_load_state_file)
         self._extra: list[Secrets] = []
         #: What was made and found during the current test (:mod:`plancheck._documents.met`), held for its reports.

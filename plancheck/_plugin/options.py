@@ -16,8 +16,10 @@ import pytest
 from .._frozen import FrozenValue, frozen
 
 __all__ = [
+    "ALLOW_ERRORED_INI",
     "DOCUMENT_KINDS",
     "DocumentOption",
+    "allow_errored",
     "ini_bool",
     "resolve_document_path",
     "show_sensitive",
@@ -64,6 +66,7 @@ STATE: Final = DocumentOption("tf_state", "state")
 DOCUMENT_KINDS: Final = (PLAN, STATE)
 
 SHOW_SENSITIVE_INI: Final = "tf_show_sensitive"
+ALLOW_ERRORED_INI: Final = "tf_allow_errored"
 TERRAFORM_INI: Final = "tf_terraform"
 TF_ACC_GATE_INI: Final = "tf_acc_gate"
 _FALSE_WORDS: Final = frozenset({"", "0", "false", "no", "off"})
@@ -113,6 +116,20 @@ def add_options(parser: pytest.Parser) -> None:
         help="terraform (or tofu) binary for the tf_acceptance fixture and binary plan files",
         type="string",
         default="",
+    )
+    group.addoption(
+        "--tf-allow-errored",
+        dest=ALLOW_ERRORED_INI,
+        action="store_true",
+        default=None,
+        help='let the tf_plan fixture read a plan Terraform wrote although planning failed ("errored": true; '
+        f"refused by default): it is partial, and every failure says so. Ini: {ALLOW_ERRORED_INI}.",
+    )
+    parser.addini(
+        ALLOW_ERRORED_INI,
+        help='let the tf_plan fixture read a plan whose planning failed ("errored": true); refused by default',
+        type="bool",
+        default=False,
     )
     group.addoption(
         "--no-tf-acc-gate",
@@ -225,6 +242,18 @@ def terraform_binary(config: pytest.Config) -> str | None:
             return str((_ini_dir(config) / value).resolve())
         return value
     return None
+
+
+def allow_errored(config: pytest.Config) -> bool:
+    """Whether the plugin reads errored plans: ``--tf-allow-errored`` or the ``tf_allow_errored`` ini key.
+
+    >>> ALLOW_ERRORED_INI
+    'tf_allow_errored'
+    """
+    cli = config.getoption(ALLOW_ERRORED_INI, None)
+    if cli is not None:
+        return bool(cli)
+    return bool(config.getini(ALLOW_ERRORED_INI))
 
 
 def tf_acc_gate(config: pytest.Config) -> bool:

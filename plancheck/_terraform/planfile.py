@@ -130,10 +130,12 @@ def load_plan_file(
     terraform: str | None = None,
     environ: Mapping[str, str] | None = None,
     max_bytes: int | None = None,
+    allow_errored: bool = False,
 ) -> Plan:
     """:func:`plancheck.load_plan` of a file that may also be a binary plan, shown in the file's directory.
 
-    The same reading, limit and errors as ``load_plan`` (a :class:`~plancheck.PlanFormatError`); a binary
+    The same reading, limit and errors as ``load_plan`` (a :class:`~plancheck.PlanFormatError`; an
+    :class:`~plancheck.ErroredPlanError` for a plan whose planning failed, unless ``allow_errored``); a binary
     plan that cannot be shown is a :class:`BinaryPlanError` (one too). The JSON of a binary plan is held
     to the same limit as a JSON file.
 
@@ -154,4 +156,4 @@ def load_plan_file(
         if len(data) > limit:
             too_large = InputTooLarge(limit)
             raise PlanFormatError("$", too_large.expected("plan"), found=too_large.found, source=source)
-    return Plan.from_json(data, source=source)
+    return Plan.from_json(data, source=source, allow_errored=allow_errored)

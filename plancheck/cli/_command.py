@@ -27,7 +27,7 @@ from typing import IO, TYPE_CHECKING, Any, Final, NoReturn, TextIO, cast
 from .._frozen import public
 from .._text import exception_text
 from ._boundary import documents_read, scrub_with_documents
-from ._io import Io, tool_version
+from ._io import Io, add_allow_errored, path_argument, tool_version
 
 if TYPE_CHECKING:
     from ._registry import Signature
@@ -176,9 +176,10 @@ def _main_parser(streams: Io | None = None) -> _Parser:
         epilog=_EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("plan", nargs="?", help="plan JSON file, a binary plan file, or - for stdin")
+    parser.add_argument("plan", nargs="?", type=path_argument, help="plan JSON file, a binary plan file, or - for stdin")
     parser.add_argument(
-        "-c", "--checks", action="append", default=[], metavar="FILE", help="checks file (.toml or .json); repeatable"
+        "-c", "--checks", action="append", default=[], metavar="FILE", type=path_argument,
+        help="checks file (.toml or .json); repeatable",
     )
     group = parser.add_argument_group("checks on the command line (repeatable)")
     group.add_argument("--unknown", nargs=2, metavar=("ADDRESS", "PATH"), action=_FlagCheck, dest="flag_checks",
@@ -195,9 +196,10 @@ def _main_parser(streams: Io | None = None) -> _Parser:
     out.add_argument("-q", "--quiet", action="store_true", help="print only failures (nothing when all pass)")
     out.add_argument("--color", "--colour", choices=("auto", "always", "never"), default="auto",
                      help="colour the text output (auto: only on a terminal, and never when NO_COLOR is set)")
-    parser.add_argument("--terraform", metavar="PATH",
+    parser.add_argument("--terraform", metavar="PATH", type=path_argument,
                         help="terraform/tofu binary for binary plans (default: $TF_ACC_TERRAFORM_PATH, terraform, tofu)")
     _add_max_bytes(parser)
+    add_allow_errored(parser)
     parser.add_argument("--list-checks", action="store_true", help="list every plan check and matcher, then exit")
     parser.add_argument("--version", action="store_true", help="print the version, then exit")
     parser.set_defaults(flag_checks=[])
@@ -235,13 +237,14 @@ def _command_parser(streams: Io | None = None) -> _Parser:
 
 
 def _add_query_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("plan", help="plan JSON file, a binary plan file, or - for stdin")
+    parser.add_argument("plan", type=path_argument, help="plan JSON file, a binary plan file, or - for stdin")
     parser.add_argument("address", nargs="?", help="resource address, or output.NAME")
     parser.add_argument("path", nargs="?", default="", help="path in the escaped text form, e.g. 'triggers[\"k\"]'")
     parser.add_argument("--before", action="store_true", help="the value before the change instead of after")
     parser.add_argument("--format", choices=("text", "json"), default="text")
-    parser.add_argument("--terraform", metavar="PATH", help="terraform/tofu binary for binary plans")
+    parser.add_argument("--terraform", metavar="PATH", type=path_argument, help="terraform/tofu binary for binary plans")
     _add_max_bytes(parser)
+    add_allow_errored(parser)
 
 
 def _add_max_bytes(parser: argparse.ArgumentParser) -> None:
@@ -391,7 +394,7 @@ def _list_checks(io: Io, json_mode: bool) -> int:
                 ],
             }
 
-        doc = {"schema_version": SCHEMA_VERSION, "kind": "catalogue", "checks": [entry(s) for s in checks],
+        doc = {"schema_version": SCHEMA_VERSION, "kind": "catalogue", "ok": True, "checks": [entry(s) for s in checks],
                "matchers": [entry(s) for s in matchers]}
         io.out(render_json(doc))
         return 0
@@ -442,7 +445,8 @@ def _run_checks(args: argparse.Namespace, io: Io) -> int:
     if not specs:
         return io.fail("checks", f"{', '.join(args.checks)}: the checks file has no checks", json_mode)
     try:
-        plan = read_plan(args.plan, terraform=args.terraform, stdin=io.stdin, environ=io.environ, max_bytes=max_bytes)
+        plan = read_plan(args.plan, terraform=args.terraform, stdin=io.stdin, environ=io.environ, max_bytes=max_bytes,
+                         allow_errored=args.allow_errored)
     except CliError as exc:
         return io.fail(exc.kind, exc.message, json_mode)
     results = run_checks(specs, plan)
@@ -473,7 +477,8 @@ def _lookup(args: argparse.Namespace, io: Io) -> int:
     except _UsageError as exc:
         return io.fail("usage", exc.message, json_mode)
     try:
-        plan = read_plan(args.plan, terraform=args.terraform, stdin=io.stdin, environ=io.environ, max_bytes=max_bytes)
+        plan = read_plan(args.plan, terraform=args.terraform, stdin=io.stdin, environ=io.environ, max_bytes=max_bytes,
+                         allow_errored=args.allow_errored)
         if args.address is None:
             doc = list_document(plan)
             io.out(render_json(doc, plan.secrets) if json_mode else plan.secrets.scrub(render_list(doc)))
@@ -595,7 +600,7 @@ def _dispatch(argv: list[str], io: Io) -> int:
         try:
             max_bytes = _max_bytes(args.max_bytes, io.environ)
         except _UsageError as exc:
-            return io.fail("usage", exc.message, False)
+            return io.fail("usage", exc.message, args.format == "json")
         return run_snapshot(args, io, max_bytes)
     if args.version:
         io.out(f"tfplancheck {tool_version()}")

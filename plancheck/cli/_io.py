@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import argparse
 from collections.abc import Mapping
 from typing import IO, TYPE_CHECKING, Any, TextIO
 
 if TYPE_CHECKING:
     from .._redact import Secrets
 
-__all__ = ["Io", "tool_version"]
+__all__ = ["Io", "add_allow_errored", "path_argument", "tool_version"]
 
 
 def tool_version() -> str:
@@ -18,6 +19,39 @@ def tool_version() -> str:
         return version("tfplancheck")
     except Exception:  # running from a source tree without installed metadata
         return "0+unknown"
+
+
+def add_allow_errored(parser: argparse.ArgumentParser) -> None:
+    """``--allow-errored``, on every command that reads a plan.
+
+    >>> parser = argparse.ArgumentParser()
+    >>> add_allow_errored(parser)
+    >>> parser.parse_args(["--allow-errored"]).allow_errored
+    True
+    """
+    parser.add_argument(
+        "--allow-errored", action="store_true",
+        help='read a plan Terraform wrote although planning failed ("errored": true; refused by default): '
+        "it is partial, and the output says so",
+    )
+
+
+def path_argument(text: str) -> str:
+    """The argparse type of every path argument of every command: an empty one is a usage error.
+
+    An empty path would otherwise mean the current directory to the file system calls
+    (``providers mirror ""`` mirrored into it).
+
+    >>> path_argument("plan.json")
+    'plan.json'
+    >>> path_argument("")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: an empty path (name a file or directory)
+    """
+    if not text.strip():
+        raise argparse.ArgumentTypeError("an empty path (name a file or directory)")
+    return text
 
 
 class Io:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from ._io import path_argument
+
 __all__ = ["add_destroy_leftovers_parser", "destroy_leftovers_command"]
 
 HELP = """\
@@ -26,9 +28,9 @@ def add_destroy_leftovers_parser(commands: Any, streams: object) -> None:
         epilog=HELP,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("directory", metavar="DIR", nargs="?", default=None,
+    parser.add_argument("directory", metavar="DIR", nargs="?", default=None, type=path_argument,
                         help="the leftovers directory (default: $TFPLANCHECK_LEFTOVERS_DIR, else .tfplancheck/leftovers)")
-    parser.add_argument("--terraform", metavar="PATH",
+    parser.add_argument("--terraform", metavar="PATH", type=path_argument,
                         help="terraform binary (default: the one that made each leftover, else as the runner finds one)")
     parser.streams = streams
 

@@ -122,6 +122,7 @@ def value_document(plan: Plan, address: str, path: Path, before: bool) -> dict[s
     return {
         "schema_version": SCHEMA_VERSION,
         "kind": "value",
+        "ok": True,
         "address": shown_address(address, plan.secrets),
         "path": path.to_text(),
         "of": "before" if before else "after",
@@ -176,6 +177,7 @@ def list_document(plan: Plan) -> dict[str, Any]:
     return {
         "schema_version": SCHEMA_VERSION,
         "kind": "addresses",
+        "ok": True,
         "plan": plan.source,
         "resource_changes": resources,
         "output_changes": outputs,

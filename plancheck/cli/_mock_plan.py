@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from ._boundary import remember_document
 from ._hcl_tokens import hcl_tokens as _hcl_tokens
+from ._io import path_argument
 
 if TYPE_CHECKING:
     from .._documents.plan import Plan
@@ -72,23 +73,23 @@ def add_mock_plan_parser(commands: Any, streams: object) -> None:
         epilog=MOCK_PLAN_HELP,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("directory", metavar="DIR", help="the module directory (it is copied, never changed)")
+    parser.add_argument("directory", metavar="DIR", type=path_argument, help="the module directory (it is copied, never changed)")
     parser.add_argument("--mock", action="append", default=[], metavar="ADDRESS=SCHEMA.json", required=True,
                         help="mock the provider ADDRESS from a schema file; repeatable")
     parser.add_argument("--defaults", action="append", default=[], metavar="ADDRESS=DEFAULTS.json",
                         help="defaults of the mock of ADDRESS (mock_resources, mock_data, override_during); repeatable")
-    parser.add_argument("-c", "--checks", action="append", default=[], metavar="FILE", help="checks file; repeatable")
-    parser.add_argument("--out", metavar="FILE", help="write the plan JSON here (it holds sensitive values in clear)")
+    parser.add_argument("-c", "--checks", action="append", default=[], metavar="FILE", type=path_argument, help="checks file; repeatable")
+    parser.add_argument("--out", metavar="FILE", type=path_argument, help="write the plan JSON here (it holds sensitive values in clear)")
     from ._snapshot import add_snapshot_arguments
 
     add_snapshot_arguments(parser, file_option=True)
     parser.add_argument("--var", action="append", default=[], metavar="NAME=VALUE", help="a root module variable")
-    parser.add_argument("--var-file", action="append", default=[], metavar="FILE", help="a variables file")
+    parser.add_argument("--var-file", action="append", default=[], metavar="FILE", type=path_argument, help="a variables file")
     parser.add_argument("--seed", default="0", help="seed of the generated values (default 0)")
     parser.add_argument("--format", choices=("text", "json"), default="text")
     parser.add_argument("-q", "--quiet", action="store_true", help="print only failures")
     parser.add_argument("--color", "--colour", choices=("auto", "always", "never"), default="auto")
-    parser.add_argument("--terraform", metavar="PATH", help="terraform binary (default: $TF_ACC_TERRAFORM_PATH, terraform)")
+    parser.add_argument("--terraform", metavar="PATH", type=path_argument, help="terraform binary (default: $TF_ACC_TERRAFORM_PATH, terraform)")
     parser.add_argument("--timeout", type=_seconds, default=_TIMEOUT, metavar="SECONDS",
                         help="per terraform command (default 600, at most 604800)")
     parser.streams = streams
@@ -489,10 +490,18 @@ def mock_plan(args: argparse.Namespace, io: Io, version: Callable[[], str]) -> i
     from ._checksfile import ChecksFileError, load_checks_file
     from ._lookup import list_document, render_list
     from ._mock_secrets import input_secrets, plan_sensitive
-    from ._output import Style, render_json, render_text, results_document, results_secrets, use_colour
+    from ._output import (
+        SCHEMA_VERSION,
+        Style,
+        render_json,
+        render_text,
+        results_document,
+        results_secrets,
+        use_colour,
+    )
     from ._registry import default_registry
     from ._run import run_checks
-    from ._snapshot import SnapshotUsageError, compare_snapshot
+    from ._snapshot import SnapshotUsageError, compare_snapshot, snapshot_document
 
     json_mode = args.format == "json"
     # The values of the module's sensitive variables, scrubbed from everything printed (Terraform's own errors too).
@@ -543,21 +552,34 @@ def mock_plan(args: argparse.Namespace, io: Io, version: Callable[[], str]) -> i
             return io.fail("snapshot", scrubbed(str(exc)), json_mode)
         # The snapshot's lines are secret-free by construction; the module's variables are scrubbed all the same.
         snapshot_lines = [shown.scrub(line) for line in snapshot_lines]
+    snapshot = snapshot_document(args.snapshot, snapshot_status, snapshot_lines) if args.snapshot else None
     if not specs:
-        if args.snapshot:
-            io.out("\n".join(snapshot_lines))
+        if snapshot is not None:
+            if json_mode:
+                doc = {"schema_version": SCHEMA_VERSION, "kind": "snapshot", "tool_version": version(),
+                       "ok": snapshot_status == 0, "snapshot": snapshot}
+                io.out(render_json(doc, shown))
+            else:
+                io.out("\n".join(snapshot_lines))
             return snapshot_status
         doc = list_document(plan)
         io.out(render_json(doc, shown) if json_mode else shown.scrub(render_list(doc)))
         return 0
     results = run_checks(specs, plan)
+    if any(r.status == "error" for r in results):
+        status = 2
+    else:
+        status = max(snapshot_status, 0 if all(r.ok for r in results) else 1)
+    trusted = results_secrets(results, plan).trusted
     if json_mode:
-        io.out(render_json(results_document(results, plan, version()), shown.trusting(results_secrets(results, plan).trusted)))
+        # One document: the snapshot's outcome is part of the verdict, so ``ok`` is the exit status's.
+        report = {**results_document(results, plan, version()), "ok": status == 0}
+        if snapshot is not None:
+            report["snapshot"] = snapshot
+        io.out(render_json(report, shown.trusting(trusted)))
     else:
         style = Style(use_colour(io.stdout, io.environ, args.color))
-        io.out(secrets.trusting(results_secrets(results, plan).trusted).scrub(render_text(results, plan, style=style, quiet=args.quiet)))
-    if snapshot_lines:
-        (io.stderr if json_mode else io.stdout).write("\n".join(snapshot_lines) + "\n")
-    if any(r.status == "error" for r in results):
-        return 2
-    return max(snapshot_status, 0 if all(r.ok for r in results) else 1)
+        io.out(secrets.trusting(trusted).scrub(render_text(results, plan, style=style, quiet=args.quiet)))
+        if snapshot_lines:
+            io.stdout.write("\n".join(snapshot_lines) + "\n")
+    return status

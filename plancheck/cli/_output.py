@@ -15,11 +15,11 @@ from .._errors import CheckFailure
 from .._redact import Secrets
 from ._run import CheckResult
 
-__all__ = ["SCHEMA_VERSION", "Style", "error_document", "render_json", "render_text", "results_secrets", "use_colour"]
+__all__ = ["SCHEMA_VERSION", "Style", "error_document", "plan_notes", "render_json", "render_text", "results_secrets", "use_colour"]
 
 SCHEMA_VERSION: Final = 1
 
-_LABELS: Final = {"pass": "PASS", "fail": "FAIL", "error": "ERROR", "warn": "WARN"}
+_LABELS: Final = {"pass": "PASS", "fail": "FAIL", "error": "ERROR", "warn": "WARN", "note": "NOTE"}
 # Failures first, then passes with warnings, so the lines that need attention are at the top of a long run.
 _ORDER: Final = {"error": 0, "fail": 1, "pass": 3}
 
@@ -56,7 +56,7 @@ class Style:
     """
 
     __slots__ = ("enabled",)
-    _CODES: Final = {"pass": "32", "fail": "31", "error": "33", "warn": "35", "dim": "2", "bold": "1"}
+    _CODES: Final = {"pass": "32", "fail": "31", "error": "33", "warn": "35", "note": "36", "dim": "2", "bold": "1"}
 
     def __init__(self, enabled: bool) -> None:
         self.enabled = enabled
@@ -81,15 +81,34 @@ def _subject(result: CheckResult, failure: CheckFailure | None, *, with_type: bo
     return ": ".join(parts)
 
 
+def plan_notes(plan: Plan, *, quiet: bool = False) -> list[str]:
+    """What the summary says about the plan itself: partial (always), not complete, not applyable (not with ``quiet``).
+
+    >>> plan_notes(Plan.from_dict({"format_version": "1.2", "complete": False, "applyable": False}))
+    ['the plan is not complete ("complete": false): another plan and apply are needed to converge', 'the plan is not applyable ("applyable": false): terraform apply would refuse it']
+    >>> plan_notes(Plan.from_dict({"format_version": "1.2", "complete": False}), quiet=True)
+    []
+    """
+    notes = [plan.partial_note] if plan.partial_note is not None else []
+    if not quiet and plan.complete is False:
+        notes.append('the plan is not complete ("complete": false): another plan and apply are needed to converge')
+    if not quiet and plan.applyable is False:
+        notes.append('the plan is not applyable ("applyable": false): terraform apply would refuse it')
+    return notes
+
+
 def render_text(results: Sequence[CheckResult], plan: Plan, *, style: Style, quiet: bool = False) -> str:
-    """The human summary: one line per check (failures first), each reason, its warnings, then a count line.
+    """The human summary: the plan's notes, one line per check (failures first), each reason, its warnings, then a count line.
 
     A warning is a ``WARN`` line of its own (printed with ``--quiet`` too): the check passed, but only
-    because it was told to let what is unknown until apply pass with a warning.
+    because it was told to let what is unknown until apply pass with a warning. A ``NOTE`` line says
+    what the verdicts stand on (:func:`plan_notes`): a partial plan (printed with ``--quiet`` too), a plan
+    that is not complete or not applyable.
     """
     secrets = results_secrets(results, plan)
-    lines: list[str] = []
     width = 5 if any(r.status == "error" for r in results) else 4
+    note = style.status("note") + " " * (width - 4)
+    lines: list[str] = [f"{note}  {text}" for text in plan_notes(plan, quiet=quiet)]
     for result in sorted(results, key=_rank):
         if result.ok and quiet and not result.warnings:
             continue
@@ -118,7 +137,8 @@ def render_text(results: Sequence[CheckResult], plan: Plan, *, style: Style, qui
             counts.append(style.paint("warn", f"{warned} warning{'s' if warned != 1 else ''}"))
         noun = "check" if len(results) == 1 else "checks"
         source = f" in {plan.source}" if plan.source else ""
-        lines.append(f"{len(results)} {noun}{source}: " + ", ".join(counts))
+        partial = " (a partial plan)" if plan.partial else ""
+        lines.append(f"{len(results)} {noun}{source}{partial}: " + ", ".join(counts))
     return secrets.scrub("\n".join(lines))
 
 
@@ -151,6 +171,10 @@ def results_document(results: Sequence[CheckResult], plan: Plan, tool_version: s
             "source": plan.source,
             "format_version": plan.format_version,
             "terraform_version": plan.terraform_version,
+            "errored": plan.errored,
+            "complete": plan.complete,
+            "applyable": plan.applyable,
+            "partial": plan.partial,
         },
         "summary": {
             "total": len(results),

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from .._terraform import ProviderBinary, build_provider_mirror, cli_config_text
+from ._io import path_argument
 
 __all__ = [
     "MirrorError",
@@ -154,14 +155,14 @@ def add_providers_parser(commands: Any, streams: object) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("action", choices=("mirror",), help="mirror: write the mirror into DIR")
-    parser.add_argument("directory", metavar="DIR", help="the mirror directory (created if missing)")
+    parser.add_argument("directory", metavar="DIR", type=path_argument, help="the mirror directory (created if missing)")
     parser.add_argument("--provider", action="append", default=[], metavar="SOURCE=PATH",
                         help="also mirror this plugin binary as SOURCE (NAMESPACE/TYPE or HOST/NAMESPACE/TYPE); repeatable")
     parser.add_argument("--namespace", default="hashicorp",
                         help="namespace of the providers found in packages (default: hashicorp)")
     parser.add_argument("--platform", metavar="OS_ARCH", help="the platform directory (default: this machine's, e.g. linux_amd64)")
     parser.add_argument("--no-installed", action="store_true", help="mirror only the --provider binaries")
-    parser.add_argument("--cli-config", metavar="FILE", help="also write the CLI configuration to FILE")
+    parser.add_argument("--cli-config", metavar="FILE", type=path_argument, help="also write the CLI configuration to FILE")
     parser.streams = streams
 
 

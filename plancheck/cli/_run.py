@@ -47,8 +47,12 @@ def read_plan(
     stdin: IO[bytes] | None = None,
     environ: Mapping[str, str] | None = None,
     max_bytes: int | None = None,
+    allow_errored: bool = False,
 ) -> Plan:
     """Load the plan ``name`` (a path, or ``-`` for stdin), JSON or binary; raise CliError on any problem.
+
+    A plan Terraform wrote although planning failed (``"errored": true``) is refused, naming the file,
+    unless ``allow_errored`` (``--allow-errored``): the loader's one check, as for every front end.
 
     A plan (or the JSON ``terraform show`` makes of a binary one) longer than ``max_bytes`` (default:
     the loader's, ``PLANCHECK_MAX_BYTES`` or 2 GiB) is refused after reading no more than that, so an
@@ -73,7 +77,7 @@ def read_plan(
     if not data.strip():
         raise CliError("plan", f"{source}: the plan is empty (expected the JSON of `terraform show -json PLANFILE`)")
     try:
-        plan = Plan.from_json(data, source=source)
+        plan = Plan.from_json(data, source=source, allow_errored=allow_errored)
         remember_document(plan)
         return plan
     except DocumentFormatError as exc:  # PlanFormatError, or any other the loader raises for a bad document

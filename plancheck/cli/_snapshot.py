@@ -12,11 +12,20 @@ import argparse
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Final
 
+from ._io import add_allow_errored, path_argument
+
 if TYPE_CHECKING:
     from .._documents.plan import Plan
     from ._io import Io
 
-__all__ = ["SNAPSHOT_HELP", "add_snapshot_arguments", "add_snapshot_parser", "compare_snapshot", "run_snapshot"]
+__all__ = [
+    "SNAPSHOT_HELP",
+    "add_snapshot_arguments",
+    "add_snapshot_parser",
+    "compare_snapshot",
+    "run_snapshot",
+    "snapshot_document",
+]
 
 SNAPSHOT_HELP: Final = """\
 examples:
@@ -44,10 +53,10 @@ class SnapshotUsageError(Exception):
 def add_snapshot_arguments(parser: argparse.ArgumentParser, *, file_option: bool) -> None:
     """``FILE``/``--snapshot FILE``, ``--update`` and ``--ignore`` (shared by ``snapshot`` and ``mock-plan``)."""
     if file_option:
-        parser.add_argument("--snapshot", metavar="FILE", help="compare the plan with this snapshot file "
+        parser.add_argument("--snapshot", metavar="FILE", type=path_argument, help="compare the plan with this snapshot file "
                             "(exit 1 when it differs)")
     else:
-        parser.add_argument("file", metavar="FILE", help="the snapshot file")
+        parser.add_argument("file", metavar="FILE", type=path_argument, help="the snapshot file")
     parser.add_argument("--update", action="store_true", help="write the snapshot file when it is missing or differs")
     parser.add_argument("--ignore", action="append", default=[], metavar="PATH_OR_SELECTOR",
                         help="leave a path or resources out of the snapshot; repeatable (see the examples)")
@@ -63,13 +72,15 @@ def add_snapshot_parser(commands: Any, streams: object, byte_count: Callable[[st
         epilog=SNAPSHOT_HELP,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("plan", metavar="PLAN", help="plan JSON file, a binary plan file, or - for stdin")
+    parser.add_argument("plan", metavar="PLAN", type=path_argument, help="plan JSON file, a binary plan file, or - for stdin")
     add_snapshot_arguments(parser, file_option=False)
-    parser.add_argument("--terraform", metavar="PATH", help="terraform/tofu binary for binary plans")
+    parser.add_argument("--terraform", metavar="PATH", type=path_argument, help="terraform/tofu binary for binary plans")
     parser.add_argument(
         "--max-bytes", metavar="N", type=byte_count,
         help="refuse a plan or snapshot larger than N bytes; K, M, G suffixes (default: $PLANCHECK_MAX_BYTES, else 2G)",
     )
+    add_allow_errored(parser)
+    parser.add_argument("--format", choices=("text", "json"), default="text", help="text (default) or json")
     parser.streams = streams
 
 
@@ -88,6 +99,8 @@ def _ignore(specs: Sequence[str]) -> list[Any]:
 def compare_snapshot(plan: Plan, file: str, *, update: bool, ignore: Sequence[str], io: Io,
                      max_bytes: int | None = None) -> tuple[int, list[str]]:
     """Compare (or write) the snapshot of ``plan`` in ``file``: (exit status, lines to print).
+
+    The lines end with one naming what happened (see :func:`snapshot_document`).
 
     Raises :class:`SnapshotUsageError` for a bad ``--ignore`` or key, and
     :class:`plancheck.snapshot.SnapshotFormatError` for a file that is no snapshot.
@@ -114,21 +127,45 @@ def compare_snapshot(plan: Plan, file: str, *, update: bool, ignore: Sequence[st
     return 1, [*outcome.lines, f"{file}: the plan differs from its snapshot ({differences}; accept them with --update)"]
 
 
+def snapshot_document(file: str, status: int, lines: Sequence[str]) -> dict[str, Any]:
+    """The ``snapshot`` outcome of :func:`compare_snapshot` for the JSON output: file, status word, ok, lines.
+
+    >>> snapshot_document("p.snap", 0, ["p.snap: wrote the snapshot"])["status"]
+    'written'
+    >>> snapshot_document("p.snap", 1, ["a: 1 -> 2", "p.snap: the plan differs from its snapshot (1 difference)"])["ok"]
+    False
+    """
+    last = lines[-1] if lines else ""
+    word = ("differs" if status else "written" if last.endswith(": wrote the snapshot")
+            else "updated" if ": updated the snapshot (" in last else "same")
+    return {"file": file, "status": word, "ok": status == 0, "lines": list(lines)}
+
+
 def run_snapshot(args: argparse.Namespace, io: Io, max_bytes: int) -> int:
     """Run ``tfplancheck snapshot``; return the exit status (errors in one line, never a traceback)."""
     from ..snapshot import SnapshotFormatError
+    from ._io import tool_version
+    from ._output import SCHEMA_VERSION, render_json
     from ._run import CliError, read_plan
+
+    json_mode = args.format == "json"
 
     try:
         _ignore(args.ignore)  # a bad --ignore is told before the plan is read
-        plan = read_plan(args.plan, terraform=args.terraform, stdin=io.stdin, environ=io.environ, max_bytes=max_bytes)
+        plan = read_plan(args.plan, terraform=args.terraform, stdin=io.stdin, environ=io.environ, max_bytes=max_bytes,
+                         allow_errored=args.allow_errored)
         status, lines = compare_snapshot(plan, args.file, update=args.update, ignore=args.ignore, io=io,
                                          max_bytes=max_bytes)
     except SnapshotUsageError as exc:
-        return io.fail("usage", str(exc), False)
+        return io.fail("usage", str(exc), json_mode)
     except CliError as exc:
-        return io.fail(exc.kind, exc.message, False)
+        return io.fail(exc.kind, exc.message, json_mode)
     except SnapshotFormatError as exc:
-        return io.fail("snapshot", str(exc), False)
-    io.out("\n".join(lines))
+        return io.fail("snapshot", str(exc), json_mode)
+    if json_mode:
+        doc = {"schema_version": SCHEMA_VERSION, "kind": "snapshot", "tool_version": tool_version(),
+               "ok": status == 0, "snapshot": snapshot_document(args.file, status, lines)}
+        io.out(render_json(doc, plan.secrets))
+    else:
+        io.out("\n".join(lines))
     return status

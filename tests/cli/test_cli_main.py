@@ -151,7 +151,8 @@ def test_json_output_follows_the_schema_in_check_order(files: Path) -> None:
     doc = r.json()
     assert doc["kind"] == "results"
     assert doc["ok"] is False
-    assert doc["plan"] == {"source": "<stdin>", "format_version": "1.2", "terraform_version": "1.0.3"}
+    assert doc["plan"] == {"source": "<stdin>", "format_version": "1.2", "terraform_version": "1.0.3",
+                           "errored": None, "complete": None, "applyable": None, "partial": False}
     assert doc["summary"] == {"total": 6, "passed": 5, "failed": 1, "errors": 0, "warnings": 0}
     assert [(x["origin"], x["status"]) for x in doc["results"]] == [
         ("pass.toml:2 check[0]", "pass"), ("pass.toml:7 check[1]", "pass"), ("pass.toml:12 check[2]", "pass"),

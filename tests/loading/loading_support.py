@@ -117,11 +117,14 @@ def route(name: str) -> Iterator[str]:
         yield parser
 
 
-def load_by(name: str, data: bytes, validation: str = "fast") -> Plan | DocumentFormatError:
+def load_by(
+    name: str, data: bytes, validation: str = "fast", *, allow_errored: bool = False
+) -> Plan | DocumentFormatError:
     """The plan, or the format error, that route ``name`` gives for ``data``."""
     with route(name) as parser:
         try:
-            return Plan.from_json(data, source="plan.json", validation=validation, parser=parser)
+            return Plan.from_json(data, source="plan.json", validation=validation, parser=parser,
+                                  allow_errored=allow_errored)
         except DocumentFormatError as exc:
             return exc
 

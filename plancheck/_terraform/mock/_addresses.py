@@ -22,6 +22,7 @@ from typing import Any, Final
 
 from ..._documents.select import address_pattern
 from ..._frozen import FrozenValue, frozen
+from ..._text import Glob
 from ._errors import MockSchemaError
 from ._values import closest_names
 
@@ -46,10 +47,10 @@ class DefaultsKey(FrozenValue):
     text: str
     type_name: str
     rank: tuple[int, int]
-    pattern: re.Pattern[str] | None = None
+    pattern: Glob | None = None
 
     def matches(self, address: str) -> bool:
-        return self.pattern is None or self.pattern.fullmatch(address) is not None
+        return self.pattern is None or self.pattern.matches(address)
 
     @property
     def kind(self) -> str:
