@@ -506,8 +506,11 @@ def _bounded_by_spans(text: str, inside: list[tuple[int, int]], found: list[tupl
 
 
 def _trusted_texts(texts: Iterable[str]) -> frozenset[str]:
-    # A trusted text no longer than the shortest secret has no proper part to keep.
-    return frozenset(t for t in texts if isinstance(t, str) and len(t) > MIN_SECRET_LENGTH)
+    # A trusted text no longer than the shortest secret has no proper part to keep. It is trusted however a
+    # writer spells it (a path's quotes are escaped in the CLI's JSON, which its stream scrubs again).
+    return frozenset(
+        form for t in texts if isinstance(t, str) and len(t) > MIN_SECRET_LENGTH for form in _renderings(t)
+    )
 
 
 @public("plancheck")

@@ -450,8 +450,11 @@ def _run_checks(args: argparse.Namespace, io: Io) -> int:
     except CliError as exc:
         return io.fail(exc.kind, exc.message, json_mode)
     results = run_checks(specs, plan)
+    # The stream's scrub keeps what the failures trusted (their configuration names and given paths), as theirs did.
+    shown = results_secrets(results, plan)
+    io.heard(shown)
     if json_mode:
-        io.out(render_json(results_document(results, plan, tool_version()), results_secrets(results, plan)))
+        io.out(render_json(results_document(results, plan, tool_version()), shown))
     else:
         style = Style(use_colour(io.stdout, io.environ, args.color))
         io.out(render_text(results, plan, style=style, quiet=args.quiet))

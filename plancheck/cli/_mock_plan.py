@@ -571,6 +571,7 @@ def mock_plan(args: argparse.Namespace, io: Io, version: Callable[[], str]) -> i
     else:
         status = max(snapshot_status, 0 if all(r.ok for r in results) else 1)
     trusted = results_secrets(results, plan).trusted
+    io.heard(shown.trusting(trusted))  # the stream's scrub keeps what the failures trusted
     if json_mode:
         # One document: the snapshot's outcome is part of the verdict, so ``ok`` is the exit status's.
         report = {**results_document(results, plan, version()), "ok": status == 0}
