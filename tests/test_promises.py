@@ -371,10 +371,7 @@ def _ending(marker: str) -> Iterator[None]:
                 os.kill(pid, signal.SIGKILL)
 
 
-_LEFT = pytest.mark.xfail(strict=True, reason="the show's temporary directory is left: the signal is delivered "
-                          "as soon as the command's group has ended, before the directory around it is removed")
-SIGNALS = [pytest.param(signal.SIGTERM, id="cli-binary-plan-SIGTERM", marks=_LEFT),
-           pytest.param(signal.SIGHUP, id="cli-binary-plan-SIGHUP", marks=_LEFT),
+SIGNALS = [pytest.param(signal.SIGTERM, id="cli-binary-plan-SIGTERM"), pytest.param(signal.SIGHUP, id="cli-binary-plan-SIGHUP"),
            pytest.param(signal.SIGINT, id="cli-binary-plan-SIGINT")]
 
 
