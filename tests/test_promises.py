@@ -516,3 +516,29 @@ def test_no_destroys_on_an_errored_plan_never_passes_through_assert_plan() -> No
     with pytest.raises(ErroredPlanError) as info:
         Plan.from_dict(ERRORED)
     assert str(info.value) == REFUSED
+
+
+_SKIPPED = pytest.mark.xfail(strict=True, reason="the fixture skipped the library's assert_plan without checks")
+FORGOT_THE_PLAN = [
+    pytest.param("ExpectNoDestroys()", "got ExpectNoDestroys", id="a-check-where-the-plan-goes", marks=_SKIPPED),
+    pytest.param('"plan.json", ExpectNoDestroys()', "got str", id="a-path-where-the-plan-goes"),
+    pytest.param('"plan.json"', "got str", id="a-path-and-no-checks", marks=_SKIPPED),
+]
+
+
+@pytest.mark.parametrize(("arguments", "got"), FORGOT_THE_PLAN)
+def test_the_assert_plan_fixture_never_passes_without_a_plan(pytester: pytest.Pytester, arguments: str,
+                                                             got: str) -> None:
+    """Red team: ``assert_plan(ExpectNoDestroys())`` (the plan forgotten) passed, running nothing; the library's
+    ``assert_plan`` refuses the same call."""
+    pytester.makepyfile(test_inner=f"""
+from plancheck import ExpectNoDestroys
+
+
+def test_forgot(assert_plan):
+    assert_plan({arguments})
+""")
+    result = pytester.runpytest(*QUIET)
+    result.assert_outcomes(failed=1)
+    assert f"TypeError: assert_plan expects a plancheck.Plan (use load_plan or Plan.from_dict), {got}" in \
+        result.stdout.str()
