@@ -509,6 +509,18 @@ def _providers_mirror_empty(tmp: Path) -> tuple[Any, Any]:
         2, "", "tfplancheck: error: argument DIR: an empty path (name a file or directory)", [])
 
 
+def _version_json(tmp: Path) -> tuple[Any, Any]:
+    """Red team: ``tfplancheck --version --format json`` printed text, the one outcome without its JSON document."""
+    import jsonschema
+
+    from plancheck.cli._io import tool_version
+
+    code, out, err = _cli(tmp, "--version", "--format", "json")
+    doc = json.loads(out)
+    jsonschema.validate(doc, json.loads((ROOT / "plancheck" / "schemas" / "cli-output.schema.json").read_text("utf-8")))
+    return (code, doc, err), (0, {"schema_version": 1, "kind": "version", "tool_version": tool_version(), "ok": True}, "")
+
+
 VERDICT_ROWS = [
     pytest.param(_cli_errored_checks_file, id="cli-errored-plan-checks-file-no-destroys"),
     pytest.param(_cli_errored_empty, id="cli-errored-plan-empty"),
@@ -517,6 +529,7 @@ VERDICT_ROWS = [
     pytest.param(_many_stars, id="glob-20-stars-200-characters"),
     pytest.param(_mock_plan_snapshot_json_usage, id="mock-plan-snapshot-json-one-document"),
     pytest.param(_providers_mirror_empty, id="providers-mirror-empty-path"),
+    pytest.param(_version_json, id="version-json-one-document", marks=pytest.mark.xfail(strict=True, reason="--version printed text")),
 ]
 
 
