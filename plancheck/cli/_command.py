@@ -606,7 +606,13 @@ def _dispatch(argv: list[str], io: Io) -> int:
             return io.fail("usage", exc.message, args.format == "json")
         return run_snapshot(args, io, max_bytes)
     if args.version:
-        io.out(f"tfplancheck {tool_version()}")
+        if args.format == "json":
+            from ._output import SCHEMA_VERSION, render_json
+
+            io.out(render_json({"schema_version": SCHEMA_VERSION, "kind": "version", "tool_version": tool_version(),
+                                "ok": True}))
+        else:
+            io.out(f"tfplancheck {tool_version()}")
         return 0
     if args.list_checks:
         return _list_checks(io, args.format == "json")
