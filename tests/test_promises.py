@@ -368,6 +368,35 @@ def test_typed_errors_never_internal(case: Callable[[Env], tuple[str, list[str]]
         assert never not in text
 
 
+async def _async_sweeper(region: str) -> None:
+    raise AssertionError("never runs")
+
+
+def _generator_sweeper(region: str) -> Iterator[None]:
+    raise AssertionError("never runs")
+    yield
+
+
+#: Red team: a sweeper written ``async def`` (or with a ``yield``) returned an object nothing ran, and the sweep
+#: said "ok": the cloud was never swept.
+NOT_RUN = "a sweeper is a plain function of the region (not async def, no yield)"
+DID_NOTHING = [
+    pytest.param(_async_sweeper, f"it returned a coroutine, which nothing runs: {NOT_RUN}", id="async-def-sweeper"),
+    pytest.param(_generator_sweeper, f"it returned a generator, which nothing runs: {NOT_RUN}", id="generator-sweeper"),
+]
+
+
+@pytest.mark.filterwarnings("error::RuntimeWarning")  # "coroutine was never awaited": it is closed, not dropped
+@pytest.mark.xfail(strict=True, reason="the sweep said ok")
+@pytest.mark.parametrize(("f", "error"), DID_NOTHING)
+def test_a_sweeper_that_did_nothing_never_passes(f: Callable[[str], Any], error: str) -> None:
+    from plancheck.acceptance import Sweeper, SweepFailedError, run_sweepers
+
+    with pytest.raises(SweepFailedError) as info:
+        run_sweepers("r1", sweepers={"a": Sweeper("a", f)}, allow_failures=True, log=lambda line: None)
+    assert info.value.result.failures == [("r1", "a", error)]
+
+
 # == Promise 3: nothing outlives us ==============================================================================
 # The real-Terraform matrix is tests/e2e/test_signals_e2e.py. Here: the command line reading a binary plan
 # (``terraform show -json``) is sent SIGTERM while the show runs; a stand-in terraform that answers
