@@ -433,13 +433,21 @@ def _ending(marker: str) -> Iterator[None]:
                 os.kill(pid, signal.SIGKILL)
 
 
-SIGNALS = [pytest.param(signal.SIGTERM, id="cli-binary-plan-SIGTERM"), pytest.param(signal.SIGHUP, id="cli-binary-plan-SIGHUP"),
-           pytest.param(signal.SIGINT, id="cli-binary-plan-SIGINT")]
+SIGNALS = [pytest.param(signal.SIGTERM, id="SIGTERM"), pytest.param(signal.SIGHUP, id="SIGHUP"),
+           pytest.param(signal.SIGINT, id="SIGINT")]
+#: Every command that shows a binary plan (and the one with stdin, whose plan is copied to a file first).
+COMMANDS = [
+    pytest.param(["plan.bin", "--empty"], id="cli-checks"),
+    pytest.param(["query", "plan.bin"], id="cli-query"),
+    pytest.param(["snapshot", "plan.bin", "p.tfplan.snap", "--update"], id="cli-snapshot"),
+    pytest.param(["-", "--empty"], id="cli-checks-stdin"),
+]
 
 
 @pytest.mark.skipif(not Path("/proc/self/environ").exists(), reason="needs /proc")
 @pytest.mark.parametrize("signum", SIGNALS)
-def test_nothing_outlives_the_command_line(signum: signal.Signals, tmp_path: Path) -> None:
+@pytest.mark.parametrize("argv", COMMANDS)
+def test_nothing_outlives_the_command_line(argv: list[str], signum: signal.Signals, tmp_path: Path) -> None:
     fake = tmp_path / "terraform"
     fake.write_text(FAKE_TERRAFORM, encoding="utf-8")
     fake.chmod(0o755)
@@ -450,8 +458,10 @@ def test_nothing_outlives_the_command_line(signum: signal.Signals, tmp_path: Pat
     environ = {**os.environ, "STARTED": str(tmp_path / "started"), "TMPDIR": str(private),
                marker.split("=")[0]: marker.split("=")[1]}
     with _ending(marker):
-        process = subprocess.Popen([sys.executable, "-m", "plancheck", "plan.bin", "--terraform", str(fake), "--empty"],
-                                   cwd=tmp_path, env=environ, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        with open(tmp_path / "plan.bin", "rb") as stdin:
+            process = subprocess.Popen([sys.executable, "-m", "plancheck", *argv, "--terraform", str(fake)],
+                                       cwd=tmp_path, env=environ, stdin=stdin, stdout=subprocess.PIPE,
+                                       stderr=subprocess.PIPE)
         try:
             deadline = time.monotonic() + 60
             while not (tmp_path / "started").exists():
@@ -469,6 +479,7 @@ def test_nothing_outlives_the_command_line(signum: signal.Signals, tmp_path: Pat
     assert b"Traceback" not in err, err
     assert left == []
     assert list(private.iterdir()) == []
+    assert not (tmp_path / "p.tfplan.snap").exists()
 
 
 # == Promise 4: verdicts can be trusted ==========================================================================
@@ -616,3 +627,20 @@ def test_forgot(assert_plan):
     result.assert_outcomes(failed=1)
     assert f"TypeError: assert_plan expects a plancheck.Plan (use load_plan or Plan.from_dict), {got}" in \
         result.stdout.str()
+
+
+def _two_secret_keys(first: int, second: int) -> Plan:
+    keys = ("zzRT-key-one-1111", "zzRT-key-two-2222")
+    return Plan.from_dict(_plan(
+        *(_rc(f'null_resource.a["{key}"]', {"size": size}, {}, index=key) for key, size in zip(keys, (first, second), strict=True)),
+        variables={"a": {"value": keys[0]}, "b": {"value": keys[1]}},
+        configuration={"root_module": {"variables": {"a": {"sensitive": True}, "b": {"sensitive": True}}}},
+    ))
+
+
+@pytest.mark.xfail(strict=True, reason="instances whose for_each keys are hidden are told apart by what they hold, "
+                   "so values that moved between two of them are no difference (also with a fingerprint key)")
+def test_values_moved_between_instances_with_hidden_keys_are_a_difference() -> None:
+    """Red team: two instances keyed by secrets swap their values; the snapshot diff (two plans, which has a key made
+    for the call) says nothing changed, and ``tfplancheck snapshot`` says the plan matches its snapshot."""
+    assert snapshot.diff(_two_secret_keys(1, 2), _two_secret_keys(2, 1)) != []
