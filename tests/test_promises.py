@@ -644,3 +644,25 @@ def test_values_moved_between_instances_with_hidden_keys_are_a_difference() -> N
     """Red team: two instances keyed by secrets swap their values; the snapshot diff (two plans, which has a key made
     for the call) says nothing changed, and ``tfplancheck snapshot`` says the plan matches its snapshot."""
     assert snapshot.diff(_two_secret_keys(1, 2), _two_secret_keys(2, 1)) != []
+
+
+DUPLICATE_KEYS = [
+    pytest.param('{"format_version": "1.2", "errored": true, "errored": false, "resource_changes": []}', ["--empty"],
+                 id="errored-true-then-false-passes-empty"),
+    pytest.param('{"format_version": "1.2", "resource_changes": [{"address": "a.b", "mode": "managed", "type": "a", '
+                 '"name": "b", "change": {"actions": ["create"], "before": null, "after": {"pw": "' + SECRET + '"}, '
+                 '"after_sensitive": {"pw": true}, "after_sensitive": {}}}]}', ["--unknown", "a.b", "pw"],
+                 id="a-mark-then-none-shows-the-secret"),
+]
+
+
+@pytest.mark.xfail(strict=True, reason="JSON objects with a repeated key are read as Python reads them (the last "
+                   "wins), so a plan can say errored true and false, or mark a value and then not")
+@pytest.mark.parametrize(("text", "argv"), DUPLICATE_KEYS)
+def test_a_plan_with_a_repeated_key_is_refused(text: str, argv: list[str], tmp_path: Path) -> None:
+    """Red team: Terraform never repeats a key, but a hand-merged or crafted plan may; either reading is a guess."""
+    (tmp_path / "plan.json").write_text(text, encoding="utf-8")
+    code, out, err = _cli(tmp_path, "plan.json", *argv)
+    assert SECRET not in out + err
+    assert (code, out) == (2, "")
+    assert "repeated" in err or "duplicate" in err
