@@ -467,7 +467,7 @@ def _lookup(args: argparse.Namespace, io: Io) -> int:
     from tfjsonpath import Path, PathSyntaxError
 
     from ._lookup import list_document, render_list, render_value_document, value_document
-    from ._output import render_json
+    from ._output import noted, partial_marked, render_json
     from ._run import CliError, read_plan
 
     json_mode = args.format == "json"
@@ -484,12 +484,14 @@ def _lookup(args: argparse.Namespace, io: Io) -> int:
                          allow_errored=args.allow_errored)
         if args.address is None:
             doc = list_document(plan)
-            io.out(render_json(doc, plan.secrets) if json_mode else plan.secrets.scrub(render_list(doc)))
+            io.out(render_json(partial_marked(doc, plan), plan.secrets) if json_mode
+                   else noted(plan, plan.secrets.scrub(render_list(doc))))
             return 0
         doc = value_document(plan, args.address, path, args.before)
     except CliError as exc:
         return io.fail(exc.kind, exc.message, json_mode)
-    io.out(render_json(doc, plan.secrets) if json_mode else plan.secrets.scrub(render_value_document(doc)))
+    io.out(render_json(partial_marked(doc, plan), plan.secrets) if json_mode
+           else noted(plan, plan.secrets.scrub(render_value_document(doc))))
     return 0
 
 

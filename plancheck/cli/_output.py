@@ -97,6 +97,24 @@ def plan_notes(plan: Plan, *, quiet: bool = False) -> list[str]:
     return notes
 
 
+def partial_marked(doc: dict[str, Any], plan: Plan) -> dict[str, Any]:
+    """``doc`` (a query or snapshot document) saying ``"partial": true`` for a partial plan, as a results report does.
+
+    >>> partial_marked({"kind": "addresses"}, Plan.from_dict({"format_version": "1.2", "errored": True}, allow_errored=True))
+    {'kind': 'addresses', 'partial': True}
+    """
+    return {**doc, "partial": True} if plan.partial else doc
+
+
+def noted(plan: Plan, text: str) -> str:
+    """``text`` (what query or snapshot prints) after the NOTE that a partial plan's every output starts with.
+
+    >>> noted(Plan.from_dict({"format_version": "1.2"}), "null_resource.a  create")
+    'null_resource.a  create'
+    """
+    return f"NOTE  {plan.partial_note}\n{text}" if plan.partial_note is not None else text
+
+
 def render_text(results: Sequence[CheckResult], plan: Plan, *, style: Style, quiet: bool = False) -> str:
     """The human summary: the plan's notes, one line per check (failures first), each reason, its warnings, then a count line.
 

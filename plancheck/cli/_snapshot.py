@@ -145,7 +145,7 @@ def run_snapshot(args: argparse.Namespace, io: Io, max_bytes: int) -> int:
     """Run ``tfplancheck snapshot``; return the exit status (errors in one line, never a traceback)."""
     from ..snapshot import SnapshotFormatError
     from ._io import tool_version
-    from ._output import SCHEMA_VERSION, render_json
+    from ._output import SCHEMA_VERSION, noted, partial_marked, render_json
     from ._run import CliError, read_plan
 
     json_mode = args.format == "json"
@@ -165,7 +165,7 @@ def run_snapshot(args: argparse.Namespace, io: Io, max_bytes: int) -> int:
     if json_mode:
         doc = {"schema_version": SCHEMA_VERSION, "kind": "snapshot", "tool_version": tool_version(),
                "ok": status == 0, "snapshot": snapshot_document(args.file, status, lines)}
-        io.out(render_json(doc, plan.secrets))
+        io.out(render_json(partial_marked(doc, plan), plan.secrets))
     else:
-        io.out("\n".join(lines))
+        io.out(noted(plan, "\n".join(lines)))
     return status
