@@ -466,7 +466,7 @@ def _run_checks(args: argparse.Namespace, io: Io) -> int:
 def _lookup(args: argparse.Namespace, io: Io) -> int:
     from tfjsonpath import Path, PathSyntaxError
 
-    from ._lookup import list_document, render_list, render_value_document, value_document
+    from ._lookup import list_document, render_list, render_value_document, shown_with_notes, value_document
     from ._output import render_json
     from ._run import CliError, read_plan
 
@@ -484,12 +484,12 @@ def _lookup(args: argparse.Namespace, io: Io) -> int:
                          allow_errored=args.allow_errored)
         if args.address is None:
             doc = list_document(plan)
-            io.out(render_json(doc, plan.secrets) if json_mode else plan.secrets.scrub(render_list(doc)))
+            io.out(render_json(doc, plan.secrets) if json_mode else plan.secrets.scrub(shown_with_notes(render_list(doc), plan)))
             return 0
         doc = value_document(plan, args.address, path, args.before)
     except CliError as exc:
         return io.fail(exc.kind, exc.message, json_mode)
-    io.out(render_json(doc, plan.secrets) if json_mode else plan.secrets.scrub(render_value_document(doc)))
+    io.out(render_json(doc, plan.secrets) if json_mode else plan.secrets.scrub(shown_with_notes(render_value_document(doc), plan)))
     return 0
 
 
