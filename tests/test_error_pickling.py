@@ -33,6 +33,7 @@ from plancheck import (
 from plancheck.acceptance import (
     AcceptanceError,
     ComposedCheckError,
+    LeftoverRecordError,
     MockSchemaError,
     ProviderServerError,
     ProvidersNotInstalledError,
@@ -100,6 +101,7 @@ ERRORS: list[Any] = [
     pytest.param(lambda: AcceptanceError(2, 3, Stage.APPLY, "apply failed", command="terraform apply", exit_code=1,
                                          output="Error: boom", also=("check_destroy failed",)), id="AcceptanceError"),
     pytest.param(lambda: ComposedCheckError(3, [(1, "boom"), (3, "bang")]), id="ComposedCheckError"),
+    pytest.param(lambda: LeftoverRecordError("/l/x/leftover.json", "not valid JSON"), id="LeftoverRecordError"),
     pytest.param(lambda: MockSchemaError("$.resource_schemas.t", "expected an object", type_name="t",
                                          attribute="a", expected="a string", suggestions=("b",)), id="MockSchemaError"),
     pytest.param(lambda: ProviderServerError("example.com/acme/widget", "the factory raised"), id="ProviderServerError"),

@@ -308,6 +308,48 @@ def test_the_text_summary_shows_complete_and_applyable_false(tmp_path: Path) -> 
     assert (code, out.splitlines()) == (0, [*_NOTES[1:], "PASS  ExpectNonEmptyPlan", "1 check in plan.json: 1 passed, 0 failed"])
 
 
+@pytest.mark.parametrize(
+    ("errored", "argv", "lines"),
+    [
+        pytest.param(True, ["query", "plan.json"], [f"NOTE  {PARTIAL}", "null_resource.a  create"], id="addresses"),
+        pytest.param(True, ["query", "plan.json", "null_resource.a", "id"],
+                     [f"NOTE  {PARTIAL}", "null_resource.a id (after)", "  status:    unknown", "  sensitive: no",
+                      "  value:     (known after apply)"],
+                     id="value"),
+        pytest.param(False, ["query", "plan.json"], ["null_resource.a  create"], id="addresses-complete-plan"),
+    ],
+)
+def test_query_says_its_answer_stands_on_a_partial_plan(
+    tmp_path: Path, errored: bool, argv: list[str], lines: list[str]
+) -> None:
+    """Before: the same answer as on a complete plan, nothing saying the plan held only part of what was planned."""
+    _write(tmp_path, _plan(errored=errored, complete=False, applyable=False, resource_changes=[CREATE_A]))
+    code, out, err = _cli(*argv, "--allow-errored", cwd=tmp_path)
+    assert (code, out.splitlines(), err) == (0, lines, "")
+
+
+@pytest.mark.parametrize(
+    ("argv", "key"),
+    [
+        pytest.param(["query", "plan.json"], ("partial",), id="addresses"),
+        pytest.param(["query", "plan.json", "null_resource.a", "id"], ("plan", "partial"), id="value"),
+    ],
+)
+@pytest.mark.parametrize("errored", [True, False], ids=["errored", "not-errored"])
+def test_query_json_says_whether_the_plan_is_partial(
+    tmp_path: Path, argv: list[str], key: tuple[str, ...], errored: bool
+) -> None:
+    import jsonschema
+
+    _write(tmp_path, _plan(errored=errored, resource_changes=[CREATE_A]))
+    code, out, _ = _cli(*argv, "--allow-errored", "--format", "json", cwd=tmp_path)
+    doc = json.loads(out)
+    jsonschema.validate(doc, SCHEMA)
+    for part in key:
+        doc = doc[part]
+    assert (code, doc) == (0, errored)
+
+
 # -- the pytest plugin ----------------------------------------------------------------------------
 
 _FIXTURE_TEST = """

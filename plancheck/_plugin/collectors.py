@@ -41,8 +41,8 @@ class AssertPlan:
 
     def __call__(self, plan: Plan, *checks: Any) -> None:
         __tracebackhide__ = True
-        # Always through the library's assert_plan, also without checks: it refuses what is no Plan (a check
-        # passed where the plan goes), where skipping it passed a test that had checked nothing.
+        # Even with no checks (an empty list passes, as in Go): ``assert_plan(check)`` forgot the
+        # plan, and a verdict must not pass on a misuse.
         _run_plan_checks(plan, checks)
 
     def __repr__(self) -> str:
@@ -88,6 +88,12 @@ class PlanChecks:
         >>> PlanChecks(lambda: None).verify()  # nothing queued: nothing to do
         """
         __tracebackhide__ = True
+        if plan is not None:
+            # Refused even with nothing queued: ``verify(check)`` is a misuse, never a pass.
+            from .._checking.fields import require_document
+            from .._documents.plan import Plan
+
+            require_document(plan, Plan, "plan_checks.verify", "a plancheck.Plan (use load_plan or Plan.from_dict)")
         if not self._pending:
             return
         checks = tuple(self._pending)

@@ -134,9 +134,11 @@ def destroy_leftovers(session: pytest.Session) -> bool:
         log(f"[leftovers] {exc}")
         session.testsfailed = 1
         return True
-    if result.kept:
-        session.testsfailed = len(result.kept)
-        log(f"[leftovers] {len(result.kept)} leftover(s) kept in {root}; {len(result.destroyed)} destroyed")
+    if not result.ok:
+        session.testsfailed = len(result.kept) + len(result.unreadable)
+        unreadable = f", {len(result.unreadable)} with an unreadable record (untouched)" if result.unreadable else ""
+        log(f"[leftovers] {len(result.kept)} leftover(s) kept in {root}{unreadable}; "
+            f"{len(result.destroyed)} destroyed")
     else:
         left = "nothing of this project's is left" if result.left_alone else "nothing is left"
         log(f"[leftovers] {len(result.destroyed)} leftover(s) destroyed; {left} in {root}; no tests were run")

@@ -53,7 +53,7 @@ from . import config as config
 from . import echoprovider as echoprovider
 from ._case import ConfigPlanChecks, ImportPlanChecks, RefreshPlanChecks, Sensitive, TestCase, TestStep
 from ._diagnostics import ExpectDiagnostic
-from ._errors import AcceptanceError, Stage, TestDefinitionError
+from ._errors import AcceptanceError, LeftoverRecordError, Stage, TestDefinitionError
 from ._leftoverrun import destroy_leftovers
 from ._leftovers import Leftover, LeftoverResult, find_leftovers
 from ._options import AdditionalCLIOptions, ApplyOptions, ImportStateKind, PlanOptions
@@ -141,6 +141,7 @@ __all__ = [
     "ImportPlanChecks",
     "ImportStateKind",
     "Leftover",
+    "LeftoverRecordError",
     "LeftoverResult",
     "MockCall",
     "MockProvider",

@@ -20,6 +20,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, Final, TypeVar
 
+from .._checking.run import run_each
 from .._documents.plan import Plan
 from .._documents.sensitive import collect_plan_secrets, collect_state_secrets
 from .._documents.state import State
@@ -291,9 +292,15 @@ class CaseRun:
             raise _StepFailure(stage, f"cannot read the state that show -json printed: {exc}") from None
 
     def run_check(self, stage: Stage, title: str, function: Callable[..., object], *args: Any) -> None:
-        failure = call_check(function, *args)
-        if failure is not None:
-            raise _StepFailure(stage, f"{title}: {failure}")
+        """Run a Go-style check function through the one runner of checks, contained as ``assert_*`` contains one.
+
+        A failure it reports is said as it said it; one it raises (a bug, ``sys.exit()``) names the function.
+        """
+        outcome = run_each(args, [function], run=_call_check, label=_function_label, contain=True,
+                           scrub=self.secrets)[0]
+        if outcome.failures:
+            failure = outcome.failures[0]
+            raise _StepFailure(stage, f"{title}: {failure if outcome.status == 'error' else failure.message}")
 
     def follow_up_plan(
         self, stage: Stage, checks: tuple[Any, ...], title: str, *extra: str
@@ -810,3 +817,13 @@ def _unique(args: tuple[str, ...]) -> tuple[str, ...]:
 def _trusted(failures: list[CheckFailure]) -> tuple[str, ...]:
     """What ``failures`` trust, together: a scrub of their listing keeps it (:meth:`plancheck.Secrets.trusting`)."""
     return tuple(dict.fromkeys(text for failure in failures for text in failure.trusted))
+
+
+def _call_check(function: Callable[..., object], args: tuple[Any, ...]) -> tuple[list[str], list[Warning]]:
+    failure = call_check(function, *args)
+    return ([] if failure is None else [failure]), []
+
+
+def _function_label(function: object) -> tuple[str, str | None, Any]:
+    name = getattr(function, "__qualname__", None) or getattr(function, "__name__", None)
+    return (name if isinstance(name, str) else type(function).__name__), None, None

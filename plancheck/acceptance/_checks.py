@@ -3,6 +3,8 @@
 Checks are duck-typed (``check_plan(plan)`` / ``check_state(state)``), so a project's own
 checks work beside plancheck's. They run through the library's one runner
 (:func:`plancheck._checking.run.run_each`): every check runs, every failure is reported, in order.
+A check that raises (a bug, ``sys.exit()``) is contained as ``assert_*`` contains it: one failure
+naming the check, ``raised <Type>: <text>``, scrubbed of the document's secrets; a Ctrl-C goes on.
 """
 
 from __future__ import annotations
@@ -18,8 +20,9 @@ from .._errors import CheckFailure
 __all__ = ["plan_check_failures", "state_check_failures"]
 
 
-def _failures(document: Any, checks: Sequence[Any], method: str) -> list[CheckFailure]:
-    return [f for outcome in run_each(document, checks, run=by_method(method)) for f in outcome.failures]
+def _failures(document: Plan | State, checks: Sequence[Any], method: str) -> list[CheckFailure]:
+    outcomes = run_each(document, checks, run=by_method(method), contain=True, scrub=document.secrets)
+    return [f for outcome in outcomes for f in outcome.failures]
 
 
 def plan_check_failures(plan: Plan, checks: Sequence[Any]) -> list[CheckFailure]:
@@ -28,8 +31,11 @@ def plan_check_failures(plan: Plan, checks: Sequence[Any]) -> list[CheckFailure]
     >>> class Fails:
     ...     def check_plan(self, plan):
     ...         raise AssertionError(f"format is {plan.format_version}")
-    >>> [str(f) for f in plan_check_failures(Plan.from_dict({"format_version": "1.2"}), [Fails(), Fails()])]
-    ['Fails: format is 1.2', 'Fails: format is 1.2']
+    >>> class Broken:
+    ...     def check_plan(self, plan):
+    ...         return 1 / 0
+    >>> [str(f) for f in plan_check_failures(Plan.from_dict({"format_version": "1.2"}), [Fails(), Broken()])]
+    ['Fails: format is 1.2', 'Broken: raised ZeroDivisionError: division by zero']
     """
     return _failures(plan, checks, "check_plan")
 

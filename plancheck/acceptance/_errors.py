@@ -7,7 +7,7 @@ from enum import StrEnum
 from .._errors import TestDefinitionError, TfCheckError
 from .._frozen import public
 
-__all__ = ["AcceptanceError", "Stage", "TestDefinitionError"]
+__all__ = ["AcceptanceError", "LeftoverRecordError", "Stage", "TestDefinitionError"]
 
 
 @public("plancheck.acceptance")
@@ -131,3 +131,22 @@ class AcceptanceError(TfCheckError, AssertionError):
         return "\n".join(lines)
 
 
+@public("plancheck.acceptance")
+class LeftoverRecordError(TfCheckError, ValueError):
+    """A leftover's record (``leftover.json``) cannot be read: the leftover is neither destroyed nor removed.
+
+    Without its record nothing says which Terraform, providers and project the kept state needs, so
+    an attempt could "succeed" on the wrong thing and remove the only copy of a state that still
+    owns real infrastructure: the leftover is left for a person to look at.
+
+    >>> print(LeftoverRecordError("/l/x/leftover.json", "not valid JSON"))
+    /l/x/leftover.json: unreadable leftover record (not valid JSON); the leftover was neither destroyed nor removed: repair or remove it by hand
+    """
+
+    def __init__(self, path: str, problem: str) -> None:
+        self.path = path
+        self.problem = problem
+        super().__init__(
+            f"{path}: unreadable leftover record ({problem}); the leftover was neither destroyed nor removed: "
+            "repair or remove it by hand"
+        )

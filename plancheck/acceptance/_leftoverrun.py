@@ -25,7 +25,7 @@ from .._terraform import (
 from .._terraform.lifecycle import ending_on_signals
 from ._case import TestCase, TestStep
 from ._caserun import CaseRun
-from ._errors import Stage, TestDefinitionError
+from ._errors import LeftoverRecordError, Stage, TestDefinitionError
 from ._leftovers import Leftover, LeftoverResult, find_leftovers, kept_secrets, record_attempt
 from ._settings import DEFAULT_TIMEOUT, RunSettings
 from ._stepfailure import _StepFailure
@@ -90,14 +90,16 @@ def destroy_leftovers(
     configuration the case used, when it had one. A ``terraform`` that was named but cannot be used
     raises :class:`TerraformNotFoundError` before any leftover is touched; without any usable binary
     each leftover is kept, saying so. Whatever a leftover's manifest holds, it is destroyed or kept
-    with the reason (recorded in its manifest), never an exception.
+    with the reason (recorded in its manifest), never an exception. A manifest that cannot be read
+    at all (not a JSON object) is in ``unreadable`` with its :class:`LeftoverRecordError`'s message,
+    and that leftover is left exactly as it is: never destroyed, removed, or written to.
 
     ``project`` (a directory) leaves alone the leftovers of tests outside it: another project's, in a
     leftovers directory two projects share (``$TFPLANCHECK_LEFTOVERS_DIR``); ``pytest --tf-destroy-leftovers``
     gives its rootdir.
 
     >>> destroy_leftovers("/no/such/directory", log=lambda line: None)
-    LeftoverResult([], {}, [])
+    LeftoverResult([], {}, [], {})
 
     A Ctrl-C, SIGTERM or SIGHUP ends the destroy under way (its commands and providers) and keeps its leftover.
     """
@@ -120,7 +122,14 @@ def _destroy_all(
     chosen = None if terraform is None or not found else (
         terraform if isinstance(terraform, TerraformBinary) else inspect_binary(terraform))
     left_alone: list[str] = []
+    unreadable: dict[str, str] = {}
     for leftover in found:
+        try:
+            leftover.require_record()
+        except LeftoverRecordError as exc:
+            unreadable[str(leftover.path)] = str(exc)
+            log(f"[leftovers] {exc}")
+            continue
         if project is not None and not leftover.made_under(project):
             left_alone.append(str(leftover.path))
             log(f"[leftovers] left alone {leftover.path}: left by tests under {leftover.base_dir}, "
@@ -138,7 +147,7 @@ def _destroy_all(
         else:
             kept[str(leftover.path)] = problem
             log(f"[leftovers] kept {leftover.path}: {problem}")
-    return LeftoverResult(destroyed, kept, left_alone)
+    return LeftoverResult(destroyed, kept, left_alone, unreadable)
 
 
 def _destroy_one(

@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any, Final
 from .._frozen import FrozenValue, frozen, public
 from .._redact import secret_strings
 from .._terraform import TerraformBinary
-from ._errors import TestDefinitionError
+from ._errors import LeftoverRecordError, TestDefinitionError
 from ._initialstate import STATE_FILE, read_initial_state
 
 if TYPE_CHECKING:
@@ -205,6 +205,19 @@ class Leftover(FrozenValue):
 
     path: Path
     manifest: Mapping[str, Any] = field(repr=False)
+    #: Why its ``leftover.json`` cannot be read (None: it was read); such a leftover is never touched.
+    unreadable: str | None = field(default=None, repr=False)
+
+    def require_record(self) -> None:
+        """Raise :class:`LeftoverRecordError` naming the record when it could not be read.
+
+        >>> Leftover(Path("/l/x"), {}, unreadable="not valid JSON").require_record()
+        Traceback (most recent call last):
+        ...
+        plancheck.acceptance.LeftoverRecordError: /l/x/leftover.json: unreadable leftover record (not valid JSON); the leftover was neither destroyed nor removed: repair or remove it by hand
+        """
+        if self.unreadable is not None:
+            raise LeftoverRecordError(str(self.path / LEFTOVER_FILE), self.unreadable)
 
     @property
     def test(self) -> str | None:
@@ -265,19 +278,38 @@ def find_leftovers(root: str | os.PathLike[str] | None = None) -> list[Leftover]
         # Leftover directories are made here (mkdtemp), never links: one pointing elsewhere is not ours to destroy.
         if child.is_symlink() or not child.is_dir() or not manifest_path.is_file():
             continue
-        try:
-            manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
-        except (OSError, ValueError, RecursionError):
-            manifest = {}  # a damaged manifest: the state is still there to destroy
-        found.append(Leftover(child, manifest if isinstance(manifest, dict) else {}))
+        found.append(_read(child, manifest_path))
     return found
+
+
+def _read(directory: Path, manifest_path: Path) -> Leftover:
+    """The leftover in ``directory``; one whose record is damaged says why (it is then never destroyed nor removed)."""
+    try:
+        manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        return Leftover(directory, {}, unreadable=f"cannot be read: {exc.strerror or type(exc).__name__}")
+    except RecursionError:
+        return Leftover(directory, {}, unreadable="not valid JSON: nested too deep")
+    except ValueError as exc:
+        # The position only: a JSON error's message quotes no text, but keep it that way for a state's secrets.
+        where = f" (line {exc.lineno}, column {exc.colno})" if isinstance(exc, json.JSONDecodeError) else ""
+        return Leftover(directory, {}, unreadable=f"not valid JSON{where}")
+    if not isinstance(manifest, dict):
+        return Leftover(directory, {}, unreadable=f"expected a JSON object, got {_json_kind(manifest)}")
+    return Leftover(directory, manifest)
+
+
+def _json_kind(value: object) -> str:
+    kinds = {list: "an array", str: "a string", bool: "a boolean", type(None): "null"}
+    return kinds.get(type(value), "a number")
 
 
 @public("plancheck.acceptance")
 @frozen
 class LeftoverResult(FrozenValue):
     """What :func:`destroy_leftovers` did: the leftovers destroyed (and removed), those still kept, with why,
-    and those left alone because another project's tests left them (``project=``).
+    those left alone because another project's tests left them (``project=``), and those whose record
+    cannot be read (never touched: each with its :class:`LeftoverRecordError`'s message).
 
     >>> LeftoverResult(destroyed=["/l/a"], kept={"/l/b": "terraform destroy failed"}).ok
     False
@@ -287,11 +319,12 @@ class LeftoverResult(FrozenValue):
     destroyed: list[str]
     kept: dict[str, str]
     left_alone: list[str] = field(default_factory=list)
+    unreadable: dict[str, str] = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:
-        """True when nothing is left."""
-        return not self.kept
+        """True when nothing is left: none kept and none unreadable."""
+        return not self.kept and not self.unreadable
 
 
 def record_attempt(leftover: Leftover, problem: str | None) -> None:

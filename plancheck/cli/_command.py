@@ -26,7 +26,6 @@ from typing import IO, TYPE_CHECKING, Any, Final, NoReturn, TextIO, cast
 
 from .._frozen import public
 from .._text import exception_text
-from ._boundary import documents_read, scrub_with_documents
 from ._io import Io, add_allow_errored, path_argument, tool_version
 
 if TYPE_CHECKING:
@@ -466,8 +465,8 @@ def _run_checks(args: argparse.Namespace, io: Io) -> int:
 def _lookup(args: argparse.Namespace, io: Io) -> int:
     from tfjsonpath import Path, PathSyntaxError
 
-    from ._lookup import list_document, render_list, render_value_document, value_document
-    from ._output import noted, partial_marked, render_json
+    from ._lookup import list_document, render_list, render_value_document, shown_with_notes, value_document
+    from ._output import render_json
     from ._run import CliError, read_plan
 
     json_mode = args.format == "json"
@@ -484,14 +483,12 @@ def _lookup(args: argparse.Namespace, io: Io) -> int:
                          allow_errored=args.allow_errored)
         if args.address is None:
             doc = list_document(plan)
-            io.out(render_json(partial_marked(doc, plan), plan.secrets) if json_mode
-                   else noted(plan, plan.secrets.scrub(render_list(doc))))
+            io.out(render_json(doc, plan.secrets) if json_mode else plan.secrets.scrub(shown_with_notes(render_list(doc), plan)))
             return 0
         doc = value_document(plan, args.address, path, args.before)
     except CliError as exc:
         return io.fail(exc.kind, exc.message, json_mode)
-    io.out(render_json(partial_marked(doc, plan), plan.secrets) if json_mode
-           else noted(plan, plan.secrets.scrub(render_value_document(doc))))
+    io.out(render_json(doc, plan.secrets) if json_mode else plan.secrets.scrub(shown_with_notes(render_value_document(doc), plan)))
     return 0
 
 
@@ -528,7 +525,7 @@ def run(
         cast(_Guarded, stream).scrub = io.scrub
     arguments = list(argv)
     # Every plan the command reads, and every secret a snapshot file shows in clear, is heard by the scrub.
-    with documents_read() as documents, listening(io.heard):
+    with listening(io.heard):
         try:
             return _dispatch(arguments, io)
         except _WriteFailed as exc:
@@ -541,23 +538,27 @@ def run(
         except (Exception, SystemExit) as exc:
             # The boundary: whatever a command did not foresee is one line and status 2, never a traceback.
             with contextlib.suppress(_WriteFailed):
-                return io.fail("internal", _unexpected(arguments, exc, documents), _wants_json(arguments))
+                return io.fail("internal", _unexpected(arguments, exc, io.scrubbed), _wants_json(arguments))
             return 2
 
 
-def _unexpected(argv: Sequence[str], exc: BaseException, documents: list[Any]) -> str:
-    """The one line naming the command and what it raised, scrubbed of the secrets of the plans it read.
+def _unexpected(argv: Sequence[str], exc: BaseException, scrubbed: Callable[[str], str | None]) -> str:
+    """The one line naming the command and what it raised, ``scrubbed`` of every secret the command heard.
 
-    >>> _unexpected(["query", "plan.json"], ZeroDivisionError("division by zero"), [])
+    ``scrubbed`` is :meth:`Io.scrubbed`: None when the secrets cannot be listed, and the text is withheld.
+
+    >>> _unexpected(["query", "plan.json"], ZeroDivisionError("division by zero"), lambda text: text)
     'query: unexpected error: ZeroDivisionError: division by zero (a bug: please report it)'
+    >>> _unexpected(["query", "plan.json"], ValueError("near hunter2"), lambda text: None)
+    'query: unexpected error: ValueError (its message is withheld: the secrets it may show could not be listed) (a bug: please report it)'
     """
     command = argv[0] if argv and argv[0] in _command_names() else "tfplancheck"
     text = " ".join(exception_text(exc).split())  # one line, whatever the exception's text holds
     # These meet secrets no plan read lists (a leftover's state, --var values, a mock's sensitive values).
-    scrubbed = None if command in _SECRETS_BEYOND_PLANS else scrub_with_documents(text, documents)
-    if scrubbed is None:
-        scrubbed = f"{type(exc).__name__} (its message is withheld: the secrets it may show could not be listed)"
-    return f"{command}: unexpected error: {scrubbed} (a bug: please report it)"
+    shown = None if command in _SECRETS_BEYOND_PLANS else scrubbed(text)
+    if shown is None:
+        shown = f"{type(exc).__name__} (its message is withheld: the secrets it may show could not be listed)"
+    return f"{command}: unexpected error: {shown} (a bug: please report it)"
 
 
 #: The subcommands whose secrets are not all in the plans they read: an unexpected error's text is withheld.

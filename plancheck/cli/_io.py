@@ -66,7 +66,11 @@ class Io:
         self._secrets: Secrets | None = None
 
     def heard(self, found: Any) -> None:
-        """A document read (its ``secrets``) or secrets found during the command: scrubbed from all it prints."""
+        """A document read (its ``secrets``) or secrets found during the command: scrubbed from all it prints.
+
+        The one record of what a command read: every plan and state made while it runs is heard
+        (``plancheck._documents.met``), so the streams and the error boundary's line scrub the same secrets.
+        """
         self._heard.append(found)
 
     def secrets(self) -> Secrets:
@@ -91,13 +95,32 @@ class Io:
         >>> cli.heard(Secrets(["hunter2"])); cli.scrub("pw hunter2")
         'pw (sensitive)'
         """
-        if not self._heard and self._secrets is None:
-            return text
         try:
-            return self.secrets().scrub(text)
+            return self._scrubbed(text)
         except Exception as exc:  # a document that cannot list its secrets: withhold, never leak nor raise here
             end = "\n" if text.endswith("\n") else ""
             return f"tfplancheck: output withheld: its secrets could not be listed ({type(exc).__name__}){end}"
+
+    def scrubbed(self, text: str) -> str | None:
+        """``text`` scrubbed as :meth:`scrub` does, or None when the secrets heard cannot be listed (withhold it).
+
+        What the error boundary words its one line with, before the stream's own scrub.
+
+        >>> import io
+        >>> from plancheck import Secrets
+        >>> cli = Io(io.StringIO(), io.StringIO(), None, {})
+        >>> cli.heard(Secrets(["hunter2"])); cli.scrubbed("pw hunter2")
+        'pw (sensitive)'
+        """
+        try:
+            return self._scrubbed(text)
+        except Exception:  # the document that broke the command may be what cannot give its secrets
+            return None
+
+    def _scrubbed(self, text: str) -> str:
+        if not self._heard and self._secrets is None:
+            return text
+        return self.secrets().scrub(text)
 
     def out(self, text: str) -> None:
         if text:

@@ -15,7 +15,8 @@ A case whose destroy fails keeps its state and configuration in a leftover direc
 destroy in each, and removes those destroyed. Leftovers that need a provider under test served
 in-process are destroyed by `pytest --tf-destroy-leftovers` (which imports the tests' modules).
 
-exit status: 0 nothing is left, 1 some leftover could not be destroyed, 2 bad usage
+exit status: 0 nothing is left, 1 some leftover could not be destroyed, 2 bad usage or an unreadable
+leftover record (leftover.json; such a leftover is never destroyed nor removed)
 """
 
 
@@ -47,6 +48,11 @@ def destroy_leftovers_command(args: argparse.Namespace, io: Any) -> int:
         result = destroy_leftovers(args.directory, terraform=args.terraform, log=io.out)
     except TerraformNotFoundError as exc:
         return int(io.fail("terraform", str(exc), False))
+    if result.unreadable:
+        # Named again on stderr (the log went to stdout): a record nobody can read needs a person.
+        for message in result.unreadable.values():
+            io.fail("leftover", message, False)
+        return 2
     if not result.destroyed and not result.kept:
         io.out("tfplancheck: no leftovers")
     return 0 if result.ok else 1

@@ -17,10 +17,10 @@ from .._documents.plan import Change, Plan, ResourceNotFoundError, shown_address
 from .._documents.resolve import ResolvedValue, ValueStatus, resolve_value
 from .._redact import Marks, contains_sensitive, fit_marks, render_value
 from ..compare.internal import union_marks
-from ._output import SCHEMA_VERSION
+from ._output import SCHEMA_VERSION, plan_notes, plan_summary
 from ._run import CliError
 
-__all__ = ["UNKNOWN_TEXT", "list_document", "query_change", "render_list", "value_document"]
+__all__ = ["UNKNOWN_TEXT", "list_document", "query_change", "render_list", "shown_with_notes", "value_document"]
 
 UNKNOWN_TEXT: Final = "(known after apply)"
 # A string no plan holds: stands in for unknown values so render_value can lay them out, then is replaced.
@@ -133,6 +133,7 @@ def value_document(plan: Plan, address: str, path: Path, before: bool) -> dict[s
         "partly_sensitive": (not resolved.sensitive) and contains_sensitive(resolved.value_sensitive),
         "reason": resolved.reason or None,
         "value": plan.secrets.scrub(text) if text else None,
+        "plan": plan_summary(plan),
     }
 
 
@@ -179,6 +180,8 @@ def list_document(plan: Plan) -> dict[str, Any]:
         "kind": "addresses",
         "ok": True,
         "plan": plan.source,
+        # ``plan`` is the source's name in schema 1 (a string): the flag a reader needs stands beside it.
+        "partial": plan.partial,
         "resource_changes": resources,
         "output_changes": outputs,
     }
@@ -195,3 +198,13 @@ def render_list(doc: Mapping[str, Any]) -> str:
     width = max(len(address) for address, _ in rows)
     return "\n".join(f"{address.ljust(width)}  {', '.join(actions) or '(none)'}" for address, actions in rows)
 
+
+def shown_with_notes(text: str, plan: Plan) -> str:
+    """``text`` (a query's answer) after what it stands on, as the main command says it: a ``NOTE`` line for a partial plan.
+
+    >>> print(shown_with_notes("null_resource.a  create", Plan.from_dict({"format_version": "1.2", "errored": True},
+    ...                                                                    allow_errored=True)))
+    NOTE  the plan is partial: planning failed ("errored": true), so it holds only what Terraform planned before the error
+    null_resource.a  create
+    """
+    return "\n".join([*(f"NOTE  {note}" for note in plan_notes(plan, quiet=True)), text])

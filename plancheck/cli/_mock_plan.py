@@ -22,7 +22,6 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any, Final
 
-from ._boundary import remember_document
 from ._hcl_tokens import hcl_tokens as _hcl_tokens
 from ._io import path_argument
 
@@ -451,7 +450,6 @@ def _plan_json(args: argparse.Namespace, io: Io, mocks: Sequence[Any]) -> tuple[
                 text = terraform("show", "-no-color", "-json", plan_file)
                 try:
                     loaded: Plan | DocumentFormatError = Plan.from_json(text, source=args.directory)
-                    remember_document(loaded)
                 except DocumentFormatError as exc:
                     loaded = exc  # reported once the plan is settled (after --out wrote what Terraform printed)
                 shown.append((text, loaded))

@@ -15,7 +15,17 @@ from .._errors import CheckFailure
 from .._redact import Secrets
 from ._run import CheckResult
 
-__all__ = ["SCHEMA_VERSION", "Style", "error_document", "plan_notes", "render_json", "render_text", "results_secrets", "use_colour"]
+__all__ = [
+    "SCHEMA_VERSION",
+    "Style",
+    "error_document",
+    "plan_notes",
+    "plan_summary",
+    "render_json",
+    "render_text",
+    "results_secrets",
+    "use_colour",
+]
 
 SCHEMA_VERSION: Final = 1
 
@@ -97,24 +107,6 @@ def plan_notes(plan: Plan, *, quiet: bool = False) -> list[str]:
     return notes
 
 
-def partial_marked(doc: dict[str, Any], plan: Plan) -> dict[str, Any]:
-    """``doc`` (a query or snapshot document) saying ``"partial": true`` for a partial plan, as a results report does.
-
-    >>> partial_marked({"kind": "addresses"}, Plan.from_dict({"format_version": "1.2", "errored": True}, allow_errored=True))
-    {'kind': 'addresses', 'partial': True}
-    """
-    return {**doc, "partial": True} if plan.partial else doc
-
-
-def noted(plan: Plan, text: str) -> str:
-    """``text`` (what query or snapshot prints) after the NOTE that a partial plan's every output starts with.
-
-    >>> noted(Plan.from_dict({"format_version": "1.2"}), "null_resource.a  create")
-    'null_resource.a  create'
-    """
-    return f"NOTE  {plan.partial_note}\n{text}" if plan.partial_note is not None else text
-
-
 def render_text(results: Sequence[CheckResult], plan: Plan, *, style: Style, quiet: bool = False) -> str:
     """The human summary: the plan's notes, one line per check (failures first), each reason, its warnings, then a count line.
 
@@ -178,6 +170,23 @@ def _failure_json(failure: CheckFailure) -> dict[str, Any]:
     }
 
 
+def plan_summary(plan: Plan) -> dict[str, Any]:
+    """What the verdicts stand on, as the JSON documents say it (``plan``): the plan's source and flags.
+
+    >>> plan_summary(Plan.from_dict({"format_version": "1.2", "errored": True}, allow_errored=True))["partial"]
+    True
+    """
+    return {
+        "source": plan.source,
+        "format_version": plan.format_version,
+        "terraform_version": plan.terraform_version,
+        "errored": plan.errored,
+        "complete": plan.complete,
+        "applyable": plan.applyable,
+        "partial": plan.partial,
+    }
+
+
 def results_document(results: Sequence[CheckResult], plan: Plan, tool_version: str) -> dict[str, Any]:
     """The JSON document of a run (kind ``results``), in check order."""
     return {
@@ -185,15 +194,7 @@ def results_document(results: Sequence[CheckResult], plan: Plan, tool_version: s
         "kind": "results",
         "tool_version": tool_version,
         "ok": all(r.ok for r in results),
-        "plan": {
-            "source": plan.source,
-            "format_version": plan.format_version,
-            "terraform_version": plan.terraform_version,
-            "errored": plan.errored,
-            "complete": plan.complete,
-            "applyable": plan.applyable,
-            "partial": plan.partial,
-        },
+        "plan": plan_summary(plan),
         "summary": {
             "total": len(results),
             "passed": sum(r.ok for r in results),

@@ -20,7 +20,6 @@ from .._frozen import FrozenValue, frozen
 from .._loading.source import max_input_bytes
 from .._terraform.planfile import BinaryPlanError, binary_plan_json, is_binary_plan
 from .._text import exception_text
-from ._boundary import remember_document
 from ._checksfile import CheckSpec
 from ._input import UnreadableInput, read_input
 
@@ -78,7 +77,6 @@ def read_plan(
         raise CliError("plan", f"{source}: the plan is empty (expected the JSON of `terraform show -json PLANFILE`)")
     try:
         plan = Plan.from_json(data, source=source, allow_errored=allow_errored)
-        remember_document(plan)
         return plan
     except DocumentFormatError as exc:  # PlanFormatError, or any other the loader raises for a bad document
         raise CliError("plan", str(exc)) from None

@@ -145,7 +145,8 @@ def run_snapshot(args: argparse.Namespace, io: Io, max_bytes: int) -> int:
     """Run ``tfplancheck snapshot``; return the exit status (errors in one line, never a traceback)."""
     from ..snapshot import SnapshotFormatError
     from ._io import tool_version
-    from ._output import SCHEMA_VERSION, noted, partial_marked, render_json
+    from ._lookup import shown_with_notes
+    from ._output import SCHEMA_VERSION, render_json
     from ._run import CliError, read_plan
 
     json_mode = args.format == "json"
@@ -164,8 +165,10 @@ def run_snapshot(args: argparse.Namespace, io: Io, max_bytes: int) -> int:
         return io.fail("snapshot", str(exc), json_mode)
     if json_mode:
         doc = {"schema_version": SCHEMA_VERSION, "kind": "snapshot", "tool_version": tool_version(),
-               "ok": status == 0, "snapshot": snapshot_document(args.file, status, lines)}
-        io.out(render_json(partial_marked(doc, plan), plan.secrets))
+               "ok": status == 0, "snapshot": snapshot_document(args.file, status, lines),
+               # What it stands on, as query's addresses document says it (a partial plan: --allow-errored).
+               "partial": plan.partial}
+        io.out(render_json(doc, plan.secrets))
     else:
-        io.out(noted(plan, "\n".join(lines)))
+        io.out(shown_with_notes("\n".join(lines), plan))
     return status

@@ -12,7 +12,12 @@ from typing import Any
 import pytest
 from acceptance_fakes import FakeTerraform, make_fake_terraform, rule
 
-from plancheck.acceptance import TerraformNotFoundError, destroy_leftovers, find_leftovers
+from plancheck.acceptance import (
+    LeftoverRecordError,
+    TerraformNotFoundError,
+    destroy_leftovers,
+    find_leftovers,
+)
 from plancheck.cli import main
 
 WIDGET = "example.com/acme/widget"
@@ -44,8 +49,6 @@ def quiet(line: str) -> None:
 
 
 MANIFESTS: list[Any] = [
-    pytest.param("[" * 100000 + "]" * 100000, 0, None, id="nested-too-deep-for-json.loads"),
-    pytest.param("{damaged", 0, None, id="not-json"),
     pytest.param(json.dumps({"providers_in_process": {WIDGET: 5}}), 0, NEEDS_WIDGET, id="provider-name-a-number"),
     pytest.param(json.dumps({"providers_in_process": {WIDGET: ""}}), 0, NEEDS_WIDGET, id="provider-name-empty"),
     pytest.param(json.dumps({"attempts": 5}), 1, "terraform destroy failed: Error: still there", id="attempts-a-number"),
@@ -76,6 +79,65 @@ def test_a_hand_edited_manifest_is_destroyed_or_kept_never_a_crash(
         if "attempts" in manifest:
             attempts = json.loads((kept / "leftover.json").read_text())["attempts"]
             assert [a["problem"] for a in attempts] == [problem]
+
+
+UNREADABLE: list[Any] = [
+    pytest.param("[" * 100000 + "]" * 100000, "not valid JSON: nested too deep", id="nested-too-deep-for-json.loads"),
+    pytest.param("{damaged", "not valid JSON (line 1, column 2)", id="not-json"),
+    pytest.param("", "not valid JSON (line 1, column 1)", id="empty"),
+    pytest.param("[]", "expected a JSON object, got an array", id="an-array"),
+    pytest.param('"x"', "expected a JSON object, got a string", id="a-string"),
+    pytest.param("null", "expected a JSON object, got null", id="null"),
+    pytest.param(b"\xff\xfe{", "not valid JSON", id="not-utf8"),
+]
+
+
+def _unreadable(kept: Path, problem: str) -> str:
+    return (f"{kept / 'leftover.json'}: unreadable leftover record ({problem}); the leftover was neither "
+            "destroyed nor removed: repair or remove it by hand")
+
+
+@pytest.mark.parametrize(("manifest", "problem"), UNREADABLE)
+def test_an_unreadable_record_is_reported_and_its_leftover_left_untouched(
+    fake: FakeTerraform, tmp_path: Path, capsys: pytest.CaptureFixture[str], manifest: str | bytes, problem: str
+) -> None:
+    """Before: a record that was not a JSON object was read as an empty one, the leftover destroyed with whatever
+    Terraform was found and no provider under test, "destroyed and removed", and the only copy of its state gone."""
+    root = tmp_path / "leftovers"
+    kept = leftover(root, "")
+    (kept / "leftover.json").write_bytes(manifest.encode() if isinstance(manifest, str) else manifest)
+    readable = leftover(root, "{}", name="20260102T000000Z-test_b-x2")
+    before = (kept / "leftover.json").read_bytes()
+    result = destroy_leftovers(root, log=quiet)
+    assert (result.destroyed, result.kept, result.unreadable) == ([str(readable)], {}, {str(kept): _unreadable(kept, problem)})
+    assert not result.ok
+    assert sorted(p.name for p in kept.iterdir()) == ["leftover.json", "main.tf"]
+    assert (kept / "leftover.json").read_bytes() == before  # no attempt recorded over it
+    with pytest.raises(LeftoverRecordError) as info:
+        find_leftovers(root)[0].require_record()
+    assert (info.value.path, info.value.problem) == (str(kept / "leftover.json"), problem)
+    assert isinstance(info.value, ValueError)
+    assert main(["destroy-leftovers", str(root)]) == 2
+    out, err = capsys.readouterr()
+    assert f"[leftovers] {_unreadable(kept, problem)}" in out
+    assert err == f"tfplancheck: error: {_unreadable(kept, problem)}\n"
+    assert kept.exists()
+
+
+def test_an_unreadable_record_fails_the_plugins_destroy_leftovers(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = pytester.path / "leftovers"
+    kept = leftover(root, "{damaged")
+    monkeypatch.setenv("TFPLANCHECK_LEFTOVERS_DIR", str(root))
+    pytester.makepyfile(test_nothing="def test_never_runs():\n    raise AssertionError('tests must not run')\n")
+    result = pytester.runpytest("-p", "no:cacheprovider", "--tf-destroy-leftovers")
+    assert result.ret == 1
+    result.stdout.fnmatch_lines([
+        f"*[[]leftovers] {_unreadable(kept, 'not valid JSON (line 1, column 2)')}*",
+        f"*[[]leftovers] 0 leftover(s) kept in {root}, 1 with an unreadable record (untouched); 0 destroyed*",
+    ])
+    assert (kept / "leftover.json").read_text() == "{damaged"
 
 
 def test_without_any_terraform_each_leftover_is_kept_saying_so(

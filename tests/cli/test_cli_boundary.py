@@ -86,11 +86,36 @@ def test_an_unexpected_error_in_json_mode_is_one_error_document(files: Path, mon
 
 
 def test_secrets_that_cannot_be_listed_withhold_the_message(files: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The boundary's line is worded withheld, and the stream (the same Io, the same secrets) withholds it too."""
     monkeypatch.setattr("plancheck.cli._lookup.list_document", _raising(ValueError(SECRET)))
-    monkeypatch.setattr("plancheck.cli._command.scrub_with_documents", lambda text, documents: None)
+    monkeypatch.setattr("plancheck.cli._io.Io.secrets", _raising(TypeError("resources is not a list")))
     out, err = io.StringIO(), io.StringIO()
     assert run(["query", "plan.json"], stdout=out, stderr=err, environ={"PATH": ""}) == 2
-    assert err.getvalue() == "tfplancheck: error: query: unexpected error: ValueError" + _WITHHELD + _BUG + "\n"
+    assert err.getvalue() == "tfplancheck: output withheld: its secrets could not be listed (TypeError)\n"
+    assert SECRET not in out.getvalue() + err.getvalue()
+
+
+def test_the_boundary_line_withholds_what_it_cannot_scrub() -> None:
+    line = _command._unexpected(["query", "plan.json"], ValueError(SECRET), lambda text: None)
+    assert line == "query: unexpected error: ValueError" + _WITHHELD + _BUG
+
+
+def test_the_boundary_line_is_scrubbed_of_every_secret_the_command_heard() -> None:
+    """One record of what a command read (Io.heard): a secret heard only as found (a snapshot file's value in clear,
+    no plan's) is scrubbed from the boundary's own line, not only by the stream after it."""
+    from plancheck import Secrets
+    from plancheck.cli._io import Io
+
+    cli = Io(io.StringIO(), io.StringIO(), None, {})
+    cli.heard(Secrets([SECRET]))
+    line = _command._unexpected(["snapshot", "plan.json"], KeyError(SECRET), cli.scrubbed)
+    assert line == "snapshot: unexpected error: KeyError: '(sensitive)'" + _BUG
+
+
+def test_one_mechanism_records_what_a_command_read() -> None:
+    import importlib.util
+
+    assert importlib.util.find_spec("plancheck.cli._boundary") is None
 
 
 def test_ctrl_c_is_status_130_without_a_traceback(
