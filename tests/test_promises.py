@@ -695,3 +695,52 @@ def test_every_command_reading_an_errored_plan_says_it_is_partial(argv: list[str
         assert (doc["plan"]["partial"] if doc["kind"] == "value" else doc["partial"]) is True
     else:
         assert f"NOTE  {PARTIAL_NOTE}" in out.splitlines()
+
+
+_SECRET_CONFIG = """
+terraform {
+  required_providers {
+    null = { source = "hashicorp/null", version = "2.1.2" }
+  }
+}
+variable "pw" {
+  sensitive = true
+  default   = "%s"
+}
+resource "null_resource" "a" {
+  triggers = { pw = var.pw, name = "web" }
+}
+"""
+
+
+@pytest.mark.e2e
+def test_a_real_binary_plan_s_secret_never_leaves_the_command_line(
+    tf_acceptance_binary: Any, tf_acceptance_cli_config: Path, tmp_path: Path
+) -> None:
+    """The secrets table on real Terraform (1.0.3 and 1.11): a sensitive variable's value, planned into a binary plan,
+    shows in no byte the command line prints for it (checks, query, snapshot; text and JSON)."""
+    from plancheck._terraform import terraform_environment
+
+    if tf_acceptance_binary is None:
+        pytest.skip("no Terraform binary")
+    (tmp_path / "main.tf").write_text(_SECRET_CONFIG % SECRET, encoding="utf-8")
+    env = terraform_environment(os.environ, data_dir=tmp_path / ".terraform", cli_config=tf_acceptance_cli_config)
+    terraform = str(tf_acceptance_binary.path)
+    for step in (["init", "-input=false", "-no-color"], ["plan", "-input=false", "-no-color", "-out=tfplan"]):
+        done = subprocess.run([terraform, *step], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300,
+                              check=False)
+        assert done.returncode == 0, done.stdout + done.stderr
+    shown = []
+    for argv in (["tfplan", "--sensitive", "null_resource.a", 'triggers["pw"]', "--unknown", "null_resource.a",
+                  'triggers["pw"]'], ["tfplan", "--unknown", "null_resource.a", "triggers", "--format", "json"],
+                 ["query", "tfplan", "null_resource.a"], ["query", "tfplan", "null_resource.a", "--format", "json"],
+                 ["snapshot", "tfplan", "p.tfplan.snap", "--update"]):
+        done = subprocess.run([sys.executable, "-m", "plancheck", *argv, "--terraform", terraform], cwd=tmp_path, env=env,
+                              capture_output=True, text=True, timeout=300, check=False)
+        assert "Traceback" not in done.stderr
+        shown.append(done.stdout + done.stderr)
+    shown.append((tmp_path / "p.tfplan.snap").read_text("utf-8"))
+    assert leaks("\n".join(shown), {"secret": SECRET}) == []
+    assert 'FAIL  ExpectUnknownValue: null_resource.a: triggers["pw"]: expected an unknown value, but it is known: ' \
+           "(sensitive)" in shown[0].splitlines()
+    assert '  triggers["pw"] = (sensitive)' in shown[-1].splitlines()
