@@ -351,10 +351,21 @@ def _sensitive_literal_key(env: Env) -> tuple[str, list[str]]:
     return "\n".join(snapshot.diff(plan, changed)), ['null_resource.a: triggers["(sensitive)"]: "x" -> "z"']
 
 
+def _sensitive_literal_key_unmarked(env: Env) -> tuple[str, list[str]]:
+    """The issue's shape with the secret key unmarked (a sensitive variable's value as a key): both keys are shown
+    as ``(sensitive)``, one line, never a raise."""
+    plan = Plan.from_dict(_plan(_rc("null_resource.a", {"triggers": {"(sensitive)": "x", SECRET: "y"}}, {}),
+                                variables={"pw": {"value": SECRET}},
+                                configuration={"root_module": {"variables": {"pw": {"sensitive": True}}}}))
+    assert snapshot.diff(plan, plan) == []
+    return snapshot.render(plan), ['  triggers["(sensitive)"] = (sensitive)']
+
+
 TYPED_ROWS = [
     pytest.param(_sweepers_exit_and_unprintable, id="sweeper-sys-exit-and-unprintable-exception"),
     pytest.param(_conflicted_old_name, id="merge-conflicted-tfplan-txt-snapshot-with-doctest-glob"),
     pytest.param(_sensitive_literal_key, id="literal-(sensitive)-key-beside-a-secret-key"),
+    pytest.param(_sensitive_literal_key_unmarked, id="literal-(sensitive)-key-beside-a-secret-key-unmarked"),
 ]
 
 
