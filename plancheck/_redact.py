@@ -596,9 +596,12 @@ class Secrets(ReadOnly):
         return trusted
 
     def _spans(self, text: str, first_only: bool = False) -> list[tuple[int, int]]:
-        """The spans to scrub in ``text``: the scanner's, less those inside an occurrence of a trusted text."""
+        """The spans to scrub in ``text``: the scanner's, less those inside a marker the library wrote
+        (``(sensitive, unmarked)``) or inside an occurrence of a trusted text."""
         scanner = self._scan()
-        spans = scanner.spans(text, first_only=first_only)
+        spans = _outside_markers(text, scanner.spans(text, first_only=first_only))
+        if first_only and not spans:
+            spans = _outside_markers(text, scanner.spans(text))[:1]  # the first was inside a marker: the others?
         if not spans or not self.trusted:
             return spans
         kept = self._untrusted(text, spans)
@@ -634,7 +637,7 @@ class Secrets(ReadOnly):
         """
         if not self._values or _SHOW.get():
             return text
-        spans = [(s, e) for s, e in self._scan().spans(text) if e - s >= SUBSTRING_WINDOW]
+        spans = [(s, e) for s, e in _outside_markers(text, self._scan().spans(text)) if e - s >= SUBSTRING_WINDOW]
         return _replaced(text, spans)
 
     @property
@@ -707,6 +710,23 @@ class Secrets(ReadOnly):
         if text in scanner.whole:  # the text is a piece: every span found in it merges into one
             return SENSITIVE
         return _replaced(text, self._spans(text))
+
+
+#: The markers the library writes for hidden values: a secret spelled like one (a key ``(sensitive)``, a value
+#: ``sensitive``) is no reason to scrub inside them, which garbled them (``(sensitive), unmarked)``) and hid nothing.
+_MARKER: Final = re.compile(r"\(sensitive(?:, (?:unmarked|changed))?\)")
+
+
+def _outside_markers(text: str, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """``spans`` less those wholly inside one of the library's markers in ``text``.
+
+    >>> _outside_markers("a: (sensitive, unmarked) x", [(4, 14), (25, 26)])
+    [(25, 26)]
+    """
+    if not spans or "(sensitive" not in text:
+        return spans
+    markers = [(m.start(), m.end()) for m in _MARKER.finditer(text)]
+    return [(s, e) for s, e in spans if not any(a <= s and e <= b for a, b in markers)]
 
 
 def _replaced(text: str, spans: list[tuple[int, int]]) -> str:

@@ -23,6 +23,7 @@ from .._errors import PlanFormatError
 from .._loading.load import read_source
 from .._loading.source import InputTooLarge, max_input_bytes
 from . import TerraformNotFoundError, inspect_binary, locate_terraform, run_command
+from .lifecycle import ending_on_signals
 
 __all__ = ["SHOW_TIMEOUT", "BinaryPlanError", "binary_plan_json", "is_binary_plan", "load_plan_file"]
 
@@ -115,13 +116,15 @@ def binary_plan_json(
     """
     env = os.environ if environ is None else environ
     where = os.getcwd() if cwd is None else os.fspath(cwd)
-    if name != "-":
-        return _show(name, name, terraform, env, where)
-    with tempfile.TemporaryDirectory(prefix="tfplancheck-") as tmp:
-        path = os.path.join(tmp, "stdin.tfplan")
-        with open(path, "wb") as f:
-            f.write(data)
-        return _show(path, path, terraform, env, where)
+    # The temporary directories are removed before a SIGTERM or SIGHUP that ended the show ends the process.
+    with ending_on_signals():
+        if name != "-":
+            return _show(name, name, terraform, env, where)
+        with tempfile.TemporaryDirectory(prefix="tfplancheck-") as tmp:
+            path = os.path.join(tmp, "stdin.tfplan")
+            with open(path, "wb") as f:
+                f.write(data)
+            return _show(path, path, terraform, env, where)
 
 
 def load_plan_file(

@@ -12,6 +12,7 @@ and the report names every sweeper that failed, with its region.
 
 from __future__ import annotations
 
+import inspect
 import threading
 import time
 from collections.abc import Callable, Generator, Iterable, Mapping, Sequence
@@ -39,6 +40,27 @@ SweeperFunc = Callable[[str], object]
 
 _LOCK: Final = threading.Lock()
 _REGISTRY: dict[str, Sweeper] = {}
+
+
+def _not_run(returned: object) -> str | None:
+    """Why a sweeper's returned value shows it did nothing (an ``async def`` or a generator function), else None.
+
+    What it returned is closed, so no "never awaited" warning follows the failure that names it.
+
+    >>> async def sweep(region): pass
+    >>> _not_run(sweep("r1"))
+    'it returned a coroutine, which nothing runs: a sweeper is a plain function of the region (not async def, no yield)'
+    >>> _not_run(None) is None
+    True
+    """
+    kind = "coroutine" if inspect.iscoroutine(returned) else "generator" if inspect.isgenerator(returned) else (
+        "async generator" if inspect.isasyncgen(returned) else "awaitable" if inspect.isawaitable(returned) else None)
+    if kind is None:
+        return None
+    close = getattr(returned, "close", None)
+    if callable(close) and kind != "async generator":
+        close()
+    return f"it returned a {kind}, which nothing runs: a sweeper is a plain function of the region (not async def, no yield)"
 
 
 @public("plancheck.acceptance")
@@ -300,7 +322,7 @@ def _visit(
     started = time.monotonic()
     try:
         returned = sweeper.f(region)
-        error = exception_text(returned) if isinstance(returned, BaseException) else None
+        error = exception_text(returned) if isinstance(returned, BaseException) else _not_run(returned)
     except KeyboardInterrupt:
         # Still an interrupt (the sweep stops and the caller sees it), once this sweeper is named as its failure.
         ran[sweeper.name] = "KeyboardInterrupt (the sweep stops)"

@@ -609,7 +609,13 @@ def _dispatch(argv: list[str], io: Io) -> int:
             return io.fail("usage", exc.message, args.format == "json")
         return run_snapshot(args, io, max_bytes)
     if args.version:
-        io.out(f"tfplancheck {tool_version()}")
+        if args.format == "json":
+            from ._output import SCHEMA_VERSION, render_json
+
+            io.out(render_json({"schema_version": SCHEMA_VERSION, "kind": "version", "tool_version": tool_version(),
+                                "ok": True}))
+        else:
+            io.out(f"tfplancheck {tool_version()}")
         return 0
     if args.list_checks:
         return _list_checks(io, args.format == "json")
@@ -628,21 +634,29 @@ def main(argv: Sequence[str] | None = None) -> int:
     tfplancheck 0.1.0
     0
     """
+    from .._terraform.lifecycle import ending_on_signals
+
     stdout = _Guarded(sys.stdout, "standard output")
     stderr = _Guarded(sys.stderr, "standard error")
-    try:
-        status = run(sys.argv[1:] if argv is None else argv, stdout=cast(TextIO, stdout), stderr=cast(TextIO, stderr))
-        # Output still buffered is written now, where a failure can be reported, not at exit.
-        stdout.flush()
-    except KeyboardInterrupt:
-        return 130
-    except BrokenPipeError:
-        # The reader went away (`| head`): not an error of ours, and nothing more can reach it.
-        status = _BROKEN_PIPE_STATUS
-    except _WriteFailed as exc:  # the final flush
-        status = 2
-        with contextlib.suppress(_WriteFailed, BrokenPipeError):
-            stderr.write(f"tfplancheck: error: {exc}\n")
+    # One scope for the whole command: a SIGTERM or SIGHUP unwinds as a Ctrl-C does through every temporary
+    # directory the command made (a binary plan's show, mock-plan's module copy, plan file and provider
+    # sockets), and only then ends the process with the signal. A scope around each Terraform command alone
+    # delivered it as soon as that command had ended, before anything around it was removed.
+    with ending_on_signals():
+        try:
+            status = run(sys.argv[1:] if argv is None else argv, stdout=cast(TextIO, stdout),
+                         stderr=cast(TextIO, stderr))
+            # Output still buffered is written now, where a failure can be reported, not at exit.
+            stdout.flush()
+        except KeyboardInterrupt:
+            return 130
+        except BrokenPipeError:
+            # The reader went away (`| head`): not an error of ours, and nothing more can reach it.
+            status = _BROKEN_PIPE_STATUS
+        except _WriteFailed as exc:  # the final flush
+            status = 2
+            with contextlib.suppress(_WriteFailed, BrokenPipeError):
+                stderr.write(f"tfplancheck: error: {exc}\n")
     for stream in (stdout, stderr):
         if stream.failed:
             stream.discard()  # else Python's own flush at exit fails again, with a traceback-like report

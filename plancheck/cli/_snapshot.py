@@ -145,6 +145,7 @@ def run_snapshot(args: argparse.Namespace, io: Io, max_bytes: int) -> int:
     """Run ``tfplancheck snapshot``; return the exit status (errors in one line, never a traceback)."""
     from ..snapshot import SnapshotFormatError
     from ._io import tool_version
+    from ._lookup import shown_with_notes
     from ._output import SCHEMA_VERSION, render_json
     from ._run import CliError, read_plan
 
@@ -164,8 +165,10 @@ def run_snapshot(args: argparse.Namespace, io: Io, max_bytes: int) -> int:
         return io.fail("snapshot", str(exc), json_mode)
     if json_mode:
         doc = {"schema_version": SCHEMA_VERSION, "kind": "snapshot", "tool_version": tool_version(),
-               "ok": status == 0, "snapshot": snapshot_document(args.file, status, lines)}
+               "ok": status == 0, "snapshot": snapshot_document(args.file, status, lines),
+               # What it stands on, as query's addresses document says it (a partial plan: --allow-errored).
+               "partial": plan.partial}
         io.out(render_json(doc, plan.secrets))
     else:
-        io.out("\n".join(lines))
+        io.out(shown_with_notes("\n".join(lines), plan))
     return status
