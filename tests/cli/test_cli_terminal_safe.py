@@ -63,14 +63,14 @@ def hostile_plan(piece: str, value: str) -> dict[str, Any]:
     key = f"k{piece}"
     return {
         "format_version": "1.2",
-        "variables": {"db_password": {"value": "\x1b" + SECRET}},
+        "variables": {"db_password": {"value": "\x1b" + SECRET + "\x85"}},
         "configuration": {"root_module": {"variables": {"db_password": {"sensitive": True}}}},
         "resource_changes": [{
             "address": f'null_resource.a["{key}"]', "mode": "managed", "type": "null_resource", "name": "a",
             "index": key,
             "change": {
                 "actions": ["create"], "before": None,
-                "after": {"triggers": {key: value, "pw": "\x1b" + SECRET}},
+                "after": {"triggers": {key: value, "pw": "\x1b" + SECRET + "\x85"}},
                 "after_unknown": {}, "before_sensitive": False, "after_sensitive": {},
             },
         }],
@@ -204,13 +204,30 @@ def test_json_stays_the_same_json(plan_file: Path, piece: str, shown: str) -> No
 
 
 def test_a_secret_holding_a_control_character_is_scrubbed_before_it_is_escaped(plan_file: Path) -> None:
-    plan = hostile_plan("x", "\x1b" + SECRET)
-    plan["resource_changes"][0]["address"] = f'null_resource.a["\x1b{SECRET}"]'
-    plan["resource_changes"][0]["index"] = "\x1b" + SECRET
+    plan = hostile_plan("x", "\x1b" + SECRET + "\x85")
+    plan["resource_changes"][0]["address"] = f'null_resource.a["\x1b{SECRET}\x85"]'
+    plan["resource_changes"][0]["index"] = "\x1b" + SECRET + "\x85"
     plan_file.write_text(json.dumps(plan), "utf-8")
-    write_checks(f'"]x["\x1b{SECRET}')  # an address in the checks file that is not in the plan: an error line
+    write_checks(f'"]x["\x1b{SECRET}\x85')  # an address in the checks file that is not in the plan: an error line
     for result in (cli("plan.json", "-c", "checks.toml"), cli("query", "plan.json"),
-                   cli("query", "plan.json", f'null_resource.a["\x1b{SECRET}"]')):
+                   cli("query", "plan.json", f'null_resource.a["\x1b{SECRET}\x85"]')):
         clean(result)
         assert "s3cr3t" not in result.out + result.err
     assert cli("query", "plan.json").out == 'null_resource.a["(sensitive)"]  create\n'
+
+
+@pytest.mark.parametrize("secret", [
+    pytest.param("\x1b" + SECRET + "\x85", id="esc-and-c1"),
+    pytest.param(SECRET + "\u202e\x7f", id="bidi-and-del"),
+    pytest.param("\r" + SECRET + "\n" + SECRET, id="carriage-return-and-newline"),
+])
+def test_the_stream_scrubs_before_it_escapes(secret: str) -> None:
+    """What reaches the stream unscrubbed (its backstop) is scrubbed as the document spells it, then escaped."""
+    from plancheck._redact import Secrets
+    from plancheck.cli._command import _Guarded
+
+    sink = io.StringIO()
+    stream = _Guarded(sink, "standard output")
+    stream.scrub = Secrets([secret]).scrub
+    stream.write(f"value: {secret}\x1b[2K\n")
+    assert sink.getvalue() == "value: (sensitive)\\x1b[2K\n"
