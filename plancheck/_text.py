@@ -12,10 +12,23 @@ import enum
 import heapq
 import json
 import os
+import re
 from collections.abc import Callable, Iterable, Sequence
 from typing import Final
 
-__all__ = ["Glob", "Program", "Step", "closest", "compile_glob", "exception_message", "exception_text", "quote"]
+__all__ = [
+    "Glob",
+    "Program",
+    "Step",
+    "closest",
+    "compile_glob",
+    "exception_message",
+    "exception_text",
+    "one_line",
+    "quote",
+    "style_mark",
+    "terminal_safe",
+]
 
 #: Among more candidates than this, difflib compares only those sharing the longest start and end.
 _CLOSEST_SHORTLIST: Final = 300
@@ -28,6 +41,63 @@ def quote(text: str) -> str:
     "say \\"hi\\""
     """
     return json.dumps(text, ensure_ascii=False)
+
+
+#: What :func:`style_mark` starts a mark with: a NUL and random hex, new in every process, so that no text read
+#: from a plan, a checks file or a snapshot can spell a mark (its NUL would be shown escaped, not turned into style).
+_STYLE_MARK: Final = "\x00" + os.urandom(12).hex() + "["
+_STYLE_MARKS: Final = re.compile(re.escape(_STYLE_MARK) + r"([0-9]{1,3})m")
+#: C0 controls but newline and tab (the line structure of our own output), DEL, C1 controls, and the Unicode
+#: bidi controls (embeddings, overrides, isolates, marks): what can move the cursor, erase or restyle a terminal's
+#: line, or reorder what it shows.
+_UNSAFE: Final = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def _escaped(match: re.Match[str]) -> str:
+    # \uXXXX past ASCII's controls: inside a JSON string it is a valid escape of the same character, so a JSON
+    # document written to the same stream stays the same JSON (json.dumps already escapes C0 itself).
+    code = ord(match.group())
+    return f"\\x{code:02x}" if code < 0x20 else f"\\u{code:04x}"
+
+
+def one_line(text: str) -> str:
+    """``text`` as :func:`terminal_safe` shows it, a newline too: what a one-line message says of data from outside.
+
+    The stream keeps newlines (they are our own line structure), so a newline in an address or a message would
+    start a line the data wrote, such as a forged ``PASS``: what puts data on a line of ours escapes it first.
+
+    >>> one_line('null_resource.a["x\\nPASS"]')
+    'null_resource.a["x\\\\nPASS"]'
+    """
+    return _UNSAFE.sub(_escaped, text).replace("\n", "\\n")
+
+
+def style_mark(code: int) -> str:
+    """The mark of the terminal style ``code`` (SGR): :func:`terminal_safe` turns it, and only it, into ``ESC[codem``.
+
+    >>> terminal_safe(style_mark(31) + "FAIL" + style_mark(0))
+    '\\x1b[31mFAIL\\x1b[0m'
+    """
+    return f"{_STYLE_MARK}{code}m"
+
+
+def terminal_safe(text: str) -> str:
+    """``text`` safe to show on a terminal: each control and bidi character shown escaped, style marks made styles.
+
+    Escaped: C0 controls but newline and tab, DEL, C1 controls (``\\x80``-``\\x9f``) and the Unicode bidi controls
+    (U+061C, U+200E, U+200F, U+202A-U+202E, U+2066-U+2069): ``\\x1b``, ``\\u202e``. The only escape sequences
+    left are those :func:`style_mark` asked for, which text from outside cannot spell.
+
+    >>> terminal_safe("null_resource.a\\x1b[2K\\rPASS \\u202egnp.x")
+    'null_resource.a\\\\x1b[2K\\\\x0dPASS \\\\u202egnp.x'
+    >>> terminal_safe("a\\tb\\nc\\x85")
+    'a\\tb\\nc\\\\u0085'
+    """
+    if _STYLE_MARK not in text:
+        return _UNSAFE.sub(_escaped, text)
+    parts = _STYLE_MARKS.split(text)
+    # split alternates text and captured codes: [text, code, text, code, ..., text].
+    return "".join(_UNSAFE.sub(_escaped, part) if i % 2 == 0 else f"\x1b[{part}m" for i, part in enumerate(parts))
 
 
 def closest(target: str, candidates: Iterable[str], n: int = 3) -> list[str]:

@@ -25,7 +25,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import IO, TYPE_CHECKING, Any, Final, NoReturn, TextIO, cast
 
 from .._frozen import public
-from .._text import exception_text
+from .._text import exception_text, terminal_safe
 from ._io import Io, add_allow_errored, path_argument, tool_version
 
 if TYPE_CHECKING:
@@ -297,8 +297,10 @@ class _Guarded(_stdio.TextIOBase):
         self.scrub: Callable[[str], str] = str
 
     def write(self, text: str) -> int:
-        # Every byte the command line prints passes here: scrubbed of every secret of every document read.
-        return self._write(self.scrub(text))
+        # Every byte the command line prints passes here: scrubbed of every secret of every document read, then
+        # made terminal-safe (controls and bidi shown escaped, only our own colours kept). In that order: a secret
+        # holding a control character is found as it is in the document, before escaping changes its spelling.
+        return self._write(terminal_safe(self.scrub(text)))
 
     def _fail(self, exc: BaseException | None) -> _WriteFailed:
         self.failed = True

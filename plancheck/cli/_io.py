@@ -48,9 +48,16 @@ def path_argument(text: str) -> str:
     Traceback (most recent call last):
     ...
     argparse.ArgumentTypeError: an empty path (name a file or directory)
+    >>> path_argument("plan\\x00.json")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: a path holding a NUL character (no file can be named so)
     """
     if not text.strip():
         raise argparse.ArgumentTypeError("an empty path (name a file or directory)")
+    # A shell cannot pass one, but run() can: the file system calls would raise ValueError, an internal error.
+    if "\x00" in text:
+        raise argparse.ArgumentTypeError("a path holding a NUL character (no file can be named so)")
     return text
 
 

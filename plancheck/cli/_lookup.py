@@ -16,6 +16,7 @@ from tfjsonpath import Path
 from .._documents.plan import Change, Plan, ResourceNotFoundError, shown_address
 from .._documents.resolve import ResolvedValue, ValueStatus, resolve_value
 from .._redact import Marks, contains_sensitive, fit_marks, render_value
+from .._text import one_line
 from ..compare.internal import union_marks
 from ._output import SCHEMA_VERSION, plan_notes, plan_summary
 from ._run import CliError
@@ -138,8 +139,8 @@ def value_document(plan: Plan, address: str, path: Path, before: bool) -> dict[s
 
 
 def render_value_document(doc: Mapping[str, Any]) -> str:
-    """The text form of :func:`value_document`."""
-    where = doc["address"] + (f" {doc['path']}" if doc["path"] else "")
+    """The text form of :func:`value_document`; its address and path on one line (their keys are scrubbed already)."""
+    where = one_line(doc["address"] + (f" {doc['path']}" if doc["path"] else ""))
     status = doc["status"]
     if doc["partly_unknown"]:
         status += " (with unknown elements)"
@@ -188,9 +189,9 @@ def list_document(plan: Plan) -> dict[str, Any]:
 
 
 def render_list(doc: Mapping[str, Any]) -> str:
-    """The text form of :func:`list_document`: one address and its actions per line."""
+    """The text form of :func:`list_document`: one address and its actions per line (keys scrubbed already)."""
     rows = [
-        (r["address"] + (f" (deposed {r['deposed']})" if "deposed" in r else ""), r["actions"])
+        (one_line(r["address"] + (f" (deposed {r['deposed']})" if "deposed" in r else "")), r["actions"])
         for r in [*doc["resource_changes"], *doc["output_changes"]]
     ]
     if not rows:

@@ -13,6 +13,7 @@ from typing import Any, Final, TextIO
 from .._documents.plan import Plan
 from .._errors import CheckFailure
 from .._redact import Secrets
+from .._text import one_line, style_mark
 from ._run import CheckResult
 
 __all__ = [
@@ -61,19 +62,24 @@ def use_colour(stream: TextIO, environ: Mapping[str, str], choice: str = "auto")
 class Style:
     """ANSI colours, or nothing.
 
-    >>> Style(False).status("fail"), Style(True).status("pass")
+    A colour is a :func:`~plancheck._text.style_mark`, made an escape sequence by the command's stream
+    (:func:`~plancheck._text.terminal_safe`), which shows every other control character escaped: so text from
+    the plan cannot restyle, erase or rewrite a line, and our colours still work.
+
+    >>> from plancheck._text import terminal_safe
+    >>> Style(False).status("fail"), terminal_safe(Style(True).status("pass"))
     ('FAIL', '\\x1b[32mPASS\\x1b[0m')
     """
 
     __slots__ = ("enabled",)
-    _CODES: Final = {"pass": "32", "fail": "31", "error": "33", "warn": "35", "note": "36", "dim": "2", "bold": "1"}
+    _CODES: Final = {"pass": 32, "fail": 31, "error": 33, "warn": 35, "note": 36, "dim": 2, "bold": 1}
 
     def __init__(self, enabled: bool) -> None:
         self.enabled = enabled
 
     def paint(self, what: str, text: str) -> str:
         """``text`` in the colour for ``what``."""
-        return f"\x1b[{self._CODES[what]}m{text}\x1b[0m" if self.enabled else text
+        return f"{style_mark(self._CODES[what])}{text}{style_mark(0)}" if self.enabled else text
 
     def status(self, status: str) -> str:
         """The PASS/FAIL/ERROR label, coloured."""
@@ -116,6 +122,11 @@ def render_text(results: Sequence[CheckResult], plan: Plan, *, style: Style, qui
     that is not complete or not applyable.
     """
     secrets = results_secrets(results, plan)
+
+    def data(text: str) -> str:
+        # Scrubbed before it is escaped: escaping changes how a secret holding a control character is spelled.
+        return one_line(secrets.scrub(text))
+
     width = 5 if any(r.status == "error" for r in results) else 4
     note = style.status("note") + " " * (width - 4)
     lines: list[str] = [f"{note}  {text}" for text in plan_notes(plan, quiet=quiet)]
@@ -124,16 +135,18 @@ def render_text(results: Sequence[CheckResult], plan: Plan, *, style: Style, qui
             continue
         label = style.status(result.status) + " " * (width - len(_LABELS[result.status]))
         if not result.failures and not (result.ok and result.warnings):
-            lines.append(f"{label}  {_subject(result, None)}")
+            lines.append(f"{label}  {data(_subject(result, None))}")
         for i, failure in enumerate(result.failures):
             # Further failures of the same check are indented under it, without repeating its name.
             lead = label if i == 0 else " " * (width + 2)
-            subject = _subject(result, failure, with_type=i == 0)
-            lines.append(f"{lead}  {subject}: {failure.message}" if subject else f"{lead}  {failure.message}")
+            subject = data(_subject(result, failure, with_type=i == 0))
+            message = data(failure.message)
+            lines.append(f"{lead}  {subject}: {message}" if subject else f"{lead}  {message}")
         warn = style.status("warn") + " " * (width - 4)
         for warning in result.warnings:
-            subject = _subject(result, warning)
-            lines.append(f"{warn}  {subject}: {warning.message}" if subject else f"{warn}  {warning.message}")
+            subject = data(_subject(result, warning))
+            message = data(warning.message)
+            lines.append(f"{warn}  {subject}: {message}" if subject else f"{warn}  {message}")
     if not quiet:
         passed = sum(r.ok for r in results)
         failed = sum(r.status == "fail" for r in results)

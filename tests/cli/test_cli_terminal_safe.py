@@ -1,0 +1,233 @@
+"""Issue #33: text from a plan reaches the terminal with its control and bidi characters shown escaped.
+
+An address, map key or value holding ``\\x1b[2K\\r`` erased a FAIL line and wrote PASS over it on a terminal;
+``\\u202e`` reordered a line. Every command's streams now show such characters escaped (only our own colours
+stay escape sequences), and the verdict lines escape a newline from data too, so no line can be forged.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from plancheck._text import terminal_safe
+from plancheck.cli._command import run
+
+SECRET = "s3cr3t-Planted-Value"
+#: What must never reach a stream raw: C0 but newline and tab, DEL, C1, the bidi controls.
+UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+@dataclass(frozen=True)
+class Output:
+    code: int
+    out: str
+    err: str
+
+
+def cli(*argv: str) -> Output:
+    out, err = io.StringIO(), io.StringIO()
+    code = run(list(argv), stdout=out, stderr=err, stdin=io.BytesIO(b""), environ={"PATH": ""})
+    return Output(code, out.getvalue(), err.getvalue())
+
+
+def clean(result: Output, *, colours: bool = False) -> None:
+    text = result.out + result.err
+    if colours:
+        text = re.sub(r"\x1b\[[0-9]{1,2}m", "", text)
+    assert not UNSAFE.findall(text)
+    assert SECRET not in text
+    assert "Traceback" not in result.err
+
+
+# (raw piece planted in an address key, a map key and a value; how a line of text shows it)
+HOSTILE = [
+    pytest.param("\x1b[2K\r", "\\x1b[2K\\x0d", id="erase-line-carriage-return"),
+    pytest.param("\x1b]0;title\x07", "\\x1b]0;title\\x07", id="osc-window-title"),
+    pytest.param("\u202e", "\\u202e", id="right-to-left-override"),
+    pytest.param("\u2066\u2069\u200e\u200f\u061c", "\\u2066\\u2069\\u200e\\u200f\\u061c", id="isolates-and-marks"),
+    pytest.param("\u202a\u202b\u202c\u202d", "\\u202a\\u202b\\u202c\\u202d", id="embeddings"),
+    pytest.param("\x9b2K\x85", "\\u009b2K\\u0085", id="c1-csi-and-nel"),
+    pytest.param("\x7f\x08\x00", "\\u007f\\x08\\x00", id="del-backspace-nul"),
+    pytest.param("\x00" + "0" * 24 + "[32m", "\\x00" + "0" * 24 + "[32m", id="forged-style-mark"),
+]
+
+
+def hostile_plan(piece: str, value: str) -> dict[str, Any]:
+    key = f"k{piece}"
+    return {
+        "format_version": "1.2",
+        "variables": {"db_password": {"value": "\x1b" + SECRET + "\x85"}},
+        "configuration": {"root_module": {"variables": {"db_password": {"sensitive": True}}}},
+        "resource_changes": [{
+            "address": f'null_resource.a["{key}"]', "mode": "managed", "type": "null_resource", "name": "a",
+            "index": key,
+            "change": {
+                "actions": ["create"], "before": None,
+                "after": {"triggers": {key: value, "pw": "\x1b" + SECRET + "\x85"}},
+                "after_unknown": {}, "before_sensitive": False, "after_sensitive": {},
+            },
+        }],
+    }
+
+
+@pytest.fixture
+def plan_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.chdir(tmp_path)
+    return tmp_path / "plan.json"
+
+
+def write_checks(piece: str) -> None:
+    address = json.dumps(f'null_resource.a["k{piece}"]')
+    Path("checks.toml").write_text(
+        f'[[check]]\ntype = "ExpectResourceAction"\naddress = {address}\naction = "ResourceActionDestroy"\n', "utf-8"
+    )
+
+
+@pytest.mark.parametrize(("piece", "shown"), HOSTILE)
+def test_verdict_lines_show_controls_escaped(plan_file: Path, piece: str, shown: str) -> None:
+    plan_file.write_text(json.dumps(hostile_plan(piece, f"v{piece}")), "utf-8")
+    write_checks(piece)
+    result = cli("plan.json", "-c", "checks.toml")
+    clean(result)
+    assert (result.code, result.err) == (1, "")
+    assert result.out.splitlines() == [
+        f'FAIL  ExpectResourceAction: null_resource.a["k{shown}"]: expected Destroy, got action(s): [create]',
+        "1 check in plan.json: 0 passed, 1 failed",
+    ]
+
+
+@pytest.mark.parametrize(("piece", "shown"), HOSTILE)
+def test_colours_stay_and_only_ours(plan_file: Path, piece: str, shown: str) -> None:
+    plan_file.write_text(json.dumps(hostile_plan(piece, f"v{piece}")), "utf-8")
+    write_checks(piece)
+    result = cli("plan.json", "-c", "checks.toml", "--color", "always")
+    clean(result, colours=True)
+    assert result.out.splitlines() == [
+        f'\x1b[31mFAIL\x1b[0m  ExpectResourceAction: null_resource.a["k{shown}"]: expected Destroy, '
+        "got action(s): [create]",
+        "1 check in plan.json: \x1b[2m0 passed\x1b[0m, \x1b[31m1 failed\x1b[0m",
+    ]
+
+
+def test_a_newline_in_an_address_cannot_forge_a_verdict_line(plan_file: Path) -> None:
+    piece = "\nPASS  ExpectResourceAction: null_resource.b"
+    plan_file.write_text(json.dumps(hostile_plan(piece, "v")), "utf-8")
+    write_checks(piece)
+    result = cli("plan.json", "-c", "checks.toml")
+    clean(result)
+    assert result.out.splitlines() == [
+        'FAIL  ExpectResourceAction: null_resource.a["k\\nPASS  ExpectResourceAction: null_resource.b"]: '
+        "expected Destroy, got action(s): [create]",
+        "1 check in plan.json: 0 passed, 1 failed",
+    ]
+    listed = cli("query", "plan.json")
+    assert listed.out == 'null_resource.a["k\\nPASS  ExpectResourceAction: null_resource.b"]  create\n'
+
+
+@pytest.mark.parametrize(("piece", "shown"), HOSTILE)
+def test_query_shows_addresses_keys_and_values_escaped(plan_file: Path, piece: str, shown: str) -> None:
+    plan_file.write_text(json.dumps(hostile_plan(piece, f"v{piece}")), "utf-8")
+    listed = cli("query", "plan.json")
+    clean(listed)
+    assert (listed.code, listed.out) == (0, f'null_resource.a["k{shown}"]  create\n')
+    value = cli("query", "plan.json", f'null_resource.a["k{piece}"]')
+    clean(value)
+    # The value is rendered as JSON (which escapes C0 itself), and the stream escapes what JSON keeps raw.
+    key, val = json.dumps(f"k{piece}"), json.dumps(f"v{piece}")
+    assert value.out.splitlines() == [
+        f'null_resource.a["k{shown}"] (after)',
+        "  status:    known",
+        "  sensitive: no",
+        f'  value:     {{"triggers": {{{key}: {val}, "pw": (sensitive)}}}}',
+    ]
+
+
+@pytest.mark.parametrize(("piece", "shown"), HOSTILE)
+def test_error_lines_show_controls_escaped(plan_file: Path, piece: str, shown: str) -> None:
+    plan_file.write_text(json.dumps(hostile_plan(piece, "v")), "utf-8")
+    missing = cli("query", "plan.json", f'null_resource.b["k{piece}"]')
+    clean(missing)
+    assert missing.code == 2
+    asked = terminal_safe(repr(f'null_resource.b["k{piece}"]'))
+    assert missing.err == (
+        f'tfplancheck: error: resource {asked} is not in the plan; closest: null_resource.a["k{shown}"]\n'
+    )
+    unreadable = cli("query", f"plan{piece}.json")
+    clean(unreadable)
+    if "\x00" in piece:  # no file can be named so: a usage error (it was an internal error)
+        assert unreadable.err.splitlines()[0] == (
+            "tfplancheck: error: argument plan: a path holding a NUL character (no file can be named so)"
+        )
+    else:
+        assert unreadable.err == f"tfplancheck: error: plan{shown}.json: cannot read the plan: No such file or directory\n"
+
+
+#: A NUL in an address key is written raw into the snapshot file's header line, which then reads as binary
+#: data (exit 2): the snapshot file format's to fix (it writes addresses unescaped), not the terminal's.
+_SNAPSHOT_NUL = pytest.mark.xfail(strict=True, reason="the snapshot file holds the address's NUL raw: unreadable")
+SNAPSHOT_HOSTILE = [
+    pytest.param(*p.values, id=p.id, marks=_SNAPSHOT_NUL) if "\x00" in str(p.values[0]) else p for p in HOSTILE
+]
+
+
+@pytest.mark.parametrize(("piece", "shown"), SNAPSHOT_HOSTILE)
+def test_snapshot_differences_show_controls_escaped(plan_file: Path, piece: str, shown: str) -> None:
+    plan_file.write_text(json.dumps(hostile_plan(piece, f"v{piece}")), "utf-8")
+    wrote = cli("snapshot", "plan.json", "plan.snap", "--update")
+    clean(wrote)
+    assert (wrote.code, wrote.out) == (0, "plan.snap: wrote the snapshot\n")
+    plan_file.write_text(json.dumps(hostile_plan(piece, f"w{piece}")), "utf-8")
+    differs = cli("snapshot", "plan.json", "plan.snap")
+    clean(differs)
+    key, before, after = (terminal_safe(json.dumps(t)) for t in (f"k{piece}", f"v{piece}", f"w{piece}"))
+    assert (differs.code, differs.out.splitlines()) == (1, [
+        f'null_resource.a["k{shown}"]: triggers[{key}]: {before} -> {after}',
+        "plan.snap: the plan differs from its snapshot (1 difference; accept them with --update)",
+    ])
+
+
+@pytest.mark.parametrize(("piece", "shown"), HOSTILE)
+def test_json_stays_the_same_json(plan_file: Path, piece: str, shown: str) -> None:
+    """JSON is escaped too (a document printed to a terminal is safe), with escapes JSON reads as the same text."""
+    plan_file.write_text(json.dumps(hostile_plan(piece, f"v{piece}")), "utf-8")
+    result = cli("query", "plan.json", f'null_resource.a["k{piece}"]', "--format", "json")
+    clean(result)
+    assert json.loads(result.out)["address"] == f'null_resource.a["k{piece}"]'
+    assert json.dumps(f"k{piece}", ensure_ascii=False) in json.loads(result.out)["value"]
+
+
+def test_a_secret_holding_a_control_character_is_scrubbed_before_it_is_escaped(plan_file: Path) -> None:
+    plan = hostile_plan("x", "\x1b" + SECRET + "\x85")
+    plan["resource_changes"][0]["address"] = f'null_resource.a["\x1b{SECRET}\x85"]'
+    plan["resource_changes"][0]["index"] = "\x1b" + SECRET + "\x85"
+    plan_file.write_text(json.dumps(plan), "utf-8")
+    write_checks(f'"]x["\x1b{SECRET}\x85')  # an address in the checks file that is not in the plan: an error line
+    for result in (cli("plan.json", "-c", "checks.toml"), cli("query", "plan.json"),
+                   cli("query", "plan.json", f'null_resource.a["\x1b{SECRET}\x85"]')):
+        clean(result)
+        assert "s3cr3t" not in result.out + result.err
+    assert cli("query", "plan.json").out == 'null_resource.a["(sensitive)"]  create\n'
+
+
+@pytest.mark.parametrize("secret", [
+    pytest.param("\x1b" + SECRET + "\x85", id="esc-and-c1"),
+    pytest.param(SECRET + "\u202e\x7f", id="bidi-and-del"),
+    pytest.param("\r" + SECRET + "\n" + SECRET, id="carriage-return-and-newline"),
+])
+def test_the_stream_scrubs_before_it_escapes(secret: str) -> None:
+    """What reaches the stream unscrubbed (its backstop) is scrubbed as the document spells it, then escaped."""
+    from plancheck._redact import Secrets
+    from plancheck.cli._command import _Guarded
+
+    sink = io.StringIO()
+    stream = _Guarded(sink, "standard output")
+    stream.scrub = Secrets([secret]).scrub
+    stream.write(f"value: {secret}\x1b[2K\n")
+    assert sink.getvalue() == "value: (sensitive)\\x1b[2K\n"
