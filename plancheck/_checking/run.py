@@ -9,7 +9,7 @@ call too, so running, collecting, ordering and scrubbing exist once.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import field
 from typing import Any, Protocol, TypeVar, cast
 
@@ -20,7 +20,7 @@ from .._text import exception_message, exception_text
 from .messages import RUNNING_CHECK, given_by
 from .warn import emit_warnings
 
-__all__ = ["CheckOutcome", "by_method", "outcome_of", "run_checks", "run_each"]
+__all__ = ["CheckOutcome", "by_method", "listed", "outcome_of", "run_checks", "run_each"]
 
 # pytest hides this module's frames from tracebacks: failures point at the user's test line,
 # and the library's locals (which may hold raw values) are never printed.
@@ -46,6 +46,28 @@ def _type_label(check: object) -> tuple[str, str | None, Any]:
     return type(check).__name__, None, None
 
 
+def listed(items: Any, check: object, method: str) -> list[Any]:
+    """What a check's ``method`` returned, as a list; a text, a mapping or no iterable at all is the check's bug.
+
+    ``list("oops")`` would be four failures, one a letter: a check that returns a message instead of a list
+    of them is told so, by name, through the boundary every front end has (a failure of that check).
+
+    >>> listed((), "c", "failures")
+    []
+    >>> listed("no tag", object(), "failures")
+    Traceback (most recent call last):
+    ...
+    TypeError: object.failures() returned a value of type str; it returns a list of failures (an empty list when the check holds)
+    """
+    if isinstance(items, (str, bytes, bytearray, Mapping)) or not isinstance(items, Iterable):
+        raise TypeError(
+            f"{type(check).__name__}.{method}() returned "
+            f"{'None' if items is None else f'a value of type {type(items).__name__}'}; "
+            "it returns a list of failures (an empty list when the check holds)"
+        )
+    return list(items)
+
+
 def outcome_of(check: _Check[_D], document: _D) -> tuple[list[CheckFailure], list[Warning]]:
     """A check's failures and warnings: ``check.outcome(document)`` where it has one, else its failures alone.
 
@@ -66,8 +88,8 @@ def outcome_of(check: _Check[_D], document: _D) -> tuple[list[CheckFailure], lis
         outcome = getattr(check, "outcome", None)
         if outcome is not None:
             found, warned = outcome(document)
-            return list(found), list(warned)
-        return list(check.failures(document)), []
+            return listed(found, check, "failures"), list(warned)
+        return listed(check.failures(document), check, "failures"), []
     finally:
         slot[0] = previous
 
@@ -93,7 +115,7 @@ def by_method(name: str) -> Runner:
             return list(exc.failures), []
         except AssertionError as exc:
             return [exception_message(exc) or "check failed"], []
-        return list(returned or ()), []
+        return listed(() if returned is None else returned, check, name), []
 
     return run
 

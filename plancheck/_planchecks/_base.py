@@ -16,7 +16,7 @@ from tfjsonpath import Path
 
 from .._checking.fields import require_document
 from .._checking.messages import closest_text, given_by, quote, scrubbed_failure
-from .._checking.run import run_checks
+from .._checking.run import listed, run_checks
 from .._checking.warn import emit_warnings
 from .._documents.plan import Change, OutputChange, Plan, ResourceChange, ResourceNotFoundError
 from .._errors import CheckFailure, PlanCheckError, PlanCheckWarning
@@ -76,6 +76,7 @@ class PlanCheck(FrozenValue, abc.ABC):
         checked = require_plan(plan, f"{type(self).__name__}.check_plan")
         with given_by(self):
             found, warned = self.outcome(checked)
+        found = listed(found, self, "failures")
         emit_warnings(warned)
         if found:
             raise PlanCheckError(found, note=checked.partial_note)

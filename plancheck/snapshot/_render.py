@@ -25,6 +25,7 @@ from tfjsonpath.internal import quote_key
 
 from .._documents.plan import Change, Plan, ResourceChange, shown_address
 from .._redact import SENSITIVE
+from .._text import one_line
 from ._ignore import IgnoreSpec
 from ._key import FingerprintKey
 from ._model import OUTPUT, RESOURCE, TextBlock, body_lines, path_key, snapshot_text
@@ -144,7 +145,7 @@ def _resource_block(
         facts.append(("reason", reason))
     moved = raw.get("previous_address")
     if isinstance(moved, str) and moved:
-        facts.append(("moved from", _shown(moved, secrets)))
+        facts.append(("moved from", one_line(_shown(moved, secrets))))
     if deferred_reason is not None:
         facts.append(("deferred", deferred_reason))
     if not all_ignored:
@@ -157,11 +158,15 @@ def _resource_block(
         if unsorted:
             values.sort(key=line_key)
     body = "\n".join([*body_lines(facts, ()), *values])
-    return TextBlock(RESOURCE, _shown(address, secrets), 1 if is_deposed else 0, body)
+    return TextBlock(RESOURCE, one_line(_shown(address, secrets)), 1 if is_deposed else 0, body)
 
 
 def _shown(address: str, secrets: ValueSecrets) -> str:
     """:func:`shown_address`, each instance key scrubbed through :meth:`ValueSecrets.scrub`.
+
+    Its callers write it on one line of the file through :func:`one_line`: Terraform escapes a control
+    character in an instance key (``\\u0000``), a hand-made plan may not, and a raw one would end the
+    header line early (``\\r``) or make the file read as binary data (NUL).
 
     That answers a key that touches no secret with the key itself, and remembers every key's answer:
     the keys of ``for_each`` repeat across a plan, and scrubbing one reads it character by character.
@@ -228,7 +233,7 @@ def _data_block(
         if unsorted:
             values.sort(key=line_key)
     body = "\n".join([f"  action: {READ_DURING_PLAN}", *values])
-    return TextBlock(RESOURCE, _shown(address, secrets), 0, body)
+    return TextBlock(RESOURCE, one_line(_shown(address, secrets)), 0, body)
 
 
 def _output_blocks(plan: Plan, secrets: ValueSecrets, key: FingerprintKey | None) -> Iterator[TextBlock]:
@@ -244,4 +249,4 @@ def _output_blocks(plan: Plan, secrets: ValueSecrets, key: FingerprintKey | None
                                  secrets=secrets, key=key, where=f"output\x00{name}")
         if unsorted:
             values.sort(key=line_key)
-        yield TextBlock(OUTPUT, str(name), 0, "\n".join([*body_lines(facts, ()), *values]))
+        yield TextBlock(OUTPUT, one_line(str(name)), 0, "\n".join([*body_lines(facts, ()), *values]))

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from plancheck import CheckFailure, PlanCheckError, PlanFormatError, Secrets
+from plancheck import CheckFailure, Plan, PlanCheck, PlanCheckError, PlanFormatError, Secrets, assert_plan
 from plancheck._checking.run import by_method, run_checks, run_each
 
 SECRET = "run-each-planted-secret-3317"
@@ -188,3 +188,53 @@ def test_what_a_check_raised_is_scrubbed_with_the_document_s_secrets_and_not_cha
     assert [str(f) for f in info.value.failures] == ["Fixed: raised ValueError: saw (sensitive)"]
     assert info.value.__cause__ is None
     assert SECRET not in str(info.value)
+
+
+class _Returns(PlanCheck):
+    """A plan check whose ``failures()`` returns what it was given (a user's bug when that is not a list)."""
+
+    def __init__(self, returned: object) -> None:
+        object.__setattr__(self, "returned", returned)
+
+    def failures(self, plan: Plan) -> list[CheckFailure]:
+        return self.returned  # type: ignore[return-value]
+
+
+class _DuckReturns:
+    def __init__(self, returned: object) -> None:
+        self.returned = returned
+
+    def check_plan(self, plan: Plan) -> object:
+        return self.returned
+
+
+#: Red team (#33): a check whose failures() returned a message reported one failure per character.
+RETURNS = [
+    pytest.param("no tag", "_Returns: raised TypeError: _Returns.failures() returned a value of type str; it returns a list of "
+                 "failures (an empty list when the check holds)", id="a-str"),
+    pytest.param(b"no", "_Returns: raised TypeError: _Returns.failures() returned a value of type bytes; it returns a list of "
+                 "failures (an empty list when the check holds)", id="bytes"),
+    pytest.param({"a": 1}, "_Returns: raised TypeError: _Returns.failures() returned a value of type dict; it returns a list of "
+                 "failures (an empty list when the check holds)", id="a-dict"),
+    pytest.param(None, "_Returns: raised TypeError: _Returns.failures() returned None; it returns a list of "
+                 "failures (an empty list when the check holds)", id="none"),
+    pytest.param(False, "_Returns: raised TypeError: _Returns.failures() returned a value of type bool; it returns a list of "
+                 "failures (an empty list when the check holds)", id="false"),
+]
+
+
+@pytest.mark.parametrize(("returned", "expected"), RETURNS)
+def test_a_check_returning_no_list_of_failures_is_its_failure(returned: object, expected: str) -> None:
+    plan = Plan.from_dict({"format_version": "1.2"})
+    with pytest.raises(PlanCheckError) as info:
+        assert_plan(plan, _Returns(returned))
+    assert [str(f) for f in info.value.failures] == [expected]
+
+
+def test_a_duck_check_returning_a_message_is_its_bug_not_a_pass() -> None:
+    plan = Plan.from_dict({"format_version": "1.2"})
+    with pytest.raises(TypeError) as info:
+        by_method("check_plan")(_DuckReturns("oops"), plan)
+    assert str(info.value) == ("_DuckReturns.check_plan() returned a value of type str; it returns a list of failures "
+                               "(an empty list when the check holds)")
+    assert by_method("check_plan")(_DuckReturns(None), plan) == ([], [])  # check_plan's usual None: it holds

@@ -169,15 +169,7 @@ def test_error_lines_show_controls_escaped(plan_file: Path, piece: str, shown: s
         assert unreadable.err == f"tfplancheck: error: plan{shown}.json: cannot read the plan: No such file or directory\n"
 
 
-#: A NUL in an address key is written raw into the snapshot file's header line, which then reads as binary
-#: data (exit 2): the snapshot file format's to fix (it writes addresses unescaped), not the terminal's.
-_SNAPSHOT_NUL = pytest.mark.xfail(strict=True, reason="the snapshot file holds the address's NUL raw: unreadable")
-SNAPSHOT_HOSTILE = [
-    pytest.param(*p.values, id=p.id, marks=_SNAPSHOT_NUL) if "\x00" in str(p.values[0]) else p for p in HOSTILE
-]
-
-
-@pytest.mark.parametrize(("piece", "shown"), SNAPSHOT_HOSTILE)
+@pytest.mark.parametrize(("piece", "shown"), HOSTILE)
 def test_snapshot_differences_show_controls_escaped(plan_file: Path, piece: str, shown: str) -> None:
     plan_file.write_text(json.dumps(hostile_plan(piece, f"v{piece}")), "utf-8")
     wrote = cli("snapshot", "plan.json", "plan.snap", "--update")
