@@ -190,7 +190,12 @@ def scrub_report_or_withhold(report: Any, secrets: Callable[[], Secrets]) -> Non
         scrub_report(report, secrets())
     except Exception as exc:  # the hook must never raise: pytest would end the whole session
         # The exception's own text could hold a value of the document: only its type is shown.
-        report.longrepr = WITHHELD.format(problem=type(exc).__name__) if report.longrepr is not None else None
+        withheld = WITHHELD.format(problem=type(exc).__name__)
+        longrepr = report.longrepr
+        if isinstance(longrepr, tuple) and len(longrepr) == 3:
+            report.longrepr = (longrepr[0], longrepr[1], withheld)  # a skip's (path, line, reason): pytest needs the tuple
+        else:
+            report.longrepr = withheld if longrepr is not None else None
         report.sections = []
         if getattr(report, "wasxfail", None):
             report.wasxfail = WITHHELD.format(problem=type(exc).__name__)
