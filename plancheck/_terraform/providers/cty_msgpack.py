@@ -2,8 +2,10 @@
 
 A provider that echoes a value never needs to understand it: this splits an object's encoding into
 its attributes' raw bytes and joins such bytes back into an object, so the value (with its dynamic
-type tag, unknowns and all) reaches Terraform byte for byte as it came. No MessagePack library is
-needed, and nesting depth costs no recursion.
+type tag, unknowns and all) reaches Terraform byte for byte as it came. The ``msgpack`` library (the
+``providers`` extra) does the reading and writing; it is imported on first use, so importing this
+module costs nothing in a core install. Values are skipped, never decoded, and one nested deeper than
+the library's own stack is walked header by header, so depth costs no recursion.
 
 >>> fields = object_fields(b"\\x82\\xa1a\\x01\\xa1b\\x92\\xc3\\xc0")
 >>> fields
@@ -14,9 +16,10 @@ True
 
 from __future__ import annotations
 
-import struct
+import functools
+import importlib
 from collections.abc import Mapping
-from typing import Final
+from typing import Any, Final
 
 from ..._errors import TfCheckError
 
@@ -26,15 +29,7 @@ __all__ = ["NULL", "UNKNOWN", "MsgpackError", "encode_object", "item_end", "obje
 NULL: Final = b"\xc0"
 UNKNOWN: Final = b"\xd4\x00\x00"
 
-# Lead byte -> (bytes of the length that follows, bytes per length unit) for strings, binaries, extensions.
-_SIZED: Final = {0xC4: 1, 0xC5: 2, 0xC6: 4, 0xD9: 1, 0xDA: 2, 0xDB: 4}
-_EXT: Final = {0xC7: 1, 0xC8: 2, 0xC9: 4}
-_FIXED: Final = {
-    0xC0: 0, 0xC2: 0, 0xC3: 0, 0xCA: 4, 0xCB: 8, 0xCC: 1, 0xCD: 2, 0xCE: 4, 0xCF: 8,
-    0xD0: 1, 0xD1: 2, 0xD2: 4, 0xD3: 8, 0xD4: 2, 0xD5: 3, 0xD6: 5, 0xD7: 9, 0xD8: 17,
-}  # fmt: skip
-# Arrays and maps: (bytes of the count, items per count).
-_CONTAINERS: Final = {0xDC: (2, 1), 0xDD: (4, 1), 0xDE: (2, 2), 0xDF: (4, 2)}
+_CUT: Final = "the value is cut short"
 
 
 class MsgpackError(TfCheckError, ValueError):
@@ -50,38 +45,85 @@ class MsgpackError(TfCheckError, ValueError):
         super().__init__(f"MessagePack value, byte {offset}: {problem}")
 
 
-def _uint(data: bytes, at: int, size: int) -> int:
-    if at + size > len(data):
-        raise MsgpackError(len(data), "the value is cut short")
-    return int.from_bytes(data[at : at + size], "big")
+@functools.cache
+def _msgpack() -> Any:
+    return importlib.import_module("msgpack")
 
 
-def _one(data: bytes, at: int) -> tuple[int, int]:
-    """(offset after the lead of the item at ``at``, how many items it contains)."""
-    if at >= len(data):
-        raise MsgpackError(len(data), "the value is cut short")
-    lead = data[at]
-    at += 1
-    if lead <= 0x7F or lead >= 0xE0:
-        return at, 0
-    if lead <= 0x8F:
-        return at, 2 * (lead & 0x0F)
-    if lead <= 0x9F:
-        return at, lead & 0x0F
-    if lead <= 0xBF:
-        return at + (lead & 0x1F), 0
-    if lead in _FIXED:
-        return at + _FIXED[lead], 0
-    if lead in _SIZED:
-        size = _SIZED[lead]
-        return at + size + _uint(data, at, size), 0
-    if lead in _EXT:
-        size = _EXT[lead]
-        return at + size + 1 + _uint(data, at, size), 0
-    if lead in _CONTAINERS:
-        size, per = _CONTAINERS[lead]
-        return at + size, per * _uint(data, at, size)
-    raise MsgpackError(at - 1, f"0x{lead:02x} starts no MessagePack value")
+class _Cursor:
+    """The ``msgpack`` unpacker reading ``data`` from ``base`` on; the offsets it reports count in ``data``."""
+
+    __slots__ = ("base", "data", "lib", "reader")
+
+    def __init__(self, data: bytes, base: int = 0) -> None:
+        self.data = data
+        self.lib: Any = _msgpack()
+        self.start(base)
+
+    def start(self, base: int) -> None:
+        """A new unpacker from ``base`` on."""
+        # Every length limit is the input's size: a longer declared string or binary is cut short, not allocated.
+        self.base = base
+        size = max(len(self.data) - base, 1)  # read_size: the buffer is made once, at its full size
+        self.reader: Any = self.lib.Unpacker(raw=False, max_buffer_size=size, read_size=size)
+        self.reader.feed(memoryview(self.data)[base:] if base else self.data)
+
+    def at(self) -> int:
+        return self.base + self.reader.tell()  # type: ignore[no-any-return]
+
+    def cut(self) -> MsgpackError:
+        return MsgpackError(len(self.data), _CUT)
+
+    def header(self, read: str) -> int | None:
+        """The count of the array (``read_array_header``) or map (``read_map_header``) here, or None if not one."""
+        try:
+            return int(getattr(self.reader, read)())
+        except self.lib.OutOfData:
+            raise self.cut() from None
+        except ValueError:  # another kind of item; the unpacker has not moved
+            return None
+
+    def skip(self) -> None:
+        """Past one whole item, nested items included."""
+        at = self.at()
+        try:
+            self.reader.skip()
+            return
+        except self.lib.OutOfData:
+            raise self.cut() from None
+        except self.lib.StackError:
+            pass  # nested deeper than the library's stack: walked below, one container header at a time
+        except self.lib.FormatError:
+            raise MsgpackError(at, f"0x{self.data[at]:02x} starts no MessagePack value") from None
+        except ValueError:  # a declared length past the end (the limits are the input's size)
+            raise self.cut() from None
+        walker = _Cursor(self.data, at)
+        pending = 1
+        while pending:
+            pending -= 1
+            items = walker.header("read_array_header")
+            if items is None:
+                pairs = walker.header("read_map_header")
+                items = None if pairs is None else 2 * pairs
+            if items is None:
+                walker.skip()  # not a container, so the library skips it in one step
+            else:
+                pending += items
+        self.start(walker.at())  # the unpacker that overflowed lost its place
+
+    def key(self) -> str:
+        at = self.at()
+        try:
+            name = self.reader.unpack()
+        except UnicodeDecodeError:
+            raise MsgpackError(at, "an attribute name is not UTF-8") from None
+        except self.lib.OutOfData:
+            raise self.cut() from None
+        except ValueError:  # malformed, or a container nested past the library's stack: no name either way
+            name = None
+        if type(name) is not str:
+            raise MsgpackError(at, "an attribute name is not a string")
+        return name
 
 
 def item_end(data: bytes, start: int = 0) -> int:
@@ -90,28 +132,9 @@ def item_end(data: bytes, start: int = 0) -> int:
     >>> item_end(b"\\x92\\x01\\xa2hi\\xc0"), item_end(b"\\x92\\x01\\xa2hi\\xc0", 1)
     (5, 2)
     """
-    at, pending = start, 1
-    while pending:
-        at, inner = _one(data, at)
-        pending += inner - 1
-    if at > len(data):
-        raise MsgpackError(len(data), "the value is cut short")
-    return at
-
-
-def _key(data: bytes, at: int) -> tuple[str, int]:
-    lead = data[at] if at < len(data) else -1
-    if 0xA0 <= lead <= 0xBF:
-        start = at + 1
-    elif lead in (0xD9, 0xDA, 0xDB):
-        start = at + 1 + _SIZED[lead]
-    else:
-        raise MsgpackError(at, "an attribute name is not a string")
-    end = item_end(data, at)
-    try:
-        return data[start:end].decode("utf-8"), end
-    except UnicodeDecodeError:
-        raise MsgpackError(at, "an attribute name is not UTF-8") from None
+    cursor = _Cursor(data, start)
+    cursor.skip()
+    return cursor.at()
 
 
 def object_fields(data: bytes) -> dict[str, bytes]:
@@ -122,40 +145,43 @@ def object_fields(data: bytes) -> dict[str, bytes]:
     ...
     plancheck._terraform.providers.cty_msgpack.MsgpackError: MessagePack value, byte 0: expected an object (a map), got 0xc0
     """
-    lead = data[0] if data else -1
-    if 0x80 <= lead <= 0x8F:
-        count, at = lead & 0x0F, 1
-    elif lead in (0xDE, 0xDF):
-        size = _CONTAINERS[lead][0]
-        count, at = _uint(data, 1, size), 1 + size
-    else:
-        got = f"0x{lead:02x}" if data else "nothing"
-        raise MsgpackError(0, f"expected an object (a map), got {got}")
+    if not data:
+        raise MsgpackError(0, "expected an object (a map), got nothing")
+    # Once per value the echo passes on: the unpacker is called directly, and a cursor made from the
+    # same offset only when that fails (to say why, or to walk a value nested too deep for the library).
+    lib = _msgpack()
+    reader = lib.Unpacker(raw=False, max_buffer_size=len(data), read_size=len(data))
+    reader.feed(data)
+    try:
+        count = reader.read_map_header()
+    except lib.OutOfData:
+        raise MsgpackError(len(data), _CUT) from None
+    except ValueError:
+        raise MsgpackError(0, f"expected an object (a map), got 0x{data[0]:02x}") from None
     fields: dict[str, bytes] = {}
+    base = 0
     for _ in range(count):
-        name, at = _key(data, at)
-        end = item_end(data, at)
-        fields[name] = data[at:end]
-        at = end
-    if at != len(data):
-        raise MsgpackError(at, "unexpected bytes after the object")
+        at = base + reader.tell()
+        try:
+            name = reader.unpack()
+        except Exception:  # the cursor reads it again and raises the error that says why
+            name = None
+        if type(name) is not str:
+            cursor = _Cursor(data, at)
+            name = cursor.key()
+            reader, base = cursor.reader, cursor.base
+        start = base + reader.tell()
+        try:
+            reader.skip()
+        except Exception:  # the cursor walks it header by header, or raises the error that says why
+            cursor = _Cursor(data, start)
+            cursor.skip()
+            reader, base = cursor.reader, cursor.base
+        fields[name] = data[start : base + reader.tell()]
+    end = base + reader.tell()
+    if end != len(data):
+        raise MsgpackError(end, "unexpected bytes after the object")
     return fields
-
-
-def _header(count: int, fix: int, wide: tuple[int, int]) -> bytes:
-    if count < 16:
-        return bytes([fix | count])
-    return bytes([wide[0]]) + struct.pack(">H", count) if count < 2**16 else bytes([wide[1]]) + struct.pack(">I", count)
-
-
-def _string(text: str) -> bytes:
-    raw = text.encode("utf-8")
-    n = len(raw)
-    if n < 32:
-        return bytes([0xA0 | n]) + raw
-    if n < 2**8:
-        return bytes([0xD9, n]) + raw
-    return (bytes([0xDA]) + struct.pack(">H", n) if n < 2**16 else bytes([0xDB]) + struct.pack(">I", n)) + raw
 
 
 def encode_object(fields: Mapping[str, bytes]) -> bytes:
@@ -164,8 +190,9 @@ def encode_object(fields: Mapping[str, bytes]) -> bytes:
     >>> encode_object({"data": UNKNOWN})
     b'\\x81\\xa4data\\xd4\\x00\\x00'
     """
-    parts = [_header(len(fields), 0x80, (0xDE, 0xDF))]
+    packer = _msgpack().Packer()
+    parts = [packer.pack_map_header(len(fields))]
     for name in sorted(fields):
-        parts.append(_string(name))
+        parts.append(packer.pack(name))
         parts.append(fields[name])
     return b"".join(parts)

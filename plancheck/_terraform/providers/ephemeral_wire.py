@@ -58,51 +58,55 @@ SCHEMAS_FIELD: Final = 8
 METADATA_FIELD: Final = 6
 _PACKAGE: Final = "plancheck_ephemeral"
 
-# (name, number, type, label, message type): the subset of descriptor_pb2.FieldDescriptorProto used here.
-_STRING, _BYTES, _INT32, _MESSAGE = 9, 12, 5, 11
-_OPTIONAL, _REPEATED = 1, 3
-_Field = tuple[str, int, int, int, str]
+# (name, number, type, repeated): type is a scalar's name in descriptor_pb2.FieldDescriptorProto's Type
+# (``"string"`` for ``TYPE_STRING``), or a message's name here; the runtime's own enums give the numbers.
+_SCALARS: Final = frozenset({"string", "bytes", "int32"})
+_Field = tuple[str, int, str, bool]
 
 
-def _f(name: str, number: int, kind: int, label: int = _OPTIONAL, message: str = "") -> _Field:
-    return (name, number, kind, label, message)
+def _f(name: str, number: int, kind: str, repeated: bool = False) -> _Field:
+    return (name, number, kind, repeated)
 
 
-_DIAGNOSTICS: Final = _f("diagnostics", 1, _MESSAGE, _REPEATED, "Diagnostic")
+_DIAGNOSTICS: Final = _f("diagnostics", 1, "Diagnostic", repeated=True)
 #: Message name -> fields. Only what the echo provider reads or writes is declared.
 _MESSAGES: Final[dict[str, tuple[_Field, ...]]] = {
-    "DynamicValue": (_f("msgpack", 1, _BYTES), _f("json", 2, _BYTES)),
+    "DynamicValue": (_f("msgpack", 1, "bytes"), _f("json", 2, "bytes")),
     # severity is an enum on the wire, that is a varint: int32 reads and writes the same bytes.
-    "Diagnostic": (_f("severity", 1, _INT32), _f("summary", 2, _STRING), _f("detail", 3, _STRING)),
-    "ValidateEphemeralResourceConfigRequest": (_f("type_name", 1, _STRING), _f("config", 2, _MESSAGE, message="DynamicValue")),
+    "Diagnostic": (_f("severity", 1, "int32"), _f("summary", 2, "string"), _f("detail", 3, "string")),
+    "ValidateEphemeralResourceConfigRequest": (_f("type_name", 1, "string"), _f("config", 2, "DynamicValue")),
     "ValidateEphemeralResourceConfigResponse": (_DIAGNOSTICS,),
     # client_capabilities (3) stays an unknown field.
-    "OpenEphemeralResourceRequest": (_f("type_name", 1, _STRING), _f("config", 2, _MESSAGE, message="DynamicValue")),
+    "OpenEphemeralResourceRequest": (_f("type_name", 1, "string"), _f("config", 2, "DynamicValue")),
     # renew_at (2) and deferred (5) are never sent: the echo never needs renewing nor defers.
     "OpenEphemeralResourceResponse": (
         _DIAGNOSTICS,
-        _f("result", 3, _MESSAGE, message="DynamicValue"),
-        _f("private", 4, _BYTES),
+        _f("result", 3, "DynamicValue"),
+        _f("private", 4, "bytes"),
     ),
-    "RenewEphemeralResourceRequest": (_f("type_name", 1, _STRING), _f("private", 2, _BYTES)),
-    "RenewEphemeralResourceResponse": (_DIAGNOSTICS, _f("private", 3, _BYTES)),
-    "CloseEphemeralResourceRequest": (_f("type_name", 1, _STRING), _f("private", 2, _BYTES)),
+    "RenewEphemeralResourceRequest": (_f("type_name", 1, "string"), _f("private", 2, "bytes")),
+    "RenewEphemeralResourceResponse": (_DIAGNOSTICS, _f("private", 3, "bytes")),
+    "CloseEphemeralResourceRequest": (_f("type_name", 1, "string"), _f("private", 2, "bytes")),
     "CloseEphemeralResourceResponse": (_DIAGNOSTICS,),
-    "EphemeralMetadata": (_f("type_name", 1, _STRING),),
-    "GetMetadataExtra": (_f("ephemeral_resources", METADATA_FIELD, _MESSAGE, _REPEATED, "EphemeralMetadata"),),
+    "EphemeralMetadata": (_f("type_name", 1, "string"),),
+    "GetMetadataExtra": (_f("ephemeral_resources", METADATA_FIELD, "EphemeralMetadata", repeated=True),),
     "GetProviderSchemaExtra": (
-        _f("ephemeral_resource_schemas", SCHEMAS_FIELD, _MESSAGE, _REPEATED, "GetProviderSchemaExtra.SchemasEntry"),
+        _f("ephemeral_resource_schemas", SCHEMAS_FIELD, "GetProviderSchemaExtra.SchemasEntry", repeated=True),
     ),
 }
 #: map<string, bytes>: protobuf spells a map as a repeated nested entry message.
-_MAP_ENTRY: Final = ("GetProviderSchemaExtra", "SchemasEntry", (_f("key", 1, _STRING), _f("value", 2, _BYTES)))
+_MAP_ENTRY: Final = ("GetProviderSchemaExtra", "SchemasEntry", (_f("key", 1, "string"), _f("value", 2, "bytes")))
 
 
-def _add_fields(message: Any, fields: Iterable[_Field]) -> None:
-    for name, number, kind, label, type_name in fields:
-        field = message.field.add(name=name, number=number, type=kind, label=label)
-        if type_name:
-            field.type_name = f".{_PACKAGE}.{type_name}"
+def _add_fields(message: Any, fields: Iterable[_Field], proto: Any) -> None:
+    """Declares ``fields`` on ``message`` (a ``DescriptorProto``); ``proto`` is ``FieldDescriptorProto``."""
+    for name, number, kind, repeated in fields:
+        label = proto.LABEL_REPEATED if repeated else proto.LABEL_OPTIONAL
+        if kind in _SCALARS:
+            message.field.add(name=name, number=number, type=getattr(proto, f"TYPE_{kind.upper()}"), label=label)
+        else:
+            message.field.add(name=name, number=number, type=proto.TYPE_MESSAGE, label=label,
+                              type_name=f".{_PACKAGE}.{kind}")
 
 
 @functools.cache
@@ -120,11 +124,11 @@ def messages() -> SimpleNamespace:
     file = descriptor_pb2.FileDescriptorProto(name="plancheck_ephemeral.proto", package=_PACKAGE, syntax="proto3")
     for name, fields in _MESSAGES.items():
         message = file.message_type.add(name=name)
-        _add_fields(message, fields)
+        _add_fields(message, fields, descriptor_pb2.FieldDescriptorProto)
         if name == _MAP_ENTRY[0]:
             entry = message.nested_type.add(name=_MAP_ENTRY[1])
             entry.options.map_entry = True
-            _add_fields(entry, _MAP_ENTRY[2])
+            _add_fields(entry, _MAP_ENTRY[2], descriptor_pb2.FieldDescriptorProto)
     pool = descriptor_pool.DescriptorPool()
     pool.Add(file)
     return SimpleNamespace(
