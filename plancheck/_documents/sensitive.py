@@ -116,24 +116,34 @@ def _state_secrets(state_values: Any, found: set[str], known: Mapping[str, Any] 
         for out in outputs.values():
             if isinstance(out, Mapping) and contains_sensitive(out.get("sensitive")):
                 collect_marked(out.get("value"), True, found)
+    for res in _state_resources(state_values):
+        values, marks = res.get("values"), res.get("sensitive_values")
+        address = res.get("address")
+        change = known.get(address) if known is not None and isinstance(address, str) else None
+        if (
+            isinstance(change, Mapping)
+            and _same(values, change.get(side))
+            and _same(marks, change.get(f"{side}_sensitive"))
+        ):
+            continue
+        collect_marked(values, marks, found)
+
+
+def _state_resources(state_values: Mapping[str, Any]) -> Iterator[Mapping[str, Any]]:
+    """Every resource object of a state ``values`` object, its modules' included (what is not an object, skipped).
+
+    >>> [r["address"] for r in _state_resources({"root_module": {"resources": [{"address": "a.b"}, 1],
+    ...     "child_modules": [{"resources": [{"address": "module.m.c.d"}]}]}})]
+    ['a.b', 'module.m.c.d']
+    """
     modules = [state_values.get("root_module")]
     while modules:
         module = modules.pop()
         if not isinstance(module, Mapping):
             continue
         for res in module.get("resources") or ():
-            if not isinstance(res, Mapping):
-                continue
-            values, marks = res.get("values"), res.get("sensitive_values")
-            address = res.get("address")
-            change = known.get(address) if known is not None and isinstance(address, str) else None
-            if (
-                isinstance(change, Mapping)
-                and _same(values, change.get(side))
-                and _same(marks, change.get(f"{side}_sensitive"))
-            ):
-                continue
-            collect_marked(values, marks, found)
+            if isinstance(res, Mapping):
+                yield res
         modules.extend(module.get("child_modules") or ())
 
 
@@ -187,15 +197,7 @@ def _config_names(document: Mapping[str, Any]) -> set[str]:
 def _state_addresses(state_values: Any, addresses: set[str]) -> None:
     if not isinstance(state_values, Mapping):
         return
-    modules = [state_values.get("root_module")]
-    while modules:
-        module = modules.pop()
-        if not isinstance(module, Mapping):
-            continue
-        for res in module.get("resources") or ():
-            if isinstance(res, Mapping) and isinstance(res.get("address"), str):
-                addresses.add(res["address"])
-        modules.extend(module.get("child_modules") or ())
+    addresses.update(res["address"] for res in _state_resources(state_values) if isinstance(res.get("address"), str))
 
 
 def _plan_secrets(document: Mapping[str, Any]) -> set[str]:
