@@ -1,5 +1,11 @@
-"""The secrets ``mock-plan`` must never print: the values given to the module's sensitive variables.
+"""What ``mock-plan`` reads of a module's own files, without Terraform: module calls and sensitive variables.
 
+A few tokens of Terraform's native syntax (:func:`hcl_tokens`: words, plain strings, brackets, ``=``;
+strings, heredocs and comments skipped as HCL skips them) are enough to find module sources, sensitive
+variable declarations and a variables file's plain values, without a full HCL parser; a ``.tf.json``
+file is read as JSON.
+
+The secrets ``mock-plan`` must never print are the values given to the module's sensitive variables.
 Terraform itself shows a variable's value in some messages (a validation error says ``var.pw is
 "..."``), and a value copied into a plain attribute is unmarked in the plan. So every value given
 to a variable the module declares ``sensitive = true`` (by ``--var``, a ``--var-file`` or a
@@ -10,15 +16,153 @@ to a variable the module declares ``sensitive = true`` (by ``--var``, a ``--var-
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator, Mapping, Sequence
 from decimal import Decimal
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 from .._redact import Secrets, secret_strings
-from ._hcl_tokens import hcl_tokens
 
-__all__ = ["declared_sensitive", "input_secrets", "plan_sensitive"]
+__all__ = ["declared_sensitive", "hcl_tokens", "input_secrets", "plan_sensitive"]
+
+_ESCAPES: Final = {'"': '"', "\\": "\\", "n": "\n", "r": "\r", "t": "\t"}
+_HCL_TOKEN: Final = re.compile(
+    r"""
+    \s+ | \#[^\n]* | //[^\n]* | /\*.*?(?:\*/|\Z)
+    | (?P<heredoc> <<-? (?P<tag>[A-Za-z_][\w-]*) [ \t]* \r?\n )
+    | (?P<quote> " )
+    | (?P<word> [A-Za-z_][\w-]* )
+    | (?P<op> ==|!=|<=|>=|=> )
+    | (?P<punct> [][{}()=] )
+    | (?P<other> . )
+    """,
+    re.VERBOSE | re.DOTALL,
+)
+
+
+def hcl_tokens(text: str) -> Iterator[tuple[str, str | None]]:
+    """The tokens of a native syntax file that matter here: words, plain strings, brackets and ``=``.
+
+    >>> list(hcl_tokens('a = <<EOT\\n}"\\nEOT\\n/* } */ b {"${c}"}'))  # doctest: +NORMALIZE_WHITESPACE
+    [('word', 'a'), ('=', None), ('heredoc', None), ('word', 'b'), ('{', None), ('string', None), ('}', None)]
+    """
+    pos = 0
+    while pos < len(text):
+        match = _HCL_TOKEN.match(text, pos)
+        assert match is not None  # the last alternative takes any one character
+        pos = match.end()
+        if match["quote"]:
+            pos, literal = _hcl_string(text, pos)
+            yield "string", literal
+        elif match["heredoc"]:
+            end = re.compile(rf"^[ \t]*{re.escape(match['tag'])}[ \t]*\r?$", re.MULTILINE).search(text, pos)
+            pos = end.end() if end else len(text)
+            yield "heredoc", None
+        elif match["word"]:
+            yield "word", match["word"]
+        elif match["punct"]:
+            yield match["punct"], None
+        elif match["op"] or match["other"]:
+            yield "other", None
+
+
+def _hcl_string(text: str, pos: int) -> tuple[int, str | None]:
+    """Skip the quoted template whose opening quote ends at ``pos``: (its end, its value when it is a plain string).
+
+    >>> _hcl_string('"../lib" }', 1), _hcl_string('"a${ {k = "}"}[0] }b" x', 1), _hcl_string('"$${x}"', 1)
+    ((8, '../lib'), (21, None), (7, '${x}'))
+    """
+    # -1: inside quotes; n >= 0: inside ${ } (or %{ }) with n braces open, where a quote opens a nested template.
+    stack = [-1]
+    value: list[str] = []
+    literal = True
+    while stack and pos < len(text):
+        char = text[pos]
+        pos += 1
+        if stack[-1] >= 0:
+            if char == '"':
+                stack.append(-1)
+            elif char in "{}":
+                stack[-1] += 1 if char == "{" else -1
+                if stack[-1] < 0:
+                    stack.pop()
+        elif char == '"':
+            stack.pop()
+        elif char == "\n":
+            break  # a quoted string ends on its line; Terraform reports the missing quote
+        elif char == "\\":
+            escaped = _ESCAPES.get(text[pos : pos + 1])
+            literal = literal and escaped is not None
+            value.append(escaped or "")
+            pos += 1
+        elif char in "$%" and text.startswith(char + "{", pos):  # $${ and %%{ are a literal ${ and %{
+            value.append(char + "{")
+            pos += 2
+        elif char in "$%" and text.startswith("{", pos):
+            literal = False
+            stack.append(0)
+            pos += 1
+        else:
+            value.append(char)
+    return pos, "".join(value) if literal and not stack else None
+
+
+# -- module calls ---------------------------------------------------------------------------------
+
+_SOURCE_IS: Final = (("word", "source"), ("=", None))
+
+
+def _json_module_calls(text: str) -> list[tuple[str, str]]:
+    """(name, source) of each module block of a JSON file; none when it is not JSON (Terraform says so itself).
+
+    >>> _json_module_calls('{"module": {"lib": {"source": "../lib"}, "net": [{"source": "./net"}]}}')
+    [('lib', '../lib'), ('net', './net')]
+    """
+    try:
+        document = json.loads(text)
+    except (ValueError, RecursionError):
+        return []
+    modules = document.get("module") if isinstance(document, dict) else None
+    return [
+        (name, body["source"])
+        for blocks in _objects(modules)
+        for name, bodies in blocks.items()
+        for body in _objects(bodies)
+        if isinstance(body.get("source"), str)
+    ]
+
+
+def _objects(value: object) -> list[dict[str, Any]]:
+    """A JSON block value as its list of objects (Terraform accepts an object or an array of objects)."""
+    return [v for v in (value if isinstance(value, list) else [value]) if isinstance(v, dict)]
+
+
+def _hcl_module_calls(text: str) -> list[tuple[str, str]]:
+    """(name, source) of each module block of a native syntax file whose source is a plain string.
+
+    >>> _hcl_module_calls('module "lib" {\\n  source = "../lib" # shared\\n  tags = { source = "./x" }\\n}\\n')
+    [('lib', '../lib')]
+    """
+    calls = []
+    depth = 0
+    block: str | None = None  # the label of the module block being read
+    last: tuple[tuple[str, str | None], ...] = (("", None), ("", None))
+    for kind, value in hcl_tokens(text):
+        if kind in ("{", "[", "("):
+            if depth == 0 and kind == "{" and last[0] == ("word", "module") and last[1][0] in ("word", "string"):
+                block = last[1][1]
+            depth += 1
+        elif kind in ("}", "]", ")"):
+            depth = max(depth - 1, 0)
+            block = block if depth else None
+        elif kind == "string" and value is not None and block is not None and depth == 1 and last == _SOURCE_IS:
+            calls.append((block, value))
+        last = (last[1], (kind, value))
+    return calls
+
+
+# -- sensitive variables and the values given to them -----------------------------------------------
 
 
 def declared_sensitive(directory: Path) -> set[str]:
@@ -65,10 +209,6 @@ def _hcl_sensitive(text: str) -> Iterator[str]:
         ]:
             yield block
         last = [last[1], (kind, value)]
-
-
-def _objects(value: object) -> list[dict[str, Any]]:
-    return [v for v in (value if isinstance(value, list) else [value]) if isinstance(v, dict)]
 
 
 def _json_sensitive(text: str) -> Iterator[str]:
