@@ -191,7 +191,7 @@ _NOT_COLLECTORS = {
     ("cli/_checksfile.py", "convert"),
     ("snapshot/_key.py", "canonical_json"),
     ("snapshot/_values.py", "walk"),
-    ("tfconfig/_convert.py", "python_to_node"),
+    ("tfconfig/_json_reader.py", "python_to_node"),
 }
 
 
