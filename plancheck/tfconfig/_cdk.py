@@ -22,6 +22,10 @@ from ._model import Block, Config
 
 __all__ = ["Template"]
 
+# pytest hides this module's frames from tracebacks, as every check module's: a failure points at the user's
+# test line, and the library's locals (bodies of sensitive variables and outputs, in clear) are never printed.
+__tracebackhide__ = True
+
 
 @public("plancheck.tfconfig")
 @final
