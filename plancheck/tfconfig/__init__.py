@@ -16,9 +16,8 @@
 }
 """
 
-from ._cdk import Template
+from ._base import ConfigCheck, Mode, assert_config
 from ._checks import (
-    ConfigCheck,
     ExpectDataSource,
     ExpectDataSourceAttribute,
     ExpectDataSourceCount,
@@ -33,8 +32,7 @@ from ._checks import (
     ExpectResourceCount,
     ExpectResourceWithProperties,
     ExpectVariable,
-    Mode,
-    assert_config,
+    Template,
 )
 from ._json_reader import ConfigFormatError
 from ._load import (
