@@ -21,7 +21,6 @@ from collections.abc import Callable, Mapping
 from typing import IO, TYPE_CHECKING, Any, Final, TextIO, cast
 
 from .._errors import DocumentFormatError
-from .._loading.load import read_source
 from .._loading.source import MAX_BYTES_ENV, InputTooLarge, max_input_bytes
 from .._text import exception_text, terminal_safe
 
@@ -378,13 +377,16 @@ def read_input(name: str, what: str, *, limit: int, stdin: IO[bytes] | None = No
     ...
     plancheck.cli._io.UnreadableInput: the plan is larger than 4 bytes (raise the limit with --max-bytes or PLANCHECK_MAX_BYTES)
     """
+    # Imported here, not at the top: --version and --help, which read nothing, do without the loader.
+    from .._loading import load as _load
+
     source: str | IO[bytes] | None = name
     if name == "-":
         source = stdin if stdin is not None else getattr(sys.stdin, "buffer", None)
         if source is None:  # started with stdin closed (`<&-`)
             raise UnreadableInput(what, "standard input is closed")
     try:
-        read = read_source(source, _ReadFailed, what, "tfplancheck", limit)
+        read = _load.read_source(source, _ReadFailed, what, "tfplancheck", limit)
     except _ReadFailed as exc:
         if exc.found == InputTooLarge(limit).found:
             raise UnreadableInput(what, exc.found, limit=limit) from None

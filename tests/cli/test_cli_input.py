@@ -83,7 +83,7 @@ def test_the_plan_is_read_once_by_the_loader_and_its_bytes_parsed(
         parsed.append(text)
         return real_from_json(text, **kwargs)
 
-    monkeypatch.setattr("plancheck.cli._io.read_source", counting_read)
+    monkeypatch.setattr("plancheck._loading.load.read_source", counting_read)
     monkeypatch.setattr(Plan, "from_json", staticmethod(recording_from_json))
     out, err = io.StringIO(), io.StringIO()
     assert run([name, "--empty"], stdout=out, stderr=err, stdin=make_stdin(), environ={}) == 0, err.getvalue()
