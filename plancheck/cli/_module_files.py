@@ -110,8 +110,6 @@ def _hcl_string(text: str, pos: int) -> tuple[int, str | None]:
 
 # -- module calls ---------------------------------------------------------------------------------
 
-_SOURCE_IS: Final = (("word", "source"), ("=", None))
-
 
 def _json_module_calls(text: str) -> list[tuple[str, str]]:
     """(name, source) of each module block of a JSON file; none when it is not JSON (Terraform says so itself).
@@ -144,22 +142,37 @@ def _hcl_module_calls(text: str) -> list[tuple[str, str]]:
     >>> _hcl_module_calls('module "lib" {\\n  source = "../lib" # shared\\n  tags = { source = "./x" }\\n}\\n')
     [('lib', '../lib')]
     """
-    calls = []
+    return [
+        (block, value)
+        for block, name, (kind, value) in _arguments(text, "module", ("word", "string"))
+        if name == "source" and kind == "string" and value is not None
+    ]
+
+
+def _arguments(text: str, block_type: str, labels: tuple[str, ...]) -> Iterator[tuple[str, str, tuple[str, str | None]]]:
+    """(label, name, value token) of each ``NAME = VALUE`` directly in a top-level ``block_type LABEL { }``
+    block of a native syntax file whose label is a token of a kind in ``labels`` (a value that opens a
+    bracket is none: only a single token is a value here).
+
+    >>> list(_arguments('variable "pw" {\\n  sensitive = true\\n  v = { sensitive = true }\\n}\\n', "variable", ("string",)))
+    [('pw', 'sensitive', ('word', 'true'))]
+    """
     depth = 0
-    block: str | None = None  # the label of the module block being read
+    block: str | None = None  # the label of the block being read
     last: tuple[tuple[str, str | None], ...] = (("", None), ("", None))
     for kind, value in hcl_tokens(text):
         if kind in ("{", "[", "("):
-            if depth == 0 and kind == "{" and last[0] == ("word", "module") and last[1][0] in ("word", "string"):
+            if depth == 0 and kind == "{" and last[0] == ("word", block_type) and last[1][0] in labels:
                 block = last[1][1]
             depth += 1
         elif kind in ("}", "]", ")"):
             depth = max(depth - 1, 0)
             block = block if depth else None
-        elif kind == "string" and value is not None and block is not None and depth == 1 and last == _SOURCE_IS:
-            calls.append((block, value))
+        elif block is not None and depth == 1 and last[1] == ("=", None):
+            name_kind, name = last[0]
+            if name_kind == "word" and name is not None:
+                yield block, name, (kind, value)
         last = (last[1], (kind, value))
-    return calls
 
 
 # -- sensitive variables and the values given to them -----------------------------------------------
@@ -193,22 +206,9 @@ def declared_sensitive(directory: Path) -> set[str]:
 
 
 def _hcl_sensitive(text: str) -> Iterator[str]:
-    depth = 0
-    block: str | None = None
-    last: list[tuple[str, str | None]] = [("", None), ("", None)]
-    for kind, value in hcl_tokens(text):
-        if kind in ("{", "[", "("):
-            if depth == 0 and kind == "{" and last[0] == ("word", "variable") and last[1][0] == "string":
-                block = last[1][1]
-            depth += 1
-        elif kind in ("}", "]", ")"):
-            depth = max(depth - 1, 0)
-            block = block if depth else None
-        elif (kind, value) == ("word", "true") and block is not None and depth == 1 and last == [
-            ("word", "sensitive"), ("=", None)
-        ]:
+    for block, name, token in _arguments(text, "variable", ("string",)):
+        if name == "sensitive" and token == ("word", "true"):
             yield block
-        last = [last[1], (kind, value)]
 
 
 def _json_sensitive(text: str) -> Iterator[str]:
