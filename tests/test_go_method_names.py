@@ -90,19 +90,17 @@ def test_query_filters_answer_to_filter(cls: type) -> None:
 @pytest.mark.parametrize(
     ("go", "snake"),
     [
-        pytest.param(tfjsonpath.Traverse, tfjsonpath.traverse, id="tfjsonpath.Traverse"),
-        pytest.param(tfjsonpath.Path.Traverse, tfjsonpath.Path.traverse, id="Path.Traverse"),
         pytest.param(querycheck.QueryResultCheck.QueryFilters, querycheck.QueryResultCheck.query_filters, id="QueryFilters"),
     ],
 )
-def test_module_and_path_aliases(go: Any, snake: Any) -> None:
+def test_query_result_check_aliases(go: Any, snake: Any) -> None:
     assert go is snake
 
 
 def test_go_names_behave_the_same() -> None:
     document = {"a": [10, {"b": "x"}]}
     path = New("a").AtSliceIndex(1).AtMapKey("b")
-    assert tfjsonpath.Traverse(document, path) == path.Traverse(document) == "x"
+    assert tfjsonpath.Traverse(document, path) == path.traverse(document) == "x"
 
     with pytest.raises(plancheck.ValueMismatchError) as go_error:
         kv.StringExact("y").CheckValue("x")

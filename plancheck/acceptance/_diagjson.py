@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final
 
-from tfjsonpath.internal import json_kind
+from tfjsonpath._jsontypes import json_kind
 
 from .._errors import DocumentFormatError
 from .._frozen import FrozenValue, frozen

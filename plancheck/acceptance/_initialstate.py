@@ -18,7 +18,7 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any, Final
 
-from tfjsonpath.internal import json_kind
+from tfjsonpath._jsontypes import json_kind
 
 from .._errors import DocumentFormatError
 from .._loading.jsontext import loads_exact

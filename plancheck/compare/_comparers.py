@@ -7,18 +7,16 @@ from typing import Any, final
 
 from tfjsonpath import Path
 
+from .._checking.equality import first_difference, render_compared, require_json
 from .._errors import ValueMismatchError
 from .._frozen import FrozenValue, frozen, public
 from .._redact import NO_SECRETS, Marks, Secrets
-from ._equality import first_difference, require_json
-from ._render import render_compared
 
 __all__ = ["ValueComparer", "ValuesDiffer", "ValuesDifferAll", "ValuesSame", "ValuesSameAny"]
 
 # pytest hides this module's frames from tracebacks: failures point at the user's test line,
 # and the library's locals (which may hold raw values) are never printed.
 __tracebackhide__ = True
-
 
 
 class _Values:

@@ -25,6 +25,8 @@ from __future__ import annotations
 from typing import Final
 
 from ._checks import (
+    All,
+    Any,
     RequireAbove,
     RequireBelow,
     RequireBetween,
@@ -36,10 +38,11 @@ from ._checks import (
     SkipIf,
     SkipIfNotAlpha,
     SkipIfNotPrerelease,
+    Version,
     VersionCheck,
+    VersionError,
+    run_check,
 )
-from ._combine import All, Any, run_check
-from ._version import Version, VersionError
 
 # The versions Go's tfversion package names.
 Version0_12_26: Final = Version("0.12.26")

@@ -12,10 +12,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from plancheck import compare
+from plancheck._checking.equality import first_difference, union_marks
 from plancheck._errors import ValueMismatchError
 from plancheck._redact import Secrets, revealing_sensitive
-from plancheck.compare._equality import first_difference
-from plancheck.compare._render import union_marks
 
 D = Decimal
 

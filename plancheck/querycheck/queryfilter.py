@@ -1,4 +1,10 @@
-"""Query filters: which results of a list block a query check looks at (Go's ``querycheck/queryfilter``)."""
+"""queryfilter: which results a query check looks at, a port of Go's ``querycheck/queryfilter``.
+
+>>> from plancheck import knownvalue as kv
+>>> from plancheck.querycheck import queryfilter
+>>> queryfilter.ByResourceIdentity({"id": kv.StringExact("able-werewolf")})
+ByResourceIdentity({'id': StringExact('able-werewolf')})
+"""
 
 from __future__ import annotations
 
@@ -6,11 +12,11 @@ import abc
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from ..._checking.fields import checked_matcher
-from ..._checking.identity import checked_identity, identity_matches
-from ..._documents.query import QueryResult
-from ..._frozen import FrozenValue, frozen, public
-from ...knownvalue.internal import Check
+from .._checking.fields import checked_matcher
+from .._checking.identity import checked_identity, identity_matches
+from .._documents.query import QueryResult
+from .._frozen import FrozenValue, frozen, public
+from ..knownvalue import Check
 
 __all__ = ["ByDisplayName", "ByResourceIdentity", "QueryFilter"]
 
