@@ -22,7 +22,7 @@ PLANCHECK = ROOT / "plancheck"
 #: The one module allowed to loop over checks and run them.
 RUNNER = "plancheck/_checking/run.py"
 #: What running a check is: its methods, called on each check of a loop.
-RUN_METHODS = frozenset({"failures", "outcome", "check_plan", "check_state", "check_query", "check_config"})
+RUN_METHODS = frozenset({"failures", "outcome", "check_plan", "check_state", "check_query", "CheckQuery", "check_config"})
 
 #: The packages that take documents from users or from Terraform and hand them to checks.
 FRONT_ENDS = ("plancheck/cli", "plancheck/acceptance", "plancheck/_plugin")

@@ -84,8 +84,8 @@ class QueryCheckError(CheckFailedError):
 class QueryResultCheck(FrozenValue, abc.ABC):
     """Base class of every query check (Go's ``QueryResultCheck``): implement :meth:`failures`.
 
-    :meth:`check_query` (Go: ``CheckQuery``) raises :class:`QueryCheckError`. A check
-    with filters returns them from :meth:`query_filters` (Go: ``QueryFilters``) and uses
+    :meth:`CheckQuery` raises :class:`QueryCheckError`. A check
+    with filters returns them from :meth:`QueryFilters` and uses
     :meth:`filtered` to get the results they include.
 
     **Writing your own check**: make it a frozen dataclass that subclasses ``QueryResultCheck``
@@ -110,15 +110,12 @@ class QueryResultCheck(FrozenValue, abc.ABC):
     def failures(self, output: QueryOutput) -> list[CheckFailure]:
         """Every way ``output`` fails this check, in a stable order (empty when it holds)."""
 
-    def check_query(self, output: QueryOutput) -> None:
+    def CheckQuery(self, output: QueryOutput) -> None:  # Go's name, kept for line-by-line ports
         """Raise :class:`QueryCheckError` listing every failure, if there is any."""
         with given_by(self):
-            found = self.failures(require_query(output, f"{type(self).__name__}.check_query"))
+            found = self.failures(require_query(output, f"{type(self).__name__}.CheckQuery"))
         if found:
             raise QueryCheckError(found)
-
-    #: Go's method name, so a ported ``check.CheckQuery(...)`` reads the same: the same function.
-    CheckQuery = check_query
 
     def failure(
         self, output: QueryOutput, message: str, *, address: str | None = None, path: Path | None = None
@@ -126,17 +123,14 @@ class QueryResultCheck(FrozenValue, abc.ABC):
         """A failure of this check on ``output``, named after the check's class, with every secret of the output scrubbed."""
         return scrubbed_failure(output.secrets, type(self).__name__, address, path, message)
 
-    def query_filters(self) -> tuple[QueryFilter, ...]:
+    def QueryFilters(self) -> tuple[QueryFilter, ...]:  # Go's name (QueryResultCheckWithFilters)
         """The filters this check applies to the results: its ``filter``, for the checks that take one."""
         found = getattr(self, "filter", None)
         return () if found is None else (found,)
 
-    #: Go's method name (``QueryResultCheckWithFilters.QueryFilters``): the same function.
-    QueryFilters = query_filters
-
     def filtered(self, results: Iterable[QueryResult]) -> list[QueryResult]:
-        """The results that any of :meth:`query_filters` includes (all of them when there is no filter), as Go's runner does."""
-        filters = self.query_filters()
+        """The results that any of :meth:`QueryFilters` includes (all of them when there is no filter), as Go's runner does."""
+        filters = self.QueryFilters()
         if not filters:
             return list(results)
         return [result for result in results if any(f.include(result) for f in filters)]
@@ -203,8 +197,8 @@ class ListBlockCheck(QueryResultCheck):
     ...     def list_block_failures(self, output):
     ...         return []
     >>> output = QueryOutput.from_messages([{"type": "list_complete", "list_complete": {"address": "list.concept_pet.pets", "total": 0}}])
-    >>> ExpectRan("concept_pet.pets").check_query(output)
-    >>> ExpectRan("concept_pet.pest").check_query(output)
+    >>> ExpectRan("concept_pet.pets").CheckQuery(output)
+    >>> ExpectRan("concept_pet.pest").CheckQuery(output)
     Traceback (most recent call last):
     ...
     plancheck.querycheck.QueryCheckError: ExpectRan: concept_pet.pest: the list block concept_pet.pest was not found in the query results; closest: concept_pet.pets
@@ -318,7 +312,7 @@ class ExpectIdentity(_IdentityFields, ListBlockCheck):
     >>> output = load_query(b'''{"type":"list_resource_found","list_resource_found":{"address":"list.concept_pet.pets","display_name":"This is a large-roughy","identity":{"id":"large-roughy","legs":2},"identity_version":1,"resource_type":"concept_pet"}}
     ... {"type":"list_resource_found","list_resource_found":{"address":"list.concept_pet.pets","display_name":"This is a able-werewolf","identity":{"id":"able-werewolf","legs":5},"identity_version":1,"resource_type":"concept_pet"}}''')
     >>> ExpectIdentity("concept_pet.pets", {"id": kv.StringExact("able-werewolf"), "legs": kv.Int64Exact(5)}).CheckQuery(output)
-    >>> ExpectIdentity("concept_pet.pets", {"id": kv.StringExact("able-werewolf"), "legs": kv.Int64Exact(4)}).check_query(output)
+    >>> ExpectIdentity("concept_pet.pets", {"id": kv.StringExact("able-werewolf"), "legs": kv.Int64Exact(4)}).CheckQuery(output)
     Traceback (most recent call last):
     ...
     plancheck.querycheck.QueryCheckError: ExpectIdentity: concept_pet.pets: an identity with the following attributes was not found: attribute "id": "able-werewolf", attribute "legs": 4 (2 results of this list block searched, lines 1, 2)
@@ -358,8 +352,8 @@ class ExpectNoIdentity(_IdentityFields, ListBlockCheck):
     >>> from plancheck.querycheck import QueryOutput
     >>> output = QueryOutput.from_messages([{"type": "list_resource_found", "list_resource_found": {
     ...     "address": "list.concept_pet.pets", "identity": {"id": "large-roughy", "legs": 2}}}])
-    >>> ExpectNoIdentity("concept_pet.pets", {"id": kv.StringExact("able-werewolf"), "legs": kv.Int64Exact(5)}).check_query(output)
-    >>> ExpectNoIdentity("concept_pet.pets", {"id": kv.StringExact("large-roughy"), "legs": kv.Int64Exact(2)}).check_query(output)
+    >>> ExpectNoIdentity("concept_pet.pets", {"id": kv.StringExact("able-werewolf"), "legs": kv.Int64Exact(5)}).CheckQuery(output)
+    >>> ExpectNoIdentity("concept_pet.pets", {"id": kv.StringExact("large-roughy"), "legs": kv.Int64Exact(2)}).CheckQuery(output)
     Traceback (most recent call last):
     ...
     plancheck.querycheck.QueryCheckError: ExpectNoIdentity: concept_pet.pets: an unexpected identity matching the given attributes was found: attribute "id": "large-roughy", attribute "legs": 2 (line 1)
@@ -416,8 +410,8 @@ class ExpectLength(_LengthFields, ListBlockCheck):
 
     >>> from plancheck.querycheck import QueryOutput
     >>> output = QueryOutput.from_messages([{"type": "list_complete", "list_complete": {"address": "list.concept_pet.pets", "total": 5}}])
-    >>> ExpectLength("concept_pet.pets", 5).check_query(output)
-    >>> ExpectLength("concept_pet.pets", 4).check_query(output)
+    >>> ExpectLength("concept_pet.pets", 5).CheckQuery(output)
+    >>> ExpectLength("concept_pet.pets", 4).CheckQuery(output)
     Traceback (most recent call last):
     ...
     plancheck.querycheck.QueryCheckError: ExpectLength: concept_pet.pets: number of found resources 4 - expected but got 5.
@@ -441,8 +435,8 @@ class ExpectLengthAtLeast(_LengthFields, ListBlockCheck):
 
     >>> from plancheck.querycheck import QueryOutput
     >>> output = QueryOutput.from_messages([{"type": "list_complete", "list_complete": {"address": "list.concept_pet.pets", "total": 5}}])
-    >>> ExpectLengthAtLeast("concept_pet.pets", 3).check_query(output)
-    >>> ExpectLengthAtLeast("concept_pet.cats", 3).check_query(output)
+    >>> ExpectLengthAtLeast("concept_pet.pets", 3).CheckQuery(output)
+    >>> ExpectLengthAtLeast("concept_pet.cats", 3).CheckQuery(output)
     Traceback (most recent call last):
     ...
     plancheck.querycheck.QueryCheckError: ExpectLengthAtLeast: concept_pet.cats: the list block concept_pet.cats was not found in the query results; closest: concept_pet.pets
@@ -480,8 +474,8 @@ class ExpectTotalLengthForMatching(QueryResultCheck):
     >>> output = QueryOutput.from_messages([
     ...     {"type": "list_complete", "list_complete": {"address": "list.concept_pet.pets", "total": 5}},
     ...     {"type": "list_complete", "list_complete": {"address": "list.concept_pet.more_pets", "total": 2}}])
-    >>> ExpectTotalLengthForMatching(r"pets$", 7).check_query(output)
-    >>> ExpectTotalLengthForMatching(r"^list\\.concept_pet\\.", 6).check_query(output)
+    >>> ExpectTotalLengthForMatching(r"pets$", 7).CheckQuery(output)
+    >>> ExpectTotalLengthForMatching(r"^list\\.concept_pet\\.", 6).CheckQuery(output)
     Traceback (most recent call last):
     ...
     plancheck.querycheck.QueryCheckError: ExpectTotalLengthForMatching: expected total of found resources to be 6, got 7
@@ -541,8 +535,8 @@ class ExpectResourceDisplayName(ListBlockCheck):
     >>> output = QueryOutput.from_messages([{"type": "list_resource_found", "list_resource_found": {
     ...     "address": "list.concept_pet.pets", "display_name": "This is a able-werewolf", "identity": {"id": "able-werewolf"}}}])
     >>> by_id = queryfilter.ByResourceIdentity({"id": kv.StringExact("able-werewolf")})
-    >>> ExpectResourceDisplayName("concept_pet.pets", by_id, kv.StringRegexp("werewolf")).check_query(output)
-    >>> ExpectResourceDisplayName("concept_pet.pets", by_id, kv.StringExact("This is a werewolf")).check_query(output)
+    >>> ExpectResourceDisplayName("concept_pet.pets", by_id, kv.StringRegexp("werewolf")).CheckQuery(output)
+    >>> ExpectResourceDisplayName("concept_pet.pets", by_id, kv.StringExact("This is a werewolf")).CheckQuery(output)
     Traceback (most recent call last):
     ...
     plancheck.querycheck.QueryCheckError: ExpectResourceDisplayName: concept_pet.pets: error checking value for display name "This is a werewolf", err: expected value "This is a werewolf" for StringExact check, got: "This is a able-werewolf"
@@ -627,8 +621,8 @@ class ExpectResourceKnownValues(ListBlockCheck):
     ...     "address": "list.test_instance.example", "display_name": "Test Instance 1", "identity": {"id": "test-instance-1"},
     ...     "resource_object": {"ami": "ami-12345", "id": "test-instance-1"}}}])
     >>> by_id = queryfilter.ByResourceIdentity({"id": kv.StringExact("test-instance-1")})
-    >>> ExpectResourceKnownValues("test_instance.example", by_id, [KnownValueCheck(New("ami"), kv.StringExact("ami-12345"))]).check_query(output)
-    >>> ExpectResourceKnownValues("test_instance.example", by_id, [KnownValueCheck(New("ami"), kv.StringExact("ami-67890"))]).check_query(output)
+    >>> ExpectResourceKnownValues("test_instance.example", by_id, [KnownValueCheck(New("ami"), kv.StringExact("ami-12345"))]).CheckQuery(output)
+    >>> ExpectResourceKnownValues("test_instance.example", by_id, [KnownValueCheck(New("ami"), kv.StringExact("ami-67890"))]).CheckQuery(output)
     Traceback (most recent call last):
     ...
     plancheck.querycheck.QueryCheckError: ExpectResourceKnownValues: test_instance.example: error checking value for attribute at path: ami for resource with identity {"id": "test-instance-1"}, err: expected value "ami-67890" for StringExact check, got: "ami-12345"

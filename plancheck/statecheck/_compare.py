@@ -195,7 +195,7 @@ class CompareValue:
             entries = list(self._entries)
             all_secrets = self._secrets
         try:
-            self._comparer.compare_values(
+            self._comparer.CompareValues(
                 [e.value for e in entries], sensitive=[e.marks for e in entries], secrets=all_secrets
             )
         except ValueMismatchError as exc:
@@ -320,7 +320,7 @@ class CompareValuePairs(StateCheck):
         if found:
             return found
         try:
-            self.comparer.compare_values(
+            self.comparer.CompareValues(
                 [v for v, _ in sides], sensitive=[m for _, m in sides], secrets=state.secrets
             )
         except ValueMismatchError as exc:
@@ -395,7 +395,7 @@ def _compare_one(
     if is_array(other):
         value, marks = [value], [marks]
     try:
-        comparer.compare_values([value, other], sensitive=[marks, other_marks], secrets=secrets)
+        comparer.CompareValues([value, other], sensitive=[marks, other_marks], secrets=secrets)
     except ValueMismatchError as exc:
         return exc.reason
     return None
