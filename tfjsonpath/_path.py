@@ -12,7 +12,7 @@ from ._errors import TfJsonPathError, public
 from ._jsontypes import describe_json_type, is_array, is_object, plural
 from ._text import MapStep, SliceStep, Step, checked_index, checked_key, parse_steps, render_steps
 
-__all__ = ["New", "Path", "PathNotFoundError", "Traverse", "leaves", "resolve", "walk"]
+__all__ = ["New", "Path", "PathNotFoundError", "Traverse", "leaves", "walk"]
 
 
 # Python never returns -1 from hash(), so it can mark "not computed yet".

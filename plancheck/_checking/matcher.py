@@ -45,7 +45,6 @@ __all__ = [
     "Check",
     "Child",
     "Ctx",
-    "Failure",
     "ValueCheck",
     "Visit",
     "first_failure",
@@ -58,7 +57,6 @@ __all__ = [
     "plural",
     "quote",
     "require_check",
-    "shown_expected_actual",
     "to_decimal",
 ]
 

@@ -37,7 +37,6 @@ from .._frozen import public
 from .._redact import SENSITIVE, Marks, child_marks, contains_sensitive
 
 __all__ = [
-    "ElementsCheck",
     "ListExact",
     "ListPartial",
     "ListSizeExact",
@@ -49,13 +48,9 @@ __all__ = [
     "SetExact",
     "SetPartial",
     "SetSizeExact",
-    "SizeCheck",
     "TupleExact",
     "TuplePartial",
     "TupleSizeExact",
-    "check_list",
-    "joined",
-    "max_matching",
 ]
 
 

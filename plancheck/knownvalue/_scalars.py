@@ -52,10 +52,6 @@ __all__ = [
     "as_float32",
     "as_float64",
     "as_int",
-    "float32_repr",
-    "format_decimal",
-    "format_float32",
-    "format_float64",
 ]
 
 

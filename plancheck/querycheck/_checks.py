@@ -50,12 +50,9 @@ __all__ = [
     "ExpectResourceKnownValues",
     "ExpectTotalLengthForMatching",
     "KnownValueCheck",
-    "ListBlockCheck",
     "QueryCheckError",
     "QueryResultCheck",
     "assert_query",
-    "list_block_addresses",
-    "missing_list_block",
     "query_check_failures",
 ]
 

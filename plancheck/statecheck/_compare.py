@@ -43,14 +43,7 @@ from .._redact import NO_SECRETS, Marks, Secrets, child_marks
 from ..compare import ValueComparer
 from ._base import StateCheck, find_state_resource, resolve_resource
 
-__all__ = [
-    "CompareValue",
-    "CompareValueCheck",
-    "CompareValueCollection",
-    "CompareValuePairs",
-    "copy_json",
-    "require_comparer",
-]
+__all__ = ["CompareValue", "CompareValueCheck", "CompareValueCollection", "CompareValuePairs"]
 
 
 def require_comparer(value: object, check: str) -> ValueComparer:

@@ -30,7 +30,6 @@ __all__ = [
     "Version",
     "VersionCheck",
     "VersionError",
-    "as_version",
     "run_check",
 ]
 
