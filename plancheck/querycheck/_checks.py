@@ -130,7 +130,7 @@ class QueryResultCheck(FrozenValue, abc.ABC):
         filters = self.QueryFilters()
         if not filters:
             return list(results)
-        return [result for result in results if any(f.include(result) for f in filters)]
+        return [result for result in results if any(f.Filter(result) for f in filters)]
 
 
 def list_block_addresses(output: QueryOutput) -> list[str]:

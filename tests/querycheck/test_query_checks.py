@@ -431,7 +431,7 @@ def test_expect_identity_and_expect_no_identity_are_complements(identities: list
     present = target in rows
     assert (ExpectIdentity("concept_pet.pets", expected).failures(out) == []) is present
     assert (ExpectNoIdentity("concept_pet.pets", expected).failures(out) == []) is not present
-    included = [r for r in out.results if queryfilter.ByResourceIdentity(expected).include(r)]
+    included = [r for r in out.results if queryfilter.ByResourceIdentity(expected).Filter(r)]
     assert [r.identity for r in included] == [row for row in rows if row == target]
 
 
