@@ -15,7 +15,7 @@ import pytest
 
 import plancheck
 import tfjsonpath
-from plancheck import Plan, PlanCheck, State, compare, knownvalue, querycheck, statecheck
+from plancheck import Plan, PlanCheck, State, compare, knownvalue, querycheck, statecheck, tfversion
 from plancheck import knownvalue as kv
 from plancheck.compare import ValueComparer
 from plancheck.knownvalue import Check
@@ -36,9 +36,10 @@ GO_ONLY: list[tuple[type, str, str]] = [
     (ValueComparer, "CompareValues", "compare_values"),
     (QueryResultCheck, "CheckQuery", "check_query"),
     (QueryResultCheck, "QueryFilters", "query_filters"),
+    (tfversion.VersionCheck, "CheckTerraformVersion", "check_terraform_version"),
 ]
 
-MODULES: list[types.ModuleType] = [plancheck, statecheck, knownvalue, compare, querycheck, queryfilter]
+MODULES: list[types.ModuleType] = [plancheck, statecheck, knownvalue, compare, querycheck, queryfilter, tfversion]
 
 
 def _public_classes() -> Iterator[type]:
@@ -67,6 +68,7 @@ def _members(base: type) -> list[type]:
         pytest.param(ValueComparer, 5, id="comparers"),
         pytest.param(QueryResultCheck, 8, id="query-checks"),
         pytest.param(QueryFilter, 3, id="query-filters"),
+        pytest.param(tfversion.VersionCheck, 12, id="version-checks"),
     ],
 )
 def test_the_walk_finds_every_family(base: type, minimum: int) -> None:

@@ -277,27 +277,21 @@ def _against(tf: Version, own: Version) -> Version:
 @public("plancheck.tfversion")
 @frozen
 class VersionCheck(FrozenValue):
-    """Base of the checks: ``CheckTerraformVersion(version)`` (alias ``check_terraform_version``) returns a :class:`Result`.
+    """Base of the checks: ``CheckTerraformVersion(version)`` (Go's name, the only one) returns a :class:`Result`.
 
-    >>> SkipIf("1.0.3").check_terraform_version("1.0.3") == SkipIf("1.0.3").CheckTerraformVersion("1.0.3")
-    True
+    >>> SkipIf("1.0.3").CheckTerraformVersion("1.0.3").skip
+    'Terraform CLI version is 1.0.3: skipping test.'
     """
 
-    def check_terraform_version(self, version: Version | str) -> Result:
+    def CheckTerraformVersion(self, version: Version | str) -> Result:  # Go's name, kept for ported tests
         """Decide for the Terraform ``version`` (a :class:`Version` or its text).
 
-        >>> SkipBelow("1.12.0").check_terraform_version("1.11.4").skip
+        >>> SkipBelow("1.12.0").CheckTerraformVersion("1.11.4").skip
         'Terraform CLI version 1.11.4 is below minimum version 1.12.0: skipping test'
-        """
-        raise NotImplementedError
-
-    def CheckTerraformVersion(self, version: Version | str) -> Result:  # Go's name, kept for ported tests
-        """Go's spelling of :meth:`check_terraform_version`.
-
         >>> SkipAbove("1.0.0").CheckTerraformVersion("1.11.4").skip
         'Terraform CLI version 1.11.4 is above maximum version 1.0.0: skipping test'
         """
-        return self.check_terraform_version(version)
+        raise NotImplementedError
 
 
 @frozen
@@ -339,9 +333,9 @@ class SkipBelow(_One):
 
     A prerelease of ``minimum`` counts as ``minimum`` unless ``minimum`` is a prerelease itself:
 
-    >>> SkipBelow("1.12.0").check_terraform_version("1.11.4")
+    >>> SkipBelow("1.12.0").CheckTerraformVersion("1.11.4")
     Result(skip='Terraform CLI version 1.11.4 is below minimum version 1.12.0: skipping test')
-    >>> SkipBelow("1.12.0").check_terraform_version("1.12.0-alpha20240101").passed
+    >>> SkipBelow("1.12.0").CheckTerraformVersion("1.12.0-alpha20240101").passed
     True
     """
 
@@ -356,7 +350,7 @@ class SkipBelow(_One):
         """
         return self.version
 
-    def check_terraform_version(self, version: Version | str) -> Result:
+    def CheckTerraformVersion(self, version: Version | str) -> Result:
         tf = _terraform(version)
         if _against(tf, self.version) < self.version:
             return Result(skip=f"Terraform CLI version {tf} is below minimum version {self.version}: skipping test")
@@ -367,7 +361,7 @@ class SkipBelow(_One):
 class SkipAbove(_One):
     """Skip the test when Terraform is newer than ``maximum`` (Go's ``tfversion.SkipAbove``).
 
-    >>> SkipAbove("1.11.4").check_terraform_version("1.11.4").passed
+    >>> SkipAbove("1.11.4").CheckTerraformVersion("1.11.4").passed
     True
     """
 
@@ -382,7 +376,7 @@ class SkipAbove(_One):
         """
         return self.version
 
-    def check_terraform_version(self, version: Version | str) -> Result:
+    def CheckTerraformVersion(self, version: Version | str) -> Result:
         tf = _terraform(version)
         if _against(tf, self.version) > self.version:
             return Result(skip=f"Terraform CLI version {tf} is above maximum version {self.version}: skipping test")
@@ -393,11 +387,11 @@ class SkipAbove(_One):
 class SkipBetween(_Range):
     """Skip the test when ``minimum <= Terraform < maximum`` (Go's ``tfversion.SkipBetween``).
 
-    >>> SkipBetween("1.0.0", "1.12.0").check_terraform_version("1.11.4").skip
+    >>> SkipBetween("1.0.0", "1.12.0").CheckTerraformVersion("1.11.4").skip
     'Terraform CLI version 1.11.4 is between 1.0.0 and 1.12.0: skipping test.'
     """
 
-    def check_terraform_version(self, version: Version | str) -> Result:
+    def CheckTerraformVersion(self, version: Version | str) -> Result:
         tf = _terraform(version)
         low, high = _against(tf, self.minimum), _against(tf, self.maximum)
         if low >= self.minimum and high < self.maximum:
@@ -411,11 +405,11 @@ class SkipBetween(_Range):
 class SkipIf(_One):
     """Skip the test on exactly this Terraform ``version`` (Go's ``tfversion.SkipIf``).
 
-    >>> SkipIf("1.0.3").check_terraform_version("1.0.3").skip
+    >>> SkipIf("1.0.3").CheckTerraformVersion("1.0.3").skip
     'Terraform CLI version is 1.0.3: skipping test.'
     """
 
-    def check_terraform_version(self, version: Version | str) -> Result:
+    def CheckTerraformVersion(self, version: Version | str) -> Result:
         if _against(_terraform(version), self.version) == self.version:
             return Result(skip=f"Terraform CLI version is {self.version}: skipping test.")
         return _PASS
@@ -425,15 +419,15 @@ class SkipIf(_One):
 class SkipIfNotAlpha(VersionCheck):
     """Skip the test unless Terraform is an alpha build (Go's ``tfversion.SkipIfNotAlpha``).
 
-    >>> SkipIfNotAlpha().check_terraform_version("1.12.0-alpha20240101").passed
+    >>> SkipIfNotAlpha().CheckTerraformVersion("1.12.0-alpha20240101").passed
     True
-    >>> SkipIfNotAlpha().check_terraform_version("1.11.4-rc1").skip
+    >>> SkipIfNotAlpha().CheckTerraformVersion("1.11.4-rc1").skip
     'Terraform CLI version 1.11.4-rc1 is not an alpha build: skipping test.'
     """
 
     __slots__ = ()
 
-    def check_terraform_version(self, version: Version | str) -> Result:
+    def CheckTerraformVersion(self, version: Version | str) -> Result:
         tf = _terraform(version)
         if "alpha" not in tf.prerelease:
             return Result(skip=f"Terraform CLI version {tf} is not an alpha build: skipping test.")
@@ -444,13 +438,13 @@ class SkipIfNotAlpha(VersionCheck):
 class SkipIfNotPrerelease(VersionCheck):
     """Skip the test unless Terraform is a prerelease build (Go's ``tfversion.SkipIfNotPrerelease``).
 
-    >>> SkipIfNotPrerelease().check_terraform_version("1.11.4").skip
+    >>> SkipIfNotPrerelease().CheckTerraformVersion("1.11.4").skip
     'Terraform CLI version 1.11.4 is not a prerelease build: skipping test.'
     """
 
     __slots__ = ()
 
-    def check_terraform_version(self, version: Version | str) -> Result:
+    def CheckTerraformVersion(self, version: Version | str) -> Result:
         tf = _terraform(version)
         if not tf.prerelease:
             return Result(skip=f"Terraform CLI version {tf} is not a prerelease build: skipping test.")
@@ -461,7 +455,7 @@ class SkipIfNotPrerelease(VersionCheck):
 class RequireAbove(_One):
     """Fail the test when Terraform is older than ``minimum`` (Go's ``tfversion.RequireAbove``).
 
-    >>> RequireAbove("1.12.0").check_terraform_version("1.11.4").error
+    >>> RequireAbove("1.12.0").CheckTerraformVersion("1.11.4").error
     'expected Terraform CLI version above 1.12.0 but detected version is 1.11.4'
     """
 
@@ -476,7 +470,7 @@ class RequireAbove(_One):
         """
         return self.version
 
-    def check_terraform_version(self, version: Version | str) -> Result:
+    def CheckTerraformVersion(self, version: Version | str) -> Result:
         tf = _terraform(version)
         if _against(tf, self.version) < self.version:
             return Result(error=f"expected Terraform CLI version above {self.version} but detected version is {tf}")
@@ -487,7 +481,7 @@ class RequireAbove(_One):
 class RequireBelow(_One):
     """Fail the test unless Terraform is older than ``maximum`` (Go's ``tfversion.RequireBelow``).
 
-    >>> RequireBelow("1.12.0").check_terraform_version("1.12.0").error
+    >>> RequireBelow("1.12.0").CheckTerraformVersion("1.12.0").error
     'expected Terraform CLI version below 1.12.0 but detected version is 1.12.0'
     """
 
@@ -502,7 +496,7 @@ class RequireBelow(_One):
         """
         return self.version
 
-    def check_terraform_version(self, version: Version | str) -> Result:
+    def CheckTerraformVersion(self, version: Version | str) -> Result:
         tf = _terraform(version)
         if _against(tf, self.version) >= self.version:
             return Result(error=f"expected Terraform CLI version below {self.version} but detected version is {tf}")
@@ -513,11 +507,11 @@ class RequireBelow(_One):
 class RequireBetween(_Range):
     """Fail the test unless ``minimum <= Terraform < maximum`` (Go's ``tfversion.RequireBetween``).
 
-    >>> RequireBetween("1.0.0", "1.12.0").check_terraform_version("1.14.1").error
+    >>> RequireBetween("1.0.0", "1.12.0").CheckTerraformVersion("1.14.1").error
     'expected Terraform CLI version between 1.0.0 and 1.12.0 but detected version is 1.14.1'
     """
 
-    def check_terraform_version(self, version: Version | str) -> Result:
+    def CheckTerraformVersion(self, version: Version | str) -> Result:
         tf = _terraform(version)
         low, high = _against(tf, self.minimum), _against(tf, self.maximum)
         if low < self.minimum or high >= self.maximum:
@@ -532,17 +526,18 @@ class RequireBetween(_Range):
 class RequireNot(_One):
     """Fail the test on exactly this Terraform ``version`` (Go's ``tfversion.RequireNot``).
 
-    >>> RequireNot("1.0.3").check_terraform_version("1.0.3").error
+    >>> RequireNot("1.0.3").CheckTerraformVersion("1.0.3").error
     'unexpected Terraform CLI version: 1.0.3'
     """
 
-    def check_terraform_version(self, version: Version | str) -> Result:
+    def CheckTerraformVersion(self, version: Version | str) -> Result:
         if _against(_terraform(version), self.version) == self.version:
             return Result(error=f"unexpected Terraform CLI version: {self.version}")
         return _PASS
 
 
 def _method(check: object) -> t.Callable[[Version | str], object] | None:
+    # A check of the user's own may still answer to the snake_case name the library's checks once had.
     for name in ("check_terraform_version", "CheckTerraformVersion"):
         method = getattr(check, name, None)
         if callable(method):
@@ -552,7 +547,7 @@ def _method(check: object) -> t.Callable[[Version | str], object] | None:
 
 @public("plancheck.tfversion")
 def run_check(check: object, version: Version | str, where: str) -> Result:
-    """Run any version check (``check_terraform_version`` or Go's ``CheckTerraformVersion``) as a :class:`Result`.
+    """Run any version check (Go's ``CheckTerraformVersion``, or ``check_terraform_version`` on a check of your own) as a :class:`Result`.
 
     What it returns needs ``error`` and ``skip`` attributes (str or None); else a :class:`VersionError` names ``where``.
 
@@ -608,15 +603,15 @@ class Any(_Combined):
     Otherwise every error (one per line) fails it, or, with no error, every skip reason skips it.
 
     >>> from plancheck.tfversion import SkipBelow, SkipIf
-    >>> Any(SkipIf("1.0.3"), SkipBelow("1.5.0")).check_terraform_version("1.0.3").skip
+    >>> Any(SkipIf("1.0.3"), SkipBelow("1.5.0")).CheckTerraformVersion("1.0.3").skip
     'Terraform CLI version is 1.0.3: skipping test.\\nTerraform CLI version 1.0.3 is below minimum version 1.5.0: skipping test'
-    >>> Any(SkipIf("1.0.3"), SkipBelow("1.5.0")).check_terraform_version("1.11.4").passed
+    >>> Any(SkipIf("1.0.3"), SkipBelow("1.5.0")).CheckTerraformVersion("1.11.4").passed
     True
     """
 
     __slots__ = ()
 
-    def check_terraform_version(self, version: Version | str) -> Result:
+    def CheckTerraformVersion(self, version: Version | str) -> Result:
         errors: list[str] = []
         skips: list[str] = []
         for result in self._results(version):
@@ -637,15 +632,15 @@ class All(_Combined):
     The checks run in order; the first that errors or skips decides (later ones do not run).
 
     >>> from plancheck.tfversion import RequireAbove, SkipIf
-    >>> All(RequireAbove("1.5.0"), SkipIf("1.0.3")).check_terraform_version("1.0.3").error
+    >>> All(RequireAbove("1.5.0"), SkipIf("1.0.3")).CheckTerraformVersion("1.0.3").error
     'expected Terraform CLI version above 1.5.0 but detected version is 1.0.3'
-    >>> All(SkipIf("1.0.3"), RequireAbove("1.5.0")).check_terraform_version("1.0.3").skip
+    >>> All(SkipIf("1.0.3"), RequireAbove("1.5.0")).CheckTerraformVersion("1.0.3").skip
     'Terraform CLI version is 1.0.3: skipping test.'
     """
 
     __slots__ = ()
 
-    def check_terraform_version(self, version: Version | str) -> Result:
+    def CheckTerraformVersion(self, version: Version | str) -> Result:
         for result in self._results(version):
             if result.error is not None:
                 return Result(error=result.error)
