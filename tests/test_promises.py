@@ -289,7 +289,7 @@ def test_the_markers_stay_readable_whatever_the_secret(make: Callable[[], list[s
 
 SWEEPERS = """
 import sys
-from plancheck.acceptance import Sweeper, add_test_sweepers
+from plancheck.acceptance import Sweeper, AddTestSweepers
 
 
 class Unprintable(Exception):
@@ -305,8 +305,8 @@ def unprintable(region):
     raise Unprintable
 
 
-add_test_sweepers("exits", Sweeper("exits", exits))
-add_test_sweepers("unprintable", Sweeper("unprintable", unprintable))
+AddTestSweepers("exits", Sweeper("exits", exits))
+AddTestSweepers("unprintable", Sweeper("unprintable", unprintable))
 """
 
 
