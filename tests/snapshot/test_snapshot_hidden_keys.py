@@ -43,7 +43,7 @@ def keyed(*sizes: int, keys: tuple[str, ...] = (ONE, TWO, THREE), template: str 
 
 def marked(*sizes: int) -> Plan:
     """As :func:`keyed`, each object also holding a sensitive ``a_pw`` (first in its block): equal unless fingerprinted."""
-    plan = keyed(*sizes).raw
+    plan = json.loads(json.dumps(keyed(*sizes).raw))  # a copy: the first plan stays as it was read
     for entry in plan["resource_changes"]:
         entry["change"]["after"]["a_pw"] = "same-password"
         entry["change"]["after_sensitive"] = {"a_pw": True}
