@@ -16,12 +16,12 @@ from typing import TYPE_CHECKING, Any, Final, TextIO
 
 from tfjsonpath import Path
 
+from .._checking.equality import union_marks
 from .._documents.plan import Change, Plan, ResourceNotFoundError, shown_address
 from .._documents.resolve import ResolvedValue, ValueStatus, resolve_value
 from .._errors import CheckFailure
 from .._redact import Marks, Secrets, contains_sensitive, fit_marks, render_value
 from .._text import one_line, style_mark
-from ..compare.internal import union_marks
 from ._checksfile import CheckResult
 from ._io import SCHEMA_VERSION, CliError
 
