@@ -33,6 +33,7 @@ from ._io import (
     _guarded,
     _WriteFailed,
     add_allow_errored,
+    add_command,
     add_snapshot_arguments,
     path_argument,
     read_plan,
@@ -223,16 +224,16 @@ def _command_parser(streams: Io | None = None) -> _Parser:
     parser = _Parser(prog="tfplancheck", add_help=False)
     parser.set_defaults(command=None)
     commands = parser.add_subparsers(action=_Commands, dest="command")
-    query = commands.add_parser(
+    query = add_command(
+        commands,
         "query",
-        prog="tfplancheck query",
-        description="Show a plan's addresses, or the planned value at ADDRESS [PATH] with its known/unknown/"
+        "Show a plan's addresses, or the planned value at ADDRESS [PATH] with its known/unknown/"
         "sensitive status (sensitive values redacted).",
-        epilog=_QUERY_HELP,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        _QUERY_HELP,
+        streams,
     )
     _add_query_arguments(query)
-    parser.streams = query.streams = streams
+    parser.streams = streams
     from ._mock_plan import add_mock_plan_parser
 
     add_mock_plan_parser(commands, streams)
@@ -424,13 +425,13 @@ exit status: 0 the plan matches (or --update wrote the snapshot), 1 it differs, 
 
 def add_snapshot_parser(commands: Any, streams: object) -> None:
     """Register ``snapshot`` on the subcommand parsers of the command line."""
-    parser = commands.add_parser(
+    parser = add_command(
+        commands,
         "snapshot",
-        prog="tfplancheck snapshot",
-        description="Compare a plan with its snapshot file (a reviewable text of the plan that holds no secret), "
+        "Compare a plan with its snapshot file (a reviewable text of the plan that holds no secret), "
         "or write it with --update.",
-        epilog=SNAPSHOT_HELP,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        SNAPSHOT_HELP,
+        streams,
     )
     parser.add_argument("plan", metavar="PLAN", type=path_argument, help="plan JSON file, a binary plan file, or - for stdin")
     add_snapshot_arguments(parser, file_option=False)
@@ -441,7 +442,6 @@ def add_snapshot_parser(commands: Any, streams: object) -> None:
     )
     add_allow_errored(parser)
     parser.add_argument("--format", choices=("text", "json"), default="text", help="text (default) or json")
-    parser.streams = streams
 
 
 def run_snapshot(args: argparse.Namespace, io: Io, max_bytes: int) -> int:
@@ -495,18 +495,14 @@ leftover record (leftover.json; such a leftover is never destroyed nor removed)
 
 def add_destroy_leftovers_parser(commands: Any, streams: object) -> None:
     """Register ``destroy-leftovers`` on the subcommand parsers of the command line."""
-    parser = commands.add_parser(
-        "destroy-leftovers",
-        prog="tfplancheck destroy-leftovers",
-        description="Destroy the leftovers of acceptance cases whose destroy failed.",
-        epilog=_LEFTOVERS_HELP,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+    parser = add_command(
+        commands, "destroy-leftovers", "Destroy the leftovers of acceptance cases whose destroy failed.",
+        _LEFTOVERS_HELP, streams,
     )
     parser.add_argument("directory", metavar="DIR", nargs="?", default=None, type=path_argument,
                         help="the leftovers directory (default: $TFPLANCHECK_LEFTOVERS_DIR, else .tfplancheck/leftovers)")
     parser.add_argument("--terraform", metavar="PATH", type=path_argument,
                         help="terraform binary (default: the one that made each leftover, else as the runner finds one)")
-    parser.streams = streams
 
 
 def destroy_leftovers_command(args: argparse.Namespace, io: Any) -> int:

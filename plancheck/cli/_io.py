@@ -34,6 +34,7 @@ __all__ = [
     "Io",
     "UnreadableInput",
     "add_allow_errored",
+    "add_command",
     "add_snapshot_arguments",
     "error_document",
     "path_argument",
@@ -55,6 +56,26 @@ def tool_version() -> str:
         return version("tfplancheck")
     except Exception:  # running from a source tree without installed metadata
         return "0+unknown"
+
+
+def add_command(commands: Any, name: str, description: str, epilog: str, streams: object) -> Any:
+    """Register the subcommand ``tfplancheck NAME`` on ``commands`` (the command line's subcommand parsers).
+
+    Its help shows ``description`` and ``epilog`` as written, and is printed to ``streams``, the run's own.
+
+    >>> commands = argparse.ArgumentParser(prog="tfplancheck").add_subparsers()
+    >>> add_command(commands, "query", "Show a plan.", "examples: ...", None).prog
+    'tfplancheck query'
+    """
+    parser = commands.add_parser(
+        name,
+        prog=f"tfplancheck {name}",
+        description=description,
+        epilog=epilog,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.streams = streams
+    return parser
 
 
 def add_allow_errored(parser: argparse.ArgumentParser) -> None:

@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any, Final
 
-from ._io import add_snapshot_arguments, path_argument
+from ._io import add_command, add_snapshot_arguments, path_argument
 from ._module_files import _hcl_module_calls, _json_module_calls
 
 if TYPE_CHECKING:
@@ -63,14 +63,14 @@ class _Failed(Exception):
 
 def add_mock_plan_parser(commands: Any, streams: object) -> None:
     """Register ``mock-plan`` on the subcommand parsers of the command line."""
-    parser = commands.add_parser(
+    parser = add_command(
+        commands,
         "mock-plan",
-        prog="tfplancheck mock-plan",
-        description="Plan a module directory with mocked providers (built from `terraform providers schema -json`), "
+        "Plan a module directory with mocked providers (built from `terraform providers schema -json`), "
         "then write the plan JSON (--out), run checks on it (--checks) and/or compare it with its snapshot "
         "(--snapshot).",
-        epilog=MOCK_PLAN_HELP,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        MOCK_PLAN_HELP,
+        streams,
     )
     parser.add_argument("directory", metavar="DIR", type=path_argument, help="the module directory (it is copied, never changed)")
     parser.add_argument("--mock", action="append", default=[], metavar="ADDRESS=SCHEMA.json", required=True,
@@ -89,7 +89,6 @@ def add_mock_plan_parser(commands: Any, streams: object) -> None:
     parser.add_argument("--terraform", metavar="PATH", type=path_argument, help="terraform binary (default: $TF_ACC_TERRAFORM_PATH, terraform)")
     parser.add_argument("--timeout", type=_seconds, default=_TIMEOUT, metavar="SECONDS",
                         help="per terraform command (default 600, at most 604800)")
-    parser.streams = streams
 
 
 def _seconds(text: str) -> float:
