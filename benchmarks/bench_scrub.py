@@ -49,7 +49,7 @@ def corpus_secrets() -> list[str]:
         for path in sorted((CORPUS / kind).glob("*.json")) if CORPUS.is_dir() else ():
             try:
                 document = json.loads(path.read_text(encoding="utf-8"))
-                found.extend(collect(document)._values)
+                found.extend(collect(document).ordered)
             except (ValueError, TypeError, AttributeError):
                 continue
     return found
@@ -68,7 +68,7 @@ def generated_plan_secrets() -> list[str]:
         out = Path(tmp, "plan.json")
         subprocess.run([sys.executable, str(GEN_PLAN), "--resources", "1000", "--seed", "1", "-o", str(out)],
                        check=True, capture_output=True)
-        return list(collect_plan_secrets(json.loads(out.read_text(encoding="utf-8")))._values)
+        return list(collect_plan_secrets(json.loads(out.read_text(encoding="utf-8"))).ordered)
 
 
 def collateral(window: int, secrets: list[str], text: str) -> float:

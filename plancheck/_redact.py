@@ -132,7 +132,7 @@ def fit_marks(marks: Marks, value: Any = NO_VALUE) -> Marks:
             return marks
     else:
         return True
-    return True if _has_any_mark(marks) else None
+    return True if contains_sensitive(marks) else None
 
 
 def child_marks(marks: Marks, step: Step) -> Marks:
@@ -157,7 +157,7 @@ def child_marks(marks: Marks, step: Step) -> Marks:
     elif is_array(marks):
         return marks[step.index] if step.index < len(marks) else None
     if is_object(marks) or is_array(marks):
-        return True if _has_any_mark(marks) else None
+        return True if contains_sensitive(marks) else None
     return True
 
 
@@ -250,28 +250,6 @@ def marks_at(marks: Marks, steps: Iterable[Step]) -> tuple[bool, int | None]:
     return (True, depth) if depth >= 0 else (False, None)
 
 
-def _has_any_mark(marks: Marks) -> bool:
-    # A node that is neither a bool, null nor a container counts as a mark: it fails closed.
-    stack = [marks]
-    while stack:
-        m = stack.pop()
-        if m is True:
-            return True
-        if m is None or m is False:
-            continue
-        if is_object(m):
-            stack.extend(m.values())
-        elif is_array(m):
-            stack.extend(m)
-        else:
-            return True
-    return False
-
-
-def _go_escaped(form: str) -> str:
-    return form.replace("&", "\\u0026").replace("<", "\\u003c").replace(">", "\\u003e")
-
-
 #: A string every renderer below spells as it is: printable ASCII with no quote, backslash, ``&``, ``<`` or ``>``.
 _SPELLED_AS_IS: Final = re.compile(r"[ !#-%(-;=?-\[\]-~]*").fullmatch
 
@@ -288,7 +266,7 @@ def _encoded_renderings(value: str) -> set[str]:
     as_json = {json.dumps(value, ensure_ascii=False)[1:-1], json.dumps(value)[1:-1]}
     forms = {value, repr(value)[1:-1], ascii(value)[1:-1], *as_json}
     # Go's encoder (Terraform's JSON output, jsonencode()) also escapes &, < and > as \u0026, \u003c, \u003e.
-    forms.update(_go_escaped(form) for form in as_json)
+    forms.update(form.replace("&", "\\u0026").replace("<", "\\u003c").replace(">", "\\u003e") for form in as_json)
     # repr() picks its quote by the content; a repr nested in another quoting escapes the other one.
     for form in list(forms):
         forms.add(form.replace("'", "\\'"))
@@ -547,16 +525,43 @@ class Secrets(ReadOnly):
     """
 
     __slots__ = ("_scanner", "_sorted", "_trusted", "_values")
-    _values: frozenset[str]
+    #: A callable until first needed (:meth:`_strings`); a callable is truthy, so ``not self._values`` is still
+    #: the quick test for "no secret at all" that most texts take.
+    _values: frozenset[str] | Callable[[], Iterable[str]]
     _sorted: tuple[str, ...]
     _scanner: _Scanner
     _trusted: frozenset[str] | Callable[[], Iterable[str]]
 
-    def __init__(self, values: Iterable[str] = (), trusted: Iterable[str] | Callable[[], Iterable[str]] = ()) -> None:
-        vals = frozenset(v for v in values if isinstance(v, str) and len(v) >= MIN_SECRET_LENGTH)
-        # A callable is asked on first need (a span found): most texts show no secret, and a large
-        # document's names are many.
+    def __init__(
+        self,
+        values: Iterable[str] | Callable[[], Iterable[str]] = (),
+        trusted: Iterable[str] | Callable[[], Iterable[str]] = (),
+    ) -> None:
+        # A callable is asked on first need: a document's secrets are a walk of all of it, which a check
+        # that passes never needs; its trusted names are many, and most texts show no secret.
+        vals = values if callable(values) else frozenset(v for v in values if isinstance(v, str) and len(v) >= MIN_SECRET_LENGTH)
         self._set(_values=vals, _trusted=trusted if callable(trusted) else _trusted_texts(trusted))
+
+    @property
+    def collected(self) -> bool:
+        """Whether the strings are at hand: not still to be collected on first use (given as a callable).
+
+        >>> Secrets(["hunter2"]).collected, Secrets(lambda: ["hunter2"]).collected
+        (True, False)
+        """
+        return isinstance(self._values, frozenset)
+
+    def _strings(self) -> frozenset[str]:
+        """The secret strings, collected now if they were given as a callable.
+
+        >>> Secrets(lambda: ["hunter2", "ab"])._strings()
+        frozenset({'hunter2'})
+        """
+        values = self._values
+        if not isinstance(values, frozenset):
+            values = frozenset(v for v in values() if isinstance(v, str) and len(v) >= MIN_SECRET_LENGTH)
+            self._set(_values=values)
+        return values
 
     def trusting(self, texts: Iterable[str]) -> Secrets:
         """These secrets, with ``texts`` trusted: a secret standing inside an occurrence of one is kept.
@@ -579,7 +584,7 @@ class Secrets(ReadOnly):
         if adding <= self.trusted:
             return self
         made = Secrets()
-        made._set(_values=self._values, _trusted=self.trusted | adding)  # already filtered: not again
+        made._set(_values=self._strings(), _trusted=self.trusted | adding)  # already filtered: not again
         return made
 
     @property
@@ -652,31 +657,31 @@ class Secrets(ReadOnly):
             return self._sorted
         except AttributeError:
             pass
-        ordered = tuple(sorted(self._values, key=lambda v: (-len(v), v)))
+        ordered = tuple(sorted(self._strings(), key=lambda v: (-len(v), v)))
         self._set(_sorted=ordered)
         return ordered
 
     def __len__(self) -> int:
-        return len(self._values)
+        return len(self._strings())
 
     def __contains__(self, value: object) -> bool:
-        return value in self._values
+        return value in self._strings()
 
     def __or__(self, other: object) -> Secrets:
         if not isinstance(other, Secrets):
             return NotImplemented
-        return Secrets(self._values | other._values, self.trusted | other.trusted)
+        return Secrets(self._strings() | other._strings(), self.trusted | other.trusted)
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, Secrets):
-            return self._values == other._values
+            return self._strings() == other._strings()
         return NotImplemented
 
     def __hash__(self) -> int:
-        return hash(self._values)
+        return hash(self._strings())
 
     def __repr__(self) -> str:
-        return f"<Secrets: {len(self._values)} values>"
+        return f"<Secrets: {len(self._strings())} values>"
 
     def _scan(self) -> _Scanner:
         # Built on first use and kept: a document's secrets are scrubbed from many messages.
@@ -684,7 +689,7 @@ class Secrets(ReadOnly):
             return self._scanner
         except AttributeError:
             pass
-        scanner = _Scanner(self._values)
+        scanner = _Scanner(self._strings())
         self._set(_scanner=scanner)
         return scanner
 
@@ -858,7 +863,20 @@ def contains_sensitive(marks: Marks) -> bool:
     >>> contains_sensitive({"a": 1}), contains_sensitive("true"), contains_sensitive([None])
     (True, True, False)
     """
-    return _has_any_mark(marks)
+    stack = [marks]
+    while stack:
+        m = stack.pop()
+        if m is True:
+            return True
+        if m is None or m is False:
+            continue
+        if is_object(m):
+            stack.extend(m.values())
+        elif is_array(m):
+            stack.extend(m)
+        else:
+            return True
+    return False
 
 
 def number_spellings(value: int | float | Decimal) -> tuple[str, ...]:

@@ -6,7 +6,6 @@ adds an index by address, built once, so every lookup is O(1).
 
 from __future__ import annotations
 
-import contextlib
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from functools import cached_property
@@ -29,7 +28,6 @@ __all__ = [
     "Change",
     "DeferredChange",
     "HasSecrets",
-    "LazySecrets",
     "OutputChange",
     "Plan",
     "ResourceChange",
@@ -321,47 +319,6 @@ class DeferredChange(ReadOnly):
         return f"<DeferredChange {self.resource_change._shown_address()} reason={self.reason!r}>"
 
 
-def _slots(cls: type) -> tuple[str, ...]:
-    names: list[str] = []
-    for klass in cls.__mro__:
-        declared = klass.__dict__.get("__slots__", ())
-        names.extend([declared] if isinstance(declared, str) else declared)
-    return tuple(names)
-
-
-class LazySecrets(Secrets):
-    """Secrets collected on first use: a plan's are all its sensitive strings, a walk of all of it.
-
-    >>> calls = []
-    >>> lazy = LazySecrets(lambda: calls.append(1) or Secrets(["hunter2"]))
-    >>> len(calls)
-    0
-    >>> "hunter2" in lazy, lazy.scrub("pw hunter2"), len(calls)
-    (True, 'pw (sensitive)', 1)
-    """
-
-    __slots__ = ("_collect", "_collected")
-
-    def __init__(self, collect: Callable[[], Secrets]) -> None:  # no super().__init__(): it would collect now
-        object.__setattr__(self, "_collect", collect)
-
-    def __getattr__(self, name: str) -> Any:
-        # Reached for a slot of Secrets not set yet. The first time, collect and take over every slot
-        # the collected Secrets has set; after that, a slot still unset is a cache Secrets fills itself.
-        if name.startswith("__") or name in ("_collect", "_collected"):
-            raise AttributeError(name)
-        try:
-            object.__getattribute__(self, "_collected")
-        except AttributeError:
-            collected = self._collect()
-            for slot in _slots(Secrets):
-                with contextlib.suppress(AttributeError):  # a cache the collected one has not filled
-                    object.__setattr__(self, slot, object.__getattribute__(collected, slot))
-            object.__setattr__(self, "_collected", True)
-            return object.__getattribute__(self, name)
-        raise AttributeError(name)
-
-
 def collected_secrets(document: object) -> Secrets | None:
     """The secrets of ``document`` if they were already collected (asked for), else None; never collects them.
 
@@ -374,14 +331,7 @@ def collected_secrets(document: object) -> Secrets | None:
     (True, True, True)
     """
     found = getattr(document, "__dict__", {}).get("secrets")
-    if not isinstance(found, Secrets):
-        return None
-    if isinstance(found, LazySecrets):
-        try:
-            object.__getattribute__(found, "_collected")
-        except AttributeError:
-            return None
-    return found
+    return found if isinstance(found, Secrets) and found.collected else None
 
 
 @public("plancheck")
@@ -707,9 +657,7 @@ class Plan:
         planned values. Collecting them reads the whole plan, so it happens on first
         real use (a failure message to scrub), not when a check merely passes it along.
         """
-
-        raw = self.raw
-        return LazySecrets(lambda: collect_plan_secrets(raw))
+        return collect_plan_secrets(self.raw)
 
     def __repr__(self) -> str:
         src = f" {self.source}" if self.source else ""

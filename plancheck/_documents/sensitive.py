@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
+from functools import partial
 from itertools import repeat
 from typing import Any
 
@@ -154,18 +155,15 @@ def _change_secrets(change: Any, found: set[str]) -> None:
 
 
 def collect_plan_secrets(document: Mapping[str, Any]) -> Secrets:
-    """Every secret string of a plan document.
+    """Every secret string of a plan document, collected on first use: a walk of all of it, which a
+    check that passes never needs (the document is read then, so it is not to change meanwhile).
 
     >>> doc = {"variables": {"pw": {"value": "hunter2"}},
     ...        "configuration": {"root_module": {"variables": {"pw": {"sensitive": True}}}}}
     >>> "hunter2" in collect_plan_secrets(doc)
     True
     """
-    # The walk allocates many short-lived tuples and no cycle: a collection it triggered would
-    # traverse the whole parsed plan for nothing (a third of the walk's time on a large plan).
-    with collector_off():
-        found = _plan_secrets(document)
-        return Secrets(found, lambda: _config_names(document)) if found else Secrets()
+    return Secrets(partial(_plan_secrets, document), partial(_config_names, document))
 
 
 def _config_names(document: Mapping[str, Any]) -> set[str]:
@@ -201,46 +199,53 @@ def _state_addresses(state_values: Any, addresses: set[str]) -> None:
 
 
 def _plan_secrets(document: Mapping[str, Any]) -> set[str]:
-    found: set[str] = set()
-    variables = document.get("variables")
-    if isinstance(variables, Mapping):
-        for name in _sensitive_variable_names(document):
-            var = variables.get(name)
-            if isinstance(var, Mapping):
-                collect_marked(var.get("value"), True, found)
-    current: dict[str, Any] = {}
-    for key in ("resource_changes", "resource_drift"):
-        for rc in document.get(key) or ():
-            change = rc.get("change") if isinstance(rc, Mapping) else None
-            _change_secrets(change, found)
-            if key == "resource_changes" and isinstance(change, Mapping) and not rc.get("deposed"):
-                address = rc.get("address")
-                if isinstance(address, str):
-                    current[address] = change
-    for deferred in document.get("deferred_changes") or ():
-        rc = deferred.get("resource_change") if isinstance(deferred, Mapping) else None
-        _change_secrets(rc.get("change") if isinstance(rc, Mapping) else None, found)
-    outputs = document.get("output_changes")
-    if isinstance(outputs, Mapping):
-        for change in outputs.values():
-            _change_secrets(change, found)
-    _state_secrets(document.get("planned_values"), found, current, "after")
-    prior = document.get("prior_state")
-    if isinstance(prior, Mapping):
-        _state_secrets(prior.get("values"), found, current, "before")
-    return found
+    # The walk allocates many short-lived tuples and no cycle: a collection it triggered would
+    # traverse the whole parsed plan for nothing (a third of the walk's time on a large plan).
+    with collector_off():
+        found: set[str] = set()
+        variables = document.get("variables")
+        if isinstance(variables, Mapping):
+            for name in _sensitive_variable_names(document):
+                var = variables.get(name)
+                if isinstance(var, Mapping):
+                    collect_marked(var.get("value"), True, found)
+        current: dict[str, Any] = {}
+        for key in ("resource_changes", "resource_drift"):
+            for rc in document.get(key) or ():
+                change = rc.get("change") if isinstance(rc, Mapping) else None
+                _change_secrets(change, found)
+                if key == "resource_changes" and isinstance(change, Mapping) and not rc.get("deposed"):
+                    address = rc.get("address")
+                    if isinstance(address, str):
+                        current[address] = change
+        for deferred in document.get("deferred_changes") or ():
+            rc = deferred.get("resource_change") if isinstance(deferred, Mapping) else None
+            _change_secrets(rc.get("change") if isinstance(rc, Mapping) else None, found)
+        outputs = document.get("output_changes")
+        if isinstance(outputs, Mapping):
+            for change in outputs.values():
+                _change_secrets(change, found)
+        _state_secrets(document.get("planned_values"), found, current, "after")
+        prior = document.get("prior_state")
+        if isinstance(prior, Mapping):
+            _state_secrets(prior.get("values"), found, current, "before")
+        return found
 
 
 def collect_state_secrets(document: Mapping[str, Any]) -> Secrets:
-    """Every secret string of a state document (``terraform show -json`` of a state).
+    """Every secret string of a state document (``terraform show -json`` of a state), collected on first use.
 
     >>> doc = {"values": {"outputs": {"pw": {"value": "hunter2", "sensitive": True}}}}
     >>> "hunter2" in collect_state_secrets(doc)
     True
     """
+    return Secrets(partial(_state_document_secrets, document), partial(_state_names, document))
+
+
+def _state_document_secrets(document: Mapping[str, Any]) -> set[str]:
     found: set[str] = set()
     _state_secrets(document.get("values"), found)
-    return Secrets(found, lambda: _state_names(document)) if found else Secrets()
+    return found
 
 
 def _state_names(document: Mapping[str, Any]) -> set[str]:

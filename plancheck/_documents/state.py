@@ -20,13 +20,7 @@ from .._redact import Marks, Secrets, contains_sensitive
 from .._text import closest
 from .fields import ResourceFields
 from .met import has_listeners, met
-from .plan import (
-    AddressIndex,
-    HasSecrets,
-    LazySecrets,
-    ResourceNotFoundError,
-    shown_address,
-)
+from .plan import AddressIndex, HasSecrets, ResourceNotFoundError, shown_address
 from .sensitive import collect_state_secrets, marked_strings
 
 __all__ = ["State", "StateOutput", "StateResource", "StateSource", "load_state"]
@@ -323,10 +317,11 @@ class State:
 
     @cached_property
     def secrets(self) -> Secrets:
-        """Every secret string of this state (sensitive outputs and marked values), to scrub from messages."""
+        """Every secret string of this state (sensitive outputs and marked values), to scrub from messages.
 
-        raw = self.raw
-        return LazySecrets(lambda: collect_state_secrets(raw))
+        Collected on first real use, as a plan's are (:attr:`plancheck.Plan.secrets`).
+        """
+        return collect_state_secrets(self.raw)
 
     def __repr__(self) -> str:
         src = f" {self.source}" if self.source else ""
