@@ -114,35 +114,31 @@ def read_source(
     if isinstance(source, (bytes, bytearray, memoryview)):
         return bytes(source), None
     limit = max_input_bytes(max_bytes)
-    if isinstance(source, (str, os.PathLike)):
-        name = os.fspath(source)
-        if not isinstance(name, str):
-            name = os.fsdecode(name)
-        if name == "-":
-            return _read_stream(sys.stdin.buffer, limit, error, what, "<stdin>"), "<stdin>"
-        try:
-            with open(name, "rb") as f:
-                return _read_stream(f, limit, error, what, name), name
-        except OSError as exc:
-            raise error("$", f"a readable {what} file", found=f"{exc.strerror or exc}", source=name) from None
-    read = getattr(source, "read", None)
-    if callable(read):
-        stream_name = getattr(source, "name", None)
-        name = stream_name if isinstance(stream_name, str) else None
-        data = _read_stream(source, limit, error, what, name)
-        if not isinstance(data, (bytes, bytearray, str)):
-            raise TypeError(f"{caller}: read() returned {type(data).__name__}, expected bytes or str")
-        return (data if isinstance(data, str) else bytes(data)), name
-    raise TypeError(f"{caller} expects a path, file object, bytes or dict, got {type(source).__name__}")
-
-
-def _read_stream(
-    stream: Any, limit: int, error: type[DocumentFormatError], what: str, name: str | None
-) -> bytes | str:
+    name: str | None = None
     try:
-        return read_limited(stream, limit)
+        if isinstance(source, (str, os.PathLike)):
+            name = os.fspath(source)
+            if not isinstance(name, str):
+                name = os.fsdecode(name)
+            if name == "-":
+                name = "<stdin>"
+                return read_limited(sys.stdin.buffer, limit), name
+            try:
+                with open(name, "rb") as f:
+                    return read_limited(f, limit), name
+            except OSError as exc:
+                raise error("$", f"a readable {what} file", found=f"{exc.strerror or exc}", source=name) from None
+        read = getattr(source, "read", None)
+        if callable(read):
+            stream_name = getattr(source, "name", None)
+            name = stream_name if isinstance(stream_name, str) else None
+            data = read_limited(source, limit)
+            if not isinstance(data, (bytes, bytearray, str)):
+                raise TypeError(f"{caller}: read() returned {type(data).__name__}, expected bytes or str")
+            return (data if isinstance(data, str) else bytes(data)), name
     except InputTooLarge as exc:
         raise error("$", exc.expected(what), found=exc.found, source=name) from None
+    raise TypeError(f"{caller} expects a path, file object, bytes or dict, got {type(source).__name__}")
 
 
 def document(kind: LoadSpec, parsed: Any, *, source: str | None = None, validation: str = "fast") -> Loaded:
@@ -229,7 +225,8 @@ def _parse(kind: LoadSpec, box: list[bytes | str], source: str | None, validatio
     box.clear()
     parsed = loads_exact(text, error=kind.error, source=source, parser=which)
     del text
-    return document(kind, parsed, source=source, validation=validation)
+    kind.validate(parsed, source=source, mode=validation)  # the mode was checked above: not again (document())
+    return Loaded(parsed, source)
 
 
 def parse_text(
