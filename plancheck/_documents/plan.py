@@ -437,23 +437,27 @@ class Plan:
 
     def __init__(self, raw: Mapping[str, Any], *, source: str | None = None, allow_errored: bool = False) -> None:
         # Callers pass a document that has already been validated.
-        entries: Sequence[Mapping[str, Any]] = raw.get("resource_changes") or ()
-        self._setup(raw, source, entries, ((rc["address"], rc.get("deposed")) for rc in entries), allow_errored)
+        self._setup(raw, source, None, None, allow_errored)
 
     def _setup(
         self,
         raw: Mapping[str, Any],
         source: str | None,
-        entries: Sequence[Mapping[str, Any]],
-        keys: Iterable[tuple[str, Any]],
+        entries: Sequence[Mapping[str, Any]] | None,
+        keys: Iterable[tuple[str, Any]] | None,
         allow_errored: bool,
     ) -> None:
+        """Index the document: its ``resource_changes`` entries with their index keys, or, when the
+        loader did not split them out (``entries`` None), those of ``raw``."""
         # The one place an errored plan is refused: every way to build a Plan (the loaders, the
         # constructor, and through them the CLI, the pytest plugin and the acceptance runner) ends here.
         if not isinstance(allow_errored, bool):
             raise TypeError(f"Plan: allow_errored must be a bool, got {type(allow_errored).__name__}")
         if raw.get("errored") is True and not allow_errored:
             raise ErroredPlanError(source)
+        if entries is None or keys is None:
+            entries = raw.get("resource_changes") or ()
+            keys = ((rc["address"], rc.get("deposed")) for rc in entries)
         self.raw = raw
         self.source = source
         self._entries = entries
@@ -464,8 +468,6 @@ class Plan:
     @classmethod
     def _from_loaded(cls, loaded: Loaded, allow_errored: bool) -> Plan:
         """The plan over a loaded document; a lazily parsed one keeps its entries (parsed on access) and keys."""
-        if loaded.entries is None:
-            return cls(loaded.raw, source=loaded.source, allow_errored=allow_errored)
         plan = cls.__new__(cls)
         plan._setup(loaded.raw, loaded.source, loaded.entries, loaded.keys, allow_errored)
         return plan
@@ -550,7 +552,7 @@ class Plan:
         >>> Plan.from_dict({"format_version": "1.2", "errored": False}).partial
         False
         """
-        return self.errored is True
+        return self.raw.get("errored") is True
 
     @property
     def partial_note(self) -> str | None:
