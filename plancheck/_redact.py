@@ -530,7 +530,8 @@ class Secrets(ReadOnly):
     _values: frozenset[str] | Callable[[], Iterable[str]]
     _sorted: tuple[str, ...]
     _scanner: _Scanner
-    _trusted: frozenset[str] | Callable[[], Iterable[str]]
+    #: The trusted texts' renderings, or a callable that makes them when a span found makes trust matter.
+    _trusted: frozenset[str] | Callable[[], frozenset[str]]
 
     def __init__(
         self,
@@ -540,7 +541,11 @@ class Secrets(ReadOnly):
         # A callable is asked on first need: a document's secrets are a walk of all of it, which a check
         # that passes never needs; its trusted names are many, and most texts show no secret.
         vals = values if callable(values) else frozenset(v for v in values if isinstance(v, str) and len(v) >= MIN_SECRET_LENGTH)
-        self._set(_values=vals, _trusted=trusted if callable(trusted) else _trusted_texts(trusted))
+        if callable(trusted):
+            names = trusted
+            self._set(_values=vals, _trusted=lambda: _trusted_texts(names()))
+        else:
+            self._set(_values=vals, _trusted=_trusted_texts(trusted))
 
     @property
     def collected(self) -> bool:
@@ -580,11 +585,17 @@ class Secrets(ReadOnly):
         >>> sorted(s.trusted)
         ['terraform_data.tags']
         """
-        adding = _trusted_texts(texts)
-        if adding <= self.trusted:
-            return self
-        made = Secrets()
-        made._set(_values=self._strings(), _trusted=self.trusted | adding)  # already filtered: not again
+        given = tuple(texts)
+        base = self._trusted
+        made = Secrets.__new__(Secrets)  # the values are already filtered: not again, as __init__ would
+        if isinstance(base, frozenset):
+            adding = _trusted_texts(given)
+            if adding <= base:
+                return self
+            made._set(_values=self._strings(), _trusted=base | adding)
+        else:
+            # Neither the document's names nor these are rendered until a span found makes trust matter.
+            made._set(_values=self._strings(), _trusted=lambda: self.trusted | _trusted_texts(given))
         return made
 
     @property
@@ -596,7 +607,7 @@ class Secrets(ReadOnly):
         """
         trusted = self._trusted
         if not isinstance(trusted, frozenset):
-            trusted = _trusted_texts(trusted())
+            trusted = trusted()
             self._set(_trusted=trusted)
         return trusted
 
