@@ -587,7 +587,7 @@ def _unexpected(argv: Sequence[str], exc: BaseException, scrubbed: Callable[[str
     >>> _unexpected(["query", "plan.json"], ValueError("near hunter2"), lambda text: None)
     'query: unexpected error: ValueError (its message is withheld: the secrets it may show could not be listed) (a bug: please report it)'
     """
-    command = argv[0] if argv and argv[0] in _command_names() else "tfplancheck"
+    command = argv[0] if argv and argv[0] in _COMMANDS else "tfplancheck"
     text = " ".join(exception_text(exc).split())  # one line, whatever the exception's text holds
     # These meet secrets no plan read lists (a leftover's state, --var values, a mock's sensitive values).
     shown = None if command in _SECRETS_BEYOND_PLANS else scrubbed(text)
@@ -600,40 +600,38 @@ def _unexpected(argv: Sequence[str], exc: BaseException, scrubbed: Callable[[str
 _SECRETS_BEYOND_PLANS: Final = frozenset({"mock-plan", "destroy-leftovers"})
 
 
-def _command_names() -> frozenset[str]:
-    try:
-        parser = _command_parser()
-    except Exception:  # what broke may be the parser itself: the line still names the program
-        return frozenset()
-    return frozenset(
-        name for action in parser._actions if isinstance(action, argparse._SubParsersAction) for name in action.choices
-    )
+#: The subcommands :func:`_command_parser` makes (a test holds the two to each other): a command line whose
+#: first argument is none of them is the main parser's, so checking a plan makes none of their parsers.
+_COMMANDS: Final = frozenset({"query", "mock-plan", "destroy-leftovers", "snapshot", "providers"})
 
 
 def _dispatch(argv: list[str], io: Io) -> int:
     json_mode = _wants_json(argv)
-    commands = _command_parser(io)
-    commands.argv = argv
+    command = None
     try:
-        chosen, _ = commands.parse_known_args(argv)
-        args = chosen.args if chosen.command else _main_parser(io).parse_intermixed_args(argv)
+        if argv and argv[0] in _COMMANDS:
+            commands = _command_parser(io)
+            commands.argv = argv
+            chosen, _ = commands.parse_known_args(argv)
+            command = chosen.command
+        args = chosen.args if command else _main_parser(io).parse_intermixed_args(argv)
     except _UsageError as exc:
         return io.fail("usage", exc.message, json_mode, exc.usage)
     except SystemExit as exc:  # --help, printed
         return _exit_code(exc)
-    if chosen.command == "query":
+    if command == "query":
         return _lookup(args, io)
-    if chosen.command == "mock-plan":
+    if command == "mock-plan":
         from ._mock_plan import mock_plan
 
         return mock_plan(args, io, tool_version)
-    if chosen.command == "destroy-leftovers":
+    if command == "destroy-leftovers":
         return destroy_leftovers_command(args, io)
-    if chosen.command == "providers":
+    if command == "providers":
         from ._providers import providers_command
 
         return providers_command(args, io)
-    if chosen.command == "snapshot":
+    if command == "snapshot":
         try:
             max_bytes = _max_bytes(args.max_bytes, io.environ)
         except _UsageError as exc:

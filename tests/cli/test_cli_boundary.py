@@ -4,6 +4,7 @@ secrets of the plans it read, never a traceback; Ctrl-C is 130."""
 
 from __future__ import annotations
 
+import argparse
 import io
 import json
 from pathlib import Path
@@ -128,4 +129,6 @@ def test_ctrl_c_is_status_130_without_a_traceback(
 
 
 def test_the_boundary_names_every_subcommand() -> None:
-    assert _command._command_names() == {"query", "mock-plan", "destroy-leftovers", "snapshot", "providers"}
+    parser = _command._command_parser()
+    made = {name for action in parser._actions if isinstance(action, argparse._SubParsersAction) for name in action.choices}
+    assert made == _command._COMMANDS == {"query", "mock-plan", "destroy-leftovers", "snapshot", "providers"}
