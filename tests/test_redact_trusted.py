@@ -140,3 +140,22 @@ def test_a_trusted_text_never_keeps_a_secret_shown_as_a_value(name: str) -> None
     assert trusted.scrub(text) == plan.secrets.scrub(text)
     assert plan.secrets.scrub(text).startswith('terraform_data.a: input["k"]: got ')
 
+
+
+@pytest.mark.parametrize(
+    ("text", "asked", "shown"),
+    [
+        pytest.param('t.a: expected "x", got "y"', False, 't.a: expected "x", got "y"', id="no-secret-asks-nothing"),
+        pytest.param('t.tags_a: got "tags"', True, 't.tags_a: got "(sensitive)"', id="a-secret-asks-the-names"),
+    ],
+)
+def test_the_documents_names_are_asked_only_when_a_secret_is_found(text: str, asked: bool, shown: str) -> None:
+    # A document's trusted names are every address of it: trusting a failure's texts must not walk them all
+    # for a message that shows no secret (every failure of a large plan did).
+    from plancheck import Secrets
+
+    calls: list[int] = []
+    secrets = Secrets(lambda: ["tags"], lambda: calls.append(1) or ["t.tags_a"])
+    trusting = secrets.trusting(["t.a"])
+    assert (trusting.scrub(text), bool(calls)) == (shown, asked)
+    assert secrets.collected
