@@ -29,13 +29,13 @@ from .source import InputTooLarge, max_input_bytes, read_limited
 from .split import SplitPlan, split_fast
 from .split_state import split_state
 from .validate import (
+    SchemaValidator,
     check_kind,
     check_mode,
     plan_validator,
     render_violation,
     state_validator,
-    validate_plan,
-    validate_state,
+    validate,
 )
 
 __all__ = [
@@ -69,13 +69,14 @@ class LoadSpec(FrozenValue):
     noun: str
     caller: str
     error: type[DocumentFormatError]
-    validate: Callable[..., None]
+    #: The compiled schema of this kind (cached: made on first use).
+    validator: Callable[[], SchemaValidator]
     #: Large documents of this kind are split and parsed on first access (see ``split``).
     lazy: bool
 
 
-PLAN: Final = LoadSpec("plan", "load_plan", PlanFormatError, validate_plan, lazy=True)
-STATE: Final = LoadSpec("state", "load_state", StateFormatError, validate_state, lazy=True)
+PLAN: Final = LoadSpec("plan", "load_plan", PlanFormatError, plan_validator, lazy=True)
+STATE: Final = LoadSpec("state", "load_state", StateFormatError, state_validator, lazy=True)
 
 
 @frozen
@@ -148,7 +149,7 @@ def document(kind: LoadSpec, parsed: Any, *, source: str | None = None, validati
     True
     """
     check_mode(validation)
-    kind.validate(parsed, source=source, mode=validation)
+    validate(kind.validator(), parsed, kind.error, source, validation)
     return Loaded(parsed, source)
 
 
@@ -157,7 +158,7 @@ def _plan_from_split(split: SplitPlan, source: str | None, validation: str) -> L
     check_kind(split.view, PlanFormatError, source)
     raw = LazyObject(split.values)
     if validation == "full":
-        validate_plan(raw, source=source, mode="full")
+        validate(validator, raw, PlanFormatError, source, "full")
     else:
         violation = validator.first_violation(split.view)
         if violation is not None:
@@ -225,7 +226,7 @@ def _parse(kind: LoadSpec, box: list[bytes | str], source: str | None, validatio
     box.clear()
     parsed = loads_exact(text, error=kind.error, source=source, parser=which)
     del text
-    kind.validate(parsed, source=source, mode=validation)  # the mode was checked above: not again (document())
+    validate(kind.validator(), parsed, kind.error, source, validation)  # the mode was checked above
     return Loaded(parsed, source)
 
 

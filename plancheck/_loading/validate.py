@@ -34,7 +34,7 @@ from typing import Any, Final, Literal
 from tfjsonpath import describe_json_type
 from tfjsonpath._jsontypes import is_object
 
-from .._errors import DocumentFormatError, PlanFormatError, StateFormatError
+from .._errors import DocumentFormatError, PlanFormatError, StateFormatError  # noqa: F401  (the doctests name PlanFormatError)
 from .._frozen import FrozenValue, frozen
 from .collector import collector_off
 
@@ -52,8 +52,7 @@ __all__ = [
     "json_location",
     "plan_validator",
     "state_validator",
-    "validate_plan",
-    "validate_state",
+    "validate",
 ]
 
 ValidationMode = Literal["fast", "full"]
@@ -794,13 +793,26 @@ def to_builtin(document: Any) -> Any:
     return document
 
 
-def _validate(
+def validate(
     validator: SchemaValidator,
     document: Any,
     error: type[DocumentFormatError],
-    source: str | None,
-    mode: str,
+    source: str | None = None,
+    mode: str = "fast",
 ) -> None:
+    """Raise ``error`` if ``document`` is not what ``validator``'s schema describes: a ``show -json`` plan
+    (:func:`plan_validator`, :class:`~plancheck.PlanFormatError`) or state (:func:`state_validator`,
+    :class:`~plancheck.StateFormatError`) of format 0.x or 1.x.
+
+    >>> validate(plan_validator(), {"format_version": "1.2", "resource_changes": [{"address": "a.b", "change": {"actions": ["nop"]}}]}, PlanFormatError)
+    Traceback (most recent call last):
+    ...
+    plancheck.PlanFormatError: $.resource_changes[0].change.actions[0]: expected an action: one of "no-op", "create", "read", "update", "delete", "forget", found the string "nop"
+    >>> validate(state_validator(), {"format_version": "1.0", "values": {"root_module": {"resources": [{}]}}}, StateFormatError)
+    Traceback (most recent call last):
+    ...
+    plancheck.StateFormatError: $.values.root_module.resources[0].address: expected a resource address string, found no "address" key
+    """
     if isinstance(document, Mapping):
         check_kind(document, error, source)
     if mode == "fast":
@@ -830,25 +842,3 @@ def check_mode(validation: str) -> None:
     """
     if validation not in VALIDATION_MODES:
         raise ValueError(f"validation must be one of {', '.join(VALIDATION_MODES)}, got {validation!r}")
-
-
-def validate_plan(document: Any, *, source: str | None = None, mode: str = "fast") -> None:
-    """Raise PlanFormatError if ``document`` is not a ``show -json`` plan of format 0.x or 1.x.
-
-    >>> validate_plan({"format_version": "1.2", "resource_changes": [{"address": "a.b", "change": {"actions": ["nop"]}}]})
-    Traceback (most recent call last):
-    ...
-    plancheck.PlanFormatError: $.resource_changes[0].change.actions[0]: expected an action: one of "no-op", "create", "read", "update", "delete", "forget", found the string "nop"
-    """
-    _validate(plan_validator(), document, PlanFormatError, source, mode)
-
-
-def validate_state(document: Any, *, source: str | None = None, mode: str = "fast") -> None:
-    """Raise StateFormatError if ``document`` is not a ``show -json`` state of format 0.x or 1.x.
-
-    >>> validate_state({"format_version": "1.0", "values": {"root_module": {"resources": [{}]}}})
-    Traceback (most recent call last):
-    ...
-    plancheck.StateFormatError: $.values.root_module.resources[0].address: expected a resource address string, found no "address" key
-    """
-    _validate(state_validator(), document, StateFormatError, source, mode)
