@@ -244,17 +244,7 @@ class _Guarded(_stdio.TextIOBase):
         # Every byte the command line prints passes here: scrubbed of every secret of every document read, then
         # made terminal-safe (controls and bidi shown escaped, only our own colours kept). In that order: a secret
         # holding a control character is found as it is in the document, before escaping changes its spelling.
-        return self._write(terminal_safe(self.scrub(text)))
-
-    def _fail(self, exc: BaseException | None) -> _WriteFailed:
-        self.failed = True
-        if exc is None:
-            return _WriteFailed(self.name, "it is closed")
-        if isinstance(exc, OSError) and exc.errno is not None:
-            return _WriteFailed(self.name, os.strerror(exc.errno))
-        return _WriteFailed(self.name, str(exc) or type(exc).__name__)
-
-    def _write(self, text: str) -> int:
+        text = terminal_safe(self.scrub(text))
         if self.stream is None:
             raise self._fail(None)
         try:
@@ -268,6 +258,14 @@ class _Guarded(_stdio.TextIOBase):
             raise
         except (OSError, ValueError) as exc:  # ValueError: the stream was closed
             raise self._fail(exc) from None
+
+    def _fail(self, exc: BaseException | None) -> _WriteFailed:
+        self.failed = True
+        if exc is None:
+            return _WriteFailed(self.name, "it is closed")
+        if isinstance(exc, OSError) and exc.errno is not None:
+            return _WriteFailed(self.name, os.strerror(exc.errno))
+        return _WriteFailed(self.name, str(exc) or type(exc).__name__)
 
     def flush(self) -> None:
         if self.stream is None or self.failed:
