@@ -87,19 +87,18 @@ class given_by:  # lower case: read as a function, ``with given_by(check):``
             RUNNING_CHECK.reset(token)
 
 
-def _given_paths() -> tuple[Path, ...]:
+def _given_prefix(path: Path) -> str | None:
+    """The text of the longest path the running check was given (a field of it) that ``path`` starts with, if any."""
     slot = RUNNING_CHECK.get()
     check = None if slot is None else slot[0]
     if check is None or not dataclasses.is_dataclass(check) or isinstance(check, type):
-        return ()
-    return tuple(v for f in dataclasses.fields(check) if isinstance(v := getattr(check, f.name, None), Path))
-
-
-def _given_prefix(path: Path) -> str | None:
-    """The text of the longest path the running check was given that ``path`` starts with, if any."""
+        return None
     best: str | None = None
     text = path.to_text()
-    for given in _given_paths():
+    for field in dataclasses.fields(check):
+        given = getattr(check, field.name, None)
+        if not isinstance(given, Path):
+            continue
         n = len(given.steps)
         if n and tuple(path.steps[:n]) == tuple(given.steps):
             prefix = given.to_text()
