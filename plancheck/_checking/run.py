@@ -183,51 +183,40 @@ def run_each(
     >>> [(o.status, [str(f) for f in o.failures]) for o in run_each(3, [Even(), Broken()], contain=True)]
     [('fail', ['Even: 3 is odd']), ('error', ['Broken: raised ZeroDivisionError: division by zero'])]
     """
+    outcomes: list[CheckOutcome] = []
     token = RUNNING_CHECK.set([None])  # the running check's slot (given_by), set once for all of them
     try:
-        return _run_each(document, checks, run, label, contain, scrub)
+        for check in checks:
+            name = label(check)
+            try:
+                found, warned = run(check, document)
+                failures = [_record(item, name) for item in found]
+                raised = list(warned)
+            except KeyboardInterrupt as exc:
+                # Still an interrupt (whoever called stops), naming the check it stopped: the pytest plugin makes
+                # it that test's failure before the session stops.
+                exc.add_note(f"(raised by the check {name[0]})")
+                exc.plancheck_check = name[0]  # type: ignore[attr-defined]
+                raise
+            except (Exception, SystemExit) as exc:
+                if not contain:
+                    raise
+                text = exception_message(exc) if isinstance(exc, TfCheckError) else ""
+                text = text or f"raised {exception_text(exc)}"
+                failure = _scrubbed(CheckFailure(*name, text), scrub)
+                outcomes.append(CheckOutcome(check, "error", (failure,), error=exc))
+                continue
+            outcomes.append(
+                CheckOutcome(
+                    check,
+                    "fail" if failures else "pass",
+                    tuple(_scrubbed(f, scrub) for f in failures),
+                    tuple(_scrubbed(_warning_record(w, name), scrub) for w in raised),
+                    tuple(raised),
+                )
+            )
     finally:
         RUNNING_CHECK.reset(token)
-
-
-def _run_each(
-    document: Any,
-    checks: Iterable[Any],
-    run: Runner,
-    label: Label,
-    contain: bool,
-    scrub: Callable[[str], str] | Secrets | None,
-) -> list[CheckOutcome]:
-    outcomes: list[CheckOutcome] = []
-    for check in checks:
-        name = label(check)
-        try:
-            found, warned = run(check, document)
-            failures = [_record(item, name) for item in found]
-            raised = list(warned)
-        except KeyboardInterrupt as exc:
-            # Still an interrupt (whoever called stops), naming the check it stopped: the pytest plugin makes
-            # it that test's failure before the session stops.
-            exc.add_note(f"(raised by the check {name[0]})")
-            exc.plancheck_check = name[0]  # type: ignore[attr-defined]
-            raise
-        except (Exception, SystemExit) as exc:
-            if not contain:
-                raise
-            text = exception_message(exc) if isinstance(exc, TfCheckError) else ""
-            text = text or f"raised {exception_text(exc)}"
-            failure = _scrubbed(CheckFailure(*name, text), scrub)
-            outcomes.append(CheckOutcome(check, "error", (failure,), error=exc))
-            continue
-        outcomes.append(
-            CheckOutcome(
-                check,
-                "fail" if failures else "pass",
-                tuple(_scrubbed(f, scrub) for f in failures),
-                tuple(_scrubbed(_warning_record(w, name), scrub) for w in raised),
-                tuple(raised),
-            )
-        )
     return outcomes
 
 
