@@ -681,7 +681,13 @@ class Secrets(ReadOnly):
     def __or__(self, other: object) -> Secrets:
         if not isinstance(other, Secrets):
             return NotImplemented
-        return Secrets(self._strings() | other._strings(), self.trusted | other.trusted)
+        mine, theirs = self._trusted, other._trusted
+        made = Secrets.__new__(Secrets)  # both sides are filtered and their trusted texts rendered: not again
+        if isinstance(mine, frozenset) and isinstance(theirs, frozenset):
+            made._set(_values=self._strings() | other._strings(), _trusted=mine | theirs)
+        else:  # a document's names: still asked only when a span found makes trust matter
+            made._set(_values=self._strings() | other._strings(), _trusted=lambda: self.trusted | other.trusted)
+        return made
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, Secrets):

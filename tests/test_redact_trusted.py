@@ -159,3 +159,13 @@ def test_the_documents_names_are_asked_only_when_a_secret_is_found(text: str, as
     trusting = secrets.trusting(["t.a"])
     assert (trusting.scrub(text), bool(calls)) == (shown, asked)
     assert secrets.collected
+
+
+def test_a_union_of_secrets_asks_the_documents_names_only_when_a_secret_is_found() -> None:
+    # The CLI's streams scrub with the union of every document's secrets: made for every run, needed rarely.
+    from plancheck import Secrets
+
+    calls: list[int] = []
+    union = Secrets(["tags"], lambda: calls.append(1) or ["t.tags_a"]) | Secrets(["hunter2"])
+    assert (union.scrub("t.a: no secret here"), calls) == ("t.a: no secret here", [])
+    assert (union.scrub('t.tags_a: got "tags", hunter2'), calls) == ('t.tags_a: got "(sensitive)", (sensitive)', [1])
