@@ -18,6 +18,7 @@ import os
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 import uuid
 from collections.abc import Callable, Iterator
@@ -255,6 +256,26 @@ def _diff(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
     return snapshot.diff(Plan.from_dict(old), Plan.from_dict(new))
 
 
+#: Red team: an unmarked map with a literal key "(sensitive)" was hidden whole when another map, marked whole, held
+#: that key (its keys are secrets): the marker itself became a secret, and its windows blanked the word "sensitive".
+LITERAL_KEY_PLAN = _plan(_rc("null_resource.a", {"t": {"(sensitive)": "open-x", "plain": "open-y"}}, {}),
+                         _rc("null_resource.b", {"m": {"(sensitive)": SECRET}}, {"m": True}))
+
+
+def _snapshot_lines(document: dict[str, Any]) -> list[str]:
+    return [line for line in snapshot.render(Plan.from_dict(document)).splitlines() if line.startswith(("  t", "  m"))]
+
+
+def _query_lines(document: dict[str, Any]) -> list[str]:
+    with tempfile.TemporaryDirectory() as tmp:
+        _write(Path(tmp) / "plan.json", document)
+        text = _cli(Path(tmp), "query", "plan.json", "null_resource.a")[1]
+        as_json = _cli(Path(tmp), "query", "plan.json", "null_resource.a", "--format", "json")[1]
+    assert SECRET not in text + as_json
+    return text.splitlines() + [line.strip().rstrip(",") for line in as_json.splitlines()
+                                if "sensitive" in line and not line.strip().startswith('"value"')]
+
+
 #: Red team: a secret that spells the library's own marker (a map key "(sensitive)" under a mark, a value
 #: "(sensitive)") was scrubbed out of the markers themselves: "(sensitive), unmarked)", "(sensitive), changed)".
 MARKER_ROWS = [
@@ -276,6 +297,18 @@ MARKER_ROWS = [
         ["ExpectKnownValue: terraform_data.a: input: expected value (sensitive) for StringExact check, "
          "got: (sensitive)"],
         id="a-secret-spelled-sensitive",
+    ),
+    pytest.param(
+        lambda: _snapshot_lines(LITERAL_KEY_PLAN),
+        ['  t["(sensitive)"] = "open-x"', '  t["plain"] = "open-y"', "  m = (sensitive)"],
+        id="an-unmarked-literal-(sensitive)-key-beside-a-marked-map-holding-that-key",
+    ),
+    pytest.param(
+        lambda: _query_lines(LITERAL_KEY_PLAN),
+        ["null_resource.a (after)", "  status:    known", "  sensitive: no",
+         '  value:     {"t": {"(sensitive)": "open-x", "plain": "open-y"}}',
+         '"sensitive": false', '"partly_sensitive": false'],
+        id="the-command-line-s-own-words-beside-a-marked-map-holding-a-(sensitive)-key",
     ),
 ]
 
