@@ -310,6 +310,13 @@ MARKER_ROWS = [
          '"sensitive": false', '"partly_sensitive": false'],
         id="the-command-line-s-own-words-beside-a-marked-map-holding-a-(sensitive)-key",
     ),
+    pytest.param(
+        lambda: [_failure(LITERAL_KEY_PLAN, ExpectKnownValue("null_resource.a", New("t"), kv.StringExact("x")))],
+        ['ExpectKnownValue: null_resource.a: t: expected string value for StringExact check, got: object; '
+         'expected "x", got {"(sensitive)": "open-x", "plain": "open-y"}'],
+        # Nothing of the value is hidden: a key spelled "(sensitive)" is no reason to hide what the user expected.
+        id="the-expected-value-beside-an-unmarked-literal-(sensitive)-key",
+    ),
 ]
 
 
