@@ -177,7 +177,36 @@ def _cli_json_escaped(env: Env) -> tuple[str, str]:
     return shown, '"value": "{\\"triggers\\": {\\"pw\\": (sensitive)}}"'
 
 
+LEAKY_SWEEPER = """
+from plancheck import load_plan
+from plancheck.acceptance import Sweeper, add_test_sweepers
+
+
+def leaky(region):
+    load_plan("plan.json")  # what the sweeper read: its secrets are the session's
+    raise RuntimeError("cannot delete bucket {secret} in " + region)
+
+
+add_test_sweepers("leaky", Sweeper("leaky", leaky))
+"""
+
+
+def _sweeper_exception_text(env: Env) -> tuple[str, str]:
+    """Red team: a sweeper's exception quoting a secret of a document the session read reached the terminal."""
+    project = env.pytester
+    project.makeconftest(LEAKY_SWEEPER.replace("{secret}", SECRET))
+    project.makepyfile(test_x="def test_x():\n    pass\n")
+    _write(project.path / "plan.json", _plan(_rc("null_resource.a", {"triggers": {"pw": SECRET}},
+                                                 {"triggers": {"pw": True}})))
+    result = project.runpytest_subprocess(*QUIET, "--tf-sweep=r1", "--junitxml=report.xml")
+    assert result.ret == 1
+    shown = "\n".join(result.outlines + result.errlines) + (project.path / "report.xml").read_text("utf-8")
+    assert "  sweeper leaky failed in region r1: RuntimeError: cannot delete bucket (sensitive) in r1" in shown
+    return shown, "[sweep] leaky (r1): FAILED: RuntimeError: cannot delete bucket (sensitive) in r1"
+
+
 SECRETS_ROWS = [
+    pytest.param(_sweeper_exception_text, id="sweeper-exception-text"),
     pytest.param(_syrupy_hand_edited, id="syrupy-hand-edited-snapshot-vv-junit"),
     pytest.param(_drift_after_only, id="drift-marked-after-only"),
     pytest.param(_one_rule_for_strings, id="one-rule-for-a-secret-s-strings"),
