@@ -26,6 +26,7 @@ __all__ = [
     "exception_text",
     "one_line",
     "quote",
+    "shortened",
     "style_mark",
     "terminal_safe",
 ]
@@ -41,6 +42,28 @@ def quote(text: str) -> str:
     "say \\"hi\\""
     """
     return json.dumps(text, ensure_ascii=False)
+
+
+#: The longest piece of input a message echoes whole (:func:`shortened`).
+MAX_ECHOED: Final = 100
+
+
+def shortened(text: str, limit: int = MAX_ECHOED) -> str:
+    """``text`` as a message echoes input: whole up to ``limit`` characters, else its start, its end and its length.
+
+    What a user passed in (a key, a name, a pattern) may be any length; a message that quotes it
+    whole becomes as long, once per time it quotes it. The ends are kept because they tell one
+    input from another (a prefix and the name after it).
+
+    >>> shortened("cloud_bucket.x")
+    'cloud_bucket.x'
+    >>> shortened("cloud_bucket." + "x" * 100_000 + "!", limit=40)
+    'cloud_bucket.xxxxxxxxxxx…xxxxxxxxxxx! (100014 characters)'
+    """
+    if len(text) <= limit:
+        return text
+    head, tail = limit * 3 // 5, limit * 3 // 10
+    return f"{text[:head]}…{text[-tail:]} ({len(text)} characters)"
 
 
 #: What :func:`style_mark` starts a mark with: a NUL and random hex, new in every process, so that no text read

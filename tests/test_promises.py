@@ -448,6 +448,52 @@ def test_typed_errors_never_internal(case: Callable[[Env], tuple[str, list[str]]
         assert never not in text
 
 
+#: Red team: a mock key of 100,000 characters came back whole, twice, in its error (200 KB on one line). Input a
+#: message echoes is shown whole up to 100 characters, else by its ends and its length (``_text.shortened``).
+LONG = "x" * 100_000
+LONG_SHOWN = "x" * 60 + "…" + "x" * 30 + " (100000 characters)"
+ACCENTED = "cloud_bucket." + "é" * 100_000 + "!"
+ACCENTED_SHOWN = "cloud_bucket." + "é" * 47 + "…" + "é" * 29 + "! (100014 characters)"
+MOCK_SCHEMA = {"resource_schemas": {"cloud_bucket": {"block": {"attributes": {
+    "arn": {"type": "string", "computed": True}, "tags": {"type": ["map", "string"], "computed": True}}}}}}
+
+
+def _mock(**options: Any) -> Any:
+    from plancheck.acceptance import MockProvider
+
+    return MockProvider(MOCK_SCHEMA, "acme/cloud", **options)
+
+
+ECHOED_ROWS = [
+    pytest.param(lambda: _mock(mock_resources={LONG: {}}),
+                 f'mock_resources["{LONG_SHOWN}"]: registry.terraform.io/acme/cloud has no resource type {LONG_SHOWN}',
+                 id="mock-key-100k-unknown-type"),
+    pytest.param(lambda: _mock(mock_resources={ACCENTED: {}}),
+                 f'mock_resources["{ACCENTED_SHOWN}"]: \'{"é" * 60}…{"é" * 29}! (100001 characters)\' is not a name '
+                 "(letters, digits, _ and -, or * and ?)", id="mock-key-100k-not-a-name"),
+    pytest.param(lambda: _mock(mock_resources={"data.cloud_bucket." + LONG: {}}),
+                 'mock_resources["data.cloud_bucket.' + "x" * 42 + "…" + "x" * 30 + ' (100018 characters)"]: a data '
+                 "source address: its defaults go in mock_data", id="mock-data-key-100k"),
+    pytest.param(lambda: _mock(mock_resources={"cloud_bucket": {LONG: "v"}}),
+                 f'mock_resources["cloud_bucket"]["{LONG_SHOWN}"]: cloud_bucket has no attribute {LONG_SHOWN}',
+                 id="mock-attribute-100k"),
+    pytest.param(lambda: _mock(mock_resources={"cloud_bucket": {"tags": {LONG: 1}}}),
+                 f'mock_resources["cloud_bucket"]["tags"]["{LONG_SHOWN}"]: expected string, got int',
+                 id="mock-map-key-100k"),
+    pytest.param(lambda: Resources(address="null_resource.a[" + LONG),
+                 "Resources: address 'null_resource.a[" + "x" * 44 + "…" + "x" * 30 + " (100016 characters)' is not a "
+                 "valid pattern: '[' at offset 15 is never closed", id="resources-address-100k"),
+]
+
+
+@pytest.mark.parametrize(("make", "message"), ECHOED_ROWS)
+def test_an_error_echoes_long_input_bounded(make: Callable[[], Any], message: str) -> None:
+    with pytest.raises(ValueError) as info:
+        make()
+    assert str(info.value) == message
+    assert len(str(info.value)) < 400
+
+
 async def _async_sweeper(region: str) -> None:
     raise AssertionError("never runs")
 
