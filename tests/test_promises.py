@@ -689,7 +689,23 @@ def _version_json(tmp: Path) -> tuple[Any, Any]:
     return (code, doc, err), (0, {"schema_version": 1, "kind": "version", "tool_version": tool_version(), "ok": True}, "")
 
 
+def _invisible_characters_in_a_name(tmp: Path) -> tuple[Any, Any]:
+    """Red team: a zero-width space, a BOM or a right-to-left override in an instance key printed as nothing, so a
+    FAIL line named ``null_resource.a["k"]`` while it meant another instance; an invisible character is shown escaped."""
+    piece = "\u200b\ufeff\u2066"
+    _write(tmp / "plan.json", _plan(_rc('null_resource.a["k"]', {}, {}),
+                                    _rc(f'null_resource.a["k{piece}"]', {}, {})))
+    address = json.dumps("null_resource.a[" + json.dumps("k" + piece, ensure_ascii=False) + "]")
+    (tmp / "checks.toml").write_text(f'[[check]]\ntype = "ExpectResourceAction"\naddress = {address}\n'
+                                     'action = "ResourceActionDestroy"\n', encoding="utf-8")
+    code, out, err = _cli(tmp, "plan.json", "-c", "checks.toml")
+    return (code, out.splitlines()[0], err), (
+        1, 'FAIL  ExpectResourceAction: null_resource.a["k\\u200b\\ufeff\\u2066"]: expected Destroy, got action(s): '
+        "[create]", "")
+
+
 VERDICT_ROWS = [
+    pytest.param(_invisible_characters_in_a_name, id="zero-width-bom-and-bidi-in-a-name-shown-escaped"),
     pytest.param(_cli_errored_checks_file, id="cli-errored-plan-checks-file-no-destroys"),
     pytest.param(_cli_errored_empty, id="cli-errored-plan-empty"),
     pytest.param(_load_errored, id="load_plan-errored"),
