@@ -464,6 +464,12 @@ def _mock(**options: Any) -> Any:
     return MockProvider(MOCK_SCHEMA, "acme/cloud", **options)
 
 
+def _mock_of(schema: dict[str, Any]) -> Any:
+    from plancheck.acceptance import MockProvider
+
+    return MockProvider(schema, "acme/cloud")
+
+
 ECHOED_ROWS = [
     pytest.param(lambda: _mock(mock_resources={LONG: {}}),
                  f'mock_resources["{LONG_SHOWN}"]: registry.terraform.io/acme/cloud has no resource type {LONG_SHOWN}',
@@ -480,6 +486,10 @@ ECHOED_ROWS = [
     pytest.param(lambda: _mock(mock_resources={"cloud_bucket": {"tags": {LONG: 1}}}),
                  f'mock_resources["cloud_bucket"]["tags"]["{LONG_SHOWN}"]: expected string, got int',
                  id="mock-map-key-100k"),
+    pytest.param(lambda: _mock_of({"resource_schemas": {"cloud_bucket": {"block": {"attributes": {
+                     LONG: {"type": "string", "computed": "yes"}}}}}}),
+                 f"schema.resource_schemas.cloud_bucket.block.attributes.{LONG_SHOWN}.computed: expected true or false, "
+                 "got a string", id="mock-schema-attribute-name-100k"),
     pytest.param(lambda: Resources(address="null_resource.a[" + LONG),
                  "Resources: address 'null_resource.a[" + "x" * 44 + "…" + "x" * 30 + " (100016 characters)' is not a "
                  "valid pattern: '[' at offset 15 is never closed", id="resources-address-100k"),

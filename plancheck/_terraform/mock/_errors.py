@@ -8,7 +8,7 @@ from ..._errors import TfCheckError
 from ..._frozen import public
 from ..._text import shortened
 
-__all__ = ["MockSchemaError", "at_key"]
+__all__ = ["MockSchemaError", "at_key", "at_name"]
 
 
 def at_key(at: str, key: str) -> str:
@@ -21,6 +21,15 @@ def at_key(at: str, key: str) -> str:
     ('mock_resources["cloud_bucket"]', 129)
     """
     return f'{at}["{shortened(key)}"]'
+
+
+def at_name(at: str, name: object) -> str:
+    """Where the member ``name`` of ``at`` is in a schema document, as a message names it: ``at.name``, bounded.
+
+    >>> at_name("schema.resource_schemas", "cloud_bucket"), len(at_name("schema", "x" * 100_000))
+    ('schema.resource_schemas.cloud_bucket', 118)
+    """
+    return f"{at}.{shortened(str(name))}"  # a dict given in Python may have keys of other types
 
 
 @public("plancheck.acceptance")
