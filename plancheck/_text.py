@@ -46,8 +46,9 @@ def quote(text: str) -> str:
     return json.dumps(text, ensure_ascii=False)
 
 
-#: The longest piece of input a message echoes whole (:func:`shortened`).
-MAX_ECHOED: Final = 100
+#: The longest piece of input a message echoes whole (:func:`shortened`): longer than the addresses and keys of real
+#: configurations, short enough that a message quoting an attack's 100,000 characters stays a line.
+MAX_ECHOED: Final = 200
 
 
 def shortened(text: str, limit: int = MAX_ECHOED) -> str:

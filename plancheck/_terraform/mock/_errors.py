@@ -18,7 +18,7 @@ def at_key(at: str, key: str) -> str:
     any length: the message echoes it bounded (:func:`plancheck._text.shortened`).
 
     >>> at_key("mock_resources", "cloud_bucket"), len(at_key("mock_resources", "x" * 100_000))
-    ('mock_resources["cloud_bucket"]', 129)
+    ('mock_resources["cloud_bucket"]', 219)
     """
     return f'{at}["{shortened(key)}"]'
 
@@ -27,7 +27,7 @@ def at_name(at: str, name: object) -> str:
     """Where the member ``name`` of ``at`` is in a schema document, as a message names it: ``at.name``, bounded.
 
     >>> at_name("schema.resource_schemas", "cloud_bucket"), len(at_name("schema", "x" * 100_000))
-    ('schema.resource_schemas.cloud_bucket', 118)
+    ('schema.resource_schemas.cloud_bucket', 208)
     """
     return f"{at}.{shortened(str(name))}"  # a dict given in Python may have keys of other types
 
