@@ -179,7 +179,7 @@ def _cli_json_escaped(env: Env) -> tuple[str, str]:
 
 LEAKY_SWEEPER = """
 from plancheck import load_plan
-from plancheck.acceptance import Sweeper, add_test_sweepers
+from plancheck.acceptance import AddTestSweepers, Sweeper
 
 
 def leaky(region):
@@ -187,7 +187,7 @@ def leaky(region):
     raise RuntimeError("cannot delete bucket {secret} in " + region)
 
 
-add_test_sweepers("leaky", Sweeper("leaky", leaky))
+AddTestSweepers("leaky", Sweeper("leaky", leaky))
 """
 
 

@@ -242,7 +242,7 @@ def _pytest(*args: str, update: bool = False) -> Callable[[Workspace, bool], Non
 #: by the sweep to the terminal (no report carries it), so only the session's scrub of what it writes can hide them.
 SWEEPER = """
 from plancheck import load_plan
-from plancheck.acceptance import Sweeper, add_test_sweepers
+from plancheck.acceptance import AddTestSweepers, Sweeper
 
 
 def leaky(region):
@@ -250,7 +250,7 @@ def leaky(region):
     raise RuntimeError("cannot delete " + " | ".join(triggers.values()))
 
 
-add_test_sweepers("leaky", Sweeper("leaky", leaky))
+AddTestSweepers("leaky", Sweeper("leaky", leaky))
 """
 
 
