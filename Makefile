@@ -31,6 +31,7 @@ test: lint typecheck unit
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_plan.py
+	$(BIN)/python -m tools.house
 
 # The documentation site (docs/, mkdocs.yml) into site/, offline; --strict: a warning (a broken link, a stale
 # reference) fails. `make test` builds it too (tests/docs/test_docs_site.py), and checks it in Chromium.
