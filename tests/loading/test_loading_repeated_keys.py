@@ -244,3 +244,22 @@ def test_property_the_member_walk_never_passes_a_repeat(members: list[tuple[str,
     top = msgspec.json.decode(data, type=dict[str, msgspec.Raw])
     repeated = len({json.loads(f'"{k}"') for k, _ in members}) != len(members)
     assert members_proven_unique(data, top) is not repeated
+
+
+@needs_fast
+@pytest.mark.parametrize("chunk", [1, 2, 3, 4, 5, 6, 7, 64])
+@pytest.mark.parametrize(("text", "proven"), [
+    pytest.param('{"a": "x:y", "b": {"c": ":"}}', True, id="colons"),
+    pytest.param('{"ab": "\\u003a", "c": 1}', False, id="an-escaped-colon"),
+    pytest.param('{"a": 1, "b": 2, "a": 3}', False, id="a-repeat"),
+])
+def test_a_raw_value_is_counted_in_chunks_without_missing_an_escape(
+    chunk: int, text: str, proven: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import msgspec
+
+    from plancheck._loading import jsontext
+
+    monkeypatch.setattr(jsontext, "_CHUNK", chunk)
+    raw = msgspec.json.decode(b"[" + text.encode() + b"]", type=list[msgspec.Raw])[0]
+    assert repeats_ruled_out(raw, msgspec.json.decode(raw)) is proven
