@@ -17,7 +17,9 @@ entry's marks trees are validated when first parsed, against their part of the s
 checking them now would mean building them now (msgspec cannot check a marks tree
 without building it), which doubles the cost of loading. An error is then raised on that
 first access, a PlanFormatError at the value's JSON location. Numbers are converted only
-when parsed, so a number Decimal cannot hold in such a value is found then too.
+when parsed, so a number Decimal cannot hold in such a value is found then too, and so is a
+key repeated inside it (msgspec keeps the last; see ``jsontext``). A key repeated at the top
+level is found at load (:func:`members_proven_unique`).
 
 The result is a :class:`SplitPlan`: a ``view`` for the validator (values, and
 :class:`~plancheck._loading.validate.Deferred` placeholders for what is known to be valid or only
