@@ -52,6 +52,7 @@ __all__ = [
     "ParserName",
     "check_utf8",
     "decode_text",
+    "encoded_colons",
     "exact_numbers",
     "fast_decoder",
     "fast_parser_available",
@@ -176,7 +177,7 @@ def _fast_encoder() -> Any:
     return msgspec.json.Encoder(decimal_format="number")
 
 
-def repeats_ruled_out(data: Any, value: Any) -> bool:
+def repeats_ruled_out(data: Any, value: Any, colons: int | None = None) -> bool:
     """Whether ``value``, read by msgspec from the JSON text ``data``, is proven to have lost no repeated key.
 
     msgspec keeps the last of a repeated key and says nothing. But outside strings a JSON text
@@ -185,20 +186,32 @@ def repeats_ruled_out(data: Any, value: Any) -> bool:
     read). A colon in a string is written as it was read, unless it was escaped (``\\u003a``).
     So when ``data`` escapes no colon, the same count of colons in both proves that no member was
     dropped. False (a repeat, or only an escaped colon) leaves the verdict to the standard library.
-    ``data`` is bytes, str or a ``msgspec.Raw`` (counted a few MB at a time).
+    ``data`` is bytes, str or a ``msgspec.Raw`` (counted a few MB at a time); ``colons``, when
+    given, is the count of colons ``value`` encodes to, counted by the caller piece by piece.
 
     >>> repeats_ruled_out(b'{"a": {"b": "c:d"}}', {"a": {"b": "c:d"}})
     True
     >>> repeats_ruled_out(b'{"a": 1, "a": 2}', {"a": 2})
     False
     """
-    try:
-        encoded: bytes = _fast_encoder().encode(value)
-    except Exception:  # an integer msgspec cannot write: the standard library decides
-        return False
+    if colons is None:
+        try:
+            colons = encoded_colons(value)
+        except Exception:  # an integer msgspec cannot write: the standard library decides
+            return False
     if isinstance(data, str):
-        return encoded.count(b":") == data.count(":") and "\\u003a" not in data and "\\u003A" not in data
-    return encoded.count(b":") == _plain_colons(data)
+        return colons == data.count(":") and "\\u003a" not in data and "\\u003A" not in data
+    return colons == _plain_colons(data)
+
+
+def encoded_colons(value: Any) -> int:
+    """The colons in msgspec's encoding of ``value`` (for :func:`repeats_ruled_out`).
+
+    >>> encoded_colons({"a": "b:c", "d": [1, {"e": 2}]})
+    4
+    """
+    encoded: bytes = _fast_encoder().encode(value)
+    return encoded.count(b":")
 
 
 #: Bytes a ``msgspec.Raw`` is copied in to be counted: a value of 100 MB is never copied whole.

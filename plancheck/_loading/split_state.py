@@ -21,7 +21,7 @@ from functools import cache
 from typing import Any, Final
 
 from .._errors import StateFormatError
-from .jsontext import exact_numbers, repeats_ruled_out
+from .jsontext import encoded_colons, exact_numbers, repeats_ruled_out
 from .lazy import LazyObject, Thunk
 from .split import exact_raw, json_type_of_first_byte, members_proven_unique, msgspec_type, validated
 from .validate import Deferred, PathKey, SchemaNode, state_validator
@@ -321,9 +321,38 @@ def split_state(data: bytes, source: str | None = None) -> SplitState | None:
         # A value parsed now is bad (a number Decimal cannot hold, a repeated key): a full parse says where,
         # by line and column.
         return None
-    if split.read is not None and not repeats_ruled_out(data, {**top, "values": split.read}):
-        return None  # the one-scan struct dropped a repeated key (or an escaped colon hides the proof)
+    if split.read is not None:
+        try:
+            colons = _colons({**top, "values": split.read})
+        except Exception:  # an integer msgspec cannot write: the full parse decides
+            return None
+        if not repeats_ruled_out(data, None, colons):
+            return None  # the one-scan struct dropped a repeated key (or an escaped colon hides the proof)
     return split
+
+
+#: Resources encoded at a time to count colons: the state is never encoded whole (its size again).
+_ENCODE_CHUNK: Final = 256
+
+
+def _colons(value: Any) -> int:
+    """:func:`encoded_colons` of what the one-scan route read, a few resources at a time.
+
+    msgspec writes a struct or a dict as ``"name":value`` per member that is set, and a list as its
+    items: the count is the sum of its parts'.
+    """
+    import msgspec
+
+    if isinstance(value, msgspec.Struct):
+        members = [getattr(value, name) for name in value.__struct_fields__]
+        return sum(1 + _colons(member) for member in members if member is not msgspec.UNSET)
+    if isinstance(value, dict):
+        return sum(1 + key.count(":") + _colons(member) for key, member in value.items())
+    if isinstance(value, list) and value and isinstance(value[0], msgspec.Struct) and "resources" in value[0].__struct_fields__:
+        return sum(_colons(module) for module in value)  # child modules: each its resources, in pieces
+    if isinstance(value, list):
+        return sum(encoded_colons(value[i : i + _ENCODE_CHUNK]) for i in range(0, len(value), _ENCODE_CHUNK))
+    return encoded_colons(value)
 
 
 def _split(top: dict[str, Any], splitter: _Splitter, source: str | None) -> SplitState:

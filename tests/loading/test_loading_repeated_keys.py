@@ -263,3 +263,24 @@ def test_a_raw_value_is_counted_in_chunks_without_missing_an_escape(
     monkeypatch.setattr(jsontext, "_CHUNK", chunk)
     raw = msgspec.json.decode(b"[" + text.encode() + b"]", type=list[msgspec.Raw])[0]
     assert repeats_ruled_out(raw, msgspec.json.decode(raw)) is proven
+
+
+@needs_fast
+@pytest.mark.parametrize("chunk", [1, 2, 256])
+@pytest.mark.parametrize("repeat", [False, True], ids=["no-repeat", "a-repeat-in-a-child-module"])
+def test_a_split_state_counts_its_modules_in_pieces(chunk: int, repeat: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    from plancheck._loading import split_state
+
+    monkeypatch.setattr(split_state, "_ENCODE_CHUNK", chunk)
+    resources = [json.loads(_RESOURCE % "") for _ in range(3)]
+    child = json.dumps({"address": "module.m", "resources": resources})
+    if repeat:
+        child = child.replace('"name": "b"', '"name": "b", "name": "c"', 2)
+    data = ('{"format_version": "1.0", "values": {"root_module": {"resources": ' + json.dumps(resources)
+            + ', "child_modules": [' + child + "]}}}").encode()
+    with route("fast-lazy") as parser:
+        if not repeat:
+            assert exactly_equal(deep_plain(load_state(data, parser=parser).raw), json.loads(data, parse_float=Decimal))
+            return
+        with pytest.raises(StateFormatError, match=r"^\$\.values\.root_module\.child_modules\[0\]\.resources\[0\]\.name: "):
+            load_state(data, parser=parser)
