@@ -809,8 +809,6 @@ DUPLICATE_KEYS = [
 ]
 
 
-@pytest.mark.xfail(strict=True, reason="JSON objects with a repeated key are read as Python reads them (the last "
-                   "wins), so a plan can say errored true and false, or mark a value and then not")
 @pytest.mark.parametrize(("text", "argv"), DUPLICATE_KEYS)
 def test_a_plan_with_a_repeated_key_is_refused(text: str, argv: list[str], tmp_path: Path) -> None:
     """Red team: Terraform never repeats a key, but a hand-merged or crafted plan may; either reading is a guess."""
