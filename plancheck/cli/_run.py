@@ -17,8 +17,8 @@ from .._checking.run import outcome_of, run_each
 from .._documents.plan import Plan
 from .._errors import CheckFailure, DocumentFormatError
 from .._frozen import FrozenValue, frozen
-from .._loading.source import max_input_bytes
-from .._terraform.planfile import BinaryPlanError, binary_plan_json, is_binary_plan
+from .._loading.source import InputTooLarge, max_input_bytes
+from .._terraform.planfile import BinaryPlanError, plan_json
 from .._text import exception_text
 from ._checksfile import CheckSpec
 from ._input import UnreadableInput, read_input
@@ -63,13 +63,12 @@ def read_plan(
     env = os.environ if environ is None else environ
     source = "<stdin>" if name == "-" else name
     try:
-        data = read_input(name, "plan", limit=limit, stdin=stdin)
-        if is_binary_plan(data):
-            data = binary_plan_json(name, data, terraform=terraform, environ=env)
-            if len(data) > limit:
-                raise UnreadableInput("plan", "", limit=limit)
+        data = plan_json(name, read_input(name, "plan", limit=limit, stdin=stdin), limit=limit, terraform=terraform,
+                         environ=env)
     except UnreadableInput as exc:
         raise CliError("plan", f"{source}: {exc}") from None
+    except InputTooLarge:  # the JSON terraform show made of a binary plan
+        raise CliError("plan", f"{source}: {UnreadableInput('plan', '', limit=limit)}") from None
     except BinaryPlanError as exc:
         # The command line's words: the file is named when no binary was found, else the binary's problem.
         raise CliError("terraform", str(exc) if exc.found is None else exc.found) from None
