@@ -25,7 +25,7 @@ from .._loading.source import InputTooLarge
 from . import TerraformNotFoundError, inspect_binary, locate_terraform, run_command
 from .lifecycle import ending_on_signals
 
-__all__ = ["SHOW_TIMEOUT", "BinaryPlanError", "binary_plan_json", "is_binary_plan", "plan_json"]
+__all__ = ["SHOW_TIMEOUT", "BinaryPlanError", "binary_plan_json", "plan_json"]
 
 _ZIP_MAGIC: Final = b"PK\x03\x04"
 #: How long ``terraform show -json`` may take, in seconds.
@@ -33,15 +33,6 @@ SHOW_TIMEOUT: Final = 300.0
 _NEEDS: Final = "terraform or tofu on PATH (or --terraform PATH, or $TF_ACC_TERRAFORM_PATH)"
 #: Variables that would change what ``show`` prints, or make it wait for input.
 _DROPPED: Final = ("TF_CLI_ARGS", "TF_CLI_ARGS_show")
-
-
-def is_binary_plan(data: bytes) -> bool:
-    """Whether ``data`` is a saved plan file (a zip archive) rather than JSON.
-
-    >>> is_binary_plan(b"PK\\x03\\x04..."), is_binary_plan(b'{"format_version": "1.2"}')
-    (True, False)
-    """
-    return data.startswith(_ZIP_MAGIC)
 
 
 class BinaryPlanError(PlanFormatError):
@@ -143,10 +134,16 @@ def plan_json(
     :class:`~plancheck._loading.source.InputTooLarge` when its JSON is longer than ``limit``: each front end
     says so in its own words, as it does for a file too large to read.
 
+    A binary plan is told from JSON by its first bytes: a saved plan is a zip archive.
+
     >>> plan_json("plan.json", b'{"format_version": "1.2"}', limit=1024)
     b'{"format_version": "1.2"}'
+    >>> plan_json("tfplan", b"PK\\x03\\x04...", limit=1024, environ={"PATH": ""})
+    Traceback (most recent call last):
+    ...
+    plancheck._terraform.planfile.BinaryPlanError: tfplan is a binary plan; reading it needs terraform or tofu on PATH (or --terraform PATH, or $TF_ACC_TERRAFORM_PATH)
     """
-    if not is_binary_plan(data):
+    if not data.startswith(_ZIP_MAGIC):
         return data
     shown = binary_plan_json(name, data, terraform=terraform, environ=environ, cwd=cwd)
     if len(shown) > limit:
