@@ -55,7 +55,7 @@ def pytest_configure(config: pytest.Config) -> None:
     import shutil
     import tempfile
 
-    from plancheck.acceptance._leftovers import LEFTOVERS_ENV
+    from plancheck.acceptance._statefiles import LEFTOVERS_ENV
 
     # Subprocesses (pytester's runpytest_subprocess, the CLI) import plancheck from this checkout, as the test
     # process does: the venv's editable install may point at another one (a worktree sharing the venv).

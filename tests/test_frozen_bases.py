@@ -94,8 +94,7 @@ def _holders() -> dict[str, Any]:
     from pathlib import Path
 
     from plancheck._terraform import CommandResult, TerraformBinary
-    from plancheck.acceptance._settings import RunSettings
-    from plancheck.acceptance._workdir import Place, WorkingDirectory
+    from plancheck.acceptance._workplace import Place, RunSettings, WorkingDirectory
 
     env = {"TF_VAR_db_password": _SECRET, "AWS_SECRET_ACCESS_KEY": _SECRET}
     return {

@@ -22,7 +22,7 @@ PLANCHECK = ROOT / "plancheck"
 #: The one module allowed to loop over checks and run them.
 RUNNER = "plancheck/_checking/run.py"
 #: What running a check is: its methods, called on each check of a loop.
-RUN_METHODS = frozenset({"failures", "outcome", "check_plan", "check_state", "check_query", "check_config"})
+RUN_METHODS = frozenset({"failures", "outcome", "check_plan", "check_state", "check_query", "CheckQuery", "check_config"})
 
 #: The packages that take documents from users or from Terraform and hand them to checks.
 FRONT_ENDS = ("plancheck/cli", "plancheck/acceptance", "plancheck/_plugin")
@@ -35,12 +35,13 @@ ALLOWED_PARSES = {
     ("plancheck/cli/_mock_secrets.py", "_file_values"): "a .tfvars.json variables file",
     ("plancheck/cli/_mock_plan.py", "_defaults_files"): "a mock provider's defaults file",
     ("plancheck/cli/_mock_plan.py", "_json_module_calls"): "a .tf.json configuration file's module blocks",
-    ("plancheck/acceptance/_initialstate.py", "read_initial_state"):
+    ("plancheck/acceptance/_statefiles.py", "read_initial_state"):
         "a recorded state file (terraform.tfstate's own format, not show -json), checked by its own rules",
-    ("plancheck/acceptance/_initialstate.py", "_plain"): "a JSON round trip of a dict the test gave",
-    ("plancheck/acceptance/_diagjson.py", "read_ui"): "the diagnostics lines of plan/apply -json",
-    ("plancheck/acceptance/_diagjson.py", "read_validate"): "the output of validate -json",
-    ("plancheck/acceptance/_leftovers.py", "<any>"): "a kept working directory's manifest, secrets and tfvars",
+    ("plancheck/acceptance/_statefiles.py", "_plain"): "a JSON round trip of a dict the test gave",
+    ("plancheck/acceptance/_diagnostics.py", "read_ui"): "the diagnostics lines of plan/apply -json",
+    ("plancheck/acceptance/_diagnostics.py", "read_validate"): "the output of validate -json",
+    ("plancheck/acceptance/_statefiles.py", "kept_secrets"): "a kept working directory's secrets and tfvars",
+    ("plancheck/acceptance/_statefiles.py", "_read"): "a kept working directory's manifest",
 }
 
 

@@ -94,7 +94,7 @@ def _acceptance_sensitive() -> set[str]:
 
 def _initial_state(attribute: bool) -> Callable[[Path], set[str]]:
     def collect(tmp_path: Path) -> set[str]:
-        from plancheck.acceptance._initialstate import read_initial_state
+        from plancheck.acceptance._statefiles import read_initial_state
 
         resources = outputs = ""
         if attribute:
@@ -149,7 +149,7 @@ def _query_input() -> set[str]:
 
 
 def _leftover_variables(tmp_path: Path) -> set[str]:
-    from plancheck.acceptance._leftovers import kept_secrets
+    from plancheck.acceptance._statefiles import kept_secrets
 
     (tmp_path / "terraform.tfvars.json").write_text('{"pw": ' + SECRET_TEXT + "}")
     return set(kept_secrets(tmp_path))

@@ -21,8 +21,7 @@ from .._terraform import (
     TerraformNotFoundError,
     discover_terraform,
 )
-from ..acceptance import AcceptanceRunner
-from ..acceptance.internal import DEFAULT_TIMEOUT, default_leftovers_dir
+from ..acceptance import DEFAULT_TIMEOUT, AcceptanceRunner, default_leftovers_dir
 from .gate import NOT_FOUND as _NOT_FOUND
 from .gate import (
     REQUIRE_E2E_ENV,

@@ -32,7 +32,7 @@ def add_sweep_options(group: pytest.OptionGroup) -> None:
     """``--tf-sweep``, ``--tf-sweep-run`` and ``--tf-sweep-allow-failures``."""
     group.addoption(
         "--tf-sweep", dest=SWEEP_REGIONS, metavar="REGIONS", default=None,
-        help="run the registered sweepers (plancheck.acceptance.add_test_sweepers) in these comma-separated "
+        help="run the registered sweepers (plancheck.acceptance.AddTestSweepers) in these comma-separated "
         "regions instead of the tests (Go's -sweep). Destructive: test environments only.",
     )
     group.addoption(
@@ -112,9 +112,8 @@ def destroy_leftovers(session: pytest.Session) -> bool:
     config = session.config
     if not config.getoption(DESTROY_LEFTOVERS) or config.option.collectonly:
         return False
-    from ..acceptance import TerraformNotFoundError
+    from ..acceptance import LEFTOVERS_ENV, TerraformNotFoundError, default_leftovers_dir
     from ..acceptance import destroy_leftovers as destroy
-    from ..acceptance.internal import LEFTOVERS_ENV, default_leftovers_dir
     from .acceptance import requested_terraform
 
     reporter = config.pluginmanager.get_plugin("terminalreporter")

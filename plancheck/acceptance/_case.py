@@ -21,8 +21,8 @@ from .._redact import collect_secret_strings
 from .._terraform.providers import normalize_providers
 from ._diagnostics import allowances, check_attribute_sources, expectations
 from ._errors import TestDefinitionError
-from ._initialstate import InitialState, read_initial_state
 from ._options import AdditionalCLIOptions, ImportStateKind
+from ._statefiles import InitialState, read_initial_state
 
 __all__ = [
     "ConfigPlanChecks",

@@ -20,11 +20,10 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, Final, TypeVar
 
-from .._checking.run import run_each
 from .._documents.plan import Plan
 from .._documents.sensitive import collect_plan_secrets, collect_state_secrets
 from .._documents.state import State
-from .._errors import CheckFailure, DocumentFormatError
+from .._errors import DocumentFormatError
 from .._redact import Secrets
 from .._terraform import CommandResult, run_command
 from .._terraform.lifecycle import ending_on_signals
@@ -35,22 +34,35 @@ from .._terraform.providers import (
     ProvidersNotInstalledError,
     settled_plan,
 )
-from ..querycheck import QueryFormatError, QueryOutput
 from ._case import TestCase, TestStep
-from ._checks import plan_check_failures, state_check_failures
-from ._diagjson import Reading
-from ._errors import AcceptanceError, Stage, TestDefinitionError
-from ._importstate import call_check
-from ._initialstate import InitialState, StateInTheWay, declared_resources, resource_of, write_initial_state
-from ._leftovers import keep_leftover
-from ._plans import planned_changes
-from ._provider_session import ProviderSession
-from ._query import QUERY_FILE, query_error_messages, query_refusal, query_result_failures
-from ._settings import RunSettings
-from ._stepdiags import JSON_COMMANDS, DiagnosticsFailure, StepDiagnostics
-from ._stepfailure import _format_output, _indent, _listing, _matches, _non_empty, _StepFailure
-from ._workdir import PLAN_FILE, Place, WorkingDirectory
-from .config import TestStepConfigRequest
+from ._checks import (
+    check_function_failure,
+    plan_check_failures,
+    planned_changes,
+    state_check_failures,
+    trusted_by,
+)
+from ._diagnostics import JSON_COMMANDS, DiagnosticsFailure, Reading, StepDiagnostics
+from ._errors import (
+    AcceptanceError,
+    Stage,
+    TestDefinitionError,
+    _format_output,
+    _indent,
+    _listing,
+    _matches,
+    _non_empty,
+    _StepFailure,
+)
+from ._statefiles import (
+    InitialState,
+    StateInTheWay,
+    destroy_hint,
+    keep_leftover,
+    orphans_reason,
+    write_initial_state,
+)
+from ._workplace import PLAN_FILE, Place, ProviderSession, RunSettings, WorkingDirectory, resolve_step
 
 __all__ = ["ENV_PERSIST_WORKING_DIR", "ENV_REFRESH_AFTER_APPLY"]
 
@@ -72,17 +84,20 @@ def _print(text: str) -> None:
 class CaseRun:
     """The mutable progress of one case: kept apart from the runner, discarded when the case ends.
 
-    ``settings`` are the runner's, read only; ``import_step`` runs an ``import_state`` step (the runner
-    hands in ``_importstep.run_import_step``, which drives this run: so this module needs not import it).
+    ``settings`` are the runner's, read only; ``import_step`` runs an ``import_state`` step and ``query_step``
+    a ``query`` step (the runner hands in ``_steps.run_import_step`` and ``_steps.run_query_step``, which
+    drive this run: so this module needs not import them).
     """
 
     def __init__(
         self, settings: RunSettings, case: TestCase, root: Path,
         *, import_step: Callable[[CaseRun, TestStep], None] | None = None,
+        query_step: Callable[[CaseRun, TestStep], None] | None = None,
     ) -> None:
         self.settings = settings
         self.case = case
         self.import_step = import_step
+        self.query_step = query_step
         self.wd = WorkingDirectory(root)
         self.env = settings.environment(root)
         environ = {**os.environ, **settings.env}
@@ -153,11 +168,11 @@ class CaseRun:
         if args[:2] == ("show", "-json") or args[:1] == ("query",):
             self.log(f"    ({len(result.stdout)} characters of JSON)")
             if result.stderr.strip():
-                self.log(_indent(scrub(result.stderr)))
+                self.log(_indent(scrub(result.stderr), "    "))
         else:
             for text in (result.stdout, result.stderr):
                 if text.strip():
-                    self.log(_indent(scrub(text)))
+                    self.log(_indent(scrub(text), "    "))
         name = os.path.basename(binary.path)
         if result.timed_out:
             raise _StepFailure(stage, f"{name} {args[0]} timed out after {self.settings.timeout:g} s", result)
@@ -224,17 +239,9 @@ class CaseRun:
         return document
 
     def check_orphans(self, stage: Stage, document: dict[str, Any], recorded: tuple[str, ...]) -> None:
-        """Fail naming the resources of ``initial_state`` that the first configuration does not declare:
-        Terraform would destroy them, which is never what an upgrade test means."""
-        declared = declared_resources(document.get("configuration"))
-        orphans = sorted(address for address in set(recorded) if resource_of(address) not in declared)
-        if orphans:
-            them = "it" if len(orphans) == 1 else "them"
-            raise _StepFailure(
-                stage,
-                f"initial_state holds {', '.join(orphans)}, which the configuration of step {self.step_no} does not "
-                f"declare (Terraform plans to destroy {them}); declare {them}, or remove {them} from the recorded state",
-            )
+        reason = orphans_reason(recorded, document.get("configuration"), self.step_no)
+        if reason is not None:
+            raise _StepFailure(stage, reason)
 
     def show_state(self, stage: Stage, place: Place | None = None) -> dict[str, Any]:
         document = self._read(stage, self.tf(stage, "show", "-json", place=place), State)
@@ -252,7 +259,8 @@ class CaseRun:
             raise _StepFailure(stage, str(exc)) from None
 
     def plan(self, stage: Stage, *extra: str, place: Place | None = None) -> CommandResult:
-        args = _unique(("plan", "-input=false", "-no-color", *extra, f"-out={PLAN_FILE}"))
+        # Without repeats: -refresh=false may come from the step and from the CLI options.
+        args = tuple(dict.fromkeys(("plan", "-input=false", "-no-color", *extra, f"-out={PLAN_FILE}")))
         try:
             result = self.tf(stage, *args, ok=(0, 2), place=place)
         except _StepFailure as failure:
@@ -283,7 +291,7 @@ class CaseRun:
         except DocumentFormatError as exc:
             raise _StepFailure(stage, f"cannot read the plan that show -json printed: {exc}", result) from None
         if failures:
-            raise _StepFailure(stage, _listing(title, [str(f) for f in failures]), result, _trusted(failures))
+            raise _StepFailure(stage, _listing(title, [str(f) for f in failures]), result, trusted_by(failures))
 
     def load(self, stage: Stage, document: dict[str, Any]) -> State:
         try:
@@ -296,11 +304,9 @@ class CaseRun:
 
         A failure it reports is said as it said it; one it raises (a bug, ``sys.exit()``) names the function.
         """
-        outcome = run_each(args, [function], run=_call_check, label=_function_label, contain=True,
-                           scrub=self.secrets)[0]
-        if outcome.failures:
-            failure = outcome.failures[0]
-            raise _StepFailure(stage, f"{title}: {failure if outcome.status == 'error' else failure.message}")
+        failure = check_function_failure(function, args, self.secrets)
+        if failure is not None:
+            raise _StepFailure(stage, f"{title}: {failure}")
 
     def follow_up_plan(
         self, stage: Stage, checks: tuple[Any, ...], title: str, *extra: str
@@ -319,32 +325,7 @@ class CaseRun:
 
     def resolve(self, step: TestStep) -> TestStep | None:
         """``step`` with its config functions called and relative paths made absolute; None without a configuration."""
-        request = TestStepConfigRequest(step_number=self.step_no, test_name=self.settings.test_name or "")
-        changes: dict[str, Any] = {}
-        try:
-            if callable(step.config):
-                changes["config"] = step.config(request)
-                if not isinstance(changes["config"], (str, Mapping)):
-                    raise TestDefinitionError(
-                        "TestStep.config",
-                        f"the config function returned {type(changes['config']).__name__}, expected HCL text (str) or a dict",
-                    )
-            for name in ("config_directory", "config_file"):
-                value = getattr(step, name)
-                if callable(value):
-                    value = value(request)
-                    if not isinstance(value, (str, os.PathLike)) or not os.fspath(value):
-                        raise TestDefinitionError(
-                            f"TestStep.{name}", f"the config function returned {value!r}, expected a path"
-                        )
-                if value is not None:
-                    path = Path(value)
-                    changes[name] = os.fspath(path if path.is_absolute() else self.settings.base_dir() / path)
-            if not changes and step.config is None:
-                return None
-            return replace(step, **changes)
-        except TestDefinitionError as exc:
-            raise _StepFailure(Stage.CONFIG, f"cannot write the configuration: {exc}") from None
+        return resolve_step(step, self.step_no, self.settings)
 
     def use_providers(self, step: TestStep) -> None:
         try:
@@ -441,7 +422,7 @@ class CaseRun:
                     raise _StepFailure(
                         Stage.STATE_CHECKS,
                         _listing("Post-apply state check(s) failed", [str(f) for f in failures]),
-                        trusted=_trusted(failures),
+                        trusted=trusted_by(failures),
                     )
 
         after = "" if step.plan_only else "After applying this test step, the "
@@ -501,42 +482,9 @@ class CaseRun:
         self.import_step(self, step)
 
     def run_query(self, step: TestStep) -> None:
-        """A ``query`` step (Go's ``testStepNewQuery``): write the query file, init, query, check."""
-        refusal = query_refusal(self.settings.terraform)
-        if refusal is not None:
-            raise _StepFailure(Stage.QUERY, refusal)
-        # resolve() builds the step again, so TestStep refuses a config function's dict itself.
-        resolved = self.resolve(step)
-        assert resolved is not None  # a query step always has config= (checked by TestStep)
-        assert isinstance(resolved.config, str)
-        text = resolved.config
-        # As Go, the last config-mode step's configuration stays (its provider and resource blocks).
-        base = self.applied_config if self.applied_config is not None else TestStep(config="")
-        base = replace(base, variables=step.variables or base.variables, providers=step.providers)
-        # The query file is never a "valid configuration" to go back to: write() leaves current_valid
-        # false, so whatever runs next (destroy, refresh, import) writes the last applied one again.
-        self.write(base, {QUERY_FILE: text})
-        result = self.tf(Stage.QUERY, "query", "-no-color", "-json", ok=(0, 1))
-        output = self.read_query(result)
-        errors = query_error_messages(output)
-        if errors:
-            raise _StepFailure(Stage.QUERY, _listing("terraform query reported errors", errors), replace(result, stdout=""))
-        if result.returncode != 0:
-            raise _StepFailure(Stage.QUERY, "terraform query failed", result)
-        failures = query_result_failures(output, tuple(step.query_result_checks))
-        if failures:
-            raise _StepFailure(Stage.QUERY_RESULT_CHECKS, _listing("Query result check(s) failed", failures))
-
-    def read_query(self, result: CommandResult) -> QueryOutput:
-        """The query's JSON lines; its sensitive list block inputs join the case's secrets."""
-        try:
-            output = QueryOutput.from_json(result.stdout, source="terraform query -json")
-        except QueryFormatError as exc:
-            raise _StepFailure(
-                Stage.QUERY, f"cannot read the output of terraform query -json: {exc}", self.withhold(result)
-            ) from None
-        self.add_secrets(output.secrets)
-        return output
+        if self.query_step is None:
+            raise AssertionError("CaseRun: a query step needs query_step=")  # the runner always hands one
+        self.query_step(self, step)
 
     def error(self, failure: _StepFailure, suffix: str = "") -> AcceptanceError:
         scrub = self.secrets.scrub
@@ -689,10 +637,7 @@ class CaseRun:
             kept = self.keep(failure.reason)
         except OSError as exc:
             return f"; resources may be left behind in {self.wd.root} (could not keep them: {exc.strerror or exc})"
-        in_process = any(e.kind == "factory" for p in used for e in p)
-        how = ("pytest --tf-destroy-leftovers (or plancheck.acceptance.destroy_leftovers(providers=...))" if in_process
-               else f"tfplancheck destroy-leftovers {root}")
-        return f"; its state and configuration are kept in {kept}; destroy them later with: {how}"
+        return f"; its state and configuration are kept in {kept}; destroy them later with: {destroy_hint(root, used)}"
 
     def used_providers(self) -> list[ProviderSet]:
         return [p for p in (self.case.providers, *(s.providers for s in self.case.steps)) if p is not None]
@@ -801,29 +746,3 @@ class CaseRun:
         failed_destroy = self.destroy()
         if failed_destroy is not None:
             raise failed_destroy
-
-
-def _unique(args: tuple[str, ...]) -> tuple[str, ...]:
-    """``args`` without repeats (``-refresh=false`` may come from the step and from the CLI options)."""
-    seen: set[str] = set()
-    kept: list[str] = []
-    for arg in args:
-        if arg not in seen:
-            seen.add(arg)
-            kept.append(arg)
-    return tuple(kept)
-
-
-def _trusted(failures: list[CheckFailure]) -> tuple[str, ...]:
-    """What ``failures`` trust, together: a scrub of their listing keeps it (:meth:`plancheck.Secrets.trusting`)."""
-    return tuple(dict.fromkeys(text for failure in failures for text in failure.trusted))
-
-
-def _call_check(function: Callable[..., object], args: tuple[Any, ...]) -> tuple[list[str], list[Warning]]:
-    failure = call_check(function, *args)
-    return ([] if failure is None else [failure]), []
-
-
-def _function_label(function: object) -> tuple[str, str | None, Any]:
-    name = getattr(function, "__qualname__", None) or getattr(function, "__name__", None)
-    return (name if isinstance(name, str) else type(function).__name__), None, None

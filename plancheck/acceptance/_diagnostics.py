@@ -1,8 +1,8 @@
-"""Expected diagnostics: :class:`ExpectDiagnostic`, the diagnostics Terraform reported, and matching the two.
+"""Diagnostics: :class:`ExpectDiagnostic`, reading what Terraform reported, and one step's verdicts.
 
 A step's ``expect_diagnostics`` and ``allow_warnings`` (and the case's ``fail_on_warnings``) are
-matched against :class:`Diagnostic` records read from Terraform's machine-readable output
-(``_diagjson``); this module holds the definitions, the matching and the wording of failures.
+matched against :class:`Diagnostic` records read from Terraform's machine-readable output; this
+module holds the definitions, the reading, the matching and the wording of failures.
 
 Decisions:
 
@@ -21,27 +21,75 @@ Decisions:
 * failures list the diagnostics that arrived sorted by severity (errors first), address, summary,
   detail and source position, identical ones once (Terraform reports a provider's validation
   diagnostics in its validate walk and again in its plan walk).
+
+Reading Terraform's machine-readable diagnostics, and showing them as Terraform's text output would.
+Two shapes, the same on Terraform 1.0.3 and 1.11.4 (format ``0.1``/``1.0``, UI ``0.1.0``/``1.2``):
+
+* ``terraform validate -json`` prints one document: ``{"format_version", "valid", "error_count",
+  "warning_count", "diagnostics": [...]}``;
+* ``terraform plan|apply|refresh -json`` print one JSON object per line (``@level``, ``@message``,
+  ``@module``, ``@timestamp``, ``type``); a diagnostic is ``{"type": "diagnostic", "diagnostic": {...}}``.
+
+A diagnostic has ``severity`` (``"error"``/``"warning"``), ``summary``, ``detail`` and, when known,
+``address`` (``widget_thing.t``), ``range`` (``filename``, ``start.line``, ``start.column``) and
+``snippet`` (``context``, ``code``, ``start_line``, ``values`` of ``traversal``/``statement``).
+
+The runner shows none of the JSON: each line becomes its ``@message`` (the ``version`` line is
+left out, as Terraform's text output has none) and each diagnostic the block Terraform's text
+output prints (``Error: summary``, ``with address,``, ``on file line N, in context:``, the code
+line, the detail; not wrapped). Errors go to the text of stderr, everything else to stdout, as
+in Terraform's text output, so ``expect_error``, the log and :class:`AcceptanceError` read the same
+words either way. A line that is not a JSON object, or a diagnostic of another shape, is withheld
+(its secrets cannot be known) and named in :attr:`Reading.problems`.
+
+:class:`StepDiagnostics` holds the diagnostics of one step: which commands run with ``-json``, what
+they reported, and the verdicts. Only a step that asks (``expect_diagnostics``, ``allow_warnings``) or runs in a case with
+``fail_on_warnings=True`` changes how its commands run: its ``plan``, ``apply`` and ``refresh``
+commands get ``-json``, and a config-mode step also runs ``terraform validate -json`` after
+``init`` (whose errors do not stop the step: the plan reports them again and decides, as for
+any other step). Every other step runs exactly as before: the least risky choice, since Terraform's
+``-json`` output replaces the human-readable plan with one line per change, so the log of a
+step that asks shows ``widget_thing.t: Plan to create`` where the text plan would be. Import
+and query steps are never switched (``terraform import`` has no JSON output; a query already is).
+
+A failed ``init`` (no JSON output on Terraform 1.0) is followed by ``validate -json``, which
+reports the configuration's errors (an HCL syntax error, say) as diagnostics.
+
+Each command's diagnostics are checked as it ends: with ``fail_on_warnings``, a warning that
+no ``allow_warnings`` entry and no warning of ``expect_diagnostics`` matches fails the step at
+that command's stage, naming it. The expectations are checked when the step ends: after a
+failure whose command reported errors, the step passes when every expectation was met and one of
+them is an error (as ``expect_error``); after a success, every expectation must have been met.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import KW_ONLY, replace
 from typing import Any, Final, Literal
 
 from tfjsonpath import Path
+from tfjsonpath._jsontypes import json_kind
 
+from .._errors import DocumentFormatError
 from .._frozen import FrozenValue, frozen, public
+from .._loading.jsontext import loads_exact
+from .._terraform import CommandResult
 from .._terraform.providers import ProviderDiagnostic
-from ._errors import TestDefinitionError
+from ._errors import TestDefinitionError, _StepFailure
 
 __all__ = [
-    "SEVERITIES",
     "Diagnostic",
+    "DiagnosticsFailure",
     "ExpectDiagnostic",
+    "JSON_COMMANDS",
     "ProviderDiagnostic",
+    "Reading",
+    "SEVERITIES",
+    "StepDiagnostics",
     "allowances",
     "attribute_text",
     "check_attribute_sources",
@@ -49,7 +97,11 @@ __all__ = [
     "expectations",
     "join_attributes",
     "listing",
+    "read_ui",
+    "read_validate",
+    "render",
 ]
+
 
 SEVERITIES: Final = ("error", "warning")
 _FIELDS: Final = ("severity", "summary", "detail", "address", "attribute")
@@ -415,3 +467,312 @@ def listing(diagnostics: Iterable[Diagnostic]) -> list[str]:
     for diagnostic in diagnostics:
         unique.setdefault(diagnostic.key(), diagnostic)
     return [describe(d) for d in sorted(unique.values(), key=Diagnostic.sort_key)]
+
+
+_WITHHELD: Final = "(withheld: {what} could not be read, so its secrets are unknown)"
+
+
+class _Unreadable(Exception):
+    def __init__(self, where: str, problem: str) -> None:
+        super().__init__(f"{where}: {problem}")
+
+
+@frozen
+class Reading(FrozenValue):
+    """What a ``-json`` command printed: its diagnostics, its text (stdout, stderr) and what could not be read."""
+
+    diagnostics: tuple[Diagnostic, ...]
+    stdout: str
+    stderr: str
+    problems: tuple[str, ...] = ()
+
+
+def _get(obj: Mapping[str, Any], key: str, where: str, kind: type, *, required: bool = False) -> Any:
+    value = obj.get(key)
+    if value is None:
+        if required:
+            raise _Unreadable(f"{where}.{key}", "missing")
+        return None
+    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+        expected = {str: "a string", int: "an integer", dict: "an object", list: "an array"}[kind]
+        raise _Unreadable(f"{where}.{key}", f"expected {expected}, found {json_kind(value)}")
+    return value
+
+
+def read_diagnostic(obj: object, where: str) -> Diagnostic:
+    """One diagnostic object as Terraform's JSON writes it; raises ``_Unreadable`` naming the JSON location.
+
+    >>> read_diagnostic({"severity": "warning", "summary": "Deprecated", "detail": "use b",
+    ...                  "range": {"filename": "main.tf", "start": {"line": 3, "column": 5}}}, "$").line
+    3
+    """
+    if not isinstance(obj, dict):
+        raise _Unreadable(where, f"expected an object, found {json_kind(obj)}")
+    severity = _get(obj, "severity", where, str, required=True)
+    if severity not in SEVERITIES:
+        raise _Unreadable(f"{where}.severity", f'expected "error" or "warning", found {severity!r}')
+    summary = _get(obj, "summary", where, str, required=True)
+    detail = _get(obj, "detail", where, str) or ""
+    address = _get(obj, "address", where, str)
+    filename = line = column = None
+    source = _get(obj, "range", where, dict)
+    if source is not None:
+        filename = _get(source, "filename", f"{where}.range", str)
+        start = _get(source, "start", f"{where}.range", dict)
+        if start is not None:
+            line = _get(start, "line", f"{where}.range.start", int)
+            column = _get(start, "column", f"{where}.range.start", int)
+    context = code = code_line = None
+    values: list[tuple[str, str]] = []
+    snippet = _get(obj, "snippet", where, dict)
+    if snippet is not None:
+        at = f"{where}.snippet"
+        context = _get(snippet, "context", at, str)
+        code = _get(snippet, "code", at, str)
+        code_line = _get(snippet, "start_line", at, int)
+        for i, value in enumerate(_get(snippet, "values", at, list) or []):
+            if not isinstance(value, dict):
+                raise _Unreadable(f"{at}.values[{i}]", f"expected an object, found {json_kind(value)}")
+            traversal = _get(value, "traversal", f"{at}.values[{i}]", str) or ""
+            statement = _get(value, "statement", f"{at}.values[{i}]", str) or ""
+            values.append((traversal, statement))
+    return Diagnostic(
+        severity,
+        summary,
+        detail,
+        address=address,
+        filename=filename,
+        line=line,
+        column=column,
+        context=context,
+        code=code,
+        code_line=code_line,
+        values=tuple(values),
+    )
+
+
+def render(diagnostic: Diagnostic) -> str:
+    """The diagnostic as Terraform's text output (``-no-color``) shows it, detail unwrapped.
+
+    >>> print(render(Diagnostic("error", "Invalid size", "size must be >= 0", address="widget_thing.t",
+    ...     filename="main.tf", line=3, context='resource "widget_thing" "t"', code="  size = -1", code_line=3)))
+    Error: Invalid size
+    <BLANKLINE>
+      with widget_thing.t,
+      on main.tf line 3, in resource "widget_thing" "t":
+       3:   size = -1
+    <BLANKLINE>
+    size must be >= 0
+    """
+    lines = [f"{'Error' if diagnostic.severity == 'error' else 'Warning'}: {diagnostic.summary}"]
+    source: list[str] = []
+    if diagnostic.address:
+        source.append(f"  with {diagnostic.address},")
+    if diagnostic.filename is not None and diagnostic.line is not None:
+        context = f", in {diagnostic.context}" if diagnostic.context else ""
+        source.append(f"  on {diagnostic.filename} line {diagnostic.line}{context}:")
+        if diagnostic.code is not None and diagnostic.code_line is not None:
+            source.extend(f"{diagnostic.code_line + i:4d}: {text}" for i, text in enumerate(diagnostic.code.split("\n")))
+        if diagnostic.values:
+            source.append("    ├────────────────")
+            source.extend(f"    │ {traversal} {statement}" for traversal, statement in diagnostic.values)
+    if source:
+        lines.extend(["", *source])
+    if diagnostic.detail:
+        lines.extend(["", diagnostic.detail])
+    return "\n".join(lines)
+
+
+def _joined(parts: list[str]) -> str:
+    return "".join(part + "\n" for part in parts)
+
+
+def read_ui(stdout: str) -> Reading:
+    """The lines of ``terraform plan|apply|refresh -json``.
+
+    >>> r = read_ui('{"type":"version","@message":"Terraform 1.11.4"}\\n'
+    ...             '{"type":"change_summary","@message":"Plan: 1 to add, 0 to change, 0 to destroy."}\\n'
+    ...             '{"type":"diagnostic","@message":"Error: Boom","diagnostic":{"severity":"error","summary":"Boom","detail":""}}\\n'
+    ...             'not json\\n')
+    >>> r.stdout, r.stderr, r.problems
+    ('Plan: 1 to add, 0 to change, 0 to destroy.\\n(withheld: line 4 could not be read, so its secrets are unknown)\\n', '\\nError: Boom\\n', ('line 4: not JSON',))
+    >>> [d.summary for d in r.diagnostics]
+    ['Boom']
+    """
+    diagnostics: list[Diagnostic] = []
+    out: list[str] = []
+    err: list[str] = []
+    problems: list[str] = []
+    for number, line in enumerate(stdout.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            try:
+                message = loads_exact(line)
+            except DocumentFormatError:
+                raise _Unreadable(f"line {number}", "not JSON") from None
+            if not isinstance(message, dict):
+                raise _Unreadable(f"line {number}", f"expected a JSON object, found {json_kind(message)}")
+            kind = _get(message, "type", f"line {number}: $", str)
+            text = _get(message, "@message", f"line {number}: $", str) or ""
+            if kind == "diagnostic":
+                diagnostic = read_diagnostic(message.get("diagnostic"), f"line {number}: $.diagnostic")
+                diagnostics.append(diagnostic)
+                (err if diagnostic.severity == "error" else out).extend(["", render(diagnostic)])
+            elif kind != "version":
+                out.append(text)
+        except _Unreadable as exc:
+            problems.append(str(exc))
+            out.append(_WITHHELD.format(what=f"line {number}"))
+    return Reading(tuple(diagnostics), _joined(out), _joined(err), tuple(problems))
+
+
+def read_validate(stdout: str) -> Reading:
+    """The document of ``terraform validate -json``.
+
+    >>> r = read_validate('{"valid": true, "error_count": 0, "warning_count": 1, "diagnostics": ['
+    ...                   '{"severity": "warning", "summary": "Deprecated", "detail": "use b"}]}')
+    >>> print(r.stdout)
+    <BLANKLINE>
+    Warning: Deprecated
+    <BLANKLINE>
+    use b
+    Success! The configuration is valid, but there were some validation warnings as shown above.
+    <BLANKLINE>
+    >>> read_validate("[]").problems
+    ('$: expected a JSON object, found an array',)
+    """
+    try:
+        try:
+            document = loads_exact(stdout)
+        except DocumentFormatError as exc:
+            raise _Unreadable(exc.location, f"expected {exc.expected}, found {exc.found}") from None
+        if not isinstance(document, dict):
+            raise _Unreadable("$", f"expected a JSON object, found {json_kind(document)}")
+        items = _get(document, "diagnostics", "$", list) or []
+        diagnostics = tuple(read_diagnostic(item, f"$.diagnostics[{i}]") for i, item in enumerate(items))
+    except _Unreadable as exc:
+        return Reading((), _WITHHELD.format(what="the output") + "\n", "", (str(exc),))
+    out: list[str] = []
+    err: list[str] = []
+    for diagnostic in diagnostics:
+        (err if diagnostic.severity == "error" else out).extend(["", render(diagnostic)])
+    if document.get("valid") is True:
+        warned = ", but there were some validation warnings as shown above" if out else ""
+        out.append(f"Success! The configuration is valid{warned}.")
+    return Reading(diagnostics, _joined(out), _joined(err))
+
+
+#: The subcommands that run with ``-json`` in a step that checks diagnostics.
+JSON_COMMANDS: Final = ("plan", "apply", "refresh", "validate")
+
+
+class DiagnosticsFailure(_StepFailure):
+    """A step's diagnostics broke what it asserts (a warning not allowed, an expectation unmet): the test's
+    own assertion, so the case's ``error_check`` does not see it (as an unmatched ``expect_error``)."""
+
+
+def _plural(count: int, one: str, many: str) -> str:
+    return one if count == 1 else many
+
+
+class StepDiagnostics:
+    """What one step's ``-json`` commands reported, and what the step expects of it (internal to the runner)."""
+
+    def __init__(self, step: Any, fail_on_warnings: bool, binary: str) -> None:
+        self.expected: tuple[ExpectDiagnostic, ...] = tuple(step.expect_diagnostics)
+        self.allowed: tuple[ExpectDiagnostic, ...] = tuple(step.allow_warnings)
+        self.fail_on_warnings = fail_on_warnings
+        self.binary = os.path.basename(binary)
+        self.arrived: list[Diagnostic] = []
+        self.commands: list[str] = []
+        # The results of commands that failed reporting errors: the failures an expected error may excuse.
+        self.error_results: list[CommandResult] = []
+
+    @classmethod
+    def of(cls, case: Any, step: Any, binary: str) -> StepDiagnostics | None:
+        """The step's diagnostics, or None when the step runs its commands as text (the usual case)."""
+        if step.import_state or step.query:
+            return None
+        if not (step.expect_diagnostics or step.allow_warnings or case.fail_on_warnings):
+            return None
+        return cls(step, case.fail_on_warnings, binary)
+
+    @property
+    def expects_error(self) -> bool:
+        """Whether an expected error may excuse the step's failure."""
+        return any(e.severity == "error" for e in self.expected)
+
+    def arguments(self, args: tuple[str, ...]) -> tuple[str, ...]:
+        """``args`` with ``-json`` after the subcommand."""
+        return (args[0], "-json", *args[1:])
+
+    def read(self, command: str, result: CommandResult) -> tuple[CommandResult, Reading]:
+        """The command's result shown as text, and what it reported (kept for the step's verdicts)."""
+        reading = read_validate(result.stdout) if command == "validate" else read_ui(result.stdout)
+        self.arrived.extend(reading.diagnostics)
+        self.commands.append(command)
+        shown = replace(result, stdout=reading.stdout, stderr=reading.stderr + result.stderr)
+        if result.returncode not in (0, None) and any(d.severity == "error" for d in reading.diagnostics):
+            self.error_results.append(shown)
+        return shown, reading
+
+    # -- verdicts -----------------------------------------------------------------------------
+
+    def unallowed(self, reading: Reading, recorded: Iterable[ProviderDiagnostic]) -> list[Diagnostic]:
+        """The warnings of one command that ``fail_on_warnings`` refuses."""
+        if not self.fail_on_warnings:
+            return []
+        accepted = self.allowed + tuple(e for e in self.expected if e.severity == "warning")
+        warnings = join_attributes((d for d in reading.diagnostics if d.severity == "warning"), recorded)
+        return [d for d in warnings if not any(a._matches(d) for a in accepted)]
+
+    def unallowed_message(self, command: str, refused: list[Diagnostic]) -> str:
+        count = len({d.key() for d in refused})
+        noun = _plural(count, "a warning that is", f"{count} warnings that are")
+        lines = [
+            f"{self.binary} {command} reported {noun} not allowed "
+            "(TestCase(fail_on_warnings=True); allow it with TestStep(allow_warnings=[...]) or expect it):"
+        ]
+        lines.extend(_indented(listing(refused), "  "))
+        return "\n".join(lines)
+
+    def unmet(self, recorded: Iterable[ProviderDiagnostic]) -> tuple[list[ExpectDiagnostic], list[Diagnostic]]:
+        """The expectations no diagnostic met, and every diagnostic that arrived (attributes joined)."""
+        arrived = join_attributes(self.arrived, recorded)
+        return [e for e in self.expected if not any(e._matches(d) for d in arrived)], arrived
+
+    def vouch(self, failed: CommandResult, validate: CommandResult) -> None:
+        """Let the errors ``validate`` reported explain ``failed`` too (an ``init`` that printed no JSON)."""
+        if self.excuses(validate):
+            self.error_results.append(failed)
+
+    def excuses(self, result: CommandResult | None) -> bool:
+        """Whether the step failed at a command that reported errors (what an expected error may excuse)."""
+        return result is not None and any(result is r for r in self.error_results)
+
+    def checked(self) -> str:
+        """The commands whose diagnostics were read, in order: ``terraform validate, plan, apply``."""
+        return f"{self.binary} {', '.join(self.commands)}" if self.commands else "no command ran"
+
+    def unmet_message(
+        self, unmet: list[ExpectDiagnostic], arrived: list[Diagnostic], failed: str | None = None
+    ) -> str:
+        """Which expectations are missing, and every diagnostic that arrived; ``failed``: how the step failed."""
+        lines = [f"{len(unmet)} of {len(self.expected)} expected diagnostics did not arrive ({self.checked()}):"]
+        if failed is not None:
+            lines.append(f"  the step failed: {failed}")
+        lines.append("  missing:")
+        for expected in unmet:
+            lines.append(f"    {expected!r}")
+            near = sorted((d for d in arrived if expected._matches(d, ignore_attribute=True)), key=Diagnostic.sort_key)
+            if expected.attribute is not None and near:
+                lines.append(f"      (a diagnostic that arrived matches every other field; its attribute is {attribute_text(near[0])})")
+        described = listing(arrived)
+        lines.append(f"  arrived ({len(described)}):" if described else "  arrived: none")
+        lines.extend(_indented(described, "    "))
+        return "\n".join(lines)
+
+
+def _indented(items: list[str], prefix: str) -> list[str]:
+    return [prefix + line if line else line for item in items for line in item.splitlines()]

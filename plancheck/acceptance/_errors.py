@@ -1,13 +1,36 @@
-"""Errors of the acceptance runner: a failed step (an ``AssertionError``) and a malformed test definition."""
+"""Every error of the acceptance runner, and a step's failure before it becomes one.
+
+:class:`AcceptanceError` (an ``AssertionError``) is a failed step, :class:`TestDefinitionError` a
+malformed test definition, :class:`LeftoverRecordError` an unreadable leftover record;
+:class:`TestCheckFuncError` and :class:`ComposedCheckError` are the failures of Go's legacy check
+functions (one, and a composed set).
+
+Internal to the runner: a :class:`_StepFailure` keeps the raw, unredacted texts so that an
+``expect_error`` pattern sees what Terraform printed; ``CaseRun.error`` scrubs them. The helpers
+after it lay out its texts (a listing, a command's output, a plan's changes).
+"""
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterable
 from enum import StrEnum
+from typing import ClassVar, Final
 
 from .._errors import TestDefinitionError, TfCheckError
 from .._frozen import public
+from .._redact import Secrets
+from .._terraform import CommandResult
 
-__all__ = ["AcceptanceError", "LeftoverRecordError", "Stage", "TestDefinitionError"]
+__all__ = [
+    "AcceptanceError",
+    "ComposedCheckError",
+    "LeftoverRecordError",
+    "MAX_OUTPUT_CHARS",
+    "Stage",
+    "TestCheckFuncError",
+    "TestDefinitionError",
+]
 
 
 @public("plancheck.acceptance")
@@ -150,3 +173,118 @@ class LeftoverRecordError(TfCheckError, ValueError):
             f"{path}: unreadable leftover record ({problem}); the leftover was neither destroyed nor removed: "
             "repair or remove it by hand"
         )
+
+
+#: Characters of each output stream kept in an error (the end, where Terraform puts its errors).
+MAX_OUTPUT_CHARS: Final = 8000
+_BOX_PREFIX: Final = re.compile(r"^[ \t]*[│╷╵][ \t]?", re.MULTILINE)
+_SPACES: Final = re.compile(r"\s+")
+
+
+class _StepFailure(Exception):
+    """Internal: a failure with its raw (unredacted) texts, before it becomes an AcceptanceError."""
+
+    def __init__(
+        self, stage: Stage, reason: str, result: CommandResult | None = None, trusted: tuple[str, ...] = ()
+    ) -> None:
+        super().__init__(reason)
+        self.stage = stage
+        self.reason = reason
+        self.result = result
+        #: What the failures of checks in ``reason`` trust (:attr:`plancheck.CheckFailure.trusted`).
+        self.trusted = trusted
+
+    def raw_text(self) -> str:
+        parts = [self.reason]
+        if self.result is not None:
+            parts.extend((self.result.stderr, self.result.stdout))
+        return "\n".join(parts)
+
+
+def _matches(pattern: re.Pattern[str], text: str) -> bool:
+    """Search ``text`` as is, and again with Terraform's diagnostic boxes and line wrapping undone."""
+    if pattern.search(text):
+        return True
+    flat = _SPACES.sub(" ", _BOX_PREFIX.sub("", text))
+    return pattern.search(flat) is not None
+
+
+def _tail(text: str) -> str:
+    if len(text) <= MAX_OUTPUT_CHARS:
+        return text
+    cut = len(text) - MAX_OUTPUT_CHARS
+    return f"…({cut} earlier characters omitted)\n" + text[cut:]
+
+
+def _format_output(result: CommandResult, secrets: Secrets) -> str:
+    parts: list[str] = []
+    for name, text in (("stderr", result.stderr), ("stdout", result.stdout)):
+        # Scrub before cutting, so a cut can never leave half a secret behind.
+        cleaned = secrets.scrub(text).strip("\n")
+        if cleaned.strip():
+            parts.append(f"{name}:\n{_tail(cleaned)}")
+    return "\n".join(parts)
+
+
+def _listing(title: str, items: list[str]) -> str:
+    """``title:`` then each item on its own lines, indented."""
+    lines = [f"{title}:"]
+    for item in items:
+        lines.extend("  " + line if line else line for line in item.splitlines() or [""])
+    return "\n".join(lines)
+
+
+def _non_empty(stage: Stage, message: str, changes: list[str], result: CommandResult) -> _StepFailure:
+    return _StepFailure(stage, _listing(f"{message}; planned changes", changes), result)
+
+
+@public("plancheck.acceptance")
+class TestCheckFuncError(TfCheckError, AssertionError):
+    """A legacy check function (``TestCheckResourceAttr`` ...) failed; the message is worded as in Go.
+
+    ``check`` is the Go name of the function, ``name`` the resource (or output) it looked at,
+    ``key`` the flatmap key; ``message`` is already redacted.
+
+    >>> err = TestCheckFuncError("TestCheckResourceAttr", "null_resource.a", "id", "null_resource.a: Attribute 'id' not found")
+    >>> print(err)
+    null_resource.a: Attribute 'id' not found
+    >>> isinstance(err, AssertionError), err.check, err.key
+    (True, 'TestCheckResourceAttr', 'id')
+    """
+
+    __test__: ClassVar[bool] = False
+
+    def __init__(self, check: str, name: str | None, key: str | None, message: str) -> None:
+        self.check = check
+        self.name = name
+        self.key = key
+        self.message = message
+        super().__init__(message)
+
+
+@public("plancheck.acceptance")
+class ComposedCheckError(TfCheckError, AssertionError):
+    """Checks composed by ``ComposeTestCheckFunc``/``ComposeAggregateTestCheckFunc`` failed.
+
+    ``failures`` holds (1-based index, redacted message) of each failed check, of ``total``;
+    ``errors`` the errors themselves (empty after unpickling). As in Go, each line reads
+    ``Check N/M error: ...`` and the lines are joined by newlines.
+
+    >>> err = ComposedCheckError(3, [(1, "boom"), (3, "bang")])
+    >>> print(err)
+    Check 1/3 error: boom
+    Check 3/3 error: bang
+    """
+
+    __test__: ClassVar[bool] = False
+
+    def __init__(self, total: int, failures: Iterable[tuple[int, str]], errors: Iterable[BaseException] = ()) -> None:
+        self.total = total
+        self.failures = tuple(failures)
+        self.errors = tuple(errors)
+        super().__init__("\n".join(f"Check {i}/{total} error: {text}" for i, text in self.failures))
+
+    def __reduce__(self) -> tuple[object, ...]:
+        # The check functions' own errors stay in this process: their text is not redacted, and a
+        # user's exception class may not pickle.
+        return (type(self), (self.total, self.failures))

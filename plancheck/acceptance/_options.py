@@ -21,10 +21,6 @@ class ImportStateKind(Enum):
     * ``ImportBlockWithResourceIdentity``: an ``import`` block with the resource's identity
       taken from the state (Terraform 1.12 or later).
 
-    The snake-case spellings are aliases of the same members.
-
-    >>> ImportStateKind.ImportBlockWithID is ImportStateKind.IMPORT_BLOCK_WITH_ID
-    True
     >>> ImportStateKind.ImportBlockWithID.plannable, ImportStateKind.ImportCommandWithID.plannable
     (True, False)
     >>> ImportStateKind.ImportBlockWithResourceIdentity
@@ -34,9 +30,6 @@ class ImportStateKind(Enum):
     ImportCommandWithID = "ImportCommandWithID"
     ImportBlockWithID = "ImportBlockWithID"
     ImportBlockWithResourceIdentity = "ImportBlockWithResourceIdentity"
-    IMPORT_COMMAND_WITH_ID = "ImportCommandWithID"
-    IMPORT_BLOCK_WITH_ID = "ImportBlockWithID"
-    IMPORT_BLOCK_WITH_RESOURCE_IDENTITY = "ImportBlockWithResourceIdentity"
 
     def __repr__(self) -> str:
         return f"<ImportStateKind.{self.name}>"

@@ -1,7 +1,7 @@
 """Sweepers: Go's ``resource.AddTestSweepers`` and ``-sweep``, for infrastructure tests left behind.
 
 A sweeper is a function of a region that removes what acceptance tests may have leaked there.
-Registered with :func:`add_test_sweepers` (in a test module or ``conftest.py``), they run instead
+Registered with :func:`AddTestSweepers` (in a test module or ``conftest.py``), they run instead
 of the tests when pytest is given ``--tf-sweep=REGIONS`` (``--tf-sweep-run=NAMES`` to choose,
 ``--tf-sweep-allow-failures`` to go on after a failure), or from a script with
 :func:`run_sweepers`. As in Go: dependencies run first, each sweeper once per region, a
@@ -29,7 +29,6 @@ __all__ = [
     "SweepFailedError",
     "SweepResult",
     "Sweeper",
-    "add_test_sweepers",
     "filter_sweepers",
     "registered_sweepers",
     "run_sweepers",
@@ -111,27 +110,27 @@ class Sweeper(FrozenValue):
 
 
 @public("plancheck.acceptance")
-def add_test_sweepers(name: str, sweeper: Sweeper) -> None:
+def AddTestSweepers(name: str, sweeper: Sweeper) -> None:
     """Register ``sweeper`` under ``name`` (Go's ``resource.AddTestSweepers``); a name registers once.
 
     The same definition registered again (its module imported a second time, as pytest's
     ``pytester`` does) replaces the first; another sweeper under a taken name is an error.
 
-    >>> add_test_sweepers("doc_example", Sweeper("doc_example", lambda region: None))
-    >>> add_test_sweepers("doc_example", Sweeper("doc_example", print))
+    >>> AddTestSweepers("doc_example", Sweeper("doc_example", lambda region: None))
+    >>> AddTestSweepers("doc_example", Sweeper("doc_example", print))
     Traceback (most recent call last):
     ...
-    plancheck.acceptance.TestDefinitionError: add_test_sweepers: a sweeper named 'doc_example' is already registered
+    plancheck.acceptance.TestDefinitionError: AddTestSweepers: a sweeper named 'doc_example' is already registered
     >>> _ = _REGISTRY.pop("doc_example")
     """
     if not isinstance(sweeper, Sweeper):
-        raise TestDefinitionError("add_test_sweepers", f"expected a Sweeper, got {type(sweeper).__name__}")
+        raise TestDefinitionError("AddTestSweepers", f"expected a Sweeper, got {type(sweeper).__name__}")
     if not isinstance(name, str) or not name:
-        raise TestDefinitionError("add_test_sweepers", f"expected a non-empty name, got {name!r}")
+        raise TestDefinitionError("AddTestSweepers", f"expected a non-empty name, got {name!r}")
     with _LOCK:
         known = _REGISTRY.get(name)
         if known is not None and _origin(known) != _origin(sweeper):
-            raise TestDefinitionError("add_test_sweepers", f"a sweeper named {name!r} is already registered")
+            raise TestDefinitionError("AddTestSweepers", f"a sweeper named {name!r} is already registered")
         _REGISTRY[name] = sweeper
 
 
@@ -139,10 +138,6 @@ def _origin(sweeper: Sweeper) -> tuple[object, ...]:
     code = getattr(sweeper.f, "__code__", None)
     where = (code.co_filename, code.co_firstlineno) if code is not None else (id(sweeper.f),)
     return (sweeper.name, sweeper.dependencies, *where)
-
-
-#: Go's name for :func:`add_test_sweepers`.
-AddTestSweepers = add_test_sweepers
 
 
 @public("plancheck.acceptance")

@@ -7,16 +7,16 @@ paths are relative to the runner's ``base_dir``: the test file's directory under
 ``tf_acceptance`` fixture (Go's are relative to the test's package directory, which is the same
 idea), the current directory otherwise.
 
-=========================  ==========================================  ==========================
-Go                         Python (either spelling)                    path
-=========================  ==========================================  ==========================
-``StaticDirectory(d)``     ``StaticDirectory(d)``/``static_directory``  ``d``
-``TestNameDirectory()``    ``TestNameDirectory()``                     ``testdata/<test>``
-``TestStepDirectory()``    ``TestStepDirectory()``                     ``testdata/<test>/<step>``
-``StaticFile(f)``          ``StaticFile(f)``/``static_file``           ``f``
-``TestNameFile(f)``        ``TestNameFile(f)``                         ``testdata/<test>/f``
-``TestStepFile(f)``        ``TestStepFile(f)``                         ``testdata/<test>/<step>/f``
-=========================  ==========================================  ==========================
+=========================  ==========================================
+Go and Python              path
+=========================  ==========================================
+``StaticDirectory(d)``     ``d``
+``TestNameDirectory()``    ``testdata/<test>``
+``TestStepDirectory()``    ``testdata/<test>/<step>``
+``StaticFile(f)``          ``f``
+``TestNameFile(f)``        ``testdata/<test>/f``
+``TestStepFile(f)``        ``testdata/<test>/<step>/f``
+=========================  ==========================================
 
 The test name is the test function's name under the fixture (without pytest's parameter
 suffix), or ``AcceptanceRunner(test_name=...)``.
@@ -43,12 +43,6 @@ __all__ = [
     "TestStepConfigRequest",
     "TestStepDirectory",
     "TestStepFile",
-    "static_directory",
-    "static_file",
-    "test_name_directory",
-    "test_name_file",
-    "test_step_directory",
-    "test_step_file",
 ]
 
 
@@ -161,12 +155,6 @@ def TestStepFile(file: str) -> TestStepConfigFunc:
     return _in_testdata("TestStepFile", per_step=True, file=file)
 
 
-static_directory = StaticDirectory
-test_name_directory = TestNameDirectory
-test_step_directory = TestStepDirectory
-static_file = StaticFile
-test_name_file = TestNameFile
-test_step_file = TestStepFile
 # Not test functions, though their names start with "test": pytest must not collect them when imported.
 TestNameDirectory.__test__ = False  # type: ignore[attr-defined]
 TestStepDirectory.__test__ = False  # type: ignore[attr-defined]

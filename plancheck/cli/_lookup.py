@@ -13,11 +13,11 @@ from typing import Any, Final
 
 from tfjsonpath import Path
 
+from .._checking.equality import union_marks
 from .._documents.plan import Change, Plan, ResourceNotFoundError, shown_address
 from .._documents.resolve import ResolvedValue, ValueStatus, resolve_value
 from .._redact import Marks, contains_sensitive, fit_marks, render_value
 from .._text import one_line
-from ..compare.internal import union_marks
 from ._output import SCHEMA_VERSION, plan_notes, plan_summary
 from ._run import CliError
 

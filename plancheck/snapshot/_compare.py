@@ -4,24 +4,28 @@ A plan of 20,000 resources has a snapshot of tens of megabytes; one changed valu
 reading all of it back. Both texts are cut into blocks at their headers; a block whose text is
 the same on both sides says the same, and is passed over. The rest (and the preambles, where
 the fingerprint key is named) are parsed, with the file's line numbers, and compared value by
-value. A text that cannot be cut cleanly (a header given twice) is parsed whole, which names
-the fault.
+value; with each, every block told apart from it only by a number or a fingerprint (the deposed
+objects of one address, the objects whose addresses hide their keys), as such blocks are matched
+up as a group (:func:`plancheck.snapshot._diff.differences`). A text that cannot be cut cleanly (a
+header given twice) is parsed whole, which names the fault.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Final
 
 from .._documents.met import met
 from .._loading.collector import collector_off
 from .._redact import Secrets
 from ._diff import differences
-from ._model import OUTPUT, RESOURCE, Snapshot
+from ._model import OUTPUT, RESOURCE, Snapshot, shown_alike
 from ._parse import parse_snapshot
 
 __all__ = ["compare_texts", "review"]
 
 _HEADS: Final = (f"{RESOURCE} ", f"{OUTPUT} ")
+_DEPOSED: Final = re.compile(r" \(deposed [0-9]+\)\Z")
 
 
 def _blocks(text: str) -> tuple[list[str], dict[str, tuple[int, list[str]]]] | None:
@@ -98,6 +102,24 @@ def review(
     return [found.scrub(line) for line in lines], found
 
 
+def _group(header: str) -> str | None:
+    """The block's objects shown alike (:func:`shown_alike`), for a block told apart from others by a number or key."""
+    if not header.startswith(_HEADS[0]) or ("(sensitive" not in header and not header.endswith(")")):
+        return None
+    return shown_alike(_DEPOSED.sub("", header[len(_HEADS[0]) :]))
+
+
+def _with_groups(differ_old: list[str], differ_new: list[str], old_blocks: dict[str, tuple[int, list[str]]],
+                 new_blocks: dict[str, tuple[int, list[str]]]) -> None:
+    """Add to the differing headers of each side every header of a group one of them belongs to."""
+    wanted = {group for header in (*differ_old, *differ_new) if (group := _group(header)) is not None}
+    if not wanted:
+        return
+    for differ, blocks in ((differ_old, old_blocks), (differ_new, new_blocks)):
+        have = set(differ)
+        differ.extend(h for h in blocks if h not in have and _group(h) in wanted)
+
+
 def _differences(old: str, new: str, old_file: str | None, new_file: str | None, hidden: list[str] | None) -> list[str]:
     cut_old, cut_new = _blocks(old), _blocks(new)
     if cut_old is None or cut_new is None:
@@ -106,6 +128,7 @@ def _differences(old: str, new: str, old_file: str | None, new_file: str | None,
     new_preamble, new_blocks = cut_new
     differ_old = [h for h, (_, lines) in old_blocks.items() if h not in new_blocks or new_blocks[h][1] != lines]
     differ_new = [h for h, (_, lines) in new_blocks.items() if h not in old_blocks or old_blocks[h][1] != lines]
+    _with_groups(differ_old, differ_new, old_blocks, new_blocks)
     parsed: list[Snapshot] = []
     for preamble, blocks, headers, file in ((old_preamble, old_blocks, differ_old, old_file),
                                             (new_preamble, new_blocks, differ_new, new_file)):

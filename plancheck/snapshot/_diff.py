@@ -19,6 +19,12 @@ marked sensitive on either side is hidden on both, as in every comparison the li
 value at a path (or under a path) the other side marks is ``(sensitive, unmarked)``, since its own
 side did not mark it (a hand-edited snapshot file, a value a provider upgrade made sensitive).
 Its text is a secret: :func:`differences` hands it to the caller, to scrub wherever else it shows.
+
+Resource objects whose addresses hide their instance keys are matched by the keys' fingerprints
+where both sides have them under one key (a value moved between two of them shows), and else by
+what they hold, as a snapshot made without a key numbers them (see :func:`_told_apart`)::
+
+    null_resource.a["(sensitive 1)"]: size: 1 -> 2
 """
 
 from __future__ import annotations
@@ -29,7 +35,23 @@ from typing import Final
 from tfjsonpath import Path
 
 from .._redact import SENSITIVE
-from ._model import FACTS, ROOT_LABEL, UNKNOWN, Block, Snapshot, is_sensitive, path_key, same_value
+from ._model import (
+    FACTS,
+    FINGERPRINTED,
+    KEY_FINGERPRINT,
+    RESOURCE,
+    ROOT_LABEL,
+    UNKNOWN,
+    Block,
+    Snapshot,
+    body_lines,
+    is_sensitive,
+    natural_key,
+    path_key,
+    same_value,
+    shown_alike,
+    shown_apart,
+)
 
 __all__ = ["HIDDEN_UNMARKED", "KEY_CHANGED", "differences", "secret_text", "shown_value"]
 
@@ -70,7 +92,7 @@ def _change(old: str, new: str) -> str:
 class _Marked:
     """The paths of a block that either side marks sensitive, and what hiding under them found.
 
-    The snapshot form of the rule every comparison keeps (:func:`plancheck.compare.internal.render_compared`):
+    The snapshot form of the rule every comparison keeps (:func:`plancheck._checking.equality.render_compared`):
     each side is shown under the union of both sides' marks.
     """
 
@@ -137,19 +159,102 @@ def differences(old: Snapshot, new: Snapshot, hidden: list[str] | None = None) -
     if old.key_id is not None and new.key_id is not None and old.key_id != new.key_id:
         lines.append(KEY_CHANGED)
         compare_fingerprints = False
+    old, new, labels, by_content = _told_apart(old, new, old.key_id is not None and old.key_id == new.key_id)
     before = {block.key: block for block in old.blocks}
     after = {block.key: block for block in new.blocks}
     keys = sorted({**before, **after}.values(), key=lambda b: b.sort_key)
     for block in keys:
         was, now = before.get(block.key), after.get(block.key)
+        label = block.label if block.name not in labels else Block(block.kind, labels[block.name], block.deposed, (), ()).label
         if was is None:
             assert now is not None
-            lines.append(f"+ {now.label} ({now.fact('action') or _NONE})")
+            lines.append(f"+ {label} ({now.fact('action') or _NONE})")
         elif now is None:
-            lines.append(f"- {was.label}")
+            lines.append(f"- {label}")
         elif was != now:
-            lines.extend(f"{block.label}: {line}" for line in _block_differences(was, now, compare_fingerprints, hidden))
+            compared = compare_fingerprints and block.key not in by_content
+            lines.extend(f"{label}: {line}" for line in _block_differences(was, now, compared, hidden))
     return lines
+
+
+def _fingerprinted(block: Block) -> bool:
+    """Whether the block holds a fingerprint: in its name (a hidden instance key) or a value."""
+    return KEY_FINGERPRINT.search(block.name) is not None or any(
+        FINGERPRINTED.match(token) is not None for _, token in block.values
+    )
+
+
+def _unkeyed_body(block: Block) -> str:
+    """The lines of ``block`` after its header as a snapshot made without a key has them."""
+    return "\n".join(body_lines(block.facts, ((path, _unfingerprinted(token)) for path, token in block.values)))
+
+
+def _told_apart(
+    old: Snapshot, new: Snapshot, comparable: bool
+) -> tuple[Snapshot, Snapshot, dict[str, str], set[tuple[str, str, int]]]:
+    """Both snapshots with their resource objects shown alike matched up; labels; the blocks matched by content.
+
+    The objects of one address (deposed ones) and of the addresses shown alike (their instance keys
+    hide secrets) are told apart by a number. A snapshot made without a key numbers them by what
+    they hold; one made with a key fingerprints each hidden instance key instead (and numbers
+    deposed objects by what they hold, fingerprints included). Where both sides fingerprint every
+    hidden key of such a group under one key (``comparable``), its objects are matched by
+    fingerprint: a value that moved between two of them is a difference. Anywhere else (a side made
+    without the key, or with another, or before hidden keys were fingerprinted) each side is
+    numbered again as a snapshot made without a key numbers it, so the two compare as such
+    snapshots do: their sensitive values too, as the fingerprints of two objects matched by what
+    they hold are no one value's. What holds no fingerprint is numbered so already, and so are the
+    deposed objects of an address with no hidden key, made with one key: both are left as they are.
+
+    The labels name the objects matched by fingerprint in review comments, numbered in
+    fingerprint order (``"(sensitive 1)"``): a fingerprint itself is never shown.
+    """
+    groups: dict[str, tuple[dict[str, list[Block]], dict[str, list[Block]]]] = {}
+    for side, snapshot in enumerate((old, new)):
+        for block in snapshot.blocks:
+            if block.kind != RESOURCE:
+                continue
+            alike = shown_alike(block.name)
+            if alike != block.name or block.deposed or SENSITIVE in block.name:
+                groups.setdefault(alike, ({}, {}))[side].setdefault(block.name, []).append(block)
+    labels: dict[str, str] = {}
+    renamed: tuple[dict[tuple[str, str, int], Block], dict[tuple[str, str, int], Block]] = ({}, {})
+    for alike, sides in groups.items():
+        if not any(_fingerprinted(block) for side in sides for blocks in side.values() for block in blocks):
+            continue
+        names = {*sides[0], *sides[1]}
+        if comparable and all(KEY_FINGERPRINT.search(name) is not None for name in names):
+            ordered = sorted(names, key=lambda name: (natural_key(name), name))
+            labels.update((name, alike if len(ordered) == 1 else shown_apart(alike, n)) for n, name in enumerate(ordered, 1))
+            continue
+        if comparable and SENSITIVE not in alike:
+            continue
+        for objects, found in zip(sides, renamed, strict=True):
+            found.update(_renumbered(alike, objects))
+    by_content = {block.key for found in renamed for block in found.values()}
+    return _with(old, renamed[0]), _with(new, renamed[1]), labels, by_content
+
+
+def _with(snapshot: Snapshot, renamed: dict[tuple[str, str, int], Block]) -> Snapshot:
+    """``snapshot`` with the blocks ``renamed`` has (by their key) in place of its own."""
+    if not renamed:
+        return snapshot
+    return Snapshot((renamed.get(block.key, block) for block in snapshot.blocks), snapshot.key_id)
+
+
+def _renumbered(alike: str, objects: dict[str, list[Block]]) -> dict[tuple[str, str, int], Block]:
+    """Each block of ``objects`` (by name, all shown alike as ``alike``) by its key: named and numbered as without a key."""
+    instances: list[list[tuple[tuple[str, str, int], Block]]] = []
+    for blocks in objects.values():
+        current = [(b.key, b) for b in blocks if not b.deposed]
+        deposed = sorted((b for b in blocks if b.deposed), key=_unkeyed_body)
+        instances.append(current + [(b.key, Block(b.kind, b.name, n, b.facts, b.values)) for n, b in enumerate(deposed, 1)])
+    instances.sort(key=lambda instance: [(b.deposed, _unkeyed_body(b)) for _, b in instance])
+    out: dict[tuple[str, str, int], Block] = {}
+    for n, instance in enumerate(instances, 1):
+        name = alike if len(instances) == 1 else shown_apart(alike, n)
+        out.update((was, Block(b.kind, name, b.deposed, b.facts, b.values)) for was, b in instance)
+    return out
 
 
 def _block_differences(old: Block, new: Block, compare_fingerprints: bool, hidden: list[str] | None) -> list[str]:

@@ -5,7 +5,9 @@ file must hold nothing a secret can be guessed from, and a plain hash of a short
 reversed by trying every password). With a key (``TFPLANCHECK_SNAPSHOT_KEY``, a CI secret, or
 ``key=``), each sensitive value is ``(sensitive #0123456789ab)``: HMAC-SHA256 of the value, of where
 it is (so two equal secrets do not show as equal) and of its unknown marks, under the key,
-truncated to 48 bits. Without the key nothing about the value can be computed from it.
+truncated to 48 bits. Without the key nothing about the value can be computed from it. An instance
+key of an address that hides a secret (a ``for_each`` key) is fingerprinted alike, with the address
+before it as where it is: ``a["(sensitive #0123456789ab)"]``.
 """
 
 from __future__ import annotations

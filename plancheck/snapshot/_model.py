@@ -44,6 +44,8 @@ __all__ = [
     "natural_key",
     "path_key",
     "same_value",
+    "shown_alike",
+    "shown_apart",
 ]
 
 FORMAT_VERSION: Final = 1
@@ -63,6 +65,12 @@ FACTS: Final = ("action", "reason", "moved from", "deferred", "replace")
 ROOT_LABEL: Final = "after"
 RESOURCE, OUTPUT = "resource", "output"
 _DIGITS: Final = re.compile(r"([0-9]+)")
+#: A hidden instance key's fingerprint in an address (a snapshot made with a key).
+KEY_FINGERPRINT: Final = re.compile(r"\(sensitive #[0-9a-f]{12}\)")
+#: An instance key shown ``"(sensitive)"`` whole, numbered (``"(sensitive 2)"``) among addresses shown alike, or not.
+_WHOLE_HIDDEN_KEY: Final = re.compile(r'"\(sensitive(?: ([0-9]+))?\)"')
+#: An address numbered among addresses shown alike that have no instance key hidden whole.
+_NUMBERED: Final = re.compile(r" \(([0-9]+)\)\Z")
 
 
 def is_sensitive(token: str) -> bool:
@@ -88,6 +96,43 @@ def same_value(old: str, new: str) -> bool:
     if old == new:
         return True
     return is_sensitive(old) and is_sensitive(new) and (old == SENSITIVE or new == SENSITIVE)
+
+
+def shown_apart(name: str, n: int) -> str:
+    """The name of the ``n``-th (from 1) of the resource objects whose addresses all show as ``name``.
+
+    Addresses show alike where their instance keys hide secrets: the last key hidden whole is
+    numbered, else the name is.
+
+    >>> shown_apart('a.b["(sensitive)"]', 2), shown_apart('a.b["x-(sensitive)"]', 1)
+    ('a.b["(sensitive 2)"]', 'a.b["x-(sensitive)"] (1)')
+    """
+    head, sep, tail = name.rpartition(f'"{SENSITIVE}"')
+    return f'{head}"(sensitive {n})"{tail}' if sep else f"{name} ({n})"
+
+
+def shown_alike(name: str) -> str:
+    """A resource block's name as every object whose address is shown alike has it: no fingerprint, no number.
+
+    The inverse of :func:`shown_apart`, and of a key's fingerprints: ``"(sensitive #…)"`` (a
+    snapshot made with a key) is ``"(sensitive)"``.
+
+    >>> shown_alike('a.b["(sensitive 2)"]'), shown_alike('a.b["x-(sensitive)"] (1)')
+    ('a.b["(sensitive)"]', 'a.b["x-(sensitive)"]')
+    >>> shown_alike('module.m["(sensitive #0123456789ab)"].a.b["(sensitive #ba9876543210)"]')
+    'module.m["(sensitive)"].a.b["(sensitive)"]'
+    """
+    if "(sensitive" not in name and not name.endswith(")"):
+        return name
+    name = KEY_FINGERPRINT.sub(SENSITIVE, name)
+    numbered = _NUMBERED.search(name)
+    if numbered is not None:
+        return name[: numbered.start()]
+    hidden = list(_WHOLE_HIDDEN_KEY.finditer(name))
+    if not hidden or hidden[-1].group(1) is None:
+        return name
+    last = hidden[-1]
+    return f'{name[: last.start()]}"{SENSITIVE}"{name[last.end():]}'
 
 
 def natural_key(text: str) -> tuple[object, ...]:

@@ -12,7 +12,7 @@
 
 Nothing volatile is kept: no Terraform version, timestamp or format version, no order of the
 document. Addresses show their instance keys through the plan's secrets (a ``for_each`` key can be
-one), and values as :mod:`plancheck.snapshot._values` says.
+one; with a key, such a key is its fingerprint), and values as :mod:`plancheck.snapshot._values` says.
 """
 
 from __future__ import annotations
@@ -21,14 +21,14 @@ from collections.abc import Iterator, Mapping
 from typing import Any, Final
 
 from tfjsonpath import MapStep, Path
-from tfjsonpath.internal import quote_key
+from tfjsonpath._text import quote_key
 
 from .._documents.plan import Change, Plan, ResourceChange, shown_address
 from .._redact import SENSITIVE
 from .._text import one_line
 from ._ignore import IgnoreSpec
 from ._key import FingerprintKey
-from ._model import OUTPUT, RESOURCE, TextBlock, body_lines, path_key, snapshot_text
+from ._model import OUTPUT, RESOURCE, TextBlock, body_lines, path_key, shown_apart, snapshot_text
 from ._parse import line_key
 from ._secrets import ValueSecrets
 from ._values import IGNORED, Ignored, flatten
@@ -37,6 +37,8 @@ __all__ = ["READ_DURING_PLAN", "render_snapshot"]
 
 READ_DURING_PLAN: Final = "read (during plan)"
 _EMPTY: Final[Mapping[str, Any]] = {}
+#: Where a hidden instance key is, for its fingerprint: apart from every value's place (``resource\x00…``).
+_KEY_PLACE: Final = "instance key\x00"
 
 
 def render_snapshot(plan: Plan, ignore: IgnoreSpec, key: FingerprintKey | None) -> str:
@@ -76,7 +78,8 @@ def _told_apart(objects: Mapping[str, list[TextBlock]]) -> Iterator[list[TextBlo
     """The blocks of each address, deposed objects numbered; addresses shown alike (a hidden key) numbered too.
 
     A deposed key is random, and a hidden ``for_each`` key cannot be shown: the objects of one
-    address, and the addresses whose keys are all hidden, are told apart by what they hold.
+    address, and the addresses whose keys are all hidden, are told apart by what they hold. With a
+    key, hidden keys are fingerprints (:func:`_shown`), so addresses are shown alike no more.
     """
     by_name: dict[str, list[list[TextBlock]]] = {}
     for blocks in objects.values():
@@ -89,9 +92,8 @@ def _told_apart(objects: Mapping[str, list[TextBlock]]) -> Iterator[list[TextBlo
             yield groups[0]
             continue
         groups.sort(key=lambda group: [(b.deposed, b.body) for b in group])
-        head, sep, tail = name.rpartition(f'"{SENSITIVE}"')
         for n, group in enumerate(groups, 1):
-            shown = f'{head}"(sensitive {n})"{tail}' if sep else f"{name} ({n})"
+            shown = shown_apart(name, n)
             yield [TextBlock(b.kind, shown, b.deposed, b.body) for b in group]
 
 
@@ -158,11 +160,11 @@ def _resource_block(
         if unsorted:
             values.sort(key=line_key)
     body = "\n".join([*body_lines(facts, ()), *values])
-    return TextBlock(RESOURCE, one_line(_shown(address, secrets)), 1 if is_deposed else 0, body)
+    return TextBlock(RESOURCE, one_line(_shown(address, secrets, key)), 1 if is_deposed else 0, body)
 
 
-def _shown(address: str, secrets: ValueSecrets) -> str:
-    """:func:`shown_address`, each instance key scrubbed through :meth:`ValueSecrets.scrub`.
+def _shown(address: str, secrets: ValueSecrets, key: FingerprintKey | None = None) -> str:
+    """:func:`shown_address`, each instance key scrubbed through :meth:`ValueSecrets.scrub`; with ``key``, fingerprinted.
 
     Its callers write it on one line of the file through :func:`one_line`: Terraform escapes a control
     character in an instance key (``\\u0000``), a hand-made plan may not, and a raw one would end the
@@ -170,8 +172,34 @@ def _shown(address: str, secrets: ValueSecrets) -> str:
 
     That answers a key that touches no secret with the key itself, and remembers every key's answer:
     the keys of ``for_each`` repeat across a plan, and scrubbing one reads it character by character.
+
+    With ``key``, the last ``(sensitive)`` of a key that hides a secret carries the key's fingerprint,
+    ``["(sensitive #0123456789ab)"]``: an HMAC of the key and of the address before it, so the objects
+    of one resource keyed by secrets are told apart by which key they have (not by what they hold), one
+    module instance's key shows alike in each of its resources, and equal keys of two resources do not.
+
+    >>> from plancheck import Secrets
+    >>> from ._key import FingerprintKey
+    >>> secrets = ValueSecrets(Secrets(["hunter2-key"]))
+    >>> _shown('a.b["hunter2-key"]', secrets), _shown('a.b["hunter2-key"]', secrets, FingerprintKey(b"k" * 16))
+    ('a.b["(sensitive)"]', 'a.b["(sensitive #2f7ea0a57c8a)"]')
     """
-    return shown_address(address, secrets.secrets, scrub=secrets.scrub)
+    if key is None or not secrets.active:
+        return shown_address(address, secrets.secrets, scrub=secrets.scrub)
+    at = 0
+
+    def fingerprinted(text: str) -> str:
+        nonlocal at
+        # shown_address hands the keys over left to right; where each is found names the address before it.
+        start = address.index(f'["{text}"]', at)
+        at = start + len(text) + 4
+        shown = secrets.scrub(text)
+        head, sep, tail = shown.rpartition(SENSITIVE)
+        if shown == text or not sep:
+            return shown
+        return f"{head}(sensitive #{key.fingerprint(_KEY_PLACE + address[:start], text, None)}){tail}"
+
+    return shown_address(address, secrets.secrets, scrub=fingerprinted)
 
 
 def _replace_paths(change: Mapping[str, Any], trie: Ignored, secrets: ValueSecrets) -> list[str]:
@@ -233,7 +261,7 @@ def _data_block(
         if unsorted:
             values.sort(key=line_key)
     body = "\n".join([f"  action: {READ_DURING_PLAN}", *values])
-    return TextBlock(RESOURCE, one_line(_shown(address, secrets)), 0, body)
+    return TextBlock(RESOURCE, one_line(_shown(address, secrets, key)), 0, body)
 
 
 def _output_blocks(plan: Plan, secrets: ValueSecrets, key: FingerprintKey | None) -> Iterator[TextBlock]:

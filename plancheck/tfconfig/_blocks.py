@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from typing import Final
 
 from tfjsonpath import MapStep, SliceStep, Step
-from tfjsonpath.internal import plural
+from tfjsonpath._jsontypes import plural
 
 from .._text import closest
 from ._errors import ConfigFormatError, Source, Trail, json_location, trail_steps

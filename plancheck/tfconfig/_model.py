@@ -6,7 +6,7 @@ from collections.abc import Iterable
 from dataclasses import KW_ONLY
 from typing import TYPE_CHECKING, Any, Final, final
 
-from tfjsonpath import Path, PathNotFoundError, Step, traverse
+from tfjsonpath import Path, PathNotFoundError, Step, Traverse
 
 from .._frozen import FrozenValue, ReadOnly, frozen, public
 from .._redact import Secrets, secret_strings
@@ -215,10 +215,10 @@ class Block(ReadOnly):
             value = self.get(key, _MISSING)
             if value is not _MISSING:
                 try:
-                    return traverse(value, path[1:])
+                    return Traverse(value, path[1:])
                 except PathNotFoundError:
                     pass  # traversed again from the body below, so the error names the whole path
-        return traverse(self.body, path)
+        return Traverse(self.body, path)
 
     def blocks(self, block_type: str | None = None) -> tuple[Block, ...]:
         """The nested blocks Terraform itself defines (lifecycle, provisioner, connection, dynamic, ...).

@@ -36,7 +36,7 @@ from plancheck.acceptance import (
     TestCase,
     TestStep,
 )
-from plancheck.acceptance._query import QUERY_FILE
+from plancheck.acceptance._steps import QUERY_FILE
 from plancheck.querycheck import (
     ExpectIdentity,
     ExpectLength,

@@ -21,7 +21,7 @@ from plancheck.acceptance import (
     TestDefinitionError,
     TestStep,
 )
-from plancheck.acceptance._importstate import state_resources, verify_import
+from plancheck.acceptance._steps import state_resources, verify_import
 
 CONFIG = 'resource "null_resource" "a" {}'
 DESTROY = "destroy -auto-approve -input=false -no-color -refresh=false"

@@ -31,14 +31,13 @@ from plancheck.acceptance import (
     TestDefinitionError,
     TestStep,
 )
-from plancheck.acceptance._importstate import flatmap, verify_import
+from plancheck.acceptance._steps import flatmap, verify_import
 from plancheck.acceptance.config import (
     StaticDirectory,
     TestNameDirectory,
     TestNameFile,
     TestStepConfigRequest,
-    static_directory,
-    test_step_file,
+    TestStepFile,
 )
 
 CONFIG = 'resource "null_resource" "a" {}'
@@ -194,8 +193,8 @@ def test_good_definitions_keep_their_values() -> None:
     assert step == TestStep(**IMPORT, import_state_verify=True, import_state_verify_ignore=["revision", "tags."])
     assert hash(step) == hash(TestStep(**IMPORT, import_state_verify=True, import_state_verify_ignore=["revision", "tags."]))
     assert TestStep(refresh_state=True).refresh_plan_checks == RefreshPlanChecks()
-    assert static_directory is StaticDirectory
-    assert test_step_file("m.tf")(TestStepConfigRequest(4, "t")) == "testdata/t/4/m.tf"
+    assert StaticDirectory("d")(TestStepConfigRequest(4, "t")) == "d"
+    assert TestStepFile("m.tf")(TestStepConfigRequest(4, "t")) == "testdata/t/4/m.tf"
     assert TestNameFile.__test__ is False  # type: ignore[attr-defined]
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from plancheck.acceptance._diagjson import read_ui, read_validate
+from plancheck.acceptance._diagnostics import read_ui, read_validate
 
 DATA = Path(__file__).resolve().parents[1] / "fixtures" / "diagnostics"
 VERSIONS = ["1.0.3", "1.11.4"]

@@ -10,10 +10,10 @@ from typing import Any
 import pytest
 
 from plancheck.acceptance import (
+    AddTestSweepers,
     Sweeper,
     SweepFailedError,
     TestDefinitionError,
-    add_test_sweepers,
     filter_sweepers,
     run_sweepers,
 )
@@ -113,7 +113,7 @@ DEFINITIONS = [
     ("not-callable", lambda: Sweeper("a", "rm -rf"), "Sweeper.f: expected a function of the region, got str"),
     ("dependencies-str", lambda: Sweeper("a", print, "b"), "Sweeper.dependencies: expected a list of sweeper names, got 'b'"),
     ("dependency-empty", lambda: Sweeper("a", print, ["b", ""]), "Sweeper.dependencies[1]: expected a sweeper name, got ''"),
-    ("register-not-a-sweeper", lambda: add_test_sweepers("a", print), "add_test_sweepers: expected a Sweeper, got builtin_function_or_method"),
+    ("register-not-a-sweeper", lambda: AddTestSweepers("a", print), "AddTestSweepers: expected a Sweeper, got builtin_function_or_method"),
     ("no-regions", lambda: run_sweepers(" , ", sweepers={}), "run_sweepers.regions: expected at least one region"),
 ]
 
@@ -128,10 +128,10 @@ def test_definition_errors(make: Any, message: str) -> None:
 def test_registration_once_per_definition() -> None:
     try:
         first = Sweeper("sweep_test_registration", lambda region: None)
-        add_test_sweepers("sweep_test_registration", first)
-        add_test_sweepers("sweep_test_registration", first)  # the same definition again (a module re-imported)
+        AddTestSweepers("sweep_test_registration", first)
+        AddTestSweepers("sweep_test_registration", first)  # the same definition again (a module re-imported)
         with pytest.raises(TestDefinitionError, match="already registered"):
-            add_test_sweepers("sweep_test_registration", Sweeper("sweep_test_registration", print))
+            AddTestSweepers("sweep_test_registration", Sweeper("sweep_test_registration", print))
     finally:
         _REGISTRY.pop("sweep_test_registration", None)
 
@@ -146,7 +146,7 @@ CONFTEST = textwrap.dedent(
     """
     from pathlib import Path
 
-    from plancheck.acceptance import Sweeper, add_test_sweepers
+    from plancheck.acceptance import Sweeper, AddTestSweepers
 
     LOG = Path(__file__).with_name("swept.txt")
 
@@ -160,9 +160,9 @@ CONFTEST = textwrap.dedent(
         return f
 
 
-    add_test_sweepers("widget_vpc", Sweeper("widget_vpc", record("widget_vpc"), ["widget_thing"]))
-    add_test_sweepers("widget_thing", Sweeper("widget_thing", record("widget_thing")))
-    add_test_sweepers("bucket", Sweeper("bucket", record("bucket", fail=True)))
+    AddTestSweepers("widget_vpc", Sweeper("widget_vpc", record("widget_vpc"), ["widget_thing"]))
+    AddTestSweepers("widget_thing", Sweeper("widget_thing", record("widget_thing")))
+    AddTestSweepers("bucket", Sweeper("bucket", record("bucket", fail=True)))
     """
 )
 TESTS = "def test_never_runs_while_sweeping():\n    raise AssertionError('tests must not run')\n"
@@ -293,14 +293,14 @@ PYTEST_FAIL = textwrap.dedent(
     """
     import pytest
 
-    from plancheck.acceptance import Sweeper, add_test_sweepers
+    from plancheck.acceptance import Sweeper, AddTestSweepers
 
 
     def listing(region):
         pytest.fail("cannot list widgets in " + region)
 
 
-    add_test_sweepers("widget_thing", Sweeper("widget_thing", listing))
+    AddTestSweepers("widget_thing", Sweeper("widget_thing", listing))
     """
 )
 
@@ -321,7 +321,7 @@ ODD_CONFTEST = textwrap.dedent(
     """
     import sys
 
-    from plancheck.acceptance import Sweeper, add_test_sweepers
+    from plancheck.acceptance import Sweeper, AddTestSweepers
 
 
     class Unprintable(Exception):
@@ -346,8 +346,8 @@ ODD_CONFTEST = textwrap.dedent(
             out.write("after " + region + "\\n")
 
 
-    add_test_sweepers("odd", Sweeper("odd", {f}))
-    add_test_sweepers("after", Sweeper("after", swept))
+    AddTestSweepers("odd", Sweeper("odd", {f}))
+    AddTestSweepers("after", Sweeper("after", swept))
     """
 )
 

@@ -7,10 +7,9 @@ from typing import Any
 
 import pytest
 
-from plancheck.acceptance._importstate import call_check
-from plancheck.acceptance._testcheck._check import Fail
-from plancheck.acceptance._testcheck._flatmap import FlatAttributes
-from plancheck.acceptance._testcheck._funcs import _with
+from plancheck.acceptance._checks import call_check
+from plancheck.acceptance._testcheck.flatmap import FlatAttributes
+from plancheck.acceptance._testcheck.funcs import Fail, _with
 
 
 class Unprintable(Exception):

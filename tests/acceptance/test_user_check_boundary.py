@@ -132,7 +132,7 @@ class BrokenQueryCheck(QueryResultCheck):
 
 
 def test_a_raising_query_check_is_one_failure_and_the_others_still_run() -> None:
-    from plancheck.acceptance._query import query_result_failures
+    from plancheck.acceptance._checks import query_result_failures
     from plancheck.querycheck import ExpectLength, QueryOutput
 
     output = QueryOutput.from_messages([{"type": "list_complete", "list_complete": {"address": "list.a.b", "total": 1}}])

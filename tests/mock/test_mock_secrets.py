@@ -12,7 +12,7 @@ from secret_shapes import SHAPES, leaks
 from plancheck import Plan
 from plancheck._redact import Secrets
 from plancheck._terraform.mock import MockProvider
-from plancheck.acceptance._provider_session import ProviderSession
+from plancheck.acceptance._workplace import ProviderSession
 from plancheck.cli._mock_secrets import declared_sensitive, input_secrets, plan_sensitive
 
 

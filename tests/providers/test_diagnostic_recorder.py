@@ -16,7 +16,7 @@ from plancheck._terraform.providers import normalize_providers
 from plancheck._terraform.providers.wire import DiagnosticRecorder, attribute_path
 from plancheck.acceptance import ProviderServer
 from plancheck.acceptance._diagnostics import ProviderDiagnostic
-from plancheck.acceptance._provider_session import ProviderSession
+from plancheck.acceptance._workplace import ProviderSession
 from tfjsonpath import New
 
 widget = example_module()

@@ -22,7 +22,7 @@ from plancheck.acceptance import (
     destroy_leftovers,
     find_leftovers,
 )
-from plancheck.acceptance._leftovers import SECRETS_FILE
+from plancheck.acceptance._statefiles import SECRETS_FILE
 
 pytestmark = pytest.mark.e2e
 widget = example_module()

@@ -28,7 +28,7 @@ from plancheck.acceptance import (
     TestDefinitionError,
     TestStep,
 )
-from plancheck.acceptance._provider_session import ProviderSession, _cli_config
+from plancheck.acceptance._workplace import ProviderSession, _cli_config
 
 WIDGET = "example.com/acme/widget"
 

@@ -26,7 +26,7 @@ from plancheck.acceptance import (
     ReattachConfig,
     ReattachProvider,
 )
-from plancheck.acceptance._provider_session import ProviderSession
+from plancheck.acceptance._workplace import ProviderSession
 
 widget = example_module()
 # Every client call has a deadline: a provider that hangs fails the test instead of blocking it.

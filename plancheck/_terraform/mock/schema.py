@@ -15,7 +15,7 @@ import os
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from tfjsonpath.internal import json_kind
+from tfjsonpath._jsontypes import json_kind
 
 from ..._errors import TfCheckError
 from ..._frozen import FrozenValue, frozen, public

@@ -15,7 +15,6 @@ from plancheck.acceptance._testcheck import (
     ComposeTestCheckFunc,
     FlatState,
     TestCheckResourceAttr,
-    compose_aggregate_test_check_func,
 )
 
 STATE = one({"id": "7"})
@@ -86,7 +85,7 @@ def test_compose_stops_at_first_failure_aggregate_runs_all() -> None:
     assert isinstance(first.value.__cause__, AssertionError)
     calls.clear()
     with pytest.raises(ComposedCheckError) as every:
-        compose_aggregate_test_check_func(record(1), record(2))(STATE)
+        ComposeAggregateTestCheckFunc(record(1), record(2))(STATE)
     assert calls == [1, 2]
     assert [str(e) for e in every.value.errors] == ["e1", "e2"]
     assert every.value.failures == ((1, "e1"), (2, "e2"))

@@ -30,7 +30,6 @@ from plancheck.acceptance._testcheck import (
     TestMatchOutput,
     TestMatchResourceAttr,
     TestModuleMatchResourceAttr,
-    test_check_resource_attr,
 )
 
 ATTRS = one(
@@ -123,7 +122,6 @@ CASES: list[Any] = [
         TestCheckResourceAttr("test.a", "id", 'say "hi"\n'), ATTRS,
         "test.a: Attribute 'id' expected \"say \\\"hi\\\"\\n\", got \"i-1\"", id="attr-go-quoting",
     ),
-    pytest.param(test_check_resource_attr("test.a", "id", "i-1"), ATTRS, None, id="attr-snake-case-alias"),
     # TestCheckResourceAttrSet
     pytest.param(TestCheckResourceAttrSet("test.a", "id"), ATTRS, None, id="set-present"),
     pytest.param(
@@ -361,5 +359,19 @@ def test_no_exported_name_is_collected_by_pytest() -> None:
     import plancheck.acceptance._testcheck as package
 
     named_like_tests = [n for n in package.__all__ if n.lower().startswith("test")]
-    assert len(named_like_tests) == 41  # 19 Go functions + 1 alias, their 20 snake_case names, TestCheckFuncError
+    assert len(named_like_tests) == 20  # the 19 Go functions and TestCheckFuncError (#34: Go's names only)
     assert [n for n in named_like_tests if getattr(getattr(package, n), "__test__", True)] == []
+
+
+def test_go_names_are_the_only_names() -> None:
+    """#34: Go's names only; the snake_case (and reordered) aliases of them are gone, Python names stay where
+    Go has none (``flatten``, ``run_sweepers``)."""
+    import plancheck.acceptance as acceptance
+    from plancheck.acceptance import ImportStateKind, config
+
+    exported = {*acceptance.__all__, *config.__all__}
+    aliases = sorted(n for n in exported if n.startswith(("test_", "compose_", "static_", "add_")))
+    aliases += [n for n in ("TestMatchModuleResourceAttr",) if hasattr(acceptance, n)]
+    aliases += [n for n in ImportStateKind.__members__ if n.isupper()]
+    assert aliases == []
+    assert {"flatten", "run_sweepers", "AddTestSweepers", "TestModuleMatchResourceAttr"} <= exported

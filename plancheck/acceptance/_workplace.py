@@ -1,25 +1,45 @@
-"""The providers of one running test case: servers started on demand, the environment, the CLI configuration.
+"""Where a case runs: the runner's settings, the working directory's files, the providers served for it.
 
-The runner makes one :class:`ProviderSession` per case. Before each step it calls
-:meth:`ProviderSession.use` with the step's providers (a step's own, else the case's); servers
-are started the first time they are needed and kept until the case ends, so a provider keeps
-its in-memory state from step to step and the post-test ``destroy`` still finds every
-provider that created something. A step that names a *different* factory for an address gets
-a new server for it. :meth:`ProviderSession.close` stops everything, also after failures.
+:class:`RunSettings` is what a runner hands each case it runs: one frozen value, so a case reads its
+settings and cannot change them.
+
+:class:`WorkingDirectory` holds the files of one test case: each step's configuration and variables.
+State, the lock file and ``.terraform`` stay put between steps; the files a step wrote are removed
+before the next step writes its own, so steps never see each other's configuration.
+
+:class:`ProviderSession` serves the providers of one running case: the runner makes one per case.
+Before each step it calls :meth:`ProviderSession.use` with the step's providers (a step's own, else
+the case's); servers are started the first time they are needed and kept until the case ends, so a
+provider keeps its in-memory state from step to step and the post-test ``destroy`` still finds every
+provider that created something. A step that names a *different* factory for an address gets a new
+server for it. :meth:`ProviderSession.close` stops everything, also after failures.
 """
 
 from __future__ import annotations
 
 import contextlib
+import hashlib
+import json
+import os
 import re
+import secrets
 import shutil
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import KW_ONLY, dataclass, field, replace
+from decimal import Decimal
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any, Final
 
-from .._redact import Secrets
-from .._terraform import cli_config_text, default_platform
+from .._frozen import FrozenValue, frozen
+from .._redact import Secrets, number_text
+from .._terraform import (
+    CommandResult,
+    TerraformBinary,
+    cli_config_text,
+    default_platform,
+    terraform_environment,
+)
 from .._terraform.providers import (
     DEFAULT_STOP_TIMEOUT,
     REATTACH_ENV,
@@ -40,10 +60,294 @@ from .._terraform.providers import (
     tell_plan,
 )
 from .._text import exception_text
-from ._case import TestStep
-from ._errors import TestDefinitionError
+from ._case import TestStep, unwrap_sensitive
+from ._errors import Stage, TestDefinitionError, _StepFailure
+from ._statefiles import default_leftovers_dir
+from .config import TestStepConfigRequest
 
-__all__ = ["CLI_CONFIG_ENV", "ProviderSession", "required_providers"]
+__all__ = [
+    "CLI_CONFIG_ENV",
+    "DEFAULT_TIMEOUT",
+    "HCL_FILE",
+    "JSON_FILE",
+    "Place",
+    "ProviderSession",
+    "RunSettings",
+    "TFVARS_FILE",
+    "WorkingDirectory",
+    "required_providers",
+    "resolve_step",
+]
+
+
+#: Seconds each command may take, unless the runner is given another timeout.
+DEFAULT_TIMEOUT: Final = 600.0
+
+
+@frozen
+class RunSettings(FrozenValue):
+    """An :class:`~plancheck.acceptance.AcceptanceRunner`'s settings, as each case it runs sees them.
+
+    ``record`` and ``share_secrets`` are where a case reports to: the runner's list of (redacted)
+    commands and the caller's secret sink; everything else is read only.
+
+    >>> settings = RunSettings(TerraformBinary("/usr/bin/terraform", "1.11.4"), Path("/tmp/acc"), env={"TF_LOG": "x"})
+    >>> settings.env["TF_LOG"], settings.timeout, settings.base_dir(Path("/here"))
+    ('x', 600.0, PosixPath('/here'))
+    >>> settings.leftovers_root(Path("/here")) == default_leftovers_dir(Path("/here"))
+    True
+    >>> RunSettings(TerraformBinary("terraform", "1.11.4"), Path("/w"), env={"TF_VAR_pw": "hunter2"}, echo=False)
+    RunSettings(TerraformBinary('terraform', '1.11.4', 'terraform', ''), PosixPath('/w'), timeout=600.0, echo=False)
+    """
+
+    terraform: TerraformBinary
+    work_dir: Path
+    _: KW_ONLY
+    cli_config: Path | None = None
+    #: Left out of the repr: it holds the case's TF_VAR_* values and cloud credentials.
+    env: Mapping[str, str] = field(default_factory=dict, repr=False)
+    timeout: float = DEFAULT_TIMEOUT
+    echo: bool = True
+    share_secrets: Callable[[Secrets], None] | None = field(default=None, repr=False)
+    record: Callable[[Iterable[CommandResult]], None] = field(default=lambda _results: None, repr=False)
+    test_name: str | None = None
+    base_dir_arg: Path | None = None
+    leftovers_dir: Path | None = None
+
+    def __post_init__(self) -> None:
+        # A copy nobody can change, whatever the caller does with the mapping it passed.
+        object.__setattr__(self, "env", MappingProxyType(dict(self.env)))
+
+    def base_dir(self, cwd: Path | None = None) -> Path:
+        """What relative configuration paths are relative to: ``base_dir``, else the current directory."""
+        if self.base_dir_arg is not None:
+            return self.base_dir_arg
+        return cwd if cwd is not None else Path.cwd()
+
+    def leftovers_root(self, cwd: Path | None = None) -> Path:
+        """Where a case whose destroy fails keeps its state and configuration."""
+        return self.leftovers_dir if self.leftovers_dir is not None else default_leftovers_dir(self.base_dir(cwd))
+
+    def environment(self, root: Path) -> dict[str, str]:
+        """The environment of the case in ``root``: the process's, the runner's ``env``, Terraform's data and CLI configuration."""
+        base = {**os.environ, **self.env}
+        fallback = None
+        user = base.get("TF_CLI_CONFIG_FILE")
+        if self.cli_config is None and user is not None and not os.path.isfile(user):
+            # Beside the case directories, not in one: a configuration directory holds only the step's files.
+            fallback = self.work_dir / "empty.tfrc"
+            fallback.parent.mkdir(parents=True, exist_ok=True)
+            fallback.write_text("", encoding="utf-8")
+        return terraform_environment(
+            base, data_dir=root / ".terraform", cli_config=self.cli_config, fallback_cli_config=fallback
+        )
+
+
+HCL_FILE: Final = "main.tf"
+JSON_FILE: Final = "main.tf.json"
+TFVARS_FILE: Final = "terraform.tfvars.json"
+# Never copied from a config_directory: they belong to another working directory.
+_NOT_COPIED: Final = frozenset({".terraform", ".terraform.lock.hcl", "terraform.tfstate", "terraform.tfstate.backup"})
+PLAN_FILE: Final = "tfplan"
+
+
+def _exact_json(value: Any) -> str:
+    """``value`` (plain JSON values, a copy :func:`unwrap_sensitive` made: it is changed) as indented JSON, numbers exact.
+
+    ``json.dumps`` rounds a Decimal through a float (or refuses it) and refuses an int of more digits than
+    Python converts (4300); a Terraform number has neither limit. Each such number goes through
+    ``json.dumps`` as a stand-in string no value can hold (a random token), then its exact text replaces it.
+
+    >>> print(_exact_json({"n": Decimal("12345678901234567890.123"), "big": 10**30, "s": "x"}))
+    {
+      "n": 12345678901234567890.123,
+      "big": 1000000000000000000000000000000,
+      "s": "x"
+    }
+    """
+    token = secrets.token_hex(16)
+    texts: list[str] = []
+    root: list[Any] = [value]
+    stack: list[tuple[Any, Any]] = [(root, 0)]
+    while stack:
+        container, key = stack.pop()
+        current = container[key]
+        if isinstance(current, dict):
+            stack.extend((current, k) for k in current)
+        elif isinstance(current, list):
+            stack.extend((current, i) for i in range(len(current)))
+        elif isinstance(current, Decimal) or (isinstance(current, int) and not isinstance(current, bool)):
+            texts.append(number_text(current))
+            container[key] = f"{token}:{len(texts) - 1}"
+    text = json.dumps(root[0], ensure_ascii=False, indent=2)
+    return re.sub(f'"{token}:([0-9]+)"', lambda match: texts[int(match.group(1))], text)
+
+
+def _write_json_config(config: Mapping[str, object], directory: Path) -> Path:
+    # Imported here: the configuration model is only needed by steps that give a dict.
+    from ..tfconfig import write_config
+
+    return write_config(dict(config), directory, filename=JSON_FILE)
+
+
+class WorkingDirectory:
+    """The directory a test case runs in; writes a step's files and remembers them for removal.
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     wd = WorkingDirectory(Path(d, "case1"))
+    ...     digest = wd.write_step(TestStep(config='output "x" { value = 1 }', variables={"v": 1}))
+    ...     sorted(p.name for p in wd.root.iterdir())
+    ['main.tf', 'terraform.tfvars.json']
+    """
+
+    __slots__ = ("_dirs", "_written", "root")
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        root.mkdir(parents=True, exist_ok=True)
+        self._written: list[Path] = []
+        self._dirs: list[Path] = []
+
+    def __repr__(self) -> str:
+        return f"WorkingDirectory({str(self.root)!r})"
+
+    def clear(self) -> None:
+        """Remove every file (and directory it created) the last step wrote."""
+        for path in self._written:
+            if path.is_file() or path.is_symlink():
+                path.unlink()
+        for directory in sorted(self._dirs, key=lambda p: len(p.parts), reverse=True):
+            if directory.is_dir() and not any(directory.iterdir()):
+                directory.rmdir()
+        self._written = []
+        self._dirs = []
+
+    def write_step(self, step: TestStep, extra: Mapping[str, str] | None = None) -> str:
+        """Write ``step``'s configuration and variables; return a digest of the configuration files.
+
+        ``step`` has its configuration source resolved (no config functions). ``extra`` maps more
+        file names to their text (an ``import`` block, say). Two steps with the same digest need
+        no new ``terraform init``.
+        """
+        self.clear()
+        if callable(step.config) or callable(step.config_directory) or callable(step.config_file):
+            raise TestDefinitionError("TestStep", "a config function must be resolved before writing (runner bug)")
+        if isinstance(step.config, str):
+            target = self.root / HCL_FILE
+            target.write_text(step.config, encoding="utf-8")
+            self._written.append(target)
+        elif isinstance(step.config, Mapping):
+            target = _write_json_config(step.config, self.root)
+            self._written.append(target)
+        elif step.config_directory is not None:
+            self._copy_directory(Path(step.config_directory))
+        elif step.config_file is not None:
+            self._copy_file(Path(step.config_file))
+        for name, text in (extra or {}).items():
+            target = self.root / name
+            target.write_text(text, encoding="utf-8")
+            self._written.append(target)
+        digest = self._digest()
+        if step.variables:
+            target = self.root / TFVARS_FILE
+            if target.exists():
+                raise TestDefinitionError(
+                    "TestStep.variables", f"config_directory already has a {TFVARS_FILE}; give the values in one place"
+                )
+            values = unwrap_sensitive(dict(step.variables), "TestStep.variables")
+            target.write_text(_exact_json(values), encoding="utf-8")
+            self._written.append(target)
+        return digest
+
+    def _copy_file(self, source: Path) -> None:
+        if not source.is_file():
+            raise TestDefinitionError("TestStep.config_file", f"{source} is not a file")
+        target = self.root / source.name
+        shutil.copyfile(source, target)
+        self._written.append(target)
+
+    def _copy_directory(self, source: Path) -> None:
+        if not source.is_dir():
+            raise TestDefinitionError("TestStep.config_directory", f"{source} is not a directory")
+        pending = [source]
+        while pending:
+            current = pending.pop()
+            for entry in sorted(current.iterdir()):
+                if entry.name in _NOT_COPIED or entry.name.endswith(".tfstate"):
+                    continue
+                target = self.root / entry.relative_to(source)
+                if entry.is_dir():
+                    if not target.exists():
+                        target.mkdir()
+                        self._dirs.append(target)
+                    pending.append(entry)
+                else:
+                    shutil.copyfile(entry, target)
+                    self._written.append(target)
+
+    def _digest(self) -> str:
+        h = hashlib.sha256()
+        for path in sorted(self._written):
+            h.update(str(path.relative_to(self.root)).encode())
+            h.update(b"\0")
+            h.update(path.read_bytes())
+            h.update(b"\0")
+        return h.hexdigest()
+
+
+def resolve_step(step: TestStep, step_no: int, settings: RunSettings) -> TestStep | None:
+    """``step`` with its config functions called and relative paths made absolute (against ``settings``'
+    ``base_dir``); None without a configuration. A config function's bad answer is the step's failure.
+
+    >>> from plancheck._terraform import TerraformBinary
+    >>> from plancheck.acceptance.config import TestStepDirectory
+    >>> settings = RunSettings(TerraformBinary("/bin/terraform", "1.11.4"), Path("/work"), base_dir_arg=Path("/tests"),
+    ...                        test_name="test_a")
+    >>> resolve_step(TestStep(config_directory=TestStepDirectory()), 2, settings).config_directory
+    '/tests/testdata/test_a/2'
+    >>> resolve_step(TestStep(refresh_state=True), 1, settings) is None
+    True
+    """
+    request = TestStepConfigRequest(step_number=step_no, test_name=settings.test_name or "")
+    changes: dict[str, Any] = {}
+    try:
+        if callable(step.config):
+            changes["config"] = step.config(request)
+            if not isinstance(changes["config"], (str, Mapping)):
+                raise TestDefinitionError(
+                    "TestStep.config",
+                    f"the config function returned {type(changes['config']).__name__}, expected HCL text (str) or a dict",
+                )
+        for name in ("config_directory", "config_file"):
+            value = getattr(step, name)
+            if callable(value):
+                value = value(request)
+                if not isinstance(value, (str, os.PathLike)) or not os.fspath(value):
+                    raise TestDefinitionError(
+                        f"TestStep.{name}", f"the config function returned {value!r}, expected a path"
+                    )
+            if value is not None:
+                path = Path(value)
+                changes[name] = os.fspath(path if path.is_absolute() else settings.base_dir() / path)
+        if not changes and step.config is None:
+            return None
+        return replace(step, **changes)
+    except TestDefinitionError as exc:
+        raise _StepFailure(Stage.CONFIG, f"cannot write the configuration: {exc}") from None
+
+
+@frozen
+class Place(FrozenValue):
+    """Another working directory of the case (an import step's), with its own environment.
+
+    >>> Place(WorkingDirectory(Path("/tmp/case1_import_step_2")), {"TF_DATA_DIR": "/tmp/x"}).wd.root.name
+    'case1_import_step_2'
+    """
+
+    wd: WorkingDirectory
+    env: dict[str, str] = field(repr=False)  # the case's environment: TF_VAR_* values, credentials
+
 
 CLI_CONFIG_ENV: Final = "TF_CLI_CONFIG_FILE"
 #: A provider object served in this process with this method learns the case's secrets as they are found
