@@ -1,6 +1,7 @@
 """Which instance a mock's call is about: the protocol never tells a provider an address or an object.
 
-**Creates** (:class:`PlannedCreates`). The creates of the plan about to be applied, by address: how a mock learns which instance it applies.
+**Creates** (:class:`PlannedCreates`): the creates of the plan about to be applied, by address, tell a
+mock which instance it applies.
 
 The protocol never tells a provider a resource's address. The acceptance runner reads the plan
 (``show -json``) before apply and hands it to each served mock; an ``ApplyResourceChange`` of a
@@ -8,7 +9,8 @@ create is then the planned create of that type whose planned values it has (a va
 the plan matches any). When the candidates would get different defaults, the mock refuses
 rather than guess (:class:`Indistinct`).
 
-**Objects** (:class:`ObjectStore`). The objects one served mock holds (one test case): each resource instance it applied, under its own key.
+**Objects** (:class:`ObjectStore`): the objects one served mock holds (one test case), each resource
+instance it applied under its own key.
 
 Objects are not found by their ``id``: a constant ``id`` default gives every object of a type
 the same one. The key travels in the protocol's private data instead: ``ApplyResourceChange``
@@ -19,7 +21,8 @@ returns it as ``private``, Terraform stores it with the object in the state and 
 this mock's key (a state written elsewhere) is found by its ``id`` when exactly one object has
 it, else by an equal value.
 
-**Data source reads** (:class:`DataReads`). Which data source a read is: the addresses of data source reads, learned from the plans the runner hands over.
+**Data source reads** (:class:`DataReads`): which data source a read is, its address learned from the
+plans the runner hands over.
 
 The protocol never tells a provider the address of a data source it reads, and Terraform reads
 data sources while it plans, before any plan exists to name them. So the runner plans in passes:

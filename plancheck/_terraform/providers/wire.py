@@ -1,7 +1,8 @@
 """What the plugin protocol carries that ``tf`` does not read or write for us: cty's MessagePack objects,
 the ephemeral-resource messages of protocol 6.7, and the diagnostics of a response.
 
-**cty's MessagePack.** Just enough of Terraform's MessagePack values (cty's encoding) to pass attribute values through unchanged.
+**cty's MessagePack**: just enough of Terraform's MessagePack values (cty's encoding) to pass attribute
+values through unchanged.
 
 A provider that echoes a value never needs to understand it: this splits an object's encoding into
 its attributes' raw bytes and joins such bytes back into an object, so the value (with its dynamic
@@ -16,13 +17,14 @@ the library's own stack is walked header by header, so depth costs no recursion.
 >>> encode_object(fields) == b"\\x82\\xa1a\\x01\\xa1b\\x92\\xc3\\xc0"
 True
 
-**Ephemeral resources.** The plugin-protocol pieces for ephemeral resources that ``tf``'s protocol module lacks.
+**Ephemeral resources**: the plugin-protocol pieces for ephemeral resources that ``tf``'s protocol
+module lacks.
 
 ``tf`` 1.2 generated its ``tfplugin_pb2`` before protocol 6.7 (Terraform 1.10) added ephemeral
 resources: its ``GetProviderSchema.Response`` has no ``ephemeral_resource_schemas`` (field 8),
 its ``GetMetadata.Response`` no ``ephemeral_resources`` (field 6), and its service none of
 ``ValidateEphemeralResourceConfig``, ``OpenEphemeralResource``, ``RenewEphemeralResource``,
-``CloseEphemeralResource``. This module declares exactly those messages, with the field numbers
+``CloseEphemeralResource``. This declares exactly those messages, with the field numbers
 of Terraform's ``docs/plugin-protocol/tfplugin6.proto``, in a private descriptor pool (nothing is
 added to protobuf's default pool, so a later ``tf`` that has them cannot clash).
 
@@ -43,7 +45,7 @@ b'B\\n\\n\\x04echo\\x12\\x02\\x12\\x00'
 >>> read_ephemeral_schemas(b"\\x0a\\x00" + suffix)  # other fields before it are skipped
 {'echo': b'\\x12\\x00'}
 
-**Diagnostics.** The diagnostics a provider served in this process returns, recorded with their attribute paths.
+**Diagnostics**: those a provider served in this process returns, recorded with their attribute paths.
 
 Terraform's JSON output drops a diagnostic's attribute path (it keeps the source range it found
 for it), so the server notes every diagnostic of every response it sends: the runner joins them
