@@ -16,7 +16,7 @@ import pytest
 from plancheck import PlanFormatError
 from plancheck._plugin.cache import load_plan_file
 from plancheck._terraform import planfile
-from plancheck.cli._run import CliError, read_plan
+from plancheck.cli._io import CliError, read_plan
 
 ZIP = b"PK\x03\x04 a saved plan"
 SHOWN = b'{"format_version": "1.2", "resource_changes": []}'

@@ -28,7 +28,7 @@ ROOT = Path(__file__).resolve().parents[2] / "plancheck"
 FAMILIES = {
     "_planchecks": sorted((ROOT / "_planchecks").glob("*.py")),
     "statecheck": sorted((ROOT / "statecheck").glob("*.py")),
-    "tfconfig": [ROOT / "tfconfig" / "_checks.py", ROOT / "tfconfig" / "_cdk.py", ROOT / "tfconfig" / "_match.py"],
+    "tfconfig": [ROOT / "tfconfig" / "_checks.py", ROOT / "tfconfig" / "_base.py"],
 }
 SHARED = sorted((ROOT / "_checking").glob("*.py"))
 
