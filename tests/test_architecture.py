@@ -252,7 +252,7 @@ def test_no_module_imports_another_packages_private_parts() -> None:
         pytest.param("plancheck.cli._run", "from ..snapshot._api import build", True, id="private-module"),
         pytest.param("plancheck.acceptance._caserun", "from ._errors import _StepFailure", False, id="same-package-name"),
         pytest.param("plancheck.plugin", "from ._plugin.hooks import _plancheck_documents", True, id="private-name-below"),
-        pytest.param("plancheck.acceptance._caserun", "import plancheck._terraform.providers._serve", True,
+        pytest.param("plancheck.acceptance._caserun", "import plancheck.knownvalue._base", True,
                      id="plain-import"),
         pytest.param("plancheck.cli._run", "if TYPE_CHECKING:\n    from ..compare._comparers import x", True,
                      id="type-checking-counts"),

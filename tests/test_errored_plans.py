@@ -38,8 +38,8 @@ from plancheck import (
     assert_plan,
     load_plan,
 )
+from plancheck._plugin.cache import load_plan_file
 from plancheck._terraform import TerraformBinary, terraform_environment
-from plancheck._terraform.planfile import load_plan_file
 from plancheck.cli import run
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -130,7 +130,7 @@ def test_front_ends_parse_no_plan_or_state_json_themselves(package: str) -> None
     ]
     assert not unlisted, (
         "a front end parses JSON itself: read plans and states with the loader (load_plan, Plan.from_json, "
-        f"State.from_json, plancheck._terraform.planfile.load_plan_file), or list a non-document file: {unlisted}"
+        f"State.from_json; a binary plan through plancheck._terraform.planfile.plan_json first), or list a non-document file: {unlisted}"
     )
 
 
@@ -152,7 +152,7 @@ def test_every_allowed_parse_still_exists() -> None:
         pytest.param("plancheck/acceptance/_caserun.py", "from_json", id="acceptance-show-json"),
         pytest.param("plancheck/cli/_io.py", "Plan.from_json", id="cli"),
         pytest.param("plancheck/cli/_mock_plan.py", "Plan.from_json", id="cli-mock-plan"),
-        pytest.param("plancheck/_plugin/cache.py", "load_plan_file", id="plugin-tf-plan"),
+        pytest.param("plancheck/_plugin/cache.py", "Plan.from_json", id="plugin-tf-plan"),
     ],
 )
 def test_each_front_end_reads_plans_with_the_loader(module: str, reader: str) -> None:

@@ -112,8 +112,8 @@ def _initial_state(attribute: bool) -> Callable[[Path], set[str]]:
 
 
 def _mock_schema() -> set[str]:
-    from plancheck._terraform.mock._schema import read_provider_schema
-    from plancheck._terraform.mock._values import sensitive_strings
+    from plancheck._terraform.mock.schema import read_provider_schema
+    from plancheck._terraform.mock.values import sensitive_strings
 
     doc = {"resource_schemas": {"t": {"block": {"attributes": {
         "v": {"type": "dynamic", "optional": True, "sensitive": True}, "name": {"type": "string", "optional": True}}}}}}

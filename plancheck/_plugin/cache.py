@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from .._errors import DocumentFormatError
     from .._redact import Secrets
 
-__all__ = ["DocumentCache", "SessionDocuments"]
+__all__ = ["DocumentCache", "SessionDocuments", "load_plan_file"]
 
 T = TypeVar("T")
 
@@ -86,13 +86,46 @@ class DocumentCache(Generic[T]):
         return len(self._entries)
 
 
+def load_plan_file(path: str | os.PathLike[str], *, terraform: str | None = None, allow_errored: bool = False) -> Any:
+    """The plan of ``--tf-plan`` (and the ``tf_plan`` marker and ini key): a JSON file, or a binary plan shown by
+    ``terraform`` in the file's directory; one that planning failed on is refused unless ``allow_errored``.
+
+    The file is read once, up to the loader's limit (``PLANCHECK_MAX_BYTES``, else 2 GiB), and parsed
+    once: :mod:`plancheck._terraform.planfile` turns a binary plan's bytes into JSON bytes, held to the
+    same limit. Its errors are the loader's (a :class:`~plancheck.PlanFormatError`, an
+    :class:`~plancheck.ErroredPlanError`), a binary plan that cannot be shown a ``BinaryPlanError`` (one too).
+
+    >>> import tempfile, pathlib
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     p = pathlib.Path(d, "plan.json")
+    ...     _ = p.write_text('{"format_version": "1.2"}')
+    ...     load_plan_file(p).format_version
+    '1.2'
+    """
+    from .._documents.plan import Plan
+    from .._errors import PlanFormatError
+    from .._loading.load import read_source
+    from .._loading.source import InputTooLarge, max_input_bytes
+    from .._terraform.planfile import plan_json
+
+    limit = max_input_bytes()
+    name = os.fspath(path)
+    got = read_source(name, PlanFormatError, "plan", "load_plan", limit)
+    assert isinstance(got, tuple)  # a path is read, never a Mapping
+    data, source = got
+    if isinstance(data, bytes):  # a path is read as bytes
+        try:
+            data = plan_json(name, data, limit=limit, terraform=terraform, cwd=os.path.dirname(os.path.abspath(name)))
+        except InputTooLarge as too_large:
+            raise PlanFormatError("$", too_large.expected("plan"), found=too_large.found, source=source) from None
+    return Plan.from_json(data, source=source, allow_errored=allow_errored)
+
+
 def _plan_loader(terraform: str | None, allow_errored: bool) -> Callable[[Path], Any]:
-    """The plan reader of the command line too: JSON, or a binary plan shown by ``terraform`` in its directory;
-    a plan whose planning failed is refused unless ``allow_errored`` (``--tf-allow-errored``)."""
+    """The plan reader of the plugin: :func:`load_plan_file` with the session's ``--terraform`` and
+    ``--tf-allow-errored``."""
 
     def load(path: Path) -> Any:
-        from .._terraform.planfile import load_plan_file
-
         return load_plan_file(path, terraform=terraform, allow_errored=allow_errored)
 
     return load

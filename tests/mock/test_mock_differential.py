@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from mock_support import Direct
 
-from plancheck._terraform.mock._values import generated_string
+from plancheck._terraform.mock.values import generated_string
 from plancheck.acceptance import MockProvider
 from tools.mock_reference import (
     DELIBERATE,

@@ -23,8 +23,8 @@ from typing import Any, Final
 from ..._documents.select import address_pattern
 from ..._frozen import FrozenValue, frozen
 from ..._text import Glob, shortened
-from ._errors import MockSchemaError, at_key
-from ._values import closest_names
+from .schema import MockSchemaError, at_key
+from .values import closest_names
 
 __all__ = ["DefaultsKey", "best_key", "check_ties", "parse_key"]
 
