@@ -1,10 +1,9 @@
 """The snapshots' internal API: for this project's other packages, not for users."""
 
-from ._api import build, check_file
+from ._api import build, check_file, unreadable_error
 from ._compare import compare_texts, review
-from ._file import unreadable_error
-from ._ignore import IgnoreSpec, parse_ignore_spec
-from ._key import resolve_key
+from ._render import IgnoreSpec, parse_ignore_spec
+from ._secrets import resolve_key
 
 __all__ = [
     "IgnoreSpec",
