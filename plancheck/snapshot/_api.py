@@ -54,8 +54,20 @@ def _plan(plan: object, owner: str) -> Plan:
     return plan
 
 
+@public("plancheck.snapshot")
 def build(plan: Plan, ignore: IgnoreSpec, key: FingerprintKey | None) -> str:
-    """The snapshot text of ``plan``; never revealing a secret, whatever the caller reveals elsewhere."""
+    """The snapshot text of ``plan``, with an ``ignore`` list and a key made beforehand: :func:`render`'s step.
+
+    For a front end of your own (the command line is one): ``ignore`` is an :class:`IgnoreSpec`
+    (its errors name your option), ``key`` what :func:`resolve_key` found in your environment.
+    Never revealing a secret, whatever the caller reveals elsewhere.
+
+    >>> from plancheck import Plan
+    >>> plan = Plan.from_dict({"format_version": "1.2", "output_changes": {"ip": {"actions": ["create"],
+    ...     "after": "10.0.0.1"}}})
+    >>> print(build(plan, IgnoreSpec([], "--ignore"), resolve_key(None, {})).splitlines()[-1])
+      value = "10.0.0.1"
+    """
     with revealing_sensitive(False), collector_off():  # the render makes no cycle: see collector_off
         return render_snapshot(plan, ignore, key)
 
@@ -135,9 +147,10 @@ def diff(old: Any, new: Any, *, ignore: Any = _NO_IGNORE, key: str | bytes | Non
     return lines
 
 
+@public("plancheck.snapshot")
 @frozen
 class FileOutcome(FrozenValue):
-    """What comparing a plan's snapshot with a file found: ``same``, ``different``, ``missing``, ``written`` or ``updated``.
+    """What :func:`check_file` found: ``same``, ``different``, ``missing``, ``written`` or ``updated``, and the differences.
 
     >>> FileOutcome("missing", ()).ok
     False
@@ -152,14 +165,34 @@ class FileOutcome(FrozenValue):
         return self.status in ("same", "written", "updated")
 
 
+@public("plancheck.snapshot")
 def check_file(
     text: str, secrets: Secrets, file: str | os.PathLike[str], *, update: bool, max_bytes: int | None = None
 ) -> FileOutcome:
     """Compare the snapshot ``text`` with the file; with ``update``, write it there when it is missing or different.
 
-    The texts are compared first; only when they differ are both read as structures. Differences
-    and errors are scrubbed of ``secrets`` (a hand-edited file could hold anything), and of the
-    file's own values at paths the plan marks sensitive (:func:`plancheck.snapshot._compare.review`).
+    :func:`assert_matches` without the raising, for a front end of your own that reports what it
+    found (the command line does): ``text`` is :func:`build`'s, ``secrets`` the plan's
+    (:attr:`plancheck.Plan.secrets`). The texts are compared first; only when they differ are both
+    read as structures. Differences and errors are scrubbed of ``secrets`` (a hand-edited file
+    could hold anything), and of the file's own values at paths the plan marks sensitive. A file
+    larger than ``max_bytes`` (default: ``PLANCHECK_MAX_BYTES``, else 2 GiB), or that is no
+    snapshot, raises :class:`SnapshotFormatError`.
+
+    >>> import pathlib, tempfile
+    >>> from plancheck import Plan
+    >>> plan = Plan.from_dict({"format_version": "1.2", "output_changes": {"ip": {"actions": ["create"],
+    ...     "after": "10.0.0.1"}}})
+    >>> text = build(plan, IgnoreSpec([], "--ignore"), None)
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     snap = pathlib.Path(d, "plan.snap")
+    ...     print(check_file(text, plan.secrets, snap, update=False).status)
+    ...     print(check_file(text, plan.secrets, snap, update=True).status)
+    ...     _ = snap.write_text(text.replace("10.0.0.1", "10.0.0.2"))
+    ...     print(check_file(text, plan.secrets, snap, update=False).lines)
+    missing
+    written
+    ('output.ip: value: "10.0.0.2" -> "10.0.0.1"',)
     """
     name = os.fspath(file)
     try:

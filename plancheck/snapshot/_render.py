@@ -35,6 +35,7 @@ from tfjsonpath.internal import quote_key
 
 from .._documents.plan import Change, Plan, ResourceChange, shown_address
 from .._documents.select import Resources
+from .._frozen import public
 from .._redact import SENSITIVE
 from .._text import one_line
 from ._format import OUTPUT, RESOURCE, TextBlock, body_lines, line_key, path_key, shown_apart, snapshot_text
@@ -330,8 +331,12 @@ def _trie(paths: Iterable[Path]) -> tuple[Ignored, bool]:
     return root, False
 
 
+@public("plancheck.snapshot")
 class IgnoreSpec:
     """An ``ignore`` list, checked and compiled: per resource, whether to leave it out, and which paths.
+
+    What :func:`build` takes, made once by a front end of your own: ``owner`` names the option or
+    argument the entries came from in its errors. :func:`render` and the others make theirs.
 
     >>> from plancheck import Resources
     >>> spec = IgnoreSpec(['triggers["ts"]', Resources(type="random_*"), (Resources(type="null_*"), "id")], "render()")
@@ -395,8 +400,9 @@ class IgnoreSpec:
         return found
 
 
+@public("plancheck.snapshot")
 def parse_ignore_spec(text: str) -> IgnoreEntry:
-    """An ``ignore`` entry written as text, as ``tfplancheck snapshot --ignore`` takes it.
+    """An ``ignore`` entry written as text, as ``tfplancheck snapshot --ignore`` takes it (from a file, say).
 
     ``PATH`` (the text form of a path) is left out of every resource; ``FIELD=VALUE[,FIELD=VALUE...]``
     (fields of :class:`plancheck.Resources`: type, module, address, mode, provider, action; repeat

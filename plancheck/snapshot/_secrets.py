@@ -34,7 +34,7 @@ from collections.abc import Mapping
 from decimal import Decimal
 from typing import Any, Final
 
-from .._frozen import ReadOnly
+from .._frozen import ReadOnly, public
 from .._redact import (
     MIN_SECRET_LENGTH,
     NO_SECRETS,
@@ -185,8 +185,9 @@ _KEY_ID_HEX: Final = 8
 _KEY_ID_MESSAGE: Final = b"tfplancheck plan snapshot key id"
 
 
+@public("plancheck.snapshot")
 class FingerprintKey(ReadOnly):
-    """A key to fingerprint sensitive values with; its repr and its id never show the key.
+    """A key to fingerprint sensitive values with (:func:`resolve_key` makes it); its repr and its id never show the key.
 
     >>> key = FingerprintKey(b"0123456789abcdef-ci-secret")
     >>> key
@@ -215,8 +216,12 @@ class FingerprintKey(ReadOnly):
         return hmac.new(self._key, message, hashlib.sha256).hexdigest()[:_FINGERPRINT_HEX]
 
 
+@public("plancheck.snapshot")
 def resolve_key(key: str | bytes | None, environ: Mapping[str, str] | None = None) -> FingerprintKey | None:
     """The key to fingerprint with: ``key``, else ``TFPLANCHECK_SNAPSHOT_KEY`` (unset or empty: none).
+
+    ``environ`` is where the variable is looked up (default: ``os.environ``); a key shorter than 16
+    bytes is a ``ValueError``, so a front end can refuse a bad CI secret before it reads a plan.
 
     >>> resolve_key(None, {}) is None, resolve_key(None, {"TFPLANCHECK_SNAPSHOT_KEY": "0123456789abcdef"}).id
     (True, '71a6d148')
