@@ -1,4 +1,5 @@
-"""Go's method names beside the snake_case ones (issue #15), so a ported Go test reads the same.
+"""Go's method names beside the snake_case ones (issue #15), so a ported Go test reads the same; where the
+snake_case alias is gone, Go's name is the only one (#34).
 
 Every public check, matcher, comparer and filter class is found by walking the public
 modules, not listed, so a class added later is held to the rule without editing this file.
@@ -9,13 +10,12 @@ from __future__ import annotations
 import inspect
 import types
 from collections.abc import Iterator
-from typing import Any
 
 import pytest
 
 import plancheck
 import tfjsonpath
-from plancheck import Plan, PlanCheck, State, compare, knownvalue, querycheck, statecheck
+from plancheck import Plan, PlanCheck, State, compare, knownvalue, querycheck, statecheck, tfversion
 from plancheck import knownvalue as kv
 from plancheck.compare import ValueComparer
 from plancheck.knownvalue import Check
@@ -29,11 +29,17 @@ FAMILIES: list[tuple[type, str, str]] = [
     (PlanCheck, "CheckPlan", "check_plan"),
     (StateCheck, "CheckState", "check_state"),
     (Check, "CheckValue", "check_value"),
-    (ValueComparer, "CompareValues", "compare_values"),
-    (QueryResultCheck, "CheckQuery", "check_query"),
 ]
 
-MODULES: list[types.ModuleType] = [plancheck, statecheck, knownvalue, compare, querycheck, queryfilter]
+#: (base class, Go's method name, the snake_case alias that is gone: Go's name is the only name, #34)
+GO_ONLY: list[tuple[type, str, str]] = [
+    (ValueComparer, "CompareValues", "compare_values"),
+    (QueryResultCheck, "CheckQuery", "check_query"),
+    (QueryResultCheck, "QueryFilters", "query_filters"),
+    (tfversion.VersionCheck, "CheckTerraformVersion", "check_terraform_version"),
+]
+
+MODULES: list[types.ModuleType] = [plancheck, statecheck, knownvalue, compare, querycheck, queryfilter, tfversion]
 
 
 def _public_classes() -> Iterator[type]:
@@ -62,6 +68,7 @@ def _members(base: type) -> list[type]:
         pytest.param(ValueComparer, 5, id="comparers"),
         pytest.param(QueryResultCheck, 8, id="query-checks"),
         pytest.param(QueryFilter, 3, id="query-filters"),
+        pytest.param(tfversion.VersionCheck, 12, id="version-checks"),
     ],
 )
 def test_the_walk_finds_every_family(base: type, minimum: int) -> None:
@@ -80,29 +87,30 @@ def test_go_name_is_the_same_function(cls: type, go: str, snake: str) -> None:
     assert getattr(cls, go) is getattr(cls, snake)
 
 
-@pytest.mark.parametrize("cls", _members(QueryFilter), ids=lambda c: c.__qualname__)
-def test_query_filters_answer_to_filter(cls: type) -> None:
-    # ``Filter`` delegates to the abstract ``include`` (an alias would stay abstract in every subclass).
-    assert cls.Filter is QueryFilter.Filter
-    assert "Filter" not in vars(cls) or cls is QueryFilter
-
-
 @pytest.mark.parametrize(
-    ("go", "snake"),
+    ("cls", "go", "gone"),
     [
-        pytest.param(tfjsonpath.Traverse, tfjsonpath.traverse, id="tfjsonpath.Traverse"),
-        pytest.param(tfjsonpath.Path.Traverse, tfjsonpath.Path.traverse, id="Path.Traverse"),
-        pytest.param(querycheck.QueryResultCheck.QueryFilters, querycheck.QueryResultCheck.query_filters, id="QueryFilters"),
+        pytest.param(cls, go, gone, id=f"{cls.__qualname__}.{go}")
+        for base, go, gone in GO_ONLY
+        for cls in _members(base)
     ],
 )
-def test_module_and_path_aliases(go: Any, snake: Any) -> None:
-    assert go is snake
+def test_go_name_is_the_only_name(cls: type, go: str, gone: str) -> None:
+    assert callable(getattr(cls, go))
+    assert not hasattr(cls, gone)
+
+
+@pytest.mark.parametrize("cls", _members(QueryFilter), ids=lambda c: c.__qualname__)
+def test_query_filters_answer_to_filter_only(cls: type) -> None:
+    # Go's ``Filter`` is the method each filter implements; the Python ``include`` it once delegated to is gone.
+    assert "Filter" in vars(cls)
+    assert not hasattr(cls, "include")
 
 
 def test_go_names_behave_the_same() -> None:
     document = {"a": [10, {"b": "x"}]}
     path = New("a").AtSliceIndex(1).AtMapKey("b")
-    assert tfjsonpath.Traverse(document, path) == path.Traverse(document) == "x"
+    assert tfjsonpath.Traverse(document, path) == path.traverse(document) == "x"
 
     with pytest.raises(plancheck.ValueMismatchError) as go_error:
         kv.StringExact("y").CheckValue("x")

@@ -28,8 +28,8 @@ from .._documents.resolve import ResolvedValue, ValueStatus
 from .._errors import CheckFailure, PlanCheckWarning
 from .._frozen import FrozenValue, frozen
 from .._redact import Secrets, sensitive_shown
-from ..knownvalue.internal import Check, Ctx, first_failure
 from .match import match_resolved
+from .matcher import Check, Ctx, first_failure
 from .messages import scrubbed_failure
 
 __all__ = ["Item", "Verdict", "each_outcome", "match_verdict", "path_text"]

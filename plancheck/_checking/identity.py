@@ -15,9 +15,9 @@ from tfjsonpath import Path
 from .._documents.resolve import resolve_value
 from .._frozen import FrozenValue, frozen
 from .._redact import Secrets
-from ..knownvalue.internal import Check, require_check
 from .fields import checked_address
 from .match import match_resolved
+from .matcher import Check, require_check
 from .messages import quote
 
 __all__ = [

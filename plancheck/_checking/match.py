@@ -9,7 +9,7 @@ from tfjsonpath import Path
 from .._documents.resolve import ResolvedValue, ValueStatus
 from .._errors import CheckFailure, ValueMismatchError
 from .._redact import SENSITIVE, Secrets, sensitive_shown
-from ..knownvalue.internal import Check
+from ..knownvalue import Check
 from .messages import scrubbed_failure
 
 __all__ = ["match_failures", "match_resolved", "with_expected"]

@@ -26,7 +26,7 @@ from .._documents.plan import Change, Plan
 from .._documents.resolve import ABSENT_VALUE, ValueStatus, known_value_at
 from .._errors import CheckFailure
 from .._frozen import public
-from ..knownvalue.internal import Check
+from ..knownvalue import Check
 from ._base import PlanCheck, failure, find_change, find_output
 from ._unknown_sensitive_null import resolve_after, resource_failures
 

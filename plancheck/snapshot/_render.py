@@ -31,7 +31,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from typing import Any, Final, TypeAlias
 
 from tfjsonpath import MapStep, Path, PathSyntaxError
-from tfjsonpath.internal import quote_key
+from tfjsonpath._text import quote_key
 
 from .._documents.plan import Change, Plan, ResourceChange, shown_address
 from .._documents.select import Resources

@@ -37,7 +37,7 @@ from plancheck._planchecks import (
 )
 from plancheck._planchecks._known import ExpectKnownOutputValue, ExpectKnownValue, ExpectNoValue
 from plancheck._redact import NO_SECRETS, Secrets, contains_sensitive, fit_marks, render_value
-from plancheck.cli._lookup import render_value_document, value_document
+from plancheck.cli._output import render_value_document, value_document
 from tfjsonpath import New, Path
 
 SECRET = "mk-Secret-9Fq2"

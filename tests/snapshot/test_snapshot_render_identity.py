@@ -32,7 +32,7 @@ from plancheck.snapshot._format import ROOT_LABEL, UNKNOWN, json_scalar, json_st
 from plancheck.snapshot._render import IgnoreSpec
 from plancheck.snapshot._secrets import FingerprintKey, ValueSecrets
 from plancheck.snapshot._values import IGNORED, flatten
-from tfjsonpath.internal import quote_key
+from tfjsonpath._text import quote_key
 
 ROOT = Path(__file__).resolve().parents[2]
 CORPUS = ROOT.parent / "shared" / "corpus" / "plans"
