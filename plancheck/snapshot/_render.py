@@ -35,6 +35,7 @@ from tfjsonpath._text import quote_key
 
 from .._documents.plan import Change, Plan, ResourceChange, shown_address
 from .._documents.select import Resources
+from .._documents.state import walk_modules
 from .._frozen import public
 from .._redact import SENSITIVE
 from .._text import one_line
@@ -128,16 +129,11 @@ def _data_reads(plan: Plan) -> Iterator[tuple[Mapping[str, Any], str | None]]:
     """The data sources of ``prior_state`` (read during the plan), each with its module's address."""
     prior = plan.raw.get("prior_state")
     values = prior.get("values") if isinstance(prior, Mapping) else None
-    modules = [values.get("root_module")] if isinstance(values, Mapping) else []
-    while modules:
-        module = modules.pop()
-        if not isinstance(module, Mapping):
-            continue
-        address = module.get("address")
-        for resource in module.get("resources") or ():
-            if isinstance(resource, Mapping) and resource.get("mode") == "data":
-                yield resource, address if isinstance(address, str) else None
-        modules.extend(module.get("child_modules") or ())
+    if not isinstance(values, Mapping):
+        return
+    for module, resource in walk_modules(values.get("root_module")):
+        if isinstance(resource, Mapping) and resource.get("mode") == "data":
+            yield resource, module
 
 
 def _resource_block(
