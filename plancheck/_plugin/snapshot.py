@@ -49,9 +49,9 @@ def explain_plan_snapshot(left: object, right: object) -> list[str] | None:
     if recalled is None:
         lines.append(f"Snapshot '{result.snapshot_name}' does not exist! (write it with --snapshot-update)")
         return lines
-    # The extension's own explanation: a stored file that is no snapshot says its located error; else the
-    # review comments, the stored file's values at paths the plan marks hidden there and told to the
-    # session's scrub, which also scrubs these lines of the plan's secrets with the rest of the report.
+    # The extension's own explanation: the located error of a stored file that is no snapshot, else the
+    # review comments. A value the stored file holds in clear where the plan marks it is hidden there and
+    # told to the session's scrub, which also scrubs these lines of the plan's secrets with the rest of the report.
     lines.extend(PlanSnapshotExtension().diff_lines(result.asserted_data, recalled))
     return lines
 
