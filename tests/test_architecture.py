@@ -282,12 +282,7 @@ def rooms() -> list[str]:
 def test_no_internal_facades() -> None:
     """What a package shares is its public API or lives in a layer below its users: no ``internal.py`` (#34)."""
     found = sorted(str(path.relative_to(ROOT)) for path in MODULES.values() if path.name == "internal.py")
-    assert found == sorted(INTERNAL_FACADES_LEFT), found
-
-
-#: internal.py facades not yet dissolved (their packages are restructured elsewhere in #34): this list may
-#: only shrink, and goes when it is empty.
-INTERNAL_FACADES_LEFT = ("plancheck/snapshot/internal.py",)
+    assert found == [], found
 
 
 def test_plancheck_keeps_to_its_rooms() -> None:
