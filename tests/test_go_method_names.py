@@ -1,4 +1,5 @@
-"""Go's method names beside the snake_case ones (issue #15), so a ported Go test reads the same.
+"""Go's method names beside the snake_case ones (issue #15), so a ported Go test reads the same; where the
+snake_case alias is gone, Go's name is the only one (#34).
 
 Every public check, matcher, comparer and filter class is found by walking the public
 modules, not listed, so a class added later is held to the rule without editing this file.
@@ -26,11 +27,15 @@ from tfjsonpath import New
 
 #: (base class, Go's method name, the snake_case method it is)
 FAMILIES: list[tuple[type, str, str]] = [
-    (PlanCheck, "CheckPlan", "check_plan"),
     (StateCheck, "CheckState", "check_state"),
     (Check, "CheckValue", "check_value"),
     (ValueComparer, "CompareValues", "compare_values"),
     (QueryResultCheck, "CheckQuery", "check_query"),
+]
+
+#: (base class, Go's method name, the snake_case alias that is gone: Go's name is the only name, #34)
+GO_ONLY: list[tuple[type, str, str]] = [
+    (PlanCheck, "CheckPlan", "check_plan"),
 ]
 
 MODULES: list[types.ModuleType] = [plancheck, statecheck, knownvalue, compare, querycheck, queryfilter]
@@ -78,6 +83,19 @@ def test_the_walk_finds_every_family(base: type, minimum: int) -> None:
 )
 def test_go_name_is_the_same_function(cls: type, go: str, snake: str) -> None:
     assert getattr(cls, go) is getattr(cls, snake)
+
+
+@pytest.mark.parametrize(
+    ("cls", "go", "gone"),
+    [
+        pytest.param(cls, go, gone, id=f"{cls.__qualname__}.{go}")
+        for base, go, gone in GO_ONLY
+        for cls in _members(base)
+    ],
+)
+def test_go_name_is_the_only_name(cls: type, go: str, gone: str) -> None:
+    assert callable(getattr(cls, go))
+    assert not hasattr(cls, gone)
 
 
 @pytest.mark.parametrize("cls", _members(QueryFilter), ids=lambda c: c.__qualname__)

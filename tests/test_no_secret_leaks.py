@@ -416,7 +416,7 @@ def documents() -> Documents:
 
 def _run(case: LeakCase, check: Any, documents: Documents) -> None:
     if case.on == P:
-        check.check_plan(documents.plan)
+        check.CheckPlan(documents.plan)
     elif case.on == S:
         check.check_state(documents.state)
     elif case.on == C:
@@ -542,7 +542,7 @@ WARNING_ROWS: list[tuple[str, Callable[[], Any], bool]] = [
 
 def _check_texts(check: Any, plan: Plan) -> list[str]:
     try:
-        check.check_plan(plan)
+        check.CheckPlan(plan)
     except CheckFailedError as error:
         return [str(error)]
     return []

@@ -2,7 +2,7 @@
 
 ``run_checks`` is what every ``assert_*`` does (raise every failure at once); :func:`run_each` is
 the loop under it, which the command line (one result per check, a check that breaks is an
-``error``, not a traceback) and the acceptance runner (duck-typed ``check_plan(plan)`` checks)
+``error``, not a traceback) and the acceptance runner (duck-typed ``CheckPlan(plan)`` checks)
 call too, so running, collecting, ordering and scrubbing exist once.
 """
 
@@ -108,7 +108,7 @@ def by_method(name: str) -> Runner:
 
     def run(check: Any, document: Any) -> tuple[list[object], list[Warning]]:
         try:
-            # ``check_plan`` returns None; ``failures`` returns its failures (and may raise as well).
+            # ``CheckPlan`` returns None; ``failures`` returns its failures (and may raise as well).
             with given_by(check):
                 returned = getattr(check, name)(document)
         except CheckFailedError as exc:

@@ -38,8 +38,8 @@ class ExpectResourceAction(PlanCheck):
     >>> from plancheck import Plan
     >>> plan = Plan.from_dict({"format_version": "1.2", "resource_changes": [
     ...     {"address": "null_resource.a", "change": {"actions": ["create", "delete"]}}]})
-    >>> ExpectResourceAction("null_resource.a", ResourceAction.Replace).check_plan(plan)
-    >>> ExpectResourceAction("null_resource.a", ResourceAction.DestroyBeforeCreate).check_plan(plan)
+    >>> ExpectResourceAction("null_resource.a", ResourceAction.Replace).CheckPlan(plan)
+    >>> ExpectResourceAction("null_resource.a", ResourceAction.DestroyBeforeCreate).CheckPlan(plan)
     Traceback (most recent call last):
     ...
     plancheck.PlanCheckError: ExpectResourceAction: null_resource.a: expected DestroyBeforeCreate, got action(s): [create delete]
@@ -128,7 +128,7 @@ class ExpectEmptyPlan(PlanCheck):
     ...     {"address": "null_resource.b", "change": {"actions": ["delete", "create"]}},
     ...     {"address": "null_resource.a", "change": {"actions": ["no-op"]}, "previous_address": "null_resource.old"}],
     ...     "output_changes": {"ip": {"actions": ["update"]}}})
-    >>> ExpectEmptyPlan().check_plan(plan)
+    >>> ExpectEmptyPlan().CheckPlan(plan)
     Traceback (most recent call last):
     ...
     plancheck.PlanCheckError: 3 plan checks failed:
@@ -163,7 +163,7 @@ class ExpectNonEmptyPlan(PlanCheck):
     """The plan changes something: a resource or output action, a move, an import or a deferral.
 
     >>> from plancheck import Plan
-    >>> ExpectNonEmptyPlan().check_plan(Plan.from_dict({"format_version": "1.2", "resource_changes": [
+    >>> ExpectNonEmptyPlan().CheckPlan(Plan.from_dict({"format_version": "1.2", "resource_changes": [
     ...     {"address": "null_resource.a", "change": {"actions": ["no-op"]}}]}))
     Traceback (most recent call last):
     ...
@@ -226,8 +226,8 @@ class ExpectResourceReplacePaths(PlanCheck):
     >>> from tfjsonpath import New
     >>> plan = Plan.from_dict({"format_version": "1.2", "resource_changes": [{"address": "null_resource.a",
     ...     "change": {"actions": ["delete", "create"], "replace_paths": [["triggers"], ["name"]]}}]})
-    >>> ExpectResourceReplacePaths("null_resource.a", [New("name"), New("triggers")]).check_plan(plan)
-    >>> ExpectResourceReplacePaths("null_resource.a", [New("name"), New("zone")]).check_plan(plan)
+    >>> ExpectResourceReplacePaths("null_resource.a", [New("name"), New("triggers")]).CheckPlan(plan)
+    >>> ExpectResourceReplacePaths("null_resource.a", [New("name"), New("zone")]).CheckPlan(plan)
     Traceback (most recent call last):
     ...
     plancheck.PlanCheckError: ExpectResourceReplacePaths: null_resource.a: expected replace paths [name, zone], got [name, triggers]: missing zone; unexpected triggers

@@ -51,8 +51,8 @@ class ExpectDeferredChange(PlanCheck):
     >>> from plancheck import Plan
     >>> plan = Plan.from_dict({"format_version": "1.2", "complete": False, "deferred_changes": [
     ...     {"reason": "absent_prereq", "resource_change": {"address": "test_resource.a", "change": {"actions": ["create"]}}}]})
-    >>> ExpectDeferredChange("test_resource.a", DeferredReason.AbsentPrereq).check_plan(plan)
-    >>> ExpectDeferredChange("test_resource.a", DeferredReason.ProviderConfigUnknown).check_plan(plan)
+    >>> ExpectDeferredChange("test_resource.a", DeferredReason.AbsentPrereq).CheckPlan(plan)
+    >>> ExpectDeferredChange("test_resource.a", DeferredReason.ProviderConfigUnknown).CheckPlan(plan)
     Traceback (most recent call last):
     ...
     plancheck.PlanCheckError: ExpectDeferredChange: test_resource.a: expected "provider_config_unknown", got deferred reason: "absent_prereq"
@@ -101,8 +101,8 @@ class ExpectNoDeferredChanges(PlanCheck):
     and passes; Go fails it.
 
     >>> from plancheck import Plan
-    >>> ExpectNoDeferredChanges().check_plan(Plan.from_dict({"format_version": "1.2", "complete": True}))
-    >>> ExpectNoDeferredChanges().check_plan(Plan.from_dict({"format_version": "1.2", "complete": False}))
+    >>> ExpectNoDeferredChanges().CheckPlan(Plan.from_dict({"format_version": "1.2", "complete": True}))
+    >>> ExpectNoDeferredChanges().CheckPlan(Plan.from_dict({"format_version": "1.2", "complete": False}))
     Traceback (most recent call last):
     ...
     plancheck.PlanCheckError: ExpectNoDeferredChanges: expected no deferred changes, but the plan is not complete ("complete": false): at least one more plan/apply round is needed to converge

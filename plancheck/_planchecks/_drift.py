@@ -158,7 +158,7 @@ class ExpectNoDrift(PlanCheck):
     >>> plan = Plan.from_dict({"format_version": "1.2", "resource_drift": [{"address": "widget_thing.t",
     ...     "change": {"actions": ["update"], "before": {"size": 3, "secret": "a"}, "after": {"size": 4, "secret": "b"},
     ...                "before_sensitive": {"secret": True}, "after_sensitive": {"secret": True}}}]})
-    >>> ExpectNoDrift().check_plan(plan)
+    >>> ExpectNoDrift().CheckPlan(plan)
     Traceback (most recent call last):
     ...
     plancheck.PlanCheckError: ExpectNoDrift: widget_thing.t: expected no drift, but it changed outside Terraform: secret: (sensitive) -> (sensitive); size: 3 -> 4
@@ -209,8 +209,8 @@ class ExpectDrift(PlanCheck):
     >>> from tfjsonpath import New
     >>> plan = Plan.from_dict({"format_version": "1.2", "resource_drift": [{"address": "widget_thing.t",
     ...     "change": {"actions": ["update"], "before": {"size": 3, "name": "a"}, "after": {"size": 4, "name": "a"}}}]})
-    >>> ExpectDrift("widget_thing.t", New("size")).check_plan(plan)
-    >>> ExpectDrift("widget_thing.t", New("name")).check_plan(plan)
+    >>> ExpectDrift("widget_thing.t", New("size")).CheckPlan(plan)
+    >>> ExpectDrift("widget_thing.t", New("name")).CheckPlan(plan)
     Traceback (most recent call last):
     ...
     plancheck.PlanCheckError: ExpectDrift: widget_thing.t: name: expected drift at name, but it has not drifted there; drifted: size: 3 -> 4

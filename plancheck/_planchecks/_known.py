@@ -84,13 +84,13 @@ class ExpectKnownValue(ResourcePathMatcherFields, PlanCheck):
     >>> plan = Plan.from_dict({"format_version": "1.2", "resource_changes": [{"address": "test_resource.one",
     ...     "change": {"actions": ["create"], "after": {"list_attribute": ["value1", "value2"], "name": "x"},
     ...                "after_unknown": {"id": True}}}]})
-    >>> ExpectKnownValue("test_resource.one", New("name"), kv.StringExact("x")).check_plan(plan)
+    >>> ExpectKnownValue("test_resource.one", New("name"), kv.StringExact("x")).CheckPlan(plan)
     >>> ExpectKnownValue("test_resource.one", New("list_attribute"),
-    ...                  kv.ListExact([kv.StringExact("value3"), kv.StringExact("value2")])).check_plan(plan)
+    ...                  kv.ListExact([kv.StringExact("value3"), kv.StringExact("value2")])).CheckPlan(plan)
     Traceback (most recent call last):
     ...
     plancheck.PlanCheckError: ExpectKnownValue: test_resource.one: list_attribute[0]: expected value "value3" for StringExact check, got: "value1"
-    >>> ExpectKnownValue("test_resource.one", New("id"), kv.NotNull()).check_plan(plan)
+    >>> ExpectKnownValue("test_resource.one", New("id"), kv.NotNull()).CheckPlan(plan)
     Traceback (most recent call last):
     ...
     plancheck.PlanCheckError: ExpectKnownValue: test_resource.one: id: value is unknown; expected <not null>
@@ -132,8 +132,8 @@ class ExpectKnownOutputValue(OutputMatcherFields, PlanCheck):
     >>> plan = Plan.from_dict({"format_version": "1.2", "output_changes": {
     ...     "port": {"actions": ["create"], "after": 8080, "after_unknown": False},
     ...     "pw": {"actions": ["create"], "after": "hunter2", "after_unknown": False, "after_sensitive": True}}})
-    >>> ExpectKnownOutputValue("port", kv.Int64Exact(8080)).check_plan(plan)
-    >>> ExpectKnownOutputValue("pw", kv.StringExact("hunter3")).check_plan(plan)
+    >>> ExpectKnownOutputValue("port", kv.Int64Exact(8080)).CheckPlan(plan)
+    >>> ExpectKnownOutputValue("pw", kv.StringExact("hunter3")).CheckPlan(plan)
     Traceback (most recent call last):
     ...
     plancheck.PlanCheckError: ExpectKnownOutputValue: output.pw: expected value (sensitive) for StringExact check, got: (sensitive)
@@ -154,8 +154,8 @@ class ExpectKnownOutputValueAtPath(OutputPathMatcherFields, PlanCheck):
     >>> from tfjsonpath import New
     >>> plan = Plan.from_dict({"format_version": "1.2", "output_changes": {"res": {"actions": ["create"],
     ...     "after": {"string_attribute": "str"}, "after_unknown": {"id": True}}}})
-    >>> ExpectKnownOutputValueAtPath("res", New("string_attribute"), kv.StringExact("str")).check_plan(plan)
-    >>> ExpectKnownOutputValueAtPath("res", New("string_attribute"), kv.StringExact("rts")).check_plan(plan)
+    >>> ExpectKnownOutputValueAtPath("res", New("string_attribute"), kv.StringExact("str")).CheckPlan(plan)
+    >>> ExpectKnownOutputValueAtPath("res", New("string_attribute"), kv.StringExact("rts")).CheckPlan(plan)
     Traceback (most recent call last):
     ...
     plancheck.PlanCheckError: ExpectKnownOutputValueAtPath: output.res: string_attribute: expected value "rts" for StringExact check, got: "str"
@@ -204,9 +204,9 @@ class ExpectNoValue(ResourcePathFields, PlanCheck):
     >>> plan = Plan.from_dict({"format_version": "1.2", "resource_changes": [{"address": "test_resource.one",
     ...     "change": {"actions": ["update"], "after": {"name": "x", "tags": None, "blocks": []},
     ...                "after_unknown": {"id": True}}}]})
-    >>> ExpectNoValue("test_resource.one", New("timeouts")).check_plan(plan)
-    >>> ExpectNoValue("test_resource.one", New("blocks").AtSliceIndex(0)).check_plan(plan)
-    >>> ExpectNoValue("test_resource.one", New("tags")).check_plan(plan)
+    >>> ExpectNoValue("test_resource.one", New("timeouts")).CheckPlan(plan)
+    >>> ExpectNoValue("test_resource.one", New("blocks").AtSliceIndex(0)).CheckPlan(plan)
+    >>> ExpectNoValue("test_resource.one", New("tags")).CheckPlan(plan)
     Traceback (most recent call last):
     ...
     plancheck.PlanCheckError: ExpectNoValue: test_resource.one: tags: expected no value, but it is null

@@ -97,7 +97,7 @@ class ExpectNoReplacements(_ExceptCheck):
     ...     {"address": "aws_instance.web", "action_reason": "replace_because_cannot_update",
     ...      "change": {"actions": ["delete", "create"], "replace_paths": [["ami"]]}},
     ...     {"address": "aws_instance.cache", "change": {"actions": ["create", "delete"]}}]})
-    >>> ExpectNoReplacements(except_="aws_instance.cache").check_plan(plan)
+    >>> ExpectNoReplacements(except_="aws_instance.cache").CheckPlan(plan)
     Traceback (most recent call last):
     ...
     plancheck.PlanCheckError: ExpectNoReplacements: aws_instance.web: expected no replacement, but it is replaced: action(s) [delete create] (replace_because_cannot_update; replace paths: ami)
@@ -127,7 +127,7 @@ class ExpectNoDestroys(_ExceptCheck):
     ...      "change": {"actions": ["delete"]}},
     ...     {"address": "aws_instance.web", "change": {"actions": ["create", "delete"]}},
     ...     {"address": "aws_iam_role.legacy", "change": {"actions": ["forget"]}}]})
-    >>> ExpectNoDestroys(except_=["aws_instance.*"]).check_plan(plan)
+    >>> ExpectNoDestroys(except_=["aws_instance.*"]).CheckPlan(plan)
     Traceback (most recent call last):
     ...
     plancheck.PlanCheckError: ExpectNoDestroys: aws_s3_bucket.old: expected no destroy, but it is destroyed: action(s) [delete] (delete_because_no_resource_config)
@@ -201,8 +201,8 @@ class ExpectActionCounts(PlanCheck):
     >>> plan = Plan.from_dict({"format_version": "1.2", "resource_changes": [
     ...     {"address": "a.x", "change": {"actions": ["create"]}}, {"address": "a.y", "change": {"actions": ["create"]}},
     ...     {"address": "a.z", "change": {"actions": ["delete", "create"]}}]})
-    >>> ExpectActionCounts(create=2, replace=1, delete=0).check_plan(plan)
-    >>> ExpectActionCounts(create=1, replace=0).check_plan(plan)
+    >>> ExpectActionCounts(create=2, replace=1, delete=0).CheckPlan(plan)
+    >>> ExpectActionCounts(create=1, replace=0).CheckPlan(plan)
     Traceback (most recent call last):
     ...
     plancheck.PlanCheckError: 2 plan checks failed:
@@ -252,8 +252,8 @@ class ExpectCount(PlanCheck):
     >>> plan = Plan.from_dict({"format_version": "1.2", "resource_changes": [
     ...     {"address": "aws_instance.web[0]", "type": "aws_instance", "change": {"actions": ["create"]}},
     ...     {"address": "aws_instance.web[1]", "type": "aws_instance", "change": {"actions": ["create"]}}]})
-    >>> ExpectCount(Resources(type="aws_instance"), 2).check_plan(plan)
-    >>> ExpectCount("aws_instance.web", 3).check_plan(plan)
+    >>> ExpectCount(Resources(type="aws_instance"), 2).CheckPlan(plan)
+    >>> ExpectCount("aws_instance.web", 3).CheckPlan(plan)
     Traceback (most recent call last):
     ...
     plancheck.PlanCheckError: ExpectCount: Resources(address='aws_instance.web'): expected 3 resources, got 2: aws_instance.web[0], aws_instance.web[1]
@@ -302,7 +302,7 @@ class ExpectNoResourceChanges(PlanCheck):
     ...     {"address": "null_resource.a", "change": {"actions": ["no-op"]}, "previous_address": "null_resource.old"},
     ...     {"address": "data.http.x", "mode": "data", "change": {"actions": ["read"]}}],
     ...     "output_changes": {"ip": {"actions": ["update"]}}})
-    >>> ExpectNoResourceChanges().check_plan(plan)
+    >>> ExpectNoResourceChanges().CheckPlan(plan)
     Traceback (most recent call last):
     ...
     plancheck.PlanCheckError: 2 plan checks failed:
@@ -328,8 +328,8 @@ class ExpectOnlyOutputChanges(PlanCheck):
     >>> plan = Plan.from_dict({"format_version": "1.2", "resource_changes": [
     ...     {"address": "null_resource.a", "change": {"actions": ["no-op"]}}],
     ...     "output_changes": {"ip": {"actions": ["update"]}}})
-    >>> ExpectOnlyOutputChanges().check_plan(plan)
-    >>> ExpectOnlyOutputChanges().check_plan(Plan.from_dict({"format_version": "1.2"}))
+    >>> ExpectOnlyOutputChanges().CheckPlan(plan)
+    >>> ExpectOnlyOutputChanges().CheckPlan(Plan.from_dict({"format_version": "1.2"}))
     Traceback (most recent call last):
     ...
     plancheck.PlanCheckError: ExpectOnlyOutputChanges: expected output changes, but the plan changes no output

@@ -101,8 +101,8 @@ class ExpectUnknownValue(ResourcePathFields, PlanCheck):
     >>> from tfjsonpath import New
     >>> plan = Plan.from_dict({"format_version": "1.2", "resource_changes": [{"address": "null_resource.a",
     ...     "change": {"actions": ["create"], "after": {"name": "x"}, "after_unknown": {"id": True, "triggers": True}}}]})
-    >>> ExpectUnknownValue("null_resource.a", New("triggers").AtMapKey("dep")).check_plan(plan)
-    >>> ExpectUnknownValue("null_resource.a", New("name")).check_plan(plan)
+    >>> ExpectUnknownValue("null_resource.a", New("triggers").AtMapKey("dep")).CheckPlan(plan)
+    >>> ExpectUnknownValue("null_resource.a", New("name")).CheckPlan(plan)
     Traceback (most recent call last):
     ...
     plancheck.PlanCheckError: ExpectUnknownValue: null_resource.a: name: expected an unknown value, but it is known: "x"
@@ -127,8 +127,8 @@ class ExpectSensitiveValue(ResourcePathFields, PlanCheck):
     >>> plan = Plan.from_dict({"format_version": "1.2", "resource_changes": [{"address": "aws_db_instance.db",
     ...     "change": {"actions": ["create"], "after": {"config": {"password": "pw-123"}, "name": "db"},
     ...                "after_sensitive": {"config": True}}}]})
-    >>> ExpectSensitiveValue("aws_db_instance.db", New("config").AtMapKey("password")).check_plan(plan)
-    >>> ExpectSensitiveValue("aws_db_instance.db", New("name")).check_plan(plan)
+    >>> ExpectSensitiveValue("aws_db_instance.db", New("config").AtMapKey("password")).CheckPlan(plan)
+    >>> ExpectSensitiveValue("aws_db_instance.db", New("name")).CheckPlan(plan)
     Traceback (most recent call last):
     ...
     plancheck.PlanCheckError: ExpectSensitiveValue: aws_db_instance.db: name: expected a sensitive value, but it is not sensitive; it is known: "db"
@@ -174,8 +174,8 @@ class ExpectUnknownOutputValue(OutputFields, PlanCheck):
     >>> plan = Plan.from_dict({"format_version": "1.2", "output_changes": {
     ...     "id": {"actions": ["create"], "after_unknown": True},
     ...     "ip": {"actions": ["create"], "after": "10.0.0.1", "after_unknown": False}}})
-    >>> ExpectUnknownOutputValue("id").check_plan(plan)
-    >>> ExpectUnknownOutputValue("ip").check_plan(plan)
+    >>> ExpectUnknownOutputValue("id").CheckPlan(plan)
+    >>> ExpectUnknownOutputValue("ip").CheckPlan(plan)
     Traceback (most recent call last):
     ...
     plancheck.PlanCheckError: ExpectUnknownOutputValue: output.ip: expected an unknown value, but it is known: "10.0.0.1"
@@ -196,8 +196,8 @@ class ExpectUnknownOutputValueAtPath(OutputPathFields, PlanCheck):
     >>> from tfjsonpath import New
     >>> plan = Plan.from_dict({"format_version": "1.2", "output_changes": {"ids": {"actions": ["create"],
     ...     "after": [None, "known"], "after_unknown": [True, False]}}})
-    >>> ExpectUnknownOutputValueAtPath("ids", New(0)).check_plan(plan)
-    >>> ExpectUnknownOutputValueAtPath("ids", New(1)).check_plan(plan)
+    >>> ExpectUnknownOutputValueAtPath("ids", New(0)).CheckPlan(plan)
+    >>> ExpectUnknownOutputValueAtPath("ids", New(1)).CheckPlan(plan)
     Traceback (most recent call last):
     ...
     plancheck.PlanCheckError: ExpectUnknownOutputValueAtPath: output.ids: [1]: expected an unknown value, but it is known: "known"
@@ -218,8 +218,8 @@ class ExpectSensitiveOutputValue(OutputFields, PlanCheck):
     >>> plan = Plan.from_dict({"format_version": "1.2", "output_changes": {
     ...     "pw": {"actions": ["create"], "after": "hunter2", "after_unknown": False, "after_sensitive": True},
     ...     "ip": {"actions": ["create"], "after": "10.0.0.1", "after_unknown": False, "after_sensitive": False}}})
-    >>> ExpectSensitiveOutputValue("pw").check_plan(plan)
-    >>> ExpectSensitiveOutputValue("ip").check_plan(plan)
+    >>> ExpectSensitiveOutputValue("pw").CheckPlan(plan)
+    >>> ExpectSensitiveOutputValue("ip").CheckPlan(plan)
     Traceback (most recent call last):
     ...
     plancheck.PlanCheckError: ExpectSensitiveOutputValue: output.ip: expected a sensitive value, but it is not sensitive; it is known: "10.0.0.1"
@@ -252,8 +252,8 @@ class ExpectNullOutputValue(OutputFields, PlanCheck):
     >>> plan = Plan.from_dict({"format_version": "1.2", "output_changes": {
     ...     "none": {"actions": ["create"], "after": None, "after_unknown": False},
     ...     "later": {"actions": ["create"], "after_unknown": True}}})
-    >>> ExpectNullOutputValue("none").check_plan(plan)
-    >>> ExpectNullOutputValue("later").check_plan(plan)
+    >>> ExpectNullOutputValue("none").CheckPlan(plan)
+    >>> ExpectNullOutputValue("later").CheckPlan(plan)
     Traceback (most recent call last):
     ...
     plancheck.PlanCheckError: ExpectNullOutputValue: output.later: expected a null value, but it is unknown
@@ -281,8 +281,8 @@ class ExpectNullOutputValueAtPath(OutputPathFields, PlanCheck):
     >>> from tfjsonpath import New
     >>> plan = Plan.from_dict({"format_version": "1.2", "output_changes": {"o": {"actions": ["create"],
     ...     "after": {"a": None, "b": 1}, "after_unknown": False}}})
-    >>> ExpectNullOutputValueAtPath("o", New("a")).check_plan(plan)
-    >>> ExpectNullOutputValueAtPath("o", New("c")).check_plan(plan)
+    >>> ExpectNullOutputValueAtPath("o", New("a")).CheckPlan(plan)
+    >>> ExpectNullOutputValueAtPath("o", New("c")).CheckPlan(plan)
     Traceback (most recent call last):
     ...
     plancheck.PlanCheckError: ExpectNullOutputValueAtPath: output.o: c: expected a null value, but it is not present (no key "c" in an object with 2 keys)

@@ -351,7 +351,7 @@ def test_failures(check: PlanCheck, expected: list[str]) -> None:
 def test_check_plan_raises_the_same_failures() -> None:
     check = ExpectKnownValue(DB, New("name"), kv.StringExact("zz"))
     with pytest.raises(PlanCheckError) as info:
-        check.check_plan(PLAN)
+        check.CheckPlan(PLAN)
     assert info.value.failures == tuple(check.failures(PLAN))
     assert info.value.address == DB
     assert info.value.path == New("name")

@@ -125,7 +125,7 @@ NOT_FOUND: list[tuple[str, PlanCheck, str]] = [
 @pytest.mark.parametrize(("check", "message"), [r[1:] for r in NOT_FOUND], ids=[r[0] for r in NOT_FOUND])
 def test_not_found(check: PlanCheck, message: str) -> None:
     with pytest.raises(PlanCheckError) as info:
-        check.check_plan(BOOL_PLAN)
+        check.CheckPlan(BOOL_PLAN)
     assert str(info.value) == message
 
 

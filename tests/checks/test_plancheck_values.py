@@ -284,10 +284,10 @@ def test_failure_messages(check: PlanCheck, messages: list[str], fixture_plan: C
     assert [f.message for f in check.failures(plan)] == messages
     if messages:
         with pytest.raises(PlanCheckError) as info:
-            check.check_plan(plan)
+            check.CheckPlan(plan)
         assert list(info.value.failures) == check.failures(plan)
     else:
-        check.check_plan(plan)
+        check.CheckPlan(plan)
 
 
 @pytest.mark.parametrize(
@@ -337,7 +337,7 @@ def test_failure_names_check_address_and_path(
 )
 def test_error_text(check: PlanCheck, text: str, fixture_plan: Callable[[str], Plan]) -> None:
     with pytest.raises(PlanCheckError) as info:
-        check.check_plan(fixture_plan("values"))
+        check.CheckPlan(fixture_plan("values"))
     assert str(info.value) == text
 
 
