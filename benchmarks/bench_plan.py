@@ -128,7 +128,7 @@ def _plancheck_checks(
         try:
             from plancheck._planchecks import ExpectKnownValue  # type: ignore[attr-defined]
         except ImportError:
-            from plancheck._planchecks._known import ExpectKnownValue
+            from plancheck._planchecks.values import ExpectKnownValue
         from plancheck.knownvalue import StringExact
     except ImportError:
         from plancheck import resolve_value

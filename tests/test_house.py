@@ -26,18 +26,10 @@ from tools import house
 ROOT = Path(__file__).resolve().parents[1]
 
 #: The modules in plancheck/ + tfjsonpath/ when the figure came in: the count may only go down.
-MODULES_TODAY = 203
+MODULES_TODAY = 180
 
 #: ``_x.py`` modules inside a private package, when the figure came in (goal: none).
 PRIVATE_TWICE_ALLOWED = {
-    "plancheck/_planchecks/_actions.py",
-    "plancheck/_planchecks/_base.py",
-    "plancheck/_planchecks/_deferred.py",
-    "plancheck/_planchecks/_drift.py",
-    "plancheck/_planchecks/_each.py",
-    "plancheck/_planchecks/_known.py",
-    "plancheck/_planchecks/_scope.py",
-    "plancheck/_planchecks/_unknown_sensitive_null.py",
     "plancheck/_terraform/mock/_addresses.py",
     "plancheck/_terraform/mock/_dataread.py",
     "plancheck/_terraform/mock/_errors.py",

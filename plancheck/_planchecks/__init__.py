@@ -8,27 +8,30 @@
 ...             ExpectUnknownValue("null_resource.a", New("triggers").AtMapKey("dep")))
 """
 
-from ._actions import (
+from .base import PlanCheck, assert_plan
+from .changes import (
+    DeferredReason,
+    ExpectActionCounts,
+    ExpectCount,
+    ExpectDeferredChange,
     ExpectEmptyPlan,
+    ExpectNoDeferredChanges,
+    ExpectNoDestroys,
     ExpectNonEmptyPlan,
+    ExpectNoReplacements,
+    ExpectNoResourceChanges,
+    ExpectOnlyOutputChanges,
     ExpectResourceAction,
     ExpectResourceReplacePaths,
     ResourceAction,
 )
-from ._base import PlanCheck, assert_plan
-from ._deferred import DeferredReason, ExpectDeferredChange, ExpectNoDeferredChanges
-from ._drift import ExpectDrift, ExpectNoDrift
-from ._each import ExpectEachKnownValue, ExpectEachNullValue, ExpectEachSensitiveValue, ExpectEachUnknownValue
-from ._known import ExpectKnownOutputValue, ExpectKnownOutputValueAtPath, ExpectKnownValue, ExpectNoValue
-from ._scope import (
-    ExpectActionCounts,
-    ExpectCount,
-    ExpectNoDestroys,
-    ExpectNoReplacements,
-    ExpectNoResourceChanges,
-    ExpectOnlyOutputChanges,
-)
-from ._unknown_sensitive_null import (
+from .drift import ExpectDrift, ExpectNoDrift
+from .each import ExpectEachKnownValue, ExpectEachNullValue, ExpectEachSensitiveValue, ExpectEachUnknownValue
+from .values import (
+    ExpectKnownOutputValue,
+    ExpectKnownOutputValueAtPath,
+    ExpectKnownValue,
+    ExpectNoValue,
     ExpectNullOutputValue,
     ExpectNullOutputValueAtPath,
     ExpectSensitiveOutputValue,

@@ -17,13 +17,13 @@ from typing import TYPE_CHECKING, Any
 from tfjsonpath import Path
 
 from .._checking.fields import checked_address, checked_matcher, checked_path
-from .._checking.identity import (
+from .._checking.match import (
     AddressIdentityFields,
     identity_shape_problem,
     identity_text,
     identity_value_failures,
+    match_resolved,
 )
-from .._checking.match import match_resolved
 from .._checking.messages import scrubbed_failure
 from .._documents.query import QueryOutput, QueryResult, QuerySummary, list_block_address
 from .._documents.resolve import resolve_value

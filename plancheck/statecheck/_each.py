@@ -10,10 +10,9 @@ from typing import TYPE_CHECKING
 
 from tfjsonpath import Path
 
-from .._checking.each import Item, each_outcome, match_verdict
+from .._checking.each import Item, checked_selector, each_outcome, empty_selection, item_label, match_verdict
 from .._checking.fields import checked_matcher, checked_path
 from .._checking.messages import scrubbed_failure
-from .._checking.selectors import checked_selector, empty_selection, item_label
 from .._documents.select import Resources
 from .._documents.state import State
 from .._errors import CheckFailure

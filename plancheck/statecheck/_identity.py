@@ -18,8 +18,7 @@ from collections.abc import Mapping
 from tfjsonpath import Path
 
 from .._checking.fields import checked_address, checked_matcher, checked_path
-from .._checking.identity import AddressIdentityFields, identity_attribute_failures
-from .._checking.match import match_resolved
+from .._checking.match import AddressIdentityFields, identity_attribute_failures, match_resolved
 from .._checking.messages import located, scrubbed_failure
 from .._documents.resolve import ValueStatus, resolve_value
 from .._documents.state import State, StateResource

@@ -4,14 +4,13 @@ from __future__ import annotations
 
 from tfjsonpath import Path
 
-from .._checking.describe import sensitive_problem
 from .._checking.fields import (
     OutputMatcherFields,
     OutputPathMatcherFields,
     ResourcePathFields,
     ResourcePathMatcherFields,
 )
-from .._checking.match import match_failures
+from .._checking.match import match_failures, sensitive_problem
 from .._checking.messages import deposed_prefix, output_address, scrubbed_failure
 from .._documents.state import State
 from .._errors import CheckFailure

@@ -14,7 +14,7 @@ import pytest
 from plancheck import Plan, PlanCheckError, revealing_sensitive
 from plancheck import knownvalue as kv
 from plancheck._planchecks import PlanCheck, assert_plan
-from plancheck._planchecks._known import (
+from plancheck._planchecks.values import (
     ExpectKnownOutputValue,
     ExpectKnownOutputValueAtPath,
     ExpectKnownValue,

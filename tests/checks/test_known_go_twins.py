@@ -14,7 +14,7 @@ from known_go_cases import GO_CASES, OUTPUT_OF, WHOLE_OUTPUT, GoCase, case_id, f
 from plancheck import Plan, PlanCheckError
 from plancheck import knownvalue as kv
 from plancheck._planchecks import PlanCheck
-from plancheck._planchecks._known import (
+from plancheck._planchecks.values import (
     ExpectKnownOutputValue,
     ExpectKnownOutputValueAtPath,
     ExpectKnownValue,

@@ -35,7 +35,7 @@ from plancheck._planchecks import (
     ExpectUnknownOutputValueAtPath,
     ExpectUnknownValue,
 )
-from plancheck._planchecks._known import ExpectKnownOutputValue, ExpectKnownValue, ExpectNoValue
+from plancheck._planchecks.values import ExpectKnownOutputValue, ExpectKnownValue, ExpectNoValue
 from plancheck._redact import NO_SECRETS, Secrets, contains_sensitive, fit_marks, render_value
 from plancheck.cli._lookup import render_value_document, value_document
 from tfjsonpath import New, Path

@@ -23,7 +23,7 @@ from state_support import make_state
 
 from plancheck import Plan, compare
 from plancheck import knownvalue as kv
-from plancheck._planchecks._known import ExpectKnownValue as PlanExpectKnownValue
+from plancheck._planchecks.values import ExpectKnownValue as PlanExpectKnownValue
 from plancheck.compare._equality import first_difference
 from plancheck.statecheck import (
     CompareValue,

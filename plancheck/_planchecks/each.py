@@ -20,19 +20,28 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from tfjsonpath import Path
 
-from .._checking.describe import describe, no_planned_value, sensitive_problem
-from .._checking.each import Item, Verdict, each_outcome, match_verdict, path_text
+from .._checking.each import (
+    Item,
+    Verdict,
+    checked_selector,
+    checked_unknown_mode,
+    each_outcome,
+    empty_selection,
+    item_label,
+    match_verdict,
+    path_text,
+)
 from .._checking.fields import checked_matcher, checked_path
-from .._checking.selectors import checked_selector, checked_unknown_mode, empty_selection, item_label
-from .._checking.warn import emit_warnings
+from .._checking.match import describe, no_planned_value, sensitive_problem
+from .._checking.run import emit_warnings
 from .._documents.plan import Change, Plan
 from .._documents.resolve import ABSENT_VALUE, ValueStatus, known_value_at, mark_depth, value_at
 from .._documents.select import Resources
 from .._errors import CheckFailure, PlanCheckWarning
 from .._frozen import constructor_repr, frozen, public
 from ..knownvalue.internal import Check
-from ._base import PlanCheck, failure
-from ._unknown_sensitive_null import resolve_after
+from .base import PlanCheck, failure
+from .values import resolve_after
 
 __all__ = [
     "ExpectEachKnownValue",

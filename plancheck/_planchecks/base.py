@@ -16,8 +16,7 @@ from tfjsonpath import Path
 
 from .._checking.fields import require_document
 from .._checking.messages import closest_text, given_by, quote, scrubbed_failure
-from .._checking.run import listed, run_checks
-from .._checking.warn import emit_warnings
+from .._checking.run import emit_warnings, listed, run_checks
 from .._documents.plan import Change, OutputChange, Plan, ResourceChange, ResourceNotFoundError
 from .._errors import CheckFailure, PlanCheckError, PlanCheckWarning
 from .._frozen import FrozenValue, frozen, public

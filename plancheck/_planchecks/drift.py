@@ -13,17 +13,17 @@ from typing import TYPE_CHECKING, Any, Final
 
 from tfjsonpath import MapStep, Path, SliceStep
 
+from .._checking.each import checked_selector, empty_selection
 from .._checking.fields import checked_address, checked_path
 from .._checking.messages import actions_text, deposed_prefix
-from .._checking.selectors import checked_selector, empty_selection
 from .._documents.plan import Plan, ResourceChange
 from .._documents.select import Resources
 from .._errors import CheckFailure
 from .._frozen import constructor_repr, frozen, public
 from .._redact import Marks, Secrets, child_marks, fit_marks
 from ..compare.internal import render_compared
-from ._actions import change_sort_key
-from ._base import PlanCheck, failure
+from .base import PlanCheck, failure
+from .changes import change_sort_key
 
 __all__ = ["ExpectDrift", "ExpectNoDrift", "drift_differences"]
 
