@@ -101,7 +101,7 @@ def assert_plan(plan: Plan, *checks: PlanCheck) -> None:
     note saying so, and a pass warns (:class:`~plancheck.PlanCheckWarning`): never a silent pass.
 
     >>> from plancheck import Plan
-    >>> from plancheck._planchecks import ExpectNonEmptyPlan, ExpectResourceAction, ResourceAction
+    >>> from plancheck import ExpectNonEmptyPlan, ExpectResourceAction, ResourceAction
     >>> plan = Plan.from_dict({"format_version": "1.2", "resource_changes": [
     ...     {"address": "null_resource.a", "change": {"actions": ["create"]}}]})
     >>> assert_plan(plan, ExpectNonEmptyPlan(), ExpectResourceAction("null_resource.a", ResourceAction.Create))

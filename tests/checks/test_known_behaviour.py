@@ -11,9 +11,8 @@ from typing import Any
 
 import pytest
 
-from plancheck import Plan, PlanCheckError, revealing_sensitive
+from plancheck import Plan, PlanCheck, PlanCheckError, assert_plan, revealing_sensitive
 from plancheck import knownvalue as kv
-from plancheck._planchecks import PlanCheck, assert_plan
 from plancheck._planchecks.values import (
     ExpectKnownOutputValue,
     ExpectKnownOutputValueAtPath,

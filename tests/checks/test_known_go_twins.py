@@ -11,9 +11,8 @@ from typing import Any
 import pytest
 from known_go_cases import GO_CASES, OUTPUT_OF, WHOLE_OUTPUT, GoCase, case_id, failure_text
 
-from plancheck import Plan, PlanCheckError
+from plancheck import Plan, PlanCheck, PlanCheckError
 from plancheck import knownvalue as kv
-from plancheck._planchecks import PlanCheck
 from plancheck._planchecks.values import (
     ExpectKnownOutputValue,
     ExpectKnownOutputValueAtPath,

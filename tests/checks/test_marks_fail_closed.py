@@ -25,16 +25,21 @@ from typing import Any
 
 import pytest
 
-from plancheck import Plan, State, ValueStatus, compare, resolve_value, revealing_sensitive
-from plancheck import knownvalue as kv
-from plancheck import statecheck as sc
-from plancheck._documents.sensitive import collect_plan_secrets, collect_state_secrets, marked_strings
-from plancheck._planchecks import (
+from plancheck import (
     ExpectSensitiveOutputValue,
     ExpectSensitiveValue,
     ExpectUnknownOutputValueAtPath,
     ExpectUnknownValue,
+    Plan,
+    State,
+    ValueStatus,
+    compare,
+    resolve_value,
+    revealing_sensitive,
 )
+from plancheck import knownvalue as kv
+from plancheck import statecheck as sc
+from plancheck._documents.sensitive import collect_plan_secrets, collect_state_secrets, marked_strings
 from plancheck._planchecks.values import ExpectKnownOutputValue, ExpectKnownValue, ExpectNoValue
 from plancheck._redact import NO_SECRETS, Secrets, contains_sensitive, fit_marks, render_value
 from plancheck.cli._lookup import render_value_document, value_document

@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 
-import plancheck._planchecks as checks_module
-from plancheck import CheckFailure, Plan, PlanCheckError, Secrets
-from plancheck._planchecks import (
+import plancheck
+from plancheck import (
+    CheckFailure,
     DeferredReason,
     ExpectDeferredChange,
     ExpectEmptyPlan,
@@ -29,8 +29,11 @@ from plancheck._planchecks import (
     ExpectUnknownOutputValue,
     ExpectUnknownOutputValueAtPath,
     ExpectUnknownValue,
+    Plan,
     PlanCheck,
+    PlanCheckError,
     ResourceAction,
+    Secrets,
     assert_plan,
 )
 from tfjsonpath import MapStep, New, Path, SliceStep
@@ -81,7 +84,7 @@ NAMESPACE = {
     "SliceStep": SliceStep,
     "ResourceAction": ResourceAction,
     "DeferredReason": DeferredReason,
-    **{name: getattr(checks_module, name) for name in checks_module.__all__},
+    **{name: getattr(plancheck, name) for name in plancheck.__all__},
 }
 
 

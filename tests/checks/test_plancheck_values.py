@@ -9,8 +9,7 @@ from collections.abc import Callable
 
 import pytest
 
-from plancheck import Plan, PlanCheckError
-from plancheck._planchecks import (
+from plancheck import (
     ExpectNullOutputValue,
     ExpectNullOutputValueAtPath,
     ExpectSensitiveOutputValue,
@@ -18,7 +17,9 @@ from plancheck._planchecks import (
     ExpectUnknownOutputValue,
     ExpectUnknownOutputValueAtPath,
     ExpectUnknownValue,
+    Plan,
     PlanCheck,
+    PlanCheckError,
 )
 from tfjsonpath import New, Path
 
