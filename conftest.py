@@ -10,7 +10,7 @@ _from_module = doctest.DocTestFinder._from_module  # type: ignore[attr-defined]
 
 
 def _from_defining_module(self: doctest.DocTestFinder, module: types.ModuleType | None, obj: Any) -> bool:
-    # @public (tfjsonpath/_public.py) gives a class or function the module users import it from; its
+    # @public (tfjsonpath/_errors.py) gives a class or function the module users import it from; its
     # doctests, and its methods' doctests, still run with the module that defines it, once.
     home = vars(obj).get("__defined_in__") if isinstance(obj, (type, types.FunctionType)) else None
     if home is not None and module is not None:

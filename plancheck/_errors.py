@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from dataclasses import field
 from typing import TYPE_CHECKING, ClassVar, Final
 
-from tfjsonpath.internal import PicklesFields
+from tfjsonpath._errors import PicklesFields
 
 from ._frozen import FrozenValue, frozen, public
 

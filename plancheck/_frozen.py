@@ -13,7 +13,7 @@ from typing import Any, TypeVar
 
 from typing_extensions import dataclass_transform
 
-from tfjsonpath.internal import public
+from tfjsonpath._errors import public
 
 __all__ = ["FrozenValue", "ReadOnly", "constructor_repr", "frozen", "public"]
 

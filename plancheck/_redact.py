@@ -24,7 +24,7 @@ from decimal import Context, Decimal
 from typing import Any, Final
 
 from tfjsonpath import MapStep, SliceStep, Step
-from tfjsonpath.internal import is_array, is_object
+from tfjsonpath._jsontypes import is_array, is_object
 
 from ._frozen import ReadOnly, public
 

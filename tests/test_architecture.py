@@ -9,10 +9,15 @@ cycle as well), resolved to the module it names, and checked against the layer o
 Privacy: a module or name whose own name starts with one underscore belongs to the package that holds
 it. Modules of that package (and of its subpackages) may import it; no other module may. So
 ``plancheck._checking`` may be used anywhere in ``plancheck`` (it is ``plancheck``'s), but
-``plancheck.knownvalue._base`` only inside ``plancheck.knownvalue``: what a package shares with the
-rest of the project it exports from its ``__init__`` or from a module without an underscore
-(``knownvalue/internal.py``, ``_terraform/providers/__init__.py``). ``tools/`` (maintenance scripts,
-not shipped) is white-box like ``tests/`` and exempt from this rule, not from the others.
+``plancheck.knownvalue._scalars`` only inside ``plancheck.knownvalue``. A package shares with the rest
+of the project only what it exports from its ``__init__`` (its public API, e.g. ``knownvalue.Check``);
+machinery that several packages use lives in the layer below all of them, where the rule lets every
+user reach it (``plancheck._checking.matcher``, the engine under the matchers and the checks). There
+is no ``internal.py`` facade. The one exception is the foundation: ``tfjsonpath``, the lowest layer,
+shares its private modules with ``plancheck``, which ships with it and is built on it (its JSON kinds,
+path text and error plumbing), as pytest's ``_pytest`` modules share theirs; nothing else may reach
+into ``tfjsonpath``'s. ``tools/`` (maintenance scripts, not shipped) is white-box like ``tests/`` and
+exempt from this rule, not from the others.
 """
 
 from __future__ import annotations
@@ -35,6 +40,9 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     # Terraform outside the process: the binary (_terraform/__init__) and the providers it plugs in, served
     # here (providers/: gRPC server, reattach, protocol pieces; mock/: mock providers), below every user.
     ("terraform", ("plancheck._terraform",)),
+    # The matcher engine (knownvalue.Check, the run, the JSON value model) and JSON equality with its
+    # rendering: the part of _checking that the matchers, comparers and every check kind share.
+    ("engine", ("plancheck._checking.matcher", "plancheck._checking.equality")),
     ("matchers", ("plancheck.knownvalue", "plancheck.compare", "plancheck.tfversion")),
     ("checking", ("plancheck._checking",)),
     ("checks", ("plancheck._planchecks", "plancheck.statecheck", "plancheck.querycheck", "plancheck.tfconfig",
@@ -129,7 +137,7 @@ def imports(module: str) -> Iterator[tuple[int, str]]:
 def private_owner(name: str) -> str | None:
     """The package a dotted name is private to: the one holding its first underscore part; None if public.
 
-    >>> private_owner("plancheck.knownvalue._base.Check"), private_owner("plancheck._checking.run")
+    >>> private_owner("plancheck.knownvalue._scalars.Bool"), private_owner("plancheck._checking.run")
     ('plancheck.knownvalue', 'plancheck')
     >>> private_owner("plancheck.acceptance._errors._StepFailure"), private_owner("plancheck.knownvalue.Check")
     ('plancheck.acceptance', None)
@@ -147,6 +155,10 @@ def private_owner(name: str) -> str | None:
     return owner
 
 
+#: The foundation: its private modules are shared with these packages, built on it and shipped with it.
+FOUNDATION = ("tfjsonpath", ("plancheck",))
+
+
 def private_imports(module: str) -> list[str]:
     """``file:line: name`` for every import in ``module`` of another package's private module or name."""
     path = MODULES[module]
@@ -154,6 +166,8 @@ def private_imports(module: str) -> list[str]:
     found = []
     for line, name in imported_names(module):
         owner = private_owner(name)
+        if owner == FOUNDATION[0] and package.split(".")[0] in FOUNDATION[1]:
+            continue
         if owner is not None and not (package == owner or package.startswith(owner + ".")):
             found.append(f"{path.relative_to(ROOT)}:{line}: {name} (private to {owner})")
     return found
@@ -229,8 +243,10 @@ def test_no_module_imports_another_packages_private_parts() -> None:
 @pytest.mark.parametrize(
     ("importer", "source", "offends"),
     [
-        pytest.param("plancheck._checking.each", "from ..knownvalue._base import Check", True, id="sibling-private-module"),
-        pytest.param("plancheck._checking.each", "from ..knownvalue.internal import Check", False, id="internal-module"),
+        pytest.param("plancheck._checking.each", "from ..knownvalue._scalars import Bool", True, id="sibling-private-module"),
+        pytest.param("plancheck._checking.each", "from ..knownvalue import Check", False, id="public-api"),
+        pytest.param("plancheck.knownvalue._scalars", "from .._checking.matcher import Check", False, id="layer-below"),
+        pytest.param("plancheck._redact", "from tfjsonpath._jsontypes import is_object", False, id="foundation"),
         pytest.param("plancheck._checking.each", "from .._redact import Secrets", False, id="own-top-package-private"),
         pytest.param("plancheck.snapshot._secrets", "from .._redact import _at_cut", False, id="top-package-private-name"),
         pytest.param("plancheck.cli._run", "from ..snapshot._api import build", True, id="private-module"),
@@ -238,7 +254,7 @@ def test_no_module_imports_another_packages_private_parts() -> None:
         pytest.param("plancheck.plugin", "from ._plugin.hooks import _plancheck_documents", True, id="private-name-below"),
         pytest.param("plancheck.acceptance._caserun", "import plancheck._terraform.providers._serve", True,
                      id="plain-import"),
-        pytest.param("plancheck.cli._run", "if TYPE_CHECKING:\n    from ..compare._render import x", True,
+        pytest.param("plancheck.cli._run", "if TYPE_CHECKING:\n    from ..compare._comparers import x", True,
                      id="type-checking-counts"),
     ],
 )
@@ -261,6 +277,17 @@ def rooms() -> list[str]:
             continue
         found.append(name)
     return found
+
+
+def test_no_internal_facades() -> None:
+    """What a package shares is its public API or lives in a layer below its users: no ``internal.py`` (#34)."""
+    found = sorted(str(path.relative_to(ROOT)) for path in MODULES.values() if path.name == "internal.py")
+    assert found == sorted(INTERNAL_FACADES_LEFT), found
+
+
+#: internal.py facades not yet dissolved (their packages are restructured elsewhere in #34): this list may
+#: only shrink, and goes when it is empty.
+INTERNAL_FACADES_LEFT = ("plancheck/snapshot/internal.py",)
 
 
 def test_plancheck_keeps_to_its_rooms() -> None:
@@ -335,9 +362,9 @@ def test_providers_import_without_their_users(module: str) -> None:
 #: the bases below it, then drop this entry).
 SETATTR_ALLOWED = {
     "plancheck._frozen": {"FrozenValue", "ReadOnly"},
-    "plancheck.knownvalue._base": {"Check"},
+    "plancheck._checking.matcher": {"Check"},
     "tfjsonpath._path": {"Path"},
-    "tfjsonpath._steps": {"MapStep", "SliceStep"},
+    "tfjsonpath._text": {"MapStep", "SliceStep"},
 }
 
 
@@ -371,7 +398,7 @@ def _module_assignments(module: str) -> list[int]:
 
 
 @pytest.mark.parametrize(
-    "module", sorted(m for m in MODULES if not m.startswith("tools") and m != "tfjsonpath._public")
+    "module", sorted(m for m in MODULES if not m.startswith("tools") and m != "tfjsonpath._errors")
 )
 def test_no_module_sets_module_by_hand(module: str) -> None:
     lines = _module_assignments(module)

@@ -91,7 +91,7 @@ def _mismatch(tmp_path: Path) -> str:
 
 def _compare(marks: list[object]) -> str:
     with pytest.raises(AssertionError) as info:
-        cmp.ValuesSame().compare_values([OLD, NEW], sensitive=marks)
+        cmp.ValuesSame().CompareValues([OLD, NEW], sensitive=marks)
     return str(info.value)
 
 

@@ -1,6 +1,6 @@
 """Every public error survives pickling (pytest-xdist and multiprocessing ship errors between processes).
 
-The errors pickle as their fields (``tfjsonpath.internal.PicklesFields``), not through their
+The errors pickle as their fields (``tfjsonpath._errors.PicklesFields``), not through their
 constructors: the table holds one instance of each public exception class, and a completeness
 test keeps it whole.
 """

@@ -14,9 +14,9 @@ from typing import Any
 import pytest
 
 from plancheck import _redact
+from plancheck._checking import matcher
 from plancheck._loading import validate
-from plancheck.knownvalue import _base, _jsonmodel
-from plancheck.statecheck import _collection
+from plancheck.statecheck import _compare
 from plancheck.tfconfig import _blocks
 from tfjsonpath import _jsontypes
 
@@ -26,10 +26,10 @@ from tfjsonpath import _jsontypes
     [
         pytest.param(_redact, "is_object", id="redact-is_object"),
         pytest.param(_redact, "is_array", id="redact-is_array"),
-        pytest.param(_jsonmodel, "is_object", id="jsonmodel-is_object"),
+        pytest.param(matcher, "is_object", id="jsonmodel-is_object"),
         pytest.param(validate, "is_object", id="validate-is_object"),
-        pytest.param(_base, "plural", id="knownvalue-plural"),
-        pytest.param(_collection, "plural", id="statecheck-plural"),
+        pytest.param(matcher, "plural", id="knownvalue-plural"),
+        pytest.param(_compare, "plural", id="statecheck-plural"),
         pytest.param(_blocks, "plural", id="tfconfig-plural"),
     ],
 )
@@ -66,7 +66,7 @@ def test_plural(count: int, word: str, words: str | None, text: str) -> None:
     ],
 )
 def test_array_predicates(value: Any, paths: bool, matchers: bool, schema: bool) -> None:
-    assert (_jsontypes.is_array(value), _jsonmodel.is_array(value), validate._is_array(value)) == (
+    assert (_jsontypes.is_array(value), matcher.is_array(value), validate._is_array(value)) == (
         paths,
         matchers,
         schema,

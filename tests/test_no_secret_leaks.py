@@ -114,7 +114,7 @@ class LeakCase:
     id: str
     family: str
     build: Callable[[], Any]  # a check or comparer; for state rows it may prime a collector first
-    on: str  # P, S, C, or V (a comparer's compare_values over ``values``)
+    on: str  # P, S, C, or V (a comparer's CompareValues over ``values``)
     reveals: bool = True
     values: tuple[tuple[Any, Any], ...] = ()  # V rows: (value, marks) pairs to compare
 
@@ -421,7 +421,7 @@ def _run(case: LeakCase, check: Any, documents: Documents) -> None:
         check.check_config(documents.config)
     else:
         values, marks = zip(*case.values, strict=True)
-        check.compare_values(list(values), sensitive=list(marks), secrets=COMPARER_SECRETS)
+        check.CompareValues(list(values), sensitive=list(marks), secrets=COMPARER_SECRETS)
 
 
 def _texts(case: LeakCase, check: Any, documents: Documents) -> list[str]:

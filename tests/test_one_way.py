@@ -22,7 +22,7 @@ PLANCHECK = ROOT / "plancheck"
 #: The one module allowed to loop over checks and run them.
 RUNNER = "plancheck/_checking/run.py"
 #: What running a check is: its methods, called on each check of a loop.
-RUN_METHODS = frozenset({"failures", "outcome", "CheckPlan", "check_state", "check_query", "check_config"})
+RUN_METHODS = frozenset({"failures", "outcome", "CheckPlan", "check_state", "check_query", "CheckQuery", "check_config"})
 
 #: The packages that take documents from users or from Terraform and hand them to checks.
 FRONT_ENDS = ("plancheck/cli", "plancheck/acceptance", "plancheck/_plugin")
@@ -31,10 +31,10 @@ PARSERS = frozenset({"json.loads", "json.load", "loads_exact", "json.JSONDecoder
 #: (module, function) -> why it may parse JSON itself: none of these is a plan or a state document.
 ALLOWED_PARSES = {
     ("plancheck/cli/_checksfile.py", "<module>"): "the checks file (JSON form), with its own number rules",
-    ("plancheck/cli/_mock_secrets.py", "_json_sensitive"): "a .tf.json configuration file's variable blocks",
-    ("plancheck/cli/_mock_secrets.py", "_file_values"): "a .tfvars.json variables file",
+    ("plancheck/cli/_module_files.py", "_json_sensitive"): "a .tf.json configuration file's variable blocks",
+    ("plancheck/cli/_module_files.py", "_file_values"): "a .tfvars.json variables file",
     ("plancheck/cli/_mock_plan.py", "_defaults_files"): "a mock provider's defaults file",
-    ("plancheck/cli/_mock_plan.py", "_json_module_calls"): "a .tf.json configuration file's module blocks",
+    ("plancheck/cli/_module_files.py", "_json_module_calls"): "a .tf.json configuration file's module blocks",
     ("plancheck/acceptance/_statefiles.py", "read_initial_state"):
         "a recorded state file (terraform.tfstate's own format, not show -json), checked by its own rules",
     ("plancheck/acceptance/_statefiles.py", "_plain"): "a JSON round trip of a dict the test gave",
@@ -150,7 +150,7 @@ def test_every_allowed_parse_still_exists() -> None:
     ("module", "reader"),
     [
         pytest.param("plancheck/acceptance/_caserun.py", "from_json", id="acceptance-show-json"),
-        pytest.param("plancheck/cli/_run.py", "Plan.from_json", id="cli"),
+        pytest.param("plancheck/cli/_io.py", "Plan.from_json", id="cli"),
         pytest.param("plancheck/cli/_mock_plan.py", "Plan.from_json", id="cli-mock-plan"),
         pytest.param("plancheck/_plugin/cache.py", "load_plan_file", id="plugin-tf-plan"),
     ],

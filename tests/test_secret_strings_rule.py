@@ -121,7 +121,7 @@ def _mock_schema() -> set[str]:
 
 
 def _cli_variables_file(tmp_path: Path) -> set[str]:
-    from plancheck.cli._mock_secrets import input_secrets
+    from plancheck.cli._module_files import input_secrets
 
     (tmp_path / "v.tf").write_text('variable "pw" {\n  sensitive = true\n}\n')
     (tmp_path / "v.tfvars.json").write_text('{"pw": ' + SECRET_TEXT + ', "open": "plain"}')
@@ -191,7 +191,7 @@ _NOT_COLLECTORS = {
     ("cli/_checksfile.py", "convert"),
     ("snapshot/_key.py", "canonical_json"),
     ("snapshot/_values.py", "walk"),
-    ("tfconfig/_convert.py", "python_to_node"),
+    ("tfconfig/_json_reader.py", "python_to_node"),
 }
 
 

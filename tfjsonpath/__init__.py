@@ -18,10 +18,8 @@ True
 
 from ._errors import PathSyntaxError, TfJsonPathError
 from ._jsontypes import describe_json_type
-from ._path import New, Path, PathNotFoundError
-from ._steps import MapStep, SliceStep, Step
-from ._traverse import Traverse, traverse
-from ._walk import leaves, walk
+from ._path import New, Path, PathNotFoundError, Traverse, leaves, walk
+from ._text import MapStep, SliceStep, Step
 
 __all__ = [
     "MapStep",
@@ -35,6 +33,5 @@ __all__ = [
     "Traverse",
     "describe_json_type",
     "leaves",
-    "traverse",
     "walk",
 ]

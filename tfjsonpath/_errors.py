@@ -1,10 +1,36 @@
-"""Errors raised by tfjsonpath. Every one derives from TfJsonPathError."""
+"""Errors raised by tfjsonpath (every one derives from TfJsonPathError), how they pickle, and the one way to
+give a class or function the module users import it from."""
 
 from __future__ import annotations
 
-from ._public import public
+from collections.abc import Callable
+from typing import TypeVar
 
-__all__ = ["PathSyntaxError", "PicklesFields", "TfJsonPathError"]
+__all__ = ["PathSyntaxError", "PicklesFields", "TfJsonPathError", "public"]
+
+
+_T = TypeVar("_T", bound=Callable[..., object])
+
+
+def public(module: str) -> Callable[[_T], _T]:
+    """Decorator: tracebacks, reprs and pickles name a class or function by the module users import it from.
+
+    The module that defines it is kept in ``__defined_in__`` (its doctests run there).
+
+    >>> @public("plancheck")
+    ... class Example(Exception):
+    ...     pass
+    >>> Example.__module__, Example.__defined_in__
+    ('plancheck', 'tfjsonpath._errors')
+    """
+
+    def mark(obj: _T) -> _T:
+        obj.__defined_in__ = obj.__module__  # type: ignore[attr-defined]
+        obj.__module__ = module
+        return obj
+
+    return mark
+
 
 # Long path texts are cut around the error position so that one bad 10,000-step
 # path does not make a 100 kB message.
@@ -84,4 +110,3 @@ class PathSyntaxError(TfJsonPathError, ValueError):
         super().__init__(
             f"invalid path {_excerpt(text, position)} at offset {position}: expected {expected}, found {found}"
         )
-

@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from decimal import Decimal
 from typing import Any, TypeGuard
 
-from ._public import public
+from ._errors import public
 
 __all__ = ["describe_json_type", "is_array", "is_object", "json_kind", "plural"]
 

@@ -1,17 +1,19 @@
-"""Path: an immutable, hashable sequence of steps into a JSON document."""
+"""Path: an immutable, hashable sequence of steps into a JSON document; finding its value, and walking a document.
+
+Resolving and walking are iterative (no recursion limit).
+"""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from typing import Any, final, overload
 
-from ._errors import TfJsonPathError
+from ._errors import TfJsonPathError, public
 from ._jsontypes import describe_json_type, is_array, is_object, plural
-from ._public import public
-from ._steps import MapStep, SliceStep, Step, checked_index, checked_key
-from ._text import parse_steps, render_steps
+from ._text import MapStep, SliceStep, Step, checked_index, checked_key, parse_steps, render_steps
 
-__all__ = ["New", "Path", "PathNotFoundError", "resolve"]
+__all__ = ["New", "Path", "PathNotFoundError", "Traverse", "leaves", "walk"]
+
 
 # Python never returns -1 from hash(), so it can mark "not computed yet".
 _UNHASHED = -1
@@ -34,7 +36,7 @@ class Path:
     ``AtMapKey`` calls on one base can overwrite each other's last step):
 
     >>> base = New("root_list_block").AtSliceIndex(0).AtMapKey("nested_list_block")
-    >>> a, b = base.AtSliceIndex(0), base.at_slice_index(1)
+    >>> a, b = base.AtSliceIndex(0), base.AtSliceIndex(1)
     >>> str(a), str(b), str(base)
     ('root_list_block.0.nested_list_block.0', 'root_list_block.0.nested_list_block.1', 'root_list_block.0.nested_list_block')
     >>> Path.parse('root_map_attribute["example-key"][0]').to_text()
@@ -86,11 +88,11 @@ class Path:
     # -- building -------------------------------------------------------------------------
 
     def AtMapKey(self, key: str) -> Path:  # Go's name, kept for line-by-line ports
-        """Return a new path one map key deeper (alias: ``at_map_key``).
+        """Return a new path one map key deeper.
 
         >>> New("triggers").AtMapKey("dep")
         Path(MapStep('triggers'), MapStep('dep'))
-        >>> New("triggers").at_map_key(0)
+        >>> New("triggers").AtMapKey(0)
         Traceback (most recent call last):
         ...
         TypeError: AtMapKey() key must be a str, got int
@@ -98,19 +100,16 @@ class Path:
         return Path._from_steps((*self._steps, MapStep(checked_key(key, "AtMapKey()"))))
 
     def AtSliceIndex(self, index: int) -> Path:  # Go's name, kept for line-by-line ports
-        """Return a new path one array index deeper (alias: ``at_slice_index``).
+        """Return a new path one array index deeper.
 
         >>> New("list").AtSliceIndex(2)
         Path(MapStep('list'), SliceStep(2))
-        >>> New("list").at_slice_index(-1)
+        >>> New("list").AtSliceIndex(-1)
         Traceback (most recent call last):
         ...
         ValueError: AtSliceIndex() index must be >= 0, got -1
         """
         return Path._from_steps((*self._steps, SliceStep(checked_index(index, "AtSliceIndex()"))))
-
-    at_map_key = AtMapKey
-    at_slice_index = AtSliceIndex
 
     def join(self, *others: Path | Step | str | int) -> Path:
         """Return this path followed by other paths, steps, keys (str) or indexes (int).
@@ -288,15 +287,12 @@ class Path:
     # -- resolving -------------------------------------------------------------------------
 
     def traverse(self, document: Any) -> Any:
-        """Return the value at this path in a parsed JSON document; see :func:`tfjsonpath.traverse`.
+        """Return the value at this path in a parsed JSON document; see :func:`tfjsonpath.Traverse`.
 
         >>> New("a").AtSliceIndex(1).traverse({"a": [10, 20]})
         20
         """
         return resolve(document, self)
-
-    #: Go's spelling, beside :meth:`traverse`: the same function.
-    Traverse = traverse
 
 
 @public("tfjsonpath")
@@ -363,7 +359,7 @@ class PathNotFoundError(TfJsonPathError, LookupError):
 
 
 def resolve(document: Any, path: Path) -> Any:
-    """The value at ``path`` in ``document``, or PathNotFoundError naming the step (see :func:`tfjsonpath.traverse`).
+    """The value at ``path`` in ``document``, or PathNotFoundError naming the step (see :func:`tfjsonpath.Traverse`).
 
     >>> from tfjsonpath import New
     >>> resolve({"a": [1, 2]}, New("a").AtSliceIndex(0))
@@ -427,3 +423,138 @@ def _not_found(path: Path, step_index: int, found: Any, go_reason: str, detail: 
         go_message=f"path not found: {go_reason}",
         detail=detail,
     )
+
+
+@public("tfjsonpath")
+def Traverse(document: Any, path: Path) -> Any:  # Go's name, kept for line-by-line ports
+    """Return the value at ``path`` in ``document`` (Go's ``tfjsonpath.Traverse``).
+
+    A MapStep only enters an object (any Mapping) and a SliceStep only enters an
+    array (any Sequence but str/bytes): a path never indexes into a string, never
+    treats an array as an object or an object as an array. Nothing in the document
+    is modified (a ``defaultdict`` gains no keys). When the path leads nowhere,
+    PathNotFoundError says at which step and what was found there, by JSON type only.
+
+    >>> from tfjsonpath import New
+    >>> Traverse({"a": {"b": [1, 2]}}, New("a").AtMapKey("b").AtSliceIndex(1))
+    2
+    >>> from tfjsonpath import PathNotFoundError
+    >>> try:
+    ...     Traverse({"Array": [1, 2]}, New("Array").AtSliceIndex(7))
+    ... except PathNotFoundError as e:
+    ...     print(e)
+    path not found: SliceStep index Array.7 is out of range with slice length 2; index 7 out of range at step 2 of Array[7]; the array has 2 elements
+    """
+    if not isinstance(path, Path):
+        raise TypeError(f"Traverse() path must be a tfjsonpath.Path, got {type(path).__name__}")
+    return resolve(document, path)
+
+
+_ROOT = Path()
+
+
+def _has_children(value: Any) -> bool:
+    return (is_object(value) or is_array(value)) and len(value) > 0
+
+
+def _items(container: Any) -> tuple[bool, Iterator[tuple[Any, Any]]]:
+    if is_object(container):
+        return True, iter(container.items())
+    return False, enumerate(container)
+
+
+def _check_prefix(prefix: object, where: str) -> None:
+    if not isinstance(prefix, Path):
+        raise TypeError(f"{where} prefix must be a tfjsonpath.Path, got {type(prefix).__name__}")
+
+
+def _walk(document: Any, prefix: Path, leaves_only: bool) -> Iterator[tuple[Path, Any]]:
+    if not _has_children(document):
+        yield prefix, document
+        return
+    if not leaves_only:
+        yield prefix, document
+    base = prefix.steps
+    # `branch` holds the steps from the document down to the container being iterated; a
+    # Path is materialised only for a value that is yielded, so leaves() of a 10,000-level
+    # document does not build 10,000 long tuples. `open_ids` holds the containers on the
+    # branch, so a document that contains itself is caught instead of looped over forever.
+    branch: list[Step] = []
+    containers = [document]
+    frames = [_items(document)]
+    open_ids = {id(document)}
+    while frames:
+        in_object, items = frames[-1]
+        for key, child in items:
+            if not in_object:
+                step: Step = SliceStep(key)
+            elif isinstance(key, str):
+                step = MapStep(key)
+            else:
+                where = Path._from_steps((*base, *branch)).to_text() or "the top"
+                raise TypeError(
+                    f"not a JSON document: an object key at {where} is a {type(key).__name__}, not a str"
+                )
+            if not _has_children(child):
+                yield Path._from_steps((*base, *branch, step)), child
+                continue
+            if id(child) in open_ids:
+                where = Path._from_steps((*base, *branch, step)).to_text()
+                raise ValueError(f"not a JSON document: the value at {where} contains itself")
+            branch.append(step)
+            if not leaves_only:
+                yield Path._from_steps((*base, *branch)), child
+            containers.append(child)
+            frames.append(_items(child))
+            open_ids.add(id(child))
+            break
+        else:
+            frames.pop()
+            open_ids.discard(id(containers.pop()))
+            if branch:
+                branch.pop()
+
+
+@public("tfjsonpath")
+def walk(document: Any, *, prefix: Path = _ROOT) -> Iterator[tuple[Path, Any]]:
+    """Yield ``(path, value)`` for every value in ``document``, the document itself first.
+
+    The order is depth first, in document order (object keys as the mapping iterates
+    them, array elements by index); ``path.traverse(document) is value`` for every pair.
+    ``prefix`` is put in front of every path, for walking a part cut out of a larger
+    document. Any depth works: the walk keeps its own stack instead of recursing (each
+    yielded path is built afresh, so the cost grows with depth times the number of values).
+    A document that contains itself raises ValueError instead of looping forever.
+
+    >>> from tfjsonpath import New
+    >>> for path, value in walk({"a": [1, {"b": None}]}):
+    ...     print(repr(path.to_text()), value)
+    '' {'a': [1, {'b': None}]}
+    'a' [1, {'b': None}]
+    'a[0]' 1
+    'a[1]' {'b': None}
+    'a[1]["b"]' None
+    >>> [p.to_text() for p, _ in walk({"id": "x"}, prefix=New("after"))]
+    ['after', 'after["id"]']
+    """
+    _check_prefix(prefix, "walk()")
+    return _walk(document, prefix, leaves_only=False)
+
+
+@public("tfjsonpath")
+def leaves(document: Any, *, prefix: Path = _ROOT) -> Iterator[tuple[Path, Any]]:
+    """Yield ``(path, value)`` for every leaf: a string, number, bool, null, or an empty object or array.
+
+    Same order, ``prefix`` and guarantees as :func:`walk`; only leaves get a path built,
+    so a deep document with few leaves is cheap.
+
+    >>> doc = {"first_name": "John", "phone_numbers": [{"mobile": "111"}, {}], "tags": []}
+    >>> for path, value in leaves(doc):
+    ...     print(path.to_text(), value)
+    first_name John
+    phone_numbers[0]["mobile"] 111
+    phone_numbers[1] {}
+    tags []
+    """
+    _check_prefix(prefix, "leaves()")
+    return _walk(document, prefix, leaves_only=True)

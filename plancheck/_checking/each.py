@@ -34,8 +34,8 @@ from .._errors import CheckFailure, PlanCheckWarning
 from .._frozen import FrozenValue, frozen
 from .._redact import Secrets, sensitive_shown
 from .._text import closest
-from ..knownvalue.internal import Check, Ctx, first_failure
 from .match import match_resolved
+from .matcher import Check, Ctx, first_failure
 from .messages import scrubbed_failure
 
 __all__ = [

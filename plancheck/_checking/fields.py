@@ -14,7 +14,7 @@ from typing import TypeVar
 from tfjsonpath import Path
 
 from .._frozen import FrozenValue, frozen
-from ..knownvalue.internal import Check, require_check
+from .matcher import Check, require_check
 
 __all__ = [
     "checked_address",

@@ -21,8 +21,8 @@ from .._documents.resolve import ResolvedValue, ValueStatus, resolve_value
 from .._errors import CheckFailure, ValueMismatchError
 from .._frozen import FrozenValue, frozen
 from .._redact import SENSITIVE, Marks, Secrets, contains_sensitive, fit_marks, render_value, sensitive_shown
-from ..knownvalue.internal import Check, require_check
 from .fields import checked_address
+from .matcher import Check, require_check
 from .messages import actions_text, quote, scrubbed_failure
 
 __all__ = [

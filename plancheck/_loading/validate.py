@@ -32,7 +32,7 @@ from importlib import resources
 from typing import Any, Final, Literal
 
 from tfjsonpath import describe_json_type
-from tfjsonpath.internal import is_object
+from tfjsonpath._jsontypes import is_object
 
 from .._errors import DocumentFormatError, PlanFormatError, StateFormatError
 from .._frozen import FrozenValue, frozen

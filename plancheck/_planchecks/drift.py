@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Final
 from tfjsonpath import MapStep, Path, SliceStep
 
 from .._checking.each import checked_selector, empty_selection
+from .._checking.equality import render_compared
 from .._checking.fields import checked_address, checked_path
 from .._checking.messages import actions_text, deposed_prefix
 from .._documents.plan import Plan, ResourceChange
@@ -21,7 +22,6 @@ from .._documents.select import Resources
 from .._errors import CheckFailure
 from .._frozen import constructor_repr, frozen, public
 from .._redact import Marks, Secrets, child_marks, fit_marks
-from ..compare.internal import render_compared
 from .base import PlanCheck, failure
 from .changes import change_sort_key
 
@@ -55,7 +55,7 @@ def _pair(before: Any, after: Any, before_marks: Marks, after_marks: Marks, secr
     """Both sides of a drifted path as text, each under the marks of *both* sides.
 
     A provider upgrade may mark a value in ``after_sensitive`` only: the old value in ``before`` is the
-    same secret (or its predecessor), so it is hidden too (:func:`plancheck.compare.internal.render_compared`,
+    same secret (or its predecessor), so it is hidden too (:func:`plancheck._checking.equality.render_compared`,
     the one rule for every pair of values shown side by side).
     """
     values = [None if before is _MISSING else before, None if after is _MISSING or after_unknown else after]

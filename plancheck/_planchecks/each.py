@@ -39,7 +39,7 @@ from .._documents.resolve import ABSENT_VALUE, ValueStatus, known_value_at, mark
 from .._documents.select import Resources
 from .._errors import CheckFailure, PlanCheckWarning
 from .._frozen import constructor_repr, frozen, public
-from ..knownvalue.internal import Check
+from ..knownvalue import Check
 from .base import PlanCheck, failure
 from .values import resolve_after
 

@@ -41,7 +41,7 @@ from .._documents.resolve import (
 )
 from .._errors import CheckFailure
 from .._frozen import public
-from ..knownvalue.internal import Check
+from ..knownvalue import Check
 from .base import PlanCheck, failure, find_change, find_output
 
 __all__ = [

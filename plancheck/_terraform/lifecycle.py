@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterator
 from types import FrameType
 from typing import Final, TypeAlias
 
-from tfjsonpath.internal import PicklesFields
+from tfjsonpath._errors import PicklesFields
 
 from .._frozen import public
 

@@ -72,7 +72,7 @@ from dataclasses import KW_ONLY, replace
 from typing import Any, Final, Literal
 
 from tfjsonpath import Path
-from tfjsonpath.internal import json_kind
+from tfjsonpath._jsontypes import json_kind
 
 from .._errors import DocumentFormatError
 from .._frozen import FrozenValue, frozen, public

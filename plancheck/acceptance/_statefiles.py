@@ -37,7 +37,7 @@ from decimal import Decimal
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
-from tfjsonpath.internal import json_kind
+from tfjsonpath._jsontypes import json_kind
 
 from .._errors import DocumentFormatError
 from .._frozen import FrozenValue, frozen, public

@@ -1,4 +1,4 @@
-"""Reading a checks file (TOML or JSON) into plan check objects.
+"""Reading a checks file (TOML or JSON) into plan check objects, and running them on a plan.
 
 A checks file is a list of tables, each naming a plan check by its Go/Python
 class name in ``type`` and giving the constructor's arguments by name::
@@ -10,7 +10,8 @@ class name in ``type`` and giving the constructor's arguments by name::
     matcher = { type = "StringExact", value = "v" }
 
 Every error names the file, the line when one is known, the key path
-(``check[2].matcher.value``) and what was expected there.
+(``check[2].matcher.value``) and what was expected there. The checks run through the library's one
+runner (:func:`run_checks`), each to a :class:`CheckResult`.
 """
 
 from __future__ import annotations
@@ -25,24 +26,32 @@ import sys
 import tomllib
 from collections.abc import Mapping, Sequence
 from decimal import Decimal
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from tfjsonpath import Path, PathSyntaxError, describe_json_type
 
+from .._checking.run import outcome_of, run_each
 from .._documents.select import Resources
+from .._errors import CheckFailure
 from .._frozen import FrozenValue, frozen
 from .._loading.source import max_input_bytes
 from .._text import closest, exception_message, exception_text
-from ._input import UnreadableInput, read_input
+from ._io import UnreadableInput, read_input
 from ._registry import Kind, Param, Registry, Signature, enum_choices
+
+if TYPE_CHECKING:
+    from .._documents.plan import Plan
 
 __all__ = [
     "MAX_DEPTH",
+    "CheckResult",
     "CheckSpec",
     "ChecksFileError",
     "build_check",
     "load_checks_file",
     "parse_checks",
+    "run_checks",
+    "spec_from_flag",
 ]
 
 # Keys a file author may use whatever the constructor calls the argument, when it is unambiguous.
@@ -688,3 +697,42 @@ def spec_from_flag(flag: str, number: int, table: Mapping[str, Any], registry: R
     except _Invalid as exc:
         raise ChecksFileError("command line", f"{where} {exc.where}".strip(), exc.message) from None
     return dataclasses.replace(spec, origin=where)
+
+
+@frozen
+class CheckResult(FrozenValue):
+    """The outcome of one check: ``pass``, ``fail`` or ``error`` (the check could not run), and its warnings.
+
+    A warning (a whole-plan check's ``unknown="warn"``) does not fail the check; it is printed as a
+    ``WARN`` line and listed in the JSON output.
+
+    >>> CheckResult(CheckSpec("ExpectEmptyPlan", None, "check[0]"), "pass").ok
+    True
+    """
+
+    spec: CheckSpec
+    status: str
+    failures: tuple[CheckFailure, ...] = ()
+    warnings: tuple[CheckFailure, ...] = ()
+
+    @property
+    def ok(self) -> bool:
+        """True when the check passed."""
+        return self.status == "pass"
+
+
+def run_checks(specs: Sequence[CheckSpec], plan: Plan) -> list[CheckResult]:
+    """Run every check, in order, through the library's one runner (:func:`plancheck._checking.run.run_each`).
+
+    A check that raises is an ``error`` result, never a traceback; every message is scrubbed with the
+    plan's secrets. A check's warnings are collected (``outcome``), not emitted: the command line prints them.
+    """
+    outcomes = run_each(
+        plan,
+        specs,
+        run=lambda spec, document: outcome_of(spec.check, document),
+        label=lambda spec: (spec.type, spec.address, spec.path),
+        contain=True,
+        scrub=plan.secrets,
+    )
+    return [CheckResult(o.check, o.status, o.failures, o.warnings) for o in outcomes]

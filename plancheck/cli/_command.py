@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import io as _stdio
 import itertools
 import os
 import re
@@ -25,8 +24,22 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import IO, TYPE_CHECKING, Any, Final, NoReturn, TextIO, cast
 
 from .._frozen import public
-from .._text import exception_text, terminal_safe
-from ._io import Io, add_allow_errored, path_argument, tool_version
+from .._text import exception_text
+from ._io import (
+    SCHEMA_VERSION,
+    CliError,
+    Io,
+    _Guarded,
+    _guarded,
+    _WriteFailed,
+    add_allow_errored,
+    add_command,
+    add_snapshot_arguments,
+    path_argument,
+    read_plan,
+    render_json,
+    tool_version,
+)
 
 if TYPE_CHECKING:
     from ._registry import Signature
@@ -211,24 +224,21 @@ def _command_parser(streams: Io | None = None) -> _Parser:
     parser = _Parser(prog="tfplancheck", add_help=False)
     parser.set_defaults(command=None)
     commands = parser.add_subparsers(action=_Commands, dest="command")
-    query = commands.add_parser(
+    query = add_command(
+        commands,
         "query",
-        prog="tfplancheck query",
-        description="Show a plan's addresses, or the planned value at ADDRESS [PATH] with its known/unknown/"
+        "Show a plan's addresses, or the planned value at ADDRESS [PATH] with its known/unknown/"
         "sensitive status (sensitive values redacted).",
-        epilog=_QUERY_HELP,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        _QUERY_HELP,
+        streams,
     )
     _add_query_arguments(query)
-    parser.streams = query.streams = streams
+    parser.streams = streams
     from ._mock_plan import add_mock_plan_parser
-    from ._snapshot import add_snapshot_parser
 
     add_mock_plan_parser(commands, streams)
-    from ._leftovers import add_destroy_leftovers_parser
-
     add_destroy_leftovers_parser(commands, streams)
-    add_snapshot_parser(commands, streams, _byte_count)
+    add_snapshot_parser(commands, streams)
     from ._providers import add_providers_parser
 
     add_providers_parser(commands, streams)
@@ -268,104 +278,6 @@ def _max_bytes(given: int | None, environ: Mapping[str, str]) -> int:
         raise _UsageError(str(exc), "") from None
 
 
-class _WriteFailed(Exception):
-    """Writing to stdout or stderr failed (closed, a full disk, ...); reported in one line, exit status 2."""
-
-    def __init__(self, stream: str, reason: str) -> None:
-        super().__init__(f"cannot write to {stream}: {reason}")
-        self.stream = stream
-        self.reason = reason
-
-
-class _Guarded(_stdio.TextIOBase):
-    """A text stream whose write failures are :class:`_WriteFailed` (BrokenPipeError is left to the caller).
-
-    ``None`` stands for a stream that is closed (Python's ``sys.stdout`` under ``>&-``).
-
-    >>> _Guarded(None, "standard output").write("x")
-    Traceback (most recent call last):
-    ...
-    plancheck.cli._command._WriteFailed: cannot write to standard output: it is closed
-    """
-
-    def __init__(self, stream: TextIO | None, name: str) -> None:
-        super().__init__()
-        self.stream = stream
-        self.name = name
-        self.failed = False
-        #: The one scrub every write passes through (:meth:`Io.scrub`, set by :func:`run`).
-        self.scrub: Callable[[str], str] = str
-
-    def write(self, text: str) -> int:
-        # Every byte the command line prints passes here: scrubbed of every secret of every document read, then
-        # made terminal-safe (controls and bidi shown escaped, only our own colours kept). In that order: a secret
-        # holding a control character is found as it is in the document, before escaping changes its spelling.
-        return self._write(terminal_safe(self.scrub(text)))
-
-    def _fail(self, exc: BaseException | None) -> _WriteFailed:
-        self.failed = True
-        if exc is None:
-            return _WriteFailed(self.name, "it is closed")
-        if isinstance(exc, OSError) and exc.errno is not None:
-            return _WriteFailed(self.name, os.strerror(exc.errno))
-        return _WriteFailed(self.name, str(exc) or type(exc).__name__)
-
-    def _write(self, text: str) -> int:
-        if self.stream is None:
-            raise self._fail(None)
-        try:
-            try:
-                return self.stream.write(text)
-            except UnicodeEncodeError:  # a lone surrogate from a file, on a strict stream: show it escaped
-                encoding = getattr(self.stream, "encoding", None) or "utf-8"
-                return self.stream.write(text.encode(encoding, "backslashreplace").decode(encoding))
-        except BrokenPipeError:
-            self.failed = True
-            raise
-        except (OSError, ValueError) as exc:  # ValueError: the stream was closed
-            raise self._fail(exc) from None
-
-    def flush(self) -> None:
-        if self.stream is None or self.failed:
-            return
-        try:
-            self.stream.flush()
-        except BrokenPipeError:
-            self.failed = True
-            raise
-        except (OSError, ValueError) as exc:
-            raise self._fail(exc) from None
-
-    def close(self) -> None:
-        """Nothing: the stream is the caller's (and IOBase would flush it again when this is collected)."""
-
-    def isatty(self) -> bool:
-        try:
-            return self.stream is not None and self.stream.isatty()
-        except (OSError, ValueError):
-            return False
-
-    def discard(self) -> None:
-        """Point the stream's descriptor at /dev/null, so the flush at exit cannot fail again."""
-        try:
-            fd = self.stream.fileno() if self.stream is not None else -1
-        except (OSError, ValueError, AttributeError):  # not a real file (a test's StringIO)
-            return
-        if fd < 0:
-            return
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        try:
-            os.dup2(devnull, fd)
-        finally:
-            os.close(devnull)
-
-
-def _guarded(stream: TextIO | None, name: str) -> TextIO:
-    if isinstance(stream, _Guarded):
-        return cast(TextIO, stream)
-    return cast(TextIO, _Guarded(stream, name))
-
-
 def _catalogue_lines(signatures: Sequence[Signature]) -> list[str]:
     lines = []
     for sig in signatures:
@@ -382,7 +294,6 @@ def _list_checks(io: Io, json_mode: bool) -> int:
     checks = [registry.check(n) for n in registry.check_names()]
     matchers = [registry.matcher(n) for n in registry.matcher_names()]
     if json_mode:
-        from ._output import SCHEMA_VERSION, render_json
 
         def entry(sig: Signature) -> dict[str, Any]:
             return {
@@ -415,10 +326,9 @@ def _list_checks(io: Io, json_mode: bool) -> int:
 
 
 def _run_checks(args: argparse.Namespace, io: Io) -> int:
-    from ._checksfile import ChecksFileError, load_checks_file, spec_from_flag
-    from ._output import Style, render_json, render_text, results_document, results_secrets, use_colour
+    from ._checksfile import ChecksFileError, load_checks_file, run_checks, spec_from_flag
+    from ._output import Style, render_text, results_document, results_secrets, use_colour
     from ._registry import default_registry
-    from ._run import CliError, read_plan, run_checks
 
     json_mode = args.format == "json"
     if args.plan is None:
@@ -467,9 +377,7 @@ def _run_checks(args: argparse.Namespace, io: Io) -> int:
 def _lookup(args: argparse.Namespace, io: Io) -> int:
     from tfjsonpath import Path, PathSyntaxError
 
-    from ._lookup import list_document, render_list, render_value_document, shown_with_notes, value_document
-    from ._output import render_json
-    from ._run import CliError, read_plan
+    from ._output import list_document, render_list, render_value_document, shown_with_notes, value_document
 
     json_mode = args.format == "json"
     try:
@@ -492,6 +400,131 @@ def _lookup(args: argparse.Namespace, io: Io) -> int:
         return io.fail(exc.kind, exc.message, json_mode)
     io.out(render_json(doc, plan.secrets) if json_mode else plan.secrets.scrub(shown_with_notes(render_value_document(doc), plan)))
     return 0
+
+
+# -- snapshot: a plan held to its snapshot file, for CI ---------------------------------------------
+
+SNAPSHOT_HELP: Final = """\
+examples:
+  tfplancheck snapshot plan.json plan.snap --update           # write (or rewrite) the snapshot
+  tfplancheck snapshot plan.json plan.snap                    # compare: exit 1 and the differences if any
+  tfplancheck snapshot plan.bin plan.snap --ignore 'tags["created"]' \\
+      --ignore type=random_id --ignore 'type=aws_instance,path=ami'
+
+--ignore takes a path (left out of every resource), a selector FIELD=VALUE[,FIELD=VALUE...] (fields
+type, module, address, mode, provider, action; those resources are left out whole), or a selector
+ending in ,path=PATH (that path left out of those resources).
+
+With TFPLANCHECK_SNAPSHOT_KEY set (a CI secret of 16 bytes or more), sensitive values are written as
+keyed fingerprints, so a changed secret shows; without it, a secret's change is invisible in the file.
+
+exit status: 0 the plan matches (or --update wrote the snapshot), 1 it differs, 2 bad input (plan,
+  snapshot file, no snapshot yet, --ignore, TFPLANCHECK_SNAPSHOT_KEY)
+"""
+
+
+def add_snapshot_parser(commands: Any, streams: object) -> None:
+    """Register ``snapshot`` on the subcommand parsers of the command line."""
+    parser = add_command(
+        commands,
+        "snapshot",
+        "Compare a plan with its snapshot file (a reviewable text of the plan that holds no secret), "
+        "or write it with --update.",
+        SNAPSHOT_HELP,
+        streams,
+    )
+    parser.add_argument("plan", metavar="PLAN", type=path_argument, help="plan JSON file, a binary plan file, or - for stdin")
+    add_snapshot_arguments(parser, file_option=False)
+    parser.add_argument("--terraform", metavar="PATH", type=path_argument, help="terraform/tofu binary for binary plans")
+    parser.add_argument(
+        "--max-bytes", metavar="N", type=_byte_count,
+        help="refuse a plan or snapshot larger than N bytes; K, M, G suffixes (default: $PLANCHECK_MAX_BYTES, else 2G)",
+    )
+    add_allow_errored(parser)
+    parser.add_argument("--format", choices=("text", "json"), default="text", help="text (default) or json")
+
+
+def run_snapshot(args: argparse.Namespace, io: Io, max_bytes: int) -> int:
+    """Run ``tfplancheck snapshot``; return the exit status (errors in one line, never a traceback)."""
+    from ..snapshot import SnapshotFormatError
+    from ._output import (
+        SnapshotUsageError,
+        compare_snapshot,
+        shown_with_notes,
+        snapshot_document,
+        snapshot_ignore,
+    )
+
+    json_mode = args.format == "json"
+
+    try:
+        snapshot_ignore(args.ignore)  # a bad --ignore is told before the plan is read
+        plan = read_plan(args.plan, terraform=args.terraform, stdin=io.stdin, environ=io.environ, max_bytes=max_bytes,
+                         allow_errored=args.allow_errored)
+        status, lines = compare_snapshot(plan, args.file, update=args.update, ignore=args.ignore, io=io,
+                                         max_bytes=max_bytes)
+    except SnapshotUsageError as exc:
+        return io.fail("usage", str(exc), json_mode)
+    except CliError as exc:
+        return io.fail(exc.kind, exc.message, json_mode)
+    except SnapshotFormatError as exc:
+        return io.fail("snapshot", str(exc), json_mode)
+    if json_mode:
+        doc = {"schema_version": SCHEMA_VERSION, "kind": "snapshot", "tool_version": tool_version(),
+               "ok": status == 0, "snapshot": snapshot_document(args.file, status, lines),
+               # What it stands on, as query's addresses document says it (a partial plan: --allow-errored).
+               "partial": plan.partial}
+        io.out(render_json(doc, plan.secrets))
+    else:
+        io.out(shown_with_notes("\n".join(lines), plan))
+    return status
+
+
+# -- destroy-leftovers: what acceptance cases whose destroy failed left behind ----------------------
+
+_LEFTOVERS_HELP = """\
+A case whose destroy fails keeps its state and configuration in a leftover directory
+(default .tfplancheck/leftovers, or $TFPLANCHECK_LEFTOVERS_DIR). This runs terraform init and
+destroy in each, and removes those destroyed. Leftovers that need a provider under test served
+in-process are destroyed by `pytest --tf-destroy-leftovers` (which imports the tests' modules).
+
+exit status: 0 nothing is left, 1 some leftover could not be destroyed, 2 bad usage or an unreadable
+leftover record (leftover.json; such a leftover is never destroyed nor removed)
+"""
+
+
+def add_destroy_leftovers_parser(commands: Any, streams: object) -> None:
+    """Register ``destroy-leftovers`` on the subcommand parsers of the command line."""
+    parser = add_command(
+        commands, "destroy-leftovers", "Destroy the leftovers of acceptance cases whose destroy failed.",
+        _LEFTOVERS_HELP, streams,
+    )
+    parser.add_argument("directory", metavar="DIR", nargs="?", default=None, type=path_argument,
+                        help="the leftovers directory (default: $TFPLANCHECK_LEFTOVERS_DIR, else .tfplancheck/leftovers)")
+    parser.add_argument("--terraform", metavar="PATH", type=path_argument,
+                        help="terraform binary (default: the one that made each leftover, else as the runner finds one)")
+
+
+def destroy_leftovers_command(args: argparse.Namespace, io: Any) -> int:
+    """Run ``destroy-leftovers``; 0 when nothing is left."""
+    import os
+
+    from ..acceptance import TerraformNotFoundError, destroy_leftovers
+
+    if args.directory is not None and os.path.exists(args.directory) and not os.path.isdir(args.directory):
+        return int(io.fail("usage", f"{args.directory} is not a directory (DIR is where the leftovers are kept)", False))
+    try:
+        result = destroy_leftovers(args.directory, terraform=args.terraform, log=io.out)
+    except TerraformNotFoundError as exc:
+        return int(io.fail("terraform", str(exc), False))
+    if result.unreadable:
+        # Named again on stderr (the log went to stdout): a record nobody can read needs a person.
+        for message in result.unreadable.values():
+            io.fail("leftover", message, False)
+        return 2
+    if not result.destroyed and not result.kept:
+        io.out("tfplancheck: no leftovers")
+    return 0 if result.ok else 1
 
 
 def _exit_code(exc: SystemExit) -> int:
@@ -595,16 +628,12 @@ def _dispatch(argv: list[str], io: Io) -> int:
 
         return mock_plan(args, io, tool_version)
     if chosen.command == "destroy-leftovers":
-        from ._leftovers import destroy_leftovers_command
-
         return destroy_leftovers_command(args, io)
     if chosen.command == "providers":
         from ._providers import providers_command
 
         return providers_command(args, io)
     if chosen.command == "snapshot":
-        from ._snapshot import run_snapshot
-
         try:
             max_bytes = _max_bytes(args.max_bytes, io.environ)
         except _UsageError as exc:
@@ -612,8 +641,6 @@ def _dispatch(argv: list[str], io: Io) -> int:
         return run_snapshot(args, io, max_bytes)
     if args.version:
         if args.format == "json":
-            from ._output import SCHEMA_VERSION, render_json
-
             io.out(render_json({"schema_version": SCHEMA_VERSION, "kind": "version", "tool_version": tool_version(),
                                 "ok": True}))
         else:

@@ -1,15 +1,52 @@
-"""The streams and environment one ``tfplancheck`` command runs with, and the tool's version."""
+"""Where one ``tfplancheck`` command reads and writes: its streams, its environment and its inputs.
+
+Every byte the command prints passes a guarded stream (:class:`_Guarded`: scrubbed of every secret the
+command heard, made terminal-safe, write failures told in one line); JSON documents are written by
+:func:`render_json`. A plan or checks file is read once, by the loader's ``read_source`` (which stops
+after ``limit`` bytes), so the command line holds no second copy of opening files, reading streams
+or enforcing the size limit; it only says what went wrong in its own words. A plan may be JSON
+(``terraform show -json`` output) or a binary plan file (``terraform plan -out``), which is turned
+into JSON by running ``terraform show -json`` (or ``tofu``) in the current directory
+(:mod:`plancheck._terraform.planfile`, which the pytest plugin's ``--tf-plan`` shares).
+"""
 
 from __future__ import annotations
 
 import argparse
-from collections.abc import Mapping
-from typing import IO, TYPE_CHECKING, Any, TextIO
+import io as _stdio
+import json
+import os
+import sys
+from collections.abc import Callable, Mapping
+from typing import IO, TYPE_CHECKING, Any, Final, TextIO, cast
+
+from .._errors import DocumentFormatError
+from .._loading.source import MAX_BYTES_ENV, InputTooLarge, max_input_bytes
+from .._text import exception_text, terminal_safe
 
 if TYPE_CHECKING:
+    from .._documents.plan import Plan
     from .._redact import Secrets
 
-__all__ = ["Io", "add_allow_errored", "path_argument", "tool_version"]
+__all__ = [
+    "SCHEMA_VERSION",
+    "CliError",
+    "Io",
+    "UnreadableInput",
+    "add_allow_errored",
+    "add_command",
+    "add_snapshot_arguments",
+    "error_document",
+    "path_argument",
+    "read_input",
+    "read_plan",
+    "render_json",
+    "tool_version",
+]
+
+#: The version of the JSON documents the command prints; it changes only when a change would break a reader
+#: (their shapes are documented in ``plancheck/schemas/cli-output.schema.json``).
+SCHEMA_VERSION: Final = 1
 
 
 def tool_version() -> str:
@@ -19,6 +56,26 @@ def tool_version() -> str:
         return version("tfplancheck")
     except Exception:  # running from a source tree without installed metadata
         return "0+unknown"
+
+
+def add_command(commands: Any, name: str, description: str, epilog: str, streams: object) -> Any:
+    """Register the subcommand ``tfplancheck NAME`` on ``commands`` (the command line's subcommand parsers).
+
+    Its help shows ``description`` and ``epilog`` as written, and is printed to ``streams``, the run's own.
+
+    >>> commands = argparse.ArgumentParser(prog="tfplancheck").add_subparsers()
+    >>> add_command(commands, "query", "Show a plan.", "examples: ...", None).prog
+    'tfplancheck query'
+    """
+    parser = commands.add_parser(
+        name,
+        prog=f"tfplancheck {name}",
+        description=description,
+        epilog=epilog,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.streams = streams
+    return parser
 
 
 def add_allow_errored(parser: argparse.ArgumentParser) -> None:
@@ -134,9 +191,294 @@ class Io:
             self.stdout.write(text + "\n")
 
     def fail(self, kind: str, message: str, json_mode: bool, hint: str = "") -> int:
-        from ._output import error_document, render_json
-
         self.stderr.write(f"tfplancheck: error: {message}\n" + (f"{hint}\n" if hint else ""))
         if json_mode:
             self.out(render_json(error_document(kind, message, tool_version())))
         return 2
+
+
+def add_snapshot_arguments(parser: argparse.ArgumentParser, *, file_option: bool) -> None:
+    """``FILE``/``--snapshot FILE``, ``--update`` and ``--ignore`` (shared by ``snapshot`` and ``mock-plan``)."""
+    if file_option:
+        parser.add_argument("--snapshot", metavar="FILE", type=path_argument, help="compare the plan with this snapshot file "
+                            "(exit 1 when it differs)")
+    else:
+        parser.add_argument("file", metavar="FILE", type=path_argument, help="the snapshot file")
+    parser.add_argument("--update", action="store_true", help="write the snapshot file when it is missing or differs")
+    parser.add_argument("--ignore", action="append", default=[], metavar="PATH_OR_SELECTOR",
+                        help="leave a path or resources out of the snapshot; repeatable (see the examples)")
+
+
+# -- writing ----------------------------------------------------------------------------------------
+
+
+class _WriteFailed(Exception):
+    """Writing to stdout or stderr failed (closed, a full disk, ...); reported in one line, exit status 2."""
+
+    def __init__(self, stream: str, reason: str) -> None:
+        super().__init__(f"cannot write to {stream}: {reason}")
+        self.stream = stream
+        self.reason = reason
+
+
+class _Guarded(_stdio.TextIOBase):
+    """A text stream whose write failures are :class:`_WriteFailed` (BrokenPipeError is left to the caller).
+
+    ``None`` stands for a stream that is closed (Python's ``sys.stdout`` under ``>&-``).
+
+    >>> _Guarded(None, "standard output").write("x")
+    Traceback (most recent call last):
+    ...
+    plancheck.cli._io._WriteFailed: cannot write to standard output: it is closed
+    """
+
+    def __init__(self, stream: TextIO | None, name: str) -> None:
+        super().__init__()
+        self.stream = stream
+        self.name = name
+        self.failed = False
+        #: The one scrub every write passes through (:meth:`Io.scrub`, set by :func:`run`).
+        self.scrub: Callable[[str], str] = str
+
+    def write(self, text: str) -> int:
+        # Every byte the command line prints passes here: scrubbed of every secret of every document read, then
+        # made terminal-safe (controls and bidi shown escaped, only our own colours kept). In that order: a secret
+        # holding a control character is found as it is in the document, before escaping changes its spelling.
+        return self._write(terminal_safe(self.scrub(text)))
+
+    def _fail(self, exc: BaseException | None) -> _WriteFailed:
+        self.failed = True
+        if exc is None:
+            return _WriteFailed(self.name, "it is closed")
+        if isinstance(exc, OSError) and exc.errno is not None:
+            return _WriteFailed(self.name, os.strerror(exc.errno))
+        return _WriteFailed(self.name, str(exc) or type(exc).__name__)
+
+    def _write(self, text: str) -> int:
+        if self.stream is None:
+            raise self._fail(None)
+        try:
+            try:
+                return self.stream.write(text)
+            except UnicodeEncodeError:  # a lone surrogate from a file, on a strict stream: show it escaped
+                encoding = getattr(self.stream, "encoding", None) or "utf-8"
+                return self.stream.write(text.encode(encoding, "backslashreplace").decode(encoding))
+        except BrokenPipeError:
+            self.failed = True
+            raise
+        except (OSError, ValueError) as exc:  # ValueError: the stream was closed
+            raise self._fail(exc) from None
+
+    def flush(self) -> None:
+        if self.stream is None or self.failed:
+            return
+        try:
+            self.stream.flush()
+        except BrokenPipeError:
+            self.failed = True
+            raise
+        except (OSError, ValueError) as exc:
+            raise self._fail(exc) from None
+
+    def close(self) -> None:
+        """Nothing: the stream is the caller's (and IOBase would flush it again when this is collected)."""
+
+    def isatty(self) -> bool:
+        try:
+            return self.stream is not None and self.stream.isatty()
+        except (OSError, ValueError):
+            return False
+
+    def discard(self) -> None:
+        """Point the stream's descriptor at /dev/null, so the flush at exit cannot fail again."""
+        try:
+            fd = self.stream.fileno() if self.stream is not None else -1
+        except (OSError, ValueError, AttributeError):  # not a real file (a test's StringIO)
+            return
+        if fd < 0:
+            return
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        try:
+            os.dup2(devnull, fd)
+        finally:
+            os.close(devnull)
+
+
+def _guarded(stream: TextIO | None, name: str) -> TextIO:
+    if isinstance(stream, _Guarded):
+        return cast(TextIO, stream)
+    return cast(TextIO, _Guarded(stream, name))
+
+
+def render_json(document: Mapping[str, Any], secrets: Secrets | None = None) -> str:
+    """JSON text of ``document`` with every string value scrubbed of ``secrets`` (keys are ours, never scrubbed).
+
+    >>> from plancheck import Secrets
+    >>> print(render_json({"message": "pw is hunter2"}, Secrets(["hunter2"])))
+    {
+      "message": "pw is (sensitive)"
+    }
+    """
+    data = _scrubbed_copy(document, secrets) if secrets is not None and len(secrets) else document
+    return json.dumps(data, indent=2, ensure_ascii=False, default=str)
+
+
+def _scrubbed_copy(document: Mapping[str, Any], secrets: Secrets) -> Any:
+    root: list[Any] = [None]
+    stack: list[tuple[Any, Any, Any]] = [(root, 0, document)]
+    while stack:
+        parent, key, value = stack.pop()
+        if isinstance(value, str):
+            parent[key] = secrets.scrub(value)
+        elif isinstance(value, Mapping):
+            copy: dict[str, Any] = {}
+            parent[key] = copy
+            for k, v in value.items():
+                copy[k] = None
+                stack.append((copy, k, v))
+        elif isinstance(value, (list, tuple)):
+            items: list[Any] = [None] * len(value)
+            parent[key] = items
+            stack.extend((items, i, v) for i, v in enumerate(value))
+        else:
+            parent[key] = value
+    return root[0]
+
+
+def error_document(kind: str, message: str, tool_version: str) -> dict[str, Any]:
+    """The JSON document reporting a usage, plan, checks-file or terraform error (exit status 2).
+
+    >>> error_document("plan", "p.json: bad", "0.1.0")["error"]
+    {'kind': 'plan', 'message': 'p.json: bad'}
+    """
+    return {
+        "schema_version": SCHEMA_VERSION,
+        "kind": "error",
+        "tool_version": tool_version,
+        "ok": False,
+        "error": {"kind": kind, "message": message},
+    }
+
+
+# -- reading ----------------------------------------------------------------------------------------
+
+
+class UnreadableInput(Exception):
+    """A plan or checks file that could not be read: ``reason`` says why, ``limit`` when it was too large.
+
+    >>> str(UnreadableInput("plan", "standard input is closed"))
+    'cannot read the plan: standard input is closed'
+    >>> str(UnreadableInput("checks file", "", limit=30))
+    'the checks file is larger than 30 bytes (raise the limit with --max-bytes or PLANCHECK_MAX_BYTES)'
+    """
+
+    def __init__(self, what: str, reason: str, *, limit: int | None = None) -> None:
+        self.what = what
+        self.reason = reason
+        self.limit = limit
+        if limit is not None:
+            text = f"the {what} is larger than {limit} bytes (raise the limit with --max-bytes or {MAX_BYTES_ENV})"
+        else:
+            text = f"cannot read the {what}: {reason}"
+        super().__init__(text)
+
+
+class _ReadFailed(DocumentFormatError):
+    """The loader's report of a file or stream it could not read (told apart from other format errors)."""
+
+
+def read_input(name: str, what: str, *, limit: int, stdin: IO[bytes] | None = None) -> bytes:
+    """The bytes of file ``name`` (``-``: ``stdin``, else the process's standard input), at most ``limit``.
+
+    >>> import io
+    >>> read_input("-", "plan", limit=10, stdin=io.BytesIO(b"{}"))
+    b'{}'
+    >>> read_input("-", "plan", limit=4, stdin=io.BytesIO(b"[1, 2, 3]"))
+    Traceback (most recent call last):
+    ...
+    plancheck.cli._io.UnreadableInput: the plan is larger than 4 bytes (raise the limit with --max-bytes or PLANCHECK_MAX_BYTES)
+    """
+    # Imported here, not at the top: --version and --help, which read nothing, do without the loader.
+    from .._loading import load as _load
+
+    source: str | IO[bytes] | None = name
+    if name == "-":
+        source = stdin if stdin is not None else getattr(sys.stdin, "buffer", None)
+        if source is None:  # started with stdin closed (`<&-`)
+            raise UnreadableInput(what, "standard input is closed")
+    try:
+        read = _load.read_source(source, _ReadFailed, what, "tfplancheck", limit)
+    except _ReadFailed as exc:
+        if exc.found == InputTooLarge(limit).found:
+            raise UnreadableInput(what, exc.found, limit=limit) from None
+        raise UnreadableInput(what, exc.found or exc.expected) from None
+    except OSError as exc:  # a stream that fails while it is read
+        raise UnreadableInput(what, exc.strerror or str(exc)) from None
+    except TypeError as exc:  # read() returned neither bytes nor str
+        raise UnreadableInput(what, str(exc)) from None
+    data = read[0] if isinstance(read, tuple) else None
+    if not isinstance(data, bytes):  # a text stream
+        raise UnreadableInput(what, f"expected bytes, read {type(data).__name__}")
+    return data
+
+
+class CliError(Exception):
+    """A user error the command line reports in one line and exits 2 for.
+
+    >>> str(CliError("plan", "plan.json: not found"))
+    'plan.json: not found'
+    """
+
+    def __init__(self, kind: str, message: str) -> None:
+        self.kind = kind
+        self.message = message
+        super().__init__(message)
+
+
+def read_plan(
+    name: str,
+    *,
+    terraform: str | None = None,
+    stdin: IO[bytes] | None = None,
+    environ: Mapping[str, str] | None = None,
+    max_bytes: int | None = None,
+    allow_errored: bool = False,
+) -> Plan:
+    """Load the plan ``name`` (a path, or ``-`` for stdin), JSON or binary; raise CliError on any problem.
+
+    A plan Terraform wrote although planning failed (``"errored": true``) is refused, naming the file,
+    unless ``allow_errored`` (``--allow-errored``): the loader's one check, as for every front end.
+
+    A plan (or the JSON ``terraform show`` makes of a binary one) longer than ``max_bytes`` (default:
+    the loader's, ``PLANCHECK_MAX_BYTES`` or 2 GiB) is refused after reading no more than that, so an
+    endless input such as ``/dev/zero`` ends in an error, not in running out of memory. The loader
+    reads the plan once (:func:`read_input`); its first bytes tell a binary plan from JSON, and the bytes
+    are handed to :meth:`Plan.from_json`.
+    """
+    from .._documents.plan import Plan
+    from .._terraform.planfile import BinaryPlanError, binary_plan_json, is_binary_plan
+
+    limit = max_input_bytes(max_bytes)
+    env = os.environ if environ is None else environ
+    source = "<stdin>" if name == "-" else name
+    try:
+        data = read_input(name, "plan", limit=limit, stdin=stdin)
+        if is_binary_plan(data):
+            data = binary_plan_json(name, data, terraform=terraform, environ=env)
+            if len(data) > limit:
+                raise UnreadableInput("plan", "", limit=limit)
+    except UnreadableInput as exc:
+        raise CliError("plan", f"{source}: {exc}") from None
+    except BinaryPlanError as exc:
+        # The command line's words: the file is named when no binary was found, else the binary's problem.
+        raise CliError("terraform", str(exc) if exc.found is None else exc.found) from None
+    if not data.strip():
+        raise CliError("plan", f"{source}: the plan is empty (expected the JSON of `terraform show -json PLANFILE`)")
+    try:
+        plan = Plan.from_json(data, source=source, allow_errored=allow_errored)
+        return plan
+    except DocumentFormatError as exc:  # PlanFormatError, or any other the loader raises for a bad document
+        raise CliError("plan", str(exc)) from None
+    except (RecursionError, ArithmeticError, ValueError) as exc:
+        # The loader types its errors; should one still escape, it is the document's fault, not a traceback.
+        raise CliError("plan", f"{source}: cannot read the plan: {exception_text(exc)}") from None

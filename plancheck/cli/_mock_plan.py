@@ -22,8 +22,8 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any, Final
 
-from ._hcl_tokens import hcl_tokens as _hcl_tokens
-from ._io import path_argument
+from ._io import add_command, add_snapshot_arguments, path_argument
+from ._module_files import _hcl_module_calls, _json_module_calls
 
 if TYPE_CHECKING:
     from .._documents.plan import Plan
@@ -63,14 +63,14 @@ class _Failed(Exception):
 
 def add_mock_plan_parser(commands: Any, streams: object) -> None:
     """Register ``mock-plan`` on the subcommand parsers of the command line."""
-    parser = commands.add_parser(
+    parser = add_command(
+        commands,
         "mock-plan",
-        prog="tfplancheck mock-plan",
-        description="Plan a module directory with mocked providers (built from `terraform providers schema -json`), "
+        "Plan a module directory with mocked providers (built from `terraform providers schema -json`), "
         "then write the plan JSON (--out), run checks on it (--checks) and/or compare it with its snapshot "
         "(--snapshot).",
-        epilog=MOCK_PLAN_HELP,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        MOCK_PLAN_HELP,
+        streams,
     )
     parser.add_argument("directory", metavar="DIR", type=path_argument, help="the module directory (it is copied, never changed)")
     parser.add_argument("--mock", action="append", default=[], metavar="ADDRESS=SCHEMA.json", required=True,
@@ -79,8 +79,6 @@ def add_mock_plan_parser(commands: Any, streams: object) -> None:
                         help="defaults of the mock of ADDRESS (mock_resources, mock_data, override_during); repeatable")
     parser.add_argument("-c", "--checks", action="append", default=[], metavar="FILE", type=path_argument, help="checks file; repeatable")
     parser.add_argument("--out", metavar="FILE", type=path_argument, help="write the plan JSON here (it holds sensitive values in clear)")
-    from ._snapshot import add_snapshot_arguments
-
     add_snapshot_arguments(parser, file_option=True)
     parser.add_argument("--var", action="append", default=[], metavar="NAME=VALUE", help="a root module variable")
     parser.add_argument("--var-file", action="append", default=[], metavar="FILE", type=path_argument, help="a variables file")
@@ -91,7 +89,6 @@ def add_mock_plan_parser(commands: Any, streams: object) -> None:
     parser.add_argument("--terraform", metavar="PATH", type=path_argument, help="terraform binary (default: $TF_ACC_TERRAFORM_PATH, terraform)")
     parser.add_argument("--timeout", type=_seconds, default=_TIMEOUT, metavar="SECONDS",
                         help="per terraform command (default 600, at most 604800)")
-    parser.streams = streams
 
 
 def _seconds(text: str) -> float:
@@ -160,7 +157,7 @@ def _defaults_files(
     Values only: a JSON file holds no functions. Keys are checked when the mock is built.
     """
     from .._text import closest
-    from ._input import UnreadableInput, read_input
+    from ._io import UnreadableInput, read_input
 
     found: dict[str, dict[str, Any]] = {}
     for spec in specs:
@@ -200,7 +197,6 @@ def _variables(pairs: Sequence[str]) -> dict[str, str]:
 
 
 _CONFIG_SUFFIXES: Final = (".tf", ".tf.json", ".tfvars", ".tfvars.json")
-_SOURCE_IS: Final = (("word", "source"), ("=", None))
 
 
 def _copy_module(source: Path, target: Path) -> Path:
@@ -284,55 +280,6 @@ def _module_calls(directory: Path) -> list[tuple[str, str, str]]:
             calls.extend((name, module, source) for module, source in found)
     except OSError as exc:
         raise _Failed("usage", f"{directory}: cannot read the module: {exc.strerror or exc}") from None
-    return calls
-
-
-def _json_module_calls(text: str) -> list[tuple[str, str]]:
-    """(name, source) of each module block of a JSON file; none when it is not JSON (Terraform says so itself).
-
-    >>> _json_module_calls('{"module": {"lib": {"source": "../lib"}, "net": [{"source": "./net"}]}}')
-    [('lib', '../lib'), ('net', './net')]
-    """
-    try:
-        document = json.loads(text)
-    except (ValueError, RecursionError):
-        return []
-    modules = document.get("module") if isinstance(document, dict) else None
-    return [
-        (name, body["source"])
-        for blocks in _objects(modules)
-        for name, bodies in blocks.items()
-        for body in _objects(bodies)
-        if isinstance(body.get("source"), str)
-    ]
-
-
-def _objects(value: object) -> list[dict[str, Any]]:
-    """A JSON block value as its list of objects (Terraform accepts an object or an array of objects)."""
-    return [v for v in (value if isinstance(value, list) else [value]) if isinstance(v, dict)]
-
-
-def _hcl_module_calls(text: str) -> list[tuple[str, str]]:
-    """(name, source) of each module block of a native syntax file whose source is a plain string.
-
-    >>> _hcl_module_calls('module "lib" {\\n  source = "../lib" # shared\\n  tags = { source = "./x" }\\n}\\n')
-    [('lib', '../lib')]
-    """
-    calls = []
-    depth = 0
-    block: str | None = None  # the label of the module block being read
-    last: tuple[tuple[str, str | None], ...] = (("", None), ("", None))
-    for kind, value in _hcl_tokens(text):
-        if kind in ("{", "[", "("):
-            if depth == 0 and kind == "{" and last[0] == ("word", "module") and last[1][0] in ("word", "string"):
-                block = last[1][1]
-            depth += 1
-        elif kind in ("}", "]", ")"):
-            depth = max(depth - 1, 0)
-            block = block if depth else None
-        elif kind == "string" and value is not None and block is not None and depth == 1 and last == _SOURCE_IS:
-            calls.append((block, value))
-        last = (last[1], (kind, value))
     return calls
 
 
@@ -485,21 +432,22 @@ def mock_plan(args: argparse.Namespace, io: Io, version: Callable[[], str]) -> i
     """Run ``mock-plan``; return the exit status (user errors reported in one message, never a traceback)."""
     from .._errors import DocumentFormatError
     from ..snapshot import SnapshotFormatError
-    from ._checksfile import ChecksFileError, load_checks_file
-    from ._lookup import list_document, render_list
-    from ._mock_secrets import input_secrets, plan_sensitive
+    from ._checksfile import ChecksFileError, load_checks_file, run_checks
+    from ._io import SCHEMA_VERSION, render_json
+    from ._module_files import input_secrets, plan_sensitive
     from ._output import (
-        SCHEMA_VERSION,
+        SnapshotUsageError,
         Style,
-        render_json,
+        compare_snapshot,
+        list_document,
+        render_list,
         render_text,
         results_document,
         results_secrets,
+        snapshot_document,
         use_colour,
     )
     from ._registry import default_registry
-    from ._run import run_checks
-    from ._snapshot import SnapshotUsageError, compare_snapshot, snapshot_document
 
     json_mode = args.format == "json"
     # The values of the module's sensitive variables, scrubbed from everything printed (Terraform's own errors too).

@@ -1,34 +1,53 @@
-"""Rendering check results: a human summary (optionally coloured) or JSON for machines.
+"""What a command prints about a plan: check results, query answers and snapshot comparisons, as text or JSON.
 
-The JSON shapes are documented in ``plancheck/schemas/cli-output.schema.json``;
-``SCHEMA_VERSION`` changes only when a change would break a reader.
+Check results are a human summary (optionally coloured) or a JSON document (shapes documented in
+``plancheck/schemas/cli-output.schema.json``). ``query`` looks up a plan's addresses, or the value at a
+path, redacted: ``output.NAME`` addresses an output change, anything else a resource change; unknown
+values show as ``(known after apply)``, sensitive ones as ``(sensitive)``; every address shown goes
+through :func:`plancheck._documents.plan.shown_address` (a ``for_each`` key can be a secret), and the
+address column is laid out on what is shown, so its width tells nothing. ``snapshot`` (and ``mock-plan
+--snapshot``) compare a plan with its snapshot file, or write it.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
-from typing import Any, Final, TextIO
+from typing import TYPE_CHECKING, Any, Final, TextIO
 
-from .._documents.plan import Plan
+from tfjsonpath import Path
+
+from .._checking.equality import union_marks
+from .._documents.plan import Change, Plan, ResourceNotFoundError, shown_address
+from .._documents.resolve import ResolvedValue, ValueStatus, resolve_value
 from .._errors import CheckFailure
-from .._redact import Secrets
+from .._redact import Marks, Secrets, contains_sensitive, fit_marks, render_value
 from .._text import one_line, style_mark
-from ._run import CheckResult
+from ._checksfile import CheckResult
+from ._io import SCHEMA_VERSION, CliError
+
+if TYPE_CHECKING:
+    from ._io import Io
 
 __all__ = [
-    "SCHEMA_VERSION",
+    "UNKNOWN_TEXT",
+    "SnapshotUsageError",
     "Style",
-    "error_document",
+    "compare_snapshot",
+    "list_document",
     "plan_notes",
     "plan_summary",
-    "render_json",
+    "query_change",
+    "render_list",
     "render_text",
+    "render_value_document",
+    "results_document",
     "results_secrets",
+    "shown_with_notes",
+    "snapshot_document",
+    "snapshot_ignore",
     "use_colour",
+    "value_document",
 ]
-
-SCHEMA_VERSION: Final = 1
 
 _LABELS: Final = {"pass": "PASS", "fail": "FAIL", "error": "ERROR", "warn": "WARN", "note": "NOTE"}
 # Failures first, then passes with warnings, so the lines that need attention are at the top of a long run.
@@ -230,50 +249,256 @@ def results_document(results: Sequence[CheckResult], plan: Plan, tool_version: s
     }
 
 
-def render_json(document: Mapping[str, Any], secrets: Secrets | None = None) -> str:
-    """JSON text of ``document`` with every string value scrubbed of ``secrets`` (keys are ours, never scrubbed).
+# -- query: a plan's addresses, or the value at a path ---------------------------------------------
 
-    >>> print(render_json({"message": "pw is hunter2"}, Secrets(["hunter2"])))
-    {
-      "message": "pw is (sensitive)"
-    }
+
+UNKNOWN_TEXT: Final = "(known after apply)"
+# A string no plan holds: stands in for unknown values so render_value can lay them out, then is replaced.
+_PLACEHOLDER: Final = "\x00tfplancheck-unknown\x00"
+_PLACEHOLDER_JSON: Final = '"\\u0000tfplancheck-unknown\\u0000"'
+
+
+def query_change(plan: Plan, address: str) -> Change:
+    """The change at ``address`` (``output.NAME`` for an output); CliError naming close addresses if absent."""
+    try:
+        if address.startswith("output.") and not plan.has_resource_change(address):
+            return plan.output_change(address[len("output.") :]).change
+        return plan.resource_change(address).change
+    except ResourceNotFoundError as exc:
+        raise CliError("usage", str(exc)) from None
+
+
+def _with_unknowns(value: Any, unknown: Marks) -> Any:
+    """A copy of ``value`` with the placeholder wherever ``unknown`` marks a value (iteratively).
+
+    Marks that do not fit the value fail closed (:func:`plancheck._redact.fit_marks`).
+
+    >>> _with_unknowns({"a": "x", "b": ["y"]}, {"a": [True], "b": [True]}) == {"a": _PLACEHOLDER, "b": [_PLACEHOLDER]}
+    True
     """
-    data = _scrubbed_copy(document, secrets) if secrets is not None and len(secrets) else document
-    return json.dumps(data, indent=2, ensure_ascii=False, default=str)
-
-
-def _scrubbed_copy(document: Mapping[str, Any], secrets: Secrets) -> Any:
+    unknown = fit_marks(unknown, value)
+    if unknown is True:
+        return _PLACEHOLDER
+    if not isinstance(unknown, (Mapping, list)) or not isinstance(value, (Mapping, list, type(None))):
+        return value
     root: list[Any] = [None]
-    stack: list[tuple[Any, Any, Any]] = [(root, 0, document)]
+    # Each task fills slot `key` of `parent` from (value, marks).
+    stack: list[tuple[Any, Any, Any, Marks]] = [(root, 0, value, unknown)]
     while stack:
-        parent, key, value = stack.pop()
-        if isinstance(value, str):
-            parent[key] = secrets.scrub(value)
-        elif isinstance(value, Mapping):
-            copy: dict[str, Any] = {}
+        parent, key, val, marks = stack.pop()
+        marks = fit_marks(marks, val)
+        if marks is True:
+            parent[key] = _PLACEHOLDER
+        elif isinstance(marks, Mapping) and isinstance(val, (Mapping, type(None))):
+            copy: dict[str, Any] = dict(val or {})
             parent[key] = copy
-            for k, v in value.items():
-                copy[k] = None
-                stack.append((copy, k, v))
-        elif isinstance(value, (list, tuple)):
-            items: list[Any] = [None] * len(value)
+            for k, sub in marks.items():
+                if sub is not None and sub is not False:
+                    stack.append((copy, k, copy.get(k), sub))
+        elif isinstance(marks, list) and isinstance(val, (list, type(None))):
+            items = list(val or [])
+            items.extend([None] * (len(marks) - len(items)))
             parent[key] = items
-            stack.extend((items, i, v) for i, v in enumerate(value))
+            for i, sub in enumerate(marks):
+                if sub is not None and sub is not False:
+                    stack.append((items, i, items[i], sub))
         else:
-            parent[key] = value
+            parent[key] = val
     return root[0]
 
 
-def error_document(kind: str, message: str, tool_version: str) -> dict[str, Any]:
-    """The JSON document reporting a usage, plan, checks-file or terraform error (exit status 2).
+def render_planned(value: Any, unknown: Marks, sensitive: Marks, plan: Plan) -> str:
+    """A planned value as text: sensitive parts ``(sensitive)``, unknown parts ``(known after apply)``.
 
-    >>> error_document("plan", "p.json: bad", "0.1.0")["error"]
-    {'kind': 'plan', 'message': 'p.json: bad'}
+    >>> plan = Plan.from_dict({"format_version": "1.0"})
+    >>> render_planned({"a": "x"}, {"id": True}, {"a": True}, plan)
+    '{"a": (sensitive), "id": (known after apply)}'
     """
+    text = render_value(_with_unknowns(value, unknown), sensitive, plan.secrets)
+    return text.replace(_PLACEHOLDER_JSON, UNKNOWN_TEXT)
+
+
+def _sides(change: Change, before: bool) -> tuple[Any, Marks, Marks]:
+    if before:
+        return change.before, None, change.before_sensitive
+    return change.after, change.after_unknown, change.after_sensitive
+
+
+def resolve(plan: Plan, address: str, path: Path, before: bool, *, shown: bool = False) -> ResolvedValue:
+    """Resolve ``path`` in the after (or before) value of ``address``.
+
+    ``shown``: under the marks of both sides (``before_sensitive`` and ``after_sensitive``), as the
+    value is shown: a value marked on either side of a change is ``(sensitive)`` on both.
+    """
+    change = query_change(plan, address)
+    value, unknown, sensitive = _sides(change, before)
+    if shown:
+        sensitive = union_marks(value, [change.before_sensitive, change.after_sensitive])
+    return resolve_value(value, unknown, sensitive, path)
+
+
+def value_document(plan: Plan, address: str, path: Path, before: bool) -> dict[str, Any]:
+    """What ``query PLAN ADDRESS [PATH]`` reports, as a JSON-ready dict (kind ``value``)."""
+    resolved = resolve(plan, address, path, before)
+    if resolved.status is ValueStatus.UNKNOWN:
+        text = UNKNOWN_TEXT
+    elif resolved.status is ValueStatus.KNOWN:
+        shown = resolve(plan, address, path, before, shown=True)
+        text = render_planned(shown.value, shown.value_unknown, True if shown.sensitive else shown.value_sensitive, plan)
+    elif resolved.status is ValueStatus.NULL:
+        text = "null"
+    else:
+        text = ""
     return {
         "schema_version": SCHEMA_VERSION,
-        "kind": "error",
-        "tool_version": tool_version,
-        "ok": False,
-        "error": {"kind": kind, "message": message},
+        "kind": "value",
+        "ok": True,
+        "address": shown_address(address, plan.secrets),
+        "path": path.to_text(),
+        "of": "before" if before else "after",
+        "status": resolved.status.value,
+        "unknown": resolved.unknown,
+        "partly_unknown": resolved.partly_unknown,
+        "sensitive": resolved.sensitive,
+        "partly_sensitive": (not resolved.sensitive) and contains_sensitive(resolved.value_sensitive),
+        "reason": resolved.reason or None,
+        "value": plan.secrets.scrub(text) if text else None,
+        "plan": plan_summary(plan),
     }
+
+
+def render_value_document(doc: Mapping[str, Any]) -> str:
+    """The text form of :func:`value_document`; its address and path on one line (their keys are scrubbed already)."""
+    where = one_line(doc["address"] + (f" {doc['path']}" if doc["path"] else ""))
+    status = doc["status"]
+    if doc["partly_unknown"]:
+        status += " (with unknown elements)"
+    if doc["reason"]:
+        status += f" ({doc['reason']})"
+    if doc["sensitive"]:
+        sensitive = "yes"
+    elif doc["partly_sensitive"]:
+        sensitive = "partly"
+    else:
+        sensitive = "no"
+    lines = [f"{where} ({doc['of']})", f"  status:    {status}", f"  sensitive: {sensitive}"]
+    if doc["value"] is not None:
+        lines.append(f"  value:     {doc['value']}")
+    return "\n".join(lines)
+
+
+def list_document(plan: Plan) -> dict[str, Any]:
+    """Every resource change and output change with its actions (kind ``addresses``), addresses as shown.
+
+    >>> plan = Plan.from_dict({"format_version": "1.2", "resource_changes": [{"address": 'a.b["pw-1234"]',
+    ...     "change": {"actions": ["create"], "after": {"pw": "pw-1234"}, "after_sensitive": {"pw": True}}}]})
+    >>> [r["address"] for r in list_document(plan)["resource_changes"]]
+    ['a.b["(sensitive)"]']
+    """
+    secrets = plan.secrets
+    resources = [
+        {
+            "address": shown_address(rc.address, secrets),
+            "actions": list(rc.actions),
+            **({"deposed": rc.deposed} if rc.deposed else {}),
+        }
+        for rc in plan.resource_changes
+    ]
+    outputs = [{"address": f"output.{name}", "actions": list(oc.actions)} for name, oc in plan.output_changes.items()]
+    return {
+        "schema_version": SCHEMA_VERSION,
+        "kind": "addresses",
+        "ok": True,
+        "plan": plan.source,
+        # ``plan`` is the source's name in schema 1 (a string): the flag a reader needs stands beside it.
+        "partial": plan.partial,
+        "resource_changes": resources,
+        "output_changes": outputs,
+    }
+
+
+def render_list(doc: Mapping[str, Any]) -> str:
+    """The text form of :func:`list_document`: one address and its actions per line (keys scrubbed already)."""
+    rows = [
+        (one_line(r["address"] + (f" (deposed {r['deposed']})" if "deposed" in r else "")), r["actions"])
+        for r in [*doc["resource_changes"], *doc["output_changes"]]
+    ]
+    if not rows:
+        return "(the plan has no resource or output changes)"
+    width = max(len(address) for address, _ in rows)
+    return "\n".join(f"{address.ljust(width)}  {', '.join(actions) or '(none)'}" for address, actions in rows)
+
+
+def shown_with_notes(text: str, plan: Plan) -> str:
+    """``text`` (a query's answer) after what it stands on, as the main command says it: a ``NOTE`` line for a partial plan.
+
+    >>> print(shown_with_notes("null_resource.a  create", Plan.from_dict({"format_version": "1.2", "errored": True},
+    ...                                                                    allow_errored=True)))
+    NOTE  the plan is partial: planning failed ("errored": true), so it holds only what Terraform planned before the error
+    null_resource.a  create
+    """
+    return "\n".join([*(f"NOTE  {note}" for note in plan_notes(plan, quiet=True)), text])
+
+
+# -- snapshot: a plan compared with (or written to) its snapshot file ---------------------------------
+
+
+class SnapshotUsageError(Exception):
+    """A bad ``--ignore`` or key: reported in one line, exit status 2."""
+
+
+def snapshot_ignore(specs: Sequence[str]) -> list[Any]:
+    from ..snapshot.internal import parse_ignore_spec
+
+    entries = []
+    for spec in specs:
+        try:
+            entries.append(parse_ignore_spec(spec))
+        except ValueError as exc:
+            raise SnapshotUsageError(f"--ignore {exc}") from None
+    return entries
+
+
+def compare_snapshot(plan: Plan, file: str, *, update: bool, ignore: Sequence[str], io: Io,
+                     max_bytes: int | None = None) -> tuple[int, list[str]]:
+    """Compare (or write) the snapshot of ``plan`` in ``file``: (exit status, lines to print).
+
+    The lines end with one naming what happened (see :func:`snapshot_document`).
+
+    Raises :class:`SnapshotUsageError` for a bad ``--ignore`` or key, and
+    :class:`plancheck.snapshot.SnapshotFormatError` for a file that is no snapshot.
+    """
+    from ..snapshot.internal import IgnoreSpec, build, check_file, resolve_key
+
+    entries = snapshot_ignore(ignore)
+    try:
+        key = resolve_key(None, io.environ)
+    except ValueError as exc:
+        raise SnapshotUsageError(str(exc)) from None
+    text = build(plan, IgnoreSpec(entries, "--ignore"), key)
+    outcome = check_file(text, plan.secrets, file, update=update, max_bytes=max_bytes)
+    count = len(outcome.lines)
+    differences = f"{count} difference{'' if count == 1 else 's'}"
+    if outcome.status == "same":
+        return 0, [f"{file}: the plan matches its snapshot"]
+    if outcome.status == "written":
+        return 0, [f"{file}: wrote the snapshot"]
+    if outcome.status == "updated":
+        return 0, [*outcome.lines, f"{file}: updated the snapshot ({differences})"]
+    if outcome.status == "missing":
+        raise SnapshotUsageError(f"{file}: no snapshot yet: write it with --update")
+    return 1, [*outcome.lines, f"{file}: the plan differs from its snapshot ({differences}; accept them with --update)"]
+
+
+def snapshot_document(file: str, status: int, lines: Sequence[str]) -> dict[str, Any]:
+    """The ``snapshot`` outcome of :func:`compare_snapshot` for the JSON output: file, status word, ok, lines.
+
+    >>> snapshot_document("p.snap", 0, ["p.snap: wrote the snapshot"])["status"]
+    'written'
+    >>> snapshot_document("p.snap", 1, ["a: 1 -> 2", "p.snap: the plan differs from its snapshot (1 difference)"])["ok"]
+    False
+    """
+    last = lines[-1] if lines else ""
+    word = ("differs" if status else "written" if last.endswith(": wrote the snapshot")
+            else "updated" if ": updated the snapshot (" in last else "same")
+    return {"file": file, "status": word, "ok": status == 0, "lines": list(lines)}

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from .._terraform import ProviderBinary, build_provider_mirror, cli_config_text
-from ._io import path_argument
+from ._io import add_command, path_argument
 
 __all__ = [
     "MirrorError",
@@ -146,13 +146,13 @@ def installed_providers(namespace: str = "hashicorp", distributions: Iterable[An
 
 def add_providers_parser(commands: Any, streams: object) -> None:
     """Register ``providers`` (``providers mirror DIR``) on the subcommand parsers of the command line."""
-    parser = commands.add_parser(
+    parser = add_command(
+        commands,
         "providers",
-        prog="tfplancheck providers",
-        description="Lay out the Terraform providers installed as Python packages (or named with --provider) "
+        "Lay out the Terraform providers installed as Python packages (or named with --provider) "
         "as a filesystem mirror, and print the CLI configuration that installs them from it, offline.",
-        epilog=PROVIDERS_HELP,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        PROVIDERS_HELP,
+        streams,
     )
     parser.add_argument("action", choices=("mirror",), help="mirror: write the mirror into DIR")
     parser.add_argument("directory", metavar="DIR", type=path_argument, help="the mirror directory (created if missing)")
@@ -163,7 +163,6 @@ def add_providers_parser(commands: Any, streams: object) -> None:
     parser.add_argument("--platform", metavar="OS_ARCH", help="the platform directory (default: this machine's, e.g. linux_amd64)")
     parser.add_argument("--no-installed", action="store_true", help="mirror only the --provider binaries")
     parser.add_argument("--cli-config", metavar="FILE", type=path_argument, help="also write the CLI configuration to FILE")
-    parser.streams = streams
 
 
 _PLATFORM = re.compile(r"^[a-z0-9]+_[a-z0-9]+$")

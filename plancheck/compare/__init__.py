@@ -5,8 +5,8 @@ attribute after each test step). Numbers compare exactly (``1 == 1.0 ==
 Decimal("1.00")``), ``True`` is not ``1``, and arrays and objects compare deeply.
 
 >>> from plancheck import compare
->>> compare.ValuesSame().compare_values([1, 1.0])
->>> compare.ValuesDiffer().compare_values([["a"], ["a"]])
+>>> compare.ValuesSame().CompareValues([1, 1.0])
+>>> compare.ValuesDiffer().CompareValues([["a"], ["a"]])
 Traceback (most recent call last):
 ...
 plancheck.ValueMismatchError: expected values to differ, but they are the same: ["a"] == ["a"]

@@ -7,11 +7,10 @@ from typing import Any, final
 
 from tfjsonpath import Path
 
+from .._checking.equality import first_difference, render_compared, require_json
 from .._errors import ValueMismatchError
 from .._frozen import FrozenValue, frozen, public
 from .._redact import NO_SECRETS, Marks, Secrets
-from ._equality import first_difference, require_json
-from ._render import render_compared
 
 __all__ = ["ValueComparer", "ValuesDiffer", "ValuesDifferAll", "ValuesSame", "ValuesSameAny"]
 
@@ -20,9 +19,8 @@ __all__ = ["ValueComparer", "ValuesDiffer", "ValuesDifferAll", "ValuesSame", "Va
 __tracebackhide__ = True
 
 
-
 class _Values:
-    # The checked inputs of one compare_values call.
+    # The checked inputs of one CompareValues call.
     __slots__ = ("marks", "secrets", "values")
 
     def __init__(self, values: Sequence[Any], marks: Sequence[Marks], secrets: Secrets) -> None:
@@ -37,7 +35,7 @@ class _Values:
 @public("plancheck.compare")
 @frozen
 class ValueComparer(FrozenValue):
-    """Base class of the comparers: ``compare_values(values)`` raises ValueMismatchError if they do not compare.
+    """Base class of the comparers: ``CompareValues(values)`` raises ValueMismatchError if they do not compare.
 
     Comparers are frozen and hashable; two comparers of the same kind are equal.
 
@@ -49,47 +47,47 @@ class ValueComparer(FrozenValue):
         """The failure reason, or None if the values compare."""
         raise NotImplementedError
 
-    def compare_values(
+    def CompareValues(  # Go's name, kept for line-by-line ports
         self,
         values: Sequence[Any],
         *,
         sensitive: Sequence[Marks] | None = None,
         secrets: Secrets | None = None,
     ) -> None:
-        """Compare ``values`` (in the order they were collected).
+        """Compare ``values`` (in the order they were collected); raise ValueMismatchError if they do not compare.
+
+        Go's ``CompareValues(values ...any) error``, given the values as one list; it raises instead of
+        returning an error.
 
         ``sensitive`` gives a marks tree per value (like ``after_sensitive``); sensitive
         parts are compared but shown as ``(sensitive)``, in every value shown, since the
         values may be equal. ``secrets`` are scrubbed from the message too.
         """
         if isinstance(values, (str, bytes)) or not isinstance(values, Sequence):
-            raise TypeError(f"compare_values expects a list of values, got {type(values).__name__}")
+            raise TypeError(f"CompareValues expects a list of values, got {type(values).__name__}")
         for i, value in enumerate(values):
-            require_json(value, f"compare_values: values[{i}]")
+            require_json(value, f"CompareValues: values[{i}]")
         if sensitive is None:
             marks: Sequence[Marks] = [None] * len(values)
         elif isinstance(sensitive, (list, tuple)):
             if len(sensitive) != len(values):
                 raise ValueError(
-                    f"compare_values: sensitive has {len(sensitive)} marks trees for {len(values)} values"
+                    f"CompareValues: sensitive has {len(sensitive)} marks trees for {len(values)} values"
                 )
             marks = sensitive
         else:
             raise TypeError(
-                f"compare_values: sensitive must be a list of marks trees, got {type(sensitive).__name__}"
+                f"CompareValues: sensitive must be a list of marks trees, got {type(sensitive).__name__}"
             )
         if secrets is None:
             secrets = NO_SECRETS
         elif not isinstance(secrets, Secrets):
             raise TypeError(
-                f"compare_values: secrets must be a plancheck Secrets, got {type(secrets).__name__}"
+                f"CompareValues: secrets must be a plancheck Secrets, got {type(secrets).__name__}"
             )
         reason = self._compare(_Values(values, marks, secrets))
         if reason is not None:
             raise ValueMismatchError(Path(), reason)
-
-    #: Go's method name (``comparer.CompareValues(values...)``): the same function; it raises instead of returning an error.
-    CompareValues = compare_values
 
 
 def _where(path: Path) -> str:
@@ -101,11 +99,11 @@ def _where(path: Path) -> str:
 class ValuesSame(ValueComparer):
     """Each value is the same as the one before it (so all are the same).
 
-    >>> ValuesSame().compare_values(["str", "str", "other_str"])
+    >>> ValuesSame().CompareValues(["str", "str", "other_str"])
     Traceback (most recent call last):
     ...
     plancheck.ValueMismatchError: expected values to be the same, but they differ: "str" != "other_str"
-    >>> ValuesSame().compare_values([{"a": [1]}, {"a": [2]}])
+    >>> ValuesSame().CompareValues([{"a": [1]}, {"a": [2]}])
     Traceback (most recent call last):
     ...
     plancheck.ValueMismatchError: expected values to be the same, but they differ: {"a": [1]} != {"a": [2]} (first difference at a[0])
@@ -127,8 +125,8 @@ class ValuesSame(ValueComparer):
 class ValuesDiffer(ValueComparer):
     """Each value differs from the one before it (a value may come back later).
 
-    >>> ValuesDiffer().compare_values(["a", "b", "a"])
-    >>> ValuesDiffer().compare_values(["str", "other_str", "other_str"])
+    >>> ValuesDiffer().CompareValues(["a", "b", "a"])
+    >>> ValuesDiffer().CompareValues(["str", "other_str", "other_str"])
     Traceback (most recent call last):
     ...
     plancheck.ValueMismatchError: expected values to differ, but they are the same: "other_str" == "other_str"
@@ -149,7 +147,7 @@ class ValuesDiffer(ValueComparer):
 class ValuesDifferAll(ValueComparer):
     """Every value differs from every other value, not only from its neighbour.
 
-    >>> ValuesDifferAll().compare_values(["a", "b", "a"])
+    >>> ValuesDifferAll().CompareValues(["a", "b", "a"])
     Traceback (most recent call last):
     ...
     plancheck.ValueMismatchError: expected all values to differ, but values 0 and 2 are the same: "a" == "a"
@@ -174,8 +172,8 @@ class ValuesSameAny(ValueComparer):
 
     Fewer than two values pass, as with every comparer: nothing to compare yet.
 
-    >>> ValuesSameAny().compare_values(["a", "b", "a"])
-    >>> ValuesSameAny().compare_values(["a", "b", "c"])
+    >>> ValuesSameAny().CompareValues(["a", "b", "a"])
+    >>> ValuesSameAny().CompareValues(["a", "b", "c"])
     Traceback (most recent call last):
     ...
     plancheck.ValueMismatchError: expected some values to be the same, but they all differ: "a", "b", "c"

@@ -19,7 +19,7 @@ values are compared but never shown; partial checks reject negative indexes at
 construction and exact map/object checks name every missing and extra key.
 """
 
-from ._base import Check
+from .._checking.matcher import Check
 from ._collections import (
     ListExact,
     ListPartial,
@@ -29,16 +29,27 @@ from ._collections import (
     MapSizeExact,
     ObjectExact,
     ObjectPartial,
+    SetExact,
+    SetPartial,
+    SetSizeExact,
     TupleExact,
     TuplePartial,
     TupleSizeExact,
 )
-from ._exact import exact
-from ._explain import explain_mismatch
+from ._exact import exact, explain_mismatch
 from ._funcs import BoolFunc, Float32Func, Float64Func, Int32Func, Int64Func, NumberFunc, StringFunc
-from ._numbers import Float32Exact, Float64Exact, Int32Exact, Int64Exact, NumberExact
-from ._scalars import Bool, NotNull, Null, StringExact, StringRegexp
-from ._sets import SetExact, SetPartial, SetSizeExact
+from ._scalars import (
+    Bool,
+    Float32Exact,
+    Float64Exact,
+    Int32Exact,
+    Int64Exact,
+    NotNull,
+    Null,
+    NumberExact,
+    StringExact,
+    StringRegexp,
+)
 
 __all__ = [
     "Bool",

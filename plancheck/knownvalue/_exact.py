@@ -1,20 +1,22 @@
-"""Building the exact check for a JSON value: ``exact({"a": [1, "x"]})``."""
+"""Building the exact check for a JSON value (``exact({"a": [1, "x"]})``), and explaining a failed
+``value == check`` for pytest's assertion report.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Final
 
 from tfjsonpath import MapStep, Path, SliceStep, Step
 
+from .._checking.matcher import Check, is_array, is_number, is_object, json_type
+from .._errors import ValueMismatchError
 from .._frozen import public
-from ._base import Check
+from .._redact import Marks, Secrets, contains_sensitive, sensitive_shown
 from ._collections import ListExact, ObjectExact
-from ._jsonmodel import is_array, is_number, is_object, json_type
-from ._numbers import NumberExact
-from ._scalars import Bool, Null, StringExact
+from ._scalars import Bool, Null, NumberExact, StringExact
 
-__all__ = ["exact"]
+__all__ = ["exact", "explain_mismatch"]
 
 
 @public("plancheck.knownvalue")
@@ -91,3 +93,45 @@ def _where(nodes: list[tuple[Any, int, Step | None]], index: int) -> str:
     steps.reverse()
     text = Path(*steps).to_text()
     return text if text else "the root"
+
+
+_MAX_REPR: Final = 200
+
+
+@public("plancheck.knownvalue")
+def explain_mismatch(
+    check: Check,
+    value: Any,
+    *,
+    sensitive: Marks = None,
+    secrets: Secrets | None = None,
+    unknown: Marks = None,
+) -> list[str] | None:
+    """Lines explaining why ``value`` does not match ``check``, or None if it matches.
+
+    Meant for a ``pytest_assertrepr_compare`` hook, so that ``assert value == kv.X(...)``
+    reports where and why the value differs.
+
+    >>> from plancheck import knownvalue as kv
+    >>> for line in explain_mismatch(kv.ListExact([kv.StringExact("a")]), ["b"]):
+    ...     print(line)
+    value does not match ListExact([StringExact('a')])
+    [0]: expected value "a" for StringExact check, got: "b"
+    >>> explain_mismatch(kv.StringExact("a"), "a") is None
+    True
+    """
+    if not isinstance(check, Check):
+        raise TypeError(f"explain_mismatch expects a knownvalue check, got {type(check).__name__}")
+    try:
+        check.check_value(value, sensitive=sensitive, secrets=secrets, unknown=unknown)
+    except ValueMismatchError as exc:
+        shown = repr(check)
+        if len(shown) > _MAX_REPR:
+            shown = shown[: _MAX_REPR - 1] + "…"
+        if not sensitive_shown() and (
+            contains_sensitive(sensitive) or (secrets is not None and secrets.touches(shown))
+        ):
+            # The check's literals may equal the hidden value, so name the check only.
+            shown = f"{check.describe()} check"
+        return [f"value does not match {shown}", str(exc)]
+    return None

@@ -14,13 +14,11 @@ from collections.abc import Callable, Hashable, Sequence
 from decimal import Decimal
 from typing import Any, ClassVar, Generic, TypeVar, final
 
+from .._checking.matcher import Check, Ctx, Visit, is_number, json_type, to_decimal
 from .._frozen import public
 from .._redact import Marks
 from .._text import exception_message
-from ._base import Check, Ctx, Visit
-from ._jsonmodel import is_number, json_type, to_decimal
-from ._numbers import NumberReader
-from ._numeric import INT32_RANGE, INT64_RANGE, as_float32, as_float64, as_int
+from ._scalars import INT32_RANGE, INT64_RANGE, NumberReader, as_float32, as_float64, as_int
 
 __all__ = ["BoolFunc", "Float32Func", "Float64Func", "Int32Func", "Int64Func", "NumberFunc", "StringFunc"]
 

@@ -22,7 +22,6 @@ choose which results a check looks at are in :mod:`plancheck.querycheck.queryfil
 from .._documents.query import QueryOutput, QueryResult, QueryStart, QuerySummary, load_query
 from .._loading.query import QueryFormatError
 from . import queryfilter
-from ._base import QueryCheckError, QueryResultCheck, assert_query, query_check_failures
 from ._checks import (
     ExpectIdentity,
     ExpectLength,
@@ -32,6 +31,10 @@ from ._checks import (
     ExpectResourceKnownValues,
     ExpectTotalLengthForMatching,
     KnownValueCheck,
+    QueryCheckError,
+    QueryResultCheck,
+    assert_query,
+    query_check_failures,
 )
 
 __all__ = [

@@ -92,7 +92,7 @@ def _change(old: str, new: str) -> str:
 class _Marked:
     """The paths of a block that either side marks sensitive, and what hiding under them found.
 
-    The snapshot form of the rule every comparison keeps (:func:`plancheck.compare.internal.render_compared`):
+    The snapshot form of the rule every comparison keeps (:func:`plancheck._checking.equality.render_compared`):
     each side is shown under the union of both sides' marks.
     """
 

@@ -21,7 +21,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any, Final
 
 from tfjsonpath import MapStep, Path
-from tfjsonpath.internal import quote_key
+from tfjsonpath._text import quote_key
 
 from .._documents.plan import Change, Plan, ResourceChange, shown_address
 from .._redact import SENSITIVE

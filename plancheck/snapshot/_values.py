@@ -21,7 +21,7 @@ from collections.abc import Mapping, Sequence
 from decimal import Decimal
 from typing import Any, Final
 
-from tfjsonpath.internal import quote_key
+from tfjsonpath._text import quote_key
 
 from .._redact import NO_VALUE, SENSITIVE, Marks, contains_sensitive, fit_marks, number_text
 from ._key import FingerprintKey

@@ -33,23 +33,20 @@ Resource identity (Terraform 1.12+): ``ExpectIdentity``, ``ExpectIdentityValue``
 Every check also answers to Go's method name: ``check.CheckState(state)``.
 """
 
-from ._assert import assert_state
 from ._base import StateCheck
-from ._collection import CompareValueCollection
-from ._compare import CompareValue, CompareValueCheck, CompareValuePairs
-from ._each import ExpectEachKnownValue
-from ._identity import (
+from ._checks import (
+    ExpectEachKnownValue,
     ExpectIdentity,
     ExpectIdentityValue,
     ExpectIdentityValueMatchesState,
     ExpectIdentityValueMatchesStateAtPath,
-)
-from ._known_sensitive import (
     ExpectKnownOutputValue,
     ExpectKnownOutputValueAtPath,
     ExpectKnownValue,
     ExpectSensitiveValue,
+    assert_state,
 )
+from ._compare import CompareValue, CompareValueCheck, CompareValueCollection, CompareValuePairs
 
 __all__ = [
     "CompareValue",

@@ -16,9 +16,8 @@
 }
 """
 
-from ._cdk import Template
+from ._base import ConfigCheck, Mode, assert_config
 from ._checks import (
-    ConfigCheck,
     ExpectDataSource,
     ExpectDataSourceAttribute,
     ExpectDataSourceCount,
@@ -33,15 +32,20 @@ from ._checks import (
     ExpectResourceCount,
     ExpectResourceWithProperties,
     ExpectVariable,
-    Mode,
-    assert_config,
+    Template,
 )
-from ._errors import ConfigFormatError
-from ._fixtures import load_config_for_test
-from ._load import Flavor, config_from_dict, load_config, parse_config
+from ._json_reader import ConfigFormatError
+from ._load import (
+    Flavor,
+    config_from_dict,
+    dumps_config,
+    load_config,
+    load_config_for_test,
+    parse_config,
+    write_config,
+)
 from ._model import Block, Config, IgnoredProperty
 from ._template import ParsedTemplate, Reference, TemplateSyntaxError, parse_reference, parse_template
-from ._write import dumps_config, write_config
 
 __all__ = [
     "Block",

@@ -1,4 +1,4 @@
-"""Terraform's block schema for JSON configuration, and the decoder that turns a Node tree into Blocks.
+"""The decoder that turns a Node tree into Blocks, by Terraform's block schema (:data:`~._model.TOP_LEVEL`).
 
 The rules follow the HCL JSON specification and Terraform's JSON syntax page: each label
 level is an object (or an array of objects) whose property names are the labels; a body
@@ -15,198 +15,29 @@ from collections.abc import Iterable
 from typing import Final
 
 from tfjsonpath import MapStep, SliceStep, Step
-from tfjsonpath.internal import plural
+from tfjsonpath._jsontypes import plural
 
 from .._text import closest
-from ._errors import ConfigFormatError, Source, Trail, json_location, trail_steps
-from ._json_reader import ARRAY, BOOL, NULL, NUMBER, OBJECT, STRING, Node, describe_node
-from ._model import EXPRESSION_KINDS, Block, IgnoredProperty
-from ._spec import Spec
+from ._json_reader import (
+    ARRAY,
+    BOOL,
+    NULL,
+    NUMBER,
+    OBJECT,
+    STRING,
+    ConfigFormatError,
+    Node,
+    Source,
+    Trail,
+    describe_node,
+    json_location,
+    trail_steps,
+)
+from ._model import EXPRESSION_KINDS, TOP_LEVEL, Block, IgnoredProperty, Spec
 from ._template import TemplateSyntaxError, parse_reference, parse_template
 
-__all__ = [
-    "TOP_LEVEL",
-    "Spec",
-    "check_unique",
-    "decode_document",
-]
+__all__ = ["check_unique", "decode_document"]
 
-def _condition(name: str) -> Spec:
-    return Spec(
-        name, args={"condition": "expr", "error_message": "expr"}, required=("condition", "error_message")
-    )
-
-
-_CONNECTION: Final = Spec("connection", args={"type": "literal_string"}, open=True)
-_PROVISIONER: Final = Spec(
-    "provisioner",
-    ("type",),
-    args={"when": "keyword", "on_failure": "keyword"},
-    nested={"connection": _CONNECTION},
-    open=True,
-)
-_DYNAMIC: Final = Spec(
-    "dynamic",
-    ("type",),
-    args={"for_each": "expr", "iterator": "ident", "labels": "expr"},
-    required=("for_each",),
-)
-_CONTENT: Final = Spec("content", open=True)
-_DYNAMIC.nested["content"] = _CONTENT
-_CONTENT.nested["dynamic"] = _DYNAMIC
-
-_RESOURCE_LIFECYCLE: Final = Spec(
-    "lifecycle",
-    args={
-        "create_before_destroy": "bool",
-        "prevent_destroy": "bool",
-        "ignore_changes": "ignore_changes",
-        "replace_triggered_by": "expr_list",
-        "enabled": "expr",
-    },
-    nested={
-        "precondition": _condition("precondition"),
-        "postcondition": _condition("postcondition"),
-        "action_trigger": Spec(
-            "action_trigger", args={"events": "literal", "actions": "expr_list"}, open=True
-        ),
-    },
-)
-_DATA_LIFECYCLE: Final = Spec(
-    "lifecycle",
-    nested={"precondition": _condition("precondition"), "postcondition": _condition("postcondition")},
-    args={"enabled": "expr"},
-)
-_META: Final = {"count": "expr", "for_each": "expr", "provider": "provider_ref", "depends_on": "ref_list"}
-
-_RESOURCE: Final = Spec(
-    "resource",
-    ("type", "name"),
-    args=dict(_META),
-    nested={
-        "lifecycle": _RESOURCE_LIFECYCLE,
-        "provisioner": _PROVISIONER,
-        "connection": _CONNECTION,
-        "dynamic": _DYNAMIC,
-    },
-    open=True,
-)
-
-
-def _read_only(keyword: str) -> Spec:
-    # Data sources and ephemeral resources take the same meta-arguments and nested blocks.
-    return Spec(
-        keyword, ("type", "name"), args=dict(_META), nested={"lifecycle": _DATA_LIFECYCLE, "dynamic": _DYNAMIC}, open=True
-    )
-
-
-_DATA: Final = _read_only("data")
-_EPHEMERAL: Final = _read_only("ephemeral")
-_ACTION: Final = Spec(
-    "action",
-    ("type", "name"),
-    args={"count": "expr", "for_each": "expr", "provider": "provider_ref"},
-    nested={"config": Spec("config", open=True)},
-)
-_MODULE: Final = Spec(
-    "module",
-    ("name",),
-    args={
-        "source": "literal_string",
-        "version": "literal_string",
-        "providers": "providers_map",
-        "count": "expr",
-        "for_each": "expr",
-        "depends_on": "ref_list",
-    },
-    attributes_only=True,
-    required=("source",),
-)
-_PROVIDER: Final = Spec("provider", ("name",), args={"alias": "name", "version": "literal_string"}, open=True)
-_VARIABLE: Final = Spec(
-    "variable",
-    ("name",),
-    args={
-        "type": "type_expr",
-        "default": "literal",
-        "description": "literal_string",
-        "sensitive": "bool",
-        "nullable": "bool",
-        "ephemeral": "bool",
-    },
-    nested={"validation": _condition("validation")},
-)
-_OUTPUT: Final = Spec(
-    "output",
-    ("name",),
-    args={
-        "value": "expr",
-        "description": "literal_string",
-        "sensitive": "bool",
-        "ephemeral": "bool",
-        "depends_on": "ref_list",
-    },
-    nested={"precondition": _condition("precondition")},
-    required=("value",),
-)
-_LOCALS: Final = Spec("locals", attributes_only=True)
-_TERRAFORM: Final = Spec(
-    "terraform",
-    args={"required_version": "literal_string", "experiments": "literal"},
-    nested={
-        "required_providers": Spec("required_providers", attributes_only=True, literal=True),
-        "backend": Spec("backend", ("type",), open=True, literal=True),
-        "cloud": Spec("cloud", open=True, literal=True),
-        "provider_meta": Spec("provider_meta", ("provider",), open=True, literal=True),
-    },
-    open=True,
-    literal=True,
-)
-_MOVED: Final = Spec("moved", args={"from": "address", "to": "address"}, required=("from", "to"))
-_IMPORT: Final = Spec(
-    "import",
-    args={"to": "address", "id": "expr", "identity": "expr", "provider": "provider_ref", "for_each": "expr"},
-    required=("to",),
-)
-_REMOVED: Final = Spec(
-    "removed",
-    args={"from": "address"},
-    nested={
-        "lifecycle": Spec("lifecycle", args={"destroy": "bool"}),
-        "provisioner": _PROVISIONER,
-        "connection": _CONNECTION,
-    },
-    required=("from",),
-)
-_CHECK: Final = Spec(
-    "check",
-    ("name",),
-    nested={
-        "data": Spec("data", ("type", "name"), args=dict(_META), open=True),
-        "assert": _condition("assert"),
-    },
-)
-
-#: Terraform's top-level block types (and OpenTofu's; ``action`` is Terraform 1.14+).
-TOP_LEVEL: Final[dict[str, Spec]] = {
-    spec.name: spec
-    for spec in (
-        _RESOURCE,
-        _DATA,
-        _EPHEMERAL,
-        _ACTION,
-        _MODULE,
-        _PROVIDER,
-        _VARIABLE,
-        _OUTPUT,
-        _LOCALS,
-        _TERRAFORM,
-        _MOVED,
-        _IMPORT,
-        _REMOVED,
-        _CHECK,
-    )
-}
 
 # Nested blocks Terraform allows once per parent block ("Duplicate lifecycle block", ...).
 _ONCE: Final = frozenset(

@@ -1,32 +1,57 @@
-"""Configuration checks, in the style of the plan checks: ExpectResource, ExpectVariable, ExpectReferences...
+"""The configuration checks, in the style of the plan checks (ExpectResource, ExpectVariable,
+ExpectReferences...), and aws-cdk's Template over the same configuration.
 
-A check is a frozen, hashable value; ``failures(config)`` lists every way the
-configuration fails it, ``check_config(config)`` raises :class:`ConfigCheckError`,
-and :func:`assert_config` runs many and reports every failure at once. Expected
-values are knownvalue checks, or plain JSON values (compared exactly). Defaults of
-``sensitive`` variables are secrets: they are never shown.
+Expected values are knownvalue checks, or plain JSON values (compared exactly). Template is aws-cdk's
+``assertions.Template`` (and cdktf's Testing matchers) for Terraform JSON configuration, so an aws-cdk
+test ports line by line: ``Template.from_json(synth)`` then ``has_resource_properties(type, props)``,
+``resource_count_is(type, n)``, ``find_resources(type, props)``. Property patterns are plain dicts
+matched like aws-cdk's ``Match.objectLike`` (partially, at every depth), or knownvalue checks.
 """
 
 from __future__ import annotations
 
-import abc
-from collections.abc import Iterable, Mapping, Sequence
+import os
+from collections.abc import Mapping, Sequence
 from dataclasses import KW_ONLY
-from typing import Any, Final, Literal
+from typing import Any, final
 
-from tfjsonpath import Path, PathNotFoundError
+from tfjsonpath import Path
 
-from .._checking.fields import checked_address, checked_path, require_document
-from .._checking.messages import closest, given_by, scrubbed_failure
-from .._checking.run import run_checks
+from .._checking.fields import checked_address, checked_path
+from .._checking.messages import scrubbed_failure
 from .._errors import CheckFailure, ConfigCheckError
-from .._frozen import FrozenValue, frozen, public
-from ._load import config_from_dict
-from ._match import as_check, like, mismatch
+from .._frozen import ReadOnly, frozen, public
+from ._base import (
+    _BLOCK_TYPE,
+    _NOUN,
+    _PREFIX,
+    ANY,
+    ConfigCheck,
+    Mode,
+    _address,
+    _attribute_failures,
+    _expected,
+    _failure,
+    _find,
+    _flag,
+    _flag_failures,
+    _mode,
+    _names,
+    _references_problem,
+    _renamed,
+    _strings,
+    _undeclared,
+    _value_problem,
+    as_check,
+    like,
+    mismatch,
+    properties_problem,
+    require_config,
+)
+from ._load import Flavor, load_config, parse_config
 from ._model import Block, Config
 
 __all__ = [
-    "ConfigCheck",
     "ExpectDataSource",
     "ExpectDataSourceAttribute",
     "ExpectDataSourceCount",
@@ -41,239 +66,12 @@ __all__ = [
     "ExpectResourceCount",
     "ExpectResourceWithProperties",
     "ExpectVariable",
-    "Mode",
-    "assert_config",
-    "require_config",
+    "Template",
 ]
 
 # pytest hides this module's frames from tracebacks: failures point at the user's test line,
-# and the library's locals (which may hold raw values) are never printed.
+# and the library's locals (bodies of sensitive variables and outputs, in clear) are never printed.
 __tracebackhide__ = True
-
-Mode = Literal["managed", "data", "ephemeral"]
-_BLOCK_TYPE: Final = {"managed": "resource", "data": "data", "ephemeral": "ephemeral"}
-_PREFIX: Final = {"managed": "", "data": "data.", "ephemeral": "ephemeral."}
-_NOUN: Final = {"managed": "resource", "data": "data source", "ephemeral": "ephemeral resource"}
-
-
-class _AnyValue:
-    """The default of optional expectations: not checked."""
-
-    __slots__ = ()
-
-    def __repr__(self) -> str:
-        return "ANY"
-
-    def __reduce__(self) -> str:
-        return "ANY"
-
-
-ANY: Final[Any] = _AnyValue()
-
-
-def require_config(config: object, where: str) -> Config:
-    """A Config as given, or one read from a mapping (strictly); anything else is a TypeError.
-
-    >>> require_config({"locals": {"a": 1}}, "X").locals
-    {'a': 1}
-    """
-    if isinstance(config, Config):
-        return config
-    if isinstance(config, (Mapping, list, tuple)):
-        # A list is the top-level JSON array form of a configuration, which Terraform reads too.
-        return config_from_dict(config)
-    return require_document(
-        config, Config, where, "a plancheck.tfconfig.Config (load_config, parse_config), a dict or a list of dicts"
-    )
-
-
-@public("plancheck.tfconfig")
-@frozen
-class ConfigCheck(FrozenValue, abc.ABC):
-    """Base class of every configuration check: implement :meth:`failures`; :meth:`check_config` raises.
-
-    A check is an immutable value, like a plan or a state check (see
-    :class:`~plancheck._frozen.FrozenValue`); its repr leaves out what is left at its
-    default: an expectation not checked (``ANY``), ``mode="managed"``, a trailing
-    optional argument that is None.
-
-    >>> from plancheck.tfconfig import config_from_dict
-    >>> ExpectResource("terraform_data", "web").check_config({"resource": {"terraform_data": {"wbe": {}}}})
-    Traceback (most recent call last):
-    ...
-    plancheck.ConfigCheckError: ExpectResource: terraform_data.web: no resource terraform_data.web in the configuration; closest: terraform_data.wbe
-    """
-
-    @abc.abstractmethod
-    def failures(self, config: Config) -> list[CheckFailure]:
-        """Every way ``config`` fails this check, in a stable order (empty when it holds)."""
-
-    def __repr__(self) -> str:
-        args, kwargs = self._args()
-        while args and args[-1] is None:
-            args = args[:-1]
-        shown = {k: _shown(k, v) for k, v in kwargs.items()}
-        parts = [repr(a) for a in args]
-        parts.extend(f"{k}={v!r}" for k, v in shown.items() if v is not ANY)
-        return f"{type(self).__name__}({', '.join(parts)})"
-
-    def check_config(self, config: Config | Mapping[str, Any]) -> None:
-        """Raise :class:`~plancheck.ConfigCheckError` listing every failure, if there is any."""
-        with given_by(self):
-            found = self.failures(require_config(config, f"{type(self).__name__}.check_config"))
-        if found:
-            raise ConfigCheckError(found)
-
-
-@public("plancheck.tfconfig")
-def assert_config(config: Config | Mapping[str, Any], *checks: ConfigCheck) -> None:
-    """Run every check on ``config``; raise one :class:`~plancheck.ConfigCheckError` listing every failure.
-
-    >>> cfg = {"variable": {"region": {"type": "string"}}, "resource": {"terraform_data": {"a": {}}}}
-    >>> assert_config(cfg, ExpectVariable("region", type="string"), ExpectResourceCount("terraform_data", 1))
-    >>> assert_config(cfg, ExpectVariable("region", sensitive=True), ExpectResourceCount("terraform_data", 2))
-    Traceback (most recent call last):
-    ...
-    plancheck.ConfigCheckError: 2 config checks failed:
-      1. ExpectVariable: var.region: sensitive is false, expected true
-      2. ExpectResourceCount: terraform_data: expected 2 terraform_data resources, found 1: terraform_data.a
-    """
-    cfg = require_config(config, "assert_config")
-    run_checks("assert_config", "config", cfg, checks, ConfigCheck, ConfigCheckError)
-
-
-# -- helpers ------------------------------------------------------------------------------------
-
-
-def _mode(value: object, owner: str) -> Mode:
-    if value not in _BLOCK_TYPE:
-        raise ValueError(f"{owner}: mode must be 'managed', 'data' or 'ephemeral', got {value!r}")
-    return value  # type: ignore[return-value]
-
-
-def _shown(name: str, value: Any) -> Any:
-    """A keyword argument as the repr shows it: the default mode left out, a list of names as a list."""
-    if name == "mode" and value == "managed":
-        return ANY
-    if name in ("references", "contains") and isinstance(value, tuple):
-        return list(value)
-    return value
-
-
-def _expected(value: Any, owner: str) -> Any:
-    """An optional expectation as kept: ANY (not checked), or its knownvalue check."""
-    return value if value is ANY else as_check(value, owner)
-
-
-def _closest(target: str, candidates: Iterable[str]) -> list[str]:
-    return closest(target, sorted(set(candidates)))
-
-
-def _failure(
-    config: Config, check: str, address: str | None, path: Path | None, message: str
-) -> CheckFailure:
-    return scrubbed_failure(config.secrets, check, address, path, message)
-
-
-def _undeclared(
-    config: Config, check: str, address: str, what: str, candidates: list[str]
-) -> list[CheckFailure]:
-    """The failure of a check whose block (a variable, an output, ...) is not in the configuration."""
-    return [_failure(config, check, address, None, _missing(config, what, address, candidates))]
-
-
-def _attribute_failures(
-    config: Config,
-    check: ConfigCheck,
-    address: str,
-    block: Block,
-    attrs: tuple[str, ...],
-    noun: str,
-    secret: str | None = None,
-) -> list[CheckFailure]:
-    """A failure for each attribute among ``attrs`` of ``block`` that does not match the check's expectation.
-
-    An attribute left as ANY is not checked; one that is expected but missing fails
-    saying the ``noun`` has no such attribute. The value of attribute ``secret`` is
-    never shown.
-    """
-    name = type(check).__name__
-    out: list[CheckFailure] = []
-    for attr in attrs:
-        expected = getattr(check, attr)
-        if expected is ANY:
-            continue
-        if not block.has(attr):
-            out.append(_failure(config, name, address, Path.parse(attr), f"{noun} has no {attr}"))
-            continue
-        problem = _value_problem(config, block, Path.parse(attr), expected, attr == secret)
-        if problem is not None:
-            out.append(_failure(config, name, address, problem[0], problem[1]))
-    return out
-
-
-def _flag_failures(
-    config: Config, check: ConfigCheck, address: str, block: Block, attrs: tuple[str, ...]
-) -> list[CheckFailure]:
-    """A failure for each bool attribute among ``attrs`` (``sensitive``, ``nullable``) that differs from
-    the check's expectation; an attribute left out is false, but ``nullable`` is true."""
-    out: list[CheckFailure] = []
-    for attr in attrs:
-        expected = getattr(check, attr)
-        if expected is ANY:
-            continue
-        actual = block.get(attr, attr == "nullable")
-        if (actual in (True, "true")) != expected:
-            message = f"{attr} is {_bool_text(actual)}, expected {_bool_text(expected)}"
-            out.append(_failure(config, type(check).__name__, address, None, message))
-    return out
-
-
-def _renamed(check: ConfigCheck, failures: list[CheckFailure]) -> list[CheckFailure]:
-    """The failures of an inner check, reported as ``check``'s."""
-    return [CheckFailure(type(check).__name__, f.address, f.path, f.message) for f in failures]
-
-
-def _missing(config: Config, what: str, address: str, candidates: list[str]) -> str:
-    close = _closest(address, candidates)
-    if close:
-        return f"no {what} {address} in the configuration; closest: {', '.join(close)}"
-    if not candidates:
-        return f"no {what} {address} in the configuration; it has no {what}s"
-    return f"no {what} {address} in the configuration; it has {len(candidates)} other {what}(s)"
-
-
-def _address(mode: Mode, type_: str, name: str) -> str:
-    """The address of resource ``type_.name``: ``aws_instance.web``, ``data.aws_ami.ubuntu``."""
-    return f"{_PREFIX[mode]}{type_}.{name}"
-
-
-def _find(config: Config, mode: Mode, type_: str, name: str) -> Block | str:
-    block_type = _BLOCK_TYPE[mode]
-    prefix = _PREFIX[mode]
-    for b in config.blocks:
-        if b.block_type == block_type and b.labels == (type_, name):
-            return b
-    candidates = [prefix + ".".join(b.labels) for b in config.blocks_of(block_type)]
-    return _missing(config, _NOUN[mode], _address(mode, type_, name), candidates)
-
-
-def _value_problem(
-    config: Config, block: Block, path: Path, check: Any, sensitive: bool
-) -> tuple[Path, str] | None:
-    try:
-        value = block.value_at(path)
-    except PathNotFoundError as exc:
-        return path, f"attribute not found: {exc.detail}"
-    found = mismatch(check, value, sensitive=True if sensitive else None, secrets=config.secrets)
-    if found is None:
-        return None
-    where, reason = found
-    return path.join(where), reason
-
-
-def _bool_text(value: object) -> str:
-    return "true" if value in (True, "true") else "false"
 
 
 # -- resources and data sources -----------------------------------------------------------------
@@ -479,29 +277,6 @@ class ExpectResourceWithProperties(ConfigCheck):
         return [_failure(config, type(self).__name__, self.type, None, message)]
 
 
-def properties_problem(config: Config, block_type: str, type_: str, check: Any, noun: str) -> str | None:
-    """None if some block of ``type_`` matches ``check``; else a message naming the closest candidates."""
-    candidates = [b for b in config.blocks_of(block_type) if b.labels and b.labels[0] == type_]
-    if not candidates:
-        others = sorted({b.labels[0] for b in config.blocks_of(block_type) if b.labels})
-        close = _closest(type_, others)
-        hint = f"; closest types: {', '.join(close)}" if close else ""
-        return f"the configuration has no {type_} {noun}s{hint}"
-    misses: list[tuple[int, str]] = []
-    for b in candidates:
-        found = mismatch(check, b.body, sensitive=None, secrets=config.secrets)
-        if found is None:
-            return None
-        where, reason = found
-        text = f"{where.to_text()}: {reason}" if len(where) else reason
-        misses.append((-len(where), f"{b.address}: {text}"))
-    # The deepest mismatch first: that resource came closest to matching.
-    misses.sort(key=lambda m: m[0])
-    shown = "; ".join(text for _, text in misses[:3])
-    more = f"; and {len(misses) - 3} more" if len(misses) > 3 else ""
-    return f"none of {len(candidates)} {type_} {noun}s matches; {shown}{more}"
-
-
 @public("plancheck.tfconfig")
 @frozen
 class ExpectDataSource(ConfigCheck):
@@ -651,33 +426,6 @@ class ExpectVariable(ConfigCheck):
             _attribute_failures(config, self, address, block, ("default", "description"), "variable", secret)
         )
         return out
-
-
-def _references_problem(block: Block, attribute: str | None, contains: tuple[str, ...]) -> str | None:
-    refs = block.references(attribute)
-    missing = [c for c in contains if not any(r.matches(c) for r in refs)]
-    if not missing:
-        return None
-    found = ", ".join(r.text for r in refs) if refs else "none"
-    return f"expected references to {', '.join(missing)}; found: {found}"
-
-
-def _strings(value: object, owner: str, what: str) -> tuple[str, ...]:
-    if isinstance(value, str) or not isinstance(value, Iterable):
-        raise TypeError(f"{owner}: {what} must be a list of str, got {type(value).__name__}")
-    return tuple(checked_address(item, owner, f"each of {what}") for item in value)
-
-
-def _names(value: Any, owner: str) -> Any:
-    """An optional ``references`` expectation as kept: ANY, or a tuple of names."""
-    return value if value is ANY else _strings(value, owner, "references")
-
-
-def _flag(value: Any, owner: str, what: str) -> Any:
-    """An optional bool expectation (``sensitive``, ``nullable``): ANY or a bool."""
-    if value is not ANY and not isinstance(value, bool):
-        raise TypeError(f"{owner}: {what} must be a bool, got {type(value).__name__}")
-    return value
 
 
 @public("plancheck.tfconfig")
@@ -928,3 +676,296 @@ class ExpectReferences(ConfigCheck):
         if message is None:
             return []
         return [_failure(config, check, address, path, message)]
+
+
+# -- aws-cdk's Template -----------------------------------------------------------------------------
+
+
+@public("plancheck.tfconfig")
+@final
+class Template(ReadOnly):
+    """Assertions over a whole configuration, named as in aws-cdk's ``Template``.
+
+    Every assertion raises :class:`~plancheck.ConfigCheckError` (an ``AssertionError``).
+
+    >>> t = Template.from_json({"resource": {"aws_sns_topic": {"alerts": {"name": "alerts", "fifo_topic": False}}}})
+    >>> t.has_resource_properties("aws_sns_topic", {"name": "alerts"})
+    >>> t.resource_count_is("aws_sns_topic", 1)
+    >>> t.find_resources("aws_sns_topic", {"fifo_topic": False})
+    {'alerts': {'name': 'alerts', 'fifo_topic': False}}
+    """
+
+    __slots__ = ("_config",)
+    _config: Config
+
+    def __init__(self, config: Config | Mapping[str, Any] | Sequence[Mapping[str, Any]]) -> None:
+        self._set(_config=require_config(config, "Template"))
+
+    # -- constructors (aws-cdk names) -----------------------------------------------------------
+
+    @classmethod
+    def from_json(cls, config: Mapping[str, Any] | Sequence[Mapping[str, Any]]) -> Template:
+        """A template of a configuration given as a dict, or a list of dicts (the top-level array form), as
+        aws-cdk's ``Template.fromJSON``; checked strictly.
+
+        >>> Template.from_json({"locals": {"a": 1}}).config.locals
+        {'a': 1}
+        >>> Template.from_json([{"locals": {"a": 1}}, {"locals": {"b": 2}}]).config.locals
+        {'a': 1, 'b': 2}
+        """
+        return cls(config)
+
+    @classmethod
+    def from_string(cls, text: str, *, strict: bool = True) -> Template:
+        """A template of configuration JSON text (aws-cdk's ``Template.fromString``).
+
+        >>> Template.from_string('{"output": {"o": {"value": 1}}}').config.output("o").get("value")
+        1
+        """
+        return cls(parse_config(text, strict=strict))
+
+    @classmethod
+    def from_file(
+        cls, path: str | os.PathLike[str], *, flavor: Flavor = "terraform", strict: bool = False
+    ) -> Template:
+        """A template of a ``.tf.json`` file or a module directory (e.g. cdktf's ``cdk.tf.json``).
+
+        >>> import tempfile, pathlib
+        >>> with tempfile.TemporaryDirectory() as d:
+        ...     _ = pathlib.Path(d, "cdk.tf.json").write_text('{"resource": {"null_resource": {"a": {}}}}')
+        ...     Template.from_file(pathlib.Path(d, "cdk.tf.json")).resource_count_is("null_resource", 1)
+        """
+        return cls(load_config(path, flavor=flavor, strict=strict))
+
+    @property
+    def config(self) -> Config:
+        """The configuration being asserted on."""
+        return self._config
+
+    def to_json(self) -> dict[str, Any]:
+        """The configuration as one plain dict (block type, then labels, then body), as aws-cdk's ``toJSON``.
+
+        Blocks with no labels (``locals``, ``terraform``, ``moved``...) are listed in order.
+
+        >>> Template.from_json({"resource": {"t": {"a": {"x": 1}}}, "locals": {"b": 2}}).to_json()
+        {'resource': {'t': {'a': {'x': 1}}}, 'locals': [{'b': 2}]}
+        """
+        out: dict[str, Any] = {}
+        for block in self._config.blocks:
+            if not block.labels:
+                out.setdefault(block.block_type, []).append(block.body)
+                continue
+            level = out.setdefault(block.block_type, {})
+            for label in block.labels[:-1]:
+                level = level.setdefault(label, {})
+            if block.block_type == "provider" and block.labels[-1] in level:
+                existing = level[block.labels[-1]]
+                level[block.labels[-1]] = (
+                    [*existing, block.body] if isinstance(existing, list) else [existing, block.body]
+                )
+            else:
+                level[block.labels[-1]] = block.body
+        return out
+
+    # -- resources ----------------------------------------------------------------------------
+
+    def find_resources(self, type: str, props: Any = ANY) -> dict[str, dict[str, Any]]:
+        """The resources of ``type`` (matching ``props``, if given), by name, as plain bodies."""
+        return self._find("resource", type, props)
+
+    def has_resource_properties(self, type: str, props: Any) -> None:
+        """Some resource of ``type`` has a body matching ``props`` (aws-cdk ``hasResourceProperties``,
+        cdktf ``toHaveResourceWithProperties``).
+
+        >>> Template.from_json({"resource": {"aws_s3_bucket": {"b": {"bucket": "logs"}}}}).has_resource_properties(
+        ...     "aws_s3_bucket", {"bucket": "data"})
+        Traceback (most recent call last):
+        ...
+        plancheck.ConfigCheckError: has_resource_properties: aws_s3_bucket: none of 1 aws_s3_bucket resources matches; aws_s3_bucket.b: bucket: expected value "data" for StringExact check, got: "logs"
+        """
+        self._has("has_resource_properties", "resource", type, props, "resource")
+
+    def has_resource(self, type: str, props: Any = ANY) -> None:
+        """Some resource of ``type`` exists and (if given) matches ``props``, meta-arguments included
+        (``depends_on``, ``lifecycle``...: Terraform keeps them in the body).
+
+        >>> Template.from_json({"resource": {"t": {"a": {"depends_on": ["t.b"]}, "b": {}}}}).has_resource(
+        ...     "t", {"depends_on": ["t.b"]})
+        """
+        self._has("has_resource", "resource", type, props, "resource")
+
+    def resource_count_is(self, type: str, count: int) -> None:
+        """Exactly ``count`` resource blocks of ``type`` are declared (aws-cdk ``resourceCountIs``)."""
+        failures = ExpectResourceCount(type, count).failures(self._config)
+        if failures:
+            raise ConfigCheckError(
+                [CheckFailure("resource_count_is", f.address, f.path, f.message) for f in failures]
+            )
+
+    def resource_properties_count_is(self, type: str, props: Any, count: int) -> None:
+        """Exactly ``count`` resources of ``type`` match ``props`` (aws-cdk ``resourcePropertiesCountIs``).
+
+        >>> t = Template.from_json({"resource": {"t": {"a": {"x": 1}, "b": {"x": 1}, "c": {"x": 2}}}})
+        >>> t.resource_properties_count_is("t", {"x": 1}, 2)
+        """
+        found = self._find("resource", type, props)
+        if len(found) != count:
+            names = ", ".join(f"{type}.{n}" for n in found) or "none"
+            raise ConfigCheckError(
+                [
+                    CheckFailure(
+                        "resource_properties_count_is",
+                        type,
+                        None,
+                        f"expected {count} matching {type} resources, found {len(found)}: {names}",
+                    )
+                ]
+            )
+
+    def all_resources_properties(self, type: str, props: Any) -> None:
+        """Every resource of ``type`` matches ``props`` (aws-cdk ``allResourcesProperties``).
+
+        >>> Template.from_json({"resource": {"t": {"a": {"x": 1}, "b": {"x": 2}}}}).all_resources_properties(
+        ...     "t", {"x": 1})
+        Traceback (most recent call last):
+        ...
+        plancheck.ConfigCheckError: all_resources_properties: t.b: x: expected value 1 for NumberExact check, got: 2
+        """
+        check = like(props, "all_resources_properties")
+        failures: list[CheckFailure] = []
+        for block in self._config.resources(type):
+            found = mismatch(check, block.body, sensitive=None, secrets=self._config.secrets)
+            if found is not None:
+                failures.append(
+                    scrubbed_failure(
+                        self._config.secrets, "all_resources_properties", block.address, found[0], found[1]
+                    )
+                )
+        if failures:
+            raise ConfigCheckError(failures)
+
+    # -- data sources, providers, outputs, variables, modules ------------------------------------
+
+    def find_data_sources(self, type: str, props: Any = ANY) -> dict[str, dict[str, Any]]:
+        """The data sources of ``type`` (matching ``props``, if given), by name."""
+        return self._find("data", type, props)
+
+    def has_data_source_properties(self, type: str, props: Any = ANY) -> None:
+        """Some data source of ``type`` matches ``props`` (cdktf ``toHaveDataSourceWithProperties``).
+
+        >>> Template.from_json({"data": {"aws_ami": {"u": {"most_recent": True}}}}).has_data_source_properties(
+        ...     "aws_ami", {"most_recent": True})
+        """
+        self._has("has_data_source_properties", "data", type, props, "data source")
+
+    def has_provider(self, name: str, props: Any = ANY) -> None:
+        """Some configuration of provider ``name`` matches ``props`` (cdktf ``toHaveProviderWithProperties``).
+
+        >>> Template.from_json({"provider": {"aws": {"region": "eu-west-1"}}}).has_provider("aws", {"region": "eu-west-1"})
+        """
+        self._has("has_provider", "provider", name, props, "provider configuration")
+
+    def find_outputs(self, name: str = "*", props: Any = ANY) -> dict[str, dict[str, Any]]:
+        """The outputs (``name="*"``: all) whose body matches ``props``, by name (aws-cdk ``findOutputs``).
+
+        >>> Template.from_json({"output": {"a": {"value": 1}, "b": {"value": 2}}}).find_outputs("*", {"value": 2})
+        {'b': {'value': 2}}
+        """
+        return self._named("output", name, props)
+
+    def has_output(self, name: str, props: Any = ANY) -> None:
+        """An output named ``name`` (``"*"``: any) matches ``props`` (aws-cdk ``hasOutput``).
+
+        >>> Template.from_json({"output": {"id": {"value": "${aws_vpc.main.id}"}}}).has_output("*", {"value": "x"})
+        Traceback (most recent call last):
+        ...
+        plancheck.ConfigCheckError: has_output: output.*: no output matches; output.id: value: expected value "x" for StringExact check, got: "${aws_vpc.main.id}"
+        """
+        self._has_named("has_output", "output", name, props)
+
+    def find_variables(self, name: str = "*", props: Any = ANY) -> dict[str, dict[str, Any]]:
+        """The variables (``name="*"``: all) whose body matches ``props`` (aws-cdk ``findParameters``)."""
+        return self._named("variable", name, props)
+
+    def has_variable(self, name: str, props: Any = ANY) -> None:
+        """A variable named ``name`` (``"*"``: any) matches ``props`` (aws-cdk ``hasParameter``).
+
+        >>> Template.from_json({"variable": {"region": {"type": "string"}}}).has_variable("region", {"type": "string"})
+        """
+        self._has_named("has_variable", "variable", name, props)
+
+    def has_module(self, name: str, props: Any = ANY) -> None:
+        """A module call named ``name`` (``"*"``: any) matches ``props``.
+
+        >>> Template.from_json({"module": {"vpc": {"source": "./vpc"}}}).has_module("vpc", {"source": "./vpc"})
+        """
+        self._has_named("has_module", "module", name, props)
+
+    # -- machinery ----------------------------------------------------------------------------
+
+    def _blocks(self, block_type: str, first_label: str) -> list[Block]:
+        return [b for b in self._config.blocks_of(block_type) if b.labels and b.labels[0] == first_label]
+
+    def _find(self, block_type: str, type_: str, props: Any) -> dict[str, dict[str, Any]]:
+        check = None if props is ANY else like(props, "find")
+        out: dict[str, dict[str, Any]] = {}
+        for block in self._blocks(block_type, type_):
+            body = block.body
+            if check is None or mismatch(check, body, sensitive=None, secrets=self._config.secrets) is None:
+                out[block.labels[-1]] = body
+        return out
+
+    def _has(self, method: str, block_type: str, type_: str, props: Any, noun: str) -> None:
+        check = like({} if props is ANY else props, method)
+        message = properties_problem(self._config, block_type, type_, check, noun)
+        if message is not None:
+            raise ConfigCheckError([scrubbed_failure(self._config.secrets, method, type_, None, message)])
+
+    def _named(self, block_type: str, name: str, props: Any) -> dict[str, dict[str, Any]]:
+        check = None if props is ANY else like(props, "find")
+        out: dict[str, dict[str, Any]] = {}
+        for block in self._config.blocks_of(block_type):
+            if name != "*" and block.labels[0] != name:
+                continue
+            body = block.body
+            secret = block_type == "variable" and body.get("sensitive") in (True, "true")
+            if (
+                check is None
+                or mismatch(
+                    check, body, sensitive={"default": True} if secret else None, secrets=self._config.secrets
+                )
+                is None
+            ):
+                out[block.labels[0]] = body
+        return out
+
+    def _has_named(self, method: str, block_type: str, name: str, props: Any) -> None:
+        check = like({} if props is ANY else props, method)
+        prefix = "var" if block_type == "variable" else block_type
+        candidates = [b for b in self._config.blocks_of(block_type) if name == "*" or b.labels[0] == name]
+        if not candidates:
+            raise ConfigCheckError(
+                [
+                    CheckFailure(
+                        method, f"{prefix}.{name}", None, f"no {block_type} named {name} in the configuration"
+                    )
+                ]
+            )
+        problems: list[str] = []
+        for block in candidates:
+            body = block.body
+            secret = block_type == "variable" and body.get("sensitive") in (True, "true")
+            found = mismatch(
+                check, body, sensitive={"default": True} if secret else None, secrets=self._config.secrets
+            )
+            if found is None:
+                return
+            where, reason = found
+            problems.append(f"{block.address}: {where.to_text() + ': ' if len(where) else ''}{reason}")
+        message = f"no {block_type} matches; " + "; ".join(problems[:3])
+        raise ConfigCheckError(
+            [scrubbed_failure(self._config.secrets, method, f"{prefix}.{name}", None, message)]
+        )
+
+    def __repr__(self) -> str:
+        return f"Template({self._config!r})"

@@ -1,4 +1,5 @@
-"""A JSON parser for HCL JSON: keeps property order, duplicate names, exact numbers and source offsets.
+"""JSON documents as :class:`Node` trees, read from text by HCL JSON's rules or from Python values, and
+ConfigFormatError, which says where in them something is wrong.
 
 The standard library's ``json`` loses duplicate property names and positions, both of
 which the HCL JSON specification requires, so this parser builds :class:`Node` trees
@@ -6,21 +7,27 @@ instead. It is iterative (10,000 nesting levels parse fine) and leans on the C s
 scanner of the standard library for speed. Numbers are read as plancheck reads plans
 (see :mod:`plancheck._loading.jsontext`): an integer is an ``int``, or, past the digits Python converts
 to an ``int`` (``sys.get_int_max_str_digits()``), the ``Decimal`` of the same value; any
-other number a ``Decimal``; one that ``Decimal`` cannot hold is a located error.
+other number a ``Decimal``; one that ``Decimal`` cannot hold is a located error. A Python value
+(what ``config_from_dict`` and writing read) becomes the same tree, checked to be JSON
+(:func:`python_to_node`). Errors name the file, line and column when there is a file (:class:`Source`),
+and always the JSON location (``$.resource["aws_instance"]``).
 """
 
 from __future__ import annotations
 
 import json.decoder
+import math
 import re
-from collections.abc import Callable
+from bisect import bisect_right
+from collections.abc import Callable, Iterable, Mapping
 from decimal import Decimal
 from json.decoder import JSONDecodeError
 from typing import Any, Final
 
-from tfjsonpath import MapStep, SliceStep, Step
+from tfjsonpath import MapStep, Path, SliceStep, Step
 
-from ._errors import ConfigFormatError, Source, Trail, trail_steps
+from .._errors import DocumentFormatError
+from .._frozen import public
 
 __all__ = [
     "ARRAY",
@@ -29,12 +36,180 @@ __all__ = [
     "NUMBER",
     "OBJECT",
     "STRING",
+    "ConfigFormatError",
     "Member",
     "Node",
+    "Source",
+    "Trail",
     "describe_node",
+    "json_location",
     "node_to_python",
     "parse_json",
+    "python_to_node",
+    "trail_steps",
 ]
+
+
+@public("plancheck.tfconfig")
+class ConfigFormatError(DocumentFormatError):
+    """A configuration (``.tf.json``, ``.tofu.json`` or a dict to write) is malformed.
+
+    Besides the JSON ``location`` (``$.resource["aws_instance"]``) it carries the ``source``
+    file, and the 1-based ``line`` and ``column`` of the offending token when there is a file.
+
+    >>> str(ConfigFormatError('$.resource["aws_instance"]', "an object of resource names", found="a string",
+    ...                       source="main.tf.json", line=3, column=21))
+    'main.tf.json:3:21: $.resource["aws_instance"]: expected an object of resource names, found a string'
+    >>> str(ConfigFormatError("$.variable", "an object", found="null"))
+    '$.variable: expected an object, found null'
+    """
+
+    kind = "config"
+
+    def __init__(
+        self,
+        location: str,
+        expected: str,
+        *,
+        found: str | None = None,
+        source: str | None = None,
+        line: int | None = None,
+        column: int | None = None,
+    ) -> None:
+        self.line = line
+        self.column = column
+        super().__init__(location, expected, found=found, source=source)
+
+    @property
+    def file(self) -> str | None:
+        """The file the error is in (the same as ``source``); ``None`` for a dict being written.
+
+        >>> ConfigFormatError("$", "an object", source="a.tf.json", line=1, column=1).file
+        'a.tf.json'
+        """
+        return self.source
+
+    def _render(self) -> str:
+        text = f"{self.location}: expected {self.expected}"
+        if self.found is not None:
+            text += f", found {self.found}"
+        prefix = [p for p in (self.source, self.line, self.column) if p is not None]
+        if prefix:
+            text = ":".join(str(p) for p in prefix) + ": " + text
+        return text
+
+    def with_source(self, source: str | None) -> ConfigFormatError:
+        """Return a copy of this error that names ``source``, keeping line and column.
+
+        >>> ConfigFormatError("$", "an object", line=1, column=1).with_source("x.tf.json").file
+        'x.tf.json'
+        """
+        return type(self)(
+            self.location, self.expected, found=self.found, source=source, line=self.line, column=self.column
+        )
+
+
+def json_location(steps: Iterable[Step]) -> str:
+    """Render steps as a JSON location: ``$``, then the escaped tfjsonpath text form.
+
+    >>> from tfjsonpath import MapStep, SliceStep
+    >>> json_location([MapStep("resource"), MapStep("aws_instance")])
+    '$.resource["aws_instance"]'
+    >>> json_location([MapStep("provider"), MapStep("aws"), SliceStep(1), MapStep("a.b")])
+    '$.provider["aws"][1]["a.b"]'
+    """
+    text = Path(*steps).to_text()
+    if not text or text.startswith("["):
+        return "$" + text
+    return "$." + text
+
+
+class Source:
+    """The text of one configuration file (or of a dict being written, with no name), for locations.
+
+    >>> s = Source("main.tf.json", '{\\n  "a": 1\\n}')
+    >>> s.line_column(6)
+    (2, 5)
+    """
+
+    __slots__ = ("_line_starts", "name", "text")
+    name: str | None
+    text: str
+    _line_starts: list[int] | None
+
+    def __init__(self, name: str | None, text: str) -> None:
+        self.name = name
+        self.text = text
+        self._line_starts = None
+
+    def line_column(self, offset: int) -> tuple[int, int]:
+        """The 1-based line and column (in characters) of a character offset."""
+        starts = self._line_starts
+        if starts is None:
+            starts = [0]
+            text = self.text
+            i = text.find("\n")
+            while i != -1:
+                starts.append(i + 1)
+                i = text.find("\n", i + 1)
+            self._line_starts = starts
+        line = bisect_right(starts, offset)
+        return line, offset - starts[line - 1] + 1
+
+    def error(
+        self, offset: int, steps: Iterable[Step], expected: str, found: str | None = None
+    ) -> ConfigFormatError:
+        """A ConfigFormatError at ``offset`` (``-1``: no position, as for a dict being written)."""
+        line: int | None = None
+        column: int | None = None
+        if offset >= 0:
+            line, column = self.line_column(offset)
+        return ConfigFormatError(
+            json_location(steps), expected, found=found, source=self.name, line=line, column=column
+        )
+
+    def __repr__(self) -> str:
+        return f"Source({self.name!r}, <{len(self.text)} characters>)"
+
+
+class Trail:
+    """A JSON location built one step at a time in O(1) (a linked list of raw keys and indexes),
+    turned into tfjsonpath steps only when an error needs them.
+
+    >>> from tfjsonpath import MapStep
+    >>> Trail(Trail((MapStep("a"),), 0), "b").steps()
+    (MapStep('a'), SliceStep(0), MapStep('b'))
+    """
+
+    __slots__ = ("key", "parent")
+    parent: Trail | tuple[Step, ...]
+    key: str | int
+
+    def __init__(self, parent: Trail | tuple[Step, ...], key: str | int) -> None:
+        self.parent = parent
+        self.key = key
+
+    def steps(self) -> tuple[Step, ...]:
+        """The steps from the root, in order."""
+        out: list[Step] = []
+        link: Trail | tuple[Step, ...] = self
+        while isinstance(link, Trail):
+            key = link.key
+            out.append(MapStep(key) if isinstance(key, str) else SliceStep(key))
+            link = link.parent
+        out.reverse()
+        return (*link, *out)
+
+
+def trail_steps(trail: Trail | tuple[Step, ...]) -> tuple[Step, ...]:
+    """The steps of a Trail, or the tuple itself.
+
+    >>> from tfjsonpath import MapStep
+    >>> trail_steps((MapStep("a"),))
+    (MapStep('a'),)
+    """
+    return trail.steps() if isinstance(trail, Trail) else trail
+
 
 OBJECT: Final = 0
 ARRAY: Final = 1
@@ -369,3 +544,88 @@ def _make(node: Node, work: list[tuple[Node, Any]]) -> Any:
         work.append((node, arr))
         return arr
     return node.value
+
+
+def python_to_node(value: Any) -> Node:
+    """Convert a Python value to a Node tree, checking it is JSON (iteratively, so any depth works).
+
+    Accepted: mappings with str keys, lists and tuples, str, int, float and Decimal (finite),
+    bool and None. Anything else, a non-finite number or a cycle is a ConfigFormatError
+    naming its JSON location.
+
+    >>> python_to_node({"a": [1, {"b": object()}]})
+    Traceback (most recent call last):
+    ...
+    plancheck.tfconfig.ConfigFormatError: $.a[1]["b"]: expected a JSON value (dict, list, str, int, float, Decimal, bool or None), found a value of type object
+    """
+    root = _scalar_or_container(value, ())
+    if root.kind > ARRAY:
+        return root
+    on_path: set[int] = set()
+    # Depth-first with exit markers (ints), so on_path holds exactly the containers above the current one.
+    work: list[tuple[Any, Node, Trail | tuple[Step, ...]] | int] = [(value, root, ())]
+    while work:
+        item = work.pop()
+        if isinstance(item, int):
+            on_path.discard(item)
+            continue
+        container, node, steps = item
+        if id(container) in on_path:
+            raise ConfigFormatError(
+                json_location(trail_steps(steps)),
+                "a tree of values",
+                found="a value that contains itself (a cycle)",
+            )
+        on_path.add(id(container))
+        work.append(id(container))
+        if node.kind == OBJECT:
+            items: list[tuple[str, int, Node]] = []
+            for key, child in container.items():
+                if not isinstance(key, str):
+                    raise ConfigFormatError(
+                        json_location(trail_steps(steps)),
+                        "str property names",
+                        found=f"a key of type {type(key).__name__}",
+                    )
+                child_steps = Trail(steps, key)
+                child_node = _scalar_or_container(child, child_steps)
+                items.append((key, -1, child_node))
+                if child_node.kind <= ARRAY:
+                    work.append((child, child_node, child_steps))
+            node.value = items
+        else:
+            elements: list[Node] = []
+            for i, child in enumerate(container):
+                child_steps = Trail(steps, i)
+                child_node = _scalar_or_container(child, child_steps)
+                elements.append(child_node)
+                if child_node.kind <= ARRAY:
+                    work.append((child, child_node, child_steps))
+            node.value = elements
+    return root
+
+
+def _scalar_or_container(value: Any, trail: Trail | tuple[Step, ...]) -> Node:
+    if value is None:
+        return Node(NULL, None, -1)
+    if value is True or value is False:
+        return Node(BOOL, value, -1)
+    if isinstance(value, str):
+        return Node(STRING, value, -1)
+    if isinstance(value, int):
+        return Node(NUMBER, int(value), -1)
+    if isinstance(value, (float, Decimal)):
+        if (isinstance(value, float) and not math.isfinite(value)) or (
+            isinstance(value, Decimal) and not value.is_finite()
+        ):
+            raise ConfigFormatError(json_location(trail_steps(trail)), "a finite number", found=str(value))
+        return Node(NUMBER, value, -1)
+    if isinstance(value, Mapping):
+        return Node(OBJECT, [], -1)
+    if isinstance(value, (list, tuple)):
+        return Node(ARRAY, [], -1)
+    raise ConfigFormatError(
+        json_location(trail_steps(trail)),
+        "a JSON value (dict, list, str, int, float, Decimal, bool or None)",
+        found=f"a value of type {type(value).__name__}",
+    )

@@ -1,22 +1,72 @@
-"""Loading configuration: one file, a module directory (Terraform or OpenTofu rules), text, or a dict."""
+"""A module's configuration read (one file, a module directory by Terraform's or OpenTofu's rules, text, or a
+dict), its override files merged in, and written (checked by the reader's rules first).
+
+Override files are merged by Terraform's rules (``internal/configs/module_merge.go``): Terraform reads
+the primary files of a module, then each override file (``override.tf.json``, ``*_override.tf.json``)
+in lexical order, and merges every block of it into the block of the primary files with the same type
+and labels:
+
+* arguments replace the base's arguments of the same name, one by one; a nested block type
+  written in the override replaces every base block of that type (``dynamic "x"`` counts as
+  type ``x``);
+* a resource's ``lifecycle`` is merged argument by argument (``create_before_destroy``,
+  ``prevent_destroy``, ``ignore_changes``); the base's conditions stay, the override's are
+  not used; a variable's ``validation`` and an output's ``precondition`` stay the base's;
+* ``locals`` are merged value by value, whichever ``locals`` block defines them;
+* the ``terraform`` block: ``required_version`` replaces all the base's constraints, a
+  ``backend`` or ``cloud`` replaces the base's, ``required_providers`` entries replace the
+  base's entries of the same provider name (others stay);
+* an override with nothing to merge into is an error (Terraform's "Missing resource to
+  override"...), except a provider configuration without alias, which is added;
+  ``depends_on`` in an override and ``moved``/``import`` blocks in override files are errors;
+  ``check``, ``removed`` and ``ephemeral`` blocks of override files are not used.
+"""
 
 from __future__ import annotations
 
+import json
 import os
-from collections.abc import Mapping, Sequence
+import tempfile
+from collections.abc import Iterable, Mapping, Sequence
+from decimal import Decimal
 from pathlib import Path as FsPath
 from typing import Any, Final, Literal
 
+from tfjsonpath import MapStep, SliceStep
+
 from .._frozen import public
 from .._loading.source import InputTooLarge, max_input_bytes, read_limited
+from .._redact import number_text
 from ._blocks import check_unique, decode_document
-from ._convert import python_to_node
-from ._errors import ConfigFormatError, Source
-from ._json_reader import Node, parse_json
-from ._merge import merge_overrides
-from ._model import Block, Config, IgnoredProperty
+from ._json_reader import (
+    ARRAY,
+    BOOL,
+    NULL,
+    NUMBER,
+    OBJECT,
+    STRING,
+    ConfigFormatError,
+    Member,
+    Node,
+    Source,
+    parse_json,
+    python_to_node,
+)
+from ._model import TOP_LEVEL, Block, Config, IgnoredProperty
 
-__all__ = ["Flavor", "config_from_dict", "config_from_node", "is_ignored_file", "load_config", "parse_config"]
+__all__ = [
+    "CONFIG_SUFFIXES",
+    "Flavor",
+    "config_from_dict",
+    "config_from_node",
+    "dumps_config",
+    "is_ignored_file",
+    "load_config",
+    "load_config_for_test",
+    "merge_overrides",
+    "parse_config",
+    "write_config",
+]
 
 Flavor = Literal["terraform", "opentofu"]
 _FLAVORS: Final = ("terraform", "opentofu")
@@ -226,3 +276,489 @@ def _load_directory(directory: FsPath, flavor: Flavor, strict: bool, limit: int,
     return Config(
         merged, files=files, ignored=ignored, overrides=overrides, skipped_files=skipped, primary_blocks=blocks
     )
+
+
+@public("plancheck.tfconfig")
+def load_config_for_test(
+    target: str | os.PathLike[str],
+    *,
+    relative_to: str | os.PathLike[str] | None = None,
+    flavor: Flavor = "terraform",
+    strict: bool = False,
+) -> Config:
+    """Load the configuration a test names: a ``.tf.json``/``.tofu.json`` file or a module directory.
+
+    A relative ``target`` is taken from ``relative_to`` (a test file, or a directory);
+    this is what ``@pytest.mark.tf_config("dir_or_file")`` resolves against the test's
+    file. A missing target is a ``FileNotFoundError`` naming the resolved path.
+
+    >>> import tempfile, pathlib
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     _ = pathlib.Path(d, "fixtures").mkdir()
+    ...     _ = pathlib.Path(d, "fixtures", "main.tf.json").write_text('{"locals": {"a": 1}}')
+    ...     load_config_for_test("fixtures", relative_to=pathlib.Path(d, "test_x.py")).locals
+    {'a': 1}
+    """
+    path = FsPath(target)
+    if not path.is_absolute() and relative_to is not None:
+        base = FsPath(relative_to)
+        if not base.is_dir():
+            base = base.parent
+        path = base / path
+    if not path.exists():
+        raise FileNotFoundError(f"tf_config: no configuration file or directory at {path}")
+    return load_config(path, flavor=flavor, strict=strict)
+
+
+# -- override files -----------------------------------------------------------------------------
+
+
+_MISSING_SUMMARY: Final = {
+    "resource": ("resource", "Missing resource to override"),
+    "data": ("data source", "Missing data resource to override"),
+    "action": ("action", "Missing resource to override"),
+    "variable": ("variable", "Missing base variable declaration to override"),
+    "output": ("output", "Missing base output definition to override"),
+    "module": ("module call", "Missing module call to override"),
+    "provider": ("provider configuration", "Missing base provider configuration for override"),
+}
+# Names an override of this block type does not merge (Terraform keeps the base's; see module_merge.go).
+_NOT_MERGED: Final = {
+    "variable": frozenset({"validation"}),
+    "output": frozenset({"precondition"}),
+    "data": frozenset({"lifecycle"}),
+}
+_LIFECYCLE_MERGED: Final = frozenset({"create_before_destroy", "prevent_destroy", "ignore_changes"})
+_NOT_USED: Final = frozenset({"check", "removed", "ephemeral"})
+
+
+def _key(block: Block) -> tuple[str, ...]:
+    if block.block_type == "provider":
+        alias = block.get("alias")
+        return ("provider", block.labels[0], alias if isinstance(alias, str) else "")
+    return (block.block_type, *block.labels)
+
+
+def _described(block: Block) -> str:
+    if block.block_type == "provider":
+        alias = block.get("alias")
+        return f'provider "{block.labels[0]}"' + (f' with alias "{alias}"' if isinstance(alias, str) else "")
+    return " ".join([block.block_type, *(f'"{label}"' for label in block.labels)])
+
+
+def _rebuild(block: Block, members: Sequence[Member], nested: Iterable[Block]) -> Block:
+    """``block`` with other members and nested blocks (its place and file kept: Terraform keeps the base's)."""
+    return Block(
+        block.block_type,
+        block.labels,
+        node=Node(OBJECT, list(members), block._node.start),
+        members=tuple(members),
+        nested=tuple(nested),
+        source=block._source,
+        spec=block._spec,
+        start=block._start,
+        steps=block._steps,
+        decl=block._decl,
+    )
+
+
+def _entries(node: Node) -> list[Member]:
+    """The properties of an object, or of every object of an array of objects (label levels, attribute maps)."""
+    if node.kind == OBJECT:
+        return [m for m in node.value if m[0] != "//"]
+    if node.kind == ARRAY:
+        return [m for element in node.value if element.kind == OBJECT for m in element.value if m[0] != "//"]
+    return []
+
+
+def _nested_type(block: Block) -> str:
+    return block.labels[0] if block.block_type == "dynamic" else block.block_type
+
+
+def _merge_body(base: Block, override_members: Sequence[Member], override_nested: Iterable[Block]) -> Block:
+    """Arguments replaced by name; nested block types (``dynamic "x"`` is type ``x``) replaced as a whole."""
+    dynamic_over = [m for name, _, node in override_members if name == "dynamic" for m in _entries(node)]
+    replaced = {name for name, _, _ in override_members if name != "dynamic"} | {m[0] for m in dynamic_over}
+    members: list[Member] = []
+    placed: set[str] = set()
+    dynamic_kept: list[Member] = []
+    for member in base._members:
+        name = member[0]
+        if name == "dynamic":
+            dynamic_kept.extend(m for m in _entries(member[2]) if m[0] not in replaced)
+        elif name in replaced:
+            if name not in placed:
+                placed.add(name)
+                members.extend(m for m in override_members if m[0] == name)
+        else:
+            members.append(member)
+    members.extend(m for m in override_members if m[0] != "dynamic" and m[0] not in placed)
+    dynamic = dynamic_kept + dynamic_over
+    if dynamic:
+        members.append(("dynamic", -1, Node(OBJECT, dynamic, -1)))
+    nested = [b for b in base._nested if _nested_type(b) not in replaced]
+    nested.extend(override_nested)
+    return _rebuild(base, members, nested)
+
+
+def _depends_on_error(override: Block) -> ConfigFormatError | None:
+    for name, key_start, node in override._members:
+        if name == "depends_on" and node.kind == ARRAY and node.value:
+            first = node.value[0]
+            return override._source.error(
+                first.start if key_start >= 0 else -1,
+                (*override._steps, MapStep("depends_on"), SliceStep(0)),
+                "no depends_on in an override block (Terraform: Unsupported override: "
+                "the depends_on argument may not be overridden)",
+                f"depends_on in an override of {_described(override)}",
+            )
+    return None
+
+
+def _merge_lifecycle(base: Block, override: Block) -> tuple[list[Member], list[Block]]:
+    """The override's members and nested blocks to apply to a resource, its lifecycle merged argument by argument."""
+    members = [m for m in override._members if m[0] != "lifecycle"]
+    nested = [b for b in override._nested if b.block_type != "lifecycle"]
+    over_lifecycle = next((b for b in override._nested if b.block_type == "lifecycle"), None)
+    if over_lifecycle is None:
+        return members, nested
+    applied = [
+        m
+        for m in over_lifecycle._members
+        if m[0] in _LIFECYCLE_MERGED
+        # An empty ignore_changes list leaves the base's (Terraform tests len(IgnoreChanges) != 0).
+        and not (m[0] == "ignore_changes" and m[2].kind == ARRAY and not m[2].value)
+    ]
+    base_lifecycle = next((b for b in base._nested if b.block_type == "lifecycle"), None)
+    if base_lifecycle is None:
+        merged = _rebuild(over_lifecycle, applied, ())
+    else:
+        merged = _merge_body(base_lifecycle, applied, ())
+    members.append(("lifecycle", -1, merged._node))
+    nested.append(merged)
+    return members, nested
+
+
+def _merge_block(base: Block, override: Block) -> Block:
+    kind = override.block_type
+    if kind in ("resource", "output", "module"):
+        error = _depends_on_error(override)
+        if error is not None:
+            raise error
+    skip = _NOT_MERGED.get(kind, frozenset())
+    if kind == "resource":
+        members, nested = _merge_lifecycle(base, override)
+    else:
+        members = [m for m in override._members if m[0] not in skip]
+        nested = [b for b in override._nested if b.block_type not in skip]
+    # An empty array of a nested block type ("provisioner": []) leaves the base's blocks (Terraform tests len != 0).
+    members = [m for m in members if not (m[0] in base._spec.nested and m[2].kind == ARRAY and not m[2].value)]
+    if kind == "output":
+        # An empty description does not replace the base's (Terraform tests Description != "").
+        members = [m for m in members if not (m[0] == "description" and m[2].kind == STRING and not m[2].value)]
+    if kind == "module":
+        # An empty providers map does not replace the base's.
+        members = [m for m in members if not (m[0] == "providers" and m[2].kind == OBJECT and not m[2].value)]
+    return _merge_body(base, members, nested)
+
+
+def _missing(override: Block, described_kind: str, summary: str) -> ConfigFormatError:
+    return override._source.error(
+        override._decl,
+        override._steps,
+        f"a {described_kind} of that name in a primary (non-override) file to merge into (Terraform: {summary})",
+        f"an override of {_described(override)}, which no primary file defines",
+    )
+
+
+class _Merger:
+    """The blocks of a module while override files are merged into it, in order."""
+
+    __slots__ = ("blocks", "index")
+
+    def __init__(self, primary: Iterable[Block]) -> None:
+        self.blocks: list[Block] = list(primary)
+        self.index: dict[tuple[str, ...], int] = {}
+        for i, block in enumerate(self.blocks):
+            self.index.setdefault(_key(block), i)
+
+    def merge(self, override: Block) -> None:
+        kind = override.block_type
+        if kind in _NOT_USED:
+            return
+        if kind in ("moved", "import"):
+            raise override._source.error(
+                override._decl,
+                override._steps,
+                f"{kind} blocks only in primary files (Terraform: Cannot override '{kind}' blocks)",
+                f"a {kind} block in an override file",
+            )
+        if kind == "locals":
+            self._merge_locals(override)
+            return
+        if kind == "terraform":
+            self._merge_terraform(override)
+            return
+        key = _key(override)
+        position = self.index.get(key)
+        if position is None:
+            if kind == "provider" and key[2] == "":
+                # A default provider configuration missing from the base is simply added.
+                self.index[key] = len(self.blocks)
+                self.blocks.append(override)
+                return
+            raise _missing(override, *_MISSING_SUMMARY[kind])
+        self.blocks[position] = _merge_block(self.blocks[position], override)
+
+    def _merge_locals(self, override: Block) -> None:
+        for name, key_start, node in override._members:
+            for i, block in enumerate(self.blocks):
+                if block.block_type == "locals" and any(m[0] == name for m in block._members):
+                    members = [(n, s, node if n == name else v) for n, s, v in block._members]
+                    self.blocks[i] = _rebuild(block, members, block._nested)
+                    break
+            else:
+                raise override._source.error(
+                    key_start,
+                    (*override._steps, MapStep(name)),
+                    "a local value of that name in a primary (non-override) file to merge into "
+                    "(Terraform: Missing base local value definition to override)",
+                    f'an override of local "{name}", which no primary file defines',
+                )
+
+    def _merge_terraform(self, override: Block) -> None:
+        over = {name: node for name, _, node in override._members}
+        drop: set[str] = set()
+        if "required_version" in over:
+            drop.add("required_version")
+        if "backend" in over or "cloud" in over:
+            drop.update(("backend", "cloud"))
+        providers = [m for b in override._nested if b.block_type == "required_providers" for m in b._members]
+        provider_names = {m[0] for m in providers}
+        target: int | None = None
+        for i, block in enumerate(self.blocks):
+            if block.block_type != "terraform":
+                continue
+            if target is None:
+                target = i
+            self.blocks[i] = _without(block, drop, provider_names)
+        added = [m for m in override._members if m[0] in drop]
+        added_nested = [b for b in override._nested if b.block_type in drop]
+        if target is None:
+            if not (added or providers):
+                return
+            self.blocks.append(_rebuild(override, [], ()))
+            target = len(self.blocks) - 1
+        self.blocks[target] = _merge_body(self.blocks[target], added, added_nested)
+        if providers:
+            # Into the first required_providers block there is (else the first terraform block).
+            holder = next(
+                (
+                    i
+                    for i, b in enumerate(self.blocks)
+                    if b.block_type == "terraform" and any(n.block_type == "required_providers" for n in b._nested)
+                ),
+                target,
+            )
+            self.blocks[holder] = _add_required_providers(self.blocks[holder], providers)
+
+
+def _without(block: Block, drop: set[str], provider_names: set[str]) -> Block:
+    """A terraform block without the arguments and blocks an override replaces, nor its overridden providers."""
+    members: list[Member] = []
+    nested: list[Block] = []
+    for member in block._members:
+        if member[0] in drop:
+            continue
+        if member[0] == "required_providers" and provider_names:
+            kept = [m for m in _entries(member[2]) if m[0] not in provider_names]
+            member = (member[0], member[1], Node(OBJECT, kept, member[2].start))
+        members.append(member)
+    for child in block._nested:
+        if child.block_type in drop:
+            continue
+        if child.block_type == "required_providers" and provider_names:
+            kept = [m for m in child._members if m[0] not in provider_names]
+            if not kept:
+                continue
+            child = _rebuild(child, kept, ())
+        nested.append(child)
+    return _rebuild(block, members, nested)
+
+
+def _add_required_providers(block: Block, providers: list[Member]) -> Block:
+    """``block`` (a terraform block) with ``providers`` added to its (first) required_providers."""
+    members = list(block._members)
+    nested = list(block._nested)
+    where = next((i for i, m in enumerate(members) if m[0] == "required_providers"), None)
+    if where is None:
+        members.append(("required_providers", -1, Node(OBJECT, list(providers), -1)))
+    else:
+        name, start, node = members[where]
+        members[where] = (name, start, Node(OBJECT, _entries(node) + providers, node.start))
+    index = next((i for i, b in enumerate(nested) if b.block_type == "required_providers"), None)
+    if index is None:
+        spec = TOP_LEVEL["terraform"].nested["required_providers"]
+        nested.append(
+            Block(
+                "required_providers",
+                (),
+                node=Node(OBJECT, list(providers), -1),
+                members=tuple(providers),
+                nested=(),
+                source=block._source,
+                spec=spec,
+                start=block._start,
+                steps=(*block._steps, MapStep("required_providers")),
+                decl=block._decl,
+            )
+        )
+    else:
+        old = nested[index]
+        nested[index] = _rebuild(old, [*old._members, *providers], ())
+    return _rebuild(block, members, nested)
+
+
+def merge_overrides(primary: Iterable[Block], overrides: Iterable[Block]) -> list[Block]:
+    """The primary files' blocks with the override files' blocks (in file order) merged into them.
+
+    >>> from plancheck.tfconfig import parse_config
+    >>> base = parse_config('{"output": {"o": {"value": 1, "description": "d"}}}').blocks
+    >>> over = parse_config('{"output": {"o": {"value": 2}}}', override=True).blocks
+    >>> [b.body for b in merge_overrides(base, over)]
+    [{'value': 2, 'description': 'd'}]
+    """
+    merger = _Merger(primary)
+    for block in overrides:
+        merger.merge(block)
+    return merger.blocks
+
+
+# -- writing ------------------------------------------------------------------------------------
+
+
+#: The file name endings Terraform (``.tf.json``) and OpenTofu (both) read as JSON configuration.
+CONFIG_SUFFIXES: Final = (".tf.json", ".tofu.json")
+
+
+def _number_text(value: int | float | Decimal) -> str:
+    if isinstance(value, int):
+        return number_text(value)
+    if isinstance(value, float):
+        text = repr(value)
+        return text
+    # str() of a finite Decimal is always a valid JSON number (1E+3, 0.0001, -0).
+    return str(value)
+
+
+def _dumps_node(root: Node, indent: int = 2) -> str:
+    out: list[str] = []
+    encode = json.JSONEncoder(ensure_ascii=False).encode
+    # Stack items: a Node to write at a depth, or a literal string.
+    stack: list[tuple[Node, int] | str] = [(root, 0)]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            out.append(item)
+            continue
+        node, depth = item
+        kind = node.kind
+        if kind == STRING:
+            out.append(encode(node.value))
+        elif kind == NUMBER:
+            out.append(_number_text(node.value))
+        elif kind == BOOL:
+            out.append("true" if node.value else "false")
+        elif kind == NULL:
+            out.append("null")
+        elif not node.value:
+            out.append("{}" if kind == OBJECT else "[]")
+        else:
+            pad = "\n" + " " * (indent * (depth + 1))
+            close = "\n" + " " * (indent * depth) + ("}" if kind == OBJECT else "]")
+            out.append("{" if kind == OBJECT else "[")
+            stack.append(close)
+            children = node.value
+            for i in range(len(children) - 1, -1, -1):
+                if kind == OBJECT:
+                    name, _, child = children[i]
+                    stack.append((child, depth + 1))
+                    stack.append(pad + encode(name) + ": ")
+                else:
+                    stack.append((children[i], depth + 1))
+                    stack.append(pad)
+                if i:
+                    stack.append(",")
+    return "".join(out) + "\n"
+
+
+@public("plancheck.tfconfig")
+def dumps_config(config: Mapping[str, Any]) -> str:
+    """Check ``config`` against Terraform's JSON configuration rules and return it as JSON text.
+
+    The checks are those of the reader (block types, label levels, bodies, Terraform's
+    own arguments, templates, duplicate names) in strict mode: an unknown top-level
+    property is an error. Decimal numbers are written exactly. Property order is kept.
+
+    >>> print(dumps_config({"resource": {"terraform_data": {"web": {"input": Decimal("0.10")}}}}), end="")
+    {
+      "resource": {
+        "terraform_data": {
+          "web": {
+            "input": 0.10
+          }
+        }
+      }
+    }
+    >>> dumps_config({"resource": {"null_resource": "x"}})
+    Traceback (most recent call last):
+    ...
+    plancheck.tfconfig.ConfigFormatError: $.resource["null_resource"]: expected an object of resource names (resource "null_resource" needs 1 more label: name), found a string
+    """
+    if not isinstance(config, Mapping):
+        raise ConfigFormatError(
+            "$", "a mapping of top-level blocks", found=f"a value of type {type(config).__name__}"
+        )
+    root = python_to_node(config)
+    config_from_node(root, Source(None, ""), strict=True)
+    return _dumps_node(root)
+
+
+@public("plancheck.tfconfig")
+def write_config(
+    config: Mapping[str, Any], directory: str | os.PathLike[str], *, filename: str = "main.tf.json"
+) -> FsPath:
+    """Check ``config`` (as :func:`dumps_config` does) and write it to ``directory/filename``; return the path.
+
+    ``filename`` must end with ``.tf.json`` or ``.tofu.json`` (else Terraform would not read
+    it). The directory is created if needed; the file is replaced atomically.
+
+    >>> import tempfile, pathlib
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     path = write_config({"locals": {"greeting": "Hello, ${var.name}"}}, d)
+    ...     path.name, path.read_text().count("greeting")
+    ('main.tf.json', 1)
+    """
+    if (
+        not isinstance(filename, str)
+        or not filename.endswith(CONFIG_SUFFIXES)
+        or os.sep in filename
+        or (os.altsep and os.altsep in filename)
+    ):
+        raise ValueError(
+            f"filename must be a plain file name ending with .tf.json or .tofu.json, got {filename!r}"
+        )
+    text = dumps_config(config)
+    target_dir = FsPath(directory)
+    target_dir.mkdir(parents=True, exist_ok=True)
+    target = target_dir / filename
+    fd, tmp = tempfile.mkstemp(prefix="." + filename, suffix=".tmp", dir=target_dir)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
+            handle.write(text)
+        os.replace(tmp, target)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+    return target

@@ -1,23 +1,20 @@
-"""The read model of a configuration: Config (a module's blocks) and Block (one block, with its body)."""
+"""What a configuration is made of: the block types Terraform defines (their schema: :class:`Spec`,
+:data:`TOP_LEVEL`), and the read model, Config (a module's blocks) and Block (one block, with its body)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import KW_ONLY
-from typing import TYPE_CHECKING, Any, Final, final
+from typing import Any, Final, final
 
-from tfjsonpath import Path, PathNotFoundError, Step, traverse
+from tfjsonpath import Path, PathNotFoundError, Step, Traverse
 
 from .._frozen import FrozenValue, ReadOnly, frozen, public
 from .._redact import Secrets, secret_strings
-from ._errors import Source, json_location
-from ._json_reader import ARRAY, OBJECT, STRING, Node, node_to_python
+from ._json_reader import ARRAY, OBJECT, STRING, Node, Source, json_location, node_to_python
 from ._template import Reference, TemplateSyntaxError, parse_reference, parse_template
 
-if TYPE_CHECKING:
-    from ._spec import Spec
-
-__all__ = ["EXPRESSION_KINDS", "REFERENCE_LIST_KINDS", "Block", "Config", "IgnoredProperty"]
+__all__ = ["EXPRESSION_KINDS", "REFERENCE_LIST_KINDS", "TOP_LEVEL", "Block", "Config", "IgnoredProperty", "Spec"]
 
 #: Argument kinds whose strings are templates.
 EXPRESSION_KINDS: Final = frozenset({"expr", "open"})
@@ -25,6 +22,239 @@ EXPRESSION_KINDS: Final = frozenset({"expr", "open"})
 REFERENCE_LIST_KINDS: Final = frozenset({"ref_list", "expr_list", "address"})
 
 _MISSING: Final[Any] = object()
+
+
+# -- the schema ---------------------------------------------------------------------------------
+
+
+class Spec:
+    """The schema of one block type: labels, known arguments (by kind), nested block types."""
+
+    __slots__ = ("args", "attributes_only", "labels", "literal", "name", "nested", "open", "required")
+    name: str
+    labels: tuple[str, ...]
+    args: dict[str, str]
+    nested: dict[str, Spec]
+    open: bool
+    literal: bool
+    attributes_only: bool
+    required: tuple[str, ...]
+
+    def __init__(
+        self,
+        name: str,
+        labels: tuple[str, ...] = (),
+        args: dict[str, str] | None = None,
+        nested: dict[str, Spec] | None = None,
+        *,
+        open: bool = False,
+        literal: bool = False,
+        attributes_only: bool = False,
+        required: tuple[str, ...] = (),
+    ) -> None:
+        self.name = name
+        self.labels = labels
+        self.args = args or {}
+        self.nested = nested or {}
+        self.open = open
+        self.literal = literal
+        self.attributes_only = attributes_only
+        self.required = required
+
+    def arg_kind(self, name: str) -> str:
+        """How the value of argument ``name`` is read (``"expr"``, ``"open"``, ``"literal"``...)."""
+        kind = self.args.get(name)
+        if kind is not None:
+            return kind
+        if self.attributes_only:
+            return "literal" if self.literal else "expr"
+        if self.open:
+            return "literal" if self.literal else "open"
+        return "unknown"
+
+    def __repr__(self) -> str:
+        return f"<Spec {self.name}>"
+
+
+def _condition(name: str) -> Spec:
+    return Spec(
+        name, args={"condition": "expr", "error_message": "expr"}, required=("condition", "error_message")
+    )
+
+
+_CONNECTION: Final = Spec("connection", args={"type": "literal_string"}, open=True)
+_PROVISIONER: Final = Spec(
+    "provisioner",
+    ("type",),
+    args={"when": "keyword", "on_failure": "keyword"},
+    nested={"connection": _CONNECTION},
+    open=True,
+)
+_DYNAMIC: Final = Spec(
+    "dynamic",
+    ("type",),
+    args={"for_each": "expr", "iterator": "ident", "labels": "expr"},
+    required=("for_each",),
+)
+_CONTENT: Final = Spec("content", open=True)
+_DYNAMIC.nested["content"] = _CONTENT
+_CONTENT.nested["dynamic"] = _DYNAMIC
+
+_RESOURCE_LIFECYCLE: Final = Spec(
+    "lifecycle",
+    args={
+        "create_before_destroy": "bool",
+        "prevent_destroy": "bool",
+        "ignore_changes": "ignore_changes",
+        "replace_triggered_by": "expr_list",
+        "enabled": "expr",
+    },
+    nested={
+        "precondition": _condition("precondition"),
+        "postcondition": _condition("postcondition"),
+        "action_trigger": Spec(
+            "action_trigger", args={"events": "literal", "actions": "expr_list"}, open=True
+        ),
+    },
+)
+_DATA_LIFECYCLE: Final = Spec(
+    "lifecycle",
+    nested={"precondition": _condition("precondition"), "postcondition": _condition("postcondition")},
+    args={"enabled": "expr"},
+)
+_META: Final = {"count": "expr", "for_each": "expr", "provider": "provider_ref", "depends_on": "ref_list"}
+
+_RESOURCE: Final = Spec(
+    "resource",
+    ("type", "name"),
+    args=dict(_META),
+    nested={
+        "lifecycle": _RESOURCE_LIFECYCLE,
+        "provisioner": _PROVISIONER,
+        "connection": _CONNECTION,
+        "dynamic": _DYNAMIC,
+    },
+    open=True,
+)
+
+
+def _read_only(keyword: str) -> Spec:
+    # Data sources and ephemeral resources take the same meta-arguments and nested blocks.
+    return Spec(
+        keyword, ("type", "name"), args=dict(_META), nested={"lifecycle": _DATA_LIFECYCLE, "dynamic": _DYNAMIC}, open=True
+    )
+
+
+_DATA: Final = _read_only("data")
+_EPHEMERAL: Final = _read_only("ephemeral")
+_ACTION: Final = Spec(
+    "action",
+    ("type", "name"),
+    args={"count": "expr", "for_each": "expr", "provider": "provider_ref"},
+    nested={"config": Spec("config", open=True)},
+)
+_MODULE: Final = Spec(
+    "module",
+    ("name",),
+    args={
+        "source": "literal_string",
+        "version": "literal_string",
+        "providers": "providers_map",
+        "count": "expr",
+        "for_each": "expr",
+        "depends_on": "ref_list",
+    },
+    attributes_only=True,
+    required=("source",),
+)
+_PROVIDER: Final = Spec("provider", ("name",), args={"alias": "name", "version": "literal_string"}, open=True)
+_VARIABLE: Final = Spec(
+    "variable",
+    ("name",),
+    args={
+        "type": "type_expr",
+        "default": "literal",
+        "description": "literal_string",
+        "sensitive": "bool",
+        "nullable": "bool",
+        "ephemeral": "bool",
+    },
+    nested={"validation": _condition("validation")},
+)
+_OUTPUT: Final = Spec(
+    "output",
+    ("name",),
+    args={
+        "value": "expr",
+        "description": "literal_string",
+        "sensitive": "bool",
+        "ephemeral": "bool",
+        "depends_on": "ref_list",
+    },
+    nested={"precondition": _condition("precondition")},
+    required=("value",),
+)
+_LOCALS: Final = Spec("locals", attributes_only=True)
+_TERRAFORM: Final = Spec(
+    "terraform",
+    args={"required_version": "literal_string", "experiments": "literal"},
+    nested={
+        "required_providers": Spec("required_providers", attributes_only=True, literal=True),
+        "backend": Spec("backend", ("type",), open=True, literal=True),
+        "cloud": Spec("cloud", open=True, literal=True),
+        "provider_meta": Spec("provider_meta", ("provider",), open=True, literal=True),
+    },
+    open=True,
+    literal=True,
+)
+_MOVED: Final = Spec("moved", args={"from": "address", "to": "address"}, required=("from", "to"))
+_IMPORT: Final = Spec(
+    "import",
+    args={"to": "address", "id": "expr", "identity": "expr", "provider": "provider_ref", "for_each": "expr"},
+    required=("to",),
+)
+_REMOVED: Final = Spec(
+    "removed",
+    args={"from": "address"},
+    nested={
+        "lifecycle": Spec("lifecycle", args={"destroy": "bool"}),
+        "provisioner": _PROVISIONER,
+        "connection": _CONNECTION,
+    },
+    required=("from",),
+)
+_CHECK: Final = Spec(
+    "check",
+    ("name",),
+    nested={
+        "data": Spec("data", ("type", "name"), args=dict(_META), open=True),
+        "assert": _condition("assert"),
+    },
+)
+
+#: Terraform's top-level block types (and OpenTofu's; ``action`` is Terraform 1.14+).
+TOP_LEVEL: Final[dict[str, Spec]] = {
+    spec.name: spec
+    for spec in (
+        _RESOURCE,
+        _DATA,
+        _EPHEMERAL,
+        _ACTION,
+        _MODULE,
+        _PROVIDER,
+        _VARIABLE,
+        _OUTPUT,
+        _LOCALS,
+        _TERRAFORM,
+        _MOVED,
+        _IMPORT,
+        _REMOVED,
+        _CHECK,
+    )
+}
+
+
+# -- the read model -----------------------------------------------------------------------------
 
 
 @public("plancheck.tfconfig")
@@ -215,10 +445,10 @@ class Block(ReadOnly):
             value = self.get(key, _MISSING)
             if value is not _MISSING:
                 try:
-                    return traverse(value, path[1:])
+                    return Traverse(value, path[1:])
                 except PathNotFoundError:
                     pass  # traversed again from the body below, so the error names the whole path
-        return traverse(self.body, path)
+        return Traverse(self.body, path)
 
     def blocks(self, block_type: str | None = None) -> tuple[Block, ...]:
         """The nested blocks Terraform itself defines (lifecycle, provisioner, connection, dynamic, ...).

@@ -1,7 +1,7 @@
 """Version gates: skip or fail a test by the Terraform version (Go's ``tfversion`` package).
 
-Each check is a small frozen value with Go's name; ``check_terraform_version(version)``
-(or Go's ``CheckTerraformVersion``) returns a :class:`Result`: an ``error`` (the test fails),
+Each check is a small frozen value with Go's name; ``CheckTerraformVersion(version)`` (Go's
+method name, the only one) returns a :class:`Result`: an ``error`` (the test fails),
 a ``skip`` reason (the test is skipped), or neither (it runs). Give them to
 ``TestCase(terraform_version_checks=[...])`` and the acceptance runner applies them, in order,
 before anything else: the first error fails the case, the first skip raises ``unittest.SkipTest``.
@@ -10,13 +10,13 @@ As in Go, a check whose own version is a release compares against the *core* of 
 version, so ``1.12.0-alpha20240101`` counts as ``1.12.0`` for ``SkipBelow("1.12.0")``.
 
 >>> from plancheck.tfversion import Any, RequireAbove, SkipBelow, SkipIfNotAlpha, Version1_5_0
->>> SkipBelow(Version1_5_0).check_terraform_version("1.0.3")
+>>> SkipBelow(Version1_5_0).CheckTerraformVersion("1.0.3")
 Result(skip='Terraform CLI version 1.0.3 is below minimum version 1.5.0: skipping test')
->>> SkipBelow("1.12.0").check_terraform_version("1.12.0-alpha20240101").passed
+>>> SkipBelow("1.12.0").CheckTerraformVersion("1.12.0-alpha20240101").passed
 True
 >>> RequireAbove("1.12.0").CheckTerraformVersion("1.11.4").error
 'expected Terraform CLI version above 1.12.0 but detected version is 1.11.4'
->>> Any(SkipIfNotAlpha(), SkipBelow("1.12.0")).check_terraform_version("1.14.1")
+>>> Any(SkipIfNotAlpha(), SkipBelow("1.12.0")).CheckTerraformVersion("1.14.1")
 Result()
 """
 
@@ -25,6 +25,8 @@ from __future__ import annotations
 from typing import Final
 
 from ._checks import (
+    All,
+    Any,
     RequireAbove,
     RequireBelow,
     RequireBetween,
@@ -36,10 +38,11 @@ from ._checks import (
     SkipIf,
     SkipIfNotAlpha,
     SkipIfNotPrerelease,
+    Version,
     VersionCheck,
+    VersionError,
+    run_check,
 )
-from ._combine import All, Any, run_check
-from ._version import Version, VersionError
 
 # The versions Go's tfversion package names.
 Version0_12_26: Final = Version("0.12.26")

@@ -15,11 +15,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from plancheck._checking import matcher as knownvalue_base
 from plancheck._checking import messages
 from plancheck._checking.fields import checked_address, checked_deposed, checked_path, require_document
 from plancheck._errors import CheckFailure
 from plancheck._redact import Secrets
-from plancheck.knownvalue import _base as knownvalue_base
 from tfjsonpath import New
 from tfjsonpath import Path as JsonPath
 
@@ -28,7 +28,7 @@ ROOT = Path(__file__).resolve().parents[2] / "plancheck"
 FAMILIES = {
     "_planchecks": sorted((ROOT / "_planchecks").glob("*.py")),
     "statecheck": sorted((ROOT / "statecheck").glob("*.py")),
-    "tfconfig": [ROOT / "tfconfig" / "_checks.py", ROOT / "tfconfig" / "_cdk.py", ROOT / "tfconfig" / "_match.py"],
+    "tfconfig": [ROOT / "tfconfig" / "_checks.py", ROOT / "tfconfig" / "_base.py"],
 }
 SHARED = sorted((ROOT / "_checking").glob("*.py"))
 

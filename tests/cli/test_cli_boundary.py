@@ -42,22 +42,22 @@ _WITHHELD = " (its message is withheld: the secrets it may show could not be lis
 
 #: (argv, the function made to raise, what it raises, the one line on stderr after "tfplancheck: error: ").
 SUBCOMMANDS = [
-    pytest.param(["plan.json", "-c", "pass.toml"], "plancheck.cli._run.run_checks", ZeroDivisionError("division by zero"),
+    pytest.param(["plan.json", "-c", "pass.toml"], "plancheck.cli._checksfile.run_checks", ZeroDivisionError("division by zero"),
                  "tfplancheck: unexpected error: ZeroDivisionError: division by zero" + _BUG, id="checks"),
     pytest.param(["--list-checks"], "plancheck.cli._command._list_checks", SystemExit(3),
                  "tfplancheck: unexpected error: SystemExit: 3" + _BUG, id="list-checks-sys-exit"),
-    pytest.param(["query", "plan.json"], "plancheck.cli._lookup.list_document", ValueError(f"near {SECRET}\nand on"),
+    pytest.param(["query", "plan.json"], "plancheck.cli._output.list_document", ValueError(f"near {SECRET}\nand on"),
                  "query: unexpected error: ValueError: near (sensitive) and on" + _BUG, id="query-scrubbed-one-line"),
-    pytest.param(["query", "plan.json", "null_resource.app"], "plancheck.cli._lookup.value_document", _Unprintable(),
+    pytest.param(["query", "plan.json", "null_resource.app"], "plancheck.cli._output.value_document", _Unprintable(),
                  "query: unexpected error: _Unprintable" + _BUG, id="query-str-raises"),
-    pytest.param(["snapshot", "plan.json", "plan.snap"], "plancheck.cli._snapshot.run_snapshot", KeyError("k"),
+    pytest.param(["snapshot", "plan.json", "plan.snap"], "plancheck.cli._command.run_snapshot", KeyError("k"),
                  "snapshot: unexpected error: KeyError: 'k'" + _BUG, id="snapshot"),
     pytest.param(["mock-plan", "module", "--mock", "acme/cloud=s.json"], "plancheck.cli._mock_plan.mock_plan",
                  OSError(5, "Input/output error"), "mock-plan: unexpected error: OSError" + _WITHHELD + _BUG,
                  id="mock-plan-withheld"),
     pytest.param(["providers", "mirror", "out"], "plancheck.cli._providers.providers_command", RecursionError("deep"),
                  "providers: unexpected error: RecursionError: deep" + _BUG, id="providers"),
-    pytest.param(["destroy-leftovers", "left"], "plancheck.cli._leftovers.destroy_leftovers_command",
+    pytest.param(["destroy-leftovers", "left"], "plancheck.cli._command.destroy_leftovers_command",
                  AttributeError("'NoneType' object has no attribute 'x'"),
                  "destroy-leftovers: unexpected error: AttributeError" + _WITHHELD + _BUG, id="destroy-leftovers-withheld"),
 ]
@@ -75,7 +75,7 @@ def test_an_unexpected_error_is_one_line_and_status_2(
 
 
 def test_an_unexpected_error_in_json_mode_is_one_error_document(files: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("plancheck.cli._lookup.list_document", _raising(ValueError(SECRET)))
+    monkeypatch.setattr("plancheck.cli._output.list_document", _raising(ValueError(SECRET)))
     out, err = io.StringIO(), io.StringIO()
     assert run(["query", "plan.json", "--format", "json"], stdout=out, stderr=err, environ={"PATH": ""}) == 2
     document = json.loads(out.getvalue())
@@ -87,7 +87,7 @@ def test_an_unexpected_error_in_json_mode_is_one_error_document(files: Path, mon
 
 def test_secrets_that_cannot_be_listed_withhold_the_message(files: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The boundary's line is worded withheld, and the stream (the same Io, the same secrets) withholds it too."""
-    monkeypatch.setattr("plancheck.cli._lookup.list_document", _raising(ValueError(SECRET)))
+    monkeypatch.setattr("plancheck.cli._output.list_document", _raising(ValueError(SECRET)))
     monkeypatch.setattr("plancheck.cli._io.Io.secrets", _raising(TypeError("resources is not a list")))
     out, err = io.StringIO(), io.StringIO()
     assert run(["query", "plan.json"], stdout=out, stderr=err, environ={"PATH": ""}) == 2
@@ -121,7 +121,7 @@ def test_one_mechanism_records_what_a_command_read() -> None:
 def test_ctrl_c_is_status_130_without_a_traceback(
     files: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
 ) -> None:
-    monkeypatch.setattr("plancheck.cli._lookup.list_document", _raising(KeyboardInterrupt()))
+    monkeypatch.setattr("plancheck.cli._output.list_document", _raising(KeyboardInterrupt()))
     assert main(["query", "plan.json"]) == 130
     captured = capsys.readouterr()
     assert "Traceback" not in captured.out + captured.err

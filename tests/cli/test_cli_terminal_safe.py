@@ -216,7 +216,7 @@ def test_a_secret_holding_a_control_character_is_scrubbed_before_it_is_escaped(p
 def test_the_stream_scrubs_before_it_escapes(secret: str) -> None:
     """What reaches the stream unscrubbed (its backstop) is scrubbed as the document spells it, then escaped."""
     from plancheck._redact import Secrets
-    from plancheck.cli._command import _Guarded
+    from plancheck.cli._io import _Guarded
 
     sink = io.StringIO()
     stream = _Guarded(sink, "standard output")

@@ -12,17 +12,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from plancheck import compare
+from plancheck._checking.equality import first_difference, union_marks
 from plancheck._errors import ValueMismatchError
 from plancheck._redact import Secrets, revealing_sensitive
-from plancheck.compare._equality import first_difference
-from plancheck.compare._render import union_marks
 
 D = Decimal
 
 
 def outcome(comparer: compare.ValueComparer, values: list[Any], **kwargs: Any) -> str | None:
     try:
-        comparer.compare_values(values, **kwargs)
+        comparer.CompareValues(values, **kwargs)
     except ValueMismatchError as exc:
         return str(exc)
     return None
@@ -188,43 +187,43 @@ def test_reveal_mode_shows_values() -> None:
 
 
 BAD_INPUT: dict[str, tuple[Any, dict[str, Any], type[Exception], str]] = {
-    "values-str": ("ab", {}, TypeError, "compare_values expects a list of values, got str"),
-    "values-set": ({1, 2}, {}, TypeError, "compare_values expects a list of values, got set"),
+    "values-str": ("ab", {}, TypeError, "CompareValues expects a list of values, got str"),
+    "values-set": ({1, 2}, {}, TypeError, "CompareValues expects a list of values, got set"),
     "non-json-value": (
         [1, [{1, 2}]],
         {},
         TypeError,
-        "compare_values: values[1] at [0] is not a JSON value: non-JSON set",
+        "CompareValues: values[1] at [0] is not a JSON value: non-JSON set",
     ),
     "non-json-root": (
         [object()],
         {},
         TypeError,
-        "compare_values: values[0] is not a JSON value: non-JSON object",
+        "CompareValues: values[0] is not a JSON value: non-JSON object",
     ),
     "non-str-key": (
         [{"a": {1: 2}}],
         {},
         TypeError,
-        "compare_values: values[0] at a has a non-string key of type int",
+        "CompareValues: values[0] at a has a non-string key of type int",
     ),
     "marks-count": (
         [1, 2],
         {"sensitive": [None]},
         ValueError,
-        "compare_values: sensitive has 1 marks trees for 2 values",
+        "CompareValues: sensitive has 1 marks trees for 2 values",
     ),
     "marks-type": (
         [1],
         {"sensitive": True},
         TypeError,
-        "compare_values: sensitive must be a list of marks trees, got bool",
+        "CompareValues: sensitive must be a list of marks trees, got bool",
     ),
     "secrets-type": (
         [1],
         {"secrets": ["x"]},
         TypeError,
-        "compare_values: secrets must be a plancheck Secrets, got list",
+        "CompareValues: secrets must be a plancheck Secrets, got list",
     ),
 }
 
@@ -236,7 +235,7 @@ def test_bad_input_is_a_clear_error(
     values: Any, kwargs: dict[str, Any], error: type[Exception], message: str
 ) -> None:
     with pytest.raises(error) as info:
-        compare.ValuesSame().compare_values(values, **kwargs)
+        compare.ValuesSame().CompareValues(values, **kwargs)
     assert str(info.value) == message
 
 
@@ -263,12 +262,12 @@ def test_deep_values_compare_without_recursion() -> None:
     b: Any = D("1.0")
     for _ in range(10_000):
         a, b = [a], [b]
-    compare.ValuesSame().compare_values([a, b])
+    compare.ValuesSame().CompareValues([a, b])
     c: Any = 2
     for _ in range(10_000):
         c = [c]
     with pytest.raises(ValueMismatchError) as info:
-        compare.ValuesDifferAll().compare_values([a, c, b])
+        compare.ValuesDifferAll().CompareValues([a, c, b])
     assert info.value.reason.startswith(
         "expected all values to differ, but values 0 and 2 are the same: [[[["
     )

@@ -15,7 +15,7 @@ from plancheck._errors import ValueMismatchError
 
 def outcome(comparer: compare.ValueComparer, values: list[Any]) -> str | None:
     try:
-        comparer.compare_values(values)
+        comparer.CompareValues(values)
     except ValueMismatchError as exc:
         return str(exc)
     return None

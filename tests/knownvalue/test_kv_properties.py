@@ -10,8 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from plancheck import knownvalue as kv
+from plancheck._checking.equality import first_difference
 from plancheck._errors import ValueMismatchError
-from plancheck.compare._equality import first_difference
 
 PRECISE = Context(prec=200)  # normalize() must not round to the default 28 digits
 LEAF_ALPHABET = "QZJ"  # letters no message wording uses, so a leaked leaf is easy to spot

@@ -23,14 +23,8 @@ from mock_support import CLOUD_SCHEMA, leak_check
 from plancheck._errors import TfCheckError
 from plancheck._terraform import MAX_TIMEOUT, TimeoutValueError, check_timeout, run_command
 from plancheck.cli._command import run
-from plancheck.cli._mock_plan import (
-    _copy_module,
-    _Failed,
-    _hcl_module_calls,
-    _json_module_calls,
-    _lexical_join,
-    _seconds,
-)
+from plancheck.cli._mock_plan import _copy_module, _Failed, _lexical_join, _seconds
+from plancheck.cli._module_files import _hcl_module_calls, _json_module_calls
 
 EXPECTED = "a number of seconds greater than 0 and at most 604800 (a week)"
 MOCK = f"acme/cloud={CLOUD_SCHEMA}"

@@ -13,7 +13,7 @@ from plancheck import Plan
 from plancheck._redact import Secrets
 from plancheck._terraform.mock import MockProvider
 from plancheck.acceptance._workplace import ProviderSession
-from plancheck.cli._mock_secrets import declared_sensitive, input_secrets, plan_sensitive
+from plancheck.cli._module_files import declared_sensitive, input_secrets, plan_sensitive
 
 
 def bucket(name: str) -> dict[str, object]:

@@ -33,13 +33,13 @@ CHECK_TEST = textwrap.dedent(
         assert tf_plan.terraform_version == "1.0.3"
         assert_plan(
             tf_plan,
-            ExpectSensitiveValue("null_resource.app", New("triggers").at_map_key("password")),
+            ExpectSensitiveValue("null_resource.app", New("triggers").AtMapKey("password")),
             ExpectUnknownValue("null_resource.app", New("id")),
-            ExpectKnownValue("null_resource.app", New("triggers").at_map_key("greeting"), kv.StringExact("hello")),
+            ExpectKnownValue("null_resource.app", New("triggers").AtMapKey("greeting"), kv.StringExact("hello")),
         )
 
     def test_a_failure_is_scrubbed(tf_plan, assert_plan):
-        assert_plan(tf_plan, ExpectUnknownValue("null_resource.app", New("triggers").at_map_key("password")))
+        assert_plan(tf_plan, ExpectUnknownValue("null_resource.app", New("triggers").AtMapKey("password")))
     """
 )
 

@@ -75,7 +75,7 @@ PASSING = [
 @pytest.mark.parametrize("check", PASSING)
 def test_checks_pass(output: QueryOutput, check: QueryResultCheck) -> None:
     assert check.failures(output) == []
-    check.check_query(output)
+    check.CheckQuery(output)
     check.CheckQuery(output)
     assert query_check_failures(output, [check]) == []
 
@@ -303,8 +303,8 @@ def test_assert_query_lists_every_failure(output: QueryOutput) -> None:
                      "assert_query(output, *checks)", id="assert-list"),
         pytest.param(lambda o: query_check_failures(o, ["x"]), TypeError,
                      "query_check_failures: check 1 must be a QueryResultCheck, got str", id="failures-str"),
-        pytest.param(lambda o: ExpectLength("a.b", 1).check_query({"type": "version"}), TypeError,
-                     "ExpectLength.check_query expects a plancheck.querycheck.QueryOutput (use load_query), got dict",
+        pytest.param(lambda o: ExpectLength("a.b", 1).CheckQuery({"type": "version"}), TypeError,
+                     "ExpectLength.CheckQuery expects a plancheck.querycheck.QueryOutput (use load_query), got dict",
                      id="check-dict"),
     ],
 )
@@ -389,8 +389,8 @@ def test_known_values_are_copied() -> None:
 
 def test_filters_of_a_check(output: QueryOutput) -> None:
     check = ExpectResourceDisplayName("test_instance.example", BY_INSTANCE_1, kv.NotNull())
-    assert check.query_filters() == (BY_INSTANCE_1,) == check.QueryFilters()
-    assert ExpectLength("a.b", 1).query_filters() == ()
+    assert check.QueryFilters() == (BY_INSTANCE_1,) == check.QueryFilters()
+    assert ExpectLength("a.b", 1).QueryFilters() == ()
     assert [r.display_name for r in check.filtered(output.results_for("test_instance.example"))] == ["Test Instance 1"]
 
 
@@ -431,7 +431,7 @@ def test_expect_identity_and_expect_no_identity_are_complements(identities: list
     present = target in rows
     assert (ExpectIdentity("concept_pet.pets", expected).failures(out) == []) is present
     assert (ExpectNoIdentity("concept_pet.pets", expected).failures(out) == []) is not present
-    included = [r for r in out.results if queryfilter.ByResourceIdentity(expected).include(r)]
+    included = [r for r in out.results if queryfilter.ByResourceIdentity(expected).Filter(r)]
     assert [r.identity for r in included] == [row for row in rows if row == target]
 
 
@@ -450,7 +450,7 @@ def test_query_check_error_is_a_public_check_failure(output: QueryOutput) -> Non
     from plancheck import CheckFailedError, TfCheckError
 
     with pytest.raises(QueryCheckError) as info:
-        ExpectLength("concept_pet.pets", 9).check_query(output)
+        ExpectLength("concept_pet.pets", 9).CheckQuery(output)
     error = info.value
     assert QueryCheckError.__module__ == "plancheck.querycheck"
     assert isinstance(error, CheckFailedError)

@@ -34,7 +34,7 @@ from plancheck.snapshot._model import ROOT_LABEL, UNKNOWN
 from plancheck.snapshot._parse import line_key
 from plancheck.snapshot._secrets import ValueSecrets
 from plancheck.snapshot._values import IGNORED, flatten, json_scalar, json_string
-from tfjsonpath.internal import quote_key
+from tfjsonpath._text import quote_key
 
 ROOT = Path(__file__).resolve().parents[2]
 CORPUS = ROOT.parent / "shared" / "corpus" / "plans"

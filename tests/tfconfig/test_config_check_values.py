@@ -17,7 +17,7 @@ import pytest
 from plancheck import knownvalue as kv
 from plancheck import tfconfig as t
 from plancheck._frozen import FrozenValue
-from plancheck.tfconfig._checks import ANY
+from plancheck.tfconfig._base import ANY
 from tfjsonpath import New
 
 _EMPTY = inspect.Parameter.empty

@@ -186,3 +186,34 @@ def test_a_top_level_array_is_a_configuration_for_every_entry_point(document: ob
     Template.from_json(document).resource_count_is("null_resource", 2)  # type: ignore[arg-type]
     assert_config(document, ExpectResourceCount("null_resource", 2))  # type: ignore[arg-type]
     assert sorted(b.labels[1] for b in config_from_dict(document).blocks) == ["a", "b"]  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("call", "name", "pattern"),
+    [
+        pytest.param("has_variable", "pw", '{"default": "other"}', id="has_variable"),
+        pytest.param("has_variable", "*", '{"default": "other"}', id="has_variable-any-name"),
+        pytest.param("has_output", "pw", '{"value": "other"}', id="has_output"),
+    ],
+)
+def test_a_failing_template_shows_no_sensitive_value_in_its_frames(
+    pytester: pytest.Pytester, call: str, name: str, pattern: str
+) -> None:
+    """``pytest -l --tb=long`` prints the locals of every frame it shows: a Template's frames held the bodies
+    of sensitive variables and outputs (their values in clear), so Template's frames are hidden, as every
+    check's are, and the failure points at the test's own line."""
+    secret = "tok-" + "x7Qz" * 4
+    (pytester.path / "main.tf.json").write_text(json.dumps({
+        "variable": {"pw": {"type": "string", "sensitive": True, "default": secret}},
+        "output": {"pw": {"value": secret, "sensitive": True}},
+    }))
+    pytester.makepyfile(test_inner=(
+        "from plancheck.tfconfig import Template\n\n\n"
+        "def test_t():\n"
+        "    t = Template.from_file('main.tf.json')\n"
+        f"    t.{call}({name!r}, {pattern})\n"
+    ))
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "-l", "--tb=long")
+    result.assert_outcomes(failed=1)
+    output = "\n".join(result.outlines + result.errlines)
+    assert secret not in output

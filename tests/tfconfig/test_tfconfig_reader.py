@@ -13,8 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from plancheck.tfconfig import Block, Config, ConfigFormatError, IgnoredProperty, load_config, parse_config
-from plancheck.tfconfig._errors import Source
-from plancheck.tfconfig._json_reader import OBJECT, node_to_python, parse_json
+from plancheck.tfconfig._json_reader import OBJECT, Source, node_to_python, parse_json
 
 # -- the JSON layer -------------------------------------------------------------------------------
 

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 import tfjsonpath
-from tfjsonpath import MapStep, New, Path, PathNotFoundError, SliceStep, leaves, traverse, walk
+from tfjsonpath import MapStep, New, Path, PathNotFoundError, SliceStep, Traverse, leaves, walk
 
 DEPTH = 10_000
 LONG = 20_000
@@ -41,13 +41,13 @@ def deep() -> tuple[Any, Path]:
 def test_traverse_a_deep_document(deep: tuple[Any, Path]) -> None:
     document, path = deep
     assert len(path) == DEPTH
-    assert traverse(document, path) == "leaf"
+    assert Traverse(document, path) == "leaf"
 
 
 def test_not_found_deep_in_a_deep_document(deep: tuple[Any, Path]) -> None:
     document, path = deep
     with pytest.raises(PathNotFoundError) as info:
-        traverse(document, path.AtMapKey("beyond"))
+        Traverse(document, path.AtMapKey("beyond"))
     assert info.value.step_index == DEPTH
     assert info.value.found == "a string"
     assert info.value.reached == path
@@ -107,7 +107,7 @@ def test_long_path_pickle_and_copy(long_path: Path) -> None:
 
 def test_long_path_traverse_error_names_the_step(long_path: Path) -> None:
     with pytest.raises(PathNotFoundError) as info:
-        traverse({"k": 1}, long_path)
+        Traverse({"k": 1}, long_path)
     assert info.value.step_index == 0
     assert info.value.go_message == "path not found: cannot convert object at SliceStep 0 to []any"
 

@@ -8,7 +8,7 @@ from typing import Any
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from tfjsonpath import MapStep, New, Path, PathSyntaxError, SliceStep, leaves, traverse, walk
+from tfjsonpath import MapStep, New, Path, PathSyntaxError, SliceStep, Traverse, leaves, walk
 
 # Surrogate code points are included on purpose: a Python str may hold them, so they must round-trip too.
 any_char = st.characters() | st.characters(categories=["Cs"])
@@ -125,7 +125,7 @@ def test_parent_child_relations(base: Path, suffix: list[Any]) -> None:
 @given(json_document)
 def test_every_leaf_is_reached_by_its_path(document: Any) -> None:
     for path, value in leaves(document):
-        assert traverse(document, path) is value
+        assert Traverse(document, path) is value
         assert Path.parse(path.to_text()) == path
 
 

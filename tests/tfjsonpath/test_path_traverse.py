@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from tfjsonpath import New, Path, PathNotFoundError, describe_json_type, traverse
+from tfjsonpath import New, Path, PathNotFoundError, Traverse, describe_json_type
 
 # (document, path, expected value)
 FOUND = [
@@ -31,13 +31,13 @@ FOUND = [
 
 @pytest.mark.parametrize(("document", "path", "expected"), FOUND)
 def test_traverse_finds(document: Any, path: Path, expected: Any) -> None:
-    assert traverse(document, path) == expected
+    assert Traverse(document, path) == expected
     assert path.traverse(document) == expected
 
 
 def test_traverse_returns_the_very_object() -> None:
     inner: list[int] = [1]
-    assert traverse({"a": inner}, New("a")) is inner
+    assert Traverse({"a": inner}, New("a")) is inner
 
 
 # (document, path, full message, found)
@@ -158,7 +158,7 @@ NOT_FOUND = [
 @pytest.mark.parametrize(("document", "path", "message", "found"), NOT_FOUND)
 def test_traverse_not_found(document: Any, path: Path, message: str, found: str) -> None:
     with pytest.raises(PathNotFoundError) as info:
-        traverse(document, path)
+        Traverse(document, path)
     assert str(info.value) == message
     assert info.value.found == found
     assert "hunter2" not in str(info.value)
@@ -167,7 +167,7 @@ def test_traverse_not_found(document: Any, path: Path, message: str, found: str)
 def test_traverse_does_not_insert_into_a_defaultdict() -> None:
     document: defaultdict[str, list[int]] = defaultdict(list)
     with pytest.raises(PathNotFoundError):
-        traverse(document, New("missing"))
+        Traverse(document, New("missing"))
     assert dict(document) == {}
 
 
@@ -192,15 +192,15 @@ class _CountingMapping(Mapping[str, Any]):
 
 def test_traverse_checks_membership_before_lookup() -> None:
     document = _CountingMapping({"a": 1})
-    assert traverse(document, New("a")) == 1
+    assert Traverse(document, New("a")) == 1
     with pytest.raises(PathNotFoundError):
-        traverse(document, New("b"))
+        Traverse(document, New("b"))
 
 
 def test_not_found_error_fields_and_pickling() -> None:
     path = New("a").AtSliceIndex(3).AtMapKey("b")
     with pytest.raises(PathNotFoundError) as info:
-        traverse({"a": [0]}, path)
+        Traverse({"a": [0]}, path)
     error = info.value
     assert error.path == path
     assert error.step_index == 1
@@ -220,7 +220,7 @@ def test_not_found_error_fields_and_pickling() -> None:
 
 def test_not_found_is_a_lookup_error() -> None:
     with pytest.raises(LookupError):
-        traverse({}, New("a"))
+        Traverse({}, New("a"))
 
 
 DESCRIPTIONS = [

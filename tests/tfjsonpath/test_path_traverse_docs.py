@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from tfjsonpath import New, Path, traverse
+from tfjsonpath import New, Path, Traverse
 
 PERSON = """
 {
@@ -324,7 +324,7 @@ DOC_EXAMPLES = [
 @pytest.mark.parametrize(("document", "path", "expected", "go_string", "text"), DOC_EXAMPLES)
 def test_documentation_example(document: str, path: Path, expected: Any, go_string: str, text: str) -> None:
     doc = json.loads(document)
-    assert traverse(doc, path) == expected
+    assert Traverse(doc, path) == expected
     assert str(path) == go_string
     assert path.to_text() == text
     assert Path.parse(text) == path
@@ -333,5 +333,5 @@ def test_documentation_example(document: str, path: Path, expected: Any, go_stri
 
 def test_snake_case_builders_reach_the_same_values() -> None:
     doc = json.loads(LIST_BLOCK)
-    path = New("root_list_block").at_slice_index(0).at_map_key("nested_list_block").at_slice_index(0)
-    assert path.at_map_key("nested_block_string_attribute").traverse(doc) == "value2"
+    path = New("root_list_block").AtSliceIndex(0).AtMapKey("nested_list_block").AtSliceIndex(0)
+    assert path.AtMapKey("nested_block_string_attribute").traverse(doc) == "value2"

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from tfjsonpath import MapStep, New, Path, PathNotFoundError, SliceStep, TfJsonPathError, traverse
+from tfjsonpath import MapStep, New, Path, PathNotFoundError, SliceStep, TfJsonPathError, Traverse
 
 # The document of Go's createTestObject(); createTestArray() wraps the same object in an array.
 _OBJECT_TEXT = """
@@ -140,14 +140,14 @@ def _same_json_value(actual: Any, expected: Any) -> bool:
 
 @pytest.mark.parametrize(("path", "expected"), OBJECT_CASES)
 def test_traverse_object(path: Path, expected: Any) -> None:
-    actual = traverse(go_test_object(), path)
+    actual = Traverse(go_test_object(), path)
     assert _same_json_value(actual, expected), actual
     assert path.traverse(go_test_object()) == actual
 
 
 @pytest.mark.parametrize(("path", "expected"), ARRAY_CASES)
 def test_traverse_root_array(path: Path, expected: Any) -> None:
-    actual = traverse(go_test_array(), path)
+    actual = Traverse(go_test_array(), path)
     assert _same_json_value(actual, expected), actual
 
 
@@ -267,7 +267,7 @@ def _check_error(
     document: Any, path: Path, go_message: str, detail: str, step_index: int, found: str
 ) -> None:
     with pytest.raises(PathNotFoundError) as info:
-        traverse(document, path)
+        Traverse(document, path)
     error = info.value
     assert str(error) == f"{go_message}; {detail}"
     assert str(error).startswith(go_message)
@@ -296,9 +296,9 @@ def test_traverse_root_array_errors(
 
 def test_error_steps_are_the_expected_kind() -> None:
     with pytest.raises(PathNotFoundError) as info:
-        traverse(go_test_object(), New("Array").AtSliceIndex(10))
+        Traverse(go_test_object(), New("Array").AtSliceIndex(10))
     assert info.value.step == SliceStep(10)
     with pytest.raises(PathNotFoundError) as info:
-        traverse(go_test_object(), New("ObjectA"))
+        Traverse(go_test_object(), New("ObjectA"))
     assert info.value.step == MapStep("ObjectA")
     assert info.value.reached == Path()

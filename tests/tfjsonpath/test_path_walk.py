@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tfjsonpath import New, Path, leaves, traverse, walk
+from tfjsonpath import New, Path, Traverse, leaves, walk
 
 CORPUS = FilePath(__file__).resolve().parents[2].parent / "shared" / "corpus"
 
@@ -63,7 +63,7 @@ def test_prefix_is_put_in_front_of_every_path() -> None:
     assert [p.to_text() for p, _ in pairs] == ['change["after"]["id"]', 'change["after"]["tags"]["Name"]']
     document = {"change": {"after": after}}
     for path, value in pairs:
-        assert traverse(document, path) is value
+        assert Traverse(document, path) is value
 
 
 def test_walk_is_lazy() -> None:
@@ -187,7 +187,7 @@ def test_every_value_of_a_real_document_is_reached_by_its_path(file: FilePath | 
     count = 0
     for path, value in walk(document):
         count += 1
-        assert traverse(document, path) is value
+        assert Traverse(document, path) is value
         assert Path.parse(path.to_text()) == path
     assert count == _count_nodes(document)
     leaf_paths = [p for p, _ in leaves(document)]

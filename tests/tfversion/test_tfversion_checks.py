@@ -131,7 +131,7 @@ CASES = [
 
 @pytest.mark.parametrize(("check", "tf", "expected"), CASES)
 def test_check_matches_go(check: VersionCheck, tf: str, expected: Result) -> None:
-    assert check.check_terraform_version(tf) == expected
+    assert check.CheckTerraformVersion(tf) == expected
     assert check.CheckTerraformVersion(Version(tf)) == expected
 
 
@@ -183,7 +183,7 @@ NEED_OLD = RequireBelow("1.12.0")  # fails 1.12.0-alpha, 1.12.0, 1.14.1
     ],
 )
 def test_any_and_all_match_go(check: VersionCheck, tf: str, expected: Result) -> None:
-    assert check.check_terraform_version(tf) == expected
+    assert check.CheckTerraformVersion(tf) == expected
 
 
 def test_all_stops_at_the_first_decision() -> None:
@@ -191,8 +191,8 @@ def test_all_stops_at_the_first_decision() -> None:
         def check_terraform_version(self, version: object) -> Result:
             raise AssertionError("must not run")
 
-    assert All(SKIP_OLD, Boom()).check_terraform_version(V103).skip is not None
-    assert Any(SKIP_NEW, Boom()).check_terraform_version(V103).passed
+    assert All(SKIP_OLD, Boom()).CheckTerraformVersion(V103).skip is not None
+    assert Any(SKIP_NEW, Boom()).CheckTerraformVersion(V103).passed
 
 
 def test_go_style_duck_typed_checks_combine() -> None:
@@ -204,7 +204,7 @@ def test_go_style_duck_typed_checks_combine() -> None:
         def CheckTerraformVersion(self, version: object) -> object:
             return self.Response()
 
-    assert All(GoStyle()).check_terraform_version(V103) == skip("custom skip")
+    assert All(GoStyle()).CheckTerraformVersion(V103) == skip("custom skip")
     assert run_check(GoStyle(), V103, "here") == skip("custom skip")
 
 
@@ -230,7 +230,7 @@ def test_go_style_duck_typed_checks_combine() -> None:
             id="segment-beyond-int64",
         ),
         pytest.param(lambda: Version(b"1.2.0"), "Version: expected a version string such as '1.12.0', got bytes", id="version-bytes"),
-        pytest.param(lambda: SkipBelow("1.0.0").check_terraform_version("dev"), "CheckTerraformVersion(version): not a version: 'dev' (expected e.g. 1.12.0 or 1.12.0-alpha20240101)", id="check-bad-terraform-version"),
+        pytest.param(lambda: SkipBelow("1.0.0").CheckTerraformVersion("dev"), "CheckTerraformVersion(version): not a version: 'dev' (expected e.g. 1.12.0 or 1.12.0-alpha20240101)", id="check-bad-terraform-version"),
     ],
 )
 def test_bad_arguments_fail_with_a_typed_error(build: object, message: str) -> None:
@@ -248,7 +248,7 @@ def test_bad_result_from_a_custom_check_names_it() -> None:
             return 42
 
     with pytest.raises(VersionError, match=r"^Any\(checks\[0\]\): expected a result with error and skip"):
-        Any(Bad()).check_terraform_version(V103)
+        Any(Bad()).CheckTerraformVersion(V103)
 
 
 # -- values -------------------------------------------------------------------------------------

@@ -11,7 +11,7 @@ import json
 from collections.abc import Mapping
 from typing import Any, Final
 
-from tfjsonpath.internal import json_kind
+from tfjsonpath._jsontypes import json_kind
 
 from ..._frozen import FrozenValue, frozen
 from ..._text import closest

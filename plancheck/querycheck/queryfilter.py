@@ -1,4 +1,10 @@
-"""Query filters: which results of a list block a query check looks at (Go's ``querycheck/queryfilter``)."""
+"""queryfilter: which results a query check looks at, a port of Go's ``querycheck/queryfilter``.
+
+>>> from plancheck import knownvalue as kv
+>>> from plancheck.querycheck import queryfilter
+>>> queryfilter.ByResourceIdentity({"id": kv.StringExact("able-werewolf")})
+ByResourceIdentity({'id': StringExact('able-werewolf')})
+"""
 
 from __future__ import annotations
 
@@ -6,11 +12,11 @@ import abc
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from ..._checking.fields import checked_matcher
-from ..._checking.match import checked_identity, identity_matches
-from ..._documents.query import QueryResult
-from ..._frozen import FrozenValue, frozen, public
-from ...knownvalue.internal import Check
+from .._checking.fields import checked_matcher
+from .._checking.match import checked_identity, identity_matches
+from .._documents.query import QueryResult
+from .._frozen import FrozenValue, frozen, public
+from ..knownvalue import Check
 
 __all__ = ["ByDisplayName", "ByResourceIdentity", "QueryFilter"]
 
@@ -18,36 +24,32 @@ __all__ = ["ByDisplayName", "ByResourceIdentity", "QueryFilter"]
 @public("plancheck.querycheck.queryfilter")
 @frozen
 class QueryFilter(FrozenValue, abc.ABC):
-    """Base class of the query filters: :meth:`include` says whether a check looks at a result.
+    """Base class of the query filters: :meth:`Filter` (Go's name) says whether a check looks at a result.
 
     A check that takes a filter looks only at the results it includes. Filters are small
-    frozen values, like checks. Go's method is ``Filter``; here ``Filter`` is :meth:`include`.
+    frozen values, like checks; a filter of your own implements :meth:`Filter`.
 
     >>> from plancheck.querycheck import QueryResult
     >>> from dataclasses import dataclass
     >>> @dataclass(frozen=True)
     ... class ByType(QueryFilter):
     ...     resource_type: str
-    ...     def include(self, result):
+    ...     def Filter(self, result):
     ...         return result.resource_type == self.resource_type
     >>> result = QueryResult({"list_resource_found": {"address": "list.concept_pet.pets", "resource_type": "concept_pet"}})
-    >>> ByType("concept_pet").include(result), ByType("concept_pet").Filter(result)
-    (True, True)
+    >>> ByType("concept_pet").Filter(result), ByType("dog").Filter(result)
+    (True, False)
     """
 
     @abc.abstractmethod
-    def include(self, result: QueryResult) -> bool:
-        """Whether a check looks at ``result``."""
-
-    def Filter(self, result: QueryResult) -> bool:  # Go's method name, so ported code reads the same
-        """Go's name for :meth:`include`.
+    def Filter(self, result: QueryResult) -> bool:  # Go's name, kept for line-by-line ports
+        """Whether a check looks at ``result`` (Go's ``Filter``, returning the bool).
 
         >>> from plancheck import knownvalue as kv
         >>> from plancheck.querycheck import QueryResult
         >>> ByDisplayName(kv.StringExact("x")).Filter(QueryResult({"list_resource_found": {"address": "list.a.b", "display_name": "x"}}))
         True
         """
-        return self.include(result)
 
 
 @public("plancheck.querycheck.queryfilter")
@@ -58,7 +60,7 @@ class ByDisplayName(QueryFilter):
     >>> from plancheck import knownvalue as kv
     >>> from plancheck.querycheck import QueryResult
     >>> found = QueryResult({"list_resource_found": {"address": "list.concept_pet.pets", "display_name": "This is a able-werewolf"}})
-    >>> ByDisplayName(kv.StringRegexp("werewolf$")).include(found), ByDisplayName(kv.StringExact("x")).include(found)
+    >>> ByDisplayName(kv.StringRegexp("werewolf$")).Filter(found), ByDisplayName(kv.StringExact("x")).Filter(found)
     (True, False)
     """
 
@@ -67,7 +69,7 @@ class ByDisplayName(QueryFilter):
     def __post_init__(self) -> None:
         self._set(display_name=checked_matcher(self.display_name, type(self).__name__))
 
-    def include(self, result: QueryResult) -> bool:
+    def Filter(self, result: QueryResult) -> bool:
         """Whether the result's display name matches."""
         return self.display_name == result.display_name
 
@@ -80,9 +82,9 @@ class ByResourceIdentity(QueryFilter):
     >>> from plancheck import knownvalue as kv
     >>> from plancheck.querycheck import QueryResult
     >>> found = QueryResult({"list_resource_found": {"address": "list.concept_pet.pets", "identity": {"id": "able-werewolf", "legs": 5}}})
-    >>> ByResourceIdentity({"id": kv.StringExact("able-werewolf"), "legs": kv.Int64Exact(5)}).include(found)
+    >>> ByResourceIdentity({"id": kv.StringExact("able-werewolf"), "legs": kv.Int64Exact(5)}).Filter(found)
     True
-    >>> ByResourceIdentity({"id": kv.StringExact("able-werewolf")}).include(found)   # exactly these attributes
+    >>> ByResourceIdentity({"id": kv.StringExact("able-werewolf")}).Filter(found)   # exactly these attributes
     False
     """
 
@@ -97,6 +99,6 @@ class ByResourceIdentity(QueryFilter):
     def _args(self, *, shown: bool = False) -> tuple[tuple[Any, ...], dict[str, Any]]:
         return (dict(self.identity),), {}
 
-    def include(self, result: QueryResult) -> bool:
+    def Filter(self, result: QueryResult) -> bool:
         """Whether the result's identity matches."""
         return identity_matches(result.identity, self.identity)
