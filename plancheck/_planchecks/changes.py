@@ -18,8 +18,13 @@ from typing import TYPE_CHECKING, Any, Final
 
 from tfjsonpath import MapStep, Path, SliceStep, Step
 
-from .._checking.each import checked_selector, checked_selectors, item_label
-from .._checking.fields import checked_address, checked_deposed
+from .._checking.fields import (
+    checked_address,
+    checked_deposed,
+    checked_selector,
+    checked_selectors,
+    item_label,
+)
 from .._checking.messages import actions_text, deposed_prefix, output_address, quote
 from .._documents.actions import ResourceAction
 from .._documents.plan import DeferredChange, Plan, ResourceChange

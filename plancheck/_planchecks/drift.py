@@ -13,9 +13,8 @@ from typing import TYPE_CHECKING, Any, Final
 
 from tfjsonpath import MapStep, Path, SliceStep
 
-from .._checking.each import checked_selector, empty_selection
 from .._checking.equality import render_compared
-from .._checking.fields import checked_address, checked_path
+from .._checking.fields import checked_address, checked_path, checked_selector, empty_selection
 from .._checking.messages import actions_text, deposed_prefix
 from .._documents.plan import Plan, ResourceChange
 from .._documents.select import Resources

@@ -20,19 +20,24 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from tfjsonpath import Path
 
-from .._checking.each import (
-    Item,
-    Verdict,
+from .._checking.fields import (
+    checked_matcher,
+    checked_path,
     checked_selector,
     checked_unknown_mode,
-    each_outcome,
     empty_selection,
     item_label,
-    match_verdict,
-    path_text,
 )
-from .._checking.fields import checked_matcher, checked_path
-from .._checking.match import describe, no_planned_value, sensitive_problem
+from .._checking.match import (
+    Item,
+    Verdict,
+    describe,
+    each_outcome,
+    match_verdict,
+    no_planned_value,
+    path_text,
+    sensitive_problem,
+)
 from .._checking.run import emit_warnings
 from .._documents.plan import Change, Plan
 from .._documents.resolve import ABSENT_VALUE, ValueStatus, known_value_at, mark_depth, value_at

@@ -29,7 +29,6 @@ from typing import TYPE_CHECKING
 
 from tfjsonpath import Path
 
-from .._checking.each import Item, checked_selector, each_outcome, empty_selection, item_label, match_verdict
 from .._checking.equality import first_difference, render_compared
 from .._checking.fields import (
     OutputMatcherFields,
@@ -39,12 +38,18 @@ from .._checking.fields import (
     checked_address,
     checked_matcher,
     checked_path,
+    checked_selector,
+    empty_selection,
+    item_label,
 )
 from .._checking.match import (
     AddressIdentityFields,
+    Item,
+    each_outcome,
     identity_attribute_failures,
     match_failures,
     match_resolved,
+    match_verdict,
     sensitive_problem,
 )
 from .._checking.messages import deposed_prefix, located, output_address, scrubbed_failure
