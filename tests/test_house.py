@@ -26,7 +26,7 @@ from tools import house
 ROOT = Path(__file__).resolve().parents[1]
 
 #: The modules in plancheck/ + tfjsonpath/ when the figure came in: the count may only go down.
-MODULES_TODAY = 146
+MODULES_TODAY = 145
 
 #: ``_x.py`` modules inside a private package, when the figure came in (goal: none).
 PRIVATE_TWICE_ALLOWED = {
