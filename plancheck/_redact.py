@@ -40,6 +40,7 @@ __all__ = [
     "marks_at",
     "number_spellings",
     "render_value",
+    "rendered",
     "revealing_sensitive",
     "secret_strings",
     "sensitive_shown",
@@ -544,6 +545,8 @@ class Secrets(ReadOnly):
     'azurerm_key_vault_secret.main'
     >>> Secrets(["env", "prod"]).scrub('environment=prod, input["env"], tags_env')    # short: whole tokens only
     'environment=(sensitive), input["(sensitive)"], tags_env'
+    >>> len(Secrets(["(sensitive)", "(sensitive, unmarked)"]))    # a marker hides nothing: no secret
+    0
     """
 
     __slots__ = ("_scanner", "_sorted", "_trusted", "_values")
@@ -553,7 +556,12 @@ class Secrets(ReadOnly):
     _trusted: frozenset[str] | Callable[[], Iterable[str]]
 
     def __init__(self, values: Iterable[str] = (), trusted: Iterable[str] | Callable[[], Iterable[str]] = ()) -> None:
-        vals = frozenset(v for v in values if isinstance(v, str) and len(v) >= MIN_SECRET_LENGTH)
+        # A string spelled like a marker (a marked map's key "(sensitive)") is no secret to scrub: its scrub is
+        # itself, so it hides nothing, while as a secret it hid every unmarked key spelled so, and its windows
+        # ("sensitiv") blanked the library's own word wherever it stood ("sensitive: no", "partly_sensitive").
+        vals = frozenset(
+            v for v in values if isinstance(v, str) and len(v) >= MIN_SECRET_LENGTH and not _MARKER.fullmatch(v)
+        )
         # A callable is asked on first need (a span found): most texts show no secret, and a large
         # document's names are many.
         self._set(_values=vals, _trusted=trusted if callable(trusted) else _trusted_texts(trusted))
@@ -800,9 +808,22 @@ def render_value(value: Any, marks: Marks = None, secrets: Secrets = NO_SECRETS)
     >>> render_value({"p": "hunter2", "q": "x"}, {"p": [True], "q": "true"})  # malformed marks fail closed
     '{"p": (sensitive), "q": (sensitive)}'
     """
+    return rendered(value, marks, secrets)[0]
+
+
+def rendered(value: Any, marks: Marks = None, secrets: Secrets = NO_SECRETS) -> tuple[str, bool]:
+    """:func:`render_value`'s text, and whether it hid anything (a marked subtree, a value or key touching a secret).
+
+    Asked instead of looking for ``(sensitive)`` in the text, which a value may hold as plain data (a map key
+    spelled so) without anything hidden.
+
+    >>> rendered({"(sensitive)": "x"}), rendered({"pw": "x"}, {"pw": True})
+    (('{"(sensitive)": "x"}', False), ('{"pw": (sensitive)}', True))
+    """
     reveal = _SHOW.get()
     out: list[str] = []
     size = 0
+    hid = False
     # Iterative, so a 10,000-level document renders without RecursionError.
     stack: list[tuple[Any, Marks, bool] | str] = [(value, marks, False)]
     while stack:
@@ -817,6 +838,7 @@ def render_value(value: Any, marks: Marks = None, secrets: Secrets = NO_SECRETS)
             if mk is True and not reveal:
                 out.append(SENSITIVE)
                 size += len(SENSITIVE)
+                hid = True
             elif isinstance(val, Mapping):
                 entries = list(val.items())
                 stack.append("}")
@@ -828,6 +850,7 @@ def render_value(value: Any, marks: Marks = None, secrets: Secrets = NO_SECRETS)
                     key_text = json.dumps(k, ensure_ascii=False) if isinstance(k, str) else _scalar(k)
                     if not reveal and secrets.touches(key_text):
                         key_text = SENSITIVE
+                        hid = True
                     stack.append(("" if i == 0 else ", ") + key_text + ": ")
                 stack.append("{")
             elif isinstance(val, (list, tuple)):
@@ -841,12 +864,13 @@ def render_value(value: Any, marks: Marks = None, secrets: Secrets = NO_SECRETS)
                 text = _scalar(val)
                 if not reveal and isinstance(val, str) and secrets.touches(val):
                     text = SENSITIVE
+                    hid = True
                 out.append(text)
                 size += len(text)
         if size > MAX_RENDER_CHARS:
             out.append(" …(truncated)")
             break
-    return "".join(out)
+    return "".join(out), hid
 
 
 def contains_sensitive(marks: Marks) -> bool:

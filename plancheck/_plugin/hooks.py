@@ -170,8 +170,9 @@ def pytest_runtestloop(session: pytest.Session) -> bool | None:
 
     Their boundary: anything they did not foresee fails the session with one line, never an INTERNALERROR.
     """
+    scrub = _written(session.config)
     try:
-        return True if sweep(session) or destroy_leftovers(session) else None
+        return True if sweep(session, scrub) or destroy_leftovers(session, scrub) else None
     except Exception as exc:
         from .._text import exception_text
 
@@ -182,7 +183,8 @@ def pytest_runtestloop(session: pytest.Session) -> bool | None:
             else exception_text(exc)
         reporter = session.config.pluginmanager.get_plugin("terminalreporter")
         if reporter is not None:
-            reporter.write_line(f"[plancheck] {what} failed: unexpected error: {shown} (a bug: please report it)", red=True)
+            reporter.write_line(scrub(f"[plancheck] {what} failed: unexpected error: {shown} (a bug: please report it)"),
+                                red=True)
         session.testsfailed = max(session.testsfailed, 1)
         return True
 
@@ -257,6 +259,18 @@ def _session_secrets(config: pytest.Config) -> Callable[[], Secrets] | None:
         return None
     documents = config.stash.get(_DOCUMENTS, None)
     return documents.secrets if documents is not None and len(documents) else None
+
+
+def _written(config: pytest.Config) -> Callable[[str], str]:
+    """The scrub of a line the plugin writes to the terminal itself (no report carries it): the session's secrets
+    as they are when the line is written, as every report is scrubbed."""
+
+    def scrub(text: str) -> str:
+        from .scrub import scrub_text
+
+        return scrub_text(text, _session_secrets(config))
+
+    return scrub
 
 
 class _Scrubber:

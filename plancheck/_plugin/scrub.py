@@ -23,6 +23,7 @@ __all__ = [
     "scrub_junit",
     "scrub_report",
     "scrub_report_or_withhold",
+    "scrub_text",
     "scrub_warning",
 ]
 
@@ -227,6 +228,26 @@ def scrub_warning(message: Any, secrets: Callable[[], Secrets]) -> None:
         message.message = UserWarning(scrubbed)
 
 
+def scrub_text(text: str, secrets: Callable[[], Secrets | None] | None) -> str:
+    """A text the plugin writes itself, not through a report (a sweep's log line), scrubbed of the session's secrets.
+
+    ``secrets`` is asked at each text: a sweeper may read a document while the sweep runs. When it
+    cannot be had the text is withheld, as a report's is: failing closed.
+
+    >>> scrub_text("FAILED: cannot delete hunter2", lambda: Secrets(["hunter2"])), scrub_text("ok", None)
+    ('FAILED: cannot delete (sensitive)', 'ok')
+    >>> scrub_text("hunter2", lambda: 1 / 0)[:67]
+    "plancheck: this report's text is withheld because its secrets could"
+    """
+    if secrets is None:
+        return text
+    try:
+        found = secrets()
+        return text if found is None else found.scrub(text)
+    except Exception as exc:  # a line must never end the session, nor leak for want of the secrets
+        return WITHHELD.format(problem=type(exc).__name__)
+
+
 class ScrubbingFormatter(logging.Formatter):
     """The formatter of a log handler pytest writes itself (live logging, ``--log-file``), scrubbed.
 
@@ -248,12 +269,7 @@ class ScrubbingFormatter(logging.Formatter):
 
     def format(self, record: logging.LogRecord) -> str:
         """The inner formatter's text, scrubbed (withheld when the secrets cannot be had)."""
-        text = self.inner.format(record)
-        try:
-            found = self._secrets()
-            return text if found is None else found.scrub(text)
-        except Exception as exc:  # a log line must never end the test, nor leak for want of the secrets
-            return WITHHELD.format(problem=type(exc).__name__)
+        return scrub_text(self.inner.format(record), self._secrets)
 
     def __getattr__(self, name: str) -> Any:
         # pytest's live-logging handler asks its formatter for more than format() (colours, level widths).

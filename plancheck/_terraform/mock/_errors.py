@@ -6,8 +6,30 @@ from collections.abc import Sequence
 
 from ..._errors import TfCheckError
 from ..._frozen import public
+from ..._text import shortened
 
-__all__ = ["MockSchemaError"]
+__all__ = ["MockSchemaError", "at_key", "at_name"]
+
+
+def at_key(at: str, key: str) -> str:
+    """Where ``key`` under ``at`` is, as a message names it: ``at["key"]``, a long key shortened.
+
+    A key is the user's (a ``mock_resources`` key, an attribute name, a map key of a default), so
+    any length: the message echoes it bounded (:func:`plancheck._text.shortened`).
+
+    >>> at_key("mock_resources", "cloud_bucket"), len(at_key("mock_resources", "x" * 100_000))
+    ('mock_resources["cloud_bucket"]', 219)
+    """
+    return f'{at}["{shortened(key)}"]'
+
+
+def at_name(at: str, name: object) -> str:
+    """Where the member ``name`` of ``at`` is in a schema document, as a message names it: ``at.name``, bounded.
+
+    >>> at_name("schema.resource_schemas", "cloud_bucket"), len(at_name("schema", "x" * 100_000))
+    ('schema.resource_schemas.cloud_bucket', 208)
+    """
+    return f"{at}.{shortened(str(name))}"  # a dict given in Python may have keys of other types
 
 
 @public("plancheck.acceptance")

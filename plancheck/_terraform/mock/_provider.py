@@ -22,10 +22,10 @@ from typing import Any, Final, Literal
 from ..._frozen import FrozenValue, frozen, public
 from ..._loading.source import MAX_BYTES_ENV, InputTooLarge, max_input_bytes, read_limited
 from ..._redact import Secrets
-from ..._text import exception_text
+from ..._text import exception_text, shortened
 from ._addresses import DefaultsKey, best_key, check_ties, parse_key
 from ._dataread import DataReads, Keyed, fingerprint
-from ._errors import MockSchemaError
+from ._errors import MockSchemaError, at_key
 from ._objects import Ambiguous, ObjectStore, searchable
 from ._planned import Indistinct, PlannedCreates, Unplanned
 from ._schema import MAX_DEPTH, Block, ProviderSchema, TypeSchema, read_provider_schema, schema_message
@@ -118,10 +118,10 @@ def _defaults(
     for text, values in given.items():
         if not isinstance(text, str):
             raise MockSchemaError(
-                f"{option}[{text!r}]", f"expected a {kind} or an address (str), got {type(text).__name__}"
+                f"{option}[{shortened(_safe_repr(text))}]", f"expected a {kind} or an address (str), got {type(text).__name__}"
             )
         key = parse_key(text, option, schemas, data=option == "mock_data", provider=address)
-        where, type_name = f'{option}["{text}"]', key.type_name
+        where, type_name = at_key(option, text), key.type_name
         if callable(values):
             out[text] = values
         elif isinstance(values, Mapping):
@@ -411,7 +411,7 @@ class MockProvider:
         if found is None:
             return {}
         given = (self._data_defaults if data else self._resource_defaults)[found.text]
-        where = f'{option}["{found.text}"]'
+        where = at_key(option, found.text)
         if at_plan and not data:
             overridden = self._address_attributes(type_name)
             if overridden is None:
@@ -445,7 +445,7 @@ class MockProvider:
             if callable(value):
                 if pending:
                     continue
-                at = f'{where}["{name}"]'
+                at = at_key(where, name)
                 value = conform(
                     block.attributes[name].type, _called(value, plain_config, at, type_name, name), at,
                     attribute=name, type_name=type_name, missing=GENERATE,
@@ -834,7 +834,7 @@ class _MockServicer:
                  "plan the same ones")
         if isinstance(why, Indistinct):
             def option(key: str | None) -> str:
-                return "no defaults" if key is None else f'{option_name}["{key}"]'
+                return "no defaults" if key is None else at_key(option_name, key)
             return self._error(
                 self._owner._scrub(f"Cannot tell {why.first} from {why.second}: their defaults differ"),
                 self._owner._scrub(

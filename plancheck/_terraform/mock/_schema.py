@@ -14,9 +14,9 @@ from typing import Any, Final
 from tfjsonpath._jsontypes import json_kind
 
 from ..._frozen import FrozenValue, frozen
-from ..._text import closest
+from ..._text import closest, shortened
 from ..providers import normalize_address
-from ._errors import MockSchemaError
+from ._errors import MockSchemaError, at_key, at_name
 
 __all__ = [
     "Attribute",
@@ -152,7 +152,7 @@ def _check_type(cty: Any, where: str, depth: int = 0) -> None:
             return
         if kind == "object" and isinstance(inner, dict):
             for name, sub in inner.items():
-                _check_type(sub, f"{where}.{name}", depth + 1)
+                _check_type(sub, at_name(where, name), depth + 1)
             return
         if kind == "tuple" and isinstance(inner, list) and len(cty) == 2:
             for i, sub in enumerate(inner):
@@ -227,9 +227,9 @@ def _nested_type(raw: object, where: str, depth: int) -> NestedType:
     spec = _mapping(raw, where)
     mode = spec.get("nesting_mode")
     if mode not in _NESTED_MODES:
-        raise MockSchemaError(f"{where}.nesting_mode", f"expected one of {', '.join(_NESTED_MODES)}, got {mode!r}")
+        raise MockSchemaError(f"{where}.nesting_mode", f"expected one of {', '.join(_NESTED_MODES)}, got {shortened(str(mode))!r}")
     attributes = {
-        n: _attribute(n, a, f"{where}.attributes.{n}", depth)
+        n: _attribute(n, a, at_name(f"{where}.attributes", n), depth)
         for n, a in _mapping(spec.get("attributes"), f"{where}.attributes").items()
     }
     return NestedType(str(mode), attributes, _int(spec, "min_items", where), _int(spec, "max_items", where))
@@ -240,16 +240,16 @@ def _block(raw: object, where: str, depth: int = 0) -> Block:
         raise _too_deep(where)
     spec = _mapping(raw, where)
     attributes = {
-        n: _attribute(n, a, f"{where}.attributes.{n}", depth)
+        n: _attribute(n, a, at_name(f"{where}.attributes", n), depth)
         for n, a in _mapping(spec.get("attributes"), f"{where}.attributes").items()
     }
     blocks: dict[str, BlockType] = {}
     for name, value in _mapping(spec.get("block_types"), f"{where}.block_types").items():
-        at = f"{where}.block_types.{name}"
+        at = at_name(f"{where}.block_types", name)
         block_spec = _mapping(value, at)
         mode = block_spec.get("nesting_mode")
         if mode not in _BLOCK_MODES:
-            raise MockSchemaError(f"{at}.nesting_mode", f"expected one of {', '.join(_BLOCK_MODES)}, got {mode!r}")
+            raise MockSchemaError(f"{at}.nesting_mode", f"expected one of {', '.join(_BLOCK_MODES)}, got {shortened(str(mode))!r}")
         blocks[name] = BlockType(
             name, str(mode), _block(block_spec.get("block"), f"{at}.block", depth + 1),
             _int(block_spec, "min_items", at), _int(block_spec, "max_items", at),
@@ -301,25 +301,30 @@ def read_provider_schema(document: object, address: str) -> ProviderSchema:
     if "provider_schemas" in document:
         providers = _mapping(document["provider_schemas"], f"{where}: provider_schemas")
         if full not in providers:
-            listed = ", ".join(sorted(providers)) or "none"
+            listed = shortened(", ".join(sorted(providers)) or "none")
             raise MockSchemaError(
                 where, f"no provider {full} in the document" + ("" if closest(full, providers) else f" (it has {listed})"),
                 suggestions=closest(full, providers, n=1),
             )
-        entry = _mapping(providers[full], f"{where}: provider_schemas[\"{full}\"]")
-        at = f'provider_schemas["{full}"]'
+        entry = _mapping(providers[full], f"{where}: {at_key('provider_schemas', full)}")
+        at = at_key("provider_schemas", full)
     elif any(key in document for key in _ENTRY_KEYS):
         entry, at = document, "schema"
     else:
-        keys = ", ".join(sorted(str(k) for k in document)[:5]) or "no keys"
+        keys = shortened(", ".join(sorted(str(k) for k in document)[:5])) or "no keys"
         raise MockSchemaError(
             where,
             "not a provider schema: expected provider_schemas (the output of 'terraform providers schema -json') "
             f"or one provider's entry (provider, resource_schemas, data_source_schemas), found {keys}",
         )
     provider = _type_schema(entry.get("provider", {"block": {}}), f"{at}.provider")
-    resources = {n: _type_schema(s, f"{at}.resource_schemas.{n}") for n, s in _mapping(entry.get("resource_schemas"), at).items()}
-    data = {n: _type_schema(s, f"{at}.data_source_schemas.{n}") for n, s in _mapping(entry.get("data_source_schemas"), at).items()}
+    resources = {
+        n: _type_schema(s, at_name(f"{at}.resource_schemas", n)) for n, s in _mapping(entry.get("resource_schemas"), at).items()
+    }
+    data = {
+        n: _type_schema(s, at_name(f"{at}.data_source_schemas", n))
+        for n, s in _mapping(entry.get("data_source_schemas"), at).items()
+    }
     return ProviderSchema(full, provider, resources, data)
 
 

@@ -19,8 +19,8 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import Any, Final, Protocol
 
 from ..._redact import secret_strings
-from ..._text import closest
-from ._errors import MockSchemaError
+from ..._text import closest, shortened
+from ._errors import MockSchemaError, at_key
 from ._schema import Attribute, Block, BlockType, type_label
 
 __all__ = [
@@ -549,7 +549,7 @@ def _implied(value: Any, at: str, bad: Bad, depth: int = 0) -> Any:
         for key in value:
             if not isinstance(key, str):
                 raise bad(at, "dynamic", f"expected string keys, got a {_found(key)} key")
-        return ["object", {key: _implied(item, f'{at}["{key}"]', bad, depth + 1) for key, item in value.items()}]
+        return ["object", {key: _implied(item, at_key(at, key), bad, depth + 1) for key, item in value.items()}]
     raise bad(
         at, "dynamic",
         f"expected a JSON-like value for a dynamic attribute (None, bool, number, str, list, tuple or dict), "
@@ -622,11 +622,11 @@ def conform(
                 if not isinstance(key, str):
                     raise bad(at, cty, f"expected {type_label(cty)} with string keys, got a {_found(key)} key")
                 if kind == "map":
-                    out[key] = walk(inner, sub, f'{at}["{key}"]')
+                    out[key] = walk(inner, sub, at_key(at, key))
                 elif key not in inner:
-                    raise bad(f'{at}["{key}"]', cty, f"{type_label(cty)} has no attribute {key}", closest_names(key, inner))
+                    raise bad(at_key(at, key), cty, f"{type_label(cty)} has no attribute {shortened(key)}", closest_names(key, inner))
                 else:
-                    out[key] = walk(inner[key], sub, f'{at}["{key}"]')
+                    out[key] = walk(inner[key], sub, at_key(at, key))
             if kind == "object":
                 for key in inner:
                     out.setdefault(key, missing)
@@ -702,9 +702,9 @@ def check_block_default(block: Block, values: Mapping[str, Any], where: str, typ
     """Validate ``{attribute: default}`` for a type; callables are kept (checked when called)."""
     out: dict[str, Any] = {}
     for name, value in values.items():
-        at = f'{where}["{name}"]'
+        text = name if isinstance(name, str) else repr(name)
+        at, shown = at_key(where, text), shortened(text)
         if not isinstance(name, str) or name not in block.attributes:
-            shown = name if isinstance(name, str) else repr(name)
             raise MockSchemaError(
                 at, f"{type_name} has no attribute {shown}", type_name=type_name, attribute=str(name),
                 suggestions=closest_names(shown, list(block.attributes)),
