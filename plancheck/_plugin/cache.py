@@ -136,7 +136,8 @@ class SessionDocuments:
         self.states: DocumentCache[Any] = DocumentCache(_load_state_file)
         #: Secrets found outside any test (while collecting): sources for the whole session.
         self._outside: list[Secrets] = []
-        #: What the running test made and found, held until its reports (teardown included) are out.
+        #: What the running test made and found, held until its reports (teardown included) are out; outside
+        #: any test (collecting, a sweep), what was made since the last test, held until the next one begins.
         self._test: list[Any] = []
         self._testing = False
         #: The module of the running test (its node id's file part).
@@ -157,6 +158,9 @@ class SessionDocuments:
     def begin_test(self, module: str | None = None) -> None:
         """A test of ``module`` starts: what is met from now on is its own (``pytest_runtest_logstart``)."""
         self.end_test()
+        if self._test:  # made outside any test (while collecting): held now only by what holds it
+            self._test = []
+            self._changes += 1
         self._testing = True
         if module != self._module:
             self._module = module
@@ -164,7 +168,8 @@ class SessionDocuments:
 
     def met(self, found: Any) -> None:
         """A document the library made, or secrets it found: a source for the running test, and for later
-        ones while something holds the document; met outside any test, secrets are a source for the session.
+        ones while something holds the document. Met outside any test, secrets are a source for the session,
+        and a document is held until a test begins (a sweeper's plan, for the line its failure writes).
 
         A document costs nothing until a report has text to scrub: then its secrets are collected.
 
@@ -182,8 +187,7 @@ class SessionDocuments:
             return
         if isinstance(found, (str, bytes, int)):
             return  # not a document: a marker a doctest passed
-        if self._testing:
-            self._test.append(found)
+        self._test.append(found)
         with contextlib.suppress(TypeError):  # a document that cannot be weakly held is its test's only
             key = id(found)
             if key not in self._held:
@@ -221,12 +225,12 @@ class SessionDocuments:
         (1, False)
         """
         was, self._testing = self._testing, False
-        if not self._test:
+        if not was or not self._test:
             return
         mine = [id(found) for found in self._test if id(found) in self._held]
         self._test = []
         self._changes += 1
-        if was and any(key in self._held for key in mine):
+        if any(key in self._held for key in mine):
             _release_last_failure()
         # Still alive: held by a module or a fixture, or garbage of the test (a pytest.raises' traceback and
         # frames hold each other) that only a collection frees. Found out when it would matter (secrets_for).

@@ -269,3 +269,15 @@ def test_documents_made_while_collecting_scrub_the_tests_of_the_modules_holding_
     assert "two reasons: the other backend" in output
     assert output.count("assert '(sensitive)' == 'x'") == 3
     assert [shown for shown in ("'other'", "'two'", "shared-word") if shown in output] == []
+
+
+def test_a_document_made_outside_any_test_is_a_source_until_a_test_begins(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A sweeper's plan (--tf-sweep runs no test): the line its failure writes is scrubbed of it, though it is dropped."""
+    monkeypatch.setattr(met_module, "_LISTENERS", [])
+    docs = SessionDocuments()
+    docs.met(load_plan(_secret_plan(tmp_path)))
+    assert WORD in docs.secrets()
+    docs.begin_test()
+    assert WORD not in docs.secrets()
