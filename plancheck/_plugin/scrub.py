@@ -12,7 +12,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any, Final
 
 from .._redact import Secrets
@@ -20,6 +20,8 @@ from .._redact import Secrets
 __all__ = [
     "WITHHELD",
     "ScrubbingFormatter",
+    "junit_texts",
+    "report_texts",
     "scrub_junit",
     "scrub_report",
     "scrub_report_or_withhold",
@@ -157,6 +159,35 @@ def _scrub_extras(report: Any, secrets: Secrets) -> bool:
     return changed
 
 
+def report_texts(report: Any) -> Iterator[str]:
+    """Every text of a report that :func:`scrub_report` scrubs (to ask whether some secrets touch it).
+
+    >>> from types import SimpleNamespace
+    >>> list(report_texts(SimpleNamespace(longrepr=("t.py", 3, "Skipped: no corpus"), sections=[("out", "x")])))
+    ['t.py', 'Skipped: no corpus', 'x']
+    """
+    longrepr = getattr(report, "longrepr", None)
+    if isinstance(longrepr, tuple):
+        yield from (part for part in longrepr if isinstance(part, str))
+    elif longrepr is not None:
+        yield longrepr if isinstance(longrepr, str) else str(longrepr)
+    for section in getattr(report, "sections", ()):
+        if isinstance(section, tuple) and len(section) == 2 and isinstance(section[1], str):
+            yield section[1]
+    wasxfail = getattr(report, "wasxfail", None)
+    if isinstance(wasxfail, str):
+        yield wasxfail
+    for item in getattr(report, "user_properties", None) or ():
+        if isinstance(item, tuple) and len(item) == 2:
+            yield str(item[1])
+    context = getattr(report, "context", None)
+    if context is not None:
+        yield str(getattr(context, "msg", ""))
+        kwargs = getattr(context, "kwargs", None)
+        if isinstance(kwargs, dict):
+            yield from (value if isinstance(value, str) else repr(value) for value in kwargs.values())
+
+
 def _has_text(report: Any) -> bool:
     """Whether the report holds any text a user may see: a failure, a reason, captured output, properties.
 
@@ -279,9 +310,21 @@ class ScrubbingFormatter(logging.Formatter):
         return getattr(inner, name)
 
 
-def scrub_junit(log_xml: Any, secrets: Secrets) -> None:
-    """Scrub everything pytest's JUnit writer holds before it writes the file: each test case's element
-    (attributes, properties, failure texts, system-out/err) and the suite's ``record_testsuite_property``.
+def junit_texts(reporters: Iterable[Any], properties: Iterable[tuple[str, object]] = ()) -> Iterator[str]:
+    """Every text and attribute of the JUnit test cases ``reporters`` wrote, and of the suite ``properties``."""
+    for _, value in properties:
+        if isinstance(value, str):
+            yield value
+    for reporter in reporters:
+        for node in reporter.to_xml().iter():
+            yield from (value for value in node.attrib.values() if isinstance(value, str))
+            yield from (text for text in (node.text, node.tail) if isinstance(text, str))
+
+
+def scrub_junit(log_xml: Any, secrets: Secrets, *, reporters: Iterable[Any] | None = None, properties_from: int = 0) -> None:
+    """Scrub what pytest's JUnit writer holds before it writes the file: each test case's element
+    (attributes, properties, failure texts, system-out/err) and the suite's ``record_testsuite_property``;
+    only ``reporters`` (the test cases of one test) and the suite properties from ``properties_from`` on, if given.
 
     Reports are scrubbed when made; what a test wrote into the file itself (``record_xml_attribute``,
     ``record_testsuite_property``) never passed through one.
@@ -297,8 +340,10 @@ def scrub_junit(log_xml: Any, secrets: Secrets) -> None:
     scrub = secrets.scrub
     properties = getattr(log_xml, "global_properties", None)
     if isinstance(properties, list):
-        properties[:] = [(name, scrub(value) if isinstance(value, str) else value) for name, value in properties]
-    for reporter in getattr(log_xml, "node_reporters_ordered", ()):
+        properties[properties_from:] = [
+            (name, scrub(value) if isinstance(value, str) else value) for name, value in properties[properties_from:]
+        ]
+    for reporter in getattr(log_xml, "node_reporters_ordered", ()) if reporters is None else reporters:
         # A finalized reporter hands out the one element it made: scrubbed here, it is written scrubbed.
         for node in reporter.to_xml().iter():
             node.attrib = {key: scrub(value) if isinstance(value, str) else value for key, value in node.attrib.items()}
