@@ -46,6 +46,7 @@ from typing import Any, Final
 from ..._errors import TfCheckError
 from ..._frozen import FrozenValue, frozen, public
 from ..._text import exception_text
+from ..lifecycle import start_held
 from .factory import REATTACH_ENV, ReattachConfig, normalize_address, provider_type, reattach_json
 from .wire import DiagnosticRecorder, ProviderDiagnostic
 
@@ -351,14 +352,17 @@ class Sentinel:
     @classmethod
     def start(cls) -> Sentinel:
         """Start a sentinel process."""
-        process = subprocess.Popen(
-            [sys.executable, "-I", "-S", "-c", _SENTINEL_CODE],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-            close_fds=True,
-            # Its own session: a Ctrl-C in the terminal interrupts the tests, not the sentinel.
-            start_new_session=True,
+        process = start_held(
+            lambda: subprocess.Popen(
+                [sys.executable, "-I", "-S", "-c", _SENTINEL_CODE],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+                close_fds=True,
+                # Its own session: a Ctrl-C in the terminal interrupts the tests, not the sentinel.
+                start_new_session=True,
+            ),
+            lambda started: cls(started).stop(timeout=5),
         )
         return cls(process)
 
