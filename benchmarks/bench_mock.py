@@ -10,7 +10,7 @@ The second table does the same for a module of 200 resources (``null_resource`` 
 and ``for_each`` over 100 keys, three ``null_data_source`` with ``count``), called from a root
 module, with the plan saved, read back (``show -json``) and applied as the acceptance runner does.
 A third column serves the mock with a per-address ``mock_data`` key for one of the data sources:
-its plan is made in passes until every read has its address's defaults (``plancheck/_terraform/providers/_passes.py``),
+its plan is made in passes until every read has its address's defaults (``plancheck/_terraform/providers/__init__.py``),
 so ``plan`` there is every pass and ``show -json`` every read-back; the difference from the mock
 column is what the second plan costs.
 

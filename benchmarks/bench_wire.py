@@ -1,7 +1,7 @@
 """What the echo provider pays to split and join cty's MessagePack objects, and to build its protocol messages.
 
-``cty_msgpack`` splits a configuration object into its attributes' raw bytes and joins them back
-(the echo's whole use of MessagePack); ``ephemeral_wire`` builds the protocol-6.7 message classes
+``wire``'s ``object_fields``/``encode_object`` split a configuration object into its attributes' raw bytes and
+join them back (the echo's whole use of MessagePack); its ``messages`` builds the protocol-6.7 message classes
 once and decodes and encodes one ephemeral request and response per call. Each row is timed on
 this checkout and, with ``--baseline REV``, on that git revision's modules loaded side by side
 (``--baseline main`` compares a branch with main). Best of ``--reps`` runs of ``--number`` calls,
@@ -30,7 +30,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from plancheck._terraform.providers import cty_msgpack, ephemeral_wire  # noqa: E402
+from plancheck._terraform.providers import wire  # noqa: E402
 
 msgpack: Any = importlib.import_module("msgpack")  # the providers extra
 
@@ -55,6 +55,16 @@ def load(rev: str, relative: str, name: str) -> ModuleType:
     sys.modules[name] = module
     exec(compile(source, relative, "exec"), module.__dict__)
     return module
+
+
+def baseline(rev: str) -> tuple[ModuleType, ModuleType]:
+    """The MessagePack and the ephemeral-message modules at ``rev``: one ``wire.py`` since #34, two files before it."""
+    try:
+        both = load(rev, "plancheck/_terraform/providers/wire.py", "_baseline_wire")
+    except subprocess.CalledProcessError:  # a revision before #34 merged the two
+        return (load(rev, "plancheck/_terraform/providers/cty_msgpack.py", "_baseline_cty_msgpack"),
+                load(rev, "plancheck/_terraform/providers/ephemeral_wire.py", "_baseline_ephemeral_wire"))
+    return both, both
 
 
 def best(call: Callable[[], Any], number: int, reps: int) -> float:
@@ -86,7 +96,7 @@ def path(cty: Any, number: int, reps: int) -> dict[str, float]:
     from tf.gen import tfplugin_pb2 as pb
     from tf.gen import tfplugin_pb2_grpc as rpc
 
-    from plancheck._terraform.providers._serve import ProviderServer
+    from plancheck._terraform.providers.server import ProviderServer
     from plancheck.acceptance import echoprovider
 
     saved = {name: getattr(echoprovider, name) for name in ("object_fields", "encode_object", "MsgpackError")}
@@ -121,11 +131,9 @@ def main() -> None:
     parser.add_argument("--number", type=int, default=2000)
     parser.add_argument("--reps", type=int, default=5)
     args = parser.parse_args()
-    results = {"this checkout": rows(cty_msgpack, ephemeral_wire, args.number, args.reps)}
+    results = {"this checkout": rows(wire, wire, args.number, args.reps)}
     if args.baseline:
-        old_cty = load(args.baseline, "plancheck/_terraform/providers/cty_msgpack.py", "_baseline_cty_msgpack")
-        old_wire = load(args.baseline, "plancheck/_terraform/providers/ephemeral_wire.py", "_baseline_ephemeral_wire")
-        results[args.baseline] = rows(old_cty, old_wire, args.number, args.reps)
+        results[args.baseline] = rows(*baseline(args.baseline), args.number, args.reps)
     names = list(results)
     print(f"{'µs per call':58}" + "".join(f"{n:>16}" for n in names) + ("    ratio" if len(names) == 2 else ""))
     for row in results[names[0]]:

@@ -40,6 +40,7 @@ __all__ = [
     "marks_at",
     "number_spellings",
     "render_value",
+    "rendered",
     "revealing_sensitive",
     "secret_strings",
     "sensitive_shown",
@@ -491,6 +492,21 @@ def _trusted_texts(texts: Iterable[str]) -> frozenset[str]:
     )
 
 
+def _secret_values(values: Iterable[object]) -> frozenset[str]:
+    """The strings of ``values`` that are secrets to scrub: long enough, and not spelled like a marker.
+
+    A string spelled like a marker (a marked map's key "(sensitive)") is no secret to scrub: its scrub is
+    itself, so it hides nothing, while as a secret it hid every unmarked key spelled so, and its windows
+    ("sensitiv") blanked the library's own word wherever it stood ("sensitive: no", "partly_sensitive").
+
+    >>> sorted(_secret_values(["hunter2", "ab", "(sensitive)", 7]))
+    ['hunter2']
+    """
+    return frozenset(
+        v for v in values if isinstance(v, str) and len(v) >= MIN_SECRET_LENGTH and not _MARKER.fullmatch(v)
+    )
+
+
 @public("plancheck")
 class Secrets(ReadOnly):
     """A set of secret strings to scrub from any text shown to a user.
@@ -522,6 +538,8 @@ class Secrets(ReadOnly):
     'azurerm_key_vault_secret.main'
     >>> Secrets(["env", "prod"]).scrub('environment=prod, input["env"], tags_env')    # short: whole tokens only
     'environment=(sensitive), input["(sensitive)"], tags_env'
+    >>> len(Secrets(["(sensitive)", "(sensitive, unmarked)"]))    # a marker hides nothing: no secret
+    0
     """
 
     __slots__ = ("_scanner", "_sorted", "_trusted", "_values")
@@ -540,7 +558,7 @@ class Secrets(ReadOnly):
     ) -> None:
         # A callable is asked on first need: a document's secrets are a walk of all of it, which a check
         # that passes never needs; its trusted names are many, and most texts show no secret.
-        vals = values if callable(values) else frozenset(v for v in values if isinstance(v, str) and len(v) >= MIN_SECRET_LENGTH)
+        vals = values if callable(values) else _secret_values(values)
         if callable(trusted):
             names = trusted
             self._set(_values=vals, _trusted=lambda: _trusted_texts(names()))
@@ -564,7 +582,7 @@ class Secrets(ReadOnly):
         """
         values = self._values
         if not isinstance(values, frozenset):
-            values = frozenset(v for v in values() if isinstance(v, str) and len(v) >= MIN_SECRET_LENGTH)
+            values = _secret_values(values())
             self._set(_values=values)
         return values
 
@@ -822,9 +840,22 @@ def render_value(value: Any, marks: Marks = None, secrets: Secrets = NO_SECRETS)
     >>> render_value({"p": "hunter2", "q": "x"}, {"p": [True], "q": "true"})  # malformed marks fail closed
     '{"p": (sensitive), "q": (sensitive)}'
     """
+    return rendered(value, marks, secrets)[0]
+
+
+def rendered(value: Any, marks: Marks = None, secrets: Secrets = NO_SECRETS) -> tuple[str, bool]:
+    """:func:`render_value`'s text, and whether it hid anything (a marked subtree, a value or key touching a secret).
+
+    Asked instead of looking for ``(sensitive)`` in the text, which a value may hold as plain data (a map key
+    spelled so) without anything hidden.
+
+    >>> rendered({"(sensitive)": "x"}), rendered({"pw": "x"}, {"pw": True})
+    (('{"(sensitive)": "x"}', False), ('{"pw": (sensitive)}', True))
+    """
     reveal = _SHOW.get()
     out: list[str] = []
     size = 0
+    hid = False
     # Iterative, so a 10,000-level document renders without RecursionError.
     stack: list[tuple[Any, Marks, bool] | str] = [(value, marks, False)]
     while stack:
@@ -839,6 +870,7 @@ def render_value(value: Any, marks: Marks = None, secrets: Secrets = NO_SECRETS)
             if mk is True and not reveal:
                 out.append(SENSITIVE)
                 size += len(SENSITIVE)
+                hid = True
             elif isinstance(val, Mapping):
                 entries = list(val.items())
                 stack.append("}")
@@ -850,6 +882,7 @@ def render_value(value: Any, marks: Marks = None, secrets: Secrets = NO_SECRETS)
                     key_text = json.dumps(k, ensure_ascii=False) if isinstance(k, str) else _scalar(k)
                     if not reveal and secrets.touches(key_text):
                         key_text = SENSITIVE
+                        hid = True
                     stack.append(("" if i == 0 else ", ") + key_text + ": ")
                 stack.append("{")
             elif isinstance(val, (list, tuple)):
@@ -863,12 +896,13 @@ def render_value(value: Any, marks: Marks = None, secrets: Secrets = NO_SECRETS)
                 text = _scalar(val)
                 if not reveal and isinstance(val, str) and secrets.touches(val):
                     text = SENSITIVE
+                    hid = True
                 out.append(text)
                 size += len(text)
         if size > MAX_RENDER_CHARS:
             out.append(" …(truncated)")
             break
-    return "".join(out)
+    return "".join(out), hid
 
 
 def contains_sensitive(marks: Marks) -> bool:

@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import difflib
 import enum
+import functools
 import heapq
 import json
 import os
 import re
+import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from typing import Final
 
@@ -26,6 +28,7 @@ __all__ = [
     "exception_text",
     "one_line",
     "quote",
+    "shortened",
     "style_mark",
     "terminal_safe",
 ]
@@ -43,21 +46,104 @@ def quote(text: str) -> str:
     return json.dumps(text, ensure_ascii=False)
 
 
+#: The longest piece of input a message echoes whole (:func:`shortened`): longer than the addresses and keys of real
+#: configurations, short enough that a message quoting an attack's 100,000 characters stays a line.
+MAX_ECHOED: Final = 200
+
+
+def shortened(text: str, limit: int = MAX_ECHOED) -> str:
+    """``text`` as a message echoes input: whole up to ``limit`` characters, else its start, its end and its length.
+
+    What a user passed in (a key, a name, a pattern) may be any length; a message that quotes it
+    whole becomes as long, once per time it quotes it. The ends are kept because they tell one
+    input from another (a prefix and the name after it).
+
+    >>> shortened("cloud_bucket.x")
+    'cloud_bucket.x'
+    >>> shortened("cloud_bucket." + "x" * 100_000 + "!", limit=40)
+    'cloud_bucket.xxxxxxxxxxx…xxxxxxxxxxx! (100014 characters)'
+    """
+    if len(text) <= limit:
+        return text
+    head, tail = limit * 3 // 5, limit * 3 // 10
+    return f"{text[:head]}…{text[-tail:]} ({len(text)} characters)"
+
+
 #: What :func:`style_mark` starts a mark with: a NUL and random hex, new in every process, so that no text read
 #: from a plan, a checks file or a snapshot can spell a mark (its NUL would be shown escaped, not turned into style).
 _STYLE_MARK: Final = "\x00" + os.urandom(12).hex() + "["
 _STYLE_MARKS: Final = re.compile(re.escape(_STYLE_MARK) + r"([0-9]{1,3})m")
-#: C0 controls but newline and tab (the line structure of our own output), DEL, C1 controls, and the Unicode
-#: bidi controls (embeddings, overrides, isolates, marks): what can move the cursor, erase or restyle a terminal's
-#: line, or reorder what it shows.
-_UNSAFE: Final = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+#: C0 controls but newline and tab (the line structure of our own output) and DEL: what can move the cursor,
+#: erase or restyle a terminal's line. Past ASCII, :func:`_unsafe` adds what this Python's Unicode data says.
+_UNSAFE_ASCII: Final = re.compile("[\x00-\x08\x0b-\x1f\x7f]")
+#: The categories of characters that show nothing or move text: controls (C1 among them), format characters
+#: (the bidi controls, the zero-width space, joiners and word joiner, the BOM, the soft hyphen, tag characters),
+#: surrogates (no encoding can write one alone), and the line and paragraph separators.
+_HIDDEN_CATEGORIES: Final = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp"})
+#: The default-ignorable code points (Unicode's DerivedCoreProperties): shown as nothing, although some are letters
+#: or marks Python counts printable (the Hangul fillers U+115F, U+1160, U+3164, U+FFA0; the variation selectors).
+_INVISIBLE_BMP: Final = (
+    "\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e\u2060-\u206f\u3164"
+    "\ufe00-\ufe0f\ufeff\uffa0\ufff0-\ufff8"
+)
+_INVISIBLE: Final = re.compile(f"[{_INVISIBLE_BMP}\U0001bca0-\U0001bca3\U0001d173-\U0001d17a\U000e0000-\U000e0fff]")
+#: Any character past U+FFFF: looked at one by one (a class holding such ranges is matched a range at a time).
+_ASTRAL: Final = re.compile("[\U00010000-\U0010ffff]")
 
 
-def _escaped(match: re.Match[str]) -> str:
+def _hidden(char: str) -> bool:
+    return unicodedata.category(char) in _HIDDEN_CATEGORIES or _INVISIBLE.match(char) is not None
+
+
+@functools.cache
+def _unsafe() -> re.Pattern[str]:
+    """What :func:`terminal_safe` escapes in the BMP.
+
+    Made on first use from this Python's Unicode data (a scan of the BMP's categories, some 20 ms, paid
+    only by a process that shows text past ASCII), so no table of categories here goes stale; a
+    character past U+FFFF (emoji, tag characters) is rare, and looked at one by one.
+    """
+    category = unicodedata.category
+    ranges: list[list[int]] = []
+    for code in range(0x80, 0x10000):
+        if category(chr(code)) in _HIDDEN_CATEGORIES:
+            if ranges and ranges[-1][1] == code - 1:
+                ranges[-1][1] = code
+            else:
+                ranges.append([code, code])
+    found = "".join(f"{re.escape(chr(a))}-{re.escape(chr(b))}" for a, b in ranges)
+    # One class of the BMP only: the regex engine then skips from one candidate to the next at C speed.
+    return re.compile(f"[\x00-\x08\x0b-\x1f\x7f{found}{_INVISIBLE_BMP}]")
+
+
+def _escape(char: str) -> str:
     # \uXXXX past ASCII's controls: inside a JSON string it is a valid escape of the same character, so a JSON
-    # document written to the same stream stays the same JSON (json.dumps already escapes C0 itself).
-    code = ord(match.group())
-    return f"\\x{code:02x}" if code < 0x20 else f"\\u{code:04x}"
+    # document written to the same stream stays the same JSON (json.dumps already escapes C0 itself); past
+    # U+FFFF, the surrogate pair JSON writes (\udb40\udc41), which reads back as the one character.
+    code = ord(char)
+    if code < 0x20:
+        return f"\\x{code:02x}"
+    if code <= 0xFFFF:
+        return f"\\u{code:04x}"
+    code -= 0x10000
+    return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
+
+
+def _escaped_match(match: re.Match[str]) -> str:
+    return _escape(match.group())
+
+
+def _escaped_astral(match: re.Match[str]) -> str:
+    found = match.group()
+    return _escape(found) if _hidden(found) else found  # an emoji is kept, a tag character escaped
+
+
+def _escaped(text: str) -> str:
+    """``text`` with every character that shows nothing or moves text escaped (see :func:`terminal_safe`)."""
+    if text.isascii():
+        return _UNSAFE_ASCII.sub(_escaped_match, text)
+    text = _unsafe().sub(_escaped_match, text)
+    return _ASTRAL.sub(_escaped_astral, text) if _ASTRAL.search(text) else text
 
 
 def one_line(text: str) -> str:
@@ -69,7 +155,7 @@ def one_line(text: str) -> str:
     >>> one_line('null_resource.a["x\\nPASS"]')
     'null_resource.a["x\\\\nPASS"]'
     """
-    return _UNSAFE.sub(_escaped, text).replace("\n", "\\n")
+    return _escaped(text).replace("\n", "\\n")
 
 
 def style_mark(code: int) -> str:
@@ -82,22 +168,37 @@ def style_mark(code: int) -> str:
 
 
 def terminal_safe(text: str) -> str:
-    """``text`` safe to show on a terminal: each control and bidi character shown escaped, style marks made styles.
+    """``text`` safe to show on a terminal: what shows nothing or moves text escaped, style marks made styles.
 
-    Escaped: C0 controls but newline and tab, DEL, C1 controls (``\\x80``-``\\x9f``) and the Unicode bidi controls
-    (U+061C, U+200E, U+200F, U+202A-U+202E, U+2066-U+2069): ``\\x1b``, ``\\u202e``. The only escape sequences
-    left are those :func:`style_mark` asked for, which text from outside cannot spell.
+    So a message cannot lie about what it names: two names that differ only by a character that
+    shows nothing print differently, and nothing in a name can erase, restyle or reorder a line.
+    Escaped (``\\xNN`` below U+0020, else ``\\uXXXX``, a surrogate pair past U+FFFF, as JSON writes it):
+
+    * controls but newline and tab: C0, DEL, C1 (``\\x1b``, ``\\u0085``);
+    * format characters (Cf): the bidi controls (U+061C, U+200E, U+200F, U+202A-U+202E, U+2066-U+2069), the
+      zero-width space, joiners and word joiner (U+200B-U+200D, U+2060), the BOM (U+FEFF), the soft hyphen,
+      the tag characters;
+    * surrogates, the line and paragraph separators (U+2028, U+2029);
+    * the other default-ignorable code points, which show nothing although Python counts them printable
+      (the Hangul fillers U+115F, U+1160, U+3164, U+FFA0, the variation selectors).
+
+    Visible text is kept, homoglyphs included: a Cyrillic ``а`` beside a Latin ``a`` is a letter of
+    another script, legitimate in a name or a value, and escaping every script but Latin would make
+    their messages unreadable; no-break and other spaces show as space and are kept too. The only
+    escape sequences left are those :func:`style_mark` asked for, which text from outside cannot spell.
 
     >>> terminal_safe("null_resource.a\\x1b[2K\\rPASS \\u202egnp.x")
     'null_resource.a\\\\x1b[2K\\\\x0dPASS \\\\u202egnp.x'
     >>> terminal_safe("a\\tb\\nc\\x85")
     'a\\tb\\nc\\\\u0085'
+    >>> print(terminal_safe('x["k\\u200b\\ufeff"] x["\\U000e0041"] ключ'))
+    x["k\\u200b\\ufeff"] x["\\udb40\\udc41"] ключ
     """
     if _STYLE_MARK not in text:
-        return _UNSAFE.sub(_escaped, text)
+        return _escaped(text)
     parts = _STYLE_MARKS.split(text)
     # split alternates text and captured codes: [text, code, text, code, ..., text].
-    return "".join(_UNSAFE.sub(_escaped, part) if i % 2 == 0 else f"\x1b[{part}m" for i, part in enumerate(parts))
+    return "".join(_escaped(part) if i % 2 == 0 else f"\x1b[{part}m" for i, part in enumerate(parts))
 
 
 def closest(target: str, candidates: Iterable[str], n: int = 3) -> list[str]:

@@ -38,8 +38,8 @@ from plancheck import (
     assert_plan,
     load_plan,
 )
+from plancheck._plugin.cache import load_plan_file
 from plancheck._terraform import TerraformBinary, terraform_environment
-from plancheck._terraform.planfile import load_plan_file
 from plancheck.cli import run
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -186,7 +186,7 @@ def test_a_failure_on_a_partial_plan_says_it_is_partial(checks: list[Any], messa
     assert str(caught.value) == message
     assert caught.value.note == PARTIAL
     with pytest.raises(PlanCheckError) as single:
-        checks[0].check_plan(_partial(resource_changes=[CREATE_A]))
+        checks[0].CheckPlan(_partial(resource_changes=[CREATE_A]))
     assert str(single.value).endswith(f"\nnote: {PARTIAL}")
 
 

@@ -1,7 +1,7 @@
 """One way to do each thing (#26 part 3): one check runner, one plan reader, for every front end.
 
 * Checks run in one place: ``plancheck/_checking/run.py`` (``run_each``, and ``run_checks`` on it).
-  A loop elsewhere that calls ``failures``/``outcome``/``check_plan``/``check_state`` on each of
+  A loop elsewhere that calls ``failures``/``outcome``/``CheckPlan``/``check_state`` on each of
   many checks is a second runner (its own collecting, ordering and scrubbing), and fails here.
 * Documents are parsed in one place: the loader (``plancheck._loading``). The front ends (the
   command line, the acceptance runner, the pytest plugin) never parse JSON themselves, except the
@@ -22,7 +22,7 @@ PLANCHECK = ROOT / "plancheck"
 #: The one module allowed to loop over checks and run them.
 RUNNER = "plancheck/_checking/run.py"
 #: What running a check is: its methods, called on each check of a loop.
-RUN_METHODS = frozenset({"failures", "outcome", "check_plan", "check_state", "check_query", "CheckQuery", "check_config"})
+RUN_METHODS = frozenset({"failures", "outcome", "CheckPlan", "check_state", "check_query", "CheckQuery", "check_config"})
 
 #: The packages that take documents from users or from Terraform and hand them to checks.
 FRONT_ENDS = ("plancheck/cli", "plancheck/acceptance", "plancheck/_plugin")
@@ -76,7 +76,7 @@ def check_running_loops(tree: ast.AST) -> list[int]:
     [1]
     >>> check_running_loops(ast.parse("found = self.failures(plan)\\nfor c in cs:\\n    c.validate()"))
     []
-    >>> check_running_loops(ast.parse("[getattr(c, 'check_plan')(plan) for c in checks]"))
+    >>> check_running_loops(ast.parse("[getattr(c, 'CheckPlan')(plan) for c in checks]"))
     [1]
     """
     lines = []
@@ -130,7 +130,7 @@ def test_front_ends_parse_no_plan_or_state_json_themselves(package: str) -> None
     ]
     assert not unlisted, (
         "a front end parses JSON itself: read plans and states with the loader (load_plan, Plan.from_json, "
-        f"State.from_json, plancheck._terraform.planfile.load_plan_file), or list a non-document file: {unlisted}"
+        f"State.from_json; a binary plan through plancheck._terraform.planfile.plan_json first), or list a non-document file: {unlisted}"
     )
 
 
@@ -152,7 +152,7 @@ def test_every_allowed_parse_still_exists() -> None:
         pytest.param("plancheck/acceptance/_caserun.py", "from_json", id="acceptance-show-json"),
         pytest.param("plancheck/cli/_io.py", "Plan.from_json", id="cli"),
         pytest.param("plancheck/cli/_mock_plan.py", "Plan.from_json", id="cli-mock-plan"),
-        pytest.param("plancheck/_plugin/cache.py", "load_plan_file", id="plugin-tf-plan"),
+        pytest.param("plancheck/_plugin/cache.py", "Plan.from_json", id="plugin-tf-plan"),
     ],
 )
 def test_each_front_end_reads_plans_with_the_loader(module: str, reader: str) -> None:

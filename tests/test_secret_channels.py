@@ -238,6 +238,32 @@ def _pytest(*args: str, update: bool = False) -> Callable[[Workspace, bool], Non
     return run
 
 
+#: A sweeper that reads the plan and fails quoting every shape it holds: its exception text is the user's, written
+#: by the sweep to the terminal (no report carries it), so only the session's scrub of what it writes can hide them.
+SWEEPER = """
+from plancheck import load_plan
+from plancheck.acceptance import AddTestSweepers, Sweeper
+
+
+def leaky(region):
+    triggers = load_plan("plan.json").resource_change("null_resource.a").change.after["triggers"]
+    raise RuntimeError("cannot delete " + " | ".join(triggers.values()))
+
+
+AddTestSweepers("leaky", Sweeper("leaky", leaky))
+"""
+
+
+def _sweep(*args: str) -> Callable[[Workspace, bool], None]:
+    inner = _pytest("--tf-sweep=r1", *args)
+
+    def run(ws: Workspace, reveal: bool) -> None:
+        (ws.path / "conftest.py").write_text(SWEEPER, "utf-8")
+        inner(ws, reveal)
+
+    return run
+
+
 # -- the command line ------------------------------------------------------------------------------------
 
 
@@ -282,6 +308,7 @@ FRONT_ENDS = [
     FrontEnd("pytest-xdist", _pytest("-n", "2", "-vv", "-l", "-rA", "--junitxml=junit.xml"), shows=UNMARKED),
     # Writes the snapshot files: a file holds no secret, also when messages reveal them.
     FrontEnd("pytest-snapshot-update", _pytest("-rA", update=True), reveals=True, shows="snapshot"),
+    FrontEnd("pytest-sweep-junit", _sweep("--junitxml=junit.xml"), shows="[sweep] leaky (r1): FAILED: RuntimeError"),
     FrontEnd("cli-checks-text", _cli("plan.json", "--checks", "checks.toml")),
     FrontEnd("cli-checks-json", _cli("plan.json", "--checks", "checks.toml", "--format", "json")),
     FrontEnd("cli-query-resource", _cli("query", "plan.json", "null_resource.a", codes=(0,))),

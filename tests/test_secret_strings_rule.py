@@ -112,8 +112,8 @@ def _initial_state(attribute: bool) -> Callable[[Path], set[str]]:
 
 
 def _mock_schema() -> set[str]:
-    from plancheck._terraform.mock._schema import read_provider_schema
-    from plancheck._terraform.mock._values import sensitive_strings
+    from plancheck._terraform.mock.schema import read_provider_schema
+    from plancheck._terraform.mock.values import sensitive_strings
 
     doc = {"resource_schemas": {"t": {"block": {"attributes": {
         "v": {"type": "dynamic", "optional": True, "sensitive": True}, "name": {"type": "string", "optional": True}}}}}}
@@ -189,7 +189,7 @@ _NOT_COLLECTORS = {
     ("_documents/plan.py", "replace_paths"),
     ("acceptance/_case.py", "unwrap_sensitive"),
     ("cli/_checksfile.py", "convert"),
-    ("snapshot/_key.py", "canonical_json"),
+    ("snapshot/_secrets.py", "canonical_json"),
     ("snapshot/_values.py", "walk"),
     ("tfconfig/_json_reader.py", "python_to_node"),
 }

@@ -40,7 +40,7 @@ ROOT: Final = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:  # run as a script: the checkout's plancheck, not an installed one
     sys.path.insert(0, str(ROOT))
 
-from plancheck._terraform.mock._schema import (  # noqa: E402
+from plancheck._terraform.mock.schema import (  # noqa: E402
     Attribute,
     Block,
     ProviderSchema,

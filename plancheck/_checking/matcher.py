@@ -37,6 +37,7 @@ from .._redact import (
     child_marks,
     contains_sensitive,
     render_value,
+    rendered,
     sensitive_shown,
 )
 from .._text import quote
@@ -99,6 +100,10 @@ class Ctx:
     def got(self, value: Any, marks: Marks) -> str:
         """The actual value, rendered with every sensitive part as ``(sensitive)``."""
         return render_value(value, marks, self.secrets)
+
+    def shown(self, value: Any, marks: Marks) -> tuple[str, bool]:
+        """:meth:`got`'s text, and whether it hid anything (then no expected literal is shown beside it)."""
+        return rendered(value, marks, self.secrets)
 
     def lit(self, text: str, marks: Marks, actual: Any = None) -> str:
         """An expected literal, hidden when it is or holds a secret, or when the ``actual`` value
@@ -212,13 +217,9 @@ def shown_expected_actual(failure: Failure, ctx: Ctx) -> tuple[str, str | None]:
     check = failure.check
     if failure.hidden or check is None:
         return SENSITIVE, SENSITIVE
-    actual = None if failure.unknown else ctx.got(failure.value, failure.marks)
+    actual, hid = (None, False) if failure.unknown else ctx.shown(failure.value, failure.marks)
     expected = str(check)
-    if not ctx.reveal and (
-        contains_sensitive(failure.marks)
-        or ctx.secrets.touches(expected)
-        or (actual is not None and SENSITIVE in actual)
-    ):
+    if not ctx.reveal and (contains_sensitive(failure.marks) or ctx.secrets.touches(expected) or hid):
         expected = SENSITIVE
     return expected, actual
 

@@ -11,7 +11,7 @@ from dataclasses import KW_ONLY, field
 from typing import TYPE_CHECKING, Any, Final
 
 from .._frozen import FrozenValue, constructor_repr, frozen, public
-from .._text import Glob, Step, closest, compile_glob
+from .._text import Glob, Step, closest, compile_glob, shortened
 from .actions import ResourceAction
 from .plan import Plan, ResourceChange
 from .state import State, StateResource
@@ -55,7 +55,7 @@ def address_pattern(pattern: str, what: str, owner: str = "Resources") -> Glob:
     i, n = 0, len(pattern)
 
     def bad(reason: str) -> ValueError:
-        return ValueError(f"{owner}: {what} {pattern!r} is not a valid pattern: {reason}")
+        return ValueError(f"{owner}: {what} {shortened(pattern)!r} is not a valid pattern: {reason}")
 
     while i < n:
         c = pattern[i]

@@ -14,7 +14,9 @@ Both parsers give the same result for every input, which is the standard library
 * bytes are decoded as ``json.loads`` decodes them (UTF-8, or UTF-16/32 by their BOM or
   zero bytes);
 * ``NaN`` and ``Infinity``, which are not JSON, are rejected;
-* a duplicated key keeps its last value;
+* an object that repeats a key is refused (a format error at that key's JSON location): which
+  of the values counts would be a guess (Python keeps the last, other readers the first), and
+  a plan saying ``"errored": false`` after ``"errored": true`` must not pass;
 * any depth of nesting is read: where the C scanner runs out of stack (about a thousand
   levels) or meets a number it cannot convert, the value is read level by level here
   instead (see :func:`scan_exact`), with the same result and the same syntax errors.
@@ -22,7 +24,9 @@ Both parsers give the same result for every input, which is the standard library
 msgspec is used only where it is known to agree; for anything it rejects or might read
 differently (a byte order mark, UTF-16, an escaped lone surrogate), the standard
 library's parse decides, so a document either loads identically with both or fails with
-the same error.
+the same error. msgspec keeps the last of a repeated key without a word, so what it reads
+is proven free of repeats by counting colons (see :func:`repeats_ruled_out`); what the count
+cannot prove goes to the standard library, whose ``object_pairs_hook`` sees every key.
 """
 
 from __future__ import annotations
@@ -48,10 +52,13 @@ __all__ = [
     "ParserName",
     "check_utf8",
     "decode_text",
+    "encoded_colons",
     "exact_numbers",
     "fast_decoder",
     "fast_parser_available",
     "loads_exact",
+    "repeated_key_error",
+    "repeats_ruled_out",
     "resolve_parser",
     "scan_exact",
     "stdlib_scan",
@@ -74,7 +81,21 @@ def _reject_constant(name: str) -> Any:
     raise _NonStandardConstant(name)
 
 
-_DECODER: Final = json.JSONDecoder(parse_float=Decimal, parse_constant=_reject_constant)
+class _RepeatedKey(ValueError):
+    """An object the C scanner read repeats a key: where is found level by level (see :func:`_scan_levels`)."""
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    # The C scanner calls this for every object; one dict and two lengths keep it cheap (~30 % of a parse).
+    made = dict(pairs)
+    if len(made) != len(pairs):
+        raise _RepeatedKey
+    return made
+
+
+_DECODER: Final = json.JSONDecoder(
+    parse_float=Decimal, parse_constant=_reject_constant, object_pairs_hook=_unique_keys
+)
 
 # Decimal("1e1000000000000000000") signals InvalidOperation; with the trap off (a caller's own
 # context may turn it off) it would quietly be NaN, which is not JSON. Parsing uses this context.
@@ -149,6 +170,69 @@ def fast_decoder() -> Any:
     return msgspec.json.Decoder(float_hook=Decimal)
 
 
+@cache
+def _fast_encoder() -> Any:
+    import msgspec
+
+    return msgspec.json.Encoder(decimal_format="number")
+
+
+def repeats_ruled_out(data: Any, value: Any, colons: int | None = None) -> bool:
+    """Whether ``value``, read by msgspec from the JSON text ``data``, is proven to have lost no repeated key.
+
+    msgspec keeps the last of a repeated key and says nothing. But outside strings a JSON text
+    has one colon per member of an object, and encoding ``value`` again writes one colon per
+    member msgspec kept, plus every colon of every string (a ``msgspec.Raw`` is written as it was
+    read). A colon in a string is written as it was read, unless it was escaped (``\\u003a``).
+    So when ``data`` escapes no colon, the same count of colons in both proves that no member was
+    dropped. False (a repeat, or only an escaped colon) leaves the verdict to the standard library.
+    ``data`` is bytes, str or a ``msgspec.Raw`` (counted a few MB at a time); ``colons``, when
+    given, is the count of colons ``value`` encodes to, counted by the caller piece by piece.
+
+    >>> repeats_ruled_out(b'{"a": {"b": "c:d"}}', {"a": {"b": "c:d"}})
+    True
+    >>> repeats_ruled_out(b'{"a": 1, "a": 2}', {"a": 2})
+    False
+    """
+    if colons is None:
+        try:
+            colons = encoded_colons(value)
+        except Exception:  # an integer msgspec cannot write: the standard library decides
+            return False
+    if isinstance(data, str):
+        return colons == data.count(":") and "\\u003a" not in data and "\\u003A" not in data
+    return colons == _plain_colons(data)
+
+
+def encoded_colons(value: Any) -> int:
+    """The colons in msgspec's encoding of ``value`` (for :func:`repeats_ruled_out`).
+
+    >>> encoded_colons({"a": "b:c", "d": [1, {"e": 2}]})
+    4
+    """
+    encoded: bytes = _fast_encoder().encode(value)
+    return encoded.count(b":")
+
+
+#: Bytes a ``msgspec.Raw`` is copied in to be counted: a value of 100 MB is never copied whole.
+_CHUNK: Final = 1 << 22
+
+
+def _plain_colons(data: Any) -> int:
+    """The colons in the bytes of ``data``, or -1 if it escapes one (``\\u003a``: a colon the count misses)."""
+    if isinstance(data, bytes):
+        return -1 if b"\\u003a" in data or b"\\u003A" in data else data.count(b":")
+    view = memoryview(data)
+    colons = 0
+    for start in range(0, len(view), _CHUNK):
+        # 5 bytes more, so that an escape across the boundary is seen (and its colon counted once).
+        chunk = bytes(view[start : start + _CHUNK + 5])
+        if b"\\u003a" in chunk or b"\\u003A" in chunk:
+            return -1
+        colons += chunk.count(b":", 0, _CHUNK)
+    return colons
+
+
 def _syntax_error(
     exc: BaseException, error: type[DocumentFormatError], source: str | None
 ) -> DocumentFormatError:
@@ -158,7 +242,7 @@ def _syntax_error(
         return error("$", "valid JSON", found=f"invalid JSON: {message}{where}", source=source)
     if isinstance(exc, _NonStandardConstant):
         return error("$", "valid JSON", found=f"{exc.name}, which is not JSON", source=source)
-    if isinstance(exc, _NumberOutOfRange):
+    if isinstance(exc, _Located):
         return exc.error(error, source)
     if isinstance(exc, UnicodeDecodeError):
         return error(
@@ -221,7 +305,7 @@ def _loads_stdlib(
             if end != len(text):
                 raise JSONDecodeError("Extra data", text, end)
             return value
-    except (JSONDecodeError, _NonStandardConstant, _NumberOutOfRange) as exc:
+    except (JSONDecodeError, _NonStandardConstant, _Located) as exc:
         raise _syntax_error(_relocated(exc, where) if where else exc, error, source) from None
 
 
@@ -263,7 +347,9 @@ def loads_exact(
     if resolve_parser(parser) == "fast" and _fast_agrees(data):
         try:
             with collector_paused(), exact_numbers():
-                return fast_decoder().decode(data)
+                value = fast_decoder().decode(data)
+                if repeats_ruled_out(data, value):
+                    return value
         except Exception:
             pass
     return _loads_stdlib(data, error, source, where)
@@ -290,7 +376,7 @@ def scan_exact(
             return _scan_levels(text, start, where)[0]
     except StopIteration as stop:
         raise _syntax_error(JSONDecodeError("Expecting value", text, stop.value), error, source) from None
-    except (JSONDecodeError, _NonStandardConstant, _NumberOutOfRange) as exc:
+    except (JSONDecodeError, _NonStandardConstant, _Located) as exc:
         raise _syntax_error(exc, error, source) from None
 
 
@@ -304,8 +390,8 @@ _NUMBER: Final = re.compile(r"-?(?:0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?")
 _WINDOW: Final = 256
 
 
-class _NumberOutOfRange(Exception):
-    """A number Decimal cannot hold, at ``pos`` of ``text``, at JSON ``path``."""
+class _Located(Exception):
+    """A problem at ``pos`` of ``text``, at JSON ``path``, that the syntax alone does not show."""
 
     def __init__(self, text: str, pos: int, path: PathKey) -> None:
         super().__init__(path)
@@ -314,25 +400,59 @@ class _NumberOutOfRange(Exception):
         self.path = path
         self.positions = True
 
+    def _where(self) -> str:
+        if not self.positions:
+            return ""
+        line = self.text.count("\n", 0, self.pos) + 1
+        column = self.pos - self.text.rfind("\n", 0, self.pos)
+        return f" at line {line} column {column} (character {self.pos})"
+
     def error(self, error: type[DocumentFormatError], source: str | None) -> DocumentFormatError:
-        where = ""
-        if self.positions:
-            line = self.text.count("\n", 0, self.pos) + 1
-            column = self.pos - self.text.rfind("\n", 0, self.pos)
-            where = f" at line {line} column {column} (character {self.pos})"
+        raise NotImplementedError
+
+
+class _NumberOutOfRange(_Located):
+    """A number Decimal cannot hold, at ``pos`` of ``text``, at JSON ``path``."""
+
+    def error(self, error: type[DocumentFormatError], source: str | None) -> DocumentFormatError:
         # The number itself is not shown: it may be a secret.
         return error(
             json_location(self.path),
             "a number that Python's Decimal can hold "
             "(exponent at most decimal.MAX_EMAX, no digit below 10**decimal.MIN_ETINY)",
-            found=f"a number beyond that range{where}",
+            found=f"a number beyond that range{self._where()}",
             source=source,
         )
 
 
+class _KeyRepeated(_Located):
+    """The key at ``pos`` of ``text`` (JSON ``path``, ending with the key) was already in its object."""
+
+    def error(self, error: type[DocumentFormatError], source: str | None) -> DocumentFormatError:
+        return repeated_key_error(self.path, error, source, self._where())
+
+
+def repeated_key_error(
+    path: PathKey, error: type[DocumentFormatError], source: str | None = None, where: str = ""
+) -> DocumentFormatError:
+    """The error for an object that repeats a key: ``path`` locates the key (the object's location, then the key).
+
+    Neither value is shown (either may be a secret), only where the key is.
+
+    >>> str(repeated_key_error(("resource_changes", 0, "change", "after_sensitive"), DocumentFormatError, "plan.json"))
+    'plan.json: $.resource_changes[0].change.after_sensitive: expected each key once in its object, found this key repeated (which of its values counts would be a guess)'
+    """
+    return error(
+        json_location(path),
+        "each key once in its object",
+        found=f"this key repeated{where} (which of its values counts would be a guess)",
+        source=source,
+    )
+
+
 def _relocated(exc: Exception, where: PathKey) -> Exception:
     """An error in a piece cut from a document, located in the document (its offsets would mislead)."""
-    if isinstance(exc, _NumberOutOfRange):
+    if isinstance(exc, _Located):
         exc.path = (*where, *exc.path)
         exc.positions = False
         return exc
@@ -344,7 +464,7 @@ def _relocated(exc: Exception, where: PathKey) -> Exception:
 class _Level:
     """One object or array being read: the container, where it starts, and its members' spans."""
 
-    __slots__ = ("c_from", "container", "is_object", "key", "spans", "start", "step")
+    __slots__ = ("c_from", "container", "is_object", "key", "key_at", "spans", "start", "step")
 
     def __init__(self, is_object: bool, start: int, step: str | int | None, c_from: int) -> None:
         self.is_object = is_object
@@ -352,6 +472,7 @@ class _Level:
         self.start = start
         self.step = step  # this container's key or index in its parent
         self.key = ""
+        self.key_at = 0  # where the key starts, for the error when it repeats one
         self.spans: list[tuple[int, int]] = []  # (start, end) of each member value read so far
         self.c_from = c_from  # depth from which containers are handed to the C scanner again
 
@@ -464,6 +585,8 @@ def _scan_levels(text: str, pos: int, where: PathKey) -> tuple[Any, int]:
             top = levels[-1]
             top.spans.append((start, pos))
             if top.is_object:
+                if top.key in top.container:
+                    raise _KeyRepeated(text, top.key_at, (*where, *_path(levels)))
                 top.container[top.key] = value
             else:
                 top.container.append(value)
@@ -489,4 +612,5 @@ def _read_key(text: str, pos: int, level: _Level) -> int:
     if text[end : end + 1] != ":":
         raise _explain(text, level)
     level.key = key
+    level.key_at = pos
     return int(_skip_ws(text, end + 1).end())

@@ -23,9 +23,17 @@ def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")
 
 
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    made = dict(pairs)
+    if len(made) != len(pairs):
+        raise ValueError("a repeated key")
+    return made
+
+
 # The same settings as plancheck's own parser, minus Decimal: only the syntax matters here,
-# and every number the Decimal parser accepts, the float parser accepts too.
-_scan = json.JSONDecoder(parse_constant=_reject_constant).scan_once  # type: ignore[attr-defined]
+# and every number the Decimal parser accepts, the float parser accepts too. A repeated key is
+# refused as there (``jsontext``): the ordinary load then says where.
+_scan = json.JSONDecoder(parse_constant=_reject_constant, object_pairs_hook=_unique_keys).scan_once  # type: ignore[attr-defined]
 # The pattern matches everywhere (possibly empty), so the match is never None.
 _ws = cast(Callable[[str, int], "re.Match[str]"], re.compile(r"[ \t\n\r]*").match)
 
@@ -56,10 +64,14 @@ def _value_end(text: str, i: int, depth: int) -> int:
     i = _ws(text, i + 1).end()
     if text[i : i + 1] == closing:
         return i + 1
+    keys: set[str] = set()
     while True:
         if opening == "{":
             _expect(text, i, '"')
-            _key, i = _scan(text, i)
+            key, i = _scan(text, i)
+            if key in keys:
+                raise ValueError(f"a repeated key at {i}")
+            keys.add(key)
             i = _ws(text, i).end()
             _expect(text, i, ":")
             i = _ws(text, i + 1).end()
@@ -76,7 +88,8 @@ def find_members(text: str, kind: str) -> list[Member] | None:
 
     An ``open`` segment is the object's ``{`` and members, each followed by ``,`` (it ends
     where the next member's key begins); a ``close`` segment is members separated by ``,``
-    and then the ``}`` ending the document. Syntax errors raise ``ValueError``.
+    and then the ``}`` ending the document. Syntax errors, and an object inside a member that
+    repeats a key, raise ``ValueError`` (the segment's own keys are returned, repeats and all).
 
     >>> find_members('{"a": 1, "b": [2],', "open")
     [['a', 6, 7, '1'], ['b', 14, 17, '[']]

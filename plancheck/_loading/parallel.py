@@ -296,6 +296,8 @@ def _split_text(
     if closing is None:
         return None
     members = [*results[0], ["resource_changes", value_start, end, "["], *closing]
+    if len({key for key, *_ in members}) != len(members):
+        return None  # a repeated key: the ordinary load says where
     return _assemble(text, members, value_start, entries, source)
 
 
@@ -315,7 +317,6 @@ def _assemble(
             and end - start >= DEFER_MIN_BYTES
             and (node is None or node.shallow or key in VALIDATED_WHEN_READ)
         ):
-            # A later duplicate key replaces the value but keeps the first position, as in a dict.
             split.view[key] = split.values[key] = Thunk(json_type, _thunk(text, start, key, node, source))
             continue
         else:

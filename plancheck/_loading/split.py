@@ -17,7 +17,9 @@ entry's marks trees are validated when first parsed, against their part of the s
 checking them now would mean building them now (msgspec cannot check a marks tree
 without building it), which doubles the cost of loading. An error is then raised on that
 first access, a PlanFormatError at the value's JSON location. Numbers are converted only
-when parsed, so a number Decimal cannot hold in such a value is found then too.
+when parsed, so a number Decimal cannot hold in such a value is found then too, and so is a
+key repeated inside it (msgspec keeps the last; see ``jsontext``). A key repeated at the top
+level is found at load (:func:`members_proven_unique`).
 
 The result is a :class:`SplitPlan`: a ``view`` for the validator (values, and
 :class:`~plancheck._loading.validate.Deferred` placeholders for what is known to be valid or only
@@ -28,15 +30,17 @@ parsed later).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import json
+import re
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from functools import cache
-from typing import Any, Final, Literal
+from typing import Any, Final, Literal, cast
 
 from .._errors import DocumentFormatError, PlanFormatError
 from .collector import collector_paused
-from .jsontext import exact_numbers, fast_decoder, loads_exact
+from .jsontext import exact_numbers, fast_decoder, loads_exact, repeats_ruled_out
 from .lazy import LazyEntries, Thunk
 from .validate import Deferred, PathKey, SchemaNode, SchemaValidator, plan_validator, render_violation
 
@@ -46,6 +50,7 @@ __all__ = [
     "SplitPlan",
     "exact_raw",
     "json_type_of_first_byte",
+    "members_proven_unique",
     "split_fast",
     "validated",
 ]
@@ -172,9 +177,82 @@ def exact_raw(
     """
     try:
         with collector_paused(), exact_numbers():
-            return fast_decoder().decode(raw)
+            value = fast_decoder().decode(raw)
+            if repeats_ruled_out(raw, value):
+                return value
     except Exception:
-        return loads_exact(bytes(raw), error=error, source=source, parser="stdlib", where=where)
+        pass
+    return loads_exact(bytes(raw), error=error, source=source, parser="stdlib", where=where)
+
+
+_skip_ws: Final = cast(Callable[[bytes, int], "re.Match[bytes]"], re.compile(rb"[ \t\n\r]*").match)
+
+
+def members_proven_unique(data: bytes, members: Mapping[str, Any]) -> bool:
+    """Whether the JSON object ``data``, whose members msgspec read into ``members`` (a key to its
+    ``msgspec.Raw``), has each key once; False also when that cannot be shown here.
+
+    msgspec keeps the last of a repeated key. The text is walked member by member, each value
+    skipped by the length of the one msgspec kept for its key, which must be the very bytes
+    there; reaching the end with every key seen once is then a reading of the whole object,
+    and JSON text has only one: the object has no other members. It costs a comparison of
+    bytes, not a parse.
+
+    >>> import msgspec
+    >>> members_proven_unique(b'{"a": [1], "b": 2}', msgspec.json.decode(b'{"a": [1], "b": 2}', type=dict[str, msgspec.Raw]))
+    True
+    >>> members_proven_unique(b'{"a": 1, "a": 1}', msgspec.json.decode(b'{"a": 1, "a": 1}', type=dict[str, msgspec.Raw]))
+    False
+    """
+    ws = _skip_ws
+    pos = ws(data, 0).end()
+    if data[pos : pos + 1] != b"{":
+        return False
+    pos = ws(data, pos + 1).end()
+    if data[pos : pos + 1] == b"}":
+        return not members and ws(data, pos + 1).end() == len(data)
+    seen: set[str] = set()
+    while data[pos : pos + 1] == b'"':
+        end = _string_end(data, pos)
+        if end < 0:
+            return False
+        try:
+            key = json.loads(data[pos:end])
+        except ValueError:
+            return False
+        raw = members.get(key)
+        if key in seen or raw is None:
+            return False
+        seen.add(key)
+        pos = ws(data, end).end()
+        if data[pos : pos + 1] != b":":
+            return False
+        pos = ws(data, pos + 1).end()
+        if not data.startswith(raw, pos):
+            return False
+        pos = ws(data, pos + len(memoryview(raw))).end()
+        c = data[pos : pos + 1]
+        if c == b"}":
+            return ws(data, pos + 1).end() == len(data) and len(seen) == len(members)
+        if c != b",":
+            return False
+        pos = ws(data, pos + 1).end()
+    return False
+
+
+def _string_end(data: bytes, start: int) -> int:
+    """Where the JSON string at ``start`` (its opening quote) ends, after its closing quote; -1 if it does not."""
+    i = start + 1
+    while True:
+        i = data.find(b'"', i)
+        if i < 0:
+            return -1
+        backslashes = 0
+        while data[i - 1 - backslashes] == 0x5C:  # an even run of backslashes escapes only itself
+            backslashes += 1
+        if backslashes % 2 == 0:
+            return i + 1
+        i += 1
 
 
 def validated(
@@ -279,6 +357,8 @@ def split_fast(data: bytes, source: str | None = None) -> SplitPlan | None:
         top = msgspec.json.decode(data, type=dict[str, msgspec.Raw])
     except Exception:
         return None
+    if not members_proven_unique(data, top):
+        return None  # a repeated key (or a text the walk cannot read): the ordinary load says where
     validator = plan_validator()
     split = SplitPlan()
     for key, raw in top.items():

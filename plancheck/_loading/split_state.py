@@ -21,9 +21,9 @@ from functools import cache
 from typing import Any, Final
 
 from .._errors import StateFormatError
-from .jsontext import exact_numbers
+from .jsontext import encoded_colons, exact_numbers, repeats_ruled_out
 from .lazy import LazyObject, Thunk
-from .split import exact_raw, json_type_of_first_byte, msgspec_type, validated
+from .split import exact_raw, json_type_of_first_byte, members_proven_unique, msgspec_type, validated
 from .validate import Deferred, PathKey, SchemaNode, state_validator
 
 __all__ = ["DEFERRED_MEMBERS", "SplitState", "split_state"]
@@ -45,11 +45,12 @@ _VALID_RESOURCE: Final = Deferred("object")
 class SplitState:
     """A state split for validation (``view``: placeholders for resources found sound) and reading (``value``)."""
 
-    __slots__ = ("value", "view")
+    __slots__ = ("read", "value", "view")
 
-    def __init__(self, view: dict[str, Any], value: LazyObject) -> None:
+    def __init__(self, view: dict[str, Any], value: LazyObject, read: Any = None) -> None:
         self.view = view
         self.value = value
+        self.read = read  # the struct the one-scan route read ``values`` into, if it did
 
 
 @cache
@@ -153,14 +154,15 @@ class _Splitter:
         self.deferred_nodes = {key: self.resource.member(key) for key in DEFERRED_MEMBERS}
 
     def members(self, raw: Any) -> dict[str, Any] | None:
-        """The members of a JSON object as unparsed text; None when ``raw`` is not an object."""
+        """The members of a JSON object as unparsed text; None when ``raw`` is not an object, or
+        repeats a key (or might: its exact parse then says where)."""
         if bytes(memoryview(raw)[:1]) != b"{":
             return None
         try:
             members: dict[str, Any] = self.msgspec.json.decode(raw, type=self.raw_members)
         except Exception:
             return None
-        return members
+        return members if members_proven_unique(bytes(raw), members) else None
 
     def items(self, raw: Any) -> list[Any] | None:
         if bytes(memoryview(raw)[:1]) != b"[":
@@ -225,8 +227,9 @@ class _Splitter:
             return False
         return True
 
-    def values(self, raw: Any) -> tuple[Any, LazyObject] | None:
-        """(view, value) of the state's ``values`` in one scan, or None when the slower route must read it."""
+    def values(self, raw: Any) -> tuple[Any, LazyObject, Any] | None:
+        """(view, value, the struct read) of the state's ``values`` in one scan, or None when the slower route
+        must read it. The caller proves that no key of what the struct holds was repeated (see :func:`split_state`)."""
         try:
             with exact_numbers():
                 struct = self.values_decoder.decode(raw)
@@ -242,7 +245,7 @@ class _Splitter:
             except _TooDeep:
                 return None
             view["root_module"] = _VALID_RESOURCE  # every member was checked by the decoder
-        return view, LazyObject(values)
+        return view, LazyObject(values), struct
 
     def from_module(self, struct: Any, where: PathKey) -> LazyObject:
         values: dict[str, Any] = {}
@@ -278,9 +281,10 @@ class _Splitter:
             values[key] = member
         return LazyObject(values)
 
-    def resource_value(self, raw: Any, where: PathKey) -> LazyObject:
+    def resource_value(self, raw: Any, where: PathKey) -> Any:
         members = self.members(raw)
-        assert members is not None  # the skeleton decoded: an object
+        if members is None:  # the skeleton decoded, so an object: one that repeats a key, which this parse names
+            return _exact(raw, where, self.source)
         values: dict[str, Any] = {}
         for key, member in members.items():
             at = (*where, key)
@@ -309,20 +313,56 @@ def split_state(data: bytes, source: str | None = None) -> SplitState | None:
         top = msgspec.json.decode(data, type=dict[str, msgspec.Raw])
     except Exception:
         return None
+    if not members_proven_unique(data, top):
+        return None  # a repeated key: the full parse says where
     try:
-        return _split(top, _Splitter(source), source)
+        split = _split(top, _Splitter(source), source)
     except StateFormatError:
-        # A value parsed now is bad (a number Decimal cannot hold): a full parse says where, by line and column.
+        # A value parsed now is bad (a number Decimal cannot hold, a repeated key): a full parse says where,
+        # by line and column.
         return None
+    if split.read is not None:
+        try:
+            colons = _colons({**top, "values": split.read})
+        except Exception:  # an integer msgspec cannot write: the full parse decides
+            return None
+        if not repeats_ruled_out(data, None, colons):
+            return None  # the one-scan struct dropped a repeated key (or an escaped colon hides the proof)
+    return split
+
+
+#: Resources encoded at a time to count colons: the state is never encoded whole (its size again).
+_ENCODE_CHUNK: Final = 256
+
+
+def _colons(value: Any) -> int:
+    """:func:`encoded_colons` of what the one-scan route read, a few resources at a time.
+
+    msgspec writes a struct or a dict as ``"name":value`` per member that is set, and a list as its
+    items: the count is the sum of its parts'.
+    """
+    import msgspec
+
+    if isinstance(value, msgspec.Struct):
+        members = [getattr(value, name) for name in value.__struct_fields__]
+        return sum(1 + _colons(member) for member in members if member is not msgspec.UNSET)
+    if isinstance(value, dict):
+        return sum(1 + key.count(":") + _colons(member) for key, member in value.items())
+    if isinstance(value, list) and value and isinstance(value[0], msgspec.Struct) and "resources" in value[0].__struct_fields__:
+        return sum(_colons(module) for module in value)  # child modules: each its resources, in pieces
+    if isinstance(value, list):
+        return sum(encoded_colons(value[i : i + _ENCODE_CHUNK]) for i in range(0, len(value), _ENCODE_CHUNK))
+    return encoded_colons(value)
 
 
 def _split(top: dict[str, Any], splitter: _Splitter, source: str | None) -> SplitState:
     view: dict[str, Any] = {}
     values: dict[str, Any] = {}
+    read = None
     for key, raw in top.items():
         quick = splitter.values(raw) if key == "values" else None
         if quick is not None:
-            view[key], values[key] = quick
+            view[key], values[key], read = quick
             continue
         members = splitter.members(raw) if key == "values" else None
         if members is None:
@@ -337,4 +377,4 @@ def _split(top: dict[str, Any], splitter: _Splitter, source: str | None) -> Spli
                 inner_view[name] = inner[name] = _exact(member, (key, name), source)
         view[key] = inner_view
         values[key] = LazyObject(inner)
-    return SplitState(view, LazyObject(values))
+    return SplitState(view, LazyObject(values), read)

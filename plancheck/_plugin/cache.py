@@ -10,7 +10,7 @@ from __future__ import annotations
 import contextlib
 import os
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from .._errors import DocumentFormatError
     from .._redact import Secrets
 
-__all__ = ["DocumentCache", "SessionDocuments"]
+__all__ = ["DocumentCache", "SessionDocuments", "load_plan_file"]
 
 T = TypeVar("T")
 
@@ -86,13 +86,46 @@ class DocumentCache(Generic[T]):
         return len(self._entries)
 
 
+def load_plan_file(path: str | os.PathLike[str], *, terraform: str | None = None, allow_errored: bool = False) -> Any:
+    """The plan of ``--tf-plan`` (and the ``tf_plan`` marker and ini key): a JSON file, or a binary plan shown by
+    ``terraform`` in the file's directory; one that planning failed on is refused unless ``allow_errored``.
+
+    The file is read once, up to the loader's limit (``PLANCHECK_MAX_BYTES``, else 2 GiB), and parsed
+    once: :mod:`plancheck._terraform.planfile` turns a binary plan's bytes into JSON bytes, held to the
+    same limit. Its errors are the loader's (a :class:`~plancheck.PlanFormatError`, an
+    :class:`~plancheck.ErroredPlanError`), a binary plan that cannot be shown a ``BinaryPlanError`` (one too).
+
+    >>> import tempfile, pathlib
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     p = pathlib.Path(d, "plan.json")
+    ...     _ = p.write_text('{"format_version": "1.2"}')
+    ...     load_plan_file(p).format_version
+    '1.2'
+    """
+    from .._documents.plan import Plan
+    from .._errors import PlanFormatError
+    from .._loading.load import read_source
+    from .._loading.source import InputTooLarge, max_input_bytes
+    from .._terraform.planfile import plan_json
+
+    limit = max_input_bytes()
+    name = os.fspath(path)
+    got = read_source(name, PlanFormatError, "plan", "load_plan", limit)
+    assert isinstance(got, tuple)  # a path is read, never a Mapping
+    data, source = got
+    if isinstance(data, bytes):  # a path is read as bytes
+        try:
+            data = plan_json(name, data, limit=limit, terraform=terraform, cwd=os.path.dirname(os.path.abspath(name)))
+        except InputTooLarge as too_large:
+            raise PlanFormatError("$", too_large.expected("plan"), found=too_large.found, source=source) from None
+    return Plan.from_json(data, source=source, allow_errored=allow_errored)
+
+
 def _plan_loader(terraform: str | None, allow_errored: bool) -> Callable[[Path], Any]:
-    """The plan reader of the command line too: JSON, or a binary plan shown by ``terraform`` in its directory;
-    a plan whose planning failed is refused unless ``allow_errored`` (``--tf-allow-errored``)."""
+    """The plan reader of the plugin: :func:`load_plan_file` with the session's ``--terraform`` and
+    ``--tf-allow-errored``."""
 
     def load(path: Path) -> Any:
-        from .._terraform.planfile import load_plan_file
-
         return load_plan_file(path, terraform=terraform, allow_errored=allow_errored)
 
     return load
@@ -105,88 +138,174 @@ def _load_state_file(path: Path) -> Any:
 
 
 class SessionDocuments:
-    """The plans and states one pytest session loaded through the plugin, and the secrets they hold.
+    """The plans and states one pytest session loaded or made, and the secrets they hold, test by test.
 
+    Whose secrets scrub a report: those of the documents the fixtures loaded (kept by the cache for the
+    session), those found outside any test, and those the running test made or found; a document an
+    earlier test made only while something still holds it (a module-level plan, a module-scoped
+    fixture's); a document made while collecting, for the tests of its module when only tests'
+    parameters hold it. A test's own documents never become every later test's secrets: a word a test
+    planted as a secret ("other") stays readable in the skip reasons of the tests after it.
+
+    >>> from plancheck import Secrets
     >>> docs = SessionDocuments()
-    >>> len(docs.secrets()), docs
-    (0, <plancheck documents: 0 plans, 0 states>)
+    >>> docs.begin_test(); docs.met(Secrets(["hunter2"])); "hunter2" in docs.secrets()
+    True
+    >>> docs.end_test(); "hunter2" in docs.secrets(), docs
+    (False, <plancheck documents: 0 plans, 0 states>)
     """
 
     # Secrets (and with them tfjsonpath) are imported on first use: pytest imports the plugin, and so
     # this module, for every session, also those that never load a document.
 
-    __slots__ = ("_alive", "_extra", "_met", "_secrets", "plans", "states")
+    __slots__ = (
+        "_changes", "_collected", "_held", "_lasting_union", "_lingering", "_module", "_outside", "_scoped", "_test",
+        "_testing", "_unions", "plans", "states",
+    )
 
     def __init__(self, terraform: str | None = None, *, allow_errored: bool = False) -> None:
         # ``terraform``: the binary that shows a binary plan (--terraform), else the usual search.
         self.plans: DocumentCache[Any] = DocumentCache(_plan_loader(terraform, allow_errored))
         self.states: DocumentCache[Any] = DocumentCache(_load_state_file)
-        self._extra: list[Secrets] = []
-        #: What was made and found during the current test (:mod:`plancheck._documents.met`), held for its reports.
-        self._met: list[Any] = []
-        #: Every document met whose secrets were not collected yet, for as long as something else holds it.
-        self._alive: weakref.WeakSet[Any] = weakref.WeakSet()
-        self._secrets: tuple[tuple[int, int], Secrets] | None = None
+        #: Secrets found outside any test (while collecting): sources for the whole session.
+        self._outside: list[Secrets] = []
+        #: What the running test made and found, held until its reports (teardown included) are out; outside
+        #: any test (collecting, a sweep), what was made since the last test, held until the next one begins.
+        self._test: list[Any] = []
+        self._testing = False
+        #: The module of the running test (its node id's file part).
+        self._module: str | None = None
+        #: Every document met that is still alive, weakly: it is a source for as long as something holds it.
+        self._held: dict[int, weakref.ref[Any]] = {}
+        #: Documents made while collecting, until :meth:`collected` places them.
+        self._collected: list[int] = []
+        #: Documents made while collecting that only tests' parameters hold: sources for those tests' modules.
+        self._scoped: dict[int, frozenset[str]] = {}
+        #: Documents of finished tests alive when it ended: perhaps held, perhaps garbage the collector has not freed.
+        self._lingering: set[int] = set()
+        #: Bumped by every change of the sources (a document let go included): the unions below are then stale.
+        self._changes = 0
+        self._unions: dict[bool, tuple[tuple[int, int], Secrets]] = {}
+        self._lasting_union: tuple[tuple[int, int], Secrets] | None = None
+
+    def begin_test(self, module: str | None = None) -> None:
+        """A test of ``module`` starts: what is met from now on is its own (``pytest_runtest_logstart``)."""
+        self.end_test()
+        if self._test:  # made outside any test (while collecting): held now only by what holds it
+            self._test = []
+            self._changes += 1
+        self._testing = True
+        if module != self._module:
+            self._module = module
+            self._changes += 1
 
     def met(self, found: Any) -> None:
-        """A document the library made, or secrets it found, during the session: a source of secrets too.
+        """A document the library made, or secrets it found: a source for the running test, and for later
+        ones while something holds the document. Met outside any test, secrets are a source for the session,
+        and a document is held until a test begins (a sweeper's plan, for the line its failure writes).
 
-        A document is held until its test ends (a test may make a plan, drop it, and print a value of
-        it), then only while something else holds it (a module-level plan, a module-scoped fixture's):
-        its secrets are collected when a report has text to scrub, and kept from then on. A session of
-        large plans nobody failed on neither collects nor keeps them.
+        A document costs nothing until a report has text to scrub: then its secrets are collected.
 
-        >>> from plancheck import Secrets
-        >>> docs = SessionDocuments()
-        >>> docs.met(Secrets(["hunter2"])); len(docs), "hunter2" in docs.secrets()
-        (1, True)
-        """
-        self._met.append(found)
-        if not isinstance(found, (str, bytes, int)):  # a document (weakly referable), not a marker of a doctest
-            with contextlib.suppress(TypeError):
-                self._alive.add(found)
-
-    def end_test(self) -> None:
-        """Let go of what the test made: a document still held elsewhere stays a source.
-
-        >>> from plancheck import Plan
+        >>> from plancheck import Plan, Secrets
         >>> docs, plan = SessionDocuments(), Plan.from_dict({"format_version": "1.2"})
-        >>> docs.met(plan); docs.end_test(); len(docs)   # held by ``plan``: still a source
-        1
-        >>> _ = docs.secrets(); len(docs)                  # its secrets collected (none): kept, the plan let go
-        0
+        >>> docs.met(Secrets(["hunter2"])); docs.met(plan); len(docs), "hunter2" in docs.secrets()
+        (2, True)
         """
-        self._fold(everything=False)
-
-    def _fold(self, *, everything: bool) -> None:
-        """Keep the secrets collected so far of what was met; with ``everything``, collect those of all still alive."""
-        if not self._met and not self._alive:
-            return  # and the document models stay unimported in a session that never made a document
-        from .._documents.plan import collected_secrets
-        from .._errors import DocumentFormatError
         from .._redact import Secrets
 
-        met, self._met = self._met, []
-        for found in (*met, *self._alive):
-            if isinstance(found, Secrets):
-                self.add_secrets(found)
-                continue
-            try:
-                secrets = getattr(found, "secrets", None) if everything else collected_secrets(found)
-                if isinstance(secrets, Secrets):
-                    self.add_secrets(secrets)
-            except DocumentFormatError:
-                # A document read lazily whose unread part is invalid: every use of that part raises this same
-                # error to its user, so it never showed a value from there. Withholding every later report of
-                # the session for it (and breaking the skip reports pytest needs as tuples) would be worse.
-                pass
-            else:
-                if not isinstance(secrets, Secrets):
-                    continue
-            self._alive.discard(found)
+        if isinstance(found, Secrets):
+            if len(found):
+                (self._test if self._testing else self._outside).append(found)
+                self._changes += 1
+            return
+        if isinstance(found, (str, bytes, int)):
+            return  # not a document: a marker a doctest passed
+        self._test.append(found)
+        with contextlib.suppress(TypeError):  # a document that cannot be weakly held is its test's only
+            key = id(found)
+            if key not in self._held:
+                self._held[key] = weakref.ref(found, self._let_go(key))
+                if not self._testing:
+                    self._collected.append(key)
+        self._changes += 1
+
+    def _let_go(self, key: int) -> Callable[[weakref.ref[Any]], None]:
+        def gone(ref: weakref.ref[Any]) -> None:
+            # Called as the document is freed, before its id can be reused: the entry is this document's.
+            if self._held.get(key) is ref:
+                self._forget(key)
+
+        return gone
+
+    def _forget(self, key: int) -> None:
+        """Drop all that is known of the document ``key``: a document made later may have its id."""
+        self._held.pop(key, None)
+        self._scoped.pop(key, None)
+        self._lingering.discard(key)
+        self._changes += 1
+
+    def end_test(self) -> None:
+        """The test's reports are out (``pytest_runtest_logfinish``): let go of what it made and found.
+
+        A document it made stays a source only while something else holds it. The finished test's own
+        frames (``sys.last_traceback`` of its failure) are not such a holder: their locals are cleared.
+
+        >>> from plancheck import Plan, Secrets
+        >>> docs, kept = SessionDocuments(), Plan.from_dict({"format_version": "1.2"})
+        >>> docs.begin_test(); docs.met(kept); docs.met(Secrets(["hunter2"])); len(docs)
+        2
+        >>> docs.end_test(); len(docs), "hunter2" in docs.secrets()   # the plan ``kept`` holds stays a source
+        (1, False)
+        """
+        was, self._testing = self._testing, False
+        if not was or not self._test:
+            return
+        mine = [id(found) for found in self._test if id(found) in self._held]
+        self._test = []
+        self._changes += 1
+        if any(key in self._held for key in mine):
+            _release_last_failure()
+        # Still alive: held by a module or a fixture, or garbage of the test (a pytest.raises' traceback and
+        # frames hold each other) that only a collection frees. Found out when it would matter (secrets_for).
+        self._lingering.update(key for key in mine if key in self._held)
+
+    def collected(self, holders: Iterable[tuple[str | None, Iterable[object]]]) -> None:
+        """Collection is over: place each document made while collecting by what holds it.
+
+        ``holders``: the parameter values of each test and the namespace (global values) of each test
+        module, with the module's node id file part, and the namespaces of the other modules of the
+        project (helpers, ``conftest.py``), with None. A document that tests' parameters or test
+        modules hold (a table of plans, a module-level plan, through a tuple, list or dict) is a source
+        for the tests of those modules only, so a word one module planted as a secret stays readable in
+        the others; one another module holds, or that nothing holds where looked, is a source for every
+        test, while it lives.
+
+        >>> from plancheck import Plan
+        >>> docs, table = SessionDocuments(), [Plan.from_dict({"format_version": "1.2"})]
+        >>> docs.met(table[0]); docs.collected([("test_a.py", table)]); docs._scoped[id(table[0])]
+        frozenset({'test_a.py'})
+        """
+        pending = {key: self._held[key]() for key in self._collected if key in self._held}
+        self._collected = []
+        documents = {key: document for key, document in pending.items() if document is not None}
+        if not documents:
+            return
+        where: dict[int, set[str]] = {}
+        everywhere: set[int] = set()
+        for module, values in holders:
+            for key in _documents_in(values, documents):
+                if module is None:
+                    everywhere.add(key)
+                else:
+                    where.setdefault(key, set()).add(module)
+        for key, modules in where.items():
+            if key not in everywhere:
+                self._scoped[key] = frozenset(modules)
+        self._changes += 1
 
     def add_secrets(self, secrets: Secrets) -> None:
-        """Scrub ``secrets`` from every later report too (configurations, acceptance-test variables).
+        """Scrub ``secrets`` from the running test's reports (its configuration's, its acceptance cases'),
+        or, found outside any test, from every report of the session.
 
         >>> from plancheck import Secrets
         >>> docs = SessionDocuments()
@@ -194,37 +313,133 @@ class SessionDocuments:
         >>> "hunter2" in docs.secrets()
         True
         """
-        if len(secrets) and secrets not in self._extra:
-            self._extra.append(secrets)
+        self.met(secrets)
 
     def secrets(self) -> Secrets:
-        """Every secret string of every document loaded so far (to scrub from any report)."""
-        # Documents and secrets are only ever added, so their count tells whether the union is stale.
+        """Every secret string of the documents and secrets that are sources now (to scrub from a report)."""
+        return self._sources(lingering=True)
+
+    def secrets_for(self, texts: Callable[[], Iterable[str]]) -> Secrets:
+        """The secrets to scrub ``texts`` of: :meth:`secrets`, less those only garbage of finished tests holds.
+
+        A document an earlier test left in a reference cycle stays alive until the garbage collector runs;
+        a full collection is costly, so it runs only when such a document's secrets would change the text.
+        """
+        found = self._sources(lingering=True)
+        if not self._lingering:
+            return found
+        settled = self._sources(lingering=False)
+        if len(found) == len(settled):
+            return found
         from .._redact import Secrets
 
-        if self._met or self._alive:
-            self._fold(everything=True)
-        loads, added = self.plans.loads + self.states.loads, len(self._extra)
-        known = self._secrets
-        if known is not None and known[0] == (loads, added):
+        only = Secrets(value for value in found.ordered if value not in settled)
+        if not any(only.touches(text) for text in texts()):
+            return found
+        import gc
+
+        gc.collect()
+        self._lingering.clear()  # what survived a collection is held
+        self._changes += 1
+        return self._sources(lingering=True)
+
+    def _sources(self, *, lingering: bool) -> Secrets:
+        key = (self._changes, self.plans.loads + self.states.loads)
+        known = self._unions.get(lingering)
+        if known is not None and known[0] == key:
             return known[1]
-        if known is not None and known[0][0] == loads:
-            # Only secrets were added (each test's own documents): the union grows by them alone.
-            found, start = known[1], known[0][1]
+        from .._errors import DocumentFormatError
+        from .._redact import Secrets
+
+        found = self._lasting()
+        held = [(doc_id, ref()) for doc_id, ref in list(self._held.items())]
+        test_ids = {id(source) for source in self._test}
+        sources = {id(source): source for source in self._test}
+        for doc_id, document in held:
+            if document is None or doc_id in test_ids:
+                continue
+            if not lingering and doc_id in self._lingering:
+                continue
+            scope = self._scoped.get(doc_id)
+            if scope is not None and self._module not in scope:
+                continue
+            sources[doc_id] = document
+        for source in sources.values():
+            if isinstance(source, Secrets):
+                found = found | source
+                continue
+            try:
+                secrets = getattr(source, "secrets", None)
+            except DocumentFormatError:
+                # A document read lazily whose unread part is invalid: every use of that part raises this same
+                # error to its user, so it never showed a value from there. Withholding every later report of
+                # the session for it (and breaking the skip reports pytest needs as tuples) would be worse.
+                self._forget(id(source))
+                self._test = [other for other in self._test if other is not source]
+                continue
+            if isinstance(secrets, Secrets):
+                found = found | secrets
+        self._unions[lingering] = ((self._changes, key[1]), found)
+        return found
+
+    def _lasting(self) -> Secrets:
+        """The secrets of the session's whole length: the fixtures' documents (the cache holds them) and those
+        found outside any test. Only ever added to, so their counts tell whether the union is stale."""
+        from .._redact import Secrets
+
+        key = (self.plans.loads + self.states.loads, len(self._outside))
+        known = self._lasting_union
+        if known is not None and known[0] == key:
+            return known[1]
+        if known is not None and known[0][0] == key[0]:
+            found, start = known[1], known[0][1]  # only secrets were added: the union grows by them alone
         else:
             found, start = Secrets(), 0
             for document in (*self.plans.documents(), *self.states.documents()):
                 secrets = getattr(document, "secrets", None)
                 if isinstance(secrets, Secrets):
                     found = found | secrets
-        for secrets in self._extra[start:]:
+        for secrets in self._outside[start:]:
             found = found | secrets
-        self._secrets = ((loads, added), found)
+        self._lasting_union = (key, found)
         return found
 
     def __len__(self) -> int:
-        """How many documents were loaded or met and secret sets added: none means nothing to scrub."""
-        return self.plans.loads + self.states.loads + len(self._extra) + len(self._met) + len(self._alive)
+        """How many documents were loaded and sources are alive: none means nothing to scrub."""
+        test_only = sum(1 for found in self._test if id(found) not in self._held)
+        return self.plans.loads + self.states.loads + len(self._outside) + len(self._held) + test_only
 
     def __repr__(self) -> str:
         return f"<plancheck documents: {len(self.plans)} plans, {len(self.states)} states>"
+
+
+def _documents_in(values: Iterable[object], documents: dict[int, Any], depth: int = 3) -> Iterator[int]:
+    """The ids of ``documents`` among ``values`` and the containers in them (a parameter's tuple or dict)."""
+    for value in values:
+        key = id(value)
+        if documents.get(key) is value:
+            yield key
+        elif depth > 1 and isinstance(value, (tuple, list, set, frozenset)):
+            yield from _documents_in(value, documents, depth - 1)
+        elif depth > 1 and isinstance(value, dict):
+            yield from _documents_in(value.values(), documents, depth - 1)
+
+
+def _release_last_failure() -> None:
+    """Clear the locals of the frames of the failure pytest keeps for ``pdb.pm()`` (``sys.last_traceback``).
+
+    pytest lets go of it only when the next test's call begins, not for a test that skips at its setup;
+    until then it held the documents the failed test had in its locals, which made them secrets of the
+    tests after it. Its post-mortem (``--pdb``) has run by then; the traceback itself stays.
+    """
+    import sys
+
+    tb = getattr(sys, "last_traceback", None)
+    while tb is not None:
+        frame = tb.tb_frame
+        with contextlib.suppress(RuntimeError):  # a frame still running (none in a finished test's traceback)
+            frame.clear()
+            # Python 3.11 keeps the locals a traceback renderer asked for in a dict the frame still holds after
+            # clear(); asking again syncs that dict with the cleared frame, emptying it.
+            _ = frame.f_locals
+        tb = tb.tb_next

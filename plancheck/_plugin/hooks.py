@@ -8,8 +8,9 @@ never the whole session.
 
 from __future__ import annotations
 
+import os
 import sys
-from collections.abc import Callable, Generator
+from collections.abc import Callable, Generator, Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final, cast
 
@@ -33,8 +34,6 @@ from .skips import SkipCounter, library_skip, skip_at_item
 from .sweep import DESTROY_LEFTOVERS, add_sweep_options, check_sweep_options, destroy_leftovers, sweep
 
 if TYPE_CHECKING:
-    import os
-
     from .._documents.plan import Plan
     from .._documents.state import State
     from .._redact import Secrets
@@ -170,8 +169,9 @@ def pytest_runtestloop(session: pytest.Session) -> bool | None:
 
     Their boundary: anything they did not foresee fails the session with one line, never an INTERNALERROR.
     """
+    scrub = _written(session.config)
     try:
-        return True if sweep(session) or destroy_leftovers(session) else None
+        return True if sweep(session, scrub) or destroy_leftovers(session, scrub) else None
     except Exception as exc:
         from .._text import exception_text
 
@@ -182,7 +182,8 @@ def pytest_runtestloop(session: pytest.Session) -> bool | None:
             else exception_text(exc)
         reporter = session.config.pluginmanager.get_plugin("terminalreporter")
         if reporter is not None:
-            reporter.write_line(f"[plancheck] {what} failed: unexpected error: {shown} (a bug: please report it)", red=True)
+            reporter.write_line(scrub(f"[plancheck] {what} failed: unexpected error: {shown} (a bug: please report it)"),
+                                red=True)
         session.testsfailed = max(session.testsfailed, 1)
         return True
 
@@ -251,12 +252,75 @@ def _fail_interrupted(item: pytest.Function, exc: KeyboardInterrupt) -> None:
     pytest.fail(f"{check}: raised KeyboardInterrupt (the session stops after this test)", pytrace=False)
 
 
-def _session_secrets(config: pytest.Config) -> Callable[[], Secrets] | None:
-    """How to get the secrets to scrub, or None when there is nothing to scrub (or revealing is on)."""
+def _collected_holders(session: pytest.Session) -> Iterator[tuple[str | None, Iterable[object]]]:
+    """What may hold a document made while collecting (see ``SessionDocuments.collected``): each test's
+    parameters and each test module's globals, by module; the globals of the project's other modules."""
+    modules: dict[int, str] = {}
+    for item in session.items:
+        module = getattr(item, "module", None)
+        if module is not None:
+            modules.setdefault(id(module), _module_of(item.nodeid))
+        params = getattr(getattr(item, "callspec", None), "params", None)
+        if isinstance(params, dict):
+            yield _module_of(item.nodeid), params.values()
+    root = os.path.join(session.config.rootpath, "")
+    for module in list(sys.modules.values()):
+        namespace = getattr(module, "__dict__", None)
+        if not isinstance(namespace, dict):
+            continue
+        if id(module) in modules:
+            yield modules[id(module)], list(namespace.values())
+            continue
+        where = getattr(module, "__file__", None)
+        # The project's helpers and conftest files; installed packages hold no test's documents.
+        if isinstance(where, str) and where.startswith(root) and "site-packages" not in where:
+            yield None, list(namespace.values())
+
+
+def _junit_texts(reporters: list[Any], properties: list[tuple[str, object]]) -> Iterable[str]:
+    # Imported only when there are secrets: a plain session imports no scrubbing.
+    from .scrub import junit_texts
+
+    return junit_texts(reporters, properties)
+
+
+def _module_of(nodeid: str) -> str:
+    """The file part of a test's node id: the module whose collected documents scrub its reports."""
+    return nodeid.split("::", 1)[0]
+
+
+def _junit_writer(config: pytest.Config) -> Any:
+    """pytest's JUnit writer (``--junitxml``), or None."""
+    try:
+        from _pytest.junitxml import xml_key
+    except ImportError:  # pytest moved its JUnit writer: the reports in it are scrubbed all the same
+        return None
+    return config.stash.get(xml_key, None)
+
+
+def _session_secrets(config: pytest.Config, texts: Callable[[], Iterable[str]] | None = None) -> Callable[[], Secrets] | None:
+    """How to get the secrets to scrub ``texts`` of (any text, if None), or None when there is nothing to
+    scrub (or revealing is on)."""
     if config.stash.get(_SHOW_SENSITIVE, False):
         return None
     documents = config.stash.get(_DOCUMENTS, None)
-    return documents.secrets if documents is not None and len(documents) else None
+    if documents is None or not len(documents):
+        return None
+    if texts is None:
+        return documents.secrets
+    return lambda: documents.secrets_for(texts)
+
+
+def _written(config: pytest.Config) -> Callable[[str], str]:
+    """The scrub of a line the plugin writes to the terminal itself (no report carries it): the session's secrets
+    as they are when the line is written, as every report is scrubbed."""
+
+    def scrub(text: str) -> str:
+        from .scrub import scrub_text
+
+        return scrub_text(text, _session_secrets(config))
+
+    return scrub
 
 
 class _Scrubber:
@@ -274,15 +338,28 @@ class _Scrubber:
         self.tf_acc_skips = SkipCounter()
         # makereport is followed at once by logreport of the same report: one scrub is enough.
         self._scrubbed: object = None
+        #: The names and paths the running test's check failures trusted: its JUnit element is scrubbed trusting them.
+        self._trusted: set[str] = set()
+        #: How many JUnit test cases and suite properties there were when the running test began.
+        self._junit_from = (0, 0)
+        #: The JUnit test cases scrubbed of their test's secrets when it ended (by id: the writer holds them).
+        self._junit_done: set[int] = set()
 
     def _scrub(self, report: Any, excinfo: Any = None) -> None:
-        secrets = _session_secrets(self.config)
+        def texts() -> Iterable[str]:
+            # Imported only when there are secrets: a plain session imports no scrubbing.
+            from .scrub import report_texts
+
+            return report_texts(report)
+
+        secrets = _session_secrets(self.config, texts)
         if secrets is not None:
             from .scrub import scrub_report_or_withhold
 
             # A check's failure trusts its configuration names and given paths: this scrub keeps them too.
             trusted = getattr(getattr(excinfo, "value", None), "trusted", ())
             if isinstance(trusted, tuple) and trusted:
+                self._trusted.update(text for text in trusted if isinstance(text, str))
                 collect = secrets
                 secrets = lambda: collect().trusting(trusted)  # noqa: E731 (collected inside the guard below)
             scrub_report_or_withhold(report, secrets)
@@ -337,30 +414,72 @@ class _Scrubber:
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_sessionfinish(self) -> None:
-        """Scrub the JUnit XML before pytest writes it (what tests recorded into it themselves included)."""
-        secrets = _session_secrets(self.config)
-        if secrets is None:
-            return
-        try:
-            from _pytest.junitxml import xml_key
-        except ImportError:  # pytest moved its JUnit writer: the reports in it are scrubbed all the same
-            return
-        log_xml = self.config.stash.get(xml_key, None)
+        """Scrub the rest of the JUnit XML before pytest writes it: the suite's properties and the test cases no
+        test's end scrubbed (what tests recorded into it themselves included), of the secrets lasting till now."""
+        log_xml = _junit_writer(self.config)
         if log_xml is None:
+            return
+        rest = [reporter for reporter in log_xml.node_reporters_ordered if id(reporter) not in self._junit_done]
+        secrets = _session_secrets(self.config, lambda: _junit_texts(rest, log_xml.global_properties))
+        if secrets is None:
             return
         from .scrub import WITHHELD, scrub_junit
 
         try:
-            scrub_junit(log_xml, secrets())
+            scrub_junit(log_xml, secrets(), reporters=rest)
         except Exception as exc:  # never end the session from a hook; nothing is written unscrubbed
             log_xml.node_reporters_ordered[:] = []
             log_xml.global_properties[:] = [("plancheck", WITHHELD.format(problem=type(exc).__name__))]
 
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_runtest_logstart(self, nodeid: str) -> None:
+        """A test begins: what it makes and finds is its own, the source of its reports' scrub."""
+        documents = self.config.stash.get(_DOCUMENTS, None)
+        if documents is not None:
+            documents.begin_test(_module_of(nodeid))
+        self._trusted = set()
+        log_xml = _junit_writer(self.config)
+        if log_xml is not None:
+            self._junit_from = (len(log_xml.node_reporters_ordered), len(log_xml.global_properties))
+
     def pytest_runtest_logfinish(self) -> None:
-        """The test's reports are out: forget the documents it made (keeping the secrets already collected)."""
+        """The test's reports are out: scrub its JUnit test case of its secrets now, then let go of what it made."""
+        self._scrub_junit_of_test()
         documents = self.config.stash.get(_DOCUMENTS, None)
         if documents is not None:
             documents.end_test()
+
+    def _scrub_junit_of_test(self) -> None:
+        """Scrub what the test wrote into the JUnit writer itself (``record_xml_attribute``,
+        ``record_testsuite_property``) while its secrets are known: the file is written at the session's
+        end, when they are not any more. Its reports reached the writer scrubbed already."""
+        log_xml = _junit_writer(self.config)
+        if log_xml is None:
+            return
+        cases, properties = self._junit_from
+        # A finalized test case hands out the one element written; one not finalized yet is left to the session's end.
+        mine = [reporter for reporter in log_xml.node_reporters_ordered[cases:] if "to_xml" in vars(reporter)]
+        secrets = _session_secrets(self.config, lambda: _junit_texts(mine, log_xml.global_properties[properties:]))
+        if secrets is None:
+            return
+        from .scrub import WITHHELD, scrub_junit
+
+        try:
+            scrub_junit(log_xml, secrets().trusting(self._trusted), reporters=mine, properties_from=properties)
+        except Exception as exc:  # never end the session from a hook; the test's cases are not written unscrubbed
+            withheld = {id(reporter) for reporter in mine}
+            log_xml.node_reporters_ordered[:] = [r for r in log_xml.node_reporters_ordered if id(r) not in withheld]
+            del log_xml.global_properties[properties:]
+            log_xml.global_properties.append(("plancheck", WITHHELD.format(problem=type(exc).__name__)))
+            return
+        self._junit_done.update(id(reporter) for reporter in mine)
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_collection_finish(self, session: pytest.Session) -> None:
+        """Place the documents made while collecting: one only test modules hold scrubs their tests only."""
+        documents = self.config.stash.get(_DOCUMENTS, None)
+        if documents is not None and len(documents):
+            documents.collected(_collected_holders(session))
 
     def pytest_terminal_summary(self, terminalreporter: Any) -> None:
         """No silent skips: one line when acceptance tests were skipped for want of ``TF_ACC``."""
@@ -371,7 +490,7 @@ class _Scrubber:
     @pytest.hookimpl(tryfirst=True)
     def pytest_warning_recorded(self, warning_message: Any) -> None:
         """Scrub a warning before pytest's warnings summary stores it."""
-        secrets = _session_secrets(self.config)
+        secrets = _session_secrets(self.config, lambda: [str(warning_message.message)])
         if secrets is not None:
             from .scrub import scrub_warning
 
@@ -494,7 +613,7 @@ def tf_acceptance(
     """An acceptance-test runner working in this test's ``tmp_path`` (see :mod:`plancheck.acceptance`).
 
     The secrets it meets (``Sensitive`` variables, sensitive values of its plans and states) are
-    scrubbed from every later report of the session, like those of ``tf_plan``.
+    scrubbed from this test's reports and its JUnit test case.
     """
     from .acceptance import make_acceptance
 
@@ -531,7 +650,7 @@ def tf_config(request: pytest.FixtureRequest, _plancheck_documents: SessionDocum
 
     try:
         config = load_config_for_test(marker.args[0], relative_to=request.path, **marker.kwargs)
-        # Defaults of sensitive variables are secrets of every report from now on, like a plan's.
+        # Defaults of sensitive variables are secrets of this test's reports, like those of a plan it made.
         _plancheck_documents.add_secrets(config.secrets)
         return config
     except (OSError, ValueError) as exc:

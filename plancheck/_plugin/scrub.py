@@ -12,7 +12,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any, Final
 
 from .._redact import Secrets
@@ -20,9 +20,12 @@ from .._redact import Secrets
 __all__ = [
     "WITHHELD",
     "ScrubbingFormatter",
+    "junit_texts",
+    "report_texts",
     "scrub_junit",
     "scrub_report",
     "scrub_report_or_withhold",
+    "scrub_text",
     "scrub_warning",
 ]
 
@@ -156,6 +159,35 @@ def _scrub_extras(report: Any, secrets: Secrets) -> bool:
     return changed
 
 
+def report_texts(report: Any) -> Iterator[str]:
+    """Every text of a report that :func:`scrub_report` scrubs (to ask whether some secrets touch it).
+
+    >>> from types import SimpleNamespace
+    >>> list(report_texts(SimpleNamespace(longrepr=("t.py", 3, "Skipped: no corpus"), sections=[("out", "x")])))
+    ['t.py', 'Skipped: no corpus', 'x']
+    """
+    longrepr = getattr(report, "longrepr", None)
+    if isinstance(longrepr, tuple):
+        yield from (part for part in longrepr if isinstance(part, str))
+    elif longrepr is not None:
+        yield longrepr if isinstance(longrepr, str) else str(longrepr)
+    for section in getattr(report, "sections", ()):
+        if isinstance(section, tuple) and len(section) == 2 and isinstance(section[1], str):
+            yield section[1]
+    wasxfail = getattr(report, "wasxfail", None)
+    if isinstance(wasxfail, str):
+        yield wasxfail
+    for item in getattr(report, "user_properties", None) or ():
+        if isinstance(item, tuple) and len(item) == 2:
+            yield str(item[1])
+    context = getattr(report, "context", None)
+    if context is not None:
+        yield str(getattr(context, "msg", ""))
+        kwargs = getattr(context, "kwargs", None)
+        if isinstance(kwargs, dict):
+            yield from (value if isinstance(value, str) else repr(value) for value in kwargs.values())
+
+
 def _has_text(report: Any) -> bool:
     """Whether the report holds any text a user may see: a failure, a reason, captured output, properties.
 
@@ -227,6 +259,26 @@ def scrub_warning(message: Any, secrets: Callable[[], Secrets]) -> None:
         message.message = UserWarning(scrubbed)
 
 
+def scrub_text(text: str, secrets: Callable[[], Secrets | None] | None) -> str:
+    """A text the plugin writes itself, not through a report (a sweep's log line), scrubbed of the session's secrets.
+
+    ``secrets`` is asked at each text: a sweeper may read a document while the sweep runs. When it
+    cannot be had the text is withheld, as a report's is: failing closed.
+
+    >>> scrub_text("FAILED: cannot delete hunter2", lambda: Secrets(["hunter2"])), scrub_text("ok", None)
+    ('FAILED: cannot delete (sensitive)', 'ok')
+    >>> scrub_text("hunter2", lambda: 1 / 0)[:67]
+    "plancheck: this report's text is withheld because its secrets could"
+    """
+    if secrets is None:
+        return text
+    try:
+        found = secrets()
+        return text if found is None else found.scrub(text)
+    except Exception as exc:  # a line must never end the session, nor leak for want of the secrets
+        return WITHHELD.format(problem=type(exc).__name__)
+
+
 class ScrubbingFormatter(logging.Formatter):
     """The formatter of a log handler pytest writes itself (live logging, ``--log-file``), scrubbed.
 
@@ -248,12 +300,7 @@ class ScrubbingFormatter(logging.Formatter):
 
     def format(self, record: logging.LogRecord) -> str:
         """The inner formatter's text, scrubbed (withheld when the secrets cannot be had)."""
-        text = self.inner.format(record)
-        try:
-            found = self._secrets()
-            return text if found is None else found.scrub(text)
-        except Exception as exc:  # a log line must never end the test, nor leak for want of the secrets
-            return WITHHELD.format(problem=type(exc).__name__)
+        return scrub_text(self.inner.format(record), self._secrets)
 
     def __getattr__(self, name: str) -> Any:
         # pytest's live-logging handler asks its formatter for more than format() (colours, level widths).
@@ -263,9 +310,21 @@ class ScrubbingFormatter(logging.Formatter):
         return getattr(inner, name)
 
 
-def scrub_junit(log_xml: Any, secrets: Secrets) -> None:
-    """Scrub everything pytest's JUnit writer holds before it writes the file: each test case's element
-    (attributes, properties, failure texts, system-out/err) and the suite's ``record_testsuite_property``.
+def junit_texts(reporters: Iterable[Any], properties: Iterable[tuple[str, object]] = ()) -> Iterator[str]:
+    """Every text and attribute of the JUnit test cases ``reporters`` wrote, and of the suite ``properties``."""
+    for _, value in properties:
+        if isinstance(value, str):
+            yield value
+    for reporter in reporters:
+        for node in reporter.to_xml().iter():
+            yield from (value for value in node.attrib.values() if isinstance(value, str))
+            yield from (text for text in (node.text, node.tail) if isinstance(text, str))
+
+
+def scrub_junit(log_xml: Any, secrets: Secrets, *, reporters: Iterable[Any] | None = None, properties_from: int = 0) -> None:
+    """Scrub what pytest's JUnit writer holds before it writes the file: each test case's element
+    (attributes, properties, failure texts, system-out/err) and the suite's ``record_testsuite_property``;
+    only ``reporters`` (the test cases of one test) and the suite properties from ``properties_from`` on, if given.
 
     Reports are scrubbed when made; what a test wrote into the file itself (``record_xml_attribute``,
     ``record_testsuite_property``) never passed through one.
@@ -281,8 +340,10 @@ def scrub_junit(log_xml: Any, secrets: Secrets) -> None:
     scrub = secrets.scrub
     properties = getattr(log_xml, "global_properties", None)
     if isinstance(properties, list):
-        properties[:] = [(name, scrub(value) if isinstance(value, str) else value) for name, value in properties]
-    for reporter in getattr(log_xml, "node_reporters_ordered", ()):
+        properties[properties_from:] = [
+            (name, scrub(value) if isinstance(value, str) else value) for name, value in properties[properties_from:]
+        ]
+    for reporter in getattr(log_xml, "node_reporters_ordered", ()) if reporters is None else reporters:
         # A finalized reporter hands out the one element it made: scrubbed here, it is written scrubbed.
         for node in reporter.to_xml().iter():
             node.attrib = {key: scrub(value) if isinstance(value, str) else value for key, value in node.attrib.items()}

@@ -7,6 +7,7 @@ in one process: with pytest-xdist's ``-n`` the workers would each sweep, so that
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Final
 
 import pytest
@@ -69,19 +70,30 @@ def check_sweep_options(config: pytest.Config) -> None:
         raise pytest.UsageError("--tf-sweep runs in one process: leave out pytest-xdist's -n")
 
 
-def sweep(session: pytest.Session) -> bool:
-    """Run the sweepers if ``--tf-sweep`` was given (then the tests do not run); True when it did."""
+def _terminal_log(session: pytest.Session, scrub: Callable[[str], str]) -> Callable[[str], None]:
+    """Writing a line to the terminal, scrubbed first: a sweeper's exception text, a leftover's line, is the user's
+    and may quote a secret of a document the session read; no report carries it through the report hooks' scrub."""
+    reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+
+    def log(line: str) -> None:
+        if reporter is not None:
+            reporter.write_line(scrub(line))
+
+    return log
+
+
+def sweep(session: pytest.Session, scrub: Callable[[str], str] = str) -> bool:
+    """Run the sweepers if ``--tf-sweep`` was given (then the tests do not run); True when it did.
+
+    ``scrub`` is the session's scrub of a text it writes (each line goes through it).
+    """
     config = session.config
     regions = config.getoption(SWEEP_REGIONS)
     if regions is None or config.option.collectonly:
         return False
     from ..acceptance import SweepFailedError, run_sweepers  # only a sweeping session pays for the runner
 
-    reporter = config.pluginmanager.get_plugin("terminalreporter")
-
-    def log(line: str) -> None:
-        if reporter is not None:
-            reporter.write_line(line)
+    log = _terminal_log(session, scrub)
 
     try:
         result = run_sweepers(
@@ -103,11 +115,11 @@ def sweep(session: pytest.Session) -> bool:
     return True
 
 
-def destroy_leftovers(session: pytest.Session) -> bool:
+def destroy_leftovers(session: pytest.Session, scrub: Callable[[str], str] = str) -> bool:
     """Destroy the leftovers if ``--tf-destroy-leftovers`` was given (then the tests do not run); True when it did.
 
     After collection: the test modules are imported, so providers under test named in a leftover's
-    manifest (``module:qualname``) are found.
+    manifest (``module:qualname``) are found. ``scrub`` is the session's scrub of a text it writes.
     """
     config = session.config
     if not config.getoption(DESTROY_LEFTOVERS) or config.option.collectonly:
@@ -116,11 +128,7 @@ def destroy_leftovers(session: pytest.Session) -> bool:
     from ..acceptance import destroy_leftovers as destroy
     from .acceptance import requested_terraform
 
-    reporter = config.pluginmanager.get_plugin("terminalreporter")
-
-    def log(line: str) -> None:
-        if reporter is not None:
-            reporter.write_line(line)
+    log = _terminal_log(session, scrub)
 
     root = default_leftovers_dir(config.rootpath)
     if root.exists() and not root.is_dir():

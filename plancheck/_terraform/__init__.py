@@ -35,7 +35,7 @@ from typing import Final
 
 from .._errors import TfCheckError
 from .._frozen import FrozenValue, frozen, public
-from .lifecycle import ending_on_signals
+from .lifecycle import ending_on_signals, start_held
 
 __all__ = [
     "ENV_TERRAFORM_PATH",
@@ -567,14 +567,17 @@ def _run(args: list[str], *, cwd: str | os.PathLike[str], env: Mapping[str, str]
     try:
         # Its own session: whatever the command starts (a provider plugin, a provisioner's shell and
         # what that runs in the background) is in one process group the runner can end as a whole.
-        process = subprocess.Popen(
-            args,
-            cwd=os.fspath(cwd),
-            env=dict(env),
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            start_new_session=_GROUPS,
+        process = start_held(
+            lambda: subprocess.Popen(
+                args,
+                cwd=os.fspath(cwd),
+                env=dict(env),
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                start_new_session=_GROUPS,
+            ),
+            _end_started,
         )
     except OSError as exc:
         return CommandResult(
@@ -737,6 +740,12 @@ def _run_plain(process: subprocess.Popen[bytes], timeout: float) -> tuple[bytes,
     finally:
         _kill_group(process.pid)
     return stdout, stderr, timed_out
+
+
+def _end_started(process: subprocess.Popen[bytes]) -> None:
+    """End a command a signal interrupted as it started: its group, its pipes, its exit status."""
+    _end_group(process)
+    process.communicate()
 
 
 def _end_group(process: subprocess.Popen[bytes]) -> None:

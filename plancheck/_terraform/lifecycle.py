@@ -20,16 +20,17 @@ from __future__ import annotations
 
 import contextlib
 import signal
+import sys
 import threading
 from collections.abc import Callable, Iterator
 from types import FrameType
-from typing import Final, TypeAlias
+from typing import Final, TypeAlias, TypeVar
 
 from tfjsonpath._errors import PicklesFields
 
 from .._frozen import public
 
-__all__ = ["SIGNALS", "Terminated", "deferring_delivery", "ending_on_signals", "pending_signal"]
+__all__ = ["SIGNALS", "Terminated", "deferring_delivery", "ending_on_signals", "pending_signal", "start_held"]
 
 #: The signals turned into :class:`Terminated` while library work runs (SIGINT already raises KeyboardInterrupt).
 SIGNALS: Final[tuple[int, ...]] = tuple(
@@ -37,6 +38,8 @@ SIGNALS: Final[tuple[int, ...]] = tuple(
 )
 
 _Handler: TypeAlias = "Callable[[int, FrameType | None], object] | int | signal.Handlers | None"
+
+_P = TypeVar("_P")
 
 
 @public("plancheck.acceptance")
@@ -171,3 +174,59 @@ def pending_signal() -> int | None:
     True
     """
     return _SCOPE.pending
+
+
+#: What :func:`start_held` holds back: the termination signals and Ctrl-C.
+_HELD: Final[tuple[int, ...]] = (int(signal.SIGINT), *SIGNALS)
+
+
+def start_held(start: Callable[[], _P], end: Callable[[_P], object]) -> _P:
+    """``start()`` a process with Ctrl-C and the termination signals held back; one that came meanwhile ends it.
+
+    ``subprocess.Popen`` returns only after the child has run its program, so a signal that interrupts it
+    arrives while the child runs but before any caller holds it: nothing would end the child. Held back,
+    such a signal is given to ``end(process)`` first and then raised again where it was held, with the
+    handlers that were in place (``KeyboardInterrupt``, :class:`Terminated`) to take its usual path.
+
+    >>> start_held(lambda: "started", lambda process: None)
+    'started'
+    >>> import os, signal
+    >>> ended = []
+    >>> try:
+    ...     start_held(lambda: os.kill(os.getpid(), signal.SIGINT) or "started", ended.append)
+    ... except KeyboardInterrupt:
+    ...     print("interrupted after ending", ended)
+    interrupted after ending ['started']
+    """
+    if not _in_main_thread():
+        return start()
+    caught: list[int] = []
+    previous: dict[int, _Handler] = {}
+
+    def hold(signum: int, _frame: FrameType | None) -> None:
+        caught.append(signum)
+
+    try:
+        for signum in _HELD:
+            handler = signal.getsignal(signum)
+            if handler is None or handler == signal.SIG_IGN:
+                continue
+            previous[signum] = handler
+            signal.signal(signum, hold)
+        process = start()
+    finally:
+        for signum, handler in previous.items():
+            assert handler is not None
+            signal.signal(signum, handler)
+        # Raised again also when start() failed: a held signal is never lost.
+        if caught and sys.exc_info()[1] is not None:
+            _raise_again(caught)
+    if caught:
+        end(process)
+        _raise_again(caught)
+    return process
+
+
+def _raise_again(caught: list[int]) -> None:
+    for signum in dict.fromkeys(caught):
+        signal.raise_signal(signum)

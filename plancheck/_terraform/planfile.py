@@ -2,8 +2,10 @@
 ``terraform show -json`` turns into JSON first.
 
 One detection and one conversion, shared by the command line and the pytest plugin's ``--tf-plan``
-(and ``tf_plan`` marker and ini key), so a binary plan reads the same way in both; what comes out
-is read by the library's loader like any JSON plan.
+(and ``tf_plan`` marker and ini key), so a binary plan reads the same way in both. The front end reads
+the file's bytes and hands them here; what comes back is JSON bytes, which the front end parses with
+the library's loader like any JSON plan (each hop once, in layer order: nothing here reads a file
+the front end read, or calls back into the loader).
 
 The conversion runs ``terraform show -no-color -json FILE`` in a given directory (the one holding
 the configuration that made the plan: ``show`` reads the providers' schemas from its ``.terraform``),
@@ -18,14 +20,12 @@ import tempfile
 from collections.abc import Mapping
 from typing import Final
 
-from .._documents.plan import Plan
 from .._errors import PlanFormatError
-from .._loading.load import read_source
-from .._loading.source import InputTooLarge, max_input_bytes
+from .._loading.source import InputTooLarge
 from . import TerraformNotFoundError, inspect_binary, locate_terraform, run_command
 from .lifecycle import ending_on_signals
 
-__all__ = ["SHOW_TIMEOUT", "BinaryPlanError", "binary_plan_json", "is_binary_plan", "load_plan_file"]
+__all__ = ["SHOW_TIMEOUT", "BinaryPlanError", "binary_plan_json", "plan_json"]
 
 _ZIP_MAGIC: Final = b"PK\x03\x04"
 #: How long ``terraform show -json`` may take, in seconds.
@@ -33,15 +33,6 @@ SHOW_TIMEOUT: Final = 300.0
 _NEEDS: Final = "terraform or tofu on PATH (or --terraform PATH, or $TF_ACC_TERRAFORM_PATH)"
 #: Variables that would change what ``show`` prints, or make it wait for input.
 _DROPPED: Final = ("TF_CLI_ARGS", "TF_CLI_ARGS_show")
-
-
-def is_binary_plan(data: bytes) -> bool:
-    """Whether ``data`` is a saved plan file (a zip archive) rather than JSON.
-
-    >>> is_binary_plan(b"PK\\x03\\x04..."), is_binary_plan(b'{"format_version": "1.2"}')
-    (True, False)
-    """
-    return data.startswith(_ZIP_MAGIC)
 
 
 class BinaryPlanError(PlanFormatError):
@@ -127,36 +118,34 @@ def binary_plan_json(
             return _show(path, path, terraform, env, where)
 
 
-def load_plan_file(
-    path: str | os.PathLike[str],
+def plan_json(
+    name: str,
+    data: bytes,
     *,
+    limit: int,
     terraform: str | None = None,
     environ: Mapping[str, str] | None = None,
-    max_bytes: int | None = None,
-    allow_errored: bool = False,
-) -> Plan:
-    """:func:`plancheck.load_plan` of a file that may also be a binary plan, shown in the file's directory.
+    cwd: str | os.PathLike[str] | None = None,
+) -> bytes:
+    """The JSON of plan file ``name`` whose bytes a front end read: ``data`` itself, or for a binary plan the JSON
+    ``terraform show -json`` prints for it (see :func:`binary_plan_json`), held to the same ``limit`` as a JSON file.
 
-    The same reading, limit and errors as ``load_plan`` (a :class:`~plancheck.PlanFormatError`; an
-    :class:`~plancheck.ErroredPlanError` for a plan whose planning failed, unless ``allow_errored``); a binary
-    plan that cannot be shown is a :class:`BinaryPlanError` (one too). The JSON of a binary plan is held
-    to the same limit as a JSON file.
+    Raises :class:`BinaryPlanError` when a binary plan cannot be shown, and
+    :class:`~plancheck._loading.source.InputTooLarge` when its JSON is longer than ``limit``: each front end
+    says so in its own words, as it does for a file too large to read.
 
-    >>> import tempfile, pathlib
-    >>> with tempfile.TemporaryDirectory() as d:
-    ...     p = pathlib.Path(d, "plan.json")
-    ...     _ = p.write_text('{"format_version": "1.2"}')
-    ...     load_plan_file(p).format_version
-    '1.2'
+    A binary plan is told from JSON by its first bytes: a saved plan is a zip archive.
+
+    >>> plan_json("plan.json", b'{"format_version": "1.2"}', limit=1024)
+    b'{"format_version": "1.2"}'
+    >>> plan_json("tfplan", b"PK\\x03\\x04...", limit=1024, environ={"PATH": ""})
+    Traceback (most recent call last):
+    ...
+    plancheck._terraform.planfile.BinaryPlanError: tfplan is a binary plan; reading it needs terraform or tofu on PATH (or --terraform PATH, or $TF_ACC_TERRAFORM_PATH)
     """
-    limit = max_input_bytes(max_bytes)
-    name = os.fspath(path)
-    got = read_source(name, PlanFormatError, "plan", "load_plan", limit)
-    assert isinstance(got, tuple)  # a path is read, never a Mapping
-    data, source = got
-    if isinstance(data, bytes) and is_binary_plan(data):
-        data = binary_plan_json(name, data, terraform=terraform, environ=environ, cwd=os.path.dirname(os.path.abspath(name)))
-        if len(data) > limit:
-            too_large = InputTooLarge(limit)
-            raise PlanFormatError("$", too_large.expected("plan"), found=too_large.found, source=source)
-    return Plan.from_json(data, source=source, allow_errored=allow_errored)
+    if not data.startswith(_ZIP_MAGIC):
+        return data
+    shown = binary_plan_json(name, data, terraform=terraform, environ=environ, cwd=cwd)
+    if len(shown) > limit:
+        raise InputTooLarge(limit)
+    return shown

@@ -215,11 +215,11 @@ class ConfigPlanChecks(FrozenValue):
     * ``post_apply_pre_refresh``: the plan made right after apply with ``-refresh=false``;
     * ``post_apply_post_refresh``: the plan made after that, with refresh.
 
-    A plan check is any object with ``check_plan(plan)`` that raises an ``AssertionError``
+    A plan check is any object with ``CheckPlan(plan)`` that raises an ``AssertionError``
     (such as :class:`plancheck.PlanCheckError`) when it does not hold.
 
     >>> class Nothing:
-    ...     def check_plan(self, plan): pass
+    ...     def CheckPlan(self, plan): pass
     >>> checks = ConfigPlanChecks(pre_apply=[Nothing()])
     >>> len(checks.pre_apply), checks.post_apply_pre_refresh, bool(checks), bool(ConfigPlanChecks())
     (1, (), True, False)
@@ -232,7 +232,7 @@ class ConfigPlanChecks(FrozenValue):
 
     def __post_init__(self) -> None:
         for name in ("pre_apply", "post_apply_pre_refresh", "post_apply_post_refresh"):
-            value = _checks(getattr(self, name), f"ConfigPlanChecks.{name}", "check_plan", "plan check")
+            value = _checks(getattr(self, name), f"ConfigPlanChecks.{name}", "CheckPlan", "plan check")
             object.__setattr__(self, name, value)
 
     def __bool__(self) -> bool:
@@ -247,7 +247,7 @@ class RefreshPlanChecks(FrozenValue):
     * ``post_refresh``: the plan made right after ``terraform refresh``.
 
     >>> class Nothing:
-    ...     def check_plan(self, plan): pass
+    ...     def CheckPlan(self, plan): pass
     >>> len(RefreshPlanChecks(post_refresh=[Nothing()]).post_refresh), bool(RefreshPlanChecks())
     (1, False)
     """
@@ -256,7 +256,7 @@ class RefreshPlanChecks(FrozenValue):
     post_refresh: Sequence[Any] = ()
 
     def __post_init__(self) -> None:
-        value = _checks(self.post_refresh, "RefreshPlanChecks.post_refresh", "check_plan", "plan check")
+        value = _checks(self.post_refresh, "RefreshPlanChecks.post_refresh", "CheckPlan", "plan check")
         object.__setattr__(self, "post_refresh", value)
 
     def __bool__(self) -> bool:
@@ -272,7 +272,7 @@ class ImportPlanChecks(FrozenValue):
       ``ImportBlockWithResourceIdentity`` only; the ``terraform import`` command makes no plan).
 
     >>> class Nothing:
-    ...     def check_plan(self, plan): pass
+    ...     def CheckPlan(self, plan): pass
     >>> len(ImportPlanChecks(pre_apply=[Nothing()]).pre_apply), bool(ImportPlanChecks())
     (1, False)
     """
@@ -281,7 +281,7 @@ class ImportPlanChecks(FrozenValue):
     pre_apply: Sequence[Any] = ()
 
     def __post_init__(self) -> None:
-        value = _checks(self.pre_apply, "ImportPlanChecks.pre_apply", "check_plan", "plan check")
+        value = _checks(self.pre_apply, "ImportPlanChecks.pre_apply", "CheckPlan", "plan check")
         object.__setattr__(self, "pre_apply", value)
 
     def __bool__(self) -> bool:

@@ -249,7 +249,7 @@ class CaseRun:
         return document
 
     def settled_plan(self, stage: Stage, *extra: str, always_show: bool) -> tuple[CommandResult, Mapping[str, Any] | None]:
-        """A plan, made again while a mock served here learns which data source each read is (``plancheck._terraform.providers._passes``);
+        """A plan, made again while a mock served here learns which data source each read is (``plancheck._terraform.providers``);
         its document when read (always, with ``always_show``)."""
         try:
             return settled_plan(

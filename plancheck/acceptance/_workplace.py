@@ -590,7 +590,7 @@ class ProviderSession:
 
     @property
     def served(self) -> list[object]:
-        """The provider objects served in this process now (what :mod:`._passes` hands plans to)."""
+        """The provider objects served in this process now (what :func:`plancheck._terraform.providers.settled_plan` hands plans to)."""
         return [server.provider for server in self.servers.values()]
 
     def tell_plan(self, document: Mapping[str, Any]) -> bool:

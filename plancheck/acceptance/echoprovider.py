@@ -32,7 +32,7 @@ move are refused.
 Beyond Go's, the provider has an ephemeral resource ``echo`` whose ``data`` is its own input (its
 ``data`` argument), so a test can make ephemeral values without another provider (Terraform 1.10
 or later; the ``tf`` framework knows no ephemeral resources, so this provider speaks protocol 6.7
-itself, see ``plancheck/_terraform/providers/ephemeral_wire.py``)::
+itself, see ``plancheck/_terraform/providers/wire.py``)::
 
     provider "echo" {
       alias = "source"
@@ -70,8 +70,8 @@ from types import SimpleNamespace
 from typing import Any, Final
 
 from .._frozen import public
-from .._terraform.providers import ephemeral_wire as wire
-from .._terraform.providers.cty_msgpack import NULL, UNKNOWN, MsgpackError, encode_object, object_fields
+from .._terraform.providers import wire
+from .._terraform.providers.wire import NULL, UNKNOWN, MsgpackError, encode_object, object_fields
 
 __all__ = ["ECHO_TYPE", "EchoProvider", "NewProviderServer", "new_provider_server"]
 

@@ -450,23 +450,22 @@ def read_plan(
     A plan (or the JSON ``terraform show`` makes of a binary one) longer than ``max_bytes`` (default:
     the loader's, ``PLANCHECK_MAX_BYTES`` or 2 GiB) is refused after reading no more than that, so an
     endless input such as ``/dev/zero`` ends in an error, not in running out of memory. The loader
-    reads the plan once (:func:`read_input`); its first bytes tell a binary plan from JSON, and the bytes
-    are handed to :meth:`Plan.from_json`.
+    reads the plan once (:func:`read_input`); ``_terraform.planfile.plan_json`` gives back those bytes, or the
+    JSON of a binary plan, and they are handed to :meth:`Plan.from_json` once.
     """
     from .._documents.plan import Plan
-    from .._terraform.planfile import BinaryPlanError, binary_plan_json, is_binary_plan
+    from .._terraform.planfile import BinaryPlanError, plan_json
 
     limit = max_input_bytes(max_bytes)
     env = os.environ if environ is None else environ
     source = "<stdin>" if name == "-" else name
     try:
-        data = read_input(name, "plan", limit=limit, stdin=stdin)
-        if is_binary_plan(data):
-            data = binary_plan_json(name, data, terraform=terraform, environ=env)
-            if len(data) > limit:
-                raise UnreadableInput("plan", "", limit=limit)
+        data = plan_json(name, read_input(name, "plan", limit=limit, stdin=stdin), limit=limit, terraform=terraform,
+                         environ=env)
     except UnreadableInput as exc:
         raise CliError("plan", f"{source}: {exc}") from None
+    except InputTooLarge:  # the JSON terraform show made of a binary plan
+        raise CliError("plan", f"{source}: {UnreadableInput('plan', '', limit=limit)}") from None
     except BinaryPlanError as exc:
         # The command line's words: the file is named when no binary was found, else the binary's problem.
         raise CliError("terraform", str(exc) if exc.found is None else exc.found) from None

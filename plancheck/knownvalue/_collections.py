@@ -666,11 +666,10 @@ class _SetCheck(ElementsCheck):
         missing = [i for i, j in enumerate(pairing) if j < 0]
         if not missing:
             return None
-        shown_elements = [ctx.got(value[j], elem_marks[j]) for j in range(len(value))]
+        elements = [ctx.shown(value[j], elem_marks[j]) for j in range(len(value))]
+        shown_elements = [text for text, _ in elements]
         # Any hidden element could equal (or nearly equal) an expected literal, so then none is shown.
-        hide = not ctx.reveal and (
-            contains_sensitive(marks) or any(SENSITIVE in text for text in shown_elements)
-        )
+        hide = not ctx.reveal and (contains_sensitive(marks) or any(hid for _, hid in elements))
         shown = [SENSITIVE if hide else ctx.lit(str(self._items[i]), None) for i in missing]
         noun = "value" if len(missing) == 1 else "values"
         reason = f"missing {noun} {', '.join(shown)} for {self.name} check"

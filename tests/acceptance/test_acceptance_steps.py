@@ -63,7 +63,7 @@ SHOW_RULES = (
 
 
 class Nothing:
-    def check_plan(self, plan: Any) -> None:
+    def CheckPlan(self, plan: Any) -> None:
         pass
 
     def check_state(self, state: Any) -> None:

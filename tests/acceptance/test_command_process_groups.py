@@ -191,3 +191,55 @@ def _zombies() -> list[int]:
                 if Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "Z":
                     found.append(int(pid))
     return found
+
+
+@pytest.mark.parametrize("signum", ["SIGINT", "SIGTERM", "SIGHUP"])
+def test_a_signal_while_the_command_starts_ends_it(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, signum: str
+) -> None:
+    """``Popen`` returns only after the child has run its program: a signal in that moment (a loaded CI machine
+    saw one) used to unwind before any caller held the process, and the command's group outlived the run."""
+    import signal
+    import subprocess
+
+    from plancheck._terraform import lifecycle
+    from plancheck._terraform.lifecycle import Terminated
+
+    number = getattr(signal, signum)
+    real = subprocess.Popen
+    pid_file = tmp_path / "child.pid"
+
+    def popen_then_signalled(*args: object, **kwargs: object) -> subprocess.Popen[bytes]:
+        process = real(*args, **kwargs)  # type: ignore[call-overload]
+        deadline = time.monotonic() + 30
+        while not pid_file.exists() and time.monotonic() < deadline:  # the child's own child is running
+            time.sleep(0.01)
+        os.kill(os.getpid(), number)
+        return process  # type: ignore[no-any-return]
+
+    monkeypatch.setattr(subprocess, "Popen", popen_then_signalled)
+    # As a plain script runs: outside the delivery this session's plugin defers, with a handler of the user's
+    # that the termination signal goes back to once the command is ended.
+    monkeypatch.setattr(lifecycle._SCOPE, "deferrals", 0)
+    monkeypatch.setattr(lifecycle._SCOPE, "pending", None)
+    delivered: list[int] = []
+    if number != signal.SIGINT:
+        previous = signal.signal(number, lambda got, _frame: delivered.append(got))
+    fds_before = sorted(os.listdir("/proc/self/fd"))
+    try:
+        with pytest.raises(KeyboardInterrupt) as raised:
+            run_command(["/bin/sh", "-c", f"sleep 300 & echo $! > {pid_file}; sleep 300"], cwd=tmp_path,
+                        env={"PATH": os.environ["PATH"]}, timeout=60)
+    finally:
+        if number != signal.SIGINT:
+            signal.signal(number, previous)
+    child = int(pid_file.read_text())
+    try:
+        assert type(raised.value) is (KeyboardInterrupt if signum == "SIGINT" else Terminated)
+        assert delivered == ([] if signum == "SIGINT" else [number])
+        assert lifecycle._SCOPE.pending is None
+        assert gone(child), f"background child {child} survived the {signum}"
+        assert sorted(os.listdir("/proc/self/fd")) == fds_before
+        assert not _zombies()
+    finally:
+        stop(child)

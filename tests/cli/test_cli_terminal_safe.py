@@ -10,6 +10,7 @@ from __future__ import annotations
 import io
 import json
 import re
+import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -20,8 +21,11 @@ from plancheck._text import terminal_safe
 from plancheck.cli._command import run
 
 SECRET = "s3cr3t-Planted-Value"
-#: What must never reach a stream raw: C0 but newline and tab, DEL, C1, the bidi controls.
-UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+#: What must never reach a stream raw: C0 but newline and tab, DEL, C1, the bidi controls, the zero-width and every
+#: other format character (Cf), line and paragraph separators, surrogates, and what shows nothing although Python
+#: counts it printable (the Hangul fillers, variation selectors).
+UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u206f"
+                    "\u3164\ufe00-\ufe0f\ufeff\ud800-\udfff\U000e0000-\U000e0fff]")
 
 
 @dataclass(frozen=True)
@@ -56,6 +60,12 @@ HOSTILE = [
     pytest.param("\x9b2K\x85", "\\u009b2K\\u0085", id="c1-csi-and-nel"),
     pytest.param("\x7f\x08\x00", "\\u007f\\x08\\x00", id="del-backspace-nul"),
     pytest.param("\x00" + "0" * 24 + "[32m", "\\x00" + "0" * 24 + "[32m", id="forged-style-mark"),
+    # Red team: invisible characters made two different names print alike, so a message could lie about what it named.
+    pytest.param("\u200b\u200c\u200d\u2060\ufeff", "\\u200b\\u200c\\u200d\\u2060\\ufeff", id="zero-width"),
+    pytest.param("\u00ad\u2061\u180e\u3164\ufe0f", "\\u00ad\\u2061\\u180e\\u3164\\ufe0f",
+                 id="soft-hyphen-invisible-operator-filler-variation-selector"),
+    pytest.param("\U000e0041\U000e007f", "\\udb40\\udc41\\udb40\\udc7f", id="tag-characters-as-json-surrogate-pairs"),
+    pytest.param("\u2028\u2029", "\\u2028\\u2029", id="line-and-paragraph-separators"),
 ]
 
 
@@ -83,8 +93,14 @@ def plan_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return tmp_path / "plan.json"
 
 
+def _toml_astral(match: re.Match[str]) -> str:
+    high, low = int(match[1], 16), int(match[2], 16)
+    return f"\\U{0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00):08x}"
+
+
 def write_checks(piece: str) -> None:
-    address = json.dumps(f'null_resource.a["k{piece}"]')
+    # JSON's escapes are TOML's, but for a character past U+FFFF: TOML writes it \UXXXXXXXX, not as a surrogate pair.
+    address = re.sub(r"\\u(d[89ab][0-9a-f]{2})\\u(d[c-f][0-9a-f]{2})", _toml_astral, json.dumps(f'null_resource.a["k{piece}"]'))
     Path("checks.toml").write_text(
         f'[[check]]\ntype = "ExpectResourceAction"\naddress = {address}\naction = "ResourceActionDestroy"\n', "utf-8"
     )
@@ -114,6 +130,51 @@ def test_colours_stay_and_only_ours(plan_file: Path, piece: str, shown: str) -> 
         "got action(s): [create]",
         "1 check in plan.json: \x1b[2m0 passed\x1b[0m, \x1b[31m1 failed\x1b[0m",
     ]
+
+
+#: Visible text stays as it is, homoglyphs included: a Cyrillic "а" is a letter of a name (a for_each key in Russian),
+#: and escaping every script but Latin would make their messages unreadable; what is escaped is what shows nothing.
+VISIBLE = [
+    pytest.param("\u0430\u0435\u043e", id="cyrillic-homoglyphs"),
+    pytest.param("ключ-é-ß-日本", id="words-of-other-scripts"),
+    pytest.param("\u00a0\u3000", id="no-break-and-ideographic-spaces"),
+    pytest.param("🔑🚀", id="emoji"),
+]
+
+
+@pytest.mark.parametrize("piece", VISIBLE)
+def test_visible_text_is_kept_as_it_is(plan_file: Path, piece: str) -> None:
+    plan_file.write_text(json.dumps(hostile_plan(piece, f"v{piece}")), "utf-8")
+    write_checks(piece)
+    result = cli("plan.json", "-c", "checks.toml")
+    clean(result)
+    assert result.out.splitlines()[0] == (
+        f'FAIL  ExpectResourceAction: null_resource.a["k{piece}"]: expected Destroy, got action(s): [create]'
+    )
+    assert terminal_safe(piece) == piece
+
+
+#: Unicode's default-ignorable code points (DerivedCoreProperties.txt): they show nothing, whatever their category.
+DEFAULT_IGNORABLE = [(0x00AD, 0x00AD), (0x034F, 0x034F), (0x061C, 0x061C), (0x115F, 0x1160), (0x17B4, 0x17B5),
+                     (0x180B, 0x180F), (0x200B, 0x200F), (0x202A, 0x202E), (0x2060, 0x206F), (0x3164, 0x3164),
+                     (0xFE00, 0xFE0F), (0xFEFF, 0xFEFF), (0xFFA0, 0xFFA0), (0xFFF0, 0xFFF8), (0x1BCA0, 0x1BCA3),
+                     (0x1D173, 0x1D17A), (0xE0000, 0xE0FFF)]
+
+
+def test_the_rule_over_every_character_past_ascii() -> None:
+    """Every character past ASCII this Python knows: escaped when it shows nothing or moves text (controls, format
+    characters, surrogates, line and paragraph separators, default-ignorable code points), else kept as it is
+    (letters, marks, digits, punctuation, symbols and spaces of every script, private use, unassigned)."""
+    ignorable = {code for first, last in DEFAULT_IGNORABLE for code in range(first, last + 1)}
+    wrong: list[str] = []
+    for start in range(0x80, 0x110000, 4096):
+        chunk = "".join(chr(code) for code in range(start, min(start + 4096, 0x110000)))
+        kept = set(terminal_safe(chunk))  # an escape is ASCII: a character past ASCII in the output was kept
+        for char in chunk:
+            hidden = unicodedata.category(char) in {"Cc", "Cf", "Cs", "Zl", "Zp"} or ord(char) in ignorable
+            if hidden == (char in kept):
+                wrong.append(f"U+{ord(char):04X} {unicodedata.category(char)}")
+    assert wrong == []
 
 
 def test_a_newline_in_an_address_cannot_forge_a_verdict_line(plan_file: Path) -> None:

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from plancheck._errors import TfCheckError
-from plancheck._terraform.providers.cty_msgpack import (
+from plancheck._terraform.providers.wire import (
     NULL,
     UNKNOWN,
     MsgpackError,
@@ -165,7 +165,7 @@ def test_importing_the_modules_imports_neither_msgpack_nor_protobuf() -> None:
     code = (
         "import sys\n"
         "import plancheck.acceptance.echoprovider\n"
-        "import plancheck._terraform.providers.cty_msgpack, plancheck._terraform.providers.ephemeral_wire\n"
+        "import plancheck._terraform.providers.wire\n"
         "print(sorted({m.split('.')[0] for m in sys.modules} & {'msgpack', 'google', 'grpc', 'tf'}))\n"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60)

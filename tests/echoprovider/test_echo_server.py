@@ -14,8 +14,8 @@ import grpc
 from tf.gen import tfplugin_pb2 as pb
 from tf.gen import tfplugin_pb2_grpc as rpc
 
-from plancheck._terraform.providers import ephemeral_wire as wire
-from plancheck._terraform.providers.cty_msgpack import NULL, UNKNOWN, encode_object
+from plancheck._terraform.providers import wire
+from plancheck._terraform.providers.wire import NULL, UNKNOWN, encode_object
 from plancheck.acceptance import ProviderServer, echoprovider
 
 # cty's encoding of a dynamic value: [type as JSON, value].

@@ -16,7 +16,7 @@ pytest.importorskip("tf", reason="the providers extra (tf, grpcio) is not instal
 
 from tf.gen import tfplugin_pb2 as pb
 
-from plancheck._terraform.providers import ephemeral_wire as wire
+from plancheck._terraform.providers import wire
 
 # (message, field, number, repeated) as tfplugin6.proto declares them.
 PROTO_FIELDS = [

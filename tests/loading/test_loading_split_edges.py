@@ -17,7 +17,7 @@ def _rc(address: str, **after: Any) -> dict[str, Any]:
 
 
 def _members(*members: tuple[str, Any]) -> bytes:
-    # Built by hand: duplicate keys and key order are the point of some cases.
+    # Built by hand: key order is the point of some cases (repeated keys: test_loading_repeated_keys.py).
     return ("{" + ", ".join(f"{json.dumps(k)}: {json.dumps(v)}" for k, v in members) + "}").encode()
 
 
@@ -34,13 +34,6 @@ CASES = {
         ("format_version", "1.2"),
         ("resource_changes", [_rc("null_resource.a", prior_state={"x": 1}, output_changes=[1])]),
         ("configuration", {"root_module": {}}),
-    ),
-    # The last of duplicate keys wins, as in json.loads.
-    "duplicate-resource-changes": _members(
-        ("format_version", "1.2"),
-        ("resource_changes", [_rc("null_resource.first")]),
-        ("prior_state", {"format_version": "1.0"}),
-        ("resource_changes", [_rc("null_resource.second")]),
     ),
     "resource-changes-first": _members(
         ("resource_changes", [_rc("null_resource.a")]), ("format_version", "1.2")
@@ -67,11 +60,6 @@ def test_split_edge_cases_load_exactly(route_name: str, name: str) -> None:
     assert exactly_equal(plain(plan.raw), reference)
     assert [rc.address for rc in plan.resource_changes] == [rc["address"] for rc in reference["resource_changes"]]
 
-
-def test_the_duplicate_key_case_uses_the_last_array() -> None:
-    plan = load_by("stdlib-parallel", CASES["duplicate-resource-changes"])
-    assert not isinstance(plan, PlanFormatError)
-    assert list(plan.addresses()) == ["null_resource.second"]
 
 
 @pytest.mark.parametrize(

@@ -2,7 +2,7 @@
 data sources, a read deferred to apply, and the refusals. On the pinned Terraform 1.0.3 and the newer one on PATH.
 
 The runner plans in passes: the first reads the data sources it cannot place with the type's defaults, the plan
-names them, and the next pass reads each with its address's defaults (``plancheck/_terraform/mock/_dataread.py``).
+names them, and the next pass reads each with its address's defaults (``plancheck/_terraform/mock/instances.py``).
 """
 
 from __future__ import annotations

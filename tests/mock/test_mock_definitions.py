@@ -16,7 +16,7 @@ from mock_support import CLOUD, CLOUD_SCHEMA, NULL_SCHEMA, SECRET, Direct, cloud
 
 from plancheck._errors import TfCheckError
 from plancheck._terraform.mock import UNKNOWN, MockCall, MockProvider, MockSchemaError
-from plancheck._terraform.mock._values import conform, generate_type
+from plancheck._terraform.mock.values import conform, generate_type
 
 ONE = {"resource_schemas": {"t": {"block": {"attributes": {"id": {"type": "string", "computed": True}}}}}}
 

@@ -11,13 +11,12 @@ from __future__ import annotations
 
 import random
 import re
-from pathlib import Path
 from typing import Any
 
 import pytest
 from mock_support import Direct
 
-from plancheck._terraform.mock._values import generated_string
+from plancheck._terraform.mock.values import generated_string
 from plancheck.acceptance import MockProvider
 from tools.mock_reference import (
     DELIBERATE,
@@ -52,10 +51,7 @@ def _points(source: Source) -> list[Point]:
 
 def _available(source: Source) -> Source:
     if not source.available():
-        # The file's name and its corpus, not its folder: the folder is "other", a word the session's scrub may
-        # know as some test's planted secret (see the #33 note on session-wide scrubbing).
-        path = Path(source.path)
-        pytest.skip(f"{path.name} is absent from {path.parent.parent} (the shared corpus is not beside the repository)")
+        pytest.skip(f"{source.path} is absent (the shared corpus is not beside the repository)")
     return source
 
 

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from mock_support import CLOUD, SECRET, Direct, cloud_document
 
 from plancheck._terraform.mock import UNKNOWN, MockProvider
-from plancheck._terraform.mock._values import loads, plain_number, wire_number
+from plancheck._terraform.mock.values import loads, plain_number, wire_number
 from plancheck.acceptance import MockSchemaError
 
 INT64 = 1 << 63

@@ -16,7 +16,7 @@ import pytest
 from mock_support import CLOUD, Direct, cloud_document
 
 from plancheck._terraform.mock import MockCall, MockProvider
-from plancheck._terraform.mock._schema import MAX_DEPTH
+from plancheck._terraform.mock.schema import MAX_DEPTH
 from plancheck.acceptance import MockSchemaError
 
 DEEP = 5_000

@@ -9,8 +9,8 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from plancheck._terraform.mock._schema import Block, read_provider_schema
-from plancheck._terraform.mock._values import conform, fill, is_unknown, plan_create
+from plancheck._terraform.mock.schema import Block, read_provider_schema
+from plancheck._terraform.mock.values import conform, fill, is_unknown, plan_create
 
 
 class Unknown:

@@ -15,7 +15,7 @@ from secret_shapes import SHAPES, leaks
 from test_mock_laws import blocks, config_of
 
 from plancheck._terraform.mock import MockProvider
-from plancheck._terraform.mock._objects import ObjectStore
+from plancheck._terraform.mock.instances import ObjectStore
 
 NULL = "hashicorp/null"
 FIXED = "fixed-id"

@@ -20,7 +20,7 @@ from mock_support import CLOUD, CLOUD_SCHEMA, NULL_SCHEMA, leak_check, offline_r
 
 from plancheck import ExpectResourceAction, ResourceAction, statecheck
 from plancheck import knownvalue as kv
-from plancheck._terraform.mock._objects import ObjectStore
+from plancheck._terraform.mock.instances import ObjectStore
 from plancheck.acceptance import (
     AcceptanceRunner,
     ConfigPlanChecks,

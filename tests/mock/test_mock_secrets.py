@@ -46,7 +46,7 @@ def test_a_learned_secret_in_a_plain_attribute_is_scrubbed_from_the_calls(shape:
 
 def test_the_provider_session_hands_the_case_secrets_to_a_served_mock() -> None:
     pytest.importorskip("tf", reason="the providers extra (tf, grpcio) is not installed")
-    from plancheck._terraform.providers._factory import normalize_providers
+    from plancheck._terraform.providers.factory import normalize_providers
 
     secret, later = SHAPES["plain"], SHAPES["non-ascii"]
     mock = MockProvider(cloud_document(), CLOUD)

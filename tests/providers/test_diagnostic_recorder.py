@@ -13,7 +13,7 @@ from diagnostic_widget import DiagnosticWidgetProvider
 from provider_support import WIDGET, Client, example_module, leak_check
 
 from plancheck._terraform.providers import normalize_providers
-from plancheck._terraform.providers._recorded import DiagnosticRecorder, attribute_path
+from plancheck._terraform.providers.wire import DiagnosticRecorder, attribute_path
 from plancheck.acceptance import ProviderServer
 from plancheck.acceptance._diagnostics import ProviderDiagnostic
 from plancheck.acceptance._workplace import ProviderSession

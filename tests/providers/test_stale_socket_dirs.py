@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from plancheck._terraform.providers._serve import (
+from plancheck._terraform.providers.server import (
     FOREIGN_GRACE,
     NAMESPACE_FILE,
     OWNER_FILE,
@@ -68,7 +68,7 @@ def test_a_killed_sessions_directory_is_removed_at_the_next_start(
     tmp_path = private_tmp  # short: socket directories are made in $TMPDIR only when its path is short
     code = (
         "import sys, time\n"
-        "from plancheck._terraform.providers._serve import short_temp_dir\n"
+        "from plancheck._terraform.providers.server import short_temp_dir\n"
         "print(short_temp_dir(), flush=True)\n"
         "time.sleep(300)\n"
     )
@@ -84,7 +84,7 @@ def test_a_killed_sessions_directory_is_removed_at_the_next_start(
     assert left.is_dir()  # the killed session could not clean up
     assert left.parent == tmp_path
     assert (left / OWNER_FILE).read_text().startswith(f"{child.pid}")
-    import plancheck._terraform.providers._serve as serve
+    import plancheck._terraform.providers.server as serve
 
     monkeypatch.setenv("TMPDIR", str(tmp_path))
     monkeypatch.setattr(serve.tempfile, "tempdir", None)
@@ -135,7 +135,7 @@ def test_a_live_directory_of_another_pid_namespace_is_left_alone(private_tmp: Pa
     another process here, or none: its live directory was removed under its running provider server."""
     code = (
         "import sys\n"
-        "from plancheck._terraform.providers._serve import short_temp_dir\n"
+        "from plancheck._terraform.providers.server import short_temp_dir\n"
         "print(short_temp_dir(), flush=True)\n"
         "sys.stdin.read()\n"
     )

@@ -5,8 +5,8 @@
 'registry.terraform.io/acme/cloud'
 """
 
-from ._errors import MockSchemaError
-from ._provider import MockCall, MockProvider
-from ._values import UNKNOWN
+from .provider import MockCall, MockProvider
+from .schema import MockSchemaError
+from .values import UNKNOWN
 
-__all__ = ["MockCall", "MockProvider", "MockSchemaError", "UNKNOWN"]
+__all__ = ["UNKNOWN", "MockCall", "MockProvider", "MockSchemaError"]

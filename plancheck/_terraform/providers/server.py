@@ -17,6 +17,8 @@ Stopping never waits forever: the gRPC server, its worker threads and the sentin
 deadline, and whatever is still alive after it is reported, not waited for. A
 ``weakref.finalize`` does the same cleanup for a server that is dropped without ``stop()`` and
 at interpreter exit.
+
+Its errors: a provider that cannot be served, a missing optional extra.
 """
 
 from __future__ import annotations
@@ -41,27 +43,74 @@ from pathlib import Path
 from types import ModuleType, SimpleNamespace
 from typing import Any, Final
 
+from ..._errors import TfCheckError
 from ..._frozen import FrozenValue, frozen, public
 from ..._text import exception_text
-from ._errors import ProviderServerError, ProvidersNotInstalledError
-from ._reattach import REATTACH_ENV, ReattachConfig, normalize_address, provider_type, reattach_json
-from ._recorded import DiagnosticRecorder, ProviderDiagnostic
+from ..lifecycle import start_held
+from .factory import REATTACH_ENV, ReattachConfig, normalize_address, provider_type, reattach_json
+from .wire import DiagnosticRecorder, ProviderDiagnostic
 
 __all__ = [
     "DEFAULT_STOP_TIMEOUT",
+    "EXTRA_HINT",
     "EXTRA_METHODS_HOOK",
     "FOREIGN_GRACE",
-    "NAMESPACE_FILE",
     "MAX_SOCKET_PATH",
-    "ProviderCallError",
+    "NAMESPACE_FILE",
     "PROVIDER_SERVICE",
-    "ProviderServer",
     "SERVICER_HOOK",
+    "ProviderCallError",
+    "ProviderServer",
+    "ProviderServerError",
+    "ProvidersNotInstalledError",
     "Sentinel",
     "load_grpc",
     "remove_stale_dirs",
     "short_temp_dir",
 ]
+
+
+#: What to install to serve ``tf`` providers in the test process.
+EXTRA_HINT: Final = "pip install 'tfplancheck[providers]'"
+
+
+@public("plancheck.acceptance")
+class ProviderServerError(TfCheckError, RuntimeError):
+    """A provider under test could not be started, served or stopped cleanly.
+
+    ``address`` is the provider's address (``example.com/acme/widget``), ``problem`` what went wrong.
+
+    >>> err = ProviderServerError("example.com/acme/widget", "the factory raised ValueError: no token")
+    >>> print(err)
+    provider example.com/acme/widget: the factory raised ValueError: no token
+    >>> isinstance(err, RuntimeError), err.address
+    (True, 'example.com/acme/widget')
+    """
+
+    def __init__(self, address: str, problem: str) -> None:
+        self.address = address
+        self.problem = problem
+        super().__init__(f"provider {address}: {problem}")
+
+
+@public("plancheck.acceptance")
+class ProvidersNotInstalledError(TfCheckError, ImportError):
+    """Serving a provider in the test process needs the optional ``providers`` extra (``tf`` and ``grpcio``).
+
+    >>> err = ProvidersNotInstalledError("No module named 'grpc'")
+    >>> print(err)
+    serving a provider under test needs the tf framework and grpcio: install tfplancheck[providers] (pip install 'tfplancheck[providers]'); No module named 'grpc'
+    >>> isinstance(err, ImportError)
+    True
+    """
+
+    def __init__(self, reason: str) -> None:
+        self.reason = reason
+        super().__init__(
+            "serving a provider under test needs the tf framework and grpcio: "
+            f"install tfplancheck[providers] ({EXTRA_HINT}); {reason}"
+        )
+
 
 DEFAULT_STOP_TIMEOUT: Final = 10.0
 #: AF_UNIX paths are limited to 107 bytes on Linux (103 on macOS); keep a margin.
@@ -303,14 +352,17 @@ class Sentinel:
     @classmethod
     def start(cls) -> Sentinel:
         """Start a sentinel process."""
-        process = subprocess.Popen(
-            [sys.executable, "-I", "-S", "-c", _SENTINEL_CODE],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-            close_fds=True,
-            # Its own session: a Ctrl-C in the terminal interrupts the tests, not the sentinel.
-            start_new_session=True,
+        process = start_held(
+            lambda: subprocess.Popen(
+                [sys.executable, "-I", "-S", "-c", _SENTINEL_CODE],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+                close_fds=True,
+                # Its own session: a Ctrl-C in the terminal interrupts the tests, not the sentinel.
+                start_new_session=True,
+            ),
+            lambda started: cls(started).stop(timeout=5),
         )
         return cls(process)
 

@@ -9,7 +9,6 @@ attribute), unless a default says otherwise.
 
 from __future__ import annotations
 
-import hashlib
 import importlib
 import json
 import os
@@ -20,22 +19,40 @@ from dataclasses import field
 from typing import Any, Final, Literal
 
 from ..._frozen import FrozenValue, frozen, public
-from ..._loading.source import MAX_BYTES_ENV, InputTooLarge, max_input_bytes, read_limited
 from ..._redact import Secrets
-from ..._text import exception_text
-from ._addresses import DefaultsKey, best_key, check_ties, parse_key
-from ._dataread import DataReads, Keyed, fingerprint
-from ._errors import MockSchemaError
-from ._objects import Ambiguous, ObjectStore, searchable
-from ._planned import Indistinct, PlannedCreates, Unplanned
-from ._schema import MAX_DEPTH, Block, ProviderSchema, TypeSchema, read_provider_schema, schema_message
-from ._values import (
+from ..._text import exception_text, shortened
+from .addresses import DefaultsKey, best_key, check_ties, parse_key
+from .instances import (
+    Ambiguous,
+    DataReads,
+    Indistinct,
+    Keyed,
+    ObjectStore,
+    PlannedCreates,
+    Unplanned,
+    fingerprint,
+    searchable,
+)
+from .schema import (
+    Block,
+    MockSchemaError,
+    ProviderSchema,
+    TypeSchema,
+    at_key,
+    read_provider_schema,
+    read_schema_file,
+    schema_response,
+    scrubbed,
+)
+from .values import (
     GENERATE,
     UNKNOWN,
     canonical,
     check_block_default,
     closest_names,
     conform,
+    decode,
+    encode,
     fill,
     has_unknown,
     loads,
@@ -43,6 +60,7 @@ from ._values import (
     plain,
     plan_create,
     redacted,
+    seeded_rng,
     sensitive_strings,
 )
 
@@ -118,10 +136,10 @@ def _defaults(
     for text, values in given.items():
         if not isinstance(text, str):
             raise MockSchemaError(
-                f"{option}[{text!r}]", f"expected a {kind} or an address (str), got {type(text).__name__}"
+                f"{option}[{shortened(_safe_repr(text))}]", f"expected a {kind} or an address (str), got {type(text).__name__}"
             )
         key = parse_key(text, option, schemas, data=option == "mock_data", provider=address)
-        where, type_name = f'{option}["{text}"]', key.type_name
+        where, type_name = at_key(option, text), key.type_name
         if callable(values):
             out[text] = values
         elif isinstance(values, Mapping):
@@ -248,32 +266,7 @@ class MockProvider:
         ...
         plancheck.acceptance.MockSchemaError: /dev/zero: cannot read the schema: larger than 1024 bytes (raise the limit with max_bytes= or PLANCHECK_MAX_BYTES)
         """
-        where = os.fspath(path)
-        try:
-            limit = max_input_bytes(max_bytes)
-        except ValueError as exc:
-            raise MockSchemaError("MockProvider.from_schema_file", str(exc)) from None
-        try:
-            with open(where, "rb") as stream:
-                data = read_limited(stream, limit)
-            text = data.decode("utf-8") if isinstance(data, bytes) else str(data)
-        except InputTooLarge:
-            raise MockSchemaError(
-                where, f"cannot read the schema: larger than {limit} bytes (raise the limit with max_bytes= or {MAX_BYTES_ENV})"
-            ) from None
-        except OSError as exc:
-            raise MockSchemaError(where, f"cannot read the schema: {exc.strerror or exc}") from None
-        except UnicodeDecodeError:
-            raise MockSchemaError(where, "cannot read the schema: not UTF-8 text") from None
-        try:
-            document = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise MockSchemaError(f"{where}:{exc.lineno}:{exc.colno}", f"not JSON: {exc.msg}") from None
-        except RecursionError:
-            raise MockSchemaError(where, f"not a provider schema: nested deeper than the mock reads ({MAX_DEPTH} levels)") from None
-        except ValueError as exc:  # an integer of more digits than Python converts (sys.get_int_max_str_digits)
-            raise MockSchemaError(where, f"not JSON the mock reads: {exc}") from None
-        return cls(document, address, **options)
+        return cls(read_schema_file(path, max_bytes), address, **options)
 
     def __repr__(self) -> str:
         return (
@@ -353,14 +346,7 @@ class MockProvider:
         and a schema the size of a cloud provider's takes a second to build."""
         with self._lock:
             if self._schema_cache is None or self._schema_cache[0] is not pb:
-                schema = self.schema
-                response = pb.GetProviderSchema.Response(
-                    provider=schema_message(pb, schema.provider),
-                    provider_meta=pb.Schema(block=pb.Schema.Block()),
-                    resource_schemas={n: schema_message(pb, s) for n, s in schema.resources.items()},
-                    data_source_schemas={n: schema_message(pb, s) for n, s in schema.data_sources.items()},
-                )
-                self._schema_cache = (pb, response)
+                self._schema_cache = (pb, schema_response(pb, self.schema))
             return self._schema_cache[1]
 
     def has_address_keys(self, type_name: str, *, data: bool = False) -> bool:
@@ -411,7 +397,7 @@ class MockProvider:
         if found is None:
             return {}
         given = (self._data_defaults if data else self._resource_defaults)[found.text]
-        where = f'{option}["{found.text}"]'
+        where = at_key(option, found.text)
         if at_plan and not data:
             overridden = self._address_attributes(type_name)
             if overridden is None:
@@ -445,7 +431,7 @@ class MockProvider:
             if callable(value):
                 if pending:
                     continue
-                at = f'{where}["{name}"]'
+                at = at_key(where, name)
                 value = conform(
                     block.attributes[name].type, _called(value, plain_config, at, type_name, name), at,
                     attribute=name, type_name=type_name, missing=GENERATE,
@@ -467,19 +453,6 @@ def _called(function: Callable[[Any], Any], config: Any, where: str, type_name: 
 _STATE_FIELDS: Final = ("config", "prior_state", "proposed_new_state", "planned_state", "current_state")
 
 
-def _scrubbed(error: Exception, secrets: Secrets) -> MockSchemaError:
-    """``error`` as a :class:`MockSchemaError` whose every text field has the secrets scrubbed."""
-    if isinstance(error, MockSchemaError):
-        return MockSchemaError(
-            secrets.scrub(error.where), secrets.scrub(error.problem), type_name=error.type_name,
-            attribute=None if error.attribute is None else secrets.scrub(error.attribute), expected=error.expected,
-            suggestions=[secrets.scrub(s) for s in error.suggestions],
-        )
-    if isinstance(error, RecursionError):
-        return MockSchemaError("MockProvider", "a value Terraform sent is nested too deep for the mock to walk")
-    return MockSchemaError("MockProvider", secrets.scrub(f"internal error: {exception_text(error)}"))
-
-
 RPC = Callable[["_MockServicer", Any, Any], Any]
 TypedRPC = Callable[["_MockServicer", Any, TypeSchema], Any]
 
@@ -495,7 +468,7 @@ def _scrubbing(method: RPC) -> RPC:
         try:
             return method(self, request, context)
         except Exception as exc:
-            error = _scrubbed(exc, self._secrets(request))
+            error = scrubbed(exc, self._secrets(request))
         raise error from None
 
     rpc.__name__ = method.__name__
@@ -567,17 +540,12 @@ class _MockInstance:
         with self._lock:
             made = self._applied.get((type_name, material), 0)
             self._applied[(type_name, material)] = made + 1
-        return _rng(self.owner.seed, "resource", type_name, made, material)
+        return seeded_rng(self.owner.seed, "resource", type_name, made, material)
 
     def data_rng(self, type_name: str, config: Any) -> random.Random:
         """The generator for one data source read: seeded by the seed, the type and the configuration only,
         so a read gives the same answer every time (a step's plan after apply reads it again)."""
-        return _rng(self.owner.seed, "data", type_name, 0, canonical(config))
-
-
-def _rng(seed: int | str, kind: str, type_name: str, made: int, config: bytes) -> random.Random:
-    material = f"{seed!r}\0{kind}\0{type_name}\0{made}\0".encode() + config
-    return random.Random(int.from_bytes(hashlib.sha256(material).digest()[:8], "big"))
+        return seeded_rng(self.owner.seed, "data", type_name, 0, canonical(config))
 
 
 def planned_action(prior: Any, planned: Any) -> str:
@@ -611,25 +579,10 @@ class _MockServicer:
     # -- helpers ------------------------------------------------------------------------------------
 
     def _decode(self, value: Any) -> Any:
-        try:
-            if value.msgpack:
-                return self._msgpack.unpackb(value.msgpack, raw=False, strict_map_key=False)
-            if value.json:
-                return loads(value.json)
-        except (ValueError, RecursionError) as exc:  # msgpack's StackError is a ValueError
-            raise MockSchemaError(
-                "MockProvider", f"cannot decode a value Terraform sent ({type(exc).__name__}: nested too deep or malformed)"
-            ) from None
-        return None
+        return decode(self._msgpack, value)
 
     def _encode(self, value: Any) -> Any:
-        try:
-            packed = self._msgpack.packb(value, use_bin_type=True)
-        except (ValueError, RecursionError) as exc:
-            raise MockSchemaError(
-                "MockProvider", f"cannot encode a value for Terraform ({type(exc).__name__}: nested too deep)"
-            ) from None
-        return self._pb.DynamicValue(msgpack=packed)
+        return self._pb.DynamicValue(msgpack=encode(self._msgpack, value))
 
     def _error(self, summary: str, detail: str = "") -> list[Any]:
         return [self._pb.Diagnostic(severity=self._pb.Diagnostic.ERROR, summary=summary, detail=detail)]
@@ -834,7 +787,7 @@ class _MockServicer:
                  "plan the same ones")
         if isinstance(why, Indistinct):
             def option(key: str | None) -> str:
-                return "no defaults" if key is None else f'{option_name}["{key}"]'
+                return "no defaults" if key is None else at_key(option_name, key)
             return self._error(
                 self._owner._scrub(f"Cannot tell {why.first} from {why.second}: their defaults differ"),
                 self._owner._scrub(

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import decimal
 import functools
+import hashlib
 import json
 import math
 import random
@@ -19,9 +20,8 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import Any, Final, Protocol
 
 from ..._redact import secret_strings
-from ..._text import closest
-from ._errors import MockSchemaError
-from ._schema import Attribute, Block, BlockType, type_label
+from ..._text import closest, shortened
+from .schema import Attribute, Block, BlockType, MockSchemaError, at_key, type_label
 
 __all__ = [
     "GENERATE",
@@ -29,17 +29,20 @@ __all__ = [
     "Holder",
     "canonical",
     "conform",
+    "decode",
+    "encode",
     "fill",
-    "loads",
-    "plain_number",
     "generate_attribute",
     "generated_missing",
     "generated_string",
     "has_unknown",
     "is_unknown",
+    "loads",
     "normalize_state",
     "plain",
+    "plain_number",
     "redacted",
+    "seeded_rng",
     "sensitive_strings",
     "wire_number",
 ]
@@ -301,7 +304,7 @@ def plan_create(holder: Holder, value: Any, unknown: object, known: Mapping[str,
 
     ``known`` gives the values of some of them instead (``override_during="plan"``); it applies at the top level only.
 
-    >>> from ._schema import read_provider_schema
+    >>> from .schema import read_provider_schema
     >>> doc = {"resource_schemas": {"t": {"block": {"attributes": {
     ...     "id": {"type": "string", "computed": True}, "name": {"type": "string", "optional": True, "computed": True}}}}}}
     >>> block = read_provider_schema(doc, "a/b").resources["t"].block
@@ -472,7 +475,7 @@ def redacted(holder: Holder, value: Any) -> Any:
 def sensitive_strings(holder: Holder, value: Any) -> Iterator[str]:
     """The strings under sensitive attributes of a plain value (to scrub wherever else they show up).
 
-    >>> from ._schema import read_provider_schema
+    >>> from .schema import read_provider_schema
     >>> doc = {"resource_schemas": {"t": {"block": {"attributes": {
     ...     "key": {"type": "string", "optional": True, "sensitive": True}, "name": {"type": "string", "optional": True}}}}}}
     >>> list(sensitive_strings(read_provider_schema(doc, "a/b").resources["t"].block, {"key": "hunter22", "name": "n"}))
@@ -549,7 +552,7 @@ def _implied(value: Any, at: str, bad: Bad, depth: int = 0) -> Any:
         for key in value:
             if not isinstance(key, str):
                 raise bad(at, "dynamic", f"expected string keys, got a {_found(key)} key")
-        return ["object", {key: _implied(item, f'{at}["{key}"]', bad, depth + 1) for key, item in value.items()}]
+        return ["object", {key: _implied(item, at_key(at, key), bad, depth + 1) for key, item in value.items()}]
     raise bad(
         at, "dynamic",
         f"expected a JSON-like value for a dynamic attribute (None, bool, number, str, list, tuple or dict), "
@@ -622,11 +625,11 @@ def conform(
                 if not isinstance(key, str):
                     raise bad(at, cty, f"expected {type_label(cty)} with string keys, got a {_found(key)} key")
                 if kind == "map":
-                    out[key] = walk(inner, sub, f'{at}["{key}"]')
+                    out[key] = walk(inner, sub, at_key(at, key))
                 elif key not in inner:
-                    raise bad(f'{at}["{key}"]', cty, f"{type_label(cty)} has no attribute {key}", closest_names(key, inner))
+                    raise bad(at_key(at, key), cty, f"{type_label(cty)} has no attribute {shortened(key)}", closest_names(key, inner))
                 else:
-                    out[key] = walk(inner[key], sub, f'{at}["{key}"]')
+                    out[key] = walk(inner[key], sub, at_key(at, key))
             if kind == "object":
                 for key in inner:
                     out.setdefault(key, missing)
@@ -702,9 +705,9 @@ def check_block_default(block: Block, values: Mapping[str, Any], where: str, typ
     """Validate ``{attribute: default}`` for a type; callables are kept (checked when called)."""
     out: dict[str, Any] = {}
     for name, value in values.items():
-        at = f'{where}["{name}"]'
+        text = name if isinstance(name, str) else repr(name)
+        at, shown = at_key(where, text), shortened(text)
         if not isinstance(name, str) or name not in block.attributes:
-            shown = name if isinstance(name, str) else repr(name)
             raise MockSchemaError(
                 at, f"{type_name} has no attribute {shown}", type_name=type_name, attribute=str(name),
                 suggestions=closest_names(shown, list(block.attributes)),
@@ -720,3 +723,49 @@ def check_block_default(block: Block, values: Mapping[str, Any], where: str, typ
         )
     return out
 
+
+def decode(msgpack: Any, value: Any) -> Any:
+    """A ``DynamicValue`` Terraform sent, decoded: its msgpack, else its JSON (None when it holds neither).
+
+    ``msgpack`` is the library's module (imported by the caller, the ``providers`` extra).
+
+    >>> import msgpack, types
+    >>> decode(msgpack, types.SimpleNamespace(msgpack=b"\\x81\\xa2id\\xa1a", json=b""))
+    {'id': 'a'}
+    """
+    try:
+        if value.msgpack:
+            return msgpack.unpackb(value.msgpack, raw=False, strict_map_key=False)
+        if value.json:
+            return loads(value.json)
+    except (ValueError, RecursionError) as exc:  # msgpack's StackError is a ValueError
+        raise MockSchemaError(
+            "MockProvider", f"cannot decode a value Terraform sent ({type(exc).__name__}: nested too deep or malformed)"
+        ) from None
+    return None
+
+
+def encode(msgpack: Any, value: Any) -> bytes:
+    """``value`` in msgpack, as a ``DynamicValue`` carries it to Terraform.
+
+    >>> import msgpack
+    >>> encode(msgpack, {"id": "a"})
+    b'\\x81\\xa2id\\xa1a'
+    """
+    try:
+        packed: bytes = msgpack.packb(value, use_bin_type=True)
+    except (ValueError, RecursionError) as exc:
+        raise MockSchemaError(
+            "MockProvider", f"cannot encode a value for Terraform ({type(exc).__name__}: nested too deep)"
+        ) from None
+    return packed
+
+
+def seeded_rng(seed: int | str, kind: str, type_name: str, made: int, config: bytes) -> random.Random:
+    """The generator of one generated value: seeded by the mock's seed, the kind, the type, how many were made, the configuration.
+
+    >>> seeded_rng(0, "data", "t", 0, b"{}").random() == seeded_rng(0, "data", "t", 0, b"{}").random()
+    True
+    """
+    material = f"{seed!r}\0{kind}\0{type_name}\0{made}\0".encode() + config
+    return random.Random(int.from_bytes(hashlib.sha256(material).digest()[:8], "big"))

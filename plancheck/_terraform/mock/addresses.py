@@ -22,9 +22,9 @@ from typing import Any, Final
 
 from ..._documents.select import address_pattern
 from ..._frozen import FrozenValue, frozen
-from ..._text import Glob
-from ._errors import MockSchemaError
-from ._values import closest_names
+from ..._text import Glob, shortened
+from .schema import MockSchemaError, at_key
+from .values import closest_names
 
 __all__ = ["DefaultsKey", "best_key", "check_ties", "parse_key"]
 
@@ -95,7 +95,7 @@ def parse_key(key: str, option: str, types: Iterable[str], *, data: bool, provid
     ...
     plancheck.acceptance.MockSchemaError: mock_resources["cloud_bucket.x[0"]: not an address: '[' at offset 14 is never closed
     """
-    where = f'{option}["{key}"]'
+    where = at_key(option, key)
     types = set(types)
     if key in types:
         return DefaultsKey(key, key, (_TYPE, 0))
@@ -124,10 +124,12 @@ def parse_key(key: str, option: str, types: Iterable[str], *, data: bool, provid
         raise MockSchemaError(where, "the part before the type must be module.NAME steps (module.a.module.b)")
     for step in [*prefix[1::2], name_part]:
         if not _NAME.fullmatch(_name_of(step)):
-            raise MockSchemaError(where, f"{_name_of(step)!r} is not a name (letters, digits, _ and -, or * and ?)")
+            raise MockSchemaError(where, f"{shortened(_name_of(step))!r} is not a name (letters, digits, _ and -, or * and ?)")
     if type_part not in types:
         if "*" in type_part or "?" in type_part or "[" in type_part:
-            raise MockSchemaError(where, f"the type {type_part!r} must be spelled out (its defaults are checked against its schema)")
+            raise MockSchemaError(
+                where, f"the type {shortened(type_part)!r} must be spelled out (its defaults are checked against its schema)"
+            )
         raise _unknown_type(where, type_part, types, data, provider)
     wildcards = _wildcards(key)
     rank = (_GLOB, wildcards) if wildcards else (_INSTANCE if "[" in name_part else _RESOURCE, 0)
@@ -137,7 +139,7 @@ def parse_key(key: str, option: str, types: Iterable[str], *, data: bool, provid
 def _unknown_type(where: str, type_name: str, types: set[str], data: bool, provider: str) -> MockSchemaError:
     kind = "data source" if data else "resource type"
     return MockSchemaError(
-        where, f"{provider} has no {kind} {type_name}", type_name=type_name,
+        where, f"{provider} has no {kind} {shortened(type_name)}", type_name=type_name,
         suggestions=closest_names(type_name, sorted(types)),
     )
 
@@ -214,8 +216,8 @@ def check_ties(keys: Iterable[DefaultsKey], option: str) -> None:
         for other in seen:
             if other.rank == key.rank and other.type_name == key.type_name and overlaps(other, key):
                 raise MockSchemaError(
-                    f'{option}["{key.text}"]',
-                    f'ties with {option}["{other.text}"]: both are {key.kind}s'
+                    at_key(option, key.text),
+                    f"ties with {at_key(option, other.text)}: both are {key.kind}s"
                     + (f" with {key.rank[1]} wildcard{'s' * (key.rank[1] != 1)}" if key.rank[0] == _GLOB else "")
                     + " that can match the same address, so neither is more specific; make one of them narrower",
                     type_name=key.type_name,

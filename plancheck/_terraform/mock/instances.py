@@ -1,4 +1,28 @@
-"""Which data source a read is: the addresses of data source reads, learned from the plans the runner hands over.
+"""Which instance a mock's call is about: the protocol never tells a provider an address or an object.
+
+**Creates** (:class:`PlannedCreates`): the creates of the plan about to be applied, by address, tell a
+mock which instance it applies.
+
+The protocol never tells a provider a resource's address. The acceptance runner reads the plan
+(``show -json``) before apply and hands it to each served mock; an ``ApplyResourceChange`` of a
+create is then the planned create of that type whose planned values it has (a value unknown in
+the plan matches any). When the candidates would get different defaults, the mock refuses
+rather than guess (:class:`Indistinct`).
+
+**Objects** (:class:`ObjectStore`): the objects one served mock holds (one test case), each resource
+instance it applied under its own key.
+
+Objects are not found by their ``id``: a constant ``id`` default gives every object of a type
+the same one. The key travels in the protocol's private data instead: ``ApplyResourceChange``
+returns it as ``private``, Terraform stores it with the object in the state and sends it back
+(``ReadResource``'s ``private``, ``PlanResourceChange``'s ``prior_private``,
+``ApplyResourceChange``'s ``planned_private``, that of a delete too), and
+``ImportResourceState`` returns the key of the object it found. An object that arrives without
+this mock's key (a state written elsewhere) is found by its ``id`` when exactly one object has
+it, else by an equal value.
+
+**Data source reads** (:class:`DataReads`): which data source a read is, its address learned from the
+plans the runner hands over.
 
 The protocol never tells a provider the address of a data source it reads, and Terraform reads
 data sources while it plans, before any plan exists to name them. So the runner plans in passes:
@@ -22,17 +46,256 @@ from __future__ import annotations
 
 import decimal
 import functools
+import json
+import os
 import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from ..._frozen import FrozenValue, frozen
-from ._planned import Indistinct, Unplanned, same_values
-from ._schema import Block
-from ._values import UNKNOWN, Holder, is_unknown, normalize_state, plain, plain_number
+from .schema import Block
+from .values import UNKNOWN, Holder, is_unknown, normalize_state, plain, plain_number
 
-__all__ = ["DataReads", "Keyed", "fingerprint"]
+__all__ = [
+    "Ambiguous",
+    "DataReads",
+    "Found",
+    "Indistinct",
+    "Keyed",
+    "ObjectStore",
+    "PlannedCreates",
+    "Unplanned",
+    "fingerprint",
+    "same_values",
+    "searchable",
+]
+
+
+@frozen
+class Indistinct(FrozenValue):
+    """Two planned creates an apply request matches, whose defaults differ: their addresses and keys."""
+
+    first: str
+    second: str
+    first_key: str | None
+    second_key: str | None
+
+
+@frozen
+class Unplanned(FrozenValue):
+    """An apply request no create of the plan matches (or no plan was told)."""
+
+    told: bool
+
+
+@dataclass
+class _Create:
+    address: str
+    type_name: str
+    after: Any
+    unknown: Any
+    claimed: bool = False
+
+
+def _number(value: Any) -> decimal.Decimal | None:
+    if isinstance(value, bool) or not isinstance(value, (int, float, decimal.Decimal, str)):
+        return None
+    try:
+        return decimal.Decimal(repr(value) if isinstance(value, float) else value)
+    except decimal.InvalidOperation:
+        return None
+
+
+def same_values(after: Any, unknown: Any, value: Any) -> bool:
+    """Whether a plain value (:func:`plain`) can be the plan's ``after`` (``after_unknown`` marks wildcards).
+
+    >>> same_values({"a": 1, "b": None}, {"b": True}, {"a": 1, "b": "x"}), same_values({"a": 1}, {}, {"a": 2})
+    (True, False)
+    """
+    if unknown is True or value is UNKNOWN:
+        return True
+    if isinstance(after, Mapping) and isinstance(value, Mapping):
+        marks = unknown if isinstance(unknown, Mapping) else {}
+        return all(same_values(after.get(k), marks.get(k), value.get(k)) for k in set(after) | set(value))
+    if isinstance(after, list) and isinstance(value, list):
+        items = unknown if isinstance(unknown, list) else []
+        return len(after) == len(value) and all(
+            same_values(a, items[i] if i < len(items) else None, v) for i, (a, v) in enumerate(zip(after, value, strict=True))
+        )
+    if isinstance(after, bool) or isinstance(value, bool):
+        return after is value
+    left, right = _number(after), _number(value)
+    if left is not None and right is not None and not isinstance(after, str) and not isinstance(value, str):
+        return left == right
+    return bool(after == value)
+
+
+class PlannedCreates:
+    """The planned creates of one provider, told by the runner before each apply."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._creates: list[_Create] | None = None
+
+    def tell(self, document: Mapping[str, Any], provider: str) -> None:
+        """Keep the managed creates ``provider`` (its full address) makes in a plan JSON document."""
+        creates: list[_Create] = []
+        for change in document.get("resource_changes") or ():
+            if not isinstance(change, Mapping) or change.get("mode") != "managed":
+                continue
+            name = change.get("provider_name")
+            body = change.get("change")
+            if not isinstance(body, Mapping) or "create" not in (body.get("actions") or ()):
+                continue
+            if name != provider and not (isinstance(name, str) and name.endswith("/" + provider)):
+                continue
+            creates.append(_Create(str(change.get("address")), str(change.get("type")), body.get("after"),
+                                   body.get("after_unknown")))
+        with self._lock:
+            self._creates = creates
+
+    def claim(self, type_name: str, value: Any, key_of: Callable[[str], str | None]) -> str | Indistinct | Unplanned:
+        """The address of the planned create an apply of ``value`` (plain) is, now claimed; or why there is none.
+
+        Candidates whose defaults (``key_of(address)``) are the same stand for one another: any of
+        them is claimed. Candidates with different defaults are :class:`Indistinct`.
+        """
+        with self._lock:
+            if self._creates is None:
+                return Unplanned(told=False)
+            found = [c for c in self._creates
+                     if not c.claimed and c.type_name == type_name and same_values(c.after, c.unknown, value)]
+            if not found:
+                return Unplanned(told=True)
+            found.sort(key=lambda c: c.address)
+            first_key = key_of(found[0].address)
+            for other in found[1:]:
+                other_key = key_of(other.address)
+                if other_key != first_key:
+                    return Indistinct(found[0].address, other.address, first_key, other_key)
+            found[0].claimed = True
+            return found[0].address
+
+
+#: The one field of the mock's private data (JSON, as the plugin SDKs write theirs).
+_FIELD: Final = "tfplancheck_mock_object"
+
+
+@frozen
+class Found(FrozenValue):
+    """An object an import id names, and its key."""
+
+    key: str
+    value: Any
+
+
+@frozen
+class Ambiguous(FrozenValue):
+    """An import id several objects hold in the same attribute: which attribute, how many objects."""
+
+    attribute: str
+    count: int
+
+
+def searchable(block: Block) -> list[str]:
+    """The attributes an import id is looked up in, in order: ``id``, then the other top-level strings.
+
+    Sensitive attributes never match: knowing a secret must not be a way to find (and show) the
+    object that holds it.
+    """
+    names = [n for n, a in block.attributes.items() if a.type == "string" and not a.sensitive]
+    return (["id"] if "id" in names else []) + [n for n in names if n != "id"]
+
+
+class ObjectStore:
+    """Objects by type, then key; keys are this store's own (a token of its own, then a serial number)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        # Another store's key (another test case's state) must never name one of this store's objects.
+        self._token = os.urandom(6).hex()
+        self._serial = 0
+        self._objects: dict[str, dict[str, Any]] = {}
+
+    def new_key(self) -> str:
+        with self._lock:
+            self._serial += 1
+            return f"{self._token}/{self._serial}"
+
+    def private(self, key: str) -> bytes:
+        """The private data that carries ``key``."""
+        return json.dumps({_FIELD: key}, separators=(",", ":")).encode()
+
+    def key_in(self, private: bytes) -> str | None:
+        """This store's key in some private data; None when it holds none (empty, foreign, or another store's)."""
+        if not private:
+            return None
+        try:
+            data = json.loads(private)
+        except ValueError:
+            return None
+        key = data.get(_FIELD) if isinstance(data, dict) else None
+        if isinstance(key, str) and key.startswith(self._token + "/"):
+            return key
+        return None
+
+    def values(self, type_name: str) -> list[Any]:
+        with self._lock:
+            return list(self._objects.get(type_name, {}).values())
+
+    def get(self, type_name: str, key: str) -> Any:
+        with self._lock:
+            return self._objects.get(type_name, {}).get(key)
+
+    def put(self, type_name: str, key: str, value: Any) -> None:
+        with self._lock:
+            self._objects.setdefault(type_name, {})[key] = value
+
+    def remove(self, type_name: str, key: str) -> None:
+        with self._lock:
+            self._objects.get(type_name, {}).pop(key, None)
+
+    def locate(self, type_name: str, private: bytes, value: Any) -> tuple[str | None, bool]:
+        """The key of the stored object a state object (``value`` with its ``private`` data) is, and
+        whether it is the only candidate.
+
+        With this store's key: that object, or None once it is gone (never another one). Without:
+        the one object whose ``id`` is the value's, else the first stored object equal to the
+        value (several equal objects cannot be told apart, so any stands for the others; the
+        second item is then False).
+        """
+        key = self.key_in(private)
+        with self._lock:
+            objects = dict(self._objects.get(type_name, {}))
+        if key is not None:
+            return (key if key in objects else None), True
+        if not isinstance(value, Mapping):
+            return None, False
+        identity = value.get("id")
+        if isinstance(identity, str):
+            same_id = [k for k, v in objects.items() if isinstance(v, Mapping) and v.get("id") == identity]
+            if len(same_id) == 1:
+                return same_id[0], True
+            pool = same_id
+        else:
+            pool = list(objects)
+        equal = [k for k in pool if objects[k] == value]
+        return (equal[0] if equal else None), len(equal) == 1
+
+    def find(self, type_name: str, block: Block, wanted: str) -> Found | Ambiguous | None:
+        """The object an import id names: the one whose ``id`` is ``wanted``, else the one whose next
+        attribute of :func:`searchable` holds it. Several objects holding it in the first attribute
+        that matches any is :class:`Ambiguous`: a guess would import the wrong object silently."""
+        with self._lock:
+            objects = list(self._objects.get(type_name, {}).items())
+        for name in searchable(block):
+            matches = [(k, v) for k, v in objects if isinstance(v, Mapping) and v.get(name) == wanted]
+            if len(matches) == 1:
+                return Found(*matches[0])
+            if matches:
+                return Ambiguous(name, len(matches))
+        return None
 
 
 @frozen
@@ -51,7 +314,7 @@ def fingerprint(holder: Holder, value: Any) -> str:
 
     Terraform keeps a set in its own order, which need not be the order the mock returned it in.
 
-    >>> from ._schema import read_provider_schema
+    >>> from .schema import read_provider_schema
     >>> doc = {"data_source_schemas": {"t": {"block": {"attributes": {
     ...     "tags": {"type": ["set", "string"], "optional": True}, "n": {"type": "number", "optional": True}}}}}}
     >>> block = read_provider_schema(doc, "a/b").data_sources["t"].block

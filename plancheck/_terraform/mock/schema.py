@@ -3,31 +3,101 @@
 Types stay in cty's JSON form (``"string"``, ``["list", "string"]``, ``["object", {...}]``): that
 is what the protocol carries too (``Schema.Attribute.type`` is those JSON bytes), so nothing is
 translated twice.
+
+Here too: reading the file a schema comes in (:func:`read_schema_file`), and the error of a mock whose schema
+or defaults do not fit (:class:`MockSchemaError`: a bad document, an unknown name, a default of the wrong type).
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+import os
+from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from tfjsonpath._jsontypes import json_kind
 
-from ..._frozen import FrozenValue, frozen
-from ..._text import closest
+from ..._errors import TfCheckError
+from ..._frozen import FrozenValue, frozen, public
+from ..._loading.source import MAX_BYTES_ENV, InputTooLarge, max_input_bytes, read_limited
+from ..._redact import Secrets
+from ..._text import closest, exception_text, shortened
 from ..providers import normalize_address
-from ._errors import MockSchemaError
 
 __all__ = [
     "Attribute",
     "Block",
     "BlockType",
+    "MockSchemaError",
     "NestedType",
     "ProviderSchema",
     "TypeSchema",
+    "at_key",
+    "at_name",
     "read_provider_schema",
+    "read_schema_file",
+    "schema_message",
+    "schema_response",
+    "scrubbed",
     "type_label",
 ]
+
+
+def at_key(at: str, key: str) -> str:
+    """Where ``key`` under ``at`` is, as a message names it: ``at["key"]``, a long key shortened.
+
+    A key is the user's (a ``mock_resources`` key, an attribute name, a map key of a default), so
+    any length: the message echoes it bounded (:func:`plancheck._text.shortened`).
+
+    >>> at_key("mock_resources", "cloud_bucket"), len(at_key("mock_resources", "x" * 100_000))
+    ('mock_resources["cloud_bucket"]', 219)
+    """
+    return f'{at}["{shortened(key)}"]'
+
+
+def at_name(at: str, name: object) -> str:
+    """Where the member ``name`` of ``at`` is in a schema document, as a message names it: ``at.name``, bounded.
+
+    >>> at_name("schema.resource_schemas", "cloud_bucket"), len(at_name("schema", "x" * 100_000))
+    ('schema.resource_schemas.cloud_bucket', 208)
+    """
+    return f"{at}.{shortened(str(name))}"  # a dict given in Python may have keys of other types
+
+
+@public("plancheck.acceptance")
+class MockSchemaError(TfCheckError, ValueError):
+    """A :class:`MockProvider`'s schema document or defaults do not fit together.
+
+    ``where`` says which option or key (``mock_resources["cloud_bucket"]["arn"]``); ``type_name``,
+    ``attribute`` and ``expected`` are set when they apply; ``suggestions`` holds the closest names.
+    The message never shows a value (a default may be a secret), only names and types.
+
+    >>> err = MockSchemaError('mock_resources["cloud_bucket"]', "no resource type cloud_buckt", suggestions=["cloud_bucket"])
+    >>> print(err)
+    mock_resources["cloud_bucket"]: no resource type cloud_buckt; did you mean cloud_bucket?
+    >>> isinstance(err, ValueError)
+    True
+    """
+
+    def __init__(
+        self,
+        where: str,
+        problem: str,
+        *,
+        type_name: str | None = None,
+        attribute: str | None = None,
+        expected: str | None = None,
+        suggestions: Sequence[str] = (),
+    ) -> None:
+        self.where = where
+        self.problem = problem
+        self.type_name = type_name
+        self.attribute = attribute
+        self.expected = expected
+        self.suggestions = tuple(suggestions)
+        hint = f"; did you mean {' or '.join(self.suggestions)}?" if self.suggestions else ""
+        super().__init__(f"{where}: {problem}{hint}")
+
 
 _BLOCK_MODES: Final = ("single", "list", "set", "map", "group")
 _NESTED_MODES: Final = ("single", "list", "set", "map")
@@ -152,7 +222,7 @@ def _check_type(cty: Any, where: str, depth: int = 0) -> None:
             return
         if kind == "object" and isinstance(inner, dict):
             for name, sub in inner.items():
-                _check_type(sub, f"{where}.{name}", depth + 1)
+                _check_type(sub, at_name(where, name), depth + 1)
             return
         if kind == "tuple" and isinstance(inner, list) and len(cty) == 2:
             for i, sub in enumerate(inner):
@@ -227,9 +297,9 @@ def _nested_type(raw: object, where: str, depth: int) -> NestedType:
     spec = _mapping(raw, where)
     mode = spec.get("nesting_mode")
     if mode not in _NESTED_MODES:
-        raise MockSchemaError(f"{where}.nesting_mode", f"expected one of {', '.join(_NESTED_MODES)}, got {mode!r}")
+        raise MockSchemaError(f"{where}.nesting_mode", f"expected one of {', '.join(_NESTED_MODES)}, got {shortened(str(mode))!r}")
     attributes = {
-        n: _attribute(n, a, f"{where}.attributes.{n}", depth)
+        n: _attribute(n, a, at_name(f"{where}.attributes", n), depth)
         for n, a in _mapping(spec.get("attributes"), f"{where}.attributes").items()
     }
     return NestedType(str(mode), attributes, _int(spec, "min_items", where), _int(spec, "max_items", where))
@@ -240,16 +310,16 @@ def _block(raw: object, where: str, depth: int = 0) -> Block:
         raise _too_deep(where)
     spec = _mapping(raw, where)
     attributes = {
-        n: _attribute(n, a, f"{where}.attributes.{n}", depth)
+        n: _attribute(n, a, at_name(f"{where}.attributes", n), depth)
         for n, a in _mapping(spec.get("attributes"), f"{where}.attributes").items()
     }
     blocks: dict[str, BlockType] = {}
     for name, value in _mapping(spec.get("block_types"), f"{where}.block_types").items():
-        at = f"{where}.block_types.{name}"
+        at = at_name(f"{where}.block_types", name)
         block_spec = _mapping(value, at)
         mode = block_spec.get("nesting_mode")
         if mode not in _BLOCK_MODES:
-            raise MockSchemaError(f"{at}.nesting_mode", f"expected one of {', '.join(_BLOCK_MODES)}, got {mode!r}")
+            raise MockSchemaError(f"{at}.nesting_mode", f"expected one of {', '.join(_BLOCK_MODES)}, got {shortened(str(mode))!r}")
         blocks[name] = BlockType(
             name, str(mode), _block(block_spec.get("block"), f"{at}.block", depth + 1),
             _int(block_spec, "min_items", at), _int(block_spec, "max_items", at),
@@ -301,25 +371,30 @@ def read_provider_schema(document: object, address: str) -> ProviderSchema:
     if "provider_schemas" in document:
         providers = _mapping(document["provider_schemas"], f"{where}: provider_schemas")
         if full not in providers:
-            listed = ", ".join(sorted(providers)) or "none"
+            listed = shortened(", ".join(sorted(providers)) or "none")
             raise MockSchemaError(
                 where, f"no provider {full} in the document" + ("" if closest(full, providers) else f" (it has {listed})"),
                 suggestions=closest(full, providers, n=1),
             )
-        entry = _mapping(providers[full], f"{where}: provider_schemas[\"{full}\"]")
-        at = f'provider_schemas["{full}"]'
+        entry = _mapping(providers[full], f"{where}: {at_key('provider_schemas', full)}")
+        at = at_key("provider_schemas", full)
     elif any(key in document for key in _ENTRY_KEYS):
         entry, at = document, "schema"
     else:
-        keys = ", ".join(sorted(str(k) for k in document)[:5]) or "no keys"
+        keys = shortened(", ".join(sorted(str(k) for k in document)[:5])) or "no keys"
         raise MockSchemaError(
             where,
             "not a provider schema: expected provider_schemas (the output of 'terraform providers schema -json') "
             f"or one provider's entry (provider, resource_schemas, data_source_schemas), found {keys}",
         )
     provider = _type_schema(entry.get("provider", {"block": {}}), f"{at}.provider")
-    resources = {n: _type_schema(s, f"{at}.resource_schemas.{n}") for n, s in _mapping(entry.get("resource_schemas"), at).items()}
-    data = {n: _type_schema(s, f"{at}.data_source_schemas.{n}") for n, s in _mapping(entry.get("data_source_schemas"), at).items()}
+    resources = {
+        n: _type_schema(s, at_name(f"{at}.resource_schemas", n)) for n, s in _mapping(entry.get("resource_schemas"), at).items()
+    }
+    data = {
+        n: _type_schema(s, at_name(f"{at}.data_source_schemas", n))
+        for n, s in _mapping(entry.get("data_source_schemas"), at).items()
+    }
     return ProviderSchema(full, provider, resources, data)
 
 
@@ -372,4 +447,66 @@ def _block_message(pb: Any, block: Block) -> Any:
         description=block.description,
         description_kind=_kind_enum(pb, block.description_kind),
         deprecated=block.deprecated,
+    )
+
+
+def read_schema_file(path: str | os.PathLike[str], max_bytes: int | None = None) -> Any:
+    """The document of a file holding ``terraform providers schema -json``'s output, parsed (not yet read as a schema).
+
+    The file is read up to ``max_bytes`` (default: ``PLANCHECK_MAX_BYTES``, else 2 GiB), as plans
+    are: a larger file, or a device that never ends (``/dev/zero``), is refused after reading no more.
+
+    >>> read_schema_file("/no/such/schema.json")
+    Traceback (most recent call last):
+    ...
+    plancheck.acceptance.MockSchemaError: /no/such/schema.json: cannot read the schema: No such file or directory
+    """
+    where = os.fspath(path)
+    try:
+        limit = max_input_bytes(max_bytes)
+    except ValueError as exc:
+        raise MockSchemaError("MockProvider.from_schema_file", str(exc)) from None
+    try:
+        with open(where, "rb") as stream:
+            data = read_limited(stream, limit)
+        text = data.decode("utf-8") if isinstance(data, bytes) else str(data)
+    except InputTooLarge:
+        raise MockSchemaError(
+            where, f"cannot read the schema: larger than {limit} bytes (raise the limit with max_bytes= or {MAX_BYTES_ENV})"
+        ) from None
+    except OSError as exc:
+        raise MockSchemaError(where, f"cannot read the schema: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise MockSchemaError(where, "cannot read the schema: not UTF-8 text") from None
+    try:
+        document = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise MockSchemaError(f"{where}:{exc.lineno}:{exc.colno}", f"not JSON: {exc.msg}") from None
+    except RecursionError:
+        raise MockSchemaError(where, f"not a provider schema: nested deeper than the mock reads ({MAX_DEPTH} levels)") from None
+    except ValueError as exc:  # an integer of more digits than Python converts (sys.get_int_max_str_digits)
+        raise MockSchemaError(where, f"not JSON the mock reads: {exc}") from None
+    return document
+
+
+def scrubbed(error: Exception, secrets: Secrets) -> MockSchemaError:
+    """``error`` as a :class:`MockSchemaError` whose every text field has the secrets scrubbed."""
+    if isinstance(error, MockSchemaError):
+        return MockSchemaError(
+            secrets.scrub(error.where), secrets.scrub(error.problem), type_name=error.type_name,
+            attribute=None if error.attribute is None else secrets.scrub(error.attribute), expected=error.expected,
+            suggestions=[secrets.scrub(s) for s in error.suggestions],
+        )
+    if isinstance(error, RecursionError):
+        return MockSchemaError("MockProvider", "a value Terraform sent is nested too deep for the mock to walk")
+    return MockSchemaError("MockProvider", secrets.scrub(f"internal error: {exception_text(error)}"))
+
+
+def schema_response(pb: Any, schema: ProviderSchema) -> Any:
+    """The ``GetProviderSchema`` answer for ``schema``: the provider's, and every resource type's and data source's."""
+    return pb.GetProviderSchema.Response(
+        provider=schema_message(pb, schema.provider),
+        provider_meta=pb.Schema(block=pb.Schema.Block()),
+        resource_schemas={n: schema_message(pb, s) for n, s in schema.resources.items()},
+        data_source_schemas={n: schema_message(pb, s) for n, s in schema.data_sources.items()},
     )
