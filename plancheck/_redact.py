@@ -565,15 +565,6 @@ class Secrets(ReadOnly):
         else:
             self._set(_values=vals, _trusted=_trusted_texts(trusted))
 
-    @property
-    def collected(self) -> bool:
-        """Whether the strings are at hand: not still to be collected on first use (given as a callable).
-
-        >>> Secrets(["hunter2"]).collected, Secrets(lambda: ["hunter2"]).collected
-        (True, False)
-        """
-        return isinstance(self._values, frozenset)
-
     def _strings(self) -> frozenset[str]:
         """The secret strings, collected now if they were given as a callable.
 

@@ -32,7 +32,6 @@ __all__ = [
     "Plan",
     "ResourceChange",
     "ResourceNotFoundError",
-    "collected_secrets",
     "load_plan",
     "shown_address",
 ]
@@ -317,21 +316,6 @@ class DeferredChange(ReadOnly):
 
     def __repr__(self) -> str:
         return f"<DeferredChange {self.resource_change._shown_address()} reason={self.reason!r}>"
-
-
-def collected_secrets(document: object) -> Secrets | None:
-    """The secrets of ``document`` if they were already collected (asked for), else None; never collects them.
-
-    What a front end keeps of a document it no longer holds: collecting a large plan's secrets
-    that nobody asked for would cost a walk of all of it.
-
-    >>> plan = Plan.from_dict({"format_version": "1.2", "variables": {"pw": {"value": "hunter2"}},
-    ...     "configuration": {"root_module": {"variables": {"pw": {"sensitive": True}}}}})
-    >>> collected_secrets(plan) is None, "hunter2" in plan.secrets, "hunter2" in collected_secrets(plan)
-    (True, True, True)
-    """
-    found = getattr(document, "__dict__", {}).get("secrets")
-    return found if isinstance(found, Secrets) and found.collected else None
 
 
 @public("plancheck")
