@@ -54,6 +54,7 @@ __all__ = [
     "decode_text",
     "encoded_colons",
     "exact_numbers",
+    "fast_agrees",
     "fast_decoder",
     "fast_parser_available",
     "loads_exact",
@@ -309,8 +310,12 @@ def _loads_stdlib(
         raise _syntax_error(_relocated(exc, where) if where else exc, error, source) from None
 
 
-def _fast_agrees(data: str | bytes) -> bool:
-    """Whether msgspec reads ``data`` as the standard library would (no BOM, no UTF-16/32)."""
+def fast_agrees(data: str | bytes) -> bool:
+    """Whether msgspec reads ``data`` as the standard library would (no BOM, no UTF-16/32).
+
+    >>> fast_agrees(b'{}'), fast_agrees(b'\\xef\\xbb\\xbf{}'), fast_agrees('{}'.encode('utf-16-le'))
+    (True, False, False)
+    """
     head = data[:4]
     if isinstance(head, str):
         return not head.startswith("\ufeff")
@@ -344,7 +349,7 @@ def loads_exact(
     >>> type(loads_exact("1" * 5000)).__name__, loads_exact("[" * 5000 + "]" * 5000) is not None
     ('Decimal', True)
     """
-    if resolve_parser(parser) == "fast" and _fast_agrees(data):
+    if resolve_parser(parser) == "fast" and fast_agrees(data):
         try:
             with collector_paused(), exact_numbers():
                 value = fast_decoder().decode(data)

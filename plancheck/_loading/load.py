@@ -23,7 +23,7 @@ from typing import IO, Any, Final
 from .._errors import DocumentFormatError, PlanFormatError, StateFormatError
 from .._frozen import FrozenValue, frozen
 from .collector import collector_paused
-from .jsontext import check_utf8, exact_numbers, loads_exact, resolve_parser
+from .jsontext import check_utf8, exact_numbers, fast_agrees, loads_exact, resolve_parser
 from .lazy import LazyObject, Thunk
 from .source import InputTooLarge, max_input_bytes, read_limited
 from .split import SplitPlan, split_fast
@@ -178,7 +178,7 @@ def _plan_from_bytes(box: list[bytes | str], source: str | None, validation: str
     assert isinstance(data, bytes)
     with collector_paused(), exact_numbers():
         split = None
-        if which == "fast" and not data.startswith(b"\xef\xbb\xbf") and b"\x00" not in data[:4]:
+        if which == "fast" and fast_agrees(data):
             check_utf8(data, error=PlanFormatError, source=source)
             split = split_fast(data, source)
         else:
@@ -218,7 +218,7 @@ def _parse(kind: LoadSpec, box: list[bytes | str], source: str | None, validatio
             if plan is not None:
                 return plan
             text = box[0]
-        elif which == "fast" and validation == "fast" and not text.startswith(b"\xef\xbb\xbf") and b"\x00" not in text[:4]:
+        elif which == "fast" and validation == "fast" and fast_agrees(text):
             # Full validation reads every value anyway; the standard library cannot skip one.
             state = _state_from_bytes(text, source)
             if state is not None:
