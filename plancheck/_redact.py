@@ -15,6 +15,7 @@ Revealing is possible only on purpose, for local debugging, through
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -605,6 +606,10 @@ class Secrets(ReadOnly):
         else:
             # Neither the document's names nor these are rendered until a span found makes trust matter.
             made._set(_values=self._strings(), _trusted=lambda: self.trusted | _trusted_texts(given))
+        # The same strings: their scanner, once built, serves as it is (each failure's trusting() built it
+        # again, a tenth of a second a failure for a plan's 20,000 secrets).
+        with contextlib.suppress(AttributeError):
+            made._set(_scanner=self._scanner)
         return made
 
     @property
