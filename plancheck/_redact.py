@@ -696,11 +696,17 @@ class Secrets(ReadOnly):
         if not isinstance(other, Secrets):
             return NotImplemented
         mine, theirs = self._trusted, other._trusted
+        strings = self._strings() | other._strings()
         made = Secrets.__new__(Secrets)  # both sides are filtered and their trusted texts rendered: not again
         if isinstance(mine, frozenset) and isinstance(theirs, frozenset):
-            made._set(_values=self._strings() | other._strings(), _trusted=mine | theirs)
+            made._set(_values=strings, _trusted=mine | theirs)
         else:  # a document's names: still asked only when a span found makes trust matter
-            made._set(_values=self._strings() | other._strings(), _trusted=lambda: self.trusted | other.trusted)
+            made._set(_values=strings, _trusted=lambda: self.trusted | other.trusted)
+        for side in (self, other):  # the strings of one side (the other adds none): its scanner serves as it is
+            if len(side._strings()) == len(strings):
+                with contextlib.suppress(AttributeError):
+                    made._set(_scanner=side._scanner)
+                break
         return made
 
     def __eq__(self, other: object) -> bool:

@@ -181,3 +181,15 @@ def test_a_failures_trust_reuses_the_documents_scanner(names: Any) -> None:
     trusting = secrets.trusting(["t.b: x"])
     assert trusting._scan() is secrets._scan()
     assert trusting.scrub("t.b: x hunter2-long-secret") == "t.b: x (sensitive)"
+
+
+def test_a_union_that_adds_no_string_reuses_the_scanner() -> None:
+    # The CLI's streams scrub with every document's secrets joined (most runs: one plan's, with nothing before it).
+    from plancheck import Secrets
+    from plancheck._redact import NO_SECRETS
+
+    secrets = Secrets(["hunter2-long-secret"], lambda: ["t.a"])
+    assert secrets.scrub("pw hunter2-long-secret") == "pw (sensitive)"
+    assert (NO_SECRETS | secrets)._scan() is secrets._scan()
+    assert (secrets | Secrets(["hunter2-long-secret"]))._scan() is secrets._scan()
+    assert (secrets | Secrets(["other-secret"]))._scan() is not secrets._scan()
