@@ -36,23 +36,6 @@ from .._checking.matcher import (
 from .._frozen import public
 from .._redact import SENSITIVE, Marks, child_marks, contains_sensitive
 
-__all__ = [
-    "ListExact",
-    "ListPartial",
-    "ListSizeExact",
-    "MapExact",
-    "MapPartial",
-    "MapSizeExact",
-    "ObjectExact",
-    "ObjectPartial",
-    "SetExact",
-    "SetPartial",
-    "SetSizeExact",
-    "TupleExact",
-    "TuplePartial",
-    "TupleSizeExact",
-]
-
 
 def check_list(owner: str, items: Sequence[Check]) -> tuple[Check, ...]:
     """Validate a list of checks given to a constructor."""

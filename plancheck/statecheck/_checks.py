@@ -62,20 +62,6 @@ from ._base import (
 )
 from ._compare import CompareValue
 
-__all__ = [
-    "ExpectEachKnownValue",
-    "ExpectIdentity",
-    "ExpectIdentityValue",
-    "ExpectIdentityValueMatchesState",
-    "ExpectIdentityValueMatchesStateAtPath",
-    "ExpectKnownOutputValue",
-    "ExpectKnownOutputValueAtPath",
-    "ExpectKnownValue",
-    "ExpectSensitiveValue",
-    "assert_state",
-]
-
-
 # pytest hides this module's frames from tracebacks: failures point at the user's test line,
 # and the library's locals (which may hold raw values) are never printed.
 __tracebackhide__ = True
