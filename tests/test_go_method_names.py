@@ -27,13 +27,13 @@ from tfjsonpath import New
 #: (base class, Go's method name, the snake_case method it is)
 FAMILIES: list[tuple[type, str, str]] = [
     (PlanCheck, "CheckPlan", "check_plan"),
-    (StateCheck, "CheckState", "check_state"),
     (Check, "CheckValue", "check_value"),
 ]
 
 #: (base class, Go's method name, the snake_case alias that is gone: Go's name is the only name, #34)
 GO_ONLY: list[tuple[type, str, str]] = [
     (ValueComparer, "CompareValues", "compare_values"),
+    (StateCheck, "CheckState", "check_state"),
     (QueryResultCheck, "CheckQuery", "check_query"),
     (QueryResultCheck, "QueryFilters", "query_filters"),
     (tfversion.VersionCheck, "CheckTerraformVersion", "check_terraform_version"),

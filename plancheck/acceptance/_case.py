@@ -398,7 +398,7 @@ class TestStep(FrozenValue):
     * ``variables``: values for input variables, written as ``terraform.tfvars.json``; wrap a
       secret in :class:`Sensitive` so it is scrubbed from every message;
     * ``config_plan_checks``, ``config_state_checks``: checks on the plans and on the state
-      after apply (any object with ``check_state(state)``, raising an ``AssertionError``);
+      after apply (any object with ``CheckState(state)``, raising an ``AssertionError``);
     * ``check``: a function of the state after apply (a :class:`plancheck.State`), Go's
       ``Check``; it fails by raising ``AssertionError`` or returning an exception;
     * ``plan_only``: skip plan-and-apply; only make the two follow-up plans, which must be
@@ -603,7 +603,7 @@ class TestStep(FrozenValue):
         object.__setattr__(
             self,
             "config_state_checks",
-            _checks(self.config_state_checks, "TestStep.config_state_checks", "check_state", "state check"),
+            _checks(self.config_state_checks, "TestStep.config_state_checks", "CheckState", "state check"),
         )
         if self.plan_only and self.config_state_checks:
             raise TestDefinitionError(
