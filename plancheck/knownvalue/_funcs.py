@@ -103,7 +103,7 @@ class StringFunc(_FuncCheck[str]):
     >>> def is_foo(s):
     ...     if s != "foo":
     ...         raise ValueError(f"{s} was not foo")
-    >>> StringFunc(is_foo).check_value("bar")
+    >>> StringFunc(is_foo).CheckValue("bar")
     Traceback (most recent call last):
     ...
     plancheck.ValueMismatchError: bar was not foo
