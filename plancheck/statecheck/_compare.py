@@ -30,7 +30,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from tfjsonpath import MapStep, Path, SliceStep, describe_json_type
-from tfjsonpath._jsontypes import plural
+from tfjsonpath._jsontypes import copy_json, plural
 
 from .._checking.fields import checked_address, checked_path
 from .._checking.matcher import is_array
@@ -54,33 +54,6 @@ def require_comparer(value: object, check: str) -> ValueComparer:
             f"got {type(value).__name__}"
         )
     return value
-
-
-def copy_json(value: Any) -> Any:
-    """A deep copy of a JSON value (dicts and lists copied, scalars shared), made without recursion.
-
-    >>> doc = {"a": [1, {"b": None}]}
-    >>> copied = copy_json(doc)
-    >>> copied == doc and copied["a"] is not doc["a"] and copied["a"][1] is not doc["a"][1]
-    True
-    """
-    root: list[Any] = [None]
-    stack: list[tuple[Any, Any, Any]] = [(value, root, 0)]
-    while stack:
-        item, holder, slot = stack.pop()
-        if isinstance(item, Mapping):
-            out: dict[Any, Any] = {}
-            holder[slot] = out
-            for key, child in item.items():
-                out[key] = None
-                stack.append((child, out, key))
-        elif isinstance(item, (list, tuple)):
-            items: list[Any] = [None] * len(item)
-            holder[slot] = items
-            stack.extend((child, items, i) for i, child in enumerate(item))
-        else:
-            holder[slot] = item
-    return root[0]
 
 
 def value_problem(resolved: ResolvedValue) -> str | None:
