@@ -168,15 +168,10 @@ class Io:
             return f"tfplancheck: output withheld: its secrets could not be listed ({type(exc).__name__}){end}"
 
     def scrubbed(self, text: str) -> str | None:
-        """``text`` scrubbed as :meth:`scrub` does, or None when the secrets heard cannot be listed (withhold it).
+        """``text`` scrubbed as :meth:`scrub` does (its example holds here too), or None when the secrets
+        heard cannot be listed (withhold it).
 
         What the error boundary words its one line with, before the stream's own scrub.
-
-        >>> import io
-        >>> from plancheck import Secrets
-        >>> cli = Io(io.StringIO(), io.StringIO(), None, {})
-        >>> cli.heard(Secrets(["hunter2"])); cli.scrubbed("pw hunter2")
-        'pw (sensitive)'
         """
         try:
             return self._scrubbed(text)
