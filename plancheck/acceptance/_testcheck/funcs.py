@@ -818,13 +818,20 @@ def _under_pattern_sensitive(attrs: FlatAttributes, attr_parts: list[str]) -> bo
     )
 
 
-def _elem(attrs: FlatAttributes, attr: str, value: str) -> None:
-    attr_parts = attr.split(".")
+def _has_element(attrs: FlatAttributes, attr_parts: list[str], value: str) -> bool:
+    """Whether some element named by ``attr_parts`` (``*`` for an index) holds ``value``."""
     for key, got in attrs.items():
         if got == value:
             parts = key.split(".")
             if len(parts) == len(attr_parts) and _prefix_matches(attr_parts, parts):
-                return
+                return True
+    return False
+
+
+def _elem(attrs: FlatAttributes, attr: str, value: str) -> None:
+    attr_parts = attr.split(".")
+    if _has_element(attrs, attr_parts, value):
+        return
     secret = _under_pattern_sensitive(attrs, attr_parts)
     raise Fail(f"no TypeSet element {go_quote(attr)}, with value {shown(value, secret)} in state: {attrs.go_repr()}")
 
@@ -883,11 +890,8 @@ def TestCheckTypeSetElemAttrPair(name_first: str, key_first: str, name_second: s
         if value is None:
             raise Fail(f"{name2}: Attribute {go_quote(key2)} not set, cannot be checked against TypeSet")
         attr_parts = key1.split(".")
-        for key, got in first.items():
-            if got == value:
-                parts = key.split(".")
-                if len(parts) == len(attr_parts) and _prefix_matches(attr_parts, parts):
-                    return
+        if _has_element(first, attr_parts, value):
+            return
         secret = second.sensitive(key2) or _under_pattern_sensitive(first, attr_parts)
         raise Fail(f"no TypeSet element {go_quote(key1)}, with value {shown(value, secret)} in state: {first.go_repr()}")
 
