@@ -123,12 +123,7 @@ def _plancheck_checks(
         return JsonPath().join(*steps)
 
     try:
-        from plancheck._planchecks import ExpectSensitiveValue, ExpectUnknownValue
-
-        try:
-            from plancheck._planchecks import ExpectKnownValue  # type: ignore[attr-defined]
-        except ImportError:
-            from plancheck._planchecks._known import ExpectKnownValue
+        from plancheck import ExpectKnownValue, ExpectSensitiveValue, ExpectUnknownValue
         from plancheck.knownvalue import StringExact
     except ImportError:
         from plancheck import resolve_value

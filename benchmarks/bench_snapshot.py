@@ -63,7 +63,7 @@ def _child(parser: str, plan_path: str, snap_path: str, write: bool) -> dict[str
     sys.path.insert(0, str(REPO))
     from plancheck import load_plan
     from plancheck.snapshot._api import build, check_file
-    from plancheck.snapshot._ignore import IgnoreSpec
+    from plancheck.snapshot._render import IgnoreSpec
 
     base = _peak_mb()
     wall = time.perf_counter()

@@ -13,12 +13,18 @@
 # one check loads only what that check needs.
 from __future__ import annotations
 
+import functools
 import importlib
 import warnings
 from typing import TYPE_CHECKING, Any
 
+# Where each public name lives: the one table. Type checkers read these imports (so a user's
+# `from plancheck import ExpectKnownValue` has its type); at run time `_homes` reads the same
+# lines from this file the first time a name is asked for, so a name is written here once and
+# once in __all__ below.
 if TYPE_CHECKING:
     from . import compare, knownvalue, querycheck, snapshot, statecheck
+    from ._documents.actions import ResourceAction
     from ._documents.plan import (
         Change,
         DeferredChange,
@@ -45,40 +51,41 @@ if TYPE_CHECKING:
         TfCheckError,
         ValueMismatchError,
     )
-    from ._planchecks import (
+    from ._planchecks.base import PlanCheck, assert_plan
+    from ._planchecks.changes import (
         DeferredReason,
         ExpectActionCounts,
         ExpectCount,
         ExpectDeferredChange,
-        ExpectDrift,
+        ExpectEmptyPlan,
+        ExpectNoDeferredChanges,
+        ExpectNoDestroys,
+        ExpectNonEmptyPlan,
+        ExpectNoReplacements,
+        ExpectNoResourceChanges,
+        ExpectOnlyOutputChanges,
+        ExpectResourceAction,
+        ExpectResourceReplacePaths,
+    )
+    from ._planchecks.drift import ExpectDrift, ExpectNoDrift
+    from ._planchecks.each import (
         ExpectEachKnownValue,
         ExpectEachNullValue,
         ExpectEachSensitiveValue,
         ExpectEachUnknownValue,
-        ExpectEmptyPlan,
+    )
+    from ._planchecks.values import (
         ExpectKnownOutputValue,
         ExpectKnownOutputValueAtPath,
         ExpectKnownValue,
-        ExpectNoDeferredChanges,
-        ExpectNoDestroys,
-        ExpectNoDrift,
-        ExpectNonEmptyPlan,
-        ExpectNoReplacements,
-        ExpectNoResourceChanges,
         ExpectNoValue,
         ExpectNullOutputValue,
         ExpectNullOutputValueAtPath,
-        ExpectOnlyOutputChanges,
-        ExpectResourceAction,
-        ExpectResourceReplacePaths,
         ExpectSensitiveOutputValue,
         ExpectSensitiveValue,
         ExpectUnknownOutputValue,
         ExpectUnknownOutputValueAtPath,
         ExpectUnknownValue,
-        PlanCheck,
-        ResourceAction,
-        assert_plan,
     )
     from ._redact import SENSITIVE, Secrets, revealing_sensitive
 
@@ -153,76 +160,29 @@ __all__ = [
     "statecheck",
 ]
 
-_PUBLIC: dict[str, tuple[str, str | None]] = {
-    "Change": ("plancheck._documents.plan", 'Change'),
-    "CheckFailedError": ("plancheck._errors", 'CheckFailedError'),
-    "CheckFailure": ("plancheck._errors", 'CheckFailure'),
-    "ConfigCheckError": ("plancheck._errors", 'ConfigCheckError'),
-    "DeferredChange": ("plancheck._documents.plan", 'DeferredChange'),
-    "DeferredReason": ("plancheck._planchecks", 'DeferredReason'),
-    "DocumentFormatError": ("plancheck._errors", 'DocumentFormatError'),
-    "ErroredPlanError": ("plancheck._errors", 'ErroredPlanError'),
-    "ExpectActionCounts": ("plancheck._planchecks", 'ExpectActionCounts'),
-    "ExpectCount": ("plancheck._planchecks", 'ExpectCount'),
-    "ExpectDeferredChange": ("plancheck._planchecks", 'ExpectDeferredChange'),
-    "ExpectDrift": ("plancheck._planchecks", 'ExpectDrift'),
-    "ExpectEachKnownValue": ("plancheck._planchecks", 'ExpectEachKnownValue'),
-    "ExpectEachNullValue": ("plancheck._planchecks", 'ExpectEachNullValue'),
-    "ExpectEachSensitiveValue": ("plancheck._planchecks", 'ExpectEachSensitiveValue'),
-    "ExpectEachUnknownValue": ("plancheck._planchecks", 'ExpectEachUnknownValue'),
-    "ExpectEmptyPlan": ("plancheck._planchecks", 'ExpectEmptyPlan'),
-    "ExpectKnownOutputValue": ("plancheck._planchecks", 'ExpectKnownOutputValue'),
-    "ExpectKnownOutputValueAtPath": ("plancheck._planchecks", 'ExpectKnownOutputValueAtPath'),
-    "ExpectKnownValue": ("plancheck._planchecks", 'ExpectKnownValue'),
-    "ExpectNoDeferredChanges": ("plancheck._planchecks", 'ExpectNoDeferredChanges'),
-    "ExpectNoDestroys": ("plancheck._planchecks", 'ExpectNoDestroys'),
-    "ExpectNoDrift": ("plancheck._planchecks", 'ExpectNoDrift'),
-    "ExpectNoReplacements": ("plancheck._planchecks", 'ExpectNoReplacements'),
-    "ExpectNoResourceChanges": ("plancheck._planchecks", 'ExpectNoResourceChanges'),
-    "ExpectNoValue": ("plancheck._planchecks", 'ExpectNoValue'),
-    "ExpectNonEmptyPlan": ("plancheck._planchecks", 'ExpectNonEmptyPlan'),
-    "ExpectNullOutputValue": ("plancheck._planchecks", 'ExpectNullOutputValue'),
-    "ExpectNullOutputValueAtPath": ("plancheck._planchecks", 'ExpectNullOutputValueAtPath'),
-    "ExpectOnlyOutputChanges": ("plancheck._planchecks", 'ExpectOnlyOutputChanges'),
-    "ExpectResourceAction": ("plancheck._planchecks", 'ExpectResourceAction'),
-    "ExpectResourceReplacePaths": ("plancheck._planchecks", 'ExpectResourceReplacePaths'),
-    "ExpectSensitiveOutputValue": ("plancheck._planchecks", 'ExpectSensitiveOutputValue'),
-    "ExpectSensitiveValue": ("plancheck._planchecks", 'ExpectSensitiveValue'),
-    "ExpectUnknownOutputValue": ("plancheck._planchecks", 'ExpectUnknownOutputValue'),
-    "ExpectUnknownOutputValueAtPath": ("plancheck._planchecks", 'ExpectUnknownOutputValueAtPath'),
-    "ExpectUnknownValue": ("plancheck._planchecks", 'ExpectUnknownValue'),
-    "OutputChange": ("plancheck._documents.plan", 'OutputChange'),
-    "Plan": ("plancheck._documents.plan", 'Plan'),
-    "PlanCheck": ("plancheck._planchecks", 'PlanCheck'),
-    "PlanCheckError": ("plancheck._errors", 'PlanCheckError'),
-    "PlanCheckWarning": ("plancheck._errors", 'PlanCheckWarning'),
-    "PlanFormatError": ("plancheck._errors", 'PlanFormatError'),
-    "ResolvedValue": ("plancheck._documents.resolve", 'ResolvedValue'),
-    "ResourceAction": ("plancheck._documents.actions", 'ResourceAction'),
-    "ResourceChange": ("plancheck._documents.plan", 'ResourceChange'),
-    "ResourceNotFoundError": ("plancheck._documents.plan", 'ResourceNotFoundError'),
-    "Resources": ("plancheck._documents.select", 'Resources'),
-    "SENSITIVE": ("plancheck._redact", 'SENSITIVE'),
-    "Secrets": ("plancheck._redact", 'Secrets'),
-    "State": ("plancheck._documents.state", 'State'),
-    "StateCheckError": ("plancheck._errors", 'StateCheckError'),
-    "StateFormatError": ("plancheck._errors", 'StateFormatError'),
-    "StateOutput": ("plancheck._documents.state", 'StateOutput'),
-    "StateResource": ("plancheck._documents.state", 'StateResource'),
-    "TfCheckError": ("plancheck._errors", 'TfCheckError'),
-    "ValueMismatchError": ("plancheck._errors", 'ValueMismatchError'),
-    "ValueStatus": ("plancheck._documents.resolve", 'ValueStatus'),
-    "assert_plan": ("plancheck._planchecks", 'assert_plan'),
-    "compare": ("plancheck.compare", None),
-    "knownvalue": ("plancheck.knownvalue", None),
-    "load_plan": ("plancheck._documents.plan", 'load_plan'),
-    "load_state": ("plancheck._documents.state", 'load_state'),
-    "querycheck": ("plancheck.querycheck", None),
-    "resolve_value": ("plancheck._documents.resolve", 'resolve_value'),
-    "revealing_sensitive": ("plancheck._redact", 'revealing_sensitive'),
-    "snapshot": ("plancheck.snapshot", None),
-    "statecheck": ("plancheck.statecheck", None),
-}
+
+@functools.cache
+def _homes() -> dict[str, tuple[str, str | None]]:
+    """Each public name's module and attribute (None for a module), read from the imports under ``TYPE_CHECKING``.
+
+    Read once, on the first name asked for; the wheel ships this file's source (tests/test_wheel.py).
+    """
+    import ast  # only here: `import plancheck` alone never needs it
+
+    with open(__file__, encoding="utf-8") as source:
+        tree = ast.parse(source.read())
+    block = next(node for node in tree.body if isinstance(node, ast.If) and ast.unparse(node.test) == "TYPE_CHECKING")
+    homes: dict[str, tuple[str, str | None]] = {}
+    for node in block.body:
+        if not isinstance(node, ast.ImportFrom):
+            continue
+        for alias in node.names:
+            if node.module is None:  # from . import compare: the public subpackage itself
+                homes[alias.name] = (f"{__name__}.{alias.name}", None)
+            else:
+                homes[alias.name] = (f"{__name__}.{node.module}", alias.name)
+    return homes
+
 
 #: Old names kept working, with a DeprecationWarning naming the new home.
 _DEPRECATED: dict[str, tuple[str, str, str]] = {
@@ -233,8 +193,8 @@ _DEPRECATED: dict[str, tuple[str, str, str]] = {
 
 
 def __getattr__(name: str) -> Any:
-    if name in _PUBLIC:
-        module, attribute = _PUBLIC[name]
+    if name in __all__:
+        module, attribute = _homes()[name]
         value = importlib.import_module(module)
         if attribute is not None:
             value = getattr(value, attribute)

@@ -243,11 +243,11 @@ def test_no_module_imports_another_packages_private_parts() -> None:
 @pytest.mark.parametrize(
     ("importer", "source", "offends"),
     [
-        pytest.param("plancheck._checking.each", "from ..knownvalue._scalars import Bool", True, id="sibling-private-module"),
-        pytest.param("plancheck._checking.each", "from ..knownvalue import Check", False, id="public-api"),
+        pytest.param("plancheck._checking.match", "from ..knownvalue._scalars import Bool", True, id="sibling-private-module"),
+        pytest.param("plancheck._checking.match", "from ..knownvalue import Check", False, id="public-api"),
         pytest.param("plancheck.knownvalue._scalars", "from .._checking.matcher import Check", False, id="layer-below"),
         pytest.param("plancheck._redact", "from tfjsonpath._jsontypes import is_object", False, id="foundation"),
-        pytest.param("plancheck._checking.each", "from .._redact import Secrets", False, id="own-top-package-private"),
+        pytest.param("plancheck._checking.match", "from .._redact import Secrets", False, id="own-top-package-private"),
         pytest.param("plancheck.snapshot._secrets", "from .._redact import _at_cut", False, id="top-package-private-name"),
         pytest.param("plancheck.cli._run", "from ..snapshot._api import build", True, id="private-module"),
         pytest.param("plancheck.acceptance._caserun", "from ._errors import _StepFailure", False, id="same-package-name"),
@@ -282,12 +282,7 @@ def rooms() -> list[str]:
 def test_no_internal_facades() -> None:
     """What a package shares is its public API or lives in a layer below its users: no ``internal.py`` (#34)."""
     found = sorted(str(path.relative_to(ROOT)) for path in MODULES.values() if path.name == "internal.py")
-    assert found == sorted(INTERNAL_FACADES_LEFT), found
-
-
-#: internal.py facades not yet dissolved (their packages are restructured elsewhere in #34): this list may
-#: only shrink, and goes when it is empty.
-INTERNAL_FACADES_LEFT = ("plancheck/snapshot/internal.py",)
+    assert found == [], found
 
 
 def test_plancheck_keeps_to_its_rooms() -> None:

@@ -51,7 +51,7 @@ def _drift_plan(before_marks: object, after_marks: object, before: object = OLD,
 
 def _failure_text(check: object, plan: Plan) -> str:
     with pytest.raises(AssertionError) as info:
-        check.check_plan(plan)  # type: ignore[attr-defined]
+        check.CheckPlan(plan)  # type: ignore[attr-defined]
     return str(info.value) + repr(info.value)
 
 

@@ -186,7 +186,7 @@ def test_a_failure_on_a_partial_plan_says_it_is_partial(checks: list[Any], messa
     assert str(caught.value) == message
     assert caught.value.note == PARTIAL
     with pytest.raises(PlanCheckError) as single:
-        checks[0].check_plan(_partial(resource_changes=[CREATE_A]))
+        checks[0].CheckPlan(_partial(resource_changes=[CREATE_A]))
     assert str(single.value).endswith(f"\nnote: {PARTIAL}")
 
 

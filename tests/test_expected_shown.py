@@ -28,6 +28,7 @@ from secret_shapes import leaks
 
 from plancheck import (
     CheckFailure,
+    ExpectEachKnownValue,
     ExpectKnownOutputValue,
     ExpectKnownOutputValueAtPath,
     ExpectKnownValue,
@@ -38,7 +39,6 @@ from plancheck import (
 )
 from plancheck import knownvalue as kv
 from plancheck import statecheck as sc
-from plancheck._planchecks import ExpectEachKnownValue
 from plancheck.querycheck import ExpectIdentity, ExpectResourceKnownValues, KnownValueCheck, QueryOutput
 from tfjsonpath import New
 

@@ -26,12 +26,12 @@ from tfjsonpath import New
 
 #: (base class, Go's method name, the snake_case method it is)
 FAMILIES: list[tuple[type, str, str]] = [
-    (PlanCheck, "CheckPlan", "check_plan"),
     (Check, "CheckValue", "check_value"),
 ]
 
 #: (base class, Go's method name, the snake_case alias that is gone: Go's name is the only name, #34)
 GO_ONLY: list[tuple[type, str, str]] = [
+    (PlanCheck, "CheckPlan", "check_plan"),
     (ValueComparer, "CompareValues", "compare_values"),
     (StateCheck, "CheckState", "check_state"),
     (QueryResultCheck, "CheckQuery", "check_query"),

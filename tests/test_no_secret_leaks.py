@@ -35,21 +35,9 @@ from planted_secrets import (
 )
 from secret_shapes import leaks
 
+import plancheck
 from plancheck import (
     CheckFailedError,
-    Plan,
-    PlanCheckWarning,
-    Resources,
-    ValueMismatchError,
-    compare,
-    revealing_sensitive,
-)
-from plancheck import _planchecks as checks_module
-from plancheck import knownvalue as kv
-from plancheck import statecheck as sc
-from plancheck import tfconfig as tc
-from plancheck._documents.state import State
-from plancheck._planchecks import (
     DeferredReason,
     ExpectActionCounts,
     ExpectCount,
@@ -79,9 +67,19 @@ from plancheck._planchecks import (
     ExpectUnknownOutputValue,
     ExpectUnknownOutputValueAtPath,
     ExpectUnknownValue,
+    Plan,
+    PlanCheckWarning,
     ResourceAction,
+    Resources,
+    ValueMismatchError,
     assert_plan,
+    compare,
+    revealing_sensitive,
 )
+from plancheck import knownvalue as kv
+from plancheck import statecheck as sc
+from plancheck import tfconfig as tc
+from plancheck._documents.state import State
 from plancheck._redact import Secrets
 from tfjsonpath import New, Path
 
@@ -416,7 +414,7 @@ def documents() -> Documents:
 
 def _run(case: LeakCase, check: Any, documents: Documents) -> None:
     if case.on == P:
-        check.check_plan(documents.plan)
+        check.CheckPlan(documents.plan)
     elif case.on == S:
         check.CheckState(documents.state)
     elif case.on == C:
@@ -472,7 +470,7 @@ NO_ROW = {
 }
 
 
-@pytest.mark.parametrize("module", [checks_module, sc, compare], ids=["plan", "state", "compare"])
+@pytest.mark.parametrize("module", [plancheck, sc, compare], ids=["plan", "state", "compare"])
 def test_every_public_check_has_a_row(module: Any) -> None:
     built = {type(case.build()).__name__ for case in CASES}
     public = {name for name in module.__all__ if name.startswith(("Expect", "Compare", "Values"))}
@@ -542,7 +540,7 @@ WARNING_ROWS: list[tuple[str, Callable[[], Any], bool]] = [
 
 def _check_texts(check: Any, plan: Plan) -> list[str]:
     try:
-        check.check_plan(plan)
+        check.CheckPlan(plan)
     except CheckFailedError as error:
         return [str(error)]
     return []

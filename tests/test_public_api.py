@@ -29,9 +29,7 @@ def _public_module_names() -> list[str]:
             package.__path__, prefix=f"{package_name}.", onerror=lambda _name: None
         ):
             parts = info.name.split(".")
-            # The ``internal.py`` facades still left (tests/test_architecture.py INTERNAL_FACADES_LEFT) are
-            # for the project's own use, not public API: no reference page, no promise to users.
-            if not any(part.startswith("_") for part in parts) and parts[-1] != "internal":
+            if not any(part.startswith("_") for part in parts):
                 names.append(info.name)
     return sorted(names)
 

@@ -3,14 +3,20 @@
 from __future__ import annotations
 
 import importlib
+import importlib.util
+import os
 import pickle
+import types
 import warnings
+from pathlib import Path
 
 import pytest
 
 import plancheck
 import tfjsonpath
 from plancheck import acceptance, querycheck, snapshot, statecheck, tfconfig, tfversion
+
+ROOT = Path(__file__).resolve().parents[1]
 
 PUBLIC_ERRORS = [
     (plancheck, "TfCheckError"),
@@ -99,16 +105,59 @@ def test_unknown_attribute() -> None:
         plancheck.Nope  # noqa: B018
 
 
-def test_the_lazy_table_the_type_imports_and_all_name_the_same_names() -> None:
+def test_the_lazy_table_is_the_type_imports_and_all_names_each_once() -> None:
+    # The imports under TYPE_CHECKING are the one table: the lazy map is read from them, so every name
+    # in __all__ has exactly one home there, and each home is the object `plancheck.<name>` gives.
     import ast
-    from pathlib import Path
 
     tree = ast.parse(Path(plancheck.__file__).read_text(encoding="utf-8"))
-    typed = {
+    typed = [
         alias.asname or alias.name
         for node in ast.walk(tree)
-        if isinstance(node, ast.ImportFrom)
+        if isinstance(node, ast.ImportFrom) and node.level == 1
         for alias in node.names
-    } - {"annotations", "TYPE_CHECKING", "Any"}
-    lazy = set(plancheck._PUBLIC)  # type: ignore[attr-defined]
-    assert set(plancheck.__all__) == lazy == typed
+    ]
+    homes = plancheck._homes()  # type: ignore[attr-defined]
+    assert sorted(typed) == sorted(homes) == plancheck.__all__
+    for name, (module, attribute) in homes.items():
+        home = importlib.import_module(module)
+        assert getattr(plancheck, name) is (home if attribute is None else getattr(home, attribute)), name
+
+
+def test_the_plan_checks_package_lists_nothing_again() -> None:
+    # A plan check is listed once, in plancheck's __all__: its private package re-exports nothing.
+    import plancheck._planchecks as plan_checks
+
+    again = [n for n, v in vars(plan_checks).items() if not n.startswith("_") and not isinstance(v, types.ModuleType)]
+    assert again == []
+    assert not hasattr(plan_checks, "__all__")
+
+
+@pytest.mark.skipif(importlib.util.find_spec("mypy") is None, reason="mypy is not installed (the test extra has it)")
+def test_a_users_type_checker_sees_the_lazy_names_types(tmp_path: Path) -> None:
+    # The names come from __getattr__ at run time; mypy --strict must still see each one's own type, not Any.
+    import subprocess
+    import sys
+
+    user = tmp_path / "user_test.py"
+    user.write_text(
+        "from typing import assert_type\n"
+        "from plancheck import ExpectKnownValue, PlanCheck, Plan, assert_plan, knownvalue\n"
+        "from tfjsonpath import New\n"
+        "check = ExpectKnownValue('null_resource.a', New('id'), knownvalue.NotNull())\n"
+        "assert_type(check, ExpectKnownValue)\n"
+        "base: PlanCheck = check\n"
+        "assert_type(Plan.from_dict({'format_version': '1.2'}), Plan)\n"
+        "ExpectKnownValue(1, 2, 3)\n",
+        encoding="utf-8",
+    )
+    done = subprocess.run(
+        [sys.executable, "-m", "mypy", "--strict", "--no-incremental", "--cache-dir", str(tmp_path / "cache"),
+         "--no-error-summary", "--hide-error-context", "--no-pretty", str(user)],
+        cwd=tmp_path, env={**os.environ, "MYPYPATH": str(ROOT)}, capture_output=True, text=True, timeout=600,
+    )
+    # assert_type would fail on an Any, and only the deliberate mistake of line 8 is reported.
+    assert done.stdout.splitlines() == [
+        f'user_test.py:8: error: Argument {n} to "ExpectKnownValue" has incompatible type "int"; expected "{t}"  [arg-type]'
+        for n, t in ((1, "str"), (2, "Path"), (3, "Check"))
+    ], done.stdout + done.stderr

@@ -189,7 +189,7 @@ _NOT_COLLECTORS = {
     ("_documents/plan.py", "replace_paths"),
     ("acceptance/_case.py", "unwrap_sensitive"),
     ("cli/_checksfile.py", "convert"),
-    ("snapshot/_key.py", "canonical_json"),
+    ("snapshot/_secrets.py", "canonical_json"),
     ("snapshot/_values.py", "walk"),
     ("tfconfig/_json_reader.py", "python_to_node"),
 }

@@ -83,7 +83,7 @@ def test_the_wheel_installs_in_a_fresh_venv_and_its_plugin_loads(wheel: Path, tm
     (project / "test_plan.py").write_text(
         "from plancheck import Plan, ExpectUnknownValue\nfrom tfjsonpath import New\n\n\n"
         "def test_unknown(tf_plan):\n"
-        "    ExpectUnknownValue('null_resource.a', New('id')).check_plan(tf_plan)\n"
+        "    ExpectUnknownValue('null_resource.a', New('id')).CheckPlan(tf_plan)\n"
     )
     (project / "plan.json").write_text(
         '{"format_version": "1.2", "resource_changes": [{"address": "null_resource.a", '

@@ -56,7 +56,7 @@ class given_by:  # lower case: read as a function, ``with given_by(check):``
     failure (``input["tags"]`` for a sensitive map holding the word ``tags``); a long one is, since a
     path can be computed from a secret (:meth:`plancheck.Secrets.scrub_trusted`). Keys a check found
     below it (a key of the actual value) are scrubbed as any text is. Every runner of checks
-    (:func:`plancheck._checking.run.outcome_of`, ``by_method``, ``check_plan`` and its siblings)
+    (:func:`plancheck._checking.run.outcome_of`, ``by_method``, ``CheckPlan`` and its siblings)
     runs a check inside this block, so every message builder gets it through :func:`scrubbed_failure`.
     Only the check is remembered here; its paths are read when a failure is built (most checks pass).
 

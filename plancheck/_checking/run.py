@@ -2,13 +2,21 @@
 
 ``run_checks`` is what every ``assert_*`` does (raise every failure at once); :func:`run_each` is
 the loop under it, which the command line (one result per check, a check that breaks is an
-``error``, not a traceback) and the acceptance runner (duck-typed ``check_plan(plan)`` checks)
+``error``, not a traceback) and the acceptance runner (duck-typed ``CheckPlan(plan)`` checks)
 call too, so running, collecting, ordering and scrubbing exist once.
+
+The warnings of checks that pass only because something is not known until apply are emitted here
+too (:func:`emit_warnings`): a warning names the line of the user's code that ran the check (the
+first frame outside plancheck), so pytest's warnings summary and Python's own report point at the
+test, not at the library.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import os
+import sys
+import warnings
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import field
 from typing import Any, Protocol, TypeVar, cast
@@ -18,9 +26,17 @@ from .._frozen import FrozenValue, frozen
 from .._redact import Secrets
 from .._text import exception_message, exception_text
 from .messages import RUNNING_CHECK, given_by
-from .warn import emit_warnings
 
-__all__ = ["CheckOutcome", "by_method", "listed", "outcome_of", "run_checks", "run_each"]
+__all__ = [
+    "CheckOutcome",
+    "by_method",
+    "emit_warnings",
+    "listed",
+    "outcome_of",
+    "run_checks",
+    "run_each",
+]
+
 
 # pytest hides this module's frames from tracebacks: failures point at the user's test line,
 # and the library's locals (which may hold raw values) are never printed.
@@ -108,7 +124,7 @@ def by_method(name: str) -> Runner:
 
     def run(check: Any, document: Any) -> tuple[list[object], list[Warning]]:
         try:
-            # ``check_plan`` returns None; ``failures`` returns its failures (and may raise as well).
+            # ``CheckPlan`` returns None; ``failures`` returns its failures (and may raise as well).
             with given_by(check):
                 returned = getattr(check, name)(document)
         except CheckFailedError as exc:
@@ -315,3 +331,35 @@ def run_checks(
     if found:
         # A check that raised is one failure among the others, naming it; its traceback stays reachable as the cause.
         raise error(found, note=note) from cause
+
+
+#: The package directory whose frames a warning's location skips.
+_LIBRARY_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+
+
+def _outside_level() -> int:
+    """The ``stacklevel`` of the first frame outside plancheck, counted from the caller of ``warnings.warn``."""
+    frame = sys._getframe(1)  # emit_warnings
+    level = 1
+    while frame is not None and frame.f_code.co_filename.startswith(_LIBRARY_DIR):
+        frame = frame.f_back  # type: ignore[assignment]
+        level += 1
+    return level
+
+
+def emit_warnings(found: Iterable[Warning]) -> None:
+    """``warnings.warn`` each of ``found``, located at the first caller outside plancheck.
+
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True) as seen:
+    ...     warnings.simplefilter("always")
+    ...     emit_warnings([UserWarning("1 of 2 unknown until apply")])
+    >>> [str(w.message) for w in seen]
+    ['1 of 2 unknown until apply']
+    """
+    items = list(found)
+    if not items:
+        return
+    level = _outside_level()
+    for item in items:
+        warnings.warn(item, stacklevel=level)

@@ -29,7 +29,7 @@ from .plan import (
 )
 from .sensitive import collect_state_secrets, marked_strings
 
-__all__ = ["State", "StateOutput", "StateResource", "StateSource", "load_state"]
+__all__ = ["State", "StateOutput", "StateResource", "StateSource", "load_state", "walk_modules"]
 
 #: What ``load_state`` reads: the same sources as ``load_plan``.
 StateSource = DocumentSource
@@ -183,8 +183,16 @@ class StateOutput(ReadOnly):
         return f"<StateOutput {self.name}{' sensitive' if self.sensitive else ''}>"
 
 
-def _walk_modules(root: Any) -> Iterator[tuple[str | None, Mapping[str, Any]]]:
-    """Every resource with its module's address: the root module's, then each child module's, depth first."""
+def walk_modules(root: Any) -> Iterator[tuple[str | None, Mapping[str, Any]]]:
+    """Every resource with its module's address: the root module's, then each child module's, depth first.
+
+    ``root`` is a ``root_module`` of a state's (or a plan's ``prior_state``'s) ``values``.
+
+    >>> root = {"resources": [{"address": "a.b"}], "child_modules": [{"address": "module.m",
+    ...     "resources": [{"address": "module.m.a.c"}]}]}
+    >>> [(module, resource["address"]) for module, resource in walk_modules(root)]
+    [(None, 'a.b'), ('module.m', 'module.m.a.c')]
+    """
     stack: list[Any] = [root]
     while stack:
         module = stack.pop()
@@ -219,7 +227,7 @@ class State:
         self.raw = raw
         self.source = source
         values = raw.get("values") or _EMPTY
-        resources = tuple(StateResource(r, m, document=self) for m, r in _walk_modules(values.get("root_module")))
+        resources = tuple(StateResource(r, m, document=self) for m, r in walk_modules(values.get("root_module")))
         self._resources = resources
         self._index = AddressIndex((r.address, r.deposed) for r in resources)
         if has_listeners():  # a front end scrubs the secrets of every state made while it writes

@@ -1,75 +1,15 @@
 """Plan checks: ports of Go's ``terraform-plugin-testing/plancheck``, without its faults.
 
->>> from plancheck import Plan
+Users import them from :mod:`plancheck`, where each is listed once; the modules here are
+``base`` (:class:`~plancheck.PlanCheck`, :func:`~plancheck.assert_plan` and the plan lookups every
+check shares), ``changes`` (planned actions, the plan's scope, deferred changes), ``drift``,
+``values`` (one planned value: known, unknown, sensitive, null, absent) and ``each`` (one value
+question asked of every selected resource).
+
+>>> from plancheck import ExpectResourceAction, ExpectUnknownValue, Plan, ResourceAction, assert_plan
 >>> from tfjsonpath import New
 >>> plan = Plan.from_dict({"format_version": "1.2", "resource_changes": [{"address": "null_resource.a",
 ...     "change": {"actions": ["create"], "after": {}, "after_unknown": {"id": True, "triggers": True}}}]})
 >>> assert_plan(plan, ExpectResourceAction("null_resource.a", ResourceAction.Create),
 ...             ExpectUnknownValue("null_resource.a", New("triggers").AtMapKey("dep")))
 """
-
-from ._actions import (
-    ExpectEmptyPlan,
-    ExpectNonEmptyPlan,
-    ExpectResourceAction,
-    ExpectResourceReplacePaths,
-    ResourceAction,
-)
-from ._base import PlanCheck, assert_plan
-from ._deferred import DeferredReason, ExpectDeferredChange, ExpectNoDeferredChanges
-from ._drift import ExpectDrift, ExpectNoDrift
-from ._each import ExpectEachKnownValue, ExpectEachNullValue, ExpectEachSensitiveValue, ExpectEachUnknownValue
-from ._known import ExpectKnownOutputValue, ExpectKnownOutputValueAtPath, ExpectKnownValue, ExpectNoValue
-from ._scope import (
-    ExpectActionCounts,
-    ExpectCount,
-    ExpectNoDestroys,
-    ExpectNoReplacements,
-    ExpectNoResourceChanges,
-    ExpectOnlyOutputChanges,
-)
-from ._unknown_sensitive_null import (
-    ExpectNullOutputValue,
-    ExpectNullOutputValueAtPath,
-    ExpectSensitiveOutputValue,
-    ExpectSensitiveValue,
-    ExpectUnknownOutputValue,
-    ExpectUnknownOutputValueAtPath,
-    ExpectUnknownValue,
-)
-
-__all__ = [
-    "DeferredReason",
-    "ExpectActionCounts",
-    "ExpectCount",
-    "ExpectDeferredChange",
-    "ExpectDrift",
-    "ExpectEachKnownValue",
-    "ExpectEachNullValue",
-    "ExpectEachSensitiveValue",
-    "ExpectEachUnknownValue",
-    "ExpectEmptyPlan",
-    "ExpectKnownOutputValue",
-    "ExpectKnownOutputValueAtPath",
-    "ExpectKnownValue",
-    "ExpectNoDeferredChanges",
-    "ExpectNoDestroys",
-    "ExpectNoDrift",
-    "ExpectNoReplacements",
-    "ExpectNoResourceChanges",
-    "ExpectNoValue",
-    "ExpectNonEmptyPlan",
-    "ExpectNullOutputValue",
-    "ExpectNullOutputValueAtPath",
-    "ExpectOnlyOutputChanges",
-    "ExpectResourceAction",
-    "ExpectResourceReplacePaths",
-    "ExpectSensitiveOutputValue",
-    "ExpectSensitiveValue",
-    "ExpectUnknownOutputValue",
-    "ExpectUnknownOutputValueAtPath",
-    "ExpectUnknownValue",
-    "PlanCheck",
-    "ResourceAction",
-    "assert_plan",
-]

@@ -21,7 +21,7 @@ def _run_plan_checks(plan: Plan, checks: tuple[Any, ...]) -> None:
     __tracebackhide__ = True
     # Imported on use: pytest imports the plugin for every session, also those that check no plan.
     from .._errors import CheckFailedError
-    from .._planchecks import assert_plan
+    from .._planchecks.base import assert_plan
 
     try:
         assert_plan(plan, *checks)

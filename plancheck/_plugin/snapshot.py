@@ -42,25 +42,17 @@ def explain_plan_snapshot(left: object, right: object) -> list[str] | None:
         return None
     if not str(result.snapshot_location).endswith(_FILE_SUFFIXES) or not isinstance(result.asserted_data, str):
         return None
-    from .._redact import NO_SECRETS
-    from ..snapshot.internal import review, unreadable_error
+    from ..snapshot import PlanSnapshotExtension
 
     lines = [head]
     recalled = result.recalled_data
     if recalled is None:
         lines.append(f"Snapshot '{result.snapshot_name}' does not exist! (write it with --snapshot-update)")
         return lines
-    unreadable = unreadable_error(recalled)
-    if unreadable is not None:
-        lines.append(unreadable)
-        return lines
-    try:
-        # The stored file's values at paths the plan marks are hidden here and told to the session's
-        # scrub (review), which also scrubs these lines of the plan's secrets with the rest of the report.
-        shown, _ = review(str(recalled), result.asserted_data, NO_SECRETS, str(result.snapshot_location))
-        lines.extend(shown)
-    except ValueError as exc:  # a stored file edited into a bad state: say where
-        lines.append(str(exc))
+    # The extension's own explanation: the located error of a stored file that is no snapshot, else the
+    # review comments. A value the stored file holds in clear where the plan marks it is hidden there and
+    # told to the session's scrub, which also scrubs these lines of the plan's secrets with the rest of the report.
+    lines.extend(PlanSnapshotExtension().diff_lines(result.asserted_data, recalled))
     return lines
 
 

@@ -214,7 +214,7 @@ class _PlanChecks(FrozenValue):
     def __post_init__(self) -> None:
         for phase in fields(self):
             where = f"{type(self).__name__}.{phase.name}"
-            object.__setattr__(self, phase.name, _checks(getattr(self, phase.name), where, "check_plan", "plan check"))
+            object.__setattr__(self, phase.name, _checks(getattr(self, phase.name), where, "CheckPlan", "plan check"))
 
     def __bool__(self) -> bool:
         return any(getattr(self, phase.name) for phase in fields(self))
@@ -229,11 +229,11 @@ class ConfigPlanChecks(_PlanChecks):
     * ``post_apply_pre_refresh``: the plan made right after apply with ``-refresh=false``;
     * ``post_apply_post_refresh``: the plan made after that, with refresh.
 
-    A plan check is any object with ``check_plan(plan)`` that raises an ``AssertionError``
+    A plan check is any object with ``CheckPlan(plan)`` that raises an ``AssertionError``
     (such as :class:`plancheck.PlanCheckError`) when it does not hold.
 
     >>> class Nothing:
-    ...     def check_plan(self, plan): pass
+    ...     def CheckPlan(self, plan): pass
     >>> checks = ConfigPlanChecks(pre_apply=[Nothing()])
     >>> len(checks.pre_apply), checks.post_apply_pre_refresh, bool(checks), bool(ConfigPlanChecks())
     (1, (), True, False)

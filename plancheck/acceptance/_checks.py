@@ -1,6 +1,6 @@
 """Running a step's checks: plan and state checks, Go-style check functions, query result checks.
 
-Checks are duck-typed (``check_plan(plan)`` / ``CheckState(state)``), so a project's own
+Checks are duck-typed (``CheckPlan(plan)`` / ``CheckState(state)``), so a project's own
 checks work beside plancheck's. They run through the library's one runner
 (:func:`plancheck._checking.run.run_each`): every check runs, every failure is reported, in order.
 A check that raises (a bug, ``sys.exit()``) is contained as ``assert_*`` contains it: one failure
@@ -44,15 +44,15 @@ def plan_check_failures(plan: Plan, checks: Sequence[Any]) -> list[CheckFailure]
     """Run ``checks`` on ``plan``; every failure, in order (empty when all hold), with what it trusts.
 
     >>> class Fails:
-    ...     def check_plan(self, plan):
+    ...     def CheckPlan(self, plan):
     ...         raise AssertionError(f"format is {plan.format_version}")
     >>> class Broken:
-    ...     def check_plan(self, plan):
+    ...     def CheckPlan(self, plan):
     ...         return 1 / 0
     >>> [str(f) for f in plan_check_failures(Plan.from_dict({"format_version": "1.2"}), [Fails(), Broken()])]
     ['Fails: format is 1.2', 'Broken: raised ZeroDivisionError: division by zero']
     """
-    return _failures(plan, checks, "check_plan")
+    return _failures(plan, checks, "CheckPlan")
 
 
 def state_check_failures(state: State, checks: Sequence[Any]) -> list[CheckFailure]:

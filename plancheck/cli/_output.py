@@ -448,7 +448,7 @@ class SnapshotUsageError(Exception):
 
 
 def snapshot_ignore(specs: Sequence[str]) -> list[Any]:
-    from ..snapshot.internal import parse_ignore_spec
+    from ..snapshot import parse_ignore_spec
 
     entries = []
     for spec in specs:
@@ -468,7 +468,7 @@ def compare_snapshot(plan: Plan, file: str, *, update: bool, ignore: Sequence[st
     Raises :class:`SnapshotUsageError` for a bad ``--ignore`` or key, and
     :class:`plancheck.snapshot.SnapshotFormatError` for a file that is no snapshot.
     """
-    from ..snapshot.internal import IgnoreSpec, build, check_file, resolve_key
+    from ..snapshot import IgnoreSpec, build, check_file, resolve_key
 
     entries = snapshot_ignore(ignore)
     try:

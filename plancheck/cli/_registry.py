@@ -360,7 +360,7 @@ class Registry:
     >>> class Always:
     ...     '''Never fails.'''
     ...     def failures(self, plan): return []
-    ...     def check_plan(self, plan): pass
+    ...     def CheckPlan(self, plan): pass
     >>> reg = Registry([Always], [])
     >>> reg.check("Always").describe(), reg.check_names()
     ('Always()', ['Always'])

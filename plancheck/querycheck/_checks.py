@@ -24,13 +24,13 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from tfjsonpath import Path
 
 from .._checking.fields import checked_address, checked_matcher, checked_path, require_document
-from .._checking.identity import (
+from .._checking.match import (
     AddressIdentityFields,
     identity_shape_problem,
     identity_text,
     identity_value_failures,
+    match_resolved,
 )
-from .._checking.match import match_resolved
 from .._checking.messages import closest, given_by, scrubbed_failure
 from .._checking.run import run_checks, run_each
 from .._documents.query import QueryOutput, QueryResult, QuerySummary, list_block_address

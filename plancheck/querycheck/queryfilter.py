@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from .._checking.fields import checked_matcher
-from .._checking.identity import checked_identity, identity_matches
+from .._checking.match import checked_identity, identity_matches
 from .._documents.query import QueryResult
 from .._frozen import FrozenValue, frozen, public
 from ..knownvalue import Check

@@ -22,7 +22,10 @@ resource cloud_bucket.logs
   :func:`assert_matches` a plan to a snapshot file (``update=True`` writes it);
 * :class:`PlanSnapshotExtension` for pytest's syrupy (``pip install 'tfplancheck[snapshot]'``):
   ``assert snapshot(extension_class=PlanSnapshotExtension) == plan``;
-* ``tfplancheck snapshot PLAN FILE [--update]`` on the command line.
+* ``tfplancheck snapshot PLAN FILE [--update]`` on the command line;
+* the steps of :func:`assert_matches`, for a front end of your own: :func:`parse_ignore_spec` (an
+  ``ignore`` entry written as text), :class:`IgnoreSpec`, :func:`resolve_key` (a :class:`FingerprintKey`),
+  :func:`build`, :func:`check_file` (a :class:`FileOutcome`, nothing raised for a difference).
 
 A changed secret is invisible in a snapshot file unless a key is set (``TFPLANCHECK_SNAPSHOT_KEY``,
 a CI secret): then each sensitive value is a keyed fingerprint, and a changed one shows as
@@ -33,20 +36,29 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ._api import assert_matches, diff, render
+from ._api import FileOutcome, assert_matches, build, check_file, diff, render
 from ._errors import SnapshotFormatError, SnapshotMismatchError, SnapshotMissingError
+from ._render import IgnoreSpec, parse_ignore_spec
+from ._secrets import FingerprintKey, resolve_key
 
 if TYPE_CHECKING:
     from ._syrupy import PlanSnapshotExtension
 
 __all__ = [
+    "FileOutcome",
+    "FingerprintKey",
+    "IgnoreSpec",
     "PlanSnapshotExtension",
     "SnapshotFormatError",
     "SnapshotMismatchError",
     "SnapshotMissingError",
     "assert_matches",
+    "build",
+    "check_file",
     "diff",
+    "parse_ignore_spec",
     "render",
+    "resolve_key",
 ]
 
 def __getattr__(name: str) -> Any:

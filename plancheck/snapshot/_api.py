@@ -1,24 +1,49 @@
-"""The three things to do with a snapshot: render a plan, compare two, hold a plan to its file."""
+"""The three things to do with a snapshot: render a plan, compare two, hold a plan to its file.
+
+Snapshot files are read whole or refused with a located error, and written atomically, never half.
+A file is read up to the size limit (``PLANCHECK_MAX_BYTES``, else 2 GiB, as plans are); one
+that is larger, not UTF-8 text, or unreadable is a :class:`SnapshotFormatError` naming it. A file
+is written to a temporary file beside it, flushed to disk, then renamed over the old one
+(``os.replace``), so a reader sees the old snapshot or the new one, never a mix, and an
+interrupted write leaves the old one in place.
+"""
 
 from __future__ import annotations
 
+import contextlib
 import os
+import tempfile
 from typing import Any, Final
 
 from .._documents.plan import Plan
 from .._frozen import FrozenValue, frozen, public
 from .._loading.collector import collector_off
+from .._loading.source import MAX_BYTES_ENV, max_input_bytes
 from .._redact import NO_SECRETS, Secrets, revealing_sensitive
 from ._compare import review
 from ._errors import SnapshotFormatError, SnapshotMismatchError, SnapshotMissingError
-from ._file import read_snapshot_file, write_snapshot_file
-from ._ignore import IgnoreSpec
-from ._key import FingerprintKey, resolve_key
-from ._render import render_snapshot
+from ._render import IgnoreSpec, render_snapshot
+from ._secrets import FingerprintKey, resolve_key
 
-__all__ = ["FileOutcome", "assert_matches", "build", "check_file", "diff", "render"]
+__all__ = [
+    "FileOutcome",
+    "Unreadable",
+    "assert_matches",
+    "build",
+    "check_file",
+    "diff",
+    "read_snapshot_file",
+    "render",
+    "unreadable",
+    "unreadable_error",
+    "write_snapshot_file",
+]
 
 _NO_IGNORE: Final = ()
+_BOM: Final = "\ufeff"
+_NEW_FILE_MODE: Final = 0o644
+#: What a failure says to repair a file that cannot be read.
+_REPAIR_HINT = "rewrite it with --snapshot-update"
 
 
 def _plan(plan: object, owner: str) -> Plan:
@@ -29,8 +54,20 @@ def _plan(plan: object, owner: str) -> Plan:
     return plan
 
 
+@public("plancheck.snapshot")
 def build(plan: Plan, ignore: IgnoreSpec, key: FingerprintKey | None) -> str:
-    """The snapshot text of ``plan``; never revealing a secret, whatever the caller reveals elsewhere."""
+    """The snapshot text of ``plan``, with an ``ignore`` list and a key made beforehand: :func:`render`'s step.
+
+    For a front end of your own (the command line is one): ``ignore`` is an :class:`IgnoreSpec`
+    (its errors name your option), ``key`` what :func:`resolve_key` found in your environment.
+    Never revealing a secret, whatever the caller reveals elsewhere.
+
+    >>> from plancheck import Plan
+    >>> plan = Plan.from_dict({"format_version": "1.2", "output_changes": {"ip": {"actions": ["create"],
+    ...     "after": "10.0.0.1"}}})
+    >>> print(build(plan, IgnoreSpec([], "--ignore"), resolve_key(None, {})).splitlines()[-1])
+      value = "10.0.0.1"
+    """
     with revealing_sensitive(False), collector_off():  # the render makes no cycle: see collector_off
         return render_snapshot(plan, ignore, key)
 
@@ -110,9 +147,10 @@ def diff(old: Any, new: Any, *, ignore: Any = _NO_IGNORE, key: str | bytes | Non
     return lines
 
 
+@public("plancheck.snapshot")
 @frozen
 class FileOutcome(FrozenValue):
-    """What comparing a plan's snapshot with a file found: ``same``, ``different``, ``missing``, ``written`` or ``updated``.
+    """What :func:`check_file` found: ``same``, ``different``, ``missing``, ``written`` or ``updated``, and the differences.
 
     >>> FileOutcome("missing", ()).ok
     False
@@ -127,14 +165,34 @@ class FileOutcome(FrozenValue):
         return self.status in ("same", "written", "updated")
 
 
+@public("plancheck.snapshot")
 def check_file(
     text: str, secrets: Secrets, file: str | os.PathLike[str], *, update: bool, max_bytes: int | None = None
 ) -> FileOutcome:
     """Compare the snapshot ``text`` with the file; with ``update``, write it there when it is missing or different.
 
-    The texts are compared first; only when they differ are both read as structures. Differences
-    and errors are scrubbed of ``secrets`` (a hand-edited file could hold anything), and of the
-    file's own values at paths the plan marks sensitive (:func:`plancheck.snapshot._compare.review`).
+    :func:`assert_matches` without the raising, for a front end of your own that reports what it
+    found (the command line does): ``text`` is :func:`build`'s, ``secrets`` the plan's
+    (:attr:`plancheck.Plan.secrets`). The texts are compared first; only when they differ are both
+    read as structures. Differences and errors are scrubbed of ``secrets`` (a hand-edited file
+    could hold anything), and of the file's own values at paths the plan marks sensitive. A file
+    larger than ``max_bytes`` (default: ``PLANCHECK_MAX_BYTES``, else 2 GiB), or that is no
+    snapshot, raises :class:`SnapshotFormatError`.
+
+    >>> import pathlib, tempfile
+    >>> from plancheck import Plan
+    >>> plan = Plan.from_dict({"format_version": "1.2", "output_changes": {"ip": {"actions": ["create"],
+    ...     "after": "10.0.0.1"}}})
+    >>> text = build(plan, IgnoreSpec([], "--ignore"), None)
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     snap = pathlib.Path(d, "plan.snap")
+    ...     print(check_file(text, plan.secrets, snap, update=False).status)
+    ...     print(check_file(text, plan.secrets, snap, update=True).status)
+    ...     _ = snap.write_text(text.replace("10.0.0.1", "10.0.0.2"))
+    ...     print(check_file(text, plan.secrets, snap, update=False).lines)
+    missing
+    written
+    ('output.ip: value: "10.0.0.2" -> "10.0.0.1"',)
     """
     name = os.fspath(file)
     try:
@@ -210,3 +268,99 @@ def assert_matches(
     if outcome.status == "different":
         raise SnapshotMismatchError(os.fspath(file), outcome.lines)
 
+
+# -- snapshot files
+
+
+class Unreadable(str):
+    """The stored data of a file that is no snapshot: its error's text, and the error (never equal to a plan's)."""
+
+    error: SnapshotFormatError
+
+
+def unreadable(error: SnapshotFormatError) -> Unreadable:
+    """Stored data standing for the file that ``error`` says is no snapshot."""
+    data = Unreadable(f"{error}; {_REPAIR_HINT}")
+    data.error = error
+    return data
+
+
+def unreadable_error(data: object) -> str | None:
+    """The located error (and repair hint) of stored data that could not be read, or None for a snapshot's text.
+
+    >>> unreadable_error("# tfplancheck plan snapshot 1") is None
+    True
+    >>> unreadable_error(unreadable(SnapshotFormatError("a.tfplan.snap", 3, "a value line", found="'<<<<<<< HEAD'")))
+    "a.tfplan.snap:3: expected a value line, found '<<<<<<< HEAD'; rewrite it with --snapshot-update"
+    """
+    return str(data) if isinstance(data, Unreadable) else None
+
+
+def read_snapshot_file(file: str | os.PathLike[str], max_bytes: int | None = None) -> str | None:
+    """The text of the snapshot file ``file``, or None when there is none.
+
+    >>> read_snapshot_file("/nonexistent/plan.snap") is None
+    True
+    """
+    name = os.fspath(file)
+    limit = max_input_bytes(max_bytes)
+    try:
+        with open(name, "rb") as stream:
+            data = stream.read(limit + 1)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        reason = exc.strerror or type(exc).__name__
+        raise SnapshotFormatError(name, None, "a readable snapshot file", found=reason) from None
+    if len(data) > limit:
+        raise SnapshotFormatError(
+            name, None, f"a snapshot of at most {limit} bytes (raise the limit with {MAX_BYTES_ENV})",
+            found="a larger file",
+        )
+    nul = data.find(b"\x00")
+    try:
+        text = data.decode("utf-8")
+        bad = -1
+    except UnicodeDecodeError as exc:
+        bad = exc.start
+    if nul >= 0 or bad >= 0:
+        first = min(at for at in (nul, bad) if at >= 0)
+        raise SnapshotFormatError(name, data.count(b"\n", 0, first) + 1, "UTF-8 text", found="binary data")
+    return text.removeprefix(_BOM)
+
+
+def write_snapshot_file(file: str | os.PathLike[str], text: str) -> None:
+    """Write ``text`` to ``file`` atomically (its directory is made if missing).
+
+    >>> import tempfile, pathlib
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     write_snapshot_file(pathlib.Path(d, "sub", "plan.snap"), "x\\n")
+    ...     pathlib.Path(d, "sub", "plan.snap").read_text()
+    'x\\n'
+    """
+    name = os.fspath(file)
+    directory = os.path.dirname(os.path.abspath(name))
+    try:
+        os.makedirs(directory, exist_ok=True)
+        try:
+            mode = os.stat(name).st_mode & 0o7777
+        except FileNotFoundError:
+            mode = _NEW_FILE_MODE
+        handle, temporary = tempfile.mkstemp(prefix=f".{os.path.basename(name)}.", suffix=".tmp", dir=directory)
+    except OSError as exc:
+        raise SnapshotFormatError(name, None, "a snapshot file that can be written",
+                                  found=exc.strerror or type(exc).__name__) from None
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as stream:
+            stream.write(text)
+            stream.flush()
+            os.fsync(stream.fileno())
+        os.chmod(temporary, mode)
+        os.replace(temporary, name)
+    except BaseException as exc:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        if isinstance(exc, OSError):
+            raise SnapshotFormatError(name, None, "a snapshot file that can be written",
+                                      found=exc.strerror or type(exc).__name__) from None
+        raise

@@ -1,27 +1,51 @@
-"""Asking a plan's secrets about every value of the plan: :meth:`Secrets.touches`, answered fast.
+"""How a secret shows in a snapshot: which values touch one (asked fast), and fingerprints under a key.
 
-A snapshot asks about every string of the plan, where a failure message asks about a few lines.
-:meth:`Secrets.touches` scans a text position by position and, where an 8-character window of a
-secret is found, tries every secret starting with that window: with thousands of secrets sharing
-a prefix (``arn:aws:``, a connection string's scheme) that is thousands of tries a position. The
-same question is answered here from the same pieces (:class:`plancheck._redact._Scanner`, built
-once per plan) with set operations done in C: short pieces standing as whole tokens, then the windows present,
-then the whole pieces starting at a window (tried by the few lengths they have), then the runs
-of windows standing at a cut (:func:`plancheck._redact.at_cut`). The answer is exactly
-:meth:`Secrets.touches`'s (a property test holds the two to each other), and each distinct text
-is asked once. Trusted texts (:meth:`Secrets.trusting`, a plan's configuration names) are not
-consulted: a value is not a name, so a short secret inside a value that spells a name is scrubbed
-here, the stricter answer.
+Fingerprints are an HMAC under a key only CI holds, so a file can show a secret changed. Without a
+key a sensitive value is ``(sensitive)`` and a change to it is invisible in a file (a file must hold
+nothing a secret can be guessed from, and a plain hash of a short password can be reversed by trying
+every password). With a key (``TFPLANCHECK_SNAPSHOT_KEY``, a CI secret, or ``key=``), each sensitive
+value is ``(sensitive #0123456789ab)``: HMAC-SHA256 of the value, of where it is (so two equal
+secrets do not show as equal) and of its unknown marks, under the key, truncated to 48 bits. Without
+the key nothing about the value can be computed from it. An instance key of an address that hides a
+secret (a ``for_each`` key) is fingerprinted alike, with the address before it as where it is:
+``a["(sensitive #0123456789ab)"]``.
+
+Which values touch a secret is :meth:`Secrets.touches`, answered fast. A snapshot asks about every
+string of the plan, where a failure message asks about a few lines. :meth:`Secrets.touches` scans a
+text position by position and, where an 8-character window of a secret is found, tries every secret
+starting with that window: with thousands of secrets sharing a prefix (``arn:aws:``, a connection
+string's scheme) that is thousands of tries a position. The same question is answered here from the
+same pieces (:class:`plancheck._redact._Scanner`, built once per plan) with set operations done in
+C: short pieces standing as whole tokens, then the windows present, then the whole pieces starting
+at a window (tried by the few lengths they have), then the runs of windows standing at a cut
+(:func:`plancheck._redact.at_cut`). The answer is exactly :meth:`Secrets.touches`'s (a property test
+holds the two to each other), and each distinct text is asked once. Trusted texts
+(:meth:`Secrets.trusting`, a plan's configuration names) are not consulted: a value is not a name,
+so a short secret inside a value that spells a name is scrubbed here, the stricter answer.
 """
 
 from __future__ import annotations
 
+import hashlib
+import hmac
+import json
+import os
 from collections.abc import Mapping
-from typing import Final
+from decimal import Decimal
+from typing import Any, Final
 
-from .._redact import MIN_SECRET_LENGTH, NO_SECRETS, SUBSTRING_WINDOW, Secrets, at_cut, whole_token
+from .._frozen import ReadOnly, public
+from .._redact import (
+    MIN_SECRET_LENGTH,
+    NO_SECRETS,
+    SUBSTRING_WINDOW,
+    Secrets,
+    at_cut,
+    number_text,
+    whole_token,
+)
 
-__all__ = ["MEMO_LIMIT", "ValueSecrets"]
+__all__ = ["KEY_ENV", "MEMO_LIMIT", "MIN_KEY_BYTES", "FingerprintKey", "ValueSecrets", "canonical_json", "resolve_key"]
 
 #: Remember at most this many answers, so the memory of a plan of millions of distinct strings stays bounded.
 MEMO_LIMIT: Final = 1 << 20
@@ -149,3 +173,126 @@ class ValueSecrets:
     def secrets(self) -> Secrets:
         """The secrets asked."""
         return self._secrets
+
+
+# -- fingerprints
+
+KEY_ENV: Final = "TFPLANCHECK_SNAPSHOT_KEY"
+#: A shorter key could be found by trying keys, and with it the secrets behind short fingerprints.
+MIN_KEY_BYTES: Final = 16
+_FINGERPRINT_HEX: Final = 12
+_KEY_ID_HEX: Final = 8
+_KEY_ID_MESSAGE: Final = b"tfplancheck plan snapshot key id"
+
+
+@public("plancheck.snapshot")
+class FingerprintKey(ReadOnly):
+    """A key to fingerprint sensitive values with (:func:`resolve_key` makes it); its repr and its id never show the key.
+
+    >>> key = FingerprintKey(b"0123456789abcdef-ci-secret")
+    >>> key
+    <FingerprintKey #0525957f>
+    >>> key.fingerprint("null_resource.a\\x00password", "hunter2", None)
+    '2234f531179d'
+    """
+
+    __slots__ = ("_key", "id")
+    _key: bytes
+    id: str
+
+    def __init__(self, key: bytes) -> None:
+        digest = hmac.new(key, _KEY_ID_MESSAGE, hashlib.sha256).hexdigest()
+        self._set(_key=key, id=digest[:_KEY_ID_HEX])
+
+    def __repr__(self) -> str:
+        return f"<FingerprintKey #{self.id}>"
+
+    def __reduce__(self) -> Any:
+        raise TypeError("a FingerprintKey is not pickled: it holds a secret")
+
+    def fingerprint(self, where: str, value: Any, unknown: Any) -> str:
+        """The fingerprint of ``value`` (with its unknown marks ``unknown``) at ``where``."""
+        message = f"{where}\x00{canonical_json(value)}\x00{canonical_json(unknown)}".encode("utf-8", "surrogatepass")
+        return hmac.new(self._key, message, hashlib.sha256).hexdigest()[:_FINGERPRINT_HEX]
+
+
+@public("plancheck.snapshot")
+def resolve_key(key: str | bytes | None, environ: Mapping[str, str] | None = None) -> FingerprintKey | None:
+    """The key to fingerprint with: ``key``, else ``TFPLANCHECK_SNAPSHOT_KEY`` (unset or empty: none).
+
+    ``environ`` is where the variable is looked up (default: ``os.environ``); a key shorter than 16
+    bytes is a ``ValueError``, so a front end can refuse a bad CI secret before it reads a plan.
+
+    >>> resolve_key(None, {}) is None, resolve_key(None, {"TFPLANCHECK_SNAPSHOT_KEY": "0123456789abcdef"}).id
+    (True, '71a6d148')
+    >>> resolve_key("short", {})
+    Traceback (most recent call last):
+    ...
+    ValueError: plancheck.snapshot: a fingerprint key must be at least 16 bytes long, got 5 (use a random CI secret)
+    """
+    source = "key="
+    if key is None:
+        text = (os.environ if environ is None else environ).get(KEY_ENV, "")
+        if not text:
+            return None
+        key, source = text, f"${KEY_ENV}"
+    if isinstance(key, str):
+        data = key.encode("utf-8", "surrogatepass")
+    elif isinstance(key, (bytes, bytearray)):
+        data = bytes(key)
+    else:
+        raise TypeError(f"plancheck.snapshot: key must be a str or bytes, got {type(key).__name__}")
+    if len(data) < MIN_KEY_BYTES:
+        where = "" if source == "key=" else f" ({source})"
+        raise ValueError(
+            f"plancheck.snapshot: a fingerprint key{where} must be at least {MIN_KEY_BYTES} bytes long, "
+            f"got {len(data)} (use a random CI secret)"
+        )
+    return FingerprintKey(data)
+
+
+def canonical_json(value: Any) -> str:
+    """One text per JSON value, whatever its key order: sorted keys, no spaces, exact numbers.
+
+    Iterative, so any depth works.
+
+    >>> canonical_json({"b": [1, Decimal("2.5"), None], "a": "x"})
+    '{"a":"x","b":[1,2.5,null]}'
+    """
+    out: list[str] = []
+    stack: list[Any] = [value]
+    marker = _Text
+    while stack:
+        item = stack.pop()
+        if type(item) is marker:
+            out.append(item.text)
+        elif isinstance(item, Mapping):
+            keys = sorted(item)
+            stack.append(marker("}"))
+            for i in range(len(keys) - 1, -1, -1):
+                stack.append(item[keys[i]])
+                stack.append(marker(("," if i else "") + json.dumps(str(keys[i])) + ":"))
+            stack.append(marker("{"))
+        elif isinstance(item, (list, tuple)):
+            stack.append(marker("]"))
+            for i in range(len(item) - 1, -1, -1):
+                stack.append(item[i])
+                if i:
+                    stack.append(marker(","))
+            stack.append(marker("["))
+        elif item is None or isinstance(item, bool):
+            out.append("null" if item is None else "true" if item else "false")
+        elif isinstance(item, str):
+            out.append(json.dumps(item))
+        elif isinstance(item, (int, Decimal)):
+            out.append(number_text(item))
+        else:
+            out.append(repr(item))
+    return "".join(out)
+
+
+class _Text:
+    __slots__ = ("text",)
+
+    def __init__(self, text: str) -> None:
+        self.text = text

@@ -22,13 +22,12 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from .._documents.plan import Plan
 from .._frozen import public
 from .._redact import NO_SECRETS
-from ._api import build
+from ._api import Unreadable, build, read_snapshot_file, unreadable, write_snapshot_file
 from ._compare import review
 from ._errors import SnapshotFormatError
-from ._file import Unreadable, read_snapshot_file, unreadable, write_snapshot_file
-from ._ignore import IgnoreSpec
-from ._key import resolve_key
-from ._parse import parse_snapshot
+from ._format import parse_snapshot
+from ._render import IgnoreSpec
+from ._secrets import resolve_key
 
 try:
     from syrupy.extensions.single_file import SingleFileSnapshotExtension, WriteMode

@@ -15,7 +15,6 @@ any depth works.
 from __future__ import annotations
 
 import functools
-import json
 import re
 from collections.abc import Mapping, Sequence
 from decimal import Decimal
@@ -23,15 +22,13 @@ from typing import Any, Final
 
 from tfjsonpath._text import quote_key
 
-from .._redact import NO_VALUE, SENSITIVE, Marks, contains_sensitive, fit_marks, number_text
-from ._key import FingerprintKey
-from ._model import ROOT_LABEL, UNKNOWN
-from ._secrets import MEMO_LIMIT, ValueSecrets
+from .._redact import NO_VALUE, SENSITIVE, Marks, contains_sensitive, fit_marks
+from ._format import ROOT_LABEL, UNKNOWN, json_scalar, json_string
+from ._secrets import MEMO_LIMIT, FingerprintKey, ValueSecrets
 
-__all__ = ["Ignored", "flatten", "json_scalar", "json_string"]
+__all__ = ["IGNORED", "Ignored", "flatten"]
 
 _IDENT: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
-_SHORT_ESCAPES: Final = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t", "\b": "\\b", "\f": "\\f"}
 #: An ignore trie: a step (("k", key) or ("i", index)) to the trie below it, or to IGNORED where a path ends.
 Ignored = Mapping[tuple[str, Any], Any]
 IGNORED: Final = True
@@ -40,56 +37,6 @@ _EMPTY_OBJECT: Final = "{}"
 _EMPTY_ARRAY: Final = "[]"
 #: The line of a value at the root path (a resource's whole planned value), as the walk makes it.
 _ROOT_LINE: Final = "   = "
-
-
-def json_string(text: str) -> str:
-    """``text`` as a JSON string literal that a reviewer can trust: every unprintable character escaped.
-
-    JSON itself leaves line separators, bidirectional overrides and zero-width characters raw; here
-    they are ``\\uXXXX``, so what a line shows is what it holds, and a line is one line everywhere.
-
-    >>> print(json_string('say "hi"'), json_string("a\\u2028b\\u202e"), json_string("ключ 🔑"))
-    "say \\"hi\\"" "a\\u2028b\\u202e" "ключ 🔑"
-    """
-    if text.isprintable():
-        if '"' not in text and "\\" not in text:
-            return f'"{text}"'
-        return json.dumps(text, ensure_ascii=False)
-    out = ['"']
-    for ch in text:
-        short = _SHORT_ESCAPES.get(ch)
-        if short is not None:
-            out.append(short)
-        elif ch.isprintable():
-            out.append(ch)
-        elif ord(ch) > 0xFFFF:
-            code = ord(ch) - 0x10000
-            out.append(f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}")
-        else:
-            out.append(f"\\u{ord(ch):04x}")
-    out.append('"')
-    return "".join(out)
-
-
-def json_scalar(value: Any) -> str:
-    """The exact JSON text of a scalar (numbers at any size, strings as :func:`json_string` writes them).
-
-    >>> json_scalar(None), json_scalar(True), json_scalar(Decimal("1.50")), json_scalar(10**30)
-    ('null', 'true', '1.50', '1000000000000000000000000000000')
-    """
-    if value is None:
-        return "null"
-    if value is True:
-        return "true"
-    if value is False:
-        return "false"
-    if isinstance(value, str):
-        return json_string(value)
-    if isinstance(value, (int, Decimal)):
-        return number_text(value)
-    if isinstance(value, float):
-        return repr(value)
-    return json_string(str(value))
 
 
 def _child_path(text: str, key: str) -> str:
@@ -112,6 +59,38 @@ def _marked_keys(marks: Any, value: Any) -> list[str]:
         return []
     return [k for k, m in marks.items() if isinstance(k, str) and k not in value and m is not None and m is not False
             and (m is True or contains_sensitive(m))]
+
+
+def _object_keys(value: Any, unknown: Marks, sensitive: Marks) -> list[Any]:
+    """The keys of an object with its marks, sorted: its own, and those its marks name where it has none.
+
+    Marks may name keys the value lacks (unknown or hidden there); they are looked for only when the
+    marks hold a key the value has not.
+    """
+    keys = list(value)
+    plain_dict = type(value) is dict
+    if unknown and not (plain_dict and type(unknown) is dict and unknown.keys() <= value.keys()):
+        keys.extend(_marked_keys(unknown, value))
+    if sensitive and not (plain_dict and type(sensitive) is dict and sensitive.keys() <= value.keys()):
+        keys.extend(k for k in _marked_keys(sensitive, value) if k not in keys)
+    keys.sort(key=str)
+    return keys
+
+
+def _holds_keys(marks: Marks) -> bool:
+    """Whether a marks tree is an object (its children are looked up by key)."""
+    return marks is not None and marks is not False and (type(marks) is dict or _is_object(marks))
+
+
+def _fitted(marks: Any, value: Any, kind: type) -> Any:
+    """``marks`` fitted to ``value`` (of type ``kind``): as they are when already a container of its kind.
+
+    Marks that do not fit fail closed (:func:`plancheck._redact.fit_marks`).
+    """
+    mark_kind = type(marks)
+    if (mark_kind is dict or mark_kind is list) and (kind is mark_kind or value is None or value is NO_VALUE):
+        return marks
+    return fit_marks(marks, value)
 
 
 def flatten(
@@ -192,7 +171,7 @@ def _first_step(name: str) -> str:
 class _Walker:
     """One flattening: its lines so far, and what every value is checked with.
 
-    Lines are made in path order (what :func:`plancheck.snapshot._parse.line_key` sorts by): the keys
+    Lines are made in path order (what :func:`plancheck.snapshot._format.line_key` sorts by): the keys
     of an object by code point, then the indexes of an array in order, and the line of an object's
     hidden keys at ``["(sensitive)"]``'s place among its keys. Where that order is not certain (see
     :func:`flatten`) the line goes where earlier versions of the walk put it and :attr:`unsorted` is
@@ -340,22 +319,16 @@ class _Walker:
         """
         emit = self.out.append
         kind = type(val)
-        if sm is not None and sm is not False:
-            if sm is not True:
-                mark_kind = type(sm)
-                if not ((mark_kind is dict or mark_kind is list) and (kind is mark_kind or val is None or val is NO_VALUE)):
-                    sm = fit_marks(sm, val)
-            if sm is True:
-                emit(f"  {text} = {_sensitive(self.key, self.where, text, val, um)}")
-                return None
-        if um is not None and um is not False:
-            if um is not True:
-                mark_kind = type(um)
-                if not ((mark_kind is dict or mark_kind is list) and (kind is mark_kind or val is None or val is NO_VALUE)):
-                    um = fit_marks(um, val)
-            if um is True:
-                emit(f"  {text} = {UNKNOWN}")
-                return None
+        if sm is not None and sm is not False and sm is not True:
+            sm = _fitted(sm, val, kind)
+        if sm is True:
+            emit(f"  {text} = {_sensitive(self.key, self.where, text, val, um)}")
+            return None
+        if um is not None and um is not False and um is not True:
+            um = _fitted(um, val, kind)
+        if um is True:
+            emit(f"  {text} = {UNKNOWN}")
+            return None
         if kind is str:
             shown = self.tokens.get(val)
             if shown is None:
@@ -394,7 +367,6 @@ class _Walker:
         if settled is None:
             return
         val, um, sm, is_object = settled
-        kind = type(val)
         out = self.out
         emit = out.append
         hidden: dict[str, Any] = {}
@@ -402,18 +374,11 @@ class _Walker:
         um_obj = sm_obj = um_list = sm_list = False
         late, at, size, um_size, sm_size = False, 0, 0, 0, 0
         if is_object:
-            keys = list(val)
-            # The marks may name keys the value lacks (unknown or hidden there): only when they hold a key it has not.
-            if um and not (type(um) is dict and kind is dict and um.keys() <= val.keys()):
-                keys.extend(_marked_keys(um, val))
-            if sm and not (type(sm) is dict and kind is dict and sm.keys() <= val.keys()):
-                keys.extend(k for k in _marked_keys(sm, val) if k not in keys)
+            keys = _object_keys(val, um, sm)
             if not keys:
                 emit(f"  {text} = {_EMPTY_OBJECT}")
                 return
-            keys.sort(key=str)
-            um_obj = um is not None and um is not False and (type(um) is dict or _is_object(um))
-            sm_obj = sm is not None and sm is not False and (type(sm) is dict or _is_object(sm))
+            um_obj, sm_obj = _holds_keys(um), _holds_keys(sm)
             # The hidden keys' line goes before the first key that sorts after "(sensitive)", as in plain().
             late = self.checking
             at = len(out)
@@ -515,17 +480,11 @@ class _Walker:
                 continue
             val, um, sm, is_object = settled
             if is_object:
-                keys = list(val)
-                if um:
-                    keys.extend(_marked_keys(um, val))
-                if sm:
-                    keys.extend(k for k in _marked_keys(sm, val) if k not in keys)
+                keys = _object_keys(val, um, sm)
                 if not keys:
                     emit(f"  {text} = {_EMPTY_OBJECT}")
                     continue
-                keys.sort(key=str)
-                um_obj = um is not None and um is not False and (type(um) is dict or _is_object(um))
-                sm_obj = sm is not None and sm is not False and (type(sm) is dict or _is_object(sm))
+                um_obj, sm_obj = _holds_keys(um), _holds_keys(sm)
                 hidden: dict[str, Any] = {}
                 hidden_unknown: dict[str, Any] = {}
                 fold = checking and SENSITIVE in keys and self.folds(keys, trie)

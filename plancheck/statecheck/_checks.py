@@ -29,8 +29,6 @@ from typing import TYPE_CHECKING
 
 from tfjsonpath import Path
 
-from .._checking.describe import sensitive_problem
-from .._checking.each import Item, each_outcome, match_verdict
 from .._checking.equality import first_difference, render_compared
 from .._checking.fields import (
     OutputMatcherFields,
@@ -40,12 +38,22 @@ from .._checking.fields import (
     checked_address,
     checked_matcher,
     checked_path,
+    checked_selector,
+    empty_selection,
+    item_label,
 )
-from .._checking.identity import AddressIdentityFields, identity_attribute_failures
-from .._checking.match import match_failures, match_resolved
+from .._checking.match import (
+    AddressIdentityFields,
+    Item,
+    each_outcome,
+    identity_attribute_failures,
+    match_failures,
+    match_resolved,
+    match_verdict,
+    sensitive_problem,
+)
 from .._checking.messages import deposed_prefix, located, output_address, scrubbed_failure
 from .._checking.run import run_checks
-from .._checking.selectors import checked_selector, empty_selection, item_label
 from .._documents.resolve import ValueStatus, resolve_value
 from .._documents.select import Resources
 from .._documents.state import State, StateResource

@@ -34,7 +34,7 @@ Checks: Any = ConfigPlanChecks
 
 
 class PlanCheckStandIn:
-    def check_plan(self, plan: Any) -> None:
+    def CheckPlan(self, plan: Any) -> None:
         """Holds for every plan."""
 
 
@@ -74,7 +74,7 @@ class StateCheckStandIn:
                      id="single-plan-check"),
         pytest.param(lambda: Checks(post_apply_post_refresh=[PlanCheckStandIn(), "x"]),
                      "ConfigPlanChecks.post_apply_post_refresh[1]: expected a plan check (an object with a "
-                     "check_plan() method), got str", id="not-a-plan-check"),
+                     "CheckPlan() method), got str", id="not-a-plan-check"),
         pytest.param(lambda: Step(config="", config_state_checks=[PlanCheckStandIn()]),
                      "TestStep.config_state_checks[0]: expected a state check (an object with a CheckState() method), "
                      "got PlanCheckStandIn", id="plan-check-given-as-state-check"),

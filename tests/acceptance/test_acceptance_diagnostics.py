@@ -281,7 +281,7 @@ def test_unmet_expectations_after_a_failure_name_the_failure(fake: FakeTerraform
 
 def test_an_expected_error_does_not_excuse_another_failure(fake: FakeTerraform, tmp_path: Path) -> None:
     class Fails:
-        def check_plan(self, plan: Any) -> None:
+        def CheckPlan(self, plan: Any) -> None:
             raise AssertionError("not this plan")
 
     fake.script(*json_rules(validate=[INVALID]), *SHOW_RULES)

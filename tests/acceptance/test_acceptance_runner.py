@@ -62,13 +62,13 @@ class RecordingCheck:
         self.error = error
         self.seen: list[Any] = []
 
-    def check_plan(self, plan: Any) -> None:
+    def CheckPlan(self, plan: Any) -> None:
         self.seen.append(plan)
         if self.message is not None:
             raise self.error(self.message)
 
     def CheckState(self, state: Any) -> None:
-        self.check_plan(state)
+        self.CheckPlan(state)
 
 
 @pytest.fixture
@@ -394,7 +394,7 @@ def test_long_output_keeps_its_end(fake: FakeTerraform, tmp_path: Path) -> None:
 
 
 class TwoFailures:
-    def check_plan(self, plan: Any) -> None:
+    def CheckPlan(self, plan: Any) -> None:
         raise PlanCheckError([CheckFailure("ExpectA", "null_resource.a", None, "first"),
                               CheckFailure("ExpectB", None, None, "second\nwith a second line")])
 

@@ -63,7 +63,7 @@ SHOW_RULES = (
 
 
 class Nothing:
-    def check_plan(self, plan: Any) -> None:
+    def CheckPlan(self, plan: Any) -> None:
         pass
 
     def CheckState(self, state: Any) -> None:

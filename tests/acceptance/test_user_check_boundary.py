@@ -45,7 +45,7 @@ class Boom:
     def _raise(self, document: Any) -> None:
         raise self.error if self.error is not None else ZeroDivisionError(f"division by {SECRET}")
 
-    def check_plan(self, plan: Any) -> None:
+    def CheckPlan(self, plan: Any) -> None:
         self._raise(plan)
 
     def CheckState(self, state: Any) -> None:

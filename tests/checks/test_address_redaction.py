@@ -24,10 +24,9 @@ from typing import Any
 
 import pytest
 
-from plancheck import Plan, State, revealing_sensitive
+from plancheck import ExpectResourceAction, Plan, ResourceAction, State, revealing_sensitive
 from plancheck import knownvalue as kv
 from plancheck._documents.plan import ResourceChange, ResourceNotFoundError, shown_address
-from plancheck._planchecks import ExpectResourceAction, ResourceAction
 from plancheck._redact import Secrets
 from plancheck.cli._command import run
 from plancheck.statecheck import ExpectKnownValue as StateExpectKnownValue

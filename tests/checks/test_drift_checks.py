@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from plancheck import ExpectDrift, ExpectNoDrift, Plan, Resources, Secrets, revealing_sensitive
-from plancheck._planchecks._drift import drift_differences
+from plancheck._planchecks.drift import drift_differences
 from tfjsonpath import MapStep, New, Path, SliceStep
 
 SECRET = "drift-secret-4Tq9zz"

@@ -120,10 +120,10 @@ def test_check_plan_emits_the_warning_then_raises_the_failure(check: Any, failur
         warnings.simplefilter("always")
         if failure:
             with pytest.raises(PlanCheckError) as info:
-                check.check_plan(plan())
+                check.CheckPlan(plan())
             assert str(info.value) == failure
         else:
-            check.check_plan(plan())
+            check.CheckPlan(plan())
     assert [str(w.message) for w in seen] == ([warning] if warning else [])
     assert all(w.category is PlanCheckWarning and w.filename == __file__ for w in seen)
 

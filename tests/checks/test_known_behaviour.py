@@ -11,10 +11,9 @@ from typing import Any
 
 import pytest
 
-from plancheck import Plan, PlanCheckError, revealing_sensitive
+from plancheck import Plan, PlanCheck, PlanCheckError, assert_plan, revealing_sensitive
 from plancheck import knownvalue as kv
-from plancheck._planchecks import PlanCheck, assert_plan
-from plancheck._planchecks._known import (
+from plancheck._planchecks.values import (
     ExpectKnownOutputValue,
     ExpectKnownOutputValueAtPath,
     ExpectKnownValue,
@@ -351,7 +350,7 @@ def test_failures(check: PlanCheck, expected: list[str]) -> None:
 def test_check_plan_raises_the_same_failures() -> None:
     check = ExpectKnownValue(DB, New("name"), kv.StringExact("zz"))
     with pytest.raises(PlanCheckError) as info:
-        check.check_plan(PLAN)
+        check.CheckPlan(PLAN)
     assert info.value.failures == tuple(check.failures(PLAN))
     assert info.value.address == DB
     assert info.value.path == New("name")

@@ -178,7 +178,7 @@ def test_the_deprecated_checks_keep_their_names_and_semantics() -> None:
     assert repr(check) == "ExpectNullOutputValue('string_attribute')"
     assert check == build("string_attribute", None)
     with pytest.raises(PlanCheckError) as info:
-        check.check_plan(plan_of(SET))
+        check.CheckPlan(plan_of(SET))
     assert (
         str(info.value)
         == 'ExpectNullOutputValue: output.string_attribute: expected a null value, but it is known: "str"'

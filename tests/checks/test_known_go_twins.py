@@ -11,10 +11,9 @@ from typing import Any
 import pytest
 from known_go_cases import GO_CASES, OUTPUT_OF, WHOLE_OUTPUT, GoCase, case_id, failure_text
 
-from plancheck import Plan, PlanCheckError
+from plancheck import Plan, PlanCheck, PlanCheckError
 from plancheck import knownvalue as kv
-from plancheck._planchecks import PlanCheck
-from plancheck._planchecks._known import (
+from plancheck._planchecks.values import (
     ExpectKnownOutputValue,
     ExpectKnownOutputValueAtPath,
     ExpectKnownValue,
@@ -125,7 +124,7 @@ NOT_FOUND: list[tuple[str, PlanCheck, str]] = [
 @pytest.mark.parametrize(("check", "message"), [r[1:] for r in NOT_FOUND], ids=[r[0] for r in NOT_FOUND])
 def test_not_found(check: PlanCheck, message: str) -> None:
     with pytest.raises(PlanCheckError) as info:
-        check.check_plan(BOOL_PLAN)
+        check.CheckPlan(BOOL_PLAN)
     assert str(info.value) == message
 
 

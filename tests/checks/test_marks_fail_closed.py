@@ -25,17 +25,22 @@ from typing import Any
 
 import pytest
 
-from plancheck import Plan, State, ValueStatus, compare, resolve_value, revealing_sensitive
-from plancheck import knownvalue as kv
-from plancheck import statecheck as sc
-from plancheck._documents.sensitive import collect_plan_secrets, collect_state_secrets, marked_strings
-from plancheck._planchecks import (
+from plancheck import (
     ExpectSensitiveOutputValue,
     ExpectSensitiveValue,
     ExpectUnknownOutputValueAtPath,
     ExpectUnknownValue,
+    Plan,
+    State,
+    ValueStatus,
+    compare,
+    resolve_value,
+    revealing_sensitive,
 )
-from plancheck._planchecks._known import ExpectKnownOutputValue, ExpectKnownValue, ExpectNoValue
+from plancheck import knownvalue as kv
+from plancheck import statecheck as sc
+from plancheck._documents.sensitive import collect_plan_secrets, collect_state_secrets, marked_strings
+from plancheck._planchecks.values import ExpectKnownOutputValue, ExpectKnownValue, ExpectNoValue
 from plancheck._redact import NO_SECRETS, Secrets, contains_sensitive, fit_marks, render_value
 from plancheck.cli._output import render_value_document, value_document
 from tfjsonpath import New, Path
@@ -144,7 +149,7 @@ def test_plan_checks_never_show_the_value(
     row: Row, kind: str, plan_class: type[Plan], check_id: str, build: Callable[[], Any]
 ) -> None:
     plan = plan_class(_plan_document(row))
-    for text in _texts(lambda: build().check_plan(plan)):
+    for text in _texts(lambda: build().CheckPlan(plan)):
         assert SECRET not in text, f"{row.id}/{check_id}/{kind}: {text}"
 
 
@@ -164,7 +169,7 @@ def test_the_rows_reach_the_value(row: Row) -> None:
     # Without redaction the failure shows the value: the rows above prove the redaction.
     plan = _UnscrubbedPlan(_plan_document(row))
     with revealing_sensitive():
-        texts = _texts(lambda: ExpectUnknownValue(ADDRESS, P).check_plan(plan))
+        texts = _texts(lambda: ExpectUnknownValue(ADDRESS, P).CheckPlan(plan))
     assert any(SECRET in text for text in texts)
 
 
@@ -183,8 +188,8 @@ ROOT_MALFORMED = [r for r in ROWS if not isinstance(r.marks, dict)]
 def test_partly_sensitive_values_fail_expect_sensitive_without_the_value(row: Row) -> None:
     # Only "p" is marked, never "o": the whole value is not sensitive, and its failure hides "p".
     plan = _UnscrubbedPlan(_plan_document(row))
-    texts = _texts(lambda: ExpectSensitiveOutputValue("out").check_plan(plan))
-    texts += _texts(lambda: ExpectSensitiveValue(ADDRESS, Path()).check_plan(plan))
+    texts = _texts(lambda: ExpectSensitiveOutputValue("out").CheckPlan(plan))
+    texts += _texts(lambda: ExpectSensitiveValue(ADDRESS, Path()).CheckPlan(plan))
     assert all(SECRET not in text for text in texts)
 
 

@@ -7,12 +7,12 @@ from typing import Any
 
 import pytest
 
-from plancheck import Plan
-from plancheck._planchecks import (
+from plancheck import (
     ExpectEmptyPlan,
     ExpectNonEmptyPlan,
     ExpectResourceAction,
     ExpectResourceReplacePaths,
+    Plan,
     ResourceAction,
 )
 from tfjsonpath import New, Path

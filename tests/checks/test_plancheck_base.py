@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 
-import plancheck._planchecks as checks_module
-from plancheck import CheckFailure, Plan, PlanCheckError, Secrets
-from plancheck._planchecks import (
+import plancheck
+from plancheck import (
+    CheckFailure,
     DeferredReason,
     ExpectDeferredChange,
     ExpectEmptyPlan,
@@ -29,8 +29,11 @@ from plancheck._planchecks import (
     ExpectUnknownOutputValue,
     ExpectUnknownOutputValueAtPath,
     ExpectUnknownValue,
+    Plan,
     PlanCheck,
+    PlanCheckError,
     ResourceAction,
+    Secrets,
     assert_plan,
 )
 from tfjsonpath import MapStep, New, Path, SliceStep
@@ -81,7 +84,7 @@ NAMESPACE = {
     "SliceStep": SliceStep,
     "ResourceAction": ResourceAction,
     "DeferredReason": DeferredReason,
-    **{name: getattr(checks_module, name) for name in checks_module.__all__},
+    **{name: getattr(plancheck, name) for name in plancheck.__all__},
 }
 
 
@@ -233,7 +236,7 @@ def test_replace_paths_accepts_any_iterable_and_copies_it() -> None:
     assert check.paths == (New("a"), New("b"))
 
 
-# -- assert_plan and check_plan ------------------------------------------------------------------------
+# -- assert_plan and CheckPlan ------------------------------------------------------------------------
 
 
 def _plan() -> Plan:
@@ -305,9 +308,9 @@ def test_assert_plan_rejects_bad_arguments(args: tuple[Any, ...], message: str) 
 
 def test_check_plan_rejects_a_document() -> None:
     with pytest.raises(TypeError) as info:
-        ExpectEmptyPlan().check_plan({"format_version": "1.2"})  # type: ignore[arg-type]
+        ExpectEmptyPlan().CheckPlan({"format_version": "1.2"})  # type: ignore[arg-type]
     assert str(info.value) == (
-        "ExpectEmptyPlan.check_plan expects a plancheck.Plan (use load_plan or Plan.from_dict), got dict"
+        "ExpectEmptyPlan.CheckPlan expects a plancheck.Plan (use load_plan or Plan.from_dict), got dict"
     )
 
 
@@ -350,7 +353,7 @@ def test_checks_never_mutate_the_plan(name: str, fixture_document: Callable[[str
     for check in EVERY_CHECK_ON_FIXTURES:
         check.failures(plan)
         with contextlib.suppress(PlanCheckError):
-            check.check_plan(plan)
+            check.CheckPlan(plan)
     assert document == pristine
 
 

@@ -16,14 +16,16 @@ from typing import Any
 import pytest
 from corpus_cases import corpus_cases
 
-from plancheck import Change, Plan, load_plan
-from plancheck._planchecks import (
+from plancheck import (
+    Change,
     ExpectSensitiveOutputValue,
     ExpectSensitiveValue,
     ExpectUnknownOutputValue,
     ExpectUnknownOutputValueAtPath,
     ExpectUnknownValue,
+    Plan,
     PlanCheck,
+    load_plan,
 )
 from plancheck._redact import marks_at
 from tfjsonpath import MapStep, Path, SliceStep

@@ -7,8 +7,7 @@ from typing import Any
 
 import pytest
 
-from plancheck import Plan
-from plancheck._planchecks import DeferredReason, ExpectDeferredChange, ExpectNoDeferredChanges
+from plancheck import DeferredReason, ExpectDeferredChange, ExpectNoDeferredChanges, Plan
 
 DR = DeferredReason
 

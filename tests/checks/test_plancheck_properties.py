@@ -8,13 +8,13 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from plancheck import Plan
-from plancheck._planchecks import (
+from plancheck import (
     ExpectEmptyPlan,
     ExpectNonEmptyPlan,
     ExpectResourceReplacePaths,
     ExpectSensitiveValue,
     ExpectUnknownValue,
+    Plan,
     ResourceAction,
 )
 from tfjsonpath import MapStep, Path, SliceStep

@@ -9,8 +9,7 @@ from collections.abc import Callable
 
 import pytest
 
-from plancheck import Plan, PlanCheckError
-from plancheck._planchecks import (
+from plancheck import (
     ExpectNullOutputValue,
     ExpectNullOutputValueAtPath,
     ExpectSensitiveOutputValue,
@@ -18,7 +17,9 @@ from plancheck._planchecks import (
     ExpectUnknownOutputValue,
     ExpectUnknownOutputValueAtPath,
     ExpectUnknownValue,
+    Plan,
     PlanCheck,
+    PlanCheckError,
 )
 from tfjsonpath import New, Path
 
@@ -284,10 +285,10 @@ def test_failure_messages(check: PlanCheck, messages: list[str], fixture_plan: C
     assert [f.message for f in check.failures(plan)] == messages
     if messages:
         with pytest.raises(PlanCheckError) as info:
-            check.check_plan(plan)
+            check.CheckPlan(plan)
         assert list(info.value.failures) == check.failures(plan)
     else:
-        check.check_plan(plan)
+        check.CheckPlan(plan)
 
 
 @pytest.mark.parametrize(
@@ -337,7 +338,7 @@ def test_failure_names_check_address_and_path(
 )
 def test_error_text(check: PlanCheck, text: str, fixture_plan: Callable[[str], Plan]) -> None:
     with pytest.raises(PlanCheckError) as info:
-        check.check_plan(fixture_plan("values"))
+        check.CheckPlan(fixture_plan("values"))
     assert str(info.value) == text
 
 

@@ -77,7 +77,7 @@ class Duck:
     def __init__(self, error: BaseException | None = None, returned: Any = None) -> None:
         self.error, self.returned = error, returned
 
-    def check_plan(self, plan: Any) -> Any:
+    def CheckPlan(self, plan: Any) -> Any:
         if self.error is not None:
             raise self.error
         return self.returned
@@ -95,13 +95,13 @@ DUCKS = [
 
 @pytest.mark.parametrize(("duck", "expected"), DUCKS)
 def test_by_method_runs_duck_typed_checks(duck: Duck, expected: list[str]) -> None:
-    outcomes = run_each("plan", [duck], run=by_method("check_plan"))
+    outcomes = run_each("plan", [duck], run=by_method("CheckPlan"))
     assert [str(f) for o in outcomes for f in o.failures] == expected
 
 
 def test_by_method_lets_other_errors_through() -> None:
     with pytest.raises(KeyError):
-        run_each("plan", [Duck(KeyError("k"))], run=by_method("check_plan"))
+        run_each("plan", [Duck(KeyError("k"))], run=by_method("CheckPlan"))
 
 
 def test_run_checks_emits_warnings_then_raises_every_failure() -> None:
@@ -160,7 +160,7 @@ def test_an_unprintable_assertion_of_a_duck_check_is_still_its_failure() -> None
         def __str__(self) -> str:
             raise RuntimeError("no text for you")
 
-    outcomes = run_each("plan", [Duck(Unprintable())], run=by_method("check_plan"))
+    outcomes = run_each("plan", [Duck(Unprintable())], run=by_method("CheckPlan"))
     assert [str(f) for o in outcomes for f in o.failures] == ["Duck: check failed"]
 
 
@@ -204,7 +204,7 @@ class _DuckReturns:
     def __init__(self, returned: object) -> None:
         self.returned = returned
 
-    def check_plan(self, plan: Plan) -> object:
+    def CheckPlan(self, plan: Plan) -> object:
         return self.returned
 
 
@@ -234,7 +234,7 @@ def test_a_check_returning_no_list_of_failures_is_its_failure(returned: object, 
 def test_a_duck_check_returning_a_message_is_its_bug_not_a_pass() -> None:
     plan = Plan.from_dict({"format_version": "1.2"})
     with pytest.raises(TypeError) as info:
-        by_method("check_plan")(_DuckReturns("oops"), plan)
-    assert str(info.value) == ("_DuckReturns.check_plan() returned a value of type str; it returns a list of failures "
+        by_method("CheckPlan")(_DuckReturns("oops"), plan)
+    assert str(info.value) == ("_DuckReturns.CheckPlan() returned a value of type str; it returns a list of failures "
                                "(an empty list when the check holds)")
-    assert by_method("check_plan")(_DuckReturns(None), plan) == ([], [])  # check_plan's usual None: it holds
+    assert by_method("CheckPlan")(_DuckReturns(None), plan) == ([], [])  # CheckPlan's usual None: it holds

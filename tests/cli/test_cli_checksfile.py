@@ -90,7 +90,7 @@ class _Check(_Rec):
     def failures(self, plan: Any) -> list[Any]:
         return []
 
-    def check_plan(self, plan: Any) -> None:
+    def CheckPlan(self, plan: Any) -> None:
         return None
 
 

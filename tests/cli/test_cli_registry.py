@@ -86,7 +86,7 @@ class DuckTyped:
     def failures(self, plan: object) -> list[object]:
         return []
 
-    def check_plan(self, plan: object) -> None:
+    def CheckPlan(self, plan: object) -> None:
         return None
 
 

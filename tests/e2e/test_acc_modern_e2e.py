@@ -57,7 +57,7 @@ class ExpectMovedFrom:
     def __init__(self, address: str, previous: str) -> None:
         self.address, self.previous = address, previous
 
-    def check_plan(self, plan: Any) -> None:
+    def CheckPlan(self, plan: Any) -> None:
         found = plan.resource_change(self.address).previous_address
         if found != self.previous:
             raise PlanCheckError([CheckFailure("ExpectMovedFrom", self.address, None, f"moved from {found!r}")])
@@ -69,7 +69,7 @@ class ExpectCheckStatus:
     def __init__(self, address: str, status: str) -> None:
         self.address, self.status = address, status
 
-    def check_plan(self, plan: Any) -> None:
+    def CheckPlan(self, plan: Any) -> None:
         statuses = {
             result["address"]["to_display"]: result["status"]
             for result in plan.raw.get("checks", ())

@@ -115,7 +115,7 @@ class Capture:
     def __init__(self) -> None:
         self.plans: list[Plan] = []
 
-    def check_plan(self, plan: Plan) -> None:
+    def CheckPlan(self, plan: Plan) -> None:
         self.plans.append(plan)
 
 
@@ -243,7 +243,7 @@ def three_verdicts(plan: Plan, mode: str, failures: list[str], warnings_: list[s
     with warnings.catch_warnings(record=True) as seen:
         warnings.simplefilter("always")
         with pytest.raises(PlanCheckError) as info:
-            check.check_plan(plan)
+            check.CheckPlan(plan)
     assert str(info.value) == failures[0]
     assert [(w.category, str(w.message)) for w in seen] == [(PlanCheckWarning, text) for text in warnings_]
 

@@ -101,7 +101,7 @@ def test_library_frames_are_hidden(secret_project: pytest.Pytester, args: list[s
     output = result.stdout.str()
     # The only frame shown is the test's own.
     assert re.findall(r"^(\S*\.py):\d+", output, re.MULTILINE) == ["test_plan.py"]
-    for library_file in ("_plugin/collectors.py", "_planchecks/_base.py", "plugin.py", "_documents/resolve.py"):
+    for library_file in ("_plugin/collectors.py", "_planchecks/base.py", "plugin.py", "_documents/resolve.py"):
         assert library_file not in output
 
 

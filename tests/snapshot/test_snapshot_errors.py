@@ -11,8 +11,8 @@ from snapshot_support import change, plan_of
 
 from plancheck import DocumentFormatError, Resources, TfCheckError, snapshot
 from plancheck.snapshot import SnapshotFormatError, SnapshotMismatchError, SnapshotMissingError
-from plancheck.snapshot._ignore import parse_ignore_spec
-from plancheck.snapshot._parse import parse_snapshot
+from plancheck.snapshot._format import parse_snapshot
+from plancheck.snapshot._render import parse_ignore_spec
 from tfjsonpath import New
 
 HEAD = "# tfplancheck plan snapshot 1\n"
@@ -149,7 +149,7 @@ def test_unreadable_and_directory_files_are_located_errors(tmp_path: Path, monke
     def refuse(*_args: object, **_kwargs: object) -> None:  # root reads a file whatever its mode: refuse by hand
         raise PermissionError(13, "Permission denied")
 
-    monkeypatch.setattr("plancheck.snapshot._file.open", refuse, raising=False)
+    monkeypatch.setattr("plancheck.snapshot._api.open", refuse, raising=False)
     with pytest.raises(SnapshotFormatError, match=r"locked\.snap: expected a readable snapshot file, found Permission denied$"):
         snapshot.assert_matches(_plan(), locked)
 

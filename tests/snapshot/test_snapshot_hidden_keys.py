@@ -25,7 +25,7 @@ from test_snapshot_cli import cli
 
 from plancheck import Plan, snapshot
 from plancheck.snapshot import _render
-from plancheck.snapshot._diff import KEY_CHANGED
+from plancheck.snapshot._compare import KEY_CHANGED
 
 OTHER_KEY = "another-snapshot-key-fedcba9876543210"
 ONE, TWO, THREE = "zzhid-key-one-4g7h", "zzhid-key-two-9k2m", "zzhid-key-three-3p5q"

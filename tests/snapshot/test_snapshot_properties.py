@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 
 from plancheck import Plan, snapshot
 from plancheck._redact import Secrets
-from plancheck.snapshot._diff import differences
-from plancheck.snapshot._parse import parse_snapshot
+from plancheck.snapshot._compare import differences
+from plancheck.snapshot._format import parse_snapshot
 from plancheck.snapshot._secrets import ValueSecrets
 
 KEY = "property-test-key-0123456789"

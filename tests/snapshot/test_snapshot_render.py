@@ -9,7 +9,7 @@ import pytest
 from snapshot_support import KEY, change, output, plan_of
 
 from plancheck import Plan, Resources, snapshot
-from plancheck.snapshot._model import HEADER
+from plancheck.snapshot._format import HEADER
 from tfjsonpath import New
 
 PRIOR_DATA = {"format_version": "1.0", "values": {"root_module": {

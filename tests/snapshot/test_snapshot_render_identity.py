@@ -28,12 +28,10 @@ from plancheck._documents.plan import shown_address
 from plancheck._redact import NO_VALUE, SENSITIVE, Marks, Secrets, contains_sensitive, fit_marks
 from plancheck.snapshot import _render
 from plancheck.snapshot._api import build
-from plancheck.snapshot._ignore import IgnoreSpec
-from plancheck.snapshot._key import FingerprintKey
-from plancheck.snapshot._model import ROOT_LABEL, UNKNOWN
-from plancheck.snapshot._parse import line_key
-from plancheck.snapshot._secrets import ValueSecrets
-from plancheck.snapshot._values import IGNORED, flatten, json_scalar, json_string
+from plancheck.snapshot._format import ROOT_LABEL, UNKNOWN, json_scalar, json_string, line_key
+from plancheck.snapshot._render import IgnoreSpec
+from plancheck.snapshot._secrets import FingerprintKey, ValueSecrets
+from plancheck.snapshot._values import IGNORED, flatten
 from tfjsonpath._text import quote_key
 
 ROOT = Path(__file__).resolve().parents[2]

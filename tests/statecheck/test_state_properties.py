@@ -24,7 +24,7 @@ from state_support import make_state
 from plancheck import Plan, compare
 from plancheck import knownvalue as kv
 from plancheck._checking.equality import first_difference
-from plancheck._planchecks._known import ExpectKnownValue as PlanExpectKnownValue
+from plancheck._planchecks.values import ExpectKnownValue as PlanExpectKnownValue
 from plancheck.statecheck import (
     CompareValue,
     CompareValueCollection,

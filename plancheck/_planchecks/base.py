@@ -16,8 +16,7 @@ from tfjsonpath import Path
 
 from .._checking.fields import require_document
 from .._checking.messages import closest_text, given_by, quote, scrubbed_failure
-from .._checking.run import listed, run_checks
-from .._checking.warn import emit_warnings
+from .._checking.run import emit_warnings, listed, run_checks
 from .._documents.plan import Change, OutputChange, Plan, ResourceChange, ResourceNotFoundError
 from .._errors import CheckFailure, PlanCheckError, PlanCheckWarning
 from .._frozen import FrozenValue, frozen, public
@@ -32,7 +31,7 @@ __tracebackhide__ = True
 @public("plancheck")
 @frozen
 class PlanCheck(FrozenValue, abc.ABC):
-    """Base class of every plan check (Go's ``plancheck.PlanCheck``): implement :meth:`failures`; :meth:`check_plan` raises.
+    """Base class of every plan check (Go's ``plancheck.PlanCheck``): implement :meth:`failures`; :meth:`CheckPlan` raises.
 
     **Writing your own check**: make it a frozen dataclass that subclasses ``PlanCheck`` (equality,
     hashing, pickling and the repr come from its fields) and implement :meth:`failures`, building
@@ -51,7 +50,7 @@ class PlanCheck(FrozenValue, abc.ABC):
     >>> plan = Plan.from_dict({"format_version": "1.2", "resource_changes": [
     ...     {"address": "aws_s3_bucket.logs", "change": {"actions": ["create"], "after": {"tags": {"env": "prod"}}}}]})
     >>> assert_plan(plan, ExpectTag("aws_s3_bucket.logs", "env"))
-    >>> ExpectTag("aws_s3_bucket.logs", "team").check_plan(plan)
+    >>> ExpectTag("aws_s3_bucket.logs", "team").CheckPlan(plan)
     Traceback (most recent call last):
     ...
     plancheck.PlanCheckError: ExpectTag: aws_s3_bucket.logs: no tag 'team'
@@ -67,22 +66,19 @@ class PlanCheck(FrozenValue, abc.ABC):
     def outcome(self, plan: Plan) -> tuple[list[CheckFailure], list[PlanCheckWarning]]:
         """The failures and the warnings of this check on ``plan``, without emitting the warnings.
 
-        What :func:`assert_plan`, :meth:`check_plan` and ``tfplancheck`` run; most checks never warn.
+        What :func:`assert_plan`, :meth:`CheckPlan` and ``tfplancheck`` run; most checks never warn.
         """
         return self.failures(plan), []
 
-    def check_plan(self, plan: Plan) -> None:
+    def CheckPlan(self, plan: Plan) -> None:
         """Emit this check's warnings, then raise :class:`~plancheck.PlanCheckError` listing every failure, if any."""
-        checked = require_plan(plan, f"{type(self).__name__}.check_plan")
+        checked = require_plan(plan, f"{type(self).__name__}.CheckPlan")
         with given_by(self):
             found, warned = self.outcome(checked)
         found = listed(found, self, "failures")
         emit_warnings(warned)
         if found:
             raise PlanCheckError(found, note=checked.partial_note)
-
-    #: Go's method name, so a ported ``check.CheckPlan(...)`` reads the same: the same function.
-    CheckPlan = check_plan
 
     def failure(self, plan: Plan, message: str, *, address: str | None = None, path: Path | None = None) -> CheckFailure:
         """A failure of this check on ``plan``, named after the check's class, with every secret of the plan scrubbed.
@@ -105,7 +101,7 @@ def assert_plan(plan: Plan, *checks: PlanCheck) -> None:
     note saying so, and a pass warns (:class:`~plancheck.PlanCheckWarning`): never a silent pass.
 
     >>> from plancheck import Plan
-    >>> from plancheck._planchecks import ExpectNonEmptyPlan, ExpectResourceAction, ResourceAction
+    >>> from plancheck import ExpectNonEmptyPlan, ExpectResourceAction, ResourceAction
     >>> plan = Plan.from_dict({"format_version": "1.2", "resource_changes": [
     ...     {"address": "null_resource.a", "change": {"actions": ["create"]}}]})
     >>> assert_plan(plan, ExpectNonEmptyPlan(), ExpectResourceAction("null_resource.a", ResourceAction.Create))

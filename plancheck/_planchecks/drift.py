@@ -14,16 +14,15 @@ from typing import TYPE_CHECKING, Any, Final
 from tfjsonpath import MapStep, Path, SliceStep
 
 from .._checking.equality import render_compared
-from .._checking.fields import checked_address, checked_path
+from .._checking.fields import checked_address, checked_path, checked_selector, empty_selection
 from .._checking.messages import actions_text, deposed_prefix
-from .._checking.selectors import checked_selector, empty_selection
 from .._documents.plan import Plan, ResourceChange
 from .._documents.select import Resources
 from .._errors import CheckFailure
 from .._frozen import constructor_repr, frozen, public
 from .._redact import Marks, Secrets, child_marks, fit_marks
-from ._actions import change_sort_key
-from ._base import PlanCheck, failure
+from .base import PlanCheck, failure
+from .changes import change_sort_key
 
 __all__ = ["ExpectDrift", "ExpectNoDrift", "drift_differences"]
 
@@ -158,7 +157,7 @@ class ExpectNoDrift(PlanCheck):
     >>> plan = Plan.from_dict({"format_version": "1.2", "resource_drift": [{"address": "widget_thing.t",
     ...     "change": {"actions": ["update"], "before": {"size": 3, "secret": "a"}, "after": {"size": 4, "secret": "b"},
     ...                "before_sensitive": {"secret": True}, "after_sensitive": {"secret": True}}}]})
-    >>> ExpectNoDrift().check_plan(plan)
+    >>> ExpectNoDrift().CheckPlan(plan)
     Traceback (most recent call last):
     ...
     plancheck.PlanCheckError: ExpectNoDrift: widget_thing.t: expected no drift, but it changed outside Terraform: secret: (sensitive) -> (sensitive); size: 3 -> 4
@@ -209,8 +208,8 @@ class ExpectDrift(PlanCheck):
     >>> from tfjsonpath import New
     >>> plan = Plan.from_dict({"format_version": "1.2", "resource_drift": [{"address": "widget_thing.t",
     ...     "change": {"actions": ["update"], "before": {"size": 3, "name": "a"}, "after": {"size": 4, "name": "a"}}}]})
-    >>> ExpectDrift("widget_thing.t", New("size")).check_plan(plan)
-    >>> ExpectDrift("widget_thing.t", New("name")).check_plan(plan)
+    >>> ExpectDrift("widget_thing.t", New("size")).CheckPlan(plan)
+    >>> ExpectDrift("widget_thing.t", New("name")).CheckPlan(plan)
     Traceback (most recent call last):
     ...
     plancheck.PlanCheckError: ExpectDrift: widget_thing.t: name: expected drift at name, but it has not drifted there; drifted: size: 3 -> 4

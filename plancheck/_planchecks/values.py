@@ -1,28 +1,54 @@
-"""Checks on planned values: unknown, sensitive and null, for resources and outputs.
+"""Checks on one planned value: known (a knownvalue check matches), unknown, sensitive, null or absent.
 
 A ``true`` in ``after_unknown``/``after_sensitive`` covers the value at that point
 and everything below it, so a path is unknown (sensitive) when the mark is at the
 path *or at any ancestor*: real plans mark whole maps, ``{"triggers": true}``.
 Go's plancheck looks at the exact path only and fails there.
+
+A known-value check resolves the value together with its unknown and sensitive marks first, so an
+unknown value fails saying "unknown" (Go hands the matcher a null for an unknown
+list element, and ``knownvalue.Null()`` then passes), sensitive parts are compared
+but never shown, and a missing attribute is told apart from a null one.
 """
 
 from __future__ import annotations
 
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
-from tfjsonpath import Path
+from tfjsonpath import MapStep, Path
 
-from .._checking.describe import describe, no_planned_value, sensitive_problem
-from .._checking.fields import OutputFields, OutputPathFields, ResourcePathFields
-from .._checking.messages import deposed_prefix, output_address
+from .._checking.fields import (
+    OutputFields,
+    OutputMatcherFields,
+    OutputPathFields,
+    OutputPathMatcherFields,
+    ResourcePathFields,
+    ResourcePathMatcherFields,
+)
+from .._checking.match import describe, match_failures, no_planned_value, sensitive_problem
+from .._checking.messages import actions_text, deposed_prefix, output_address
 from .._documents.plan import Change, Plan
-from .._documents.resolve import ABSENT_VALUE, ResolvedValue, ValueStatus, mark_depth, resolve_value, value_at
+from .._documents.resolve import (
+    ABSENT_VALUE,
+    ResolvedValue,
+    ValueStatus,
+    known_value_at,
+    mark_depth,
+    resolve_value,
+    value_at,
+)
 from .._errors import CheckFailure
 from .._frozen import public
-from ._base import PlanCheck, failure, find_change, find_output
+from ..knownvalue import Check
+from .base import PlanCheck, failure, find_change, find_output
 
 __all__ = [
+    "ExpectKnownOutputValue",
+    "ExpectKnownOutputValueAtPath",
+    "ExpectKnownValue",
+    "ExpectNoValue",
     "ExpectNullOutputValue",
     "ExpectNullOutputValueAtPath",
     "ExpectSensitiveOutputValue",
@@ -34,11 +60,198 @@ __all__ = [
     "resource_failures",
 ]
 
+
 # pytest hides this module's frames from tracebacks: failures point at the user's test line,
 # and the library's locals (which may hold raw values) are never printed.
 __tracebackhide__ = True
 
 _ROOT = Path()
+
+
+def _known_failure(
+    check: PlanCheck,
+    plan: Plan,
+    change: Change,
+    address: str,
+    path: Path,
+    matcher: Check,
+    prefix: str,
+    what: str,
+) -> list[CheckFailure]:
+    name = type(check).__name__
+    gone = no_planned_value(change, what)
+    if gone is not None:
+        return [failure(plan, name, address, path, f"{prefix}value is {gone}")]
+    raw = change.raw
+    # Known or null, and present: a check that passes whatever the marks (a scalar) decides
+    # here, without resolving the marks; anything else goes through match_failures.
+    value = known_value_at(raw.get("after"), raw.get("after_unknown"), path)
+    if value is not ABSENT_VALUE and matcher._passes(value):
+        return []
+    return match_failures(plan.secrets, name, address, resolve_after(change, path), matcher, prefix)
+
+
+@public("plancheck")
+class ExpectKnownValue(ResourcePathMatcherFields, PlanCheck):
+    """The planned value at ``path`` of resource ``address`` matches the knownvalue check ``matcher``.
+
+    Reads ``after`` with its marks: an unknown value (or one with unknown parts)
+    fails saying "unknown", whatever the matcher; sensitive values are compared but
+    shown as ``(sensitive)``; a null ancestor makes the value null; a missing
+    attribute fails as "not present". ``deposed=`` checks a deposed object.
+    The failure names the full path of the first mismatch inside the value.
+
+    >>> from plancheck import Plan, knownvalue as kv
+    >>> from tfjsonpath import New
+    >>> plan = Plan.from_dict({"format_version": "1.2", "resource_changes": [{"address": "test_resource.one",
+    ...     "change": {"actions": ["create"], "after": {"list_attribute": ["value1", "value2"], "name": "x"},
+    ...                "after_unknown": {"id": True}}}]})
+    >>> ExpectKnownValue("test_resource.one", New("name"), kv.StringExact("x")).CheckPlan(plan)
+    >>> ExpectKnownValue("test_resource.one", New("list_attribute"),
+    ...                  kv.ListExact([kv.StringExact("value3"), kv.StringExact("value2")])).CheckPlan(plan)
+    Traceback (most recent call last):
+    ...
+    plancheck.PlanCheckError: ExpectKnownValue: test_resource.one: list_attribute[0]: expected value "value3" for StringExact check, got: "value1"
+    >>> ExpectKnownValue("test_resource.one", New("id"), kv.NotNull()).CheckPlan(plan)
+    Traceback (most recent call last):
+    ...
+    plancheck.PlanCheckError: ExpectKnownValue: test_resource.one: id: value is unknown; expected <not null>
+    """
+
+    __slots__ = ()
+
+    def failures(self, plan: Plan) -> list[CheckFailure]:
+        """The failure, if the value does not match, is unknown or absent, or the resource is not planned."""
+        change = find_change(plan, self.address, self.deposed)
+        if isinstance(change, str):
+            return [failure(plan, type(self).__name__, self.address, None, change)]
+        return _known_failure(
+            self,
+            plan,
+            change,
+            self.address,
+            self.path,
+            self.matcher,
+            deposed_prefix(self.deposed),
+            "resource",
+        )
+
+
+def _output_known_failures(
+    check: PlanCheck, plan: Plan, name: str, path: Path, matcher: Check
+) -> list[CheckFailure]:
+    output = find_output(plan, name)
+    if isinstance(output, str):
+        return [failure(plan, type(check).__name__, output_address(name), None, output)]
+    return _known_failure(check, plan, output.change, output_address(name), path, matcher, "", "output")
+
+
+@public("plancheck")
+class ExpectKnownOutputValue(OutputMatcherFields, PlanCheck):
+    """The planned value of output ``name`` matches ``matcher`` (an unknown output fails saying so).
+
+    >>> from plancheck import Plan, knownvalue as kv
+    >>> plan = Plan.from_dict({"format_version": "1.2", "output_changes": {
+    ...     "port": {"actions": ["create"], "after": 8080, "after_unknown": False},
+    ...     "pw": {"actions": ["create"], "after": "hunter2", "after_unknown": False, "after_sensitive": True}}})
+    >>> ExpectKnownOutputValue("port", kv.Int64Exact(8080)).CheckPlan(plan)
+    >>> ExpectKnownOutputValue("pw", kv.StringExact("hunter3")).CheckPlan(plan)
+    Traceback (most recent call last):
+    ...
+    plancheck.PlanCheckError: ExpectKnownOutputValue: output.pw: expected value (sensitive) for StringExact check, got: (sensitive)
+    """
+
+    __slots__ = ()
+
+    def failures(self, plan: Plan) -> list[CheckFailure]:
+        """The failure, if the output does not match, is unknown, or is not in the plan."""
+        return _output_known_failures(self, plan, self.name, _ROOT, self.matcher)
+
+
+@public("plancheck")
+class ExpectKnownOutputValueAtPath(OutputPathMatcherFields, PlanCheck):
+    """The planned value at ``path`` inside output ``name`` matches ``matcher``.
+
+    >>> from plancheck import Plan, knownvalue as kv
+    >>> from tfjsonpath import New
+    >>> plan = Plan.from_dict({"format_version": "1.2", "output_changes": {"res": {"actions": ["create"],
+    ...     "after": {"string_attribute": "str"}, "after_unknown": {"id": True}}}})
+    >>> ExpectKnownOutputValueAtPath("res", New("string_attribute"), kv.StringExact("str")).CheckPlan(plan)
+    >>> ExpectKnownOutputValueAtPath("res", New("string_attribute"), kv.StringExact("rts")).CheckPlan(plan)
+    Traceback (most recent call last):
+    ...
+    plancheck.PlanCheckError: ExpectKnownOutputValueAtPath: output.res: string_attribute: expected value "rts" for StringExact check, got: "str"
+    """
+
+    __slots__ = ()
+
+    def failures(self, plan: Plan) -> list[CheckFailure]:
+        """The failure, if the value does not match, is unknown or absent, or the output is not in the plan."""
+        return _output_known_failures(self, plan, self.name, self.path, self.matcher)
+
+
+def _missing_from_its_parent(value: Any, path: Path) -> bool:
+    """True if following ``path`` stops at a missing key or index; False if it meets a value of the wrong kind.
+
+    Only asked about a path that resolved as absent.
+    """
+    current = value
+    for step in path.steps:
+        if isinstance(step, MapStep):
+            if not isinstance(current, Mapping):
+                return False
+            if step.key not in current:
+                return True
+            current = current[step.key]
+        else:
+            if not isinstance(current, Sequence) or isinstance(current, (str, bytes)):
+                return False
+            if step.index >= len(current):
+                return True
+            current = current[step.index]
+    return False
+
+
+@public("plancheck")
+class ExpectNoValue(ResourcePathFields, PlanCheck):
+    """The planned value of resource ``address`` has nothing at ``path``: not a value, not null, not unknown.
+
+    Passes only when a key or index on the path is missing. An unknown value (or an
+    unknown ancestor) fails: it may be set after apply. A path that meets a value of
+    another kind (a key into a string) fails too, and so does a resource with no
+    planned value at all (being deleted): use ExpectResourceAction for that.
+
+    >>> from plancheck import Plan
+    >>> from tfjsonpath import New
+    >>> plan = Plan.from_dict({"format_version": "1.2", "resource_changes": [{"address": "test_resource.one",
+    ...     "change": {"actions": ["update"], "after": {"name": "x", "tags": None, "blocks": []},
+    ...                "after_unknown": {"id": True}}}]})
+    >>> ExpectNoValue("test_resource.one", New("timeouts")).CheckPlan(plan)
+    >>> ExpectNoValue("test_resource.one", New("blocks").AtSliceIndex(0)).CheckPlan(plan)
+    >>> ExpectNoValue("test_resource.one", New("tags")).CheckPlan(plan)
+    Traceback (most recent call last):
+    ...
+    plancheck.PlanCheckError: ExpectNoValue: test_resource.one: tags: expected no value, but it is null
+    """
+
+    __slots__ = ()
+
+    def failures(self, plan: Plan) -> list[CheckFailure]:
+        """The failure, if there is a value (known, null or unknown) at the path, or the resource is not planned."""
+        return resource_failures(self, plan, _no_value_problem)
+
+
+def _no_value_problem(change: Change, path: Path, plan: Plan, what: str) -> str | None:
+    actions = change.actions
+    if no_planned_value(change, what) is not None:
+        return f"expected no value, but the {what} has no planned value at all (action(s): {actions_text(actions)})"
+    resolved = resolve_after(change, path)
+    if resolved.status is ValueStatus.ABSENT:
+        if _missing_from_its_parent(change.after, path):
+            return None
+        return f"expected no value, but the path does not fit the value: {resolved.reason}"
+    return "expected no value, but it is " + describe(resolved, plan.secrets)
+
 
 # (change, path, plan, "resource" or "output") -> the failure message, or None when the check holds.
 _Problem = Callable[[Change, Path, Plan, str], "str | None"]
@@ -101,8 +314,8 @@ class ExpectUnknownValue(ResourcePathFields, PlanCheck):
     >>> from tfjsonpath import New
     >>> plan = Plan.from_dict({"format_version": "1.2", "resource_changes": [{"address": "null_resource.a",
     ...     "change": {"actions": ["create"], "after": {"name": "x"}, "after_unknown": {"id": True, "triggers": True}}}]})
-    >>> ExpectUnknownValue("null_resource.a", New("triggers").AtMapKey("dep")).check_plan(plan)
-    >>> ExpectUnknownValue("null_resource.a", New("name")).check_plan(plan)
+    >>> ExpectUnknownValue("null_resource.a", New("triggers").AtMapKey("dep")).CheckPlan(plan)
+    >>> ExpectUnknownValue("null_resource.a", New("name")).CheckPlan(plan)
     Traceback (most recent call last):
     ...
     plancheck.PlanCheckError: ExpectUnknownValue: null_resource.a: name: expected an unknown value, but it is known: "x"
@@ -127,8 +340,8 @@ class ExpectSensitiveValue(ResourcePathFields, PlanCheck):
     >>> plan = Plan.from_dict({"format_version": "1.2", "resource_changes": [{"address": "aws_db_instance.db",
     ...     "change": {"actions": ["create"], "after": {"config": {"password": "pw-123"}, "name": "db"},
     ...                "after_sensitive": {"config": True}}}]})
-    >>> ExpectSensitiveValue("aws_db_instance.db", New("config").AtMapKey("password")).check_plan(plan)
-    >>> ExpectSensitiveValue("aws_db_instance.db", New("name")).check_plan(plan)
+    >>> ExpectSensitiveValue("aws_db_instance.db", New("config").AtMapKey("password")).CheckPlan(plan)
+    >>> ExpectSensitiveValue("aws_db_instance.db", New("name")).CheckPlan(plan)
     Traceback (most recent call last):
     ...
     plancheck.PlanCheckError: ExpectSensitiveValue: aws_db_instance.db: name: expected a sensitive value, but it is not sensitive; it is known: "db"
@@ -174,8 +387,8 @@ class ExpectUnknownOutputValue(OutputFields, PlanCheck):
     >>> plan = Plan.from_dict({"format_version": "1.2", "output_changes": {
     ...     "id": {"actions": ["create"], "after_unknown": True},
     ...     "ip": {"actions": ["create"], "after": "10.0.0.1", "after_unknown": False}}})
-    >>> ExpectUnknownOutputValue("id").check_plan(plan)
-    >>> ExpectUnknownOutputValue("ip").check_plan(plan)
+    >>> ExpectUnknownOutputValue("id").CheckPlan(plan)
+    >>> ExpectUnknownOutputValue("ip").CheckPlan(plan)
     Traceback (most recent call last):
     ...
     plancheck.PlanCheckError: ExpectUnknownOutputValue: output.ip: expected an unknown value, but it is known: "10.0.0.1"
@@ -196,8 +409,8 @@ class ExpectUnknownOutputValueAtPath(OutputPathFields, PlanCheck):
     >>> from tfjsonpath import New
     >>> plan = Plan.from_dict({"format_version": "1.2", "output_changes": {"ids": {"actions": ["create"],
     ...     "after": [None, "known"], "after_unknown": [True, False]}}})
-    >>> ExpectUnknownOutputValueAtPath("ids", New(0)).check_plan(plan)
-    >>> ExpectUnknownOutputValueAtPath("ids", New(1)).check_plan(plan)
+    >>> ExpectUnknownOutputValueAtPath("ids", New(0)).CheckPlan(plan)
+    >>> ExpectUnknownOutputValueAtPath("ids", New(1)).CheckPlan(plan)
     Traceback (most recent call last):
     ...
     plancheck.PlanCheckError: ExpectUnknownOutputValueAtPath: output.ids: [1]: expected an unknown value, but it is known: "known"
@@ -218,8 +431,8 @@ class ExpectSensitiveOutputValue(OutputFields, PlanCheck):
     >>> plan = Plan.from_dict({"format_version": "1.2", "output_changes": {
     ...     "pw": {"actions": ["create"], "after": "hunter2", "after_unknown": False, "after_sensitive": True},
     ...     "ip": {"actions": ["create"], "after": "10.0.0.1", "after_unknown": False, "after_sensitive": False}}})
-    >>> ExpectSensitiveOutputValue("pw").check_plan(plan)
-    >>> ExpectSensitiveOutputValue("ip").check_plan(plan)
+    >>> ExpectSensitiveOutputValue("pw").CheckPlan(plan)
+    >>> ExpectSensitiveOutputValue("ip").CheckPlan(plan)
     Traceback (most recent call last):
     ...
     plancheck.PlanCheckError: ExpectSensitiveOutputValue: output.ip: expected a sensitive value, but it is not sensitive; it is known: "10.0.0.1"
@@ -252,8 +465,8 @@ class ExpectNullOutputValue(OutputFields, PlanCheck):
     >>> plan = Plan.from_dict({"format_version": "1.2", "output_changes": {
     ...     "none": {"actions": ["create"], "after": None, "after_unknown": False},
     ...     "later": {"actions": ["create"], "after_unknown": True}}})
-    >>> ExpectNullOutputValue("none").check_plan(plan)
-    >>> ExpectNullOutputValue("later").check_plan(plan)
+    >>> ExpectNullOutputValue("none").CheckPlan(plan)
+    >>> ExpectNullOutputValue("later").CheckPlan(plan)
     Traceback (most recent call last):
     ...
     plancheck.PlanCheckError: ExpectNullOutputValue: output.later: expected a null value, but it is unknown
@@ -281,8 +494,8 @@ class ExpectNullOutputValueAtPath(OutputPathFields, PlanCheck):
     >>> from tfjsonpath import New
     >>> plan = Plan.from_dict({"format_version": "1.2", "output_changes": {"o": {"actions": ["create"],
     ...     "after": {"a": None, "b": 1}, "after_unknown": False}}})
-    >>> ExpectNullOutputValueAtPath("o", New("a")).check_plan(plan)
-    >>> ExpectNullOutputValueAtPath("o", New("c")).check_plan(plan)
+    >>> ExpectNullOutputValueAtPath("o", New("a")).CheckPlan(plan)
+    >>> ExpectNullOutputValueAtPath("o", New("c")).CheckPlan(plan)
     Traceback (most recent call last):
     ...
     plancheck.PlanCheckError: ExpectNullOutputValueAtPath: output.o: c: expected a null value, but it is not present (no key "c" in an object with 2 keys)

@@ -20,19 +20,33 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from tfjsonpath import Path
 
-from .._checking.describe import describe, no_planned_value, sensitive_problem
-from .._checking.each import Item, Verdict, each_outcome, match_verdict, path_text
-from .._checking.fields import checked_matcher, checked_path
-from .._checking.selectors import checked_selector, checked_unknown_mode, empty_selection, item_label
-from .._checking.warn import emit_warnings
+from .._checking.fields import (
+    checked_matcher,
+    checked_path,
+    checked_selector,
+    checked_unknown_mode,
+    empty_selection,
+    item_label,
+)
+from .._checking.match import (
+    Item,
+    Verdict,
+    describe,
+    each_outcome,
+    match_verdict,
+    no_planned_value,
+    path_text,
+    sensitive_problem,
+)
+from .._checking.run import emit_warnings
 from .._documents.plan import Change, Plan
 from .._documents.resolve import ABSENT_VALUE, ValueStatus, known_value_at, mark_depth, value_at
 from .._documents.select import Resources
 from .._errors import CheckFailure, PlanCheckWarning
 from .._frozen import constructor_repr, frozen, public
 from ..knownvalue import Check
-from ._base import PlanCheck, failure
-from ._unknown_sensitive_null import resolve_after
+from .base import PlanCheck, failure
+from .values import resolve_after
 
 __all__ = [
     "ExpectEachKnownValue",
@@ -154,7 +168,7 @@ class ExpectEachKnownValue(_EachCheck):
     ...     bucket("a", {"tags": {"team": "platform"}}), bucket("b", {"tags": {"team": "data"}}),
     ...     bucket("c", {}, {"tags": True}), bucket("d", {"tags": None})]})
     >>> check = ExpectEachKnownValue(Resources(type="aws_s3_bucket"), New("tags").AtMapKey("team"), kv.StringExact("platform"))
-    >>> check.check_plan(plan)
+    >>> check.CheckPlan(plan)
     Traceback (most recent call last):
     ...
     plancheck.PlanCheckError: ExpectEachKnownValue: Resources(type='aws_s3_bucket'): tags["team"]: 2 of 4 failed: aws_s3_bucket.b: expected value "platform" for StringExact check, got: "data"; aws_s3_bucket.d: expected string value for StringExact check, got: null (tags is null); expected "platform"; 1 of 4 unknown until apply: aws_s3_bucket.c (tags)
@@ -218,7 +232,7 @@ class ExpectEachSensitiveValue(_EachCheck):
     ...      "after": {"password": "hunter2"}, "after_sensitive": {"password": True}}},
     ...     {"address": "aws_db_instance.b", "type": "aws_db_instance", "change": {"actions": ["create"],
     ...      "after": {"password": "hunter3"}, "after_sensitive": {}}}]})
-    >>> ExpectEachSensitiveValue("aws_db_instance.*", New("password")).check_plan(plan)
+    >>> ExpectEachSensitiveValue("aws_db_instance.*", New("password")).CheckPlan(plan)
     Traceback (most recent call last):
     ...
     plancheck.PlanCheckError: ExpectEachSensitiveValue: Resources(address='aws_db_instance.*'): password: 1 of 2 failed: aws_db_instance.b: it is not sensitive; it is known: "hunter3"
@@ -251,7 +265,7 @@ class ExpectEachUnknownValue(_EachCheck):
     >>> plan = Plan.from_dict({"format_version": "1.2", "resource_changes": [
     ...     {"address": "null_resource.a", "change": {"actions": ["create"], "after": {}, "after_unknown": {"id": True}}},
     ...     {"address": "null_resource.b", "change": {"actions": ["no-op"], "after": {"id": "42"}, "after_unknown": {}}}]})
-    >>> ExpectEachUnknownValue("null_resource.*", New("id")).check_plan(plan)
+    >>> ExpectEachUnknownValue("null_resource.*", New("id")).CheckPlan(plan)
     Traceback (most recent call last):
     ...
     plancheck.PlanCheckError: ExpectEachUnknownValue: Resources(address='null_resource.*'): id: 1 of 2 failed: null_resource.b: it is known: "42"
@@ -287,8 +301,8 @@ class ExpectEachNullValue(_EachCheck):
     >>> plan = Plan.from_dict({"format_version": "1.2", "resource_changes": [
     ...     {"address": "aws_instance.a", "change": {"actions": ["create"], "after": {"key_name": None}}},
     ...     {"address": "aws_instance.b", "change": {"actions": ["create"], "after": {}, "after_unknown": {"key_name": True}}}]})
-    >>> ExpectEachNullValue("aws_instance.*", New("key_name"), unknown="pass").check_plan(plan)
-    >>> ExpectEachNullValue("aws_instance.*", New("key_name")).check_plan(plan)
+    >>> ExpectEachNullValue("aws_instance.*", New("key_name"), unknown="pass").CheckPlan(plan)
+    >>> ExpectEachNullValue("aws_instance.*", New("key_name")).CheckPlan(plan)
     Traceback (most recent call last):
     ...
     plancheck.PlanCheckError: ExpectEachNullValue: Resources(address='aws_instance.*'): key_name: 1 of 2 unknown until apply: aws_instance.b (key_name)
