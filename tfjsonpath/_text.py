@@ -64,7 +64,8 @@ def checked_index(index: object, where: str) -> int:
 
 
 class _Immutable:
-    """What both kinds of step share: set once by their constructor, never changed, so a copy is the step itself."""
+    """What tfjsonpath's values (a Path and both kinds of step) share: set once when built, never changed, so
+    a copy is the value itself."""
 
     __slots__ = ()
 
