@@ -26,7 +26,6 @@ from tfjsonpath import New
 
 #: (base class, Go's method name, the snake_case method it is)
 FAMILIES: list[tuple[type, str, str]] = [
-    (StateCheck, "CheckState", "check_state"),
     (Check, "CheckValue", "check_value"),
 ]
 
@@ -34,6 +33,7 @@ FAMILIES: list[tuple[type, str, str]] = [
 GO_ONLY: list[tuple[type, str, str]] = [
     (PlanCheck, "CheckPlan", "check_plan"),
     (ValueComparer, "CompareValues", "compare_values"),
+    (StateCheck, "CheckState", "check_state"),
     (QueryResultCheck, "CheckQuery", "check_query"),
     (QueryResultCheck, "QueryFilters", "query_filters"),
     (tfversion.VersionCheck, "CheckTerraformVersion", "check_terraform_version"),
