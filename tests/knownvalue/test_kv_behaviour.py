@@ -683,9 +683,9 @@ def test_constructors_validate_at_once(build: Any, error: type[Exception], messa
 
 
 def test_check_value_validates_its_arguments() -> None:
-    with pytest.raises(TypeError, match="check_value: secrets must be a plancheck Secrets, got list"):
+    with pytest.raises(TypeError, match="CheckValue: secrets must be a plancheck Secrets, got list"):
         kv.Null().CheckValue(None, secrets=["x"])  # type: ignore[arg-type]
-    with pytest.raises(TypeError, match=r"check_value: path must be a tfjsonpath\.Path, got str"):
+    with pytest.raises(TypeError, match=r"CheckValue: path must be a tfjsonpath\.Path, got str"):
         kv.Null().CheckValue(None, path="a")  # type: ignore[arg-type]
 
 
