@@ -45,7 +45,7 @@ def worker(path: str, route: str) -> dict[str, Any]:
     state = plancheck.load_state(data)
     loaded = time.perf_counter() - started
     address = state.resources[len(state.resources) // 2].address
-    statecheck.ExpectKnownValue(address, New("id"), knownvalue.NotNull()).check_state(state)
+    statecheck.ExpectKnownValue(address, New("id"), knownvalue.NotNull()).CheckState(state)
     checked = time.perf_counter() - started
     peak = _peak_mb()
     return {"load": loaded, "check": checked, "peak_mb": peak, "resources": len(state.resources)}

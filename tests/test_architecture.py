@@ -1,10 +1,14 @@
-"""The tree is the architecture: layers only import downward, no module imports itself back, and no
-module reaches into another package's private parts.
+"""The tree is the architecture (#34's house): layers only import downward, no module imports itself back,
+and no module reaches into another package's private parts.
 
 Every ``import``/``from ... import`` of every module of ``tfjsonpath``, ``plancheck`` and ``tools`` is
 read from the source (function-level imports too: an import moved into a function to dodge a cycle is
 still a cycle; and those under ``if TYPE_CHECKING:``: an annotation that needs the module back is a
-cycle as well), resolved to the module it names, and checked against the layer order below.
+cycle as well), resolved to the module it names, and checked against ``LAYERS`` below, lowest first:
+paths (``tfjsonpath``), base, redaction, loading, documents, terraform, the matcher engine, matchers,
+checking, checks, the public face (``plancheck/__init__``), acceptance, front ends, tools. Every module
+is in a layer; docs/explanation/design.md lists the same layers in the same order, each with its
+folders (tests/docs/test_docs_tree.py holds the page to it).
 
 Privacy: a module or name whose own name starts with one underscore belongs to the package that holds
 it. Modules of that package (and of its subpackages) may import it; no other module may. So
@@ -13,11 +17,18 @@ it. Modules of that package (and of its subpackages) may import it; no other mod
 of the project only what it exports from its ``__init__`` (its public API, e.g. ``knownvalue.Check``);
 machinery that several packages use lives in the layer below all of them, where the rule lets every
 user reach it (``plancheck._checking.matcher``, the engine under the matchers and the checks). There
-is no ``internal.py`` facade. The one exception is the foundation: ``tfjsonpath``, the lowest layer,
-shares its private modules with ``plancheck``, which ships with it and is built on it (its JSON kinds,
-path text and error plumbing), as pytest's ``_pytest`` modules share theirs; nothing else may reach
-into ``tfjsonpath``'s. ``tools/`` (maintenance scripts, not shipped) is white-box like ``tests/`` and
-exempt from this rule, not from the others.
+is no ``internal.py`` facade (``test_no_internal_facades``). The one exception is the foundation:
+``tfjsonpath``, the lowest layer, shares its private modules with ``plancheck``, which ships with it and
+is built on it (its JSON kinds, path text and error plumbing), as pytest's ``_pytest`` modules share
+theirs; nothing else may reach into ``tfjsonpath``'s. ``tools/`` (maintenance scripts, not shipped) is
+white-box like ``tests/`` and exempt from this rule, not from the others.
+
+Also here: ``plancheck/`` has at most ``MAX_ROOMS`` top-level rooms; a plain pytest session imports no
+heavy module of the plugin's; the one idiom for values (``@frozen`` on ``FrozenValue``), views
+(``ReadOnly``) and public modules (``@public``, never ``__module__`` set by hand). The house's size rules
+are tests/test_house.py's, computed by tools/house.py (``make bench`` prints them): no ``_x.py`` inside
+a private package (inside ``_x/`` a module is ``x.py``, as pytest's ``_pytest/runner.py``), no module
+over 600 code lines, no more modules than today, ruff's C901 allow-list only shrinking.
 """
 
 from __future__ import annotations
@@ -353,13 +364,12 @@ def test_providers_import_without_their_users(module: str) -> None:
 #: The only classes that define __setattr__: the value base and the view base (one idiom each, #26),
 #: and two exceptions. knownvalue.Check is the documented matcher base: a user-written matcher sets
 #: its attributes in __init__ and seals them with super().__init__(), and its == matches JSON
-#: values, not fields. tfjsonpath is the lowest layer and cannot import plancheck._frozen (#26: move
-#: the bases below it, then drop this entry).
+#: values, not fields. tfjsonpath is the lowest layer and cannot import plancheck._frozen: its Path
+#: and steps share _Immutable (#26: move the bases below it, then drop this entry).
 SETATTR_ALLOWED = {
     "plancheck._frozen": {"FrozenValue", "ReadOnly"},
     "plancheck._checking.matcher": {"Check"},
-    "tfjsonpath._path": {"Path"},
-    "tfjsonpath._text": {"MapStep", "SliceStep"},
+    "tfjsonpath._text": {"_Immutable"},
 }
 
 

@@ -101,7 +101,7 @@ def _identity_against_state() -> str:
         "values": {"pw": NEW}, "sensitive_values": {"pw": True},
         "identity_schema_version": 0, "identity": {"pw": OLD}}]}}})
     with pytest.raises(AssertionError) as info:
-        sc.ExpectIdentityValueMatchesState(ADDRESS, New("pw")).check_state(state)
+        sc.ExpectIdentityValueMatchesState(ADDRESS, New("pw")).CheckState(state)
     return str(info.value)
 
 

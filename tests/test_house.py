@@ -171,6 +171,10 @@ _BLOCK = "".join(f"total = total + values[{i}] * weights[{i}]\n" for i in range(
         ),
         pytest.param({f"m{i}.py": _BLOCK for i in range(9)}, [], id="an-idiom-in-nine-places"),
         pytest.param({"a.py": "import os\nimport sys\n" * 3, "b.py": "import os\nimport sys\n" * 3}, [], id="imports"),
+        pytest.param(
+            {name: "from m import (\n" + "".join(f"    name_{i},\n" for i in range(8)) + ")\n" for name in ("a.py", "b.py")},
+            [], id="the-names-of-a-parenthesized-import",
+        ),
     ],
 )
 def test_duplicate_pairs(tmp_path: Path, files: dict[str, str], pairs: list[tuple[str, str]]) -> None:

@@ -416,7 +416,7 @@ def _run(case: LeakCase, check: Any, documents: Documents) -> None:
     if case.on == P:
         check.CheckPlan(documents.plan)
     elif case.on == S:
-        check.check_state(documents.state)
+        check.CheckState(documents.state)
     elif case.on == C:
         check.check_config(documents.config)
     else:

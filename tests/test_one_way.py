@@ -1,7 +1,7 @@
 """One way to do each thing (#26 part 3): one check runner, one plan reader, for every front end.
 
 * Checks run in one place: ``plancheck/_checking/run.py`` (``run_each``, and ``run_checks`` on it).
-  A loop elsewhere that calls ``failures``/``outcome``/``CheckPlan``/``check_state`` on each of
+  A loop elsewhere that calls ``failures``/``outcome``/``CheckPlan``/``CheckState`` on each of
   many checks is a second runner (its own collecting, ordering and scrubbing), and fails here.
 * Documents are parsed in one place: the loader (``plancheck._loading``). The front ends (the
   command line, the acceptance runner, the pytest plugin) never parse JSON themselves, except the
@@ -22,7 +22,7 @@ PLANCHECK = ROOT / "plancheck"
 #: The one module allowed to loop over checks and run them.
 RUNNER = "plancheck/_checking/run.py"
 #: What running a check is: its methods, called on each check of a loop.
-RUN_METHODS = frozenset({"failures", "outcome", "CheckPlan", "check_state", "check_query", "CheckQuery", "check_config"})
+RUN_METHODS = frozenset({"failures", "outcome", "CheckPlan", "CheckState", "check_query", "CheckQuery", "check_config"})
 
 #: The packages that take documents from users or from Terraform and hand them to checks.
 FRONT_ENDS = ("plancheck/cli", "plancheck/acceptance", "plancheck/_plugin")

@@ -1,14 +1,14 @@
-"""Which parsed-JSON values count as objects and arrays, and how to name a value's type."""
+"""Which parsed-JSON values count as objects and arrays, how to name a value's type, and how to copy a value."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from decimal import Decimal
 from typing import Any, TypeGuard
 
 from ._errors import public
 
-__all__ = ["describe_json_type", "is_array", "is_object", "json_kind", "plural"]
+__all__ = ["copy_json", "describe_json_type", "is_array", "is_object", "json_kind", "plural"]
 
 
 # The one home of these predicates: plancheck's redaction, loading and matchers import them from here.
@@ -86,3 +86,33 @@ def describe_json_type(value: Any) -> str:
     if is_array(value):
         return f"an array of {plural(len(value), 'element')}"
     return f"a non-JSON value of type {type(value).__name__}"
+
+
+def copy_json(value: Any, leaf: Callable[[Any], Any] | None = None) -> Any:
+    """A deep copy of a JSON value, made without recursion: each mapping a new dict, each list or tuple a
+    new list (order kept), every other value shared, or replaced by ``leaf(value)`` when ``leaf`` is given.
+
+    >>> doc = {"a": [1, {"b": "x"}]}
+    >>> copied = copy_json(doc)
+    >>> copied == doc and copied["a"] is not doc["a"] and copied["a"][1] is not doc["a"][1]
+    True
+    >>> copy_json(doc, leaf=lambda v: v.upper() if isinstance(v, str) else v)
+    {'a': [1, {'b': 'X'}]}
+    """
+    root: list[Any] = [None]
+    stack: list[tuple[Any, Any, Any]] = [(value, root, 0)]
+    while stack:
+        item, holder, slot = stack.pop()
+        if isinstance(item, Mapping):
+            out: dict[Any, Any] = {}
+            holder[slot] = out
+            for key, child in item.items():
+                out[key] = None  # the key's place now, so the copy keeps the original's order
+                stack.append((child, out, key))
+        elif isinstance(item, (list, tuple)):
+            items: list[Any] = [None] * len(item)
+            holder[slot] = items
+            stack.extend((child, items, i) for i, child in enumerate(item))
+        else:
+            holder[slot] = item if leaf is None else leaf(item)
+    return root[0]

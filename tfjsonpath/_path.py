@@ -10,7 +10,7 @@ from typing import Any, final, overload
 
 from ._errors import TfJsonPathError, public
 from ._jsontypes import describe_json_type, is_array, is_object, plural
-from ._text import MapStep, SliceStep, Step, checked_index, checked_key, parse_steps, render_steps
+from ._text import MapStep, SliceStep, Step, _Immutable, checked_index, checked_key, parse_steps, render_steps
 
 __all__ = ["New", "Path", "PathNotFoundError", "Traverse", "leaves", "walk"]
 
@@ -29,7 +29,7 @@ def _step_for(value: object, where: str) -> Step:
 
 @public("tfjsonpath")
 @final
-class Path:
+class Path(_Immutable):
     """An immutable path into a JSON document, built like Go's ``tfjsonpath.Path``.
 
     Builders return new paths, so branching from a shared base is safe (in Go, two
@@ -70,20 +70,8 @@ class Path:
         object.__setattr__(obj, "_hash", _UNHASHED)
         return obj
 
-    def __setattr__(self, name: str, value: Any) -> None:
-        raise AttributeError(f"Path is immutable; cannot set {name!r}")
-
-    def __delattr__(self, name: str) -> None:
-        raise AttributeError(f"Path is immutable; cannot delete {name!r}")
-
     def __reduce__(self) -> tuple[type[Path], tuple[Step, ...]]:
         return (Path, self._steps)
-
-    def __copy__(self) -> Path:
-        return self
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> Path:
-        return self
 
     # -- building -------------------------------------------------------------------------
 

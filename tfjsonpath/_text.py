@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from typing import Any, Final, TypeAlias, final
+from typing import Any, Final, Self, TypeAlias, final
 
 from ._errors import PathSyntaxError, public
 
@@ -63,9 +63,28 @@ def checked_index(index: object, where: str) -> int:
     return index if type(index) is int else int.__index__(index)
 
 
+class _Immutable:
+    """What tfjsonpath's values (a Path and both kinds of step) share: set once when built, never changed, so
+    a copy is the value itself."""
+
+    __slots__ = ()
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"{type(self).__name__} is immutable; cannot set {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"{type(self).__name__} is immutable; cannot delete {name!r}")
+
+    def __copy__(self) -> Self:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Self:
+        return self
+
+
 @public("tfjsonpath")
 @final
-class MapStep:
+class MapStep(_Immutable):
     """A step into a JSON object by key (Go's ``tfjsonpath.MapStep``).
 
     >>> MapStep("triggers")
@@ -85,12 +104,6 @@ class MapStep:
     def __init__(self, key: str) -> None:
         object.__setattr__(self, "key", checked_key(key, "MapStep()"))
 
-    def __setattr__(self, name: str, value: Any) -> None:
-        raise AttributeError(f"MapStep is immutable; cannot set {name!r}")
-
-    def __delattr__(self, name: str) -> None:
-        raise AttributeError(f"MapStep is immutable; cannot delete {name!r}")
-
     def __eq__(self, other: object) -> bool:
         if isinstance(other, MapStep):
             return self.key == other.key
@@ -105,16 +118,10 @@ class MapStep:
     def __reduce__(self) -> tuple[type[MapStep], tuple[str]]:
         return (MapStep, (self.key,))
 
-    def __copy__(self) -> MapStep:
-        return self
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> MapStep:
-        return self
-
 
 @public("tfjsonpath")
 @final
-class SliceStep:
+class SliceStep(_Immutable):
     """A step into a JSON array by a non-negative index (Go's ``tfjsonpath.SliceStep``).
 
     >>> SliceStep(0)
@@ -132,12 +139,6 @@ class SliceStep:
     def __init__(self, index: int) -> None:
         object.__setattr__(self, "index", checked_index(index, "SliceStep()"))
 
-    def __setattr__(self, name: str, value: Any) -> None:
-        raise AttributeError(f"SliceStep is immutable; cannot set {name!r}")
-
-    def __delattr__(self, name: str) -> None:
-        raise AttributeError(f"SliceStep is immutable; cannot delete {name!r}")
-
     def __eq__(self, other: object) -> bool:
         if isinstance(other, SliceStep):
             return self.index == other.index
@@ -151,12 +152,6 @@ class SliceStep:
 
     def __reduce__(self) -> tuple[type[SliceStep], tuple[int]]:
         return (SliceStep, (self.index,))
-
-    def __copy__(self) -> SliceStep:
-        return self
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> SliceStep:
-        return self
 
 
 Step: TypeAlias = MapStep | SliceStep

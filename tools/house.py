@@ -155,13 +155,14 @@ _SKIPPED: Final = re.compile(r"(#|import |from \S+ import |@)")
 def _kept_lines(text: str) -> list[tuple[int, str, str]]:
     """(line number, the line with white space folded, its shape) for the lines that count.
 
-    Blank lines, comments, imports, decorators and lone punctuation are passed over; the shape puts
+    Blank lines, comments, import statements (every line of them), decorators and lone punctuation are passed over; the shape puts
     ``x`` for every name, ``s`` for every string and ``0`` for every number, keywords kept.
     """
     kept = []
+    imports = _import_lines(text)
     for number, line in enumerate(text.splitlines(), 1):
         folded = " ".join(line.split())
-        if not folded or _NO_SUBSTANCE.fullmatch(folded) or _SKIPPED.match(folded):
+        if not folded or number in imports or _NO_SUBSTANCE.fullmatch(folded) or _SKIPPED.match(folded):
             continue
         shape = []
         for match in _TOKEN.finditer(folded):
@@ -176,6 +177,20 @@ def _kept_lines(text: str) -> list[tuple[int, str, str]]:
                 shape.append(token)
         kept.append((number, folded, " ".join(shape)))
     return kept
+
+
+def _import_lines(text: str) -> set[int]:
+    """The lines of every import statement, the names of a parenthesized one too (no code, nothing to share)."""
+    try:
+        tree = ast.parse(text)
+    except SyntaxError:
+        return set()
+    return {
+        number
+        for node in ast.walk(tree)
+        if isinstance(node, (ast.Import, ast.ImportFrom))
+        for number in range(node.lineno, (node.end_lineno or node.lineno) + 1)
+    }
 
 
 def _key(lines: Iterable[str]) -> str:

@@ -129,7 +129,7 @@ def match_resolved(resolved: ResolvedValue, matcher: Check, secrets: Secrets) ->
         return path, with_expected("value is " + resolved.describe(secrets), _expected_text(matcher, secrets), None)
     value = resolved.value if resolved.status is ValueStatus.KNOWN else None
     try:
-        matcher.check_value(
+        matcher.CheckValue(
             value,
             sensitive=resolved.value_sensitive,
             unknown=resolved.value_unknown,

@@ -298,7 +298,7 @@ def _render(root: Check, hook: str, limit: int | None) -> str:
 class Check:
     """Base class of every knownvalue check: a frozen, hashable description of an expected JSON value.
 
-    ``check.check_value(value)`` raises :class:`~plancheck.ValueMismatchError` naming
+    ``check.CheckValue(value)`` raises :class:`~plancheck.ValueMismatchError` naming
     where and why ``value`` does not match; ``check == value`` answers the same
     question with True/False (for a plain ``assert``); ``check == other_check``
     compares the checks themselves. ``repr`` is the constructor form and ``str``
@@ -307,7 +307,7 @@ class Check:
     >>> from plancheck import knownvalue as kv
     >>> kv.ListExact([kv.StringExact("a")]) == ["a"], ["b"] == kv.ListExact([kv.StringExact("a")])
     (True, False)
-    >>> kv.ListExact([kv.StringExact("a")]).check_value(["b"])
+    >>> kv.ListExact([kv.StringExact("a")]).CheckValue(["b"])
     Traceback (most recent call last):
     ...
     plancheck.ValueMismatchError: [0]: expected value "a" for StringExact check, got: "b"
@@ -333,7 +333,7 @@ class Check:
     >>> check = kv.ListExact([StartsWith("ami-")])
     >>> check == ["ami-0abc"], StartsWith("ami-") == StartsWith("ami-"), check
     (True, True, ListExact([StartsWith(prefix='ami-')]))
-    >>> check.check_value(["i-0abc"])
+    >>> check.CheckValue(["i-0abc"])
     Traceback (most recent call last):
     ...
     plancheck.ValueMismatchError: [0]: expected a string starting with 'ami-', got 'i-0abc'
@@ -466,7 +466,7 @@ class Check:
         """
         return self.name
 
-    def check_value(
+    def CheckValue(
         self,
         value: Any,
         *,
@@ -485,12 +485,12 @@ class Check:
 
         >>> from plancheck import knownvalue as kv
         >>> from tfjsonpath import New
-        >>> kv.MapPartial({"pw": kv.StringExact("hunter2")}).check_value(
+        >>> kv.MapPartial({"pw": kv.StringExact("hunter2")}).CheckValue(
         ...     {"pw": "hunter3"}, sensitive={"pw": True}, path=New("triggers"))
         Traceback (most recent call last):
         ...
         plancheck.ValueMismatchError: triggers["pw"]: expected value (sensitive) for StringExact check, got: (sensitive)
-        >>> kv.NotNull().check_value(None, unknown=True)
+        >>> kv.NotNull().CheckValue(None, unknown=True)
         Traceback (most recent call last):
         ...
         plancheck.ValueMismatchError: value is unknown
@@ -498,9 +498,9 @@ class Check:
         if secrets is None:
             secrets = NO_SECRETS
         elif not isinstance(secrets, Secrets):
-            raise TypeError(f"check_value: secrets must be a plancheck Secrets, got {type(secrets).__name__}")
+            raise TypeError(f"CheckValue: secrets must be a plancheck Secrets, got {type(secrets).__name__}")
         if path is not None and not isinstance(path, Path):
-            raise TypeError(f"check_value: path must be a tfjsonpath.Path, got {type(path).__name__}")
+            raise TypeError(f"CheckValue: path must be a tfjsonpath.Path, got {type(path).__name__}")
         if not _sealed(self):
             raise TypeError(_UNSEALED.format(type(self).__name__))
         if unknown is not True and self._passes(value):
@@ -511,9 +511,6 @@ class Check:
             base = path if path is not None else Path()
             expected, actual = shown_expected_actual(failure, ctx)
             raise ValueMismatchError(base.join(*failure.steps()), failure.reason, expected=expected, actual=actual)
-
-    #: Go's method name (``check.CheckValue(value)``): the same function; it raises instead of returning an error.
-    CheckValue = check_value
 
 
 class ValueCheck(Check):

@@ -53,7 +53,14 @@ from . import config as config
 from . import echoprovider as echoprovider
 from ._case import ConfigPlanChecks, ImportPlanChecks, RefreshPlanChecks, Sensitive, TestCase, TestStep
 from ._diagnostics import ExpectDiagnostic
-from ._errors import AcceptanceError, LeftoverRecordError, Stage, TestDefinitionError
+from ._errors import (
+    AcceptanceError,
+    ComposedCheckError,
+    LeftoverRecordError,
+    Stage,
+    TestCheckFuncError,
+    TestDefinitionError,
+)
 from ._options import AdditionalCLIOptions, ApplyOptions, ImportStateKind, PlanOptions
 from ._runner import DEFAULT_TIMEOUT, AcceptanceRunner, destroy_leftovers
 from ._statefiles import LEFTOVERS_ENV, Leftover, LeftoverResult, default_leftovers_dir, find_leftovers
@@ -66,15 +73,11 @@ from ._sweep import (
     registered_sweepers,
     run_sweepers,
 )
-from ._testcheck import (
+from ._testcheck.flatmap import FlatAttributes, FlatOutput, FlatState, flatten
+from ._testcheck.funcs import (
     CheckFunc,
     ComposeAggregateTestCheckFunc,
-    ComposedCheckError,
     ComposeTestCheckFunc,
-    FlatAttributes,
-    FlatOutput,
-    FlatState,
-    TestCheckFuncError,
     TestCheckModuleNoResourceAttr,
     TestCheckModuleResourceAttr,
     TestCheckModuleResourceAttrPair,
@@ -94,7 +97,6 @@ from ._testcheck import (
     TestMatchResourceAttr,
     TestMatchTypeSetElemNestedAttrs,
     TestModuleMatchResourceAttr,
-    flatten,
 )
 
 __all__ = [

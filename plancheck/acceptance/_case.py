@@ -206,9 +206,23 @@ def _version_checks(value: object) -> tuple[Any, ...]:
     return checks
 
 
+@frozen
+class _PlanChecks(FrozenValue):
+    """What Go's three groups of plan checks share: each field is a list of plan checks for one plan of
+    the step, checked when the group is built; a group is true when any of its lists holds a check."""
+
+    def __post_init__(self) -> None:
+        for phase in fields(self):
+            where = f"{type(self).__name__}.{phase.name}"
+            object.__setattr__(self, phase.name, _checks(getattr(self, phase.name), where, "CheckPlan", "plan check"))
+
+    def __bool__(self) -> bool:
+        return any(getattr(self, phase.name) for phase in fields(self))
+
+
 @public("plancheck.acceptance")
 @frozen
-class ConfigPlanChecks(FrozenValue):
+class ConfigPlanChecks(_PlanChecks):
     """Plan checks for the three plans of a step (Go's ``resource.ConfigPlanChecks``).
 
     * ``pre_apply``: the plan that is about to be applied;
@@ -230,62 +244,38 @@ class ConfigPlanChecks(FrozenValue):
     post_apply_pre_refresh: Sequence[Any] = ()
     post_apply_post_refresh: Sequence[Any] = ()
 
-    def __post_init__(self) -> None:
-        for name in ("pre_apply", "post_apply_pre_refresh", "post_apply_post_refresh"):
-            value = _checks(getattr(self, name), f"ConfigPlanChecks.{name}", "CheckPlan", "plan check")
-            object.__setattr__(self, name, value)
-
-    def __bool__(self) -> bool:
-        return bool(self.pre_apply or self.post_apply_pre_refresh or self.post_apply_post_refresh)
-
 
 @public("plancheck.acceptance")
 @frozen
-class RefreshPlanChecks(FrozenValue):
+class RefreshPlanChecks(_PlanChecks):
     """Plan checks of a ``refresh_state`` step (Go's ``resource.RefreshPlanChecks``).
 
     * ``post_refresh``: the plan made right after ``terraform refresh``.
 
-    >>> class Nothing:
-    ...     def CheckPlan(self, plan): pass
-    >>> len(RefreshPlanChecks(post_refresh=[Nothing()]).post_refresh), bool(RefreshPlanChecks())
-    (1, False)
+    >>> from plancheck import ExpectEmptyPlan
+    >>> RefreshPlanChecks(post_refresh=[ExpectEmptyPlan()])
+    RefreshPlanChecks(post_refresh=(ExpectEmptyPlan(),))
     """
 
     _: KW_ONLY
     post_refresh: Sequence[Any] = ()
 
-    def __post_init__(self) -> None:
-        value = _checks(self.post_refresh, "RefreshPlanChecks.post_refresh", "CheckPlan", "plan check")
-        object.__setattr__(self, "post_refresh", value)
-
-    def __bool__(self) -> bool:
-        return bool(self.post_refresh)
-
 
 @public("plancheck.acceptance")
 @frozen
-class ImportPlanChecks(FrozenValue):
+class ImportPlanChecks(_PlanChecks):
     """Plan checks of an ``import_state`` step with an import block (Go's ``resource.ImportPlanChecks``).
 
     * ``pre_apply``: the plan that imports the resource (``ImportBlockWithID`` and
       ``ImportBlockWithResourceIdentity`` only; the ``terraform import`` command makes no plan).
 
-    >>> class Nothing:
-    ...     def CheckPlan(self, plan): pass
-    >>> len(ImportPlanChecks(pre_apply=[Nothing()]).pre_apply), bool(ImportPlanChecks())
-    (1, False)
+    >>> from plancheck import ExpectEmptyPlan
+    >>> bool(ImportPlanChecks()), bool(ImportPlanChecks(pre_apply=[ExpectEmptyPlan()]))
+    (False, True)
     """
 
     _: KW_ONLY
     pre_apply: Sequence[Any] = ()
-
-    def __post_init__(self) -> None:
-        value = _checks(self.pre_apply, "ImportPlanChecks.pre_apply", "CheckPlan", "plan check")
-        object.__setattr__(self, "pre_apply", value)
-
-    def __bool__(self) -> bool:
-        return bool(self.pre_apply)
 
 
 def _copy_json_like(value: Any, where: str) -> Any:
@@ -398,7 +388,7 @@ class TestStep(FrozenValue):
     * ``variables``: values for input variables, written as ``terraform.tfvars.json``; wrap a
       secret in :class:`Sensitive` so it is scrubbed from every message;
     * ``config_plan_checks``, ``config_state_checks``: checks on the plans and on the state
-      after apply (any object with ``check_state(state)``, raising an ``AssertionError``);
+      after apply (any object with ``CheckState(state)``, raising an ``AssertionError``);
     * ``check``: a function of the state after apply (a :class:`plancheck.State`), Go's
       ``Check``; it fails by raising ``AssertionError`` or returning an exception;
     * ``plan_only``: skip plan-and-apply; only make the two follow-up plans, which must be
@@ -603,7 +593,7 @@ class TestStep(FrozenValue):
         object.__setattr__(
             self,
             "config_state_checks",
-            _checks(self.config_state_checks, "TestStep.config_state_checks", "check_state", "state check"),
+            _checks(self.config_state_checks, "TestStep.config_state_checks", "CheckState", "state check"),
         )
         if self.plan_only and self.config_state_checks:
             raise TestDefinitionError(

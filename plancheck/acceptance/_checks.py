@@ -1,6 +1,6 @@
 """Running a step's checks: plan and state checks, Go-style check functions, query result checks.
 
-Checks are duck-typed (``CheckPlan(plan)`` / ``check_state(state)``), so a project's own
+Checks are duck-typed (``CheckPlan(plan)`` / ``CheckState(state)``), so a project's own
 checks work beside plancheck's. They run through the library's one runner
 (:func:`plancheck._checking.run.run_each`): every check runs, every failure is reported, in order.
 A check that raises (a bug, ``sys.exit()``) is contained as ``assert_*`` contains it: one failure
@@ -59,12 +59,12 @@ def state_check_failures(state: State, checks: Sequence[Any]) -> list[CheckFailu
     """Run ``checks`` on ``state``; every failure, in order (empty when all hold), with what it trusts.
 
     >>> class Holds:
-    ...     def check_state(self, state):
+    ...     def CheckState(self, state):
     ...         pass
     >>> state_check_failures(State.from_dict({"format_version": "1.0"}), [Holds()])
     []
     """
-    return _failures(state, checks, "check_state")
+    return _failures(state, checks, "CheckState")
 
 
 def _actions(change: Any) -> list[str]:

@@ -20,6 +20,8 @@ import sys
 from collections.abc import Callable, Mapping
 from typing import IO, TYPE_CHECKING, Any, Final, TextIO, cast
 
+from tfjsonpath._jsontypes import copy_json
+
 from .._errors import DocumentFormatError
 from .._loading.source import MAX_BYTES_ENV, InputTooLarge, max_input_bytes
 from .._text import exception_text, terminal_safe
@@ -166,15 +168,10 @@ class Io:
             return f"tfplancheck: output withheld: its secrets could not be listed ({type(exc).__name__}){end}"
 
     def scrubbed(self, text: str) -> str | None:
-        """``text`` scrubbed as :meth:`scrub` does, or None when the secrets heard cannot be listed (withhold it).
+        """``text`` scrubbed as :meth:`scrub` does (its example holds here too), or None when the secrets
+        heard cannot be listed (withhold it).
 
         What the error boundary words its one line with, before the stream's own scrub.
-
-        >>> import io
-        >>> from plancheck import Secrets
-        >>> cli = Io(io.StringIO(), io.StringIO(), None, {})
-        >>> cli.heard(Secrets(["hunter2"])); cli.scrubbed("pw hunter2")
-        'pw (sensitive)'
         """
         try:
             return self._scrubbed(text)
@@ -317,30 +314,10 @@ def render_json(document: Mapping[str, Any], secrets: Secrets | None = None) -> 
       "message": "pw is (sensitive)"
     }
     """
-    data = _scrubbed_copy(document, secrets) if secrets is not None and len(secrets) else document
+    data: Any = document
+    if secrets is not None and len(secrets):
+        data = copy_json(document, leaf=lambda value: secrets.scrub(value) if isinstance(value, str) else value)
     return json.dumps(data, indent=2, ensure_ascii=False, default=str)
-
-
-def _scrubbed_copy(document: Mapping[str, Any], secrets: Secrets) -> Any:
-    root: list[Any] = [None]
-    stack: list[tuple[Any, Any, Any]] = [(root, 0, document)]
-    while stack:
-        parent, key, value = stack.pop()
-        if isinstance(value, str):
-            parent[key] = secrets.scrub(value)
-        elif isinstance(value, Mapping):
-            copy: dict[str, Any] = {}
-            parent[key] = copy
-            for k, v in value.items():
-                copy[k] = None
-                stack.append((copy, k, v))
-        elif isinstance(value, (list, tuple)):
-            items: list[Any] = [None] * len(value)
-            parent[key] = items
-            stack.extend((items, i, v) for i, v in enumerate(value))
-        else:
-            parent[key] = value
-    return root[0]
 
 
 def error_document(kind: str, message: str, tool_version: str) -> dict[str, Any]:

@@ -7,7 +7,7 @@ Build a check, then run it against a parsed JSON value (``str``, ``bool``,
 >>> check = kv.ObjectPartial({"ami": kv.StringRegexp(r"^ami-"), "tags": kv.MapExact({"env": kv.StringExact("prod")})})
 >>> check == {"ami": "ami-0abc", "tags": {"env": "prod"}, "id": "i-1"}
 True
->>> check.check_value({"ami": "ami-0abc", "tags": {"env": "dev"}})
+>>> check.CheckValue({"ami": "ami-0abc", "tags": {"env": "dev"}})
 Traceback (most recent call last):
 ...
 plancheck.ValueMismatchError: tags["env"]: expected value "prod" for StringExact check, got: "dev"

@@ -36,23 +36,6 @@ from .._checking.matcher import (
 from .._frozen import public
 from .._redact import SENSITIVE, Marks, child_marks, contains_sensitive
 
-__all__ = [
-    "ListExact",
-    "ListPartial",
-    "ListSizeExact",
-    "MapExact",
-    "MapPartial",
-    "MapSizeExact",
-    "ObjectExact",
-    "ObjectPartial",
-    "SetExact",
-    "SetPartial",
-    "SetSizeExact",
-    "TupleExact",
-    "TuplePartial",
-    "TupleSizeExact",
-]
-
 
 def check_list(owner: str, items: Sequence[Check]) -> tuple[Check, ...]:
     """Validate a list of checks given to a constructor."""
@@ -160,7 +143,7 @@ class ListExact(_SequenceExact):
     >>> from plancheck import knownvalue as kv
     >>> kv.ListExact([kv.Int64Exact(1), kv.StringExact("a")]) == [1, "a"]
     True
-    >>> kv.ListExact([kv.Int64Exact(123), kv.Int64Exact(456)]).check_value([123, 654])
+    >>> kv.ListExact([kv.Int64Exact(123), kv.Int64Exact(456)]).CheckValue([123, 654])
     Traceback (most recent call last):
     ...
     plancheck.ValueMismatchError: [1]: expected value 456 for Int64Exact check, got: 654
@@ -299,7 +282,7 @@ class ListPartial(_SequencePartial):
     Traceback (most recent call last):
     ...
     ValueError: ListPartial index must be >= 0, got -1
-    >>> kv.ListPartial({2: kv.Null(), 3: kv.Null()}).check_value([1])
+    >>> kv.ListPartial({2: kv.Null(), 3: kv.Null()}).CheckValue([1])
     Traceback (most recent call last):
     ...
     plancheck.ValueMismatchError: missing element indexes 2, 3 for ListPartial check
@@ -322,11 +305,11 @@ class TuplePartial(_SequencePartial):
     missing index names every missing one.
 
     >>> check = kv.TuplePartial({0: kv.StringExact("a"), 2: kv.StringExact("c"), 3: kv.Bool(True)})
-    >>> check.check_value(["a", "b", "x"])
+    >>> check.CheckValue(["a", "b", "x"])
     Traceback (most recent call last):
     ...
     plancheck.ValueMismatchError: [2]: expected value "c" for StringExact check, got: "x"
-    >>> check.check_value(["a"])
+    >>> check.CheckValue(["a"])
     Traceback (most recent call last):
     ...
     plancheck.ValueMismatchError: missing element indexes 2, 3 for TuplePartial check
@@ -386,7 +369,7 @@ class ListSizeExact(SizeCheck):
     >>> from plancheck import knownvalue as kv
     >>> kv.ListSizeExact(2) == ["a", "b"]
     True
-    >>> kv.ListSizeExact(3).check_value([1, 2])
+    >>> kv.ListSizeExact(3).CheckValue([1, 2])
     Traceback (most recent call last):
     ...
     plancheck.ValueMismatchError: expected 3 elements for ListSizeExact check, got 2 elements
@@ -520,7 +503,7 @@ class MapExact(_Keyed):
     >>> from plancheck import knownvalue as kv
     >>> kv.MapExact({"a": kv.Int64Exact(1)}) == {"a": 1}
     True
-    >>> kv.MapExact({"one": kv.Null(), "two": kv.Null()}).check_value({"one": None, "six": None, "ten": None})
+    >>> kv.MapExact({"one": kv.Null(), "two": kv.Null()}).CheckValue({"one": None, "six": None, "ten": None})
     Traceback (most recent call last):
     ...
     plancheck.ValueMismatchError: expected 2 elements for MapExact check, got 3 elements: actual value has extra key(s): "six", "ten"; actual value is missing key(s): "two"
@@ -541,7 +524,7 @@ class MapPartial(_Keyed):
     >>> from plancheck import knownvalue as kv
     >>> kv.MapPartial({"a": kv.Int64Exact(1)}) == {"a": 1, "b": 2}
     True
-    >>> kv.MapPartial({"one": kv.Null()}).check_value({"two": None})
+    >>> kv.MapPartial({"one": kv.Null()}).CheckValue({"two": None})
     Traceback (most recent call last):
     ...
     plancheck.ValueMismatchError: missing key "one" for MapPartial check
@@ -561,7 +544,7 @@ class ObjectExact(_Keyed):
     >>> from plancheck import knownvalue as kv
     >>> kv.ObjectExact({"id": kv.StringExact("x")}) == {"id": "x"}
     True
-    >>> kv.ObjectExact({"id": kv.NotNull()}).check_value({"id": "x", "arn": "y"})
+    >>> kv.ObjectExact({"id": kv.NotNull()}).CheckValue({"id": "x", "arn": "y"})
     Traceback (most recent call last):
     ...
     plancheck.ValueMismatchError: expected 1 attribute(s) for ObjectExact check, got 2 attribute(s): actual value has extra attribute(s): "arn"
@@ -582,11 +565,11 @@ class ObjectPartial(_Keyed):
     >>> from plancheck import knownvalue as kv
     >>> kv.ObjectPartial({"id": kv.NotNull()}) == {"id": "x", "arn": "y"}
     True
-    >>> kv.ObjectPartial({"a": kv.StringExact("x"), "z": kv.Null()}).check_value({"a": "y"})
+    >>> kv.ObjectPartial({"a": kv.StringExact("x"), "z": kv.Null()}).CheckValue({"a": "y"})
     Traceback (most recent call last):
     ...
     plancheck.ValueMismatchError: a: expected value "x" for StringExact check, got: "y"
-    >>> kv.ObjectPartial({"a": kv.StringExact("x"), "z": kv.Null()}).check_value({"b": "y"})
+    >>> kv.ObjectPartial({"a": kv.StringExact("x"), "z": kv.Null()}).CheckValue({"b": "y"})
     Traceback (most recent call last):
     ...
     plancheck.ValueMismatchError: missing attributes "a", "z" for ObjectPartial check
@@ -689,7 +672,7 @@ class SetExact(_SetCheck):
     >>> from plancheck import knownvalue as kv
     >>> kv.SetExact([kv.StringRegexp(".*"), kv.StringExact("a")]) == ["a", "b"]
     True
-    >>> kv.SetExact([kv.Int64Exact(123), kv.Int64Exact(789)]).check_value([123, 654])
+    >>> kv.SetExact([kv.Int64Exact(123), kv.Int64Exact(789)]).CheckValue([123, 654])
     Traceback (most recent call last):
     ...
     plancheck.ValueMismatchError: missing value 789 for SetExact check; unmatched element [1]: 654

@@ -123,7 +123,7 @@ def explain_mismatch(
     if not isinstance(check, Check):
         raise TypeError(f"explain_mismatch expects a knownvalue check, got {type(check).__name__}")
     try:
-        check.check_value(value, sensitive=sensitive, secrets=secrets, unknown=unknown)
+        check.CheckValue(value, sensitive=sensitive, secrets=secrets, unknown=unknown)
     except ValueMismatchError as exc:
         shown = repr(check)
         if len(shown) > _MAX_REPR:

@@ -93,9 +93,18 @@ class _FuncCheck(Check, Generic[T]):
         )
 
 
+class _TypedFunc(_FuncCheck[T]):
+    __slots__ = ()
+    #: The Python type a value must have (``isinstance``: JSON's bool is no str, its str no bool).
+    _type: ClassVar[type]
+
+    def _convert(self, value: Any, marks: Marks, ctx: Ctx) -> tuple[bool, Any]:
+        return (True, value) if isinstance(value, self._type) else self._wrong_type(value)
+
+
 @public("plancheck.knownvalue")
 @final
-class StringFunc(_FuncCheck[str]):
+class StringFunc(_TypedFunc[str]):
     """The value is a string your function accepts.
 
     >>> StringFunc(str.isupper) == "ABC", StringFunc(str.isupper) == "abc"
@@ -103,7 +112,7 @@ class StringFunc(_FuncCheck[str]):
     >>> def is_foo(s):
     ...     if s != "foo":
     ...         raise ValueError(f"{s} was not foo")
-    >>> StringFunc(is_foo).check_value("bar")
+    >>> StringFunc(is_foo).CheckValue("bar")
     Traceback (most recent call last):
     ...
     plancheck.ValueMismatchError: bar was not foo
@@ -112,14 +121,12 @@ class StringFunc(_FuncCheck[str]):
     __slots__ = ()
     name = "StringFunc"
     _wanted = "string"
-
-    def _convert(self, value: Any, marks: Marks, ctx: Ctx) -> tuple[bool, Any]:
-        return (True, value) if isinstance(value, str) else self._wrong_type(value)
+    _type = str
 
 
 @public("plancheck.knownvalue")
 @final
-class BoolFunc(_FuncCheck[bool]):
+class BoolFunc(_TypedFunc[bool]):
     """The value is a bool your function accepts.
 
     >>> BoolFunc(lambda b: b) == True, BoolFunc(lambda b: b) == 1
@@ -129,9 +136,7 @@ class BoolFunc(_FuncCheck[bool]):
     __slots__ = ()
     name = "BoolFunc"
     _wanted = "bool"
-
-    def _convert(self, value: Any, marks: Marks, ctx: Ctx) -> tuple[bool, Any]:
-        return (True, value) if isinstance(value, bool) else self._wrong_type(value)
+    _type = bool
 
 
 class _ReadFunc(NumberReader, _FuncCheck[T]):
@@ -179,9 +184,18 @@ class Int32Func(_IntFunc):
     _bounds = INT32_RANGE
 
 
+class _FloatFunc(_ReadFunc[float]):
+    __slots__ = ()
+    #: The rounding to the float's width (None: a number out of its range).
+    _rounded: ClassVar[staticmethod[[int | float | Decimal], float | None]]
+
+    def _read(self, value: Any) -> float | None:
+        return self._rounded(value)
+
+
 @public("plancheck.knownvalue")
 @final
-class Float64Func(_ReadFunc[float]):
+class Float64Func(_FloatFunc):
     """The value is a number your function accepts, rounded to a float64 (it gets a ``float``).
 
     >>> Float64Func(lambda f: f == 1.1) == Decimal("1.1")
@@ -191,14 +205,12 @@ class Float64Func(_ReadFunc[float]):
     __slots__ = ()
     name = "Float64Func"
     _bits = "float64"
-
-    def _read(self, value: Any) -> float | None:
-        return as_float64(value)
+    _rounded = staticmethod(as_float64)
 
 
 @public("plancheck.knownvalue")
 @final
-class Float32Func(_ReadFunc[float]):
+class Float32Func(_FloatFunc):
     """The value is a number your function accepts, rounded to a float32 (it gets a ``float``).
 
     >>> Float32Func(lambda f: abs(f - 1.1) < 1e-6) == Decimal("1.1")
@@ -208,9 +220,7 @@ class Float32Func(_ReadFunc[float]):
     __slots__ = ()
     name = "Float32Func"
     _bits = "float32"
-
-    def _read(self, value: Any) -> float | None:
-        return as_float32(value)
+    _rounded = staticmethod(as_float32)
 
 
 @public("plancheck.knownvalue")

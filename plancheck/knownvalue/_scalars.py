@@ -206,7 +206,7 @@ class StringExact(ValueCheck):
 
     >>> StringExact("ami-123") == "ami-123", StringExact("1") == 1
     (True, False)
-    >>> StringExact("str").check_value("rts")
+    >>> StringExact("str").CheckValue("rts")
     Traceback (most recent call last):
     ...
     plancheck.ValueMismatchError: expected value "str" for StringExact check, got: "rts"
@@ -254,7 +254,7 @@ class StringRegexp(Check):
     Traceback (most recent call last):
     ...
     ValueError: StringRegexp: invalid regular expression '(': missing ), unterminated subpattern at position 0
-    >>> StringRegexp("str").check_value("rts")
+    >>> StringRegexp("str").CheckValue("rts")
     Traceback (most recent call last):
     ...
     plancheck.ValueMismatchError: expected regex match /str/ for StringRegexp check, got: "rts"
@@ -335,7 +335,7 @@ class Bool(ValueCheck):
 
     >>> Bool(True) == True, Bool(True) == 1
     (True, False)
-    >>> Bool(True).check_value(False)
+    >>> Bool(True).CheckValue(False)
     Traceback (most recent call last):
     ...
     plancheck.ValueMismatchError: expected value true for Bool check, got: false
@@ -393,7 +393,7 @@ class Null(_NoArgs):
 
     >>> Null() == None, Null() == 0
     (True, False)
-    >>> Null().check_value(False)
+    >>> Null().CheckValue(False)
     Traceback (most recent call last):
     ...
     plancheck.ValueMismatchError: expected null value for Null check, got: bool
@@ -421,7 +421,7 @@ class NotNull(_NoArgs):
 
     >>> NotNull() == "", NotNull() == None
     (True, False)
-    >>> NotNull().check_value(None)
+    >>> NotNull().CheckValue(None)
     Traceback (most recent call last):
     ...
     plancheck.ValueMismatchError: expected non-null value for NotNull check, got: null
@@ -516,7 +516,7 @@ class Int64Exact(_IntExact):
 
     >>> Int64Exact(3) == 3, Int64Exact(3) == Decimal("3.0"), Int64Exact(3) == 3.5, Int64Exact(1) == True
     (True, True, False, False)
-    >>> Int64Exact(1234).check_value(4321)
+    >>> Int64Exact(1234).CheckValue(4321)
     Traceback (most recent call last):
     ...
     plancheck.ValueMismatchError: expected value 1234 for Int64Exact check, got: 4321
@@ -535,7 +535,7 @@ class Int32Exact(_IntExact):
 
     >>> Int32Exact(7) == 7, Int32Exact(7) == 2**31
     (True, False)
-    >>> Int32Exact(1).check_value(2**31)
+    >>> Int32Exact(1).CheckValue(2**31)
     Traceback (most recent call last):
     ...
     plancheck.ValueMismatchError: expected number parseable as int32 for Int32Exact check, got: 2147483648
@@ -568,7 +568,7 @@ class Float64Exact(_ReadExact):
 
     >>> Float64Exact(1.234) == Decimal("1.234"), Float64Exact(1.5) == "1.5"
     (True, False)
-    >>> Float64Exact(1.234).check_value(Decimal("4.321"))
+    >>> Float64Exact(1.234).CheckValue(Decimal("4.321"))
     Traceback (most recent call last):
     ...
     plancheck.ValueMismatchError: expected value 1.234 for Float64Exact check, got: 4.321

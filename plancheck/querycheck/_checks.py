@@ -41,22 +41,6 @@ from .._redact import render_value
 from ..knownvalue import Check
 from .queryfilter import QueryFilter
 
-__all__ = [
-    "ExpectIdentity",
-    "ExpectLength",
-    "ExpectLengthAtLeast",
-    "ExpectNoIdentity",
-    "ExpectResourceDisplayName",
-    "ExpectResourceKnownValues",
-    "ExpectTotalLengthForMatching",
-    "KnownValueCheck",
-    "QueryCheckError",
-    "QueryResultCheck",
-    "assert_query",
-    "query_check_failures",
-]
-
-
 #: A list block absent from the output, and no similar one: how many present blocks to name instead.
 _SHOWN_BLOCKS = 5
 

@@ -15,7 +15,7 @@ then run checks on it; :func:`assert_state` runs several and reports every failu
 ...     statecheck.ExpectKnownOutputValue("ip", kv.StringExact("10.0.0.1")),
 ...     statecheck.CompareValuePairs("aws_instance.web", New("private_ip"), "aws_instance.web", New("ami"),
 ...                                  compare.ValuesDiffer()))
->>> statecheck.ExpectKnownValue("aws_instance.web", New("password"), kv.StringExact("hunter3")).check_state(state)
+>>> statecheck.ExpectKnownValue("aws_instance.web", New("password"), kv.StringExact("hunter3")).CheckState(state)
 Traceback (most recent call last):
 ...
 plancheck.StateCheckError: ExpectKnownValue: aws_instance.web: password: expected value (sensitive) for StringExact check, got: (sensitive)
@@ -30,7 +30,7 @@ Whole-state checks: ``ExpectEachKnownValue(selector, path, matcher)`` over every
 
 Resource identity (Terraform 1.12+): ``ExpectIdentity``, ``ExpectIdentityValue``,
 ``ExpectIdentityValueMatchesState`` and ``ExpectIdentityValueMatchesStateAtPath``.
-Every check also answers to Go's method name: ``check.CheckState(state)``.
+Every check runs by Go's method name, the only one: ``check.CheckState(state)``.
 """
 
 from ._base import StateCheck

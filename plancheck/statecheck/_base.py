@@ -28,7 +28,7 @@ __tracebackhide__ = True
 @public("plancheck.statecheck")
 @frozen
 class StateCheck(FrozenValue, abc.ABC):
-    """Base class of every state check (Go's ``statecheck.StateCheck``): implement :meth:`failures`; :meth:`check_state` raises.
+    """Base class of every state check (Go's ``statecheck.StateCheck``): implement :meth:`failures`; :meth:`CheckState` raises.
 
     **Writing your own check**: make it a frozen dataclass that subclasses ``StateCheck`` and
     implement :meth:`failures`, building each failure with :meth:`failure` so that no secret of
@@ -43,7 +43,7 @@ class StateCheck(FrozenValue, abc.ABC):
     ...     def failures(self, state):
     ...         found = len(state.resources)
     ...         return [] if found == self.count else [self.failure(state, f"{found} resources, not {self.count}")]
-    >>> ExpectResources(1).check_state(State.from_dict({"format_version": "1.0"}))
+    >>> ExpectResources(1).CheckState(State.from_dict({"format_version": "1.0"}))
     Traceback (most recent call last):
     ...
     plancheck.StateCheckError: ExpectResources: 0 resources, not 1
@@ -53,15 +53,12 @@ class StateCheck(FrozenValue, abc.ABC):
     def failures(self, state: State) -> list[CheckFailure]:
         """Every way ``state`` fails this check, in a stable order (empty when it holds)."""
 
-    def check_state(self, state: State) -> None:
+    def CheckState(self, state: State) -> None:  # Go's name, kept for line-by-line ports
         """Raise :class:`~plancheck.StateCheckError` listing every failure, if there is any."""
         with given_by(self):
-            found = self.failures(require_state(state, f"{type(self).__name__}.check_state"))
+            found = self.failures(require_state(state, f"{type(self).__name__}.CheckState"))
         if found:
             raise StateCheckError(found)
-
-    #: Go's method name, so a ported ``check.CheckState(...)`` reads the same: the same function.
-    CheckState = check_state
 
     def failure(self, state: State, message: str, *, address: str | None = None, path: Path | None = None) -> CheckFailure:
         """A failure of this check on ``state``, named after the check's class, with every secret of the state scrubbed."""

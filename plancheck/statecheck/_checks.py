@@ -70,20 +70,6 @@ from ._base import (
 )
 from ._compare import CompareValue
 
-__all__ = [
-    "ExpectEachKnownValue",
-    "ExpectIdentity",
-    "ExpectIdentityValue",
-    "ExpectIdentityValueMatchesState",
-    "ExpectIdentityValueMatchesStateAtPath",
-    "ExpectKnownOutputValue",
-    "ExpectKnownOutputValueAtPath",
-    "ExpectKnownValue",
-    "ExpectSensitiveValue",
-    "assert_state",
-]
-
-
 # pytest hides this module's frames from tracebacks: failures point at the user's test line,
 # and the library's locals (which may hold raw values) are never printed.
 __tracebackhide__ = True
@@ -104,9 +90,9 @@ class ExpectKnownValue(ResourcePathMatcherFields, StateCheck):
     >>> state = State.from_dict({"format_version": "1.0", "values": {"root_module": {"child_modules": [
     ...     {"address": "module.m", "resources": [{"address": "module.m.test_resource.one",
     ...      "values": {"list_attribute": ["value1", "value2"]}, "sensitive_values": {}}]}]}}})
-    >>> ExpectKnownValue("module.m.test_resource.one", New("list_attribute"), kv.ListSizeExact(2)).check_state(state)
+    >>> ExpectKnownValue("module.m.test_resource.one", New("list_attribute"), kv.ListSizeExact(2)).CheckState(state)
     >>> ExpectKnownValue("module.m.test_resource.one", New("list_attribute"),
-    ...                  kv.ListPartial({1: kv.StringExact("value3")})).check_state(state)
+    ...                  kv.ListPartial({1: kv.StringExact("value3")})).CheckState(state)
     Traceback (most recent call last):
     ...
     plancheck.StateCheckError: ExpectKnownValue: module.m.test_resource.one: list_attribute[1]: expected value "value3" for StringExact check, got: "value2"
@@ -137,8 +123,8 @@ class ExpectKnownOutputValue(OutputMatcherFields, StateCheck):
     >>> from plancheck import State, knownvalue as kv
     >>> state = State.from_dict({"format_version": "1.0", "values": {"outputs": {
     ...     "pw": {"value": "hunter2", "sensitive": True, "type": "string"}}}})
-    >>> ExpectKnownOutputValue("pw", kv.StringRegexp("^hunter")).check_state(state)
-    >>> ExpectKnownOutputValue("pw", kv.StringExact("hunter3")).check_state(state)
+    >>> ExpectKnownOutputValue("pw", kv.StringRegexp("^hunter")).CheckState(state)
+    >>> ExpectKnownOutputValue("pw", kv.StringExact("hunter3")).CheckState(state)
     Traceback (most recent call last):
     ...
     plancheck.StateCheckError: ExpectKnownOutputValue: output.pw: expected value (sensitive) for StringExact check, got: (sensitive)
@@ -159,8 +145,8 @@ class ExpectKnownOutputValueAtPath(OutputPathMatcherFields, StateCheck):
     >>> from tfjsonpath import New
     >>> state = State.from_dict({"format_version": "1.0", "values": {"outputs": {
     ...     "obj": {"value": {"tags": {"env": "prod"}}, "type": ["object", {"tags": ["map", "string"]}]}}}})
-    >>> ExpectKnownOutputValueAtPath("obj", New("tags"), kv.MapExact({"env": kv.StringExact("prod")})).check_state(state)
-    >>> ExpectKnownOutputValueAtPath("obj", New("name"), kv.Null()).check_state(state)
+    >>> ExpectKnownOutputValueAtPath("obj", New("tags"), kv.MapExact({"env": kv.StringExact("prod")})).CheckState(state)
+    >>> ExpectKnownOutputValueAtPath("obj", New("name"), kv.Null()).CheckState(state)
     Traceback (most recent call last):
     ...
     plancheck.StateCheckError: ExpectKnownOutputValueAtPath: output.obj: name: value is not present (no key "name" in an object with 1 key); expected null
@@ -197,8 +183,8 @@ class ExpectSensitiveValue(ResourcePathFields, StateCheck):
     >>> state = State.from_dict({"format_version": "1.0", "values": {"root_module": {"resources": [
     ...     {"address": "test_resource.one", "values": {"sensitive_list_attribute": ["value1"], "name": "n"},
     ...      "sensitive_values": {"sensitive_list_attribute": True}}]}}})
-    >>> ExpectSensitiveValue("test_resource.one", New("sensitive_list_attribute").AtSliceIndex(0)).check_state(state)
-    >>> ExpectSensitiveValue("test_resource.one", New("name")).check_state(state)
+    >>> ExpectSensitiveValue("test_resource.one", New("sensitive_list_attribute").AtSliceIndex(0)).CheckState(state)
+    >>> ExpectSensitiveValue("test_resource.one", New("name")).CheckState(state)
     Traceback (most recent call last):
     ...
     plancheck.StateCheckError: ExpectSensitiveValue: test_resource.one: name: expected a sensitive value, but it is not sensitive; it is known: "n"
@@ -242,8 +228,8 @@ class ExpectEachKnownValue(StateCheck):
     ...     {"address": "aws_s3_bucket.b", "type": "aws_s3_bucket", "values": {"acl": "public-read"}}],
     ...     "child_modules": [{"address": "module.m", "resources": [{"address": "module.m.aws_s3_bucket.c",
     ...      "type": "aws_s3_bucket", "values": {"acl": "private"}}]}]}}})
-    >>> ExpectEachKnownValue("module.m.*", New("acl"), kv.StringExact("private")).check_state(state)
-    >>> ExpectEachKnownValue("*aws_s3_bucket.*", New("acl"), kv.StringExact("private")).check_state(state)
+    >>> ExpectEachKnownValue("module.m.*", New("acl"), kv.StringExact("private")).CheckState(state)
+    >>> ExpectEachKnownValue("*aws_s3_bucket.*", New("acl"), kv.StringExact("private")).CheckState(state)
     Traceback (most recent call last):
     ...
     plancheck.StateCheckError: ExpectEachKnownValue: Resources(address='*aws_s3_bucket.*'): acl: 1 of 3 failed: aws_s3_bucket.b: expected value "private" for StringExact check, got: "public-read"
@@ -319,7 +305,7 @@ class ExpectIdentity(AddressIdentityFields, StateCheck):
     >>> ExpectIdentity("examplecloud_thing.one", {
     ...     "id": kv.StringExact("id-123"), "list_of_numbers": kv.ListExact([kv.Int64Exact(1), kv.Int64Exact(2)])}
     ... ).CheckState(state)
-    >>> ExpectIdentity("examplecloud_thing.one", {"id": kv.StringExact("321-id")}).check_state(state)
+    >>> ExpectIdentity("examplecloud_thing.one", {"id": kv.StringExact("321-id")}).CheckState(state)
     Traceback (most recent call last):
     ...
     plancheck.StateCheckError: ExpectIdentity: examplecloud_thing.one: expected 1 attribute(s) in the actual identity object, got 2 attribute(s): actual identity has extra attribute(s): "list_of_numbers"
@@ -351,9 +337,9 @@ class ExpectIdentityValue(StateCheck):
     ...     {"address": "module.app", "resources": [{"address": 'module.app.examplecloud_thing.one["a"]',
     ...         "index": "a", "values": {"id": "id-123"}, "identity_schema_version": 1,
     ...         "identity": {"id": "id-123", "list_of_numbers": [1, 2, 3]}}]}]}}})
-    >>> ExpectIdentityValue('module.app.examplecloud_thing.one["a"]', New("id"), kv.StringExact("id-123")).check_state(state)
+    >>> ExpectIdentityValue('module.app.examplecloud_thing.one["a"]', New("id"), kv.StringExact("id-123")).CheckState(state)
     >>> ExpectIdentityValue('module.app.examplecloud_thing.one["a"]', New("list_of_numbers").AtSliceIndex(2),
-    ...                     kv.Int64Exact(4)).check_state(state)
+    ...                     kv.Int64Exact(4)).CheckState(state)
     Traceback (most recent call last):
     ...
     plancheck.StateCheckError: ExpectIdentityValue: module.app.examplecloud_thing.one["a"]: error checking identity value for attribute at path: identity.list_of_numbers[2], err: expected value 4 for Int64Exact check, got: 3
@@ -426,8 +412,8 @@ class ExpectIdentityValueMatchesState(StateCheck):
     >>> state = State.from_dict({"format_version": "1.0", "values": {"root_module": {"resources": [
     ...     {"address": "examplecloud_thing.one[0]", "index": 0, "values": {"id": "id-123", "name": "n"},
     ...      "identity_schema_version": 0, "identity": {"id": "id-123", "name": "other"}}]}}})
-    >>> ExpectIdentityValueMatchesState("examplecloud_thing.one[0]", New("id")).check_state(state)
-    >>> ExpectIdentityValueMatchesState("examplecloud_thing.one[0]", New("name")).check_state(state)
+    >>> ExpectIdentityValueMatchesState("examplecloud_thing.one[0]", New("id")).CheckState(state)
+    >>> ExpectIdentityValueMatchesState("examplecloud_thing.one[0]", New("name")).CheckState(state)
     Traceback (most recent call last):
     ...
     plancheck.StateCheckError: ExpectIdentityValueMatchesState: examplecloud_thing.one[0]: expected identity and state value at path to match, but they differ: examplecloud_thing.one[0].name, identity value: "other", state value: "n"
@@ -456,8 +442,8 @@ class ExpectIdentityValueMatchesStateAtPath(StateCheck):
     ...     {"address": "examplecloud_thing.one", "values": {"id": "id-123", "password": "hunter2"},
     ...      "sensitive_values": {"password": True},
     ...      "identity_schema_version": 0, "identity": {"identifier": "id-123"}}]}}})
-    >>> ExpectIdentityValueMatchesStateAtPath("examplecloud_thing.one", New("identifier"), New("id")).check_state(state)
-    >>> ExpectIdentityValueMatchesStateAtPath("examplecloud_thing.one", New("identifier"), New("password")).check_state(state)
+    >>> ExpectIdentityValueMatchesStateAtPath("examplecloud_thing.one", New("identifier"), New("id")).CheckState(state)
+    >>> ExpectIdentityValueMatchesStateAtPath("examplecloud_thing.one", New("identifier"), New("password")).CheckState(state)
     Traceback (most recent call last):
     ...
     plancheck.StateCheckError: ExpectIdentityValueMatchesStateAtPath: examplecloud_thing.one: expected identity (examplecloud_thing.one.identifier) and state value (examplecloud_thing.one.password) to match, but they differ: identity value: (sensitive), state value: (sensitive)

@@ -30,7 +30,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from tfjsonpath import MapStep, Path, SliceStep, describe_json_type
-from tfjsonpath._jsontypes import plural
+from tfjsonpath._jsontypes import copy_json, plural
 
 from .._checking.fields import checked_address, checked_path
 from .._checking.matcher import is_array
@@ -54,33 +54,6 @@ def require_comparer(value: object, check: str) -> ValueComparer:
             f"got {type(value).__name__}"
         )
     return value
-
-
-def copy_json(value: Any) -> Any:
-    """A deep copy of a JSON value (dicts and lists copied, scalars shared), made without recursion.
-
-    >>> doc = {"a": [1, {"b": None}]}
-    >>> copied = copy_json(doc)
-    >>> copied == doc and copied["a"] is not doc["a"] and copied["a"][1] is not doc["a"][1]
-    True
-    """
-    root: list[Any] = [None]
-    stack: list[tuple[Any, Any, Any]] = [(value, root, 0)]
-    while stack:
-        item, holder, slot = stack.pop()
-        if isinstance(item, Mapping):
-            out: dict[Any, Any] = {}
-            holder[slot] = out
-            for key, child in item.items():
-                out[key] = None
-                stack.append((child, out, key))
-        elif isinstance(item, (list, tuple)):
-            items: list[Any] = [None] * len(item)
-            holder[slot] = items
-            stack.extend((child, items, i) for i, child in enumerate(item))
-        else:
-            holder[slot] = item
-    return root[0]
 
 
 def value_problem(resolved: ResolvedValue) -> str | None:
@@ -119,9 +92,9 @@ class CompareValue:
     ...         {"address": "aws_instance.web", "values": {"ami": ami}, "sensitive_values": {}}]}}})
     >>> same_ami = CompareValue(compare.ValuesSame())
     >>> step = same_ami.add_state_value("aws_instance.web", New("ami"))
-    >>> step.check_state(state("ami-1"))
-    >>> step.check_state(state("ami-1"))
-    >>> step.check_state(state("ami-2"))
+    >>> step.CheckState(state("ami-1"))
+    >>> step.CheckState(state("ami-1"))
+    >>> step.CheckState(state("ami-2"))
     Traceback (most recent call last):
     ...
     plancheck.StateCheckError: CompareValue: aws_instance.web: ami: expected values to be the same, but they differ: "ami-1" != "ami-2" (3 values collected)
@@ -270,9 +243,9 @@ class CompareValuePairs(StateCheck):
     ...     {"address": "test_resource.one", "values": {"bool_attribute": True, "float_attribute": 1.234},
     ...      "sensitive_values": {}}]}}})
     >>> CompareValuePairs("test_resource.one", New("bool_attribute"), "test_resource.one", New("float_attribute"),
-    ...                   compare.ValuesDiffer()).check_state(state)
+    ...                   compare.ValuesDiffer()).CheckState(state)
     >>> CompareValuePairs("test_resource.one", New("bool_attribute"), "test_resource.one", New("float_attribute"),
-    ...                   compare.ValuesSame()).check_state(state)
+    ...                   compare.ValuesSame()).CheckState(state)
     Traceback (most recent call last):
     ...
     plancheck.StateCheckError: CompareValuePairs: test_resource.one: bool_attribute: expected values to be the same, but they differ: true != 1.234 (compared with test_resource.one.float_attribute)
@@ -413,9 +386,9 @@ class CompareValueCollection(StateCheck):
     ...         {"list_nested_block_attribute": "str2"}, {"list_nested_block_attribute": "str"}]}}]}}})
     >>> blocks = [New("list_nested_block"), New("list_nested_block_attribute")]
     >>> CompareValueCollection("test_resource.two", blocks, "test_resource.one", New("string_attribute"),
-    ...                        compare.ValuesSame()).check_state(state)
+    ...                        compare.ValuesSame()).CheckState(state)
     >>> CompareValueCollection("test_resource.two", blocks, "test_resource.one", New("other"),
-    ...                        compare.ValuesSame()).check_state(state)
+    ...                        compare.ValuesSame()).CheckState(state)
     Traceback (most recent call last):
     ...
     plancheck.StateCheckError: CompareValueCollection: test_resource.two: collection list_nested_block.list_nested_block_attribute (2 elements): no element compares with test_resource.one.other: expected values to be the same, but they differ: "str2" != "x"; expected values to be the same, but they differ: "str" != "x"

@@ -323,7 +323,7 @@ def properties_problem(config: Config, block_type: str, type_: str, check: Any, 
 
 
 def _is_check(value: Any) -> bool:
-    return callable(getattr(value, "check_value", None)) and not isinstance(value, type)
+    return callable(getattr(value, "CheckValue", None)) and not isinstance(value, type)
 
 
 def as_check(value: Any, owner: str) -> Any:
@@ -390,7 +390,7 @@ def like(value: Any, owner: str) -> Any:
 def mismatch(check: Any, value: Any, *, sensitive: Marks, secrets: Secrets) -> tuple[Path, str] | None:
     """Run ``check``; return where (inside ``value``) and why it failed, or None if it matched."""
     try:
-        check.check_value(value, sensitive=sensitive, secrets=secrets, unknown=None)
+        check.CheckValue(value, sensitive=sensitive, secrets=secrets, unknown=None)
     except ValueMismatchError as exc:
         return exc.path, secrets.scrub(exc.reason)
     return None

@@ -51,24 +51,6 @@ from ._base import (
 from ._load import Flavor, load_config, parse_config
 from ._model import Block, Config
 
-__all__ = [
-    "ExpectDataSource",
-    "ExpectDataSourceAttribute",
-    "ExpectDataSourceCount",
-    "ExpectLocal",
-    "ExpectModule",
-    "ExpectNoResource",
-    "ExpectOutput",
-    "ExpectProvider",
-    "ExpectReferences",
-    "ExpectResource",
-    "ExpectResourceAttribute",
-    "ExpectResourceCount",
-    "ExpectResourceWithProperties",
-    "ExpectVariable",
-    "Template",
-]
-
 # pytest hides this module's frames from tracebacks: failures point at the user's test line,
 # and the library's locals (bodies of sensitive variables and outputs, in clear) are never printed.
 __tracebackhide__ = True

@@ -691,9 +691,7 @@ class Config(ReadOnly):
 
     def resources(self, type: str | None = None) -> tuple[Block, ...]:
         """The managed resources, optionally only those of one type."""
-        return tuple(
-            b for b in self._blocks if b.block_type == "resource" and (type is None or b.labels[0] == type)
-        )
+        return self._of_type("resource", type)
 
     def resource(self, type: str, name: str) -> Block | None:
         """The managed resource ``type.name``, or ``None``."""
@@ -701,9 +699,7 @@ class Config(ReadOnly):
 
     def data_sources(self, type: str | None = None) -> tuple[Block, ...]:
         """The data sources, optionally only those of one type."""
-        return tuple(
-            b for b in self._blocks if b.block_type == "data" and (type is None or b.labels[0] == type)
-        )
+        return self._of_type("data", type)
 
     def data_source(self, type: str, name: str) -> Block | None:
         """The data source ``data.type.name``, or ``None``."""
@@ -712,7 +708,7 @@ class Config(ReadOnly):
     @property
     def variables(self) -> dict[str, Block]:
         """The input variables by name."""
-        return {b.labels[0]: b for b in self._blocks if b.block_type == "variable"}
+        return self._by_name("variable")
 
     def variable(self, name: str) -> Block | None:
         """The variable ``name``, or ``None``."""
@@ -721,7 +717,7 @@ class Config(ReadOnly):
     @property
     def outputs(self) -> dict[str, Block]:
         """The outputs by name."""
-        return {b.labels[0]: b for b in self._blocks if b.block_type == "output"}
+        return self._by_name("output")
 
     def output(self, name: str) -> Block | None:
         """The output ``name``, or ``None``."""
@@ -730,7 +726,7 @@ class Config(ReadOnly):
     @property
     def modules(self) -> dict[str, Block]:
         """The module calls by name."""
-        return {b.labels[0]: b for b in self._blocks if b.block_type == "module"}
+        return self._by_name("module")
 
     def module(self, name: str) -> Block | None:
         """The module call ``name``, or ``None``."""
@@ -811,6 +807,14 @@ class Config(ReadOnly):
         """
         v = self.variable(name)
         return v is not None and v.get("sensitive") in (True, "true")
+
+    def _of_type(self, block_type: str, type: str | None) -> tuple[Block, ...]:
+        """The ``resource`` or ``data`` blocks, of one resource ``type`` (their first label) or all."""
+        return tuple(b for b in self._blocks if b.block_type == block_type and (type is None or b.labels[0] == type))
+
+    def _by_name(self, block_type: str) -> dict[str, Block]:
+        """The blocks of a one-label ``block_type`` (variables, outputs, module calls) by their label."""
+        return {b.labels[0]: b for b in self._blocks if b.block_type == block_type}
 
     def _find(self, block_type: str, labels: tuple[str, ...]) -> Block | None:
         for b in self._blocks:

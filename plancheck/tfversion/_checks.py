@@ -13,27 +13,6 @@ from typing import TYPE_CHECKING, ClassVar, Final
 from .._errors import TfCheckError
 from .._frozen import FrozenValue, frozen, public
 
-__all__ = [
-    "All",
-    "Any",
-    "RequireAbove",
-    "RequireBelow",
-    "RequireBetween",
-    "RequireNot",
-    "Result",
-    "SkipAbove",
-    "SkipBelow",
-    "SkipBetween",
-    "SkipIf",
-    "SkipIfNotAlpha",
-    "SkipIfNotPrerelease",
-    "Version",
-    "VersionCheck",
-    "VersionError",
-    "run_check",
-]
-
-
 # go-version's VersionRegexpRaw, anchored as NewVersion anchors it.
 _VERSION: Final = re.compile(
     r"v?(?P<segments>[0-9]+(?:\.[0-9]+)*?)"

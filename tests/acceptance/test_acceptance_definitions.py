@@ -39,7 +39,7 @@ class PlanCheckStandIn:
 
 
 class StateCheckStandIn:
-    def check_state(self, state: Any) -> None:
+    def CheckState(self, state: Any) -> None:
         """Holds for every state."""
 
 
@@ -76,7 +76,7 @@ class StateCheckStandIn:
                      "ConfigPlanChecks.post_apply_post_refresh[1]: expected a plan check (an object with a "
                      "CheckPlan() method), got str", id="not-a-plan-check"),
         pytest.param(lambda: Step(config="", config_state_checks=[PlanCheckStandIn()]),
-                     "TestStep.config_state_checks[0]: expected a state check (an object with a check_state() method), "
+                     "TestStep.config_state_checks[0]: expected a state check (an object with a CheckState() method), "
                      "got PlanCheckStandIn", id="plan-check-given-as-state-check"),
         pytest.param(lambda: Step(config="", plan_only=1), "TestStep.plan_only: expected a bool, got int",
                      id="plan-only-type"),

@@ -67,7 +67,7 @@ class RecordingCheck:
         if self.message is not None:
             raise self.error(self.message)
 
-    def check_state(self, state: Any) -> None:
+    def CheckState(self, state: Any) -> None:
         self.CheckPlan(state)
 
 

@@ -66,7 +66,7 @@ class Nothing:
     def CheckPlan(self, plan: Any) -> None:
         pass
 
-    def check_state(self, state: Any) -> None:
+    def CheckState(self, state: Any) -> None:
         pass
 
 

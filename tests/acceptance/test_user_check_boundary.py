@@ -48,7 +48,7 @@ class Boom:
     def CheckPlan(self, plan: Any) -> None:
         self._raise(plan)
 
-    def check_state(self, state: Any) -> None:
+    def CheckState(self, state: Any) -> None:
         self._raise(state)
 
 

@@ -160,7 +160,7 @@ def test_state_checks_never_show_the_value(
     row: Row, kind: str, state_class: type[State], check_id: str, build: Callable[[], Any]
 ) -> None:
     state = state_class(_state_document(row))
-    for text in _texts(lambda: build().check_state(state)):
+    for text in _texts(lambda: build().CheckState(state)):
         assert SECRET not in text, f"{row.id}/{check_id}/{kind}: {text}"
 
 

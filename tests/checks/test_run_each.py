@@ -171,7 +171,7 @@ def test_a_matcher_function_raising_an_unprintable_exception_is_named_by_its_typ
         raise _Unprintable
 
     with pytest.raises(AssertionError) as info:
-        kv.StringFunc(rejects).check_value("abc")
+        kv.StringFunc(rejects).CheckValue("abc")
     assert str(info.value) == "_Unprintable"
 
 

@@ -60,7 +60,7 @@ INNER = textwrap.dedent(
     class LeakyCheck:
         """A project's own check that carelessly puts the raw value into its message."""
 
-        def check_state(self, state):
+        def CheckState(self, state):
             value = state.resource("null_resource.a").values["triggers"]["s"]
             raise StateCheckError([CheckFailure("LeakyCheck", "null_resource.a", None, f"did not expect {value}")])
 

@@ -20,7 +20,7 @@ D = Decimal
 
 def outcome(check: kv.Check, value: Any, **kwargs: Any) -> str | None:
     try:
-        check.check_value(value, **kwargs)
+        check.CheckValue(value, **kwargs)
     except ValueMismatchError as exc:
         return str(exc)
     return None
@@ -491,7 +491,7 @@ def test_secrets_are_scrubbed(check: kv.Check, value: Any, expected: str) -> Non
 def test_failure_path_is_prefixed_and_escaped() -> None:
     check = kv.MapPartial({"a": kv.ListPartial({2: kv.StringExact("x")})})
     with pytest.raises(ValueMismatchError) as info:
-        check.check_value({"a": [0, 1, "y"]}, path=New("triggers"))
+        check.CheckValue({"a": [0, 1, "y"]}, path=New("triggers"))
     assert str(info.value) == 'triggers["a"][2]: expected value "x" for StringExact check, got: "y"'
     assert info.value.path == Path.parse('triggers["a"][2]')
     assert info.value.reason == 'expected value "x" for StringExact check, got: "y"'
@@ -526,7 +526,7 @@ def test_deep_values_do_not_recurse() -> None:
     for i in range(10_000):
         changed = [changed] if i % 2 else {"k": changed}
     with pytest.raises(ValueMismatchError) as info:
-        check.check_value(changed)
+        check.CheckValue(changed)
     assert len(info.value.path) == 10_000
     assert info.value.reason == 'expected value "leaf" for StringExact check, got: "other"'
 
@@ -683,10 +683,10 @@ def test_constructors_validate_at_once(build: Any, error: type[Exception], messa
 
 
 def test_check_value_validates_its_arguments() -> None:
-    with pytest.raises(TypeError, match="check_value: secrets must be a plancheck Secrets, got list"):
-        kv.Null().check_value(None, secrets=["x"])  # type: ignore[arg-type]
-    with pytest.raises(TypeError, match=r"check_value: path must be a tfjsonpath\.Path, got str"):
-        kv.Null().check_value(None, path="a")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="CheckValue: secrets must be a plancheck Secrets, got list"):
+        kv.Null().CheckValue(None, secrets=["x"])  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match=r"CheckValue: path must be a tfjsonpath\.Path, got str"):
+        kv.Null().CheckValue(None, path="a")  # type: ignore[arg-type]
 
 
 FUNC_RESULTS: dict[str, tuple[Any, str | None]] = {
@@ -707,7 +707,7 @@ def test_func_returning_other_values_is_a_programming_error() -> None:
     with pytest.raises(
         TypeError, match=r"StringFunc function <lambda> must return None, True or False \(or raise\), got str"
     ):
-        kv.StringFunc(lambda s: "yes").check_value("x")
+        kv.StringFunc(lambda s: "yes").CheckValue("x")
 
 
 # -- value semantics: frozen, hashable, eq, repr ---------------------------------------------------------

@@ -28,12 +28,12 @@ BIG = 10**5000
 )
 def test_huge_numbers_are_rendered(matcher: kv.Check, value: object, starts: str, ends: str) -> None:
     with pytest.raises(ValueMismatchError) as info:
-        matcher.check_value(value)
+        matcher.CheckValue(value)
     message = str(info.value)
     assert message.startswith(starts)
     assert message.endswith(ends)
 
 
 def test_exact_match_of_a_5001_digit_integer() -> None:
-    kv.NumberExact(Decimal(BIG)).check_value(BIG)
+    kv.NumberExact(Decimal(BIG)).CheckValue(BIG)
     assert kv.NumberExact(Decimal(BIG)) == BIG

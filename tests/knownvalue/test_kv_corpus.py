@@ -79,7 +79,7 @@ def test_exact_check_of_every_resource_matches_it(state_path: Path) -> None:
         values = resource["values"]
         check = kv.exact(values)
         assert check == values, resource.get("address")
-        check.check_value(values, sensitive=resource.get("sensitive_values"))
+        check.CheckValue(values, sensitive=resource.get("sensitive_values"))
 
 
 @pytest.mark.skipif(not STATES, reason="shared corpus not present")
@@ -92,7 +92,7 @@ def test_changed_leaf_is_reported_at_its_path(state_path: Path) -> None:
         check = kv.exact(json.loads(json.dumps(values, default=str)))
         changed = _replace(values, steps, "QZJ-changed")
         with pytest.raises(ValueMismatchError) as info:
-            check.check_value(changed, sensitive=resource.get("sensitive_values"))
+            check.CheckValue(changed, sensitive=resource.get("sensitive_values"))
         assert list(info.value.path.steps) == steps
         assert info.value.reason.startswith("expected value ")
         assert info.value.reason.endswith('got: "QZJ-changed"') or info.value.reason.endswith(
@@ -114,7 +114,7 @@ def test_sensitive_corpus_values_are_hidden() -> None:
                     seen += 1
                     check = kv.ObjectPartial({key: kv.StringExact(values[key] + "-x")})
                     with pytest.raises(ValueMismatchError) as info:
-                        check.check_value(values, sensitive=marks)
+                        check.CheckValue(values, sensitive=marks)
                     assert values[key] not in str(info.value)
                     assert str(info.value).endswith(
                         "expected value (sensitive) for StringExact check, got: (sensitive)"

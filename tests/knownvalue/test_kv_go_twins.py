@@ -33,7 +33,7 @@ class Twin(NamedTuple):
 
 def outcome(check: kv.Check, value: Any) -> str | None:
     try:
-        check.check_value(value)
+        check.CheckValue(value)
     except ValueMismatchError as exc:
         return str(exc)
     return None
@@ -297,7 +297,7 @@ def _func_table(name: str, make: Any, go_parse: str, bad: Any, good: Any, target
 def make_value(make: Any, value: Any) -> Any:
     # What the function receives for a document value, to build the expected message.
     seen: list[Any] = []
-    make(seen.append).check_value(value)
+    make(seen.append).CheckValue(value)
     return seen[0]
 
 

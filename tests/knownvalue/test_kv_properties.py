@@ -53,7 +53,7 @@ def respell(value: Any) -> Any:
 def test_exact_matches_its_value(value: Any) -> None:
     check = kv.exact(value)
     assert check == value
-    check.check_value(value)
+    check.CheckValue(value)
 
 
 @settings(max_examples=200, deadline=None)
@@ -146,7 +146,7 @@ def _texts(value: Any) -> list[str]:
 @given(secret_values, secret_values)
 def test_sensitive_content_never_appears_in_messages(expected: Any, actual: Any) -> None:
     try:
-        kv.exact(expected).check_value(actual, sensitive=True)
+        kv.exact(expected).CheckValue(actual, sensitive=True)
     except ValueMismatchError as exc:
         message = str(exc)
         for text in _texts(expected) + _texts(actual):

@@ -176,11 +176,11 @@ def test_a_long_integer_renders_and_compares_exactly() -> None:
     assert str(value) == _DIGITS
     assert int(value) == int(Decimal(_DIGITS))  # an exact int when asked for (int() of a Decimal has no limit)
     assert render_value({"big": value}).startswith('{"big": 7777777777')
-    knownvalue.NumberExact(Decimal(_DIGITS)).check_value(value)
+    knownvalue.NumberExact(Decimal(_DIGITS)).CheckValue(value)
     with pytest.raises(ValueMismatchError, match="expected value"):
-        knownvalue.NumberExact(Decimal(_DIGITS) + 1).check_value(value)
+        knownvalue.NumberExact(Decimal(_DIGITS) + 1).CheckValue(value)
     with pytest.raises(ValueMismatchError, match="expected number parseable as int64"):
-        knownvalue.Int64Exact(7).check_value(value)
+        knownvalue.Int64Exact(7).CheckValue(value)
     assert _DIGITS not in collect_plan_secrets(plan.raw)
 
 

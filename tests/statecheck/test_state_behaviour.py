@@ -379,8 +379,8 @@ TYPE_ERRORS: list[tuple[str, Any, str]] = [
     ),
     (
         "check-state-on-dict",
-        lambda: ExpectSensitiveValue(DB, New("creds")).check_state({"format_version": "1.0"}),
-        "ExpectSensitiveValue.check_state expects a plancheck.State (use load_state or State.from_dict), got dict",
+        lambda: ExpectSensitiveValue(DB, New("creds")).CheckState({"format_version": "1.0"}),
+        "ExpectSensitiveValue.CheckState expects a plancheck.State (use load_state or State.from_dict), got dict",
     ),
 ]
 
@@ -420,7 +420,7 @@ def test_values_are_copied_on_collection() -> None:
         "values": {"root_module": {"resources": [{"address": "a.b", "values": {"tags": {"k": ["v"]}}}]}},
     }
     collector = CompareValue(compare.ValuesDiffer())
-    collector.add_state_value("a.b", New("tags")).check_state(State.from_dict(document))
+    collector.add_state_value("a.b", New("tags")).CheckState(State.from_dict(document))
     document["values"]["root_module"]["resources"][0]["values"]["tags"]["k"].append("changed")  # type: ignore[index]
     snapshot = collector.values
     snapshot[0]["k"].append("mine")
@@ -443,19 +443,19 @@ def test_a_missing_value_fails_and_is_not_collected() -> None:
 def test_reset_starts_a_new_sequence() -> None:
     collector = CompareValue(compare.ValuesSame())
     check = collector.add_state_value("aws_instance.web", New("ami"))
-    check.check_state(ami_state("ami-1"))
+    check.CheckState(ami_state("ami-1"))
     collector.reset()
-    check.check_state(ami_state("ami-2"))
+    check.CheckState(ami_state("ami-2"))
     assert collector.values == ("ami-2",)
 
 
 def test_differ_all_names_the_indexes_of_collected_values() -> None:
     collector = CompareValue(compare.ValuesDifferAll())
     check = collector.add_state_value("aws_instance.web", New("ami"))
-    check.check_state(ami_state("a1"))
-    check.check_state(ami_state("a2"))
+    check.CheckState(ami_state("a1"))
+    check.CheckState(ami_state("a2"))
     with pytest.raises(StateCheckError) as info:
-        check.check_state(ami_state("a1"))
+        check.CheckState(ami_state("a1"))
     assert str(info.value) == (
         "CompareValue: aws_instance.web: ami: expected all values to differ, but values 0 and 2 are the same: "
         '"a1" == "a1" (3 values collected)'
@@ -465,7 +465,7 @@ def test_differ_all_names_the_indexes_of_collected_values() -> None:
 def test_a_value_sensitive_in_an_earlier_state_stays_hidden() -> None:
     collector = CompareValue(compare.ValuesDiffer())
     check = collector.add_state_value("aws_instance.web", New("ami"))
-    check.check_state(ami_state("ami-Secret-9", sensitive=True))
+    check.CheckState(ami_state("ami-Secret-9", sensitive=True))
     # The same value, unmarked in the next state: still hidden, both by its marks and as a secret.
     (found,) = check.failures(ami_state("ami-Secret-9"))
     assert (
@@ -501,13 +501,13 @@ def test_collector_and_check_semantics() -> None:
     )
     assert collector.comparer == compare.ValuesSame()
     assert copy.deepcopy(check) is check
-    check.check_state(ami_state("ami-1"))
+    check.CheckState(ami_state("ami-1"))
     # Pickling keeps the collected values and the link between a collector and its checks.
     collector2, check2 = pickle.loads(pickle.dumps((collector, check)))
     assert check2.collector is collector2
     assert collector2.values == ("ami-1",)
     with pytest.raises(StateCheckError):
-        check2.check_state(ami_state("ami-2"))
+        check2.CheckState(ami_state("ami-2"))
     assert collector.values == ("ami-1",)
     with pytest.raises(AttributeError, match="is immutable"):
         check.address = "x"  # type: ignore[misc]

@@ -718,8 +718,8 @@ def test_TestCompareValueCollection_CheckState_EmptyCollectionPath() -> None:
         CompareValueCollection(TWO, [], ONE, New("string_attribute"), compare.ValuesSame())
 
 
-def test_state_check_error_is_raised_by_check_state() -> None:
+def test_state_check_error_is_raised_by_the_state_check() -> None:
     state, check = _simple("List", "list_attribute", ["str2", "str3"], compare.ValuesSame())
     with pytest.raises(StateCheckError) as info:
-        check.check_state(state)
+        check.CheckState(state)
     assert info.value.failures == tuple(check.failures(state))

@@ -449,12 +449,12 @@ def test_checks_are_frozen_hashable_values_with_constructor_reprs() -> None:
 
 
 class _Matcher:
-    """A third-party matcher speaking knownvalue's check_value protocol."""
+    """A third-party matcher speaking knownvalue's CheckValue protocol (Go's name)."""
 
     def __init__(self) -> None:
         self.calls: list[tuple[Any, Any]] = []
 
-    def check_value(
+    def CheckValue(
         self, value: Any, *, sensitive: Any = None, secrets: Any = None, unknown: Any = None
     ) -> None:
         self.calls.append((value, sensitive))
@@ -464,7 +464,7 @@ class _Matcher:
             raise ValueMismatchError(Path(), "not ok")
 
 
-def test_any_object_with_the_check_value_protocol_is_a_matcher() -> None:
+def test_any_object_with_the_CheckValue_protocol_is_a_matcher() -> None:
     matcher = _Matcher()
     check = ExpectVariable("db_password", default=matcher)
     with pytest.raises(ConfigCheckError) as info:

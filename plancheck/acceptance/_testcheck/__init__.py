@@ -3,9 +3,10 @@
 Go's ``TestStep.Check`` functions read each resource's attributes as Terraform 0.11's flatmap
 (``tags.env``, ``rule.0.port``, ``rule.#``, ``tags.%``); :mod:`.flatmap` builds that view
 from the ``terraform show -json`` state exactly as Go's ``shimStateFromJson`` does, :mod:`.funcs`
-holds the functions. Each function returns a :class:`CheckFunc`: call it with the state; it raises
-:class:`TestCheckFuncError` (an ``AssertionError``) worded as Go's error. Go's names are the only
-names. Values under a sensitive mark show as ``(sensitive)`` in every message.
+holds the functions, which :mod:`plancheck.acceptance` exports. Each function returns a
+:class:`CheckFunc`: call it with the state; it raises :class:`TestCheckFuncError` (an ``AssertionError``)
+worded as Go's error. Go's names are the only names. Values under a sensitive mark show as
+``(sensitive)`` in every message.
 
 Where this differs from Go, on purpose:
 
@@ -23,6 +24,7 @@ Where this differs from Go, on purpose:
 * ``TestCheckOutput`` shows the output as ``&terraform.OutputState{...}`` without Go's lock.
 
 >>> from plancheck import State
+>>> from plancheck.acceptance import ComposeAggregateTestCheckFunc, TestCheckResourceAttr
 >>> state = State.from_dict({"format_version": "1.0", "values": {"root_module": {"resources": [
 ...     {"address": "null_resource.a", "values": {"id": "7", "triggers": {"k": "v"}}}]}}})
 >>> ComposeAggregateTestCheckFunc(
@@ -33,86 +35,3 @@ Traceback (most recent call last):
 ...
 plancheck.acceptance.ComposedCheckError: Check 2/2 error: null_resource.a: Attribute 'triggers.k' expected "w", got "v"
 """
-
-from .._errors import ComposedCheckError, TestCheckFuncError
-from .flatmap import FlatAttributes, FlatOutput, FlatState, flatten
-from .funcs import (
-    CheckFunc,
-    ComposeAggregateTestCheckFunc,
-    ComposeTestCheckFunc,
-    TestCheckModuleNoResourceAttr,
-    TestCheckModuleResourceAttr,
-    TestCheckModuleResourceAttrPair,
-    TestCheckModuleResourceAttrPtr,
-    TestCheckModuleResourceAttrSet,
-    TestCheckNoResourceAttr,
-    TestCheckOutput,
-    TestCheckResourceAttr,
-    TestCheckResourceAttrPair,
-    TestCheckResourceAttrPtr,
-    TestCheckResourceAttrSet,
-    TestCheckResourceAttrWith,
-    TestCheckTypeSetElemAttr,
-    TestCheckTypeSetElemAttrPair,
-    TestCheckTypeSetElemNestedAttrs,
-    TestMatchOutput,
-    TestMatchResourceAttr,
-    TestMatchTypeSetElemNestedAttrs,
-    TestModuleMatchResourceAttr,
-)
-
-# Not test functions, though their names start with "test"/"Test": pytest must not collect them when imported.
-for _function in (
-    TestCheckResourceAttr,
-    TestCheckResourceAttrSet,
-    TestCheckNoResourceAttr,
-    TestMatchResourceAttr,
-    TestCheckResourceAttrPair,
-    TestCheckResourceAttrWith,
-    TestCheckResourceAttrPtr,
-    TestCheckOutput,
-    TestMatchOutput,
-    TestCheckTypeSetElemAttr,
-    TestCheckTypeSetElemAttrPair,
-    TestCheckTypeSetElemNestedAttrs,
-    TestMatchTypeSetElemNestedAttrs,
-    TestCheckModuleResourceAttr,
-    TestCheckModuleResourceAttrSet,
-    TestCheckModuleNoResourceAttr,
-    TestModuleMatchResourceAttr,
-    TestCheckModuleResourceAttrPair,
-    TestCheckModuleResourceAttrPtr,
-):
-    _function.__test__ = False  # type: ignore[union-attr]
-del _function
-
-__all__ = [
-    "CheckFunc",
-    "ComposeAggregateTestCheckFunc",
-    "ComposeTestCheckFunc",
-    "ComposedCheckError",
-    "FlatAttributes",
-    "FlatOutput",
-    "FlatState",
-    "TestCheckFuncError",
-    "TestCheckModuleNoResourceAttr",
-    "TestCheckModuleResourceAttr",
-    "TestCheckModuleResourceAttrPair",
-    "TestCheckModuleResourceAttrPtr",
-    "TestCheckModuleResourceAttrSet",
-    "TestCheckNoResourceAttr",
-    "TestCheckOutput",
-    "TestCheckResourceAttr",
-    "TestCheckResourceAttrPair",
-    "TestCheckResourceAttrPtr",
-    "TestCheckResourceAttrSet",
-    "TestCheckResourceAttrWith",
-    "TestCheckTypeSetElemAttr",
-    "TestCheckTypeSetElemAttrPair",
-    "TestCheckTypeSetElemNestedAttrs",
-    "TestMatchOutput",
-    "TestMatchResourceAttr",
-    "TestMatchTypeSetElemNestedAttrs",
-    "TestModuleMatchResourceAttr",
-    "flatten",
-]

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Final, NoReturn, final
+from typing import Any, Final, NoReturn, TypeVar, final
 
 from ..._documents.state import State
 from ..._frozen import public
@@ -29,40 +29,16 @@ from ..._text import exception_message
 from .._errors import ComposedCheckError, TestCheckFuncError, TestDefinitionError
 from .flatmap import FlatAttributes, FlatOutput, FlatState, go_quote, go_string_map, module_legacy_path
 
-__all__ = [
-    "CheckFunc",
-    "ComposeAggregateTestCheckFunc",
-    "ComposeTestCheckFunc",
-    "Fail",
-    "TestCheckModuleNoResourceAttr",
-    "TestCheckModuleResourceAttr",
-    "TestCheckModuleResourceAttrPair",
-    "TestCheckModuleResourceAttrPtr",
-    "TestCheckModuleResourceAttrSet",
-    "TestCheckNoResourceAttr",
-    "TestCheckOutput",
-    "TestCheckResourceAttr",
-    "TestCheckResourceAttrPair",
-    "TestCheckResourceAttrPtr",
-    "TestCheckResourceAttrSet",
-    "TestCheckResourceAttrWith",
-    "TestCheckTypeSetElemAttr",
-    "TestCheckTypeSetElemAttrPair",
-    "TestCheckTypeSetElemNestedAttrs",
-    "TestMatchOutput",
-    "TestMatchResourceAttr",
-    "TestMatchTypeSetElemNestedAttrs",
-    "TestModuleMatchResourceAttr",
-    "compile_regex",
-    "instance",
-    "leaf",
-    "module_address",
-    "require_str",
-    "shown",
-]
-
+_F = TypeVar("_F", bound=Callable[..., "CheckFunc"])
 
 _ATOI: Final = re.compile(r"[+-]?[0-9]+")
+
+
+def _not_a_test(function: _F) -> _F:
+    """Marks a Go check function as no test: its name starts with "Test", and pytest must not collect it
+    from a test module that imports it."""
+    function.__test__ = False  # type: ignore[attr-defined]
+    return function
 
 
 class Fail(Exception):
@@ -462,6 +438,7 @@ def _module_check(
 
 
 @public("plancheck.acceptance")
+@_not_a_test
 def TestCheckResourceAttr(name: str, key: str, value: str) -> CheckFunc:
     """Go's ``TestCheckResourceAttr``: the resource's flatmap has ``value`` at ``key``.
 
@@ -485,6 +462,7 @@ def TestCheckResourceAttr(name: str, key: str, value: str) -> CheckFunc:
 
 
 @public("plancheck.acceptance")
+@_not_a_test
 def TestCheckModuleResourceAttr(mp: Any, name: str, key: str, value: str) -> CheckFunc:
     """Go's ``TestCheckModuleResourceAttr``: :func:`TestCheckResourceAttr` in module ``mp``.
 
@@ -506,6 +484,7 @@ def TestCheckModuleResourceAttr(mp: Any, name: str, key: str, value: str) -> Che
 
 
 @public("plancheck.acceptance")
+@_not_a_test
 def TestCheckResourceAttrSet(name: str, key: str) -> CheckFunc:
     """Go's ``TestCheckResourceAttrSet``: the flatmap has a non-empty value at ``key``.
 
@@ -524,6 +503,7 @@ def TestCheckResourceAttrSet(name: str, key: str) -> CheckFunc:
 
 
 @public("plancheck.acceptance")
+@_not_a_test
 def TestCheckModuleResourceAttrSet(mp: Any, name: str, key: str) -> CheckFunc:
     """Go's ``TestCheckModuleResourceAttrSet``: :func:`TestCheckResourceAttrSet` in module ``mp``.
 
@@ -540,6 +520,7 @@ def TestCheckModuleResourceAttrSet(mp: Any, name: str, key: str) -> CheckFunc:
 
 
 @public("plancheck.acceptance")
+@_not_a_test
 def TestCheckNoResourceAttr(name: str, key: str) -> CheckFunc:
     """Go's ``TestCheckNoResourceAttr``: the flatmap has no value at ``key`` (a count of ``"0"`` counts as none).
 
@@ -559,6 +540,7 @@ def TestCheckNoResourceAttr(name: str, key: str) -> CheckFunc:
 
 
 @public("plancheck.acceptance")
+@_not_a_test
 def TestCheckModuleNoResourceAttr(mp: Any, name: str, key: str) -> CheckFunc:
     """Go's ``TestCheckModuleNoResourceAttr``: :func:`TestCheckNoResourceAttr` in module ``mp``.
 
@@ -574,6 +556,7 @@ def TestCheckModuleNoResourceAttr(mp: Any, name: str, key: str) -> CheckFunc:
 
 
 @public("plancheck.acceptance")
+@_not_a_test
 def TestMatchResourceAttr(name: str, key: str, r: str | re.Pattern[str]) -> CheckFunc:
     """Go's ``TestMatchResourceAttr``: the value at ``key`` (``""`` when absent) matches ``r`` anywhere.
 
@@ -595,6 +578,7 @@ def TestMatchResourceAttr(name: str, key: str, r: str | re.Pattern[str]) -> Chec
 
 
 @public("plancheck.acceptance")
+@_not_a_test
 def TestModuleMatchResourceAttr(mp: Any, name: str, key: str, r: str | re.Pattern[str]) -> CheckFunc:
     """Go's ``TestModuleMatchResourceAttr``: :func:`TestMatchResourceAttr` in module ``mp``.
 
@@ -624,6 +608,7 @@ def _pointer(where: str, value: Any) -> Callable[[], str]:
 
 
 @public("plancheck.acceptance")
+@_not_a_test
 def TestCheckResourceAttrPtr(name: str, key: str, value: Callable[[], str]) -> CheckFunc:
     """Go's ``TestCheckResourceAttrPtr``: :func:`TestCheckResourceAttr` with the expected value read when the check runs.
 
@@ -644,6 +629,7 @@ def TestCheckResourceAttrPtr(name: str, key: str, value: Callable[[], str]) -> C
 
 
 @public("plancheck.acceptance")
+@_not_a_test
 def TestCheckModuleResourceAttrPtr(mp: Any, name: str, key: str, value: Callable[[], str]) -> CheckFunc:
     """Go's ``TestCheckModuleResourceAttrPtr``: :func:`TestCheckResourceAttrPtr` in module ``mp``.
 
@@ -660,6 +646,7 @@ def TestCheckModuleResourceAttrPtr(mp: Any, name: str, key: str, value: Callable
 
 
 @public("plancheck.acceptance")
+@_not_a_test
 def TestCheckResourceAttrWith(name: str, key: str, check_value_func: CheckValueFunc) -> CheckFunc:
     """Go's ``TestCheckResourceAttrWith``: the value at ``key`` is set and ``check_value_func(value)`` accepts it.
 
@@ -690,6 +677,7 @@ def _self_pair(where: str, module1: str, name1: str, key1: str, module2: str, na
 
 
 @public("plancheck.acceptance")
+@_not_a_test
 def TestCheckResourceAttrPair(name_first: str, key_first: str, name_second: str, key_second: str) -> CheckFunc:
     """Go's ``TestCheckResourceAttrPair``: two resources' flatmaps hold the same value at the two keys.
 
@@ -711,6 +699,7 @@ def TestCheckResourceAttrPair(name_first: str, key_first: str, name_second: str,
 
 
 @public("plancheck.acceptance")
+@_not_a_test
 def TestCheckModuleResourceAttrPair(
     mp_first: Any, name_first: str, key_first: str, mp_second: Any, name_second: str, key_second: str
 ) -> CheckFunc:
@@ -749,6 +738,7 @@ def _output(flat: FlatState, name: str) -> FlatOutput:
 
 
 @public("plancheck.acceptance")
+@_not_a_test
 def TestCheckOutput(name: str, value: str) -> CheckFunc:
     """Go's ``TestCheckOutput``: the root module output ``name`` is the string ``value``.
 
@@ -776,6 +766,7 @@ def TestCheckOutput(name: str, value: str) -> CheckFunc:
 
 
 @public("plancheck.acceptance")
+@_not_a_test
 def TestMatchOutput(name: str, r: str | re.Pattern[str]) -> CheckFunc:
     """Go's ``TestMatchOutput``: the root module output ``name`` is a string that ``r`` matches anywhere.
 
@@ -827,18 +818,26 @@ def _under_pattern_sensitive(attrs: FlatAttributes, attr_parts: list[str]) -> bo
     )
 
 
-def _elem(attrs: FlatAttributes, attr: str, value: str) -> None:
-    attr_parts = attr.split(".")
+def _has_element(attrs: FlatAttributes, attr_parts: list[str], value: str) -> bool:
+    """Whether some element named by ``attr_parts`` (``*`` for an index) holds ``value``."""
     for key, got in attrs.items():
         if got == value:
             parts = key.split(".")
             if len(parts) == len(attr_parts) and _prefix_matches(attr_parts, parts):
-                return
+                return True
+    return False
+
+
+def _elem(attrs: FlatAttributes, attr: str, value: str) -> None:
+    attr_parts = attr.split(".")
+    if _has_element(attrs, attr_parts, value):
+        return
     secret = _under_pattern_sensitive(attrs, attr_parts)
     raise Fail(f"no TypeSet element {go_quote(attr)}, with value {shown(value, secret)} in state: {attrs.go_repr()}")
 
 
 @public("plancheck.acceptance")
+@_not_a_test
 def TestCheckTypeSetElemAttr(name: str, attr: str, value: str) -> CheckFunc:
     """Go's ``TestCheckTypeSetElemAttr``: some element of the set at ``attr`` (ending in ``*``) is ``value``.
 
@@ -866,6 +865,7 @@ def TestCheckTypeSetElemAttr(name: str, attr: str, value: str) -> CheckFunc:
 
 
 @public("plancheck.acceptance")
+@_not_a_test
 def TestCheckTypeSetElemAttrPair(name_first: str, key_first: str, name_second: str, key_second: str) -> CheckFunc:
     """Go's ``TestCheckTypeSetElemAttrPair``: some element at ``key_first`` (``*`` for indexes) equals the second value.
 
@@ -890,11 +890,8 @@ def TestCheckTypeSetElemAttrPair(name_first: str, key_first: str, name_second: s
         if value is None:
             raise Fail(f"{name2}: Attribute {go_quote(key2)} not set, cannot be checked against TypeSet")
         attr_parts = key1.split(".")
-        for key, got in first.items():
-            if got == value:
-                parts = key.split(".")
-                if len(parts) == len(attr_parts) and _prefix_matches(attr_parts, parts):
-                    return
+        if _has_element(first, attr_parts, value):
+            return
         secret = second.sensitive(key2) or _under_pattern_sensitive(first, attr_parts)
         raise Fail(f"no TypeSet element {go_quote(key1)}, with value {shown(value, secret)} in state: {first.go_repr()}")
 
@@ -935,6 +932,7 @@ def _nested_check(
 
 
 @public("plancheck.acceptance")
+@_not_a_test
 def TestCheckTypeSetElemNestedAttrs(name: str, attr: str, values: Mapping[str, str]) -> CheckFunc:
     """Go's ``TestCheckTypeSetElemNestedAttrs``: one element at ``attr`` (ending in ``*``) has all of ``values``.
 
@@ -968,6 +966,7 @@ def TestCheckTypeSetElemNestedAttrs(name: str, attr: str, values: Mapping[str, s
 
 
 @public("plancheck.acceptance")
+@_not_a_test
 def TestMatchTypeSetElemNestedAttrs(name: str, attr: str, values: Mapping[str, str | re.Pattern[str] | None]) -> CheckFunc:
     """Go's ``TestMatchTypeSetElemNestedAttrs``: one element at ``attr`` has nested values matching ``values``.
 

@@ -8,13 +8,13 @@ import pytest
 from testcheck_support import one
 
 from plancheck import State
-from plancheck.acceptance import TestDefinitionError
-from plancheck.acceptance._testcheck import (
+from plancheck.acceptance import (
     ComposeAggregateTestCheckFunc,
     ComposedCheckError,
     ComposeTestCheckFunc,
     FlatState,
     TestCheckResourceAttr,
+    TestDefinitionError,
 )
 
 STATE = one({"id": "7"})

@@ -8,7 +8,7 @@ import pytest
 from corpus_cases import corpus_cases
 
 from plancheck import load_state
-from plancheck.acceptance._testcheck import (
+from plancheck.acceptance import (
     FlatState,
     TestCheckModuleResourceAttr,
     TestCheckOutput,

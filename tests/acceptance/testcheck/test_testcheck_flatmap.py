@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from testcheck_support import make_state, resource
 
 from plancheck import State, StateFormatError
-from plancheck.acceptance._testcheck import FlatState, flatten
+from plancheck.acceptance import FlatState, flatten
 
 FLATTEN_CASES = [
     pytest.param({}, None, {"%": "0"}, id="no-attributes"),

@@ -10,7 +10,7 @@ import pytest
 from testcheck_support import make_state, resource
 
 from plancheck import revealing_sensitive
-from plancheck.acceptance._testcheck import (
+from plancheck.acceptance import (
     CheckFunc,
     ComposeAggregateTestCheckFunc,
     FlatState,

@@ -10,13 +10,13 @@ import pytest
 from testcheck_support import make_state, one, resource
 
 from plancheck import State
-from plancheck.acceptance import TestDefinitionError
-from plancheck.acceptance._testcheck import (
+from plancheck.acceptance import (
     CheckFunc,
     TestCheckFuncError,
     TestCheckTypeSetElemAttr,
     TestCheckTypeSetElemAttrPair,
     TestCheckTypeSetElemNestedAttrs,
+    TestDefinitionError,
     TestMatchTypeSetElemNestedAttrs,
 )
 
