@@ -209,9 +209,9 @@ def _main_parser(streams: Io | None = None) -> _Parser:
     out.add_argument("-q", "--quiet", action="store_true", help="print only failures (nothing when all pass)")
     out.add_argument("--color", "--colour", choices=("auto", "always", "never"), default="auto",
                      help="colour the text output (auto: only on a terminal, and never when NO_COLOR is set)")
+    _add_fail_on(out)
     parser.add_argument("--terraform", metavar="PATH", type=path_argument,
                         help="terraform/tofu binary for binary plans (default: $TF_ACC_TERRAFORM_PATH, terraform, tofu)")
-    _add_fail_on(parser)
     _add_max_bytes(parser)
     add_allow_errored(parser)
     parser.add_argument("--list-checks", action="store_true", help="list every plan check and matcher, then exit")
@@ -258,7 +258,7 @@ def _add_query_arguments(parser: argparse.ArgumentParser) -> None:
     add_allow_errored(parser)
 
 
-def _add_fail_on(parser: argparse.ArgumentParser) -> None:
+def _add_fail_on(parser: argparse._ActionsContainer) -> None:
     parser.add_argument(
         "--fail-on", choices=("error", "warning"), default="error",
         help="what fails the run (exit status 1): error (default) a failing check of error severity; "
