@@ -176,3 +176,26 @@ def test_a_bad_fail_on_is_a_usage_error(tmp_path: Path, value: str) -> None:
     code, out, err = cli(tmp_path, entry(PASSES), "--fail-on", value)
     assert (code, out) == (2, "")
     assert f"argument --fail-on: invalid choice: '{value}' (choose from" in err
+
+
+class _Broken:
+    """A check that cannot run: its result is ``error`` at either severity."""
+
+    def failures(self, plan: object) -> list[str]:
+        raise ZeroDivisionError("division by zero")
+
+
+@pytest.mark.parametrize("severity", ["error", "warning"])
+@pytest.mark.parametrize("fail_on", ["error", "warning"])
+def test_a_check_that_cannot_run_is_exit_status_2_at_either_severity(severity: str, fail_on: str) -> None:
+    from plancheck import Plan
+    from plancheck.cli._checksfile import CheckSpec, exit_status, run_checks
+    from plancheck.cli._output import results_document
+
+    plan = Plan.from_dict(plan_document())
+    (result,) = run_checks([CheckSpec("Broken", _Broken(), "check[0]", severity=severity)], plan)
+    assert (result.status, result.severity, result.fails(fail_on)) == ("error", severity, False)
+    assert exit_status([result], fail_on) == 2
+    doc = results_document([result], plan, "0", fail_on)
+    VALIDATOR.validate(doc)
+    assert (doc["ok"], doc["summary"]["errors"], doc["summary"]["warnings"]) == (False, 1, 0)
