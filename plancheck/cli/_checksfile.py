@@ -9,6 +9,9 @@ class name in ``type`` and giving the constructor's arguments by name::
     path = 'triggers["k"]'
     matcher = { type = "StringExact", value = "v" }
 
+Any entry may add ``severity = "warning"`` (the default is ``"error"``): its failures are then
+reported as warnings, which fail the run only under ``--fail-on warning`` (:func:`exit_status`).
+
 Every error names the file, the line when one is known, the key path
 (``check[2].matcher.value``) and what was expected there. The checks run through the library's one
 runner (:func:`run_checks`), each to a :class:`CheckResult`.
@@ -43,11 +46,14 @@ if TYPE_CHECKING:
     from .._documents.plan import Plan
 
 __all__ = [
+    "FAIL_ON",
     "MAX_DEPTH",
+    "SEVERITIES",
     "CheckResult",
     "CheckSpec",
     "ChecksFileError",
     "build_check",
+    "exit_status",
     "load_checks_file",
     "parse_checks",
     "run_checks",
@@ -106,6 +112,8 @@ class CheckSpec(FrozenValue):
     origin: str
     address: str | None = None
     path: Path | None = None
+    #: ``"error"`` (its failures fail the run) or ``"warning"`` (they are reported as warnings).
+    severity: str = "error"
 
 
 def _found(value: Any) -> str:
@@ -624,11 +632,38 @@ def _checks_list(document: Any, source: str) -> list[Any]:
     raise ChecksFileError(source, "", f"expected a table with a 'check' list, found {_found(document)}")
 
 
+#: What a checks-file entry's ``severity`` takes, the default first.
+SEVERITIES: Final = ("error", "warning")
+#: What ``--fail-on`` takes: the least severity whose findings fail the run.
+FAIL_ON: Final = SEVERITIES
+
+
+def _severity(table: Any, where: str) -> tuple[str, Any]:
+    """An entry's ``severity`` (default ``error``) and the entry without it, the given table left as it is.
+
+    >>> _severity({"type": "ExpectEmptyPlan", "severity": "warning"}, "check[0]")
+    ('warning', {'type': 'ExpectEmptyPlan'})
+    >>> _severity({"type": "ExpectEmptyPlan", "severity": "warn"}, "check[0]")
+    Traceback (most recent call last):
+    ...
+    plancheck.cli._checksfile._Invalid: check[0].severity: expected "error" or "warning", found "warn" (did you mean 'warning'?)
+    """
+    if not isinstance(table, Mapping) or "severity" not in table:
+        return SEVERITIES[0], table
+    value = table["severity"]
+    if value not in SEVERITIES or not isinstance(value, str):
+        near = closest(value, list(SEVERITIES), n=1) if isinstance(value, str) else []
+        hint = f" (did you mean {near[0]!r}?)" if near else ""
+        raise _Invalid(_key(where, "severity"), f'expected "error" or "warning", found {_show(value)}{hint}')
+    return value, {k: v for k, v in table.items() if k != "severity"}
+
+
 def _build_located(table: Any, where: str, registry: Registry) -> CheckSpec:
-    """:func:`build_check` after :func:`_scan`; any failure is an ``_Invalid`` at ``where`` or below."""
+    """:func:`build_check` after :func:`_scan`, with the entry's severity; any failure is an ``_Invalid`` at ``where`` or below."""
     _scan(table, where)
+    severity, table = _severity(table, where)
     try:
-        return build_check(table, where, registry)
+        return dataclasses.replace(build_check(table, where, registry), severity=severity)
     except _Invalid:
         raise
     except RecursionError:
@@ -701,13 +736,18 @@ def spec_from_flag(flag: str, number: int, table: Mapping[str, Any], registry: R
 
 @frozen
 class CheckResult(FrozenValue):
-    """The outcome of one check: ``pass``, ``fail`` or ``error`` (the check could not run), and its warnings.
+    """The outcome of one check, at its severity, with its failures and its warnings.
 
-    A warning (a whole-plan check's ``unknown="warn"``) does not fail the check; it is printed as a
-    ``WARN`` line and listed in the JSON output.
+    ``status`` is ``pass``; ``fail`` (failures of an ``error``-severity check: the run fails); ``warn``
+    (failures of a ``warning``-severity check: reported as warnings, the run fails only under
+    ``--fail-on warning``); or ``error`` (the check could not run: exit status 2). ``warnings`` are
+    what a check warns about whatever its status (a whole-plan check's ``unknown="warn"``: resources
+    whose verdict is unknown until apply); like a ``warn`` status they fail the run only under
+    ``--fail-on warning``.
 
-    >>> CheckResult(CheckSpec("ExpectEmptyPlan", None, "check[0]"), "pass").ok
-    True
+    >>> result = CheckResult(CheckSpec("ExpectEmptyPlan", None, "check[0]", severity="warning"), "warn")
+    >>> result.ok, result.severity, result.fails("error"), result.fails("warning")
+    (False, 'warning', False, True)
     """
 
     spec: CheckSpec
@@ -717,8 +757,34 @@ class CheckResult(FrozenValue):
 
     @property
     def ok(self) -> bool:
-        """True when the check passed."""
+        """True when the check passed (it may still have warnings)."""
         return self.status == "pass"
+
+    @property
+    def severity(self) -> str:
+        """The check's severity: ``error`` or ``warning``."""
+        return self.spec.severity
+
+    @property
+    def warning_count(self) -> int:
+        """How many warnings the result reports: its ``warnings``, and its failures when its status is ``warn``."""
+        return len(self.warnings) + (len(self.failures) if self.status == "warn" else 0)
+
+    def fails(self, fail_on: str = "error") -> bool:
+        """Whether this result fails the run: a ``fail``; under ``fail_on="warning"`` any warning too."""
+        return self.status == "fail" or (fail_on == "warning" and (self.status == "warn" or bool(self.warnings)))
+
+
+def exit_status(results: Sequence[CheckResult], fail_on: str = "error") -> int:
+    """The run's exit status: 2 when a check could not run, 1 when a result fails (:meth:`CheckResult.fails`), else 0.
+
+    >>> warned = CheckResult(CheckSpec("ExpectEmptyPlan", None, "check[0]", severity="warning"), "warn")
+    >>> exit_status([warned]), exit_status([warned], fail_on="warning")
+    (0, 1)
+    """
+    if any(r.status == "error" for r in results):
+        return 2
+    return 1 if any(r.fails(fail_on) for r in results) else 0
 
 
 def run_checks(specs: Sequence[CheckSpec], plan: Plan) -> list[CheckResult]:
@@ -726,6 +792,7 @@ def run_checks(specs: Sequence[CheckSpec], plan: Plan) -> list[CheckResult]:
 
     A check that raises is an ``error`` result, never a traceback; every message is scrubbed with the
     plan's secrets. A check's warnings are collected (``outcome``), not emitted: the command line prints them.
+    A ``warning``-severity check that fails is a ``warn`` result.
     """
     outcomes = run_each(
         plan,
@@ -735,4 +802,8 @@ def run_checks(specs: Sequence[CheckSpec], plan: Plan) -> list[CheckResult]:
         contain=True,
         scrub=plan.secrets,
     )
-    return [CheckResult(o.check, o.status, o.failures, o.warnings) for o in outcomes]
+    return [
+        CheckResult(o.check, "warn" if o.status == "fail" and o.check.severity == "warning" else o.status,
+                    o.failures, o.warnings)
+        for o in outcomes
+    ]

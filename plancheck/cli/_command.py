@@ -1,6 +1,7 @@
 """The ``tfplancheck`` command line (also ``python -m plancheck``).
 
-Exit status: 0 when every check passed, 1 when a check failed, 2 for a usage
+Exit status: 0 when every check passed, 1 when a check failed (of ``error`` severity, or any
+warning under ``--fail-on warning``), 2 for a usage
 error, an unreadable, malformed or too large plan or checks file, or output that
 cannot be written (stdout closed, a full disk). User errors are reported in one
 line on stderr, never as a traceback. When the reader of the output goes away
@@ -65,8 +66,8 @@ checks file (TOML; JSON takes the same structure as {"check": [...]}):
   path = 'triggers["greeting"]'
   matcher = { type = "StringExact", value = "hello" }
 
-exit status: 0 all checks passed, 1 a check failed, 2 usage error, bad or too large plan or checks file,
-  or output that cannot be written
+exit status: 0 all checks passed, 1 a check failed (a warning only with --fail-on warning), 2 usage error,
+  bad or too large plan or checks file, or output that cannot be written
 """
 
 _QUERY_HELP = """\
@@ -208,6 +209,7 @@ def _main_parser(streams: Io | None = None) -> _Parser:
     out.add_argument("-q", "--quiet", action="store_true", help="print only failures (nothing when all pass)")
     out.add_argument("--color", "--colour", choices=("auto", "always", "never"), default="auto",
                      help="colour the text output (auto: only on a terminal, and never when NO_COLOR is set)")
+    _add_fail_on(out)
     parser.add_argument("--terraform", metavar="PATH", type=path_argument,
                         help="terraform/tofu binary for binary plans (default: $TF_ACC_TERRAFORM_PATH, terraform, tofu)")
     _add_max_bytes(parser)
@@ -254,6 +256,14 @@ def _add_query_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--terraform", metavar="PATH", type=path_argument, help="terraform/tofu binary for binary plans")
     _add_max_bytes(parser)
     add_allow_errored(parser)
+
+
+def _add_fail_on(parser: argparse._ActionsContainer) -> None:
+    parser.add_argument(
+        "--fail-on", choices=("error", "warning"), default="error",
+        help="what fails the run (exit status 1): error (default) a failing check of error severity; "
+        "warning also any warning (a check of severity = \"warning\" that fails, an unknown = \"warn\" verdict)",
+    )
 
 
 def _add_max_bytes(parser: argparse.ArgumentParser) -> None:
@@ -326,7 +336,7 @@ def _list_checks(io: Io, json_mode: bool) -> int:
 
 
 def _run_checks(args: argparse.Namespace, io: Io) -> int:
-    from ._checksfile import ChecksFileError, load_checks_file, run_checks, spec_from_flag
+    from ._checksfile import ChecksFileError, exit_status, load_checks_file, run_checks, spec_from_flag
     from ._output import Style, render_text, results_document, results_secrets, use_colour
     from ._registry import default_registry
 
@@ -365,13 +375,11 @@ def _run_checks(args: argparse.Namespace, io: Io) -> int:
     shown = results_secrets(results, plan)
     io.heard(shown)
     if json_mode:
-        io.out(render_json(results_document(results, plan, tool_version()), shown))
+        io.out(render_json(results_document(results, plan, tool_version(), args.fail_on), shown))
     else:
         style = Style(use_colour(io.stdout, io.environ, args.color))
         io.out(render_text(results, plan, style=style, quiet=args.quiet))
-    if any(r.status == "error" for r in results):
-        return 2
-    return 0 if all(r.ok for r in results) else 1
+    return exit_status(results, args.fail_on)
 
 
 def _lookup(args: argparse.Namespace, io: Io) -> int:

@@ -432,7 +432,7 @@ def mock_plan(args: argparse.Namespace, io: Io, version: Callable[[], str]) -> i
     """Run ``mock-plan``; return the exit status (user errors reported in one message, never a traceback)."""
     from .._errors import DocumentFormatError
     from ..snapshot import SnapshotFormatError
-    from ._checksfile import ChecksFileError, load_checks_file, run_checks
+    from ._checksfile import ChecksFileError, exit_status, load_checks_file, run_checks
     from ._io import SCHEMA_VERSION, render_json
     from ._module_files import input_secrets, plan_sensitive
     from ._output import (
@@ -512,10 +512,9 @@ def mock_plan(args: argparse.Namespace, io: Io, version: Callable[[], str]) -> i
         io.out(render_json(doc, shown) if json_mode else shown.scrub(render_list(doc)))
         return 0
     results = run_checks(specs, plan)
-    if any(r.status == "error" for r in results):
-        status = 2
-    else:
-        status = max(snapshot_status, 0 if all(r.ok for r in results) else 1)
+    status = exit_status(results)
+    if status != 2:
+        status = max(snapshot_status, status)
     trusted = results_secrets(results, plan).trusted
     io.heard(shown.trusting(trusted))  # the stream's scrub keeps what the failures trusted
     if json_mode:

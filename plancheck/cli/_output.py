@@ -22,7 +22,7 @@ from .._documents.resolve import ResolvedValue, ValueStatus, resolve_value
 from .._errors import CheckFailure
 from .._redact import Marks, Secrets, contains_sensitive, fit_marks, render_value
 from .._text import one_line, style_mark
-from ._checksfile import CheckResult
+from ._checksfile import CheckResult, exit_status
 from ._io import SCHEMA_VERSION, CliError
 
 if TYPE_CHECKING:
@@ -50,12 +50,13 @@ __all__ = [
 ]
 
 _LABELS: Final = {"pass": "PASS", "fail": "FAIL", "error": "ERROR", "warn": "WARN", "note": "NOTE"}
-# Failures first, then passes with warnings, so the lines that need attention are at the top of a long run.
-_ORDER: Final = {"error": 0, "fail": 1, "pass": 3}
+# Failures first, then warnings (checks of warning severity, then passes with warnings), so the lines that
+# need attention are at the top of a long run.
+_ORDER: Final = {"error": 0, "fail": 1, "warn": 2, "pass": 4}
 
 
 def _rank(result: CheckResult) -> int:
-    return 2 if result.status == "pass" and result.warnings else _ORDER[result.status]
+    return 3 if result.status == "pass" and result.warnings else _ORDER[result.status]
 
 
 def use_colour(stream: TextIO, environ: Mapping[str, str], choice: str = "auto") -> bool:
@@ -135,8 +136,10 @@ def plan_notes(plan: Plan, *, quiet: bool = False) -> list[str]:
 def render_text(results: Sequence[CheckResult], plan: Plan, *, style: Style, quiet: bool = False) -> str:
     """The human summary: the plan's notes, one line per check (failures first), each reason, its warnings, then a count line.
 
-    A warning is a ``WARN`` line of its own (printed with ``--quiet`` too): the check passed, but only
-    because it was told to let what is unknown until apply pass with a warning. A ``NOTE`` line says
+    A warning is a ``WARN`` line of its own (printed with ``--quiet`` too): a failure of a check of
+    ``warning`` severity, or what a check that was told to let what is unknown until apply pass with a
+    warning warns about. The count line counts checks passed and failed, then errors and warnings (one
+    per ``WARN`` line), each when there is one. A ``NOTE`` line says
     what the verdicts stand on (:func:`plan_notes`): a partial plan (printed with ``--quiet`` too), a plan
     that is not complete or not applyable.
     """
@@ -167,10 +170,7 @@ def render_text(results: Sequence[CheckResult], plan: Plan, *, style: Style, qui
             message = data(warning.message)
             lines.append(f"{warn}  {subject}: {message}" if subject else f"{warn}  {message}")
     if not quiet:
-        passed = sum(r.ok for r in results)
-        failed = sum(r.status == "fail" for r in results)
-        errors = sum(r.status == "error" for r in results)
-        warned = sum(len(r.warnings) for r in results)
+        passed, failed, errors, warned = (_counts(results)[key] for key in ("passed", "failed", "errors", "warnings"))
         counts = [style.paint("pass" if passed else "dim", f"{passed} passed")]
         counts.append(style.paint("fail" if failed else "dim", f"{failed} failed"))
         if errors:
@@ -191,6 +191,18 @@ def results_secrets(results: Sequence[CheckResult], plan: Plan) -> Secrets:
     failures kept (:func:`plancheck._checking.messages.scrubbed_failure`).
     """
     return plan.secrets.trusting(t for r in results for f in (*r.failures, *r.warnings) for t in f.trusted)
+
+
+def _counts(results: Sequence[CheckResult]) -> dict[str, int]:
+    """The summary: checks by status (``warned``: of warning severity, failed), and how many warnings they report."""
+    return {
+        "total": len(results),
+        "passed": sum(r.status == "pass" for r in results),
+        "failed": sum(r.status == "fail" for r in results),
+        "warned": sum(r.status == "warn" for r in results),
+        "errors": sum(r.status == "error" for r in results),
+        "warnings": sum(r.warning_count for r in results),
+    }
 
 
 def _failure_json(failure: CheckFailure) -> dict[str, Any]:
@@ -219,27 +231,28 @@ def plan_summary(plan: Plan) -> dict[str, Any]:
     }
 
 
-def results_document(results: Sequence[CheckResult], plan: Plan, tool_version: str) -> dict[str, Any]:
-    """The JSON document of a run (kind ``results``), in check order."""
+def results_document(results: Sequence[CheckResult], plan: Plan, tool_version: str,
+                     fail_on: str = "error") -> dict[str, Any]:
+    """The JSON document of a run (kind ``results``), in check order; ``ok`` is true exactly when the exit status is 0.
+
+    A result's ``failures`` are what its check found wrong, its ``severity`` and ``status`` (``warn``
+    for a failing check of warning severity) how they count; ``fail_on`` is ``--fail-on``.
+    """
     return {
         "schema_version": SCHEMA_VERSION,
         "kind": "results",
         "tool_version": tool_version,
-        "ok": all(r.ok for r in results),
+        "ok": exit_status(results, fail_on) == 0,
+        "fail_on": fail_on,
         "plan": plan_summary(plan),
-        "summary": {
-            "total": len(results),
-            "passed": sum(r.ok for r in results),
-            "failed": sum(r.status == "fail" for r in results),
-            "errors": sum(r.status == "error" for r in results),
-            "warnings": sum(len(r.warnings) for r in results),
-        },
+        "summary": _counts(results),
         "results": [
             {
                 "origin": r.spec.origin,
                 "check": r.spec.type,
                 "address": r.spec.address,
                 "path": r.spec.path.to_text() if r.spec.path is not None else None,
+                "severity": r.severity,
                 "status": r.status,
                 "failures": [_failure_json(f) for f in r.failures],
                 "warnings": [_failure_json(w) for w in r.warnings],

@@ -29,6 +29,8 @@ def plan_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.chdir(tmp_path)
     (tmp_path / "plan.json").write_text(json.dumps(secret_shapes_plan()), "utf-8")
     (tmp_path / "checks.toml").write_text(CHECKS, "utf-8")
+    # The same checks of warning severity: their failures are WARN lines and JSON warnings, as scrubbed.
+    (tmp_path / "warning.toml").write_text(CHECKS.replace('[[check]]\n', '[[check]]\nseverity = "warning"\n'), "utf-8")
     return tmp_path
 
 
@@ -37,6 +39,10 @@ def plan_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     [
         pytest.param(["plan.json", "--checks", "checks.toml"], 1, id="failing-checks"),
         pytest.param(["plan.json", "--checks", "checks.toml", "--format", "json"], 1, id="failing-checks-json"),
+        pytest.param(["plan.json", "--checks", "warning.toml"], 0, id="warning-checks"),
+        pytest.param(["plan.json", "--checks", "warning.toml", "--format", "json"], 0, id="warning-checks-json"),
+        pytest.param(["plan.json", "--checks", "warning.toml", "--fail-on", "warning", "--format", "json"], 1,
+                     id="warning-checks-fail-on-warning-json"),
         pytest.param(["plan.json", "--unknown", "null_resource.a", "triggers"], 1, id="unknown-flag"),
         pytest.param(["query", "plan.json"], 0, id="query-listing"),
         pytest.param(["query", "plan.json", "--format", "json"], 0, id="query-listing-json"),
