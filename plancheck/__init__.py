@@ -88,6 +88,7 @@ if TYPE_CHECKING:
         ExpectUnknownValue,
     )
     from ._redact import SENSITIVE, Secrets, revealing_sensitive
+    from ._terraform.planfile import load_plan_file
 
 __all__ = [
     "Change",
@@ -152,6 +153,7 @@ __all__ = [
     "compare",
     "knownvalue",
     "load_plan",
+    "load_plan_file",
     "load_state",
     "querycheck",
     "resolve_value",

@@ -676,6 +676,45 @@ def load_plan(
     '1.2'
     >>> load_plan(b'{"format_version": "1.2", "errored": true}', allow_errored=True).partial
     True
+
+    A binary plan (``terraform plan -out``) is not JSON: :func:`plancheck.load_plan_file` reads it.
+
+    >>> load_plan(b"PK\x03\x04 a saved plan")
+    Traceback (most recent call last):
+    ...
+    plancheck.PlanFormatError: $: expected the JSON of `terraform show -json PLANFILE`, found a binary plan (terraform plan -out): load it with plancheck.load_plan_file, which runs terraform show -json for it
     """
-    loaded = route.read(PLAN, source, validation=validation, parser=parser, max_bytes=max_bytes)
+    from .._errors import PlanFormatError
+
+    try:
+        loaded = route.read(PLAN, source, validation=validation, parser=parser, max_bytes=max_bytes)
+    except PlanFormatError as exc:
+        if not _binary_plan(source, exc):
+            raise
+        raise PlanFormatError("$", "the JSON of `terraform show -json PLANFILE`", found=_BINARY_PLAN,
+                              source=exc.source) from None
     return Plan._from_loaded(loaded, allow_errored)
+
+
+_BINARY_PLAN = ("a binary plan (terraform plan -out): load it with plancheck.load_plan_file, which runs "
+                "terraform show -json for it")
+
+
+def _binary_plan(source: DocumentSource, error: Any) -> bool:
+    """Whether ``source``, which ``error`` says is not JSON, is a saved plan (a zip archive), looked at only then.
+
+    A stream has been read and is not read again: its error stays the loader's.
+    """
+    import os
+
+    if not str(error.found).startswith("invalid JSON"):
+        return False
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        return bytes(source[:4]) == b"PK\x03\x04"
+    if isinstance(source, (str, os.PathLike)) and os.fspath(source) not in ("-", b"-"):
+        try:
+            with open(source, "rb") as f:
+                return f.read(4) == b"PK\x03\x04"
+        except OSError:
+            return False
+    return False

@@ -87,8 +87,9 @@ class DocumentCache(Generic[T]):
 
 
 def load_plan_file(path: str | os.PathLike[str], *, terraform: str | None = None, allow_errored: bool = False) -> Any:
-    """The plan of ``--tf-plan`` (and the ``tf_plan`` marker and ini key): a JSON file, or a binary plan shown by
-    ``terraform`` in the file's directory; one that planning failed on is refused unless ``allow_errored``.
+    """The plan of ``--tf-plan`` (and the ``tf_plan`` marker and ini key): :func:`plancheck.load_plan_file`, so a
+    JSON file, or a binary plan shown by ``terraform`` in the file's directory; one that planning failed on is
+    refused unless ``allow_errored``.
 
     The file is read once, up to the loader's limit (``PLANCHECK_MAX_BYTES``, else 2 GiB), and parsed
     once: :mod:`plancheck._terraform.planfile` turns a binary plan's bytes into JSON bytes, held to the
@@ -102,23 +103,11 @@ def load_plan_file(path: str | os.PathLike[str], *, terraform: str | None = None
     ...     load_plan_file(p).format_version
     '1.2'
     """
-    from .._documents.plan import Plan
-    from .._errors import PlanFormatError
-    from .._loading.load import read_source
-    from .._loading.source import InputTooLarge, max_input_bytes
-    from .._terraform.planfile import plan_json
+    from .._terraform.planfile import read_plan_file
 
-    limit = max_input_bytes()
-    name = os.fspath(path)
-    got = read_source(name, PlanFormatError, "plan", "load_plan", limit)
-    assert isinstance(got, tuple)  # a path is read, never a Mapping
-    data, source = got
-    if isinstance(data, bytes):  # a path is read as bytes
-        try:
-            data = plan_json(name, data, limit=limit, terraform=terraform, cwd=os.path.dirname(os.path.abspath(name)))
-        except InputTooLarge as too_large:
-            raise PlanFormatError("$", too_large.expected("plan"), found=too_large.found, source=source) from None
-    return Plan.from_json(data, source=source, allow_errored=allow_errored)
+    # The library's one route: the plugin's rule (show runs in the plan file's directory) is load_plan_file's;
+    # the plugin has no option naming another directory, so its error says only to run terraform init there.
+    return read_plan_file(path, terraform, allow_errored=allow_errored)
 
 
 def _plan_loader(terraform: str | None, allow_errored: bool) -> Callable[[Path], Any]:

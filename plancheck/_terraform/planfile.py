@@ -7,9 +7,12 @@ the file's bytes and hands them here; what comes back is JSON bytes, which the f
 the library's loader like any JSON plan (each hop once, in layer order: nothing here reads a file
 the front end read, or calls back into the loader).
 
-The conversion runs ``terraform show -no-color -json FILE`` in a given directory (the one holding
-the configuration that made the plan: ``show`` reads the providers' schemas from its ``.terraform``),
-non-interactively, with the user's environment minus ``TF_CLI_ARGS`` (which could change the output),
+The conversion runs ``terraform show -no-color -json FILE`` where the plan's providers are: the
+directory holding the configuration that made the plan (``show`` reads the providers' schemas from
+its ``.terraform``), which is the plan file's directory unless the caller names another (``--chdir
+DIR`` as Terraform spells it, ``chdir=``); the same rule for the command line, the plugin and
+:func:`load_plan_file`. When ``show`` cannot load the providers there, the error names the directory
+tried and says to run ``terraform init`` there or name another. It runs non-interactively, with the user's environment minus ``TF_CLI_ARGS`` (which could change the output),
 and with an empty CLI configuration when ``TF_CLI_CONFIG_FILE`` names a file that does not exist.
 """
 
@@ -18,14 +21,19 @@ from __future__ import annotations
 import os
 import tempfile
 from collections.abc import Mapping
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from .._errors import PlanFormatError
+from .._frozen import public
 from .._loading.source import InputTooLarge
 from . import TerraformNotFoundError, inspect_binary, locate_terraform, run_command
 from .lifecycle import ending_on_signals
 
-__all__ = ["SHOW_TIMEOUT", "BinaryPlanError", "binary_plan_json", "plan_json"]
+if TYPE_CHECKING:
+    from .._documents.plan import Plan
+
+__all__ = ["SHOW_TIMEOUT", "BinaryPlanError", "binary_plan_json", "load_plan_file", "plan_json", "read_plan_file",
+           "show_directory"]
 
 _ZIP_MAGIC: Final = b"PK\x03\x04"
 #: How long ``terraform show -json`` may take, in seconds.
@@ -33,6 +41,8 @@ SHOW_TIMEOUT: Final = 300.0
 _NEEDS: Final = "terraform or tofu on PATH (or --terraform PATH, or $TF_ACC_TERRAFORM_PATH)"
 #: Variables that would change what ``show`` prints, or make it wait for input.
 _DROPPED: Final = ("TF_CLI_ARGS", "TF_CLI_ARGS_show")
+#: What Terraform (0.13 to 1.11) and OpenTofu print when ``show`` cannot start the plan's providers where it runs.
+_NO_PROVIDERS: Final = ("to obtain schema", "Could not load plugin", "Failed to load plugin schemas")
 
 
 class BinaryPlanError(PlanFormatError):
@@ -63,7 +73,33 @@ def _environment(environ: Mapping[str, str], empty_config: str) -> dict[str, str
     return env
 
 
-def _show(path: str, shown_as: str, terraform: str | None, environ: Mapping[str, str], cwd: str) -> bytes:
+def show_directory(name: str, chdir: str | os.PathLike[str] | None = None) -> str:
+    """Where ``terraform show`` runs for plan file ``name``: ``chdir`` when given, else the file's directory
+    (the current one for ``-``, standard input), as an absolute path.
+
+    >>> import os
+    >>> show_directory("work/tfplan") == os.path.abspath("work")
+    True
+    >>> show_directory("work/tfplan", chdir="/srv/infra")
+    '/srv/infra'
+    >>> show_directory("-") == os.getcwd()
+    True
+    """
+    if chdir is not None:
+        return os.path.abspath(os.fspath(chdir))
+    return os.getcwd() if name == "-" else os.path.dirname(os.path.abspath(name))
+
+
+def _failed(command_line: str, detail: str, cwd: str, hint: str | None) -> str:
+    if not any(marker in detail for marker in _NO_PROVIDERS):
+        return f"{command_line} failed:\n{detail}"
+    other = "" if hint is None else f", or pass {hint} naming the directory of the configuration that made the plan"
+    return (f"terraform show could not load the plan's providers in {cwd}: run `terraform init` there{other}\n"
+            f"{command_line} failed:\n{detail}")
+
+
+def _show(path: str, shown_as: str, terraform: str | None, environ: Mapping[str, str], cwd: str,
+          hint: str | None) -> bytes:
     located = locate_terraform(terraform, environ)
     if located is None:
         raise BinaryPlanError("$", _NEEDS, source=shown_as)
@@ -83,7 +119,7 @@ def _show(path: str, shown_as: str, terraform: str | None, environ: Mapping[str,
         )
     if not result.ok:
         detail = result.stderr.strip() or result.stdout.strip() or f"exit status {result.returncode}"
-        raise BinaryPlanError("$", _NEEDS, found=f"{result.command_line} failed:\n{detail}", source=shown_as)
+        raise BinaryPlanError("$", _NEEDS, found=_failed(result.command_line, detail, cwd, hint), source=shown_as)
     return result.stdout.encode("utf-8")
 
 
@@ -94,11 +130,15 @@ def binary_plan_json(
     terraform: str | None = None,
     environ: Mapping[str, str] | None = None,
     cwd: str | os.PathLike[str] | None = None,
+    hint: str | None = None,
 ) -> bytes:
     """The JSON ``terraform show -json`` prints for binary plan ``name`` (``-``: ``data``, written to a file for it).
 
     ``terraform`` is an explicit binary (else ``$TF_ACC_TERRAFORM_PATH``, ``terraform``, ``tofu`` on PATH);
-    ``cwd`` the directory of the configuration (default: the current one). Raises :class:`BinaryPlanError`.
+    ``cwd`` the directory of the configuration (default: :func:`show_directory`'s, the plan file's). Raises
+    :class:`BinaryPlanError`; when the providers cannot be loaded there, its message names ``cwd``, says to run
+    ``terraform init`` there, and, given a ``hint`` (how the caller names another directory: ``"--chdir DIR"``),
+    to pass it.
 
     >>> binary_plan_json("tfplan", b"PK\\x03\\x04", environ={"PATH": ""})
     Traceback (most recent call last):
@@ -106,16 +146,16 @@ def binary_plan_json(
     plancheck._terraform.planfile.BinaryPlanError: tfplan is a binary plan; reading it needs terraform or tofu on PATH (or --terraform PATH, or $TF_ACC_TERRAFORM_PATH)
     """
     env = os.environ if environ is None else environ
-    where = os.getcwd() if cwd is None else os.fspath(cwd)
+    where = show_directory(name, cwd)
     # The temporary directories are removed before a SIGTERM or SIGHUP that ended the show ends the process.
     with ending_on_signals():
         if name != "-":
-            return _show(name, name, terraform, env, where)
+            return _show(name, name, terraform, env, where, hint)
         with tempfile.TemporaryDirectory(prefix="tfplancheck-") as tmp:
             path = os.path.join(tmp, "stdin.tfplan")
             with open(path, "wb") as f:
                 f.write(data)
-            return _show(path, path, terraform, env, where)
+            return _show(path, path, terraform, env, where, hint)
 
 
 def plan_json(
@@ -126,6 +166,7 @@ def plan_json(
     terraform: str | None = None,
     environ: Mapping[str, str] | None = None,
     cwd: str | os.PathLike[str] | None = None,
+    hint: str | None = None,
 ) -> bytes:
     """The JSON of plan file ``name`` whose bytes a front end read: ``data`` itself, or for a binary plan the JSON
     ``terraform show -json`` prints for it (see :func:`binary_plan_json`), held to the same ``limit`` as a JSON file.
@@ -145,7 +186,80 @@ def plan_json(
     """
     if not data.startswith(_ZIP_MAGIC):
         return data
-    shown = binary_plan_json(name, data, terraform=terraform, environ=environ, cwd=cwd)
+    shown = binary_plan_json(name, data, terraform=terraform, environ=environ, cwd=cwd, hint=hint)
     if len(shown) > limit:
         raise InputTooLarge(limit)
     return shown
+
+
+@public("plancheck")
+def load_plan_file(
+    path: str | os.PathLike[str],
+    terraform: str | os.PathLike[str] | None = None,
+    chdir: str | os.PathLike[str] | None = None,
+    *,
+    allow_errored: bool = False,
+) -> Plan:
+    """Load a plan file: a JSON plan, or a binary plan (``terraform plan -out``) shown as JSON by
+    ``terraform show -json`` where the plan's providers are.
+
+    ``show`` runs in ``chdir``, the directory of the configuration that made the plan (``terraform
+    -chdir=DIR``), by default the plan file's directory, whatever the current one is: the rule of the
+    command line (``--chdir DIR``) and of the pytest plugin's ``--tf-plan``. ``terraform`` is the binary
+    (default: ``$TF_ACC_TERRAFORM_PATH``, else ``terraform``, else ``tofu`` on PATH). The file, and the JSON
+    shown for it, are held to the loader's limit (``PLANCHECK_MAX_BYTES``, else 2 GiB). A plan Terraform
+    wrote although planning failed is refused (:class:`~plancheck.ErroredPlanError`) unless ``allow_errored``.
+
+    Raises :class:`~plancheck.PlanFormatError` for a bad plan, and for a binary plan that cannot be shown:
+    no terraform found, or ``show`` failing, in its words; when it cannot load the providers, the message
+    names the directory tried and says to run ``terraform init`` there or pass ``chdir``.
+
+    >>> import pathlib, tempfile
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     _ = pathlib.Path(d, "plan.json").write_text('{"format_version": "1.2", "resource_changes": []}')
+    ...     load_plan_file(pathlib.Path(d, "plan.json")).format_version
+    '1.2'
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     _ = pathlib.Path(d, "tfplan").write_bytes(b"PK\\x03\\x04 a saved plan")
+    ...     load_plan_file(pathlib.Path(d, "tfplan"), terraform=pathlib.Path(d, "no-such-terraform"))
+    Traceback (most recent call last):
+    ...
+    plancheck._terraform.planfile.BinaryPlanError: /.../tfplan is a binary plan; ...no-such-terraform...
+    """
+    return read_plan_file(path, terraform, chdir, allow_errored=allow_errored, hint="chdir=")
+
+
+def read_plan_file(
+    path: str | os.PathLike[str],
+    terraform: str | os.PathLike[str] | None = None,
+    chdir: str | os.PathLike[str] | None = None,
+    *,
+    allow_errored: bool = False,
+    hint: str | None = None,
+) -> Plan:
+    """:func:`load_plan_file` for a front end that names another directory its own way (``hint``, as in
+    :func:`binary_plan_json`; ``None``: it cannot, and the message says only to run ``terraform init``).
+
+    >>> read_plan_file(b"{}")
+    Traceback (most recent call last):
+    ...
+    TypeError: load_plan_file expects a path (str or PathLike), got bytes
+    """
+    from .._documents.plan import Plan
+    from .._loading.load import read_source
+    from .._loading.source import max_input_bytes
+
+    if not isinstance(path, (str, os.PathLike)):
+        raise TypeError(f"load_plan_file expects a path (str or PathLike), got {type(path).__name__}")
+    limit = max_input_bytes()
+    name = os.fsdecode(path)
+    got = read_source(name, PlanFormatError, "plan", "load_plan_file", limit)
+    assert isinstance(got, tuple)  # a path is read, never a Mapping
+    data, source = got
+    if isinstance(data, bytes):  # a path is read as bytes
+        try:
+            data = plan_json(name, data, limit=limit, terraform=None if terraform is None else os.fspath(terraform),
+                             cwd=show_directory(name, chdir), hint=hint)
+        except InputTooLarge as too_large:
+            raise PlanFormatError("$", too_large.expected("plan"), found=too_large.found, source=source) from None
+    return Plan.from_json(data, source=source, allow_errored=allow_errored)

@@ -212,6 +212,7 @@ def _main_parser(streams: Io | None = None) -> _Parser:
     _add_fail_on(out)
     parser.add_argument("--terraform", metavar="PATH", type=path_argument,
                         help="terraform/tofu binary for binary plans (default: $TF_ACC_TERRAFORM_PATH, terraform, tofu)")
+    _add_chdir(parser)
     _add_max_bytes(parser)
     add_allow_errored(parser)
     parser.add_argument("--list-checks", action="store_true", help="list every plan check and matcher, then exit")
@@ -254,6 +255,7 @@ def _add_query_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--before", action="store_true", help="the value before the change instead of after")
     parser.add_argument("--format", choices=("text", "json"), default="text")
     parser.add_argument("--terraform", metavar="PATH", type=path_argument, help="terraform/tofu binary for binary plans")
+    _add_chdir(parser)
     _add_max_bytes(parser)
     add_allow_errored(parser)
 
@@ -264,6 +266,12 @@ def _add_fail_on(parser: argparse._ActionsContainer) -> None:
         help="what fails the run (exit status 1): error (default) a failing check of error severity; "
         "warning also any warning (a check of severity = \"warning\" that fails, an unknown = \"warn\" verdict)",
     )
+
+
+def _add_chdir(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--chdir", metavar="DIR", type=path_argument,
+                        help="where terraform show reads a binary plan's providers: the directory of the configuration "
+                        "that made it (default: the plan file's directory; stdin: the current one)")
 
 
 def _add_max_bytes(parser: argparse.ArgumentParser) -> None:
@@ -367,7 +375,7 @@ def _run_checks(args: argparse.Namespace, io: Io) -> int:
         return io.fail("checks", f"{', '.join(args.checks)}: the checks file has no checks", json_mode)
     try:
         plan = read_plan(args.plan, terraform=args.terraform, stdin=io.stdin, environ=io.environ, max_bytes=max_bytes,
-                         allow_errored=args.allow_errored)
+                         allow_errored=args.allow_errored, chdir=args.chdir)
     except CliError as exc:
         return io.fail(exc.kind, exc.message, json_mode)
     results = run_checks(specs, plan)
@@ -398,7 +406,7 @@ def _lookup(args: argparse.Namespace, io: Io) -> int:
         return io.fail("usage", exc.message, json_mode)
     try:
         plan = read_plan(args.plan, terraform=args.terraform, stdin=io.stdin, environ=io.environ, max_bytes=max_bytes,
-                         allow_errored=args.allow_errored)
+                         allow_errored=args.allow_errored, chdir=args.chdir)
         if args.address is None:
             doc = list_document(plan)
             io.out(render_json(doc, plan.secrets) if json_mode else plan.secrets.scrub(shown_with_notes(render_list(doc), plan)))
@@ -444,6 +452,7 @@ def add_snapshot_parser(commands: Any, streams: object) -> None:
     parser.add_argument("plan", metavar="PLAN", type=path_argument, help="plan JSON file, a binary plan file, or - for stdin")
     add_snapshot_arguments(parser, file_option=False)
     parser.add_argument("--terraform", metavar="PATH", type=path_argument, help="terraform/tofu binary for binary plans")
+    _add_chdir(parser)
     parser.add_argument(
         "--max-bytes", metavar="N", type=_byte_count,
         help="refuse a plan or snapshot larger than N bytes; K, M, G suffixes (default: $PLANCHECK_MAX_BYTES, else 2G)",
@@ -468,7 +477,7 @@ def run_snapshot(args: argparse.Namespace, io: Io, max_bytes: int) -> int:
     try:
         snapshot_ignore(args.ignore)  # a bad --ignore is told before the plan is read
         plan = read_plan(args.plan, terraform=args.terraform, stdin=io.stdin, environ=io.environ, max_bytes=max_bytes,
-                         allow_errored=args.allow_errored)
+                         allow_errored=args.allow_errored, chdir=args.chdir)
         status, lines = compare_snapshot(plan, args.file, update=args.update, ignore=args.ignore, io=io,
                                          max_bytes=max_bytes)
     except SnapshotUsageError as exc:

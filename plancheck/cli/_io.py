@@ -6,8 +6,9 @@ command heard, made terminal-safe, write failures told in one line); JSON docume
 after ``limit`` bytes), so the command line holds no second copy of opening files, reading streams
 or enforcing the size limit; it only says what went wrong in its own words. A plan may be JSON
 (``terraform show -json`` output) or a binary plan file (``terraform plan -out``), which is turned
-into JSON by running ``terraform show -json`` (or ``tofu``) in the current directory
-(:mod:`plancheck._terraform.planfile`, which the pytest plugin's ``--tf-plan`` shares).
+into JSON by running ``terraform show -json`` (or ``tofu``) where the plan's providers are: the plan
+file's directory, or ``--chdir DIR`` (:mod:`plancheck._terraform.planfile`, which the pytest plugin's
+``--tf-plan`` and ``plancheck.load_plan_file`` share).
 """
 
 from __future__ import annotations
@@ -418,8 +419,12 @@ def read_plan(
     environ: Mapping[str, str] | None = None,
     max_bytes: int | None = None,
     allow_errored: bool = False,
+    chdir: str | None = None,
 ) -> Plan:
     """Load the plan ``name`` (a path, or ``-`` for stdin), JSON or binary; raise CliError on any problem.
+
+    A binary plan is shown by ``terraform show -json`` in ``chdir`` (``--chdir DIR``), by default the plan
+    file's directory (the current one for stdin), where ``terraform init`` installed its providers.
 
     A plan Terraform wrote although planning failed (``"errored": true``) is refused, naming the file,
     unless ``allow_errored`` (``--allow-errored``): the loader's one check, as for every front end.
@@ -431,14 +436,14 @@ def read_plan(
     JSON of a binary plan, and they are handed to :meth:`Plan.from_json` once.
     """
     from .._documents.plan import Plan
-    from .._terraform.planfile import BinaryPlanError, plan_json
+    from .._terraform.planfile import BinaryPlanError, plan_json, show_directory
 
     limit = max_input_bytes(max_bytes)
     env = os.environ if environ is None else environ
     source = "<stdin>" if name == "-" else name
     try:
         data = plan_json(name, read_input(name, "plan", limit=limit, stdin=stdin), limit=limit, terraform=terraform,
-                         environ=env)
+                         environ=env, cwd=show_directory(name, chdir), hint="--chdir DIR")
     except UnreadableInput as exc:
         raise CliError("plan", f"{source}: {exc}") from None
     except InputTooLarge:  # the JSON terraform show made of a binary plan
