@@ -689,7 +689,7 @@ def load_plan(
     try:
         loaded = route.read(PLAN, source, validation=validation, parser=parser, max_bytes=max_bytes)
     except PlanFormatError as exc:
-        if not _binary_plan(source, exc):
+        if not _binary_plan(source):
             raise
         raise PlanFormatError("$", "the JSON of `terraform show -json PLANFILE`", found=_BINARY_PLAN,
                               source=exc.source) from None
@@ -700,15 +700,14 @@ _BINARY_PLAN = ("a binary plan (terraform plan -out): load it with plancheck.loa
                 "terraform show -json for it")
 
 
-def _binary_plan(source: DocumentSource, error: Any) -> bool:
-    """Whether ``source``, which ``error`` says is not JSON, is a saved plan (a zip archive), looked at only then.
+def _binary_plan(source: DocumentSource) -> bool:
+    """Whether ``source``, which the loader refused, is a saved plan (a zip archive): looked at only then.
 
-    A stream has been read and is not read again: its error stays the loader's.
+    No zip is JSON, whatever the loader tripped on first (its encoding, its size). A stream has been
+    read and is not read again: its error stays the loader's.
     """
     import os
 
-    if not str(error.found).startswith("invalid JSON"):
-        return False
     if isinstance(source, (bytes, bytearray, memoryview)):
         return bytes(source[:4]) == b"PK\x03\x04"
     if isinstance(source, (str, os.PathLike)) and os.fspath(source) not in ("-", b"-"):
