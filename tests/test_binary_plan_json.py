@@ -224,3 +224,24 @@ def test_load_plan_file_reads_a_json_plan_without_terraform(tmp_path: Path, monk
     path = tmp_path / "plan.json"
     path.write_bytes(SHOWN)
     assert plancheck.load_plan_file(path).format_version == "1.2"
+
+
+@pytest.mark.parametrize(
+    ("chdir", "found"),
+    [
+        pytest.param("missing", "no such directory", id="missing"),
+        pytest.param("plan.json", "not a directory", id="a-file"),
+    ],
+)
+def test_a_directory_that_cannot_be_the_configuration_s_is_named(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, chdir: str, found: str
+) -> None:
+    fake = tmp_path / "terraform"  # never run: the directory is looked at first
+    fake.write_text("#!/bin/sh\necho '{\"terraform_version\": \"1.11.4\"}'\n", "utf-8")
+    fake.chmod(0o755)
+    (tmp_path / "plan.json").write_bytes(SHOWN)
+    path = tmp_path / "tfplan"
+    path.write_bytes(ZIP)
+    with pytest.raises(PlanFormatError) as caught:
+        plancheck.load_plan_file(path, terraform=fake, chdir=tmp_path / chdir)
+    assert str(caught.value) == f"{path} is a binary plan; terraform show cannot run in {tmp_path / chdir}: {found}"

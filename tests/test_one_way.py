@@ -152,7 +152,8 @@ def test_every_allowed_parse_still_exists() -> None:
         pytest.param("plancheck/acceptance/_caserun.py", "from_json", id="acceptance-show-json"),
         pytest.param("plancheck/cli/_io.py", "Plan.from_json", id="cli"),
         pytest.param("plancheck/cli/_mock_plan.py", "Plan.from_json", id="cli-mock-plan"),
-        pytest.param("plancheck/_plugin/cache.py", "Plan.from_json", id="plugin-tf-plan"),
+        # The plugin's --tf-plan is plancheck.load_plan_file (plancheck._plugin.cache calls it).
+        pytest.param("plancheck/_terraform/planfile.py", "Plan.from_json", id="plugin-tf-plan-and-load_plan_file"),
     ],
 )
 def test_each_front_end_reads_plans_with_the_loader(module: str, reader: str) -> None:
@@ -161,10 +162,11 @@ def test_each_front_end_reads_plans_with_the_loader(module: str, reader: str) ->
 
 
 def test_binary_plans_are_told_and_shown_in_one_place() -> None:
-    # The command line and the plugin share plancheck._terraform.planfile: no second copy of the zip magic.
+    # The command line, the plugin and load_plan_file share plancheck._terraform.planfile, which (like load_plan's
+    # message for a binary plan) tells a saved plan by _loading.source.is_saved_plan: no second copy of the magic.
     holders = [
         module for module, tree in _sources("plancheck")
         for node in ast.walk(tree)
         if isinstance(node, ast.Constant) and node.value == b"PK\x03\x04"
     ]
-    assert holders == ["plancheck/_terraform/planfile.py"]
+    assert holders == ["plancheck/_loading/source.py"]

@@ -679,7 +679,7 @@ def load_plan(
 
     A binary plan (``terraform plan -out``) is not JSON: :func:`plancheck.load_plan_file` reads it.
 
-    >>> load_plan(b"PK\x03\x04 a saved plan")
+    >>> load_plan(b"PK\\x03\\x04 a saved plan")
     Traceback (most recent call last):
     ...
     plancheck.PlanFormatError: $: expected the JSON of `terraform show -json PLANFILE`, found a binary plan (terraform plan -out): load it with plancheck.load_plan_file, which runs terraform show -json for it
@@ -708,12 +708,14 @@ def _binary_plan(source: DocumentSource) -> bool:
     """
     import os
 
+    from .._loading.source import is_saved_plan
+
     if isinstance(source, (bytes, bytearray, memoryview)):
-        return bytes(source[:4]) == b"PK\x03\x04"
+        return is_saved_plan(bytes(source[:4]))
     if isinstance(source, (str, os.PathLike)) and os.fspath(source) not in ("-", b"-"):
         try:
             with open(source, "rb") as f:
-                return f.read(4) == b"PK\x03\x04"
+                return is_saved_plan(f.read(4))
         except OSError:
             return False
     return False

@@ -15,7 +15,7 @@ import stat
 from collections.abc import Mapping
 from typing import IO, Any, Final
 
-__all__ = ["DEFAULT_MAX_BYTES", "MAX_BYTES_ENV", "InputTooLarge", "max_input_bytes", "read_limited"]
+__all__ = ["DEFAULT_MAX_BYTES", "MAX_BYTES_ENV", "InputTooLarge", "is_saved_plan", "max_input_bytes", "read_limited"]
 
 #: The largest document read from a file or stream unless told otherwise: 2 GiB.
 DEFAULT_MAX_BYTES: Final = 2 << 30
@@ -123,3 +123,15 @@ def read_limited(stream: IO[Any], limit: int) -> bytes | str:
         gathered.write(more)  # type: ignore[arg-type]
         more = stream.read(min(_CHUNK, limit + 1 - total))
     return gathered.getvalue()
+
+
+def is_saved_plan(head: bytes) -> bool:
+    """Whether a document starting with ``head`` is a saved plan (``terraform plan -out``), not JSON: it is a zip.
+
+    The one test, here below both users: ``plancheck._terraform.planfile`` shows such a file with terraform,
+    ``load_plan`` says to use ``load_plan_file`` for it.
+
+    >>> is_saved_plan(b"PK\\x03\\x04..."), is_saved_plan(b'{"format_version": "1.2"}')
+    (True, False)
+    """
+    return head.startswith(b"PK\x03\x04")

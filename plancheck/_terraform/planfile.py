@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Final
 
 from .._errors import PlanFormatError
 from .._frozen import public
-from .._loading.source import InputTooLarge
+from .._loading.source import InputTooLarge, is_saved_plan
 from . import TerraformNotFoundError, inspect_binary, locate_terraform, run_command
 from .lifecycle import ending_on_signals
 
@@ -35,7 +35,6 @@ if TYPE_CHECKING:
 __all__ = ["SHOW_TIMEOUT", "BinaryPlanError", "binary_plan_json", "load_plan_file", "plan_json", "read_plan_file",
            "show_directory"]
 
-_ZIP_MAGIC: Final = b"PK\x03\x04"
 #: How long ``terraform show -json`` may take, in seconds.
 SHOW_TIMEOUT: Final = 300.0
 _NEEDS: Final = "terraform or tofu on PATH (or --terraform PATH, or $TF_ACC_TERRAFORM_PATH)"
@@ -107,6 +106,9 @@ def _show(path: str, shown_as: str, terraform: str | None, environ: Mapping[str,
         binary = inspect_binary(located[0])
     except TerraformNotFoundError as exc:
         raise BinaryPlanError("$", _NEEDS, found=str(exc), source=shown_as) from None
+    if not os.path.isdir(cwd):
+        found = f"terraform show cannot run in {cwd}: {'not a directory' if os.path.exists(cwd) else 'no such directory'}"
+        raise BinaryPlanError("$", _NEEDS, found=found, source=shown_as)
     with tempfile.TemporaryDirectory(prefix="tfplancheck-show-") as tmp:
         empty_config = os.path.join(tmp, "empty.tfrc")
         with open(empty_config, "w", encoding="utf-8"):
@@ -184,7 +186,7 @@ def plan_json(
     ...
     plancheck._terraform.planfile.BinaryPlanError: tfplan is a binary plan; reading it needs terraform or tofu on PATH (or --terraform PATH, or $TF_ACC_TERRAFORM_PATH)
     """
-    if not data.startswith(_ZIP_MAGIC):
+    if not is_saved_plan(data):
         return data
     shown = binary_plan_json(name, data, terraform=terraform, environ=environ, cwd=cwd, hint=hint)
     if len(shown) > limit:
