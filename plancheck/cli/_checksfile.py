@@ -10,7 +10,9 @@ class name in ``type`` and giving the constructor's arguments by name::
     matcher = { type = "StringExact", value = "v" }
 
 Any entry may add ``severity = "warning"`` (the default is ``"error"``): its failures are then
-reported as warnings, which fail the run only under ``--fail-on warning`` (:func:`exit_status`).
+reported as warnings, which fail the run only under ``--fail-on warning`` (:func:`exit_status`); and
+``waive = [{ address = "GLOB", reason = "...", until = 2027-01-31 }]``: its failures at those addresses
+are reported as waived until the waiver expires (:mod:`plancheck.cli._waivers`).
 
 Every error names the file, the line when one is known, the key path
 (``check[2].matcher.value``) and what was expected there. The checks run through the library's one
@@ -41,6 +43,7 @@ from .._loading.source import max_input_bytes
 from .._text import closest, exception_message, exception_text
 from ._io import UnreadableInput, read_input
 from ._registry import Kind, Param, Registry, Signature, enum_choices
+from ._waivers import Waived, Waiver, WaiverError, parse_waivers
 
 if TYPE_CHECKING:
     from .._documents.plan import Plan
@@ -52,6 +55,7 @@ __all__ = [
     "CheckResult",
     "CheckSpec",
     "ChecksFileError",
+    "apply_waivers",
     "build_check",
     "exit_status",
     "load_checks_file",
@@ -114,6 +118,8 @@ class CheckSpec(FrozenValue):
     path: Path | None = None
     #: ``"error"`` (its failures fail the run) or ``"warning"`` (they are reported as warnings).
     severity: str = "error"
+    #: The entry's ``waive`` list: failures it accepts, with why and until when.
+    waivers: tuple[Waiver, ...] = ()
 
 
 def _found(value: Any) -> str:
@@ -658,12 +664,28 @@ def _severity(table: Any, where: str) -> tuple[str, Any]:
     return value, {k: v for k, v in table.items() if k != "severity"}
 
 
-def _build_located(table: Any, where: str, registry: Registry) -> CheckSpec:
-    """:func:`build_check` after :func:`_scan`, with the entry's severity; any failure is an ``_Invalid`` at ``where`` or below."""
+def _waive(table: Any, where: str, origin: str) -> tuple[tuple[Waiver, ...], Any]:
+    """An entry's ``waive`` list (default none) and the entry without it, the given table left as it is.
+
+    >>> _waive({"type": "ExpectEmptyPlan", "waive": [{"address": "*", "reason": "why"}]}, "check[0]", "c.toml")[0][0].origin
+    'c.toml check[0].waive[0]'
+    """
+    if not isinstance(table, Mapping) or "waive" not in table:
+        return (), table
+    try:
+        waivers = parse_waivers(table["waive"], _key(where, "waive"), origin)
+    except WaiverError as exc:
+        raise _Invalid(exc.where, exc.message) from None
+    return waivers, {k: v for k, v in table.items() if k != "waive"}
+
+
+def _build_located(table: Any, where: str, registry: Registry, origin: str = "") -> CheckSpec:
+    """:func:`build_check` after :func:`_scan`, with the entry's severity and waivers; any failure is an ``_Invalid`` at ``where`` or below."""
     _scan(table, where)
     severity, table = _severity(table, where)
+    waivers, table = _waive(table, where, origin)
     try:
-        return dataclasses.replace(build_check(table, where, registry), severity=severity)
+        return dataclasses.replace(build_check(table, where, registry), severity=severity, waivers=waivers)
     except _Invalid:
         raise
     except RecursionError:
@@ -697,11 +719,11 @@ def parse_checks(text: str, source: str, registry: Registry, *, fmt: str | None 
     specs: list[CheckSpec] = []
     for i, table in enumerate(checks):
         where = f"check[{i}]"
+        origin = f"{source}:{lines[i]}" if lines else source
         try:
-            spec = _build_located(table, where, registry)
+            spec = _build_located(table, where, registry, origin)
         except _Invalid as exc:
             raise ChecksFileError(source, exc.where, exc.message, line=lines[i] if lines else None) from None
-        origin = f"{source}:{lines[i]}" if lines else source
         specs.append(dataclasses.replace(spec, origin=f"{origin} {where}"))
     return specs
 
@@ -743,7 +765,7 @@ class CheckResult(FrozenValue):
     ``--fail-on warning``); or ``error`` (the check could not run: exit status 2). ``warnings`` are
     what a check warns about whatever its status (a whole-plan check's ``unknown="warn"``: resources
     whose verdict is unknown until apply); like a ``warn`` status they fail the run only under
-    ``--fail-on warning``.
+    ``--fail-on warning``. A check whose failures are all ``waived`` (or ``known`` from a baseline) passes.
 
     >>> result = CheckResult(CheckSpec("ExpectEmptyPlan", None, "check[0]", severity="warning"), "warn")
     >>> result.ok, result.severity, result.fails("error"), result.fails("warning")
@@ -754,6 +776,12 @@ class CheckResult(FrozenValue):
     status: str
     failures: tuple[CheckFailure, ...] = ()
     warnings: tuple[CheckFailure, ...] = ()
+    #: Failures a live waiver of the check accepts: reported as waived, never as failures.
+    waived: tuple[Waived, ...] = ()
+    #: Failures recorded in the ``--baseline`` file: reported as known, never as failures.
+    known: tuple[CheckFailure, ...] = ()
+    #: The check's waivers past their ``until`` date: they waive nothing, and the reports say so.
+    expired_waivers: tuple[Waiver, ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -787,13 +815,41 @@ def exit_status(results: Sequence[CheckResult], fail_on: str = "error") -> int:
     return 1 if any(r.fails(fail_on) for r in results) else 0
 
 
-def run_checks(specs: Sequence[CheckSpec], plan: Plan) -> list[CheckResult]:
+def apply_waivers(result: CheckResult, on: datetime.date) -> CheckResult:
+    """``result`` with the failures its check's live waivers cover moved to ``waived``, its expired waivers named.
+
+    A ``fail`` or ``warn`` result whose every failure is waived passes; an ``error`` result is left as
+    it is (a check that could not run has nothing to waive).
+    """
+    waivers = result.spec.waivers
+    if not waivers:
+        return result
+    expired = tuple(w for w in waivers if w.expired(on))
+    live = [w for w in waivers if not w.expired(on)]
+    if result.status not in ("fail", "warn"):
+        return dataclasses.replace(result, expired_waivers=expired)
+    kept: list[CheckFailure] = []
+    waived: list[Waived] = list(result.waived)
+    for failure in result.failures:
+        address = failure.address if failure.address is not None else result.spec.address
+        waiver = next((w for w in live if w.covers(address)), None)
+        if waiver is None:
+            kept.append(failure)
+        else:
+            waived.append(Waived(failure, waiver))
+    return dataclasses.replace(result, status=result.status if kept else "pass", failures=tuple(kept),
+                               waived=tuple(waived), expired_waivers=expired)
+
+
+def run_checks(specs: Sequence[CheckSpec], plan: Plan, *, today: datetime.date | None = None) -> list[CheckResult]:
     """Run every check, in order, through the library's one runner (:func:`plancheck._checking.run.run_each`).
 
     A check that raises is an ``error`` result, never a traceback; every message is scrubbed with the
     plan's secrets. A check's warnings are collected (``outcome``), not emitted: the command line prints them.
-    A ``warning``-severity check that fails is a ``warn`` result.
+    A ``warning``-severity check that fails is a ``warn`` result. Each check's waivers then apply as
+    of ``today`` (default: today's UTC date; :func:`plancheck.cli._waivers.apply_waivers`).
     """
+    on = today if today is not None else datetime.datetime.now(datetime.UTC).date()
     outcomes = run_each(
         plan,
         specs,
@@ -803,7 +859,7 @@ def run_checks(specs: Sequence[CheckSpec], plan: Plan) -> list[CheckResult]:
         scrub=plan.secrets,
     )
     return [
-        CheckResult(o.check, "warn" if o.status == "fail" and o.check.severity == "warning" else o.status,
-                    o.failures, o.warnings)
+        apply_waivers(CheckResult(o.check, "warn" if o.status == "fail" and o.check.severity == "warning" else o.status,
+                                  o.failures, o.warnings), on)
         for o in outcomes
     ]

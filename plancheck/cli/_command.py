@@ -55,6 +55,9 @@ examples:
   tfplancheck plan.bin --checks checks.toml           # runs `terraform show -json` (or tofu) for you
   tfplancheck plan.json --checks checks.toml --format json
   tfplancheck --list-checks                           # every check and matcher, with its arguments
+  tfplancheck plan.json -c checks.toml --write-baseline baseline.json   # accept today's failures
+  tfplancheck plan.json -c checks.toml --baseline baseline.json         # fail only on new ones
+  tfplancheck -c checks.toml --list-waivers           # every waiver, its reason and its expiry
   tfplancheck query plan.json                         # addresses and actions
   tfplancheck query plan.json null_resource.a 'triggers["plain"]'
   tfplancheck snapshot plan.json plan.snap [--update]   # compare with (or write) a reviewable snapshot
@@ -65,6 +68,7 @@ checks file (TOML; JSON takes the same structure as {"check": [...]}):
   address = "null_resource.a"
   path = 'triggers["greeting"]'
   matcher = { type = "StringExact", value = "hello" }
+  waive = [{ address = "null_resource.legacy*", reason = "why, and who accepts it", until = 2027-01-31 }]
 
 exit status: 0 all checks passed, 1 a check failed (a warning only with --fail-on warning), 2 usage error,
   bad or too large plan or checks file, or output that cannot be written
@@ -210,6 +214,15 @@ def _main_parser(streams: Io | None = None) -> _Parser:
     out.add_argument("--color", "--colour", choices=("auto", "always", "never"), default="auto",
                      help="colour the text output (auto: only on a terminal, and never when NO_COLOR is set)")
     _add_fail_on(out)
+    accepted = parser.add_argument_group("waivers and baselines (failures accepted, and said so)")
+    accepted.add_argument("--baseline", metavar="FILE", type=path_argument,
+                          help="fail only on failures not recorded in FILE (written by --write-baseline); report the "
+                          "known ones, and the entries that no longer fail")
+    accepted.add_argument("--write-baseline", metavar="FILE", type=path_argument,
+                          help="record the run's failures (check, address, path; no message, no secret) in FILE")
+    accepted.add_argument("--list-waivers", action="store_true",
+                          help="list the waivers of the checks files with their expiry (today: $TFPLANCHECK_TODAY, "
+                          "else the UTC date), then exit")
     parser.add_argument("--terraform", metavar="PATH", type=path_argument,
                         help="terraform/tofu binary for binary plans (default: $TF_ACC_TERRAFORM_PATH, terraform, tofu)")
     _add_chdir(parser)
@@ -343,12 +356,65 @@ def _list_checks(io: Io, json_mode: bool) -> int:
     return 0
 
 
-def _run_checks(args: argparse.Namespace, io: Io) -> int:
-    from ._checksfile import ChecksFileError, exit_status, load_checks_file, run_checks, spec_from_flag
-    from ._output import Style, render_text, results_document, results_secrets, use_colour
+def _load_specs(args: argparse.Namespace, max_bytes: int) -> list[Any]:
+    """The checks of the checks files and the flags, in order; a ``ChecksFileError`` for a bad one."""
+    from ._checksfile import load_checks_file, spec_from_flag
     from ._registry import default_registry
 
+    registry = default_registry()
+    specs = []
+    for filename in args.checks:
+        specs.extend(load_checks_file(filename, registry, max_bytes=max_bytes))
+    counts: dict[str, int] = {}
+    for flag, values in args.flag_checks:
+        check_type, keys = _FLAG_CHECKS[flag]
+        counts[flag] = counts.get(flag, 0) + 1
+        specs.append(spec_from_flag(flag, counts[flag], {"type": check_type, **dict(zip(keys, values, strict=True))}, registry))
+    return specs
+
+
+def _list_waivers(args: argparse.Namespace, io: Io, on: Any) -> int:
+    """``--list-waivers``: every waiver of the checks files, in file order, with its expiry as of ``on``."""
+    from ._checksfile import ChecksFileError
+    from ._output import render_waivers, waivers_document
+
     json_mode = args.format == "json"
+    if not args.checks:
+        return io.fail("usage", "--list-waivers needs the checks files: --checks FILE", json_mode)
+    try:
+        max_bytes = _max_bytes(args.max_bytes, io.environ)
+        specs = _load_specs(args, max_bytes)
+    except _UsageError as exc:
+        return io.fail("usage", exc.message, json_mode)
+    except ChecksFileError as exc:
+        return io.fail("checks", str(exc), json_mode)
+    doc = waivers_document(specs, on, tool_version())
+    io.out(render_json(doc) if json_mode else render_waivers(doc))
+    return 0
+
+
+def _run_checks(args: argparse.Namespace, io: Io) -> int:
+    from ._checksfile import ChecksFileError, exit_status, run_checks
+    from ._output import (
+        BaselineError,
+        Style,
+        apply_baseline,
+        read_baseline,
+        render_text,
+        results_document,
+        results_secrets,
+        use_colour,
+        write_baseline,
+    )
+    from ._waivers import today
+
+    json_mode = args.format == "json"
+    try:
+        on = today(io.environ)
+    except ValueError as exc:
+        return io.fail("usage", str(exc), json_mode)
+    if args.list_waivers:
+        return _list_waivers(args, io, on)
     if args.plan is None:
         return io.fail("usage", "no plan given (a JSON plan, a binary plan file, or - for stdin); see --help", json_mode)
     if not args.checks and not args.flag_checks:
@@ -359,34 +425,43 @@ def _run_checks(args: argparse.Namespace, io: Io) -> int:
         max_bytes = _max_bytes(args.max_bytes, io.environ)
     except _UsageError as exc:
         return io.fail("usage", exc.message, json_mode)
-    registry = default_registry()
-    specs = []
     try:
-        for filename in args.checks:
-            specs.extend(load_checks_file(filename, registry, max_bytes=max_bytes))
-        counts: dict[str, int] = {}
-        for flag, values in args.flag_checks:
-            check_type, keys = _FLAG_CHECKS[flag]
-            counts[flag] = counts.get(flag, 0) + 1
-            specs.append(spec_from_flag(flag, counts[flag], {"type": check_type, **dict(zip(keys, values, strict=True))}, registry))
+        specs = _load_specs(args, max_bytes)
     except ChecksFileError as exc:
         return io.fail("checks", str(exc), json_mode)
     if not specs:
         return io.fail("checks", f"{', '.join(args.checks)}: the checks file has no checks", json_mode)
     try:
+        # A bad baseline is told before the plan is read (which may run terraform).
+        baseline = read_baseline(args.baseline, max_bytes) if args.baseline is not None else None
         plan = read_plan(args.plan, terraform=args.terraform, stdin=io.stdin, environ=io.environ, max_bytes=max_bytes,
                          allow_errored=args.allow_errored, chdir=args.chdir)
     except CliError as exc:
         return io.fail(exc.kind, exc.message, json_mode)
-    results = run_checks(specs, plan)
+    except BaselineError as exc:
+        return io.fail("baseline", str(exc), json_mode)
+    results = run_checks(specs, plan, today=on)
     # The stream's scrub keeps what the failures trusted (their configuration names and given paths), as theirs did.
     shown = results_secrets(results, plan)
     io.heard(shown)
+    fixed: list[Any] = []
+    if baseline is not None:
+        results, fixed = apply_baseline(results, baseline, plan.secrets)
+    if args.write_baseline is not None:
+        # Every failure of the run, known or new (never the waived: their waiver accepts them).
+        try:
+            written = write_baseline(args.write_baseline, results, plan.secrets)
+        except BaselineError as exc:
+            return io.fail("baseline", str(exc), json_mode)
+        if baseline is None:
+            baseline = written
+            results, fixed = apply_baseline(results, written, plan.secrets)
+    file = baseline.file if baseline is not None else None
     if json_mode:
-        io.out(render_json(results_document(results, plan, tool_version(), args.fail_on), shown))
+        io.out(render_json(results_document(results, plan, tool_version(), args.fail_on, fixed=fixed, baseline=file), shown))
     else:
         style = Style(use_colour(io.stdout, io.environ, args.color))
-        io.out(render_text(results, plan, style=style, quiet=args.quiet))
+        io.out(render_text(results, plan, style=style, quiet=args.quiet, fixed=fixed, baseline=file))
     return exit_status(results, args.fail_on)
 
 

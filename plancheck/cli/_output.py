@@ -11,7 +11,12 @@ address column is laid out on what is shown, so its width tells nothing. ``snaps
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import dataclasses
+import datetime
+import json
+import os
+import tempfile
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Final, TextIO
 
 from tfjsonpath import Path
@@ -20,26 +25,37 @@ from .._checking.equality import union_marks
 from .._documents.plan import Change, Plan, ResourceNotFoundError, shown_address
 from .._documents.resolve import ResolvedValue, ValueStatus, resolve_value
 from .._errors import CheckFailure
+from .._frozen import FrozenValue, frozen
 from .._redact import Marks, Secrets, contains_sensitive, fit_marks, render_value
 from .._text import one_line, style_mark
-from ._checksfile import CheckResult, exit_status
-from ._io import SCHEMA_VERSION, CliError
+from ._checksfile import CheckResult, CheckSpec, exit_status
+from ._io import SCHEMA_VERSION, CliError, UnreadableInput, read_input, render_json
 
 if TYPE_CHECKING:
     from ._io import Io
 
 __all__ = [
+    "BASELINE_VERSION",
     "UNKNOWN_TEXT",
+    "Baseline",
+    "BaselineEntry",
+    "BaselineError",
     "SnapshotUsageError",
     "Style",
+    "apply_baseline",
+    "baseline_document",
     "compare_snapshot",
+    "failure_identity",
     "list_document",
+    "parse_baseline",
     "plan_notes",
     "plan_summary",
     "query_change",
+    "read_baseline",
     "render_list",
     "render_text",
     "render_value_document",
+    "render_waivers",
     "results_document",
     "results_secrets",
     "shown_with_notes",
@@ -47,16 +63,20 @@ __all__ = [
     "snapshot_ignore",
     "use_colour",
     "value_document",
+    "waivers_document",
+    "write_baseline",
 ]
 
-_LABELS: Final = {"pass": "PASS", "fail": "FAIL", "error": "ERROR", "warn": "WARN", "note": "NOTE"}
+_LABELS: Final = {"pass": "PASS", "fail": "FAIL", "error": "ERROR", "warn": "WARN", "note": "NOTE", "waived": "WAIVED",
+                  "known": "KNOWN"}
 # Failures first, then warnings (checks of warning severity, then passes with warnings), so the lines that
 # need attention are at the top of a long run.
 _ORDER: Final = {"error": 0, "fail": 1, "warn": 2, "pass": 4}
 
 
 def _rank(result: CheckResult) -> int:
-    return 3 if result.status == "pass" and result.warnings else _ORDER[result.status]
+    accepted = result.warnings or result.waived or result.known or result.expired_waivers
+    return 3 if result.status == "pass" and accepted else _ORDER[result.status]
 
 
 def use_colour(stream: TextIO, environ: Mapping[str, str], choice: str = "auto") -> bool:
@@ -92,7 +112,8 @@ class Style:
     """
 
     __slots__ = ("enabled",)
-    _CODES: Final = {"pass": 32, "fail": 31, "error": 33, "warn": 35, "note": 36, "dim": 2, "bold": 1}
+    _CODES: Final = {"pass": 32, "fail": 31, "error": 33, "warn": 35, "note": 36, "waived": 34, "known": 2, "dim": 2,
+                     "bold": 1}
 
     def __init__(self, enabled: bool) -> None:
         self.enabled = enabled
@@ -133,7 +154,8 @@ def plan_notes(plan: Plan, *, quiet: bool = False) -> list[str]:
     return notes
 
 
-def render_text(results: Sequence[CheckResult], plan: Plan, *, style: Style, quiet: bool = False) -> str:
+def render_text(results: Sequence[CheckResult], plan: Plan, *, style: Style, quiet: bool = False,
+                fixed: Sequence[BaselineEntry] = (), baseline: str | None = None) -> str:
     """The human summary: the plan's notes, one line per check (failures first), each reason, its warnings, then a count line.
 
     A warning is a ``WARN`` line of its own (printed with ``--quiet`` too): a failure of a check of
@@ -142,6 +164,11 @@ def render_text(results: Sequence[CheckResult], plan: Plan, *, style: Style, qui
     per ``WARN`` line), each when there is one. A ``NOTE`` line says
     what the verdicts stand on (:func:`plan_notes`): a partial plan (printed with ``--quiet`` too), a plan
     that is not complete or not applyable.
+
+    A failure a waiver accepts is a ``WAIVED`` line with the waiver's reason, expiry and origin; one in the
+    ``baseline`` file a ``KNOWN`` line (neither with ``--quiet``); an expired waiver is a ``NOTE`` (with
+    ``--quiet`` too), and so is each entry of the baseline that no longer fails (``fixed``). The count
+    line adds how many failures were waived and known, and how many baseline entries are fixed.
     """
     secrets = results_secrets(results, plan)
 
@@ -149,14 +176,17 @@ def render_text(results: Sequence[CheckResult], plan: Plan, *, style: Style, qui
         # Scrubbed before it is escaped: escaping changes how a secret holding a control character is spelled.
         return one_line(secrets.scrub(text))
 
-    width = 5 if any(r.status == "error" for r in results) else 4
+    shown = {r.status for r in results}
+    if not quiet:
+        shown |= {"waived" for r in results if r.waived} | {"known" for r in results if r.known}
+    width = max(len(_LABELS[status]) for status in (*shown, "note"))
     note = style.status("note") + " " * (width - 4)
     lines: list[str] = [f"{note}  {text}" for text in plan_notes(plan, quiet=quiet)]
     for result in sorted(results, key=_rank):
         if result.ok and quiet and not result.warnings:
             continue
         label = style.status(result.status) + " " * (width - len(_LABELS[result.status]))
-        if not result.failures and not (result.ok and result.warnings):
+        if not result.failures and not (result.ok and (result.warnings or result.waived or result.known)):
             lines.append(f"{label}  {data(_subject(result, None))}")
         for i, failure in enumerate(result.failures):
             # Further failures of the same check are indented under it, without repeating its name.
@@ -169,6 +199,9 @@ def render_text(results: Sequence[CheckResult], plan: Plan, *, style: Style, qui
             subject = data(_subject(result, warning))
             message = data(warning.message)
             lines.append(f"{warn}  {subject}: {message}" if subject else f"{warn}  {message}")
+        lines.extend(_accepted_lines(result, style, width, data, quiet))
+    lines.extend(f"{note}  baseline entry no longer fails (remove it from {baseline}): {data(entry.describe())}"
+                 for entry in fixed)
     if not quiet:
         passed, failed, errors, warned = (_counts(results)[key] for key in ("passed", "failed", "errors", "warnings"))
         counts = [style.paint("pass" if passed else "dim", f"{passed} passed")]
@@ -177,11 +210,37 @@ def render_text(results: Sequence[CheckResult], plan: Plan, *, style: Style, qui
             counts.append(style.paint("error", f"{errors} errors"))
         if warned:
             counts.append(style.paint("warn", f"{warned} warning{'s' if warned != 1 else ''}"))
+        for what, count in (("waived", sum(len(r.waived) for r in results)), ("known", sum(len(r.known) for r in results))):
+            if count:
+                counts.append(style.paint(what, f"{count} {what}"))
+        if fixed:
+            counts.append(style.paint("note", f"{len(fixed)} fixed"))
         noun = "check" if len(results) == 1 else "checks"
         source = f" in {plan.source}" if plan.source else ""
         partial = " (a partial plan)" if plan.partial else ""
         lines.append(f"{len(results)} {noun}{source}{partial}: " + ", ".join(counts))
     return secrets.scrub("\n".join(lines))
+
+
+def _accepted_lines(result: CheckResult, style: Style, width: int, data: Any, quiet: bool) -> list[str]:
+    """A result's ``WAIVED`` and ``KNOWN`` lines (not when ``quiet``) and a ``NOTE`` per expired waiver."""
+    lines = []
+    if not quiet:
+        label = style.status("waived") + " " * (width - 6)
+        for waived in result.waived:
+            waiver = waived.waiver
+            until = f"until {waiver.until.isoformat()}" if waiver.until is not None else "no expiry"
+            lines.append(f"{label}  {data(_subject(result, waived.failure))}: {data(waived.failure.message)} "
+                         f"(waived by {data(waiver.origin)}, {until}: {data(waiver.reason)})")
+        label = style.status("known") + " " * (width - 5)
+        lines.extend(f"{label}  {data(_subject(result, failure))}: {data(failure.message)} (in the baseline)"
+                     for failure in result.known)
+    note = style.status("note") + " " * (width - 4)
+    for waiver in result.expired_waivers:
+        assert waiver.until is not None
+        lines.append(f"{note}  {data(waiver.origin)} ({data(waiver.address)}) expired on {waiver.until.isoformat()}: "
+                     f"it no longer waives {data(result.spec.type)} (renew it with a new reason, or fix the failures)")
+    return lines
 
 
 def results_secrets(results: Sequence[CheckResult], plan: Plan) -> Secrets:
@@ -190,7 +249,9 @@ def results_secrets(results: Sequence[CheckResult], plan: Plan) -> Secrets:
     What the whole output of a run is scrubbed with, so that a scrub at this exit keeps what the
     failures kept (:func:`plancheck._checking.messages.scrubbed_failure`).
     """
-    return plan.secrets.trusting(t for r in results for f in (*r.failures, *r.warnings) for t in f.trusted)
+    return plan.secrets.trusting(
+        t for r in results for f in (*r.failures, *r.warnings, *r.known, *(w.failure for w in r.waived)) for t in f.trusted
+    )
 
 
 def _counts(results: Sequence[CheckResult]) -> dict[str, int]:
@@ -202,6 +263,8 @@ def _counts(results: Sequence[CheckResult]) -> dict[str, int]:
         "warned": sum(r.status == "warn" for r in results),
         "errors": sum(r.status == "error" for r in results),
         "warnings": sum(r.warning_count for r in results),
+        "waived": sum(len(r.waived) for r in results),
+        "known": sum(len(r.known) for r in results),
     }
 
 
@@ -232,13 +295,17 @@ def plan_summary(plan: Plan) -> dict[str, Any]:
 
 
 def results_document(results: Sequence[CheckResult], plan: Plan, tool_version: str,
-                     fail_on: str = "error") -> dict[str, Any]:
+                     fail_on: str = "error", *, fixed: Sequence[BaselineEntry] = (),
+                     baseline: str | None = None) -> dict[str, Any]:
     """The JSON document of a run (kind ``results``), in check order; ``ok`` is true exactly when the exit status is 0.
 
     A result's ``failures`` are what its check found wrong, its ``severity`` and ``status`` (``warn``
-    for a failing check of warning severity) how they count; ``fail_on`` is ``--fail-on``.
+    for a failing check of warning severity) how they count; ``fail_on`` is ``--fail-on``. ``waived``
+    are the failures a waiver accepts (each with its waiver), ``known`` those in the ``baseline`` file,
+    ``expired_waivers`` the check's waivers past their date; with a baseline, ``baseline`` names the file
+    and the entries that no longer fail (``fixed``).
     """
-    return {
+    document = {
         "schema_version": SCHEMA_VERSION,
         "kind": "results",
         "tool_version": tool_version,
@@ -256,10 +323,16 @@ def results_document(results: Sequence[CheckResult], plan: Plan, tool_version: s
                 "status": r.status,
                 "failures": [_failure_json(f) for f in r.failures],
                 "warnings": [_failure_json(w) for w in r.warnings],
+                "waived": [{**_failure_json(w.failure), "waiver": w.waiver.as_json()} for w in r.waived],
+                "known": [_failure_json(f) for f in r.known],
+                "expired_waivers": [w.as_json() for w in r.expired_waivers],
             }
             for r in results
         ],
     }
+    if baseline is not None:
+        document["baseline"] = {"file": baseline, "fixed": [entry.as_json() for entry in fixed]}
+    return document
 
 
 # -- query: a plan's addresses, or the value at a path ---------------------------------------------
@@ -442,6 +515,31 @@ def render_list(doc: Mapping[str, Any]) -> str:
     return "\n".join(f"{address.ljust(width)}  {', '.join(actions) or '(none)'}" for address, actions in rows)
 
 
+def waivers_document(specs: Sequence[CheckSpec], on: datetime.date, tool_version: str) -> dict[str, Any]:
+    """``--list-waivers`` (kind ``waivers``): every waiver of ``specs`` in order, its check, and whether it expired by ``on``.
+
+    >>> from plancheck.cli._waivers import Waiver
+    >>> spec = CheckSpec("ExpectNoDestroys", None, "c.toml check[0]", waivers=(Waiver("a.*", "why", None, "c.toml check[0].waive[0]"),))
+    >>> print(render_waivers(waivers_document([spec], datetime.date(2027, 1, 31), "0.1.0")))
+    c.toml check[0].waive[0]: ExpectNoDestroys: a.* (no expiry): why
+    1 waiver (0 expired as of 2027-01-31)
+    """
+    return {"schema_version": SCHEMA_VERSION, "kind": "waivers", "tool_version": tool_version, "ok": True,
+            "today": on.isoformat(),
+            "waivers": [{**w.as_json(), "check": spec.type, "expired": w.expired(on)} for spec in specs for w in spec.waivers]}
+
+
+def render_waivers(doc: Mapping[str, Any]) -> str:
+    """The text form of :func:`waivers_document`: one waiver a line (``EXPIRED`` when it is), then a count."""
+    lines = []
+    for w in doc["waivers"]:
+        until = "no expiry" if w["until"] is None else f"EXPIRED {w['until']}" if w["expired"] else f"until {w['until']}"
+        lines.append(f"{w['origin']}: {w['check']}: {w['address']} ({until}): {w['reason']}")
+    count, expired = len(doc["waivers"]), sum(w["expired"] for w in doc["waivers"])
+    lines.append(f"{count} waiver{'' if count == 1 else 's'} ({expired} expired as of {doc['today']})")
+    return "\n".join(one_line(line) for line in lines)
+
+
 def shown_with_notes(text: str, plan: Plan) -> str:
     """``text`` (a query's answer) after what it stands on, as the main command says it: a ``NOTE`` line for a partial plan.
 
@@ -515,3 +613,209 @@ def snapshot_document(file: str, status: int, lines: Sequence[str]) -> dict[str,
     word = ("differs" if status else "written" if last.endswith(": wrote the snapshot")
             else "updated" if ": updated the snapshot (" in last else "same")
     return {"file": file, "status": word, "ok": status == 0, "lines": list(lines)}
+
+
+# -- baselines: failures accepted all at once, to fail only on new ones -------------------------------
+#
+# Baselines: the failures a team has accepted all at once, to fail only on new ones.
+#
+# A baseline file (``--write-baseline FILE``) records failures by identity: check type, address and path,
+# as every output shows them (a secret in a ``for_each`` key is ``(sensitive)``; scrubbing is
+# deterministic, so the same failure has the same identity in every run), never a message (messages
+# change wording and may hold values). ``--baseline FILE`` moves the failures in it to ``known`` and lists
+# its entries that no longer fail (``fixed``), so the file can shrink. The identity leaves out where the
+# check stands in the checks file and its severity, so reordering, splitting or re-grading checks keeps
+# the baseline valid; two checks of one type on one address and path share their entries. A whole-plan
+# check (``ExpectEach*``) fails once, naming its selector: its identity is the selector's text and path,
+# so a baseline accepts that check's failure whichever resources fail it.
+#
+# The file is JSON: ``{"tfplancheck_baseline": 1, "failures": [{"check", "address", "path"}, ...]}``,
+# sorted, each identity once, so that it diffs well in review.
+
+
+#: The version of the baseline file's format; a file of another version is refused.
+BASELINE_VERSION: Final = 1
+
+
+class BaselineError(ValueError):
+    """A baseline file that cannot be read or written, or is no baseline (exit status 2).
+
+    >>> str(BaselineError("base.json", "not JSON"))
+    'base.json: not JSON'
+    """
+
+    def __init__(self, file: str, message: str) -> None:
+        self.file = file
+        self.message = message
+        super().__init__(f"{file}: {message}")
+
+
+@frozen
+class BaselineEntry(FrozenValue):
+    """A failure's identity: check type, address and path as shown (secrets scrubbed), never its message.
+
+    >>> BaselineEntry("ExpectKnownValue", "a.b", "id").describe()
+    'ExpectKnownValue: a.b: id'
+    """
+
+    check: str
+    address: str | None
+    path: str | None
+
+    def key(self) -> tuple[str, str, str]:
+        """The sort key: None sorts first."""
+        return (self.check, self.address or "", self.path or "")
+
+    def describe(self) -> str:
+        """The entry as a report line names it."""
+        return ": ".join(p for p in (self.check, self.address, self.path) if p)
+
+    def as_json(self) -> dict[str, Any]:
+        """The entry as the baseline file holds it."""
+        return {"check": self.check, "address": self.address, "path": self.path}
+
+
+@frozen
+class Baseline(FrozenValue):
+    """The entries of a baseline file.
+
+    >>> Baseline("b.json", frozenset({BaselineEntry("ExpectEmptyPlan", None, None)})).file
+    'b.json'
+    """
+
+    file: str
+    entries: frozenset[BaselineEntry]
+
+
+def failure_identity(result: CheckResult, failure: CheckFailure, secrets: Secrets) -> BaselineEntry:
+    """The baseline identity of ``failure`` of ``result``: the address and path as every output shows them."""
+    address = failure.address if failure.address is not None else result.spec.address
+    if failure.path is not None:
+        path: str | None = failure.shown_path if failure.shown_path is not None else failure.path.to_text()
+    else:
+        path = result.spec.path.to_text() if result.spec.path is not None and len(result.spec.path) else None
+    shown = shown_address(address, secrets) if address is not None else None
+    return BaselineEntry(result.spec.type, secrets.scrub(shown) if shown is not None else None,
+                         secrets.scrub(path) if path is not None else None)
+
+
+def apply_baseline(results: Sequence[CheckResult], baseline: Baseline,
+                   secrets: Secrets) -> tuple[list[CheckResult], list[BaselineEntry]]:
+    """The results with the failures in ``baseline`` moved to ``known``, and the entries no failure matched (fixed).
+
+    A result whose every failure is known passes; errors are left as they are.
+    """
+    matched: set[BaselineEntry] = set()
+    out: list[CheckResult] = []
+    for result in results:
+        if result.status not in ("fail", "warn"):
+            out.append(result)
+            continue
+        kept: list[CheckFailure] = []
+        known: list[CheckFailure] = []
+        for failure in result.failures:
+            entry = failure_identity(result, failure, secrets)
+            if entry in baseline.entries:
+                matched.add(entry)
+                known.append(failure)
+            else:
+                kept.append(failure)
+        out.append(dataclasses.replace(result, status=result.status if kept else "pass", failures=tuple(kept),
+                                       known=(*result.known, *known)))
+    # Entries whose failure was waived are not fixed: their failure is still there.
+    for result in out:
+        for waived in result.waived:
+            matched.add(failure_identity(result, waived.failure, secrets))
+    fixed = sorted(baseline.entries - matched, key=BaselineEntry.key)
+    return out, fixed
+
+
+def _entries(results: Iterable[CheckResult], secrets: Secrets) -> list[BaselineEntry]:
+    entries = {failure_identity(r, f, secrets) for r in results for f in (*r.failures, *r.known)}
+    return sorted(entries, key=BaselineEntry.key)
+
+
+def baseline_document(results: Sequence[CheckResult], secrets: Secrets) -> dict[str, Any]:
+    """The baseline file's document: its version and every failure's identity, sorted, each once."""
+    return {"tfplancheck_baseline": BASELINE_VERSION, "failures": [e.as_json() for e in _entries(results, secrets)]}
+
+
+def write_baseline(file: str, results: Sequence[CheckResult], secrets: Secrets) -> Baseline:
+    """Write the baseline of ``results`` to ``file`` (whole or not at all); return it as read back."""
+    document = baseline_document(results, secrets)
+    text = render_json(document, secrets) + "\n"
+    directory = os.path.dirname(os.path.abspath(file))
+    try:
+        fd, temporary = tempfile.mkstemp(prefix=".baseline-", dir=directory)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as stream:
+                stream.write(text)
+            os.chmod(temporary, 0o666 & ~_umask())  # as any file the user writes, not mkstemp's owner-only mode
+            os.replace(temporary, file)
+        except BaseException:
+            os.unlink(temporary)
+            raise
+    except OSError as exc:
+        raise BaselineError(file, f"cannot write the baseline: {exc.strerror or exc}") from None
+    return parse_baseline(text, file)
+
+
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def read_baseline(file: str, max_bytes: int | None = None) -> Baseline:
+    """Read the baseline file ``file``; every problem is a :class:`BaselineError`."""
+    from .._loading.source import max_input_bytes
+
+    try:
+        data = read_input(file, "baseline", limit=max_input_bytes(max_bytes))
+    except UnreadableInput as exc:
+        raise BaselineError(file, str(exc)) from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise BaselineError(file, f"not UTF-8 text (byte {exc.start})") from None
+    return parse_baseline(text, file)
+
+
+def parse_baseline(text: str, file: str) -> Baseline:
+    """A baseline file's text as a :class:`Baseline`.
+
+    >>> parse_baseline('{"tfplancheck_baseline": 1, "failures": [{"check": "X", "address": "a.b", "path": null}]}', "b.json").entries
+    frozenset({BaselineEntry('X', 'a.b', None)})
+    >>> parse_baseline('{"failures": []}', "b.json")
+    Traceback (most recent call last):
+    ...
+    plancheck.cli._output.BaselineError: b.json: not a tfplancheck baseline (no "tfplancheck_baseline": 1; write one with --write-baseline)
+    """
+    try:
+        document = json.loads(text)
+    except (ValueError, RecursionError) as exc:
+        where = f" (at line {exc.lineno}, column {exc.colno})" if isinstance(exc, json.JSONDecodeError) else ""
+        raise BaselineError(file, f"invalid JSON{where}") from None
+    if not isinstance(document, dict) or "tfplancheck_baseline" not in document:
+        raise BaselineError(file, f'not a tfplancheck baseline (no "tfplancheck_baseline": {BASELINE_VERSION}; '
+                            "write one with --write-baseline)")
+    version = document["tfplancheck_baseline"]
+    if version != BASELINE_VERSION or isinstance(version, bool):
+        raise BaselineError(file, f"baseline version {json.dumps(version)[:20]} is not supported "
+                            f"(this tfplancheck reads version {BASELINE_VERSION})")
+    extra = sorted(set(document) - {"tfplancheck_baseline", "failures"})
+    if extra:
+        raise BaselineError(file, f"unknown key {extra[0][:60]!r} (a baseline has tfplancheck_baseline and failures)")
+    failures = document.get("failures")
+    if not isinstance(failures, list):
+        from tfjsonpath import describe_json_type
+
+        raise BaselineError(file, f"failures: expected a list, found {describe_json_type(failures)}")
+    entries = set()
+    for i, item in enumerate(failures):
+        if not isinstance(item, dict) or set(item) != {"check", "address", "path"}:
+            raise BaselineError(file, f'failures[{i}]: expected a table of "check", "address" and "path"')
+        if not isinstance(item["check"], str) or not all(isinstance(item[k], (str, type(None))) for k in ("address", "path")):
+            raise BaselineError(file, f"failures[{i}]: check is a string; address and path are strings or null")
+        entries.add(BaselineEntry(item["check"], item["address"], item["path"]))
+    return Baseline(file, frozenset(entries))

@@ -154,7 +154,8 @@ def test_json_output_follows_the_schema_in_check_order(files: Path) -> None:
     assert doc["ok"] is False
     assert doc["plan"] == {"source": "<stdin>", "format_version": "1.2", "terraform_version": "1.0.3",
                            "errored": None, "complete": None, "applyable": None, "partial": False}
-    assert doc["summary"] == {"total": 6, "passed": 5, "failed": 1, "warned": 0, "errors": 0, "warnings": 0}
+    assert doc["summary"] == {"total": 6, "passed": 5, "failed": 1, "warned": 0, "errors": 0, "warnings": 0,
+                             "waived": 0, "known": 0}
     assert [(x["origin"], x["status"]) for x in doc["results"]] == [
         ("pass.toml:2 check[0]", "pass"), ("pass.toml:7 check[1]", "pass"), ("pass.toml:12 check[2]", "pass"),
         ("pass.toml:17 check[3]", "pass"), ("pass.toml:22 check[4]", "pass"), ("--unknown #1", "fail"),

@@ -126,7 +126,7 @@ def test_json_reports_a_failing_warning_check_as_warn_with_its_failures(tmp_path
     (result,) = json.loads(out)["results"]
     assert result == {
         "origin": "checks.toml:1 check[0]", "check": "ExpectNoDestroys", "address": "Resources(type='aws_s3_bucket')",
-        "path": None, "severity": "warning", "status": "warn", "warnings": [],
+        "path": None, "severity": "warning", "status": "warn", "warnings": [], "waived": [], "known": [], "expired_waivers": [],
         "failures": [{"address": "aws_instance.web", "path": None, "message": FAIL_LINE.split(": ", 2)[2]}],
     }
 

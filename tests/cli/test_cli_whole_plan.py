@@ -152,7 +152,8 @@ def test_warnings_are_printed_with_quiet_and_a_warning_alone_passes(files: Path)
 
 def test_json_output_carries_the_warnings(files: Path) -> None:
     doc = cli("plan.json", "--checks", "checks.toml", "--format", "json").json()
-    assert doc["summary"] == {"total": 9, "passed": 6, "failed": 3, "warned": 0, "errors": 0, "warnings": 2}
+    assert doc["summary"] == {"total": 9, "passed": 6, "failed": 3, "warned": 0, "errors": 0, "warnings": 2,
+                              "waived": 0, "known": 0}
     first = doc["results"][0]
     assert (first["check"], first["address"], first["path"], first["status"]) == (
         "ExpectEachKnownValue", "Resources(type='aws_s3_bucket', module='')", 'tags["team"]', "fail")
