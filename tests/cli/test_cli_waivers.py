@@ -1,0 +1,394 @@
+"""Waivers and baselines (#35 points 4 and 5): what is waived, what expires, what a baseline knows, and the errors.
+
+A checks-file entry's ``waive`` list moves the failures its address globs cover to ``waived`` (reported
+with the reason, never silently); an expired waiver waives nothing and a NOTE says so. A baseline file
+(``--write-baseline``) records failures by check type, address and path as shown; ``--baseline`` fails
+only on failures not in it, reports the known ones and the entries that no longer fail. Bad entries and
+bad baseline files are exit-2 errors with the exact messages pinned here. "Today" is ``TFPLANCHECK_TODAY``.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+
+from plancheck.cli._command import run
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "tests" / "checks"))
+sys.path.insert(0, str(ROOT / "tests"))
+import planted_secrets  # noqa: E402
+from secret_shapes import leaks  # noqa: E402
+from whole_plan_support import KEY_SECRET, SECRET, change, plan_document  # noqa: E402
+
+VALIDATOR = jsonschema.Draft202012Validator(
+    json.loads((ROOT / "plancheck" / "schemas" / "cli-output.schema.json").read_text("utf-8")))
+
+TODAY = "2027-01-31"
+#: Fails at aws_instance.web (replaced), aws_s3_bucket.a (a deposed object) and aws_s3_bucket.old (destroyed).
+NO_DESTROYS = 'type = "ExpectNoDestroys"\n'
+#: Fails at aws_s3_bucket.k["<KEY_SECRET>"] alone: its address holds a secret.
+SECRET_KEY_ACTION = f"type = \"ExpectResourceAction\"\naddress = 'aws_s3_bucket.k[\"{KEY_SECRET}\"]'\naction = \"update\"\n"
+
+
+def entry(body: str, waive: str | None = None, severity: str | None = None) -> str:
+    return ("[[check]]\n" + body + (f"waive = {waive}\n" if waive is not None else "")
+            + (f'severity = "{severity}"\n' if severity is not None else ""))
+
+
+def cli(tmp_path: Path, checks: str, *argv: str, plan: dict[str, Any] | None = None, today: str = TODAY,
+        name: str = "checks.toml", secrets: tuple[str, ...] = (SECRET, KEY_SECRET)) -> tuple[int, str, str]:
+    (tmp_path / "plan.json").write_text(json.dumps(plan or plan_document()), "utf-8")
+    (tmp_path / name).write_text(checks, "utf-8")
+    out, err = io.StringIO(), io.StringIO()
+    code = run([str(tmp_path / "plan.json"), "-c", str(tmp_path / name), *argv], stdout=out, stderr=err,
+               stdin=io.BytesIO(b""), environ={"PATH": "", "TFPLANCHECK_TODAY": today})
+    for secret in secrets:
+        assert secret not in out.getvalue() + err.getvalue()
+    assert "Traceback" not in err.getvalue()
+    return code, out.getvalue().replace(str(tmp_path) + "/", ""), err.getvalue().replace(str(tmp_path) + "/", "")
+
+
+def results(tmp_path: Path, checks: str, *argv: str, **kwargs: Any) -> tuple[int, dict[str, Any]]:
+    code, out, _ = cli(tmp_path, checks, "--format", "json", *argv, **kwargs)
+    doc = json.loads(out)
+    VALIDATOR.validate(doc)
+    assert doc["ok"] is (code == 0)
+    return code, doc
+
+
+def addresses(failures: list[dict[str, Any]]) -> list[str]:
+    return sorted(f["address"] for f in failures)
+
+
+# -- waivers: matching, expiry --------------------------------------------------------------------------
+
+ALL = ["aws_instance.web", "aws_s3_bucket.a", "aws_s3_bucket.old"]
+# (waive list, TFPLANCHECK_TODAY) -> exit status, status, failing addresses, waived addresses, expired origins.
+WAIVER_TABLE = [
+    pytest.param(None, TODAY, 1, "fail", ALL, [], [], id="no-waiver"),
+    pytest.param('[{ address = "aws_s3_bucket.old", reason = "r" }]', TODAY, 1, "fail",
+                 ["aws_instance.web", "aws_s3_bucket.a"], ["aws_s3_bucket.old"], [], id="exact-address"),
+    pytest.param('[{ address = "aws_s3_bucket.*", reason = "r" }]', TODAY, 1, "fail",
+                 ["aws_instance.web"], ["aws_s3_bucket.a", "aws_s3_bucket.old"], [], id="glob-covers-two"),
+    pytest.param('[{ address = "aws_*", reason = "r" }]', TODAY, 0, "pass", [], ALL, [], id="all-waived-passes"),
+    pytest.param('[{ address = "aws_vpc.*", reason = "r" }]', TODAY, 1, "fail", ALL, [], [], id="glob-covers-none"),
+    pytest.param('[{ address = "aws_s3_bucket.ol?", reason = "r" }]', TODAY, 1, "fail",
+                 ["aws_instance.web", "aws_s3_bucket.a"], ["aws_s3_bucket.old"], [], id="question-mark"),
+    pytest.param('[{ address = "aws_*", reason = "r", until = 2027-01-31 }]', TODAY, 0, "pass", [], ALL, [],
+                 id="until-is-the-last-day-it-waives"),
+    pytest.param('[{ address = "aws_*", reason = "r", until = 2027-01-30 }]', TODAY, 1, "fail", ALL, [],
+                 ["checks.toml:1 check[0].waive[0]"], id="expired-the-day-after"),
+    pytest.param('[{ address = "aws_*", reason = "r", until = 2026-12-31 }]', "2026-12-31", 0, "pass", [], ALL, [],
+                 id="today-from-the-environment"),
+    pytest.param('[{ address = "aws_*", reason = "old", until = 2020-01-01 }, '
+                 '{ address = "aws_instance.*", reason = "new" }]', TODAY, 1, "fail",
+                 ["aws_s3_bucket.a", "aws_s3_bucket.old"], ["aws_instance.web"], ["checks.toml:1 check[0].waive[0]"],
+                 id="expired-beside-a-live-one"),
+]
+
+
+@pytest.mark.parametrize(("waive", "today", "code", "status", "failing", "waived", "expired"), WAIVER_TABLE)
+def test_waivers_match_by_address_glob_until_they_expire(
+    tmp_path: Path, waive: str | None, today: str, code: int, status: str, failing: list[str], waived: list[str],
+    expired: list[str],
+) -> None:
+    got, doc = results(tmp_path, entry(NO_DESTROYS, waive), today=today)
+    (result,) = doc["results"]
+    assert (got, result["status"], addresses(result["failures"]), addresses(result["waived"])) == (
+        code, status, failing, waived)
+    assert [w["origin"] for w in result["expired_waivers"]] == expired
+    assert doc["summary"]["waived"] == len(waived)
+
+
+def test_a_waived_failure_is_reported_with_its_reason_and_expiry(tmp_path: Path) -> None:
+    waive = '[{ address = "aws_s3_bucket.old", reason = "legacy bucket, storage team until Q1", until = 2027-02-01 }]'
+    code, out, _ = cli(tmp_path, entry(NO_DESTROYS, waive))
+    assert code == 1
+    assert out.splitlines() == [
+        "FAIL    ExpectNoDestroys: aws_instance.web: expected no destroy, but it is replaced: action(s) [delete create] "
+        "(replace_because_cannot_update)",
+        '          aws_s3_bucket.a: deposed object "00000001": expected no destroy, but it is destroyed: action(s) [delete]',
+        "WAIVED  ExpectNoDestroys: aws_s3_bucket.old: expected no destroy, but it is destroyed: action(s) [delete] "
+        "(waived by checks.toml:1 check[0].waive[0], until 2027-02-01: legacy bucket, storage team until Q1)",
+        "1 check in plan.json: 0 passed, 1 failed, 1 waived",
+    ]
+
+
+def test_a_check_passing_by_its_waivers_shows_them_not_a_pass(tmp_path: Path) -> None:
+    code, out, _ = cli(tmp_path, entry(NO_DESTROYS, '[{ address = "*", reason = "r" }]'))
+    assert code == 0
+    assert [line.split("  ")[0] for line in out.splitlines()[:-1]] == ["WAIVED"] * 3
+    assert out.splitlines()[-1] == "1 check in plan.json: 1 passed, 0 failed, 3 waived"
+
+
+def test_an_expired_waiver_says_so_also_with_quiet(tmp_path: Path) -> None:
+    checks = entry(NO_DESTROYS, '[{ address = "aws_*", reason = "r", until = 2027-01-01 }]')
+    note = ("NOTE  checks.toml:1 check[0].waive[0] (aws_*) expired on 2027-01-01: it no longer waives ExpectNoDestroys "
+            "(renew it with a new reason, or fix the failures)")
+    for argv in ((), ("--quiet",)):
+        code, out, _ = cli(tmp_path, checks, *argv)
+        assert code == 1
+        assert note in out.splitlines()
+
+
+def test_waivers_of_a_warning_check_and_fail_on_warning(tmp_path: Path) -> None:
+    checks = entry(NO_DESTROYS, '[{ address = "aws_*", reason = "r" }]', severity="warning")
+    assert cli(tmp_path, checks, "--fail-on", "warning")[0] == 0
+    assert cli(tmp_path, entry(NO_DESTROYS, severity="warning"), "--fail-on", "warning")[0] == 1
+
+
+def test_a_waiver_covers_a_secret_key_by_glob_and_never_shows_it(tmp_path: Path) -> None:
+    code, out, _ = cli(tmp_path, entry(SECRET_KEY_ACTION, '[{ address = "aws_s3_bucket.k[*]", reason = "r" }]'))
+    assert code == 0
+    assert out.splitlines()[0].startswith('WAIVED  ExpectResourceAction: aws_s3_bucket.k["(sensitive)"]: ')
+
+
+def test_a_json_checks_file_takes_the_date_as_a_string(tmp_path: Path) -> None:
+    checks = json.dumps({"check": [{"type": "ExpectNoDestroys",
+                                    "waive": [{"address": "aws_*", "reason": "r", "until": "2027-01-31"}]}]})
+    code, doc = results(tmp_path, checks, name="checks.json")
+    assert code == 0
+    assert doc["results"][0]["waived"][0]["waiver"] == {
+        "address": "aws_*", "reason": "r", "until": "2027-01-31", "origin": "checks.json check[0].waive[0]"}
+
+
+# -- bad waivers: located exit-2 errors -------------------------------------------------------------
+
+BAD_WAIVERS = [
+    pytest.param('"aws_*"', 'check[0].waive: expected a list of waivers such as [{ address = "aws_s3_bucket.legacy*", '
+                 'reason = "...", until = 2027-01-31 }], found a string', id="not-a-list"),
+    pytest.param('["aws_*"]', 'check[0].waive[0]: expected a waiver table such as { address = "aws_s3_bucket.legacy*", '
+                 'reason = "...", until = 2027-01-31 }, found a string', id="item-not-a-table"),
+    pytest.param('[{ address = "aws_*" }]', "check[0].waive[0]: a waiver needs a reason: why the failure is accepted "
+                 "(and who accepts it)", id="reason-required"),
+    pytest.param('[{ address = "aws_*", reason = " " }]', "check[0].waive[0].reason: expected a reason (text saying why "
+                 "the failure is accepted), found an empty string", id="reason-blank"),
+    pytest.param('[{ address = "aws_*", reason = 3 }]', "check[0].waive[0].reason: expected a reason (text saying why "
+                 "the failure is accepted), found a number", id="reason-not-text"),
+    pytest.param('[{ reason = "r" }]', 'check[0].waive[0]: a waiver needs an address: an address glob such as '
+                 '"aws_s3_bucket.legacy*"', id="address-required"),
+    pytest.param('[{ address = "aws_s3_bucket.a[", reason = "r" }]', "check[0].waive[0].address: waive: address "
+                 "'aws_s3_bucket.a[' is not a valid pattern: '[' at offset 15 is never closed", id="address-bad-glob"),
+    pytest.param('[{ address = "aws_*", reason = "r", untill = 2027-01-31 }]', "check[0].waive[0].untill: unknown "
+                 "waiver key 'untill'; did you mean 'until'? (a waiver takes: address, reason, until)", id="unknown-key"),
+    pytest.param('[{ address = "aws_*", reason = "r", until = "31/01/2027" }]', 'check[0].waive[0].until: expected a '
+                 'date such as 2027-01-31 (in JSON "2027-01-31"), found "31/01/2027"', id="date-as-other-text"),
+    pytest.param('[{ address = "aws_*", reason = "r", until = "2027-02-30" }]', 'check[0].waive[0].until: expected a '
+                 'date such as 2027-01-31 (in JSON "2027-01-31"), found "2027-02-30"', id="date-no-such-day"),
+    pytest.param('[{ address = "aws_*", reason = "r", until = 2027-01-31T10:00:00 }]', "check[0].waive[0].until: "
+                 'expected a date such as 2027-01-31 (in JSON "2027-01-31"), found a date and time', id="date-and-time"),
+    pytest.param('[{ address = "aws_*", reason = "r", until = 20270131 }]', "check[0].waive[0].until: expected a date "
+                 'such as 2027-01-31 (in JSON "2027-01-31"), found int', id="date-a-number"),
+]
+
+
+@pytest.mark.parametrize(("waive", "message"), BAD_WAIVERS)
+def test_a_bad_waiver_is_a_located_error(tmp_path: Path, waive: str, message: str) -> None:
+    code, out, err = cli(tmp_path, entry(NO_DESTROYS) + entry(NO_DESTROYS, waive))
+    assert (code, out) == (2, "")
+    assert err == f"tfplancheck: error: checks.toml:3: {message.replace('check[0]', 'check[1]')}\n"
+
+
+def test_a_bad_today_is_a_usage_error(tmp_path: Path) -> None:
+    code, _, err = cli(tmp_path, entry(NO_DESTROYS), today="31.01.2027")
+    assert (code, err) == (2, "tfplancheck: error: TFPLANCHECK_TODAY must be a date such as 2027-01-31, not '31.01.2027'\n")
+
+
+# -- --list-waivers ---------------------------------------------------------------------------------------
+
+
+def _list(tmp_path: Path, checks: str, *argv: str) -> tuple[int, str, str]:
+    (tmp_path / "checks.toml").write_text(checks, "utf-8")
+    out, err = io.StringIO(), io.StringIO()
+    code = run(["-c", str(tmp_path / "checks.toml"), "--list-waivers", *argv], stdout=out, stderr=err,
+               environ={"TFPLANCHECK_TODAY": TODAY})
+    return code, out.getvalue().replace(str(tmp_path) + "/", ""), err.getvalue()
+
+
+LISTED = (entry(NO_DESTROYS, '[{ address = "aws_s3_bucket.legacy*", reason = "storage team", until = 2027-03-01 }, '
+                             '{ address = "aws_instance.*", reason = "gone soon", until = 2026-12-01 }]')
+          + entry(SECRET_KEY_ACTION.replace(KEY_SECRET, "k1"), '[{ address = "*", reason = "forever" }]'))
+
+
+def test_list_waivers_prints_each_with_its_expiry(tmp_path: Path) -> None:
+    code, out, _ = _list(tmp_path, LISTED)
+    assert code == 0
+    assert out.splitlines() == [
+        "checks.toml:1 check[0].waive[0]: ExpectNoDestroys: aws_s3_bucket.legacy* (until 2027-03-01): storage team",
+        "checks.toml:1 check[0].waive[1]: ExpectNoDestroys: aws_instance.* (EXPIRED 2026-12-01): gone soon",
+        "checks.toml:4 check[1].waive[0]: ExpectResourceAction: * (no expiry): forever",
+        "3 waivers (1 expired as of 2027-01-31)",
+    ]
+
+
+def test_list_waivers_as_json(tmp_path: Path) -> None:
+    code, out, _ = _list(tmp_path, LISTED, "--format", "json")
+    doc = json.loads(out)
+    VALIDATOR.validate(doc)
+    assert (code, doc["kind"], doc["today"]) == (0, "waivers", TODAY)
+    assert [(w["check"], w["until"], w["expired"]) for w in doc["waivers"]] == [
+        ("ExpectNoDestroys", "2027-03-01", False), ("ExpectNoDestroys", "2026-12-01", True),
+        ("ExpectResourceAction", None, False)]
+
+
+def test_list_waivers_needs_checks_files() -> None:
+    out, err = io.StringIO(), io.StringIO()
+    assert run(["--list-waivers"], stdout=out, stderr=err, environ={}) == 2
+    assert err.getvalue() == "tfplancheck: error: --list-waivers needs the checks files: --checks FILE\n"
+
+
+# -- baselines: known, new, fixed ---------------------------------------------------------------------
+
+
+def _plan_with(*, drop: str | None = None, add: dict[str, Any] | None = None, reason: str | None = None) -> dict[str, Any]:
+    doc = plan_document()
+    doc["resource_changes"] = [rc for rc in doc["resource_changes"] if rc["address"] != drop]
+    if add is not None:
+        doc["resource_changes"].append(add)
+    if reason is not None:
+        for rc in doc["resource_changes"]:
+            if rc["address"] == "aws_instance.web":
+                rc["action_reason"] = reason
+    return doc
+
+
+NEW_DESTROY = change("aws_s3_bucket.extra", ["delete"], None, before={"tags": {}})
+CHECKS = entry(NO_DESTROYS) + entry(SECRET_KEY_ACTION)
+KNOWN_ALL = ["aws_instance.web", "aws_s3_bucket.a", 'aws_s3_bucket.k["(sensitive)"]', "aws_s3_bucket.old"]
+# (plan today, checks today) -> exit status, failing, known, fixed (after a baseline written on the plan as it was).
+BASELINE_TABLE = [
+    pytest.param(_plan_with(), CHECKS, 0, [], KNOWN_ALL, [], id="same-plan-all-known"),
+    pytest.param(_plan_with(add=NEW_DESTROY), CHECKS, 1, ["aws_s3_bucket.extra"], KNOWN_ALL, [], id="a-new-failure"),
+    pytest.param(_plan_with(drop="aws_s3_bucket.old"), CHECKS, 0, [], sorted(set(KNOWN_ALL) - {"aws_s3_bucket.old"}),
+                 [{"check": "ExpectNoDestroys", "address": "aws_s3_bucket.old", "path": None}], id="one-fixed"),
+    pytest.param(_plan_with(reason="replace_by_triggers"), CHECKS, 0, [], KNOWN_ALL, [],
+                 id="message-changed-still-known"),
+    pytest.param(_plan_with(), entry(SECRET_KEY_ACTION) + entry(NO_DESTROYS), 0, [], KNOWN_ALL, [],
+                 id="checks-reordered-still-known"),
+    pytest.param(_plan_with(), entry(NO_DESTROYS, severity="warning") + entry(SECRET_KEY_ACTION), 0, [], KNOWN_ALL, [],
+                 id="severity-changed-still-known"),
+]
+
+
+@pytest.mark.parametrize(("plan", "checks", "code", "failing", "known", "fixed"), BASELINE_TABLE)
+def test_a_baseline_fails_only_on_new_failures(
+    tmp_path: Path, plan: dict[str, Any], checks: str, code: int, failing: list[str], known: list[str],
+    fixed: list[dict[str, Any]],
+) -> None:
+    baseline = "baseline.json"
+    assert cli(tmp_path, CHECKS, "--write-baseline", baseline)[0] == 0
+    got, doc = results(tmp_path, checks, "--baseline", baseline, plan=plan)
+    failures = [f for r in doc["results"] for f in r["failures"]]
+    assert (got, addresses(failures), addresses([f for r in doc["results"] for f in r["known"]])) == (code, failing, known)
+    assert doc["baseline"] == {"file": baseline, "fixed": fixed}
+    assert doc["summary"]["known"] == len(known)
+
+
+def test_write_baseline_accepts_the_runs_failures_and_the_file_is_stable(tmp_path: Path) -> None:
+    code, out, _ = cli(tmp_path, CHECKS, "--write-baseline", "base.json")
+    assert code == 0
+    assert out.splitlines()[-1] == "2 checks in plan.json: 2 passed, 0 failed, 4 known"
+    text = Path("base.json").read_text("utf-8")
+    assert json.loads(text) == {"tfplancheck_baseline": 1, "failures": [
+        {"check": "ExpectNoDestroys", "address": "aws_instance.web", "path": None},
+        {"check": "ExpectNoDestroys", "address": "aws_s3_bucket.a", "path": None},
+        {"check": "ExpectNoDestroys", "address": "aws_s3_bucket.old", "path": None},
+        {"check": "ExpectResourceAction", "address": 'aws_s3_bucket.k["(sensitive)"]', "path": None},
+    ]}
+    assert "expected" not in text  # no message text
+
+
+@pytest.fixture(autouse=True)
+def _in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)  # a relative --write-baseline lands in the test's directory
+
+
+def test_baseline_text_output_names_known_and_fixed(tmp_path: Path) -> None:
+    cli(tmp_path, CHECKS, "--write-baseline", "base.json")
+    code, out, _ = cli(tmp_path, CHECKS, "--baseline", "base.json", plan=_plan_with(drop="aws_s3_bucket.old", add=NEW_DESTROY))
+    assert code == 1
+    lines = out.splitlines()
+    assert lines[0] == "FAIL   ExpectNoDestroys: aws_s3_bucket.extra: expected no destroy, but it is destroyed: action(s) [delete]"
+    assert [line.split("  ")[0] for line in lines[1:4]] == ["KNOWN"] * 3
+    assert "NOTE   baseline entry no longer fails (remove it from base.json): ExpectNoDestroys: aws_s3_bucket.old" in lines
+    assert lines[-1] == "2 checks in plan.json: 1 passed, 1 failed, 3 known, 1 fixed"
+
+
+def test_waived_failures_are_not_written_and_not_fixed(tmp_path: Path) -> None:
+    waived = entry(NO_DESTROYS, '[{ address = "aws_s3_bucket.old", reason = "r" }]')
+    cli(tmp_path, waived, "--write-baseline", "base.json")
+    assert "aws_s3_bucket.old" not in Path("base.json").read_text()
+    cli(tmp_path, entry(NO_DESTROYS), "--write-baseline", "all.json")
+    code, doc = results(tmp_path, waived, "--baseline", "all.json")
+    assert (code, doc["baseline"]["fixed"]) == (0, [])  # the waived failure still fails: its entry is not fixed
+
+
+def test_baseline_and_write_baseline_together_rewrite_it(tmp_path: Path) -> None:
+    cli(tmp_path, CHECKS, "--write-baseline", "base.json")
+    code, _, _ = cli(tmp_path, CHECKS, "--baseline", "base.json", "--write-baseline", "base.json",
+                     plan=_plan_with(drop="aws_s3_bucket.old", add=NEW_DESTROY))
+    assert code == 1  # judged by the old baseline: the new failure fails this run
+    written = [e["address"] for e in json.loads(Path("base.json").read_text())["failures"]]
+    assert "aws_s3_bucket.extra" in written
+    assert "aws_s3_bucket.old" not in written
+
+
+BAD_BASELINES = [
+    pytest.param("nope", "base.json: invalid JSON (at line 1, column 1)", id="not-json"),
+    pytest.param('{"failures": []}', 'base.json: not a tfplancheck baseline (no "tfplancheck_baseline": 1; write one '
+                 "with --write-baseline)", id="no-version"),
+    pytest.param('{"tfplancheck_baseline": 2, "failures": []}', "base.json: baseline version 2 is not supported (this "
+                 "tfplancheck reads version 1)", id="other-version"),
+    pytest.param('{"tfplancheck_baseline": 1, "failures": {}}', "base.json: failures: expected a list, found an object",
+                 id="failures-not-a-list"),
+    pytest.param('{"tfplancheck_baseline": 1, "failures": [{"check": "X"}]}', 'base.json: failures[0]: expected a table '
+                 'of "check", "address" and "path"', id="entry-missing-keys"),
+    pytest.param('{"tfplancheck_baseline": 1, "failures": [{"check": 1, "address": null, "path": null}]}',
+                 "base.json: failures[0]: check is a string; address and path are strings or null", id="entry-bad-type"),
+    pytest.param('{"tfplancheck_baseline": 1, "failures": [], "extra": 1}', "base.json: unknown key 'extra' (a baseline "
+                 "has tfplancheck_baseline and failures)", id="unknown-key"),
+    pytest.param(None, "base.json: cannot read the baseline", id="missing-file"),
+]
+
+
+@pytest.mark.parametrize(("text", "message"), BAD_BASELINES)
+def test_a_bad_baseline_is_an_exit_2_error(tmp_path: Path, text: str | None, message: str) -> None:
+    if text is not None:
+        Path("base.json").write_text(text, "utf-8")
+    code, out, err = cli(tmp_path, CHECKS, "--baseline", "base.json")
+    assert (code, out) == (2, "")
+    assert err.startswith(f"tfplancheck: error: {message}")
+    code, out, _ = cli(tmp_path, CHECKS, "--baseline", "base.json", "--format", "json")
+    assert json.loads(out)["error"]["kind"] == "baseline"
+
+
+def test_an_unwritable_baseline_is_an_exit_2_error(tmp_path: Path) -> None:
+    code, _, err = cli(tmp_path, CHECKS, "--write-baseline", "no/such/dir/base.json")
+    assert code == 2
+    assert err.startswith("tfplancheck: error: no/such/dir/base.json: cannot write the baseline: ")
+
+
+# -- secrets: no planted secret in the baseline file nor in any output -----------------------------------
+
+
+def test_no_planted_secret_reaches_the_baseline_or_the_output(tmp_path: Path) -> None:
+    each = f"terraform_data.each[\"{planted_secrets.SECRET_VAR}\"]"
+    checks = (entry('type = "ExpectEmptyPlan"\n')
+              + entry(f"type = \"ExpectResourceAction\"\naddress = '{each}'\naction = \"update\"\n",
+                      '[{ address = "terraform_data.nothing", reason = "r", until = 2020-01-01 }]'))
+    plan = planted_secrets.plan_document()
+    texts = []
+    for argv in (("--write-baseline", "base.json"), ("--baseline", "base.json"), ("--baseline", "base.json", "--format",
+                 "json"), ("--write-baseline", "base.json", "--format", "json")):
+        code, out, err = cli(tmp_path, checks, *argv, plan=plan, secrets=tuple(planted_secrets.PLANTED.values()))
+        texts += [out, err, Path("base.json").read_text("utf-8")]
+        assert code == 0
+    assert all(leaks(text, planted_secrets.PLANTED) == [] for text in texts)
+    assert 'terraform_data.each[\\"(sensitive)\\"]' in Path("base.json").read_text("utf-8")  # the key, scrubbed
