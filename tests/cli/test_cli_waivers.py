@@ -138,6 +138,21 @@ def test_an_expired_waiver_says_so_also_with_quiet(tmp_path: Path) -> None:
         assert note in out.splitlines()
 
 
+def test_quiet_leaves_out_waived_and_known_lines(tmp_path: Path) -> None:
+    checks = entry(NO_DESTROYS, '[{ address = "aws_s3_bucket.*", reason = "r" }]') + entry(SECRET_KEY_ACTION)
+    cli(tmp_path, entry(SECRET_KEY_ACTION), "--write-baseline", "base.json")
+    code, out, _ = cli(tmp_path, checks, "--baseline", "base.json", "--quiet")
+    assert code == 1
+    assert [line.split("  ")[0] for line in out.splitlines()] == ["FAIL"]
+    code, out, _ = cli(tmp_path, checks, "--baseline", "base.json")
+    assert [line.split()[0] for line in out.splitlines()[:-1]] == ["FAIL", "WAIVED", "WAIVED", "KNOWN"]
+
+
+def test_a_secret_key_spelled_in_a_waiver_matches_nothing(tmp_path: Path) -> None:
+    waive = f"[{{ address = 'aws_s3_bucket.k[\"{KEY_SECRET}\"]', reason = \"r\" }}]"
+    assert cli(tmp_path, entry(SECRET_KEY_ACTION, waive))[0] == 1  # addresses are matched as shown: (sensitive)
+
+
 def test_waivers_of_a_warning_check_and_fail_on_warning(tmp_path: Path) -> None:
     checks = entry(NO_DESTROYS, '[{ address = "aws_*", reason = "r" }]', severity="warning")
     assert cli(tmp_path, checks, "--fail-on", "warning")[0] == 0
