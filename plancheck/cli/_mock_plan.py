@@ -448,6 +448,7 @@ def mock_plan(args: argparse.Namespace, io: Io, version: Callable[[], str]) -> i
         use_colour,
     )
     from ._registry import default_registry
+    from ._waivers import today
 
     json_mode = args.format == "json"
     # The values of the module's sensitive variables, scrubbed from everything printed (Terraform's own errors too).
@@ -463,6 +464,10 @@ def mock_plan(args: argparse.Namespace, io: Io, version: Callable[[], str]) -> i
     try:
         registry = default_registry()
         specs = [spec for name in args.checks for spec in load_checks_file(name, registry)]
+        try:
+            on = today(io.environ)  # the day the checks files' waivers are judged on
+        except ValueError as exc:
+            raise _Failed("usage", str(exc)) from None
         if args.checks and not specs:
             raise _Failed("checks", f"{', '.join(args.checks)}: the checks file has no checks")
         if (args.update or args.ignore) and not args.snapshot:
@@ -511,7 +516,7 @@ def mock_plan(args: argparse.Namespace, io: Io, version: Callable[[], str]) -> i
         doc = list_document(plan)
         io.out(render_json(doc, shown) if json_mode else shown.scrub(render_list(doc)))
         return 0
-    results = run_checks(specs, plan)
+    results = run_checks(specs, plan, today=on)
     status = exit_status(results)
     if status != 2:
         status = max(snapshot_status, status)

@@ -407,3 +407,11 @@ def test_no_planted_secret_reaches_the_baseline_or_the_output(tmp_path: Path) ->
         assert code == 0
     assert all(leaks(text, planted_secrets.PLANTED) == [] for text in texts)
     assert 'terraform_data.each[\\"(sensitive)\\"]' in Path("base.json").read_text("utf-8")  # the key, scrubbed
+
+
+def test_mock_plan_judges_waivers_on_the_same_today(tmp_path: Path) -> None:
+    (tmp_path / "checks.toml").write_text(entry(NO_DESTROYS), "utf-8")
+    out, err = io.StringIO(), io.StringIO()
+    code = run(["mock-plan", str(tmp_path), "--mock", "acme/x=s.json", "--checks", str(tmp_path / "checks.toml")],
+               stdout=out, stderr=err, environ={"TFPLANCHECK_TODAY": "x"})
+    assert (code, err.getvalue()) == (2, "tfplancheck: error: TFPLANCHECK_TODAY must be a date such as 2027-01-31, not 'x'\n")
