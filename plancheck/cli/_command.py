@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import io as io_module
 import itertools
 import os
 import re
@@ -146,6 +147,33 @@ def _byte_count(text: str) -> int:
     return int(match.group(1)) * {"B": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30}[unit]
 
 
+#: What --format and --report take (plancheck.cli._output.FORMATS, which a test holds this to): spelled out here
+#: so that parsing the command line imports no writer.
+_FORMATS: Final = ("text", "json", "junit", "sarif", "github", "markdown")
+
+
+def _report_argument(text: str) -> tuple[str, str]:
+    """A --report value: ``FORMAT=FILE``.
+
+    >>> _report_argument("junit=out/junit.xml")
+    ('junit', 'out/junit.xml')
+    >>> _report_argument("xml=out.xml")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: unknown report format 'xml' in 'xml=out.xml' (expected FORMAT=FILE, FORMAT one of text, json, junit, sarif, github, markdown)
+    """
+    fmt, equals, filename = text.partition("=")
+    if not equals:
+        raise argparse.ArgumentTypeError(f"expected FORMAT=FILE, found {text!r} (FORMAT one of {', '.join(_FORMATS)})")
+    if fmt not in _FORMATS:
+        raise argparse.ArgumentTypeError(
+            f"unknown report format {fmt!r} in {text!r} (expected FORMAT=FILE, FORMAT one of {', '.join(_FORMATS)})"
+        )
+    if filename == "-":
+        raise argparse.ArgumentTypeError(f"{text!r}: a report is written to a file; --format sets standard output's format")
+    return fmt, path_argument(filename)
+
+
 class _FlagCheck(argparse.Action):
     """Collects flag checks in command-line order."""
 
@@ -205,7 +233,11 @@ def _main_parser(streams: Io | None = None) -> _Parser:
                        ("--no-deferred", "ExpectNoDeferredChanges")):
         group.add_argument(flag, nargs=0, action=_FlagCheck, dest="flag_checks", help=text)
     out = parser.add_argument_group("output")
-    out.add_argument("--format", choices=("text", "json"), default="text", help="text (default) or json")
+    out.add_argument("--format", choices=_FORMATS, default="text",
+                     help="standard output's format: text (default), json, junit (XML), sarif (2.1.0), github "
+                     "(workflow commands), markdown (a summary for $GITHUB_STEP_SUMMARY or a merge-request comment)")
+    out.add_argument("--report", action="append", default=[], metavar="FORMAT=FILE", type=_report_argument,
+                     help="also write the results in FORMAT to FILE (its directory made if missing); repeatable")
     out.add_argument("-q", "--quiet", action="store_true", help="print only failures (nothing when all pass)")
     out.add_argument("--color", "--colour", choices=("auto", "always", "never"), default="auto",
                      help="colour the text output (auto: only on a terminal, and never when NO_COLOR is set)")
@@ -344,11 +376,14 @@ def _list_checks(io: Io, json_mode: bool) -> int:
 
 
 def _run_checks(args: argparse.Namespace, io: Io) -> int:
-    from ._checksfile import ChecksFileError, exit_status, load_checks_file, run_checks, spec_from_flag
-    from ._output import Style, render_text, results_document, results_secrets, use_colour
+    from ._checksfile import ChecksFileError, load_checks_file, run_checks, spec_from_flag
+    from ._output import PlanRun, Style, render, run_status, use_colour
     from ._registry import default_registry
 
     json_mode = args.format == "json"
+    clash = _reports_clash(args)
+    if clash is not None:
+        return io.fail("usage", clash, json_mode)
     if args.plan is None:
         return io.fail("usage", "no plan given (a JSON plan, a binary plan file, or - for stdin); see --help", json_mode)
     if not args.checks and not args.flag_checks:
@@ -378,16 +413,48 @@ def _run_checks(args: argparse.Namespace, io: Io) -> int:
                          allow_errored=args.allow_errored, chdir=args.chdir)
     except CliError as exc:
         return io.fail(exc.kind, exc.message, json_mode)
-    results = run_checks(specs, plan)
+    runs = [PlanRun(plan, tuple(run_checks(specs, plan)))]
     # The stream's scrub keeps what the failures trusted (their configuration names and given paths), as theirs did.
-    shown = results_secrets(results, plan)
-    io.heard(shown)
-    if json_mode:
-        io.out(render_json(results_document(results, plan, tool_version(), args.fail_on), shown))
-    else:
-        style = Style(use_colour(io.stdout, io.environ, args.color))
-        io.out(render_text(results, plan, style=style, quiet=args.quiet))
-    return exit_status(results, args.fail_on)
+    io.heard(runs[0].secrets())
+    style = Style(use_colour(io.stdout, io.environ, args.color) and args.format == "text")
+    io.out(render(args.format, runs, fail_on=args.fail_on, tool_version=tool_version(), style=style, quiet=args.quiet))
+    for fmt, filename in args.report:
+        try:
+            _write_report(io, filename, render(fmt, runs, fail_on=args.fail_on, tool_version=tool_version()))
+        except _WriteFailed as exc:
+            return io.fail("report", str(exc), json_mode)
+    return run_status(runs, args.fail_on)
+
+
+def _reports_clash(args: argparse.Namespace) -> str | None:
+    """Why the --report files cannot be written as given (one named twice, or an input), else None."""
+    seen: set[str] = set()
+    inputs = {os.path.abspath(name) for name in (args.plan, *args.checks) if name not in (None, "-")}
+    for _, filename in args.report:
+        where = os.path.abspath(filename)
+        if where in seen:
+            return f"--report {filename}: the file is named by another --report too"
+        if where in inputs:
+            return f"--report {filename}: the file is an input of the run (it would be overwritten)"
+        seen.add(where)
+    return None
+
+
+def _write_report(io: Io, filename: str, text: str) -> None:
+    """Write a --report file, its text passed through what standard output passes through (:class:`_Guarded` with
+    :meth:`Io.scrub`: every secret heard scrubbed, then made terminal-safe)."""
+    from pathlib import Path
+
+    shown = io_module.StringIO()
+    stream = _Guarded(shown, f"the report file {filename}")
+    stream.scrub = io.scrub
+    stream.write(text + "\n")
+    try:
+        path = Path(filename)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(shown.getvalue(), encoding="utf-8", newline="\n")
+    except OSError as exc:
+        raise _WriteFailed(stream.name, os.strerror(exc.errno) if exc.errno is not None else str(exc)) from None
 
 
 def _lookup(args: argparse.Namespace, io: Io) -> int:

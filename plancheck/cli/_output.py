@@ -1,7 +1,8 @@
 """What a command prints about a plan: check results, query answers and snapshot comparisons, as text or JSON.
 
-Check results are a human summary (optionally coloured) or a JSON document (shapes documented in
-``plancheck/schemas/cli-output.schema.json``). ``query`` looks up a plan's addresses, or the value at a
+Check results are a human summary (optionally coloured), a JSON document (shapes documented in
+``plancheck/schemas/cli-output.schema.json``), JUnit XML, SARIF 2.1.0, GitHub workflow commands or a
+Markdown summary (:func:`render`, on the runs of every plan checked). ``query`` looks up a plan's addresses, or the value at a
 path, redacted: ``output.NAME`` addresses an output change, anything else a resource change; unknown
 values show as ``(known after apply)``, sensitive ones as ``(sensitive)``; every address shown goes
 through :func:`plancheck._documents.plan.shown_address` (a ``for_each`` key can be a secret), and the
@@ -11,7 +12,11 @@ address column is laid out on what is shown, so its width tells nothing. ``snaps
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import json
+import os
+import urllib.parse
+import xml.etree.ElementTree as ET
+from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Final, TextIO
 
 from tfjsonpath import Path
@@ -20,28 +25,38 @@ from .._checking.equality import union_marks
 from .._documents.plan import Change, Plan, ResourceNotFoundError, shown_address
 from .._documents.resolve import ResolvedValue, ValueStatus, resolve_value
 from .._errors import CheckFailure
+from .._frozen import FrozenValue, frozen
 from .._redact import Marks, Secrets, contains_sensitive, fit_marks, render_value
 from .._text import one_line, style_mark
 from ._checksfile import CheckResult, exit_status
-from ._io import SCHEMA_VERSION, CliError
+from ._io import SCHEMA_VERSION, CliError, render_json
 
 if TYPE_CHECKING:
     from ._io import Io
 
 __all__ = [
+    "FORMATS",
     "UNKNOWN_TEXT",
+    "Finding",
+    "PlanRun",
     "SnapshotUsageError",
     "Style",
     "compare_snapshot",
+    "escape_data",
+    "escape_markdown",
+    "escape_property",
+    "findings",
     "list_document",
     "plan_notes",
     "plan_summary",
     "query_change",
+    "render",
     "render_list",
     "render_text",
     "render_value_document",
     "results_document",
     "results_secrets",
+    "run_status",
     "shown_with_notes",
     "snapshot_document",
     "snapshot_ignore",
@@ -260,6 +275,349 @@ def results_document(results: Sequence[CheckResult], plan: Plan, tool_version: s
             for r in results
         ],
     }
+
+
+# -- the report formats: text, JSON, JUnit XML, SARIF 2.1.0, GitHub workflow commands, Markdown ---------
+#
+# The formats a run's results are written in: text, JSON, JUnit XML, SARIF 2.1.0, GitHub workflow commands, Markdown.
+#
+# Every writer takes the runs of the plans checked (:class:`PlanRun`, one per plan, so many plans fit) and says
+# what the exit status says: a finding that fails the run (a failure of an ``error`` check, a check that
+# could not run; under ``--fail-on warning`` any warning) is an error (JUnit ``failure``/``error``, SARIF and
+# GitHub level ``error``, Markdown's ``failed``), any other finding a warning; so a report shows errors exactly
+# when the exit status is not 0.
+#
+# Every string taken from a plan or a message is scrubbed of the plan's secrets (:func:`results_secrets`, as the
+# text output is) before the format escapes it: an escape changes a secret's spelling, so a scrub after it
+# (the command's stream, a report file's) could miss it. Data is made one line first (:func:`one_line`): a
+# newline or control character in an address cannot start a line of its own (a forged workflow command).
+
+#: What ``--format`` and ``--report FORMAT=FILE`` take, the default first.
+FORMATS: Final = ("text", "json", "junit", "sarif", "github", "markdown")
+
+#: The SARIF version written, and the schema it is valid against (OASIS, errata 01).
+_SARIF_VERSION: Final = "2.1.0"
+_SARIF_SCHEMA: Final = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
+_TOOL: Final = "tfplancheck"
+
+
+@frozen
+class PlanRun(FrozenValue):
+    """The results of the checks run on one plan, as the reports name it.
+
+    ``waived`` counts the failures a waiver let pass (reported, never silent).
+
+    >>> from plancheck import Plan
+    >>> PlanRun(Plan.from_dict({"format_version": "1.2"}, source="plan.json"), ()).name
+    'plan.json'
+    """
+
+    plan: Plan
+    results: tuple[CheckResult, ...]
+    waived: int = 0
+
+    @property
+    def name(self) -> str:
+        """The plan's name in the reports: its file (``<stdin>`` for standard input)."""
+        return self.plan.source or "<plan>"
+
+    def secrets(self) -> Secrets:
+        """What every string of this run's reports is scrubbed of (the text output's :func:`results_secrets`)."""
+        return results_secrets(self.results, self.plan)
+
+
+@frozen
+class Finding(FrozenValue):
+    """One line of a report: a failure or a warning of one check, its level and what it says (scrubbed, one line).
+
+    >>> Finding("error", "FAIL", "ExpectEmptyPlan", "ExpectEmptyPlan", None, "2 changes").text
+    'ExpectEmptyPlan: 2 changes'
+    """
+
+    level: str
+    label: str
+    check: str
+    subject: str
+    address: str | None
+    message: str
+
+    @property
+    def text(self) -> str:
+        """The subject and the message, as the text output's line says them."""
+        return f"{self.subject}: {self.message}" if self.subject else self.message
+
+
+def run_status(runs: Sequence[PlanRun], fail_on: str = "error") -> int:
+    """The exit status of all the runs together: the worst (2 a check could not run, 1 a result fails, else 0).
+
+    >>> run_status([])
+    0
+    """
+    return exit_status([r for run in runs for r in run.results], fail_on)
+
+
+def findings(run: PlanRun, result: CheckResult, fail_on: str = "error") -> Iterator[Finding]:
+    """The findings of one result: its failures (``FAIL``, ``WARN`` at warning severity, ``ERROR``), then its warnings.
+
+    A finding's level is ``error`` when it fails the run (:meth:`CheckResult.fails`), else ``warning``.
+    """
+    secrets = run.secrets()
+
+    def data(text: str | None) -> str | None:
+        return None if text is None else one_line(secrets.scrub(text))
+
+    warning_level = "error" if fail_on == "warning" else "warning"
+
+    def finding(level: str, label: str, failure: CheckFailure) -> Finding:
+        address = failure.address if failure.address is not None else result.spec.address
+        return Finding(level, label, result.spec.type, data(_subject(result, failure)) or "", data(address),
+                       data(failure.message) or "")
+
+    if result.status in ("fail", "error", "warn"):
+        level = warning_level if result.status == "warn" else "error"
+        for failure in result.failures:
+            yield finding(level, result.status.upper(), failure)
+    for warning in result.warnings:
+        yield finding(warning_level, "WARN", warning)
+
+
+def render(fmt: str, runs: Sequence[PlanRun], *, fail_on: str = "error", tool_version: str = "",
+           style: Style | None = None, quiet: bool = False) -> str:
+    """The results of ``runs`` in format ``fmt`` (one of :data:`FORMATS`), scrubbed of every run's secrets.
+
+    >>> from plancheck import Plan
+    >>> print(render("markdown", [PlanRun(Plan.from_dict({"format_version": "1.2"}, source="p.json"), ())]))
+    ## tfplancheck: passed
+    <BLANKLINE>
+    ### p.json
+    <BLANKLINE>
+    | checks | passed | failed | errors | warnings | waived |
+    | ---: | ---: | ---: | ---: | ---: | ---: |
+    | 0 | 0 | 0 | 0 | 0 | 0 |
+    """
+    if fmt == "text":
+        return "\n\n".join(render_text(run.results, run.plan, style=style or Style(False), quiet=quiet) for run in runs)
+    if fmt == "json":
+        return _render_json(runs, fail_on, tool_version)
+    if fmt == "junit":
+        return _render_junit(runs, fail_on)
+    if fmt == "sarif":
+        return _render_sarif(runs, fail_on, tool_version)
+    if fmt == "github":
+        return _render_github(runs, fail_on)
+    if fmt == "markdown":
+        return _render_markdown(runs, fail_on)
+    raise ValueError(f"unknown format {fmt!r} (expected one of {', '.join(FORMATS)})")
+
+
+def _render_json(runs: Sequence[PlanRun], fail_on: str, tool_version: str) -> str:
+    if len(runs) != 1:
+        raise ValueError(f"the json format writes the results of one plan, not {len(runs)}")
+    (run,) = runs
+    return render_json(results_document(run.results, run.plan, tool_version, fail_on), run.secrets())
+
+
+# -- JUnit XML --------------------------------------------------------------------------------------
+
+
+def _render_junit(runs: Sequence[PlanRun], fail_on: str) -> str:
+    """A ``testsuites`` of a ``testsuite`` per plan, a ``testcase`` per check (named by its label).
+
+    A check that fails the run has a ``failure`` (``error`` when it could not run) holding each of its
+    findings; a waived one is ``skipped``; warnings that do not fail the run are its ``system-out``.
+    """
+    root = ET.Element("testsuites", name=_TOOL)
+    totals = dict.fromkeys(("tests", "failures", "errors", "skipped"), 0)
+    for run in runs:
+        secrets = run.secrets()
+        suite = ET.SubElement(root, "testsuite", name=one_line(secrets.scrub(run.name)))
+        counts = dict.fromkeys(totals, 0)
+        notes = plan_notes(run.plan)
+        if notes:
+            properties = ET.SubElement(suite, "properties")
+            for note in notes:
+                ET.SubElement(properties, "property", name="note", value=one_line(secrets.scrub(note)))
+        for result in run.results:
+            counts["tests"] += 1
+            case = ET.SubElement(suite, "testcase", name=one_line(secrets.scrub(_subject(result, None))),
+                                 classname=suite.get("name", ""))
+            found = list(findings(run, result, fail_on))
+            failing = [f for f in found if f.level == "error"]
+            if result.status == "waived":
+                counts["skipped"] += 1
+                ET.SubElement(case, "skipped", message="waived")
+            elif failing:
+                kind = "error" if result.status == "error" else "failure"
+                counts["errors" if kind == "error" else "failures"] += 1
+                element = ET.SubElement(case, kind, message=failing[0].text, type=result.spec.type)
+                element.text = "\n".join(f"{f.label}  {f.text}" for f in failing)
+            rest = [f for f in found if f.level != "error"]
+            if rest:
+                ET.SubElement(case, "system-out").text = "\n".join(f"{f.label}  {f.text}" for f in rest)
+        for key, value in counts.items():
+            suite.set(key, str(value))
+            totals[key] += value
+    for key, value in totals.items():
+        root.set(key, str(value))
+    ET.indent(root)
+    return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode")
+
+
+# -- SARIF 2.1.0 ------------------------------------------------------------------------------------
+
+
+def _artifact_uri(name: str) -> str:
+    """The plan file as a SARIF ``artifactLocation.uri``: a relative reference, or a ``file:`` URI when absolute.
+
+    >>> _artifact_uri("plans/my plan.json"), _artifact_uri("/tmp/p.json"), _artifact_uri("<stdin>")
+    ('plans/my%20plan.json', 'file:///tmp/p.json', 'stdin')
+    """
+    if name == "<stdin>":
+        return "stdin"
+    path = name.replace(os.sep, "/")
+    if os.path.isabs(name):
+        return "file://" + urllib.parse.quote(path if path.startswith("/") else "/" + path)
+    return urllib.parse.quote(path)
+
+
+def _render_sarif(runs: Sequence[PlanRun], fail_on: str, tool_version: str) -> str:
+    """One SARIF run: a rule per check type, a result per failure or warning, the plan as its artifact."""
+    rules: dict[str, int] = {}
+    results: list[dict[str, Any]] = []
+    artifacts: dict[str, int] = {}
+    for run in runs:
+        uri = _artifact_uri(one_line(run.secrets().scrub(run.name)))
+        artifact = artifacts.setdefault(uri, len(artifacts))
+        for result in run.results:
+            if result.status == "waived":
+                continue
+            for found in findings(run, result, fail_on):
+                rule = rules.setdefault(found.check, len(rules))
+                location: dict[str, Any] = {
+                    "physicalLocation": {"artifactLocation": {"uri": uri, "index": artifact}},
+                }
+                if found.address:
+                    kind = "variable" if found.address.startswith("output.") else "resource"
+                    location["logicalLocations"] = [{"fullyQualifiedName": found.address, "kind": kind}]
+                results.append({
+                    "ruleId": found.check,
+                    "ruleIndex": rule,
+                    "level": found.level,
+                    "message": {"text": found.text},
+                    "locations": [location],
+                    "properties": {"status": result.status, "severity": result.severity, "origin": result.spec.origin},
+                })
+    status = run_status(runs, fail_on)
+    driver: dict[str, Any] = {
+        "name": _TOOL,
+        "rules": [{"id": check, "name": check, "shortDescription": {"text": f"plan check {check}"}} for check in rules],
+    }
+    if tool_version:
+        driver["version"] = tool_version
+    document = {
+        "$schema": _SARIF_SCHEMA,
+        "version": _SARIF_VERSION,
+        "runs": [{
+            "tool": {"driver": driver},
+            "invocations": [{
+                # A run that found failures ran successfully; one whose check could not run (status 2) did not.
+                "executionSuccessful": status != 2,
+                "exitCode": status,
+                "properties": {"ok": status == 0, "fail_on": fail_on},
+            }],
+            "artifacts": [{"location": {"uri": uri}} for uri in artifacts],
+            "results": results,
+        }],
+    }
+    return json.dumps(document, indent=2, ensure_ascii=False)
+
+
+# -- GitHub workflow commands -----------------------------------------------------------------------
+
+
+def escape_data(text: str) -> str:
+    """A workflow command's message escaped as GitHub's toolkit does (``%``, ``\\r``, ``\\n``).
+
+    >>> escape_data("50% done\\nnext")
+    '50%25 done%0Anext'
+    """
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def escape_property(text: str) -> str:
+    """A workflow command's property value escaped as GitHub's toolkit does (also ``:`` and ``,``).
+
+    >>> escape_property("ExpectKnownValue: a, b")
+    'ExpectKnownValue%3A a%2C b'
+    """
+    return escape_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def _render_github(runs: Sequence[PlanRun], fail_on: str) -> str:
+    """An ``::error``/``::warning`` command per finding, titled with its check and plan, a ``::notice`` per note, then the counts."""
+    lines: list[str] = []
+    for run in runs:
+        secrets = run.secrets()
+        name = one_line(secrets.scrub(run.name))
+        for note in plan_notes(run.plan):
+            lines.append(f"::notice title={escape_property(f'{_TOOL}: {name}')}::{escape_data(one_line(secrets.scrub(note)))}")
+        for result in run.results:
+            if result.status == "waived":
+                continue
+            for found in findings(run, result, fail_on):
+                title = escape_property(f"{_TOOL}: {found.check} ({name})")
+                lines.append(f"::{found.level} title={title}::{escape_data(found.text)}")
+    lines += [_count_line(run) for run in runs]
+    return "\n".join(lines)
+
+
+def _count_line(run: PlanRun) -> str:
+    """The counts of one plan's run, one line (its name made one line: it cannot start a workflow command)."""
+    counts = _counts(run.results)
+    parts = [f"{counts['passed']} passed", f"{counts['failed']} failed"]
+    parts += [f"{counts[key]} {key if counts[key] != 1 else key[:-1]}" for key in ("errors", "warnings") if counts[key]]
+    if run.waived:
+        parts.append(f"{run.waived} waived")
+    noun = "check" if counts["total"] == 1 else "checks"
+    return f"{_TOOL}: {one_line(run.secrets().scrub(run.name))}: {counts['total']} {noun}: {', '.join(parts)}"
+
+
+# -- Markdown ---------------------------------------------------------------------------------------
+
+#: What Markdown (CommonMark, GitHub's) reads as markup or HTML: shown with a backslash, so data stays text.
+_MARKDOWN_SPECIAL: Final = frozenset("\\`*_[]<>|~&@")
+
+
+def escape_markdown(text: str) -> str:
+    """``text`` shown literally in Markdown: its markup characters backslash-escaped (one line).
+
+    >>> escape_markdown('triggers["a|b"] <script>')
+    'triggers\\\\["a\\\\|b"\\\\] \\\\<script\\\\>'
+    """
+    return "".join("\\" + c if c in _MARKDOWN_SPECIAL else c for c in one_line(text))
+
+
+def _render_markdown(runs: Sequence[PlanRun], fail_on: str) -> str:
+    """A heading saying passed or failed (as the exit status does), then per plan a table of counts and each finding."""
+    status = run_status(runs, fail_on)
+    verdict = {0: "passed", 1: "failed", 2: "error (a check could not run)"}[status]
+    lines = [f"## {_TOOL}: {verdict}"]
+    for run in runs:
+        secrets = run.secrets()
+        counts = _counts(run.results)
+        lines += ["", f"### {escape_markdown(secrets.scrub(run.name))}", ""]
+        lines += [f"> {escape_markdown(secrets.scrub(note))}" for note in plan_notes(run.plan)]
+        if plan_notes(run.plan):
+            lines.append("")
+        lines.append("| checks | passed | failed | errors | warnings | waived |")
+        lines.append("| ---: | ---: | ---: | ---: | ---: | ---: |")
+        lines.append(f"| {counts['total']} | {counts['passed']} | {counts['failed']} | {counts['errors']} "
+                     f"| {counts['warnings']} | {run.waived} |")
+        shown = [f for r in run.results if r.status != "waived" for f in findings(run, r, fail_on)]
+        if shown:
+            lines.append("")
+            lines += [f"- **{found.label}** {escape_markdown(found.text)}" for found in shown]
+    return "\n".join(lines)
 
 
 # -- query: a plan's addresses, or the value at a path ---------------------------------------------
