@@ -12,6 +12,7 @@ address column is laid out on what is shown, so its width tells nothing. ``snaps
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import urllib.parse
@@ -480,6 +481,15 @@ def _artifact_uri(name: str) -> str:
     return urllib.parse.quote(path)
 
 
+def _fingerprint(*parts: str) -> str:
+    """A stable identity of a finding, from texts already scrubbed (so it can tell nothing of a secret).
+
+    >>> _fingerprint("ExpectNoDestroys", "", "plan.json")
+    'ba1e3be5c085bd1a8898b9aa434bf517'
+    """
+    return hashlib.sha256("\x00".join(parts).encode("utf-8", "backslashreplace")).hexdigest()[:32]
+
+
 def _render_sarif(runs: Sequence[PlanRun], fail_on: str, tool_version: str) -> str:
     """One SARIF run: a rule per check type, a result per failure or warning, the plan as its artifact."""
     rules: dict[str, int] = {}
@@ -493,8 +503,10 @@ def _render_sarif(runs: Sequence[PlanRun], fail_on: str, tool_version: str) -> s
                 continue
             for found in findings(run, result, fail_on):
                 rule = rules.setdefault(found.check, len(rules))
+                # A plan's JSON has no line per resource: the finding is on the plan file (GitHub code scanning
+                # requires a region's startLine), and the resource is its logical location.
                 location: dict[str, Any] = {
-                    "physicalLocation": {"artifactLocation": {"uri": uri, "index": artifact}},
+                    "physicalLocation": {"artifactLocation": {"uri": uri, "index": artifact}, "region": {"startLine": 1}},
                 }
                 if found.address:
                     kind = "variable" if found.address.startswith("output.") else "resource"
@@ -505,6 +517,9 @@ def _render_sarif(runs: Sequence[PlanRun], fail_on: str, tool_version: str) -> s
                     "level": found.level,
                     "message": {"text": found.text},
                     "locations": [location],
+                    # What the same finding is in the next run: its check, subject and plan (all scrubbed), not
+                    # its line, so code scanning tells new findings from known ones.
+                    "partialFingerprints": {"tfplancheck/v1": _fingerprint(found.check, found.subject, uri)},
                     "properties": {"status": result.status, "severity": result.severity, "origin": result.spec.origin},
                 })
     status = run_status(runs, fail_on)

@@ -18,6 +18,7 @@ import jsonschema
 import junitparser
 import planted_secrets
 import pytest
+from corpus_cases import corpus_cases
 from secret_shapes import ALL_SECRETS, KEY_SECRET, SHAPES, leaks, secret_shapes_plan
 
 from plancheck.cli import _command
@@ -151,19 +152,41 @@ def test_sarif_has_a_result_per_finding(plan_dir: Path, scenario: str, fail_on: 
     assert [rule["id"] for rule in sarif_run["tool"]["driver"]["rules"]] == sorted({e[0] for e in expected})
     for result in sarif_run["results"]:
         assert result["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "plan.json"
+        assert result["locations"][0]["physicalLocation"]["region"] == {"startLine": 1}  # GitHub requires one
         assert result["message"]["text"].startswith("ExpectKnownValue: null_resource.app: triggers[\"greeting\"]: ")
 
 
-def test_sarif_of_a_real_plan_is_valid(tmp_path: Path) -> None:
-    corpus = Path("/work/shared/corpus")
-    plans = sorted(corpus.glob("**/*.json"))[:5] if corpus.is_dir() else []
-    if not plans:
-        pytest.skip("the corpus is absent")
-    for plan in plans:
-        code, out, _ = _cli(tmp_path, str(plan), "--non-empty", "--no-deferred", "--format", "sarif")
-        if code == 2:  # not a plan (a state, a schema in the corpus)
-            continue
-        jsonschema.Draft4Validator(SARIF_SCHEMA).validate(json.loads(out))
+def test_sarif_fingerprints_tell_findings_apart_and_stay(plan_dir: Path) -> None:
+    (plan_dir / "two.toml").write_text(_FAIL + _ODD, "utf-8")
+    first, again = (_sarif(plan_dir, "two.toml")["runs"][0]["results"] for _ in range(2))
+    prints = [r["partialFingerprints"]["tfplancheck/v1"] for r in first]
+    assert len(set(prints)) == 2
+    assert prints == [r["partialFingerprints"]["tfplancheck/v1"] for r in again]
+
+
+CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus"
+
+
+def _corpus_plans() -> list[Any]:
+    manifest = CORPUS / "MANIFEST.tsv"
+    rows = [line.split("\t") for line in manifest.read_text("utf-8").splitlines()[1:]] if manifest.exists() else []
+    return corpus_cases([CORPUS / row[0] for row in rows if len(row) > 1 and row[1] == "plan"], CORPUS,
+                        lambda path: path.stem)
+
+
+@pytest.mark.parametrize("path", _corpus_plans())
+def test_the_corpus_s_plans_in_sarif_and_junit(path: Path, tmp_path: Path) -> None:
+    """Real plans (Terraform's own show-json outputs): SARIF valid, JUnit readable, agreeing with the exit status."""
+    argv = [str(path), "--allow-errored", "--empty", "--non-empty", "--no-deferred", "--action", "null_resource.a",
+            "Create", "--report", f"junit={tmp_path / 'r.xml'}"]
+    code, out, err = _cli(tmp_path, *argv, "--format", "sarif")
+    assert code in (1, 2), err
+    if code == 2:  # a plan the loader refuses (its reason is another test's)
+        return
+    document = json.loads(out)
+    jsonschema.Draft4Validator(SARIF_SCHEMA).validate(document)
+    assert document["runs"][0]["invocations"][0]["exitCode"] == code
+    assert _verdict("junit", (tmp_path / "r.xml").read_text("utf-8")) == code
 
 
 # -- JUnit: read by a JUnit reader --------------------------------------------------------------------
