@@ -361,6 +361,13 @@ def findings(run: PlanRun, result: CheckResult, fail_on: str = "error") -> Itera
     """The findings of one result: its failures (``FAIL``, ``WARN`` at warning severity, ``ERROR``), then its warnings.
 
     A finding's level is ``error`` when it fails the run (:meth:`CheckResult.fails`), else ``warning``.
+
+    >>> from plancheck.cli._checksfile import CheckSpec
+    >>> failure = CheckFailure("ExpectEmptyPlan", None, None, "1 change")
+    >>> result = CheckResult(CheckSpec("ExpectEmptyPlan", None, "c", severity="warning"), "warn", (failure,))
+    >>> run = PlanRun(Plan.from_dict({"format_version": "1.2"}), (result,))
+    >>> [(f.level, f.text) for f in findings(run, result)], [f.level for f in findings(run, result, "warning")]
+    ([('warning', 'ExpectEmptyPlan: 1 change')], ['error'])
     """
     secrets = run.secrets()
 

@@ -210,12 +210,51 @@ def test_junit_has_a_suite_per_plan_and_a_case_per_check(plan_dir: Path) -> None
     assert list(suite)[3].system_out.startswith("WARN  ExpectKnownValue: null_resource.app")
 
 
-def test_junit_names_a_check_that_could_not_run_an_error(plan_dir: Path) -> None:
-    (plan_dir / "error.toml").write_text(_ERROR, "utf-8")
-    code, out, _ = _cli(plan_dir, "plan.json", "-c", "error.toml", "--format", "junit")
-    xml = junitparser.JUnitXml.fromstring(out)
-    (suite,) = xml
-    assert (code, suite.errors, suite.failures) == ((2, 1, 0) if code == 2 else (1, 0, 1))
+def _statuses_run() -> Any:
+    """A run of one result of each status, waived included (what waivers will report), on a plan with a secret."""
+    from plancheck import CheckFailure, Plan
+    from plancheck.cli._checksfile import CheckResult, CheckSpec
+    from plancheck.cli._output import PlanRun
+
+    plan = Plan.from_dict(PLAN, source="plan.json")
+
+    def result(status: str, message: str, severity: str = "error") -> CheckResult:
+        spec = CheckSpec("ExpectNoDestroys", None, "checks.toml", "null_resource.app", severity=severity)
+        return CheckResult(spec, status, (CheckFailure("ExpectNoDestroys", "null_resource.app", None, message),))
+
+    results = (result("error", "raised ZeroDivisionError"), result("fail", "destroyed"),
+               result("warn", "destroyed", "warning"), result("waived", "destroyed"))
+    return PlanRun(plan, results, waived=1)
+
+
+@pytest.mark.parametrize(
+    ("fmt", "expected"),
+    [
+        pytest.param("junit", [("Error", "raised ZeroDivisionError"), ("Failure", "destroyed"), None, ("Skipped", "waived")],
+                     id="junit"),
+        pytest.param("sarif", ["error", "error", "warning"], id="sarif-levels"),
+        pytest.param("markdown", "| 4 | 0 | 1 | 1 | 1 | 1 |", id="markdown-counts"),
+    ],
+)
+def test_every_status_in_the_reports(fmt: str, expected: Any) -> None:
+    from plancheck.cli._output import render
+
+    text = render(fmt, [_statuses_run()], tool_version="0")
+    if fmt == "junit":
+        (suite,) = junitparser.JUnitXml.fromstring(text)
+        assert (suite.tests, suite.errors, suite.failures, suite.skipped) == (4, 1, 1, 1)
+        found = [(type(case.result[0]).__name__, case.result[0].message.split(": ")[-1]) if case.result else None
+                 for case in suite]
+        assert found == expected
+    elif fmt == "sarif":
+        document = json.loads(text)
+        jsonschema.Draft4Validator(SARIF_SCHEMA).validate(document)
+        assert [r["level"] for r in document["runs"][0]["results"]] == expected
+        assert document["runs"][0]["invocations"][0] == {"executionSuccessful": False, "exitCode": 2,
+                                                          "properties": {"ok": False, "fail_on": "error"}}
+    else:
+        assert expected in text.splitlines()
+        assert text.startswith("## tfplancheck: error (a check could not run)\n")
 
 
 # -- GitHub workflow commands and Markdown, pinned -----------------------------------------------------
