@@ -421,3 +421,20 @@ def test_a_report_file_passes_through_the_scrub_of_standard_output(tmp_path: Pat
     streams.heard(Secrets(["zz-heard-secret\x01"]))
     _command._write_report(streams, str(tmp_path / "out" / "r.txt"), "pw zz-heard-secret\x01, \x1b[31m")
     assert (tmp_path / "out" / "r.txt").read_text("utf-8") == "pw (sensitive), \\x1b[31m\n"
+
+
+@pytest.mark.parametrize(
+    ("fmt", "expected"),
+    [
+        pytest.param("github", "::notice title=tfplancheck%3A plan.json::the plan is not complete (\"complete\": false): "
+                     "another plan and apply are needed to converge", id="github-notice"),
+        pytest.param("markdown", "> the plan is not complete (\"complete\": false): another plan and apply are needed "
+                     "to converge", id="markdown-quote"),
+        pytest.param("junit", '<property name="note" value="the plan is not complete (&quot;complete&quot;: false): '
+                     'another plan and apply are needed to converge" />', id="junit-property"),
+    ],
+)
+def test_what_the_verdicts_stand_on_is_said(plan_dir: Path, fmt: str, expected: str) -> None:
+    (plan_dir / "plan.json").write_text(json.dumps({**PLAN, "complete": False}), "utf-8")
+    _, out, _ = _cli(plan_dir, "plan.json", "-c", "pass.toml", "--format", fmt)
+    assert expected in [line.strip() for line in out.splitlines()]
