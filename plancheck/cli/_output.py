@@ -488,6 +488,21 @@ def _artifact_uri(name: str) -> str:
     return urllib.parse.quote(path)
 
 
+def _rule_text(check: str) -> str:
+    """What a SARIF rule says: its check's one-line doc (as ``--list-checks`` shows it), else its name.
+
+    >>> _rule_text("ExpectEmptyPlan"), _rule_text("MyOwnCheck")
+    ('The plan changes nothing: every resource and output is a no-op, nothing moves, imports or is deferred.', 'plan check MyOwnCheck')
+    """
+    from ._registry import default_registry
+
+    try:
+        doc = default_registry().check(check).doc
+    except KeyError:
+        doc = ""
+    return doc or f"plan check {check}"
+
+
 def _fingerprint(*parts: str) -> str:
     """A stable identity of a finding, from texts already scrubbed (so it can tell nothing of a secret).
 
@@ -532,7 +547,7 @@ def _render_sarif(runs: Sequence[PlanRun], fail_on: str, tool_version: str) -> s
     status = run_status(runs, fail_on)
     driver: dict[str, Any] = {
         "name": _TOOL,
-        "rules": [{"id": check, "name": check, "shortDescription": {"text": f"plan check {check}"}} for check in rules],
+        "rules": [{"id": check, "name": check, "shortDescription": {"text": _rule_text(check)}} for check in rules],
     }
     if tool_version:
         driver["version"] = tool_version
@@ -607,7 +622,7 @@ def _count_line(run: PlanRun) -> str:
 # -- Markdown ---------------------------------------------------------------------------------------
 
 #: What Markdown (CommonMark, GitHub's) reads as markup or HTML: shown with a backslash, so data stays text.
-_MARKDOWN_SPECIAL: Final = frozenset("\\`*_[]<>|~&@")
+_MARKDOWN_SPECIAL: Final = frozenset("\\`*_[]<>|~&@#")
 
 
 def escape_markdown(text: str) -> str:

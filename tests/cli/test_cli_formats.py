@@ -150,6 +150,8 @@ def test_sarif_has_a_result_per_finding(plan_dir: Path, scenario: str, fail_on: 
              for r in sarif_run["results"]]
     assert found == expected
     assert [rule["id"] for rule in sarif_run["tool"]["driver"]["rules"]] == sorted({e[0] for e in expected})
+    for rule in sarif_run["tool"]["driver"]["rules"]:  # what --list-checks says of the check
+        assert rule["shortDescription"]["text"] == "The planned value at path of resource address matches the knownvalue check matcher."
     for result in sarif_run["results"]:
         assert result["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "plan.json"
         assert result["locations"][0]["physicalLocation"]["region"] == {"startLine": 1}  # GitHub requires one
@@ -314,6 +316,7 @@ def test_markdown_summary(plan_dir: Path, scenario: str) -> None:
         pytest.param(escape_markdown, "a|b <img> *x* `y` [l](u) &amp; @team",
                      "a\\|b \\<img\\> \\*x\\* \\`y\\` \\[l\\](u) \\&amp; \\@team", id="markdown-markup"),
         pytest.param(escape_markdown, "line\none", "line\\\\none", id="markdown-one-line"),
+        pytest.param(escape_markdown, "plan #", "plan \\#", id="markdown-no-closing-heading"),
     ],
 )
 def test_escapes(escape: Any, text: str, expected: str) -> None:
