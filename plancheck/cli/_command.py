@@ -377,23 +377,32 @@ def _list_checks(io: Io, json_mode: bool) -> int:
 
 def _run_checks(args: argparse.Namespace, io: Io) -> int:
     from ._checksfile import ChecksFileError, load_checks_file, run_checks, spec_from_flag
-    from ._output import PlanRun, Style, render, run_status, use_colour
+    from ._output import PlanRun, Style, render, render_error, run_status, use_colour
     from ._registry import default_registry
 
     json_mode = args.format == "json"
     clash = _reports_clash(args)
     if clash is not None:
         return io.fail("usage", clash, json_mode)
+
+    def fail(kind: str, message: str) -> int:
+        # Standard output and every report say the error in their format, so a CI step reading one finds it.
+        status = io.fail(kind, message, json_mode)
+        if args.format not in ("text", "json"):
+            io.out(render_error(args.format, kind, message, tool_version()))
+        for fmt, filename in args.report:
+            with contextlib.suppress(_WriteFailed):  # the run already fails with the error said on stderr
+                _write_report(io, filename, render_error(fmt, kind, message, tool_version()))
+        return status
+
     if args.plan is None:
-        return io.fail("usage", "no plan given (a JSON plan, a binary plan file, or - for stdin); see --help", json_mode)
+        return fail("usage", "no plan given (a JSON plan, a binary plan file, or - for stdin); see --help")
     if not args.checks and not args.flag_checks:
-        return io.fail(
-            "usage", "no checks given: use --checks FILE or flags such as --unknown ADDRESS PATH; see --help", json_mode
-        )
+        return fail("usage", "no checks given: use --checks FILE or flags such as --unknown ADDRESS PATH; see --help")
     try:
         max_bytes = _max_bytes(args.max_bytes, io.environ)
     except _UsageError as exc:
-        return io.fail("usage", exc.message, json_mode)
+        return fail("usage", exc.message)
     registry = default_registry()
     specs = []
     try:
@@ -405,14 +414,14 @@ def _run_checks(args: argparse.Namespace, io: Io) -> int:
             counts[flag] = counts.get(flag, 0) + 1
             specs.append(spec_from_flag(flag, counts[flag], {"type": check_type, **dict(zip(keys, values, strict=True))}, registry))
     except ChecksFileError as exc:
-        return io.fail("checks", str(exc), json_mode)
+        return fail("checks", str(exc))
     if not specs:
-        return io.fail("checks", f"{', '.join(args.checks)}: the checks file has no checks", json_mode)
+        return fail("checks", f"{', '.join(args.checks)}: the checks file has no checks")
     try:
         plan = read_plan(args.plan, terraform=args.terraform, stdin=io.stdin, environ=io.environ, max_bytes=max_bytes,
                          allow_errored=args.allow_errored, chdir=args.chdir)
     except CliError as exc:
-        return io.fail(exc.kind, exc.message, json_mode)
+        return fail(exc.kind, exc.message)
     runs = [PlanRun(plan, tuple(run_checks(specs, plan)))]
     # The stream's scrub keeps what the failures trusted (their configuration names and given paths), as theirs did.
     io.heard(runs[0].secrets())

@@ -30,7 +30,7 @@ from .._frozen import FrozenValue, frozen
 from .._redact import Marks, Secrets, contains_sensitive, fit_marks, render_value
 from .._text import one_line, style_mark
 from ._checksfile import CheckResult, exit_status
-from ._io import SCHEMA_VERSION, CliError, render_json
+from ._io import SCHEMA_VERSION, CliError, error_document, render_json
 
 if TYPE_CHECKING:
     from ._io import Io
@@ -52,6 +52,7 @@ __all__ = [
     "plan_summary",
     "query_change",
     "render",
+    "render_error",
     "render_list",
     "render_text",
     "render_value_document",
@@ -416,6 +417,41 @@ def render(fmt: str, runs: Sequence[PlanRun], *, fail_on: str = "error", tool_ve
     if fmt == "markdown":
         return _render_markdown(runs, fail_on)
     raise ValueError(f"unknown format {fmt!r} (expected one of {', '.join(FORMATS)})")
+
+
+def render_error(fmt: str, kind: str, message: str, tool_version: str = "") -> str:
+    """What format ``fmt`` says of a run that stopped at bad input before any check ran (exit status 2).
+
+    So a CI step reading a report finds the error, in the report's own terms: a JUnit ``error``, a SARIF
+    invocation that did not succeed (with the message as its notification), a GitHub ``::error``, a Markdown
+    heading, the JSON error document.
+
+    >>> print(render_error("github", "checks", "checks.toml:3: check[0].type: unknown check 'X'"))
+    ::error title=tfplancheck%3A checks error::checks.toml:3: check[0].type: unknown check 'X'
+    """
+    text = one_line(message)
+    if fmt == "json":
+        return render_json(error_document(kind, message, tool_version))
+    if fmt == "junit":
+        root = ET.Element("testsuites", name=_TOOL, tests="1", failures="0", errors="1", skipped="0")
+        suite = ET.SubElement(root, "testsuite", name=_TOOL, tests="1", failures="0", errors="1", skipped="0")
+        case = ET.SubElement(suite, "testcase", name=f"{kind} error", classname=_TOOL)
+        ET.SubElement(case, "error", message=text, type=kind).text = text
+        ET.indent(root)
+        return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode")
+    if fmt == "sarif":
+        driver: dict[str, Any] = {"name": _TOOL, **({"version": tool_version} if tool_version else {})}
+        invocation = {"executionSuccessful": False, "exitCode": 2, "properties": {"ok": False},
+                      "toolExecutionNotifications": [{"level": "error", "message": {"text": text},
+                                                      "descriptor": {"id": kind}}]}
+        document = {"$schema": _SARIF_SCHEMA, "version": _SARIF_VERSION,
+                    "runs": [{"tool": {"driver": driver}, "invocations": [invocation], "results": []}]}
+        return json.dumps(document, indent=2, ensure_ascii=False)
+    if fmt == "github":
+        return f"::error title={escape_property(f'{_TOOL}: {kind} error')}::{escape_data(text)}"
+    if fmt == "markdown":
+        return f"## {_TOOL}: error\n\n{escape_markdown(text)}"
+    return f"{_TOOL}: error: {text}"
 
 
 def _render_json(runs: Sequence[PlanRun], fail_on: str, tool_version: str) -> str:

@@ -441,3 +441,34 @@ def test_what_the_verdicts_stand_on_is_said(plan_dir: Path, fmt: str, expected: 
     (plan_dir / "plan.json").write_text(json.dumps({**PLAN, "complete": False}), "utf-8")
     _, out, _ = _cli(plan_dir, "plan.json", "-c", "pass.toml", "--format", fmt)
     assert expected in [line.strip() for line in out.splitlines()]
+
+
+_BAD_CHECKS = '[[check]]\ntype = "ExpectNoSuchThing"\n'
+ERRORS = {
+    "github": "::error title=tfplancheck%3A checks error::bad.toml:1: check[0].type: unknown plan check",
+    "markdown": "## tfplancheck: error",
+    "text": "tfplancheck: error: bad.toml:1: check[0].type: unknown plan check",
+}
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_bad_input_is_said_in_every_format_and_report(plan_dir: Path, fmt: str) -> None:
+    (plan_dir / "bad.toml").write_text(_BAD_CHECKS, "utf-8")
+    reports = [f"--report={other}=out/{other}" for other in FORMATS]
+    code, out, err = _cli(plan_dir, "plan.json", "-c", "bad.toml", "--format", fmt, *reports)
+    assert code == 2
+    message = err.splitlines()[0].removeprefix("tfplancheck: error: ")
+    assert message.startswith("bad.toml:1: check[0].type: unknown plan check")
+    written = {other: (plan_dir / "out" / other).read_text("utf-8") for other in FORMATS}
+    assert out == ("" if fmt == "text" else written[fmt])
+    assert written["github"].startswith(ERRORS["github"])
+    assert written["markdown"].startswith(ERRORS["markdown"] + "\n\nbad.toml:1: check\\[0\\].type: unknown plan check")
+    assert written["text"].startswith(ERRORS["text"])
+    assert json.loads(written["json"])["error"] == {"kind": "checks", "message": message}
+    (suite,) = junitparser.JUnitXml.fromstring(written["junit"])
+    assert (suite.errors, [type(r).__name__ for case in suite for r in case.result]) == (1, ["Error"])
+    sarif = json.loads(written["sarif"])
+    jsonschema.Draft4Validator(SARIF_SCHEMA).validate(sarif)
+    (invocation,) = sarif["runs"][0]["invocations"]
+    assert (invocation["exitCode"], invocation["executionSuccessful"]) == (2, False)
+    assert invocation["toolExecutionNotifications"][0]["message"]["text"] == message
