@@ -358,10 +358,11 @@ def run_status(runs: Sequence[PlanRun], fail_on: str = "error") -> int:
     return exit_status([r for run in runs for r in run.results], fail_on)
 
 
-def findings(run: PlanRun, result: CheckResult, fail_on: str = "error") -> Iterator[Finding]:
+def findings(run: PlanRun, result: CheckResult, fail_on: str = "error", secrets: Secrets | None = None) -> Iterator[Finding]:
     """The findings of one result: its failures (``FAIL``, ``WARN`` at warning severity, ``ERROR``), then its warnings.
 
-    A finding's level is ``error`` when it fails the run (:meth:`CheckResult.fails`), else ``warning``.
+    A finding's level is ``error`` when it fails the run (:meth:`CheckResult.fails`), else ``warning``. ``secrets``
+    is ``run.secrets()``, made once by a caller that lists the findings of many results.
 
     >>> from plancheck.cli._checksfile import CheckSpec
     >>> failure = CheckFailure("ExpectEmptyPlan", None, None, "1 change")
@@ -370,7 +371,7 @@ def findings(run: PlanRun, result: CheckResult, fail_on: str = "error") -> Itera
     >>> [(f.level, f.text) for f in findings(run, result)], [f.level for f in findings(run, result, "warning")]
     ([('warning', 'ExpectEmptyPlan: 1 change')], ['error'])
     """
-    secrets = run.secrets()
+    secrets = run.secrets() if secrets is None else secrets  # given once per run: it is made from all of its results
 
     def data(text: str | None) -> str | None:
         return None if text is None else one_line(secrets.scrub(text))
@@ -485,7 +486,7 @@ def _render_junit(runs: Sequence[PlanRun], fail_on: str) -> str:
             counts["tests"] += 1
             case = ET.SubElement(suite, "testcase", name=one_line(secrets.scrub(_subject(result, None))),
                                  classname=suite.get("name", ""))
-            found = list(findings(run, result, fail_on))
+            found = list(findings(run, result, fail_on, secrets))
             failing = [f for f in found if f.level == "error"]
             if result.status == "waived":
                 counts["skipped"] += 1
@@ -554,12 +555,13 @@ def _render_sarif(runs: Sequence[PlanRun], fail_on: str, tool_version: str) -> s
     results: list[dict[str, Any]] = []
     artifacts: dict[str, int] = {}
     for run in runs:
-        uri = _artifact_uri(one_line(run.secrets().scrub(run.name)))
+        secrets = run.secrets()
+        uri = _artifact_uri(one_line(secrets.scrub(run.name)))
         artifact = artifacts.setdefault(uri, len(artifacts))
         for result in run.results:
             if result.status == "waived":
                 continue
-            for found in findings(run, result, fail_on):
+            for found in findings(run, result, fail_on, secrets):
                 rule = rules.setdefault(found.check, len(rules))
                 # A plan's JSON has no line per resource: the finding is on the plan file (GitHub code scanning
                 # requires a region's startLine), and the resource is its logical location.
@@ -637,7 +639,7 @@ def _render_github(runs: Sequence[PlanRun], fail_on: str) -> str:
         for result in run.results:
             if result.status == "waived":
                 continue
-            for found in findings(run, result, fail_on):
+            for found in findings(run, result, fail_on, secrets):
                 title = escape_property(f"{_TOOL}: {found.check} ({name})")
                 lines.append(f"::{found.level} title={title}::{escape_data(found.text)}")
     lines += [_count_line(run) for run in runs]
@@ -686,7 +688,7 @@ def _render_markdown(runs: Sequence[PlanRun], fail_on: str) -> str:
         lines.append("| ---: | ---: | ---: | ---: | ---: | ---: |")
         lines.append(f"| {counts['total']} | {counts['passed']} | {counts['failed']} | {counts['errors']} "
                      f"| {counts['warnings']} | {run.waived} |")
-        shown = [f for r in run.results if r.status != "waived" for f in findings(run, r, fail_on)]
+        shown = [f for r in run.results if r.status != "waived" for f in findings(run, r, fail_on, secrets)]
         if shown:
             lines.append("")
             lines += [f"- **{found.label}** {escape_markdown(found.text)}" for found in shown]
