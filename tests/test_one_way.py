@@ -34,7 +34,7 @@ ALLOWED_PARSES = {
     ("plancheck/cli/_module_files.py", "_json_sensitive"): "a .tf.json configuration file's variable blocks",
     ("plancheck/cli/_module_files.py", "_file_values"): "a .tfvars.json variables file",
     ("plancheck/cli/_mock_plan.py", "_defaults_files"): "a mock provider's defaults file",
-    ("plancheck/cli/_output.py", "parse_baseline"): "a baseline file (failure identities, no plan data)",
+    ("plancheck/cli/_waivers.py", "parse_baseline"): "a baseline file (failure identities, no plan data)",
     ("plancheck/cli/_module_files.py", "_json_module_calls"): "a .tf.json configuration file's module blocks",
     ("plancheck/acceptance/_statefiles.py", "read_initial_state"):
         "a recorded state file (terraform.tfstate's own format, not show -json), checked by its own rules",

@@ -39,7 +39,9 @@ from ._io import (
     path_argument,
     read_plan,
     render_json,
+    reports_clash,
     tool_version,
+    write_report,
 )
 
 if TYPE_CHECKING:
@@ -150,6 +152,33 @@ def _byte_count(text: str) -> int:
     return int(match.group(1)) * {"B": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30}[unit]
 
 
+#: What --format and --report take (plancheck.cli._output.FORMATS, which a test holds this to): spelled out here
+#: so that parsing the command line imports no writer.
+_FORMATS: Final = ("text", "json", "junit", "sarif", "github", "markdown")
+
+
+def _report_argument(text: str) -> tuple[str, str]:
+    """A --report value: ``FORMAT=FILE``.
+
+    >>> _report_argument("junit=out/junit.xml")
+    ('junit', 'out/junit.xml')
+    >>> _report_argument("xml=out.xml")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: unknown report format 'xml' in 'xml=out.xml' (expected FORMAT=FILE, FORMAT one of text, json, junit, sarif, github, markdown)
+    """
+    fmt, equals, filename = text.partition("=")
+    if not equals:
+        raise argparse.ArgumentTypeError(f"expected FORMAT=FILE, found {text!r} (FORMAT one of {', '.join(_FORMATS)})")
+    if fmt not in _FORMATS:
+        raise argparse.ArgumentTypeError(
+            f"unknown report format {fmt!r} in {text!r} (expected FORMAT=FILE, FORMAT one of {', '.join(_FORMATS)})"
+        )
+    if filename == "-":
+        raise argparse.ArgumentTypeError(f"{text!r}: a report is written to a file; --format sets standard output's format")
+    return fmt, path_argument(filename)
+
+
 class _FlagCheck(argparse.Action):
     """Collects flag checks in command-line order."""
 
@@ -209,7 +238,11 @@ def _main_parser(streams: Io | None = None) -> _Parser:
                        ("--no-deferred", "ExpectNoDeferredChanges")):
         group.add_argument(flag, nargs=0, action=_FlagCheck, dest="flag_checks", help=text)
     out = parser.add_argument_group("output")
-    out.add_argument("--format", choices=("text", "json"), default="text", help="text (default) or json")
+    out.add_argument("--format", choices=_FORMATS, default="text",
+                     help="standard output's format: text (default), json, junit (XML), sarif (2.1.0), github "
+                     "(workflow commands), markdown (a summary for $GITHUB_STEP_SUMMARY or a merge-request comment)")
+    out.add_argument("--report", action="append", default=[], metavar="FORMAT=FILE", type=_report_argument,
+                     help="also write the results in FORMAT to FILE (its directory made if missing); repeatable")
     out.add_argument("-q", "--quiet", action="store_true", help="print only failures (nothing when all pass)")
     out.add_argument("--color", "--colour", choices=("auto", "always", "never"), default="auto",
                      help="colour the text output (auto: only on a terminal, and never when NO_COLOR is set)")
@@ -376,7 +409,7 @@ def _load_specs(args: argparse.Namespace, max_bytes: int) -> list[Any]:
 def _list_waivers(args: argparse.Namespace, io: Io, on: Any) -> int:
     """``--list-waivers``: every waiver of the checks files, in file order, with its expiry as of ``on``."""
     from ._checksfile import ChecksFileError
-    from ._output import render_waivers, waivers_document
+    from ._waivers import render_waivers, waivers_document
 
     json_mode = args.format == "json"
     if not args.checks:
@@ -394,75 +427,77 @@ def _list_waivers(args: argparse.Namespace, io: Io, on: Any) -> int:
 
 
 def _run_checks(args: argparse.Namespace, io: Io) -> int:
-    from ._checksfile import ChecksFileError, exit_status, run_checks
-    from ._output import (
-        BaselineError,
-        Style,
-        apply_baseline,
-        read_baseline,
-        render_text,
-        results_document,
-        results_secrets,
-        use_colour,
-        write_baseline,
-    )
-    from ._waivers import today
+    from ._checksfile import ChecksFileError, run_checks
+    from ._output import PlanRun, Style, render, run_status, use_colour
+    from ._waivers import BaselineError, judge_by_baseline, read_baseline, today
 
     json_mode = args.format == "json"
+    clash = reports_clash(args.report, [args.plan, *args.checks])
+    if clash is not None:
+        return io.fail("usage", clash, json_mode)
+
+    def fail(kind: str, message: str) -> int:
+        return _fail_everywhere(args, io, kind, message)
+
     try:
         on = today(io.environ)
     except ValueError as exc:
-        return io.fail("usage", str(exc), json_mode)
+        return fail("usage", str(exc))
     if args.list_waivers:
         return _list_waivers(args, io, on)
     if args.plan is None:
-        return io.fail("usage", "no plan given (a JSON plan, a binary plan file, or - for stdin); see --help", json_mode)
+        return fail("usage", "no plan given (a JSON plan, a binary plan file, or - for stdin); see --help")
     if not args.checks and not args.flag_checks:
-        return io.fail(
-            "usage", "no checks given: use --checks FILE or flags such as --unknown ADDRESS PATH; see --help", json_mode
-        )
+        return fail("usage", "no checks given: use --checks FILE or flags such as --unknown ADDRESS PATH; see --help")
     try:
         max_bytes = _max_bytes(args.max_bytes, io.environ)
     except _UsageError as exc:
-        return io.fail("usage", exc.message, json_mode)
+        return fail("usage", exc.message)
     try:
         specs = _load_specs(args, max_bytes)
     except ChecksFileError as exc:
-        return io.fail("checks", str(exc), json_mode)
+        return fail("checks", str(exc))
     if not specs:
-        return io.fail("checks", f"{', '.join(args.checks)}: the checks file has no checks", json_mode)
+        return fail("checks", f"{', '.join(args.checks)}: the checks file has no checks")
     try:
         # A bad baseline is told before the plan is read (which may run terraform).
         baseline = read_baseline(args.baseline, max_bytes) if args.baseline is not None else None
         plan = read_plan(args.plan, terraform=args.terraform, stdin=io.stdin, environ=io.environ, max_bytes=max_bytes,
                          allow_errored=args.allow_errored, chdir=args.chdir)
     except CliError as exc:
-        return io.fail(exc.kind, exc.message, json_mode)
+        return fail(exc.kind, exc.message)
     except BaselineError as exc:
-        return io.fail("baseline", str(exc), json_mode)
-    results = run_checks(specs, plan, today=on)
+        return fail("baseline", str(exc))
+    try:
+        results, fixed, file = judge_by_baseline(run_checks(specs, plan, today=on), plan.secrets, baseline,
+                                                 args.write_baseline)
+    except BaselineError as exc:
+        return fail("baseline", str(exc))
+    runs = [PlanRun(plan, tuple(results), waived=sum(len(r.waived) for r in results), fixed=tuple(fixed), baseline=file)]
     # The stream's scrub keeps what the failures trusted (their configuration names and given paths), as theirs did.
-    shown = results_secrets(results, plan)
-    io.heard(shown)
-    fixed: list[Any] = []
-    if baseline is not None:
-        results, fixed = apply_baseline(results, baseline, plan.secrets)
-    if args.write_baseline is not None:
-        # Every failure of the run, known or new (never the waived: their waiver accepts them).
+    io.heard(runs[0].secrets())
+    style = Style(use_colour(io.stdout, io.environ, args.color) and args.format == "text")
+    io.out(render(args.format, runs, fail_on=args.fail_on, tool_version=tool_version(), style=style, quiet=args.quiet))
+    for fmt, filename in args.report:
         try:
-            written = write_baseline(args.write_baseline, results, plan.secrets)
-        except BaselineError as exc:
-            return io.fail("baseline", str(exc), json_mode)
-        if baseline is None:
-            baseline = written
-            results, fixed = apply_baseline(results, written, plan.secrets)
-    file = baseline.file if baseline is not None else None
-    if json_mode:
-        io.out(render_json(results_document(results, plan, tool_version(), args.fail_on, fixed=fixed, baseline=file), shown))
-    else:
-        style = Style(use_colour(io.stdout, io.environ, args.color))
-        io.out(render_text(results, plan, style=style, quiet=args.quiet, fixed=fixed, baseline=file))
-    return exit_status(results, args.fail_on)
+            write_report(io, filename, render(fmt, runs, fail_on=args.fail_on, tool_version=tool_version()))
+        except _WriteFailed as exc:
+            return io.fail("report", str(exc), json_mode)
+    return run_status(runs, args.fail_on)
+
+
+def _fail_everywhere(args: argparse.Namespace, io: Io, kind: str, message: str) -> int:
+    """A run's error said on standard error, in standard output's format and in every --report (exit status 2)."""
+    from ._output import render_error
+
+    # Standard output and every report say the error in their format, so a CI step reading one finds it.
+    status = io.fail(kind, message, args.format == "json")
+    if args.format not in ("text", "json"):
+        io.out(render_error(args.format, kind, message, tool_version()))
+    for fmt, filename in args.report:
+        with contextlib.suppress(_WriteFailed):  # the run already fails with the error said on stderr
+            write_report(io, filename, render_error(fmt, kind, message, tool_version()))
+    return status
 
 
 def _lookup(args: argparse.Namespace, io: Io) -> int:
@@ -539,13 +574,8 @@ def add_snapshot_parser(commands: Any, streams: object) -> None:
 def run_snapshot(args: argparse.Namespace, io: Io, max_bytes: int) -> int:
     """Run ``tfplancheck snapshot``; return the exit status (errors in one line, never a traceback)."""
     from ..snapshot import SnapshotFormatError
-    from ._output import (
-        SnapshotUsageError,
-        compare_snapshot,
-        shown_with_notes,
-        snapshot_document,
-        snapshot_ignore,
-    )
+    from ._io import SnapshotUsageError, compare_snapshot, snapshot_document, snapshot_ignore
+    from ._output import shown_with_notes
 
     json_mode = args.format == "json"
 

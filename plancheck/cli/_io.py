@@ -8,7 +8,9 @@ or enforcing the size limit; it only says what went wrong in its own words. A pl
 (``terraform show -json`` output) or a binary plan file (``terraform plan -out``), which is turned
 into JSON by running ``terraform show -json`` (or ``tofu``) where the plan's providers are: the plan
 file's directory, or ``--chdir DIR`` (:mod:`plancheck._terraform.planfile`, which the pytest plugin's
-``--tf-plan`` and ``plancheck.load_plan_file`` share).
+``--tf-plan`` and ``plancheck.load_plan_file`` share). The files a command writes besides its streams
+are here too: ``--report`` files (:func:`write_report`, through the same guard) and snapshot files
+(:func:`compare_snapshot`).
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ import io as _stdio
 import json
 import os
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import IO, TYPE_CHECKING, Any, Final, TextIO, cast
 
 from tfjsonpath._jsontypes import copy_json
@@ -35,16 +37,22 @@ __all__ = [
     "SCHEMA_VERSION",
     "CliError",
     "Io",
+    "SnapshotUsageError",
     "UnreadableInput",
     "add_allow_errored",
     "add_command",
     "add_snapshot_arguments",
+    "compare_snapshot",
     "error_document",
     "path_argument",
     "read_input",
     "read_plan",
     "render_json",
+    "reports_clash",
+    "snapshot_document",
+    "snapshot_ignore",
     "tool_version",
+    "write_report",
 ]
 
 #: The version of the JSON documents the command prints; it changes only when a change would break a reader
@@ -461,3 +469,105 @@ def read_plan(
     except (RecursionError, ArithmeticError, ValueError) as exc:
         # The loader types its errors; should one still escape, it is the document's fault, not a traceback.
         raise CliError("plan", f"{source}: cannot read the plan: {exception_text(exc)}") from None
+
+
+# -- report files: --report FORMAT=FILE ------------------------------------------------------------
+
+
+def reports_clash(reports: Sequence[tuple[str, str]], inputs: Sequence[str | None]) -> str | None:
+    """Why the ``--report`` files cannot be written as given (one named twice, or an input), else None.
+
+    >>> reports_clash([("junit", "r.xml"), ("sarif", "r.xml")], ["plan.json"])
+    '--report r.xml: the file is named by another --report too'
+    """
+    seen: set[str] = set()
+    given = {os.path.abspath(name) for name in inputs if name not in (None, "-")}
+    for _, filename in reports:
+        where = os.path.abspath(filename)
+        if where in seen:
+            return f"--report {filename}: the file is named by another --report too"
+        if where in given:
+            return f"--report {filename}: the file is an input of the run (it would be overwritten)"
+        seen.add(where)
+    return None
+
+
+def write_report(io: Io, filename: str, text: str) -> None:
+    """Write a --report file, its text passed through what standard output passes through (:class:`_Guarded` with
+    :meth:`Io.scrub`: every secret heard scrubbed, then made terminal-safe); a :class:`_WriteFailed` if it cannot be."""
+    from pathlib import Path
+
+    shown = _stdio.StringIO()
+    stream = _Guarded(shown, f"the report file {filename}")
+    stream.scrub = io.scrub
+    stream.write(text + "\n")
+    try:
+        path = Path(filename)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(shown.getvalue(), encoding="utf-8", newline="\n")
+    except OSError as exc:
+        raise _WriteFailed(stream.name, os.strerror(exc.errno) if exc.errno is not None else str(exc)) from None
+
+
+# -- snapshot: a plan compared with (or written to) its snapshot file ---------------------------------
+
+
+class SnapshotUsageError(Exception):
+    """A bad ``--ignore`` or key: reported in one line, exit status 2."""
+
+
+def snapshot_ignore(specs: Sequence[str]) -> list[Any]:
+    from ..snapshot import parse_ignore_spec
+
+    entries = []
+    for spec in specs:
+        try:
+            entries.append(parse_ignore_spec(spec))
+        except ValueError as exc:
+            raise SnapshotUsageError(f"--ignore {exc}") from None
+    return entries
+
+
+def compare_snapshot(plan: Plan, file: str, *, update: bool, ignore: Sequence[str], io: Io,
+                     max_bytes: int | None = None) -> tuple[int, list[str]]:
+    """Compare (or write) the snapshot of ``plan`` in ``file``: (exit status, lines to print).
+
+    The lines end with one naming what happened (see :func:`snapshot_document`).
+
+    Raises :class:`SnapshotUsageError` for a bad ``--ignore`` or key, and
+    :class:`plancheck.snapshot.SnapshotFormatError` for a file that is no snapshot.
+    """
+    from ..snapshot import IgnoreSpec, build, check_file, resolve_key
+
+    entries = snapshot_ignore(ignore)
+    try:
+        key = resolve_key(None, io.environ)
+    except ValueError as exc:
+        raise SnapshotUsageError(str(exc)) from None
+    text = build(plan, IgnoreSpec(entries, "--ignore"), key)
+    outcome = check_file(text, plan.secrets, file, update=update, max_bytes=max_bytes)
+    count = len(outcome.lines)
+    differences = f"{count} difference{'' if count == 1 else 's'}"
+    if outcome.status == "same":
+        return 0, [f"{file}: the plan matches its snapshot"]
+    if outcome.status == "written":
+        return 0, [f"{file}: wrote the snapshot"]
+    if outcome.status == "updated":
+        return 0, [*outcome.lines, f"{file}: updated the snapshot ({differences})"]
+    if outcome.status == "missing":
+        raise SnapshotUsageError(f"{file}: no snapshot yet: write it with --update")
+    return 1, [*outcome.lines, f"{file}: the plan differs from its snapshot ({differences}; accept them with --update)"]
+
+
+def snapshot_document(file: str, status: int, lines: Sequence[str]) -> dict[str, Any]:
+    """The ``snapshot`` outcome of :func:`compare_snapshot` for the JSON output: file, status word, ok, lines.
+
+    >>> snapshot_document("p.snap", 0, ["p.snap: wrote the snapshot"])["status"]
+    'written'
+    >>> snapshot_document("p.snap", 1, ["a: 1 -> 2", "p.snap: the plan differs from its snapshot (1 difference)"])["ok"]
+    False
+    """
+    last = lines[-1] if lines else ""
+    word = ("differs" if status else "written" if last.endswith(": wrote the snapshot")
+            else "updated" if ": updated the snapshot (" in last else "same")
+    return {"file": file, "status": word, "ok": status == 0, "lines": list(lines)}

@@ -1,7 +1,8 @@
 """What a command prints about a plan: check results, query answers and snapshot comparisons, as text or JSON.
 
-Check results are a human summary (optionally coloured) or a JSON document (shapes documented in
-``plancheck/schemas/cli-output.schema.json``). ``query`` looks up a plan's addresses, or the value at a
+Check results are a human summary (optionally coloured), a JSON document (shapes documented in
+``plancheck/schemas/cli-output.schema.json``), JUnit XML, SARIF 2.1.0, GitHub workflow commands or a
+Markdown summary (:func:`render`, on the runs of every plan checked). ``query`` looks up a plan's addresses, or the value at a
 path, redacted: ``output.NAME`` addresses an output change, anything else a resource change; unknown
 values show as ``(known after apply)``, sensitive ones as ``(sensitive)``; every address shown goes
 through :func:`plancheck._documents.plan.shown_address` (a ``for_each`` key can be a secret), and the
@@ -11,12 +12,12 @@ address column is laid out on what is shown, so its width tells nothing. ``snaps
 
 from __future__ import annotations
 
-import dataclasses
-import datetime
+import hashlib
 import json
 import os
-import tempfile
-from collections.abc import Iterable, Mapping, Sequence
+import urllib.parse
+import xml.etree.ElementTree as ET
+from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Final, TextIO
 
 from tfjsonpath import Path
@@ -28,43 +29,37 @@ from .._errors import CheckFailure
 from .._frozen import FrozenValue, frozen
 from .._redact import Marks, Secrets, contains_sensitive, fit_marks, render_value
 from .._text import one_line, style_mark
-from ._checksfile import CheckResult, CheckSpec, exit_status
-from ._io import SCHEMA_VERSION, CliError, UnreadableInput, read_input, render_json
+from ._checksfile import CheckResult, exit_status
+from ._io import SCHEMA_VERSION, CliError, error_document, render_json
 
 if TYPE_CHECKING:
-    from ._io import Io
+    from ._waivers import BaselineEntry
 
 __all__ = [
-    "BASELINE_VERSION",
+    "FORMATS",
     "UNKNOWN_TEXT",
-    "Baseline",
-    "BaselineEntry",
-    "BaselineError",
-    "SnapshotUsageError",
+    "Finding",
+    "PlanRun",
     "Style",
-    "apply_baseline",
-    "baseline_document",
-    "compare_snapshot",
-    "failure_identity",
+    "escape_data",
+    "escape_markdown",
+    "escape_property",
+    "findings",
     "list_document",
-    "parse_baseline",
     "plan_notes",
     "plan_summary",
     "query_change",
-    "read_baseline",
+    "render",
+    "render_error",
     "render_list",
     "render_text",
     "render_value_document",
-    "render_waivers",
     "results_document",
     "results_secrets",
+    "run_status",
     "shown_with_notes",
-    "snapshot_document",
-    "snapshot_ignore",
     "use_colour",
     "value_document",
-    "waivers_document",
-    "write_baseline",
 ]
 
 _LABELS: Final = {"pass": "PASS", "fail": "FAIL", "error": "ERROR", "warn": "WARN", "note": "NOTE", "waived": "WAIVED",
@@ -335,6 +330,427 @@ def results_document(results: Sequence[CheckResult], plan: Plan, tool_version: s
     return document
 
 
+# -- the report formats: text, JSON, JUnit XML, SARIF 2.1.0, GitHub workflow commands, Markdown ---------
+#
+# The formats a run's results are written in: text, JSON, JUnit XML, SARIF 2.1.0, GitHub workflow commands, Markdown.
+#
+# Every writer takes the runs of the plans checked (:class:`PlanRun`, one per plan, so many plans fit) and says
+# what the exit status says: a finding that fails the run (a failure of an ``error`` check, a check that
+# could not run; under ``--fail-on warning`` any warning) is an error (JUnit ``failure``/``error``, SARIF and
+# GitHub level ``error``, Markdown's ``failed``), any other finding a warning; so a report shows errors exactly
+# when the exit status is not 0.
+#
+# Every string taken from a plan or a message is scrubbed of the plan's secrets (:func:`results_secrets`, as the
+# text output is) before the format escapes it: an escape changes a secret's spelling, so a scrub after it
+# (the command's stream, a report file's) could miss it. Data is made one line first (:func:`one_line`): a
+# newline or control character in an address cannot start a line of its own (a forged workflow command).
+
+#: What ``--format`` and ``--report FORMAT=FILE`` take, the default first.
+FORMATS: Final = ("text", "json", "junit", "sarif", "github", "markdown")
+
+#: The SARIF version written, and the schema it is valid against (OASIS, errata 01).
+_SARIF_VERSION: Final = "2.1.0"
+_SARIF_SCHEMA: Final = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
+_TOOL: Final = "tfplancheck"
+
+
+@frozen
+class PlanRun(FrozenValue):
+    """The results of the checks run on one plan, as the reports name it.
+
+    ``waived`` counts the failures a waiver let pass (reported, never silent); with ``--baseline``,
+    ``baseline`` names its file and ``fixed`` holds its entries no failure matched any more.
+
+    >>> from plancheck import Plan
+    >>> PlanRun(Plan.from_dict({"format_version": "1.2"}, source="plan.json"), ()).name
+    'plan.json'
+    """
+
+    plan: Plan
+    results: tuple[CheckResult, ...]
+    waived: int = 0
+    fixed: tuple[BaselineEntry, ...] = ()
+    baseline: str | None = None
+
+    @property
+    def name(self) -> str:
+        """The plan's name in the reports: its file (``<stdin>`` for standard input)."""
+        return self.plan.source or "<plan>"
+
+    def secrets(self) -> Secrets:
+        """What every string of this run's reports is scrubbed of (the text output's :func:`results_secrets`)."""
+        return results_secrets(self.results, self.plan)
+
+
+@frozen
+class Finding(FrozenValue):
+    """One line of a report: a failure or a warning of one check, its level and what it says (scrubbed, one line).
+
+    >>> Finding("error", "FAIL", "ExpectEmptyPlan", "ExpectEmptyPlan", None, "2 changes").text
+    'ExpectEmptyPlan: 2 changes'
+    """
+
+    level: str
+    label: str
+    check: str
+    subject: str
+    address: str | None
+    message: str
+
+    @property
+    def text(self) -> str:
+        """The subject and the message, as the text output's line says them."""
+        return f"{self.subject}: {self.message}" if self.subject else self.message
+
+
+def run_status(runs: Sequence[PlanRun], fail_on: str = "error") -> int:
+    """The exit status of all the runs together: the worst (2 a check could not run, 1 a result fails, else 0).
+
+    >>> run_status([])
+    0
+    """
+    return exit_status([r for run in runs for r in run.results], fail_on)
+
+
+def findings(run: PlanRun, result: CheckResult, fail_on: str = "error", secrets: Secrets | None = None) -> Iterator[Finding]:
+    """The findings of one result: its failures (``FAIL``, ``WARN`` at warning severity, ``ERROR``), then its warnings.
+
+    A finding's level is ``error`` when it fails the run (:meth:`CheckResult.fails`), else ``warning``. ``secrets``
+    is ``run.secrets()``, made once by a caller that lists the findings of many results.
+
+    >>> from plancheck.cli._checksfile import CheckSpec
+    >>> failure = CheckFailure("ExpectEmptyPlan", None, None, "1 change")
+    >>> result = CheckResult(CheckSpec("ExpectEmptyPlan", None, "c", severity="warning"), "warn", (failure,))
+    >>> run = PlanRun(Plan.from_dict({"format_version": "1.2"}), (result,))
+    >>> [(f.level, f.text) for f in findings(run, result)], [f.level for f in findings(run, result, "warning")]
+    ([('warning', 'ExpectEmptyPlan: 1 change')], ['error'])
+    """
+    secrets = run.secrets() if secrets is None else secrets  # given once per run: it is made from all of its results
+
+    def data(text: str | None) -> str | None:
+        return None if text is None else one_line(secrets.scrub(text))
+
+    warning_level = "error" if fail_on == "warning" else "warning"
+
+    def finding(level: str, label: str, failure: CheckFailure) -> Finding:
+        address = failure.address if failure.address is not None else result.spec.address
+        return Finding(level, label, result.spec.type, data(_subject(result, failure)) or "", data(address),
+                       data(failure.message) or "")
+
+    if result.status in ("fail", "error", "warn"):
+        level = warning_level if result.status == "warn" else "error"
+        for failure in result.failures:
+            yield finding(level, result.status.upper(), failure)
+    for warning in result.warnings:
+        yield finding(warning_level, "WARN", warning)
+
+
+def render(fmt: str, runs: Sequence[PlanRun], *, fail_on: str = "error", tool_version: str = "",
+           style: Style | None = None, quiet: bool = False) -> str:
+    """The results of ``runs`` in format ``fmt`` (one of :data:`FORMATS`), scrubbed of every run's secrets.
+
+    >>> from plancheck import Plan
+    >>> print(render("markdown", [PlanRun(Plan.from_dict({"format_version": "1.2"}, source="p.json"), ())]))
+    ## tfplancheck: passed
+    <BLANKLINE>
+    ### p.json
+    <BLANKLINE>
+    | checks | passed | failed | errors | warnings | waived |
+    | ---: | ---: | ---: | ---: | ---: | ---: |
+    | 0 | 0 | 0 | 0 | 0 | 0 |
+    """
+    if fmt == "text":
+        return "\n\n".join(render_text(run.results, run.plan, style=style or Style(False), quiet=quiet, fixed=run.fixed,
+                                     baseline=run.baseline) for run in runs)
+    if fmt == "json":
+        return _render_json(runs, fail_on, tool_version)
+    if fmt == "junit":
+        return _render_junit(runs, fail_on)
+    if fmt == "sarif":
+        return _render_sarif(runs, fail_on, tool_version)
+    if fmt == "github":
+        return _render_github(runs, fail_on)
+    if fmt == "markdown":
+        return _render_markdown(runs, fail_on)
+    raise ValueError(f"unknown format {fmt!r} (expected one of {', '.join(FORMATS)})")
+
+
+def render_error(fmt: str, kind: str, message: str, tool_version: str = "") -> str:
+    """What format ``fmt`` says of a run that stopped at bad input before any check ran (exit status 2).
+
+    So a CI step reading a report finds the error, in the report's own terms: a JUnit ``error``, a SARIF
+    invocation that did not succeed (with the message as its notification), a GitHub ``::error``, a Markdown
+    heading, the JSON error document.
+
+    >>> print(render_error("github", "checks", "checks.toml:3: check[0].type: unknown check 'X'"))
+    ::error title=tfplancheck%3A checks error::checks.toml:3: check[0].type: unknown check 'X'
+    """
+    text = one_line(message)
+    if fmt == "json":
+        return render_json(error_document(kind, message, tool_version))
+    if fmt == "junit":
+        root = ET.Element("testsuites", name=_TOOL, tests="1", failures="0", errors="1", skipped="0")
+        suite = ET.SubElement(root, "testsuite", name=_TOOL, tests="1", failures="0", errors="1", skipped="0")
+        case = ET.SubElement(suite, "testcase", name=f"{kind} error", classname=_TOOL)
+        ET.SubElement(case, "error", message=text, type=kind).text = text
+        ET.indent(root)
+        return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode")
+    if fmt == "sarif":
+        driver: dict[str, Any] = {"name": _TOOL, **({"version": tool_version} if tool_version else {})}
+        invocation = {"executionSuccessful": False, "exitCode": 2, "properties": {"ok": False},
+                      "toolExecutionNotifications": [{"level": "error", "message": {"text": text},
+                                                      "descriptor": {"id": kind}}]}
+        document = {"$schema": _SARIF_SCHEMA, "version": _SARIF_VERSION,
+                    "runs": [{"tool": {"driver": driver}, "invocations": [invocation], "results": []}]}
+        return json.dumps(document, indent=2, ensure_ascii=False)
+    if fmt == "github":
+        return f"::error title={escape_property(f'{_TOOL}: {kind} error')}::{escape_data(text)}"
+    if fmt == "markdown":
+        return f"## {_TOOL}: error\n\n{escape_markdown(text)}"
+    return f"{_TOOL}: error: {text}"
+
+
+def _render_json(runs: Sequence[PlanRun], fail_on: str, tool_version: str) -> str:
+    if len(runs) != 1:
+        raise ValueError(f"the json format writes the results of one plan, not {len(runs)}")
+    (run,) = runs
+    return render_json(results_document(run.results, run.plan, tool_version, fail_on, fixed=run.fixed,
+                                        baseline=run.baseline), run.secrets())
+
+
+# -- JUnit XML --------------------------------------------------------------------------------------
+
+
+def _render_junit(runs: Sequence[PlanRun], fail_on: str) -> str:
+    """A ``testsuites`` of a ``testsuite`` per plan, a ``testcase`` per check (named by its label).
+
+    A check that fails the run has a ``failure`` (``error`` when it could not run) holding each of its
+    findings; a waived one is ``skipped``; warnings that do not fail the run are its ``system-out``.
+    """
+    root = ET.Element("testsuites", name=_TOOL)
+    totals = dict.fromkeys(("tests", "failures", "errors", "skipped"), 0)
+    for run in runs:
+        secrets = run.secrets()
+        suite = ET.SubElement(root, "testsuite", name=one_line(secrets.scrub(run.name)))
+        counts = dict.fromkeys(totals, 0)
+        notes = plan_notes(run.plan)
+        if notes:
+            properties = ET.SubElement(suite, "properties")
+            for note in notes:
+                ET.SubElement(properties, "property", name="note", value=one_line(secrets.scrub(note)))
+        for result in run.results:
+            counts["tests"] += 1
+            case = ET.SubElement(suite, "testcase", name=one_line(secrets.scrub(_subject(result, None))),
+                                 classname=suite.get("name", ""))
+            found = list(findings(run, result, fail_on, secrets))
+            failing = [f for f in found if f.level == "error"]
+            if result.status == "waived":
+                counts["skipped"] += 1
+                ET.SubElement(case, "skipped", message="waived")
+            elif failing:
+                kind = "error" if result.status == "error" else "failure"
+                counts["errors" if kind == "error" else "failures"] += 1
+                element = ET.SubElement(case, kind, message=failing[0].text, type=result.spec.type)
+                element.text = "\n".join(f"{f.label}  {f.text}" for f in failing)
+            rest = [f for f in found if f.level != "error"]
+            if rest:
+                ET.SubElement(case, "system-out").text = "\n".join(f"{f.label}  {f.text}" for f in rest)
+        for key, value in counts.items():
+            suite.set(key, str(value))
+            totals[key] += value
+    for key, value in totals.items():
+        root.set(key, str(value))
+    ET.indent(root)
+    return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode")
+
+
+# -- SARIF 2.1.0 ------------------------------------------------------------------------------------
+
+
+def _artifact_uri(name: str) -> str:
+    """The plan file as a SARIF ``artifactLocation.uri``: a relative reference, or a ``file:`` URI when absolute.
+
+    >>> _artifact_uri("plans/my plan.json"), _artifact_uri("/tmp/p.json"), _artifact_uri("<stdin>")
+    ('plans/my%20plan.json', 'file:///tmp/p.json', 'stdin')
+    """
+    if name == "<stdin>":
+        return "stdin"
+    path = name.replace(os.sep, "/")
+    if os.path.isabs(name):
+        return "file://" + urllib.parse.quote(path if path.startswith("/") else "/" + path)
+    return urllib.parse.quote(path)
+
+
+def _rule_text(check: str) -> str:
+    """What a SARIF rule says: its check's one-line doc (as ``--list-checks`` shows it), else its name.
+
+    >>> _rule_text("ExpectEmptyPlan"), _rule_text("MyOwnCheck")
+    ('The plan changes nothing: every resource and output is a no-op, nothing moves, imports or is deferred.', 'plan check MyOwnCheck')
+    """
+    from ._registry import default_registry
+
+    try:
+        doc = default_registry().check(check).doc
+    except KeyError:
+        doc = ""
+    return doc or f"plan check {check}"
+
+
+def _fingerprint(*parts: str) -> str:
+    """A stable identity of a finding, from texts already scrubbed (so it can tell nothing of a secret).
+
+    >>> _fingerprint("ExpectNoDestroys", "", "plan.json")
+    'ba1e3be5c085bd1a8898b9aa434bf517'
+    """
+    return hashlib.sha256("\x00".join(parts).encode("utf-8", "backslashreplace")).hexdigest()[:32]
+
+
+def _render_sarif(runs: Sequence[PlanRun], fail_on: str, tool_version: str) -> str:
+    """One SARIF run: a rule per check type, a result per failure or warning, the plan as its artifact."""
+    rules: dict[str, int] = {}
+    results: list[dict[str, Any]] = []
+    artifacts: dict[str, int] = {}
+    for run in runs:
+        secrets = run.secrets()
+        uri = _artifact_uri(one_line(secrets.scrub(run.name)))
+        artifact = artifacts.setdefault(uri, len(artifacts))
+        for result in run.results:
+            if result.status == "waived":
+                continue
+            for found in findings(run, result, fail_on, secrets):
+                rule = rules.setdefault(found.check, len(rules))
+                # A plan's JSON has no line per resource: the finding is on the plan file (GitHub code scanning
+                # requires a region's startLine), and the resource is its logical location.
+                location: dict[str, Any] = {
+                    "physicalLocation": {"artifactLocation": {"uri": uri, "index": artifact}, "region": {"startLine": 1}},
+                }
+                if found.address:
+                    kind = "variable" if found.address.startswith("output.") else "resource"
+                    location["logicalLocations"] = [{"fullyQualifiedName": found.address, "kind": kind}]
+                results.append({
+                    "ruleId": found.check,
+                    "ruleIndex": rule,
+                    "level": found.level,
+                    "message": {"text": found.text},
+                    "locations": [location],
+                    # What the same finding is in the next run: its check, subject and plan (all scrubbed), not
+                    # its line, so code scanning tells new findings from known ones.
+                    "partialFingerprints": {"tfplancheck/v1": _fingerprint(found.check, found.subject, uri)},
+                    "properties": {"status": result.status, "severity": result.severity, "origin": result.spec.origin},
+                })
+    status = run_status(runs, fail_on)
+    driver: dict[str, Any] = {
+        "name": _TOOL,
+        "rules": [{"id": check, "name": check, "shortDescription": {"text": _rule_text(check)}} for check in rules],
+    }
+    if tool_version:
+        driver["version"] = tool_version
+    document = {
+        "$schema": _SARIF_SCHEMA,
+        "version": _SARIF_VERSION,
+        "runs": [{
+            "tool": {"driver": driver},
+            "invocations": [{
+                # A run that found failures ran successfully; one whose check could not run (status 2) did not.
+                "executionSuccessful": status != 2,
+                "exitCode": status,
+                "properties": {"ok": status == 0, "fail_on": fail_on},
+            }],
+            "artifacts": [{"location": {"uri": uri}} for uri in artifacts],
+            "results": results,
+        }],
+    }
+    return json.dumps(document, indent=2, ensure_ascii=False)
+
+
+# -- GitHub workflow commands -----------------------------------------------------------------------
+
+
+def escape_data(text: str) -> str:
+    """A workflow command's message escaped as GitHub's toolkit does (``%``, ``\\r``, ``\\n``).
+
+    >>> escape_data("50% done\\nnext")
+    '50%25 done%0Anext'
+    """
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def escape_property(text: str) -> str:
+    """A workflow command's property value escaped as GitHub's toolkit does (also ``:`` and ``,``).
+
+    >>> escape_property("ExpectKnownValue: a, b")
+    'ExpectKnownValue%3A a%2C b'
+    """
+    return escape_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def _render_github(runs: Sequence[PlanRun], fail_on: str) -> str:
+    """An ``::error``/``::warning`` command per finding, titled with its check and plan, a ``::notice`` per note, then the counts."""
+    lines: list[str] = []
+    for run in runs:
+        secrets = run.secrets()
+        name = one_line(secrets.scrub(run.name))
+        for note in plan_notes(run.plan):
+            lines.append(f"::notice title={escape_property(f'{_TOOL}: {name}')}::{escape_data(one_line(secrets.scrub(note)))}")
+        for result in run.results:
+            if result.status == "waived":
+                continue
+            for found in findings(run, result, fail_on, secrets):
+                title = escape_property(f"{_TOOL}: {found.check} ({name})")
+                lines.append(f"::{found.level} title={title}::{escape_data(found.text)}")
+    lines += [_count_line(run) for run in runs]
+    return "\n".join(lines)
+
+
+def _count_line(run: PlanRun) -> str:
+    """The counts of one plan's run, one line (its name made one line: it cannot start a workflow command)."""
+    counts = _counts(run.results)
+    parts = [f"{counts['passed']} passed", f"{counts['failed']} failed"]
+    parts += [f"{counts[key]} {key if counts[key] != 1 else key[:-1]}" for key in ("errors", "warnings") if counts[key]]
+    if run.waived:
+        parts.append(f"{run.waived} waived")
+    noun = "check" if counts["total"] == 1 else "checks"
+    return f"{_TOOL}: {one_line(run.secrets().scrub(run.name))}: {counts['total']} {noun}: {', '.join(parts)}"
+
+
+# -- Markdown ---------------------------------------------------------------------------------------
+
+#: What Markdown (CommonMark, GitHub's) reads as markup or HTML: shown with a backslash, so data stays text.
+_MARKDOWN_SPECIAL: Final = frozenset("\\`*_[]<>|~&@#")
+
+
+def escape_markdown(text: str) -> str:
+    """``text`` shown literally in Markdown: its markup characters backslash-escaped (one line).
+
+    >>> escape_markdown('triggers["a|b"] <script>')
+    'triggers\\\\["a\\\\|b"\\\\] \\\\<script\\\\>'
+    """
+    return "".join("\\" + c if c in _MARKDOWN_SPECIAL else c for c in one_line(text))
+
+
+def _render_markdown(runs: Sequence[PlanRun], fail_on: str) -> str:
+    """A heading saying passed or failed (as the exit status does), then per plan a table of counts and each finding."""
+    status = run_status(runs, fail_on)
+    verdict = {0: "passed", 1: "failed", 2: "error (a check could not run)"}[status]
+    lines = [f"## {_TOOL}: {verdict}"]
+    for run in runs:
+        secrets = run.secrets()
+        counts = _counts(run.results)
+        lines += ["", f"### {escape_markdown(secrets.scrub(run.name))}", ""]
+        lines += [f"> {escape_markdown(secrets.scrub(note))}" for note in plan_notes(run.plan)]
+        if plan_notes(run.plan):
+            lines.append("")
+        lines.append("| checks | passed | failed | errors | warnings | waived |")
+        lines.append("| ---: | ---: | ---: | ---: | ---: | ---: |")
+        lines.append(f"| {counts['total']} | {counts['passed']} | {counts['failed']} | {counts['errors']} "
+                     f"| {counts['warnings']} | {run.waived} |")
+        shown = [f for r in run.results if r.status != "waived" for f in findings(run, r, fail_on, secrets)]
+        if shown:
+            lines.append("")
+            lines += [f"- **{found.label}** {escape_markdown(found.text)}" for found in shown]
+    return "\n".join(lines)
+
+
 # -- query: a plan's addresses, or the value at a path ---------------------------------------------
 
 
@@ -515,31 +931,6 @@ def render_list(doc: Mapping[str, Any]) -> str:
     return "\n".join(f"{address.ljust(width)}  {', '.join(actions) or '(none)'}" for address, actions in rows)
 
 
-def waivers_document(specs: Sequence[CheckSpec], on: datetime.date, tool_version: str) -> dict[str, Any]:
-    """``--list-waivers`` (kind ``waivers``): every waiver of ``specs`` in order, its check, and whether it expired by ``on``.
-
-    >>> from plancheck.cli._waivers import Waiver
-    >>> spec = CheckSpec("ExpectNoDestroys", None, "c.toml check[0]", waivers=(Waiver("a.*", "why", None, "c.toml check[0].waive[0]"),))
-    >>> print(render_waivers(waivers_document([spec], datetime.date(2027, 1, 31), "0.1.0")))
-    c.toml check[0].waive[0]: ExpectNoDestroys: a.* (no expiry): why
-    1 waiver (0 expired as of 2027-01-31)
-    """
-    return {"schema_version": SCHEMA_VERSION, "kind": "waivers", "tool_version": tool_version, "ok": True,
-            "today": on.isoformat(),
-            "waivers": [{**w.as_json(), "check": spec.type, "expired": w.expired(on)} for spec in specs for w in spec.waivers]}
-
-
-def render_waivers(doc: Mapping[str, Any]) -> str:
-    """The text form of :func:`waivers_document`: one waiver a line (``EXPIRED`` when it is), then a count."""
-    lines = []
-    for w in doc["waivers"]:
-        until = "no expiry" if w["until"] is None else f"EXPIRED {w['until']}" if w["expired"] else f"until {w['until']}"
-        lines.append(f"{w['origin']}: {w['check']}: {w['address']} ({until}): {w['reason']}")
-    count, expired = len(doc["waivers"]), sum(w["expired"] for w in doc["waivers"])
-    lines.append(f"{count} waiver{'' if count == 1 else 's'} ({expired} expired as of {doc['today']})")
-    return "\n".join(one_line(line) for line in lines)
-
-
 def shown_with_notes(text: str, plan: Plan) -> str:
     """``text`` (a query's answer) after what it stands on, as the main command says it: a ``NOTE`` line for a partial plan.
 
@@ -549,273 +940,3 @@ def shown_with_notes(text: str, plan: Plan) -> str:
     null_resource.a  create
     """
     return "\n".join([*(f"NOTE  {note}" for note in plan_notes(plan, quiet=True)), text])
-
-
-# -- snapshot: a plan compared with (or written to) its snapshot file ---------------------------------
-
-
-class SnapshotUsageError(Exception):
-    """A bad ``--ignore`` or key: reported in one line, exit status 2."""
-
-
-def snapshot_ignore(specs: Sequence[str]) -> list[Any]:
-    from ..snapshot import parse_ignore_spec
-
-    entries = []
-    for spec in specs:
-        try:
-            entries.append(parse_ignore_spec(spec))
-        except ValueError as exc:
-            raise SnapshotUsageError(f"--ignore {exc}") from None
-    return entries
-
-
-def compare_snapshot(plan: Plan, file: str, *, update: bool, ignore: Sequence[str], io: Io,
-                     max_bytes: int | None = None) -> tuple[int, list[str]]:
-    """Compare (or write) the snapshot of ``plan`` in ``file``: (exit status, lines to print).
-
-    The lines end with one naming what happened (see :func:`snapshot_document`).
-
-    Raises :class:`SnapshotUsageError` for a bad ``--ignore`` or key, and
-    :class:`plancheck.snapshot.SnapshotFormatError` for a file that is no snapshot.
-    """
-    from ..snapshot import IgnoreSpec, build, check_file, resolve_key
-
-    entries = snapshot_ignore(ignore)
-    try:
-        key = resolve_key(None, io.environ)
-    except ValueError as exc:
-        raise SnapshotUsageError(str(exc)) from None
-    text = build(plan, IgnoreSpec(entries, "--ignore"), key)
-    outcome = check_file(text, plan.secrets, file, update=update, max_bytes=max_bytes)
-    count = len(outcome.lines)
-    differences = f"{count} difference{'' if count == 1 else 's'}"
-    if outcome.status == "same":
-        return 0, [f"{file}: the plan matches its snapshot"]
-    if outcome.status == "written":
-        return 0, [f"{file}: wrote the snapshot"]
-    if outcome.status == "updated":
-        return 0, [*outcome.lines, f"{file}: updated the snapshot ({differences})"]
-    if outcome.status == "missing":
-        raise SnapshotUsageError(f"{file}: no snapshot yet: write it with --update")
-    return 1, [*outcome.lines, f"{file}: the plan differs from its snapshot ({differences}; accept them with --update)"]
-
-
-def snapshot_document(file: str, status: int, lines: Sequence[str]) -> dict[str, Any]:
-    """The ``snapshot`` outcome of :func:`compare_snapshot` for the JSON output: file, status word, ok, lines.
-
-    >>> snapshot_document("p.snap", 0, ["p.snap: wrote the snapshot"])["status"]
-    'written'
-    >>> snapshot_document("p.snap", 1, ["a: 1 -> 2", "p.snap: the plan differs from its snapshot (1 difference)"])["ok"]
-    False
-    """
-    last = lines[-1] if lines else ""
-    word = ("differs" if status else "written" if last.endswith(": wrote the snapshot")
-            else "updated" if ": updated the snapshot (" in last else "same")
-    return {"file": file, "status": word, "ok": status == 0, "lines": list(lines)}
-
-
-# -- baselines: failures accepted all at once, to fail only on new ones -------------------------------
-#
-# Baselines: the failures a team has accepted all at once, to fail only on new ones.
-#
-# A baseline file (``--write-baseline FILE``) records failures by identity: check type, address and path,
-# as every output shows them (a secret in a ``for_each`` key is ``(sensitive)``; scrubbing is
-# deterministic, so the same failure has the same identity in every run), never a message (messages
-# change wording and may hold values). ``--baseline FILE`` moves the failures in it to ``known`` and lists
-# its entries that no longer fail (``fixed``), so the file can shrink. The identity leaves out where the
-# check stands in the checks file and its severity, so reordering, splitting or re-grading checks keeps
-# the baseline valid; two checks of one type on one address and path share their entries. A whole-plan
-# check (``ExpectEach*``) fails once, naming its selector: its identity is the selector's text and path,
-# so a baseline accepts that check's failure whichever resources fail it.
-#
-# The file is JSON: ``{"tfplancheck_baseline": 1, "failures": [{"check", "address", "path"}, ...]}``,
-# sorted, each identity once, so that it diffs well in review.
-
-
-#: The version of the baseline file's format; a file of another version is refused.
-BASELINE_VERSION: Final = 1
-
-
-class BaselineError(ValueError):
-    """A baseline file that cannot be read or written, or is no baseline (exit status 2).
-
-    >>> str(BaselineError("base.json", "not JSON"))
-    'base.json: not JSON'
-    """
-
-    def __init__(self, file: str, message: str) -> None:
-        self.file = file
-        self.message = message
-        super().__init__(f"{file}: {message}")
-
-
-@frozen
-class BaselineEntry(FrozenValue):
-    """A failure's identity: check type, address and path as shown (secrets scrubbed), never its message.
-
-    >>> BaselineEntry("ExpectKnownValue", "a.b", "id").describe()
-    'ExpectKnownValue: a.b: id'
-    """
-
-    check: str
-    address: str | None
-    path: str | None
-
-    def key(self) -> tuple[str, str, str]:
-        """The sort key: None sorts first."""
-        return (self.check, self.address or "", self.path or "")
-
-    def describe(self) -> str:
-        """The entry as a report line names it."""
-        return ": ".join(p for p in (self.check, self.address, self.path) if p)
-
-    def as_json(self) -> dict[str, Any]:
-        """The entry as the baseline file holds it."""
-        return {"check": self.check, "address": self.address, "path": self.path}
-
-
-@frozen
-class Baseline(FrozenValue):
-    """The entries of a baseline file.
-
-    >>> Baseline("b.json", frozenset({BaselineEntry("ExpectEmptyPlan", None, None)})).file
-    'b.json'
-    """
-
-    file: str
-    entries: frozenset[BaselineEntry]
-
-
-def failure_identity(result: CheckResult, failure: CheckFailure, secrets: Secrets) -> BaselineEntry:
-    """The baseline identity of ``failure`` of ``result``: the address and path as every output shows them."""
-    address = failure.address if failure.address is not None else result.spec.address
-    if failure.path is not None:
-        path: str | None = failure.shown_path if failure.shown_path is not None else failure.path.to_text()
-    else:
-        path = result.spec.path.to_text() if result.spec.path is not None and len(result.spec.path) else None
-    shown = shown_address(address, secrets) if address is not None else None
-    return BaselineEntry(result.spec.type, secrets.scrub(shown) if shown is not None else None,
-                         secrets.scrub(path) if path is not None else None)
-
-
-def apply_baseline(results: Sequence[CheckResult], baseline: Baseline,
-                   secrets: Secrets) -> tuple[list[CheckResult], list[BaselineEntry]]:
-    """The results with the failures in ``baseline`` moved to ``known``, and the entries no failure matched (fixed).
-
-    A result whose every failure is known passes; errors are left as they are.
-    """
-    matched: set[BaselineEntry] = set()
-    out: list[CheckResult] = []
-    for result in results:
-        if result.status not in ("fail", "warn"):
-            out.append(result)
-            continue
-        kept: list[CheckFailure] = []
-        known: list[CheckFailure] = []
-        for failure in result.failures:
-            entry = failure_identity(result, failure, secrets)
-            if entry in baseline.entries:
-                matched.add(entry)
-                known.append(failure)
-            else:
-                kept.append(failure)
-        out.append(dataclasses.replace(result, status=result.status if kept else "pass", failures=tuple(kept),
-                                       known=(*result.known, *known)))
-    # Entries whose failure was waived are not fixed: their failure is still there.
-    for result in out:
-        for waived in result.waived:
-            matched.add(failure_identity(result, waived.failure, secrets))
-    fixed = sorted(baseline.entries - matched, key=BaselineEntry.key)
-    return out, fixed
-
-
-def _entries(results: Iterable[CheckResult], secrets: Secrets) -> list[BaselineEntry]:
-    entries = {failure_identity(r, f, secrets) for r in results for f in (*r.failures, *r.known)}
-    return sorted(entries, key=BaselineEntry.key)
-
-
-def baseline_document(results: Sequence[CheckResult], secrets: Secrets) -> dict[str, Any]:
-    """The baseline file's document: its version and every failure's identity, sorted, each once."""
-    return {"tfplancheck_baseline": BASELINE_VERSION, "failures": [e.as_json() for e in _entries(results, secrets)]}
-
-
-def write_baseline(file: str, results: Sequence[CheckResult], secrets: Secrets) -> Baseline:
-    """Write the baseline of ``results`` to ``file`` (whole or not at all); return it as read back."""
-    document = baseline_document(results, secrets)
-    text = render_json(document, secrets) + "\n"
-    directory = os.path.dirname(os.path.abspath(file))
-    try:
-        fd, temporary = tempfile.mkstemp(prefix=".baseline-", dir=directory)
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as stream:
-                stream.write(text)
-            os.chmod(temporary, 0o666 & ~_umask())  # as any file the user writes, not mkstemp's owner-only mode
-            os.replace(temporary, file)
-        except BaseException:
-            os.unlink(temporary)
-            raise
-    except OSError as exc:
-        raise BaselineError(file, f"cannot write the baseline: {exc.strerror or exc}") from None
-    return parse_baseline(text, file)
-
-
-def _umask() -> int:
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return mask
-
-
-def read_baseline(file: str, max_bytes: int | None = None) -> Baseline:
-    """Read the baseline file ``file``; every problem is a :class:`BaselineError`."""
-    from .._loading.source import max_input_bytes
-
-    try:
-        data = read_input(file, "baseline", limit=max_input_bytes(max_bytes))
-    except UnreadableInput as exc:
-        raise BaselineError(file, str(exc)) from None
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise BaselineError(file, f"not UTF-8 text (byte {exc.start})") from None
-    return parse_baseline(text, file)
-
-
-def parse_baseline(text: str, file: str) -> Baseline:
-    """A baseline file's text as a :class:`Baseline`.
-
-    >>> parse_baseline('{"tfplancheck_baseline": 1, "failures": [{"check": "X", "address": "a.b", "path": null}]}', "b.json").entries
-    frozenset({BaselineEntry('X', 'a.b', None)})
-    >>> parse_baseline('{"failures": []}', "b.json")
-    Traceback (most recent call last):
-    ...
-    plancheck.cli._output.BaselineError: b.json: not a tfplancheck baseline (no "tfplancheck_baseline": 1; write one with --write-baseline)
-    """
-    try:
-        document = json.loads(text)
-    except (ValueError, RecursionError) as exc:
-        where = f" (at line {exc.lineno}, column {exc.colno})" if isinstance(exc, json.JSONDecodeError) else ""
-        raise BaselineError(file, f"invalid JSON{where}") from None
-    if not isinstance(document, dict) or "tfplancheck_baseline" not in document:
-        raise BaselineError(file, f'not a tfplancheck baseline (no "tfplancheck_baseline": {BASELINE_VERSION}; '
-                            "write one with --write-baseline)")
-    version = document["tfplancheck_baseline"]
-    if version != BASELINE_VERSION or isinstance(version, bool):
-        raise BaselineError(file, f"baseline version {json.dumps(version)[:20]} is not supported "
-                            f"(this tfplancheck reads version {BASELINE_VERSION})")
-    extra = sorted(set(document) - {"tfplancheck_baseline", "failures"})
-    if extra:
-        raise BaselineError(file, f"unknown key {extra[0][:60]!r} (a baseline has tfplancheck_baseline and failures)")
-    failures = document.get("failures")
-    if not isinstance(failures, list):
-        from tfjsonpath import describe_json_type
-
-        raise BaselineError(file, f"failures: expected a list, found {describe_json_type(failures)}")
-    entries = set()
-    for i, item in enumerate(failures):
-        if not isinstance(item, dict) or set(item) != {"check", "address", "path"}:
-            raise BaselineError(file, f'failures[{i}]: expected a table of "check", "address" and "path"')
-        if not isinstance(item["check"], str) or not all(isinstance(item[k], (str, type(None))) for k in ("address", "path")):
-            raise BaselineError(file, f"failures[{i}]: check is a string; address and path are strings or null")
-        entries.add(BaselineEntry(item["check"], item["address"], item["path"]))
-    return Baseline(file, frozenset(entries))

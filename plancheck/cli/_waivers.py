@@ -9,8 +9,8 @@ the waiver waives; from the day after, the waiver is *expired*: it waives nothin
 says so. "Today" is the UTC date, or ``TFPLANCHECK_TODAY`` (``YYYY-MM-DD``) when set: a fixed date for
 tests and for re-running an old pipeline as it ran.
 
-The runner applies them (:func:`plancheck.cli._checksfile.apply_waivers`); baselines, the other way to
-accept failures, are in :mod:`plancheck.cli._output`.
+The runner applies them (:func:`plancheck.cli._checksfile.apply_waivers`). Baselines, the other way to
+accept failures, are here too (the second half): a file of failures accepted all at once.
 """
 
 from __future__ import annotations
@@ -18,16 +18,45 @@ from __future__ import annotations
 import dataclasses
 import datetime
 import json
+import os
 import re
-from collections.abc import Mapping
-from typing import Any, Final
+import tempfile
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar, Final, Protocol, TypeVar
 
+from .._documents.plan import shown_address
 from .._documents.select import address_pattern
 from .._errors import CheckFailure
 from .._frozen import FrozenValue, frozen
-from .._text import Glob, closest
+from .._text import Glob, closest, one_line
+from ._io import SCHEMA_VERSION, UnreadableInput, read_input, render_json
 
-__all__ = ["TODAY_ENV", "Waived", "Waiver", "WaiverError", "parse_waivers", "today"]
+if TYPE_CHECKING:
+    from tfjsonpath import Path
+
+    from .._redact import Secrets
+
+__all__ = [
+    "BASELINE_VERSION",
+    "TODAY_ENV",
+    "Baseline",
+    "BaselineEntry",
+    "BaselineError",
+    "Waived",
+    "Waiver",
+    "WaiverError",
+    "apply_baseline",
+    "baseline_document",
+    "failure_identity",
+    "judge_by_baseline",
+    "parse_baseline",
+    "parse_waivers",
+    "read_baseline",
+    "render_waivers",
+    "today",
+    "waivers_document",
+    "write_baseline",
+]
 
 #: The environment variable that fixes "today" (``YYYY-MM-DD``) for waiver expiry.
 TODAY_ENV: Final = "TFPLANCHECK_TODAY"
@@ -185,3 +214,286 @@ def today(environ: Mapping[str, str]) -> datetime.date:
     except ValueError:
         pass
     raise ValueError(f"{TODAY_ENV} must be a date such as 2027-01-31, not {given[:40]!r}")
+
+
+# What this module reads of the checks file's specs and results (``CheckSpec``, ``CheckResult`` of
+# plancheck.cli._checksfile), said as protocols: that module imports this one for its waivers.
+
+
+class _Spec(Protocol):
+    @property
+    def type(self) -> str: ...
+    @property
+    def address(self) -> str | None: ...
+    @property
+    def path(self) -> Path | None: ...
+    @property
+    def waivers(self) -> tuple[Waiver, ...]: ...
+
+
+class _Result(Protocol):
+    __dataclass_fields__: ClassVar[dict[str, Any]]
+
+    @property
+    def spec(self) -> _Spec: ...
+    @property
+    def status(self) -> str: ...
+    @property
+    def failures(self) -> tuple[CheckFailure, ...]: ...
+    @property
+    def known(self) -> tuple[CheckFailure, ...]: ...
+    @property
+    def waived(self) -> tuple[Waived, ...]: ...
+
+
+_R = TypeVar("_R", bound=_Result)
+
+
+# -- --list-waivers --------------------------------------------------------------------------------
+
+
+def waivers_document(specs: Sequence[_Spec], on: datetime.date, tool_version: str) -> dict[str, Any]:
+    """``--list-waivers`` (kind ``waivers``): every waiver of ``specs`` in order, its check, and whether it expired by ``on``.
+
+    >>> from plancheck.cli._checksfile import CheckSpec
+    >>> spec = CheckSpec("ExpectNoDestroys", None, "c.toml check[0]", waivers=(Waiver("a.*", "why", None, "c.toml check[0].waive[0]"),))
+    >>> print(render_waivers(waivers_document([spec], datetime.date(2027, 1, 31), "0.1.0")))
+    c.toml check[0].waive[0]: ExpectNoDestroys: a.* (no expiry): why
+    1 waiver (0 expired as of 2027-01-31)
+    """
+    return {"schema_version": SCHEMA_VERSION, "kind": "waivers", "tool_version": tool_version, "ok": True,
+            "today": on.isoformat(),
+            "waivers": [{**w.as_json(), "check": spec.type, "expired": w.expired(on)} for spec in specs for w in spec.waivers]}
+
+
+def render_waivers(doc: Mapping[str, Any]) -> str:
+    """The text form of :func:`waivers_document`: one waiver a line (``EXPIRED`` when it is), then a count."""
+    lines = []
+    for w in doc["waivers"]:
+        until = "no expiry" if w["until"] is None else f"EXPIRED {w['until']}" if w["expired"] else f"until {w['until']}"
+        lines.append(f"{w['origin']}: {w['check']}: {w['address']} ({until}): {w['reason']}")
+    count, expired = len(doc["waivers"]), sum(w["expired"] for w in doc["waivers"])
+    lines.append(f"{count} waiver{'' if count == 1 else 's'} ({expired} expired as of {doc['today']})")
+    return "\n".join(one_line(line) for line in lines)
+
+
+# -- baselines: failures accepted all at once, to fail only on new ones -------------------------------
+#
+# Baselines: the failures a team has accepted all at once, to fail only on new ones.
+#
+# A baseline file (``--write-baseline FILE``) records failures by identity: check type, address and path,
+# as every output shows them (a secret in a ``for_each`` key is ``(sensitive)``; scrubbing is
+# deterministic, so the same failure has the same identity in every run), never a message (messages
+# change wording and may hold values). ``--baseline FILE`` moves the failures in it to ``known`` and lists
+# its entries that no longer fail (``fixed``), so the file can shrink. The identity leaves out where the
+# check stands in the checks file and its severity, so reordering, splitting or re-grading checks keeps
+# the baseline valid; two checks of one type on one address and path share their entries. A whole-plan
+# check (``ExpectEach*``) fails once, naming its selector: its identity is the selector's text and path,
+# so a baseline accepts that check's failure whichever resources fail it.
+#
+# The file is JSON: ``{"tfplancheck_baseline": 1, "failures": [{"check", "address", "path"}, ...]}``,
+# sorted, each identity once, so that it diffs well in review.
+
+
+#: The version of the baseline file's format; a file of another version is refused.
+BASELINE_VERSION: Final = 1
+
+
+class BaselineError(ValueError):
+    """A baseline file that cannot be read or written, or is no baseline (exit status 2).
+
+    >>> str(BaselineError("base.json", "not JSON"))
+    'base.json: not JSON'
+    """
+
+    def __init__(self, file: str, message: str) -> None:
+        self.file = file
+        self.message = message
+        super().__init__(f"{file}: {message}")
+
+
+@frozen
+class BaselineEntry(FrozenValue):
+    """A failure's identity: check type, address and path as shown (secrets scrubbed), never its message.
+
+    >>> BaselineEntry("ExpectKnownValue", "a.b", "id").describe()
+    'ExpectKnownValue: a.b: id'
+    """
+
+    check: str
+    address: str | None
+    path: str | None
+
+    def key(self) -> tuple[str, str, str]:
+        """The sort key: None sorts first."""
+        return (self.check, self.address or "", self.path or "")
+
+    def describe(self) -> str:
+        """The entry as a report line names it."""
+        return ": ".join(p for p in (self.check, self.address, self.path) if p)
+
+    def as_json(self) -> dict[str, Any]:
+        """The entry as the baseline file holds it."""
+        return {"check": self.check, "address": self.address, "path": self.path}
+
+
+@frozen
+class Baseline(FrozenValue):
+    """The entries of a baseline file.
+
+    >>> Baseline("b.json", frozenset({BaselineEntry("ExpectEmptyPlan", None, None)})).file
+    'b.json'
+    """
+
+    file: str
+    entries: frozenset[BaselineEntry]
+
+
+def failure_identity(result: _Result, failure: CheckFailure, secrets: Secrets) -> BaselineEntry:
+    """The baseline identity of ``failure`` of ``result``: the address and path as every output shows them."""
+    address = failure.address if failure.address is not None else result.spec.address
+    if failure.path is not None:
+        path: str | None = failure.shown_path if failure.shown_path is not None else failure.path.to_text()
+    else:
+        path = result.spec.path.to_text() if result.spec.path is not None and len(result.spec.path) else None
+    shown = shown_address(address, secrets) if address is not None else None
+    return BaselineEntry(result.spec.type, secrets.scrub(shown) if shown is not None else None,
+                         secrets.scrub(path) if path is not None else None)
+
+
+def apply_baseline(results: Sequence[_R], baseline: Baseline,
+                   secrets: Secrets) -> tuple[list[_R], list[BaselineEntry]]:
+    """The results with the failures in ``baseline`` moved to ``known``, and the entries no failure matched (fixed).
+
+    A result whose every failure is known passes; errors are left as they are.
+    """
+    matched: set[BaselineEntry] = set()
+    out: list[_R] = []
+    for result in results:
+        if result.status not in ("fail", "warn"):
+            out.append(result)
+            continue
+        kept: list[CheckFailure] = []
+        known: list[CheckFailure] = []
+        for failure in result.failures:
+            entry = failure_identity(result, failure, secrets)
+            if entry in baseline.entries:
+                matched.add(entry)
+                known.append(failure)
+            else:
+                kept.append(failure)
+        out.append(dataclasses.replace(result, status=result.status if kept else "pass", failures=tuple(kept),
+                                       known=(*result.known, *known)))
+    # Entries whose failure was waived are not fixed: their failure is still there.
+    for result in out:
+        for waived in result.waived:
+            matched.add(failure_identity(result, waived.failure, secrets))
+    fixed = sorted(baseline.entries - matched, key=BaselineEntry.key)
+    return out, fixed
+
+
+def _entries(results: Iterable[_Result], secrets: Secrets) -> list[BaselineEntry]:
+    entries = {failure_identity(r, f, secrets) for r in results for f in (*r.failures, *r.known)}
+    return sorted(entries, key=BaselineEntry.key)
+
+
+def baseline_document(results: Sequence[_Result], secrets: Secrets) -> dict[str, Any]:
+    """The baseline file's document: its version and every failure's identity, sorted, each once."""
+    return {"tfplancheck_baseline": BASELINE_VERSION, "failures": [e.as_json() for e in _entries(results, secrets)]}
+
+
+def write_baseline(file: str, results: Sequence[_Result], secrets: Secrets) -> Baseline:
+    """Write the baseline of ``results`` to ``file`` (whole or not at all); return it as read back."""
+    document = baseline_document(results, secrets)
+    text = render_json(document, secrets) + "\n"
+    directory = os.path.dirname(os.path.abspath(file))
+    try:
+        fd, temporary = tempfile.mkstemp(prefix=".baseline-", dir=directory)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as stream:
+                stream.write(text)
+            os.chmod(temporary, 0o666 & ~_umask())  # as any file the user writes, not mkstemp's owner-only mode
+            os.replace(temporary, file)
+        except BaseException:
+            os.unlink(temporary)
+            raise
+    except OSError as exc:
+        raise BaselineError(file, f"cannot write the baseline: {exc.strerror or exc}") from None
+    return parse_baseline(text, file)
+
+
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def read_baseline(file: str, max_bytes: int | None = None) -> Baseline:
+    """Read the baseline file ``file``; every problem is a :class:`BaselineError`."""
+    from .._loading.source import max_input_bytes
+
+    try:
+        data = read_input(file, "baseline", limit=max_input_bytes(max_bytes))
+    except UnreadableInput as exc:
+        raise BaselineError(file, str(exc)) from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise BaselineError(file, f"not UTF-8 text (byte {exc.start})") from None
+    return parse_baseline(text, file)
+
+
+def parse_baseline(text: str, file: str) -> Baseline:
+    """A baseline file's text as a :class:`Baseline`.
+
+    >>> parse_baseline('{"tfplancheck_baseline": 1, "failures": [{"check": "X", "address": "a.b", "path": null}]}', "b.json").entries
+    frozenset({BaselineEntry('X', 'a.b', None)})
+    >>> parse_baseline('{"failures": []}', "b.json")
+    Traceback (most recent call last):
+    ...
+    plancheck.cli._waivers.BaselineError: b.json: not a tfplancheck baseline (no "tfplancheck_baseline": 1; write one with --write-baseline)
+    """
+    try:
+        document = json.loads(text)
+    except (ValueError, RecursionError) as exc:
+        where = f" (at line {exc.lineno}, column {exc.colno})" if isinstance(exc, json.JSONDecodeError) else ""
+        raise BaselineError(file, f"invalid JSON{where}") from None
+    if not isinstance(document, dict) or "tfplancheck_baseline" not in document:
+        raise BaselineError(file, f'not a tfplancheck baseline (no "tfplancheck_baseline": {BASELINE_VERSION}; '
+                            "write one with --write-baseline)")
+    version = document["tfplancheck_baseline"]
+    if version != BASELINE_VERSION or isinstance(version, bool):
+        raise BaselineError(file, f"baseline version {json.dumps(version)[:20]} is not supported "
+                            f"(this tfplancheck reads version {BASELINE_VERSION})")
+    extra = sorted(set(document) - {"tfplancheck_baseline", "failures"})
+    if extra:
+        raise BaselineError(file, f"unknown key {extra[0][:60]!r} (a baseline has tfplancheck_baseline and failures)")
+    failures = document.get("failures")
+    if not isinstance(failures, list):
+        from tfjsonpath import describe_json_type
+
+        raise BaselineError(file, f"failures: expected a list, found {describe_json_type(failures)}")
+    entries = set()
+    for i, item in enumerate(failures):
+        if not isinstance(item, dict) or set(item) != {"check", "address", "path"}:
+            raise BaselineError(file, f'failures[{i}]: expected a table of "check", "address" and "path"')
+        if not isinstance(item["check"], str) or not all(isinstance(item[k], (str, type(None))) for k in ("address", "path")):
+            raise BaselineError(file, f"failures[{i}]: check is a string; address and path are strings or null")
+        entries.add(BaselineEntry(item["check"], item["address"], item["path"]))
+    return Baseline(file, frozenset(entries))
+
+
+def judge_by_baseline(results: Sequence[_R], secrets: Secrets, baseline: Baseline | None,
+                      write_to: str | None) -> tuple[list[_R], list[BaselineEntry], str | None]:
+    """``--baseline``/``--write-baseline``: the results with the failures in ``baseline`` known, the entries
+    fixed, and the baseline file that judged them; the run's failures written to ``write_to`` when given
+    (a :class:`BaselineError` when they cannot be). Written without ``--baseline``, the new file judges the run.
+    """
+    out, fixed = apply_baseline(results, baseline, secrets) if baseline is not None else (list(results), [])
+    if write_to is not None:
+        # Every failure of the run, known or new (never the waived: their waiver accepts them).
+        written = write_baseline(write_to, out, secrets)
+        if baseline is None:
+            baseline = written
+            out, fixed = apply_baseline(out, written, secrets)
+    return out, fixed, baseline.file if baseline is not None else None
