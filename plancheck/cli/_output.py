@@ -41,6 +41,7 @@ __all__ = [
     "Finding",
     "PlanRun",
     "Style",
+    "accepted",
     "escape_data",
     "escape_markdown",
     "escape_property",
@@ -426,23 +427,37 @@ def findings(run: PlanRun, result: CheckResult, fail_on: str = "error", secrets:
     ([('warning', 'ExpectEmptyPlan: 1 change')], ['error'])
     """
     secrets = run.secrets() if secrets is None else secrets  # given once per run: it is made from all of its results
-
-    def data(text: str | None) -> str | None:
-        return None if text is None else one_line(secrets.scrub(text))
-
     warning_level = "error" if fail_on == "warning" else "warning"
-
-    def finding(level: str, label: str, failure: CheckFailure) -> Finding:
-        address = failure.address if failure.address is not None else result.spec.address
-        return Finding(level, label, result.spec.type, data(_subject(result, failure)) or "", data(address),
-                       data(failure.message) or "")
-
     if result.status in ("fail", "error", "warn"):
         level = warning_level if result.status == "warn" else "error"
         for failure in result.failures:
-            yield finding(level, result.status.upper(), failure)
+            yield _finding(result, level, result.status.upper(), failure, secrets)
     for warning in result.warnings:
-        yield finding(warning_level, "WARN", warning)
+        yield _finding(result, warning_level, "WARN", warning, secrets)
+
+
+def accepted(run: PlanRun, result: CheckResult, secrets: Secrets) -> Iterator[tuple[Finding, str]]:
+    """The failures of ``result`` that pass because they are accepted, each with why (scrubbed, one line): the
+    ``WAIVED`` ones with their waiver's origin and reason, the ``KNOWN`` ones with the baseline file naming them.
+    Their level is ``note``: they never fail the run.
+
+    >>> list(accepted(PlanRun(Plan.from_dict({"format_version": "1.2"}), ()), CheckResult(None, "pass"), Secrets()))
+    []
+    """
+    for w in result.waived:
+        yield (_finding(result, "note", "WAIVED", w.failure, secrets),
+               one_line(secrets.scrub(f"waived by {w.waiver.origin}: {w.waiver.reason}")))
+    for failure in result.known:
+        yield _finding(result, "note", "KNOWN", failure, secrets), one_line(secrets.scrub(f"in the baseline {run.baseline}"))
+
+
+def _finding(result: CheckResult, level: str, label: str, failure: CheckFailure, secrets: Secrets) -> Finding:
+    def data(text: str | None) -> str | None:
+        return None if text is None else one_line(secrets.scrub(text))
+
+    address = failure.address if failure.address is not None else result.spec.address
+    return Finding(level, label, result.spec.type, data(_subject(result, failure)) or "", data(address),
+                   data(failure.message) or "")
 
 
 def render(fmt: str, runs: Sequence[PlanRun], *, fail_on: str = "error", tool_version: str = "",
@@ -525,7 +540,8 @@ def _render_junit(runs: Sequence[PlanRun], fail_on: str) -> str:
     """A ``testsuites`` of a ``testsuite`` per plan, a ``testcase`` per check (named by its label).
 
     A check that fails the run has a ``failure`` (``error`` when it could not run) holding each of its
-    findings; a waived one is ``skipped``; warnings that do not fail the run are its ``system-out``.
+    findings; one whose failures are all waived or known is ``skipped`` (the first one's reason as its message);
+    warnings that do not fail the run, and the waived and known failures, are its ``system-out``.
     """
     root = ET.Element("testsuites", name=_TOOL)
     totals = dict.fromkeys(("tests", "failures", "errors", "skipped"), 0)
@@ -544,17 +560,19 @@ def _render_junit(runs: Sequence[PlanRun], fail_on: str) -> str:
                                  classname=suite.get("name", ""))
             found = list(findings(run, result, fail_on, secrets))
             failing = [f for f in found if f.level == "error"]
-            if result.status == "waived":
-                counts["skipped"] += 1
-                ET.SubElement(case, "skipped", message="waived")
-            elif failing:
+            passed = [(f.label, f.text, why) for f, why in accepted(run, result, secrets)]
+            if failing:
                 kind = "error" if result.status == "error" else "failure"
                 counts["errors" if kind == "error" else "failures"] += 1
                 element = ET.SubElement(case, kind, message=failing[0].text, type=result.spec.type)
                 element.text = "\n".join(f"{f.label}  {f.text}" for f in failing)
-            rest = [f for f in found if f.level != "error"]
+            elif passed:  # a check that passes only because its failures are waived or known did not pass as such
+                counts["skipped"] += 1
+                ET.SubElement(case, "skipped", message=passed[0][2])
+            rest = [(f.label, f.text, "") for f in found if f.level != "error"] + passed
             if rest:
-                ET.SubElement(case, "system-out").text = "\n".join(f"{f.label}  {f.text}" for f in rest)
+                ET.SubElement(case, "system-out").text = "\n".join(
+                    f"{label}  {text}" + (f" ({why})" if why else "") for label, text, why in rest)
         for key, value in counts.items():
             suite.set(key, str(value))
             totals[key] += value
@@ -615,9 +633,7 @@ def _render_sarif(runs: Sequence[PlanRun], fail_on: str, tool_version: str) -> s
         uri = _artifact_uri(one_line(secrets.scrub(run.name)))
         artifact = artifacts.setdefault(uri, len(artifacts))
         for result in run.results:
-            if result.status == "waived":
-                continue
-            for found in findings(run, result, fail_on, secrets):
+            for found, why in [*((f, "") for f in findings(run, result, fail_on, secrets)), *accepted(run, result, secrets)]:
                 rule = rules.setdefault(found.check, len(rules))
                 # A plan's JSON has no line per resource: the finding is on the plan file (GitHub code scanning
                 # requires a region's startLine), and the resource is its logical location.
@@ -627,17 +643,23 @@ def _render_sarif(runs: Sequence[PlanRun], fail_on: str, tool_version: str) -> s
                 if found.address:
                     kind = "variable" if found.address.startswith("output.") else "resource"
                     location["logicalLocations"] = [{"fullyQualifiedName": found.address, "kind": kind}]
-                results.append({
+                sarif_result: dict[str, Any] = {
                     "ruleId": found.check,
                     "ruleIndex": rule,
-                    "level": found.level,
+                    # An accepted failure keeps the level it would have, suppressed (so code scanning closes it).
+                    "level": found.level if not why else "warning" if result.severity == "warning" else "error",
                     "message": {"text": found.text},
                     "locations": [location],
                     # What the same finding is in the next run: its check, subject and plan (all scrubbed), not
                     # its line, so code scanning tells new findings from known ones.
                     "partialFingerprints": {"tfplancheck/v1": _fingerprint(found.check, found.subject, uri)},
                     "properties": {"status": result.status, "severity": result.severity, "origin": result.spec.origin},
-                })
+                }
+                if why:
+                    # A waiver stands in the checks file (in source); a baseline entry in a file of its own.
+                    kind = "inSource" if found.label == "WAIVED" else "external"
+                    sarif_result["suppressions"] = [{"kind": kind, "status": "accepted", "justification": why}]
+                results.append(sarif_result)
     status = run_status(runs, fail_on)
     driver: dict[str, Any] = {
         "name": _TOOL,
@@ -693,11 +715,12 @@ def _render_github(runs: Sequence[PlanRun], fail_on: str) -> str:
         for note in plan_notes(run.plan):
             lines.append(f"::notice title={escape_property(f'{_TOOL}: {name}')}::{escape_data(one_line(secrets.scrub(note)))}")
         for result in run.results:
-            if result.status == "waived":
-                continue
             for found in findings(run, result, fail_on, secrets):
                 title = escape_property(f"{_TOOL}: {found.check} ({name})")
                 lines.append(f"::{found.level} title={title}::{escape_data(found.text)}")
+            for found, why in accepted(run, result, secrets):
+                title = escape_property(f"{_TOOL}: {found.check} ({name}) {found.label.lower()}")
+                lines.append(f"::notice title={title}::{escape_data(f'{found.text} ({why})')}")
     lines += [_count_line(run) for run in runs]
     return "\n".join(lines)
 
@@ -707,8 +730,7 @@ def _count_line(run: PlanRun) -> str:
     counts = _counts(run.results)
     parts = [f"{counts['passed']} passed", f"{counts['failed']} failed"]
     parts += [f"{counts[key]} {key if counts[key] != 1 else key[:-1]}" for key in ("errors", "warnings") if counts[key]]
-    if run.waived:
-        parts.append(f"{run.waived} waived")
+    parts += [f"{n} {what}" for n, what in ((run.waived, "waived"), (counts["known"], "known")) if n]
     noun = "check" if counts["total"] == 1 else "checks"
     return f"{_TOOL}: {one_line(run.secrets().scrub(run.name))}: {counts['total']} {noun}: {', '.join(parts)}"
 
@@ -744,10 +766,11 @@ def _render_markdown(runs: Sequence[PlanRun], fail_on: str) -> str:
         lines.append("| ---: | ---: | ---: | ---: | ---: | ---: |")
         lines.append(f"| {counts['total']} | {counts['passed']} | {counts['failed']} | {counts['errors']} "
                      f"| {counts['warnings']} | {run.waived} |")
-        shown = [f for r in run.results if r.status != "waived" for f in findings(run, r, fail_on, secrets)]
+        shown = [(f, "") for r in run.results for f in findings(run, r, fail_on, secrets)]
+        shown += [(f, f" ({why})") for r in run.results for f, why in accepted(run, r, secrets)]
         if shown:
             lines.append("")
-            lines += [f"- **{found.label}** {escape_markdown(found.text)}" for found in shown]
+            lines += [f"- **{found.label}** {escape_markdown(found.text + why)}" for found, why in shown]
     return "\n".join(lines)
 
 

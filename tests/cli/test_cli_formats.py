@@ -213,10 +213,11 @@ def test_junit_has_a_suite_per_plan_and_a_case_per_check(plan_dir: Path) -> None
 
 
 def _statuses_run() -> Any:
-    """A run of one result of each status, waived included (what waivers will report), on a plan with a secret."""
+    """A run of one result of each status, and one whose failure a waiver accepts, on a plan with a secret."""
     from plancheck import CheckFailure, Plan
     from plancheck.cli._checksfile import CheckResult, CheckSpec
     from plancheck.cli._output import PlanRun
+    from plancheck.cli._waivers import Waived, Waiver
 
     plan = Plan.from_dict(PLAN, source="plan.json")
 
@@ -224,18 +225,22 @@ def _statuses_run() -> Any:
         spec = CheckSpec("ExpectNoDestroys", None, "checks.toml", "null_resource.app", severity=severity)
         return CheckResult(spec, status, (CheckFailure("ExpectNoDestroys", "null_resource.app", None, message),))
 
+    waiver = Waiver("null_resource.*", "legacy, replaced by ops", None, "checks.toml:9 check[3].waive[0]")
+    waived = result("pass", "destroyed")
+    waived = CheckResult(waived.spec, "pass", waived=(Waived(waived.failures[0], waiver),))
     results = (result("error", "raised ZeroDivisionError"), result("fail", "destroyed"),
-               result("warn", "destroyed", "warning"), result("waived", "destroyed"))
+               result("warn", "destroyed", "warning"), waived)
     return PlanRun(plan, results, waived=1)
 
 
 @pytest.mark.parametrize(
     ("fmt", "expected"),
     [
-        pytest.param("junit", [("Error", "raised ZeroDivisionError"), ("Failure", "destroyed"), None, ("Skipped", "waived")],
-                     id="junit"),
-        pytest.param("sarif", ["error", "error", "warning"], id="sarif-levels"),
-        pytest.param("markdown", "| 4 | 0 | 1 | 1 | 1 | 1 |", id="markdown-counts"),
+        pytest.param("junit", [("Error", "raised ZeroDivisionError"), ("Failure", "destroyed"), None,
+                               ("Skipped", "legacy, replaced by ops")], id="junit"),
+        pytest.param("sarif", ["error", "error", "warning", "error"], id="sarif-levels"),
+        # The waived check passes (its failure accepted), and the waived column counts its failure.
+        pytest.param("markdown", "| 4 | 1 | 1 | 1 | 1 | 1 |", id="markdown-counts"),
     ],
 )
 def test_every_status_in_the_reports(fmt: str, expected: Any) -> None:
@@ -252,6 +257,10 @@ def test_every_status_in_the_reports(fmt: str, expected: Any) -> None:
         document = json.loads(text)
         jsonschema.Draft4Validator(SARIF_SCHEMA).validate(document)
         assert [r["level"] for r in document["runs"][0]["results"]] == expected
+        # The waived failure is there, suppressed in source, its waiver's origin and reason the justification.
+        assert [r.get("suppressions") for r in document["runs"][0]["results"]] == [None, None, None, [
+            {"kind": "inSource", "status": "accepted",
+             "justification": "waived by checks.toml:9 check[3].waive[0]: legacy, replaced by ops"}]]
         assert document["runs"][0]["invocations"][0] == {"executionSuccessful": False, "exitCode": 2,
                                                           "properties": {"ok": False, "fail_on": "error"}}
     else:
@@ -472,3 +481,48 @@ def test_bad_input_is_said_in_every_format_and_report(plan_dir: Path, fmt: str) 
     (invocation,) = sarif["runs"][0]["invocations"]
     assert (invocation["exitCode"], invocation["executionSuccessful"]) == (2, False)
     assert invocation["toolExecutionNotifications"][0]["message"]["text"] == message
+
+
+# -- accepted failures (waivers, a baseline) in every format ---------------------------------------------
+
+_GREETING = ('ExpectKnownValue: null_resource.app: triggers["greeting"]: expected value "bye" for StringExact check, '
+             'got: "hello"')
+_WAIVED_WHY = "waived by waived.toml:1 check[0].waive[0]: greeting changes in Q3"
+
+#: What each format says of a failure a waiver accepts and of one the baseline knows (the run passes: exit 0).
+ACCEPTED = {
+    ("github", "waived"): [f"::notice title=tfplancheck%3A ExpectKnownValue (plan.json) waived::{_GREETING} ({_WAIVED_WHY})",
+                           "tfplancheck: plan.json: 1 check: 1 passed, 0 failed, 1 waived"],
+    ("github", "known"): [f"::notice title=tfplancheck%3A ExpectKnownValue (plan.json) known::{_GREETING} "
+                          "(in the baseline base.json)", "tfplancheck: plan.json: 1 check: 1 passed, 0 failed, 1 known"],
+    ("markdown", "waived"): ["| 1 | 1 | 0 | 0 | 0 | 1 |", "- **WAIVED** " + escape_markdown(f"{_GREETING} ({_WAIVED_WHY})")],
+    ("markdown", "known"): ["| 1 | 1 | 0 | 0 | 0 | 0 |", "- **KNOWN** " + escape_markdown(f"{_GREETING} (in the baseline base.json)")],
+    ("junit", "waived"): ["skipped", _WAIVED_WHY],
+    ("junit", "known"): ["skipped", "in the baseline base.json"],
+    ("sarif", "waived"): ["error", {"kind": "inSource", "status": "accepted", "justification": _WAIVED_WHY}],
+    ("sarif", "known"): ["error", {"kind": "external", "status": "accepted", "justification": "in the baseline base.json"}],
+}
+
+
+@pytest.mark.parametrize(("fmt", "how"), sorted(ACCEPTED), ids=[f"{f}-{h}" for f, h in sorted(ACCEPTED)])
+def test_accepted_failures_are_reported_not_failed(plan_dir: Path, fmt: str, how: str) -> None:
+    (plan_dir / "waived.toml").write_text(_FAIL + 'waive = [{ address = "null_resource.*", reason = "greeting changes in Q3" }]\n',
+                                          "utf-8")
+    (plan_dir / "greeting.toml").write_text(_FAIL, "utf-8")
+    assert _cli(plan_dir, "plan.json", "-c", "greeting.toml", "--write-baseline", "base.json")[0] == 0
+    args = ["-c", "waived.toml"] if how == "waived" else ["-c", "greeting.toml", "--baseline", "base.json"]
+    code, out, err = _cli(plan_dir, "plan.json", *args, "--format", fmt, "--report", f"{fmt}=report.out")
+    assert (code, err, _verdict(fmt, out)) == (0, "", 0)
+    assert (plan_dir / "report.out").read_text("utf-8") == out
+    expected = ACCEPTED[fmt, how]
+    if fmt == "junit":
+        (suite,) = junitparser.JUnitXml.fromstring(out)
+        (case,) = suite
+        assert (suite.skipped, type(case.result[0]).__name__.lower(), case.result[0].message) == (1, *expected)
+    elif fmt == "sarif":
+        document = json.loads(out)
+        jsonschema.Draft4Validator(SARIF_SCHEMA).validate(document)
+        (result,) = document["runs"][0]["results"]
+        assert (result["level"], *result["suppressions"]) == tuple(expected)
+    else:
+        assert all(line in out.splitlines() for line in expected), out

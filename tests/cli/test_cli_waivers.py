@@ -165,6 +165,17 @@ def test_a_waiver_covers_a_secret_key_by_glob_and_never_shows_it(tmp_path: Path)
     assert out.splitlines()[0].startswith('WAIVED  ExpectResourceAction: aws_s3_bucket.k["(sensitive)"]: ')
 
 
+@pytest.mark.parametrize("fmt", ["junit", "sarif", "github", "markdown"])
+def test_accepted_failures_at_a_secret_key_are_reported_scrubbed_in_every_format(tmp_path: Path, fmt: str) -> None:
+    base = str(tmp_path / "base.json")
+    waived = cli(tmp_path, entry(SECRET_KEY_ACTION, '[{ address = "aws_s3_bucket.k[*]", reason = "r" }]'), "--format", fmt)
+    assert cli(tmp_path, entry(SECRET_KEY_ACTION), "--write-baseline", base)[0] == 0
+    known = cli(tmp_path, entry(SECRET_KEY_ACTION), "--baseline", base, "--format", fmt)
+    for code, out, _ in (waived, known):  # cli() has found no secret in any of them
+        assert code == 0
+        assert "(sensitive)" in out, out  # the failure is shown, its key scrubbed
+
+
 def test_a_json_checks_file_takes_the_date_as_a_string(tmp_path: Path) -> None:
     checks = json.dumps({"check": [{"type": "ExpectNoDestroys",
                                     "waive": [{"address": "aws_*", "reason": "r", "until": "2027-01-31"}]}]})
