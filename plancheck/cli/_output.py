@@ -31,6 +31,7 @@ from .._redact import Marks, Secrets, contains_sensitive, fit_marks, render_valu
 from .._text import one_line, style_mark
 from ._checksfile import CheckResult, exit_status
 from ._io import SCHEMA_VERSION, CliError, error_document, render_json
+from ._waivers import expired_note, fixed_note
 
 if TYPE_CHECKING:
     from ._waivers import BaselineEntry
@@ -196,8 +197,7 @@ def render_text(results: Sequence[CheckResult], plan: Plan, *, style: Style, qui
             message = data(warning.message)
             lines.append(f"{warn}  {subject}: {message}" if subject else f"{warn}  {message}")
         lines.extend(_accepted_lines(result, style, width, data, quiet))
-    lines.extend(f"{note}  baseline entry no longer fails (remove it from {baseline}): {data(entry.describe())}"
-                 for entry in fixed)
+    lines.extend(f"{note}  {data(fixed_note(entry, baseline or ''))}" for entry in fixed)
     if not quiet:
         passed, failed, errors, warned = (_counts(results)[key] for key in ("passed", "failed", "errors", "warnings"))
         counts = [style.paint("pass" if passed else "dim", f"{passed} passed")]
@@ -232,10 +232,7 @@ def _accepted_lines(result: CheckResult, style: Style, width: int, data: Any, qu
         lines.extend(f"{label}  {data(_subject(result, failure))}: {data(failure.message)} (in the baseline)"
                      for failure in result.known)
     note = style.status("note") + " " * (width - 4)
-    for waiver in result.expired_waivers:
-        assert waiver.until is not None
-        lines.append(f"{note}  {data(waiver.origin)} ({data(waiver.address)}) expired on {waiver.until.isoformat()}: "
-                     f"it no longer waives {data(result.spec.type)} (renew it with a new reason, or fix the failures)")
+    lines.extend(f"{note}  {data(expired_note(result.spec.type, waiver))}" for waiver in result.expired_waivers)
     return lines
 
 
@@ -381,6 +378,11 @@ class PlanRun(FrozenValue):
     def secrets(self) -> Secrets:
         """What every string of this run's reports is scrubbed of (the text output's :func:`results_secrets`)."""
         return results_secrets(self.results, self.plan)
+
+    def notes(self) -> list[str]:
+        """What the reports note besides findings: the plan's notes, each expired waiver, each baseline entry fixed."""
+        return [*plan_notes(self.plan), *(expired_note(r.spec.type, w) for r in self.results for w in r.expired_waivers),
+                *(fixed_note(entry, self.baseline or "") for entry in self.fixed)]
 
 
 @frozen
@@ -549,7 +551,7 @@ def _render_junit(runs: Sequence[PlanRun], fail_on: str) -> str:
         secrets = run.secrets()
         suite = ET.SubElement(root, "testsuite", name=one_line(secrets.scrub(run.name)))
         counts = dict.fromkeys(totals, 0)
-        notes = plan_notes(run.plan)
+        notes = run.notes()
         if notes:
             properties = ET.SubElement(suite, "properties")
             for note in notes:
@@ -712,7 +714,7 @@ def _render_github(runs: Sequence[PlanRun], fail_on: str) -> str:
     for run in runs:
         secrets = run.secrets()
         name = one_line(secrets.scrub(run.name))
-        for note in plan_notes(run.plan):
+        for note in run.notes():
             lines.append(f"::notice title={escape_property(f'{_TOOL}: {name}')}::{escape_data(one_line(secrets.scrub(note)))}")
         for result in run.results:
             for found in findings(run, result, fail_on, secrets):
@@ -759,9 +761,8 @@ def _render_markdown(runs: Sequence[PlanRun], fail_on: str) -> str:
         secrets = run.secrets()
         counts = _counts(run.results)
         lines += ["", f"### {escape_markdown(secrets.scrub(run.name))}", ""]
-        lines += [f"> {escape_markdown(secrets.scrub(note))}" for note in plan_notes(run.plan)]
-        if plan_notes(run.plan):
-            lines.append("")
+        notes = run.notes()
+        lines += [*(f"> {escape_markdown(secrets.scrub(note))}" for note in notes), *([""] if notes else [])]
         lines.append("| checks | passed | failed | errors | warnings | waived |")
         lines.append("| ---: | ---: | ---: | ---: | ---: | ---: |")
         lines.append(f"| {counts['total']} | {counts['passed']} | {counts['failed']} | {counts['errors']} "

@@ -47,7 +47,9 @@ __all__ = [
     "WaiverError",
     "apply_baseline",
     "baseline_document",
+    "expired_note",
     "failure_identity",
+    "fixed_note",
     "judge_by_baseline",
     "parse_baseline",
     "parse_waivers",
@@ -247,6 +249,26 @@ class _Result(Protocol):
 
 
 _R = TypeVar("_R", bound=_Result)
+
+
+def expired_note(check: str, waiver: Waiver) -> str:
+    """What every output notes of an expired waiver of a ``check``-type check (which then waives nothing).
+
+    >>> expired_note("ExpectNoDestroys", Waiver("a.*", "why", datetime.date(2020, 1, 1), "c.toml check[0].waive[0]"))
+    'c.toml check[0].waive[0] (a.*) expired on 2020-01-01: it no longer waives ExpectNoDestroys (renew it with a new reason, or fix the failures)'
+    """
+    until = waiver.until.isoformat() if waiver.until is not None else "?"
+    return (f"{waiver.origin} ({waiver.address}) expired on {until}: it no longer waives {check} "
+            "(renew it with a new reason, or fix the failures)")
+
+
+def fixed_note(entry: BaselineEntry, baseline: str) -> str:
+    """What every output notes of a ``baseline`` entry no failure matched any more (so the file can shrink).
+
+    >>> fixed_note(BaselineEntry("ExpectNoDestroys", "a.b", None), "base.json")
+    'baseline entry no longer fails (remove it from base.json): ExpectNoDestroys: a.b'
+    """
+    return f"baseline entry no longer fails (remove it from {baseline}): {entry.describe()}"
 
 
 # -- --list-waivers --------------------------------------------------------------------------------

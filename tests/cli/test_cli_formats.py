@@ -526,3 +526,33 @@ def test_accepted_failures_are_reported_not_failed(plan_dir: Path, fmt: str, how
         assert (result["level"], *result["suppressions"]) == tuple(expected)
     else:
         assert all(line in out.splitlines() for line in expected), out
+
+
+_EXPIRED = ("expired.toml:1 check[0].waive[0] (null_resource.*) expired on 2020-01-01: it no longer waives "
+            "ExpectKnownValue (renew it with a new reason, or fix the failures)")
+_FIXED = 'baseline entry no longer fails (remove it from base.json): ExpectKnownValue: null_resource.app: triggers["greeting"]'
+
+#: An expired waiver and a baseline entry fixed are noted in every report format, as the text output's NOTE lines.
+NOTED = {
+    "github": [f"::notice title=tfplancheck%3A plan.json::{_EXPIRED}", f"::notice title=tfplancheck%3A plan.json::{_FIXED}"],
+    "markdown": [f"> {escape_markdown(_EXPIRED)}", f"> {escape_markdown(_FIXED)}"],
+    "junit": [_EXPIRED, _FIXED],
+}
+
+
+@pytest.mark.parametrize("fmt", sorted(NOTED))
+def test_an_expired_waiver_and_a_fixed_baseline_entry_are_noted(plan_dir: Path, fmt: str) -> None:
+    (plan_dir / "expired.toml").write_text(_FAIL + 'waive = [{ address = "null_resource.*", reason = "r", until = 2020-01-01 }]\n'
+                                           + _PASS, "utf-8")
+    (plan_dir / "greeting.toml").write_text(_FAIL, "utf-8")
+    (plan_dir / "pass.toml").write_text(_PASS, "utf-8")
+    assert _cli(plan_dir, "plan.json", "-c", "greeting.toml", "--write-baseline", "base.json")[0] == 0
+    expired = _cli(plan_dir, "plan.json", "-c", "expired.toml", "--format", fmt)
+    fixed = _cli(plan_dir, "plan.json", "-c", "pass.toml", "--baseline", "base.json", "--format", fmt)
+    assert (expired[0], fixed[0]) == (1, 0)
+    if fmt == "junit":
+        notes = [[p.value for s in junitparser.JUnitXml.fromstring(out) for p in s.properties()] for _, out, _ in (expired, fixed)]
+        assert notes == [[NOTED[fmt][0]], [NOTED[fmt][1]]]
+    else:
+        assert NOTED[fmt][0] in expired[1].splitlines(), expired[1]
+        assert NOTED[fmt][1] in fixed[1].splitlines(), fixed[1]
