@@ -432,7 +432,7 @@ def _run_checks(args: argparse.Namespace, io: Io) -> int:
     from ._waivers import BaselineError, judge_by_baseline, read_baseline, today
 
     json_mode = args.format == "json"
-    clash = reports_clash(args.report, [args.plan, *args.checks])
+    clash = reports_clash(args.report, [args.plan, *args.checks, args.baseline], {"--write-baseline": args.write_baseline})
     if clash is not None:
         return io.fail("usage", clash, json_mode)
 

@@ -474,20 +474,27 @@ def read_plan(
 # -- report files: --report FORMAT=FILE ------------------------------------------------------------
 
 
-def reports_clash(reports: Sequence[tuple[str, str]], inputs: Sequence[str | None]) -> str | None:
-    """Why the ``--report`` files cannot be written as given (one named twice, or an input), else None.
+def reports_clash(reports: Sequence[tuple[str, str]], inputs: Sequence[str | None],
+                  written: Mapping[str, str | None] | None = None) -> str | None:
+    """Why the ``--report`` files cannot be written as given (one named twice, an input, or a file another option
+    writes: ``written`` maps such an option to its file), else None.
 
     >>> reports_clash([("junit", "r.xml"), ("sarif", "r.xml")], ["plan.json"])
     '--report r.xml: the file is named by another --report too'
+    >>> reports_clash([("junit", "b.json")], ["plan.json"], {"--write-baseline": "b.json"})
+    '--report b.json: the file is written by --write-baseline too'
     """
     seen: set[str] = set()
     given = {os.path.abspath(name) for name in inputs if name not in (None, "-")}
+    others = {os.path.abspath(name): option for option, name in (written or {}).items() if name is not None}
     for _, filename in reports:
         where = os.path.abspath(filename)
         if where in seen:
             return f"--report {filename}: the file is named by another --report too"
         if where in given:
             return f"--report {filename}: the file is an input of the run (it would be overwritten)"
+        if where in others:
+            return f"--report {filename}: the file is written by {others[where]} too"
         seen.add(where)
     return None
 
