@@ -560,3 +560,29 @@ def test_an_expired_waiver_and_a_fixed_baseline_entry_are_noted(plan_dir: Path, 
     else:
         assert NOTED[fmt][0] in expired[1].splitlines(), expired[1]
         assert NOTED[fmt][1] in fixed[1].splitlines(), fixed[1]
+
+
+#: Bad baseline input (a file that is no baseline, an unwritable --write-baseline, a bad TFPLANCHECK_TODAY): said
+#: on standard error, and in standard output's format and every report, as a bad checks file is.
+BASELINE_ERRORS = [
+    pytest.param(["--baseline", "plan.json"], {}, "baseline",
+                 'plan.json: not a tfplancheck baseline (no "tfplancheck_baseline": 1; write one with --write-baseline)',
+                 id="not-a-baseline"),
+    pytest.param(["--write-baseline", "plan.json/base.json"], {}, "baseline",
+                 "plan.json/base.json: cannot write the baseline: Not a directory", id="unwritable"),
+    pytest.param([], {"TFPLANCHECK_TODAY": "soon"}, "usage",
+                 "TFPLANCHECK_TODAY must be a date such as 2027-01-31, not 'soon'", id="today"),
+]
+
+
+@pytest.mark.parametrize(("argv", "environ", "kind", "message"), BASELINE_ERRORS)
+def test_bad_baseline_input_is_said_in_every_report(plan_dir: Path, argv: list[str], environ: dict[str, str], kind: str,
+                                                    message: str) -> None:
+    out, err = io.StringIO(), io.StringIO()
+    code = run(["plan.json", "-c", "fail.toml", *argv, "--format", "github", "--report", "json=out/r.json",
+                "--report", "junit=out/r.xml"], stdout=out, stderr=err, stdin=io.BytesIO(b""), environ={"PATH": "", **environ})
+    assert (code, err.getvalue()) == (2, f"tfplancheck: error: {message}\n")
+    assert out.getvalue() == f"::error title=tfplancheck%3A {kind} error::{escape_data(message)}\n"
+    assert json.loads((plan_dir / "out" / "r.json").read_text("utf-8"))["error"] == {"kind": kind, "message": message}
+    (suite,) = junitparser.JUnitXml.fromstring((plan_dir / "out" / "r.xml").read_text("utf-8"))
+    assert [r.message for case in suite for r in case.result] == [message]
