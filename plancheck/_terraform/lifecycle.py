@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import contextlib
 import signal
-import sys
 import threading
 from collections.abc import Callable, Iterator
 from types import FrameType
@@ -214,17 +213,21 @@ def start_held(start: Callable[[], _P], end: Callable[[_P], object]) -> _P:
             previous[signum] = handler
             signal.signal(signum, hold)
         process = start()
-    finally:
-        for signum, handler in previous.items():
-            assert handler is not None
-            signal.signal(signum, handler)
-        # Raised again also when start() failed: a held signal is never lost.
-        if caught and sys.exc_info()[1] is not None:
-            _raise_again(caught)
+    except BaseException:
+        _put_back(previous)
+        _raise_again(caught)  # also when start() failed: a held signal is never lost
+        raise
+    _put_back(previous)
     if caught:
         end(process)
         _raise_again(caught)
     return process
+
+
+def _put_back(previous: dict[int, _Handler]) -> None:
+    for signum, handler in previous.items():
+        assert handler is not None
+        signal.signal(signum, handler)
 
 
 def _raise_again(caught: list[int]) -> None:

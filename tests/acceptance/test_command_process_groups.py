@@ -194,8 +194,9 @@ def _zombies() -> list[int]:
 
 
 @pytest.mark.parametrize("signum", ["SIGINT", "SIGTERM", "SIGHUP"])
+@pytest.mark.parametrize("handling", [False, True], ids=["plain", "inside-an-except-block"])
 def test_a_signal_while_the_command_starts_ends_it(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, signum: str
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, signum: str, handling: bool
 ) -> None:
     """``Popen`` returns only after the child has run its program: a signal in that moment (a loaded CI machine
     saw one) used to unwind before any caller held the process, and the command's group outlived the run."""
@@ -217,6 +218,17 @@ def test_a_signal_while_the_command_starts_ends_it(
         os.kill(os.getpid(), number)
         return process  # type: ignore[no-any-return]
 
+    def run() -> None:
+        run_command(["/bin/sh", "-c", f"sleep 300 & echo $! > {pid_file}; sleep 300"], cwd=tmp_path,
+                    env={"PATH": os.environ["PATH"]}, timeout=60)
+
+    def run_while_handling() -> None:
+        # A command run while the caller handles an exception (a cleanup destroy) is ended the same way.
+        try:
+            raise RuntimeError("the caller's own failure")
+        except RuntimeError:
+            run()
+
     monkeypatch.setattr(subprocess, "Popen", popen_then_signalled)
     # As a plain script runs: outside the delivery this session's plugin defers, with a handler of the user's
     # that the termination signal goes back to once the command is ended.
@@ -228,8 +240,7 @@ def test_a_signal_while_the_command_starts_ends_it(
     fds_before = sorted(os.listdir("/proc/self/fd"))
     try:
         with pytest.raises(KeyboardInterrupt) as raised:
-            run_command(["/bin/sh", "-c", f"sleep 300 & echo $! > {pid_file}; sleep 300"], cwd=tmp_path,
-                        env={"PATH": os.environ["PATH"]}, timeout=60)
+            (run_while_handling if handling else run)()
     finally:
         if number != signal.SIGINT:
             signal.signal(number, previous)
