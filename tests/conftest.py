@@ -82,6 +82,15 @@ def pytest_configure(config: pytest.Config) -> None:
         config.add_cleanup(remove)
 
 
+@pytest.fixture(autouse=True)
+def _terminal_80_columns(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Inner pytest runs, argparse help and the CLI wrap at 80 columns whatever terminal runs the suite.
+
+    Pinned output (pytester's separators, short summaries cut to the width) differs on a wide CI terminal.
+    """
+    monkeypatch.setenv("COLUMNS", "80")
+
+
 @functools.cache
 def _e2e_binaries(requested: str | None) -> tuple[tuple[TerraformBinary, ...], str | None]:
     """The binaries to run e2e tests with (pinned first), and why one could not be used."""
