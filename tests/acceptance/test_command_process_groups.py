@@ -82,7 +82,7 @@ terraform {
 
 resource "null_resource" "slow" {
   provisioner "local-exec" {
-    command = "sleep 300 & echo $! > ${path.module}/child.pid; sleep 300"
+    command = "sleep 300 & echo $! > ${path.module}/child.pid.new && mv ${path.module}/child.pid.new ${path.module}/child.pid; sleep 300"
   }
 }
 """
@@ -169,8 +169,8 @@ def test_an_interrupted_wait_ends_the_group_and_leaks_nothing(tmp_path: Path) ->
     try:
         signal.setitimer(signal.ITIMER_REAL, 1.0)
         with pytest.raises(KeyboardInterrupt):
-            run_command(["/bin/sh", "-c", f"sleep 300 & echo $! > {pid_file}; sleep 300"], cwd=tmp_path,
-                        env={"PATH": os.environ["PATH"]}, timeout=60)
+            run_command(["/bin/sh", "-c", f"sleep 300 & echo $! > {pid_file}.new && mv {pid_file}.new {pid_file}; sleep 300"],
+                        cwd=tmp_path, env={"PATH": os.environ["PATH"]}, timeout=60)
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
@@ -219,7 +219,9 @@ def test_a_signal_while_the_command_starts_ends_it(
         return process  # type: ignore[no-any-return]
 
     def run() -> None:
-        run_command(["/bin/sh", "-c", f"sleep 300 & echo $! > {pid_file}; sleep 300"], cwd=tmp_path,
+        # Written aside and renamed: the file exists only once it holds the whole pid (a loaded machine read it empty).
+        run_command(["/bin/sh", "-c", f"sleep 300 & echo $! > {pid_file}.new && mv {pid_file}.new {pid_file}; sleep 300"],
+                    cwd=tmp_path,
                     env={"PATH": os.environ["PATH"]}, timeout=60)
 
     def run_while_handling() -> None:

@@ -88,7 +88,7 @@ def test_a_command_ended_by_a_termination_signal_leaves_nothing(
 ) -> None:
     """Before: the signal went to the user's handler only; the command ran on to its timeout, its files stayed."""
     ready = tmp_path / "ready"
-    script = f'echo "$TMPDIR" > {tmp_path}/tmpdir; touch "$TMPDIR/socket"; sleep 300 & echo $! > {ready}; sleep 300'
+    script = f'echo "$TMPDIR" > {tmp_path}/tmpdir; touch "$TMPDIR/socket"; sleep 300 & echo $! > {ready}.new && mv {ready}.new {ready}; sleep 300'
     before = signal.getsignal(signum)
     sender = _send_when(ready, signum)
     with pytest.raises(Terminated) as info:
