@@ -32,7 +32,7 @@ import shlex
 import shutil
 import subprocess
 import sys
-from collections.abc import Iterator, Mapping
+from collections.abc import Collection, Iterator, Mapping
 from importlib import resources
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -129,7 +129,7 @@ def _variables(recipe: Mapping[str, Any], key: str) -> dict[str, str]:
     return dict(values)
 
 
-def _undefined(script: str, defined: Mapping[str, str]) -> list[str]:
+def _undefined(script: str, defined: Collection[str]) -> list[str]:
     """The ``$NAME``/``${NAME}`` a script uses that neither the recipe nor the CI defines."""
     return sorted({m for m in re.findall(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)", script) if m not in defined})
 
@@ -158,10 +158,27 @@ def _name(step: Mapping[str, Any]) -> str:
 _IF = re.compile(r"^\$\{\{ !cancelled\(\) && hashFiles\('([^']+)'\) != '' \}\}$")
 
 
-def _github_runs(ws: Workspace, env: Mapping[str, str]) -> Iterator[tuple[dict[str, Any], subprocess.CompletedProcess[str] | None]]:
-    """Each step of the workflow's one job, in order, run as the runner would; the result (None: not run, or an action)."""
+class Step(NamedTuple):
+    """A workflow step, whether the runner would run it, and what running its script gave (None: not run here)."""
+
+    step: dict[str, Any]
+    due: bool
+    done: subprocess.CompletedProcess[str] | None
+
+    @property
+    def name(self) -> str:
+        return _name(self.step)
+
+
+#: What the CI sets for every step or job script, besides the recipe's own variables.
+CI_VARIABLES = frozenset({"GITHUB_STEP_SUMMARY", "GITHUB_WORKSPACE", "CI_PROJECT_DIR", "PATH", "HOME"})
+
+
+def _github_runs(ws: Workspace, env: Mapping[str, str]) -> Iterator[Step]:
+    """Each step of the workflow's one job, in order, run as the runner would."""
     workflow = _yaml(RECIPES / "github-actions.yml")
     (job,) = workflow["jobs"].values()
+    defined = {*_variables(workflow, "env"), *_variables(job, "env"), *CI_VARIABLES}
     failed = False
     for step in job["steps"]:
         condition = step.get("if")
@@ -172,17 +189,14 @@ def _github_runs(ws: Workspace, env: Mapping[str, str]) -> Iterator[tuple[dict[s
             assert match is not None, f"the test reads only `!cancelled() && hashFiles(...)` conditions: {condition}"
             due = (ws.root / match.group(1)).is_file()
         name = _name(step)
-        if not due or name in NOT_RUN:
-            yield step, None
-            continue
-        if "uses" in step:
-            yield step, None
+        if not due or name in NOT_RUN or "uses" in step:
+            yield Step(step, due, None)
             continue
         script = step["run"]
-        assert _undefined(script, env) == [], f"step {name!r} uses undefined variables"
+        assert _undefined(script, defined) == [], f"step {name!r} uses undefined variables"
         done = _bash(script, ws, env)
         failed = failed or done.returncode != 0
-        yield step, done
+        yield Step(step, due, done)
 
 
 @pytest.mark.parametrize("plan", sorted(VERDICTS))
@@ -194,9 +208,8 @@ def test_the_github_workflow_gates_the_plan_and_publishes_its_reports(plan: str,
     env = {**_variables(workflow, "env"), "GITHUB_STEP_SUMMARY": str(summary), "GITHUB_WORKSPACE": str(ws.root),
            "STAND_IN_PLAN": str(PLANS / f"{plan}.json")}
     status, _ = VERDICTS[plan]
-    steps = list(_github_runs(ws, env))
-    ran = {_name(step): done for step, done in steps}
-    uploads = [step for step, _ in steps if step.get("uses", "").startswith("github/codeql-action/upload-sarif@")]
+    steps = {step.name: step for step in _github_runs(ws, env)}
+    ran = {name: step.done for name, step in steps.items()}
 
     # The plan was made where the gate reads it, and the gate's verdict is the step's.
     assert ws.log.read_text("utf-8").splitlines()[:2] == [f"-chdir={env['TF_ROOT']} init -input=false",
@@ -208,14 +221,19 @@ def test_the_github_workflow_gates_the_plan_and_publishes_its_reports(plan: str,
     levels = [line.split(" ", 1)[0] for line in gate.stdout.splitlines() if line.startswith("::")]
     assert ("::error" in levels) == (status == 1)
     assert ("::warning" in levels) == (plan == "replace")
-    # The summary steps ran after a failing gate too, and read what the gate wrote.
-    assert ran["step summary"] is not None
-    assert ran["step summary"].returncode == 0
-    markdown = (ws.root / "out" / "tfplancheck.md").read_text("utf-8")
+    # The publishing steps are due after a failing gate too (their condition: the report exists), and read what
+    # the gate wrote.
+    published = steps["step summary"]
+    assert published.done is not None
+    assert published.done.returncode == 0
+    match = _IF.match(published.step["if"])
+    assert match is not None
+    markdown = (ws.root / match.group(1)).read_text("utf-8")
     assert summary.read_text("utf-8") == "earlier step's summary\n" + markdown
     assert markdown.splitlines()[0] == f"## tfplancheck: {'passed' if status == 0 else 'failed'}"
-    (upload,) = uploads
-    document = _sarif(ws.root / upload["with"]["sarif_file"])
+    (upload,) = [step for step in steps.values() if step.step.get("uses", "").startswith("github/codeql-action/upload-sarif@")]
+    assert upload.due
+    document = _sarif(ws.root / upload.step["with"]["sarif_file"])
     assert document["runs"][0]["invocations"][0]["exitCode"] == status
     assert document["runs"][0]["artifacts"] == [{"location": {"uri": f"{env['TF_ROOT']}/tfplan"}}]
     _no_secret(ws, gate.stdout, summary.read_text("utf-8"))
@@ -229,7 +247,7 @@ def test_the_github_workflow_publishes_an_error_too(tmp_path: Path) -> None:
     summary = tmp_path / "step-summary.md"
     env = {**_variables(_yaml(RECIPES / "github-actions.yml"), "env"), "GITHUB_STEP_SUMMARY": str(summary),
            "STAND_IN_PLAN": str(broken)}
-    ran = {_name(step): done for step, done in _github_runs(ws, env)}
+    ran = {step.name: step.done for step in _github_runs(ws, env)}
     gate = ran["tfplancheck"]
     assert gate is not None
     assert gate.returncode == 2
@@ -249,7 +267,7 @@ def test_the_gitlab_job_gates_the_plan_and_reports_junit(plan: str, tmp_path: Pa
     # before_script installs tfplancheck (not run, see NOT_RUN); script runs as one shell session, as the runner does.
     assert any("pip install" in line for line in job["before_script"])
     script = "\n".join(job["script"])
-    assert _undefined(script, env) == []
+    assert _undefined(script, {*_variables(pipeline, "variables"), *_variables(job, "variables"), *CI_VARIABLES}) == []
     done = _bash(script, ws, env)
     status, (tests, failures, skipped) = VERDICTS[plan]
     assert (done.returncode, done.stderr) == (status, "")
@@ -376,7 +394,7 @@ def test_the_github_workflow_with_real_terraform(tmp_path: Path, tf_acceptance_c
     summary = tmp_path / "step-summary.md"
     env = {**_variables(_yaml(RECIPES / "github-actions.yml"), "env"), "GITHUB_STEP_SUMMARY": str(summary),
            "TF_CLI_CONFIG_FILE": str(tf_acceptance_cli_config), "TF_IN_AUTOMATION": "1"}
-    ran = {_name(step): done for step, done in _github_runs(ws, env)}
+    ran = {step.name: step.done for step in _github_runs(ws, env)}
     plan_step = ran["terraform plan"]
     assert plan_step is not None
     assert plan_step.returncode == 0, plan_step.stdout + plan_step.stderr
