@@ -38,7 +38,7 @@ from typing import Any, Final
 
 from .examples import example_dir
 
-__all__ = ["PLANS", "PLANS_DIR", "main", "normalised"]
+__all__ = ["PLANS", "PLANS_DIR", "facts", "main", "normalised", "record"]
 
 #: Where the recorded plans go.
 PLANS_DIR: Final = Path(__file__).resolve().parents[1] / "examples" / "ci" / "plans"
@@ -107,7 +107,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args == ["--check"]:
         # Terraform's answer changes only with its version: compare what a recording decides, not every byte.
         stale = [name for name, text in texts.items()
-                 if _facts(text) != _facts((PLANS_DIR / name).read_text("utf-8"))]
+                 if facts(text) != facts((PLANS_DIR / name).read_text("utf-8"))]
         for name in stale:
             print(f"record_ci_plans: examples/ci/plans/{name} is stale", file=sys.stderr)
         return 1 if stale else 0
@@ -118,8 +118,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 0
 
 
-def _facts(text: str) -> list[tuple[str, tuple[str, ...]]]:
-    """What the recipes' checks decide on: each resource change's address and actions."""
+def facts(text: str) -> list[tuple[str, tuple[str, ...]]]:
+    """What the recipes' checks decide on: each resource change's address and actions.
+
+    >>> facts('{"resource_changes": [{"address": "null_resource.app", "change": {"actions": ["delete", "create"]}}]}')
+    [('null_resource.app', ('delete', 'create'))]
+    """
     return [(rc["address"], tuple(rc["change"]["actions"])) for rc in json.loads(text).get("resource_changes", [])]
 
 

@@ -413,3 +413,19 @@ def test_the_recipes_are_documented() -> None:
     for name in ("github-actions.yml", "gitlab-ci.yml", "pre-commit-config.yaml", "checks.toml", "TF_ROOT",
                  "TFPLANCHECK_CHECKS", "TFPLANCHECK_PACKAGE"):
         assert name in readme, name
+
+
+@pytest.mark.e2e
+def test_the_example_plans_are_what_the_pinned_terraform_plans(tmp_path: Path, tf_acceptance_cli_config: Path) -> None:
+    # tools/record_ci_plans.py recorded them: recording again decides the same changes (its --check).
+    from tools import record_ci_plans
+
+    if find_pinned_terraform() is None:
+        message = "the pinned Terraform 1.0.3 is not installed (run `make test`)"
+        if os.environ.get(REQUIRE_E2E_ENV) == "1":
+            pytest.fail(message)
+        pytest.skip(message)
+    texts = record_ci_plans.record(tmp_path)
+    assert sorted(texts) == sorted(f"{plan}.json" for plan in VERDICTS)
+    for name, text in texts.items():
+        assert record_ci_plans.facts(text) == record_ci_plans.facts((PLANS / name).read_text("utf-8")), name
