@@ -27,7 +27,9 @@ ROOT = Path(__file__).resolve().parents[1]
 
 #: The modules in plancheck/ + tfjsonpath/ when the figure came in: the count may only go down.
 #: (132: plancheck/cli/_waivers.py, #35's waivers: the checks-file reader needs them and is at 588 of 600 lines.)
-MODULES_TODAY = 132
+#: (133: plancheck/cli/_query.py, what `query` prints, split from _output.py: at 599 of 600 lines, the report
+#: formats (#35) left no room for the Markdown summary's cap.)
+MODULES_TODAY = 133
 
 #: ``_x.py`` modules inside a private package: none since #34 (the set stays for a reviewed exception).
 PRIVATE_TWICE_ALLOWED: set[str] = set()

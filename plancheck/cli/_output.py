@@ -1,13 +1,10 @@
-"""What a command prints about a plan: check results, query answers and snapshot comparisons, as text or JSON.
+"""What a command prints about a plan's checks: the results of every plan checked, in every format.
 
 Check results are a human summary (optionally coloured), a JSON document (shapes documented in
 ``plancheck/schemas/cli-output.schema.json``), JUnit XML, SARIF 2.1.0, GitHub workflow commands or a
-Markdown summary (:func:`render`, on the runs of every plan checked). ``query`` looks up a plan's addresses, or the value at a
-path, redacted: ``output.NAME`` addresses an output change, anything else a resource change; unknown
-values show as ``(known after apply)``, sensitive ones as ``(sensitive)``; every address shown goes
-through :func:`plancheck._documents.plan.shown_address` (a ``for_each`` key can be a secret), and the
-address column is laid out on what is shown, so its width tells nothing. ``snapshot`` (and ``mock-plan
---snapshot``) compare a plan with its snapshot file, or write it.
+Markdown summary (:func:`render`, on the runs of every plan checked). What ``query`` prints, and what a
+plan's verdicts stand on (:func:`plan_notes`, :func:`plan_summary`), is ``_query.py``'s: its names are
+imported here too, where the commands look for what they print.
 """
 
 from __future__ import annotations
@@ -20,17 +17,24 @@ import xml.etree.ElementTree as ET
 from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Final, TextIO
 
-from tfjsonpath import Path
-
-from .._checking.equality import union_marks
-from .._documents.plan import Change, Plan, ResourceNotFoundError, shown_address
-from .._documents.resolve import ResolvedValue, ValueStatus, resolve_value
+from .._documents.plan import Plan
 from .._errors import CheckFailure
 from .._frozen import FrozenValue, frozen
-from .._redact import Marks, Secrets, contains_sensitive, fit_marks, render_value
+from .._redact import Secrets
 from .._text import one_line, style_mark
 from ._checksfile import CheckResult, exit_status
-from ._io import SCHEMA_VERSION, CliError, error_document, render_json
+from ._io import SCHEMA_VERSION, error_document, render_json
+from ._query import (
+    UNKNOWN_TEXT,
+    list_document,
+    plan_notes,
+    plan_summary,
+    query_change,
+    render_list,
+    render_value_document,
+    shown_with_notes,
+    value_document,
+)
 from ._waivers import expired_note, fixed_note
 
 if TYPE_CHECKING:
@@ -38,6 +42,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "FORMATS",
+    "MARKDOWN_MAX_BYTES",
     "UNKNOWN_TEXT",
     "Finding",
     "PlanRun",
@@ -133,22 +138,6 @@ def _subject(result: CheckResult, failure: CheckFailure | None, *, with_type: bo
     if path is not None and len(path):
         parts.append(path.to_text())
     return ": ".join(parts)
-
-
-def plan_notes(plan: Plan, *, quiet: bool = False) -> list[str]:
-    """What the summary says about the plan itself: partial (always), not complete, not applyable (not with ``quiet``).
-
-    >>> plan_notes(Plan.from_dict({"format_version": "1.2", "complete": False, "applyable": False}))
-    ['the plan is not complete ("complete": false): another plan and apply are needed to converge', 'the plan is not applyable ("applyable": false): terraform apply would refuse it']
-    >>> plan_notes(Plan.from_dict({"format_version": "1.2", "complete": False}), quiet=True)
-    []
-    """
-    notes = [plan.partial_note] if plan.partial_note is not None else []
-    if not quiet and plan.complete is False:
-        notes.append('the plan is not complete ("complete": false): another plan and apply are needed to converge')
-    if not quiet and plan.applyable is False:
-        notes.append('the plan is not applyable ("applyable": false): terraform apply would refuse it')
-    return notes
 
 
 def render_text(results: Sequence[CheckResult], plan: Plan, *, style: Style, quiet: bool = False,
@@ -270,23 +259,6 @@ def _failure_json(failure: CheckFailure) -> dict[str, Any]:
     }
 
 
-def plan_summary(plan: Plan) -> dict[str, Any]:
-    """What the verdicts stand on, as the JSON documents say it (``plan``): the plan's source and flags.
-
-    >>> plan_summary(Plan.from_dict({"format_version": "1.2", "errored": True}, allow_errored=True))["partial"]
-    True
-    """
-    return {
-        "source": plan.source,
-        "format_version": plan.format_version,
-        "terraform_version": plan.terraform_version,
-        "errored": plan.errored,
-        "complete": plan.complete,
-        "applyable": plan.applyable,
-        "partial": plan.partial,
-    }
-
-
 def results_document(results: Sequence[CheckResult], plan: Plan, tool_version: str,
                      fail_on: str = "error", *, fixed: Sequence[BaselineEntry] = (),
                      baseline: str | None = None) -> dict[str, Any]:
@@ -345,6 +317,12 @@ def results_document(results: Sequence[CheckResult], plan: Plan, tool_version: s
 
 #: What ``--format`` and ``--report FORMAT=FILE`` take, the default first.
 FORMATS: Final = ("text", "json", "junit", "sarif", "github", "markdown")
+
+#: The most a Markdown summary holds, in bytes of UTF-8: under GitHub's 1 MiB per step summary
+#: (``$GITHUB_STEP_SUMMARY``) and GitLab's 1,000,000 characters per merge-request comment (a character is
+#: at least a byte). A longer summary keeps its heading and every plan's table, and ends each plan's list
+#: with a line saying how many lines it leaves out.
+MARKDOWN_MAX_BYTES: Final = 1_000_000
 
 #: The SARIF version written, and the schema it is valid against (OASIS, errata 01).
 _SARIF_VERSION: Final = "2.1.0"
@@ -463,8 +441,10 @@ def _finding(result: CheckResult, level: str, label: str, failure: CheckFailure,
 
 
 def render(fmt: str, runs: Sequence[PlanRun], *, fail_on: str = "error", tool_version: str = "",
-           style: Style | None = None, quiet: bool = False) -> str:
+           style: Style | None = None, quiet: bool = False, markdown_max_bytes: int = MARKDOWN_MAX_BYTES) -> str:
     """The results of ``runs`` in format ``fmt`` (one of :data:`FORMATS`), scrubbed of every run's secrets.
+
+    ``markdown_max_bytes`` caps the Markdown summary (see :data:`MARKDOWN_MAX_BYTES`).
 
     >>> from plancheck import Plan
     >>> print(render("markdown", [PlanRun(Plan.from_dict({"format_version": "1.2"}, source="p.json"), ())]))
@@ -488,7 +468,7 @@ def render(fmt: str, runs: Sequence[PlanRun], *, fail_on: str = "error", tool_ve
     if fmt == "github":
         return _render_github(runs, fail_on)
     if fmt == "markdown":
-        return _render_markdown(runs, fail_on)
+        return _render_markdown(runs, fail_on, markdown_max_bytes)
     raise ValueError(f"unknown format {fmt!r} (expected one of {', '.join(FORMATS)})")
 
 
@@ -752,215 +732,82 @@ def escape_markdown(text: str) -> str:
     return "".join("\\" + c if c in _MARKDOWN_SPECIAL else c for c in one_line(text))
 
 
-def _render_markdown(runs: Sequence[PlanRun], fail_on: str) -> str:
-    """A heading saying passed or failed (as the exit status does), then per plan a table of counts and each finding."""
+def _size(line: str) -> int:
+    """What ``line`` adds to a Markdown document: its UTF-8 bytes and its newline."""
+    return len(line.encode("utf-8", "backslashreplace")) + 1
+
+
+def _omitted_line(count: int, what: str, limit: int) -> str:
+    """The line that stands for ``count`` lines a summary capped at ``limit`` bytes leaves out.
+
+    >>> _omitted_line(3, "findings", MARKDOWN_MAX_BYTES)
+    '- *3 more findings not shown: the summary is capped at 1000000 bytes; every finding is in the text, JSON, JUnit and SARIF outputs*'
+    """
+    return (f"- *{count} more {what} not shown: the summary is capped at {limit} bytes; "
+            f"every finding is in the text, JSON, JUnit and SARIF outputs*")
+
+
+def _render_markdown(runs: Sequence[PlanRun], fail_on: str, limit: int = MARKDOWN_MAX_BYTES) -> str:
+    """A heading saying passed or failed (as the exit status does), then per plan a table of counts and each finding.
+
+    At most ``limit`` bytes (:data:`MARKDOWN_MAX_BYTES`): the heading and every plan's heading and table are
+    always kept; the notes and findings that do not fit are left out, plan by plan in order, and each plan
+    whose list was cut ends with a line saying how many findings and notes it leaves out.
+    """
     status = run_status(runs, fail_on)
     verdict = {0: "passed", 1: "failed", 2: "error (a check could not run)"}[status]
-    lines = [f"## {_TOOL}: {verdict}"]
+    # Each plan: its heading, notes, table and findings; the notes and findings are what a cap may cut.
+    parts: list[tuple[list[str], list[str], list[str], list[str]]] = []
     for run in runs:
         secrets = run.secrets()
         counts = _counts(run.results)
-        lines += ["", f"### {escape_markdown(secrets.scrub(run.name))}", ""]
-        notes = run.notes()
-        lines += [*(f"> {escape_markdown(secrets.scrub(note))}" for note in notes), *([""] if notes else [])]
-        lines.append("| checks | passed | failed | errors | warnings | waived |")
-        lines.append("| ---: | ---: | ---: | ---: | ---: | ---: |")
-        lines.append(f"| {counts['total']} | {counts['passed']} | {counts['failed']} | {counts['errors']} "
-                     f"| {counts['warnings']} | {run.waived} |")
+        notes = [f"> {escape_markdown(secrets.scrub(note))}" for note in run.notes()]
+        table = ["| checks | passed | failed | errors | warnings | waived |",
+                 "| ---: | ---: | ---: | ---: | ---: | ---: |",
+                 f"| {counts['total']} | {counts['passed']} | {counts['failed']} | {counts['errors']} "
+                 f"| {counts['warnings']} | {run.waived} |"]
         shown = [(f, "") for r in run.results for f in findings(run, r, fail_on, secrets)]
         shown += [(f, f" ({why})") for r in run.results for f, why in accepted(run, r, secrets)]
-        if shown:
+        found = [f"- **{f.label}** {escape_markdown(f.text + why)}" for f, why in shown]
+        parts.append(([f"### {escape_markdown(secrets.scrub(run.name))}"], notes, table, found))
+    heading = f"## {_TOOL}: {verdict}"
+    whole = [heading]
+    for head, notes, table, found in parts:
+        whole += ["", *head, "", *notes, *([""] if notes else []), *table, *([""] if found else []), *found]
+    if sum(map(_size, whole)) - 1 <= limit:
+        return "\n".join(whole)
+    # What is always kept, with room for each plan's two blank lines around a list and its omitted line.
+    kept = _size(heading) + sum(
+        sum(map(_size, [*head, *table])) + 4 + _size(_omitted_line(len(notes) + len(found), "findings and notes", limit))
+        for head, notes, table, found in parts)
+    budget = limit - kept
+    lines = [heading]
+    for head, notes, table, found in parts:
+        lines += ["", *head, ""]
+        shown_notes = notes[: _fitting(notes, budget)]
+        budget -= sum(map(_size, shown_notes))
+        lines += [*shown_notes, *([""] if notes else []), *table]
+        shown_found = found[: _fitting(found, budget)]
+        budget -= sum(map(_size, shown_found))
+        left = len(notes) - len(shown_notes) + len(found) - len(shown_found)
+        if found or left:
             lines.append("")
-            lines += [f"- **{found.label}** {escape_markdown(found.text + why)}" for found, why in shown]
+            lines += shown_found
+        if left:
+            lines.append(_omitted_line(left, "findings and notes" if len(notes) > len(shown_notes) else "findings", limit))
     return "\n".join(lines)
 
 
-# -- query: a plan's addresses, or the value at a path ---------------------------------------------
+def _fitting(lines: Sequence[str], budget: int) -> int:
+    """How many of ``lines``, from the first, fit in ``budget`` bytes.
 
-
-UNKNOWN_TEXT: Final = "(known after apply)"
-# A string no plan holds: stands in for unknown values so render_value can lay them out, then is replaced.
-_PLACEHOLDER: Final = "\x00tfplancheck-unknown\x00"
-_PLACEHOLDER_JSON: Final = '"\\u0000tfplancheck-unknown\\u0000"'
-
-
-def query_change(plan: Plan, address: str) -> Change:
-    """The change at ``address`` (``output.NAME`` for an output); CliError naming close addresses if absent."""
-    try:
-        if address.startswith("output.") and not plan.has_resource_change(address):
-            return plan.output_change(address[len("output.") :]).change
-        return plan.resource_change(address).change
-    except ResourceNotFoundError as exc:
-        raise CliError("usage", str(exc)) from None
-
-
-def _with_unknowns(value: Any, unknown: Marks) -> Any:
-    """A copy of ``value`` with the placeholder wherever ``unknown`` marks a value (iteratively).
-
-    Marks that do not fit the value fail closed (:func:`plancheck._redact.fit_marks`).
-
-    >>> _with_unknowns({"a": "x", "b": ["y"]}, {"a": [True], "b": [True]}) == {"a": _PLACEHOLDER, "b": [_PLACEHOLDER]}
-    True
+    >>> _fitting(["aaa", "bbb", "c"], 8)
+    2
     """
-    unknown = fit_marks(unknown, value)
-    if unknown is True:
-        return _PLACEHOLDER
-    if not isinstance(unknown, (Mapping, list)) or not isinstance(value, (Mapping, list, type(None))):
-        return value
-    root: list[Any] = [None]
-    # Each task fills slot `key` of `parent` from (value, marks).
-    stack: list[tuple[Any, Any, Any, Marks]] = [(root, 0, value, unknown)]
-    while stack:
-        parent, key, val, marks = stack.pop()
-        marks = fit_marks(marks, val)
-        if marks is True:
-            parent[key] = _PLACEHOLDER
-        elif isinstance(marks, Mapping) and isinstance(val, (Mapping, type(None))):
-            copy: dict[str, Any] = dict(val or {})
-            parent[key] = copy
-            for k, sub in marks.items():
-                if sub is not None and sub is not False:
-                    stack.append((copy, k, copy.get(k), sub))
-        elif isinstance(marks, list) and isinstance(val, (list, type(None))):
-            items = list(val or [])
-            items.extend([None] * (len(marks) - len(items)))
-            parent[key] = items
-            for i, sub in enumerate(marks):
-                if sub is not None and sub is not False:
-                    stack.append((items, i, items[i], sub))
-        else:
-            parent[key] = val
-    return root[0]
-
-
-def render_planned(value: Any, unknown: Marks, sensitive: Marks, plan: Plan) -> str:
-    """A planned value as text: sensitive parts ``(sensitive)``, unknown parts ``(known after apply)``.
-
-    >>> plan = Plan.from_dict({"format_version": "1.0"})
-    >>> render_planned({"a": "x"}, {"id": True}, {"a": True}, plan)
-    '{"a": (sensitive), "id": (known after apply)}'
-    """
-    text = render_value(_with_unknowns(value, unknown), sensitive, plan.secrets)
-    return text.replace(_PLACEHOLDER_JSON, UNKNOWN_TEXT)
-
-
-def _sides(change: Change, before: bool) -> tuple[Any, Marks, Marks]:
-    if before:
-        return change.before, None, change.before_sensitive
-    return change.after, change.after_unknown, change.after_sensitive
-
-
-def resolve(plan: Plan, address: str, path: Path, before: bool, *, shown: bool = False) -> ResolvedValue:
-    """Resolve ``path`` in the after (or before) value of ``address``.
-
-    ``shown``: under the marks of both sides (``before_sensitive`` and ``after_sensitive``), as the
-    value is shown: a value marked on either side of a change is ``(sensitive)`` on both.
-    """
-    change = query_change(plan, address)
-    value, unknown, sensitive = _sides(change, before)
-    if shown:
-        sensitive = union_marks(value, [change.before_sensitive, change.after_sensitive])
-    return resolve_value(value, unknown, sensitive, path)
-
-
-def value_document(plan: Plan, address: str, path: Path, before: bool) -> dict[str, Any]:
-    """What ``query PLAN ADDRESS [PATH]`` reports, as a JSON-ready dict (kind ``value``)."""
-    resolved = resolve(plan, address, path, before)
-    if resolved.status is ValueStatus.UNKNOWN:
-        text = UNKNOWN_TEXT
-    elif resolved.status is ValueStatus.KNOWN:
-        shown = resolve(plan, address, path, before, shown=True)
-        text = render_planned(shown.value, shown.value_unknown, True if shown.sensitive else shown.value_sensitive, plan)
-    elif resolved.status is ValueStatus.NULL:
-        text = "null"
-    else:
-        text = ""
-    return {
-        "schema_version": SCHEMA_VERSION,
-        "kind": "value",
-        "ok": True,
-        "address": shown_address(address, plan.secrets),
-        "path": path.to_text(),
-        "of": "before" if before else "after",
-        "status": resolved.status.value,
-        "unknown": resolved.unknown,
-        "partly_unknown": resolved.partly_unknown,
-        "sensitive": resolved.sensitive,
-        "partly_sensitive": (not resolved.sensitive) and contains_sensitive(resolved.value_sensitive),
-        "reason": resolved.reason or None,
-        "value": plan.secrets.scrub(text) if text else None,
-        "plan": plan_summary(plan),
-    }
-
-
-def render_value_document(doc: Mapping[str, Any]) -> str:
-    """The text form of :func:`value_document`; its address and path on one line (their keys are scrubbed already)."""
-    where = one_line(doc["address"] + (f" {doc['path']}" if doc["path"] else ""))
-    status = doc["status"]
-    if doc["partly_unknown"]:
-        status += " (with unknown elements)"
-    if doc["reason"]:
-        status += f" ({doc['reason']})"
-    if doc["sensitive"]:
-        sensitive = "yes"
-    elif doc["partly_sensitive"]:
-        sensitive = "partly"
-    else:
-        sensitive = "no"
-    lines = [f"{where} ({doc['of']})", f"  status:    {status}", f"  sensitive: {sensitive}"]
-    if doc["value"] is not None:
-        lines.append(f"  value:     {doc['value']}")
-    return "\n".join(lines)
-
-
-def list_document(plan: Plan) -> dict[str, Any]:
-    """Every resource change and output change with its actions (kind ``addresses``), addresses as shown.
-
-    >>> plan = Plan.from_dict({"format_version": "1.2", "resource_changes": [{"address": 'a.b["pw-1234"]',
-    ...     "change": {"actions": ["create"], "after": {"pw": "pw-1234"}, "after_sensitive": {"pw": True}}}]})
-    >>> [r["address"] for r in list_document(plan)["resource_changes"]]
-    ['a.b["(sensitive)"]']
-    """
-    secrets = plan.secrets
-    resources = [
-        {
-            "address": shown_address(rc.address, secrets),
-            "actions": list(rc.actions),
-            **({"deposed": rc.deposed} if rc.deposed else {}),
-        }
-        for rc in plan.resource_changes
-    ]
-    outputs = [{"address": f"output.{name}", "actions": list(oc.actions)} for name, oc in plan.output_changes.items()]
-    return {
-        "schema_version": SCHEMA_VERSION,
-        "kind": "addresses",
-        "ok": True,
-        "plan": plan.source,
-        # ``plan`` is the source's name in schema 1 (a string): the flag a reader needs stands beside it.
-        "partial": plan.partial,
-        "resource_changes": resources,
-        "output_changes": outputs,
-    }
-
-
-def render_list(doc: Mapping[str, Any]) -> str:
-    """The text form of :func:`list_document`: one address and its actions per line (keys scrubbed already)."""
-    rows = [
-        (one_line(r["address"] + (f" (deposed {r['deposed']})" if "deposed" in r else "")), r["actions"])
-        for r in [*doc["resource_changes"], *doc["output_changes"]]
-    ]
-    if not rows:
-        return "(the plan has no resource or output changes)"
-    width = max(len(address) for address, _ in rows)
-    return "\n".join(f"{address.ljust(width)}  {', '.join(actions) or '(none)'}" for address, actions in rows)
-
-
-def shown_with_notes(text: str, plan: Plan) -> str:
-    """``text`` (a query's answer) after what it stands on, as the main command says it: a ``NOTE`` line for a partial plan.
-
-    >>> print(shown_with_notes("null_resource.a  create", Plan.from_dict({"format_version": "1.2", "errored": True},
-    ...                                                                    allow_errored=True)))
-    NOTE  the plan is partial: planning failed ("errored": true), so it holds only what Terraform planned before the error
-    null_resource.a  create
-    """
-    return "\n".join([*(f"NOTE  {note}" for note in plan_notes(plan, quiet=True)), text])
+    count = 0
+    for line in lines:
+        budget -= _size(line)
+        if budget < 0:
+            break
+        count += 1
+    return count

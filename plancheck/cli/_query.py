@@ -1,0 +1,262 @@
+"""What ``tfplancheck query`` prints, and what every command says its verdicts stand on.
+
+``query`` looks up a plan's addresses, or the value at a path, redacted: ``output.NAME`` addresses an output
+change, anything else a resource change; unknown values show as ``(known after apply)``, sensitive ones as
+``(sensitive)``; every address shown goes through :func:`plancheck._documents.plan.shown_address` (a
+``for_each`` key can be a secret), and the address column is laid out on what is shown, so its width tells
+nothing. :func:`plan_notes` and :func:`plan_summary` say what a plan's verdicts stand on (a partial plan, one
+that is not complete or not applyable), in every command's output. Split from ``_output.py``, which prints
+check results in every format.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Final
+
+from tfjsonpath import Path
+
+from .._checking.equality import union_marks
+from .._documents.plan import Change, Plan, ResourceNotFoundError, shown_address
+from .._documents.resolve import ResolvedValue, ValueStatus, resolve_value
+from .._redact import Marks, contains_sensitive, fit_marks, render_value
+from .._text import one_line
+from ._io import SCHEMA_VERSION, CliError
+
+__all__ = [
+    "UNKNOWN_TEXT",
+    "list_document",
+    "plan_notes",
+    "plan_summary",
+    "query_change",
+    "render_list",
+    "render_planned",
+    "render_value_document",
+    "resolve",
+    "shown_with_notes",
+    "value_document",
+]
+
+
+def plan_notes(plan: Plan, *, quiet: bool = False) -> list[str]:
+    """What the summary says about the plan itself: partial (always), not complete, not applyable (not with ``quiet``).
+
+    >>> plan_notes(Plan.from_dict({"format_version": "1.2", "complete": False, "applyable": False}))
+    ['the plan is not complete ("complete": false): another plan and apply are needed to converge', 'the plan is not applyable ("applyable": false): terraform apply would refuse it']
+    >>> plan_notes(Plan.from_dict({"format_version": "1.2", "complete": False}), quiet=True)
+    []
+    """
+    notes = [plan.partial_note] if plan.partial_note is not None else []
+    if not quiet and plan.complete is False:
+        notes.append('the plan is not complete ("complete": false): another plan and apply are needed to converge')
+    if not quiet and plan.applyable is False:
+        notes.append('the plan is not applyable ("applyable": false): terraform apply would refuse it')
+    return notes
+
+
+def plan_summary(plan: Plan) -> dict[str, Any]:
+    """What the verdicts stand on, as the JSON documents say it (``plan``): the plan's source and flags.
+
+    >>> plan_summary(Plan.from_dict({"format_version": "1.2", "errored": True}, allow_errored=True))["partial"]
+    True
+    """
+    return {
+        "source": plan.source,
+        "format_version": plan.format_version,
+        "terraform_version": plan.terraform_version,
+        "errored": plan.errored,
+        "complete": plan.complete,
+        "applyable": plan.applyable,
+        "partial": plan.partial,
+    }
+
+
+# -- query: a plan's addresses, or the value at a path ---------------------------------------------
+
+
+UNKNOWN_TEXT: Final = "(known after apply)"
+# A string no plan holds: stands in for unknown values so render_value can lay them out, then is replaced.
+_PLACEHOLDER: Final = "\x00tfplancheck-unknown\x00"
+_PLACEHOLDER_JSON: Final = '"\\u0000tfplancheck-unknown\\u0000"'
+
+
+def query_change(plan: Plan, address: str) -> Change:
+    """The change at ``address`` (``output.NAME`` for an output); CliError naming close addresses if absent."""
+    try:
+        if address.startswith("output.") and not plan.has_resource_change(address):
+            return plan.output_change(address[len("output.") :]).change
+        return plan.resource_change(address).change
+    except ResourceNotFoundError as exc:
+        raise CliError("usage", str(exc)) from None
+
+
+def _with_unknowns(value: Any, unknown: Marks) -> Any:
+    """A copy of ``value`` with the placeholder wherever ``unknown`` marks a value (iteratively).
+
+    Marks that do not fit the value fail closed (:func:`plancheck._redact.fit_marks`).
+
+    >>> _with_unknowns({"a": "x", "b": ["y"]}, {"a": [True], "b": [True]}) == {"a": _PLACEHOLDER, "b": [_PLACEHOLDER]}
+    True
+    """
+    unknown = fit_marks(unknown, value)
+    if unknown is True:
+        return _PLACEHOLDER
+    if not isinstance(unknown, (Mapping, list)) or not isinstance(value, (Mapping, list, type(None))):
+        return value
+    root: list[Any] = [None]
+    # Each task fills slot `key` of `parent` from (value, marks).
+    stack: list[tuple[Any, Any, Any, Marks]] = [(root, 0, value, unknown)]
+    while stack:
+        parent, key, val, marks = stack.pop()
+        marks = fit_marks(marks, val)
+        if marks is True:
+            parent[key] = _PLACEHOLDER
+        elif isinstance(marks, Mapping) and isinstance(val, (Mapping, type(None))):
+            copy: dict[str, Any] = dict(val or {})
+            parent[key] = copy
+            for k, sub in marks.items():
+                if sub is not None and sub is not False:
+                    stack.append((copy, k, copy.get(k), sub))
+        elif isinstance(marks, list) and isinstance(val, (list, type(None))):
+            items = list(val or [])
+            items.extend([None] * (len(marks) - len(items)))
+            parent[key] = items
+            for i, sub in enumerate(marks):
+                if sub is not None and sub is not False:
+                    stack.append((items, i, items[i], sub))
+        else:
+            parent[key] = val
+    return root[0]
+
+
+def render_planned(value: Any, unknown: Marks, sensitive: Marks, plan: Plan) -> str:
+    """A planned value as text: sensitive parts ``(sensitive)``, unknown parts ``(known after apply)``.
+
+    >>> plan = Plan.from_dict({"format_version": "1.0"})
+    >>> render_planned({"a": "x"}, {"id": True}, {"a": True}, plan)
+    '{"a": (sensitive), "id": (known after apply)}'
+    """
+    text = render_value(_with_unknowns(value, unknown), sensitive, plan.secrets)
+    return text.replace(_PLACEHOLDER_JSON, UNKNOWN_TEXT)
+
+
+def _sides(change: Change, before: bool) -> tuple[Any, Marks, Marks]:
+    if before:
+        return change.before, None, change.before_sensitive
+    return change.after, change.after_unknown, change.after_sensitive
+
+
+def resolve(plan: Plan, address: str, path: Path, before: bool, *, shown: bool = False) -> ResolvedValue:
+    """Resolve ``path`` in the after (or before) value of ``address``.
+
+    ``shown``: under the marks of both sides (``before_sensitive`` and ``after_sensitive``), as the
+    value is shown: a value marked on either side of a change is ``(sensitive)`` on both.
+    """
+    change = query_change(plan, address)
+    value, unknown, sensitive = _sides(change, before)
+    if shown:
+        sensitive = union_marks(value, [change.before_sensitive, change.after_sensitive])
+    return resolve_value(value, unknown, sensitive, path)
+
+
+def value_document(plan: Plan, address: str, path: Path, before: bool) -> dict[str, Any]:
+    """What ``query PLAN ADDRESS [PATH]`` reports, as a JSON-ready dict (kind ``value``)."""
+    resolved = resolve(plan, address, path, before)
+    if resolved.status is ValueStatus.UNKNOWN:
+        text = UNKNOWN_TEXT
+    elif resolved.status is ValueStatus.KNOWN:
+        shown = resolve(plan, address, path, before, shown=True)
+        text = render_planned(shown.value, shown.value_unknown, True if shown.sensitive else shown.value_sensitive, plan)
+    elif resolved.status is ValueStatus.NULL:
+        text = "null"
+    else:
+        text = ""
+    return {
+        "schema_version": SCHEMA_VERSION,
+        "kind": "value",
+        "ok": True,
+        "address": shown_address(address, plan.secrets),
+        "path": path.to_text(),
+        "of": "before" if before else "after",
+        "status": resolved.status.value,
+        "unknown": resolved.unknown,
+        "partly_unknown": resolved.partly_unknown,
+        "sensitive": resolved.sensitive,
+        "partly_sensitive": (not resolved.sensitive) and contains_sensitive(resolved.value_sensitive),
+        "reason": resolved.reason or None,
+        "value": plan.secrets.scrub(text) if text else None,
+        "plan": plan_summary(plan),
+    }
+
+
+def render_value_document(doc: Mapping[str, Any]) -> str:
+    """The text form of :func:`value_document`; its address and path on one line (their keys are scrubbed already)."""
+    where = one_line(doc["address"] + (f" {doc['path']}" if doc["path"] else ""))
+    status = doc["status"]
+    if doc["partly_unknown"]:
+        status += " (with unknown elements)"
+    if doc["reason"]:
+        status += f" ({doc['reason']})"
+    if doc["sensitive"]:
+        sensitive = "yes"
+    elif doc["partly_sensitive"]:
+        sensitive = "partly"
+    else:
+        sensitive = "no"
+    lines = [f"{where} ({doc['of']})", f"  status:    {status}", f"  sensitive: {sensitive}"]
+    if doc["value"] is not None:
+        lines.append(f"  value:     {doc['value']}")
+    return "\n".join(lines)
+
+
+def list_document(plan: Plan) -> dict[str, Any]:
+    """Every resource change and output change with its actions (kind ``addresses``), addresses as shown.
+
+    >>> plan = Plan.from_dict({"format_version": "1.2", "resource_changes": [{"address": 'a.b["pw-1234"]',
+    ...     "change": {"actions": ["create"], "after": {"pw": "pw-1234"}, "after_sensitive": {"pw": True}}}]})
+    >>> [r["address"] for r in list_document(plan)["resource_changes"]]
+    ['a.b["(sensitive)"]']
+    """
+    secrets = plan.secrets
+    resources = [
+        {
+            "address": shown_address(rc.address, secrets),
+            "actions": list(rc.actions),
+            **({"deposed": rc.deposed} if rc.deposed else {}),
+        }
+        for rc in plan.resource_changes
+    ]
+    outputs = [{"address": f"output.{name}", "actions": list(oc.actions)} for name, oc in plan.output_changes.items()]
+    return {
+        "schema_version": SCHEMA_VERSION,
+        "kind": "addresses",
+        "ok": True,
+        "plan": plan.source,
+        # ``plan`` is the source's name in schema 1 (a string): the flag a reader needs stands beside it.
+        "partial": plan.partial,
+        "resource_changes": resources,
+        "output_changes": outputs,
+    }
+
+
+def render_list(doc: Mapping[str, Any]) -> str:
+    """The text form of :func:`list_document`: one address and its actions per line (keys scrubbed already)."""
+    rows = [
+        (one_line(r["address"] + (f" (deposed {r['deposed']})" if "deposed" in r else "")), r["actions"])
+        for r in [*doc["resource_changes"], *doc["output_changes"]]
+    ]
+    if not rows:
+        return "(the plan has no resource or output changes)"
+    width = max(len(address) for address, _ in rows)
+    return "\n".join(f"{address.ljust(width)}  {', '.join(actions) or '(none)'}" for address, actions in rows)
+
+
+def shown_with_notes(text: str, plan: Plan) -> str:
+    """``text`` (a query's answer) after what it stands on, as the main command says it: a ``NOTE`` line for a partial plan.
+
+    >>> print(shown_with_notes("null_resource.a  create", Plan.from_dict({"format_version": "1.2", "errored": True},
+    ...                                                                    allow_errored=True)))
+    NOTE  the plan is partial: planning failed ("errored": true), so it holds only what Terraform planned before the error
+    null_resource.a  create
+    """
+    return "\n".join([*(f"NOTE  {note}" for note in plan_notes(plan, quiet=True)), text])
