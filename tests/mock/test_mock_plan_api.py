@@ -215,3 +215,21 @@ def test_a_missing_snapshot_inside_the_acceptance_runner_says_how_to_write_it(tm
         f"PlanSnapshot: no snapshot at {tmp_path}/plan.snap: write it with update=True "
         "(pytest: --snapshot-update; command line: --update)"
     ]
+
+
+@pytest.mark.e2e
+def test_a_module_without_a_provider_block_plans_whatever_the_provider_requires(tf_mock_plan: Any, tmp_path: Path) -> None:
+    """terraform test's mock_provider needs no provider configuration; neither does a mock (it used to stop at
+    'Missing required argument'). The real vSphere schema: test_mock_parity_e2e.py."""
+    from mock_support import cloud_document
+
+    document = cloud_document()
+    provider = document["provider_schemas"]["registry.terraform.io/acme/cloud"]["provider"]["block"]
+    provider["attributes"]["region"] = {"type": "string", "required": True}
+    provider["block_types"] = {"assume_role": {"nesting_mode": "list", "min_items": 1, "block": {"attributes": {
+        "arn": {"type": "string", "required": True}}}}}
+    module = write_tree(tmp_path / "m", {"main.tf": (
+        'terraform {\n  required_providers {\n    cloud = { source = "acme/cloud" }\n  }\n}\n'
+        'resource "cloud_access_key" "k" {\n  bucket_id = "b"\n}\n')})
+    plan = tf_mock_plan(module, mocks=[MockProvider(document, "acme/cloud")])
+    assert [c.address for c in plan.resource_changes] == ["cloud_access_key.k"]
