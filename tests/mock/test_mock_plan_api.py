@@ -233,3 +233,47 @@ def test_a_module_without_a_provider_block_plans_whatever_the_provider_requires(
         'resource "cloud_access_key" "k" {\n  bucket_id = "b"\n}\n')})
     plan = tf_mock_plan(module, mocks=[MockProvider(document, "acme/cloud")])
     assert [c.address for c in plan.resource_changes] == ["cloud_access_key.k"]
+
+
+SECRETS_INNER = """
+import pytest
+from plancheck import ExpectKnownValue, assert_plan, knownvalue as kv
+from plancheck.acceptance import MockProvider, Sensitive
+from tfjsonpath import New
+
+SHAPES = {shapes!r}
+
+
+@pytest.mark.parametrize("shape", sorted(SHAPES))
+def test_module(tf_mock_plan, shape):
+    mock = MockProvider.from_schema_file(r"{schema}", "acme/cloud")
+    # name is not a sensitive variable: only the Sensitive wrapper says the value is secret.
+    plan = tf_mock_plan(r"{module}", mocks=[mock],
+                        variables={{"name": Sensitive(SHAPES[shape]), "encryption_key": "k"}})
+    assert_plan(plan, ExpectKnownValue("cloud_bucket.logs", New("name"), kv.StringExact("other")))
+"""
+
+
+@pytest.mark.e2e
+def test_a_sensitive_value_given_to_mock_plan_is_in_no_report(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A failing check quotes the planned value; the session's report scrubs every Sensitive (and every value of a
+    variable the module declares sensitive), of every shape, under -vv and in the JUnit XML."""
+    import shutil
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from secret_shapes import SHAPES, leaks
+
+    if shutil.which("terraform") is None:
+        pytest.skip("no terraform on PATH")
+    for name in ("PYTEST_XDIST_WORKER", "PYTEST_XDIST_WORKER_COUNT", "PYTEST_XDIST_TESTRUNUID"):
+        monkeypatch.delenv(name, raising=False)
+    # Terraform refuses a variable value with control characters in a tfvars.json? It takes JSON strings: all shapes.
+    pytester.makepyfile(test_inner=SECRETS_INNER.format(shapes=SHAPES, schema=CLOUD_SCHEMA, module=EXAMPLE))
+    junit = pytester.path / "junit.xml"
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "-p", "no:randomly", "-p", "no:xdist", "-vv",
+                                           f"--junitxml={junit}")
+    result.assert_outcomes(failed=len(SHAPES))
+    output = "\n".join(result.outlines + result.errlines) + junit.read_text(encoding="utf-8")
+    assert "expected" in output  # the failures are reported
+    assert leaks(output) == []
