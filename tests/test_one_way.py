@@ -31,11 +31,8 @@ PARSERS = frozenset({"json.loads", "json.load", "loads_exact", "json.JSONDecoder
 #: (module, function) -> why it may parse JSON itself: none of these is a plan or a state document.
 ALLOWED_PARSES = {
     ("plancheck/cli/_checksfile.py", "<module>"): "the checks file (JSON form), with its own number rules",
-    ("plancheck/cli/_module_files.py", "_json_sensitive"): "a .tf.json configuration file's variable blocks",
-    ("plancheck/cli/_module_files.py", "_file_values"): "a .tfvars.json variables file",
     ("plancheck/cli/_mock_plan.py", "_defaults_files"): "a mock provider's defaults file",
     ("plancheck/cli/_waivers.py", "parse_baseline"): "a baseline file (failure identities, no plan data)",
-    ("plancheck/cli/_module_files.py", "_json_module_calls"): "a .tf.json configuration file's module blocks",
     ("plancheck/acceptance/_statefiles.py", "read_initial_state"):
         "a recorded state file (terraform.tfstate's own format, not show -json), checked by its own rules",
     ("plancheck/acceptance/_statefiles.py", "_plain"): "a JSON round trip of a dict the test gave",
@@ -152,7 +149,7 @@ def test_every_allowed_parse_still_exists() -> None:
     [
         pytest.param("plancheck/acceptance/_caserun.py", "from_json", id="acceptance-show-json"),
         pytest.param("plancheck/cli/_io.py", "Plan.from_json", id="cli"),
-        pytest.param("plancheck/cli/_mock_plan.py", "Plan.from_json", id="cli-mock-plan"),
+        pytest.param("plancheck/_terraform/mock/plan.py", "Plan.from_json", id="cli-mock-plan-and-mock_plan"),
         # The plugin's --tf-plan is plancheck.load_plan_file (plancheck._plugin.cache calls it).
         pytest.param("plancheck/_terraform/planfile.py", "Plan.from_json", id="plugin-tf-plan-and-load_plan_file"),
     ],

@@ -121,7 +121,7 @@ def _mock_schema() -> set[str]:
 
 
 def _cli_variables_file(tmp_path: Path) -> set[str]:
-    from plancheck.cli._module_files import input_secrets
+    from plancheck._terraform.mock.plan import input_secrets
 
     (tmp_path / "v.tf").write_text('variable "pw" {\n  sensitive = true\n}\n')
     (tmp_path / "v.tfvars.json").write_text('{"pw": ' + SECRET_TEXT + ', "open": "plain"}')

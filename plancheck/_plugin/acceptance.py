@@ -15,13 +15,14 @@ from typing import Any
 
 import pytest
 
+from .._documents.plan import Plan
 from .._redact import Secrets
 from .._terraform import (
     TerraformBinary,
     TerraformNotFoundError,
     discover_terraform,
 )
-from ..acceptance import DEFAULT_TIMEOUT, AcceptanceRunner, default_leftovers_dir
+from ..acceptance import DEFAULT_TIMEOUT, AcceptanceRunner, default_leftovers_dir, mock_plan
 from .gate import NOT_FOUND as _NOT_FOUND
 from .gate import (
     REQUIRE_E2E_ENV,
@@ -40,10 +41,66 @@ __all__ = [
     "configure_tf_acc",
     "library_skip",
     "make_acceptance",
+    "make_mock_plan",
     "report_header",
     "requested_terraform",
+    "session_terraform",
     "skip_at_item",
 ]
+
+def session_terraform(
+    request: pytest.FixtureRequest | Any, terraform: TerraformBinary | str | os.PathLike[str] | None, fixture: str
+) -> TerraformBinary:
+    """The binary a fixture runs: ``terraform`` if given, else ``--terraform``, else ``$TF_ACC_TERRAFORM_PATH``,
+    else ``terraform`` then ``tofu`` on ``PATH``; recorded in the test's ``user_properties`` (JUnit XML).
+
+    With none found the test is skipped, unless ``TFPLANCHECK_REQUIRE_E2E=1`` makes it a failure; a binary
+    that was named but is unusable always fails.
+    """
+    __tracebackhide__ = True
+    if isinstance(terraform, TerraformBinary):
+        binary: TerraformBinary | None = terraform
+    else:
+        wanted = terraform if terraform is not None else requested_terraform(request.config)
+        problem = None
+        try:
+            binary = discover_terraform(wanted)
+        except TerraformNotFoundError as exc:
+            problem = str(exc)
+        if problem is not None:
+            # Failing outside the except block keeps pytest from printing the chained exception too.
+            pytest.fail(f"{fixture}: {problem}", pytrace=False)
+    if binary is None:
+        if required():
+            pytest.fail(f"{fixture}: {_NOT_FOUND} ({REQUIRE_E2E_ENV}=1 makes this a failure)", pytrace=False)
+        pytest.skip(f"{fixture}: {_NOT_FOUND}")
+    request.node.user_properties.append(("terraform", f"{binary.product} {binary.version}"))
+    return binary
+
+
+def make_mock_plan(request: pytest.FixtureRequest | Any, terraform: TerraformBinary | str | None) -> Callable[..., Plan]:
+    """The function behind the ``tf_mock_plan`` fixture: :func:`plancheck.acceptance.mock_plan` with the session's
+    Terraform, a relative module directory taken from the test file's directory.
+
+    >>> from types import SimpleNamespace
+    >>> request = SimpleNamespace(path="/repo/tests/test_mod.py", node=SimpleNamespace(user_properties=[]))
+    >>> plan = make_mock_plan(request, TerraformBinary("/usr/bin/terraform", "1.11.4"))
+    >>> plan("../modules/logs", mocks=["acme/cloud"])
+    Traceback (most recent call last):
+    ...
+    plancheck.acceptance.MockPlanArgumentError: mocks[0]: expected a MockProvider, got str
+    """
+    binary = session_terraform(request, terraform, "tf_mock_plan")
+    base = _test_dir(request)
+
+    def planned(module_dir: str | os.PathLike[str], **options: Any) -> Plan:
+        __tracebackhide__ = True
+        if base is not None and isinstance(module_dir, (str, os.PathLike)) and not isinstance(module_dir, bytes):
+            module_dir = base / module_dir  # an absolute path stays itself
+        return mock_plan(module_dir, terraform=options.pop("terraform", binary), **options)
+
+    return planned
+
 
 def _test_name(request: pytest.FixtureRequest | Any) -> str | None:
     node = getattr(request, "node", None)
@@ -83,23 +140,7 @@ def make_acceptance(
     ('/tmp/t/tf', [('terraform', 'Terraform 1.11.4')])
     """
     __tracebackhide__ = True
-    if isinstance(terraform, TerraformBinary):
-        binary: TerraformBinary | None = terraform
-    else:
-        wanted = terraform if terraform is not None else requested_terraform(request.config)
-        problem = None
-        try:
-            binary = discover_terraform(wanted)
-        except TerraformNotFoundError as exc:
-            problem = str(exc)
-        if problem is not None:
-            # Failing outside the except block keeps pytest from printing the chained exception too.
-            pytest.fail(f"tf_acceptance: {problem}", pytrace=False)
-    if binary is None:
-        if required():
-            pytest.fail(f"tf_acceptance: {_NOT_FOUND} ({REQUIRE_E2E_ENV}=1 makes this a failure)", pytrace=False)
-        pytest.skip(f"tf_acceptance: {_NOT_FOUND}")
-    request.node.user_properties.append(("terraform", f"{binary.product} {binary.version}"))
+    binary = session_terraform(request, terraform, "tf_acceptance")
     config = getattr(request, "config", None)
     rootpath = getattr(config, "rootpath", None)
     return AcceptanceRunner(

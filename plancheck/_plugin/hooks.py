@@ -627,6 +627,18 @@ def tf_acceptance(
 
 
 @pytest.fixture
+def tf_mock_plan(request: pytest.FixtureRequest, tf_acceptance_binary: TerraformBinary | str | None) -> Callable[..., Plan]:
+    """``tf_mock_plan(module_dir, mocks=..., variables=...)``: :func:`plancheck.acceptance.mock_plan` with the
+    Terraform ``tf_acceptance`` uses; a relative ``module_dir`` is relative to the test file's directory.
+
+    No ``TF_ACC`` needed (nothing real is planned); skipped when there is no Terraform, as ``tf_acceptance`` is.
+    """
+    from .acceptance import make_mock_plan
+
+    return make_mock_plan(request, tf_acceptance_binary)
+
+
+@pytest.fixture
 def tf_config(request: pytest.FixtureRequest, _plancheck_documents: SessionDocuments) -> Config:
     """The configuration named by ``@pytest.mark.tf_config(path, flavor="terraform", strict=False)``.
 

@@ -41,6 +41,7 @@ True
 from .._terraform import TerraformBinary, TerraformNotFoundError, discover_terraform
 from .._terraform.lifecycle import Terminated
 from .._terraform.mock import MockCall, MockProvider, MockSchemaError
+from .._terraform.mock.plan import MockPlanArgumentError, MockPlanError, MockPlanFailedError
 from .._terraform.providers import (
     ExternalProviders,
     ProviderServer,
@@ -62,7 +63,7 @@ from ._errors import (
     TestDefinitionError,
 )
 from ._options import AdditionalCLIOptions, ApplyOptions, ImportStateKind, PlanOptions
-from ._runner import DEFAULT_TIMEOUT, AcceptanceRunner, destroy_leftovers
+from ._runner import DEFAULT_TIMEOUT, AcceptanceRunner, destroy_leftovers, mock_plan
 from ._statefiles import LEFTOVERS_ENV, Leftover, LeftoverResult, default_leftovers_dir, find_leftovers
 from ._sweep import (
     AddTestSweepers,
@@ -123,6 +124,9 @@ __all__ = [
     "LeftoverRecordError",
     "LeftoverResult",
     "MockCall",
+    "MockPlanArgumentError",
+    "MockPlanError",
+    "MockPlanFailedError",
     "MockProvider",
     "MockSchemaError",
     "PlanOptions",
@@ -171,6 +175,7 @@ __all__ = [
     "filter_sweepers",
     "find_leftovers",
     "flatten",
+    "mock_plan",
     "registered_sweepers",
     "run_sweepers",
 ]

@@ -18,12 +18,16 @@ import os
 import shutil
 import sys
 import unittest
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+if TYPE_CHECKING:
+    from .._documents.plan import Plan
+
+from .._documents.met import met
 from .._frozen import public
-from .._redact import Secrets
+from .._redact import Secrets, secret_strings
 from .._terraform import (
     ENV_TERRAFORM_PATH,
     ENV_TF_ACC,
@@ -31,19 +35,32 @@ from .._terraform import (
     CommandResult,
     TerraformBinary,
     TerraformNotFoundError,
+    TimeoutValueError,
     check_timeout,
     discover_terraform,
     inspect_binary,
     tf_acc_set,
 )
 from .._terraform.lifecycle import ending_on_signals
+from .._terraform.mock import MockProvider
+from .._terraform.mock.plan import (
+    PLAN_TIMEOUT,
+    MockPlanArgumentError,
+    MockPlanFailedError,
+    declared_sensitive,
+    find_terraform,
+    input_secrets,
+    plan_module,
+    scrubbing,
+)
+from .._text import shortened
 from ..tfversion import Version, VersionError, run_check
-from ._case import TestCase, TestStep
+from ._case import TestCase, TestStep, sensitive_strings, unwrap_sensitive
 from ._caserun import ENV_PERSIST_WORKING_DIR, ENV_REFRESH_AFTER_APPLY, CaseRun
 from ._errors import AcceptanceError, LeftoverRecordError, Stage, TestDefinitionError, _StepFailure
 from ._statefiles import Leftover, LeftoverResult, find_leftovers, kept_secrets, record_attempt
 from ._steps import run_import_step, run_query_step
-from ._workplace import DEFAULT_TIMEOUT, RunSettings
+from ._workplace import DEFAULT_TIMEOUT, RunSettings, _exact_json
 
 __all__ = [
     "AcceptanceRunner",
@@ -53,6 +70,7 @@ __all__ = [
     "ENV_TF_ACC",
     "TF_ACC_SKIP_MESSAGE",
     "destroy_leftovers",
+    "mock_plan",
     "tf_acc_set",
 ]
 
@@ -384,3 +402,123 @@ def _last_line(failure: Any) -> str:
     text = (result.stderr or result.stdout or "").strip() if result is not None else ""
     lines = [line.strip(" │╷╵") for line in text.splitlines() if line.strip(" │╷╵")]
     return lines[0] if lines else "no output"
+
+
+@public("plancheck.acceptance")
+def mock_plan(
+    module_dir: str | os.PathLike[str],
+    *,
+    mocks: MockProvider | Sequence[MockProvider],
+    variables: Mapping[str, Any] | None = None,
+    var_files: Sequence[str | os.PathLike[str]] = (),
+    terraform: TerraformBinary | str | os.PathLike[str] | None = None,
+    timeout: float = PLAN_TIMEOUT,
+    out: str | os.PathLike[str] | None = None,
+) -> Plan:
+    """The plan of the module in ``module_dir`` with its providers mocked: ``tfplancheck mock-plan`` in Python.
+
+    The same engine as the command line: the module (and every local module it reaches) is copied to a
+    private temporary directory with a local backend, each of ``mocks`` (:class:`MockProvider`) is served
+    in this process, and ``init``, ``plan`` and ``show -json`` run there: no credentials, no network for
+    the mocked providers; every process and file it made is gone when it returns or fails. ``variables``
+    are the root module's (JSON values; wrap a secret in :class:`Sensitive`), applied after ``var_files``;
+    ``TF_VAR_*`` variables of the environment reach the module too. ``terraform`` is a path or a
+    :class:`TerraformBinary` (default: ``$TF_ACC_TERRAFORM_PATH``, then ``terraform`` on ``PATH``);
+    ``timeout`` is per command; ``out`` gets the plan JSON as Terraform printed it (sensitive values in
+    clear). Unlike :meth:`AcceptanceRunner.run` it needs no ``TF_ACC``: nothing real is planned.
+
+    A bad argument raises :class:`MockPlanArgumentError` (``argument`` names it), a failing Terraform or
+    mock :class:`MockPlanFailedError` (Terraform's own message in it); no message shows the value of a
+    sensitive variable or of a :class:`Sensitive`. The plan is a :class:`plancheck.Plan`:
+    ``assert_plan(mock_plan(...), ...)``, ``assert snapshot(extension_class=PlanSnapshotExtension) == mock_plan(...)``.
+
+    >>> mock_plan("examples/mock_module", mocks=["acme/cloud"])
+    Traceback (most recent call last):
+    ...
+    plancheck.acceptance.MockPlanArgumentError: mocks[0]: expected a MockProvider, got str
+    """
+    directory = _path_argument(module_dir, "module_dir")
+    served = _mocks_argument(mocks)
+    values, secrets = _variables_argument(variables)
+    files = [os.path.abspath(_path_argument(f, f"var_files[{i}]")) for i, f in enumerate(_sequence(var_files, "var_files"))]
+    for i, name in enumerate(files):
+        if not os.path.isfile(name):
+            raise MockPlanArgumentError("var_files", f"var_files[{i}]: {name}: no such file")
+    written = None if out is None else Path(_path_argument(out, "out"))
+    try:
+        seconds = check_timeout(timeout)
+    except TimeoutValueError as exc:
+        raise MockPlanArgumentError("timeout", str(exc)) from None
+    environ = dict(os.environ)
+    if isinstance(terraform, TerraformBinary):
+        binary = terraform.path
+    else:
+        given = None if terraform is None else _path_argument(terraform, "terraform")
+        binary = find_terraform(given, environ)
+    names = declared_sensitive(Path(directory))
+    secrets = secrets | input_secrets(Path(directory), [], files, environ) | Secrets(
+        s for name in names & set(values) for s in secret_strings(values[name])
+    )
+    met(secrets)  # a front end writing (the pytest plugin's session) scrubs them from everything it writes
+    for mock in served:
+        mock.plancheck_secrets(secrets)
+    scrub = scrubbing(secrets, served)
+    # SIGTERM and SIGHUP unwind like a Ctrl-C: the mocks and Terraform are ended, the copy removed.
+    with ending_on_signals():
+        try:
+            return plan_module(
+                Path(directory), served, terraform=binary, environ=environ, timeout=seconds, out=written,
+                var_files=files, variables_json=_exact_json(values) if values else None,
+            )
+        except MockPlanFailedError as exc:
+            raise MockPlanFailedError(exc.step, scrub(exc.detail)) from None
+        except MockPlanArgumentError as exc:
+            raise MockPlanArgumentError(exc.argument, scrub(exc.problem)) from None
+
+
+def _path_argument(value: object, argument: str) -> str:
+    if isinstance(value, (str, os.PathLike)) and not isinstance(value, bytes):
+        text = os.fspath(value)
+        if isinstance(text, str) and text:
+            return text
+    raise MockPlanArgumentError(argument, f"{argument}: expected a path (str or os.PathLike), got {_kind(value)}")
+
+
+def _kind(value: object) -> str:
+    return "an empty string" if value == "" else type(value).__name__
+
+
+def _sequence(value: object, argument: str) -> Sequence[Any]:
+    if isinstance(value, (list, tuple)):
+        return value
+    raise MockPlanArgumentError(argument, f"{argument}: expected a list, got {type(value).__name__}")
+
+
+def _mocks_argument(mocks: object) -> list[MockProvider]:
+    given = [mocks] if isinstance(mocks, MockProvider) else _sequence(mocks, "mocks")
+    for i, mock in enumerate(given):
+        if not isinstance(mock, MockProvider):
+            raise MockPlanArgumentError("mocks", f"mocks[{i}]: expected a MockProvider, got {type(mock).__name__}")
+    addresses = [m.address for m in given]
+    twice = sorted({a for a in addresses if addresses.count(a) > 1})
+    if twice:
+        raise MockPlanArgumentError("mocks", f"mocks: {twice[0]} is given twice")
+    return list(given)
+
+
+def _variables_argument(variables: object) -> tuple[dict[str, Any], Secrets]:
+    if variables is None:
+        return {}, Secrets()
+    if not isinstance(variables, Mapping):
+        raise MockPlanArgumentError(
+            "variables", f"variables: expected a dict of variable name -> value, got {type(variables).__name__}"
+        )
+    for name in variables:
+        if not isinstance(name, str) or not name.isidentifier():
+            shown = repr(name) if isinstance(name, str) else type(name).__name__
+            raise MockPlanArgumentError("variables", f"variables: {shortened(shown)} is not a variable name")
+    try:
+        values = unwrap_sensitive(dict(variables), "variables")
+    except TestDefinitionError as exc:
+        raise MockPlanArgumentError("variables", str(exc)) from None
+    return values, Secrets(sensitive_strings(variables))

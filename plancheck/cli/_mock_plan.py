@@ -1,11 +1,9 @@
 """``tfplancheck mock-plan DIR --mock ADDRESS=SCHEMA.json``: plan a module with mocked providers, then check the plan.
 
-The module directory is copied to a private temporary directory (with a local backend
-override, so no remote state is touched), together with every local module it reaches
-(``source = "../lib"``), in the same relative layout and with symlinks replaced by what they
-point to; each ``--mock`` is served in this process as a
-:class:`~plancheck.acceptance.MockProvider` and reattached, and ``init``, ``plan`` and
-``show -json`` run there: no credentials, no network for the mocked providers. The plan JSON
+The module is planned by the engine :func:`plancheck.acceptance.mock_plan` runs too
+(``plancheck/_terraform/mock/plan.py``: a private copy of the module and of the local modules it
+reaches, each ``--mock`` served in this process as a :class:`~plancheck.acceptance.MockProvider`
+and reattached, no credentials, no network for the mocked providers). The plan JSON
 goes to ``--out`` and/or through ``--checks``; with neither, the plan's addresses and actions
 are printed. Variables come from ``--var NAME=VALUE`` (passed as ``TF_VAR_NAME``, never on a
 command line) and ``--var-file``.
@@ -14,20 +12,16 @@ command line) and ``--var-file``.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
 import os
-import shutil
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from pathlib import Path, PurePosixPath
+from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
 from ._io import add_command, add_snapshot_arguments, path_argument
-from ._module_files import _hcl_module_calls, _json_module_calls
 
 if TYPE_CHECKING:
     from .._documents.plan import Plan
-    from .._errors import DocumentFormatError
     from ._io import Io
 
 __all__ = ["MOCK_PLAN_HELP", "add_mock_plan_parser", "mock_plan"]
@@ -47,11 +41,6 @@ exit status: 0 planned (every check passed, the plan matches its snapshot), 1 a 
   differs from its snapshot, 2 a usage error, a bad schema, checks or snapshot file, or a terraform command
   that failed
 """
-_TIMEOUT: Final = 600.0
-_OVERRIDE_FILE: Final = "zz_tfplancheck_mock_override.tf"
-_SKIPPED: Final = (".terraform", ".terraform.lock.hcl", "terraform.tfstate", "terraform.tfstate.backup", ".git")
-# Terraform's own rule: only these prefixes make a module source a local directory.
-_LOCAL_SOURCE: Final = ("./", "../")
 
 
 class _Failed(Exception):
@@ -63,6 +52,8 @@ class _Failed(Exception):
 
 def add_mock_plan_parser(commands: Any, streams: object) -> None:
     """Register ``mock-plan`` on the subcommand parsers of the command line."""
+    from .._terraform.mock.plan import PLAN_TIMEOUT
+
     parser = add_command(
         commands,
         "mock-plan",
@@ -87,7 +78,7 @@ def add_mock_plan_parser(commands: Any, streams: object) -> None:
     parser.add_argument("-q", "--quiet", action="store_true", help="print only failures")
     parser.add_argument("--color", "--colour", choices=("auto", "always", "never"), default="auto")
     parser.add_argument("--terraform", metavar="PATH", type=path_argument, help="terraform binary (default: $TF_ACC_TERRAFORM_PATH, terraform)")
-    parser.add_argument("--timeout", type=_seconds, default=_TIMEOUT, metavar="SECONDS",
+    parser.add_argument("--timeout", type=_seconds, default=PLAN_TIMEOUT, metavar="SECONDS",
                         help="per terraform command (default 600, at most 604800)")
 
 
@@ -196,245 +187,33 @@ def _variables(pairs: Sequence[str]) -> dict[str, str]:
     return env
 
 
-_CONFIG_SUFFIXES: Final = (".tf", ".tf.json", ".tfvars", ".tfvars.json")
+def _plan(args: argparse.Namespace, io: Io, mocks: Sequence[Any]) -> Plan:
+    """The module's plan, by the one engine :func:`plancheck.acceptance.mock_plan` runs too."""
+    from .._terraform.mock.plan import find_terraform, plan_module
 
-
-def _copy_module(source: Path, target: Path) -> Path:
-    """Copy the module ``source`` and every local module it reaches under ``target``; return the copy of ``source``.
-
-    The directories keep their layout relative to their common ancestor, so ``../lib`` still works.
-    """
-    if not source.is_dir():
-        raise _Failed("usage", f"{source}: not a directory")
-    if not any(source.glob("*.tf")) and not any(source.glob("*.tf.json")):
-        raise _Failed("usage", f"{source}: no .tf or .tf.json files: not a Terraform module directory")
-    root = os.path.realpath(source)
-    modules = _local_modules(root, source)
-    top = os.path.commonpath(modules)
-    try:
-        # Parents first: a module inside a directory already copied is in that copy.
-        for module in sorted(modules, key=lambda m: PurePosixPath(m).parts):
-            copy = target / os.path.relpath(module, top)
-            if not copy.exists():
-                copy.parent.mkdir(parents=True, exist_ok=True)
-                _copy_tree(Path(module), copy)
-        copied = target / os.path.relpath(root, top)
-        # A remote backend would need credentials: the plan is made against an empty local state instead.
-        (copied / _OVERRIDE_FILE).write_text('terraform {\n  backend "local" {}\n}\n', encoding="utf-8")
-    except OSError as exc:
-        raise _Failed("usage", f"{source}: cannot copy the module: {exc}") from None
-    return copied
-
-
-def _local_modules(root: str, shown: Path) -> list[str]:
-    """``root`` and the directory of every local module it reaches, directly or through other local modules."""
-    found = [root]
-    pending = [root]
-    while pending:
-        directory = pending.pop()
-        for file, name, source in _module_calls(Path(directory)):
-            if not source.startswith(_LOCAL_SOURCE):
-                continue
-            where = f'{shown if directory == root else directory}{os.sep}{file}: module "{name}": source "{source}"'
-            reached = _lexical_join(directory, source)
-            if reached is None:
-                raise _Failed("usage", f"{where} leaves the filesystem root")
-            if not os.path.isdir(reached):
-                raise _Failed("usage", f"{where} is not a directory: {reached}")
-            if reached not in found:
-                found.append(reached)
-                pending.append(reached)
-    return found
-
-
-def _lexical_join(directory: str, source: str) -> str | None:
-    """``source`` joined to ``directory`` as Terraform joins it, on the text; None when it climbs above the root.
-
-    >>> _lexical_join("/repo/envs/prod", "../../modules/lib"), _lexical_join("/repo", "./a/./b/../c/")
-    ('/repo/modules/lib', '/repo/a/c')
-    >>> _lexical_join("/repo", "../../etc") is None
-    True
-    """
-    parts = list(PurePosixPath(directory).parts)
-    for part in source.split("/"):
-        if part == "..":
-            if len(parts) == 1:
-                return None
-            parts.pop()
-        elif part not in ("", "."):
-            parts.append(part)
-    return str(PurePosixPath(*parts))
-
-
-def _module_calls(directory: Path) -> list[tuple[str, str, str]]:
-    """(file name, module name, source) of each module block in the configuration files of ``directory``."""
-    calls: list[tuple[str, str, str]] = []
-    try:
-        for path in sorted(directory.iterdir()):
-            name = path.name
-            # The files Terraform reads: .tf and .tf.json, neither hidden nor an editor's backup.
-            if name.startswith(".") or not name.endswith((".tf", ".tf.json")) or not path.is_file():
-                continue
-            text = path.read_bytes().decode("utf-8", "replace")
-            found = _json_module_calls(text) if name.endswith(".tf.json") else _hcl_module_calls(text)
-            calls.extend((name, module, source) for module, source in found)
-    except OSError as exc:
-        raise _Failed("usage", f"{directory}: cannot read the module: {exc.strerror or exc}") from None
-    return calls
-
-
-def _copy_tree(source: Path, target: Path) -> None:
-    """Copy a directory with every symlink replaced by what it points to (a relative link would be dangling).
-
-    Broken symlinks and special files (sockets, pipes) are left out, as Terraform never reads them, but a
-    broken configuration file is refused, and so is a link to a directory that contains it (an endless copy).
-    """
-    pending = [(source, target, _identities(Path(os.path.realpath(source))))]
-    while pending:
-        directory, copy, above = pending.pop()
-        copy.mkdir()
-        with os.scandir(directory) as scan:
-            entries = sorted(scan, key=lambda e: e.name)
-        for entry in entries:
-            if entry.name in _SKIPPED:
-                continue
-            if entry.is_dir():
-                identity = _identity(entry.path)
-                if identity in above:
-                    raise _Failed("usage", f"{entry.path}: a symlink to a directory that contains it: cannot copy the module")
-                pending.append((Path(entry.path), copy / entry.name, above | {identity}))
-            elif entry.is_file():
-                shutil.copy2(entry.path, copy / entry.name)  # follows a symlink: the copy holds the target's content
-            elif entry.is_symlink() and entry.name.endswith(_CONFIG_SUFFIXES):
-                raise _Failed("usage", f"{entry.path}: a broken symlink (to {os.readlink(entry.path)})")
-
-
-def _identity(path: str | Path) -> tuple[int, int]:
-    status = os.stat(path)
-    return status.st_dev, status.st_ino
-
-
-def _identities(path: Path) -> frozenset[tuple[int, int]]:
-    """The identities of ``path`` (a real path) and of every directory above it."""
-    return frozenset(_identity(p) for p in (path, *path.parents))
-
-
-@contextlib.contextmanager
-def _served(mocks: Sequence[Any], directory: Path) -> Iterator[tuple[dict[str, str], list[Any]]]:
-    from .._terraform.providers import (
-        ProviderServer,
-        ProviderServerError,
-        ProvidersNotInstalledError,
-        reattach_json,
-    )
-
-    servers: list[Any] = []
-    try:
-        configs: dict[str, tuple[Any, int]] = {}
-        for mock in mocks:
-            # The served instance itself: it is handed the plans (per-address defaults need them).
-            server = ProviderServer(mock.address, mock(), directory)
-            servers.append(server)
-            config = server.start()
-            assert config.pid is not None
-            configs[mock.address] = (config, config.pid)
-        yield {"TF_REATTACH_PROVIDERS": reattach_json(configs)}, servers
-    except (ProviderServerError, ProvidersNotInstalledError) as exc:
-        raise _Failed("mock", str(exc)) from None
-    finally:
-        for server in servers:
-            server.stop()
-
-
-def _terraform(given: str | None, environ: Any) -> str:
-    from .._terraform import TerraformNotFoundError, inspect_binary, locate_terraform
-
-    try:
-        located = locate_terraform(given, environ)
-        if located is None:
-            raise _Failed("terraform", "mock-plan needs terraform on PATH (or --terraform PATH, or $TF_ACC_TERRAFORM_PATH)")
-        return inspect_binary(located[0]).path
-    except TerraformNotFoundError as exc:
-        raise _Failed("terraform", str(exc)) from None
-
-
-def _plan_json(args: argparse.Namespace, io: Io, mocks: Sequence[Any]) -> tuple[str, Plan | DocumentFormatError]:
-    """The JSON ``terraform show -json`` printed of the module's plan, and the plan the loader read from it
-    (or why it could not)."""
-    from .._documents.plan import Plan
-    from .._errors import DocumentFormatError
-    from .._terraform import run_command, terraform_environment
-    from .._terraform.providers import PlanNotSettled, settled_plan
-
-    binary = _terraform(args.terraform, io.environ)
+    binary = find_terraform(args.terraform, io.environ)
     variables = _variables(args.var)
     var_files = [os.path.abspath(f) for f in args.var_file]
     for name in var_files:
         if not os.path.isfile(name):
             raise _Failed("usage", f"--var-file {name}: no such file")
-    from .._terraform.providers import short_temp_dir
-
-    root = short_temp_dir("tfpc-mock-")
-    try:
-        module = _copy_module(Path(args.directory), root / "module")
-        empty = root / "empty.tfrc"
-        empty.write_text("", encoding="utf-8")
-        base = {**io.environ, **variables}
-        env = terraform_environment(base, data_dir=root / "data", fallback_cli_config=empty)
-        with _served(mocks, root) as (reattach, servers):
-            env.update(reattach)
-            plan_file = str(root / "plan.tfplan")
-
-            def terraform(*step: str) -> str:
-                result = run_command([binary, *step], cwd=module, env=env, timeout=args.timeout)
-                if not result.ok:
-                    raise _Failed("terraform", _failure(result, servers, module))
-                return result.stdout
-
-            shown: list[tuple[str, Plan | DocumentFormatError]] = []
-
-            def show() -> Mapping[str, Any]:
-                text = terraform("show", "-no-color", "-json", plan_file)
-                try:
-                    loaded: Plan | DocumentFormatError = Plan.from_json(text, source=args.directory)
-                except DocumentFormatError as exc:
-                    loaded = exc  # reported once the plan is settled (after --out wrote what Terraform printed)
-                shown.append((text, loaded))
-                return loaded.raw if isinstance(loaded, Plan) else {}
-
-            terraform("init", "-input=false", "-no-color")
-            # Planned again while a mock learns which data source each read is (mock_data address keys).
-            try:
-                settled_plan(
-                    [s.provider for s in servers],
-                    lambda: terraform("plan", "-input=false", "-no-color", "-lock=false", f"-out={plan_file}",
-                                      *(f"-var-file={f}" for f in var_files)),
-                    show, always_show=True,
-                )
-            except PlanNotSettled as exc:
-                raise _Failed("terraform", f"terraform plan: {exc}") from None
-            return shown[-1]
-    finally:
-        shutil.rmtree(root, ignore_errors=True)
-
-
-def _failure(result: Any, servers: Sequence[Any], module: Path) -> str:
-    how = "timed out" if result.timed_out else "failed"
-    detail = (result.stderr.strip() or result.stdout.strip() or f"exit status {result.returncode}").replace(
-        str(module) + os.sep, ""
-    )
-    raised = [f"{s.address}: {e.summary}" for s in servers for e in s.errors]
-    extra = ("\nthe mock raised: " + "; ".join(raised)) if raised else ""
-    return f"terraform {result.argv[1]} {how}:\n{detail}{extra}"
+    return plan_module(Path(args.directory), mocks, terraform=binary, environ={**io.environ, **variables},
+                       var_files=var_files, timeout=args.timeout, out=Path(args.out) if args.out else None,
+                       shown=Path(args.directory))
 
 
 def mock_plan(args: argparse.Namespace, io: Io, version: Callable[[], str]) -> int:
     """Run ``mock-plan``; return the exit status (user errors reported in one message, never a traceback)."""
     from .._errors import DocumentFormatError
+    from .._terraform.mock.plan import (
+        MockPlanArgumentError,
+        MockPlanFailedError,
+        input_secrets,
+        plan_sensitive,
+    )
     from ..snapshot import SnapshotFormatError
     from ._checksfile import ChecksFileError, exit_status, load_checks_file, run_checks
     from ._io import SCHEMA_VERSION, SnapshotUsageError, compare_snapshot, render_json, snapshot_document
-    from ._module_files import input_secrets, plan_sensitive
     from ._output import (
         Style,
         list_document,
@@ -472,20 +251,18 @@ def mock_plan(args: argparse.Namespace, io: Io, version: Callable[[], str]) -> i
         mocks = _mocks(args.mock, args.seed, io.environ, args.defaults)
         for mock in mocks:
             mock.plancheck_secrets(secrets)
-        text, loaded = _plan_json(args, io, mocks)
-        if args.out:
-            try:
-                Path(args.out).write_text(text, encoding="utf-8")
-            except OSError as exc:
-                raise _Failed("output", f"--out {args.out}: cannot write: {exc.strerror or exc}") from None
-        if isinstance(loaded, DocumentFormatError):
-            raise loaded
-        plan = loaded
+        plan = _plan(args, io, mocks)
         secrets = secrets | plan_sensitive(plan.raw, args.var)
     except ChecksFileError as exc:
         return io.fail("checks", scrubbed(str(exc)), json_mode)
     except _Failed as exc:
         return io.fail(exc.kind, scrubbed(exc.message), json_mode)
+    except MockPlanArgumentError as exc:
+        if exc.argument == "out":
+            return io.fail("output", scrubbed(f"--out {exc.problem}"), json_mode)
+        return io.fail("usage", scrubbed(exc.problem), json_mode)
+    except MockPlanFailedError as exc:
+        return io.fail("mock" if exc.step == "mock" else "terraform", scrubbed(exc.detail), json_mode)
     except DocumentFormatError as exc:
         return io.fail("plan", scrubbed(f"terraform show -json gave an unreadable plan: {exc}"), json_mode)
     shown = plan.secrets | secrets

@@ -101,7 +101,9 @@ class SnapshotMissingError(SnapshotMismatchError):
         super().__init__(file, ())
 
     def _empty(self) -> list[CheckFailure]:
-        return [CheckFailure("PlanSnapshot", None, None, f"no snapshot at {self.file}")]
+        # The failure says how to write the file too: a check runner (the acceptance runner's, assert_plan's) shows
+        # the failures, not this message.
+        return [CheckFailure("PlanSnapshot", None, None, self._render())]
 
     def _render(self) -> str:
         return f"no snapshot at {self.file}: write it with " + UPDATE_HINT.removeprefix("update it with ")

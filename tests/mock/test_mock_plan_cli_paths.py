@@ -22,9 +22,10 @@ from mock_support import CLOUD_SCHEMA, leak_check
 
 from plancheck._errors import TfCheckError
 from plancheck._terraform import MAX_TIMEOUT, TimeoutValueError, check_timeout, run_command
+from plancheck._terraform.mock.plan import _hcl_module_calls, _json_module_calls, _lexical_join, copy_module
+from plancheck.acceptance import MockPlanArgumentError
 from plancheck.cli._command import run
-from plancheck.cli._mock_plan import _copy_module, _Failed, _lexical_join, _seconds
-from plancheck.cli._module_files import _hcl_module_calls, _json_module_calls
+from plancheck.cli._mock_plan import _seconds
 
 EXPECTED = "a number of seconds greater than 0 and at most 604800 (a week)"
 MOCK = f"acme/cloud={CLOUD_SCHEMA}"
@@ -276,7 +277,7 @@ def test_the_copy_keeps_the_layout_and_holds_the_targets(tmp_path: Path) -> None
     base = Path(os.path.realpath(tmp_path)) / "repo"
     prod = repository(base)
     before = snapshot(base)
-    copy = _copy_module(prod, tmp_path / "out" / "module")
+    copy = copy_module(prod, tmp_path / "out" / "module")
     assert copy == tmp_path / "out" / "module" / "envs" / "prod"
     tree = tmp_path / "out" / "module"
     assert [p for p in tree.rglob("*") if p.is_symlink()] == []
@@ -303,7 +304,7 @@ def test_a_module_inside_another_is_copied_once(tmp_path: Path, source: str, cop
     write(base / "root" / "main.tf", f'module "m" {{\n  source = "{source}"\n}}\n')
     write(base / "root" / "sub" / "main.tf", "")
     tree = tmp_path / "out"
-    _copy_module(base / "root", tree)
+    copy_module(base / "root", tree)
     assert sorted(str(p.relative_to(tree)) for p in tree.rglob("*") if p.is_file()) == copied
 
 
@@ -342,10 +343,10 @@ def test_layouts_that_cannot_be_copied_are_refused_in_one_line(tmp_path: Path) -
     seen = []
     for case, root, message in refusals(base):
         out = tmp_path / f"out-{case}"
-        with pytest.raises(_Failed) as info:
-            _copy_module(root, out / "module")
-        assert (case, info.value.kind, info.value.message) == (case, "usage", message)
-        assert "\n" not in info.value.message
+        with pytest.raises(MockPlanArgumentError) as info:
+            copy_module(root, out / "module")
+        assert (case, info.value.argument, str(info.value)) == (case, "module_dir", message)
+        assert "\n" not in str(info.value)
         seen.append(case)
     assert len(seen) == 6
 
@@ -354,7 +355,7 @@ def test_a_broken_symlink_terraform_never_reads_is_left_out(tmp_path: Path) -> N
     root = write(tmp_path / "root" / "main.tf", "").parent
     link(root / "notes.md", "gone.md")
     tree = tmp_path / "out"
-    copy = _copy_module(root, tree)
+    copy = copy_module(root, tree)
     assert sorted(p.name for p in copy.iterdir()) == ["main.tf", "zz_tfplancheck_mock_override.tf"]
 
 

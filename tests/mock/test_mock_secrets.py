@@ -12,8 +12,8 @@ from secret_shapes import SHAPES, leaks
 from plancheck import Plan
 from plancheck._redact import Secrets
 from plancheck._terraform.mock import MockProvider
+from plancheck._terraform.mock.plan import declared_sensitive, input_secrets, plan_sensitive
 from plancheck.acceptance._workplace import ProviderSession
-from plancheck.cli._module_files import declared_sensitive, input_secrets, plan_sensitive
 
 
 def bucket(name: str) -> dict[str, object]:

@@ -168,7 +168,10 @@ class MockProvider:
       (``count = 3`` makes three distinct objects), and kept: refresh reads them back;
     * ``mock_resources`` / ``mock_data``: ``{type: {attribute: value}}`` defaults for computed
       attributes (a value, or a function of the configuration dict), or ``{type: function}``
-      returning such a dict. A ``mock_resources`` key may also be an address or an address glob
+      returning such a dict. Under the name of a nested block (or of a nested attribute that is not
+      computed) one object of such defaults applies to every object of it, as ``terraform test`` takes
+      ``defaults = { disk = { uuid = "..." } }`` (a list there is refused, as it refuses it). A
+      ``mock_resources`` key may also be an address or an address glob
       (``"cloud_bucket.logs"``, ``'module.a.cloud_bucket.x["b"]'``, ``"cloud_bucket.x[*]"``,
       ``"module.*.cloud_bucket.x"``: :class:`plancheck.Resources`' grammar); the most specific key
       wins (an instance address, a resource address, a glob with fewer wildcards, the type name),
@@ -179,7 +182,9 @@ class MockProvider:
       ``"plan"`` (they are known in the plan already; a function whose configuration still holds
       unknown values at plan is called at apply instead, its attributes unknown until then).
 
-    Each test case gets a fresh mock (calling the object makes one). It keeps each resource
+    The provider's own configuration needs nothing: its schema is served with every argument optional
+    and no block required, as ``terraform test``'s ``mock_provider`` does (a module without a provider
+    block plans). Each test case gets a fresh mock (calling the object makes one). It keeps each resource
     instance it applied as its own object, under a key it returns as the protocol's private data;
     Terraform stores that with the object in the state and sends it back, so refresh reads that
     object, and an update or a destroy changes or removes that one, whatever ``id`` the defaults

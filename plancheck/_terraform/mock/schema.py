@@ -10,6 +10,7 @@ or defaults do not fit (:class:`MockSchemaError`: a bad document, an unknown nam
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 from collections.abc import Mapping, Sequence
@@ -34,6 +35,7 @@ __all__ = [
     "TypeSchema",
     "at_key",
     "at_name",
+    "nothing_required",
     "read_provider_schema",
     "read_schema_file",
     "schema_message",
@@ -502,10 +504,46 @@ def scrubbed(error: Exception, secrets: Secrets) -> MockSchemaError:
     return MockSchemaError("MockProvider", secrets.scrub(f"internal error: {exception_text(error)}"))
 
 
+def nothing_required(block: Block) -> Block:
+    """``block`` with every attribute optional and no nested block required, at every depth.
+
+    A mock serves its provider's configuration so, as ``terraform test``'s ``mock_provider`` does: a module
+    without a provider block (or with one that leaves out the credentials) plans, while a provider block's
+    arguments are still checked against their names and types.
+
+    >>> doc = {"provider": {"block": {"attributes": {"user": {"type": "string", "required": True}},
+    ...     "block_types": {"remote": {"nesting_mode": "list", "min_items": 1, "block": {"attributes": {
+    ...         "name": {"type": "string", "required": True}}}}}}}}
+    >>> relaxed = nothing_required(read_provider_schema(doc, "a/b").provider.block)
+    >>> relaxed.attributes["user"].required, relaxed.attributes["user"].optional
+    (False, True)
+    >>> relaxed.blocks["remote"].min_items, relaxed.blocks["remote"].block.attributes["name"].optional
+    (0, True)
+    """
+    return dataclasses.replace(
+        block,
+        attributes={n: _not_required(a) for n, a in block.attributes.items()},
+        blocks={n: dataclasses.replace(b, block=nothing_required(b.block), min_items=0) for n, b in block.blocks.items()},
+    )
+
+
+def _not_required(attribute: Attribute) -> Attribute:
+    nested = attribute.nested
+    if nested is not None:
+        nested = dataclasses.replace(
+            nested, attributes={n: _not_required(a) for n, a in nested.attributes.items()}, min_items=0
+        )
+    if not attribute.required and nested is attribute.nested:
+        return attribute
+    return dataclasses.replace(attribute, nested=nested, required=False, optional=attribute.optional or attribute.required)
+
+
 def schema_response(pb: Any, schema: ProviderSchema) -> Any:
-    """The ``GetProviderSchema`` answer for ``schema``: the provider's, and every resource type's and data source's."""
+    """The ``GetProviderSchema`` answer for ``schema``: the provider's configuration with nothing required
+    (:func:`nothing_required`), and every resource type's and data source's schema as it is."""
+    provider = TypeSchema(schema.provider.version, nothing_required(schema.provider.block))
     return pb.GetProviderSchema.Response(
-        provider=schema_message(pb, schema.provider),
+        provider=schema_message(pb, provider),
         provider_meta=pb.Schema(block=pb.Schema.Block()),
         resource_schemas={n: schema_message(pb, s) for n, s in schema.resources.items()},
         data_source_schemas={n: schema_message(pb, s) for n, s in schema.data_sources.items()},

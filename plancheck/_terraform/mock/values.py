@@ -21,7 +21,7 @@ from typing import Any, Final, Protocol
 
 from ..._redact import secret_strings
 from ..._text import closest, shortened
-from .schema import Attribute, Block, BlockType, MockSchemaError, at_key, type_label
+from .schema import Attribute, BlockType, MockSchemaError, at_key, type_label
 
 __all__ = [
     "GENERATE",
@@ -302,7 +302,8 @@ def _each(mode: str, value: Any, function: Callable[[Any], Any]) -> Any:
 def plan_create(holder: Holder, value: Any, unknown: object, known: Mapping[str, Any] | None = None) -> Any:
     """The planned new object of a create: computed attributes the configuration leaves null become unknown.
 
-    ``known`` gives the values of some of them instead (``override_during="plan"``); it applies at the top level only.
+    ``known`` gives the values of some of them instead (``override_during="plan"``), and under the name of a nested
+    block (or nested attribute that is not computed) the values of those of each of its objects.
 
     >>> from .schema import read_provider_schema
     >>> doc = {"resource_schemas": {"t": {"block": {"attributes": {
@@ -323,29 +324,40 @@ def plan_create(holder: Holder, value: Any, unknown: object, known: Mapping[str,
                 out[name] = unknown
         elif attribute.nested is not None:
             nested = attribute.nested
-            out[name] = _each(nested.mode, current, functools.partial(plan_create, nested, unknown=unknown))
+            # Not computed: ``known`` has the defaults of each of its objects (see check_block_default).
+            inner = known.get(name) if known is not None and not attribute.computed else None
+            out[name] = _each(nested.mode, current, functools.partial(plan_create, nested, unknown=unknown, known=inner))
     for name, block in holder.blocks.items():
-        out[name] = _each(block.mode, value.get(name), functools.partial(plan_create, block.block, unknown=unknown))
+        inner = None if known is None else known.get(name)
+        out[name] = _each(block.mode, value.get(name), functools.partial(plan_create, block.block, unknown=unknown, known=inner))
     return out
 
 
 def fill(holder: Holder, value: Any, rng: random.Random, given: Mapping[str, Any] | None = None) -> Any:
-    """``value`` with every unknown replaced: by ``given[name]`` (top level), else a generated value."""
+    """``value`` with every unknown replaced: by ``given[name]``, else a generated value.
+
+    Under the name of a nested block (or nested attribute that is not computed) ``given`` holds the defaults of
+    each of its objects, as ``terraform test`` applies them.
+    """
     if is_unknown(value):
         return generate_object(holder, rng)
     if value is None:
         return None
+    given = given or {}
     out = dict(value)
     for name, attribute in sorted(holder.attributes.items()):
         current = value.get(name)
+        # A nested attribute that is not computed has, instead of a value, the defaults of each of its objects.
+        each = attribute.nested is not None and not attribute.computed
         if is_unknown(current):
-            if given is not None and name in given:
+            if name in given and not each:
                 out[name] = generated_missing(attribute.type, given[name], lambda cty: generate_type(cty, rng))
             else:
                 out[name] = generate_attribute(attribute, rng)
         elif attribute.nested is not None:
             nested = attribute.nested
-            out[name] = _each(nested.mode, current, functools.partial(fill, nested, rng=rng))
+            inner = given.get(name) if each else None
+            out[name] = _each(nested.mode, current, functools.partial(fill, nested, rng=rng, given=inner))
         elif current is not None:
             out[name] = fill_type(attribute.type, current, rng)
     for name, block in sorted(holder.blocks.items()):
@@ -355,7 +367,7 @@ def fill(holder: Holder, value: Any, rng: random.Random, given: Mapping[str, Any
                 {} if block.mode == "map" else []
             )
         else:
-            out[name] = _each(block.mode, current, functools.partial(fill, block.block, rng=rng))
+            out[name] = _each(block.mode, current, functools.partial(fill, block.block, rng=rng, given=given.get(name)))
     return out
 
 
@@ -701,27 +713,69 @@ def _state_error(at: str, expected: Any, problem: str, suggestions: list[str] | 
     return MockSchemaError(at, problem, expected=type_label(expected))
 
 
-def check_block_default(block: Block, values: Mapping[str, Any], where: str, type_name: str) -> dict[str, Any]:
-    """Validate ``{attribute: default}`` for a type; callables are kept (checked when called)."""
+def check_block_default(
+    block: Holder, values: Mapping[str, Any], where: str, type_name: str, *, nested: bool = False
+) -> dict[str, Any]:
+    """Validate ``{attribute: default}`` for a type; callables are kept (checked when called).
+
+    As ``terraform test`` reads them: a nested block's name, or a nested attribute's that is not computed (its
+    objects come from the configuration), takes an object of defaults for the computed attributes of every one
+    of its objects (``{"disk": {"uuid": "u-1"}}``); a list there is refused. A computed attribute takes its
+    whole value. A function is a whole type's or a top-level attribute's default only (``nested``: below one).
+
+    >>> from .schema import read_provider_schema
+    >>> doc = {"resource_schemas": {"vm": {"block": {"attributes": {"id": {"type": "string", "computed": True}},
+    ...     "block_types": {"disk": {"nesting_mode": "list", "block": {"attributes": {
+    ...         "label": {"type": "string", "required": True}, "uuid": {"type": "string", "computed": True}}}}}}}}}
+    >>> block = read_provider_schema(doc, "a/b").resources["vm"].block
+    >>> check_block_default(block, {"disk": {"uuid": "u-1"}}, 'mock_resources["vm"]', "vm")
+    {'disk': {'uuid': 'u-1'}}
+    >>> check_block_default(block, {"disk": [{"uuid": "u-1"}]}, 'mock_resources["vm"]', "vm")
+    Traceback (most recent call last):
+    ...
+    plancheck.acceptance.MockSchemaError: mock_resources["vm"]["disk"]: vm.disk is a nested block: expected an object type (its defaults apply to every disk), got list
+    """
     out: dict[str, Any] = {}
     for name, value in values.items():
         text = name if isinstance(name, str) else repr(name)
         at, shown = at_key(where, text), shortened(text)
+        if isinstance(name, str) and name in block.blocks:
+            out[name] = _each_default(block.blocks[name].block, value, at, type_name, name, "a nested block")
+            continue
         if not isinstance(name, str) or name not in block.attributes:
             raise MockSchemaError(
                 at, f"{type_name} has no attribute {shown}", type_name=type_name, attribute=str(name),
-                suggestions=closest_names(shown, list(block.attributes)),
+                suggestions=closest_names(shown, [*block.attributes, *block.blocks]),
             )
         attribute = block.attributes[name]
+        if attribute.nested is not None and not attribute.computed:
+            out[name] = _each_default(attribute.nested, value, at, type_name, name, "a nested attribute")
+            continue
         if not attribute.computed:
             raise MockSchemaError(
                 at, f"{type_name}.{name} is not computed: only computed attributes take mock values (set it in the configuration)",
+                type_name=type_name, attribute=name,
+            )
+        if nested and callable(value):
+            raise MockSchemaError(
+                at, f"{type_name}.{name}: a function is a default of a whole type or of a top-level attribute only",
                 type_name=type_name, attribute=name,
             )
         out[name] = value if callable(value) else conform(
             attribute.type, value, at, attribute=name, type_name=type_name, missing=GENERATE
         )
     return out
+
+
+def _each_default(holder: Holder, value: Any, at: str, type_name: str, name: str, kind: str) -> dict[str, Any]:
+    """The defaults of every object of a nested block or nested attribute: one object, as ``terraform test`` takes."""
+    if not isinstance(value, Mapping):
+        raise MockSchemaError(
+            at, f"{type_name}.{name} is {kind}: expected an object type (its defaults apply to every {name}), got "
+            f"{'a function' if callable(value) else _found(value)}",
+            type_name=type_name, attribute=name,
+        )
+    return check_block_default(holder, value, at, f"{type_name}.{name}", nested=True)
 
 
 def decode(msgpack: Any, value: Any) -> Any:

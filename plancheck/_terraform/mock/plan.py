@@ -1,0 +1,659 @@
+"""A module directory planned with mocked providers: what ``tfplancheck mock-plan`` and
+:func:`plancheck.acceptance.mock_plan` both run (one engine).
+
+:func:`plan_module` copies the module directory to a private temporary directory (with a local
+backend override, so no remote state is touched), together with every local module it reaches
+(``source = "../lib"``), in the same relative layout and with symlinks replaced by what they point
+to; each mock is served in this process and reattached, and ``init``, ``plan`` and ``show -json``
+run there: no credentials, no network for the mocked providers. Every process and the temporary
+directory are ended and removed when it returns or fails.
+
+It reads a few things of the module's own files without Terraform: module calls and sensitive
+variables. A few tokens of Terraform's native syntax (:func:`hcl_tokens`: words, plain strings,
+brackets, ``=``; strings, heredocs and comments skipped as HCL skips them) are enough to find module
+sources, sensitive variable declarations and a variables file's plain values, without a full HCL
+parser; a ``.tf.json`` file is read as JSON.
+
+The secrets a mocked plan must never print are the values given to the module's sensitive
+variables. Terraform itself shows a variable's value in some messages (a validation error says
+``var.pw is "..."``), and a value copied into a plain attribute is unmarked in the plan. So every
+value given to a variable the module declares ``sensitive = true`` (by a variable, a variables file
+or a ``TF_VAR_`` environment variable) is scrubbed from every message, and so is every variable
+value whose variable the plan's JSON says is sensitive.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import re
+import shutil
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from decimal import Decimal
+from pathlib import Path, PurePosixPath
+from typing import TYPE_CHECKING, Any, Final
+
+from ..._errors import TfCheckError
+from ..._frozen import public
+from ..._redact import Secrets, secret_strings
+
+if TYPE_CHECKING:
+    from ..._documents.plan import Plan
+    from .provider import MockProvider
+
+__all__ = [
+    "MockPlanArgumentError",
+    "MockPlanError",
+    "MockPlanFailedError",
+    "PLAN_TIMEOUT",
+    "copy_module",
+    "declared_sensitive",
+    "find_terraform",
+    "hcl_tokens",
+    "input_secrets",
+    "plan_module",
+    "plan_sensitive",
+    "scrubbing",
+]
+
+_ESCAPES: Final = {'"': '"', "\\": "\\", "n": "\n", "r": "\r", "t": "\t"}
+_HCL_TOKEN: Final = re.compile(
+    r"""
+    \s+ | \#[^\n]* | //[^\n]* | /\*.*?(?:\*/|\Z)
+    | (?P<heredoc> <<-? (?P<tag>[A-Za-z_][\w-]*) [ \t]* \r?\n )
+    | (?P<quote> " )
+    | (?P<word> [A-Za-z_][\w-]* )
+    | (?P<op> ==|!=|<=|>=|=> )
+    | (?P<punct> [][{}()=] )
+    | (?P<other> . )
+    """,
+    re.VERBOSE | re.DOTALL,
+)
+
+
+def hcl_tokens(text: str) -> Iterator[tuple[str, str | None]]:
+    """The tokens of a native syntax file that matter here: words, plain strings, brackets and ``=``.
+
+    >>> list(hcl_tokens('a = <<EOT\\n}"\\nEOT\\n/* } */ b {"${c}"}'))  # doctest: +NORMALIZE_WHITESPACE
+    [('word', 'a'), ('=', None), ('heredoc', None), ('word', 'b'), ('{', None), ('string', None), ('}', None)]
+    """
+    pos = 0
+    while pos < len(text):
+        match = _HCL_TOKEN.match(text, pos)
+        assert match is not None  # the last alternative takes any one character
+        pos = match.end()
+        if match["quote"]:
+            pos, literal = _hcl_string(text, pos)
+            yield "string", literal
+        elif match["heredoc"]:
+            end = re.compile(rf"^[ \t]*{re.escape(match['tag'])}[ \t]*\r?$", re.MULTILINE).search(text, pos)
+            pos = end.end() if end else len(text)
+            yield "heredoc", None
+        elif match["word"]:
+            yield "word", match["word"]
+        elif match["punct"]:
+            yield match["punct"], None
+        elif match["op"] or match["other"]:
+            yield "other", None
+
+
+def _hcl_string(text: str, pos: int) -> tuple[int, str | None]:
+    """Skip the quoted template whose opening quote ends at ``pos``: (its end, its value when it is a plain string).
+
+    >>> _hcl_string('"../lib" }', 1), _hcl_string('"a${ {k = "}"}[0] }b" x', 1), _hcl_string('"$${x}"', 1)
+    ((8, '../lib'), (21, None), (7, '${x}'))
+    """
+    # -1: inside quotes; n >= 0: inside ${ } (or %{ }) with n braces open, where a quote opens a nested template.
+    stack = [-1]
+    value: list[str] = []
+    literal = True
+    while stack and pos < len(text):
+        char = text[pos]
+        pos += 1
+        if stack[-1] >= 0:
+            if char == '"':
+                stack.append(-1)
+            elif char in "{}":
+                stack[-1] += 1 if char == "{" else -1
+                if stack[-1] < 0:
+                    stack.pop()
+        elif char == '"':
+            stack.pop()
+        elif char == "\n":
+            break  # a quoted string ends on its line; Terraform reports the missing quote
+        elif char == "\\":
+            escaped = _ESCAPES.get(text[pos : pos + 1])
+            literal = literal and escaped is not None
+            value.append(escaped or "")
+            pos += 1
+        elif char in "$%" and text.startswith(char + "{", pos):  # $${ and %%{ are a literal ${ and %{
+            value.append(char + "{")
+            pos += 2
+        elif char in "$%" and text.startswith("{", pos):
+            literal = False
+            stack.append(0)
+            pos += 1
+        else:
+            value.append(char)
+    return pos, "".join(value) if literal and not stack else None
+
+
+# -- module calls ---------------------------------------------------------------------------------
+
+
+def _json_module_calls(text: str) -> list[tuple[str, str]]:
+    """(name, source) of each module block of a JSON file; none when it is not JSON (Terraform says so itself).
+
+    >>> _json_module_calls('{"module": {"lib": {"source": "../lib"}, "net": [{"source": "./net"}]}}')
+    [('lib', '../lib'), ('net', './net')]
+    """
+    try:
+        document = json.loads(text)
+    except (ValueError, RecursionError):
+        return []
+    modules = document.get("module") if isinstance(document, dict) else None
+    return [
+        (name, body["source"])
+        for blocks in _objects(modules)
+        for name, bodies in blocks.items()
+        for body in _objects(bodies)
+        if isinstance(body.get("source"), str)
+    ]
+
+
+def _objects(value: object) -> list[dict[str, Any]]:
+    """A JSON block value as its list of objects (Terraform accepts an object or an array of objects)."""
+    return [v for v in (value if isinstance(value, list) else [value]) if isinstance(v, dict)]
+
+
+def _hcl_module_calls(text: str) -> list[tuple[str, str]]:
+    """(name, source) of each module block of a native syntax file whose source is a plain string.
+
+    >>> _hcl_module_calls('module "lib" {\\n  source = "../lib" # shared\\n  tags = { source = "./x" }\\n}\\n')
+    [('lib', '../lib')]
+    """
+    return [
+        (block, value)
+        for block, name, (kind, value) in _arguments(text, "module", ("word", "string"))
+        if name == "source" and kind == "string" and value is not None
+    ]
+
+
+def _arguments(text: str, block_type: str, labels: tuple[str, ...]) -> Iterator[tuple[str, str, tuple[str, str | None]]]:
+    """(label, name, value token) of each ``NAME = VALUE`` directly in a top-level ``block_type LABEL { }``
+    block of a native syntax file whose label is a token of a kind in ``labels`` (a value that opens a
+    bracket is none: only a single token is a value here).
+
+    >>> list(_arguments('variable "pw" {\\n  sensitive = true\\n  v = { sensitive = true }\\n}\\n', "variable", ("string",)))
+    [('pw', 'sensitive', ('word', 'true'))]
+    """
+    depth = 0
+    block: str | None = None  # the label of the block being read
+    last: tuple[tuple[str, str | None], ...] = (("", None), ("", None))
+    for kind, value in hcl_tokens(text):
+        if kind in ("{", "[", "("):
+            if depth == 0 and kind == "{" and last[0] == ("word", block_type) and last[1][0] in labels:
+                block = last[1][1]
+            depth += 1
+        elif kind in ("}", "]", ")"):
+            depth = max(depth - 1, 0)
+            block = block if depth else None
+        elif block is not None and depth == 1 and last[1] == ("=", None):
+            name_kind, name = last[0]
+            if name_kind == "word" and name is not None:
+                yield block, name, (kind, value)
+        last = (last[1], (kind, value))
+
+
+# -- sensitive variables and the values given to them -----------------------------------------------
+
+
+def declared_sensitive(directory: Path) -> set[str]:
+    """The variables the module in ``directory`` declares ``sensitive = true`` (none when it cannot be read).
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     _ = (Path(d) / "v.tf").write_text('variable "pw" {\\n  sensitive = true\\n}\\nvariable "n" {}\\n')
+    ...     _ = (Path(d) / "j.tf.json").write_text('{"variable": {"token": {"sensitive": true}, "x": {}}}')
+    ...     sorted(declared_sensitive(Path(d)))
+    ['pw', 'token']
+    """
+    found: set[str] = set()
+    try:
+        paths = sorted(directory.iterdir())
+    except OSError:
+        return found
+    for path in paths:
+        name = path.name
+        if name.startswith(".") or not name.endswith((".tf", ".tf.json")):
+            continue
+        try:
+            text = path.read_bytes().decode("utf-8", "replace")
+        except OSError:
+            continue
+        found.update(_json_sensitive(text) if name.endswith(".tf.json") else _hcl_sensitive(text))
+    return found
+
+
+def _hcl_sensitive(text: str) -> Iterator[str]:
+    for block, name, token in _arguments(text, "variable", ("string",)):
+        if name == "sensitive" and token == ("word", "true"):
+            yield block
+
+
+def _json_sensitive(text: str) -> Iterator[str]:
+    try:
+        document = json.loads(text)
+    except (ValueError, RecursionError):
+        return
+    for blocks in _objects(document.get("variable") if isinstance(document, dict) else None):
+        for name, bodies in blocks.items():
+            if any(body.get("sensitive") is True for body in _objects(bodies)):
+                yield name
+
+
+def _file_values(path: str, names: set[str]) -> Iterator[str]:
+    """The values a variables file gives to ``names`` (plain strings and JSON values; an expression is not evaluated)."""
+    try:
+        text = Path(path).read_bytes().decode("utf-8", "replace")
+    except OSError:
+        return
+    if path.endswith(".json"):
+        try:
+            document = json.loads(text, parse_float=Decimal)  # kept as written: 1.10 shows as 1.10 and as 1.1
+        except (ValueError, RecursionError):
+            return
+        if isinstance(document, dict):
+            for name in names & set(document):
+                yield from secret_strings(document[name])
+        return
+    depth = 0
+    current: str | None = None  # the variable whose value is being read, at depth 0 and inside its brackets
+    last: tuple[str, str | None] = ("", None)
+    for kind, value in hcl_tokens(text):
+        if depth == 0 and last == ("=", None):
+            pass  # the value of the name read just before
+        elif depth == 0 and kind == "word":
+            current = value
+        if kind in ("{", "[", "("):
+            depth += 1
+        elif kind in ("}", "]", ")"):
+            depth = max(depth - 1, 0)
+        elif kind == "string" and value is not None and current in names:
+            yield value
+        last = (kind, value)
+
+
+def input_secrets(
+    directory: Path, variables: Sequence[str], var_files: Sequence[str], environ: Mapping[str, str]
+) -> Secrets:
+    """The values given to the sensitive variables of the module in ``directory``: by ``--var NAME=VALUE``
+    (``variables``), by the variables files, by ``TF_VAR_NAME`` in ``environ``.
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     _ = (Path(d) / "v.tf").write_text('variable "pw" {\\n  sensitive = true\\n}\\n')
+    ...     s = input_secrets(Path(d), ["pw=hunter2-x", "n=logs"], [], {"TF_VAR_pw": "env-secret"})
+    >>> s.scrub("hunter2-x env-secret logs")
+    '(sensitive) (sensitive) logs'
+    """
+    names = declared_sensitive(directory)
+    found: list[str] = []
+    for pair in variables:
+        name, sep, value = pair.partition("=")
+        if sep and name.strip() in names:
+            found.append(value)
+    for path in var_files:
+        found.extend(_file_values(path, names))
+    found.extend(environ[f"TF_VAR_{name}"] for name in names if f"TF_VAR_{name}" in environ)
+    return Secrets(found)
+
+
+def plan_sensitive(document: Mapping[str, Any], variables: Sequence[str]) -> Secrets:
+    """The ``--var`` values whose variable the plan (``configuration.root_module.variables``) says is sensitive.
+
+    ``document`` is the plan as the loader read it (``Plan.raw``).
+
+    >>> doc = {"configuration": {"root_module": {"variables": {"pw": {"sensitive": True}}}}}
+    >>> len(plan_sensitive(doc, ["pw=hunter2-x", "n=logs"]))
+    1
+    """
+    try:
+        declared = document["configuration"]["root_module"]["variables"]
+        names = {name for name, body in declared.items() if isinstance(body, Mapping) and body.get("sensitive") is True}
+    except (KeyError, TypeError, AttributeError):
+        return Secrets()
+    found = []
+    for pair in variables:
+        name, sep, value = pair.partition("=")
+        if sep and name.strip() in names:
+            found.append(value)
+    return Secrets(found)
+
+
+# -- the errors ----------------------------------------------------------------------------------------
+
+
+@public("plancheck.acceptance")
+class MockPlanError(TfCheckError):
+    """A module could not be planned with mocked providers (:func:`plancheck.acceptance.mock_plan`,
+    ``tfplancheck mock-plan``); the message never shows a sensitive variable's value.
+
+    >>> from plancheck.acceptance import MockPlanArgumentError
+    >>> err = MockPlanArgumentError("module_dir", "/no/such/dir: not a directory")
+    >>> print(err), err.argument, isinstance(err, (MockPlanError, ValueError, TypeError))
+    /no/such/dir: not a directory
+    (None, 'module_dir', True)
+    """
+
+
+@public("plancheck.acceptance")
+class MockPlanArgumentError(MockPlanError, TypeError, ValueError):
+    """An argument is wrong: ``argument`` names it (``module_dir``, ``mocks``, ``variables``, ``var_files``,
+    ``terraform``, ``timeout``, ``out``), ``problem`` says what is wrong and where (a path, a key, a file).
+
+    Both a ``TypeError`` (an argument of the wrong type) and a ``ValueError`` (a wrong value).
+
+    >>> err = MockPlanArgumentError("variables", "variables: '1x' is not a variable name")
+    >>> err.argument, str(err), isinstance(err, TypeError) and isinstance(err, ValueError)
+    ('variables', "variables: '1x' is not a variable name", True)
+    """
+
+    def __init__(self, argument: str, problem: str) -> None:
+        self.argument = argument
+        self.problem = problem
+        super().__init__(problem)
+
+
+@public("plancheck.acceptance")
+class MockPlanFailedError(MockPlanError, RuntimeError):
+    """Terraform or a mock failed: ``step`` is ``"terraform"`` (finding the binary), ``"init"``, ``"plan"``,
+    ``"show"`` or ``"mock"`` (serving a mock); ``detail`` is what happened, Terraform's own message included.
+
+    >>> print(MockPlanFailedError("plan", "terraform plan failed:\\nError: Missing required argument"))
+    terraform plan failed:
+    Error: Missing required argument
+    """
+
+    def __init__(self, step: str, detail: str) -> None:
+        self.step = step
+        self.detail = detail
+        super().__init__(detail)
+
+
+# -- the plan of a mocked module ------------------------------------------------------------------------
+
+#: The default timeout of each terraform command (seconds).
+PLAN_TIMEOUT: Final = 600.0
+_OVERRIDE_FILE: Final = "zz_tfplancheck_mock_override.tf"
+_VARIABLES_FILE: Final = "zz_tfplancheck_mock_plan.tfvars.json"
+_SKIPPED: Final = (".terraform", ".terraform.lock.hcl", "terraform.tfstate", "terraform.tfstate.backup", ".git")
+# Terraform's own rule: only these prefixes make a module source a local directory.
+_LOCAL_SOURCE: Final = ("./", "../")
+_CONFIG_SUFFIXES: Final = (".tf", ".tf.json", ".tfvars", ".tfvars.json")
+
+
+def _usage(problem: str, argument: str = "module_dir") -> MockPlanArgumentError:
+    return MockPlanArgumentError(argument, problem)
+
+
+def copy_module(source: Path, target: Path) -> Path:
+    """Copy the module ``source`` and every local module it reaches under ``target``; return the copy of ``source``.
+
+    The directories keep their layout relative to their common ancestor, so ``../lib`` still works.
+    """
+    if not source.is_dir():
+        raise _usage(f"{source}: not a directory")
+    if not any(source.glob("*.tf")) and not any(source.glob("*.tf.json")):
+        raise _usage(f"{source}: no .tf or .tf.json files: not a Terraform module directory")
+    root = os.path.realpath(source)
+    modules = _local_modules(root, source)
+    top = os.path.commonpath(modules)
+    try:
+        # Parents first: a module inside a directory already copied is in that copy.
+        for module in sorted(modules, key=lambda m: PurePosixPath(m).parts):
+            copy = target / os.path.relpath(module, top)
+            if not copy.exists():
+                copy.parent.mkdir(parents=True, exist_ok=True)
+                _copy_tree(Path(module), copy)
+        copied = target / os.path.relpath(root, top)
+        # A remote backend would need credentials: the plan is made against an empty local state instead.
+        (copied / _OVERRIDE_FILE).write_text('terraform {\n  backend "local" {}\n}\n', encoding="utf-8")
+    except OSError as exc:
+        raise _usage(f"{source}: cannot copy the module: {exc}") from None
+    return copied
+
+
+def _local_modules(root: str, shown: Path) -> list[str]:
+    """``root`` and the directory of every local module it reaches, directly or through other local modules."""
+    found = [root]
+    pending = [root]
+    while pending:
+        directory = pending.pop()
+        for file, name, source in _module_calls(Path(directory)):
+            if not source.startswith(_LOCAL_SOURCE):
+                continue
+            where = f'{shown if directory == root else directory}{os.sep}{file}: module "{name}": source "{source}"'
+            reached = _lexical_join(directory, source)
+            if reached is None:
+                raise _usage(f"{where} leaves the filesystem root")
+            if not os.path.isdir(reached):
+                raise _usage(f"{where} is not a directory: {reached}")
+            if reached not in found:
+                found.append(reached)
+                pending.append(reached)
+    return found
+
+
+def _lexical_join(directory: str, source: str) -> str | None:
+    """``source`` joined to ``directory`` as Terraform joins it, on the text; None when it climbs above the root.
+
+    >>> _lexical_join("/repo/envs/prod", "../../modules/lib"), _lexical_join("/repo", "./a/./b/../c/")
+    ('/repo/modules/lib', '/repo/a/c')
+    >>> _lexical_join("/repo", "../../etc") is None
+    True
+    """
+    parts = list(PurePosixPath(directory).parts)
+    for part in source.split("/"):
+        if part == "..":
+            if len(parts) == 1:
+                return None
+            parts.pop()
+        elif part not in ("", "."):
+            parts.append(part)
+    return str(PurePosixPath(*parts))
+
+
+def _module_calls(directory: Path) -> list[tuple[str, str, str]]:
+    """(file name, module name, source) of each module block in the configuration files of ``directory``."""
+    calls: list[tuple[str, str, str]] = []
+    try:
+        for path in sorted(directory.iterdir()):
+            name = path.name
+            # The files Terraform reads: .tf and .tf.json, neither hidden nor an editor's backup.
+            if name.startswith(".") or not name.endswith((".tf", ".tf.json")) or not path.is_file():
+                continue
+            text = path.read_bytes().decode("utf-8", "replace")
+            found = _json_module_calls(text) if name.endswith(".tf.json") else _hcl_module_calls(text)
+            calls.extend((name, module, source) for module, source in found)
+    except OSError as exc:
+        raise _usage(f"{directory}: cannot read the module: {exc.strerror or exc}") from None
+    return calls
+
+
+def _copy_tree(source: Path, target: Path) -> None:
+    """Copy a directory with every symlink replaced by what it points to (a relative link would be dangling).
+
+    Broken symlinks and special files (sockets, pipes) are left out, as Terraform never reads them, but a
+    broken configuration file is refused, and so is a link to a directory that contains it (an endless copy).
+    """
+    pending = [(source, target, _identities(Path(os.path.realpath(source))))]
+    while pending:
+        directory, copy, above = pending.pop()
+        copy.mkdir()
+        with os.scandir(directory) as scan:
+            entries = sorted(scan, key=lambda e: e.name)
+        for entry in entries:
+            if entry.name in _SKIPPED:
+                continue
+            if entry.is_dir():
+                identity = _identity(entry.path)
+                if identity in above:
+                    raise _usage(f"{entry.path}: a symlink to a directory that contains it: cannot copy the module")
+                pending.append((Path(entry.path), copy / entry.name, above | {identity}))
+            elif entry.is_file():
+                shutil.copy2(entry.path, copy / entry.name)  # follows a symlink: the copy holds the target's content
+            elif entry.is_symlink() and entry.name.endswith(_CONFIG_SUFFIXES):
+                raise _usage(f"{entry.path}: a broken symlink (to {os.readlink(entry.path)})")
+
+
+def _identity(path: str | Path) -> tuple[int, int]:
+    status = os.stat(path)
+    return status.st_dev, status.st_ino
+
+
+def _identities(path: Path) -> frozenset[tuple[int, int]]:
+    """The identities of ``path`` (a real path) and of every directory above it."""
+    return frozenset(_identity(p) for p in (path, *path.parents))
+
+
+@contextlib.contextmanager
+def _served(mocks: Sequence[MockProvider], directory: Path) -> Iterator[tuple[dict[str, str], list[Any]]]:
+    from ..providers import ProviderServer, ProviderServerError, ProvidersNotInstalledError, reattach_json
+
+    servers: list[Any] = []
+    try:
+        configs: dict[str, tuple[Any, int]] = {}
+        for mock in mocks:
+            # The served instance itself: it is handed the plans (per-address defaults need them).
+            server = ProviderServer(mock.address, mock(), directory)
+            servers.append(server)
+            config = server.start()
+            assert config.pid is not None
+            configs[mock.address] = (config, config.pid)
+        yield {"TF_REATTACH_PROVIDERS": reattach_json(configs)}, servers
+    except (ProviderServerError, ProvidersNotInstalledError) as exc:
+        raise MockPlanFailedError("mock", str(exc)) from None
+    finally:
+        for server in servers:
+            server.stop()
+
+
+def find_terraform(given: str | os.PathLike[str] | None, environ: Mapping[str, str]) -> str:
+    """The Terraform binary a mocked plan runs: ``given``, else ``$TF_ACC_TERRAFORM_PATH``, else ``terraform`` on PATH."""
+    from .. import TerraformNotFoundError, inspect_binary, locate_terraform
+
+    try:
+        located = locate_terraform(given, environ)
+        if located is None:
+            raise MockPlanFailedError(
+                "terraform", "mock-plan needs terraform on PATH (or --terraform PATH, or $TF_ACC_TERRAFORM_PATH)"
+            )
+        return inspect_binary(located[0]).path
+    except TerraformNotFoundError as exc:
+        raise MockPlanFailedError("terraform", str(exc)) from None
+
+
+def plan_module(
+    module_dir: Path,
+    mocks: Sequence[MockProvider],
+    *,
+    terraform: str,
+    environ: Mapping[str, str],
+    variables_json: str | None = None,
+    var_files: Sequence[str] = (),
+    timeout: float = PLAN_TIMEOUT,
+    out: Path | None = None,
+    shown: Path | None = None,
+) -> Plan:
+    """The plan of the module in ``module_dir`` with ``mocks`` served, read by the loader.
+
+    ``environ`` is the commands' environment (``TF_VAR_*`` values in it reach the module); ``variables_json``
+    is the text of a JSON variables file, applied after ``var_files`` (absolute paths); ``out`` gets
+    the JSON ``terraform show -json`` printed, before it is read (a plan the loader refuses raises
+    :class:`~plancheck.DocumentFormatError` after ``out`` is written); ``shown`` is the plan's source
+    in messages (default ``module_dir``). Everything it starts and writes is removed on every exit.
+    """
+    from ..._documents.plan import Plan
+    from ..._errors import DocumentFormatError
+    from .. import run_command, terraform_environment
+    from ..providers import PlanNotSettled, settled_plan, short_temp_dir
+
+    root = short_temp_dir("tfpc-mock-")
+    try:
+        module = copy_module(module_dir, root / "module")
+        files = list(var_files)
+        if variables_json is not None:
+            (root / _VARIABLES_FILE).write_text(variables_json, encoding="utf-8")
+            files.append(str(root / _VARIABLES_FILE))
+        empty = root / "empty.tfrc"
+        empty.write_text("", encoding="utf-8")
+        env = terraform_environment(environ, data_dir=root / "data", fallback_cli_config=empty)
+        with _served(mocks, root) as (reattach, servers):
+            env.update(reattach)
+            plan_file = str(root / "plan.tfplan")
+
+            def run(step: str, *args: str) -> str:
+                result = run_command([terraform, step, *args], cwd=module, env=env, timeout=timeout)
+                if not result.ok:
+                    raise MockPlanFailedError(step, _failure(result, servers, module))
+                return result.stdout
+
+            loaded: list[Plan | DocumentFormatError] = []
+
+            def show() -> Mapping[str, Any]:
+                text = run("show", "-no-color", "-json", plan_file)
+                if out is not None:
+                    _write(out, text)
+                try:
+                    plan: Plan | DocumentFormatError = Plan.from_json(text, source=str(shown or module_dir))
+                except DocumentFormatError as exc:
+                    plan = exc  # raised once the plan is settled (after ``out`` got what Terraform printed)
+                loaded.append(plan)
+                return plan.raw if isinstance(plan, Plan) else {}
+
+            run("init", "-input=false", "-no-color")
+            # Planned again while a mock learns which data source each read is (mock_data address keys).
+            try:
+                settled_plan(
+                    [s.provider for s in servers],
+                    lambda: run("plan", "-input=false", "-no-color", "-lock=false", f"-out={plan_file}",
+                                *(f"-var-file={f}" for f in files)),
+                    show, always_show=True,
+                )
+            except PlanNotSettled as exc:
+                raise MockPlanFailedError("plan", f"terraform plan: {exc}") from None
+            if isinstance(loaded[-1], DocumentFormatError):
+                raise loaded[-1]
+            return loaded[-1]
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+
+
+def _write(out: Path, text: str) -> None:
+    try:
+        out.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise MockPlanArgumentError("out", f"{out}: cannot write: {exc.strerror or exc}") from None
+
+
+def _failure(result: Any, servers: Sequence[Any], module: Path) -> str:
+    how = "timed out" if result.timed_out else "failed"
+    detail = (result.stderr.strip() or result.stdout.strip() or f"exit status {result.returncode}").replace(
+        str(module) + os.sep, ""
+    )
+    raised = [f"{s.address}: {e.summary}" for s in servers for e in s.errors]
+    extra = ("\nthe mock raised: " + "; ".join(raised)) if raised else ""
+    return f"terraform {result.argv[1]} {how}:\n{detail}{extra}"
+
+
+def scrubbing(secrets: Secrets, mocks: Sequence[MockProvider]) -> Callable[[str], str]:
+    """A scrub of the variables' ``secrets`` and of what each mock saw under sensitive attributes."""
+
+    def scrub(message: str) -> str:
+        for mock in mocks:
+            message = mock._scrub(message)
+        return secrets.scrub(message)
+
+    return scrub

@@ -1,0 +1,279 @@
+"""``plancheck.acceptance.mock_plan`` and the ``tf_mock_plan`` fixture: ``tfplancheck mock-plan`` in Python.
+
+One engine with the command line (``plancheck/_terraform/mock/plan.py``); bad arguments are typed errors that
+name the argument, a failing Terraform is one with Terraform's message, no secret in either, nothing left.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+from mock_support import CLOUD_SCHEMA, EXAMPLE, SECRET, leak_check, write_tree
+
+from plancheck import (
+    ExpectResourceAction,
+    ExpectSensitiveValue,
+    ExpectUnknownValue,
+    ResourceAction,
+    assert_plan,
+)
+from plancheck.acceptance import (
+    MockPlanArgumentError,
+    MockPlanError,
+    MockPlanFailedError,
+    MockProvider,
+    Sensitive,
+    TerraformBinary,
+    mock_plan,
+)
+from tfjsonpath import New
+
+pytest.importorskip("tf", reason="the providers extra (tf, grpcio) is not installed")
+
+
+def cloud(**options: Any) -> MockProvider:
+    return MockProvider.from_schema_file(CLOUD_SCHEMA, "acme/cloud", **options)
+
+
+def bad_arguments(tmp: Path) -> list[Any]:
+    missing = tmp / "missing.tfvars"
+    return [
+        pytest.param({"module_dir": 3}, "module_dir", "module_dir: expected a path (str or os.PathLike), got int",
+                     id="module-dir-int"),
+        pytest.param({"module_dir": ""}, "module_dir", "module_dir: expected a path (str or os.PathLike), got an empty string",
+                     id="module-dir-empty"),
+        pytest.param({"mocks": "acme/cloud"}, "mocks", "mocks: expected a list, got str", id="mocks-str"),
+        pytest.param({"mocks": [cloud(), "acme/cloud"]}, "mocks", "mocks[1]: expected a MockProvider, got str",
+                     id="mocks-item"),
+        pytest.param({"mocks": [cloud(), cloud(seed=1)]}, "mocks",
+                     "mocks: registry.terraform.io/acme/cloud is given twice", id="mocks-twice"),
+        pytest.param({"variables": ["name=x"]}, "variables",
+                     "variables: expected a dict of variable name -> value, got list", id="variables-list"),
+        pytest.param({"variables": {"1x": "v"}}, "variables", "variables: '1x' is not a variable name",
+                     id="variables-bad-name"),
+        pytest.param({"variables": {2: "v"}}, "variables", "variables: int is not a variable name", id="variables-int-key"),
+        pytest.param({"variables": {"pw": Sensitive({SECRET, "x"})}}, "variables",
+                     'variables["pw"]: expected a JSON value (str, number, bool, None, list, dict), got set',
+                     id="variables-not-json"),
+        pytest.param({"var_files": "a.tfvars"}, "var_files", "var_files: expected a list, got str", id="var-files-str"),
+        pytest.param({"var_files": [missing]}, "var_files", f"var_files[0]: {missing}: no such file",
+                     id="var-files-missing"),
+        pytest.param({"timeout": 0}, "timeout",
+                     "timeout 0: expected a number of seconds greater than 0 and at most 604800 (a week)", id="timeout"),
+        pytest.param({"out": 5}, "out", "out: expected a path (str or os.PathLike), got int", id="out-int"),
+        pytest.param({"terraform": 5}, "terraform", "terraform: expected a path (str or os.PathLike), got int",
+                     id="terraform-int"),
+    ]
+
+
+@pytest.mark.parametrize("case", range(14), ids=[p.id for p in bad_arguments(Path("/t"))])
+def test_a_bad_argument_is_a_typed_error_naming_it(case: int, tmp_path: Path) -> None:
+    param = bad_arguments(tmp_path)[case]
+    given, argument, message = param.values
+    arguments = {"module_dir": EXAMPLE, "mocks": [cloud()], **given}
+    with pytest.raises(MockPlanArgumentError) as info:
+        mock_plan(arguments.pop("module_dir"), **arguments)
+    assert (info.value.argument, str(info.value)) == (argument, message)
+    assert isinstance(info.value, (TypeError, ValueError, MockPlanError))
+    assert SECRET not in str(info.value)
+
+
+def test_an_unusable_terraform_is_a_failure_of_the_terraform_step(tmp_path: Path) -> None:
+    with pytest.raises(MockPlanFailedError) as info:
+        mock_plan(EXAMPLE, mocks=cloud(), terraform=tmp_path / "no-terraform")
+    assert (info.value.step, str(info.value)) == ("terraform", f"cannot use Terraform binary {tmp_path}/no-terraform: no such file")
+
+
+# -- with Terraform --------------------------------------------------------------------------------------
+
+
+@pytest.mark.e2e
+def test_a_mocked_module_s_plan_takes_plan_checks_and_nothing_is_left(
+    tf_mock_plan: Any, tmp_path: Path, private_tmp: Path
+) -> None:
+    before = sorted(p.name for p in EXAMPLE.iterdir())
+    out = tmp_path / "plan.json"
+    with leak_check(private_tmp) as leaks:
+        plan = tf_mock_plan(EXAMPLE, mocks=[cloud()], variables={"encryption_key": Sensitive(SECRET)}, out=out)
+    assert not leaks[0], leaks[0]
+    assert sorted(p.name for p in EXAMPLE.iterdir()) == before  # the module directory is untouched
+    assert_plan(plan,
+                ExpectResourceAction("cloud_bucket.logs", ResourceAction.Create),
+                ExpectUnknownValue("cloud_bucket.logs", New("website").AtMapKey("endpoint")),
+                ExpectSensitiveValue("cloud_bucket.logs", New("encryption_key")))
+    assert SECRET in out.read_text(encoding="utf-8")  # as Terraform printed it (the CLI's --out)
+
+
+@pytest.mark.e2e
+def test_the_plan_is_the_one_the_command_line_makes(tf_acceptance: Any, tf_mock_plan: Any, tmp_path: Path) -> None:
+    from plancheck.cli import run
+
+    out = tmp_path / "cli.json"
+    status = run(["mock-plan", str(EXAMPLE), "--mock", f"acme/cloud={CLOUD_SCHEMA}", "--var", "encryption_key=k",
+                  "--out", str(out), "--terraform", tf_acceptance.terraform.path], stdout=io.StringIO(), stderr=io.StringIO(), environ={**os.environ})
+    assert status == 0
+
+    planned = tf_mock_plan(EXAMPLE, mocks=cloud(), variables={"encryption_key": "k"})
+    cli_plan = json.loads(out.read_text(encoding="utf-8"))
+    assert planned.raw["planned_values"] == cli_plan["planned_values"]
+    assert planned.raw["resource_changes"] == cli_plan["resource_changes"]
+
+
+@pytest.mark.e2e
+def test_terraform_s_failure_is_typed_says_terraform_s_message_and_never_a_secret(
+    tf_acceptance_binary: Any, tf_mock_plan: Any, tmp_path: Path, private_tmp: Path
+) -> None:
+    module = write_tree(tmp_path / "bad", {"main.tf": (
+        'terraform {\n  required_providers {\n    cloud = { source = "acme/cloud" }\n  }\n}\n'
+        'variable "pw" {\n  type = string\n  sensitive = true\n'
+        '  validation {\n    condition = length(var.pw) < 3\n    error_message = "too long"\n  }\n}\n'
+        'resource "cloud_bucket" "b" {\n  name = "x"\n}\n')})
+    with leak_check(private_tmp) as leaks, pytest.raises(MockPlanFailedError) as info:
+        tf_mock_plan(module, mocks=[cloud()], variables={"pw": SECRET})
+    assert not leaks[0], leaks[0]
+    # Terraform 1.0 checks the validation already at init, later ones at plan.
+    assert str(info.value).startswith(f"terraform {info.value.step} failed:\n"), str(info.value)
+    assert info.value.step in ("init", "plan")
+    assert "too long" in str(info.value)
+    assert SECRET not in str(info.value)
+
+
+@pytest.mark.e2e
+def test_a_module_dir_that_is_no_module_is_an_argument_error(tf_mock_plan: Any, tmp_path: Path) -> None:
+    with pytest.raises(MockPlanArgumentError) as info:
+        tf_mock_plan(tmp_path, mocks=[cloud()])
+    assert (info.value.argument, str(info.value)) == (
+        "module_dir", f"{tmp_path}: no .tf or .tf.json files: not a Terraform module directory")
+
+
+def test_the_fixture_takes_a_relative_module_dir_from_the_test_file_s_directory(tmp_path: Path) -> None:
+    from types import SimpleNamespace
+
+    from plancheck._plugin.acceptance import make_mock_plan
+
+    request = SimpleNamespace(path=str(tmp_path / "test_x.py"), node=SimpleNamespace(user_properties=[]))
+    planned = make_mock_plan(request, TerraformBinary("/usr/bin/terraform", "1.11.4"))
+    with pytest.raises(MockPlanArgumentError) as info:
+        planned("modules/none", mocks=[cloud()], var_files=[tmp_path / "x.tfvars"])
+    assert str(info.value) == f"var_files[0]: {tmp_path}/x.tfvars: no such file"
+    assert request.node.user_properties == [("terraform", "Terraform 1.11.4")]
+
+
+# -- with a syrupy snapshot, in a pytest session of its own ---------------------------------------------
+
+INNER = """
+from plancheck.acceptance import MockProvider
+from plancheck.snapshot import PlanSnapshotExtension
+
+
+def test_module(tf_mock_plan, snapshot):
+    mock = MockProvider.from_schema_file(r"{schema}", "acme/cloud")
+    plan = tf_mock_plan(r"{module}", mocks=[mock], variables={{"encryption_key": "k"}})
+    assert snapshot(extension_class=PlanSnapshotExtension) == plan
+"""
+
+
+@pytest.mark.e2e
+def test_a_syrupy_snapshot_of_a_mocked_module_is_written_then_held(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pytest.importorskip("syrupy", reason="the snapshot extra (syrupy) is not installed")
+    import shutil
+
+    if shutil.which("terraform") is None:
+        pytest.skip("no terraform on PATH")
+    for name in ("PYTEST_XDIST_WORKER", "PYTEST_XDIST_WORKER_COUNT", "PYTEST_XDIST_TESTRUNUID"):
+        monkeypatch.delenv(name, raising=False)  # the inner session is a session of its own
+    pytester.makepyfile(test_inner=INNER.format(schema=CLOUD_SCHEMA, module=EXAMPLE))
+    plugins = ("-p", "no:cacheprovider", "-p", "no:randomly", "-p", "no:xdist")
+    missing = pytester.runpytest_subprocess(*plugins)
+    missing.assert_outcomes(failed=1)
+    assert "does not exist! (write it with --snapshot-update)" in missing.stdout.str()
+    pytester.runpytest_subprocess(*plugins, "--snapshot-update").assert_outcomes(passed=1)
+    [written] = (pytester.path / "__snapshots__" / "test_inner").iterdir()
+    text = written.read_text(encoding="utf-8")
+    assert "resource cloud_bucket.logs" in text
+    assert "encryption_key = (sensitive)" in text
+    pytester.runpytest_subprocess(*plugins).assert_outcomes(passed=1)
+
+
+def test_a_missing_snapshot_inside_the_acceptance_runner_says_how_to_write_it(tmp_path: Path) -> None:
+    from plancheck import Plan, snapshot
+    from plancheck.acceptance._checks import plan_check_failures
+
+    class Snapshot:
+        def CheckPlan(self, plan: Plan) -> None:
+            snapshot.assert_matches(plan, tmp_path / "plan.snap")
+
+    plan = Plan.from_dict({"format_version": "1.2", "resource_changes": []})
+    assert [str(f) for f in plan_check_failures(plan, [Snapshot()])] == [
+        f"PlanSnapshot: no snapshot at {tmp_path}/plan.snap: write it with update=True "
+        "(pytest: --snapshot-update; command line: --update)"
+    ]
+
+
+@pytest.mark.e2e
+def test_a_module_without_a_provider_block_plans_whatever_the_provider_requires(tf_mock_plan: Any, tmp_path: Path) -> None:
+    """terraform test's mock_provider needs no provider configuration; neither does a mock (it used to stop at
+    'Missing required argument'). The real vSphere schema: test_mock_parity_e2e.py."""
+    from mock_support import cloud_document
+
+    document = cloud_document()
+    provider = document["provider_schemas"]["registry.terraform.io/acme/cloud"]["provider"]["block"]
+    provider["attributes"]["region"] = {"type": "string", "required": True}
+    provider["block_types"] = {"assume_role": {"nesting_mode": "list", "min_items": 1, "block": {"attributes": {
+        "arn": {"type": "string", "required": True}}}}}
+    module = write_tree(tmp_path / "m", {"main.tf": (
+        'terraform {\n  required_providers {\n    cloud = { source = "acme/cloud" }\n  }\n}\n'
+        'resource "cloud_access_key" "k" {\n  bucket_id = "b"\n}\n')})
+    plan = tf_mock_plan(module, mocks=[MockProvider(document, "acme/cloud")])
+    assert [c.address for c in plan.resource_changes] == ["cloud_access_key.k"]
+
+
+SECRETS_INNER = """
+import pytest
+from plancheck import ExpectKnownValue, assert_plan, knownvalue as kv
+from plancheck.acceptance import MockProvider, Sensitive
+from tfjsonpath import New
+
+SHAPES = {shapes!r}
+
+
+@pytest.mark.parametrize("shape", sorted(SHAPES))
+def test_module(tf_mock_plan, shape):
+    mock = MockProvider.from_schema_file(r"{schema}", "acme/cloud")
+    # name is not a sensitive variable: only the Sensitive wrapper says the value is secret.
+    plan = tf_mock_plan(r"{module}", mocks=[mock],
+                        variables={{"name": Sensitive(SHAPES[shape]), "encryption_key": "k"}})
+    assert_plan(plan, ExpectKnownValue("cloud_bucket.logs", New("name"), kv.StringExact("other")))
+"""
+
+
+@pytest.mark.e2e
+def test_a_sensitive_value_given_to_mock_plan_is_in_no_report(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A failing check quotes the planned value; the session's report scrubs every Sensitive (and every value of a
+    variable the module declares sensitive), of every shape, under -vv and in the JUnit XML."""
+    import shutil
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from secret_shapes import SHAPES, leaks
+
+    if shutil.which("terraform") is None:
+        pytest.skip("no terraform on PATH")
+    for name in ("PYTEST_XDIST_WORKER", "PYTEST_XDIST_WORKER_COUNT", "PYTEST_XDIST_TESTRUNUID"):
+        monkeypatch.delenv(name, raising=False)
+    # Terraform refuses a variable value with control characters in a tfvars.json? It takes JSON strings: all shapes.
+    pytester.makepyfile(test_inner=SECRETS_INNER.format(shapes=SHAPES, schema=CLOUD_SCHEMA, module=EXAMPLE))
+    junit = pytester.path / "junit.xml"
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "-p", "no:randomly", "-p", "no:xdist", "-vv",
+                                           f"--junitxml={junit}")
+    result.assert_outcomes(failed=len(SHAPES))
+    output = "\n".join(result.outlines + result.errlines) + junit.read_text(encoding="utf-8")
+    assert "expected" in output  # the failures are reported
+    assert leaks(output) == []
