@@ -25,7 +25,7 @@ from decimal import Context, Decimal
 from typing import Any, Final
 
 from tfjsonpath import MapStep, SliceStep, Step
-from tfjsonpath._jsontypes import is_array, is_object
+from tfjsonpath._jsontypes import is_object, is_sequence
 
 from ._frozen import ReadOnly, public
 
@@ -129,8 +129,8 @@ def fit_marks(marks: Marks, value: Any = NO_VALUE) -> Marks:
     if is_object(marks):
         if value is None or value is NO_VALUE or is_object(value):
             return marks
-    elif is_array(marks):
-        if value is None or value is NO_VALUE or is_array(value):
+    elif is_sequence(marks):
+        if value is None or value is NO_VALUE or is_sequence(value):
             return marks
     else:
         return True
@@ -156,9 +156,9 @@ def child_marks(marks: Marks, step: Step) -> Marks:
     if isinstance(step, MapStep):
         if is_object(marks):
             return marks.get(step.key)
-    elif is_array(marks):
+    elif is_sequence(marks):
         return marks[step.index] if step.index < len(marks) else None
-    if is_object(marks) or is_array(marks):
+    if is_object(marks) or is_sequence(marks):
         return True if contains_sensitive(marks) else None
     return True
 
@@ -170,7 +170,7 @@ def _value_child(value: Any, step: Step) -> Any:
     if isinstance(step, MapStep):
         if is_object(value) and step.key in value:
             return value[step.key]
-    elif is_array(value) and step.index < len(value):
+    elif is_sequence(value) and step.index < len(value):
         return value[step.index]
     return NO_VALUE
 
@@ -212,11 +212,11 @@ def walk_marks(marks: Marks, steps: Sequence[Step], value: Any = NO_VALUE) -> tu
                 if fitted:
                     fast = type(value) is dict
                     value = value.get(step.key, NO_VALUE) if fast else _value_child(value, step)
-            elif is_array(current):
+            elif is_sequence(current):
                 return -1, None  # marks the value did not contradict: the path leaves the value
             else:
                 return depth, True  # neither a bool, null nor a container (only unfitted): fails closed
-        elif kind is list or is_array(current):
+        elif kind is list or is_sequence(current):
             index = step.index
             current = current[index] if index < len(current) else None
             if fitted:
@@ -234,7 +234,7 @@ def walk_marks(marks: Marks, steps: Sequence[Step], value: Any = NO_VALUE) -> tu
                 current = fit_marks(current, value)
     if current is True:
         return depth, True
-    if fitted or current is None or current is False or is_object(current) or is_array(current):
+    if fitted or current is None or current is False or is_object(current) or is_sequence(current):
         return -1, current
     return depth, True
 
@@ -925,7 +925,7 @@ def contains_sensitive(marks: Marks) -> bool:
             continue
         if is_object(m):
             stack.extend(m.values())
-        elif is_array(m):
+        elif is_sequence(m):
             stack.extend(m)
         else:
             return True

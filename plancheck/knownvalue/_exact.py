@@ -8,8 +8,9 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from tfjsonpath import MapStep, Path, SliceStep, Step
+from tfjsonpath._jsontypes import is_array, is_json_scalar, is_object, json_type
 
-from .._checking.matcher import Check, is_array, is_number, is_object, json_type
+from .._checking.matcher import Check
 from .._errors import ValueMismatchError
 from .._frozen import public
 from .._redact import Marks, Secrets, contains_sensitive, sensitive_shown
@@ -51,7 +52,7 @@ def exact(value: Any) -> Check:
                         f"has a {type(key).__name__} key"
                     )
                 stack.append((node_value[key], me, MapStep(key)))
-        elif not (node_value is None or isinstance(node_value, (str, bool)) or is_number(node_value)):
+        elif not is_json_scalar(node_value):
             raise TypeError(
                 f"exact: the value at {_where(nodes, me)} is not a JSON value: {json_type(node_value)}"
             )

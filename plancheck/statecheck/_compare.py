@@ -30,10 +30,9 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from tfjsonpath import MapStep, Path, SliceStep, describe_json_type
-from tfjsonpath._jsontypes import copy_json, plural
+from tfjsonpath._jsontypes import copy_json, is_array, plural
 
 from .._checking.fields import checked_address, checked_path
-from .._checking.matcher import is_array
 from .._checking.messages import located, scrubbed_failure
 from .._documents.resolve import ResolvedValue, ValueStatus, resolve_value
 from .._documents.state import State
