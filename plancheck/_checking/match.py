@@ -36,7 +36,7 @@ from .._documents.resolve import ResolvedValue, ValueStatus, resolve_value
 from .._errors import CheckFailure, PlanCheckWarning, ValueMismatchError
 from .._frozen import FrozenValue, frozen
 from .._redact import SENSITIVE, Marks, Secrets, contains_sensitive, fit_marks, render_value, sensitive_shown
-from .fields import checked_address
+from .fields import check_fields, checked_address
 from .matcher import Check, Ctx, first_failure, require_check
 from .messages import actions_text, quote, scrubbed_failure
 
@@ -393,8 +393,7 @@ class AddressIdentityFields(FrozenValue):
         def __init__(self, address: str, identity: Mapping[str, Check]) -> None: ...
 
     def __post_init__(self) -> None:
-        name = type(self).__name__
-        self._set(address=checked_address(self.address, name), identity=checked_identity(self.identity, name))
+        check_fields(self, address=checked_address, identity=checked_identity)
 
     def _args(self, *, shown: bool = False) -> tuple[tuple[Any, ...], dict[str, Any]]:
         return (self.address, dict(self.identity)), {}

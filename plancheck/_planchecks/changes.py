@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, Final
 from tfjsonpath import MapStep, Path, SliceStep, Step
 
 from .._checking.fields import (
+    check_fields,
     checked_address,
     checked_deposed,
     checked_selector,
@@ -81,9 +82,7 @@ class ExpectResourceAction(PlanCheck):
         name = type(self).__name__
         if not isinstance(self.action, ResourceAction):
             raise TypeError(f"{name}: action must be a ResourceAction, got {type(self.action).__name__}")
-        self._set(
-            address=checked_address(self.address, name), deposed=checked_deposed(self.deposed, name)
-        )
+        check_fields(self, address=checked_address, deposed=checked_deposed)
 
     def failures(self, plan: Plan) -> list[CheckFailure]:
         """The failure, if the resource has another action or is not planned."""
@@ -679,7 +678,7 @@ class ExpectDeferredChange(PlanCheck):
         name = type(self).__name__
         if not isinstance(self.reason, DeferredReason):
             raise TypeError(f"{name}: reason must be a DeferredReason, got {type(self.reason).__name__}")
-        self._set(address=checked_address(self.address, name))
+        check_fields(self, address=checked_address)
 
     def failures(self, plan: Plan) -> list[CheckFailure]:
         """The failure, if the resource is not deferred, or for another reason."""
