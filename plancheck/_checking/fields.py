@@ -35,6 +35,7 @@ __all__ = [
     "check_fields",
     "checked_address",
     "checked_deposed",
+    "checked_instance",
     "checked_matcher",
     "checked_output_name",
     "checked_path",
@@ -47,6 +48,7 @@ __all__ = [
 ]
 
 _D = TypeVar("_D")
+_T = TypeVar("_T")
 
 
 def require_document(document: object, kind: type[_D], where: str, how: str) -> _D:
@@ -112,6 +114,23 @@ def checked_matcher(value: object, check: str) -> Check:
 
 #: An output's name, checked as an address is: a non-empty str, named "output name" in errors.
 checked_output_name: Final = partial(checked_address, what="output name")
+
+
+def checked_instance(kind: type[_T], what: str) -> Callable[[object, str], _T]:
+    """A checker for :func:`check_fields`: the argument ``what`` must be a ``kind``, else a TypeError naming the check.
+
+    >>> checked_instance(Path, "path")("a.b", "ExpectX")
+    Traceback (most recent call last):
+    ...
+    TypeError: ExpectX: path must be a Path, got str
+    """
+
+    def checked(value: object, check: str) -> _T:
+        if not isinstance(value, kind):
+            raise TypeError(f"{check}: {what} must be a {kind.__name__}, got {type(value).__name__}")
+        return value
+
+    return checked
 
 
 def check_fields(value: FrozenValue, **checkers: Callable[[Any, str], Any]) -> None:

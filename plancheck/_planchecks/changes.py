@@ -22,6 +22,7 @@ from .._checking.fields import (
     check_fields,
     checked_address,
     checked_deposed,
+    checked_instance,
     checked_selector,
     checked_selectors,
     item_label,
@@ -79,10 +80,9 @@ class ExpectResourceAction(PlanCheck):
     deposed: str | None = None
 
     def __post_init__(self) -> None:
-        name = type(self).__name__
-        if not isinstance(self.action, ResourceAction):
-            raise TypeError(f"{name}: action must be a ResourceAction, got {type(self.action).__name__}")
-        check_fields(self, address=checked_address, deposed=checked_deposed)
+        check_fields(
+            self, action=checked_instance(ResourceAction, "action"), address=checked_address, deposed=checked_deposed
+        )
 
     def failures(self, plan: Plan) -> list[CheckFailure]:
         """The failure, if the resource has another action or is not planned."""
@@ -675,10 +675,7 @@ class ExpectDeferredChange(PlanCheck):
     reason: DeferredReason
 
     def __post_init__(self) -> None:
-        name = type(self).__name__
-        if not isinstance(self.reason, DeferredReason):
-            raise TypeError(f"{name}: reason must be a DeferredReason, got {type(self.reason).__name__}")
-        check_fields(self, address=checked_address)
+        check_fields(self, reason=checked_instance(DeferredReason, "reason"), address=checked_address)
 
     def failures(self, plan: Plan) -> list[CheckFailure]:
         """The failure, if the resource is not deferred, or for another reason."""

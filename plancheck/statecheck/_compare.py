@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from tfjsonpath import MapStep, Path, SliceStep, describe_json_type
 from tfjsonpath._jsontypes import copy_json, is_array, plural
 
-from .._checking.fields import check_fields, checked_address, checked_path
+from .._checking.fields import check_fields, checked_address, checked_instance, checked_path
 from .._checking.messages import located, scrubbed_failure
 from .._documents.resolve import ResolvedValue, ValueStatus, resolve_value
 from .._documents.state import State
@@ -208,10 +208,9 @@ class CompareValueCheck(StateCheck):
     path: Path
 
     def __post_init__(self) -> None:
-        name = type(self).__name__
-        if not isinstance(self.collector, CompareValue):
-            raise TypeError(f"{name}: collector must be a CompareValue, got {type(self.collector).__name__}")
-        check_fields(self, address=checked_address, path=checked_path)
+        check_fields(
+            self, collector=checked_instance(CompareValue, "collector"), address=checked_address, path=checked_path
+        )
 
     def failures(self, state: State) -> list[CheckFailure]:
         """Collect the value (a missing one fails and is not collected), then compare everything collected."""
