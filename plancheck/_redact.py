@@ -25,7 +25,7 @@ from decimal import Context, Decimal
 from typing import Any, Final
 
 from tfjsonpath import MapStep, SliceStep, Step
-from tfjsonpath._jsontypes import is_object, is_sequence
+from tfjsonpath._jsontypes import is_array, is_object, is_sequence
 
 from ._frozen import ReadOnly, public
 
@@ -47,6 +47,7 @@ __all__ = [
     "sensitive_shown",
     "walk_marks",
     "whole_token",
+    "with_unknowns",
 ]
 
 SENSITIVE: Final = "(sensitive)"
@@ -250,6 +251,44 @@ def marks_at(marks: Marks, steps: Iterable[Step]) -> tuple[bool, int | None]:
     """
     depth, _ = walk_marks(marks, tuple(steps))
     return (True, depth) if depth >= 0 else (False, None)
+
+
+def with_unknowns(value: Any, unknown: Marks, placeholder: Any) -> Any:
+    """``value`` with ``placeholder`` wherever ``unknown`` marks a value unknown until apply, for showing it.
+
+    Terraform leaves an unknown object attribute out of ``after`` and writes an unknown list element
+    as null (or leaves the list short): each comes back as the placeholder, at any depth (the walk
+    keeps its own stack). Only the containers on the way to a mark are copied, in their order, a key
+    the marks add after the value's own; the rest is shared. Marks that do not fit the value fail
+    closed (:func:`fit_marks`): a malformed node marks its whole value.
+
+    >>> with_unknowns({"a": "x", "b": [None, "y"]}, {"b": [True, False], "c": True, "a": [True]}, "?")
+    {'a': '?', 'b': ['?', 'y'], 'c': '?'}
+    >>> with_unknowns({"tags": {}}, {"tags": {"k": True}, "ids": [False, True]}, "?")
+    {'tags': {'k': '?'}, 'ids': [None, '?']}
+    """
+    root: list[Any] = [value]
+    stack: list[tuple[Any, Any, Marks]] = [(root, 0, unknown)]
+    while stack:
+        parent, slot, marks = stack.pop()
+        val = parent[slot]
+        if marks is not True and marks is not None and marks is not False:
+            marks = fit_marks(marks, val)
+        if marks is True:
+            parent[slot] = placeholder
+        elif is_object(marks) and (val is None or is_object(val)):
+            copy: dict[Any, Any] = dict(val or {})
+            parent[slot] = copy
+            for key, sub in marks.items():
+                if sub is not None and sub is not False:
+                    copy.setdefault(key, None)  # a key only the marks name is added, after the value's own
+                    stack.append((copy, key, sub))
+        elif is_sequence(marks) and (val is None or is_array(val)):
+            items = list(val or ())
+            items.extend([None] * (len(marks) - len(items)))
+            parent[slot] = items
+            stack.extend((items, i, sub) for i, sub in enumerate(marks) if sub is not None and sub is not False)
+    return root[0]
 
 
 #: A string every renderer below spells as it is: printable ASCII with no quote, backslash, ``&``, ``<`` or ``>``.
