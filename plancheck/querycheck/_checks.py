@@ -377,11 +377,28 @@ def _summary(output: QueryOutput, address: str) -> QuerySummary | str:
 
 @frozen
 class _LengthFields(FrozenValue):
+    """A check of a list block's total (its ``list_complete`` message) against ``length``."""
+
     address: str
     length: int
 
+    #: The failure when :meth:`_holds` says no, from ``length`` and ``total``.
+    _message: ClassVar[str]
+
     def __post_init__(self) -> None:
         check_fields(self, address=checked_address, length=_checked_length)
+
+    def _holds(self, total: int) -> bool:
+        raise NotImplementedError
+
+    def list_block_failures(self, output: QueryOutput) -> list[CheckFailure]:
+        """The failure, if the total is not as expected or the list block did not complete."""
+        summary = _summary(output, self.address)
+        if isinstance(summary, str):
+            return _fail(output, self, self.address, summary)
+        if not self._holds(summary.total):
+            return _fail(output, self, self.address, self._message.format(length=self.length, total=summary.total))
+        return []
 
 
 @public("plancheck.querycheck")
@@ -398,15 +415,10 @@ class ExpectLength(_LengthFields, ListBlockCheck):
     """
 
     __slots__ = ()
+    _message = "number of found resources {length} - expected but got {total}."
 
-    def list_block_failures(self, output: QueryOutput) -> list[CheckFailure]:
-        """The failure, if the total differs or the list block did not complete."""
-        summary = _summary(output, self.address)
-        if isinstance(summary, str):
-            return _fail(output, self, self.address, summary)
-        if summary.total != self.length:
-            return _fail(output, self, self.address, f"number of found resources {self.length} - expected but got {summary.total}.")
-        return []
+    def _holds(self, total: int) -> bool:
+        return total == self.length
 
 
 @public("plancheck.querycheck")
@@ -423,15 +435,10 @@ class ExpectLengthAtLeast(_LengthFields, ListBlockCheck):
     """
 
     __slots__ = ()
+    _message = "Query result of at least length {length} - expected but got {total}."
 
-    def list_block_failures(self, output: QueryOutput) -> list[CheckFailure]:
-        """The failure, if the total is smaller or the list block did not complete."""
-        summary = _summary(output, self.address)
-        if isinstance(summary, str):
-            return _fail(output, self, self.address, summary)
-        if summary.total < self.length:
-            return _fail(output, self, self.address, f"Query result of at least length {self.length} - expected but got {summary.total}.")
-        return []
+    def _holds(self, total: int) -> bool:
+        return total >= self.length
 
 
 def _checked_pattern(value: object, check: str) -> re.Pattern[str]:
