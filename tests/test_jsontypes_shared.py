@@ -1,4 +1,4 @@
-"""The JSON kind predicates and ``plural`` live once, in tfjsonpath's toolkit, and the layers above reuse them.
+"""The JSON kind predicates, ``plural`` and the children-first fold live once, in tfjsonpath's toolkit, and the layers above reuse them.
 
 Each meaning has its own name there: ``is_array`` is a JSON array as a parser builds it (list,
 tuple: what matchers and comparisons accept), ``is_sequence`` any sequence but text or bytes (what a
@@ -20,6 +20,7 @@ from plancheck._loading import validate
 from plancheck.knownvalue import _collections, _exact, _funcs, _scalars
 from plancheck.snapshot import _values
 from plancheck.statecheck import _compare
+from plancheck.tfconfig import _base as tfconfig_base
 from plancheck.tfconfig import _blocks
 from tfjsonpath import _jsontypes, _path
 
@@ -41,6 +42,10 @@ from tfjsonpath import _jsontypes, _path
         pytest.param(_scalars, "is_number", id="scalars-is_number"),
         pytest.param(_funcs, "json_type", id="funcs-json_type"),
         pytest.param(_compare, "is_array", id="statecheck-is_array"),
+        pytest.param(_exact, "json_nodes", id="exact-json_nodes"),
+        pytest.param(_exact, "fold_nodes", id="exact-fold_nodes"),
+        pytest.param(tfconfig_base, "json_nodes", id="tfconfig-like-json_nodes"),
+        pytest.param(tfconfig_base, "fold_nodes", id="tfconfig-like-fold_nodes"),
         pytest.param(validate, "is_object", id="validate-is_object"),
         pytest.param(matcher, "plural", id="knownvalue-plural"),
         pytest.param(_compare, "plural", id="statecheck-plural"),

@@ -23,12 +23,14 @@ from ._errors import public
 __all__ = [
     "copy_json",
     "describe_json_type",
+    "fold_nodes",
     "is_array",
     "is_json_scalar",
     "is_number",
     "is_object",
     "is_sequence",
     "json_kind",
+    "json_nodes",
     "json_type",
     "plural",
 ]
@@ -193,3 +195,54 @@ def copy_json(value: Any, leaf: Callable[[Any], Any] | None = None) -> Any:
         else:
             holder[slot] = item if leaf is None else leaf(item)
     return root[0]
+
+
+#: A value in :func:`json_nodes`' list: the value, its parent's index (-1 for the root), and its key or
+#: index in the parent (None for the root).
+Node = tuple[Any, int, Any]
+
+
+def json_nodes(value: Any, closed: Callable[[Any], bool] | None = None) -> list[Node]:
+    """Every value in ``value`` in pre-order (document order), made without recursion, so any depth works.
+
+    Objects (:func:`is_object`) and arrays (:func:`is_array`) are opened, except one ``closed`` says to
+    keep whole; a key is kept as the mapping gives it (a caller that builds JSON checks it is a str).
+
+    >>> json_nodes({"a": [1, None]})
+    [({'a': [1, None]}, -1, None), ([1, None], 0, 'a'), (1, 1, 0), (None, 1, 1)]
+    """
+    nodes: list[Node] = []
+    stack: list[Node] = [(value, -1, None)]
+    while stack:
+        item = stack.pop()
+        nodes.append(item)
+        node = item[0]
+        if closed is not None and closed(node):
+            continue
+        me = len(nodes) - 1
+        if is_array(node):
+            stack.extend((node[i], me, i) for i in range(len(node) - 1, -1, -1))
+        elif is_object(node):
+            stack.extend((node[key], me, key) for key in reversed(list(node)))
+    return nodes
+
+
+def fold_nodes(nodes: list[Node], build: Callable[[Any, list[tuple[Any, Any]]], Any]) -> Any:
+    """Build a result from :func:`json_nodes`' list children first: ``build(value, children)`` for each value,
+    ``children`` the (key or index, built child) of an opened object or array in order (else empty).
+
+    >>> fold_nodes(json_nodes({"a": [1, 2]}), lambda v, kids: dict(kids) if isinstance(v, dict) else
+    ...            [k for _, k in kids] if isinstance(v, list) else v * 10)
+    {'a': [10, 20]}
+    """
+    built: list[Any] = [None] * len(nodes)
+    children: list[list[tuple[Any, Any]]] = [[] for _ in nodes]
+    for index in range(len(nodes) - 1, -1, -1):
+        value, parent, key = nodes[index]
+        kids = children[index]
+        kids.reverse()  # collected last-first
+        built[index] = made = build(value, kids)
+        children[index] = []  # free as we go
+        if parent >= 0:
+            children[parent].append((key, made))
+    return built[0]
