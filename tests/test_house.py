@@ -30,8 +30,9 @@ ROOT = Path(__file__).resolve().parents[1]
 MODULES_TODAY = 132
 
 #: Pairs of files in plancheck/ sharing a block of six or more lines alike (tools/house.py): may only go down.
-#: (65 on the waivers branch; 50 after #34's check_fields, checked_instance and the plugin's one switch.)
-DUPLICATE_PAIRS_TODAY = 50
+#: (65 on the waivers branch; 47 after #34's shared concepts: check_fields and checked_instance, the
+#: plugin's one switch, the query lengths' one total check, json_nodes/fold_nodes, raw_members.)
+DUPLICATE_PAIRS_TODAY = 47
 
 #: ``_x.py`` modules inside a private package: none since #34 (the set stays for a reviewed exception).
 PRIVATE_TWICE_ALLOWED: set[str] = set()
