@@ -20,8 +20,8 @@ from typing import TYPE_CHECKING, Any
 
 # Where each public name lives: the one table. Type checkers read these imports (so a user's
 # `from plancheck import ExpectKnownValue` has its type); at run time `_homes` reads the same
-# lines from this file the first time a name is asked for, so a name is written here once and
-# once in __all__ below.
+# lines, compiled, the first time a name is asked for, so a name is written here once and once in
+# __all__ below.
 if TYPE_CHECKING:
     from . import compare, knownvalue, querycheck, snapshot, statecheck
     from ._documents.actions import ResourceAction
@@ -167,22 +167,30 @@ __all__ = [
 def _homes() -> dict[str, tuple[str, str | None]]:
     """Each public name's module and attribute (None for a module), read from the imports under ``TYPE_CHECKING``.
 
-    Read once, on the first name asked for; the wheel ships this file's source (tests/test_wheel.py).
+    Read once, on the first name asked for, from this module's compiled code, so an install that
+    ships only compiled files (no source) reads the same table. The loader is the standard one for
+    this file (source or compiled), not the one that imported it: pytest's assertion rewriter, which
+    imports a plugin's package, has no ``get_code``. Each relative import compiles to
+    ``IMPORT_NAME module`` after its level and its tuple of names.
     """
-    import ast  # only here: `import plancheck` alone never needs it
+    import dis  # only here: `import plancheck` alone never needs them
+    import importlib.util
 
-    with open(__file__, encoding="utf-8") as source:
-        tree = ast.parse(source.read())
-    block = next(node for node in tree.body if isinstance(node, ast.If) and ast.unparse(node.test) == "TYPE_CHECKING")
+    spec = importlib.util.spec_from_file_location(__name__, __file__)
+    if spec is None or spec.loader is None:
+        raise ImportError(f"plancheck cannot read its own table of names from {__file__}")
+    code = spec.loader.get_code(__name__)  # type: ignore[attr-defined]
+    steps = list(dis.get_instructions(code))
     homes: dict[str, tuple[str, str | None]] = {}
-    for node in block.body:
-        if not isinstance(node, ast.ImportFrom):
-            continue
-        for alias in node.names:
-            if node.module is None:  # from . import compare: the public subpackage itself
-                homes[alias.name] = (f"{__name__}.{alias.name}", None)
-            else:
-                homes[alias.name] = (f"{__name__}.{node.module}", alias.name)
+    for at, step in enumerate(steps):
+        if step.opname != "IMPORT_NAME" or steps[at - 2].argval != 1:
+            continue  # an absolute import (typing, functools): no public name's home
+        module, names = step.argval, steps[at - 1].argval
+        for name in names:
+            if module:
+                homes[name] = (f"{__name__}.{module}", name)
+            else:  # from . import compare: the public subpackage itself
+                homes[name] = (f"{__name__}.{name}", None)
     return homes
 
 

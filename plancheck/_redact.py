@@ -25,7 +25,7 @@ from decimal import Context, Decimal
 from typing import Any, Final
 
 from tfjsonpath import MapStep, SliceStep, Step
-from tfjsonpath._jsontypes import is_array, is_object
+from tfjsonpath._jsontypes import is_array, is_object, is_sequence
 
 from ._frozen import ReadOnly, public
 
@@ -47,6 +47,7 @@ __all__ = [
     "sensitive_shown",
     "walk_marks",
     "whole_token",
+    "with_unknowns",
 ]
 
 SENSITIVE: Final = "(sensitive)"
@@ -129,8 +130,8 @@ def fit_marks(marks: Marks, value: Any = NO_VALUE) -> Marks:
     if is_object(marks):
         if value is None or value is NO_VALUE or is_object(value):
             return marks
-    elif is_array(marks):
-        if value is None or value is NO_VALUE or is_array(value):
+    elif is_sequence(marks):
+        if value is None or value is NO_VALUE or is_sequence(value):
             return marks
     else:
         return True
@@ -156,9 +157,9 @@ def child_marks(marks: Marks, step: Step) -> Marks:
     if isinstance(step, MapStep):
         if is_object(marks):
             return marks.get(step.key)
-    elif is_array(marks):
+    elif is_sequence(marks):
         return marks[step.index] if step.index < len(marks) else None
-    if is_object(marks) or is_array(marks):
+    if is_object(marks) or is_sequence(marks):
         return True if contains_sensitive(marks) else None
     return True
 
@@ -170,7 +171,7 @@ def _value_child(value: Any, step: Step) -> Any:
     if isinstance(step, MapStep):
         if is_object(value) and step.key in value:
             return value[step.key]
-    elif is_array(value) and step.index < len(value):
+    elif is_sequence(value) and step.index < len(value):
         return value[step.index]
     return NO_VALUE
 
@@ -212,11 +213,11 @@ def walk_marks(marks: Marks, steps: Sequence[Step], value: Any = NO_VALUE) -> tu
                 if fitted:
                     fast = type(value) is dict
                     value = value.get(step.key, NO_VALUE) if fast else _value_child(value, step)
-            elif is_array(current):
+            elif is_sequence(current):
                 return -1, None  # marks the value did not contradict: the path leaves the value
             else:
                 return depth, True  # neither a bool, null nor a container (only unfitted): fails closed
-        elif kind is list or is_array(current):
+        elif kind is list or is_sequence(current):
             index = step.index
             current = current[index] if index < len(current) else None
             if fitted:
@@ -234,7 +235,7 @@ def walk_marks(marks: Marks, steps: Sequence[Step], value: Any = NO_VALUE) -> tu
                 current = fit_marks(current, value)
     if current is True:
         return depth, True
-    if fitted or current is None or current is False or is_object(current) or is_array(current):
+    if fitted or current is None or current is False or is_object(current) or is_sequence(current):
         return -1, current
     return depth, True
 
@@ -250,6 +251,44 @@ def marks_at(marks: Marks, steps: Iterable[Step]) -> tuple[bool, int | None]:
     """
     depth, _ = walk_marks(marks, tuple(steps))
     return (True, depth) if depth >= 0 else (False, None)
+
+
+def with_unknowns(value: Any, unknown: Marks, placeholder: Any) -> Any:
+    """``value`` with ``placeholder`` wherever ``unknown`` marks a value unknown until apply, for showing it.
+
+    Terraform leaves an unknown object attribute out of ``after`` and writes an unknown list element
+    as null (or leaves the list short): each comes back as the placeholder, at any depth (the walk
+    keeps its own stack). Only the containers on the way to a mark are copied, in their order, a key
+    the marks add after the value's own; the rest is shared. Marks that do not fit the value fail
+    closed (:func:`fit_marks`): a malformed node marks its whole value.
+
+    >>> with_unknowns({"a": "x", "b": [None, "y"]}, {"b": [True, False], "c": True, "a": [True]}, "?")
+    {'a': '?', 'b': ['?', 'y'], 'c': '?'}
+    >>> with_unknowns({"tags": {}}, {"tags": {"k": True}, "ids": [False, True]}, "?")
+    {'tags': {'k': '?'}, 'ids': [None, '?']}
+    """
+    root: list[Any] = [value]
+    stack: list[tuple[Any, Any, Marks]] = [(root, 0, unknown)]
+    while stack:
+        parent, slot, marks = stack.pop()
+        val = parent[slot]
+        if marks is not True and marks is not None and marks is not False:
+            marks = fit_marks(marks, val)
+        if marks is True:
+            parent[slot] = placeholder
+        elif is_object(marks) and (val is None or is_object(val)):
+            copy: dict[Any, Any] = dict(val or {})
+            parent[slot] = copy
+            for key, sub in marks.items():
+                if sub is not None and sub is not False:
+                    copy.setdefault(key, None)  # a key only the marks name is added, after the value's own
+                    stack.append((copy, key, sub))
+        elif is_sequence(marks) and (val is None or is_array(val)):
+            items = list(val or ())
+            items.extend([None] * (len(marks) - len(items)))
+            parent[slot] = items
+            stack.extend((items, i, sub) for i, sub in enumerate(marks) if sub is not None and sub is not False)
+    return root[0]
 
 
 #: A string every renderer below spells as it is: printable ASCII with no quote, backslash, ``&``, ``<`` or ``>``.
@@ -925,7 +964,7 @@ def contains_sensitive(marks: Marks) -> bool:
             continue
         if is_object(m):
             stack.extend(m.values())
-        elif is_array(m):
+        elif is_sequence(m):
             stack.extend(m)
         else:
             return True

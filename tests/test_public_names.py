@@ -124,6 +124,27 @@ def test_the_lazy_table_is_the_type_imports_and_all_names_each_once() -> None:
         assert getattr(plancheck, name) is (home if attribute is None else getattr(home, attribute)), name
 
 
+def test_the_lazy_table_needs_no_source(tmp_path: Path) -> None:
+    # An install may ship only compiled files: plancheck/__init__ loaded from a .pyc alone (its
+    # source elsewhere) gives the same homes, under the name it is loaded as.
+    import importlib.machinery
+    import py_compile
+
+    compiled = tmp_path / "compiled_plancheck.pyc"
+    py_compile.compile(plancheck.__file__, cfile=str(compiled), doraise=True)
+    loader = importlib.machinery.SourcelessFileLoader("compiled_plancheck", str(compiled))
+    spec = importlib.util.spec_from_loader("compiled_plancheck", loader)
+    assert spec is not None
+    module = importlib.util.module_from_spec(spec)
+    loader.exec_module(module)
+    expected = {
+        name: ("compiled_plancheck" + home[len("plancheck"):], attribute)
+        for name, (home, attribute) in plancheck._homes().items()  # type: ignore[attr-defined]
+    }
+    assert module._homes() == expected
+    assert len(expected) == len(plancheck.__all__)
+
+
 def test_the_plan_checks_package_lists_nothing_again() -> None:
     # A plan check is listed once, in plancheck's __all__: its private package re-exports nothing.
     import plancheck._planchecks as plan_checks

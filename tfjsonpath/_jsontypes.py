@@ -1,4 +1,16 @@
-"""Which parsed-JSON values count as objects and arrays, how to name a value's type, and how to copy a value."""
+"""The JSON toolkit below everything: which values count as which JSON kind, how to name a value's kind,
+and how to copy a value.
+
+Two meanings of "array" are told apart by name, each kept where it is needed:
+
+* :func:`is_array`, a JSON array as a parser builds it (a ``list`` or ``tuple``): what a matcher,
+  a comparison and a JSON value model accept; any other sequence (``range``, ``deque``) is no JSON;
+* :func:`is_sequence`, any sequence that is not text or bytes: what a path may index and a marks
+  tree may be (a lazily loaded document or a custom decoder may build other sequences).
+
+The schema validator's array is a third, jsonschema's (a ``list`` only), kept with the validator
+(``plancheck/_loading/validate.py``) so that its two modes agree.
+"""
 
 from __future__ import annotations
 
@@ -8,10 +20,23 @@ from typing import Any, TypeGuard
 
 from ._errors import public
 
-__all__ = ["copy_json", "describe_json_type", "is_array", "is_object", "json_kind", "plural"]
+__all__ = [
+    "copy_json",
+    "describe_json_type",
+    "fold_nodes",
+    "is_array",
+    "is_json_scalar",
+    "is_number",
+    "is_object",
+    "is_sequence",
+    "json_kind",
+    "json_nodes",
+    "json_type",
+    "plural",
+]
 
 
-# The one home of these predicates: plancheck's redaction, loading and matchers import them from here.
+# The one home of these predicates: plancheck's redaction, loading, snapshots and matchers import them from here.
 # Each tests the types JSON parsers build (dict, list) by identity first: on the hot paths (marks
 # walks, traversal) an isinstance against the Mapping/Sequence ABCs costs more than the rest of a step.
 
@@ -26,16 +51,70 @@ def is_object(value: Any) -> TypeGuard[Mapping[Any, Any]]:
     return type(value) is dict or isinstance(value, Mapping)
 
 
-def is_array(value: Any) -> TypeGuard[Sequence[Any]]:
-    """A JSON array: a Sequence that is not text or bytes (a path never indexes into a string).
+def is_sequence(value: Any) -> TypeGuard[Sequence[Any]]:
+    """A sequence that is not text or bytes: what a path may index into and a marks tree may be.
 
-    >>> is_array([1]), is_array((1,)), is_array(range(2)), is_array("ab"), is_array(b"ab"), is_array({})
-    (True, True, True, False, False, False)
+    >>> is_sequence([1]), is_sequence((1,)), is_sequence(range(2)), is_sequence("ab"), is_sequence(b"ab")
+    (True, True, True, False, False)
+    >>> is_sequence({})
+    False
     """
     kind = type(value)
     if kind is list or kind is tuple:
         return True
     return isinstance(value, Sequence) and not isinstance(value, (str, bytes, bytearray))
+
+
+def is_array(value: Any) -> TypeGuard[list[Any] | tuple[Any, ...]]:
+    """A JSON array as a parser builds it: a ``list`` or ``tuple`` (a matcher names any other sequence non-JSON).
+
+    >>> is_array([1]), is_array((1,)), is_array(range(2)), is_array("ab")
+    (True, True, False, False)
+    """
+    return isinstance(value, (list, tuple))
+
+
+def is_number(value: Any) -> bool:
+    """A JSON number: an ``int``, ``float`` or ``Decimal``; a ``bool`` is not one.
+
+    >>> is_number(1), is_number(Decimal("1.5")), is_number(True), is_number("1")
+    (True, True, False, False)
+    """
+    return isinstance(value, (int, float, Decimal)) and not isinstance(value, bool)
+
+
+def is_json_scalar(value: Any) -> bool:
+    """A JSON string, number, bool or null.
+
+    >>> is_json_scalar(None), is_json_scalar({1}), is_json_scalar([])
+    (True, False, False)
+    """
+    return value is None or isinstance(value, (str, bool)) or is_number(value)
+
+
+def json_type(value: Any) -> str:
+    """The JSON type name of a value: string, number, bool, null, array or object.
+
+    Only the type is named, never the content, so it is safe for sensitive values.
+
+    >>> [json_type(v) for v in ("s", 1, Decimal("1.5"), True, None, [], {})]
+    ['string', 'number', 'number', 'bool', 'null', 'array', 'object']
+    >>> json_type({1, 2}), json_type(range(2))
+    ('non-JSON set', 'non-JSON range')
+    """
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "bool"
+    if isinstance(value, str):
+        return "string"
+    if is_number(value):
+        return "number"
+    if is_array(value):
+        return "array"
+    if is_object(value):
+        return "object"
+    return f"non-JSON {type(value).__name__}"
 
 
 def plural(count: int, word: str, words: str | None = None) -> str:
@@ -57,7 +136,7 @@ def json_kind(value: Any) -> str:
     """
     if is_object(value):
         return "an object"
-    if is_array(value):
+    if is_sequence(value):
         return "an array"
     return describe_json_type(value)
 
@@ -79,11 +158,11 @@ def describe_json_type(value: Any) -> str:
         return "a bool"
     if isinstance(value, str):
         return "a string"
-    if isinstance(value, (int, float, Decimal)):
+    if is_number(value):
         return "a number"
     if is_object(value):
         return f"an object with {plural(len(value), 'key')}"
-    if is_array(value):
+    if is_sequence(value):  # what a path may index, so what its errors may have found
         return f"an array of {plural(len(value), 'element')}"
     return f"a non-JSON value of type {type(value).__name__}"
 
@@ -116,3 +195,54 @@ def copy_json(value: Any, leaf: Callable[[Any], Any] | None = None) -> Any:
         else:
             holder[slot] = item if leaf is None else leaf(item)
     return root[0]
+
+
+#: A value in :func:`json_nodes`' list: the value, its parent's index (-1 for the root), and its key or
+#: index in the parent (None for the root).
+Node = tuple[Any, int, Any]
+
+
+def json_nodes(value: Any, closed: Callable[[Any], bool] | None = None) -> list[Node]:
+    """Every value in ``value`` in pre-order (document order), made without recursion, so any depth works.
+
+    Objects (:func:`is_object`) and arrays (:func:`is_array`) are opened, except one ``closed`` says to
+    keep whole; a key is kept as the mapping gives it (a caller that builds JSON checks it is a str).
+
+    >>> json_nodes({"a": [1, None]})
+    [({'a': [1, None]}, -1, None), ([1, None], 0, 'a'), (1, 1, 0), (None, 1, 1)]
+    """
+    nodes: list[Node] = []
+    stack: list[Node] = [(value, -1, None)]
+    while stack:
+        item = stack.pop()
+        nodes.append(item)
+        node = item[0]
+        if closed is not None and closed(node):
+            continue
+        me = len(nodes) - 1
+        if is_array(node):
+            stack.extend((node[i], me, i) for i in range(len(node) - 1, -1, -1))
+        elif is_object(node):
+            stack.extend((node[key], me, key) for key in reversed(list(node)))
+    return nodes
+
+
+def fold_nodes(nodes: list[Node], build: Callable[[Any, list[tuple[Any, Any]]], Any]) -> Any:
+    """Build a result from :func:`json_nodes`' list children first: ``build(value, children)`` for each value,
+    ``children`` the (key or index, built child) of an opened object or array in order (else empty).
+
+    >>> fold_nodes(json_nodes({"a": [1, 2]}), lambda v, kids: dict(kids) if isinstance(v, dict) else
+    ...            [k for _, k in kids] if isinstance(v, list) else v * 10)
+    {'a': [10, 20]}
+    """
+    built: list[Any] = [None] * len(nodes)
+    children: list[list[tuple[Any, Any]]] = [[] for _ in nodes]
+    for index in range(len(nodes) - 1, -1, -1):
+        value, parent, key = nodes[index]
+        kids = children[index]
+        kids.reverse()  # collected last-first
+        built[index] = made = build(value, kids)
+        children[index] = []  # free as we go
+        if parent >= 0:
+            children[parent].append((key, made))
+    return built[0]

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from typing import Any, final, overload
 
 from ._errors import TfJsonPathError, public
-from ._jsontypes import describe_json_type, is_array, is_object, plural
+from ._jsontypes import describe_json_type, is_object, is_sequence, plural
 from ._text import MapStep, SliceStep, Step, _Immutable, checked_index, checked_key, parse_steps, render_steps
 
 __all__ = ["New", "Path", "PathNotFoundError", "Traverse", "leaves", "walk"]
@@ -379,7 +379,7 @@ def resolve(document: Any, path: Path) -> Any:
                 f"found {describe_json_type(current)}",
             )
         index = step.index
-        if is_array(current):
+        if is_sequence(current):
             if index < len(current):
                 current = current[index]
                 continue
@@ -442,7 +442,7 @@ _ROOT = Path()
 
 
 def _has_children(value: Any) -> bool:
-    return (is_object(value) or is_array(value)) and len(value) > 0
+    return (is_object(value) or is_sequence(value)) and len(value) > 0
 
 
 def _items(container: Any) -> tuple[bool, Iterator[tuple[Any, Any]]]:

@@ -17,9 +17,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from tfjsonpath import MapStep, Path, SliceStep, Step
+from tfjsonpath._jsontypes import is_array, is_json_scalar, is_object, json_type
 
 from .._redact import Marks, Secrets, child_marks, contains_sensitive, render_value
-from .matcher import is_array, is_json_scalar, is_object, json_type, numbers_equal, to_decimal
+from .matcher import numbers_equal, to_decimal
 
 __all__ = ["first_difference", "render_compared", "require_json", "union_marks"]
 

@@ -12,9 +12,10 @@ both are validated here too, with messages that name the check and the argument.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import KW_ONLY
-from typing import Final, TypeVar
+from functools import partial
+from typing import Any, Final, TypeVar
 
 from tfjsonpath import Path
 
@@ -31,9 +32,12 @@ __all__ = [
     "ResourcePathFields",
     "ResourcePathMatcherFields",
     "UNKNOWN_MODES",
+    "check_fields",
     "checked_address",
     "checked_deposed",
+    "checked_instance",
     "checked_matcher",
+    "checked_output_name",
     "checked_path",
     "checked_selector",
     "checked_selectors",
@@ -44,6 +48,7 @@ __all__ = [
 ]
 
 _D = TypeVar("_D")
+_T = TypeVar("_T")
 
 
 def require_document(document: object, kind: type[_D], where: str, how: str) -> _D:
@@ -107,6 +112,42 @@ def checked_matcher(value: object, check: str) -> Check:
     return require_check(f"{check}:", "matcher", value)
 
 
+#: An output's name, checked as an address is: a non-empty str, named "output name" in errors.
+checked_output_name: Final = partial(checked_address, what="output name")
+
+
+def checked_instance(kind: type[_T], what: str) -> Callable[[object, str], _T]:
+    """A checker for :func:`check_fields`: the argument ``what`` must be a ``kind``, else a TypeError naming the check.
+
+    >>> checked_instance(Path, "path")("a.b", "ExpectX")
+    Traceback (most recent call last):
+    ...
+    TypeError: ExpectX: path must be a Path, got str
+    """
+
+    def checked(value: object, check: str) -> _T:
+        if not isinstance(value, kind):
+            raise TypeError(f"{check}: {what} must be a {kind.__name__}, got {type(value).__name__}")
+        return value
+
+    return checked
+
+
+def check_fields(value: FrozenValue, **checkers: Callable[[Any, str], Any]) -> None:
+    """Set each named field of ``value`` (in its ``__post_init__``) to what its checker returns for it: how a
+    check's arguments are validated and normalised, each error naming the check's class.
+
+    >>> class Probe(OutputPathFields):
+    ...     __slots__ = ()
+    >>> Probe("o", "a.b")
+    Traceback (most recent call last):
+    ...
+    TypeError: Probe: path must be a tfjsonpath.Path, got str (to use text, parse it: tfjsonpath.Path.parse('a.b'))
+    """
+    name = type(value).__name__
+    value._set(**{field: checker(getattr(value, field), name) for field, checker in checkers.items()})
+
+
 @frozen
 class ResourcePathFields(FrozenValue):
     """``(address, path, *, deposed=None)``: a value inside a resource object (``deposed=``: a deposed one).
@@ -124,12 +165,7 @@ class ResourcePathFields(FrozenValue):
     deposed: str | None = None
 
     def __post_init__(self) -> None:
-        name = type(self).__name__
-        self._set(
-            address=checked_address(self.address, name),
-            path=checked_path(self.path, name),
-            deposed=checked_deposed(self.deposed, name),
-        )
+        check_fields(self, address=checked_address, path=checked_path, deposed=checked_deposed)
 
 
 @frozen
@@ -152,12 +188,12 @@ class ResourcePathMatcherFields(FrozenValue):
     deposed: str | None = None
 
     def __post_init__(self) -> None:
-        name = type(self).__name__
-        self._set(
-            address=checked_address(self.address, name),
-            path=checked_path(self.path, name),
-            matcher=checked_matcher(self.matcher, name),
-            deposed=checked_deposed(self.deposed, name),
+        check_fields(
+            self,
+            address=checked_address,
+            path=checked_path,
+            matcher=checked_matcher,
+            deposed=checked_deposed,
         )
 
 
@@ -176,7 +212,7 @@ class OutputFields(FrozenValue):
     name: str
 
     def __post_init__(self) -> None:
-        self._set(name=checked_address(self.name, type(self).__name__, "output name"))
+        check_fields(self, name=checked_output_name)
 
 
 @frozen
@@ -194,8 +230,7 @@ class OutputPathFields(FrozenValue):
     path: Path
 
     def __post_init__(self) -> None:
-        kind = type(self).__name__
-        self._set(name=checked_address(self.name, kind, "output name"), path=checked_path(self.path, kind))
+        check_fields(self, name=checked_output_name, path=checked_path)
 
 
 @frozen
@@ -213,8 +248,7 @@ class OutputMatcherFields(FrozenValue):
     matcher: Check
 
     def __post_init__(self) -> None:
-        kind = type(self).__name__
-        self._set(name=checked_address(self.name, kind, "output name"), matcher=checked_matcher(self.matcher, kind))
+        check_fields(self, name=checked_output_name, matcher=checked_matcher)
 
 
 @frozen
@@ -234,11 +268,11 @@ class OutputPathMatcherFields(FrozenValue):
     matcher: Check
 
     def __post_init__(self) -> None:
-        kind = type(self).__name__
-        self._set(
-            name=checked_address(self.name, kind, "output name"),
-            path=checked_path(self.path, kind),
-            matcher=checked_matcher(self.matcher, kind),
+        check_fields(
+            self,
+            name=checked_output_name,
+            path=checked_path,
+            matcher=checked_matcher,
         )
 
 

@@ -35,8 +35,15 @@ from .._documents.plan import Change, HasSecrets
 from .._documents.resolve import ResolvedValue, ValueStatus, resolve_value
 from .._errors import CheckFailure, PlanCheckWarning, ValueMismatchError
 from .._frozen import FrozenValue, frozen
-from .._redact import SENSITIVE, Marks, Secrets, contains_sensitive, fit_marks, render_value, sensitive_shown
-from .fields import checked_address
+from .._redact import (
+    SENSITIVE,
+    Secrets,
+    contains_sensitive,
+    render_value,
+    sensitive_shown,
+    with_unknowns,
+)
+from .fields import check_fields, checked_address
 from .matcher import Check, Ctx, first_failure, require_check
 from .messages import actions_text, quote, scrubbed_failure
 
@@ -178,49 +185,11 @@ _Unknown.__name__ = "unknown"
 _UNKNOWN = _Unknown()
 
 
-def _overlay_unknown(value: Any, marks: Marks) -> Any:
-    """A copy of ``value`` with every element marked unknown replaced by a placeholder.
-
-    Terraform leaves unknown object attributes out of ``after`` and writes unknown
-    list elements as null; both come back as the placeholder. Iterative, so depth is free.
-    Marks that do not fit the value fail closed (:func:`plancheck._redact.fit_marks`).
-
-    >>> _overlay_unknown({"a": "x", "b": [None, "y"]}, {"b": [True, False], "c": True, "a": [True]})
-    {'a': <unknown>, 'b': [<unknown>, 'y'], 'c': <unknown>}
-    """
-    root: list[Any] = [None]
-    stack: list[tuple[Any, Marks, Any, Any]] = [(value, marks, root, 0)]
-    while stack:
-        val, mk, parent, slot = stack.pop()
-        mk = fit_marks(mk, val)
-        if mk is True:
-            parent[slot] = _UNKNOWN
-        elif isinstance(val, Mapping):
-            copy: dict[Any, Any] = {}
-            parent[slot] = copy
-            sub = mk if isinstance(mk, Mapping) else {}
-            for key, child in val.items():
-                copy[key] = None
-                stack.append((child, sub.get(key), copy, key))
-            for key, child_mark in sub.items():
-                if key not in val and fit_marks(child_mark) is True:
-                    copy[key] = _UNKNOWN
-        elif isinstance(val, list):
-            items: list[Any] = [None] * len(val)
-            parent[slot] = items
-            sub_list = mk if isinstance(mk, list) else []
-            for i, child in enumerate(val):
-                stack.append((child, sub_list[i] if i < len(sub_list) else None, items, i))
-        else:
-            parent[slot] = val
-    return root[0]
-
-
 def render_known(resolved: ResolvedValue, secrets: Secrets) -> str:
     """A known value as text: sensitive parts as ``(sensitive)``, unknown parts as ``<unknown>``."""
     value = resolved.value
     if resolved.partly_unknown:
-        value = _overlay_unknown(value, resolved.value_unknown)
+        value = with_unknowns(value, resolved.value_unknown, _UNKNOWN)
     return render_value(value, True if resolved.sensitive else resolved.value_sensitive, secrets)
 
 
@@ -393,8 +362,7 @@ class AddressIdentityFields(FrozenValue):
         def __init__(self, address: str, identity: Mapping[str, Check]) -> None: ...
 
     def __post_init__(self) -> None:
-        name = type(self).__name__
-        self._set(address=checked_address(self.address, name), identity=checked_identity(self.identity, name))
+        check_fields(self, address=checked_address, identity=checked_identity)
 
     def _args(self, *, shown: bool = False) -> tuple[tuple[Any, ...], dict[str, Any]]:
         return (self.address, dict(self.identity)), {}

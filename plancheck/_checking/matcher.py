@@ -20,12 +20,12 @@ A ``float`` stands for the shortest decimal that reads back as it (its
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Hashable, Sequence
 from decimal import Decimal
 from typing import Any, ClassVar, Final, NoReturn, TypeAlias
 
 from tfjsonpath import Path, Step
-from tfjsonpath._jsontypes import is_object, plural
+from tfjsonpath._jsontypes import is_array, is_json_scalar, is_object, plural
 
 from .._errors import ValueMismatchError
 from .._frozen import public
@@ -49,11 +49,6 @@ __all__ = [
     "ValueCheck",
     "Visit",
     "first_failure",
-    "is_array",
-    "is_json_scalar",
-    "is_number",
-    "is_object",
-    "json_type",
     "numbers_equal",
     "plural",
     "quote",
@@ -258,7 +253,7 @@ def _rebuild(cls: type[Check], attributes: dict[str, Any]) -> Check:
 
 
 def _is_json_like(value: Any) -> bool:
-    return is_json_scalar(value) or isinstance(value, (list, tuple, Mapping))
+    return is_json_scalar(value) or is_array(value) or is_object(value)
 
 
 def _same_structure(a: Check, b: Check) -> bool:
@@ -552,59 +547,6 @@ def require_check(owner: str, where: str, item: object) -> Check:
             " (wrap plain values with knownvalue.exact())"
         )
     return item
-
-
-def is_number(value: Any) -> bool:
-    """True for a JSON number; ``bool`` is not one.
-
-    >>> is_number(1), is_number(Decimal("1.5")), is_number(True), is_number("1")
-    (True, True, False, False)
-    """
-    return isinstance(value, (int, float, Decimal)) and not isinstance(value, bool)
-
-
-# Not tfjsonpath's is_array (any Sequence): a matcher names any other sequence (range, deque) non-JSON.
-def is_array(value: Any) -> bool:
-    """True for a JSON array (a ``list`` or ``tuple``).
-
-    >>> is_array([1]), is_array((1,)), is_array("ab")
-    (True, True, False)
-    """
-    return isinstance(value, (list, tuple))
-
-
-def is_json_scalar(value: Any) -> bool:
-    """True for a JSON string, number, bool or null.
-
-    >>> is_json_scalar(None), is_json_scalar({1}), is_json_scalar([])
-    (True, False, False)
-    """
-    return value is None or isinstance(value, (str, bool)) or is_number(value)
-
-
-def json_type(value: Any) -> str:
-    """The JSON type name of a value: string, number, bool, null, array or object.
-
-    Only the type is named, never the content, so it is safe for sensitive values.
-
-    >>> [json_type(v) for v in ("s", 1, Decimal("1.5"), True, None, [], {})]
-    ['string', 'number', 'number', 'bool', 'null', 'array', 'object']
-    >>> json_type({1, 2})
-    'non-JSON set'
-    """
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "bool"
-    if isinstance(value, str):
-        return "string"
-    if is_number(value):
-        return "number"
-    if is_array(value):
-        return "array"
-    if is_object(value):
-        return "object"
-    return f"non-JSON {type(value).__name__}"
 
 
 def to_decimal(value: int | float | Decimal) -> Decimal:

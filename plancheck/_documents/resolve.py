@@ -24,6 +24,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from tfjsonpath import MapStep, Path, Step, describe_json_type
+from tfjsonpath._jsontypes import is_sequence
 
 from .._frozen import FrozenValue, frozen, public
 from .._redact import (
@@ -226,11 +227,11 @@ def fitted_marks(marks: Marks, value: Any) -> Marks:
             for key, sub in node.items():
                 obj[key] = None
                 stack.append((sub, val[key] if isinstance(val, Mapping) and key in val else NO_VALUE, obj, key))
-        elif isinstance(node, Sequence) and not isinstance(node, (str, bytes, bytearray)):
+        elif is_sequence(node):
             items: list[Any] = [None] * len(node)
             parent[slot] = items
             for i, sub in enumerate(node):
-                has = isinstance(val, Sequence) and not isinstance(val, (str, bytes, bytearray)) and i < len(val)
+                has = is_sequence(val) and i < len(val)
                 stack.append((sub, val[i] if has else NO_VALUE, items, i))
         else:
             parent[slot] = node
@@ -250,7 +251,7 @@ def _fits(marks: Marks, value: Any) -> bool:
             for key, sub in node.items():
                 stack.append((sub, val[key] if isinstance(val, Mapping) and key in val else NO_VALUE))
         else:
-            has_items = isinstance(val, Sequence) and not isinstance(val, (str, bytes, bytearray))
+            has_items = is_sequence(val)
             for i, sub in enumerate(node):
                 stack.append((sub, val[i] if has_items and i < len(val) else NO_VALUE))
     return True
@@ -362,7 +363,7 @@ def known_value_at(value: Any, unknown: Marks, path: Path) -> Any:
 
 
 def _array_child(marks: Marks, index: int) -> Marks:
-    if isinstance(marks, Sequence) and not isinstance(marks, (str, bytes, bytearray)) and index < len(marks):
+    if is_sequence(marks) and index < len(marks):
         return marks[index]
     return None
 

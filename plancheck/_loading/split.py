@@ -51,6 +51,7 @@ __all__ = [
     "exact_raw",
     "json_type_of_first_byte",
     "members_proven_unique",
+    "raw_members",
     "split_fast",
     "validated",
 ]
@@ -186,6 +187,23 @@ def exact_raw(
 
 
 _skip_ws: Final = cast(Callable[[bytes, int], "re.Match[bytes]"], re.compile(rb"[ \t\n\r]*").match)
+
+
+def raw_members(data: bytes) -> dict[str, Any] | None:
+    """The members of the JSON object ``data``, each a ``msgspec.Raw`` (its text, not parsed), each key
+    proven to stand once (:func:`members_proven_unique`); None when msgspec cannot read ``data`` as an
+    object or a key repeats (or might): a full parse then decides, and says where.
+
+    >>> sorted(raw_members(b'{"a": [1], "b": 2}')), raw_members(b'{"a": 1, "a": 2}'), raw_members(b'[1]')
+    (['a', 'b'], None, None)
+    """
+    import msgspec
+
+    try:
+        members = msgspec.json.decode(data, type=dict[str, msgspec.Raw])
+    except Exception:
+        return None
+    return members if members_proven_unique(data, members) else None
 
 
 def members_proven_unique(data: bytes, members: Mapping[str, Any]) -> bool:
@@ -353,12 +371,9 @@ def split_fast(data: bytes, source: str | None = None) -> SplitPlan | None:
     """
     import msgspec
 
-    try:
-        top = msgspec.json.decode(data, type=dict[str, msgspec.Raw])
-    except Exception:
-        return None
-    if not members_proven_unique(data, top):
-        return None  # a repeated key (or a text the walk cannot read): the ordinary load says where
+    top = raw_members(data)
+    if top is None:
+        return None  # the ordinary load says what is wrong, and where
     validator = plan_validator()
     split = SplitPlan()
     for key, raw in top.items():

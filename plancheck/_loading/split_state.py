@@ -23,7 +23,14 @@ from typing import Any, Final
 from .._errors import StateFormatError
 from .jsontext import encoded_colons, exact_numbers, repeats_ruled_out
 from .lazy import LazyObject, Thunk
-from .split import exact_raw, json_type_of_first_byte, members_proven_unique, msgspec_type, validated
+from .split import (
+    exact_raw,
+    json_type_of_first_byte,
+    members_proven_unique,
+    msgspec_type,
+    raw_members,
+    validated,
+)
 from .validate import Deferred, PathKey, SchemaNode, state_validator
 
 __all__ = ["DEFERRED_MEMBERS", "SplitState", "split_state"]
@@ -307,14 +314,9 @@ def split_state(data: bytes, source: str | None = None) -> SplitState | None:
     >>> resource.is_parsed("address"), resource.is_parsed("values"), resource["values"]["id"]
     (True, False, '1')
     """
-    import msgspec
-
-    try:
-        top = msgspec.json.decode(data, type=dict[str, msgspec.Raw])
-    except Exception:
-        return None
-    if not members_proven_unique(data, top):
-        return None  # a repeated key: the full parse says where
+    top = raw_members(data)
+    if top is None:
+        return None  # not an object, or a repeated key: the full parse says where
     try:
         split = _split(top, _Splitter(source), source)
     except StateFormatError:

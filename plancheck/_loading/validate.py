@@ -241,35 +241,37 @@ def render_violation(
 # -- the compiled ("fast") validator ---------------------------------------------------------------
 
 
-def _is_integer(value: Any) -> bool:
+# jsonschema's types (the full mode), so both modes agree: not the toolkit's is_array (a list or tuple) nor
+# is_sequence, a schema "array" is a list; a "number" any numbers.Number but a bool. A Deferred value is
+# the kind it says it is.
+def _schema_integer(value: Any) -> bool:
     if isinstance(value, bool):
         return False
     return isinstance(value, int) or (isinstance(value, float) and value.is_integer())
 
 
-def _is_number(value: Any) -> bool:
+def _schema_number(value: Any) -> bool:
     return not isinstance(value, bool) and isinstance(value, numbers.Number)
 
 
-def _is_object(value: Any) -> bool:
+def _schema_object(value: Any) -> bool:
     if isinstance(value, Deferred):
         return value.json_type == "object"
     return is_object(value)
 
 
-# Not tfjsonpath's is_array: a schema "array" is a list, as jsonschema (the full mode) says; a tuple is not one.
-def _is_array(value: Any) -> bool:
+def _schema_array(value: Any) -> bool:
     if isinstance(value, list):
         return True
     return isinstance(value, Deferred) and value.json_type == "array"
 
 
 _TYPE_TESTS: Final[Mapping[str, Callable[[Any], bool]]] = {
-    "object": _is_object,
-    "array": _is_array,
+    "object": _schema_object,
+    "array": _schema_array,
     "string": lambda v: isinstance(v, str),
-    "integer": _is_integer,
-    "number": _is_number,
+    "integer": _schema_integer,
+    "number": _schema_number,
     "boolean": lambda v: isinstance(v, bool),
     "null": lambda v: v is None,
 }
@@ -295,9 +297,9 @@ def _type_check(names: list[str]) -> _Check:
     if names == ["boolean"]:
         return lambda v: None if isinstance(v, bool) else "type"
     if names == ["array"]:
-        return lambda v: None if isinstance(v, list) or _is_array(v) else "type"
+        return lambda v: None if isinstance(v, list) or _schema_array(v) else "type"
     if names == ["object"]:
-        return lambda v: None if isinstance(v, dict) or _is_object(v) else "type"
+        return lambda v: None if isinstance(v, dict) or _schema_object(v) else "type"
     # Unions: a plain isinstance for the types it decides, the tests for the rest (bool is an int).
     plain = tuple(
         {"string": str, "array": list, "object": dict, "boolean": bool}[t] for t in names if t in _PLAIN

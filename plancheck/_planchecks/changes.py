@@ -19,8 +19,10 @@ from typing import TYPE_CHECKING, Any, Final
 from tfjsonpath import MapStep, Path, SliceStep, Step
 
 from .._checking.fields import (
+    check_fields,
     checked_address,
     checked_deposed,
+    checked_instance,
     checked_selector,
     checked_selectors,
     item_label,
@@ -78,11 +80,8 @@ class ExpectResourceAction(PlanCheck):
     deposed: str | None = None
 
     def __post_init__(self) -> None:
-        name = type(self).__name__
-        if not isinstance(self.action, ResourceAction):
-            raise TypeError(f"{name}: action must be a ResourceAction, got {type(self.action).__name__}")
-        self._set(
-            address=checked_address(self.address, name), deposed=checked_deposed(self.deposed, name)
+        check_fields(
+            self, action=checked_instance(ResourceAction, "action"), address=checked_address, deposed=checked_deposed
         )
 
     def failures(self, plan: Plan) -> list[CheckFailure]:
@@ -676,10 +675,7 @@ class ExpectDeferredChange(PlanCheck):
     reason: DeferredReason
 
     def __post_init__(self) -> None:
-        name = type(self).__name__
-        if not isinstance(self.reason, DeferredReason):
-            raise TypeError(f"{name}: reason must be a DeferredReason, got {type(self.reason).__name__}")
-        self._set(address=checked_address(self.address, name))
+        check_fields(self, reason=checked_instance(DeferredReason, "reason"), address=checked_address)
 
     def failures(self, plan: Plan) -> list[CheckFailure]:
         """The failure, if the resource is not deferred, or for another reason."""

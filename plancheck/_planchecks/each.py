@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from tfjsonpath import Path
 
 from .._checking.fields import (
+    check_fields,
     checked_matcher,
     checked_path,
     checked_selector,
@@ -78,12 +79,7 @@ class _EachCheck(PlanCheck):
         def __init__(self, selector: Resources | str, path: Path, *, unknown: UnknownMode = "fail") -> None: ...
 
     def __post_init__(self) -> None:
-        name = type(self).__name__
-        self._set(
-            selector=checked_selector(self.selector, name),
-            path=checked_path(self.path, name),
-            unknown=checked_unknown_mode(self.unknown, name),
-        )
+        check_fields(self, selector=checked_selector, path=checked_path, unknown=checked_unknown_mode)
 
     def _judge(self, change: Change, path: Path, plan: Plan) -> tuple[Verdict, str]:
         raise NotImplementedError
@@ -186,12 +182,12 @@ class ExpectEachKnownValue(_EachCheck):
         ) -> None: ...
 
     def __post_init__(self) -> None:
-        name = type(self).__name__
-        self._set(
-            selector=checked_selector(self.selector, name),
-            path=checked_path(self.path, name),
-            matcher=checked_matcher(self.matcher, name),
-            unknown=checked_unknown_mode(self.unknown, name),
+        check_fields(
+            self,
+            selector=checked_selector,
+            path=checked_path,
+            matcher=checked_matcher,
+            unknown=checked_unknown_mode,
         )
 
     def _judge(self, change: Change, path: Path, plan: Plan) -> tuple[Verdict, str]:

@@ -533,8 +533,8 @@ def _document(request: pytest.FixtureRequest, cache: DocumentCache[Any], kind: D
     found = resolve_document_path(cast(pytest.Item, request.node), kind)
     if found is None:
         pytest.fail(
-            f"{kind.name}: no {kind.noun} file for this test: use @pytest.mark.{kind.marker}(\"{kind.noun}.json\") "
-            f"(relative to the test file), {kind.option} PATH or the {kind.ini} ini key",
+            f"{kind.name}: no {kind.noun} file for this test: use @pytest.mark.{kind.name}(\"{kind.noun}.json\") "
+            f"(relative to the test file), {kind.option} PATH or the {kind.name} ini key",
             pytrace=False,
         )
     path, origin = found

@@ -29,31 +29,16 @@ __all__ = [
 
 @frozen
 class DocumentOption(FrozenValue):
-    """One kind of document a fixture loads: its marker, CLI option and ini key share one name.
+    """One kind of document a fixture loads: its marker, ini key and ``getoption`` name are its ``name``.
 
-    >>> PLAN.option, PLAN.marker, PLAN.ini
-    ('--tf-plan', 'tf_plan', 'tf_plan')
+    >>> PLAN.name, PLAN.option
+    ('tf_plan', '--tf-plan')
     """
 
     name: str
     noun: str
     #: What the file may be, for the help texts.
     files: str = "JSON file"
-
-    @property
-    def marker(self) -> str:
-        """The marker name, e.g. ``tf_plan``."""
-        return self.name
-
-    @property
-    def ini(self) -> str:
-        """The ini key, e.g. ``tf_plan``."""
-        return self.name
-
-    @property
-    def dest(self) -> str:
-        """The ``config.getoption`` name of the command-line option."""
-        return self.name
 
     @property
     def option(self) -> str:
@@ -78,14 +63,14 @@ def add_options(parser: pytest.Parser) -> None:
     for kind in DOCUMENT_KINDS:
         group.addoption(
             kind.option,
-            dest=kind.dest,
+            dest=kind.name,
             metavar="PATH",
             default=None,
             help=f"default {kind.noun} {kind.files} for the {kind.name} fixture "
-            f"(a @pytest.mark.{kind.marker} marker takes precedence). Ini: {kind.ini}.",
+            f"(a @pytest.mark.{kind.name} marker takes precedence). Ini: {kind.name}.",
         )
         parser.addini(
-            kind.ini,
+            kind.name,
             help=f"default {kind.noun} {kind.files} for the {kind.name} fixture, relative to the ini file",
             type="string",
             default="",
@@ -152,7 +137,7 @@ def add_markers(config: pytest.Config) -> None:
     for kind in DOCUMENT_KINDS:
         config.addinivalue_line(
             "markers",
-            f"{kind.marker}(path): the {kind.noun} {kind.files} for the {kind.name} fixture, "
+            f"{kind.name}(path): the {kind.noun} {kind.files} for the {kind.name} fixture, "
             "relative to the test file",
         )
     config.addinivalue_line(
@@ -191,15 +176,15 @@ def resolve_document_path(node: pytest.Item, kind: DocumentOption) -> tuple[Path
     ('/srv/plans/cli.json', '--tf-plan')
     """
     config = node.config
-    from_marker = _marker_path(node, kind.marker)
+    from_marker = _marker_path(node, kind.name)
     if from_marker is not None:
-        return (node.path.parent / from_marker).resolve(), f"@pytest.mark.{kind.marker}"
-    cli = config.getoption(kind.dest, None)
+        return (node.path.parent / from_marker).resolve(), f"@pytest.mark.{kind.name}"
+    cli = config.getoption(kind.name, None)
     if cli:
         return (config.invocation_params.dir / os.fspath(cli)).resolve(), kind.option
-    ini = config.getini(kind.ini)
+    ini = config.getini(kind.name)
     if isinstance(ini, str) and ini.strip():
-        return (_ini_dir(config) / ini.strip()).resolve(), f"ini option {kind.ini}"
+        return (_ini_dir(config) / ini.strip()).resolve(), f"ini option {kind.name}"
     return None
 
 
@@ -215,8 +200,7 @@ def show_sensitive(config: pytest.Config) -> tuple[bool, str | None]:
     >>> _in_ci() == (os.environ.get("CI", "").strip().lower() not in _FALSE_WORDS)
     True
     """
-    cli = config.getoption(SHOW_SENSITIVE_INI, None)
-    asked = bool(cli) if cli is not None else ini_bool(config, SHOW_SENSITIVE_INI)
+    asked = _switch(config, SHOW_SENSITIVE_INI)
     if asked and _in_ci():
         return False, (
             "plancheck: --tf-show-sensitive is ignored because the CI environment variable is set; "
@@ -250,10 +234,7 @@ def allow_errored(config: pytest.Config) -> bool:
     >>> ALLOW_ERRORED_INI
     'tf_allow_errored'
     """
-    cli = config.getoption(ALLOW_ERRORED_INI, None)
-    if cli is not None:
-        return bool(cli)
-    return bool(config.getini(ALLOW_ERRORED_INI))
+    return _switch(config, ALLOW_ERRORED_INI)
 
 
 def tf_acc_gate(config: pytest.Config) -> bool:
@@ -262,10 +243,20 @@ def tf_acc_gate(config: pytest.Config) -> bool:
     >>> TF_ACC_GATE_INI
     'tf_acc_gate'
     """
-    cli = config.getoption(TF_ACC_GATE_INI, None)
+    return _switch(config, TF_ACC_GATE_INI)
+
+
+def _switch(config: pytest.Config, name: str) -> bool:
+    """A switch's value: its command-line option where given (both share ``name``), else its bool ini key.
+
+    >>> from types import SimpleNamespace
+    >>> _switch(SimpleNamespace(getoption=lambda name, default: False, getini=lambda name: True), "tf_acc_gate")
+    False
+    """
+    cli = config.getoption(name, None)
     if cli is not None:
         return bool(cli)
-    return ini_bool(config, TF_ACC_GATE_INI)
+    return ini_bool(config, name)
 
 
 def ini_bool(config: pytest.Config, name: str) -> bool:

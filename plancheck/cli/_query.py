@@ -19,7 +19,7 @@ from tfjsonpath import Path
 from .._checking.equality import union_marks
 from .._documents.plan import Change, Plan, ResourceNotFoundError, shown_address
 from .._documents.resolve import ResolvedValue, ValueStatus, resolve_value
-from .._redact import Marks, contains_sensitive, fit_marks, render_value
+from .._redact import Marks, contains_sensitive, render_value, with_unknowns
 from .._text import one_line
 from ._io import SCHEMA_VERSION, CliError
 
@@ -90,45 +90,6 @@ def query_change(plan: Plan, address: str) -> Change:
         raise CliError("usage", str(exc)) from None
 
 
-def _with_unknowns(value: Any, unknown: Marks) -> Any:
-    """A copy of ``value`` with the placeholder wherever ``unknown`` marks a value (iteratively).
-
-    Marks that do not fit the value fail closed (:func:`plancheck._redact.fit_marks`).
-
-    >>> _with_unknowns({"a": "x", "b": ["y"]}, {"a": [True], "b": [True]}) == {"a": _PLACEHOLDER, "b": [_PLACEHOLDER]}
-    True
-    """
-    unknown = fit_marks(unknown, value)
-    if unknown is True:
-        return _PLACEHOLDER
-    if not isinstance(unknown, (Mapping, list)) or not isinstance(value, (Mapping, list, type(None))):
-        return value
-    root: list[Any] = [None]
-    # Each task fills slot `key` of `parent` from (value, marks).
-    stack: list[tuple[Any, Any, Any, Marks]] = [(root, 0, value, unknown)]
-    while stack:
-        parent, key, val, marks = stack.pop()
-        marks = fit_marks(marks, val)
-        if marks is True:
-            parent[key] = _PLACEHOLDER
-        elif isinstance(marks, Mapping) and isinstance(val, (Mapping, type(None))):
-            copy: dict[str, Any] = dict(val or {})
-            parent[key] = copy
-            for k, sub in marks.items():
-                if sub is not None and sub is not False:
-                    stack.append((copy, k, copy.get(k), sub))
-        elif isinstance(marks, list) and isinstance(val, (list, type(None))):
-            items = list(val or [])
-            items.extend([None] * (len(marks) - len(items)))
-            parent[key] = items
-            for i, sub in enumerate(marks):
-                if sub is not None and sub is not False:
-                    stack.append((items, i, items[i], sub))
-        else:
-            parent[key] = val
-    return root[0]
-
-
 def render_planned(value: Any, unknown: Marks, sensitive: Marks, plan: Plan) -> str:
     """A planned value as text: sensitive parts ``(sensitive)``, unknown parts ``(known after apply)``.
 
@@ -136,7 +97,7 @@ def render_planned(value: Any, unknown: Marks, sensitive: Marks, plan: Plan) -> 
     >>> render_planned({"a": "x"}, {"id": True}, {"a": True}, plan)
     '{"a": (sensitive), "id": (known after apply)}'
     """
-    text = render_value(_with_unknowns(value, unknown), sensitive, plan.secrets)
+    text = render_value(with_unknowns(value, unknown, _PLACEHOLDER), sensitive, plan.secrets)
     return text.replace(_PLACEHOLDER_JSON, UNKNOWN_TEXT)
 
 

@@ -19,6 +19,7 @@ from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import Any, ClassVar, Generic, TypeVar, final
 
 from tfjsonpath import MapStep, SliceStep
+from tfjsonpath._jsontypes import is_array, is_object, json_type
 
 from .._checking.matcher import (
     Check,
@@ -26,9 +27,6 @@ from .._checking.matcher import (
     Ctx,
     ValueCheck,
     Visit,
-    is_array,
-    is_object,
-    json_type,
     plural,
     quote,
     require_check,

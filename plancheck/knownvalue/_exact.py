@@ -4,12 +4,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any, Final
 
 from tfjsonpath import MapStep, Path, SliceStep, Step
+from tfjsonpath._jsontypes import Node, fold_nodes, is_array, is_json_scalar, is_object, json_nodes, json_type
 
-from .._checking.matcher import Check, is_array, is_number, is_object, json_type
+from .._checking.matcher import Check
 from .._errors import ValueMismatchError
 from .._frozen import public
 from .._redact import Marks, Secrets, contains_sensitive, sensitive_shown
@@ -33,62 +33,41 @@ def exact(value: Any) -> Check:
     ...
     TypeError: exact: the value at a[1] is not a JSON value: non-JSON set
     """
-    # Pre-order list of (value, parent index, step); building it in reverse makes children first.
-    nodes: list[tuple[Any, int, Step | None]] = []
-    stack: list[tuple[Any, int, Step | None]] = [(value, -1, None)]
-    while stack:
-        item = stack.pop()
-        nodes.append(item)
-        node_value = item[0]
-        me = len(nodes) - 1
-        if is_array(node_value):
-            stack.extend((node_value[i], me, SliceStep(i)) for i in range(len(node_value) - 1, -1, -1))
-        elif is_object(node_value):
-            for key in reversed(list(node_value.keys())):
+    nodes = json_nodes(value)
+    for index, (node, _, _) in enumerate(nodes):  # in document order: the first bad value is the one named
+        if is_object(node):
+            for key in reversed(list(node.keys())):
                 if not isinstance(key, str):
                     raise TypeError(
-                        f"exact: object keys must be strings; the object at {_where(nodes, me)} "
+                        f"exact: object keys must be strings; the object at {_where(nodes, index)} "
                         f"has a {type(key).__name__} key"
                     )
-                stack.append((node_value[key], me, MapStep(key)))
-        elif not (node_value is None or isinstance(node_value, (str, bool)) or is_number(node_value)):
-            raise TypeError(
-                f"exact: the value at {_where(nodes, me)} is not a JSON value: {json_type(node_value)}"
-            )
-    built: list[Check | None] = [None] * len(nodes)
-    children: list[list[tuple[Step, Check]]] = [[] for _ in nodes]
-    for index in range(len(nodes) - 1, -1, -1):
-        node_value, parent, step = nodes[index]
-        kids = children[index]
-        kids.reverse()  # collected last-first
-        check: Check
-        if is_array(node_value):
-            check = ListExact([kid for _, kid in kids])
-        elif isinstance(node_value, Mapping):
-            check = ObjectExact({s.key: kid for s, kid in kids if isinstance(s, MapStep)})
-        elif node_value is None:
-            check = Null()
-        elif isinstance(node_value, bool):
-            check = Bool(node_value)
-        elif isinstance(node_value, str):
-            check = StringExact(node_value)
-        else:
-            check = NumberExact(node_value)
-        built[index] = check
-        children[index] = []  # free as we go
-        if parent >= 0 and step is not None:
-            children[parent].append((step, check))
-    root = built[0]
-    assert root is not None
+        elif not (is_array(node) or is_json_scalar(node)):
+            raise TypeError(f"exact: the value at {_where(nodes, index)} is not a JSON value: {json_type(node)}")
+    root: Check = fold_nodes(nodes, _exact_check)
     return root
 
 
-def _where(nodes: list[tuple[Any, int, Step | None]], index: int) -> str:
+def _exact_check(value: Any, children: list[tuple[Any, Check]]) -> Check:
+    if is_array(value):
+        return ListExact([kid for _, kid in children])
+    if is_object(value):
+        return ObjectExact(dict(children))
+    if value is None:
+        return Null()
+    if isinstance(value, bool):
+        return Bool(value)
+    if isinstance(value, str):
+        return StringExact(value)
+    return NumberExact(value)
+
+
+def _where(nodes: list[Node], index: int) -> str:
     steps: list[Step] = []
     while index >= 0:
-        _, parent, step = nodes[index]
-        if step is not None:
-            steps.append(step)
+        _, parent, key = nodes[index]
+        if parent >= 0:
+            steps.append(MapStep(key) if isinstance(key, str) else SliceStep(key))
         index = parent
     steps.reverse()
     text = Path(*steps).to_text()

@@ -14,7 +14,9 @@ from collections.abc import Callable, Hashable, Sequence
 from decimal import Decimal
 from typing import Any, ClassVar, Generic, TypeVar, final
 
-from .._checking.matcher import Check, Ctx, Visit, is_number, json_type, to_decimal
+from tfjsonpath._jsontypes import is_number, json_type
+
+from .._checking.matcher import Check, Ctx, Visit, to_decimal
 from .._frozen import public
 from .._redact import Marks
 from .._text import exception_message

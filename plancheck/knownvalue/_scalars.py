@@ -21,13 +21,13 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any, ClassVar, Final, final
 
+from tfjsonpath._jsontypes import is_number, json_type
+
 from .._checking.matcher import (
     Check,
     Ctx,
     ValueCheck,
     Visit,
-    is_number,
-    json_type,
     numbers_equal,
     quote,
     to_decimal,

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from tfjsonpath import Path
 
-from .._checking.fields import checked_address, checked_matcher, checked_path, require_document
+from .._checking.fields import check_fields, checked_address, checked_matcher, checked_path, require_document
 from .._checking.match import (
     AddressIdentityFields,
     identity_shape_problem,
@@ -377,12 +377,28 @@ def _summary(output: QueryOutput, address: str) -> QuerySummary | str:
 
 @frozen
 class _LengthFields(FrozenValue):
+    """A check of a list block's total (its ``list_complete`` message) against ``length``."""
+
     address: str
     length: int
 
+    #: The failure when :meth:`_holds` says no, from ``length`` and ``total``.
+    _message: ClassVar[str]
+
     def __post_init__(self) -> None:
-        name = type(self).__name__
-        self._set(address=checked_address(self.address, name), length=_checked_length(self.length, name))
+        check_fields(self, address=checked_address, length=_checked_length)
+
+    def _holds(self, total: int) -> bool:
+        raise NotImplementedError
+
+    def list_block_failures(self, output: QueryOutput) -> list[CheckFailure]:
+        """The failure, if the total is not as expected or the list block did not complete."""
+        summary = _summary(output, self.address)
+        if isinstance(summary, str):
+            return _fail(output, self, self.address, summary)
+        if not self._holds(summary.total):
+            return _fail(output, self, self.address, self._message.format(length=self.length, total=summary.total))
+        return []
 
 
 @public("plancheck.querycheck")
@@ -399,15 +415,10 @@ class ExpectLength(_LengthFields, ListBlockCheck):
     """
 
     __slots__ = ()
+    _message = "number of found resources {length} - expected but got {total}."
 
-    def list_block_failures(self, output: QueryOutput) -> list[CheckFailure]:
-        """The failure, if the total differs or the list block did not complete."""
-        summary = _summary(output, self.address)
-        if isinstance(summary, str):
-            return _fail(output, self, self.address, summary)
-        if summary.total != self.length:
-            return _fail(output, self, self.address, f"number of found resources {self.length} - expected but got {summary.total}.")
-        return []
+    def _holds(self, total: int) -> bool:
+        return total == self.length
 
 
 @public("plancheck.querycheck")
@@ -424,15 +435,10 @@ class ExpectLengthAtLeast(_LengthFields, ListBlockCheck):
     """
 
     __slots__ = ()
+    _message = "Query result of at least length {length} - expected but got {total}."
 
-    def list_block_failures(self, output: QueryOutput) -> list[CheckFailure]:
-        """The failure, if the total is smaller or the list block did not complete."""
-        summary = _summary(output, self.address)
-        if isinstance(summary, str):
-            return _fail(output, self, self.address, summary)
-        if summary.total < self.length:
-            return _fail(output, self, self.address, f"Query result of at least length {self.length} - expected but got {summary.total}.")
-        return []
+    def _holds(self, total: int) -> bool:
+        return total >= self.length
 
 
 def _checked_pattern(value: object, check: str) -> re.Pattern[str]:
@@ -469,8 +475,7 @@ class ExpectTotalLengthForMatching(QueryResultCheck):
         def __init__(self, regex: str | re.Pattern[str], length: int) -> None: ...
 
     def __post_init__(self) -> None:
-        name = type(self).__name__
-        self._set(regex=_checked_pattern(self.regex, name), length=_checked_length(self.length, name))
+        check_fields(self, regex=_checked_pattern, length=_checked_length)
 
     def failures(self, output: QueryOutput) -> list[CheckFailure]:
         """The failure, if the sum differs or no list block matches."""
@@ -528,12 +533,7 @@ class ExpectResourceDisplayName(ListBlockCheck):
     display_name: Check
 
     def __post_init__(self) -> None:
-        name = type(self).__name__
-        self._set(
-            address=checked_address(self.address, name),
-            filter=_checked_filter(self.filter, name),
-            display_name=checked_matcher(self.display_name, name),
-        )
+        check_fields(self, address=checked_address, filter=_checked_filter, display_name=checked_matcher)
 
     def list_block_failures(self, output: QueryOutput) -> list[CheckFailure]:
         """The failure, unless exactly one result remains and its display name matches."""
@@ -564,8 +564,7 @@ class KnownValueCheck(FrozenValue):
     known_value: Check
 
     def __post_init__(self) -> None:
-        name = type(self).__name__
-        self._set(path=checked_path(self.path, name), known_value=checked_matcher(self.known_value, name))
+        check_fields(self, path=checked_path, known_value=checked_matcher)
 
     @property
     def Path(self) -> Path:
@@ -619,12 +618,7 @@ class ExpectResourceKnownValues(ListBlockCheck):
         ) -> None: ...
 
     def __post_init__(self) -> None:
-        name = type(self).__name__
-        self._set(
-            address=checked_address(self.address, name),
-            filter=_checked_filter(self.filter, name),
-            known_values=_checked_known_values(self.known_values, name),
-        )
+        check_fields(self, address=checked_address, filter=_checked_filter, known_values=_checked_known_values)
 
     def _args(self, *, shown: bool = False) -> tuple[tuple[Any, ...], dict[str, Any]]:
         return (self.address, self.filter, list(self.known_values)), {}

@@ -16,10 +16,11 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from decimal import Decimal
 from typing import Any, Final
 
+from tfjsonpath._jsontypes import is_object, is_sequence
 from tfjsonpath._text import quote_key
 
 from .._redact import NO_VALUE, SENSITIVE, Marks, contains_sensitive, fit_marks
@@ -45,17 +46,9 @@ def _child_path(text: str, key: str) -> str:
     return f"{text}[{quote_key(key)}]"
 
 
-def _is_object(value: Any) -> bool:
-    return type(value) is dict or isinstance(value, Mapping)
-
-
-def _is_array(value: Any) -> bool:
-    return type(value) is list or (isinstance(value, Sequence) and not isinstance(value, (str, bytes, bytearray)))
-
-
 def _marked_keys(marks: Any, value: Any) -> list[str]:
     """The keys of a marks object that are not in ``value`` but hold a mark: a value there, unknown or hidden."""
-    if not _is_object(marks):
+    if not is_object(marks):
         return []
     return [k for k, m in marks.items() if isinstance(k, str) and k not in value and m is not None and m is not False
             and (m is True or contains_sensitive(m))]
@@ -79,7 +72,7 @@ def _object_keys(value: Any, unknown: Marks, sensitive: Marks) -> list[Any]:
 
 def _holds_keys(marks: Marks) -> bool:
     """Whether a marks tree is an object (its children are looked up by key)."""
-    return marks is not None and marks is not False and (type(marks) is dict or _is_object(marks))
+    return marks is not None and marks is not False and (type(marks) is dict or is_object(marks))
 
 
 def _fitted(marks: Any, value: Any, kind: type) -> Any:
@@ -133,8 +126,8 @@ def _array_extent(val: Any, um: Marks, sm: Marks) -> tuple[int, int, bool, bool]
     for are unknown (or hidden).
     """
     size = len(val)
-    um_list = um is not None and um is not False and (type(um) is list or _is_array(um))
-    sm_list = sm is not None and sm is not False and (type(sm) is list or _is_array(sm))
+    um_list = um is not None and um is not False and (type(um) is list or is_sequence(um))
+    sm_list = sm is not None and sm is not False and (type(sm) is list or is_sequence(sm))
     count = size
     for marks, is_list in ((um, um_list), (sm, sm_list)):
         if is_list and len(marks) > count:
@@ -291,7 +284,7 @@ class _Walker:
                     self.plain(child, text + step, sub, depth + 1)
                 else:
                     self.marked(child, None, None, text + step, sub, fast=False)
-            elif _is_object(child) or _is_array(child):
+            elif is_object(child) or is_sequence(child):
                 self.marked(child, None, None, text + step, sub, fast=False)
             else:
                 emit(f"  {text}{step} = {self.scalar(child, text + step)}")
@@ -342,16 +335,16 @@ class _Walker:
             self.plain(val, text, trie, 0)  # nothing marked in it: the fast walk
             return None
         if val is NO_VALUE:  # absent, but marks below it say something is there
-            val = {} if _is_object(um) or _is_object(sm) else []
+            val = {} if is_object(um) or is_object(sm) else []
             kind = type(val)
         if kind is dict:
             return val, um, sm, True
         if kind is list:
             return val, um, sm, False
-        if kind is bool or kind is int or kind is Decimal or not (_is_object(val) or _is_array(val)):
+        if kind is bool or kind is int or kind is Decimal or not (is_object(val) or is_sequence(val)):
             emit(f"  {text} = {self.scalar(val, text)}")
             return None
-        return val, um, sm, _is_object(val)
+        return val, um, sm, is_object(val)
 
     def walk(self, val: Any, um: Marks, sm: Marks, text: str, trie: Any, depth: int) -> None:
         """A value with its marks: by recursion, and past :data:`_PLAIN_DEPTH` by :meth:`marked`.

@@ -35,6 +35,7 @@ from .._checking.fields import (
     OutputPathMatcherFields,
     ResourcePathFields,
     ResourcePathMatcherFields,
+    check_fields,
     checked_address,
     checked_matcher,
     checked_path,
@@ -350,12 +351,7 @@ class ExpectIdentityValue(StateCheck):
     matcher: Check
 
     def __post_init__(self) -> None:
-        name = type(self).__name__
-        self._set(
-            address=checked_address(self.address, name),
-            path=checked_path(self.path, name),
-            matcher=checked_matcher(self.matcher, name),
-        )
+        check_fields(self, address=checked_address, path=checked_path, matcher=checked_matcher)
 
     def failures(self, state: State) -> list[CheckFailure]:
         """The failure, if the value does not match or is absent, or the resource or its identity is missing."""
@@ -423,8 +419,7 @@ class ExpectIdentityValueMatchesState(StateCheck):
     path: Path
 
     def __post_init__(self) -> None:
-        name = type(self).__name__
-        self._set(address=checked_address(self.address, name), path=checked_path(self.path, name))
+        check_fields(self, address=checked_address, path=checked_path)
 
     def failures(self, state: State) -> list[CheckFailure]:
         """The failure, if the two values differ or either is absent, or the resource or its identity is missing."""
@@ -454,12 +449,7 @@ class ExpectIdentityValueMatchesStateAtPath(StateCheck):
     state_path: Path
 
     def __post_init__(self) -> None:
-        name = type(self).__name__
-        self._set(
-            address=checked_address(self.address, name),
-            identity_path=checked_path(self.identity_path, name),
-            state_path=checked_path(self.state_path, name),
-        )
+        check_fields(self, address=checked_address, identity_path=checked_path, state_path=checked_path)
 
     def failures(self, state: State) -> list[CheckFailure]:
         """The failure, if the two values differ or either is absent, or the resource or its identity is missing."""

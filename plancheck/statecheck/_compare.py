@@ -27,13 +27,13 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Mapping, Sequence
+from functools import partial
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from tfjsonpath import MapStep, Path, SliceStep, describe_json_type
-from tfjsonpath._jsontypes import copy_json, plural
+from tfjsonpath._jsontypes import copy_json, is_array, plural
 
-from .._checking.fields import checked_address, checked_path
-from .._checking.matcher import is_array
+from .._checking.fields import check_fields, checked_address, checked_instance, checked_path
 from .._checking.messages import located, scrubbed_failure
 from .._documents.resolve import ResolvedValue, ValueStatus, resolve_value
 from .._documents.state import State
@@ -208,10 +208,9 @@ class CompareValueCheck(StateCheck):
     path: Path
 
     def __post_init__(self) -> None:
-        name = type(self).__name__
-        if not isinstance(self.collector, CompareValue):
-            raise TypeError(f"{name}: collector must be a CompareValue, got {type(self.collector).__name__}")
-        self._set(address=checked_address(self.address, name), path=checked_path(self.path, name))
+        check_fields(
+            self, collector=checked_instance(CompareValue, "collector"), address=checked_address, path=checked_path
+        )
 
     def failures(self, state: State) -> list[CheckFailure]:
         """Collect the value (a missing one fails and is not collected), then compare everything collected."""
@@ -258,13 +257,13 @@ class CompareValuePairs(StateCheck):
     comparer: ValueComparer
 
     def __post_init__(self) -> None:
-        name = type(self).__name__
-        self._set(
-            address1=checked_address(self.address1, name, "address1"),
-            path1=checked_path(self.path1, name),
-            address2=checked_address(self.address2, name, "address2"),
-            path2=checked_path(self.path2, name),
-            comparer=require_comparer(self.comparer, name),
+        check_fields(
+            self,
+            address1=partial(checked_address, what="address1"),
+            path1=checked_path,
+            address2=partial(checked_address, what="address2"),
+            path2=checked_path,
+            comparer=require_comparer,
         )
 
     def failures(self, state: State) -> list[CheckFailure]:

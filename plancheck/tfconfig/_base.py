@@ -14,7 +14,8 @@ import abc
 from collections.abc import Iterable, Mapping
 from typing import Any, Final, Literal
 
-from tfjsonpath import MapStep, Path, PathNotFoundError, SliceStep, Step
+from tfjsonpath import Path, PathNotFoundError
+from tfjsonpath._jsontypes import fold_nodes, is_array, is_object, json_nodes
 
 from .. import knownvalue as kv
 from .._checking.fields import checked_address, require_document
@@ -349,42 +350,24 @@ def like(value: Any, owner: str) -> Any:
     """
     if _is_check(value):
         return value
-    # Post-order over the plain containers, so nesting of any depth is converted without recursion.
-    order: list[tuple[Any, int, Step | None]] = []
-    stack: list[tuple[Any, int, Step | None]] = [(value, -1, None)]
-    while stack:
-        item = stack.pop()
-        order.append(item)
-        current = item[0]
-        me = len(order) - 1
-        if _is_check(current):
-            continue
-        if isinstance(current, Mapping):
-            for key in reversed(list(current)):
+    # Nesting of any depth is converted without recursion; a check inside stays as it is.
+    nodes = json_nodes(value, closed=_is_check)
+    for node, _, _ in nodes:
+        if is_object(node) and not _is_check(node):
+            for key in reversed(list(node)):
                 if not isinstance(key, str):
                     raise TypeError(f"{owner}: object keys must be strings, got {type(key).__name__}")
-                stack.append((current[key], me, MapStep(key)))
-        elif isinstance(current, (list, tuple)):
-            stack.extend((current[i], me, SliceStep(i)) for i in range(len(current) - 1, -1, -1))
-    built: list[Any] = [None] * len(order)
-    kids: list[list[tuple[Step, Any]]] = [[] for _ in order]
-    for index in range(len(order) - 1, -1, -1):
-        current, parent, step = order[index]
-        children = kids[index]
-        children.reverse()
-        check: Any
+
+    def build(current: Any, children: list[tuple[Any, Any]]) -> Any:
         if _is_check(current):
-            check = current
-        elif isinstance(current, Mapping):
-            check = kv.ObjectPartial({s.key: c for s, c in children if isinstance(s, MapStep)})
-        elif isinstance(current, (list, tuple)):
-            check = kv.ListExact([c for _, c in children])
-        else:
-            check = as_check(current, owner)
-        built[index] = check
-        if parent >= 0 and step is not None:
-            kids[parent].append((step, check))
-    return built[0]
+            return current
+        if is_object(current):
+            return kv.ObjectPartial(dict(children))
+        if is_array(current):
+            return kv.ListExact([c for _, c in children])
+        return as_check(current, owner)
+
+    return fold_nodes(nodes, build)
 
 
 def mismatch(check: Any, value: Any, *, sensitive: Marks, secrets: Secrets) -> tuple[Path, str] | None:

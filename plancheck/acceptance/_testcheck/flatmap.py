@@ -28,6 +28,8 @@ from collections.abc import Iterator, Mapping, Sequence
 from decimal import Decimal
 from typing import Any, Final, final
 
+from tfjsonpath._jsontypes import is_object, is_sequence
+
 from ..._documents.state import State, StateResource
 from ..._errors import StateFormatError
 from ..._frozen import ReadOnly, public
@@ -303,9 +305,9 @@ class FlatOutput(ReadOnly):
         text = leaf_text(value)
         if text is not None:
             value, kind = text, "string"
-        elif isinstance(value, Mapping):
+        elif is_object(value):
             kind = "map"
-        elif isinstance(value, Sequence) and not isinstance(value, (str, bytes, bytearray)):
+        elif is_sequence(value):
             kind = "list"
         else:
             kind = ""
