@@ -34,7 +34,7 @@ MODULES_TODAY = 132
 #: process of their own as ``make bench`` prints them (this session's plancheck plugin hears every plan made):
 #: through ``load_plan`` + ``assert_plan``, and through the CLI. Lower them as the routes shorten.
 LIBRARY_ROUTE_TODAY = 119
-CLI_ROUTE_TODAY = 193
+CLI_ROUTE_TODAY = 192
 
 #: ``_x.py`` modules inside a private package: none since #34 (the set stays for a reviewed exception).
 PRIVATE_TWICE_ALLOWED: set[str] = set()
