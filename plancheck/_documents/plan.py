@@ -544,7 +544,7 @@ class Plan:
         >>> Plan.from_dict({"format_version": "1.2"}).partial_note is None
         True
         """
-        return PARTIAL_NOTE if self.partial else None
+        return PARTIAL_NOTE if self.raw.get("errored") is True else None  # as partial says, asked by every verdict
 
     @property
     def variables(self) -> Mapping[str, Any]:
