@@ -917,9 +917,10 @@ def rendered(value: Any, marks: Marks = None, secrets: Secrets = NO_SECRETS) -> 
                 stack.append("}")
                 for i in range(len(entries) - 1, -1, -1):
                     k, v = entries[i]
-                    # A key that is not a string cannot be named by marks (JSON keys are strings): it fails closed.
-                    foreign = True if contains_sensitive(mk) else None
-                    stack.append((v, child_marks(mk, MapStep(k)) if isinstance(k, str) else foreign, False))
+                    if isinstance(k, str):
+                        stack.append((v, child_marks(mk, MapStep(k)), False))
+                    else:  # marks cannot name a key that is not a string (JSON keys are): it fails closed
+                        stack.append((v, True if contains_sensitive(mk) else None, False))
                     key_text = json.dumps(k, ensure_ascii=False) if isinstance(k, str) else _scalar(k)
                     if not reveal and secrets.touches(key_text):
                         key_text = SENSITIVE

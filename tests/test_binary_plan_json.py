@@ -43,14 +43,15 @@ def shown(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, bytes]]:
 
 @pytest.fixture
 def shown_where(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, str | None]]:
-    """Where each stand-in show ran (``cwd``) and how the front end names another directory (``hint``)."""
+    """Where each stand-in ``terraform show`` ran (``cwd``, as the real one would) and how the front end names
+    another directory (``hint``)."""
     where: list[tuple[str, str | None]] = []
 
-    def show(name: str, data: bytes, **kwargs: Any) -> bytes:
-        where.append((kwargs["cwd"], kwargs["hint"]))
+    def show(path: str, shown_as: str, terraform: str | None, environ: Any, cwd: str, hint: str | None) -> bytes:
+        where.append((cwd, hint))
         return SHOWN
 
-    monkeypatch.setattr(planfile, "binary_plan_json", show)
+    monkeypatch.setattr(planfile, "_show", show)
     return where
 
 

@@ -367,6 +367,14 @@ def _route_figure(name: str, functions: set[str], goal: int) -> Figure:
     return Figure(f"{name} ({len(files)} modules)", len(functions), goal)
 
 
+def routes() -> tuple[set[str], set[str]]:
+    """The library functions of a failing check's two routes: through ``load_plan`` + ``assert_plan``, and the CLI."""
+    with tempfile.TemporaryDirectory(prefix="tfplancheck-house-") as folder:
+        plan_file = Path(folder, "plan.json")
+        plan_file.write_text(json.dumps(PLAN), encoding="utf-8")
+        return library_functions(lambda: library_route(plan_file)), library_functions(lambda: cli_route(plan_file))
+
+
 # -- all of them
 
 
@@ -375,11 +383,7 @@ def figures() -> list[Figure]:
     paths = modules()
     plancheck_paths = [p for p in paths if p.relative_to(ROOT).parts[0] == "plancheck"]
     long = long_modules(paths)
-    with tempfile.TemporaryDirectory(prefix="tfplancheck-house-") as folder:
-        plan_file = Path(folder, "plan.json")
-        plan_file.write_text(json.dumps(PLAN), encoding="utf-8")
-        library = library_functions(lambda: library_route(plan_file))
-        cli = library_functions(lambda: cli_route(plan_file))
+    library, cli = routes()
     twice = private_twice(paths)
     pairs = duplicate_pairs(plancheck_paths)
     wire = wire_code(paths)

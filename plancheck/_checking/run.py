@@ -160,15 +160,19 @@ class CheckOutcome(FrozenValue):
         return self.status == "pass"
 
 
-def _record(item: object, label: tuple[str, str | None, Any]) -> CheckFailure:
-    if isinstance(item, CheckFailure):
-        return item
-    return CheckFailure(*label, str(item))
+def _shown(item: object, label: tuple[str, str | None, Any], scrub: Callable[[str], str] | Secrets | None) -> CheckFailure:
+    """What a check gave (a failure, a failure's text, a warning) as the record shown: labelled, scrubbed by ``scrub``.
 
-
-def _warning_record(warning: Warning, label: tuple[str, str | None, Any]) -> CheckFailure:
-    record = getattr(warning, "record", None)
-    return record if isinstance(record, CheckFailure) else CheckFailure(*label, str(warning))
+    Secrets trust what the failure trusts (:attr:`~plancheck.CheckFailure.trusted`).
+    """
+    record = getattr(item, "record", None) if isinstance(item, Warning) else item
+    if not isinstance(record, CheckFailure):
+        record = CheckFailure(*label, str(item))
+    if scrub is None:
+        return record
+    if isinstance(scrub, Secrets):
+        return dataclasses.replace(record, message=scrub.trusting(record.trusted).scrub(record.message))
+    return dataclasses.replace(record, message=scrub(record.message))
 
 
 def run_each(
@@ -206,7 +210,7 @@ def run_each(
             name = label(check)
             try:
                 found, warned = run(check, document)
-                failures = [_record(item, name) for item in found]
+                failures = [_shown(item, name, scrub) for item in found]
                 raised = list(warned)
             except KeyboardInterrupt as exc:
                 # Still an interrupt (whoever called stops), naming the check it stopped: the pytest plugin makes
@@ -219,29 +223,21 @@ def run_each(
                     raise
                 text = exception_message(exc) if isinstance(exc, TfCheckError) else ""
                 text = text or f"raised {exception_text(exc)}"
-                failure = _scrubbed(CheckFailure(*name, text), scrub)
+                failure = _shown(text, name, scrub)
                 outcomes.append(CheckOutcome(check, "error", (failure,), error=exc))
                 continue
             outcomes.append(
                 CheckOutcome(
                     check,
                     "fail" if failures else "pass",
-                    tuple(_scrubbed(f, scrub) for f in failures),
-                    tuple(_scrubbed(_warning_record(w, name), scrub) for w in raised),
+                    tuple(failures),
+                    tuple(_shown(w, name, scrub) for w in raised),
                     tuple(raised),
                 )
             )
     finally:
         RUNNING_CHECK.reset(token)
     return outcomes
-
-
-def _scrubbed(failure: CheckFailure, scrub: Callable[[str], str] | Secrets | None) -> CheckFailure:
-    if scrub is None:
-        return failure
-    if isinstance(scrub, Secrets):
-        return dataclasses.replace(failure, message=scrub.trusting(failure.trusted).scrub(failure.message))
-    return dataclasses.replace(failure, message=scrub(failure.message))
 
 
 def run_checks(

@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-__all__ = ["has_listeners", "listen", "listening", "met"]
+__all__ = ["listen", "listening", "met"]
 
 #: The listeners, in the order they began to listen.
 _LISTENERS: list[Callable[[Any], None]] = []
@@ -66,12 +66,3 @@ def listen(listener: Callable[[Any], None]) -> Callable[[], None]:
 
     return stop
 
-
-def has_listeners() -> bool:
-    """Whether anyone listens: a document made with nobody listening costs one look-up.
-
-    >>> with listening(lambda found: None):
-    ...     has_listeners()
-    True
-    """
-    return bool(_LISTENERS)

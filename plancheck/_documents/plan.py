@@ -20,7 +20,7 @@ from .._loading.load import PLAN, DocumentSource, Loaded
 from .._redact import NO_SECRETS, Marks, Secrets
 from .._text import closest
 from .fields import ResourceFields
-from .met import has_listeners, met
+from .met import met
 from .sensitive import collect_plan_secrets, marked_strings
 
 __all__ = [
@@ -446,8 +446,7 @@ class Plan:
         self.source = source
         self._entries = entries
         self._index = AddressIndex(keys)
-        if has_listeners():  # a front end scrubs the secrets of every plan made while it writes
-            met(self)
+        met(self)  # a front end scrubs the secrets of every plan made while it writes
 
     @classmethod
     def _from_loaded(cls, loaded: Loaded, allow_errored: bool) -> Plan:
@@ -545,7 +544,7 @@ class Plan:
         >>> Plan.from_dict({"format_version": "1.2"}).partial_note is None
         True
         """
-        return PARTIAL_NOTE if self.partial else None
+        return PARTIAL_NOTE if self.raw.get("errored") is True else None  # as partial says, asked by every verdict
 
     @property
     def variables(self) -> Mapping[str, Any]:

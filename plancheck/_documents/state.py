@@ -19,7 +19,7 @@ from .._loading.load import STATE, DocumentSource, Loaded
 from .._redact import Marks, Secrets, contains_sensitive
 from .._text import closest
 from .fields import ResourceFields
-from .met import has_listeners, met
+from .met import met
 from .plan import AddressIndex, HasSecrets, ResourceNotFoundError, shown_address
 from .sensitive import collect_state_secrets, marked_strings
 
@@ -224,8 +224,7 @@ class State:
         resources = tuple(StateResource(r, m, document=self) for m, r in walk_modules(values.get("root_module")))
         self._resources = resources
         self._index = AddressIndex((r.address, r.deposed) for r in resources)
-        if has_listeners():  # a front end scrubs the secrets of every state made while it writes
-            met(self)
+        met(self)  # a front end scrubs the secrets of every state made while it writes
 
     # -- construction ------------------------------------------------------------------------
 

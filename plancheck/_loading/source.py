@@ -77,17 +77,6 @@ def max_input_bytes(max_bytes: int | None = None, *, environ: Mapping[str, str] 
     return limit
 
 
-def _remaining_size(stream: IO[Any]) -> int | None:
-    """The bytes left in a regular file (None for a pipe, a device, or a stream without a descriptor)."""
-    try:
-        status = os.fstat(stream.fileno())
-        if not stat.S_ISREG(status.st_mode):
-            return None
-        return max(status.st_size - stream.tell(), 0)
-    except (OSError, ValueError, AttributeError, io.UnsupportedOperation):
-        return None
-
-
 def read_limited(stream: IO[Any], limit: int) -> bytes | str:
     """Everything ``stream`` holds, or :class:`InputTooLarge` as soon as it holds more than ``limit``.
 
@@ -101,7 +90,13 @@ def read_limited(stream: IO[Any], limit: int) -> bytes | str:
     ...
     plancheck._loading.source.InputTooLarge: 4
     """
-    size = _remaining_size(stream)
+    size: int | None = None  # the bytes left in a regular file; a pipe, a device or a stream without a descriptor: None
+    try:
+        status = os.fstat(stream.fileno())
+        if stat.S_ISREG(status.st_mode):
+            size = max(status.st_size - stream.tell(), 0)
+    except (OSError, ValueError, AttributeError, io.UnsupportedOperation):
+        pass
     if size is not None and size > limit:
         raise InputTooLarge(limit)
     first = stream.read(min(size + 1, limit + 1) if size is not None else min(_CHUNK, limit + 1))

@@ -291,20 +291,14 @@ def _ok(value: Any) -> str | None:
 
 
 def _type_check(names: list[str]) -> _Check:
-    # One closure per subschema; validation calls it once per constrained value.
-    if names == ["string"]:
-        return lambda v: None if isinstance(v, str) else "type"
-    if names == ["boolean"]:
-        return lambda v: None if isinstance(v, bool) else "type"
-    if names == ["array"]:
-        return lambda v: None if isinstance(v, list) or _schema_array(v) else "type"
-    if names == ["object"]:
-        return lambda v: None if isinstance(v, dict) or _schema_object(v) else "type"
-    # Unions: a plain isinstance for the types it decides, the tests for the rest (bool is an int).
+    # One closure per subschema, one shape for every type list; validation calls it once per constrained
+    # value. A plain isinstance decides the usual value (a str, a list, a dict, a bool), the tests the rest
+    # (a lazy value, a Mapping, a number: bool is an int).
     plain = tuple(
         {"string": str, "array": list, "object": dict, "boolean": bool}[t] for t in names if t in _PLAIN
     )
-    others = tuple(_TYPE_TESTS[t] for t in names)
+    # A str or a bool is decided by isinstance alone; an array or an object can also be lazy, or another Mapping.
+    others = tuple(_TYPE_TESTS[t] for t in names if t not in ("string", "boolean"))
 
     def check(v: Any) -> str | None:
         if isinstance(v, plain):
@@ -419,38 +413,57 @@ def _path(base: PathKey, link: _Link) -> PathKey:
         steps.append(step)
     steps.reverse()
     return (*base, *steps)
-_Predicate = Callable[[Any], bool]
 
 
-def _true(value: Any) -> bool:
-    return True
+#: A node's quick test: falsy when the value is valid, truthy (``"type"``, ``True``) when it is not. A node that
+#: constrains the value alone (type, enum, pattern) has its check as its test: no wrapper, one call per value.
+_Problem = Callable[[Any], "str | bool | None"]
 
 
-def _predicates(nodes: Iterable[SchemaNode]) -> dict[int, _Predicate]:
-    """One predicate per node ("is this value valid?"), composed from its members' predicates."""
-    made: dict[int, _Predicate] = {}
-    # Schemas may be recursive (a module's child modules are modules): predicates call their
-    # members' through a cell filled once every predicate exists.
-    cells: dict[int, list[_Predicate]] = {}
+def _valid(value: Any) -> None:
+    return None
 
-    def cell_call(node: SchemaNode | None) -> _Predicate | None:
+
+def _problems(nodes: Iterable[SchemaNode]) -> dict[int, _Problem]:
+    """One quick test per node (see :data:`_Problem`), composed from its members' tests.
+
+    A node's members are made first, so a test calls its members' tests directly. A recursive schema
+    (a module's child modules are modules) calls back into a node still being made through a cell,
+    filled once that node's test exists.
+    """
+    made: dict[int, _Problem] = {}
+    cells: dict[int, list[_Problem]] = {}
+
+    def member(node: SchemaNode | None) -> _Problem | None:
         if node is None or node.trivial:
             return None
         if not node.deep:
-            check = node.check
-            return lambda v: check(v) is None
-        cell = cells.setdefault(id(node), [_true])
-        return lambda v: cell[0](v)
+            return node.check
+        known = made.get(id(node))
+        if known is not None:
+            return known
+        if id(node) in cells:  # being made, further up: a cycle
+            return _through(cells[id(node)])
+        cells[id(node)] = [_valid]
+        leaves = node.tree_leaves()
+        test = _tree_problem(leaves) if leaves is not None else _problem(node, member)
+        made[id(node)] = cells[id(node)][0] = test
+        return test
 
     for node in nodes:
-        leaves = node.tree_leaves()
-        made[id(node)] = _tree_predicate(leaves) if leaves is not None else _predicate(node, cell_call)
-        cells.setdefault(id(node), [_true])[0] = made[id(node)]
+        made[id(node)] = member(node) or _valid
     return made
 
 
-def _tree_predicate(leaves: tuple[str, ...]) -> _Predicate:
-    """The predicate of a tree node (see :meth:`SchemaNode.tree_leaves`).
+def _through(cell: list[_Problem]) -> _Problem:
+    def problem(value: Any) -> str | bool | None:
+        return cell[0](value)
+
+    return problem
+
+
+def _tree_problem(leaves: tuple[str, ...]) -> _Problem:
+    """The test of a tree node (see :meth:`SchemaNode.tree_leaves`).
 
     Marks trees hang off every resource change and every resource, so this is the hot loop
     of validation: plain recursion over dicts and lists with ``type(x) is`` tests (a tree
@@ -459,34 +472,34 @@ def _tree_predicate(leaves: tuple[str, ...]) -> _Predicate:
     only_bools = leaves == ("boolean",)
     tests = tuple(_TYPE_TESTS[name] for name in leaves)
 
-    def leaf(value: Any) -> bool:
+    def bad_leaf(value: Any) -> bool:
         if isinstance(value, Deferred):
-            return value.json_type in ("object", "array")
+            return value.json_type not in ("object", "array")
         if isinstance(value, list):
-            return valid(list(value))
+            return invalid(list(value))
         if isinstance(value, Mapping):
-            return valid(dict(value))
-        return any(test(value) for test in tests)
+            return invalid(dict(value))
+        return not any(test(value) for test in tests)
 
-    def valid(value: Any) -> bool:
+    def invalid(value: Any) -> bool:
         kind = type(value)
         if kind is dict:
             value = value.values()
         elif kind is not list:
-            return (kind is bool and only_bools) or leaf(value)
+            return not (kind is bool and only_bools) and bad_leaf(value)
         for member in value:
             kind = type(member)
             if kind is bool and only_bools:
                 continue
             if kind is dict or kind is list:
-                if member and not valid(member):
-                    return False
+                if member and invalid(member):
+                    return True
                 continue
-            if not leaf(member):
-                return False
-        return True
+            if bad_leaf(member):
+                return True
+        return False
 
-    return valid
+    return invalid
 
 
 _ABSENT: Final = object()
@@ -502,10 +515,8 @@ def _plain_type(node: SchemaNode) -> type | None:
     return _PLAIN_TYPES.get(types) if isinstance(types, str) else None
 
 
-def _predicate(node: SchemaNode, member: Callable[[SchemaNode | None], _Predicate | None]) -> _Predicate:
+def _problem(node: SchemaNode, member: Callable[[SchemaNode | None], _Problem | None]) -> _Problem:
     check = node.check
-    if not node.deep:
-        return _true if node.trivial else (lambda v: check(v) is None)
     required = node.required
     extra = member(node.additional)
     items = member(node.items)
@@ -516,42 +527,38 @@ def _predicate(node: SchemaNode, member: Callable[[SchemaNode | None], _Predicat
         for key, sub in node.properties.items()
         if _plain_type(sub) is None and (test := member(sub)) is not None
     ]
-    props = dict(tested) | {key: _plain_test(kind) for key, kind in plain}
+    props = dict(tested) | {key: member(node.properties[key]) for key, _ in plain}
 
-    def valid(value: Any) -> bool:
+    def invalid(value: Any) -> str | bool | None:
         if check(value) is not None:
-            return False
+            return True
         if isinstance(value, dict):
             for key in required:
                 if key not in value:
-                    return False
+                    return True
             if extra is None:
                 get = value.get
                 for key, kind in plain:
                     child = get(key, _ABSENT)
                     if child is not _ABSENT and not isinstance(child, kind):
-                        return False
+                        return True
                 for key, test in tested:
                     child = get(key, _ABSENT)
-                    if child is not _ABSENT and not test(child):
-                        return False
-                return True
+                    if child is not _ABSENT and test(child):
+                        return True
+                return False
             for key, child in value.items():
                 member_test = props.get(key) if key in node.properties else extra
-                if member_test is not None and not member_test(child):
-                    return False
-            return True
+                if member_test is not None and member_test(child):
+                    return True
+            return False
         if isinstance(value, list):
-            return items is None or all(map(items, value))
+            return items is not None and any(map(items, value))
         if isinstance(value, Mapping):
-            return valid(dict(value))
-        return True
+            return invalid(dict(value))
+        return False
 
-    return valid
-
-
-def _plain_test(kind: type) -> _Predicate:
-    return lambda v: isinstance(v, kind)
+    return invalid
 
 
 class SchemaValidator:
@@ -570,7 +577,7 @@ class SchemaValidator:
         self.root = self._compile(schema, nodes)
         for node in nodes.values():
             node.finish()
-        self._predicates = _predicates(nodes.values())
+        self._problems = _problems(nodes.values())
         self._full: Any = None
 
     def is_valid(self, document: Any, node: SchemaNode | None = None) -> bool:
@@ -579,12 +586,12 @@ class SchemaValidator:
         Composed closures, one call per constrained value; :meth:`first_violation` then
         finds the problem, when there is one, with its place.
         """
-        predicate = self._predicates[id(node or self.root)]
+        problem = self._problems[id(node or self.root)]
         # Validation allocates little but often: a young collection it would trigger could go on
         # to traverse the whole freshly parsed document, which holds no cycles to collect.
         with collector_off():
             try:
-                return predicate(document)
+                return not problem(document)
             except RecursionError:  # deeper than the closures can go: the walk has no limit
                 return self._walk(document, (), node) is None
 

@@ -57,7 +57,6 @@ __all__ = [
     "ExpectUnknownOutputValueAtPath",
     "ExpectUnknownValue",
     "resolve_after",
-    "resource_failures",
 ]
 
 
@@ -212,35 +211,6 @@ def _missing_from_its_parent(value: Any, path: Path) -> bool:
     return False
 
 
-@public("plancheck")
-class ExpectNoValue(ResourcePathFields, PlanCheck):
-    """The planned value of resource ``address`` has nothing at ``path``: not a value, not null, not unknown.
-
-    Passes only when a key or index on the path is missing. An unknown value (or an
-    unknown ancestor) fails: it may be set after apply. A path that meets a value of
-    another kind (a key into a string) fails too, and so does a resource with no
-    planned value at all (being deleted): use ExpectResourceAction for that.
-
-    >>> from plancheck import Plan
-    >>> from tfjsonpath import New
-    >>> plan = Plan.from_dict({"format_version": "1.2", "resource_changes": [{"address": "test_resource.one",
-    ...     "change": {"actions": ["update"], "after": {"name": "x", "tags": None, "blocks": []},
-    ...                "after_unknown": {"id": True}}}]})
-    >>> ExpectNoValue("test_resource.one", New("timeouts")).CheckPlan(plan)
-    >>> ExpectNoValue("test_resource.one", New("blocks").AtSliceIndex(0)).CheckPlan(plan)
-    >>> ExpectNoValue("test_resource.one", New("tags")).CheckPlan(plan)
-    Traceback (most recent call last):
-    ...
-    plancheck.PlanCheckError: ExpectNoValue: test_resource.one: tags: expected no value, but it is null
-    """
-
-    __slots__ = ()
-
-    def failures(self, plan: Plan) -> list[CheckFailure]:
-        """The failure, if there is a value (known, null or unknown) at the path, or the resource is not planned."""
-        return resource_failures(self, plan, _no_value_problem)
-
-
 def _no_value_problem(change: Change, path: Path, plan: Plan, what: str) -> str | None:
     actions = change.actions
     if no_planned_value(change, what) is not None:
@@ -303,8 +273,60 @@ def _null_problem(change: Change, path: Path, plan: Plan, what: str) -> str | No
     return "expected a null value, but it is " + describe(resolved, plan.secrets)
 
 
+class _ResourceValueCheck(ResourcePathFields, PlanCheck):
+    """A check on the planned value at ``path`` of resource ``address`` (of its deposed object ``deposed``).
+
+    The checks of this kind share one way to fail: the resource is not planned, or their ``problem``
+    with the value (known, null, unknown, absent, not sensitive) is the message.
+    """
+
+    __slots__ = ()
+
+    @staticmethod
+    def problem(change: Change, path: Path, plan: Plan, what: str) -> str | None:
+        """What is wrong with the planned value at ``path`` of ``change`` (of a ``what``, here "resource"), or None."""
+        raise NotImplementedError
+
+    def failures(self, plan: Plan) -> list[CheckFailure]:
+        """The failure, if the value at the path is not what the check expects, or the resource is not planned."""
+        kind = type(self).__name__
+        change = find_change(plan, self.address, self.deposed)
+        if isinstance(change, str):
+            return [failure(plan, kind, self.address, None, change)]
+        problem = self.problem(change, self.path, plan, "resource")
+        if problem is None:
+            return []
+        return [failure(plan, kind, self.address, self.path, deposed_prefix(self.deposed) + problem)]
+
+
 @public("plancheck")
-class ExpectUnknownValue(ResourcePathFields, PlanCheck):
+class ExpectNoValue(_ResourceValueCheck):
+    """The planned value of resource ``address`` has nothing at ``path``: not a value, not null, not unknown.
+
+    Passes only when a key or index on the path is missing. An unknown value (or an
+    unknown ancestor) fails: it may be set after apply. A path that meets a value of
+    another kind (a key into a string) fails too, and so does a resource with no
+    planned value at all (being deleted): use ExpectResourceAction for that.
+
+    >>> from plancheck import Plan
+    >>> from tfjsonpath import New
+    >>> plan = Plan.from_dict({"format_version": "1.2", "resource_changes": [{"address": "test_resource.one",
+    ...     "change": {"actions": ["update"], "after": {"name": "x", "tags": None, "blocks": []},
+    ...                "after_unknown": {"id": True}}}]})
+    >>> ExpectNoValue("test_resource.one", New("timeouts")).CheckPlan(plan)
+    >>> ExpectNoValue("test_resource.one", New("blocks").AtSliceIndex(0)).CheckPlan(plan)
+    >>> ExpectNoValue("test_resource.one", New("tags")).CheckPlan(plan)
+    Traceback (most recent call last):
+    ...
+    plancheck.PlanCheckError: ExpectNoValue: test_resource.one: tags: expected no value, but it is null
+    """
+
+    __slots__ = ()
+    problem = staticmethod(_no_value_problem)
+
+
+@public("plancheck")
+class ExpectUnknownValue(_ResourceValueCheck):
     """The planned value at ``path`` of resource ``address`` is unknown (known only after apply).
 
     A ``true`` mark on an ancestor counts: ``{"triggers": true}`` makes ``triggers["x"]`` unknown.
@@ -322,14 +344,11 @@ class ExpectUnknownValue(ResourcePathFields, PlanCheck):
     """
 
     __slots__ = ()
-
-    def failures(self, plan: Plan) -> list[CheckFailure]:
-        """The failure, if the value is known, null or absent, or the resource is not planned."""
-        return resource_failures(self, plan, _unknown_problem)
+    problem = staticmethod(_unknown_problem)
 
 
 @public("plancheck")
-class ExpectSensitiveValue(ResourcePathFields, PlanCheck):
+class ExpectSensitiveValue(_ResourceValueCheck):
     """The planned value at ``path`` of resource ``address`` is marked sensitive (itself or an ancestor).
 
     Passes for a sensitive value that is null or unknown; fails when the path is not
@@ -348,22 +367,7 @@ class ExpectSensitiveValue(ResourcePathFields, PlanCheck):
     """
 
     __slots__ = ()
-
-    def failures(self, plan: Plan) -> list[CheckFailure]:
-        """The failure, if the value is not sensitive, or absent, or the resource is not planned."""
-        return resource_failures(self, plan, _sensitive_problem)
-
-
-def resource_failures(check: ResourcePathFields, plan: Plan, problem_of: _Problem) -> list[CheckFailure]:
-    """The failures of a check on the value at ``check.path`` of resource ``check.address``."""
-    kind = type(check).__name__
-    change = find_change(plan, check.address, check.deposed)
-    if isinstance(change, str):
-        return [failure(plan, kind, check.address, None, change)]
-    problem = problem_of(change, check.path, plan, "resource")
-    if problem is None:
-        return []
-    return [failure(plan, kind, check.address, check.path, deposed_prefix(check.deposed) + problem)]
+    problem = staticmethod(_sensitive_problem)
 
 
 def _output_failures(

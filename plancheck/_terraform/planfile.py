@@ -261,7 +261,7 @@ def read_plan_file(
     if isinstance(data, bytes):  # a path is read as bytes
         try:
             data = plan_json(name, data, limit=limit, terraform=None if terraform is None else os.fspath(terraform),
-                             cwd=show_directory(name, chdir), hint=hint)
+                             cwd=chdir, hint=hint)
         except InputTooLarge as too_large:
             raise PlanFormatError("$", too_large.expected("plan"), found=too_large.found, source=source) from None
     return Plan.from_json(data, source=source, allow_errored=allow_errored)

@@ -246,7 +246,10 @@ def _main_parser(streams: Io | None = None) -> _Parser:
     out.add_argument("-q", "--quiet", action="store_true", help="print only failures (nothing when all pass)")
     out.add_argument("--color", "--colour", choices=("auto", "always", "never"), default="auto",
                      help="colour the text output (auto: only on a terminal, and never when NO_COLOR is set)")
-    _add_fail_on(out)
+    out.add_argument("--fail-on", choices=("error", "warning"), default="error",
+                     help="what fails the run (exit status 1): error (default) a failing check of error severity; "
+                     "warning also any warning (a check of severity = \"warning\" that fails, an unknown = \"warn\" "
+                     "verdict)")
     accepted = parser.add_argument_group("waivers and baselines (failures accepted, and said so)")
     accepted.add_argument("--baseline", metavar="FILE", type=path_argument,
                           help="fail only on failures not recorded in FILE (written by --write-baseline); report the "
@@ -304,14 +307,6 @@ def _add_query_arguments(parser: argparse.ArgumentParser) -> None:
     _add_chdir(parser)
     _add_max_bytes(parser)
     add_allow_errored(parser)
-
-
-def _add_fail_on(parser: argparse._ActionsContainer) -> None:
-    parser.add_argument(
-        "--fail-on", choices=("error", "warning"), default="error",
-        help="what fails the run (exit status 1): error (default) a failing check of error severity; "
-        "warning also any warning (a check of severity = \"warning\" that fails, an unknown = \"warn\" verdict)",
-    )
 
 
 def _add_chdir(parser: argparse.ArgumentParser) -> None:

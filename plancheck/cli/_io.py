@@ -444,14 +444,14 @@ def read_plan(
     JSON of a binary plan, and they are handed to :meth:`Plan.from_json` once.
     """
     from .._documents.plan import Plan
-    from .._terraform.planfile import BinaryPlanError, plan_json, show_directory
+    from .._terraform.planfile import BinaryPlanError, plan_json
 
     limit = max_input_bytes(max_bytes)
     env = os.environ if environ is None else environ
     source = "<stdin>" if name == "-" else name
     try:
         data = plan_json(name, read_input(name, "plan", limit=limit, stdin=stdin), limit=limit, terraform=terraform,
-                         environ=env, cwd=show_directory(name, chdir), hint="--chdir DIR")
+                         environ=env, cwd=chdir, hint="--chdir DIR")
     except UnreadableInput as exc:
         raise CliError("plan", f"{source}: {exc}") from None
     except InputTooLarge:  # the JSON terraform show made of a binary plan
