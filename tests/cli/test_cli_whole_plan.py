@@ -189,7 +189,7 @@ ERRORS = [
     ("bad-action-name", 'selector = { action = "crate" }',
      "c.toml:1: check[0].selector.action: Resources: action 'crate' is not a ResourceAction; did you mean Create? "
      "(one of NoOp, Create, Read, Update, Destroy, DestroyBeforeCreate, CreateBeforeDestroy, Replace, Forget, "
-     "CreateThenForget)"),
+     "CreateThenForget, ForgetThenCreate)"),
     ("bad-action-type", "selector = { action = 3 }",
      "c.toml:1: check[0].selector.action: expected an action name or a list of them, found a number"),
     ("bad-mode", 'selector = { mode = "resource" }',

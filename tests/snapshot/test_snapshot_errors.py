@@ -233,7 +233,7 @@ IGNORE_SPEC_ERRORS = [
     pytest.param("mode=resource", "'mode=resource': mode must be 'managed' or 'data', got 'resource'", id="bad-mode"),
     pytest.param("action=creat", "'action=creat': action 'creat' is not a ResourceAction; did you mean Create? "
                                  "(one of NoOp, Create, Read, Update, Destroy, DestroyBeforeCreate, CreateBeforeDestroy, "
-                                 "Replace, Forget, CreateThenForget)", id="bad-action"),
+                                 "Replace, Forget, CreateThenForget, ForgetThenCreate)", id="bad-action"),
     pytest.param("address=a.b[", "'address=a.b[': address 'a.b[' is not a valid pattern: '[' at offset 3 is never closed",
                  id="bad-address-glob"),
 ]
