@@ -8,6 +8,10 @@
 * Data sources read during the plan are not resource changes (Terraform 0.15 on, format 0.2 and
   1.x alike): they sit in ``prior_state`` with the values they read, and are blocks with the
   action ``read (during plan)``. A read deferred to apply is a resource change with action ``read``.
+* Action invocations (Terraform 1.14+) are blocks ``invocation ADDRESS (TRIGGER)``, the trigger as
+  ``AfterCreate of ADDRESS`` or ``Invoke``: ``action: invoke``, ``deferred: REASON`` for a deferred
+  one, and the action's configuration (``config_values`` with ``config_unknown`` and
+  ``config_sensitive``) as a resource's planned values.
 * Outputs are blocks ``output NAME`` whose value is at the path ``value``.
 
 Nothing volatile is kept: no Terraform version, timestamp or format version, no order of the
@@ -39,7 +43,17 @@ from .._documents.state import walk_modules
 from .._frozen import public
 from .._redact import SENSITIVE
 from .._text import one_line
-from ._format import OUTPUT, RESOURCE, TextBlock, body_lines, line_key, path_key, shown_apart, snapshot_text
+from ._format import (
+    INVOCATION,
+    OUTPUT,
+    RESOURCE,
+    TextBlock,
+    body_lines,
+    line_key,
+    path_key,
+    shown_apart,
+    snapshot_text,
+)
 from ._secrets import FingerprintKey, ValueSecrets
 from ._values import IGNORED, Ignored, flatten
 
@@ -87,6 +101,7 @@ def render_snapshot(plan: Plan, ignore: IgnoreSpec, key: FingerprintKey | None) 
             if block is not None:
                 objects.setdefault(address, []).append(block)
     blocks = [block for group in _told_apart(objects) for block in group]
+    blocks.extend(_invocation_blocks(plan, secrets, key))
     blocks.extend(_output_blocks(plan, secrets, key))
     return snapshot_text(blocks, None if key is None else key.id)
 
@@ -273,6 +288,58 @@ def _data_block(
             values.sort(key=line_key)
     body = "\n".join([f"  action: {READ_DURING_PLAN}", *values])
     return TextBlock(RESOURCE, one_line(_shown(address, secrets, key)), 0, body)
+
+
+def _invocations(plan: Plan) -> Iterator[tuple[Mapping[str, Any], str | None]]:
+    """Every action invocation (raw), then every deferred one with its reason (Terraform 1.14+)."""
+    for raw in plan.raw.get("action_invocations") or ():
+        if isinstance(raw, Mapping):
+            yield raw, None
+    for deferred in plan.raw.get("deferred_action_invocations") or ():
+        raw = deferred.get("action_invocation") if isinstance(deferred, Mapping) else None
+        if isinstance(raw, Mapping):
+            reason = deferred.get("reason")
+            yield raw, reason if isinstance(reason, str) and reason else "(no reason given)"
+
+
+def _trigger(raw: Mapping[str, Any], secrets: ValueSecrets, key: FingerprintKey | None) -> str:
+    """What triggers an invocation, as its block's name says it: ``AfterCreate of ADDRESS``, ``Invoke``."""
+    lifecycle = raw.get("lifecycle_action_trigger")
+    if isinstance(lifecycle, Mapping):
+        event = lifecycle.get("action_trigger_event")
+        text = event if isinstance(event, str) and event else "an unnamed event"
+        resource = lifecycle.get("triggering_resource_address")
+        return text + (f" of {_shown(resource, secrets, key)}" if isinstance(resource, str) and resource else "")
+    invoke = raw.get("invoke_action_trigger")
+    if isinstance(invoke, Mapping):
+        calling = invoke.get("calling_resource_address")
+        return "Invoke" + (f" for {_shown(calling, secrets, key)}" if isinstance(calling, str) and calling else "")
+    return "no trigger"
+
+
+def _invocation_blocks(plan: Plan, secrets: ValueSecrets, key: FingerprintKey | None) -> Iterator[TextBlock]:
+    """A block ``invocation ADDRESS (TRIGGER)`` per action invocation: ``action: invoke``, its deferral, and its
+    configuration (``config_values`` with ``config_unknown`` and ``config_sensitive``, as a resource's values).
+
+    An action triggered twice alike (two ``action_trigger`` blocks with one event) is numbered.
+    """
+    seen: dict[str, int] = {}
+    for raw, deferred_reason in _invocations(plan):
+        address = raw.get("address")
+        if not isinstance(address, str):
+            continue
+        name = one_line(f"{_shown(address, secrets, key)} ({_trigger(raw, secrets, key)})")
+        seen[name] = seen.get(name, 0) + 1
+        if seen[name] > 1:
+            name = shown_apart(name, seen[name])
+        facts = [("action", "invoke")]
+        if deferred_reason is not None:
+            facts.append(("deferred", deferred_reason))
+        values, unsorted = flatten(raw.get("config_values"), raw.get("config_unknown"), raw.get("config_sensitive"), "",
+                                 secrets=secrets, key=key, where=f"invocation\x00{name}")
+        if unsorted:
+            values.sort(key=line_key)
+        yield TextBlock(INVOCATION, name, 0, "\n".join([*body_lines(facts, ()), *values]))
 
 
 def _output_blocks(plan: Plan, secrets: ValueSecrets, key: FingerprintKey | None) -> Iterator[TextBlock]:

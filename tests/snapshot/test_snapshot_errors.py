@@ -34,7 +34,8 @@ PARSE_ERRORS = [
                  "f.snap:1: expected the header line '# tfplancheck plan snapshot 1', found "
                  "'# tfplancheck plan snapshot1'", id="header-edited"),
     pytest.param(HEAD + "resource a.b\n  action: create\nstray\n",
-                 "f.snap:4: expected a block header (resource ADDRESS or output NAME), an indented line of a block, "
+                 "f.snap:4: expected a block header (resource ADDRESS, invocation ADDRESS (TRIGGER) or output NAME), "
+                 "an indented line of a block, "
                  "a comment (#) or a blank line, found 'stray'", id="stray-line"),
     pytest.param(HEAD + "  id = 1\n",
                  "f.snap:2: expected a block header (resource ADDRESS or output NAME) before the lines of a block, "
