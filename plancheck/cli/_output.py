@@ -605,7 +605,7 @@ def _rule_text(check: str) -> str:
     """What a SARIF rule says: its check's one-line doc (as ``--list-checks`` shows it), else its name.
 
     >>> _rule_text("ExpectEmptyPlan"), _rule_text("MyOwnCheck")
-    ('The plan changes nothing: every resource and output is a no-op, nothing moves, imports or is deferred.', 'plan check MyOwnCheck')
+    ('The plan changes nothing: no resource or output action, move, import, deferral or action invocation.', 'plan check MyOwnCheck')
     """
     from ._registry import default_registry
 
@@ -914,7 +914,8 @@ def render_value_document(doc: Mapping[str, Any]) -> str:
 
 
 def list_document(plan: Plan) -> dict[str, Any]:
-    """Every resource change and output change with its actions (kind ``addresses``), addresses as shown.
+    """Every resource change and output change with its actions (kind ``addresses``), addresses as shown; and the
+    action invocations (Terraform 1.14+) with their triggers, when there are some.
 
     >>> plan = Plan.from_dict({"format_version": "1.2", "resource_changes": [{"address": 'a.b["pw-1234"]',
     ...     "change": {"actions": ["create"], "after": {"pw": "pw-1234"}, "after_sensitive": {"pw": True}}}]})
@@ -931,6 +932,14 @@ def list_document(plan: Plan) -> dict[str, Any]:
         for rc in plan.resource_changes
     ]
     outputs = [{"address": f"output.{name}", "actions": list(oc.actions)} for name, oc in plan.output_changes.items()]
+    invocations: list[dict[str, str]] = [
+        {"address": shown_address(ai.address, secrets), "trigger": ai.trigger_text} for ai in plan.action_invocations
+    ]
+    invocations.extend(
+        {"address": shown_address(d.action_invocation.address, secrets), "trigger": d.action_invocation.trigger_text,
+         "deferred": d.reason}
+        for d in plan.deferred_action_invocations
+    )
     return {
         "schema_version": SCHEMA_VERSION,
         "kind": "addresses",
@@ -940,15 +949,22 @@ def list_document(plan: Plan) -> dict[str, Any]:
         "partial": plan.partial,
         "resource_changes": resources,
         "output_changes": outputs,
+        # Terraform 1.14+: present only when the plan invokes an action, so older plans' documents do not change.
+        **({"action_invocations": invocations} if invocations else {}),
     }
 
 
 def render_list(doc: Mapping[str, Any]) -> str:
-    """The text form of :func:`list_document`: one address and its actions per line (keys scrubbed already)."""
+    """The text form of :func:`list_document`: one address and its actions per line (keys scrubbed already), then
+    each action invocation (``invoke (AfterCreate of ADDRESS)``)."""
     rows = [
         (one_line(r["address"] + (f" (deposed {r['deposed']})" if "deposed" in r else "")), r["actions"])
         for r in [*doc["resource_changes"], *doc["output_changes"]]
     ]
+    rows.extend(
+        (one_line(r["address"]), [f"invoke ({r['trigger']})" + (f", deferred: {r['deferred']}" if "deferred" in r else "")])
+        for r in doc.get("action_invocations") or ()
+    )
     if not rows:
         return "(the plan has no resource or output changes)"
     width = max(len(address) for address, _ in rows)
