@@ -460,6 +460,8 @@ _CATEGORIES: Final[tuple[tuple[str, frozenset[ResourceAction], str], ...]] = (
     ("read", frozenset({ResourceAction.Read}), "to read"),
     ("forget", frozenset({ResourceAction.Forget, ResourceAction.CreateThenForget, ResourceAction.ForgetThenCreate}),
      "to forget"),
+    # Not a resource change: the plan's action invocations (Terraform 1.14+), by address and trigger.
+    ("invoke", frozenset(), "action invocation(s)"),
 )
 _COUNT_NAMES: Final = tuple(name for name, _, _ in _CATEGORIES)
 
@@ -488,6 +490,7 @@ def action_counts(plan: Plan) -> dict[str, list[str]]:
         for name, actions, _ in _CATEGORIES:
             if action in actions:
                 found[name].append(item_label(rc.address, rc.deposed))
+    found["invoke"] = [f"{ai.address} ({ai.trigger_text})" for ai in sorted(plan.action_invocations, key=lambda a: a.address)]
     return found
 
 
@@ -499,8 +502,10 @@ class ExpectActionCounts(PlanCheck):
     ``create`` counts creates (and create-then-forget), ``update`` in-place updates, ``delete``
     plain deletes (a deposed object's too), ``replace`` replacements in either order (not counted
     as creates or deletes), ``noop`` unchanged resources, ``read`` data sources read during
-    apply, ``forget`` objects Terraform stops managing. Every count that differs is one failure,
-    listing the addresses behind the count.
+    apply, ``forget`` objects Terraform stops managing (``["forget"]``, and the forget of
+    ``["create", "forget"]`` and ``["forget", "create"]``, which count as creates too); ``invoke``
+    counts action invocations (Terraform 1.14+; not deferred ones), one per trigger. Every count that
+    differs is one failure, listing the addresses behind the count.
 
     >>> from plancheck import Plan
     >>> plan = Plan.from_dict({"format_version": "1.2", "resource_changes": [
@@ -523,6 +528,7 @@ class ExpectActionCounts(PlanCheck):
     noop: int | None = None
     read: int | None = None
     forget: int | None = None
+    invoke: int | None = None
 
     def __post_init__(self) -> None:
         name = type(self).__name__
@@ -532,7 +538,7 @@ class ExpectActionCounts(PlanCheck):
         self._set(**counts)
 
     def failures(self, plan: Plan) -> list[CheckFailure]:
-        """One failure per count that differs, in the order create, update, delete, replace, noop, read, forget."""
+        """One failure per count that differs, in the order create, update, delete, replace, noop, read, forget, invoke."""
         name = type(self).__name__
         found: list[CheckFailure] = []
         actual = action_counts(plan)

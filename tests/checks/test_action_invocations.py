@@ -213,6 +213,10 @@ CHECKS: list[tuple[str, str, PlanCheck, list[str]]] = [
     ("forgets-destroy-nothing", "forget", ExpectNoDestroys(), []),
     ("forgets-replace-nothing", "forget", ExpectNoReplacements(), []),
     ("forget-counts", "forget", ExpectActionCounts(create=2, forget=3, delete=0, replace=0), []),
+    ("invoke-count", "actions", ExpectActionCounts(invoke=4, create=1, delete=1), []),
+    ("invoke-count-none", "forget", ExpectActionCounts(invoke=0), []),
+    ("invoke-count-differs", "invoke-only", ExpectActionCounts(invoke=0, noop=1),
+     ["ExpectActionCounts: expected 0 action invocation(s), got 1: action.local_command.hello (Invoke)"]),
 ]
 
 
