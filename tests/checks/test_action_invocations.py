@@ -21,12 +21,14 @@ from plancheck import (
     ExpectDeferredActionInvocation,
     ExpectEmptyPlan,
     ExpectKnownActionConfigValue,
+    ExpectKnownValue,
     ExpectNoActionInvocations,
     ExpectNoDeferredChanges,
     ExpectNoDestroys,
     ExpectNonEmptyPlan,
     ExpectNoReplacements,
     ExpectNoResourceChanges,
+    ExpectNoValue,
     ExpectOnlyOutputChanges,
     ExpectResourceAction,
     ExpectSensitiveActionConfigValue,
@@ -213,6 +215,18 @@ CHECKS: list[tuple[str, str, PlanCheck, list[str]]] = [
     ("forgets-destroy-nothing", "forget", ExpectNoDestroys(), []),
     ("forgets-replace-nothing", "forget", ExpectNoReplacements(), []),
     ("forget-counts", "forget", ExpectActionCounts(create=2, forget=3, delete=0, replace=0), []),
+    # Terraform 1.15.6 leaves a forgotten resource out of planned_values: its change says all there is.
+    ("forgotten-known", "forget", ExpectKnownValue("aws_instance.kept", New("ami"), kv.NotNull()),
+     ["ExpectKnownValue: aws_instance.kept: ami: value is not present: the resource has no planned value (action(s): "
+      "[forget])"]),
+    ("forgotten-no-value", "forget", ExpectNoValue("aws_instance.kept", New("ami")),
+     ["ExpectNoValue: aws_instance.kept: ami: expected no value, but the resource has no planned value at all "
+      "(action(s): [forget])"]),
+    ("forget-create-known", "forget", ExpectKnownValue("aws_instance.tofu", New("ami"), kv.StringExact("ami-2")), []),
+    ("forgets-are-changes", "forget", ExpectEmptyPlan(), [
+        "ExpectEmptyPlan: aws_instance.kept: expected an empty plan, but it has planned action(s): [forget]",
+        "ExpectEmptyPlan: aws_instance.tf: expected an empty plan, but it has planned action(s): [create forget]",
+        "ExpectEmptyPlan: aws_instance.tofu: expected an empty plan, but it has planned action(s): [forget create]"]),
     ("invoke-count", "actions", ExpectActionCounts(invoke=4, create=1, delete=1), []),
     ("invoke-count-none", "forget", ExpectActionCounts(invoke=0), []),
     ("invoke-count-differs", "invoke-only", ExpectActionCounts(invoke=0, noop=1),

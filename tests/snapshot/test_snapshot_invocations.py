@@ -105,3 +105,29 @@ def test_a_changed_invocation_is_a_review_comment(edit: Any, expected: list[str]
     found = snapshot.diff(Plan.from_dict(document()), changed(edit))
     assert found == expected
     assert not any(SECRET in line or "ak-5502" in line for line in found)
+
+
+FORGET = """\
+resource aws_instance.kept
+  action: forget
+  after: null
+
+resource aws_instance.tf
+  action: create, forget
+  reason: replace_because_cannot_update
+  ami = "ami-2"
+  id = (known after apply)
+
+resource aws_instance.tofu
+  action: forget, create
+  reason: replace_because_cannot_update
+  ami = "ami-2"
+  id = (known after apply)
+"""
+
+
+def test_forgets_render_with_their_own_actions_and_no_planned_value() -> None:
+    # OpenTofu 1.12's [forget create], Terraform's [create forget]; a forgotten resource is not in
+    # planned_values since Terraform 1.15.6, and its block says it has no planned value.
+    text = snapshot.render(Plan.from_dict(json.loads((NEWEST / "forget.json").read_text(encoding="utf-8"))))
+    assert text.endswith("\n\n" + FORGET)
