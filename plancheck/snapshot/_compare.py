@@ -1,7 +1,7 @@
 """Comparing two snapshots: their differences as review comments, one line per change, in a fixed order.
 
 Blocks in snapshot order (resources by address, then outputs); within a block, its facts
-(action, reason, moved from, deferred, replace paths), then its values in path order::
+(action, reason, moved from, deferred, identity, replace paths), then its values in path order::
 
     + cloud_bucket.extra (create)
     - cloud_bucket.old

@@ -71,7 +71,7 @@ UNKNOWN: Final = "(known after apply)"
 #: A sensitive value with its fingerprint: ``(sensitive #0123456789ab)``.
 FINGERPRINTED: Final = re.compile(r"\(sensitive #([0-9a-f]{12})\)\Z")
 #: The facts a block may state, in the order they are written.
-FACTS: Final = ("action", "reason", "moved from", "deferred", "replace")
+FACTS: Final = ("action", "reason", "moved from", "deferred", "identity", "replace")
 #: The label of a resource's planned value as a whole (the ``after:`` line).
 ROOT_LABEL: Final = "after"
 RESOURCE, INVOCATION, OUTPUT = "resource", "invocation", "output"
@@ -380,7 +380,7 @@ def json_scalar(value: Any) -> str:
 # -- reading the text back
 
 _DEPOSED: Final = re.compile(r"(.+) \(deposed ([0-9]+)\)\Z", re.DOTALL)
-_FACT: Final = re.compile(r"(action|reason|moved from|deferred|replace|after):(?: (.*))?\Z", re.DOTALL)
+_FACT: Final = re.compile(r"(action|reason|moved from|deferred|identity|replace|after):(?: (.*))?\Z", re.DOTALL)
 _KEY_ID: Final = re.compile(r"[0-9a-f]{8}\Z")
 _SHOWN: Final = 60
 _EXPECT_BLOCK: Final = (

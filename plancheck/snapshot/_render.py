@@ -1,8 +1,10 @@
 """A plan as a snapshot: one block per resource object, data source read during the plan, and output.
 
 * Resource changes (and deferred changes) are blocks ``resource ADDRESS``: their actions, why
-  (``action_reason``), where they moved from, which paths force replacement, and their planned
-  values (``after`` with ``after_unknown`` and ``after_sensitive``).
+  (``action_reason``), where they moved from, their resource identity (Terraform 1.12+: the
+  ``after_identity``, else the ``before_identity`` of a delete or forget, as one line of JSON),
+  which paths force replacement, and their planned values (``after`` with ``after_unknown`` and
+  ``after_sensitive``).
 * A deposed object is ``resource ADDRESS (deposed N)``: its deposed key is random, so the deposed
   objects of one address are numbered in the order of what they hold, not named by their key.
 * Data sources read during the plan are not resource changes (Terraform 0.15 on, format 0.2 and
@@ -49,6 +51,8 @@ from ._format import (
     RESOURCE,
     TextBlock,
     body_lines,
+    json_scalar,
+    json_string,
     line_key,
     path_key,
     shown_apart,
@@ -177,6 +181,9 @@ def _resource_block(
         facts.append(("moved from", one_line(_shown(moved, secrets))))
     if deferred_reason is not None:
         facts.append(("deferred", deferred_reason))
+    identity = _identity(change)
+    if identity is not None and not all_ignored:
+        facts.append(("identity", one_line(_identity_text(identity, secrets))))
     if not all_ignored:
         facts.extend(("replace", text) for text in _replace_paths(change, trie, secrets))
     values: list[str] = []
@@ -188,6 +195,33 @@ def _resource_block(
             values.sort(key=line_key)
     body = "\n".join([*body_lines(facts, ()), *values])
     return TextBlock(RESOURCE, one_line(_shown(address, secrets, key)), 1 if is_deposed else 0, body)
+
+
+def _identity(change: Mapping[str, Any]) -> Mapping[str, Any] | None:
+    """The resource identity a change leaves (Terraform 1.12+): ``after_identity``, else ``before_identity`` (a
+    delete or forget keeps the identity it had), else None."""
+    for side in ("after_identity", "before_identity"):
+        identity = change.get(side)
+        if isinstance(identity, Mapping):
+            return identity
+    return None
+
+
+def _identity_text(value: Any, secrets: ValueSecrets) -> str:
+    """An identity as one line of compact JSON, keys sorted, every string that touches a secret scrubbed.
+
+    >>> from plancheck import Secrets
+    >>> _identity_text({"region": "eu", "id": "i-1", "tags": ["a", 1]}, ValueSecrets(Secrets(["i-1"])))
+    '{"id":"(sensitive)","region":"eu","tags":["a",1]}'
+    """
+    if isinstance(value, Mapping):
+        items = sorted((str(k), v) for k, v in value.items())
+        return "{" + ",".join(f"{json_string(secrets.scrub(k))}:{_identity_text(v, secrets)}" for k, v in items) + "}"
+    if isinstance(value, list):
+        return "[" + ",".join(_identity_text(v, secrets) for v in value) + "]"
+    if isinstance(value, str):
+        return json_string(secrets.scrub(value))
+    return json_scalar(value)
 
 
 def _shown(address: str, secrets: ValueSecrets, key: FingerprintKey | None = None) -> str:

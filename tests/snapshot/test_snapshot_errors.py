@@ -43,10 +43,10 @@ PARSE_ERRORS = [
     pytest.param(HEAD + "resource a.b\n  id = 1\n",
                  "f.snap:2: expected an 'action:' line in resource a.b, found none", id="no-action"),
     pytest.param(HEAD + BLOCK + "  id 1\n",
-                 "f.snap:4: expected a line 'NAME: TEXT' (action, reason, moved from, deferred, replace, after) or "
+                 "f.snap:4: expected a line 'NAME: TEXT' (action, reason, moved from, deferred, identity, replace, after) or "
                  "'PATH = VALUE', found '  id 1'", id="no-equals"),
     pytest.param(HEAD + BLOCK + '  tags["a = 1\n',
-                 "f.snap:4: expected a line 'NAME: TEXT' (action, reason, moved from, deferred, replace, after) or "
+                 "f.snap:4: expected a line 'NAME: TEXT' (action, reason, moved from, deferred, identity, replace, after) or "
                  "'PATH = VALUE', found '  tags[\"a = 1'", id="unclosed-key"),
     pytest.param(HEAD + BLOCK + "  id = hello\n",
                  "f.snap:4: expected a value: a JSON string, number, true, false or null, {}, [], (known after apply), "

@@ -110,17 +110,20 @@ def test_a_changed_invocation_is_a_review_comment(edit: Any, expected: list[str]
 FORGET = """\
 resource aws_instance.kept
   action: forget
+  identity: {"id":"i-3","region":"eu-west-1"}
   after: null
 
 resource aws_instance.tf
   action: create, forget
   reason: replace_because_cannot_update
+  identity: {"id":"i-2","region":"eu-west-1"}
   ami = "ami-2"
   id = (known after apply)
 
 resource aws_instance.tofu
   action: forget, create
   reason: replace_because_cannot_update
+  identity: {"id":"i-1","region":"eu-west-1"}
   ami = "ami-2"
   id = (known after apply)
 """
@@ -131,3 +134,32 @@ def test_forgets_render_with_their_own_actions_and_no_planned_value() -> None:
     # planned_values since Terraform 1.15.6, and its block says it has no planned value.
     text = snapshot.render(Plan.from_dict(json.loads((NEWEST / "forget.json").read_text(encoding="utf-8"))))
     assert text.endswith("\n\n" + FORGET)
+
+
+def _identity_plan(identity: dict[str, Any] | None, before: dict[str, Any] | None = None) -> Plan:
+    change: dict[str, Any] = {"actions": ["update"], "before": {"id": "i-1"}, "after": {"id": "i-1"}}
+    if identity is not None:
+        change["after_identity"] = identity
+    if before is not None:
+        change["before_identity"] = before
+    return Plan.from_dict({"format_version": "1.2", "variables": {"pw": {"value": "pw-ident-77"}},
+                           "configuration": {"root_module": {"variables": {"pw": {"sensitive": True}}}},
+                           "resource_changes": [{"address": "aws_instance.web", "change": change}]})
+
+
+@pytest.mark.parametrize(("old", "new", "expected"), [
+    (_identity_plan({"id": "i-1"}), _identity_plan({"id": "i-2"}),
+     ['aws_instance.web: identity: {"id":"i-1"} -> {"id":"i-2"}']),
+    (_identity_plan(None), _identity_plan({"id": "i-1", "region": "eu"}),
+     ['aws_instance.web: identity: (none) -> {"id":"i-1","region":"eu"}']),
+    (_identity_plan(None, before={"id": "i-1"}), _identity_plan({"id": "i-1"}), []),
+    (_identity_plan({"id": "pw-ident-77"}), _identity_plan({"id": "i-1"}),
+     ['aws_instance.web: identity: {"id":"(sensitive)"} -> {"id":"i-1"}']),
+], ids=["identity-changed", "identity-appears", "before-identity-stands-for-after", "secret-in-identity-hidden"])
+def test_identity_is_a_fact_of_its_block_and_its_changes_are_review_comments(old: Plan, new: Plan, expected: list[str]) -> None:
+    assert snapshot.diff(old, new) == expected
+    for plan in (old, new):
+        text = snapshot.render(plan)
+        assert "pw-ident-77" not in text
+        assert parse_snapshot(text) == parse_snapshot(text.replace("\n  action", "\n  action", 1))
+    assert parse_snapshot(snapshot.render(new)).blocks[0].fact("identity") is not None
