@@ -35,6 +35,7 @@ __all__ = [
     "Plan",
     "ResourceChange",
     "ResourceNotFoundError",
+    "invocation_entries",
     "load_plan",
     "shown_address",
 ]
@@ -476,6 +477,21 @@ class ActionInvocation(ReadOnly):
 
 
 _EVENTS: Final = frozenset(e.value for e in ActionTriggerEvent if e is not ActionTriggerEvent.Invoke)
+
+
+def invocation_entries(plan: Plan) -> list[dict[str, Any]]:
+    """The plan's action invocations as ``tfplancheck query`` lists them: the address (as shown), the action
+    ``invoke``, the trigger, and a deferred one's reason.
+
+    >>> invocation_entries(Plan.from_dict({"format_version": "1.2", "deferred_action_invocations": [
+    ...     {"reason": "absent_prereq", "action_invocation": {"address": "action.t.n", "invoke_action_trigger": {}}}]}))
+    [{'address': 'action.t.n', 'actions': ['invoke'], 'trigger': 'Invoke', 'deferred': 'absent_prereq'}]
+    """
+    pairs: list[tuple[ActionInvocation, str | None]] = [(ai, None) for ai in plan.action_invocations]
+    pairs.extend((d.action_invocation, d.reason) for d in plan.deferred_action_invocations)
+    return [{"address": ai._shown_address(), "actions": ["invoke"], "trigger": ai.trigger_text,
+             **({} if why is None else {"deferred": why})} for ai, why in pairs]
+
 
 
 @public("plancheck")

@@ -93,8 +93,6 @@ _FLAG_CHECKS: Mapping[str, tuple[str, tuple[str, ...]]] = {
     "--empty": ("ExpectEmptyPlan", ()),
     "--non-empty": ("ExpectNonEmptyPlan", ()),
     "--no-deferred": ("ExpectNoDeferredChanges", ()),
-    "--invoked": ("ExpectActionInvocation", ("address",)),
-    "--no-invocations": ("ExpectNoActionInvocations", ()),
 }
 
 
@@ -236,11 +234,8 @@ def _main_parser(streams: Io | None = None) -> _Parser:
                        help="ExpectSensitiveValue: the value at PATH is marked sensitive")
     group.add_argument("--action", nargs=2, metavar=("ADDRESS", "ACTION"), action=_FlagCheck, dest="flag_checks",
                        help="ExpectResourceAction: e.g. create, update, destroy, replace, noop")
-    group.add_argument("--invoked", nargs=1, metavar="ADDRESS", action=_FlagCheck, dest="flag_checks",
-                       help="ExpectActionInvocation: the action (Terraform 1.14+) is invoked, e.g. action.aws_lambda_invoke.x")
     for flag, text in (("--empty", "ExpectEmptyPlan"), ("--non-empty", "ExpectNonEmptyPlan"),
-                       ("--no-deferred", "ExpectNoDeferredChanges"),
-                       ("--no-invocations", "ExpectNoActionInvocations: no action (Terraform 1.14+) is invoked")):
+                       ("--no-deferred", "ExpectNoDeferredChanges")):
         group.add_argument(flag, nargs=0, action=_FlagCheck, dest="flag_checks", help=text)
     out = parser.add_argument_group("output")
     out.add_argument("--format", choices=_FORMATS, default="text",

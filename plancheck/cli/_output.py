@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, Final, TextIO
 from tfjsonpath import Path
 
 from .._checking.equality import union_marks
-from .._documents.plan import Change, Plan, ResourceNotFoundError, shown_address
+from .._documents.plan import Change, Plan, ResourceNotFoundError, invocation_entries, shown_address
 from .._documents.resolve import ResolvedValue, ValueStatus, resolve_value
 from .._errors import CheckFailure
 from .._frozen import FrozenValue, frozen
@@ -932,14 +932,6 @@ def list_document(plan: Plan) -> dict[str, Any]:
         for rc in plan.resource_changes
     ]
     outputs = [{"address": f"output.{name}", "actions": list(oc.actions)} for name, oc in plan.output_changes.items()]
-    invocations: list[dict[str, str]] = [
-        {"address": shown_address(ai.address, secrets), "trigger": ai.trigger_text} for ai in plan.action_invocations
-    ]
-    invocations.extend(
-        {"address": shown_address(d.action_invocation.address, secrets), "trigger": d.action_invocation.trigger_text,
-         "deferred": d.reason}
-        for d in plan.deferred_action_invocations
-    )
     return {
         "schema_version": SCHEMA_VERSION,
         "kind": "addresses",
@@ -950,21 +942,17 @@ def list_document(plan: Plan) -> dict[str, Any]:
         "resource_changes": resources,
         "output_changes": outputs,
         # Terraform 1.14+: present only when the plan invokes an action, so older plans' documents do not change.
-        **({"action_invocations": invocations} if invocations else {}),
+        **({"action_invocations": invocations} if (invocations := invocation_entries(plan)) else {}),
     }
 
 
 def render_list(doc: Mapping[str, Any]) -> str:
     """The text form of :func:`list_document`: one address and its actions per line (keys scrubbed already), then
-    each action invocation (``invoke (AfterCreate of ADDRESS)``)."""
+    each action invocation: ``ADDRESS (AfterCreate of ADDRESS)  invoke``."""
     rows = [
-        (one_line(r["address"] + (f" (deposed {r['deposed']})" if "deposed" in r else "")), r["actions"])
-        for r in [*doc["resource_changes"], *doc["output_changes"]]
+        (one_line(r["address"] + (f" (deposed {r['deposed']})" if "deposed" in r else "") + (f" ({r['trigger']}" + (f"; deferred: {r['deferred']}" if "deferred" in r else "") + ")" if "trigger" in r else "")), r["actions"])
+        for r in [*doc["resource_changes"], *doc["output_changes"], *doc.get("action_invocations", ())]
     ]
-    rows.extend(
-        (one_line(r["address"]), [f"invoke ({r['trigger']})" + (f", deferred: {r['deferred']}" if "deferred" in r else "")])
-        for r in doc.get("action_invocations") or ()
-    )
     if not rows:
         return "(the plan has no resource or output changes)"
     width = max(len(address) for address, _ in rows)
