@@ -6,6 +6,7 @@ Terraform's and OpenTofu's source. Every failure message is pinned.
 
 from __future__ import annotations
 
+import json
 import pickle
 from pathlib import Path as FilePath
 from typing import Any
@@ -273,3 +274,16 @@ def test_bad_arguments_say_which(build: Any, error: type[Exception], message: st
 def test_checks_are_values(check: PlanCheck) -> None:
     assert pickle.loads(pickle.dumps(check)) == check
     assert eval(repr(check), {**globals(), "MapStep": MapStep, "NotNull": kv.NotNull}) == check
+
+
+@pytest.mark.parametrize("parser", ["stdlib", "fast"])
+def test_a_large_plan_read_lazily_has_its_invocations_validated_and_their_secrets_known(parser: str) -> None:
+    document = json.loads((NEWEST / "actions.json").read_text(encoding="utf-8"))
+    document["planned_values"]["root_module"]["resources"][0]["values"]["input"] = "x" * (2 << 20)  # over LAZY_MIN_BYTES
+    plan = load_plan(json.dumps(document).encode(), parser=parser)
+    assert (len(plan.action_invocations), "ak-5501" in plan.secrets) == (4, True)
+    document["action_invocations"][1]["lifecycle_action_trigger"]["action_trigger_block_index"] = "1"
+    with pytest.raises(PlanFormatError) as info:
+        load_plan(json.dumps(document).encode(), parser=parser)
+    assert str(info.value) == ("$.action_invocations[1].lifecycle_action_trigger.action_trigger_block_index: expected an "
+                               "action_trigger block index (an integer), found a string")
