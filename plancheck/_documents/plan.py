@@ -801,6 +801,32 @@ class Plan:
         """Action invocations Terraform deferred (Terraform 1.14+ with deferrals enabled)."""
         return tuple(DeferredActionInvocation(d, self) for d in self.raw.get("deferred_action_invocations") or ())
 
+    @cached_property
+    def configured_actions(self) -> tuple[Mapping[str, Any], ...]:
+        """The ``action`` blocks of the configuration (Terraform 1.14+): ``configuration.root_module.actions``, then
+        those of each module call, depth first; each as written (``address``, ``type``, ``name``,
+        ``provider_config_key``, ``count_expression`` or ``for_each_expression``), its address relative to its module.
+
+        >>> Plan.from_dict({"format_version": "1.2", "configuration": {"root_module": {
+        ...     "actions": [{"address": "action.t.n", "type": "t", "name": "n"}],
+        ...     "module_calls": {"m": {"module": {"actions": [{"address": "action.t.x"}]}}}}}}).configured_actions
+        ({'address': 'action.t.n', 'type': 't', 'name': 'n'}, {'address': 'action.t.x'})
+        """
+        found: list[Mapping[str, Any]] = []
+        config = self.raw.get("configuration")
+        modules = [config.get("root_module") if isinstance(config, Mapping) else None]
+        while modules:
+            module = modules.pop(0)
+            if not isinstance(module, Mapping):
+                continue
+            actions = module.get("actions")  # the schema leaves the configuration's members unchecked
+            if isinstance(actions, list):
+                found.extend(a for a in actions if isinstance(a, Mapping))
+            calls = module.get("module_calls")
+            if isinstance(calls, Mapping):
+                modules[:0] = [c.get("module") for c in calls.values() if isinstance(c, Mapping)]
+        return tuple(found)
+
     def action_invocations_of(self, address: str) -> tuple[ActionInvocation, ...]:
         """Every invocation of the action ``address`` (one per trigger), in document order; empty when none.
 

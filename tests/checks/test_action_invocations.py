@@ -84,6 +84,14 @@ def test_the_plan_reads_every_field_of_an_invocation() -> None:
     assert plan.action_invocations_of("action.nope.x") == ()
 
 
+def test_the_configured_actions_are_listed_as_written() -> None:
+    assert [a["address"] for a in newest("actions").configured_actions] == [
+        "action.aws_lambda_invoke.later", "action.aws_lambda_invoke.notify", "action.local_command.hello"]
+    odd = Plan.from_dict({"format_version": "1.2", "configuration": {"root_module": {
+        "actions": 5, "module_calls": {"m": {"module": {"actions": ["x", {"address": "action.t.n"}]}}, "n": 1}}}})
+    assert odd.configured_actions == ({"address": "action.t.n"},)
+
+
 def test_an_unknown_event_is_none_and_named_as_written() -> None:
     ai = ActionInvocation({"address": "action.t.n", "lifecycle_action_trigger": {"action_trigger_event": "OnTuesday"}})
     assert (ai.trigger_event, ai.trigger_text) == (None, "OnTuesday")
