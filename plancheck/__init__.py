@@ -24,9 +24,11 @@ from typing import TYPE_CHECKING, Any
 # __all__ below.
 if TYPE_CHECKING:
     from . import compare, knownvalue, querycheck, snapshot, statecheck
-    from ._documents.actions import ResourceAction
+    from ._documents.actions import ActionTriggerEvent, ResourceAction
     from ._documents.plan import (
+        ActionInvocation,
         Change,
+        DeferredActionInvocation,
         DeferredChange,
         OutputChange,
         Plan,
@@ -55,9 +57,12 @@ if TYPE_CHECKING:
     from ._planchecks.changes import (
         DeferredReason,
         ExpectActionCounts,
+        ExpectActionInvocation,
         ExpectCount,
+        ExpectDeferredActionInvocation,
         ExpectDeferredChange,
         ExpectEmptyPlan,
+        ExpectNoActionInvocations,
         ExpectNoDeferredChanges,
         ExpectNoDestroys,
         ExpectNonEmptyPlan,
@@ -75,14 +80,17 @@ if TYPE_CHECKING:
         ExpectEachUnknownValue,
     )
     from ._planchecks.values import (
+        ExpectKnownActionConfigValue,
         ExpectKnownOutputValue,
         ExpectKnownOutputValueAtPath,
         ExpectKnownValue,
         ExpectNoValue,
         ExpectNullOutputValue,
         ExpectNullOutputValueAtPath,
+        ExpectSensitiveActionConfigValue,
         ExpectSensitiveOutputValue,
         ExpectSensitiveValue,
+        ExpectUnknownActionConfigValue,
         ExpectUnknownOutputValue,
         ExpectUnknownOutputValueAtPath,
         ExpectUnknownValue,
@@ -91,16 +99,21 @@ if TYPE_CHECKING:
     from ._terraform.planfile import load_plan_file
 
 __all__ = [
+    "ActionInvocation",
+    "ActionTriggerEvent",
     "Change",
     "CheckFailedError",
     "CheckFailure",
     "ConfigCheckError",
+    "DeferredActionInvocation",
     "DeferredChange",
     "DeferredReason",
     "DocumentFormatError",
     "ErroredPlanError",
     "ExpectActionCounts",
+    "ExpectActionInvocation",
     "ExpectCount",
+    "ExpectDeferredActionInvocation",
     "ExpectDeferredChange",
     "ExpectDrift",
     "ExpectEachKnownValue",
@@ -108,9 +121,11 @@ __all__ = [
     "ExpectEachSensitiveValue",
     "ExpectEachUnknownValue",
     "ExpectEmptyPlan",
+    "ExpectKnownActionConfigValue",
     "ExpectKnownOutputValue",
     "ExpectKnownOutputValueAtPath",
     "ExpectKnownValue",
+    "ExpectNoActionInvocations",
     "ExpectNoDeferredChanges",
     "ExpectNoDestroys",
     "ExpectNoDrift",
@@ -123,8 +138,10 @@ __all__ = [
     "ExpectOnlyOutputChanges",
     "ExpectResourceAction",
     "ExpectResourceReplacePaths",
+    "ExpectSensitiveActionConfigValue",
     "ExpectSensitiveOutputValue",
     "ExpectSensitiveValue",
+    "ExpectUnknownActionConfigValue",
     "ExpectUnknownOutputValue",
     "ExpectUnknownOutputValueAtPath",
     "ExpectUnknownValue",

@@ -16,6 +16,7 @@ SECRET_VAR = "var-db-6Wm3zz"  # a sensitive variable, copied unmarked into an at
 SECRET_STATE_ATTR = "st-attr-K2e5zz"  # a state attribute marked in sensitive_values
 SECRET_STATE_OUTPUT = "st-out-K8f6zz"  # a sensitive output of the state
 SECRET_CONFIG = "cfg-default-Q3n7zz"  # the default of a sensitive variable in a .tf.json configuration
+SECRET_ACTION = "act-cfg-M4t8zz"  # an action invocation's configuration value marked in config_sensitive
 PLANTED: dict[str, str] = {
     "after": SECRET_AFTER,
     "before": SECRET_BEFORE,
@@ -24,6 +25,7 @@ PLANTED: dict[str, str] = {
     "state-attr": SECRET_STATE_ATTR,
     "state-output": SECRET_STATE_OUTPUT,
     "config": SECRET_CONFIG,
+    "action": SECRET_ACTION,
 }
 
 
@@ -171,6 +173,40 @@ def plan_document() -> dict[str, Any]:
                         "after": {},
                         "after_unknown": {"id": True},
                     },
+                },
+            }
+        ],
+        # Terraform 1.14+: an action triggered by the resource whose for_each key is a secret, its token
+        # marked by the action schema, a sensitive map whose key is a secret; and a deferred invocation.
+        "action_invocations": [
+            {
+                "address": "action.webhook_send.notify",
+                "type": "webhook_send",
+                "name": "notify",
+                "provider_name": "registry.terraform.io/example/webhook",
+                "config_values": {"channel": "ops", "token": SECRET_ACTION, "headers": {SECRET_ACTION: "x"}},
+                "config_unknown": {"url": True},
+                "config_sensitive": {"token": True, "headers": True},
+                "lifecycle_action_trigger": {
+                    "triggering_resource_address": f'terraform_data.each["{SECRET_VAR}"]',
+                    "action_trigger_event": "AfterCreate",
+                    "action_trigger_block_index": 0,
+                    "actions_list_index": 0,
+                    "on_failure": "ActionOnFailureHalt",
+                },
+            }
+        ],
+        "deferred_action_invocations": [
+            {
+                "reason": "resource_config_unknown",
+                "action_invocation": {
+                    "address": "action.webhook_send.later",
+                    "type": "webhook_send",
+                    "name": "later",
+                    "config_values": {"token": SECRET_ACTION},
+                    "config_unknown": {},
+                    "config_sensitive": {"token": True},
+                    "invoke_action_trigger": {},
                 },
             }
         ],

@@ -22,6 +22,7 @@ from typing import Any
 import pytest
 from planted_secrets import (
     PLANTED,
+    SECRET_ACTION,
     SECRET_AFTER,
     SECRET_BEFORE,
     SECRET_CONFIG,
@@ -37,10 +38,13 @@ from secret_shapes import leaks
 
 import plancheck
 from plancheck import (
+    ActionTriggerEvent,
     CheckFailedError,
     DeferredReason,
     ExpectActionCounts,
+    ExpectActionInvocation,
     ExpectCount,
+    ExpectDeferredActionInvocation,
     ExpectDeferredChange,
     ExpectDrift,
     ExpectEachKnownValue,
@@ -48,9 +52,11 @@ from plancheck import (
     ExpectEachSensitiveValue,
     ExpectEachUnknownValue,
     ExpectEmptyPlan,
+    ExpectKnownActionConfigValue,
     ExpectKnownOutputValue,
     ExpectKnownOutputValueAtPath,
     ExpectKnownValue,
+    ExpectNoActionInvocations,
     ExpectNoDeferredChanges,
     ExpectNoDestroys,
     ExpectNoDrift,
@@ -62,8 +68,10 @@ from plancheck import (
     ExpectOnlyOutputChanges,
     ExpectResourceAction,
     ExpectResourceReplacePaths,
+    ExpectSensitiveActionConfigValue,
     ExpectSensitiveOutputValue,
     ExpectSensitiveValue,
+    ExpectUnknownActionConfigValue,
     ExpectUnknownOutputValue,
     ExpectUnknownOutputValueAtPath,
     ExpectUnknownValue,
@@ -84,6 +92,7 @@ from plancheck._redact import Secrets
 from tfjsonpath import New, Path
 
 DB = "aws_db_instance.db"
+ACT = "action.webhook_send.notify"
 COPY = "terraform_data.copy"
 NEAR = 'terraform_data.each["nope"]'
 STATE_NEAR = 'terraform_data.each["no"]'
@@ -192,6 +201,24 @@ def _plan_rows() -> list[LeakCase]:
             False,
         ),
         row("deferred-planned", lambda: ExpectDeferredChange(DB, DeferredReason.AbsentPrereq), False),
+        # action invocations (Terraform 1.14+): a secret in the configuration, in the triggering resource's key
+        row("invocation-other-event", lambda: ExpectActionInvocation(ACT, event=ActionTriggerEvent.BeforeDestroy)),
+        row("invocation-not-by", lambda: ExpectActionInvocation(ACT, triggered_by="terraform_data.copy")),
+        row("invocation-closest", lambda: ExpectActionInvocation("action.webhook_send.notif"), False),
+        row("no-invocations", lambda: ExpectNoActionInvocations()),
+        row("invocation-config-known-marked", lambda: ExpectKnownActionConfigValue(ACT, New("token"), WRONG)),
+        row("invocation-config-known-whole", lambda: ExpectKnownActionConfigValue(ACT, Path(), kv.ObjectExact({}))),
+        row("invocation-config-known-secret-key",
+            lambda: ExpectKnownActionConfigValue(ACT, New("headers"), kv.MapExact({}))),
+        row("invocation-config-unknown-marked", lambda: ExpectUnknownActionConfigValue(ACT, New("token"))),
+        row("invocation-config-unknown-secret-key", lambda: ExpectUnknownActionConfigValue(ACT, New("headers"))),
+        row("invocation-config-sensitive-partly", lambda: ExpectSensitiveActionConfigValue(ACT, Path())),
+        row("invocation-config-deferred-missing",
+            lambda: ExpectKnownActionConfigValue("action.webhook_send.later", New("token"), WRONG), False),
+        row("invocation-deferred-reason",
+            lambda: ExpectDeferredActionInvocation("action.webhook_send.later", DeferredReason.AbsentPrereq), False),
+        row("invocation-deferred-missing",
+            lambda: ExpectDeferredActionInvocation(ACT, DeferredReason.AbsentPrereq)),
         # whole-plan checks: a secret in a value, in a for_each key of a listed address, in a replace path
         row("each-known-marked", lambda: ExpectEachKnownValue(Resources(), New("password"), WRONG)),
         row("each-known-variable-copy", lambda: ExpectEachKnownValue("terraform_data.*", New("output"), WRONG)),
@@ -572,7 +599,7 @@ def test_a_leak_names_only_its_own_secret() -> None:
 
 
 def test_every_planted_secret_is_known(documents: Documents) -> None:
-    for secret in (SECRET_AFTER, SECRET_BEFORE, SECRET_OUTPUT, SECRET_VAR):
+    for secret in (SECRET_AFTER, SECRET_BEFORE, SECRET_OUTPUT, SECRET_VAR, SECRET_ACTION):
         assert secret in documents.plan.secrets, secret
     for secret in (SECRET_STATE_ATTR, SECRET_STATE_OUTPUT):
         assert secret in documents.state.secrets, secret

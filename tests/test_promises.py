@@ -407,7 +407,8 @@ def _conflicted_old_name(env: Env) -> tuple[str, list[str]]:
     assert repaired.ret == 0
     text += "\n" + "\n".join(sorted(p.name for p in directory.iterdir()))
     # Read under its old name, the file is renamed first: the message names the new one.
-    return text, ["test_plan.tfplan.snap:4: expected a block header (resource ADDRESS or output NAME), an indented "
+    return text, ["test_plan.tfplan.snap:4: expected a block header (resource ADDRESS, invocation ADDRESS (TRIGGER) or "
+                  "output NAME), an indented "
                   "line of a block, a comment (#) or a blank line, found '<<<<<<< HEAD'; rewrite it with "
                   "--snapshot-update", "test_plan.tfplan.snap"]
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from functools import cached_property
-from typing import Any, Protocol, final
+from typing import Any, Final, Protocol, final
 
 from tfjsonpath import Path
 
@@ -19,19 +19,23 @@ from .._loading import load as route
 from .._loading.load import PLAN, DocumentSource, Loaded
 from .._redact import NO_SECRETS, Marks, Secrets
 from .._text import closest
+from .actions import ActionTriggerEvent
 from .fields import ResourceFields
 from .met import met
 from .sensitive import collect_plan_secrets, marked_strings
 
 __all__ = [
+    "ActionInvocation",
     "AddressIndex",
     "Change",
+    "DeferredActionInvocation",
     "DeferredChange",
     "HasSecrets",
     "OutputChange",
     "Plan",
     "ResourceChange",
     "ResourceNotFoundError",
+    "invocation_entries",
     "load_plan",
     "shown_address",
 ]
@@ -318,6 +322,210 @@ class DeferredChange(ReadOnly):
         return f"<DeferredChange {self.resource_change._shown_address()} reason={self.reason!r}>"
 
 
+def _int_or_none(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _str_or_none(value: Any) -> str | None:
+    return value if isinstance(value, str) else None
+
+
+@public("plancheck")
+@final
+class ActionInvocation(ReadOnly):
+    """One entry of ``action_invocations`` (Terraform 1.14+): an action the apply will run, and what triggers it.
+
+    Terraform writes it from ``jsonplan.ActionInvocation``: the action's ``address``, ``type``,
+    ``name`` and ``provider_name``; its configuration (``config_values``, unknown parts omitted, with
+    the marks trees ``config_unknown`` and ``config_sensitive``, read exactly as a resource's
+    ``after``, ``after_unknown`` and ``after_sensitive``); and either a ``lifecycle_action_trigger``
+    (a resource's ``lifecycle { action_trigger { ... } }``: the triggering resource, the event, the
+    block and list index, 1.16's ``on_failure``) or an ``invoke_action_trigger`` (``-invoke``; 1.16's
+    ``calling_resource_address``). ``document`` is its plan, as for :class:`ResourceChange`.
+
+    >>> ai = ActionInvocation({"address": "action.aws_lambda_invoke.notify", "type": "aws_lambda_invoke",
+    ...     "name": "notify", "config_values": {"payload": "x"}, "config_unknown": {}, "config_sensitive": {},
+    ...     "lifecycle_action_trigger": {"triggering_resource_address": "aws_instance.web",
+    ...         "action_trigger_event": "AfterCreate", "action_trigger_block_index": 0, "actions_list_index": 1}})
+    >>> ai.trigger_event, ai.triggering_resource_address, ai.actions_list_index
+    (ActionTriggerEvent.AfterCreate, 'aws_instance.web', 1)
+    >>> ai
+    <ActionInvocation action.aws_lambda_invoke.notify AfterCreate of aws_instance.web>
+    """
+
+    __slots__ = ("_document", "raw")
+    raw: Mapping[str, Any]
+    _document: HasSecrets | None
+
+    def __init__(self, raw: Mapping[str, Any], document: HasSecrets | None = None) -> None:
+        self._set(raw=raw, _document=document)
+
+    @property
+    def address(self) -> str:
+        """The action's absolute address, e.g. ``action.aws_lambda_invoke.notify`` or ``module.m.action.t.n[0]``."""
+        return str(self.raw.get("address", ""))
+
+    @property
+    def type(self) -> str | None:
+        """The action type, e.g. ``aws_lambda_invoke``."""
+        return _str_or_none(self.raw.get("type"))
+
+    @property
+    def name(self) -> str | None:
+        """The action's name in its module."""
+        return _str_or_none(self.raw.get("name"))
+
+    @property
+    def provider_name(self) -> str | None:
+        """The provider's source address, e.g. ``registry.terraform.io/hashicorp/aws``."""
+        return _str_or_none(self.raw.get("provider_name"))
+
+    @property
+    def config_values(self) -> Any:
+        """The action's configuration, unknown parts omitted (None when it has none)."""
+        return self.raw.get("config_values")
+
+    @property
+    def config_unknown(self) -> Marks:
+        """Marks of the configuration values unknown until apply."""
+        return self.raw.get("config_unknown")
+
+    @property
+    def config_sensitive(self) -> Marks:
+        """Sensitive marks of the configuration (the schema's sensitive attributes and marked values)."""
+        return self.raw.get("config_sensitive")
+
+    @property
+    def lifecycle_action_trigger(self) -> Mapping[str, Any] | None:
+        """The raw ``lifecycle_action_trigger``, or None for an action invoked directly."""
+        value = self.raw.get("lifecycle_action_trigger")
+        return value if isinstance(value, Mapping) else None
+
+    @property
+    def invoke_action_trigger(self) -> Mapping[str, Any] | None:
+        """The raw ``invoke_action_trigger`` (``terraform apply -invoke``), or None."""
+        value = self.raw.get("invoke_action_trigger")
+        return value if isinstance(value, Mapping) else None
+
+    @property
+    def trigger_event(self) -> ActionTriggerEvent | None:
+        """The event that triggers the action; ``Invoke`` when invoked directly; None when the plan names no
+        event this library knows.
+
+        >>> ActionInvocation({"address": "action.t.n", "invoke_action_trigger": {}}).trigger_event
+        ActionTriggerEvent.Invoke
+        """
+        lifecycle = self.lifecycle_action_trigger
+        if lifecycle is None:
+            return ActionTriggerEvent.Invoke if self.invoke_action_trigger is not None else None
+        event = lifecycle.get("action_trigger_event")
+        return ActionTriggerEvent(event) if event in _EVENTS else None
+
+    @property
+    def triggering_resource_address(self) -> str | None:
+        """The resource whose lifecycle triggers the action, or None for an action invoked directly."""
+        return _str_or_none((self.lifecycle_action_trigger or _EMPTY).get("triggering_resource_address"))
+
+    @property
+    def calling_resource_address(self) -> str | None:
+        """The resource an invoked action is called for (Terraform 1.16's ``calling_resource_address``), or None."""
+        return _str_or_none((self.invoke_action_trigger or _EMPTY).get("calling_resource_address"))
+
+    @property
+    def action_trigger_block_index(self) -> int | None:
+        """Which ``action_trigger`` block of the resource's lifecycle (from 0), or None when invoked directly."""
+        return _int_or_none((self.lifecycle_action_trigger or _EMPTY).get("action_trigger_block_index"))
+
+    @property
+    def actions_list_index(self) -> int | None:
+        """Where in that block's ``actions`` list the action stands (from 0), or None when invoked directly."""
+        return _int_or_none((self.lifecycle_action_trigger or _EMPTY).get("actions_list_index"))
+
+    @property
+    def on_failure(self) -> str | None:
+        """What a failure of the action does (Terraform 1.16: ``ActionOnFailureHalt``, ``...Taint``,
+        ``...Continue``), or None when the plan does not say."""
+        return _str_or_none((self.lifecycle_action_trigger or _EMPTY).get("on_failure"))
+
+    @property
+    def trigger_text(self) -> str:
+        """How a message names the trigger: ``AfterCreate of aws_instance.web``; ``Invoke`` for an action invoked
+        directly, ``Invoke for a.b`` with a calling resource.
+
+        >>> ActionInvocation({"address": "action.t.n", "invoke_action_trigger": {"calling_resource_address": "a.b"}}).trigger_text
+        'Invoke for a.b'
+        """
+        resource = self.triggering_resource_address
+        if self.lifecycle_action_trigger is not None:
+            event = (self.lifecycle_action_trigger or _EMPTY).get("action_trigger_event")
+            text = str(event) if isinstance(event, str) and event else "an unnamed event"
+            return text + (f" of {self._shown(resource)}" if resource else "")
+        if self.invoke_action_trigger is not None:
+            calling = self.calling_resource_address
+            return "Invoke" + (f" for {self._shown(calling)}" if calling else "")
+        return "no trigger"
+
+    def _shown(self, address: str) -> str:
+        document = self._document
+        return address if document is None else shown_address(address, document.secrets)
+
+    def _shown_address(self) -> str:
+        return self._shown(self.address)
+
+    def __repr__(self) -> str:
+        return f"<ActionInvocation {self._shown_address()} {self.trigger_text}>"
+
+
+_EVENTS: Final = frozenset(e.value for e in ActionTriggerEvent if e is not ActionTriggerEvent.Invoke)
+
+
+def invocation_entries(plan: Plan) -> list[dict[str, Any]]:
+    """The plan's action invocations as ``tfplancheck query`` lists them: the address (as shown), the action
+    ``invoke``, the trigger, and a deferred one's reason.
+
+    >>> invocation_entries(Plan.from_dict({"format_version": "1.2", "deferred_action_invocations": [
+    ...     {"reason": "absent_prereq", "action_invocation": {"address": "action.t.n", "invoke_action_trigger": {}}}]}))
+    [{'address': 'action.t.n', 'actions': ['invoke'], 'trigger': 'Invoke', 'deferred': 'absent_prereq'}]
+    """
+    pairs: list[tuple[ActionInvocation, str | None]] = [(ai, None) for ai in plan.action_invocations]
+    pairs.extend((d.action_invocation, d.reason) for d in plan.deferred_action_invocations)
+    return [{"address": ai._shown_address(), "actions": ["invoke"], "trigger": ai.trigger_text,
+             **({} if why is None else {"deferred": why})} for ai, why in pairs]
+
+
+
+@public("plancheck")
+@final
+class DeferredActionInvocation(ReadOnly):
+    """One entry of ``deferred_action_invocations`` (Terraform 1.14+): an action invocation deferred, and why.
+
+    >>> d = DeferredActionInvocation({"reason": "resource_config_unknown",
+    ...     "action_invocation": {"address": "action.t.n", "invoke_action_trigger": {}}})
+    >>> d.reason, d.action_invocation.address
+    ('resource_config_unknown', 'action.t.n')
+    """
+
+    __slots__ = ("_document", "raw")
+    raw: Mapping[str, Any]
+    _document: HasSecrets | None
+
+    def __init__(self, raw: Mapping[str, Any], document: HasSecrets | None = None) -> None:
+        self._set(raw=raw, _document=document)
+
+    @property
+    def reason(self) -> str:
+        """The deferral reason as Terraform writes it, e.g. ``resource_config_unknown``."""
+        return str(self.raw.get("reason", ""))
+
+    @property
+    def action_invocation(self) -> ActionInvocation:
+        """The deferred action invocation."""
+        return ActionInvocation(self.raw.get("action_invocation") or _EMPTY, self._document)
+
+    def __repr__(self) -> str:
+        return f"<DeferredActionInvocation {self.action_invocation._shown_address()} reason={self.reason!r}>"
+
+
 @public("plancheck")
 class ResourceNotFoundError(TfCheckError, LookupError):
     """No resource change with this address; ``closest`` lists similar addresses present.
@@ -576,6 +784,58 @@ class Plan:
     def deferred_changes(self) -> tuple[DeferredChange, ...]:
         """Deferred changes (Terraform 1.9+ with deferrals enabled)."""
         return tuple(DeferredChange(d, self) for d in self.raw.get("deferred_changes") or ())
+
+    @cached_property
+    def action_invocations(self) -> tuple[ActionInvocation, ...]:
+        """The actions the apply will invoke (Terraform 1.14+), in document order.
+
+        >>> Plan.from_dict({"format_version": "1.2", "action_invocations": [
+        ...     {"address": "action.t.n", "invoke_action_trigger": {}}]}).action_invocations
+        (<ActionInvocation action.t.n Invoke>,)
+        """
+        return tuple(ActionInvocation(a, self) for a in self.raw.get("action_invocations") or ())
+
+    @cached_property
+    def deferred_action_invocations(self) -> tuple[DeferredActionInvocation, ...]:
+        """Action invocations Terraform deferred (Terraform 1.14+ with deferrals enabled)."""
+        return tuple(DeferredActionInvocation(d, self) for d in self.raw.get("deferred_action_invocations") or ())
+
+    @cached_property
+    def configured_actions(self) -> tuple[Mapping[str, Any], ...]:
+        """The ``action`` blocks of the configuration (Terraform 1.14+): ``configuration.root_module.actions``, then
+        those of each module call, depth first; each as written (``address``, ``type``, ``name``,
+        ``provider_config_key``, ``count_expression`` or ``for_each_expression``), its address relative to its module.
+
+        >>> Plan.from_dict({"format_version": "1.2", "configuration": {"root_module": {
+        ...     "actions": [{"address": "action.t.n", "type": "t", "name": "n"}],
+        ...     "module_calls": {"m": {"module": {"actions": [{"address": "action.t.x"}]}}}}}}).configured_actions
+        ({'address': 'action.t.n', 'type': 't', 'name': 'n'}, {'address': 'action.t.x'})
+        """
+        found: list[Mapping[str, Any]] = []
+        config = self.raw.get("configuration")
+        modules = [config.get("root_module") if isinstance(config, Mapping) else None]
+        while modules:
+            module = modules.pop(0)
+            if not isinstance(module, Mapping):
+                continue
+            actions = module.get("actions")  # the schema leaves the configuration's members unchecked
+            if isinstance(actions, list):
+                found.extend(a for a in actions if isinstance(a, Mapping))
+            calls = module.get("module_calls")
+            if isinstance(calls, Mapping):
+                modules[:0] = [c.get("module") for c in calls.values() if isinstance(c, Mapping)]
+        return tuple(found)
+
+    def action_invocations_of(self, address: str) -> tuple[ActionInvocation, ...]:
+        """Every invocation of the action ``address`` (one per trigger), in document order; empty when none.
+
+        >>> plan = Plan.from_dict({"format_version": "1.2", "action_invocations": [
+        ...     {"address": "action.t.n", "lifecycle_action_trigger": {"triggering_resource_address": "a.b",
+        ...      "action_trigger_event": "BeforeCreate"}}]})
+        >>> plan.action_invocations_of("action.t.n")
+        (<ActionInvocation action.t.n BeforeCreate of a.b>,)
+        """
+        return tuple(a for a in self.action_invocations if a.raw.get("address") == address)
 
     def addresses(self) -> Iterator[str]:
         """The addresses of the current (non-deposed) objects, in document order."""

@@ -184,6 +184,7 @@ def _config_names(document: Mapping[str, Any]) -> set[str]:
     prior = document.get("prior_state")
     for states in (document.get("planned_values"), prior.get("values") if isinstance(prior, Mapping) else None):
         _state_addresses(states, addresses)
+    addresses.update(a["address"] for a in _action_invocations(document) if isinstance(a.get("address"), str))
     names = {part for address in addresses for part in config_parts(address)}
     for key, prefix in (("output_changes", "output."), ("variables", "var.")):
         found = document.get(key)
@@ -225,11 +226,29 @@ def _plan_secrets(document: Mapping[str, Any]) -> set[str]:
         if isinstance(outputs, Mapping):
             for change in outputs.values():
                 _change_secrets(change, found)
+        for invocation in _action_invocations(document):
+            collect_marked(invocation.get("config_values"), invocation.get("config_sensitive"), found)
         _state_secrets(document.get("planned_values"), found, current, "after")
         prior = document.get("prior_state")
         if isinstance(prior, Mapping):
             _state_secrets(prior.get("values"), found, current, "before")
         return found
+
+
+def _action_invocations(document: Mapping[str, Any]) -> Iterator[Mapping[str, Any]]:
+    """Every action invocation of a plan (Terraform 1.14+), the deferred ones' included.
+
+    >>> [a["address"] for a in _action_invocations({"action_invocations": [{"address": "action.t.a"}],
+    ...     "deferred_action_invocations": [{"action_invocation": {"address": "action.t.b"}}, 1]})]
+    ['action.t.a', 'action.t.b']
+    """
+    for invocation in document.get("action_invocations") or ():
+        if isinstance(invocation, Mapping):
+            yield invocation
+    for deferred in document.get("deferred_action_invocations") or ():
+        invocation = deferred.get("action_invocation") if isinstance(deferred, Mapping) else None
+        if isinstance(invocation, Mapping):
+            yield invocation
 
 
 def collect_state_secrets(document: Mapping[str, Any]) -> Secrets:

@@ -65,6 +65,7 @@ KNOWN_ACTIONS: Final = frozenset({"no-op", "create", "read", "update", "delete",
 PLAN_KEYS: Final = (
     "planned_values", "resource_changes", "resource_drift", "output_changes", "prior_state", "configuration",
     "variables", "deferred_changes", "relevant_attributes", "applyable", "complete", "errored",
+    "action_invocations", "deferred_action_invocations",
 )  # fmt: skip
 _PLAN_KEY_SET: Final = frozenset(PLAN_KEYS)
 

@@ -17,9 +17,17 @@ from tfjsonpath import Path
 from .._checking.fields import require_document
 from .._checking.messages import closest_text, given_by, quote, scrubbed_failure
 from .._checking.run import emit_warnings, listed, run_checks
-from .._documents.plan import Change, OutputChange, Plan, ResourceChange, ResourceNotFoundError
+from .._documents.plan import (
+    ActionInvocation,
+    Change,
+    OutputChange,
+    Plan,
+    ResourceChange,
+    ResourceNotFoundError,
+)
 from .._errors import CheckFailure, PlanCheckError, PlanCheckWarning
 from .._frozen import FrozenValue, frozen, public
+from .._text import closest
 
 __all__ = ["PlanCheck", "assert_plan"]
 
@@ -198,3 +206,42 @@ def find_output(plan: Plan, name: str) -> OutputChange | str:
 def sorted_unique_paths(paths: Iterable[Path]) -> tuple[Path, ...]:
     """Paths without duplicates, in :meth:`Path.sort_key` order."""
     return tuple(sorted(set(paths), key=Path.sort_key))
+
+
+def find_invocations(plan: Plan, address: str, triggered_by: str | None = None) -> tuple[ActionInvocation, ...] | str:
+    """The invocations of action ``address`` (those triggered by resource ``triggered_by``, when given), or
+    the reason there are none: naming the closest invoked actions, or the invocation's deferral.
+
+    ``triggered_by`` is the triggering resource of a lifecycle trigger, or the calling resource of an
+    invoked action.
+
+    >>> plan = Plan.from_dict({"format_version": "1.2", "action_invocations": [
+    ...     {"address": "action.t.notify", "lifecycle_action_trigger": {"triggering_resource_address": "a.b",
+    ...      "action_trigger_event": "AfterCreate"}}]})
+    >>> find_invocations(plan, "action.t.notify", "a.b")
+    (<ActionInvocation action.t.notify AfterCreate of a.b>,)
+    >>> find_invocations(plan, "action.t.notfy")
+    'action not invoked in plan ActionInvocations; closest: action.t.notify'
+    >>> find_invocations(plan, "action.t.notify", "a.c")
+    'action not invoked by a.c in plan ActionInvocations; its invocation(s): [AfterCreate of a.b]'
+    """
+    found = plan.action_invocations_of(address)
+    if found and triggered_by is None:
+        return found
+    chosen = tuple(ai for ai in found if triggered_by in (ai.triggering_resource_address, ai.calling_resource_address))
+    if chosen:
+        return chosen
+    if found:
+        listed_triggers = ", ".join(ai.trigger_text for ai in found)
+        return f"action not invoked by {triggered_by} in plan ActionInvocations; its invocation(s): [{listed_triggers}]"
+    by = "" if triggered_by is None else f" by {triggered_by}"
+    for deferred in plan.deferred_action_invocations:
+        ai = deferred.action_invocation
+        if ai.raw.get("address") == address:
+            return (f"action not invoked{by} in plan ActionInvocations: its invocation ({ai.trigger_text}) is "
+                    f"deferred with reason {quote(deferred.reason)}")
+    if not plan.action_invocations:
+        return f"action not invoked{by} in plan ActionInvocations; the plan invokes no action"
+    invoked = list(dict.fromkeys(ai.address for ai in plan.action_invocations))
+    return f"action not invoked{by} in plan ActionInvocations" + closest_text(closest(address, invoked), "action address", "plan")
+

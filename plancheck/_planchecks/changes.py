@@ -28,19 +28,22 @@ from .._checking.fields import (
     item_label,
 )
 from .._checking.messages import actions_text, deposed_prefix, output_address, quote
-from .._documents.actions import ResourceAction
+from .._documents.actions import ActionTriggerEvent, ResourceAction
 from .._documents.plan import DeferredChange, Plan, ResourceChange
 from .._documents.select import Resources
 from .._errors import CheckFailure
 from .._frozen import constructor_repr, frozen, public
-from .base import PlanCheck, failure, find_resource, sorted_unique_paths
+from .base import PlanCheck, failure, find_invocations, find_resource, sorted_unique_paths
 
 __all__ = [
     "DeferredReason",
     "ExpectActionCounts",
+    "ExpectActionInvocation",
     "ExpectCount",
+    "ExpectDeferredActionInvocation",
     "ExpectDeferredChange",
     "ExpectEmptyPlan",
+    "ExpectNoActionInvocations",
     "ExpectNoDeferredChanges",
     "ExpectNoDestroys",
     "ExpectNoReplacements",
@@ -115,10 +118,12 @@ def change_sort_key(rc: ResourceChange) -> tuple[str, str]:
     return (str(rc.raw.get("address", "")), rc.deposed or "")
 
 
-def plan_changes(plan: Plan, *, outputs: bool = True) -> list[tuple[str | None, str]]:
-    """Every change in the plan as (address, clause): resources, then outputs, then deferrals, each sorted.
+def plan_changes(plan: Plan, *, outputs: bool = True, invocations: bool = True) -> list[tuple[str | None, str]]:
+    """Every change in the plan as (address, clause): resources, then outputs, then deferrals, then action
+    invocations and their deferrals (Terraform's ``Changes.Empty`` counts an invocation), each sorted.
 
-    ``outputs=False`` leaves the output changes out: what changes resources (a deferral defers one).
+    ``outputs=False`` leaves the output changes out, ``invocations=False`` the action invocations: what
+    changes resources (a deferral defers one).
     """
     found: list[tuple[str | None, str]] = []
     for rc in sorted(plan.resource_changes, key=change_sort_key):
@@ -138,12 +143,28 @@ def plan_changes(plan: Plan, *, outputs: bool = True) -> list[tuple[str | None, 
             continue
         subject = f"its deposed object {quote(rc.deposed)}" if rc.deposed is not None else "it"
         found.append((address, f"{subject} is deferred with reason {quote(deferred.reason)}"))
+    if invocations:
+        found.extend(_invocation_changes(plan))
+    return found
+
+
+def _invocation_changes(plan: Plan) -> list[tuple[str | None, str]]:
+    """The plan's action invocations as (address, clause), by address (each action's in document order)."""
+    found: list[tuple[str | None, str]] = []
+    for ai in sorted(plan.action_invocations, key=lambda a: a.address):
+        found.append((ai.address, f"it is invoked ({ai.trigger_text})"))
+    for deferred in sorted(plan.deferred_action_invocations, key=lambda d: d.action_invocation.address):
+        ai = deferred.action_invocation
+        found.append((ai.address, f"its invocation ({ai.trigger_text}) is deferred with reason {quote(deferred.reason)}"))
     return found
 
 
 @public("plancheck")
 class ExpectEmptyPlan(PlanCheck):
-    """The plan changes nothing: every resource and output is a no-op, nothing moves, imports or is deferred.
+    """The plan changes nothing: no resource or output action, move, import, deferral or action invocation.
+
+    Every resource and output is a no-op, and no action is invoked (Terraform 1.14+: its own
+    ``Changes.Empty`` counts an invocation).
 
     Each change is one failure: resources by address, then outputs, then deferred changes. A
     partial plan (planning failed: ``"errored": true``, loaded with ``allow_errored=True``) is never
@@ -186,7 +207,7 @@ _PARTIAL_NOT_EMPTY: Final = (
 
 @public("plancheck")
 class ExpectNonEmptyPlan(PlanCheck):
-    """The plan changes something: a resource or output action, a move, an import or a deferral.
+    """The plan changes something: a resource or output action, a move, an import, a deferral or an action invocation.
 
     >>> from plancheck import Plan
     >>> ExpectNonEmptyPlan().CheckPlan(Plan.from_dict({"format_version": "1.2", "resource_changes": [
@@ -205,7 +226,7 @@ class ExpectNonEmptyPlan(PlanCheck):
                 return []
         if any(tuple(out.actions) != ("no-op",) for out in plan.output_changes.values()):
             return []
-        if plan.deferred_changes:
+        if plan.deferred_changes or plan.action_invocations or plan.deferred_action_invocations:
             return []
         return [
             failure(plan, type(self).__name__, None, None, "expected a non-empty plan, but got an empty plan")
@@ -429,13 +450,17 @@ class ExpectNoDestroys(_ExceptCheck):
 
 #: The categories of ExpectActionCounts, in order, with the actions each counts and how a message names it.
 _CATEGORIES: Final[tuple[tuple[str, frozenset[ResourceAction], str], ...]] = (
-    ("create", frozenset({ResourceAction.Create, ResourceAction.CreateThenForget}), "to create"),
+    ("create", frozenset({ResourceAction.Create, ResourceAction.CreateThenForget, ResourceAction.ForgetThenCreate}),
+     "to create"),
     ("update", frozenset({ResourceAction.Update}), "to update"),
     ("delete", frozenset({ResourceAction.Destroy}), "to delete"),
     ("replace", _REPLACES, "to replace"),
     ("noop", frozenset({ResourceAction.NoOp}), "unchanged (no-op)"),
     ("read", frozenset({ResourceAction.Read}), "to read"),
-    ("forget", frozenset({ResourceAction.Forget, ResourceAction.CreateThenForget}), "to forget"),
+    ("forget", frozenset({ResourceAction.Forget, ResourceAction.CreateThenForget, ResourceAction.ForgetThenCreate}),
+     "to forget"),
+    # Not a resource change: the plan's action invocations (Terraform 1.14+), by address and trigger.
+    ("invoke", frozenset(), "action invocation(s)"),
 )
 _COUNT_NAMES: Final = tuple(name for name, _, _ in _CATEGORIES)
 
@@ -464,6 +489,7 @@ def action_counts(plan: Plan) -> dict[str, list[str]]:
         for name, actions, _ in _CATEGORIES:
             if action in actions:
                 found[name].append(item_label(rc.address, rc.deposed))
+    found["invoke"] = [f"{ai.address} ({ai.trigger_text})" for ai in sorted(plan.action_invocations, key=lambda a: a.address)]
     return found
 
 
@@ -475,8 +501,10 @@ class ExpectActionCounts(PlanCheck):
     ``create`` counts creates (and create-then-forget), ``update`` in-place updates, ``delete``
     plain deletes (a deposed object's too), ``replace`` replacements in either order (not counted
     as creates or deletes), ``noop`` unchanged resources, ``read`` data sources read during
-    apply, ``forget`` objects Terraform stops managing. Every count that differs is one failure,
-    listing the addresses behind the count.
+    apply, ``forget`` objects Terraform stops managing (``["forget"]``, and the forget of
+    ``["create", "forget"]`` and ``["forget", "create"]``, which count as creates too); ``invoke``
+    counts action invocations (Terraform 1.14+; not deferred ones), one per trigger. Every count that
+    differs is one failure, listing the addresses behind the count.
 
     >>> from plancheck import Plan
     >>> plan = Plan.from_dict({"format_version": "1.2", "resource_changes": [
@@ -499,6 +527,7 @@ class ExpectActionCounts(PlanCheck):
     noop: int | None = None
     read: int | None = None
     forget: int | None = None
+    invoke: int | None = None
 
     def __post_init__(self) -> None:
         name = type(self).__name__
@@ -508,7 +537,7 @@ class ExpectActionCounts(PlanCheck):
         self._set(**counts)
 
     def failures(self, plan: Plan) -> list[CheckFailure]:
-        """One failure per count that differs, in the order create, update, delete, replace, noop, read, forget."""
+        """One failure per count that differs, in the order create, update, delete, replace, noop, read, forget, invoke."""
         name = type(self).__name__
         found: list[CheckFailure] = []
         actual = action_counts(plan)
@@ -563,16 +592,18 @@ class ExpectCount(PlanCheck):
         return [failure(plan, type(self).__name__, self.selector.describe(), None, text)]
 
 
-def _resource_changes(plan: Plan, check: str, expected: str) -> list[CheckFailure]:
+def _resource_changes(plan: Plan, check: str, expected: str, *, invocations: bool) -> list[CheckFailure]:
     return [
         failure(plan, check, address, None, f"expected {expected}, but {reason}")
-        for address, reason in plan_changes(plan, outputs=False)
+        for address, reason in plan_changes(plan, outputs=False, invocations=invocations)
     ]
 
 
 @public("plancheck")
 class ExpectNoResourceChanges(PlanCheck):
-    """No resource changes: every resource is a no-op, none moves, is imported or deferred (outputs may change).
+    """No resource changes: no resource action, move, import or deferral (outputs and action invocations may change).
+
+    :class:`ExpectNoActionInvocations` says no action is invoked.
 
     Terraform's own rule for an empty plan, without the outputs: a data source read during apply
     (action ``read``, e.g. one that depends on a resource being changed) is a change; one read
@@ -595,12 +626,12 @@ class ExpectNoResourceChanges(PlanCheck):
 
     def failures(self, plan: Plan) -> list[CheckFailure]:
         """One failure per resource change (action, move, import) and deferral."""
-        return _resource_changes(plan, type(self).__name__, "no resource changes")
+        return _resource_changes(plan, type(self).__name__, "no resource changes", invocations=False)
 
 
 @public("plancheck")
 class ExpectOnlyOutputChanges(PlanCheck):
-    """The plan changes outputs and nothing else: at least one output changes, and no resource does.
+    """The plan changes outputs and nothing else: an output changes; no resource does, no action is invoked.
 
     What changes a resource is what :class:`ExpectNoResourceChanges` says. A plan that changes
     nothing at all fails too (use ``ExpectEmptyPlan`` for that).
@@ -621,7 +652,7 @@ class ExpectOnlyOutputChanges(PlanCheck):
     def failures(self, plan: Plan) -> list[CheckFailure]:
         """One failure per resource change, and one if no output changes."""
         name = type(self).__name__
-        found = _resource_changes(plan, name, "only output changes")
+        found = _resource_changes(plan, name, "only output changes", invocations=True)
         if not any(tuple(out.actions) != ("no-op",) for out in plan.output_changes.values()):
             found.append(failure(plan, name, None, None, "expected output changes, but the plan changes no output"))
         return found
@@ -705,7 +736,9 @@ class ExpectDeferredChange(PlanCheck):
 
 @public("plancheck")
 class ExpectNoDeferredChanges(PlanCheck):
-    """Nothing is deferred, and the plan is not marked incomplete (``"complete": false``).
+    """Nothing is deferred (no resource change, no action invocation), and the plan is not incomplete.
+
+    Incomplete is ``"complete": false``.
 
     A plan without ``complete`` (Terraform before 1.8, OpenTofu) cannot hold deferrals
     and passes; Go fails it.
@@ -735,6 +768,11 @@ class ExpectNoDeferredChanges(PlanCheck):
                 subject = "a change without an address"
             message = f"expected no deferred changes, but {subject} is deferred with reason: {quote(deferred.reason)}"
             found.append(failure(plan, name, address, None, message))
+        for deferred_action in sorted(plan.deferred_action_invocations, key=lambda d: d.action_invocation.address):
+            ai = deferred_action.action_invocation
+            message = (f"expected no deferred changes, but its invocation ({ai.trigger_text}) is deferred with "
+                       f"reason: {quote(deferred_action.reason)}")
+            found.append(failure(plan, name, ai.address, None, message))
         if not found and plan.complete is False:
             message = (
                 'expected no deferred changes, but the plan is not complete ("complete": false): '
@@ -742,3 +780,132 @@ class ExpectNoDeferredChanges(PlanCheck):
             )
             found.append(failure(plan, name, None, None, message))
         return found
+
+
+def _trigger_wanted(event: ActionTriggerEvent | None, triggered_by: str | None) -> str:
+    """The expected trigger as a message says it: ``on AfterCreate of a.b``, ``on Invoke``, ``by a.b``."""
+    if event is not None:
+        return f"on {event.value}" + (f" of {triggered_by}" if triggered_by is not None else "")
+    return f"by {triggered_by}" if triggered_by is not None else ""
+
+
+@public("plancheck")
+@frozen
+class ExpectActionInvocation(PlanCheck):
+    """Action ``address`` is invoked (Terraform 1.14+), on ``event`` and by resource ``triggered_by`` when given.
+
+    ``event`` is an :class:`ActionTriggerEvent`.
+
+    ``triggered_by`` is the resource whose ``lifecycle { action_trigger { ... } }`` triggers the action,
+    or the calling resource of an action invoked directly; ``event=ActionTriggerEvent.Invoke`` expects
+    a direct invocation (``terraform apply -invoke``). One invocation matching is enough: an action
+    can be triggered by several resources and events.
+
+    >>> from plancheck import Plan
+    >>> plan = Plan.from_dict({"format_version": "1.2", "action_invocations": [{"address": "action.aws_lambda_invoke.notify",
+    ...     "lifecycle_action_trigger": {"triggering_resource_address": "aws_instance.web",
+    ...         "action_trigger_event": "AfterCreate", "action_trigger_block_index": 0, "actions_list_index": 0}}]})
+    >>> ExpectActionInvocation("action.aws_lambda_invoke.notify", event=ActionTriggerEvent.AfterCreate,
+    ...                        triggered_by="aws_instance.web").CheckPlan(plan)
+    >>> ExpectActionInvocation("action.aws_lambda_invoke.notify", event=ActionTriggerEvent.BeforeDestroy).CheckPlan(plan)
+    Traceback (most recent call last):
+    ...
+    plancheck.PlanCheckError: ExpectActionInvocation: action.aws_lambda_invoke.notify: expected an invocation on BeforeDestroy, got invocation(s): [AfterCreate of aws_instance.web]
+    """
+
+    address: str
+    _: KW_ONLY
+    event: ActionTriggerEvent | None = None
+    triggered_by: str | None = None
+
+    def __post_init__(self) -> None:
+        name = type(self).__name__
+        if self.event is not None and not isinstance(self.event, ActionTriggerEvent):
+            raise TypeError(f"{name}: event must be an ActionTriggerEvent or None, got {type(self.event).__name__}")
+        triggered_by = None if self.triggered_by is None else checked_address(self.triggered_by, name, "triggered_by")
+        self._set(address=checked_address(self.address, name), triggered_by=triggered_by)
+
+    def failures(self, plan: Plan) -> list[CheckFailure]:
+        """The failure, if the action is not invoked, or not on that event or by that resource."""
+        name = type(self).__name__
+        found = find_invocations(plan, self.address)
+        if isinstance(found, str):
+            return [failure(plan, name, self.address, None, found)]
+        for ai in found:
+            if (self.event is None or ai.trigger_event is self.event) and (
+                self.triggered_by is None
+                or self.triggered_by in (ai.triggering_resource_address, ai.calling_resource_address)
+            ):
+                return []
+        got = ", ".join(ai.trigger_text for ai in found)
+        message = f"expected an invocation {_trigger_wanted(self.event, self.triggered_by)}, got invocation(s): [{got}]"
+        return [failure(plan, name, self.address, None, message)]
+
+
+@public("plancheck")
+class ExpectNoActionInvocations(PlanCheck):
+    """No action is invoked (Terraform 1.14+), and no invocation is deferred: one failure per invocation, by address.
+
+    >>> from plancheck import Plan
+    >>> ExpectNoActionInvocations().CheckPlan(Plan.from_dict({"format_version": "1.2"}))
+    >>> ExpectNoActionInvocations().CheckPlan(Plan.from_dict({"format_version": "1.2", "action_invocations": [
+    ...     {"address": "action.local_command.hello", "invoke_action_trigger": {}}]}))
+    Traceback (most recent call last):
+    ...
+    plancheck.PlanCheckError: ExpectNoActionInvocations: action.local_command.hello: expected no action invocations, but it is invoked (Invoke)
+    """
+
+    __slots__ = ()
+
+    def failures(self, plan: Plan) -> list[CheckFailure]:
+        """One failure per invocation and deferred invocation."""
+        name = type(self).__name__
+        return [
+            failure(plan, name, address, None, f"expected no action invocations, but {clause}")
+            for address, clause in _invocation_changes(plan)
+        ]
+
+
+@public("plancheck")
+@frozen
+class ExpectDeferredActionInvocation(PlanCheck):
+    """An invocation of action ``address`` is deferred (Terraform 1.14+), with ``reason`` (a :class:`DeferredReason`).
+
+    >>> from plancheck import Plan
+    >>> plan = Plan.from_dict({"format_version": "1.2", "complete": False, "deferred_action_invocations": [
+    ...     {"reason": "resource_config_unknown", "action_invocation": {"address": "action.t.n", "invoke_action_trigger": {}}}]})
+    >>> ExpectDeferredActionInvocation("action.t.n", DeferredReason.ResourceConfigUnknown).CheckPlan(plan)
+    >>> ExpectDeferredActionInvocation("action.t.n", DeferredReason.AbsentPrereq).CheckPlan(plan)
+    Traceback (most recent call last):
+    ...
+    plancheck.PlanCheckError: ExpectDeferredActionInvocation: action.t.n: expected "absent_prereq", got deferred reason(s): ["resource_config_unknown"]
+    """
+
+    address: str
+    reason: DeferredReason
+
+    def __post_init__(self) -> None:
+        name = type(self).__name__
+        if not isinstance(self.reason, DeferredReason):
+            raise TypeError(f"{name}: reason must be a DeferredReason, got {type(self.reason).__name__}")
+        self._set(address=checked_address(self.address, name))
+
+    def failures(self, plan: Plan) -> list[CheckFailure]:
+        """The failure, if no invocation of the action is deferred, or none for this reason."""
+        name = type(self).__name__
+        reasons = [d.reason for d in plan.deferred_action_invocations if d.action_invocation.address == self.address]
+        if self.reason.value in reasons:
+            return []
+        if reasons:
+            got = ", ".join(quote(r) for r in dict.fromkeys(reasons))
+            return [failure(plan, name, self.address, None, f"expected {quote(self.reason.value)}, got deferred reason(s): [{got}]")]
+        message = "no deferred invocation found for action"
+        invoked = plan.action_invocations_of(self.address)
+        if invoked:
+            message += ": it is invoked (" + ", ".join(ai.trigger_text for ai in invoked) + ")"
+        elif not plan.deferred_action_invocations:
+            message += "; the plan has no deferred action invocations"
+        else:
+            deferred = sorted({d.action_invocation.address for d in plan.deferred_action_invocations})
+            message += "; deferred: " + ", ".join(deferred)
+        return [failure(plan, name, self.address, None, message)]

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import KW_ONLY
 from typing import Any
 
 from tfjsonpath import MapStep, Path
@@ -26,10 +27,14 @@ from .._checking.fields import (
     OutputPathMatcherFields,
     ResourcePathFields,
     ResourcePathMatcherFields,
+    check_fields,
+    checked_address,
+    checked_matcher,
+    checked_path,
 )
 from .._checking.match import describe, match_failures, no_planned_value, sensitive_problem
 from .._checking.messages import actions_text, deposed_prefix, output_address
-from .._documents.plan import Change, Plan
+from .._documents.plan import ActionInvocation, Change, Plan
 from .._documents.resolve import (
     ABSENT_VALUE,
     ResolvedValue,
@@ -40,19 +45,22 @@ from .._documents.resolve import (
     value_at,
 )
 from .._errors import CheckFailure
-from .._frozen import public
+from .._frozen import FrozenValue, frozen, public
 from ..knownvalue import Check
-from .base import PlanCheck, failure, find_change, find_output
+from .base import PlanCheck, failure, find_change, find_invocations, find_output
 
 __all__ = [
+    "ExpectKnownActionConfigValue",
     "ExpectKnownOutputValue",
     "ExpectKnownOutputValueAtPath",
     "ExpectKnownValue",
     "ExpectNoValue",
     "ExpectNullOutputValue",
     "ExpectNullOutputValueAtPath",
+    "ExpectSensitiveActionConfigValue",
     "ExpectSensitiveOutputValue",
     "ExpectSensitiveValue",
+    "ExpectUnknownActionConfigValue",
     "ExpectUnknownOutputValue",
     "ExpectUnknownOutputValueAtPath",
     "ExpectUnknownValue",
@@ -516,3 +524,165 @@ class ExpectNullOutputValueAtPath(OutputPathFields, PlanCheck):
     def failures(self, plan: Plan) -> list[CheckFailure]:
         """The failure, if the value is not null, or absent, or the output is not in the plan."""
         return _output_failures(self, plan, self.name, self.path, _null_problem)
+
+
+# -- an action's configuration (Terraform 1.14+) ----------------------------------------------------
+
+
+def _config_change(ai: ActionInvocation) -> Change:
+    """An invocation's configuration as a planned value: ``config_values`` with its ``config_unknown`` and
+    ``config_sensitive`` marks read exactly as a resource's ``after`` with ``after_unknown`` and ``after_sensitive``."""
+    raw = ai.raw
+    change = {"actions": ["create"], "after": raw.get("config_values"), "after_unknown": raw.get("config_unknown")}
+    if "config_sensitive" in raw:
+        change["after_sensitive"] = raw.get("config_sensitive")
+    return Change(change)
+
+
+#: (the configuration as a change, the prefix naming the invocation) -> the failures of one invocation.
+_PerInvocation = Callable[[Change, str], list[CheckFailure]]
+
+
+def _action_failures(
+    check: object, plan: Plan, address: str, triggered_by: str | None, per_invocation: _PerInvocation
+) -> list[CheckFailure]:
+    """The failures of a check on every invocation of action ``address`` (by ``triggered_by``, when given)."""
+    found = find_invocations(plan, address, triggered_by)
+    if isinstance(found, str):
+        return [failure(plan, type(check).__name__, address, None, found)]
+    failures: list[CheckFailure] = []
+    for ai in found:
+        failures.extend(per_invocation(_config_change(ai), f"invocation {ai.trigger_text}: " if len(found) > 1 else ""))
+    return failures
+
+
+def _checked_triggered_by(value: object, check: str) -> str | None:
+    return None if value is None else checked_address(value, check, "triggered_by")
+
+
+@frozen
+class _ActionPathFields(FrozenValue):
+    """``(address, path, *, triggered_by=None)``: a value in the configuration of action ``address``."""
+
+    address: str
+    path: Path
+    _: KW_ONLY
+    triggered_by: str | None = None
+
+    def __post_init__(self) -> None:
+        check_fields(self, address=checked_address, path=checked_path, triggered_by=_checked_triggered_by)
+
+    def _problem_failures(self, plan: Plan, problem_of: _Problem) -> list[CheckFailure]:
+        kind = type(self).__name__
+
+        def per_invocation(change: Change, prefix: str) -> list[CheckFailure]:
+            problem = problem_of(change, self.path, plan, "action")
+            return [] if problem is None else [failure(plan, kind, self.address, self.path, prefix + problem)]
+
+        return _action_failures(self, plan, self.address, self.triggered_by, per_invocation)
+
+
+@public("plancheck")
+@frozen
+class ExpectKnownActionConfigValue(PlanCheck):
+    """The configuration value at ``path`` of action ``address`` matches ``matcher``, in every invocation (1.14+).
+
+    Every invocation of the action is checked, or those triggered by resource ``triggered_by`` when given.
+    The configuration (``config_values`` with its ``config_unknown`` and ``config_sensitive`` marks) is
+    read as :class:`ExpectKnownValue` reads a planned value: an unknown value fails saying "unknown",
+    sensitive values are compared but shown as ``(sensitive)``.
+
+    >>> from plancheck import Plan, knownvalue as kv
+    >>> from tfjsonpath import New
+    >>> plan = Plan.from_dict({"format_version": "1.2", "action_invocations": [{"address": "action.t.notify",
+    ...     "config_values": {"channel": "ops", "token": "tok-9981"}, "config_unknown": {"url": True},
+    ...     "config_sensitive": {"token": True}, "invoke_action_trigger": {}}]})
+    >>> ExpectKnownActionConfigValue("action.t.notify", New("channel"), kv.StringExact("ops")).CheckPlan(plan)
+    >>> ExpectKnownActionConfigValue("action.t.notify", New("url"), kv.NotNull()).CheckPlan(plan)
+    Traceback (most recent call last):
+    ...
+    plancheck.PlanCheckError: ExpectKnownActionConfigValue: action.t.notify: url: value is unknown; expected <not null>
+    """
+
+    address: str
+    path: Path
+    matcher: Check
+    _: KW_ONLY
+    triggered_by: str | None = None
+
+    def __post_init__(self) -> None:
+        check_fields(
+            self,
+            address=checked_address,
+            path=checked_path,
+            matcher=checked_matcher,
+            triggered_by=_checked_triggered_by,
+        )
+
+    def failures(self, plan: Plan) -> list[CheckFailure]:
+        """The failures, if the value does not match, is unknown or absent, or the action is not invoked."""
+
+        def per_invocation(change: Change, prefix: str) -> list[CheckFailure]:
+            return _known_failure(self, plan, change, self.address, self.path, self.matcher, prefix, "action")
+
+        return _action_failures(self, plan, self.address, self.triggered_by, per_invocation)
+
+
+@public("plancheck")
+class ExpectUnknownActionConfigValue(_ActionPathFields, PlanCheck):
+    """The configuration value at ``path`` of action ``address`` is unknown until apply, in every invocation (1.14+).
+
+    Every invocation of the action is checked, or those triggered by resource ``triggered_by`` when given;
+    a ``true`` mark on an ancestor counts.
+
+    >>> from plancheck import Plan
+    >>> from tfjsonpath import New
+    >>> plan = Plan.from_dict({"format_version": "1.2", "action_invocations": [{"address": "action.t.notify",
+    ...     "config_values": {"channel": "ops"}, "config_unknown": {"url": True}, "invoke_action_trigger": {}}]})
+    >>> ExpectUnknownActionConfigValue("action.t.notify", New("url")).CheckPlan(plan)
+    >>> ExpectUnknownActionConfigValue("action.t.notify", New("channel")).CheckPlan(plan)
+    Traceback (most recent call last):
+    ...
+    plancheck.PlanCheckError: ExpectUnknownActionConfigValue: action.t.notify: channel: expected an unknown value, but it is known: "ops"
+    """
+
+    __slots__ = ()
+
+    def failures(self, plan: Plan) -> list[CheckFailure]:
+        """The failures, if the value is known, null or absent, or the action is not invoked."""
+        return self._problem_failures(plan, _unknown_problem)
+
+
+def _action_sensitive_problem(change: Change, path: Path, plan: Plan, what: str) -> str | None:
+    if mark_depth(change.raw.get("after_sensitive"), path) >= 0 and (
+        value_at(change.after, path) is not ABSENT_VALUE or mark_depth(change.raw.get("after_unknown"), path) >= 0
+    ):
+        return None
+    unmarked = None if "after_sensitive" in change.raw else "the invocation records no config_sensitive marks"
+    return sensitive_problem(resolve_after(change, path), plan, unmarked)
+
+
+@public("plancheck")
+class ExpectSensitiveActionConfigValue(_ActionPathFields, PlanCheck):
+    """The configuration value at ``path`` of action ``address`` is marked sensitive, in every invocation (1.14+).
+
+    Sensitive are the action schema's sensitive attributes and sensitive values. Every invocation of the
+    action is checked, or those triggered by resource ``triggered_by`` when given.
+
+    >>> from plancheck import Plan
+    >>> from tfjsonpath import New
+    >>> plan = Plan.from_dict({"format_version": "1.2", "action_invocations": [{"address": "action.t.notify",
+    ...     "config_values": {"channel": "ops", "token": "tok-9981"}, "config_sensitive": {"token": True},
+    ...     "invoke_action_trigger": {}}]})
+    >>> ExpectSensitiveActionConfigValue("action.t.notify", New("token")).CheckPlan(plan)
+    >>> ExpectSensitiveActionConfigValue("action.t.notify", New("channel")).CheckPlan(plan)
+    Traceback (most recent call last):
+    ...
+    plancheck.PlanCheckError: ExpectSensitiveActionConfigValue: action.t.notify: channel: expected a sensitive value, but it is not sensitive; it is known: "ops"
+    """
+
+    __slots__ = ()
+
+    def failures(self, plan: Plan) -> list[CheckFailure]:
+        """The failures, if the value is not sensitive, or absent, or the action is not invoked."""
+        return self._problem_failures(plan, _action_sensitive_problem)

@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from .._checking.run import by_method, run_each
-from .._documents.plan import Plan
+from .._documents.plan import ActionInvocation, Plan
 from .._documents.state import State
 from .._errors import CheckFailure
 from .._redact import Secrets
@@ -75,7 +75,8 @@ def _actions(change: Any) -> list[str]:
 
 
 def planned_changes(document: Mapping[str, Any]) -> list[str]:
-    """One line per resource or output the plan would change: address and actions, in plan order.
+    """One line per resource or output the plan would change (address and actions, in plan order), then one per
+    action it invokes.
 
     An empty list means the plan is empty.
 
@@ -85,6 +86,8 @@ def planned_changes(document: Mapping[str, Any]) -> list[str]:
     ...     {"address": "null_resource.c", "previous_address": "null_resource.z", "change": {"actions": ["update"]}}],
     ...   "output_changes": {"id": {"actions": ["update"]}, "same": {"actions": ["no-op"]}}})
     ['null_resource.a: delete, create', 'null_resource.c (moved from null_resource.z): update', 'output.id: update']
+    >>> planned_changes({"action_invocations": [{"address": "action.t.n", "invoke_action_trigger": {}}]})
+    ['action.t.n: invoke (Invoke)']
     >>> planned_changes({"format_version": "1.2"})
     []
     """
@@ -108,6 +111,12 @@ def planned_changes(document: Mapping[str, Any]) -> list[str]:
             actions = _actions(change)
             if not all(a == "no-op" for a in actions):
                 lines.append(f"output.{name}: {', '.join(actions)}")
+    # Terraform 1.14+: an action invocation makes a plan non-empty (Terraform's own Changes.Empty says so).
+    invocations = document.get("action_invocations")
+    for raw in invocations if isinstance(invocations, list) else ():
+        if isinstance(raw, Mapping):
+            invocation = ActionInvocation(raw)
+            lines.append(f"{invocation.address}: invoke ({invocation.trigger_text})")
     return lines
 
 

@@ -585,7 +585,7 @@ def _rule_text(check: str) -> str:
     """What a SARIF rule says: its check's one-line doc (as ``--list-checks`` shows it), else its name.
 
     >>> _rule_text("ExpectEmptyPlan"), _rule_text("MyOwnCheck")
-    ('The plan changes nothing: every resource and output is a no-op, nothing moves, imports or is deferred.', 'plan check MyOwnCheck')
+    ('The plan changes nothing: no resource or output action, move, import, deferral or action invocation.', 'plan check MyOwnCheck')
     """
     from ._registry import default_registry
 

@@ -17,7 +17,7 @@ from typing import Any, Final
 from tfjsonpath import Path
 
 from .._checking.equality import union_marks
-from .._documents.plan import Change, Plan, ResourceNotFoundError, shown_address
+from .._documents.plan import Change, Plan, ResourceNotFoundError, invocation_entries, shown_address
 from .._documents.resolve import ResolvedValue, ValueStatus, resolve_value
 from .._redact import Marks, contains_sensitive, render_value, with_unknowns
 from .._text import one_line
@@ -171,7 +171,8 @@ def render_value_document(doc: Mapping[str, Any]) -> str:
 
 
 def list_document(plan: Plan) -> dict[str, Any]:
-    """Every resource change and output change with its actions (kind ``addresses``), addresses as shown.
+    """Every resource change and output change with its actions (kind ``addresses``), addresses as shown; and the
+    action invocations (Terraform 1.14+) with their triggers, when there are some.
 
     >>> plan = Plan.from_dict({"format_version": "1.2", "resource_changes": [{"address": 'a.b["pw-1234"]',
     ...     "change": {"actions": ["create"], "after": {"pw": "pw-1234"}, "after_sensitive": {"pw": True}}}]})
@@ -197,14 +198,32 @@ def list_document(plan: Plan) -> dict[str, Any]:
         "partial": plan.partial,
         "resource_changes": resources,
         "output_changes": outputs,
+        # Terraform 1.14+: present only when the plan invokes an action, so older plans' documents do not change.
+        **({"action_invocations": invocations} if (invocations := invocation_entries(plan)) else {}),
     }
 
 
+def _list_label(row: Mapping[str, Any]) -> str:
+    """A listed address with what sets it apart: a deposed object's key, an invocation's trigger.
+
+    >>> _list_label({"address": "action.a.b", "trigger": "AfterCreate of x.y", "deferred": "provider_config_unknown"})
+    'action.a.b (AfterCreate of x.y; deferred: provider_config_unknown)'
+    """
+    label = str(row["address"])
+    if "deposed" in row:
+        label += f" (deposed {row['deposed']})"
+    if "trigger" in row:
+        deferred = f"; deferred: {row['deferred']}" if "deferred" in row else ""
+        label += f" ({row['trigger']}{deferred})"
+    return label
+
+
 def render_list(doc: Mapping[str, Any]) -> str:
-    """The text form of :func:`list_document`: one address and its actions per line (keys scrubbed already)."""
+    """The text form of :func:`list_document`: one address and its actions per line (keys scrubbed already), then
+    each action invocation: ``ADDRESS (AfterCreate of ADDRESS)  invoke``."""
     rows = [
-        (one_line(r["address"] + (f" (deposed {r['deposed']})" if "deposed" in r else "")), r["actions"])
-        for r in [*doc["resource_changes"], *doc["output_changes"]]
+        (one_line(_list_label(r)), r["actions"])
+        for r in [*doc["resource_changes"], *doc["output_changes"], *doc.get("action_invocations", ())]
     ]
     if not rows:
         return "(the plan has no resource or output changes)"

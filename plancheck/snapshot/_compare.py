@@ -1,7 +1,7 @@
 """Comparing two snapshots: their differences as review comments, one line per change, in a fixed order.
 
 Blocks in snapshot order (resources by address, then outputs); within a block, its facts
-(action, reason, moved from, deferred, replace paths), then its values in path order::
+(action, reason, moved from, deferred, identity, replace paths), then its values in path order::
 
     + cloud_bucket.extra (create)
     - cloud_bucket.old
@@ -50,6 +50,7 @@ from .._redact import SENSITIVE, Secrets
 from ._format import (
     FACTS,
     FINGERPRINTED,
+    INVOCATION,
     KEY_FINGERPRINT,
     OUTPUT,
     RESOURCE,
@@ -80,7 +81,7 @@ _NONE: Final = "(none)"
 HIDDEN_UNMARKED: Final = "(sensitive, unmarked)"
 #: Value tokens that hold no text worth hiding, and would blank ordinary words if scrubbed as secrets.
 _NO_SECRET: Final = frozenset({"null", "true", "false", "{}", "[]", UNKNOWN})
-_HEADS: Final = (f"{RESOURCE} ", f"{OUTPUT} ")
+_HEADS: Final = (f"{RESOURCE} ", f"{OUTPUT} ", f"{INVOCATION} ")
 _DEPOSED: Final = re.compile(r" \(deposed [0-9]+\)\Z")
 
 

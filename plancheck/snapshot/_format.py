@@ -42,6 +42,7 @@ from ._errors import SnapshotFormatError
 __all__ = [
     "FACTS",
     "HEADER",
+    "INVOCATION",
     "UNKNOWN",
     "Block",
     "Snapshot",
@@ -70,10 +71,12 @@ UNKNOWN: Final = "(known after apply)"
 #: A sensitive value with its fingerprint: ``(sensitive #0123456789ab)``.
 FINGERPRINTED: Final = re.compile(r"\(sensitive #([0-9a-f]{12})\)\Z")
 #: The facts a block may state, in the order they are written.
-FACTS: Final = ("action", "reason", "moved from", "deferred", "replace")
+FACTS: Final = ("action", "reason", "moved from", "deferred", "identity", "replace")
 #: The label of a resource's planned value as a whole (the ``after:`` line).
 ROOT_LABEL: Final = "after"
-RESOURCE, OUTPUT = "resource", "output"
+RESOURCE, INVOCATION, OUTPUT = "resource", "invocation", "output"
+#: Blocks in this order: resources, then action invocations (Terraform 1.14+), then outputs.
+_KIND_RANK: Final = {RESOURCE: 0, INVOCATION: 1, OUTPUT: 2}
 _DIGITS: Final = re.compile(r"([0-9]+)")
 #: A hidden instance key's fingerprint in an address (a snapshot made with a key).
 KEY_FINGERPRINT: Final = re.compile(r"\(sensitive #[0-9a-f]{12}\)")
@@ -219,20 +222,23 @@ class Block(FrozenValue):
 
     @property
     def sort_key(self) -> tuple[object, ...]:
-        """Resources by address (``a[2]`` before ``a[10]``), deposed objects after theirs, then outputs."""
-        return (self.kind != RESOURCE, natural_key(self.name), self.name, self.deposed)
+        """Resources by address (``a[2]`` before ``a[10]``), deposed objects after theirs, then action
+        invocations, then outputs."""
+        return (_KIND_RANK.get(self.kind, 1), natural_key(self.name), self.name, self.deposed)
 
     @property
     def label(self) -> str:
         """The block as a review comment names it: ``ADDRESS``, ``ADDRESS (deposed N)``, ``output.NAME``."""
         if self.kind == OUTPUT:
             return f"output.{self.name}"
+        if self.kind == INVOCATION:
+            return self.name
         return f"{self.name} (deposed {self.deposed})" if self.deposed else self.name
 
     def header(self) -> str:
         """The block's first line."""
-        if self.kind == OUTPUT:
-            return f"output {self.name}"
+        if self.kind in (OUTPUT, INVOCATION):
+            return f"{self.kind} {self.name}"
         return f"resource {self.label}"
 
     def lines(self) -> list[str]:
@@ -272,7 +278,7 @@ class TextBlock:
     @property
     def sort_key(self) -> tuple[object, ...]:
         """As :attr:`Block.sort_key`."""
-        return (self.kind != RESOURCE, natural_key(self.name), self.name, self.deposed)
+        return (_KIND_RANK.get(self.kind, 1), natural_key(self.name), self.name, self.deposed)
 
     def text(self) -> str:
         """The block's lines, header first."""
@@ -374,11 +380,11 @@ def json_scalar(value: Any) -> str:
 # -- reading the text back
 
 _DEPOSED: Final = re.compile(r"(.+) \(deposed ([0-9]+)\)\Z", re.DOTALL)
-_FACT: Final = re.compile(r"(action|reason|moved from|deferred|replace|after):(?: (.*))?\Z", re.DOTALL)
+_FACT: Final = re.compile(r"(action|reason|moved from|deferred|identity|replace|after):(?: (.*))?\Z", re.DOTALL)
 _KEY_ID: Final = re.compile(r"[0-9a-f]{8}\Z")
 _SHOWN: Final = 60
 _EXPECT_BLOCK: Final = (
-    "a block header (resource ADDRESS or output NAME), an indented line of a block, "
+    "a block header (resource ADDRESS, invocation ADDRESS (TRIGGER) or output NAME), an indented line of a block, "
     "a comment (#) or a blank line"
 )
 _EXPECT_LINE: Final = f"a line 'NAME: TEXT' ({', '.join((*FACTS, ROOT_LABEL))}) or 'PATH = VALUE'"
@@ -600,7 +606,7 @@ def parse_snapshot(text: str, file: str | None = None, numbers: Sequence[int] | 
             if not line.strip():
                 continue
             reader.member(line, number)
-        elif line.startswith((f"{RESOURCE} ", f"{OUTPUT} ")):
+        elif line.startswith((f"{RESOURCE} ", f"{INVOCATION} ", f"{OUTPUT} ")):
             in_preamble = False
             reader.header(line, number)
         else:

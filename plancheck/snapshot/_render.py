@@ -1,13 +1,19 @@
 """A plan as a snapshot: one block per resource object, data source read during the plan, and output.
 
 * Resource changes (and deferred changes) are blocks ``resource ADDRESS``: their actions, why
-  (``action_reason``), where they moved from, which paths force replacement, and their planned
-  values (``after`` with ``after_unknown`` and ``after_sensitive``).
+  (``action_reason``), where they moved from, their resource identity (Terraform 1.12+: the
+  ``after_identity``, else the ``before_identity`` of a delete or forget, as one line of JSON),
+  which paths force replacement, and their planned values (``after`` with ``after_unknown`` and
+  ``after_sensitive``).
 * A deposed object is ``resource ADDRESS (deposed N)``: its deposed key is random, so the deposed
   objects of one address are numbered in the order of what they hold, not named by their key.
 * Data sources read during the plan are not resource changes (Terraform 0.15 on, format 0.2 and
   1.x alike): they sit in ``prior_state`` with the values they read, and are blocks with the
   action ``read (during plan)``. A read deferred to apply is a resource change with action ``read``.
+* Action invocations (Terraform 1.14+) are blocks ``invocation ADDRESS (TRIGGER)``, the trigger as
+  ``AfterCreate of ADDRESS`` or ``Invoke``: ``action: invoke``, ``deferred: REASON`` for a deferred
+  one, and the action's configuration (``config_values`` with ``config_unknown`` and
+  ``config_sensitive``) as a resource's planned values.
 * Outputs are blocks ``output NAME`` whose value is at the path ``value``.
 
 Nothing volatile is kept: no Terraform version, timestamp or format version, no order of the
@@ -39,7 +45,19 @@ from .._documents.state import walk_modules
 from .._frozen import public
 from .._redact import SENSITIVE
 from .._text import one_line
-from ._format import OUTPUT, RESOURCE, TextBlock, body_lines, line_key, path_key, shown_apart, snapshot_text
+from ._format import (
+    INVOCATION,
+    OUTPUT,
+    RESOURCE,
+    TextBlock,
+    body_lines,
+    json_scalar,
+    json_string,
+    line_key,
+    path_key,
+    shown_apart,
+    snapshot_text,
+)
 from ._secrets import FingerprintKey, ValueSecrets
 from ._values import IGNORED, Ignored, flatten
 
@@ -87,6 +105,7 @@ def render_snapshot(plan: Plan, ignore: IgnoreSpec, key: FingerprintKey | None) 
             if block is not None:
                 objects.setdefault(address, []).append(block)
     blocks = [block for group in _told_apart(objects) for block in group]
+    blocks.extend(_invocation_blocks(plan, secrets, key))
     blocks.extend(_output_blocks(plan, secrets, key))
     return snapshot_text(blocks, None if key is None else key.id)
 
@@ -118,11 +137,16 @@ def _changes(plan: Plan) -> Iterator[tuple[Mapping[str, Any], str | None]]:
     """Every resource change (raw), then every deferred one with its reason."""
     for raw in plan._entries:
         yield raw, None
-    for deferred in plan.raw.get("deferred_changes") or ():
-        change = deferred.get("resource_change") if isinstance(deferred, Mapping) else None
-        if isinstance(change, Mapping):
+    yield from _deferred(plan, "deferred_changes", "resource_change")
+
+
+def _deferred(plan: Plan, entries: str, field: str) -> Iterator[tuple[Mapping[str, Any], str]]:
+    """Each deferred entry's ``field`` (raw) with the reason it was deferred, from the plan's list ``entries``."""
+    for deferred in plan.raw.get(entries) or ():
+        raw = deferred.get(field) if isinstance(deferred, Mapping) else None
+        if isinstance(raw, Mapping):
             reason = deferred.get("reason")
-            yield change, reason if isinstance(reason, str) and reason else "(no reason given)"
+            yield raw, reason if isinstance(reason, str) and reason else "(no reason given)"
 
 
 def _data_reads(plan: Plan) -> Iterator[tuple[Mapping[str, Any], str | None]]:
@@ -162,6 +186,9 @@ def _resource_block(
         facts.append(("moved from", one_line(_shown(moved, secrets))))
     if deferred_reason is not None:
         facts.append(("deferred", deferred_reason))
+    identity = _identity(change)
+    if identity is not None and not all_ignored:
+        facts.append(("identity", one_line(_identity_text(identity, secrets))))
     if not all_ignored:
         facts.extend(("replace", text) for text in _replace_paths(change, trie, secrets))
     values: list[str] = []
@@ -173,6 +200,33 @@ def _resource_block(
             values.sort(key=line_key)
     body = "\n".join([*body_lines(facts, ()), *values])
     return TextBlock(RESOURCE, one_line(_shown(address, secrets, key)), 1 if is_deposed else 0, body)
+
+
+def _identity(change: Mapping[str, Any]) -> Mapping[str, Any] | None:
+    """The resource identity a change leaves (Terraform 1.12+): ``after_identity``, else ``before_identity`` (a
+    delete or forget keeps the identity it had), else None."""
+    for side in ("after_identity", "before_identity"):
+        identity = change.get(side)
+        if isinstance(identity, Mapping):
+            return identity
+    return None
+
+
+def _identity_text(value: Any, secrets: ValueSecrets) -> str:
+    """An identity as one line of compact JSON, keys sorted, every string that touches a secret scrubbed.
+
+    >>> from plancheck import Secrets
+    >>> _identity_text({"region": "eu", "id": "i-1", "tags": ["a", 1]}, ValueSecrets(Secrets(["i-1"])))
+    '{"id":"(sensitive)","region":"eu","tags":["a",1]}'
+    """
+    if isinstance(value, Mapping):
+        items = sorted((str(k), v) for k, v in value.items())
+        return "{" + ",".join(f"{json_string(secrets.scrub(k))}:{_identity_text(v, secrets)}" for k, v in items) + "}"
+    if isinstance(value, list):
+        return "[" + ",".join(_identity_text(v, secrets) for v in value) + "]"
+    if isinstance(value, str):
+        return json_string(secrets.scrub(value))
+    return json_scalar(value)
 
 
 def _shown(address: str, secrets: ValueSecrets, key: FingerprintKey | None = None) -> str:
@@ -273,6 +327,54 @@ def _data_block(
             values.sort(key=line_key)
     body = "\n".join([f"  action: {READ_DURING_PLAN}", *values])
     return TextBlock(RESOURCE, one_line(_shown(address, secrets, key)), 0, body)
+
+
+def _invocations(plan: Plan) -> Iterator[tuple[Mapping[str, Any], str | None]]:
+    """Every action invocation (raw), then every deferred one with its reason (Terraform 1.14+)."""
+    for raw in plan.raw.get("action_invocations") or ():
+        if isinstance(raw, Mapping):
+            yield raw, None
+    yield from _deferred(plan, "deferred_action_invocations", "action_invocation")
+
+
+def _trigger(raw: Mapping[str, Any], secrets: ValueSecrets, key: FingerprintKey | None) -> str:
+    """What triggers an invocation, as its block's name says it: ``AfterCreate of ADDRESS``, ``Invoke``."""
+    lifecycle = raw.get("lifecycle_action_trigger")
+    if isinstance(lifecycle, Mapping):
+        event = lifecycle.get("action_trigger_event")
+        text = event if isinstance(event, str) and event else "an unnamed event"
+        resource = lifecycle.get("triggering_resource_address")
+        return text + (f" of {_shown(resource, secrets, key)}" if isinstance(resource, str) and resource else "")
+    invoke = raw.get("invoke_action_trigger")
+    if isinstance(invoke, Mapping):
+        calling = invoke.get("calling_resource_address")
+        return "Invoke" + (f" for {_shown(calling, secrets, key)}" if isinstance(calling, str) and calling else "")
+    return "no trigger"
+
+
+def _invocation_blocks(plan: Plan, secrets: ValueSecrets, key: FingerprintKey | None) -> Iterator[TextBlock]:
+    """A block ``invocation ADDRESS (TRIGGER)`` per action invocation: ``action: invoke``, its deferral, and its
+    configuration (``config_values`` with ``config_unknown`` and ``config_sensitive``, as a resource's values).
+
+    An action triggered twice alike (two ``action_trigger`` blocks with one event) is numbered.
+    """
+    seen: dict[str, int] = {}
+    for raw, deferred_reason in _invocations(plan):
+        address = raw.get("address")
+        if not isinstance(address, str):
+            continue
+        name = one_line(f"{_shown(address, secrets, key)} ({_trigger(raw, secrets, key)})")
+        seen[name] = seen.get(name, 0) + 1
+        if seen[name] > 1:
+            name = shown_apart(name, seen[name])
+        facts = [("action", "invoke")]
+        if deferred_reason is not None:
+            facts.append(("deferred", deferred_reason))
+        values, unsorted = flatten(raw.get("config_values"), raw.get("config_unknown"), raw.get("config_sensitive"), "",
+                                 secrets=secrets, key=key, where=f"invocation\x00{name}")
+        if unsorted:
+            values.sort(key=line_key)
+        yield TextBlock(INVOCATION, name, 0, "\n".join([*body_lines(facts, ()), *values]))
 
 
 def _output_blocks(plan: Plan, secrets: ValueSecrets, key: FingerprintKey | None) -> Iterator[TextBlock]:

@@ -112,10 +112,10 @@ BAD = [
     ("mode-not-str", lambda: Resources(mode=1), TypeError, "Resources: mode must be a str, got int"),
     ("action-typo", lambda: Resources(action="crate"), ValueError,
      "Resources: action 'crate' is not a ResourceAction; did you mean Create? (one of NoOp, Create, Read, Update, "
-     "Destroy, DestroyBeforeCreate, CreateBeforeDestroy, Replace, Forget, CreateThenForget)"),
+     "Destroy, DestroyBeforeCreate, CreateBeforeDestroy, Replace, Forget, CreateThenForget, ForgetThenCreate)"),
     ("action-nonsense", lambda: Resources(action="zzz"), ValueError,
      "Resources: action 'zzz' is not a ResourceAction; (one of NoOp, Create, Read, Update, "
-     "Destroy, DestroyBeforeCreate, CreateBeforeDestroy, Replace, Forget, CreateThenForget)"),
+     "Destroy, DestroyBeforeCreate, CreateBeforeDestroy, Replace, Forget, CreateThenForget, ForgetThenCreate)"),
     ("action-empty-list", lambda: Resources(action=[]), ValueError,
      "Resources: action must name at least one ResourceAction"),
     ("action-int", lambda: Resources(action=3), TypeError,

@@ -146,7 +146,7 @@ BAD = [
     ("except-positional", lambda: ExpectNoReplacements("a.b"), TypeError,
      "ExpectNoReplacements.__init__() takes 1 positional argument but 2 were given"),
     ("counts-none", lambda: ExpectActionCounts(), ValueError,
-     "ExpectActionCounts: give at least one count (create, update, delete, replace, noop, read, forget)"),
+     "ExpectActionCounts: give at least one count (create, update, delete, replace, noop, read, forget, invoke)"),
     ("counts-negative", lambda: ExpectActionCounts(create=-1), ValueError, "ExpectActionCounts: create must be >= 0, got -1"),
     ("counts-bool", lambda: ExpectActionCounts(delete=True), TypeError, "ExpectActionCounts: delete must be an int, got bool"),
     ("counts-str", lambda: ExpectActionCounts(noop="1"), TypeError, "ExpectActionCounts: noop must be an int, got str"),

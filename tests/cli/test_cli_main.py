@@ -196,7 +196,7 @@ USAGE_ERRORS = [
                  id="no-checks-in-file"),
     pytest.param(["plan.json", "--action", "a.b", "explode"], "checks",
                  "command line: --action #1 action: expected one of NoOp, Create, Read, Update, Destroy, "
-                 "DestroyBeforeCreate, CreateBeforeDestroy, Replace, Forget, CreateThenForget, found \"explode\"",
+                 "DestroyBeforeCreate, CreateBeforeDestroy, Replace, Forget, CreateThenForget, ForgetThenCreate, found \"explode\"",
                  id="bad-flag-value"),
     pytest.param(["binary.tfplan", "--empty"], "terraform",
                  "binary.tfplan is a binary plan; reading it needs terraform or tofu on PATH "

@@ -135,7 +135,7 @@ def test_a_lone_surrogate_in_an_error_is_written_escaped(files: Path) -> None:
     out.flush()
     err.flush()
     assert code == 2
-    assert raw_err.getvalue().decode().endswith('CreateThenForget, found "\\ud800"\n')
+    assert raw_err.getvalue().decode().endswith('CreateThenForget, ForgetThenCreate, found "\\ud800"\n')
     assert json.loads(raw_out.getvalue())["error"]["message"].endswith('found "\ud800"')
 
 

@@ -189,7 +189,7 @@ ERRORS = [
     ("bad-action-name", 'selector = { action = "crate" }',
      "c.toml:1: check[0].selector.action: Resources: action 'crate' is not a ResourceAction; did you mean Create? "
      "(one of NoOp, Create, Read, Update, Destroy, DestroyBeforeCreate, CreateBeforeDestroy, Replace, Forget, "
-     "CreateThenForget)"),
+     "CreateThenForget, ForgetThenCreate)"),
     ("bad-action-type", "selector = { action = 3 }",
      "c.toml:1: check[0].selector.action: expected an action name or a list of them, found a number"),
     ("bad-mode", 'selector = { mode = "resource" }',
@@ -230,14 +230,14 @@ OTHER_ERRORS = [
      "type, module, address, mode, provider, action, allow_empty)"),
     ("counts-bad-action-name", '[[check]]\ntype = "ExpectActionCounts"\ncrate = 1\n',
      "c.toml:1: check[0].crate: unknown key for ExpectActionCounts, which takes: create, update, delete, replace, "
-     "noop, read, forget; did you mean 'create'?"),
+     "noop, read, forget, invoke; did you mean 'create'?"),
     ("counts-wrong-type", '[[check]]\ntype = "ExpectActionCounts"\ncreate = "1"\n',
      "c.toml:1: check[0].create: expected an integer, found a string"),
     ("counts-negative", '[[check]]\ntype = "ExpectActionCounts"\ncreate = -1\n',
      "c.toml:1: check[0]: ExpectActionCounts: create must be >= 0, got -1"),
     ("counts-none-given", '[[check]]\ntype = "ExpectActionCounts"\n',
      "c.toml:1: check[0]: ExpectActionCounts: give at least one count (create, update, delete, replace, noop, read, "
-     "forget)"),
+     "forget, invoke)"),
     ("count-n-missing", '[[check]]\ntype = "ExpectCount"\nselector = "a.*"\n',
      "c.toml:1: check[0]: ExpectCount needs 'n' (integer)"),
     ("drift-path-bad", '[[check]]\ntype = "ExpectDrift"\naddress = "a.b"\npath = "a..b"\n',

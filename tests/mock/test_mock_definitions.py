@@ -454,3 +454,36 @@ def test_a_sensitive_value_copied_into_a_plain_attribute_is_scrubbed_from_reprs(
     assert generated not in shown
     assert SECRET not in shown
     assert any(c.config["name"] == generated for c in mock.calls if c.type_name == "cloud_bucket")
+
+
+# -- the newest schema documents ------------------------------------------------------------------------------
+
+#: One provider's entry with every key of Terraform's jsonprovider.Provider (internal/command/jsonprovider/provider.go):
+#: resource_identity_schemas (1.12, IdentitySchema: version, attributes), list_resource_schemas (1.14),
+#: action_schemas (1.14, ActionSchema: block), state_store_schemas (1.15). Written by hand from the structs.
+NEWEST_ENTRY: dict[str, Any] = {
+    "provider": {"version": 0, "block": {"attributes": {"region": {"type": "string", "optional": True}}}},
+    "resource_schemas": {"cloud_bucket": {"version": 1, "block": {"attributes": {
+        "id": {"type": "string", "computed": True}, "name": {"type": "string", "required": True}}}}},
+    "data_source_schemas": {},
+    "ephemeral_resource_schemas": {"cloud_token": {"version": 0, "block": {}}},
+    "functions": {"parse_arn": {"parameters": [{"name": "arn", "type": "string"}], "return_type": "string"}},
+    "resource_identity_schemas": {"cloud_bucket": {"version": 0, "attributes": {
+        "name": {"type": "string", "required_for_import": True}}}},
+    "list_resource_schemas": {"cloud_bucket": {"version": 0, "block": {"attributes": {
+        "prefix": {"type": "string", "optional": True}}}}},
+    "action_schemas": {"cloud_notify": {"block": {"attributes": {
+        "channel": {"type": "string", "required": True}, "token": {"type": "string", "sensitive": True}}}}},
+    "state_store_schemas": {"cloud_store": {"version": 0, "block": {}}},
+}
+
+
+@pytest.mark.parametrize("document", [
+    {"format_version": "1.0", "provider_schemas": {"registry.terraform.io/acme/cloud": NEWEST_ENTRY}},
+    NEWEST_ENTRY,
+    {"action_schemas": NEWEST_ENTRY["action_schemas"]},
+], ids=["whole-document", "one-entry", "entry-with-only-actions"])
+def test_the_newest_schema_keys_are_read_past(document: dict[str, Any]) -> None:
+    mock = MockProvider(document, "acme/cloud")
+    expected = ["cloud_bucket"] if "resource_schemas" in document or "provider_schemas" in document else []
+    assert sorted(mock.schema.resources) == expected

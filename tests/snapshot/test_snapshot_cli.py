@@ -101,7 +101,7 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path: Path, plan_file: Path) -> No
     cases = [
         (["snapshot", str(plan_file), str(edited)],
          f"tfplancheck: error: {edited}:5: expected a line 'NAME: TEXT' (action, reason, moved from, deferred, "
-         "replace, after) or 'PATH = VALUE', found '  action update'", {}),
+         "identity, replace, after) or 'PATH = VALUE', found '  action update'", {}),
         (["snapshot", str(plan_file), str(binary)], f"tfplancheck: error: {binary}:1: expected UTF-8 text, "
          "found binary data", {}),
         (["snapshot", str(plan_file), str(plan_file)], f"tfplancheck: error: {plan_file}:1: expected the header line "

@@ -34,7 +34,8 @@ PARSE_ERRORS = [
                  "f.snap:1: expected the header line '# tfplancheck plan snapshot 1', found "
                  "'# tfplancheck plan snapshot1'", id="header-edited"),
     pytest.param(HEAD + "resource a.b\n  action: create\nstray\n",
-                 "f.snap:4: expected a block header (resource ADDRESS or output NAME), an indented line of a block, "
+                 "f.snap:4: expected a block header (resource ADDRESS, invocation ADDRESS (TRIGGER) or output NAME), "
+                 "an indented line of a block, "
                  "a comment (#) or a blank line, found 'stray'", id="stray-line"),
     pytest.param(HEAD + "  id = 1\n",
                  "f.snap:2: expected a block header (resource ADDRESS or output NAME) before the lines of a block, "
@@ -42,10 +43,10 @@ PARSE_ERRORS = [
     pytest.param(HEAD + "resource a.b\n  id = 1\n",
                  "f.snap:2: expected an 'action:' line in resource a.b, found none", id="no-action"),
     pytest.param(HEAD + BLOCK + "  id 1\n",
-                 "f.snap:4: expected a line 'NAME: TEXT' (action, reason, moved from, deferred, replace, after) or "
+                 "f.snap:4: expected a line 'NAME: TEXT' (action, reason, moved from, deferred, identity, replace, after) or "
                  "'PATH = VALUE', found '  id 1'", id="no-equals"),
     pytest.param(HEAD + BLOCK + '  tags["a = 1\n',
-                 "f.snap:4: expected a line 'NAME: TEXT' (action, reason, moved from, deferred, replace, after) or "
+                 "f.snap:4: expected a line 'NAME: TEXT' (action, reason, moved from, deferred, identity, replace, after) or "
                  "'PATH = VALUE', found '  tags[\"a = 1'", id="unclosed-key"),
     pytest.param(HEAD + BLOCK + "  id = hello\n",
                  "f.snap:4: expected a value: a JSON string, number, true, false or null, {}, [], (known after apply), "
@@ -233,7 +234,7 @@ IGNORE_SPEC_ERRORS = [
     pytest.param("mode=resource", "'mode=resource': mode must be 'managed' or 'data', got 'resource'", id="bad-mode"),
     pytest.param("action=creat", "'action=creat': action 'creat' is not a ResourceAction; did you mean Create? "
                                  "(one of NoOp, Create, Read, Update, Destroy, DestroyBeforeCreate, CreateBeforeDestroy, "
-                                 "Replace, Forget, CreateThenForget)", id="bad-action"),
+                                 "Replace, Forget, CreateThenForget, ForgetThenCreate)", id="bad-action"),
     pytest.param("address=a.b[", "'address=a.b[': address 'a.b[' is not a valid pattern: '[' at offset 3 is never closed",
                  id="bad-address-glob"),
 ]

@@ -211,7 +211,8 @@ def _conflicted(text: str) -> str:
     return "\n".join([*lines[:at], "<<<<<<< HEAD", lines[at], "=======", lines[at] + "0", ">>>>>>> other", *lines[at + 1:]])
 
 
-_CONFLICT = ("test_plan.tfplan.snap:6: expected a block header (resource ADDRESS or output NAME), an indented line "
+_CONFLICT = ("test_plan.tfplan.snap:6: expected a block header (resource ADDRESS, invocation ADDRESS (TRIGGER) or "
+             "output NAME), an indented line "
              "of a block, a comment (#) or a blank line, found '<<<<<<< HEAD'; rewrite it with --snapshot-update")
 #: (id, the stored file's name, what it holds): each fails only its own test, and --snapshot-update rewrites it
 #: as test_plan.tfplan.snap (removing a .tfplan.txt file).

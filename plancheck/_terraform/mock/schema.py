@@ -349,7 +349,13 @@ def implied_nested_type(nested: NestedType) -> Any:
     return obj if nested.mode == "single" else [nested.mode, obj]
 
 
-_ENTRY_KEYS: Final = ("provider", "resource_schemas", "data_source_schemas")
+#: The keys of one provider's entry (``internal/command/jsonprovider``'s ``Provider``): any of them makes a
+#: document an entry. A mock serves the provider, resources and data sources; the rest (ephemeral and list
+#: resources, functions, identities, actions, state stores: Terraform 1.10 to 1.15) is read past, never refused.
+_ENTRY_KEYS: Final = (
+    "provider", "resource_schemas", "data_source_schemas", "ephemeral_resource_schemas", "list_resource_schemas",
+    "functions", "resource_identity_schemas", "action_schemas", "state_store_schemas",
+)  # fmt: skip
 
 
 def read_provider_schema(document: object, address: str) -> ProviderSchema:
