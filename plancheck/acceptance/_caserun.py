@@ -25,7 +25,7 @@ from .._documents.sensitive import collect_plan_secrets, collect_state_secrets
 from .._documents.state import State
 from .._errors import DocumentFormatError
 from .._redact import Secrets
-from .._terraform import CommandResult
+from .._terraform import CommandResult, registry_hint
 from .._terraform.lifecycle import ending_on_signals
 from .._terraform.providers import (
     PlanNotSettled,
@@ -177,7 +177,8 @@ class CaseRun:
         if diagnostics is not None and reading is not None:
             self.check_warnings(stage, args[0], diagnostics, reading, result)
         if result.returncode not in ok:
-            raise _StepFailure(stage, f"{name} {args[0]} failed", result)
+            hint = registry_hint(result.stderr, env) if args[0] == "init" else None
+            raise _StepFailure(stage, f"{name} {args[0]} failed" + ("" if hint is None else f": {hint}"), result)
         return result
 
     def check_warnings(

@@ -388,7 +388,7 @@ def _plan_json(args: argparse.Namespace, io: Io, mocks: Sequence[Any]) -> tuple[
             def terraform(*step: str) -> str:
                 result = run_command([binary, *step], cwd=module, env=env, timeout=args.timeout)
                 if not result.ok:
-                    raise _Failed("terraform", _failure(result, servers, module))
+                    raise _Failed("terraform", _failure(result, servers, module, env))
                 return result.stdout
 
             shown: list[tuple[str, Plan | DocumentFormatError]] = []
@@ -418,8 +418,13 @@ def _plan_json(args: argparse.Namespace, io: Io, mocks: Sequence[Any]) -> tuple[
         shutil.rmtree(root, ignore_errors=True)
 
 
-def _failure(result: Any, servers: Sequence[Any], module: Path) -> str:
+def _failure(result: Any, servers: Sequence[Any], module: Path, env: Mapping[str, str]) -> str:
+    from .._terraform import registry_hint
+
     how = "timed out" if result.timed_out else "failed"
+    hint = registry_hint(result.stderr, env) if result.argv[1] == "init" else None
+    if hint is not None:
+        how = f"failed: {hint}"
     detail = (result.stderr.strip() or result.stdout.strip() or f"exit status {result.returncode}").replace(
         str(module) + os.sep, ""
     )
