@@ -140,10 +140,19 @@ class ResolvedValue(FrozenValue):
             return "unknown"
         if self.status is ValueStatus.NULL:
             return f"null ({self.reason})" if self.reason else "null"
+        return f"not present ({self.why(secrets)})" if self.reason else "not present"
+
+    def why(self, secrets: Secrets = NO_SECRETS) -> str:
+        """:attr:`reason`, with the keys :attr:`closest` names offered as "did you mean" (none showing a secret).
+
+        >>> from tfjsonpath import New
+        >>> resolve_value({"tags": {}}, None, None, New("tgas")).why()
+        'no key "tgas" in an object with 1 key; did you mean "tags"?'
+        """
         near = [key for key in self.closest if not secrets.touches(key)]
         if near:
-            return f"not present ({self.reason}; did you mean {' or '.join(_quoted(key) for key in near)}?)"
-        return f"not present ({self.reason})" if self.reason else "not present"
+            return f"{self.reason}; did you mean {' or '.join(_quoted(key) for key in near)}?"
+        return self.reason
 
 
 _KNOWN: Final = ValueStatus.KNOWN

@@ -92,3 +92,18 @@ def test_mock_plan_plans_with_terraforms_spellings(tmp_path: Path, spelling: lis
     assert (status, err) == (0, ""), err
     assert out.splitlines()[-1] == f"5 checks in {MODULE}: 5 passed, 0 failed"
     assert SECRET not in out + err
+
+
+def test_query_of_a_missing_key_says_which_keys_are_near(tmp_path: Path) -> None:
+    plan = {"format_version": "1.2", "resource_changes": [{
+        "address": "aws_s3_bucket.b", "mode": "managed", "type": "aws_s3_bucket", "name": "b",
+        "change": {"actions": ["create"], "before": None, "after": {"bucket": "logs", "tags": {"env": "x"}},
+                   "after_unknown": {"arn": True, "id": True}}}]}
+    path = tmp_path / "plan.json"
+    path.write_text(json.dumps(plan), encoding="utf-8")
+    status, out, err = cli(["query", str(path), "aws_s3_bucket.b", "tgas"])
+    assert (status, err) == (0, "")
+    assert out.splitlines()[1] == (
+        '  status:    absent (no key "tgas" in an object with 4 keys, 2 unknown until apply: "arn", "id"; '
+        'did you mean "tags"?)'
+    )
