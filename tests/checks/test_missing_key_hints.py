@@ -103,3 +103,31 @@ def test_the_plan_is_not_changed() -> None:
     with pytest.raises(PlanCheckError):
         assert_plan(Plan.from_json(json.dumps(doc)), ExpectKnownValue(RESOURCE, New("tgas"), kv.Null()))
     assert doc == before
+
+
+@pytest.mark.parametrize(("variable_sensitive", "expected_end"), [
+    pytest.param(True, 'in an object with 1 key at tags); expected "x"', id="the-key-is-a-secret-never-suggested"),
+    pytest.param(False, 'in an object with 1 key at tags; did you mean "var-db-6Wm3zz"?); expected "x"',
+                 id="control-the-same-key-not-secret-is-suggested"),
+])
+def test_a_key_that_is_a_sensitive_variables_value_is_never_suggested(
+    variable_sensitive: bool, expected_end: str
+) -> None:
+    # A map whose one key is the value of a variable (for_each keys and map keys come from variables); the
+    # key asked for is near it (difflib) without a piece of it the scrubber would catch.
+    secret = "var-db-6Wm3zz"
+    doc = {
+        "format_version": "1.2",
+        "variables": {"db_password": {"value": secret}},
+        "configuration": {"root_module": {"variables": {"db_password": {"sensitive": variable_sensitive}}}},
+        "resource_changes": [{
+            "address": "aws_db_instance.db", "mode": "managed", "type": "aws_db_instance", "name": "db",
+            "change": {"actions": ["create"], "before": None, "after": {"tags": {secret: "x"}}, "after_unknown": {}},
+        }],
+    }
+    asked = "var-dbX6Wm3zz"
+    with pytest.raises(PlanCheckError) as info:
+        assert_plan(Plan.from_json(json.dumps(doc)),
+                    ExpectKnownValue("aws_db_instance.db", New("tags").AtMapKey(asked), kv.StringExact("x")))
+    assert str(info.value).endswith(f'no key "{asked}" {expected_end}')
+    assert (secret in str(info.value)) is not variable_sensitive
