@@ -69,8 +69,11 @@ def progress_writer(config: pytest.Config | Any) -> Callable[[str], None] | None
     >>> from types import SimpleNamespace
     >>> progress_writer(SimpleNamespace(get_verbosity=lambda: 0)) is None
     True
+    >>> progress_writer(None) is None   # make_acceptance called without pytest's config
+    True
     """
-    if config is None or config.get_verbosity() < 1:
+    verbosity = getattr(config, "get_verbosity", None)
+    if not callable(verbosity) or verbosity() < 1:
         return None
     reporter = config.pluginmanager.get_plugin("terminalreporter")
     if reporter is None:

@@ -59,8 +59,10 @@ def test_no_page_shows_a_raw_rest_role(site: Build) -> None:
     if site.returncode != 0:
         pytest.fail("the site did not build (see test_the_site_builds_without_a_warning)", pytrace=False)
     raw = re.compile(r":(?:py:)?(?:func|class|meth|attr|mod|data|exc|obj|const):(?:<code>|`)")
+    # Source code shown as such (the widget provider's, in a <pre> block) keeps its docstrings as written.
+    source = re.compile(r"<pre\b.*?</pre>", re.S)
     shown = {
-        str(page.relative_to(site.site)): len(raw.findall(page.read_text(encoding="utf-8")))
+        str(page.relative_to(site.site)): len(raw.findall(source.sub("", page.read_text(encoding="utf-8"))))
         for page in sorted(site.site.rglob("*.html"))
     }
     assert {page: n for page, n in shown.items() if n} == {}
