@@ -107,8 +107,8 @@ def _resolver(obj: Any) -> Callable[[str], str | None]:
         while scope is not None:
             try:
                 found = scope.resolve(first) if scope.is_module or scope.is_class else None
-            except Exception:  # griffe's NameResolutionError, or an alias whose target is not loaded
-                found = None
+            except (griffe.NameResolutionError, griffe.AliasResolutionError, griffe.CyclicAliasError):
+                found = None  # not a name of this scope (or an alias whose target is not loaded): the parent's?
             if found is not None:
                 return f"{found}.{rest}" if rest else str(found)
             scope = scope.parent
