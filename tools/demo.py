@@ -27,14 +27,31 @@ from pathlib import Path
 
 from .examples import example_dir
 
-__all__ = ["STEPS", "example_dir", "main"]
+__all__ = ["CLI", "STEPS", "example_dir", "main", "shown_command"]
 
 _TIMEOUT = 300.0
 
 
+#: How the demo runs the command line: this interpreter's ``-m plancheck``, the ``tfplancheck`` command a
+#: user types (the same entry point), which is what it shows.
+CLI: tuple[str, ...] = (sys.executable, "-m", "plancheck")
+
+
+def shown_command(argv: Sequence[str]) -> str:
+    """The command line the demo prints for ``argv``: as a user types it, ``tfplancheck`` for the CLI.
+
+    >>> shown_command([*CLI, "plan.bin", "--checks", "checks.toml"])
+    '$ tfplancheck plan.bin --checks checks.toml'
+    >>> shown_command(["/venv/lib/terraform", "init", "-input=false"])
+    '$ terraform init -input=false'
+    """
+    argv = list(argv)
+    shown = ["tfplancheck", *argv[len(CLI):]] if tuple(argv[: len(CLI)]) == CLI else argv
+    return f"$ {shlex.join([os.path.basename(shown[0]), *shown[1:]])}"
+
+
 def _show(argv: Sequence[str]) -> None:
-    shown = [os.path.basename(argv[0]) if i == 0 else a for i, a in enumerate(argv)]
-    print(f"$ {shlex.join(shown)}", flush=True)
+    print(shown_command(argv), flush=True)
 
 
 def _run(argv: Sequence[str], cwd: Path, env: Mapping[str, str], *, echo: bool = True) -> int:
@@ -122,7 +139,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 print("demo: terraform failed", file=sys.stderr)
                 return 2
         print("(ok)\n", flush=True)
-        cli = [sys.executable, "-m", "plancheck"]
+        cli = list(CLI)
         status = _run([*cli, "plan.bin", "--checks", "checks.toml"], work, env)
         print(flush=True)
         print("# A check that fails: exit status 1, and the sensitive value stays redacted.", flush=True)

@@ -6,7 +6,18 @@ from pathlib import Path
 
 from tfjsonpath import New
 
-__all__ = ["run_acceptance_demo"]
+__all__ = ["run_acceptance_demo", "show_progress"]
+
+
+def show_progress(line: str) -> None:
+    """The runner's ``progress``, for the demo: each Terraform command as it starts (a step takes seconds).
+
+    >>> show_progress("[step 1/2 init] terraform init -input=false -no-color ...")
+      [step 1/2 init] terraform init -input=false -no-color ...
+    >>> show_progress("[step 1/2 init] terraform init -input=false -no-color (exit code 0, 0.52 s)")
+    """
+    if line.endswith(" ..."):
+        print(f"  {line}", flush=True)
 
 
 def _describe(check: object) -> str:
@@ -65,8 +76,11 @@ def run_acceptance_demo(terraform: Path, cli_config: Path, work_dir: Path) -> in
         # Changing a trigger replaces the resource: a plan-only step that expects changes.
         TestStep(config=changed, variables=secret, plan_only=True, expect_non_empty_plan=True),
     ])
-    runner = AcceptanceRunner(terraform, work_dir, cli_config=cli_config, echo=False, require_tf_acc=False)
-    print(f"$ acceptance test: 2 steps on {runner.terraform.product} {runner.terraform.version}", flush=True)
+    runner = AcceptanceRunner(terraform, work_dir, cli_config=cli_config, echo=False, require_tf_acc=False,
+                              progress=show_progress)
+    print(f"# An acceptance test of the same configuration, 2 steps on {runner.terraform.product} "
+          f"{runner.terraform.version}: each Terraform command as it starts",
+          flush=True)
     try:
         runner.run(case)
     except AcceptanceError as err:

@@ -29,6 +29,7 @@ def run_mock_demo(terraform: Path) -> int:
     # The pinned binary's path is long and says nothing: show its name, as for every other command.
     shown = ["tfplancheck", *argv[3:-1], terraform.name]
     print(f"$ TF_VAR_encryption_key=... {shlex.join(shown)}", flush=True)
+    print("  (serving the mock, then terraform init and plan, then the checks: a few seconds)", flush=True)
     env = {**os.environ, "TF_VAR_encryption_key": "Zq8vK2-demo-7301"}
     done = subprocess.run(argv, cwd=root, env=env, capture_output=True, text=True, timeout=_TIMEOUT, check=False)
     print((done.stdout + done.stderr).rstrip(), flush=True)

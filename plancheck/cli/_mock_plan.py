@@ -6,7 +6,7 @@ reaches, each ``--mock`` served in this process as a :class:`~plancheck.acceptan
 and reattached, no credentials, no network for the mocked providers). The plan JSON
 goes to ``--out`` and/or through ``--checks``; with neither, the plan's addresses and actions
 are printed. Variables come from ``--var NAME=VALUE`` (passed as ``TF_VAR_NAME``, never on a
-command line) and ``--var-file``.
+command line) and ``--var-file``, also spelled as Terraform does (``-var``, ``-var-file``).
 """
 
 from __future__ import annotations
@@ -31,6 +31,7 @@ examples:
   terraform providers schema -json > cloud.schema.json      # once, where the real provider is installed
   tfplancheck mock-plan modules/logs --mock acme/cloud=cloud.schema.json --checks checks.toml
   tfplancheck mock-plan modules/logs --mock hashicorp/aws=aws.json --var name=logs --out plan.json
+  tfplancheck mock-plan modules/logs --mock hashicorp/aws=aws.json -var 'name=logs' -var-file=prod.tfvars
   tfplancheck mock-plan modules/logs --mock acme/cloud=cloud.schema.json --snapshot logs.snap [--update]
   tfplancheck mock-plan modules/logs --mock acme/cloud=cloud.schema.json --defaults acme/cloud=defaults.json
 
@@ -71,8 +72,11 @@ def add_mock_plan_parser(commands: Any, streams: object) -> None:
     parser.add_argument("-c", "--checks", action="append", default=[], metavar="FILE", type=path_argument, help="checks file; repeatable")
     parser.add_argument("--out", metavar="FILE", type=path_argument, help="write the plan JSON here (it holds sensitive values in clear)")
     add_snapshot_arguments(parser, file_option=True)
-    parser.add_argument("--var", action="append", default=[], metavar="NAME=VALUE", help="a root module variable")
-    parser.add_argument("--var-file", action="append", default=[], metavar="FILE", type=path_argument, help="a variables file")
+    # Terraform's own spellings too (-var, -var-file, also as -var=NAME=VALUE): what a user types from habit.
+    parser.add_argument("--var", "-var", action="append", default=[], metavar="NAME=VALUE",
+                        help="a root module variable (also Terraform's -var)")
+    parser.add_argument("--var-file", "-var-file", action="append", default=[], metavar="FILE", type=path_argument,
+                        help="a variables file (also Terraform's -var-file)")
     parser.add_argument("--seed", default="0", help="seed of the generated values (default 0)")
     parser.add_argument("--format", choices=("text", "json"), default="text")
     parser.add_argument("-q", "--quiet", action="store_true", help="print only failures")

@@ -144,7 +144,7 @@ def value_document(plan: Plan, address: str, path: Path, before: bool) -> dict[s
         "partly_unknown": resolved.partly_unknown,
         "sensitive": resolved.sensitive,
         "partly_sensitive": (not resolved.sensitive) and contains_sensitive(resolved.value_sensitive),
-        "reason": resolved.reason or None,
+        "reason": resolved.why(plan.secrets) or None,
         "value": plan.secrets.scrub(text) if text else None,
         "plan": plan_summary(plan),
     }

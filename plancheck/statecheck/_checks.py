@@ -25,7 +25,7 @@ state value under a sensitive mark, or any secret of the state, is shown as ``(s
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from tfjsonpath import Path
 
@@ -61,6 +61,7 @@ from .._documents.state import State, StateResource
 from .._errors import CheckFailure, StateCheckError
 from .._frozen import frozen, public
 from ..knownvalue import Check
+from ..tfversion import Version, VersionError
 from ._base import (
     StateCheck,
     find_state_output,
@@ -201,7 +202,7 @@ class ExpectSensitiveValue(ResourcePathFields, StateCheck):
             return [scrubbed_failure(state.secrets, name, self.address, None, resource)]
         # Terraform before 0.15 wrote no sensitive_values into a state.
         unmarked = (
-            None if "sensitive_values" in resource.raw else "this state records no sensitive_values marks"
+            _schema_unmarked(state) if "sensitive_values" in resource.raw else "this state records no sensitive_values marks"
         )
         problem = sensitive_problem(resolve_resource(resource, self.path), state, unmarked)
         if problem is None:
@@ -211,6 +212,33 @@ class ExpectSensitiveValue(ResourcePathFields, StateCheck):
                 state.secrets, name, self.address, self.path, deposed_prefix(self.deposed) + problem
             )
         ]
+
+
+#: The first Terraform whose ``terraform show -json`` marks schema-sensitive attributes in a state's
+#: ``sensitive_values`` (hashicorp/terraform#33059, backported to 1.4.6); OpenTofu's versions all do.
+SCHEMA_MARKS_SINCE: Final = "1.4.6"
+
+
+def _schema_unmarked(state: State) -> str | None:
+    """Why a state's sensitive_values may lack a mark: the Terraform that wrote it, if it is older than 1.4.6.
+
+    >>> from plancheck import State
+    >>> _schema_unmarked(State.from_dict({"format_version": "0.2", "terraform_version": "1.0.3"}))
+    "Terraform 1.0.3's terraform show -json marks in a state's sensitive_values only what the configuration made sensitive, not the attributes a provider's schema declares sensitive: Terraform 1.4.6 or later (or OpenTofu) marks those too"
+    >>> _schema_unmarked(State.from_dict({"format_version": "1.0", "terraform_version": "1.11.4"})) is None
+    True
+    """
+    written = state.terraform_version
+    try:
+        if written is None or Version(written) >= Version(SCHEMA_MARKS_SINCE):
+            return None
+    except VersionError:
+        return None
+    return (
+        f"Terraform {written}'s terraform show -json marks in a state's sensitive_values only what the configuration "
+        "made sensitive, not the attributes a provider's schema declares sensitive: "
+        f"Terraform {SCHEMA_MARKS_SINCE} or later (or OpenTofu) marks those too"
+    )
 
 
 @public("plancheck.statecheck")

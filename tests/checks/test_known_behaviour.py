@@ -202,7 +202,7 @@ CASES: list[tuple[str, PlanCheck, list[str]]] = [
     (
         "absent",
         ExpectKnownValue(DB, New("nope"), kv.Null()),
-        [f'ExpectKnownValue: {DB}: nope: value is not present (no key "nope" in an object with 10 keys); expected null'],
+        [f'ExpectKnownValue: {DB}: nope: value is not present (no key "nope" in an object with 11 keys, 1 unknown until apply: "arn"); expected null'],
     ),
     (
         "absent-index",

@@ -129,7 +129,7 @@ CASES += [
         "resource",
         New("map_attribute").AtMapKey("key3"),
         SET,
-        'expected a null value, but it is not present (no key "key3" in an object with 1 key at map_attribute)',
+        'expected a null value, but it is not present (no key "key3" in an object with 1 key at map_attribute; did you mean "key1"?)',
     ),
 ]
 

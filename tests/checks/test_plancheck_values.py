@@ -100,7 +100,7 @@ UNKNOWN_CASES: list[tuple[str, PlanCheck, list[str]]] = [
     (
         "attribute-not-present",
         ExpectUnknownValue(DB, New("nope")),
-        [UNKNOWN + 'not present (no key "nope" in an object with 11 keys)'],
+        [UNKNOWN + 'not present (no key "nope" in an object with 12 keys, 1 unknown until apply: "arn")'],
     ),
     (
         "nested-key-not-present",
@@ -231,7 +231,7 @@ OUTPUT_CASES: list[tuple[str, PlanCheck, list[str]]] = [
     (
         "at-path-absent",
         ExpectUnknownOutputValueAtPath("o_map", New("c")),
-        [UNKNOWN + 'not present (no key "c" in an object with 1 key)'],
+        [UNKNOWN + 'not present (no key "c" in an object with 2 keys, 1 unknown until apply: "b")'],
     ),
     (
         "index-out-of-range",

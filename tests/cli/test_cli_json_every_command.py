@@ -129,7 +129,7 @@ def test_snapshot_json_says_same_then_differs(files: Path) -> None:
         pytest.param(["mock-plan", "d", "--mock", "a=b", "--snapshot", ""],
                      "argument --snapshot: an empty path (name a file or directory)", id="mock-plan-snapshot"),
         pytest.param(["mock-plan", "d", "--mock", "a=b", "--var-file", " "],
-                     "argument --var-file: an empty path (name a file or directory)", id="mock-plan-var-file-blank"),
+                     "argument --var-file/-var-file: an empty path (name a file or directory)", id="mock-plan-var-file-blank"),
         pytest.param(["mock-plan", "d", "--mock", "a=b", "-c", ""],
                      "argument -c/--checks: an empty path (name a file or directory)", id="mock-plan-checks"),
         pytest.param(["snapshot", "", "p.snap"], "argument PLAN: an empty path (name a file or directory)",

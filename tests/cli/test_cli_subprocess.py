@@ -160,7 +160,10 @@ def test_e2e_demo_plans_the_example_and_every_check_passes() -> None:
     done = _run([sys.executable, "-m", "tools.demo"], cwd=ROOT)
     assert done.returncode == 0, done.stdout + done.stderr
     lines = done.stdout.splitlines()
-    assert "$ python -m plancheck plan.bin --checks checks.toml" in lines
+    # The commands as a user types them (the demo runs the same entry point as python -m plancheck).
+    assert "$ tfplancheck plan.bin --checks checks.toml" in lines
+    assert "$ tfplancheck query plan.bin null_resource.app triggers" in lines
+    assert not any("python" in line for line in lines if line.startswith("$ "))
     assert "PASS  ExpectUnknownValue: null_resource.app: id" in lines
     assert "9 checks in plan.bin: 9 passed, 0 failed" in lines
     # The one deliberate failure shows the redacted value, and the demo still exits 0.
@@ -170,4 +173,25 @@ def test_e2e_demo_plans_the_example_and_every_check_passes() -> None:
     # The provider written in Python, served in the demo's process: three steps, and its secret never printed.
     assert "PASS  step 3: a new name forces replacement: a new id" in lines
     assert "widget-demo-passphrase" not in done.stdout + done.stderr
+    # The acceptance tests, seconds each, say what they are doing as they go: each command as it starts.
+    first = lines.index("  [step 1/2 init] terraform init -input=false -no-color ...")
+    assert lines[first + 1] == "  [step 1/2 pre_apply] terraform plan -input=false -no-color -out=tfplan ..."
+    assert first < lines.index("PASS  step 1 pre-apply plan: ExpectResourceAction: null_resource.app")
+    assert "  [step 3/3 destroy] terraform destroy -auto-approve -input=false -no-color -refresh=false ..." in lines
     assert lines[-1] == "demo: all checks passed"
+
+
+@pytest.mark.skipif(shutil.which("make") is None, reason="make is not installed")
+def test_make_says_what_its_first_install_does_before_it_starts(tmp_path: Path) -> None:
+    # The first `make demo` installs for a minute or two, quietly: it says so first. (-n: nothing runs.)
+    done = subprocess.run(["make", "-n", "demo", f"VENV={tmp_path / 'venv'}"], cwd=ROOT, capture_output=True,
+                          text=True, timeout=60, check=False)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    install = next(i for i, line in enumerate(lines) if "pip install" in line)
+    said = [line for line in lines[:install] if line.startswith("echo ")]
+    assert said == [
+        f'echo "make: installing tfplancheck, its extras and the pinned Terraform 1.0.3 with its providers (null, lxd, '
+        f'vSphere) '
+        f'into {tmp_path / "venv"} (the first time only: a minute or two, quietly)"'
+    ]

@@ -2,7 +2,9 @@
 
 Served by a local HTTP server, the home page and the ``plancheck`` API page render, the navigation
 leads from one to the other, the search finds a check by name, and no page logs a console error, an
-uncaught exception or a failed load. Playwright (the test extra) drives the system's Chromium through
+uncaught exception or a failed load. Opened from disk (``file://``, as a reader opens ``site/index.html``),
+every link names a file, not a directory, and the API pages show the docstrings' cross-references
+(``:func:`render```) as links, never as raw role text. Playwright (the test extra) drives the system's Chromium through
 ``executable_path``: it downloads no browser of its own. Without Chromium or Playwright the test skips,
 saying how to install it; under ``TFPLANCHECK_REQUIRE_E2E=1`` (``make test``, CI) it fails instead
 (``.ci/run`` installs Chromium).
@@ -13,10 +15,14 @@ from __future__ import annotations
 import functools
 import http.server
 import importlib.util
+import re
 import shutil
 import threading
+import urllib.parse
+import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
@@ -109,11 +115,11 @@ def test_the_site_renders_navigates_and_searches_in_chromium(site_url: str, tab:
     assert page.evaluate("document.querySelectorAll('nav.md-nav a.md-nav__link').length") > 20
 
     # The navigation leads to the API page of plancheck, which renders the classes from their docstrings.
-    link = "document.querySelector('nav.md-nav a.md-nav__link[href$=\"reference/plancheck/\"]')"
+    link = "document.querySelector('nav.md-nav a.md-nav__link[href$=\"reference/plancheck.html\"]')"
     assert page.evaluate(f"{link} !== null")
     page.evaluate(f"{link}.click()")
-    page.wait_for_url("**/reference/plancheck/")  # and for its load event
-    assert page.evaluate("location.pathname").endswith("/reference/plancheck/")
+    page.wait_for_url("**/reference/plancheck.html")  # and for its load event
+    assert page.evaluate("location.pathname").endswith("/reference/plancheck.html")
     assert page.evaluate("document.getElementById('plancheck.Plan') !== null")
     assert page.evaluate("document.getElementById('plancheck.ExpectUnknownValue') !== null")
     assert "ExpectUnknownValue" in page.evaluate("document.querySelector('article').textContent")
@@ -125,3 +131,62 @@ def test_the_site_renders_navigates_and_searches_in_chromium(site_url: str, tab:
     assert "ExpectNoDestroys" in page.evaluate("document.querySelector('.md-search-result__list').textContent")
 
     assert tab.errors == []
+
+
+#: Every link of a page, as the browser resolved it (absolute URLs), without its fragment.
+_LINKS = "[...document.querySelectorAll('a[href]')].map(a => a.href)"
+#: A reST role's raw text (":func:`render`" renders as ":func:<code>render</code>", reading ":func:render").
+_RAW_ROLE = re.compile(r":(?:py:)?(?:func|class|meth|attr|mod|data|exc|obj|const):\S")
+
+
+def _local_target(url: str) -> tuple[Path, str] | None:
+    """The file and fragment a file:// link names (None for another scheme)."""
+    parts = urllib.parse.urlsplit(url)
+    if parts.scheme != "file":
+        return None
+    return Path(urllib.request.url2pathname(parts.path)), urllib.parse.unquote(parts.fragment)
+
+
+def _assert_links_resolve_to_files(urls: list[str]) -> int:
+    """Every file:// link names a file (not a directory, which a browser shows as a listing), and its
+    fragment an element of that file; returns how many were checked."""
+    checked = 0
+    for url in sorted(set(urls)):
+        target = _local_target(url)
+        if target is None:
+            continue
+        path, fragment = target
+        assert path.is_file(), f"{url}: not a file (a directory URL shows as a listing from disk)"
+        if fragment:
+            assert f'id="{fragment}"' in path.read_text(encoding="utf-8"), f"{url}: no element with that id"
+        checked += 1
+    return checked
+
+
+def test_the_site_works_opened_from_disk(tmp_path_factory: pytest.TempPathFactory, tab: Tab) -> None:
+    site = build_site(tmp_path_factory)
+    if site.returncode != 0:
+        pytest.fail(f"the site did not build:\n{site.output}", pytrace=False)
+    page = tab.page
+    page.goto((site.site / "index.html").as_uri())
+    assert page.evaluate("document.querySelector('article h1').textContent.trim()").startswith("tfplancheck")
+    assert _assert_links_resolve_to_files(page.evaluate(_LINKS)) > 20
+
+    # From the navigation to an API page, as a reader clicks: it is a file, and it renders.
+    page.evaluate("document.querySelector('nav.md-nav a.md-nav__link[href$=\"reference/snapshot.html\"]').click()")
+    page.wait_for_url("**/reference/snapshot.html")
+    assert page.evaluate("document.getElementById('plancheck.snapshot.render') !== null")
+    article = page.evaluate("document.querySelector('article').textContent")
+    assert _RAW_ROLE.findall(article) == []
+    # The docstrings' roles are links: ":func:`render`" in assert_matches' docstring leads to render.
+    cross = page.evaluate("[...document.querySelectorAll('article a.autorefs-internal')].map(a => a.href)")
+    assert any(url.endswith("snapshot.html#plancheck.snapshot.render") for url in cross)
+    assert _assert_links_resolve_to_files(cross) == len(set(cross)) > 10
+
+    # A link to another page's name (statecheck's docstrings name plancheck's classes) opens that file.
+    page.goto((site.site / "reference" / "statecheck.html").as_uri())
+    elsewhere = [u for u in page.evaluate(_LINKS) if "/reference/plancheck.html#" in u]
+    assert elsewhere, "statecheck's page links no name of plancheck's"
+    page.goto(elsewhere[0])
+    fragment = urllib.parse.unquote(urllib.parse.urlsplit(elsewhere[0]).fragment)
+    assert page.evaluate("id => document.getElementById(id) !== null", fragment)

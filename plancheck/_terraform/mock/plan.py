@@ -597,7 +597,7 @@ def plan_module(
             def run(step: str, *args: str) -> str:
                 result = run_command([terraform, step, *args], cwd=module, env=env, timeout=timeout)
                 if not result.ok:
-                    raise MockPlanFailedError(step, _failure(result, servers, module))
+                    raise MockPlanFailedError(step, _failure(result, servers, module, env))
                 return result.stdout
 
             loaded: list[Plan | DocumentFormatError] = []
@@ -638,8 +638,13 @@ def _write(out: Path, text: str) -> None:
         raise MockPlanArgumentError("out", f"{out}: cannot write: {exc.strerror or exc}") from None
 
 
-def _failure(result: Any, servers: Sequence[Any], module: Path) -> str:
+def _failure(result: Any, servers: Sequence[Any], module: Path, env: Mapping[str, str]) -> str:
+    from .. import registry_hint
+
     how = "timed out" if result.timed_out else "failed"
+    hint = registry_hint(result.stderr, env) if result.argv[1] == "init" else None
+    if hint is not None:
+        how = f"failed: {hint}"
     detail = (result.stderr.strip() or result.stdout.strip() or f"exit status {result.returncode}").replace(
         str(module) + os.sep, ""
     )

