@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import field
 from typing import Any, Protocol, TypeVar, cast
 
+from .._documents.met import checked
 from .._errors import CheckFailedError, CheckFailure, TfCheckError
 from .._frozen import FrozenValue, frozen
 from .._redact import Secrets
@@ -204,6 +205,7 @@ def run_each(
     try:
         for check in checks:
             name = label(check)
+            checked(document, check)  # test coverage: what the check addresses was asserted
             try:
                 found, warned = run(check, document)
                 failures = [_record(item, name) for item in found]

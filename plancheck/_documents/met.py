@@ -8,6 +8,11 @@ set of secrets found elsewhere (a snapshot file's values at paths the plan marks
 passed to the listeners of this module; a front end listens for as long as it writes (the plugin
 for its session, the command line for one run). Nothing is collected here: a listener keeps what
 it is given and asks for its ``secrets`` only when it has something to scrub.
+
+Test coverage (``pytest --tf-cov``) needs two more events, which only its watchers hear: a plan
+made from a configuration directory (:func:`planned_in`, said by whoever knows the directory: the
+acceptance runner) and a check run on a document (:func:`checked`, said by the one check runner).
+With no watcher each costs one look-up.
 """
 
 from __future__ import annotations
@@ -16,10 +21,12 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-__all__ = ["has_listeners", "listen", "listening", "met"]
+__all__ = ["checked", "has_listeners", "listen", "listening", "met", "planned_in", "watch"]
 
 #: The listeners, in the order they began to listen.
 _LISTENERS: list[Callable[[Any], None]] = []
+#: The coverage watchers: told ("planned", plan, directory) and ("checked", document, check).
+_WATCHERS: list[Callable[[str, Any, Any], None]] = []
 
 
 def met(found: Any) -> None:
@@ -75,3 +82,42 @@ def has_listeners() -> bool:
     True
     """
     return bool(_LISTENERS)
+
+
+def watch(watcher: Callable[[str, Any, Any], None]) -> Callable[[], None]:
+    """Start ``watcher`` watching plans made in a directory and checks run, until the function returned is called.
+
+    >>> seen = []
+    >>> stop = watch(lambda event, document, detail: seen.append((event, document, detail)))
+    >>> planned_in("a plan", "/modules/net"); checked("a plan", "a check"); stop()
+    >>> checked("a plan", "unseen"); seen
+    [('planned', 'a plan', '/modules/net'), ('checked', 'a plan', 'a check')]
+    """
+    _WATCHERS.append(watcher)
+
+    def stop() -> None:
+        if watcher in _WATCHERS:
+            _WATCHERS.remove(watcher)
+
+    return stop
+
+
+def planned_in(plan: Any, directory: Any) -> None:
+    """Tell every watcher that ``plan`` was made from the configuration in ``directory`` (a path; None: not known).
+
+    >>> planned_in("nobody watches", "/tmp")
+    """
+    if directory is None:
+        return
+    for watcher in tuple(_WATCHERS):
+        watcher("planned", plan, directory)
+
+
+def checked(document: Any, check: Any) -> None:
+    """Tell every watcher that ``check`` ran on ``document`` (whatever its outcome).
+
+    >>> checked("nobody watches", "a check")
+    """
+    if _WATCHERS:
+        for watcher in tuple(_WATCHERS):
+            watcher("checked", document, check)

@@ -210,6 +210,7 @@ class CaseRun:
             else:
                 reason = f"cannot read the {noun} that show -json printed: {exc}"
             raise _StepFailure(stage, reason, self.withhold(result)) from None
+        self.wd.planned(loaded)
         document = loaded.raw
         # Read from text, the document is a plain dict (only bytes are split and parsed lazily).
         assert isinstance(document, dict)

@@ -31,6 +31,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Final
 
+from .._documents.met import planned_in
 from .._frozen import FrozenValue, frozen
 from .._redact import Secrets, number_text
 from .._terraform import (
@@ -201,16 +202,22 @@ class WorkingDirectory:
     ['main.tf', 'terraform.tfvars.json']
     """
 
-    __slots__ = ("_dirs", "_written", "root")
+    __slots__ = ("_dirs", "_written", "root", "source")
 
     def __init__(self, root: Path) -> None:
         self.root = root
         root.mkdir(parents=True, exist_ok=True)
         self._written: list[Path] = []
         self._dirs: list[Path] = []
+        self.source: Path | None = None
 
     def __repr__(self) -> str:
         return f"WorkingDirectory({str(self.root)!r})"
+
+    def planned(self, plan: object) -> None:
+        """Say that ``plan`` was made here: test coverage (``pytest --tf-cov``) reads the module's files where the
+        configuration was copied from, when it was (``source``)."""
+        planned_in(plan, self.source)
 
     def clear(self) -> None:
         """Remove every file (and directory it created) the last step wrote."""
@@ -233,6 +240,10 @@ class WorkingDirectory:
         self.clear()
         if callable(step.config) or callable(step.config_directory) or callable(step.config_file):
             raise TestDefinitionError("TestStep", "a config function must be resolved before writing (runner bug)")
+        # Where the configuration was copied from (test coverage reads the module's files there); None for text.
+        self.source = Path(step.config_directory) if step.config_directory is not None else (
+            Path(step.config_file).parent if step.config_file is not None else None
+        )
         if isinstance(step.config, str):
             target = self.root / HCL_FILE
             target.write_text(step.config, encoding="utf-8")
