@@ -15,7 +15,7 @@ import shutil
 from typing import Any
 
 import pytest
-from coverage_support import TREE
+from coverage_support import MOCK_MODULE, TREE
 from test_coverage_session import _condition, _item
 
 from plancheck._terraform import TerraformBinary
@@ -75,3 +75,60 @@ def test_acceptance_plans_of_a_module_tree(pytester: pytest.Pytester, tf_accepta
     )
     result.assert_outcomes(passed=2)
     assert json.loads((pytester.path / "tf.json").read_text(encoding="utf-8")) == EXPECTED
+
+
+MOCK_TESTS = """
+from pathlib import Path
+from plancheck import ExpectKnownValue, ExpectResourceAction, ExpectSensitiveValue, ResourceAction
+from plancheck import knownvalue as kv
+from plancheck._terraform.mock import MockProvider
+from plancheck.acceptance import AcceptanceRunner, ConfigPlanChecks, Sensitive, TestCase, TestStep
+from tfjsonpath import New
+
+OFFLINE = {"HTTPS_PROXY": "http://127.0.0.1:9", "HTTP_PROXY": "http://127.0.0.1:9", "NO_PROXY": ""}
+
+
+def test_the_example_module(tf_acceptance, pytestconfig):
+    module = pytestconfig.rootpath / "mock_module"
+    mock = MockProvider.from_schema_file(module / "cloud.schema.json", "registry.terraform.io/acme/cloud", seed=7)
+    runner = AcceptanceRunner(tf_acceptance.terraform, tf_acceptance.work_dir, timeout=120, env=OFFLINE)
+    runner.run(TestCase(providers={"registry.terraform.io/acme/cloud": mock}, steps=[TestStep(
+        config_directory=module, variables={"encryption_key": Sensitive("%s")},
+        config_plan_checks=ConfigPlanChecks(pre_apply=[
+            ExpectResourceAction("cloud_bucket.logs", ResourceAction.Create),
+            ExpectSensitiveValue("cloud_bucket.logs", New("encryption_key")),
+            ExpectKnownValue("cloud_bucket.logs", New("region"), kv.StringExact("eu-west-1")),
+        ]),
+    )]))
+"""
+
+#: The example module: every item planned (the data source read while planning), the bucket asserted.
+MOCK_EXPECTED: dict[str, Any] = {"format_version": "1", "percent": 56.25, "modules": [
+    {"module": "mock_module", "percent": 56.25, "conditions_available": True, "items": [
+        _item("cloud_access_key.reader", "resource", True, ["create"]),
+        _item("cloud_bucket.logs", "resource", True, ["create"], asserted=True, paths=["encryption_key", "region"]),
+        _item("data.cloud_region.here", "data", True),
+        _item("output.access_key", "output", True),
+        _item("output.bucket_arn", "output", True),
+        _item("var.encryption_key", "variable", True),
+        _item("var.name", "variable", True),
+        _item("var.readers", "variable", True),
+    ]},
+]}
+
+
+def test_the_mocked_example_module(pytester: pytest.Pytester, tf_acceptance_binary: TerraformBinary | None) -> None:
+    pytest.importorskip("tf", reason="the providers extra (tf, grpcio) is not installed")
+    if tf_acceptance_binary is None:
+        pytest.skip("no Terraform binary")
+    secret = "cov-mock-secret-5Hq2zz"
+    shutil.copytree(MOCK_MODULE, pytester.path / "mock_module")
+    pytester.makepyfile(test_mock=MOCK_TESTS % secret)
+    result = pytester.runpytest(
+        "--tf-cov", "--tf-cov-report=json:tf.json", "--tf-cov-report=html:html", f"--terraform={tf_acceptance_binary.path}",
+        "--no-tf-acc-gate", "-p", "no:cacheprovider",
+    )
+    result.assert_outcomes(passed=1)
+    assert json.loads((pytester.path / "tf.json").read_text(encoding="utf-8")) == MOCK_EXPECTED
+    written = [pytester.path / "tf.json", *(pytester.path / "html").iterdir()]
+    assert [p.name for p in written if secret in p.read_text(encoding="utf-8")] == []

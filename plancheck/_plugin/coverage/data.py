@@ -26,7 +26,6 @@ from ..._checking.fields import OutputFields, OutputMatcherFields, OutputPathFie
 from ..._documents.plan import Plan
 from ..._documents.select import Resources
 from ..._errors import DocumentFormatError
-from .scan import CONDITION_KINDS, ScannedModule, scan_module
 
 __all__ = [
     "DATA_FORMAT",
@@ -72,6 +71,8 @@ def config_address(address: str) -> str:
     >>> config_address('module.net["a]"].terraform_data.b[0]')
     'module.net.terraform_data.b'
     """
+    if "[" not in address:
+        return address
     out: list[str] = []
     i, n = 0, len(address)
     while i < n:
@@ -149,7 +150,8 @@ class CoverageData:
 
     def __init__(self) -> None:
         self.modules: dict[str, ModuleData] = {}
-        self._scans: dict[Path, ScannedModule] = {}
+        #: A directory's scan, once: (address, kind, condition keys, file, withheld lines) per item, and its errors.
+        self._scans: dict[Path, tuple[list[tuple[str, str, tuple[str, ...], str, tuple[int, ...]]], tuple[str, ...]]] = {}
 
     def module(self, key: str) -> ModuleData:
         found = self.modules.get(key)
@@ -232,19 +234,27 @@ class CoverageData:
     def _declare(self, module: ModuleData, directory: Path, prefix: str, add: Callable[[str, str], ItemData]) -> None:
         scanned = self._scans.get(directory)
         if scanned is None:
-            scanned = self._scans[directory] = scan_module(directory)
-        module.scan_errors.update(scanned.errors)
-        for declared in scanned.items:
-            item = add(prefix + declared.address, declared.kind)
-            item.conditions = tuple(f"{kind}:{i}" for kind, n in declared.conditions for i in range(n))
-            if declared.withheld:
-                module.withheld.setdefault(declared.file, set()).update(declared.withheld)
+            from .scan import scan_module  # only for a plan whose directory is known
+
+            found = scan_module(directory)
+            scanned = self._scans[directory] = ([
+                (d.address, d.kind, tuple(f"{kind}:{i}" for kind, n in d.conditions for i in range(n)), d.file, d.withheld)
+                for d in found.items
+            ], found.errors)
+        items, errors = scanned
+        module.scan_errors.update(errors)
+        for address, kind, conditions, file, withheld in items:
+            add(prefix + address, kind).conditions = conditions
+            if withheld:
+                module.withheld.setdefault(file, set()).update(withheld)
 
     def _planned(self, plan: Plan, paths: Mapping[str, _Seen]) -> set[str]:
         """Mark resources and root outputs planned; return the module paths that had an instance planned."""
         instances = {""}
-        for change in plan.resource_changes:
-            entry = change.raw
+        entries = plan.raw.get("resource_changes")
+        if not isinstance(entries, list):  # a lazily split plan keeps them apart
+            entries = [change.raw for change in plan.resource_changes]
+        for entry in entries:
             module_path = config_address(str(entry.get("module_address") or ""))
             instances.add(module_path)
             item = self._resource(entry, module_path, paths)
@@ -254,8 +264,10 @@ class CoverageData:
                 name = _ACTION_NAMES.get(tuple(actions)) if isinstance(actions, list) else None
                 if name is not None:
                     item.actions.add(name)
-        planned_values = plan.raw.get("planned_values")
-        pending = [planned_values.get("root_module")] if isinstance(planned_values, Mapping) else []
+        # A data source read while planning is in the planned values (and the prior state), not in the changes.
+        planned_values, prior = plan.raw.get("planned_values"), plan.raw.get("prior_state")
+        prior = prior.get("values") if isinstance(prior, Mapping) else None
+        pending = [values.get("root_module") for values in (planned_values, prior) if isinstance(values, Mapping)]
         while pending:
             module = pending.pop()
             if not isinstance(module, Mapping):
@@ -263,6 +275,8 @@ class CoverageData:
             module_path = config_address(str(module.get("address") or ""))
             instances.add(module_path)
             for resource in _list(module.get("resources")):
+                if resource.get("mode") != "data":  # a managed one has its resource change
+                    continue
                 item = self._resource(resource, module_path, paths)
                 if item is not None:
                     item.planned = True
@@ -531,6 +545,3 @@ def _ints(value: Any, where: str, source: str | None) -> list[int]:
         _expect(item, int, f"{where}[{i}]", "a line number", source)
     return list(items)
 
-
-#: Kept here so that a condition key's kind is one the scan knows.
-assert all(":" not in kind for kind in CONDITION_KINDS)

@@ -16,7 +16,6 @@ from typing import Any, Final
 
 from ..._errors import TfCheckError
 from .data import CoverageData, CoverageDataError, ItemData, ModuleData, counts, percent
-from .html import write_html
 
 __all__ = [
     "COMBINE_HELP",
@@ -178,6 +177,8 @@ def write_reports(
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(json.dumps(json_report(data), indent=2) + "\n", encoding="utf-8")
         else:
+            from .html import write_html  # only for an HTML report
+
             write_html(data, path, rootdir, scrub)
         written.append(str(path))
     return written
