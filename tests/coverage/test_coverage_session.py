@@ -223,3 +223,48 @@ def _streams() -> tuple[Any, Any]:
 
 
 assert sys.version_info >= (3, 11)
+
+
+SECRET_TESTS = """
+import sys
+sys.path.insert(0, %r)
+from planted_secrets import SECRET_VAR, plan_document
+from plancheck import ExpectEachKnownValue, ExpectKnownValue, Plan, Resources
+from plancheck import knownvalue as kv
+from tfjsonpath import New
+
+
+def test_secret_plan(assert_plan):
+    document = plan_document()
+    root = document.setdefault("configuration", {}).setdefault("root_module", {})
+    root["resources"] = [{"address": f"{c['type']}.{c['name']}", "mode": c["mode"], "type": c["type"], "name": c["name"]}
+                         for c in document["resource_changes"]]
+    # A condition's message may quote a secret: no report says messages.
+    document["checks"] = [{"address": {"kind": "var", "name": "db_password", "to_display": "var.db_password"},
+                           "status": "fail", "instances": [{"address": {"to_display": "var.db_password"},
+                           "status": "fail", "problems": [{"message": "rejected " + SECRET_VAR}]}]}]
+    assert_plan(Plan.from_dict(document),
+                ExpectKnownValue("aws_db_instance.db", New("tags").AtMapKey(SECRET_VAR), kv.StringExact("key-is-secret")),
+                ExpectEachKnownValue(Resources(type="terraform_data"), New("input"), kv.NotNull()))
+"""
+
+
+def test_no_planted_secret_in_any_report(pytester: pytest.Pytester) -> None:
+    tests_dir = str(Path(__file__).resolve().parents[1])
+    sys.path.insert(0, tests_dir)
+    try:
+        from planted_secrets import PLANTED
+    finally:
+        sys.path.remove(tests_dir)
+    pytester.makepyfile(test_secret=SECRET_TESTS % tests_dir)
+    result = pytester.runpytest("--tf-cov", "--tf-cov-report=term", "--tf-cov-report=json:tf.json",
+                                "--tf-cov-report=html:html", "--tf-cov-data=tf.data", "-p", "no:cacheprovider")
+    result.assert_outcomes(passed=1)
+    report = _report(pytester.path / "tf.json")
+    db = next(i for i in report["modules"][0]["items"] if i["address"] == "aws_db_instance.db")
+    assert db["asserted_paths"] == ['tags["(sensitive)"]']
+    texts = {"stdout": result.stdout.str() + result.stderr.str(),
+             **{name: (pytester.path / name).read_text(encoding="utf-8") for name in ("tf.json", "tf.data")},
+             **{f"html/{p.name}": p.read_text(encoding="utf-8") for p in (pytester.path / "html").iterdir()}}
+    leaks = sorted((where, name) for where, text in texts.items() for name, secret in PLANTED.items() if secret in text)
+    assert leaks == []
