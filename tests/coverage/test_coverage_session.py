@@ -268,3 +268,40 @@ def test_no_planted_secret_in_any_report(pytester: pytest.Pytester) -> None:
              **{f"html/{p.name}": p.read_text(encoding="utf-8") for p in (pytester.path / "html").iterdir()}}
     leaks = sorted((where, name) for where, text in texts.items() for name, secret in PLANTED.items() if secret in text)
     assert leaks == []
+
+
+SHARED_TESTS = """
+import pytest
+from plancheck import ExpectResourceAction, ExpectUnknownOutputValue, ResourceAction
+
+
+@pytest.fixture(scope="module")
+def plan_of_module(pytestconfig):
+    from coverage_support import tree_plan
+    from plancheck import Plan
+    from plancheck._documents.met import planned_in
+
+    plan = Plan.from_dict(tree_plan())
+    planned_in(plan, pytestconfig.rootpath / "tree")
+    return plan
+
+
+def test_first(plan_of_module, assert_plan):
+    assert_plan(plan_of_module, ExpectResourceAction("terraform_data.app", ResourceAction.Create))
+
+
+def test_second(plan_of_module, assert_plan):  # a later test checks the same plan: still the tree's
+    assert_plan(plan_of_module, ExpectUnknownOutputValue("app_id"))
+"""
+
+
+def test_a_plan_checked_in_several_tests_stays_its_modules(pytester: pytest.Pytester) -> None:
+    shutil.copytree(TREE, pytester.path / "tree")
+    pytester.makeconftest(CONFTEST)
+    pytester.makepyfile(test_shared=SHARED_TESTS)
+    result = pytester.runpytest("--tf-cov", "--tf-cov-report=json:tf.json", "-p", "no:cacheprovider")
+    result.assert_outcomes(passed=2)
+    report = _report(pytester.path / "tf.json")
+    assert [m["module"] for m in report["modules"]] == ["tree", "tree/modules/net"]
+    tree = {i["address"]: i["asserted"] for i in report["modules"][0]["items"]}
+    assert (tree["terraform_data.app"], tree["output.app_id"]) == (True, True)

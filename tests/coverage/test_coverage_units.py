@@ -121,3 +121,25 @@ def test_combine_bad_input(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, file
     out, err = io.StringIO(), io.StringIO()
     assert run(["coverage", "combine", *argv], stdout=out, stderr=err, environ={}) == 2
     assert err.getvalue().splitlines() == [message]
+
+
+def test_a_tf_json_module_is_scanned_through_tfconfig(tmp_path: Path) -> None:
+    from plancheck._plugin.coverage.scan import scan_module
+
+    (tmp_path / "main.tf.json").write_text(json.dumps({
+        "variable": {"name": {"type": "string", "validation": [{"condition": "${length(var.name) > 1}", "error_message": "s"}]}},
+        "resource": {"terraform_data": {"a": {"lifecycle": [{
+            "precondition": [{"condition": "${true}", "error_message": "x"}],
+            "postcondition": [{"condition": "${true}", "error_message": "y"}]}]}}},
+        "check": {"c": {"assert": [{"condition": "${true}", "error_message": "z"}, {"condition": "${true}", "error_message": "w"}]}},
+        "output": {"o": {"value": 1, "precondition": [{"condition": "${true}", "error_message": "p"}]}},
+    }, indent=1), encoding="utf-8")
+    (tmp_path / "broken.tf.json").write_text("{", encoding="utf-8")
+    scanned = scan_module(tmp_path)
+    assert [(d.kind, d.address, d.file, d.conditions) for d in scanned.items] == [
+        ("variable", "var.name", "main.tf.json", (("validation", 1),)),
+        ("resource", "terraform_data.a", "main.tf.json", (("precondition", 1), ("postcondition", 1))),
+        ("check", "check.c", "main.tf.json", (("assert", 2),)),
+        ("output", "output.o", "main.tf.json", (("precondition", 1),)),
+    ]
+    assert [error.split(":")[0] for error in scanned.errors] == ["broken.tf.json"]

@@ -11,6 +11,7 @@ the reports (``--tf-cov-report``), the data file (``--tf-cov-data``) and the ver
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable, Generator
 from pathlib import Path
 from typing import Any, Final
@@ -59,6 +60,9 @@ class CoveragePlugin:
         self.verdict: str | None = None
         #: id(plan) -> [plan, its directory, the targets of the checks run on it]; emptied at each test's end.
         self.pending: dict[int, list[Any]] = {}
+        #: The directory each plan still alive was made from: a plan checked again in a later test (a fixture's)
+        #: is still that module's.
+        self.directories: weakref.WeakKeyDictionary[Plan, Any] = weakref.WeakKeyDictionary()
         self._stops: list[Callable[[], None]] = [listen(self._met), watch(self._watched)]
 
     def stop(self) -> None:
@@ -72,7 +76,7 @@ class CoveragePlugin:
     def _entry(self, plan: Plan) -> list[Any]:
         entry = self.pending.get(id(plan))
         if entry is None or entry[0] is not plan:
-            entry = self.pending[id(plan)] = [plan, None, []]
+            entry = self.pending[id(plan)] = [plan, self.directories.get(plan), []]
         return entry
 
     def _met(self, found: object) -> None:
@@ -84,7 +88,7 @@ class CoveragePlugin:
             return
         try:
             if event == "planned":
-                self._entry(document)[1] = detail
+                self._entry(document)[1] = self.directories[document] = detail
             elif event == "checked":
                 self._entry(document)[2].extend(targets(detail, document))
         except Exception as exc:  # a check's own run must never fail because of coverage
