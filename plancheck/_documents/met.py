@@ -21,12 +21,13 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-__all__ = ["checked", "has_listeners", "listen", "listening", "met", "planned_in", "watch"]
+__all__ = ["WATCHERS", "checked", "has_listeners", "listen", "listening", "met", "planned_in", "watch"]
 
 #: The listeners, in the order they began to listen.
 _LISTENERS: list[Callable[[Any], None]] = []
-#: The coverage watchers: told ("planned", plan, directory) and ("checked", document, check).
-_WATCHERS: list[Callable[[str, Any, Any], None]] = []
+#: The coverage watchers: told ("planned", plan, directory) and ("checked", document, check). Read by the check
+#: runner before it calls :func:`checked`: without a watcher, a check's route passes through nothing of this.
+WATCHERS: list[Callable[[str, Any, Any], None]] = []
 
 
 def met(found: Any) -> None:
@@ -93,11 +94,11 @@ def watch(watcher: Callable[[str, Any, Any], None]) -> Callable[[], None]:
     >>> checked("a plan", "unseen"); seen
     [('planned', 'a plan', '/modules/net'), ('checked', 'a plan', 'a check')]
     """
-    _WATCHERS.append(watcher)
+    WATCHERS.append(watcher)
 
     def stop() -> None:
-        if watcher in _WATCHERS:
-            _WATCHERS.remove(watcher)
+        if watcher in WATCHERS:
+            WATCHERS.remove(watcher)
 
     return stop
 
@@ -109,7 +110,7 @@ def planned_in(plan: Any, directory: Any) -> None:
     """
     if directory is None:
         return
-    for watcher in tuple(_WATCHERS):
+    for watcher in tuple(WATCHERS):
         watcher("planned", plan, directory)
 
 
@@ -118,6 +119,6 @@ def checked(document: Any, check: Any) -> None:
 
     >>> checked("nobody watches", "a check")
     """
-    if _WATCHERS:
-        for watcher in tuple(_WATCHERS):
+    if WATCHERS:
+        for watcher in tuple(WATCHERS):
             watcher("checked", document, check)
