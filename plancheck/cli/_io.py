@@ -103,6 +103,9 @@ def add_coverage_parser(commands: Any, streams: object) -> None:
                         help="term (default), json:PATH or html:DIR; may be repeated")
     parser.add_argument("--data-file", metavar="PATH", type=path_argument, help="also write the merged data to PATH")
     parser.add_argument("--fail-under", type=float, metavar="PERCENT", help="exit 1 when the total is under PERCENT")
+    parser.add_argument("--rootdir", metavar="DIR", type=path_argument,
+                        help="the pytest rootdir the modules are relative to: where the HTML report reads their files "
+                        "(default: the current directory)")
     parser.set_defaults(handler=coverage_command)
 
 

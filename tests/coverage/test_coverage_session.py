@@ -162,7 +162,7 @@ def test_under_xdist_workers_data_is_combined_once(project: pytest.Pytester) -> 
     assert _report(project.path / "tf.json") == EXPECTED
 
 
-def test_two_shards_combined_equal_one_run(project: pytest.Pytester, tmp_path: Path) -> None:
+def test_two_shards_combined_equal_one_run(project: pytest.Pytester, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     for shard in ("a", "b"):
         result = project.runpytest(
             "--tf-cov", "--tf-cov-report=term", f"--tf-cov-data=shard-{shard}.tfcov", f"test_{shard}.py",
@@ -178,6 +178,13 @@ def test_two_shards_combined_equal_one_run(project: pytest.Pytester, tmp_path: P
         assert (code, err.getvalue()) == (0, "")
         reports.append(_report(target))
     assert reports[0] == reports[1] == EXPECTED
+    # Elsewhere, the HTML report finds the modules' files below --rootdir.
+    monkeypatch.chdir(tmp_path)
+    out, err = _streams()
+    shards = [str(project.path / "shard-a.tfcov"), str(project.path / "shard-b.tfcov")]
+    assert run(["coverage", "combine", *shards, "--report", "html:h", "--rootdir", str(project.path)],
+               stdout=out, stderr=err) == 0
+    assert 'class="line missed" id="main.tf-21"' in (tmp_path / "h" / "tree.html").read_text(encoding="utf-8")
 
 
 @pytest.mark.parametrize(("minimum", "status", "verdict"), [

@@ -159,10 +159,11 @@ def fails_under(data: CoverageData, minimum: float) -> str | None:
 
 def write_reports(
     data: CoverageData, specs: Sequence[tuple[str, str | None]], rootdir: Path, term: Callable[[str], None],
-    scrub: Callable[[str], str] | None = None,
+    scrub: Callable[[str], str] | None = None, base: Path | None = None,
 ) -> list[str]:
     """Write every report of ``specs``; the term lines go to ``term``. Returns the files and directories written.
 
+    Local modules are read below ``rootdir``; a relative report path is below ``base`` (default: ``rootdir``).
     ``scrub`` hides the session's secrets in the HTML report's source text.
     """
     written = []
@@ -172,7 +173,7 @@ def write_reports(
                 term(text)
             continue
         assert target is not None
-        path = Path(target) if os.path.isabs(target) else rootdir / target
+        path = Path(target) if os.path.isabs(target) else (base or rootdir) / target
         if kind == "json":
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(json.dumps(json_report(data), indent=2) + "\n", encoding="utf-8")
@@ -211,7 +212,7 @@ def coverage_command(args: Any, io: Any) -> int:
     if args.data_file:
         write_data(merged, args.data_file)
     try:
-        write_reports(merged, specs, Path.cwd(), io.out)
+        write_reports(merged, specs, Path(args.rootdir) if args.rootdir else Path.cwd(), io.out, base=Path.cwd())
     except OSError as exc:
         return int(io.fail("coverage", f"cannot write the report: {exc.strerror or type(exc).__name__}", False))
     if args.fail_under is not None:
