@@ -31,7 +31,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Final
 
-from .._documents.met import planned_in
+from .._documents.met import WATCHERS, planned_in
 from .._frozen import FrozenValue, frozen
 from .._redact import Secrets, number_text
 from .._terraform import (
@@ -213,6 +213,30 @@ class WorkingDirectory:
 
     def __repr__(self) -> str:
         return f"WorkingDirectory({str(self.root)!r})"
+
+    def errored_plan(self, run: Any, stage: Any, place: object = None) -> None:
+        """After ``run``'s plan failed, read the plan Terraform wrote all the same (1.11 writes one, ``"errored":
+        true``) for test coverage: its ``checks`` say which validation or precondition failed. Only while coverage
+        watches and the configuration came from a directory; a plan file older than this step's configuration is
+        an earlier step's (Terraform before 1.5 writes none on failure), and one that cannot be shown or read is
+        left: the step's own failure is what the case reports. A plan of another ``place`` (an import step's) is not
+        this directory's."""
+        from .._documents.plan import Plan
+        from .._documents.sensitive import collect_plan_secrets
+        from .._errors import DocumentFormatError
+
+        plan_file = self.root / PLAN_FILE
+        if not WATCHERS or place is not None or self.source is None or not plan_file.is_file():
+            return
+        written = [path.stat().st_mtime_ns for path in self._written if path.is_file()]
+        if written and plan_file.stat().st_mtime_ns < max(written):
+            return
+        try:
+            document = Plan.from_json(run.tf(stage, "show", "-json", PLAN_FILE).stdout, allow_errored=True)
+        except (_StepFailure, DocumentFormatError):
+            return
+        run.add_secrets(collect_plan_secrets(document.raw))
+        planned_in(document, self.source)
 
     def planned(self, plan: object) -> None:
         """Say that ``plan`` was made here: test coverage (``pytest --tf-cov``) reads the module's files where the

@@ -4,8 +4,8 @@
 Terraform 1.5+ only: the tree uses ``terraform_data`` (1.4+) and a ``check`` block, and the plan's ``checks``
 section (1.5+) says the conditions' outcomes. That older plans say "not available" is pinned with plans built
 in code (test_coverage_session.py). The runner reads no plan after the apply unless it has checks (the destroy is not
-read either), so only the create action is seen. The validation's failing way needs a plan Terraform wrote although
-planning failed, which the acceptance runner does not read: it stays unseen here.
+read either), so only the create action is seen. The validation's failing way: a step expecting its error, whose
+plan Terraform 1.11 writes although planning failed ("errored": true), read by the runner while coverage watches.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from plancheck._terraform import TerraformBinary
 pytestmark = [pytest.mark.e2e, pytest.mark.tf_min_version("1.5")]
 
 TESTS = """
+import re
 from plancheck import ExpectKnownValue, ExpectResourceAction, ResourceAction
 from plancheck import knownvalue as kv
 from plancheck.acceptance import ConfigPlanChecks, TestCase, TestStep
@@ -43,16 +44,23 @@ def test_another_name(tf_acceptance, pytestconfig):  # the check block fails (a 
     tf_acceptance.run(TestCase(steps=[TestStep(
         config_directory=pytestconfig.rootpath / "tree", variables={"name": "api"},
     )]))
+
+
+def test_a_short_name(tf_acceptance, pytestconfig):  # the validation fails: planning stops
+    tf_acceptance.run(TestCase(steps=[TestStep(
+        config_directory=pytestconfig.rootpath / "tree", variables={"name": "db"},
+        expect_error=re.compile("name must be longer than 2 characters"),
+    )]))
 """
 
-EXPECTED: dict[str, Any] = {"format_version": "1", "percent": 57.69, "modules": [
-    {"module": "tree", "percent": 55.56, "conditions_available": True, "items": [
+EXPECTED: dict[str, Any] = {"format_version": "1", "percent": 61.54, "modules": [
+    {"module": "tree", "percent": 61.11, "conditions_available": True, "items": [
         _item("check.name_is_web", "check", True, conditions=[_condition("assert", True, True)]),
         _item("module.net", "module", True),
         _item("output.app_id", "output", True),
         _item("terraform_data.app", "resource", True, ["create"], asserted=True),
         _item("terraform_data.spare", "resource", False),
-        _item("var.name", "variable", True, conditions=[_condition("validation", True, False)]),
+        _item("var.name", "variable", True, conditions=[_condition("validation", True, True)]),
         _item("var.replicas", "variable", True),
     ]},
     {"module": "tree/modules/net", "percent": 62.5, "conditions_available": True, "items": [
@@ -73,7 +81,7 @@ def test_acceptance_plans_of_a_module_tree(pytester: pytest.Pytester, tf_accepta
         "--tf-cov", "--tf-cov-report=json:tf.json", "--tf-cov-report=term", f"--terraform={tf_acceptance_binary.path}",
         "--no-tf-acc-gate", "-p", "no:cacheprovider",
     )
-    result.assert_outcomes(passed=2)
+    result.assert_outcomes(passed=3)
     assert json.loads((pytester.path / "tf.json").read_text(encoding="utf-8")) == EXPECTED
 
 
