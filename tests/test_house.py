@@ -30,15 +30,18 @@ ROOT = Path(__file__).resolve().parents[1]
 #: (132: plancheck/cli/_waivers.py, #35's waivers: the checks-file reader needs them and is at 588 of 600 lines.)
 #: (133: plancheck/cli/_query.py, what `query` prints, split from _output.py: at 599 of 600 lines, the report
 #: formats (#35) left no room for the Markdown summary's cap.)
-MODULES_TODAY = 133
+#: (139: plancheck/_plugin/coverage/, #36's pytest --tf-cov: its scan, data, reports, HTML report and session hooks.)
+MODULES_TODAY = 139
 
 #: Pairs of files in plancheck/ sharing a block of six or more lines alike (tools/house.py): may only go down.
 #: (65 on the waivers branch; 47 after #34's shared concepts: check_fields and checked_instance, the
 #: plugin's one switch, the query lengths' one total check, json_nodes/fold_nodes, raw_members; 48 when the
 #: value checks' one failures method met ExpectResourceAction's: both find the resource or fail, alike in shape;
 #: 50 with #37's action checks: values.py's ``__all__`` lists the names plancheck's does, and the action
-#: matcher check names its four checkers to check_fields as ExpectKnownValue's fields do.)
-DUPLICATE_PAIRS_TODAY = 50
+#: matcher check names its four checkers to check_fields as ExpectKnownValue's fields do; 51 with #36's
+#: coverage: the CLI's parser list (``add_X_parser(commands, streams)``) is alike in shape to
+#: ResolvedValue's fast constructor (``_set_X(obj, X)``).)
+DUPLICATE_PAIRS_TODAY = 51
 
 #: The distinct library functions a failing check passes through (tools/house.py's routes), measured in a
 #: process of their own as ``make bench`` prints them (this session's plancheck plugin hears every plan made):

@@ -40,6 +40,7 @@ ALLOWED_PARSES = {
     ("plancheck/acceptance/_diagnostics.py", "read_validate"): "the output of validate -json",
     ("plancheck/acceptance/_statefiles.py", "kept_secrets"): "a kept working directory's secrets and tfvars",
     ("plancheck/acceptance/_statefiles.py", "_read"): "a kept working directory's manifest",
+    ("plancheck/_plugin/coverage/report.py", "read_data"): "a coverage data file (pytest --tf-cov-data; no plan data)",
 }
 
 

@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import field
 from typing import Any, Protocol, TypeVar, cast
 
+from .._documents.met import WATCHERS, checked
 from .._errors import CheckFailedError, CheckFailure, TfCheckError
 from .._frozen import FrozenValue, frozen
 from .._redact import Secrets
@@ -208,6 +209,8 @@ def run_each(
     try:
         for check in checks:
             name = label(check)
+            if WATCHERS:  # test coverage (pytest --tf-cov): what the check addresses was asserted
+                checked(document, check)
             try:
                 found, warned = run(check, document)
                 failures = [_shown(item, name, scrub) for item in found]

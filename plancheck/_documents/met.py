@@ -8,6 +8,11 @@ set of secrets found elsewhere (a snapshot file's values at paths the plan marks
 passed to the listeners of this module; a front end listens for as long as it writes (the plugin
 for its session, the command line for one run). Nothing is collected here: a listener keeps what
 it is given and asks for its ``secrets`` only when it has something to scrub.
+
+Test coverage (``pytest --tf-cov``) needs two more events, which only its watchers hear: a plan
+made from a configuration directory (:func:`planned_in`, said by whoever knows the directory: the
+acceptance runner) and a check run on a document (:func:`checked`, said by the one check runner).
+With no watcher each costs one look-up.
 """
 
 from __future__ import annotations
@@ -16,10 +21,13 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-__all__ = ["listen", "listening", "met"]
+__all__ = ["WATCHERS", "checked", "listen", "listening", "met", "planned_in", "watch"]
 
 #: The listeners, in the order they began to listen.
 _LISTENERS: list[Callable[[Any], None]] = []
+#: The coverage watchers: told ("planned", plan, directory) and ("checked", document, check). Read by the check
+#: runner before it calls :func:`checked`: without a watcher, a check's route passes through nothing of this.
+WATCHERS: list[Callable[[str, Any, Any], None]] = []
 
 
 def met(found: Any) -> None:
@@ -58,11 +66,48 @@ def listen(listener: Callable[[Any], None]) -> Callable[[], None]:
     state
     >>> stop(); met("not printed")
     """
-    _LISTENERS.append(listener)
+    return _joined(_LISTENERS, listener)
+
+
+def watch(watcher: Callable[[str, Any, Any], None]) -> Callable[[], None]:
+    """Start ``watcher`` watching plans made in a directory and checks run, until the function returned is called.
+
+    >>> seen = []
+    >>> stop = watch(lambda event, document, detail: seen.append((event, document, detail)))
+    >>> planned_in("a plan", "/modules/net"); checked("a plan", "a check"); stop()
+    >>> checked("a plan", "unseen"); seen
+    [('planned', 'a plan', '/modules/net'), ('checked', 'a plan', 'a check')]
+    """
+    return _joined(WATCHERS, watcher)
+
+
+def _joined(audience: list[Any], member: Any) -> Callable[[], None]:
+    """Add ``member`` to ``audience``; the function returned takes it out again (once, whenever it is called)."""
+    audience.append(member)
 
     def stop() -> None:
-        if listener in _LISTENERS:
-            _LISTENERS.remove(listener)
+        if member in audience:
+            audience.remove(member)
 
     return stop
 
+
+def planned_in(plan: Any, directory: Any) -> None:
+    """Tell every watcher that ``plan`` was made from the configuration in ``directory`` (a path; None: not known).
+
+    >>> planned_in("nobody watches", "/tmp")
+    """
+    if directory is None:
+        return
+    for watcher in tuple(WATCHERS):
+        watcher("planned", plan, directory)
+
+
+def checked(document: Any, check: Any) -> None:
+    """Tell every watcher that ``check`` ran on ``document`` (whatever its outcome).
+
+    >>> checked("nobody watches", "a check")
+    """
+    if WATCHERS:
+        for watcher in tuple(WATCHERS):
+            watcher("checked", document, check)

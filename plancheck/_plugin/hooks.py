@@ -100,6 +100,12 @@ def pytest_configure(config: pytest.Config) -> None:
 
     config.pluginmanager.register(SnapshotReport(), "plancheck-snapshot-report")
     configure_tf_acc(config)  # tf_acc_gate = false: TF_ACC=1 for the session
+    if config.getoption("tf_cov", False):
+        from .coverage.session import (
+            configure_coverage,  # only then: a session without --tf-cov imports none of it
+        )
+
+        configure_coverage(config, lambda: _scrub_of(config))
     _defer_termination(config)
 
 
@@ -309,6 +315,15 @@ def _session_secrets(config: pytest.Config, texts: Callable[[], Iterable[str]] |
     if texts is None:
         return documents.secrets
     return lambda: documents.secrets_for(texts)
+
+
+def _scrub_of(config: pytest.Config) -> Callable[[str], str] | None:
+    """The session's scrub as it is now, or None when there is nothing to scrub (or revealing is on)."""
+    secrets = _session_secrets(config)
+    if secrets is None:
+        return None
+    found = secrets()
+    return found.scrub
 
 
 def _written(config: pytest.Config) -> Callable[[str], str]:

@@ -130,6 +130,20 @@ def add_options(parser: pytest.Parser) -> None:
         type="bool",
         default=True,
     )
+    _add_coverage_options(group)
+
+
+def _add_coverage_options(group: pytest.OptionGroup) -> None:
+    """``--tf-cov`` and its reports (``plancheck/_plugin/coverage.py``, registered only with ``--tf-cov``)."""
+    group.addoption("--tf-cov", action="store_true", default=False, dest="tf_cov",
+                    help="measure which declared items of each Terraform module the tests planned, asserted and "
+                    "drove both ways (conditions)")
+    group.addoption("--tf-cov-report", action="append", default=None, dest="tf_cov_report", metavar="TYPE",
+                    help="Terraform coverage report: term (default), json:PATH or html:DIR; may be repeated")
+    group.addoption("--tf-cov-fail-under", type=float, default=None, dest="tf_cov_fail_under", metavar="PERCENT",
+                    help="fail the session when the total Terraform coverage is under PERCENT")
+    group.addoption("--tf-cov-data", default=None, dest="tf_cov_data", metavar="PATH",
+                    help="write the Terraform coverage data to PATH (merge shards: tfplancheck coverage combine)")
 
 
 def add_markers(config: pytest.Config) -> None:

@@ -209,6 +209,7 @@ class CaseRun:
             else:
                 reason = f"cannot read the {noun} that show -json printed: {exc}"
             raise _StepFailure(stage, reason, self.withhold(result)) from None
+        self.wd.planned(loaded)
         document = loaded.raw
         # Read from text, the document is a plain dict (only bytes are split and parsed lazily).
         assert isinstance(document, dict)
@@ -263,14 +264,14 @@ class CaseRun:
         try:
             result = self.tf(stage, *args, ok=(0, 2), place=place)
         except _StepFailure as failure:
+            self.wd.errored_plan(self, stage, place)  # test coverage: the conditions that stopped planning
             initial = self.case.initial_state
             if self.orphans_unchecked and place is None and initial is not None and failure.result is not None:
                 hint = initial.unreadable_hint(failure.result.stderr)
                 if hint:
                     failure.reason = f"{failure.reason}: {hint}"
             raise
-        if place is None:
-            self.current_valid = True
+        self.current_valid |= place is None
         return result
 
     def cli_options(self, step: TestStep) -> tuple[tuple[str, ...], tuple[str, ...]]:

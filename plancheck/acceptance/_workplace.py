@@ -32,6 +32,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Final
 
+from .._documents.met import WATCHERS, planned_in
 from .._frozen import FrozenValue, frozen
 from .._redact import Secrets, number_text
 from .._terraform import (
@@ -249,16 +250,46 @@ class WorkingDirectory:
     ['main.tf', 'terraform.tfvars.json']
     """
 
-    __slots__ = ("_dirs", "_written", "root")
+    __slots__ = ("_dirs", "_written", "root", "source")
 
     def __init__(self, root: Path) -> None:
         self.root = root
         root.mkdir(parents=True, exist_ok=True)
         self._written: list[Path] = []
         self._dirs: list[Path] = []
+        self.source: Path | None = None
 
     def __repr__(self) -> str:
         return f"WorkingDirectory({str(self.root)!r})"
+
+    def errored_plan(self, run: Any, stage: Any, place: object = None) -> None:
+        """After ``run``'s plan failed, read the plan Terraform wrote all the same (1.11 writes one, ``"errored":
+        true``) for test coverage: its ``checks`` say which validation or precondition failed. Only while coverage
+        watches and the configuration came from a directory; a plan file older than this step's configuration is
+        an earlier step's (Terraform before 1.5 writes none on failure), and one that cannot be shown or read is
+        left: the step's own failure is what the case reports. A plan of another ``place`` (an import step's) is not
+        this directory's."""
+        from .._documents.plan import Plan
+        from .._documents.sensitive import collect_plan_secrets
+        from .._errors import DocumentFormatError
+
+        plan_file = self.root / PLAN_FILE
+        if not WATCHERS or place is not None or self.source is None or not plan_file.is_file():
+            return
+        written = [path.stat().st_mtime_ns for path in self._written if path.is_file()]
+        if written and plan_file.stat().st_mtime_ns < max(written):
+            return
+        try:
+            document = Plan.from_json(run.tf(stage, "show", "-json", PLAN_FILE).stdout, allow_errored=True)
+        except (_StepFailure, DocumentFormatError):
+            return
+        run.add_secrets(collect_plan_secrets(document.raw))
+        planned_in(document, self.source)
+
+    def planned(self, plan: object) -> None:
+        """Say that ``plan`` was made here: test coverage (``pytest --tf-cov``) reads the module's files where the
+        configuration was copied from, when it was (``source``)."""
+        planned_in(plan, self.source)
 
     def clear(self) -> None:
         """Remove every file (and directory it created) the last step wrote."""
@@ -281,6 +312,10 @@ class WorkingDirectory:
         self.clear()
         if callable(step.config) or callable(step.config_directory) or callable(step.config_file):
             raise TestDefinitionError("TestStep", "a config function must be resolved before writing (runner bug)")
+        # Where the configuration was copied from (test coverage reads the module's files there); None for text.
+        self.source = Path(step.config_directory) if step.config_directory is not None else (
+            Path(step.config_file).parent if step.config_file is not None else None
+        )
         if isinstance(step.config, str):
             target = self.root / HCL_FILE
             target.write_text(step.config, encoding="utf-8")

@@ -35,6 +35,7 @@ from ._io import (
     _WriteFailed,
     add_allow_errored,
     add_command,
+    add_coverage_parser,
     add_snapshot_arguments,
     path_argument,
     read_plan,
@@ -294,6 +295,7 @@ def _command_parser(streams: Io | None = None) -> _Parser:
     from ._providers import add_providers_parser
 
     add_providers_parser(commands, streams)
+    add_coverage_parser(commands, streams)
     return parser
 
 
@@ -719,7 +721,7 @@ _SECRETS_BEYOND_PLANS: Final = frozenset({"mock-plan", "destroy-leftovers"})
 
 #: The subcommands :func:`_command_parser` makes (a test holds the two to each other): a command line whose
 #: first argument is none of them is the main parser's, so checking a plan makes none of their parsers.
-_COMMANDS: Final = frozenset({"query", "mock-plan", "destroy-leftovers", "snapshot", "providers"})
+_COMMANDS: Final = frozenset({"query", "mock-plan", "destroy-leftovers", "snapshot", "providers", "coverage"})
 
 
 def _dispatch(argv: list[str], io: Io) -> int:
@@ -744,10 +746,8 @@ def _dispatch(argv: list[str], io: Io) -> int:
         return mock_plan(args, io, tool_version)
     if command == "destroy-leftovers":
         return destroy_leftovers_command(args, io)
-    if command == "providers":
-        from ._providers import providers_command
-
-        return providers_command(args, io)
+    if command in ("providers", "coverage"):
+        return int(args.handler(args, io))
     if command == "snapshot":
         try:
             max_bytes = _max_bytes(args.max_bytes, io.environ)

@@ -89,6 +89,26 @@ def add_command(commands: Any, name: str, description: str, epilog: str, streams
     return parser
 
 
+def add_coverage_parser(commands: Any, streams: object) -> None:
+    """Register ``coverage combine`` (Terraform test coverage data of ``pytest --tf-cov-data``) on ``commands``."""
+    from .._plugin.coverage.report import COMBINE_HELP, coverage_command
+
+    parser = add_command(
+        commands, "coverage", "Merge Terraform test coverage data files (pytest --tf-cov-data=PATH) into one report.",
+        COMBINE_HELP, streams,
+    )
+    parser.add_argument("action", choices=("combine",), help="combine: merge DATA files into one report")
+    parser.add_argument("data", metavar="DATA", nargs="+", type=path_argument, help="coverage data files")
+    parser.add_argument("--report", action="append", default=None, metavar="TYPE",
+                        help="term (default), json:PATH or html:DIR; may be repeated")
+    parser.add_argument("--data-file", metavar="PATH", type=path_argument, help="also write the merged data to PATH")
+    parser.add_argument("--fail-under", type=float, metavar="PERCENT", help="exit 1 when the total is under PERCENT")
+    parser.add_argument("--rootdir", metavar="DIR", type=path_argument,
+                        help="the pytest rootdir the modules are relative to: where the HTML report reads their files "
+                        "(default: the current directory)")
+    parser.set_defaults(handler=coverage_command)
+
+
 def add_allow_errored(parser: argparse.ArgumentParser) -> None:
     """``--allow-errored``, on every command that reads a plan.
 

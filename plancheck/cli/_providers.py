@@ -163,6 +163,7 @@ def add_providers_parser(commands: Any, streams: object) -> None:
     parser.add_argument("--platform", metavar="OS_ARCH", help="the platform directory (default: this machine's, e.g. linux_amd64)")
     parser.add_argument("--no-installed", action="store_true", help="mirror only the --provider binaries")
     parser.add_argument("--cli-config", metavar="FILE", type=path_argument, help="also write the CLI configuration to FILE")
+    parser.set_defaults(handler=providers_command)
 
 
 _PLATFORM = re.compile(r"^[a-z0-9]+_[a-z0-9]+$")

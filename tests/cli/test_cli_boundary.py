@@ -131,4 +131,4 @@ def test_ctrl_c_is_status_130_without_a_traceback(
 def test_the_boundary_names_every_subcommand() -> None:
     parser = _command._command_parser()
     made = {name for action in parser._actions if isinstance(action, argparse._SubParsersAction) for name in action.choices}
-    assert made == _command._COMMANDS == {"query", "mock-plan", "destroy-leftovers", "snapshot", "providers"}
+    assert made == _command._COMMANDS == {"query", "mock-plan", "destroy-leftovers", "snapshot", "providers", "coverage"}

@@ -40,7 +40,7 @@ def _run(*argv: str) -> tuple[int, str, str]:
 def test_query_is_registered_as_an_argparse_subcommand() -> None:
     (commands,) = [a for a in _command_parser()._actions if isinstance(a, _Commands)]
     assert isinstance(commands, argparse._SubParsersAction)
-    assert list(commands.choices) == ["query", "mock-plan", "destroy-leftovers", "snapshot", "providers"]
+    assert list(commands.choices) == ["query", "mock-plan", "destroy-leftovers", "snapshot", "providers", "coverage"]
     assert commands.choices["query"].prog == "tfplancheck query"
 
 

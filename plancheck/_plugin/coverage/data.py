@@ -1,0 +1,547 @@
+"""What a session's plans and checks exercised of each module, as data that merges in any order.
+
+A plan's ``configuration`` names every module it used (the root and each ``module_calls`` child) and
+what each declares; a module whose directory is known (the root when the plan was made from a
+directory, a local child below it) is also scanned (:mod:`.scan`) for its ``check`` blocks, its
+conditions and their lines. Each module is keyed by its directory relative to the rootdir, or, not
+local, by its source string; an item by its configuration address from the plan's root without
+instance keys (``module.net.terraform_data.b``). What was planned and with which actions comes from
+the plan's resource changes, planned values and output changes; the conditions' outcomes from its
+``checks`` section (Terraform 1.5+: an object whose every instance passed passed all its conditions;
+one that failed failed its only condition, and nothing is guessed when it has several); what was
+asserted from the checks that ran on it (:func:`targets`). Everything merges as a union, so
+shards combine to the same data whatever order they finish in.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import re
+from collections.abc import Callable, Iterable, Mapping
+from pathlib import Path
+from typing import Any, Final
+
+from ..._checking.fields import OutputFields, OutputMatcherFields, OutputPathFields, OutputPathMatcherFields
+from ..._documents.plan import Plan
+from ..._documents.select import Resources
+from ..._errors import DocumentFormatError
+
+__all__ = [
+    "DATA_FORMAT",
+    "UNKNOWN_ROOT",
+    "CoverageData",
+    "CoverageDataError",
+    "ItemData",
+    "ModuleData",
+    "config_address",
+    "counts",
+    "percent",
+    "targets",
+]
+
+#: What a data file says it is, and its version.
+DATA_FORMAT: Final = "tfplancheck-coverage-data"
+_VERSION: Final = 1
+#: The key of a root module whose directory is not known (a plan loaded from a file).
+UNKNOWN_ROOT: Final = "(unknown directory)"
+_OUTPUT_FIELDS: Final = (OutputFields, OutputMatcherFields, OutputPathFields, OutputPathMatcherFields)
+_ACTION_NAMES: Final = {
+    ("create",): "create", ("update",): "update", ("delete",): "delete", ("read",): "read", ("no-op",): "no-op",
+    ("delete", "create"): "replace", ("create", "delete"): "replace", ("forget",): "forget",
+}
+_CHECK_KINDS: Final = {"var": "var.", "output_value": "output.", "check": "check."}
+#: A module path of one plan: its module's data, its configuration, and the addresses it declares there.
+_Seen = tuple["ModuleData", Mapping[str, Any], set[str]]
+
+
+class CoverageDataError(DocumentFormatError):
+    """A coverage data file that is not one: where, what was expected and what was found.
+
+    >>> str(CoverageDataError("$.modules", "an object", found="a list", source=".tf-coverage"))
+    '.tf-coverage: $.modules: expected an object, found a list'
+    """
+
+    kind = "coverage data"
+
+
+def config_address(address: str) -> str:
+    """``address`` without its instance keys: ``module.a["x"].t.b[0]`` is ``module.a.t.b``.
+
+    >>> config_address('module.net["a]"].terraform_data.b[0]')
+    'module.net.terraform_data.b'
+    """
+    if "[" not in address:
+        return address
+    out: list[str] = []
+    i, n = 0, len(address)
+    while i < n:
+        c = address[i]
+        if c != "[":
+            out.append(c)
+            i += 1
+            continue
+        i += 1
+        while i < n and address[i] != "]":
+            if address[i] == '"':
+                i += 1
+                while i < n and address[i] != '"':
+                    i += 2 if address[i] == "\\" else 1
+            i += 1
+        i += 1
+    return "".join(out)
+
+
+@dataclasses.dataclass
+class ItemData:
+    """An accumulator: one declared item, what was seen of it, and its conditions' outcomes (kind:index -> seen)."""
+
+    kind: str
+    planned: bool = False
+    actions: set[str] = dataclasses.field(default_factory=set)
+    asserted: bool = False
+    paths: set[str] = dataclasses.field(default_factory=set)
+    passed: set[str] = dataclasses.field(default_factory=set)
+    failed: set[str] = dataclasses.field(default_factory=set)
+    conditions: tuple[str, ...] = ()
+
+    def merge(self, other: ItemData) -> None:
+        """Add what ``other`` saw (a union; the declared conditions are the longer list)."""
+        self.planned |= other.planned
+        self.asserted |= other.asserted
+        self.actions |= other.actions
+        self.paths |= other.paths
+        self.passed |= other.passed
+        self.failed |= other.failed
+        if len(other.conditions) > len(self.conditions):
+            self.conditions = other.conditions
+
+
+@dataclasses.dataclass
+class ModuleData:
+    """An accumulator: a module's items, whether its key is a local directory, whether a plan of it could say
+    its conditions' outcomes (Terraform 1.5+), the files its scan could not read, and lines never to show."""
+
+    local: bool = False
+    checks_available: bool = False
+    items: dict[str, ItemData] = dataclasses.field(default_factory=dict)
+    scan_errors: set[str] = dataclasses.field(default_factory=set)
+    withheld: dict[str, set[int]] = dataclasses.field(default_factory=dict)
+
+    def item(self, address: str, kind: str) -> ItemData:
+        found = self.items.get(address)
+        if found is None:
+            found = self.items[address] = ItemData(kind)
+        return found
+
+
+class CoverageData:
+    """Every module's coverage data: built from plans and checks, merged, written to and read from JSON.
+
+    >>> data = CoverageData()
+    >>> data.add_plan(Plan.from_dict({"format_version": "1.2", "configuration": {"root_module": {
+    ...     "resources": [{"address": "t.a", "mode": "managed", "type": "t", "name": "a"}]}},
+    ...     "resource_changes": [{"address": "t.a", "mode": "managed", "type": "t", "name": "a",
+    ...                           "change": {"actions": ["create"]}}]}), None, Path("."))
+    >>> item = data.modules[UNKNOWN_ROOT].items["t.a"]
+    >>> item.planned, item.actions
+    (True, {'create'})
+    """
+
+    def __init__(self) -> None:
+        self.modules: dict[str, ModuleData] = {}
+        #: A directory's scan, once: (address, kind, condition keys, file, withheld lines) per item, and its errors.
+        self._scans: dict[Path, tuple[list[tuple[str, str, tuple[str, ...], str, tuple[int, ...]]], tuple[str, ...]]] = {}
+
+    def module(self, key: str) -> ModuleData:
+        found = self.modules.get(key)
+        if found is None:
+            found = self.modules[key] = ModuleData()
+        return found
+
+    # -- from a plan ------------------------------------------------------------------------------
+
+    def add_plan(
+        self, plan: Plan, directory: str | os.PathLike[str] | None, rootdir: Path,
+        asserted: Iterable[tuple[str, str, str | None]] = (),
+    ) -> None:
+        """Record what ``plan`` (made from ``directory`` when known) planned, and the ``asserted`` targets of its checks."""
+        raw = plan.raw
+        configuration = raw.get("configuration")
+        root = configuration.get("root_module") if isinstance(configuration, Mapping) else None
+        paths: dict[str, _Seen] = {}
+        available = "checks" in raw or _at_least(raw.get("terraform_version"), (1, 5))
+        base = Path(directory).resolve() if directory is not None else None
+        key = _relative(base, rootdir) if base is not None else UNKNOWN_ROOT
+        self._walk(root if isinstance(root, Mapping) else {}, key, base, "", rootdir, paths, available)
+        instances = self._planned(plan, paths)
+        for path, (module, _, declared) in paths.items():
+            if path not in instances:
+                continue
+            for address in declared:
+                item = module.items[address]
+                # What has no change of its own is planned with its module's instance; a call with its child's.
+                if item.kind == "module":
+                    item.planned |= address in instances
+                elif item.kind == "variable" or (item.kind == "output" and path):
+                    item.planned = True
+        self._checks(raw.get("checks"), paths)
+        for kind, address, path_text in asserted:
+            self._assert(kind, address, path_text, paths)
+
+    def _walk(
+        self, config: Mapping[str, Any], key: str, directory: Path | None, path: str, rootdir: Path,
+        paths: dict[str, _Seen], available: bool,
+    ) -> None:
+        module = self.module(key)
+        module.local = module.local or directory is not None
+        module.checks_available |= available
+        declared: set[str] = set()
+        paths[path] = (module, config, declared)
+        prefix = path + "." if path else ""
+
+        def add(address: str, kind: str) -> ItemData:
+            declared.add(address)
+            return module.item(address, kind)
+
+        for resource in _list(config.get("resources")):
+            mode, type_, name = resource.get("mode"), resource.get("type"), resource.get("name")
+            if isinstance(type_, str) and isinstance(name, str):
+                data = mode == "data"
+                add(f"{prefix}{'data.' if data else ''}{type_}.{name}", "data" if data else "resource")
+        for name in _names(config.get("outputs")):
+            add(f"{prefix}output.{name}", "output")
+        for name in _names(config.get("variables")):
+            add(f"{prefix}var.{name}", "variable")
+        calls = config.get("module_calls")
+        if directory is not None:
+            self._declare(module, directory, prefix, add)
+        for name in _names(calls):
+            assert isinstance(calls, Mapping)
+            call = calls[name]
+            add(f"{prefix}module.{name}", "module")
+            if not isinstance(call, Mapping) or not isinstance(call.get("module"), Mapping):
+                continue
+            source = call.get("source")
+            source = source if isinstance(source, str) else "(no source)"
+            child_dir: Path | None = None
+            child_key = source
+            if directory is not None and source.startswith(("./", "../")):
+                child_dir = (directory / source).resolve()
+                child_key = _relative(child_dir, rootdir)
+            self._walk(call["module"], child_key, child_dir, f"{prefix}module.{name}", rootdir, paths, available)
+
+    def _declare(self, module: ModuleData, directory: Path, prefix: str, add: Callable[[str, str], ItemData]) -> None:
+        scanned = self._scans.get(directory)
+        if scanned is None:
+            from .scan import scan_module  # only for a plan whose directory is known
+
+            found = scan_module(directory)
+            scanned = self._scans[directory] = ([
+                (d.address, d.kind, tuple(f"{kind}:{i}" for kind, n in d.conditions for i in range(n)), d.file, d.withheld)
+                for d in found.items
+            ], found.errors)
+        items, errors = scanned
+        module.scan_errors.update(errors)
+        for address, kind, conditions, file, withheld in items:
+            add(prefix + address, kind).conditions = conditions
+            if withheld:
+                module.withheld.setdefault(file, set()).update(withheld)
+
+    def _planned(self, plan: Plan, paths: Mapping[str, _Seen]) -> set[str]:
+        """Mark resources and root outputs planned; return the module paths that had an instance planned."""
+        instances = {""}
+        entries = plan.raw.get("resource_changes")
+        if not isinstance(entries, list):  # a lazily split plan keeps them apart
+            entries = [change.raw for change in plan.resource_changes]
+        for entry in entries:
+            module_path = config_address(str(entry.get("module_address") or ""))
+            instances.add(module_path)
+            item = self._resource(entry, module_path, paths)
+            if item is not None:
+                item.planned = True
+                actions = (entry.get("change") or {}).get("actions")
+                name = _ACTION_NAMES.get(tuple(actions)) if isinstance(actions, list) else None
+                if name is not None:
+                    item.actions.add(name)
+        # A data source read while planning is in the planned values (and the prior state), not in the changes.
+        planned_values, prior = plan.raw.get("planned_values"), plan.raw.get("prior_state")
+        prior = prior.get("values") if isinstance(prior, Mapping) else None
+        pending = [values.get("root_module") for values in (planned_values, prior) if isinstance(values, Mapping)]
+        while pending:
+            module = pending.pop()
+            if not isinstance(module, Mapping):
+                continue
+            module_path = config_address(str(module.get("address") or ""))
+            instances.add(module_path)
+            for resource in _list(module.get("resources")):
+                if resource.get("mode") != "data":  # a managed one has its resource change
+                    continue
+                item = self._resource(resource, module_path, paths)
+                if item is not None:
+                    item.planned = True
+            pending.extend(_list(module.get("child_modules")))
+        root = paths.get("")
+        outputs = plan.raw.get("output_changes")
+        if root is not None and isinstance(outputs, Mapping):
+            for name in outputs:
+                found = root[0].items.get(f"output.{name}")
+                if found is not None:
+                    found.planned = True
+        _complete(instances, paths)
+        return instances
+
+    def _resource(
+        self, entry: Mapping[str, Any], module_path: str, paths: Mapping[str, _Seen]
+    ) -> ItemData | None:
+        found = paths.get(module_path)
+        type_, name = entry.get("type"), entry.get("name")
+        if found is None or not isinstance(type_, str) or not isinstance(name, str):
+            return None
+        prefix = module_path + "." if module_path else ""
+        data = entry.get("mode") == "data"
+        return found[0].items.get(f"{prefix}{'data.' if data else ''}{type_}.{name}")
+
+    def _checks(self, checks: Any, paths: Mapping[str, _Seen]) -> None:
+        for entry in _list(checks):
+            address = entry.get("address")
+            if not isinstance(address, Mapping):
+                continue
+            module_path = config_address(str(address.get("module") or ""))
+            found = paths.get(module_path)
+            kind, name = address.get("kind"), address.get("name")
+            if found is None or not isinstance(name, str):
+                continue
+            prefix = module_path + "." if module_path else ""
+            if kind == "resource":
+                item = self._resource(address, module_path, paths)
+            elif kind in _CHECK_KINDS:
+                local = _CHECK_KINDS[str(kind)] + name
+                item = found[0].items.get(prefix + local)
+                if item is None and kind == "check":  # a check block of a module whose files were not scanned
+                    found[2].add(prefix + local)
+                    item = found[0].item(prefix + local, "check")
+            else:
+                continue
+            if item is None:
+                continue
+            if kind == "check":
+                item.planned = True
+            statuses = [i.get("status") for i in _list(entry.get("instances"))] or [entry.get("status")]
+            for status in statuses:
+                if status == "pass":
+                    item.passed.update(item.conditions)
+                elif status == "fail" and len(item.conditions) == 1:
+                    item.failed.update(item.conditions)
+
+    def _assert(
+        self, kind: str, address: str, path_text: str | None, paths: Mapping[str, _Seen]
+    ) -> None:
+        if kind == "output":
+            root = paths.get("")
+            item = root[0].items.get(f"output.{address}") if root is not None else None
+        else:
+            full = config_address(address)
+            module_path = ""
+            match = re.match(r"^((?:module\.[^.]+\.)*module\.[^.]+)\.", full)
+            if match is not None:
+                module_path = match.group(1)
+            found = paths.get(module_path)
+            item = found[0].items.get(full) if found is not None else None
+        if item is not None:
+            item.asserted = True
+            if path_text:
+                item.paths.add(path_text)
+
+    # -- merging and files ------------------------------------------------------------------------
+
+    def merge(self, other: CoverageData) -> None:
+        """Add ``other``'s data to this one (a union: the order of merges does not matter)."""
+        for key, theirs in other.modules.items():
+            mine = self.module(key)
+            mine.local |= theirs.local
+            mine.checks_available |= theirs.checks_available
+            mine.scan_errors |= theirs.scan_errors
+            for file, lines in theirs.withheld.items():
+                mine.withheld.setdefault(file, set()).update(lines)
+            for address, item in theirs.items.items():
+                mine.item(address, item.kind).merge(item)
+
+    def to_json(self) -> dict[str, Any]:
+        """The data as a JSON value, every list sorted: equal data gives equal text."""
+        return {"format": DATA_FORMAT, "version": _VERSION, "modules": {
+            key: {
+                "local": module.local, "checks_available": module.checks_available,
+                "scan_errors": sorted(module.scan_errors),
+                "withheld": {file: sorted(lines) for file, lines in sorted(module.withheld.items())},
+                "items": {address: {
+                    "kind": item.kind, "planned": item.planned, "actions": sorted(item.actions),
+                    "asserted": item.asserted, "asserted_paths": sorted(item.paths), "conditions": list(item.conditions),
+                    "passed": sorted(item.passed), "failed": sorted(item.failed),
+                } for address, item in sorted(module.items.items())},
+            } for key, module in sorted(self.modules.items())
+        }}
+
+    @classmethod
+    def from_json(cls, value: Any, source: str | None = None) -> CoverageData:
+        """Read data written by :meth:`to_json`; anything else is a :class:`CoverageDataError` saying where.
+
+        >>> CoverageData.from_json({"format": "x"}, "a.json")
+        Traceback (most recent call last):
+        ...
+        plancheck._plugin.coverage.data.CoverageDataError: a.json: $.format: expected "tfplancheck-coverage-data", found "x"
+        """
+        data = cls()
+        top = _expect(value, dict, "$", "an object", source)
+        if top.get("format") != DATA_FORMAT:
+            raise CoverageDataError("$.format", f'"{DATA_FORMAT}"', found=_shown(top.get("format")), source=source)
+        if top.get("version") != _VERSION:
+            raise CoverageDataError("$.version", str(_VERSION), found=_shown(top.get("version")), source=source)
+        for key, module in _expect(top.get("modules"), dict, "$.modules", "an object", source).items():
+            where = f"$.modules[{_shown(key)}]"
+            module = _expect(module, dict, where, "an object", source)
+            found = data.module(key)
+            found.local = _expect(module.get("local"), bool, f"{where}.local", "true or false", source)
+            found.checks_available = _expect(
+                module.get("checks_available"), bool, f"{where}.checks_available", "true or false", source
+            )
+            found.scan_errors = set(_strings(module.get("scan_errors"), f"{where}.scan_errors", source))
+            for file, lines in _expect(module.get("withheld"), dict, f"{where}.withheld", "an object", source).items():
+                found.withheld[file] = set(_ints(lines, f"{where}.withheld[{_shown(file)}]", source))
+            for address, item in _expect(module.get("items"), dict, f"{where}.items", "an object", source).items():
+                at = f"{where}.items[{_shown(address)}]"
+                item = _expect(item, dict, at, "an object", source)
+                kind = _expect(item.get("kind"), str, f"{at}.kind", "a string", source)
+                found.items[address] = ItemData(
+                    kind,
+                    _expect(item.get("planned"), bool, f"{at}.planned", "true or false", source),
+                    set(_strings(item.get("actions"), f"{at}.actions", source)),
+                    _expect(item.get("asserted"), bool, f"{at}.asserted", "true or false", source),
+                    set(_strings(item.get("asserted_paths"), f"{at}.asserted_paths", source)),
+                    set(_strings(item.get("passed"), f"{at}.passed", source)),
+                    set(_strings(item.get("failed"), f"{at}.failed", source)),
+                    tuple(_strings(item.get("conditions"), f"{at}.conditions", source)),
+                )
+        return data
+
+
+def counts(items: Iterable[ItemData]) -> tuple[int, int, int, int, int]:
+    """(items, planned, asserted, conditions, condition outcomes seen).
+
+    >>> counts([ItemData("variable", planned=True, conditions=("validation:0",), failed={"validation:0"})])
+    (1, 1, 0, 1, 1)
+    """
+    n = planned = asserted = conditions = seen = 0
+    for item in items:
+        n += 1
+        planned += item.planned
+        asserted += item.asserted
+        conditions += len(item.conditions)
+        seen += sum((c in item.passed) + (c in item.failed) for c in item.conditions)
+    return n, planned, asserted, conditions, seen
+
+
+def percent(items: Iterable[ItemData]) -> float:
+    """The coverage percent of ``items``, rounded to two decimals; 100.0 when there is nothing to cover.
+
+    >>> percent([ItemData("resource", planned=True), ItemData("output")])
+    25.0
+    """
+    n, planned, asserted, conditions, seen = counts(items)
+    total = 2 * n + 2 * conditions
+    return 100.0 if total == 0 else round((planned + asserted + seen) * 100 / total, 2)
+
+
+def targets(check: object, document: object) -> list[tuple[str, str, str | None]]:
+    """What ``check`` addressed in ``document``: (``resource`` or ``output``, address or name, path text or None).
+
+    A check's ``address``, an output check's ``name`` and every resource its ``selector`` selects; each with
+    its ``path`` or ``paths``. A check without these (a whole-plan check, a user's own class) addresses nothing.
+
+    >>> from plancheck import ExpectKnownOutputValue, ExpectUnknownValue, knownvalue as kv
+    >>> from tfjsonpath import New
+    >>> targets(ExpectUnknownValue("t.a[0]", New("tags").AtMapKey("x")), None)
+    [('resource', 't.a[0]', 'tags["x"]')]
+    >>> targets(ExpectKnownOutputValue("o", kv.Null()), None)
+    [('output', 'o', None)]
+    """
+    if not dataclasses.is_dataclass(check):
+        return []
+    names = {f.name for f in dataclasses.fields(check)}
+    path = getattr(check, "path", None) if "path" in names else None
+    texts: list[str | None] = [path.to_text()] if path is not None and hasattr(path, "to_text") else []
+    if "paths" in names:
+        texts.extend(p.to_text() for p in getattr(check, "paths", ()) if hasattr(p, "to_text"))
+    texts = texts or [None]
+    addressed: list[tuple[str, str]] = []
+    if isinstance(check, _OUTPUT_FIELDS):
+        addressed.append(("output", check.name))
+    elif "address" in names and isinstance(address := getattr(check, "address", None), str):
+        addressed.append(("resource", address))
+    selector = getattr(check, "selector", None) if "selector" in names else None
+    if isinstance(selector, Resources) and isinstance(document, Plan):
+        addressed.extend(("resource", change.address) for change in selector.select(document))
+    return [(kind, address, text) for kind, address in addressed for text in texts]
+
+
+def _complete(instances: set[str], paths: Mapping[str, _Seen]) -> None:
+    """Add to the planned module ``instances`` their ancestors, and each call without count or for_each of one."""
+    for path in list(instances):  # a module instance planned means its ancestors' were too
+        while "." in path:
+            path = path.rsplit(".module.", 1)[0] if ".module." in path else ""
+            instances.add(path)
+    # A call without count or for_each has exactly one instance wherever its parent has one.
+    for path in sorted(paths, key=lambda p: p.count(".")):
+        if path and path not in instances:
+            parent = path.rsplit(".module.", 1)[0] if ".module." in path else ""
+            _, call = path.rsplit("module.", 1)
+            calls = paths[parent][1].get("module_calls") if parent in paths else None
+            spec = calls.get(call) if isinstance(calls, Mapping) else None
+            if parent in instances and isinstance(spec, Mapping) and not (
+                "count_expression" in spec or "for_each_expression" in spec
+            ):
+                instances.add(path)
+
+
+def _relative(directory: Path, rootdir: Path) -> str:
+    return Path(os.path.relpath(directory, rootdir.resolve())).as_posix()
+
+
+def _at_least(version: Any, wanted: tuple[int, int]) -> bool:
+    match = re.match(r"^(\d+)\.(\d+)", version) if isinstance(version, str) else None
+    return match is not None and (int(match.group(1)), int(match.group(2))) >= wanted
+
+
+def _list(value: Any) -> list[Mapping[str, Any]]:
+    return [v for v in value if isinstance(v, Mapping)] if isinstance(value, list) else []
+
+
+def _names(value: Any) -> list[str]:
+    return [k for k in value if isinstance(k, str)] if isinstance(value, Mapping) else []
+
+
+def _shown(value: Any) -> str:
+    import json
+
+    return json.dumps(value) if isinstance(value, (str, int, float, bool)) or value is None else type(value).__name__
+
+
+def _expect(value: Any, kind: type, where: str, expected: str, source: str | None) -> Any:
+    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+        raise CoverageDataError(where, expected, found=_shown(value), source=source)
+    return value
+
+
+def _strings(value: Any, where: str, source: str | None) -> list[str]:
+    items = _expect(value, list, where, "a list of strings", source)
+    for i, item in enumerate(items):
+        _expect(item, str, f"{where}[{i}]", "a string", source)
+    return list(items)
+
+
+def _ints(value: Any, where: str, source: str | None) -> list[int]:
+    items = _expect(value, list, where, "a list of line numbers", source)
+    for i, item in enumerate(items):
+        _expect(item, int, f"{where}[{i}]", "a line number", source)
+    return list(items)
+

@@ -1,0 +1,376 @@
+"""A block scan of a module's files: which items it declares, their conditions, and where each is written.
+
+Test coverage needs what a plan's ``configuration`` does not carry: ``check`` blocks, the conditions of
+each item (variable ``validation``, ``lifecycle`` ``precondition``/``postcondition``, an output's
+``precondition``, a check block's ``assert``) and the lines of each block (the HTML report colours them).
+A ``.tf`` file is scanned for its blocks only: strings (with their ``${...}`` templates), heredocs and
+comments are skipped, an attribute's expression is skipped to its end, and nothing is evaluated. A
+``.tf.json`` file is read by :mod:`plancheck.tfconfig`. A file that cannot be scanned is named with the
+reason (:class:`ScanError`) and its items are left to what the plans say.
+"""
+
+from __future__ import annotations
+
+import bisect
+import os
+import re
+from dataclasses import field
+from pathlib import Path
+from typing import Final
+
+from ..._errors import TfCheckError
+from ..._frozen import FrozenValue, frozen
+
+__all__ = ["CONDITION_KINDS", "Declared", "ScanError", "ScannedModule", "scan_module", "scan_text"]
+
+#: The condition kinds, in the order an item lists them.
+CONDITION_KINDS: Final = ("validation", "precondition", "postcondition", "assert")
+
+_IDENT: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")
+#: Top-level block type -> (item kind, address prefix, number of labels).
+_ITEMS: Final = {
+    "resource": ("resource", "", 2),
+    "data": ("data", "data.", 2),
+    "variable": ("variable", "var.", 1),
+    "output": ("output", "output.", 1),
+    "module": ("module", "module.", 1),
+    "check": ("check", "check.", 1),
+}
+
+
+class ScanError(TfCheckError, ValueError):
+    """A file the block scan cannot follow: ``file``, its 1-based ``line`` and what was wrong.
+
+    >>> str(ScanError("main.tf", 3, "unterminated string"))
+    'main.tf:3: unterminated string'
+    """
+
+    def __init__(self, file: str, line: int, problem: str) -> None:
+        self.file = file
+        self.line = line
+        self.problem = problem
+        super().__init__(f"{file}:{line}: {problem}")
+
+
+@frozen
+class Declared(FrozenValue):
+    """One declared item: its kind, module-relative address, conditions per kind, file and lines.
+
+    ``withheld`` are the lines of values that must never be shown (a sensitive variable's default).
+
+    >>> Declared("variable", "var.name", "main.tf", 1, 4, (("validation", 1),)).condition_count
+    1
+    """
+
+    kind: str
+    address: str
+    file: str
+    start: int
+    end: int
+    conditions: tuple[tuple[str, int], ...] = ()
+    withheld: tuple[int, ...] = field(default=())
+
+    @property
+    def condition_count(self) -> int:
+        """How many conditions the item declares."""
+        return sum(n for _, n in self.conditions)
+
+
+@frozen
+class ScannedModule(FrozenValue):
+    """What a module directory's files declare: items in file order, and each file that could not be scanned.
+
+    >>> ScannedModule((), ()).items
+    ()
+    """
+
+    items: tuple[Declared, ...]
+    errors: tuple[str, ...]
+
+
+class _Block:
+    """A block found by the scan: type, labels, lines, nested blocks and attributes (name -> lines and text)."""
+
+    def __init__(self, kind: str, labels: list[str], start: int) -> None:
+        self.kind = kind
+        self.labels = labels
+        self.start = start
+        self.end = start
+        self.children: list[_Block] = []
+        self.attributes: dict[str, tuple[int, int, str]] = {}
+
+
+class _Scanner:
+    def __init__(self, text: str, name: str) -> None:
+        self.t = text
+        self.n = len(text)
+        self.i = 0
+        self.name = name
+        self.newlines = [m.start() for m in re.finditer("\n", text)]
+
+    def line(self, pos: int) -> int:
+        return bisect.bisect_left(self.newlines, pos) + 1
+
+    def fail(self, problem: str, pos: int | None = None) -> ScanError:
+        return ScanError(self.name, self.line(self.i if pos is None else pos), problem)
+
+    def skip_space(self, newlines: bool) -> None:
+        t = self.t
+        while self.i < self.n:
+            c = t[self.i]
+            if c in " \t\r" or (newlines and c == "\n"):
+                self.i += 1
+            elif c == "#" or t.startswith("//", self.i):
+                end = t.find("\n", self.i)
+                self.i = self.n if end < 0 else end
+            elif t.startswith("/*", self.i):
+                end = t.find("*/", self.i + 2)
+                if end < 0:
+                    raise self.fail("unterminated comment")
+                self.i = end + 2
+            else:
+                return
+
+    def body(self, block: _Block | None) -> list[_Block]:
+        found: list[_Block] = []
+        while True:
+            self.skip_space(True)
+            if self.i >= self.n:
+                if block is not None:
+                    raise self.fail(f"block {block.kind} opened on line {block.start} is not closed")
+                return found
+            if self.t[self.i] == "}":
+                if block is None:
+                    raise self.fail("unexpected }")
+                block.end = self.line(self.i)
+                self.i += 1
+                return found
+            start = self.i
+            match = _IDENT.match(self.t, self.i)
+            if match is None:
+                raise self.fail(f"unexpected {self.t[self.i]!r}")
+            self.i = match.end()
+            self.skip_space(False)
+            if self.t.startswith("=", self.i) and not self.t.startswith("==", self.i):
+                self.i += 1
+                value_start = self.i
+                self.expression()
+                if block is not None:
+                    block.attributes[match.group()] = (
+                        self.line(value_start), self.line(self.i), self.t[value_start:self.i].strip()
+                    )
+                continue
+            labels: list[str] = []
+            while self.i < self.n and self.t[self.i] != "{":
+                if self.t[self.i] == '"':
+                    label_start = self.i
+                    self.string()
+                    labels.append(self.t[label_start + 1:self.i - 1])
+                else:
+                    label = _IDENT.match(self.t, self.i)
+                    if label is None:
+                        raise self.fail(f"expected a label or {{ after {match.group()}")
+                    labels.append(label.group())
+                    self.i = label.end()
+                self.skip_space(False)
+            if self.i >= self.n:
+                raise self.fail(f"expected {{ after {match.group()}", start)
+            self.i += 1
+            child = _Block(match.group(), labels, self.line(start))
+            child.children = self.body(child)
+            found.append(child)
+
+    def expression(self) -> None:
+        """Skip an attribute's expression: to the end of its line outside brackets, or to an enclosing ``}``."""
+        t = self.t
+        depth = 0
+        while self.i < self.n:
+            c = t[self.i]
+            if c == '"':
+                self.string()
+            elif t.startswith("<<", self.i):
+                self.heredoc()
+            elif c == "#" or t.startswith("//", self.i) or t.startswith("/*", self.i):
+                self.skip_space(False)
+            elif c in "([{":
+                depth += 1
+                self.i += 1
+            elif c in ")]}":
+                if depth == 0:
+                    return
+                depth -= 1
+                self.i += 1
+            elif c == "\n" and depth == 0:
+                return
+            else:
+                self.i += 1
+
+    def string(self) -> None:
+        start = self.i
+        self.i += 1
+        t = self.t
+        while self.i < self.n:
+            c = t[self.i]
+            if c == "\\":
+                self.i += 2
+            elif c == '"':
+                self.i += 1
+                return
+            elif t.startswith(("$${", "%%{"), self.i):
+                self.i += 3
+            elif t.startswith(("${", "%{"), self.i):
+                self.i += 2
+                self.template()
+            elif c == "\n":
+                break
+            else:
+                self.i += 1
+        raise self.fail("unterminated string", start)
+
+    def template(self) -> None:
+        depth = 1
+        start = self.i
+        while self.i < self.n:
+            c = self.t[self.i]
+            if c == '"':
+                self.string()
+                continue
+            if c == "{":
+                depth += 1
+            elif c == "}":
+                depth -= 1
+                if depth == 0:
+                    self.i += 1
+                    return
+            self.i += 1
+        raise self.fail("unterminated template", start)
+
+    def heredoc(self) -> None:
+        match = re.compile(r"<<-?([A-Za-z_][A-Za-z0-9_-]*)[ \t]*\r?\n").match(self.t, self.i)
+        if match is None:
+            self.i += 2  # a shift operator would be an error later; here it is not a heredoc
+            return
+        end = re.compile(rf"^[ \t]*{re.escape(match.group(1))}[ \t]*\r?$", re.MULTILINE).search(self.t, match.end())
+        if end is None:
+            raise self.fail("unterminated heredoc")
+        self.i = end.end()
+
+
+def _conditions(block: _Block) -> tuple[tuple[str, int], ...]:
+    counts: dict[str, int] = {}
+
+    def add(kind: str, blocks: list[_Block]) -> None:
+        n = sum(1 for b in blocks if b.kind == kind)
+        if n:
+            counts[kind] = counts.get(kind, 0) + n
+
+    if block.kind == "variable":
+        add("validation", block.children)
+    elif block.kind in ("resource", "data"):
+        for lifecycle in (b for b in block.children if b.kind == "lifecycle"):
+            add("precondition", lifecycle.children)
+            add("postcondition", lifecycle.children)
+    elif block.kind == "output":
+        add("precondition", block.children)
+    elif block.kind == "check":
+        add("assert", block.children)
+    return tuple((kind, counts[kind]) for kind in CONDITION_KINDS if kind in counts)
+
+
+def _withheld(block: _Block) -> tuple[int, ...]:
+    sensitive = block.attributes.get("sensitive")
+    if block.kind != "variable" or sensitive is None or sensitive[2] != "true" or "default" not in block.attributes:
+        return ()
+    first, last, _ = block.attributes["default"]
+    return tuple(range(first, last + 1))
+
+
+def scan_text(text: str, name: str) -> list[Declared]:
+    """The items a ``.tf`` file's text declares, in file order.
+
+    >>> [(d.address, d.start, d.end, d.conditions) for d in scan_text('''
+    ... variable "n" {
+    ...   default = "${"}"}" # not a brace
+    ...   validation {
+    ...     condition     = length(var.n) > 0
+    ...     error_message = <<EOT
+    ... }
+    ... EOT
+    ...   }
+    ... }
+    ... resource "t" "a" { lifecycle { precondition { condition = true } } }
+    ... ''', "main.tf")]
+    [('var.n', 2, 10, (('validation', 1),)), ('t.a', 11, 11, (('precondition', 1),))]
+    >>> scan_text('resource "t" "a" {', "bad.tf")
+    Traceback (most recent call last):
+    ...
+    plancheck._plugin.coverage.scan.ScanError: bad.tf:1: block resource opened on line 1 is not closed
+    """
+    found: list[Declared] = []
+    for block in _Scanner(text, name).body(None):
+        spec = _ITEMS.get(block.kind)
+        if spec is None or len(block.labels) != spec[2]:
+            continue
+        kind, prefix, _ = spec
+        found.append(Declared(
+            kind, prefix + ".".join(block.labels), name, block.start, block.end, _conditions(block), _withheld(block)
+        ))
+    return found
+
+
+def _scan_json(path: Path, name: str) -> list[Declared]:
+    from ...tfconfig import ConfigFormatError, load_config
+
+    try:
+        config = load_config(path, strict=False, merge_overrides=False)
+    except ConfigFormatError as exc:
+        raise ScanError(name, 1, str(exc)) from None
+    found: list[Declared] = []
+    for block in config.blocks:
+        spec = _ITEMS.get(block.block_type)
+        if spec is None or len(block.labels) != spec[2]:
+            continue
+        kind, prefix, _ = spec
+        nested = list(block.blocks())
+        counts: dict[str, int] = {}
+        for child in nested:
+            inner = list(child.blocks()) if child.block_type == "lifecycle" else [child]
+            for condition in inner:
+                if condition.block_type in CONDITION_KINDS:
+                    counts[condition.block_type] = counts.get(condition.block_type, 0) + 1
+        line = block.line or 1
+        found.append(Declared(
+            kind, prefix + ".".join(block.labels), name, line, line,
+            tuple((k, counts[k]) for k in CONDITION_KINDS if k in counts),
+        ))
+    return found
+
+
+def scan_module(directory: str | os.PathLike[str]) -> ScannedModule:
+    """Scan every ``.tf`` and ``.tf.json`` file of ``directory`` (not its subdirectories), in name order.
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     _ = (Path(d) / "main.tf").write_text('output "o" {\\n  value = 1\\n}\\n')
+    ...     [item.address for item in scan_module(d).items]
+    ['output.o']
+    """
+    root = Path(directory)
+    items: list[Declared] = []
+    errors: list[str] = []
+    try:
+        names = sorted(entry.name for entry in root.iterdir() if entry.is_file())
+    except OSError as exc:
+        return ScannedModule((), (f"{root}: cannot be read ({type(exc).__name__})",))
+    for name in names:
+        path = root / name
+        try:
+            if name.endswith(".tf"):
+                items.extend(scan_text(path.read_text(encoding="utf-8"), name))
+            elif name.endswith(".tf.json"):
+                items.extend(_scan_json(path, name))
+        except ScanError as exc:
+            errors.append(str(exc))
+        except (OSError, UnicodeDecodeError) as exc:
+            errors.append(f"{name}: cannot be read ({type(exc).__name__})")
+    return ScannedModule(tuple(items), tuple(errors))

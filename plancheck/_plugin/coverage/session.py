@@ -1,0 +1,172 @@
+"""``pytest --tf-cov``: the session's Terraform test coverage, collected from every plan made and check run.
+
+Without ``--tf-cov`` nothing here is imported or registered. With it, a :class:`CoveragePlugin` listens
+for every plan made (the document listeners of ``_documents/met.py``), the directory the acceptance
+runner made one from, and every check run on a plan; at each test's end the plans it met are read
+into the coverage data (:mod:`plancheck._plugin.coverage.data`) and let go. Under xdist each worker sends its
+data to the controller (``workeroutput``), which merges them once, as pytest-cov does, and writes
+the reports (``--tf-cov-report``), the data file (``--tf-cov-data``) and the verdict of
+``--tf-cov-fail-under``.
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Callable, Generator
+from pathlib import Path
+from typing import Any, Final
+
+import pytest
+
+from ..._documents.met import listen, watch
+from ..._documents.plan import Plan
+from .data import CoverageData, CoverageDataError, targets
+from .report import ReportSpecError, fails_under, parse_report, write_data, write_reports
+
+__all__ = ["WORKER_KEY", "CoveragePlugin", "configure_coverage", "write_term"]
+
+#: The key of a worker's coverage data in its ``workeroutput``.
+WORKER_KEY: Final = "plancheck_tf_cov"
+
+
+def configure_coverage(config: pytest.Config, scrub: Callable[[], Callable[[str], str] | None]) -> None:
+    """Register the coverage plugin (``--tf-cov`` was given); a bad ``--tf-cov-report`` is a usage error.
+
+    ``scrub()`` is the session's scrub of what the HTML report shows of a module's files, or None.
+    """
+    try:
+        specs = [parse_report(spec) for spec in (config.getoption("tf_cov_report") or ["term"])]
+    except ReportSpecError as exc:
+        raise pytest.UsageError(str(exc)) from None
+    plugin = CoveragePlugin(config, specs, scrub)
+    config.pluginmanager.register(plugin, "plancheck-tf-cov")
+    config.add_cleanup(plugin.stop)
+
+
+class CoveragePlugin:
+    """One session's coverage: the plans met and not yet read, the data, and the hooks that report it."""
+
+    def __init__(
+        self, config: pytest.Config, specs: list[tuple[str, str | None]],
+        scrub: Callable[[], Callable[[str], str] | None] = lambda: None,
+    ) -> None:
+        self.config = config
+        self._scrub = scrub
+        self.specs = specs
+        self.rootdir = Path(config.rootpath)
+        self.data = CoverageData()
+        self.problems: list[str] = []
+        self.written: list[str] = []
+        self.verdict: str | None = None
+        #: id(plan) -> [plan, its directory, the targets of the checks run on it]; emptied at each test's end.
+        self.pending: dict[int, list[Any]] = {}
+        #: The directory each plan still alive was made from: a plan checked again in a later test (a fixture's)
+        #: is still that module's.
+        self.directories: weakref.WeakKeyDictionary[Plan, Any] = weakref.WeakKeyDictionary()
+        self._stops: list[Callable[[], None]] = [listen(self._met), watch(self._watched)]
+
+    def stop(self) -> None:
+        """Stop listening (the session's cleanup)."""
+        for stop in self._stops:
+            stop()
+        self._stops = []
+
+    # -- collecting (called inside the tests: never raises) -----------------------------------------
+
+    def _entry(self, plan: Plan) -> list[Any]:
+        entry = self.pending.get(id(plan))
+        if entry is None or entry[0] is not plan:
+            entry = self.pending[id(plan)] = [plan, self.directories.get(plan), []]
+        return entry
+
+    def _met(self, found: object) -> None:
+        if isinstance(found, Plan):
+            self._entry(found)
+
+    def _watched(self, event: str, document: object, detail: object) -> None:
+        if not isinstance(document, Plan):
+            return
+        try:
+            if event == "planned":
+                self._entry(document)[1] = self.directories[document] = detail
+            elif event == "checked":
+                self._entry(document)[2].extend(targets(detail, document))
+        except Exception as exc:  # a check's own run must never fail because of coverage
+            self.problems.append(f"a check's targets could not be read ({type(exc).__name__})")
+
+    def flush(self) -> None:
+        """Read every plan met since the last flush into the data, and let go of them."""
+        pending, self.pending = self.pending, {}
+        for plan, directory, found in pending.values():
+            try:
+                if any(text for _, _, text in found):
+                    scrub = plan.secrets.scrub
+                    found = [(kind, address, None if text is None else scrub(text)) for kind, address, text in found]
+                self.data.add_plan(plan, directory, self.rootdir, found)
+            except Exception as exc:  # a plan coverage cannot read is said in the report, never a test's failure
+                self.problems.append(f"a plan could not be read for coverage ({type(exc).__name__})")
+
+    # -- hooks ------------------------------------------------------------------------------------
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_runtest_logfinish(self) -> None:
+        """The test is over: read the plans it met."""
+        self.flush()
+
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_testnodedown(self, node: Any, error: Any) -> None:
+        """An xdist worker is done: merge the data it sent."""
+        output = getattr(node, "workeroutput", None) or {}
+        if WORKER_KEY in output:
+            try:
+                self.data.merge(CoverageData.from_json(output[WORKER_KEY], "an xdist worker's coverage data"))
+            except CoverageDataError as exc:
+                self.problems.append(str(exc))
+
+    @pytest.hookimpl(wrapper=True)
+    def pytest_runtestloop(self, session: pytest.Session) -> Generator[None, object, object]:
+        """After every test (and every worker): send the data (a worker) or write the reports and judge."""
+        result = yield
+        self.flush()
+        workeroutput = getattr(self.config, "workeroutput", None)
+        if workeroutput is not None:
+            workeroutput[WORKER_KEY] = self.data.to_json()
+            return result
+        data_file = self.config.getoption("tf_cov_data")
+        try:
+            if data_file:
+                path = Path(data_file)
+                write_data(self.data, path if path.is_absolute() else self.rootdir / path)
+            self.written = write_reports(
+                self.data, [spec for spec in self.specs if spec[0] != "term"], self.rootdir, lambda text: None, self._scrub()
+            )
+        except OSError as exc:
+            self.problems.append(f"a coverage report could not be written ({exc.strerror or type(exc).__name__})")
+        minimum = self.config.getoption("tf_cov_fail_under")
+        if minimum is not None:
+            self.verdict = fails_under(self.data, minimum)
+            if self.verdict is not None:
+                session.testsfailed += 1
+        return result
+
+    def pytest_terminal_summary(self, terminalreporter: Any) -> None:
+        """The term report, the files written, and the verdict of ``--tf-cov-fail-under``."""
+        if getattr(self.config, "workeroutput", None) is not None:
+            return
+        terminalreporter.write_sep("-", "Terraform coverage")
+        if any(kind == "term" for kind, _ in self.specs):
+            for text in write_term(self.data):
+                terminalreporter.write_line(text)
+        for path in self.written:
+            terminalreporter.write_line(f"Terraform coverage report written to {path}")
+        for problem in self.problems:
+            terminalreporter.write_line(f"Terraform coverage: {problem}", yellow=True)
+        if self.verdict is not None:
+            terminalreporter.write_line(self.verdict, red=True)
+
+
+def write_term(data: CoverageData) -> list[str]:
+    """The term report's lines."""
+    lines: list[str] = []
+    write_reports(data, [("term", None)], Path("."), lines.append)
+    return lines

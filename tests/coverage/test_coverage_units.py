@@ -1,0 +1,145 @@
+"""The pieces of ``--tf-cov`` on their own: the block scan, instance keys, what a check addresses, plans older
+than Terraform 1.5 (conditions "not available"), data files refused with typed errors, and ``coverage combine``'s
+bad input."""
+
+from __future__ import annotations
+
+import io
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+from coverage_support import TREE, tree_plan
+
+from plancheck import (
+    ExpectEachKnownValue,
+    ExpectKnownOutputValueAtPath,
+    ExpectNoDestroys,
+    ExpectResourceReplacePaths,
+    Plan,
+    Resources,
+)
+from plancheck import knownvalue as kv
+from plancheck._plugin.coverage.data import CoverageData, CoverageDataError, config_address, targets
+from plancheck._plugin.coverage.report import json_report, term_lines
+from plancheck._plugin.coverage.scan import ScanError, scan_text
+from plancheck.cli import run
+from tfjsonpath import New
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    pytest.param('resource "t" "a" {\n  x = "}"\n}\n', [("t.a", 1, 3, ())], id="brace-in-string"),
+    pytest.param('resource "t" "a" {\n  x = <<-EOT\n  }\n  EOT\n}\n', [("t.a", 1, 5, ())], id="heredoc"),
+    pytest.param('# resource "t" "b" {\nresource "t" "a" { # }\n}\n', [("t.a", 2, 3, ())], id="comments"),
+    pytest.param('data "t" "a" {\n  lifecycle {\n    postcondition {\n      condition = true\n    }\n  }\n}\n',
+                 [("data.t.a", 1, 7, (("postcondition", 1),))], id="data-postcondition"),
+    pytest.param('output "o" {\n  value = { a = 1 }\n  precondition {\n    condition = true\n  }\n}\n',
+                 [("output.o", 1, 6, (("precondition", 1),))], id="output-precondition-and-object"),
+    pytest.param('check "c" {\n  data "t" "d" {}\n  assert {\n    condition = true\n  }\n  assert {\n'
+                 '    condition = false\n  }\n}\n', [("check.c", 1, 9, (("assert", 2),))], id="check-two-asserts"),
+    pytest.param('locals {\n  a = "${x}-${"}"}"\n}\nmodule "m" {\n  source = "./m"\n}\n', [("module.m", 4, 6, ())],
+                 id="template-and-module"),
+])
+def test_block_scan(text: str, expected: list[tuple[str, int, int, tuple[Any, ...]]]) -> None:
+    assert [(d.address, d.start, d.end, d.conditions) for d in scan_text(text, "main.tf")] == expected
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    pytest.param('resource "t" "a" {\n  x = "open\n}\n', "main.tf:2: unterminated string", id="string"),
+    pytest.param("}\n", "main.tf:1: unexpected }", id="stray-brace"),
+    pytest.param("/* open", "main.tf:1: unterminated comment", id="comment"),
+    pytest.param('resource "t" "a" {\n', "main.tf:2: block resource opened on line 1 is not closed", id="unclosed"),
+])
+def test_block_scan_errors(text: str, message: str) -> None:
+    with pytest.raises(ScanError) as caught:
+        scan_text(text, "main.tf")
+    assert str(caught.value) == message
+    assert isinstance(caught.value, ValueError)
+
+
+def test_instance_keys_are_dropped() -> None:
+    assert config_address('module.a["x.y"].module.b[2].t.c["k]"]') == "module.a.module.b.t.c"
+
+
+@pytest.mark.parametrize(("check", "expected"), [
+    pytest.param(ExpectResourceReplacePaths("t.a", [New("x"), New("y").AtSliceIndex(0)]),
+                 [("resource", "t.a", "x"), ("resource", "t.a", "y[0]")], id="paths"),
+    pytest.param(ExpectKnownOutputValueAtPath("o", New("k"), kv.Null()), [("output", "o", "k")], id="output-path"),
+    pytest.param(ExpectEachKnownValue(Resources(module="module.net"), New("input"), kv.NotNull()),
+                 [("resource", "module.net.terraform_data.vpc", "input")], id="selector"),
+    pytest.param(ExpectNoDestroys(), [], id="whole-plan-check-addresses-nothing"),
+])
+def test_what_a_check_addresses(check: object, expected: list[tuple[str, str, str | None]]) -> None:
+    assert targets(check, Plan.from_dict(tree_plan())) == expected
+
+
+def test_plans_before_terraform_1_5_say_conditions_not_available(tmp_path: Path) -> None:
+    shutil.copytree(TREE, tmp_path / "tree")
+    data = CoverageData()
+    data.add_plan(Plan.from_dict(tree_plan(version="1.0.3")), tmp_path / "tree", tmp_path)
+    report = json_report(data)
+    assert [(m["module"], m["conditions_available"]) for m in report["modules"]] == [
+        ("tree", False), ("tree/modules/net", False)]
+    seen = [c for m in report["modules"] for i in m["items"] for c in i["conditions"] if c["passed"] or c["failed"]]
+    assert seen == []
+    rows = [line.split() for line in term_lines(data)[3:5]]
+    assert [(row[0], row[4]) for row in rows] == [("tree", "n/a"), ("tree/modules/net", "n/a")]
+
+
+@pytest.mark.parametrize(("document", "message"), [
+    pytest.param([], "d.json: $: expected an object, found list", id="not-an-object"),
+    pytest.param({"format": "tfplancheck-coverage-data", "version": 2},
+                 "d.json: $.version: expected 1, found 2", id="version"),
+    pytest.param({"format": "tfplancheck-coverage-data", "version": 1, "modules": {"m": {"local": "yes"}}},
+                 'd.json: $.modules["m"].local: expected true or false, found "yes"', id="field"),
+    pytest.param({"format": "tfplancheck-coverage-data", "version": 1, "modules": {"m": {
+        "local": True, "checks_available": True, "scan_errors": [], "withheld": {"main.tf": [True]}, "items": {}}}},
+        'd.json: $.modules["m"].withheld["main.tf"][0]: expected a line number, found true', id="line-number"),
+])
+def test_bad_data_is_a_typed_error(document: Any, message: str) -> None:
+    with pytest.raises(CoverageDataError) as caught:
+        CoverageData.from_json(document, "d.json")
+    assert str(caught.value) == message
+    assert isinstance(caught.value, ValueError)
+
+
+@pytest.mark.parametrize(("files", "argv", "message"), [
+    pytest.param({}, ["missing.tfcov"], "tfplancheck: error: missing.tfcov: $: expected a readable coverage data file, "
+                 "found FileNotFoundError", id="missing"),
+    pytest.param({"bad.tfcov": "{"}, ["bad.tfcov"], "tfplancheck: error: bad.tfcov: $: expected valid JSON", id="json"),
+    pytest.param({"ok.tfcov": json.dumps({"format": "tfplancheck-coverage-data", "version": 1, "modules": {}})},
+                 ["ok.tfcov", "--report", "xml"],
+                 "tfplancheck: error: coverage report 'xml': expected term, json:PATH or html:DIR", id="report"),
+])
+def test_combine_bad_input(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, files: dict[str, str], argv: list[str],
+                           message: str) -> None:
+    monkeypatch.chdir(tmp_path)
+    for name, text in files.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    out, err = io.StringIO(), io.StringIO()
+    assert run(["coverage", "combine", *argv], stdout=out, stderr=err, environ={}) == 2
+    assert err.getvalue().splitlines() == [message]
+
+
+def test_a_tf_json_module_is_scanned_through_tfconfig(tmp_path: Path) -> None:
+    from plancheck._plugin.coverage.scan import scan_module
+
+    (tmp_path / "main.tf.json").write_text(json.dumps({
+        "variable": {"name": {"type": "string", "validation": [{"condition": "${length(var.name) > 1}", "error_message": "s"}]}},
+        "resource": {"terraform_data": {"a": {"lifecycle": [{
+            "precondition": [{"condition": "${true}", "error_message": "x"}],
+            "postcondition": [{"condition": "${true}", "error_message": "y"}]}]}}},
+        "check": {"c": {"assert": [{"condition": "${true}", "error_message": "z"}, {"condition": "${true}", "error_message": "w"}]}},
+        "output": {"o": {"value": 1, "precondition": [{"condition": "${true}", "error_message": "p"}]}},
+    }, indent=1), encoding="utf-8")
+    (tmp_path / "broken.tf.json").write_text("{", encoding="utf-8")
+    scanned = scan_module(tmp_path)
+    assert [(d.kind, d.address, d.file, d.conditions) for d in scanned.items] == [
+        ("variable", "var.name", "main.tf.json", (("validation", 1),)),
+        ("resource", "terraform_data.a", "main.tf.json", (("precondition", 1), ("postcondition", 1))),
+        ("check", "check.c", "main.tf.json", (("assert", 2),)),
+        ("output", "output.o", "main.tf.json", (("precondition", 1),)),
+    ]
+    assert [error.split(":")[0] for error in scanned.errors] == ["broken.tf.json"]
