@@ -13,6 +13,7 @@ End-to-end tests (``@pytest.mark.e2e``) run real Terraform binaries through ``tf
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import importlib
 import json
@@ -45,6 +46,13 @@ for _name in plancheck.__all__:
     getattr(plancheck, _name)
 importlib.import_module("plancheck.acceptance")
 importlib.import_module("plancheck.tfconfig")
+# The same for what the in-process provider server imports when it starts (the providers extra): an inner run
+# that served a mock first dropped the tf framework's modules, and the next mock here met two copies of its
+# types (Terraform refused its values: '["arn"]: string is required').
+for _name in ("grpc", "tf.gen.tfplugin_pb2", "tf.gen.tfplugin_pb2_grpc", "tf.gen.grpc_controller_pb2",
+              "tf.gen.grpc_controller_pb2_grpc", "tf.gen.grpc_stdio_pb2_grpc", "tf.provider"):
+    with contextlib.suppress(ImportError):
+        importlib.import_module(_name)
 
 
 def pytest_configure(config: pytest.Config) -> None:

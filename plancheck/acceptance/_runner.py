@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from .._documents.plan import Plan
 
-from .._documents.met import met
+from .._documents.met import met, planned_in
 from .._frozen import public
 from .._redact import Secrets, secret_strings
 from .._terraform import (
@@ -471,7 +471,7 @@ def mock_plan(
     # SIGTERM and SIGHUP unwind like a Ctrl-C: the mocks and Terraform are ended, the copy removed.
     with ending_on_signals():
         try:
-            return plan_module(
+            plan = plan_module(
                 Path(directory), served, terraform=binary, environ=environ, timeout=seconds, out=written,
                 var_files=files, variables_json=_exact_json(values) if values else None,
             )
@@ -479,6 +479,8 @@ def mock_plan(
             raise MockPlanFailedError(exc.step, scrub(exc.detail)) from None
         except MockPlanArgumentError as exc:
             raise MockPlanArgumentError(exc.argument, scrub(exc.problem)) from None
+    planned_in(plan, Path(directory))  # module coverage (--tf-cov) counts it as this module's plan
+    return plan
 
 
 def _path_argument(value: object, argument: str) -> str:
