@@ -29,7 +29,15 @@ from tfjsonpath._errors import PicklesFields
 
 from .._frozen import public
 
-__all__ = ["SIGNALS", "Terminated", "deferring_delivery", "ending_on_signals", "pending_signal", "start_held"]
+__all__ = [
+    "SIGNALS",
+    "Terminated",
+    "deferring_delivery",
+    "ending_on_signals",
+    "pending_signal",
+    "start_afresh",
+    "start_held",
+]
 
 #: The signals turned into :class:`Terminated` while library work runs (SIGINT already raises KeyboardInterrupt).
 SIGNALS: Final[tuple[int, ...]] = tuple(
@@ -173,6 +181,35 @@ def pending_signal() -> int | None:
     True
     """
     return _SCOPE.pending
+
+
+def start_afresh() -> None:
+    """In a worker process forked from a process inside :func:`ending_on_signals`: forget the parent's scopes.
+
+    The child inherits the parent's handlers and its scope depth, so its own work would never be the
+    outermost scope: a SIGTERM would raise where nothing unwinds it, or end it before its Terraform
+    commands were ended. Afterwards the termination signals have their default action (the worker ends at
+    once when idle) and the worker's own :func:`ending_on_signals` scopes work as in any process: the
+    signal unwinds its work (ending its commands' process groups), then ends it. Ctrl-C is ignored: it
+    reaches the whole foreground group, and the parent, which owns the workers, ends them with SIGTERM.
+
+    >>> import multiprocessing, sys
+    >>> def child():
+    ...     start_afresh()
+    ...     sys.exit(0 if signal.getsignal(signal.SIGINT) == signal.SIG_IGN and _SCOPE.depth == 0 else 1)
+    >>> with ending_on_signals():
+    ...     worker = multiprocessing.get_context("fork").Process(target=child)
+    ...     worker.start(); worker.join()
+    >>> worker.exitcode
+    0
+    """
+    _SCOPE.depth = _SCOPE.deferrals = 0
+    _SCOPE.previous.clear()
+    _SCOPE.pending = None
+    if _in_main_thread():
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        for signum in SIGNALS:
+            signal.signal(signum, signal.SIG_DFL)
 
 
 #: What :func:`start_held` holds back: the termination signals and Ctrl-C.

@@ -56,6 +56,7 @@ examples:
   tfplancheck plan.json --checks checks.toml          # or checks.json
   tfplancheck plan.bin --checks checks.toml           # runs `terraform show -json` (or tofu) for you
   tfplancheck plan.json --checks checks.toml --format json
+  tfplancheck envs/*/plan.json -c checks.toml --jobs 4   # many plans in one run: the worst exit status
   tfplancheck --list-checks                           # every check and matcher, with its arguments
   tfplancheck plan.json -c checks.toml --write-baseline baseline.json   # accept today's failures
   tfplancheck plan.json -c checks.toml --baseline baseline.json         # fail only on new ones
@@ -132,6 +133,21 @@ class _Parser(argparse.ArgumentParser):
             super()._print_message(message, file)
         elif message:
             self.streams.stderr.write(message)
+
+
+def _job_count(text: str) -> int:
+    """A --jobs value: a positive number of worker processes.
+
+    >>> _job_count("2")
+    2
+    >>> _job_count("0")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: invalid job count '0' (a positive number of worker processes)
+    """
+    if not text.strip().isdigit() or int(text) == 0 or len(text.strip()) > 6:
+        raise argparse.ArgumentTypeError(f"invalid job count {text!r} (a positive number of worker processes)")
+    return int(text)
 
 
 _BYTE_COUNT = re.compile(r"^([0-9]{1,18})([KMG]i?B?|B)?$", re.IGNORECASE)
@@ -222,7 +238,8 @@ def _main_parser(streams: Io | None = None) -> _Parser:
         epilog=_EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("plan", nargs="?", type=path_argument, help="plan JSON file, a binary plan file, or - for stdin")
+    parser.add_argument("plan", nargs="*", type=path_argument,
+                        help="plan JSON file, a binary plan file, or - for stdin; several are checked in one run")
     parser.add_argument(
         "-c", "--checks", action="append", default=[], metavar="FILE", type=path_argument,
         help="checks file (.toml or .json); repeatable",
@@ -261,6 +278,9 @@ def _main_parser(streams: Io | None = None) -> _Parser:
     _add_chdir(parser)
     _add_max_bytes(parser)
     add_allow_errored(parser)
+    parser.add_argument("-j", "--jobs", metavar="N", type=_job_count,
+                        help="check several plans in N worker processes (default: the CPU count; 1: one after the "
+                        "other, in this process)")
     parser.add_argument("--list-checks", action="store_true", help="list every plan check and matcher, then exit")
     parser.add_argument("--version", action="store_true", help="print the version, then exit")
     parser.set_defaults(flag_checks=[])
@@ -428,13 +448,14 @@ def _list_waivers(args: argparse.Namespace, io: Io, on: Any) -> int:
 
 def _run_checks(args: argparse.Namespace, io: Io) -> int:
     from ._checksfile import ChecksFileError, run_checks
-    from ._output import PlanRun, Style, render, run_status, use_colour
+    from ._output import PlanRun
     from ._waivers import BaselineError, judge_by_baseline, read_baseline, today
 
     json_mode = args.format == "json"
-    clash = reports_clash(args.report, [args.plan, *args.checks, args.baseline], {"--write-baseline": args.write_baseline})
+    clash = reports_clash(args.report, [*args.plan, *args.checks, args.baseline], {"--write-baseline": args.write_baseline})
     if clash is not None:
         return io.fail("usage", clash, json_mode)
+    plans: list[str] = args.plan
 
     def fail(kind: str, message: str) -> int:
         return _fail_everywhere(args, io, kind, message)
@@ -445,8 +466,11 @@ def _run_checks(args: argparse.Namespace, io: Io) -> int:
         return fail("usage", str(exc))
     if args.list_waivers:
         return _list_waivers(args, io, on)
-    if args.plan is None:
+    if not plans:
         return fail("usage", "no plan given (a JSON plan, a binary plan file, or - for stdin); see --help")
+    twice = _named_twice(plans)
+    if twice is not None:
+        return fail("usage", twice)
     if not args.checks and not args.flag_checks:
         return fail("usage", "no checks given: use --checks FILE or flags such as --unknown ADDRESS PATH; see --help")
     try:
@@ -462,20 +486,88 @@ def _run_checks(args: argparse.Namespace, io: Io) -> int:
     try:
         # A bad baseline is told before the plan is read (which may run terraform).
         baseline = read_baseline(args.baseline, max_bytes) if args.baseline is not None else None
-        plan = read_plan(args.plan, terraform=args.terraform, stdin=io.stdin, environ=io.environ, max_bytes=max_bytes,
+        if len(plans) > 1:
+            return _run_many(args, io, specs, baseline, on, max_bytes)
+        plan = read_plan(plans[0], terraform=args.terraform, stdin=io.stdin, environ=io.environ, max_bytes=max_bytes,
                          allow_errored=args.allow_errored, chdir=args.chdir)
     except CliError as exc:
         return fail(exc.kind, exc.message)
     except BaselineError as exc:
         return fail("baseline", str(exc))
     try:
-        results, fixed, file = judge_by_baseline(run_checks(specs, plan, today=on), plan.secrets, baseline,
+        judged = baseline.for_plan(plans[0]) if baseline is not None else None  # a baseline of many plans: this one's
+        results, fixed, file = judge_by_baseline(run_checks(specs, plan, today=on), plan.secrets, judged,
                                                  args.write_baseline)
     except BaselineError as exc:
         return fail("baseline", str(exc))
     runs = [PlanRun(plan, tuple(results), waived=sum(len(r.waived) for r in results), fixed=tuple(fixed), baseline=file)]
     # The stream's scrub keeps what the failures trusted (their configuration names and given paths), as theirs did.
     io.heard(runs[0].secrets())
+    return _report(args, io, runs)
+
+
+def _named_twice(plans: Sequence[str]) -> str | None:
+    """Why the plans cannot be checked in one run as given (a plan named twice; standard input among others), else None.
+
+    >>> _named_twice(["a.json", "./a.json"])
+    'the plan ./a.json is named twice (each plan is checked once, and reported under its name)'
+    >>> _named_twice(["a.json", "-"])
+    'standard input (-) can be the only plan of a run; name the other plans in another run'
+    """
+    if len(plans) > 1 and "-" in plans:
+        return "standard input (-) can be the only plan of a run; name the other plans in another run"
+    seen: set[str] = set()
+    for name in plans:
+        where = os.path.realpath(name)
+        if where in seen:
+            return f"the plan {name} is named twice (each plan is checked once, and reported under its name)"
+        seen.add(where)
+    return None
+
+
+def _run_many(args: argparse.Namespace, io: Io, specs: Sequence[Any], baseline: Any, on: Any, max_bytes: int) -> int:
+    """``tfplancheck PLAN PLAN ...``: each plan checked in a worker, the outputs in the order given, the worst status."""
+    import dataclasses
+    import functools
+
+    from .._redact import NO_SECRETS
+    from ._many import Job, Outcome, check_plans, default_jobs
+    from ._output import PlanFailed, PlanRun
+    from ._waivers import BaselineError, judge_plans
+
+    job = Job(tuple(specs), args.terraform, io.environ, max_bytes, args.allow_errored, args.chdir, on, io.stdin)
+    outcomes = check_plans(args.plan, job, args.jobs or default_jobs())
+    checked = [(name, tuple(dataclasses.replace(r, spec=spec) for r, spec in zip(o.results, specs, strict=True)),
+                o.facts) for name, o in zip(args.plan, outcomes, strict=True) if isinstance(o, Outcome)]
+    for _, _, facts in checked:
+        io.heard(facts.secrets)
+    try:
+        judged = iter(judge_plans([(name, results, facts.secrets) for name, results, facts in checked], baseline,
+                                  args.write_baseline,
+                                  functools.reduce(lambda a, b: a | b, (f.secrets for _, _, f in checked), NO_SECRETS)))
+    except BaselineError as exc:
+        return _fail_everywhere(args, io, "baseline", str(exc))
+    made = iter(checked)
+    runs: list[PlanRun | PlanFailed] = []
+    for outcome in outcomes:
+        if isinstance(outcome, PlanFailed):
+            runs.append(outcome)
+            io.stderr.write(f"tfplancheck: error: {outcome.message}\n")
+            continue
+        _, _, facts = next(made)
+        results, fixed, file = next(judged)
+        run = PlanRun(facts, tuple(results), waived=sum(len(r.waived) for r in results), fixed=tuple(fixed),
+                      baseline=file)
+        io.heard(run.secrets())
+        runs.append(run)
+    return _report(args, io, runs)
+
+
+def _report(args: argparse.Namespace, io: Io, runs: Sequence[Any]) -> int:
+    """Standard output and every --report, in their formats; the exit status of all the runs."""
+    from ._output import Style, render, run_status, use_colour
+
+    json_mode = args.format == "json"
     style = Style(use_colour(io.stdout, io.environ, args.color) and args.format == "text")
     io.out(render(args.format, runs, fail_on=args.fail_on, tool_version=tool_version(), style=style, quiet=args.quiet))
     for fmt, filename in args.report:

@@ -21,13 +21,22 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Final, TextIO
 
 from tfjsonpath import Path
+from tfjsonpath._jsontypes import copy_json
 
 from .._checking.equality import union_marks
 from .._documents.plan import Change, Plan, ResourceNotFoundError, shown_address
 from .._documents.resolve import ResolvedValue, ValueStatus, resolve_value
-from .._errors import CheckFailure
-from .._frozen import FrozenValue, frozen
-from .._redact import Marks, Secrets, contains_sensitive, fit_marks, render_value
+from .._errors import PARTIAL_NOTE, CheckFailure
+from .._frozen import FrozenValue, ReadOnly, frozen
+from .._redact import (
+    Marks,
+    Secrets,
+    contains_sensitive,
+    fit_marks,
+    render_value,
+    secrets_from_state,
+    secrets_state,
+)
 from .._text import one_line, style_mark
 from ._checksfile import CheckResult, exit_status
 from ._io import SCHEMA_VERSION, CliError, error_document, render_json
@@ -40,6 +49,8 @@ __all__ = [
     "FORMATS",
     "UNKNOWN_TEXT",
     "Finding",
+    "PlanFacts",
+    "PlanFailed",
     "PlanRun",
     "Style",
     "accepted",
@@ -135,7 +146,7 @@ def _subject(result: CheckResult, failure: CheckFailure | None, *, with_type: bo
     return ": ".join(parts)
 
 
-def plan_notes(plan: Plan, *, quiet: bool = False) -> list[str]:
+def plan_notes(plan: Plan | PlanFacts, *, quiet: bool = False) -> list[str]:
     """What the summary says about the plan itself: partial (always), not complete, not applyable (not with ``quiet``).
 
     >>> plan_notes(Plan.from_dict({"format_version": "1.2", "complete": False, "applyable": False}))
@@ -151,7 +162,7 @@ def plan_notes(plan: Plan, *, quiet: bool = False) -> list[str]:
     return notes
 
 
-def render_text(results: Sequence[CheckResult], plan: Plan, *, style: Style, quiet: bool = False,
+def render_text(results: Sequence[CheckResult], plan: Plan | PlanFacts, *, style: Style, quiet: bool = False,
                 fixed: Sequence[BaselineEntry] = (), baseline: str | None = None) -> str:
     """The human summary: the plan's notes, one line per check (failures first), each reason, its warnings, then a count line.
 
@@ -236,7 +247,7 @@ def _accepted_lines(result: CheckResult, style: Style, width: int, data: Any, qu
     return lines
 
 
-def results_secrets(results: Sequence[CheckResult], plan: Plan) -> Secrets:
+def results_secrets(results: Sequence[CheckResult], plan: Plan | PlanFacts) -> Secrets:
     """The plan's secrets, trusting what the failures of ``results`` trust (their configuration names and given paths).
 
     What the whole output of a run is scrubbed with, so that a scrub at this exit keeps what the
@@ -270,7 +281,7 @@ def _failure_json(failure: CheckFailure) -> dict[str, Any]:
     }
 
 
-def plan_summary(plan: Plan) -> dict[str, Any]:
+def plan_summary(plan: Plan | PlanFacts) -> dict[str, Any]:
     """What the verdicts stand on, as the JSON documents say it (``plan``): the plan's source and flags.
 
     >>> plan_summary(Plan.from_dict({"format_version": "1.2", "errored": True}, allow_errored=True))["partial"]
@@ -287,7 +298,7 @@ def plan_summary(plan: Plan) -> dict[str, Any]:
     }
 
 
-def results_document(results: Sequence[CheckResult], plan: Plan, tool_version: str,
+def results_document(results: Sequence[CheckResult], plan: Plan | PlanFacts, tool_version: str,
                      fail_on: str = "error", *, fixed: Sequence[BaselineEntry] = (),
                      baseline: str | None = None) -> dict[str, Any]:
     """The JSON document of a run (kind ``results``), in check order; ``ok`` is true exactly when the exit status is 0.
@@ -352,6 +363,87 @@ _SARIF_SCHEMA: Final = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/
 _TOOL: Final = "tfplancheck"
 
 
+class PlanFacts(ReadOnly):
+    """What the reports say of a plan besides its results: its source, its flags and its secrets.
+
+    A :class:`PlanRun` holds the :class:`Plan` itself or these; a worker process checking one of many plans
+    hands these back (they pickle, the whole plan need not travel), and the reports read the same fields
+    of either.
+
+    >>> facts = PlanFacts.of(Plan.from_dict({"format_version": "1.2", "errored": True}, source="p.json", allow_errored=True))
+    >>> facts.source, facts.partial, facts.partial_note == PARTIAL_NOTE
+    ('p.json', True, True)
+    >>> import pickle
+    >>> pickle.loads(pickle.dumps(facts)).errored
+    True
+    """
+
+    __slots__ = ("applyable", "complete", "errored", "format_version", "secrets", "source", "terraform_version")
+    source: str | None
+    format_version: str
+    terraform_version: str | None
+    errored: bool | None
+    complete: bool | None
+    applyable: bool | None
+    secrets: Secrets
+
+    def __init__(self, source: str | None, format_version: str, terraform_version: str | None, errored: bool | None,
+                 complete: bool | None, applyable: bool | None, secrets: Secrets) -> None:
+        self._set(source=source, format_version=format_version, terraform_version=terraform_version, errored=errored,
+                  complete=complete, applyable=applyable, secrets=secrets)
+
+    @classmethod
+    def of(cls, plan: Plan | PlanFacts) -> PlanFacts:
+        """The facts of ``plan`` (its secrets collected now: they travel with them)."""
+        return cls(plan.source, plan.format_version, plan.terraform_version, plan.errored, plan.complete,
+                   plan.applyable, plan.secrets)
+
+    @property
+    def partial(self) -> bool:
+        """As :attr:`Plan.partial`: planning failed, and the plan was read with ``--allow-errored``."""
+        return self.errored is True
+
+    @property
+    def partial_note(self) -> str | None:
+        """As :attr:`Plan.partial_note`."""
+        return PARTIAL_NOTE if self.partial else None
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Secrets do not pickle (an error holding them cannot carry them off); the facts hand theirs to the
+        # process that writes the output, through the command's own pipe.
+        return (_facts, (self.source, self.format_version, self.terraform_version, self.errored, self.complete,
+                         self.applyable, secrets_state(self.secrets)))
+
+
+def _facts(source: str | None, format_version: str, terraform_version: str | None, errored: bool | None,
+           complete: bool | None, applyable: bool | None, secrets: tuple[tuple[str, ...], frozenset[str]]) -> PlanFacts:
+    return PlanFacts(source, format_version, terraform_version, errored, complete, applyable, secrets_from_state(*secrets))
+
+
+@frozen
+class PlanFailed(FrozenValue):
+    """A plan of many that could not be checked (bad input: exit status 2), in its place among the others.
+
+    ``kind`` and ``message`` are what the error document of a run of that plan alone says.
+
+    >>> PlanFailed("b.json", "plan", "b.json: invalid JSON").name
+    'b.json'
+    """
+
+    source: str
+    kind: str
+    message: str
+
+    @property
+    def name(self) -> str:
+        """The plan's name in the reports, as :attr:`PlanRun.name`."""
+        return self.source
+
+    def text(self) -> str:
+        """The error, one line (a plan's own words are scrubbed already: it could not be read)."""
+        return one_line(self.message)
+
+
 @frozen
 class PlanRun(FrozenValue):
     """The results of the checks run on one plan, as the reports name it.
@@ -364,7 +456,7 @@ class PlanRun(FrozenValue):
     'plan.json'
     """
 
-    plan: Plan
+    plan: Plan | PlanFacts
     results: tuple[CheckResult, ...]
     waived: int = 0
     fixed: tuple[BaselineEntry, ...] = ()
@@ -406,13 +498,34 @@ class Finding(FrozenValue):
         return f"{self.subject}: {self.message}" if self.subject else self.message
 
 
-def run_status(runs: Sequence[PlanRun], fail_on: str = "error") -> int:
-    """The exit status of all the runs together: the worst (2 a check could not run, 1 a result fails, else 0).
+#: A plan of a run: checked (its results), or not (bad input).
+Checked = PlanRun | PlanFailed
 
-    >>> run_status([])
-    0
+
+def run_status(runs: Sequence[Checked], fail_on: str = "error") -> int:
+    """The exit status of all the runs together: the worst (2 a plan could not be read or a check could not run,
+    1 a result fails, else 0).
+
+    >>> run_status([]), run_status([PlanFailed("b.json", "plan", "b.json: invalid JSON")])
+    (0, 2)
     """
-    return exit_status([r for run in runs for r in run.results], fail_on)
+    if any(isinstance(run, PlanFailed) for run in runs):
+        return 2
+    return exit_status([r for run in runs if isinstance(run, PlanRun) for r in run.results], fail_on)
+
+
+def plans_line(runs: Sequence[Checked], fail_on: str = "error") -> str:
+    """The one summary of a run of many plans: how many passed, failed, and could not be checked or had a check
+    that could not run (exit status 2).
+
+    >>> plans_line([PlanFailed("b.json", "plan", "b.json: invalid JSON")])
+    '1 plan: 0 passed, 0 failed, 1 error'
+    """
+    statuses = [run_status([run], fail_on) for run in runs]
+    counts = [f"{statuses.count(0)} passed", f"{statuses.count(1)} failed"]
+    if statuses.count(2):
+        counts.append(f"{statuses.count(2)} error{'s' if statuses.count(2) != 1 else ''}")
+    return f"{len(runs)} plan{'s' if len(runs) != 1 else ''}: " + ", ".join(counts)
 
 
 def findings(run: PlanRun, result: CheckResult, fail_on: str = "error", secrets: Secrets | None = None) -> Iterator[Finding]:
@@ -462,9 +575,12 @@ def _finding(result: CheckResult, level: str, label: str, failure: CheckFailure,
                    data(failure.message) or "")
 
 
-def render(fmt: str, runs: Sequence[PlanRun], *, fail_on: str = "error", tool_version: str = "",
+def render(fmt: str, runs: Sequence[Checked], *, fail_on: str = "error", tool_version: str = "",
            style: Style | None = None, quiet: bool = False) -> str:
     """The results of ``runs`` in format ``fmt`` (one of :data:`FORMATS`), scrubbed of every run's secrets.
+
+    ``runs`` are the plans in the order given (one :class:`PlanFailed` in the place of each plan that could not be
+    read); a run of many plans ends with their one summary (:func:`plans_line`) in text and ``github``.
 
     >>> from plancheck import Plan
     >>> print(render("markdown", [PlanRun(Plan.from_dict({"format_version": "1.2"}, source="p.json"), ())]))
@@ -477,8 +593,7 @@ def render(fmt: str, runs: Sequence[PlanRun], *, fail_on: str = "error", tool_ve
     | 0 | 0 | 0 | 0 | 0 | 0 |
     """
     if fmt == "text":
-        return "\n\n".join(render_text(run.results, run.plan, style=style or Style(False), quiet=quiet, fixed=run.fixed,
-                                     baseline=run.baseline) for run in runs)
+        return _render_text_runs(runs, style or Style(False), quiet, fail_on)
     if fmt == "json":
         return _render_json(runs, fail_on, tool_version)
     if fmt == "junit":
@@ -527,18 +642,66 @@ def render_error(fmt: str, kind: str, message: str, tool_version: str = "") -> s
     return f"{_TOOL}: error: {text}"
 
 
-def _render_json(runs: Sequence[PlanRun], fail_on: str, tool_version: str) -> str:
-    if len(runs) != 1:
-        raise ValueError(f"the json format writes the results of one plan, not {len(runs)}")
-    (run,) = runs
-    return render_json(results_document(run.results, run.plan, tool_version, fail_on, fixed=run.fixed,
-                                        baseline=run.baseline), run.secrets())
+def _render_text_runs(runs: Sequence[Checked], style: Style, quiet: bool, fail_on: str) -> str:
+    parts = []
+    for run in runs:
+        if isinstance(run, PlanFailed):
+            parts.append(f"{style.status('error')}  {run.text()}\n{one_line(run.name)}: not checked (exit status 2)")
+        else:
+            parts.append(render_text(run.results, run.plan, style=style, quiet=quiet, fixed=run.fixed,
+                                     baseline=run.baseline))
+    if len(runs) > 1 and not quiet:
+        parts.append(plans_line(runs, fail_on))
+    return "\n\n".join(part for part in parts if part)
+
+
+def _plan_document(run: Checked, fail_on: str, tool_version: str) -> dict[str, Any]:
+    """What a run of this plan alone prints in JSON: its ``results`` document, or the ``error`` document naming it."""
+    if isinstance(run, PlanFailed):
+        return {**error_document(run.kind, run.message, tool_version), "source": run.source}
+    secrets = run.secrets()
+    document = results_document(run.results, run.plan, tool_version, fail_on, fixed=run.fixed, baseline=run.baseline)
+    scrubbed: dict[str, Any] = copy_json(document, leaf=lambda value: secrets.scrub(value) if isinstance(value, str) else value)
+    return scrubbed
+
+
+def plans_document(runs: Sequence[Checked], fail_on: str, tool_version: str) -> dict[str, Any]:
+    """The JSON document of a run of many plans (kind ``plans``): each plan's own document, in the order given.
+
+    ``plans[i]`` is what ``tfplancheck`` prints for the i-th plan given alone (a ``results`` document, or an
+    ``error`` document with the plan's ``source``), each scrubbed of its own plan's secrets; ``ok`` is true
+    exactly when the exit status (the worst of the plans') is 0, ``summary`` counts the plans by their status.
+
+    >>> doc = plans_document([PlanFailed("b.json", "plan", "b.json: invalid JSON")], "error", "0.1.0")
+    >>> doc["kind"], doc["ok"], doc["summary"], doc["plans"][0]["source"]
+    ('plans', False, {'plans': 1, 'passed': 0, 'failed': 0, 'errors': 1}, 'b.json')
+    """
+    statuses = [run_status([run], fail_on) for run in runs]
+    return {
+        "schema_version": SCHEMA_VERSION,
+        "kind": "plans",
+        "tool_version": tool_version,
+        "ok": run_status(runs, fail_on) == 0,
+        "fail_on": fail_on,
+        "summary": {"plans": len(runs), "passed": statuses.count(0), "failed": statuses.count(1),
+                    "errors": statuses.count(2)},
+        "plans": [_plan_document(run, fail_on, tool_version) for run in runs],
+    }
+
+
+def _render_json(runs: Sequence[Checked], fail_on: str, tool_version: str) -> str:
+    run = runs[0] if len(runs) == 1 else None
+    if isinstance(run, PlanRun):
+        # One plan: the results document as it always was (a bad plan alone is an error document, said before).
+        return render_json(results_document(run.results, run.plan, tool_version, fail_on, fixed=run.fixed,
+                                            baseline=run.baseline), run.secrets())
+    return render_json(plans_document(runs, fail_on, tool_version))
 
 
 # -- JUnit XML --------------------------------------------------------------------------------------
 
 
-def _render_junit(runs: Sequence[PlanRun], fail_on: str) -> str:
+def _render_junit(runs: Sequence[Checked], fail_on: str) -> str:
     """A ``testsuites`` of a ``testsuite`` per plan, a ``testcase`` per check (named by its label).
 
     A check that fails the run has a ``failure`` (``error`` when it could not run) holding each of its
@@ -548,6 +711,15 @@ def _render_junit(runs: Sequence[PlanRun], fail_on: str) -> str:
     root = ET.Element("testsuites", name=_TOOL)
     totals = dict.fromkeys(("tests", "failures", "errors", "skipped"), 0)
     for run in runs:
+        if isinstance(run, PlanFailed):
+            # A plan that could not be read: its suite is the one error, as a run of it alone reports it.
+            suite = ET.SubElement(root, "testsuite", name=one_line(run.name), tests="1", failures="0", errors="1",
+                                  skipped="0")
+            case = ET.SubElement(suite, "testcase", name=f"{run.kind} error", classname=suite.get("name", ""))
+            ET.SubElement(case, "error", message=run.text(), type=run.kind).text = run.text()
+            totals["tests"] += 1
+            totals["errors"] += 1
+            continue
         secrets = run.secrets()
         suite = ET.SubElement(root, "testsuite", name=one_line(secrets.scrub(run.name)))
         counts = dict.fromkeys(totals, 0)
@@ -625,12 +797,20 @@ def _fingerprint(*parts: str) -> str:
     return hashlib.sha256("\x00".join(parts).encode("utf-8", "backslashreplace")).hexdigest()[:32]
 
 
-def _render_sarif(runs: Sequence[PlanRun], fail_on: str, tool_version: str) -> str:
-    """One SARIF run: a rule per check type, a result per failure or warning, the plan as its artifact."""
+def _render_sarif(runs: Sequence[Checked], fail_on: str, tool_version: str) -> str:
+    """One SARIF run: a rule per check type, a result per failure or warning, each plan as an artifact (a plan
+    that could not be read: an error notification of the invocation, at that plan)."""
     rules: dict[str, int] = {}
     results: list[dict[str, Any]] = []
     artifacts: dict[str, int] = {}
+    notifications: list[dict[str, Any]] = []
     for run in runs:
+        if isinstance(run, PlanFailed):
+            uri = _artifact_uri(one_line(run.name))
+            at = {"physicalLocation": {"artifactLocation": {"uri": uri, "index": artifacts.setdefault(uri, len(artifacts))}}}
+            notifications.append({"level": "error", "message": {"text": run.text()}, "descriptor": {"id": run.kind},
+                                  "locations": [at]})
+            continue
         secrets = run.secrets()
         uri = _artifact_uri(one_line(secrets.scrub(run.name)))
         artifact = artifacts.setdefault(uri, len(artifacts))
@@ -669,17 +849,20 @@ def _render_sarif(runs: Sequence[PlanRun], fail_on: str, tool_version: str) -> s
     }
     if tool_version:
         driver["version"] = tool_version
+    invocation: dict[str, Any] = {
+        # A run that found failures ran successfully; one whose check could not run (status 2) did not.
+        "executionSuccessful": status != 2,
+        "exitCode": status,
+        "properties": {"ok": status == 0, "fail_on": fail_on},
+    }
+    if notifications:
+        invocation["toolExecutionNotifications"] = notifications
     document = {
         "$schema": _SARIF_SCHEMA,
         "version": _SARIF_VERSION,
         "runs": [{
             "tool": {"driver": driver},
-            "invocations": [{
-                # A run that found failures ran successfully; one whose check could not run (status 2) did not.
-                "executionSuccessful": status != 2,
-                "exitCode": status,
-                "properties": {"ok": status == 0, "fail_on": fail_on},
-            }],
+            "invocations": [invocation],
             "artifacts": [{"location": {"uri": uri}} for uri in artifacts],
             "results": results,
         }],
@@ -708,10 +891,15 @@ def escape_property(text: str) -> str:
     return escape_data(text).replace(":", "%3A").replace(",", "%2C")
 
 
-def _render_github(runs: Sequence[PlanRun], fail_on: str) -> str:
-    """An ``::error``/``::warning`` command per finding, titled with its check and plan, a ``::notice`` per note, then the counts."""
+def _render_github(runs: Sequence[Checked], fail_on: str) -> str:
+    """An ``::error``/``::warning`` command per finding, titled with its check and plan, a ``::notice`` per note, then the
+    counts (and, for many plans, their one summary line)."""
     lines: list[str] = []
     for run in runs:
+        if isinstance(run, PlanFailed):
+            title = escape_property(f"{_TOOL}: {run.kind} error ({one_line(run.name)})")
+            lines.append(f"::error title={title}::{escape_data(run.text())}")
+            continue
         secrets = run.secrets()
         name = one_line(secrets.scrub(run.name))
         for note in run.notes():
@@ -724,11 +912,15 @@ def _render_github(runs: Sequence[PlanRun], fail_on: str) -> str:
                 title = escape_property(f"{_TOOL}: {found.check} ({name}) {found.label.lower()}")
                 lines.append(f"::notice title={title}::{escape_data(f'{found.text} ({why})')}")
     lines += [_count_line(run) for run in runs]
+    if len(runs) > 1:
+        lines.append(f"{_TOOL}: {plans_line(runs, fail_on)}")
     return "\n".join(lines)
 
 
-def _count_line(run: PlanRun) -> str:
+def _count_line(run: Checked) -> str:
     """The counts of one plan's run, one line (its name made one line: it cannot start a workflow command)."""
+    if isinstance(run, PlanFailed):
+        return f"{_TOOL}: {one_line(run.name)}: not checked ({run.kind} error)"
     counts = _counts(run.results)
     parts = [f"{counts['passed']} passed", f"{counts['failed']} failed"]
     parts += [f"{counts[key]} {key if counts[key] != 1 else key[:-1]}" for key in ("errors", "warnings") if counts[key]]
@@ -752,12 +944,16 @@ def escape_markdown(text: str) -> str:
     return "".join("\\" + c if c in _MARKDOWN_SPECIAL else c for c in one_line(text))
 
 
-def _render_markdown(runs: Sequence[PlanRun], fail_on: str) -> str:
+def _render_markdown(runs: Sequence[Checked], fail_on: str) -> str:
     """A heading saying passed or failed (as the exit status does), then per plan a table of counts and each finding."""
     status = run_status(runs, fail_on)
-    verdict = {0: "passed", 1: "failed", 2: "error (a check could not run)"}[status]
+    unread = any(isinstance(run, PlanFailed) for run in runs)
+    verdict = {0: "passed", 1: "failed", 2: "error (a plan could not be read)" if unread else "error (a check could not run)"}[status]
     lines = [f"## {_TOOL}: {verdict}"]
     for run in runs:
+        if isinstance(run, PlanFailed):
+            lines += ["", f"### {escape_markdown(run.name)}", "", f"- **ERROR** not checked: {escape_markdown(run.text())}"]
+            continue
         secrets = run.secrets()
         counts = _counts(run.results)
         lines += ["", f"### {escape_markdown(secrets.scrub(run.name))}", ""]

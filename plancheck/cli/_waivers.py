@@ -52,12 +52,15 @@ __all__ = [
     "fixed_note",
     "judge_by_baseline",
     "parse_baseline",
+    "judge_plans",
     "parse_waivers",
+    "plan_key",
     "read_baseline",
     "render_waivers",
     "today",
     "waivers_document",
     "write_baseline",
+    "write_entries",
 ]
 
 #: The environment variable that fixes "today" (``YYYY-MM-DD``) for waiver expiry.
@@ -345,18 +348,31 @@ class BaselineEntry(FrozenValue):
     check: str
     address: str | None
     path: str | None
+    _: dataclasses.KW_ONLY
+    #: The plan file whose failure it is, in a baseline of a run of many plans (``tfplancheck A B ...``); None in
+    #: a run of one plan, whose baseline holds entries of that plan alone (and still fits when the file is renamed).
+    plan: str | None = None
 
-    def key(self) -> tuple[str, str, str]:
-        """The sort key: None sorts first."""
-        return (self.check, self.address or "", self.path or "")
+    def key(self) -> tuple[str, str, str, str]:
+        """The sort key: None sorts first; a baseline of many plans is grouped by plan."""
+        return (self.plan or "", self.check, self.address or "", self.path or "")
+
+    def of_plan(self, plan: str | None) -> BaselineEntry:
+        """This identity, of ``plan`` (None: of whichever plan it is matched in).
+
+        >>> BaselineEntry("ExpectNoDestroys", "a.b", None).of_plan("prod.json").as_json()["plan"]
+        'prod.json'
+        """
+        return dataclasses.replace(self, plan=plan)
 
     def describe(self) -> str:
         """The entry as a report line names it."""
         return ": ".join(p for p in (self.check, self.address, self.path) if p)
 
     def as_json(self) -> dict[str, Any]:
-        """The entry as the baseline file holds it."""
-        return {"check": self.check, "address": self.address, "path": self.path}
+        """The entry as the baseline file holds it (``plan`` only in a baseline of many plans)."""
+        return {"check": self.check, "address": self.address, "path": self.path,
+                **({"plan": self.plan} if self.plan is not None else {})}
 
 
 @frozen
@@ -369,6 +385,27 @@ class Baseline(FrozenValue):
 
     file: str
     entries: frozenset[BaselineEntry]
+
+    def for_plan(self, name: str) -> Baseline:
+        """The entries that judge plan file ``name``: those of no plan, and those of ``name`` (as :func:`plan_key`
+        spells it), without their plan, as :func:`failure_identity` makes a failure's.
+
+        >>> base = Baseline("b.json", frozenset({BaselineEntry("X", "a.b", None, plan="prod/plan.json"),
+        ...                                       BaselineEntry("X", "a.c", None, plan="dev/plan.json")}))
+        >>> sorted(e.address for e in base.for_plan("./prod/plan.json").entries)
+        ['a.b']
+        """
+        key = plan_key(name)
+        return Baseline(self.file, frozenset(e.of_plan(None) for e in self.entries if e.plan in (None, key)))
+
+
+def plan_key(name: str) -> str:
+    """How a baseline of many plans names plan file ``name``: normalised, with ``/`` (so ``./a/p.json`` is ``a/p.json``).
+
+    >>> plan_key("./envs/prod/../prod/plan.json")
+    'envs/prod/plan.json'
+    """
+    return os.path.normpath(name).replace(os.sep, "/")
 
 
 def failure_identity(result: _Result, failure: CheckFailure, secrets: Secrets) -> BaselineEntry:
@@ -426,7 +463,13 @@ def baseline_document(results: Sequence[_Result], secrets: Secrets) -> dict[str,
 
 def write_baseline(file: str, results: Sequence[_Result], secrets: Secrets) -> Baseline:
     """Write the baseline of ``results`` to ``file`` (whole or not at all); return it as read back."""
-    document = baseline_document(results, secrets)
+    return write_entries(file, _entries(results, secrets), secrets)
+
+
+def write_entries(file: str, entries: Iterable[BaselineEntry], secrets: Secrets) -> Baseline:
+    """Write a baseline of ``entries`` to ``file`` (whole or not at all), sorted, each once; return it as read back."""
+    document = {"tfplancheck_baseline": BASELINE_VERSION,
+                "failures": [e.as_json() for e in sorted(set(entries), key=BaselineEntry.key)]}
     text = render_json(document, secrets) + "\n"
     directory = os.path.dirname(os.path.abspath(file))
     try:
@@ -497,11 +540,14 @@ def parse_baseline(text: str, file: str) -> Baseline:
         raise BaselineError(file, f"failures: expected a list, found {describe_json_type(failures)}")
     entries = set()
     for i, item in enumerate(failures):
-        if not isinstance(item, dict) or set(item) != {"check", "address", "path"}:
-            raise BaselineError(file, f'failures[{i}]: expected a table of "check", "address" and "path"')
+        if not isinstance(item, dict) or set(item) - {"plan"} != {"check", "address", "path"}:
+            raise BaselineError(file, f'failures[{i}]: expected a table of "check", "address" and "path" '
+                                '(and "plan", in a baseline of many plans)')
         if not isinstance(item["check"], str) or not all(isinstance(item[k], (str, type(None))) for k in ("address", "path")):
             raise BaselineError(file, f"failures[{i}]: check is a string; address and path are strings or null")
-        entries.add(BaselineEntry(item["check"], item["address"], item["path"]))
+        if not isinstance(item.get("plan", ""), str):
+            raise BaselineError(file, f"failures[{i}]: plan is a string: the plan file the failure is of")
+        entries.add(BaselineEntry(item["check"], item["address"], item["path"], plan=item.get("plan")))
     return Baseline(file, frozenset(entries))
 
 
@@ -519,3 +565,44 @@ def judge_by_baseline(results: Sequence[_R], secrets: Secrets, baseline: Baselin
             baseline = written
             out, fixed = apply_baseline(out, written, secrets)
     return out, fixed, baseline.file if baseline is not None else None
+
+
+def _judge_each(plans: Sequence[tuple[str, Sequence[_R], Secrets]],
+                baseline: Baseline | None) -> list[tuple[list[_R], list[BaselineEntry]]]:
+    """Each plan's results judged by the entries of ``baseline`` that are its own or of no plan; an entry of no plan
+    that no plan fails any more is fixed once, with the first plan."""
+    if baseline is None:
+        return [(list(results), []) for _, results, _ in plans]
+    shared = {e for e in baseline.entries if e.plan is None}
+    still: set[BaselineEntry] = set()
+    judged: list[tuple[list[_R], list[BaselineEntry]]] = []
+    for name, results, secrets in plans:
+        out, fixed = apply_baseline(results, baseline.for_plan(name), secrets)
+        own = {e.of_plan(None) for e in baseline.entries if e.plan == plan_key(name)}
+        still |= shared - set(fixed)
+        judged.append((out, [e.of_plan(plan_key(name)) for e in fixed if e in own]))
+    gone = sorted(shared - still, key=BaselineEntry.key)
+    if judged and gone:
+        judged[0] = (judged[0][0], sorted([*judged[0][1], *gone], key=BaselineEntry.key))
+    return judged
+
+
+def judge_plans(plans: Sequence[tuple[str, Sequence[_R], Secrets]], baseline: Baseline | None, write_to: str | None,
+                secrets: Secrets) -> list[tuple[list[_R], list[BaselineEntry], str | None]]:
+    """:func:`judge_by_baseline` for a run of many plans: ``plans`` are each plan's file, results and secrets.
+
+    Each entry of the baseline written (``write_to``) names its plan (:func:`plan_key`), so a failure accepted in
+    one plan is not accepted in another; an entry of no plan (a baseline written by a run of one plan) judges
+    every plan. ``secrets`` (every plan's) scrub the file written. Returns each plan's results, fixed entries and
+    the baseline file that judged them.
+    """
+    judged = _judge_each(plans, baseline)
+    if write_to is not None:
+        entries = [e.of_plan(plan_key(name)) for (name, _, plan_secrets), (out, _) in zip(plans, judged, strict=True)
+                   for e in _entries(out, plan_secrets)]
+        written = write_entries(write_to, entries, secrets)
+        if baseline is None:
+            baseline = written
+            judged = _judge_each([(name, out, s) for (name, _, s), (out, _) in zip(plans, judged, strict=True)], written)
+    file = baseline.file if baseline is not None else None
+    return [(out, fixed, file) for out, fixed in judged]
