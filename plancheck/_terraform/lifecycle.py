@@ -183,6 +183,10 @@ def pending_signal() -> int | None:
     return _SCOPE.pending
 
 
+def _left_to_the_parent(_signum: int, _frame: FrameType | None) -> None:
+    """A worker's Ctrl-C: nothing (its parent ends it with SIGTERM); reset to the default in what it runs."""
+
+
 def start_afresh() -> None:
     """In a worker process forked from a process inside :func:`ending_on_signals`: forget the parent's scopes.
 
@@ -190,13 +194,15 @@ def start_afresh() -> None:
     outermost scope: a SIGTERM would raise where nothing unwinds it, or end it before its Terraform
     commands were ended. Afterwards the termination signals have their default action (the worker ends at
     once when idle) and the worker's own :func:`ending_on_signals` scopes work as in any process: the
-    signal unwinds its work (ending its commands' process groups), then ends it. Ctrl-C is ignored: it
-    reaches the whole foreground group, and the parent, which owns the workers, ends them with SIGTERM.
+    signal unwinds its work (ending its commands' process groups), then ends it. Ctrl-C does nothing: it
+    reaches the whole foreground group, and the parent, which owns the workers, ends them with SIGTERM. (A
+    handler that does nothing, not SIG_IGN: an ignored signal stays ignored in the programs a worker runs, and
+    Terraform, interrupted at the end of its grace period, would be killed instead of stopping its providers.)
 
     >>> import multiprocessing, sys
     >>> def child():
     ...     start_afresh()
-    ...     sys.exit(0 if signal.getsignal(signal.SIGINT) == signal.SIG_IGN and _SCOPE.depth == 0 else 1)
+    ...     sys.exit(0 if signal.getsignal(signal.SIGINT) is _left_to_the_parent and _SCOPE.depth == 0 else 1)
     >>> with ending_on_signals():
     ...     worker = multiprocessing.get_context("fork").Process(target=child)
     ...     worker.start(); worker.join()
@@ -207,7 +213,7 @@ def start_afresh() -> None:
     _SCOPE.previous.clear()
     _SCOPE.pending = None
     if _in_main_thread():
-        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.signal(signal.SIGINT, _left_to_the_parent)
         for signum in SIGNALS:
             signal.signal(signum, signal.SIG_DFL)
 
