@@ -28,11 +28,12 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from typing import IO, Any, Final, cast
 
 from .._frozen import FrozenValue, frozen
+from .._redact import Secrets
 from .._text import exception_text
 from ._io import CliError, read_plan
 from ._output import PlanFacts, PlanFailed
 
-__all__ = ["Job", "Outcome", "check_plan", "check_plans", "default_jobs"]
+__all__ = ["Job", "Outcome", "check_plan", "check_plans", "checks_text", "default_jobs"]
 
 
 def default_jobs() -> int:
@@ -63,11 +64,14 @@ class Job(FrozenValue):
     chdir: str | None
     today: datetime.date
     stdin: IO[bytes] | None = None
+    #: The checks as text (:func:`checks_text`): what every plan's part of the output may show of them.
+    checks: str = ""
 
 
 @frozen
 class Outcome(FrozenValue):
-    """A plan checked: its facts and its results, each without its check (the parent holds the checks, in order).
+    """A plan checked: its facts and its results, each without its check (the parent holds the checks, in order),
+    and its secrets that the checks show (``crossing``: the other plans' parts show the checks too).
 
     >>> Outcome(PlanFacts(None, "1.2", None, None, None, None, __import__("plancheck").Secrets()), ()).results
     ()
@@ -75,6 +79,27 @@ class Outcome(FrozenValue):
 
     facts: PlanFacts
     results: tuple[Any, ...]
+    crossing: tuple[str, ...] = ()
+
+
+def checks_text(specs: Sequence[Any]) -> str:
+    """What the output may show of ``specs`` in any plan's part: each check's repr (its arguments, matchers,
+    waivers), address and path.
+
+    >>> from plancheck.cli._checksfile import CheckSpec
+    >>> checks_text([CheckSpec("ExpectEmptyPlan", None, "c.toml:1 check[0]", address="a.b")])
+    "CheckSpec('ExpectEmptyPlan', None, 'c.toml:1 check[0]', 'a.b', None, 'error', ())\\na.b\\n"
+    """
+    return "\n".join(f"{spec!r}\n{spec.address or ''}\n{spec.path.to_text() if spec.path is not None else ''}"
+                     for spec in specs)
+
+
+def _crossing(secrets: Secrets, text: str) -> tuple[str, ...]:
+    """The secrets of ``secrets`` that ``text`` shows (a piece of one, as the scrub finds it); mostly none, found
+    with the plan's own scanner (built anyway), each then told apart only when there is one."""
+    if not text or not secrets.touches(text):
+        return ()
+    return tuple(value for value in secrets.ordered if Secrets([value]).touches(text))
 
 
 #: The job of the run, set before the workers are forked (they inherit it) or the plans are checked here.
@@ -86,7 +111,7 @@ def check_plan(name: str) -> Outcome | PlanFailed:
 
     An unexpected exception (a bug) is one too, of kind ``internal``, its text scrubbed of the plan's secrets.
     """
-    from .._documents.met import listening
+    from .._documents.met import heard_only_by
     from .._terraform.lifecycle import ending_on_signals
     from ._checksfile import run_checks
 
@@ -95,13 +120,15 @@ def check_plan(name: str) -> Outcome | PlanFailed:
     source = "<stdin>" if name == "-" else name
     heard: list[Any] = []
     # A worker's own scope: SIGTERM unwinds its Terraform command (the group ended, its files removed), then ends it.
-    with ending_on_signals(), listening(heard.append):
+    # Its plan is heard here only (so, too, with --jobs 1): the writers scrub each plan's part with its own secrets.
+    with ending_on_signals(), heard_only_by(heard.append):
         try:
             plan = read_plan(name, terraform=job.terraform, stdin=job.stdin, environ=job.environ,
                              max_bytes=job.max_bytes, allow_errored=job.allow_errored, chdir=job.chdir)
             results = run_checks(job.specs, plan, today=job.today)
             # Each result without its check (the parent has them, in order): a check need not pickle, nor travel.
-            return Outcome(PlanFacts.of(plan), tuple(dataclasses.replace(r, spec=cast(Any, None)) for r in results))
+            return Outcome(PlanFacts.of(plan), tuple(dataclasses.replace(r, spec=cast(Any, None)) for r in results),
+                           _crossing(plan.secrets, job.checks))
         except CliError as exc:
             return PlanFailed(source, exc.kind, exc.message)
         except Exception as exc:  # the boundary of one plan: the others are still checked and reported

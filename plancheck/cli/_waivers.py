@@ -28,6 +28,7 @@ from .._documents.plan import shown_address
 from .._documents.select import address_pattern
 from .._errors import CheckFailure
 from .._frozen import FrozenValue, frozen
+from .._redact import NO_SECRETS
 from .._text import Glob, closest, one_line
 from ._io import SCHEMA_VERSION, UnreadableInput, read_input, render_json
 
@@ -587,20 +588,20 @@ def _judge_each(plans: Sequence[tuple[str, Sequence[_R], Secrets]],
     return judged
 
 
-def judge_plans(plans: Sequence[tuple[str, Sequence[_R], Secrets]], baseline: Baseline | None, write_to: str | None,
-                secrets: Secrets) -> list[tuple[list[_R], list[BaselineEntry], str | None]]:
+def judge_plans(plans: Sequence[tuple[str, Sequence[_R], Secrets]], baseline: Baseline | None,
+                write_to: str | None) -> list[tuple[list[_R], list[BaselineEntry], str | None]]:
     """:func:`judge_by_baseline` for a run of many plans: ``plans`` are each plan's file, results and secrets.
 
     Each entry of the baseline written (``write_to``) names its plan (:func:`plan_key`), so a failure accepted in
     one plan is not accepted in another; an entry of no plan (a baseline written by a run of one plan) judges
-    every plan. ``secrets`` (every plan's) scrub the file written. Returns each plan's results, fixed entries and
+    every plan. Each entry is scrubbed of its plan's secrets (:func:`failure_identity`). Returns each plan's results, fixed entries and
     the baseline file that judged them.
     """
     judged = _judge_each(plans, baseline)
     if write_to is not None:
         entries = [e.of_plan(plan_key(name)) for (name, _, plan_secrets), (out, _) in zip(plans, judged, strict=True)
                    for e in _entries(out, plan_secrets)]
-        written = write_entries(write_to, entries, secrets)
+        written = write_entries(write_to, entries, NO_SECRETS)
         if baseline is None:
             baseline = written
             judged = _judge_each([(name, out, s) for (name, _, s), (out, _) in zip(plans, judged, strict=True)], written)
