@@ -19,6 +19,7 @@ import argparse
 import datetime
 import json
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -93,18 +94,22 @@ def bare(plans: list[Path], reps: int) -> tuple[float, float]:
     return _median(loads), _median(totals)
 
 
-def command(argv: list[str], reps: int, cwd: Path) -> float:
-    """Median wall seconds of ``python -m plancheck ARGV`` (output thrown away)."""
+def command(argv: list[str], reps: int, cwd: Path) -> tuple[float, float]:
+    """Median wall seconds of ``python -m plancheck ARGV`` (output thrown away), and its CPU seconds (user and
+    system, of the command and its workers: what a shared machine's load does not change)."""
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
-    walls = []
+    walls, cpus = [], []
     for _ in range(reps):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         start = time.perf_counter()
         done = subprocess.run([sys.executable, "-m", "plancheck", *argv], cwd=cwd, env=env,
                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, check=False)
         walls.append(time.perf_counter() - start)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpus.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
         if done.returncode not in (0, 1):
             raise SystemExit(f"tfplancheck {' '.join(argv[:3])} ... exited {done.returncode}: {done.stderr.decode()[-500:]}")
-    return _median(walls)
+    return _median(walls), _median(cpus)
 
 
 def main() -> None:
@@ -125,19 +130,20 @@ def main() -> None:
         print(f"{len(plans)} plans of {size:.2f} MB on average (from {source}), {os.cpu_count()} CPUs, "
               f"Python {sys.version.split()[0]}, median of {args.reps}")
         load_s, checked_s = bare(plans, args.reps)
-        start_s = command(["--version"], args.reps, directory)
+        start_s, _ = command(["--version"], args.reps, directory)
         names = [p.name for p in plans]
         walls = {jobs: command([*names, "-c", "checks.toml", "--format", args.format, "--jobs", str(jobs)], args.reps,
                                directory) for jobs in (1, 2)}
         n = len(plans)
-        print(f"{'what':<44} {'total s':>8} {'ms/plan':>8}")
+        print(f"{'what':<44} {'total s':>8} {'ms/plan':>8} {'CPU s':>7}")
         print(f"{'load_plan, one after the other (in-process)':<44} {load_s:>8.2f} {load_s / n * 1e3:>8.1f}")
         print(f"{'load_plan + 3 checks (in-process)':<44} {checked_s:>8.2f} {checked_s / n * 1e3:>8.1f}")
         print(f"{'tfplancheck --version (process start)':<44} {start_s:>8.2f}")
-        for jobs, wall in walls.items():
-            print(f"{f'tfplancheck {n} plans --jobs {jobs} --format {args.format}':<44} {wall:>8.2f} {wall / n * 1e3:>8.1f}")
-        overhead = (walls[1] - start_s - checked_s) / n * 1e3
-        print(f"--jobs 2 / --jobs 1: {walls[2] / walls[1]:.2f} (goal <= 0.6 on 2 cores); "
+        for jobs, (wall, cpu) in walls.items():
+            print(f"{f'tfplancheck {n} plans --jobs {jobs} --format {args.format}':<44} {wall:>8.2f} {wall / n * 1e3:>8.1f} "
+                  f"{cpu:>7.2f}")
+        overhead = (walls[1][0] - start_s - checked_s) / n * 1e3
+        print(f"--jobs 2 / --jobs 1: {walls[2][0] / walls[1][0]:.2f} (goal <= 0.6 on 2 cores); "
               f"--jobs 1 over the bare load and checks: {overhead:.1f} ms/plan")
 
 

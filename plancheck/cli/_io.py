@@ -145,6 +145,9 @@ class Io:
 
         The one record of what a command read: every plan and state made while it runs is heard
         (``plancheck._documents.met``), so the streams and the error boundary's line scrub the same secrets.
+        A run of many plans (:mod:`plancheck.cli._many`) is the exception: each plan's part of the output is
+        scrubbed of its own secrets by the writers, and the streams hear only the secrets of any plan that the
+        checks show (printed in every plan's part), not every secret of every plan.
         """
         self._heard.append(found)
 

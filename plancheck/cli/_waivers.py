@@ -29,7 +29,7 @@ from .._documents.select import address_pattern
 from .._errors import CheckFailure
 from .._frozen import FrozenValue, frozen
 from .._redact import NO_SECRETS
-from .._text import Glob, closest, one_line
+from .._text import Glob, Step, closest, compile_glob, one_line
 from ._io import SCHEMA_VERSION, UnreadableInput, read_input, render_json
 
 if TYPE_CHECKING:
@@ -66,7 +66,7 @@ __all__ = [
 
 #: The environment variable that fixes "today" (``YYYY-MM-DD``) for waiver expiry.
 TODAY_ENV: Final = "TFPLANCHECK_TODAY"
-_WAIVER_KEYS: Final = ("address", "reason", "until")
+_WAIVER_KEYS: Final = ("address", "reason", "until", "plan")
 _DATE: Final = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}\Z")
 _EXAMPLE: Final = '[{ address = "aws_s3_bucket.legacy*", reason = "...", until = 2027-01-31 }]'
 
@@ -98,14 +98,32 @@ class Waiver(FrozenValue):
     until: datetime.date | None
     origin: str
     glob: Glob | None = dataclasses.field(default=None, compare=False, repr=False)
+    _: dataclasses.KW_ONLY
+    #: A glob of the plan files it waives in (``*`` any text, ``/`` included; matched against the file as given,
+    #: normalised: :func:`plan_key`); None: every plan checked, as the checks are.
+    plan: str | None = None
+    plan_glob: Glob | None = dataclasses.field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         if self.glob is None:
             object.__setattr__(self, "glob", address_pattern(self.address, "address", "waive"))
+        if self.plan is not None and self.plan_glob is None:
+            if not self.plan.strip():
+                raise ValueError("expected a glob of plan files such as \"envs/legacy/*\", found an empty string")
+            program = [Step.STAR if c == "*" else Step.ANY if c == "?" else c for c in plan_key(self.plan)]
+            object.__setattr__(self, "plan_glob", compile_glob(program, self.plan))
 
-    def covers(self, address: str | None) -> bool:
-        """Whether this waiver's glob matches ``address`` (None, a failure of no address: only ``*``)."""
+    def covers(self, address: str | None, plan: str | None = None) -> bool:
+        """Whether this waiver's glob matches ``address`` (None, a failure of no address: only ``*``), in plan file
+        ``plan`` (a waiver naming plans waives nothing in a plan of no file name).
+
+        >>> w = Waiver("a.*", "why", None, "check[0].waive[0]", plan="envs/legacy/*")
+        >>> w.covers("a.b", "envs/legacy/plan.json"), w.covers("a.b", "./envs/legacy/plan.json"), w.covers("a.b", "envs/prod/plan.json")
+        (True, True, False)
+        """
         assert self.glob is not None
+        if self.plan_glob is not None and (plan is None or not self.plan_glob.matches(plan_key(plan))):
+            return False
         return self.glob.matches(address or "")
 
     def expired(self, on: datetime.date) -> bool:
@@ -119,12 +137,14 @@ class Waiver(FrozenValue):
         'a.b (no expiry): why'
         """
         until = f"until {self.until.isoformat()}" if self.until is not None else "no expiry"
-        return f"{self.address} ({until}): {self.reason}"
+        where = f" in {self.plan}" if self.plan is not None else ""
+        return f"{self.address}{where} ({until}): {self.reason}"
 
     def as_json(self) -> dict[str, Any]:
-        """The waiver in JSON documents."""
+        """The waiver in JSON documents (``plan`` only when it names plans)."""
         return {"address": self.address, "reason": self.reason,
-                "until": self.until.isoformat() if self.until is not None else None, "origin": self.origin}
+                "until": self.until.isoformat() if self.until is not None else None, "origin": self.origin,
+                **({"plan": self.plan} if self.plan is not None else {})}
 
 
 @frozen
@@ -174,7 +194,7 @@ def parse_waivers(value: Any, where: str, origin: str = "") -> tuple[Waiver, ...
                 near = closest(str(key), list(_WAIVER_KEYS), n=1)
                 did = f"; did you mean {near[0]!r}?" if near else ""
                 shown = str(key) if len(str(key)) <= 60 else str(key)[:50] + "…"
-                raise WaiverError(f"{at}.{shown}", f"unknown waiver key {shown!r}{did} (a waiver takes: address, reason, until)")
+                raise WaiverError(f"{at}.{shown}", f"unknown waiver key {shown!r}{did} (a waiver takes: address, reason, until, plan)")
         if "address" not in item:
             raise WaiverError(at, 'a waiver needs an address: an address glob such as "aws_s3_bucket.legacy*"')
         if "reason" not in item:
@@ -186,10 +206,18 @@ def parse_waivers(value: Any, where: str, origin: str = "") -> tuple[Waiver, ...
             found = "an empty string" if isinstance(reason, str) else _kind(reason)
             raise WaiverError(f"{at}.reason", f"expected a reason (text saying why the failure is accepted), found {found}")
         until = _date(item["until"], f"{at}.until") if "until" in item else None
+        plan = item.get("plan")
+        if plan is not None and not isinstance(plan, str):
+            raise WaiverError(f"{at}.plan", f'expected a glob of plan files such as "envs/legacy/*", found {_kind(plan)}')
         try:
             waivers.append(Waiver(address, reason, until, f"{origin} {at}".strip()))
         except (TypeError, ValueError) as exc:
             raise WaiverError(f"{at}.address", str(exc)) from None
+        if plan is not None:
+            try:
+                waivers[-1] = dataclasses.replace(waivers[-1], plan=plan)
+            except ValueError as exc:
+                raise WaiverError(f"{at}.plan", str(exc)) from None
     return tuple(waivers)
 
 
@@ -297,7 +325,8 @@ def render_waivers(doc: Mapping[str, Any]) -> str:
     lines = []
     for w in doc["waivers"]:
         until = "no expiry" if w["until"] is None else f"EXPIRED {w['until']}" if w["expired"] else f"until {w['until']}"
-        lines.append(f"{w['origin']}: {w['check']}: {w['address']} ({until}): {w['reason']}")
+        where = f" in {w['plan']}" if w.get("plan") is not None else ""
+        lines.append(f"{w['origin']}: {w['check']}: {w['address']}{where} ({until}): {w['reason']}")
     count, expired = len(doc["waivers"]), sum(w["expired"] for w in doc["waivers"])
     lines.append(f"{count} waiver{'' if count == 1 else 's'} ({expired} expired as of {doc['today']})")
     return "\n".join(one_line(line) for line in lines)

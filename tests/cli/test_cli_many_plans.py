@@ -407,3 +407,43 @@ def test_no_worker_nor_its_terraform_is_left_after_a_signal(binary_plans: tuple[
         if command.poll() is None:
             os.killpg(command.pid, signal.SIGKILL)
             command.communicate()
+
+
+# -- waivers naming plans --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("plan_glob", "waived_in"),
+    [
+        pytest.param(None, ["fail.json", "fail2.json"], id="no-plan-every-plan"),
+        pytest.param("fail.json", ["fail.json"], id="one-plan"),
+        pytest.param("./fail2.*", ["fail2.json"], id="normalised-glob"),
+        pytest.param("envs/*", [], id="no-plan-matches"),
+    ],
+)
+def test_a_waiver_naming_plans_waives_in_those_only(tree: Path, plan_glob: str | None, waived_in: list[str]) -> None:
+    plan = f', plan = "{plan_glob}"' if plan_glob is not None else ""
+    (tree / "waived.toml").write_text(
+        f'[[check]]\ntype = "ExpectNoDestroys"\nwaive = [{{ address = "null_resource.*", reason = "r"{plan} }}]\n', "utf-8")
+    code, out, _ = _cli("fail.json", "fail2.json", "-c", "waived.toml", "--format", "json", "--jobs", "1")
+    document = json.loads(out)
+    jsonschema.validate(document, SCHEMA)
+    waived = [d["plan"]["source"] for d in document["plans"] if d["results"][0]["waived"]]
+    assert (code, waived) == (0 if len(waived_in) == 2 else 1, waived_in)
+    # A run of one plan applies the same rule.
+    assert _cli("./fail.json", "-c", "waived.toml")[0] == (0 if "fail.json" in waived_in else 1)
+
+
+@pytest.mark.parametrize(
+    ("waiver", "message"),
+    [
+        pytest.param('plan = 1', 'check[0].waive[0].plan: expected a glob of plan files such as "envs/legacy/*", found a number',
+                     id="not-a-string"),
+        pytest.param('plan = ""', 'check[0].waive[0].plan: expected a glob of plan files such as "envs/legacy/*", found an '
+                     "empty string", id="empty"),
+    ],
+)
+def test_a_bad_plan_glob_is_a_located_error(tree: Path, waiver: str, message: str) -> None:
+    (tree / "bad.toml").write_text(f'[[check]]\ntype = "ExpectNoDestroys"\nwaive = [{{ address = "a.*", reason = "r", {waiver} }}]\n',
+                                   "utf-8")
+    assert _cli("pass.json", "-c", "bad.toml") == (2, "", f"tfplancheck: error: bad.toml:1: {message}\n")
