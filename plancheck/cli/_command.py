@@ -36,12 +36,12 @@ from ._io import (
     add_allow_errored,
     add_command,
     add_snapshot_arguments,
+    job_count,
     path_argument,
     read_plan,
     render_json,
     reports_clash,
     tool_version,
-    write_report,
 )
 
 if TYPE_CHECKING:
@@ -133,21 +133,6 @@ class _Parser(argparse.ArgumentParser):
             super()._print_message(message, file)
         elif message:
             self.streams.stderr.write(message)
-
-
-def _job_count(text: str) -> int:
-    """A --jobs value: a positive number of worker processes.
-
-    >>> _job_count("2")
-    2
-    >>> _job_count("0")
-    Traceback (most recent call last):
-    ...
-    argparse.ArgumentTypeError: invalid job count '0' (a positive number of worker processes)
-    """
-    if not text.strip().isdigit() or int(text) == 0 or len(text.strip()) > 6:
-        raise argparse.ArgumentTypeError(f"invalid job count {text!r} (a positive number of worker processes)")
-    return int(text)
 
 
 _BYTE_COUNT = re.compile(r"^([0-9]{1,18})([KMG]i?B?|B)?$", re.IGNORECASE)
@@ -278,7 +263,7 @@ def _main_parser(streams: Io | None = None) -> _Parser:
     _add_chdir(parser)
     _add_max_bytes(parser)
     add_allow_errored(parser)
-    parser.add_argument("-j", "--jobs", metavar="N", type=_job_count,
+    parser.add_argument("-j", "--jobs", metavar="N", type=job_count,
                         help="check several plans in N worker processes (default: the CPU count; 1: one after the "
                         "other, in this process)")
     parser.add_argument("--list-checks", action="store_true", help="list every plan check and matcher, then exit")
@@ -448,7 +433,7 @@ def _list_waivers(args: argparse.Namespace, io: Io, on: Any) -> int:
 
 def _run_checks(args: argparse.Namespace, io: Io) -> int:
     from ._checksfile import ChecksFileError, run_checks
-    from ._output import PlanRun
+    from ._output import PlanRun, check_many, fail_everywhere, named_twice, report
     from ._waivers import BaselineError, judge_by_baseline, read_baseline, today
 
     json_mode = args.format == "json"
@@ -458,7 +443,7 @@ def _run_checks(args: argparse.Namespace, io: Io) -> int:
     plans: list[str] = args.plan
 
     def fail(kind: str, message: str) -> int:
-        return _fail_everywhere(args, io, kind, message)
+        return fail_everywhere(args, io, kind, message)
 
     try:
         on = today(io.environ)
@@ -468,7 +453,7 @@ def _run_checks(args: argparse.Namespace, io: Io) -> int:
         return _list_waivers(args, io, on)
     if not plans:
         return fail("usage", "no plan given (a JSON plan, a binary plan file, or - for stdin); see --help")
-    twice = _named_twice(plans)
+    twice = named_twice(plans)
     if twice is not None:
         return fail("usage", twice)
     if not args.checks and not args.flag_checks:
@@ -487,7 +472,7 @@ def _run_checks(args: argparse.Namespace, io: Io) -> int:
         # A bad baseline is told before the plan is read (which may run terraform).
         baseline = read_baseline(args.baseline, max_bytes) if args.baseline is not None else None
         if len(plans) > 1:
-            return _run_many(args, io, specs, baseline, on, max_bytes)
+            return report(args, io, check_many(plans, args, io, specs, baseline, on, max_bytes))
         plan = read_plan(plans[0], terraform=args.terraform, stdin=io.stdin, environ=io.environ, max_bytes=max_bytes,
                          allow_errored=args.allow_errored, chdir=args.chdir)
     except CliError as exc:
@@ -503,100 +488,13 @@ def _run_checks(args: argparse.Namespace, io: Io) -> int:
     runs = [PlanRun(plan, tuple(results), waived=sum(len(r.waived) for r in results), fixed=tuple(fixed), baseline=file)]
     # The stream's scrub keeps what the failures trusted (their configuration names and given paths), as theirs did.
     io.heard(runs[0].secrets())
-    return _report(args, io, runs)
-
-
-def _named_twice(plans: Sequence[str]) -> str | None:
-    """Why the plans cannot be checked in one run as given (a plan named twice; standard input among others), else None.
-
-    >>> _named_twice(["a.json", "./a.json"])
-    'the plan ./a.json is named twice (each plan is checked once, and reported under its name)'
-    >>> _named_twice(["a.json", "-"])
-    'standard input (-) can be the only plan of a run; name the other plans in another run'
-    """
-    if len(plans) > 1 and "-" in plans:
-        return "standard input (-) can be the only plan of a run; name the other plans in another run"
-    seen: set[str] = set()
-    for name in plans:
-        where = os.path.realpath(name)
-        if where in seen:
-            return f"the plan {name} is named twice (each plan is checked once, and reported under its name)"
-        seen.add(where)
-    return None
-
-
-def _run_many(args: argparse.Namespace, io: Io, specs: Sequence[Any], baseline: Any, on: Any, max_bytes: int) -> int:
-    """``tfplancheck PLAN PLAN ...``: each plan checked in a worker, the outputs in the order given, the worst status."""
-    import dataclasses
-
-    from .._redact import Secrets
-    from ._many import Job, Outcome, check_plans, checks_text, default_jobs
-    from ._output import PlanFailed, PlanRun
-    from ._waivers import BaselineError, judge_plans
-
-    job = Job(tuple(specs), args.terraform, io.environ, max_bytes, args.allow_errored, args.chdir, on, io.stdin,
-              checks_text(specs))
-    outcomes = check_plans(args.plan, job, args.jobs or default_jobs())
-    checked = [(name, tuple(dataclasses.replace(r, spec=spec) for r, spec in zip(o.results, specs, strict=True)),
-                o.facts) for name, o in zip(args.plan, outcomes, strict=True) if isinstance(o, Outcome)]
-    # Each plan's part of every format is scrubbed of its secrets by the writers, as a run of it alone is; the
-    # streams scrub all of it of what every part shows of another plan's: its secrets the checks show (an
-    # address, a matcher's value). Not of every secret of every plan: that scrub grows with both the output and
-    # the plans (170 s for the output of 200 plans of 1 MB), and a plan's own content is its own scrub's.
-    io.heard(Secrets([value for o in outcomes if isinstance(o, Outcome) for value in o.crossing]))
-    try:
-        judged = iter(judge_plans([(name, results, facts.secrets) for name, results, facts in checked], baseline,
-                                  args.write_baseline))
-    except BaselineError as exc:
-        return _fail_everywhere(args, io, "baseline", str(exc))
-    made = iter(checked)
-    runs: list[PlanRun | PlanFailed] = []
-    for outcome in outcomes:
-        if isinstance(outcome, PlanFailed):
-            runs.append(outcome)
-            io.stderr.write(f"tfplancheck: error: {outcome.message}\n")
-            continue
-        _, _, facts = next(made)
-        results, fixed, file = next(judged)
-        run = PlanRun(facts, tuple(results), waived=sum(len(r.waived) for r in results), fixed=tuple(fixed),
-                      baseline=file)
-        runs.append(run)
-    return _report(args, io, runs)
-
-
-def _report(args: argparse.Namespace, io: Io, runs: Sequence[Any]) -> int:
-    """Standard output and every --report, in their formats; the exit status of all the runs."""
-    from ._output import Style, render, run_status, use_colour
-
-    json_mode = args.format == "json"
-    style = Style(use_colour(io.stdout, io.environ, args.color) and args.format == "text")
-    io.out(render(args.format, runs, fail_on=args.fail_on, tool_version=tool_version(), style=style, quiet=args.quiet))
-    for fmt, filename in args.report:
-        try:
-            write_report(io, filename, render(fmt, runs, fail_on=args.fail_on, tool_version=tool_version()))
-        except _WriteFailed as exc:
-            return io.fail("report", str(exc), json_mode)
-    return run_status(runs, args.fail_on)
-
-
-def _fail_everywhere(args: argparse.Namespace, io: Io, kind: str, message: str) -> int:
-    """A run's error said on standard error, in standard output's format and in every --report (exit status 2)."""
-    from ._output import render_error
-
-    # Standard output and every report say the error in their format, so a CI step reading one finds it.
-    status = io.fail(kind, message, args.format == "json")
-    if args.format not in ("text", "json"):
-        io.out(render_error(args.format, kind, message, tool_version()))
-    for fmt, filename in args.report:
-        with contextlib.suppress(_WriteFailed):  # the run already fails with the error said on stderr
-            write_report(io, filename, render_error(fmt, kind, message, tool_version()))
-    return status
+    return report(args, io, runs)
 
 
 def _lookup(args: argparse.Namespace, io: Io) -> int:
     from tfjsonpath import Path, PathSyntaxError
 
-    from ._output import list_document, render_list, render_value_document, shown_with_notes, value_document
+    from ._io import list_document, render_list, render_value_document, shown_with_notes, value_document
 
     json_mode = args.format == "json"
     try:
@@ -667,8 +565,13 @@ def add_snapshot_parser(commands: Any, streams: object) -> None:
 def run_snapshot(args: argparse.Namespace, io: Io, max_bytes: int) -> int:
     """Run ``tfplancheck snapshot``; return the exit status (errors in one line, never a traceback)."""
     from ..snapshot import SnapshotFormatError
-    from ._io import SnapshotUsageError, compare_snapshot, snapshot_document, snapshot_ignore
-    from ._output import shown_with_notes
+    from ._io import (
+        SnapshotUsageError,
+        compare_snapshot,
+        shown_with_notes,
+        snapshot_document,
+        snapshot_ignore,
+    )
 
     json_mode = args.format == "json"
 

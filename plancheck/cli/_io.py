@@ -10,12 +10,16 @@ into JSON by running ``terraform show -json`` (or ``tofu``) where the plan's pro
 file's directory, or ``--chdir DIR`` (:mod:`plancheck._terraform.planfile`, which the pytest plugin's
 ``--tf-plan`` and ``plancheck.load_plan_file`` share). The files a command writes besides its streams
 are here too: ``--report`` files (:func:`write_report`, through the same guard) and snapshot files
-(:func:`compare_snapshot`).
+(:func:`compare_snapshot`). So are the values every output stands on: ``query``'s answers (:func:`value_document`,
+:func:`list_document`), a plan's notes and summary, the colours of the text (:class:`Style`), and what a run of
+many plans hands between its processes (:class:`PlanFacts`, :class:`PlanFailed`, :class:`Job`, :class:`Outcome`;
+the run itself is :func:`plancheck.cli._output.check_many`).
 """
 
 from __future__ import annotations
 
 import argparse
+import datetime
 import io as _stdio
 import json
 import os
@@ -25,31 +29,56 @@ from typing import IO, TYPE_CHECKING, Any, Final, TextIO, cast
 
 from tfjsonpath._jsontypes import copy_json
 
-from .._errors import DocumentFormatError
+from .._errors import PARTIAL_NOTE, DocumentFormatError
+from .._frozen import FrozenValue, ReadOnly, frozen
 from .._loading.source import MAX_BYTES_ENV, InputTooLarge, max_input_bytes
-from .._text import exception_text, terminal_safe
+from .._redact import secrets_from_state, secrets_state
+from .._text import exception_text, one_line, style_mark, terminal_safe
 
 if TYPE_CHECKING:
-    from .._documents.plan import Plan
-    from .._redact import Secrets
+    from tfjsonpath import Path
+
+    from .._documents.plan import Change, Plan
+    from .._documents.resolve import ResolvedValue
+    from .._redact import Marks, Secrets
 
 __all__ = [
     "SCHEMA_VERSION",
     "CliError",
     "Io",
+    "Job",
+    "Outcome",
+    "PlanFacts",
+    "PlanFailed",
+    "Style",
     "SnapshotUsageError",
     "UnreadableInput",
     "add_allow_errored",
     "add_command",
+    "UNKNOWN_TEXT",
     "add_snapshot_arguments",
+    "checks_text",
+    "crossing_secrets",
     "compare_snapshot",
     "error_document",
+    "job_count",
+    "list_document",
     "path_argument",
+    "plan_notes",
+    "plan_summary",
+    "query_change",
     "read_input",
     "read_plan",
+    "render_list",
+    "render_planned",
+    "render_value_document",
+    "resolve",
+    "use_colour",
+    "value_document",
     "render_json",
     "reports_clash",
     "snapshot_document",
+    "shown_with_notes",
     "snapshot_ignore",
     "tool_version",
     "write_report",
@@ -581,3 +610,473 @@ def snapshot_document(file: str, status: int, lines: Sequence[str]) -> dict[str,
     word = ("differs" if status else "written" if last.endswith(": wrote the snapshot")
             else "updated" if ": updated the snapshot (" in last else "same")
     return {"file": file, "status": word, "ok": status == 0, "lines": list(lines)}
+
+
+# -- many plans, one run: each plan read and checked in a worker ------------------------------------
+#
+# ``tfplancheck PLAN [PLAN ...]``: each plan is read (a binary one shown by Terraform) and checked by
+# :func:`check_plan`, in ``--jobs`` worker processes (:func:`plancheck._terraform.lifecycle.run_in_workers`;
+# ``--jobs 1``: one after the other here). What comes back is small: the plan's facts (:class:`PlanFacts`: its
+# source, flags and secrets, scanner included) and its results, not the plan; in the order the plans were given,
+# so every output is the same bytes whatever the number of workers. A plan that cannot be read is a
+# :class:`PlanFailed` in its place, and the others are checked all the same.
+
+
+def job_count(text: str) -> int:
+    """A --jobs value: a positive number of worker processes.
+
+    >>> job_count("2")
+    2
+    >>> job_count("0")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: invalid job count '0' (a positive number of worker processes)
+    """
+    if not text.strip().isdigit() or int(text) == 0 or len(text.strip()) > 6:
+        raise argparse.ArgumentTypeError(f"invalid job count {text!r} (a positive number of worker processes)")
+    return int(text)
+
+
+class PlanFacts(ReadOnly):
+    """What the reports say of a plan besides its results: its source, its flags and its secrets.
+
+    A :class:`~plancheck.cli._output.PlanRun` holds the :class:`Plan` itself or these; a worker process checking one of many plans
+    hands these back (they pickle, the whole plan need not travel), and the reports read the same fields
+    of either.
+
+    >>> from plancheck import Plan
+    >>> facts = PlanFacts.of(Plan.from_dict({"format_version": "1.2", "errored": True}, source="p.json", allow_errored=True))
+    >>> facts.source, facts.partial, facts.partial_note == PARTIAL_NOTE
+    ('p.json', True, True)
+    >>> import pickle
+    >>> pickle.loads(pickle.dumps(facts)).errored
+    True
+    """
+
+    __slots__ = ("applyable", "complete", "errored", "format_version", "secrets", "source", "terraform_version")
+    source: str | None
+    format_version: str
+    terraform_version: str | None
+    errored: bool | None
+    complete: bool | None
+    applyable: bool | None
+    secrets: Secrets
+
+    def __init__(self, source: str | None, format_version: str, terraform_version: str | None, errored: bool | None,
+                 complete: bool | None, applyable: bool | None, secrets: Secrets) -> None:
+        self._set(source=source, format_version=format_version, terraform_version=terraform_version, errored=errored,
+                  complete=complete, applyable=applyable, secrets=secrets)
+
+    @classmethod
+    def of(cls, plan: Plan | PlanFacts) -> PlanFacts:
+        """The facts of ``plan`` (its secrets collected now: they travel with them)."""
+        return cls(plan.source, plan.format_version, plan.terraform_version, plan.errored, plan.complete,
+                   plan.applyable, plan.secrets)
+
+    @property
+    def partial(self) -> bool:
+        """As :attr:`Plan.partial`: planning failed, and the plan was read with ``--allow-errored``."""
+        return self.errored is True
+
+    @property
+    def partial_note(self) -> str | None:
+        """As :attr:`Plan.partial_note`."""
+        return PARTIAL_NOTE if self.partial else None
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Secrets do not pickle (an error holding them cannot carry them off); the facts hand theirs to the
+        # process that writes the output, through the command's own pipe.
+        return (_facts, (self.source, self.format_version, self.terraform_version, self.errored, self.complete,
+                         self.applyable, secrets_state(self.secrets)))
+
+
+def _facts(source: str | None, format_version: str, terraform_version: str | None, errored: bool | None,
+           complete: bool | None, applyable: bool | None, secrets: tuple[tuple[str, ...], frozenset[str]]) -> PlanFacts:
+    return PlanFacts(source, format_version, terraform_version, errored, complete, applyable, secrets_from_state(*secrets))
+
+
+@frozen
+class PlanFailed(FrozenValue):
+    """A plan of many that could not be checked (bad input: exit status 2), in its place among the others.
+
+    ``kind`` and ``message`` are what the error document of a run of that plan alone says.
+
+    >>> PlanFailed("b.json", "plan", "b.json: invalid JSON").name
+    'b.json'
+    """
+
+    source: str
+    kind: str
+    message: str
+
+    @property
+    def name(self) -> str:
+        """The plan's name in the reports, as :attr:`PlanRun.name`."""
+        return self.source
+
+    def text(self) -> str:
+        """The error, one line (a plan's own words are scrubbed already: it could not be read)."""
+        return one_line(self.message)
+
+
+@frozen
+class Job(FrozenValue):
+    """What checking one plan needs, the same for every plan of the run (a worker has it from its parent, forked).
+
+    >>> import datetime
+    >>> Job((), None, {}, 1024, False, None, datetime.date(2027, 1, 31)).max_bytes
+    1024
+    """
+
+    specs: tuple[Any, ...]
+    terraform: str | None
+    environ: Mapping[str, str]
+    max_bytes: int
+    allow_errored: bool
+    chdir: str | None
+    today: datetime.date
+    stdin: IO[bytes] | None = None
+    #: The checks as text (:func:`checks_text`): what every plan's part of the output may show of them.
+    checks: str = ""
+
+
+@frozen
+class Outcome(FrozenValue):
+    """A plan checked: its facts and its results, each without its check (the parent holds the checks, in order),
+    and its secrets that the checks show (``crossing``: the other plans' parts show the checks too).
+
+    >>> from plancheck import Secrets
+    >>> Outcome(PlanFacts(None, "1.2", None, None, None, None, Secrets()), ()).results
+    ()
+    """
+
+    facts: PlanFacts
+    results: tuple[Any, ...]
+    crossing: tuple[str, ...] = ()
+
+
+def checks_text(specs: Sequence[Any]) -> str:
+    """What the output may show of ``specs`` in any plan's part: each check's repr (its arguments, matchers,
+    waivers), address and path.
+
+    >>> from plancheck.cli._checksfile import CheckSpec
+    >>> print(checks_text([CheckSpec("ExpectEmptyPlan", None, "c.toml:1 check[0]", address="a.b")]))
+    CheckSpec('ExpectEmptyPlan', None, 'c.toml:1 check[0]', 'a.b', None, 'error', ())
+    a.b
+    <BLANKLINE>
+    """
+    return "\n".join(f"{spec!r}\n{spec.address or ''}\n{spec.path.to_text() if spec.path is not None else ''}"
+                     for spec in specs)
+
+
+def crossing_secrets(secrets: Secrets, text: str) -> tuple[str, ...]:
+    """The secrets of ``secrets`` that ``text`` shows (a piece of one, as the scrub finds it): mostly none, found
+    with the plan's own scanner (built anyway), each then told apart only when there is one.
+
+    >>> from plancheck import Secrets
+    >>> crossing_secrets(Secrets(["hunter2-key", "other-pw"]), "address = a.b[hunter2-key]")
+    ('hunter2-key',)
+    """
+    from .._redact import Secrets
+
+    if not text or not secrets.touches(text):
+        return ()
+    return tuple(value for value in secrets.ordered if Secrets([value]).touches(text))
+
+
+# -- what a run prints: its streams' colours, its results, its error in every format ------------------
+
+_LABELS: Final = {"pass": "PASS", "fail": "FAIL", "error": "ERROR", "warn": "WARN", "note": "NOTE", "waived": "WAIVED",
+                  "known": "KNOWN"}
+
+
+def use_colour(stream: TextIO, environ: Mapping[str, str], choice: str = "auto") -> bool:
+    """Whether to colour output: ``always``/``never``, else only on a terminal with ``NO_COLOR`` unset or empty.
+
+    >>> import io
+    >>> use_colour(io.StringIO(), {}), use_colour(io.StringIO(), {}, "always")
+    (False, True)
+    """
+    if choice == "always":
+        return True
+    if choice == "never":
+        return False
+    if environ.get("NO_COLOR"):
+        return False
+    isatty = getattr(stream, "isatty", None)
+    try:
+        return bool(isatty()) if callable(isatty) else False
+    except (ValueError, OSError):  # a closed or detached stream
+        return False
+
+
+class Style:
+    """ANSI colours, or nothing.
+
+    A colour is a :func:`~plancheck._text.style_mark`, made an escape sequence by the command's stream
+    (:func:`~plancheck._text.terminal_safe`), which shows every other control character escaped: so text from
+    the plan cannot restyle, erase or rewrite a line, and our colours still work.
+
+    >>> from plancheck._text import terminal_safe
+    >>> Style(False).status("fail"), terminal_safe(Style(True).status("pass"))
+    ('FAIL', '\\x1b[32mPASS\\x1b[0m')
+    """
+
+    __slots__ = ("enabled",)
+    _CODES: Final = {"pass": 32, "fail": 31, "error": 33, "warn": 35, "note": 36, "waived": 34, "known": 2, "dim": 2,
+                     "bold": 1}
+
+    def __init__(self, enabled: bool) -> None:
+        self.enabled = enabled
+
+    def paint(self, what: str, text: str) -> str:
+        """``text`` in the colour for ``what``."""
+        return f"{style_mark(self._CODES[what])}{text}{style_mark(0)}" if self.enabled else text
+
+    def status(self, status: str) -> str:
+        """The PASS/FAIL/ERROR label, coloured."""
+        return self.paint(status, _LABELS[status])
+
+
+def plan_notes(plan: Plan | PlanFacts, *, quiet: bool = False) -> list[str]:
+    """What the summary says about the plan itself: partial (always), not complete, not applyable (not with ``quiet``).
+
+    >>> from plancheck import Plan
+    >>> plan_notes(Plan.from_dict({"format_version": "1.2", "complete": False, "applyable": False}))
+    ['the plan is not complete ("complete": false): another plan and apply are needed to converge', 'the plan is not applyable ("applyable": false): terraform apply would refuse it']
+    >>> plan_notes(Plan.from_dict({"format_version": "1.2", "complete": False}), quiet=True)
+    []
+    """
+    notes = [plan.partial_note] if plan.partial_note is not None else []
+    if not quiet and plan.complete is False:
+        notes.append('the plan is not complete ("complete": false): another plan and apply are needed to converge')
+    if not quiet and plan.applyable is False:
+        notes.append('the plan is not applyable ("applyable": false): terraform apply would refuse it')
+    return notes
+
+
+def plan_summary(plan: Plan | PlanFacts) -> dict[str, Any]:
+    """What the verdicts stand on, as the JSON documents say it (``plan``): the plan's source and flags.
+
+    >>> from plancheck import Plan
+    >>> plan_summary(Plan.from_dict({"format_version": "1.2", "errored": True}, allow_errored=True))["partial"]
+    True
+    """
+    return {
+        "source": plan.source,
+        "format_version": plan.format_version,
+        "terraform_version": plan.terraform_version,
+        "errored": plan.errored,
+        "complete": plan.complete,
+        "applyable": plan.applyable,
+        "partial": plan.partial,
+    }
+
+
+# -- query: a plan's addresses, or the value at a path ---------------------------------------------
+
+
+UNKNOWN_TEXT: Final = "(known after apply)"
+# A string no plan holds: stands in for unknown values so render_value can lay them out, then is replaced.
+_PLACEHOLDER: Final = "\x00tfplancheck-unknown\x00"
+_PLACEHOLDER_JSON: Final = '"\\u0000tfplancheck-unknown\\u0000"'
+
+
+def query_change(plan: Plan, address: str) -> Change:
+    """The change at ``address`` (``output.NAME`` for an output); CliError naming close addresses if absent."""
+    from .._documents.plan import ResourceNotFoundError
+
+    try:
+        if address.startswith("output.") and not plan.has_resource_change(address):
+            return plan.output_change(address[len("output.") :]).change
+        return plan.resource_change(address).change
+    except ResourceNotFoundError as exc:
+        raise CliError("usage", str(exc)) from None
+
+
+def _with_unknowns(value: Any, unknown: Marks) -> Any:
+    """A copy of ``value`` with the placeholder wherever ``unknown`` marks a value (iteratively).
+
+    Marks that do not fit the value fail closed (:func:`plancheck._redact.fit_marks`).
+
+    >>> _with_unknowns({"a": "x", "b": ["y"]}, {"a": [True], "b": [True]}) == {"a": _PLACEHOLDER, "b": [_PLACEHOLDER]}
+    True
+    """
+    from .._redact import fit_marks
+
+    unknown = fit_marks(unknown, value)
+    if unknown is True:
+        return _PLACEHOLDER
+    if not isinstance(unknown, (Mapping, list)) or not isinstance(value, (Mapping, list, type(None))):
+        return value
+    root: list[Any] = [None]
+    # Each task fills slot `key` of `parent` from (value, marks).
+    stack: list[tuple[Any, Any, Any, Marks]] = [(root, 0, value, unknown)]
+    while stack:
+        parent, key, val, marks = stack.pop()
+        marks = fit_marks(marks, val)
+        if marks is True:
+            parent[key] = _PLACEHOLDER
+        elif isinstance(marks, Mapping) and isinstance(val, (Mapping, type(None))):
+            copy: dict[str, Any] = dict(val or {})
+            parent[key] = copy
+            for k, sub in marks.items():
+                if sub is not None and sub is not False:
+                    stack.append((copy, k, copy.get(k), sub))
+        elif isinstance(marks, list) and isinstance(val, (list, type(None))):
+            items = list(val or [])
+            items.extend([None] * (len(marks) - len(items)))
+            parent[key] = items
+            for i, sub in enumerate(marks):
+                if sub is not None and sub is not False:
+                    stack.append((items, i, items[i], sub))
+        else:
+            parent[key] = val
+    return root[0]
+
+
+def render_planned(value: Any, unknown: Marks, sensitive: Marks, plan: Plan) -> str:
+    """A planned value as text: sensitive parts ``(sensitive)``, unknown parts ``(known after apply)``.
+
+    >>> from plancheck import Plan
+    >>> plan = Plan.from_dict({"format_version": "1.0"})
+    >>> render_planned({"a": "x"}, {"id": True}, {"a": True}, plan)
+    '{"a": (sensitive), "id": (known after apply)}'
+    """
+    from .._redact import render_value
+
+    text = render_value(_with_unknowns(value, unknown), sensitive, plan.secrets)
+    return text.replace(_PLACEHOLDER_JSON, UNKNOWN_TEXT)
+
+
+def _sides(change: Change, before: bool) -> tuple[Any, Marks, Marks]:
+    if before:
+        return change.before, None, change.before_sensitive
+    return change.after, change.after_unknown, change.after_sensitive
+
+
+def resolve(plan: Plan, address: str, path: Path, before: bool, *, shown: bool = False) -> ResolvedValue:
+    """Resolve ``path`` in the after (or before) value of ``address``.
+
+    ``shown``: under the marks of both sides (``before_sensitive`` and ``after_sensitive``), as the
+    value is shown: a value marked on either side of a change is ``(sensitive)`` on both.
+    """
+    from .._checking.equality import union_marks
+    from .._documents.resolve import resolve_value
+
+    change = query_change(plan, address)
+    value, unknown, sensitive = _sides(change, before)
+    if shown:
+        sensitive = union_marks(value, [change.before_sensitive, change.after_sensitive])
+    return resolve_value(value, unknown, sensitive, path)
+
+
+def value_document(plan: Plan, address: str, path: Path, before: bool) -> dict[str, Any]:
+    """What ``query PLAN ADDRESS [PATH]`` reports, as a JSON-ready dict (kind ``value``)."""
+    from .._documents.plan import shown_address
+    from .._documents.resolve import ValueStatus
+    from .._redact import contains_sensitive
+
+    resolved = resolve(plan, address, path, before)
+    if resolved.status is ValueStatus.UNKNOWN:
+        text = UNKNOWN_TEXT
+    elif resolved.status is ValueStatus.KNOWN:
+        shown = resolve(plan, address, path, before, shown=True)
+        text = render_planned(shown.value, shown.value_unknown, True if shown.sensitive else shown.value_sensitive, plan)
+    elif resolved.status is ValueStatus.NULL:
+        text = "null"
+    else:
+        text = ""
+    return {
+        "schema_version": SCHEMA_VERSION,
+        "kind": "value",
+        "ok": True,
+        "address": shown_address(address, plan.secrets),
+        "path": path.to_text(),
+        "of": "before" if before else "after",
+        "status": resolved.status.value,
+        "unknown": resolved.unknown,
+        "partly_unknown": resolved.partly_unknown,
+        "sensitive": resolved.sensitive,
+        "partly_sensitive": (not resolved.sensitive) and contains_sensitive(resolved.value_sensitive),
+        "reason": resolved.reason or None,
+        "value": plan.secrets.scrub(text) if text else None,
+        "plan": plan_summary(plan),
+    }
+
+
+def render_value_document(doc: Mapping[str, Any]) -> str:
+    """The text form of :func:`value_document`; its address and path on one line (their keys are scrubbed already)."""
+    where = one_line(doc["address"] + (f" {doc['path']}" if doc["path"] else ""))
+    status = doc["status"]
+    if doc["partly_unknown"]:
+        status += " (with unknown elements)"
+    if doc["reason"]:
+        status += f" ({doc['reason']})"
+    if doc["sensitive"]:
+        sensitive = "yes"
+    elif doc["partly_sensitive"]:
+        sensitive = "partly"
+    else:
+        sensitive = "no"
+    lines = [f"{where} ({doc['of']})", f"  status:    {status}", f"  sensitive: {sensitive}"]
+    if doc["value"] is not None:
+        lines.append(f"  value:     {doc['value']}")
+    return "\n".join(lines)
+
+
+def list_document(plan: Plan) -> dict[str, Any]:
+    """Every resource change and output change with its actions (kind ``addresses``), addresses as shown.
+
+    >>> from plancheck import Plan
+    >>> plan = Plan.from_dict({"format_version": "1.2", "resource_changes": [{"address": 'a.b["pw-1234"]',
+    ...     "change": {"actions": ["create"], "after": {"pw": "pw-1234"}, "after_sensitive": {"pw": True}}}]})
+    >>> [r["address"] for r in list_document(plan)["resource_changes"]]
+    ['a.b["(sensitive)"]']
+    """
+    from .._documents.plan import shown_address
+
+    secrets = plan.secrets
+    resources = [
+        {
+            "address": shown_address(rc.address, secrets),
+            "actions": list(rc.actions),
+            **({"deposed": rc.deposed} if rc.deposed else {}),
+        }
+        for rc in plan.resource_changes
+    ]
+    outputs = [{"address": f"output.{name}", "actions": list(oc.actions)} for name, oc in plan.output_changes.items()]
+    return {
+        "schema_version": SCHEMA_VERSION,
+        "kind": "addresses",
+        "ok": True,
+        "plan": plan.source,
+        # ``plan`` is the source's name in schema 1 (a string): the flag a reader needs stands beside it.
+        "partial": plan.partial,
+        "resource_changes": resources,
+        "output_changes": outputs,
+    }
+
+
+def render_list(doc: Mapping[str, Any]) -> str:
+    """The text form of :func:`list_document`: one address and its actions per line (keys scrubbed already)."""
+    rows = [
+        (one_line(r["address"] + (f" (deposed {r['deposed']})" if "deposed" in r else "")), r["actions"])
+        for r in [*doc["resource_changes"], *doc["output_changes"]]
+    ]
+    if not rows:
+        return "(the plan has no resource or output changes)"
+    width = max(len(address) for address, _ in rows)
+    return "\n".join(f"{address.ljust(width)}  {', '.join(actions) or '(none)'}" for address, actions in rows)
+
+
+def shown_with_notes(text: str, plan: Plan) -> str:
+    """``text`` (a query's answer) after what it stands on, as the main command says it: a ``NOTE`` line for a partial plan.
+
+    >>> from plancheck import Plan
+    >>> print(shown_with_notes("null_resource.a  create", Plan.from_dict({"format_version": "1.2", "errored": True},
+    ...                                                                    allow_errored=True)))
+    NOTE  the plan is partial: planning failed ("errored": true), so it holds only what Terraform planned before the error
+    null_resource.a  create
+    """
+    return "\n".join([*(f"NOTE  {note}" for note in plan_notes(plan, quiet=True)), text])

@@ -433,17 +433,19 @@ def mock_plan(args: argparse.Namespace, io: Io, version: Callable[[], str]) -> i
     from .._errors import DocumentFormatError
     from ..snapshot import SnapshotFormatError
     from ._checksfile import ChecksFileError, exit_status, load_checks_file, run_checks
-    from ._io import SCHEMA_VERSION, SnapshotUsageError, compare_snapshot, render_json, snapshot_document
-    from ._module_files import input_secrets, plan_sensitive
-    from ._output import (
+    from ._io import (
+        SCHEMA_VERSION,
+        SnapshotUsageError,
         Style,
+        compare_snapshot,
         list_document,
+        render_json,
         render_list,
-        render_text,
-        results_document,
-        results_secrets,
+        snapshot_document,
         use_colour,
     )
+    from ._module_files import input_secrets, plan_sensitive
+    from ._output import render_text, results_document, results_secrets
     from ._registry import default_registry
     from ._waivers import today
 

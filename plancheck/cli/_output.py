@@ -1,45 +1,59 @@
-"""What a command prints about a plan: check results, query answers and snapshot comparisons, as text or JSON.
+"""What a command prints about the plans it checked: their results in every format, and the run of many plans.
 
 Check results are a human summary (optionally coloured), a JSON document (shapes documented in
 ``plancheck/schemas/cli-output.schema.json``), JUnit XML, SARIF 2.1.0, GitHub workflow commands or a
-Markdown summary (:func:`render`, on the runs of every plan checked). ``query`` looks up a plan's addresses, or the value at a
-path, redacted: ``output.NAME`` addresses an output change, anything else a resource change; unknown
-values show as ``(known after apply)``, sensitive ones as ``(sensitive)``; every address shown goes
-through :func:`plancheck._documents.plan.shown_address` (a ``for_each`` key can be a secret), and the
-address column is laid out on what is shown, so its width tells nothing. ``snapshot`` (and ``mock-plan
---snapshot``) compare a plan with its snapshot file, or write it.
+Markdown summary (:func:`render`, on the runs of every plan checked). A run of many plans (:func:`check_many`)
+checks each plan in a worker and reports them all, in the order given. ``query``'s answers (every address
+shown through :func:`plancheck._documents.plan.shown_address`: a ``for_each`` key can be a secret), a plan's
+notes and the text's colours are :mod:`plancheck.cli._io`'s.
 """
 
 from __future__ import annotations
 
+import argparse
+import contextlib
+import dataclasses
+import datetime
 import hashlib
 import json
 import os
 import urllib.parse
 import xml.etree.ElementTree as ET
-from collections.abc import Iterator, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Final, TextIO
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Final, cast
 
-from tfjsonpath import Path
 from tfjsonpath._jsontypes import copy_json
 
-from .._checking.equality import union_marks
-from .._documents.plan import Change, Plan, ResourceNotFoundError, shown_address
-from .._documents.resolve import ResolvedValue, ValueStatus, resolve_value
-from .._errors import PARTIAL_NOTE, CheckFailure
-from .._frozen import FrozenValue, ReadOnly, frozen
+from .._documents.plan import Plan
+from .._errors import CheckFailure
+from .._frozen import FrozenValue, frozen
 from .._redact import (
-    Marks,
     Secrets,
-    contains_sensitive,
-    fit_marks,
-    render_value,
-    secrets_from_state,
-    secrets_state,
 )
-from .._text import one_line, style_mark
+from .._text import exception_text, one_line
 from ._checksfile import CheckResult, exit_status
-from ._io import SCHEMA_VERSION, CliError, error_document, render_json
+from ._io import (
+    _LABELS,
+    SCHEMA_VERSION,
+    CliError,
+    Io,
+    Job,
+    Outcome,
+    PlanFacts,
+    PlanFailed,
+    Style,
+    _WriteFailed,
+    checks_text,
+    crossing_secrets,
+    error_document,
+    plan_notes,
+    plan_summary,
+    read_plan,
+    render_json,
+    tool_version,
+    use_colour,
+    write_report,
+)
 from ._waivers import expired_note, fixed_note
 
 if TYPE_CHECKING:
@@ -47,36 +61,29 @@ if TYPE_CHECKING:
 
 __all__ = [
     "FORMATS",
-    "UNKNOWN_TEXT",
     "Finding",
-    "PlanFacts",
-    "PlanFailed",
     "PlanRun",
-    "Style",
     "accepted",
+    "check_many",
+    "check_plan",
     "escape_data",
     "escape_markdown",
     "escape_property",
+    "fail_everywhere",
     "findings",
-    "list_document",
-    "plan_notes",
-    "plan_summary",
-    "query_change",
+    "named_twice",
+    "plans_document",
+    "plans_line",
     "render",
     "render_error",
-    "render_list",
     "render_text",
-    "render_value_document",
+    "render_text_runs",
+    "report",
     "results_document",
     "results_secrets",
     "run_status",
-    "shown_with_notes",
-    "use_colour",
-    "value_document",
 ]
 
-_LABELS: Final = {"pass": "PASS", "fail": "FAIL", "error": "ERROR", "warn": "WARN", "note": "NOTE", "waived": "WAIVED",
-                  "known": "KNOWN"}
 # Failures first, then warnings (checks of warning severity, then passes with warnings), so the lines that
 # need attention are at the top of a long run.
 _ORDER: Final = {"error": 0, "fail": 1, "warn": 2, "pass": 4}
@@ -85,54 +92,6 @@ _ORDER: Final = {"error": 0, "fail": 1, "warn": 2, "pass": 4}
 def _rank(result: CheckResult) -> int:
     accepted = result.warnings or result.waived or result.known or result.expired_waivers
     return 3 if result.status == "pass" and accepted else _ORDER[result.status]
-
-
-def use_colour(stream: TextIO, environ: Mapping[str, str], choice: str = "auto") -> bool:
-    """Whether to colour output: ``always``/``never``, else only on a terminal with ``NO_COLOR`` unset or empty.
-
-    >>> import io
-    >>> use_colour(io.StringIO(), {}), use_colour(io.StringIO(), {}, "always")
-    (False, True)
-    """
-    if choice == "always":
-        return True
-    if choice == "never":
-        return False
-    if environ.get("NO_COLOR"):
-        return False
-    isatty = getattr(stream, "isatty", None)
-    try:
-        return bool(isatty()) if callable(isatty) else False
-    except (ValueError, OSError):  # a closed or detached stream
-        return False
-
-
-class Style:
-    """ANSI colours, or nothing.
-
-    A colour is a :func:`~plancheck._text.style_mark`, made an escape sequence by the command's stream
-    (:func:`~plancheck._text.terminal_safe`), which shows every other control character escaped: so text from
-    the plan cannot restyle, erase or rewrite a line, and our colours still work.
-
-    >>> from plancheck._text import terminal_safe
-    >>> Style(False).status("fail"), terminal_safe(Style(True).status("pass"))
-    ('FAIL', '\\x1b[32mPASS\\x1b[0m')
-    """
-
-    __slots__ = ("enabled",)
-    _CODES: Final = {"pass": 32, "fail": 31, "error": 33, "warn": 35, "note": 36, "waived": 34, "known": 2, "dim": 2,
-                     "bold": 1}
-
-    def __init__(self, enabled: bool) -> None:
-        self.enabled = enabled
-
-    def paint(self, what: str, text: str) -> str:
-        """``text`` in the colour for ``what``."""
-        return f"{style_mark(self._CODES[what])}{text}{style_mark(0)}" if self.enabled else text
-
-    def status(self, status: str) -> str:
-        """The PASS/FAIL/ERROR label, coloured."""
-        return self.paint(status, _LABELS[status])
 
 
 def _subject(result: CheckResult, failure: CheckFailure | None, *, with_type: bool = True) -> str:
@@ -144,22 +103,6 @@ def _subject(result: CheckResult, failure: CheckFailure | None, *, with_type: bo
     if path is not None and len(path):
         parts.append(path.to_text())
     return ": ".join(parts)
-
-
-def plan_notes(plan: Plan | PlanFacts, *, quiet: bool = False) -> list[str]:
-    """What the summary says about the plan itself: partial (always), not complete, not applyable (not with ``quiet``).
-
-    >>> plan_notes(Plan.from_dict({"format_version": "1.2", "complete": False, "applyable": False}))
-    ['the plan is not complete ("complete": false): another plan and apply are needed to converge', 'the plan is not applyable ("applyable": false): terraform apply would refuse it']
-    >>> plan_notes(Plan.from_dict({"format_version": "1.2", "complete": False}), quiet=True)
-    []
-    """
-    notes = [plan.partial_note] if plan.partial_note is not None else []
-    if not quiet and plan.complete is False:
-        notes.append('the plan is not complete ("complete": false): another plan and apply are needed to converge')
-    if not quiet and plan.applyable is False:
-        notes.append('the plan is not applyable ("applyable": false): terraform apply would refuse it')
-    return notes
 
 
 def render_text(results: Sequence[CheckResult], plan: Plan | PlanFacts, *, style: Style, quiet: bool = False,
@@ -281,23 +224,6 @@ def _failure_json(failure: CheckFailure) -> dict[str, Any]:
     }
 
 
-def plan_summary(plan: Plan | PlanFacts) -> dict[str, Any]:
-    """What the verdicts stand on, as the JSON documents say it (``plan``): the plan's source and flags.
-
-    >>> plan_summary(Plan.from_dict({"format_version": "1.2", "errored": True}, allow_errored=True))["partial"]
-    True
-    """
-    return {
-        "source": plan.source,
-        "format_version": plan.format_version,
-        "terraform_version": plan.terraform_version,
-        "errored": plan.errored,
-        "complete": plan.complete,
-        "applyable": plan.applyable,
-        "partial": plan.partial,
-    }
-
-
 def results_document(results: Sequence[CheckResult], plan: Plan | PlanFacts, tool_version: str,
                      fail_on: str = "error", *, fixed: Sequence[BaselineEntry] = (),
                      baseline: str | None = None) -> dict[str, Any]:
@@ -361,87 +287,6 @@ FORMATS: Final = ("text", "json", "junit", "sarif", "github", "markdown")
 _SARIF_VERSION: Final = "2.1.0"
 _SARIF_SCHEMA: Final = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 _TOOL: Final = "tfplancheck"
-
-
-class PlanFacts(ReadOnly):
-    """What the reports say of a plan besides its results: its source, its flags and its secrets.
-
-    A :class:`PlanRun` holds the :class:`Plan` itself or these; a worker process checking one of many plans
-    hands these back (they pickle, the whole plan need not travel), and the reports read the same fields
-    of either.
-
-    >>> facts = PlanFacts.of(Plan.from_dict({"format_version": "1.2", "errored": True}, source="p.json", allow_errored=True))
-    >>> facts.source, facts.partial, facts.partial_note == PARTIAL_NOTE
-    ('p.json', True, True)
-    >>> import pickle
-    >>> pickle.loads(pickle.dumps(facts)).errored
-    True
-    """
-
-    __slots__ = ("applyable", "complete", "errored", "format_version", "secrets", "source", "terraform_version")
-    source: str | None
-    format_version: str
-    terraform_version: str | None
-    errored: bool | None
-    complete: bool | None
-    applyable: bool | None
-    secrets: Secrets
-
-    def __init__(self, source: str | None, format_version: str, terraform_version: str | None, errored: bool | None,
-                 complete: bool | None, applyable: bool | None, secrets: Secrets) -> None:
-        self._set(source=source, format_version=format_version, terraform_version=terraform_version, errored=errored,
-                  complete=complete, applyable=applyable, secrets=secrets)
-
-    @classmethod
-    def of(cls, plan: Plan | PlanFacts) -> PlanFacts:
-        """The facts of ``plan`` (its secrets collected now: they travel with them)."""
-        return cls(plan.source, plan.format_version, plan.terraform_version, plan.errored, plan.complete,
-                   plan.applyable, plan.secrets)
-
-    @property
-    def partial(self) -> bool:
-        """As :attr:`Plan.partial`: planning failed, and the plan was read with ``--allow-errored``."""
-        return self.errored is True
-
-    @property
-    def partial_note(self) -> str | None:
-        """As :attr:`Plan.partial_note`."""
-        return PARTIAL_NOTE if self.partial else None
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        # Secrets do not pickle (an error holding them cannot carry them off); the facts hand theirs to the
-        # process that writes the output, through the command's own pipe.
-        return (_facts, (self.source, self.format_version, self.terraform_version, self.errored, self.complete,
-                         self.applyable, secrets_state(self.secrets)))
-
-
-def _facts(source: str | None, format_version: str, terraform_version: str | None, errored: bool | None,
-           complete: bool | None, applyable: bool | None, secrets: tuple[tuple[str, ...], frozenset[str]]) -> PlanFacts:
-    return PlanFacts(source, format_version, terraform_version, errored, complete, applyable, secrets_from_state(*secrets))
-
-
-@frozen
-class PlanFailed(FrozenValue):
-    """A plan of many that could not be checked (bad input: exit status 2), in its place among the others.
-
-    ``kind`` and ``message`` are what the error document of a run of that plan alone says.
-
-    >>> PlanFailed("b.json", "plan", "b.json: invalid JSON").name
-    'b.json'
-    """
-
-    source: str
-    kind: str
-    message: str
-
-    @property
-    def name(self) -> str:
-        """The plan's name in the reports, as :attr:`PlanRun.name`."""
-        return self.source
-
-    def text(self) -> str:
-        """The error, one line (a plan's own words are scrubbed already: it could not be read)."""
-        return one_line(self.message)
 
 
 @frozen
@@ -514,20 +359,6 @@ def run_status(runs: Sequence[Checked], fail_on: str = "error") -> int:
     return exit_status([r for run in runs if isinstance(run, PlanRun) for r in run.results], fail_on)
 
 
-def plans_line(runs: Sequence[Checked], fail_on: str = "error") -> str:
-    """The one summary of a run of many plans: how many passed, failed, and could not be checked or had a check
-    that could not run (exit status 2).
-
-    >>> plans_line([PlanFailed("b.json", "plan", "b.json: invalid JSON")])
-    '1 plan: 0 passed, 0 failed, 1 error'
-    """
-    statuses = [run_status([run], fail_on) for run in runs]
-    counts = [f"{statuses.count(0)} passed", f"{statuses.count(1)} failed"]
-    if statuses.count(2):
-        counts.append(f"{statuses.count(2)} error{'s' if statuses.count(2) != 1 else ''}")
-    return f"{len(runs)} plan{'s' if len(runs) != 1 else ''}: " + ", ".join(counts)
-
-
 def findings(run: PlanRun, result: CheckResult, fail_on: str = "error", secrets: Secrets | None = None) -> Iterator[Finding]:
     """The findings of one result: its failures (``FAIL``, ``WARN`` at warning severity, ``ERROR``), then its warnings.
 
@@ -593,7 +424,7 @@ def render(fmt: str, runs: Sequence[Checked], *, fail_on: str = "error", tool_ve
     | 0 | 0 | 0 | 0 | 0 | 0 |
     """
     if fmt == "text":
-        return _render_text_runs(runs, style or Style(False), quiet, fail_on)
+        return render_text_runs(runs, style or Style(False), quiet, fail_on)
     if fmt == "json":
         return _render_json(runs, fail_on, tool_version)
     if fmt == "junit":
@@ -605,88 +436,6 @@ def render(fmt: str, runs: Sequence[Checked], *, fail_on: str = "error", tool_ve
     if fmt == "markdown":
         return _render_markdown(runs, fail_on)
     raise ValueError(f"unknown format {fmt!r} (expected one of {', '.join(FORMATS)})")
-
-
-def render_error(fmt: str, kind: str, message: str, tool_version: str = "") -> str:
-    """What format ``fmt`` says of a run that stopped at bad input before any check ran (exit status 2).
-
-    So a CI step reading a report finds the error, in the report's own terms: a JUnit ``error``, a SARIF
-    invocation that did not succeed (with the message as its notification), a GitHub ``::error``, a Markdown
-    heading, the JSON error document.
-
-    >>> print(render_error("github", "checks", "checks.toml:3: check[0].type: unknown check 'X'"))
-    ::error title=tfplancheck%3A checks error::checks.toml:3: check[0].type: unknown check 'X'
-    """
-    text = one_line(message)
-    if fmt == "json":
-        return render_json(error_document(kind, message, tool_version))
-    if fmt == "junit":
-        root = ET.Element("testsuites", name=_TOOL, tests="1", failures="0", errors="1", skipped="0")
-        suite = ET.SubElement(root, "testsuite", name=_TOOL, tests="1", failures="0", errors="1", skipped="0")
-        case = ET.SubElement(suite, "testcase", name=f"{kind} error", classname=_TOOL)
-        ET.SubElement(case, "error", message=text, type=kind).text = text
-        ET.indent(root)
-        return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode")
-    if fmt == "sarif":
-        driver: dict[str, Any] = {"name": _TOOL, **({"version": tool_version} if tool_version else {})}
-        invocation = {"executionSuccessful": False, "exitCode": 2, "properties": {"ok": False},
-                      "toolExecutionNotifications": [{"level": "error", "message": {"text": text},
-                                                      "descriptor": {"id": kind}}]}
-        document = {"$schema": _SARIF_SCHEMA, "version": _SARIF_VERSION,
-                    "runs": [{"tool": {"driver": driver}, "invocations": [invocation], "results": []}]}
-        return json.dumps(document, indent=2, ensure_ascii=False)
-    if fmt == "github":
-        return f"::error title={escape_property(f'{_TOOL}: {kind} error')}::{escape_data(text)}"
-    if fmt == "markdown":
-        return f"## {_TOOL}: error\n\n{escape_markdown(text)}"
-    return f"{_TOOL}: error: {text}"
-
-
-def _render_text_runs(runs: Sequence[Checked], style: Style, quiet: bool, fail_on: str) -> str:
-    parts = []
-    for run in runs:
-        if isinstance(run, PlanFailed):
-            parts.append(f"{style.status('error')}  {run.text()}\n{one_line(run.name)}: not checked (exit status 2)")
-        else:
-            parts.append(render_text(run.results, run.plan, style=style, quiet=quiet, fixed=run.fixed,
-                                     baseline=run.baseline))
-    if len(runs) > 1 and not quiet:
-        parts.append(plans_line(runs, fail_on))
-    return "\n\n".join(part for part in parts if part)
-
-
-def _plan_document(run: Checked, fail_on: str, tool_version: str) -> dict[str, Any]:
-    """What a run of this plan alone prints in JSON: its ``results`` document, or the ``error`` document naming it."""
-    if isinstance(run, PlanFailed):
-        return {**error_document(run.kind, run.message, tool_version), "source": run.source}
-    secrets = run.secrets()
-    document = results_document(run.results, run.plan, tool_version, fail_on, fixed=run.fixed, baseline=run.baseline)
-    scrubbed: dict[str, Any] = copy_json(document, leaf=lambda value: secrets.scrub(value) if isinstance(value, str) else value)
-    return scrubbed
-
-
-def plans_document(runs: Sequence[Checked], fail_on: str, tool_version: str) -> dict[str, Any]:
-    """The JSON document of a run of many plans (kind ``plans``): each plan's own document, in the order given.
-
-    ``plans[i]`` is what ``tfplancheck`` prints for the i-th plan given alone (a ``results`` document, or an
-    ``error`` document with the plan's ``source``), each scrubbed of its own plan's secrets; ``ok`` is true
-    exactly when the exit status (the worst of the plans') is 0, ``summary`` counts the plans by their status.
-
-    >>> doc = plans_document([PlanFailed("b.json", "plan", "b.json: invalid JSON")], "error", "0.1.0")
-    >>> doc["kind"], doc["ok"], doc["summary"], doc["plans"][0]["source"]
-    ('plans', False, {'plans': 1, 'passed': 0, 'failed': 0, 'errors': 1}, 'b.json')
-    """
-    statuses = [run_status([run], fail_on) for run in runs]
-    return {
-        "schema_version": SCHEMA_VERSION,
-        "kind": "plans",
-        "tool_version": tool_version,
-        "ok": run_status(runs, fail_on) == 0,
-        "fail_on": fail_on,
-        "summary": {"plans": len(runs), "passed": statuses.count(0), "failed": statuses.count(1),
-                    "errors": statuses.count(2)},
-        "plans": [_plan_document(run, fail_on, tool_version) for run in runs],
-    }
 
 
 def _render_json(runs: Sequence[Checked], fail_on: str, tool_version: str) -> str:
@@ -971,192 +720,223 @@ def _render_markdown(runs: Sequence[Checked], fail_on: str) -> str:
     return "\n".join(lines)
 
 
-# -- query: a plan's addresses, or the value at a path ---------------------------------------------
+# -- many plans, one run: each plan checked (in a worker), the runs reported -------------------------
+
+#: The job of the run, set before the workers are forked (they inherit it) or the plans are checked here.
+_JOB: list[Job] = []
 
 
-UNKNOWN_TEXT: Final = "(known after apply)"
-# A string no plan holds: stands in for unknown values so render_value can lay them out, then is replaced.
-_PLACEHOLDER: Final = "\x00tfplancheck-unknown\x00"
-_PLACEHOLDER_JSON: Final = '"\\u0000tfplancheck-unknown\\u0000"'
+def check_plan(name: str) -> Outcome | PlanFailed:
+    """Read and check plan file ``name`` with the run's job; bad input is a :class:`PlanFailed`, never an exception.
+
+    An unexpected exception (a bug) is one too, of kind ``internal``, its text scrubbed of the plan's secrets.
+    """
+    from .._documents.met import heard_only_by
+    from .._terraform.lifecycle import ending_on_signals
+    from ._checksfile import run_checks
+
+    (job,) = _JOB
+    source = "<stdin>" if name == "-" else name
+    heard: list[Any] = []
+    # A worker's own scope: SIGTERM unwinds its Terraform command (the group ended, its files removed), then ends it.
+    # Its plan is heard here only (so, too, with --jobs 1): the writers scrub each plan's part with its own secrets.
+    with ending_on_signals(), heard_only_by(heard.append):
+        try:
+            plan = read_plan(name, terraform=job.terraform, stdin=job.stdin, environ=job.environ,
+                             max_bytes=job.max_bytes, allow_errored=job.allow_errored, chdir=job.chdir)
+            results = run_checks(job.specs, plan, today=job.today)
+            # Each result without its check (the parent has them, in order): a check need not pickle, nor travel.
+            return Outcome(PlanFacts.of(plan), tuple(dataclasses.replace(r, spec=cast(Any, None)) for r in results),
+                           crossing_secrets(plan.secrets, job.checks))
+        except CliError as exc:
+            return PlanFailed(source, exc.kind, exc.message)
+        except Exception as exc:  # the boundary of one plan: the others are still checked and reported
+            text = " ".join(exception_text(exc).split())
+            try:
+                for found in heard:
+                    text = found.secrets.scrub(text)
+            except Exception:  # the plan that broke the check may be what cannot give its secrets
+                text = f"{type(exc).__name__} (its message is withheld: the secrets it may show could not be listed)"
+            return PlanFailed(source, "internal", f"{source}: unexpected error: {text} (a bug: please report it)")
 
 
-def query_change(plan: Plan, address: str) -> Change:
-    """The change at ``address`` (``output.NAME`` for an output); CliError naming close addresses if absent."""
+def named_twice(plans: Sequence[str]) -> str | None:
+    """Why the plans cannot be checked in one run as given (a plan named twice; standard input among others), else None.
+
+    >>> named_twice(["a.json", "./a.json"])
+    'the plan ./a.json is named twice (each plan is checked once, and reported under its name)'
+    >>> named_twice(["a.json", "-"])
+    'standard input (-) can be the only plan of a run; name the other plans in another run'
+    """
+    if len(plans) > 1 and "-" in plans:
+        return "standard input (-) can be the only plan of a run; name the other plans in another run"
+    seen: set[str] = set()
+    for name in plans:
+        where = os.path.realpath(name)
+        if where in seen:
+            return f"the plan {name} is named twice (each plan is checked once, and reported under its name)"
+        seen.add(where)
+    return None
+
+
+def check_many(plans: Sequence[str], args: argparse.Namespace, io: Io, specs: Sequence[Any], baseline: Any,
+               on: datetime.date, max_bytes: int) -> list[Any]:
+    """``tfplancheck PLAN PLAN ...``: each plan checked (in ``--jobs`` workers), judged by the baseline (written with
+    ``--write-baseline``), its run (a ``PlanRun``, or a :class:`PlanFailed` said on stderr) in the order given.
+
+    A baseline that cannot be written is a ``BaselineError``, for the caller to report.
+    """
+    from .._redact import Secrets
+    from .._terraform.lifecycle import run_in_workers, worker_count
+    from ._waivers import judge_plans
+
+    _JOB[:] = [Job(tuple(specs), args.terraform, io.environ, max_bytes, args.allow_errored, args.chdir, on, io.stdin,
+                   checks_text(specs))]
     try:
-        if address.startswith("output.") and not plan.has_resource_change(address):
-            return plan.output_change(address[len("output.") :]).change
-        return plan.resource_change(address).change
-    except ResourceNotFoundError as exc:
-        raise CliError("usage", str(exc)) from None
+        outcomes = run_in_workers(check_plan, plans, args.jobs or worker_count())
+    finally:
+        _JOB.clear()
+    checked = [(name, tuple(dataclasses.replace(r, spec=spec) for r, spec in zip(o.results, specs, strict=True)),
+                o.facts) for name, o in zip(plans, outcomes, strict=True) if isinstance(o, Outcome)]
+    # Each plan's part of every format is scrubbed of its secrets by the writers, as a run of it alone is; the
+    # streams scrub all of it of what every part shows of another plan's: its secrets the checks show (an
+    # address, a matcher's value). Not of every secret of every plan: that scrub grows with both the output and
+    # the plans (170 s for the output of 200 plans of 1 MB), and a plan's own content is its own scrub's.
+    io.heard(Secrets([value for o in outcomes if isinstance(o, Outcome) for value in o.crossing]))
+    judged = iter(judge_plans([(name, results, facts.secrets) for name, results, facts in checked], baseline,
+                              args.write_baseline))
+    runs: list[Any] = []
+    for outcome in outcomes:
+        if isinstance(outcome, PlanFailed):
+            io.stderr.write(f"tfplancheck: error: {outcome.message}\n")
+            runs.append(outcome)
+            continue
+        results, fixed, file = next(judged)
+        runs.append(PlanRun(outcome.facts, tuple(results), waived=sum(len(r.waived) for r in results),
+                            fixed=tuple(fixed), baseline=file))
+    return runs
 
 
-def _with_unknowns(value: Any, unknown: Marks) -> Any:
-    """A copy of ``value`` with the placeholder wherever ``unknown`` marks a value (iteratively).
+def render_error(fmt: str, kind: str, message: str, tool_version: str = "") -> str:
+    """What format ``fmt`` says of a run that stopped at bad input before any check ran (exit status 2).
 
-    Marks that do not fit the value fail closed (:func:`plancheck._redact.fit_marks`).
+    So a CI step reading a report finds the error, in the report's own terms: a JUnit ``error``, a SARIF
+    invocation that did not succeed (with the message as its notification), a GitHub ``::error``, a Markdown
+    heading, the JSON error document.
 
-    >>> _with_unknowns({"a": "x", "b": ["y"]}, {"a": [True], "b": [True]}) == {"a": _PLACEHOLDER, "b": [_PLACEHOLDER]}
-    True
+    >>> print(render_error("github", "checks", "checks.toml:3: check[0].type: unknown check 'X'"))
+    ::error title=tfplancheck%3A checks error::checks.toml:3: check[0].type: unknown check 'X'
     """
-    unknown = fit_marks(unknown, value)
-    if unknown is True:
-        return _PLACEHOLDER
-    if not isinstance(unknown, (Mapping, list)) or not isinstance(value, (Mapping, list, type(None))):
-        return value
-    root: list[Any] = [None]
-    # Each task fills slot `key` of `parent` from (value, marks).
-    stack: list[tuple[Any, Any, Any, Marks]] = [(root, 0, value, unknown)]
-    while stack:
-        parent, key, val, marks = stack.pop()
-        marks = fit_marks(marks, val)
-        if marks is True:
-            parent[key] = _PLACEHOLDER
-        elif isinstance(marks, Mapping) and isinstance(val, (Mapping, type(None))):
-            copy: dict[str, Any] = dict(val or {})
-            parent[key] = copy
-            for k, sub in marks.items():
-                if sub is not None and sub is not False:
-                    stack.append((copy, k, copy.get(k), sub))
-        elif isinstance(marks, list) and isinstance(val, (list, type(None))):
-            items = list(val or [])
-            items.extend([None] * (len(marks) - len(items)))
-            parent[key] = items
-            for i, sub in enumerate(marks):
-                if sub is not None and sub is not False:
-                    stack.append((items, i, items[i], sub))
+    text = one_line(message)
+    if fmt == "json":
+        return render_json(error_document(kind, message, tool_version))
+    if fmt == "junit":
+        root = ET.Element("testsuites", name=_TOOL, tests="1", failures="0", errors="1", skipped="0")
+        suite = ET.SubElement(root, "testsuite", name=_TOOL, tests="1", failures="0", errors="1", skipped="0")
+        case = ET.SubElement(suite, "testcase", name=f"{kind} error", classname=_TOOL)
+        ET.SubElement(case, "error", message=text, type=kind).text = text
+        ET.indent(root)
+        return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode")
+    if fmt == "sarif":
+        driver: dict[str, Any] = {"name": _TOOL, **({"version": tool_version} if tool_version else {})}
+        invocation = {"executionSuccessful": False, "exitCode": 2, "properties": {"ok": False},
+                      "toolExecutionNotifications": [{"level": "error", "message": {"text": text},
+                                                      "descriptor": {"id": kind}}]}
+        document = {"$schema": _SARIF_SCHEMA, "version": _SARIF_VERSION,
+                    "runs": [{"tool": {"driver": driver}, "invocations": [invocation], "results": []}]}
+        return json.dumps(document, indent=2, ensure_ascii=False)
+    if fmt == "github":
+        return f"::error title={escape_property(f'{_TOOL}: {kind} error')}::{escape_data(text)}"
+    if fmt == "markdown":
+        return f"## {_TOOL}: error\n\n{escape_markdown(text)}"
+    return f"{_TOOL}: error: {text}"
+
+
+
+def render_text_runs(runs: Sequence[Any], style: Style, quiet: bool, fail_on: str) -> str:
+    """The text output of a run: each plan's summary (an unread plan's error in its place), then, for many plans,
+    their one summary line (not with ``quiet``)."""
+    parts = []
+    for run in runs:
+        if isinstance(run, PlanFailed):
+            parts.append(f"{style.status('error')}  {run.text()}\n{one_line(run.name)}: not checked (exit status 2)")
         else:
-            parent[key] = val
-    return root[0]
+            parts.append(render_text(run.results, run.plan, style=style, quiet=quiet, fixed=run.fixed,
+                                     baseline=run.baseline))
+    if len(runs) > 1 and not quiet:
+        parts.append(plans_line(runs, fail_on))
+    return "\n\n".join(part for part in parts if part)
 
 
-def render_planned(value: Any, unknown: Marks, sensitive: Marks, plan: Plan) -> str:
-    """A planned value as text: sensitive parts ``(sensitive)``, unknown parts ``(known after apply)``.
+def report(args: argparse.Namespace, io: Io, runs: Sequence[Any]) -> int:
+    """Standard output and every --report, in their formats; the exit status of all the runs."""
+    json_mode = args.format == "json"
+    style = Style(use_colour(io.stdout, io.environ, args.color) and args.format == "text")
+    io.out(render(args.format, runs, fail_on=args.fail_on, tool_version=tool_version(), style=style, quiet=args.quiet))
+    for fmt, filename in args.report:
+        try:
+            write_report(io, filename, render(fmt, runs, fail_on=args.fail_on, tool_version=tool_version()))
+        except _WriteFailed as exc:
+            return io.fail("report", str(exc), json_mode)
+    return run_status(runs, args.fail_on)
 
-    >>> plan = Plan.from_dict({"format_version": "1.0"})
-    >>> render_planned({"a": "x"}, {"id": True}, {"a": True}, plan)
-    '{"a": (sensitive), "id": (known after apply)}'
+
+def fail_everywhere(args: argparse.Namespace, io: Io, kind: str, message: str) -> int:
+    """A run's error said on standard error, in standard output's format and in every --report (exit status 2)."""
+
+    # Standard output and every report say the error in their format, so a CI step reading one finds it.
+    status = io.fail(kind, message, args.format == "json")
+    if args.format not in ("text", "json"):
+        io.out(render_error(args.format, kind, message, tool_version()))
+    for fmt, filename in args.report:
+        with contextlib.suppress(_WriteFailed):  # the run already fails with the error said on stderr
+            write_report(io, filename, render_error(fmt, kind, message, tool_version()))
+    return status
+
+
+def plans_line(runs: Sequence[Any], fail_on: str = "error") -> str:
+    """The one summary of a run of many plans: how many passed, failed, and could not be checked or had a check
+    that could not run (exit status 2).
+
+    >>> plans_line([PlanFailed("b.json", "plan", "b.json: invalid JSON")])
+    '1 plan: 0 passed, 0 failed, 1 error'
     """
-    text = render_value(_with_unknowns(value, unknown), sensitive, plan.secrets)
-    return text.replace(_PLACEHOLDER_JSON, UNKNOWN_TEXT)
+    statuses = [run_status([run], fail_on) for run in runs]
+    counts = [f"{statuses.count(0)} passed", f"{statuses.count(1)} failed"]
+    if statuses.count(2):
+        counts.append(f"{statuses.count(2)} error{'s' if statuses.count(2) != 1 else ''}")
+    return f"{len(runs)} plan{'s' if len(runs) != 1 else ''}: " + ", ".join(counts)
 
 
-def _sides(change: Change, before: bool) -> tuple[Any, Marks, Marks]:
-    if before:
-        return change.before, None, change.before_sensitive
-    return change.after, change.after_unknown, change.after_sensitive
+def _plan_document(run: Any, fail_on: str, tool_version: str) -> dict[str, Any]:
+    """What a run of this plan alone prints in JSON: its ``results`` document, or the ``error`` document naming it."""
+    if isinstance(run, PlanFailed):
+        return {**error_document(run.kind, run.message, tool_version), "source": run.source}
+    secrets = run.secrets()
+    document = results_document(run.results, run.plan, tool_version, fail_on, fixed=run.fixed, baseline=run.baseline)
+    scrubbed: dict[str, Any] = copy_json(document, leaf=lambda value: secrets.scrub(value) if isinstance(value, str) else value)
+    return scrubbed
 
 
-def resolve(plan: Plan, address: str, path: Path, before: bool, *, shown: bool = False) -> ResolvedValue:
-    """Resolve ``path`` in the after (or before) value of ``address``.
+def plans_document(runs: Sequence[Any], fail_on: str, tool_version: str) -> dict[str, Any]:
+    """The JSON document of a run of many plans (kind ``plans``): each plan's own document, in the order given.
 
-    ``shown``: under the marks of both sides (``before_sensitive`` and ``after_sensitive``), as the
-    value is shown: a value marked on either side of a change is ``(sensitive)`` on both.
+    ``plans[i]`` is what ``tfplancheck`` prints for the i-th plan given alone (a ``results`` document, or an
+    ``error`` document with the plan's ``source``), each scrubbed of its own plan's secrets; ``ok`` is true
+    exactly when the exit status (the worst of the plans') is 0, ``summary`` counts the plans by their status.
+
+    >>> doc = plans_document([PlanFailed("b.json", "plan", "b.json: invalid JSON")], "error", "0.1.0")
+    >>> doc["kind"], doc["ok"], doc["summary"], doc["plans"][0]["source"]
+    ('plans', False, {'plans': 1, 'passed': 0, 'failed': 0, 'errors': 1}, 'b.json')
     """
-    change = query_change(plan, address)
-    value, unknown, sensitive = _sides(change, before)
-    if shown:
-        sensitive = union_marks(value, [change.before_sensitive, change.after_sensitive])
-    return resolve_value(value, unknown, sensitive, path)
-
-
-def value_document(plan: Plan, address: str, path: Path, before: bool) -> dict[str, Any]:
-    """What ``query PLAN ADDRESS [PATH]`` reports, as a JSON-ready dict (kind ``value``)."""
-    resolved = resolve(plan, address, path, before)
-    if resolved.status is ValueStatus.UNKNOWN:
-        text = UNKNOWN_TEXT
-    elif resolved.status is ValueStatus.KNOWN:
-        shown = resolve(plan, address, path, before, shown=True)
-        text = render_planned(shown.value, shown.value_unknown, True if shown.sensitive else shown.value_sensitive, plan)
-    elif resolved.status is ValueStatus.NULL:
-        text = "null"
-    else:
-        text = ""
+    statuses = [run_status([run], fail_on) for run in runs]
     return {
         "schema_version": SCHEMA_VERSION,
-        "kind": "value",
-        "ok": True,
-        "address": shown_address(address, plan.secrets),
-        "path": path.to_text(),
-        "of": "before" if before else "after",
-        "status": resolved.status.value,
-        "unknown": resolved.unknown,
-        "partly_unknown": resolved.partly_unknown,
-        "sensitive": resolved.sensitive,
-        "partly_sensitive": (not resolved.sensitive) and contains_sensitive(resolved.value_sensitive),
-        "reason": resolved.reason or None,
-        "value": plan.secrets.scrub(text) if text else None,
-        "plan": plan_summary(plan),
+        "kind": "plans",
+        "tool_version": tool_version,
+        "ok": run_status(runs, fail_on) == 0,
+        "fail_on": fail_on,
+        "summary": {"plans": len(runs), "passed": statuses.count(0), "failed": statuses.count(1),
+                    "errors": statuses.count(2)},
+        "plans": [_plan_document(run, fail_on, tool_version) for run in runs],
     }
-
-
-def render_value_document(doc: Mapping[str, Any]) -> str:
-    """The text form of :func:`value_document`; its address and path on one line (their keys are scrubbed already)."""
-    where = one_line(doc["address"] + (f" {doc['path']}" if doc["path"] else ""))
-    status = doc["status"]
-    if doc["partly_unknown"]:
-        status += " (with unknown elements)"
-    if doc["reason"]:
-        status += f" ({doc['reason']})"
-    if doc["sensitive"]:
-        sensitive = "yes"
-    elif doc["partly_sensitive"]:
-        sensitive = "partly"
-    else:
-        sensitive = "no"
-    lines = [f"{where} ({doc['of']})", f"  status:    {status}", f"  sensitive: {sensitive}"]
-    if doc["value"] is not None:
-        lines.append(f"  value:     {doc['value']}")
-    return "\n".join(lines)
-
-
-def list_document(plan: Plan) -> dict[str, Any]:
-    """Every resource change and output change with its actions (kind ``addresses``), addresses as shown.
-
-    >>> plan = Plan.from_dict({"format_version": "1.2", "resource_changes": [{"address": 'a.b["pw-1234"]',
-    ...     "change": {"actions": ["create"], "after": {"pw": "pw-1234"}, "after_sensitive": {"pw": True}}}]})
-    >>> [r["address"] for r in list_document(plan)["resource_changes"]]
-    ['a.b["(sensitive)"]']
-    """
-    secrets = plan.secrets
-    resources = [
-        {
-            "address": shown_address(rc.address, secrets),
-            "actions": list(rc.actions),
-            **({"deposed": rc.deposed} if rc.deposed else {}),
-        }
-        for rc in plan.resource_changes
-    ]
-    outputs = [{"address": f"output.{name}", "actions": list(oc.actions)} for name, oc in plan.output_changes.items()]
-    return {
-        "schema_version": SCHEMA_VERSION,
-        "kind": "addresses",
-        "ok": True,
-        "plan": plan.source,
-        # ``plan`` is the source's name in schema 1 (a string): the flag a reader needs stands beside it.
-        "partial": plan.partial,
-        "resource_changes": resources,
-        "output_changes": outputs,
-    }
-
-
-def render_list(doc: Mapping[str, Any]) -> str:
-    """The text form of :func:`list_document`: one address and its actions per line (keys scrubbed already)."""
-    rows = [
-        (one_line(r["address"] + (f" (deposed {r['deposed']})" if "deposed" in r else "")), r["actions"])
-        for r in [*doc["resource_changes"], *doc["output_changes"]]
-    ]
-    if not rows:
-        return "(the plan has no resource or output changes)"
-    width = max(len(address) for address, _ in rows)
-    return "\n".join(f"{address.ljust(width)}  {', '.join(actions) or '(none)'}" for address, actions in rows)
-
-
-def shown_with_notes(text: str, plan: Plan) -> str:
-    """``text`` (a query's answer) after what it stands on, as the main command says it: a ``NOTE`` line for a partial plan.
-
-    >>> print(shown_with_notes("null_resource.a  create", Plan.from_dict({"format_version": "1.2", "errored": True},
-    ...                                                                    allow_errored=True)))
-    NOTE  the plan is partial: planning failed ("errored": true), so it holds only what Terraform planned before the error
-    null_resource.a  create
-    """
-    return "\n".join([*(f"NOTE  {note}" for note in plan_notes(plan, quiet=True)), text])

@@ -286,7 +286,8 @@ def test_each_plans_secrets_travel_back_from_its_worker() -> None:
 
     from plancheck import Plan
     from plancheck.cli._checksfile import parse_checks, run_checks
-    from plancheck.cli._output import PlanFacts, PlanRun, render
+    from plancheck.cli._io import PlanFacts
+    from plancheck.cli._output import PlanRun, render
     from plancheck.cli._registry import default_registry
 
     plan = Plan.from_dict(planted_secrets.plan_document(), source="planted.json")
