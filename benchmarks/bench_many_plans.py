@@ -62,6 +62,7 @@ def _own_plan(seed: int, resources: int) -> dict[str, object]:
 def make_plans(directory: Path, count: int) -> list[Path]:
     """``count`` plans of about 1 MB in ``directory`` (reused when already there)."""
     plans = [directory / f"plan{seed:03d}.json" for seed in range(1, count + 1)]
+    make_plans.reused = all(path.exists() for path in plans)  # type: ignore[attr-defined]
     for seed, path in enumerate(plans, start=1):
         if path.exists():
             continue
@@ -127,7 +128,8 @@ def main() -> None:
         plans = make_plans(directory, args.plans)
         (directory / "checks.toml").write_text(CHECKS, "utf-8")
         size = statistics.mean(p.stat().st_size for p in plans) / 1e6
-        source = "gen_plan.py" if GENERATOR.exists() else "its own generator"
+        source = ("reused from --keep" if getattr(make_plans, "reused", False) else
+                  "gen_plan.py" if GENERATOR.exists() else "its own generator")
         print(f"{len(plans)} plans of {size:.2f} MB on average (from {source}), {os.cpu_count()} CPUs, "
               f"Python {sys.version.split()[0]}, median of {args.reps}")
         (load_s, load_cpu), (checked_s, checked_cpu) = bare(plans, args.reps)

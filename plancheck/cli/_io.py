@@ -669,9 +669,10 @@ class PlanFacts(ReadOnly):
 
     @classmethod
     def of(cls, plan: Plan | PlanFacts) -> PlanFacts:
-        """The facts of ``plan`` (its secrets collected now: they travel with them)."""
+        """The facts of ``plan`` (its secrets collected now, and held apart from the plan: the facts of many plans
+        do not keep their documents alive, in a worker or with ``--jobs 1``)."""
         return cls(plan.source, plan.format_version, plan.terraform_version, plan.errored, plan.complete,
-                   plan.applyable, plan.secrets)
+                   plan.applyable, secrets_from_state(*secrets_state(plan.secrets)))
 
     @property
     def partial(self) -> bool:
