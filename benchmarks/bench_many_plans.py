@@ -19,7 +19,6 @@ import argparse
 import datetime
 import json
 import os
-import resource
 import statistics
 import subprocess
 import sys
@@ -96,22 +95,33 @@ def bare(plans: list[Path], reps: int) -> tuple[tuple[float, float], tuple[float
             (_median([w for w, _ in totals]), _median([c for _, c in totals])))
 
 
-def command(argv: list[str], reps: int, cwd: Path) -> tuple[float, float]:
-    """Median wall seconds of ``python -m plancheck ARGV`` (output thrown away), and its CPU seconds (user and
-    system, of the command and its workers: what a shared machine's load does not change)."""
+#: Runs the command line in a process that then reports its own CPU time and its workers' (on stderr's last line).
+_TIMED = """\
+import resource, sys
+from plancheck.cli import main
+status = main(sys.argv[1:])
+me, workers = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+print(me.ru_utime + me.ru_stime, workers.ru_utime + workers.ru_stime, file=sys.stderr)
+sys.exit(status)
+"""
+
+
+def command(argv: list[str], reps: int, cwd: Path) -> tuple[float, float, float]:
+    """Median wall seconds of the command line on ARGV (output thrown away), its own CPU seconds and its workers'
+    (user and system: what a shared machine's load does not change)."""
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
-    walls, cpus = [], []
+    walls, mine, theirs = [], [], []
     for _ in range(reps):
-        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         start = time.perf_counter()
-        done = subprocess.run([sys.executable, "-m", "plancheck", *argv], cwd=cwd, env=env,
+        done = subprocess.run([sys.executable, "-c", _TIMED, *argv], cwd=cwd, env=env,
                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, check=False)
         walls.append(time.perf_counter() - start)
-        after = resource.getrusage(resource.RUSAGE_CHILDREN)
-        cpus.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
         if done.returncode not in (0, 1):
             raise SystemExit(f"tfplancheck {' '.join(argv[:3])} ... exited {done.returncode}: {done.stderr.decode()[-500:]}")
-    return _median(walls), _median(cpus)
+        own, workers = map(float, done.stderr.decode().split()[-2:])
+        mine.append(own)
+        theirs.append(workers)
+    return _median(walls), _median(mine), _median(theirs)
 
 
 def main() -> None:
@@ -133,20 +143,24 @@ def main() -> None:
         print(f"{len(plans)} plans of {size:.2f} MB on average (from {source}), {os.cpu_count()} CPUs, "
               f"Python {sys.version.split()[0]}, median of {args.reps}")
         (load_s, load_cpu), (checked_s, checked_cpu) = bare(plans, args.reps)
-        start_s, start_cpu = command(["--version"], args.reps, directory)
+        start_s, start_cpu, _ = command(["--version"], args.reps, directory)
         names = [p.name for p in plans]
         walls = {jobs: command([*names, "-c", "checks.toml", "--format", args.format, "--jobs", str(jobs)], args.reps,
                                directory) for jobs in (1, 2)}
         n = len(plans)
-        print(f"{'what':<44} {'total s':>8} {'ms/plan':>8} {'CPU s':>7}")
+        print(f"{'what':<44} {'total s':>8} {'ms/plan':>8} {'CPU s':>7} {'workers CPU s':>14}")
         print(f"{'load_plan, one after the other (in-process)':<44} {load_s:>8.2f} {load_s / n * 1e3:>8.1f} {load_cpu:>7.2f}")
         print(f"{'load_plan + 3 checks (in-process)':<44} {checked_s:>8.2f} {checked_s / n * 1e3:>8.1f} {checked_cpu:>7.2f}")
         print(f"{'tfplancheck --version (process start)':<44} {start_s:>8.2f} {'':>8} {start_cpu:>7.2f}")
-        for jobs, (wall, cpu) in walls.items():
+        for jobs, (wall, cpu, workers) in walls.items():
             print(f"{f'tfplancheck {n} plans --jobs {jobs} --format {args.format}':<44} {wall:>8.2f} {wall / n * 1e3:>8.1f} "
-                  f"{cpu:>7.2f}")
+                  f"{cpu:>7.2f} {workers:>14.2f}")
         overhead = (walls[1][0] - start_s - checked_s) / n * 1e3
         overhead_cpu = (walls[1][1] - start_cpu - checked_cpu) / n * 1e3
+        # On two idle cores the wall time is at least the command's own CPU time plus half its workers' (each worker
+        # on a core of its own): what the ratio would be without other work on the machine.
+        ideal = (walls[2][1] + walls[2][2] / 2) / walls[1][1]
+        print(f"CPU critical path, --jobs 2 / --jobs 1 (own + workers / 2, over --jobs 1's own): {ideal:.2f}")
         print(f"--jobs 2 / --jobs 1: {walls[2][0] / walls[1][0]:.2f} (goal <= 0.6 on 2 cores); "
               f"--jobs 1 over the bare load and checks: {overhead:.1f} ms/plan wall, {overhead_cpu:.1f} ms/plan CPU")
 
