@@ -44,6 +44,8 @@ __all__ = [
     "rendered",
     "revealing_sensitive",
     "secret_strings",
+    "secrets_from_state",
+    "secrets_state",
     "sensitive_shown",
     "walk_marks",
     "whole_token",
@@ -828,6 +830,38 @@ def _replaced(text: str, spans: list[tuple[int, int]]) -> str:
 
 
 NO_SECRETS: Final = Secrets()
+
+
+def secrets_state(secrets: Secrets) -> tuple[tuple[str, ...], frozenset[str], object]:
+    """What :func:`secrets_from_state` rebuilds ``secrets`` from: its strings, its trusted texts' renderings and
+    its scanner (built now when it was not: what scrubbing costs most is building it, not using it).
+
+    How a worker process hands a plan's secrets to the process that writes the output (``tfplancheck
+    PLAN PLAN ...``), which scrubs that plan's part of the output with them as if it had read the plan; the
+    pipe between them is the command's own, nothing is shown. (Secrets itself does not pickle, so an error
+    holding one cannot carry it off in a pickle.)
+
+    >>> values, trusted, _ = secrets_state(Secrets(["hunter2"]).trusting(["output.password"]))
+    >>> values, trusted
+    (('hunter2',), frozenset({'output.password'}))
+    """
+    return secrets.ordered, secrets.trusted, secrets._scan() if secrets._values else None
+
+
+def secrets_from_state(values: Iterable[str], trusted: Iterable[str], scanner: object = None) -> Secrets:
+    """The :class:`Secrets` :func:`secrets_state` described: the same strings, trusted renderings and scanner.
+
+    >>> import pickle
+    >>> s = Secrets(["hunter2", "tags"]).trusting(["terraform_data.tags"])
+    >>> again = secrets_from_state(*pickle.loads(pickle.dumps(secrets_state(s))))
+    >>> again.scrub("terraform_data.tags: tags, hunter2") == s.scrub("terraform_data.tags: tags, hunter2")
+    True
+    """
+    made = Secrets.__new__(Secrets)  # the strings are filtered and the texts rendered already: not again
+    made._set(_values=frozenset(values), _trusted=frozenset(trusted))
+    if isinstance(scanner, _Scanner):
+        made._set(_scanner=scanner)
+    return made
 
 
 #: Numbers whose fixed-point text would be longer than this are written with an exponent.

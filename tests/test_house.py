@@ -31,7 +31,8 @@ ROOT = Path(__file__).resolve().parents[1]
 #: (133: plancheck/cli/_query.py, what `query` prints, split from _output.py: at 599 of 600 lines, the report
 #: formats (#35) left no room for the Markdown summary's cap.)
 #: (139: plancheck/_plugin/coverage/, #36's pytest --tf-cov: its scan, data, reports, HTML report and session hooks.)
-MODULES_TODAY = 139
+#: (140: plancheck/cli/_many.py, #35's many plans per run: the workers' side, split from _output.py, the formats.)
+MODULES_TODAY = 140
 
 #: Pairs of files in plancheck/ sharing a block of six or more lines alike (tools/house.py): may only go down.
 #: (65 on the waivers branch; 47 after #34's shared concepts: check_fields and checked_instance, the
@@ -47,9 +48,10 @@ DUPLICATE_PAIRS_TODAY = 51
 #: process of their own as ``make bench`` prints them (this session's plancheck plugin hears every plan made):
 #: through ``load_plan`` + ``assert_plan``, and through the CLI. Lower them as the routes shorten.
 #: (110 / 184 on the routes branch; 111 / 185 with check_fields, which names each field's checker once;
-#: 112 / 186 with #37: a plan's secrets include its action invocations' sensitive configuration.)
+#: 112 / 186 with #37: a plan's secrets include its action invocations' sensitive configuration; the CLI's
+#: 189 with #35's many plans: each plan is read and checked in a scope of its own, then judged and reported.)
 LIBRARY_ROUTE_TODAY = 112
-CLI_ROUTE_TODAY = 186
+CLI_ROUTE_TODAY = 189
 
 #: ``_x.py`` modules inside a private package: none since #34 (the set stays for a reviewed exception).
 PRIVATE_TWICE_ALLOWED: set[str] = set()

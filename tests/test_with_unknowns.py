@@ -15,7 +15,7 @@ import pytest
 from plancheck import ExpectUnknownValue, Plan
 from plancheck._checking import match
 from plancheck._redact import Marks, with_unknowns
-from plancheck.cli import _output
+from plancheck.cli import _query
 from tfjsonpath import Path
 
 P = "?"
@@ -49,7 +49,7 @@ def test_only_the_way_to_a_mark_is_copied() -> None:
     assert shown["kept"] is kept
 
 
-@pytest.mark.parametrize("module", [match, _output], ids=["checks", "cli"])
+@pytest.mark.parametrize("module", [match, _query], ids=["checks", "cli"])
 def test_the_checks_and_the_cli_share_the_walk(module: Any) -> None:
     assert module.with_unknowns is with_unknowns
 

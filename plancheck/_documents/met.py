@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-__all__ = ["WATCHERS", "checked", "listen", "listening", "met", "planned_in", "watch"]
+__all__ = ["WATCHERS", "checked", "heard_only_by", "listen", "listening", "met", "planned_in", "watch"]
 
 #: The listeners, in the order they began to listen.
 _LISTENERS: list[Callable[[Any], None]] = []
@@ -56,6 +56,28 @@ def listening(listener: Callable[[Any], None]) -> Iterator[None]:
         yield
     finally:
         _LISTENERS.remove(listener)
+
+
+@contextmanager
+def heard_only_by(listener: Callable[[Any], None]) -> Iterator[None]:
+    """Within this block, only ``listener`` is told (the listeners outside hear nothing of it).
+
+    For work done for a front end as a worker process would do it: ``tfplancheck PLAN PLAN ...`` checks each
+    plan apart, and scrubs each plan's part of the output with that plan's secrets, the same whether the plan
+    was read in a worker or, with ``--jobs 1``, in the command's own process.
+
+    >>> outer, inner = [], []
+    >>> with listening(outer.append), heard_only_by(inner.append):
+    ...     met("plan")
+    >>> outer, inner
+    ([], ['plan'])
+    """
+    saved = _LISTENERS[:]
+    _LISTENERS[:] = [listener]
+    try:
+        yield
+    finally:
+        _LISTENERS[:] = saved
 
 
 def listen(listener: Callable[[Any], None]) -> Callable[[], None]:

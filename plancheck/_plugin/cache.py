@@ -86,10 +86,11 @@ class DocumentCache(Generic[T]):
         return len(self._entries)
 
 
-def load_plan_file(path: str | os.PathLike[str], *, terraform: str | None = None, allow_errored: bool = False) -> Any:
+def load_plan_file(path: str | os.PathLike[str], *, terraform: str | None = None, allow_errored: bool = False,
+                   chdir: str | None = None) -> Any:
     """The plan of ``--tf-plan`` (and the ``tf_plan`` marker and ini key): :func:`plancheck.load_plan_file`, so a
-    JSON file, or a binary plan shown by ``terraform`` in the file's directory; one that planning failed on is
-    refused unless ``allow_errored``.
+    JSON file, or a binary plan shown by ``terraform`` in the file's directory (``chdir``: ``--tf-chdir DIR``, as
+    the command line's ``--chdir``); one that planning failed on is refused unless ``allow_errored``.
 
     The file is read once, up to the loader's limit (``PLANCHECK_MAX_BYTES``, else 2 GiB), and parsed
     once: :mod:`plancheck._terraform.planfile` turns a binary plan's bytes into JSON bytes, held to the
@@ -105,17 +106,17 @@ def load_plan_file(path: str | os.PathLike[str], *, terraform: str | None = None
     """
     from .._terraform.planfile import read_plan_file
 
-    # The library's one route: the plugin's rule (show runs in the plan file's directory) is load_plan_file's;
-    # the plugin has no option naming another directory, so its error says only to run terraform init there.
-    return read_plan_file(path, terraform, allow_errored=allow_errored)
+    # The library's one route: the plugin's rule (show runs in the plan file's directory, or --tf-chdir) is
+    # load_plan_file's; when the providers cannot be loaded there, the error names the plugin's option.
+    return read_plan_file(path, terraform, chdir, allow_errored=allow_errored, hint="--tf-chdir DIR")
 
 
-def _plan_loader(terraform: str | None, allow_errored: bool) -> Callable[[Path], Any]:
-    """The plan reader of the plugin: :func:`load_plan_file` with the session's ``--terraform`` and
-    ``--tf-allow-errored``."""
+def _plan_loader(terraform: str | None, allow_errored: bool, chdir: str | None = None) -> Callable[[Path], Any]:
+    """The plan reader of the plugin: :func:`load_plan_file` with the session's ``--terraform``,
+    ``--tf-allow-errored`` and ``--tf-chdir``."""
 
     def load(path: Path) -> Any:
-        return load_plan_file(path, terraform=terraform, allow_errored=allow_errored)
+        return load_plan_file(path, terraform=terraform, allow_errored=allow_errored, chdir=chdir)
 
     return load
 
@@ -152,9 +153,10 @@ class SessionDocuments:
         "_testing", "_unions", "plans", "states",
     )
 
-    def __init__(self, terraform: str | None = None, *, allow_errored: bool = False) -> None:
-        # ``terraform``: the binary that shows a binary plan (--terraform), else the usual search.
-        self.plans: DocumentCache[Any] = DocumentCache(_plan_loader(terraform, allow_errored))
+    def __init__(self, terraform: str | None = None, *, allow_errored: bool = False, chdir: str | None = None) -> None:
+        # ``terraform``: the binary that shows a binary plan (--terraform), else the usual search; ``chdir``: where
+        # (--tf-chdir), else the plan file's directory.
+        self.plans: DocumentCache[Any] = DocumentCache(_plan_loader(terraform, allow_errored, chdir))
         self.states: DocumentCache[Any] = DocumentCache(_load_state_file)
         #: Secrets found outside any test (while collecting): sources for the whole session.
         self._outside: list[Secrets] = []

@@ -27,6 +27,7 @@ from .options import (
     add_options,
     allow_errored,
     resolve_document_path,
+    show_chdir,
     show_sensitive,
     terraform_binary,
 )
@@ -88,7 +89,8 @@ def pytest_configure(config: pytest.Config) -> None:
         config.issue_config_time_warning(pytest.PytestConfigWarning(refusal), stacklevel=2)
     config.stash[_SHOW_SENSITIVE] = show
     config.stash[_SHOW_REFUSED] = refusal is not None
-    documents = config.stash[_DOCUMENTS] = SessionDocuments(terraform_binary(config), allow_errored=allow_errored(config))
+    documents = config.stash[_DOCUMENTS] = SessionDocuments(terraform_binary(config), allow_errored=allow_errored(config),
+                                                                  chdir=show_chdir(config))
     config.pluginmanager.register(_Scrubber(config), "plancheck-scrubber")
     if not show:
         # Every plan and state made in the session (a test's own load_plan, a module-level one), and the

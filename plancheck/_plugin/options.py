@@ -53,6 +53,7 @@ DOCUMENT_KINDS: Final = (PLAN, STATE)
 SHOW_SENSITIVE_INI: Final = "tf_show_sensitive"
 ALLOW_ERRORED_INI: Final = "tf_allow_errored"
 TERRAFORM_INI: Final = "tf_terraform"
+CHDIR_INI: Final = "tf_chdir"
 TF_ACC_GATE_INI: Final = "tf_acc_gate"
 _FALSE_WORDS: Final = frozenset({"", "0", "false", "no", "off"})
 
@@ -99,6 +100,20 @@ def add_options(parser: pytest.Parser) -> None:
     parser.addini(
         TERRAFORM_INI,
         help="terraform (or tofu) binary for the tf_acceptance fixture and binary plan files",
+        type="string",
+        default="",
+    )
+    group.addoption(
+        "--tf-chdir",
+        dest=CHDIR_INI,
+        metavar="DIR",
+        default=None,
+        help="where terraform show reads a binary plan's providers: the directory of the configuration that made "
+        f"it (default: the plan file's directory), as tfplancheck --chdir. Ini: {CHDIR_INI}, relative to the ini file.",
+    )
+    parser.addini(
+        CHDIR_INI,
+        help="where terraform show reads a binary plan's providers (default: the plan file's directory)",
         type="string",
         default="",
     )
@@ -239,6 +254,25 @@ def terraform_binary(config: pytest.Config) -> str | None:
         if os.sep in value or (os.altsep and os.altsep in value):
             return str((_ini_dir(config) / value).resolve())
         return value
+    return None
+
+
+def show_chdir(config: pytest.Config) -> str | None:
+    """Where binary plans are shown: ``--tf-chdir`` (from where pytest runs) or the ``tf_chdir`` ini key (from the
+    ini file's directory), as an absolute path; None: each plan file's directory.
+
+    >>> from types import SimpleNamespace
+    >>> config = SimpleNamespace(getoption=lambda name, default=None: "infra/app", getini=lambda name: "",
+    ...     invocation_params=SimpleNamespace(dir=Path("/srv")), inipath=None, rootpath=Path("/srv"))
+    >>> Path(show_chdir(config)).as_posix()
+    '/srv/infra/app'
+    """
+    cli = config.getoption(CHDIR_INI, None)
+    if isinstance(cli, str) and cli:
+        return str((config.invocation_params.dir / cli).resolve())
+    ini = config.getini(CHDIR_INI)
+    if isinstance(ini, str) and ini.strip():
+        return str((_ini_dir(config) / ini.strip()).resolve())
     return None
 
 

@@ -19,17 +19,28 @@ does nothing. A signal that is ignored (``nohup`` ignores SIGHUP) or handled out
 from __future__ import annotations
 
 import contextlib
+import os
 import signal
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from types import FrameType
-from typing import Final, TypeAlias, TypeVar
+from typing import Any, Final, TypeAlias, TypeVar
 
 from tfjsonpath._errors import PicklesFields
 
 from .._frozen import public
 
-__all__ = ["SIGNALS", "Terminated", "deferring_delivery", "ending_on_signals", "pending_signal", "start_held"]
+__all__ = [
+    "SIGNALS",
+    "Terminated",
+    "deferring_delivery",
+    "ending_on_signals",
+    "pending_signal",
+    "run_in_workers",
+    "start_afresh",
+    "start_held",
+    "worker_count",
+]
 
 #: The signals turned into :class:`Terminated` while library work runs (SIGINT already raises KeyboardInterrupt).
 SIGNALS: Final[tuple[int, ...]] = tuple(
@@ -175,6 +186,41 @@ def pending_signal() -> int | None:
     return _SCOPE.pending
 
 
+def _left_to_the_parent(_signum: int, _frame: FrameType | None) -> None:
+    """A worker's Ctrl-C: nothing (its parent ends it with SIGTERM); reset to the default in what it runs."""
+
+
+def start_afresh() -> None:
+    """In a worker process forked from a process inside :func:`ending_on_signals`: forget the parent's scopes.
+
+    The child inherits the parent's handlers and its scope depth, so its own work would never be the
+    outermost scope: a SIGTERM would raise where nothing unwinds it, or end it before its Terraform
+    commands were ended. Afterwards the termination signals have their default action (the worker ends at
+    once when idle) and the worker's own :func:`ending_on_signals` scopes work as in any process: the
+    signal unwinds its work (ending its commands' process groups), then ends it. Ctrl-C does nothing: it
+    reaches the whole foreground group, and the parent, which owns the workers, ends them with SIGTERM. (A
+    handler that does nothing, not SIG_IGN: an ignored signal stays ignored in the programs a worker runs, and
+    Terraform, interrupted at the end of its grace period, would be killed instead of stopping its providers.)
+
+    >>> import multiprocessing, sys
+    >>> def child():
+    ...     start_afresh()
+    ...     sys.exit(0 if signal.getsignal(signal.SIGINT) is _left_to_the_parent and _SCOPE.depth == 0 else 1)
+    >>> with ending_on_signals():
+    ...     worker = multiprocessing.get_context("fork").Process(target=child)
+    ...     worker.start(); worker.join()
+    >>> worker.exitcode
+    0
+    """
+    _SCOPE.depth = _SCOPE.deferrals = 0
+    _SCOPE.previous.clear()
+    _SCOPE.pending = None
+    if _in_main_thread():
+        signal.signal(signal.SIGINT, _left_to_the_parent)
+        for signum in SIGNALS:
+            signal.signal(signum, signal.SIG_DFL)
+
+
 #: What :func:`start_held` holds back: the termination signals and Ctrl-C.
 _HELD: Final[tuple[int, ...]] = (int(signal.SIGINT), *SIGNALS)
 
@@ -233,3 +279,91 @@ def _put_back(previous: dict[int, _Handler]) -> None:
 def _raise_again(caught: list[int]) -> None:
     for signum in dict.fromkeys(caught):
         signal.raise_signal(signum)
+
+
+# -- worker processes that follow the lifecycle ---------------------------------------------------
+
+_A = TypeVar("_A")
+_R = TypeVar("_R")
+#: What is blocked while workers are forked: Ctrl-C and the termination signals.
+_FORKING: Final = frozenset(_HELD)
+
+
+def worker_count() -> int:
+    """How many workers a pool has by default: the CPUs this process may run on.
+
+    >>> worker_count() >= 1
+    True
+    """
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
+
+
+def _can_fork() -> bool:
+    import multiprocessing
+
+    return "fork" in multiprocessing.get_all_start_methods() and hasattr(signal, "pthread_sigmask")
+
+
+def _worker_start() -> None:
+    """A worker's first act: the lifecycle its own, then the signals its parent blocked while forking it let in."""
+    start_afresh()
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, _FORKING)
+
+
+def run_in_workers(fn: Callable[[_A], _R], items: Sequence[_A], workers: int) -> list[_R]:
+    """``fn(item)`` for each of ``items`` in up to ``workers`` forked worker processes, the results in the order of
+    ``items`` whichever finished first; with one worker (or where processes cannot be forked), one after the other
+    in this process. ``fn`` (a module's function) wraps its own work in :func:`ending_on_signals`.
+
+    Workers are forked (they have what the parent had set up) with Ctrl-C and the termination signals blocked
+    until each has made the lifecycle its own (:func:`start_afresh`). On Ctrl-C, SIGTERM or SIGHUP the parent
+    sends each worker SIGTERM, which unwinds a worker's commands (their groups ended, their files removed) and
+    ends it, and waits for every worker before it goes on unwinding: no worker outlives the call.
+
+    >>> run_in_workers(abs, [-3, 2, -1], 2)
+    [3, 2, 1]
+    """
+    if min(workers, len(items)) <= 1 or not _can_fork():
+        return [fn(item) for item in items]
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    pool = ProcessPoolExecutor(max_workers=min(workers, len(items)), mp_context=multiprocessing.get_context("fork"),
+                               initializer=_worker_start)
+    try:
+        signal.pthread_sigmask(signal.SIG_BLOCK, _FORKING)
+        try:
+            # The first submit forks every worker (a fork pool starts them all at once, before its thread): a
+            # signal that comes meanwhile is delivered after, once every worker can be ended.
+            futures = [pool.submit(fn, item) for item in items]
+        finally:
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, _FORKING)
+        return [future.result() for future in futures]
+    except BaseException:
+        _end_workers(getattr(pool, "_processes", None) or {})
+        raise
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _end_workers(processes: dict[Any, Any]) -> None:
+    """SIGTERM every worker and wait until each has ended (each ends its commands first); a further Ctrl-C or SIGTERM
+    while waiting sends SIGTERM again, which cuts a worker's grace period short, never the wait.
+
+    (The pool's own ``_processes``: ``terminate_workers`` is Python 3.14's, and shutting down waits for the work.)
+    """
+    workers = list(processes.values())
+    for worker in workers:
+        with contextlib.suppress(OSError, ValueError, AttributeError):
+            worker.terminate()
+    for worker in workers:
+        while True:
+            try:
+                worker.join()
+                break
+            except KeyboardInterrupt:
+                with contextlib.suppress(OSError, ValueError, AttributeError):
+                    worker.terminate()

@@ -815,8 +815,9 @@ def exit_status(results: Sequence[CheckResult], fail_on: str = "error") -> int:
     return 1 if any(r.fails(fail_on) for r in results) else 0
 
 
-def apply_waivers(result: CheckResult, on: datetime.date) -> CheckResult:
-    """``result`` with the failures its check's live waivers cover moved to ``waived``, its expired waivers named.
+def apply_waivers(result: CheckResult, on: datetime.date, plan: str | None = None) -> CheckResult:
+    """``result`` with the failures its check's live waivers cover moved to ``waived``, its expired waivers named;
+    ``plan`` is the plan file checked (a waiver naming plans waives in those only).
 
     A ``fail`` or ``warn`` result whose every failure is waived passes; an ``error`` result is left as
     it is (a check that could not run has nothing to waive).
@@ -832,7 +833,7 @@ def apply_waivers(result: CheckResult, on: datetime.date) -> CheckResult:
     waived: list[Waived] = list(result.waived)
     for failure in result.failures:
         address = failure.address if failure.address is not None else result.spec.address
-        waiver = next((w for w in live if w.covers(address)), None)
+        waiver = next((w for w in live if w.covers(address, plan)), None)
         if waiver is None:
             kept.append(failure)
         else:
@@ -860,6 +861,6 @@ def run_checks(specs: Sequence[CheckSpec], plan: Plan, *, today: datetime.date |
     )
     return [
         apply_waivers(CheckResult(o.check, "warn" if o.status == "fail" and o.check.severity == "warning" else o.status,
-                                  o.failures, o.warnings), on)
+                                  o.failures, o.warnings), on, plan.source)
         for o in outcomes
     ]

@@ -37,12 +37,12 @@ from ._io import (
     add_command,
     add_coverage_parser,
     add_snapshot_arguments,
+    job_count,
     path_argument,
     read_plan,
     render_json,
     reports_clash,
     tool_version,
-    write_report,
 )
 
 if TYPE_CHECKING:
@@ -57,6 +57,7 @@ examples:
   tfplancheck plan.json --checks checks.toml          # or checks.json
   tfplancheck plan.bin --checks checks.toml           # runs `terraform show -json` (or tofu) for you
   tfplancheck plan.json --checks checks.toml --format json
+  tfplancheck envs/*/plan.json -c checks.toml --jobs 4   # many plans in one run: the worst exit status
   tfplancheck --list-checks                           # every check and matcher, with its arguments
   tfplancheck plan.json -c checks.toml --write-baseline baseline.json   # accept today's failures
   tfplancheck plan.json -c checks.toml --baseline baseline.json         # fail only on new ones
@@ -223,7 +224,8 @@ def _main_parser(streams: Io | None = None) -> _Parser:
         epilog=_EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("plan", nargs="?", type=path_argument, help="plan JSON file, a binary plan file, or - for stdin")
+    parser.add_argument("plan", nargs="*", type=path_argument,
+                        help="plan JSON file, a binary plan file, or - for stdin; several are checked in one run")
     parser.add_argument(
         "-c", "--checks", action="append", default=[], metavar="FILE", type=path_argument,
         help="checks file (.toml or .json); repeatable",
@@ -265,6 +267,9 @@ def _main_parser(streams: Io | None = None) -> _Parser:
     _add_chdir(parser)
     _add_max_bytes(parser)
     add_allow_errored(parser)
+    parser.add_argument("-j", "--jobs", metavar="N", type=job_count,
+                        help="check several plans in N worker processes (default: the CPU count; 1: one after the "
+                        "other, in this process)")
     parser.add_argument("--list-checks", action="store_true", help="list every plan check and matcher, then exit")
     parser.add_argument("--version", action="store_true", help="print the version, then exit")
     parser.set_defaults(flag_checks=[])
@@ -425,16 +430,18 @@ def _list_waivers(args: argparse.Namespace, io: Io, on: Any) -> int:
 
 def _run_checks(args: argparse.Namespace, io: Io) -> int:
     from ._checksfile import ChecksFileError, run_checks
-    from ._output import PlanRun, Style, render, run_status, use_colour
+    from ._many import check_many, named_twice
+    from ._output import PlanRun, fail_everywhere, report
     from ._waivers import BaselineError, judge_by_baseline, read_baseline, today
 
     json_mode = args.format == "json"
-    clash = reports_clash(args.report, [args.plan, *args.checks, args.baseline], {"--write-baseline": args.write_baseline})
+    clash = reports_clash(args.report, [*args.plan, *args.checks, args.baseline], {"--write-baseline": args.write_baseline})
     if clash is not None:
         return io.fail("usage", clash, json_mode)
+    plans: list[str] = args.plan
 
     def fail(kind: str, message: str) -> int:
-        return _fail_everywhere(args, io, kind, message)
+        return fail_everywhere(args, io, kind, message)
 
     try:
         on = today(io.environ)
@@ -442,8 +449,11 @@ def _run_checks(args: argparse.Namespace, io: Io) -> int:
         return fail("usage", str(exc))
     if args.list_waivers:
         return _list_waivers(args, io, on)
-    if args.plan is None:
+    if not plans:
         return fail("usage", "no plan given (a JSON plan, a binary plan file, or - for stdin); see --help")
+    twice = named_twice(plans)
+    if twice is not None:
+        return fail("usage", twice)
     if not args.checks and not args.flag_checks:
         return fail("usage", "no checks given: use --checks FILE or flags such as --unknown ADDRESS PATH; see --help")
     try:
@@ -459,48 +469,30 @@ def _run_checks(args: argparse.Namespace, io: Io) -> int:
     try:
         # A bad baseline is told before the plan is read (which may run terraform).
         baseline = read_baseline(args.baseline, max_bytes) if args.baseline is not None else None
-        plan = read_plan(args.plan, terraform=args.terraform, stdin=io.stdin, environ=io.environ, max_bytes=max_bytes,
+        if len(plans) > 1:
+            return report(args, io, check_many(plans, args, io, specs, baseline, on, max_bytes))
+        plan = read_plan(plans[0], terraform=args.terraform, stdin=io.stdin, environ=io.environ, max_bytes=max_bytes,
                          allow_errored=args.allow_errored, chdir=args.chdir)
     except CliError as exc:
         return fail(exc.kind, exc.message)
     except BaselineError as exc:
         return fail("baseline", str(exc))
     try:
-        results, fixed, file = judge_by_baseline(run_checks(specs, plan, today=on), plan.secrets, baseline,
+        judged = baseline.for_plan(plans[0]) if baseline is not None else None  # a baseline of many plans: this one's
+        results, fixed, file = judge_by_baseline(run_checks(specs, plan, today=on), plan.secrets, judged,
                                                  args.write_baseline)
     except BaselineError as exc:
         return fail("baseline", str(exc))
     runs = [PlanRun(plan, tuple(results), waived=sum(len(r.waived) for r in results), fixed=tuple(fixed), baseline=file)]
     # The stream's scrub keeps what the failures trusted (their configuration names and given paths), as theirs did.
     io.heard(runs[0].secrets())
-    style = Style(use_colour(io.stdout, io.environ, args.color) and args.format == "text")
-    io.out(render(args.format, runs, fail_on=args.fail_on, tool_version=tool_version(), style=style, quiet=args.quiet))
-    for fmt, filename in args.report:
-        try:
-            write_report(io, filename, render(fmt, runs, fail_on=args.fail_on, tool_version=tool_version()))
-        except _WriteFailed as exc:
-            return io.fail("report", str(exc), json_mode)
-    return run_status(runs, args.fail_on)
-
-
-def _fail_everywhere(args: argparse.Namespace, io: Io, kind: str, message: str) -> int:
-    """A run's error said on standard error, in standard output's format and in every --report (exit status 2)."""
-    from ._output import render_error
-
-    # Standard output and every report say the error in their format, so a CI step reading one finds it.
-    status = io.fail(kind, message, args.format == "json")
-    if args.format not in ("text", "json"):
-        io.out(render_error(args.format, kind, message, tool_version()))
-    for fmt, filename in args.report:
-        with contextlib.suppress(_WriteFailed):  # the run already fails with the error said on stderr
-            write_report(io, filename, render_error(fmt, kind, message, tool_version()))
-    return status
+    return report(args, io, runs)
 
 
 def _lookup(args: argparse.Namespace, io: Io) -> int:
     from tfjsonpath import Path, PathSyntaxError
 
-    from ._output import list_document, render_list, render_value_document, shown_with_notes, value_document
+    from ._query import list_document, render_list, render_value_document, shown_with_notes, value_document
 
     json_mode = args.format == "json"
     try:
@@ -571,8 +563,13 @@ def add_snapshot_parser(commands: Any, streams: object) -> None:
 def run_snapshot(args: argparse.Namespace, io: Io, max_bytes: int) -> int:
     """Run ``tfplancheck snapshot``; return the exit status (errors in one line, never a traceback)."""
     from ..snapshot import SnapshotFormatError
-    from ._io import SnapshotUsageError, compare_snapshot, snapshot_document, snapshot_ignore
-    from ._output import shown_with_notes
+    from ._io import (
+        SnapshotUsageError,
+        compare_snapshot,
+        snapshot_document,
+        snapshot_ignore,
+    )
+    from ._query import shown_with_notes
 
     json_mode = args.format == "json"
 

@@ -10,12 +10,16 @@ into JSON by running ``terraform show -json`` (or ``tofu``) where the plan's pro
 file's directory, or ``--chdir DIR`` (:mod:`plancheck._terraform.planfile`, which the pytest plugin's
 ``--tf-plan`` and ``plancheck.load_plan_file`` share). The files a command writes besides its streams
 are here too: ``--report`` files (:func:`write_report`, through the same guard) and snapshot files
-(:func:`compare_snapshot`).
+(:func:`compare_snapshot`). So are the values every output stands on (``query``'s answers are
+``_query.py``'s): a plan's notes and summary, the colours of the text (:class:`Style`), and what a run of
+many plans hands between its processes (:class:`PlanFacts`, :class:`PlanFailed`, :class:`Job`, :class:`Outcome`;
+the run itself is :func:`plancheck.cli._output.check_many`).
 """
 
 from __future__ import annotations
 
 import argparse
+import datetime
 import io as _stdio
 import json
 import os
@@ -25,26 +29,39 @@ from typing import IO, TYPE_CHECKING, Any, Final, TextIO, cast
 
 from tfjsonpath._jsontypes import copy_json
 
-from .._errors import DocumentFormatError
+from .._errors import PARTIAL_NOTE, DocumentFormatError
+from .._frozen import FrozenValue, ReadOnly, frozen
 from .._loading.source import MAX_BYTES_ENV, InputTooLarge, max_input_bytes
-from .._text import exception_text, terminal_safe
+from .._redact import secrets_from_state, secrets_state
+from .._text import exception_text, one_line, style_mark, terminal_safe
 
 if TYPE_CHECKING:
+
     from .._documents.plan import Plan
     from .._redact import Secrets
 
 __all__ = [
-    "SCHEMA_VERSION",
     "CliError",
     "Io",
+    "Job",
+    "Outcome",
+    "PlanFacts",
+    "PlanFailed",
+    "SCHEMA_VERSION",
     "SnapshotUsageError",
+    "Style",
     "UnreadableInput",
     "add_allow_errored",
     "add_command",
     "add_snapshot_arguments",
+    "checks_text",
     "compare_snapshot",
+    "crossing_secrets",
     "error_document",
+    "job_count",
     "path_argument",
+    "plan_notes",
+    "plan_summary",
     "read_input",
     "read_plan",
     "render_json",
@@ -52,6 +69,7 @@ __all__ = [
     "snapshot_document",
     "snapshot_ignore",
     "tool_version",
+    "use_colour",
     "write_report",
 ]
 
@@ -165,6 +183,9 @@ class Io:
 
         The one record of what a command read: every plan and state made while it runs is heard
         (``plancheck._documents.met``), so the streams and the error boundary's line scrub the same secrets.
+        A run of many plans (:mod:`plancheck.cli._many`) is the exception: each plan's part of the output is
+        scrubbed of its own secrets by the writers, and the streams hear only the secrets of any plan that the
+        checks show (printed in every plan's part), not every secret of every plan.
         """
         self._heard.append(found)
 
@@ -609,3 +630,265 @@ def snapshot_document(file: str, status: int, lines: Sequence[str]) -> dict[str,
     word = ("differs" if status else "written" if last.endswith(": wrote the snapshot")
             else "updated" if ": updated the snapshot (" in last else "same")
     return {"file": file, "status": word, "ok": status == 0, "lines": list(lines)}
+
+
+# -- many plans, one run: each plan read and checked in a worker ------------------------------------
+#
+# ``tfplancheck PLAN [PLAN ...]``: each plan is read (a binary one shown by Terraform) and checked by
+# :func:`check_plan`, in ``--jobs`` worker processes (:func:`plancheck._terraform.lifecycle.run_in_workers`;
+# ``--jobs 1``: one after the other here). What comes back is small: the plan's facts (:class:`PlanFacts`: its
+# source, flags and secrets, scanner included) and its results, not the plan; in the order the plans were given,
+# so every output is the same bytes whatever the number of workers. A plan that cannot be read is a
+# :class:`PlanFailed` in its place, and the others are checked all the same.
+
+
+def job_count(text: str) -> int:
+    """A --jobs value: a positive number of worker processes.
+
+    >>> job_count("2")
+    2
+    >>> job_count("0")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: invalid job count '0' (a positive number of worker processes)
+    """
+    if not text.strip().isdigit() or int(text) == 0 or len(text.strip()) > 6:
+        raise argparse.ArgumentTypeError(f"invalid job count {text!r} (a positive number of worker processes)")
+    return int(text)
+
+
+class PlanFacts(ReadOnly):
+    """What the reports say of a plan besides its results: its source, its flags and its secrets.
+
+    A :class:`~plancheck.cli._output.PlanRun` holds the :class:`Plan` itself or these; a worker process checking one of many plans
+    hands these back (they pickle, the whole plan need not travel), and the reports read the same fields
+    of either.
+
+    >>> from plancheck import Plan
+    >>> facts = PlanFacts.of(Plan.from_dict({"format_version": "1.2", "errored": True}, source="p.json", allow_errored=True))
+    >>> facts.source, facts.partial, facts.partial_note == PARTIAL_NOTE
+    ('p.json', True, True)
+    >>> import pickle
+    >>> pickle.loads(pickle.dumps(facts)).errored
+    True
+    """
+
+    __slots__ = ("applyable", "complete", "errored", "format_version", "secrets", "source", "terraform_version")
+    source: str | None
+    format_version: str
+    terraform_version: str | None
+    errored: bool | None
+    complete: bool | None
+    applyable: bool | None
+    secrets: Secrets
+
+    def __init__(self, source: str | None, format_version: str, terraform_version: str | None, errored: bool | None,
+                 complete: bool | None, applyable: bool | None, secrets: Secrets) -> None:
+        self._set(source=source, format_version=format_version, terraform_version=terraform_version, errored=errored,
+                  complete=complete, applyable=applyable, secrets=secrets)
+
+    @classmethod
+    def of(cls, plan: Plan | PlanFacts) -> PlanFacts:
+        """The facts of ``plan`` (its secrets collected now, and held apart from the plan: the facts of many plans
+        do not keep their documents alive, in a worker or with ``--jobs 1``)."""
+        return cls(plan.source, plan.format_version, plan.terraform_version, plan.errored, plan.complete,
+                   plan.applyable, secrets_from_state(*secrets_state(plan.secrets)))
+
+    @property
+    def partial(self) -> bool:
+        """As :attr:`Plan.partial`: planning failed, and the plan was read with ``--allow-errored``."""
+        return self.errored is True
+
+    @property
+    def partial_note(self) -> str | None:
+        """As :attr:`Plan.partial_note`."""
+        return PARTIAL_NOTE if self.partial else None
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Secrets do not pickle (an error holding them cannot carry them off); the facts hand theirs to the
+        # process that writes the output, through the command's own pipe.
+        return (_facts, (self.source, self.format_version, self.terraform_version, self.errored, self.complete,
+                         self.applyable, secrets_state(self.secrets)))
+
+
+def _facts(source: str | None, format_version: str, terraform_version: str | None, errored: bool | None,
+           complete: bool | None, applyable: bool | None, secrets: tuple[tuple[str, ...], frozenset[str]]) -> PlanFacts:
+    return PlanFacts(source, format_version, terraform_version, errored, complete, applyable, secrets_from_state(*secrets))
+
+
+@frozen
+class PlanFailed(FrozenValue):
+    """A plan of many that could not be checked (bad input: exit status 2), in its place among the others.
+
+    ``kind`` and ``message`` are what the error document of a run of that plan alone says.
+
+    >>> PlanFailed("b.json", "plan", "b.json: invalid JSON").name
+    'b.json'
+    """
+
+    source: str
+    kind: str
+    message: str
+
+    @property
+    def name(self) -> str:
+        """The plan's name in the reports, as :attr:`PlanRun.name`."""
+        return self.source
+
+    def text(self) -> str:
+        """The error, one line (a plan's own words are scrubbed already: it could not be read)."""
+        return one_line(self.message)
+
+
+@frozen
+class Job(FrozenValue):
+    """What checking one plan needs, the same for every plan of the run (a worker has it from its parent, forked).
+
+    >>> import datetime
+    >>> Job((), None, {}, 1024, False, None, datetime.date(2027, 1, 31)).max_bytes
+    1024
+    """
+
+    specs: tuple[Any, ...]
+    terraform: str | None
+    environ: Mapping[str, str]
+    max_bytes: int
+    allow_errored: bool
+    chdir: str | None
+    today: datetime.date
+    stdin: IO[bytes] | None = None
+    #: The checks as text (:func:`checks_text`): what every plan's part of the output may show of them.
+    checks: str = ""
+
+
+@frozen
+class Outcome(FrozenValue):
+    """A plan checked: its facts and its results, each without its check (the parent holds the checks, in order),
+    and its secrets that the checks show (``crossing``: the other plans' parts show the checks too).
+
+    >>> from plancheck import Secrets
+    >>> Outcome(PlanFacts(None, "1.2", None, None, None, None, Secrets()), ()).results
+    ()
+    """
+
+    facts: PlanFacts
+    results: tuple[Any, ...]
+    crossing: tuple[str, ...] = ()
+
+
+def checks_text(specs: Sequence[Any]) -> str:
+    """What the output may show of ``specs`` in any plan's part: each check's repr (its arguments, matchers,
+    waivers), address and path.
+
+    >>> from plancheck.cli._checksfile import CheckSpec
+    >>> print(checks_text([CheckSpec("ExpectEmptyPlan", None, "c.toml:1 check[0]", address="a.b")]))
+    CheckSpec('ExpectEmptyPlan', None, 'c.toml:1 check[0]', 'a.b', None, 'error', ())
+    a.b
+    <BLANKLINE>
+    """
+    return "\n".join(f"{spec!r}\n{spec.address or ''}\n{spec.path.to_text() if spec.path is not None else ''}"
+                     for spec in specs)
+
+
+def crossing_secrets(secrets: Secrets, text: str) -> tuple[str, ...]:
+    """The secrets of ``secrets`` that ``text`` shows (a piece of one, as the scrub finds it): mostly none, found
+    with the plan's own scanner (built anyway), each then told apart only when there is one.
+
+    >>> from plancheck import Secrets
+    >>> crossing_secrets(Secrets(["hunter2-key", "other-pw"]), "address = a.b[hunter2-key]")
+    ('hunter2-key',)
+    """
+    from .._redact import Secrets
+
+    if not text or not secrets.touches(text):
+        return ()
+    return tuple(value for value in secrets.ordered if Secrets([value]).touches(text))
+
+
+# -- what a run prints: its streams' colours, its results, its error in every format ------------------
+
+_LABELS: Final = {"pass": "PASS", "fail": "FAIL", "error": "ERROR", "warn": "WARN", "note": "NOTE", "waived": "WAIVED",
+                  "known": "KNOWN"}
+
+
+def use_colour(stream: TextIO, environ: Mapping[str, str], choice: str = "auto") -> bool:
+    """Whether to colour output: ``always``/``never``, else only on a terminal with ``NO_COLOR`` unset or empty.
+
+    >>> import io
+    >>> use_colour(io.StringIO(), {}), use_colour(io.StringIO(), {}, "always")
+    (False, True)
+    """
+    if choice == "always":
+        return True
+    if choice == "never":
+        return False
+    if environ.get("NO_COLOR"):
+        return False
+    isatty = getattr(stream, "isatty", None)
+    try:
+        return bool(isatty()) if callable(isatty) else False
+    except (ValueError, OSError):  # a closed or detached stream
+        return False
+
+
+class Style:
+    """ANSI colours, or nothing.
+
+    A colour is a :func:`~plancheck._text.style_mark`, made an escape sequence by the command's stream
+    (:func:`~plancheck._text.terminal_safe`), which shows every other control character escaped: so text from
+    the plan cannot restyle, erase or rewrite a line, and our colours still work.
+
+    >>> from plancheck._text import terminal_safe
+    >>> Style(False).status("fail"), terminal_safe(Style(True).status("pass"))
+    ('FAIL', '\\x1b[32mPASS\\x1b[0m')
+    """
+
+    __slots__ = ("enabled",)
+    _CODES: Final = {"pass": 32, "fail": 31, "error": 33, "warn": 35, "note": 36, "waived": 34, "known": 2, "dim": 2,
+                     "bold": 1}
+
+    def __init__(self, enabled: bool) -> None:
+        self.enabled = enabled
+
+    def paint(self, what: str, text: str) -> str:
+        """``text`` in the colour for ``what``."""
+        return f"{style_mark(self._CODES[what])}{text}{style_mark(0)}" if self.enabled else text
+
+    def status(self, status: str) -> str:
+        """The PASS/FAIL/ERROR label, coloured."""
+        return self.paint(status, _LABELS[status])
+
+
+def plan_notes(plan: Plan | PlanFacts, *, quiet: bool = False) -> list[str]:
+    """What the summary says about the plan itself: partial (always), not complete, not applyable (not with ``quiet``).
+
+    >>> from plancheck import Plan
+    >>> plan_notes(Plan.from_dict({"format_version": "1.2", "complete": False, "applyable": False}))
+    ['the plan is not complete ("complete": false): another plan and apply are needed to converge', 'the plan is not applyable ("applyable": false): terraform apply would refuse it']
+    >>> plan_notes(Plan.from_dict({"format_version": "1.2", "complete": False}), quiet=True)
+    []
+    """
+    notes = [plan.partial_note] if plan.partial_note is not None else []
+    if not quiet and plan.complete is False:
+        notes.append('the plan is not complete ("complete": false): another plan and apply are needed to converge')
+    if not quiet and plan.applyable is False:
+        notes.append('the plan is not applyable ("applyable": false): terraform apply would refuse it')
+    return notes
+
+
+def plan_summary(plan: Plan | PlanFacts) -> dict[str, Any]:
+    """What the verdicts stand on, as the JSON documents say it (``plan``): the plan's source and flags.
+
+    >>> from plancheck import Plan
+    >>> plan_summary(Plan.from_dict({"format_version": "1.2", "errored": True}, allow_errored=True))["partial"]
+    True
+    """
+    return {
+        "source": plan.source,
+        "format_version": plan.format_version,
+        "terraform_version": plan.terraform_version,
+        "errored": plan.errored,
+        "complete": plan.complete,
+        "applyable": plan.applyable,
+        "partial": plan.partial,
+    }

@@ -217,16 +217,17 @@ def mock_plan(args: argparse.Namespace, io: Io, version: Callable[[], str]) -> i
     )
     from ..snapshot import SnapshotFormatError
     from ._checksfile import ChecksFileError, exit_status, load_checks_file, run_checks
-    from ._io import SCHEMA_VERSION, SnapshotUsageError, compare_snapshot, render_json, snapshot_document
-    from ._output import (
+    from ._io import (
+        SCHEMA_VERSION,
+        SnapshotUsageError,
         Style,
-        list_document,
-        render_list,
-        render_text,
-        results_document,
-        results_secrets,
+        compare_snapshot,
+        render_json,
+        snapshot_document,
         use_colour,
     )
+    from ._output import render_text, results_document, results_secrets
+    from ._query import list_document, render_list
     from ._registry import default_registry
     from ._waivers import today
 

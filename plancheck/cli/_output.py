@@ -1,39 +1,50 @@
-"""What a command prints about a plan's checks: the results of every plan checked, in every format.
+"""What a command prints about the plans it checked: their results in every format, and the run of many plans.
 
 Check results are a human summary (optionally coloured), a JSON document (shapes documented in
 ``plancheck/schemas/cli-output.schema.json``), JUnit XML, SARIF 2.1.0, GitHub workflow commands or a
-Markdown summary (:func:`render`, on the runs of every plan checked). What ``query`` prints, and what a
-plan's verdicts stand on (:func:`plan_notes`, :func:`plan_summary`), is ``_query.py``'s: its names are
-imported here too, where the commands look for what they print.
+Markdown summary (:func:`render`, on the runs of every plan checked). A run of many plans (:func:`plancheck.cli._many.check_many`)
+checks each plan in a worker; this module reports them all, in the order given. ``query``'s answers (every address
+shown through :func:`plancheck._documents.plan.shown_address`: a ``for_each`` key can be a secret), a plan's
+notes and the text's colours are :mod:`plancheck.cli._query`'s and :mod:`plancheck.cli._io`'s.
 """
 
 from __future__ import annotations
 
+import argparse
+import contextlib
 import hashlib
 import json
 import os
 import urllib.parse
 import xml.etree.ElementTree as ET
-from collections.abc import Iterator, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Final, TextIO
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Final
+
+from tfjsonpath._jsontypes import copy_json
 
 from .._documents.plan import Plan
 from .._errors import CheckFailure
 from .._frozen import FrozenValue, frozen
-from .._redact import Secrets
-from .._text import one_line, style_mark
+from .._redact import (
+    Secrets,
+)
+from .._text import one_line
 from ._checksfile import CheckResult, exit_status
-from ._io import SCHEMA_VERSION, error_document, render_json
-from ._query import (
-    UNKNOWN_TEXT,
-    list_document,
+from ._io import (
+    _LABELS,
+    SCHEMA_VERSION,
+    Io,
+    PlanFacts,
+    PlanFailed,
+    Style,
+    _WriteFailed,
+    error_document,
     plan_notes,
     plan_summary,
-    query_change,
-    render_list,
-    render_value_document,
-    shown_with_notes,
-    value_document,
+    render_json,
+    tool_version,
+    use_colour,
+    write_report,
 )
 from ._waivers import expired_note, fixed_note
 
@@ -42,35 +53,27 @@ if TYPE_CHECKING:
 
 __all__ = [
     "FORMATS",
-    "MARKDOWN_MAX_BYTES",
-    "UNKNOWN_TEXT",
     "Finding",
+    "MARKDOWN_MAX_BYTES",
     "PlanRun",
-    "Style",
     "accepted",
     "escape_data",
     "escape_markdown",
     "escape_property",
+    "fail_everywhere",
     "findings",
-    "list_document",
-    "plan_notes",
-    "plan_summary",
-    "query_change",
+    "plans_document",
+    "plans_line",
     "render",
     "render_error",
-    "render_list",
     "render_text",
-    "render_value_document",
+    "render_text_runs",
+    "report",
     "results_document",
     "results_secrets",
     "run_status",
-    "shown_with_notes",
-    "use_colour",
-    "value_document",
 ]
 
-_LABELS: Final = {"pass": "PASS", "fail": "FAIL", "error": "ERROR", "warn": "WARN", "note": "NOTE", "waived": "WAIVED",
-                  "known": "KNOWN"}
 # Failures first, then warnings (checks of warning severity, then passes with warnings), so the lines that
 # need attention are at the top of a long run.
 _ORDER: Final = {"error": 0, "fail": 1, "warn": 2, "pass": 4}
@@ -79,54 +82,6 @@ _ORDER: Final = {"error": 0, "fail": 1, "warn": 2, "pass": 4}
 def _rank(result: CheckResult) -> int:
     accepted = result.warnings or result.waived or result.known or result.expired_waivers
     return 3 if result.status == "pass" and accepted else _ORDER[result.status]
-
-
-def use_colour(stream: TextIO, environ: Mapping[str, str], choice: str = "auto") -> bool:
-    """Whether to colour output: ``always``/``never``, else only on a terminal with ``NO_COLOR`` unset or empty.
-
-    >>> import io
-    >>> use_colour(io.StringIO(), {}), use_colour(io.StringIO(), {}, "always")
-    (False, True)
-    """
-    if choice == "always":
-        return True
-    if choice == "never":
-        return False
-    if environ.get("NO_COLOR"):
-        return False
-    isatty = getattr(stream, "isatty", None)
-    try:
-        return bool(isatty()) if callable(isatty) else False
-    except (ValueError, OSError):  # a closed or detached stream
-        return False
-
-
-class Style:
-    """ANSI colours, or nothing.
-
-    A colour is a :func:`~plancheck._text.style_mark`, made an escape sequence by the command's stream
-    (:func:`~plancheck._text.terminal_safe`), which shows every other control character escaped: so text from
-    the plan cannot restyle, erase or rewrite a line, and our colours still work.
-
-    >>> from plancheck._text import terminal_safe
-    >>> Style(False).status("fail"), terminal_safe(Style(True).status("pass"))
-    ('FAIL', '\\x1b[32mPASS\\x1b[0m')
-    """
-
-    __slots__ = ("enabled",)
-    _CODES: Final = {"pass": 32, "fail": 31, "error": 33, "warn": 35, "note": 36, "waived": 34, "known": 2, "dim": 2,
-                     "bold": 1}
-
-    def __init__(self, enabled: bool) -> None:
-        self.enabled = enabled
-
-    def paint(self, what: str, text: str) -> str:
-        """``text`` in the colour for ``what``."""
-        return f"{style_mark(self._CODES[what])}{text}{style_mark(0)}" if self.enabled else text
-
-    def status(self, status: str) -> str:
-        """The PASS/FAIL/ERROR label, coloured."""
-        return self.paint(status, _LABELS[status])
 
 
 def _subject(result: CheckResult, failure: CheckFailure | None, *, with_type: bool = True) -> str:
@@ -140,7 +95,7 @@ def _subject(result: CheckResult, failure: CheckFailure | None, *, with_type: bo
     return ": ".join(parts)
 
 
-def render_text(results: Sequence[CheckResult], plan: Plan, *, style: Style, quiet: bool = False,
+def render_text(results: Sequence[CheckResult], plan: Plan | PlanFacts, *, style: Style, quiet: bool = False,
                 fixed: Sequence[BaselineEntry] = (), baseline: str | None = None) -> str:
     """The human summary: the plan's notes, one line per check (failures first), each reason, its warnings, then a count line.
 
@@ -225,7 +180,7 @@ def _accepted_lines(result: CheckResult, style: Style, width: int, data: Any, qu
     return lines
 
 
-def results_secrets(results: Sequence[CheckResult], plan: Plan) -> Secrets:
+def results_secrets(results: Sequence[CheckResult], plan: Plan | PlanFacts) -> Secrets:
     """The plan's secrets, trusting what the failures of ``results`` trust (their configuration names and given paths).
 
     What the whole output of a run is scrubbed with, so that a scrub at this exit keeps what the
@@ -259,7 +214,7 @@ def _failure_json(failure: CheckFailure) -> dict[str, Any]:
     }
 
 
-def results_document(results: Sequence[CheckResult], plan: Plan, tool_version: str,
+def results_document(results: Sequence[CheckResult], plan: Plan | PlanFacts, tool_version: str,
                      fail_on: str = "error", *, fixed: Sequence[BaselineEntry] = (),
                      baseline: str | None = None) -> dict[str, Any]:
     """The JSON document of a run (kind ``results``), in check order; ``ok`` is true exactly when the exit status is 0.
@@ -318,12 +273,6 @@ def results_document(results: Sequence[CheckResult], plan: Plan, tool_version: s
 #: What ``--format`` and ``--report FORMAT=FILE`` take, the default first.
 FORMATS: Final = ("text", "json", "junit", "sarif", "github", "markdown")
 
-#: The most a Markdown summary holds, in bytes of UTF-8: under GitHub's 1 MiB per step summary
-#: (``$GITHUB_STEP_SUMMARY``) and GitLab's 1,000,000 characters per merge-request comment (a character is
-#: at least a byte). A longer summary keeps its heading and every plan's table, and ends each plan's list
-#: with a line saying how many lines it leaves out.
-MARKDOWN_MAX_BYTES: Final = 1_000_000
-
 #: The SARIF version written, and the schema it is valid against (OASIS, errata 01).
 _SARIF_VERSION: Final = "2.1.0"
 _SARIF_SCHEMA: Final = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
@@ -342,7 +291,7 @@ class PlanRun(FrozenValue):
     'plan.json'
     """
 
-    plan: Plan
+    plan: Plan | PlanFacts
     results: tuple[CheckResult, ...]
     waived: int = 0
     fixed: tuple[BaselineEntry, ...] = ()
@@ -384,13 +333,20 @@ class Finding(FrozenValue):
         return f"{self.subject}: {self.message}" if self.subject else self.message
 
 
-def run_status(runs: Sequence[PlanRun], fail_on: str = "error") -> int:
-    """The exit status of all the runs together: the worst (2 a check could not run, 1 a result fails, else 0).
+#: A plan of a run: checked (its results), or not (bad input).
+Checked = PlanRun | PlanFailed
 
-    >>> run_status([])
-    0
+
+def run_status(runs: Sequence[Checked], fail_on: str = "error") -> int:
+    """The exit status of all the runs together: the worst (2 a plan could not be read or a check could not run,
+    1 a result fails, else 0).
+
+    >>> run_status([]), run_status([PlanFailed("b.json", "plan", "b.json: invalid JSON")])
+    (0, 2)
     """
-    return exit_status([r for run in runs for r in run.results], fail_on)
+    if any(isinstance(run, PlanFailed) for run in runs):
+        return 2
+    return exit_status([r for run in runs if isinstance(run, PlanRun) for r in run.results], fail_on)
 
 
 def findings(run: PlanRun, result: CheckResult, fail_on: str = "error", secrets: Secrets | None = None) -> Iterator[Finding]:
@@ -440,10 +396,19 @@ def _finding(result: CheckResult, level: str, label: str, failure: CheckFailure,
                    data(failure.message) or "")
 
 
-def render(fmt: str, runs: Sequence[PlanRun], *, fail_on: str = "error", tool_version: str = "",
+#: The most a Markdown summary holds, in bytes of UTF-8: under GitHub's 1 MiB per step summary
+#: (``$GITHUB_STEP_SUMMARY``) and GitLab's 1,000,000 characters per merge-request comment (a character is
+#: at least a byte). A longer summary keeps its heading and every plan's table, and ends each plan's list
+#: with a line saying how many lines it leaves out.
+MARKDOWN_MAX_BYTES: Final = 1_000_000
+
+
+def render(fmt: str, runs: Sequence[Checked], *, fail_on: str = "error", tool_version: str = "",
            style: Style | None = None, quiet: bool = False, markdown_max_bytes: int = MARKDOWN_MAX_BYTES) -> str:
     """The results of ``runs`` in format ``fmt`` (one of :data:`FORMATS`), scrubbed of every run's secrets.
 
+    ``runs`` are the plans in the order given (one :class:`PlanFailed` in the place of each plan that could not be
+    read); a run of many plans ends with their one summary (:func:`plans_line`) in text and ``github``.
     ``markdown_max_bytes`` caps the Markdown summary (see :data:`MARKDOWN_MAX_BYTES`).
 
     >>> from plancheck import Plan
@@ -457,8 +422,7 @@ def render(fmt: str, runs: Sequence[PlanRun], *, fail_on: str = "error", tool_ve
     | 0 | 0 | 0 | 0 | 0 | 0 |
     """
     if fmt == "text":
-        return "\n\n".join(render_text(run.results, run.plan, style=style or Style(False), quiet=quiet, fixed=run.fixed,
-                                     baseline=run.baseline) for run in runs)
+        return render_text_runs(runs, style or Style(False), quiet, fail_on)
     if fmt == "json":
         return _render_json(runs, fail_on, tool_version)
     if fmt == "junit":
@@ -472,53 +436,19 @@ def render(fmt: str, runs: Sequence[PlanRun], *, fail_on: str = "error", tool_ve
     raise ValueError(f"unknown format {fmt!r} (expected one of {', '.join(FORMATS)})")
 
 
-def render_error(fmt: str, kind: str, message: str, tool_version: str = "") -> str:
-    """What format ``fmt`` says of a run that stopped at bad input before any check ran (exit status 2).
-
-    So a CI step reading a report finds the error, in the report's own terms: a JUnit ``error``, a SARIF
-    invocation that did not succeed (with the message as its notification), a GitHub ``::error``, a Markdown
-    heading, the JSON error document.
-
-    >>> print(render_error("github", "checks", "checks.toml:3: check[0].type: unknown check 'X'"))
-    ::error title=tfplancheck%3A checks error::checks.toml:3: check[0].type: unknown check 'X'
-    """
-    text = one_line(message)
-    if fmt == "json":
-        return render_json(error_document(kind, message, tool_version))
-    if fmt == "junit":
-        root = ET.Element("testsuites", name=_TOOL, tests="1", failures="0", errors="1", skipped="0")
-        suite = ET.SubElement(root, "testsuite", name=_TOOL, tests="1", failures="0", errors="1", skipped="0")
-        case = ET.SubElement(suite, "testcase", name=f"{kind} error", classname=_TOOL)
-        ET.SubElement(case, "error", message=text, type=kind).text = text
-        ET.indent(root)
-        return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode")
-    if fmt == "sarif":
-        driver: dict[str, Any] = {"name": _TOOL, **({"version": tool_version} if tool_version else {})}
-        invocation = {"executionSuccessful": False, "exitCode": 2, "properties": {"ok": False},
-                      "toolExecutionNotifications": [{"level": "error", "message": {"text": text},
-                                                      "descriptor": {"id": kind}}]}
-        document = {"$schema": _SARIF_SCHEMA, "version": _SARIF_VERSION,
-                    "runs": [{"tool": {"driver": driver}, "invocations": [invocation], "results": []}]}
-        return json.dumps(document, indent=2, ensure_ascii=False)
-    if fmt == "github":
-        return f"::error title={escape_property(f'{_TOOL}: {kind} error')}::{escape_data(text)}"
-    if fmt == "markdown":
-        return f"## {_TOOL}: error\n\n{escape_markdown(text)}"
-    return f"{_TOOL}: error: {text}"
-
-
-def _render_json(runs: Sequence[PlanRun], fail_on: str, tool_version: str) -> str:
-    if len(runs) != 1:
-        raise ValueError(f"the json format writes the results of one plan, not {len(runs)}")
-    (run,) = runs
-    return render_json(results_document(run.results, run.plan, tool_version, fail_on, fixed=run.fixed,
-                                        baseline=run.baseline), run.secrets())
+def _render_json(runs: Sequence[Checked], fail_on: str, tool_version: str) -> str:
+    run = runs[0] if len(runs) == 1 else None
+    if isinstance(run, PlanRun):
+        # One plan: the results document as it always was (a bad plan alone is an error document, said before).
+        return render_json(results_document(run.results, run.plan, tool_version, fail_on, fixed=run.fixed,
+                                            baseline=run.baseline), run.secrets())
+    return render_json(plans_document(runs, fail_on, tool_version))
 
 
 # -- JUnit XML --------------------------------------------------------------------------------------
 
 
-def _render_junit(runs: Sequence[PlanRun], fail_on: str) -> str:
+def _render_junit(runs: Sequence[Checked], fail_on: str) -> str:
     """A ``testsuites`` of a ``testsuite`` per plan, a ``testcase`` per check (named by its label).
 
     A check that fails the run has a ``failure`` (``error`` when it could not run) holding each of its
@@ -528,6 +458,15 @@ def _render_junit(runs: Sequence[PlanRun], fail_on: str) -> str:
     root = ET.Element("testsuites", name=_TOOL)
     totals = dict.fromkeys(("tests", "failures", "errors", "skipped"), 0)
     for run in runs:
+        if isinstance(run, PlanFailed):
+            # A plan that could not be read: its suite is the one error, as a run of it alone reports it.
+            suite = ET.SubElement(root, "testsuite", name=one_line(run.name), tests="1", failures="0", errors="1",
+                                  skipped="0")
+            case = ET.SubElement(suite, "testcase", name=f"{run.kind} error", classname=suite.get("name", ""))
+            ET.SubElement(case, "error", message=run.text(), type=run.kind).text = run.text()
+            totals["tests"] += 1
+            totals["errors"] += 1
+            continue
         secrets = run.secrets()
         suite = ET.SubElement(root, "testsuite", name=one_line(secrets.scrub(run.name)))
         counts = dict.fromkeys(totals, 0)
@@ -605,12 +544,20 @@ def _fingerprint(*parts: str) -> str:
     return hashlib.sha256("\x00".join(parts).encode("utf-8", "backslashreplace")).hexdigest()[:32]
 
 
-def _render_sarif(runs: Sequence[PlanRun], fail_on: str, tool_version: str) -> str:
-    """One SARIF run: a rule per check type, a result per failure or warning, the plan as its artifact."""
+def _render_sarif(runs: Sequence[Checked], fail_on: str, tool_version: str) -> str:
+    """One SARIF run: a rule per check type, a result per failure or warning, each plan as an artifact (a plan
+    that could not be read: an error notification of the invocation, at that plan)."""
     rules: dict[str, int] = {}
     results: list[dict[str, Any]] = []
     artifacts: dict[str, int] = {}
+    notifications: list[dict[str, Any]] = []
     for run in runs:
+        if isinstance(run, PlanFailed):
+            uri = _artifact_uri(one_line(run.name))
+            at = {"physicalLocation": {"artifactLocation": {"uri": uri, "index": artifacts.setdefault(uri, len(artifacts))}}}
+            notifications.append({"level": "error", "message": {"text": run.text()}, "descriptor": {"id": run.kind},
+                                  "locations": [at]})
+            continue
         secrets = run.secrets()
         uri = _artifact_uri(one_line(secrets.scrub(run.name)))
         artifact = artifacts.setdefault(uri, len(artifacts))
@@ -649,17 +596,20 @@ def _render_sarif(runs: Sequence[PlanRun], fail_on: str, tool_version: str) -> s
     }
     if tool_version:
         driver["version"] = tool_version
+    invocation: dict[str, Any] = {
+        # A run that found failures ran successfully; one whose check could not run (status 2) did not.
+        "executionSuccessful": status != 2,
+        "exitCode": status,
+        "properties": {"ok": status == 0, "fail_on": fail_on},
+    }
+    if notifications:
+        invocation["toolExecutionNotifications"] = notifications
     document = {
         "$schema": _SARIF_SCHEMA,
         "version": _SARIF_VERSION,
         "runs": [{
             "tool": {"driver": driver},
-            "invocations": [{
-                # A run that found failures ran successfully; one whose check could not run (status 2) did not.
-                "executionSuccessful": status != 2,
-                "exitCode": status,
-                "properties": {"ok": status == 0, "fail_on": fail_on},
-            }],
+            "invocations": [invocation],
             "artifacts": [{"location": {"uri": uri}} for uri in artifacts],
             "results": results,
         }],
@@ -688,10 +638,15 @@ def escape_property(text: str) -> str:
     return escape_data(text).replace(":", "%3A").replace(",", "%2C")
 
 
-def _render_github(runs: Sequence[PlanRun], fail_on: str) -> str:
-    """An ``::error``/``::warning`` command per finding, titled with its check and plan, a ``::notice`` per note, then the counts."""
+def _render_github(runs: Sequence[Checked], fail_on: str) -> str:
+    """An ``::error``/``::warning`` command per finding, titled with its check and plan, a ``::notice`` per note, then the
+    counts (and, for many plans, their one summary line)."""
     lines: list[str] = []
     for run in runs:
+        if isinstance(run, PlanFailed):
+            title = escape_property(f"{_TOOL}: {run.kind} error ({one_line(run.name)})")
+            lines.append(f"::error title={title}::{escape_data(run.text())}")
+            continue
         secrets = run.secrets()
         name = one_line(secrets.scrub(run.name))
         for note in run.notes():
@@ -704,11 +659,15 @@ def _render_github(runs: Sequence[PlanRun], fail_on: str) -> str:
                 title = escape_property(f"{_TOOL}: {found.check} ({name}) {found.label.lower()}")
                 lines.append(f"::notice title={title}::{escape_data(f'{found.text} ({why})')}")
     lines += [_count_line(run) for run in runs]
+    if len(runs) > 1:
+        lines.append(f"{_TOOL}: {plans_line(runs, fail_on)}")
     return "\n".join(lines)
 
 
-def _count_line(run: PlanRun) -> str:
+def _count_line(run: Checked) -> str:
     """The counts of one plan's run, one line (its name made one line: it cannot start a workflow command)."""
+    if isinstance(run, PlanFailed):
+        return f"{_TOOL}: {one_line(run.name)}: not checked ({run.kind} error)"
     counts = _counts(run.results)
     parts = [f"{counts['passed']} passed", f"{counts['failed']} failed"]
     parts += [f"{counts[key]} {key if counts[key] != 1 else key[:-1]}" for key in ("errors", "warnings") if counts[key]]
@@ -747,7 +706,24 @@ def _omitted_line(count: int, what: str, limit: int) -> str:
             f"every finding is in the text, JSON, JUnit and SARIF outputs*")
 
 
-def _render_markdown(runs: Sequence[PlanRun], fail_on: str, limit: int = MARKDOWN_MAX_BYTES) -> str:
+def _markdown_part(run: Checked, fail_on: str) -> tuple[list[str], list[str], list[str], list[str]]:
+    """A plan's heading, notes, table and findings (the notes and findings are what a cap may cut)."""
+    if isinstance(run, PlanFailed):
+        return [f"### {escape_markdown(run.name)}"], [], [], [f"- **ERROR** not checked: {escape_markdown(run.text())}"]
+    secrets = run.secrets()
+    counts = _counts(run.results)
+    notes = [f"> {escape_markdown(secrets.scrub(note))}" for note in run.notes()]
+    table = ["| checks | passed | failed | errors | warnings | waived |",
+             "| ---: | ---: | ---: | ---: | ---: | ---: |",
+             f"| {counts['total']} | {counts['passed']} | {counts['failed']} | {counts['errors']} "
+             f"| {counts['warnings']} | {run.waived} |"]
+    shown = [(f, "") for r in run.results for f in findings(run, r, fail_on, secrets)]
+    shown += [(f, f" ({why})") for r in run.results for f, why in accepted(run, r, secrets)]
+    found = [f"- **{f.label}** {escape_markdown(f.text + why)}" for f, why in shown]
+    return [f"### {escape_markdown(secrets.scrub(run.name))}"], notes, table, found
+
+
+def _render_markdown(runs: Sequence[Checked], fail_on: str, limit: int = MARKDOWN_MAX_BYTES) -> str:
     """A heading saying passed or failed (as the exit status does), then per plan a table of counts and each finding.
 
     At most ``limit`` bytes (:data:`MARKDOWN_MAX_BYTES`): the heading and every plan's heading and table are
@@ -755,25 +731,13 @@ def _render_markdown(runs: Sequence[PlanRun], fail_on: str, limit: int = MARKDOW
     whose list was cut ends with a line saying how many findings and notes it leaves out.
     """
     status = run_status(runs, fail_on)
-    verdict = {0: "passed", 1: "failed", 2: "error (a check could not run)"}[status]
-    # Each plan: its heading, notes, table and findings; the notes and findings are what a cap may cut.
-    parts: list[tuple[list[str], list[str], list[str], list[str]]] = []
-    for run in runs:
-        secrets = run.secrets()
-        counts = _counts(run.results)
-        notes = [f"> {escape_markdown(secrets.scrub(note))}" for note in run.notes()]
-        table = ["| checks | passed | failed | errors | warnings | waived |",
-                 "| ---: | ---: | ---: | ---: | ---: | ---: |",
-                 f"| {counts['total']} | {counts['passed']} | {counts['failed']} | {counts['errors']} "
-                 f"| {counts['warnings']} | {run.waived} |"]
-        shown = [(f, "") for r in run.results for f in findings(run, r, fail_on, secrets)]
-        shown += [(f, f" ({why})") for r in run.results for f, why in accepted(run, r, secrets)]
-        found = [f"- **{f.label}** {escape_markdown(f.text + why)}" for f, why in shown]
-        parts.append(([f"### {escape_markdown(secrets.scrub(run.name))}"], notes, table, found))
+    unread = any(isinstance(run, PlanFailed) for run in runs)
+    verdict = {0: "passed", 1: "failed", 2: "error (a plan could not be read)" if unread else "error (a check could not run)"}[status]
+    parts = [_markdown_part(run, fail_on) for run in runs]
     heading = f"## {_TOOL}: {verdict}"
     whole = [heading]
     for head, notes, table, found in parts:
-        whole += ["", *head, "", *notes, *([""] if notes else []), *table, *([""] if found else []), *found]
+        whole += ["", *head, "", *notes, *([""] if notes else []), *table, *([""] if found and table else []), *found]
     if sum(map(_size, whole)) - 1 <= limit:
         return "\n".join(whole)
     # What is always kept, with room for each plan's two blank lines around a list and its omitted line.
@@ -790,9 +754,9 @@ def _render_markdown(runs: Sequence[PlanRun], fail_on: str, limit: int = MARKDOW
         shown_found = found[: _fitting(found, budget)]
         budget -= sum(map(_size, shown_found))
         left = len(notes) - len(shown_notes) + len(found) - len(shown_found)
-        if found or left:
+        if (found or left) and table:
             lines.append("")
-            lines += shown_found
+        lines += shown_found
         if left:
             lines.append(_omitted_line(left, "findings and notes" if len(notes) > len(shown_notes) else "findings", limit))
     return "\n".join(lines)
@@ -811,3 +775,128 @@ def _fitting(lines: Sequence[str], budget: int) -> int:
             break
         count += 1
     return count
+
+
+def render_error(fmt: str, kind: str, message: str, tool_version: str = "") -> str:
+    """What format ``fmt`` says of a run that stopped at bad input before any check ran (exit status 2).
+
+    So a CI step reading a report finds the error, in the report's own terms: a JUnit ``error``, a SARIF
+    invocation that did not succeed (with the message as its notification), a GitHub ``::error``, a Markdown
+    heading, the JSON error document.
+
+    >>> print(render_error("github", "checks", "checks.toml:3: check[0].type: unknown check 'X'"))
+    ::error title=tfplancheck%3A checks error::checks.toml:3: check[0].type: unknown check 'X'
+    """
+    text = one_line(message)
+    if fmt == "json":
+        return render_json(error_document(kind, message, tool_version))
+    if fmt == "junit":
+        root = ET.Element("testsuites", name=_TOOL, tests="1", failures="0", errors="1", skipped="0")
+        suite = ET.SubElement(root, "testsuite", name=_TOOL, tests="1", failures="0", errors="1", skipped="0")
+        case = ET.SubElement(suite, "testcase", name=f"{kind} error", classname=_TOOL)
+        ET.SubElement(case, "error", message=text, type=kind).text = text
+        ET.indent(root)
+        return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode")
+    if fmt == "sarif":
+        driver: dict[str, Any] = {"name": _TOOL, **({"version": tool_version} if tool_version else {})}
+        invocation = {"executionSuccessful": False, "exitCode": 2, "properties": {"ok": False},
+                      "toolExecutionNotifications": [{"level": "error", "message": {"text": text},
+                                                      "descriptor": {"id": kind}}]}
+        document = {"$schema": _SARIF_SCHEMA, "version": _SARIF_VERSION,
+                    "runs": [{"tool": {"driver": driver}, "invocations": [invocation], "results": []}]}
+        return json.dumps(document, indent=2, ensure_ascii=False)
+    if fmt == "github":
+        return f"::error title={escape_property(f'{_TOOL}: {kind} error')}::{escape_data(text)}"
+    if fmt == "markdown":
+        return f"## {_TOOL}: error\n\n{escape_markdown(text)}"
+    return f"{_TOOL}: error: {text}"
+
+
+
+def render_text_runs(runs: Sequence[Any], style: Style, quiet: bool, fail_on: str) -> str:
+    """The text output of a run: each plan's summary (an unread plan's error in its place), then, for many plans,
+    their one summary line (not with ``quiet``)."""
+    parts = []
+    for run in runs:
+        if isinstance(run, PlanFailed):
+            parts.append(f"{style.status('error')}  {run.text()}\n{one_line(run.name)}: not checked (exit status 2)")
+        else:
+            parts.append(render_text(run.results, run.plan, style=style, quiet=quiet, fixed=run.fixed,
+                                     baseline=run.baseline))
+    if len(runs) > 1 and not quiet:
+        parts.append(plans_line(runs, fail_on))
+    return "\n\n".join(part for part in parts if part)
+
+
+def report(args: argparse.Namespace, io: Io, runs: Sequence[Any]) -> int:
+    """Standard output and every --report, in their formats; the exit status of all the runs."""
+    json_mode = args.format == "json"
+    style = Style(use_colour(io.stdout, io.environ, args.color) and args.format == "text")
+    io.out(render(args.format, runs, fail_on=args.fail_on, tool_version=tool_version(), style=style, quiet=args.quiet))
+    for fmt, filename in args.report:
+        try:
+            write_report(io, filename, render(fmt, runs, fail_on=args.fail_on, tool_version=tool_version()))
+        except _WriteFailed as exc:
+            return io.fail("report", str(exc), json_mode)
+    return run_status(runs, args.fail_on)
+
+
+def fail_everywhere(args: argparse.Namespace, io: Io, kind: str, message: str) -> int:
+    """A run's error said on standard error, in standard output's format and in every --report (exit status 2)."""
+
+    # Standard output and every report say the error in their format, so a CI step reading one finds it.
+    status = io.fail(kind, message, args.format == "json")
+    if args.format not in ("text", "json"):
+        io.out(render_error(args.format, kind, message, tool_version()))
+    for fmt, filename in args.report:
+        with contextlib.suppress(_WriteFailed):  # the run already fails with the error said on stderr
+            write_report(io, filename, render_error(fmt, kind, message, tool_version()))
+    return status
+
+
+def plans_line(runs: Sequence[Any], fail_on: str = "error") -> str:
+    """The one summary of a run of many plans: how many passed, failed, and could not be checked or had a check
+    that could not run (exit status 2).
+
+    >>> plans_line([PlanFailed("b.json", "plan", "b.json: invalid JSON")])
+    '1 plan: 0 passed, 0 failed, 1 error'
+    """
+    statuses = [run_status([run], fail_on) for run in runs]
+    counts = [f"{statuses.count(0)} passed", f"{statuses.count(1)} failed"]
+    if statuses.count(2):
+        counts.append(f"{statuses.count(2)} error{'s' if statuses.count(2) != 1 else ''}")
+    return f"{len(runs)} plan{'s' if len(runs) != 1 else ''}: " + ", ".join(counts)
+
+
+def _plan_document(run: Any, fail_on: str, tool_version: str) -> dict[str, Any]:
+    """What a run of this plan alone prints in JSON: its ``results`` document, or the ``error`` document naming it."""
+    if isinstance(run, PlanFailed):
+        return {**error_document(run.kind, run.message, tool_version), "source": run.source}
+    secrets = run.secrets()
+    document = results_document(run.results, run.plan, tool_version, fail_on, fixed=run.fixed, baseline=run.baseline)
+    scrubbed: dict[str, Any] = copy_json(document, leaf=lambda value: secrets.scrub(value) if isinstance(value, str) else value)
+    return scrubbed
+
+
+def plans_document(runs: Sequence[Any], fail_on: str, tool_version: str) -> dict[str, Any]:
+    """The JSON document of a run of many plans (kind ``plans``): each plan's own document, in the order given.
+
+    ``plans[i]`` is what ``tfplancheck`` prints for the i-th plan given alone (a ``results`` document, or an
+    ``error`` document with the plan's ``source``), each scrubbed of its own plan's secrets; ``ok`` is true
+    exactly when the exit status (the worst of the plans') is 0, ``summary`` counts the plans by their status.
+
+    >>> doc = plans_document([PlanFailed("b.json", "plan", "b.json: invalid JSON")], "error", "0.1.0")
+    >>> doc["kind"], doc["ok"], doc["summary"], doc["plans"][0]["source"]
+    ('plans', False, {'plans': 1, 'passed': 0, 'failed': 0, 'errors': 1}, 'b.json')
+    """
+    statuses = [run_status([run], fail_on) for run in runs]
+    return {
+        "schema_version": SCHEMA_VERSION,
+        "kind": "plans",
+        "tool_version": tool_version,
+        "ok": run_status(runs, fail_on) == 0,
+        "fail_on": fail_on,
+        "summary": {"plans": len(runs), "passed": statuses.count(0), "failed": statuses.count(1),
+                    "errors": statuses.count(2)},
+        "plans": [_plan_document(run, fail_on, tool_version) for run in runs],
+    }

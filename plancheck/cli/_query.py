@@ -21,13 +21,11 @@ from .._documents.plan import Change, Plan, ResourceNotFoundError, invocation_en
 from .._documents.resolve import ResolvedValue, ValueStatus, resolve_value
 from .._redact import Marks, contains_sensitive, render_value, with_unknowns
 from .._text import one_line
-from ._io import SCHEMA_VERSION, CliError
+from ._io import SCHEMA_VERSION, CliError, plan_notes, plan_summary
 
 __all__ = [
     "UNKNOWN_TEXT",
     "list_document",
-    "plan_notes",
-    "plan_summary",
     "query_change",
     "render_list",
     "render_planned",
@@ -36,42 +34,6 @@ __all__ = [
     "shown_with_notes",
     "value_document",
 ]
-
-
-def plan_notes(plan: Plan, *, quiet: bool = False) -> list[str]:
-    """What the summary says about the plan itself: partial (always), not complete, not applyable (not with ``quiet``).
-
-    >>> plan_notes(Plan.from_dict({"format_version": "1.2", "complete": False, "applyable": False}))
-    ['the plan is not complete ("complete": false): another plan and apply are needed to converge', 'the plan is not applyable ("applyable": false): terraform apply would refuse it']
-    >>> plan_notes(Plan.from_dict({"format_version": "1.2", "complete": False}), quiet=True)
-    []
-    """
-    notes = [plan.partial_note] if plan.partial_note is not None else []
-    if not quiet and plan.complete is False:
-        notes.append('the plan is not complete ("complete": false): another plan and apply are needed to converge')
-    if not quiet and plan.applyable is False:
-        notes.append('the plan is not applyable ("applyable": false): terraform apply would refuse it')
-    return notes
-
-
-def plan_summary(plan: Plan) -> dict[str, Any]:
-    """What the verdicts stand on, as the JSON documents say it (``plan``): the plan's source and flags.
-
-    >>> plan_summary(Plan.from_dict({"format_version": "1.2", "errored": True}, allow_errored=True))["partial"]
-    True
-    """
-    return {
-        "source": plan.source,
-        "format_version": plan.format_version,
-        "terraform_version": plan.terraform_version,
-        "errored": plan.errored,
-        "complete": plan.complete,
-        "applyable": plan.applyable,
-        "partial": plan.partial,
-    }
-
-
-# -- query: a plan's addresses, or the value at a path ---------------------------------------------
 
 
 UNKNOWN_TEXT: Final = "(known after apply)"

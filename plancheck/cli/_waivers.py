@@ -28,7 +28,8 @@ from .._documents.plan import shown_address
 from .._documents.select import address_pattern
 from .._errors import CheckFailure
 from .._frozen import FrozenValue, frozen
-from .._text import Glob, closest, one_line
+from .._redact import NO_SECRETS
+from .._text import Glob, Step, closest, compile_glob, one_line
 from ._io import SCHEMA_VERSION, UnreadableInput, read_input, render_json
 
 if TYPE_CHECKING:
@@ -52,17 +53,20 @@ __all__ = [
     "fixed_note",
     "judge_by_baseline",
     "parse_baseline",
+    "judge_plans",
     "parse_waivers",
+    "plan_key",
     "read_baseline",
     "render_waivers",
     "today",
     "waivers_document",
     "write_baseline",
+    "write_entries",
 ]
 
 #: The environment variable that fixes "today" (``YYYY-MM-DD``) for waiver expiry.
 TODAY_ENV: Final = "TFPLANCHECK_TODAY"
-_WAIVER_KEYS: Final = ("address", "reason", "until")
+_WAIVER_KEYS: Final = ("address", "reason", "until", "plan")
 _DATE: Final = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}\Z")
 _EXAMPLE: Final = '[{ address = "aws_s3_bucket.legacy*", reason = "...", until = 2027-01-31 }]'
 
@@ -94,14 +98,32 @@ class Waiver(FrozenValue):
     until: datetime.date | None
     origin: str
     glob: Glob | None = dataclasses.field(default=None, compare=False, repr=False)
+    _: dataclasses.KW_ONLY
+    #: A glob of the plan files it waives in (``*`` any text, ``/`` included; matched against the file as given,
+    #: normalised: :func:`plan_key`); None: every plan checked, as the checks are.
+    plan: str | None = None
+    plan_glob: Glob | None = dataclasses.field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         if self.glob is None:
             object.__setattr__(self, "glob", address_pattern(self.address, "address", "waive"))
+        if self.plan is not None and self.plan_glob is None:
+            if not self.plan.strip():
+                raise ValueError("expected a glob of plan files such as \"envs/legacy/*\", found an empty string")
+            program = [Step.STAR if c == "*" else Step.ANY if c == "?" else c for c in plan_key(self.plan)]
+            object.__setattr__(self, "plan_glob", compile_glob(program, self.plan))
 
-    def covers(self, address: str | None) -> bool:
-        """Whether this waiver's glob matches ``address`` (None, a failure of no address: only ``*``)."""
+    def covers(self, address: str | None, plan: str | None = None) -> bool:
+        """Whether this waiver's glob matches ``address`` (None, a failure of no address: only ``*``), in plan file
+        ``plan`` (a waiver naming plans waives nothing in a plan of no file name).
+
+        >>> w = Waiver("a.*", "why", None, "check[0].waive[0]", plan="envs/legacy/*")
+        >>> w.covers("a.b", "envs/legacy/plan.json"), w.covers("a.b", "./envs/legacy/plan.json"), w.covers("a.b", "envs/prod/plan.json")
+        (True, True, False)
+        """
         assert self.glob is not None
+        if self.plan_glob is not None and (plan is None or not self.plan_glob.matches(plan_key(plan))):
+            return False
         return self.glob.matches(address or "")
 
     def expired(self, on: datetime.date) -> bool:
@@ -115,12 +137,14 @@ class Waiver(FrozenValue):
         'a.b (no expiry): why'
         """
         until = f"until {self.until.isoformat()}" if self.until is not None else "no expiry"
-        return f"{self.address} ({until}): {self.reason}"
+        where = f" in {self.plan}" if self.plan is not None else ""
+        return f"{self.address}{where} ({until}): {self.reason}"
 
     def as_json(self) -> dict[str, Any]:
-        """The waiver in JSON documents."""
+        """The waiver in JSON documents (``plan`` only when it names plans)."""
         return {"address": self.address, "reason": self.reason,
-                "until": self.until.isoformat() if self.until is not None else None, "origin": self.origin}
+                "until": self.until.isoformat() if self.until is not None else None, "origin": self.origin,
+                **({"plan": self.plan} if self.plan is not None else {})}
 
 
 @frozen
@@ -170,7 +194,7 @@ def parse_waivers(value: Any, where: str, origin: str = "") -> tuple[Waiver, ...
                 near = closest(str(key), list(_WAIVER_KEYS), n=1)
                 did = f"; did you mean {near[0]!r}?" if near else ""
                 shown = str(key) if len(str(key)) <= 60 else str(key)[:50] + "…"
-                raise WaiverError(f"{at}.{shown}", f"unknown waiver key {shown!r}{did} (a waiver takes: address, reason, until)")
+                raise WaiverError(f"{at}.{shown}", f"unknown waiver key {shown!r}{did} (a waiver takes: address, reason, until, plan)")
         if "address" not in item:
             raise WaiverError(at, 'a waiver needs an address: an address glob such as "aws_s3_bucket.legacy*"')
         if "reason" not in item:
@@ -182,10 +206,18 @@ def parse_waivers(value: Any, where: str, origin: str = "") -> tuple[Waiver, ...
             found = "an empty string" if isinstance(reason, str) else _kind(reason)
             raise WaiverError(f"{at}.reason", f"expected a reason (text saying why the failure is accepted), found {found}")
         until = _date(item["until"], f"{at}.until") if "until" in item else None
+        plan = item.get("plan")
+        if plan is not None and not isinstance(plan, str):
+            raise WaiverError(f"{at}.plan", f'expected a glob of plan files such as "envs/legacy/*", found {_kind(plan)}')
         try:
             waivers.append(Waiver(address, reason, until, f"{origin} {at}".strip()))
         except (TypeError, ValueError) as exc:
             raise WaiverError(f"{at}.address", str(exc)) from None
+        if plan is not None:
+            try:
+                waivers[-1] = dataclasses.replace(waivers[-1], plan=plan)
+            except ValueError as exc:
+                raise WaiverError(f"{at}.plan", str(exc)) from None
     return tuple(waivers)
 
 
@@ -293,7 +325,8 @@ def render_waivers(doc: Mapping[str, Any]) -> str:
     lines = []
     for w in doc["waivers"]:
         until = "no expiry" if w["until"] is None else f"EXPIRED {w['until']}" if w["expired"] else f"until {w['until']}"
-        lines.append(f"{w['origin']}: {w['check']}: {w['address']} ({until}): {w['reason']}")
+        where = f" in {w['plan']}" if w.get("plan") is not None else ""
+        lines.append(f"{w['origin']}: {w['check']}: {w['address']}{where} ({until}): {w['reason']}")
     count, expired = len(doc["waivers"]), sum(w["expired"] for w in doc["waivers"])
     lines.append(f"{count} waiver{'' if count == 1 else 's'} ({expired} expired as of {doc['today']})")
     return "\n".join(one_line(line) for line in lines)
@@ -345,18 +378,31 @@ class BaselineEntry(FrozenValue):
     check: str
     address: str | None
     path: str | None
+    _: dataclasses.KW_ONLY
+    #: The plan file whose failure it is, in a baseline of a run of many plans (``tfplancheck A B ...``); None in
+    #: a run of one plan, whose baseline holds entries of that plan alone (and still fits when the file is renamed).
+    plan: str | None = None
 
-    def key(self) -> tuple[str, str, str]:
-        """The sort key: None sorts first."""
-        return (self.check, self.address or "", self.path or "")
+    def key(self) -> tuple[str, str, str, str]:
+        """The sort key: None sorts first; a baseline of many plans is grouped by plan."""
+        return (self.plan or "", self.check, self.address or "", self.path or "")
+
+    def of_plan(self, plan: str | None) -> BaselineEntry:
+        """This identity, of ``plan`` (None: of whichever plan it is matched in).
+
+        >>> BaselineEntry("ExpectNoDestroys", "a.b", None).of_plan("prod.json").as_json()["plan"]
+        'prod.json'
+        """
+        return dataclasses.replace(self, plan=plan)
 
     def describe(self) -> str:
         """The entry as a report line names it."""
         return ": ".join(p for p in (self.check, self.address, self.path) if p)
 
     def as_json(self) -> dict[str, Any]:
-        """The entry as the baseline file holds it."""
-        return {"check": self.check, "address": self.address, "path": self.path}
+        """The entry as the baseline file holds it (``plan`` only in a baseline of many plans)."""
+        return {"check": self.check, "address": self.address, "path": self.path,
+                **({"plan": self.plan} if self.plan is not None else {})}
 
 
 @frozen
@@ -369,6 +415,27 @@ class Baseline(FrozenValue):
 
     file: str
     entries: frozenset[BaselineEntry]
+
+    def for_plan(self, name: str) -> Baseline:
+        """The entries that judge plan file ``name``: those of no plan, and those of ``name`` (as :func:`plan_key`
+        spells it), without their plan, as :func:`failure_identity` makes a failure's.
+
+        >>> base = Baseline("b.json", frozenset({BaselineEntry("X", "a.b", None, plan="prod/plan.json"),
+        ...                                       BaselineEntry("X", "a.c", None, plan="dev/plan.json")}))
+        >>> sorted(e.address for e in base.for_plan("./prod/plan.json").entries)
+        ['a.b']
+        """
+        key = plan_key(name)
+        return Baseline(self.file, frozenset(e.of_plan(None) for e in self.entries if e.plan in (None, key)))
+
+
+def plan_key(name: str) -> str:
+    """How a baseline of many plans names plan file ``name``: normalised, with ``/`` (so ``./a/p.json`` is ``a/p.json``).
+
+    >>> plan_key("./envs/prod/../prod/plan.json")
+    'envs/prod/plan.json'
+    """
+    return os.path.normpath(name).replace(os.sep, "/")
 
 
 def failure_identity(result: _Result, failure: CheckFailure, secrets: Secrets) -> BaselineEntry:
@@ -426,7 +493,13 @@ def baseline_document(results: Sequence[_Result], secrets: Secrets) -> dict[str,
 
 def write_baseline(file: str, results: Sequence[_Result], secrets: Secrets) -> Baseline:
     """Write the baseline of ``results`` to ``file`` (whole or not at all); return it as read back."""
-    document = baseline_document(results, secrets)
+    return write_entries(file, _entries(results, secrets), secrets)
+
+
+def write_entries(file: str, entries: Iterable[BaselineEntry], secrets: Secrets) -> Baseline:
+    """Write a baseline of ``entries`` to ``file`` (whole or not at all), sorted, each once; return it as read back."""
+    document = {"tfplancheck_baseline": BASELINE_VERSION,
+                "failures": [e.as_json() for e in sorted(set(entries), key=BaselineEntry.key)]}
     text = render_json(document, secrets) + "\n"
     directory = os.path.dirname(os.path.abspath(file))
     try:
@@ -497,11 +570,14 @@ def parse_baseline(text: str, file: str) -> Baseline:
         raise BaselineError(file, f"failures: expected a list, found {describe_json_type(failures)}")
     entries = set()
     for i, item in enumerate(failures):
-        if not isinstance(item, dict) or set(item) != {"check", "address", "path"}:
-            raise BaselineError(file, f'failures[{i}]: expected a table of "check", "address" and "path"')
+        if not isinstance(item, dict) or set(item) - {"plan"} != {"check", "address", "path"}:
+            raise BaselineError(file, f'failures[{i}]: expected a table of "check", "address" and "path" '
+                                '(and "plan", in a baseline of many plans)')
         if not isinstance(item["check"], str) or not all(isinstance(item[k], (str, type(None))) for k in ("address", "path")):
             raise BaselineError(file, f"failures[{i}]: check is a string; address and path are strings or null")
-        entries.add(BaselineEntry(item["check"], item["address"], item["path"]))
+        if not isinstance(item.get("plan", ""), str):
+            raise BaselineError(file, f"failures[{i}]: plan is a string: the plan file the failure is of")
+        entries.add(BaselineEntry(item["check"], item["address"], item["path"], plan=item.get("plan")))
     return Baseline(file, frozenset(entries))
 
 
@@ -519,3 +595,44 @@ def judge_by_baseline(results: Sequence[_R], secrets: Secrets, baseline: Baselin
             baseline = written
             out, fixed = apply_baseline(out, written, secrets)
     return out, fixed, baseline.file if baseline is not None else None
+
+
+def _judge_each(plans: Sequence[tuple[str, Sequence[_R], Secrets]],
+                baseline: Baseline | None) -> list[tuple[list[_R], list[BaselineEntry]]]:
+    """Each plan's results judged by the entries of ``baseline`` that are its own or of no plan; an entry of no plan
+    that no plan fails any more is fixed once, with the first plan."""
+    if baseline is None:
+        return [(list(results), []) for _, results, _ in plans]
+    shared = {e for e in baseline.entries if e.plan is None}
+    still: set[BaselineEntry] = set()
+    judged: list[tuple[list[_R], list[BaselineEntry]]] = []
+    for name, results, secrets in plans:
+        out, fixed = apply_baseline(results, baseline.for_plan(name), secrets)
+        own = {e.of_plan(None) for e in baseline.entries if e.plan == plan_key(name)}
+        still |= shared - set(fixed)
+        judged.append((out, [e.of_plan(plan_key(name)) for e in fixed if e in own]))
+    gone = sorted(shared - still, key=BaselineEntry.key)
+    if judged and gone:
+        judged[0] = (judged[0][0], sorted([*judged[0][1], *gone], key=BaselineEntry.key))
+    return judged
+
+
+def judge_plans(plans: Sequence[tuple[str, Sequence[_R], Secrets]], baseline: Baseline | None,
+                write_to: str | None) -> list[tuple[list[_R], list[BaselineEntry], str | None]]:
+    """:func:`judge_by_baseline` for a run of many plans: ``plans`` are each plan's file, results and secrets.
+
+    Each entry of the baseline written (``write_to``) names its plan (:func:`plan_key`), so a failure accepted in
+    one plan is not accepted in another; an entry of no plan (a baseline written by a run of one plan) judges
+    every plan. Each entry is scrubbed of its plan's secrets (:func:`failure_identity`). Returns each plan's results, fixed entries and
+    the baseline file that judged them.
+    """
+    judged = _judge_each(plans, baseline)
+    if write_to is not None:
+        entries = [e.of_plan(plan_key(name)) for (name, _, plan_secrets), (out, _) in zip(plans, judged, strict=True)
+                   for e in _entries(out, plan_secrets)]
+        written = write_entries(write_to, entries, NO_SECRETS)
+        if baseline is None:
+            baseline = written
+            judged = _judge_each([(name, out, s) for (name, _, s), (out, _) in zip(plans, judged, strict=True)], written)
+    file = baseline.file if baseline is not None else None
+    return [(out, fixed, file) for out, fixed in judged]

@@ -42,7 +42,7 @@ from plancheck import statecheck as sc
 from plancheck._documents.sensitive import collect_plan_secrets, collect_state_secrets, marked_strings
 from plancheck._planchecks.values import ExpectKnownOutputValue, ExpectKnownValue, ExpectNoValue
 from plancheck._redact import NO_SECRETS, Secrets, contains_sensitive, fit_marks, render_value
-from plancheck.cli._output import render_value_document, value_document
+from plancheck.cli._query import render_value_document, value_document
 from tfjsonpath import New, Path
 
 SECRET = "mk-Secret-9Fq2"

@@ -16,8 +16,7 @@ from hypothesis import strategies as st
 from plancheck import PlanFormatError, load_plan
 from plancheck._redact import Secrets
 from plancheck.cli._command import run
-from plancheck.cli._io import render_json
-from plancheck.cli._output import use_colour
+from plancheck.cli._io import render_json, use_colour
 
 SECRET = "s3cr3t-Planted-Value"
 SCHEMA = json.loads(

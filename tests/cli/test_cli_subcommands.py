@@ -67,6 +67,29 @@ def test_subcommand_and_plan_forms_run(in_tmp: Path, argv: list[str], code: int,
     assert out.startswith(out_start)
 
 
+_FAILED_EMPTY = ("FAIL  ExpectEmptyPlan: null_resource.a: expected an empty plan, but it has planned action(s): [create]\n"
+                 "1 check in plan.json: 0 passed, 1 failed\n")
+_NOT_FOUND = "ERROR  query: cannot read the plan: No such file or directory\nquery: not checked (exit status 2)\n"
+
+
+@pytest.mark.parametrize(
+    ("argv", "out"),
+    [
+        pytest.param(["plan.json", "query", "--empty"], f"{_FAILED_EMPTY}\n{_NOT_FOUND}", id="query-second"),
+        pytest.param(["--empty", "query", "plan.json"], f"{_NOT_FOUND}\n{_FAILED_EMPTY}", id="query-after-option"),
+        pytest.param(["--empty", "--", "query", "plan.json"], f"{_NOT_FOUND}\n{_FAILED_EMPTY}", id="query-after-dashes"),
+    ],
+)
+def test_query_names_the_subcommand_only_as_the_first_argument_elsewhere_it_is_a_plan(
+    in_tmp: Path, argv: list[str], out: str
+) -> None:
+    # Another plan (tfplancheck PLAN [PLAN ...]): plan.json is checked, the plan named query is not found.
+    (in_tmp / "plan.json").write_text(json.dumps(PLAN))
+    assert _run(*argv, "--jobs", "1") == (
+        2, f"{out}\n2 plans: 0 passed, 1 failed, 1 error\n",
+        "tfplancheck: error: query: cannot read the plan: No such file or directory\n")
+
+
 @pytest.mark.parametrize(
     ("argv", "message", "usage"),
     [
@@ -76,10 +99,6 @@ def test_subcommand_and_plan_forms_run(in_tmp: Path, argv: list[str], code: int,
         pytest.param(["query", "plan.json", "--format", "xml"],
                      "argument --format: invalid choice: 'xml' (choose from 'text', 'json')", QUERY_USAGE, id="query-bad-choice"),
         pytest.param(["plan.json", "--bogus"], "unrecognized arguments: --bogus", MAIN_USAGE, id="main-unknown-option"),
-        # `query` names the subcommand only as the first argument; elsewhere it is a (second) plan.
-        pytest.param(["plan.json", "query", "--empty"], "unrecognized arguments: query", MAIN_USAGE, id="query-second"),
-        pytest.param(["--empty", "query", "plan.json"], "unrecognized arguments: plan.json", MAIN_USAGE, id="query-after-option"),
-        pytest.param(["--", "query", "plan.json"], "unrecognized arguments: plan.json", MAIN_USAGE, id="query-after-dashes"),
     ],
 )
 def test_usage_errors_are_one_line_then_the_usage_and_exit_2(in_tmp: Path, argv: list[str], message: str, usage: str) -> None:

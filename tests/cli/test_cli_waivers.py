@@ -203,7 +203,7 @@ BAD_WAIVERS = [
     pytest.param('[{ address = "aws_s3_bucket.a[", reason = "r" }]', "check[0].waive[0].address: waive: address "
                  "'aws_s3_bucket.a[' is not a valid pattern: '[' at offset 15 is never closed", id="address-bad-glob"),
     pytest.param('[{ address = "aws_*", reason = "r", untill = 2027-01-31 }]', "check[0].waive[0].untill: unknown "
-                 "waiver key 'untill'; did you mean 'until'? (a waiver takes: address, reason, until)", id="unknown-key"),
+                 "waiver key 'untill'; did you mean 'until'? (a waiver takes: address, reason, until, plan)", id="unknown-key"),
     pytest.param('[{ address = "aws_*", reason = "r", until = "31/01/2027" }]', 'check[0].waive[0].until: expected a '
                  'date such as 2027-01-31 (in JSON "2027-01-31"), found "31/01/2027"', id="date-as-other-text"),
     pytest.param('[{ address = "aws_*", reason = "r", until = "2027-02-30" }]', 'check[0].waive[0].until: expected a '

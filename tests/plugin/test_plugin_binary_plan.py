@@ -138,3 +138,54 @@ def test_a_binary_plan_without_a_usable_terraform_is_a_fixture_error(
     result.assert_outcomes(errors=1)
     assert f"tf_plan (from --tf-plan): {plan} is a binary plan; {reason}" in result.stdout.str()
     assert "Traceback" not in result.stdout.str() + result.stderr.str()
+
+
+# -- --tf-chdir: where terraform show runs, as the command line's --chdir ------------------------------
+
+_FAKE_TERRAFORM = """\
+import json, os, sys
+if sys.argv[1:2] == ["version"]:
+    print(json.dumps({"terraform_version": "1.5.7", "platform": "linux_amd64"}))
+    sys.exit(0)
+# show: the providers are only where the configuration was initialised (a directory holding .terraform).
+if not os.path.isdir(".terraform"):
+    print("Error: Failed to load plugin schemas", file=sys.stderr)
+    sys.exit(1)
+print(json.dumps({"format_version": "1.2", "terraform_version": "1.5.7", "resource_changes": []}))
+"""
+
+_READS = """
+def test_reads(tf_plan):
+    assert tf_plan.terraform_version == "1.5.7"
+"""
+
+
+@pytest.mark.parametrize(
+    ("args", "ini", "outcome"),
+    [
+        pytest.param([], "", "error", id="the-plan-file-s-directory"),
+        pytest.param(["--tf-chdir", "infra/app"], "", "passed", id="option-from-the-invocation-directory"),
+        pytest.param([], "tf_chdir = infra/app", "passed", id="ini-from-the-ini-file-s-directory"),
+        pytest.param(["--tf-chdir", "elsewhere"], "tf_chdir = infra/app", "error", id="the-option-wins"),
+    ],
+)
+def test_tf_chdir_names_where_a_binary_plan_is_shown(pytester: pytest.Pytester, args: list[str], ini: str,
+                                                     outcome: str) -> None:
+    fake = pytester.path / "bin" / "terraform"
+    fake.parent.mkdir()
+    fake.write_text(f"#!{__import__('sys').executable}\n{_FAKE_TERRAFORM}", "utf-8")
+    fake.chmod(0o755)
+    (pytester.path / "infra" / "app" / ".terraform").mkdir(parents=True)
+    (pytester.path / "elsewhere").mkdir()
+    (pytester.path / "plans").mkdir()
+    (pytester.path / "plans" / "tfplan").write_bytes(b"PK\x03\x04 a saved plan")
+    pytester.makeini(f"[pytest]\n{ini}\n")
+    pytester.makepyfile(test_reads=_READS)
+    result = run(pytester, "--tf-plan", "plans/tfplan", "--terraform", str(fake), *args)
+    if outcome == "passed":
+        result.assert_outcomes(passed=1)
+        return
+    result.assert_outcomes(errors=1)
+    tried = pytester.path / ("elsewhere" if args else "plans")
+    assert (f"terraform show could not load the plan's providers in {tried}: run `terraform init` there, or pass "
+            "--tf-chdir DIR naming the directory of the configuration that made the plan") in result.stdout.str()

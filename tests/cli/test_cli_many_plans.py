@@ -1,0 +1,450 @@
+"""Many plans, one run: ``tfplancheck PLAN [PLAN ...] --jobs N``.
+
+Output in the order the plans were given whatever finishes first, the exit status the worst of all, a bad plan
+among good ones reported in its place while the others are checked, the same bytes with ``--jobs 1`` and
+``--jobs 2`` in every format, baselines keyed by plan, each plan's secrets scrubbed from every format, and no
+worker (nor a worker's Terraform) left after Ctrl-C or SIGTERM.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import planted_secrets
+import pytest
+from secret_shapes import ALL_SECRETS, leaks, secret_shapes_plan
+
+from plancheck.cli._command import run
+from plancheck.cli._output import FORMATS
+
+ROOT = Path(__file__).resolve().parents[2]
+SCHEMA = json.loads((ROOT / "plancheck" / "schemas" / "cli-output.schema.json").read_text("utf-8"))
+FORK = sys.platform.startswith("linux")
+
+
+def _plan(*changes: tuple[str, list[str]], pad: int = 0) -> dict[str, Any]:
+    rcs = [{"address": address, "mode": "managed", "type": address.split(".")[0], "name": address.split(".")[1],
+            "change": {"actions": actions, "before": {} if "delete" in actions else None,
+                       "after": None if actions == ["delete"] else {"id": "x"}}}
+           for address, actions in changes]
+    # Padding resources make a plan slow to read, so a worker finishes it after the plans given after it.
+    rcs += [{"address": f"null_resource.pad{i}", "mode": "managed", "type": "null_resource", "name": f"pad{i}",
+             "change": {"actions": ["no-op"], "before": {"v": "p" * 40}, "after": {"v": "p" * 40}}} for i in range(pad)]
+    return {"format_version": "1.2", "resource_changes": rcs}
+
+
+PASSING = _plan(("null_resource.a", ["create"]))
+FAILING = _plan(("null_resource.a", ["delete"]))
+SLOW_PASSING = _plan(("null_resource.a", ["create"]), pad=20000)
+CHECKS = '[[check]]\ntype = "ExpectNoDestroys"\n'
+PLANS: dict[str, Any] = {"pass": PASSING, "pass2": PASSING, "fail": FAILING, "fail2": FAILING, "fail3": FAILING,
+                         "slow": SLOW_PASSING, "bad": "{not json"}
+
+
+@pytest.fixture
+def tree(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.chdir(tmp_path)
+    for name, document in PLANS.items():
+        (tmp_path / f"{name}.json").write_text(document if isinstance(document, str) else json.dumps(document), "utf-8")
+    (tmp_path / "checks.toml").write_text(CHECKS, "utf-8")
+    return tmp_path
+
+
+def _cli(*argv: str, environ: dict[str, str] | None = None) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    code = run(list(argv), stdout=out, stderr=err, environ=environ or {})
+    return code, out.getvalue(), err.getvalue()
+
+
+# -- the exit status: the worst of all --------------------------------------------------------------
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+@pytest.mark.parametrize(
+    ("plans", "status"),
+    [
+        pytest.param(["pass", "pass2"], 0, id="all-pass"),
+        pytest.param(["pass", "fail"], 1, id="one-fails"),
+        pytest.param(["fail", "pass"], 1, id="first-fails"),
+        pytest.param(["pass", "bad"], 2, id="one-unreadable"),
+        pytest.param(["bad", "fail", "pass"], 2, id="unreadable-beats-failed"),
+        pytest.param(["fail", "fail2", "fail3"], 1, id="all-fail"),
+    ],
+)
+def test_the_exit_status_is_the_worst_of_all_plans(tree: Path, plans: list[str], status: int, jobs: str) -> None:
+    code, out, _ = _cli(*(f"{p}.json" for p in plans), "-c", "checks.toml", "--jobs", jobs, "--format", "json")
+    document = json.loads(out)
+    jsonschema.validate(document, SCHEMA)
+    assert (code, document["ok"], [d["ok"] for d in document["plans"]]) == (
+        status, status == 0, [p.startswith("pass") for p in plans])
+
+
+# -- the order: as given, whatever finishes first ----------------------------------------------------
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+@pytest.mark.parametrize(
+    "plans",
+    [
+        pytest.param(["slow", "pass", "fail"], id="slow-first"),
+        pytest.param(["fail", "slow", "pass"], id="slow-middle"),
+        pytest.param(["pass", "fail", "slow"], id="slow-last"),
+        pytest.param(["bad", "slow", "pass"], id="bad-first"),
+    ],
+)
+def test_the_output_is_in_the_order_the_plans_were_given(tree: Path, plans: list[str], jobs: str) -> None:
+    code, out, _ = _cli(*(f"{p}.json" for p in plans), "-c", "checks.toml", "--jobs", jobs)
+    # Each plan's part ends with its count line (or, unread, its "not checked" line).
+    ends = [line.removeprefix("1 check in ").split(":")[0] for line in out.splitlines()
+            if line.startswith("1 check in ") or line.endswith(": not checked (exit status 2)")]
+    assert ends == [f"{p}.json" for p in plans]
+    assert out.splitlines()[-1].startswith("3 plans: ")
+    document = json.loads(_cli(*(f"{p}.json" for p in plans), "-c", "checks.toml", "--jobs", jobs, "--format", "json")[1])
+    assert [d.get("source") or d["plan"]["source"] for d in document["plans"]] == [f"{p}.json" for p in plans]
+    assert code == (2 if "bad" in plans else 1)
+
+
+# -- one bad plan among good ones: the good ones are checked and reported -----------------------------
+
+
+_BAD = "bad.json: $: expected valid JSON, found invalid JSON: Expecting property name enclosed in double quotes at line 1 column 2 (character 1)"
+
+
+@pytest.mark.parametrize(
+    ("fmt", "expected"),
+    [
+        pytest.param("text", [
+            "PASS  ExpectNoDestroys", "1 check in pass.json: 1 passed, 0 failed", "",
+            f"ERROR  {_BAD}", "bad.json: not checked (exit status 2)", "",
+            "FAIL  ExpectNoDestroys: null_resource.a: expected no destroy, but it is destroyed: action(s) [delete]",
+            "1 check in fail.json: 0 passed, 1 failed", "",
+            "3 plans: 1 passed, 1 failed, 1 error"], id="text"),
+        pytest.param("github", [
+            f"::error title=tfplancheck%3A plan error (bad.json)::{_BAD}",
+            "::error title=tfplancheck%3A ExpectNoDestroys (fail.json)::ExpectNoDestroys: null_resource.a: expected no "
+            "destroy, but it is destroyed: action(s) [delete]",
+            "tfplancheck: pass.json: 1 check: 1 passed, 0 failed",
+            "tfplancheck: bad.json: not checked (plan error)",
+            "tfplancheck: fail.json: 1 check: 0 passed, 1 failed",
+            "tfplancheck: 3 plans: 1 passed, 1 failed, 1 error"], id="github"),
+        pytest.param("markdown", [
+            "## tfplancheck: error (a plan could not be read)", "",
+            "### pass.json", "",
+            "| checks | passed | failed | errors | warnings | waived |", "| ---: | ---: | ---: | ---: | ---: | ---: |",
+            "| 1 | 1 | 0 | 0 | 0 | 0 |", "",
+            "### bad.json", "", f"- **ERROR** not checked: {_BAD.replace('$', '$')}", "",
+            "### fail.json", "",
+            "| checks | passed | failed | errors | warnings | waived |", "| ---: | ---: | ---: | ---: | ---: | ---: |",
+            "| 1 | 0 | 1 | 0 | 0 | 0 |", "",
+            "- **FAIL** ExpectNoDestroys: null\\_resource.a: expected no destroy, but it is destroyed: action(s) \\[delete\\]"],
+            id="markdown"),
+    ],
+)
+def test_a_bad_plan_among_good_ones_is_reported_in_its_place(tree: Path, fmt: str, expected: list[str]) -> None:
+    code, out, err = _cli("pass.json", "bad.json", "fail.json", "-c", "checks.toml", "--jobs", "2", "--format", fmt)
+    assert (code, err) == (2, f"tfplancheck: error: {_BAD}\n")
+    assert out.splitlines() == expected
+
+
+def test_a_bad_plan_among_good_ones_in_junit_and_sarif(tree: Path) -> None:
+    import junitparser
+
+    code, _, _ = _cli("pass.json", "bad.json", "fail.json", "-c", "checks.toml", "--jobs", "2",
+                      "--report", "junit=r/junit.xml", "--report", "sarif=r/plans.sarif")
+    assert code == 2
+    suites = list(junitparser.JUnitXml.fromfile(str(tree / "r" / "junit.xml")))
+    assert [(s.name, s.tests, s.failures, s.errors) for s in suites] == [
+        ("pass.json", 1, 0, 0), ("bad.json", 1, 0, 1), ("fail.json", 1, 1, 0)]
+    sarif = json.loads((tree / "r" / "plans.sarif").read_text("utf-8"))
+    (sarif_run,) = sarif["runs"]
+    assert [a["location"]["uri"] for a in sarif_run["artifacts"]] == ["pass.json", "bad.json", "fail.json"]
+    (invocation,) = sarif_run["invocations"]
+    assert (invocation["exitCode"], invocation["executionSuccessful"]) == (2, False)
+    assert [(n["message"]["text"], n["locations"][0]["physicalLocation"]["artifactLocation"]["uri"])
+            for n in invocation["toolExecutionNotifications"]] == [(_BAD, "bad.json")]
+    assert [r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in sarif_run["results"]] == ["fail.json"]
+
+
+# -- the same bytes whatever the number of workers -------------------------------------------------
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_jobs_1_and_jobs_2_give_the_same_bytes(tree: Path, fmt: str) -> None:
+    plans = ["slow.json", "fail.json", "bad.json", "pass.json"]
+    outputs = []
+    for jobs in ("1", "2"):
+        reports = [f"--report={other}=r{jobs}/{other}" for other in FORMATS]
+        code, out, err = _cli(*plans, "-c", "checks.toml", "--jobs", jobs, "--format", fmt, *reports)
+        written = {other: (tree / f"r{jobs}" / other).read_text("utf-8") for other in FORMATS}
+        outputs.append((code, out, err, written))
+    assert outputs[0] == outputs[1]
+    assert outputs[0][0] == 2
+
+
+def test_one_plan_keeps_the_results_document(tree: Path) -> None:
+    code, out, _ = _cli("fail.json", "-c", "checks.toml", "--format", "json", "--jobs", "2")
+    assert (code, json.loads(out)["kind"]) == (1, "results")
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        pytest.param(["pass.json", "./pass.json"], "the plan ./pass.json is named twice (each plan is checked once, and "
+                     "reported under its name)", id="twice"),
+        pytest.param(["pass.json", "-"], "standard input (-) can be the only plan of a run; name the other plans in "
+                     "another run", id="stdin-among-others"),
+        pytest.param(["pass.json", "fail.json", "--jobs", "0"], "argument -j/--jobs: invalid job count '0' (a positive "
+                     "number of worker processes)", id="jobs-zero"),
+        pytest.param(["pass.json", "fail.json", "--jobs", "two"], "argument -j/--jobs: invalid job count 'two' (a "
+                     "positive number of worker processes)", id="jobs-word"),
+    ],
+)
+def test_bad_plan_lists_are_usage_errors(tree: Path, argv: list[str], message: str) -> None:
+    code, out, err = _cli(*argv, "-c", "checks.toml")
+    assert (code, out, err.splitlines()[0]) == (2, "", f"tfplancheck: error: {message}")
+
+
+# -- baselines of many plans: keyed by plan file -----------------------------------------------------
+
+
+def test_a_baseline_of_many_plans_keys_each_failure_by_its_plan(tree: Path) -> None:
+    env = {"TFPLANCHECK_TODAY": "2026-12-01"}
+    code, _, err = _cli("fail.json", "pass.json", "-c", "checks.toml", "--write-baseline", "base.json", environ=env)
+    assert (code, err) == (0, "")
+    assert json.loads((tree / "base.json").read_text("utf-8")) == {"tfplancheck_baseline": 1, "failures": [
+        {"check": "ExpectNoDestroys", "address": "null_resource.a", "path": None, "plan": "fail.json"}]}
+    # The same failure in another plan is new: the entry accepts it in fail.json only.
+    code, out, _ = _cli("fail.json", "fail2.json", "-c", "checks.toml", "--baseline", "base.json", environ=env)
+    assert code == 1
+    assert "KNOWN  ExpectNoDestroys: null_resource.a: expected no destroy, but it is destroyed: action(s) [delete] " \
+           "(in the baseline)\n1 check in fail.json: 1 passed, 0 failed, 1 known" in out
+    assert "FAIL  ExpectNoDestroys: null_resource.a: expected no destroy, but it is destroyed: action(s) [delete]\n" \
+           "1 check in fail2.json: 0 passed, 1 failed" in out
+    # Fixed: fail.json now passes; its entry is named in its run, nowhere else.
+    (tree / "fail.json").write_text(json.dumps(PASSING), "utf-8")
+    code, out, _ = _cli("fail.json", "pass.json", "-c", "checks.toml", "--baseline", "base.json", environ=env)
+    assert code == 0
+    assert out.count("NOTE  baseline entry no longer fails (remove it from base.json): ExpectNoDestroys: null_resource.a") == 1
+    assert out.index("NOTE  baseline entry") < out.index("1 check in fail.json")
+    # A run of one of those plans takes that plan's entries (its name, however it is spelled).
+    (tree / "fail.json").write_text(json.dumps(FAILING), "utf-8")
+    assert _cli("./fail.json", "-c", "checks.toml", "--baseline", "base.json", environ=env)[0] == 0
+    assert _cli("fail2.json", "-c", "checks.toml", "--baseline", "base.json", environ=env)[0] == 1
+
+
+def test_a_baseline_of_one_plan_judges_every_plan(tree: Path) -> None:
+    assert _cli("fail.json", "-c", "checks.toml", "--write-baseline", "one.json")[0] == 0
+    assert "plan" not in json.loads((tree / "one.json").read_text("utf-8"))["failures"][0]
+    code, out, _ = _cli("fail.json", "fail2.json", "-c", "checks.toml", "--baseline", "one.json")
+    assert (code, out.count("(in the baseline)")) == (0, 2)
+
+
+# -- secrets: each plan's output scrubbed of its secrets, in every format -----------------------------
+
+
+PLANTED_CHECKS = (
+    '[[check]]\ntype = "ExpectEmptyPlan"\n'
+    '[[check]]\ntype = "ExpectKnownValue"\naddress = "aws_db_instance.db"\npath = "password"\n'
+    'matcher = { type = "StringExact", value = "x" }\n'
+    '[[check]]\ntype = "ExpectKnownOutputValue"\noutput = "db_password"\nmatcher = { type = "StringExact", value = "x" }\n'
+    f'[[check]]\ntype = "ExpectResourceAction"\naddress = \'terraform_data.each["{planted_secrets.SECRET_VAR}"]\'\n'
+    'action = "Destroy"\n'
+)
+
+
+@pytest.mark.skipif(not FORK, reason="workers are forked on Linux")
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_no_planted_secret_in_any_format_of_many_plans(tree: Path, fmt: str) -> None:
+    (tree / "planted.json").write_text(json.dumps(planted_secrets.plan_document()), "utf-8")
+    (tree / "shapes.json").write_text(json.dumps(secret_shapes_plan()), "utf-8")
+    (tree / "planted.toml").write_text(PLANTED_CHECKS, "utf-8")
+    secrets = {**ALL_SECRETS, **{k: v for k, v in planted_secrets.PLANTED.items() if k in ("after", "before", "output", "var")}}
+    reports = [f"--report={other}=r/{other}" for other in FORMATS]
+    code, out, err = _cli("planted.json", "shapes.json", "bad.json", "-c", "planted.toml", "--jobs", "2", "--format", fmt,
+                          *reports)
+    assert code == 2
+    written = {other: (tree / "r" / other).read_text("utf-8") for other in FORMATS}
+    for name, text in {"stdout": out, "stderr": err, **written}.items():
+        assert leaks(text, secrets) == [], name
+    assert "(sensitive)" in out
+
+
+def test_each_plans_secrets_travel_back_from_its_worker() -> None:
+    """The writers scrub each plan's part with its own secrets, also after the facts crossed the worker's pipe."""
+    import pickle
+
+    from plancheck import Plan
+    from plancheck.cli._checksfile import parse_checks, run_checks
+    from plancheck.cli._io import PlanFacts
+    from plancheck.cli._output import PlanRun, render
+    from plancheck.cli._registry import default_registry
+
+    plan = Plan.from_dict(planted_secrets.plan_document(), source="planted.json")
+    results = tuple(run_checks(parse_checks(PLANTED_CHECKS, "c.toml", default_registry()), plan))
+    facts = pickle.loads(pickle.dumps(PlanFacts.of(plan)))
+    secrets = {k: v for k, v in planted_secrets.PLANTED.items() if k in ("after", "before", "output", "var")}
+    other = PlanRun(Plan.from_dict(PASSING, source="other.json"), ())
+    for fmt in FORMATS:
+        text = render(fmt, [PlanRun(facts, results), other], tool_version="0")
+        assert leaks(text, secrets) == [], fmt
+        assert text == render(fmt, [PlanRun(plan, results), other], tool_version="0"), fmt
+
+
+# -- Ctrl-C and SIGTERM: no worker left, nor a worker's Terraform ------------------------------------
+
+
+_FAKE_TERRAFORM = """\
+import json, os, signal, subprocess, sys, time
+if sys.argv[1:2] == ["version"]:
+    print(json.dumps({"terraform_version": "1.5.7", "platform": "linux_amd64"}))
+    sys.exit(0)
+# show: a provider-like child in the command's group, then a long wait; each writes its pid, and whether it
+# was started with Ctrl-C ignored (Terraform would then be killed after its grace period, not interrupted).
+child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(300)"])
+ignored = signal.getsignal(signal.SIGINT) == signal.SIG_IGN
+with open(os.path.join(os.environ["FAKE_PIDS"], f"{os.getpid()}"), "w") as f:
+    f.write(f"{os.getpid()} {child.pid}")
+with open(os.path.join(os.environ["FAKE_PIDS"], f"{os.getpid()}.sigint"), "w") as f:
+    f.write("ignored" if ignored else "default")
+time.sleep(300)
+"""
+
+
+def _descendants(pid: int) -> set[int]:
+    parents: dict[int, int] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                stat = Path(f"/proc/{entry}/stat").read_text()
+            except OSError:
+                continue
+            parents[int(entry)] = int(stat.rsplit(")", 1)[1].split()[1])
+    found, todo = set(), [pid]
+    while todo:
+        parent = todo.pop()
+        for child, its_parent in parents.items():
+            if its_parent == parent and child not in found:
+                found.add(child)
+                todo.append(child)
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+@pytest.fixture
+def binary_plans(tmp_path: Path) -> Iterator[tuple[Path, list[str]]]:
+    fake = tmp_path / "terraform"
+    fake.write_text(f"#!{sys.executable}\n{_FAKE_TERRAFORM}", "utf-8")
+    fake.chmod(0o755)
+    (tmp_path / "pids").mkdir()
+    names = []
+    for i in range(6):
+        (tmp_path / f"p{i}.tfplan").write_bytes(b"PK\x03\x04 a saved plan")
+        names.append(f"p{i}.tfplan")
+    (tmp_path / "checks.toml").write_text(CHECKS, "utf-8")
+    yield tmp_path, names
+    for recorded in (tmp_path / "pids").glob("[0-9]*[0-9]"):  # should none be ended, they are, after the test
+        for pid in map(int, recorded.read_text().split()):
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+
+
+@pytest.mark.skipif(not FORK, reason="workers are forked, and /proc is read, on Linux")
+@pytest.mark.parametrize(
+    ("signum", "to_group", "status"),
+    [
+        pytest.param(signal.SIGINT, True, 130, id="ctrl-c-to-the-foreground-group"),
+        pytest.param(signal.SIGINT, False, 130, id="sigint-to-the-command"),
+        pytest.param(signal.SIGTERM, False, -signal.SIGTERM, id="sigterm-to-the-command"),
+        pytest.param(signal.SIGHUP, True, -signal.SIGHUP, id="sighup-to-the-group"),
+    ],
+)
+def test_no_worker_nor_its_terraform_is_left_after_a_signal(binary_plans: tuple[Path, list[str]], signum: int,
+                                                             to_group: bool, status: int) -> None:
+    where, names = binary_plans
+    env = {**os.environ, "FAKE_PIDS": str(where / "pids"), "PYTHONPATH": str(ROOT)}
+    command = subprocess.Popen(
+        [sys.executable, "-m", "plancheck", *names, "-c", "checks.toml", "--jobs", "2", "--terraform", str(where / "terraform")],
+        cwd=where, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 60
+        while len(list((where / "pids").glob("*.sigint"))) < 2:  # both workers are in terraform show
+            assert command.poll() is None, command.communicate()
+            assert time.monotonic() < deadline, "the workers never ran terraform show"
+            time.sleep(0.05)
+        time.sleep(0.2)  # each show has written its pid and is waiting
+        started = _descendants(command.pid)
+        shows = {int(pid) for f in (where / "pids").glob("[0-9]*[0-9]") for pid in f.read_text().split()}
+        assert {f.read_text() for f in (where / "pids").glob("*.sigint")} == {"default"}
+        assert shows <= started  # the shows and their children are the workers' (in sessions of their own)
+        assert len(started) >= 2 + len(shows)
+        if to_group:
+            os.killpg(command.pid, signum)
+        else:
+            command.send_signal(signum)
+        _out, err = command.communicate(timeout=60)
+        assert command.returncode == status, err
+        assert b"Traceback" not in err, err
+        left = {pid for pid in started if _alive(pid)}
+        assert left == set()
+    finally:
+        if command.poll() is None:
+            os.killpg(command.pid, signal.SIGKILL)
+            command.communicate()
+
+
+# -- waivers naming plans --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("plan_glob", "waived_in"),
+    [
+        pytest.param(None, ["fail.json", "fail2.json"], id="no-plan-every-plan"),
+        pytest.param("fail.json", ["fail.json"], id="one-plan"),
+        pytest.param("./fail2.*", ["fail2.json"], id="normalised-glob"),
+        pytest.param("envs/*", [], id="no-plan-matches"),
+    ],
+)
+def test_a_waiver_naming_plans_waives_in_those_only(tree: Path, plan_glob: str | None, waived_in: list[str]) -> None:
+    plan = f', plan = "{plan_glob}"' if plan_glob is not None else ""
+    (tree / "waived.toml").write_text(
+        f'[[check]]\ntype = "ExpectNoDestroys"\nwaive = [{{ address = "null_resource.*", reason = "r"{plan} }}]\n', "utf-8")
+    code, out, _ = _cli("fail.json", "fail2.json", "-c", "waived.toml", "--format", "json", "--jobs", "1")
+    document = json.loads(out)
+    jsonschema.validate(document, SCHEMA)
+    waived = [d["plan"]["source"] for d in document["plans"] if d["results"][0]["waived"]]
+    assert (code, waived) == (0 if len(waived_in) == 2 else 1, waived_in)
+    # A run of one plan applies the same rule.
+    assert _cli("./fail.json", "-c", "waived.toml")[0] == (0 if "fail.json" in waived_in else 1)
+
+
+@pytest.mark.parametrize(
+    ("waiver", "message"),
+    [
+        pytest.param('plan = 1', 'check[0].waive[0].plan: expected a glob of plan files such as "envs/legacy/*", found a number',
+                     id="not-a-string"),
+        pytest.param('plan = ""', 'check[0].waive[0].plan: expected a glob of plan files such as "envs/legacy/*", found an '
+                     "empty string", id="empty"),
+    ],
+)
+def test_a_bad_plan_glob_is_a_located_error(tree: Path, waiver: str, message: str) -> None:
+    (tree / "bad.toml").write_text(f'[[check]]\ntype = "ExpectNoDestroys"\nwaive = [{{ address = "a.*", reason = "r", {waiver} }}]\n',
+                                   "utf-8")
+    assert _cli("pass.json", "-c", "bad.toml") == (2, "", f"tfplancheck: error: bad.toml:1: {message}\n")
