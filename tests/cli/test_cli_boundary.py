@@ -47,9 +47,9 @@ SUBCOMMANDS = [
                  "tfplancheck: unexpected error: ZeroDivisionError: division by zero" + _BUG, id="checks"),
     pytest.param(["--list-checks"], "plancheck.cli._command._list_checks", SystemExit(3),
                  "tfplancheck: unexpected error: SystemExit: 3" + _BUG, id="list-checks-sys-exit"),
-    pytest.param(["query", "plan.json"], "plancheck.cli._io.list_document", ValueError(f"near {SECRET}\nand on"),
+    pytest.param(["query", "plan.json"], "plancheck.cli._query.list_document", ValueError(f"near {SECRET}\nand on"),
                  "query: unexpected error: ValueError: near (sensitive) and on" + _BUG, id="query-scrubbed-one-line"),
-    pytest.param(["query", "plan.json", "null_resource.app"], "plancheck.cli._io.value_document", _Unprintable(),
+    pytest.param(["query", "plan.json", "null_resource.app"], "plancheck.cli._query.value_document", _Unprintable(),
                  "query: unexpected error: _Unprintable" + _BUG, id="query-str-raises"),
     pytest.param(["snapshot", "plan.json", "plan.snap"], "plancheck.cli._command.run_snapshot", KeyError("k"),
                  "snapshot: unexpected error: KeyError: 'k'" + _BUG, id="snapshot"),
@@ -76,7 +76,7 @@ def test_an_unexpected_error_is_one_line_and_status_2(
 
 
 def test_an_unexpected_error_in_json_mode_is_one_error_document(files: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("plancheck.cli._io.list_document", _raising(ValueError(SECRET)))
+    monkeypatch.setattr("plancheck.cli._query.list_document", _raising(ValueError(SECRET)))
     out, err = io.StringIO(), io.StringIO()
     assert run(["query", "plan.json", "--format", "json"], stdout=out, stderr=err, environ={"PATH": ""}) == 2
     document = json.loads(out.getvalue())
@@ -88,7 +88,7 @@ def test_an_unexpected_error_in_json_mode_is_one_error_document(files: Path, mon
 
 def test_secrets_that_cannot_be_listed_withhold_the_message(files: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The boundary's line is worded withheld, and the stream (the same Io, the same secrets) withholds it too."""
-    monkeypatch.setattr("plancheck.cli._io.list_document", _raising(ValueError(SECRET)))
+    monkeypatch.setattr("plancheck.cli._query.list_document", _raising(ValueError(SECRET)))
     monkeypatch.setattr("plancheck.cli._io.Io.secrets", _raising(TypeError("resources is not a list")))
     out, err = io.StringIO(), io.StringIO()
     assert run(["query", "plan.json"], stdout=out, stderr=err, environ={"PATH": ""}) == 2
@@ -122,7 +122,7 @@ def test_one_mechanism_records_what_a_command_read() -> None:
 def test_ctrl_c_is_status_130_without_a_traceback(
     files: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
 ) -> None:
-    monkeypatch.setattr("plancheck.cli._io.list_document", _raising(KeyboardInterrupt()))
+    monkeypatch.setattr("plancheck.cli._query.list_document", _raising(KeyboardInterrupt()))
     assert main(["query", "plan.json"]) == 130
     captured = capsys.readouterr()
     assert "Traceback" not in captured.out + captured.err
