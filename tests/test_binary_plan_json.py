@@ -114,8 +114,7 @@ def _cli_chdir(path: Path, chdir: Path | None) -> Any:
 
 
 def _plugin_chdir(path: Path, chdir: Path | None) -> Any:
-    assert chdir is None  # the plugin names no other directory
-    return load_plan_file(path)
+    return load_plan_file(path, chdir=None if chdir is None else str(chdir))  # --tf-chdir
 
 
 def _function(path: Path, chdir: Path | None) -> Any:
@@ -128,8 +127,9 @@ def _function(path: Path, chdir: Path | None) -> Any:
         pytest.param(_cli_chdir, False, None, "plans", "--chdir DIR", id="cli-absolute"),
         pytest.param(_cli_chdir, True, None, "plans", "--chdir DIR", id="cli-relative"),
         pytest.param(_cli_chdir, True, "infra", "infra", "--chdir DIR", id="cli-chdir"),
-        pytest.param(_plugin_chdir, False, None, "plans", None, id="plugin-absolute"),
-        pytest.param(_plugin_chdir, True, None, "plans", None, id="plugin-relative"),
+        pytest.param(_plugin_chdir, False, None, "plans", "--tf-chdir DIR", id="plugin-absolute"),
+        pytest.param(_plugin_chdir, True, None, "plans", "--tf-chdir DIR", id="plugin-relative"),
+        pytest.param(_plugin_chdir, True, "infra", "infra", "--tf-chdir DIR", id="plugin-chdir"),
         pytest.param(_function, False, None, "plans", "chdir=", id="function-absolute"),
         pytest.param(_function, True, None, "plans", "chdir=", id="function-relative"),
         pytest.param(_function, True, "infra", "infra", "chdir=", id="function-chdir"),
