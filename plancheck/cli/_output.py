@@ -546,7 +546,8 @@ def _fingerprint(*parts: str) -> str:
 
 def _render_sarif(runs: Sequence[Checked], fail_on: str, tool_version: str) -> str:
     """One SARIF run: a rule per check type, a result per failure or warning, each plan as an artifact (a plan
-    that could not be read: an error notification of the invocation, at that plan)."""
+    that could not be read: an error notification of the invocation, at that plan; each note of a plan's run, such
+    as an expired waiver or a baseline entry fixed: a ``note`` notification at that plan)."""
     rules: dict[str, int] = {}
     results: list[dict[str, Any]] = []
     artifacts: dict[str, int] = {}
@@ -561,6 +562,10 @@ def _render_sarif(runs: Sequence[Checked], fail_on: str, tool_version: str) -> s
         secrets = run.secrets()
         uri = _artifact_uri(one_line(secrets.scrub(run.name)))
         artifact = artifacts.setdefault(uri, len(artifacts))
+        # What the other formats note (NOTE, ::notice, a property, a quote) SARIF says as the invocation's notes.
+        notifications += [{"level": "note", "message": {"text": one_line(secrets.scrub(note))},
+                           "locations": [{"physicalLocation": {"artifactLocation": {"uri": uri, "index": artifact}}}]}
+                          for note in run.notes()]
         for result in run.results:
             for found, why in [*((f, "") for f in findings(run, result, fail_on, secrets)), *accepted(run, result, secrets)]:
                 rule = rules.setdefault(found.check, len(rules))

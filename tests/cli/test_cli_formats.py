@@ -448,12 +448,26 @@ def test_a_report_file_passes_through_the_scrub_of_standard_output(tmp_path: Pat
                      "to converge", id="markdown-quote"),
         pytest.param("junit", '<property name="note" value="the plan is not complete (&quot;complete&quot;: false): '
                      'another plan and apply are needed to converge" />', id="junit-property"),
+        pytest.param("sarif", 'the plan is not complete ("complete": false): another plan and apply are needed to converge',
+                     id="sarif-notification"),
     ],
 )
 def test_what_the_verdicts_stand_on_is_said(plan_dir: Path, fmt: str, expected: str) -> None:
     (plan_dir / "plan.json").write_text(json.dumps({**PLAN, "complete": False}), "utf-8")
     _, out, _ = _cli(plan_dir, "plan.json", "-c", "pass.toml", "--format", fmt)
-    assert expected in [line.strip() for line in out.splitlines()]
+    if fmt == "sarif":
+        assert _sarif_notes(out) == [("note", expected, "plan.json")]
+    else:
+        assert expected in [line.strip() for line in out.splitlines()]
+
+
+def _sarif_notes(out: str) -> list[tuple[str, str, str]]:
+    """A SARIF report's invocation notifications (validated first): level, text and the plan they are at."""
+    document = json.loads(out)
+    jsonschema.Draft4Validator(SARIF_SCHEMA).validate(document)
+    (invocation,) = document["runs"][0]["invocations"]
+    return [(n["level"], n["message"]["text"], n["locations"][0]["physicalLocation"]["artifactLocation"]["uri"])
+            for n in invocation.get("toolExecutionNotifications", [])]
 
 
 _BAD_CHECKS = '[[check]]\ntype = "ExpectNoSuchThing"\n'
@@ -541,6 +555,7 @@ NOTED = {
     "github": [f"::notice title=tfplancheck%3A plan.json::{_EXPIRED}", f"::notice title=tfplancheck%3A plan.json::{_FIXED}"],
     "markdown": [f"> {escape_markdown(_EXPIRED)}", f"> {escape_markdown(_FIXED)}"],
     "junit": [_EXPIRED, _FIXED],
+    "sarif": [("note", _EXPIRED, "plan.json"), ("note", _FIXED, "plan.json")],
 }
 
 
@@ -557,6 +572,9 @@ def test_an_expired_waiver_and_a_fixed_baseline_entry_are_noted(plan_dir: Path, 
     if fmt == "junit":
         notes = [[p.value for s in junitparser.JUnitXml.fromstring(out) for p in s.properties()] for _, out, _ in (expired, fixed)]
         assert notes == [[NOTED[fmt][0]], [NOTED[fmt][1]]]
+    elif fmt == "sarif":  # the invocation's notifications, the run's exit status unchanged by them
+        assert [_sarif_notes(out) for _, out, _ in (expired, fixed)] == [[NOTED[fmt][0]], [NOTED[fmt][1]]]
+        assert [json.loads(out)["runs"][0]["invocations"][0]["exitCode"] for _, out, _ in (expired, fixed)] == [1, 0]
     else:
         assert NOTED[fmt][0] in expired[1].splitlines(), expired[1]
         assert NOTED[fmt][1] in fixed[1].splitlines(), fixed[1]

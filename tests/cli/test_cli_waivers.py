@@ -176,6 +176,18 @@ def test_accepted_failures_at_a_secret_key_are_reported_scrubbed_in_every_format
         assert "(sensitive)" in out, out  # the failure is shown, its key scrubbed
 
 
+@pytest.mark.parametrize("fmt", ["text", "json", "junit", "sarif", "github", "markdown"])
+def test_an_expired_waiver_spelling_a_secret_is_noted_scrubbed_in_every_format(tmp_path: Path, fmt: str) -> None:
+    waive = f"[{{ address = 'aws_s3_bucket.k[\"{KEY_SECRET}\"]', reason = \"r\", until = 2027-01-01 }}]"
+    code, out, _ = cli(tmp_path, entry(SECRET_KEY_ACTION, waive), "--format", fmt)  # cli() finds no secret in it
+    assert code == 1
+    if fmt == "json":
+        (result,) = json.loads(out)["results"]
+        assert [w["address"] for w in result["expired_waivers"]] == ['aws_s3_bucket.k["(sensitive)"]']
+    else:  # each format escapes the note its own way; what matters is that it is there and the secret is not
+        assert "expired on 2027-01-01" in out, out
+
+
 def test_a_json_checks_file_takes_the_date_as_a_string(tmp_path: Path) -> None:
     checks = json.dumps({"check": [{"type": "ExpectNoDestroys",
                                     "waive": [{"address": "aws_*", "reason": "r", "until": "2027-01-31"}]}]})
