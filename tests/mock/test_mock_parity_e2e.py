@@ -83,12 +83,22 @@ class Real:
 _REAL: dict[tuple[str, str], Real] = {}
 
 
+def _real(name: str, tf_acceptance: Any, tmp_path_factory: pytest.TempPathFactory) -> Real:
+    key = (name, tf_acceptance.terraform.path)
+    if key not in _REAL:
+        _REAL[key] = Real(name, tf_acceptance.terraform.path, tmp_path_factory.mktemp(f"real-{name}"))
+    return _REAL[key]
+
+
 @pytest.fixture(params=sorted(WRAPPED_PROVIDERS))
 def real(request: pytest.FixtureRequest, tf_acceptance: Any, tmp_path_factory: pytest.TempPathFactory) -> Real:
-    key = (request.param, tf_acceptance.terraform.path)
-    if key not in _REAL:
-        _REAL[key] = Real(request.param, tf_acceptance.terraform.path, tmp_path_factory.mktemp(f"real-{request.param}"))
-    return _REAL[key]
+    return _real(request.param, tf_acceptance, tmp_path_factory)
+
+
+# Only the schemas that have a nested block with a computed attribute (lxd has none): no row skips forever.
+@pytest.fixture(params=sorted(name for name in WRAPPED_PROVIDERS if CASES[name]["nested"] is not None))
+def nested_real(request: pytest.FixtureRequest, tf_acceptance: Any, tmp_path_factory: pytest.TempPathFactory) -> Real:
+    return _real(request.param, tf_acceptance, tmp_path_factory)
 
 
 def test_a_module_without_a_provider_block_plans_as_under_terraform_test(real: Real, tmp_path: Path) -> None:
@@ -112,13 +122,14 @@ def test_a_provider_block_s_arguments_are_still_checked(real: Real, tmp_path: Pa
 
 
 def _nested(real: Real) -> tuple[str, str]:
-    if real.case["nested"] is None:
-        pytest.skip(f"{real.name}: no nested block with a computed attribute in this schema")
     nested: tuple[str, str] = real.case["nested"]
     return nested
 
 
-def test_an_object_under_a_nested_block_applies_to_every_block_as_under_terraform_test(real: Real, tmp_path: Path) -> None:
+def test_an_object_under_a_nested_block_applies_to_every_block_as_under_terraform_test(
+    nested_real: Real, tmp_path: Path
+) -> None:
+    real = nested_real
     block, attribute = _nested(real)
     address = f"{real.case['type']}.this"
     module = real.module(tmp_path / "m", (
@@ -135,7 +146,8 @@ def test_an_object_under_a_nested_block_applies_to_every_block_as_under_terrafor
     assert [b[attribute] for b in plan.resource_change(address).change.after[block]] == ["dflt-x", "dflt-x"]
 
 
-def test_a_list_under_a_nested_block_is_refused_as_by_terraform_test(real: Real, tmp_path: Path) -> None:
+def test_a_list_under_a_nested_block_is_refused_as_by_terraform_test(nested_real: Real, tmp_path: Path) -> None:
+    real = nested_real
     block, attribute = _nested(real)
     module = real.module(tmp_path / "m", (
         f'mock_provider "{real.case["local"]}" {{\n  mock_resource "{real.case["type"]}" {{\n'
