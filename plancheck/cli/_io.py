@@ -47,6 +47,7 @@ __all__ = [
     "Outcome",
     "PlanFacts",
     "PlanFailed",
+    "PlanParts",
     "SCHEMA_VERSION",
     "SnapshotUsageError",
     "Style",
@@ -741,6 +742,32 @@ class PlanFailed(FrozenValue):
 
 
 @frozen
+class PlanParts(FrozenValue):
+    """A plan checked and rendered by its worker: its exit status and its part of each format the run writes
+    (keyed as ``plancheck.cli._many.part_keys`` says), each scrubbed of its own secrets already; so the
+    process writing the output only joins the parts, and neither the results nor the secrets travel.
+
+    >>> PlanParts("a.json", 0, ((("github", "error"), ([], "tfplancheck: a.json: 0 checks: 0 passed, 0 failed")),)).part(("github", "error"))[1]
+    'tfplancheck: a.json: 0 checks: 0 passed, 0 failed'
+    """
+
+    source: str
+    status: int
+    parts: tuple[tuple[tuple[Any, ...], Any], ...]
+    #: As :attr:`Outcome.crossing`.
+    crossing: tuple[str, ...] = ()
+
+    @property
+    def name(self) -> str:
+        """The plan's name, as :attr:`PlanFailed.name`."""
+        return self.source
+
+    def part(self, key: tuple[Any, ...]) -> Any:
+        """The part rendered for ``key``."""
+        return dict(self.parts)[key]
+
+
+@frozen
 class Job(FrozenValue):
     """What checking one plan needs, the same for every plan of the run (a worker has it from its parent, forked).
 
@@ -759,6 +786,11 @@ class Job(FrozenValue):
     stdin: IO[bytes] | None = None
     #: The checks as text (:func:`checks_text`): what every plan's part of the output may show of them.
     checks: str = ""
+    #: The parts of the output each plan's worker renders (``plancheck.cli._many.part_keys``): a plan then comes
+    #: back as its :class:`PlanParts`; none (a baseline judges all the plans together): as its :class:`Outcome`.
+    parts: tuple[tuple[Any, ...], ...] = ()
+    #: ``--fail-on``: what a rendered plan's exit status counts.
+    fail_on: str = "error"
 
 
 @frozen

@@ -15,17 +15,33 @@ from collections.abc import Sequence
 from typing import Any, cast
 
 from .._text import exception_text
-from ._io import CliError, Io, Job, Outcome, PlanFacts, PlanFailed, checks_text, crossing_secrets, read_plan
-from ._output import PlanRun
+from ._io import (
+    CliError,
+    Io,
+    Job,
+    Outcome,
+    PlanFacts,
+    PlanFailed,
+    PlanParts,
+    checks_text,
+    crossing_secrets,
+    read_plan,
+    tool_version,
+    use_colour,
+)
+from ._output import PlanRun, plan_parts
 
-__all__ = ["check_many", "check_plan", "named_twice"]
+__all__ = ["check_many", "check_plan", "named_twice", "part_keys"]
 
 #: The job of the run, set before the workers are forked (they inherit it) or the plans are checked here.
 _JOB: list[Job] = []
 
 
-def check_plan(name: str) -> Outcome | PlanFailed:
+def check_plan(name: str) -> Outcome | PlanParts | PlanFailed:
     """Read and check plan file ``name`` with the run's job; bad input is a :class:`PlanFailed`, never an exception.
+
+    With the job's ``parts``, the plan is rendered here too (:class:`PlanParts`): its worker does all of its work,
+    and the command's process only joins the parts; else its results come back to be judged with the others'.
 
     An unexpected exception (a bug) is one too, of kind ``internal``, its text scrubbed of the plan's secrets.
     """
@@ -43,9 +59,14 @@ def check_plan(name: str) -> Outcome | PlanFailed:
             plan = read_plan(name, terraform=job.terraform, stdin=job.stdin, environ=job.environ,
                              max_bytes=job.max_bytes, allow_errored=job.allow_errored, chdir=job.chdir)
             results = run_checks(job.specs, plan, today=job.today)
+            crossing = crossing_secrets(plan.secrets, job.checks)
+            if job.parts:
+                # No baseline: each plan is judged alone, so its part of every format is already what it will be.
+                run = PlanRun(PlanFacts.of(plan), tuple(results), waived=sum(len(r.waived) for r in results))
+                return plan_parts(run, job.parts, job.fail_on, crossing)
             # Each result without its check (the parent has them, in order): a check need not pickle, nor travel.
             return Outcome(PlanFacts.of(plan), tuple(dataclasses.replace(r, spec=cast(Any, None)) for r in results),
-                           crossing_secrets(plan.secrets, job.checks))
+                           crossing)
         except CliError as exc:
             return PlanFailed(source, exc.kind, exc.message)
         except Exception as exc:  # the boundary of one plan: the others are still checked and reported
@@ -77,10 +98,28 @@ def named_twice(plans: Sequence[str]) -> str | None:
     return None
 
 
+def part_keys(args: argparse.Namespace, colour: bool) -> tuple[tuple[Any, ...], ...]:
+    """The parts of each plan that :func:`~plancheck.cli._output.report` writes (standard output's with ``colour`` when text), each once.
+
+    >>> part_keys(argparse.Namespace(format="text", quiet=False, fail_on="error", report=[("junit", "j.xml")]), False)
+    (('text', False, False), ('junit', 'error'))
+    """
+    def key(fmt: str, colour: bool, quiet: bool) -> tuple[Any, ...]:
+        if fmt == "text":
+            return (fmt, colour, quiet)
+        return (fmt, args.fail_on, tool_version()) if fmt == "json" else (fmt, args.fail_on)
+
+    keys = [key(args.format, colour, args.quiet), *(key(fmt, False, False) for fmt, _ in args.report)]
+    return tuple(dict.fromkeys(keys))
+
+
 def check_many(plans: Sequence[str], args: argparse.Namespace, io: Io, specs: Sequence[Any], baseline: Any,
                on: datetime.date, max_bytes: int) -> list[Any]:
     """``tfplancheck PLAN PLAN ...``: each plan checked (in ``--jobs`` workers), judged by the baseline (written with
     ``--write-baseline``), its run (a ``PlanRun``, or a :class:`PlanFailed` said on stderr) in the order given.
+
+    Without a baseline to read or write, each plan is judged alone: its worker renders its part of every format
+    the run writes (a :class:`PlanParts` in its place), so this process only joins them (the same bytes).
 
     A baseline that cannot be written is a ``BaselineError``, for the caller to report.
     """
@@ -88,8 +127,12 @@ def check_many(plans: Sequence[str], args: argparse.Namespace, io: Io, specs: Se
     from .._terraform.lifecycle import run_in_workers, worker_count
     from ._waivers import judge_plans
 
+    alone = baseline is None and args.write_baseline is None
+    # Standard output's text coloured as plancheck.cli._output.report colours it.
+    colour = use_colour(io.stdout, io.environ, args.color) and args.format == "text"
+    parts = part_keys(args, colour) if alone else ()
     _JOB[:] = [Job(tuple(specs), args.terraform, io.environ, max_bytes, args.allow_errored, args.chdir, on, io.stdin,
-                   checks_text(specs))]
+                   checks_text(specs), parts, args.fail_on)]
     try:
         outcomes = run_in_workers(check_plan, plans, args.jobs or worker_count())
     finally:
@@ -100,13 +143,14 @@ def check_many(plans: Sequence[str], args: argparse.Namespace, io: Io, specs: Se
     # streams scrub all of it of what every part shows of another plan's: its secrets the checks show (an
     # address, a matcher's value). Not of every secret of every plan: that scrub grows with both the output and
     # the plans (170 s for the output of 200 plans of 1 MB), and a plan's own content is its own scrub's.
-    io.heard(Secrets([value for o in outcomes if isinstance(o, Outcome) for value in o.crossing]))
+    io.heard(Secrets([value for o in outcomes if not isinstance(o, PlanFailed) for value in o.crossing]))
     judged = iter(judge_plans([(name, results, facts.secrets) for name, results, facts in checked], baseline,
                               args.write_baseline))
     runs: list[Any] = []
     for outcome in outcomes:
         if isinstance(outcome, PlanFailed):
             io.stderr.write(f"tfplancheck: error: {outcome.message}\n")
+        if not isinstance(outcome, Outcome):
             runs.append(outcome)
             continue
         results, fixed, file = next(judged)

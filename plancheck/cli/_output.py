@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import copy
 import hashlib
 import json
 import os
@@ -36,6 +37,7 @@ from ._io import (
     Io,
     PlanFacts,
     PlanFailed,
+    PlanParts,
     Style,
     _WriteFailed,
     error_document,
@@ -62,6 +64,7 @@ __all__ = [
     "escape_property",
     "fail_everywhere",
     "findings",
+    "plan_parts",
     "plans_document",
     "plans_line",
     "render",
@@ -333,8 +336,8 @@ class Finding(FrozenValue):
         return f"{self.subject}: {self.message}" if self.subject else self.message
 
 
-#: A plan of a run: checked (its results), or not (bad input).
-Checked = PlanRun | PlanFailed
+#: A plan of a run: checked (its results, or its parts rendered by its worker), or not (bad input).
+Checked = PlanRun | PlanParts | PlanFailed
 
 
 def run_status(runs: Sequence[Checked], fail_on: str = "error") -> int:
@@ -346,7 +349,9 @@ def run_status(runs: Sequence[Checked], fail_on: str = "error") -> int:
     """
     if any(isinstance(run, PlanFailed) for run in runs):
         return 2
-    return exit_status([r for run in runs if isinstance(run, PlanRun) for r in run.results], fail_on)
+    # Each plan's status is the worst of its results', as the status of them all is (a rendered plan brings its own).
+    rendered = max((run.status for run in runs if isinstance(run, PlanParts)), default=0)
+    return max(rendered, exit_status([r for run in runs if isinstance(run, PlanRun) for r in run.results], fail_on))
 
 
 def findings(run: PlanRun, result: CheckResult, fail_on: str = "error", secrets: Secrets | None = None) -> Iterator[Finding]:
@@ -467,40 +472,48 @@ def _render_junit(runs: Sequence[Checked], fail_on: str) -> str:
             totals["tests"] += 1
             totals["errors"] += 1
             continue
-        secrets = run.secrets()
-        suite = ET.SubElement(root, "testsuite", name=one_line(secrets.scrub(run.name)))
-        counts = dict.fromkeys(totals, 0)
-        notes = run.notes()
-        if notes:
-            properties = ET.SubElement(suite, "properties")
-            for note in notes:
-                ET.SubElement(properties, "property", name="note", value=one_line(secrets.scrub(note)))
-        for result in run.results:
-            counts["tests"] += 1
-            case = ET.SubElement(suite, "testcase", name=one_line(secrets.scrub(_subject(result, None))),
-                                 classname=suite.get("name", ""))
-            found = list(findings(run, result, fail_on, secrets))
-            failing = [f for f in found if f.level == "error"]
-            passed = [(f.label, f.text, why) for f, why in accepted(run, result, secrets)]
-            if failing:
-                kind = "error" if result.status == "error" else "failure"
-                counts["errors" if kind == "error" else "failures"] += 1
-                element = ET.SubElement(case, kind, message=failing[0].text, type=result.spec.type)
-                element.text = "\n".join(f"{f.label}  {f.text}" for f in failing)
-            elif passed:  # a check that passes only because its failures are waived or known did not pass as such
-                counts["skipped"] += 1
-                ET.SubElement(case, "skipped", message=passed[0][2])
-            rest = [(f.label, f.text, "") for f in found if f.level != "error"] + passed
-            if rest:
-                ET.SubElement(case, "system-out").text = "\n".join(
-                    f"{label}  {text}" + (f" ({why})" if why else "") for label, text, why in rest)
+        suite, counts = _part("junit", run, fail_on)
+        root.append(copy.deepcopy(suite))  # indented below: the part, given, stays as it is
         for key, value in counts.items():
-            suite.set(key, str(value))
             totals[key] += value
     for key, value in totals.items():
         root.set(key, str(value))
     ET.indent(root)
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode")
+
+
+def _junit_suite(run: PlanRun, fail_on: str) -> tuple[ET.Element, dict[str, int]]:
+    """A plan's ``testsuite`` (not indented) and its counts."""
+    secrets = run.secrets()
+    suite = ET.Element("testsuite", name=one_line(secrets.scrub(run.name)))
+    counts = dict.fromkeys(("tests", "failures", "errors", "skipped"), 0)
+    notes = run.notes()
+    if notes:
+        properties = ET.SubElement(suite, "properties")
+        for note in notes:
+            ET.SubElement(properties, "property", name="note", value=one_line(secrets.scrub(note)))
+    for result in run.results:
+        counts["tests"] += 1
+        case = ET.SubElement(suite, "testcase", name=one_line(secrets.scrub(_subject(result, None))),
+                             classname=suite.get("name", ""))
+        found = list(findings(run, result, fail_on, secrets))
+        failing = [f for f in found if f.level == "error"]
+        passed = [(f.label, f.text, why) for f, why in accepted(run, result, secrets)]
+        if failing:
+            kind = "error" if result.status == "error" else "failure"
+            counts["errors" if kind == "error" else "failures"] += 1
+            element = ET.SubElement(case, kind, message=failing[0].text, type=result.spec.type)
+            element.text = "\n".join(f"{f.label}  {f.text}" for f in failing)
+        elif passed:  # a check that passes only because its failures are waived or known did not pass as such
+            counts["skipped"] += 1
+            ET.SubElement(case, "skipped", message=passed[0][2])
+        rest = [(f.label, f.text, "") for f in found if f.level != "error"] + passed
+        if rest:
+            ET.SubElement(case, "system-out").text = "\n".join(
+                f"{label}  {text}" + (f" ({why})" if why else "") for label, text, why in rest)
+    for key, value in counts.items():
+        suite.set(key, str(value))
+    return suite, counts
 
 
 # -- SARIF 2.1.0 ------------------------------------------------------------------------------------
@@ -555,45 +568,21 @@ def _render_sarif(runs: Sequence[Checked], fail_on: str, tool_version: str) -> s
     for run in runs:
         if isinstance(run, PlanFailed):
             uri = _artifact_uri(one_line(run.name))
-            at = {"physicalLocation": {"artifactLocation": {"uri": uri, "index": artifacts.setdefault(uri, len(artifacts))}}}
+            where = {"artifactLocation": {"uri": uri, "index": artifacts.setdefault(uri, len(artifacts))}}
             notifications.append({"level": "error", "message": {"text": run.text()}, "descriptor": {"id": run.kind},
-                                  "locations": [at]})
+                                  "locations": [{"physicalLocation": where}]})
             continue
-        secrets = run.secrets()
-        uri = _artifact_uri(one_line(secrets.scrub(run.name)))
+        uri, notes, found_results = _part("sarif", run, fail_on)
         artifact = artifacts.setdefault(uri, len(artifacts))
+        at: dict[str, Any] = {"artifactLocation": {"uri": uri, "index": artifact}}
         # What the other formats note (NOTE, ::notice, a property, a quote) SARIF says as the invocation's notes.
-        notifications += [{"level": "note", "message": {"text": one_line(secrets.scrub(note))},
-                           "locations": [{"physicalLocation": {"artifactLocation": {"uri": uri, "index": artifact}}}]}
-                          for note in run.notes()]
-        for result in run.results:
-            for found, why in [*((f, "") for f in findings(run, result, fail_on, secrets)), *accepted(run, result, secrets)]:
-                rule = rules.setdefault(found.check, len(rules))
-                # A plan's JSON has no line per resource: the finding is on the plan file (GitHub code scanning
-                # requires a region's startLine), and the resource is its logical location.
-                location: dict[str, Any] = {
-                    "physicalLocation": {"artifactLocation": {"uri": uri, "index": artifact}, "region": {"startLine": 1}},
-                }
-                if found.address:
-                    kind = "variable" if found.address.startswith("output.") else "resource"
-                    location["logicalLocations"] = [{"fullyQualifiedName": found.address, "kind": kind}]
-                sarif_result: dict[str, Any] = {
-                    "ruleId": found.check,
-                    "ruleIndex": rule,
-                    # An accepted failure keeps the level it would have, suppressed (so code scanning closes it).
-                    "level": found.level if not why else "warning" if result.severity == "warning" else "error",
-                    "message": {"text": found.text},
-                    "locations": [location],
-                    # What the same finding is in the next run: its check, subject and plan (all scrubbed), not
-                    # its line, so code scanning tells new findings from known ones.
-                    "partialFingerprints": {"tfplancheck/v1": _fingerprint(found.check, found.subject, uri)},
-                    "properties": {"status": result.status, "severity": result.severity, "origin": result.spec.origin},
-                }
-                if why:
-                    # A waiver stands in the checks file (in source); a baseline entry in a file of its own.
-                    kind = "inSource" if found.label == "WAIVED" else "external"
-                    sarif_result["suppressions"] = [{"kind": kind, "status": "accepted", "justification": why}]
-                results.append(sarif_result)
+        notifications += [{"level": "note", "message": {"text": note}, "locations": [{"physicalLocation": at}]}
+                          for note in notes]
+        for found in found_results:
+            # The indexes are the run's: the part has each result's own fields in their places.
+            location = found["locations"][0]
+            results.append({**found, "ruleIndex": rules.setdefault(found["ruleId"], len(rules)),
+                            "locations": [{**location, "physicalLocation": {**location["physicalLocation"], **at}}]})
     status = run_status(runs, fail_on)
     driver: dict[str, Any] = {
         "name": _TOOL,
@@ -622,6 +611,41 @@ def _render_sarif(runs: Sequence[Checked], fail_on: str, tool_version: str) -> s
     return json.dumps(document, indent=2, ensure_ascii=False)
 
 
+def _sarif_part(run: PlanRun, fail_on: str) -> tuple[str, list[str], list[dict[str, Any]]]:
+    """A plan's artifact URI, its notes and its SARIF results (their rule and artifact indexes the run's to set)."""
+    secrets = run.secrets()
+    uri = _artifact_uri(one_line(secrets.scrub(run.name)))
+    results: list[dict[str, Any]] = []
+    for result in run.results:
+        for found, why in [*((f, "") for f in findings(run, result, fail_on, secrets)), *accepted(run, result, secrets)]:
+            # A plan's JSON has no line per resource: the finding is on the plan file (GitHub code scanning
+            # requires a region's startLine), and the resource is its logical location.
+            location: dict[str, Any] = {
+                "physicalLocation": {"artifactLocation": {"uri": uri}, "region": {"startLine": 1}},
+            }
+            if found.address:
+                kind = "variable" if found.address.startswith("output.") else "resource"
+                location["logicalLocations"] = [{"fullyQualifiedName": found.address, "kind": kind}]
+            sarif_result: dict[str, Any] = {
+                "ruleId": found.check,
+                "ruleIndex": None,
+                # An accepted failure keeps the level it would have, suppressed (so code scanning closes it).
+                "level": found.level if not why else "warning" if result.severity == "warning" else "error",
+                "message": {"text": found.text},
+                "locations": [location],
+                # What the same finding is in the next run: its check, subject and plan (all scrubbed), not
+                # its line, so code scanning tells new findings from known ones.
+                "partialFingerprints": {"tfplancheck/v1": _fingerprint(found.check, found.subject, uri)},
+                "properties": {"status": result.status, "severity": result.severity, "origin": result.spec.origin},
+            }
+            if why:
+                # A waiver stands in the checks file (in source); a baseline entry in a file of its own.
+                kind = "inSource" if found.label == "WAIVED" else "external"
+                sarif_result["suppressions"] = [{"kind": kind, "status": "accepted", "justification": why}]
+            results.append(sarif_result)
+    return uri, [one_line(secrets.scrub(note)) for note in run.notes()], results
+
+
 # -- GitHub workflow commands -----------------------------------------------------------------------
 
 
@@ -646,30 +670,35 @@ def escape_property(text: str) -> str:
 def _render_github(runs: Sequence[Checked], fail_on: str) -> str:
     """An ``::error``/``::warning`` command per finding, titled with its check and plan, a ``::notice`` per note, then the
     counts (and, for many plans, their one summary line)."""
-    lines: list[str] = []
-    for run in runs:
-        if isinstance(run, PlanFailed):
-            title = escape_property(f"{_TOOL}: {run.kind} error ({one_line(run.name)})")
-            lines.append(f"::error title={title}::{escape_data(run.text())}")
-            continue
-        secrets = run.secrets()
-        name = one_line(secrets.scrub(run.name))
-        for note in run.notes():
-            lines.append(f"::notice title={escape_property(f'{_TOOL}: {name}')}::{escape_data(one_line(secrets.scrub(note)))}")
-        for result in run.results:
-            for found in findings(run, result, fail_on, secrets):
-                title = escape_property(f"{_TOOL}: {found.check} ({name})")
-                lines.append(f"::{found.level} title={title}::{escape_data(found.text)}")
-            for found, why in accepted(run, result, secrets):
-                title = escape_property(f"{_TOOL}: {found.check} ({name}) {found.label.lower()}")
-                lines.append(f"::notice title={title}::{escape_data(f'{found.text} ({why})')}")
-    lines += [_count_line(run) for run in runs]
+    parts = [_part("github", run, fail_on) for run in runs]
+    lines = [line for own, _ in parts for line in own]
+    lines += [count for _, count in parts]
     if len(runs) > 1:
         lines.append(f"{_TOOL}: {plans_line(runs, fail_on)}")
     return "\n".join(lines)
 
 
-def _count_line(run: Checked) -> str:
+def _github_part(run: PlanRun | PlanFailed, fail_on: str) -> tuple[list[str], str]:
+    """A plan's commands and its count line."""
+    lines: list[str] = []
+    if isinstance(run, PlanFailed):
+        title = escape_property(f"{_TOOL}: {run.kind} error ({one_line(run.name)})")
+        return [f"::error title={title}::{escape_data(run.text())}"], _count_line(run)
+    secrets = run.secrets()
+    name = one_line(secrets.scrub(run.name))
+    for note in run.notes():
+        lines.append(f"::notice title={escape_property(f'{_TOOL}: {name}')}::{escape_data(one_line(secrets.scrub(note)))}")
+    for result in run.results:
+        for found in findings(run, result, fail_on, secrets):
+            title = escape_property(f"{_TOOL}: {found.check} ({name})")
+            lines.append(f"::{found.level} title={title}::{escape_data(found.text)}")
+        for found, why in accepted(run, result, secrets):
+            title = escape_property(f"{_TOOL}: {found.check} ({name}) {found.label.lower()}")
+            lines.append(f"::notice title={title}::{escape_data(f'{found.text} ({why})')}")
+    return lines, _count_line(run)
+
+
+def _count_line(run: PlanRun | PlanFailed) -> str:
     """The counts of one plan's run, one line (its name made one line: it cannot start a workflow command)."""
     if isinstance(run, PlanFailed):
         return f"{_TOOL}: {one_line(run.name)}: not checked ({run.kind} error)"
@@ -711,7 +740,7 @@ def _omitted_line(count: int, what: str, limit: int) -> str:
             f"every finding is in the text, JSON, JUnit and SARIF outputs*")
 
 
-def _markdown_part(run: Checked, fail_on: str) -> tuple[list[str], list[str], list[str], list[str]]:
+def _markdown_part(run: PlanRun | PlanFailed, fail_on: str) -> tuple[list[str], list[str], list[str], list[str]]:
     """A plan's heading, notes, table and findings (the notes and findings are what a cap may cut)."""
     if isinstance(run, PlanFailed):
         return [f"### {escape_markdown(run.name)}"], [], [], [f"- **ERROR** not checked: {escape_markdown(run.text())}"]
@@ -738,7 +767,7 @@ def _render_markdown(runs: Sequence[Checked], fail_on: str, limit: int = MARKDOW
     status = run_status(runs, fail_on)
     unread = any(isinstance(run, PlanFailed) for run in runs)
     verdict = {0: "passed", 1: "failed", 2: "error (a plan could not be read)" if unread else "error (a check could not run)"}[status]
-    parts = [_markdown_part(run, fail_on) for run in runs]
+    parts = [_part("markdown", run, fail_on) for run in runs]
     heading = f"## {_TOOL}: {verdict}"
     whole = [heading]
     for head, notes, table, found in parts:
@@ -825,7 +854,9 @@ def render_text_runs(runs: Sequence[Any], style: Style, quiet: bool, fail_on: st
     for run in runs:
         if isinstance(run, PlanFailed):
             parts.append(f"{style.status('error')}  {run.text()}\n{one_line(run.name)}: not checked (exit status 2)")
-        else:
+        elif isinstance(run, PlanParts):
+            parts.append(run.part(("text", style.enabled, quiet)))
+        else:  # as _text_part, called here: the route of a failing check through the command line stays as short
             parts.append(render_text(run.results, run.plan, style=style, quiet=quiet, fixed=run.fixed,
                                      baseline=run.baseline))
     if len(runs) > 1 and not quiet:
@@ -836,6 +867,7 @@ def render_text_runs(runs: Sequence[Any], style: Style, quiet: bool, fail_on: st
 def report(args: argparse.Namespace, io: Io, runs: Sequence[Any]) -> int:
     """Standard output and every --report, in their formats; the exit status of all the runs."""
     json_mode = args.format == "json"
+    # As plancheck.cli._many.check_many has each plan's worker colour its text part.
     style = Style(use_colour(io.stdout, io.environ, args.color) and args.format == "text")
     io.out(render(args.format, runs, fail_on=args.fail_on, tool_version=tool_version(), style=style, quiet=args.quiet))
     for fmt, filename in args.report:
@@ -903,5 +935,32 @@ def plans_document(runs: Sequence[Any], fail_on: str, tool_version: str) -> dict
         "fail_on": fail_on,
         "summary": {"plans": len(runs), "passed": statuses.count(0), "failed": statuses.count(1),
                     "errors": statuses.count(2)},
-        "plans": [_plan_document(run, fail_on, tool_version) for run in runs],
+        "plans": [_part("json", run, fail_on, tool_version) for run in runs],
     }
+
+
+def _text_part(run: PlanRun, colour: bool, quiet: bool) -> str:
+    return render_text(run.results, run.plan, style=Style(colour), quiet=quiet, fixed=run.fixed, baseline=run.baseline)
+
+
+#: Each format's part of one plan, from its run and the options shaping it (:func:`plancheck.cli._many.part_keys`).
+_PARTS: Final[dict[str, Any]] = {"text": _text_part, "json": _plan_document, "junit": _junit_suite,
+                                 "sarif": _sarif_part, "github": _github_part, "markdown": _markdown_part}
+
+
+def _part(fmt: str, run: Checked, *options: Any) -> Any:
+    """A plan's part of format ``fmt``: as its worker rendered it, or rendered here."""
+    if isinstance(run, PlanParts):
+        return run.part((fmt, *options))
+    return _PARTS[fmt](run, *options)
+
+
+def plan_parts(run: PlanRun, keys: Sequence[tuple[Any, ...]], fail_on: str, crossing: tuple[str, ...] = ()) -> PlanParts:
+    """``run`` rendered in the parts ``keys`` name (in its worker: the parts travel, not the results and secrets).
+
+    >>> run = PlanRun(Plan.from_dict({"format_version": "1.2"}, source="p.json"), ())
+    >>> plan_parts(run, [("github", "error")], "error").part(("github", "error"))
+    ([], 'tfplancheck: p.json: 0 checks: 0 passed, 0 failed')
+    """
+    parts = tuple((key, _PARTS[key[0]](run, *key[1:])) for key in keys)
+    return PlanParts(run.name, run_status([run], fail_on), parts, crossing)

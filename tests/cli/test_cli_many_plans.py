@@ -280,6 +280,38 @@ def test_no_planted_secret_in_any_format_of_many_plans(tree: Path, fmt: str) -> 
     assert "(sensitive)" in out
 
 
+@pytest.mark.parametrize("plan", ["planted", "shapes"])
+def test_a_plan_rendered_by_its_worker_sends_back_no_secret(tree: Path, plan: str) -> None:
+    """Without a baseline each worker renders its plan's part of every format (scrubbed there): what it sends back
+    holds no secret but those the checks show (``crossing``, for the stream's scrub), not the plan's secrets."""
+    import argparse
+    import dataclasses
+    import datetime
+    import pickle
+
+    from plancheck.cli import _many
+    from plancheck.cli._checksfile import parse_checks
+    from plancheck.cli._io import Job, PlanParts, checks_text
+    from plancheck.cli._registry import default_registry
+
+    document = planted_secrets.plan_document() if plan == "planted" else secret_shapes_plan()
+    (tree / f"{plan}.json").write_text(json.dumps(document), "utf-8")
+    specs = tuple(parse_checks(PLANTED_CHECKS, "c.toml", default_registry()))
+    args = argparse.Namespace(format="text", quiet=False, fail_on="error", report=[(fmt, fmt) for fmt in FORMATS])
+    _many._JOB[:] = [Job(specs, None, {}, 10**9, False, None, datetime.date(2026, 1, 1), None, checks_text(specs),
+                         _many.part_keys(args, False))]
+    try:
+        sent = _many.check_plan(f"{plan}.json")
+    finally:
+        _many._JOB.clear()
+    assert isinstance(sent, PlanParts)
+    assert sorted(key[0] for key, _ in sent.parts) == sorted(FORMATS)
+    # The plan's own secrets (the checks name planted's variable, no secret of the shapes plan: the stream scrubs it).
+    planted = {k: v for k, v in planted_secrets.PLANTED.items() if k in ("after", "before", "output", "var")}
+    secrets = planted if plan == "planted" else ALL_SECRETS
+    assert leaks(pickle.dumps(dataclasses.replace(sent, crossing=())).decode("utf-8", "surrogateescape"), secrets) == []
+
+
 def test_each_plans_secrets_travel_back_from_its_worker() -> None:
     """The writers scrub each plan's part with its own secrets, also after the facts crossed the worker's pipe."""
     import pickle
