@@ -96,3 +96,61 @@ def test_a_validation_seen_failing_from_the_expected_diagnostic(
     ]}
     everything = "\n".join([*result.outlines, *result.errlines, (pytester.path / "tf.json").read_text(encoding="utf-8")])
     assert "hunter2" not in everything
+
+
+GUARDED_TF = """\
+variable "size" {
+  type = number
+}
+
+resource "terraform_data" "disk" {
+  input = var.size
+  lifecycle {
+    precondition {
+      condition     = var.size > 0
+      error_message = "The size must be positive."
+    }
+    postcondition {
+      condition     = self.output != null
+      error_message = "The disk has no size."
+    }
+  }
+}
+"""
+
+GUARDED_TESTS = """
+import re
+from plancheck.acceptance import TestCase, TestStep
+
+
+def test_a_negative_size(tf_acceptance, pytestconfig):
+    tf_acceptance.run(TestCase(steps=[TestStep(
+        config_directory=pytestconfig.rootpath / "guarded", variables={"size": -1},
+        expect_error=re.compile("The size must be positive"),
+    )]))
+"""
+
+
+@pytest.mark.tf_min_version("1.5")  # terraform_data (1.4+) and the errored plan's checks section (1.5+)
+def test_a_precondition_told_apart_from_the_postcondition(
+    pytester: pytest.Pytester, tf_acceptance_binary: TerraformBinary | None
+) -> None:
+    """The checks section says only that the resource failed (it has two conditions): the diagnostic says which."""
+    if tf_acceptance_binary is None:
+        pytest.skip("no Terraform binary")
+    (pytester.path / "guarded").mkdir()
+    (pytester.path / "guarded" / "main.tf").write_text(GUARDED_TF, encoding="utf-8")
+    pytester.makepyfile(test_guarded=GUARDED_TESTS)
+    result = pytester.runpytest(
+        "--tf-cov", "--tf-cov-report=json:tf.json", f"--terraform={tf_acceptance_binary.path}",
+        "--no-tf-acc-gate", "-p", "no:cacheprovider",
+    )
+    result.assert_outcomes(passed=1)
+    report = json.loads((pytester.path / "tf.json").read_text(encoding="utf-8"))
+    assert report["modules"][0]["items"] == [
+        _item("terraform_data.disk", "resource", False, conditions=[
+            {"kind": "precondition", "index": 0, "passed": False, "failed": True},
+            {"kind": "postcondition", "index": 0, "passed": False, "failed": False},
+        ]),
+        _item("var.size", "variable", True),
+    ]
