@@ -9,9 +9,10 @@ passed to the listeners of this module; a front end listens for as long as it wr
 for its session, the command line for one run). Nothing is collected here: a listener keeps what
 it is given and asks for its ``secrets`` only when it has something to scrub.
 
-Test coverage (``pytest --tf-cov``) needs two more events, which only its watchers hear: a plan
+Test coverage (``pytest --tf-cov``) needs three more events, which only its watchers hear: a plan
 made from a configuration directory (:func:`planned_in`, said by whoever knows the directory: the
-acceptance runner) and a check run on a document (:func:`checked`, said by the one check runner).
+acceptance runner), a check run on a document (:func:`checked`, said by the one check runner) and
+the conditions an expected diagnostic located (:func:`failed_in`, said by the acceptance runner).
 With no watcher each costs one look-up.
 """
 
@@ -21,11 +22,12 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-__all__ = ["WATCHERS", "checked", "heard_only_by", "listen", "listening", "met", "planned_in", "watch"]
+__all__ = ["WATCHERS", "checked", "failed_in", "heard_only_by", "listen", "listening", "met", "planned_in", "watch"]
 
 #: The listeners, in the order they began to listen.
 _LISTENERS: list[Callable[[Any], None]] = []
-#: The coverage watchers: told ("planned", plan, directory) and ("checked", document, check). Read by the check
+#: The coverage watchers: told ("planned", plan, directory), ("checked", document, check) and ("failed", directory,
+#: located conditions). Read by the check
 #: runner before it calls :func:`checked`: without a watcher, a check's route passes through nothing of this.
 WATCHERS: list[Callable[[str, Any, Any], None]] = []
 
@@ -133,3 +135,15 @@ def checked(document: Any, check: Any) -> None:
     if WATCHERS:
         for watcher in tuple(WATCHERS):
             watcher("checked", document, check)
+
+
+def failed_in(directory: Any, located: Any) -> None:
+    """Tell every watcher that Terraform reported, planning the configuration in ``directory``, the conditions
+    ``located`` failing: (condition kind, file relative to ``directory``, line), never a message.
+
+    >>> failed_in("/modules/net", [("validation", "main.tf", 3)])
+    """
+    if directory is None or not located:
+        return
+    for watcher in tuple(WATCHERS):
+        watcher("failed", directory, tuple(located))

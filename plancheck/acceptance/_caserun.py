@@ -20,6 +20,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, Final, TypeVar
 
+from .._documents.met import WATCHERS, failed_in
 from .._documents.plan import Plan
 from .._documents.sensitive import collect_plan_secrets, collect_state_secrets
 from .._documents.state import State
@@ -42,7 +43,14 @@ from ._checks import (
     state_check_failures,
     trusted_by,
 )
-from ._diagnostics import JSON_COMMANDS, DiagnosticsFailure, Reading, StepDiagnostics
+from ._diagnostics import (
+    JSON_COMMANDS,
+    DiagnosticsFailure,
+    Reading,
+    StepDiagnostics,
+    failed_conditions,
+    text_diagnostics,
+)
 from ._errors import (
     AcceptanceError,
     Stage,
@@ -532,6 +540,7 @@ class CaseRun:
                     verdict = self.diagnostics_verdict(diagnostics, failure, excuse=True)
                     if verdict is not None:
                         raise verdict from None
+                    self.conditions_failed(step, diagnostics, failure)
                     return
                 error = self.error(failure)
             elif _matches(expected, failure.raw_text()):
@@ -539,6 +548,7 @@ class CaseRun:
                 verdict = self.diagnostics_verdict(diagnostics, failure)
                 if verdict is not None:
                     raise verdict from None
+                self.conditions_failed(step, diagnostics, failure)
                 return
             else:
                 unmatched = _StepFailure(
@@ -560,6 +570,22 @@ class CaseRun:
         verdict = self.diagnostics_verdict(diagnostics, None)
         if verdict is not None:
             raise verdict
+        if diagnostics is not None and diagnostics.expected:
+            self.conditions_failed(step, diagnostics, None)  # an expected warning: a check block's assertion
+
+    def conditions_failed(self, step: TestStep, diagnostics: StepDiagnostics | None, failure: _StepFailure | None) -> None:
+        """Test coverage: tell its watchers which conditions the step's expected diagnostics located (Terraform's
+        ``-json`` diagnostics when the step read them, else its text output), by file and line only: a condition's
+        message can quote a secret. Only for a configuration copied from a directory (the module's files)."""
+        if not WATCHERS or self.wd.source is None or step.import_state or step.query:
+            return
+        if diagnostics is not None and diagnostics.arrived:
+            found = failed_conditions(diagnostics.arrived)
+        elif failure is not None:
+            found = failed_conditions(text_diagnostics(failure.raw_text()))
+        else:
+            return
+        failed_in(self.wd.source, found)
 
     def diagnostics_verdict(
         self, diagnostics: StepDiagnostics | None, failure: _StepFailure | None, *, excuse: bool = False

@@ -82,6 +82,7 @@ from .._terraform.providers import ProviderDiagnostic
 from ._errors import TestDefinitionError, _StepFailure
 
 __all__ = [
+    "CONDITION_SUMMARIES",
     "Diagnostic",
     "DiagnosticsFailure",
     "ExpectDiagnostic",
@@ -95,11 +96,13 @@ __all__ = [
     "check_attribute_sources",
     "describe",
     "expectations",
+    "failed_conditions",
     "join_attributes",
     "listing",
     "read_ui",
     "read_validate",
     "render",
+    "text_diagnostics",
 ]
 
 
@@ -776,3 +779,93 @@ class StepDiagnostics:
 
 def _indented(items: list[str], prefix: str) -> list[str]:
     return [prefix + line if line else line for item in items for line in item.splitlines()]
+
+
+# -- the conditions a diagnostic locates (test coverage) ---------------------------------------------
+
+#: Terraform's summary of a failed condition, and the condition's kind (the same words on 1.0 to 1.11).
+CONDITION_SUMMARIES: Final = {
+    "Invalid value for variable": "validation",
+    "Resource precondition failed": "precondition",
+    "Resource postcondition failed": "postcondition",
+    "Module output value precondition failed": "precondition",
+    "Check block assertion failed": "assert",
+}
+#: The end of a validation's detail: Terraform's own pointer to the rule. The diagnostic's range is the variable's
+#: value (a tfvars file) or its block, never the rule, so this is the only place the rule is named.
+_RULE: Final = re.compile(r"^This was checked by the validation rule at (\S+):(\d+),\d+-(?:\d+,)?\d+\.[ \t]*$", re.MULTILINE)
+_TEXT_START: Final = re.compile(r"^(Error|Warning): (.+?)\s*$")
+_TEXT_SOURCE: Final = re.compile(r"^\s*on (\S.*?) line (\d+)(?:, in .*)?:$")
+_TEXT_BOX: Final = re.compile(r"^[ \t]*[│╷╵][ \t]?")
+
+
+def failed_conditions(diagnostics: Iterable[Diagnostic]) -> list[tuple[str, str, int]]:
+    """Where each failed condition among ``diagnostics`` is written: (condition kind, file, line); nothing else
+    (a condition's message can quote a secret: it is never kept). A diagnostic that names no place is left out.
+
+    >>> failed_conditions([
+    ...     Diagnostic("error", "Resource precondition failed", "too short", filename="main.tf", line=8),
+    ...     Diagnostic("error", "Invalid value for variable", "Bad.\\n\\nThis was checked by the validation rule at "
+    ...                "main.tf:3,3-13.", filename="terraform.tfvars.json", line=1),
+    ...     Diagnostic("error", "Invalid value for variable", "no pointer", filename="main.tf", line=1),
+    ...     Diagnostic("error", "Unsupported argument", "", filename="main.tf", line=2),
+    ... ])
+    [('precondition', 'main.tf', 8), ('validation', 'main.tf', 3)]
+    """
+    found: list[tuple[str, str, int]] = []
+    for diagnostic in diagnostics:
+        kind = CONDITION_SUMMARIES.get(diagnostic.summary)
+        if kind == "validation":
+            rules = _RULE.findall(diagnostic.detail)
+            if rules:  # Terraform's pointer is the detail's last line; a line of the message above is not it
+                found.append((kind, rules[-1][0], int(rules[-1][1])))
+        elif kind is not None and diagnostic.filename is not None and diagnostic.line is not None:
+            found.append((kind, diagnostic.filename, diagnostic.line))
+    return found
+
+
+def text_diagnostics(text: str) -> list[Diagnostic]:
+    """The diagnostics of Terraform's text output (``Error: summary``, ``on file line N``, the detail), boxes or not:
+    what a step run without ``-json`` reported, for :func:`failed_conditions` only (the detail is every line up to the
+    box's end or the next diagnostic, the code line and the values shown included).
+
+    >>> [(d.severity, d.summary, d.filename, d.line) for d in text_diagnostics('''
+    ... ╷
+    ... │ Error: Resource precondition failed
+    ... │
+    ... │   on main.tf line 8, in resource "terraform_data" "a":
+    ... │    8:       condition     = length(var.name) > 2
+    ... │
+    ... │ too short
+    ... ╵
+    ... ''')]
+    [('error', 'Resource precondition failed', 'main.tf', 8)]
+    """
+    found: list[Diagnostic] = []
+    current: list[Any] | None = None  # [severity, summary, filename, line, detail lines]
+
+    def close() -> None:
+        if current is not None:
+            found.append(Diagnostic(current[0], current[1], "\n".join(current[4]), filename=current[2],
+                                    line=current[3]))
+
+    for raw in text.splitlines():
+        if raw.strip().startswith("╵"):  # the box's end: what follows is no longer the diagnostic's
+            close()
+            current = None
+            continue
+        line = _TEXT_BOX.sub("", raw)
+        start = _TEXT_START.match(line)
+        if start is not None:
+            close()
+            current = ["error" if start.group(1) == "Error" else "warning", start.group(2), None, None, []]
+            continue
+        if current is None:
+            continue
+        source = _TEXT_SOURCE.match(line)
+        if source is not None and current[2] is None:
+            current[2], current[3] = source.group(1), int(source.group(2))
+        elif line.strip():
+            current[4].append(line.strip())
+    close()
+    return found

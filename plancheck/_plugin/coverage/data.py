@@ -8,8 +8,9 @@ local, by its source string; an item by its configuration address from the plan'
 instance keys (``module.net.terraform_data.b``). What was planned and with which actions comes from
 the plan's resource changes, planned values and output changes; the conditions' outcomes from its
 ``checks`` section (Terraform 1.5+: an object whose every instance passed passed all its conditions;
-one that failed failed its only condition, and nothing is guessed when it has several); what was
-asserted from the checks that ran on it (:func:`targets`). Everything merges as a union, so
+one that failed failed its only condition, and nothing is guessed when it has several) and from the
+diagnostics an acceptance step expected, each located in exactly one condition block by its file and line
+(:meth:`CoverageData.add_failures`); what was asserted from the checks that ran on it (:func:`targets`). Everything merges as a union, so
 shards combine to the same data whatever order they finish in.
 """
 
@@ -51,6 +52,8 @@ _ACTION_NAMES: Final = {
     ("delete", "create"): "replace", ("create", "delete"): "replace", ("forget",): "forget",
 }
 _CHECK_KINDS: Final = {"var": "var.", "output_value": "output.", "check": "check."}
+#: A module path followed by a dot: what may come before an item's module-relative address.
+_MODULE_PATH: Final = re.compile(r"^(?:module\.[^.]+\.)+$")
 #: A module path of one plan: its module's data, its configuration, and the addresses it declares there.
 _Seen = tuple["ModuleData", Mapping[str, Any], set[str]]
 
@@ -152,6 +155,8 @@ class CoverageData:
         self.modules: dict[str, ModuleData] = {}
         #: A directory's scan, once: (address, kind, condition keys, file, withheld lines) per item, and its errors.
         self._scans: dict[Path, tuple[list[tuple[str, str, tuple[str, ...], str, tuple[int, ...]]], tuple[str, ...]]] = {}
+        #: A directory's scanned items, once (their condition blocks' lines locate a diagnostic).
+        self._declared: dict[Path, tuple[Any, ...]] = {}
 
     def module(self, key: str) -> ModuleData:
         found = self.modules.get(key)
@@ -188,6 +193,41 @@ class CoverageData:
         self._checks(raw.get("checks"), paths)
         for kind, address, path_text in asserted:
             self._assert(kind, address, path_text, paths)
+
+    def add_failures(
+        self, directory: str | os.PathLike[str], rootdir: Path, located: Iterable[tuple[str, str, int]]
+    ) -> None:
+        """Record as seen failing each condition a Terraform diagnostic located: (condition kind, file relative to
+        ``directory``, the configuration the step planned, and a line in it).
+
+        Only a diagnostic whose line lies in exactly one condition block of its kind is recorded, and in a child
+        module only when one module call of it was planned (the file does not say through which call); anything
+        else is left, never guessed.
+        """
+        from .scan import locate
+
+        base = Path(directory).resolve()
+        for kind, file, line in located:
+            path = (base / file).resolve()
+            module_dir = path.parent
+            if module_dir not in self._declared:
+                # A plan of the module not read yet (Terraform before 1.5 writes none when planning fails): the
+                # root's items are known from its files alone.
+                if module_dir != base:
+                    continue
+                self._walk({}, _relative(base, rootdir), base, "", rootdir, {}, False)
+            found = locate(self._declared.get(module_dir, ()), path.name, line, kind)
+            if found is None:
+                continue
+            address, condition = found
+            module = self.module(_relative(module_dir, rootdir))
+            items = [
+                item for name, item in module.items.items()
+                if (name == address or (name.endswith("." + address) and _MODULE_PATH.match(name[:-len(address)])))
+                and condition in item.conditions
+            ]
+            if len(items) == 1:
+                items[0].failed.add(condition)
 
     def _walk(
         self, config: Mapping[str, Any], key: str, directory: Path | None, path: str, rootdir: Path,
@@ -237,6 +277,7 @@ class CoverageData:
             from .scan import scan_module  # only for a plan whose directory is known
 
             found = scan_module(directory)
+            self._declared[directory] = found.items
             scanned = self._scans[directory] = ([
                 (d.address, d.kind, tuple(f"{kind}:{i}" for kind, n in d.conditions for i in range(n)), d.file, d.withheld)
                 for d in found.items

@@ -21,7 +21,7 @@ from typing import Final
 from ..._errors import TfCheckError
 from ..._frozen import FrozenValue, frozen
 
-__all__ = ["CONDITION_KINDS", "Declared", "ScanError", "ScannedModule", "scan_module", "scan_text"]
+__all__ = ["CONDITION_KINDS", "Declared", "ScanError", "ScannedModule", "locate", "scan_module", "scan_text"]
 
 #: The condition kinds, in the order an item lists them.
 CONDITION_KINDS: Final = ("validation", "precondition", "postcondition", "assert")
@@ -56,7 +56,9 @@ class ScanError(TfCheckError, ValueError):
 class Declared(FrozenValue):
     """One declared item: its kind, module-relative address, conditions per kind, file and lines.
 
-    ``withheld`` are the lines of values that must never be shown (a sensitive variable's default).
+    ``withheld`` are the lines of values that must never be shown (a sensitive variable's default);
+    ``condition_lines`` the first and last line of each condition block, as (kind, index, start, end): what a
+    Terraform diagnostic's location is matched against (empty for a ``.tf.json`` file, whose lines are not known).
 
     >>> Declared("variable", "var.name", "main.tf", 1, 4, (("validation", 1),)).condition_count
     1
@@ -69,6 +71,7 @@ class Declared(FrozenValue):
     end: int
     conditions: tuple[tuple[str, int], ...] = ()
     withheld: tuple[int, ...] = field(default=())
+    condition_lines: tuple[tuple[str, int, int, int], ...] = field(default=())
 
     @property
     def condition_count(self) -> int:
@@ -256,13 +259,16 @@ class _Scanner:
         self.i = end.end()
 
 
-def _conditions(block: _Block) -> tuple[tuple[str, int], ...]:
+def _condition_blocks(block: _Block) -> list[tuple[str, int, int, int]]:
+    """Each condition block of ``block``: (kind, index within its kind, first line, last line), in file order."""
+    found: list[tuple[str, int, int, int]] = []
     counts: dict[str, int] = {}
 
     def add(kind: str, blocks: list[_Block]) -> None:
-        n = sum(1 for b in blocks if b.kind == kind)
-        if n:
-            counts[kind] = counts.get(kind, 0) + n
+        for child in blocks:
+            if child.kind == kind:
+                found.append((kind, counts.get(kind, 0), child.start, child.end))
+                counts[kind] = counts.get(kind, 0) + 1
 
     if block.kind == "variable":
         add("validation", block.children)
@@ -274,6 +280,13 @@ def _conditions(block: _Block) -> tuple[tuple[str, int], ...]:
         add("precondition", block.children)
     elif block.kind == "check":
         add("assert", block.children)
+    return found
+
+
+def _conditions(found: list[tuple[str, int, int, int]]) -> tuple[tuple[str, int], ...]:
+    counts: dict[str, int] = {}
+    for kind, _, _, _ in found:
+        counts[kind] = counts.get(kind, 0) + 1
     return tuple((kind, counts[kind]) for kind in CONDITION_KINDS if kind in counts)
 
 
@@ -312,8 +325,10 @@ def scan_text(text: str, name: str) -> list[Declared]:
         if spec is None or len(block.labels) != spec[2]:
             continue
         kind, prefix, _ = spec
+        conditions = _condition_blocks(block)
         found.append(Declared(
-            kind, prefix + ".".join(block.labels), name, block.start, block.end, _conditions(block), _withheld(block)
+            kind, prefix + ".".join(block.labels), name, block.start, block.end, _conditions(conditions),
+            _withheld(block), tuple(conditions),
         ))
     return found
 
@@ -374,3 +389,30 @@ def scan_module(directory: str | os.PathLike[str]) -> ScannedModule:
         except (OSError, UnicodeDecodeError) as exc:
             errors.append(f"{name}: cannot be read ({type(exc).__name__})")
     return ScannedModule(tuple(items), tuple(errors))
+
+
+def locate(items: tuple[Declared, ...] | list[Declared], file: str, line: int, kind: str) -> tuple[str, str] | None:
+    """The one condition of ``kind`` in ``file`` whose block holds ``line``: (item address, ``kind:index``).
+
+    None when no condition or several hold it (a diagnostic that does not name one condition is not guessed at).
+
+    >>> items = scan_text('''resource "t" "a" {
+    ...   lifecycle {
+    ...     precondition { condition = true }
+    ...     precondition { condition = false }
+    ...   }
+    ... }
+    ... resource "t" "b" { lifecycle { precondition { condition = 1 } precondition { condition = 2 } } }
+    ... ''', "main.tf")
+    >>> locate(items, "main.tf", 4, "precondition"), locate(items, "main.tf", 4, "postcondition")
+    (('t.a', 'precondition:1'), None)
+    >>> locate(items, "main.tf", 7, "precondition") is None  # two on the line: not guessed
+    True
+    """
+    found = [
+        (item.address, f"{kind}:{index}")
+        for item in items if item.file == file
+        for condition_kind, index, start, end in item.condition_lines
+        if condition_kind == kind and start <= line <= end
+    ]
+    return found[0] if len(found) == 1 else None

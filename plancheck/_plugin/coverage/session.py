@@ -2,7 +2,7 @@
 
 Without ``--tf-cov`` nothing here is imported or registered. With it, a :class:`CoveragePlugin` listens
 for every plan made (the document listeners of ``_documents/met.py``), the directory the acceptance
-runner made one from, and every check run on a plan; at each test's end the plans it met are read
+runner made one from, the conditions a step's expected diagnostics located, and every check run on a plan; at each test's end the plans it met are read
 into the coverage data (:mod:`plancheck._plugin.coverage.data`) and let go. Under xdist each worker sends its
 data to the controller (``workeroutput``), which merges them once, as pytest-cov does, and writes
 the reports (``--tf-cov-report``), the data file (``--tf-cov-data``) and the verdict of
@@ -60,6 +60,8 @@ class CoveragePlugin:
         self.verdict: str | None = None
         #: id(plan) -> [plan, its directory, the targets of the checks run on it]; emptied at each test's end.
         self.pending: dict[int, list[Any]] = {}
+        #: (directory, located conditions) an expected diagnostic said failed; read after the test's plans.
+        self.failures: list[tuple[Any, tuple[tuple[str, str, int], ...]]] = []
         #: The directory each plan still alive was made from: a plan checked again in a later test (a fixture's)
         #: is still that module's.
         self.directories: weakref.WeakKeyDictionary[Plan, Any] = weakref.WeakKeyDictionary()
@@ -84,6 +86,9 @@ class CoveragePlugin:
             self._entry(found)
 
     def _watched(self, event: str, document: object, detail: object) -> None:
+        if event == "failed":
+            self.failures.append((document, detail))  # type: ignore[arg-type]  # said by the runner: a tuple
+            return
         if not isinstance(document, Plan):
             return
         try:
@@ -105,6 +110,12 @@ class CoveragePlugin:
                 self.data.add_plan(plan, directory, self.rootdir, found)
             except Exception as exc:  # a plan coverage cannot read is said in the report, never a test's failure
                 self.problems.append(f"a plan could not be read for coverage ({type(exc).__name__})")
+        failures, self.failures = self.failures, []
+        for directory, located in failures:  # after the plans: the module's items are known from them
+            try:
+                self.data.add_failures(directory, self.rootdir, located)
+            except Exception as exc:
+                self.problems.append(f"a failed condition could not be read for coverage ({type(exc).__name__})")
 
     # -- hooks ------------------------------------------------------------------------------------
 
