@@ -20,7 +20,6 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, Final, TypeVar
 
-from .._documents.met import WATCHERS, failed_in
 from .._documents.plan import Plan
 from .._documents.sensitive import collect_plan_secrets, collect_state_secrets
 from .._documents.state import State
@@ -43,14 +42,7 @@ from ._checks import (
     state_check_failures,
     trusted_by,
 )
-from ._diagnostics import (
-    JSON_COMMANDS,
-    DiagnosticsFailure,
-    Reading,
-    StepDiagnostics,
-    failed_conditions,
-    text_diagnostics,
-)
+from ._diagnostics import JSON_COMMANDS, DiagnosticsFailure, Reading, StepDiagnostics, tell_failed_conditions
 from ._errors import (
     AcceptanceError,
     Stage,
@@ -540,7 +532,7 @@ class CaseRun:
                     verdict = self.diagnostics_verdict(diagnostics, failure, excuse=True)
                     if verdict is not None:
                         raise verdict from None
-                    self.conditions_failed(step, diagnostics, failure)
+                    tell_failed_conditions(self.wd.source, step, diagnostics, failure)
                     return
                 error = self.error(failure)
             elif _matches(expected, failure.raw_text()):
@@ -548,7 +540,7 @@ class CaseRun:
                 verdict = self.diagnostics_verdict(diagnostics, failure)
                 if verdict is not None:
                     raise verdict from None
-                self.conditions_failed(step, diagnostics, failure)
+                tell_failed_conditions(self.wd.source, step, diagnostics, failure)
                 return
             else:
                 unmatched = _StepFailure(
@@ -570,22 +562,7 @@ class CaseRun:
         verdict = self.diagnostics_verdict(diagnostics, None)
         if verdict is not None:
             raise verdict
-        if diagnostics is not None and diagnostics.expected:
-            self.conditions_failed(step, diagnostics, None)  # an expected warning: a check block's assertion
-
-    def conditions_failed(self, step: TestStep, diagnostics: StepDiagnostics | None, failure: _StepFailure | None) -> None:
-        """Test coverage: tell its watchers which conditions the step's expected diagnostics located (Terraform's
-        ``-json`` diagnostics when the step read them, else its text output), by file and line only: a condition's
-        message can quote a secret. Only for a configuration copied from a directory (the module's files)."""
-        if not WATCHERS or self.wd.source is None or step.import_state or step.query:
-            return
-        if diagnostics is not None and diagnostics.arrived:
-            found = failed_conditions(diagnostics.arrived)
-        elif failure is not None:
-            found = failed_conditions(text_diagnostics(failure.raw_text()))
-        else:
-            return
-        failed_in(self.wd.source, found)
+        tell_failed_conditions(self.wd.source, step, diagnostics, None)  # an expected warning: a check block's assertion
 
     def diagnostics_verdict(
         self, diagnostics: StepDiagnostics | None, failure: _StepFailure | None, *, excuse: bool = False
@@ -692,25 +669,11 @@ class CaseRun:
         self.log(f"[case] interrupted: its state is kept in {kept} until the post-test destroy has finished")
         return kept
 
-    def add_also(self, exc: BaseException, later: AcceptanceError) -> None:
-        """Append ``later`` (a destroy or check_destroy failure) to ``exc``, the case's first failure."""
-        if not isinstance(exc, AcceptanceError):
-            exc.add_note(f"also: {later}")
-            return
-        # The destroy may have found secrets (the state's) after exc was made: scrub it again.
-        scrub = self.secrets.scrub
-        exc.reason, exc.output = scrub(exc.reason), scrub(exc.output)
-        exc.command = None if exc.command is None else scrub(exc.command)
-        exc.add_also(str(later))
-
     def keep_step_copy(self) -> None:
         """``TF_ACC_PERSIST_WORKING_DIR``: a copy of the working directory after each step, as Go's ``step_N``."""
         if not self.persist or self.step_no == 0:
             return
-        target = self.wd.root.parent / f"{self.wd.root.name}_step_{self.step_no}"
-        shutil.rmtree(target, ignore_errors=True)
-        shutil.copytree(self.wd.root, target, ignore=shutil.ignore_patterns(".terraform"))
-        self.log(f"Working directory and files have been copied to: {target}")
+        self.log(f"Working directory and files have been copied to: {self.wd.copy_for_step(self.step_no)}")
 
     def write_initial(self, initial: InitialState) -> None:
         """Write ``initial_state`` before the first step (which it belongs to)."""
@@ -767,8 +730,10 @@ class CaseRun:
                 # Destroyed, or kept afresh by destroy() (failed or interrupted again): the early copy is stale.
                 if provisional is not None:
                     shutil.rmtree(provisional, ignore_errors=True)
-            if failed_destroy is not None:
-                self.add_also(exc, failed_destroy)
+            if isinstance(exc, AcceptanceError) and failed_destroy is not None:
+                exc.add_also(str(failed_destroy), scrub=self.secrets.scrub)
+            elif failed_destroy is not None:
+                exc.add_note(f"also: {failed_destroy}")
             raise
         failed_destroy = self.destroy()
         if failed_destroy is not None:

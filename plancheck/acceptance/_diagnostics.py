@@ -869,3 +869,30 @@ def text_diagnostics(text: str) -> list[Diagnostic]:
             current[4].append(line.strip())
     close()
     return found
+
+
+def tell_failed_conditions(
+    source: os.PathLike[str] | None, step: Any, diagnostics: StepDiagnostics | None, failure: _StepFailure | None
+) -> None:
+    """Test coverage: tell its watchers which conditions a step's expected diagnostics located.
+
+    From Terraform's ``-json`` diagnostics when the step read them, else from the text output of ``failure``
+    (what the step failed with, as expected; None: the step passed, with an expected warning, a check block's
+    assertion). By file and line only: a condition's message can quote a secret. Only for a configuration
+    copied from a directory (``source``: the module's files), never for import or query steps.
+
+    >>> tell_failed_conditions(None, None, None, None)  # no directory: nothing to tell
+    """
+    from .._documents.met import WATCHERS, failed_in
+
+    if not WATCHERS or source is None or step.import_state or step.query:
+        return
+    if failure is None and (diagnostics is None or not diagnostics.expected):
+        return  # a step that passed expecting nothing located nothing
+    if diagnostics is not None and diagnostics.arrived:
+        found = failed_conditions(diagnostics.arrived)
+    elif failure is not None:
+        found = failed_conditions(text_diagnostics(failure.raw_text()))
+    else:
+        return
+    failed_in(source, found)

@@ -13,7 +13,7 @@ after it lay out its texts (a listing, a command's output, a plan's changes).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from enum import StrEnum
 from typing import ClassVar, Final
 
@@ -126,8 +126,15 @@ class AcceptanceError(TfCheckError, AssertionError):
         self.trusted = tuple(trusted)
         super().__init__(self._render())
 
-    def add_also(self, failure: str) -> None:
-        """Append a later failure (the post-test destroy's, ``check_destroy``'s) to this one's message."""
+    def add_also(self, failure: str, scrub: Callable[[str], str] | None = None) -> None:
+        """Append a later failure (the post-test destroy's, ``check_destroy``'s) to this one's message.
+
+        ``scrub``: the case's scrub, applied to this error again first (the destroy may have found secrets,
+        the state's, after this error was made).
+        """
+        if scrub is not None:
+            self.reason, self.output = scrub(self.reason), scrub(self.output)
+            self.command = None if self.command is None else scrub(self.command)
         self.also = (*self.also, failure)
         self.args = (self._render(),)
 

@@ -252,6 +252,13 @@ class WorkingDirectory:
 
     __slots__ = ("_dirs", "_written", "root", "source")
 
+    def copy_for_step(self, step_no: int) -> Path:
+        """A copy of the working directory (without ``.terraform``) beside it, as Go's ``step_N``; its path."""
+        target = self.root.parent / f"{self.root.name}_step_{step_no}"
+        shutil.rmtree(target, ignore_errors=True)
+        shutil.copytree(self.root, target, ignore=shutil.ignore_patterns(".terraform"))
+        return target
+
     def __init__(self, root: Path) -> None:
         self.root = root
         root.mkdir(parents=True, exist_ok=True)
