@@ -37,7 +37,7 @@ if TYPE_CHECKING:
         load_plan,
     )
     from ._documents.resolve import ResolvedValue, ValueStatus, resolve_value
-    from ._documents.select import Resources
+    from ._documents.select import Actions, Resources
     from ._documents.state import State, StateOutput, StateResource, load_state
     from ._errors import (
         CheckFailedError,
@@ -101,6 +101,7 @@ if TYPE_CHECKING:
 __all__ = [
     "ActionInvocation",
     "ActionTriggerEvent",
+    "Actions",
     "Change",
     "CheckFailedError",
     "CheckFailure",

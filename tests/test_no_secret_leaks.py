@@ -38,6 +38,7 @@ from secret_shapes import leaks
 
 import plancheck
 from plancheck import (
+    Actions,
     ActionTriggerEvent,
     CheckFailedError,
     DeferredReason,
@@ -219,6 +220,13 @@ def _plan_rows() -> list[LeakCase]:
             lambda: ExpectDeferredActionInvocation("action.webhook_send.later", DeferredReason.AbsentPrereq), False),
         row("invocation-deferred-missing",
             lambda: ExpectDeferredActionInvocation(ACT, DeferredReason.AbsentPrereq)),
+        # Actions selectors: the configuration's marked values, and the trigger naming a secret for_each key
+        row("each-action-known-marked", lambda: ExpectEachKnownValue(Actions(ACT), New("token"), WRONG)),
+        row("each-action-known-whole", lambda: ExpectEachKnownValue(Actions(), Path(), kv.ObjectExact({}))),
+        row("each-action-unknown-secret-key", lambda: ExpectEachUnknownValue(Actions(type="webhook_*"), New("headers"))),
+        row("each-action-null-marked", lambda: ExpectEachNullValue(Actions(event="AfterCreate"), New("token"))),
+        row("each-action-sensitive-channel", lambda: ExpectEachSensitiveValue(Actions(ACT), New("channel"))),
+        row("each-action-empty", lambda: ExpectEachKnownValue(Actions("action.x.*"), New("token"), WRONG)),
         # whole-plan checks: a secret in a value, in a for_each key of a listed address, in a replace path
         row("each-known-marked", lambda: ExpectEachKnownValue(Resources(), New("password"), WRONG)),
         row("each-known-variable-copy", lambda: ExpectEachKnownValue("terraform_data.*", New("output"), WRONG)),

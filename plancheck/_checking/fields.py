@@ -19,7 +19,7 @@ from typing import Any, Final, TypeVar
 
 from tfjsonpath import Path
 
-from .._documents.select import Resources, address_pattern
+from .._documents.select import Actions, Resources, address_pattern
 from .._frozen import FrozenValue, frozen
 from .._text import closest
 from .matcher import Check, require_check
@@ -300,6 +300,25 @@ def checked_selector(value: object, check: str, what: str = "selector") -> Resou
         address_pattern(value, what, owner=check)  # the check's own words for a bad pattern
         return Resources(address=value)
     raise TypeError(f"{check}: {what} must be a plancheck.Resources or an address glob (str), got {type(value).__name__}")
+
+
+def checked_plan_selector(value: object, check: str, what: str = "selector") -> Resources | Actions:
+    """:func:`checked_selector`, or an :class:`~plancheck.Actions` as itself: a plan's checks also select invocations.
+
+    >>> checked_plan_selector(Actions("action.t.*"), "ExpectX")
+    Actions('action.t.*')
+    >>> checked_plan_selector(None, "ExpectX")
+    Traceback (most recent call last):
+    ...
+    TypeError: ExpectX: selector must be a plancheck.Resources, a plancheck.Actions or an address glob (str), got NoneType
+    """
+    if isinstance(value, Actions):
+        return value
+    if isinstance(value, (Resources, str)):
+        return checked_selector(value, check, what)
+    raise TypeError(
+        f"{check}: {what} must be a plancheck.Resources, a plancheck.Actions or an address glob (str), got {type(value).__name__}"
+    )
 
 
 def checked_selectors(value: object, check: str, what: str = "except_") -> tuple[Resources, ...]:

@@ -1,4 +1,5 @@
-"""``Resources``: a selector over a plan's resource changes and a state's resources.
+"""``Resources``: a selector over a plan's resource changes and a state's resources; ``Actions``: over its
+action invocations.
 
 Whole-plan checks, snapshots and their ignore lists all say "these resources"; a selector
 is that phrase as a value. It lives with the documents, below every family that uses it.
@@ -12,11 +13,11 @@ from typing import TYPE_CHECKING, Any, Final
 
 from .._frozen import FrozenValue, constructor_repr, frozen, public
 from .._text import Glob, Step, closest, compile_glob, shortened
-from .actions import ResourceAction
-from .plan import Plan, ResourceChange
+from .actions import ActionTriggerEvent, ResourceAction
+from .plan import ActionInvocation, Plan, ResourceChange
 from .state import State, StateResource
 
-__all__ = ["Resources", "address_pattern"]
+__all__ = ["Actions", "Resources", "address_pattern"]
 
 _MODES: Final = ("managed", "data")
 #: Terraform's action words and Go's names, lower-cased, for ``action="..."``.
@@ -126,12 +127,12 @@ def _quoted_key(inner: str, bad: Any) -> list[str | Step]:
     return out
 
 
-def _glob(pattern: str, what: str) -> Glob:
+def _glob(pattern: str, what: str, owner: str = "Resources") -> Glob:
     """A plain glob (type, provider): ``*`` and ``?``, everything else literal."""
     if not isinstance(pattern, str):
-        raise TypeError(f"Resources: {what} must be a str, got {type(pattern).__name__}")
+        raise TypeError(f"{owner}: {what} must be a str, got {type(pattern).__name__}")
     if not pattern:
-        raise ValueError(f"Resources: {what} must not be empty")
+        raise ValueError(f"{owner}: {what} must not be empty")
     return compile_glob([Step.STAR if c == "*" else Step.ANY if c == "?" else c for c in pattern], pattern)
 
 
@@ -311,6 +312,129 @@ class Resources(FrozenValue):
 
         >>> Resources(type="aws_s3_bucket").describe()
         "Resources(type='aws_s3_bucket')"
+        """
+        return repr(self)
+
+
+def _event(value: Any) -> ActionTriggerEvent | None:
+    if value is None or isinstance(value, ActionTriggerEvent):
+        return value
+    if isinstance(value, str):
+        names = [e.name for e in ActionTriggerEvent]
+        found = {name.lower(): name for name in names}.get(value.lower())
+        if found is not None:
+            return ActionTriggerEvent[found]
+        hint = closest(value, names, n=1)
+        did = f"did you mean {hint[0]}? " if hint else ""
+        raise ValueError(f"Actions: event {value!r} is not an ActionTriggerEvent; {did}(one of {', '.join(names)})")
+    raise TypeError(f"Actions: event must be an ActionTriggerEvent or its name, got {type_name(value)}")
+
+
+@public("plancheck")
+@frozen
+class Actions(FrozenValue):
+    """The action invocations of a plan (Terraform 1.14+) a whole-plan check looks at: every field given must hold.
+
+    Where :class:`Resources` selects resource changes, this selects entries of ``action_invocations``,
+    so ``ExpectEachKnownValue(Actions(...), path, matcher)`` and its siblings ask about each selected
+    invocation's configuration (``config_values`` with its ``config_unknown`` and ``config_sensitive``
+    marks, read as :class:`~plancheck.ExpectKnownActionConfigValue` reads them).
+
+    * ``address``: an address glob of the action (``action.aws_lambda_invoke.*``; see :func:`address_pattern`);
+    * ``type``: a glob of the action type (``aws_*``);
+    * ``event``: an :class:`~plancheck.ActionTriggerEvent` or its name (``"AfterCreate"``, ``"Invoke"``);
+    * ``triggered_by``: an address glob of the triggering resource (or, for an action invoked
+      directly, of its calling resource);
+    * ``allow_empty``: a check over a selector that matches nothing fails, unless this is true.
+
+    Deferred invocations (``deferred_action_invocations``) are not selected: they will not run in this apply.
+
+    >>> from plancheck import Plan
+    >>> plan = Plan.from_dict({"format_version": "1.2", "action_invocations": [
+    ...     {"address": "action.aws_lambda_invoke.notify", "type": "aws_lambda_invoke", "lifecycle_action_trigger": {
+    ...      "triggering_resource_address": "aws_instance.web", "action_trigger_event": "AfterCreate"}},
+    ...     {"address": "action.aws_lambda_invoke.audit", "type": "aws_lambda_invoke", "invoke_action_trigger": {}}]})
+    >>> Actions("action.aws_lambda_invoke.*", event="AfterCreate").select(plan)
+    (<ActionInvocation action.aws_lambda_invoke.notify AfterCreate of aws_instance.web>,)
+    >>> [ai.address for ai in Actions(type="aws_*").select(plan)]
+    ['action.aws_lambda_invoke.notify', 'action.aws_lambda_invoke.audit']
+    >>> Actions(event="AfterCreat")
+    Traceback (most recent call last):
+    ...
+    ValueError: Actions: event 'AfterCreat' is not an ActionTriggerEvent; did you mean AfterCreate? (one of BeforeCreate, AfterCreate, BeforeUpdate, AfterUpdate, BeforeDestroy, AfterDestroy, Invoke)
+    """
+
+    address: str | None = None
+    _: KW_ONLY
+    type: str | None = None
+    event: ActionTriggerEvent | None = None
+    triggered_by: str | None = None
+    allow_empty: bool = False
+    _compiled: tuple[Glob | None, Glob | None, Glob | None] = field(init=False, repr=False, compare=False)
+
+    if TYPE_CHECKING:  # the constructor takes event names too: __post_init__ converts
+        def __init__(
+            self,
+            address: str | None = None,
+            *,
+            type: str | None = None,
+            event: ActionTriggerEvent | str | None = None,
+            triggered_by: str | None = None,
+            allow_empty: bool = False,
+        ) -> None: ...
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.allow_empty, bool):
+            raise TypeError(f"Actions: allow_empty must be a bool, got {type_name(self.allow_empty)}")
+        compiled = (
+            None if self.address is None else address_pattern(self.address, "address", owner="Actions"),
+            None if self.type is None else _glob(self.type, "type", owner="Actions"),
+            None if self.triggered_by is None else address_pattern(self.triggered_by, "triggered_by", owner="Actions"),
+        )
+        self._set(event=_event(self.event), _compiled=compiled)
+
+    def __repr__(self) -> str:
+        args, kwargs = self._args()
+        kwargs["allow_empty"] = True if self.allow_empty else None  # the default stays out of the repr
+        shown = [arg for arg in args if arg is not None]  # Actions(), not Actions(None)
+        return constructor_repr(type_name(self), *shown, **kwargs)
+
+    def matches(self, item: ActionInvocation) -> bool:
+        """Whether one action invocation is selected.
+
+        >>> Actions("action.t.*").matches(ActionInvocation({"address": "action.t.n", "invoke_action_trigger": {}}))
+        True
+        """
+        address_re, type_re, by_re = self._compiled
+        if address_re is not None and not _full(address_re, item.address):
+            return False
+        if type_re is not None and not _full(type_re, item.type):
+            return False
+        if self.event is not None and item.trigger_event is not self.event:
+            return False
+        if by_re is not None:
+            return any(_full(by_re, a) for a in (item.triggering_resource_address, item.calling_resource_address))
+        return True
+
+    def select(self, document: Plan) -> tuple[ActionInvocation, ...]:
+        """The selected action invocations of a plan, in document order.
+
+        >>> Actions("action.x.*").select(State.from_dict({"format_version": "1.0"}))
+        Traceback (most recent call last):
+        ...
+        TypeError: Actions.select: expected a plancheck.Plan (a state records no action invocations), got State
+        """
+        if not isinstance(document, Plan):
+            raise TypeError(
+                f"Actions.select: expected a plancheck.Plan (a state records no action invocations), got {type_name(document)}"
+            )
+        return tuple(ai for ai in document.action_invocations if self.matches(ai))
+
+    def describe(self) -> str:
+        """The selector as a message shows it: its repr.
+
+        >>> Actions("action.t.*", event="Invoke").describe()
+        "Actions('action.t.*', event=ActionTriggerEvent.Invoke)"
         """
         return repr(self)
 

@@ -10,6 +10,10 @@ pass or a failure in silence.
 Objects with no planned value (deleted or forgotten, and deposed objects, which are destroyed)
 are not checked: there is no after-value to ask about. A selector that leaves nothing to check
 fails, naming the selector, unless it says ``allow_empty=True``.
+
+With an :class:`~plancheck.Actions` selector the same four questions are asked of every selected
+action invocation's configuration (``config_values`` with its ``config_unknown`` and
+``config_sensitive`` marks), each invocation named by its address and trigger.
 """
 
 from __future__ import annotations
@@ -24,7 +28,7 @@ from .._checking.fields import (
     check_fields,
     checked_matcher,
     checked_path,
-    checked_selector,
+    checked_plan_selector,
     checked_unknown_mode,
     empty_selection,
     item_label,
@@ -42,12 +46,12 @@ from .._checking.match import (
 from .._checking.run import emit_warnings
 from .._documents.plan import Change, Plan
 from .._documents.resolve import ABSENT_VALUE, ValueStatus, known_value_at, mark_depth, value_at
-from .._documents.select import Resources
+from .._documents.select import Actions, Resources
 from .._errors import CheckFailure, PlanCheckWarning
 from .._frozen import constructor_repr, frozen, public
 from ..knownvalue import Check
 from .base import PlanCheck, failure
-from .values import resolve_after
+from .values import config_change, resolve_after
 
 __all__ = [
     "ExpectEachKnownValue",
@@ -70,16 +74,16 @@ UnknownMode = Literal["fail", "pass", "warn"]
 class _EachCheck(PlanCheck):
     """What the four checks share: the selector, the path, ``unknown=``, and the walk over the plan."""
 
-    selector: Resources
+    selector: Resources | Actions
     path: Path
     _: KW_ONLY
     unknown: UnknownMode = "fail"
 
     if TYPE_CHECKING:  # the constructor takes more than the fields hold: __post_init__ converts
-        def __init__(self, selector: Resources | str, path: Path, *, unknown: UnknownMode = "fail") -> None: ...
+        def __init__(self, selector: Resources | Actions | str, path: Path, *, unknown: UnknownMode = "fail") -> None: ...
 
     def __post_init__(self) -> None:
-        check_fields(self, selector=checked_selector, path=checked_path, unknown=checked_unknown_mode)
+        check_fields(self, selector=checked_plan_selector, path=checked_path, unknown=checked_unknown_mode)
 
     def _judge(self, change: Change, path: Path, plan: Plan) -> tuple[Verdict, str]:
         raise NotImplementedError
@@ -88,6 +92,8 @@ class _EachCheck(PlanCheck):
         """The failure (failed and, under ``unknown="fail"``, unknown resources) and the warning (``"warn"``)."""
         name = type(self).__name__
         selector = self.selector
+        if isinstance(selector, Actions):
+            return self._action_outcome(plan, selector)
         items: list[Item] = []
         skipped: list[str] = []
         path = self.path
@@ -121,6 +127,23 @@ class _EachCheck(PlanCheck):
             return [failure(plan, name, subject, None, message)], []
         return each_outcome(name, subject, path, items, self.unknown, plan.secrets, passed=passed)
 
+    def _action_outcome(self, plan: Plan, selector: Actions) -> tuple[list[CheckFailure], list[PlanCheckWarning]]:
+        """:meth:`outcome` over the configuration of each action invocation ``selector`` selects."""
+        items: list[Item] = []
+        passed = 0
+        for ai in selector.select(plan):
+            verdict, detail = self._judge(config_change(ai), self.path, plan)
+            if verdict is Verdict.PASS:
+                passed += 1
+            else:
+                items.append(Item(f"{ai.address} ({ai.trigger_text})", verdict, detail))
+        subject = selector.describe()
+        if not items and not passed:
+            if selector.allow_empty:
+                return [], []
+            return [failure(plan, type(self).__name__, subject, None, empty_invocations(plan))], []
+        return each_outcome(type(self).__name__, subject, self.path, items, self.unknown, plan.secrets, passed=passed)
+
     def failures(self, plan: Plan) -> list[CheckFailure]:
         """The failures; under ``unknown="warn"`` the warning is emitted from here (never a silent pass)."""
         found, warned = self.outcome(plan)
@@ -132,6 +155,18 @@ class _EachCheck(PlanCheck):
         if kwargs.get("unknown") == "fail":
             kwargs["unknown"] = None  # the default stays out of the repr
         return constructor_repr(type(self).__name__, *args, **kwargs)
+
+
+def empty_invocations(plan: Plan) -> str:
+    """The failure message of an :class:`~plancheck.Actions` selector that selects no invocation: what the plan invokes.
+
+    >>> empty_invocations(Plan.from_dict({"format_version": "1.2", "action_invocations": [
+    ...     {"address": "action.t.b", "invoke_action_trigger": {}}, {"address": "action.t.a", "invoke_action_trigger": {}}]}))
+    'selects no action invocation in the plan; it invokes: action.t.a (Invoke), action.t.b (Invoke) (allow_empty=True on the selector accepts that)'
+    """
+    invoked = sorted(f"{ai.address} ({ai.trigger_text})" for ai in plan.action_invocations)
+    what = f"it invokes: {', '.join(invoked)}" if invoked else "it invokes no action"
+    return f"selects no action invocation in the plan; {what} (allow_empty=True on the selector accepts that)"
 
 
 def _judge_known(change: Change, path: Path, plan: Plan, matcher: Check) -> tuple[Verdict, str]:
@@ -178,13 +213,13 @@ class ExpectEachKnownValue(_EachCheck):
 
     if TYPE_CHECKING:
         def __init__(
-            self, selector: Resources | str, path: Path, matcher: Check, *, unknown: UnknownMode = "fail"
+            self, selector: Resources | Actions | str, path: Path, matcher: Check, *, unknown: UnknownMode = "fail"
         ) -> None: ...
 
     def __post_init__(self) -> None:
         check_fields(
             self,
-            selector=checked_selector,
+            selector=checked_plan_selector,
             path=checked_path,
             matcher=checked_matcher,
             unknown=checked_unknown_mode,
@@ -270,7 +305,7 @@ class ExpectEachUnknownValue(_EachCheck):
     unknown: UnknownMode = field(default="fail", init=False)
 
     if TYPE_CHECKING:
-        def __init__(self, selector: Resources | str, path: Path) -> None: ...
+        def __init__(self, selector: Resources | Actions | str, path: Path) -> None: ...
 
     def _judge(self, change: Change, path: Path, plan: Plan) -> tuple[Verdict, str]:
         return _judge_unknown(change, path, plan)

@@ -529,7 +529,7 @@ class ExpectNullOutputValueAtPath(OutputPathFields, PlanCheck):
 # -- an action's configuration (Terraform 1.14+) ----------------------------------------------------
 
 
-def _config_change(ai: ActionInvocation) -> Change:
+def config_change(ai: ActionInvocation) -> Change:
     """An invocation's configuration as a planned value: ``config_values`` with its ``config_unknown`` and
     ``config_sensitive`` marks read exactly as a resource's ``after`` with ``after_unknown`` and ``after_sensitive``."""
     raw = ai.raw
@@ -552,7 +552,7 @@ def _action_failures(
         return [failure(plan, type(check).__name__, address, None, found)]
     failures: list[CheckFailure] = []
     for ai in found:
-        failures.extend(per_invocation(_config_change(ai), f"invocation {ai.trigger_text}: " if len(found) > 1 else ""))
+        failures.extend(per_invocation(config_change(ai), f"invocation {ai.trigger_text}: " if len(found) > 1 else ""))
     return failures
 
 

@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any, Final
 from tfjsonpath import Path, PathSyntaxError, describe_json_type
 
 from .._checking.run import outcome_of, run_each
-from .._documents.select import Resources
+from .._documents.select import Actions, Resources
 from .._errors import CheckFailure
 from .._frozen import FrozenValue, frozen
 from .._loading.source import max_input_bytes
@@ -222,7 +222,7 @@ def convert(kind: Kind, value: Any, where: str, registry: Registry) -> Any:
             hint = f" (did you mean {near[0]!r}?)" if near else ""
         raise _Invalid(where, f"expected {kind.describe()}, found {_show(value)}{hint}")
     if tag == "selector":
-        return _convert_selector(value, where)
+        return _convert_selector(value, where, actions=kind.cls is Actions)
     if tag == "pattern" and isinstance(value, str):
         try:
             return re.compile(value)
@@ -244,10 +244,15 @@ def convert(kind: Kind, value: Any, where: str, registry: Registry) -> Any:
 
 #: The fields of a selector table: Resources' keyword arguments.
 _SELECTOR_FIELDS: Final = tuple(spec.name for spec in dataclasses.fields(Resources) if spec.init)
+#: The fields of an action selector table: ``actions`` (the address glob) and Actions' keyword arguments.
+_ACTIONS_FIELDS: Final = ("actions", *[spec.name for spec in dataclasses.fields(Actions) if spec.init][1:])
+
+_ACTIONS_EXAMPLE: Final = ' (or, for action invocations, { actions = "action.aws_lambda_invoke.*" })'
 
 
-def _convert_selector(value: Any, where: str) -> Resources:
-    """A selector: an address glob (``"aws_s3_bucket.*"``) or a table of ``Resources`` fields.
+def _convert_selector(value: Any, where: str, actions: bool = False) -> Resources | Actions:
+    """A selector: an address glob (``"aws_s3_bucket.*"``) or a table of ``Resources`` fields; where the
+    check takes :class:`~plancheck.Actions` too (``actions``), a table with ``actions = "<glob>"`` is one.
 
     Every problem is located: an unknown field (naming the fields and the closest one), a value of
     the wrong type, a bad glob or action name (at its field).
@@ -258,6 +263,12 @@ def _convert_selector(value: Any, where: str) -> Resources:
     Traceback (most recent call last):
     ...
     plancheck.cli._checksfile._Invalid: check[0].selector.tpye: unknown selector field 'tpye'; did you mean 'type'? (a selector takes: type, module, address, mode, provider, action, allow_empty)
+    >>> _convert_selector({"actions": "action.t.*", "event": "Invoke"}, "check[0].selector", actions=True)
+    Actions('action.t.*', event=ActionTriggerEvent.Invoke)
+    >>> _convert_selector({"actions": "action.t.*", "evnet": "Invoke"}, "check[0].selector", actions=True)
+    Traceback (most recent call last):
+    ...
+    plancheck.cli._checksfile._Invalid: check[0].selector.evnet: unknown action selector field 'evnet'; did you mean 'event'? (an action selector takes: actions, type, event, triggered_by, allow_empty)
     """
     if isinstance(value, str):
         try:
@@ -268,15 +279,20 @@ def _convert_selector(value: Any, where: str) -> Resources:
         raise _Invalid(
             where,
             "expected a selector: an address glob such as \"aws_s3_bucket.*\" or a table such as "
-            f'{{ type = "aws_s3_bucket", module = "module.net.*" }}, found {_found(value)}',
+            f'{{ type = "aws_s3_bucket", module = "module.net.*" }}{_ACTIONS_EXAMPLE if actions else ""}, '
+            f"found {_found(value)}",
         )
+    invocations = actions and "actions" in value
+    cls: Any = Actions if invocations else Resources
+    names, noun = (_ACTIONS_FIELDS, "an action selector") if invocations else (_SELECTOR_FIELDS, "a selector")
     fields: dict[str, Any] = {}
     for key, item in value.items():
         at = _key(where, key)
-        if key not in _SELECTOR_FIELDS:
-            near = closest(key, list(_SELECTOR_FIELDS), n=1)
+        if key not in names:
+            near = closest(key, list(names), n=1)
             did = f"; did you mean {near[0]!r}?" if near else ""
-            raise _Invalid(at, f"unknown selector field {_cut(key)!r}{did} (a selector takes: {', '.join(_SELECTOR_FIELDS)})")
+            field_noun = noun.split(" ", 1)[1]
+            raise _Invalid(at, f"unknown {field_noun} field {_cut(key)!r}{did} ({noun} takes: {', '.join(names)})")
         if key == "allow_empty":
             if not isinstance(item, bool):
                 raise _Invalid(at, f"expected a boolean, found {_found(item)}")
@@ -285,12 +301,14 @@ def _convert_selector(value: Any, where: str) -> Resources:
                 raise _Invalid(at, f"expected an action name or a list of them, found {_found(item)}")
         elif not isinstance(item, str):
             raise _Invalid(at, f"expected a string, found {_found(item)}")
+        name = "address" if key == "actions" else key
         try:
-            Resources(**{key: item})  # each field alone first, so that an error is located at its field
+            cls(**{name: item})  # each field alone first, so that an error is located at its field
         except (TypeError, ValueError) as exc:
             raise _Invalid(at, str(exc)) from None
-        fields[key] = item
-    return Resources(**fields)
+        fields[name] = item
+    selected: Resources | Actions = cls(**fields)
+    return selected
 
 
 def _fits_shape(kind: Kind, value: Any) -> bool:

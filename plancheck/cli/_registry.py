@@ -24,7 +24,7 @@ from typing import Any, Final
 
 from tfjsonpath import Path
 
-from .. import PlanCheck, Resources
+from .. import Actions, PlanCheck, Resources
 from .._frozen import FrozenValue, frozen
 from ..knownvalue import Check
 
@@ -67,7 +67,7 @@ class Kind(FrozenValue):
         if self.tag == "matcher":
             return "matcher"
         if self.tag == "selector":
-            return "selector"
+            return "selector of resources or actions" if self.cls is Actions else "selector"
         if self.tag == "list":
             return f"list of {self.of[0].describe()}"
         if self.tag == "map":
@@ -146,6 +146,9 @@ def parse_kind(tp: Any, matchers: Sequence[type] = ()) -> Kind:
     if tp is Resources:
         # A table of the selector's fields, or an address glob: a str beside it in a union is the same glob.
         return Kind("selector", cls=Resources)
+    if tp is Actions:
+        # Beside Resources in a union (the ExpectEach* checks): one selector whose table may say `actions = ...`.
+        return Kind("selector", cls=Actions)
     if tp is re.Pattern or typing.get_origin(tp) is re.Pattern:
         return Kind("pattern")
     origin = typing.get_origin(tp)
@@ -155,6 +158,9 @@ def parse_kind(tp: Any, matchers: Sequence[type] = ()) -> Kind:
         kinds = _merge_numbers([parse_kind(a, matchers) for a in alternatives])
         if any(k.tag == "selector" for k in kinds):
             kinds = [k for k in kinds if k.tag != "str"]
+            selectors = [k for k in kinds if k.tag == "selector"]
+            if len(selectors) > 1:
+                kinds = [Kind("selector", cls=Actions)] + [k for k in kinds if k.tag != "selector"]
         inner = kinds[0] if len(kinds) == 1 else Kind("union", tuple(kinds))
         return Kind("optional", (inner,)) if len(alternatives) < len(args) else inner
     if origin is typing.Literal:

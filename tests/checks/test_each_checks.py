@@ -318,7 +318,7 @@ def test_a_sensitive_unknown_value_passes_the_sensitive_check() -> None:
 
 BAD_ARGUMENTS = [
     ("selector-int", lambda: ExpectEachKnownValue(3, TEAM, PLATFORM), TypeError,
-     "ExpectEachKnownValue: selector must be a plancheck.Resources or an address glob (str), got int"),
+     "ExpectEachKnownValue: selector must be a plancheck.Resources, a plancheck.Actions or an address glob (str), got int"),
     ("selector-bad-glob", lambda: ExpectEachNullValue("a.b[", TEAM), ValueError,
      "ExpectEachNullValue: selector 'a.b[' is not a valid pattern: '[' at offset 3 is never closed"),
     ("selector-empty", lambda: ExpectEachUnknownValue("", TEAM), ValueError,

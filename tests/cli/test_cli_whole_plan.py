@@ -198,7 +198,8 @@ ERRORS = [
      "c.toml:1: check[0].selector.allow_empty: expected a boolean, found a string"),
     ("selector-wrong-type", "selector = 3",
      "c.toml:1: check[0].selector: expected a selector: an address glob such as \"aws_s3_bucket.*\" or a table such as "
-     '{ type = "aws_s3_bucket", module = "module.net.*" }, found a number'),
+     '{ type = "aws_s3_bucket", module = "module.net.*" } (or, for action invocations, '
+     '{ actions = "action.aws_lambda_invoke.*" }), found a number'),
     ("selector-field-wrong-type", "selector = { type = 3 }",
      "c.toml:1: check[0].selector.type: expected a string, found a number"),
     ("bad-unknown", 'selector = "a.*"\nunknown = "wran"',
@@ -209,7 +210,7 @@ ERRORS = [
      "c.toml:1: check[0].selectr: unknown key for ExpectEachNullValue, which takes: selector, path, unknown; "
      "did you mean 'selector'?"),
     ("missing-selector", "",
-     "c.toml:1: check[0]: ExpectEachNullValue needs 'selector' (selector)"),
+     "c.toml:1: check[0]: ExpectEachNullValue needs 'selector' (selector of resources or actions)"),
 ]
 
 
