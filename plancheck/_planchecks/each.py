@@ -183,7 +183,8 @@ def _judge_known(change: Change, path: Path, plan: Plan, matcher: Check) -> tupl
 class ExpectEachKnownValue(_EachCheck):
     """The planned value at ``path`` of every resource ``selector`` selects matches the knownvalue check ``matcher``.
 
-    ``selector`` is a :class:`~plancheck.Resources` or an address glob (``"aws_s3_bucket.*"``).
+    ``selector`` is a :class:`~plancheck.Resources` or an address glob (``"aws_s3_bucket.*"``), or an
+    :class:`~plancheck.Actions`: then each selected action invocation's configuration is checked.
     A resource whose value is unknown (or has unknown parts the matcher would need) is *unknown until
     apply*: ``unknown="fail"`` (the default) fails the check and names it apart from the failing
     ones, ``"warn"`` emits a :class:`~plancheck.PlanCheckWarning`, ``"pass"`` lets it pass. A value
