@@ -570,6 +570,8 @@ WARNING_ROWS: list[tuple[str, Callable[[], Any], bool]] = [
     ("each-null-warn", lambda: ExpectEachNullValue("terraform_data.*", New("id"), unknown="warn"), True),
     ("each-sensitive-warn",
      lambda: ExpectEachSensitiveValue(Resources(mode="managed"), New("id"), unknown="warn"), True),
+    # an invocation is named by its trigger, whose triggering resource has a secret for_each key
+    ("each-action-known-warn", lambda: ExpectEachKnownValue(Actions(), New("url"), kv.NotNull(), unknown="warn"), True),
 ]
 
 
