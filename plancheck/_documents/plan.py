@@ -175,15 +175,18 @@ class HasSecrets(Protocol):
         """Every secret string of the document."""
 
 
-def _own_secrets(raw: Mapping[str, Any]) -> Secrets:
-    """The secrets a resource change holds itself, for one built without its plan."""
-
+def _own_secrets(raw: Any, sides: tuple[tuple[str, str], ...]) -> Secrets:
+    """The secrets an entry holds itself (each ``(values, marks)`` key pair of ``raw``), for one built without
+    its plan: a resource change's ``change`` sides, an action invocation's configuration."""
     found: list[str] = []
-    change = raw.get("change")
-    if isinstance(change, Mapping):
-        for side in ("before", "after"):
-            found.extend(marked_strings(change.get(side), change.get(f"{side}_sensitive")))
+    if isinstance(raw, Mapping):
+        for values, marks in sides:
+            found.extend(marked_strings(raw.get(values), raw.get(marks)))
     return Secrets(found)
+
+
+_CHANGE_SIDES: Final = (("before", "before_sensitive"), ("after", "after_sensitive"))
+_CONFIG_SIDES: Final = (("config_values", "config_sensitive"),)
 
 
 @public("plancheck")
@@ -252,7 +255,7 @@ class ResourceChange(ResourceFields, ReadOnly):
 
     def _secrets(self) -> Secrets:
         document = self._document
-        return _own_secrets(self.raw) if document is None else document.secrets
+        return _own_secrets(self.raw.get("change"), _CHANGE_SIDES) if document is None else document.secrets
 
     def _shown_address(self) -> str:
         """The address, redacted with the document's secrets: an instance key can be one."""
@@ -351,6 +354,9 @@ class ActionInvocation(ReadOnly):
     (ActionTriggerEvent.AfterCreate, 'aws_instance.web', 1)
     >>> ai
     <ActionInvocation action.aws_lambda_invoke.notify AfterCreate of aws_instance.web>
+    >>> ActionInvocation({"address": 'action.t.n["pw-9911"]', "config_values": {"k": "pw-9911"},
+    ...     "config_sensitive": {"k": True}, "invoke_action_trigger": {}})   # built alone: its own secrets
+    <ActionInvocation action.t.n["(sensitive)"] Invoke>
     """
 
     __slots__ = ("_document", "raw")
@@ -456,8 +462,9 @@ class ActionInvocation(ReadOnly):
         'Invoke for a.b'
         """
         resource = self.triggering_resource_address
-        if self.lifecycle_action_trigger is not None:
-            event = (self.lifecycle_action_trigger or _EMPTY).get("action_trigger_event")
+        lifecycle = self.lifecycle_action_trigger
+        if lifecycle is not None:
+            event = lifecycle.get("action_trigger_event")
             text = str(event) if isinstance(event, str) and event else "an unnamed event"
             return text + (f" of {self._shown(resource)}" if resource else "")
         if self.invoke_action_trigger is not None:
@@ -467,7 +474,9 @@ class ActionInvocation(ReadOnly):
 
     def _shown(self, address: str) -> str:
         document = self._document
-        return address if document is None else shown_address(address, document.secrets)
+        # One built alone knows only the secrets it holds, as a ResourceChange built alone does.
+        secrets = _own_secrets(self.raw, _CONFIG_SIDES) if document is None else document.secrets
+        return shown_address(address, secrets)
 
     def _shown_address(self) -> str:
         return self._shown(self.address)
@@ -491,7 +500,6 @@ def invocation_entries(plan: Plan) -> list[dict[str, Any]]:
     pairs.extend((d.action_invocation, d.reason) for d in plan.deferred_action_invocations)
     return [{"address": ai._shown_address(), "actions": ["invoke"], "trigger": ai.trigger_text,
              **({} if why is None else {"deferred": why})} for ai, why in pairs]
-
 
 
 @public("plancheck")
