@@ -42,7 +42,7 @@ from .._frozen import FrozenValue, frozen
 from .._loading.source import max_input_bytes
 from .._text import closest, exception_message, exception_text
 from ._io import UnreadableInput, read_input
-from ._registry import Kind, Param, Registry, Signature, enum_choices
+from ._registry import Kind, Registry, Signature, enum_choices
 from ._waivers import Waived, Waiver, WaiverError, parse_waivers
 
 if TYPE_CHECKING:
@@ -64,16 +64,6 @@ __all__ = [
     "spec_from_flag",
 ]
 
-# Keys a file author may use whatever the constructor calls the argument, when it is unambiguous.
-_ALIASES: Mapping[str, tuple[str, ...]] = {
-    "address": ("resource_address", "output_address", "output_name", "output", "name"),
-    "output": ("output_address", "output_name", "name", "address"),
-    "name": ("output_name", "output_address", "output", "address"),
-    "path": ("attribute_path", "value_path", "output_path"),
-    "action": ("action_type", "resource_action", "actions"),
-    "reason": ("deferred_reason",),
-    "except": ("except_",),
-}
 _IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_-]*$")
 _CHECK_HEADER = re.compile(r"^[ \t]*\[\[[ \t]*check[ \t]*\]\]", re.MULTILINE)
 
@@ -391,34 +381,12 @@ def _convert_path(value: Any, where: str) -> Path:
     )
 
 
-def _lookup(names: Sequence[str], name: str, what: str, where: str) -> str:
-    for prefix in ("plancheck.", "knownvalue."):
-        if name.startswith(prefix) and name[len(prefix) :] in names:
-            return name[len(prefix) :]
-    if name in names:
-        return name
-    close = closest(name, names)
-    hint = f"; did you mean {', '.join(close)}?" if close else ""
-    raise _Invalid(f"{where}.type" if where else "type", f"unknown {what} {_cut(name)!r}{hint} (see tfplancheck --list-checks)")
-
-
-def _resolve_key(sig: Signature, key: str) -> Param | None:
-    direct = sig.param(key)
-    if direct is not None:
-        return direct
-    names = _ALIASES.get(key, ())
-    candidates = [p for p in sig.params if p.name in names]
-    if key == "matcher" and not candidates:
-        candidates = [p for p in sig.params if p.kind.tag == "matcher" or (p.kind.of and p.kind.of[0].tag == "matcher")]
-    return candidates[0] if len(candidates) == 1 else None
-
-
 def _instantiate(sig: Signature, table: Mapping[str, Any], where: str, registry: Registry) -> tuple[Any, dict[str, Any]]:
     given: dict[str, Any] = {}
     for key, raw in table.items():
         if key == "type":
             continue
-        param = _resolve_key(sig, key)
+        param = sig.keys.get(key)
         if param is None:
             takes = ", ".join(p.name for p in sig.params) or "no arguments"
             near = closest(key, [p.name for p in sig.params], n=1) if isinstance(key, str) else []
@@ -455,20 +423,29 @@ def _instantiate(sig: Signature, table: Mapping[str, Any], where: str, registry:
         raise _Invalid(where, text if text.startswith(f"{sig.name}:") else f"{sig.name}: {text}") from None
 
 
-def _type_of(table: Any, where: str, what: str, names: Sequence[str], expected: str) -> str:
-    """The catalogue name ``table`` gives in its ``type`` key; ``what`` is ``plan check`` or ``matcher``."""
+def _signature(table: Any, where: str, what: str, signatures: Mapping[str, Signature], expected: str) -> Signature:
+    """The signature of the catalogue entry ``table`` names in its ``type`` key (``plancheck.`` or ``knownvalue.``
+    before it allowed); ``what`` is ``plan check`` or ``matcher``."""
     if not isinstance(table, Mapping):
         raise _Invalid(where, f"expected {expected}, found {_found(table)}")
-    type_name = table.get("type")
-    if not isinstance(type_name, str):
-        raise _Invalid(_key(where, "type"), f"expected a {what} name (string), found {_found(type_name)}")
-    return _lookup(names, type_name, what, where)
+    name = table.get("type")
+    if not isinstance(name, str):
+        raise _Invalid(_key(where, "type"), f"expected a {what} name (string), found {_found(name)}")
+    if name in signatures:
+        return signatures[name]
+    for prefix in ("plancheck.", "knownvalue."):
+        if name.startswith(prefix) and name[len(prefix) :] in signatures:
+            return signatures[name[len(prefix) :]]
+    close = closest(name, sorted(signatures))
+    hint = f"; did you mean {', '.join(close)}?" if close else ""
+    raise _Invalid(f"{where}.type" if where else "type", f"unknown {what} {_cut(name)!r}{hint} (see tfplancheck --list-checks)")
 
 
 def _build_matcher(kind: Kind, value: Any, where: str, registry: Registry) -> Any:
     example = 'a matcher table such as { type = "StringExact", value = "x" }'
-    name = _type_of(value, where, "matcher", registry.matcher_names(), example)
-    matcher, _ = _instantiate(registry.matcher(name), value, where, registry)
+    sig = _signature(value, where, "matcher", registry.matchers, example)
+    name = sig.name
+    matcher, _ = _instantiate(sig, value, where, registry)
     if kind.cls is not None:
         try:
             ok = isinstance(matcher, kind.cls)
@@ -481,19 +458,19 @@ def _build_matcher(kind: Kind, value: Any, where: str, registry: Registry) -> An
 
 def build_check(table: Any, where: str, registry: Registry) -> CheckSpec:
     """Build one plan check from its table; raises ``_Invalid`` (converted by the callers)."""
-    name = _type_of(table, where, "plan check", registry.check_names(), "a table with a 'type' key")
-    sig = registry.check(name)
+    sig = _signature(table, where, "plan check", registry.checks, "a table with a 'type' key")
     check, given = _instantiate(sig, table, where, registry)
-    address = next((v for k, v in given.items() if isinstance(v, str) and _is_address_param(k)), None)
+    # The check's address is what its address argument (address, name, output, *_address, *_name) gives.
+    address = next((v for k, v in given.items() if isinstance(v, str)
+                    and (k in _ADDRESS_ARGUMENTS or k.endswith(("_address", "_name")))), None)
     if address is None:
         # A whole-plan check is about what its selector selects: the selector's text stands for the address.
         address = next((v.describe() for v in given.values() if isinstance(v, Resources)), None)
     path = next((v for v in given.values() if isinstance(v, Path)), None)
-    return CheckSpec(name, check, where, address, path)
+    return CheckSpec(sig.name, check, where, address, path)
 
 
-def _is_address_param(name: str) -> bool:
-    return name in ("address", "name", "output") or name.endswith(("_address", "_name"))
+_ADDRESS_ARGUMENTS: Final = frozenset({"address", "name", "output"})
 
 
 def _header_lines(text: str) -> list[int]:
@@ -866,9 +843,8 @@ def run_checks(specs: Sequence[CheckSpec], plan: Plan, *, today: datetime.date |
     A check that raises is an ``error`` result, never a traceback; every message is scrubbed with the
     plan's secrets. A check's warnings are collected (``outcome``), not emitted: the command line prints them.
     A ``warning``-severity check that fails is a ``warn`` result. Each check's waivers then apply as
-    of ``today`` (default: today's UTC date; :func:`plancheck.cli._waivers.apply_waivers`).
+    of ``today`` (default: today's UTC date; :func:`apply_waivers`).
     """
-    on = today if today is not None else datetime.datetime.now(datetime.UTC).date()
     outcomes = run_each(
         plan,
         specs,
@@ -877,8 +853,9 @@ def run_checks(specs: Sequence[CheckSpec], plan: Plan, *, today: datetime.date |
         contain=True,
         scrub=plan.secrets,
     )
-    return [
-        apply_waivers(CheckResult(o.check, "warn" if o.status == "fail" and o.check.severity == "warning" else o.status,
-                                  o.failures, o.warnings), on, plan.source)
-        for o in outcomes
-    ]
+    results = [CheckResult(o.check, "warn" if o.status == "fail" and o.check.severity == "warning" else o.status,
+                           o.failures, o.warnings) for o in outcomes]
+    if not any(spec.waivers for spec in specs):
+        return results
+    on = today if today is not None else datetime.datetime.now(datetime.UTC).date()
+    return [apply_waivers(result, on, plan.source) for result in results]

@@ -11,7 +11,9 @@ matcher the library exports is usable from the command line without touching thi
 
 from __future__ import annotations
 
+import dataclasses
 import enum
+import functools
 import importlib
 import inspect
 import re
@@ -246,20 +248,53 @@ def _default_text(value: Any) -> str:
     return str(value) if isinstance(value, (int, Decimal, float)) else "…"
 
 
+# Keys a file author may use whatever the constructor calls the argument, when it is unambiguous.
+_ALIASES: Mapping[str, tuple[str, ...]] = {
+    "address": ("resource_address", "output_address", "output_name", "output", "name"),
+    "output": ("output_address", "output_name", "name", "address"),
+    "name": ("output_name", "output_address", "output", "address"),
+    "path": ("attribute_path", "value_path", "output_path"),
+    "action": ("action_type", "resource_action", "actions"),
+    "reason": ("deferred_reason",),
+    "except": ("except_",),
+}
+
+
 @frozen
 class Signature(FrozenValue):
     """A check or matcher class with the arguments a checks file can give it.
+
+    ``keys`` maps each key a checks file may give to its argument: the argument's own name, and an
+    alias (:data:`_ALIASES`; ``matcher`` for the one matcher argument) that names one argument alone.
 
     >>> class Demo:
     ...     def __init__(self, address: str, count: int = 1) -> None: ...
     >>> Signature.of(Demo).describe()
     'Demo(address: string, count: integer = 1)'
+    >>> class Output:
+    ...     def __init__(self, output_address: str) -> None: ...
+    >>> sorted(Signature.of(Output).keys)
+    ['address', 'name', 'output', 'output_address']
     """
 
     name: str
     cls: type
     params: tuple[Param, ...]
     doc: str = ""
+    keys: Mapping[str, Param] = dataclasses.field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        # Resolved once per signature: a checks file of 50,000 checks looks up every key of every check.
+        keys = {p.name: p for p in self.params}
+        for key, names in (*_ALIASES.items(), ("matcher", ())):
+            if key in keys:
+                continue
+            candidates = [p for p in self.params if p.name in names]
+            if key == "matcher" and not candidates:
+                candidates = [p for p in self.params if p.kind.tag == "matcher" or (p.kind.of and p.kind.of[0].tag == "matcher")]
+            if len(candidates) == 1:
+                keys[key] = candidates[0]
+        self._set(keys=keys)
 
     @classmethod
     def of(cls, target: type, matchers: Sequence[type] = ()) -> Signature:
@@ -374,33 +409,35 @@ class Registry:
 
     def __init__(self, checks: Iterable[type], matchers: Iterable[type]) -> None:
         matcher_list = list(dict.fromkeys(matchers))
-        self._matchers = {m.__name__: Signature.of(m, matcher_list) for m in matcher_list}
-        self._checks = {c.__name__: Signature.of(c, matcher_list) for c in dict.fromkeys(checks)}
+        #: Every matcher's signature by its class name.
+        self.matchers: Mapping[str, Signature] = {m.__name__: Signature.of(m, matcher_list) for m in matcher_list}
+        #: Every plan check's signature by its class name.
+        self.checks: Mapping[str, Signature] = {c.__name__: Signature.of(c, matcher_list) for c in dict.fromkeys(checks)}
         self.matcher_classes: tuple[type, ...] = tuple(matcher_list)
 
     def check(self, name: str) -> Signature:
         """The signature of plan check ``name``; KeyError if there is none."""
-        return self._checks[name]
+        return self.checks[name]
 
     def matcher(self, name: str) -> Signature:
         """The signature of matcher ``name``; KeyError if there is none."""
-        return self._matchers[name]
+        return self.matchers[name]
 
     def check_names(self) -> list[str]:
         """Every plan check name, sorted."""
-        return sorted(self._checks)
+        return sorted(self.checks)
 
     def matcher_names(self) -> list[str]:
         """Every matcher name, sorted."""
-        return sorted(self._matchers)
+        return sorted(self.matchers)
 
     def has_check(self, name: str) -> bool:
         """Whether there is a plan check called ``name``."""
-        return name in self._checks
+        return name in self.checks
 
     def has_matcher(self, name: str) -> bool:
         """Whether there is a matcher called ``name``."""
-        return name in self._matchers
+        return name in self.matchers
 
 
 def _public_members(module: types.ModuleType) -> Iterable[Any]:
@@ -432,11 +469,7 @@ def discover(modules: Iterable[str] = PUBLIC_MODULES) -> Registry:
     return Registry(checks, matchers)
 
 
-_DEFAULT: list[Registry] = []
-
-
+@functools.cache
 def default_registry() -> Registry:
     """The registry of the installed library (discovered once per process)."""
-    if not _DEFAULT:
-        _DEFAULT.append(discover())
-    return _DEFAULT[0]
+    return discover()
