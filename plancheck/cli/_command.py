@@ -33,7 +33,6 @@ from ._io import (
     _Guarded,
     _guarded,
     _WriteFailed,
-    add_allow_errored,
     add_command,
     add_coverage_parser,
     add_snapshot_arguments,
@@ -118,10 +117,6 @@ class _Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         raise _UsageError(message, self.format_usage().rstrip())
-
-    def _check_value(self, action: argparse.Action, value: Any) -> None:
-        if not isinstance(action, _Commands):  # its value is a plan when it is no command
-            super()._check_value(action, value)
 
     def print_help(self, file: Any = None) -> None:
         if self.streams is None or file is not None:
@@ -262,11 +257,8 @@ def _main_parser(streams: Io | None = None) -> _Parser:
     accepted.add_argument("--list-waivers", action="store_true",
                           help="list the waivers of the checks files with their expiry (today: $TFPLANCHECK_TODAY, "
                           "else the UTC date), then exit")
-    parser.add_argument("--terraform", metavar="PATH", type=path_argument,
-                        help="terraform/tofu binary for binary plans (default: $TF_ACC_TERRAFORM_PATH, terraform, tofu)")
-    _add_chdir(parser)
-    _add_max_bytes(parser)
-    add_allow_errored(parser)
+    _add_plan_reading(parser, terraform_help="terraform/tofu binary for binary plans (default: $TF_ACC_TERRAFORM_PATH, "
+                      "terraform, tofu)")
     parser.add_argument("-j", "--jobs", metavar="N", type=job_count,
                         help="check several plans in N worker processes (default: the CPU count; 1: one after the "
                         "other, in this process)")
@@ -310,23 +302,27 @@ def _add_query_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("path", nargs="?", default="", help="path in the escaped text form, e.g. 'triggers[\"k\"]'")
     parser.add_argument("--before", action="store_true", help="the value before the change instead of after")
     parser.add_argument("--format", choices=("text", "json"), default="text")
-    parser.add_argument("--terraform", metavar="PATH", type=path_argument, help="terraform/tofu binary for binary plans")
-    _add_chdir(parser)
-    _add_max_bytes(parser)
-    add_allow_errored(parser)
+    _add_plan_reading(parser)
 
 
-def _add_chdir(parser: argparse.ArgumentParser) -> None:
+def _add_plan_reading(
+    parser: argparse.ArgumentParser,
+    *,
+    terraform_help: str = "terraform/tofu binary for binary plans",
+    max_bytes_help: str = "refuse a plan (or a checks file) larger than N bytes; K, M, G suffixes "
+    "(default: $PLANCHECK_MAX_BYTES, else 2G)",
+) -> None:
+    """The options of every command that reads a plan: how a binary plan is shown, how large a file may be,
+    whether an errored plan is read."""
+    parser.add_argument("--terraform", metavar="PATH", type=path_argument, help=terraform_help)
     parser.add_argument("--chdir", metavar="DIR", type=path_argument,
                         help="where terraform show reads a binary plan's providers: the directory of the configuration "
                         "that made it (default: the plan file's directory; stdin: the current one)")
-
-
-def _add_max_bytes(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--max-bytes", type=_byte_count, metavar="N", help=max_bytes_help)
     parser.add_argument(
-        "--max-bytes", type=_byte_count, metavar="N",
-        help="refuse a plan (or a checks file) larger than N bytes; K, M, G suffixes "
-        "(default: $PLANCHECK_MAX_BYTES, else 2G)",
+        "--allow-errored", action="store_true",
+        help='read a plan Terraform wrote although planning failed ("errored": true; refused by default): '
+        "it is partial, and the output says so",
     )
 
 
@@ -432,7 +428,7 @@ def _run_checks(args: argparse.Namespace, io: Io) -> int:
     from ._checksfile import ChecksFileError, run_checks
     from ._many import check_many, named_twice
     from ._output import PlanRun, fail_everywhere, report
-    from ._waivers import BaselineError, judge_by_baseline, read_baseline, today
+    from ._waivers import BaselineEntry, BaselineError, judge_by_baseline, read_baseline, today
 
     json_mode = args.format == "json"
     clash = reports_clash(args.report, [*args.plan, *args.checks, args.baseline], {"--write-baseline": args.write_baseline})
@@ -473,14 +469,13 @@ def _run_checks(args: argparse.Namespace, io: Io) -> int:
             return report(args, io, check_many(plans, args, io, specs, baseline, on, max_bytes))
         plan = read_plan(plans[0], terraform=args.terraform, stdin=io.stdin, environ=io.environ, max_bytes=max_bytes,
                          allow_errored=args.allow_errored, chdir=args.chdir)
+        results = run_checks(specs, plan, today=on)
+        fixed: list[BaselineEntry] = []
+        file = None
+        if baseline is not None or args.write_baseline is not None:  # judged by the baseline read, or written
+            results, fixed, file = judge_by_baseline(results, plan.secrets, baseline, args.write_baseline, plans[0])
     except CliError as exc:
         return fail(exc.kind, exc.message)
-    except BaselineError as exc:
-        return fail("baseline", str(exc))
-    try:
-        judged = baseline.for_plan(plans[0]) if baseline is not None else None  # a baseline of many plans: this one's
-        results, fixed, file = judge_by_baseline(run_checks(specs, plan, today=on), plan.secrets, judged,
-                                                 args.write_baseline)
     except BaselineError as exc:
         return fail("baseline", str(exc))
     runs = [PlanRun(plan, tuple(results), waived=sum(len(r.waived) for r in results), fixed=tuple(fixed), baseline=file)]
@@ -550,13 +545,8 @@ def add_snapshot_parser(commands: Any, streams: object) -> None:
     )
     parser.add_argument("plan", metavar="PLAN", type=path_argument, help="plan JSON file, a binary plan file, or - for stdin")
     add_snapshot_arguments(parser, file_option=False)
-    parser.add_argument("--terraform", metavar="PATH", type=path_argument, help="terraform/tofu binary for binary plans")
-    _add_chdir(parser)
-    parser.add_argument(
-        "--max-bytes", metavar="N", type=_byte_count,
-        help="refuse a plan or snapshot larger than N bytes; K, M, G suffixes (default: $PLANCHECK_MAX_BYTES, else 2G)",
-    )
-    add_allow_errored(parser)
+    _add_plan_reading(parser, max_bytes_help="refuse a plan or snapshot larger than N bytes; K, M, G suffixes "
+                      "(default: $PLANCHECK_MAX_BYTES, else 2G)")
     parser.add_argument("--format", choices=("text", "json"), default="text", help="text (default) or json")
 
 
@@ -722,7 +712,6 @@ _COMMANDS: Final = frozenset({"query", "mock-plan", "destroy-leftovers", "snapsh
 
 
 def _dispatch(argv: list[str], io: Io) -> int:
-    json_mode = _wants_json(argv)
     command = None
     try:
         if argv and argv[0] in _COMMANDS:
@@ -732,7 +721,7 @@ def _dispatch(argv: list[str], io: Io) -> int:
             command = chosen.command
         args = chosen.args if command else _main_parser(io).parse_intermixed_args(argv)
     except _UsageError as exc:
-        return io.fail("usage", exc.message, json_mode, exc.usage)
+        return io.fail("usage", exc.message, _wants_json(argv), exc.usage)
     except SystemExit as exc:  # --help, printed
         return _exit_code(exc)
     if command == "query":

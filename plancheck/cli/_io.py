@@ -52,7 +52,6 @@ __all__ = [
     "SnapshotUsageError",
     "Style",
     "UnreadableInput",
-    "add_allow_errored",
     "add_command",
     "add_snapshot_arguments",
     "checks_text",
@@ -126,21 +125,6 @@ def add_coverage_parser(commands: Any, streams: object) -> None:
                         help="the pytest rootdir the modules are relative to: where the HTML report reads their files "
                         "(default: the current directory)")
     parser.set_defaults(handler=coverage_command)
-
-
-def add_allow_errored(parser: argparse.ArgumentParser) -> None:
-    """``--allow-errored``, on every command that reads a plan.
-
-    >>> parser = argparse.ArgumentParser()
-    >>> add_allow_errored(parser)
-    >>> parser.parse_args(["--allow-errored"]).allow_errored
-    True
-    """
-    parser.add_argument(
-        "--allow-errored", action="store_true",
-        help='read a plan Terraform wrote although planning failed ("errored": true; refused by default): '
-        "it is partial, and the output says so",
-    )
 
 
 def path_argument(text: str) -> str:

@@ -582,12 +582,17 @@ def parse_baseline(text: str, file: str) -> Baseline:
 
 
 def judge_by_baseline(results: Sequence[_R], secrets: Secrets, baseline: Baseline | None,
-                      write_to: str | None) -> tuple[list[_R], list[BaselineEntry], str | None]:
-    """``--baseline``/``--write-baseline``: the results with the failures in ``baseline`` known, the entries
-    fixed, and the baseline file that judged them; the run's failures written to ``write_to`` when given
-    (a :class:`BaselineError` when they cannot be). Written without ``--baseline``, the new file judges the run.
+                      write_to: str | None, plan: str) -> tuple[list[_R], list[BaselineEntry], str | None]:
+    """``--baseline``/``--write-baseline``: the results of plan file ``plan`` with the failures in ``baseline`` known
+    (a baseline of many plans: its entries of that plan, :meth:`Baseline.for_plan`), the entries fixed, and the
+    baseline file that judged them; the run's failures written to ``write_to`` when given (a :class:`BaselineError`
+    when they cannot be). Written without ``--baseline``, the new file judges the run.
     """
-    out, fixed = apply_baseline(results, baseline, secrets) if baseline is not None else (list(results), [])
+    fixed: list[BaselineEntry] = []
+    if baseline is None:
+        out = list(results)
+    else:
+        out, fixed = apply_baseline(results, baseline.for_plan(plan), secrets)
     if write_to is not None:
         # Every failure of the run, known or new (never the waived: their waiver accepts them).
         written = write_baseline(write_to, out, secrets)
