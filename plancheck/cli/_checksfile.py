@@ -26,6 +26,7 @@ import datetime
 import enum
 import json
 import math
+import operator
 import re
 import sys
 import tomllib
@@ -849,7 +850,7 @@ def run_checks(specs: Sequence[CheckSpec], plan: Plan, *, today: datetime.date |
         plan,
         specs,
         run=lambda spec, document: outcome_of(spec.check, document),
-        label=lambda spec: (spec.type, spec.address, spec.path),
+        label=operator.attrgetter("type", "address", "path"),
         contain=True,
         scrub=plan.secrets,
     )
