@@ -121,3 +121,45 @@ def test_only_exported_concrete_subclasses_of_the_public_bases_count(fake_module
 )
 def test_a_matcher_argument_is_known_by_its_base_class_not_its_module(hint: type, tag: str) -> None:
     assert parse_kind(hint).tag == tag
+
+
+# -- the keys a checks file may give: resolved once per signature ------------------------------------------------
+
+
+class _Output:
+    def __init__(self, output_address: str) -> None: ...
+
+
+class _TwoNames:
+    def __init__(self, output_address: str, output_name: str) -> None: ...
+
+
+class _AddressAndResource:
+    def __init__(self, address: str, resource_address: str) -> None: ...
+
+
+class _Matched:
+    def __init__(self, resource_address: str, attribute_path: str, known_value: knownvalue.Check) -> None: ...
+
+
+#: (constructor, key a file gives) -> the argument it fills, or None when it names none (or more than one).
+SIGNATURE_KEYS = [
+    pytest.param(_Output, "output_address", "output_address", id="own-name"),
+    pytest.param(_Output, "address", "output_address", id="alias"),
+    pytest.param(_Output, "name", "output_address", id="another-alias"),
+    pytest.param(_Output, "path", None, id="alias-of-no-argument"),
+    pytest.param(_TwoNames, "address", None, id="alias-of-two-arguments-is-none"),
+    pytest.param(_TwoNames, "output_name", "output_name", id="own-name-beside-an-ambiguous-alias"),
+    pytest.param(_AddressAndResource, "address", "address", id="own-name-beats-an-alias"),
+    pytest.param(_Matched, "matcher", "known_value", id="matcher-is-the-one-matcher-argument"),
+    pytest.param(_Matched, "path", "attribute_path", id="path-alias"),
+    pytest.param(_Matched, "value", None, id="unknown"),
+]
+
+
+@pytest.mark.parametrize(("cls", "key", "argument"), SIGNATURE_KEYS)
+def test_a_signature_maps_each_key_a_file_may_give_to_its_argument(cls: type, key: str, argument: str | None) -> None:
+    from plancheck.cli._registry import Signature
+
+    param = Signature.of(cls, [knownvalue.StringExact]).keys.get(key)
+    assert (param.name if param is not None else None) == argument

@@ -438,3 +438,20 @@ def test_mock_plan_judges_waivers_on_the_same_today(tmp_path: Path) -> None:
     code = run(["mock-plan", str(tmp_path), "--mock", "acme/x=s.json", "--checks", str(tmp_path / "checks.toml")],
                stdout=out, stderr=err, environ={"TFPLANCHECK_TODAY": "x"})
     assert (code, err.getvalue()) == (2, "tfplancheck: error: TFPLANCHECK_TODAY must be a date such as 2027-01-31, not 'x'\n")
+
+
+def test_a_baseline_of_many_plans_judges_one_plan_by_its_entries_and_those_of_no_plan() -> None:
+    from plancheck import CheckFailure
+    from plancheck._redact import NO_SECRETS
+    from plancheck.cli._checksfile import CheckResult, CheckSpec
+    from plancheck.cli._waivers import Baseline, BaselineEntry, judge_by_baseline
+
+    spec = CheckSpec("ExpectNoDestroys", None, "checks.toml check[0]")
+    failures = tuple(CheckFailure("ExpectNoDestroys", address, None, "destroyed") for address in ("a.x", "a.y", "a.z"))
+    base = Baseline("base.json", frozenset({BaselineEntry("ExpectNoDestroys", "a.x", None, plan="prod/plan.json"),
+                                            BaselineEntry("ExpectNoDestroys", "a.y", None, plan="dev/plan.json"),
+                                            BaselineEntry("ExpectNoDestroys", "a.z", None)}))
+    (result,), fixed, file = judge_by_baseline([CheckResult(spec, "fail", failures)], NO_SECRETS, base, None,
+                                               "./prod/plan.json")
+    assert ([f.address for f in result.failures], sorted(f.address for f in result.known), fixed, file) == (
+        ["a.y"], ["a.x", "a.z"], [], "base.json")
