@@ -328,13 +328,6 @@ class Signature(FrozenValue):
         """False when a required argument has a kind no checks file can express."""
         return all(p.kind.supported for p in self.params if p.required or p.variadic)
 
-    def param(self, name: str) -> Param | None:
-        """The parameter called ``name``, or None."""
-        for p in self.params:
-            if p.name == name:
-                return p
-        return None
-
     def describe(self) -> str:
         """The constructor form shown by ``--list-checks``."""
         return f"{self.name}(" + ", ".join(p.describe() for p in self.params) + ")"
@@ -430,14 +423,6 @@ class Registry:
     def matcher_names(self) -> list[str]:
         """Every matcher name, sorted."""
         return sorted(self.matchers)
-
-    def has_check(self, name: str) -> bool:
-        """Whether there is a plan check called ``name``."""
-        return name in self.checks
-
-    def has_matcher(self, name: str) -> bool:
-        """Whether there is a matcher called ``name``."""
-        return name in self.matchers
 
 
 def _public_members(module: types.ModuleType) -> Iterable[Any]:
