@@ -187,7 +187,8 @@ def walk_marks(marks: Marks, steps: Sequence[Step], value: Any = NO_VALUE) -> tu
     malformed whatever the value (``1``, ``"true"``) do; marks of the wrong kind for a step stop the
     walk, as they do where the path leaves the value. So a walk without the value finds a ``true``
     only where the walk with it finds one too, at the same depth or above. One loop serves both
-    walks: without the value, it is the walk with every value node :data:`NO_VALUE`.
+    walks: without the value, it is the walk with every value node :data:`NO_VALUE`. Each node, the
+    root's included, is fitted in one place, before the walk steps into it.
 
     The types JSON parsers build (dict, list) are tested by identity first: an ``isinstance``
     against the ``Mapping``/``Sequence`` ABCs costs more than the rest of the step.
@@ -201,13 +202,21 @@ def walk_marks(marks: Marks, steps: Sequence[Step], value: Any = NO_VALUE) -> tu
     ((-1, [True]), (1, True))
     """
     fitted = value is not NO_VALUE
-    current = fit_marks(marks, value) if fitted else marks
-    depth = 0
-    for step in steps:
+    current = marks
+    depth, end = 0, len(steps)
+    while True:
+        if fitted and current is not True and current is not None and current is not False:
+            kind = type(current)
+            fits = kind is type(value) or value is None or value is NO_VALUE
+            if not ((kind is dict or kind is list) and fits):  # the common case is decided without a call
+                current = fit_marks(current, value)
         if current is True:
             return depth, True
+        if depth == end:
+            break
         if current is None or current is False:
             return -1, None
+        step = steps[depth]
         kind = type(current)
         if type(step) is MapStep:
             if kind is dict or is_object(current):
@@ -230,13 +239,6 @@ def walk_marks(marks: Marks, steps: Sequence[Step], value: Any = NO_VALUE) -> tu
         else:
             return depth, True
         depth += 1
-        if fitted and current is not True and current is not None and current is not False:
-            kind = type(current)
-            fits = kind is type(value) or value is None or value is NO_VALUE
-            if not ((kind is dict or kind is list) and fits):  # the common case is decided without a call
-                current = fit_marks(current, value)
-    if current is True:
-        return depth, True
     if fitted or current is None or current is False or is_object(current) or is_sequence(current):
         return -1, current
     return depth, True
