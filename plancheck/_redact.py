@@ -319,18 +319,6 @@ def _encoded_renderings(value: str) -> set[str]:
     return forms
 
 
-def _pieces(value: str) -> Iterator[str]:
-    """Every rendering of ``value``, and the lines and words of it that a wrapped rendering shows alone."""
-    yield from _renderings(value)
-    # Terraform wraps a long diagnostic at spaces and pytest diffs line by line: a line or a word of a
-    # secret can stand alone in a message, so each is a secret of its own.
-    if "\n" in value or "\r" in value:
-        yield from value.splitlines()
-    words = value.split()
-    if words != [value]:  # it holds whitespace (split, at C speed, is the test)
-        yield from words
-
-
 #: Characters next to which a cut fragment of a secret may stand: where a renderer stops or resumes a
 #: value (quotes, whitespace and line ends, an ellipsis, an escaped line break).
 _CUTS: Final = frozenset(" \t\r\n\"'`")
@@ -421,7 +409,7 @@ class _Scanner:
     share 8 characters with a secret (``azurerm_key_vault_secret`` and ``my-client_secret``) is not.
     """
 
-    __slots__ = ("_heads", "long", "searches", "whole", "windows")
+    __slots__ = ("heads", "long", "searches", "whole", "windows")
 
     def __init__(self, values: Iterable[str]) -> None:
         size = SUBSTRING_WINDOW
@@ -429,7 +417,15 @@ class _Scanner:
         windows: set[str] = set()
         long: dict[str, set[str]] = {}
         for value in values:
-            for piece in _pieces(value):
+            # Every rendering of the value, and the lines and words of it: Terraform wraps a long diagnostic
+            # at spaces and pytest diffs line by line, so a line or a word of a secret can stand alone.
+            pieces = _renderings(value)
+            if "\n" in value or "\r" in value:
+                pieces.update(value.splitlines())
+            words = value.split()
+            if words != [value]:  # it holds whitespace (split, at C speed, is the test)
+                pieces.update(words)
+            for piece in pieces:
                 n = len(piece)
                 if n >= size:
                     windows.update(piece[i : i + size] for i in range(n - size + 1))
@@ -442,21 +438,10 @@ class _Scanner:
         self.long = {head: tuple(sorted(forms, key=len, reverse=True)) for head, forms in long.items()}
         #: Every piece whole: a text that is one (the common case of a copied secret) is found in one look-up.
         self.whole = frozenset([f for _, forms in self.searches for f in forms] + [f for forms in long.values() for f in forms])
-        self._heads: frozenset[str] | None = None
-
-    @property
-    def heads(self) -> frozenset[str]:
-        """The first characters of every piece: most positions of a text are passed over after one look-up.
-
-        Made on the first scan: a snapshot asks its questions without it (:mod:`plancheck.snapshot._secrets`).
-        """
-        heads = self._heads
-        if heads is None:
-            heads = self._heads = frozenset(
-                [form[:MIN_SECRET_LENGTH] for _, forms in self.searches for form in forms]
-                + [window[:MIN_SECRET_LENGTH] for window in self.windows]
-            )
-        return heads
+        #: The first characters of every piece: most positions of a text are passed over after one look-up.
+        #: Made by the first scan (:meth:`spans`): a snapshot asks its questions without it
+        #: (:mod:`plancheck.snapshot._secrets`).
+        self.heads: frozenset[str] | None = None
 
     def spans(self, text: str, first_only: bool = False) -> list[tuple[int, int]]:
         """The (start, end) of every secret and fragment in ``text``, in order of their start (may overlap)."""
@@ -464,6 +449,11 @@ class _Scanner:
         fragments: list[tuple[int, int]] = []
         inside: list[tuple[int, int]] = []
         heads, searches, windows, long = self.heads, self.searches, self.windows, self.long
+        if heads is None:
+            heads = self.heads = frozenset(
+                [form[:MIN_SECRET_LENGTH] for _, forms in searches for form in forms]
+                + [window[:MIN_SECRET_LENGTH] for window in windows]
+            )
         head, size = MIN_SECRET_LENGTH, SUBSTRING_WINDOW
         for i in range(len(text) - head + 1):
             if text[i : i + head] not in heads:
@@ -669,20 +659,23 @@ class Secrets(ReadOnly):
         return trusted
 
     def _spans(self, text: str, first_only: bool = False) -> list[tuple[int, int]]:
-        """The spans to scrub in ``text``: the scanner's, less those inside a marker the library wrote
-        (``(sensitive, unmarked)``) or inside an occurrence of a trusted text."""
+        """The spans to scrub in ``text``: the scanner's, less those it keeps (:meth:`_kept`); with
+        ``first_only``, the first of those, scanned no further than to find it."""
         scanner = self._scan()
-        spans = _outside_markers(text, scanner.spans(text, first_only=first_only))
-        if first_only and not spans:
-            spans = _outside_markers(text, scanner.spans(text))[:1]  # the first was inside a marker: the others?
-        if not spans or not self.trusted:
-            return spans
-        kept = self._untrusted(text, spans)
+        found = scanner.spans(text, first_only=first_only)
+        if not found:
+            return found  # most texts: nothing to filter, and nothing to scan again
+        kept = self._kept(text, found)
         if first_only and not kept:
-            kept = self._untrusted(text, scanner.spans(text))  # the first was trusted: are the others?
+            kept = self._kept(text, scanner.spans(text))[:1]  # the first was kept: is any other span not?
         return kept
 
-    def _untrusted(self, text: str, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    def _kept(self, text: str, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+        """``spans`` less those that hide nothing: one inside a marker the library wrote in ``text``
+        (``(sensitive, unmarked)``), a short one that is a proper part of an occurrence of a trusted text."""
+        spans = _outside_markers(text, spans)
+        if not spans or not self.trusted:
+            return spans
         cover: list[tuple[int, int]] = []
         for trusted in self.trusted:
             at = text.find(trusted)
@@ -710,8 +703,9 @@ class Secrets(ReadOnly):
         """
         if not self._values or _SHOW.get():
             return text
-        spans = [(s, e) for s, e in _outside_markers(text, self._scan().spans(text)) if e - s >= SUBSTRING_WINDOW]
-        return _replaced(text, spans)
+        # What trust keeps is short (:meth:`_kept`): the spans kept are those of a scrub.
+        spans = [(s, e) for s, e in self._spans(text) if e - s >= SUBSTRING_WINDOW]
+        return _replaced(text, spans) if spans else text
 
     @property
     def ordered(self) -> tuple[str, ...]:
@@ -791,10 +785,10 @@ class Secrets(ReadOnly):
         """
         if not self._values or _SHOW.get():
             return text
-        scanner = self._scan()
-        if text in scanner.whole:  # the text is a piece: every span found in it merges into one
+        if text in self._scan().whole:  # the text is a piece: every span found in it merges into one
             return SENSITIVE
-        return _replaced(text, self._spans(text))
+        spans = self._spans(text)
+        return _replaced(text, spans) if spans else text
 
 
 #: The markers the library writes for hidden values: a secret spelled like one (a key ``(sensitive)``, a value
@@ -808,16 +802,15 @@ def _outside_markers(text: str, spans: list[tuple[int, int]]) -> list[tuple[int,
     >>> _outside_markers("a: (sensitive, unmarked) x", [(4, 14), (25, 26)])
     [(25, 26)]
     """
-    if not spans or "(sensitive" not in text:
+    if "(sensitive" not in text:
         return spans
     markers = [(m.start(), m.end()) for m in _MARKER.finditer(text)]
     return [(s, e) for s, e in spans if not any(a <= s and e <= b for a, b in markers)]
 
 
 def _replaced(text: str, spans: list[tuple[int, int]]) -> str:
-    """``text`` with each of ``spans`` (sorted by start, maybe overlapping) replaced by one ``(sensitive)`` per run."""
-    if not spans:
-        return text
+    """``text`` with each of ``spans`` (sorted by start, maybe overlapping, at least one) replaced by one ``(sensitive)``
+    per run."""
     out: list[str] = []
     done = 0
     start, end = spans[0]
