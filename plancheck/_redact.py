@@ -927,14 +927,14 @@ def rendered(value: Any, marks: Marks = None, secrets: Secrets = NO_SECRETS) -> 
     size = 0
     hid = False
     # Iterative, so a 10,000-level document renders without RecursionError.
-    stack: list[tuple[Any, Marks, bool] | str] = [(value, marks, False)]
+    stack: list[tuple[Any, Marks] | str] = [(value, marks)]
     while stack:
         item = stack.pop()
         if isinstance(item, str):
             out.append(item)
             size += len(item)
         else:
-            val, mk, _ = item
+            val, mk = item
             if mk is not True and mk is not None and mk is not False:
                 mk = fit_marks(mk, val)  # a malformed marks node fails closed
             if mk is True and not reveal:
@@ -947,9 +947,9 @@ def rendered(value: Any, marks: Marks = None, secrets: Secrets = NO_SECRETS) -> 
                 for i in range(len(entries) - 1, -1, -1):
                     k, v = entries[i]
                     if isinstance(k, str):
-                        stack.append((v, child_marks(mk, MapStep(k)), False))
+                        stack.append((v, child_marks(mk, MapStep(k))))
                     else:  # marks cannot name a key that is not a string (JSON keys are): it fails closed
-                        stack.append((v, True if contains_sensitive(mk) else None, False))
+                        stack.append((v, True if contains_sensitive(mk) else None))
                     key_text = json.dumps(k, ensure_ascii=False) if isinstance(k, str) else _scalar(k)
                     if not reveal and secrets.touches(key_text):
                         key_text = SENSITIVE
@@ -959,7 +959,7 @@ def rendered(value: Any, marks: Marks = None, secrets: Secrets = NO_SECRETS) -> 
             elif isinstance(val, (list, tuple)):
                 stack.append("]")
                 for i in range(len(val) - 1, -1, -1):
-                    stack.append((val[i], child_marks(mk, SliceStep(i)), False))
+                    stack.append((val[i], child_marks(mk, SliceStep(i))))
                     if i:
                         stack.append(", ")
                 stack.append("[")
