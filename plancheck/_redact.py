@@ -659,18 +659,18 @@ class Secrets(ReadOnly):
         return trusted
 
     def _spans(self, text: str, first_only: bool = False) -> list[tuple[int, int]]:
-        """The spans to scrub in ``text``: the scanner's, less those it keeps (:meth:`_kept`); with
+        """The spans to scrub in ``text``: the scanner's, less those that hide nothing (:meth:`_filtered`); with
         ``first_only``, the first of those, scanned no further than to find it."""
         scanner = self._scan()
         found = scanner.spans(text, first_only=first_only)
         if not found:
             return found  # most texts: nothing to filter, and nothing to scan again
-        kept = self._kept(text, found)
+        kept = self._filtered(text, found)
         if first_only and not kept:
-            kept = self._kept(text, scanner.spans(text))[:1]  # the first was kept: is any other span not?
+            kept = self._filtered(text, scanner.spans(text))[:1]  # the first hid nothing: does another?
         return kept
 
-    def _kept(self, text: str, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    def _filtered(self, text: str, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
         """``spans`` less those that hide nothing: one inside a marker the library wrote in ``text``
         (``(sensitive, unmarked)``), a short one that is a proper part of an occurrence of a trusted text."""
         spans = _outside_markers(text, spans)
@@ -703,7 +703,7 @@ class Secrets(ReadOnly):
         """
         if not self._values or _SHOW.get():
             return text
-        # What trust keeps is short (:meth:`_kept`): the spans kept are those of a scrub.
+        # Trust spares only short spans (:meth:`_filtered`): the long spans of a scrub are all there is to replace.
         spans = [(s, e) for s, e in self._spans(text) if e - s >= SUBSTRING_WINDOW]
         return _replaced(text, spans) if spans else text
 
