@@ -187,7 +187,8 @@ def walk_marks(marks: Marks, steps: Sequence[Step], value: Any = NO_VALUE) -> tu
     malformed whatever the value (``1``, ``"true"``) do; marks of the wrong kind for a step stop the
     walk, as they do where the path leaves the value. So a walk without the value finds a ``true``
     only where the walk with it finds one too, at the same depth or above. One loop serves both
-    walks: without the value, it is the walk with every value node :data:`NO_VALUE`.
+    walks: without the value, it is the walk with every value node :data:`NO_VALUE`. Each node, the
+    root's included, is fitted in one place, before the walk steps into it.
 
     The types JSON parsers build (dict, list) are tested by identity first: an ``isinstance``
     against the ``Mapping``/``Sequence`` ABCs costs more than the rest of the step.
@@ -201,13 +202,21 @@ def walk_marks(marks: Marks, steps: Sequence[Step], value: Any = NO_VALUE) -> tu
     ((-1, [True]), (1, True))
     """
     fitted = value is not NO_VALUE
-    current = fit_marks(marks, value) if fitted else marks
-    depth = 0
-    for step in steps:
+    current = marks
+    depth, end = 0, len(steps)
+    while True:
+        if fitted and current is not True and current is not None and current is not False:
+            kind = type(current)
+            fits = kind is type(value) or value is None or value is NO_VALUE
+            if not ((kind is dict or kind is list) and fits):  # the common case is decided without a call
+                current = fit_marks(current, value)
         if current is True:
             return depth, True
+        if depth == end:
+            break
         if current is None or current is False:
             return -1, None
+        step = steps[depth]
         kind = type(current)
         if type(step) is MapStep:
             if kind is dict or is_object(current):
@@ -230,13 +239,6 @@ def walk_marks(marks: Marks, steps: Sequence[Step], value: Any = NO_VALUE) -> tu
         else:
             return depth, True
         depth += 1
-        if fitted and current is not True and current is not None and current is not False:
-            kind = type(current)
-            fits = kind is type(value) or value is None or value is NO_VALUE
-            if not ((kind is dict or kind is list) and fits):  # the common case is decided without a call
-                current = fit_marks(current, value)
-    if current is True:
-        return depth, True
     if fitted or current is None or current is False or is_object(current) or is_sequence(current):
         return -1, current
     return depth, True
@@ -315,18 +317,6 @@ def _encoded_renderings(value: str) -> set[str]:
         forms.add(form.replace("'", "\\'"))
         forms.add(form.replace('"', '\\"'))
     return forms
-
-
-def _pieces(value: str) -> Iterator[str]:
-    """Every rendering of ``value``, and the lines and words of it that a wrapped rendering shows alone."""
-    yield from _renderings(value)
-    # Terraform wraps a long diagnostic at spaces and pytest diffs line by line: a line or a word of a
-    # secret can stand alone in a message, so each is a secret of its own.
-    if "\n" in value or "\r" in value:
-        yield from value.splitlines()
-    words = value.split()
-    if words != [value]:  # it holds whitespace (split, at C speed, is the test)
-        yield from words
 
 
 #: Characters next to which a cut fragment of a secret may stand: where a renderer stops or resumes a
@@ -419,7 +409,7 @@ class _Scanner:
     share 8 characters with a secret (``azurerm_key_vault_secret`` and ``my-client_secret``) is not.
     """
 
-    __slots__ = ("_heads", "long", "searches", "whole", "windows")
+    __slots__ = ("heads", "long", "searches", "whole", "windows")
 
     def __init__(self, values: Iterable[str]) -> None:
         size = SUBSTRING_WINDOW
@@ -427,7 +417,15 @@ class _Scanner:
         windows: set[str] = set()
         long: dict[str, set[str]] = {}
         for value in values:
-            for piece in _pieces(value):
+            # Every rendering of the value, and the lines and words of it: Terraform wraps a long diagnostic
+            # at spaces and pytest diffs line by line, so a line or a word of a secret can stand alone.
+            pieces = _renderings(value)
+            if "\n" in value or "\r" in value:
+                pieces.update(value.splitlines())
+            words = value.split()
+            if words != [value]:  # it holds whitespace (split, at C speed, is the test)
+                pieces.update(words)
+            for piece in pieces:
                 n = len(piece)
                 if n >= size:
                     windows.update(piece[i : i + size] for i in range(n - size + 1))
@@ -440,21 +438,10 @@ class _Scanner:
         self.long = {head: tuple(sorted(forms, key=len, reverse=True)) for head, forms in long.items()}
         #: Every piece whole: a text that is one (the common case of a copied secret) is found in one look-up.
         self.whole = frozenset([f for _, forms in self.searches for f in forms] + [f for forms in long.values() for f in forms])
-        self._heads: frozenset[str] | None = None
-
-    @property
-    def heads(self) -> frozenset[str]:
-        """The first characters of every piece: most positions of a text are passed over after one look-up.
-
-        Made on the first scan: a snapshot asks its questions without it (:mod:`plancheck.snapshot._secrets`).
-        """
-        heads = self._heads
-        if heads is None:
-            heads = self._heads = frozenset(
-                [form[:MIN_SECRET_LENGTH] for _, forms in self.searches for form in forms]
-                + [window[:MIN_SECRET_LENGTH] for window in self.windows]
-            )
-        return heads
+        #: The first characters of every piece: most positions of a text are passed over after one look-up.
+        #: Made by the first scan (:meth:`spans`): a snapshot asks its questions without it
+        #: (:mod:`plancheck.snapshot._secrets`).
+        self.heads: frozenset[str] | None = None
 
     def spans(self, text: str, first_only: bool = False) -> list[tuple[int, int]]:
         """The (start, end) of every secret and fragment in ``text``, in order of their start (may overlap)."""
@@ -462,6 +449,11 @@ class _Scanner:
         fragments: list[tuple[int, int]] = []
         inside: list[tuple[int, int]] = []
         heads, searches, windows, long = self.heads, self.searches, self.windows, self.long
+        if heads is None:
+            heads = self.heads = frozenset(
+                [form[:MIN_SECRET_LENGTH] for _, forms in searches for form in forms]
+                + [window[:MIN_SECRET_LENGTH] for window in windows]
+            )
         head, size = MIN_SECRET_LENGTH, SUBSTRING_WINDOW
         for i in range(len(text) - head + 1):
             if text[i : i + head] not in heads:
@@ -667,20 +659,23 @@ class Secrets(ReadOnly):
         return trusted
 
     def _spans(self, text: str, first_only: bool = False) -> list[tuple[int, int]]:
-        """The spans to scrub in ``text``: the scanner's, less those inside a marker the library wrote
-        (``(sensitive, unmarked)``) or inside an occurrence of a trusted text."""
+        """The spans to scrub in ``text``: the scanner's, less those that hide nothing (:meth:`_filtered`); with
+        ``first_only``, the first of those, scanned no further than to find it."""
         scanner = self._scan()
-        spans = _outside_markers(text, scanner.spans(text, first_only=first_only))
-        if first_only and not spans:
-            spans = _outside_markers(text, scanner.spans(text))[:1]  # the first was inside a marker: the others?
-        if not spans or not self.trusted:
-            return spans
-        kept = self._untrusted(text, spans)
+        found = scanner.spans(text, first_only=first_only)
+        if not found:
+            return found  # most texts: nothing to filter, and nothing to scan again
+        kept = self._filtered(text, found)
         if first_only and not kept:
-            kept = self._untrusted(text, scanner.spans(text))  # the first was trusted: are the others?
+            kept = self._filtered(text, scanner.spans(text))[:1]  # the first hid nothing: does another?
         return kept
 
-    def _untrusted(self, text: str, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    def _filtered(self, text: str, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+        """``spans`` less those that hide nothing: one inside a marker the library wrote in ``text``
+        (``(sensitive, unmarked)``), a short one that is a proper part of an occurrence of a trusted text."""
+        spans = _outside_markers(text, spans)
+        if not spans or not self.trusted:
+            return spans
         cover: list[tuple[int, int]] = []
         for trusted in self.trusted:
             at = text.find(trusted)
@@ -708,8 +703,9 @@ class Secrets(ReadOnly):
         """
         if not self._values or _SHOW.get():
             return text
-        spans = [(s, e) for s, e in _outside_markers(text, self._scan().spans(text)) if e - s >= SUBSTRING_WINDOW]
-        return _replaced(text, spans)
+        # Trust spares only short spans (:meth:`_filtered`): the long spans of a scrub are all there is to replace.
+        spans = [(s, e) for s, e in self._spans(text) if e - s >= SUBSTRING_WINDOW]
+        return _replaced(text, spans) if spans else text
 
     @property
     def ordered(self) -> tuple[str, ...]:
@@ -789,10 +785,10 @@ class Secrets(ReadOnly):
         """
         if not self._values or _SHOW.get():
             return text
-        scanner = self._scan()
-        if text in scanner.whole:  # the text is a piece: every span found in it merges into one
+        if text in self._scan().whole:  # the text is a piece: every span found in it merges into one
             return SENSITIVE
-        return _replaced(text, self._spans(text))
+        spans = self._spans(text)
+        return _replaced(text, spans) if spans else text
 
 
 #: The markers the library writes for hidden values: a secret spelled like one (a key ``(sensitive)``, a value
@@ -806,16 +802,15 @@ def _outside_markers(text: str, spans: list[tuple[int, int]]) -> list[tuple[int,
     >>> _outside_markers("a: (sensitive, unmarked) x", [(4, 14), (25, 26)])
     [(25, 26)]
     """
-    if not spans or "(sensitive" not in text:
+    if "(sensitive" not in text:
         return spans
     markers = [(m.start(), m.end()) for m in _MARKER.finditer(text)]
     return [(s, e) for s, e in spans if not any(a <= s and e <= b for a, b in markers)]
 
 
 def _replaced(text: str, spans: list[tuple[int, int]]) -> str:
-    """``text`` with each of ``spans`` (sorted by start, maybe overlapping) replaced by one ``(sensitive)`` per run."""
-    if not spans:
-        return text
+    """``text`` with each of ``spans`` (sorted by start, maybe overlapping, at least one) replaced by one ``(sensitive)``
+    per run."""
     out: list[str] = []
     done = 0
     start, end = spans[0]
@@ -932,14 +927,14 @@ def rendered(value: Any, marks: Marks = None, secrets: Secrets = NO_SECRETS) -> 
     size = 0
     hid = False
     # Iterative, so a 10,000-level document renders without RecursionError.
-    stack: list[tuple[Any, Marks, bool] | str] = [(value, marks, False)]
+    stack: list[tuple[Any, Marks] | str] = [(value, marks)]
     while stack:
         item = stack.pop()
         if isinstance(item, str):
             out.append(item)
             size += len(item)
         else:
-            val, mk, _ = item
+            val, mk = item
             if mk is not True and mk is not None and mk is not False:
                 mk = fit_marks(mk, val)  # a malformed marks node fails closed
             if mk is True and not reveal:
@@ -952,9 +947,9 @@ def rendered(value: Any, marks: Marks = None, secrets: Secrets = NO_SECRETS) -> 
                 for i in range(len(entries) - 1, -1, -1):
                     k, v = entries[i]
                     if isinstance(k, str):
-                        stack.append((v, child_marks(mk, MapStep(k)), False))
+                        stack.append((v, child_marks(mk, MapStep(k))))
                     else:  # marks cannot name a key that is not a string (JSON keys are): it fails closed
-                        stack.append((v, True if contains_sensitive(mk) else None, False))
+                        stack.append((v, True if contains_sensitive(mk) else None))
                     key_text = json.dumps(k, ensure_ascii=False) if isinstance(k, str) else _scalar(k)
                     if not reveal and secrets.touches(key_text):
                         key_text = SENSITIVE
@@ -964,7 +959,7 @@ def rendered(value: Any, marks: Marks = None, secrets: Secrets = NO_SECRETS) -> 
             elif isinstance(val, (list, tuple)):
                 stack.append("]")
                 for i in range(len(val) - 1, -1, -1):
-                    stack.append((val[i], child_marks(mk, SliceStep(i)), False))
+                    stack.append((val[i], child_marks(mk, SliceStep(i))))
                     if i:
                         stack.append(", ")
                 stack.append("[")

@@ -193,3 +193,22 @@ def test_a_union_that_adds_no_string_reuses_the_scanner() -> None:
     assert (NO_SECRETS | secrets)._scan() is secrets._scan()
     assert (secrets | Secrets(["hunter2-long-secret"]))._scan() is secrets._scan()
     assert (secrets | Secrets(["other-secret"]))._scan() is not secrets._scan()
+
+
+@pytest.mark.parametrize(
+    ("text", "touched"),
+    [
+        pytest.param("terraform_data.tags: (sensitive, unmarked)", False, id="trusted-then-inside-a-marker"),
+        pytest.param("terraform_data.tags: unmarked", True, id="trusted-then-a-secret"),
+        pytest.param("(sensitive, unmarked) tags", True, id="inside-a-marker-then-a-secret"),
+        pytest.param("terraform_data.tags: no secret", False, id="trusted-only"),
+    ],
+)
+def test_touches_says_what_scrub_does(text: str, touched: bool) -> None:
+    # touches() answers with the first span scrub() would replace. When the first span found was kept (a short
+    # secret inside a trusted name), the others were asked again without the markers' filter: a secret word
+    # inside the library's own marker made touches() say yes where scrub() changed nothing.
+    from plancheck import Secrets
+
+    secrets = Secrets(["tags", "unmarked"]).trusting(["terraform_data.tags"])
+    assert (secrets.touches(text), secrets.scrub(text) != text) == (touched, touched)

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from functools import partial
 from itertools import repeat
-from typing import Any
+from typing import Any, Final
 
 from .._loading.collector import collector_off
 from .._redact import Marks, Secrets, collect_secret_strings, config_parts, contains_sensitive, fit_marks
@@ -30,22 +30,25 @@ def marked_strings(value: Any, marks: Marks) -> Iterator[str]:
     ['pw1', 'q', 'x1x']
     """
     found: set[str] = set()
-    collect_marked(value, marks, found)
+    collect_marked([(value, marks)], found)
     return iter(found)
 
 
-def collect_marked(value: Any, marks: Marks, found: set[str]) -> None:
-    """Add to ``found`` what :func:`marked_strings` yields: the walk every document's secrets take.
+def collect_marked(roots: Iterable[tuple[Any, Marks]], found: set[str]) -> None:
+    """Add to ``found`` what :func:`marked_strings` yields for each ``(value, marks)`` of ``roots``, in one walk.
 
-    >>> found = set(); collect_marked({"a": "x1x", "b": ["p", "q"]}, {"a": True, "b": [False, True]}, found)
+    The walk every document's secrets take: a plan's (value, marks) pairs (its changes' sides, its
+    states' resources, its sensitive variables and outputs) are gathered first, then walked together.
+
+    >>> found = set(); collect_marked([({"a": "x1x", "b": ["p", "q"]}, {"a": True, "b": [False, True]}), ("pw1", True)], found)
     >>> sorted(found)
-    ['q', 'x1x']
+    ['pw1', 'q', 'x1x']
     """
     # Only where the marks go: a subtree whose marks are absent, null or false holds nothing marked,
     # so the walk follows the marks tree (much smaller than the values) and collects whole marked subtrees.
     # A large plan marks tens of thousands of plain strings: those are added where they are met.
     add = found.add
-    stack: list[tuple[Any, Marks]] = [(value, marks)]
+    stack: list[tuple[Any, Marks]] = list(roots)
     pop, push = stack.pop, stack.append
     while stack:
         val, mk = pop()
@@ -103,10 +106,13 @@ def _same(a: Any, b: Any) -> bool:
         return False
 
 
-def _state_secrets(state_values: Any, found: set[str], known: Mapping[str, Any] | None = None, side: str = "") -> None:
-    """Add the secrets in a state ``values`` object: sensitive outputs and resources' sensitive_values.
+def _state_roots(
+    state_values: Any, roots: list[tuple[Any, Marks]], known: Mapping[str, Any] | None = None, side: str = ""
+) -> None:
+    """Add to ``roots`` the (value, marks) pairs of a state ``values`` object: sensitive outputs and resources'
+    values with their sensitive_values.
 
-    ``known`` maps addresses to the resource changes already walked: a resource whose values and
+    ``known`` maps addresses to the resource changes already gathered: a resource whose values and
     marks equal its change's ``side`` (a plan's planned values repeat its changes' ``after``) holds
     no secret they did not, and an equality test runs at C speed where a walk would not.
     """
@@ -116,7 +122,7 @@ def _state_secrets(state_values: Any, found: set[str], known: Mapping[str, Any] 
     if isinstance(outputs, Mapping):
         for out in outputs.values():
             if isinstance(out, Mapping) and contains_sensitive(out.get("sensitive")):
-                collect_marked(out.get("value"), True, found)
+                roots.append((out.get("value"), True))
     for res in _state_resources(state_values):
         values, marks = res.get("values"), res.get("sensitive_values")
         address = res.get("address")
@@ -127,7 +133,7 @@ def _state_secrets(state_values: Any, found: set[str], known: Mapping[str, Any] 
             and _same(marks, change.get(f"{side}_sensitive"))
         ):
             continue
-        collect_marked(values, marks, found)
+        roots.append((values, marks))
 
 
 def _state_resources(state_values: Mapping[str, Any]) -> Iterator[Mapping[str, Any]]:
@@ -148,10 +154,8 @@ def _state_resources(state_values: Mapping[str, Any]) -> Iterator[Mapping[str, A
         modules.extend(module.get("child_modules") or ())
 
 
-def _change_secrets(change: Any, found: set[str]) -> None:
-    if isinstance(change, Mapping):
-        collect_marked(change.get("before"), change.get("before_sensitive"), found)
-        collect_marked(change.get("after"), change.get("after_sensitive"), found)
+#: The (values, marks) key pairs of a change: its two sides.
+_CHANGE_SIDES: Final = (("before", "before_sensitive"), ("after", "after_sensitive"))
 
 
 def collect_plan_secrets(document: Mapping[str, Any]) -> Secrets:
@@ -200,38 +204,46 @@ def _state_addresses(state_values: Any, addresses: set[str]) -> None:
 
 
 def _plan_secrets(document: Mapping[str, Any]) -> set[str]:
+    """Every (value, marks) pair the plan holds, gathered, then one walk of them all (:func:`collect_marked`).
+
+    >>> sorted(_plan_secrets({"resource_changes": [{"address": "a.b", "change": {"after": {"pw": "p1x", "x": "y"},
+    ...     "after_sensitive": {"pw": True}}}], "output_changes": {"o": {"before": "o1x", "before_sensitive": True}}}))
+    ['o1x', 'p1x']
+    """
     # The walk allocates many short-lived tuples and no cycle: a collection it triggered would
     # traverse the whole parsed plan for nothing (a third of the walk's time on a large plan).
     with collector_off():
-        found: set[str] = set()
+        roots: list[tuple[Any, Marks]] = []
         variables = document.get("variables")
         if isinstance(variables, Mapping):
             for name in _sensitive_variable_names(document):
                 var = variables.get(name)
                 if isinstance(var, Mapping):
-                    collect_marked(var.get("value"), True, found)
+                    roots.append((var.get("value"), True))
         current: dict[str, Any] = {}
+        changes: list[Any] = []
         for key in ("resource_changes", "resource_drift"):
             for rc in document.get(key) or ():
                 change = rc.get("change") if isinstance(rc, Mapping) else None
-                _change_secrets(change, found)
+                changes.append(change)
                 if key == "resource_changes" and isinstance(change, Mapping) and not rc.get("deposed"):
                     address = rc.get("address")
                     if isinstance(address, str):
                         current[address] = change
         for deferred in document.get("deferred_changes") or ():
             rc = deferred.get("resource_change") if isinstance(deferred, Mapping) else None
-            _change_secrets(rc.get("change") if isinstance(rc, Mapping) else None, found)
+            changes.append(rc.get("change") if isinstance(rc, Mapping) else None)
         outputs = document.get("output_changes")
         if isinstance(outputs, Mapping):
-            for change in outputs.values():
-                _change_secrets(change, found)
-        for invocation in _action_invocations(document):
-            collect_marked(invocation.get("config_values"), invocation.get("config_sensitive"), found)
-        _state_secrets(document.get("planned_values"), found, current, "after")
+            changes.extend(outputs.values())
+        roots.extend((c.get(v), c.get(m)) for c in changes if isinstance(c, Mapping) for v, m in _CHANGE_SIDES)
+        roots.extend((a.get("config_values"), a.get("config_sensitive")) for a in _action_invocations(document))
+        _state_roots(document.get("planned_values"), roots, current, "after")
         prior = document.get("prior_state")
         if isinstance(prior, Mapping):
-            _state_secrets(prior.get("values"), found, current, "before")
+            _state_roots(prior.get("values"), roots, current, "before")
+        found: set[str] = set()
+        collect_marked(roots, found)
         return found
 
 
@@ -262,8 +274,10 @@ def collect_state_secrets(document: Mapping[str, Any]) -> Secrets:
 
 
 def _state_document_secrets(document: Mapping[str, Any]) -> set[str]:
+    roots: list[tuple[Any, Marks]] = []
+    _state_roots(document.get("values"), roots)
     found: set[str] = set()
-    _state_secrets(document.get("values"), found)
+    collect_marked(roots, found)
     return found
 
 
