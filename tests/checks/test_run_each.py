@@ -68,6 +68,21 @@ def test_run_each(checks: list[Any], options: dict[str, Any], expected: list[Any
     assert _shown(checks, **options) == expected
 
 
+def test_a_label_is_asked_for_only_by_a_failure_without_a_record_of_its_own() -> None:
+    """A check's label names a bare text or what it raised: a check that passes or gives records needs none."""
+    asked: list[object] = []
+
+    def label(check: object) -> tuple[str, str | None, None]:
+        asked.append(check)
+        return "ExpectX", None, None
+
+    checks = [Fixed(), Fixed(_failure("A", "one")), Fixed("a bare text"), Fixed(error=ValueError("boom"))]
+    outcomes = run_each("doc", checks, label=label, contain=True)
+    assert asked == checks[2:]
+    assert [str(f) for o in outcomes for f in o.failures] == [
+        "A: null_resource.a: one", "ExpectX: a bare text", "ExpectX: raised ValueError: boom"]
+
+
 def test_an_error_propagates_unless_contained() -> None:
     with pytest.raises(ZeroDivisionError):
         run_each("doc", [Fixed(error=ZeroDivisionError("boom"))])
