@@ -246,6 +246,23 @@ def test_a_check_returning_no_list_of_failures_is_its_failure(returned: object, 
     assert [str(f) for f in info.value.failures] == [expected]
 
 
+@pytest.mark.parametrize("returned", [
+    pytest.param(lambda f: [f], id="a-list"),
+    pytest.param(lambda f: (f,), id="a-tuple"),
+    pytest.param(lambda f: (x for x in [f]), id="a-generator"),
+])
+def test_a_check_returning_an_iterable_of_failures_gives_them(returned: Any) -> None:
+    """A list is taken as it is, any other iterable is listed: the same failures either way, from every runner."""
+    plan = Plan.from_dict({"format_version": "1.2"})
+    failure = _failure("_Returns", "no tag")
+    with pytest.raises(PlanCheckError) as info:
+        assert_plan(plan, _Returns(returned(failure)))
+    assert info.value.failures == (failure,)
+    with pytest.raises(PlanCheckError) as info:
+        _Returns(returned(failure)).CheckPlan(plan)
+    assert info.value.failures == (failure,)
+
+
 def test_a_duck_check_returning_a_message_is_its_bug_not_a_pass() -> None:
     plan = Plan.from_dict({"format_version": "1.2"})
     with pytest.raises(TypeError) as info:
