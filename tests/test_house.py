@@ -50,10 +50,11 @@ DUPLICATE_PAIRS_TODAY = 51
 #: (110 / 184 on the routes branch; 111 / 185 with check_fields, which names each field's checker once;
 #: 112 / 186 with #37: a plan's secrets include its action invocations' sensitive configuration; the CLI's
 #: 189 with #35's many plans: each plan is read and checked in a scope of its own, then judged and reported;
-#: #34's route cuts: the CLI's keys and types resolved once in the registry, no waiver/baseline judging a run
-#: without; a plan's secrets in one walk, walk_marks fits in one place, a scan's spans filtered once and only when found.)
-LIBRARY_ROUTE_TODAY = 106
-CLI_ROUTE_TODAY = 169
+#: #34's route cuts (this session's branches): the CLI's keys and types resolved once in the registry, no
+#: waiver/baseline judging a run without; a plan's secrets in one walk, a scan's spans filtered once and only
+#: when found; no label, listing or warning hop when nothing needs one.)
+LIBRARY_ROUTE_TODAY = 101
+CLI_ROUTE_TODAY = 167
 
 #: ``_x.py`` modules inside a private package: none since #34 (the set stays for a reviewed exception).
 PRIVATE_TWICE_ALLOWED: set[str] = set()

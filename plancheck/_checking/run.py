@@ -105,8 +105,10 @@ def outcome_of(check: _Check[_D], document: _D) -> tuple[list[CheckFailure], lis
         outcome = getattr(check, "outcome", None)
         if outcome is not None:
             found, warned = outcome(document)
-            return listed(found, check, "failures"), list(warned)
-        return listed(check.failures(document), check, "failures"), []
+        else:
+            found, warned = check.failures(document), ()
+        # A list (what every check of the library returns) needs no checking; anything else is told apart.
+        return (found if type(found) is list else listed(found, check, "failures")), list(warned)
     finally:
         slot[0] = previous
 
@@ -161,14 +163,15 @@ class CheckOutcome(FrozenValue):
         return self.status == "pass"
 
 
-def _shown(item: object, label: tuple[str, str | None, Any], scrub: Callable[[str], str] | Secrets | None) -> CheckFailure:
-    """What a check gave (a failure, a failure's text, a warning) as the record shown: labelled, scrubbed by ``scrub``.
+def _shown(item: object, check: object, label: Label, scrub: Callable[[str], str] | Secrets | None) -> CheckFailure:
+    """What ``check`` gave (a failure, a failure's text, a warning) as the record shown: a text labelled with
+    ``label(check)``, scrubbed by ``scrub``.
 
     Secrets trust what the failure trusts (:attr:`~plancheck.CheckFailure.trusted`).
     """
     record = getattr(item, "record", None) if isinstance(item, Warning) else item
     if not isinstance(record, CheckFailure):
-        record = CheckFailure(*label, str(item))
+        record = CheckFailure(*label(check), str(item))
     if scrub is None:
         return record
     if isinstance(scrub, Secrets):
@@ -208,25 +211,25 @@ def run_each(
     token = RUNNING_CHECK.set([None])  # the running check's slot (given_by), set once for all of them
     try:
         for check in checks:
-            name = label(check)
             if WATCHERS:  # test coverage (pytest --tf-cov): what the check addresses was asserted
                 checked(document, check)
             try:
                 found, warned = run(check, document)
-                failures = [_shown(item, name, scrub) for item in found]
+                failures = [_shown(item, check, label, scrub) for item in found]
                 raised = list(warned)
             except KeyboardInterrupt as exc:
                 # Still an interrupt (whoever called stops), naming the check it stopped: the pytest plugin makes
                 # it that test's failure before the session stops.
-                exc.add_note(f"(raised by the check {name[0]})")
-                exc.plancheck_check = name[0]  # type: ignore[attr-defined]
+                name = label(check)[0]
+                exc.add_note(f"(raised by the check {name})")
+                exc.plancheck_check = name  # type: ignore[attr-defined]
                 raise
             except (Exception, SystemExit) as exc:
                 if not contain:
                     raise
                 text = exception_message(exc) if isinstance(exc, TfCheckError) else ""
                 text = text or f"raised {exception_text(exc)}"
-                failure = _shown(text, name, scrub)
+                failure = _shown(text, check, label, scrub)
                 outcomes.append(CheckOutcome(check, "error", (failure,), error=exc))
                 continue
             outcomes.append(
@@ -234,7 +237,7 @@ def run_each(
                     check,
                     "fail" if failures else "pass",
                     tuple(failures),
-                    tuple(_shown(w, name, scrub) for w in raised),
+                    tuple(_shown(w, check, label, scrub) for w in raised),
                     tuple(raised),
                 )
             )
@@ -303,7 +306,9 @@ def run_checks(
     for exc in raised:
         if isinstance(exc, TfCheckError):
             raise exc  # already typed and located (a malformed document, a definition error): as it was
-    emit_warnings([w for outcome in outcomes for w in outcome.raised])
+    warned = [w for outcome in outcomes for w in outcome.raised]
+    if warned:
+        emit_warnings(warned)
     # What a check raised is the user's text, which may quote the document: scrubbed with its secrets.
     scrub = getattr(getattr(document, "secrets", None), "scrub", None)
     cause = raised[0] if raised else None

@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import abc
 from collections.abc import Iterable
+from typing import Final
 
 from tfjsonpath import Path
 
 from .._checking.fields import require_document
-from .._checking.messages import closest_text, given_by, quote, scrubbed_failure
-from .._checking.run import emit_warnings, listed, run_checks
+from .._checking.messages import closest_text, quote, scrubbed_failure
+from .._checking.run import emit_warnings, outcome_of, run_checks
 from .._documents.plan import (
     ActionInvocation,
     Change,
@@ -30,6 +31,9 @@ from .._frozen import FrozenValue, frozen, public
 from .._text import closest
 
 __all__ = ["PlanCheck", "assert_plan"]
+
+#: What a plan check runs on, and how to get one: said when something else is passed.
+A_PLAN: Final = "a plancheck.Plan (use load_plan or Plan.from_dict)"
 
 # pytest hides this module's frames from tracebacks: failures point at the user's test line,
 # and the library's locals (which may hold raw values) are never printed.
@@ -80,11 +84,10 @@ class PlanCheck(FrozenValue, abc.ABC):
 
     def CheckPlan(self, plan: Plan) -> None:
         """Emit this check's warnings, then raise :class:`~plancheck.PlanCheckError` listing every failure, if any."""
-        checked = require_plan(plan, f"{type(self).__name__}.CheckPlan")
-        with given_by(self):
-            found, warned = self.outcome(checked)
-        found = listed(found, self, "failures")
-        emit_warnings(warned)
+        checked = require_document(plan, Plan, f"{type(self).__name__}.CheckPlan", A_PLAN)
+        found, warned = outcome_of(self, checked)
+        if warned:
+            emit_warnings(warned)
         if found:
             raise PlanCheckError(found, note=checked.partial_note)
 
@@ -121,7 +124,7 @@ def assert_plan(plan: Plan, *checks: PlanCheck) -> None:
       1. ExpectResourceAction: null_resource.a: expected Update, got action(s): [create]
       2. ExpectResourceAction: null_resource.b: resource not found in plan ResourceChanges; closest: null_resource.a
     """
-    checked = require_plan(plan, "assert_plan")
+    checked = require_document(plan, Plan, "assert_plan", A_PLAN)
     note = checked.partial_note
     run_checks("assert_plan", "plan", checked, checks, PlanCheck, PlanCheckError, note=note)
     if note is not None:
@@ -129,11 +132,6 @@ def assert_plan(plan: Plan, *checks: PlanCheck) -> None:
 
 
 # -- plan lookups (what every check family shares is in plancheck._checking) -------------------
-
-
-def require_plan(plan: object, where: str) -> Plan:
-    """Return ``plan`` if it is a Plan, else raise a TypeError that says how to get one."""
-    return require_document(plan, Plan, where, "a plancheck.Plan (use load_plan or Plan.from_dict)")
 
 
 def failure(plan: Plan, check: str, address: str | None, path: Path | None, message: str) -> CheckFailure:

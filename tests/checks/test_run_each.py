@@ -68,6 +68,21 @@ def test_run_each(checks: list[Any], options: dict[str, Any], expected: list[Any
     assert _shown(checks, **options) == expected
 
 
+def test_a_label_is_asked_for_only_by_a_failure_without_a_record_of_its_own() -> None:
+    """A check's label names a bare text or what it raised: a check that passes or gives records needs none."""
+    asked: list[object] = []
+
+    def label(check: object) -> tuple[str, str | None, None]:
+        asked.append(check)
+        return "ExpectX", None, None
+
+    checks = [Fixed(), Fixed(_failure("A", "one")), Fixed("a bare text"), Fixed(error=ValueError("boom"))]
+    outcomes = run_each("doc", checks, label=label, contain=True)
+    assert asked == checks[2:]
+    assert [str(f) for o in outcomes for f in o.failures] == [
+        "A: null_resource.a: one", "ExpectX: a bare text", "ExpectX: raised ValueError: boom"]
+
+
 def test_an_error_propagates_unless_contained() -> None:
     with pytest.raises(ZeroDivisionError):
         run_each("doc", [Fixed(error=ZeroDivisionError("boom"))])
@@ -229,6 +244,23 @@ def test_a_check_returning_no_list_of_failures_is_its_failure(returned: object, 
     with pytest.raises(PlanCheckError) as info:
         assert_plan(plan, _Returns(returned))
     assert [str(f) for f in info.value.failures] == [expected]
+
+
+@pytest.mark.parametrize("returned", [
+    pytest.param(lambda f: [f], id="a-list"),
+    pytest.param(lambda f: (f,), id="a-tuple"),
+    pytest.param(lambda f: (x for x in [f]), id="a-generator"),
+])
+def test_a_check_returning_an_iterable_of_failures_gives_them(returned: Any) -> None:
+    """A list is taken as it is, any other iterable is listed: the same failures either way, from every runner."""
+    plan = Plan.from_dict({"format_version": "1.2"})
+    failure = _failure("_Returns", "no tag")
+    with pytest.raises(PlanCheckError) as info:
+        assert_plan(plan, _Returns(returned(failure)))
+    assert info.value.failures == (failure,)
+    with pytest.raises(PlanCheckError) as info:
+        _Returns(returned(failure)).CheckPlan(plan)
+    assert info.value.failures == (failure,)
 
 
 def test_a_duck_check_returning_a_message_is_its_bug_not_a_pass() -> None:
