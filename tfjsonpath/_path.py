@@ -61,9 +61,9 @@ class Path(_Immutable):
     (MapStep('a'), SliceStep(0))
     """
 
-    # steps is a plain attribute, set once (every check reads it); the slot carries its docstring.
-    __slots__ = {"_hash": None, "steps": "The steps, as a tuple."}
+    __slots__ = ("_hash", "steps")
     steps: tuple[Step, ...]
+    """The steps, as a tuple: a plain attribute, set once (every check reads it)."""
     _hash: int
 
     def __init__(self, *steps: Step) -> None:

@@ -637,32 +637,40 @@ class Plan:
 
     # __weakref__: a front end keeps track of the plans it has met without keeping them alive. The envelope's
     # members are plain attributes, read once from the document: every verdict asks for the partial note.
-    __slots__ = {
-        "__dict__": None,
-        "__weakref__": None,
-        "_entries": None,
-        "_index": None,
-        "applyable": "``applyable``: whether the plan can be applied; None when absent.",
-        "complete": "``complete`` (Terraform 1.8+): False when some changes were deferred; None when absent.",
-        "errored": "``errored``: True when planning failed part way; None when absent.",
-        "format_version": "The plan's ``format_version``, e.g. ``\"1.2\"``.",
-        "partial": "True for a plan Terraform wrote although planning failed (``\"errored\": true``), loaded with "
-        "``allow_errored=True``: it holds only what was planned before the error.",
-        "partial_note": "What every verdict on this plan says about it: :data:`PARTIAL_NOTE` for a partial plan, "
-        "else None.",
-        "raw": "The parsed document, as it was given (never copied, never modified).",
-        "source": "Where the plan was read from (a path), if known.",
-        "terraform_version": "The ``terraform_version`` that wrote the plan, if recorded.",
-    }
+    __slots__ = (
+        "__dict__",
+        "__weakref__",
+        "_entries",
+        "_index",
+        "applyable",
+        "complete",
+        "errored",
+        "format_version",
+        "partial",
+        "partial_note",
+        "raw",
+        "source",
+        "terraform_version",
+    )
     raw: Mapping[str, Any]
+    """The parsed document, as it was given (never copied, never modified)."""
     source: str | None
+    """Where the plan was read from (a path), if known."""
     format_version: str
+    """The plan's ``format_version``, e.g. ``"1.2"``."""
     terraform_version: str | None
+    """The ``terraform_version`` that wrote the plan, if recorded."""
     complete: bool | None
+    """``complete`` (Terraform 1.8+): False when some changes were deferred; None when absent."""
     errored: bool | None
+    """``errored``: True when planning failed part way; None when absent."""
     applyable: bool | None
+    """``applyable``: whether the plan can be applied; None when absent."""
     partial: bool
+    """True for a plan Terraform wrote although planning failed (``"errored": true``), loaded with
+    ``allow_errored=True``: it holds only what was planned before the error."""
     partial_note: str | None
+    """What every verdict on this plan says about it: :data:`PARTIAL_NOTE` for a partial plan, else None."""
 
     def __init__(self, raw: Mapping[str, Any], *, source: str | None = None, allow_errored: bool = False) -> None:
         # Callers pass a document that has already been validated.
