@@ -178,7 +178,7 @@ class CheckFailure(FrozenValue):
         parts = [self.check]
         if self.address is not None:
             parts.append(self.address)
-        if self.path is not None and len(self.path):
+        if self.path is not None and self.path.steps:  # the root path adds no part
             parts.append(self.shown_path if self.shown_path is not None else self.path.to_text())
         parts.append(self.message)
         return ": ".join(parts)

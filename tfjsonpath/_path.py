@@ -10,7 +10,17 @@ from typing import Any, final, overload
 
 from ._errors import TfJsonPathError, public
 from ._jsontypes import describe_json_type, is_object, is_sequence, plural
-from ._text import MapStep, SliceStep, Step, _Immutable, checked_index, checked_key, parse_steps, render_steps
+from ._text import (
+    IDENT_FULL,
+    MapStep,
+    SliceStep,
+    Step,
+    _Immutable,
+    checked_index,
+    checked_key,
+    parse_steps,
+    quote_key,
+)
 
 __all__ = ["New", "Path", "PathNotFoundError", "Traverse", "leaves", "walk"]
 
@@ -44,11 +54,16 @@ class Path(_Immutable):
     >>> Path(MapStep("a"), SliceStep(0)) == New("a").AtSliceIndex(0)
     True
 
-    ``Path()`` with no steps is the document root; unlike an empty tuple it is truthy.
+    ``Path()`` with no steps is the document root; unlike an empty tuple it is truthy. ``steps``
+    holds the steps, as a tuple:
+
+    >>> New("a").AtSliceIndex(0).steps
+    (MapStep('a'), SliceStep(0))
     """
 
-    __slots__ = ("_hash", "_steps")
-    _steps: tuple[Step, ...]
+    __slots__ = ("_hash", "steps")
+    steps: tuple[Step, ...]
+    """The steps, as a tuple: a plain attribute, set once (every check reads it)."""
     _hash: int
 
     def __init__(self, *steps: Step) -> None:
@@ -58,20 +73,20 @@ class Path(_Immutable):
                     f"Path() step {i} must be a MapStep or SliceStep, got {type(step).__name__}"
                     " (build paths from keys and indexes with New(...) or Path.parse(...))"
                 )
-        object.__setattr__(self, "_steps", steps)
+        object.__setattr__(self, "steps", steps)
         object.__setattr__(self, "_hash", _UNHASHED)
 
     @classmethod
     def _from_steps(cls, steps: tuple[Step, ...]) -> Path:
         # Skips per-step validation: callers pass steps that are already Step objects.
         obj = object.__new__(cls)
-        object.__setattr__(obj, "_steps", steps)
+        object.__setattr__(obj, "steps", steps)
         # Hashing is deferred: building a 10,000-step path one step at a time must not hash every prefix.
         object.__setattr__(obj, "_hash", _UNHASHED)
         return obj
 
     def __reduce__(self) -> tuple[type[Path], tuple[Step, ...]]:
-        return (Path, self._steps)
+        return (Path, self.steps)
 
     # -- building -------------------------------------------------------------------------
 
@@ -85,7 +100,7 @@ class Path(_Immutable):
         ...
         TypeError: AtMapKey() key must be a str, got int
         """
-        return Path._from_steps((*self._steps, MapStep(checked_key(key, "AtMapKey()"))))
+        return Path._from_steps((*self.steps, MapStep(checked_key(key, "AtMapKey()"))))
 
     def AtSliceIndex(self, index: int) -> Path:  # Go's name, kept for line-by-line ports
         """Return a new path one array index deeper.
@@ -97,7 +112,7 @@ class Path(_Immutable):
         ...
         ValueError: AtSliceIndex() index must be >= 0, got -1
         """
-        return Path._from_steps((*self._steps, SliceStep(checked_index(index, "AtSliceIndex()"))))
+        return Path._from_steps((*self.steps, SliceStep(checked_index(index, "AtSliceIndex()"))))
 
     def join(self, *others: Path | Step | str | int) -> Path:
         """Return this path followed by other paths, steps, keys (str) or indexes (int).
@@ -105,10 +120,10 @@ class Path(_Immutable):
         >>> New("a").join(New("b"), 0, "c", SliceStep(1)).to_text()
         'a["b"][0]["c"][1]'
         """
-        steps = list(self._steps)
+        steps = list(self.steps)
         for n, other in enumerate(others, start=1):
             if isinstance(other, Path):
-                steps.extend(other._steps)
+                steps.extend(other.steps)
             elif isinstance(other, (MapStep, SliceStep)):
                 steps.append(other)
             elif isinstance(other, (str, int)) and not isinstance(other, bool):
@@ -123,15 +138,6 @@ class Path(_Immutable):
     # -- inspecting ------------------------------------------------------------------------
 
     @property
-    def steps(self) -> tuple[Step, ...]:
-        """The steps, as a tuple.
-
-        >>> New("a").AtSliceIndex(0).steps
-        (MapStep('a'), SliceStep(0))
-        """
-        return self._steps
-
-    @property
     def parent(self) -> Path | None:
         """The path without its last step; ``None`` for the root path.
 
@@ -140,9 +146,9 @@ class Path(_Immutable):
         >>> New("a").parent, Path().parent
         (Path(), None)
         """
-        if not self._steps:
+        if not self.steps:
             return None
-        return Path._from_steps(self._steps[:-1])
+        return Path._from_steps(self.steps[:-1])
 
     @property
     def last_step(self) -> Step | None:
@@ -151,7 +157,7 @@ class Path(_Immutable):
         >>> New("a").AtSliceIndex(3).last_step
         SliceStep(3)
         """
-        return self._steps[-1] if self._steps else None
+        return self.steps[-1] if self.steps else None
 
     def ancestors(self) -> Iterator[Path]:
         """Yield every proper ancestor, nearest first, ending with the root path.
@@ -159,8 +165,8 @@ class Path(_Immutable):
         >>> [p.to_text() for p in New("a").AtMapKey("b").AtSliceIndex(0).ancestors()]
         ['a["b"]', 'a', '']
         """
-        for n in range(len(self._steps) - 1, -1, -1):
-            yield Path._from_steps(self._steps[:n])
+        for n in range(len(self.steps) - 1, -1, -1):
+            yield Path._from_steps(self.steps[:n])
 
     def is_parent_of(self, other: Path) -> bool:
         """True if this path is a proper ancestor of ``other`` (any number of steps above it).
@@ -172,8 +178,8 @@ class Path(_Immutable):
         """
         if not isinstance(other, Path):
             raise TypeError(f"is_parent_of() expects a Path, got {type(other).__name__}")
-        n = len(self._steps)
-        return len(other._steps) > n and other._steps[:n] == self._steps
+        n = len(self.steps)
+        return len(other.steps) > n and other.steps[:n] == self.steps
 
     def is_child_of(self, other: Path) -> bool:
         """True if ``other`` is a proper ancestor of this path (any number of steps above it).
@@ -186,13 +192,13 @@ class Path(_Immutable):
         return other.is_parent_of(self)
 
     def __len__(self) -> int:
-        return len(self._steps)
+        return len(self.steps)
 
     def __iter__(self) -> Iterator[Step]:
-        return iter(self._steps)
+        return iter(self.steps)
 
     def __contains__(self, step: object) -> bool:
-        return step in self._steps
+        return step in self.steps
 
     @overload
     def __getitem__(self, index: int) -> Step: ...
@@ -200,13 +206,13 @@ class Path(_Immutable):
     def __getitem__(self, index: slice) -> Path: ...
     def __getitem__(self, index: int | slice) -> Step | Path:
         if isinstance(index, slice):
-            return Path._from_steps(self._steps[index])
+            return Path._from_steps(self.steps[index])
         if isinstance(index, bool) or not isinstance(index, int):
             raise TypeError(f"Path indices must be ints or slices, got {type(index).__name__}")
         try:
-            return self._steps[index]
+            return self.steps[index]
         except IndexError:
-            raise IndexError(f"step {index} is out of range for a path of {len(self._steps)} steps") from None
+            raise IndexError(f"step {index} is out of range for a path of {len(self.steps)} steps") from None
 
     def __bool__(self) -> bool:
         # The root path is still a real path; truthiness must not hinge on length.
@@ -221,12 +227,12 @@ class Path(_Immutable):
             return True
         if self._hash != _UNHASHED and other._hash != _UNHASHED and self._hash != other._hash:
             return False
-        return self._steps == other._steps
+        return self.steps == other.steps
 
     def __hash__(self) -> int:
         h = self._hash
         if h == _UNHASHED:
-            h = hash((Path, self._steps))
+            h = hash((Path, self.steps))
             object.__setattr__(self, "_hash", h)
         return h
 
@@ -236,26 +242,40 @@ class Path(_Immutable):
         >>> sorted([New("b"), New(1), New(0), New("a"), New("a").AtSliceIndex(0)], key=Path.sort_key)
         [Path(SliceStep(0)), Path(SliceStep(1)), Path(MapStep('a')), Path(MapStep('a'), SliceStep(0)), Path(MapStep('b'))]
         """
-        return tuple((0, s.index, "") if isinstance(s, SliceStep) else (1, 0, s.key) for s in self._steps)
+        return tuple((0, s.index, "") if isinstance(s, SliceStep) else (1, 0, s.key) for s in self.steps)
 
     # -- text ------------------------------------------------------------------------------
 
     def __repr__(self) -> str:
-        return "Path(" + ", ".join([repr(s) for s in self._steps]) + ")"
+        return "Path(" + ", ".join([repr(s) for s in self.steps]) + ")"
 
     def __str__(self) -> str:
         """Go's ``String()``: steps joined with dots. Ambiguous; use :meth:`to_text` to round-trip."""
-        return ".".join([s.key if isinstance(s, MapStep) else str(s.index) for s in self._steps])
+        return ".".join([s.key if isinstance(s, MapStep) else str(s.index) for s in self.steps])
 
     def to_text(self) -> str:
         """The unambiguous, escaped text form, which :meth:`parse` reads back to an equal path.
 
+        Only a leading key that is an identifier goes bare. Every later key is bracketed:
+        JSON cannot tell an attribute from a map key, and HCL writes map keys as
+        ``triggers["a"]``, which is how Terraform users read them.
+
+        >>> New("a").AtMapKey("b-c").AtSliceIndex(0).AtMapKey("d").to_text()
+        'a["b-c"][0]["d"]'
         >>> New("a.b").AtMapKey("0").AtSliceIndex(0).AtMapKey("ok").to_text()
         '["a.b"]["0"][0]["ok"]'
         >>> Path().to_text()
         ''
         """
-        return render_steps(self._steps)
+        parts: list[str] = []
+        for step in self.steps:
+            if isinstance(step, SliceStep):
+                parts.append(f"[{step.index}]")
+            elif not parts and IDENT_FULL.match(step.key):
+                parts.append(step.key)
+            else:
+                parts.append(f"[{quote_key(step.key)}]")
+        return "".join(parts)
 
     @classmethod
     def parse(cls, text: str) -> Path:

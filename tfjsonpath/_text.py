@@ -15,7 +15,7 @@ and a key may itself contain a dot) and has no parser. This form is unambiguous:
     quoted  = a JSON string literal; "\\u{HEX}" (1 to 6 hex digits) also
               stands for one code point
 
-Rendering is canonical: only a first key that matches ``ident`` is written bare;
+Rendering (``Path.to_text``) is canonical: only a first key that matches ``ident`` is written bare;
 every other key, including every key after the first step, is a bracketed quoted
 JSON string (printable characters kept as they are, the rest escaped), and an
 index is in brackets. Parsing still accepts ``.ident`` after the first step.
@@ -27,12 +27,11 @@ merge into one character.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
 from typing import Any, Final, Self, TypeAlias, final
 
 from ._errors import PathSyntaxError, public
 
-__all__ = ["MapStep", "SliceStep", "Step", "parse_steps", "quote_key", "render_steps"]
+__all__ = ["MapStep", "SliceStep", "Step", "parse_steps", "quote_key"]
 
 
 MAX_INDEX: Final = 2**63 - 1
@@ -160,7 +159,8 @@ Step: TypeAlias = MapStep | SliceStep
 STEP_TYPES: Final = (MapStep, SliceStep)
 
 
-_IDENT_FULL = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+#: A key that the text form may write bare (as a first step).
+IDENT_FULL = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _INDEX = re.compile(r"0|[1-9][0-9]*")
 # A run of characters that stand for themselves inside a quoted key.
@@ -221,27 +221,6 @@ def quote_key(key: str) -> str:
             out.append(f"\\u{ord(ch):04x}")
     out.append('"')
     return "".join(out)
-
-
-def render_steps(steps: Iterable[Step]) -> str:
-    """Render steps in the canonical escaped text form.
-
-    Only a leading key that is an identifier goes bare. Every later key is bracketed:
-    JSON cannot tell an attribute from a map key, and HCL writes map keys as
-    ``triggers["a"]``, which is how Terraform users read them.
-
-    >>> render_steps([MapStep("a"), MapStep("b-c"), SliceStep(0), MapStep("d")])
-    'a["b-c"][0]["d"]'
-    """
-    parts: list[str] = []
-    for step in steps:
-        if isinstance(step, SliceStep):
-            parts.append(f"[{step.index}]")
-        elif not parts and _IDENT_FULL.match(step.key):
-            parts.append(step.key)
-        else:
-            parts.append(f"[{quote_key(step.key)}]")
-    return "".join(parts)
 
 
 def _scan_quoted(text: str, pos: int) -> tuple[str, int]:

@@ -19,9 +19,9 @@ from .._loading import load as route
 from .._loading.load import PLAN, DocumentSource, Loaded
 from .._redact import NO_SECRETS, Marks, Secrets
 from .._text import closest
+from . import met as met_module
 from .actions import ActionTriggerEvent
 from .fields import ResourceFields
-from .met import met
 from .sensitive import collect_plan_secrets, marked_strings
 
 __all__ = [
@@ -628,12 +628,49 @@ class Plan:
     ...     {"address": "null_resource.a", "change": {"actions": ["create"]}}]})
     >>> plan.format_version, plan.resource_change("null_resource.a").actions
     ('1.2', ('create',))
+
+    The envelope's members are plain attributes, read once from the document:
+
+    >>> plan.terraform_version, plan.complete, plan.errored, plan.applyable, plan.partial, plan.partial_note
+    (None, None, None, None, False, None)
     """
 
-    # __weakref__: a front end keeps track of the plans it has met without keeping them alive.
-    __slots__ = ("__dict__", "__weakref__", "_entries", "_index", "raw", "source")
+    # __weakref__: a front end keeps track of the plans it has met without keeping them alive. The envelope's
+    # members are plain attributes, read once from the document: every verdict asks for the partial note.
+    __slots__ = (
+        "__dict__",
+        "__weakref__",
+        "_entries",
+        "_index",
+        "applyable",
+        "complete",
+        "errored",
+        "format_version",
+        "partial",
+        "partial_note",
+        "raw",
+        "source",
+        "terraform_version",
+    )
     raw: Mapping[str, Any]
+    """The parsed document, as it was given (never copied, never modified)."""
     source: str | None
+    """Where the plan was read from (a path), if known."""
+    format_version: str
+    """The plan's ``format_version``, e.g. ``"1.2"``."""
+    terraform_version: str | None
+    """The ``terraform_version`` that wrote the plan, if recorded."""
+    complete: bool | None
+    """``complete`` (Terraform 1.8+): False when some changes were deferred; None when absent."""
+    errored: bool | None
+    """``errored``: True when planning failed part way; None when absent."""
+    applyable: bool | None
+    """``applyable``: whether the plan can be applied; None when absent."""
+    partial: bool
+    """True for a plan Terraform wrote although planning failed (``"errored": true``), loaded with
+    ``allow_errored=True``: it holds only what was planned before the error."""
+    partial_note: str | None
+    """What every verdict on this plan says about it: :data:`PARTIAL_NOTE` for a partial plan, else None."""
 
     def __init__(self, raw: Mapping[str, Any], *, source: str | None = None, allow_errored: bool = False) -> None:
         # Callers pass a document that has already been validated.
@@ -647,22 +684,32 @@ class Plan:
         keys: Iterable[tuple[str, Any]] | None,
         allow_errored: bool,
     ) -> None:
-        """Index the document: its ``resource_changes`` entries with their index keys, or, when the
-        loader did not split them out (``entries`` None), those of ``raw``."""
+        """Read the envelope and index the document: its ``resource_changes`` entries with their index keys, or,
+        when the loader did not split them out (``entries`` None), those of ``raw``."""
         # The one place an errored plan is refused: every way to build a Plan (the loaders, the
         # constructor, and through them the CLI, the pytest plugin and the acceptance runner) ends here.
         if not isinstance(allow_errored, bool):
             raise TypeError(f"Plan: allow_errored must be a bool, got {type(allow_errored).__name__}")
-        if raw.get("errored") is True and not allow_errored:
+        errored = raw.get("errored")
+        if errored is True and not allow_errored:
             raise ErroredPlanError(source)
         if entries is None or keys is None:
             entries = raw.get("resource_changes") or ()
             keys = ((rc["address"], rc.get("deposed")) for rc in entries)
         self.raw = raw
         self.source = source
+        self.format_version = str(raw.get("format_version", ""))
+        self.terraform_version = raw.get("terraform_version")
+        complete, applyable = raw.get("complete"), raw.get("applyable")
+        self.complete = complete if isinstance(complete, bool) else None
+        self.errored = errored if isinstance(errored, bool) else None
+        self.applyable = applyable if isinstance(applyable, bool) else None
+        self.partial = errored is True
+        self.partial_note = PARTIAL_NOTE if errored is True else None
         self._entries = entries
         self._index = AddressIndex(keys)
-        met(self)  # a front end scrubs the secrets of every plan made while it writes
+        if met_module._LISTENERS:  # a front end listening scrubs the secrets of every plan made while it writes
+            met_module.met(self)
 
     @classmethod
     def _from_loaded(cls, loaded: Loaded, allow_errored: bool) -> Plan:
@@ -714,53 +761,6 @@ class Plan:
         return cls._from_loaded(route.document(PLAN, document, source=source, validation=validation), allow_errored)
 
     # -- envelope ----------------------------------------------------------------------------
-
-    @property
-    def format_version(self) -> str:
-        """The plan's ``format_version``, e.g. ``"1.2"``."""
-        return str(self.raw.get("format_version", ""))
-
-    @property
-    def terraform_version(self) -> str | None:
-        """The ``terraform_version`` that wrote the plan, if recorded."""
-        return self.raw.get("terraform_version")
-
-    @property
-    def complete(self) -> bool | None:
-        """``complete`` (Terraform 1.8+): False when some changes were deferred; None when absent."""
-        value = self.raw.get("complete")
-        return value if isinstance(value, bool) else None
-
-    @property
-    def errored(self) -> bool | None:
-        """``errored``: True when planning failed part way."""
-        value = self.raw.get("errored")
-        return value if isinstance(value, bool) else None
-
-    @property
-    def applyable(self) -> bool | None:
-        """``applyable``: whether the plan can be applied."""
-        value = self.raw.get("applyable")
-        return value if isinstance(value, bool) else None
-
-    @property
-    def partial(self) -> bool:
-        """True for a plan Terraform wrote although planning failed (``"errored": true``), loaded with
-        ``allow_errored=True``: it holds only what was planned before the error.
-
-        >>> Plan.from_dict({"format_version": "1.2", "errored": False}).partial
-        False
-        """
-        return self.raw.get("errored") is True
-
-    @property
-    def partial_note(self) -> str | None:
-        """What every verdict on this plan says about it: :data:`PARTIAL_NOTE` for a partial plan, else None.
-
-        >>> Plan.from_dict({"format_version": "1.2"}).partial_note is None
-        True
-        """
-        return PARTIAL_NOTE if self.raw.get("errored") is True else None  # as partial says, asked by every verdict
 
     @property
     def variables(self) -> Mapping[str, Any]:

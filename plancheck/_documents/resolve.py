@@ -88,6 +88,20 @@ class ResolvedValue(FrozenValue):
     value_sensitive: Marks = None
     reason: str = ""
     closest: tuple[str, ...] = ()
+    # What the marks say of the value, derived once from the fields above (every failure asks).
+    unknown: bool = dataclasses.field(init=False, compare=False)
+    """True if the value (or an ancestor) is unknown."""
+    sensitive: bool = dataclasses.field(init=False, compare=False)
+    """True if the value (or an ancestor) is marked sensitive."""
+    partly_unknown: bool = dataclasses.field(init=False, compare=False)
+    """True if the value is known but some element within it is unknown."""
+
+    def __post_init__(self) -> None:
+        self._set(
+            unknown=self.unknown_at is not None,
+            sensitive=self.sensitive_at is not None,
+            partly_unknown=self.status is ValueStatus.KNOWN and contains_sensitive(self.value_unknown),
+        )
 
     def __repr__(self) -> str:
         # The value is rendered through its marks, so a repr never shows a secret.
@@ -97,21 +111,6 @@ class ResolvedValue(FrozenValue):
             f"value_unknown={self.value_unknown!r}, value_sensitive={self.value_sensitive!r}, "
             f"reason={self.reason!r}" + (f", closest={self.closest!r})" if self.closest else ")")
         )
-
-    @property
-    def unknown(self) -> bool:
-        """True if the value (or an ancestor) is unknown."""
-        return self.unknown_at is not None
-
-    @property
-    def sensitive(self) -> bool:
-        """True if the value (or an ancestor) is marked sensitive."""
-        return self.sensitive_at is not None
-
-    @property
-    def partly_unknown(self) -> bool:
-        """True if the value is known but some element within it is unknown."""
-        return self.status is ValueStatus.KNOWN and contains_sensitive(self.value_unknown)
 
     def render(self, secrets: Secrets = NO_SECRETS) -> str:
         """The value as text for a message: ``(sensitive)`` where marked, secrets scrubbed."""
@@ -173,6 +172,9 @@ _new_object = object.__new__
     _set_value_sensitive,
     _set_reason,
     _set_closest,
+    _set_unknown,
+    _set_sensitive,
+    _set_partly_unknown,
 ) = (getattr(ResolvedValue, field.name).__set__ for field in dataclasses.fields(ResolvedValue))
 
 
@@ -187,7 +189,8 @@ def _resolved(
     reason: str,
     closest: tuple[str, ...] = (),
 ) -> ResolvedValue:
-    """``ResolvedValue(...)`` with every field given, in field order, at a fraction of the cost."""
+    """``ResolvedValue(...)`` with every field given, in field order, at a fraction of the cost (and what its
+    ``__post_init__`` derives)."""
     obj: ResolvedValue = _new_object(ResolvedValue)
     _set_path(obj, path)
     _set_status(obj, status)
@@ -198,6 +201,9 @@ def _resolved(
     _set_value_sensitive(obj, value_sensitive)
     _set_reason(obj, reason)
     _set_closest(obj, closest)
+    _set_unknown(obj, unknown_at is not None)
+    _set_sensitive(obj, sensitive_at is not None)
+    _set_partly_unknown(obj, status is _KNOWN and contains_sensitive(value_unknown))
     return obj
 
 

@@ -18,8 +18,8 @@ from .._loading import load as route
 from .._loading.load import STATE, DocumentSource, Loaded
 from .._redact import Marks, Secrets, contains_sensitive
 from .._text import closest
+from . import met as met_module
 from .fields import ResourceFields
-from .met import met
 from .plan import AddressIndex, HasSecrets, ResourceNotFoundError, shown_address
 from .sensitive import collect_state_secrets, marked_strings
 
@@ -224,7 +224,8 @@ class State:
         resources = tuple(StateResource(r, m, document=self) for m, r in walk_modules(values.get("root_module")))
         self._resources = resources
         self._index = AddressIndex((r.address, r.deposed) for r in resources)
-        met(self)  # a front end scrubs the secrets of every state made while it writes
+        if met_module._LISTENERS:  # a front end listening scrubs the secrets of every state made while it writes
+            met_module.met(self)
 
     # -- construction ------------------------------------------------------------------------
 

@@ -93,7 +93,7 @@ def _subject(result: CheckResult, failure: CheckFailure | None, *, with_type: bo
     parts = [result.spec.type] if with_type else []
     if address:
         parts.append(address)
-    if path is not None and len(path):
+    if path is not None and path.steps:  # the root path adds no part
         parts.append(path.to_text())
     return ": ".join(parts)
 

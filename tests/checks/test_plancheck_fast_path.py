@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from plancheck import (
@@ -16,11 +16,13 @@ from plancheck import (
     ExpectSensitiveValue,
     ExpectUnknownValue,
     Plan,
+    ResolvedValue,
     ValueStatus,
     resolve_value,
 )
 from plancheck import knownvalue as kv
 from plancheck._documents.resolve import ABSENT_VALUE, known_value_at, mark_depth, value_at
+from plancheck._redact import contains_sensitive
 from tfjsonpath import MapStep, Path, SliceStep
 
 KEYS = st.sampled_from(["a", "b", "c"])
@@ -88,3 +90,21 @@ def test_known_value_at_is_value_at_where_the_value_is_not_unknown(value: Any, u
     expected = full.value if full.status in (ValueStatus.KNOWN, ValueStatus.NULL) else ABSENT_VALUE
     found = known_value_at(value, unknown, path)
     assert found is expected or (expected is not ABSENT_VALUE and found == expected)
+
+
+@settings(max_examples=300, deadline=None)
+@given(values, marks, marks, paths)
+@example({"a": {"b": 1}}, {"a": {"c": True}}, {"a": {"b": True}}, Path(MapStep("a")))  # partly unknown
+@example({"a": [1, 2]}, {"a": True}, None, Path(MapStep("a"), SliceStep(1)))  # unknown via an ancestor
+def test_what_a_resolved_value_derives_is_the_same_however_it_is_built(
+    value: Any, unknown: Any, sensitive: Any, path: Path
+) -> None:
+    # resolve_value's fast constructor derives unknown/sensitive/partly_unknown itself; __post_init__ derives
+    # them for a value built by hand (and for one a pickle rebuilds): the two must never tell them apart.
+    full = resolve_value(value, unknown, sensitive, path)
+    by_hand = ResolvedValue(full.path, full.status, full.value, full.unknown_at, full.sensitive_at,
+                            full.value_unknown, full.value_sensitive, full.reason, full.closest)
+    derived = (full.unknown, full.sensitive, full.partly_unknown)
+    assert derived == (by_hand.unknown, by_hand.sensitive, by_hand.partly_unknown)
+    assert derived == (full.unknown_at is not None, full.sensitive_at is not None,
+                       full.status is ValueStatus.KNOWN and contains_sensitive(full.value_unknown))
