@@ -49,9 +49,11 @@ DUPLICATE_PAIRS_TODAY = 51
 #: through ``load_plan`` + ``assert_plan``, and through the CLI. Lower them as the routes shorten.
 #: (110 / 184 on the routes branch; 111 / 185 with check_fields, which names each field's checker once;
 #: 112 / 186 with #37: a plan's secrets include its action invocations' sensitive configuration; the CLI's
-#: 189 with #35's many plans: each plan is read and checked in a scope of its own, then judged and reported.)
+#: 189 with #35's many plans: each plan is read and checked in a scope of its own, then judged and reported;
+#: 177 on the cliio34 branch: no report clash, plan-list or tool-version work when no option asks for it, one_line
+#: scrubs what it is given, the signal scope's one-caller helpers inlined.)
 LIBRARY_ROUTE_TODAY = 112
-CLI_ROUTE_TODAY = 189
+CLI_ROUTE_TODAY = 177
 
 #: ``_x.py`` modules inside a private package: none since #34 (the set stays for a reviewed exception).
 PRIVATE_TWICE_ALLOWED: set[str] = set()
