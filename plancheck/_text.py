@@ -146,15 +146,21 @@ def _escaped(text: str) -> str:
     return _ASTRAL.sub(_escaped_astral, text) if _ASTRAL.search(text) else text
 
 
-def one_line(text: str) -> str:
+def one_line(text: str, scrub: Callable[[str], str] | None = None) -> str:
     """``text`` as :func:`terminal_safe` shows it, a newline too: what a one-line message says of data from outside.
 
     The stream keeps newlines (they are our own line structure), so a newline in an address or a message would
     start a line the data wrote, such as a forged ``PASS``: what puts data on a line of ours escapes it first.
+    Given ``scrub`` (a plan's ``secrets.scrub``), the text is scrubbed before it is escaped: escaping changes how
+    a secret holding a control character is spelled, so a scrub after it could miss the secret.
 
     >>> one_line('null_resource.a["x\\nPASS"]')
     'null_resource.a["x\\\\nPASS"]'
+    >>> one_line("pw=hunter2\\n", lambda text: text.replace("hunter2\\n", "(sensitive)"))
+    'pw=(sensitive)'
     """
+    if scrub is not None:
+        text = scrub(text)
     return _escaped(text).replace("\n", "\\n")
 
 

@@ -94,27 +94,6 @@ def _on_signal(signum: int, _frame: FrameType | None) -> None:
     raise Terminated(signum)
 
 
-def _in_main_thread() -> bool:
-    return threading.current_thread() is threading.main_thread()
-
-
-def _install() -> None:
-    for signum in SIGNALS:
-        previous = signal.getsignal(signum)
-        # Ignored stays ignored (nohup); a handler installed outside Python could not be put back.
-        if previous is None or previous == signal.SIG_IGN:
-            continue
-        signal.signal(signum, _on_signal)
-        _SCOPE.previous[signum] = previous
-
-
-def _restore() -> None:
-    while _SCOPE.previous:
-        signum, previous = _SCOPE.previous.popitem()
-        assert previous is not None
-        signal.signal(signum, previous)
-
-
 def _deliver() -> None:
     """Send the signal caught during the library's work again, now that its cleanup is done."""
     signum, _SCOPE.pending = _SCOPE.pending, None
@@ -139,19 +118,27 @@ def ending_on_signals() -> Iterator[None]:
     Inside, ``signal.raise_signal(signal.SIGTERM)`` raises :class:`Terminated`; after the outermost scope the
     signal is raised again, and with the default handler back, the process ends with it (status 143).
     """
-    if not SIGNALS or not _in_main_thread():
+    if not SIGNALS or threading.current_thread() is not threading.main_thread():
         yield
         return
     outermost = _SCOPE.depth == 0
     if outermost:
-        _install()
+        for signum in SIGNALS:
+            previous = signal.getsignal(signum)
+            # Ignored stays ignored (nohup); a handler installed outside Python could not be put back.
+            if previous is not None and previous != signal.SIG_IGN:
+                signal.signal(signum, _on_signal)
+                _SCOPE.previous[signum] = previous
     _SCOPE.depth += 1
     try:
         yield
     finally:
         _SCOPE.depth -= 1
         if outermost:
-            _restore()
+            while _SCOPE.previous:
+                signum, previous = _SCOPE.previous.popitem()
+                assert previous is not None
+                signal.signal(signum, previous)
             if _SCOPE.deferrals == 0:
                 _deliver()
 
@@ -165,7 +152,7 @@ def deferring_delivery() -> Iterator[None]:
     ...     pending_signal() is None
     True
     """
-    if not SIGNALS or not _in_main_thread():
+    if not SIGNALS or threading.current_thread() is not threading.main_thread():
         yield
         return
     _SCOPE.deferrals += 1
@@ -215,7 +202,7 @@ def start_afresh() -> None:
     _SCOPE.depth = _SCOPE.deferrals = 0
     _SCOPE.previous.clear()
     _SCOPE.pending = None
-    if _in_main_thread():
+    if threading.current_thread() is threading.main_thread():
         signal.signal(signal.SIGINT, _left_to_the_parent)
         for signum in SIGNALS:
             signal.signal(signum, signal.SIG_DFL)
@@ -243,7 +230,7 @@ def start_held(start: Callable[[], _P], end: Callable[[_P], object]) -> _P:
     ...     print("interrupted after ending", ended)
     interrupted after ending ['started']
     """
-    if not _in_main_thread():
+    if threading.current_thread() is not threading.main_thread():
         return start()
     caught: list[int] = []
     previous: dict[int, _Handler] = {}

@@ -31,7 +31,6 @@ from ._io import (
     CliError,
     Io,
     _Guarded,
-    _guarded,
     _WriteFailed,
     add_command,
     add_coverage_parser,
@@ -427,11 +426,13 @@ def _list_waivers(args: argparse.Namespace, io: Io, on: Any) -> int:
 def _run_checks(args: argparse.Namespace, io: Io) -> int:
     from ._checksfile import ChecksFileError, run_checks
     from ._many import check_many, named_twice
-    from ._output import PlanRun, fail_everywhere, report
+    from ._output import PlanRun, fail_everywhere, report, results_secrets
     from ._waivers import BaselineEntry, BaselineError, judge_by_baseline, read_baseline, today
 
     json_mode = args.format == "json"
-    clash = reports_clash(args.report, [*args.plan, *args.checks, args.baseline], {"--write-baseline": args.write_baseline})
+    # Only --report files can clash (with each other, an input, or the file of another option).
+    clash = (reports_clash(args.report, [*args.plan, *args.checks, args.baseline], {"--write-baseline": args.write_baseline})
+             if args.report else None)
     if clash is not None:
         return io.fail("usage", clash, json_mode)
     plans: list[str] = args.plan
@@ -447,8 +448,7 @@ def _run_checks(args: argparse.Namespace, io: Io) -> int:
         return _list_waivers(args, io, on)
     if not plans:
         return fail("usage", "no plan given (a JSON plan, a binary plan file, or - for stdin); see --help")
-    twice = named_twice(plans)
-    if twice is not None:
+    if len(plans) > 1 and (twice := named_twice(plans)) is not None:
         return fail("usage", twice)
     if not args.checks and not args.flag_checks:
         return fail("usage", "no checks given: use --checks FILE or flags such as --unknown ADDRESS PATH; see --help")
@@ -480,7 +480,7 @@ def _run_checks(args: argparse.Namespace, io: Io) -> int:
         return fail("baseline", str(exc))
     runs = [PlanRun(plan, tuple(results), waived=sum(len(r.waived) for r in results), fixed=tuple(fixed), baseline=file)]
     # The stream's scrub keeps what the failures trusted (their configuration names and given paths), as theirs did.
-    io.heard(runs[0].secrets())
+    io.heard(results_secrets(results, plan))
     return report(args, io, runs)
 
 
@@ -660,10 +660,12 @@ def run(
     """
     from .._documents.met import listening
 
-    guarded = _guarded(stdout, "standard output"), _guarded(stderr, "standard error")
-    io = Io(*guarded, stdin, os.environ if environ is None else environ)
+    # main's streams are guarded already (it reports their failures itself).
+    guarded = [stream if isinstance(stream, _Guarded) else _Guarded(stream, name)
+               for stream, name in ((stdout, "standard output"), (stderr, "standard error"))]
+    io = Io(cast(TextIO, guarded[0]), cast(TextIO, guarded[1]), stdin, os.environ if environ is None else environ)
     for stream in guarded:
-        cast(_Guarded, stream).scrub = io.scrub
+        stream.scrub = io.scrub
     arguments = list(argv)
     # Every plan the command reads, and every secret a snapshot file shows in clear, is heard by the scrub.
     with listening(io.heard):

@@ -25,20 +25,19 @@ import json
 import os
 import sys
 from collections.abc import Callable, Mapping, Sequence
-from typing import IO, TYPE_CHECKING, Any, Final, TextIO, cast
+from typing import IO, TYPE_CHECKING, Any, Final, TextIO
 
 from tfjsonpath._jsontypes import copy_json
 
 from .._errors import PARTIAL_NOTE, DocumentFormatError
 from .._frozen import FrozenValue, ReadOnly, frozen
 from .._loading.source import MAX_BYTES_ENV, InputTooLarge, max_input_bytes
-from .._redact import secrets_from_state, secrets_state
+from .._redact import NO_SECRETS, Secrets, secrets_from_state, secrets_state
 from .._text import exception_text, one_line, style_mark, terminal_safe
 
 if TYPE_CHECKING:
 
     from .._documents.plan import Plan
-    from .._redact import Secrets
 
 __all__ = [
     "CliError",
@@ -161,7 +160,7 @@ class Io:
         self.stdin = stdin
         self.environ = environ
         self._heard: list[Any] = []
-        self._secrets: Secrets | None = None
+        self._secrets = NO_SECRETS
 
     def heard(self, found: Any) -> None:
         """A document read (its ``secrets``) or secrets found during the command: scrubbed from all it prints.
@@ -176,9 +175,7 @@ class Io:
 
     def secrets(self) -> Secrets:
         """Every secret heard so far (collected when first asked: a command prints little, and late)."""
-        from .._redact import NO_SECRETS, Secrets
-
-        found = NO_SECRETS if self._secrets is None else self._secrets
+        found = self._secrets
         for item in self._heard:
             secrets = item if isinstance(item, Secrets) else getattr(item, "secrets", None)
             if isinstance(secrets, Secrets) and len(secrets):
@@ -197,7 +194,7 @@ class Io:
         'pw (sensitive)'
         """
         try:
-            return self._scrubbed(text)
+            return self.secrets().scrub(text)
         except Exception as exc:  # a document that cannot list its secrets: withhold, never leak nor raise here
             end = "\n" if text.endswith("\n") else ""
             return f"tfplancheck: output withheld: its secrets could not be listed ({type(exc).__name__}){end}"
@@ -209,14 +206,9 @@ class Io:
         What the error boundary words its one line with, before the stream's own scrub.
         """
         try:
-            return self._scrubbed(text)
+            return self.secrets().scrub(text)
         except Exception:  # the document that broke the command may be what cannot give its secrets
             return None
-
-    def _scrubbed(self, text: str) -> str:
-        if not self._heard and self._secrets is None:
-            return text
-        return self.secrets().scrub(text)
 
     def out(self, text: str) -> None:
         if text:
@@ -332,12 +324,6 @@ class _Guarded(_stdio.TextIOBase):
             os.dup2(devnull, fd)
         finally:
             os.close(devnull)
-
-
-def _guarded(stream: TextIO | None, name: str) -> TextIO:
-    if isinstance(stream, _Guarded):
-        return cast(TextIO, stream)
-    return cast(TextIO, _Guarded(stream, name))
 
 
 def render_json(document: Mapping[str, Any], secrets: Secrets | None = None) -> str:
@@ -814,8 +800,6 @@ def crossing_secrets(secrets: Secrets, text: str) -> tuple[str, ...]:
     >>> crossing_secrets(Secrets(["hunter2-key", "other-pw"]), "address = a.b[hunter2-key]")
     ('hunter2-key',)
     """
-    from .._redact import Secrets
-
     if not text or not secrets.touches(text):
         return ()
     return tuple(value for value in secrets.ordered if Secrets([value]).touches(text))
@@ -847,7 +831,13 @@ def use_colour(stream: TextIO, environ: Mapping[str, str], choice: str = "auto")
         return False
 
 
-class Style:
+#: The SGR code of each colour a :class:`Style` paints.
+_CODES: Final = {"pass": 32, "fail": 31, "error": 33, "warn": 35, "note": 36, "waived": 34, "known": 2, "dim": 2,
+                 "bold": 1}
+
+
+@frozen
+class Style(FrozenValue):
     """ANSI colours, or nothing.
 
     A colour is a :func:`~plancheck._text.style_mark`, made an escape sequence by the command's stream
@@ -859,16 +849,11 @@ class Style:
     ('FAIL', '\\x1b[32mPASS\\x1b[0m')
     """
 
-    __slots__ = ("enabled",)
-    _CODES: Final = {"pass": 32, "fail": 31, "error": 33, "warn": 35, "note": 36, "waived": 34, "known": 2, "dim": 2,
-                     "bold": 1}
-
-    def __init__(self, enabled: bool) -> None:
-        self.enabled = enabled
+    enabled: bool
 
     def paint(self, what: str, text: str) -> str:
         """``text`` in the colour for ``what``."""
-        return f"{style_mark(self._CODES[what])}{text}{style_mark(0)}" if self.enabled else text
+        return f"{style_mark(_CODES[what])}{text}{style_mark(0)}" if self.enabled else text
 
     def status(self, status: str) -> str:
         """The PASS/FAIL/ERROR label, coloured."""

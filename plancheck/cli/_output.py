@@ -115,11 +115,6 @@ def render_text(results: Sequence[CheckResult], plan: Plan | PlanFacts, *, style
     line adds how many failures were waived and known, and how many baseline entries are fixed.
     """
     secrets = results_secrets(results, plan)
-
-    def data(text: str) -> str:
-        # Scrubbed before it is escaped: escaping changes how a secret holding a control character is spelled.
-        return one_line(secrets.scrub(text))
-
     shown = {r.status for r in results}
     if not quiet:
         shown |= {"waived" for r in results if r.waived} | {"known" for r in results if r.known}
@@ -131,20 +126,21 @@ def render_text(results: Sequence[CheckResult], plan: Plan | PlanFacts, *, style
             continue
         label = style.status(result.status) + " " * (width - len(_LABELS[result.status]))
         if not result.failures and not (result.ok and (result.warnings or result.waived or result.known)):
-            lines.append(f"{label}  {data(_subject(result, None))}")
+            lines.append(f"{label}  {one_line(_subject(result, None), secrets.scrub)}")
         for i, failure in enumerate(result.failures):
             # Further failures of the same check are indented under it, without repeating its name.
             lead = label if i == 0 else " " * (width + 2)
-            subject = data(_subject(result, failure, with_type=i == 0))
-            message = data(failure.message)
+            subject = one_line(_subject(result, failure, with_type=i == 0), secrets.scrub)
+            message = one_line(failure.message, secrets.scrub)
             lines.append(f"{lead}  {subject}: {message}" if subject else f"{lead}  {message}")
         warn = style.status("warn") + " " * (width - 4)
         for warning in result.warnings:
-            subject = data(_subject(result, warning))
-            message = data(warning.message)
+            subject = one_line(_subject(result, warning), secrets.scrub)
+            message = one_line(warning.message, secrets.scrub)
             lines.append(f"{warn}  {subject}: {message}" if subject else f"{warn}  {message}")
-        lines.extend(_accepted_lines(result, style, width, data, quiet))
-    lines.extend(f"{note}  {data(fixed_note(entry, baseline or ''))}" for entry in fixed)
+        if result.waived or result.known or result.expired_waivers:
+            lines.extend(_accepted_lines(result, style, width, secrets, quiet))
+    lines.extend(f"{note}  {one_line(fixed_note(entry, baseline or ''), secrets.scrub)}" for entry in fixed)
     if not quiet:
         passed, failed, errors, warned = (_counts(results)[key] for key in ("passed", "failed", "errors", "warnings"))
         counts = [style.paint("pass" if passed else "dim", f"{passed} passed")]
@@ -165,21 +161,23 @@ def render_text(results: Sequence[CheckResult], plan: Plan | PlanFacts, *, style
     return secrets.scrub("\n".join(lines))
 
 
-def _accepted_lines(result: CheckResult, style: Style, width: int, data: Any, quiet: bool) -> list[str]:
+def _accepted_lines(result: CheckResult, style: Style, width: int, secrets: Secrets, quiet: bool) -> list[str]:
     """A result's ``WAIVED`` and ``KNOWN`` lines (not when ``quiet``) and a ``NOTE`` per expired waiver."""
     lines = []
+    scrub = secrets.scrub
     if not quiet:
         label = style.status("waived") + " " * (width - 6)
         for waived in result.waived:
             waiver = waived.waiver
             until = f"until {waiver.until.isoformat()}" if waiver.until is not None else "no expiry"
-            lines.append(f"{label}  {data(_subject(result, waived.failure))}: {data(waived.failure.message)} "
-                         f"(waived by {data(waiver.origin)}, {until}: {data(waiver.reason)})")
+            lines.append(f"{label}  {one_line(_subject(result, waived.failure), scrub)}: "
+                         f"{one_line(waived.failure.message, scrub)} "
+                         f"(waived by {one_line(waiver.origin, scrub)}, {until}: {one_line(waiver.reason, scrub)})")
         label = style.status("known") + " " * (width - 5)
-        lines.extend(f"{label}  {data(_subject(result, failure))}: {data(failure.message)} (in the baseline)"
-                     for failure in result.known)
+        lines.extend(f"{label}  {one_line(_subject(result, failure), scrub)}: {one_line(failure.message, scrub)} "
+                     "(in the baseline)" for failure in result.known)
     note = style.status("note") + " " * (width - 4)
-    lines.extend(f"{note}  {data(expired_note(result.spec.type, waiver))}" for waiver in result.expired_waivers)
+    lines.extend(f"{note}  {one_line(expired_note(result.spec.type, waiver), scrub)}" for waiver in result.expired_waivers)
     return lines
 
 
@@ -275,6 +273,8 @@ def results_document(results: Sequence[CheckResult], plan: Plan | PlanFacts, too
 
 #: What ``--format`` and ``--report FORMAT=FILE`` take, the default first.
 FORMATS: Final = ("text", "json", "junit", "sarif", "github", "markdown")
+#: The formats that print the tool's version (read from the package's metadata only for them).
+_VERSIONED: Final = frozenset({"json", "sarif"})
 
 #: The SARIF version written, and the schema it is valid against (OASIS, errata 01).
 _SARIF_VERSION: Final = "2.1.0"
@@ -387,18 +387,16 @@ def accepted(run: PlanRun, result: CheckResult, secrets: Secrets) -> Iterator[tu
     """
     for w in result.waived:
         yield (_finding(result, "note", "WAIVED", w.failure, secrets),
-               one_line(secrets.scrub(f"waived by {w.waiver.origin}: {w.waiver.reason}")))
+               one_line(f"waived by {w.waiver.origin}: {w.waiver.reason}", secrets.scrub))
     for failure in result.known:
-        yield _finding(result, "note", "KNOWN", failure, secrets), one_line(secrets.scrub(f"in the baseline {run.baseline}"))
+        yield (_finding(result, "note", "KNOWN", failure, secrets),
+               one_line(f"in the baseline {run.baseline}", secrets.scrub))
 
 
 def _finding(result: CheckResult, level: str, label: str, failure: CheckFailure, secrets: Secrets) -> Finding:
-    def data(text: str | None) -> str | None:
-        return None if text is None else one_line(secrets.scrub(text))
-
     address = failure.address if failure.address is not None else result.spec.address
-    return Finding(level, label, result.spec.type, data(_subject(result, failure)) or "", data(address),
-                   data(failure.message) or "")
+    return Finding(level, label, result.spec.type, one_line(_subject(result, failure), secrets.scrub),
+                   None if address is None else one_line(address, secrets.scrub), one_line(failure.message, secrets.scrub))
 
 
 #: The most a Markdown summary holds, in bytes of UTF-8: under GitHub's 1 MiB per step summary
@@ -485,16 +483,16 @@ def _render_junit(runs: Sequence[Checked], fail_on: str) -> str:
 def _junit_suite(run: PlanRun, fail_on: str) -> tuple[ET.Element, dict[str, int]]:
     """A plan's ``testsuite`` (not indented) and its counts."""
     secrets = run.secrets()
-    suite = ET.Element("testsuite", name=one_line(secrets.scrub(run.name)))
+    suite = ET.Element("testsuite", name=one_line(run.name, secrets.scrub))
     counts = dict.fromkeys(("tests", "failures", "errors", "skipped"), 0)
     notes = run.notes()
     if notes:
         properties = ET.SubElement(suite, "properties")
         for note in notes:
-            ET.SubElement(properties, "property", name="note", value=one_line(secrets.scrub(note)))
+            ET.SubElement(properties, "property", name="note", value=one_line(note, secrets.scrub))
     for result in run.results:
         counts["tests"] += 1
-        case = ET.SubElement(suite, "testcase", name=one_line(secrets.scrub(_subject(result, None))),
+        case = ET.SubElement(suite, "testcase", name=one_line(_subject(result, None), secrets.scrub),
                              classname=suite.get("name", ""))
         found = list(findings(run, result, fail_on, secrets))
         failing = [f for f in found if f.level == "error"]
@@ -614,7 +612,7 @@ def _render_sarif(runs: Sequence[Checked], fail_on: str, tool_version: str) -> s
 def _sarif_part(run: PlanRun, fail_on: str) -> tuple[str, list[str], list[dict[str, Any]]]:
     """A plan's artifact URI, its notes and its SARIF results (their rule and artifact indexes the run's to set)."""
     secrets = run.secrets()
-    uri = _artifact_uri(one_line(secrets.scrub(run.name)))
+    uri = _artifact_uri(one_line(run.name, secrets.scrub))
     results: list[dict[str, Any]] = []
     for result in run.results:
         for found, why in [*((f, "") for f in findings(run, result, fail_on, secrets)), *accepted(run, result, secrets)]:
@@ -643,7 +641,7 @@ def _sarif_part(run: PlanRun, fail_on: str) -> tuple[str, list[str], list[dict[s
                 kind = "inSource" if found.label == "WAIVED" else "external"
                 sarif_result["suppressions"] = [{"kind": kind, "status": "accepted", "justification": why}]
             results.append(sarif_result)
-    return uri, [one_line(secrets.scrub(note)) for note in run.notes()], results
+    return uri, [one_line(note, secrets.scrub) for note in run.notes()], results
 
 
 # -- GitHub workflow commands -----------------------------------------------------------------------
@@ -685,9 +683,9 @@ def _github_part(run: PlanRun | PlanFailed, fail_on: str) -> tuple[list[str], st
         title = escape_property(f"{_TOOL}: {run.kind} error ({one_line(run.name)})")
         return [f"::error title={title}::{escape_data(run.text())}"], _count_line(run)
     secrets = run.secrets()
-    name = one_line(secrets.scrub(run.name))
+    name = one_line(run.name, secrets.scrub)
     for note in run.notes():
-        lines.append(f"::notice title={escape_property(f'{_TOOL}: {name}')}::{escape_data(one_line(secrets.scrub(note)))}")
+        lines.append(f"::notice title={escape_property(f'{_TOOL}: {name}')}::{escape_data(one_line(note, secrets.scrub))}")
     for result in run.results:
         for found in findings(run, result, fail_on, secrets):
             title = escape_property(f"{_TOOL}: {found.check} ({name})")
@@ -868,11 +866,13 @@ def report(args: argparse.Namespace, io: Io, runs: Sequence[Any]) -> int:
     """Standard output and every --report, in their formats; the exit status of all the runs."""
     json_mode = args.format == "json"
     # As plancheck.cli._many.check_many has each plan's worker colour its text part.
-    style = Style(use_colour(io.stdout, io.environ, args.color) and args.format == "text")
-    io.out(render(args.format, runs, fail_on=args.fail_on, tool_version=tool_version(), style=style, quiet=args.quiet))
+    style = Style(args.format == "text" and use_colour(io.stdout, io.environ, args.color))
+    version = tool_version() if args.format in _VERSIONED else ""
+    io.out(render(args.format, runs, fail_on=args.fail_on, tool_version=version, style=style, quiet=args.quiet))
     for fmt, filename in args.report:
         try:
-            write_report(io, filename, render(fmt, runs, fail_on=args.fail_on, tool_version=tool_version()))
+            version = tool_version() if fmt in _VERSIONED else ""
+            write_report(io, filename, render(fmt, runs, fail_on=args.fail_on, tool_version=version))
         except _WriteFailed as exc:
             return io.fail("report", str(exc), json_mode)
     return run_status(runs, args.fail_on)

@@ -284,3 +284,18 @@ def test_the_stream_scrubs_before_it_escapes(secret: str) -> None:
     stream.scrub = Secrets([secret]).scrub
     stream.write(f"value: {secret}\x1b[2K\n")
     assert sink.getvalue() == "value: (sensitive)\\x1b[2K\n"
+
+
+@pytest.mark.parametrize("secret", [
+    pytest.param("\x1b" + SECRET + "\x85", id="esc-and-c1"),
+    pytest.param(SECRET + "\u202e\x7f", id="bidi-and-del"),
+    pytest.param("\r" + SECRET + "\n" + SECRET, id="carriage-return-and-newline"),
+])
+def test_one_line_scrubs_what_it_is_given_before_it_escapes(secret: str) -> None:
+    """Data put on a line of ours (every writer's subject and message) is scrubbed as the document spells it, then
+    made one line: escaped first, the secret would be spelled otherwise and missed."""
+    from plancheck._redact import Secrets
+    from plancheck._text import one_line
+
+    shown = one_line(f"value: {secret}, next\nPASS\x1b[2K", Secrets([secret]).scrub)
+    assert shown == "value: (sensitive), next\\nPASS\\x1b[2K"
