@@ -633,7 +633,7 @@ class Float32Exact(_ReadExact):
 
 @public("plancheck.knownvalue")
 @final
-class NumberExact(Check):
+class NumberExact(ValueCheck):
     """The value is exactly this number, at any precision (``1``, ``1.0`` and ``Decimal("1.00")`` are equal).
 
     Give an ``int`` or a ``Decimal``. A ``float`` stands for its shortest decimal
@@ -645,7 +645,7 @@ class NumberExact(Check):
     False
     """
 
-    __slots__ = ("_arg", "_value")
+    __slots__ = ("_arg",)
     _arg: int | Decimal
     _value: Decimal
     name = "NumberExact"
@@ -658,17 +658,13 @@ class NumberExact(Check):
         if not dec.is_finite():
             raise ValueError(f"NumberExact value must be finite, got {value!r}")
         object.__setattr__(self, "_arg", arg)
-        object.__setattr__(self, "_value", dec)
-        self._seal()
+        # Decimal equality and hashing are numeric: Decimal("1.0") and 1 identify the same check.
+        self._init_value(dec)
 
     @property
     def value(self) -> Decimal:
         """The expected number, as a Decimal."""
         return self._value
-
-    def _ident(self) -> tuple[Hashable, ...]:
-        # Decimal equality and hashing are numeric: Decimal("1.0") and 1 identify the same check.
-        return (self._value,)
 
     def _args(self) -> tuple[Any, ...]:
         return (self._arg,)
