@@ -52,11 +52,26 @@ __all__ = [
     "as_float32",
     "as_float64",
     "as_int",
+    "expect_arg",
 ]
 
 
 INT32_RANGE: Final = (-(2**31), 2**31 - 1)
 INT64_RANGE: Final = (-(2**63), 2**63 - 1)
+
+
+def expect_arg(check: str, value: Any, kind: type | tuple[type, ...], what: str) -> Any:
+    """``value`` if it is a ``kind``, else the TypeError naming ``check`` and ``what`` it expects. A bool is a
+    ``kind`` only where ``kind`` is bool: JSON's ``true`` is no number.
+
+    >>> expect_arg("Int64Exact", True, int, "an int")
+    Traceback (most recent call last):
+    ...
+    TypeError: Int64Exact expects an int, got bool
+    """
+    if isinstance(value, kind) and (kind is bool or not isinstance(value, bool)):
+        return value
+    raise TypeError(f"{check} expects {what}, got {type(value).__name__}")
 
 _F32_MAX: Final = float.fromhex("0x1.fffffep+127")
 # Numbers at or beyond max + half an ulp round to infinity: Go's ParseFloat calls that out of range.
@@ -217,9 +232,7 @@ class StringExact(ValueCheck):
     name = "StringExact"
 
     def __init__(self, value: str) -> None:
-        if not isinstance(value, str):
-            raise TypeError(f"StringExact expects a str, got {type(value).__name__}")
-        self._init_value(value)
+        self._init_value(expect_arg("StringExact", value, str, "a str"))
 
     @property
     def value(self) -> str:
@@ -346,9 +359,7 @@ class Bool(ValueCheck):
     name = "Bool"
 
     def __init__(self, value: bool) -> None:
-        if not isinstance(value, bool):
-            raise TypeError(f"Bool expects a bool, got {type(value).__name__}")
-        self._init_value(value)
+        self._init_value(expect_arg("Bool", value, bool, "a bool"))
 
     @property
     def value(self) -> bool:
@@ -490,8 +501,7 @@ class _IntExact(_ReadExact):
     _bounds: ClassVar[tuple[int, int]]
 
     def __init__(self, value: int) -> None:
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise TypeError(f"{self.name} expects an int, got {type(value).__name__}")
+        expect_arg(self.name, value, int, "an int")
         low, high = self._bounds
         if not low <= value <= high:
             raise ValueError(f"{self.name} value must be an {self._bits} (from {low} to {high}), got {value}")
@@ -548,8 +558,7 @@ class Int32Exact(_IntExact):
 
 
 def _float_arg(name: str, value: float) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise TypeError(f"{name} expects a float or an int, got {type(value).__name__}")
+    expect_arg(name, value, (int, float), "a float or an int")
     try:
         result = float(value)
     except OverflowError:
