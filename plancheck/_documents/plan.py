@@ -239,12 +239,12 @@ class ResourceChange(ResourceFields, _PlanEntry):
     @property
     def previous_address(self) -> str | None:
         """The address before a ``moved`` block took effect, if any."""
-        return self.raw.get("previous_address")
+        return _str_or_none(self.raw.get("previous_address"))
 
     @property
     def module_address(self) -> str | None:
         """The module address, e.g. ``module.child``; None in the root module."""
-        return self.raw.get("module_address")
+        return _str_or_none(self.raw.get("module_address"))
 
     @property
     def deposed(self) -> str | None:
@@ -254,7 +254,7 @@ class ResourceChange(ResourceFields, _PlanEntry):
     @property
     def action_reason(self) -> str | None:
         """Why the action was chosen, e.g. ``replace_because_cannot_update``."""
-        return self.raw.get("action_reason")
+        return _str_or_none(self.raw.get("action_reason"))
 
     @property
     def change(self) -> Change:
