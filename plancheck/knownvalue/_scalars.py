@@ -273,8 +273,7 @@ class StringRegexp(Check):
     plancheck.ValueMismatchError: expected regex match /str/ for StringRegexp check, got: "rts"
     """
 
-    __slots__ = ("_flags", "_pattern", "_regex")
-    _pattern: str
+    __slots__ = ("_flags", "_regex")
     _flags: int
     _regex: re.Pattern[str]
     name = "StringRegexp"
@@ -287,12 +286,10 @@ class StringRegexp(Check):
                 raise TypeError("StringRegexp needs a str pattern, got a bytes pattern")
             if flags:
                 raise ValueError("StringRegexp: cannot add flags to an already compiled pattern")
-            source = pattern.pattern
             # str patterns always carry re.UNICODE; it is implied, so leave it out of repr and equality.
             flags = pattern.flags & ~re.UNICODE
             regex = pattern
         elif isinstance(pattern, str):
-            source = pattern
             try:
                 regex = re.compile(pattern, flags)
             except re.error as exc:
@@ -302,7 +299,6 @@ class StringRegexp(Check):
             raise TypeError(
                 f"StringRegexp expects a str pattern or a compiled re.Pattern, got {type(pattern).__name__}"
             )
-        object.__setattr__(self, "_pattern", source)
         object.__setattr__(self, "_flags", int(flags))
         object.__setattr__(self, "_regex", regex)
         self._seal()
@@ -310,7 +306,7 @@ class StringRegexp(Check):
     @property
     def pattern(self) -> str:
         """The regular expression's source text."""
-        return self._pattern
+        return self._regex.pattern
 
     @property
     def flags(self) -> int:
@@ -318,19 +314,19 @@ class StringRegexp(Check):
         return self._flags
 
     def _ident(self) -> tuple[Hashable, ...]:
-        return (self._pattern, self._flags)
+        return (self.pattern, self._flags)
 
     def _args(self) -> tuple[Any, ...]:
-        return (self._pattern, self._flags)
+        return (self.pattern, self._flags)
 
     def _repr_parts(self) -> Sequence[str | Check]:
         if self._flags:
-            return (f"StringRegexp({self._pattern!r}, flags={re.RegexFlag(self._flags)!r})",)
-        return (f"StringRegexp({self._pattern!r})",)
+            return (f"StringRegexp({self.pattern!r}, flags={re.RegexFlag(self._flags)!r})",)
+        return (f"StringRegexp({self.pattern!r})",)
 
     def _text_parts(self) -> Sequence[str | Check]:
         letters = "".join(letter for flag, letter in _FLAG_LETTERS if self._flags & flag)
-        return (f"/{self._pattern}/{letters}",)
+        return (f"/{self.pattern}/{letters}",)
 
     def _visit(self, value: Any, marks: Marks, unknown: Marks, ctx: Ctx) -> Visit:
         if not isinstance(value, str):
