@@ -189,9 +189,32 @@ _CHANGE_SIDES: Final = (("before", "before_sensitive"), ("after", "after_sensiti
 _CONFIG_SIDES: Final = (("config_values", "config_sensitive"),)
 
 
+class _PlanEntry(ReadOnly):
+    """An entry of one of a plan's lists: its ``raw`` JSON object, and ``document``, the plan it is part of
+    (a plan passes itself), whose secrets its repr hides; None for one built alone."""
+
+    __slots__ = ("_document", "raw")
+    raw: Mapping[str, Any]
+    _document: HasSecrets | None
+
+    def __init__(self, raw: Mapping[str, Any], document: HasSecrets | None = None) -> None:
+        self._set(raw=raw, _document=document)
+
+
+class _Deferred(_PlanEntry):
+    """An entry Terraform deferred (a resource change, an action invocation), and why."""
+
+    __slots__ = ()
+
+    @property
+    def reason(self) -> str:
+        """The deferral reason as Terraform writes it, e.g. ``resource_config_unknown``."""
+        return str(self.raw.get("reason", ""))
+
+
 @public("plancheck")
 @final
-class ResourceChange(ResourceFields, ReadOnly):
+class ResourceChange(ResourceFields, _PlanEntry):
     """One entry of ``resource_changes`` (or ``resource_drift``).
 
     ``document`` is its plan (a plan passes itself): the repr shows the address through the
@@ -206,12 +229,7 @@ class ResourceChange(ResourceFields, ReadOnly):
     <ResourceChange a.b["(sensitive)"] actions=[]>
     """
 
-    __slots__ = ("_document", "raw")
-    raw: Mapping[str, Any]
-    _document: HasSecrets | None
-
-    def __init__(self, raw: Mapping[str, Any], document: HasSecrets | None = None) -> None:
-        self._set(raw=raw, _document=document)
+    __slots__ = ()
 
     @property
     def address(self) -> str:
@@ -221,23 +239,22 @@ class ResourceChange(ResourceFields, ReadOnly):
     @property
     def previous_address(self) -> str | None:
         """The address before a ``moved`` block took effect, if any."""
-        return self.raw.get("previous_address")
+        return _str_or_none(self.raw.get("previous_address"))
 
     @property
     def module_address(self) -> str | None:
         """The module address, e.g. ``module.child``; None in the root module."""
-        return self.raw.get("module_address")
+        return _str_or_none(self.raw.get("module_address"))
 
     @property
     def deposed(self) -> str | None:
         """The deposed key of a deposed object, or None for the current object."""
-        value = self.raw.get("deposed")
-        return value if isinstance(value, str) else None
+        return _str_or_none(self.raw.get("deposed"))
 
     @property
     def action_reason(self) -> str | None:
         """Why the action was chosen, e.g. ``replace_because_cannot_update``."""
-        return self.raw.get("action_reason")
+        return _str_or_none(self.raw.get("action_reason"))
 
     @property
     def change(self) -> Change:
@@ -294,7 +311,7 @@ class OutputChange(ReadOnly):
 
 @public("plancheck")
 @final
-class DeferredChange(ReadOnly):
+class DeferredChange(_Deferred):
     """One entry of ``deferred_changes``: a resource change Terraform deferred, and why.
 
     ``document`` is its plan, as for :class:`ResourceChange`.
@@ -304,17 +321,7 @@ class DeferredChange(ReadOnly):
     ('provider_config_unknown', 'a.b')
     """
 
-    __slots__ = ("_document", "raw")
-    raw: Mapping[str, Any]
-    _document: HasSecrets | None
-
-    def __init__(self, raw: Mapping[str, Any], document: HasSecrets | None = None) -> None:
-        self._set(raw=raw, _document=document)
-
-    @property
-    def reason(self) -> str:
-        """The deferral reason as Terraform writes it, e.g. ``resource_config_unknown``."""
-        return str(self.raw.get("reason", ""))
+    __slots__ = ()
 
     @property
     def resource_change(self) -> ResourceChange:
@@ -335,7 +342,7 @@ def _str_or_none(value: Any) -> str | None:
 
 @public("plancheck")
 @final
-class ActionInvocation(ReadOnly):
+class ActionInvocation(_PlanEntry):
     """One entry of ``action_invocations`` (Terraform 1.14+): an action the apply will run, and what triggers it.
 
     Terraform writes it from ``jsonplan.ActionInvocation``: the action's ``address``, ``type``,
@@ -359,12 +366,7 @@ class ActionInvocation(ReadOnly):
     <ActionInvocation action.t.n["(sensitive)"] Invoke>
     """
 
-    __slots__ = ("_document", "raw")
-    raw: Mapping[str, Any]
-    _document: HasSecrets | None
-
-    def __init__(self, raw: Mapping[str, Any], document: HasSecrets | None = None) -> None:
-        self._set(raw=raw, _document=document)
+    __slots__ = ()
 
     @property
     def address(self) -> str:
@@ -504,7 +506,7 @@ def invocation_entries(plan: Plan) -> list[dict[str, Any]]:
 
 @public("plancheck")
 @final
-class DeferredActionInvocation(ReadOnly):
+class DeferredActionInvocation(_Deferred):
     """One entry of ``deferred_action_invocations`` (Terraform 1.14+): an action invocation deferred, and why.
 
     >>> d = DeferredActionInvocation({"reason": "resource_config_unknown",
@@ -513,17 +515,7 @@ class DeferredActionInvocation(ReadOnly):
     ('resource_config_unknown', 'action.t.n')
     """
 
-    __slots__ = ("_document", "raw")
-    raw: Mapping[str, Any]
-    _document: HasSecrets | None
-
-    def __init__(self, raw: Mapping[str, Any], document: HasSecrets | None = None) -> None:
-        self._set(raw=raw, _document=document)
-
-    @property
-    def reason(self) -> str:
-        """The deferral reason as Terraform writes it, e.g. ``resource_config_unknown``."""
-        return str(self.raw.get("reason", ""))
+    __slots__ = ()
 
     @property
     def action_invocation(self) -> ActionInvocation:

@@ -94,6 +94,11 @@ class _Message(ReadOnly):
         data = self.raw.get(self._key)
         return data if isinstance(data, Mapping) else _EMPTY
 
+    def _text(self, key: str) -> str | None:
+        """The text the message holds at ``key``; None where it holds none, or no text."""
+        value = self._data.get(key)
+        return value if isinstance(value, str) else None
+
     @property
     def address(self) -> str:
         """The list block's address, as Terraform writes it (``list.concept_pet.pets``)."""
@@ -102,7 +107,7 @@ class _Message(ReadOnly):
     @property
     def resource_type(self) -> str | None:
         """The managed resource type the list block lists."""
-        return self._data.get("resource_type")
+        return self._text("resource_type")
 
 
 @public("plancheck.querycheck")
@@ -191,12 +196,12 @@ class QueryResult(_Message):
     @property
     def config(self) -> str | None:
         """The generated resource configuration (``-generate-config-out``), or None."""
-        return self._data.get("config")
+        return self._text("config")
 
     @property
     def import_config(self) -> str | None:
         """The generated ``import`` block (``-generate-config-out``), or None."""
-        return self._data.get("import_config")
+        return self._text("import_config")
 
     def __repr__(self) -> str:
         return f"<QueryResult {self.address} line={self.line}>"

@@ -638,20 +638,23 @@ class Leftover(FrozenValue):
     @property
     def test(self) -> str | None:
         """The test whose case left it, when known."""
-        value = self.manifest.get("test")
-        return value if isinstance(value, str) else None
+        return self._recorded("test")
 
     @property
     def base_dir(self) -> str | None:
         """The directory of the test that left it (its project), when known."""
-        value = self.manifest.get("base_dir")
-        return value if isinstance(value, str) and value else None
+        return self._recorded("base_dir")
 
     def provider_file(self, address: str) -> str | None:
         """The source file of the module of the provider under test at ``address``, when known."""
-        value = self.manifest.get("provider_files")
-        found = value.get(address) if isinstance(value, dict) else None
-        return found if isinstance(found, str) and found else None
+        return self._recorded("provider_files", address)
+
+    def _recorded(self, *keys: str) -> str | None:
+        """The text the manifest records under ``keys``; None where it records none, or no text (hand-edited)."""
+        value: Any = self.manifest
+        for key in keys:
+            value = value.get(key) if isinstance(value, Mapping) else None
+        return value if isinstance(value, str) and value else None
 
     def made_under(self, project: str | os.PathLike[str]) -> bool:
         """Whether its test was under ``project`` (True when the manifest does not say).

@@ -162,6 +162,23 @@ def _is_null(value: Any) -> bool:
     return value.json.strip() in (b"", b"null")
 
 
+_RPC = Callable[["_Servicer", Any, Any], Any]
+
+
+def _echo_type_only(rpc: _RPC) -> _RPC:
+    """An RPC about one managed resource: for a type this provider lacks, its response holds the diagnostic alone."""
+    name = rpc.__name__
+
+    # Not functools.wraps: the provider server unwraps ``__wrapped__`` (tf's own wrapper), which would skip this.
+    def checked(self: _Servicer, request: Any, context: Any) -> Any:
+        problems = self._unsupported(name, request.type_name)
+        if problems:
+            return getattr(self.pb, name).Response(diagnostics=problems)
+        return rpc(self, request, context)
+
+    return checked
+
+
 class _Servicer:
     """The protocol-6 RPCs of the echo provider (the provider server wraps them; unlisted ones are UNIMPLEMENTED)."""
 
@@ -222,16 +239,13 @@ class _Servicer:
         return self.pb.StopProvider.Response()
 
     # The managed resource.
+    @_echo_type_only
     def ValidateResourceConfig(self, request: Any, context: Any) -> Any:
-        return self.pb.ValidateResourceConfig.Response(
-            diagnostics=self._unsupported("ValidateResourceConfig", request.type_name)
-        )
+        return self.pb.ValidateResourceConfig.Response()
 
+    @_echo_type_only
     def PlanResourceChange(self, request: Any, context: Any) -> Any:
         pb = self.pb
-        problems = self._unsupported("PlanResourceChange", request.type_name)
-        if problems:
-            return pb.PlanResourceChange.Response(diagnostics=problems)
         if _is_null(request.proposed_new_state):  # destroying
             return pb.PlanResourceChange.Response(planned_state=request.proposed_new_state)
         if not _is_null(request.prior_state):  # immutable: the data may change between commands, the resource never does
@@ -240,11 +254,9 @@ class _Servicer:
         planned = pb.DynamicValue(msgpack=encode_object({"data": UNKNOWN}))
         return pb.PlanResourceChange.Response(planned_state=planned)
 
+    @_echo_type_only
     def ApplyResourceChange(self, request: Any, context: Any) -> Any:
         pb = self.pb
-        problems = self._unsupported("ApplyResourceChange", request.type_name)
-        if problems:
-            return pb.ApplyResourceChange.Response(diagnostics=problems)
         if _is_null(request.planned_state):  # destroyed
             return pb.ApplyResourceChange.Response(new_state=request.planned_state)
         new_state = pb.DynamicValue(msgpack=encode_object({"data": self.provider.data}))
@@ -254,18 +266,18 @@ class _Servicer:
         # The data never needs refreshing.
         return self.pb.ReadResource.Response(new_state=request.current_state, private=request.private)
 
+    @_echo_type_only
     def UpgradeResourceState(self, request: Any, context: Any) -> Any:
         pb = self.pb
-        problems = self._unsupported("UpgradeResourceState", request.type_name)
-        if not problems and request.version != 0:
-            problems = [self._error(
+        if request.version != 0:
+            problem = self._error(
                 "Unsupported Resource",
                 "UpgradeResourceState was called for echo, which does not support multiple schema versions",
-            )]  # fmt: skip
-        if not problems and not request.raw_state.json:
-            problems = [self._error("Unable to Read Previously Saved State for UpgradeResourceState", "the state has no JSON")]
-        if problems:
-            return pb.UpgradeResourceState.Response(diagnostics=problems)
+            )
+            return pb.UpgradeResourceState.Response(diagnostics=[problem])
+        if not request.raw_state.json:
+            problem = self._error("Unable to Read Previously Saved State for UpgradeResourceState", "the state has no JSON")
+            return pb.UpgradeResourceState.Response(diagnostics=[problem])
         # The stored JSON is already the current schema's: Terraform decodes a JSON DynamicValue as it does MessagePack.
         return pb.UpgradeResourceState.Response(upgraded_state=pb.DynamicValue(json=request.raw_state.json))
 

@@ -33,6 +33,7 @@ from .._checking.matcher import (
 )
 from .._frozen import public
 from .._redact import SENSITIVE, Marks, child_marks, contains_sensitive
+from ._scalars import expect_arg
 
 
 def check_list(owner: str, items: Sequence[Check]) -> tuple[Check, ...]:
@@ -331,8 +332,7 @@ class SizeCheck(ValueCheck):
     _object: ClassVar[bool] = False
 
     def __init__(self, size: int) -> None:
-        if isinstance(size, bool) or not isinstance(size, int):
-            raise TypeError(f"{self.name} expects an int size, got {type(size).__name__}")
+        expect_arg(self.name, size, int, "an int size")
         if size < 0:
             raise ValueError(f"{self.name} size must be >= 0, got {size}")
         self._init_value(size)

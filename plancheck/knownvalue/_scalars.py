@@ -52,11 +52,26 @@ __all__ = [
     "as_float32",
     "as_float64",
     "as_int",
+    "expect_arg",
 ]
 
 
 INT32_RANGE: Final = (-(2**31), 2**31 - 1)
 INT64_RANGE: Final = (-(2**63), 2**63 - 1)
+
+
+def expect_arg(check: str, value: Any, kind: type | tuple[type, ...], what: str) -> Any:
+    """``value`` if it is a ``kind``, else the TypeError naming ``check`` and ``what`` it expects. A bool is a
+    ``kind`` only where ``kind`` is bool: JSON's ``true`` is no number.
+
+    >>> expect_arg("Int64Exact", True, int, "an int")
+    Traceback (most recent call last):
+    ...
+    TypeError: Int64Exact expects an int, got bool
+    """
+    if isinstance(value, kind) and (kind is bool or not isinstance(value, bool)):
+        return value
+    raise TypeError(f"{check} expects {what}, got {type(value).__name__}")
 
 _F32_MAX: Final = float.fromhex("0x1.fffffep+127")
 # Numbers at or beyond max + half an ulp round to infinity: Go's ParseFloat calls that out of range.
@@ -217,9 +232,7 @@ class StringExact(ValueCheck):
     name = "StringExact"
 
     def __init__(self, value: str) -> None:
-        if not isinstance(value, str):
-            raise TypeError(f"StringExact expects a str, got {type(value).__name__}")
-        self._init_value(value)
+        self._init_value(expect_arg("StringExact", value, str, "a str"))
 
     @property
     def value(self) -> str:
@@ -260,8 +273,7 @@ class StringRegexp(Check):
     plancheck.ValueMismatchError: expected regex match /str/ for StringRegexp check, got: "rts"
     """
 
-    __slots__ = ("_flags", "_pattern", "_regex")
-    _pattern: str
+    __slots__ = ("_flags", "_regex")
     _flags: int
     _regex: re.Pattern[str]
     name = "StringRegexp"
@@ -274,12 +286,10 @@ class StringRegexp(Check):
                 raise TypeError("StringRegexp needs a str pattern, got a bytes pattern")
             if flags:
                 raise ValueError("StringRegexp: cannot add flags to an already compiled pattern")
-            source = pattern.pattern
             # str patterns always carry re.UNICODE; it is implied, so leave it out of repr and equality.
             flags = pattern.flags & ~re.UNICODE
             regex = pattern
         elif isinstance(pattern, str):
-            source = pattern
             try:
                 regex = re.compile(pattern, flags)
             except re.error as exc:
@@ -289,7 +299,6 @@ class StringRegexp(Check):
             raise TypeError(
                 f"StringRegexp expects a str pattern or a compiled re.Pattern, got {type(pattern).__name__}"
             )
-        object.__setattr__(self, "_pattern", source)
         object.__setattr__(self, "_flags", int(flags))
         object.__setattr__(self, "_regex", regex)
         self._seal()
@@ -297,7 +306,7 @@ class StringRegexp(Check):
     @property
     def pattern(self) -> str:
         """The regular expression's source text."""
-        return self._pattern
+        return self._regex.pattern
 
     @property
     def flags(self) -> int:
@@ -305,19 +314,19 @@ class StringRegexp(Check):
         return self._flags
 
     def _ident(self) -> tuple[Hashable, ...]:
-        return (self._pattern, self._flags)
+        return (self.pattern, self._flags)
 
     def _args(self) -> tuple[Any, ...]:
-        return (self._pattern, self._flags)
+        return (self.pattern, self._flags)
 
     def _repr_parts(self) -> Sequence[str | Check]:
         if self._flags:
-            return (f"StringRegexp({self._pattern!r}, flags={re.RegexFlag(self._flags)!r})",)
-        return (f"StringRegexp({self._pattern!r})",)
+            return (f"StringRegexp({self.pattern!r}, flags={re.RegexFlag(self._flags)!r})",)
+        return (f"StringRegexp({self.pattern!r})",)
 
     def _text_parts(self) -> Sequence[str | Check]:
         letters = "".join(letter for flag, letter in _FLAG_LETTERS if self._flags & flag)
-        return (f"/{self._pattern}/{letters}",)
+        return (f"/{self.pattern}/{letters}",)
 
     def _visit(self, value: Any, marks: Marks, unknown: Marks, ctx: Ctx) -> Visit:
         if not isinstance(value, str):
@@ -346,9 +355,7 @@ class Bool(ValueCheck):
     name = "Bool"
 
     def __init__(self, value: bool) -> None:
-        if not isinstance(value, bool):
-            raise TypeError(f"Bool expects a bool, got {type(value).__name__}")
-        self._init_value(value)
+        self._init_value(expect_arg("Bool", value, bool, "a bool"))
 
     @property
     def value(self) -> bool:
@@ -490,8 +497,7 @@ class _IntExact(_ReadExact):
     _bounds: ClassVar[tuple[int, int]]
 
     def __init__(self, value: int) -> None:
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise TypeError(f"{self.name} expects an int, got {type(value).__name__}")
+        expect_arg(self.name, value, int, "an int")
         low, high = self._bounds
         if not low <= value <= high:
             raise ValueError(f"{self.name} value must be an {self._bits} (from {low} to {high}), got {value}")
@@ -548,8 +554,7 @@ class Int32Exact(_IntExact):
 
 
 def _float_arg(name: str, value: float) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise TypeError(f"{name} expects a float or an int, got {type(value).__name__}")
+    expect_arg(name, value, (int, float), "a float or an int")
     try:
         result = float(value)
     except OverflowError:
@@ -633,7 +638,7 @@ class Float32Exact(_ReadExact):
 
 @public("plancheck.knownvalue")
 @final
-class NumberExact(Check):
+class NumberExact(ValueCheck):
     """The value is exactly this number, at any precision (``1``, ``1.0`` and ``Decimal("1.00")`` are equal).
 
     Give an ``int`` or a ``Decimal``. A ``float`` stands for its shortest decimal
@@ -645,7 +650,7 @@ class NumberExact(Check):
     False
     """
 
-    __slots__ = ("_arg", "_value")
+    __slots__ = ("_arg",)
     _arg: int | Decimal
     _value: Decimal
     name = "NumberExact"
@@ -658,17 +663,13 @@ class NumberExact(Check):
         if not dec.is_finite():
             raise ValueError(f"NumberExact value must be finite, got {value!r}")
         object.__setattr__(self, "_arg", arg)
-        object.__setattr__(self, "_value", dec)
-        self._seal()
+        # Decimal equality and hashing are numeric: Decimal("1.0") and 1 identify the same check.
+        self._init_value(dec)
 
     @property
     def value(self) -> Decimal:
         """The expected number, as a Decimal."""
         return self._value
-
-    def _ident(self) -> tuple[Hashable, ...]:
-        # Decimal equality and hashing are numeric: Decimal("1.0") and 1 identify the same check.
-        return (self._value,)
 
     def _args(self) -> tuple[Any, ...]:
         return (self._arg,)

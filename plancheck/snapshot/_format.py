@@ -29,7 +29,7 @@ from __future__ import annotations
 import functools
 import json
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any, Final
 
@@ -43,6 +43,7 @@ __all__ = [
     "FACTS",
     "HEADER",
     "INVOCATION",
+    "JSON_LITERALS",
     "UNKNOWN",
     "Block",
     "Snapshot",
@@ -68,6 +69,8 @@ COMMENT: Final = (
 #: Names the key the fingerprints were made with (a fingerprint of a constant), never the key.
 KEY_LINE_PREFIX: Final = "# fingerprint key #"
 UNKNOWN: Final = "(known after apply)"
+#: JSON's literal names, by the Python value each stands for (look up only None and bools: 1 == True).
+JSON_LITERALS: Final[Mapping[Any, str]] = {None: "null", True: "true", False: "false"}
 #: A sensitive value with its fingerprint: ``(sensitive #0123456789ab)``.
 FINGERPRINTED: Final = re.compile(r"\(sensitive #([0-9a-f]{12})\)\Z")
 #: The facts a block may state, in the order they are written.
@@ -362,12 +365,8 @@ def json_scalar(value: Any) -> str:
     >>> json_scalar(None), json_scalar(True), json_scalar(Decimal("1.50")), json_scalar(10**30)
     ('null', 'true', '1.50', '1000000000000000000000000000000')
     """
-    if value is None:
-        return "null"
-    if value is True:
-        return "true"
-    if value is False:
-        return "false"
+    if value is None or isinstance(value, bool):
+        return JSON_LITERALS[value]
     if isinstance(value, str):
         return json_string(value)
     if isinstance(value, (int, Decimal)):

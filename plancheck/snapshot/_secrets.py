@@ -44,6 +44,7 @@ from .._redact import (
     number_text,
     whole_token,
 )
+from ._format import JSON_LITERALS
 
 __all__ = ["KEY_ENV", "MEMO_LIMIT", "MIN_KEY_BYTES", "FingerprintKey", "ValueSecrets", "canonical_json", "resolve_key"]
 
@@ -281,7 +282,7 @@ def canonical_json(value: Any) -> str:
                     stack.append(marker(","))
             stack.append(marker("["))
         elif item is None or isinstance(item, bool):
-            out.append("null" if item is None else "true" if item else "false")
+            out.append(JSON_LITERALS[item])
         elif isinstance(item, str):
             out.append(json.dumps(item))
         elif isinstance(item, (int, Decimal)):

@@ -7,6 +7,7 @@ never a state, and reports what it found through :meth:`StateCheck.failures`.
 from __future__ import annotations
 
 import abc
+from collections.abc import Sequence
 
 from tfjsonpath import Path
 
@@ -85,9 +86,7 @@ def find_state_resource(state: State, address: str, deposed: str | None) -> Stat
         if keys:
             return text + "; its deposed objects: " + ", ".join(quote(k) for k in keys)
         return text + "; the resource has no deposed objects"
-    if not state.resources:
-        return "resource not found in state; the state has no resources"
-    return "resource not found in state" + closest_text(missing.closest, "address", "state")
+    return _not_in_state("resource", bool(state.resources), missing.closest, "address")
 
 
 def find_state_output(state: State, name: str) -> StateOutput | str:
@@ -95,9 +94,14 @@ def find_state_output(state: State, name: str) -> StateOutput | str:
     try:
         return state.output(name)
     except ResourceNotFoundError as exc:
-        if not state.outputs:
-            return "output not found in state; the state has no outputs"
-        return "output not found in state" + closest_text(exc.closest, "output name", "state")
+        return _not_in_state("output", bool(state.outputs), exc.closest, "output name")
+
+
+def _not_in_state(what: str, any_there: bool, closest: Sequence[str], named_by: str) -> str:
+    """Why the state has no such ``what``: it has none at all, or these are the closest (by ``named_by``)."""
+    if not any_there:
+        return f"{what} not found in state; the state has no {what}s"
+    return f"{what} not found in state" + closest_text(closest, named_by, "state")
 
 
 def resolve_resource(resource: StateResource, path: Path) -> ResolvedValue:

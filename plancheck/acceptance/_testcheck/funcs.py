@@ -421,20 +421,20 @@ def _with(attrs: FlatAttributes, name: str, key: str, func: CheckValueFunc) -> N
 # -- the public constructors ------------------------------------------------------------------
 
 
-def _root_check(check: str, label: str, name: str, key: str, body: Callable[[FlatAttributes], None]) -> CheckFunc:
+def _attr_check(where: str, module: str | None, name: Any, key: Any, test: Callable[..., None], *args: Any) -> CheckFunc:
+    """Check ``where``: ``test(attributes, name, key, *args)`` on resource ``name``'s attributes (``key`` the one
+    looked at) in ``module``; None is the root module, which the label leaves out."""
+    name, key = require_str(where, "name", name), require_str(where, "key", key)
+    label = _label(name, key) if module is None else _label(module, name, key)
+
     def run(flat: FlatState) -> None:
-        body(instance(flat, "", name))
+        test(instance(flat, module or "", name), name, key, *args)
 
-    return leaf(check, label, name, key, run, [key])
+    return leaf(where, label, name, key, run, [key])
 
 
-def _module_check(
-    check: str, label: str, module: str, name: str, key: str, body: Callable[[FlatAttributes], None]
-) -> CheckFunc:
-    def run(flat: FlatState) -> None:
-        body(instance(flat, module, name))
-
-    return leaf(check, label, name, key, run, [key])
+def _read_attr(attrs: FlatAttributes, name: str, key: str, read: Callable[[], str]) -> None:
+    _attr(attrs, name, key, read())
 
 
 @public("plancheck.acceptance")
@@ -457,8 +457,7 @@ def TestCheckResourceAttr(name: str, key: str, value: str) -> CheckFunc:
     plancheck.acceptance.TestCheckFuncError: null_resource.a: Attribute 'id' expected "8", got "7"
     """
     where = "TestCheckResourceAttr"
-    name, key, value = require_str(where, "name", name), require_str(where, "key", key), require_str(where, "value", value)
-    return _root_check(where, _label(name, key), name, key, lambda attrs: _attr(attrs, name, key, value))
+    return _attr_check(where, None, name, key, _attr, require_str(where, "value", value))
 
 
 @public("plancheck.acceptance")
@@ -479,8 +478,7 @@ def TestCheckModuleResourceAttr(mp: Any, name: str, key: str, value: str) -> Che
     """
     where = "TestCheckModuleResourceAttr"
     module = module_address(where, mp)
-    name, key, value = require_str(where, "name", name), require_str(where, "key", key), require_str(where, "value", value)
-    return _module_check(where, _label(module, name, key), module, name, key, lambda attrs: _attr(attrs, name, key, value))
+    return _attr_check(where, module, name, key, _attr, require_str(where, "value", value))
 
 
 @public("plancheck.acceptance")
@@ -497,9 +495,7 @@ def TestCheckResourceAttrSet(name: str, key: str) -> CheckFunc:
     ...
     plancheck.acceptance.TestCheckFuncError: null_resource.a: list or set attribute 'l' must be checked by element count key (l.#) or element value keys (e.g. l.0). Set element value checks should use TestCheckTypeSet functions instead.
     """
-    where = "TestCheckResourceAttrSet"
-    name, key = require_str(where, "name", name), require_str(where, "key", key)
-    return _root_check(where, _label(name, key), name, key, lambda attrs: _attr_set(attrs, name, key))
+    return _attr_check("TestCheckResourceAttrSet", None, name, key, _attr_set)
 
 
 @public("plancheck.acceptance")
@@ -514,9 +510,7 @@ def TestCheckModuleResourceAttrSet(mp: Any, name: str, key: str) -> CheckFunc:
     plancheck.acceptance.TestCheckFuncError: No module found at: module.c
     """
     where = "TestCheckModuleResourceAttrSet"
-    module = module_address(where, mp)
-    name, key = require_str(where, "name", name), require_str(where, "key", key)
-    return _module_check(where, _label(module, name, key), module, name, key, lambda attrs: _attr_set(attrs, name, key))
+    return _attr_check(where, module_address(where, mp), name, key, _attr_set)
 
 
 @public("plancheck.acceptance")
@@ -534,9 +528,7 @@ def TestCheckNoResourceAttr(name: str, key: str) -> CheckFunc:
     ...
     plancheck.acceptance.TestCheckFuncError: null_resource.a: Attribute 'id' found when not expected
     """
-    where = "TestCheckNoResourceAttr"
-    name, key = require_str(where, "name", name), require_str(where, "key", key)
-    return _root_check(where, _label(name, key), name, key, lambda attrs: _no_attr(attrs, name, key))
+    return _attr_check("TestCheckNoResourceAttr", None, name, key, _no_attr)
 
 
 @public("plancheck.acceptance")
@@ -550,9 +542,7 @@ def TestCheckModuleNoResourceAttr(mp: Any, name: str, key: str) -> CheckFunc:
     >>> TestCheckModuleNoResourceAttr(["c"], "null_resource.a", "name")(state)
     """
     where = "TestCheckModuleNoResourceAttr"
-    module = module_address(where, mp)
-    name, key = require_str(where, "name", name), require_str(where, "key", key)
-    return _module_check(where, _label(module, name, key), module, name, key, lambda attrs: _no_attr(attrs, name, key))
+    return _attr_check(where, module_address(where, mp), name, key, _no_attr)
 
 
 @public("plancheck.acceptance")
@@ -572,9 +562,7 @@ def TestMatchResourceAttr(name: str, key: str, r: str | re.Pattern[str]) -> Chec
     plancheck.acceptance.TestCheckFuncError: null_resource.a: Attribute 'id' didn't match "^ami-", got "i-0abc"
     """
     where = "TestMatchResourceAttr"
-    name, key = require_str(where, "name", name), require_str(where, "key", key)
-    regex = compile_regex(where, "r", r)
-    return _root_check(where, _label(name, key), name, key, lambda attrs: _match(attrs, name, key, regex))
+    return _attr_check(where, None, name, key, _match, compile_regex(where, "r", r))
 
 
 @public("plancheck.acceptance")
@@ -589,9 +577,7 @@ def TestModuleMatchResourceAttr(mp: Any, name: str, key: str, r: str | re.Patter
     """
     where = "TestModuleMatchResourceAttr"
     module = module_address(where, mp)
-    name, key = require_str(where, "name", name), require_str(where, "key", key)
-    regex = compile_regex(where, "r", r)
-    return _module_check(where, _label(module, name, key), module, name, key, lambda attrs: _match(attrs, name, key, regex))
+    return _attr_check(where, module, name, key, _match, compile_regex(where, "r", r))
 
 
 def _pointer(where: str, value: Any) -> Callable[[], str]:
@@ -623,9 +609,7 @@ def TestCheckResourceAttrPtr(name: str, key: str, value: Callable[[], str]) -> C
     >>> check(state)
     """
     where = "TestCheckResourceAttrPtr"
-    name, key = require_str(where, "name", name), require_str(where, "key", key)
-    read = _pointer(where, value)
-    return _root_check(where, _label(name, key), name, key, lambda attrs: _attr(attrs, name, key, read()))
+    return _attr_check(where, None, name, key, _read_attr, _pointer(where, value))
 
 
 @public("plancheck.acceptance")
@@ -640,9 +624,7 @@ def TestCheckModuleResourceAttrPtr(mp: Any, name: str, key: str, value: Callable
     """
     where = "TestCheckModuleResourceAttrPtr"
     module = module_address(where, mp)
-    name, key = require_str(where, "name", name), require_str(where, "key", key)
-    read = _pointer(where, value)
-    return _module_check(where, _label(module, name, key), module, name, key, lambda attrs: _attr(attrs, name, key, read()))
+    return _attr_check(where, module, name, key, _read_attr, _pointer(where, value))
 
 
 @public("plancheck.acceptance")
@@ -665,10 +647,9 @@ def TestCheckResourceAttrWith(name: str, key: str, check_value_func: CheckValueF
     plancheck.acceptance.TestCheckFuncError: null_resource.a: Attribute "port" value: port 8080 is not below 1024
     """
     where = "TestCheckResourceAttrWith"
-    name, key = require_str(where, "name", name), require_str(where, "key", key)
     if not callable(check_value_func):
         raise TestDefinitionError(where, f"check_value_func: expected a callable, got {type(check_value_func).__name__}")
-    return _root_check(where, _label(name, key), name, key, lambda attrs: _with(attrs, name, key, check_value_func))
+    return _attr_check(where, None, name, key, _with, check_value_func)
 
 
 def _self_pair(where: str, module1: str, name1: str, key1: str, module2: str, name2: str, key2: str) -> None:
