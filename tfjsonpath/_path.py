@@ -1,26 +1,35 @@
-"""Path: an immutable, hashable sequence of steps into a JSON document; finding its value, and walking a document.
+"""Path: an immutable, hashable sequence of steps into a JSON document, and its escaped text form; finding
+its value, and walking a document.
+
+The text form: ``root_map_attribute["example-key"][0]["nested"]``. Go's dotted ``String()`` is ambiguous
+(``a.0`` may be the key "0" or the index 0, and a key may itself contain a dot) and has no parser. This
+form is unambiguous:
+
+    path    = "" | first rest*
+    first   = ident | bracket
+    rest    = "." ident | bracket
+    bracket = "[" index "]" | "[" quoted "]"
+    ident   = [A-Za-z_][A-Za-z0-9_]*
+    index   = "0" | [1-9][0-9]*
+    quoted  = a JSON string literal; "\\u{HEX}" (1 to 6 hex digits) also
+              stands for one code point (see ._text)
+
+Rendering (``Path.to_text``) is canonical: only a first key that matches ``ident`` is written bare;
+every other key, including every key after the first step, is a bracketed quoted string, and an index
+is in brackets. Parsing (``Path.parse``) still accepts ``.ident`` after the first step.
 
 Resolving and walking are iterative (no recursion limit).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any, final, overload
 
-from ._errors import TfJsonPathError, public
+from ._errors import PathSyntaxError, TfJsonPathError, public
 from ._jsontypes import describe_json_type, is_object, is_sequence, plural
-from ._text import (
-    IDENT_FULL,
-    MapStep,
-    SliceStep,
-    Step,
-    _Immutable,
-    checked_index,
-    checked_key,
-    parse_steps,
-    quote_key,
-)
+from ._text import MAX_INDEX, MapStep, SliceStep, Step, _Immutable, _scan_quoted, quote_key
 
 __all__ = ["New", "Path", "PathNotFoundError", "Traverse", "leaves", "walk"]
 
@@ -28,13 +37,18 @@ __all__ = ["New", "Path", "PathNotFoundError", "Traverse", "leaves", "walk"]
 # Python never returns -1 from hash(), so it can mark "not computed yet".
 _UNHASHED = -1
 
+#: A key that the text form may write bare (as a first step).
+_IDENT_FULL = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_INDEX = re.compile(r"0|[1-9][0-9]*")
 
-def _step_for(value: object, where: str) -> Step:
-    if isinstance(value, str):
-        return MapStep(value)
-    if isinstance(value, int) and not isinstance(value, bool):
-        return SliceStep(checked_index(value, where))
-    raise TypeError(f"{where} must be a str (map key) or an int (slice index), got {type(value).__name__}")
+_EXPECT_FIRST = "a key or '['"
+_EXPECT_NEXT = "'.', '[' or the end of the path"
+_EXPECT_IDENT = "a key of letters, digits and '_' after '.' (quote other keys as [\"...\"])"
+_EXPECT_BRACKET = "an index or a quoted key"
+_EXPECT_INDEX_END = "']' after the index"
+_EXPECT_SMALL_INDEX = f"an index no greater than {MAX_INDEX}"
+_EXPECT_KEY_END = "']' after the quoted key"
 
 
 @public("tfjsonpath")
@@ -100,7 +114,7 @@ class Path(_Immutable):
         ...
         TypeError: AtMapKey() key must be a str, got int
         """
-        return Path._from_steps((*self.steps, MapStep(checked_key(key, "AtMapKey()"))))
+        return Path._from_steps((*self.steps, MapStep(key, _caller="AtMapKey()")))
 
     def AtSliceIndex(self, index: int) -> Path:  # Go's name, kept for line-by-line ports
         """Return a new path one array index deeper.
@@ -112,7 +126,7 @@ class Path(_Immutable):
         ...
         ValueError: AtSliceIndex() index must be >= 0, got -1
         """
-        return Path._from_steps((*self.steps, SliceStep(checked_index(index, "AtSliceIndex()"))))
+        return Path._from_steps((*self.steps, SliceStep(index, _caller="AtSliceIndex()")))
 
     def join(self, *others: Path | Step | str | int) -> Path:
         """Return this path followed by other paths, steps, keys (str) or indexes (int).
@@ -126,8 +140,10 @@ class Path(_Immutable):
                 steps.extend(other.steps)
             elif isinstance(other, (MapStep, SliceStep)):
                 steps.append(other)
-            elif isinstance(other, (str, int)) and not isinstance(other, bool):
-                steps.append(_step_for(other, f"join() argument {n}"))
+            elif isinstance(other, str):
+                steps.append(MapStep(other))
+            elif isinstance(other, int) and not isinstance(other, bool):
+                steps.append(SliceStep(other, _caller=f"join() argument {n}"))
             else:
                 raise TypeError(
                     f"join() argument {n} must be a Path, MapStep, SliceStep, str key or int index, "
@@ -271,7 +287,7 @@ class Path(_Immutable):
         for step in self.steps:
             if isinstance(step, SliceStep):
                 parts.append(f"[{step.index}]")
-            elif not parts and IDENT_FULL.match(step.key):
+            elif not parts and _IDENT_FULL.match(step.key):
                 parts.append(step.key)
             else:
                 parts.append(f"[{quote_key(step.key)}]")
@@ -290,7 +306,48 @@ class Path(_Immutable):
         ...     print(e)
         invalid path 'a.0' at offset 2: expected a key of letters, digits and '_' after '.' (quote other keys as ["..."]), found '0'
         """
-        return cls._from_steps(parse_steps(text))
+        if not isinstance(text, str):
+            raise TypeError(f"Path.parse() text must be a str, got {type(text).__name__}")
+        steps: list[Step] = []
+        pos = 0
+        end = len(text)
+        while pos < end:
+            ch = text[pos]
+            if ch == "[":
+                pos += 1
+                if text.startswith('"', pos):
+                    key, pos = _scan_quoted(text, pos + 1)
+                    if not text.startswith("]", pos):
+                        raise PathSyntaxError(text, pos, _EXPECT_KEY_END)
+                    steps.append(MapStep(key))
+                    pos += 1
+                    continue
+                index = _INDEX.match(text, pos)
+                if index is None:
+                    raise PathSyntaxError(text, pos, _EXPECT_BRACKET)
+                digits = index.group()
+                if len(digits) > len(str(MAX_INDEX)) or int(digits) > MAX_INDEX:
+                    found = digits if len(digits) <= 30 else f"a number of {len(digits)} digits"
+                    raise PathSyntaxError(text, pos, _EXPECT_SMALL_INDEX, found=found)
+                pos = index.end()
+                if not text.startswith("]", pos):
+                    raise PathSyntaxError(text, pos, _EXPECT_INDEX_END)
+                steps.append(SliceStep(int(digits)))
+                pos += 1
+                continue
+            if steps:
+                if ch != ".":
+                    raise PathSyntaxError(text, pos, _EXPECT_NEXT)
+                pos += 1
+                expected = _EXPECT_IDENT
+            else:
+                expected = _EXPECT_FIRST
+            ident = _IDENT.match(text, pos)
+            if ident is None:
+                raise PathSyntaxError(text, pos, expected)
+            steps.append(MapStep(ident.group()))
+            pos = ident.end()
+        return cls._from_steps(tuple(steps))
 
     # -- resolving -------------------------------------------------------------------------
 
@@ -316,7 +373,13 @@ def New(first_step: str | int) -> Path:  # Go's name, kept for line-by-line port
     ...
     TypeError: New() first_step must be a str (map key) or an int (slice index), got float
     """
-    return Path._from_steps((_step_for(first_step, "New() first_step"),))
+    if isinstance(first_step, str):
+        return Path._from_steps((MapStep(first_step),))
+    if isinstance(first_step, int) and not isinstance(first_step, bool):
+        return Path._from_steps((SliceStep(first_step, _caller="New() first_step"),))
+    raise TypeError(
+        f"New() first_step must be a str (map key) or an int (slice index), got {type(first_step).__name__}"
+    )
 
 
 # -- resolving a path, and its error (here, beside Path, which both name) -------------------------

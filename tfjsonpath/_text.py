@@ -1,27 +1,11 @@
-"""The escaped text form of a path, and the two kinds of step it is made of (MapStep and SliceStep, with
-their validating constructors).
+"""The two kinds of step a path is made of (MapStep and SliceStep, with their validating constructors), and
+the quoted keys of a path's escaped text form (``["example-key"]``): written by :func:`quote_key`, read by
+:func:`_scan_quoted`. The rest of the text form is read and written by ``Path.parse`` and ``Path.to_text``.
 
-The text form: ``root_map_attribute["example-key"][0]["nested"]``.
-
-Go's dotted ``String()`` is ambiguous (``a.0`` may be the key "0" or the index 0,
-and a key may itself contain a dot) and has no parser. This form is unambiguous:
-
-    path    = "" | first rest*
-    first   = ident | bracket
-    rest    = "." ident | bracket
-    bracket = "[" index "]" | "[" quoted "]"
-    ident   = [A-Za-z_][A-Za-z0-9_]*
-    index   = "0" | [1-9][0-9]*
-    quoted  = a JSON string literal; "\\u{HEX}" (1 to 6 hex digits) also
-              stands for one code point
-
-Rendering (``Path.to_text``) is canonical: only a first key that matches ``ident`` is written bare;
-every other key, including every key after the first step, is a bracketed quoted
-JSON string (printable characters kept as they are, the rest escaped), and an
-index is in brackets. Parsing still accepts ``.ident`` after the first step.
-``\\u{...}`` is written only where JSON cannot say it: a lone high surrogate
-directly followed by a lone low surrogate, which JSON's ``\\uXXXX\\uXXXX`` would
-merge into one character.
+A quoted key is a JSON string literal; ``\\u{HEX}`` (1 to 6 hex digits) also stands for one code point.
+Printable characters are written as they are, the rest escaped. ``\\u{...}`` is written only where JSON
+cannot say it: a lone high surrogate directly followed by a lone low surrogate, which JSON's
+``\\uXXXX\\uXXXX`` would merge into one character.
 """
 
 from __future__ import annotations
@@ -31,35 +15,10 @@ from typing import Any, Final, Self, TypeAlias, final
 
 from ._errors import PathSyntaxError, public
 
-__all__ = ["MapStep", "SliceStep", "Step", "parse_steps", "quote_key"]
+__all__ = ["MapStep", "SliceStep", "Step", "quote_key"]
 
 
 MAX_INDEX: Final = 2**63 - 1
-
-
-def checked_key(key: object, where: str) -> str:
-    """Return ``key`` as an exact str, or raise TypeError naming ``where``."""
-    if not isinstance(key, str):
-        raise TypeError(f"{where} key must be a str, got {type(key).__name__}")
-    # A str subclass (e.g. a str-mixin Enum) could override __eq__/__hash__/__str__;
-    # storing an exact str keeps equality, hashing and rendering predictable.
-    return key if type(key) is str else str.__str__(key)
-
-
-def checked_index(index: object, where: str) -> int:
-    """Return ``index`` as an exact non-negative int, or raise TypeError/ValueError naming ``where``."""
-    # bool is an int subclass, but True is never meant as an index.
-    if isinstance(index, bool) or not isinstance(index, int):
-        raise TypeError(f"{where} index must be an int, got {type(index).__name__}")
-    if index < 0:
-        # Go accepts a negative SliceStep and then panics inside Traverse; refuse it here.
-        raise ValueError(f"{where} index must be >= 0, got {index}")
-    if index > MAX_INDEX:
-        # Go's int is 64-bit; no array is that long, and huge ints cannot even be printed (int_max_str_digits).
-        raise ValueError(
-            f"{where} index must be <= {MAX_INDEX} (2**63 - 1), got a {index.bit_length()}-bit int"
-        )
-    return index if type(index) is int else int.__index__(index)
 
 
 class _Immutable:
@@ -94,14 +53,21 @@ class MapStep(_Immutable):
     Traceback (most recent call last):
     ...
     TypeError: MapStep() key must be a str, got int
+
+    ``_caller`` names the builder that passed the key on (``AtMapKey()``) in the error, so a key is
+    checked once, here.
     """
 
     __slots__ = ("key",)
     __match_args__ = ("key",)
     key: str
 
-    def __init__(self, key: str) -> None:
-        object.__setattr__(self, "key", checked_key(key, "MapStep()"))
+    def __init__(self, key: str, *, _caller: str = "MapStep()") -> None:
+        if not isinstance(key, str):
+            raise TypeError(f"{_caller} key must be a str, got {type(key).__name__}")
+        # A str subclass (e.g. a str-mixin Enum) could override __eq__/__hash__/__str__;
+        # storing an exact str keeps equality, hashing and rendering predictable.
+        object.__setattr__(self, "key", key if type(key) is str else str.__str__(key))
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, MapStep):
@@ -129,14 +95,28 @@ class SliceStep(_Immutable):
     Traceback (most recent call last):
     ...
     ValueError: SliceStep() index must be >= 0, got -1
+
+    ``_caller`` names the builder that passed the index on (``AtSliceIndex()``) in the errors, so an
+    index is checked once, here.
     """
 
     __slots__ = ("index",)
     __match_args__ = ("index",)
     index: int
 
-    def __init__(self, index: int) -> None:
-        object.__setattr__(self, "index", checked_index(index, "SliceStep()"))
+    def __init__(self, index: int, *, _caller: str = "SliceStep()") -> None:
+        # bool is an int subclass, but True is never meant as an index.
+        if isinstance(index, bool) or not isinstance(index, int):
+            raise TypeError(f"{_caller} index must be an int, got {type(index).__name__}")
+        if index < 0:
+            # Go accepts a negative SliceStep and then panics inside Traverse; refuse it here.
+            raise ValueError(f"{_caller} index must be >= 0, got {index}")
+        if index > MAX_INDEX:
+            # Go's int is 64-bit; no array is that long, and huge ints cannot even be printed (int_max_str_digits).
+            raise ValueError(
+                f"{_caller} index must be <= {MAX_INDEX} (2**63 - 1), got a {index.bit_length()}-bit int"
+            )
+        object.__setattr__(self, "index", index if type(index) is int else int.__index__(index))
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, SliceStep):
@@ -159,10 +139,6 @@ Step: TypeAlias = MapStep | SliceStep
 STEP_TYPES: Final = (MapStep, SliceStep)
 
 
-#: A key that the text form may write bare (as a first step).
-IDENT_FULL = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
-_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-_INDEX = re.compile(r"0|[1-9][0-9]*")
 # A run of characters that stand for themselves inside a quoted key.
 _PLAIN_RUN = re.compile(r'[^"\\\x00-\x1f]+')
 _HEX4 = re.compile(r"[0-9A-Fa-f]{4}")
@@ -171,13 +147,6 @@ _HEX_RUN = re.compile(r"[0-9A-Fa-f]*")
 _SHORT_ESCAPES = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t"}
 _UNESCAPES = {'"': '"', "\\": "\\", "/": "/", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
 
-_EXPECT_FIRST = "a key or '['"
-_EXPECT_NEXT = "'.', '[' or the end of the path"
-_EXPECT_IDENT = "a key of letters, digits and '_' after '.' (quote other keys as [\"...\"])"
-_EXPECT_BRACKET = "an index or a quoted key"
-_EXPECT_INDEX_END = "']' after the index"
-_EXPECT_SMALL_INDEX = f"an index no greater than {MAX_INDEX}"
-_EXPECT_KEY_END = "']' after the quoted key"
 _EXPECT_STRING_END = "a closing '\"'"
 _EXPECT_NO_CONTROL = "an escape sequence instead of a raw control character"
 _EXPECT_ESCAPE = 'an escape: \\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX or \\u{X...}'
@@ -196,7 +165,7 @@ def _is_low(ch: str) -> bool:
 
 
 def quote_key(key: str) -> str:
-    """Render ``key`` as a quoted string that :func:`parse_steps` reads back exactly.
+    """Render ``key`` as a quoted string that :meth:`Path.parse` reads back exactly (with :func:`_scan_quoted`).
 
     >>> print(quote_key('a.b'), quote_key('say "hi"'), quote_key('tab\\there'), quote_key('ключ'))
     "a.b" "say \\"hi\\"" "tab\\there" "ключ"
@@ -279,53 +248,3 @@ def _scan_quoted(text: str, pos: int) -> tuple[str, int]:
                 code = 0x10000 + ((code - 0xD800) << 10) + (low_code - 0xDC00)
                 pos = low.end()
         chunks.append(chr(code))
-
-
-def parse_steps(text: str) -> tuple[Step, ...]:
-    """Parse the escaped text form into steps; raise PathSyntaxError on bad text.
-
-    >>> parse_steps('a["b.c"][0]')
-    (MapStep('a'), MapStep('b.c'), SliceStep(0))
-    """
-    if not isinstance(text, str):
-        raise TypeError(f"Path.parse() text must be a str, got {type(text).__name__}")
-    steps: list[Step] = []
-    pos = 0
-    end = len(text)
-    while pos < end:
-        ch = text[pos]
-        if ch == "[":
-            pos += 1
-            if text.startswith('"', pos):
-                key, pos = _scan_quoted(text, pos + 1)
-                if not text.startswith("]", pos):
-                    raise PathSyntaxError(text, pos, _EXPECT_KEY_END)
-                steps.append(MapStep(key))
-                pos += 1
-                continue
-            index = _INDEX.match(text, pos)
-            if index is None:
-                raise PathSyntaxError(text, pos, _EXPECT_BRACKET)
-            digits = index.group()
-            if len(digits) > len(str(MAX_INDEX)) or int(digits) > MAX_INDEX:
-                found = digits if len(digits) <= 30 else f"a number of {len(digits)} digits"
-                raise PathSyntaxError(text, pos, _EXPECT_SMALL_INDEX, found=found)
-            pos = index.end()
-            if not text.startswith("]", pos):
-                raise PathSyntaxError(text, pos, _EXPECT_INDEX_END)
-            steps.append(SliceStep(int(digits)))
-            pos += 1
-            continue
-        if steps:
-            if ch != ".":
-                raise PathSyntaxError(text, pos, _EXPECT_NEXT)
-            pos += 1
-            expected = _EXPECT_IDENT
-        else:
-            expected = _EXPECT_FIRST
-        ident = _IDENT.match(text, pos)
-        if ident is None:
-            raise PathSyntaxError(text, pos, expected)
-        steps.append(MapStep(ident.group()))
-        pos = ident.end()
-    return tuple(steps)
