@@ -554,46 +554,32 @@ class ResourceNotFoundError(TfCheckError, LookupError):
 
 
 @final
-class AddressIndex(ReadOnly):
-    """Positions of a document's resource objects by address, built once; deposed objects apart.
+class AddressIndex(dict[tuple[str, str | None], int]):
+    """Positions of a document's resource objects by ``(address, deposed key)``, built once; a lookup is the
+    dict's own: ``index.get((address, deposed))``, the current object's key being ``(address, None)``.
 
-    A plan's ``resource_changes`` and a state's resources are looked up the same way: the
-    current object by its address, a deposed object by its address and deposed key. If an
-    address is listed twice (Terraform never does that), the first entry wins, as in a scan.
+    A plan's ``resource_changes`` and a state's resources are looked up the same way. If an
+    object is listed twice (Terraform never does that), the first entry wins, as in a scan.
 
     >>> index = AddressIndex([("a.b", None), ("a.b", "dead0001"), ("a.b", None)])
-    >>> index.get("a.b"), index.get("a.b", "dead0001"), index.get("a.c"), len(index)
-    (0, 1, None, 1)
+    >>> index.get(("a.b", None)), index.get(("a.b", "dead0001")), index.get(("a.c", None)), list(index.addresses())
+    (0, 1, None, ['a.b'])
     >>> str(index.missing("a.c", None, "the plan"))
     "resource 'a.c' is not in the plan; closest: a.b"
     >>> print(AddressIndex([('a.b["pw-1234"]', None)]).missing('a.b["pw"]', None, "the plan", Secrets(["pw-1234"])))
     resource 'a.b["pw"]' is not in the plan; closest: a.b["(sensitive)"]
     """
 
-    __slots__ = ("_current", "_deposed")
-    _current: dict[str, int]
-    _deposed: dict[tuple[str, str], int]
+    __slots__ = ()
 
     def __init__(self, keys: Iterable[tuple[str, Any]]) -> None:
-        current: dict[str, int] = {}
-        deposed: dict[tuple[str, str], int] = {}
-        for i, (address, key) in enumerate(keys):
-            if isinstance(key, str) and key:
-                deposed.setdefault((address, key), i)
-            else:
-                current.setdefault(address, i)
-        self._set(_current=current, _deposed=deposed)
-
-    def get(self, address: str, deposed: str | None = None) -> int | None:
-        """The position of ``address`` (or of its deposed object ``deposed``), or None."""
-        return self._current.get(address) if deposed is None else self._deposed.get((address, deposed))
+        # A deposed key is a non-empty str; anything else (None, "", the loader's UNSET) is the current object.
+        for i, (address, deposed) in enumerate(keys):
+            self.setdefault((address, deposed if isinstance(deposed, str) and deposed else None), i)
 
     def addresses(self) -> Iterator[str]:
         """The addresses of the current (non-deposed) objects, in document order."""
-        return iter(self._current)
-
-    def __len__(self) -> int:
-        return len(self._current)
+        return (address for address, deposed in self if deposed is None)
 
     def missing(
         self, address: str, deposed: str | None, where: str, secrets: Secrets = NO_SECRETS
@@ -604,7 +590,7 @@ class AddressIndex(ReadOnly):
         """
         if deposed is not None:
             where = f"{where}'s deposed objects (key {deposed!r})"
-        return ResourceNotFoundError(address, closest(address, list(self._current)), where, secrets=secrets)
+        return ResourceNotFoundError(address, closest(address, list(self.addresses())), where, secrets=secrets)
 
 
 @public("plancheck")
@@ -666,18 +652,14 @@ class Plan:
 
     def __init__(self, raw: Mapping[str, Any], *, source: str | None = None, allow_errored: bool = False) -> None:
         # Callers pass a document that has already been validated.
-        self._setup(raw, source, None, None, allow_errored)
+        self._setup(Loaded(raw, source), allow_errored)
 
-    def _setup(
-        self,
-        raw: Mapping[str, Any],
-        source: str | None,
-        entries: Sequence[Mapping[str, Any]] | None,
-        keys: Iterable[tuple[str, Any]] | None,
-        allow_errored: bool,
-    ) -> None:
-        """Read the envelope and index the document: its ``resource_changes`` entries with their index keys, or,
-        when the loader did not split them out (``entries`` None), those of ``raw``."""
+    def _setup(self, loaded: Loaded, allow_errored: bool) -> None:
+        """Read the envelope and index the document: the ``resource_changes`` entries the loader split out (parsed
+        on access) with their index keys, or, when it did not (``entries`` None), those of ``raw``.
+
+        The loaders (:func:`load_plan`, :meth:`from_json`, :meth:`from_dict`) call it on a new plan themselves."""
+        raw, source, entries, keys = loaded.raw, loaded.source, loaded.entries, loaded.keys
         # The one place an errored plan is refused: every way to build a Plan (the loaders, the
         # constructor, and through them the CLI, the pytest plugin and the acceptance runner) ends here.
         if not isinstance(allow_errored, bool):
@@ -703,13 +685,6 @@ class Plan:
         if met_module._LISTENERS:  # a front end listening scrubs the secrets of every plan made while it writes
             met_module.met(self)
 
-    @classmethod
-    def _from_loaded(cls, loaded: Loaded, allow_errored: bool) -> Plan:
-        """The plan over a loaded document; a lazily parsed one keeps its entries (parsed on access) and keys."""
-        plan = cls.__new__(cls)
-        plan._setup(loaded.raw, loaded.source, loaded.entries, loaded.keys, allow_errored)
-        return plan
-
     # -- construction ------------------------------------------------------------------------
 
     @classmethod
@@ -727,8 +702,9 @@ class Plan:
         >>> Plan.from_json('{"format_version": "1.0"}').format_version
         '1.0'
         """
-        loaded = route.parse_text(PLAN, text, source=source, validation=validation, parser=parser)
-        return cls._from_loaded(loaded, allow_errored)
+        plan = cls.__new__(cls)
+        plan._setup(route.parse_text(PLAN, text, source=source, validation=validation, parser=parser), allow_errored)
+        return plan
 
     @classmethod
     def from_dict(
@@ -750,7 +726,9 @@ class Plan:
         >>> Plan.from_dict({"format_version": "1.2", "errored": True}, allow_errored=True).partial
         True
         """
-        return cls._from_loaded(route.document(PLAN, document, source=source, validation=validation), allow_errored)
+        plan = cls.__new__(cls)
+        plan._setup(route.document(PLAN, document, source=source, validation=validation), allow_errored)
+        return plan
 
     # -- envelope ----------------------------------------------------------------------------
 
@@ -847,7 +825,7 @@ class Plan:
         >>> Plan.from_dict({"format_version": "1.0"}).has_resource_change("a.b")
         False
         """
-        return self._index.get(address, deposed) is not None
+        return (address, deposed) in self._index
 
     def resource_change(self, address: str, *, deposed: str | None = None) -> ResourceChange:
         """The change for ``address`` (O(1)); ``deposed`` selects a deposed object by its key.
@@ -857,7 +835,7 @@ class Plan:
 
         Raises :class:`ResourceNotFoundError` (a LookupError) naming the closest addresses present.
         """
-        i = self._index.get(address, deposed)
+        i = self._index.get((address, deposed))
         if i is None:
             raise self._index.missing(address, deposed, "the plan", self.secrets)
         return ResourceChange(self._entries[i], self)
@@ -873,7 +851,7 @@ class Plan:
         ...     {"address": "a.b", "change": {"actions": ["create"]}}]})._planned_change("a.b", None)
         {'actions': ['create']}
         """
-        i = self._index.get(address, deposed)
+        i = self._index.get((address, deposed))
         if i is None:
             return None
         change: Mapping[str, Any] = self._entries[i].get("change") or _EMPTY
@@ -906,7 +884,7 @@ class Plan:
 
     def __repr__(self) -> str:
         src = f" {self.source}" if self.source else ""
-        return f"<Plan{src} format_version={self.format_version!r} resource_changes={len(self._index)}>"
+        return f"<Plan{src} format_version={self.format_version!r} resource_changes={sum(1 for _ in self.addresses())}>"
 
 
 @public("plancheck")
@@ -952,7 +930,9 @@ def load_plan(
             raise
         raise PlanFormatError("$", "the JSON of `terraform show -json PLANFILE`", found=_BINARY_PLAN,
                               source=exc.source) from None
-    return Plan._from_loaded(loaded, allow_errored)
+    plan = Plan.__new__(Plan)
+    plan._setup(loaded, allow_errored)
+    return plan
 
 
 _BINARY_PLAN = ("a binary plan (terraform plan -out): load it with plancheck.load_plan_file, which runs "
