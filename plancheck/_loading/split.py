@@ -39,7 +39,7 @@ from functools import cache
 from typing import Any, Final, Literal, cast
 
 from .._errors import DocumentFormatError, PlanFormatError
-from .collector import collector_paused
+from .collector import collector_off
 from .jsontext import exact_numbers, fast_decoder, loads_exact, repeats_ruled_out
 from .lazy import LazyEntries, Thunk
 from .validate import Deferred, PathKey, SchemaNode, SchemaValidator, plan_validator, render_violation
@@ -177,7 +177,7 @@ def exact_raw(
     {'n': Decimal('1.50')}
     """
     try:
-        with collector_paused(), exact_numbers():
+        with collector_off(promote=True), exact_numbers():
             value = fast_decoder().decode(raw)
             if repeats_ruled_out(raw, value):
                 return value
