@@ -329,7 +329,7 @@ def loads_exact(
     parser: str = "auto",
     where: PathKey = (),
 ) -> Any:
-    """Parse a whole JSON document exactly (see the module docstring).
+    """Parse a whole JSON document exactly (see the module docstring): str, bytes, or a ``msgspec.Raw``.
 
     ``where`` is the JSON location of ``data`` in a larger document it was cut from (a
     value parsed on first access): an error then names its location in that document,
