@@ -457,9 +457,8 @@ def _build_matcher(kind: Kind, value: Any, where: str, registry: Registry) -> An
     return matcher
 
 
-def build_check(table: Any, where: str, registry: Registry) -> CheckSpec:
-    """Build one plan check from its table; raises ``_Invalid`` (converted by the callers)."""
-    sig = _signature(table, where, "plan check", registry.checks, "a table with a 'type' key")
+def build_check(sig: Signature, table: Mapping[str, Any], where: str, registry: Registry) -> CheckSpec:
+    """Build the plan check ``sig`` from its table; raises ``_Invalid`` (converted by the callers)."""
     check, given = _instantiate(sig, table, where, registry)
     # The check's address is what its address argument (address, name, output, *_address, *_name) gives.
     address = next((v for k, v in given.items() if isinstance(v, str)
@@ -681,7 +680,8 @@ def _build_located(table: Any, where: str, registry: Registry, origin: str = "")
     severity, table = _severity(table, where)
     waivers, table = _waive(table, where, origin)
     try:
-        return dataclasses.replace(build_check(table, where, registry), severity=severity, waivers=waivers)
+        sig = _signature(table, where, "plan check", registry.checks, "a table with a 'type' key")
+        return dataclasses.replace(build_check(sig, table, where, registry), severity=severity, waivers=waivers)
     except _Invalid:
         raise
     except RecursionError:
@@ -743,10 +743,14 @@ def load_checks_file(filename: str, registry: Registry, *, max_bytes: int | None
 
 
 def spec_from_flag(flag: str, number: int, table: Mapping[str, Any], registry: Registry) -> CheckSpec:
-    """Build a check given by a command-line flag such as ``--unknown ADDRESS PATH``."""
+    """Build a check given by a command-line flag such as ``--unknown ADDRESS PATH``.
+
+    The flag's table names its check type as the command line spells it (never a user's text), so the
+    type is looked up, not read as a checks file's entry is: its arguments are, as the user gave them.
+    """
     where = f"{flag} #{number}"
     try:
-        spec = build_check(table, "", registry)
+        spec = build_check(registry.checks[table["type"]], table, "", registry)
     except _Invalid as exc:
         raise ChecksFileError("command line", f"{where} {exc.where}".strip(), exc.message) from None
     return dataclasses.replace(spec, origin=where)
