@@ -26,7 +26,6 @@ import datetime
 import enum
 import json
 import math
-import operator
 import re
 import sys
 import tomllib
@@ -36,7 +35,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from tfjsonpath import Path, PathSyntaxError, describe_json_type
 
-from .._checking.run import outcome_of, run_each
+from .._checking.run import run_each
 from .._documents.select import Actions, Resources
 from .._errors import CheckFailure
 from .._frozen import FrozenValue, frozen
@@ -850,16 +849,13 @@ def run_checks(specs: Sequence[CheckSpec], plan: Plan, *, today: datetime.date |
     A ``warning``-severity check that fails is a ``warn`` result. Each check's waivers then apply as
     of ``today`` (default: today's UTC date; :func:`apply_waivers`).
     """
-    outcomes = run_each(
-        plan,
-        specs,
-        run=lambda spec, document: outcome_of(spec.check, document),
-        label=operator.attrgetter("type", "address", "path"),
-        contain=True,
-        scrub=plan.secrets,
-    )
-    results = [CheckResult(o.check, "warn" if o.status == "fail" and o.check.severity == "warning" else o.status,
-                           o.failures, o.warnings) for o in outcomes]
+    # The runner runs the checks; what a check gave as text (or raised) is labelled with its spec's type,
+    # address and path, which only those outcomes ask for.
+    labels = {id(spec.check): (spec.type, spec.address, spec.path) for spec in specs}
+    outcomes = run_each(plan, [spec.check for spec in specs], label=lambda check: labels[id(check)], contain=True,
+                        scrub=plan.secrets)
+    results = [CheckResult(spec, "warn" if o.status == "fail" and spec.severity == "warning" else o.status,
+                           o.failures, o.warnings) for spec, o in zip(specs, outcomes, strict=True)]
     if not any(spec.waivers for spec in specs):
         return results
     on = today if today is not None else datetime.datetime.now(datetime.UTC).date()
