@@ -62,6 +62,7 @@ __all__ = [
     "parse_checks",
     "run_checks",
     "spec_from_flag",
+    "verdict",
 ]
 
 _IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_-]*$")
@@ -792,14 +793,37 @@ class CheckResult(FrozenValue):
         """The check's severity: ``error`` or ``warning``."""
         return self.spec.severity
 
-    @property
-    def warning_count(self) -> int:
-        """How many warnings the result reports: its ``warnings``, and its failures when its status is ``warn``."""
-        return len(self.warnings) + (len(self.failures) if self.status == "warn" else 0)
-
     def fails(self, fail_on: str = "error") -> bool:
         """Whether this result fails the run: a ``fail``; under ``fail_on="warning"`` any warning too."""
         return self.status == "fail" or (fail_on == "warning" and (self.status == "warn" or bool(self.warnings)))
+
+
+#: The summary's key for the checks of each status.
+_COUNTED: Final = {"pass": "passed", "fail": "failed", "warn": "warned", "error": "errors"}
+
+
+def verdict(results: Sequence[CheckResult], fail_on: str = "error") -> tuple[int, dict[str, int]]:
+    """A run's verdict, counted in one pass: its exit status (:func:`exit_status`) and its summary.
+
+    The summary counts the checks by status (``warned``: of warning severity, failed), the warnings
+    reported (a result's ``warnings``, and its failures when its status is ``warn``), and the failures
+    waived and known.
+
+    >>> warned = CheckResult(CheckSpec("ExpectEmptyPlan", None, "check[0]", severity="warning"), "warn")
+    >>> verdict([warned])[0], verdict([warned], fail_on="warning")[0], verdict([warned])[1]["warned"]
+    (0, 1, 1)
+    """
+    counts = dict.fromkeys(("total", "passed", "failed", "warned", "errors", "warnings", "waived", "known"), 0)
+    failing = False
+    for result in results:
+        status = result.status
+        counts[_COUNTED[status]] += 1
+        counts["warnings"] += len(result.warnings) + (len(result.failures) if status == "warn" else 0)
+        counts["waived"] += len(result.waived)
+        counts["known"] += len(result.known)
+        failing = failing or result.fails(fail_on)
+    counts["total"] = len(results)
+    return (2 if counts["errors"] else 1 if failing else 0), counts
 
 
 def exit_status(results: Sequence[CheckResult], fail_on: str = "error") -> int:
@@ -809,9 +833,7 @@ def exit_status(results: Sequence[CheckResult], fail_on: str = "error") -> int:
     >>> exit_status([warned]), exit_status([warned], fail_on="warning")
     (0, 1)
     """
-    if any(r.status == "error" for r in results):
-        return 2
-    return 1 if any(r.fails(fail_on) for r in results) else 0
+    return verdict(results, fail_on)[0]
 
 
 def apply_waivers(result: CheckResult, on: datetime.date, plan: str | None = None) -> CheckResult:
