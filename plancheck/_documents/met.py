@@ -22,10 +22,11 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-__all__ = ["WATCHERS", "checked", "failed_in", "heard_only_by", "listen", "listening", "met", "planned_in", "watch"]
+__all__ = ["LISTENERS", "WATCHERS", "checked", "failed_in", "heard_only_by", "listen", "listening", "met", "planned_in", "watch"]
 
-#: The listeners, in the order they began to listen.
-_LISTENERS: list[Callable[[Any], None]] = []
+#: The listeners, in the order they began to listen. Read by a document's constructor before it calls
+#: :func:`met`: without a listener, making a document passes through nothing of this.
+LISTENERS: list[Callable[[Any], None]] = []
 #: The coverage watchers: told ("planned", plan, directory), ("checked", document, check) and ("failed", directory,
 #: located conditions). Read by the check
 #: runner before it calls :func:`checked`: without a watcher, a check's route passes through nothing of this.
@@ -41,7 +42,7 @@ def met(found: Any) -> None:
     >>> met("unheard"); seen
     ['a document']
     """
-    for listener in tuple(_LISTENERS):
+    for listener in tuple(LISTENERS):
         listener(found)
 
 
@@ -53,11 +54,11 @@ def listening(listener: Callable[[Any], None]) -> Iterator[None]:
     ...     met("plan")
     plan
     """
-    _LISTENERS.append(listener)
+    LISTENERS.append(listener)
     try:
         yield
     finally:
-        _LISTENERS.remove(listener)
+        LISTENERS.remove(listener)
 
 
 @contextmanager
@@ -74,12 +75,12 @@ def heard_only_by(listener: Callable[[Any], None]) -> Iterator[None]:
     >>> outer, inner
     ([], ['plan'])
     """
-    saved = _LISTENERS[:]
-    _LISTENERS[:] = [listener]
+    saved = LISTENERS[:]
+    LISTENERS[:] = [listener]
     try:
         yield
     finally:
-        _LISTENERS[:] = saved
+        LISTENERS[:] = saved
 
 
 def listen(listener: Callable[[Any], None]) -> Callable[[], None]:
@@ -90,7 +91,7 @@ def listen(listener: Callable[[Any], None]) -> Callable[[], None]:
     state
     >>> stop(); met("not printed")
     """
-    return _joined(_LISTENERS, listener)
+    return _joined(LISTENERS, listener)
 
 
 def watch(watcher: Callable[[str, Any, Any], None]) -> Callable[[], None]:

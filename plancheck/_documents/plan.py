@@ -682,7 +682,7 @@ class Plan:
         self.partial_note = PARTIAL_NOTE if errored is True else None
         self._entries = entries
         self._index = AddressIndex(keys)
-        if met_module._LISTENERS:  # a front end listening scrubs the secrets of every plan made while it writes
+        if met_module.LISTENERS:  # a front end listening scrubs the secrets of every plan made while it writes
             met_module.met(self)
 
     # -- construction ------------------------------------------------------------------------

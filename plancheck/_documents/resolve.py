@@ -203,7 +203,9 @@ def _resolved(
     _set_closest(obj, closest)
     _set_unknown(obj, unknown_at is not None)
     _set_sensitive(obj, sensitive_at is not None)
-    _set_partly_unknown(obj, status is _KNOWN and contains_sensitive(value_unknown))
+    # Most known values have no unknown marks below them: that is decided without a walk of the marks.
+    partly = status is _KNOWN and value_unknown is not None and value_unknown is not False
+    _set_partly_unknown(obj, partly and contains_sensitive(value_unknown))
     return obj
 
 

@@ -224,7 +224,7 @@ class State:
         resources = tuple(StateResource(r, m, document=self) for m, r in walk_modules(values.get("root_module")))
         self._resources = resources
         self._index = AddressIndex((r.address, r.deposed) for r in resources)
-        if met_module._LISTENERS:  # a front end listening scrubs the secrets of every state made while it writes
+        if met_module.LISTENERS:  # a front end listening scrubs the secrets of every state made while it writes
             met_module.met(self)
 
     # -- construction ------------------------------------------------------------------------

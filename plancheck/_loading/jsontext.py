@@ -44,7 +44,7 @@ from json import JSONDecodeError
 from typing import Any, Final, Literal, cast
 
 from .._errors import DocumentFormatError
-from .collector import collector_paused
+from .collector import collector_off
 from .validate import PathKey, json_location
 
 __all__ = [
@@ -114,7 +114,9 @@ def exact_numbers() -> Iterator[None]:
     Decimal('1.10')
     """
     if decimal.getcontext().traps[decimal.InvalidOperation]:
-        yield  # the usual case: switching contexts would cost more than the parse of a small value
+        # The usual case. Switching contexts would cost more than the parse of a small value, and it
+        # sets a context variable: objects the program froze (gc.freeze()) would be freed.
+        yield
         return
     with decimal.localcontext(_TRAPPING):
         yield
@@ -201,7 +203,7 @@ def repeats_ruled_out(data: Any, value: Any, colons: int | None = None) -> bool:
     """
     if colons is None:
         try:
-            colons = encoded_colons(value)
+            colons = _fast_encoder().encode(value).count(b":")
         except Exception:  # an integer msgspec cannot write: the standard library decides
             return False
     if isinstance(data, str):
@@ -221,7 +223,8 @@ def repeats_ruled_out(data: Any, value: Any, colons: int | None = None) -> bool:
 
 
 def encoded_colons(value: Any) -> int:
-    """The colons in msgspec's encoding of ``value`` (for :func:`repeats_ruled_out`).
+    """The colons in msgspec's encoding of ``value``: what :func:`repeats_ruled_out` counts, for a caller that
+    encodes a large value a piece at a time.
 
     >>> encoded_colons({"a": "b:c", "d": [1, {"e": 2}]})
     4
@@ -287,7 +290,7 @@ def _loads_stdlib(
 ) -> Any:
     text = data if isinstance(data, str) else decode_text(bytes(data), error=error, source=source)
     try:
-        with collector_paused(), exact_numbers():
+        with collector_off(promote=True), exact_numbers():
             return _DECODER.decode(text)
     except (JSONDecodeError, _NonStandardConstant) as exc:
         if not where:
@@ -295,7 +298,7 @@ def _loads_stdlib(
     except (RecursionError, ValueError, ArithmeticError):
         pass  # too deep for the C scanner, or a number it cannot convert: read it level by level
     try:
-        with collector_paused(), exact_numbers():
+        with collector_off(promote=True), exact_numbers():
             start = _skip_ws(text, 0).end()
             value, end = _scan_levels(text, start, ())
             end = _skip_ws(text, end).end()
@@ -326,7 +329,7 @@ def loads_exact(
     parser: str = "auto",
     where: PathKey = (),
 ) -> Any:
-    """Parse a whole JSON document exactly (see the module docstring).
+    """Parse a whole JSON document exactly (see the module docstring): str, bytes, or a ``msgspec.Raw``.
 
     ``where`` is the JSON location of ``data`` in a larger document it was cut from (a
     value parsed on first access): an error then names its location in that document,
@@ -345,9 +348,11 @@ def loads_exact(
     >>> type(loads_exact("1" * 5000)).__name__, loads_exact("[" * 5000 + "]" * 5000) is not None
     ('Decimal', True)
     """
-    if resolve_parser(parser) == "fast" and fast_agrees(data):
+    if resolve_parser(parser) == "fast":
+        # A text msgspec might read otherwise (see fast_agrees) is one it refuses: a byte order mark is
+        # an invalid character to it, and UTF-16 or UTF-32 JSON has a zero byte in its first two.
         try:
-            with collector_paused(), exact_numbers():
+            with collector_off(promote=True), exact_numbers():
                 value = fast_decoder().decode(data)
                 if repeats_ruled_out(data, value):
                     return value
@@ -368,7 +373,7 @@ def scan_exact(
     [1, Decimal('2.5')]
     """
     try:
-        with collector_paused(), exact_numbers():
+        with collector_off(promote=True), exact_numbers():
             try:
                 return _DECODER.scan_once(text, start)[0]  # type: ignore[attr-defined]
             except (RecursionError, ValueError, ArithmeticError) as exc:

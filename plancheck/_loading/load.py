@@ -22,16 +22,17 @@ from typing import IO, Any, Final
 
 from .._errors import DocumentFormatError, PlanFormatError, StateFormatError
 from .._frozen import FrozenValue, frozen
-from .collector import collector_paused
+from .collector import collector_off
 from .jsontext import check_utf8, exact_numbers, fast_agrees, loads_exact, resolve_parser
 from .lazy import LazyObject, Thunk
 from .source import InputTooLarge, max_input_bytes, read_limited
 from .split import SplitPlan, split_fast
 from .split_state import split_state
 from .validate import (
+    VALIDATION_MODES,
     SchemaValidator,
     check_kind,
-    check_mode,
+    mode_error,
     plan_validator,
     render_violation,
     state_validator,
@@ -96,8 +97,8 @@ class Loaded(FrozenValue):
 
 def read_source(
     source: Any, error: type[DocumentFormatError], what: str, caller: str, max_bytes: int | None = None
-) -> tuple[bytes | str, str | None] | Mapping[str, Any]:
-    """The JSON text (bytes or str) and a name for ``source``; a Mapping is returned as it is.
+) -> tuple[bytes | str, str | None]:
+    """The JSON text (bytes or str) and a name for ``source``: a path (``"-"``: stdin), a stream, or bytes.
 
     A path or a stream is read up to ``max_bytes`` (see :func:`plancheck._loading.source.max_input_bytes`):
     past it, ``error`` is raised, after reading no more than that.
@@ -110,8 +111,6 @@ def read_source(
     ...
     plancheck.PlanFormatError: $: expected a plan of at most 64 bytes (raise the limit with max_bytes= or PLANCHECK_MAX_BYTES), found more than 64 bytes
     """
-    if isinstance(source, Mapping):
-        return source
     if isinstance(source, (bytes, bytearray, memoryview)):
         return bytes(source), None
     limit = max_input_bytes(max_bytes)
@@ -148,7 +147,6 @@ def document(kind: LoadSpec, parsed: Any, *, source: str | None = None, validati
     >>> document(STATE, {"format_version": "1.0"}).source is None
     True
     """
-    check_mode(validation)
     validate(kind.validator(), parsed, kind.error, source, validation)
     return Loaded(parsed, source)
 
@@ -176,7 +174,7 @@ def _plan_from_bytes(box: list[bytes | str], source: str | None, validation: str
     """Load a large plan lazily; ``box`` holds the only reference to the bytes, so they can be freed early."""
     data = box[0]
     assert isinstance(data, bytes)
-    with collector_paused(), exact_numbers():
+    with collector_off(promote=True), exact_numbers():
         split = None
         if which == "fast" and fast_agrees(data):
             check_utf8(data, error=PlanFormatError, source=source)
@@ -193,21 +191,18 @@ def _plan_from_bytes(box: list[bytes | str], source: str | None, validation: str
 
 def _state_from_bytes(data: bytes, source: str | None) -> Loaded | None:
     """Load a large state with its resources' values parsed on first read (msgspec, fast validation only)."""
-    with collector_paused(), exact_numbers():
+    with collector_off(promote=True), exact_numbers():
         check_utf8(data, error=StateFormatError, source=source)
         split = split_state(data, source)
     if split is None:
         return None
-    check_kind(split.view, StateFormatError, source)
-    validator = state_validator()
-    violation = validator.first_violation(split.view)
-    if violation is not None:
-        raise render_violation(violation, split.view, validator.schema, StateFormatError, source)
+    validate(state_validator(), split.view, StateFormatError, source)
     return Loaded(split.value, source)
 
 
 def _parse(kind: LoadSpec, box: list[bytes | str], source: str | None, validation: str, parser: str) -> Loaded:
-    check_mode(validation)
+    if validation not in VALIDATION_MODES:  # refused before any work: the lazy routes read the mode later
+        raise mode_error(validation)
     which = resolve_parser(parser)
     text = box[0]
     threshold = LAZY_MIN_BYTES if kind is PLAN else LAZY_STATE_MIN_BYTES
@@ -260,10 +255,10 @@ def read(
     >>> read(PLAN, b'{"format_version": "1.2", "resource_changes": []}').raw["format_version"]
     '1.2'
     """
+    if isinstance(source, Mapping):
+        return document(kind, source, validation=validation)
     got = read_source(source, kind.error, kind.noun, kind.caller, max_bytes)
-    if isinstance(got, Mapping):
-        return document(kind, got, validation=validation)
     box: list[bytes | str] = [got[0]]
     name = got[1]
-    del got
+    del got  # the box holds the only reference: a large plan's bytes are freed once decoded
     return _parse(kind, box, name, validation, parser)

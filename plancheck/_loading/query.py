@@ -21,7 +21,7 @@ from .._errors import DocumentFormatError
 from .._frozen import public
 from .jsontext import decode_text, loads_exact
 from .load import read_source
-from .validate import SchemaValidator, check_mode, load_schema, render_violation, to_builtin
+from .validate import VALIDATION_MODES, SchemaValidator, load_schema, mode_error, render_violation, to_builtin
 
 __all__ = ["LIST_TYPES", "QueryFormatError", "QueryLine", "query_validator", "read_query", "validate_messages"]
 
@@ -135,7 +135,8 @@ def validate_messages(
     ...
     plancheck.querycheck.QueryFormatError: line 7: $.list_resource_found: expected a list_resource_found object (the message's type is list_resource_found), found no "list_resource_found" key
     """
-    check_mode(validation)
+    if validation not in VALIDATION_MODES:
+        raise mode_error(validation)
     return [(line, _validate_one(message, line, source, validation)) for line, message in messages]
 
 
@@ -164,11 +165,11 @@ def read_query(
     ...
     plancheck.querycheck.QueryFormatError: line 2: $: expected valid JSON, found invalid JSON: Expecting value at column 10
     """
-    check_mode(validation)
-    got = read_source(source, QueryFormatError, "query output", "load_query", max_bytes)
-    if isinstance(got, Mapping):
+    if validation not in VALIDATION_MODES:
+        raise mode_error(validation)
+    if isinstance(source, Mapping):
         raise TypeError("load_query expects a path, file object or bytes (use QueryOutput.from_messages for parsed messages)")
-    data, name = got
+    data, name = read_source(source, QueryFormatError, "query output", "load_query", max_bytes)
     text = data if isinstance(data, str) else decode_text(data, error=QueryFormatError, source=name)
     text = text.removeprefix("\ufeff")
     parsed: list[tuple[int | None, Any]] = []

@@ -39,8 +39,7 @@ from functools import cache
 from typing import Any, Final, Literal, cast
 
 from .._errors import DocumentFormatError, PlanFormatError
-from .collector import collector_paused
-from .jsontext import exact_numbers, fast_decoder, loads_exact, repeats_ruled_out
+from .jsontext import loads_exact
 from .lazy import LazyEntries, Thunk
 from .validate import Deferred, PathKey, SchemaNode, SchemaValidator, plan_validator, render_violation
 
@@ -176,14 +175,7 @@ def exact_raw(
     >>> exact_raw(b'{"n": 1.50}', ("x",), None)
     {'n': Decimal('1.50')}
     """
-    try:
-        with collector_paused(), exact_numbers():
-            value = fast_decoder().decode(raw)
-            if repeats_ruled_out(raw, value):
-                return value
-    except Exception:
-        pass
-    return loads_exact(bytes(raw), error=error, source=source, parser="stdlib", where=where)
+    return loads_exact(raw, error=error, source=source, parser="fast", where=where)
 
 
 _skip_ws: Final = cast(Callable[[bytes, int], "re.Match[bytes]"], re.compile(rb"[ \t\n\r]*").match)

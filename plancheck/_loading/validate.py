@@ -36,7 +36,6 @@ from tfjsonpath._jsontypes import is_object
 
 from .._errors import DocumentFormatError, PlanFormatError, StateFormatError  # noqa: F401  (the doctests name PlanFormatError)
 from .._frozen import FrozenValue, frozen
-from .collector import collector_off
 
 __all__ = [
     "KNOWN_ACTIONS",
@@ -48,8 +47,8 @@ __all__ = [
     "ValidationMode",
     "Violation",
     "check_kind",
-    "check_mode",
     "json_location",
+    "mode_error",
     "plan_validator",
     "state_validator",
     "validate",
@@ -291,46 +290,34 @@ def _ok(value: Any) -> str | None:
     return None
 
 
-def _type_check(names: list[str]) -> _Check:
-    # One closure per subschema, one shape for every type list; validation calls it once per constrained
-    # value. A plain isinstance decides the usual value (a str, a list, a dict, a bool), the tests the rest
-    # (a lazy value, a Mapping, a number: bool is an int).
-    plain = tuple(
-        {"string": str, "array": list, "object": dict, "boolean": bool}[t] for t in names if t in _PLAIN
-    )
-    # A str or a bool is decided by isinstance alone; an array or an object can also be lazy, or another Mapping.
-    others = tuple(_TYPE_TESTS[t] for t in names if t not in ("string", "boolean"))
-
-    def check(v: Any) -> str | None:
-        if isinstance(v, plain):
-            return None
-        for test in others:
-            if test(v):
-                return None
-        return "type"
-
-    return check
-
-
-_PLAIN: Final = frozenset({"string", "array", "object", "boolean"})
+_PLAIN: Final = {"string": str, "array": list, "object": dict, "boolean": bool}
 
 
 def _compile_check(schema: Mapping[str, Any]) -> _Check:
+    """The test of a subschema's own keywords (type, enum, pattern): one closure per subschema, one shape
+    for every combination; validation calls it once per constrained value."""
     types = schema.get("type")
     names = [types] if isinstance(types, str) else list(types or ())
-    type_check = _type_check(names) if names else None
+    # A plain isinstance decides the usual value (a str, a list, a dict, a bool), the tests the rest (a lazy
+    # value, another Mapping, a number: bool is an int). A str or a bool is decided by isinstance alone.
+    plain = tuple(_PLAIN[t] for t in names if t in _PLAIN)
+    others = tuple(_TYPE_TESTS[t] for t in names if t not in ("string", "boolean"))
     enum: frozenset[str] | None = None
     if "enum" in schema:
         if not all(isinstance(v, str) for v in schema["enum"]):
             raise ValueError("the compiled validator supports enums of strings only")
         enum = frozenset(schema["enum"])
     pattern = re.compile(schema["pattern"]).search if "pattern" in schema else None
-    if enum is None and pattern is None:
-        return type_check or _ok
+    if not names and enum is None and pattern is None:
+        return _ok
 
     def check(value: Any) -> str | None:
-        if type_check is not None and type_check(value) is not None:
-            return "type"
+        if names and not isinstance(value, plain):
+            for test in others:
+                if test(value):
+                    break
+            else:
+                return "type"
         if enum is not None and not (isinstance(value, str) and value in enum):
             return "enum"
         if pattern is not None and isinstance(value, str) and not pattern(value):
@@ -584,17 +571,15 @@ class SchemaValidator:
     def is_valid(self, document: Any, node: SchemaNode | None = None) -> bool:
         """Whether ``document`` has no violation: the quick question, asked first.
 
-        Composed closures, one call per constrained value; :meth:`first_violation` then
-        finds the problem, when there is one, with its place.
+        Composed closures, one call per constrained value, allocating next to nothing (so it needs no
+        pause of the garbage collector); :meth:`first_violation` then finds the problem, when there
+        is one, with its place.
         """
         problem = self._problems[id(node or self.root)]
-        # Validation allocates little but often: a young collection it would trigger could go on
-        # to traverse the whole freshly parsed document, which holds no cycles to collect.
-        with collector_off():
-            try:
-                return not problem(document)
-            except RecursionError:  # deeper than the closures can go: the walk has no limit
-                return self._walk(document, (), node) is None
+        try:
+            return not problem(document)
+        except RecursionError:  # deeper than the closures can go: the walk has no limit
+            return self._walk(document, (), node) is None
 
     def _compile(self, schema: Mapping[str, Any], nodes: dict[int, SchemaNode]) -> SchemaNode:
         target = _resolve(self.schema, schema)
@@ -625,7 +610,10 @@ class SchemaValidator:
     def first_violation(
         self, document: Any, *, path: PathKey = (), node: SchemaNode | None = None
     ) -> Violation | None:
-        """The first violation in document order, or None. No depth limit."""
+        """The first violation in document order, or None; ``path`` is where ``document`` is. No depth limit.
+
+        The quick test (:meth:`is_valid`) first: a valid document is not walked.
+        """
         if self.is_valid(document, node):
             return None
         return self._walk(document, path, node)
@@ -823,11 +811,15 @@ def validate(
     ...
     plancheck.StateFormatError: $.values.root_module.resources[0].address: expected a resource address string, found no "address" key
     """
+    if mode not in VALIDATION_MODES:
+        raise mode_error(mode)
     if isinstance(document, Mapping):
         check_kind(document, error, source)
     if mode == "fast":
-        violation = validator.first_violation(document)
-    elif mode == "full":
+        if validator.is_valid(document):
+            return
+        violation = validator._walk(document, (), None)  # the quick test failed: where, and how
+    else:
         document = to_builtin(document)
         try:
             violation = validator.first_full_violation(document)
@@ -836,19 +828,17 @@ def validate(
                 "$", "a document nested shallowly enough for the JSON Schema validator",
                 found="deeper nesting", source=source,
             ) from None  # fmt: skip
-    else:
-        check_mode(mode)
     if violation is not None:
         raise render_violation(violation, document, validator.schema, error, source)
 
 
-def check_mode(validation: str) -> None:
-    """Refuse an unknown ``validation`` mode with a ValueError that lists the modes.
+def mode_error(validation: str) -> ValueError:
+    """The error for an unknown ``validation`` mode, listing the modes (each entry point refuses one
+    before it reads anything).
 
-    >>> check_mode("quick")
+    >>> raise mode_error("quick")
     Traceback (most recent call last):
     ...
     ValueError: validation must be one of fast, full, got 'quick'
     """
-    if validation not in VALIDATION_MODES:
-        raise ValueError(f"validation must be one of {', '.join(VALIDATION_MODES)}, got {validation!r}")
+    return ValueError(f"validation must be one of {', '.join(VALIDATION_MODES)}, got {validation!r}")

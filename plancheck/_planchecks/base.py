@@ -100,7 +100,7 @@ class PlanCheck(FrozenValue, abc.ABC):
         >>> str(ExpectEmptyPlan().failure(plan, "saw hunter2", address="a.b"))
         'ExpectEmptyPlan: a.b: saw (sensitive)'
         """
-        return failure(plan, type(self).__name__, address, path, message)
+        return scrubbed_failure(plan.secrets, type(self).__name__, address, path, message)
 
 
 @public("plancheck")
@@ -132,14 +132,6 @@ def assert_plan(plan: Plan, *checks: PlanCheck) -> None:
 
 
 # -- plan lookups (what every check family shares is in plancheck._checking) -------------------
-
-
-def failure(plan: Plan, check: str, address: str | None, path: Path | None, message: str) -> CheckFailure:
-    """A CheckFailure with every secret of ``plan`` scrubbed out of its message and address.
-
-    An address can hold a secret: a ``for_each`` key made from a value whose mark was dropped.
-    """
-    return scrubbed_failure(plan.secrets, check, address, path, message)
 
 
 def find_resource(plan: Plan, address: str, deposed: str | None) -> ResourceChange | str:

@@ -27,13 +27,13 @@ from .._checking.fields import (
     checked_selectors,
     item_label,
 )
-from .._checking.messages import actions_text, deposed_prefix, output_address, quote
+from .._checking.messages import actions_text, deposed_prefix, output_address, quote, scrubbed_failure
 from .._documents.actions import ActionTriggerEvent, ResourceAction
 from .._documents.plan import DeferredChange, Plan, ResourceChange
 from .._documents.select import Resources
 from .._errors import CheckFailure
 from .._frozen import constructor_repr, frozen, public
-from .base import PlanCheck, failure, find_invocations, find_resource, sorted_unique_paths
+from .base import PlanCheck, find_invocations, find_resource, sorted_unique_paths
 
 __all__ = [
     "DeferredReason",
@@ -89,14 +89,14 @@ class ExpectResourceAction(PlanCheck):
 
     def failures(self, plan: Plan) -> list[CheckFailure]:
         """The failure, if the resource has another action or is not planned."""
-        name = type(self).__name__
         rc = find_resource(plan, self.address, self.deposed)
         if isinstance(rc, str):
-            return [failure(plan, name, self.address, None, rc)]
-        if self.action.matches(rc.actions):
+            message = rc
+        elif self.action.matches(rc.actions):
             return []
-        message = f"expected {self.action.value}, got action(s): {actions_text(rc.actions)}"
-        return [failure(plan, name, self.address, None, deposed_prefix(self.deposed) + message)]
+        else:
+            message = f"{deposed_prefix(self.deposed)}expected {self.action.value}, got action(s): {actions_text(rc.actions)}"
+        return [scrubbed_failure(plan.secrets, type(self).__name__, self.address, None, message)]
 
 
 def _resource_change_reasons(rc: ResourceChange) -> list[str]:
@@ -190,11 +190,11 @@ class ExpectEmptyPlan(PlanCheck):
         """One failure per change."""
         name = type(self).__name__
         found = [
-            failure(plan, name, address, None, f"expected an empty plan, but {reason}")
+            scrubbed_failure(plan.secrets, name, address, None, f"expected an empty plan, but {reason}")
             for address, reason in plan_changes(plan)
         ]
         if plan.partial:
-            found.insert(0, failure(plan, name, None, None, _PARTIAL_NOT_EMPTY))
+            found.insert(0, scrubbed_failure(plan.secrets, name, None, None, _PARTIAL_NOT_EMPTY))
         return found
 
 
@@ -229,7 +229,7 @@ class ExpectNonEmptyPlan(PlanCheck):
         if plan.deferred_changes or plan.action_invocations or plan.deferred_action_invocations:
             return []
         return [
-            failure(plan, type(self).__name__, None, None, "expected a non-empty plan, but got an empty plan")
+            scrubbed_failure(plan.secrets, type(self).__name__, None, None, "expected a non-empty plan, but got an empty plan")
         ]
 
 
@@ -308,7 +308,7 @@ class ExpectResourceReplacePaths(PlanCheck):
         prefix = deposed_prefix(self.deposed)
         rc = find_resource(plan, self.address, self.deposed)
         if isinstance(rc, str):
-            return [failure(plan, name, self.address, None, rc)]
+            return [scrubbed_failure(plan.secrets, name, self.address, None, rc)]
         actual, odd = _replace_paths(rc)
         expected = set(self.paths)
         if actual == expected and not odd:
@@ -329,7 +329,7 @@ class ExpectResourceReplacePaths(PlanCheck):
             text += ": " + "; ".join(details)
         if not actual and not odd:
             text += f" (the change has no replace_paths; action(s): {actions_text(rc.actions)})"
-        return [failure(plan, name, self.address, None, prefix + text)]
+        return [scrubbed_failure(plan.secrets, name, self.address, None, prefix + text)]
 
     def __repr__(self) -> str:
         return constructor_repr(type(self).__name__, self.address, list(self.paths), deposed=self.deposed)
@@ -379,7 +379,7 @@ class _ExceptCheck(PlanCheck):
         for rc in sorted(plan.resource_changes, key=change_sort_key):
             problem = self._violation(rc)
             if problem is not None and not self._excepted(rc):
-                found.append(failure(plan, name, rc.address, None, deposed_prefix(rc.deposed) + problem))
+                found.append(scrubbed_failure(plan.secrets, name, rc.address, None, deposed_prefix(rc.deposed) + problem))
         return found
 
     def __repr__(self) -> str:
@@ -547,7 +547,7 @@ class ExpectActionCounts(PlanCheck):
             if expected is None or expected == len(got):
                 continue
             text = f"expected {expected} {phrase}, got {len(got)}" + (f": {', '.join(got)}" if got else "")
-            found.append(failure(plan, name, None, None, text))
+            found.append(scrubbed_failure(plan.secrets, name, None, None, text))
         return found
 
 
@@ -589,12 +589,12 @@ class ExpectCount(PlanCheck):
             return []
         noun = "resource" if self.n == 1 else "resources"
         text = f"expected {self.n} {noun}, got {len(got)}" + (f": {', '.join(got)}" if got else "")
-        return [failure(plan, type(self).__name__, self.selector.describe(), None, text)]
+        return [scrubbed_failure(plan.secrets, type(self).__name__, self.selector.describe(), None, text)]
 
 
 def _resource_changes(plan: Plan, check: str, expected: str, *, invocations: bool) -> list[CheckFailure]:
     return [
-        failure(plan, check, address, None, f"expected {expected}, but {reason}")
+        scrubbed_failure(plan.secrets, check, address, None, f"expected {expected}, but {reason}")
         for address, reason in plan_changes(plan, outputs=False, invocations=invocations)
     ]
 
@@ -654,7 +654,7 @@ class ExpectOnlyOutputChanges(PlanCheck):
         name = type(self).__name__
         found = _resource_changes(plan, name, "only output changes", invocations=True)
         if not any(tuple(out.actions) != ("no-op",) for out in plan.output_changes.values()):
-            found.append(failure(plan, name, None, None, "expected output changes, but the plan changes no output"))
+            found.append(scrubbed_failure(plan.secrets, name, None, None, "expected output changes, but the plan changes no output"))
         return found
 
 
@@ -721,7 +721,7 @@ class ExpectDeferredChange(PlanCheck):
             if reason == self.reason.value:
                 return []
             message = f"expected {quote(self.reason.value)}, got deferred reason: {quote(reason)}"
-            return [failure(plan, name, self.address, None, message)]
+            return [scrubbed_failure(plan.secrets, name, self.address, None, message)]
         message = "no deferred changes found for resource"
         if plan.has_resource_change(self.address):
             actions = plan.resource_change(self.address).actions
@@ -731,7 +731,7 @@ class ExpectDeferredChange(PlanCheck):
         else:
             deferred = sorted({a for a in map(_address, plan.deferred_changes) if a is not None})
             message += "; deferred: " + ", ".join(deferred)
-        return [failure(plan, name, self.address, None, message)]
+        return [scrubbed_failure(plan.secrets, name, self.address, None, message)]
 
 
 @public("plancheck")
@@ -767,18 +767,18 @@ class ExpectNoDeferredChanges(PlanCheck):
             if address is None:
                 subject = "a change without an address"
             message = f"expected no deferred changes, but {subject} is deferred with reason: {quote(deferred.reason)}"
-            found.append(failure(plan, name, address, None, message))
+            found.append(scrubbed_failure(plan.secrets, name, address, None, message))
         for deferred_action in sorted(plan.deferred_action_invocations, key=lambda d: d.action_invocation.address):
             ai = deferred_action.action_invocation
             message = (f"expected no deferred changes, but its invocation ({ai.trigger_text}) is deferred with "
                        f"reason: {quote(deferred_action.reason)}")
-            found.append(failure(plan, name, ai.address, None, message))
+            found.append(scrubbed_failure(plan.secrets, name, ai.address, None, message))
         if not found and plan.complete is False:
             message = (
                 'expected no deferred changes, but the plan is not complete ("complete": false): '
                 "at least one more plan/apply round is needed to converge"
             )
-            found.append(failure(plan, name, None, None, message))
+            found.append(scrubbed_failure(plan.secrets, name, None, None, message))
         return found
 
 
@@ -830,7 +830,7 @@ class ExpectActionInvocation(PlanCheck):
         name = type(self).__name__
         found = find_invocations(plan, self.address)
         if isinstance(found, str):
-            return [failure(plan, name, self.address, None, found)]
+            return [scrubbed_failure(plan.secrets, name, self.address, None, found)]
         for ai in found:
             if (self.event is None or ai.trigger_event is self.event) and (
                 self.triggered_by is None
@@ -839,7 +839,7 @@ class ExpectActionInvocation(PlanCheck):
                 return []
         got = ", ".join(ai.trigger_text for ai in found)
         message = f"expected an invocation {_trigger_wanted(self.event, self.triggered_by)}, got invocation(s): [{got}]"
-        return [failure(plan, name, self.address, None, message)]
+        return [scrubbed_failure(plan.secrets, name, self.address, None, message)]
 
 
 @public("plancheck")
@@ -861,7 +861,7 @@ class ExpectNoActionInvocations(PlanCheck):
         """One failure per invocation and deferred invocation."""
         name = type(self).__name__
         return [
-            failure(plan, name, address, None, f"expected no action invocations, but {clause}")
+            scrubbed_failure(plan.secrets, name, address, None, f"expected no action invocations, but {clause}")
             for address, clause in _invocation_changes(plan)
         ]
 
@@ -898,7 +898,7 @@ class ExpectDeferredActionInvocation(PlanCheck):
             return []
         if reasons:
             got = ", ".join(quote(r) for r in dict.fromkeys(reasons))
-            return [failure(plan, name, self.address, None, f"expected {quote(self.reason.value)}, got deferred reason(s): [{got}]")]
+            return [scrubbed_failure(plan.secrets, name, self.address, None, f"expected {quote(self.reason.value)}, got deferred reason(s): [{got}]")]
         message = "no deferred invocation found for action"
         invoked = plan.action_invocations_of(self.address)
         if invoked:
@@ -908,4 +908,4 @@ class ExpectDeferredActionInvocation(PlanCheck):
         else:
             deferred = sorted({d.action_invocation.address for d in plan.deferred_action_invocations})
             message += "; deferred: " + ", ".join(deferred)
-        return [failure(plan, name, self.address, None, message)]
+        return [scrubbed_failure(plan.secrets, name, self.address, None, message)]

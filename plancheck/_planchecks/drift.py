@@ -15,13 +15,13 @@ from tfjsonpath import MapStep, Path, SliceStep
 
 from .._checking.equality import render_compared
 from .._checking.fields import checked_address, checked_path, checked_selector, empty_selection
-from .._checking.messages import actions_text, deposed_prefix
+from .._checking.messages import actions_text, deposed_prefix, scrubbed_failure
 from .._documents.plan import Plan, ResourceChange
 from .._documents.select import Resources
 from .._errors import CheckFailure
 from .._frozen import constructor_repr, frozen, public
 from .._redact import Marks, Secrets, child_marks, fit_marks
-from .base import PlanCheck, failure
+from .base import PlanCheck
 from .changes import change_sort_key
 
 __all__ = ["ExpectDrift", "ExpectNoDrift", "drift_differences"]
@@ -181,13 +181,13 @@ class ExpectNoDrift(PlanCheck):
             if not selector.allow_empty and not any(selector.matches(rc) for rc in (*plan.resource_changes, *drifted)):
                 kinds = (str(rc.type) for rc in (*plan.resource_changes, *drifted) if rc.type)
                 addresses = [rc.address for rc in (*plan.resource_changes, *drifted)]
-                return [failure(plan, name, selector.describe(), None, empty_selection(selector, "plan", [], kinds, addresses))]
+                return [scrubbed_failure(plan.secrets, name, selector.describe(), None, empty_selection(selector, "plan", [], kinds, addresses))]
             drifted = [rc for rc in drifted if _selected(selector, rc, plan)]
         if not drifted:
             return []
         secrets = plan.secrets  # collected only when something drifted: it reads the whole plan
         return [
-            failure(plan, name, rc.address, None, deposed_prefix(rc.deposed) + "expected no drift, but "
+            scrubbed_failure(plan.secrets, name, rc.address, None, deposed_prefix(rc.deposed) + "expected no drift, but "
                     + _drift_text(rc, secrets))
             for rc in drifted
         ]
@@ -233,7 +233,7 @@ class ExpectDrift(PlanCheck):
             else:
                 text = "expected drift, but it has not drifted; drifted: " + ", ".join(
                     dict.fromkeys(rc.address for rc in drifted))
-            return [failure(plan, name, self.address, None, text)]
+            return [scrubbed_failure(plan.secrets, name, self.address, None, text)]
         rc = mine[0]
         if self.path is None:
             return []
@@ -246,7 +246,7 @@ class ExpectDrift(PlanCheck):
             return []
         listed = "; ".join(f"{p.to_text() or '(the whole value)'}: {b} -> {a}" for p, b, a in differences)
         text = f"expected drift at {wanted.to_text() or '(the whole value)'}, but it has not drifted there; drifted: {listed}"
-        return [failure(plan, name, self.address, wanted, text)]
+        return [scrubbed_failure(plan.secrets, name, self.address, wanted, text)]
 
     def __repr__(self) -> str:
         return constructor_repr(type(self).__name__, self.address, *(() if self.path is None else (self.path,)))

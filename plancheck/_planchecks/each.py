@@ -43,6 +43,7 @@ from .._checking.match import (
     path_text,
     sensitive_problem,
 )
+from .._checking.messages import scrubbed_failure
 from .._checking.run import emit_warnings
 from .._documents.plan import Change, Plan
 from .._documents.resolve import ABSENT_VALUE, ValueStatus, known_value_at, mark_depth, value_at
@@ -50,7 +51,7 @@ from .._documents.select import Actions, Resources
 from .._errors import CheckFailure, PlanCheckWarning
 from .._frozen import constructor_repr, frozen, public
 from ..knownvalue import Check
-from .base import PlanCheck, failure
+from .base import PlanCheck
 from .values import config_change, resolve_after
 
 __all__ = [
@@ -124,7 +125,7 @@ class _EachCheck(PlanCheck):
                 (str(rc.type) for rc in plan.resource_changes if rc.type),
                 plan.addresses(),
             )
-            return [failure(plan, name, subject, None, message)], []
+            return [scrubbed_failure(plan.secrets, name, subject, None, message)], []
         return each_outcome(name, subject, path, items, self.unknown, plan.secrets, passed=passed)
 
     def _action_outcome(self, plan: Plan, selector: Actions) -> tuple[list[CheckFailure], list[PlanCheckWarning]]:
@@ -141,7 +142,7 @@ class _EachCheck(PlanCheck):
         if not items and not passed:
             if selector.allow_empty:
                 return [], []
-            return [failure(plan, type(self).__name__, subject, None, empty_invocations(plan))], []
+            return [scrubbed_failure(plan.secrets, type(self).__name__, subject, None, empty_invocations(plan))], []
         return each_outcome(type(self).__name__, subject, self.path, items, self.unknown, plan.secrets, passed=passed)
 
     def failures(self, plan: Plan) -> list[CheckFailure]:

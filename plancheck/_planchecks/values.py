@@ -33,7 +33,7 @@ from .._checking.fields import (
     checked_path,
 )
 from .._checking.match import describe, match_failures, no_planned_value, sensitive_problem
-from .._checking.messages import actions_text, deposed_prefix, output_address
+from .._checking.messages import actions_text, deposed_prefix, output_address, scrubbed_failure
 from .._documents.plan import ActionInvocation, Change, Plan
 from .._documents.resolve import (
     ABSENT_VALUE,
@@ -47,7 +47,7 @@ from .._documents.resolve import (
 from .._errors import CheckFailure
 from .._frozen import FrozenValue, frozen, public
 from ..knownvalue import Check
-from .base import PlanCheck, failure, find_change, find_invocations, find_output
+from .base import PlanCheck, find_change, find_invocations, find_output
 
 __all__ = [
     "ExpectKnownActionConfigValue",
@@ -88,7 +88,7 @@ def _known_failure(
     name = type(check).__name__
     gone = no_planned_value(change, what)
     if gone is not None:
-        return [failure(plan, name, address, path, f"{prefix}value is {gone}")]
+        return [scrubbed_failure(plan.secrets, name, address, path, f"{prefix}value is {gone}")]
     raw = change.raw
     # Known or null, and present: a check that passes whatever the marks (a scalar) decides
     # here, without resolving the marks; anything else goes through match_failures.
@@ -131,7 +131,7 @@ class ExpectKnownValue(ResourcePathMatcherFields, PlanCheck):
         """The failure, if the value does not match, is unknown or absent, or the resource is not planned."""
         change = find_change(plan, self.address, self.deposed)
         if isinstance(change, str):
-            return [failure(plan, type(self).__name__, self.address, None, change)]
+            return [scrubbed_failure(plan.secrets, type(self).__name__, self.address, None, change)]
         return _known_failure(
             self,
             plan,
@@ -149,7 +149,7 @@ def _output_known_failures(
 ) -> list[CheckFailure]:
     output = find_output(plan, name)
     if isinstance(output, str):
-        return [failure(plan, type(check).__name__, output_address(name), None, output)]
+        return [scrubbed_failure(plan.secrets, type(check).__name__, output_address(name), None, output)]
     return _known_failure(check, plan, output.change, output_address(name), path, matcher, "", "output")
 
 
@@ -300,11 +300,11 @@ class _ResourceValueCheck(ResourcePathFields, PlanCheck):
         kind = type(self).__name__
         change = find_change(plan, self.address, self.deposed)
         if isinstance(change, str):
-            return [failure(plan, kind, self.address, None, change)]
+            return [scrubbed_failure(plan.secrets, kind, self.address, None, change)]
         problem = self.problem(change, self.path, plan, "resource")
         if problem is None:
             return []
-        return [failure(plan, kind, self.address, self.path, deposed_prefix(self.deposed) + problem)]
+        return [scrubbed_failure(plan.secrets, kind, self.address, self.path, deposed_prefix(self.deposed) + problem)]
 
 
 @public("plancheck")
@@ -384,11 +384,11 @@ def _output_failures(
     kind = type(check).__name__
     output = find_output(plan, name)
     if isinstance(output, str):
-        return [failure(plan, kind, output_address(name), None, output)]
+        return [scrubbed_failure(plan.secrets, kind, output_address(name), None, output)]
     problem = problem_of(output.change, path, plan, "output")
     if problem is None:
         return []
-    return [failure(plan, kind, output_address(name), path, problem)]
+    return [scrubbed_failure(plan.secrets, kind, output_address(name), path, problem)]
 
 
 @public("plancheck")
@@ -549,7 +549,7 @@ def _action_failures(
     """The failures of a check on every invocation of action ``address`` (by ``triggered_by``, when given)."""
     found = find_invocations(plan, address, triggered_by)
     if isinstance(found, str):
-        return [failure(plan, type(check).__name__, address, None, found)]
+        return [scrubbed_failure(plan.secrets, type(check).__name__, address, None, found)]
     failures: list[CheckFailure] = []
     for ai in found:
         failures.extend(per_invocation(config_change(ai), f"invocation {ai.trigger_text}: " if len(found) > 1 else ""))
@@ -577,7 +577,7 @@ class _ActionPathFields(FrozenValue):
 
         def per_invocation(change: Change, prefix: str) -> list[CheckFailure]:
             problem = problem_of(change, self.path, plan, "action")
-            return [] if problem is None else [failure(plan, kind, self.address, self.path, prefix + problem)]
+            return [] if problem is None else [scrubbed_failure(plan.secrets, kind, self.address, self.path, prefix + problem)]
 
         return _action_failures(self, plan, self.address, self.triggered_by, per_invocation)
 

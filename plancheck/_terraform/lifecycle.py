@@ -94,12 +94,12 @@ def _on_signal(signum: int, _frame: FrameType | None) -> None:
     raise Terminated(signum)
 
 
-def _deliver() -> None:
-    """Send the signal caught during the library's work again, now that its cleanup is done."""
-    signum, _SCOPE.pending = _SCOPE.pending, None
-    if signum is not None:
-        # Its previous handler is back: the default ends the process with it; a handler of the user's runs now.
-        signal.raise_signal(signum)
+def _deliver(signum: int) -> None:
+    """Send the signal caught during the library's work again, now that its cleanup is done (its callers ask
+    only when one was caught: most scopes end with none)."""
+    _SCOPE.pending = None
+    # Its previous handler is back: the default ends the process with it; a handler of the user's runs now.
+    signal.raise_signal(signum)
 
 
 @contextlib.contextmanager
@@ -139,8 +139,8 @@ def ending_on_signals() -> Iterator[None]:
                 signum, previous = _SCOPE.previous.popitem()
                 assert previous is not None
                 signal.signal(signum, previous)
-            if _SCOPE.deferrals == 0:
-                _deliver()
+            if _SCOPE.deferrals == 0 and _SCOPE.pending is not None:
+                _deliver(_SCOPE.pending)
 
 
 @contextlib.contextmanager
@@ -160,8 +160,8 @@ def deferring_delivery() -> Iterator[None]:
         yield
     finally:
         _SCOPE.deferrals -= 1
-        if _SCOPE.deferrals == 0 and _SCOPE.depth == 0:
-            _deliver()
+        if _SCOPE.deferrals == 0 and _SCOPE.depth == 0 and _SCOPE.pending is not None:
+            _deliver(_SCOPE.pending)
 
 
 def pending_signal() -> int | None:

@@ -26,7 +26,6 @@ import datetime
 import enum
 import json
 import math
-import operator
 import re
 import sys
 import tomllib
@@ -36,7 +35,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from tfjsonpath import Path, PathSyntaxError, describe_json_type
 
-from .._checking.run import outcome_of, run_each
+from .._checking.run import run_each
 from .._documents.select import Actions, Resources
 from .._errors import CheckFailure
 from .._frozen import FrozenValue, frozen
@@ -63,6 +62,7 @@ __all__ = [
     "parse_checks",
     "run_checks",
     "spec_from_flag",
+    "verdict",
 ]
 
 _IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_-]*$")
@@ -457,9 +457,8 @@ def _build_matcher(kind: Kind, value: Any, where: str, registry: Registry) -> An
     return matcher
 
 
-def build_check(table: Any, where: str, registry: Registry) -> CheckSpec:
-    """Build one plan check from its table; raises ``_Invalid`` (converted by the callers)."""
-    sig = _signature(table, where, "plan check", registry.checks, "a table with a 'type' key")
+def build_check(sig: Signature, table: Mapping[str, Any], where: str, registry: Registry) -> CheckSpec:
+    """Build the plan check ``sig`` from its table; raises ``_Invalid`` (converted by the callers)."""
     check, given = _instantiate(sig, table, where, registry)
     # The check's address is what its address argument (address, name, output, *_address, *_name) gives.
     address = next((v for k, v in given.items() if isinstance(v, str)
@@ -681,7 +680,8 @@ def _build_located(table: Any, where: str, registry: Registry, origin: str = "")
     severity, table = _severity(table, where)
     waivers, table = _waive(table, where, origin)
     try:
-        return dataclasses.replace(build_check(table, where, registry), severity=severity, waivers=waivers)
+        sig = _signature(table, where, "plan check", registry.checks, "a table with a 'type' key")
+        return dataclasses.replace(build_check(sig, table, where, registry), severity=severity, waivers=waivers)
     except _Invalid:
         raise
     except RecursionError:
@@ -743,10 +743,14 @@ def load_checks_file(filename: str, registry: Registry, *, max_bytes: int | None
 
 
 def spec_from_flag(flag: str, number: int, table: Mapping[str, Any], registry: Registry) -> CheckSpec:
-    """Build a check given by a command-line flag such as ``--unknown ADDRESS PATH``."""
+    """Build a check given by a command-line flag such as ``--unknown ADDRESS PATH``.
+
+    The flag's table names its check type as the command line spells it (never a user's text), so the
+    type is looked up, not read as a checks file's entry is: its arguments are, as the user gave them.
+    """
     where = f"{flag} #{number}"
     try:
-        spec = build_check(table, "", registry)
+        spec = build_check(registry.checks[table["type"]], table, "", registry)
     except _Invalid as exc:
         raise ChecksFileError("command line", f"{where} {exc.where}".strip(), exc.message) from None
     return dataclasses.replace(spec, origin=where)
@@ -789,14 +793,37 @@ class CheckResult(FrozenValue):
         """The check's severity: ``error`` or ``warning``."""
         return self.spec.severity
 
-    @property
-    def warning_count(self) -> int:
-        """How many warnings the result reports: its ``warnings``, and its failures when its status is ``warn``."""
-        return len(self.warnings) + (len(self.failures) if self.status == "warn" else 0)
-
     def fails(self, fail_on: str = "error") -> bool:
         """Whether this result fails the run: a ``fail``; under ``fail_on="warning"`` any warning too."""
         return self.status == "fail" or (fail_on == "warning" and (self.status == "warn" or bool(self.warnings)))
+
+
+#: The summary's key for the checks of each status.
+_COUNTED: Final = {"pass": "passed", "fail": "failed", "warn": "warned", "error": "errors"}
+
+
+def verdict(results: Sequence[CheckResult], fail_on: str = "error") -> tuple[int, dict[str, int]]:
+    """A run's verdict, counted in one pass: its exit status (:func:`exit_status`) and its summary.
+
+    The summary counts the checks by status (``warned``: of warning severity, failed), the warnings
+    reported (a result's ``warnings``, and its failures when its status is ``warn``), and the failures
+    waived and known.
+
+    >>> warned = CheckResult(CheckSpec("ExpectEmptyPlan", None, "check[0]", severity="warning"), "warn")
+    >>> verdict([warned])[0], verdict([warned], fail_on="warning")[0], verdict([warned])[1]["warned"]
+    (0, 1, 1)
+    """
+    counts = dict.fromkeys(("total", "passed", "failed", "warned", "errors", "warnings", "waived", "known"), 0)
+    failing = False
+    for result in results:
+        status = result.status
+        counts[_COUNTED[status]] += 1
+        counts["warnings"] += len(result.warnings) + (len(result.failures) if status == "warn" else 0)
+        counts["waived"] += len(result.waived)
+        counts["known"] += len(result.known)
+        failing = failing or result.fails(fail_on)
+    counts["total"] = len(results)
+    return (2 if counts["errors"] else 1 if failing else 0), counts
 
 
 def exit_status(results: Sequence[CheckResult], fail_on: str = "error") -> int:
@@ -806,9 +833,7 @@ def exit_status(results: Sequence[CheckResult], fail_on: str = "error") -> int:
     >>> exit_status([warned]), exit_status([warned], fail_on="warning")
     (0, 1)
     """
-    if any(r.status == "error" for r in results):
-        return 2
-    return 1 if any(r.fails(fail_on) for r in results) else 0
+    return verdict(results, fail_on)[0]
 
 
 def apply_waivers(result: CheckResult, on: datetime.date, plan: str | None = None) -> CheckResult:
@@ -846,16 +871,13 @@ def run_checks(specs: Sequence[CheckSpec], plan: Plan, *, today: datetime.date |
     A ``warning``-severity check that fails is a ``warn`` result. Each check's waivers then apply as
     of ``today`` (default: today's UTC date; :func:`apply_waivers`).
     """
-    outcomes = run_each(
-        plan,
-        specs,
-        run=lambda spec, document: outcome_of(spec.check, document),
-        label=operator.attrgetter("type", "address", "path"),
-        contain=True,
-        scrub=plan.secrets,
-    )
-    results = [CheckResult(o.check, "warn" if o.status == "fail" and o.check.severity == "warning" else o.status,
-                           o.failures, o.warnings) for o in outcomes]
+    # The runner runs the checks; what a check gave as text (or raised) is labelled with its spec's type,
+    # address and path, which only those outcomes ask for.
+    labels = {id(spec.check): (spec.type, spec.address, spec.path) for spec in specs}
+    outcomes = run_each(plan, [spec.check for spec in specs], label=lambda check: labels[id(check)], contain=True,
+                        scrub=plan.secrets)
+    results = [CheckResult(spec, "warn" if o.status == "fail" and spec.severity == "warning" else o.status,
+                           o.failures, o.warnings) for spec, o in zip(specs, outcomes, strict=True)]
     if not any(spec.waivers for spec in specs):
         return results
     on = today if today is not None else datetime.datetime.now(datetime.UTC).date()

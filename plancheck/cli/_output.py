@@ -30,7 +30,7 @@ from .._redact import (
     Secrets,
 )
 from .._text import one_line
-from ._checksfile import CheckResult, exit_status
+from ._checksfile import CheckResult, verdict
 from ._io import (
     _LABELS,
     SCHEMA_VERSION,
@@ -122,7 +122,7 @@ def render_text(results: Sequence[CheckResult], plan: Plan | PlanFacts, *, style
     note = style.status("note") + " " * (width - 4)
     lines: list[str] = [f"{note}  {text}" for text in plan_notes(plan, quiet=quiet)]
     for result in sorted(results, key=_rank):
-        if result.ok and quiet and not result.warnings:
+        if quiet and result.ok and not result.warnings:
             continue
         label = style.status(result.status) + " " * (width - len(_LABELS[result.status]))
         if not result.failures and not (result.ok and (result.warnings or result.waived or result.known)):
@@ -142,16 +142,17 @@ def render_text(results: Sequence[CheckResult], plan: Plan | PlanFacts, *, style
             lines.extend(_accepted_lines(result, style, width, secrets, quiet))
     lines.extend(f"{note}  {one_line(fixed_note(entry, baseline or ''), secrets.scrub)}" for entry in fixed)
     if not quiet:
-        passed, failed, errors, warned = (_counts(results)[key] for key in ("passed", "failed", "errors", "warnings"))
+        summary = verdict(results)[1]
+        passed, failed, errors, warned = (summary[key] for key in ("passed", "failed", "errors", "warnings"))
         counts = [style.paint("pass" if passed else "dim", f"{passed} passed")]
         counts.append(style.paint("fail" if failed else "dim", f"{failed} failed"))
         if errors:
             counts.append(style.paint("error", f"{errors} errors"))
         if warned:
             counts.append(style.paint("warn", f"{warned} warning{'s' if warned != 1 else ''}"))
-        for what, count in (("waived", sum(len(r.waived) for r in results)), ("known", sum(len(r.known) for r in results))):
-            if count:
-                counts.append(style.paint(what, f"{count} {what}"))
+        for what in ("waived", "known"):
+            if summary[what]:
+                counts.append(style.paint(what, f"{summary[what]} {what}"))
         if fixed:
             counts.append(style.paint("note", f"{len(fixed)} fixed"))
         noun = "check" if len(results) == 1 else "checks"
@@ -192,20 +193,6 @@ def results_secrets(results: Sequence[CheckResult], plan: Plan | PlanFacts) -> S
     )
 
 
-def _counts(results: Sequence[CheckResult]) -> dict[str, int]:
-    """The summary: checks by status (``warned``: of warning severity, failed), and how many warnings they report."""
-    return {
-        "total": len(results),
-        "passed": sum(r.status == "pass" for r in results),
-        "failed": sum(r.status == "fail" for r in results),
-        "warned": sum(r.status == "warn" for r in results),
-        "errors": sum(r.status == "error" for r in results),
-        "warnings": sum(r.warning_count for r in results),
-        "waived": sum(len(r.waived) for r in results),
-        "known": sum(len(r.known) for r in results),
-    }
-
-
 def _failure_json(failure: CheckFailure) -> dict[str, Any]:
     shown = failure.shown_path if failure.shown_path is not None else None
     return {
@@ -226,14 +213,15 @@ def results_document(results: Sequence[CheckResult], plan: Plan | PlanFacts, too
     ``expired_waivers`` the check's waivers past their date; with a baseline, ``baseline`` names the file
     and the entries that no longer fail (``fixed``).
     """
+    status, counts = verdict(results, fail_on)
     document = {
         "schema_version": SCHEMA_VERSION,
         "kind": "results",
         "tool_version": tool_version,
-        "ok": exit_status(results, fail_on) == 0,
+        "ok": status == 0,
         "fail_on": fail_on,
         "plan": plan_summary(plan),
-        "summary": _counts(results),
+        "summary": counts,
         "results": [
             {
                 "origin": r.spec.origin,
@@ -351,7 +339,7 @@ def run_status(runs: Sequence[Checked], fail_on: str = "error") -> int:
         return 2
     # Each plan's status is the worst of its results', as the status of them all is (a rendered plan brings its own).
     rendered = max((run.status for run in runs if isinstance(run, PlanParts)), default=0)
-    return max(rendered, exit_status([r for run in runs if isinstance(run, PlanRun) for r in run.results], fail_on))
+    return max(rendered, verdict([r for run in runs if isinstance(run, PlanRun) for r in run.results], fail_on)[0])
 
 
 def findings(run: PlanRun, result: CheckResult, fail_on: str = "error", secrets: Secrets | None = None) -> Iterator[Finding]:
@@ -700,7 +688,7 @@ def _count_line(run: PlanRun | PlanFailed) -> str:
     """The counts of one plan's run, one line (its name made one line: it cannot start a workflow command)."""
     if isinstance(run, PlanFailed):
         return f"{_TOOL}: {one_line(run.name)}: not checked ({run.kind} error)"
-    counts = _counts(run.results)
+    counts = verdict(run.results)[1]
     parts = [f"{counts['passed']} passed", f"{counts['failed']} failed"]
     parts += [f"{counts[key]} {key if counts[key] != 1 else key[:-1]}" for key in ("errors", "warnings") if counts[key]]
     parts += [f"{n} {what}" for n, what in ((run.waived, "waived"), (counts["known"], "known")) if n]
@@ -743,7 +731,7 @@ def _markdown_part(run: PlanRun | PlanFailed, fail_on: str) -> tuple[list[str], 
     if isinstance(run, PlanFailed):
         return [f"### {escape_markdown(run.name)}"], [], [], [f"- **ERROR** not checked: {escape_markdown(run.text())}"]
     secrets = run.secrets()
-    counts = _counts(run.results)
+    counts = verdict(run.results)[1]
     notes = [f"> {escape_markdown(secrets.scrub(note))}" for note in run.notes()]
     table = ["| checks | passed | failed | errors | warnings | waived |",
              "| ---: | ---: | ---: | ---: | ---: | ---: |",

@@ -7,13 +7,14 @@ import sys
 import threading
 from collections.abc import Callable
 from contextlib import AbstractContextManager
+from functools import partial
 from typing import Any
 
 import pytest
 from loading_support import ROUTES, dumps, exactly_equal, generated_plan, plain, route
 
 from plancheck._documents.plan import Plan, ResourceNotFoundError
-from plancheck._loading.collector import collector_off, collector_paused
+from plancheck._loading.collector import collector_off
 from plancheck._loading.lazy import LazyEntries, LazyObject, Thunk
 
 
@@ -117,7 +118,7 @@ def test_lazy_entries_behaviour() -> None:
         entries[3]
 
 
-@pytest.mark.parametrize("pause", [collector_paused, collector_off], ids=["paused", "off"])
+@pytest.mark.parametrize("pause", [partial(collector_off, promote=True), collector_off], ids=["paused", "off"])
 @pytest.mark.parametrize("enabled", [True, False], ids=["gc-on", "gc-off"])
 def test_collector_state_is_restored(enabled: bool, pause: Callable[[], AbstractContextManager[None]]) -> None:
     was = gc.isenabled()
@@ -138,7 +139,7 @@ def test_overlapping_pauses_keep_the_collector_off_until_the_last_ends(last: str
     was = gc.isenabled()
     gc.enable()
     try:
-        first, second = collector_off(), collector_paused()
+        first, second = collector_off(), collector_off(promote=True)
         first.__enter__()
         second.__enter__()
         ending_first, ending_last = (second, first) if last == "first-begun" else (first, second)
@@ -179,7 +180,7 @@ def test_objects_the_program_froze_stay_frozen() -> None:
     try:
         frozen = gc.get_freeze_count()
         assert frozen > 0
-        with collector_paused():
+        with collector_off(promote=True):
             pass
         Plan.from_json(PLAN)
         assert gc.get_freeze_count() == frozen

@@ -155,3 +155,34 @@ def test_a_byte_order_mark_is_read_the_same_as_str_and_bytes(text: str | bytes) 
 
     assert Plan.from_json(text).format_version == "1.2"
     assert State.from_json(text).format_version == "1.2"
+
+
+# loads_exact hands msgspec every text, without first testing for a byte order mark or UTF-16/32: msgspec
+# refuses all of them (a BOM is an invalid character to it; such JSON has a zero byte in its first two),
+# so the standard library decides, as for any text msgspec refuses. If msgspec ever read one, this fails.
+OTHER_ENCODINGS = ["utf-8-sig", "utf-16", "utf-16-le", "utf-16-be", "utf-32", "utf-32-le", "utf-32-be"]
+SHORT_TEXTS = {"number": "1", "spaced-number": " 12 ", "string": '"x"', "array": "[]", "object": '{"a": 1.5}',
+               "true": "true", "null": "null"}  # fmt: skip
+
+
+@pytest.mark.parametrize("name", SHORT_TEXTS)
+@pytest.mark.parametrize("encoding", OTHER_ENCODINGS)
+def test_msgspec_refuses_what_is_not_plain_utf8_and_the_standard_library_reads_it(encoding: str, name: str) -> None:
+    msgspec = pytest.importorskip("msgspec")
+    from plancheck._loading.jsontext import loads_exact
+
+    text = SHORT_TEXTS[name]
+    data = text.encode(encoding)
+    with pytest.raises(msgspec.DecodeError):
+        msgspec.json.decode(data)
+    expected = json.loads(text, parse_float=Decimal)
+    assert loads_exact(data, parser="fast") == expected
+    assert loads_exact(data, parser="stdlib") == expected
+
+
+@pytest.mark.parametrize("name", SHORT_TEXTS)
+def test_msgspec_refuses_a_str_with_a_byte_order_mark(name: str) -> None:
+    msgspec = pytest.importorskip("msgspec")
+
+    with pytest.raises(msgspec.DecodeError):
+        msgspec.json.decode("\ufeff" + SHORT_TEXTS[name])

@@ -188,7 +188,7 @@ def test_what_a_test_meets_scrubs_its_reports_and_later_ones_only_while_held(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, meet: Any, lasting: bool
 ) -> None:
     # The session running this test listens too, and holds what this test makes until it ends: not here.
-    monkeypatch.setattr(met_module, "_LISTENERS", [])
+    monkeypatch.setattr(met_module, "LISTENERS", [])
     docs = SessionDocuments()
     keep: list[object] = []
     docs.begin_test()
@@ -276,7 +276,7 @@ def test_a_document_made_outside_any_test_is_a_source_until_a_test_begins(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A sweeper's plan (--tf-sweep runs no test): the line its failure writes is scrubbed of it, though it is dropped."""
-    monkeypatch.setattr(met_module, "_LISTENERS", [])
+    monkeypatch.setattr(met_module, "LISTENERS", [])
     docs = SessionDocuments()
     docs.met(load_plan(_secret_plan(tmp_path)))
     assert WORD in docs.secrets()
