@@ -18,10 +18,12 @@ from __future__ import annotations
 import contextlib
 import json
 import re
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from decimal import Context, Decimal
+from itertools import accumulate
 from typing import Any, Final
 
 from tfjsonpath import MapStep, SliceStep, Step
@@ -682,15 +684,10 @@ class Secrets(ReadOnly):
             while at >= 0:
                 cover.append((at, at + len(trusted)))
                 at = text.find(trusted, at + 1)
-        if not cover:
-            return spans
         # A short span only, and a proper part only: a long secret inside a trusted text was put there
         # from a value (a path computed from a secret), and a span that is the whole occurrence is the
         # trusted text shown as a value.
-        size = SUBSTRING_WINDOW
-        return [
-            (s, e) for s, e in spans if e - s >= size or not any(a <= s and e <= b and e - s < b - a for a, b in cover)
-        ]
+        return _outside_trusted(spans, cover)
 
     def scrub_trusted(self, text: str) -> str:
         """Scrub ``text`` that is itself trusted (a path a check was given): only pieces of :data:`SUBSTRING_WINDOW` or more.
@@ -789,6 +786,28 @@ class Secrets(ReadOnly):
             return SENSITIVE
         spans = self._spans(text)
         return _replaced(text, spans) if spans else text
+
+
+def _outside_trusted(spans: list[tuple[int, int]], cover: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """``spans`` less the short ones (under :data:`SUBSTRING_WINDOW`) that are a proper part of a span of ``cover``.
+
+    The occurrences are sorted once and each span is looked up by bisection: asking every occurrence
+    for every span made a message naming thousands of addresses (a warning over every resource of a
+    large plan) spend most of its scrub here.
+
+    >>> _outside_trusted([(2, 5), (20, 24), (21, 24), (8, 12), (30, 50)], [(20, 24), (0, 10), (30, 60)])
+    [(20, 24), (8, 12), (30, 50)]
+    """
+    cover.sort()
+    starts = [start for start, _ in cover]
+    reach = list(accumulate((end for _, end in cover), max))  # the furthest end of the occurrences up to each
+    kept: list[tuple[int, int]] = []
+    for s, e in spans:
+        # Held properly: by an occurrence from at or before it that ends after it, or from before it that ends with it.
+        up_to, before = bisect_right(starts, s), bisect_left(starts, s)
+        if e - s >= SUBSTRING_WINDOW or not ((up_to and reach[up_to - 1] > e) or (before and reach[before - 1] >= e)):
+            kept.append((s, e))
+    return kept
 
 
 #: The markers the library writes for hidden values: a secret spelled like one (a key ``(sensitive)``, a value

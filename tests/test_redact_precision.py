@@ -70,3 +70,22 @@ def test_property_text_without_a_whole_token_secret_is_unchanged(secrets: list[s
     assume(not any(_whole_token_occurrences(text, s) for s in secrets))
     assert Secrets(secrets).scrub(text) == text
     assert not Secrets(secrets).touches(text)
+
+
+_SPAN = st.tuples(st.integers(0, 40), st.integers(0, 16)).map(lambda p: (p[0], p[0] + p[1]))
+
+
+@settings(max_examples=500, deadline=None)
+@given(spans=st.lists(_SPAN, max_size=8).map(sorted), cover=st.lists(_SPAN, min_size=1, max_size=8))
+def test_trust_spares_a_short_span_exactly_when_an_occurrence_holds_it_properly(
+    spans: list[tuple[int, int]], cover: list[tuple[int, int]]
+) -> None:
+    # The spans a trusted text spares are looked up by bisection (each span asked of every occurrence made a
+    # message naming thousands of addresses quadratic); they must be those the rule itself names.
+    from plancheck._redact import _outside_trusted
+
+    rule = [
+        (s, e) for s, e in spans
+        if e - s >= SUBSTRING_WINDOW or not any(a <= s and e <= b and e - s < b - a for a, b in cover)
+    ]
+    assert _outside_trusted(spans, list(cover)) == rule
