@@ -502,21 +502,22 @@ def _bounded_by_spans(text: str, inside: list[tuple[int, int]], found: list[tupl
     ``(sensitive)`` is bounded by parentheses: a short secret next to a scrubbed span stands alone
     after the scrub, so it is scrubbed too (and so on, along a chain of them).
     """
-    accepted = list(found)
+    # The characters scrubbed so far: a span is bounded on the left if the one before it is among them, on
+    # the right if the one at its end is (asking every span scrubbed instead made a long message quadratic).
+    scrubbed = {i for a, b in found for i in range(a, b)}
     added: list[tuple[int, int]] = []
-    pending = list(inside)
-    changed = True
-    while changed and pending:
-        changed = False
-        for span in list(pending):
-            s, e = span
-            left = _left_bounded(text, s) or any(a < s <= b for a, b in accepted)
-            right = _right_bounded(text, e) or any(a <= e < b for a, b in accepted)
-            if left and right:
-                pending.remove(span)
-                accepted.append(span)
-                added.append(span)
-                changed = True
+    pending = inside
+    while pending:
+        left_out: list[tuple[int, int]] = []
+        for s, e in pending:
+            if (_left_bounded(text, s) or s - 1 in scrubbed) and (_right_bounded(text, e) or e in scrubbed):
+                scrubbed.update(range(s, e))
+                added.append((s, e))
+            else:
+                left_out.append((s, e))
+        if len(left_out) == len(pending):
+            break
+        pending = left_out
     return added
 
 
