@@ -18,14 +18,16 @@ from __future__ import annotations
 import contextlib
 import json
 import re
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from decimal import Context, Decimal
+from itertools import accumulate
 from typing import Any, Final
 
 from tfjsonpath import MapStep, SliceStep, Step
-from tfjsonpath._jsontypes import is_array, is_object, is_sequence
+from tfjsonpath._jsontypes import is_array, is_object, is_sequence, number_text
 
 from ._frozen import ReadOnly, public
 
@@ -500,21 +502,22 @@ def _bounded_by_spans(text: str, inside: list[tuple[int, int]], found: list[tupl
     ``(sensitive)`` is bounded by parentheses: a short secret next to a scrubbed span stands alone
     after the scrub, so it is scrubbed too (and so on, along a chain of them).
     """
-    accepted = list(found)
+    # The characters scrubbed so far: a span is bounded on the left if the one before it is among them, on
+    # the right if the one at its end is (asking every span scrubbed instead made a long message quadratic).
+    scrubbed = {i for a, b in found for i in range(a, b)}
     added: list[tuple[int, int]] = []
-    pending = list(inside)
-    changed = True
-    while changed and pending:
-        changed = False
-        for span in list(pending):
-            s, e = span
-            left = _left_bounded(text, s) or any(a < s <= b for a, b in accepted)
-            right = _right_bounded(text, e) or any(a <= e < b for a, b in accepted)
-            if left and right:
-                pending.remove(span)
-                accepted.append(span)
-                added.append(span)
-                changed = True
+    pending = inside
+    while pending:
+        left_out: list[tuple[int, int]] = []
+        for s, e in pending:
+            if (_left_bounded(text, s) or s - 1 in scrubbed) and (_right_bounded(text, e) or e in scrubbed):
+                scrubbed.update(range(s, e))
+                added.append((s, e))
+            else:
+                left_out.append((s, e))
+        if len(left_out) == len(pending):
+            break
+        pending = left_out
     return added
 
 
@@ -682,15 +685,10 @@ class Secrets(ReadOnly):
             while at >= 0:
                 cover.append((at, at + len(trusted)))
                 at = text.find(trusted, at + 1)
-        if not cover:
-            return spans
         # A short span only, and a proper part only: a long secret inside a trusted text was put there
         # from a value (a path computed from a secret), and a span that is the whole occurrence is the
         # trusted text shown as a value.
-        size = SUBSTRING_WINDOW
-        return [
-            (s, e) for s, e in spans if e - s >= size or not any(a <= s and e <= b and e - s < b - a for a, b in cover)
-        ]
+        return _outside_trusted(spans, cover)
 
     def scrub_trusted(self, text: str) -> str:
         """Scrub ``text`` that is itself trusted (a path a check was given): only pieces of :data:`SUBSTRING_WINDOW` or more.
@@ -791,6 +789,28 @@ class Secrets(ReadOnly):
         return _replaced(text, spans) if spans else text
 
 
+def _outside_trusted(spans: list[tuple[int, int]], cover: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """``spans`` less the short ones (under :data:`SUBSTRING_WINDOW`) that are a proper part of a span of ``cover``.
+
+    The occurrences are sorted once and each span is looked up by bisection: asking every occurrence
+    for every span made a message naming thousands of addresses (a warning over every resource of a
+    large plan) spend most of its scrub here.
+
+    >>> _outside_trusted([(2, 5), (20, 24), (21, 24), (8, 12), (30, 50)], [(20, 24), (0, 10), (30, 60)])
+    [(20, 24), (8, 12), (30, 50)]
+    """
+    cover.sort()
+    starts = [start for start, _ in cover]
+    reach = list(accumulate((end for _, end in cover), max))  # the furthest end of the occurrences up to each
+    kept: list[tuple[int, int]] = []
+    for s, e in spans:
+        # Held properly: by an occurrence from at or before it that ends after it, or from before it that ends with it.
+        up_to, before = bisect_right(starts, s), bisect_left(starts, s)
+        if e - s >= SUBSTRING_WINDOW or not ((up_to and reach[up_to - 1] > e) or (before and reach[before - 1] >= e)):
+            kept.append((s, e))
+    return kept
+
+
 #: The markers the library writes for hidden values: a secret spelled like one (a key ``(sensitive)``, a value
 #: ``sensitive``) is no reason to scrub inside them, which garbled them (``(sensitive), unmarked)``) and hid nothing.
 _MARKER: Final = re.compile(r"\(sensitive(?:, (?:unmarked|changed))?\)")
@@ -857,29 +877,6 @@ def secrets_from_state(values: Iterable[str], trusted: Iterable[str], scanner: o
     if isinstance(scanner, _Scanner):
         made._set(_scanner=scanner)
     return made
-
-
-#: Numbers whose fixed-point text would be longer than this are written with an exponent.
-MAX_FIXED_DIGITS: Final = 1000
-
-
-def number_text(value: int | Decimal) -> str:
-    """The exact text of a JSON number, at any size: fixed-point while that stays short, else with an exponent.
-
-    Python refuses ``str()`` of an int over 4300 digits, and fixed-point text of ``1E+999999999999``
-    would not fit in memory; Terraform's numbers can be both.
-
-    >>> number_text(12), number_text(Decimal("1.50")), len(number_text(10**5000)), number_text(Decimal("1E+99999"))
-    ('12', '1.50', 5001, '1E+99999')
-    """
-    if isinstance(value, int):
-        try:
-            return str(value)
-        except ValueError:
-            value = Decimal(value)
-    if value.is_finite() and abs(value.adjusted()) <= MAX_FIXED_DIGITS and len(value.as_tuple().digits) <= 2 * MAX_FIXED_DIGITS:
-        return format(value, "f")
-    return str(value)
 
 
 def _scalar(value: Any) -> str:

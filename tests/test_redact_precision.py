@@ -70,3 +70,51 @@ def test_property_text_without_a_whole_token_secret_is_unchanged(secrets: list[s
     assume(not any(_whole_token_occurrences(text, s) for s in secrets))
     assert Secrets(secrets).scrub(text) == text
     assert not Secrets(secrets).touches(text)
+
+
+_SPAN = st.tuples(st.integers(0, 40), st.integers(0, 16)).map(lambda p: (p[0], p[0] + p[1]))
+
+
+@settings(max_examples=500, deadline=None)
+@given(spans=st.lists(_SPAN, max_size=8).map(sorted), cover=st.lists(_SPAN, min_size=1, max_size=8))
+def test_trust_spares_a_short_span_exactly_when_an_occurrence_holds_it_properly(
+    spans: list[tuple[int, int]], cover: list[tuple[int, int]]
+) -> None:
+    # The spans a trusted text spares are looked up by bisection (each span asked of every occurrence made a
+    # message naming thousands of addresses quadratic); they must be those the rule itself names.
+    from plancheck._redact import _outside_trusted
+
+    rule = [
+        (s, e) for s, e in spans
+        if e - s >= SUBSTRING_WINDOW or not any(a <= s and e <= b and e - s < b - a for a, b in cover)
+    ]
+    assert _outside_trusted(spans, list(cover)) == rule
+
+
+_TEXT = st.text(alphabet="ab_ (\\)n", min_size=1, max_size=30)
+
+
+@settings(max_examples=500, deadline=None)
+@given(text=_TEXT, data=st.data())
+def test_a_short_secret_bounded_by_scrubbed_spans_is_the_rule_along_a_chain(text: str, data: st.DataObject) -> None:
+    # Which short secrets inside a word stand alone once their neighbours are scrubbed is answered from the set of
+    # scrubbed characters (asking every scrubbed span for every one made a long message quadratic); it must be the
+    # chain the rule names: bounded on each side by a token edge or by a span already scrubbed.
+    from plancheck._redact import _bounded_by_spans, _left_bounded, _right_bounded
+
+    span = st.integers(0, len(text) - 1).flatmap(lambda a: st.tuples(st.just(a), st.integers(a + 1, min(len(text), a + 6))))
+    inside, found = sorted(data.draw(st.lists(span, max_size=6))), sorted(data.draw(st.lists(span, min_size=1, max_size=4)))
+    accepted, rule, pending = list(found), [], list(inside)
+    while pending:
+        ready = [
+            (s, e) for s, e in pending
+            if (_left_bounded(text, s) or any(a < s <= b for a, b in accepted))
+            and (_right_bounded(text, e) or any(a <= e < b for a, b in accepted))
+        ]
+        if not ready:
+            break
+        first = ready[0]  # one at a time, in order: each scrubbed span bounds the next
+        accepted.append(first)
+        rule.append(first)
+        pending.remove(first)
+    assert sorted(_bounded_by_spans(text, inside, found)) == sorted(rule)

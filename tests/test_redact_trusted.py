@@ -212,3 +212,20 @@ def test_touches_says_what_scrub_does(text: str, touched: bool) -> None:
 
     secrets = Secrets(["tags", "unmarked"]).trusting(["terraform_data.tags"])
     assert (secrets.touches(text), secrets.scrub(text) != text) == (touched, touched)
+
+
+@pytest.mark.parametrize(
+    "secrets",
+    [pytest.param([], id="a-document-without-secrets"), pytest.param(["hunter2-long-secret"], id="a-document-with-one")],
+)
+def test_a_failure_trusts_the_same_texts_whatever_its_documents_secrets(secrets: list[str]) -> None:
+    # What a failure trusts is what came from the configuration and the check (never from a value): the same
+    # for every document. An exit that scrubs with more secrets than the document's (an acceptance run's inputs)
+    # keeps the same words in the path the user wrote, whether or not the plan itself held a secret.
+    from plancheck import Secrets
+    from plancheck._checking.messages import given_by, scrubbed_failure
+
+    check = ExpectKnownValue("terraform_data.a", New("input").AtMapKey("tags"), kv.NotNull())
+    with given_by(check):
+        failure = scrubbed_failure(Secrets(secrets), "ExpectKnownValue", "terraform_data.a", check.path, "no")
+    assert failure.trusted == ("terraform_data.a", 'terraform_data.a: input["tags"]', 'input["tags"]')

@@ -1,5 +1,5 @@
 """The JSON toolkit below everything: which values count as which JSON kind, how to name a value's kind,
-and how to copy a value.
+how to write a number exactly, and how to copy a value.
 
 Two meanings of "array" are told apart by name, each kept where it is needed:
 
@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from decimal import Decimal
-from typing import Any, TypeGuard
+from typing import Any, Final, TypeGuard
 
 from ._errors import public
 
@@ -32,6 +32,7 @@ __all__ = [
     "json_kind",
     "json_nodes",
     "json_type",
+    "number_text",
     "plural",
 ]
 
@@ -124,6 +125,29 @@ def plural(count: int, word: str, words: str | None = None) -> str:
     ('1 key', '0 keys', '3 keys', '2 indexes')
     """
     return f"{count} {word if count == 1 else (words or word + 's')}"
+
+
+#: Numbers whose fixed-point text would be longer than this are written with an exponent.
+MAX_FIXED_DIGITS: Final = 1000
+
+
+def number_text(value: int | Decimal) -> str:
+    """The exact text of a JSON number, at any size: fixed-point while that stays short, else with an exponent.
+
+    Python refuses ``str()`` of an int over 4300 digits, and fixed-point text of ``1E+999999999999``
+    would not fit in memory; Terraform's numbers can be both.
+
+    >>> number_text(12), number_text(Decimal("1.50")), len(number_text(10**5000)), number_text(Decimal("1E+99999"))
+    ('12', '1.50', 5001, '1E+99999')
+    """
+    if isinstance(value, int):
+        try:
+            return str(value)
+        except ValueError:
+            value = Decimal(value)
+    if value.is_finite() and abs(value.adjusted()) <= MAX_FIXED_DIGITS and len(value.as_tuple().digits) <= 2 * MAX_FIXED_DIGITS:
+        return format(value, "f")
+    return str(value)
 
 
 def json_kind(value: Any) -> str:

@@ -134,18 +134,18 @@ def scrubbed_failure(
         trusted.extend(config_parts(address))
         address = shown_address(address, secrets)
     shown_path = None
-    if path is not None and len(secrets):
+    if path is not None:
         text = path.to_text()
         prefix = _given_prefix(path)
         if prefix is not None:
             shown = secrets.scrub_trusted(prefix) + secrets.scrub(text[len(prefix) :])
-            shown_path = shown if shown != text else None
             # Trusted as it stands after the address (the given path can equal a secret), and alone.
             tail = address.rsplit("]", 1)[-1] if address is not None else check
             trusted.extend((f"{tail}: {prefix}", prefix))
-        elif secrets.touches(text):
+        else:
             # A map key can be a secret too (a for_each key, a key of a sensitive map).
-            shown_path = secrets.scrub(text)
+            shown = secrets.scrub(text)
+        shown_path = shown if shown != text else None
     scrub = secrets.trusting(trusted) if trusted else secrets
     return CheckFailure(check, address, path, scrub.scrub(message), shown_path, trusted=tuple(trusted))
 

@@ -157,7 +157,7 @@ def shown_address(address: str, secrets: Secrets, *, scrub: Callable[[str], str]
     >>> shown_address('module.web["prod"].aws_instance.web', Secrets(["web"]))
     'module.web["prod"].aws_instance.web'
     """
-    if not len(secrets) or "[" not in address:
+    if "[" not in address or not len(secrets):  # most addresses: no instance key, no secrets collected for them
         return address
     shown = secrets.scrub if scrub is None else scrub
     return _INSTANCE_KEY.sub(lambda m: '["' + shown(m.group(1)) + '"]', address)

@@ -32,9 +32,11 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Final
 
+from tfjsonpath._jsontypes import number_text
+
 from .._documents.met import WATCHERS, planned_in
 from .._frozen import FrozenValue, frozen
-from .._redact import Secrets, number_text
+from .._redact import Secrets
 from .._terraform import (
     CommandResult,
     TerraformBinary,

@@ -21,7 +21,7 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any, ClassVar, Final, final
 
-from tfjsonpath._jsontypes import is_number, json_type
+from tfjsonpath._jsontypes import is_number, json_type, number_text
 
 from .._checking.matcher import (
     Check,
@@ -33,7 +33,7 @@ from .._checking.matcher import (
     to_decimal,
 )
 from .._frozen import public
-from .._redact import Marks, number_text
+from .._redact import Marks
 
 __all__ = [
     "Bool",
@@ -179,7 +179,7 @@ def float32_repr(value: float) -> str:
 
 def format_decimal(value: Decimal) -> str:
     """Fixed-point text of a decimal, as Go's ``Text('f', -1)`` prints it (no exponent), unless it
-    would be over a thousand digits long: then with an exponent, as :func:`plancheck._redact.number_text`.
+    would be over a thousand digits long: then with an exponent, as :func:`tfjsonpath._jsontypes.number_text`.
 
     >>> format_decimal(Decimal("1E+3")), format_decimal(Decimal("1.230")), format_decimal(Decimal("1E+999999999"))
     ('1000', '1.230', '1E+999999999')

@@ -34,9 +34,10 @@ from decimal import Decimal
 from typing import TYPE_CHECKING, Any, Final
 
 from tfjsonpath import MapStep, Path, PathSyntaxError, Step
+from tfjsonpath._jsontypes import number_text
 
 from .._frozen import FrozenValue, frozen
-from .._redact import SENSITIVE, number_text
+from .._redact import SENSITIVE
 from ._errors import SnapshotFormatError
 
 __all__ = [

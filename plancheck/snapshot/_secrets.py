@@ -34,6 +34,8 @@ from collections.abc import Mapping
 from decimal import Decimal
 from typing import Any, Final
 
+from tfjsonpath._jsontypes import number_text
+
 from .._frozen import ReadOnly, public
 from .._redact import (
     MIN_SECRET_LENGTH,
@@ -41,7 +43,6 @@ from .._redact import (
     SUBSTRING_WINDOW,
     Secrets,
     at_cut,
-    number_text,
     whole_token,
 )
 from ._format import JSON_LITERALS

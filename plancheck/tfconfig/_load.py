@@ -33,10 +33,10 @@ from pathlib import Path as FsPath
 from typing import Any, Final, Literal
 
 from tfjsonpath import MapStep, SliceStep
+from tfjsonpath._jsontypes import number_text
 
 from .._frozen import public
 from .._loading.source import InputTooLarge, max_input_bytes, read_limited
-from .._redact import number_text
 from ._blocks import check_unique, decode_document
 from ._json_reader import (
     ARRAY,

@@ -28,7 +28,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from decimal import Decimal
 from typing import Any, Final, final
 
-from tfjsonpath._jsontypes import is_object, is_sequence
+from tfjsonpath._jsontypes import is_object, is_sequence, number_text
 
 from ..._documents.state import State, StateResource
 from ..._errors import StateFormatError
@@ -39,7 +39,6 @@ from ..._redact import (
     Secrets,
     collect_secret_strings,
     fit_marks,
-    number_text,
     sensitive_shown,
 )
 
