@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from functools import cached_property
+from types import MappingProxyType
 from typing import Any, Final, Protocol, final
 
 from tfjsonpath import Path
@@ -554,32 +555,38 @@ class ResourceNotFoundError(TfCheckError, LookupError):
 
 
 @final
-class AddressIndex(dict[tuple[str, str | None], int]):
+class AddressIndex(ReadOnly):
     """Positions of a document's resource objects by ``(address, deposed key)``, built once; a lookup is the
-    dict's own: ``index.get((address, deposed))``, the current object's key being ``(address, None)``.
+    mapping's own: ``index.positions.get((address, deposed))``, the current object's key being ``(address, None)``.
 
     A plan's ``resource_changes`` and a state's resources are looked up the same way. If an
     object is listed twice (Terraform never does that), the first entry wins, as in a scan.
 
     >>> index = AddressIndex([("a.b", None), ("a.b", "dead0001"), ("a.b", None)])
-    >>> index.get(("a.b", None)), index.get(("a.b", "dead0001")), index.get(("a.c", None)), list(index.addresses())
-    (0, 1, None, ['a.b'])
+    >>> index.positions.get(("a.b", None)), index.positions.get(("a.b", "dead0001")), index.positions.get(("a.c", None))
+    (0, 1, None)
+    >>> list(index.addresses())
+    ['a.b']
     >>> str(index.missing("a.c", None, "the plan"))
     "resource 'a.c' is not in the plan; closest: a.b"
     >>> print(AddressIndex([('a.b["pw-1234"]', None)]).missing('a.b["pw"]', None, "the plan", Secrets(["pw-1234"])))
     resource 'a.b["pw"]' is not in the plan; closest: a.b["(sensitive)"]
     """
 
-    __slots__ = ()
+    __slots__ = ("positions",)
+    #: The position of each object, by ``(address, deposed key or None)``: read-only, as the view is.
+    positions: Mapping[tuple[str, str | None], int]
 
     def __init__(self, keys: Iterable[tuple[str, Any]]) -> None:
+        positions: dict[tuple[str, str | None], int] = {}
         # A deposed key is a non-empty str; anything else (None, "", the loader's UNSET) is the current object.
         for i, (address, deposed) in enumerate(keys):
-            self.setdefault((address, deposed if isinstance(deposed, str) and deposed else None), i)
+            positions.setdefault((address, deposed if isinstance(deposed, str) and deposed else None), i)
+        self._set(positions=MappingProxyType(positions))
 
     def addresses(self) -> Iterator[str]:
         """The addresses of the current (non-deposed) objects, in document order."""
-        return (address for address, deposed in self if deposed is None)
+        return (address for address, deposed in self.positions if deposed is None)
 
     def missing(
         self, address: str, deposed: str | None, where: str, secrets: Secrets = NO_SECRETS
@@ -825,7 +832,7 @@ class Plan:
         >>> Plan.from_dict({"format_version": "1.0"}).has_resource_change("a.b")
         False
         """
-        return (address, deposed) in self._index
+        return (address, deposed) in self._index.positions
 
     def resource_change(self, address: str, *, deposed: str | None = None) -> ResourceChange:
         """The change for ``address`` (O(1)); ``deposed`` selects a deposed object by its key.
@@ -835,7 +842,7 @@ class Plan:
 
         Raises :class:`ResourceNotFoundError` (a LookupError) naming the closest addresses present.
         """
-        i = self._index.get((address, deposed))
+        i = self._index.positions.get((address, deposed))
         if i is None:
             raise self._index.missing(address, deposed, "the plan", self.secrets)
         return ResourceChange(self._entries[i], self)
@@ -851,7 +858,7 @@ class Plan:
         ...     {"address": "a.b", "change": {"actions": ["create"]}}]})._planned_change("a.b", None)
         {'actions': ['create']}
         """
-        i = self._index.get((address, deposed))
+        i = self._index.positions.get((address, deposed))
         if i is None:
             return None
         change: Mapping[str, Any] = self._entries[i].get("change") or _EMPTY

@@ -304,7 +304,7 @@ class State:
         >>> State.from_dict({"format_version": "1.0"}).has_resource("a.b")
         False
         """
-        return (address, deposed) in self._index
+        return (address, deposed) in self._index.positions
 
     def resource(self, address: str, *, deposed: str | None = None) -> StateResource:
         """The resource at full ``address`` (O(1)); ``deposed`` selects a deposed object by its key.
@@ -316,7 +316,7 @@ class State:
         ...
         plancheck.ResourceNotFoundError: resource 'null_resource.a' is not in the state; the state has no similar address
         """
-        i = self._index.get((address, deposed))
+        i = self._index.positions.get((address, deposed))
         if i is None:
             raise self._index.missing(address, deposed, "the state", self.secrets)
         return self._resources[i]
