@@ -478,3 +478,19 @@ def test_a_real_errored_binary_plan_is_refused_by_the_command_line(
     assert (created.returncode, doc["ok"]) == (0, True), created.stdout + created.stderr
     assert {k: doc["plan"][k] for k in ("errored", "complete", "applyable", "partial")} == {
         "errored": True, "complete": False, "applyable": False, "partial": True}
+
+
+@pytest.mark.parametrize(
+    ("attribute", "value"),
+    [("partial", False), ("partial_note", None), ("errored", False), ("complete", True), ("applyable", True),
+     ("format_version", "9.9"), ("terraform_version", "0.0.0")],
+)
+def test_a_plans_envelope_is_read_only(attribute: str, value: object) -> None:
+    # The envelope is read from the document once; on main each member was a property without a setter.
+    # A plan that could be told it is not partial would lose the note every verdict on it gives.
+    plan = Plan.from_dict({"format_version": "1.2", "errored": True}, allow_errored=True)
+    before = getattr(plan, attribute)
+    with pytest.raises(AttributeError):
+        setattr(plan, attribute, value)
+    assert getattr(plan, attribute) == before
+    assert plan.partial and plan.partial_note is not None
