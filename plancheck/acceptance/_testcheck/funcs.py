@@ -421,6 +421,12 @@ def _with(attrs: FlatAttributes, name: str, key: str, func: CheckValueFunc) -> N
 # -- the public constructors ------------------------------------------------------------------
 
 
+def _named(where: str, name: Any, key: Any) -> tuple[str, str]:
+    """``name`` and ``key`` checked, in that order: a call passes them on before the argument it checks next
+    (the value, the regex, the pointer), so a bad name is named first, as Go's signature lists them."""
+    return require_str(where, "name", name), require_str(where, "key", key)
+
+
 def _attr_check(where: str, module: str | None, name: Any, key: Any, test: Callable[..., None], *args: Any) -> CheckFunc:
     """Check ``where``: ``test(attributes, name, key, *args)`` on resource ``name``'s attributes (``key`` the one
     looked at) in ``module``; None is the root module, which the label leaves out."""
@@ -457,7 +463,7 @@ def TestCheckResourceAttr(name: str, key: str, value: str) -> CheckFunc:
     plancheck.acceptance.TestCheckFuncError: null_resource.a: Attribute 'id' expected "8", got "7"
     """
     where = "TestCheckResourceAttr"
-    return _attr_check(where, None, name, key, _attr, require_str(where, "value", value))
+    return _attr_check(where, None, *_named(where, name, key), _attr, require_str(where, "value", value))
 
 
 @public("plancheck.acceptance")
@@ -478,7 +484,7 @@ def TestCheckModuleResourceAttr(mp: Any, name: str, key: str, value: str) -> Che
     """
     where = "TestCheckModuleResourceAttr"
     module = module_address(where, mp)
-    return _attr_check(where, module, name, key, _attr, require_str(where, "value", value))
+    return _attr_check(where, module, *_named(where, name, key), _attr, require_str(where, "value", value))
 
 
 @public("plancheck.acceptance")
@@ -562,7 +568,7 @@ def TestMatchResourceAttr(name: str, key: str, r: str | re.Pattern[str]) -> Chec
     plancheck.acceptance.TestCheckFuncError: null_resource.a: Attribute 'id' didn't match "^ami-", got "i-0abc"
     """
     where = "TestMatchResourceAttr"
-    return _attr_check(where, None, name, key, _match, compile_regex(where, "r", r))
+    return _attr_check(where, None, *_named(where, name, key), _match, compile_regex(where, "r", r))
 
 
 @public("plancheck.acceptance")
@@ -577,7 +583,7 @@ def TestModuleMatchResourceAttr(mp: Any, name: str, key: str, r: str | re.Patter
     """
     where = "TestModuleMatchResourceAttr"
     module = module_address(where, mp)
-    return _attr_check(where, module, name, key, _match, compile_regex(where, "r", r))
+    return _attr_check(where, module, *_named(where, name, key), _match, compile_regex(where, "r", r))
 
 
 def _pointer(where: str, value: Any) -> Callable[[], str]:
@@ -609,7 +615,7 @@ def TestCheckResourceAttrPtr(name: str, key: str, value: Callable[[], str]) -> C
     >>> check(state)
     """
     where = "TestCheckResourceAttrPtr"
-    return _attr_check(where, None, name, key, _read_attr, _pointer(where, value))
+    return _attr_check(where, None, *_named(where, name, key), _read_attr, _pointer(where, value))
 
 
 @public("plancheck.acceptance")
@@ -624,7 +630,7 @@ def TestCheckModuleResourceAttrPtr(mp: Any, name: str, key: str, value: Callable
     """
     where = "TestCheckModuleResourceAttrPtr"
     module = module_address(where, mp)
-    return _attr_check(where, module, name, key, _read_attr, _pointer(where, value))
+    return _attr_check(where, module, *_named(where, name, key), _read_attr, _pointer(where, value))
 
 
 @public("plancheck.acceptance")
