@@ -653,6 +653,7 @@ def TestCheckResourceAttrWith(name: str, key: str, check_value_func: CheckValueF
     plancheck.acceptance.TestCheckFuncError: null_resource.a: Attribute "port" value: port 8080 is not below 1024
     """
     where = "TestCheckResourceAttrWith"
+    name, key = _named(where, name, key)
     if not callable(check_value_func):
         raise TestDefinitionError(where, f"check_value_func: expected a callable, got {type(check_value_func).__name__}")
     return _attr_check(where, None, name, key, _with, check_value_func)

@@ -16,6 +16,7 @@ from plancheck.acceptance import (
     TestCheckModuleResourceAttrPtr,
     TestCheckResourceAttr,
     TestCheckResourceAttrPtr,
+    TestCheckResourceAttrWith,
     TestDefinitionError,
     TestMatchResourceAttr,
     TestModuleMatchResourceAttr,
@@ -31,6 +32,7 @@ from plancheck.acceptance import (
         pytest.param(TestModuleMatchResourceAttr, (["c"], 1, "k", "("), id="TestModuleMatchResourceAttr"),
         pytest.param(TestCheckResourceAttrPtr, (1, "k", 5), id="TestCheckResourceAttrPtr"),
         pytest.param(TestCheckModuleResourceAttrPtr, (["c"], 1, "k", 5), id="TestCheckModuleResourceAttrPtr"),
+        pytest.param(TestCheckResourceAttrWith, (1, "k", 5), id="TestCheckResourceAttrWith"),
     ],
 )
 def test_a_bad_name_is_named_before_a_bad_value(func: Callable[..., Any], args: tuple[Any, ...]) -> None:
