@@ -601,7 +601,7 @@ class AddressIndex(ReadOnly):
 
 
 @public("plancheck")
-class Plan:
+class Plan(ReadOnly):
     """A parsed, validated plan (``terraform show -json PLANFILE``), indexed by address.
 
     Build one with :func:`plancheck.load_plan`, :meth:`Plan.from_json` or :meth:`Plan.from_dict`.
@@ -614,14 +614,15 @@ class Plan:
     >>> plan.format_version, plan.resource_change("null_resource.a").actions
     ('1.2', ('create',))
 
-    The envelope's members are plain attributes, read once from the document:
+    The envelope's members are read-only attributes, read once from the document:
 
     >>> plan.terraform_version, plan.complete, plan.errored, plan.applyable, plan.partial, plan.partial_note
     (None, None, None, None, False, None)
     """
 
     # __weakref__: a front end keeps track of the plans it has met without keeping them alive. The envelope's
-    # members are plain attributes, read once from the document: every verdict asks for the partial note.
+    # members are attributes set once by _setup (ReadOnly refuses them later), not properties: every verdict
+    # asks for the partial note.
     __slots__ = (
         "__dict__",
         "__weakref__",
@@ -677,20 +678,27 @@ class Plan:
         if entries is None or keys is None:
             entries = raw.get("resource_changes") or ()
             keys = ((rc["address"], rc.get("deposed")) for rc in entries)
-        self.raw = raw
-        self.source = source
-        self.format_version = str(raw.get("format_version", ""))
-        self.terraform_version = raw.get("terraform_version")
         complete, applyable = raw.get("complete"), raw.get("applyable")
-        self.complete = complete if isinstance(complete, bool) else None
-        self.errored = errored if isinstance(errored, bool) else None
-        self.applyable = applyable if isinstance(applyable, bool) else None
-        self.partial = errored is True
-        self.partial_note = PARTIAL_NOTE if errored is True else None
-        self._entries = entries
-        self._index = AddressIndex(keys)
+        self._set(
+            raw=raw,
+            source=source,
+            format_version=str(raw.get("format_version", "")),
+            terraform_version=raw.get("terraform_version"),
+            complete=complete if isinstance(complete, bool) else None,
+            errored=errored if isinstance(errored, bool) else None,
+            applyable=applyable if isinstance(applyable, bool) else None,
+            partial=errored is True,
+            partial_note=PARTIAL_NOTE if errored is True else None,
+            _entries=entries,
+            _index=AddressIndex(keys),
+        )
         if met_module.LISTENERS:  # a front end listening scrubs the secrets of every plan made while it writes
             met_module.met(self)
+
+    def __copy__(self) -> Plan:
+        # A read-only view of a document that is never modified: a shallow copy would share all of it, so the copy
+        # is the plan itself (copy.copy filled a new plan's slots by setattr, which a ReadOnly view refuses).
+        return self
 
     # -- construction ------------------------------------------------------------------------
 
