@@ -94,6 +94,11 @@ def _on_signal(signum: int, _frame: FrameType | None) -> None:
     raise Terminated(signum)
 
 
+def _in_main_thread() -> bool:
+    # Python runs signal handlers in the main thread only, and only there may they be installed.
+    return threading.current_thread() is threading.main_thread()
+
+
 def _deliver(signum: int) -> None:
     """Send the signal caught during the library's work again, now that its cleanup is done (its callers ask
     only when one was caught: most scopes end with none)."""
@@ -118,7 +123,7 @@ def ending_on_signals() -> Iterator[None]:
     Inside, ``signal.raise_signal(signal.SIGTERM)`` raises :class:`Terminated`; after the outermost scope the
     signal is raised again, and with the default handler back, the process ends with it (status 143).
     """
-    if not SIGNALS or threading.current_thread() is not threading.main_thread():
+    if not SIGNALS or not _in_main_thread():
         yield
         return
     outermost = _SCOPE.depth == 0
@@ -152,7 +157,7 @@ def deferring_delivery() -> Iterator[None]:
     ...     pending_signal() is None
     True
     """
-    if not SIGNALS or threading.current_thread() is not threading.main_thread():
+    if not SIGNALS or not _in_main_thread():
         yield
         return
     _SCOPE.deferrals += 1
@@ -202,7 +207,7 @@ def start_afresh() -> None:
     _SCOPE.depth = _SCOPE.deferrals = 0
     _SCOPE.previous.clear()
     _SCOPE.pending = None
-    if threading.current_thread() is threading.main_thread():
+    if _in_main_thread():
         signal.signal(signal.SIGINT, _left_to_the_parent)
         for signum in SIGNALS:
             signal.signal(signum, signal.SIG_DFL)
@@ -230,7 +235,7 @@ def start_held(start: Callable[[], _P], end: Callable[[_P], object]) -> _P:
     ...     print("interrupted after ending", ended)
     interrupted after ending ['started']
     """
-    if threading.current_thread() is not threading.main_thread():
+    if not _in_main_thread():
         return start()
     caught: list[int] = []
     previous: dict[int, _Handler] = {}
