@@ -493,4 +493,5 @@ def test_a_plans_envelope_is_read_only(attribute: str, value: object) -> None:
     with pytest.raises(AttributeError):
         setattr(plan, attribute, value)
     assert getattr(plan, attribute) == before
-    assert plan.partial and plan.partial_note is not None
+    assert plan.partial
+    assert plan.partial_note is not None
