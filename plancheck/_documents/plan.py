@@ -657,6 +657,8 @@ class Plan(ReadOnly):
     ``allow_errored=True``: it holds only what was planned before the error."""
     partial_note: str | None
     """What every verdict on this plan says about it: :data:`PARTIAL_NOTE` for a partial plan, else None."""
+    _entries: Sequence[Any]
+    _index: AddressIndex
 
     def __init__(self, raw: Mapping[str, Any], *, source: str | None = None, allow_errored: bool = False) -> None:
         # Callers pass a document that has already been validated.
