@@ -24,22 +24,25 @@ from __future__ import annotations
 import dataclasses
 import datetime
 import enum
+import functools
 import json
 import math
 import re
 import sys
 import tomllib
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any, Final
 
 from tfjsonpath import Path, PathSyntaxError, describe_json_type
 
 from .._checking.run import run_each
+from .._documents.actions import ResourceAction
 from .._documents.select import Actions, Resources
 from .._errors import CheckFailure
 from .._frozen import FrozenValue, frozen
 from .._loading.source import max_input_bytes
+from .._planchecks import changes, values
 from .._text import closest, exception_message, exception_text
 from ._io import UnreadableInput, read_input
 from ._registry import Kind, Registry, Signature, enum_choices
@@ -47,9 +50,11 @@ from ._waivers import Waived, Waiver, WaiverError, parse_waivers
 
 if TYPE_CHECKING:
     from .._documents.plan import Plan
+    from .._planchecks.base import PlanCheck
 
 __all__ = [
     "FAIL_ON",
+    "FLAG_CHECKS",
     "MAX_DEPTH",
     "SEVERITIES",
     "CheckResult",
@@ -420,8 +425,13 @@ def _instantiate(sig: Signature, table: Mapping[str, Any], where: str, registry:
     try:
         return sig.cls(*args, **kwargs), given
     except Exception as exc:  # whatever a constructor rejects, it rejects the file's values: a user error
-        text = exception_message(exc) or type(exc).__name__
-        raise _Invalid(where, text if text.startswith(f"{sig.name}:") else f"{sig.name}: {text}") from None
+        raise _Invalid(where, _rejected(sig.name, exc)) from None
+
+
+def _rejected(name: str, exc: Exception) -> str:
+    """What check (or matcher) ``name``'s constructor said of its arguments, named once by the check."""
+    text = exception_message(exc) or type(exc).__name__
+    return text if text.startswith(f"{name}:") else f"{name}: {text}"
 
 
 def _signature(table: Any, where: str, what: str, signatures: Mapping[str, Signature], expected: str) -> Signature:
@@ -743,10 +753,10 @@ def load_checks_file(filename: str, registry: Registry, *, max_bytes: int | None
 
 
 def spec_from_flag(flag: str, number: int, table: Mapping[str, Any], registry: Registry) -> CheckSpec:
-    """Build a check given by a command-line flag such as ``--unknown ADDRESS PATH``.
+    """Build a check of ``registry`` from a table of its arguments given on a command line (``--thing #2``).
 
-    The flag's table names its check type as the command line spells it (never a user's text), so the
-    type is looked up, not read as a checks file's entry is: its arguments are, as the user gave them.
+    The table's type is looked up, not read as a checks file's entry is; its arguments are converted as a
+    checks file's are. The command line's own flags (``--unknown``...) need no registry: ``_command._flag_check``.
     """
     where = f"{flag} #{number}"
     try:
@@ -754,6 +764,22 @@ def spec_from_flag(flag: str, number: int, table: Mapping[str, Any], registry: R
     except _Invalid as exc:
         raise ChecksFileError("command line", f"{where} {exc.where}".strip(), exc.message) from None
     return dataclasses.replace(spec, origin=where)
+
+
+#: A flag's argument as its check takes it: the text as given (None), or a checks file's converter for it.
+_FlagArgument = tuple[str, Callable[[Any, str], Any] | None]
+
+#: The command line's check flags: flag -> (check, its arguments in the flag's order, by their checks-file keys).
+#: Each argument converts as that key of a checks-file entry does, so a flag and an entry build equal checks
+#: (built by ``_command._flag_check``, without a registry: the flags are the command line's, never a user's types).
+FLAG_CHECKS: Final[Mapping[str, tuple[type[PlanCheck], tuple[_FlagArgument, ...]]]] = {
+    "--unknown": (values.ExpectUnknownValue, (("address", None), ("path", _convert_path))),
+    "--sensitive": (values.ExpectSensitiveValue, (("address", None), ("path", _convert_path))),
+    "--action": (changes.ExpectResourceAction, (("address", None), ("action", functools.partial(_convert_enum, ResourceAction)))),
+    "--empty": (changes.ExpectEmptyPlan, ()),
+    "--non-empty": (changes.ExpectNonEmptyPlan, ()),
+    "--no-deferred": (changes.ExpectNoDeferredChanges, ()),
+}
 
 
 @frozen

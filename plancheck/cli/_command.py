@@ -44,6 +44,7 @@ from ._io import (
 )
 
 if TYPE_CHECKING:
+    from ._checksfile import CheckSpec
     from ._registry import Signature
 
 __all__ = ["main", "run"]
@@ -84,17 +85,6 @@ examples:
   tfplancheck query plan.json output.id                        # an output
   tfplancheck query plan.json null_resource.a id --before      # the value before the change
 """
-
-# Command-line shortcuts for the commonest checks: flag -> (check type, argument keys).
-_FLAG_CHECKS: Mapping[str, tuple[str, tuple[str, ...]]] = {
-    "--unknown": ("ExpectUnknownValue", ("address", "path")),
-    "--sensitive": ("ExpectSensitiveValue", ("address", "path")),
-    "--action": ("ExpectResourceAction", ("address", "action")),
-    "--empty": ("ExpectEmptyPlan", ()),
-    "--non-empty": ("ExpectNonEmptyPlan", ()),
-    "--no-deferred": ("ExpectNoDeferredChanges", ()),
-}
-
 
 def _wants_json(argv: Sequence[str]) -> bool:
     # Known before parsing, so a usage error can be reported in JSON too.
@@ -386,20 +376,48 @@ def _list_checks(io: Io, json_mode: bool) -> int:
     return 0
 
 
+def _flag_check(flag: str, number: int, values: Sequence[str]) -> CheckSpec:
+    """The check of the ``number``-th ``flag`` on the command line (``_checksfile.FLAG_CHECKS``), given its ``values``.
+
+    Built directly, without a registry; a bad value is a ``ChecksFileError`` located at the flag and key.
+
+    >>> spec = _flag_check("--unknown", 1, ["null_resource.a", 'triggers["k"]'])
+    >>> spec.origin, spec.type, spec.address, spec.path.to_text()
+    ('--unknown #1', 'ExpectUnknownValue', 'null_resource.a', 'triggers["k"]')
+    >>> _flag_check("--action", 2, ["null_resource.a", "explode"])  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    plancheck.cli._checksfile.ChecksFileError: command line: --action #2 action: expected one of NoOp, ..., found "explode"
+    """
+    from ._checksfile import FLAG_CHECKS, ChecksFileError, CheckSpec, _Invalid, _rejected
+
+    cls, arguments = FLAG_CHECKS[flag]
+    where = f"{flag} #{number}"
+    given: dict[str, Any] = {}
+    for (key, convert_value), value in zip(arguments, values, strict=True):
+        try:
+            given[key] = value if convert_value is None else convert_value(value, key)
+        except _Invalid as exc:
+            raise ChecksFileError("command line", f"{where} {exc.where}", exc.message) from None
+    try:
+        check = cls(*given.values())
+    except Exception as exc:  # as a checks file's entry: what the constructor rejects is the user's value
+        raise ChecksFileError("command line", where, _rejected(cls.__name__, exc)) from None
+    return CheckSpec(cls.__name__, check, where, given.get("address"), given.get("path"))
+
+
 def _load_specs(args: argparse.Namespace, max_bytes: int) -> list[Any]:
     """The checks of the checks files and the flags, in order; a ``ChecksFileError`` for a bad one."""
-    from ._checksfile import load_checks_file, spec_from_flag
+    from ._checksfile import load_checks_file
     from ._registry import default_registry
 
-    registry = default_registry()
     specs = []
     for filename in args.checks:
-        specs.extend(load_checks_file(filename, registry, max_bytes=max_bytes))
+        specs.extend(load_checks_file(filename, default_registry(), max_bytes=max_bytes))
     counts: dict[str, int] = {}
     for flag, values in args.flag_checks:
-        check_type, keys = _FLAG_CHECKS[flag]
         counts[flag] = counts.get(flag, 0) + 1
-        specs.append(spec_from_flag(flag, counts[flag], {"type": check_type, **dict(zip(keys, values, strict=True))}, registry))
+        specs.append(_flag_check(flag, counts[flag], values))
     return specs
 
 
