@@ -12,7 +12,7 @@ from typing import IO, Any
 import pytest
 
 from plancheck import Plan
-from plancheck._loading.load import read_source
+from plancheck._loading.source import read_bytes
 from plancheck.cli._command import run
 from plancheck.cli._io import UnreadableInput, read_input
 
@@ -73,18 +73,18 @@ def test_the_plan_is_read_once_by_the_loader_and_its_bytes_parsed(
     (tmp_path / "plan.json").write_bytes(PLAN)
     reads: list[Any] = []
     parsed: list[Any] = []
-    real_from_json = Plan.from_json
+    real_from_bytes = Plan._from_bytes
 
     def counting_read(source: Any, *args: Any) -> Any:
         reads.append(source)
-        return read_source(source, *args)
+        return read_bytes(source, *args)
 
-    def recording_from_json(text: Any, **kwargs: Any) -> Plan:
-        parsed.append(text)
-        return real_from_json(text, **kwargs)
+    def recording_from_bytes(box: list[Any], *args: Any, **kwargs: Any) -> Plan:
+        parsed.append(box[0])
+        return real_from_bytes(box, *args, **kwargs)
 
-    monkeypatch.setattr("plancheck._loading.load.read_source", counting_read)
-    monkeypatch.setattr(Plan, "from_json", staticmethod(recording_from_json))
+    monkeypatch.setattr("plancheck._loading.source.read_bytes", counting_read)
+    monkeypatch.setattr(Plan, "_from_bytes", staticmethod(recording_from_bytes))
     out, err = io.StringIO(), io.StringIO()
     assert run([name, "--empty"], stdout=out, stderr=err, stdin=make_stdin(), environ={}) == 0, err.getvalue()
     assert len(reads) == 1
