@@ -868,23 +868,6 @@ class Plan:
             raise self._index.missing(address, deposed, "the plan", self.secrets)
         return ResourceChange(self._entries[i], self)
 
-    def _planned_change(self, address: str, deposed: str | None) -> Mapping[str, Any] | None:
-        """The raw ``change`` object of ``address`` (its deposed object ``deposed``), or None.
-
-        The checks' hot path: what ``resource_change(address, deposed=deposed).change.raw``
-        is, without the two wrappers, and without the search for close addresses that a
-        miss starts (the caller explains a miss through :meth:`resource_change`).
-
-        >>> Plan.from_dict({"format_version": "1.0", "resource_changes": [
-        ...     {"address": "a.b", "change": {"actions": ["create"]}}]})._planned_change("a.b", None)
-        {'actions': ['create']}
-        """
-        i = self._index.positions.get((address, deposed))
-        if i is None:
-            return None
-        change: Mapping[str, Any] = self._entries[i].get("change") or _EMPTY
-        return change
-
     def output_change(self, name: str) -> OutputChange:
         """The change of output ``name``; raises ResourceNotFoundError naming the closest outputs.
 
