@@ -46,10 +46,11 @@ from .._checking.match import (
 from .._checking.messages import scrubbed_failure
 from .._checking.run import emit_warnings
 from .._documents.plan import Plan
-from .._documents.resolve import ABSENT_VALUE, ValueStatus, known_value_at, mark_depth, value_at
+from .._documents.resolve import ABSENT_VALUE, ValueStatus, known_value_at, value_at
 from .._documents.select import Actions, Resources
 from .._errors import CheckFailure, PlanCheckWarning
 from .._frozen import constructor_repr, frozen, public
+from .._redact import walk_marks
 from ..knownvalue import Check
 from .base import PlanCheck
 from .values import config_change, resolve_after
@@ -234,8 +235,8 @@ _NOT_SENSITIVE = "expected a sensitive value, but "
 
 
 def _judge_sensitive(change: Mapping[str, Any], path: Path, plan: Plan) -> tuple[Verdict, str]:
-    if mark_depth(change.get("after_sensitive"), path) >= 0 and (
-        value_at(change.get("after"), path) is not ABSENT_VALUE or mark_depth(change.get("after_unknown"), path) >= 0
+    if walk_marks(change.get("after_sensitive"), path.steps)[0] >= 0 and (
+        value_at(change.get("after"), path) is not ABSENT_VALUE or walk_marks(change.get("after_unknown"), path.steps)[0] >= 0
     ):
         return Verdict.PASS, ""
     resolved = resolve_after(change, path)
@@ -276,7 +277,7 @@ class ExpectEachSensitiveValue(_EachCheck):
 
 
 def _judge_unknown(change: Mapping[str, Any], path: Path, plan: Plan) -> tuple[Verdict, str]:
-    if mark_depth(change.get("after_unknown"), path) >= 0:
+    if walk_marks(change.get("after_unknown"), path.steps)[0] >= 0:
         return Verdict.PASS, ""
     resolved = resolve_after(change, path)
     if resolved.unknown:

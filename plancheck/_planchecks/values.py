@@ -40,12 +40,12 @@ from .._documents.resolve import (
     ResolvedValue,
     ValueStatus,
     known_value_at,
-    mark_depth,
     resolve_value,
     value_at,
 )
 from .._errors import CheckFailure
 from .._frozen import FrozenValue, frozen, public
+from .._redact import walk_marks
 from ..knownvalue import Check
 from .base import PlanCheck, find_change, find_invocations, find_output
 
@@ -246,7 +246,7 @@ def _unknown_problem(change: Mapping[str, Any], path: Path, plan: Plan, what: st
     gone = no_planned_value(change, what)
     if gone is not None:
         return "expected an unknown value, but it is " + gone
-    if mark_depth(change.get("after_unknown"), path) >= 0:
+    if walk_marks(change.get("after_unknown"), path.steps)[0] >= 0:
         return None  # passing on the mark alone; only a failure needs the value resolved and described
     resolved = resolve_after(change, path)
     if resolved.unknown:
@@ -258,9 +258,9 @@ def _sensitive_problem(change: Mapping[str, Any], path: Path, plan: Plan, what: 
     gone = no_planned_value(change, what)
     if gone is not None:
         return "expected a sensitive value, but it is " + gone
-    if mark_depth(change.get("after_sensitive"), path) >= 0 and (
+    if walk_marks(change.get("after_sensitive"), path.steps)[0] >= 0 and (
         value_at(change.get("after"), path) is not ABSENT_VALUE
-        or mark_depth(change.get("after_unknown"), path) >= 0
+        or walk_marks(change.get("after_unknown"), path.steps)[0] >= 0
     ):
         return None  # sensitive and present (known, null or unknown): what sensitive_problem passes
     # Plans before format 0.2 (Terraform 0.15) record no sensitivity at all.
@@ -652,8 +652,8 @@ class ExpectUnknownActionConfigValue(_ActionPathFields, PlanCheck):
 
 
 def _action_sensitive_problem(change: Mapping[str, Any], path: Path, plan: Plan, what: str) -> str | None:
-    if mark_depth(change.get("after_sensitive"), path) >= 0 and (
-        value_at(change.get("after"), path) is not ABSENT_VALUE or mark_depth(change.get("after_unknown"), path) >= 0
+    if walk_marks(change.get("after_sensitive"), path.steps)[0] >= 0 and (
+        value_at(change.get("after"), path) is not ABSENT_VALUE or walk_marks(change.get("after_unknown"), path.steps)[0] >= 0
     ):
         return None
     unmarked = None if "after_sensitive" in change else "the invocation records no config_sensitive marks"
