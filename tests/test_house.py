@@ -66,9 +66,11 @@ DUPLICATE_PAIRS_TODAY = 37
 #: signal; plan checks call scrubbed_failure as state checks do, a string is asked for a secret before it is
 #: spelled, partly_unknown walks only marks that exist; a path's key checked once, by its step, Path.parse
 #: reads the text itself, the address index a dict looked up with its own get, each loader sets up its plan; a failure no longer
-#: collects its document's secrets just to count them.)
-LIBRARY_ROUTE_TODAY = 79
-CLI_ROUTE_TODAY = 126
+#: collects its document's secrets just to count them; docs3: one bounded read_bytes for load_plan and the CLI,
+#: whose bytes become a plan by load_plan's own step, the value checks read the raw change from the index, one
+#: walk of the marks, resolve_value packs its result in one place.)
+LIBRARY_ROUTE_TODAY = 75
+CLI_ROUTE_TODAY = 121
 
 #: ``_x.py`` modules inside a private package: none since #34 (the set stays for a reviewed exception).
 PRIVATE_TWICE_ALLOWED: set[str] = set()
