@@ -67,9 +67,11 @@ DUPLICATE_PAIRS_TODAY = 37
 #: spelled, partly_unknown walks only marks that exist; a path's key checked once, by its step, Path.parse
 #: reads the text itself, the address index a dict looked up with its own get, each loader sets up its plan; a failure no longer
 #: collects its document's secrets just to count them; _in_main_thread back (four callers had written its test
-#: out); a flag builds its check from the flag table, without the checks file's registry.)
-LIBRARY_ROUTE_TODAY = 79
-CLI_ROUTE_TODAY = 123
+#: out); a flag builds its check from the flag table, without the checks file's registry; one bounded read_bytes
+#: for load_plan and the CLI, whose bytes become a plan by load_plan's own step, the value checks read the raw
+#: change from the index, one walk of the marks, resolve_value packs its result in one place.)
+LIBRARY_ROUTE_TODAY = 75
+CLI_ROUTE_TODAY = 118
 
 #: ``_x.py`` modules inside a private package: none since #34 (the set stays for a reviewed exception).
 PRIVATE_TWICE_ALLOWED: set[str] = set()

@@ -149,10 +149,10 @@ def test_every_allowed_parse_still_exists() -> None:
     ("module", "reader"),
     [
         pytest.param("plancheck/acceptance/_caserun.py", "from_json", id="acceptance-show-json"),
-        pytest.param("plancheck/cli/_io.py", "Plan.from_json", id="cli"),
+        pytest.param("plancheck/cli/_io.py", "Plan._from_bytes", id="cli"),
         pytest.param("plancheck/_terraform/mock/plan.py", "Plan.from_json", id="cli-mock-plan-and-mock_plan"),
         # The plugin's --tf-plan is plancheck.load_plan_file (plancheck._plugin.cache calls it).
-        pytest.param("plancheck/_terraform/planfile.py", "Plan.from_json", id="plugin-tf-plan-and-load_plan_file"),
+        pytest.param("plancheck/_terraform/planfile.py", "Plan._from_bytes", id="plugin-tf-plan-and-load_plan_file"),
     ],
 )
 def test_each_front_end_reads_plans_with_the_loader(module: str, reader: str) -> None:

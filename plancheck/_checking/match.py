@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from tfjsonpath import MapStep, Path, SliceStep, Step
 
-from .._documents.plan import Change, HasSecrets
+from .._documents.plan import HasSecrets
 from .._documents.resolve import ResolvedValue, ValueStatus, resolve_value
 from .._errors import CheckFailure, PlanCheckWarning, ValueMismatchError
 from .._frozen import FrozenValue, frozen
@@ -202,11 +202,11 @@ def describe(resolved: ResolvedValue, secrets: Secrets) -> str:
     return resolved.describe(secrets)
 
 
-def no_planned_value(change: Change, what: str) -> str | None:
-    """Why a change being deleted or forgotten has no planned value at all, or None."""
-    if change.raw.get("after") is not None:
+def no_planned_value(change: Mapping[str, Any], what: str) -> str | None:
+    """Why a raw change being deleted or forgotten has no planned value at all, or None."""
+    if change.get("after") is not None:
         return None  # the common case, decided without building the actions tuple
-    actions = change.actions
+    actions = tuple(change.get("actions") or ())
     if actions and all(a in ("delete", "forget") for a in actions):
         return f"not present: the {what} has no planned value (action(s): {actions_text(actions)})"
     return None

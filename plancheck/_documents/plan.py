@@ -18,6 +18,7 @@ from .._errors import PARTIAL_NOTE, ErroredPlanError, TfCheckError
 from .._frozen import ReadOnly, public
 from .._loading import load as route
 from .._loading.load import PLAN, DocumentSource, Loaded
+from .._loading.source import read_bytes
 from .._redact import NO_SECRETS, Marks, Secrets
 from .._text import closest
 from . import met as met_module
@@ -724,6 +725,26 @@ class Plan(ReadOnly):
         return plan
 
     @classmethod
+    def _from_bytes(
+        cls,
+        box: list[bytes | str],
+        source: str | None,
+        *,
+        validation: str = "fast",
+        parser: str = "auto",
+        allow_errored: bool = False,
+    ) -> Plan:
+        """The plan whose JSON text a front end read (``box`` holds it, and the only reference to it, so a large
+        plan's bytes are freed once decoded): :func:`load_plan`'s step from bytes to a plan, and the CLI's.
+
+        >>> Plan._from_bytes([b'{"format_version": "1.2"}'], "p.json").source
+        'p.json'
+        """
+        plan = cls.__new__(cls)
+        plan._setup(route.parse(PLAN, box, source, validation, parser), allow_errored)
+        return plan
+
+    @classmethod
     def from_dict(
         cls,
         document: Mapping[str, Any],
@@ -857,23 +878,6 @@ class Plan(ReadOnly):
             raise self._index.missing(address, deposed, "the plan", self.secrets)
         return ResourceChange(self._entries[i], self)
 
-    def _planned_change(self, address: str, deposed: str | None) -> Mapping[str, Any] | None:
-        """The raw ``change`` object of ``address`` (its deposed object ``deposed``), or None.
-
-        The checks' hot path: what ``resource_change(address, deposed=deposed).change.raw``
-        is, without the two wrappers, and without the search for close addresses that a
-        miss starts (the caller explains a miss through :meth:`resource_change`).
-
-        >>> Plan.from_dict({"format_version": "1.0", "resource_changes": [
-        ...     {"address": "a.b", "change": {"actions": ["create"]}}]})._planned_change("a.b", None)
-        {'actions': ['create']}
-        """
-        i = self._index.positions.get((address, deposed))
-        if i is None:
-            return None
-        change: Mapping[str, Any] = self._entries[i].get("change") or _EMPTY
-        return change
-
     def output_change(self, name: str) -> OutputChange:
         """The change of output ``name``; raises ResourceNotFoundError naming the closest outputs.
 
@@ -940,16 +944,18 @@ def load_plan(
     """
     from .._errors import PlanFormatError
 
+    if isinstance(source, Mapping):
+        return Plan.from_dict(source, validation=validation, allow_errored=allow_errored)
     try:
-        loaded = route.read(PLAN, source, validation=validation, parser=parser, max_bytes=max_bytes)
+        data, name = read_bytes(source, PlanFormatError, "plan", "load_plan", max_bytes)
+        box = [data]
+        del data  # the box holds the only reference: a large plan's bytes are freed once decoded
+        return Plan._from_bytes(box, name, validation=validation, parser=parser, allow_errored=allow_errored)
     except PlanFormatError as exc:
-        if not _binary_plan(source):
+        if isinstance(exc, ErroredPlanError) or not _binary_plan(source):
             raise
         raise PlanFormatError("$", "the JSON of `terraform show -json PLANFILE`", found=_BINARY_PLAN,
                               source=exc.source) from None
-    plan = Plan.__new__(Plan)
-    plan._setup(loaded, allow_errored)
-    return plan
 
 
 _BINARY_PLAN = ("a binary plan (terraform plan -out): load it with plancheck.load_plan_file, which runs "

@@ -178,37 +178,6 @@ _new_object = object.__new__
 ) = (getattr(ResolvedValue, field.name).__set__ for field in dataclasses.fields(ResolvedValue))
 
 
-def _resolved(
-    path: Path,
-    status: ValueStatus,
-    value: Any,
-    unknown_at: Path | None,
-    sensitive_at: Path | None,
-    value_unknown: Marks,
-    value_sensitive: Marks,
-    reason: str,
-    closest: tuple[str, ...] = (),
-) -> ResolvedValue:
-    """``ResolvedValue(...)`` with every field given, in field order, at a fraction of the cost (and what its
-    ``__post_init__`` derives)."""
-    obj: ResolvedValue = _new_object(ResolvedValue)
-    _set_path(obj, path)
-    _set_status(obj, status)
-    _set_value(obj, value)
-    _set_unknown_at(obj, unknown_at)
-    _set_sensitive_at(obj, sensitive_at)
-    _set_value_unknown(obj, value_unknown)
-    _set_value_sensitive(obj, value_sensitive)
-    _set_reason(obj, reason)
-    _set_closest(obj, closest)
-    _set_unknown(obj, unknown_at is not None)
-    _set_sensitive(obj, sensitive_at is not None)
-    # Most known values have no unknown marks below them: that is decided without a walk of the marks.
-    partly = status is _KNOWN and value_unknown is not None and value_unknown is not False
-    _set_partly_unknown(obj, partly and contains_sensitive(value_unknown))
-    return obj
-
-
 class _Absent:
     __slots__ = ()
 
@@ -452,34 +421,60 @@ def resolve_value(value: Any, unknown: Marks, sensitive: Marks, path: Path) -> R
     sensitive_at = (
         None if sensitive_depth < 0 else path if sensitive_depth == len(steps) else path[:sensitive_depth]
     )
+    unknown_at: Path | None = None
+    reason = ""
+    near: tuple[str, ...] = ()
     if unknown_depth >= 0:
+        status, current, value_unknown = _UNKNOWN, None, True
         unknown_at = path if unknown_depth == len(steps) else path[:unknown_depth]
-        return _resolved(path, _UNKNOWN, None, unknown_at, sensitive_at, True, value_sensitive, "")
-    if value_unknown is not None and value_unknown is not False:
-        value_unknown = fitted_marks(value_unknown, here)
-    if why != _REACHED:
-        if why == _NULL_ON_THE_WAY:
-            where = path[:i].to_text()
-            reason = f"{where} is null" if where else "the whole value is null"
-            return _resolved(path, _NULL, None, None, sensitive_at, None, value_sensitive, reason)
-        at = path[:i].to_text()
-        if why == _NOT_AN_OBJECT:
-            reason = f"expected an object at {at or 'the top'}, found {describe_json_type(current)}"
-        elif why == _NOT_AN_ARRAY:
-            reason = f"expected an array at {at or 'the top'}, found {describe_json_type(current)}"
+    elif why == _REACHED:
+        status = _KNOWN if current is not None else _NULL
+        if value_unknown is not None and value_unknown is not False:
+            value_unknown = fitted_marks(value_unknown, here)
+    else:
+        status, reason, near = _stopped(path, why, i, current, unknown, value, sensitive_depth)
+        current, value_unknown = None, None
+    # ResolvedValue(...) with every field given, at a fraction of the cost (and what its __post_init__ derives).
+    obj: ResolvedValue = _new_object(ResolvedValue)
+    _set_path(obj, path)
+    _set_status(obj, status)
+    _set_value(obj, current)
+    _set_unknown_at(obj, unknown_at)
+    _set_sensitive_at(obj, sensitive_at)
+    _set_value_unknown(obj, value_unknown)
+    _set_value_sensitive(obj, value_sensitive)
+    _set_reason(obj, reason)
+    _set_closest(obj, near)
+    _set_unknown(obj, unknown_at is not None)
+    _set_sensitive(obj, sensitive_at is not None)
+    # Most known values have no unknown marks below them: that is decided without a walk of the marks.
+    partly = status is _KNOWN and value_unknown is not None and value_unknown is not False
+    _set_partly_unknown(obj, partly and contains_sensitive(value_unknown))
+    return obj
+
+
+def _stopped(
+    path: Path, why: int, i: int, current: Any, unknown: Marks, value: Any, sensitive_depth: int
+) -> tuple[ValueStatus, str, tuple[str, ...]]:
+    """Why the walk of ``path`` in ``value`` stopped at step ``i`` (``why``, in ``current``): null on the way, or
+    absent, with the reason and the closest keys (known keys, and the ``unknown`` marks' ones there)."""
+    if why == _NULL_ON_THE_WAY:
+        where = path[:i].to_text()
+        return _NULL, (f"{where} is null" if where else "the whole value is null"), ()
+    at = path[:i].to_text()
+    near: tuple[str, ...] = ()
+    if why == _NOT_AN_OBJECT:
+        reason = f"expected an object at {at or 'the top'}, found {describe_json_type(current)}"
+    elif why == _NOT_AN_ARRAY:
+        reason = f"expected an array at {at or 'the top'}, found {describe_json_type(current)}"
+    else:
+        step = path.steps[i]  # a missing key stops at a MapStep, an index out of range at a SliceStep
+        if isinstance(step, MapStep):
+            # Under a sensitive mark, an object's keys may be secrets: then neither named nor suggested.
+            hidden = 0 <= sensitive_depth <= i
+            reason, near = missing_key(step.key, current, walk_marks(unknown, path.steps[:i], value)[1], hidden)
         else:
-            step = steps[i]  # a missing key stops at a MapStep, an index out of range at a SliceStep
-            near: tuple[str, ...] = ()
-            if isinstance(step, MapStep):
-                # Under a sensitive mark, an object's keys may be secrets: then neither named nor suggested.
-                hidden = 0 <= sensitive_depth <= i
-                reason, near = missing_key(step.key, current, walk_marks(unknown, steps[:i], value)[1], hidden)
-            else:
-                reason = f"index {step.index} out of range for {describe_json_type(current)}"
-            if i:
-                reason += f" at {at}"
-            return _resolved(path, _ABSENT, None, None, sensitive_at, None, value_sensitive, reason, near)
-        return _resolved(path, _ABSENT, None, None, sensitive_at, None, value_sensitive, reason)
-    if current is None:
-        return _resolved(path, _NULL, None, None, sensitive_at, value_unknown, value_sensitive, "")
-    return _resolved(path, _KNOWN, current, None, sensitive_at, value_unknown, value_sensitive, "")
+            reason = f"index {step.index} out of range for {describe_json_type(current)}"
+        if i:
+            reason += f" at {at}"
+    return _ABSENT, reason, near

@@ -16,6 +16,7 @@ from typing import Any, final
 from .._frozen import ReadOnly, public
 from .._loading import load as route
 from .._loading.load import STATE, DocumentSource, Loaded
+from .._loading.source import read_bytes
 from .._redact import Marks, Secrets, contains_sensitive
 from .._text import closest
 from . import met as met_module
@@ -347,4 +348,9 @@ def load_state(
     >>> load_state(b'{"format_version": "1.0", "values": {"outputs": {"a": {"value": 1, "sensitive": false}}}}').outputs["a"].value
     1
     """
-    return State._from_loaded(route.read(STATE, source, validation=validation, parser=parser, max_bytes=max_bytes))
+    if isinstance(source, Mapping):
+        return State.from_dict(source, validation=validation)
+    data, name = read_bytes(source, STATE.error, STATE.noun, STATE.caller, max_bytes)
+    box = [data]
+    del data  # the box holds the only reference: a large state's bytes are freed once decoded
+    return State._from_loaded(route.parse(STATE, box, name, validation, parser))

@@ -6,7 +6,7 @@ differs between the two: the error type and the validator. Large documents of bo
 split and parsed lazily (plans by ``split`` or ``parallel``; states by ``split_state``, with
 msgspec only).
 
-Loading happens once per plan: read the bytes (at most ``max_bytes``, see ``_input``),
+Loading happens once per plan: read the bytes (at most ``max_bytes``, see ``source.read_bytes``),
 check the JSON syntax of all of it and the structure the schema constrains, and index the
 resource changes by address. Big values are parsed when first read (see ``split``),
 so a check costs the same in a plan of ten resources as in one of twenty thousand.
@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import dataclasses
 import os
-import sys
 from collections.abc import Callable, Mapping
 from typing import IO, Any, Final
 
@@ -25,7 +24,6 @@ from .._frozen import FrozenValue, frozen
 from .collector import collector_off
 from .jsontext import check_utf8, exact_numbers, fast_agrees, loads_exact, resolve_parser
 from .lazy import LazyObject, Thunk
-from .source import InputTooLarge, max_input_bytes, read_limited
 from .split import SplitPlan, split_fast
 from .split_state import split_state
 from .validate import (
@@ -46,9 +44,8 @@ __all__ = [
     "DocumentSource",
     "Loaded",
     "document",
+    "parse",
     "parse_text",
-    "read",
-    "read_source",
 ]
 
 DocumentSource = str | os.PathLike[str] | bytes | bytearray | memoryview | IO[str] | IO[bytes] | Mapping[str, Any]
@@ -93,52 +90,6 @@ class Loaded(FrozenValue):
     source: str | None = None
     entries: Any = None
     keys: Any = None
-
-
-def read_source(
-    source: Any, error: type[DocumentFormatError], what: str, caller: str, max_bytes: int | None = None
-) -> tuple[bytes | str, str | None]:
-    """The JSON text (bytes or str) and a name for ``source``: a path (``"-"``: stdin), a stream, or bytes.
-
-    A path or a stream is read up to ``max_bytes`` (see :func:`plancheck._loading.source.max_input_bytes`):
-    past it, ``error`` is raised, after reading no more than that.
-
-    >>> read_source(b"{}", PlanFormatError, "plan", "load_plan")
-    (b'{}', None)
-    >>> import io
-    >>> read_source(io.BytesIO(b"[" * 100), PlanFormatError, "plan", "load_plan", max_bytes=64)
-    Traceback (most recent call last):
-    ...
-    plancheck.PlanFormatError: $: expected a plan of at most 64 bytes (raise the limit with max_bytes= or PLANCHECK_MAX_BYTES), found more than 64 bytes
-    """
-    if isinstance(source, (bytes, bytearray, memoryview)):
-        return bytes(source), None
-    limit = max_input_bytes(max_bytes)
-    name: str | None = None
-    try:
-        if isinstance(source, (str, os.PathLike)):
-            name = os.fspath(source)
-            if not isinstance(name, str):
-                name = os.fsdecode(name)
-            if name == "-":
-                name = "<stdin>"
-                return read_limited(sys.stdin.buffer, limit), name
-            try:
-                with open(name, "rb") as f:
-                    return read_limited(f, limit), name
-            except OSError as exc:
-                raise error("$", f"a readable {what} file", found=f"{exc.strerror or exc}", source=name) from None
-        read = getattr(source, "read", None)
-        if callable(read):
-            stream_name = getattr(source, "name", None)
-            name = stream_name if isinstance(stream_name, str) else None
-            data = read_limited(source, limit)
-            if not isinstance(data, (bytes, bytearray, str)):
-                raise TypeError(f"{caller}: read() returned {type(data).__name__}, expected bytes or str")
-            return (data if isinstance(data, str) else bytes(data)), name
-    except InputTooLarge as exc:
-        raise error("$", exc.expected(what), found=exc.found, source=name) from None
-    raise TypeError(f"{caller} expects a path, file object, bytes or dict, got {type(source).__name__}")
 
 
 def document(kind: LoadSpec, parsed: Any, *, source: str | None = None, validation: str = "fast") -> Loaded:
@@ -200,7 +151,13 @@ def _state_from_bytes(data: bytes, source: str | None) -> Loaded | None:
     return Loaded(split.value, source)
 
 
-def _parse(kind: LoadSpec, box: list[bytes | str], source: str | None, validation: str, parser: str) -> Loaded:
+def parse(kind: LoadSpec, box: list[bytes | str], source: str | None, validation: str, parser: str) -> Loaded:
+    """Parse and validate the JSON text in ``box`` (its one item: the box holds the only reference to the
+    text, so a large plan's bytes are freed once decoded) as a document of ``kind``.
+
+    >>> parse(PLAN, [b'{"format_version": "1.2", "resource_changes": []}'], None, "fast", "auto").raw["format_version"]
+    '1.2'
+    """
     if validation not in VALIDATION_MODES:  # refused before any work: the lazy routes read the mode later
         raise mode_error(validation)
     which = resolve_parser(parser)
@@ -239,26 +196,4 @@ def parse_text(
     if isinstance(text, str) and text.startswith("\ufeff"):
         # A byte-order mark decoded into the text: the same document as the bytes, which load.
         text = text[1:]
-    return _parse(kind, [text if isinstance(text, (str, bytes)) else bytes(text)], source, validation, parser)
-
-
-def read(
-    kind: LoadSpec,
-    source: DocumentSource,
-    *,
-    validation: str = "fast",
-    parser: str = "auto",
-    max_bytes: int | None = None,
-) -> Loaded:
-    """Read, parse and validate a document of ``kind`` from any source :func:`plancheck.load_plan` takes.
-
-    >>> read(PLAN, b'{"format_version": "1.2", "resource_changes": []}').raw["format_version"]
-    '1.2'
-    """
-    if isinstance(source, Mapping):
-        return document(kind, source, validation=validation)
-    got = read_source(source, kind.error, kind.noun, kind.caller, max_bytes)
-    box: list[bytes | str] = [got[0]]
-    name = got[1]
-    del got  # the box holds the only reference: a large plan's bytes are freed once decoded
-    return _parse(kind, box, name, validation, parser)
+    return parse(kind, [text if isinstance(text, (str, bytes)) else bytes(text)], source, validation, parser)

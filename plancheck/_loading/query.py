@@ -20,7 +20,7 @@ from typing import Any, Final
 from .._errors import DocumentFormatError
 from .._frozen import public
 from .jsontext import decode_text, loads_exact
-from .load import read_source
+from .source import read_bytes
 from .validate import VALIDATION_MODES, SchemaValidator, load_schema, mode_error, render_violation, to_builtin
 
 __all__ = ["LIST_TYPES", "QueryFormatError", "QueryLine", "query_validator", "read_query", "validate_messages"]
@@ -169,7 +169,7 @@ def read_query(
         raise mode_error(validation)
     if isinstance(source, Mapping):
         raise TypeError("load_query expects a path, file object or bytes (use QueryOutput.from_messages for parsed messages)")
-    data, name = read_source(source, QueryFormatError, "query output", "load_query", max_bytes)
+    data, name = read_bytes(source, QueryFormatError, "query output", "load_query", max_bytes)
     text = data if isinstance(data, str) else decode_text(data, error=QueryFormatError, source=name)
     text = text.removeprefix("\ufeff")
     parsed: list[tuple[int | None, Any]] = []

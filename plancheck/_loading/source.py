@@ -12,10 +12,13 @@ from __future__ import annotations
 import io
 import os
 import stat
+import sys
 from collections.abc import Mapping
 from typing import IO, Any, Final
 
-__all__ = ["DEFAULT_MAX_BYTES", "MAX_BYTES_ENV", "InputTooLarge", "is_saved_plan", "max_input_bytes", "read_limited"]
+from .._errors import DocumentFormatError
+
+__all__ = ["DEFAULT_MAX_BYTES", "MAX_BYTES_ENV", "InputTooLarge", "is_saved_plan", "max_input_bytes", "read_bytes", "read_limited"]
 
 #: The largest document read from a file or stream unless told otherwise: 2 GiB.
 DEFAULT_MAX_BYTES: Final = 2 << 30
@@ -118,6 +121,49 @@ def read_limited(stream: IO[Any], limit: int) -> bytes | str:
         gathered.write(more)  # type: ignore[arg-type]
         more = stream.read(min(_CHUNK, limit + 1 - total))
     return gathered.getvalue()
+
+
+def read_bytes(
+    source: Any, error: type[DocumentFormatError], what: str, caller: str, max_bytes: int | None = None
+) -> tuple[bytes | str, str | None]:
+    """The JSON text (bytes or str) and a name for ``source``: a path (``"-"``: stdin), a stream, or bytes.
+
+    A path or a stream is read up to ``max_bytes`` (see :func:`max_input_bytes`): past it, ``error`` is
+    raised, after reading no more than that (:func:`read_limited`).
+
+    >>> from plancheck import PlanFormatError
+    >>> read_bytes(b"{}", PlanFormatError, "plan", "load_plan")
+    (b'{}', None)
+    >>> read_bytes(io.BytesIO(b"[" * 100), PlanFormatError, "plan", "load_plan", max_bytes=64)
+    Traceback (most recent call last):
+    ...
+    plancheck.PlanFormatError: $: expected a plan of at most 64 bytes (raise the limit with max_bytes= or PLANCHECK_MAX_BYTES), found more than 64 bytes
+    """
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        return bytes(source), None
+    limit = max_input_bytes(max_bytes)
+    name: str | None = None
+    try:
+        if isinstance(source, (str, os.PathLike)):
+            name = os.fsdecode(source)
+            if name == "-":
+                name = "<stdin>"
+                return read_limited(sys.stdin.buffer, limit), name
+            try:
+                with open(name, "rb") as f:
+                    return read_limited(f, limit), name
+            except OSError as exc:
+                raise error("$", f"a readable {what} file", found=f"{exc.strerror or exc}", source=name) from None
+        if callable(getattr(source, "read", None)):
+            stream_name = getattr(source, "name", None)
+            name = stream_name if isinstance(stream_name, str) else None
+            data = read_limited(source, limit)
+            if not isinstance(data, (bytes, bytearray, str)):
+                raise TypeError(f"{caller}: read() returned {type(data).__name__}, expected bytes or str")
+            return (data if isinstance(data, str) else bytes(data)), name
+    except InputTooLarge as exc:
+        raise error("$", exc.expected(what), found=exc.found, source=name) from None
+    raise TypeError(f"{caller} expects a path, file object, bytes or dict, got {type(source).__name__}")
 
 
 def is_saved_plan(head: bytes) -> bool:

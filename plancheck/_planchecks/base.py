@@ -10,8 +10,8 @@ checks whose meaning is global scan the plan.
 from __future__ import annotations
 
 import abc
-from collections.abc import Iterable
-from typing import Final
+from collections.abc import Iterable, Mapping
+from typing import Any, Final
 
 from tfjsonpath import Path
 
@@ -20,7 +20,6 @@ from .._checking.messages import closest_text, quote, scrubbed_failure
 from .._checking.run import emit_warnings, outcome_of, run_checks
 from .._documents.plan import (
     ActionInvocation,
-    Change,
     OutputChange,
     Plan,
     ResourceChange,
@@ -34,6 +33,7 @@ __all__ = ["PlanCheck", "assert_plan"]
 
 #: What a plan check runs on, and how to get one: said when something else is passed.
 A_PLAN: Final = "a plancheck.Plan (use load_plan or Plan.from_dict)"
+_EMPTY: Mapping[str, Any] = {}
 
 # pytest hides this module's frames from tracebacks: failures point at the user's test line,
 # and the library's locals (which may hold raw values) are never printed.
@@ -170,17 +170,23 @@ def find_resource(plan: Plan, address: str, deposed: str | None) -> ResourceChan
     return "resource not found in plan ResourceChanges" + closest_text(missing.closest, "address", "plan")
 
 
-def find_change(plan: Plan, address: str, deposed: str | None) -> Change | str:
-    """The change of ``address`` (its deposed object ``deposed``), or the reason it is missing.
+def find_change(plan: Plan, address: str, deposed: str | None) -> Mapping[str, Any] | str:
+    """The raw ``change`` object of ``address`` (its deposed object ``deposed``), or the reason it is missing.
 
-    Same as ``find_resource(...).change``, with the lookup of a planned resource kept
-    to a dict lookup: the value checks run it on every call.
+    What ``find_resource(...).change.raw`` is, kept to one lookup in the plan's index and no wrapper
+    built: the value checks run it on every call. A miss is explained by :func:`find_resource`.
+
+    >>> from plancheck import Plan
+    >>> find_change(Plan.from_dict({"format_version": "1.0", "resource_changes": [
+    ...     {"address": "a.b", "change": {"actions": ["create"]}}]}), "a.b", None)
+    {'actions': ['create']}
     """
-    raw = plan._planned_change(address, deposed)
-    if raw is not None:
-        return Change(raw)
+    i = plan._index.positions.get((address, deposed))
+    if i is not None:
+        change: Mapping[str, Any] = plan._entries[i].get("change") or _EMPTY
+        return change
     rc = find_resource(plan, address, deposed)
-    return rc if isinstance(rc, str) else rc.change
+    return rc if isinstance(rc, str) else rc.change.raw
 
 
 def find_output(plan: Plan, name: str) -> OutputChange | str:

@@ -18,7 +18,7 @@ action invocation's configuration (``config_values`` with its ``config_unknown``
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import KW_ONLY, field
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -45,11 +45,12 @@ from .._checking.match import (
 )
 from .._checking.messages import scrubbed_failure
 from .._checking.run import emit_warnings
-from .._documents.plan import Change, Plan
-from .._documents.resolve import ABSENT_VALUE, ValueStatus, known_value_at, mark_depth, value_at
+from .._documents.plan import Plan
+from .._documents.resolve import ABSENT_VALUE, ValueStatus, known_value_at, value_at
 from .._documents.select import Actions, Resources
 from .._errors import CheckFailure, PlanCheckWarning
 from .._frozen import constructor_repr, frozen, public
+from .._redact import walk_marks
 from ..knownvalue import Check
 from .base import PlanCheck
 from .values import config_change, resolve_after
@@ -66,7 +67,7 @@ __all__ = [
 __tracebackhide__ = True
 
 #: (change, path, plan) -> the verdict on one resource, and its detail.
-_Judge = Callable[[Change, Path, Plan], "tuple[Verdict, str]"]
+_Judge = Callable[[Mapping[str, Any], Path, Plan], "tuple[Verdict, str]"]
 
 UnknownMode = Literal["fail", "pass", "warn"]
 
@@ -86,7 +87,7 @@ class _EachCheck(PlanCheck):
     def __post_init__(self) -> None:
         check_fields(self, selector=checked_plan_selector, path=checked_path, unknown=checked_unknown_mode)
 
-    def _judge(self, change: Change, path: Path, plan: Plan) -> tuple[Verdict, str]:
+    def _judge(self, change: Mapping[str, Any], path: Path, plan: Plan) -> tuple[Verdict, str]:
         raise NotImplementedError
 
     def outcome(self, plan: Plan) -> tuple[list[CheckFailure], list[PlanCheckWarning]]:
@@ -106,10 +107,10 @@ class _EachCheck(PlanCheck):
                 continue
             change = rc.raw.get("change") or empty  # read directly: the wrappers were a third of a pass
             deposed = rc.deposed
-            if deposed is not None or (change.get("after") is None and no_planned_value(Change(change), "resource")):
+            if deposed is not None or (change.get("after") is None and no_planned_value(change, "resource")):
                 skipped.append(item_label(rc.address, deposed))
                 continue
-            verdict, detail = judge(Change(change), path, plan)
+            verdict, detail = judge(change, path, plan)
             if verdict is Verdict.PASS:
                 passed += 1
             else:
@@ -170,10 +171,9 @@ def empty_invocations(plan: Plan) -> str:
     return f"selects no action invocation in the plan; {what} (allow_empty=True on the selector accepts that)"
 
 
-def _judge_known(change: Change, path: Path, plan: Plan, matcher: Check) -> tuple[Verdict, str]:
-    raw = change.raw
+def _judge_known(change: Mapping[str, Any], path: Path, plan: Plan, matcher: Check) -> tuple[Verdict, str]:
     # Known and matching: decided without resolving the marks (the common case of a large plan).
-    value = known_value_at(raw.get("after"), raw.get("after_unknown"), path)
+    value = known_value_at(change.get("after"), change.get("after_unknown"), path)
     if value is not ABSENT_VALUE and matcher._passes(value):
         return Verdict.PASS, ""
     return match_verdict(resolve_after(change, path), matcher, plan.secrets, path)
@@ -227,17 +227,16 @@ class ExpectEachKnownValue(_EachCheck):
             unknown=checked_unknown_mode,
         )
 
-    def _judge(self, change: Change, path: Path, plan: Plan) -> tuple[Verdict, str]:
+    def _judge(self, change: Mapping[str, Any], path: Path, plan: Plan) -> tuple[Verdict, str]:
         return _judge_known(change, path, plan, self.matcher)
 
 
 _NOT_SENSITIVE = "expected a sensitive value, but "
 
 
-def _judge_sensitive(change: Change, path: Path, plan: Plan) -> tuple[Verdict, str]:
-    raw = change.raw
-    if mark_depth(raw.get("after_sensitive"), path) >= 0 and (
-        value_at(raw.get("after"), path) is not ABSENT_VALUE or mark_depth(raw.get("after_unknown"), path) >= 0
+def _judge_sensitive(change: Mapping[str, Any], path: Path, plan: Plan) -> tuple[Verdict, str]:
+    if walk_marks(change.get("after_sensitive"), path.steps)[0] >= 0 and (
+        value_at(change.get("after"), path) is not ABSENT_VALUE or walk_marks(change.get("after_unknown"), path.steps)[0] >= 0
     ):
         return Verdict.PASS, ""
     resolved = resolve_after(change, path)
@@ -245,7 +244,7 @@ def _judge_sensitive(change: Change, path: Path, plan: Plan) -> tuple[Verdict, s
         return Verdict.PASS, ""
     if resolved.status is ValueStatus.UNKNOWN:
         return Verdict.UNKNOWN, path_text(resolved.unknown_at if resolved.unknown_at is not None else path)
-    unmarked = None if "after_sensitive" in raw else "this plan records no after_sensitive marks"
+    unmarked = None if "after_sensitive" in change else "this plan records no after_sensitive marks"
     problem = sensitive_problem(resolved, plan, unmarked) or ""
     return Verdict.FAIL, problem.removeprefix(_NOT_SENSITIVE)
 
@@ -273,12 +272,12 @@ class ExpectEachSensitiveValue(_EachCheck):
 
     __slots__ = ()
 
-    def _judge(self, change: Change, path: Path, plan: Plan) -> tuple[Verdict, str]:
+    def _judge(self, change: Mapping[str, Any], path: Path, plan: Plan) -> tuple[Verdict, str]:
         return _judge_sensitive(change, path, plan)
 
 
-def _judge_unknown(change: Change, path: Path, plan: Plan) -> tuple[Verdict, str]:
-    if mark_depth(change.raw.get("after_unknown"), path) >= 0:
+def _judge_unknown(change: Mapping[str, Any], path: Path, plan: Plan) -> tuple[Verdict, str]:
+    if walk_marks(change.get("after_unknown"), path.steps)[0] >= 0:
         return Verdict.PASS, ""
     resolved = resolve_after(change, path)
     if resolved.unknown:
@@ -309,11 +308,11 @@ class ExpectEachUnknownValue(_EachCheck):
     if TYPE_CHECKING:
         def __init__(self, selector: Resources | Actions | str, path: Path) -> None: ...
 
-    def _judge(self, change: Change, path: Path, plan: Plan) -> tuple[Verdict, str]:
+    def _judge(self, change: Mapping[str, Any], path: Path, plan: Plan) -> tuple[Verdict, str]:
         return _judge_unknown(change, path, plan)
 
 
-def _judge_null(change: Change, path: Path, plan: Plan) -> tuple[Verdict, str]:
+def _judge_null(change: Mapping[str, Any], path: Path, plan: Plan) -> tuple[Verdict, str]:
     resolved = resolve_after(change, path)
     if resolved.status is ValueStatus.NULL:
         return Verdict.PASS, ""
@@ -343,5 +342,5 @@ class ExpectEachNullValue(_EachCheck):
 
     __slots__ = ()
 
-    def _judge(self, change: Change, path: Path, plan: Plan) -> tuple[Verdict, str]:
+    def _judge(self, change: Mapping[str, Any], path: Path, plan: Plan) -> tuple[Verdict, str]:
         return _judge_null(change, path, plan)

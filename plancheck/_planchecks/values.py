@@ -34,18 +34,18 @@ from .._checking.fields import (
 )
 from .._checking.match import describe, match_failures, no_planned_value, sensitive_problem
 from .._checking.messages import actions_text, deposed_prefix, output_address, scrubbed_failure
-from .._documents.plan import ActionInvocation, Change, Plan
+from .._documents.plan import ActionInvocation, Plan
 from .._documents.resolve import (
     ABSENT_VALUE,
     ResolvedValue,
     ValueStatus,
     known_value_at,
-    mark_depth,
     resolve_value,
     value_at,
 )
 from .._errors import CheckFailure
 from .._frozen import FrozenValue, frozen, public
+from .._redact import walk_marks
 from ..knownvalue import Check
 from .base import PlanCheck, find_change, find_invocations, find_output
 
@@ -78,7 +78,7 @@ _ROOT = Path()
 def _known_failure(
     check: PlanCheck,
     plan: Plan,
-    change: Change,
+    change: Mapping[str, Any],
     address: str,
     path: Path,
     matcher: Check,
@@ -89,10 +89,9 @@ def _known_failure(
     gone = no_planned_value(change, what)
     if gone is not None:
         return [scrubbed_failure(plan.secrets, name, address, path, f"{prefix}value is {gone}")]
-    raw = change.raw
     # Known or null, and present: a check that passes whatever the marks (a scalar) decides
     # here, without resolving the marks; anything else goes through match_failures.
-    value = known_value_at(raw.get("after"), raw.get("after_unknown"), path)
+    value = known_value_at(change.get("after"), change.get("after_unknown"), path)
     if value is not ABSENT_VALUE and matcher._passes(value):
         return []
     return match_failures(plan.secrets, name, address, resolve_after(change, path), matcher, prefix)
@@ -150,7 +149,7 @@ def _output_known_failures(
     output = find_output(plan, name)
     if isinstance(output, str):
         return [scrubbed_failure(plan.secrets, type(check).__name__, output_address(name), None, output)]
-    return _known_failure(check, plan, output.change, output_address(name), path, matcher, "", "output")
+    return _known_failure(check, plan, output.change.raw, output_address(name), path, matcher, "", "output")
 
 
 @public("plancheck")
@@ -219,36 +218,35 @@ def _missing_from_its_parent(value: Any, path: Path) -> bool:
     return False
 
 
-def _no_value_problem(change: Change, path: Path, plan: Plan, what: str) -> str | None:
-    actions = change.actions
+def _no_value_problem(change: Mapping[str, Any], path: Path, plan: Plan, what: str) -> str | None:
+    actions = tuple(change.get("actions") or ())
     if no_planned_value(change, what) is not None:
         return f"expected no value, but the {what} has no planned value at all (action(s): {actions_text(actions)})"
     resolved = resolve_after(change, path)
     if resolved.status is ValueStatus.ABSENT:
-        if _missing_from_its_parent(change.after, path):
+        if _missing_from_its_parent(change.get("after"), path):
             return None
         return f"expected no value, but the path does not fit the value: {resolved.reason}"
     return "expected no value, but it is " + describe(resolved, plan.secrets)
 
 
 # (change, path, plan, "resource" or "output") -> the failure message, or None when the check holds.
-_Problem = Callable[[Change, Path, Plan, str], "str | None"]
+_Problem = Callable[[Mapping[str, Any], Path, Plan, str], "str | None"]
 
 
-def resolve_after(change: Change, path: Path) -> ResolvedValue:
-    """The planned (``after``) value at ``path``, with its unknown and sensitive marks."""
-    raw = change.raw  # read directly: three property calls were a tenth of a passing check
-    return resolve_value(raw.get("after"), raw.get("after_unknown"), raw.get("after_sensitive"), path)
+def resolve_after(change: Mapping[str, Any], path: Path) -> ResolvedValue:
+    """The planned (``after``) value at ``path`` of the raw ``change``, with its unknown and sensitive marks."""
+    return resolve_value(change.get("after"), change.get("after_unknown"), change.get("after_sensitive"), path)
 
 
 # A deleted or forgotten object has no planned value, whatever its marks say; that is checked first.
 
 
-def _unknown_problem(change: Change, path: Path, plan: Plan, what: str) -> str | None:
+def _unknown_problem(change: Mapping[str, Any], path: Path, plan: Plan, what: str) -> str | None:
     gone = no_planned_value(change, what)
     if gone is not None:
         return "expected an unknown value, but it is " + gone
-    if mark_depth(change.raw.get("after_unknown"), path) >= 0:
+    if walk_marks(change.get("after_unknown"), path.steps)[0] >= 0:
         return None  # passing on the mark alone; only a failure needs the value resolved and described
     resolved = resolve_after(change, path)
     if resolved.unknown:
@@ -256,22 +254,21 @@ def _unknown_problem(change: Change, path: Path, plan: Plan, what: str) -> str |
     return "expected an unknown value, but it is " + describe(resolved, plan.secrets)
 
 
-def _sensitive_problem(change: Change, path: Path, plan: Plan, what: str) -> str | None:
+def _sensitive_problem(change: Mapping[str, Any], path: Path, plan: Plan, what: str) -> str | None:
     gone = no_planned_value(change, what)
     if gone is not None:
         return "expected a sensitive value, but it is " + gone
-    raw = change.raw
-    if mark_depth(raw.get("after_sensitive"), path) >= 0 and (
-        value_at(raw.get("after"), path) is not ABSENT_VALUE
-        or mark_depth(raw.get("after_unknown"), path) >= 0
+    if walk_marks(change.get("after_sensitive"), path.steps)[0] >= 0 and (
+        value_at(change.get("after"), path) is not ABSENT_VALUE
+        or walk_marks(change.get("after_unknown"), path.steps)[0] >= 0
     ):
         return None  # sensitive and present (known, null or unknown): what sensitive_problem passes
     # Plans before format 0.2 (Terraform 0.15) record no sensitivity at all.
-    unmarked = None if "after_sensitive" in change.raw else "this plan records no after_sensitive marks"
+    unmarked = None if "after_sensitive" in change else "this plan records no after_sensitive marks"
     return sensitive_problem(resolve_after(change, path), plan, unmarked)
 
 
-def _null_problem(change: Change, path: Path, plan: Plan, what: str) -> str | None:
+def _null_problem(change: Mapping[str, Any], path: Path, plan: Plan, what: str) -> str | None:
     gone = no_planned_value(change, what)
     if gone is not None:
         return "expected a null value, but it is " + gone
@@ -291,8 +288,9 @@ class _ResourceValueCheck(ResourcePathFields, PlanCheck):
     __slots__ = ()
 
     @staticmethod
-    def problem(change: Change, path: Path, plan: Plan, what: str) -> str | None:
-        """What is wrong with the planned value at ``path`` of ``change`` (of a ``what``, here "resource"), or None."""
+    def problem(change: Mapping[str, Any], path: Path, plan: Plan, what: str) -> str | None:
+        """What is wrong with the planned value at ``path`` of the raw ``change`` (of a ``what``, here "resource"), or
+        None."""
         raise NotImplementedError
 
     def failures(self, plan: Plan) -> list[CheckFailure]:
@@ -385,7 +383,7 @@ def _output_failures(
     output = find_output(plan, name)
     if isinstance(output, str):
         return [scrubbed_failure(plan.secrets, kind, output_address(name), None, output)]
-    problem = problem_of(output.change, path, plan, "output")
+    problem = problem_of(output.change.raw, path, plan, "output")
     if problem is None:
         return []
     return [scrubbed_failure(plan.secrets, kind, output_address(name), path, problem)]
@@ -529,18 +527,18 @@ class ExpectNullOutputValueAtPath(OutputPathFields, PlanCheck):
 # -- an action's configuration (Terraform 1.14+) ----------------------------------------------------
 
 
-def config_change(ai: ActionInvocation) -> Change:
+def config_change(ai: ActionInvocation) -> Mapping[str, Any]:
     """An invocation's configuration as a planned value: ``config_values`` with its ``config_unknown`` and
     ``config_sensitive`` marks read exactly as a resource's ``after`` with ``after_unknown`` and ``after_sensitive``."""
     raw = ai.raw
     change = {"actions": ["create"], "after": raw.get("config_values"), "after_unknown": raw.get("config_unknown")}
     if "config_sensitive" in raw:
         change["after_sensitive"] = raw.get("config_sensitive")
-    return Change(change)
+    return change
 
 
 #: (the configuration as a change, the prefix naming the invocation) -> the failures of one invocation.
-_PerInvocation = Callable[[Change, str], list[CheckFailure]]
+_PerInvocation = Callable[[Mapping[str, Any], str], list[CheckFailure]]
 
 
 def _action_failures(
@@ -575,7 +573,7 @@ class _ActionPathFields(FrozenValue):
     def _problem_failures(self, plan: Plan, problem_of: _Problem) -> list[CheckFailure]:
         kind = type(self).__name__
 
-        def per_invocation(change: Change, prefix: str) -> list[CheckFailure]:
+        def per_invocation(change: Mapping[str, Any], prefix: str) -> list[CheckFailure]:
             problem = problem_of(change, self.path, plan, "action")
             return [] if problem is None else [scrubbed_failure(plan.secrets, kind, self.address, self.path, prefix + problem)]
 
@@ -622,7 +620,7 @@ class ExpectKnownActionConfigValue(PlanCheck):
     def failures(self, plan: Plan) -> list[CheckFailure]:
         """The failures, if the value does not match, is unknown or absent, or the action is not invoked."""
 
-        def per_invocation(change: Change, prefix: str) -> list[CheckFailure]:
+        def per_invocation(change: Mapping[str, Any], prefix: str) -> list[CheckFailure]:
             return _known_failure(self, plan, change, self.address, self.path, self.matcher, prefix, "action")
 
         return _action_failures(self, plan, self.address, self.triggered_by, per_invocation)
@@ -653,12 +651,12 @@ class ExpectUnknownActionConfigValue(_ActionPathFields, PlanCheck):
         return self._problem_failures(plan, _unknown_problem)
 
 
-def _action_sensitive_problem(change: Change, path: Path, plan: Plan, what: str) -> str | None:
-    if mark_depth(change.raw.get("after_sensitive"), path) >= 0 and (
-        value_at(change.after, path) is not ABSENT_VALUE or mark_depth(change.raw.get("after_unknown"), path) >= 0
+def _action_sensitive_problem(change: Mapping[str, Any], path: Path, plan: Plan, what: str) -> str | None:
+    if walk_marks(change.get("after_sensitive"), path.steps)[0] >= 0 and (
+        value_at(change.get("after"), path) is not ABSENT_VALUE or walk_marks(change.get("after_unknown"), path.steps)[0] >= 0
     ):
         return None
-    unmarked = None if "after_sensitive" in change.raw else "the invocation records no config_sensitive marks"
+    unmarked = None if "after_sensitive" in change else "the invocation records no config_sensitive marks"
     return sensitive_problem(resolve_after(change, path), plan, unmarked)
 
 

@@ -248,20 +248,17 @@ def read_plan_file(
     TypeError: load_plan_file expects a path (str or PathLike), got bytes
     """
     from .._documents.plan import Plan
-    from .._loading.load import read_source
-    from .._loading.source import max_input_bytes
+    from .._loading.source import max_input_bytes, read_bytes
 
     if not isinstance(path, (str, os.PathLike)):
         raise TypeError(f"load_plan_file expects a path (str or PathLike), got {type(path).__name__}")
     limit = max_input_bytes()
     name = os.fsdecode(path)
-    got = read_source(name, PlanFormatError, "plan", "load_plan_file", limit)
-    assert isinstance(got, tuple)  # a path is read, never a Mapping
-    data, source = got
+    data, source = read_bytes(name, PlanFormatError, "plan", "load_plan_file", limit)
     if isinstance(data, bytes):  # a path is read as bytes
         try:
             data = plan_json(name, data, limit=limit, terraform=None if terraform is None else os.fspath(terraform),
                              cwd=chdir, hint=hint)
         except InputTooLarge as too_large:
             raise PlanFormatError("$", too_large.expected("plan"), found=too_large.found, source=source) from None
-    return Plan.from_json(data, source=source, allow_errored=allow_errored)
+    return Plan._from_bytes([data], source, allow_errored=allow_errored)

@@ -2,7 +2,7 @@
 
 Every byte the command prints passes a guarded stream (:class:`_Guarded`: scrubbed of every secret the
 command heard, made terminal-safe, write failures told in one line); JSON documents are written by
-:func:`render_json`. A plan or checks file is read once, by the loader's ``read_source`` (which stops
+:func:`render_json`. A plan or checks file is read once, by the loader's ``read_bytes`` (which stops
 after ``limit`` bytes), so the command line holds no second copy of opening files, reading streams
 or enforcing the size limit; it only says what went wrong in its own words. A plan may be JSON
 (``terraform show -json`` output) or a binary plan file (``terraform plan -out``), which is turned
@@ -395,7 +395,7 @@ def read_input(name: str, what: str, *, limit: int, stdin: IO[bytes] | None = No
     plancheck.cli._io.UnreadableInput: the plan is larger than 4 bytes (raise the limit with --max-bytes or PLANCHECK_MAX_BYTES)
     """
     # Imported here, not at the top: --version and --help, which read nothing, do without the loader.
-    from .._loading import load as _load
+    from .._loading.source import read_bytes
 
     source: str | IO[bytes] | None = name
     if name == "-":
@@ -403,7 +403,7 @@ def read_input(name: str, what: str, *, limit: int, stdin: IO[bytes] | None = No
         if source is None:  # started with stdin closed (`<&-`)
             raise UnreadableInput(what, "standard input is closed")
     try:
-        read = _load.read_source(source, _ReadFailed, what, "tfplancheck", limit)
+        data, _ = read_bytes(source, _ReadFailed, what, "tfplancheck", limit)
     except _ReadFailed as exc:
         if exc.found == InputTooLarge(limit).found:
             raise UnreadableInput(what, exc.found, limit=limit) from None
@@ -412,7 +412,6 @@ def read_input(name: str, what: str, *, limit: int, stdin: IO[bytes] | None = No
         raise UnreadableInput(what, exc.strerror or str(exc)) from None
     except TypeError as exc:  # read() returned neither bytes nor str
         raise UnreadableInput(what, str(exc)) from None
-    data = read[0] if isinstance(read, tuple) else None
     if not isinstance(data, bytes):  # a text stream
         raise UnreadableInput(what, f"expected bytes, read {type(data).__name__}")
     return data
@@ -461,7 +460,7 @@ def read_plan(
     the loader's, ``PLANCHECK_MAX_BYTES`` or 2 GiB) is refused after reading no more than that, so an
     endless input such as ``/dev/zero`` ends in an error, not in running out of memory. The loader
     reads the plan once (:func:`read_input`); ``_terraform.planfile.plan_json`` gives back those bytes, or the
-    JSON of a binary plan, and they are handed to :meth:`Plan.from_json` once.
+    JSON of a binary plan, and they become a plan once, by :func:`plancheck.load_plan`'s own step.
     """
     from .._documents.plan import Plan
     from .._terraform.planfile import BinaryPlanError, plan_json
@@ -482,8 +481,7 @@ def read_plan(
     if not data.strip():
         raise CliError("plan", f"{source}: the plan is empty (expected the JSON of `terraform show -json PLANFILE`)")
     try:
-        plan = Plan.from_json(data, source=source, allow_errored=allow_errored)
-        return plan
+        return Plan._from_bytes([data], source, allow_errored=allow_errored)
     except DocumentFormatError as exc:  # PlanFormatError, or any other the loader raises for a bad document
         if exc.location == "$" and (exc.found or "").endswith(_STATE_NOT_PLAN):
             # The loader's words are the Python API's (load_state): the command line says what to give it.

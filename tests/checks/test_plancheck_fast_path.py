@@ -8,11 +8,14 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from plancheck import (
+    Change,
     ExpectKnownValue,
+    ExpectNoValue,
     ExpectSensitiveValue,
     ExpectUnknownValue,
     Plan,
@@ -108,3 +111,35 @@ def test_what_a_resolved_value_derives_is_the_same_however_it_is_built(
     assert derived == (by_hand.unknown, by_hand.sensitive, by_hand.partly_unknown)
     assert derived == (full.unknown_at is not None, full.sensitive_at is not None,
                        full.status is ValueStatus.KNOWN and contains_sensitive(full.value_unknown))
+
+
+_RAW_PLAN: dict[str, Any] = {"format_version": "1.2", "resource_changes": [
+    {"address": "a.b", "change": {"actions": ["create"], "after": {"name": "x", "tags": None},
+                                 "after_unknown": {"id": True}, "after_sensitive": {"pw": True}}},
+    {"address": "a.b", "deposed": "dead0001", "change": {"actions": ["delete"], "after": None}},
+]}
+
+
+@pytest.mark.parametrize(
+    ("check", "fails"),
+    [
+        pytest.param(ExpectUnknownValue("a.b", Path(MapStep("id"))), False, id="unknown-passes"),
+        pytest.param(ExpectUnknownValue("a.b", Path(MapStep("name"))), True, id="unknown-fails"),
+        pytest.param(ExpectKnownValue("a.b", Path(MapStep("name")), kv.StringExact("x")), False, id="known-passes"),
+        pytest.param(ExpectKnownValue("a.b", Path(MapStep("name")), kv.StringExact("y")), True, id="known-fails"),
+        pytest.param(ExpectSensitiveValue("a.b", Path(MapStep("name"))), True, id="sensitive-fails"),
+        pytest.param(ExpectNoValue("a.b", Path(MapStep("nope"))), False, id="no-value-passes"),
+        pytest.param(ExpectUnknownValue("a.b", Path(MapStep("id")), deposed="dead0001"), True, id="deposed-gone"),
+    ],
+)
+def test_value_checks_read_the_raw_change_without_a_wrapper(
+    check: Any, fails: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The index hands the checks the raw change: a Change is plan.resource_change's public wrapper only.
+    plan = Plan.from_dict(_RAW_PLAN)
+
+    def no_wrapper(self: Any, raw: Any) -> None:
+        raise AssertionError("a value check built a Change")
+
+    monkeypatch.setattr(Change, "__init__", no_wrapper)
+    assert bool(check.failures(plan)) is fails

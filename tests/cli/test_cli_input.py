@@ -11,8 +11,8 @@ from typing import IO, Any
 
 import pytest
 
-from plancheck import Plan
-from plancheck._loading.load import read_source
+from plancheck import Plan, load_plan, load_plan_file
+from plancheck._loading.source import read_bytes
 from plancheck.cli._command import run
 from plancheck.cli._io import UnreadableInput, read_input
 
@@ -73,18 +73,18 @@ def test_the_plan_is_read_once_by_the_loader_and_its_bytes_parsed(
     (tmp_path / "plan.json").write_bytes(PLAN)
     reads: list[Any] = []
     parsed: list[Any] = []
-    real_from_json = Plan.from_json
+    real_from_bytes = Plan._from_bytes
 
     def counting_read(source: Any, *args: Any) -> Any:
         reads.append(source)
-        return read_source(source, *args)
+        return read_bytes(source, *args)
 
-    def recording_from_json(text: Any, **kwargs: Any) -> Plan:
-        parsed.append(text)
-        return real_from_json(text, **kwargs)
+    def recording_from_bytes(box: list[Any], *args: Any, **kwargs: Any) -> Plan:
+        parsed.append(box[0])
+        return real_from_bytes(box, *args, **kwargs)
 
-    monkeypatch.setattr("plancheck._loading.load.read_source", counting_read)
-    monkeypatch.setattr(Plan, "from_json", staticmethod(recording_from_json))
+    monkeypatch.setattr("plancheck._loading.source.read_bytes", counting_read)
+    monkeypatch.setattr(Plan, "_from_bytes", staticmethod(recording_from_bytes))
     out, err = io.StringIO(), io.StringIO()
     assert run([name, "--empty"], stdout=out, stderr=err, stdin=make_stdin(), environ={}) == 0, err.getvalue()
     assert len(reads) == 1
@@ -101,3 +101,43 @@ def test_the_cli_does_not_read_files_or_streams_itself(module: str) -> None:
     calls = _calls(ast.parse((CLI_DIR / module).read_text("utf-8")))
     assert not {c for c in calls if c.split(".")[-1] in {"read_limited", "read", "readinto", "readline"}}, module
     assert "open" not in calls, module
+
+
+@pytest.mark.parametrize(
+    "front_end",
+    [
+        pytest.param("load_plan", id="load_plan"),
+        pytest.param("load_plan_file", id="load_plan_file"),
+        pytest.param("cli", id="cli"),
+    ],
+)
+def test_every_front_end_makes_the_plan_from_its_bytes_by_one_step(
+    front_end: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # file -> bytes -> plan: the library and the command line share the bytes -> Plan step, each reading once.
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "plan.json").write_bytes(PLAN)
+    reads: list[Any] = []
+    made: list[Any] = []
+    real_from_bytes = Plan._from_bytes
+
+    def counting_read(source: Any, *args: Any) -> Any:
+        reads.append(source)
+        return read_bytes(source, *args)
+
+    def recording_from_bytes(box: list[Any], source: Any, **kwargs: Any) -> Plan:
+        made.append((box[0], source))
+        return real_from_bytes(box, source, **kwargs)
+
+    monkeypatch.setattr("plancheck._loading.source.read_bytes", counting_read)
+    monkeypatch.setattr("plancheck._documents.plan.read_bytes", counting_read)
+    monkeypatch.setattr(Plan, "_from_bytes", staticmethod(recording_from_bytes))
+    if front_end == "load_plan":
+        load_plan("plan.json")
+    elif front_end == "load_plan_file":
+        load_plan_file("plan.json")
+    else:
+        err = io.StringIO()
+        assert run(["plan.json", "--empty"], stdout=io.StringIO(), stderr=err, environ={}) == 0, err.getvalue()
+    assert len(reads) == 1
+    assert made == [(PLAN, "plan.json")]
