@@ -448,9 +448,7 @@ def _run_checks(args: argparse.Namespace, io: Io) -> int:
     from ._waivers import BaselineEntry, BaselineError, judge_by_baseline, read_baseline, today
 
     json_mode = args.format == "json"
-    # Only --report files can clash (with each other, an input, or the file of another option).
-    clash = (reports_clash(args.report, [*args.plan, *args.checks, args.baseline], {"--write-baseline": args.write_baseline})
-             if args.report else None)
+    clash = reports_clash(args.report, [*args.plan, *args.checks, args.baseline], {"--write-baseline": args.write_baseline})
     if clash is not None:
         return io.fail("usage", clash, json_mode)
     plans: list[str] = args.plan

@@ -505,6 +505,8 @@ def reports_clash(reports: Sequence[tuple[str, str]], inputs: Sequence[str | Non
     >>> reports_clash([("junit", "b.json")], ["plan.json"], {"--write-baseline": "b.json"})
     '--report b.json: the file is written by --write-baseline too'
     """
+    if not reports:  # only --report files can clash (with each other, an input, or the file of another option)
+        return None
     seen: set[str] = set()
     given = {os.path.abspath(name) for name in inputs if name not in (None, "-")}
     others = {os.path.abspath(name): option for option, name in (written or {}).items() if name is not None}
