@@ -59,6 +59,27 @@ def test_unreadable_inputs_are_one_typed_error(
     assert str(info.value) == message
 
 
+@pytest.fixture
+def counted(monkeypatch: pytest.MonkeyPatch) -> tuple[list[Any], list[tuple[Any, Any]]]:
+    """The sources read (``read_bytes``, wherever it is called from) and the (bytes, source) each plan was made from."""
+    reads: list[Any] = []
+    made: list[tuple[Any, Any]] = []
+    real_from_bytes = Plan._from_bytes
+
+    def counting_read(source: Any, *args: Any) -> Any:
+        reads.append(source)
+        return read_bytes(source, *args)
+
+    def recording_from_bytes(box: list[Any], source: Any, **kwargs: Any) -> Plan:
+        made.append((box[0], source))
+        return real_from_bytes(box, source, **kwargs)
+
+    monkeypatch.setattr("plancheck._loading.source.read_bytes", counting_read)
+    monkeypatch.setattr("plancheck._documents.plan.read_bytes", counting_read)
+    monkeypatch.setattr(Plan, "_from_bytes", staticmethod(recording_from_bytes))
+    return reads, made
+
+
 @pytest.mark.parametrize(
     ("name", "make_stdin"),
     [
@@ -67,28 +88,19 @@ def test_unreadable_inputs_are_one_typed_error(
     ],
 )
 def test_the_plan_is_read_once_by_the_loader_and_its_bytes_parsed(
-    name: str, make_stdin: Callable[[], IO[bytes] | None], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    name: str,
+    make_stdin: Callable[[], IO[bytes] | None],
+    counted: tuple[list[Any], list[tuple[Any, Any]]],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.chdir(tmp_path)
     (tmp_path / "plan.json").write_bytes(PLAN)
-    reads: list[Any] = []
-    parsed: list[Any] = []
-    real_from_bytes = Plan._from_bytes
-
-    def counting_read(source: Any, *args: Any) -> Any:
-        reads.append(source)
-        return read_bytes(source, *args)
-
-    def recording_from_bytes(box: list[Any], *args: Any, **kwargs: Any) -> Plan:
-        parsed.append(box[0])
-        return real_from_bytes(box, *args, **kwargs)
-
-    monkeypatch.setattr("plancheck._loading.source.read_bytes", counting_read)
-    monkeypatch.setattr(Plan, "_from_bytes", staticmethod(recording_from_bytes))
+    reads, made = counted
     out, err = io.StringIO(), io.StringIO()
     assert run([name, "--empty"], stdout=out, stderr=err, stdin=make_stdin(), environ={}) == 0, err.getvalue()
     assert len(reads) == 1
-    assert parsed == [PLAN]
+    assert [data for data, _ in made] == [PLAN]
 
 
 def _calls(tree: ast.AST) -> set[str]:
@@ -112,26 +124,12 @@ def test_the_cli_does_not_read_files_or_streams_itself(module: str) -> None:
     ],
 )
 def test_every_front_end_makes_the_plan_from_its_bytes_by_one_step(
-    front_end: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    front_end: str, counted: tuple[list[Any], list[tuple[Any, Any]]], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # file -> bytes -> plan: the library and the command line share the bytes -> Plan step, each reading once.
     monkeypatch.chdir(tmp_path)
     (tmp_path / "plan.json").write_bytes(PLAN)
-    reads: list[Any] = []
-    made: list[Any] = []
-    real_from_bytes = Plan._from_bytes
-
-    def counting_read(source: Any, *args: Any) -> Any:
-        reads.append(source)
-        return read_bytes(source, *args)
-
-    def recording_from_bytes(box: list[Any], source: Any, **kwargs: Any) -> Plan:
-        made.append((box[0], source))
-        return real_from_bytes(box, source, **kwargs)
-
-    monkeypatch.setattr("plancheck._loading.source.read_bytes", counting_read)
-    monkeypatch.setattr("plancheck._documents.plan.read_bytes", counting_read)
-    monkeypatch.setattr(Plan, "_from_bytes", staticmethod(recording_from_bytes))
+    reads, made = counted
     if front_end == "load_plan":
         load_plan("plan.json")
     elif front_end == "load_plan_file":
