@@ -67,10 +67,10 @@ DUPLICATE_PAIRS_TODAY = 37
 #: spelled, partly_unknown walks only marks that exist; a path's key checked once, by its step, Path.parse
 #: reads the text itself, the address index a dict looked up with its own get, each loader sets up its plan; a failure no longer
 #: collects its document's secrets just to count them; trust is paid only on a hit: a failure whose texts show no
-#: secret is built unscrubbed, its trusted texts made when an exit's scrub asks; a plan's secrets collected in one function
-#: from a table of where it holds (value, marks) pairs, Plan.secrets the one point that waits.)
-LIBRARY_ROUTE_TODAY = 72
-CLI_ROUTE_TODAY = 121
+#: secret is built unscrubbed, its trusted texts made when an exit's scrub asks; a plan's (value, marks) pairs gathered
+#: from a table of where it holds them, in one loop.)
+LIBRARY_ROUTE_TODAY = 73
+CLI_ROUTE_TODAY = 122
 
 #: ``_x.py`` modules inside a private package: none since #34 (the set stays for a reviewed exception).
 PRIVATE_TWICE_ALLOWED: set[str] = set()

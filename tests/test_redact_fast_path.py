@@ -17,7 +17,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from plancheck import CheckFailure, ExpectKnownValue, ExpectUnknownValue, Plan, Secrets, assert_plan
+from plancheck import (
+    CheckFailure,
+    ExpectEachKnownValue,
+    ExpectKnownValue,
+    ExpectSensitiveValue,
+    ExpectUnknownValue,
+    Plan,
+    Resources,
+    Secrets,
+    assert_plan,
+)
 from plancheck import knownvalue as kv
 from plancheck._checking.messages import _given_prefix, _scrubbed_parts, given_by, scrubbed_failure
 from tfjsonpath import New, Path
@@ -102,22 +112,31 @@ PLAN = {
 
 @pytest.fixture
 def collected(monkeypatch: pytest.MonkeyPatch) -> list[object]:
-    """Every collection of a plan's secrets, as it happens."""
-    import plancheck._documents.plan as plan_module
+    """Every walk of a plan for its secrets, as it happens."""
+    import plancheck._documents.sensitive as sensitive
 
     calls: list[object] = []
-    collect = plan_module.collect_plan_secrets
+    walk = sensitive._plan_secrets
 
-    def counting(document: Any) -> Secrets:
+    def counting(document: Any) -> set[str]:
         calls.append(document)
-        return collect(document)
+        return walk(document)
 
-    monkeypatch.setattr(plan_module, "collect_plan_secrets", counting)
+    monkeypatch.setattr(sensitive, "_plan_secrets", counting)
     return calls
 
 
-def test_a_passing_check_never_collects(collected: list[object]) -> None:
-    assert_plan(Plan.from_dict(PLAN), ExpectUnknownValue("null_resource.app", New("id")))
+@pytest.mark.parametrize(
+    "check",
+    [
+        pytest.param(ExpectUnknownValue("null_resource.app", New("id")), id="one-value"),
+        pytest.param(ExpectEachKnownValue(Resources(), New("triggers"), kv.NotNull()), id="every-resource"),
+        pytest.param(ExpectSensitiveValue("null_resource.app", New("triggers").AtMapKey("pw")), id="sensitive"),
+    ],
+)
+def test_a_passing_check_never_collects(collected: list[object], check: Any) -> None:
+    # Checks ask for the plan's secrets as they build a failure's text: a Secrets that walks only when it scrubs.
+    assert_plan(Plan.from_dict(PLAN), check)
     assert collected == []
 
 

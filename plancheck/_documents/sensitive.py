@@ -169,17 +169,22 @@ _PLAN_ROOTS: Final = (
 
 
 def collect_plan_secrets(document: Mapping[str, Any]) -> Secrets:
-    """Every secret string of a plan document: every (value, marks) pair it holds, gathered, then one walk of
-    them all (:func:`collect_marked`). A walk of all of it, which a check that passes never needs:
-    :attr:`plancheck.Plan.secrets` asks for it when a message is to be scrubbed, the one point it waits for.
+    """Every secret string of a plan document, collected on first use: a walk of all of it, which a
+    check that passes never needs (the document is read then, so it is not to change meanwhile).
 
     >>> doc = {"variables": {"pw": {"value": "hunter2"}},
     ...        "configuration": {"root_module": {"variables": {"pw": {"sensitive": True}}}}}
     >>> "hunter2" in collect_plan_secrets(doc)
     True
-    >>> sorted(collect_plan_secrets({"resource_changes": [{"address": "a.b", "change": {"after": {"pw": "p1x",
-    ...     "x": "y"}, "after_sensitive": {"pw": True}}}], "output_changes": {"o": {"before": "o1x",
-    ...     "before_sensitive": True}}}).ordered)
+    """
+    return Secrets(partial(_plan_secrets, document), partial(_config_names, document))
+
+
+def _plan_secrets(document: Mapping[str, Any]) -> set[str]:
+    """Every (value, marks) pair the plan holds, gathered, then one walk of them all (:func:`collect_marked`).
+
+    >>> sorted(_plan_secrets({"resource_changes": [{"address": "a.b", "change": {"after": {"pw": "p1x", "x": "y"},
+    ...     "after_sensitive": {"pw": True}}}], "output_changes": {"o": {"before": "o1x", "before_sensitive": True}}}))
     ['o1x', 'p1x']
     """
     # The walk allocates many short-lived tuples and no cycle: a collection it triggered would
@@ -212,7 +217,7 @@ def collect_plan_secrets(document: Mapping[str, Any]) -> Secrets:
             _state_roots(prior.get("values"), roots, current, "before")
         found: set[str] = set()
         collect_marked(roots, found)
-    return Secrets(found, partial(_config_names, document))
+        return found
 
 
 def _config_names(document: Mapping[str, Any]) -> set[str]:
@@ -265,18 +270,21 @@ def _action_invocations(document: Mapping[str, Any]) -> Iterator[Mapping[str, An
 
 
 def collect_state_secrets(document: Mapping[str, Any]) -> Secrets:
-    """Every secret string of a state document (``terraform show -json`` of a state): its sensitive outputs and the
-    marked values of its resources (:attr:`plancheck.State.secrets` asks when a message is to be scrubbed).
+    """Every secret string of a state document (``terraform show -json`` of a state), collected on first use.
 
     >>> doc = {"values": {"outputs": {"pw": {"value": "hunter2", "sensitive": True}}}}
     >>> "hunter2" in collect_state_secrets(doc)
     True
     """
+    return Secrets(partial(_state_document_secrets, document), partial(_state_names, document))
+
+
+def _state_document_secrets(document: Mapping[str, Any]) -> set[str]:
     roots: list[tuple[Any, Marks]] = []
     _state_roots(document.get("values"), roots)
     found: set[str] = set()
     collect_marked(roots, found)
-    return Secrets(found, partial(_state_names, document))
+    return found
 
 
 def _state_names(document: Mapping[str, Any]) -> set[str]:
