@@ -775,6 +775,16 @@ class Secrets(ReadOnly):
         """
         return bool(self._values) and bool(self._spans(text, first_only=True))
 
+    def finds(self, text: str) -> bool:
+        """True if ``text`` holds any secret or piece of one, before trusted texts and markers spare any: when
+        False, every scrub of ``text`` is ``text`` itself, whatever it trusts (one scan, stopped at the first find).
+
+        >>> trusting = Secrets(["tags"]).trusting(["terraform_data.tags"])
+        >>> trusting.finds("terraform_data.tags"), trusting.touches("terraform_data.tags"), trusting.finds("t.a")
+        (True, False, False)
+        """
+        return bool(self._values) and bool(self._scan().spans(text, first_only=True))
+
     def scrub(self, text: str) -> str:
         """Replace every secret and every piece of one in ``text`` by ``(sensitive)``.
 

@@ -120,7 +120,7 @@ def scrubbed_failure(
     report, the CLI's output) keeps them too (:meth:`plancheck.Secrets.trusting`).
 
     Trust only spares spans a scrub found: when neither the address, the path's text nor the message
-    shows a secret (most failures), every scrub below is the text itself, so none is run, and the
+    holds a piece of a secret (most failures), every scrub below is the text itself, so none is run, and the
     trusted texts are made only if an exit's scrub finds a span and asks for them.
 
     >>> from tfjsonpath import New
@@ -138,12 +138,13 @@ def scrubbed_failure(
     if path is not None:
         text = path.to_text()
         prefix = _given_prefix(path, given)
-    touches = secrets.touches
+    # Asked before any trust spares a span: a long message naming many addresses is scanned once more, not filtered.
+    finds = secrets.finds
     if (
-        touches(message)
-        or (address is not None and touches(address))
+        finds(message)
+        or (address is not None and finds(address))
         # The given part and the rest apart, as they are scrubbed: each one's ends are where a value may be cut.
-        or (text is not None and (touches(text) if prefix is None else touches(prefix) or touches(text[len(prefix) :])))
+        or (text is not None and (finds(text) if prefix is None else finds(prefix) or finds(text[len(prefix) :])))
     ):
         return _scrubbed_parts(secrets, check, address, path, message, prefix)
     return CheckFailure(check, address, path, message, None, partial(_trusted, check, address, prefix))
