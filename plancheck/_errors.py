@@ -8,7 +8,7 @@ so pytest reports a failure, not an error).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import field
 from typing import TYPE_CHECKING, ClassVar, Final
 
@@ -163,15 +163,31 @@ class CheckFailure(FrozenValue):
     message: str
     #: The path as shown: its text form, with secrets in its keys scrubbed (None: ``path.to_text()``).
     shown_path: str | None = field(default=None, compare=False, repr=False)
-    #: Texts of this failure that come from the configuration or the check's own arguments: a scrub of
-    #: the whole text at an exit keeps a secret standing inside one (:meth:`plancheck.Secrets.trusting`).
-    trusted: tuple[str, ...] = field(default=(), compare=False, repr=False)
+    #: What the failure trusts (:attr:`trusted`): the texts, or a function that makes them when first asked
+    #: (a failure whose text shows no secret: only an exit's scrub that finds a span asks).
+    trust: tuple[str, ...] | Callable[[], tuple[str, ...]] = field(default=(), compare=False, repr=False)
+
+    @property
+    def trusted(self) -> tuple[str, ...]:
+        """Texts of this failure that come from the configuration or the check's own arguments: a scrub of
+        the whole text at an exit keeps a secret standing inside one (:meth:`plancheck.Secrets.trusting`).
+
+        >>> CheckFailure("ExpectX", "t.a", None, "no", trust=lambda: ("t.a",)).trusted
+        ('t.a',)
+        """
+        trust = self.trust
+        if callable(trust):
+            trust = trust()
+            self._set(trust=trust)
+        return trust
 
     def _args(self, *, shown: bool = False) -> tuple[tuple[object, ...], dict[str, object]]:
         args, kwargs = FrozenValue._args(self, shown=shown)  # no bare super(): @frozen remakes the class
         if shown and self.shown_path is not None and self.path is not None:
             # A key of the path may be a secret: the repr shows the path as the message does, scrubbed.
             args = (*args[:2], _path_shown(self.shown_path), *args[3:])
+        elif not shown and callable(self.trust):
+            args = (*args[:5], self.trusted)  # a pickle carries the texts, not the check they were read from
         return args, kwargs
 
     def __str__(self) -> str:
@@ -224,7 +240,7 @@ class CheckFailedError(TfCheckError, AssertionError):
     def trusted(self) -> tuple[str, ...]:
         """The trusted texts of every failure (:attr:`CheckFailure.trusted`), for a scrub of the whole message.
 
-        >>> PlanCheckError([CheckFailure("ExpectX", "t.a", None, "no", trusted=("t.a",))]).trusted
+        >>> PlanCheckError([CheckFailure("ExpectX", "t.a", None, "no", trust=("t.a",))]).trusted
         ('t.a',)
         """
         return tuple(dict.fromkeys(t for f in self.failures if isinstance(f, CheckFailure) for t in f.trusted))

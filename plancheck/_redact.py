@@ -614,7 +614,7 @@ class Secrets(ReadOnly):
             self._set(_values=values)
         return values
 
-    def trusting(self, texts: Iterable[str]) -> Secrets:
+    def trusting(self, texts: Iterable[str] | Callable[[], Iterable[str]]) -> Secrets:
         """These secrets, with ``texts`` trusted: a secret standing inside an occurrence of one is kept.
 
         Trusted texts are what never comes from a value: the configuration's names (an address
@@ -631,17 +631,17 @@ class Secrets(ReadOnly):
         >>> sorted(s.trusted)
         ['terraform_data.tags']
         """
-        given = tuple(texts)
+        given = texts if callable(texts) else tuple(texts)  # a callable (a failure's trust): asked when needed
         base = self._trusted
         made = Secrets.__new__(Secrets)  # the values are already filtered: not again, as __init__ would
-        if isinstance(base, frozenset):
+        if isinstance(base, frozenset) and isinstance(given, tuple):
             adding = _trusted_texts(given)
             if adding <= base:
                 return self
             made._set(_values=self._strings(), _trusted=base | adding)
         else:
             # Neither the document's names nor these are rendered until a span found makes trust matter.
-            made._set(_values=self._strings(), _trusted=lambda: self.trusted | _trusted_texts(given))
+            made._set(_values=self._strings(), _trusted=lambda: self.trusted | _trusted_texts(given() if callable(given) else given))
         # The same strings: their scanner, once built, serves as it is (each failure's trusting() built it
         # again, a tenth of a second a failure for a plan's 20,000 secrets).
         with contextlib.suppress(AttributeError):
@@ -774,6 +774,16 @@ class Secrets(ReadOnly):
         (False, True)
         """
         return bool(self._values) and bool(self._spans(text, first_only=True))
+
+    def finds(self, text: str) -> bool:
+        """True if ``text`` holds any secret or piece of one, before trusted texts and markers spare any: when
+        False, every scrub of ``text`` is ``text`` itself, whatever it trusts (one scan, stopped at the first find).
+
+        >>> trusting = Secrets(["tags"]).trusting(["terraform_data.tags"])
+        >>> trusting.finds("terraform_data.tags"), trusting.touches("terraform_data.tags"), trusting.finds("t.a")
+        (True, False, False)
+        """
+        return bool(self._values) and bool(self._scan().spans(text, first_only=True))
 
     def scrub(self, text: str) -> str:
         """Replace every secret and every piece of one in ``text`` by ``(sensitive)``.

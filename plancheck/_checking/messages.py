@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 from contextvars import ContextVar
+from functools import partial
 
 from tfjsonpath import Path
 
@@ -87,10 +88,8 @@ class given_by:  # lower case: read as a function, ``with given_by(check):``
             RUNNING_CHECK.reset(token)
 
 
-def _given_prefix(path: Path) -> str | None:
-    """The text of the longest path the running check was given (a field of it) that ``path`` starts with, if any."""
-    slot = RUNNING_CHECK.get()
-    check = None if slot is None else slot[0]
+def _given_prefix(path: Path, check: object) -> str | None:
+    """The text of the longest path ``check`` was given (a field of it) that ``path`` starts with, if any."""
     if check is None or not dataclasses.is_dataclass(check) or isinstance(check, type):
         return None
     best: str | None = None
@@ -120,6 +119,10 @@ def scrubbed_failure(
     trusted texts (``trusted``), so that a later scrub of the whole text at an exit (the pytest
     report, the CLI's output) keeps them too (:meth:`plancheck.Secrets.trusting`).
 
+    Trust only spares spans a scrub found: when neither the address, the path's text nor the message
+    holds a piece of a secret (most failures), every scrub below is the text itself, so none is run, and the
+    trusted texts are made only if an exit's scrub finds a span and asks for them.
+
     >>> from tfjsonpath import New
     >>> str(scrubbed_failure(Secrets(["pw1-key"]), "ExpectX", "a.b", New("t").AtMapKey("pw1-key"), "no"))
     'ExpectX: a.b: t["(sensitive)"]: no'
@@ -129,25 +132,58 @@ def scrubbed_failure(
     >>> str(scrubbed_failure(Secrets(["tags"]), "ExpectX", "terraform_data.tags", None, 'tags: got "tags"'))
     'ExpectX: terraform_data.tags: (sensitive): got "(sensitive)"'
     """
+    slot = RUNNING_CHECK.get()
+    given = None if slot is None else slot[0]
+    text = prefix = None
+    if path is not None:
+        text = path.to_text()
+        prefix = _given_prefix(path, given)
+    # Asked before any trust spares a span: a long message naming many addresses is scanned once more, not filtered.
+    finds = secrets.finds
+    if (
+        finds(message)
+        or (address is not None and finds(address))
+        # The given part and the rest apart, as they are scrubbed: each one's ends are where a value may be cut.
+        or (text is not None and (finds(text) if prefix is None else finds(prefix) or finds(text[len(prefix) :])))
+    ):
+        return _scrubbed_parts(secrets, check, address, path, message, prefix)
+    return CheckFailure(check, address, path, message, None, partial(_trusted, check, address, prefix))
+
+
+def _trusted(check: str, address: str | None, prefix: str | None) -> tuple[str, ...]:
+    """What a failure trusts: its address's configuration names, and the path its check was given (``prefix``),
+    as it stands after the address (the given path can equal a secret) and alone.
+
+    The text after an address's last ``]`` is outside its instance keys: the same before and after they are scrubbed.
+    """
     trusted: list[str] = []
     if address is not None:
         trusted.extend(config_parts(address))
+    if prefix is not None:
+        tail = address.rsplit("]", 1)[-1] if address is not None else check
+        trusted.extend((f"{tail}: {prefix}", prefix))
+    return tuple(trusted)
+
+
+def _scrubbed_parts(
+    secrets: Secrets, check: str, address: str | None, path: Path | None, message: str, prefix: str | None
+) -> CheckFailure:
+    """:func:`scrubbed_failure` of a failure whose text shows a secret: each part scrubbed, trusting what it trusts;
+    ``prefix`` is the text of the path its check was given (:func:`_given_prefix`)."""
+    trusted = _trusted(check, address, prefix)
+    if address is not None:
         address = shown_address(address, secrets)
     shown_path = None
     if path is not None:
         text = path.to_text()
-        prefix = _given_prefix(path)
         if prefix is not None:
             shown = secrets.scrub_trusted(prefix) + secrets.scrub(text[len(prefix) :])
-            # Trusted as it stands after the address (the given path can equal a secret), and alone.
-            tail = address.rsplit("]", 1)[-1] if address is not None else check
-            trusted.extend((f"{tail}: {prefix}", prefix))
         else:
             # A map key can be a secret too (a for_each key, a key of a sensitive map).
             shown = secrets.scrub(text)
         shown_path = shown if shown != text else None
     scrub = secrets.trusting(trusted) if trusted else secrets
-    return CheckFailure(check, address, path, scrub.scrub(message), shown_path, trusted=tuple(trusted))
+    return CheckFailure(check, address, path, scrub.scrub(message), shown_path, trusted)
 
 
 def actions_text(actions: Sequence[str]) -> str:

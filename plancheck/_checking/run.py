@@ -22,6 +22,7 @@ from dataclasses import field
 from typing import Any, Protocol, TypeVar, cast
 
 from .._documents.met import WATCHERS, checked
+from .._documents.plan import HasSecrets
 from .._errors import CheckFailedError, CheckFailure, TfCheckError
 from .._frozen import FrozenValue, frozen
 from .._redact import Secrets
@@ -163,7 +164,11 @@ class CheckOutcome(FrozenValue):
         return self.status == "pass"
 
 
-def _shown(item: object, check: object, label: Label, scrub: Callable[[str], str] | Secrets | None) -> CheckFailure:
+#: How ``run_each`` scrubs what it shows: a function, secrets, or a document whose secrets are asked for then.
+Scrub = Callable[[str], str] | Secrets | HasSecrets | None
+
+
+def _shown(item: object, check: object, label: Label, scrub: Scrub) -> CheckFailure:
     """What ``check`` gave (a failure, a failure's text, a warning) as the record shown: a text labelled with
     ``label(check)``, scrubbed by ``scrub``.
 
@@ -174,9 +179,10 @@ def _shown(item: object, check: object, label: Label, scrub: Callable[[str], str
         record = CheckFailure(*label(check), str(item))
     if scrub is None:
         return record
-    if isinstance(scrub, Secrets):
-        return dataclasses.replace(record, message=scrub.trusting(record.trusted).scrub(record.message))
-    return dataclasses.replace(record, message=scrub(record.message))
+    if callable(scrub):
+        return dataclasses.replace(record, message=scrub(record.message))
+    secrets = scrub if isinstance(scrub, Secrets) else scrub.secrets  # a document's: collected now, for a record
+    return dataclasses.replace(record, message=secrets.trusting(record.trust).scrub(record.message))
 
 
 def run_each(
@@ -186,7 +192,7 @@ def run_each(
     run: Runner = outcome_of,
     label: Label = _type_label,
     contain: bool = False,
-    scrub: Callable[[str], str] | Secrets | None = None,
+    scrub: Scrub = None,
 ) -> list[CheckOutcome]:
     """Run every check on ``document``, in order; one outcome per check, its failures in the order it gave them.
 
@@ -195,8 +201,9 @@ def run_each(
     (a plancheck error says its message, anything else ``raised`` and the exception's type and text),
     not an exception: ``sys.exit()`` in a check included, while ``KeyboardInterrupt`` and pytest's
     outcomes (``pytest.skip()``: BaseExceptions too) go on to the caller.
-    ``scrub`` (a document's ``secrets``, or a function) is applied to every failure and warning message;
-    secrets trust what each failure trusts (:attr:`~plancheck.CheckFailure.trusted`).
+    ``scrub`` (a document's ``secrets``, a document, or a function) is applied to every failure and warning
+    message; secrets trust what each failure trusts (:attr:`~plancheck.CheckFailure.trusted`). A document's
+    secrets are asked for only when there is a message to scrub: checks that all pass collect none.
 
     >>> class Even:
     ...     def failures(self, n):
@@ -309,8 +316,9 @@ def run_checks(
     warned = [w for outcome in outcomes for w in outcome.raised]
     if warned:
         emit_warnings(warned)
-    # What a check raised is the user's text, which may quote the document: scrubbed with its secrets.
-    scrub = getattr(getattr(document, "secrets", None), "scrub", None)
+    # What a check raised is the user's text, which may quote the document: scrubbed with its secrets
+    # (asked for only then: a check that passes or fails collects none here).
+    scrub = getattr(getattr(document, "secrets", None), "scrub", None) if raised else None
     cause = raised[0] if raised else None
     found: list[CheckFailure] = []
     for outcome in outcomes:

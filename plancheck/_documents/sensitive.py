@@ -156,6 +156,16 @@ def _state_resources(state_values: Mapping[str, Any]) -> Iterator[Mapping[str, A
 
 #: The (values, marks) key pairs of a change: its two sides.
 _CHANGE_SIDES: Final = (("before", "before_sensitive"), ("after", "after_sensitive"))
+#: Where a plan holds (values, marks) pairs: each section (a list, or an object of entries), the keys that lead
+#: from an entry to what holds the pairs, and their key pairs. Its states (planned values, prior state) apart.
+_PLAN_ROOTS: Final = (
+    ("resource_changes", ("change",), _CHANGE_SIDES),
+    ("resource_drift", ("change",), _CHANGE_SIDES),
+    ("deferred_changes", ("resource_change", "change"), _CHANGE_SIDES),
+    ("output_changes", (), _CHANGE_SIDES),
+    ("action_invocations", (), (("config_values", "config_sensitive"),)),
+    ("deferred_action_invocations", ("action_invocation",), (("config_values", "config_sensitive"),)),
+)
 
 
 def collect_plan_secrets(document: Mapping[str, Any]) -> Secrets:
@@ -168,6 +178,46 @@ def collect_plan_secrets(document: Mapping[str, Any]) -> Secrets:
     True
     """
     return Secrets(partial(_plan_secrets, document), partial(_config_names, document))
+
+
+def _plan_secrets(document: Mapping[str, Any]) -> set[str]:
+    """Every (value, marks) pair the plan holds, gathered, then one walk of them all (:func:`collect_marked`).
+
+    >>> sorted(_plan_secrets({"resource_changes": [{"address": "a.b", "change": {"after": {"pw": "p1x", "x": "y"},
+    ...     "after_sensitive": {"pw": True}}}], "output_changes": {"o": {"before": "o1x", "before_sensitive": True}}}))
+    ['o1x', 'p1x']
+    """
+    # The walk allocates many short-lived tuples and no cycle: a collection it triggered would
+    # traverse the whole parsed plan for nothing (a third of the walk's time on a large plan).
+    with collector_off():
+        roots: list[tuple[Any, Marks]] = []
+        variables = document.get("variables")
+        if isinstance(variables, Mapping):
+            for name in _sensitive_variable_names(document):
+                var = variables.get(name)
+                if isinstance(var, Mapping):
+                    roots.append((var.get("value"), True))
+        for section, steps, sides in _PLAN_ROOTS:
+            entries = document.get(section) or ()
+            for entry in entries.values() if isinstance(entries, Mapping) else entries:
+                for step in steps:
+                    entry = entry.get(step) if isinstance(entry, Mapping) else None
+                if isinstance(entry, Mapping):
+                    roots.extend((entry.get(values), entry.get(marks)) for values, marks in sides)
+        # A state's resource equal to its current change's side holds no secret the change did not.
+        current: dict[str, Any] = {}
+        for rc in document.get("resource_changes") or ():
+            if isinstance(rc, Mapping) and not rc.get("deposed") and isinstance(rc.get("address"), str):
+                change = rc.get("change")
+                if isinstance(change, Mapping):
+                    current[rc["address"]] = change
+        _state_roots(document.get("planned_values"), roots, current, "after")
+        prior = document.get("prior_state")
+        if isinstance(prior, Mapping):
+            _state_roots(prior.get("values"), roots, current, "before")
+        found: set[str] = set()
+        collect_marked(roots, found)
+        return found
 
 
 def _config_names(document: Mapping[str, Any]) -> set[str]:
@@ -201,50 +251,6 @@ def _state_addresses(state_values: Any, addresses: set[str]) -> None:
     if not isinstance(state_values, Mapping):
         return
     addresses.update(res["address"] for res in _state_resources(state_values) if isinstance(res.get("address"), str))
-
-
-def _plan_secrets(document: Mapping[str, Any]) -> set[str]:
-    """Every (value, marks) pair the plan holds, gathered, then one walk of them all (:func:`collect_marked`).
-
-    >>> sorted(_plan_secrets({"resource_changes": [{"address": "a.b", "change": {"after": {"pw": "p1x", "x": "y"},
-    ...     "after_sensitive": {"pw": True}}}], "output_changes": {"o": {"before": "o1x", "before_sensitive": True}}}))
-    ['o1x', 'p1x']
-    """
-    # The walk allocates many short-lived tuples and no cycle: a collection it triggered would
-    # traverse the whole parsed plan for nothing (a third of the walk's time on a large plan).
-    with collector_off():
-        roots: list[tuple[Any, Marks]] = []
-        variables = document.get("variables")
-        if isinstance(variables, Mapping):
-            for name in _sensitive_variable_names(document):
-                var = variables.get(name)
-                if isinstance(var, Mapping):
-                    roots.append((var.get("value"), True))
-        current: dict[str, Any] = {}
-        changes: list[Any] = []
-        for key in ("resource_changes", "resource_drift"):
-            for rc in document.get(key) or ():
-                change = rc.get("change") if isinstance(rc, Mapping) else None
-                changes.append(change)
-                if key == "resource_changes" and isinstance(change, Mapping) and not rc.get("deposed"):
-                    address = rc.get("address")
-                    if isinstance(address, str):
-                        current[address] = change
-        for deferred in document.get("deferred_changes") or ():
-            rc = deferred.get("resource_change") if isinstance(deferred, Mapping) else None
-            changes.append(rc.get("change") if isinstance(rc, Mapping) else None)
-        outputs = document.get("output_changes")
-        if isinstance(outputs, Mapping):
-            changes.extend(outputs.values())
-        roots.extend((c.get(v), c.get(m)) for c in changes if isinstance(c, Mapping) for v, m in _CHANGE_SIDES)
-        roots.extend((a.get("config_values"), a.get("config_sensitive")) for a in _action_invocations(document))
-        _state_roots(document.get("planned_values"), roots, current, "after")
-        prior = document.get("prior_state")
-        if isinstance(prior, Mapping):
-            _state_roots(prior.get("values"), roots, current, "before")
-        found: set[str] = set()
-        collect_marked(roots, found)
-        return found
 
 
 def _action_invocations(document: Mapping[str, Any]) -> Iterator[Mapping[str, Any]]:

@@ -901,7 +901,7 @@ def run_checks(specs: Sequence[CheckSpec], plan: Plan, *, today: datetime.date |
     # address and path, which only those outcomes ask for.
     labels = {id(spec.check): (spec.type, spec.address, spec.path) for spec in specs}
     outcomes = run_each(plan, [spec.check for spec in specs], label=lambda check: labels[id(check)], contain=True,
-                        scrub=plan.secrets)
+                        scrub=plan)
     results = [CheckResult(spec, "warn" if o.status == "fail" and spec.severity == "warning" else o.status,
                            o.failures, o.warnings) for spec, o in zip(specs, outcomes, strict=True)]
     if not any(spec.waivers for spec in specs):

@@ -19,6 +19,7 @@ import os
 import urllib.parse
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator, Sequence
+from functools import partial
 from typing import TYPE_CHECKING, Any, Final
 
 from tfjsonpath._jsontypes import copy_json
@@ -188,9 +189,12 @@ def results_secrets(results: Sequence[CheckResult], plan: Plan | PlanFacts) -> S
     What the whole output of a run is scrubbed with, so that a scrub at this exit keeps what the
     failures kept (:func:`plancheck._checking.messages.scrubbed_failure`).
     """
-    return plan.secrets.trusting(
-        t for r in results for f in (*r.failures, *r.warnings, *r.known, *(w.failure for w in r.waived)) for t in f.trusted
-    )
+    return plan.secrets.trusting(partial(_trusted_by, results))
+
+
+def _trusted_by(results: Sequence[CheckResult]) -> list[str]:
+    """What the failures of ``results`` trust: asked by a scrub only when it finds a span (most outputs show no secret)."""
+    return [t for r in results for f in (*r.failures, *r.warnings, *r.known, *(w.failure for w in r.waived)) for t in f.trusted]
 
 
 def _failure_json(failure: CheckFailure) -> dict[str, Any]:

@@ -1,0 +1,156 @@
+"""Trust is paid only on a hit: a failure whose texts show no secret is built without scrubbing, and checks that
+pass collect no secret at all.
+
+``scrubbed_failure`` asks the document's secrets whether the address, the path's text or the message shows one;
+only then does it scrub each part trusting what the failure trusts (``_scrubbed_parts``). Trust only spares spans a
+scrub found, so on a miss every one of those scrubs is the text itself. The property below pins that: whatever
+the secrets and the failure, the fast path gives exactly what the full path gives (text, address, shown path, and
+the trusted texts an exit's scrub keeps).
+"""
+
+from __future__ import annotations
+
+import pickle
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from plancheck import (
+    CheckFailure,
+    ExpectEachKnownValue,
+    ExpectKnownValue,
+    ExpectSensitiveValue,
+    ExpectUnknownValue,
+    Plan,
+    Resources,
+    Secrets,
+    assert_plan,
+)
+from plancheck import knownvalue as kv
+from plancheck._checking.messages import _given_prefix, _scrubbed_parts, given_by, scrubbed_failure
+from tfjsonpath import New, Path
+
+#: Words secrets and texts are made of: a few are also what addresses and paths are made of, so secrets hit them.
+WORDS = ["tags", "env", "prod", "hunter2", "input", "a", "tags_null", "pw-1234", "x y", "key\n2", "secret-value-long", "xxxxtriggers", "qtriggersq"]
+_word = st.one_of(st.sampled_from(WORDS), st.text(alphabet="abtegs_-.\"'[] \\", min_size=1, max_size=10))
+
+
+def _path(keys: list[str]) -> Path:
+    path = New(keys[0])
+    for key in keys[1:]:
+        path = path.AtMapKey(key)
+    return path
+
+
+@st.composite
+def _failures(draw: Any) -> tuple[Secrets, str | None, Path | None, str, Path | None]:
+    secrets = Secrets(draw(st.lists(_word, max_size=4)), draw(st.lists(st.sampled_from(["terraform_data.tags", "t.n"]))))
+    name = draw(st.sampled_from(["terraform_data.tags", "t.n", "terraform_data.tags_null", "output.pw"]))
+    key = draw(st.none() | _word)
+    address = draw(st.sampled_from([None, name])) if key is None else f'{name}["{key}"]'
+    keys = draw(st.lists(_word, min_size=1, max_size=3))
+    path = draw(st.none() | st.just(_path(keys)))
+    # The check was given the whole path, a part of it (a key found below it in the value), or another one.
+    cut = draw(st.integers(1, len(keys)))
+    given_path = draw(st.sampled_from([None, _path(keys[:cut]), New("other")]))
+    message = " ".join(draw(st.lists(_word, max_size=4)))
+    return secrets, address, path, message, given_path
+
+
+@settings(max_examples=400, deadline=None)
+@given(_failures())
+def test_the_fast_path_gives_exactly_the_full_paths_failure(case: tuple[Any, ...]) -> None:
+    secrets, address, path, message, given_path = case
+    check = None if given_path is None else ExpectKnownValue("t.n", given_path, kv.NotNull())
+    with given_by(check):
+        fast = scrubbed_failure(secrets, "ExpectX", address, path, message)
+    prefix = None if path is None or check is None else _given_prefix(path, check)
+    full = _scrubbed_parts(secrets, "ExpectX", address, path, message, prefix)
+    assert (str(fast), fast.address, fast.shown_path, fast.message) == (str(full), full.address, full.shown_path,
+                                                                        full.message)
+    assert fast.trusted == full.trusted
+
+
+def test_a_fragment_where_the_given_path_ends_is_scrubbed_as_before() -> None:
+    # The given part of a path is scrubbed apart from the rest: its end is where a value may be cut, so a piece
+    # of a secret ending there is hidden, which a look at the whole path's text does not find.
+    path, check = New("xxxxtriggers").AtMapKey("x"), ExpectKnownValue("t.n", New("xxxxtriggers"), kv.NotNull())
+    with given_by(check):
+        failure = scrubbed_failure(Secrets(["qtriggersq"]), "ExpectX", "t.n", path, "no")
+    assert str(failure) == 'ExpectX: t.n: xxxx(sensitive)["x"]: no'
+
+
+def test_a_failure_without_a_secret_keeps_its_trust_through_replace_and_pickle() -> None:
+    # Its trusted texts are made when asked, from the check running when it was built (not the one running then).
+    check = ExpectKnownValue("terraform_data.a", New("input").AtMapKey("tags"), kv.NotNull())
+    with given_by(check):
+        failure = scrubbed_failure(Secrets(["hunter2"]), "ExpectX", "terraform_data.a", check.path, "no")
+    with given_by(ExpectKnownValue("t.b", New("other"), kv.NotNull())):
+        moved = pickle.loads(pickle.dumps(failure))
+    trusted = ("terraform_data.a", 'terraform_data.a: input["tags"]', 'input["tags"]')
+    assert (failure.trusted, moved.trusted, moved == failure, repr(moved)) == (
+        trusted, trusted, True, "CheckFailure('ExpectX', 'terraform_data.a', Path(MapStep('input'), MapStep('tags')), 'no')"
+    )
+    import dataclasses
+
+    assert dataclasses.replace(failure, message="yes").trusted == trusted
+    assert CheckFailure("ExpectX", "t.a", None, "no").trusted == ()
+
+
+PLAN = {
+    "format_version": "1.2",
+    "resource_changes": [{
+        "address": "null_resource.app", "mode": "managed", "type": "null_resource", "name": "app",
+        "change": {"actions": ["create"], "before": None, "after": {"triggers": {"greeting": "hello", "pw": "hunter2"}},
+                   "after_unknown": {"id": True}, "before_sensitive": False,
+                   "after_sensitive": {"triggers": {"pw": True}}},
+    }],
+}
+
+
+@pytest.fixture
+def collected(monkeypatch: pytest.MonkeyPatch) -> list[object]:
+    """Every walk of a plan for its secrets, as it happens."""
+    import plancheck._documents.sensitive as sensitive
+
+    calls: list[object] = []
+    walk = sensitive._plan_secrets
+
+    def counting(document: Any) -> set[str]:
+        calls.append(document)
+        return walk(document)
+
+    monkeypatch.setattr(sensitive, "_plan_secrets", counting)
+    return calls
+
+
+@pytest.mark.parametrize(
+    "check",
+    [
+        pytest.param(ExpectUnknownValue("null_resource.app", New("id")), id="one-value"),
+        pytest.param(ExpectEachKnownValue(Resources(), New("triggers"), kv.NotNull()), id="every-resource"),
+        pytest.param(ExpectSensitiveValue("null_resource.app", New("triggers").AtMapKey("pw")), id="sensitive"),
+    ],
+)
+def test_a_passing_check_never_collects(collected: list[object], check: Any) -> None:
+    # Checks ask for the plan's secrets as they build a failure's text: a Secrets that walks only when it scrubs.
+    assert_plan(Plan.from_dict(PLAN), check)
+    assert collected == []
+
+
+def test_a_passing_cli_check_run_never_collects(collected: list[object]) -> None:
+    # The CLI's runner of checks files and flags: a document's secrets are asked for only by a record to scrub.
+    from plancheck.cli._checksfile import CheckSpec, run_checks
+
+    check = ExpectUnknownValue("null_resource.app", New("id"))
+    results = run_checks([CheckSpec("ExpectUnknownValue", check, "check[0]", "null_resource.app")],
+                         Plan.from_dict(PLAN))
+    assert ([r.status for r in results], collected) == (["pass"], [])
+
+
+def test_a_failing_check_collects_once(collected: list[object]) -> None:
+    with pytest.raises(AssertionError, match='but it is known'):
+        assert_plan(Plan.from_dict(PLAN), ExpectUnknownValue("null_resource.app", New("triggers").AtMapKey("greeting")))
+    assert len(collected) == 1
