@@ -703,7 +703,7 @@ class Secrets(ReadOnly):
             return text
         # Trust spares only short spans (:meth:`_filtered`): the long spans of a scrub are all there is to replace.
         spans = [(s, e) for s, e in self._spans(text) if e - s >= SUBSTRING_WINDOW]
-        return _replaced(text, spans) if spans else text
+        return _replaced(text, spans)
 
     @property
     def ordered(self) -> tuple[str, ...]:
@@ -796,7 +796,7 @@ class Secrets(ReadOnly):
         if text in self._scan().whole:  # the text is a piece: every span found in it merges into one
             return SENSITIVE
         spans = self._spans(text)
-        return _replaced(text, spans) if spans else text
+        return _replaced(text, spans)
 
 
 def _outside_trusted(spans: list[tuple[int, int]], cover: list[tuple[int, int]]) -> list[tuple[int, int]]:
@@ -839,8 +839,9 @@ def _outside_markers(text: str, spans: list[tuple[int, int]]) -> list[tuple[int,
 
 
 def _replaced(text: str, spans: list[tuple[int, int]]) -> str:
-    """``text`` with each of ``spans`` (sorted by start, maybe overlapping, at least one) replaced by one ``(sensitive)``
-    per run."""
+    """``text`` with each of ``spans`` (sorted by start, maybe overlapping) replaced by one ``(sensitive)`` per run."""
+    if not spans:
+        return text
     out: list[str] = []
     done = 0
     start, end = spans[0]

@@ -669,7 +669,7 @@ class Plan(ReadOnly):
         """Read the envelope and index the document: the ``resource_changes`` entries the loader split out (parsed
         on access) with their index keys, or, when it did not (``entries`` None), those of ``raw``.
 
-        The loaders (:func:`load_plan`, :meth:`from_json`, :meth:`from_dict`) call it on a new plan themselves."""
+        The loaders (:func:`load_plan`, :meth:`from_json`, :meth:`from_dict`) call it through :meth:`_from_loaded`, as State's loaders call theirs."""
         raw, source, entries, keys = loaded.raw, loaded.source, loaded.entries, loaded.keys
         # The one place an errored plan is refused: every way to build a Plan (the loaders, the
         # constructor, and through them the CLI, the pytest plugin and the acceptance runner) ends here.
@@ -720,9 +720,7 @@ class Plan(ReadOnly):
         >>> Plan.from_json('{"format_version": "1.0"}').format_version
         '1.0'
         """
-        plan = cls.__new__(cls)
-        plan._setup(route.parse_text(PLAN, text, source=source, validation=validation, parser=parser), allow_errored)
-        return plan
+        return cls._from_loaded(route.parse_text(PLAN, text, source=source, validation=validation, parser=parser), allow_errored)
 
     @classmethod
     def _from_bytes(
@@ -740,9 +738,7 @@ class Plan(ReadOnly):
         >>> Plan._from_bytes([b'{"format_version": "1.2"}'], "p.json").source
         'p.json'
         """
-        plan = cls.__new__(cls)
-        plan._setup(route.parse(PLAN, box, source, validation, parser), allow_errored)
-        return plan
+        return cls._from_loaded(route.parse(PLAN, box, source, validation, parser), allow_errored)
 
     @classmethod
     def from_dict(
@@ -764,8 +760,13 @@ class Plan(ReadOnly):
         >>> Plan.from_dict({"format_version": "1.2", "errored": True}, allow_errored=True).partial
         True
         """
+        return cls._from_loaded(route.document(PLAN, document, source=source, validation=validation), allow_errored)
+
+    @classmethod
+    def _from_loaded(cls, loaded: Loaded, allow_errored: bool) -> Plan:
+        # A new plan set up from what a loader gave, without going through __init__'s Loaded(raw, source).
         plan = cls.__new__(cls)
-        plan._setup(route.document(PLAN, document, source=source, validation=validation), allow_errored)
+        plan._setup(loaded, allow_errored)
         return plan
 
     # -- envelope ----------------------------------------------------------------------------
