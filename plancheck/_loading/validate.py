@@ -816,9 +816,7 @@ def validate(
     if isinstance(document, Mapping):
         check_kind(document, error, source)
     if mode == "fast":
-        if validator.is_valid(document):
-            return
-        violation = validator._walk(document, (), None)  # the quick test failed: where, and how
+        violation = validator.first_violation(document)  # the quick test first: a valid document is not walked
     else:
         document = to_builtin(document)
         try:
