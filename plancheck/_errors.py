@@ -163,8 +163,8 @@ class CheckFailure(FrozenValue):
     message: str
     #: The path as shown: its text form, with secrets in its keys scrubbed (None: ``path.to_text()``).
     shown_path: str | None = field(default=None, compare=False, repr=False)
-    #: What the failure trusts (:attr:`trusted`): the texts, or a function that makes them when first asked
-    #: (a failure whose text shows no secret: only an exit's scrub that finds a span asks).
+    #: What the failure trusts (:attr:`trusted`): the texts, or a function that makes them, asked each time they
+    #: are read (a failure whose text shows no secret: only an exit's scrub that finds a span reads them).
     trust: tuple[str, ...] | Callable[[], tuple[str, ...]] = field(default=(), compare=False, repr=False)
 
     @property
@@ -175,11 +175,10 @@ class CheckFailure(FrozenValue):
         >>> CheckFailure("ExpectX", "t.a", None, "no", trust=lambda: ("t.a",)).trusted
         ('t.a',)
         """
+        # Made each time, not kept: the failure stays the value it was built as. An exit reads them a few times
+        # at most (the CLI five, with three reports), and only when its scrub found a span: a microsecond a read.
         trust = self.trust
-        if callable(trust):
-            trust = trust()
-            self._set(trust=trust)
-        return trust
+        return trust() if callable(trust) else trust
 
     def _args(self, *, shown: bool = False) -> tuple[tuple[object, ...], dict[str, object]]:
         args, kwargs = FrozenValue._args(self, shown=shown)  # no bare super(): @frozen remakes the class
@@ -187,7 +186,7 @@ class CheckFailure(FrozenValue):
             # A key of the path may be a secret: the repr shows the path as the message does, scrubbed.
             args = (*args[:2], _path_shown(self.shown_path), *args[3:])
         elif not shown and callable(self.trust):
-            args = (*args[:5], self.trusted)  # a pickle carries the texts, not the check they were read from
+            args = (*args[:5], self.trusted)  # a pickle carries the texts, not the function that makes them
         return args, kwargs
 
     def __str__(self) -> str:

@@ -110,3 +110,65 @@ def test_values_holding_an_environment_or_a_commands_output_keep_them_out_of_the
     value = _holders()[name]
     assert _SECRET not in repr(value)
     assert _SECRET in str(value._args())  # still held (and pickled, where the value pickles), only not shown
+
+
+# -- a value whose part is made when asked: a failure's trusted texts ------------------------------------------
+
+_TRUSTED = ("terraform_data.a", 'terraform_data.a: input["tags"]', 'input["tags"]')
+_SHOWN = "CheckFailure('ExpectX', 'terraform_data.a', Path(MapStep('input'), MapStep('tags')), 'no')"
+
+
+def _failure_trusting_later() -> Any:
+    """A failure whose text shows no secret: built with a function that makes its trusted texts (#34)."""
+    from plancheck import CheckFailure, ExpectKnownValue
+    from plancheck import knownvalue as kv
+    from plancheck._checking.messages import given_by, scrubbed_failure
+    from plancheck._redact import Secrets
+    from tfjsonpath import New
+
+    check = ExpectKnownValue("terraform_data.a", New("input").AtMapKey("tags"), kv.NotNull())
+    with given_by(check):
+        failure = scrubbed_failure(Secrets(["hunter2"]), "ExpectX", "terraform_data.a", check.path, "no")
+    assert isinstance(failure, CheckFailure)
+    assert callable(failure.trust)  # built without asking what it trusts
+    return failure
+
+
+def _eager(failure: Any) -> Any:
+    return dataclasses.replace(failure, trust=_TRUSTED)
+
+
+def _moved(failure: Any) -> tuple[object, ...]:
+    moved = pickle.loads(pickle.dumps(failure))
+    return moved == failure, hash(moved) == hash(failure), repr(moved), moved.trust, moved.trusted, str(moved)
+
+
+@pytest.mark.parametrize(
+    ("use", "expected"),
+    [
+        pytest.param(lambda f: f == _eager(f), True, id="equal-to-the-same-failure-trusting-texts"),
+        pytest.param(lambda f: hash(f) == hash(_eager(f)), True, id="hash-as-the-same-failure-trusting-texts"),
+        pytest.param(repr, _SHOWN, id="repr-constructor-form"),
+        pytest.param(
+            _moved, (True, True, _SHOWN, _TRUSTED, _TRUSTED, 'ExpectX: terraform_data.a: input["tags"]: no'),
+            id="pickle-round-trip-carries-the-texts",
+        ),
+        pytest.param(lambda f: dataclasses.replace(f, message="yes").trusted, _TRUSTED, id="replace-keeps-the-trust"),
+        pytest.param(lambda f: dataclasses.replace(f, message="yes") == f, False, id="replace-makes-another-value"),
+        pytest.param(lambda f: copy.copy(f) is f, True, id="copy-is-the-value"),
+        pytest.param(lambda f: copy.deepcopy(f) is f, True, id="deepcopy-is-the-value"),
+        pytest.param(lambda f: f.trusted, _TRUSTED, id="trusted-made-again"),
+    ],
+)
+@pytest.mark.parametrize("asked", [pytest.param(False, id="trust-never-asked"), pytest.param(True, id="trust-asked")])
+def test_a_failure_whose_trust_is_made_when_asked_is_a_value_that_never_changes(
+    asked: bool, use: Any, expected: object
+) -> None:
+    # The trusted texts were a cache inside a frozen value: reading them (or pickling, which reads them) overwrote
+    # the field. Now every field stays what it was built with, whatever is asked of the failure.
+    failure = _failure_trusting_later()
+    given = failure.trust
+    if asked:
+        assert failure.trusted == _TRUSTED
+    assert use(failure) == expected
+    assert failure.trust is given
