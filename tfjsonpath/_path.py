@@ -29,7 +29,17 @@ from typing import Any, final, overload
 
 from ._errors import PathSyntaxError, TfJsonPathError, public
 from ._jsontypes import describe_json_type, is_object, is_sequence, plural
-from ._text import MAX_INDEX, MapStep, SliceStep, Step, _Immutable, _scan_quoted, quote_key
+from ._text import (
+    MAX_INDEX,
+    MapStep,
+    SliceStep,
+    Step,
+    _Immutable,
+    _index_refusal,
+    _key_refusal,
+    _scan_quoted,
+    quote_key,
+)
 
 __all__ = ["New", "Path", "PathNotFoundError", "Traverse", "leaves", "walk"]
 
@@ -114,7 +124,11 @@ class Path(_Immutable):
         ...
         TypeError: AtMapKey() key must be a str, got int
         """
-        return Path._from_steps((*self.steps, MapStep(key, _caller="AtMapKey()")))
+        try:
+            step = MapStep(key)
+        except TypeError:
+            raise _key_refusal(key, "AtMapKey()") from None  # the step's refusal, said by the builder given the key
+        return Path._from_steps((*self.steps, step))
 
     def AtSliceIndex(self, index: int) -> Path:  # Go's name, kept for line-by-line ports
         """Return a new path one array index deeper.
@@ -126,7 +140,11 @@ class Path(_Immutable):
         ...
         ValueError: AtSliceIndex() index must be >= 0, got -1
         """
-        return Path._from_steps((*self.steps, SliceStep(index, _caller="AtSliceIndex()")))
+        try:
+            step = SliceStep(index)
+        except (TypeError, ValueError):
+            raise _index_refusal(index, "AtSliceIndex()") from None
+        return Path._from_steps((*self.steps, step))
 
     def join(self, *others: Path | Step | str | int) -> Path:
         """Return this path followed by other paths, steps, keys (str) or indexes (int).
@@ -143,7 +161,10 @@ class Path(_Immutable):
             elif isinstance(other, str):
                 steps.append(MapStep(other))
             elif isinstance(other, int) and not isinstance(other, bool):
-                steps.append(SliceStep(other, _caller=f"join() argument {n}"))
+                try:
+                    steps.append(SliceStep(other))
+                except ValueError:
+                    raise _index_refusal(other, f"join() argument {n}") from None
             else:
                 raise TypeError(
                     f"join() argument {n} must be a Path, MapStep, SliceStep, str key or int index, "
@@ -376,7 +397,11 @@ def New(first_step: str | int) -> Path:  # Go's name, kept for line-by-line port
     if isinstance(first_step, str):
         return Path._from_steps((MapStep(first_step),))
     if isinstance(first_step, int) and not isinstance(first_step, bool):
-        return Path._from_steps((SliceStep(first_step, _caller="New() first_step"),))
+        try:
+            step = SliceStep(first_step)
+        except ValueError:
+            raise _index_refusal(first_step, "New() first_step") from None
+        return Path._from_steps((step,))
     raise TypeError(
         f"New() first_step must be a str (map key) or an int (slice index), got {type(first_step).__name__}"
     )

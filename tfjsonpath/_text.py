@@ -54,17 +54,17 @@ class MapStep(_Immutable):
     ...
     TypeError: MapStep() key must be a str, got int
 
-    ``_caller`` names the builder that passed the key on (``AtMapKey()``) in the error, so a key is
-    checked once, here.
+    A key is checked once, here; a builder that passes its argument on (``AtMapKey()``) says the
+    refusal in its own name.
     """
 
     __slots__ = ("key",)
     __match_args__ = ("key",)
     key: str
 
-    def __init__(self, key: str, *, _caller: str = "MapStep()") -> None:
+    def __init__(self, key: str) -> None:
         if not isinstance(key, str):
-            raise TypeError(f"{_caller} key must be a str, got {type(key).__name__}")
+            raise _key_refusal(key, "MapStep()")
         # A str subclass (e.g. a str-mixin Enum) could override __eq__/__hash__/__str__;
         # storing an exact str keeps equality, hashing and rendering predictable.
         object.__setattr__(self, "key", key if type(key) is str else str.__str__(key))
@@ -96,26 +96,18 @@ class SliceStep(_Immutable):
     ...
     ValueError: SliceStep() index must be >= 0, got -1
 
-    ``_caller`` names the builder that passed the index on (``AtSliceIndex()``) in the errors, so an
-    index is checked once, here.
+    An index is checked once, here; a builder that passes its argument on (``AtSliceIndex()``) says
+    the refusal in its own name.
     """
 
     __slots__ = ("index",)
     __match_args__ = ("index",)
     index: int
 
-    def __init__(self, index: int, *, _caller: str = "SliceStep()") -> None:
-        # bool is an int subclass, but True is never meant as an index.
-        if isinstance(index, bool) or not isinstance(index, int):
-            raise TypeError(f"{_caller} index must be an int, got {type(index).__name__}")
-        if index < 0:
-            # Go accepts a negative SliceStep and then panics inside Traverse; refuse it here.
-            raise ValueError(f"{_caller} index must be >= 0, got {index}")
-        if index > MAX_INDEX:
-            # Go's int is 64-bit; no array is that long, and huge ints cannot even be printed (int_max_str_digits).
-            raise ValueError(
-                f"{_caller} index must be <= {MAX_INDEX} (2**63 - 1), got a {index.bit_length()}-bit int"
-            )
+    def __init__(self, index: int) -> None:
+        # An int from 0 to 2**63 - 1, bool aside; _index_refusal says why anything else is refused.
+        if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index <= MAX_INDEX:
+            raise _index_refusal(index, "SliceStep()")
         object.__setattr__(self, "index", index if type(index) is int else int.__index__(index))
 
     def __eq__(self, other: object) -> bool:
@@ -131,6 +123,31 @@ class SliceStep(_Immutable):
 
     def __reduce__(self) -> tuple[type[SliceStep], tuple[int]]:
         return (SliceStep, (self.index,))
+
+
+def _key_refusal(key: object, by: str) -> TypeError:
+    """Why ``key`` is no map key, said by ``by``: the step, or the builder that passed the key on to it.
+
+    >>> _key_refusal(0, "AtMapKey()")
+    TypeError('AtMapKey() key must be a str, got int')
+    """
+    return TypeError(f"{by} key must be a str, got {type(key).__name__}")
+
+
+def _index_refusal(index: object, by: str) -> TypeError | ValueError:
+    """Why ``index`` is no array index, said by ``by``: the step, or the builder that passed the index on to it.
+
+    >>> _index_refusal(True, "AtSliceIndex()"), _index_refusal(-1, "join() argument 2")
+    (TypeError('AtSliceIndex() index must be an int, got bool'), ValueError('join() argument 2 index must be >= 0, got -1'))
+    """
+    # bool is an int subclass, but True is never meant as an index.
+    if isinstance(index, bool) or not isinstance(index, int):
+        return TypeError(f"{by} index must be an int, got {type(index).__name__}")
+    if index < 0:
+        # Go accepts a negative SliceStep and then panics inside Traverse; refuse it here.
+        return ValueError(f"{by} index must be >= 0, got {index}")
+    # Go's int is 64-bit; no array is that long, and huge ints cannot even be printed (int_max_str_digits).
+    return ValueError(f"{by} index must be <= {MAX_INDEX} (2**63 - 1), got a {index.bit_length()}-bit int")
 
 
 Step: TypeAlias = MapStep | SliceStep

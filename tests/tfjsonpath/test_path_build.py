@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import enum
+import inspect
 import pickle
 from typing import Any
 
@@ -218,6 +219,24 @@ def test_bad_construction_fails_at_once(build: Any, error: type[Exception], mess
         build()
     assert type(info.value) is error
     assert str(info.value) == message
+
+
+@pytest.mark.parametrize(("build", "error", "message"), BAD_CONSTRUCTION)
+def test_a_refusal_is_one_error_in_the_traceback(build: Any, error: type[Exception], message: str) -> None:
+    # A builder says its step's refusal in its own name: the step's own wording is not shown before it.
+    with pytest.raises(error) as info:
+        build()
+    assert info.value.__cause__ is None
+    assert info.value.__context__ is None or info.value.__suppress_context__
+
+
+@pytest.mark.parametrize(
+    ("step", "parameters"),
+    [pytest.param(MapStep, ["key"], id="MapStep-key"), pytest.param(SliceStep, ["index"], id="SliceStep-index")],
+)
+def test_a_steps_constructor_takes_its_key_or_index_only(step: type, parameters: list[str]) -> None:
+    # #34: the builder a refusal names was a private keyword of the public constructor (_caller).
+    assert list(inspect.signature(step).parameters) == parameters
 
 
 # -- normalisation of subclasses ---------------------------------------------------------------
