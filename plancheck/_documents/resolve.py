@@ -436,9 +436,13 @@ def resolve_value(
     """
     if side is not None:
         keys = _SIDES.get(side) if isinstance(side, str) else None
-        if keys is None or unknown is not None or sensitive is not None or not isinstance(value, Mapping):
+        # A dict is told apart before the ABC check, which costs more than the rest of this step.
+        if keys is None or unknown is not None or sensitive is not None or (
+            type(value) is not dict and not isinstance(value, Mapping)
+        ):
             raise _side_error(value, unknown, sensitive, side)
-        value, unknown, sensitive = value.get(keys[0]), value.get(keys[1]), value.get(keys[2])
+        value_key, unknown_key, sensitive_key = keys
+        value, unknown, sensitive = value.get(value_key), value.get(unknown_key), value.get(sensitive_key)
     steps = path.steps
     current, why, i = _walk_value(value, steps)
     unknown_depth, value_unknown = walk_marks(unknown, steps, value)
