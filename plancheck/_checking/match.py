@@ -39,7 +39,7 @@ from .._redact import (
     SENSITIVE,
     Secrets,
     contains_sensitive,
-    render_value,
+    rendered,
     sensitive_shown,
     with_unknowns,
 )
@@ -180,7 +180,7 @@ class _Unknown:
         return "<unknown>"
 
 
-# render_value shows an object it does not know as <type name>.
+# rendered() shows an object it does not know as <type name>.
 _Unknown.__name__ = "unknown"
 _UNKNOWN = _Unknown()
 
@@ -190,7 +190,7 @@ def render_known(resolved: ResolvedValue, secrets: Secrets) -> str:
     value = resolved.value
     if resolved.partly_unknown:
         value = with_unknowns(value, resolved.value_unknown, _UNKNOWN)
-    return render_value(value, True if resolved.sensitive else resolved.value_sensitive, secrets)
+    return rendered(value, True if resolved.sensitive else resolved.value_sensitive, secrets)[0]
 
 
 def describe(resolved: ResolvedValue, secrets: Secrets) -> str:

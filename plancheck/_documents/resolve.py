@@ -43,6 +43,7 @@ __all__ = ["ResolvedValue", "ValueStatus", "missing_key", "resolve_value"]
 
 #: How many unknown keys a missing key's reason names, at most.
 _NAMED: Final = 5
+_ROOT: Final = Path()
 
 
 @public("plancheck")
@@ -400,16 +401,48 @@ def _array_child(marks: Marks, index: int) -> Marks:
     return None
 
 
+#: A raw change's side -> the keys of its value, unknown marks and sensitive marks (Terraform writes no
+#: ``before_unknown``: what was before is known, so its unknown marks are read as absent).
+_SIDES: Final = {
+    "after": ("after", "after_unknown", "after_sensitive"),
+    "before": ("before", "before_unknown", "before_sensitive"),
+}
+
+
 @public("plancheck")
-def resolve_value(value: Any, unknown: Marks, sensitive: Marks, path: Path) -> ResolvedValue:
+def resolve_value(
+    value: Any, unknown: Marks = None, sensitive: Marks = None, path: Path = _ROOT, *, side: str | None = None
+) -> ResolvedValue:
     """Resolve ``path`` in ``value`` with its ``unknown`` and ``sensitive`` marks trees.
+
+    With ``side`` (``"after"`` or ``"before"``), ``value`` is a raw ``change`` object (a plan's, or
+    ``Change.raw``) and the three trees are that side's (for ``"after"``: ``after``, ``after_unknown`` and
+    ``after_sensitive``).
 
     >>> from tfjsonpath import New
     >>> resolve_value({"a": None}, None, None, New("a")).status
     <ValueStatus.NULL: 'null'>
     >>> resolve_value({}, None, None, New("a")).describe()
     'not present (no key "a" in an object with 0 keys)'
+    >>> change = {"after": {"pw": "hunter2"}, "after_unknown": {"id": True}, "after_sensitive": {"pw": True}}
+    >>> resolve_value(change, path=New("pw"), side="after").describe()
+    'known: (sensitive)'
+    >>> resolve_value(change, path=New("id"), side="after").status
+    <ValueStatus.UNKNOWN: 'unknown'>
+    >>> resolve_value(change, change["after_unknown"], path=New("pw"), side="after")
+    Traceback (most recent call last):
+    ...
+    TypeError: resolve_value(side="after") reads the marks from the change: pass no unknown or sensitive marks
     """
+    if side is not None:
+        keys = _SIDES.get(side) if isinstance(side, str) else None
+        # A dict is told apart before the ABC check, which costs more than the rest of this step.
+        if keys is None or unknown is not None or sensitive is not None or (
+            type(value) is not dict and not isinstance(value, Mapping)
+        ):
+            raise _side_error(value, unknown, sensitive, side)
+        value_key, unknown_key, sensitive_key = keys
+        value, unknown, sensitive = value.get(value_key), value.get(unknown_key), value.get(sensitive_key)
     steps = path.steps
     current, why, i = _walk_value(value, steps)
     unknown_depth, value_unknown = walk_marks(unknown, steps, value)
@@ -451,6 +484,15 @@ def resolve_value(value: Any, unknown: Marks, sensitive: Marks, path: Path) -> R
     partly = status is _KNOWN and value_unknown is not None and value_unknown is not False
     _set_partly_unknown(obj, partly and contains_sensitive(value_unknown))
     return obj
+
+
+def _side_error(value: Any, unknown: Marks, sensitive: Marks, side: str) -> Exception:
+    """What is wrong with a call of :func:`resolve_value` that names a ``side``."""
+    if not isinstance(side, str) or side not in _SIDES:
+        return ValueError(f'resolve_value() side must be "after" or "before", got {side!r}')
+    if unknown is not None or sensitive is not None:
+        return TypeError(f'resolve_value(side="{side}") reads the marks from the change: pass no unknown or sensitive marks')
+    return TypeError(f'resolve_value(side="{side}") expects a raw change (a mapping), got {type(value).__name__}')
 
 
 def _stopped(

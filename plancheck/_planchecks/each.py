@@ -46,14 +46,14 @@ from .._checking.match import (
 from .._checking.messages import scrubbed_failure
 from .._checking.run import emit_warnings
 from .._documents.plan import Plan
-from .._documents.resolve import ABSENT_VALUE, ValueStatus, known_value_at, value_at
+from .._documents.resolve import ABSENT_VALUE, ValueStatus, known_value_at, resolve_value, value_at
 from .._documents.select import Actions, Resources
 from .._errors import CheckFailure, PlanCheckWarning
 from .._frozen import constructor_repr, frozen, public
 from .._redact import walk_marks
 from ..knownvalue import Check
 from .base import PlanCheck
-from .values import config_change, resolve_after
+from .values import config_change
 
 __all__ = [
     "ExpectEachKnownValue",
@@ -176,7 +176,7 @@ def _judge_known(change: Mapping[str, Any], path: Path, plan: Plan, matcher: Che
     value = known_value_at(change.get("after"), change.get("after_unknown"), path)
     if value is not ABSENT_VALUE and matcher._passes(value):
         return Verdict.PASS, ""
-    return match_verdict(resolve_after(change, path), matcher, plan.secrets, path)
+    return match_verdict(resolve_value(change, path=path, side="after"), matcher, plan.secrets, path)
 
 
 @public("plancheck")
@@ -239,7 +239,7 @@ def _judge_sensitive(change: Mapping[str, Any], path: Path, plan: Plan) -> tuple
         value_at(change.get("after"), path) is not ABSENT_VALUE or walk_marks(change.get("after_unknown"), path.steps)[0] >= 0
     ):
         return Verdict.PASS, ""
-    resolved = resolve_after(change, path)
+    resolved = resolve_value(change, path=path, side="after")
     if resolved.sensitive and resolved.status is not ValueStatus.ABSENT:
         return Verdict.PASS, ""
     if resolved.status is ValueStatus.UNKNOWN:
@@ -279,7 +279,7 @@ class ExpectEachSensitiveValue(_EachCheck):
 def _judge_unknown(change: Mapping[str, Any], path: Path, plan: Plan) -> tuple[Verdict, str]:
     if walk_marks(change.get("after_unknown"), path.steps)[0] >= 0:
         return Verdict.PASS, ""
-    resolved = resolve_after(change, path)
+    resolved = resolve_value(change, path=path, side="after")
     if resolved.unknown:
         return Verdict.PASS, ""
     return Verdict.FAIL, "it is " + describe(resolved, plan.secrets)
@@ -313,7 +313,7 @@ class ExpectEachUnknownValue(_EachCheck):
 
 
 def _judge_null(change: Mapping[str, Any], path: Path, plan: Plan) -> tuple[Verdict, str]:
-    resolved = resolve_after(change, path)
+    resolved = resolve_value(change, path=path, side="after")
     if resolved.status is ValueStatus.NULL:
         return Verdict.PASS, ""
     if resolved.status is ValueStatus.UNKNOWN:

@@ -37,7 +37,6 @@ from .._checking.messages import actions_text, deposed_prefix, output_address, s
 from .._documents.plan import ActionInvocation, Plan
 from .._documents.resolve import (
     ABSENT_VALUE,
-    ResolvedValue,
     ValueStatus,
     known_value_at,
     resolve_value,
@@ -64,7 +63,6 @@ __all__ = [
     "ExpectUnknownOutputValue",
     "ExpectUnknownOutputValueAtPath",
     "ExpectUnknownValue",
-    "resolve_after",
 ]
 
 
@@ -94,7 +92,7 @@ def _known_failure(
     value = known_value_at(change.get("after"), change.get("after_unknown"), path)
     if value is not ABSENT_VALUE and matcher._passes(value):
         return []
-    return match_failures(plan.secrets, name, address, resolve_after(change, path), matcher, prefix)
+    return match_failures(plan.secrets, name, address, resolve_value(change, path=path, side="after"), matcher, prefix)
 
 
 @public("plancheck")
@@ -222,7 +220,7 @@ def _no_value_problem(change: Mapping[str, Any], path: Path, plan: Plan, what: s
     actions = tuple(change.get("actions") or ())
     if no_planned_value(change, what) is not None:
         return f"expected no value, but the {what} has no planned value at all (action(s): {actions_text(actions)})"
-    resolved = resolve_after(change, path)
+    resolved = resolve_value(change, path=path, side="after")
     if resolved.status is ValueStatus.ABSENT:
         if _missing_from_its_parent(change.get("after"), path):
             return None
@@ -234,11 +232,6 @@ def _no_value_problem(change: Mapping[str, Any], path: Path, plan: Plan, what: s
 _Problem = Callable[[Mapping[str, Any], Path, Plan, str], "str | None"]
 
 
-def resolve_after(change: Mapping[str, Any], path: Path) -> ResolvedValue:
-    """The planned (``after``) value at ``path`` of the raw ``change``, with its unknown and sensitive marks."""
-    return resolve_value(change.get("after"), change.get("after_unknown"), change.get("after_sensitive"), path)
-
-
 # A deleted or forgotten object has no planned value, whatever its marks say; that is checked first.
 
 
@@ -248,7 +241,7 @@ def _unknown_problem(change: Mapping[str, Any], path: Path, plan: Plan, what: st
         return "expected an unknown value, but it is " + gone
     if walk_marks(change.get("after_unknown"), path.steps)[0] >= 0:
         return None  # passing on the mark alone; only a failure needs the value resolved and described
-    resolved = resolve_after(change, path)
+    resolved = resolve_value(change, path=path, side="after")
     if resolved.unknown:
         return None
     return "expected an unknown value, but it is " + describe(resolved, plan.secrets)
@@ -265,14 +258,14 @@ def _sensitive_problem(change: Mapping[str, Any], path: Path, plan: Plan, what: 
         return None  # sensitive and present (known, null or unknown): what sensitive_problem passes
     # Plans before format 0.2 (Terraform 0.15) record no sensitivity at all.
     unmarked = None if "after_sensitive" in change else "this plan records no after_sensitive marks"
-    return sensitive_problem(resolve_after(change, path), plan, unmarked)
+    return sensitive_problem(resolve_value(change, path=path, side="after"), plan, unmarked)
 
 
 def _null_problem(change: Mapping[str, Any], path: Path, plan: Plan, what: str) -> str | None:
     gone = no_planned_value(change, what)
     if gone is not None:
         return "expected a null value, but it is " + gone
-    resolved = resolve_after(change, path)
+    resolved = resolve_value(change, path=path, side="after")
     if resolved.status is ValueStatus.NULL:
         return None
     return "expected a null value, but it is " + describe(resolved, plan.secrets)
@@ -657,7 +650,7 @@ def _action_sensitive_problem(change: Mapping[str, Any], path: Path, plan: Plan,
     ):
         return None
     unmarked = None if "after_sensitive" in change else "the invocation records no config_sensitive marks"
-    return sensitive_problem(resolve_after(change, path), plan, unmarked)
+    return sensitive_problem(resolve_value(change, path=path, side="after"), plan, unmarked)
 
 
 @public("plancheck")

@@ -143,3 +143,36 @@ def test_value_checks_read_the_raw_change_without_a_wrapper(
 
     monkeypatch.setattr(Change, "__init__", no_wrapper)
     assert bool(check.failures(plan)) is fails
+
+
+@settings(max_examples=200, deadline=None)
+@given(values, marks, marks, paths, st.sampled_from(["after", "before"]))
+def test_resolve_value_reads_a_side_of_a_raw_change(value: Any, unknown: Any, sensitive: Any, path: Path,
+                                                    side: str) -> None:
+    # What the value checks ask (side=) is the value and marks of that side given one by one.
+    change = {side: value, f"{side}_unknown": unknown, f"{side}_sensitive": sensitive, "actions": ["update"]}
+    assert resolve_value(change, path=path, side=side) == resolve_value(value, unknown, sensitive, path)
+
+
+@pytest.mark.parametrize(
+    ("args", "kwargs", "error", "message"),
+    [
+        pytest.param(({"after": {}},), {"side": "planned"}, ValueError,
+                     'resolve_value() side must be "after" or "before", got \'planned\'', id="unknown-side"),
+        pytest.param(({"after": {}},), {"side": ["after"]}, ValueError,
+                     'resolve_value() side must be "after" or "before", got [\'after\']', id="side-not-a-str"),
+        pytest.param(({"after": {}}, {"a": True}), {"side": "after"}, TypeError,
+                     'resolve_value(side="after") reads the marks from the change: pass no unknown or sensitive marks',
+                     id="unknown-marks-given"),
+        pytest.param(({"after": {}}, None, True), {"side": "after"}, TypeError,
+                     'resolve_value(side="after") reads the marks from the change: pass no unknown or sensitive marks',
+                     id="sensitive-marks-given"),
+        pytest.param((["after"],), {"side": "after"}, TypeError,
+                     'resolve_value(side="after") expects a raw change (a mapping), got list', id="not-a-change"),
+    ],
+)
+def test_resolve_value_side_errors(args: tuple[Any, ...], kwargs: dict[str, Any], error: type[Exception],
+                                   message: str) -> None:
+    with pytest.raises(error) as info:
+        resolve_value(*args, **kwargs)
+    assert str(info.value) == message
