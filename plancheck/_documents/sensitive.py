@@ -8,6 +8,7 @@ from itertools import repeat
 from typing import Any, Final
 
 from .._loading.collector import collector_off
+from .._loading.lazy import LazyObject, reading_what_parses
 from .._redact import Marks, Secrets, collect_secret_strings, config_parts, contains_sensitive, fit_marks
 
 __all__ = ["collect_marked", "collect_plan_secrets", "collect_state_secrets", "marked_strings"]
@@ -91,6 +92,11 @@ def collect_marked(roots: Iterable[tuple[Any, Marks]], found: set[str]) -> None:
 
 def _sensitive_variable_names(document: Mapping[str, Any]) -> set[str]:
     config = document.get("configuration")
+    if config is None and "configuration" in document:
+        # There but unreadable (a lazily parsed one that cannot be parsed: reading_what_parses): which variables
+        # are sensitive is unknown, so all are, failing closed. A configuration that is read is never null.
+        variables = document.get("variables")
+        return set(variables) if isinstance(variables, Mapping) else set()
     root = config.get("root_module") if isinstance(config, Mapping) else None
     variables = root.get("variables") if isinstance(root, Mapping) else None
     if not isinstance(variables, Mapping):
@@ -125,6 +131,8 @@ def _state_roots(
                 roots.append((out.get("value"), True))
     for res in _state_resources(state_values):
         values, marks = res.get("values"), res.get("sensitive_values")
+        if marks is None and "sensitive_values" in res:
+            marks = True  # there but unreadable (a lazily parsed one that cannot be parsed): failing closed
         address = res.get("address")
         change = known.get(address) if known is not None and isinstance(address, str) else None
         if (
@@ -177,6 +185,9 @@ def collect_plan_secrets(document: Mapping[str, Any]) -> Secrets:
     >>> "hunter2" in collect_plan_secrets(doc)
     True
     """
+    if isinstance(document, LazyObject):  # a part parsed on first read may not parse: it holds no secret to list
+        return Secrets(partial(reading_what_parses, _plan_secrets, document),
+                       partial(reading_what_parses, _config_names, document))
     return Secrets(partial(_plan_secrets, document), partial(_config_names, document))
 
 
@@ -276,6 +287,9 @@ def collect_state_secrets(document: Mapping[str, Any]) -> Secrets:
     >>> "hunter2" in collect_state_secrets(doc)
     True
     """
+    if isinstance(document, LazyObject):  # as a plan's: what cannot be parsed was never shown
+        return Secrets(partial(reading_what_parses, _state_document_secrets, document),
+                       partial(reading_what_parses, _state_names, document))
     return Secrets(partial(_state_document_secrets, document), partial(_state_names, document))
 
 

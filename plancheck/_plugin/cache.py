@@ -339,7 +339,6 @@ class SessionDocuments:
         known = self._unions.get(lingering)
         if known is not None and known[0] == key:
             return known[1]
-        from .._errors import DocumentFormatError
         from .._redact import Secrets
 
         found = self._lasting()
@@ -359,15 +358,9 @@ class SessionDocuments:
             if isinstance(source, Secrets):
                 found = found | source
                 continue
-            try:
-                secrets = getattr(source, "secrets", None)
-            except DocumentFormatError:
-                # A document read lazily whose unread part is invalid: every use of that part raises this same
-                # error to its user, so it never showed a value from there. Withholding every later report of
-                # the session for it (and breaking the skip reports pytest needs as tuples) would be worse.
-                self._forget(id(source))
-                self._test = [other for other in self._test if other is not source]
-                continue
+            # A document whose secrets cannot be listed raises here, and the report is withheld: failing closed. A
+            # lazily read document's part that cannot be parsed is no such failure: it holds no secret to list.
+            secrets = getattr(source, "secrets", None)
             if isinstance(secrets, Secrets):
                 found = found | secrets
         self._unions[lingering] = ((self._changes, key[1]), found)
