@@ -730,19 +730,7 @@ class Secrets(ReadOnly):
     def __or__(self, other: object) -> Secrets:
         if not isinstance(other, Secrets):
             return NotImplemented
-        mine, theirs = self._trusted, other._trusted
-        strings = self._strings() | other._strings()
-        made = Secrets.__new__(Secrets)  # both sides are filtered and their trusted texts rendered: not again
-        if isinstance(mine, frozenset) and isinstance(theirs, frozenset):
-            made._set(_values=strings, _trusted=mine | theirs)
-        else:  # a document's names: still asked only when a span found makes trust matter
-            made._set(_values=strings, _trusted=lambda: self.trusted | other.trusted)
-        for side in (self, other):  # the strings of one side (the other adds none): its scanner serves as it is
-            if len(side._strings()) == len(strings):
-                with contextlib.suppress(AttributeError):
-                    made._set(_scanner=side._scanner)
-                break
-        return made
+        return Secrets.union((self, other))
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, Secrets):
@@ -797,6 +785,35 @@ class Secrets(ReadOnly):
             return SENSITIVE
         spans = self._spans(text)
         return _replaced(text, spans)
+
+    @staticmethod
+    def union(items: Iterable[Secrets]) -> Secrets:
+        """Every secret of ``items`` in one, trusting what each of them trusts (``a | b`` is the union of the two).
+
+        A part that holds nothing (no secret, nothing trusted) adds nothing: a union of one part and such
+        parts is that part itself, its scanner as it is. What a front end scrubs its output with, for
+        the secrets of every document it heard of.
+
+        >>> s = Secrets.union([Secrets(["hunter2"]), Secrets(), Secrets(["tags"]).trusting(["terraform_data.tags"])])
+        >>> s.scrub("terraform_data.tags: pw = hunter2, tags"), sorted(s.trusted)
+        ('terraform_data.tags: pw = (sensitive), (sensitive)', ['terraform_data.tags'])
+        >>> Secrets.union([]) == Secrets(), Secrets.union([Secrets(), s]) is s
+        (True, True)
+        """
+        kept = [secrets for secrets in items if secrets._strings() or secrets._trusted]
+        if len(kept) <= 1:
+            return kept[0] if kept else NO_SECRETS
+        strings = frozenset().union(*(secrets._strings() for secrets in kept))
+        # Every part is filtered and its trusted texts rendered: not again. A document's names are still asked
+        # only when a span found makes trust matter.
+        made = Secrets.__new__(Secrets)
+        made._set(_values=strings, _trusted=lambda: frozenset().union(*(secrets.trusted for secrets in kept)))
+        for secrets in kept:  # the strings of one part (the others add none): its scanner serves as it is
+            if len(secrets._strings()) == len(strings):
+                with contextlib.suppress(AttributeError):
+                    made._set(_scanner=secrets._scanner)
+                break
+        return made
 
 
 def _outside_trusted(spans: list[tuple[int, int]], cover: list[tuple[int, int]]) -> list[tuple[int, int]]:

@@ -229,3 +229,67 @@ def test_a_failure_trusts_the_same_texts_whatever_its_documents_secrets(secrets:
     with given_by(check):
         failure = scrubbed_failure(Secrets(secrets), "ExpectKnownValue", "terraform_data.a", check.path, "no")
     assert failure.trusted == ("terraform_data.a", 'terraform_data.a: input["tags"]', 'input["tags"]')
+
+
+
+UNION_TEXTS = ['t.tags_a: got "tags", hunter2-long-secret, prod', "terraform_data.tags: tags", "prod-x env", "no secret"]
+
+
+@pytest.mark.parametrize(
+    "parts",
+    [
+        pytest.param([], id="none"),
+        pytest.param([(["hunter2-long-secret"], ())], id="one"),
+        pytest.param([([], ["terraform_data.tags"]), (["tags"], ())], id="a-part-without-secrets-trusts-too"),
+        pytest.param([(["tags"], ["terraform_data.tags"]), (["prod", "hunter2-long-secret"], ["t.tags_a"])],
+                     id="two-trusting"),
+        pytest.param([(["tags"], lambda: ["t.tags_a"]), (["tags"], ()), (["env"], ["terraform_data.tags"])],
+                     id="a-documents-names-and-a-repeat"),
+    ],
+)
+def test_a_union_holds_every_parts_secrets_and_trusts_what_each_trusts(parts: list[Any]) -> None:
+    from plancheck import Secrets
+
+    def texts(trusted: Any) -> list[str]:
+        return list(trusted() if callable(trusted) else trusted)
+
+    union = Secrets.union([Secrets(values, trusted) for values, trusted in parts])
+    one = Secrets([v for values, _ in parts for v in values], [t for _, trusted in parts for t in texts(trusted)])
+    assert (union, union.trusted) == (one, one.trusted)
+    assert [union.scrub(text) for text in UNION_TEXTS] == [one.scrub(text) for text in UNION_TEXTS]
+    if len(parts) == 2:
+        first, second = (Secrets(values, trusted) for values, trusted in parts)
+        assert [(first | second).scrub(text) for text in UNION_TEXTS] == [one.scrub(text) for text in UNION_TEXTS]
+
+def test_a_union_asks_the_documents_names_only_when_a_secret_is_found() -> None:
+    from plancheck import Secrets
+
+    calls: list[int] = []
+    union = Secrets.union([Secrets(["tags"], lambda: calls.append(1) or ["t.tags_a"]), Secrets(["hunter2"])])
+    assert (union.scrub("t.a: no secret here"), calls) == ("t.a: no secret here", [])
+    assert (union.scrub('t.tags_a: got "tags", hunter2'), calls) == ('t.tags_a: got "(sensitive)", (sensitive)', [1])
+
+
+def test_a_union_that_adds_no_string_is_its_part_or_reuses_its_scanner() -> None:
+    # The CLI's streams scrub with every document's secrets joined: most runs, one plan's and the report's trust of it.
+    from plancheck import Secrets
+    from plancheck._redact import NO_SECRETS
+
+    secrets = Secrets(["hunter2-long-secret"], lambda: ["t.a"])
+    assert secrets.scrub("pw hunter2-long-secret") == "pw (sensitive)"
+    assert Secrets.union([NO_SECRETS, secrets, Secrets()]) is secrets
+    assert Secrets.union([secrets, secrets.trusting(["t.b"])])._scan() is secrets._scan()
+    assert Secrets.union([secrets, Secrets(["other-secret"])])._scan() is not secrets._scan()
+
+
+def test_the_streams_keep_the_names_of_a_document_that_holds_no_secret() -> None:
+    # The CLI's streams scrub with every document heard: the names of one without secrets are configuration too,
+    # never scrubbed for another's short secret (they were, when a document without secrets was left out).
+    from plancheck import Secrets
+    from plancheck.cli._io import Io
+
+    plan = Plan.from_dict({"format_version": "1.2", "resource_changes": [_rc("terraform_data.tags", {"x": "y"}, {})]})
+    cli = Io(io.StringIO(), io.StringIO(), None, {})
+    cli.heard(plan)
+    cli.heard(Secrets(["tags"]))
+    assert cli.scrub('terraform_data.tags: "tags"') == 'terraform_data.tags: "(sensitive)"'

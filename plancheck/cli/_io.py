@@ -174,15 +174,13 @@ class Io:
         self._heard.append(found)
 
     def secrets(self) -> Secrets:
-        """Every secret heard so far (collected when first asked: a command prints little, and late)."""
-        found = self._secrets
-        for item in self._heard:
-            secrets = item if isinstance(item, Secrets) else getattr(item, "secrets", None)
-            if isinstance(secrets, Secrets) and len(secrets):
-                found = found | secrets
-        self._heard.clear()
-        self._secrets = found
-        return found
+        """Every secret heard so far, each document trusting its names (:meth:`Secrets.union`; collected when first
+        asked: a command prints little, and late)."""
+        if self._heard:
+            heard = [item if isinstance(item, Secrets) else getattr(item, "secrets", None) for item in self._heard]
+            self._secrets = Secrets.union([self._secrets, *(found for found in heard if isinstance(found, Secrets))])
+            self._heard.clear()
+        return self._secrets
 
     def scrub(self, text: str) -> str:
         """``text`` with every secret heard replaced by ``(sensitive)``: what the command's streams write.

@@ -299,17 +299,19 @@ def mock_plan(args: argparse.Namespace, io: Io, version: Callable[[], str]) -> i
     status = exit_status(results)
     if status != 2:
         status = max(snapshot_status, status)
-    trusted = results_secrets(results, plan).trusted
-    io.heard(shown.trusting(trusted))  # the stream's scrub keeps what the failures trusted
+    # What the failures trusted, kept by every scrub below: asked only when one finds a span (most outputs show no secret).
+    failures = results_secrets(results, plan)
+    shown = shown.trusting(lambda: failures.trusted)
+    io.heard(shown)  # the stream's scrub keeps what the failures trusted
     if json_mode:
         # One document: the snapshot's outcome is part of the verdict, so ``ok`` is the exit status's.
         report = {**results_document(results, plan, version()), "ok": status == 0}
         if snapshot is not None:
             report["snapshot"] = snapshot
-        io.out(render_json(report, shown.trusting(trusted)))
+        io.out(render_json(report, shown))
     else:
         style = Style(use_colour(io.stdout, io.environ, args.color))
-        io.out(secrets.trusting(trusted).scrub(render_text(results, plan, style=style, quiet=args.quiet)))
+        io.out(secrets.trusting(lambda: failures.trusted).scrub(render_text(results, plan, style=style, quiet=args.quiet)))
         if snapshot_lines:
             io.stdout.write("\n".join(snapshot_lines) + "\n")
     return status

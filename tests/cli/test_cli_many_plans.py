@@ -16,6 +16,7 @@ import signal
 import subprocess
 import sys
 import time
+import urllib.parse
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -278,6 +279,20 @@ def test_no_planted_secret_in_any_format_of_many_plans(tree: Path, fmt: str) -> 
     for name, text in {"stdout": out, "stderr": err, **written}.items():
         assert leaks(text, secrets) == [], name
     assert "(sensitive)" in out
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_a_plans_part_is_scrubbed_beyond_its_findings(tree: Path, fmt: str) -> None:
+    """A plan's part holds more than its findings (its file's name, the summary line), and the stream of a run of
+    many plans does not know the plan's secrets: the writer's scrub of the whole part is what keeps them out."""
+    secret = "hunter2-planfile"
+    plan = _plan(("null_resource.a", ["delete"]))
+    plan["resource_changes"][0]["change"].update(after={"pw": secret}, after_sensitive={"pw": True}, actions=["update"])
+    (tree / f"{secret}.json").write_text(json.dumps(plan), "utf-8")
+    code, out, err = _cli(f"{secret}.json", "fail.json", "-c", "checks.toml", "--jobs", "1", "--format", fmt)
+    assert (code, err) == (1, "")
+    assert secret not in out
+    assert "(sensitive).json" in urllib.parse.unquote(out)  # SARIF names it as a URI
 
 
 @pytest.mark.parametrize("plan", ["planted", "shapes"])
