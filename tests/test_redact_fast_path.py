@@ -242,3 +242,15 @@ def test_the_acceptance_runners_checks_collect_nothing_when_they_pass(collected:
     plan_failures = plan_check_failures(Plan.from_dict(PLAN), [ExpectUnknownValue("null_resource.app", New("id"))])
     state_failures = state_check_failures(State.from_dict(STATE), [statecheck.ExpectKnownOutputValue("name", kv.NotNull())])
     assert (plan_failures, state_failures, collected) == ([], [], [])
+
+
+def test_a_failing_cli_run_walks_once(collected: list[object], tmp_path: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    # The whole command in this process: the check's failure and the exit's scrub of the streams share one walk.
+    import json
+
+    from plancheck.cli._command import main
+
+    plan = tmp_path / "plan.json"
+    plan.write_text(json.dumps(PLAN), encoding="utf-8")
+    assert (main([str(plan), "--unknown", "null_resource.app", 'triggers["greeting"]']), len(collected)) == (1, 1)
+    assert "hunter2" not in "".join(capsys.readouterr())
