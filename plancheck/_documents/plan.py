@@ -154,7 +154,7 @@ def shown_address(address: str, secrets: Secrets | HasSecrets, *, scrub: Callabl
     Every address plancheck shows (reprs, errors, suggestions, failures, ``tfplancheck query``)
     goes through here, with the secrets of its document. Looking an address up takes it as it is.
     ``scrub`` replaces ``secrets.scrub`` for the keys (a snapshot's, which remembers each key's answer).
-    A document's secrets (``secrets`` a plan or a state) are asked for only for an address with a key.
+    Given a document (a plan, a state) for ``secrets``, it asks for their secrets only for an address with a key.
 
     >>> shown_address('null_resource.fe["hunter2-secret"]', Secrets(["hunter2-secret"]))
     'null_resource.fe["(sensitive)"]'
