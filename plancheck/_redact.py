@@ -580,39 +580,20 @@ class Secrets(ReadOnly):
     """
 
     __slots__ = ("_scanner", "_sorted", "_trusted", "_values")
-    #: A callable until first needed (:meth:`_strings`); a callable is truthy, so ``not self._values`` is still
-    #: the quick test for "no secret at all" that most texts take.
-    _values: frozenset[str] | Callable[[], Iterable[str]]
+    _values: frozenset[str]
     _sorted: tuple[str, ...]
     _scanner: _Scanner
     #: The trusted texts' renderings, or a callable that makes them when a span found makes trust matter.
     _trusted: frozenset[str] | Callable[[], frozenset[str]]
 
-    def __init__(
-        self,
-        values: Iterable[str] | Callable[[], Iterable[str]] = (),
-        trusted: Iterable[str] | Callable[[], Iterable[str]] = (),
-    ) -> None:
-        # A callable is asked on first need: a document's secrets are a walk of all of it, which a check
-        # that passes never needs; its trusted names are many, and most texts show no secret.
-        vals = values if callable(values) else _secret_values(values)
+    def __init__(self, values: Iterable[str] = (), trusted: Iterable[str] | Callable[[], Iterable[str]] = ()) -> None:
+        # A callable is asked on first need: a document's trusted names are many, and most texts show no secret.
+        # The values are given: a document's are collected when its ``secrets`` are first asked for (a failure).
         if callable(trusted):
             names = trusted
-            self._set(_values=vals, _trusted=lambda: _trusted_texts(names()))
+            self._set(_values=_secret_values(values), _trusted=lambda: _trusted_texts(names()))
         else:
-            self._set(_values=vals, _trusted=_trusted_texts(trusted))
-
-    def _strings(self) -> frozenset[str]:
-        """The secret strings, collected now if they were given as a callable.
-
-        >>> Secrets(lambda: ["hunter2", "ab"])._strings()
-        frozenset({'hunter2'})
-        """
-        values = self._values
-        if not isinstance(values, frozenset):
-            values = _secret_values(values())
-            self._set(_values=values)
-        return values
+            self._set(_values=_secret_values(values), _trusted=_trusted_texts(trusted))
 
     def trusting(self, texts: Iterable[str] | Callable[[], Iterable[str]]) -> Secrets:
         """These secrets, with ``texts`` trusted: a secret standing inside an occurrence of one is kept.
@@ -638,10 +619,10 @@ class Secrets(ReadOnly):
             adding = _trusted_texts(given)
             if adding <= base:
                 return self
-            made._set(_values=self._strings(), _trusted=base | adding)
+            made._set(_values=self._values, _trusted=base | adding)
         else:
             # Neither the document's names nor these are rendered until a span found makes trust matter.
-            made._set(_values=self._strings(), _trusted=lambda: self.trusted | _trusted_texts(given() if callable(given) else given))
+            made._set(_values=self._values, _trusted=lambda: self.trusted | _trusted_texts(given() if callable(given) else given))
         # The same strings: their scanner, once built, serves as it is (each failure's trusting() built it
         # again, a tenth of a second a failure for a plan's 20,000 secrets).
         with contextlib.suppress(AttributeError):
@@ -717,15 +698,15 @@ class Secrets(ReadOnly):
             return self._sorted
         except AttributeError:
             pass
-        ordered = tuple(sorted(self._strings(), key=lambda v: (-len(v), v)))
+        ordered = tuple(sorted(self._values, key=lambda v: (-len(v), v)))
         self._set(_sorted=ordered)
         return ordered
 
     def __len__(self) -> int:
-        return len(self._strings())
+        return len(self._values)
 
     def __contains__(self, value: object) -> bool:
-        return value in self._strings()
+        return value in self._values
 
     def __or__(self, other: object) -> Secrets:
         if not isinstance(other, Secrets):
@@ -734,14 +715,14 @@ class Secrets(ReadOnly):
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, Secrets):
-            return self._strings() == other._strings()
+            return self._values == other._values
         return NotImplemented
 
     def __hash__(self) -> int:
-        return hash(self._strings())
+        return hash(self._values)
 
     def __repr__(self) -> str:
-        return f"<Secrets: {len(self._strings())} values>"
+        return f"<Secrets: {len(self._values)} values>"
 
     def _scan(self) -> _Scanner:
         # Built on first use and kept: a document's secrets are scrubbed from many messages.
@@ -749,7 +730,7 @@ class Secrets(ReadOnly):
             return self._scanner
         except AttributeError:
             pass
-        scanner = _Scanner(self._strings())
+        scanner = _Scanner(self._values)
         self._set(_scanner=scanner)
         return scanner
 
@@ -800,16 +781,16 @@ class Secrets(ReadOnly):
         >>> Secrets.union([]) == Secrets(), Secrets.union([Secrets(), s]) is s
         (True, True)
         """
-        kept = [secrets for secrets in items if secrets._strings() or secrets._trusted]
+        kept = [secrets for secrets in items if secrets._values or secrets._trusted]
         if len(kept) <= 1:
             return kept[0] if kept else NO_SECRETS
-        strings = frozenset().union(*(secrets._strings() for secrets in kept))
+        strings = frozenset().union(*(secrets._values for secrets in kept))
         # Every part is filtered and its trusted texts rendered: not again. A document's names are still asked
         # only when a span found makes trust matter.
         made = Secrets.__new__(Secrets)
         made._set(_values=strings, _trusted=lambda: frozenset().union(*(secrets.trusted for secrets in kept)))
         for secrets in kept:  # the strings of one part (the others add none): its scanner serves as it is
-            if len(secrets._strings()) == len(strings):
+            if len(secrets._values) == len(strings):
                 with contextlib.suppress(AttributeError):
                     made._set(_scanner=secrets._scanner)
                 break

@@ -18,10 +18,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from plancheck import (
+    Actions,
     CheckFailure,
     ExpectEachKnownValue,
+    ExpectKnownActionConfigValue,
     ExpectKnownValue,
     ExpectSensitiveValue,
+    ExpectUnknownActionConfigValue,
     ExpectUnknownValue,
     Plan,
     Resources,
@@ -107,22 +110,33 @@ PLAN = {
                    "after_unknown": {"id": True}, "before_sensitive": False,
                    "after_sensitive": {"triggers": {"pw": True}}},
     }],
+    # Two invocations: each one's failure would be named by its trigger, which shows an address.
+    "action_invocations": [
+        {"address": "action.t.notify", "type": "t", "name": "notify", "config_values": {"channel": "ops"},
+         "config_unknown": {"url": True}, "config_sensitive": {},
+         "lifecycle_action_trigger": {"triggering_resource_address": "null_resource.app",
+                                      "action_trigger_event": event}}
+        for event in ("AfterCreate", "AfterUpdate")
+    ],
 }
 
 
 @pytest.fixture
 def collected(monkeypatch: pytest.MonkeyPatch) -> list[object]:
-    """Every walk of a plan for its secrets, as it happens."""
-    import plancheck._documents.sensitive as sensitive
+    """Every walk of a plan or a state for its secrets, as it happens: a document walks when its ``secrets`` are
+    first asked for, so each ask on a passing route is a walk."""
+    import plancheck._documents.plan as plan_module
+    import plancheck._documents.state as state_module
 
     calls: list[object] = []
-    walk = sensitive._plan_secrets
+    for module, name in ((plan_module, "collect_plan_secrets"), (state_module, "collect_state_secrets")):
+        walk = getattr(module, name)
 
-    def counting(document: Any) -> set[str]:
-        calls.append(document)
-        return walk(document)
+        def counting(document: Any, walk: Any = walk) -> Secrets:
+            calls.append(document)
+            return walk(document)  # type: ignore[no-any-return]
 
-    monkeypatch.setattr(sensitive, "_plan_secrets", counting)
+        monkeypatch.setattr(module, name, counting)
     return calls
 
 
@@ -132,10 +146,20 @@ def collected(monkeypatch: pytest.MonkeyPatch) -> list[object]:
         pytest.param(ExpectUnknownValue("null_resource.app", New("id")), id="one-value"),
         pytest.param(ExpectEachKnownValue(Resources(), New("triggers"), kv.NotNull()), id="every-resource"),
         pytest.param(ExpectSensitiveValue("null_resource.app", New("triggers").AtMapKey("pw")), id="sensitive"),
+        # A matcher the scalar fast path cannot decide: the value's marks are walked, the secrets never asked.
+        pytest.param(ExpectKnownValue("null_resource.app", New("triggers"),
+                                      kv.MapPartial({"pw": kv.StringExact("hunter2")})), id="known-map"),
+        pytest.param(ExpectEachKnownValue(Resources(), New("triggers").AtMapKey("greeting"), kv.StringExact("hello")),
+                     id="every-resource-exact"),
+        pytest.param(ExpectKnownActionConfigValue("action.t.notify", New("channel"), kv.StringExact("ops")),
+                     id="action-each-invocation"),
+        pytest.param(ExpectUnknownActionConfigValue("action.t.notify", New("url")), id="action-unknown"),
+        pytest.param(ExpectEachKnownValue(Actions(), New("channel"), kv.StringExact("ops")),
+                     id="every-action"),
     ],
 )
 def test_a_passing_check_never_collects(collected: list[object], check: Any) -> None:
-    # Checks ask for the plan's secrets as they build a failure's text: a Secrets that walks only when it scrubs.
+    # Checks ask for the plan's secrets only as they build a failure's text: asking walks the whole plan.
     assert_plan(Plan.from_dict(PLAN), check)
     assert collected == []
 
@@ -154,3 +178,79 @@ def test_a_failing_check_collects_once(collected: list[object]) -> None:
     with pytest.raises(AssertionError, match='but it is known'):
         assert_plan(Plan.from_dict(PLAN), ExpectUnknownValue("null_resource.app", New("triggers").AtMapKey("greeting")))
     assert len(collected) == 1
+
+
+STATE = {
+    "format_version": "1.0", "terraform_version": "1.12.0",
+    "values": {
+        "outputs": {"pw": {"value": "hunter2", "sensitive": True}, "name": {"value": "web", "sensitive": False}},
+        "root_module": {"resources": [
+            {"address": "null_resource.app", "mode": "managed", "type": "null_resource", "name": "app",
+             "values": {"id": "id-123", "triggers": {"greeting": "hello", "pw": "hunter2"}, "names": ["a", "id-123"]},
+             "sensitive_values": {"triggers": {"pw": True}},
+             "identity_schema_version": 0, "identity": {"id": "id-123"}},
+        ]},
+    },
+}
+
+
+def _state_checks() -> list[Any]:
+    from plancheck import compare, statecheck
+
+    app = "null_resource.app"
+    return [
+        pytest.param(statecheck.ExpectKnownValue(app, New("triggers"), kv.MapPartial({"greeting": kv.StringExact("hello")})),
+                     id="known-map"),
+        pytest.param(statecheck.ExpectKnownOutputValue("name", kv.StringExact("web")), id="output"),
+        pytest.param(statecheck.ExpectEachKnownValue("null_resource.*", New("id"), kv.NotNull()), id="every-resource"),
+        pytest.param(statecheck.ExpectIdentity(app, {"id": kv.StringExact("id-123")}), id="identity"),
+        pytest.param(statecheck.ExpectIdentityValue(app, New("id"), kv.StringExact("id-123")), id="identity-value"),
+        pytest.param(statecheck.ExpectIdentityValueMatchesState(app, New("id")), id="identity-matches-state"),
+        pytest.param(statecheck.CompareValuePairs(app, New("id"), app, New("names").AtSliceIndex(1), compare.ValuesSame()),
+                     id="compare-pairs"),
+        pytest.param(statecheck.CompareValueCollection(app, [New("names")], app, New("id"), compare.ValuesSame()),
+                     id="compare-collection"),
+    ]
+
+
+@pytest.mark.parametrize("check", _state_checks())
+def test_a_passing_state_check_never_collects(collected: list[object], check: Any) -> None:
+    # A state asks for its secrets as a plan does: only a failure's text does.
+    from plancheck import State
+
+    check.CheckState(State.from_dict(STATE))
+    assert collected == []
+
+
+def test_a_failing_state_check_collects_once(collected: list[object]) -> None:
+    from plancheck import State, statecheck
+
+    state = State.from_dict(STATE)
+    check = statecheck.ExpectKnownValue("null_resource.app", New("triggers"), kv.MapExact({"pw": kv.StringExact("x")}))
+    with pytest.raises(AssertionError, match=r'\(sensitive\)') as raised:
+        check.CheckState(state)
+    with pytest.raises(AssertionError):
+        check.CheckState(state)
+    assert ("hunter2" in str(raised.value), len(collected)) == (False, 1)
+
+
+def test_the_acceptance_runners_checks_collect_nothing_when_they_pass(collected: list[object]) -> None:
+    # The runner scrubs a failure with the document's secrets: given the document, it asks only for a failure.
+    from plancheck import State, statecheck
+    from plancheck.acceptance._checks import plan_check_failures, state_check_failures
+
+    plan_failures = plan_check_failures(Plan.from_dict(PLAN), [ExpectUnknownValue("null_resource.app", New("id"))])
+    state_failures = state_check_failures(State.from_dict(STATE), [statecheck.ExpectKnownOutputValue("name", kv.NotNull())])
+    assert (plan_failures, state_failures, collected) == ([], [], [])
+
+
+def test_a_failing_cli_run_walks_once(collected: list[object], tmp_path: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    # The whole command in this process: the check's failure and the exit's scrub of the streams share one walk.
+    import json
+
+    from plancheck.cli._command import main
+
+    plan = tmp_path / "plan.json"
+    plan.write_text(json.dumps(PLAN), encoding="utf-8")
+    assert (main([str(plan), "--unknown", "null_resource.app", 'triggers["greeting"]']), len(collected)) == (1, 1)
+    assert "hunter2" not in "".join(capsys.readouterr())

@@ -155,7 +155,7 @@ def test_the_documents_names_are_asked_only_when_a_secret_is_found(text: str, as
     from plancheck import Secrets
 
     calls: list[int] = []
-    secrets = Secrets(lambda: ["tags"], lambda: calls.append(1) or ["t.tags_a"])
+    secrets = Secrets(["tags"], lambda: calls.append(1) or ["t.tags_a"])
     trusting = secrets.trusting(["t.a"])
     assert (trusting.scrub(text), bool(calls)) == (shown, asked)
 

@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from tfjsonpath import MapStep, Path, SliceStep, Step
 
-from .._documents.plan import HasSecrets
+from .._documents.plan import HasSecrets, secrets_of
 from .._documents.resolve import ResolvedValue, ValueStatus, resolve_value
 from .._errors import CheckFailure, PlanCheckWarning, ValueMismatchError
 from .._frozen import FrozenValue, frozen
@@ -118,11 +118,12 @@ def _expected_text(matcher: Check, secrets: Secrets) -> str:
     return SENSITIVE if not sensitive_shown() and secrets.touches(text) else text
 
 
-def match_resolved(resolved: ResolvedValue, matcher: Check, secrets: Secrets) -> tuple[Path, str] | None:
+def match_resolved(resolved: ResolvedValue, matcher: Check, secrets: Secrets | HasSecrets) -> tuple[Path, str] | None:
     """Run ``matcher`` on a resolved value: None if it matches, else where (a full path) and why not.
 
     Only a known or null value reaches the matcher, with the marks below it; an
-    unknown or absent one fails here, by status.
+    unknown or absent one fails here, by status. ``secrets`` may be a document's (a plan,
+    a state): they are asked for only when there is a failure to tell (:func:`secrets_of`).
 
     >>> from plancheck import knownvalue as kv
     >>> from plancheck._documents.resolve import resolve_value
@@ -131,31 +132,42 @@ def match_resolved(resolved: ResolvedValue, matcher: Check, secrets: Secrets) ->
     >>> match_resolved(r, kv.ListExact([kv.Null(), kv.StringExact("k")]), Secrets())
     (Path(MapStep('l'), SliceStep(0)), 'value is unknown; expected null')
     """
-    path = resolved.path
     if resolved.status is ValueStatus.UNKNOWN or resolved.status is ValueStatus.ABSENT:
-        return path, with_expected("value is " + resolved.describe(secrets), _expected_text(matcher, secrets), None)
-    value = resolved.value if resolved.status is ValueStatus.KNOWN else None
+        known = secrets_of(secrets)
+        return resolved.path, with_expected("value is " + resolved.describe(known), _expected_text(matcher, known), None)
+    # A secret decides no match, only what a mismatch shows: a document's secrets (a walk of all of it) are
+    # asked for only when the matcher fails, and it runs again with them for the text.
+    found = _mismatch(resolved, matcher, secrets if isinstance(secrets, Secrets) else None)
+    if found is not None and not isinstance(secrets, Secrets):
+        found = _mismatch(resolved, matcher, secrets.secrets)
+    if found is None:
+        return None
+    # A value null only because an ancestor is says which.
+    note = f" ({resolved.reason})" if resolved.status is ValueStatus.NULL and resolved.reason else ""
+    return found.path, with_expected(found.reason, found.expected, found.actual, note)
+
+
+def _mismatch(resolved: ResolvedValue, matcher: Check, secrets: Secrets | None) -> ValueMismatchError | None:
+    """What ``matcher`` raises on a known or null resolved value, its texts scrubbed of ``secrets``; None if it matches."""
     try:
         matcher.CheckValue(
-            value,
+            resolved.value if resolved.status is ValueStatus.KNOWN else None,
             sensitive=resolved.value_sensitive,
             unknown=resolved.value_unknown,
             secrets=secrets,
-            path=path,
+            path=resolved.path,
         )
     except ValueMismatchError as exc:
-        # A value null only because an ancestor is says which.
-        note = f" ({resolved.reason})" if resolved.status is ValueStatus.NULL and resolved.reason else ""
-        return exc.path, with_expected(exc.reason, exc.expected, exc.actual, note)
+        return exc
     return None
 
 
 def match_failures(
-    secrets: Secrets, check: str, address: str, resolved: ResolvedValue, matcher: Check, prefix: str = ""
+    secrets: Secrets | HasSecrets, check: str, address: str, resolved: ResolvedValue, matcher: Check, prefix: str = ""
 ) -> list[CheckFailure]:
     """The failure of ``check`` when ``matcher`` does not match ``resolved`` (see :func:`match_resolved`).
 
-    ``prefix`` starts the message (a deposed object's).
+    ``prefix`` starts the message (a deposed object's). ``secrets`` may be a document's, asked for only on a failure.
 
     >>> from plancheck import knownvalue as kv
     >>> from plancheck._documents.resolve import resolve_value
@@ -168,7 +180,7 @@ def match_failures(
     if problem is None:
         return []
     where, reason = problem
-    return [scrubbed_failure(secrets, check, address, where, prefix + reason)]
+    return [scrubbed_failure(secrets_of(secrets), check, address, where, prefix + reason)]
 
 
 class _Unknown:
@@ -287,7 +299,7 @@ def identity_shape_problem(identity: Mapping[str, Any], names: Sequence[str]) ->
 
 
 def identity_value_failures(
-    identity: Mapping[str, Any], expected: tuple[tuple[str, Check], ...], secrets: Secrets
+    identity: Mapping[str, Any], expected: tuple[tuple[str, Check], ...], secrets: Secrets | HasSecrets
 ) -> list[str]:
     """Why each attribute of ``identity`` named in ``expected`` does not match its check (Go's wording).
 
@@ -306,7 +318,7 @@ def identity_value_failures(
 
 
 def identity_attribute_failures(
-    identity: Mapping[str, Any], expected: tuple[tuple[str, Check], ...], secrets: Secrets
+    identity: Mapping[str, Any], expected: tuple[tuple[str, Check], ...], secrets: Secrets | HasSecrets
 ) -> list[str]:
     """Why ``identity`` is not exactly the attributes of ``expected``, each matching: Go's messages, every failure.
 
@@ -407,7 +419,9 @@ def _is_unknown_reason(reason: str) -> bool:
     return reason == "value is unknown" or reason.endswith(": value is unknown")
 
 
-def match_verdict(resolved: ResolvedValue, matcher: Check, secrets: Secrets, base: Path) -> tuple[Verdict, str]:
+def match_verdict(
+    resolved: ResolvedValue, matcher: Check, secrets: Secrets | HasSecrets, base: Path
+) -> tuple[Verdict, str]:
     """The verdict of ``matcher`` on a resolved value, and its detail.
 
     Unknown (itself or an ancestor): unknown until apply. A value with unknown parts that the
@@ -439,7 +453,7 @@ def match_verdict(resolved: ResolvedValue, matcher: Check, secrets: Secrets, bas
             value,
             resolved.value_sensitive,
             resolved.value_unknown,
-            Ctx(secrets, sensitive_shown(), unknown_passes=True),
+            Ctx(secrets_of(secrets), sensitive_shown(), unknown_passes=True),
         )
         if definite is None:
             if not _is_unknown_reason(reason):
@@ -486,7 +500,7 @@ def each_outcome(
     path: Path | None,
     items: Sequence[Item],
     unknown: str,
-    secrets: Secrets,
+    secrets: Secrets | HasSecrets,
     *,
     passed: int = 0,
 ) -> tuple[list[CheckFailure], list[PlanCheckWarning]]:
@@ -496,7 +510,7 @@ def each_outcome(
 
     ``unknown`` is the check's ``unknown=``: ``"fail"`` lists unknown verdicts in the failure,
     ``"warn"`` in a warning, ``"pass"`` nowhere. ``subject`` (the selector's text) is the
-    failure's address; every text is scrubbed of ``secrets``.
+    failure's address; every text is scrubbed of ``secrets`` (a document's: asked for only when there is a text).
 
     >>> from tfjsonpath import New
     >>> items = [Item("a.z", Verdict.UNKNOWN, "id"), Item("a.x", Verdict.FAIL, "value is null"), Item("a.y", Verdict.PASS)]
@@ -515,9 +529,9 @@ def each_outcome(
         groups.append(_group(ordered, total, Verdict.FAIL))
     if unsure and unknown == "fail":
         groups.append(_group(ordered, total, Verdict.UNKNOWN))
-    found = [scrubbed_failure(secrets, check, subject, path, "; ".join(groups))] if groups else []
+    found = [scrubbed_failure(secrets_of(secrets), check, subject, path, "; ".join(groups))] if groups else []
     warned: list[PlanCheckWarning] = []
     if unsure and unknown == "warn":
-        record = scrubbed_failure(secrets, check, subject, path, _group(ordered, total, Verdict.UNKNOWN))
+        record = scrubbed_failure(secrets_of(secrets), check, subject, path, _group(ordered, total, Verdict.UNKNOWN))
         warned.append(PlanCheckWarning.of(record))
     return found, warned

@@ -39,6 +39,7 @@ __all__ = [
     "ResourceNotFoundError",
     "invocation_entries",
     "load_plan",
+    "secrets_of",
     "shown_address",
 ]
 
@@ -143,7 +144,7 @@ class Change(ReadOnly):
 _INSTANCE_KEY = re.compile(r'\["((?:[^"\\]|\\.)*)"\]')
 
 
-def shown_address(address: str, secrets: Secrets, *, scrub: Callable[[str], str] | None = None) -> str:
+def shown_address(address: str, secrets: Secrets | HasSecrets, *, scrub: Callable[[str], str] | None = None) -> str:
     """``address`` as it may be shown to a user: every secret in its instance keys as ``(sensitive)``.
 
     An address can hold a secret: a ``for_each`` key (of a resource or of a module, as in
@@ -153,15 +154,19 @@ def shown_address(address: str, secrets: Secrets, *, scrub: Callable[[str], str]
     Every address plancheck shows (reprs, errors, suggestions, failures, ``tfplancheck query``)
     goes through here, with the secrets of its document. Looking an address up takes it as it is.
     ``scrub`` replaces ``secrets.scrub`` for the keys (a snapshot's, which remembers each key's answer).
+    Given a document (a plan, a state) for ``secrets``, it asks for their secrets only for an address with a key.
 
     >>> shown_address('null_resource.fe["hunter2-secret"]', Secrets(["hunter2-secret"]))
     'null_resource.fe["(sensitive)"]'
     >>> shown_address('module.web["prod"].aws_instance.web', Secrets(["web"]))
     'module.web["prod"].aws_instance.web'
     """
-    if "[" not in address or not len(secrets):  # most addresses: no instance key, no secrets collected for them
+    if "[" not in address:  # most addresses: no instance key
         return address
-    shown = secrets.scrub if scrub is None else scrub
+    known = secrets_of(secrets)
+    if not len(known):
+        return address
+    shown = known.scrub if scrub is None else scrub
     return _INSTANCE_KEY.sub(lambda m: '["' + shown(m.group(1)) + '"]', address)
 
 
@@ -175,6 +180,17 @@ class HasSecrets(Protocol):
     @property
     def secrets(self) -> Secrets:
         """Every secret string of the document."""
+
+
+def secrets_of(source: Secrets | HasSecrets) -> Secrets:
+    """The secrets ``source`` is, or those of the document it is, asked for now: a document collects its
+    secrets (a walk of all of it) when first asked, so a helper given one asks only when it has a failure to
+    scrub, and a check that passes walks nothing.
+
+    >>> secrets_of(Secrets(["hunter2"])) == Secrets(["hunter2"]), secrets_of(Plan.from_dict({"format_version": "1.0"}))
+    (True, <Secrets: 0 values>)
+    """
+    return source if isinstance(source, Secrets) else source.secrets
 
 
 def _own_secrets(raw: Any, sides: tuple[tuple[str, str], ...]) -> Secrets:
@@ -479,8 +495,7 @@ class ActionInvocation(_PlanEntry):
     def _shown(self, address: str) -> str:
         document = self._document
         # One built alone knows only the secrets it holds, as a ResourceChange built alone does.
-        secrets = _own_secrets(self.raw, _CONFIG_SIDES) if document is None else document.secrets
-        return shown_address(address, secrets)
+        return shown_address(address, _own_secrets(self.raw, _CONFIG_SIDES) if document is None else document)
 
     def _shown_address(self) -> str:
         return self._shown(self.address)
@@ -899,8 +914,8 @@ class Plan(ReadOnly):
 
         Sensitive variables (per ``configuration``), sensitive outputs, and every
         string under a sensitive mark in resource and output changes, prior state and
-        planned values. Collecting them reads the whole plan, so it happens on first
-        real use (a failure message to scrub), not when a check merely passes it along.
+        planned values. Collecting them reads the whole plan, so it happens when first
+        asked, and only a failure (a message to scrub) asks: a check that passes never does.
         """
         return collect_plan_secrets(self.raw)
 

@@ -177,27 +177,25 @@ _PLAN_ROOTS: Final = (
 
 
 def collect_plan_secrets(document: Mapping[str, Any]) -> Secrets:
-    """Every secret string of a plan document, collected on first use: a walk of all of it, which a
-    check that passes never needs (the document is read then, so it is not to change meanwhile).
+    """Every secret string of a plan document: every (value, marks) pair the plan holds, gathered, then one walk
+    of them all (:func:`collect_marked`). A plan asks this once, when a failure first needs its secrets
+    (:attr:`plancheck.Plan.secrets`); its configuration's names, trusted, are asked only when a scrub finds a secret.
 
     >>> doc = {"variables": {"pw": {"value": "hunter2"}},
     ...        "configuration": {"root_module": {"variables": {"pw": {"sensitive": True}}}}}
     >>> "hunter2" in collect_plan_secrets(doc)
     True
+    >>> collect_plan_secrets({"resource_changes": [{"address": "a.b", "change": {"after": {"pw": "p1x", "x": "y"},
+    ...     "after_sensitive": {"pw": True}}}], "output_changes": {"o": {"before": "o1x", "before_sensitive": True}}}).ordered
+    ('o1x', 'p1x')
     """
     if isinstance(document, LazyObject):  # a part parsed on first read may not parse: it holds no secret to list
-        return Secrets(partial(reading_what_parses, _plan_secrets, document),
-                       partial(reading_what_parses, _config_names, document))
-    return Secrets(partial(_plan_secrets, document), partial(_config_names, document))
+        return Secrets(reading_what_parses(_plan_secrets, document), partial(reading_what_parses, _config_names, document))
+    return Secrets(_plan_secrets(document), partial(_config_names, document))
 
 
 def _plan_secrets(document: Mapping[str, Any]) -> set[str]:
-    """Every (value, marks) pair the plan holds, gathered, then one walk of them all (:func:`collect_marked`).
-
-    >>> sorted(_plan_secrets({"resource_changes": [{"address": "a.b", "change": {"after": {"pw": "p1x", "x": "y"},
-    ...     "after_sensitive": {"pw": True}}}], "output_changes": {"o": {"before": "o1x", "before_sensitive": True}}}))
-    ['o1x', 'p1x']
-    """
+    """The plan's secret strings: every (value, marks) pair it holds, gathered from :data:`_PLAN_ROOTS`, then one walk."""
     # The walk allocates many short-lived tuples and no cycle: a collection it triggered would
     # traverse the whole parsed plan for nothing (a third of the walk's time on a large plan).
     with collector_off():
@@ -281,19 +279,19 @@ def _action_invocations(document: Mapping[str, Any]) -> Iterator[Mapping[str, An
 
 
 def collect_state_secrets(document: Mapping[str, Any]) -> Secrets:
-    """Every secret string of a state document (``terraform show -json`` of a state), collected on first use.
+    """Every secret string of a state document (``terraform show -json`` of a state), in one walk: a state asks
+    this once, when a failure first needs its secrets, as a plan does (:func:`collect_plan_secrets`).
 
     >>> doc = {"values": {"outputs": {"pw": {"value": "hunter2", "sensitive": True}}}}
     >>> "hunter2" in collect_state_secrets(doc)
     True
     """
     if isinstance(document, LazyObject):  # as a plan's: what cannot be parsed was never shown
-        return Secrets(partial(reading_what_parses, _state_document_secrets, document),
-                       partial(reading_what_parses, _state_names, document))
-    return Secrets(partial(_state_document_secrets, document), partial(_state_names, document))
+        return Secrets(reading_what_parses(_state_secrets, document), partial(reading_what_parses, _state_names, document))
+    return Secrets(_state_secrets(document), partial(_state_names, document))
 
 
-def _state_document_secrets(document: Mapping[str, Any]) -> set[str]:
+def _state_secrets(document: Mapping[str, Any]) -> set[str]:
     roots: list[tuple[Any, Marks]] = []
     _state_roots(document.get("values"), roots)
     found: set[str] = set()

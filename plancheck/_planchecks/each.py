@@ -127,7 +127,7 @@ class _EachCheck(PlanCheck):
                 plan.addresses(),
             )
             return [scrubbed_failure(plan.secrets, name, subject, None, message)], []
-        return each_outcome(name, subject, path, items, self.unknown, plan.secrets, passed=passed)
+        return each_outcome(name, subject, path, items, self.unknown, plan, passed=passed)
 
     def _action_outcome(self, plan: Plan, selector: Actions) -> tuple[list[CheckFailure], list[PlanCheckWarning]]:
         """:meth:`outcome` over the configuration of each action invocation ``selector`` selects."""
@@ -144,7 +144,7 @@ class _EachCheck(PlanCheck):
             if selector.allow_empty:
                 return [], []
             return [scrubbed_failure(plan.secrets, type(self).__name__, subject, None, empty_invocations(plan))], []
-        return each_outcome(type(self).__name__, subject, self.path, items, self.unknown, plan.secrets, passed=passed)
+        return each_outcome(type(self).__name__, subject, self.path, items, self.unknown, plan, passed=passed)
 
     def failures(self, plan: Plan) -> list[CheckFailure]:
         """The failures; under ``unknown="warn"`` the warning is emitted from here (never a silent pass)."""
@@ -176,7 +176,7 @@ def _judge_known(change: Mapping[str, Any], path: Path, plan: Plan, matcher: Che
     value = known_value_at(change.get("after"), change.get("after_unknown"), path)
     if value is not ABSENT_VALUE and matcher._passes(value):
         return Verdict.PASS, ""
-    return match_verdict(resolve_value(change, path=path, side="after"), matcher, plan.secrets, path)
+    return match_verdict(resolve_value(change, path=path, side="after"), matcher, plan, path)
 
 
 @public("plancheck")

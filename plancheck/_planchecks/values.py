@@ -92,7 +92,7 @@ def _known_failure(
     value = known_value_at(change.get("after"), change.get("after_unknown"), path)
     if value is not ABSENT_VALUE and matcher._passes(value):
         return []
-    return match_failures(plan.secrets, name, address, resolve_value(change, path=path, side="after"), matcher, prefix)
+    return match_failures(plan, name, address, resolve_value(change, path=path, side="after"), matcher, prefix)
 
 
 @public("plancheck")

@@ -36,7 +36,7 @@ __all__ = [
 
 
 def _failures(document: Plan | State, checks: Sequence[Any], method: str) -> list[CheckFailure]:
-    outcomes = run_each(document, checks, run=by_method(method), contain=True, scrub=document.secrets)
+    outcomes = run_each(document, checks, run=by_method(method), contain=True, scrub=document)
     return [f for outcome in outcomes for f in outcome.failures]
 
 

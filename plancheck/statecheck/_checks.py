@@ -109,7 +109,7 @@ class ExpectKnownValue(ResourcePathMatcherFields, StateCheck):
             return [scrubbed_failure(state.secrets, type(self).__name__, self.address, None, resource)]
         resolved = resolve_resource(resource, self.path)
         return match_failures(
-            state.secrets,
+            state,
             type(self).__name__,
             self.address,
             resolved,
@@ -167,9 +167,7 @@ def _output_failures(
     output = find_state_output(state, name)
     if isinstance(output, str):
         return [scrubbed_failure(state.secrets, type(check).__name__, output_address(name), None, output)]
-    return match_failures(
-        state.secrets, type(check).__name__, output_address(name), resolve_output(output, path), matcher
-    )
+    return match_failures(state, type(check).__name__, output_address(name), resolve_output(output, path), matcher)
 
 
 @public("plancheck.statecheck")
@@ -283,9 +281,7 @@ class ExpectEachKnownValue(StateCheck):
         name = type(self).__name__
         items: list[Item] = []
         for resource in self.selector.select(state):
-            verdict, detail = match_verdict(
-                resolve_resource(resource, self.path), self.matcher, state.secrets, self.path
-            )
+            verdict, detail = match_verdict(resolve_resource(resource, self.path), self.matcher, state, self.path)
             items.append(Item(item_label(resource.address, resource.deposed), verdict, detail))
         subject = self.selector.describe()
         if not items:
@@ -295,7 +291,7 @@ class ExpectEachKnownValue(StateCheck):
                 self.selector, "state", [], (str(r.type) for r in state.resources if r.type), state.addresses()
             )
             return [scrubbed_failure(state.secrets, name, subject, None, message)]
-        found, _ = each_outcome(name, subject, self.path, items, "fail", state.secrets)
+        found, _ = each_outcome(name, subject, self.path, items, "fail", state)
         return found
 
 
@@ -351,7 +347,7 @@ class ExpectIdentity(AddressIdentityFields, StateCheck):
         assert identity is not None  # _identity_of returns a resource only when it has one
         return [
             scrubbed_failure(state.secrets, type(self).__name__, self.address, None, message)
-            for message in identity_attribute_failures(identity, self.identity, state.secrets)
+            for message in identity_attribute_failures(identity, self.identity, state)
         ]
 
 
@@ -386,7 +382,7 @@ class ExpectIdentityValue(StateCheck):
         resource = _identity_of(state, self, self.address)
         if isinstance(resource, CheckFailure):
             return [resource]
-        problem = match_resolved(resolve_value(resource.identity, None, None, self.path), self.matcher, state.secrets)
+        problem = match_resolved(resolve_value(resource.identity, None, None, self.path), self.matcher, state)
         if problem is None:
             return []
         where, reason = problem
@@ -401,16 +397,17 @@ def _matches_state_failures(
     resource = _identity_of(state, check, address)
     if isinstance(resource, CheckFailure):
         return [resource]
-    secrets = state.secrets
     in_identity = resolve_value(resource.identity, None, None, identity_path)
     in_state = resolve_resource(resource, state_path)
     for where, resolved in ((located("identity", identity_path), in_identity), (located("values", state_path), in_state)):
         if resolved.status is ValueStatus.ABSENT:
+            secrets = state.secrets
             return [scrubbed_failure(secrets, name, address, None, f"{where}: value is {resolved.describe(secrets)}")]
     left = in_identity.value if in_identity.status is ValueStatus.KNOWN else None
     right = in_state.value if in_state.status is ValueStatus.KNOWN else None
     if first_difference(left, right) is None:
         return []
+    secrets = state.secrets  # asked for only now: a walk of the whole state, which a pass never needs
     shown = render_compared([left, right], [None, True if in_state.sensitive else in_state.value_sensitive], secrets, [0, 1])
     if identity_path == state_path:
         message = (

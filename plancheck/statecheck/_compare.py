@@ -284,14 +284,16 @@ class CompareValuePairs(StateCheck):
             sides.append(compared_value(resolved))
         if found:
             return found
-        try:
-            self.comparer.CompareValues(
-                [v for v, _ in sides], sensitive=[m for _, m in sides], secrets=state.secrets
-            )
-        except ValueMismatchError as exc:
-            message = f"{exc.reason} (compared with {located(self.address2, self.path2)})"
-            return [scrubbed_failure(state.secrets, name, self.address1, self.path1, message)]
-        return []
+        values, marks = [v for v, _ in sides], [m for _, m in sides]
+        # A secret decides no comparison, only what a mismatch shows: the state's secrets (a walk of all of it)
+        # are asked for only when the values do not compare, and they are compared again with them for the text.
+        if _mismatch(self.comparer, values, marks, None) is None:
+            return []
+        reason = _mismatch(self.comparer, values, marks, state.secrets)
+        if reason is None:
+            return []
+        message = f"{reason} (compared with {located(self.address2, self.path2)})"
+        return [scrubbed_failure(state.secrets, name, self.address1, self.path1, message)]
 
 
 # An element of the collection: its location (from the resource's root), value and sensitive marks.
@@ -354,13 +356,18 @@ def _walk(start: _Element, rest: Sequence[Path]) -> list[_Element] | tuple[Path,
 
 
 def _compare_one(
-    comparer: ValueComparer, element: _Element, other: Any, other_marks: Marks, secrets: Secrets
+    comparer: ValueComparer, element: _Element, other: Any, other_marks: Marks, secrets: Secrets | None
 ) -> str | None:
     _, value, marks = element
     if is_array(other):
         value, marks = [value], [marks]
+    return _mismatch(comparer, [value, other], [marks, other_marks], secrets)
+
+
+def _mismatch(comparer: ValueComparer, values: list[Any], marks: list[Marks], secrets: Secrets | None) -> str | None:
+    """Why ``values`` do not compare (the comparer's reason, scrubbed of ``secrets``), or None when they do."""
     try:
-        comparer.CompareValues([value, other], sensitive=[marks, other_marks], secrets=secrets)
+        comparer.CompareValues(values, sensitive=marks, secrets=secrets)
     except ValueMismatchError as exc:
         return exc.reason
     return None
@@ -435,10 +442,9 @@ class CompareValueCollection(StateCheck):
     def failures(self, state: State) -> list[CheckFailure]:
         """The failure, if no element compares, the collection is empty, or a value is missing."""
         name = type(self).__name__
-        secrets = state.secrets
 
         def fail(address: str, path: Path | None, message: str) -> list[CheckFailure]:
-            return [scrubbed_failure(secrets, name, address, path, message)]
+            return [scrubbed_failure(state.secrets, name, address, path, message)]
 
         resource = find_state_resource(state, self.address, None)
         if isinstance(resource, str):
@@ -468,12 +474,14 @@ class CompareValueCollection(StateCheck):
         if problem is not None:
             return fail(self.value_address, self.value_path, problem)
         other, other_marks = compared_value(other_resolved)
+        # A secret decides no comparison: the state's secrets (a walk of all of it) are asked for only when no
+        # element compares, to tell why each does not.
+        if any(_compare_one(self.comparer, element, other, other_marks, None) is None for element in walked):
+            return []
         reasons: list[str] = []
         for element in walked:
-            mismatch = _compare_one(self.comparer, element, other, other_marks, secrets)
-            if mismatch is None:
-                return []
-            if mismatch not in reasons:
+            mismatch = _compare_one(self.comparer, element, other, other_marks, state.secrets)
+            if mismatch is not None and mismatch not in reasons:
                 reasons.append(mismatch)
         return fail(
             self.address,
