@@ -8,7 +8,6 @@ from itertools import repeat
 from typing import Any, Final
 
 from .._loading.collector import collector_off
-from .._loading.lazy import LazyObject, reading_what_parses
 from .._redact import Marks, Secrets, collect_secret_strings, config_parts, contains_sensitive, fit_marks
 
 __all__ = ["collect_marked", "collect_plan_secrets", "collect_state_secrets", "marked_strings"]
@@ -92,11 +91,6 @@ def collect_marked(roots: Iterable[tuple[Any, Marks]], found: set[str]) -> None:
 
 def _sensitive_variable_names(document: Mapping[str, Any]) -> set[str]:
     config = document.get("configuration")
-    if config is None and "configuration" in document:
-        # There but unreadable (a lazily parsed one that cannot be parsed: reading_what_parses): which variables
-        # are sensitive is unknown, so all are, failing closed. A configuration that is read is never null.
-        variables = document.get("variables")
-        return set(variables) if isinstance(variables, Mapping) else set()
     root = config.get("root_module") if isinstance(config, Mapping) else None
     variables = root.get("variables") if isinstance(root, Mapping) else None
     if not isinstance(variables, Mapping):
@@ -131,8 +125,6 @@ def _state_roots(
                 roots.append((out.get("value"), True))
     for res in _state_resources(state_values):
         values, marks = res.get("values"), res.get("sensitive_values")
-        if marks is None and "sensitive_values" in res:
-            marks = True  # there but unreadable (a lazily parsed one that cannot be parsed): failing closed
         address = res.get("address")
         change = known.get(address) if known is not None and isinstance(address, str) else None
         if (
@@ -189,13 +181,6 @@ def collect_plan_secrets(document: Mapping[str, Any]) -> Secrets:
     ...     "after_sensitive": {"pw": True}}}], "output_changes": {"o": {"before": "o1x", "before_sensitive": True}}}).ordered
     ('o1x', 'p1x')
     """
-    if isinstance(document, LazyObject):  # a part parsed on first read may not parse: it holds no secret to list
-        return Secrets(reading_what_parses(_plan_secrets, document), partial(reading_what_parses, _config_names, document))
-    return Secrets(_plan_secrets(document), partial(_config_names, document))
-
-
-def _plan_secrets(document: Mapping[str, Any]) -> set[str]:
-    """The plan's secret strings: every (value, marks) pair it holds, gathered from :data:`_PLAN_ROOTS`, then one walk."""
     # The walk allocates many short-lived tuples and no cycle: a collection it triggered would
     # traverse the whole parsed plan for nothing (a third of the walk's time on a large plan).
     with collector_off():
@@ -226,7 +211,7 @@ def _plan_secrets(document: Mapping[str, Any]) -> set[str]:
             _state_roots(prior.get("values"), roots, current, "before")
         found: set[str] = set()
         collect_marked(roots, found)
-        return found
+        return Secrets(found, partial(_config_names, document))
 
 
 def _config_names(document: Mapping[str, Any]) -> set[str]:
@@ -286,17 +271,11 @@ def collect_state_secrets(document: Mapping[str, Any]) -> Secrets:
     >>> "hunter2" in collect_state_secrets(doc)
     True
     """
-    if isinstance(document, LazyObject):  # as a plan's: what cannot be parsed was never shown
-        return Secrets(reading_what_parses(_state_secrets, document), partial(reading_what_parses, _state_names, document))
-    return Secrets(_state_secrets(document), partial(_state_names, document))
-
-
-def _state_secrets(document: Mapping[str, Any]) -> set[str]:
     roots: list[tuple[Any, Marks]] = []
     _state_roots(document.get("values"), roots)
     found: set[str] = set()
     collect_marked(roots, found)
-    return found
+    return Secrets(found, partial(_state_names, document))
 
 
 def _state_names(document: Mapping[str, Any]) -> set[str]:

@@ -11,43 +11,11 @@ what parsing the whole document at once returns (same values, same types).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextvars import ContextVar
-from typing import Any, TypeVar, overload
+from typing import Any, overload
 
-from .._errors import DocumentFormatError
 from .validate import Deferred
 
-__all__ = ["LazyEntries", "LazyObject", "Thunk", "reading_what_parses"]
-
-T = TypeVar("T")
-
-#: Set while :func:`reading_what_parses` reads: a part that cannot be parsed reads as null there.
-_WHAT_PARSES: ContextVar[bool] = ContextVar("plancheck_reading_what_parses", default=False)
-
-
-def reading_what_parses(read: Callable[[Mapping[str, Any]], T], document: Mapping[str, Any]) -> T:
-    """``read(document)``, where a part of the lazily parsed ``document`` that cannot be parsed reads as null
-    (an entry of a list as a null entry) instead of raising its format error.
-
-    For listing the secrets of a document: such a part raises the same error to every other reader, so no
-    value of it was ever shown, and it has no secret to scrub; the parts that parse have theirs listed all
-    the same. The part stays unparsed: other readers still get its error.
-
-    >>> from plancheck import PlanFormatError
-    >>> def bad() -> object:
-    ...     raise PlanFormatError("$.resource_changes[1]", "an object", found="a number")
-    >>> doc = LazyObject({"resource_changes": LazyEntries(2, lambda i: bad() if i else {"n": i}), "x": Thunk("object", bad)})
-    >>> reading_what_parses(lambda d: (d["resource_changes"], d.get("x")), doc)
-    ([{'n': 0}, None], None)
-    >>> doc["x"]
-    Traceback (most recent call last):
-    plancheck.PlanFormatError: $.resource_changes[1]: expected an object, found a number
-    """
-    token = _WHAT_PARSES.set(True)
-    try:
-        return read(document)
-    finally:
-        _WHAT_PARSES.reset(token)
+__all__ = ["LazyEntries", "LazyObject", "Thunk"]
 
 
 class Thunk(Deferred):
@@ -128,25 +96,6 @@ class LazyEntries(Sequence[Any]):
                         cache[i] = parsed[i]
         return [self[i] for i in range(len(cache))]
 
-    def what_parses(self) -> list[Any]:
-        """Every entry, None in place of one that cannot be parsed (see :func:`reading_what_parses`).
-
-        >>> from plancheck import PlanFormatError
-        >>> def entry(i: int) -> dict[str, int]:
-        ...     if i == 0:
-        ...         raise PlanFormatError("$.resource_changes[0]", "an object", found="a number")
-        ...     return {"n": i}
-        >>> LazyEntries(2, entry).what_parses()
-        [None, {'n': 1}]
-        """
-        parsed = []
-        for i in range(len(self._cache)):
-            try:
-                parsed.append(self[i])
-            except DocumentFormatError:
-                parsed.append(None)
-        return parsed
-
     def __repr__(self) -> str:
         parsed = sum(1 for v in self._cache if v is not _MISSING)
         return f"<LazyEntries {len(self._cache)} entries, {parsed} parsed>"
@@ -182,15 +131,10 @@ class LazyObject(Mapping[str, Any]):
 
     def __getitem__(self, key: str) -> Any:
         value = self._values[key]
-        try:
-            if isinstance(value, Thunk):
-                value = self._values[key] = value.load()
-            elif isinstance(value, LazyEntries):
-                value = self._values[key] = value.materialize()
-        except DocumentFormatError:
-            if not _WHAT_PARSES.get():
-                raise
-            return value.what_parses() if isinstance(value, LazyEntries) else None
+        if isinstance(value, Thunk):
+            value = self._values[key] = value.load()
+        elif isinstance(value, LazyEntries):
+            value = self._values[key] = value.materialize()
         return value
 
     def __iter__(self) -> Iterator[str]:

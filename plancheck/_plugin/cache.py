@@ -307,7 +307,19 @@ class SessionDocuments:
         self.met(secrets)
 
     def secrets(self) -> Secrets:
-        """Every secret string of the documents and secrets that are sources now (to scrub from a report)."""
+        """Every secret string of the documents and secrets that are sources now (to scrub from a report).
+
+        A document whose secrets cannot be listed raises here, and the report is withheld: failing closed.
+        When one of the documents that only may be garbage is among them (a pytest.raises of a lazily read
+        plan's format error holds that plan in a cycle), the garbage is collected first and the rest asked again.
+        """
+        try:
+            return self._sources(lingering=True)
+        except Exception:
+            if not self._lingering:
+                raise
+        # Collected only once out of the handler: the error's traceback holds the document that raised it.
+        self._collect_lingering()
         return self._sources(lingering=True)
 
     def secrets_for(self, texts: Callable[[], Iterable[str]]) -> Secrets:
@@ -316,7 +328,7 @@ class SessionDocuments:
         A document an earlier test left in a reference cycle stays alive until the garbage collector runs;
         a full collection is costly, so it runs only when such a document's secrets would change the text.
         """
-        found = self._sources(lingering=True)
+        found = self.secrets()
         if not self._lingering:
             return found
         settled = self._sources(lingering=False)
@@ -327,12 +339,20 @@ class SessionDocuments:
         only = Secrets(value for value in found.ordered if value not in settled)
         if not any(only.touches(text) for text in texts()):
             return found
+        self._collect_lingering()
+        return self._sources(lingering=True)
+
+    def _collect_lingering(self) -> bool:
+        """Free the documents only garbage of finished tests holds (a full collection: costly, so only when it
+        matters); False when no document may be such garbage."""
+        if not self._lingering:
+            return False
         import gc
 
         gc.collect()
         self._lingering.clear()  # what survived a collection is held
         self._changes += 1
-        return self._sources(lingering=True)
+        return True
 
     def _sources(self, *, lingering: bool) -> Secrets:
         key = (self._changes, self.plans.loads + self.states.loads)
@@ -358,9 +378,7 @@ class SessionDocuments:
             if isinstance(source, Secrets):
                 found = found | source
                 continue
-            # A document whose secrets cannot be listed raises here, and the report is withheld: failing closed. A
-            # lazily read document's part that cannot be parsed is no such failure: it holds no secret to list.
-            secrets = getattr(source, "secrets", None)
+            secrets = getattr(source, "secrets", None)  # may raise: see secrets()
             if isinstance(secrets, Secrets):
                 found = found | secrets
         self._unions[lingering] = ((self._changes, key[1]), found)

@@ -1,9 +1,8 @@
 """The secrets of a lazily parsed document a part of which cannot be parsed.
 
-Such a part raises its format error to every reader, so it never showed a value: it has no secret
-to list, and listing the document's secrets does not raise for it. The parts that parse have theirs
-listed. What the part would have said of readable ones fails closed: unreadable marks mark all their
-values, an unreadable configuration makes every variable sensitive.
+Such a part raises its format error to every reader, the walk that lists the document's secrets
+included: what it hides cannot be told (a value marked there may stand unmarked in a part that
+parses), so listing them fails closed, and no message shows what a scrub could not hide.
 """
 
 from __future__ import annotations
@@ -13,9 +12,11 @@ from typing import Any
 import pytest
 from loading_support import dumps, route
 
+from plancheck import ExpectKnownValue, assert_plan, knownvalue, statecheck
 from plancheck._documents.plan import Plan
 from plancheck._documents.state import State
 from plancheck._errors import DocumentFormatError
+from tfjsonpath import New
 
 _ENTRY_SECRET = "rc-s3cret"
 
@@ -69,21 +70,20 @@ CASES = [
 
 
 @pytest.mark.parametrize(("kind", "data", "unparsable", "listed", "not_listed"), CASES)
-def test_a_part_that_cannot_be_parsed_has_no_secret_and_hides_none_of_the_rest(
+def test_listing_the_secrets_of_a_document_with_a_part_that_cannot_be_parsed_fails_closed(
     kind: type[Plan] | type[State], data: bytes, unparsable: str, listed: set[str], not_listed: set[str]
 ) -> None:
+    """The part's format error, as every reader of the part gets: what the part hides cannot be told (a value
+    marked there may be copied unmarked elsewhere), so no scrub may go on as if it hid nothing."""
     data = data.replace(b'"HUGE"', _BIG.encode())
     with route("fast-lazy") as parser:
         document = kind.from_json(data, source="doc.json", parser=parser)
     with pytest.raises(DocumentFormatError) as unread:
         _read_all(document.raw)
     assert unparsable in str(unread.value)
-    secrets = document.secrets
-    assert {value for value in listed | not_listed if value in secrets} == listed
-    # The part is still unparsed: every other reader still gets its error.
-    with pytest.raises(DocumentFormatError) as again:
-        _read_all(document.raw)
-    assert str(again.value) == str(unread.value)
+    with pytest.raises(DocumentFormatError) as listing:
+        document.secrets  # noqa: B018
+    assert str(listing.value) == str(unread.value)
 
 
 def _read_all(value: Any) -> None:
@@ -96,15 +96,43 @@ def _read_all(value: Any) -> None:
             _read_all(item)
 
 
-def test_a_walk_that_fails_for_another_reason_still_raises(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Only a part that cannot be parsed is read as absent: any other failure of the walk is the scrub's to fail closed."""
-    import plancheck._documents.sensitive as sensitive
+_COPIED = "cp-s3cret-value"
 
-    def walk(document: Any) -> set[str]:
-        raise RuntimeError("a bug in the walk")
+COPIED_CASES = [
+    pytest.param(
+        Plan,
+        dumps({"format_version": "1.2", "resource_changes": [
+            _rc("a", {"pw": _COPIED, "n": "HUGE"}, {"pw": True}), _rc("b", {"copy": _COPIED}, {})]}),
+        id="plan-entry",
+    ),
+    pytest.param(
+        State,
+        _state(_state_resource("a", {"pw": _COPIED, "n": "HUGE"}, {"pw": True}),
+               _state_resource("b", {"copy": _COPIED}, {})),
+        id="state-resource-values",
+    ),
+]  # fmt: skip
 
-    monkeypatch.setattr(sensitive, "_plan_secrets", walk)
+
+def _check_the_copy(document: Plan | State) -> None:
+    """A check of the unmarked copy that fails: its message would show the value."""
+    check = (New("copy"), knownvalue.StringExact("other"))
+    if isinstance(document, Plan):
+        assert_plan(document, ExpectKnownValue("null_resource.b", *check))
+    else:
+        statecheck.assert_state(document, statecheck.ExpectKnownValue("null_resource.b", *check))
+
+
+@pytest.mark.parametrize(("kind", "data"), COPIED_CASES)
+def test_a_secret_of_a_part_that_cannot_be_parsed_is_not_shown_where_it_was_copied(
+    kind: type[Plan] | type[State], data: bytes
+) -> None:
+    """A secret is scrubbed wherever it stands, marked or copied: the unmarked copy of a value marked in a part
+    that cannot be parsed is no less the secret (main's scrub raised the part's error there: failing closed)."""
+    data = data.replace(b'"HUGE"', _BIG.encode())
     with route("fast-lazy") as parser:
-        plan = Plan.from_json(_plan(), source="doc.json", parser=parser)
-    with pytest.raises(RuntimeError, match="a bug in the walk"):
-        len(plan.secrets)
+        document = kind.from_json(data, source="doc.json", parser=parser)
+    # A check failure, or the part's format error: either, never the secret.
+    with pytest.raises((AssertionError, DocumentFormatError)) as shown:
+        _check_the_copy(document)
+    assert _COPIED not in str(shown.value)
