@@ -60,8 +60,7 @@ def test_mock_plan_takes_terraforms_variable_spellings(given: list[str], error: 
     terraform = shutil.which("terraform")
     if terraform is None:
         pytest.skip("no terraform on PATH (mock-plan looks for it first)")
-    status, out, err = cli("mock-plan", str(MODULE), "--mock", MOCK, *given, "--terraform", terraform, stdin=None,
-                           environ=automation())
+    status, out, err = cli("mock-plan", str(MODULE), "--mock", MOCK, *given, "--terraform", terraform, environ=automation())
     assert (status, out, err) == (2, "", f"tfplancheck: error: {error}\n")
 
 
@@ -80,7 +79,7 @@ def test_mock_plan_plans_with_terraforms_spellings(tmp_path: Path, spelling: lis
     var_file.write_text(f'encryption_key = "{SECRET}"\n', encoding="utf-8")
     argv = [str(var_file) if a == "VARFILE" else a for a in spelling]
     status, out, err = cli("mock-plan", str(MODULE), "--mock", MOCK, *argv, "--checks", str(MODULE / "checks.toml"),
-                           "--terraform", terraform, stdin=None, environ=automation())
+                           "--terraform", terraform, environ=automation())
     assert (status, err) == (0, ""), err
     assert out.splitlines()[-1] == f"5 checks in {MODULE}: 5 passed, 0 failed"
     assert SECRET not in out + err
@@ -93,7 +92,7 @@ def test_query_of_a_missing_key_says_which_keys_are_near(tmp_path: Path) -> None
                    "after_unknown": {"arn": True, "id": True}}}]}
     path = tmp_path / "plan.json"
     path.write_text(json.dumps(plan), encoding="utf-8")
-    status, out, err = cli("query", str(path), "aws_s3_bucket.b", "tgas", stdin=None, environ=automation())
+    status, out, err = cli("query", str(path), "aws_s3_bucket.b", "tgas", environ=automation())
     assert (status, err) == (0, "")
     assert out.splitlines()[1] == (
         '  status:    absent (no key "tgas" in an object with 4 keys, 2 unknown until apply: "arn", "id"; '
