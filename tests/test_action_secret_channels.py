@@ -10,11 +10,11 @@ where the secret must show: so a row proves the redaction, not just an absence.
 
 from __future__ import annotations
 
-import io
 import json
 from collections.abc import Callable
 from pathlib import Path
 
+import clirun
 import pytest
 from planted_secrets import PLANTED, plan_document
 from secret_shapes import leaks
@@ -27,7 +27,6 @@ from plancheck import (
     revealing_sensitive,
     snapshot,
 )
-from plancheck.cli._command import run as cli_run
 
 ACT = "action.webhook_send.notify"
 
@@ -71,11 +70,9 @@ def workspace(tmp_path: Path) -> Path:
 
 def _cli(*argv: str) -> Callable[[Path], str]:
     def run(where: Path) -> str:
-        out, err = io.StringIO(), io.StringIO()
-        args = [a.replace("{dir}", str(where)) for a in argv]
-        cli_run(args, stdout=out, stderr=err, stdin=io.BytesIO(b""), environ={"PATH": ""})
+        _, out, err = clirun.cli(*(a.replace("{dir}", str(where)) for a in argv))
         written = "".join(p.read_text("utf-8", errors="replace") for p in where.glob("out.*"))
-        return out.getvalue() + err.getvalue() + written
+        return out + err + written
     return run
 
 

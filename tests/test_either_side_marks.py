@@ -10,20 +10,19 @@ of both sides' marks can hide it. ``reveals`` rows prove it with redaction turne
 
 from __future__ import annotations
 
-import io
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from clirun import cli
 from secret_shapes import leaks
 
 from plancheck import ExpectDrift, ExpectNoDrift, Plan, revealing_sensitive, snapshot
 from plancheck import compare as cmp
 from plancheck import statecheck as sc
 from plancheck._documents.state import State
-from plancheck.cli._command import run
 from tfjsonpath import New
 
 OLD = "zzOLDq7w-x41a-plt9"  # on the side that does not mark it
@@ -58,9 +57,8 @@ def _failure_text(check: object, plan: Plan) -> str:
 def _query(tmp_path: Path, *argv: str) -> str:
     file = tmp_path / "plan.json"
     file.write_text(json.dumps(_drift_plan({}, {"pw": True}).raw), "utf-8")
-    out, err = io.StringIO(), io.StringIO()
-    run(["query", str(file), *argv], stdout=out, stderr=err, environ={"PATH": ""})
-    return out.getvalue() + err.getvalue()
+    _, out, err = cli("query", str(file), *argv, stdin=None)
+    return out + err
 
 
 def _snapshot_plan(pw: str, marked: bool) -> Plan:

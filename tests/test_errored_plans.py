@@ -11,7 +11,6 @@ every verdict says the plan is partial, and ``ExpectEmptyPlan`` never passes it.
 
 from __future__ import annotations
 
-import io
 import json
 import os
 import pickle
@@ -22,6 +21,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import clirun
 import pytest
 
 from plancheck import (
@@ -40,7 +40,6 @@ from plancheck import (
 )
 from plancheck._plugin.cache import load_plan_file
 from plancheck._terraform import TerraformBinary, terraform_environment
-from plancheck.cli import run
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT.parent / "shared" / "corpus"
@@ -214,18 +213,6 @@ def test_expect_empty_plan_never_passes_an_errored_plan(document: dict[str, Any]
 # -- the command line ---------------------------------------------------------------------------
 
 
-def _cli(*argv: str, cwd: Path) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    previous = os.getcwd()
-    os.chdir(cwd)
-    try:
-        code = run(list(argv), stdout=out, stderr=err, stdin=io.BytesIO(b""), environ={"PATH": ""})
-    finally:
-        os.chdir(previous)
-    assert "Traceback" not in err.getvalue()
-    return code, out.getvalue(), err.getvalue()
-
-
 @pytest.mark.parametrize(
     "argv",
     [
@@ -238,7 +225,7 @@ def _cli(*argv: str, cwd: Path) -> tuple[int, str, str]:
 )
 def test_the_command_line_refuses_an_errored_plan_in_one_line(tmp_path: Path, argv: list[str]) -> None:
     _write(tmp_path, _plan(errored=True, complete=False, applyable=False, resource_changes=[CREATE_A]))
-    code, out, err = _cli(*argv, cwd=tmp_path)
+    code, out, err = clirun.cli(*argv, cwd=tmp_path)
     assert (code, err) == (2, f"tfplancheck: error: plan.json: {REFUSED}\n")
     if "json" in argv:
         doc = json.loads(out)
@@ -272,7 +259,7 @@ def test_allow_errored_checks_the_partial_plan_and_says_so(
     tmp_path: Path, flags: list[str], code: int, lines: list[str]
 ) -> None:
     _write(tmp_path, _plan(errored=True, complete=False, applyable=False, resource_changes=[CREATE_A]))
-    got, out, err = _cli("plan.json", "--allow-errored", *flags, cwd=tmp_path)
+    got, out, err = clirun.cli("plan.json", "--allow-errored", *flags, cwd=tmp_path)
     assert (got, out.splitlines(), err) == (code, lines, "")
 
 
@@ -295,7 +282,7 @@ def test_the_json_report_says_errored_complete_applyable_and_partial(
     import jsonschema
 
     _write(tmp_path, document)
-    got, out, _ = _cli("plan.json", *flags, "--format", "json", cwd=tmp_path)
+    got, out, _ = clirun.cli("plan.json", *flags, "--format", "json", cwd=tmp_path)
     doc = json.loads(out)
     jsonschema.validate(doc, SCHEMA)
     assert (got, doc["ok"]) == (code, code == 0)
@@ -304,7 +291,7 @@ def test_the_json_report_says_errored_complete_applyable_and_partial(
 
 def test_the_text_summary_shows_complete_and_applyable_false(tmp_path: Path) -> None:
     _write(tmp_path, _plan(errored=False, complete=False, applyable=False, resource_changes=[CREATE_A]))
-    code, out, _ = _cli("plan.json", "--non-empty", cwd=tmp_path)
+    code, out, _ = clirun.cli("plan.json", "--non-empty", cwd=tmp_path)
     assert (code, out.splitlines()) == (0, [*_NOTES[1:], "PASS  ExpectNonEmptyPlan", "1 check in plan.json: 1 passed, 0 failed"])
 
 
@@ -324,7 +311,7 @@ def test_query_says_its_answer_stands_on_a_partial_plan(
 ) -> None:
     """Before: the same answer as on a complete plan, nothing saying the plan held only part of what was planned."""
     _write(tmp_path, _plan(errored=errored, complete=False, applyable=False, resource_changes=[CREATE_A]))
-    code, out, err = _cli(*argv, "--allow-errored", cwd=tmp_path)
+    code, out, err = clirun.cli(*argv, "--allow-errored", cwd=tmp_path)
     assert (code, out.splitlines(), err) == (0, lines, "")
 
 
@@ -342,7 +329,7 @@ def test_query_json_says_whether_the_plan_is_partial(
     import jsonschema
 
     _write(tmp_path, _plan(errored=errored, resource_changes=[CREATE_A]))
-    code, out, _ = _cli(*argv, "--allow-errored", "--format", "json", cwd=tmp_path)
+    code, out, _ = clirun.cli(*argv, "--allow-errored", "--format", "json", cwd=tmp_path)
     doc = json.loads(out)
     jsonschema.validate(doc, SCHEMA)
     for part in key:
@@ -403,9 +390,9 @@ def test_the_corpus_s_errored_plans_are_refused_by_default_and_never_pass_empty(
     with pytest.raises(ErroredPlanError) as caught:
         load_plan(path)
     assert str(caught.value) == f"{path}: {REFUSED}"
-    code, _, err = _cli(str(path), "--empty", cwd=tmp_path)
+    code, _, err = clirun.cli(str(path), "--empty", cwd=tmp_path)
     assert (code, err) == (2, f"tfplancheck: error: {path}: {REFUSED}\n")
-    code, out, _ = _cli(str(path), "--empty", "--allow-errored", cwd=tmp_path)
+    code, out, _ = clirun.cli(str(path), "--empty", "--allow-errored", cwd=tmp_path)
     assert (code, f"FAIL  {NOT_EMPTY}" in out.splitlines()) == (1, True)
 
 

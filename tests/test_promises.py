@@ -12,7 +12,6 @@ are the command line's own.
 from __future__ import annotations
 
 import contextlib
-import io
 import json
 import os
 import signal
@@ -28,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from clirun import cli
 from corpus_cases import corpus_cases
 from secret_shapes import leaks
 
@@ -45,7 +45,6 @@ from plancheck import (
     snapshot,
 )
 from plancheck import knownvalue as kv
-from plancheck.cli import run
 from tfjsonpath import New
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -66,17 +65,6 @@ def _rc(address: str, after: Any, marks: Any, *, actions: tuple[str, ...] = ("cr
 
 def _plan(*changes: dict[str, Any], **envelope: Any) -> dict[str, Any]:
     return {"format_version": "1.2", "terraform_version": "1.11.4", "resource_changes": list(changes), **envelope}
-
-
-def _cli(cwd: Path, *argv: str) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    previous = os.getcwd()
-    os.chdir(cwd)
-    try:
-        code = run(list(argv), stdout=out, stderr=err, stdin=io.BytesIO(b""), environ={"PATH": ""})
-    finally:
-        os.chdir(previous)
-    return code, out.getvalue(), err.getvalue()
 
 
 def _failure(document: dict[str, Any], *checks: Any) -> str:
@@ -169,7 +157,7 @@ def _cli_json_escaped(env: Env) -> tuple[str, str]:
     """A secret with quotes, a backslash and non-ASCII, printed by the CLI as JSON (escaped): still scrubbed."""
     odd = 'zzRT"q\\ü-secret-7'
     _write(env.tmp / "plan.json", _plan(_rc("null_resource.a", {"triggers": {"pw": odd}}, {"triggers": {"pw": True}})))
-    code, out, err = _cli(env.tmp, "query", "plan.json", "null_resource.a", "--format", "json")
+    code, out, err = cli("query", "plan.json", "null_resource.a", "--format", "json", cwd=env.tmp)
     assert code == 0
     shown = out + err
     for form in (odd, json.dumps(odd)[1:-1], odd[6:]):
@@ -272,7 +260,7 @@ def test_redaction_keeps_what_is_not_secret(check: ExpectKnownValue, message: st
                                                  "path": check.path.to_text(), "severity": severity,
                                                  "matcher": {"type": "StringExact", "value": matcher.value}}]})
     form = "json" if front_end.startswith("cli-json") else "text"
-    code, out, err = _cli(tmp_path, "plan.json", "-c", "checks.json", "--format", form)
+    code, out, err = cli("plan.json", "-c", "checks.json", "--format", form, cwd=tmp_path)
     assert code == (0 if severity == "warning" else 1), out + err
     _, address, rest = message.split(": ", 2)
     if form == "text":
@@ -300,8 +288,8 @@ def _snapshot_lines(document: dict[str, Any]) -> list[str]:
 def _query_lines(document: dict[str, Any]) -> list[str]:
     with tempfile.TemporaryDirectory() as tmp:
         _write(Path(tmp) / "plan.json", document)
-        text = _cli(Path(tmp), "query", "plan.json", "null_resource.a")[1]
-        as_json = _cli(Path(tmp), "query", "plan.json", "null_resource.a", "--format", "json")[1]
+        text = cli("query", "plan.json", "null_resource.a", cwd=Path(tmp))[1]
+        as_json = cli("query", "plan.json", "null_resource.a", "--format", "json", cwd=Path(tmp))[1]
     assert SECRET not in text + as_json
     return text.splitlines() + [line.strip().rstrip(",") for line in as_json.splitlines()
                                 if "sensitive" in line and not line.strip().startswith('"value"')]
@@ -637,12 +625,12 @@ def _cli_errored_checks_file(tmp: Path) -> tuple[Any, Any]:
     """Issue: ``tfplancheck plan -c checks.toml`` printed PASS ExpectNoDestroys and exited 0 on an errored plan."""
     _write(tmp / "plan.json", ERRORED)
     (tmp / "checks.toml").write_text('[[check]]\ntype = "ExpectNoDestroys"\n', encoding="utf-8")
-    return _cli(tmp, "plan.json", "-c", "checks.toml"), (2, "", f"tfplancheck: error: plan.json: {REFUSED}\n")
+    return cli("plan.json", "-c", "checks.toml", cwd=tmp), (2, "", f"tfplancheck: error: plan.json: {REFUSED}\n")
 
 
 def _cli_errored_empty(tmp: Path) -> tuple[Any, Any]:
     _write(tmp / "plan.json", ERRORED)
-    return _cli(tmp, "plan.json", "--empty"), (2, "", f"tfplancheck: error: plan.json: {REFUSED}\n")
+    return cli("plan.json", "--empty", cwd=tmp), (2, "", f"tfplancheck: error: plan.json: {REFUSED}\n")
 
 
 def _load_errored(tmp: Path) -> tuple[Any, Any]:
@@ -655,7 +643,7 @@ def _load_errored(tmp: Path) -> tuple[Any, Any]:
 def _allow_errored_says_partial(tmp: Path) -> tuple[Any, Any]:
     _write(tmp / "plan.json", _plan(CREATE_A, DELETE_B, errored=True))
     (tmp / "checks.toml").write_text('[[check]]\ntype = "ExpectNoDestroys"\n', encoding="utf-8")
-    code, out, _ = _cli(tmp, "plan.json", "--allow-errored", "-c", "checks.toml", "--format", "json")
+    code, out, _ = cli("plan.json", "--allow-errored", "-c", "checks.toml", "--format", "json", cwd=tmp)
     doc = json.loads(out)
     return (code, doc["ok"], doc["plan"]["partial"]), (1, False, True)
 
@@ -677,15 +665,15 @@ def _many_stars(tmp: Path) -> tuple[Any, Any]:
 
 def _mock_plan_snapshot_json_usage(tmp: Path) -> tuple[Any, Any]:
     """Issue: ``mock-plan --snapshot FILE --format json`` printed text; every outcome is one JSON document."""
-    code, out, _ = _cli(tmp, "mock-plan", "nowhere", "--mock", "acme/cloud=missing.json", "--snapshot", "m.snap",
-                        "--format", "json")
+    code, out, _ = cli("mock-plan", "nowhere", "--mock", "acme/cloud=missing.json", "--snapshot", "m.snap",
+                        "--format", "json", cwd=tmp)
     doc = json.loads(out)
     return (code, doc["ok"], doc["kind"]), (2, False, "error")
 
 
 def _providers_mirror_empty(tmp: Path) -> tuple[Any, Any]:
     """Issue: ``providers mirror ""`` mirrored into the current directory."""
-    code, out, err = _cli(tmp, "providers", "mirror", "")
+    code, out, err = cli("providers", "mirror", "", cwd=tmp)
     return (code, out, err.splitlines()[0], sorted(os.listdir(tmp))), (
         2, "", "tfplancheck: error: argument DIR: an empty path (name a file or directory)", [])
 
@@ -696,7 +684,7 @@ def _version_json(tmp: Path) -> tuple[Any, Any]:
 
     from plancheck.cli._io import tool_version
 
-    code, out, err = _cli(tmp, "--version", "--format", "json")
+    code, out, err = cli("--version", "--format", "json", cwd=tmp)
     doc = json.loads(out)
     jsonschema.validate(doc, json.loads((ROOT / "plancheck" / "schemas" / "cli-output.schema.json").read_text("utf-8")))
     return (code, doc, err), (0, {"schema_version": 1, "kind": "version", "tool_version": tool_version(), "ok": True}, "")
@@ -711,7 +699,7 @@ def _invisible_characters_in_a_name(tmp: Path) -> tuple[Any, Any]:
     address = json.dumps("null_resource.a[" + json.dumps("k" + piece, ensure_ascii=False) + "]")
     (tmp / "checks.toml").write_text(f'[[check]]\ntype = "ExpectResourceAction"\naddress = {address}\n'
                                      'action = "ResourceActionDestroy"\n', encoding="utf-8")
-    code, out, err = _cli(tmp, "plan.json", "-c", "checks.toml")
+    code, out, err = cli("plan.json", "-c", "checks.toml", cwd=tmp)
     return (code, out.splitlines()[0], err), (
         1, 'FAIL  ExpectResourceAction: null_resource.a["k\\u200b\\ufeff\\u2066"]: expected Destroy, got action(s): '
         "[create]", "")
@@ -745,7 +733,7 @@ def _corpus_errored() -> list[Any]:
 
 @pytest.mark.parametrize("path", _corpus_errored())
 def test_the_corpus_s_errored_plans_never_pass_empty(path: Path, tmp_path: Path) -> None:
-    code, out, err = _cli(tmp_path, str(path), "--empty")
+    code, out, err = cli(str(path), "--empty", cwd=tmp_path)
     assert (code, out) == (2, "")
     assert err.endswith(f"{REFUSED}\n")
 
@@ -816,7 +804,7 @@ DUPLICATE_KEYS = [
 def test_a_plan_with_a_repeated_key_is_refused(text: str, argv: list[str], tmp_path: Path) -> None:
     """Red team: Terraform never repeats a key, but a hand-merged or crafted plan may; either reading is a guess."""
     (tmp_path / "plan.json").write_text(text, encoding="utf-8")
-    code, out, err = _cli(tmp_path, "plan.json", *argv)
+    code, out, err = cli("plan.json", *argv, cwd=tmp_path)
     assert SECRET not in out + err
     assert (code, out) == (2, "")
     assert "repeated" in err or "duplicate" in err
@@ -839,7 +827,7 @@ def test_every_command_reading_an_errored_plan_says_it_is_partial(argv: list[str
     """Red team: the issue asks that, with ``--allow-errored``, each result says the plan is partial; only the checks
     command did (NOTE and the JSON report's plan.partial), query and snapshot read the partial plan silently."""
     _write(tmp_path / "plan.json", ERRORED)
-    code, out, err = _cli(tmp_path, *argv)
+    code, out, err = cli(*argv, cwd=tmp_path)
     assert code == 0, err
     if "json" in argv:
         import jsonschema

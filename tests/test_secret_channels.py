@@ -31,6 +31,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import clirun
 import pytest
 from secret_shapes import ALL_SECRETS, CONFIG_SECRET, SHAPES, leaks, secret_shapes_plan
 
@@ -270,16 +271,10 @@ def _sweep(*args: str) -> Callable[[Workspace, bool], None]:
 def _cli(*argv: str, codes: tuple[int, ...] = (1,)) -> Callable[[Workspace, bool], None]:
     def run(ws: Workspace, reveal: bool) -> None:
         before = ws.stamps()
-        out, err = io.StringIO(), io.StringIO()
-        cwd = os.getcwd()
-        os.chdir(ws.path)
-        try:
-            with revealing_sensitive(reveal):
-                code = cli_run(list(argv), stdout=out, stderr=err, stdin=io.BytesIO(b""), environ={"PATH": ""})
-        finally:
-            os.chdir(cwd)
-        assert code in codes, out.getvalue() + err.getvalue()
-        ws.emitted.update(stdout=out.getvalue(), stderr=err.getvalue())
+        with revealing_sensitive(reveal):
+            code, out, err = clirun.cli(*argv, cwd=ws.path)
+        assert code in codes, out + err
+        ws.emitted.update(stdout=out, stderr=err)
         ws.files_written_since(before)
 
     return run

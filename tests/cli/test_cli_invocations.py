@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import io
 import json
+from functools import partial
 from pathlib import Path
 
+import clirun
 import jsonschema
 import pytest
-
-from plancheck.cli._command import run
 
 ROOT = Path(__file__).resolve().parents[2]
 ACTIONS = ROOT / "tests" / "fixtures" / "newest" / "actions.json"
@@ -43,10 +42,8 @@ reason = "deferred_prereq"
 """
 
 
-def cli(*argv: str) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    code = run(list(argv), stdout=out, stderr=err, environ={})
-    return code, out.getvalue(), err.getvalue()
+#: These runs get an empty environment (not even PATH) and no stdin stream.
+cli = partial(clirun.cli, stdin=None, environ={})
 
 
 def test_a_checks_file_names_the_action_checks(tmp_path: Path) -> None:

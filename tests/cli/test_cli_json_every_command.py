@@ -6,18 +6,16 @@ A command without ``--format`` (``providers``, ``destroy-leftovers``) refuses it
 
 from __future__ import annotations
 
-import io
 import json
-import os
 import sys
 from pathlib import Path
 from typing import Any
 
 import jsonschema
 import pytest
+from clirun import automation, cli
 
 from plancheck.acceptance import AcceptanceRunner
-from plancheck.cli import run
 
 ROOT = Path(__file__).resolve().parents[2]
 SCHEMA = json.loads((ROOT / "plancheck" / "schemas" / "cli-output.schema.json").read_text("utf-8"))
@@ -32,17 +30,6 @@ PLAN = {
 }
 CHANGED = {**PLAN, "resource_changes": [{**PLAN["resource_changes"][0], "change": {
     **PLAN["resource_changes"][0]["change"], "after": {"triggers": {"k": "w"}}}}]}
-
-
-def _cli(cwd: Path, *argv: str, environ: dict[str, str] | None = None) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    previous = os.getcwd()
-    os.chdir(cwd)
-    try:
-        code = run(list(argv), stdout=out, stderr=err, stdin=io.BytesIO(b""), environ=environ or {"PATH": ""})
-    finally:
-        os.chdir(previous)
-    return code, out.getvalue(), err.getvalue()
 
 
 def _one_document(code: int, out: str) -> dict[str, Any]:
@@ -93,7 +80,7 @@ CASES = [
 def test_every_command_prints_one_json_document_agreeing_with_its_exit_status(
     files: Path, argv: list[str], code: int, kind: str
 ) -> None:
-    got, out, err = _cli(files, *argv, "--format", "json")
+    got, out, err = cli(*argv, "--format", "json", cwd=files)
     doc = _one_document(got, out)
     assert (got, doc["kind"]) == (code, kind), (out, err)
     assert not (files / "mirror").exists()  # nothing is written by a refused command
@@ -102,11 +89,11 @@ def test_every_command_prints_one_json_document_agreeing_with_its_exit_status(
 
 
 def test_snapshot_json_says_same_then_differs(files: Path) -> None:
-    assert _cli(files, "snapshot", "plan.json", "p.snap", "--update")[0] == 0
-    code, out, _ = _cli(files, "snapshot", "plan.json", "p.snap", "--format", "json")
+    assert cli("snapshot", "plan.json", "p.snap", "--update", cwd=files)[0] == 0
+    code, out, _ = cli("snapshot", "plan.json", "p.snap", "--format", "json", cwd=files)
     assert _one_document(code, out)["snapshot"] == {
         "file": "p.snap", "status": "same", "ok": True, "lines": ["p.snap: the plan matches its snapshot"]}
-    code, out, _ = _cli(files, "snapshot", "changed.json", "p.snap", "--format", "json")
+    code, out, _ = cli("snapshot", "changed.json", "p.snap", "--format", "json", cwd=files)
     doc = _one_document(code, out)
     assert (code, doc["snapshot"]["status"], doc["snapshot"]["lines"]) == (1, "differs", [
         'null_resource.a: triggers["k"]: "v" -> "w"',
@@ -147,7 +134,7 @@ def test_snapshot_json_says_same_then_differs(files: Path) -> None:
     ],
 )
 def test_an_empty_path_argument_is_a_usage_error(files: Path, argv: list[str], message: str) -> None:
-    code, out, err = _cli(files, *argv)
+    code, out, err = cli(*argv, cwd=files)
     assert (code, out, err.splitlines()[0]) == (2, "", f"tfplancheck: error: {message}")
     assert sorted(p.name for p in files.iterdir()) == ["changed.json", "checks.toml", "leftovers", "plan.json"]
 
@@ -160,19 +147,19 @@ def test_mock_plan_snapshot_json_agrees_with_its_exit_status(
     tf_acceptance: AcceptanceRunner, tmp_path: Path, private_tmp: Path
 ) -> None:
     pytest.importorskip("tf", reason="the providers extra (tf, grpcio) is not installed")
-    environ = {**os.environ, "TF_IN_AUTOMATION": "1"}
+    environ = automation()
     (tmp_path / "checks.toml").write_text('[[check]]\ntype = "ExpectNonEmptyPlan"\n', encoding="utf-8")
     base = ["mock-plan", str(EXAMPLE), "--mock", f"acme/cloud={CLOUD_SCHEMA}", "--terraform",
             tf_acceptance.terraform.path, "--snapshot", "m.snap", "--format", "json", "--var", "encryption_key=k3y-Value"]
-    code, out, err = _cli(tmp_path, *base, "--update", environ=environ)
+    code, out, err = cli(*base, "--update", cwd=tmp_path, environ=environ)
     assert (code, _one_document(code, out).get("snapshot", {}).get("status")) == (0, "written"), out + err
     changed = ["--var", "name=logs2"]
-    code, out, _ = _cli(tmp_path, *base, *changed, environ=environ)
+    code, out, _ = cli(*base, *changed, cwd=tmp_path, environ=environ)
     assert (code, _one_document(code, out)["snapshot"]["status"]) == (1, "differs")
     # The checks pass, the snapshot differs: one results document, ok false, exit 1.
-    code, out, _ = _cli(tmp_path, *base, *changed, "-c", "checks.toml", environ=environ)
+    code, out, _ = cli(*base, *changed, "-c", "checks.toml", cwd=tmp_path, environ=environ)
     doc = _one_document(code, out)
     assert (code, doc["kind"], doc["summary"]["passed"], doc["snapshot"]["status"]) == (1, "results", 1, "differs")
-    code, out, _ = _cli(tmp_path, *base, "-c", "checks.toml", environ=environ)
+    code, out, _ = cli(*base, "-c", "checks.toml", cwd=tmp_path, environ=environ)
     doc = _one_document(code, out)
     assert (code, doc["snapshot"]["status"]) == (0, "same")

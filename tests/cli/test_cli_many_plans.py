@@ -9,7 +9,6 @@ worker (nor a worker's Terraform) left after Ctrl-C or SIGTERM.
 from __future__ import annotations
 
 import contextlib
-import io
 import json
 import os
 import signal
@@ -18,15 +17,16 @@ import sys
 import time
 import urllib.parse
 from collections.abc import Iterator
+from functools import partial
 from pathlib import Path
 from typing import Any
 
+import clirun
 import jsonschema
 import planted_secrets
 import pytest
 from secret_shapes import ALL_SECRETS, leaks, secret_shapes_plan
 
-from plancheck.cli._command import run
 from plancheck.cli._output import FORMATS
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -62,10 +62,8 @@ def tree(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return tmp_path
 
 
-def _cli(*argv: str, environ: dict[str, str] | None = None) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    code = run(list(argv), stdout=out, stderr=err, environ=environ or {})
-    return code, out.getvalue(), err.getvalue()
+#: Unless a test gives one, these runs get an empty environment (not even PATH); no stdin stream.
+_cli = partial(clirun.cli, stdin=None, environ={})
 
 
 # -- the exit status: the worst of all --------------------------------------------------------------

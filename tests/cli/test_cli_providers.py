@@ -2,22 +2,19 @@
 
 from __future__ import annotations
 
-import io
 import os
 import subprocess
+from functools import partial
 from pathlib import Path
 
+import clirun
 import pytest
 
 from plancheck._plugin.gate import REQUIRE_E2E_ENV
-from plancheck.cli._command import run
 from tools.pinned import find_null_provider, find_pinned_terraform
 
-
-def _run(argv: list[str]) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    status = run(argv, stdout=out, stderr=err, environ={})
-    return status, out.getvalue(), err.getvalue()
+#: These runs get an empty environment (not even PATH) and no stdin stream.
+cli = partial(clirun.cli, stdin=None, environ={})
 
 
 @pytest.fixture
@@ -32,8 +29,8 @@ def widget(tmp_path: Path) -> Path:
 
 def test_a_named_binary_is_mirrored_and_the_cli_configuration_written(tmp_path: Path, widget: Path) -> None:
     mirror, rc = tmp_path / "mirror", tmp_path / "tf.rc"
-    status, out, err = _run(["providers", "mirror", str(mirror), "--no-installed", "--platform", "linux_amd64",
-                             "--provider", f"example.com/acme/widget={widget}", "--cli-config", str(rc)])
+    status, out, err = cli("providers", "mirror", str(mirror), "--no-installed", "--platform", "linux_amd64",
+                           "--provider", f"example.com/acme/widget={widget}", "--cli-config", str(rc))
     assert (status, err) == (0, "")
     entry = mirror / "example.com/acme/widget/1.2.0/linux_amd64/terraform-provider-widget_v1.2.0_x5"
     assert entry.resolve() == widget.resolve()
@@ -55,8 +52,8 @@ def test_a_named_binary_is_mirrored_and_the_cli_configuration_written(tmp_path: 
 
 
 def test_without_cli_config_the_configuration_is_printed(tmp_path: Path, widget: Path) -> None:
-    status, out, _ = _run(["providers", "mirror", str(tmp_path / "m"), "--no-installed",
-                           "--provider", f"acme/widget={widget}"])
+    status, out, _ = cli("providers", "mirror", str(tmp_path / "m"), "--no-installed",
+                         "--provider", f"acme/widget={widget}")
     assert status == 0
     lines = out.splitlines()
     assert lines[1].startswith("CLI configuration (save it as a file and point TF_CLI_CONFIG_FILE at it")
@@ -91,7 +88,7 @@ def test_bad_usage_is_one_line_and_exit_status_2(tmp_path: Path, widget: Path, a
     misnamed = tmp_path / "widget-binary"
     misnamed.write_bytes(b"")
     fill = {"widget": str(widget), "misnamed": str(misnamed)}
-    status, out, err = _run(["providers", "mirror", str(tmp_path / "m"), *[a.format(**fill) for a in argv]])
+    status, out, err = cli("providers", "mirror", str(tmp_path / "m"), *[a.format(**fill) for a in argv])
     assert (status, out) == (2, "")
     assert err == f"tfplancheck: error: {message.format(**fill)}\n"
     assert not (tmp_path / "m").exists()  # nothing written
@@ -100,7 +97,7 @@ def test_bad_usage_is_one_line_and_exit_status_2(tmp_path: Path, widget: Path, a
 def test_a_mirror_directory_that_is_a_file_is_refused(tmp_path: Path, widget: Path) -> None:
     target = tmp_path / "file"
     target.write_text("")
-    status, _, err = _run(["providers", "mirror", str(target), "--no-installed", "--provider", f"acme/widget={widget}"])
+    status, _, err = cli("providers", "mirror", str(target), "--no-installed", "--provider", f"acme/widget={widget}")
     assert (status, err) == (2, f"tfplancheck: error: {target}: exists and is not a directory\n")
 
 
@@ -113,7 +110,7 @@ def test_a_mirror_directory_that_is_a_file_is_refused(tmp_path: Path, widget: Pa
     ],
 )
 def test_a_usage_error_names_what_is_wrong(argv: list[str], message: str) -> None:
-    status, _, err = _run(argv)
+    status, _, err = cli(*argv)
     assert status == 2
     assert err.splitlines()[0] == f"tfplancheck: error: {message}"
 
@@ -125,7 +122,7 @@ def test_the_pinned_null_provider_installed_as_a_package_is_found(tmp_path: Path
         if os.environ.get(REQUIRE_E2E_ENV) == "1":
             pytest.fail(reason, pytrace=False)
         pytest.skip(reason)
-    status, out, _ = _run(["providers", "mirror", str(tmp_path / "m"), "--platform", "linux_amd64"])
+    status, out, _ = cli("providers", "mirror", str(tmp_path / "m"), "--platform", "linux_amd64")
     assert status == 0
     assert "mirrored registry.terraform.io/hashicorp/null 2.1.2 from " in out
     entry = tmp_path / "m/registry.terraform.io/hashicorp/null/2.1.2/linux_amd64" / Path(installed.path).name
@@ -141,7 +138,7 @@ def test_terraform_init_installs_from_the_mirror_with_the_printed_configuration(
             pytest.fail(reason, pytrace=False)
         pytest.skip(reason)
     rc = tmp_path / "tf.rc"
-    assert _run(["providers", "mirror", str(tmp_path / "mirror"), "--cli-config", str(rc)])[0] == 0
+    assert cli("providers", "mirror", str(tmp_path / "mirror"), "--cli-config", str(rc))[0] == 0
     work = tmp_path / "work"
     work.mkdir()
     (work / "main.tf").write_text(

@@ -8,7 +8,6 @@ regenerate it with ``python -m plancheck --list-checks > tests/cli/list_checks.g
 from __future__ import annotations
 
 import abc
-import io
 import json
 import sys
 import types
@@ -16,28 +15,23 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from clirun import cli
 
 import plancheck
 from plancheck import CheckFailure, Plan, PlanCheck, knownvalue
-from plancheck.cli._command import run
 from plancheck.cli._registry import PUBLIC_MODULES, discover, parse_kind
 
 GOLDEN = Path(__file__).with_name("list_checks.golden.txt")
 
 
-def _cli(*argv: str) -> str:
-    out, err = io.StringIO(), io.StringIO()
-    assert run(list(argv), stdout=out, stderr=err, environ={}) == 0
-    assert err.getvalue() == ""
-    return out.getvalue()
-
-
 def test_list_checks_text_is_unchanged() -> None:
-    assert _cli("--list-checks") == GOLDEN.read_text("utf-8")
+    assert cli("--list-checks", stdin=None, environ={}) == (0, GOLDEN.read_text("utf-8"), "")
 
 
 def test_list_checks_json_names_the_same_checks_and_matchers_as_the_text() -> None:
-    doc = json.loads(_cli("--list-checks", "--format", "json"))
+    code, out, err = cli("--list-checks", "--format", "json", stdin=None, environ={})
+    assert (code, err) == (0, "")
+    doc = json.loads(out)
     text = GOLDEN.read_text("utf-8")
     listed = {line.split("(")[0].strip() for line in text.splitlines() if line.startswith("  ") and "(" in line
               and not line.startswith("      ")}

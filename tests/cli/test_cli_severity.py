@@ -7,20 +7,19 @@ always agrees with it. A bad ``severity`` is a located exit-2 error, as any bad 
 
 from __future__ import annotations
 
-import io
 import json
 import sys
 from pathlib import Path
 from typing import Any
 
+import clirun
 import jsonschema
 import pytest
 
-from plancheck.cli._command import run
-
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests" / "checks"))
-from whole_plan_support import KEY_SECRET, SECRET, plan_document  # noqa: E402
+from whole_plan_support import plan_document  # noqa: E402
+from whole_plan_support import run_with_checks as cli  # noqa: E402
 
 VALIDATOR = jsonschema.Draft202012Validator(
     json.loads((ROOT / "plancheck" / "schemas" / "cli-output.schema.json").read_text("utf-8")))
@@ -44,18 +43,6 @@ WARN_LINE = ("WARN  ExpectEachKnownValue: Resources(address='aws_s3_bucket.?'): 
 
 def entry(body: str, severity: str | None = None) -> str:
     return "[[check]]\n" + body + (f'severity = "{severity}"\n' if severity is not None else "")
-
-
-def cli(tmp_path: Path, checks: str, *argv: str) -> tuple[int, str, str]:
-    (tmp_path / "plan.json").write_text(json.dumps(plan_document()), "utf-8")
-    (tmp_path / "checks.toml").write_text(checks, "utf-8")
-    out, err = io.StringIO(), io.StringIO()
-    code = run([str(tmp_path / "plan.json"), "-c", str(tmp_path / "checks.toml"), *argv], stdout=out, stderr=err,
-               stdin=io.BytesIO(b""), environ={"PATH": ""})
-    for secret in (SECRET, KEY_SECRET):
-        assert secret not in out.getvalue() + err.getvalue()
-    assert "Traceback" not in err.getvalue()
-    return code, out.getvalue().replace(str(tmp_path) + "/", ""), err.getvalue().replace(str(tmp_path) + "/", "")
 
 
 # (checks, --fail-on) -> exit status, JSON summary (passed, failed, warned, errors, warnings), text count line.
@@ -165,10 +152,9 @@ def test_a_bad_severity_is_a_located_exit_2_error(tmp_path: Path, line: str, mes
 def test_a_bad_severity_in_a_json_checks_file_is_located(tmp_path: Path) -> None:
     (tmp_path / "checks.json").write_text('{"check": [{"type": "ExpectNoDrift", "severity": null}]}', "utf-8")
     (tmp_path / "plan.json").write_text(json.dumps(plan_document()), "utf-8")
-    out, err = io.StringIO(), io.StringIO()
-    code = run([str(tmp_path / "plan.json"), "-c", str(tmp_path / "checks.json")], stdout=out, stderr=err, environ={})
+    code, _, err = clirun.cli(str(tmp_path / "plan.json"), "-c", str(tmp_path / "checks.json"), stdin=None, environ={})
     assert code == 2
-    assert err.getvalue() == f'tfplancheck: error: {tmp_path}/checks.json: check[0].severity: expected "error" or "warning", found null\n'
+    assert err == f'tfplancheck: error: {tmp_path}/checks.json: check[0].severity: expected "error" or "warning", found null\n'
 
 
 @pytest.mark.parametrize("value", ["fatal", "warnings", ""], ids=["fatal", "plural", "empty"])

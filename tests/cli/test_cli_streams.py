@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import clirun
 import pytest
 
 from plancheck.cli import _command as cli
@@ -37,13 +38,6 @@ class _Failing(io.StringIO):
 
     def write(self, text: str) -> int:
         raise self.exc
-
-
-def _run(argv: list[str], *, stdout: Any = None, stderr: Any = None, stdin: bytes = b"") -> tuple[int, str, str]:
-    out = stdout if stdout is not None else io.StringIO()
-    err = stderr if stderr is not None else io.StringIO()
-    code = run(argv, stdout=out, stderr=err, stdin=io.BytesIO(stdin), environ={"PATH": ""})
-    return code, out.getvalue(), err.getvalue()
 
 
 @pytest.fixture
@@ -77,7 +71,7 @@ COMMANDS = [
 def test_stdout_that_cannot_be_written_is_one_error_line_exit_2(
     files: Path, argv: list[str], exc: BaseException, reason: str
 ) -> None:
-    code, _, err = _run(argv, stdout=_Failing(exc))
+    code, _, err = clirun.cli(*argv, stdout=_Failing(exc))
     if argv == ["plan.json"]:  # nothing for stdout: the usage error alone
         assert (code, err.splitlines()[0]) == (2, "tfplancheck: error: no checks given: use --checks FILE or flags "
                                                   "such as --unknown ADDRESS PATH; see --help")
@@ -87,13 +81,13 @@ def test_stdout_that_cannot_be_written_is_one_error_line_exit_2(
 
 def test_stderr_failing_too_leaves_the_exit_status(files: Path) -> None:
     failing = OSError(errno.ENOSPC, "No space left on device")
-    assert _run(PASSING, stdout=_Failing(failing), stderr=_Failing(failing))[0] == 2
-    assert _run(["plan.json"], stderr=_Failing(failing))[0] == 2
+    assert clirun.cli(*PASSING, stdout=_Failing(failing), stderr=_Failing(failing))[0] == 2
+    assert clirun.cli("plan.json", stderr=_Failing(failing))[0] == 2
 
 
 def test_a_broken_pipe_is_left_to_main(files: Path) -> None:
     with pytest.raises(BrokenPipeError):
-        _run(PASSING, stdout=_Failing(BrokenPipeError(errno.EPIPE, "Broken pipe")))
+        clirun.cli(*PASSING, stdout=_Failing(BrokenPipeError(errno.EPIPE, "Broken pipe")))
 
 
 @pytest.mark.parametrize(
@@ -182,15 +176,15 @@ MAX_BYTES = [
 
 @pytest.mark.parametrize(("argv", "stdin", "kind", "message"), MAX_BYTES)
 def test_input_beyond_max_bytes_is_refused(files: Path, argv: list[str], stdin: bytes, kind: str, message: str) -> None:
-    code, out, err = _run(argv, stdin=stdin)
+    code, out, err = clirun.cli(*argv, stdin=stdin)
     assert (code, out, err.splitlines()[0]) == (2, "", f"tfplancheck: error: {message}")
-    code, out, err = _run([*argv, "--format", "json"], stdin=stdin)
+    code, out, err = clirun.cli(*argv, "--format", "json", stdin=stdin)
     assert (code, json.loads(out)["error"]) == (2, {"kind": kind, "message": message})
 
 
 def test_input_of_exactly_max_bytes_is_read(files: Path) -> None:
     size = str(len(json.dumps(PLAN)))
-    assert _run(["plan.json", "--empty", "--max-bytes", size]) == (0, "PASS  ExpectEmptyPlan\n1 check in plan.json: 1 passed, 0 failed\n", "")
+    assert clirun.cli("plan.json", "--empty", "--max-bytes", size) == (0, "PASS  ExpectEmptyPlan\n1 check in plan.json: 1 passed, 0 failed\n", "")
 
 
 def test_closed_stdin_is_a_plan_error(files: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -203,7 +197,7 @@ def test_closed_stdin_is_a_plan_error(files: Path, monkeypatch: pytest.MonkeyPat
 def test_a_state_given_as_the_plan_is_refused(files: Path) -> None:
     # Needs the loader to tell a state from a plan (issue #12 item 17, loader half): a PlanFormatError
     # saying the document is a state, which the CLI shows as it shows every loader error.
-    code, out, err = _run(["state.json", "--empty"])
+    code, out, err = clirun.cli("state.json", "--empty")
     assert (code, out) == (2, "")
     assert err.startswith("tfplancheck: error: state.json: ")
     assert "state" in err[len("tfplancheck: error: state.json: "):]

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import argparse
-import io
 import json
+from functools import partial
 from pathlib import Path
 
+import clirun
 import pytest
 
-from plancheck.cli._command import _command_parser, _Commands, run
+from plancheck.cli._command import _command_parser, _Commands
 
 PLAN = {
     "format_version": "1.2",
@@ -31,10 +32,8 @@ def in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return tmp_path
 
 
-def _run(*argv: str) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    code = run(list(argv), stdout=out, stderr=err, stdin=io.BytesIO(json.dumps(PLAN).encode()), environ={})
-    return code, out.getvalue(), err.getvalue()
+#: Standard input holds the plan (for "-"); the environment is empty (not even PATH).
+cli = partial(clirun.cli, stdin=json.dumps(PLAN).encode(), environ={})
 
 
 def test_query_is_registered_as_an_argparse_subcommand() -> None:
@@ -62,7 +61,7 @@ def test_query_is_registered_as_an_argparse_subcommand() -> None:
     ],
 )
 def test_subcommand_and_plan_forms_run(in_tmp: Path, argv: list[str], code: int, out_start: str) -> None:
-    got_code, out, err = _run(*argv)
+    got_code, out, err = cli(*argv)
     assert (got_code, err) == (code, "")
     assert out.startswith(out_start)
 
@@ -85,7 +84,7 @@ def test_query_names_the_subcommand_only_as_the_first_argument_elsewhere_it_is_a
 ) -> None:
     # Another plan (tfplancheck PLAN [PLAN ...]): plan.json is checked, the plan named query is not found.
     (in_tmp / "plan.json").write_text(json.dumps(PLAN))
-    assert _run(*argv, "--jobs", "1") == (
+    assert cli(*argv, "--jobs", "1") == (
         2, f"{out}\n2 plans: 0 passed, 1 failed, 1 error\n",
         "tfplancheck: error: query: cannot read the plan: No such file or directory\n")
 
@@ -102,7 +101,7 @@ def test_query_names_the_subcommand_only_as_the_first_argument_elsewhere_it_is_a
     ],
 )
 def test_usage_errors_are_one_line_then_the_usage_and_exit_2(in_tmp: Path, argv: list[str], message: str, usage: str) -> None:
-    code, out, err = _run(*argv)
+    code, out, err = cli(*argv)
     first, *rest = err.splitlines()
     assert (code, out, first) == (2, "", f"tfplancheck: error: {message}")
     assert "\n".join(rest).startswith(usage)
@@ -116,6 +115,6 @@ def test_usage_errors_are_one_line_then_the_usage_and_exit_2(in_tmp: Path, argv:
     ],
 )
 def test_usage_errors_in_json_mode_are_a_document_too(in_tmp: Path, argv: list[str]) -> None:
-    code, out, _ = _run(*argv)
+    code, out, _ = cli(*argv)
     assert code == 2
     assert json.loads(out)["error"]["kind"] == "usage"

@@ -11,14 +11,13 @@ import io
 import json
 import re
 import unicodedata
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
+from clirun import Ran, cli
 
 from plancheck._text import terminal_safe
-from plancheck.cli._command import run
 
 SECRET = "s3cr3t-Planted-Value"
 #: What must never reach a stream raw: C0 but newline and tab, DEL, C1, the bidi controls, the zero-width and every
@@ -28,20 +27,7 @@ UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u00ad\u061c\u180e\u200b-\u200f
                     "\u3164\ufe00-\ufe0f\ufeff\ud800-\udfff\U000e0000-\U000e0fff]")
 
 
-@dataclass(frozen=True)
-class Output:
-    code: int
-    out: str
-    err: str
-
-
-def cli(*argv: str) -> Output:
-    out, err = io.StringIO(), io.StringIO()
-    code = run(list(argv), stdout=out, stderr=err, stdin=io.BytesIO(b""), environ={"PATH": ""})
-    return Output(code, out.getvalue(), err.getvalue())
-
-
-def clean(result: Output, *, colours: bool = False) -> None:
+def clean(result: Ran, *, colours: bool = False) -> None:
     text = result.out + result.err
     if colours:
         text = re.sub(r"\x1b\[[0-9]{1,2}m", "", text)

@@ -9,23 +9,22 @@ bad baseline files are exit-2 errors with the exact messages pinned here. "Today
 
 from __future__ import annotations
 
-import io
 import json
 import sys
+from functools import partial
 from pathlib import Path
 from typing import Any
 
+import clirun
 import jsonschema
 import pytest
-
-from plancheck.cli._command import run
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests" / "checks"))
 sys.path.insert(0, str(ROOT / "tests"))
 import planted_secrets  # noqa: E402
 from secret_shapes import leaks  # noqa: E402
-from whole_plan_support import KEY_SECRET, SECRET, change, plan_document  # noqa: E402
+from whole_plan_support import KEY_SECRET, change, plan_document, run_with_checks  # noqa: E402
 
 VALIDATOR = jsonschema.Draft202012Validator(
     json.loads((ROOT / "plancheck" / "schemas" / "cli-output.schema.json").read_text("utf-8")))
@@ -42,17 +41,8 @@ def entry(body: str, waive: str | None = None, severity: str | None = None) -> s
             + (f'severity = "{severity}"\n' if severity is not None else ""))
 
 
-def cli(tmp_path: Path, checks: str, *argv: str, plan: dict[str, Any] | None = None, today: str = TODAY,
-        name: str = "checks.toml", secrets: tuple[str, ...] = (SECRET, KEY_SECRET)) -> tuple[int, str, str]:
-    (tmp_path / "plan.json").write_text(json.dumps(plan or plan_document()), "utf-8")
-    (tmp_path / name).write_text(checks, "utf-8")
-    out, err = io.StringIO(), io.StringIO()
-    code = run([str(tmp_path / "plan.json"), "-c", str(tmp_path / name), *argv], stdout=out, stderr=err,
-               stdin=io.BytesIO(b""), environ={"PATH": "", "TFPLANCHECK_TODAY": today})
-    for secret in secrets:
-        assert secret not in out.getvalue() + err.getvalue()
-    assert "Traceback" not in err.getvalue()
-    return code, out.getvalue().replace(str(tmp_path) + "/", ""), err.getvalue().replace(str(tmp_path) + "/", "")
+#: Every run is on TODAY unless a test says otherwise (waivers expire).
+cli = partial(run_with_checks, today=TODAY)
 
 
 def results(tmp_path: Path, checks: str, *argv: str, **kwargs: Any) -> tuple[int, dict[str, Any]]:
@@ -244,10 +234,9 @@ def test_a_bad_today_is_a_usage_error(tmp_path: Path) -> None:
 
 def _list(tmp_path: Path, checks: str, *argv: str) -> tuple[int, str, str]:
     (tmp_path / "checks.toml").write_text(checks, "utf-8")
-    out, err = io.StringIO(), io.StringIO()
-    code = run(["-c", str(tmp_path / "checks.toml"), "--list-waivers", *argv], stdout=out, stderr=err,
-               environ={"TFPLANCHECK_TODAY": TODAY})
-    return code, out.getvalue().replace(str(tmp_path) + "/", ""), err.getvalue()
+    code, out, err = clirun.cli("-c", str(tmp_path / "checks.toml"), "--list-waivers", *argv, stdin=None,
+                                environ={"TFPLANCHECK_TODAY": TODAY})
+    return code, out.replace(str(tmp_path) + "/", ""), err
 
 
 LISTED = (entry(NO_DESTROYS, '[{ address = "aws_s3_bucket.legacy*", reason = "storage team", until = 2027-03-01 }, '
@@ -277,9 +266,9 @@ def test_list_waivers_as_json(tmp_path: Path) -> None:
 
 
 def test_list_waivers_needs_checks_files() -> None:
-    out, err = io.StringIO(), io.StringIO()
-    assert run(["--list-waivers"], stdout=out, stderr=err, environ={}) == 2
-    assert err.getvalue() == "tfplancheck: error: --list-waivers needs the checks files: --checks FILE\n"
+    code, _, err = clirun.cli("--list-waivers", stdin=None, environ={})
+    assert code == 2
+    assert err == "tfplancheck: error: --list-waivers needs the checks files: --checks FILE\n"
 
 
 # -- baselines: known, new, fixed ---------------------------------------------------------------------
@@ -425,7 +414,7 @@ def test_no_planted_secret_reaches_the_baseline_or_the_output(tmp_path: Path) ->
     texts = []
     for argv in (("--write-baseline", "base.json"), ("--baseline", "base.json"), ("--baseline", "base.json", "--format",
                  "json"), ("--write-baseline", "base.json", "--format", "json")):
-        code, out, err = cli(tmp_path, checks, *argv, plan=plan, secrets=tuple(planted_secrets.PLANTED.values()))
+        code, out, err = cli(tmp_path, checks, *argv, plan=plan, never=tuple(planted_secrets.PLANTED.values()))
         texts += [out, err, Path("base.json").read_text("utf-8")]
         assert code == 0
     assert all(leaks(text, planted_secrets.PLANTED) == [] for text in texts)
@@ -434,10 +423,9 @@ def test_no_planted_secret_reaches_the_baseline_or_the_output(tmp_path: Path) ->
 
 def test_mock_plan_judges_waivers_on_the_same_today(tmp_path: Path) -> None:
     (tmp_path / "checks.toml").write_text(entry(NO_DESTROYS), "utf-8")
-    out, err = io.StringIO(), io.StringIO()
-    code = run(["mock-plan", str(tmp_path), "--mock", "acme/x=s.json", "--checks", str(tmp_path / "checks.toml")],
-               stdout=out, stderr=err, environ={"TFPLANCHECK_TODAY": "x"})
-    assert (code, err.getvalue()) == (2, "tfplancheck: error: TFPLANCHECK_TODAY must be a date such as 2027-01-31, not 'x'\n")
+    code, _, err = clirun.cli("mock-plan", str(tmp_path), "--mock", "acme/x=s.json", "--checks",
+                              str(tmp_path / "checks.toml"), stdin=None, environ={"TFPLANCHECK_TODAY": "x"})
+    assert (code, err) == (2, "tfplancheck: error: TFPLANCHECK_TODAY must be a date such as 2027-01-31, not 'x'\n")
 
 
 def test_a_baseline_of_many_plans_judges_one_plan_by_its_entries_and_those_of_no_plan() -> None:

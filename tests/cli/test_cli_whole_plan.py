@@ -2,26 +2,21 @@
 
 from __future__ import annotations
 
-import io
 import json
 import sys
-from collections.abc import Mapping
+from functools import partial
 from pathlib import Path
-from typing import Any
 
-import jsonschema
+import clirun
 import pytest
 
 from plancheck.cli._checksfile import ChecksFileError, parse_checks
-from plancheck.cli._command import run
 from plancheck.cli._registry import default_registry
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests" / "checks"))
 from whole_plan_support import KEY_SECRET, SECRET, plan_document  # noqa: E402
 
-SCHEMA = json.loads((ROOT / "plancheck" / "schemas" / "cli-output.schema.json").read_text("utf-8"))
-VALIDATOR = jsonschema.Draft202012Validator(SCHEMA)
 REGISTRY = default_registry()
 
 CHECKS = """\
@@ -81,24 +76,8 @@ EACH_KNOWN_FAILED = (
 )
 
 
-class Result:
-    def __init__(self, code: int, out: str, err: str) -> None:
-        self.code, self.out, self.err = code, out, err
-
-    def json(self) -> Any:
-        doc = json.loads(self.out)
-        VALIDATOR.validate(doc)
-        return doc
-
-
-def cli(*argv: str, environ: Mapping[str, str] | None = None) -> Result:
-    out, err = io.StringIO(), io.StringIO()
-    code = run(list(argv), stdout=out, stderr=err, stdin=io.BytesIO(b""), environ=environ or {"PATH": ""})
-    result = Result(code, out.getvalue(), err.getvalue())
-    for secret in (SECRET, KEY_SECRET):
-        assert secret not in result.out + result.err
-    assert "Traceback" not in result.err
-    return result
+#: Every run (stdin empty, PATH empty) shows no planted secret.
+cli = partial(clirun.cli, never=(SECRET, KEY_SECRET))
 
 
 @pytest.fixture

@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-import io
 import json
-import os
 from pathlib import Path
 
 import pytest
+from clirun import automation, cli
 from mock_support import CLOUD_SCHEMA, EXAMPLE, SECRET, leak_check
 
 from plancheck.acceptance import AcceptanceRunner
-from plancheck.cli._command import run
 
 pytestmark = pytest.mark.e2e
 pytest.importorskip("tf", reason="the providers extra (tf, grpcio) is not installed")
@@ -35,12 +33,6 @@ path = "encryption_key"
 """
 
 
-def cli(*argv: str) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    status = run(list(argv), stdout=out, stderr=err, environ={**os.environ, "TF_IN_AUTOMATION": "1"})
-    return status, out.getvalue(), err.getvalue()
-
-
 @pytest.fixture
 def terraform(tf_acceptance: AcceptanceRunner) -> str:
     return tf_acceptance.terraform.path
@@ -53,7 +45,8 @@ def test_checks_pass_and_nothing_is_left(terraform: str, tmp_path: Path, private
     before = sorted(p.name for p in EXAMPLE.iterdir())
     with leak_check(private_tmp) as leaks:
         status, out, err = cli("mock-plan", str(EXAMPLE), "--mock", MOCK, "--checks", str(checks), "--out", str(out_file),
-                               "--var", f"encryption_key={SECRET}", "--terraform", terraform)
+                               "--var", f"encryption_key={SECRET}", "--terraform", terraform,
+                               environ=automation())
     assert (status, err) == (0, ""), err
     assert out.splitlines()[-1] == f"3 checks in {EXAMPLE}: 3 passed, 0 failed"
     assert not leaks[0], leaks[0]
@@ -70,7 +63,7 @@ def test_a_failing_check_exits_1_and_json_output_redacts(terraform: str, tmp_pat
         'matcher = { type = "StringExact", value = "other" }\n', encoding="utf-8",
     )
     status, out, err = cli("mock-plan", str(EXAMPLE), "--mock", MOCK, "--checks", str(checks), "--format", "json",
-                           "--var", f"encryption_key={SECRET}", "--terraform", terraform)
+                           "--var", f"encryption_key={SECRET}", "--terraform", terraform, environ=automation())
     assert status == 1, err
     assert json.loads(out)["results"][0]["status"] == "fail"
     assert SECRET not in out + err
@@ -78,7 +71,7 @@ def test_a_failing_check_exits_1_and_json_output_redacts(terraform: str, tmp_pat
 
 def test_without_checks_the_addresses_and_actions_are_listed(terraform: str) -> None:
     status, out, err = cli("mock-plan", str(EXAMPLE), "--mock", MOCK, "--var", f"encryption_key={SECRET}",
-                           "--terraform", terraform)
+                           "--terraform", terraform, environ=automation())
     assert (status, err) == (0, "")
     assert out.split() == ["cloud_access_key.reader", "create", "cloud_bucket.logs", "create",
                            "output.access_key", "create", "output.bucket_arn", "create"]
@@ -123,7 +116,7 @@ def test_errors_are_one_clear_message_never_a_traceback(terraform: str, tmp_path
         for argv, start in errors(tmp_path):
             if "--terraform" not in argv:
                 argv = [*argv, "--terraform", terraform]
-            status, out, err = cli("mock-plan", *argv)
+            status, out, err = cli("mock-plan", *argv, environ=automation())
             assert status == 2, (argv, err)
             assert err.startswith(start), (argv, err)
             assert "Traceback" not in err
@@ -133,6 +126,6 @@ def test_errors_are_one_clear_message_never_a_traceback(terraform: str, tmp_path
 
 def test_terraform_s_own_error_names_the_unknown_type(terraform: str, tmp_path: Path) -> None:
     [*_, (argv, _)] = errors(tmp_path)
-    status, _, err = cli("mock-plan", *argv, "--terraform", terraform)
+    status, _, err = cli("mock-plan", *argv, "--terraform", terraform, environ=automation())
     assert status == 2
     assert ("cloud_buckets" in err and "terraform plan failed" in err) or "terraform init failed" in err, err

@@ -7,20 +7,18 @@ names them, and the next pass reads each with its address's defaults (``planchec
 
 from __future__ import annotations
 
-import io
 import json
-import os
 import re
 from pathlib import Path
 from typing import Any
 
 import pytest
+from clirun import automation, cli
 from mock_support import CLOUD, CLOUD_SCHEMA, leak_check, offline_runner, write_tree
 
 from plancheck import knownvalue as kv
 from plancheck import statecheck
 from plancheck.acceptance import AcceptanceError, AcceptanceRunner, MockProvider, TestCase, TestStep
-from plancheck.cli._command import run
 from tfjsonpath import New
 
 pytestmark = pytest.mark.e2e
@@ -209,12 +207,6 @@ def test_a_data_source_with_no_address_key_costs_no_second_plan(tf_acceptance: A
     assert reads(mock) == 6
 
 
-def mock_plan(*argv: str) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    status = run(["mock-plan", *argv], stdout=out, stderr=err, environ={**os.environ, "TF_IN_AUTOMATION": "1"})
-    return status, out.getvalue(), err.getvalue()
-
-
 def test_mock_plan_gives_data_sources_their_address_defaults(
     tf_acceptance: AcceptanceRunner, private_tmp: Path, tmp_path: Path
 ) -> None:
@@ -225,9 +217,9 @@ def test_mock_plan_gives_data_sources_their_address_defaults(
     defaults.write_text(json.dumps({"mock_data": values}), encoding="utf-8")
     out_file = tmp_path / "plan.json"
     with leak_check(private_tmp) as leaks:
-        status, _out, err = mock_plan(str(directory), "--mock", f"acme/cloud={CLOUD_SCHEMA}", "--defaults",
-                                      f"acme/cloud={defaults}", "--out", str(out_file), "--terraform",
-                                      tf_acceptance.terraform.path)
+        status, _out, err = cli("mock-plan", str(directory), "--mock", f"acme/cloud={CLOUD_SCHEMA}", "--defaults",
+                                f"acme/cloud={defaults}", "--out", str(out_file), "--terraform",
+                                tf_acceptance.terraform.path, environ=automation())
     assert (status, err) == (0, "")
     assert not leaks[0], leaks[0]
     plan = json.loads(out_file.read_text(encoding="utf-8"))
@@ -266,7 +258,7 @@ def test_bad_defaults_files_are_one_line_exit_2(tmp_path: Path, text: str | None
     defaults = tmp_path / "defaults.json"
     if text is not None:
         defaults.write_text(text, encoding="utf-8")
-    status, out, err = mock_plan(str(tmp_path), "--mock", f"acme/cloud={CLOUD_SCHEMA}", "--defaults",
-                                 f"acme/cloud={defaults}")
+    status, out, err = cli("mock-plan", str(tmp_path), "--mock", f"acme/cloud={CLOUD_SCHEMA}", "--defaults",
+                           f"acme/cloud={defaults}", environ=automation())
     assert (status, out) == (2, "")
     assert err.strip() == message.format(file=defaults)

@@ -6,7 +6,6 @@ copy keeps the directories' relative layout and holds each symlink's target, nev
 
 from __future__ import annotations
 
-import io
 import json
 import os
 import pickle
@@ -16,6 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from clirun import automation, cli
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from mock_support import CLOUD_SCHEMA, leak_check
@@ -24,18 +24,11 @@ from plancheck._errors import TfCheckError
 from plancheck._terraform import MAX_TIMEOUT, TimeoutValueError, check_timeout, run_command
 from plancheck._terraform.mock.plan import _hcl_module_calls, _json_module_calls, _lexical_join, copy_module
 from plancheck.acceptance import MockPlanArgumentError
-from plancheck.cli._command import run
 from plancheck.cli._mock_plan import _seconds
 
 EXPECTED = "a number of seconds greater than 0 and at most 604800 (a week)"
 MOCK = f"acme/cloud={CLOUD_SCHEMA}"
 VERSIONS = 'terraform {\n  required_providers {\n    cloud = { source = "acme/cloud" }\n  }\n}\n'
-
-
-def cli(*argv: str) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    status = run(list(argv), stdout=out, stderr=err, environ={**os.environ, "TF_IN_AUTOMATION": "1"})
-    return status, out.getvalue(), err.getvalue()
 
 
 # --- 1. --timeout and run_command's timeout ---------------------------------------------------------------------
@@ -58,7 +51,7 @@ BAD_TIMEOUTS = [
 @pytest.mark.parametrize(("flag", "shown"), BAD_TIMEOUTS)
 def test_a_bad_timeout_is_a_usage_error_when_parsed(flag: list[str], shown: str, tmp_path: Path) -> None:
     # DIR does not exist: the argument is refused before anything else is looked at.
-    status, out, err = cli("mock-plan", str(tmp_path / "nowhere"), "--mock", MOCK, *flag)
+    status, out, err = cli("mock-plan", str(tmp_path / "nowhere"), "--mock", MOCK, *flag, environ=automation())
     assert status == 2
     assert err.splitlines()[0] == f"tfplancheck: error: argument --timeout: invalid value {shown!r}: expected {EXPECTED}"
     assert err.splitlines()[1].startswith("usage: tfplancheck mock-plan")
@@ -67,7 +60,8 @@ def test_a_bad_timeout_is_a_usage_error_when_parsed(flag: list[str], shown: str,
 
 
 def test_a_bad_timeout_in_json_mode_is_an_error_document(tmp_path: Path) -> None:
-    status, out, _ = cli("mock-plan", str(tmp_path), "--mock", MOCK, "--format", "json", "--timeout", "nan")
+    status, out, _ = cli("mock-plan", str(tmp_path), "--mock", MOCK, "--format", "json", "--timeout", "nan",
+                         environ=automation())
     assert status == 2
     assert json.loads(out)["error"] == {
         "kind": "usage", "message": f"argument --timeout: invalid value 'nan': expected {EXPECTED}",
@@ -379,7 +373,7 @@ def test_a_module_with_a_local_module_and_symlinks_is_planned(
     prod = repository(base)
     before = snapshot(base)
     with leak_check(private_tmp) as leaks:
-        status, out, err = cli("mock-plan", str(prod), "--mock", MOCK, "--terraform", terraform)
+        status, out, err = cli("mock-plan", str(prod), "--mock", MOCK, "--terraform", terraform, environ=automation())
     assert (status, err) == (0, ""), err
     assert out.split() == ["module.lib.cloud_bucket.b", "create", "module.lib.module.util.cloud_access_key.k",
                            "create", "output.arn", "create"]
@@ -391,7 +385,7 @@ def test_a_module_with_a_local_module_and_symlinks_is_planned(
 def test_a_missing_local_module_is_one_line_exit_2(terraform: str, tmp_path: Path, private_tmp: Path) -> None:
     root = write(tmp_path / "root" / "main.tf", 'module "lib" {\n  source = "../lib"\n}\n').parent
     with leak_check(private_tmp) as leaks:
-        status, out, err = cli("mock-plan", str(root), "--mock", MOCK, "--terraform", terraform)
+        status, out, err = cli("mock-plan", str(root), "--mock", MOCK, "--terraform", terraform, environ=automation())
     assert status == 2
     real = Path(os.path.realpath(tmp_path))
     assert err == f'tfplancheck: error: {root}/main.tf: module "lib": source "../lib" is not a directory: {real}/lib\n'

@@ -5,18 +5,16 @@ errors included."""
 
 from __future__ import annotations
 
-import io
 import json
-import os
 from pathlib import Path
 
 import pytest
+from clirun import automation, cli
 from mock_support import CLOUD, CLOUD_SCHEMA, EXAMPLE, leak_check
 from secret_shapes import SHAPES, leaks
 
 from plancheck._terraform.mock import MockProvider
 from plancheck.acceptance import AcceptanceRunner, Sensitive, TestCase, TestStep
-from plancheck.cli._command import run
 
 pytestmark = pytest.mark.e2e
 pytest.importorskip("tf", reason="the providers extra (tf, grpcio) is not installed")
@@ -80,12 +78,6 @@ resource "cloud_bucket" "b" {
 '''
 
 
-def cli(*argv: str) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    status = run(list(argv), stdout=out, stderr=err, environ={**os.environ, "TF_IN_AUTOMATION": "1"})
-    return status, out.getvalue(), err.getvalue()
-
-
 @pytest.mark.parametrize("given", ["var", "var-file"])
 @pytest.mark.parametrize("output", ["text", "json"])
 @pytest.mark.parametrize(("source", "status"), [pytest.param(MODULE, 0, id="for-each-key"),
@@ -102,7 +94,7 @@ def test_mock_plan_never_prints_a_sensitive_variable(
         (tmp_path / "s.tfvars").write_text(f'pw = "{PLAIN}"\n', encoding="utf-8")
         value = ["--var-file", str(tmp_path / "s.tfvars")]
     code, out, err = cli("mock-plan", str(module), "--mock", f"acme/cloud={CLOUD_SCHEMA}", *value,
-                         "--format", output, "--terraform", tf_acceptance.terraform.path)
+                         "--format", output, "--terraform", tf_acceptance.terraform.path, environ=automation())
     assert code == status, err
     assert leaks(out + err, {"plain": PLAIN}) == []
     if status == 0:

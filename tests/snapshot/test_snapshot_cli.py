@@ -3,7 +3,6 @@ line and never a traceback; no secret in any output."""
 
 from __future__ import annotations
 
-import io
 import json
 import os
 import subprocess
@@ -11,23 +10,18 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import clirun
 import pytest
+from clirun import Ran
 from snapshot_support import PLANTED, secret_document
-
-from plancheck.cli._command import run
 
 KEY = "cli-ci-secret-0123456789abcdef"
 
 
-def cli(*argv: str, stdin: bytes | None = None, **environ: str) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
+def cli(*argv: str, stdin: bytes | None = None, **environ: str) -> Ran:
+    """A run in the caller's environment without a snapshot key or size limit, plus ``environ``."""
     env = {k: v for k, v in os.environ.items() if k not in ("TFPLANCHECK_SNAPSHOT_KEY", "PLANCHECK_MAX_BYTES")}
-    status = run(list(argv), stdout=out, stderr=err, stdin=io.BytesIO(stdin) if stdin is not None else None,
-                 environ={**env, **environ})
-    for secret in PLANTED.values():
-        assert secret not in out.getvalue() + err.getvalue()
-    assert "Traceback" not in err.getvalue()
-    return status, out.getvalue(), err.getvalue()
+    return clirun.cli(*argv, stdin=stdin, environ={**env, **environ}, never=PLANTED.values())
 
 
 def _document(name: str = "db", password: str | None = None) -> dict[str, Any]:

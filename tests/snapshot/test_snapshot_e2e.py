@@ -4,19 +4,19 @@ real (through the function, syrupy and the command line), and the mocked example
 
 from __future__ import annotations
 
-import io
 import json
 import os
 import shutil
 import sys
+from functools import partial
 from pathlib import Path
 
+import clirun
 import pytest
 
 from plancheck import Plan, snapshot
 from plancheck._terraform import run_command, terraform_environment
 from plancheck.acceptance import AcceptanceRunner
-from plancheck.cli._command import run
 from plancheck.snapshot import SnapshotMismatchError
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "mock"))
@@ -74,14 +74,8 @@ def test_null_example(snapshot):
 """
 
 
-def cli(*argv: str, environ: dict[str, str]) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    status = run(list(argv), stdout=out, stderr=err, environ=environ)
-    text = out.getvalue() + err.getvalue()
-    assert NULL_SECRET not in text
-    assert SECRET not in text
-    assert "Traceback" not in text
-    return status, out.getvalue(), err.getvalue()
+#: Every run is given its environment and no stdin stream, and shows neither planted secret.
+cli = partial(clirun.cli, stdin=None, never=(NULL_SECRET, SECRET))
 
 
 @pytest.fixture
