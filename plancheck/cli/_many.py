@@ -143,7 +143,7 @@ def check_many(plans: Sequence[str], args: argparse.Namespace, io: Io, specs: Se
     # streams scrub all of it of what every part shows of another plan's: its secrets the checks show (an
     # address, a matcher's value). Not of every secret of every plan: that scrub grows with both the output and
     # the plans (170 s for the output of 200 plans of 1 MB), and a plan's own content is its own scrub's.
-    io.heard(Secrets([value for o in outcomes if not isinstance(o, PlanFailed) for value in o.crossing]))
+    io.heard_apart(Secrets([value for o in outcomes if not isinstance(o, PlanFailed) for value in o.crossing]))
     judged = iter(judge_plans([(name, results, facts.secrets) for name, results, facts in checked], baseline,
                               args.write_baseline))
     runs: list[Any] = []

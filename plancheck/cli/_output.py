@@ -22,8 +22,6 @@ from collections.abc import Iterator, Sequence
 from functools import partial
 from typing import TYPE_CHECKING, Any, Final
 
-from tfjsonpath._jsontypes import copy_json
-
 from .._documents.plan import Plan
 from .._errors import CheckFailure
 from .._frozen import FrozenValue, frozen
@@ -39,6 +37,7 @@ from ._io import (
     PlanFacts,
     PlanFailed,
     PlanParts,
+    Rendered,
     Style,
     _WriteFailed,
     error_document,
@@ -387,7 +386,7 @@ def accepted(run: PlanRun, result: CheckResult, secrets: Secrets) -> Iterator[tu
 
 def _finding(result: CheckResult, level: str, label: str, failure: CheckFailure, secrets: Secrets) -> Finding:
     address = failure.address if failure.address is not None else result.spec.address
-    return Finding(level, label, result.spec.type, one_line(_subject(result, failure), secrets.scrub),
+    return Finding(level, label, one_line(result.spec.type, secrets.scrub), one_line(_subject(result, failure), secrets.scrub),
                    None if address is None else one_line(address, secrets.scrub), one_line(failure.message, secrets.scrub))
 
 
@@ -418,16 +417,17 @@ def render(fmt: str, runs: Sequence[Checked], *, fail_on: str = "error", tool_ve
     """
     if fmt == "text":
         return render_text_runs(runs, style or Style(False), quiet, fail_on)
+    # Every value of these documents is scrubbed by its writer before it is escaped: their one scrub (Rendered).
     if fmt == "json":
-        return _render_json(runs, fail_on, tool_version)
+        return Rendered(_render_json(runs, fail_on, tool_version))
     if fmt == "junit":
-        return _render_junit(runs, fail_on)
+        return Rendered(_render_junit(runs, fail_on))
     if fmt == "sarif":
-        return _render_sarif(runs, fail_on, tool_version)
+        return Rendered(_render_sarif(runs, fail_on, tool_version))
     if fmt == "github":
-        return _render_github(runs, fail_on)
+        return Rendered(_render_github(runs, fail_on))
     if fmt == "markdown":
-        return _render_markdown(runs, fail_on, markdown_max_bytes)
+        return Rendered(_render_markdown(runs, fail_on, markdown_max_bytes))
     raise ValueError(f"unknown format {fmt!r} (expected one of {', '.join(FORMATS)})")
 
 
@@ -435,8 +435,7 @@ def _render_json(runs: Sequence[Checked], fail_on: str, tool_version: str) -> st
     run = runs[0] if len(runs) == 1 else None
     if isinstance(run, PlanRun):
         # One plan: the results document as it always was (a bad plan alone is an error document, said before).
-        return render_json(results_document(run.results, run.plan, tool_version, fail_on, fixed=run.fixed,
-                                            baseline=run.baseline), run.secrets())
+        return render_json(_plan_document(run, fail_on, tool_version))
     return render_json(plans_document(runs, fail_on, tool_version))
 
 
@@ -492,7 +491,7 @@ def _junit_suite(run: PlanRun, fail_on: str) -> tuple[ET.Element, dict[str, int]
         if failing:
             kind = "error" if result.status == "error" else "failure"
             counts["errors" if kind == "error" else "failures"] += 1
-            element = ET.SubElement(case, kind, message=failing[0].text, type=result.spec.type)
+            element = ET.SubElement(case, kind, message=failing[0].text, type=failing[0].check)
             element.text = "\n".join(f"{f.label}  {f.text}" for f in failing)
         elif passed:  # a check that passes only because its failures are waived or known did not pass as such
             counts["skipped"] += 1
@@ -626,7 +625,8 @@ def _sarif_part(run: PlanRun, fail_on: str) -> tuple[str, list[str], list[dict[s
                 # What the same finding is in the next run: its check, subject and plan (all scrubbed), not
                 # its line, so code scanning tells new findings from known ones.
                 "partialFingerprints": {"tfplancheck/v1": _fingerprint(found.check, found.subject, uri)},
-                "properties": {"status": result.status, "severity": result.severity, "origin": result.spec.origin},
+                "properties": {"status": result.status, "severity": result.severity,
+                               "origin": secrets.scrub(result.spec.origin)},
             }
             if why:
                 # A waiver stands in the checks file (in source); a baseline entry in a file of its own.
@@ -903,8 +903,35 @@ def _plan_document(run: Any, fail_on: str, tool_version: str) -> dict[str, Any]:
         return {**error_document(run.kind, run.message, tool_version), "source": run.source}
     secrets = run.secrets()
     document = results_document(run.results, run.plan, tool_version, fail_on, fixed=run.fixed, baseline=run.baseline)
-    scrubbed: dict[str, Any] = copy_json(document, leaf=lambda value: secrets.scrub(value) if isinstance(value, str) else value)
+    return _scrubbed_values(document, secrets)
+
+
+#: The fields of the JSON and SARIF documents whose values are words of the format (``"fail_on": "error"``), never
+#: data: a value's scrub leaves them as they are, so a secret ``error`` cannot turn them into words no schema knows.
+_FORMAT_WORDS: Final = frozenset({"kind", "fail_on", "severity", "status", "level"})
+
+
+def _scrubbed_values(document: dict[str, Any], secrets: Secrets) -> dict[str, Any]:
+    """``document`` (a results document) with every string value scrubbed of ``secrets``, but its format's words.
+
+    A document's one scrub (:class:`~plancheck.cli._io.Rendered`): of each value, before it is serialized.
+
+    >>> _scrubbed_values({"fail_on": "error", "plan": {"source": "error.json"}, "ok": False}, Secrets(["error"]))
+    {'fail_on': 'error', 'plan': {'source': '(sensitive).json'}, 'ok': False}
+    """
+    scrubbed: dict[str, Any] = _scrubbed_value(None, document, secrets)
     return scrubbed
+
+
+def _scrubbed_value(key: str | None, item: Any, secrets: Secrets) -> Any:
+    """A value of a document, found under ``key``, scrubbed as :func:`_scrubbed_values` scrubs them."""
+    if isinstance(item, str):
+        return item if key in _FORMAT_WORDS else secrets.scrub(item)
+    if isinstance(item, dict):
+        return {k: _scrubbed_value(k, v, secrets) for k, v in item.items()}
+    if isinstance(item, list):
+        return [_scrubbed_value(None, v, secrets) for v in item]
+    return item
 
 
 def plans_document(runs: Sequence[Any], fail_on: str, tool_version: str) -> dict[str, Any]:
