@@ -681,7 +681,7 @@ def run(
                for stream, name in ((stdout, "standard output"), (stderr, "standard error"))]
     io = Io(cast(TextIO, guarded[0]), cast(TextIO, guarded[1]), stdin, os.environ if environ is None else environ)
     for stream in guarded:
-        stream.scrub, stream.scrub_rendered = io.scrub, io.scrub_rendered
+        stream.scrub = io.scrub
     arguments = list(argv)
     # Every plan the command reads, and every secret a snapshot file shows in clear, is heard by the scrub.
     with listening(io.heard):

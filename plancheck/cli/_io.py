@@ -162,7 +162,6 @@ class Io:
         self.environ = environ
         self._heard: list[Any] = []
         self._secrets = NO_SECRETS
-        self._apart = NO_SECRETS
 
     def heard(self, found: Any) -> None:
         """A document read (its ``secrets``) or secrets found during the command: scrubbed from all it prints.
@@ -174,26 +173,6 @@ class Io:
         checks show (printed in every plan's part), not every secret of every plan.
         """
         self._heard.append(found)
-
-    def heard_apart(self, found: Secrets) -> None:
-        """Secrets of one plan of many that another plan's part may show (its checks do), heard as :meth:`heard` hears
-        them, and scrubbed from a :class:`Rendered` document too: its writers scrubbed each plan's part only of that
-        plan's own secrets."""
-        self.heard(found)
-        self._apart = Secrets.union([self._apart, found])
-
-    def scrub_rendered(self, text: Rendered) -> str:
-        """A :class:`Rendered` document as the streams write it: its writers scrubbed every value it holds of every
-        secret heard but those heard apart (:meth:`heard_apart`: mostly none), so only those are scrubbed here.
-
-        >>> import io
-        >>> from plancheck import Secrets
-        >>> cli = Io(io.StringIO(), io.StringIO(), None, {})
-        >>> cli.heard(Secrets(["error"])); cli.scrub_rendered(Rendered('{"level": "error"}'))
-        '{"level": "error"}'
-        """
-        # Secrets of plain strings, listed when heard: nothing left to fail here.
-        return self._apart.scrub(text)
 
     def secrets(self) -> Secrets:
         """Every secret heard so far, each document trusting its names (:meth:`Secrets.union`; collected when first
@@ -267,15 +246,16 @@ class _WriteFailed(Exception):
 
 class Rendered(str):
     """Text a writer rendered from values it scrubbed one by one (a JSON, JUnit, SARIF, GitHub or Markdown document),
-    so the streams do not scrub it again as flat text (:meth:`Io.scrub_rendered`).
+    so the streams do not scrub it again as flat text.
 
     Each value of such a document was scrubbed before it was serialized and escaped, trusting what its failure
     trusts; a scrub of the serialized text sees what no value holds: keys and words of the format (a secret
     ``plan`` or ``error`` made ``"(sensitive)": {`` and ``"fail_on": "(sensitive)"``, a document its schema
     refuses) and values in their escaped spelling, which no trusted text matches (a check's own path
     ``triggers[&quot;(sensitive)&quot;]``). So a document has one scrub, its values', as the text report's pieces
-    do; anything else written (an error, a usage line, the text report) is a plain ``str`` and still passes the
-    stream's scrub of every secret heard.
+    do (in a run of many plans, each plan's values are scrubbed of the other plans' secrets its checks show, too:
+    ``plancheck.cli._output.parts_scrubbed``); anything else written (an error, a usage line, the text report) is
+    a plain ``str`` and still passes the stream's scrub of every secret heard.
 
     >>> Rendered("{}").ended(), type(Rendered("{}").ended()).__name__
     ('{}\\n', 'Rendered')
@@ -302,16 +282,16 @@ class _Guarded(_stdio.TextIOBase):
         self.stream = stream
         self.name = name
         self.failed = False
-        #: The one scrub every write passes through (:meth:`Io.scrub`, set by :func:`run`), and the one a
-        #: :class:`Rendered` document passes through (:meth:`Io.scrub_rendered`: its values were scrubbed).
+        #: The one scrub every write but a :class:`Rendered` document's passes through (:meth:`Io.scrub`, set by
+        #: :func:`run`).
         self.scrub: Callable[[str], str] = str
-        self.scrub_rendered: Callable[[Rendered], str] = str
 
     def write(self, text: str) -> int:
         # Every byte the command line prints passes here: scrubbed of every secret of every document read, then
         # made terminal-safe (controls and bidi shown escaped, only our own colours kept). In that order: a secret
         # holding a control character is found as it is in the document, before escaping changes its spelling.
-        text = terminal_safe(self.scrub_rendered(text) if isinstance(text, Rendered) else self.scrub(text))
+        # A Rendered document's values were each scrubbed before they were escaped: its one scrub (see Rendered).
+        text = terminal_safe(text if isinstance(text, Rendered) else self.scrub(text))
         if self.stream is None:
             raise self._fail(None)
         try:
@@ -572,7 +552,7 @@ def write_report(io: Io, filename: str, text: str) -> None:
 
     shown = _stdio.StringIO()
     stream = _Guarded(shown, f"the report file {filename}")
-    stream.scrub, stream.scrub_rendered = io.scrub, io.scrub_rendered
+    stream.scrub = io.scrub
     stream.write(text.ended() if isinstance(text, Rendered) else text + "\n")
     try:
         path = Path(filename)

@@ -29,7 +29,7 @@ from ._io import (
     tool_version,
     use_colour,
 )
-from ._output import PlanRun, plan_parts
+from ._output import PlanRun, parts_scrubbed, plan_parts
 
 __all__ = ["check_many", "check_plan", "named_twice", "part_keys"]
 
@@ -143,7 +143,13 @@ def check_many(plans: Sequence[str], args: argparse.Namespace, io: Io, specs: Se
     # streams scrub all of it of what every part shows of another plan's: its secrets the checks show (an
     # address, a matcher's value). Not of every secret of every plan: that scrub grows with both the output and
     # the plans (170 s for the output of 200 plans of 1 MB), and a plan's own content is its own scrub's.
-    io.heard_apart(Secrets([value for o in outcomes if not isinstance(o, PlanFailed) for value in o.crossing]))
+    # The writers scrub each value of every part of these too, before it is escaped (their documents are not
+    # scrubbed again as text: plancheck.cli._io.Rendered); trusting the paths the checks were given, as a plan's
+    # failures trust them.
+    crossing = [value for o in outcomes if not isinstance(o, PlanFailed) for value in o.crossing]
+    apart = Secrets(crossing).trusting([spec.path.to_text() for spec in specs if spec.path is not None]) if crossing else None
+    if apart is not None:
+        io.heard(apart)
     judged = iter(judge_plans([(name, results, facts.secrets) for name, results, facts in checked], baseline,
                               args.write_baseline))
     runs: list[Any] = []
@@ -151,9 +157,10 @@ def check_many(plans: Sequence[str], args: argparse.Namespace, io: Io, specs: Se
         if isinstance(outcome, PlanFailed):
             io.stderr.write(f"tfplancheck: error: {outcome.message}\n")
         if not isinstance(outcome, Outcome):
-            runs.append(outcome)
+            runs.append(parts_scrubbed(outcome, apart) if isinstance(outcome, PlanParts) and apart is not None
+                        else outcome)
             continue
         results, fixed, file = next(judged)
         runs.append(PlanRun(outcome.facts, tuple(results), waived=sum(len(r.waived) for r in results),
-                            fixed=tuple(fixed), baseline=file))
+                            fixed=tuple(fixed), baseline=file, apart=apart))
     return runs

@@ -65,6 +65,7 @@ __all__ = [
     "fail_everywhere",
     "findings",
     "plan_parts",
+    "parts_scrubbed",
     "plans_document",
     "plans_line",
     "render",
@@ -290,6 +291,8 @@ class PlanRun(FrozenValue):
     waived: int = 0
     fixed: tuple[BaselineEntry, ...] = ()
     baseline: str | None = None
+    #: In a run of many plans, the other plans' secrets that the checks show (so this plan's reports may too).
+    apart: Secrets | None = None
 
     @property
     def name(self) -> str:
@@ -297,8 +300,10 @@ class PlanRun(FrozenValue):
         return self.plan.source or "<plan>"
 
     def secrets(self) -> Secrets:
-        """What every string of this run's reports is scrubbed of (the text output's :func:`results_secrets`)."""
-        return results_secrets(self.results, self.plan)
+        """What every string of this run's reports is scrubbed of (the text output's :func:`results_secrets`, and the
+        secrets of the other plans of the run it may show)."""
+        own = results_secrets(self.results, self.plan)
+        return own if self.apart is None else Secrets.union([own, self.apart])
 
     def notes(self) -> list[str]:
         """What the reports note besides findings: the plan's notes, each expired waiver, each baseline entry fixed."""
@@ -661,43 +666,53 @@ def _render_github(runs: Sequence[Checked], fail_on: str) -> str:
     """An ``::error``/``::warning`` command per finding, titled with its check and plan, a ``::notice`` per note, then the
     counts (and, for many plans, their one summary line)."""
     parts = [_part("github", run, fail_on) for run in runs]
-    lines = [line for own, _ in parts for line in own]
-    lines += [count for _, count in parts]
+    lines = [_command_line(*command) for own, _ in parts for command in own]
+    lines += [f"{_TOOL}: {name}: {counts}" for _, (name, counts) in parts]
     if len(runs) > 1:
         lines.append(f"{_TOOL}: {plans_line(runs, fail_on)}")
     return "\n".join(lines)
 
 
-def _github_part(run: PlanRun | PlanFailed, fail_on: str) -> tuple[list[str], str]:
-    """A plan's commands and its count line."""
-    lines: list[str] = []
+#: A workflow command of a plan's part, not escaped yet: its command, what its title names (a check or a
+#: plan's error, the plan, what accepted the finding: each a value, scrubbed, or ""), and its message.
+Command = tuple[str, str, str, str, str]
+
+
+def _command_line(command: str, check: str, name: str, label: str, message: str) -> str:
+    """A workflow command (its title ``tfplancheck: CHECK (NAME) LABEL``, or ``tfplancheck: NAME``), escaped.
+
+    >>> _command_line("notice", "", "p.json", "", "50% done")
+    '::notice title=tfplancheck%3A p.json::50%25 done'
+    """
+    title = f"{_TOOL}: {check} ({name})" if check else f"{_TOOL}: {name}"
+    title += f" {label}" if label else ""
+    return f"::{command} title={escape_property(title)}::{escape_data(message)}"
+
+
+def _github_part(run: PlanRun | PlanFailed, fail_on: str) -> tuple[list[Command], tuple[str, str]]:
+    """A plan's commands and its count line's name and counts (values scrubbed, not escaped: the run escapes them)."""
     if isinstance(run, PlanFailed):
-        title = escape_property(f"{_TOOL}: {run.kind} error ({one_line(run.name)})")
-        return [f"::error title={title}::{escape_data(run.text())}"], _count_line(run)
+        name = one_line(run.name)
+        return [("error", f"{run.kind} error", name, "", run.text())], (name, f"not checked ({run.kind} error)")
     secrets = run.secrets()
     name = one_line(run.name, secrets.scrub)
-    for note in run.notes():
-        lines.append(f"::notice title={escape_property(f'{_TOOL}: {name}')}::{escape_data(one_line(note, secrets.scrub))}")
+    commands: list[Command] = [("notice", "", name, "", one_line(note, secrets.scrub)) for note in run.notes()]
     for result in run.results:
         for found in findings(run, result, fail_on, secrets):
-            title = escape_property(f"{_TOOL}: {found.check} ({name})")
-            lines.append(f"::{found.level} title={title}::{escape_data(found.text)}")
+            commands.append((found.level, found.check, name, "", found.text))
         for found, why in accepted(run, result, secrets):
-            title = escape_property(f"{_TOOL}: {found.check} ({name}) {found.label.lower()}")
-            lines.append(f"::notice title={title}::{escape_data(f'{found.text} ({why})')}")
-    return lines, _count_line(run)
+            commands.append(("notice", found.check, name, found.label.lower(), f"{found.text} ({why})"))
+    return commands, (name, _counts_text(run))
 
 
-def _count_line(run: PlanRun | PlanFailed) -> str:
-    """The counts of one plan's run, one line (its name made one line: it cannot start a workflow command)."""
-    if isinstance(run, PlanFailed):
-        return f"{_TOOL}: {one_line(run.name)}: not checked ({run.kind} error)"
+def _counts_text(run: PlanRun) -> str:
+    """The counts of one plan's run, as its count line says them."""
     counts = verdict(run.results)[1]
     parts = [f"{counts['passed']} passed", f"{counts['failed']} failed"]
     parts += [f"{counts[key]} {key if counts[key] != 1 else key[:-1]}" for key in ("errors", "warnings") if counts[key]]
     parts += [f"{n} {what}" for n, what in ((run.waived, "waived"), (counts["known"], "known")) if n]
     noun = "check" if counts["total"] == 1 else "checks"
-    return f"{_TOOL}: {one_line(run.secrets().scrub(run.name))}: {counts['total']} {noun}: {', '.join(parts)}"
+    return f"{counts['total']} {noun}: {', '.join(parts)}"
 
 
 # -- Markdown ---------------------------------------------------------------------------------------
@@ -730,21 +745,28 @@ def _omitted_line(count: int, what: str, limit: int) -> str:
             f"every finding is in the text, JSON, JUnit and SARIF outputs*")
 
 
-def _markdown_part(run: PlanRun | PlanFailed, fail_on: str) -> tuple[list[str], list[str], list[str], list[str]]:
-    """A plan's heading, notes, table and findings (the notes and findings are what a cap may cut)."""
+def _markdown_part(run: PlanRun | PlanFailed, fail_on: str) -> tuple[str, list[str], list[str], list[tuple[str, str]]]:
+    """A plan's name, notes, table and findings (each label and text), values scrubbed, not escaped (the run escapes
+    them; the notes and findings are what a cap may cut)."""
     if isinstance(run, PlanFailed):
-        return [f"### {escape_markdown(run.name)}"], [], [], [f"- **ERROR** not checked: {escape_markdown(run.text())}"]
+        return run.name, [], [], [("ERROR", f"not checked: {run.text()}")]
     secrets = run.secrets()
     counts = verdict(run.results)[1]
-    notes = [f"> {escape_markdown(secrets.scrub(note))}" for note in run.notes()]
+    notes = [secrets.scrub(note) for note in run.notes()]
     table = ["| checks | passed | failed | errors | warnings | waived |",
              "| ---: | ---: | ---: | ---: | ---: | ---: |",
              f"| {counts['total']} | {counts['passed']} | {counts['failed']} | {counts['errors']} "
              f"| {counts['warnings']} | {run.waived} |"]
     shown = [(f, "") for r in run.results for f in findings(run, r, fail_on, secrets)]
     shown += [(f, f" ({why})") for r in run.results for f, why in accepted(run, r, secrets)]
-    found = [f"- **{f.label}** {escape_markdown(f.text + why)}" for f, why in shown]
-    return [f"### {escape_markdown(secrets.scrub(run.name))}"], notes, table, found
+    return secrets.scrub(run.name), notes, table, [(f.label, f.text + why) for f, why in shown]
+
+
+def _markdown_lines(name: str, notes: list[str], table: list[str], found: list[tuple[str, str]],
+                    ) -> tuple[list[str], list[str], list[str], list[str]]:
+    """A plan's part of the summary as its lines: heading, notes, table and findings, each value escaped."""
+    return ([f"### {escape_markdown(name)}"], [f"> {escape_markdown(note)}" for note in notes], table,
+            [f"- **{label}** {escape_markdown(text)}" for label, text in found])
 
 
 def _render_markdown(runs: Sequence[Checked], fail_on: str, limit: int = MARKDOWN_MAX_BYTES) -> str:
@@ -757,7 +779,7 @@ def _render_markdown(runs: Sequence[Checked], fail_on: str, limit: int = MARKDOW
     status = run_status(runs, fail_on)
     unread = any(isinstance(run, PlanFailed) for run in runs)
     verdict = {0: "passed", 1: "failed", 2: "error (a plan could not be read)" if unread else "error (a check could not run)"}[status]
-    parts = [_part("markdown", run, fail_on) for run in runs]
+    parts = [_markdown_lines(*_part("markdown", run, fail_on)) for run in runs]
     heading = f"## {_TOOL}: {verdict}"
     whole = [heading]
     for head, notes, table, found in parts:
@@ -908,7 +930,7 @@ def _plan_document(run: Any, fail_on: str, tool_version: str) -> dict[str, Any]:
 
 #: The fields of the JSON and SARIF documents whose values are words of the format (``"fail_on": "error"``), never
 #: data: a value's scrub leaves them as they are, so a secret ``error`` cannot turn them into words no schema knows.
-_FORMAT_WORDS: Final = frozenset({"kind", "fail_on", "severity", "status", "level"})
+_FORMAT_WORDS: Final = frozenset({"kind", "fail_on", "severity", "status", "level", "tfplancheck/v1"})
 
 
 def _scrubbed_values(document: dict[str, Any], secrets: Secrets) -> dict[str, Any]:
@@ -979,7 +1001,47 @@ def plan_parts(run: PlanRun, keys: Sequence[tuple[Any, ...]], fail_on: str, cros
 
     >>> run = PlanRun(Plan.from_dict({"format_version": "1.2"}, source="p.json"), ())
     >>> plan_parts(run, [("github", "error")], "error").part(("github", "error"))
-    ([], 'tfplancheck: p.json: 0 checks: 0 passed, 0 failed')
+    ([], ('p.json', '0 checks: 0 passed, 0 failed'))
     """
     parts = tuple((key, _PARTS[key[0]](run, *key[1:])) for key in keys)
     return PlanParts(run.name, run_status([run], fail_on), parts, crossing)
+
+
+def parts_scrubbed(parts: PlanParts, secrets: Secrets) -> PlanParts:
+    """``parts`` with every value of their documents scrubbed of ``secrets`` too, before the run escapes them: in a
+    run of many plans, the secrets of the other plans that the checks show (its worker scrubbed each part of its own
+    plan's only). The text part is left as it is: the streams scrub text of every secret heard.
+
+    >>> run = PlanRun(Plan.from_dict({"format_version": "1.2"}, source="hunter2.json"), ())
+    >>> parts_scrubbed(plan_parts(run, [("markdown", "error")], "error"), Secrets(["hunter2"])).part(("markdown", "error"))[0]
+    '(sensitive).json'
+    """
+    return PlanParts(parts.source, parts.status, tuple((key, _part_scrubbed(key[0], part, secrets))
+                                                       for key, part in parts.parts), parts.crossing)
+
+
+def _part_scrubbed(fmt: str, part: Any, secrets: Secrets) -> Any:
+    """A plan's part of format ``fmt`` (as :data:`_PARTS` makes it) with each of its values scrubbed of ``secrets``."""
+    scrub = secrets.scrub
+    if fmt == "json":
+        return _scrubbed_values(part, secrets)
+    if fmt == "sarif":
+        uri, notes, results = part
+        return scrub(uri), [scrub(note) for note in notes], [_scrubbed_values(result, secrets) for result in results]
+    if fmt == "junit":
+        suite, counts = part
+        suite = copy.deepcopy(suite)
+        for element in suite.iter():
+            for key, value in element.items():
+                if key not in counts:  # the counts are numbers
+                    element.set(key, scrub(value))
+            element.text = scrub(element.text) if element.text else element.text
+        return suite, counts
+    if fmt == "github":
+        commands, (name, counts) = part
+        return ([(command, scrub(check), scrub(name), label, scrub(message))
+                 for command, check, name, label, message in commands], (scrub(name), counts))
+    if fmt == "markdown":
+        name, notes, table, found = part
+        return scrub(name), [scrub(note) for note in notes], table, [(label, scrub(text)) for label, text in found]
+    return part

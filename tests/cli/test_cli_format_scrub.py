@@ -86,7 +86,7 @@ SPELLED = {
 
 
 @pytest.mark.parametrize("fmt", SPELLED, ids=SPELLED.keys())
-@pytest.mark.parametrize("plans", [1], ids=["one plan"])
+@pytest.mark.parametrize("plans", [1, 2], ids=["one plan", "two plans"])
 def test_the_given_path_is_kept_in_every_place(tmp_path: Path, fmt: str, plans: int) -> None:
     for where, text in _outputs(tmp_path, "tags", fmt, plans).items():
         assert {spelled: text.count(spelled) for spelled in SPELLED[fmt]} == {
