@@ -1,8 +1,8 @@
 """Where one ``tfplancheck`` command reads and writes: its streams, its environment and its inputs.
 
 Every byte the command prints passes a guarded stream (:class:`_Guarded`: scrubbed of every secret the
-command heard, made terminal-safe, write failures told in one line); JSON documents are written by
-:func:`render_json`. A plan or checks file is read once, by the loader's ``read_bytes`` (which stops
+command heard, made terminal-safe, write failures told in one line), but a document its writer scrubbed value
+by value (:class:`Rendered`), which is not scrubbed again; JSON documents are written by :func:`render_json`. A plan or checks file is read once, by the loader's ``read_bytes`` (which stops
 after ``limit`` bytes), so the command line holds no second copy of opening files, reading streams
 or enforcing the size limit; it only says what went wrong in its own words. A plan may be JSON
 (``terraform show -json`` output) or a binary plan file (``terraform plan -out``), which is turned
@@ -66,6 +66,7 @@ __all__ = [
     "read_plan",
     "render_json",
     "reports_clash",
+    "scrubbed_values",
     "snapshot_document",
     "snapshot_ignore",
     "tool_version",
@@ -362,6 +363,34 @@ def render_json(document: Mapping[str, Any], secrets: Secrets | None = None) -> 
     if secrets is not None and len(secrets):
         data = copy_json(document, leaf=lambda value: secrets.scrub(value) if isinstance(value, str) else value)
     return json.dumps(data, indent=2, ensure_ascii=False, default=str)
+
+
+#: The fields of the JSON and SARIF documents whose values are words of the format (``"fail_on": "error"``), never
+#: data: a value's scrub leaves them as they are, so a secret ``error`` cannot turn them into words no schema knows.
+_FORMAT_WORDS: Final = frozenset({"kind", "fail_on", "severity", "status", "level", "tfplancheck/v1"})
+
+
+def scrubbed_values(document: dict[str, Any], secrets: Secrets) -> dict[str, Any]:
+    """``document`` (a results document) with every string value scrubbed of ``secrets``, but its format's words.
+
+    A document's one scrub (:class:`Rendered`): of each value, before it is serialized.
+
+    >>> scrubbed_values({"fail_on": "error", "plan": {"source": "error.json"}, "ok": False}, Secrets(["error"]))
+    {'fail_on': 'error', 'plan': {'source': '(sensitive).json'}, 'ok': False}
+    """
+    scrubbed: dict[str, Any] = _scrubbed_value(None, document, secrets)
+    return scrubbed
+
+
+def _scrubbed_value(key: str | None, item: Any, secrets: Secrets) -> Any:
+    """A value of a document, found under ``key``, scrubbed as :func:`scrubbed_values` scrubs them."""
+    if isinstance(item, str):
+        return item if key in _FORMAT_WORDS else secrets.scrub(item)
+    if isinstance(item, dict):
+        return {k: _scrubbed_value(k, v, secrets) for k, v in item.items()}
+    if isinstance(item, list):
+        return [_scrubbed_value(None, v, secrets) for v in item]
+    return item
 
 
 def error_document(kind: str, message: str, tool_version: str) -> dict[str, Any]:

@@ -44,6 +44,7 @@ from ._io import (
     plan_notes,
     plan_summary,
     render_json,
+    scrubbed_values,
     tool_version,
     use_colour,
     write_report,
@@ -65,7 +66,6 @@ __all__ = [
     "fail_everywhere",
     "findings",
     "plan_parts",
-    "parts_scrubbed",
     "plans_document",
     "plans_line",
     "render",
@@ -260,7 +260,8 @@ def results_document(results: Sequence[CheckResult], plan: Plan | PlanFacts, too
 #
 # Every string taken from a plan or a message is scrubbed of the plan's secrets (:func:`results_secrets`, as the
 # text output is) before the format escapes it: an escape changes a secret's spelling, so a scrub after it
-# (the command's stream, a report file's) could miss it. Data is made one line first (:func:`one_line`): a
+# could miss it, and would see the format's keys and words. That is these documents' one scrub: they are
+# written as Rendered text, which the command's stream and a report file's do not scrub again. Data is made one line first (:func:`one_line`): a
 # newline or control character in an address cannot start a line of its own (a forged workflow command).
 
 #: What ``--format`` and ``--report FORMAT=FILE`` take, the default first.
@@ -925,35 +926,7 @@ def _plan_document(run: Any, fail_on: str, tool_version: str) -> dict[str, Any]:
         return {**error_document(run.kind, run.message, tool_version), "source": run.source}
     secrets = run.secrets()
     document = results_document(run.results, run.plan, tool_version, fail_on, fixed=run.fixed, baseline=run.baseline)
-    return _scrubbed_values(document, secrets)
-
-
-#: The fields of the JSON and SARIF documents whose values are words of the format (``"fail_on": "error"``), never
-#: data: a value's scrub leaves them as they are, so a secret ``error`` cannot turn them into words no schema knows.
-_FORMAT_WORDS: Final = frozenset({"kind", "fail_on", "severity", "status", "level", "tfplancheck/v1"})
-
-
-def _scrubbed_values(document: dict[str, Any], secrets: Secrets) -> dict[str, Any]:
-    """``document`` (a results document) with every string value scrubbed of ``secrets``, but its format's words.
-
-    A document's one scrub (:class:`~plancheck.cli._io.Rendered`): of each value, before it is serialized.
-
-    >>> _scrubbed_values({"fail_on": "error", "plan": {"source": "error.json"}, "ok": False}, Secrets(["error"]))
-    {'fail_on': 'error', 'plan': {'source': '(sensitive).json'}, 'ok': False}
-    """
-    scrubbed: dict[str, Any] = _scrubbed_value(None, document, secrets)
-    return scrubbed
-
-
-def _scrubbed_value(key: str | None, item: Any, secrets: Secrets) -> Any:
-    """A value of a document, found under ``key``, scrubbed as :func:`_scrubbed_values` scrubs them."""
-    if isinstance(item, str):
-        return item if key in _FORMAT_WORDS else secrets.scrub(item)
-    if isinstance(item, dict):
-        return {k: _scrubbed_value(k, v, secrets) for k, v in item.items()}
-    if isinstance(item, list):
-        return [_scrubbed_value(None, v, secrets) for v in item]
-    return item
+    return scrubbed_values(document, secrets)
 
 
 def plans_document(runs: Sequence[Any], fail_on: str, tool_version: str) -> dict[str, Any]:
@@ -1006,42 +979,3 @@ def plan_parts(run: PlanRun, keys: Sequence[tuple[Any, ...]], fail_on: str, cros
     parts = tuple((key, _PARTS[key[0]](run, *key[1:])) for key in keys)
     return PlanParts(run.name, run_status([run], fail_on), parts, crossing)
 
-
-def parts_scrubbed(parts: PlanParts, secrets: Secrets) -> PlanParts:
-    """``parts`` with every value of their documents scrubbed of ``secrets`` too, before the run escapes them: in a
-    run of many plans, the secrets of the other plans that the checks show (its worker scrubbed each part of its own
-    plan's only). The text part is left as it is: the streams scrub text of every secret heard.
-
-    >>> run = PlanRun(Plan.from_dict({"format_version": "1.2"}, source="hunter2.json"), ())
-    >>> parts_scrubbed(plan_parts(run, [("markdown", "error")], "error"), Secrets(["hunter2"])).part(("markdown", "error"))[0]
-    '(sensitive).json'
-    """
-    return PlanParts(parts.source, parts.status, tuple((key, _part_scrubbed(key[0], part, secrets))
-                                                       for key, part in parts.parts), parts.crossing)
-
-
-def _part_scrubbed(fmt: str, part: Any, secrets: Secrets) -> Any:
-    """A plan's part of format ``fmt`` (as :data:`_PARTS` makes it) with each of its values scrubbed of ``secrets``."""
-    scrub = secrets.scrub
-    if fmt == "json":
-        return _scrubbed_values(part, secrets)
-    if fmt == "sarif":
-        uri, notes, results = part
-        return scrub(uri), [scrub(note) for note in notes], [_scrubbed_values(result, secrets) for result in results]
-    if fmt == "junit":
-        suite, counts = part
-        suite = copy.deepcopy(suite)
-        for element in suite.iter():
-            for key, value in element.items():
-                if key not in counts:  # the counts are numbers
-                    element.set(key, scrub(value))
-            element.text = scrub(element.text) if element.text else element.text
-        return suite, counts
-    if fmt == "github":
-        commands, (name, counts) = part
-        return ([(command, scrub(check), scrub(name), label, scrub(message))
-                 for command, check, name, label, message in commands], (scrub(name), counts))
-    if fmt == "markdown":
-        name, notes, table, found = part
-        return scrub(name), [scrub(note) for note in notes], table, [(label, scrub(text)) for label, text in found]
-    return part
