@@ -38,8 +38,9 @@ def _plan(secret: str) -> dict[str, Any]:
                    "after_sensitive": {"triggers": {"x": True, "y": True}}}}]}
 
 
-def _outputs(tmp_path: Path, secret: str, fmt: str, plans: int = 1, jobs: str = "1") -> dict[str, str]:
-    """Standard output and the report file of a run of ``plans`` plans in ``fmt``, failing one check of ``PATH``."""
+def _outputs(tmp_path: Path, secret: str, fmt: str, plans: int = 1, jobs: str = "1", *more: str) -> dict[str, str]:
+    """Standard output and the report file of a run of ``plans`` plans in ``fmt``, failing one check of ``PATH``
+    (``more``: further arguments)."""
     names = []
     for i in range(plans):
         (tmp_path / f"p{i}.json").write_text(json.dumps(_plan(secret)), "utf-8")
@@ -47,8 +48,8 @@ def _outputs(tmp_path: Path, secret: str, fmt: str, plans: int = 1, jobs: str = 
     report = tmp_path / f"report.{fmt}"
     out, err = io.StringIO(), io.StringIO()
     status = run([*names, "--unknown", "null_resource.a", PATH, "--format", fmt, "--report", f"{fmt}={report}",
-                  "--jobs", jobs], stdout=out, stderr=err, environ={})
-    assert status == 1, err.getvalue()
+                  "--jobs", jobs, *more], stdout=out, stderr=err, environ={})
+    assert status == (0 if more else 1), err.getvalue()
     return {"stdout": out.getvalue(), "report": report.read_text("utf-8")}
 
 
@@ -56,13 +57,31 @@ SECRETS = {"a key": "plan", "a format word": "error", "the given path's key": "t
 
 
 @pytest.mark.parametrize("secret", SECRETS.values(), ids=SECRETS.keys())
-def test_a_json_document_with_a_secret_like_its_words_still_validates(tmp_path: Path, secret: str) -> None:
-    for where, text in _outputs(tmp_path, secret, "json").items():
+@pytest.mark.parametrize(("plans", "jobs"), [(1, "1"), (2, "1"), (2, "2")], ids=["one plan", "two plans", "two workers"])
+def test_a_json_document_with_a_secret_like_its_words_still_validates(tmp_path: Path, secret: str, plans: int,
+                                                                      jobs: str) -> None:
+    for where, text in _outputs(tmp_path, secret, "json", plans, jobs).items():
         doc = json.loads(text)
         jsonschema.validate(doc, SCHEMA)
-        result = doc["results"][0]
-        assert (doc["fail_on"], result["severity"], result["status"], result["path"]) == ("error", "error", "fail", PATH), where
-        assert "(sensitive)" not in json.dumps(doc["results"]), where
+        for part in doc["plans"] if plans > 1 else [doc]:
+            result = part["results"][0]
+            assert (part["fail_on"], result["severity"], result["status"], result["path"]) == (
+                "error", "error", "fail", PATH), where
+            assert "(sensitive)" not in json.dumps(part["results"]), where
+
+
+@pytest.mark.parametrize("secret", ["tags", "error"], ids=["the given path's key", "a format word"])
+def test_a_run_of_many_plans_judged_by_a_baseline_keeps_its_documents_whole(tmp_path: Path, secret: str) -> None:
+    """With a baseline, the plans' results are rendered by the command's process, each scrubbed of the others'
+    secrets that the checks show (here ``tags``: the path; ``error``: the checks' severity) value by value."""
+    outputs = {fmt: _outputs(tmp_path, secret, fmt, 2, "2", "--write-baseline", str(tmp_path / f"b-{fmt}.json"))
+               for fmt in ("json", "junit", "markdown")}
+    for where, text in outputs["json"].items():
+        doc = json.loads(text)
+        jsonschema.validate(doc, SCHEMA)
+        assert [part["results"][0]["known"][0]["path"] for part in doc["plans"]] == [PATH, PATH], where
+    assert outputs["junit"]["stdout"].count("triggers[&quot;tags&quot;]") == 2
+    assert outputs["markdown"]["stdout"].count(escape_markdown(PATH)) == 2
 
 
 @pytest.mark.parametrize("secret", SECRETS.values(), ids=SECRETS.keys())
@@ -102,3 +121,28 @@ LEAK_CASES = [(fmt, plans, jobs) for fmt in ("json", "junit", "sarif", "github",
 def test_no_secret_shows_in_any_format(tmp_path: Path, fmt: str, plans: int, jobs: str) -> None:
     for where, text in _outputs(tmp_path, SHAPES["passphrase"], fmt, plans, jobs).items():
         assert not leaks(text, {"plain": LONG, "passphrase": SHAPES["passphrase"]}), (where, text)
+
+
+CROSSING = "zzcrossing-secret-3f9a"
+CROSSING_CASES = [(fmt, more) for fmt in ("json", "junit", "sarif", "github", "markdown", "text")
+                  for more in ((), ("--write-baseline", "b.json"))]
+
+
+@pytest.mark.parametrize(("fmt", "more"), CROSSING_CASES,
+                         ids=[f"{fmt}{'-a baseline written' if more else ''}" for fmt, more in CROSSING_CASES])
+def test_a_secret_of_one_plan_that_the_checks_show_is_scrubbed_from_every_plan(
+        tmp_path: Path, fmt: str, more: tuple[str, ...]) -> None:
+    """Plan 0's secret is a key the check names; plan 1 holds no such secret, and its part shows the check too."""
+    names = []
+    for i, secret in enumerate((CROSSING, "other")):
+        plan = _plan(secret)
+        plan["resource_changes"][0]["change"]["after"]["triggers"][secret] = "v"
+        (tmp_path / f"p{i}.json").write_text(json.dumps(plan), "utf-8")
+        names.append(str(tmp_path / f"p{i}.json"))
+    report = tmp_path / f"report.{fmt}"
+    out, err = io.StringIO(), io.StringIO()
+    extra = [str(tmp_path / m) if m == "b.json" else m for m in more]
+    run([*names, "--unknown", "null_resource.a", f'triggers["{CROSSING}"]', "--format", fmt,
+         "--report", f"{fmt}={report}", "--jobs", "2", *extra], stdout=out, stderr=err, environ={})
+    for where, text in {"stdout": out.getvalue(), "stderr": err.getvalue(), "report": report.read_text("utf-8")}.items():
+        assert not leaks(text, {"crossing": CROSSING}), (where, text)
