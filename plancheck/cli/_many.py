@@ -159,8 +159,10 @@ def check_many(plans: Sequence[str], args: argparse.Namespace, io: Io, specs: Se
         if isinstance(outcome, PlanFailed):
             io.stderr.write(f"tfplancheck: error: {outcome.message}\n")
         if not isinstance(outcome, Outcome):
-            runs.append(parts_scrubbed(outcome, apart) if isinstance(outcome, PlanParts) and apart is not None
-                        else outcome)
+            if apart is not None:  # a plan that could not be read says its name and error: they may show one too
+                outcome = (parts_scrubbed(outcome, apart) if isinstance(outcome, PlanParts) else
+                           PlanFailed(apart.scrub(outcome.source), outcome.kind, apart.scrub(outcome.message)))
+            runs.append(outcome)
             continue
         results, fixed, file = next(judged)
         runs.append(PlanRun(outcome.facts, tuple(results), waived=sum(len(r.waived) for r in results),

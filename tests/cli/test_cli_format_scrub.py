@@ -132,13 +132,16 @@ CROSSING_CASES = [(fmt, more) for fmt in ("json", "junit", "sarif", "github", "m
                          ids=[f"{fmt}{'-a baseline written' if more else ''}" for fmt, more in CROSSING_CASES])
 def test_a_secret_of_one_plan_that_the_checks_show_is_scrubbed_from_every_plan(
         tmp_path: Path, fmt: str, more: tuple[str, ...]) -> None:
-    """Plan 0's secret is a key the check names; plan 1 holds no such secret, and its part shows the check too."""
+    """Plan 0's secret is a key the check names; plan 1 holds no such secret, and its part shows the check too; the
+    third plan, which cannot be read, is named with it."""
     names = []
     for i, secret in enumerate((CROSSING, "other")):
         plan = _plan(secret)
         plan["resource_changes"][0]["change"]["after"]["triggers"][secret] = "v"
         (tmp_path / f"p{i}.json").write_text(json.dumps(plan), "utf-8")
         names.append(str(tmp_path / f"p{i}.json"))
+    (tmp_path / f"{CROSSING}.json").write_text("{", "utf-8")
+    names.append(str(tmp_path / f"{CROSSING}.json"))
     report = tmp_path / f"report.{fmt}"
     out, err = io.StringIO(), io.StringIO()
     extra = [str(tmp_path / m) if m == "b.json" else m for m in more]
