@@ -1,8 +1,8 @@
 """Where one ``tfplancheck`` command reads and writes: its streams, its environment and its inputs.
 
 Every byte the command prints passes a guarded stream (:class:`_Guarded`: scrubbed of every secret the
-command heard, made terminal-safe, write failures told in one line); JSON documents are written by
-:func:`render_json`. A plan or checks file is read once, by the loader's ``read_bytes`` (which stops
+command heard, made terminal-safe, write failures told in one line), but a document its writer scrubbed value
+by value (:class:`Rendered`), which is not scrubbed again; JSON documents are written by :func:`render_json`. A plan or checks file is read once, by the loader's ``read_bytes`` (which stops
 after ``limit`` bytes), so the command line holds no second copy of opening files, reading streams
 or enforcing the size limit; it only says what went wrong in its own words. A plan may be JSON
 (``terraform show -json`` output) or a binary plan file (``terraform plan -out``), which is turned
@@ -47,6 +47,7 @@ __all__ = [
     "PlanFacts",
     "PlanFailed",
     "PlanParts",
+    "Rendered",
     "SCHEMA_VERSION",
     "SnapshotUsageError",
     "Style",
@@ -65,6 +66,7 @@ __all__ = [
     "read_plan",
     "render_json",
     "reports_clash",
+    "scrubbed_values",
     "snapshot_document",
     "snapshot_ignore",
     "tool_version",
@@ -210,7 +212,7 @@ class Io:
 
     def out(self, text: str) -> None:
         if text:
-            self.stdout.write(text + "\n")
+            self.stdout.write(text.ended() if isinstance(text, Rendered) else text + "\n")
 
     def fail(self, kind: str, message: str, json_mode: bool, hint: str = "") -> int:
         self.stderr.write(f"tfplancheck: error: {message}\n" + (f"{hint}\n" if hint else ""))
@@ -243,6 +245,28 @@ class _WriteFailed(Exception):
         self.reason = reason
 
 
+class Rendered(str):
+    """Text a writer rendered from values it scrubbed one by one (a JSON, JUnit, SARIF, GitHub or Markdown document),
+    so the streams do not scrub it again as flat text.
+
+    Each value of such a document was scrubbed before it was serialized and escaped, trusting what its failure
+    trusts; a scrub of the serialized text sees what no value holds: keys and words of the format (a secret
+    ``plan`` or ``error`` made ``"(sensitive)": {`` and ``"fail_on": "(sensitive)"``, a document its schema
+    refuses) and values in their escaped spelling, which no trusted text matches (a check's own path
+    ``triggers[&quot;(sensitive)&quot;]``). So a document has one scrub, its values', as the text report's pieces
+    do (in a run of many plans, each plan's values are scrubbed of the other plans' secrets its checks show, too:
+    ``plancheck.cli._output.parts_scrubbed``); anything else written (an error, a usage line, the text report) is
+    a plain ``str`` and still passes the stream's scrub of every secret heard.
+
+    >>> Rendered("{}").ended(), type(Rendered("{}").ended()).__name__
+    ('{}\\n', 'Rendered')
+    """
+
+    def ended(self) -> Rendered:
+        """The document and its final newline, still rendered."""
+        return Rendered(self + "\n")
+
+
 class _Guarded(_stdio.TextIOBase):
     """A text stream whose write failures are :class:`_WriteFailed` (BrokenPipeError is left to the caller).
 
@@ -259,14 +283,16 @@ class _Guarded(_stdio.TextIOBase):
         self.stream = stream
         self.name = name
         self.failed = False
-        #: The one scrub every write passes through (:meth:`Io.scrub`, set by :func:`run`).
+        #: The one scrub every write but a :class:`Rendered` document's passes through (:meth:`Io.scrub`, set by
+        #: :func:`run`).
         self.scrub: Callable[[str], str] = str
 
     def write(self, text: str) -> int:
         # Every byte the command line prints passes here: scrubbed of every secret of every document read, then
         # made terminal-safe (controls and bidi shown escaped, only our own colours kept). In that order: a secret
         # holding a control character is found as it is in the document, before escaping changes its spelling.
-        text = terminal_safe(self.scrub(text))
+        # A Rendered document's values were each scrubbed before they were escaped: its one scrub (see Rendered).
+        text = terminal_safe(text if isinstance(text, Rendered) else self.scrub(text))
         if self.stream is None:
             raise self._fail(None)
         try:
@@ -337,6 +363,34 @@ def render_json(document: Mapping[str, Any], secrets: Secrets | None = None) -> 
     if secrets is not None and len(secrets):
         data = copy_json(document, leaf=lambda value: secrets.scrub(value) if isinstance(value, str) else value)
     return json.dumps(data, indent=2, ensure_ascii=False, default=str)
+
+
+#: The fields of the JSON and SARIF documents whose values are words of the format (``"fail_on": "error"``), never
+#: data: a value's scrub leaves them as they are, so a secret ``error`` cannot turn them into words no schema knows.
+_FORMAT_WORDS: Final = frozenset({"kind", "fail_on", "severity", "status", "level", "tfplancheck/v1"})
+
+
+def scrubbed_values(document: dict[str, Any], secrets: Secrets) -> dict[str, Any]:
+    """``document`` (a results document) with every string value scrubbed of ``secrets``, but its format's words.
+
+    A document's one scrub (:class:`Rendered`): of each value, before it is serialized.
+
+    >>> scrubbed_values({"fail_on": "error", "plan": {"source": "error.json"}, "ok": False}, Secrets(["error"]))
+    {'fail_on': 'error', 'plan': {'source': '(sensitive).json'}, 'ok': False}
+    """
+    scrubbed: dict[str, Any] = _scrubbed_value(None, document, secrets)
+    return scrubbed
+
+
+def _scrubbed_value(key: str | None, item: Any, secrets: Secrets) -> Any:
+    """A value of a document, found under ``key``, scrubbed as :func:`scrubbed_values` scrubs them."""
+    if isinstance(item, str):
+        return item if key in _FORMAT_WORDS else secrets.scrub(item)
+    if isinstance(item, dict):
+        return {k: _scrubbed_value(k, v, secrets) for k, v in item.items()}
+    if isinstance(item, list):
+        return [_scrubbed_value(None, v, secrets) for v in item]
+    return item
 
 
 def error_document(kind: str, message: str, tool_version: str) -> dict[str, Any]:
@@ -528,7 +582,7 @@ def write_report(io: Io, filename: str, text: str) -> None:
     shown = _stdio.StringIO()
     stream = _Guarded(shown, f"the report file {filename}")
     stream.scrub = io.scrub
-    stream.write(text + "\n")
+    stream.write(text.ended() if isinstance(text, Rendered) else text + "\n")
     try:
         path = Path(filename)
         path.parent.mkdir(parents=True, exist_ok=True)

@@ -8,12 +8,14 @@ format is scrubbed of its own secrets (:mod:`plancheck.cli._output` writes the p
 from __future__ import annotations
 
 import argparse
+import copy
 import dataclasses
 import datetime
 import os
 from collections.abc import Sequence
 from typing import Any, cast
 
+from .._redact import Secrets
 from .._text import exception_text
 from ._io import (
     CliError,
@@ -26,12 +28,13 @@ from ._io import (
     checks_text,
     crossing_secrets,
     read_plan,
+    scrubbed_values,
     tool_version,
     use_colour,
 )
 from ._output import PlanRun, plan_parts
 
-__all__ = ["check_many", "check_plan", "named_twice", "part_keys"]
+__all__ = ["check_many", "check_plan", "named_twice", "part_keys", "parts_scrubbed"]
 
 #: The job of the run, set before the workers are forked (they inherit it) or the plans are checked here.
 _JOB: list[Job] = []
@@ -123,7 +126,6 @@ def check_many(plans: Sequence[str], args: argparse.Namespace, io: Io, specs: Se
 
     A baseline that cannot be written is a ``BaselineError``, for the caller to report.
     """
-    from .._redact import Secrets
     from .._terraform.lifecycle import run_in_workers, worker_count
     from ._waivers import judge_plans
 
@@ -143,7 +145,13 @@ def check_many(plans: Sequence[str], args: argparse.Namespace, io: Io, specs: Se
     # streams scrub all of it of what every part shows of another plan's: its secrets the checks show (an
     # address, a matcher's value). Not of every secret of every plan: that scrub grows with both the output and
     # the plans (170 s for the output of 200 plans of 1 MB), and a plan's own content is its own scrub's.
-    io.heard(Secrets([value for o in outcomes if not isinstance(o, PlanFailed) for value in o.crossing]))
+    # The writers scrub each value of every part of these too, before it is escaped (their documents are not
+    # scrubbed again as text: plancheck.cli._io.Rendered); trusting the paths the checks were given, as a plan's
+    # failures trust them.
+    crossing = [value for o in outcomes if not isinstance(o, PlanFailed) for value in o.crossing]
+    apart = Secrets(crossing).trusting([spec.path.to_text() for spec in specs if spec.path is not None]) if crossing else None
+    if apart is not None:
+        io.heard(apart)
     judged = iter(judge_plans([(name, results, facts.secrets) for name, results, facts in checked], baseline,
                               args.write_baseline))
     runs: list[Any] = []
@@ -151,9 +159,53 @@ def check_many(plans: Sequence[str], args: argparse.Namespace, io: Io, specs: Se
         if isinstance(outcome, PlanFailed):
             io.stderr.write(f"tfplancheck: error: {outcome.message}\n")
         if not isinstance(outcome, Outcome):
+            if apart is not None:  # a plan that could not be read says its name and error: they may show one too
+                outcome = (parts_scrubbed(outcome, apart) if isinstance(outcome, PlanParts) else
+                           PlanFailed(apart.scrub(outcome.source), outcome.kind, apart.scrub(outcome.message)))
             runs.append(outcome)
             continue
         results, fixed, file = next(judged)
         runs.append(PlanRun(outcome.facts, tuple(results), waived=sum(len(r.waived) for r in results),
-                            fixed=tuple(fixed), baseline=file))
+                            fixed=tuple(fixed), baseline=file, apart=apart))
     return runs
+
+
+def parts_scrubbed(parts: PlanParts, secrets: Secrets) -> PlanParts:
+    """``parts`` with every value of their documents scrubbed of ``secrets`` too, before the run escapes them: in a
+    run of many plans, the secrets of the other plans that the checks show (its worker scrubbed each part of its own
+    plan's only). The text part is left as it is: the streams scrub text of every secret heard.
+
+    >>> from plancheck import Plan
+    >>> run = PlanRun(Plan.from_dict({"format_version": "1.2"}, source="hunter2.json"), ())
+    >>> parts_scrubbed(plan_parts(run, [("markdown", "error")], "error"), Secrets(["hunter2"])).part(("markdown", "error"))[0]
+    '(sensitive).json'
+    """
+    return PlanParts(parts.source, parts.status, tuple((key, _part_scrubbed(key[0], part, secrets))
+                                                       for key, part in parts.parts), parts.crossing)
+
+
+def _part_scrubbed(fmt: str, part: Any, secrets: Secrets) -> Any:
+    """A plan's part of format ``fmt`` (as ``plancheck.cli._output._PARTS`` makes it) with each of its values scrubbed of ``secrets``."""
+    scrub = secrets.scrub
+    if fmt == "json":
+        return scrubbed_values(part, secrets)
+    if fmt == "sarif":
+        uri, notes, results = part
+        return scrub(uri), [scrub(note) for note in notes], [scrubbed_values(result, secrets) for result in results]
+    if fmt == "junit":
+        suite, counts = part
+        suite = copy.deepcopy(suite)
+        for element in suite.iter():
+            for key, value in element.items():
+                if key not in counts:  # the counts are numbers
+                    element.set(key, scrub(value))
+            element.text = scrub(element.text) if element.text else element.text
+        return suite, counts
+    if fmt == "github":
+        commands, (name, counts) = part
+        return ([(command, scrub(check), scrub(name), label, scrub(message))
+                 for command, check, name, label, message in commands], (scrub(name), counts))
+    if fmt == "markdown":
+        name, notes, table, found = part
+        return scrub(name), [scrub(note) for note in notes], table, [(label, scrub(text)) for label, text in found]
+    return part

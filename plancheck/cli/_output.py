@@ -22,8 +22,6 @@ from collections.abc import Iterator, Sequence
 from functools import partial
 from typing import TYPE_CHECKING, Any, Final
 
-from tfjsonpath._jsontypes import copy_json
-
 from .._documents.plan import Plan
 from .._errors import CheckFailure
 from .._frozen import FrozenValue, frozen
@@ -39,12 +37,14 @@ from ._io import (
     PlanFacts,
     PlanFailed,
     PlanParts,
+    Rendered,
     Style,
     _WriteFailed,
     error_document,
     plan_notes,
     plan_summary,
     render_json,
+    scrubbed_values,
     tool_version,
     use_colour,
     write_report,
@@ -260,7 +260,8 @@ def results_document(results: Sequence[CheckResult], plan: Plan | PlanFacts, too
 #
 # Every string taken from a plan or a message is scrubbed of the plan's secrets (:func:`results_secrets`, as the
 # text output is) before the format escapes it: an escape changes a secret's spelling, so a scrub after it
-# (the command's stream, a report file's) could miss it. Data is made one line first (:func:`one_line`): a
+# could miss it, and would see the format's keys and words. That is these documents' one scrub: they are
+# written as Rendered text, which the command's stream and a report file's do not scrub again. Data is made one line first (:func:`one_line`): a
 # newline or control character in an address cannot start a line of its own (a forged workflow command).
 
 #: What ``--format`` and ``--report FORMAT=FILE`` take, the default first.
@@ -291,6 +292,8 @@ class PlanRun(FrozenValue):
     waived: int = 0
     fixed: tuple[BaselineEntry, ...] = ()
     baseline: str | None = None
+    #: In a run of many plans, the other plans' secrets that the checks show (so this plan's reports may too).
+    apart: Secrets | None = None
 
     @property
     def name(self) -> str:
@@ -298,8 +301,10 @@ class PlanRun(FrozenValue):
         return self.plan.source or "<plan>"
 
     def secrets(self) -> Secrets:
-        """What every string of this run's reports is scrubbed of (the text output's :func:`results_secrets`)."""
-        return results_secrets(self.results, self.plan)
+        """What every string of this run's reports is scrubbed of (the text output's :func:`results_secrets`, and the
+        secrets of the other plans of the run it may show)."""
+        own = results_secrets(self.results, self.plan)
+        return own if self.apart is None else Secrets.union([own, self.apart])
 
     def notes(self) -> list[str]:
         """What the reports note besides findings: the plan's notes, each expired waiver, each baseline entry fixed."""
@@ -387,7 +392,7 @@ def accepted(run: PlanRun, result: CheckResult, secrets: Secrets) -> Iterator[tu
 
 def _finding(result: CheckResult, level: str, label: str, failure: CheckFailure, secrets: Secrets) -> Finding:
     address = failure.address if failure.address is not None else result.spec.address
-    return Finding(level, label, result.spec.type, one_line(_subject(result, failure), secrets.scrub),
+    return Finding(level, label, one_line(result.spec.type, secrets.scrub), one_line(_subject(result, failure), secrets.scrub),
                    None if address is None else one_line(address, secrets.scrub), one_line(failure.message, secrets.scrub))
 
 
@@ -418,16 +423,17 @@ def render(fmt: str, runs: Sequence[Checked], *, fail_on: str = "error", tool_ve
     """
     if fmt == "text":
         return render_text_runs(runs, style or Style(False), quiet, fail_on)
+    # Every value of these documents is scrubbed by its writer before it is escaped: their one scrub (Rendered).
     if fmt == "json":
-        return _render_json(runs, fail_on, tool_version)
+        return Rendered(_render_json(runs, fail_on, tool_version))
     if fmt == "junit":
-        return _render_junit(runs, fail_on)
+        return Rendered(_render_junit(runs, fail_on))
     if fmt == "sarif":
-        return _render_sarif(runs, fail_on, tool_version)
+        return Rendered(_render_sarif(runs, fail_on, tool_version))
     if fmt == "github":
-        return _render_github(runs, fail_on)
+        return Rendered(_render_github(runs, fail_on))
     if fmt == "markdown":
-        return _render_markdown(runs, fail_on, markdown_max_bytes)
+        return Rendered(_render_markdown(runs, fail_on, markdown_max_bytes))
     raise ValueError(f"unknown format {fmt!r} (expected one of {', '.join(FORMATS)})")
 
 
@@ -435,8 +441,7 @@ def _render_json(runs: Sequence[Checked], fail_on: str, tool_version: str) -> st
     run = runs[0] if len(runs) == 1 else None
     if isinstance(run, PlanRun):
         # One plan: the results document as it always was (a bad plan alone is an error document, said before).
-        return render_json(results_document(run.results, run.plan, tool_version, fail_on, fixed=run.fixed,
-                                            baseline=run.baseline), run.secrets())
+        return render_json(_plan_document(run, fail_on, tool_version))
     return render_json(plans_document(runs, fail_on, tool_version))
 
 
@@ -492,7 +497,7 @@ def _junit_suite(run: PlanRun, fail_on: str) -> tuple[ET.Element, dict[str, int]
         if failing:
             kind = "error" if result.status == "error" else "failure"
             counts["errors" if kind == "error" else "failures"] += 1
-            element = ET.SubElement(case, kind, message=failing[0].text, type=result.spec.type)
+            element = ET.SubElement(case, kind, message=failing[0].text, type=failing[0].check)
             element.text = "\n".join(f"{f.label}  {f.text}" for f in failing)
         elif passed:  # a check that passes only because its failures are waived or known did not pass as such
             counts["skipped"] += 1
@@ -626,7 +631,8 @@ def _sarif_part(run: PlanRun, fail_on: str) -> tuple[str, list[str], list[dict[s
                 # What the same finding is in the next run: its check, subject and plan (all scrubbed), not
                 # its line, so code scanning tells new findings from known ones.
                 "partialFingerprints": {"tfplancheck/v1": _fingerprint(found.check, found.subject, uri)},
-                "properties": {"status": result.status, "severity": result.severity, "origin": result.spec.origin},
+                "properties": {"status": result.status, "severity": result.severity,
+                               "origin": secrets.scrub(result.spec.origin)},
             }
             if why:
                 # A waiver stands in the checks file (in source); a baseline entry in a file of its own.
@@ -661,43 +667,53 @@ def _render_github(runs: Sequence[Checked], fail_on: str) -> str:
     """An ``::error``/``::warning`` command per finding, titled with its check and plan, a ``::notice`` per note, then the
     counts (and, for many plans, their one summary line)."""
     parts = [_part("github", run, fail_on) for run in runs]
-    lines = [line for own, _ in parts for line in own]
-    lines += [count for _, count in parts]
+    lines = [_command_line(*command) for own, _ in parts for command in own]
+    lines += [f"{_TOOL}: {name}: {counts}" for _, (name, counts) in parts]
     if len(runs) > 1:
         lines.append(f"{_TOOL}: {plans_line(runs, fail_on)}")
     return "\n".join(lines)
 
 
-def _github_part(run: PlanRun | PlanFailed, fail_on: str) -> tuple[list[str], str]:
-    """A plan's commands and its count line."""
-    lines: list[str] = []
+#: A workflow command of a plan's part, not escaped yet: its command, what its title names (a check or a
+#: plan's error, the plan, what accepted the finding: each a value, scrubbed, or ""), and its message.
+Command = tuple[str, str, str, str, str]
+
+
+def _command_line(command: str, check: str, name: str, label: str, message: str) -> str:
+    """A workflow command (its title ``tfplancheck: CHECK (NAME) LABEL``, or ``tfplancheck: NAME``), escaped.
+
+    >>> _command_line("notice", "", "p.json", "", "50% done")
+    '::notice title=tfplancheck%3A p.json::50%25 done'
+    """
+    title = f"{_TOOL}: {check} ({name})" if check else f"{_TOOL}: {name}"
+    title += f" {label}" if label else ""
+    return f"::{command} title={escape_property(title)}::{escape_data(message)}"
+
+
+def _github_part(run: PlanRun | PlanFailed, fail_on: str) -> tuple[list[Command], tuple[str, str]]:
+    """A plan's commands and its count line's name and counts (values scrubbed, not escaped: the run escapes them)."""
     if isinstance(run, PlanFailed):
-        title = escape_property(f"{_TOOL}: {run.kind} error ({one_line(run.name)})")
-        return [f"::error title={title}::{escape_data(run.text())}"], _count_line(run)
+        name = one_line(run.name)
+        return [("error", f"{run.kind} error", name, "", run.text())], (name, f"not checked ({run.kind} error)")
     secrets = run.secrets()
     name = one_line(run.name, secrets.scrub)
-    for note in run.notes():
-        lines.append(f"::notice title={escape_property(f'{_TOOL}: {name}')}::{escape_data(one_line(note, secrets.scrub))}")
+    commands: list[Command] = [("notice", "", name, "", one_line(note, secrets.scrub)) for note in run.notes()]
     for result in run.results:
         for found in findings(run, result, fail_on, secrets):
-            title = escape_property(f"{_TOOL}: {found.check} ({name})")
-            lines.append(f"::{found.level} title={title}::{escape_data(found.text)}")
+            commands.append((found.level, found.check, name, "", found.text))
         for found, why in accepted(run, result, secrets):
-            title = escape_property(f"{_TOOL}: {found.check} ({name}) {found.label.lower()}")
-            lines.append(f"::notice title={title}::{escape_data(f'{found.text} ({why})')}")
-    return lines, _count_line(run)
+            commands.append(("notice", found.check, name, found.label.lower(), f"{found.text} ({why})"))
+    return commands, (name, _counts_text(run))
 
 
-def _count_line(run: PlanRun | PlanFailed) -> str:
-    """The counts of one plan's run, one line (its name made one line: it cannot start a workflow command)."""
-    if isinstance(run, PlanFailed):
-        return f"{_TOOL}: {one_line(run.name)}: not checked ({run.kind} error)"
+def _counts_text(run: PlanRun) -> str:
+    """The counts of one plan's run, as its count line says them."""
     counts = verdict(run.results)[1]
     parts = [f"{counts['passed']} passed", f"{counts['failed']} failed"]
     parts += [f"{counts[key]} {key if counts[key] != 1 else key[:-1]}" for key in ("errors", "warnings") if counts[key]]
     parts += [f"{n} {what}" for n, what in ((run.waived, "waived"), (counts["known"], "known")) if n]
     noun = "check" if counts["total"] == 1 else "checks"
-    return f"{_TOOL}: {one_line(run.secrets().scrub(run.name))}: {counts['total']} {noun}: {', '.join(parts)}"
+    return f"{counts['total']} {noun}: {', '.join(parts)}"
 
 
 # -- Markdown ---------------------------------------------------------------------------------------
@@ -730,21 +746,28 @@ def _omitted_line(count: int, what: str, limit: int) -> str:
             f"every finding is in the text, JSON, JUnit and SARIF outputs*")
 
 
-def _markdown_part(run: PlanRun | PlanFailed, fail_on: str) -> tuple[list[str], list[str], list[str], list[str]]:
-    """A plan's heading, notes, table and findings (the notes and findings are what a cap may cut)."""
+def _markdown_part(run: PlanRun | PlanFailed, fail_on: str) -> tuple[str, list[str], list[str], list[tuple[str, str]]]:
+    """A plan's name, notes, table and findings (each label and text), values scrubbed, not escaped (the run escapes
+    them; the notes and findings are what a cap may cut)."""
     if isinstance(run, PlanFailed):
-        return [f"### {escape_markdown(run.name)}"], [], [], [f"- **ERROR** not checked: {escape_markdown(run.text())}"]
+        return run.name, [], [], [("ERROR", f"not checked: {run.text()}")]
     secrets = run.secrets()
     counts = verdict(run.results)[1]
-    notes = [f"> {escape_markdown(secrets.scrub(note))}" for note in run.notes()]
+    notes = [secrets.scrub(note) for note in run.notes()]
     table = ["| checks | passed | failed | errors | warnings | waived |",
              "| ---: | ---: | ---: | ---: | ---: | ---: |",
              f"| {counts['total']} | {counts['passed']} | {counts['failed']} | {counts['errors']} "
              f"| {counts['warnings']} | {run.waived} |"]
     shown = [(f, "") for r in run.results for f in findings(run, r, fail_on, secrets)]
     shown += [(f, f" ({why})") for r in run.results for f, why in accepted(run, r, secrets)]
-    found = [f"- **{f.label}** {escape_markdown(f.text + why)}" for f, why in shown]
-    return [f"### {escape_markdown(secrets.scrub(run.name))}"], notes, table, found
+    return secrets.scrub(run.name), notes, table, [(f.label, f.text + why) for f, why in shown]
+
+
+def _markdown_lines(name: str, notes: list[str], table: list[str], found: list[tuple[str, str]],
+                    ) -> tuple[list[str], list[str], list[str], list[str]]:
+    """A plan's part of the summary as its lines: heading, notes, table and findings, each value escaped."""
+    return ([f"### {escape_markdown(name)}"], [f"> {escape_markdown(note)}" for note in notes], table,
+            [f"- **{label}** {escape_markdown(text)}" for label, text in found])
 
 
 def _render_markdown(runs: Sequence[Checked], fail_on: str, limit: int = MARKDOWN_MAX_BYTES) -> str:
@@ -757,7 +780,7 @@ def _render_markdown(runs: Sequence[Checked], fail_on: str, limit: int = MARKDOW
     status = run_status(runs, fail_on)
     unread = any(isinstance(run, PlanFailed) for run in runs)
     verdict = {0: "passed", 1: "failed", 2: "error (a plan could not be read)" if unread else "error (a check could not run)"}[status]
-    parts = [_part("markdown", run, fail_on) for run in runs]
+    parts = [_markdown_lines(*_part("markdown", run, fail_on)) for run in runs]
     heading = f"## {_TOOL}: {verdict}"
     whole = [heading]
     for head, notes, table, found in parts:
@@ -903,8 +926,7 @@ def _plan_document(run: Any, fail_on: str, tool_version: str) -> dict[str, Any]:
         return {**error_document(run.kind, run.message, tool_version), "source": run.source}
     secrets = run.secrets()
     document = results_document(run.results, run.plan, tool_version, fail_on, fixed=run.fixed, baseline=run.baseline)
-    scrubbed: dict[str, Any] = copy_json(document, leaf=lambda value: secrets.scrub(value) if isinstance(value, str) else value)
-    return scrubbed
+    return scrubbed_values(document, secrets)
 
 
 def plans_document(runs: Sequence[Any], fail_on: str, tool_version: str) -> dict[str, Any]:
@@ -952,7 +974,8 @@ def plan_parts(run: PlanRun, keys: Sequence[tuple[Any, ...]], fail_on: str, cros
 
     >>> run = PlanRun(Plan.from_dict({"format_version": "1.2"}, source="p.json"), ())
     >>> plan_parts(run, [("github", "error")], "error").part(("github", "error"))
-    ([], 'tfplancheck: p.json: 0 checks: 0 passed, 0 failed')
+    ([], ('p.json', '0 checks: 0 passed, 0 failed'))
     """
     parts = tuple((key, _PARTS[key[0]](run, *key[1:])) for key in keys)
     return PlanParts(run.name, run_status([run], fail_on), parts, crossing)
+
