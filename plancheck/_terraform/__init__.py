@@ -35,7 +35,7 @@ from typing import Final
 
 from .._errors import TfCheckError
 from .._frozen import FrozenValue, frozen, public
-from .lifecycle import ending_on_signals, start_held
+from .lifecycle import ending_on_signals, signals_held, start_held
 
 __all__ = [
     "ENV_TERRAFORM_PATH",
@@ -738,12 +738,16 @@ def _run_in_group(process: subprocess.Popen[bytes], deadline: float) -> tuple[by
         _end_unreaped(process)
         raise
     finally:
-        selector.close()
-        if exit_fd is not None:
-            os.close(exit_fd)
-        process.stdout.close()
-        process.stderr.close()
-        process.wait()  # reaps the leader: only now may its pid (and group id) be reused
+        # Held: a further signal (a worker gets the one sent to its group and its parent's SIGTERM) that cut
+        # _end_unreaped short must not skip the kill or the reap too, leaving the command running, or unreaped.
+        with signals_held():
+            _kill_group(process.pid)  # again after an interrupt: harmless, as the unreaped leader keeps the id ours
+            selector.close()
+            if exit_fd is not None:
+                os.close(exit_fd)
+            process.stdout.close()
+            process.stderr.close()
+            process.wait()  # reaps the leader: only now may its pid (and group id) be reused
     return b"".join(chunks[out_fd]), b"".join(chunks[err_fd]), timed_out
 
 

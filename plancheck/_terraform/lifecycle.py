@@ -37,6 +37,7 @@ __all__ = [
     "ending_on_signals",
     "pending_signal",
     "run_in_workers",
+    "signals_held",
     "start_afresh",
     "start_held",
     "worker_count",
@@ -262,6 +263,32 @@ def start_held(start: Callable[[], _P], end: Callable[[_P], object]) -> _P:
     return process
 
 
+@contextlib.contextmanager
+def signals_held() -> Iterator[None]:
+    """Hold Ctrl-C and the termination signals back (blocked) while the body runs; one that came meanwhile is
+    raised as the body is done. For the last steps of ending a command (killing its group, reaping it), which a
+    further signal must not cut short: a worker gets SIGHUP or SIGTERM sent to its group and its parent's
+    SIGTERM on top, and the second would otherwise raise in the middle of the first one's cleanup.
+
+    >>> try:
+    ...     with signals_held():
+    ...         signal.raise_signal(signal.SIGINT)
+    ...         print("not interrupted")
+    ... except KeyboardInterrupt:
+    ...     print("then interrupted")
+    not interrupted
+    then interrupted
+    """
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
+
+
 def _put_back(previous: dict[int, _Handler]) -> None:
     for signum, handler in previous.items():
         assert handler is not None
@@ -305,6 +332,35 @@ def _worker_start() -> None:
     signal.pthread_sigmask(signal.SIG_UNBLOCK, _FORKING)
 
 
+def _work(fn: Callable[[_A], _R], item: _A) -> _R:
+    """In a worker: ``fn(item)``; after a termination signal the worker ends with it, never takes the next item.
+
+    ``fn``'s scope delivers the signal when it has unwound, which ends the worker; but a second signal (the
+    parent's SIGTERM, on top of SIGHUP or SIGTERM sent to the whole group) that lands while that scope's
+    ``finally`` runs raises there instead, skipping the delivery. The pool's loop takes whatever ``fn`` raises
+    for the item's result and runs the next item: a new ``terraform show`` while the parent waits for the
+    worker to end, for ever.
+    """
+    try:
+        result = fn(item)
+    except KeyboardInterrupt:
+        _end_worker()
+        raise
+    if pending_signal() is not None:
+        _end_worker()
+    return result
+
+
+def _end_worker() -> None:
+    """End this worker, its work unwound, with the signal that came (the signals held, so no other one cuts in)."""
+    signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)
+    signum = pending_signal() or int(signal.SIGTERM)  # a worker's Ctrl-C does nothing: only Terminated gets here
+    signal.signal(signum, signal.SIG_DFL)
+    signal.raise_signal(signum)  # held: delivered, with its default action, as it is let in
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signum})
+    os._exit(128 + signum)  # not reached: the default action of SIGTERM and SIGHUP ends the process
+
+
 def run_in_workers(fn: Callable[[_A], _R], items: Sequence[_A], workers: int) -> list[_R]:
     """``fn(item)`` for each of ``items`` in up to ``workers`` forked worker processes, the results in the order of
     ``items`` whichever finished first; with one worker (or where processes cannot be forked), one after the other
@@ -330,7 +386,7 @@ def run_in_workers(fn: Callable[[_A], _R], items: Sequence[_A], workers: int) ->
         try:
             # The first submit forks every worker (a fork pool starts them all at once, before its thread): a
             # signal that comes meanwhile is delivered after, once every worker can be ended.
-            futures = [pool.submit(fn, item) for item in items]
+            futures = [pool.submit(_work, fn, item) for item in items]
         finally:
             signal.pthread_sigmask(signal.SIG_UNBLOCK, _FORKING)
         return [future.result() for future in futures]

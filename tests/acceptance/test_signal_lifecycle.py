@@ -170,3 +170,26 @@ def test_terminated_pickles_with_its_signal() -> None:
     """It crosses process boundaries (xdist reports) like the other exceptions."""
     copy = pickle.loads(pickle.dumps(Terminated(signal.SIGHUP)))
     assert (type(copy), copy.signum, str(copy)) == (Terminated, signal.SIGHUP, str(Terminated(signal.SIGHUP)))
+
+
+def _cut_short(ran: str) -> None:
+    """A worker's work whose scope a second signal cut short (its finally never delivered the first): the
+    Terminated escapes it with the signal still pending."""
+    with open(ran, "a", encoding="utf-8") as f:
+        f.write(f"{os.getpid()}\n")
+    lifecycle._SCOPE.pending = int(signal.SIGTERM)
+    raise Terminated(signal.SIGTERM)
+
+
+def test_a_worker_whose_signal_escaped_its_work_ends_and_takes_no_other_item(tmp_path: Path) -> None:
+    """The pool's loop would take the Terminated for the item's result and run the next: a new ``terraform show``
+    while the parent waits for the worker, for ever. The worker ends with the signal instead (the pool breaks)."""
+    from concurrent.futures.process import BrokenProcessPool
+
+    ran = tmp_path / "ran"
+    # BaseException: on the old code the Terminated came back to the parent as the item's result, and was raised.
+    with pytest.raises(BaseException) as caught:
+        lifecycle.run_in_workers(_cut_short, [str(ran)] * 6, 2)
+    assert caught.type is BrokenProcessPool
+    pids = ran.read_text("utf-8").split()
+    assert len(pids) == len(set(pids)), "a worker ran another item after its signal"
