@@ -367,7 +367,8 @@ def render_json(document: Mapping[str, Any], secrets: Secrets | None = None) -> 
 
 #: The fields of the JSON and SARIF documents whose values are words of the format (``"fail_on": "error"``), never
 #: data: a value's scrub leaves them as they are, so a secret ``error`` cannot turn them into words no schema knows.
-_FORMAT_WORDS: Final = frozenset({"kind", "fail_on", "severity", "status", "level", "tfplancheck/v1"})
+#: (A SARIF part's fingerprint is not among them: the part holds the texts it is made of, scrubbed as any value.)
+_FORMAT_WORDS: Final = frozenset({"kind", "fail_on", "severity", "status", "level"})
 
 
 def scrubbed_values(document: dict[str, Any], secrets: Secrets) -> dict[str, Any]:

@@ -576,8 +576,10 @@ def _render_sarif(runs: Sequence[Checked], fail_on: str, tool_version: str) -> s
         for found in found_results:
             # The indexes are the run's: the part has each result's own fields in their places.
             location = found["locations"][0]
+            check, subject = found["partialFingerprints"]["tfplancheck/v1"]
             results.append({**found, "ruleIndex": rules.setdefault(found["ruleId"], len(rules)),
-                            "locations": [{**location, "physicalLocation": {**location["physicalLocation"], **at}}]})
+                            "locations": [{**location, "physicalLocation": {**location["physicalLocation"], **at}}],
+                            "partialFingerprints": {"tfplancheck/v1": _fingerprint(check, subject, uri)}})
     status = run_status(runs, fail_on)
     driver: dict[str, Any] = {
         "name": _TOOL,
@@ -629,8 +631,10 @@ def _sarif_part(run: PlanRun, fail_on: str) -> tuple[str, list[str], list[dict[s
                 "message": {"text": found.text},
                 "locations": [location],
                 # What the same finding is in the next run: its check, subject and plan (all scrubbed), not
-                # its line, so code scanning tells new findings from known ones.
-                "partialFingerprints": {"tfplancheck/v1": _fingerprint(found.check, found.subject, uri)},
+                # its line, so code scanning tells new findings from known ones. The part holds the check and
+                # subject; the run hashes them with the plan's URI (_render_sarif), after a run of many plans has
+                # scrubbed them of the other plans' secrets too (a hash made here would be of a text holding one).
+                "partialFingerprints": {"tfplancheck/v1": [found.check, found.subject]},
                 "properties": {"status": result.status, "severity": result.severity,
                                "origin": secrets.scrub(result.spec.origin)},
             }

@@ -293,6 +293,32 @@ def test_a_plans_part_is_scrubbed_beyond_its_findings(tree: Path, fmt: str) -> N
     assert "(sensitive).json" in urllib.parse.unquote(out)  # SARIF names it as a URI
 
 
+@pytest.mark.parametrize("baseline", [[], ["--baseline", "empty.json"]], ids=["parts", "baseline"])
+def test_a_sarif_fingerprint_is_made_of_scrubbed_texts_only(tree: Path, baseline: list[str]) -> None:
+    """A finding's fingerprint is a hash of its check, subject and plan: of them scrubbed of every secret its texts
+    are scrubbed of, the other plans' the checks show too (a hash of a text holding one can be checked against a
+    guess). So it is one fingerprint whether the plan's worker rendered its part or the run judged it by a baseline."""
+    from plancheck.cli._output import _fingerprint
+
+    secret = "hunter2-key-of-each"
+    holder = {"format_version": "1.2", "variables": {"pw": {"value": secret}},
+              "configuration": {"root_module": {"variables": {"pw": {"sensitive": True}}}},
+              "resource_changes": [{"address": f'null_resource.each["{secret}"]', "mode": "managed", "type": "null_resource",
+                                    "name": "each", "index": secret,
+                                    "change": {"actions": ["create"], "before": None, "after": {"id": "x"}}}]}
+    (tree / "holder.json").write_text(json.dumps(holder), "utf-8")
+    (tree / "each.toml").write_text(f'[[check]]\ntype = "ExpectResourceAction"\naddress = \'null_resource.each["{secret}"]\'\n'
+                                    'action = "Destroy"\n', "utf-8")
+    (tree / "empty.json").write_text('{"tfplancheck_baseline": 1, "failures": []}', "utf-8")
+    code, out, _ = _cli("holder.json", "pass.json", "-c", "each.toml", "--jobs", "1", "--format", "sarif", *baseline)
+    assert code == 1
+    found = {r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]: r for r in json.loads(out)["runs"][0]["results"]}
+    subject = 'ExpectResourceAction: null_resource.each["(sensitive)"]'
+    assert found["pass.json"]["message"]["text"].startswith(subject + ": resource not found")
+    assert found["pass.json"]["partialFingerprints"]["tfplancheck/v1"] == _fingerprint("ExpectResourceAction", subject,
+                                                                                       "pass.json")
+
+
 @pytest.mark.parametrize("plan", ["planted", "shapes"])
 def test_a_plan_rendered_by_its_worker_sends_back_no_secret(tree: Path, plan: str) -> None:
     """Without a baseline each worker renders its plan's part of every format (scrubbed there): what it sends back
