@@ -58,6 +58,7 @@ __all__ = [
     "compare_snapshot",
     "crossing_secrets",
     "error_document",
+    "error_json",
     "job_count",
     "path_argument",
     "plan_notes",
@@ -196,8 +197,7 @@ class Io:
         try:
             return self.secrets().scrub(text)
         except Exception as exc:  # a document that cannot list its secrets: withhold, never leak nor raise here
-            end = "\n" if text.endswith("\n") else ""
-            return f"tfplancheck: output withheld: its secrets could not be listed ({type(exc).__name__}){end}"
+            return _withheld(exc) + ("\n" if text.endswith("\n") else "")
 
     def scrubbed(self, text: str) -> str | None:
         """``text`` scrubbed as :meth:`scrub` does (its example holds here too), or None when the secrets
@@ -210,6 +210,25 @@ class Io:
         except Exception:  # the document that broke the command may be what cannot give its secrets
             return None
 
+    def error_shown(self, message: str) -> tuple[str, Secrets]:
+        """What an error document says, ``message``, and the secrets each of its values is scrubbed of (every
+        secret heard); or, when they cannot be listed, the streams' withheld wording in the message's place and
+        none: the document's other values are the tool's own (its version, the error's kind), and it stays a
+        document of its format.
+
+        >>> import io
+        >>> from plancheck import Secrets
+        >>> cli = Io(io.StringIO(), io.StringIO(), None, {})
+        >>> cli.heard(Secrets(["hunter2"]))
+        >>> message, secrets = cli.error_shown("pw hunter2")
+        >>> message, secrets.scrub(message)
+        ('pw hunter2', 'pw (sensitive)')
+        """
+        try:
+            return message, self.secrets()
+        except Exception as exc:  # as scrub(): withhold, never leak nor raise here
+            return _withheld(exc), NO_SECRETS
+
     def out(self, text: str) -> None:
         if text:
             self.stdout.write(text.ended() if isinstance(text, Rendered) else text + "\n")
@@ -217,8 +236,13 @@ class Io:
     def fail(self, kind: str, message: str, json_mode: bool, hint: str = "") -> int:
         self.stderr.write(f"tfplancheck: error: {message}\n" + (f"{hint}\n" if hint else ""))
         if json_mode:
-            self.out(render_json(error_document(kind, message, tool_version())))
+            self.out(error_json(kind, *self.error_shown(message), tool_version()))
         return 2
+
+
+def _withheld(exc: Exception) -> str:
+    """What the command prints in place of a text whose secrets could not be listed (``exc`` said why)."""
+    return f"tfplancheck: output withheld: its secrets could not be listed ({type(exc).__name__})"
 
 
 def add_snapshot_arguments(parser: argparse.ArgumentParser, *, file_option: bool) -> None:
@@ -392,6 +416,22 @@ def _scrubbed_value(key: str | None, item: Any, secrets: Secrets) -> Any:
     if isinstance(item, list):
         return [_scrubbed_value(None, v, secrets) for v in item]
     return item
+
+
+def error_json(kind: str, message: str, secrets: Secrets, tool_version: str) -> Rendered:
+    """The JSON error document (:func:`error_document`), each value scrubbed of ``secrets`` but the format's words:
+    rendered (:class:`Rendered`), as a results document is, so no secret equal to one of its keys or words
+    (``message``, ``kind``) turns it into a document its schema refuses.
+
+    >>> print(error_json("plan", "message: bad", Secrets(["message", "plan"]), "0.1.0"))  # doctest: +ELLIPSIS
+    {...
+      "error": {
+        "kind": "plan",
+        "message": "(sensitive): bad"
+      }
+    }
+    """
+    return Rendered(render_json(scrubbed_values(error_document(kind, message, tool_version), secrets)))
 
 
 def error_document(kind: str, message: str, tool_version: str) -> dict[str, Any]:

@@ -25,9 +25,7 @@ from typing import TYPE_CHECKING, Any, Final
 from .._documents.plan import Plan
 from .._errors import CheckFailure
 from .._frozen import FrozenValue, frozen
-from .._redact import (
-    Secrets,
-)
+from .._redact import NO_SECRETS, Secrets
 from .._text import one_line
 from ._checksfile import CheckResult, verdict
 from ._io import (
@@ -41,6 +39,7 @@ from ._io import (
     Style,
     _WriteFailed,
     error_document,
+    error_json,
     plan_notes,
     plan_summary,
     render_json,
@@ -828,26 +827,32 @@ def _fitting(lines: Sequence[str], budget: int) -> int:
     return count
 
 
-def render_error(fmt: str, kind: str, message: str, tool_version: str = "") -> str:
+def render_error(fmt: str, kind: str, message: str, tool_version: str = "", secrets: Secrets = NO_SECRETS) -> str:
     """What format ``fmt`` says of a run that stopped at bad input before any check ran (exit status 2).
 
     So a CI step reading a report finds the error, in the report's own terms: a JUnit ``error``, a SARIF
     invocation that did not succeed (with the message as its notification), a GitHub ``::error``, a Markdown
-    heading, the JSON error document.
+    heading, the JSON error document. Each is rendered (:class:`Rendered`) from its values scrubbed of ``secrets``
+    (the message; the format's words and the error's kind are the tool's), as the results documents are; the text
+    line is plain, scrubbed by the stream as every text is.
 
     >>> print(render_error("github", "checks", "checks.toml:3: check[0].type: unknown check 'X'"))
     ::error title=tfplancheck%3A checks error::checks.toml:3: check[0].type: unknown check 'X'
+    >>> print(render_error("markdown", "baseline", "error: cannot write", secrets=Secrets(["error"])))
+    ## tfplancheck: error
+    <BLANKLINE>
+    (sensitive): cannot write
     """
-    text = one_line(message)
     if fmt == "json":
-        return render_json(error_document(kind, message, tool_version))
+        return error_json(kind, message, secrets, tool_version)
+    text = one_line(secrets.scrub(message))
     if fmt == "junit":
         root = ET.Element("testsuites", name=_TOOL, tests="1", failures="0", errors="1", skipped="0")
         suite = ET.SubElement(root, "testsuite", name=_TOOL, tests="1", failures="0", errors="1", skipped="0")
         case = ET.SubElement(suite, "testcase", name=f"{kind} error", classname=_TOOL)
         ET.SubElement(case, "error", message=text, type=kind).text = text
         ET.indent(root)
-        return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode")
+        return Rendered('<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode"))
     if fmt == "sarif":
         driver: dict[str, Any] = {"name": _TOOL, **({"version": tool_version} if tool_version else {})}
         invocation = {"executionSuccessful": False, "exitCode": 2, "properties": {"ok": False},
@@ -855,13 +860,12 @@ def render_error(fmt: str, kind: str, message: str, tool_version: str = "") -> s
                                                       "descriptor": {"id": kind}}]}
         document = {"$schema": _SARIF_SCHEMA, "version": _SARIF_VERSION,
                     "runs": [{"tool": {"driver": driver}, "invocations": [invocation], "results": []}]}
-        return json.dumps(document, indent=2, ensure_ascii=False)
+        return Rendered(json.dumps(document, indent=2, ensure_ascii=False))
     if fmt == "github":
-        return f"::error title={escape_property(f'{_TOOL}: {kind} error')}::{escape_data(text)}"
+        return Rendered(f"::error title={escape_property(f'{_TOOL}: {kind} error')}::{escape_data(text)}")
     if fmt == "markdown":
-        return f"## {_TOOL}: error\n\n{escape_markdown(text)}"
-    return f"{_TOOL}: error: {text}"
-
+        return Rendered(f"## {_TOOL}: error\n\n{escape_markdown(text)}")
+    return f"{_TOOL}: error: {one_line(message)}"
 
 
 def render_text_runs(runs: Sequence[Any], style: Style, quiet: bool, fail_on: str) -> str:
@@ -902,11 +906,12 @@ def fail_everywhere(args: argparse.Namespace, io: Io, kind: str, message: str) -
 
     # Standard output and every report say the error in their format, so a CI step reading one finds it.
     status = io.fail(kind, message, args.format == "json")
+    shown, secrets = io.error_shown(message)
     if args.format not in ("text", "json"):
-        io.out(render_error(args.format, kind, message, tool_version()))
+        io.out(render_error(args.format, kind, shown, tool_version(), secrets))
     for fmt, filename in args.report:
         with contextlib.suppress(_WriteFailed):  # the run already fails with the error said on stderr
-            write_report(io, filename, render_error(fmt, kind, message, tool_version()))
+            write_report(io, filename, render_error(fmt, kind, shown, tool_version(), secrets))
     return status
 
 
