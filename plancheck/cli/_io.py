@@ -279,8 +279,9 @@ class Rendered(str):
     refuses) and values in their escaped spelling, which no trusted text matches (a check's own path
     ``triggers[&quot;(sensitive)&quot;]``). So a document has one scrub, its values', as the text report's pieces
     do (in a run of many plans, each plan's values are scrubbed of the other plans' secrets its checks show, too:
-    ``plancheck.cli._output.parts_scrubbed``); anything else written (an error, a usage line, the text report) is
-    a plain ``str`` and still passes the stream's scrub of every secret heard.
+    ``plancheck.cli._output.parts_scrubbed``). An error document is one too (:meth:`Io.error_shown`, its message
+    its one value of data); anything else written (an error's line, a usage line, the text report) is a plain
+    ``str`` and still passes the stream's scrub of every secret heard.
 
     >>> Rendered("{}").ended(), type(Rendered("{}").ended()).__name__
     ('{}\\n', 'Rendered')
