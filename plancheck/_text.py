@@ -24,6 +24,9 @@ __all__ = [
     "Step",
     "closest",
     "compile_glob",
+    "escape_data",
+    "escape_markdown",
+    "escape_property",
     "exception_message",
     "exception_text",
     "one_line",
@@ -162,6 +165,40 @@ def one_line(text: str, scrub: Callable[[str], str] | None = None) -> str:
     if scrub is not None:
         text = scrub(text)
     return _escaped(text).replace("\n", "\\n")
+
+
+# -- outside data in a CI report: GitHub's workflow commands and Markdown ------------------------
+
+
+def escape_data(text: str) -> str:
+    """A workflow command's message escaped as GitHub's toolkit does (``%``, ``\\r``, ``\\n``).
+
+    >>> escape_data("50% done\\nnext")
+    '50%25 done%0Anext'
+    """
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def escape_property(text: str) -> str:
+    """A workflow command's property value escaped as GitHub's toolkit does (also ``:`` and ``,``).
+
+    >>> escape_property("ExpectKnownValue: a, b")
+    'ExpectKnownValue%3A a%2C b'
+    """
+    return escape_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+#: What Markdown (CommonMark, GitHub's) reads as markup or HTML: shown with a backslash, so data stays text.
+_MARKDOWN_SPECIAL: Final = frozenset("\\`*_[]<>|~&@#")
+
+
+def escape_markdown(text: str) -> str:
+    """``text`` shown literally in Markdown: its markup characters backslash-escaped (one line).
+
+    >>> escape_markdown('triggers["a|b"] <script>')
+    'triggers\\\\["a\\\\|b"\\\\] \\\\<script\\\\>'
+    """
+    return "".join("\\" + c if c in _MARKDOWN_SPECIAL else c for c in one_line(text))
 
 
 def style_mark(code: int) -> str:

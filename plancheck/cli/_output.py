@@ -25,8 +25,11 @@ from typing import TYPE_CHECKING, Any, Final
 from .._documents.plan import Plan
 from .._errors import CheckFailure
 from .._frozen import FrozenValue, frozen
-from .._redact import NO_SECRETS, Secrets
-from .._text import one_line
+from .._redact import (
+    NO_SECRETS,
+    Secrets,
+)
+from .._text import escape_data, escape_markdown, escape_property, one_line
 from ._checksfile import CheckResult, verdict
 from ._io import (
     _LABELS,
@@ -648,24 +651,6 @@ def _sarif_part(run: PlanRun, fail_on: str) -> tuple[str, list[str], list[dict[s
 # -- GitHub workflow commands -----------------------------------------------------------------------
 
 
-def escape_data(text: str) -> str:
-    """A workflow command's message escaped as GitHub's toolkit does (``%``, ``\\r``, ``\\n``).
-
-    >>> escape_data("50% done\\nnext")
-    '50%25 done%0Anext'
-    """
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
-
-
-def escape_property(text: str) -> str:
-    """A workflow command's property value escaped as GitHub's toolkit does (also ``:`` and ``,``).
-
-    >>> escape_property("ExpectKnownValue: a, b")
-    'ExpectKnownValue%3A a%2C b'
-    """
-    return escape_data(text).replace(":", "%3A").replace(",", "%2C")
-
-
 def _render_github(runs: Sequence[Checked], fail_on: str) -> str:
     """An ``::error``/``::warning`` command per finding, titled with its check and plan, a ``::notice`` per note, then the
     counts (and, for many plans, their one summary line)."""
@@ -720,19 +705,6 @@ def _counts_text(run: PlanRun) -> str:
 
 
 # -- Markdown ---------------------------------------------------------------------------------------
-
-#: What Markdown (CommonMark, GitHub's) reads as markup or HTML: shown with a backslash, so data stays text.
-_MARKDOWN_SPECIAL: Final = frozenset("\\`*_[]<>|~&@#")
-
-
-def escape_markdown(text: str) -> str:
-    """``text`` shown literally in Markdown: its markup characters backslash-escaped (one line).
-
-    >>> escape_markdown('triggers["a|b"] <script>')
-    'triggers\\\\["a\\\\|b"\\\\] \\\\<script\\\\>'
-    """
-    return "".join("\\" + c if c in _MARKDOWN_SPECIAL else c for c in one_line(text))
-
 
 def _size(line: str) -> int:
     """What ``line`` adds to a Markdown document: its UTF-8 bytes and its newline."""

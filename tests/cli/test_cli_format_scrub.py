@@ -19,8 +19,8 @@ import jsonschema
 import pytest
 from secret_shapes import SHAPES, leaks
 
+from plancheck._text import escape_markdown
 from plancheck.cli._command import run
-from plancheck.cli._output import escape_markdown
 
 ROOT = Path(__file__).resolve().parents[2]
 SCHEMA = json.loads((ROOT / "plancheck" / "schemas" / "cli-output.schema.json").read_text("utf-8"))

