@@ -660,16 +660,10 @@ class Secrets(ReadOnly):
         spans = _outside_markers(text, spans)
         if not spans or not self.trusted:
             return spans
-        cover: list[tuple[int, int]] = []
-        for trusted in self.trusted:
-            at = text.find(trusted)
-            while at >= 0:
-                cover.append((at, at + len(trusted)))
-                at = text.find(trusted, at + 1)
         # A short span only, and a proper part only: a long secret inside a trusted text was put there
         # from a value (a path computed from a secret), and a span that is the whole occurrence is the
         # trusted text shown as a value.
-        return _outside_trusted(spans, cover)
+        return _outside_trusted(spans, _covering(text, spans, self.trusted))
 
     def scrub_trusted(self, text: str) -> str:
         """Scrub ``text`` that is itself trusted (a path a check was given): only pieces of :data:`SUBSTRING_WINDOW` or more.
@@ -795,6 +789,39 @@ class Secrets(ReadOnly):
                     made._set(_scanner=secrets._scanner)
                 break
         return made
+
+
+def _covering(text: str, spans: list[tuple[int, int]], trusted: Iterable[str]) -> list[tuple[int, int]]:
+    """The occurrences in ``text`` of the ``trusted`` texts that hold a short span of ``spans`` (under
+    :data:`SUBSTRING_WINDOW`): the only ones :func:`_outside_trusted` asks about.
+
+    An occurrence holding a short span holds that span's text at some offset; so each trusted text is
+    asked where it holds each short span's text (short texts, few of them), and each short span whether
+    the text around it is a trusted text holding it there. Searching the whole text for every trusted
+    text instead made a warning naming 7,000 addresses of a large plan spend seconds here (thousands
+    of names, each a scan of the whole text).
+
+    >>> _covering("a tags_x t.tags: tags", [(2, 6), (11, 15), (17, 21)], ["t.tags", "tags_x", "other"])
+    [(2, 8), (9, 15)]
+    """
+    shorts = {text[s:e] for s, e in spans if e - s < SUBSTRING_WINDOW}
+    # Where each short text stands in the trusted texts: by its offset in them and their length, the trusted
+    # texts holding it there. A span is asked once per (offset, length), not once per trusted text.
+    holding: dict[str, dict[tuple[int, int], set[str]]] = {short: {} for short in shorts}
+    for form in trusted:
+        for short in shorts:
+            at = form.find(short)
+            while at >= 0:
+                holding[short].setdefault((at, len(form)), set()).add(form)
+                at = form.find(short, at + 1)
+    cover: set[tuple[int, int]] = set()
+    for s, e in spans:
+        if e - s < SUBSTRING_WINDOW:
+            for (offset, length), forms in holding[text[s:e]].items():
+                start = s - offset
+                if start >= 0 and text[start : start + length] in forms:
+                    cover.add((start, start + length))
+    return sorted(cover)
 
 
 def _outside_trusted(spans: list[tuple[int, int]], cover: list[tuple[int, int]]) -> list[tuple[int, int]]:

@@ -1,0 +1,85 @@
+"""A long text scrubbed against many secrets and trusted texts (a warning naming thousands of addresses) takes
+shortcuts; each one must give exactly the spans and the text the plain rule gives, whatever the secrets.
+
+The plain rules are written out here as they stood before the shortcuts, and compared on random secrets
+(short and long, unicode, quotes and backslashes that make JSON- and repr-escaped spellings), texts made of
+their pieces, fragments and trusted names, and trusted texts that overlap them.
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from plancheck._redact import Secrets, _outside_markers, _outside_trusted, _replaced
+
+# Few characters, so pieces of secrets, of trusted names and of the text overlap often; a quote, a backslash, an
+# ampersand and a non-ASCII letter give every escaped spelling; "." and "_" make names; spaces and line ends cut.
+_ALPHABET = "abct_.-\"'\\&é \n"
+_SECRET = st.text(alphabet=_ALPHABET, min_size=1, max_size=20)
+_NAME = st.text(alphabet="abct_.-", min_size=1, max_size=16)
+
+
+def _all_occurrences(text: str, trusted: frozenset[str]) -> list[tuple[int, int]]:
+    """Every occurrence of every trusted text in ``text``: what trust was asked of before the shortcut."""
+    cover: list[tuple[int, int]] = []
+    for form in trusted:
+        at = text.find(form)
+        while at >= 0:
+            cover.append((at, at + len(form)))
+            at = text.find(form, at + 1)
+    return cover
+
+
+def _plain_scrub(secrets: Secrets, text: str) -> str:
+    """:meth:`Secrets.scrub` by the plain rule: every span the scanner finds, less those in a marker and the short
+    ones a proper part of any occurrence of a trusted text."""
+    spans = secrets._scan().spans(text)
+    if spans:
+        spans = _outside_markers(text, spans)
+        if spans and secrets.trusted:
+            spans = _outside_trusted(spans, _all_occurrences(text, secrets.trusted))
+    return _replaced(text, spans)
+
+
+@st.composite
+def _case(draw: st.DrawFn) -> tuple[list[str], list[str], str]:
+    secrets = draw(st.lists(_SECRET, min_size=1, max_size=8))
+    trusted = draw(st.lists(_NAME, max_size=6))
+    # Trusted names that hold a secret, as "terraform_data.tags" holds the secret "tags".
+    trusted += [draw(_NAME) + s + draw(_NAME) for s in draw(st.lists(st.sampled_from(secrets), max_size=3))]
+    parts = st.one_of(
+        st.sampled_from(secrets),
+        st.sampled_from(secrets).flatmap(lambda s: st.integers(0, len(s)).map(lambda i: s[i:])),
+        st.sampled_from(secrets).map(lambda s: s.encode("unicode_escape").decode("ascii")),
+        st.sampled_from(trusted) if trusted else st.just("t.x"),
+        st.text(alphabet=_ALPHABET, max_size=6),
+        st.just("(sensitive)"),
+    )
+    text = "".join(draw(st.lists(parts, min_size=1, max_size=30)))
+    return secrets, trusted, text
+
+
+@settings(max_examples=400, deadline=None)
+@given(case=_case())
+def test_a_scrub_trusting_names_is_the_plain_rule(case: tuple[list[str], list[str], str]) -> None:
+    values, trusted, text = case
+    secrets = Secrets(values).trusting(trusted)
+    assert secrets.scrub(text) == _plain_scrub(secrets, text)
+
+
+@pytest.mark.parametrize(
+    ("values", "trusted", "text"),
+    [
+        pytest.param(["tags"], ["terraform_data.tags"], "terraform_data.tags: tags", id="name-holds-a-short-secret"),
+        pytest.param(["tags"], ["t.tags", "tags_x"], "t.tags tags_x tags t.tagsx", id="two-names-hold-it"),
+        pytest.param(["web"], ["aws_instance.web"], 'aws_instance.web["web"], aws_instance.web', id="key-and-name"),
+        pytest.param(["tags"], ["tags"], "tags", id="the-whole-occurrence"),
+        pytest.param(["aaa"], ["aaaa"], "aaaaaa aaa", id="overlapping-occurrences"),
+        pytest.param(["tag"], ["tag_x.tag"], "tag_x.tag: tag", id="a-name-holds-it-twice"),
+    ],
+)
+def test_a_scrub_trusting_names_keeps_what_the_plain_rule_keeps(values: list[str], trusted: list[str], text: str) -> None:
+    secrets = Secrets(values).trusting(trusted)
+    assert secrets.scrub(text) == _plain_scrub(secrets, text)
