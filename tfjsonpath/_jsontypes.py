@@ -14,7 +14,7 @@ The schema validator's array is a third, jsonschema's (a ``list`` only), kept wi
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from decimal import Decimal
 from typing import Any, Final, TypeGuard
 
@@ -191,16 +191,17 @@ def describe_json_type(value: Any) -> str:
     return f"a non-JSON value of type {type(value).__name__}"
 
 
-def copy_json(value: Any, leaf: Callable[[Any], Any] | None = None) -> Any:
+def copy_json(value: Any, leaf: Callable[[Any], Any] | None = None, keep: Collection[str] = ()) -> Any:
     """A deep copy of a JSON value, made without recursion: each mapping a new dict, each list or tuple a
-    new list (order kept), every other value shared, or replaced by ``leaf(value)`` when ``leaf`` is given.
+    new list (order kept), every other value shared, or replaced by ``leaf(value)`` when ``leaf`` is given,
+    but a member's under a key in ``keep``.
 
-    >>> doc = {"a": [1, {"b": "x"}]}
+    >>> doc = {"a": [1, {"b": "x"}], "kind": "y"}
     >>> copied = copy_json(doc)
     >>> copied == doc and copied["a"] is not doc["a"] and copied["a"][1] is not doc["a"][1]
     True
-    >>> copy_json(doc, leaf=lambda v: v.upper() if isinstance(v, str) else v)
-    {'a': [1, {'b': 'X'}]}
+    >>> copy_json(doc, leaf=lambda v: v.upper() if isinstance(v, str) else v, keep={"kind"})
+    {'a': [1, {'b': 'X'}], 'kind': 'y'}
     """
     root: list[Any] = [None]
     stack: list[tuple[Any, Any, Any]] = [(value, root, 0)]
@@ -217,7 +218,7 @@ def copy_json(value: Any, leaf: Callable[[Any], Any] | None = None) -> Any:
             holder[slot] = items
             stack.extend((child, items, i) for i, child in enumerate(item))
         else:
-            holder[slot] = item if leaf is None else leaf(item)
+            holder[slot] = item if leaf is None or slot in keep else leaf(item)
     return root[0]
 
 

@@ -404,19 +404,9 @@ def scrubbed_values(document: dict[str, Any], secrets: Secrets) -> dict[str, Any
     >>> scrubbed_values({"fail_on": "error", "plan": {"source": "error.json"}, "ok": False}, Secrets(["error"]))
     {'fail_on': 'error', 'plan': {'source': '(sensitive).json'}, 'ok': False}
     """
-    scrubbed: dict[str, Any] = _scrubbed_value(None, document, secrets)
+    scrubbed: dict[str, Any] = copy_json(
+        document, leaf=lambda value: secrets.scrub(value) if isinstance(value, str) else value, keep=_FORMAT_WORDS)
     return scrubbed
-
-
-def _scrubbed_value(key: str | None, item: Any, secrets: Secrets) -> Any:
-    """A value of a document, found under ``key``, scrubbed as :func:`scrubbed_values` scrubs them."""
-    if isinstance(item, str):
-        return item if key in _FORMAT_WORDS else secrets.scrub(item)
-    if isinstance(item, dict):
-        return {k: _scrubbed_value(k, v, secrets) for k, v in item.items()}
-    if isinstance(item, list):
-        return [_scrubbed_value(None, v, secrets) for v in item]
-    return item
 
 
 def error_json(kind: str, message: str, secrets: Secrets, tool_version: str) -> Rendered:
