@@ -997,13 +997,11 @@ def rendered(value: Any, marks: Marks = None, secrets: Secrets = NO_SECRETS) -> 
                         stack.append(", ")
                 stack.append("[")
             else:
-                if not isinstance(val, str):
-                    text = _scalar(val)
-                elif not reveal and secrets.touches(val):  # a string is asked before it is spelled: a secret never is
+                if not reveal and isinstance(val, str) and secrets.touches(val):  # asked before it is spelled
                     text = SENSITIVE
                     hid = True
                 else:
-                    text = json.dumps(val, ensure_ascii=False)
+                    text = _scalar(val)
                 out.append(text)
                 size += len(text)
         if size > MAX_RENDER_CHARS:
