@@ -22,7 +22,7 @@ from dataclasses import field
 from typing import Any, Protocol, TypeVar, cast
 
 from .._documents.met import WATCHERS, checked
-from .._documents.plan import HasSecrets
+from .._documents.plan import HasSecrets, secrets_of
 from .._errors import CheckFailedError, CheckFailure, TfCheckError
 from .._frozen import FrozenValue, frozen
 from .._redact import Secrets
@@ -181,8 +181,8 @@ def _shown(item: object, check: object, label: Label, scrub: Scrub) -> CheckFail
         return record
     if callable(scrub):
         return dataclasses.replace(record, message=scrub(record.message))
-    secrets = scrub if isinstance(scrub, Secrets) else scrub.secrets  # a document's: collected now, for a record
-    return dataclasses.replace(record, message=secrets.trusting(record.trust).scrub(record.message))
+    # A document's secrets are collected now, for a record to show.
+    return dataclasses.replace(record, message=secrets_of(scrub).trusting(record.trust).scrub(record.message))
 
 
 def run_each(
