@@ -304,9 +304,11 @@ def _check_entries(
     import msgspec
 
     one, many = _entry_decoders()
+    # ArithmeticError: a number no Decimal holds (decimal.InvalidOperation from the float hook) is unsound too,
+    # for the exact parse of its entry to say where.
     try:
         skeletons = many.decode(raw)
-    except msgspec.ValidationError:
+    except (msgspec.ValidationError, ArithmeticError):
         pass
     else:
         return Deferred("array"), [(s.address, s.deposed) for s in skeletons]
@@ -315,7 +317,7 @@ def _check_entries(
         try:
             one.decode(entry_raw)
             view.append(_VALID_ENTRY)
-        except msgspec.ValidationError:
+        except (msgspec.ValidationError, ArithmeticError):
             view.append(exact_raw(entry_raw, (key, i), source))
     return view, []
 

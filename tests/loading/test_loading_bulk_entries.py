@@ -46,6 +46,9 @@ BAD = [
     pytest.param({"after_unknown": "true"}, "$.resource_changes[3].change.after_unknown", id="marks-not-a-tree"),
     pytest.param({"after": {"n": "HUGE"}}, "$.resource_changes[3].change.after.n",
                  id="number-no-decimal-holds"),
+    # In a member the split reads at load (replace_paths): found by the fuzz test, it raised InvalidOperation.
+    pytest.param({"replace_paths": [["HUGE", "a"]]}, "$.resource_changes[3].change.replace_paths[0][0]",
+                 id="number-no-decimal-holds-read-at-load"),
 ]
 
 
