@@ -194,14 +194,14 @@ def describe_json_type(value: Any) -> str:
 def copy_json(value: Any, leaf: Callable[[Any], Any] | None = None, keep: Collection[str] = ()) -> Any:
     """A deep copy of a JSON value, made without recursion: each mapping a new dict, each list or tuple a
     new list (order kept), every other value shared, or replaced by ``leaf(value)`` when ``leaf`` is given,
-    but a member's under a key in ``keep``.
+    but a member's under a key in ``keep`` (or each item of a list there).
 
-    >>> doc = {"a": [1, {"b": "x"}], "kind": "y"}
+    >>> doc = {"a": [1, {"b": "x"}], "kind": "y", "words": ["z"]}
     >>> copied = copy_json(doc)
     >>> copied == doc and copied["a"] is not doc["a"] and copied["a"][1] is not doc["a"][1]
     True
-    >>> copy_json(doc, leaf=lambda v: v.upper() if isinstance(v, str) else v, keep={"kind"})
-    {'a': [1, {'b': 'X'}], 'kind': 'y'}
+    >>> copy_json(doc, leaf=lambda v: v.upper() if isinstance(v, str) else v, keep={"kind", "words"})
+    {'a': [1, {'b': 'X'}], 'kind': 'y', 'words': ['z']}
     """
     root: list[Any] = [None]
     stack: list[tuple[Any, Any, Any]] = [(value, root, 0)]
@@ -214,6 +214,9 @@ def copy_json(value: Any, leaf: Callable[[Any], Any] | None = None, keep: Collec
                 out[key] = None  # the key's place now, so the copy keeps the original's order
                 stack.append((child, out, key))
         elif isinstance(item, (list, tuple)):
+            if leaf is not None and slot in keep:  # a list of the kept words: copied as it is
+                holder[slot] = copy_json(item)
+                continue
             items: list[Any] = [None] * len(item)
             holder[slot] = items
             stack.extend((child, items, i) for i, child in enumerate(item))

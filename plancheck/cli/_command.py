@@ -38,7 +38,6 @@ from ._io import (
     job_count,
     path_argument,
     read_plan,
-    render_json,
     reports_clash,
     tool_version,
 )
@@ -359,7 +358,7 @@ def _list_checks(io: Io, json_mode: bool) -> int:
 
         doc = {"schema_version": SCHEMA_VERSION, "kind": "catalogue", "ok": True, "checks": [entry(s) for s in checks],
                "matchers": [entry(s) for s in matchers]}
-        io.out(render_json(doc))
+        io.out(io.rendered(doc))
         return 0
     lines = ['Plan checks ([[check]] type = "NAME", then the arguments by name; address/path/matcher always work):']
     lines.extend(_catalogue_lines(checks))
@@ -437,7 +436,7 @@ def _list_waivers(args: argparse.Namespace, io: Io, on: Any) -> int:
     except ChecksFileError as exc:
         return io.fail("checks", str(exc), json_mode)
     doc = waivers_document(specs, on, tool_version())
-    io.out(render_json(doc) if json_mode else render_waivers(doc))
+    io.out(io.rendered(doc) if json_mode else render_waivers(doc))
     return 0
 
 
@@ -519,12 +518,12 @@ def _lookup(args: argparse.Namespace, io: Io) -> int:
                          allow_errored=args.allow_errored, chdir=args.chdir)
         if args.address is None:
             doc = list_document(plan)
-            io.out(render_json(doc, plan.secrets) if json_mode else plan.secrets.scrub(shown_with_notes(render_list(doc), plan)))
+            io.out(io.rendered(doc) if json_mode else plan.secrets.scrub(shown_with_notes(render_list(doc), plan)))
             return 0
         doc = value_document(plan, args.address, path, args.before)
     except CliError as exc:
         return io.fail(exc.kind, exc.message, json_mode)
-    io.out(render_json(doc, plan.secrets) if json_mode else plan.secrets.scrub(shown_with_notes(render_value_document(doc), plan)))
+    io.out(io.rendered(doc) if json_mode else plan.secrets.scrub(shown_with_notes(render_value_document(doc), plan)))
     return 0
 
 
@@ -596,7 +595,7 @@ def run_snapshot(args: argparse.Namespace, io: Io, max_bytes: int) -> int:
                "ok": status == 0, "snapshot": snapshot_document(args.file, status, lines),
                # What it stands on, as query's addresses document says it (a partial plan: --allow-errored).
                "partial": plan.partial}
-        io.out(render_json(doc, plan.secrets))
+        io.out(io.rendered(doc))
     else:
         io.out(shown_with_notes("\n".join(lines), plan))
     return status
@@ -760,7 +759,7 @@ def _dispatch(argv: list[str], io: Io) -> int:
         return run_snapshot(args, io, max_bytes)
     if args.version:
         if args.format == "json":
-            io.out(render_json({"schema_version": SCHEMA_VERSION, "kind": "version", "tool_version": tool_version(),
+            io.out(io.rendered({"schema_version": SCHEMA_VERSION, "kind": "version", "tool_version": tool_version(),
                                 "ok": True}))
         else:
             io.out(f"tfplancheck {tool_version()}")

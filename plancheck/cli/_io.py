@@ -2,9 +2,11 @@
 
 Every byte the command prints passes a guarded stream (:class:`_Guarded`: scrubbed of every secret the
 command heard, made terminal-safe, write failures told in one line), but a document its writer scrubbed value
-by value (:class:`Rendered`), which is not scrubbed again; JSON documents are written by :func:`render_json`. A plan or checks file is read once, by the loader's ``read_bytes`` (which stops
-after ``limit`` bytes), so the command line holds no second copy of opening files, reading streams
-or enforcing the size limit; it only says what went wrong in its own words. A plan may be JSON
+by value (:class:`Rendered`), which is not scrubbed again; every JSON document is one, written by
+:func:`render_json` (a command's own through :meth:`Io.rendered`, of every secret heard). A plan or checks file
+is read once, by the loader's ``read_bytes`` (which stops after ``limit`` bytes), so the command line holds no
+second copy of opening files, reading streams or enforcing the size limit; it only says what went wrong in its
+own words. A plan may be JSON
 (``terraform show -json`` output) or a binary plan file (``terraform plan -out``), which is turned
 into JSON by running ``terraform show -json`` (or ``tofu``) where the plan's providers are: the plan
 file's directory, or ``--chdir DIR`` (:mod:`plancheck._terraform.planfile`, which the pytest plugin's
@@ -229,6 +231,26 @@ class Io:
         except Exception as exc:  # as scrub(): withhold, never leak nor raise here
             return _withheld(exc), NO_SECRETS
 
+    def rendered(self, document: Mapping[str, Any]) -> Rendered:
+        """``document`` as the JSON the command writes: each value scrubbed of every secret heard but the format's
+        words (:func:`render_json`), its one scrub (:class:`Rendered`: the streams do not scrub it again).
+
+        When the secrets cannot be listed, this raises what listing them raised, and nothing of the document is
+        written: the command fails closed at its boundary (exit status 2, the error document with its message
+        withheld, :meth:`error_shown`), as it does when a results document's secrets cannot be listed.
+
+        >>> import io
+        >>> from plancheck import Secrets
+        >>> cli = Io(io.StringIO(), io.StringIO(), None, {})
+        >>> cli.heard(Secrets(["value", "hunter2"]))
+        >>> print(cli.rendered({"kind": "value", "value": "pw hunter2"}))
+        {
+          "kind": "value",
+          "value": "pw (sensitive)"
+        }
+        """
+        return Rendered(render_json(document, self.secrets()))
+
     def out(self, text: str) -> None:
         if text:
             self.stdout.write(text.ended() if isinstance(text, Rendered) else text + "\n")
@@ -280,8 +302,10 @@ class Rendered(str):
     ``triggers[&quot;(sensitive)&quot;]``). So a document has one scrub, its values', as the text report's pieces
     do (in a run of many plans, each plan's values are scrubbed of the other plans' secrets its checks show, too:
     ``plancheck.cli._output.parts_scrubbed``). An error document is one too (:meth:`Io.error_shown`, its message
-    its one value of data); anything else written (an error's line, a usage line, the text report) is a plain
-    ``str`` and still passes the stream's scrub of every secret heard.
+    its one value of data), and so is every other JSON document a command writes (``query``'s, ``snapshot``'s,
+    ``mock-plan``'s, the version, the catalogue, the waivers: :meth:`Io.rendered`, each value scrubbed of every
+    secret heard); anything else written (an error's line, a usage line, the text report, ``query``'s text) is a
+    plain ``str`` and still passes the stream's scrub of every secret heard.
 
     >>> Rendered("{}").ended(), type(Rendered("{}").ended()).__name__
     ('{}\\n', 'Rendered')
@@ -376,27 +400,32 @@ class _Guarded(_stdio.TextIOBase):
 
 
 def render_json(document: Mapping[str, Any], secrets: Secrets | None = None) -> str:
-    """JSON text of ``document`` with every string value scrubbed of ``secrets`` (keys are ours, never scrubbed).
+    """JSON text of ``document``, each value scrubbed of ``secrets`` but the format's words (:func:`scrubbed_values`;
+    none: the values were scrubbed already, as a results document's are). Keys are the format's, never scrubbed.
+
+    What every JSON document the command writes is made by: its one scrub, of each value before it is serialized
+    (standard output's and a ``--report`` file's through :meth:`Io.rendered`, the baseline file of the secrets its
+    entries were made with).
 
     >>> from plancheck import Secrets
-    >>> print(render_json({"message": "pw is hunter2"}, Secrets(["hunter2"])))
+    >>> print(render_json({"kind": "value", "message": "pw is hunter2"}, Secrets(["hunter2", "value"])))
     {
+      "kind": "value",
       "message": "pw is (sensitive)"
     }
     """
-    data: Any = document
-    if secrets is not None and len(secrets):
-        data = copy_json(document, leaf=lambda value: secrets.scrub(value) if isinstance(value, str) else value)
+    data = document if secrets is None or not len(secrets) else scrubbed_values(document, secrets)
     return json.dumps(data, indent=2, ensure_ascii=False, default=str)
 
 
-#: The fields of the JSON and SARIF documents whose values are words of the format (``"fail_on": "error"``), never
-#: data: a value's scrub leaves them as they are, so a secret ``error`` cannot turn them into words no schema knows.
-#: (A SARIF part's fingerprint is not among them: the part holds the texts it is made of, scrubbed as any value.)
-_FORMAT_WORDS: Final = frozenset({"kind", "fail_on", "severity", "status", "level"})
+#: The fields of the JSON and SARIF documents whose values are words of the format (``"fail_on": "error"``,
+#: ``"actions": ["create"]``: Terraform's, which the loader holds to its words), never data: a value's scrub leaves
+#: them as they are, so a secret ``error`` cannot turn them into words no schema knows. (A SARIF part's fingerprint
+#: is not among them: the part holds the texts it is made of, scrubbed as any value.)
+_FORMAT_WORDS: Final = frozenset({"kind", "fail_on", "severity", "status", "level", "of", "actions"})
 
 
-def scrubbed_values(document: dict[str, Any], secrets: Secrets) -> dict[str, Any]:
+def scrubbed_values(document: Mapping[str, Any], secrets: Secrets) -> dict[str, Any]:
     """``document`` (a results document) with every string value scrubbed of ``secrets``, but its format's words.
 
     A document's one scrub (:class:`Rendered`): of each value, before it is serialized.
@@ -422,7 +451,7 @@ def error_json(kind: str, message: str, secrets: Secrets, tool_version: str) -> 
       }
     }
     """
-    return Rendered(render_json(scrubbed_values(error_document(kind, message, tool_version), secrets)))
+    return Rendered(render_json(error_document(kind, message, tool_version), secrets))
 
 
 def error_document(kind: str, message: str, tool_version: str) -> dict[str, Any]:

@@ -222,7 +222,6 @@ def mock_plan(args: argparse.Namespace, io: Io, version: Callable[[], str]) -> i
         SnapshotUsageError,
         Style,
         compare_snapshot,
-        render_json,
         snapshot_document,
         use_colour,
     )
@@ -271,7 +270,10 @@ def mock_plan(args: argparse.Namespace, io: Io, version: Callable[[], str]) -> i
     except DocumentFormatError as exc:
         return io.fail("plan", scrubbed(f"terraform show -json gave an unreadable plan: {exc}"), json_mode)
     shown = plan.secrets | secrets
-    snapshot_status, snapshot_lines = 0, list[str]()
+    # Heard, so each JSON document's one scrub (Io.rendered) has them all: the --var values of variables the plan
+    # says are sensitive were heard by no one yet.
+    io.heard(shown)
+    snapshot_status, snapshot_lines, snapshot = 0, list[str](), None
     if args.snapshot:
         try:
             snapshot_status, snapshot_lines = compare_snapshot(plan, args.snapshot, update=args.update,
@@ -280,20 +282,22 @@ def mock_plan(args: argparse.Namespace, io: Io, version: Callable[[], str]) -> i
             return io.fail("usage", scrubbed(str(exc)), json_mode)
         except SnapshotFormatError as exc:
             return io.fail("snapshot", scrubbed(str(exc)), json_mode)
+        # Its outcome read from the lines as written (a secret "snapshot" made "wrote the (sensitive)" an outcome of
+        # "same"); the document's values are scrubbed once, as it is written (Io.rendered).
+        snapshot = snapshot_document(args.snapshot, snapshot_status, snapshot_lines)
         # The snapshot's lines are secret-free by construction; the module's variables are scrubbed all the same.
         snapshot_lines = [shown.scrub(line) for line in snapshot_lines]
-    snapshot = snapshot_document(args.snapshot, snapshot_status, snapshot_lines) if args.snapshot else None
     if not specs:
         if snapshot is not None:
             if json_mode:
                 doc = {"schema_version": SCHEMA_VERSION, "kind": "snapshot", "tool_version": version(),
                        "ok": snapshot_status == 0, "snapshot": snapshot}
-                io.out(render_json(doc, shown))
+                io.out(io.rendered(doc))
             else:
                 io.out("\n".join(snapshot_lines))
             return snapshot_status
         doc = list_document(plan)
-        io.out(render_json(doc, shown) if json_mode else shown.scrub(render_list(doc)))
+        io.out(io.rendered(doc) if json_mode else shown.scrub(render_list(doc)))
         return 0
     results = run_checks(specs, plan, today=on)
     status = exit_status(results)
@@ -308,7 +312,7 @@ def mock_plan(args: argparse.Namespace, io: Io, version: Callable[[], str]) -> i
         report = {**results_document(results, plan, version()), "ok": status == 0}
         if snapshot is not None:
             report["snapshot"] = snapshot
-        io.out(render_json(report, shown))
+        io.out(io.rendered(report))
     else:
         style = Style(use_colour(io.stdout, io.environ, args.color))
         io.out(secrets.trusting(lambda: failures.trusted).scrub(render_text(results, plan, style=style, quiet=args.quiet)))

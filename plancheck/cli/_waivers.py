@@ -500,6 +500,8 @@ def write_entries(file: str, entries: Iterable[BaselineEntry], secrets: Secrets)
     """Write a baseline of ``entries`` to ``file`` (whole or not at all), sorted, each once; return it as read back."""
     document = {"tfplancheck_baseline": BASELINE_VERSION,
                 "failures": [e.as_json() for e in sorted(set(entries), key=BaselineEntry.key)]}
+    # The file's one scrub, of each value (render_json): of the secrets its entries were made with (failure_identity),
+    # the identities a run matches its failures by; an entry scrubbed of more would match no failure.
     text = render_json(document, secrets) + "\n"
     directory = os.path.dirname(os.path.abspath(file))
     try:
