@@ -715,7 +715,7 @@ def job_count(text: str) -> int:
 class PlanFacts(ReadOnly):
     """What the reports say of a plan besides its results: its source, its flags and its secrets.
 
-    A :class:`~plancheck.cli._output.PlanRun` holds the :class:`Plan` itself or these; a worker process checking one of many plans
+    A :class:`~plancheck.cli._runs.PlanRun` holds the :class:`Plan` itself or these; a worker process checking one of many plans
     hands these back (they pickle, the whole plan need not travel), and the reports read the same fields
     of either.
 
@@ -798,7 +798,7 @@ class PlanFailed(FrozenValue):
 @frozen
 class PlanParts(FrozenValue):
     """A plan checked and rendered by its worker: its exit status and its part of each format the run writes
-    (keyed as ``plancheck.cli._many.part_keys`` says), each scrubbed of its own secrets already; so the
+    (keyed as ``plancheck.cli._output.part_keys`` says), each scrubbed of its own secrets already; so the
     process writing the output only joins the parts, and neither the results nor the secrets travel.
 
     >>> PlanParts("a.json", 0, ((("github", "error"), ([], "tfplancheck: a.json: 0 checks: 0 passed, 0 failed")),)).part(("github", "error"))[1]
@@ -840,7 +840,7 @@ class Job(FrozenValue):
     stdin: IO[bytes] | None = None
     #: The checks as text (:func:`checks_text`): what every plan's part of the output may show of them.
     checks: str = ""
-    #: The parts of the output each plan's worker renders (``plancheck.cli._many.part_keys``): a plan then comes
+    #: The parts of the output each plan's worker renders (``plancheck.cli._output.part_keys``): a plan then comes
     #: back as its :class:`PlanParts`; none (a baseline judges all the plans together): as its :class:`Outcome`.
     parts: tuple[tuple[Any, ...], ...] = ()
     #: ``--fail-on``: what a rendered plan's exit status counts.
