@@ -863,17 +863,21 @@ class Outcome(FrozenValue):
 
 
 def checks_text(specs: Sequence[Any]) -> str:
-    """What the output may show of ``specs`` in any plan's part: each check's repr (its arguments, matchers,
-    waivers), address and path.
+    """What the output may show of ``specs`` in any plan's part: each check's type, origin, arguments (the check's
+    repr: its matchers), waivers, address and path. Not its severity: the reports show it only as a word of their
+    format, which no scrub changes (so a plan's secret ``error`` is not one the checks show).
 
     >>> from plancheck.cli._checksfile import CheckSpec
     >>> print(checks_text([CheckSpec("ExpectEmptyPlan", None, "c.toml:1 check[0]", address="a.b")]))
-    CheckSpec('ExpectEmptyPlan', None, 'c.toml:1 check[0]', 'a.b', None, 'error', ())
+    ExpectEmptyPlan
+    c.toml:1 check[0]
+    None
+    ()
     a.b
     <BLANKLINE>
     """
-    return "\n".join(f"{spec!r}\n{spec.address or ''}\n{spec.path.to_text() if spec.path is not None else ''}"
-                     for spec in specs)
+    return "\n".join(f"{spec.type}\n{spec.origin}\n{spec.check!r}\n{spec.waivers!r}\n{spec.address or ''}\n"
+                     f"{spec.path.to_text() if spec.path is not None else ''}" for spec in specs)
 
 
 def crossing_secrets(secrets: Secrets, text: str) -> tuple[str, ...]:

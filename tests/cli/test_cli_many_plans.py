@@ -571,6 +571,54 @@ def test_a_secret_the_checks_show_is_in_no_other_plans_part(tree: Path, fmt: str
         assert "(sensitive)" in urllib.parse.unquote(text), name
 
 
+_ACTION = '[[check]]\ntype = "ExpectResourceAction"\naction = "Destroy"\naddress = "null_resource.a"\n'
+
+
+@pytest.mark.parametrize(
+    ("secret", "checks", "origin", "crosses"),
+    [
+        pytest.param("error", _ACTION, "c.toml", False, id="severity-error"),
+        pytest.param("warning", _ACTION + 'severity = "warning"\n', "c.toml", False, id="severity-warning"),
+        pytest.param("hunter2-key", _ACTION.replace("null_resource.a", 'null_resource.each[\\"hunter2-key\\"]'), "c.toml",
+                     True, id="address"),
+        pytest.param("hunter2-file", _ACTION, "hunter2-file.toml", True, id="origin"),
+        pytest.param("hunter2-path", '[[check]]\ntype = "ExpectKnownValue"\naddress = "null_resource.a"\n'
+                     'path = \'triggers["hunter2-path"]\'\nmatcher = { type = "StringExact", value = "x" }\n', "c.toml",
+                     True, id="path"),
+        pytest.param("hunter2-value", '[[check]]\ntype = "ExpectKnownValue"\naddress = "null_resource.a"\npath = "id"\n'
+                     'matcher = { type = "StringExact", value = "hunter2-value" }\n', "c.toml", True, id="matcher"),
+        pytest.param("hunter2-why", _ACTION + 'waive = [{ address = "null_resource.*", reason = "hunter2-why" }]\n', "c.toml",
+                     True, id="waiver-reason"),
+    ],
+)
+def test_a_secret_crosses_to_the_other_plans_when_the_checks_show_it(secret: str, checks: str, origin: str,
+                                                                      crosses: bool) -> None:
+    """A plan's secret that the checks show is scrubbed from every other plan's part (it crosses); one the checks
+    spell only as a word of the reports' formats (a severity: ``error``, ``warning``) does not, so it costs no
+    scrub and leaves the other plans' own words as they are."""
+    from plancheck import Secrets
+    from plancheck.cli._checksfile import parse_checks
+    from plancheck.cli._io import checks_text, crossing_secrets
+    from plancheck.cli._registry import default_registry
+
+    specs = parse_checks(checks, origin, default_registry())
+    assert crossing_secrets(Secrets([secret, "other-pw"]), checks_text(specs)) == ((secret,) if crosses else ())
+
+
+def test_a_secret_only_a_severity_spells_leaves_the_other_plans_words(tree: Path) -> None:
+    """A plan's secret ``error`` is not shown by the checks (their severity is a word of the formats): the other
+    plan's part is what a run of it alone prints, its own ``error`` (a resource's name) as it is."""
+    holder = {"format_version": "1.2", "variables": {"pw": {"value": "error"}},
+              "configuration": {"root_module": {"variables": {"pw": {"sensitive": True}}}}}
+    (tree / "holder.json").write_text(json.dumps(holder), "utf-8")
+    (tree / "other.json").write_text(json.dumps(_plan(("null_resource.error", ["delete"]))), "utf-8")
+    code, out, err = _cli("holder.json", "other.json", "-c", "checks.toml", "--jobs", "1")
+    assert (code, err) == (1, "")
+    alone = _cli("other.json", "-c", "checks.toml")[1]
+    assert "null_resource.error: expected no destroy" in alone
+    assert out.split("\n\n")[1] == alone.rstrip("\n")
+
+
 # -- waivers naming plans --------------------------------------------------------------------------
 
 
