@@ -162,13 +162,9 @@ def _plan_document(run: Any, fail_on: str, tool_version: str) -> dict[str, Any]:
     return scrubbed_values(document, secrets)
 
 
-def _json_scrubbed(document: dict[str, Any], secrets: Secrets) -> dict[str, Any]:
-    """A plan's document with every value scrubbed of ``secrets`` too (the format's words kept, as its writer keeps them)."""
-    return scrubbed_values(document, secrets)
-
-
-#: A plan's JSON part: its own document (:func:`plans_document`'s ``plans[i]``), keyed by ``--fail-on`` and the version.
-JSON: Final = PartWriter("json", _plan_document, _json_scrubbed)
+#: A plan's JSON part: its own document (:func:`plans_document`'s ``plans[i]``), keyed by ``--fail-on`` and the
+#: version; scrubbed as its maker scrubs it, each value but the format's words.
+JSON: Final = PartWriter("json", _plan_document, scrubbed_values)
 
 
 # -- JUnit XML --------------------------------------------------------------------------------------
