@@ -15,8 +15,9 @@ import time
 
 from plancheck import Plan
 from plancheck.cli._checksfile import parse_checks, run_checks
-from plancheck.cli._output import FORMATS, PlanRun, render
+from plancheck.cli._output import FORMATS, render
 from plancheck.cli._registry import default_registry
+from plancheck.cli._runs import PlanRun
 
 
 def make_run(n: int) -> PlanRun:

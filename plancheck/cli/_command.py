@@ -443,7 +443,8 @@ def _list_waivers(args: argparse.Namespace, io: Io, on: Any) -> int:
 def _run_checks(args: argparse.Namespace, io: Io) -> int:
     from ._checksfile import ChecksFileError, run_checks
     from ._many import check_many, named_twice
-    from ._output import PlanRun, fail_everywhere, report, results_secrets
+    from ._output import fail_everywhere, report
+    from ._runs import PlanRun, results_secrets
     from ._waivers import BaselineEntry, BaselineError, judge_by_baseline, read_baseline, today
 
     json_mode = args.format == "json"

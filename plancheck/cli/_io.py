@@ -744,7 +744,7 @@ def job_count(text: str) -> int:
 class PlanFacts(ReadOnly):
     """What the reports say of a plan besides its results: its source, its flags and its secrets.
 
-    A :class:`~plancheck.cli._output.PlanRun` holds the :class:`Plan` itself or these; a worker process checking one of many plans
+    A :class:`~plancheck.cli._runs.PlanRun` holds the :class:`Plan` itself or these; a worker process checking one of many plans
     hands these back (they pickle, the whole plan need not travel), and the reports read the same fields
     of either.
 
@@ -827,7 +827,7 @@ class PlanFailed(FrozenValue):
 @frozen
 class PlanParts(FrozenValue):
     """A plan checked and rendered by its worker: its exit status and its part of each format the run writes
-    (keyed as ``plancheck.cli._many.part_keys`` says), each scrubbed of its own secrets already; so the
+    (keyed as ``plancheck.cli._output.part_keys`` says), each scrubbed of its own secrets already; so the
     process writing the output only joins the parts, and neither the results nor the secrets travel.
 
     >>> PlanParts("a.json", 0, ((("github", "error"), ([], "tfplancheck: a.json: 0 checks: 0 passed, 0 failed")),)).part(("github", "error"))[1]
@@ -869,7 +869,7 @@ class Job(FrozenValue):
     stdin: IO[bytes] | None = None
     #: The checks as text (:func:`checks_text`): what every plan's part of the output may show of them.
     checks: str = ""
-    #: The parts of the output each plan's worker renders (``plancheck.cli._many.part_keys``): a plan then comes
+    #: The parts of the output each plan's worker renders (``plancheck.cli._output.part_keys``): a plan then comes
     #: back as its :class:`PlanParts`; none (a baseline judges all the plans together): as its :class:`Outcome`.
     parts: tuple[tuple[Any, ...], ...] = ()
     #: ``--fail-on``: what a rendered plan's exit status counts.
@@ -892,17 +892,21 @@ class Outcome(FrozenValue):
 
 
 def checks_text(specs: Sequence[Any]) -> str:
-    """What the output may show of ``specs`` in any plan's part: each check's repr (its arguments, matchers,
-    waivers), address and path.
+    """What the output may show of ``specs`` in any plan's part: each check's type, origin, arguments (the check's
+    repr: its matchers), waivers, address and path. Not its severity: the reports show it only as a word of their
+    format, which no scrub changes (so a plan's secret ``error`` is not one the checks show).
 
     >>> from plancheck.cli._checksfile import CheckSpec
     >>> print(checks_text([CheckSpec("ExpectEmptyPlan", None, "c.toml:1 check[0]", address="a.b")]))
-    CheckSpec('ExpectEmptyPlan', None, 'c.toml:1 check[0]', 'a.b', None, 'error', ())
+    ExpectEmptyPlan
+    c.toml:1 check[0]
+    None
+    ()
     a.b
     <BLANKLINE>
     """
-    return "\n".join(f"{spec!r}\n{spec.address or ''}\n{spec.path.to_text() if spec.path is not None else ''}"
-                     for spec in specs)
+    return "\n".join(f"{spec.type}\n{spec.origin}\n{spec.check!r}\n{spec.waivers!r}\n{spec.address or ''}\n"
+                     f"{spec.path.to_text() if spec.path is not None else ''}" for spec in specs)
 
 
 def crossing_secrets(secrets: Secrets, text: str) -> tuple[str, ...]:

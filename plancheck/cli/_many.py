@@ -2,13 +2,12 @@
 
 With ``--jobs 1`` (or one plan) the plans are checked in the command's own process, by the same
 :func:`check_plan`; either way a plan is heard only in its own scope, so each plan's part of every
-format is scrubbed of its own secrets (:mod:`plancheck.cli._output` writes the parts).
+format is scrubbed of its own secrets (:func:`plancheck.cli._output.plan_parts` writes the parts).
 """
 
 from __future__ import annotations
 
 import argparse
-import copy
 import dataclasses
 import datetime
 import os
@@ -28,13 +27,12 @@ from ._io import (
     checks_text,
     crossing_secrets,
     read_plan,
-    scrubbed_values,
-    tool_version,
     use_colour,
 )
-from ._output import PlanRun, plan_parts
+from ._output import part_keys, parts_scrubbed, plan_parts
+from ._runs import PlanRun
 
-__all__ = ["check_many", "check_plan", "named_twice", "part_keys", "parts_scrubbed"]
+__all__ = ["check_many", "check_plan", "named_twice"]
 
 #: The job of the run, set before the workers are forked (they inherit it) or the plans are checked here.
 _JOB: list[Job] = []
@@ -101,21 +99,6 @@ def named_twice(plans: Sequence[str]) -> str | None:
     return None
 
 
-def part_keys(args: argparse.Namespace, colour: bool) -> tuple[tuple[Any, ...], ...]:
-    """The parts of each plan that :func:`~plancheck.cli._output.report` writes (standard output's with ``colour`` when text), each once.
-
-    >>> part_keys(argparse.Namespace(format="text", quiet=False, fail_on="error", report=[("junit", "j.xml")]), False)
-    (('text', False, False), ('junit', 'error'))
-    """
-    def key(fmt: str, colour: bool, quiet: bool) -> tuple[Any, ...]:
-        if fmt == "text":
-            return (fmt, colour, quiet)
-        return (fmt, args.fail_on, tool_version()) if fmt == "json" else (fmt, args.fail_on)
-
-    keys = [key(args.format, colour, args.quiet), *(key(fmt, False, False) for fmt, _ in args.report)]
-    return tuple(dict.fromkeys(keys))
-
-
 def check_many(plans: Sequence[str], args: argparse.Namespace, io: Io, specs: Sequence[Any], baseline: Any,
                on: datetime.date, max_bytes: int) -> list[Any]:
     """``tfplancheck PLAN PLAN ...``: each plan checked (in ``--jobs`` workers), judged by the baseline (written with
@@ -169,43 +152,3 @@ def check_many(plans: Sequence[str], args: argparse.Namespace, io: Io, specs: Se
                             fixed=tuple(fixed), baseline=file, apart=apart))
     return runs
 
-
-def parts_scrubbed(parts: PlanParts, secrets: Secrets) -> PlanParts:
-    """``parts`` with every value of their documents scrubbed of ``secrets`` too, before the run escapes them: in a
-    run of many plans, the secrets of the other plans that the checks show (its worker scrubbed each part of its own
-    plan's only). The text part is left as it is: the streams scrub text of every secret heard.
-
-    >>> from plancheck import Plan
-    >>> run = PlanRun(Plan.from_dict({"format_version": "1.2"}, source="hunter2.json"), ())
-    >>> parts_scrubbed(plan_parts(run, [("markdown", "error")], "error"), Secrets(["hunter2"])).part(("markdown", "error"))[0]
-    '(sensitive).json'
-    """
-    return PlanParts(parts.source, parts.status, tuple((key, _part_scrubbed(key[0], part, secrets))
-                                                       for key, part in parts.parts), parts.crossing)
-
-
-def _part_scrubbed(fmt: str, part: Any, secrets: Secrets) -> Any:
-    """A plan's part of format ``fmt`` (as ``plancheck.cli._output._PARTS`` makes it) with each of its values scrubbed of ``secrets``."""
-    scrub = secrets.scrub
-    if fmt == "json":
-        return scrubbed_values(part, secrets)
-    if fmt == "sarif":
-        uri, notes, results = part
-        return scrub(uri), [scrub(note) for note in notes], [scrubbed_values(result, secrets) for result in results]
-    if fmt == "junit":
-        suite, counts = part
-        suite = copy.deepcopy(suite)
-        for element in suite.iter():
-            for key, value in element.items():
-                if key not in counts:  # the counts are numbers
-                    element.set(key, scrub(value))
-            element.text = scrub(element.text) if element.text else element.text
-        return suite, counts
-    if fmt == "github":
-        commands, (name, counts) = part
-        return ([(command, scrub(check), scrub(name), label, scrub(message))
-                 for command, check, name, label, message in commands], (scrub(name), counts))
-    if fmt == "markdown":
-        name, notes, table, found = part
-        return scrub(name), [scrub(note) for note in notes], table, [(label, scrub(text)) for label, text in found]
-    return part

@@ -225,9 +225,11 @@ def mock_plan(args: argparse.Namespace, io: Io, version: Callable[[], str]) -> i
         snapshot_document,
         use_colour,
     )
-    from ._output import render_text, results_document, results_secrets
     from ._query import list_document, render_list
     from ._registry import default_registry
+    from ._report_formats import results_document
+    from ._runs import results_secrets
+    from ._text_report import render_text
     from ._waivers import today
 
     json_mode = args.format == "json"

@@ -215,7 +215,7 @@ def _statuses_run() -> Any:
     """A run of one result of each status, and one whose failure a waiver accepts, on a plan with a secret."""
     from plancheck import CheckFailure, Plan
     from plancheck.cli._checksfile import CheckResult, CheckSpec
-    from plancheck.cli._output import PlanRun
+    from plancheck.cli._runs import PlanRun
     from plancheck.cli._waivers import Waived, Waiver
 
     plan = Plan.from_dict(PLAN, source="plan.json")
@@ -417,8 +417,9 @@ def test_every_writer_scrubs_by_itself(case: str, fmt: str) -> None:
     """The writers scrub before they escape: what they give leaks nothing even before a stream's scrub."""
     from plancheck import Plan
     from plancheck.cli._checksfile import parse_checks, run_checks
-    from plancheck.cli._output import PlanRun, render
+    from plancheck.cli._output import render
     from plancheck.cli._registry import default_registry
+    from plancheck.cli._runs import PlanRun
 
     document, checks, secrets = LEAK_CASES[case]
     plan = Plan.from_dict(document(), source="plan.json")

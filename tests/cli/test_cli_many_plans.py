@@ -298,7 +298,7 @@ def test_a_sarif_fingerprint_is_made_of_scrubbed_texts_only(tree: Path, baseline
     """A finding's fingerprint is a hash of its check, subject and plan: of them scrubbed of every secret its texts
     are scrubbed of, the other plans' the checks show too (a hash of a text holding one can be checked against a
     guess). So it is one fingerprint whether the plan's worker rendered its part or the run judged it by a baseline."""
-    from plancheck.cli._output import _fingerprint
+    from plancheck.cli._report_formats import _fingerprint
 
     secret = "hunter2-key-of-each"
     holder = {"format_version": "1.2", "variables": {"pw": {"value": secret}},
@@ -328,7 +328,7 @@ def test_a_plan_rendered_by_its_worker_sends_back_no_secret(tree: Path, plan: st
     import datetime
     import pickle
 
-    from plancheck.cli import _many
+    from plancheck.cli import _many, _output
     from plancheck.cli._checksfile import parse_checks
     from plancheck.cli._io import Job, PlanParts, checks_text
     from plancheck.cli._registry import default_registry
@@ -338,7 +338,7 @@ def test_a_plan_rendered_by_its_worker_sends_back_no_secret(tree: Path, plan: st
     specs = tuple(parse_checks(PLANTED_CHECKS, "c.toml", default_registry()))
     args = argparse.Namespace(format="text", quiet=False, fail_on="error", report=[(fmt, fmt) for fmt in FORMATS])
     _many._JOB[:] = [Job(specs, None, {}, 10**9, False, None, datetime.date(2026, 1, 1), None, checks_text(specs),
-                         _many.part_keys(args, False))]
+                         _output.part_keys(args, False))]
     try:
         sent = _many.check_plan(f"{plan}.json")
     finally:
@@ -358,8 +358,9 @@ def test_each_plans_secrets_travel_back_from_its_worker() -> None:
     from plancheck import Plan
     from plancheck.cli._checksfile import parse_checks, run_checks
     from plancheck.cli._io import PlanFacts
-    from plancheck.cli._output import PlanRun, render
+    from plancheck.cli._output import render
     from plancheck.cli._registry import default_registry
+    from plancheck.cli._runs import PlanRun
 
     plan = Plan.from_dict(planted_secrets.plan_document(), source="planted.json")
     results = tuple(run_checks(parse_checks(PLANTED_CHECKS, "c.toml", default_registry()), plan))
@@ -479,6 +480,143 @@ def test_no_worker_nor_its_terraform_is_left_after_a_signal(binary_plans: tuple[
         if command.poll() is None:
             os.killpg(command.pid, signal.SIGKILL)
             command.communicate()
+
+
+# -- each format's part of a plan: made and scrubbed by one writer ----------------------------------
+
+#: Not a secret of the plan below (so its writers leave it): a run of many plans scrubs its parts of it as another
+#: plan's. Planted in every text a part holds: the plan's file, a note, the checks file (origins), a failure's address
+#: and message, a warning's, a waiver's reason (waived, and expired: a note).
+PART_SECRET = "hunter2-part"
+PART_CHECKS = (
+    f'[[check]]\ntype = "ExpectResourceAction"\naddress = \'null_resource.each["{PART_SECRET}"]\'\naction = "Destroy"\n'
+    f'[[check]]\ntype = "ExpectResourceAction"\nseverity = "warning"\naddress = "null_resource.{PART_SECRET}"\n'
+    'action = "Destroy"\n'
+    f'[[check]]\ntype = "ExpectNoDestroys"\nwaive = [{{ address = "null_resource.*", reason = "{PART_SECRET}" }}]\n'
+    '[[check]]\ntype = "ExpectNonEmptyPlan"\n'
+    f'waive = [{{ address = "null_resource.*", reason = "{PART_SECRET}", until = 2020-01-01 }}]\n'
+)
+
+
+def test_every_format_has_one_writer_of_its_part() -> None:
+    """A format's part of a plan is made and scrubbed by one writer (its module's): a run of many plans renders each
+    plan's part in its worker, then scrubs it of the other plans' secrets, and the scrub must know the part's shape."""
+    from plancheck.cli._output import _WRITERS
+    from plancheck.cli._runs import PartWriter
+
+    assert list(_WRITERS) == list(FORMATS)
+    for name, writer in _WRITERS.items():
+        assert isinstance(writer, PartWriter), name
+        assert (writer.name, callable(writer.make), callable(writer.scrubbed)) == (name, True, True)
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_a_parts_scrub_knows_the_shape_its_maker_made(fmt: str) -> None:
+    """Scrubbed of no secret, a plan's part renders the same bytes (the scrub keeps its shape); scrubbed of a secret
+    planted in every text of the part, it holds none of it (the scrub reaches every value the maker put in). The
+    text part is left as it is: the command's stream scrubs the text of every secret heard."""
+    import argparse
+    import datetime
+    import pickle
+
+    from plancheck import Plan, Secrets
+    from plancheck.cli._checksfile import parse_checks, run_checks
+    from plancheck.cli._io import Style
+    from plancheck.cli._output import part_keys, parts_scrubbed, plan_parts, render
+    from plancheck.cli._registry import default_registry
+    from plancheck.cli._runs import PlanRun
+
+    plan = Plan.from_dict({**FAILING, "complete": False}, source=f"{PART_SECRET}.json")
+    specs = parse_checks(PART_CHECKS, f"{PART_SECRET}.toml", default_registry())
+    results = tuple(run_checks(specs, plan, today=datetime.date(2026, 1, 1)))
+    assert [(r.status, len(r.waived), len(r.expired_waivers)) for r in results] == [("fail", 0, 0), ("warn", 0, 0), ("pass", 1, 0), ("pass", 0, 1)]
+    run = PlanRun(plan, results, waived=1)
+    (key,) = part_keys(argparse.Namespace(format=fmt, quiet=False, fail_on="error", report=[]), False)
+    parts = plan_parts(run, [key], "error")
+
+    def rendered(parts: Any) -> str:
+        return render(fmt, [parts], tool_version=key[2] if fmt == "json" else "", style=Style(False))
+
+    assert rendered(parts_scrubbed(parts, Secrets())) == rendered(parts)
+    assert PART_SECRET in rendered(parts)
+    scrubbed = parts_scrubbed(parts, Secrets([PART_SECRET]))
+    if fmt == "text":
+        assert scrubbed == parts
+    else:
+        assert PART_SECRET not in pickle.dumps(scrubbed.parts).decode("utf-8", "surrogateescape")
+        assert PART_SECRET not in urllib.parse.unquote(rendered(scrubbed))
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_a_secret_the_checks_show_is_in_no_other_plans_part(tree: Path, fmt: str, jobs: str) -> None:
+    """The checks name a secret of one plan (a key of its for_each); another plan's part shows the checks (its
+    failure names the address): that part is scrubbed of it in every format, rendered in a worker or here."""
+    secret = "hunter2-key-of-each"
+    holder = {"format_version": "1.2", "variables": {"pw": {"value": secret}},
+              "configuration": {"root_module": {"variables": {"pw": {"sensitive": True}}}},
+              "resource_changes": [{"address": f'null_resource.each["{secret}"]', "mode": "managed", "type": "null_resource",
+                                    "name": "each", "index": secret,
+                                    "change": {"actions": ["create"], "before": None, "after": {"id": "x"}}}]}
+    (tree / "holder.json").write_text(json.dumps(holder), "utf-8")
+    (tree / "each.toml").write_text(f'[[check]]\ntype = "ExpectResourceAction"\naddress = \'null_resource.each["{secret}"]\'\n'
+                                    'action = "Destroy"\n', "utf-8")
+    reports = [f"--report={other}=r/{other}" for other in FORMATS if other != fmt]
+    code, out, err = _cli("holder.json", "pass.json", "-c", "each.toml", "--jobs", jobs, "--format", fmt, *reports)
+    assert (code, err) == (1, "")
+    written = {other: (tree / "r" / other).read_text("utf-8") for other in FORMATS if other != fmt}
+    for name, text in {fmt: out, **written}.items():
+        assert secret not in urllib.parse.unquote(text), name
+        # pass.json's part shows the address (the resource is not found there), scrubbed.
+        assert "(sensitive)" in urllib.parse.unquote(text), name
+
+
+_ACTION = '[[check]]\ntype = "ExpectResourceAction"\naction = "Destroy"\naddress = "null_resource.a"\n'
+
+
+@pytest.mark.parametrize(
+    ("secret", "checks", "origin", "crosses"),
+    [
+        pytest.param("error", _ACTION, "c.toml", False, id="severity-error"),
+        pytest.param("warning", _ACTION + 'severity = "warning"\n', "c.toml", False, id="severity-warning"),
+        pytest.param("hunter2-key", _ACTION.replace("null_resource.a", 'null_resource.each[\\"hunter2-key\\"]'), "c.toml",
+                     True, id="address"),
+        pytest.param("hunter2-file", _ACTION, "hunter2-file.toml", True, id="origin"),
+        pytest.param("hunter2-path", '[[check]]\ntype = "ExpectKnownValue"\naddress = "null_resource.a"\n'
+                     'path = \'triggers["hunter2-path"]\'\nmatcher = { type = "StringExact", value = "x" }\n', "c.toml",
+                     True, id="path"),
+        pytest.param("hunter2-value", '[[check]]\ntype = "ExpectKnownValue"\naddress = "null_resource.a"\npath = "id"\n'
+                     'matcher = { type = "StringExact", value = "hunter2-value" }\n', "c.toml", True, id="matcher"),
+        pytest.param("hunter2-why", _ACTION + 'waive = [{ address = "null_resource.*", reason = "hunter2-why" }]\n', "c.toml",
+                     True, id="waiver-reason"),
+    ],
+)
+def test_a_secret_crosses_to_the_other_plans_when_the_checks_show_it(secret: str, checks: str, origin: str,
+                                                                      crosses: bool) -> None:
+    """A plan's secret that the checks show is scrubbed from every other plan's part (it crosses); one the checks
+    spell only as a word of the reports' formats (a severity: ``error``, ``warning``) does not, so it costs no
+    scrub and leaves the other plans' own words as they are."""
+    from plancheck import Secrets
+    from plancheck.cli._checksfile import parse_checks
+    from plancheck.cli._io import checks_text, crossing_secrets
+    from plancheck.cli._registry import default_registry
+
+    specs = parse_checks(checks, origin, default_registry())
+    assert crossing_secrets(Secrets([secret, "other-pw"]), checks_text(specs)) == ((secret,) if crosses else ())
+
+
+def test_a_secret_only_a_severity_spells_leaves_the_other_plans_words(tree: Path) -> None:
+    """A plan's secret ``error`` is not shown by the checks (their severity is a word of the formats): the other
+    plan's part is what a run of it alone prints, its own ``error`` (a resource's name) as it is."""
+    holder = {"format_version": "1.2", "variables": {"pw": {"value": "error"}},
+              "configuration": {"root_module": {"variables": {"pw": {"sensitive": True}}}}}
+    (tree / "holder.json").write_text(json.dumps(holder), "utf-8")
+    (tree / "other.json").write_text(json.dumps(_plan(("null_resource.error", ["delete"]))), "utf-8")
+    code, out, err = _cli("holder.json", "other.json", "-c", "checks.toml", "--jobs", "1")
+    assert (code, err) == (1, "")
+    alone = _cli("other.json", "-c", "checks.toml")[1]
+    assert "null_resource.error: expected no destroy" in alone
+    assert out.split("\n\n")[1] == alone.rstrip("\n")
 
 
 # -- waivers naming plans --------------------------------------------------------------------------

@@ -18,7 +18,9 @@ from plancheck._errors import CheckFailure
 from plancheck._text import escape_markdown
 from plancheck.cli._checksfile import CheckResult, CheckSpec
 from plancheck.cli._command import run
-from plancheck.cli._output import MARKDOWN_MAX_BYTES, PlanRun, render
+from plancheck.cli._output import render
+from plancheck.cli._report_formats import MARKDOWN_MAX_BYTES
+from plancheck.cli._runs import PlanRun
 
 _OMITTED = re.compile(r"^- \*(\d+) more (findings|findings and notes) not shown: the summary is capped at "
                       r"\d+ bytes; every finding is in the text, JSON, JUnit and SARIF outputs\*$")

@@ -176,7 +176,7 @@ class _Broken:
 def test_a_check_that_cannot_run_is_exit_status_2_at_either_severity(severity: str, fail_on: str) -> None:
     from plancheck import Plan
     from plancheck.cli._checksfile import CheckSpec, exit_status, run_checks
-    from plancheck.cli._output import results_document
+    from plancheck.cli._report_formats import results_document
 
     plan = Plan.from_dict(plan_document())
     (result,) = run_checks([CheckSpec("Broken", _Broken(), "check[0]", severity=severity)], plan)
