@@ -97,6 +97,15 @@ def test_plans_before_terraform_1_5_say_conditions_not_available(tmp_path: Path)
     pytest.param({"format": "tfplancheck-coverage-data", "version": 1, "modules": {"m": {
         "local": True, "checks_available": True, "scan_errors": [], "withheld": {"main.tf": [True]}, "items": {}}}},
         'd.json: $.modules["m"].withheld["main.tf"][0]: expected a line number, found true', id="line-number"),
+    *(pytest.param({"format": "tfplancheck-coverage-data", "version": 1, "modules": {"m": {
+        "local": True, "checks_available": True, "scan_errors": [], "withheld": {}, "items": {"var.x": {
+            "kind": "variable", "planned": True, "actions": [], "asserted": False, "asserted_paths": [],
+            "passed": [], "failed": [], "conditions": ["validation:0", key]}}}}},
+        f'd.json: $.modules["m"].items["var.x"].conditions[1]: expected a condition such as "validation:0", found {shown}',
+        id=f"condition-{name}")
+      for name, key, shown in [("empty", "", '""'), ("no-index", "validation", '"validation"'),
+                               ("not-a-number", "validation:x", '"validation:x"'),
+                               ("past-any-index", "assert:" + "9" * 19, '"assert:' + "9" * 19 + '"')]),
 ])
 def test_bad_data_is_a_typed_error(document: Any, message: str) -> None:
     with pytest.raises(CoverageDataError) as caught:

@@ -461,7 +461,7 @@ class CoverageData:
                     set(_strings(item.get("asserted_paths"), f"{at}.asserted_paths", source)),
                     set(_strings(item.get("passed"), f"{at}.passed", source)),
                     set(_strings(item.get("failed"), f"{at}.failed", source)),
-                    tuple(_strings(item.get("conditions"), f"{at}.conditions", source)),
+                    tuple(_conditions(item.get("conditions"), f"{at}.conditions", source)),
                 )
         return data
 
@@ -578,6 +578,18 @@ def _strings(value: Any, where: str, source: str | None) -> list[str]:
     for i, item in enumerate(items):
         _expect(item, str, f"{where}[{i}]", "a string", source)
     return list(items)
+
+
+#: A condition's key as the data writes it: its kind and its index among the item's conditions of that kind.
+_CONDITION_KEY: Final = re.compile(r"[a-z]+:(?:0|[1-9][0-9]{0,17})")
+
+
+def _conditions(value: Any, where: str, source: str | None) -> list[str]:
+    keys = _strings(value, where, source)
+    for i, key in enumerate(keys):
+        if _CONDITION_KEY.fullmatch(key) is None:
+            raise CoverageDataError(f"{where}[{i}]", 'a condition such as "validation:0"', found=_shown(key), source=source)
+    return keys
 
 
 def _ints(value: Any, where: str, source: str | None) -> list[int]:
