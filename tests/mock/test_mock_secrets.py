@@ -108,6 +108,32 @@ def test_every_way_of_giving_a_sensitive_variable_is_scrubbed(module: Path, tmp_
     assert secrets.scrub(text) == "(sensitive) " * 6 + "visible-name visible-plain visible-cli visible-env"
 
 
+_S = "zz-mp-secret-Hq8x"
+
+
+# What Terraform 1.11 printed of each variables file (its diagnostic quotes a file's line, or the value it evaluated).
+@pytest.mark.parametrize(("file", "text", "shown"), [
+    pytest.param("v.tfvars", f'pw = "{_S}"\n', f'cannot convert "{_S}" to', id="plain-string"),
+    pytest.param("v.tfvars", f'pw = <<EOT\n{_S}\nEOT\n', f'cannot convert "{_S}\\n" to', id="heredoc"),
+    pytest.param("v.tfvars", f'pw = <<-EOT\n  {_S}\n  EOT\n', f'cannot convert "{_S}\\n" to', id="indented-heredoc"),
+    pytest.param("v.tfvars", f'pw = "{_S}\n', f'   1: pw = "{_S}', id="unterminated-string"),
+    pytest.param("v.tfvars", f"pw = '{_S}'\n", f"   1: pw = '{_S}'", id="single-quoted"),
+    pytest.param("v.tfvars", f'pw = "{_S}" extra\n', f'   1: pw = "{_S}" extra', id="trailing-word"),
+    pytest.param("v.tfvars.json", f'{{"pw": "{_S}",}}', f'   1: {{"pw": "{_S}",}}', id="json-trailing-comma"),
+    pytest.param("v.tfvars.json", f'[{{"pw": "{_S}"}}]', f'   1: [{{"pw": "{_S}"}}]', id="json-array"),
+])
+def test_a_value_given_in_a_variables_file_is_scrubbed_however_it_is_written(
+    module: Path, tmp_path: Path, file: str, text: str, shown: str
+) -> None:
+    given = tmp_path / "given"
+    given.mkdir()
+    (given / file).write_text(text + ("" if file.endswith(".json") else 'name = "visible-name"\n'), encoding="utf-8")
+    secrets = input_secrets(module, [], [str(given / file)], {})
+    assert leaks(secrets.scrub(shown), {"pw": _S}) == []
+    if not file.endswith(".json"):
+        assert secrets.scrub(f'{shown}\n   2: name = "visible-name"').endswith('name = "visible-name"')
+
+
 def test_a_variable_the_plan_says_is_sensitive_is_scrubbed() -> None:
     plan = Plan.from_json('{"format_version": "1.2", "configuration": {"root_module": {"variables": '
                           '{"pw": {"sensitive": true}, "n": {}}}}}')

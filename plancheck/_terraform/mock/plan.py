@@ -78,24 +78,34 @@ def hcl_tokens(text: str) -> Iterator[tuple[str, str | None]]:
     >>> list(hcl_tokens('a = <<EOT\\n}"\\nEOT\\n/* } */ b {"${c}"}'))  # doctest: +NORMALIZE_WHITESPACE
     [('word', 'a'), ('=', None), ('heredoc', None), ('word', 'b'), ('{', None), ('string', None), ('}', None)]
     """
+    for kind, value, _ in _hcl_spans(text):
+        yield kind, value
+
+
+def _hcl_spans(text: str) -> Iterator[tuple[str, str | None, int]]:
+    """:func:`hcl_tokens`, each with the offset where it starts.
+
+    >>> list(_hcl_spans('pw = "x"'))
+    [('word', 'pw', 0), ('=', None, 3), ('string', 'x', 5)]
+    """
     pos = 0
     while pos < len(text):
         match = _HCL_TOKEN.match(text, pos)
         assert match is not None  # the last alternative takes any one character
-        pos = match.end()
+        start, pos = pos, match.end()
         if match["quote"]:
             pos, literal = _hcl_string(text, pos)
-            yield "string", literal
+            yield "string", literal, start
         elif match["heredoc"]:
             end = re.compile(rf"^[ \t]*{re.escape(match['tag'])}[ \t]*\r?$", re.MULTILINE).search(text, pos)
             pos = end.end() if end else len(text)
-            yield "heredoc", None
+            yield "heredoc", None, start
         elif match["word"]:
-            yield "word", match["word"]
+            yield "word", match["word"], start
         elif match["punct"]:
-            yield match["punct"], None
+            yield match["punct"], None, start
         elif match["op"] or match["other"]:
-            yield "other", None
+            yield "other", None, start
 
 
 def _hcl_string(text: str, pos: int) -> tuple[int, str | None]:
@@ -254,7 +264,13 @@ def _json_sensitive(text: str) -> Iterator[str]:
 
 
 def _file_values(path: str, names: set[str]) -> Iterator[str]:
-    """The values a variables file gives to ``names`` (plain strings and JSON values; an expression is not evaluated)."""
+    """The values a variables file gives to ``names``: plain strings and JSON values exactly, and the source text of
+    each value as written (an expression is not evaluated).
+
+    Terraform quotes a variables file's lines in its errors and shows a value it evaluated (a heredoc, a template):
+    so the text of each value given to ``names`` that is not one plain string is secret as written too, and every
+    line of a JSON file that is no JSON object (whose values cannot be told apart).
+    """
     try:
         text = Path(path).read_bytes().decode("utf-8", "replace")
     except OSError:
@@ -263,26 +279,57 @@ def _file_values(path: str, names: set[str]) -> Iterator[str]:
         try:
             document = json.loads(text, parse_float=Decimal)  # kept as written: 1.10 shows as 1.10 and as 1.1
         except (ValueError, RecursionError):
-            return
+            document = None
         if isinstance(document, dict):
             for name in names & set(document):
                 yield from secret_strings(document[name])
+        else:
+            yield from (line.strip() for line in text.splitlines())
         return
     depth = 0
     current: str | None = None  # the variable whose value is being read, at depth 0 and inside its brackets
-    last: tuple[str, str | None] = ("", None)
-    for kind, value in hcl_tokens(text):
-        if depth == 0 and last == ("=", None):
-            pass  # the value of the name read just before
-        elif depth == 0 and kind == "word":
-            current = value
+    start = 0  # where its value starts
+    tokens: list[tuple[str, str | None]] = []  # the tokens of its value
+    last: tuple[str, str | None, int] = ("", None, 0)
+    for kind, value, at in _hcl_spans(text):
+        if depth == 0 and kind == "=" and last[0] == "word":
+            if current in names and not _one_plain_string(tokens[:-1]):  # the last token is the next name
+                yield from _written(text[start : last[2]])
+            current, start, tokens = last[1], at + 1, []
+        else:
+            tokens.append((kind, value))
         if kind in ("{", "[", "("):
             depth += 1
         elif kind in ("}", "]", ")"):
             depth = max(depth - 1, 0)
         elif kind == "string" and value is not None and current in names:
             yield value
-        last = (kind, value)
+        last = (kind, value, at)
+    if current in names and not _one_plain_string(tokens):
+        yield from _written(text[start:])
+
+
+def _one_plain_string(tokens: list[tuple[str, str | None]]) -> bool:
+    """Whether a value's tokens are one plain string, whose value is all it can show."""
+    return len(tokens) == 1 and tokens[0][0] == "string" and tokens[0][1] is not None
+
+
+def _written(source: str) -> Iterator[str]:
+    """A value's source text as secrets: all of it, and each line of it without its indentation (a heredoc's lines
+    as ``<<-`` strips them; not its ``<<EOT`` and ``EOT`` lines).
+
+    >>> list(_written(' <<-EOT\\n    s3cret line\\n    EOT\\n'))
+    ['<<-EOT\\n    s3cret line\\n    EOT', 's3cret line']
+    """
+    whole = source.strip()
+    if not whole:
+        return
+    yield whole
+    lines = whole.splitlines()
+    if whole.startswith("<<"):
+        lines = lines[1:-1]
+    if len(lines) > 1 or whole.startswith("<<"):
+        yield from (line.strip() for line in lines)
 
 
 def input_secrets(
