@@ -108,6 +108,20 @@ def test_every_way_of_giving_a_sensitive_variable_is_scrubbed(module: Path, tmp_
     assert secrets.scrub(text) == "(sensitive) " * 6 + "visible-name visible-plain visible-cli visible-env"
 
 
+@pytest.mark.parametrize(("file", "text", "sensitive"), [
+    pytest.param("v.tf", 'variable "pw" {\n  sensitive = true # why\n}\n', True, id="comment"),
+    pytest.param("v.tf", 'variable "pw" {\n  sensitive = (true)\n}\n', True, id="parenthesised"),
+    pytest.param("v.tf", 'variable "pw" {\n  sensitive = false\n}\n', False, id="false"),
+    pytest.param("v.tf.json", '{"variable": {"pw": {"sensitive": "true"}}}', True, id="json-string"),
+    pytest.param("v.tf.json", '{"variable": {"pw": {"sensitive": "${true}"}}}', True, id="json-template"),
+    pytest.param("v.tf.json", '{"variable": {"pw": {"sensitive": "false"}}}', False, id="json-false-string"),
+    pytest.param("v.tf.json", '{"variable": {"pw": {"type": "string"}}}', False, id="json-absent"),
+])
+def test_a_sensitive_flag_is_read_however_it_is_written(tmp_path: Path, file: str, text: str, sensitive: bool) -> None:
+    (tmp_path / file).write_text(text, encoding="utf-8")
+    assert declared_sensitive(tmp_path) == ({"pw"} if sensitive else set())
+
+
 _S = "zz-mp-secret-Hq8x"
 
 

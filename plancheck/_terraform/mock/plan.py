@@ -192,16 +192,18 @@ def _hcl_module_calls(text: str) -> list[tuple[str, str]]:
 
 def _arguments(text: str, block_type: str, labels: tuple[str, ...]) -> Iterator[tuple[str, str, tuple[str, str | None]]]:
     """(label, name, value token) of each ``NAME = VALUE`` directly in a top-level ``block_type LABEL { }``
-    block of a native syntax file whose label is a token of a kind in ``labels`` (a value that opens a
-    bracket is none: only a single token is a value here).
+    block of a native syntax file whose label is a token of a kind in ``labels`` (only a value's first token
+    is read: a value that opens a bracket is that bracket).
 
     >>> list(_arguments('variable "pw" {\\n  sensitive = true\\n  v = { sensitive = true }\\n}\\n', "variable", ("string",)))
-    [('pw', 'sensitive', ('word', 'true'))]
+    [('pw', 'sensitive', ('word', 'true')), ('pw', 'v', ('{', None))]
     """
     depth = 0
     block: str | None = None  # the label of the block being read
     last: tuple[tuple[str, str | None], ...] = (("", None), ("", None))
     for kind, value in hcl_tokens(text):
+        if block is not None and depth == 1 and last[1] == ("=", None) and last[0][0] == "word" and last[0][1]:
+            yield block, last[0][1], (kind, value)
         if kind in ("{", "[", "("):
             if depth == 0 and kind == "{" and last[0] == ("word", block_type) and last[1][0] in labels:
                 block = last[1][1]
@@ -209,10 +211,6 @@ def _arguments(text: str, block_type: str, labels: tuple[str, ...]) -> Iterator[
         elif kind in ("}", "]", ")"):
             depth = max(depth - 1, 0)
             block = block if depth else None
-        elif block is not None and depth == 1 and last[1] == ("=", None):
-            name_kind, name = last[0]
-            if name_kind == "word" and name is not None:
-                yield block, name, (kind, value)
         last = (last[1], (kind, value))
 
 
@@ -246,9 +244,11 @@ def declared_sensitive(directory: Path) -> set[str]:
     return found
 
 
+# A variable is sensitive unless its flag is plainly false: a value scrubbed needlessly costs a word of a message,
+# one shown costs the secret ("(true)", "true" in JSON, an expression Terraform folds to true).
 def _hcl_sensitive(text: str) -> Iterator[str]:
     for block, name, token in _arguments(text, "variable", ("string",)):
-        if name == "sensitive" and token == ("word", "true"):
+        if name == "sensitive" and token != ("word", "false"):
             yield block
 
 
@@ -259,7 +259,7 @@ def _json_sensitive(text: str) -> Iterator[str]:
         return
     for blocks in _objects(document.get("variable") if isinstance(document, dict) else None):
         for name, bodies in blocks.items():
-            if any(body.get("sensitive") is True for body in _objects(bodies)):
+            if any(body.get("sensitive", False) not in (False, "false") for body in _objects(bodies)):
                 yield name
 
 
