@@ -148,6 +148,25 @@ def test_a_value_given_in_a_variables_file_is_scrubbed_however_it_is_written(
         assert secrets.scrub(f'{shown}\n   2: name = "visible-name"').endswith('name = "visible-name"')
 
 
+@pytest.mark.parametrize(("file", "text"), [
+    pytest.param("terraform.tfvars", f'pw = "{_S}"\n', id="terraform-tfvars"),
+    pytest.param("terraform.tfvars.json", f'{{"pw": "{_S}"}}', id="terraform-tfvars-json"),
+    pytest.param("x.auto.tfvars", f'pw = "{_S}"\n', id="auto-tfvars"),
+    pytest.param("x.auto.tfvars.json", f'{{"pw": "{_S}"}}', id="auto-tfvars-json"),
+    pytest.param("d.tf", f'variable "pw" {{\n  sensitive = true\n  default = "{_S}"\n  validation {{\n'
+                 '    condition = true\n    error_message = "visible-name"\n  }\n}\n', id="default"),
+    pytest.param("d.tf", f'variable "pw" {{\n  sensitive = true\n  default = <<EOT\n{_S}\nEOT\n}}\n', id="default-heredoc"),
+    pytest.param("d.tf.json", f'{{"variable": {{"pw": {{"sensitive": true, "default": ["{_S}"]}}}}}}', id="default-json"),
+])
+def test_a_value_terraform_finds_in_the_module_itself_is_scrubbed(tmp_path: Path, file: str, text: str) -> None:
+    # Terraform loads these files and defaults with no --var-file: its errors show them as they show a given value.
+    (tmp_path / "v.tf").write_text('variable "pw" {\n  sensitive = true\n}\n', encoding="utf-8")
+    (tmp_path / file).write_text(text, encoding="utf-8")
+    secrets = input_secrets(tmp_path, [], [], {})
+    shown = f'cannot convert "{_S}" to number; "visible-name"'
+    assert secrets.scrub(shown) == 'cannot convert "(sensitive)" to number; "visible-name"'
+
+
 def test_a_variable_the_plan_says_is_sensitive_is_scrubbed() -> None:
     plan = Plan.from_json('{"format_version": "1.2", "configuration": {"root_module": {"variables": '
                           '{"pw": {"sensitive": true}, "n": {}}}}}')

@@ -228,20 +228,23 @@ def declared_sensitive(directory: Path) -> set[str]:
     ['pw', 'token']
     """
     found: set[str] = set()
-    try:
-        paths = sorted(directory.iterdir())
-    except OSError:
-        return found
-    for path in paths:
-        name = path.name
-        if name.startswith(".") or not name.endswith((".tf", ".tf.json")):
-            continue
+    for path in _files(directory, (".tf", ".tf.json")):
         try:
             text = path.read_bytes().decode("utf-8", "replace")
         except OSError:
             continue
-        found.update(_json_sensitive(text) if name.endswith(".tf.json") else _hcl_sensitive(text))
+        found.update(_json_sensitive(text) if path.name.endswith(".tf.json") else _hcl_sensitive(text))
     return found
+
+
+def _files(directory: Path, suffixes: tuple[str, ...]) -> list[Path]:
+    """The files of ``directory`` Terraform reads whose names end with one of ``suffixes`` (not hidden), in name
+    order; none when it cannot be read."""
+    try:
+        paths = sorted(directory.iterdir())
+    except OSError:
+        return []
+    return [path for path in paths if not path.name.startswith(".") and path.name.endswith(suffixes)]
 
 
 # A variable is sensitive unless its flag is plainly false: a value scrubbed needlessly costs a word of a message,
@@ -286,27 +289,77 @@ def _file_values(path: str, names: set[str]) -> Iterator[str]:
         else:
             yield from (line.strip() for line in text.splitlines())
         return
+    for variable, name, tokens, source in _assignments(text):
+        if variable is None and name in names:
+            yield from _given(tokens, source)
+
+
+def _default_values(directory: Path, names: set[str]) -> Iterator[str]:
+    """The defaults the module in ``directory`` declares for the variables ``names``, as :func:`_file_values` reads
+    a value (Terraform shows a default it evaluated as it shows a given value)."""
+    for path in _files(directory, (".tf", ".tf.json")):
+        try:
+            text = path.read_bytes().decode("utf-8", "replace")
+        except OSError:
+            continue
+        if path.name.endswith(".tf.json"):
+            with contextlib.suppress(ValueError, RecursionError):
+                document = json.loads(text, parse_float=Decimal)
+                for blocks in _objects(document.get("variable") if isinstance(document, dict) else None):
+                    for name in names & set(blocks):
+                        yield from (v for body in _objects(blocks[name]) for v in secret_strings(body.get("default")))
+            continue
+        for variable, name, tokens, source in _assignments(text):
+            if variable in names and name == "default":
+                yield from _given(tokens, source)
+
+
+def _assignments(text: str) -> Iterator[tuple[str | None, str, list[tuple[str, str | None]], str]]:
+    """(variable, name, value tokens, value source) of each ``NAME = VALUE`` of a native syntax file: at its top
+    level (a variables file: variable None) and directly in a top-level ``variable "NAME" { }`` block.
+
+    A value ends where the next argument or nested block starts, or with its block: in a file Terraform cannot
+    parse, it may take in what follows it, never less than it is.
+
+    >>> [(v, n, s) for v, n, _, s in _assignments('variable "pw" {\\n  default = "x"\\n  validation {\\n  }\\n}\\n')]
+    [('pw', 'default', ' "x"\\n  ')]
+    >>> [(v, n, s) for v, n, _, s in _assignments('a = <<EOT\\nx\\nEOT\\nb = { c = 1 }')]
+    [(None, 'a', ' <<EOT\\nx\\nEOT\\n'), (None, 'b', ' { c = 1 }')]
+    """
     depth = 0
-    current: str | None = None  # the variable whose value is being read, at depth 0 and inside its brackets
-    start = 0  # where its value starts
-    tokens: list[tuple[str, str | None]] = []  # the tokens of its value
+    block: str | None = None  # the label of the variable block being read
+    current: tuple[str | None, str, int] | None = None  # the value being read: its variable, name and start
+    tokens: list[tuple[str, str | None]] = []
+    before: tuple[str, str | None, int] = ("", None, 0)
     last: tuple[str, str | None, int] = ("", None, 0)
     for kind, value, at in _hcl_spans(text):
-        if depth == 0 and kind == "=" and last[0] == "word":
-            if current in names and not _one_plain_string(tokens[:-1]):  # the last token is the next name
-                yield from _written(text[start : last[2]])
-            current, start, tokens = last[1], at + 1, []
-        else:
+        level = 0 if block is None else 1
+        # A word at the value's level followed by "=" (or, in a block, "{") starts the next argument or block.
+        starts = depth == level and last[0] == "word" and (kind == "=" or (kind == "{" and level == 1))
+        if current is not None and (starts or (kind == "}" and depth == 1 and block is not None)):
+            yield current[0], current[1], tokens[:-1] if starts else tokens, text[current[2] : last[2] if starts else at]
+            current = None
+        if starts and kind == "=" and last[1] is not None:
+            current, tokens = (block, last[1], at + 1), []
+        elif current is not None:
             tokens.append((kind, value))
         if kind in ("{", "[", "("):
+            if depth == 0 and kind == "{" and before[:2] == ("word", "variable") and last[0] == "string":
+                block = last[1]
             depth += 1
         elif kind in ("}", "]", ")"):
             depth = max(depth - 1, 0)
-        elif kind == "string" and value is not None and current in names:
-            yield value
-        last = (kind, value, at)
-    if current in names and not _one_plain_string(tokens):
-        yield from _written(text[start:])
+            block = block if depth else None
+        before, last = last, (kind, value, at)
+    if current is not None:
+        yield current[0], current[1], tokens, text[current[2] :]
+
+
+def _given(tokens: list[tuple[str, str | None]], source: str) -> Iterator[str]:
+    """What a value read by :func:`_assignments` can show: its plain strings, and its source when it is more than one."""
+    yield from (value for kind, value in tokens if kind == "string" and value is not None)
+    if not _one_plain_string(tokens):
+        yield from _written(source)
 
 
 def _one_plain_string(tokens: list[tuple[str, str | None]]) -> bool:
@@ -336,7 +389,9 @@ def input_secrets(
     directory: Path, variables: Sequence[str], var_files: Sequence[str], environ: Mapping[str, str]
 ) -> Secrets:
     """The values given to the sensitive variables of the module in ``directory``: by ``--var NAME=VALUE``
-    (``variables``), by the variables files, by ``TF_VAR_NAME`` in ``environ``.
+    (``variables``), by the variables files (``var_files``, and those Terraform loads from ``directory`` itself:
+    ``terraform.tfvars``, ``*.auto.tfvars`` and their ``.json``), by ``TF_VAR_NAME`` in ``environ``, and the
+    defaults the module declares for them.
 
     >>> import tempfile
     >>> with tempfile.TemporaryDirectory() as d:
@@ -351,10 +406,16 @@ def input_secrets(
         name, sep, value = pair.partition("=")
         if sep and name.strip() in names:
             found.append(value)
-    for path in var_files:
+    loaded = [str(p) for p in _files(directory, _AUTO_VARIABLES) if p.name.startswith("terraform.") or ".auto." in p.name]
+    for path in [*loaded, *var_files]:
         found.extend(_file_values(path, names))
     found.extend(environ[f"TF_VAR_{name}"] for name in names if f"TF_VAR_{name}" in environ)
+    found.extend(_default_values(directory, names))
     return Secrets(found)
+
+
+#: What the variables files Terraform loads by itself end with: terraform.tfvars(.json), NAME.auto.tfvars(.json).
+_AUTO_VARIABLES: Final = ("terraform.tfvars", "terraform.tfvars.json", ".auto.tfvars", ".auto.tfvars.json")
 
 
 def plan_sensitive(document: Mapping[str, Any], variables: Sequence[str]) -> Secrets:
