@@ -519,12 +519,12 @@ def _lookup(args: argparse.Namespace, io: Io) -> int:
                          allow_errored=args.allow_errored, chdir=args.chdir)
         if args.address is None:
             doc = list_document(plan)
-            io.out(render_json(doc, plan.secrets) if json_mode else plan.secrets.scrub(shown_with_notes(render_list(doc), plan)))
+            io.out(render_json(doc, io.secrets()) if json_mode else plan.secrets.scrub(shown_with_notes(render_list(doc), plan)))
             return 0
         doc = value_document(plan, args.address, path, args.before)
     except CliError as exc:
         return io.fail(exc.kind, exc.message, json_mode)
-    io.out(render_json(doc, plan.secrets) if json_mode else plan.secrets.scrub(shown_with_notes(render_value_document(doc), plan)))
+    io.out(render_json(doc, io.secrets()) if json_mode else plan.secrets.scrub(shown_with_notes(render_value_document(doc), plan)))
     return 0
 
 
@@ -596,7 +596,7 @@ def run_snapshot(args: argparse.Namespace, io: Io, max_bytes: int) -> int:
                "ok": status == 0, "snapshot": snapshot_document(args.file, status, lines),
                # What it stands on, as query's addresses document says it (a partial plan: --allow-errored).
                "partial": plan.partial}
-        io.out(render_json(doc, plan.secrets))
+        io.out(render_json(doc, io.secrets()))
     else:
         io.out(shown_with_notes("\n".join(lines), plan))
     return status

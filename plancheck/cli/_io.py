@@ -376,24 +376,28 @@ class _Guarded(_stdio.TextIOBase):
 
 
 def render_json(document: Mapping[str, Any], secrets: Secrets | None = None) -> str:
-    """JSON text of ``document`` with every string value scrubbed of ``secrets`` (keys are ours, never scrubbed).
+    """JSON text of ``document``; given ``secrets``, every string value scrubbed of them but the format's words (keys
+    are ours, never scrubbed), :class:`Rendered`: its one scrub, so no secret spelled as a key, a word or a literal
+    of the format (``status``, ``true``) turns it into a document its schema refuses.
 
     >>> from plancheck import Secrets
-    >>> print(render_json({"message": "pw is hunter2"}, Secrets(["hunter2"])))
+    >>> print(render_json({"message": "pw is hunter2", "status": "known", "ok": True}, Secrets(["hunter2", "known", "true"])))
     {
-      "message": "pw is (sensitive)"
+      "message": "pw is (sensitive)",
+      "status": "known",
+      "ok": true
     }
     """
-    data: Any = document
-    if secrets is not None and len(secrets):
-        data = copy_json(document, leaf=lambda value: secrets.scrub(value) if isinstance(value, str) else value)
-    return json.dumps(data, indent=2, ensure_ascii=False, default=str)
+    if secrets is None:
+        return json.dumps(document, indent=2, ensure_ascii=False, default=str)
+    data = copy_json(document, leaf=lambda value: secrets.scrub(value) if isinstance(value, str) else value, keep=_FORMAT_WORDS)
+    return Rendered(json.dumps(data, indent=2, ensure_ascii=False, default=str))
 
 
 #: The fields of the JSON and SARIF documents whose values are words of the format (``"fail_on": "error"``), never
 #: data: a value's scrub leaves them as they are, so a secret ``error`` cannot turn them into words no schema knows.
 #: (A SARIF part's fingerprint is not among them: the part holds the texts it is made of, scrubbed as any value.)
-_FORMAT_WORDS: Final = frozenset({"kind", "fail_on", "severity", "status", "level"})
+_FORMAT_WORDS: Final = frozenset({"kind", "fail_on", "severity", "status", "level", "of"})
 
 
 def scrubbed_values(document: dict[str, Any], secrets: Secrets) -> dict[str, Any]:
