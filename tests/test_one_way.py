@@ -41,6 +41,8 @@ ALLOWED_PARSES = {
     ("plancheck/acceptance/_statefiles.py", "kept_secrets"): "a kept working directory's secrets and tfvars",
     ("plancheck/acceptance/_statefiles.py", "_read"): "a kept working directory's manifest",
     ("plancheck/_plugin/coverage/report.py", "read_data"): "a coverage data file (pytest --tf-cov-data; no plan data)",
+    ("plancheck/_plugin/coverage/scan.py", "_json_lines"):
+        "a module's .tf.json file, only for the lines of a sensitive variable's body (withheld in the HTML report)",
 }
 
 

@@ -12,7 +12,8 @@ from functools import cached_property
 from types import MappingProxyType
 from typing import Any, Final, Protocol, final
 
-from tfjsonpath import Path
+from tfjsonpath import MapStep, Path, SliceStep, Step
+from tfjsonpath._text import MAX_INDEX
 
 from .._errors import PARTIAL_NOTE, ErroredPlanError, TfCheckError
 from .._frozen import ReadOnly, public
@@ -39,11 +40,29 @@ __all__ = [
     "ResourceNotFoundError",
     "invocation_entries",
     "load_plan",
+    "replace_step",
     "secrets_of",
     "shown_address",
 ]
 
 _EMPTY: Mapping[str, Any] = {}
+
+
+def replace_step(raw: Any) -> Step | None:
+    """A step of a ``replace_paths`` entry as a Path step, or None where no Path can hold it.
+
+    Terraform writes attribute names and map keys as strings, list indexes as numbers, and a step
+    into a set as the set element itself; a number no list index can be (below 0, above 2**63 - 1)
+    is no step either, whatever wrote it.
+
+    >>> replace_step("triggers"), replace_step(0), replace_step({"port": 80}), replace_step(2**64)
+    (MapStep('triggers'), SliceStep(0), None, None)
+    """
+    if isinstance(raw, str):
+        return MapStep(raw)
+    if isinstance(raw, int) and not isinstance(raw, bool) and 0 <= raw <= MAX_INDEX:
+        return SliceStep(raw)
+    return None
 
 
 @public("plancheck")
@@ -105,12 +124,13 @@ class Change(ReadOnly):
         """
         out = []
         for raw_path in self.raw.get("replace_paths") or ():
-            steps: list[str | int] = []
-            for step in raw_path:
-                if isinstance(step, bool) or not isinstance(step, (str, int)) or (isinstance(step, int) and step < 0):
+            steps: list[Step] = []
+            for raw_step in raw_path:
+                step = replace_step(raw_step)
+                if step is None:
                     break
                 steps.append(step)
-            out.append(Path().join(*steps))
+            out.append(Path(*steps))
         return tuple(out)
 
     @property

@@ -14,9 +14,9 @@ import enum
 import json
 from collections.abc import Iterable, Sequence
 from dataclasses import KW_ONLY
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Final
 
-from tfjsonpath import MapStep, Path, SliceStep, Step
+from tfjsonpath import Path
 
 from .._checking.fields import (
     check_fields,
@@ -29,7 +29,7 @@ from .._checking.fields import (
 )
 from .._checking.messages import actions_text, deposed_prefix, output_address, quote, scrubbed_failure
 from .._documents.actions import ActionTriggerEvent, ResourceAction
-from .._documents.plan import DeferredChange, Plan, ResourceChange
+from .._documents.plan import DeferredChange, Plan, ResourceChange, replace_step
 from .._documents.select import Resources
 from .._errors import CheckFailure
 from .._frozen import constructor_repr, frozen, public
@@ -233,23 +233,13 @@ class ExpectNonEmptyPlan(PlanCheck):
         ]
 
 
-def _raw_step(raw: Any) -> Step | None:
-    # Terraform writes attribute names and map keys as strings, list indexes as numbers;
-    # a path into a set has the element itself as its step, which no Path can hold.
-    if isinstance(raw, str):
-        return MapStep(raw)
-    if isinstance(raw, int) and not isinstance(raw, bool) and raw >= 0:
-        return SliceStep(raw)
-    return None
-
-
 def _replace_paths(rc: ResourceChange) -> tuple[set[Path], list[str]]:
     """The change's replace_paths as Paths, and the text of any that cannot be one."""
     paths: set[Path] = set()
     odd: list[str] = []
     raw_paths = rc.change.raw.get("replace_paths")
     for raw in raw_paths if isinstance(raw_paths, list) else ():
-        steps = [_raw_step(s) for s in raw] if isinstance(raw, list) else [None]
+        steps = [replace_step(s) for s in raw] if isinstance(raw, list) else [None]
         if all(s is not None for s in steps):
             paths.add(Path(*[s for s in steps if s is not None]))
         else:

@@ -27,6 +27,7 @@ from .._errors import DocumentFormatError
 from .._redact import Secrets
 from .._terraform import CommandResult, registry_hint
 from .._terraform.lifecycle import ending_on_signals
+from .._terraform.mock.plan import input_secrets
 from .._terraform.providers import (
     PlanNotSettled,
     ProviderServerError,
@@ -129,6 +130,11 @@ class CaseRun:
         self.diagnostics: StepDiagnostics | None = None
         # The last documents show -json printed, each with the Plan or State loaded from it (not loaded twice).
         self.loaded: list[tuple[dict[str, Any], Plan | State]] = []
+
+    def learn_configuration(self, root: Path) -> None:
+        """The values of sensitive variables the configuration written in ``root`` gives itself (a default,
+        ``terraform.tfvars``, a ``TF_VAR_``): secrets no plan lists yet, which a failed plan's errors show."""
+        self.add_secrets(input_secrets(root, [], [], self.env))
 
     def add_secrets(self, found: Secrets) -> None:
         self.secrets = self.secrets | found
@@ -342,6 +348,7 @@ class CaseRun:
             digest = self.wd.write_step(self.providers.complete(step), extra)
         except (DocumentFormatError, TestDefinitionError, OSError) as exc:
             raise _StepFailure(Stage.CONFIG, f"cannot write the configuration: {exc}") from None
+        self.learn_configuration(self.wd.root)
         # .terraform only changes when init runs: it still fits whatever configuration init last accepted.
         if digest != self.init_digest:
             self.init_digest = None

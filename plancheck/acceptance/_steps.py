@@ -514,6 +514,7 @@ class _ImportStep:
             place.wd.write_step(run.providers.complete(config), extra)
         except (DocumentFormatError, TestDefinitionError, OSError) as exc:
             raise self.fail(Stage.CONFIG, f"cannot write the configuration: {exc}") from None
+        run.learn_configuration(place.wd.root)
         state_file = run.wd.root / "terraform.tfstate"
         if self.kind.plannable and run.step_no > 1 and state_file.is_file():
             # As Go: the case's state, minus the resource to import, so the plan imports just that one.

@@ -749,7 +749,8 @@ def load_checks_file(filename: str, registry: Registry, *, max_bytes: int | None
     except UnicodeDecodeError as exc:
         line = data.count(b"\n", 0, exc.start) + 1
         raise ChecksFileError(filename, "", f"not UTF-8 text (byte {exc.start})", line=line) from None
-    return parse_checks(text, filename, registry)
+    # A byte-order mark (an editor's, on Windows) is no part of the text: as a plan's and a snapshot file's.
+    return parse_checks(text.removeprefix("\ufeff"), filename, registry)
 
 
 def spec_from_flag(flag: str, number: int, table: Mapping[str, Any], registry: Registry) -> CheckSpec:

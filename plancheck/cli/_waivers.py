@@ -537,7 +537,7 @@ def read_baseline(file: str, max_bytes: int | None = None) -> Baseline:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise BaselineError(file, f"not UTF-8 text (byte {exc.start})") from None
-    return parse_baseline(text, file)
+    return parse_baseline(text.removeprefix("\ufeff"), file)  # a byte-order mark is no part of the text
 
 
 def parse_baseline(text: str, file: str) -> Baseline:

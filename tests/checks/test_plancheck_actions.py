@@ -9,7 +9,9 @@ import pytest
 
 from plancheck import (
     ExpectEmptyPlan,
+    ExpectNoDestroys,
     ExpectNonEmptyPlan,
+    ExpectNoReplacements,
     ExpectResourceAction,
     ExpectResourceReplacePaths,
     Plan,
@@ -358,6 +360,39 @@ def test_replace_path_into_a_set_element_is_reported_as_json() -> None:
         failure.message
         == 'expected replace paths [name], got [name, ["rule", {"port": 80}]]: unexpected ["rule", {"port": 80}]'
     )
+
+
+_HUGE = 10**30  # no list index: past 2**63 - 1, where a Path cannot go
+
+
+@pytest.mark.parametrize(
+    ("read", "shown"),
+    [
+        (lambda plan: plan.resource_changes[0].change.replace_paths, (New("tags"), New("x").AtSliceIndex(1), New("n"))),
+        (
+            lambda plan: [f.message for f in ExpectResourceReplacePaths("a.b", [New("n")]).failures(plan)],
+            [f'expected replace paths [n], got [["n", -1], ["tags", {_HUGE}], ["x", 1, {_HUGE}]]: '
+             f'missing n; unexpected ["n", -1], ["tags", {_HUGE}], ["x", 1, {_HUGE}]'],
+        ),
+        (
+            lambda plan: [f.message for f in ExpectNoDestroys().failures(plan)],
+            ["expected no destroy, but it is replaced: action(s) [delete create] (replace paths: n, tags, x[1])"],
+        ),
+        (
+            lambda plan: [f.message for f in ExpectNoReplacements().failures(plan)],
+            ["expected no replacement, but it is replaced: action(s) [delete create] (replace paths: n, tags, x[1])"],
+        ),
+    ],
+    ids=["change-replace-paths", "replace-paths-check", "no-destroys", "no-replacements"],
+)
+def test_a_replace_path_step_past_any_index_ends_the_path_as_a_set_step_does(
+    read: Callable[[Plan], Any], shown: Any
+) -> None:
+    # A step no Path can hold is never a ValueError: it cuts the path (shown) or is the raw JSON (compared).
+    plan = _plan(
+        _rc("a.b", ["delete", "create"], change={"replace_paths": [["tags", _HUGE], ["x", 1, _HUGE], ["n", -1]]})
+    )
+    assert read(plan) == shown
 
 
 def test_replace_path_of_the_whole_value() -> None:

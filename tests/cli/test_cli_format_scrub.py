@@ -70,6 +70,32 @@ def test_a_json_document_with_a_secret_like_its_words_still_validates(tmp_path: 
             assert "(sensitive)" not in json.dumps(part["results"]), where
 
 
+#: The other JSON documents (query's and snapshot's): a secret spelled as one of their keys, words or literals.
+OTHER_DOCUMENTS = {"a key": "address", "a kind": "value", "a status word": "known", "a side": "after",
+                   "a snapshot word": "written", "a literal": "true", "null": "null"}
+OTHER_COMMANDS = {"addresses": ["query", "{plan}"], "value": ["query", "{plan}", "null_resource.a"],
+                  "value at a path": ["query", "{plan}", "null_resource.a", "triggers"],
+                  "snapshot": ["snapshot", "{plan}", "{snap}", "--update"]}
+
+
+@pytest.mark.parametrize("secret", OTHER_DOCUMENTS.values(), ids=OTHER_DOCUMENTS.keys())
+@pytest.mark.parametrize("command", OTHER_COMMANDS.values(), ids=OTHER_COMMANDS.keys())
+def test_query_and_snapshot_documents_with_a_secret_like_their_words_still_validate(
+    tmp_path: Path, secret: str, command: list[str]
+) -> None:
+    # Their values are scrubbed one by one, not their serialized text: "ok": true stays true, "status": "known" stays.
+    (tmp_path / "p.json").write_text(json.dumps(_plan(secret)), "utf-8")
+    argv = [a.format(plan=tmp_path / "p.json", snap=tmp_path / "p.snap") for a in command]
+    out, err = io.StringIO(), io.StringIO()
+    assert run([*argv, "--format", "json"], stdout=out, stderr=err, environ={}) == 0, err.getvalue()
+    doc = json.loads(out.getvalue())
+    jsonschema.validate(doc, SCHEMA)
+    assert doc["ok"] is True
+    if doc["kind"] == "value":
+        assert (doc["status"], doc["of"], doc["address"], doc["sensitive"]) == ("known", "after", "null_resource.a", False)
+        assert '"x": (sensitive)' in doc["value"]
+
+
 @pytest.mark.parametrize("secret", ["tags", "error"], ids=["the given path's key", "a format word"])
 def test_a_run_of_many_plans_judged_by_a_baseline_keeps_its_documents_whole(tmp_path: Path, secret: str) -> None:
     """With a baseline, the plans' results are rendered by the command's process, each scrubbed of the others'

@@ -382,6 +382,9 @@ BAD_BASELINES = [
     pytest.param('{"tfplancheck_baseline": 1, "failures": [], "extra": 1}', "base.json: unknown key 'extra' (a baseline "
                  "has tfplancheck_baseline and failures)", id="unknown-key"),
     pytest.param(None, "base.json: cannot read the baseline", id="missing-file"),
+    # Read past an editor's byte-order mark, as a plan is: the error is the document's, not "invalid JSON".
+    pytest.param('\ufeff{"failures": []}', 'base.json: not a tfplancheck baseline (no "tfplancheck_baseline": 1; write '
+                 "one with --write-baseline)", id="byte-order-mark"),
 ]
 
 

@@ -28,6 +28,16 @@ variable "token" {{
   sensitive = true
   default   = "{SECRET_CONFIG}"
 }}
+
+variable "token_commented" {{
+  sensitive = true # a comment after the flag
+  default   = "{SECRET_CONFIG}-commented"
+}}
+"""
+#: The same in a .tf.json file, whose reader keeps no line of a value.
+SECRET_TF_JSON = f"""{{"variable": {{"token_json": {{
+  "sensitive": true,
+  "default": "{SECRET_CONFIG}-json"}}}}}}
 """
 
 
@@ -35,6 +45,7 @@ variable "token" {{
 def html_dir(pytester: pytest.Pytester) -> Path:
     shutil.copytree(TREE, pytester.path / "tree")
     (pytester.path / "tree" / "secret.tf").write_text(SECRET_TF, encoding="utf-8")
+    (pytester.path / "tree" / "secret.tf.json").write_text(SECRET_TF_JSON, encoding="utf-8")
     pytester.makeconftest(CONFTEST)
     pytester.makepyfile(test_a=TESTS_A, test_b=TESTS_B)
     result = pytester.runpytest("--tf-cov", "--tf-cov-report=html:htmlcov", "--tf-cov-report=json:tf.json",

@@ -97,6 +97,15 @@ def test_plans_before_terraform_1_5_say_conditions_not_available(tmp_path: Path)
     pytest.param({"format": "tfplancheck-coverage-data", "version": 1, "modules": {"m": {
         "local": True, "checks_available": True, "scan_errors": [], "withheld": {"main.tf": [True]}, "items": {}}}},
         'd.json: $.modules["m"].withheld["main.tf"][0]: expected a line number, found true', id="line-number"),
+    *(pytest.param({"format": "tfplancheck-coverage-data", "version": 1, "modules": {"m": {
+        "local": True, "checks_available": True, "scan_errors": [], "withheld": {}, "items": {"var.x": {
+            "kind": "variable", "planned": True, "actions": [], "asserted": False, "asserted_paths": [],
+            "passed": [], "failed": [], "conditions": ["validation:0", key]}}}}},
+        f'd.json: $.modules["m"].items["var.x"].conditions[1]: expected a condition such as "validation:0", found {shown}',
+        id=f"condition-{name}")
+      for name, key, shown in [("empty", "", '""'), ("no-index", "validation", '"validation"'),
+                               ("not-a-number", "validation:x", '"validation:x"'),
+                               ("past-any-index", "assert:" + "9" * 19, '"assert:' + "9" * 19 + '"')]),
 ])
 def test_bad_data_is_a_typed_error(document: Any, message: str) -> None:
     with pytest.raises(CoverageDataError) as caught:
@@ -121,6 +130,33 @@ def test_combine_bad_input(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, file
     out, err = io.StringIO(), io.StringIO()
     assert run(["coverage", "combine", *argv], stdout=out, stderr=err, environ={}) == 2
     assert err.getvalue().splitlines() == [message]
+
+
+_DEFAULT = 'default = "hunter2"'
+
+
+@pytest.mark.parametrize(("file", "text", "withheld"), [
+    pytest.param("main.tf", f'variable "v" {{\n  sensitive = true\n  {_DEFAULT}\n}}\n', (3,), id="tf"),
+    pytest.param("main.tf", f'variable "v" {{\n  sensitive = true # why\n  {_DEFAULT}\n}}\n', (3,), id="tf-comment"),
+    pytest.param("main.tf", f'variable "v" {{\n  sensitive = (true)\n  {_DEFAULT}\n}}\n', (3,), id="tf-parenthesised"),
+    pytest.param("main.tf", f'variable "v" {{\n  {_DEFAULT}\n  sensitive = true /* c */\n}}\n', (2,), id="tf-after"),
+    pytest.param("main.tf", f'variable "v" {{\n  sensitive = false # no\n  {_DEFAULT}\n}}\n', (), id="tf-false"),
+    pytest.param("main.tf", f'variable "v" {{\n  sensitive = (false)\n  {_DEFAULT}\n}}\n', (), id="tf-false-parens"),
+    pytest.param("main.tf.json", '{"variable": {"v": {\n "sensitive": true,\n "default": {\n  "k": "hunter2"}}},\n'
+                 ' "output": {"o": {"value": 1}}}\n', (1, 2, 3, 4), id="json"),
+    pytest.param("main.tf.json", '{"variable": [{"v": {"sensitive": "true", "default": "hunter2"}}]}', (1,),
+                 id="json-array-of-bodies-string-bool"),
+    pytest.param("main.tf.json", '{"variable": {"v": {"sensitive": false, "default": "hunter2"}}}', (), id="json-false"),
+    pytest.param("main.tf.json", '{"variable": {"v": {"sensitive": true}}}', (), id="json-no-default"),
+])
+def test_a_sensitive_variables_default_is_withheld_however_it_is_spelled(
+    tmp_path: Path, file: str, text: str, withheld: tuple[int, ...]
+) -> None:
+    from plancheck._plugin.coverage.scan import scan_module
+
+    (tmp_path / file).write_text(text, encoding="utf-8")
+    variable = scan_module(tmp_path).items[0]
+    assert (variable.address, variable.withheld) == ("var.v", withheld)
 
 
 def test_a_tf_json_module_is_scanned_through_tfconfig(tmp_path: Path) -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import textwrap
 from pathlib import Path
+from typing import Any
 
 import pytest
 from secret_shapes import SHAPES, leaks
@@ -107,3 +108,42 @@ def test_rewrapped_secrets_never_leave(
     if wraps:
         result.stdout.fnmatch_lines(["*Invalid value for variable*", "*The value (sensitive)*"])
     assert leaks(output, PLANTED) == []
+
+
+#: A sensitive variable whose value the case never gives: Terraform finds it in the configuration itself.
+_FOUND = "zz-acc-found-Kq7w"
+_FAILS = '''
+variable "pw" {{
+  type      = string
+  sensitive = true{default}
+}}
+locals {{
+  n = tonumber(nonsensitive(var.pw))
+}}
+output "o" {{
+  value = local.n
+}}
+'''
+
+
+@pytest.mark.parametrize("where", ["default", "default-heredoc", "terraform-tfvars", "auto-tfvars-json", "tf-var-env"])
+def test_a_value_the_configuration_gives_itself_never_shows_in_a_failure(
+    tf_acceptance: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], where: str
+) -> None:
+    from plancheck.acceptance import AcceptanceError, TestCase, TestStep
+
+    module = tmp_path / "module"
+    module.mkdir()
+    default = {"default": f'\n  default   = "{_FOUND}"', "default-heredoc": f"\n  default   = <<EOT\n{_FOUND}\nEOT"}
+    (module / "main.tf").write_text(_FAILS.format(default=default.get(where, "")), encoding="utf-8")
+    if where == "terraform-tfvars":
+        (module / "terraform.tfvars").write_text(f'pw = "{_FOUND}"\n', encoding="utf-8")
+    elif where == "auto-tfvars-json":
+        (module / "x.auto.tfvars.json").write_text(f'{{"pw": "{_FOUND}"}}', encoding="utf-8")
+    elif where == "tf-var-env":
+        monkeypatch.setenv("TF_VAR_pw", _FOUND)
+    with pytest.raises(AcceptanceError) as failed:
+        tf_acceptance.run(TestCase(steps=[TestStep(config_directory=str(module))]))
+    shown = str(failed.value) + repr(failed.value) + capsys.readouterr().out
+    assert "cannot convert" in shown  # Terraform did print the value, behind the scrub
+    assert leaks(shown, {"found": _FOUND}) == []

@@ -108,6 +108,65 @@ def test_every_way_of_giving_a_sensitive_variable_is_scrubbed(module: Path, tmp_
     assert secrets.scrub(text) == "(sensitive) " * 6 + "visible-name visible-plain visible-cli visible-env"
 
 
+@pytest.mark.parametrize(("file", "text", "sensitive"), [
+    pytest.param("v.tf", 'variable "pw" {\n  sensitive = true # why\n}\n', True, id="comment"),
+    pytest.param("v.tf", 'variable "pw" {\n  sensitive = (true)\n}\n', True, id="parenthesised"),
+    pytest.param("v.tf", 'variable "pw" {\n  sensitive = false\n}\n', False, id="false"),
+    pytest.param("v.tf.json", '{"variable": {"pw": {"sensitive": "true"}}}', True, id="json-string"),
+    pytest.param("v.tf.json", '{"variable": {"pw": {"sensitive": "${true}"}}}', True, id="json-template"),
+    pytest.param("v.tf.json", '{"variable": {"pw": {"sensitive": "false"}}}', False, id="json-false-string"),
+    pytest.param("v.tf.json", '{"variable": {"pw": {"type": "string"}}}', False, id="json-absent"),
+])
+def test_a_sensitive_flag_is_read_however_it_is_written(tmp_path: Path, file: str, text: str, sensitive: bool) -> None:
+    (tmp_path / file).write_text(text, encoding="utf-8")
+    assert declared_sensitive(tmp_path) == ({"pw"} if sensitive else set())
+
+
+_S = "zz-mp-secret-Hq8x"
+
+
+# What Terraform 1.11 printed of each variables file (its diagnostic quotes a file's line, or the value it evaluated).
+@pytest.mark.parametrize(("file", "text", "shown"), [
+    pytest.param("v.tfvars", f'pw = "{_S}"\n', f'cannot convert "{_S}" to', id="plain-string"),
+    pytest.param("v.tfvars", f'pw = <<EOT\n{_S}\nEOT\n', f'cannot convert "{_S}\\n" to', id="heredoc"),
+    pytest.param("v.tfvars", f'pw = <<-EOT\n  {_S}\n  EOT\n', f'cannot convert "{_S}\\n" to', id="indented-heredoc"),
+    pytest.param("v.tfvars", f'pw = "{_S}\n', f'   1: pw = "{_S}', id="unterminated-string"),
+    pytest.param("v.tfvars", f"pw = '{_S}'\n", f"   1: pw = '{_S}'", id="single-quoted"),
+    pytest.param("v.tfvars", f'pw = "{_S}" extra\n', f'   1: pw = "{_S}" extra', id="trailing-word"),
+    pytest.param("v.tfvars.json", f'{{"pw": "{_S}",}}', f'   1: {{"pw": "{_S}",}}', id="json-trailing-comma"),
+    pytest.param("v.tfvars.json", f'[{{"pw": "{_S}"}}]', f'   1: [{{"pw": "{_S}"}}]', id="json-array"),
+])
+def test_a_value_given_in_a_variables_file_is_scrubbed_however_it_is_written(
+    module: Path, tmp_path: Path, file: str, text: str, shown: str
+) -> None:
+    given = tmp_path / "given"
+    given.mkdir()
+    (given / file).write_text(text + ("" if file.endswith(".json") else 'name = "visible-name"\n'), encoding="utf-8")
+    secrets = input_secrets(module, [], [str(given / file)], {})
+    assert leaks(secrets.scrub(shown), {"pw": _S}) == []
+    if not file.endswith(".json"):
+        assert secrets.scrub(f'{shown}\n   2: name = "visible-name"').endswith('name = "visible-name"')
+
+
+@pytest.mark.parametrize(("file", "text"), [
+    pytest.param("terraform.tfvars", f'pw = "{_S}"\n', id="terraform-tfvars"),
+    pytest.param("terraform.tfvars.json", f'{{"pw": "{_S}"}}', id="terraform-tfvars-json"),
+    pytest.param("x.auto.tfvars", f'pw = "{_S}"\n', id="auto-tfvars"),
+    pytest.param("x.auto.tfvars.json", f'{{"pw": "{_S}"}}', id="auto-tfvars-json"),
+    pytest.param("d.tf", f'variable "pw" {{\n  sensitive = true\n  default = "{_S}"\n  validation {{\n'
+                 '    condition = true\n    error_message = "visible-name"\n  }\n}\n', id="default"),
+    pytest.param("d.tf", f'variable "pw" {{\n  sensitive = true\n  default = <<EOT\n{_S}\nEOT\n}}\n', id="default-heredoc"),
+    pytest.param("d.tf.json", f'{{"variable": {{"pw": {{"sensitive": true, "default": ["{_S}"]}}}}}}', id="default-json"),
+])
+def test_a_value_terraform_finds_in_the_module_itself_is_scrubbed(tmp_path: Path, file: str, text: str) -> None:
+    # Terraform loads these files and defaults with no --var-file: its errors show them as they show a given value.
+    (tmp_path / "v.tf").write_text('variable "pw" {\n  sensitive = true\n}\n', encoding="utf-8")
+    (tmp_path / file).write_text(text, encoding="utf-8")
+    secrets = input_secrets(tmp_path, [], [], {})
+    shown = f'cannot convert "{_S}" to number; "visible-name"'
+    assert secrets.scrub(shown) == 'cannot convert "(sensitive)" to number; "visible-name"'
+
+
 def test_a_variable_the_plan_says_is_sensitive_is_scrubbed() -> None:
     plan = Plan.from_json('{"format_version": "1.2", "configuration": {"root_module": {"variables": '
                           '{"pw": {"sensitive": true}, "n": {}}}}}')

@@ -78,7 +78,7 @@ resource "cloud_bucket" "b" {
 '''
 
 
-@pytest.mark.parametrize("given", ["var", "var-file"])
+@pytest.mark.parametrize("given", ["var", "var-file", "var-file-heredoc", "terraform-tfvars"])
 @pytest.mark.parametrize("output", ["text", "json"])
 @pytest.mark.parametrize(("source", "status"), [pytest.param(MODULE, 0, id="for-each-key"),
                                                 pytest.param(FAILING, 2, id="terraform-error")])
@@ -90,8 +90,12 @@ def test_mock_plan_never_prints_a_sensitive_variable(
     (module / "main.tf").write_text(source, encoding="utf-8")
     if given == "var":
         value = ["--var", f"pw={PLAIN}"]
+    elif given == "terraform-tfvars":  # loaded by Terraform itself, named nowhere on the command line
+        (module / "terraform.tfvars").write_text(f'pw = "{PLAIN}"\n', encoding="utf-8")
+        value = []
     else:
-        (tmp_path / "s.tfvars").write_text(f'pw = "{PLAIN}"\n', encoding="utf-8")
+        written = f'pw = <<EOT\n{PLAIN}\nEOT\n' if given == "var-file-heredoc" else f'pw = "{PLAIN}"\n'
+        (tmp_path / "s.tfvars").write_text(written, encoding="utf-8")
         value = ["--var-file", str(tmp_path / "s.tfvars")]
     code, out, err = cli("mock-plan", str(module), "--mock", f"acme/cloud={CLOUD_SCHEMA}", *value,
                          "--format", output, "--terraform", tf_acceptance.terraform.path, environ=automation())

@@ -121,6 +121,18 @@ resource null_resource.a
         id="replace-paths-sorted-deduplicated-set-steps-cut",
     ),
     pytest.param(
+        lambda: plan_of(change("null_resource.a", ["delete", "create"], {"tags": ["x"]},
+                               replace_paths=[["tags", 10**30], ["tags", 0, -1]])),
+        """\
+resource null_resource.a
+  action: delete, create
+  replace: tags
+  replace: tags[0]
+  tags[0] = "x"
+""",
+        id="replace-paths-cut-at-a-number-no-index-is",
+    ),
+    pytest.param(
         lambda: plan_of(change("null_resource.a", ["create"], {"v": "new"}),
                         change("null_resource.a", ["delete"], None, deposed="ffff0002"),
                         change("null_resource.a", ["delete"], {"v": "b"}, deposed="00000001"),

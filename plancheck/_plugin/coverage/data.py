@@ -461,7 +461,7 @@ class CoverageData:
                     set(_strings(item.get("asserted_paths"), f"{at}.asserted_paths", source)),
                     set(_strings(item.get("passed"), f"{at}.passed", source)),
                     set(_strings(item.get("failed"), f"{at}.failed", source)),
-                    tuple(_strings(item.get("conditions"), f"{at}.conditions", source)),
+                    tuple(_strings(item.get("conditions"), f"{at}.conditions", source, _CONDITION_KEY)),
                 )
         return data
 
@@ -573,10 +573,17 @@ def _expect(value: Any, kind: type, where: str, expected: str, source: str | Non
     return value
 
 
-def _strings(value: Any, where: str, source: str | None) -> list[str]:
+#: A condition's key as the data writes it: its kind and its index among the item's conditions of that kind.
+_CONDITION_KEY: Final = (re.compile(r"[a-z]+:(?:0|[1-9][0-9]{0,17})"), 'a condition such as "validation:0"')
+
+
+def _strings(value: Any, where: str, source: str | None, form: tuple[re.Pattern[str], str] | None = None) -> list[str]:
+    """The strings of a list, each of ``form`` when given: (its pattern, what it is called)."""
     items = _expect(value, list, where, "a list of strings", source)
     for i, item in enumerate(items):
         _expect(item, str, f"{where}[{i}]", "a string", source)
+        if form is not None and form[0].fullmatch(item) is None:
+            raise CoverageDataError(f"{where}[{i}]", form[1], found=_shown(item), source=source)
     return list(items)
 
 

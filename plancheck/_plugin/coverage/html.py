@@ -129,7 +129,8 @@ def _sources(module: ModuleData, directory: Path, scrub: Callable[[str], str] | 
         shown = []
         for number, source in enumerate(text.split("\n"), start=1):
             if number in withheld:
-                source = re.sub(r"=.*", f"= {_WITHHELD}", source) if "=" in source else _WITHHELD
+                # A .tf line keeps its argument's name; a .tf.json line has no such edge: it goes whole.
+                source = re.sub(r"=.*", f"= {_WITHHELD}", source) if "=" in source and name.endswith(".tf") else _WITHHELD
             elif scrub is not None:
                 source = scrub(source)
             css = colours.get(number)

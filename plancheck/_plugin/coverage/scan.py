@@ -12,6 +12,7 @@ reason (:class:`ScanError`) and its items are left to what the plans say.
 from __future__ import annotations
 
 import bisect
+import json
 import os
 import re
 from dataclasses import field
@@ -290,9 +291,17 @@ def _conditions(found: list[tuple[str, int, int, int]]) -> tuple[tuple[str, int]
     return tuple((kind, counts[kind]) for kind in CONDITION_KINDS if kind in counts)
 
 
+#: What a ``.tf`` ``sensitive`` argument's text says when it is plainly false: the literal, parenthesised or not,
+#: before any comment. Anything else (``true # why``, ``(true)``) withholds the default: a secret shown is the one
+#: mistake that cannot be taken back.
+_PLAINLY_FALSE: Final = re.compile(r"\(*\s*false\s*\)*\s*(?:(?:#|//|/\*).*)?", re.DOTALL)
+
+
 def _withheld(block: _Block) -> tuple[int, ...]:
     sensitive = block.attributes.get("sensitive")
-    if block.kind != "variable" or sensitive is None or sensitive[2] != "true" or "default" not in block.attributes:
+    if block.kind != "variable" or sensitive is None or _PLAINLY_FALSE.fullmatch(sensitive[2]) is not None:
+        return ()
+    if "default" not in block.attributes:
         return ()
     first, last, _ = block.attributes["default"]
     return tuple(range(first, last + 1))
@@ -354,11 +363,36 @@ def _scan_json(path: Path, name: str) -> list[Declared]:
                 if condition.block_type in CONDITION_KINDS:
                     counts[condition.block_type] = counts.get(condition.block_type, 0) + 1
         line = block.line or 1
+        withheld: tuple[int, ...] = ()
+        if kind == "variable" and block.get("sensitive") not in (None, False, "false") and block.has("default"):
+            withheld = _json_lines(path, block.line, block.column, block.labels[-1])
         found.append(Declared(
             kind, prefix + ".".join(block.labels), name, line, line,
-            tuple((k, counts[k]) for k in CONDITION_KINDS if k in counts),
+            tuple((k, counts[k]) for k in CONDITION_KINDS if k in counts), withheld,
         ))
     return found
+
+
+def _json_lines(path: Path, line: int | None, column: int | None, label: str) -> tuple[int, ...]:
+    """The lines of the ``"label": {...}`` member whose name starts at ``line``:``column`` of a ``.tf.json`` file (a
+    sensitive variable's body: the reader keeps no line of its default), or every line of the file when that member
+    cannot be found there."""
+    text = path.read_text(encoding="utf-8")
+    everything = tuple(range(1, text.count("\n") + 2))
+    if line is None or column is None:
+        return everything
+    lines = text.split("\n")
+    start = sum(len(before) + 1 for before in lines[: line - 1]) + column - 1
+    decoder = json.JSONDecoder()
+    try:
+        key, at = decoder.raw_decode(text, start)
+        colon = re.compile(r"\s*:\s*").match(text, at)
+        if key != label or colon is None:
+            return everything
+        _, end = decoder.raw_decode(text, colon.end())
+    except ValueError:
+        return everything
+    return tuple(range(line, text.count("\n", 0, end) + 2))
 
 
 def scan_module(directory: str | os.PathLike[str]) -> ScannedModule:

@@ -78,24 +78,34 @@ def hcl_tokens(text: str) -> Iterator[tuple[str, str | None]]:
     >>> list(hcl_tokens('a = <<EOT\\n}"\\nEOT\\n/* } */ b {"${c}"}'))  # doctest: +NORMALIZE_WHITESPACE
     [('word', 'a'), ('=', None), ('heredoc', None), ('word', 'b'), ('{', None), ('string', None), ('}', None)]
     """
+    for kind, value, _ in _hcl_spans(text):
+        yield kind, value
+
+
+def _hcl_spans(text: str) -> Iterator[tuple[str, str | None, int]]:
+    """:func:`hcl_tokens`, each with the offset where it starts.
+
+    >>> list(_hcl_spans('pw = "x"'))
+    [('word', 'pw', 0), ('=', None, 3), ('string', 'x', 5)]
+    """
     pos = 0
     while pos < len(text):
         match = _HCL_TOKEN.match(text, pos)
         assert match is not None  # the last alternative takes any one character
-        pos = match.end()
+        start, pos = pos, match.end()
         if match["quote"]:
             pos, literal = _hcl_string(text, pos)
-            yield "string", literal
+            yield "string", literal, start
         elif match["heredoc"]:
             end = re.compile(rf"^[ \t]*{re.escape(match['tag'])}[ \t]*\r?$", re.MULTILINE).search(text, pos)
             pos = end.end() if end else len(text)
-            yield "heredoc", None
+            yield "heredoc", None, start
         elif match["word"]:
-            yield "word", match["word"]
+            yield "word", match["word"], start
         elif match["punct"]:
-            yield match["punct"], None
+            yield match["punct"], None, start
         elif match["op"] or match["other"]:
-            yield "other", None
+            yield "other", None, start
 
 
 def _hcl_string(text: str, pos: int) -> tuple[int, str | None]:
@@ -182,16 +192,18 @@ def _hcl_module_calls(text: str) -> list[tuple[str, str]]:
 
 def _arguments(text: str, block_type: str, labels: tuple[str, ...]) -> Iterator[tuple[str, str, tuple[str, str | None]]]:
     """(label, name, value token) of each ``NAME = VALUE`` directly in a top-level ``block_type LABEL { }``
-    block of a native syntax file whose label is a token of a kind in ``labels`` (a value that opens a
-    bracket is none: only a single token is a value here).
+    block of a native syntax file whose label is a token of a kind in ``labels`` (only a value's first token
+    is read: a value that opens a bracket is that bracket).
 
     >>> list(_arguments('variable "pw" {\\n  sensitive = true\\n  v = { sensitive = true }\\n}\\n', "variable", ("string",)))
-    [('pw', 'sensitive', ('word', 'true'))]
+    [('pw', 'sensitive', ('word', 'true')), ('pw', 'v', ('{', None))]
     """
     depth = 0
     block: str | None = None  # the label of the block being read
     last: tuple[tuple[str, str | None], ...] = (("", None), ("", None))
     for kind, value in hcl_tokens(text):
+        if block is not None and depth == 1 and last[1] == ("=", None) and last[0][0] == "word" and last[0][1]:
+            yield block, last[0][1], (kind, value)
         if kind in ("{", "[", "("):
             if depth == 0 and kind == "{" and last[0] == ("word", block_type) and last[1][0] in labels:
                 block = last[1][1]
@@ -199,10 +211,6 @@ def _arguments(text: str, block_type: str, labels: tuple[str, ...]) -> Iterator[
         elif kind in ("}", "]", ")"):
             depth = max(depth - 1, 0)
             block = block if depth else None
-        elif block is not None and depth == 1 and last[1] == ("=", None):
-            name_kind, name = last[0]
-            if name_kind == "word" and name is not None:
-                yield block, name, (kind, value)
         last = (last[1], (kind, value))
 
 
@@ -220,25 +228,30 @@ def declared_sensitive(directory: Path) -> set[str]:
     ['pw', 'token']
     """
     found: set[str] = set()
-    try:
-        paths = sorted(directory.iterdir())
-    except OSError:
-        return found
-    for path in paths:
-        name = path.name
-        if name.startswith(".") or not name.endswith((".tf", ".tf.json")):
-            continue
+    for path in _files(directory, (".tf", ".tf.json")):
         try:
             text = path.read_bytes().decode("utf-8", "replace")
         except OSError:
             continue
-        found.update(_json_sensitive(text) if name.endswith(".tf.json") else _hcl_sensitive(text))
+        found.update(_json_sensitive(text) if path.name.endswith(".tf.json") else _hcl_sensitive(text))
     return found
 
 
+def _files(directory: Path, suffixes: tuple[str, ...]) -> list[Path]:
+    """The files of ``directory`` Terraform reads whose names end with one of ``suffixes`` (not hidden), in name
+    order; none when it cannot be read."""
+    try:
+        paths = sorted(directory.iterdir())
+    except OSError:
+        return []
+    return [path for path in paths if not path.name.startswith(".") and path.name.endswith(suffixes)]
+
+
+# A variable is sensitive unless its flag is plainly false: a value scrubbed needlessly costs a word of a message,
+# one shown costs the secret ("(true)", "true" in JSON, an expression Terraform folds to true).
 def _hcl_sensitive(text: str) -> Iterator[str]:
     for block, name, token in _arguments(text, "variable", ("string",)):
-        if name == "sensitive" and token == ("word", "true"):
+        if name == "sensitive" and token != ("word", "false"):
             yield block
 
 
@@ -249,12 +262,18 @@ def _json_sensitive(text: str) -> Iterator[str]:
         return
     for blocks in _objects(document.get("variable") if isinstance(document, dict) else None):
         for name, bodies in blocks.items():
-            if any(body.get("sensitive") is True for body in _objects(bodies)):
+            if any(body.get("sensitive", False) not in (False, "false") for body in _objects(bodies)):
                 yield name
 
 
 def _file_values(path: str, names: set[str]) -> Iterator[str]:
-    """The values a variables file gives to ``names`` (plain strings and JSON values; an expression is not evaluated)."""
+    """The values a variables file gives to ``names``: plain strings and JSON values exactly, and the source text of
+    each value as written (an expression is not evaluated).
+
+    Terraform quotes a variables file's lines in its errors and shows a value it evaluated (a heredoc, a template):
+    so the text of each value given to ``names`` that is not one plain string is secret as written too, and every
+    line of a JSON file that is no JSON object (whose values cannot be told apart).
+    """
     try:
         text = Path(path).read_bytes().decode("utf-8", "replace")
     except OSError:
@@ -263,33 +282,116 @@ def _file_values(path: str, names: set[str]) -> Iterator[str]:
         try:
             document = json.loads(text, parse_float=Decimal)  # kept as written: 1.10 shows as 1.10 and as 1.1
         except (ValueError, RecursionError):
-            return
+            document = None
         if isinstance(document, dict):
             for name in names & set(document):
                 yield from secret_strings(document[name])
+        else:
+            yield from (line.strip() for line in text.splitlines())
         return
+    for variable, name, tokens, source in _assignments(text):
+        if variable is None and name in names:
+            yield from _given(tokens, source)
+
+
+def _default_values(directory: Path, names: set[str]) -> Iterator[str]:
+    """The defaults the module in ``directory`` declares for the variables ``names``, as :func:`_file_values` reads
+    a value (Terraform shows a default it evaluated as it shows a given value)."""
+    for path in _files(directory, (".tf", ".tf.json")):
+        try:
+            text = path.read_bytes().decode("utf-8", "replace")
+        except OSError:
+            continue
+        if path.name.endswith(".tf.json"):
+            with contextlib.suppress(ValueError, RecursionError):
+                document = json.loads(text, parse_float=Decimal)
+                for blocks in _objects(document.get("variable") if isinstance(document, dict) else None):
+                    for name in names & set(blocks):
+                        yield from (v for body in _objects(blocks[name]) for v in secret_strings(body.get("default")))
+            continue
+        for variable, name, tokens, source in _assignments(text):
+            if variable in names and name == "default":
+                yield from _given(tokens, source)
+
+
+def _assignments(text: str) -> Iterator[tuple[str | None, str, list[tuple[str, str | None]], str]]:
+    """(variable, name, value tokens, value source) of each ``NAME = VALUE`` of a native syntax file: at its top
+    level (a variables file: variable None) and directly in a top-level ``variable "NAME" { }`` block.
+
+    A value ends where the next argument or nested block starts, or with its block: in a file Terraform cannot
+    parse, it may take in what follows it, never less than it is.
+
+    >>> [(v, n, s) for v, n, _, s in _assignments('variable "pw" {\\n  default = "x"\\n  validation {\\n  }\\n}\\n')]
+    [('pw', 'default', ' "x"\\n  ')]
+    >>> [(v, n, s) for v, n, _, s in _assignments('a = <<EOT\\nx\\nEOT\\nb = { c = 1 }')]
+    [(None, 'a', ' <<EOT\\nx\\nEOT\\n'), (None, 'b', ' { c = 1 }')]
+    """
     depth = 0
-    current: str | None = None  # the variable whose value is being read, at depth 0 and inside its brackets
-    last: tuple[str, str | None] = ("", None)
-    for kind, value in hcl_tokens(text):
-        if depth == 0 and last == ("=", None):
-            pass  # the value of the name read just before
-        elif depth == 0 and kind == "word":
-            current = value
+    block: str | None = None  # the label of the variable block being read
+    current: tuple[str | None, str, int] | None = None  # the value being read: its variable, name and start
+    tokens: list[tuple[str, str | None]] = []
+    before: tuple[str, str | None, int] = ("", None, 0)
+    last: tuple[str, str | None, int] = ("", None, 0)
+    for kind, value, at in _hcl_spans(text):
+        level = 0 if block is None else 1
+        # A word at the value's level followed by "=" (or, in a block, "{") starts the next argument or block.
+        starts = depth == level and last[0] == "word" and (kind == "=" or (kind == "{" and level == 1))
+        if current is not None and (starts or (kind == "}" and depth == 1 and block is not None)):
+            yield current[0], current[1], tokens[:-1] if starts else tokens, text[current[2] : last[2] if starts else at]
+            current = None
+        if starts and kind == "=" and last[1] is not None:
+            current, tokens = (block, last[1], at + 1), []
+        elif current is not None:
+            tokens.append((kind, value))
         if kind in ("{", "[", "("):
+            if depth == 0 and kind == "{" and before[:2] == ("word", "variable") and last[0] == "string":
+                block = last[1]
             depth += 1
         elif kind in ("}", "]", ")"):
             depth = max(depth - 1, 0)
-        elif kind == "string" and value is not None and current in names:
-            yield value
-        last = (kind, value)
+            block = block if depth else None
+        before, last = last, (kind, value, at)
+    if current is not None:
+        yield current[0], current[1], tokens, text[current[2] :]
+
+
+def _given(tokens: list[tuple[str, str | None]], source: str) -> Iterator[str]:
+    """What a value read by :func:`_assignments` can show: its plain strings, and its source when it is more than one."""
+    yield from (value for kind, value in tokens if kind == "string" and value is not None)
+    if not _one_plain_string(tokens):
+        yield from _written(source)
+
+
+def _one_plain_string(tokens: list[tuple[str, str | None]]) -> bool:
+    """Whether a value's tokens are one plain string, whose value is all it can show."""
+    return len(tokens) == 1 and tokens[0][0] == "string" and tokens[0][1] is not None
+
+
+def _written(source: str) -> Iterator[str]:
+    """A value's source text as secrets: all of it, and each line of it without its indentation (a heredoc's lines
+    as ``<<-`` strips them; not its ``<<EOT`` and ``EOT`` lines).
+
+    >>> list(_written(' <<-EOT\\n    s3cret line\\n    EOT\\n'))
+    ['<<-EOT\\n    s3cret line\\n    EOT', 's3cret line']
+    """
+    whole = source.strip()
+    if not whole:
+        return
+    yield whole
+    lines = whole.splitlines()
+    if whole.startswith("<<"):
+        lines = lines[1:-1]
+    if len(lines) > 1 or whole.startswith("<<"):
+        yield from (line.strip() for line in lines)
 
 
 def input_secrets(
     directory: Path, variables: Sequence[str], var_files: Sequence[str], environ: Mapping[str, str]
 ) -> Secrets:
     """The values given to the sensitive variables of the module in ``directory``: by ``--var NAME=VALUE``
-    (``variables``), by the variables files, by ``TF_VAR_NAME`` in ``environ``.
+    (``variables``), by the variables files (``var_files``, and those Terraform loads from ``directory`` itself:
+    ``terraform.tfvars``, ``*.auto.tfvars`` and their ``.json``), by ``TF_VAR_NAME`` in ``environ``, and the
+    defaults the module declares for them.
 
     >>> import tempfile
     >>> with tempfile.TemporaryDirectory() as d:
@@ -304,10 +406,16 @@ def input_secrets(
         name, sep, value = pair.partition("=")
         if sep and name.strip() in names:
             found.append(value)
-    for path in var_files:
+    loaded = [str(p) for p in _files(directory, _AUTO_VARIABLES) if p.name.startswith("terraform.") or ".auto." in p.name]
+    for path in [*loaded, *var_files]:
         found.extend(_file_values(path, names))
     found.extend(environ[f"TF_VAR_{name}"] for name in names if f"TF_VAR_{name}" in environ)
+    found.extend(_default_values(directory, names))
     return Secrets(found)
+
+
+#: What the variables files Terraform loads by itself end with: terraform.tfvars(.json), NAME.auto.tfvars(.json).
+_AUTO_VARIABLES: Final = ("terraform.tfvars", "terraform.tfvars.json", ".auto.tfvars", ".auto.tfvars.json")
 
 
 def plan_sensitive(document: Mapping[str, Any], variables: Sequence[str]) -> Secrets:
