@@ -89,7 +89,14 @@ def test_plans_before_terraform_1_5_say_conditions_not_available(tmp_path: Path)
 
 
 @pytest.mark.parametrize(("document", "message"), [
-    pytest.param([], "d.json: $: expected an object, found list", id="not-an-object"),
+    # An object or array is named by its kind and size, as the plan and state loaders name it (not "list", "dict").
+    pytest.param([], "d.json: $: expected an object, found an array of 0 elements", id="not-an-object"),
+    pytest.param({"format": "tfplancheck-coverage-data", "version": 1, "modules": ["m"]},
+                 "d.json: $.modules: expected an object, found an array of 1 element", id="modules-array"),
+    pytest.param({"format": "tfplancheck-coverage-data", "version": 1, "modules": {"m": {"local": {"a": 1}}}},
+                 'd.json: $.modules["m"].local: expected true or false, found an object with 1 key', id="field-object"),
+    pytest.param({"format": {}, "version": 1},
+                 'd.json: $.format: expected "tfplancheck-coverage-data", found an object with 0 keys', id="format-object"),
     pytest.param({"format": "tfplancheck-coverage-data", "version": 2},
                  "d.json: $.version: expected 1, found 2", id="version"),
     pytest.param({"format": "tfplancheck-coverage-data", "version": 1, "modules": {"m": {"local": "yes"}}},

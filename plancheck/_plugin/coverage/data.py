@@ -23,6 +23,8 @@ from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any, Final
 
+from tfjsonpath import describe_json_type
+
 from ..._checking.fields import OutputFields, OutputMatcherFields, OutputPathFields, OutputPathMatcherFields
 from ..._documents.plan import Plan
 from ..._documents.select import Resources
@@ -562,9 +564,17 @@ def _names(value: Any) -> list[str]:
 
 
 def _shown(value: Any) -> str:
+    """A scalar as its JSON text (the data holds addresses and counts, no secrets); an object or array by its kind
+    and size, as the plan and state loaders say it.
+
+    >>> _shown("yes"), _shown(None), _shown([1]), _shown({})
+    ('"yes"', 'null', 'an array of 1 element', 'an object with 0 keys')
+    """
     import json
 
-    return json.dumps(value) if isinstance(value, (str, int, float, bool)) or value is None else type(value).__name__
+    if isinstance(value, (str, int, float, bool)) or value is None:
+        return json.dumps(value)
+    return describe_json_type(value)
 
 
 def _expect(value: Any, kind: type, where: str, expected: str, source: str | None) -> Any:
