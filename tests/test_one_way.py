@@ -31,7 +31,6 @@ PARSERS = frozenset({"json.loads", "json.load", "loads_exact", "json.JSONDecoder
 #: (module, function) -> why it may parse JSON itself: none of these is a plan or a state document.
 ALLOWED_PARSES = {
     ("plancheck/cli/_checksfile.py", "<module>"): "the checks file (JSON form), with its own number rules",
-    ("plancheck/cli/_mock_plan.py", "_defaults_files"): "a mock provider's defaults file",
     ("plancheck/cli/_waivers.py", "parse_baseline"): "a baseline file (failure identities, no plan data)",
     ("plancheck/acceptance/_statefiles.py", "read_initial_state"):
         "a recorded state file (terraform.tfstate's own format, not show -json), checked by its own rules",

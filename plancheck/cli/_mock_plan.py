@@ -12,7 +12,6 @@ command line) and ``--var-file``, also spelled as Terraform does (``-var``, ``-v
 from __future__ import annotations
 
 import argparse
-import json
 import os
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -151,6 +150,7 @@ def _defaults_files(
 
     Values only: a JSON file holds no functions. Keys are checked when the mock is built.
     """
+    from .._terraform.mock.schema import MockSchemaError, loads_json_file
     from .._text import closest
     from ._io import UnreadableInput, read_input
 
@@ -162,11 +162,11 @@ def _defaults_files(
             raise _Failed("usage", f"--defaults {spec}: expected ADDRESS=DEFAULTS.json, e.g. acme/cloud=defaults.json")
         where = f"--defaults {address}: {name}"
         try:
-            document = json.loads(read_input(name, "defaults file", limit=limit))
+            document = loads_json_file(read_input(name, "defaults file", limit=limit), where)
         except UnreadableInput as exc:
             raise _Failed("usage", f"{where}: {exc}") from None
-        except (ValueError, RecursionError) as exc:
-            raise _Failed("mock", f"{where}: not JSON: {str(exc).splitlines()[0][:200]}") from None
+        except MockSchemaError as exc:
+            raise _Failed("mock", str(exc)) from None
         if not isinstance(document, dict):
             raise _Failed("mock", f"{where}: expected a JSON object with {', '.join(_DEFAULTS_FIELDS)}")
         for field in document:

@@ -250,6 +250,24 @@ DEFAULTS_ERRORS = [
                  "mock_data, override_during", id="not-an-object"),
     pytest.param(None, "tfplancheck: error: --defaults acme/cloud: {file}: cannot read the defaults file: No such file "
                  "or directory", id="missing-file"),
+    # A defaults file is parsed as a plan (and a schema file) is: NaN and a repeated key refused, any depth and any
+    # number of digits read, a UTF-8 BOM read; a syntax error located.
+    pytest.param('{"mock_resources": {"cloud_bucket": {"arn": NaN}}}', "tfplancheck: error: --defaults acme/cloud: "
+                 "{file}: $: expected valid JSON, found NaN, which is not JSON", id="nan"),
+    pytest.param('{"mock_data": {}, "mock_data": {}}', "tfplancheck: error: --defaults acme/cloud: {file}: $.mock_data: "
+                 "expected each key once in its object, found this key repeated at line 1 column 19 (character 18) "
+                 "(which of its values counts would be a guess)", id="repeated-key"),
+    pytest.param('{"mock_resources": {"cloud_bucket": {"arn": ' + "[" * 5000 + "]" * 5000 + "}}}",
+                 """tfplancheck: error: --defaults acme/cloud: mock_resources["cloud_bucket"]["arn"]: expected string, """
+                 "got list", id="5000-deep"),
+    pytest.param('{"mock_resources": {"cloud_buckt": {"size_gb": 1' + "0" * 5000 + "}}}",
+                 """tfplancheck: error: --defaults acme/cloud: mock_resources["cloud_buckt"]: registry.terraform.io/acme/cloud """
+                 "has no resource type cloud_buckt; "
+                 "did you mean cloud_bucket?", id="5001-digit-integer"),
+    pytest.param('\ufeff{"mock_dat": {}}', "tfplancheck: error: --defaults acme/cloud: {file}: unknown field 'mock_dat'; "
+                 "did you mean mock_data?", id="utf8-bom-is-read"),
+    pytest.param("{\n  oops", "tfplancheck: error: --defaults acme/cloud: {file}: $: expected valid JSON, found invalid "
+                 "JSON: Expecting property name enclosed in double quotes at line 2 column 3 (character 4)", id="syntax"),
 ]
 
 

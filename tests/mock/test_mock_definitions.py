@@ -139,7 +139,8 @@ def test_a_wrong_default_never_shows_its_value() -> None:
     ("content", "message"),
     [
         pytest.param(None, "{path}: cannot read the schema: No such file or directory", id="missing"),
-        pytest.param("{\n  oops", "{path}:2:3: not JSON: Expecting property name enclosed in double quotes", id="not-json"),
+        pytest.param("{\n  oops", "{path}: $: expected valid JSON, found invalid JSON: Expecting property name enclosed in "
+                     "double quotes at line 2 column 3 (character 4)", id="not-json"),
         pytest.param('{"format_version": "1.0", "provider_schemas": {}}',
                      "MockProvider schema: no provider registry.terraform.io/acme/cloud in the document (it has none)",
                      id="no-providers"),

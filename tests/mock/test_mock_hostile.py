@@ -217,12 +217,34 @@ FILES = [
     pytest.param(_huge_sparse_file, {}, {},
                  "{path}: cannot read the schema: larger than 2147483648 bytes (raise the limit with max_bytes= or "
                  "PLANCHECK_MAX_BYTES)", id="3-gib-file-default-limit"),
+    # A schema file is parsed as a plan is (any depth, exact numbers, a BOM read, NaN and repeated keys refused, each
+    # located); what the JSON holds is then read as a schema, whose depth the mock bounds.
     pytest.param(lambda tmp: _write(tmp, "[" * DEEP + "]" * DEEP), {}, {},
-                 f"{{path}}: not a provider schema: nested deeper than the mock reads ({MAX_DEPTH} levels)",
+                 "MockProvider schema: expected the JSON object 'terraform providers schema -json' prints, got an array",
                  id="json-5000-deep"),
+    pytest.param(lambda tmp: _write(tmp, '{"resource_schemas": {"t": {"version": 0, "block": {"attributes": {"a": '
+                                         '{"optional": true, "type": ' + '["list", ' * DEEP + '"string"' + "]" * DEEP
+                                         + "}}}}}}"), {}, {},
+                 f"schema.resource_schemas.t.block.attributes.a.type: nested more than {MAX_DEPTH} levels deep (blocks, "
+                 "nested attributes and types together): the mock refuses deeper schemas", id="type-5000-deep"),
     pytest.param(lambda tmp: _write(tmp, '{"resource_schemas": {"t": {"version": 1' + "0" * 5000 + "}}}"), {}, {},
-                 "{path}: not JSON the mock reads: Exceeds the limit (4300 digits) for integer string conversion: value has "
-                 "5001 digits; use sys.set_int_max_str_digits() to increase the limit", id="json-int-5001-digits"),
+                 "schema.resource_schemas.t.version: expected a whole number from 0 to 9223372036854775807 (int64), "
+                 "got a number", id="json-int-5001-digits"),
+    pytest.param(lambda tmp: _write(tmp, '{"format_version": NaN}'), {}, {},
+                 "{path}: $: expected valid JSON, found NaN, which is not JSON", id="json-nan"),
+    pytest.param(lambda tmp: _write(tmp, '{"a": 1, "a": 1}'), {}, {},
+                 "{path}: $.a: expected each key once in its object, found this key repeated at line 1 column 10 "
+                 "(character 9) (which of its values counts would be a guess)", id="json-repeated-key"),
+    pytest.param(lambda tmp: _write(tmp, '{\n  oops'), {}, {},
+                 "{path}: $: expected valid JSON, found invalid JSON: Expecting property name enclosed in double quotes "
+                 "at line 2 column 3 (character 4)", id="json-syntax"),
+    pytest.param(lambda tmp: _write(tmp, '\ufeff{"resources": {}}'), {}, {},
+                 "MockProvider schema: not a provider schema: expected provider_schemas (the output of 'terraform "
+                 "providers schema -json') or one provider's entry (provider, resource_schemas, data_source_schemas), "
+                 "found resources", id="utf8-bom-is-read"),
+    pytest.param(lambda tmp: _write_bytes(tmp, b'{"a": "\xff"}'), {}, {},
+                 "{path}: $: expected JSON text in UTF-8 (or UTF-16/UTF-32), found an invalid byte 0xff at byte offset 7",
+                 id="not-utf8"),
     pytest.param(lambda _tmp: Path("/dev/null"), {"max_bytes": 0}, {},
                  "MockProvider.from_schema_file: max_bytes must be a positive number of bytes, got 0", id="bad-max-bytes"),
 ]
@@ -231,6 +253,12 @@ FILES = [
 def _write(tmp: Path, text: str) -> Path:
     path = tmp / "hostile.schema.json"
     path.write_text(text, encoding="utf-8")
+    return path
+
+
+def _write_bytes(tmp: Path, data: bytes) -> Path:
+    path = tmp / "hostile.schema.json"
+    path.write_bytes(data)
     return path
 
 

@@ -18,8 +18,9 @@ from typing import Any, Final
 
 from tfjsonpath._jsontypes import json_kind
 
-from ..._errors import TfCheckError
+from ..._errors import DocumentFormatError, TfCheckError
 from ..._frozen import FrozenValue, frozen, public
+from ..._loading.jsontext import loads_exact
 from ..._loading.source import MAX_BYTES_ENV, InputTooLarge, max_input_bytes, read_limited
 from ..._redact import Secrets
 from ..._text import closest, exception_text, shortened
@@ -35,6 +36,7 @@ __all__ = [
     "TypeSchema",
     "at_key",
     "at_name",
+    "loads_json_file",
     "nothing_required",
     "read_provider_schema",
     "read_schema_file",
@@ -477,24 +479,31 @@ def read_schema_file(path: str | os.PathLike[str], max_bytes: int | None = None)
     try:
         with open(where, "rb") as stream:
             data = read_limited(stream, limit)
-        text = data.decode("utf-8") if isinstance(data, bytes) else str(data)
     except InputTooLarge:
         raise MockSchemaError(
             where, f"cannot read the schema: larger than {limit} bytes (raise the limit with max_bytes= or {MAX_BYTES_ENV})"
         ) from None
     except OSError as exc:
         raise MockSchemaError(where, f"cannot read the schema: {exc.strerror or exc}") from None
-    except UnicodeDecodeError:
-        raise MockSchemaError(where, "cannot read the schema: not UTF-8 text") from None
+    return loads_json_file(data, where)
+
+
+def loads_json_file(data: bytes | str, where: str) -> Any:
+    """A schema or defaults file's text, parsed as the plan loader parses a plan (any depth, exact numbers, a byte
+    order mark read, ``NaN`` and a repeated key refused), or a :class:`MockSchemaError` naming ``where`` and the
+    JSON location.
+
+    >>> loads_json_file(b'\\xef\\xbb\\xbf{"a": [1.5]}', "s.json")
+    {'a': [Decimal('1.5')]}
+    >>> loads_json_file(b'{"a": NaN}', "s.json")
+    Traceback (most recent call last):
+    ...
+    plancheck.acceptance.MockSchemaError: s.json: $: expected valid JSON, found NaN, which is not JSON
+    """
     try:
-        document = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise MockSchemaError(f"{where}:{exc.lineno}:{exc.colno}", f"not JSON: {exc.msg}") from None
-    except RecursionError:
-        raise MockSchemaError(where, f"not a provider schema: nested deeper than the mock reads ({MAX_DEPTH} levels)") from None
-    except ValueError as exc:  # an integer of more digits than Python converts (sys.get_int_max_str_digits)
-        raise MockSchemaError(where, f"not JSON the mock reads: {exc}") from None
-    return document
+        return loads_exact(data)
+    except DocumentFormatError as exc:
+        raise MockSchemaError(where, str(exc)) from None
 
 
 def scrubbed(error: Exception, secrets: Secrets) -> MockSchemaError:
