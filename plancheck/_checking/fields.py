@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import KW_ONLY
-from functools import partial
+from functools import partial, wraps
 from typing import Any, Final, TypeVar
 
 from tfjsonpath import Path
@@ -43,6 +43,7 @@ __all__ = [
     "checked_selectors",
     "checked_unknown_mode",
     "empty_selection",
+    "guard_documents",
     "item_label",
     "require_document",
 ]
@@ -63,6 +64,47 @@ def require_document(document: object, kind: type[_D], where: str, how: str) -> 
     if not isinstance(document, kind):
         raise TypeError(f"{where} expects {how}, got {type(document).__name__}")
     return document
+
+
+def guard_documents(cls: type, kind: type, how: str, *methods: str) -> None:
+    """Make each of ``methods`` that ``cls`` itself defines refuse a document that is not a ``kind`` with
+    :func:`require_document`'s TypeError (``ExpectX.failures expects ...``), not the AttributeError the check
+    would meet inside it.
+
+    What a check family's base calls from ``__init_subclass__``: every check, the library's and the user's,
+    is guarded where it is declared, so none is left out. The method as written stays reachable as
+    ``.unguarded``: a runner that has checked the document once (``PlanCheck.outcome``) calls that.
+
+    >>> class Check:
+    ...     def failures(self, n):
+    ...         return [] if n.real else ["zero"]
+    >>> guard_documents(Check, int, "an int", "failures")
+    >>> Check().failures(0)
+    ['zero']
+    >>> Check().failures("0")
+    Traceback (most recent call last):
+    ...
+    TypeError: Check.failures expects an int, got str
+    """
+    for name in methods:
+        method = cls.__dict__.get(name)
+        # An abstract declaration has nothing to guard; a method guarded already is met again when a dataclass
+        # with slots rebuilds the class.
+        if callable(method) and not getattr(method, "__isabstractmethod__", False) and not hasattr(method, "unguarded"):
+            setattr(cls, name, _guarded(method, name, kind, how))
+
+
+def _guarded(method: Callable[..., _T], name: str, kind: type, how: str) -> Callable[..., _T]:
+    """``method``, refusing a first argument that is not a ``kind`` (see :func:`guard_documents`)."""
+
+    @wraps(method)
+    def guarded(self: object, document: object, /, *args: Any, **kwargs: Any) -> _T:
+        if not isinstance(document, kind):
+            require_document(document, kind, f"{type(self).__name__}.{name}", how)
+        return method(self, document, *args, **kwargs)
+
+    guarded.unguarded = method  # type: ignore[attr-defined]
+    return guarded
 
 
 def checked_address(value: object, check: str, what: str = "address") -> str:

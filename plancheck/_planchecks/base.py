@@ -15,7 +15,7 @@ from typing import Any, Final
 
 from tfjsonpath import Path
 
-from .._checking.fields import require_document
+from .._checking.fields import guard_documents, require_document
 from .._checking.messages import closest_text, quote, scrubbed_failure
 from .._checking.run import emit_warnings, outcome_of, run_checks
 from .._documents.plan import (
@@ -68,11 +68,18 @@ class PlanCheck(FrozenValue, abc.ABC):
     plancheck.PlanCheckError: ExpectTag: aws_s3_bucket.logs: no tag 'team'
     """
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        # Named: the class ``@frozen`` built with slots is not the one a bare super() would find.
+        super(PlanCheck, cls).__init_subclass__(**kwargs)  # noqa: UP008 (see above)
+        # Given something else than a Plan (a dict, a State), a check says so, as CheckPlan does.
+        guard_documents(cls, Plan, A_PLAN, "failures", "outcome")
+
     @abc.abstractmethod
     def failures(self, plan: Plan) -> list[CheckFailure]:
         """Every way ``plan`` fails this check, in a stable order (empty when it holds). Never raises for that.
 
         A check that warns (``unknown="warn"``) emits its warnings from here too, so no caller passes in silence.
+        Given anything but a :class:`~plancheck.Plan`, it raises a TypeError saying how to get one.
         """
 
     def outcome(self, plan: Plan) -> tuple[list[CheckFailure], list[PlanCheckWarning]]:
@@ -80,7 +87,11 @@ class PlanCheck(FrozenValue, abc.ABC):
 
         What :func:`assert_plan`, :meth:`CheckPlan` and ``tfplancheck`` run; most checks never warn.
         """
-        return self.failures(plan), []
+        if not isinstance(plan, Plan):
+            require_document(plan, Plan, f"{type(self).__name__}.outcome", A_PLAN)
+        # The document is checked here once: the check's failures as written, not their guard, run on it.
+        failures = type(self).failures
+        return getattr(failures, "unguarded", failures)(self, plan), []
 
     def CheckPlan(self, plan: Plan) -> None:
         """Emit this check's warnings, then raise :class:`~plancheck.PlanCheckError` listing every failure, if any."""

@@ -19,11 +19,18 @@ from __future__ import annotations
 import abc
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 from tfjsonpath import Path
 
-from .._checking.fields import check_fields, checked_address, checked_matcher, checked_path, require_document
+from .._checking.fields import (
+    check_fields,
+    checked_address,
+    checked_matcher,
+    checked_path,
+    guard_documents,
+    require_document,
+)
 from .._checking.match import (
     AddressIdentityFields,
     identity_shape_problem,
@@ -43,6 +50,8 @@ from .queryfilter import QueryFilter
 
 #: A list block absent from the output, and no similar one: how many present blocks to name instead.
 _SHOWN_BLOCKS = 5
+#: What a query check runs on, and how to get one: said when something else is passed.
+A_QUERY_OUTPUT: Final = "a plancheck.querycheck.QueryOutput (use load_query)"
 
 # pytest hides this module's frames from tracebacks: failures point at the user's test line,
 # and the library's locals (which may hold raw values) are never printed.
@@ -87,9 +96,18 @@ class QueryResultCheck(FrozenValue, abc.ABC):
     plancheck.querycheck.QueryCheckError: ExpectSomething: 0 results found
     """
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        # Named: the class ``@frozen`` built with slots is not the one a bare super() would find.
+        super(QueryResultCheck, cls).__init_subclass__(**kwargs)  # noqa: UP008 (see above)
+        # Given something else than a QueryOutput (a list of messages, a Plan), a check says so, as CheckQuery does.
+        guard_documents(cls, QueryOutput, A_QUERY_OUTPUT, "failures")
+
     @abc.abstractmethod
     def failures(self, output: QueryOutput) -> list[CheckFailure]:
-        """Every way ``output`` fails this check, in a stable order (empty when it holds)."""
+        """Every way ``output`` fails this check, in a stable order (empty when it holds).
+
+        Given anything but a :class:`QueryOutput`, it raises a TypeError saying how to get one.
+        """
 
     def CheckQuery(self, output: QueryOutput) -> None:  # Go's name, kept for line-by-line ports
         """Raise :class:`QueryCheckError` listing every failure, if there is any."""
@@ -204,7 +222,7 @@ class ListBlockCheck(QueryResultCheck):
 
 def require_query(output: object, where: str) -> QueryOutput:
     """Return ``output`` if it is a QueryOutput, else raise a TypeError that says how to get one."""
-    return require_document(output, QueryOutput, where, "a plancheck.querycheck.QueryOutput (use load_query)")
+    return require_document(output, QueryOutput, where, A_QUERY_OUTPUT)
 
 
 @public("plancheck.querycheck")

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import abc
 from collections.abc import Sequence
+from typing import Any, Final
 
 from tfjsonpath import Path
 
-from .._checking.fields import require_document
+from .._checking.fields import guard_documents, require_document
 from .._checking.messages import closest_text, given_by, quote, scrubbed_failure
 from .._documents.plan import ResourceNotFoundError
 from .._documents.resolve import ResolvedValue, resolve_value
@@ -20,6 +21,9 @@ from .._errors import CheckFailure, StateCheckError
 from .._frozen import FrozenValue, frozen, public
 
 __all__ = ["StateCheck"]
+
+#: What a state check runs on, and how to get one: said when something else is passed.
+A_STATE: Final = "a plancheck.State (use load_state or State.from_dict)"
 
 # pytest hides this module's frames from tracebacks: failures point at the user's test line,
 # and the library's locals (which may hold raw values) are never printed.
@@ -50,9 +54,18 @@ class StateCheck(FrozenValue, abc.ABC):
     plancheck.StateCheckError: ExpectResources: 0 resources, not 1
     """
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        # Named: the class ``@frozen`` built with slots is not the one a bare super() would find.
+        super(StateCheck, cls).__init_subclass__(**kwargs)  # noqa: UP008 (see above)
+        # Given something else than a State (a dict, a Plan), a check says so, as CheckState does.
+        guard_documents(cls, State, A_STATE, "failures")
+
     @abc.abstractmethod
     def failures(self, state: State) -> list[CheckFailure]:
-        """Every way ``state`` fails this check, in a stable order (empty when it holds)."""
+        """Every way ``state`` fails this check, in a stable order (empty when it holds).
+
+        Given anything but a :class:`~plancheck.State`, it raises a TypeError saying how to get one.
+        """
 
     def CheckState(self, state: State) -> None:  # Go's name, kept for line-by-line ports
         """Raise :class:`~plancheck.StateCheckError` listing every failure, if there is any."""
@@ -71,7 +84,7 @@ class StateCheck(FrozenValue, abc.ABC):
 
 def require_state(state: object, where: str) -> State:
     """Return ``state`` if it is a State, else raise a TypeError that says how to get one."""
-    return require_document(state, State, where, "a plancheck.State (use load_state or State.from_dict)")
+    return require_document(state, State, where, A_STATE)
 
 
 def find_state_resource(state: State, address: str, deposed: str | None) -> StateResource | str:

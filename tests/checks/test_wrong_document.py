@@ -1,0 +1,167 @@
+"""A check given something that is not its document says so, by name, at every entry point.
+
+``failures`` and ``outcome`` are public: a user's runner or a REPL calls them with what it has (a dict
+read with ``json.load``, None, a State where a Plan belongs). They raise the TypeError ``CheckPlan`` and
+``assert_plan`` raise (``require_document``), never the AttributeError or KeyError the check would meet
+inside. The guard is the check families' bases' (``__init_subclass__``), so every exported check is here,
+found by iterating ``__all__``: a new check has no way to regress.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import inspect
+from typing import Any
+
+import pytest
+from test_no_secret_leaks import CASES
+
+import plancheck
+from plancheck import ExpectEmptyPlan, ExpectNonEmptyPlan, Plan, PlanCheck, State
+from plancheck import knownvalue as kv
+from plancheck import querycheck as qc
+from plancheck import statecheck as sc
+from plancheck.querycheck import KnownValueCheck, QueryOutput, QueryResultCheck, queryfilter
+from plancheck.statecheck import StateCheck
+from tfjsonpath import New
+
+PLAN = Plan.from_dict({"format_version": "1.2"})
+STATE = State.from_dict({"format_version": "1.0"})
+QUERY = QueryOutput.from_messages([])
+BY_ID = queryfilter.ByResourceIdentity({"id": kv.StringExact("a")})
+
+#: One built instance of each exported query check (the leak table, which builds the others, has no query rows).
+QUERY_CHECKS: list[QueryResultCheck] = [
+    qc.ExpectIdentity("t.l", {"id": kv.StringExact("a")}),
+    qc.ExpectLength("t.l", 1),
+    qc.ExpectLengthAtLeast("t.l", 1),
+    qc.ExpectNoIdentity("t.l", {"id": kv.StringExact("a")}),
+    qc.ExpectResourceDisplayName("t.l", BY_ID, kv.StringExact("x")),
+    qc.ExpectResourceKnownValues("t.l", BY_ID, [KnownValueCheck(New("ami"), kv.StringExact("x"))]),
+    qc.ExpectTotalLengthForMatching("l$", 1),
+]
+
+
+def _built() -> list[Any]:
+    built = [case.build() for case in CASES]
+    return [*built, ExpectNonEmptyPlan(), *QUERY_CHECKS]
+
+
+#: Per family: its base, the modules exporting its checks, its document, and how it says what it expects.
+FAMILIES: dict[str, tuple[type, tuple[Any, ...], Any, str, tuple[str, ...]]] = {
+    "plan": (PlanCheck, (plancheck,), PLAN, "a plancheck.Plan (use load_plan or Plan.from_dict)",
+             ("failures", "outcome", "CheckPlan")),
+    "state": (StateCheck, (sc,), STATE, "a plancheck.State (use load_state or State.from_dict)",
+              ("failures", "CheckState")),
+    "query": (QueryResultCheck, (qc,), QUERY, "a plancheck.querycheck.QueryOutput (use load_query)",
+              ("failures", "CheckQuery")),
+}
+#: What is passed instead, and the type name the error gives: a document read with json.load, nothing, another
+#: family's document, a path.
+WRONG: dict[str, list[tuple[str, Any, str]]] = {
+    "plan": [("dict", {"format_version": "1.2"}, "dict"), ("none", None, "NoneType"), ("state", STATE, "State"),
+             ("path", "plan.json", "str")],
+    "state": [("dict", {"format_version": "1.0"}, "dict"), ("none", None, "NoneType"), ("plan", PLAN, "Plan"),
+              ("path", "state.json", "str")],
+    "query": [("messages", [{"type": "list_start"}], "list"), ("none", None, "NoneType"), ("plan", PLAN, "Plan"),
+              ("path", "query.jsonl", "str")],
+}
+
+
+def _exported(family: str) -> list[type]:
+    base, modules = FAMILIES[family][:2]
+    return sorted(
+        {value for module in modules for name in module.__all__
+         if isinstance(value := getattr(module, name), type) and issubclass(value, base) and not inspect.isabstract(value)},
+        key=lambda cls: cls.__qualname__,
+    )
+
+
+def _instances(family: str) -> list[Any]:
+    classes = _exported(family)
+    found: dict[type, Any] = {}
+    for check in _built():
+        if type(check) in classes:
+            found.setdefault(type(check), check)
+    return [found[cls] for cls in classes if cls in found]
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_every_exported_check_is_in_the_table(family: str) -> None:
+    missing = {cls.__name__ for cls in _exported(family)} - {type(c).__name__ for c in _instances(family)}
+    assert missing == set(), f"build one of each in QUERY_CHECKS or the leak table's rows: {sorted(missing)}"
+    assert len(_exported(family)) >= {"plan": 35, "state": 10, "query": 7}[family]
+
+
+ROWS = [
+    pytest.param(family, check, method, wrong, type_name,
+                 id=f"{family}-{type(check).__name__}-{method}-{wrong_id}")
+    for family in FAMILIES
+    for check in _instances(family)
+    for method in FAMILIES[family][4]
+    for wrong_id, wrong, type_name in WRONG[family]
+]
+
+
+@pytest.mark.parametrize(("family", "check", "method", "wrong", "type_name"), ROWS)
+def test_a_wrong_document_is_a_type_error_naming_the_check(
+    family: str, check: Any, method: str, wrong: Any, type_name: str
+) -> None:
+    how = FAMILIES[family][3]
+    with pytest.raises(TypeError) as info:
+        getattr(check, method)(wrong)
+    assert str(info.value) == f"{type(check).__name__}.{method} expects {how}, got {type_name}"
+    assert type(info.value) is TypeError
+
+
+# The messages themselves, written out.
+MESSAGES = [
+    pytest.param(lambda: ExpectEmptyPlan().failures({"format_version": "1.2"}),  # type: ignore[arg-type]
+                 "ExpectEmptyPlan.failures expects a plancheck.Plan (use load_plan or Plan.from_dict), got dict",
+                 id="plan-failures-dict"),
+    pytest.param(lambda: plancheck.ExpectEachKnownValue("a.*", New("x"), kv.Null()).outcome(STATE),  # type: ignore[arg-type]
+                 "ExpectEachKnownValue.outcome expects a plancheck.Plan (use load_plan or Plan.from_dict), got State",
+                 id="plan-outcome-state"),
+    pytest.param(lambda: sc.ExpectKnownValue("a.b", New("x"), kv.Null()).failures(None),  # type: ignore[arg-type]
+                 "ExpectKnownValue.failures expects a plancheck.State (use load_state or State.from_dict), got NoneType",
+                 id="state-failures-none"),
+    pytest.param(lambda: qc.ExpectLength("t.l", 1).failures([]),  # type: ignore[arg-type]
+                 "ExpectLength.failures expects a plancheck.querycheck.QueryOutput (use load_query), got list",
+                 id="query-failures-list"),
+]
+
+
+@pytest.mark.parametrize(("call", "message"), MESSAGES)
+def test_the_message(call: Any, message: str) -> None:
+    with pytest.raises(TypeError) as info:
+        call()
+    assert str(info.value) == message
+
+
+@dataclasses.dataclass(frozen=True)
+class _UserCheck(PlanCheck):
+    """A check written by a user, as PlanCheck's docstring shows: guarded too."""
+
+    address: str
+
+    def failures(self, plan: Plan) -> list[plancheck.CheckFailure]:
+        return [] if plan.has_resource_change(self.address) else [self.failure(plan, "absent", address=self.address)]
+
+
+@pytest.mark.parametrize("method", ["failures", "outcome", "CheckPlan"])
+def test_a_users_check_is_guarded_and_still_runs(method: str) -> None:
+    check = _UserCheck("a.b")
+    with pytest.raises(TypeError, match=rf"^_UserCheck\.{method} expects a plancheck\.Plan .*, got dict$"):
+        getattr(check, method)({})
+    assert [str(f) for f in check.failures(PLAN)] == ["_UserCheck: a.b: absent"]
+    assert [str(f) for f in check.outcome(PLAN)[0]] == ["_UserCheck: a.b: absent"]
+
+
+def test_the_right_document_runs_the_check_as_written() -> None:
+    # The guard keeps the method's name, docstring and signature (what help() and the docs show).
+    method = plancheck.ExpectKnownValue.failures
+    assert method.__name__ == "failures"
+    assert method.__doc__ == method.unguarded.__doc__  # type: ignore[attr-defined]
+    assert list(inspect.signature(method).parameters) == ["self", "plan"]
+    assert ExpectEmptyPlan().failures(PLAN) == []
+    assert ExpectEmptyPlan().outcome(PLAN) == ([], [])
