@@ -98,10 +98,10 @@ def _guarded(method: Callable[..., _T], name: str, kind: type, how: str) -> Call
     """``method``, refusing a first argument that is not a ``kind`` (see :func:`guard_documents`)."""
 
     @wraps(method)
-    def guarded(self: object, document: object, /, *args: Any, **kwargs: Any) -> _T:
+    def guarded(self: object, document: object, /) -> _T:
         if not isinstance(document, kind):
             require_document(document, kind, f"{type(self).__name__}.{name}", how)
-        return method(self, document, *args, **kwargs)
+        return method(self, document)
 
     guarded.unguarded = method  # type: ignore[attr-defined]
     return guarded
