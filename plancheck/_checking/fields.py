@@ -72,8 +72,8 @@ def guard_documents(cls: type, kind: type, how: str, *methods: str) -> None:
     would meet inside it.
 
     What a check family's base calls from ``__init_subclass__``: every check, the library's and the user's,
-    is guarded where it is declared, so none is left out. The method as written stays reachable as
-    ``.unguarded``: a runner that has checked the document once (``PlanCheck.outcome``) calls that.
+    is guarded where it is declared, so none is left out. A guarded method says so (``.unguarded``, the
+    method as written), so the class a dataclass rebuilds with slots is not guarded twice.
 
     >>> class Check:
     ...     def failures(self, n):
