@@ -101,8 +101,9 @@ class _Scope:
         self.deferrals = 0
         self.previous: dict[int, _Handler] = {}
         self.pending: int | None = None
-        #: What the library started and has not removed yet: resource -> (serial, owning pid, its removal).
-        self.owned: dict[object, tuple[int, int, Callable[[], object]]] = {}
+        #: What the library started and has not removed yet: resource -> (serial, (pid, thread) that made it,
+        #: its removal).
+        self.owned: dict[object, tuple[int, tuple[int, int], Callable[[], object]]] = {}
 
 
 _SCOPE: Final = _Scope()
@@ -162,7 +163,7 @@ def ending_on_signals() -> Iterator[None]:
         yield
     except KeyboardInterrupt:
         # What a signal kept its owner from removing (it landed before the owner's try, or in its finally).
-        _release_since(since)
+        _release_since(since, _maker())
         raise
     finally:
         _SCOPE.depth -= 1
@@ -303,7 +304,7 @@ def own(resource: _P, end: Callable[[_P], object]) -> _P:
     >>> os.path.exists(d)
     False
     """
-    _SCOPE.owned[resource] = (next(_SERIALS), os.getpid(), functools.partial(end, resource))
+    _SCOPE.owned[resource] = (next(_SERIALS), _maker(), functools.partial(end, resource))
     return resource
 
 
@@ -357,12 +358,21 @@ def _remove_tree(directory: str) -> None:
     shutil.rmtree(directory, ignore_errors=True)
 
 
-def _release_since(since: int) -> None:
-    """Remove, newest first, what this process made after ``since`` and still owns (the signals held back)."""
+def _maker() -> tuple[int, int]:
+    """Who makes a resource: this process (a forked child must not remove its parent's) and thread (a scope, in
+    the main thread, must not end what another thread is still using)."""
+    return os.getpid(), threading.get_ident()
+
+
+def _release_since(since: int, maker: tuple[int, int] | None = None) -> None:
+    """Remove, newest first, what was made after ``since`` (by ``maker``, else by any thread of this process) and
+    is still owned; the signals held back."""
     with signals_held():
         pid = os.getpid()
-        # In the order they were first registered, that is made: the newest is removed first.
-        left = [resource for resource, (serial, owner, _end) in _SCOPE.owned.items() if serial > since and owner == pid]
+        # In the order they were first registered, that is made: the newest is removed first. (A copy: another
+        # thread may own or release meanwhile.)
+        left = [resource for resource, (serial, made_by, _end) in list(_SCOPE.owned.items())
+                if serial > since and (made_by == maker if maker is not None else made_by[0] == pid)]
         for resource in reversed(left):
             entry = _SCOPE.owned.pop(resource, None)
             if entry is not None:

@@ -231,3 +231,45 @@ def test_a_signal_as_the_cleanup_begins_before_its_hold_still_ends_the_command(
         assert lifecycle._SCOPE.owned == {}
     finally:
         _stop_our_child(exited[0])
+
+
+def test_an_interrupted_scope_removes_only_what_its_own_thread_made(tmp_path: Path, as_a_script: list[int]) -> None:
+    """What the scope removes after a signal is what its work made and still owns; a directory another thread
+    made meanwhile (a runner used from a worker thread) is that thread's to remove, still in use there."""
+    import threading
+
+    from plancheck._terraform.lifecycle import release, temporary_directory
+
+    others: list[str] = []
+    made = threading.Event()
+    done = threading.Event()
+
+    def other_thread() -> None:
+        with temporary_directory("other-", str(tmp_path)) as d:
+            others.append(d)
+            made.set()
+            done.wait(30)
+
+    mine = str(tmp_path / "mine")
+    thread = threading.Thread(target=other_thread)
+
+    def work_left_owned_then_signalled() -> None:
+        with ending_on_signals():
+            with lifecycle.signals_held():
+                os.mkdir(mine)
+                lifecycle.own(mine, lifecycle._remove_tree)
+            thread.start()
+            made.wait(30)
+            _signal_self()
+
+    with pytest.raises(Terminated):
+        work_left_owned_then_signalled()
+    try:
+        assert not os.path.exists(mine), "what the scope's own work made and left owned was not removed"
+        assert os.path.isdir(others[0]), "the scope removed a directory another thread was using"
+    finally:
+        done.set()
+        thread.join(30)
+        release(mine)
+    assert not os.path.exists(others[0])
+    assert as_a_script == [signal.SIGTERM]
