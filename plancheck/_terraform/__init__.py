@@ -26,16 +26,15 @@ import signal
 import stat
 import subprocess
 import sys
-import tempfile
 import time
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import field
 from pathlib import Path
 from typing import Final
 
 from .._errors import TfCheckError
 from .._frozen import FrozenValue, frozen, public
-from .lifecycle import ending_on_signals, signals_held, start_held
+from .lifecycle import ending_on_signals, own, release, signals_held, start_held, temporary_directory
 
 __all__ = [
     "ENV_TERRAFORM_PATH",
@@ -634,15 +633,10 @@ def _run(args: list[str], *, cwd: str | os.PathLike[str], env: Mapping[str, str]
     )
 
 
-@contextlib.contextmanager
-def _private_temp(env: Mapping[str, str]) -> Iterator[str]:
+def _private_temp(env: Mapping[str, str]) -> contextlib.AbstractContextManager[str]:
     """A new directory in the command's temporary directory, removed with all it holds when the command is done."""
     base = env.get("TMPDIR") if os.name == "posix" else None
-    directory = tempfile.mkdtemp(prefix="tfplancheck-cmd-", dir=base if base and os.path.isdir(base) else None)
-    try:
-        yield directory
-    finally:
-        shutil.rmtree(directory, ignore_errors=True)
+    return temporary_directory("tfplancheck-cmd-", base if base and os.path.isdir(base) else None)
 
 
 def _temp_variables(directory: str) -> dict[str, str]:
@@ -685,10 +679,13 @@ def _run_in_group(process: subprocess.Popen[bytes], deadline: float) -> tuple[by
     assert process.stderr is not None
     out_fd, err_fd = process.stdout.fileno(), process.stderr.fileno()
     chunks: dict[int, list[bytes]] = {out_fd: [], err_fd: []}
-    selector = selectors.DefaultSelector()
+    with signals_held():
+        selector = selectors.DefaultSelector()
+        exit_fd = _pidfd(process.pid)
+        # Owned afresh, with all there is to end now: a signal that skips the finally below leaves it to the scope.
+        own(process, functools.partial(_end_command, selector=selector, exit_fd=exit_fd))
     for fd in chunks:
         selector.register(fd, selectors.EVENT_READ)
-    exit_fd = _pidfd(process.pid)
     if exit_fd is not None:
         selector.register(exit_fd, selectors.EVENT_READ)
     timed_out = killed = False
@@ -739,16 +736,29 @@ def _run_in_group(process: subprocess.Popen[bytes], deadline: float) -> tuple[by
         raise
     finally:
         # Held: a further signal (a worker gets the one sent to its group and its parent's SIGTERM) that cut
-        # _end_unreaped short must not skip the kill or the reap too, leaving the command running, or unreaped.
-        with signals_held():
-            _kill_group(process.pid)  # again after an interrupt: harmless, as the unreaped leader keeps the id ours
-            selector.close()
-            if exit_fd is not None:
-                os.close(exit_fd)
-            process.stdout.close()
-            process.stderr.close()
-            process.wait()  # reaps the leader: only now may its pid (and group id) be reused
+        # _end_unreaped short must not skip the kill or the reap too, leaving the command running, or unreaped;
+        # one that lands before the hold leaves them to the scope (the command is owned).
+        release(process, end=True)
     return b"".join(chunks[out_fd]), b"".join(chunks[err_fd]), timed_out
+
+
+def _end_command(process: subprocess.Popen[bytes], *, selector: selectors.BaseSelector, exit_fd: int | None) -> None:
+    """End a command whose output was being read, all of it: its group, the wait's descriptors, its exit status.
+
+    Its owner's ``finally`` does this with the command exited (or ended by _end_unreaped); the scope does it
+    when a signal skipped that ``finally``, or came before the wait began, with the command maybe still running.
+    """
+    assert process.stdout is not None
+    assert process.stderr is not None
+    if not _exited(process.pid):
+        _end_unreaped(process)
+    _kill_group(process.pid)  # again after an interrupt: harmless, as the unreaped leader keeps the id ours
+    selector.close()
+    if exit_fd is not None:
+        os.close(exit_fd)
+    process.stdout.close()
+    process.stderr.close()
+    process.wait()  # reaps the leader: only now may its pid (and group id) be reused
 
 
 def _wake(now: float, until: float) -> float:
@@ -784,6 +794,7 @@ def _run_plain(process: subprocess.Popen[bytes], timeout: float) -> tuple[bytes,
         raise
     finally:
         _kill_group(process.pid)
+        release(process)
     return stdout, stderr, timed_out
 
 

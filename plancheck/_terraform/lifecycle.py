@@ -12,15 +12,28 @@ signal is delivered again to whatever handled it before (by default: the process
 the library's work (the pytest plugin: the session's fixtures and reports) holds the delivery back with
 :func:`deferring_delivery` until it is done.
 
+A signal can land anywhere, also between the line that makes a process, a server or a temporary directory
+and the ``try`` whose ``finally`` would remove it, or inside that ``finally`` before it holds the signals
+back. So what the library starts is *owned* from the moment it exists: made with the signals held back
+(:func:`owning`, :func:`start_held`) and registered with its removal before they are let in. Its owner
+removes it as usual (:func:`release`, signal-held, idempotent); what a signal kept its owner from
+removing is removed by the :func:`ending_on_signals` scope it was made in as the interrupt leaves it
+(each enclosing scope tries again), and, outside any scope, when the process exits.
+
 Only the main thread can handle signals: elsewhere (and on platforms without these signals) the scope
 does nothing. A signal that is ignored (``nohup`` ignores SIGHUP) or handled outside Python stays so.
 """
 
 from __future__ import annotations
 
+import atexit
 import contextlib
+import functools
+import itertools
 import os
+import shutil
 import signal
+import tempfile
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from types import FrameType
@@ -35,11 +48,15 @@ __all__ = [
     "Terminated",
     "deferring_delivery",
     "ending_on_signals",
+    "own",
+    "owning",
     "pending_signal",
+    "release",
     "run_in_workers",
     "signals_held",
     "start_afresh",
     "start_held",
+    "temporary_directory",
     "worker_count",
 ]
 
@@ -84,9 +101,14 @@ class _Scope:
         self.deferrals = 0
         self.previous: dict[int, _Handler] = {}
         self.pending: int | None = None
+        #: What the library started and has not removed yet: resource -> (serial, (pid, thread) that made it,
+        #: its removal).
+        self.owned: dict[object, tuple[int, tuple[int, int], Callable[[], object]]] = {}
 
 
 _SCOPE: Final = _Scope()
+#: The order in which resources were made and scopes entered: a scope removes what was made after it began.
+_SERIALS: Final = itertools.count()
 
 
 def _on_signal(signum: int, _frame: FrameType | None) -> None:
@@ -136,8 +158,13 @@ def ending_on_signals() -> Iterator[None]:
                 signal.signal(signum, _on_signal)
                 _SCOPE.previous[signum] = previous
     _SCOPE.depth += 1
+    since = next(_SERIALS)
     try:
         yield
+    except KeyboardInterrupt:
+        # What a signal kept its owner from removing (it landed before the owner's try, or in its finally).
+        _release_since(since, _maker())
+        raise
     finally:
         _SCOPE.depth -= 1
         if outermost:
@@ -208,6 +235,7 @@ def start_afresh() -> None:
     _SCOPE.depth = _SCOPE.deferrals = 0
     _SCOPE.previous.clear()
     _SCOPE.pending = None
+    _SCOPE.owned.clear()  # the parent's: the parent removes them
     if _in_main_thread():
         signal.signal(signal.SIGINT, _left_to_the_parent)
         for signum in SIGNALS:
@@ -225,9 +253,12 @@ def start_held(start: Callable[[], _P], end: Callable[[_P], object]) -> _P:
     arrives while the child runs but before any caller holds it: nothing would end the child. Held back,
     such a signal is given to ``end(process)`` first and then raised again where it was held, with the
     handlers that were in place (``KeyboardInterrupt``, :class:`Terminated`) to take its usual path.
+    (Held by handlers, not by the signal mask, which the child would inherit.)
 
-    >>> start_held(lambda: "started", lambda process: None)
-    'started'
+    The process is owned (see the module) before any signal is let in: its caller ends it and then calls
+    :func:`release`; a signal before the caller's ``try`` leaves ``end(process)`` to the scope.
+
+    >>> release(start_held(lambda: "started", lambda process: None))
     >>> import os, signal
     >>> ended = []
     >>> try:
@@ -237,7 +268,7 @@ def start_held(start: Callable[[], _P], end: Callable[[_P], object]) -> _P:
     interrupted after ending ['started']
     """
     if not _in_main_thread():
-        return start()
+        return own(start(), end)  # signals are handled in the main thread only: none lands here
     caught: list[int] = []
     previous: dict[int, _Handler] = {}
 
@@ -251,16 +282,108 @@ def start_held(start: Callable[[], _P], end: Callable[[_P], object]) -> _P:
                 continue
             previous[signum] = handler
             signal.signal(signum, hold)
-        process = start()
+        process = own(start(), end)
     except BaseException:
         _put_back(previous)
         _raise_again(caught)  # also when start() failed: a held signal is never lost
         raise
     _put_back(previous)
     if caught:
-        end(process)
+        release(process, end=True)
         _raise_again(caught)
     return process
+
+
+def own(resource: _P, end: Callable[[_P], object]) -> _P:
+    """Register ``resource``, just made with the signals held back (:func:`signals_held`), with its removal:
+    from now on a signal cannot leave it behind. Its owner removes it and then calls :func:`release`.
+
+    >>> with signals_held():
+    ...     d = own(tempfile.mkdtemp(), shutil.rmtree)
+    >>> release(d, end=True)
+    >>> os.path.exists(d)
+    False
+    """
+    _SCOPE.owned[resource] = (next(_SERIALS), _maker(), functools.partial(end, resource))
+    return resource
+
+
+def release(resource: object, *, end: bool = False) -> None:
+    """``resource`` is no longer owned: its owner removed it (or, with ``end``, its registered removal runs now).
+
+    Signal-held and idempotent: releasing what is not owned (released already) does nothing.
+
+    >>> release("never owned")
+    """
+    with signals_held():
+        entry = _SCOPE.owned.pop(resource, None)
+        if end and entry is not None:
+            entry[2]()
+
+
+@contextlib.contextmanager
+def owning(create: Callable[[], _P], remove: Callable[[_P], object]) -> Iterator[_P]:
+    """``create()`` a resource (a temporary directory) and ``remove`` it when the body is done, also after a
+    signal: it is owned from the moment it exists (made with the signals held back, registered before they
+    are let in), and removed with the signals held back.
+
+    >>> with owning(tempfile.mkdtemp, shutil.rmtree) as d:
+    ...     os.path.isdir(d)
+    True
+    >>> os.path.exists(d)
+    False
+    """
+    with signals_held():
+        resource = own(create(), remove)
+    try:
+        yield resource
+    finally:
+        release(resource, end=True)
+
+
+def temporary_directory(prefix: str, base: str | None = None) -> contextlib.AbstractContextManager[str]:
+    """A new private directory (in ``base``, else the temporary directory) :func:`owning`: removed with all it
+    holds when the body is done, also after a signal.
+
+    >>> with temporary_directory("tfplancheck-doc-") as d:
+    ...     os.path.basename(d).startswith("tfplancheck-doc-")
+    True
+    >>> os.path.exists(d)
+    False
+    """
+    return owning(functools.partial(tempfile.mkdtemp, prefix=prefix, dir=base), _remove_tree)
+
+
+def _remove_tree(directory: str) -> None:
+    shutil.rmtree(directory, ignore_errors=True)
+
+
+def _maker() -> tuple[int, int]:
+    """Who makes a resource: this process (a forked child must not remove its parent's) and thread (a scope, in
+    the main thread, must not end what another thread is still using)."""
+    return os.getpid(), threading.get_ident()
+
+
+def _release_since(since: int, maker: tuple[int, int] | None = None) -> None:
+    """Remove, newest first, what was made after ``since`` (by ``maker``, else by any thread of this process) and
+    is still owned; the signals held back."""
+    with signals_held():
+        pid = os.getpid()
+        # In the order they were first registered, that is made: the newest is removed first. (A copy: another
+        # thread may own or release meanwhile.)
+        left = [resource for resource, (serial, made_by, _end) in list(_SCOPE.owned.items())
+                if serial > since and (made_by == maker if maker is not None else made_by[0] == pid)]
+        for resource in reversed(left):
+            entry = _SCOPE.owned.pop(resource, None)
+            if entry is not None:
+                with contextlib.suppress(Exception):  # one failing removal must not keep the others from running
+                    entry[2]()
+
+
+@atexit.register
+def _release_all() -> None:
+    """At exit (outside any scope: a ``ProviderServer`` used by hand): what this process still owns."""
+    _release_since(-1)
 
 
 @contextlib.contextmanager

@@ -19,7 +19,6 @@ and with an empty CLI configuration when ``TF_CLI_CONFIG_FILE`` names a file tha
 from __future__ import annotations
 
 import os
-import tempfile
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Final
 
@@ -27,7 +26,7 @@ from .._errors import PlanFormatError
 from .._frozen import public
 from .._loading.source import InputTooLarge, is_saved_plan
 from . import TerraformNotFoundError, inspect_binary, locate_terraform, run_command
-from .lifecycle import ending_on_signals
+from .lifecycle import ending_on_signals, temporary_directory
 
 if TYPE_CHECKING:
     from .._documents.plan import Plan
@@ -109,7 +108,7 @@ def _show(path: str, shown_as: str, terraform: str | None, environ: Mapping[str,
     if not os.path.isdir(cwd):
         found = f"terraform show cannot run in {cwd}: {'not a directory' if os.path.exists(cwd) else 'no such directory'}"
         raise BinaryPlanError("$", _NEEDS, found=found, source=shown_as)
-    with tempfile.TemporaryDirectory(prefix="tfplancheck-show-") as tmp:
+    with temporary_directory("tfplancheck-show-") as tmp:
         empty_config = os.path.join(tmp, "empty.tfrc")
         with open(empty_config, "w", encoding="utf-8"):
             pass
@@ -153,7 +152,7 @@ def binary_plan_json(
     with ending_on_signals():
         if name != "-":
             return _show(name, name, terraform, env, where, hint)
-        with tempfile.TemporaryDirectory(prefix="tfplancheck-") as tmp:
+        with temporary_directory("tfplancheck-") as tmp:
             path = os.path.join(tmp, "stdin.tfplan")
             with open(path, "wb") as f:
                 f.write(data)

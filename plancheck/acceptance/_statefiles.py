@@ -45,6 +45,7 @@ from .._loading.jsontext import loads_exact
 from .._loading.source import InputTooLarge, max_input_bytes, read_limited
 from .._redact import contains_sensitive, secret_strings
 from .._terraform import TerraformBinary
+from .._terraform.lifecycle import signals_held
 from ._errors import LeftoverRecordError, TestDefinitionError
 
 if TYPE_CHECKING:
@@ -529,13 +530,16 @@ def keep_leftover(
         ignore.write_text("# Made by tfplancheck: leftovers of acceptance tests hold states and secrets.\n*\n")
     stamp = datetime.datetime.now(datetime.UTC).strftime("%Y%m%dT%H%M%SZ")
     label = _UNSAFE.sub("_", test_name or working_dir.name)[:60].strip("_") or "case"
-    target = Path(tempfile.mkdtemp(prefix=f"{stamp}-{label}-", dir=root))  # private (0700), never a clash
-    try:
-        _fill(target, working_dir, stamp, test_name, terraform, cli_config, providers, reason, secrets, base_dir)
-    except BaseException:
-        # A copy cut short (a full disk) holds secrets and no manifest, so nothing would ever find and remove it.
-        shutil.rmtree(target, ignore_errors=True)
-        raise
+    # Whole or not at all: a signal that comes meanwhile is raised once the leftover is complete. Cut short, it
+    # would be a directory no manifest names (nothing would ever find and remove it), maybe holding secrets.
+    with signals_held():
+        target = Path(tempfile.mkdtemp(prefix=f"{stamp}-{label}-", dir=root))  # private (0700), never a clash
+        try:
+            _fill(target, working_dir, stamp, test_name, terraform, cli_config, providers, reason, secrets, base_dir)
+        except BaseException:
+            # A copy cut short (a full disk) holds secrets and no manifest.
+            shutil.rmtree(target, ignore_errors=True)
+            raise
     return target
 
 

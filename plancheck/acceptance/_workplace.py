@@ -45,6 +45,7 @@ from .._terraform import (
     run_command,
     terraform_environment,
 )
+from .._terraform.lifecycle import release
 from .._terraform.providers import (
     DEFAULT_STOP_TIMEOUT,
     REATTACH_ENV,
@@ -763,7 +764,7 @@ class ProviderSession:
             except Exception as exc:  # one provider's failure must not leave the others running
                 problems.append(f"{address}: stopping failed: {exception_text(exc)}")
         if self._directory is not None:
-            shutil.rmtree(self._directory, ignore_errors=True)
+            release(self._directory, end=True)
             if self._directory.exists():
                 problems.append(f"cannot remove {self._directory}")
         if problems and after_failure:

@@ -114,7 +114,12 @@ def hcl(cell: Cell) -> str:
           }}
         }}
         """)
-    after_first = "depends_on = [null_resource.first]" if cell.slow_cleanup else ""
+    # The signal is sent once the slow resource's provisioner runs. Terraform applies resources that do not depend
+    # on each other at once, so without the dependency the served resource may not exist yet by then (under load
+    # the provider served in-process answers later than the null plugin): the interrupted apply never created it,
+    # and the destroy had nothing to destroy through the served provider, which this cell is about.
+    depends = [*(["null_resource.first"] if cell.slow_cleanup else []), *(["echo.served"] if cell.served else [])]
+    depends_on = f"depends_on = [{', '.join(depends)}]" if depends else ""
     return textwrap.dedent(f"""
         terraform {{
           required_providers {{
@@ -128,7 +133,7 @@ def hcl(cell: Cell) -> str:
         }}
 
         resource "null_resource" "slow" {{
-          {after_first}
+          {depends_on}
           # The plan reads the FIFO (its variable is known only then, not in validate): it blocks until the test lets go.
           triggers = {{ gate = var.gate == "" ? "" : file(var.gate) }}
           provisioner "local-exec" {{

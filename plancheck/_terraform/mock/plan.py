@@ -686,6 +686,7 @@ def plan_module(
     from ..._documents.plan import Plan
     from ..._errors import DocumentFormatError
     from .. import run_command, terraform_environment
+    from ..lifecycle import release
     from ..providers import PlanNotSettled, settled_plan, short_temp_dir
 
     root = short_temp_dir("tfpc-mock-")
@@ -736,7 +737,7 @@ def plan_module(
                 raise loaded[-1]
             return loaded[-1]
     finally:
-        shutil.rmtree(root, ignore_errors=True)
+        release(root, end=True)
 
 
 def _write(out: Path, text: str) -> None:

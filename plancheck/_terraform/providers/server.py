@@ -46,7 +46,7 @@ from typing import Any, Final
 from ..._errors import TfCheckError
 from ..._frozen import FrozenValue, frozen, public
 from ..._text import exception_text
-from ..lifecycle import start_held
+from ..lifecycle import own, release, signals_held, start_held
 from .factory import REATTACH_ENV, ReattachConfig, normalize_address, provider_type, reattach_json
 from .wire import DiagnosticRecorder, ProviderDiagnostic
 
@@ -166,7 +166,8 @@ def load_grpc() -> SimpleNamespace:
 
 
 def short_temp_dir(prefix: str = "tfpc-") -> Path:
-    """A new private directory whose path is short enough for Unix sockets (the caller removes it).
+    """A new private directory whose path is short enough for Unix sockets, owned from the moment it exists
+    (see :mod:`plancheck._terraform.lifecycle`): the caller removes it with ``release(directory, end=True)``.
 
     ``$TMPDIR`` when it is short, else ``/tmp``: pytest's ``tmp_path`` is usually too long. The
     directory records its owner (this process), and the first call of a process removes the
@@ -176,19 +177,26 @@ def short_temp_dir(prefix: str = "tfpc-") -> Path:
     >>> d = short_temp_dir()
     >>> len(str(d)) < 60, oct(d.stat().st_mode & 0o777), sorted(p.name for p in d.iterdir())[0]
     (True, '0o700', '.owner')
-    >>> shutil.rmtree(d)
+    >>> release(d, end=True)
+    >>> d.exists()
+    False
     """
     base = tempfile.gettempdir()
     if len(base) > 40 and os.path.isdir("/tmp"):
         base = "/tmp"
     _remove_stale_once(base)
-    directory = Path(tempfile.mkdtemp(prefix=prefix, dir=base))
+    with signals_held():
+        directory = own(Path(tempfile.mkdtemp(prefix=prefix, dir=base)), _remove_tree)
     namespace = _pid_namespace()
     if namespace is not None:
         # Before the owner file: whoever reads that one finds this too.
         (directory / NAMESPACE_FILE).write_text(namespace, encoding="ascii")
     (directory / OWNER_FILE).write_text(_owner_mark(os.getpid()) or str(os.getpid()), encoding="ascii")
     return directory
+
+
+def _remove_tree(directory: Path) -> None:
+    shutil.rmtree(directory, ignore_errors=True)
 
 
 #: The file in each socket directory naming the process that made it: ``pid`` or ``pid:start-time``.
@@ -393,6 +401,7 @@ class Sentinel:
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait(timeout=timeout)
+        release(process)
 
 
 class _DaemonPool:
@@ -490,48 +499,55 @@ class _Resources:
             server.stop(1.0)  # returns at once; the grace period lets this very RPC finish
 
     def close(self, timeout: float) -> list[str]:
-        """Stop everything; return what could not be stopped in time (never raises, never blocks past ``timeout``)."""
-        with self.lock:
-            if self.closed:
-                return []
-            self.closed = True
-        deadline = time.monotonic() + timeout
-        problems: list[str] = []
+        """Stop everything; return what could not be stopped in time (never raises, never blocks past ``timeout``).
 
-        def left() -> float:
-            return max(0.05, deadline - time.monotonic())
+        Signal-held: a signal that came meanwhile is raised when all is stopped, never halfway (the rest would
+        never be stopped: a second call finds it closed). Until it is done, the server is owned (see
+        :mod:`plancheck._terraform.lifecycle`): a signal that lands before the hold leaves the close to the scope.
+        """
+        with signals_held():
+            with self.lock:
+                if self.closed:
+                    return []
+                self.closed = True
+            deadline = time.monotonic() + timeout
+            problems: list[str] = []
 
-        if self.server is not None:
-            try:
-                if not self.server.stop(0.5).wait(left()):
-                    problems.append(f"the gRPC server did not stop within {timeout:g} s")
-            except Exception as exc:
-                problems.append(f"stopping the gRPC server failed: {exception_text(exc)}")
-        if self.executor is not None:
-            self.executor.shutdown(wait=False, cancel_futures=True)
-        for thread in self.serve_threads:
-            thread.join(left())
-            if thread.is_alive():
-                problems.append(f"gRPC's serving thread {thread.name} did not end")
-        for thread in self.executor.threads if self.executor is not None else []:
-            thread.join(left())
-            if thread.is_alive():
-                problems.append(f"thread {thread.name} is still running (a provider call did not return)")
-        if self.sentinel is not None:
-            try:
-                self.sentinel.stop(left())
-            except Exception as exc:
-                problems.append(f"the sentinel process {self.sentinel.pid} could not be stopped: {exc}")
-        if self.socket is not None and (self.socket.exists() or self.socket.is_symlink()):
-            try:
-                self.socket.unlink()
-            except OSError as exc:
-                problems.append(f"cannot remove {self.socket}: {exc}")
-        if self.owns_directory:
-            shutil.rmtree(self.directory, ignore_errors=True)
-            if self.directory.exists():
-                problems.append(f"cannot remove {self.directory}")
-        return problems
+            def left() -> float:
+                return max(0.05, deadline - time.monotonic())
+
+            if self.server is not None:
+                try:
+                    if not self.server.stop(0.5).wait(left()):
+                        problems.append(f"the gRPC server did not stop within {timeout:g} s")
+                except Exception as exc:
+                    problems.append(f"stopping the gRPC server failed: {exception_text(exc)}")
+            if self.executor is not None:
+                self.executor.shutdown(wait=False, cancel_futures=True)
+            for thread in self.serve_threads:
+                thread.join(left())
+                if thread.is_alive():
+                    problems.append(f"gRPC's serving thread {thread.name} did not end")
+            for thread in self.executor.threads if self.executor is not None else []:
+                thread.join(left())
+                if thread.is_alive():
+                    problems.append(f"thread {thread.name} is still running (a provider call did not return)")
+            if self.sentinel is not None:
+                try:
+                    self.sentinel.stop(left())
+                except Exception as exc:
+                    problems.append(f"the sentinel process {self.sentinel.pid} could not be stopped: {exc}")
+            if self.socket is not None and (self.socket.exists() or self.socket.is_symlink()):
+                try:
+                    self.socket.unlink()
+                except OSError as exc:
+                    problems.append(f"cannot remove {self.socket}: {exc}")
+            if self.owns_directory:
+                release(self.directory, end=True)
+                if self.directory.exists():
+                    problems.append(f"cannot remove {self.directory}")
+            release(self)
+            return problems
 
 
 def _finalize(resources: _Resources) -> None:
@@ -641,7 +657,10 @@ class ProviderServer:
         modules = self._modules = load_grpc()
         owns = self._directory is None
         directory = short_temp_dir() if self._directory is None else self._directory
-        resources = self._resources = _Resources(directory, owns)
+        with signals_held():
+            # Owned before a signal can land: it stops the server, the sentinel and the socket (a directory made
+            # here is owned already: short_temp_dir).
+            resources = self._resources = own(_Resources(directory, owns), _finalize)
         self._finalizer = weakref.finalize(self, _finalize, resources)
         try:
             self._config = self._serve(modules, resources)
@@ -684,8 +703,8 @@ class ProviderServer:
         with _START_LOCK:
             # The thread that serves is found by difference, so starts in one process take turns.
             before = set(threading.enumerate())
+            resources.server = server  # before it starts: a signal right after start() leaves it to close() too
             server.start()
-            resources.server = server
             resources.serve_threads = [t for t in threading.enumerate() if t not in before]
         try:
             resources.sentinel = Sentinel.start()

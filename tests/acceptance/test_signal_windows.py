@@ -1,0 +1,275 @@
+"""One process lifecycle (#33 item 3): a signal that lands *between* two lines leaves nothing behind either.
+
+A process, a server or a temporary directory exists from the moment the call that makes it returns, but the
+``try`` whose ``finally`` removes it starts a few lines later: a SIGTERM in that gap used to leave the thing
+behind. Each test lands the signal in one such gap, deterministically (the creating call is wrapped to signal
+this very process), and checks that the signal still ends the work, is delivered once, and leaves no process
+or directory behind.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from plancheck import _terraform
+from plancheck._terraform import lifecycle, run_command
+from plancheck._terraform.lifecycle import Terminated, ending_on_signals
+
+pytestmark = pytest.mark.skipif(not hasattr(signal, "SIGHUP") or not Path("/proc/self/stat").exists(),
+                                reason="POSIX signals, process groups and /proc")
+
+
+@pytest.fixture(autouse=True)
+def as_a_script(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
+    """Outside the delivery this session's plugin defers, with a handler of the test's own that records the
+    delivered signal (the default would end the test run)."""
+    monkeypatch.setattr(lifecycle._SCOPE, "deferrals", 0)
+    monkeypatch.setattr(lifecycle._SCOPE, "pending", None)
+    seen: list[int] = []
+    previous = signal.signal(signal.SIGTERM, lambda signum, _frame: seen.append(signum))
+    try:
+        yield seen
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    assert lifecycle._SCOPE.pending is None
+
+
+def _signal_self() -> None:
+    os.kill(os.getpid(), signal.SIGTERM)
+
+
+def _gone(pid: int, within: float = 10.0) -> bool:
+    """Whether ``pid`` has ended and been reaped (a zombie is a process nobody waited for)."""
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        if not Path(f"/proc/{pid}").exists():
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def _stop(pid: int) -> None:
+    with contextlib.suppress(ProcessLookupError):
+        os.kill(pid, signal.SIGKILL)
+
+
+def _stop_our_child(pid: int) -> None:
+    """Kill ``pid`` if it is still a child of this process (once reaped, its pid may be another's)."""
+    with contextlib.suppress(OSError, IndexError, ValueError):
+        if int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1]) == os.getpid():
+            _stop(pid)
+
+
+def _made_then_signalled(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """``tempfile.mkdtemp`` makes its directory, then SIGTERM lands before its caller has it (the gap before a try)."""
+    real = tempfile.mkdtemp
+    made: list[str] = []
+
+    def mkdtemp(*args: object, **kwargs: object) -> str:
+        made.append(real(*args, **kwargs))  # type: ignore[call-overload]
+        _signal_self()
+        return made[-1]
+
+    monkeypatch.setattr(tempfile, "mkdtemp", mkdtemp)
+    return made
+
+
+def _run_a_command(tmp_path: Path) -> None:
+    run_command(["/bin/sh", "-c", "true"], cwd=tmp_path, env={"PATH": os.environ["PATH"], "TMPDIR": str(tmp_path)},
+                timeout=30)
+
+
+def _show_a_binary_plan_from_stdin(tmp_path: Path) -> None:
+    from plancheck._terraform.planfile import binary_plan_json
+
+    binary_plan_json("-", b"PK\x03\x04", environ={"PATH": ""}, cwd=tmp_path)
+
+
+def _serve_a_provider(tmp_path: Path) -> None:
+    pytest.importorskip("tf", reason="the providers extra (tf, grpcio) is not installed")
+    from plancheck._terraform.providers import ProviderServer
+
+    with ending_on_signals():  # as the runner serves it: inside the case's scope
+        ProviderServer("example.com/acme/widget", provider=object()).start()
+
+
+MADE_THEN_SIGNALLED: list[object] = [
+    pytest.param(_run_a_command, id="run_command-private-TMPDIR"),
+    pytest.param(_show_a_binary_plan_from_stdin, id="binary-plan-from-stdin-tempdir"),
+    pytest.param(_serve_a_provider, id="provider-server-socket-dir"),
+]
+
+
+@pytest.mark.parametrize("front_door", MADE_THEN_SIGNALLED)
+def test_a_signal_right_after_a_directory_is_made_removes_it(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, as_a_script: list[int], front_door: Callable[[Path], None]
+) -> None:
+    """Before: the directory was made, the signal unwound before the ``try`` that removes it, and it stayed."""
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    made = _made_then_signalled(monkeypatch)
+    with pytest.raises(Terminated):
+        front_door(tmp_path)
+    assert made, "no directory was made"
+    assert [d for d in made if os.path.exists(d)] == []
+    assert as_a_script == [signal.SIGTERM]  # delivered once, after the cleanup
+    assert lifecycle._SCOPE.owned == {}
+
+
+
+def test_a_signal_as_a_leftover_is_made_leaves_it_whole(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, as_a_script: list[int]
+) -> None:
+    """A leftover is the record of resources a destroy could not remove. Before: a signal just after its directory
+    was made left that directory empty, with no manifest, so nothing would ever find, destroy or remove it (cut
+    short later, a copy holding the state's secrets). Now the leftover is made whole, then the signal goes on."""
+    from plancheck._terraform import TerraformBinary
+    from plancheck.acceptance import find_leftovers
+    from plancheck.acceptance._statefiles import keep_leftover
+
+    work, root = tmp_path / "work", tmp_path / "leftovers"
+    work.mkdir()
+    (work / "terraform.tfstate").write_text('{"version": 4, "resources": []}')
+    made = _made_then_signalled(monkeypatch)
+    with pytest.raises(Terminated), ending_on_signals():
+        keep_leftover(root, work, test_name="test_x", terraform=TerraformBinary("/bin/terraform", "1.11.0"),
+                      cli_config=None, providers=[], reason="the post-test destroy was interrupted")
+    assert [Path(d) for d in made] == [leftover.path for leftover in find_leftovers(root)]
+    assert (root / Path(made[0]).name / "terraform.tfstate").is_file()
+    assert as_a_script == [signal.SIGTERM]
+
+
+def _pid_file_script(pid_file: Path) -> list[str]:
+    return ["/bin/sh", "-c", f"sleep 300 & echo $! > {pid_file}.new && mv {pid_file}.new {pid_file}; sleep 300"]
+
+
+def test_a_signal_after_the_command_started_but_before_its_wait_ends_its_group(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, as_a_script: list[int]
+) -> None:
+    """Before: the command was started (and handed over), the signal unwound before the wait's ``try``, and
+    the command and its background child ran on, unreaped."""
+    pid_file = tmp_path / "child.pid"
+    real = _terraform._pidfd
+    started: list[int] = []
+
+    def pidfd_then_signalled(pid: int) -> int | None:
+        started.append(pid)
+        deadline = time.monotonic() + 30
+        while not pid_file.exists() and time.monotonic() < deadline:  # the command's own child is running
+            time.sleep(0.01)
+        _signal_self()
+        return real(pid)
+
+    monkeypatch.setattr(_terraform, "_pidfd", pidfd_then_signalled)
+    with pytest.raises(Terminated):
+        run_command(_pid_file_script(pid_file), cwd=tmp_path, env={"PATH": os.environ["PATH"], "TMPDIR": str(tmp_path)},
+                    timeout=60)
+    child = int(pid_file.read_text())
+    try:
+        assert _gone(started[0]), "the command outlived the signal (or was never reaped)"
+        assert _gone(child, within=2.0) or _zombie(child), f"the command's background child {child} survived"
+        assert [p.name for p in tmp_path.iterdir() if p.name.startswith("tfplancheck-cmd-")] == []
+        assert as_a_script == [signal.SIGTERM]
+        assert lifecycle._SCOPE.owned == {}
+    finally:
+        _stop(child)
+        _stop_our_child(started[0])
+
+
+def _zombie(pid: int) -> bool:
+    with contextlib.suppress(OSError, IndexError):
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "Z"
+    return False
+
+
+
+def _fds() -> list[str]:
+    return sorted(os.listdir("/proc/self/fd"))
+
+
+def test_a_signal_as_the_cleanup_begins_before_its_hold_still_ends_the_command(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, as_a_script: list[int]
+) -> None:
+    """The command's ``finally`` kills its group, closes the wait's descriptors and reaps it with the signals
+    held back; a signal landing as that ``finally`` begins, before the hold takes effect, used to skip all of it:
+    the command stayed unreaped (a zombie), its pipes and the wait's descriptors open."""
+    real_exited, real_mask = _terraform._exited, signal.pthread_sigmask
+    exited: list[int] = []
+
+    def remember_exit(pid: int) -> bool:
+        done = real_exited(pid)
+        if done and not exited:
+            exited.append(pid)
+        return done
+
+    def signalled_before_the_first_hold_after_the_exit(how: int, mask: object) -> object:
+        if exited and how == signal.SIG_BLOCK and not signalled:
+            signalled.append(True)
+            _signal_self()  # handled here: the hold below is never reached
+        return real_mask(how, mask)  # type: ignore[arg-type]
+
+    signalled: list[bool] = []
+    monkeypatch.setattr(_terraform, "_exited", remember_exit)
+    monkeypatch.setattr(signal, "pthread_sigmask", signalled_before_the_first_hold_after_the_exit)
+    fds_before = _fds()
+    with pytest.raises(Terminated):
+        _run_a_command(tmp_path)
+    assert signalled, "the signal was never sent"
+    assert exited, "the command never exited"
+    try:
+        assert _gone(exited[0], within=2.0), "the command was left unreaped"
+        assert _fds() == fds_before, "the command's pipes or the wait's descriptors were left open"
+        assert [p.name for p in tmp_path.iterdir() if p.name.startswith("tfplancheck-cmd-")] == []
+        assert as_a_script == [signal.SIGTERM]
+        assert lifecycle._SCOPE.owned == {}
+    finally:
+        _stop_our_child(exited[0])
+
+
+def test_an_interrupted_scope_removes_only_what_its_own_thread_made(tmp_path: Path, as_a_script: list[int]) -> None:
+    """What the scope removes after a signal is what its work made and still owns; a directory another thread
+    made meanwhile (a runner used from a worker thread) is that thread's to remove, still in use there."""
+    import threading
+
+    from plancheck._terraform.lifecycle import release, temporary_directory
+
+    others: list[str] = []
+    made = threading.Event()
+    done = threading.Event()
+
+    def other_thread() -> None:
+        with temporary_directory("other-", str(tmp_path)) as d:
+            others.append(d)
+            made.set()
+            done.wait(30)
+
+    mine = str(tmp_path / "mine")
+    thread = threading.Thread(target=other_thread)
+
+    def work_left_owned_then_signalled() -> None:
+        with ending_on_signals():
+            with lifecycle.signals_held():
+                os.mkdir(mine)
+                lifecycle.own(mine, lifecycle._remove_tree)
+            thread.start()
+            made.wait(30)
+            _signal_self()
+
+    with pytest.raises(Terminated):
+        work_left_owned_then_signalled()
+    try:
+        assert not os.path.exists(mine), "what the scope's own work made and left owned was not removed"
+        assert os.path.isdir(others[0]), "the scope removed a directory another thread was using"
+    finally:
+        done.set()
+        thread.join(30)
+        release(mine)
+    assert not os.path.exists(others[0])
+    assert as_a_script == [signal.SIGTERM]
