@@ -12,6 +12,7 @@ both are validated here too, with messages that name the check and the argument.
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import KW_ONLY
 from functools import partial, wraps
@@ -50,6 +51,8 @@ __all__ = [
 
 _D = TypeVar("_D")
 _T = TypeVar("_T")
+#: A guarded method's document not given by position (see _guarded).
+_BY_NAME: Final = object()
 
 
 def require_document(document: object, kind: type[_D], where: str, how: str) -> _D:
@@ -95,13 +98,24 @@ def guard_documents(cls: type, kind: type, how: str, *methods: str) -> None:
 
 
 def _guarded(method: Callable[..., _T], name: str, kind: type, how: str) -> Callable[..., _T]:
-    """``method``, refusing a first argument that is not a ``kind`` (see :func:`guard_documents`)."""
+    """``method``, refusing a document that is not a ``kind`` (see :func:`guard_documents`).
+
+    It takes what the method as written takes, the signature ``help()`` shows: the document by position or by
+    its name (``failures(plan=...)``), and any further argument a user's check declares.
+    """
+    names = list(inspect.signature(method).parameters)
+    parameter = names[1] if len(names) > 1 else ""  # the document's: the one after self
 
     @wraps(method)
-    def guarded(self: object, document: object, /) -> _T:
+    def guarded(self: object, document: object = _BY_NAME, /, *args: Any, **kwargs: Any) -> _T:
+        if document is _BY_NAME:
+            if parameter not in kwargs:  # no document at all: the method's own TypeError names what is missing
+                return method(self, *args, **kwargs)
+            document = kwargs.pop(parameter)
         if not isinstance(document, kind):
             require_document(document, kind, f"{type(self).__name__}.{name}", how)
-        return method(self, document)
+        # The document alone, as the checks' runners pass it, is not unpacked: that was most of the guard's cost.
+        return method(self, document, *args, **kwargs) if args or kwargs else method(self, document)
 
     guarded.unguarded = method  # type: ignore[attr-defined]
     return guarded

@@ -165,3 +165,49 @@ def test_the_right_document_runs_the_check_as_written() -> None:
     assert list(inspect.signature(method).parameters) == ["self", "plan"]
     assert ExpectEmptyPlan().failures(PLAN) == []
     assert ExpectEmptyPlan().outcome(PLAN) == ([], [])
+
+
+@dataclasses.dataclass(frozen=True)
+class _UserCheckWithOptions(PlanCheck):
+    """A user's check whose failures takes more than the plan (an option its own runner passes)."""
+
+    def failures(self, plan: Plan, limit: int = 0) -> list[plancheck.CheckFailure]:
+        return [self.failure(plan, f"limit {limit}")]
+
+
+# The guard takes the arguments the method as written takes (its signature is the one help() shows): the document by
+# its name too, and whatever else the method accepts. A guard of one positional argument refused them all.
+AS_WRITTEN = [
+    pytest.param(lambda: ExpectEmptyPlan().failures(plan=PLAN), [], id="plan-failures-by-name"),
+    pytest.param(lambda: ExpectEmptyPlan().outcome(plan=PLAN), ([], []), id="plan-outcome-by-name"),
+    pytest.param(lambda: sc.ExpectKnownValue("a.b", New("x"), kv.Null()).failures(state=STATE)[0].message,
+                 "resource not found in state; the state has no resources", id="state-failures-by-name"),
+    pytest.param(lambda: [f.message for f in qc.ExpectLength("t.l", 0).failures(output=QUERY)],
+                 ["the list block t.l was not found in the query results; the query output has no list blocks"],
+                 id="query-failures-by-name"),
+    pytest.param(lambda: [str(f) for f in _UserCheckWithOptions().failures(PLAN, 3)], ["_UserCheckWithOptions: limit 3"],
+                 id="users-check-more-arguments"),
+    pytest.param(lambda: [str(f) for f in _UserCheckWithOptions().failures(PLAN, limit=4)],
+                 ["_UserCheckWithOptions: limit 4"], id="users-check-more-arguments-by-name"),
+]
+
+
+@pytest.mark.parametrize(("call", "expected"), AS_WRITTEN)
+def test_the_guarded_method_takes_its_arguments_as_written(call: Any, expected: Any) -> None:
+    assert call() == expected
+
+
+@pytest.mark.parametrize(("call", "message"), [
+    pytest.param(lambda: ExpectEmptyPlan().failures(plan={}),
+                 "ExpectEmptyPlan.failures expects a plancheck.Plan (use load_plan or Plan.from_dict), got dict",
+                 id="plan-failures-by-name"),
+    pytest.param(lambda: sc.ExpectKnownValue("a.b", New("x"), kv.Null()).failures(state=PLAN),
+                 "ExpectKnownValue.failures expects a plancheck.State (use load_state or State.from_dict), got Plan",
+                 id="state-failures-by-name"),
+    pytest.param(lambda: ExpectEmptyPlan().failures(),
+                 "ExpectEmptyPlan.failures() missing 1 required positional argument: 'plan'", id="no-document"),
+])
+def test_a_wrong_document_by_name_is_refused_too(call: Any, message: str) -> None:
+    with pytest.raises(TypeError) as info:
+        call()
+    assert str(info.value) == message
