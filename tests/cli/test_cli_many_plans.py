@@ -45,6 +45,21 @@ def _plan(*changes: tuple[str, list[str]], pad: int = 0) -> dict[str, Any]:
     return {"format_version": "1.2", "resource_changes": rcs}
 
 
+def _each_holder(tree: Path) -> str:
+    """holder.json, whose for_each key is its sensitive variable's value, and each.toml, whose check names that
+    address: every plan's part shows the checks, so the other plans' parts must be scrubbed of it. The secret."""
+    secret = "hunter2-key-of-each"
+    holder = {"format_version": "1.2", "variables": {"pw": {"value": secret}},
+              "configuration": {"root_module": {"variables": {"pw": {"sensitive": True}}}},
+              "resource_changes": [{"address": f'null_resource.each["{secret}"]', "mode": "managed", "type": "null_resource",
+                                    "name": "each", "index": secret,
+                                    "change": {"actions": ["create"], "before": None, "after": {"id": "x"}}}]}
+    (tree / "holder.json").write_text(json.dumps(holder), "utf-8")
+    (tree / "each.toml").write_text(f'[[check]]\ntype = "ExpectResourceAction"\naddress = \'null_resource.each["{secret}"]\'\n'
+                                    'action = "Destroy"\n', "utf-8")
+    return secret
+
+
 PASSING = _plan(("null_resource.a", ["create"]))
 FAILING = _plan(("null_resource.a", ["delete"]))
 SLOW_PASSING = _plan(("null_resource.a", ["create"]), pad=20000)
@@ -300,15 +315,7 @@ def test_a_sarif_fingerprint_is_made_of_scrubbed_texts_only(tree: Path, baseline
     guess). So it is one fingerprint whether the plan's worker rendered its part or the run judged it by a baseline."""
     from plancheck.cli._report_formats import _fingerprint
 
-    secret = "hunter2-key-of-each"
-    holder = {"format_version": "1.2", "variables": {"pw": {"value": secret}},
-              "configuration": {"root_module": {"variables": {"pw": {"sensitive": True}}}},
-              "resource_changes": [{"address": f'null_resource.each["{secret}"]', "mode": "managed", "type": "null_resource",
-                                    "name": "each", "index": secret,
-                                    "change": {"actions": ["create"], "before": None, "after": {"id": "x"}}}]}
-    (tree / "holder.json").write_text(json.dumps(holder), "utf-8")
-    (tree / "each.toml").write_text(f'[[check]]\ntype = "ExpectResourceAction"\naddress = \'null_resource.each["{secret}"]\'\n'
-                                    'action = "Destroy"\n', "utf-8")
+    _each_holder(tree)
     (tree / "empty.json").write_text('{"tfplancheck_baseline": 1, "failures": []}', "utf-8")
     code, out, _ = _cli("holder.json", "pass.json", "-c", "each.toml", "--jobs", "1", "--format", "sarif", *baseline)
     assert code == 1
@@ -552,15 +559,7 @@ def test_a_parts_scrub_knows_the_shape_its_maker_made(fmt: str) -> None:
 def test_a_secret_the_checks_show_is_in_no_other_plans_part(tree: Path, fmt: str, jobs: str) -> None:
     """The checks name a secret of one plan (a key of its for_each); another plan's part shows the checks (its
     failure names the address): that part is scrubbed of it in every format, rendered in a worker or here."""
-    secret = "hunter2-key-of-each"
-    holder = {"format_version": "1.2", "variables": {"pw": {"value": secret}},
-              "configuration": {"root_module": {"variables": {"pw": {"sensitive": True}}}},
-              "resource_changes": [{"address": f'null_resource.each["{secret}"]', "mode": "managed", "type": "null_resource",
-                                    "name": "each", "index": secret,
-                                    "change": {"actions": ["create"], "before": None, "after": {"id": "x"}}}]}
-    (tree / "holder.json").write_text(json.dumps(holder), "utf-8")
-    (tree / "each.toml").write_text(f'[[check]]\ntype = "ExpectResourceAction"\naddress = \'null_resource.each["{secret}"]\'\n'
-                                    'action = "Destroy"\n', "utf-8")
+    secret = _each_holder(tree)
     reports = [f"--report={other}=r/{other}" for other in FORMATS if other != fmt]
     code, out, err = _cli("holder.json", "pass.json", "-c", "each.toml", "--jobs", jobs, "--format", fmt, *reports)
     assert (code, err) == (1, "")
