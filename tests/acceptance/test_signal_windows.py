@@ -42,6 +42,18 @@ def as_a_script(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
     assert lifecycle._SCOPE.pending is None
 
 
+@pytest.fixture
+def newly_owned() -> Callable[[], list[object]]:
+    """What the test made and left owned. The register is the process's: a test run before this one in the same
+    worker may have left something of its own in it, which is not this test's finding."""
+    before = set(lifecycle._SCOPE.owned)
+
+    def made_since() -> list[object]:
+        return [resource for resource in lifecycle._SCOPE.owned if resource not in before]
+
+    return made_since
+
+
 def _signal_self() -> None:
     os.kill(os.getpid(), signal.SIGTERM)
 
@@ -110,7 +122,8 @@ MADE_THEN_SIGNALLED: list[object] = [
 
 @pytest.mark.parametrize("front_door", MADE_THEN_SIGNALLED)
 def test_a_signal_right_after_a_directory_is_made_removes_it(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, as_a_script: list[int], front_door: Callable[[Path], None]
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, as_a_script: list[int], front_door: Callable[[Path], None],
+    newly_owned: Callable[[], list[object]],
 ) -> None:
     """Before: the directory was made, the signal unwound before the ``try`` that removes it, and it stayed."""
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
@@ -120,7 +133,7 @@ def test_a_signal_right_after_a_directory_is_made_removes_it(
     assert made, "no directory was made"
     assert [d for d in made if os.path.exists(d)] == []
     assert as_a_script == [signal.SIGTERM]  # delivered once, after the cleanup
-    assert lifecycle._SCOPE.owned == {}
+    assert newly_owned() == []
 
 
 
@@ -151,7 +164,8 @@ def _pid_file_script(pid_file: Path) -> list[str]:
 
 
 def test_a_signal_after_the_command_started_but_before_its_wait_ends_its_group(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, as_a_script: list[int]
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, as_a_script: list[int],
+    newly_owned: Callable[[], list[object]],
 ) -> None:
     """Before: the command was started (and handed over), the signal unwound before the wait's ``try``, and
     the command and its background child ran on, unreaped."""
@@ -177,7 +191,7 @@ def test_a_signal_after_the_command_started_but_before_its_wait_ends_its_group(
         assert _gone(child, within=2.0) or _zombie(child), f"the command's background child {child} survived"
         assert [p.name for p in tmp_path.iterdir() if p.name.startswith("tfplancheck-cmd-")] == []
         assert as_a_script == [signal.SIGTERM]
-        assert lifecycle._SCOPE.owned == {}
+        assert newly_owned() == []
     finally:
         _stop(child)
         _stop_our_child(started[0])
@@ -195,7 +209,8 @@ def _fds() -> list[str]:
 
 
 def test_a_signal_as_the_cleanup_begins_before_its_hold_still_ends_the_command(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, as_a_script: list[int]
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, as_a_script: list[int],
+    newly_owned: Callable[[], list[object]],
 ) -> None:
     """The command's ``finally`` kills its group, closes the wait's descriptors and reaps it with the signals
     held back; a signal landing as that ``finally`` begins, before the hold takes effect, used to skip all of it:
@@ -228,7 +243,7 @@ def test_a_signal_as_the_cleanup_begins_before_its_hold_still_ends_the_command(
         assert _fds() == fds_before, "the command's pipes or the wait's descriptors were left open"
         assert [p.name for p in tmp_path.iterdir() if p.name.startswith("tfplancheck-cmd-")] == []
         assert as_a_script == [signal.SIGTERM]
-        assert lifecycle._SCOPE.owned == {}
+        assert newly_owned() == []
     finally:
         _stop_our_child(exited[0])
 

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from plancheck._terraform.lifecycle import release
 from plancheck._terraform.providers.server import (
     FOREIGN_GRACE,
     NAMESPACE_FILE,
@@ -94,9 +95,7 @@ def test_a_killed_sessions_directory_is_removed_at_the_next_start(
         assert not left.exists()
         assert fresh.is_dir()
     finally:
-        import shutil
-
-        shutil.rmtree(fresh)
+        release(fresh, end=True)  # as short_temp_dir says: removed, and no longer owned
         serve._remove_stale_once.cache_clear()
 
 
@@ -170,14 +169,12 @@ def test_a_directory_of_another_pid_namespace_is_judged_by_age_only(tmp_path: Pa
 def test_the_owner_mark_stays_as_older_readers_read_it_and_the_namespace_is_beside_it() -> None:
     """An older tfplancheck (another project's, another worktree's) reads the owner file as pid[:start]: a
     namespace appended to it made them take every live directory of this version for a dead owner's."""
-    import shutil
-
     directory = short_temp_dir()
     try:
         mark = (directory / OWNER_FILE).read_text()
         namespace = (directory / NAMESPACE_FILE).read_text() if (directory / NAMESPACE_FILE).exists() else None
     finally:
-        shutil.rmtree(directory)
+        release(directory, end=True)
     assert mark == (f"{os.getpid()}:{own_mark()}" if Path("/proc").is_dir() else str(os.getpid()))
     if Path("/proc/self/ns/pid").exists():
         assert namespace == os.readlink("/proc/self/ns/pid")[len("pid:["):-1]
