@@ -15,7 +15,7 @@ are here too: ``--report`` files (:func:`write_report`, through the same guard) 
 (:func:`compare_snapshot`). So are the values every output stands on (``query``'s answers are
 ``_query.py``'s): a plan's notes and summary, the colours of the text (:class:`Style`), and what a run of
 many plans hands between its processes (:class:`PlanFacts`, :class:`PlanFailed`, :class:`Job`, :class:`Outcome`;
-the run itself is :func:`plancheck.cli._output.check_many`).
+the run itself is :func:`plancheck.cli._many.check_many`).
 """
 
 from __future__ import annotations

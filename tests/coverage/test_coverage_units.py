@@ -166,6 +166,38 @@ def test_a_sensitive_variables_default_is_withheld_however_it_is_spelled(
     assert (variable.address, variable.withheld) == ("var.v", withheld)
 
 
+#: A sensitive variable's default over more than one line: a heredoc line, a list item or a map key may hold an "="
+#: of its own, and what stands before it is the secret too. Only the line naming ``default`` keeps its name.
+_SPREAD_DEFAULTS = [
+    pytest.param('  default = <<EOT\npostgres://app:hunter2@db?sslmode=require\nEOT\n',
+                 ["  default = (withheld: a sensitive value)", "(withheld: a sensitive value)",
+                  "(withheld: a sensitive value)"], id="heredoc-line-with-equals"),
+    pytest.param('  default = [\n    "hunter2=x",\n  ]\n',
+                 ["  default = (withheld: a sensitive value)", "(withheld: a sensitive value)",
+                  "(withheld: a sensitive value)"], id="list-item-with-equals"),
+    pytest.param('  default = {\n    "hunter2" = "x"\n  }\n',
+                 ["  default = (withheld: a sensitive value)", "(withheld: a sensitive value)",
+                  "(withheld: a sensitive value)"], id="map-key"),
+    pytest.param('  default   = "hunter2"\n', ["  default   = (withheld: a sensitive value)"], id="one-line"),
+]
+
+
+@pytest.mark.parametrize(("default", "shown"), _SPREAD_DEFAULTS)
+def test_the_html_page_shows_no_piece_of_a_sensitive_default(tmp_path: Path, default: str, shown: list[str]) -> None:
+    import html
+
+    from plancheck._plugin.coverage.data import ModuleData
+    from plancheck._plugin.coverage.html import _sources
+    from plancheck._plugin.coverage.scan import scan_module
+
+    (tmp_path / "main.tf").write_text('variable "v" {\n  sensitive = true\n' + default + "}\n", encoding="utf-8")
+    withheld = set(scan_module(tmp_path).items[0].withheld)
+    assert withheld == set(range(3, 3 + len(shown)))
+    page = _sources(ModuleData(local=True, withheld={"main.tf": withheld}), tmp_path, None)
+    assert "hunter2" not in page
+    assert [html.escape(line) in page for line in shown] == [True] * len(shown)
+
+
 def test_a_tf_json_module_is_scanned_through_tfconfig(tmp_path: Path) -> None:
     from plancheck._plugin.coverage.scan import scan_module
 

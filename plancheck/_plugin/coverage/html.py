@@ -40,6 +40,8 @@ _LEGEND: Final = (
     '<span class="missed">missed: never planned</span></p>'
 )
 _WITHHELD: Final = "(withheld: a sensitive value)"
+#: The line where a variable's default starts: ``default =`` and the value, the argument's name kept.
+_DEFAULT_LINE: Final = re.compile(r"(\s*default\s*)=")
 
 
 def status_of(item: ItemData) -> str:
@@ -129,8 +131,10 @@ def _sources(module: ModuleData, directory: Path, scrub: Callable[[str], str] | 
         shown = []
         for number, source in enumerate(text.split("\n"), start=1):
             if number in withheld:
-                # A .tf line keeps its argument's name; a .tf.json line has no such edge: it goes whole.
-                source = re.sub(r"=.*", f"= {_WITHHELD}", source) if "=" in source and name.endswith(".tf") else _WITHHELD
+                # The .tf line naming the default keeps that name. Any other line of the value goes whole: what stands
+                # before an "=" there (a heredoc's line, a list item, a map key) is the value too, as is a .tf.json line.
+                named = _DEFAULT_LINE.match(source) if name.endswith(".tf") else None
+                source = f"{named[1]}= {_WITHHELD}" if named else _WITHHELD
             elif scrub is not None:
                 source = scrub(source)
             css = colours.get(number)
