@@ -360,6 +360,54 @@ def _given(tokens: list[tuple[str, str | None]], source: str) -> Iterator[str]:
     yield from (value for kind, value in tokens if kind == "string" and value is not None)
     if not _one_plain_string(tokens):
         yield from _written(source)
+        for kind, value, at in _hcl_spans(source):
+            if kind == "string" and value is None:
+                evaluated = _template_value(source, at + 1)
+                if evaluated is not None:
+                    yield evaluated[1]
+
+
+#: An interpolation's opening (``${``, then a quote) and its closing, around the one literal template it may hold.
+_INTERPOLATION_START: Final = re.compile(r'\{\s*"')
+_INTERPOLATION_END: Final = re.compile(r'\s*\}')
+
+
+def _template_value(text: str, pos: int) -> tuple[int, str] | None:
+    """(its end, its value) of the quoted template whose opening quote ends at ``pos``, when each interpolation
+    in it holds one quoted template: as Terraform evaluates it, and shows it (``var.pw is "a-b"``). A variables
+    file or a default references nothing, so its templates are mostly of this kind. None for any other.
+
+    >>> _template_value('"a-${"b-${ "c" }"}-d"', 1), _template_value('"a-${1 + 1}"', 1)
+    ((21, 'a-b-c-d'), None)
+    """
+    value: list[str] = []
+    while pos < len(text):
+        char = text[pos]
+        pos += 1
+        if char == '"':
+            return pos, "".join(value)
+        if char == "\n" or (char == "%" and text.startswith("{", pos)):
+            return None  # a quoted string ends on its line; a directive is not evaluated here
+        if char == "\\":
+            escaped = _ESCAPES.get(text[pos : pos + 1])
+            if escaped is None:
+                return None
+            value.append(escaped)
+            pos += 1
+        elif char in "$%" and text.startswith(char + "{", pos):  # $${ and %%{ are a literal ${ and %{
+            value.append(char + "{")
+            pos += 2
+        elif char == "$" and text.startswith("{", pos):
+            start = _INTERPOLATION_START.match(text, pos)
+            inner = _template_value(text, start.end()) if start else None
+            end = _INTERPOLATION_END.match(text, inner[0]) if inner else None
+            if inner is None or end is None:
+                return None
+            value.append(inner[1])
+            pos = end.end()
+        else:
+            value.append(char)
+    return None
 
 
 def _one_plain_string(tokens: list[tuple[str, str | None]]) -> bool:
