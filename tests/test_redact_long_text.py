@@ -12,7 +12,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from plancheck._redact import Secrets, _outside_markers, _outside_trusted, _replaced
+from plancheck._redact import (
+    SUBSTRING_WINDOW,
+    Secrets,
+    _bounded_by_spans,
+    _outside_markers,
+    _outside_trusted,
+    _replaced,
+    _Scanner,
+    at_cut,
+    whole_token,
+)
 
 # Few characters, so pieces of secrets, of trusted names and of the text overlap often; a quote, a backslash, an
 # ampersand and a non-ASCII letter give every escaped spelling; "." and "_" make names; spaces and line ends cut.
@@ -43,6 +53,44 @@ def _plain_scrub(secrets: Secrets, text: str) -> str:
     return _replaced(text, spans)
 
 
+def _plain_hits(
+    scanner: _Scanner, text: str
+) -> tuple[list[tuple[int, int]], list[tuple[int, int]], list[tuple[int, int]]]:
+    """What the scan meets at each position of ``text``, every short search tried everywhere (no index of first
+    characters): the whole pieces found, the windows of longer pieces, and the short pieces inside a word."""
+    found: list[tuple[int, int]] = []
+    windows: list[tuple[int, int]] = []
+    inside: list[tuple[int, int]] = []
+    for i in range(len(text)):
+        for n, forms in scanner.searches:
+            if text[i : i + n] in forms:
+                (found if whole_token(text, i, i + n) else inside).append((i, i + n))
+        window = text[i : i + SUBSTRING_WINDOW]
+        if window in scanner.windows:
+            # The longest whole piece standing there (the pieces of a window are sorted longest first).
+            piece = next((p for p in scanner.long.get(window, ()) if text.startswith(p, i)), None)
+            if piece is not None:
+                found.append((i, i + len(piece)))
+            windows.append((i, i + SUBSTRING_WINDOW))
+    return found, windows, inside
+
+
+def _plain_spans(scanner: _Scanner, text: str) -> list[tuple[int, int]]:
+    """:meth:`_Scanner.spans` by the plain rule: the runs of windows standing at a cut, and the short pieces inside
+    a word that what is found bounds."""
+    found, windows, inside = _plain_hits(scanner, text)
+    runs: list[list[int]] = []
+    for s, e in windows:
+        if runs and s <= runs[-1][1]:
+            runs[-1][1] = max(runs[-1][1], e)
+        else:
+            runs.append([s, e])
+    found += [(s, e) for s, e in runs if at_cut(text, s, e)]
+    if inside and found:
+        found += _bounded_by_spans(text, inside, found)
+    return sorted(found)
+
+
 @st.composite
 def _case(draw: st.DrawFn) -> tuple[list[str], list[str], str]:
     secrets = draw(st.lists(_SECRET, min_size=1, max_size=8))
@@ -69,18 +117,36 @@ def test_a_scrub_trusting_names_is_the_plain_rule(case: tuple[list[str], list[st
     assert secrets.scrub(text) == _plain_scrub(secrets, text)
 
 
+@settings(max_examples=400, deadline=None)
+@given(case=_case())
+def test_the_scanner_finds_what_the_plain_scan_finds(case: tuple[list[str], list[str], str]) -> None:
+    """The scan looks short pieces up by their first characters only: the same spans as trying every one everywhere."""
+    values, _, text = case
+    scanner = Secrets(values)._scan()
+    plain = _plain_spans(scanner, text)
+    assert scanner.spans(text) == plain
+    first = scanner.spans(text, first_only=True)
+    assert first[0] in plain if first else not plain
+
+
 @pytest.mark.parametrize(
     ("values", "trusted", "text"),
     [
-        pytest.param(["tags"], ["terraform_data.tags"], "terraform_data.tags: tags", id="name-holds-a-short-secret"),
+        pytest.param(
+            ["tags"], ["terraform_data.tags"], "terraform_data.tags: tags", id="name-holds-a-short-secret"
+        ),
         pytest.param(["tags"], ["t.tags", "tags_x"], "t.tags tags_x tags t.tagsx", id="two-names-hold-it"),
-        pytest.param(["web"], ["aws_instance.web"], 'aws_instance.web["web"], aws_instance.web', id="key-and-name"),
+        pytest.param(
+            ["web"], ["aws_instance.web"], 'aws_instance.web["web"], aws_instance.web', id="key-and-name"
+        ),
         pytest.param(["tags"], ["tags"], "tags", id="the-whole-occurrence"),
         pytest.param(["aaa"], ["aaaa"], "aaaaaa aaa", id="overlapping-occurrences"),
         pytest.param(["tag"], ["tag_x.tag"], "tag_x.tag: tag", id="a-name-holds-it-twice"),
     ],
 )
-def test_a_scrub_trusting_names_keeps_what_the_plain_rule_keeps(values: list[str], trusted: list[str], text: str) -> None:
+def test_a_scrub_trusting_names_keeps_what_the_plain_rule_keeps(
+    values: list[str], trusted: list[str], text: str
+) -> None:
     secrets = Secrets(values).trusting(trusted)
     assert secrets.scrub(text) == _plain_scrub(secrets, text)
 
