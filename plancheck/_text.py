@@ -95,9 +95,7 @@ _INVISIBLE_BMP: Final = (
     "\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e\u2060-\u206f\u3164"
     "\ufe00-\ufe0f\ufeff\uffa0\ufff0-\ufff8"
 )
-_INVISIBLE: Final = re.compile(
-    f"[{_INVISIBLE_BMP}\U0001bca0-\U0001bca3\U0001d173-\U0001d17a\U000e0000-\U000e0fff]"
-)
+_INVISIBLE: Final = re.compile(f"[{_INVISIBLE_BMP}\U0001bca0-\U0001bca3\U0001d173-\U0001d17a\U000e0000-\U000e0fff]")
 #: Any character past U+FFFF: looked at one by one (a class holding such ranges is matched a range at a time).
 _ASTRAL: Final = re.compile("[\U00010000-\U0010ffff]")
 
@@ -402,9 +400,7 @@ def compile_glob(program: Program, text: str = "") -> Glob:
     """
     keyed = bool(program) and program[-1] is Step.OPTIONAL_KEY
     body = program[:-1] if keyed else program
-    plain = all(
-        item in (Step.ANY, Step.STAR) or (isinstance(item, str) and _WILD not in item) for item in body
-    )
+    plain = all(item in (Step.ANY, Step.STAR) or (isinstance(item, str) and _WILD not in item) for item in body)
     if plain:
         return Glob(text, _segments(body), None, keyed=keyed)
     return Glob(text, None, _Automaton(program))

@@ -14,9 +14,7 @@ from plancheck._text import whole_token
 @pytest.mark.parametrize(
     ("secrets", "text", "shown"),
     [
-        pytest.param(
-            ["tags"], "terraform_data.tags_null", "terraform_data.tags_null", id="inside-an-identifier"
-        ),
+        pytest.param(["tags"], "terraform_data.tags_null", "terraform_data.tags_null", id="inside-an-identifier"),
         pytest.param(["env"], "environment = staging", "environment = staging", id="prefix-of-a-word"),
         pytest.param(["prod"], "reproduce", "reproduce", id="inside-a-word"),
         pytest.param(["prod"], 'env = "prod"', 'env = "(sensitive)"', id="quoted-value"),
@@ -26,24 +24,12 @@ from plancheck._text import whole_token
         pytest.param(["prod"], "prod-db", "(sensitive)-db", id="joined-by-a-dash"),
         pytest.param(["env"], "tags.env", "tags.(sensitive)", id="flatmap-step"),
         pytest.param(["abc"], "'x\\nabc'", "'x\\n(sensitive)'", id="after-an-escape"),
-        pytest.param(
-            ["abc", "hunter2-long-secret"],
-            "hunter2-long-secretabc",
-            "(sensitive)",
-            id="bounded-by-a-scrubbed-span",
-        ),
-        pytest.param(
-            ["abc", "hunter2-long-secret"],
-            "xhunter2-long-secretabcd",
-            "x(sensitive)abcd",
-            id="still-inside-a-word-after-the-scrub",
-        ),
-        pytest.param(
-            ["horse", "correct horse battery staple"],
-            "horsepower horse",
-            "horsepower (sensitive)",
-            id="a-word-of-a-passphrase",
-        ),
+        pytest.param(["abc", "hunter2-long-secret"], "hunter2-long-secretabc", "(sensitive)",
+                     id="bounded-by-a-scrubbed-span"),
+        pytest.param(["abc", "hunter2-long-secret"], "xhunter2-long-secretabcd", "x(sensitive)abcd",
+                     id="still-inside-a-word-after-the-scrub"),
+        pytest.param(["horse", "correct horse battery staple"], "horsepower horse", "horsepower (sensitive)",
+                     id="a-word-of-a-passphrase"),
         pytest.param(["1234"], "port 1234, pid 12345", "port (sensitive), pid 12345", id="number-token"),
     ],
 )
@@ -67,14 +53,9 @@ def _whole_token_occurrences(text: str, secret: str) -> list[int]:
 
 
 @settings(max_examples=400, deadline=None)
-@given(
-    secrets=st.lists(_short, min_size=1, max_size=3),
-    parts=st.lists(st.text(alphabet=_ALPHABET, max_size=12), max_size=6),
-    data=st.data(),
-)
-def test_property_no_whole_token_occurrence_survives(
-    secrets: list[str], parts: list[str], data: st.DataObject
-) -> None:
+@given(secrets=st.lists(_short, min_size=1, max_size=3), parts=st.lists(st.text(alphabet=_ALPHABET, max_size=12), max_size=6),
+       data=st.data())
+def test_property_no_whole_token_occurrence_survives(secrets: list[str], parts: list[str], data: st.DataObject) -> None:
     assume(not any(s in SENSITIVE for s in secrets))
     # Plant the secrets between random text, so that some stand alone and some inside words.
     pieces = [p for part in parts for p in (part, data.draw(st.sampled_from(secrets)))]
@@ -105,8 +86,7 @@ def test_trust_spares_a_short_span_exactly_when_an_occurrence_holds_it_properly(
     from plancheck._redact import _outside_trusted
 
     rule = [
-        (s, e)
-        for s, e in spans
+        (s, e) for s, e in spans
         if e - s >= SUBSTRING_WINDOW or not any(a <= s and e <= b and e - s < b - a for a, b in cover)
     ]
     assert _outside_trusted(spans, list(cover)) == rule
@@ -117,27 +97,19 @@ _TEXT = st.text(alphabet="ab_ (\\)n", min_size=1, max_size=30)
 
 @settings(max_examples=500, deadline=None)
 @given(text=_TEXT, data=st.data())
-def test_a_short_secret_bounded_by_scrubbed_spans_is_the_rule_along_a_chain(
-    text: str, data: st.DataObject
-) -> None:
+def test_a_short_secret_bounded_by_scrubbed_spans_is_the_rule_along_a_chain(text: str, data: st.DataObject) -> None:
     # Which short secrets inside a word stand alone once their neighbours are scrubbed is answered from the set of
     # scrubbed characters (asking every scrubbed span for every one made a long message quadratic); it must be the
     # chain the rule names: bounded on each side by a token edge or by a span already scrubbed.
     from plancheck._text import _left_bounded, _right_bounded
     from plancheck._text import bounded_by_spans as _bounded_by_spans
 
-    span = st.integers(0, len(text) - 1).flatmap(
-        lambda a: st.tuples(st.just(a), st.integers(a + 1, min(len(text), a + 6)))
-    )
-    inside, found = (
-        sorted(data.draw(st.lists(span, max_size=6))),
-        sorted(data.draw(st.lists(span, min_size=1, max_size=4))),
-    )
+    span = st.integers(0, len(text) - 1).flatmap(lambda a: st.tuples(st.just(a), st.integers(a + 1, min(len(text), a + 6))))
+    inside, found = sorted(data.draw(st.lists(span, max_size=6))), sorted(data.draw(st.lists(span, min_size=1, max_size=4)))
     accepted, rule, pending = list(found), [], list(inside)
     while pending:
         ready = [
-            (s, e)
-            for s, e in pending
+            (s, e) for s, e in pending
             if (_left_bounded(text, s) or any(a < s <= b for a, b in accepted))
             and (_right_bounded(text, e) or any(a <= e < b for a, b in accepted))
         ]
