@@ -175,21 +175,15 @@ def test_a_few_secrets_have_their_windows_indexed_at_once() -> None:
 @pytest.mark.parametrize(
     ("values", "trusted", "text"),
     [
-        pytest.param(
-            ["tags"], ["terraform_data.tags"], "terraform_data.tags: tags", id="name-holds-a-short-secret"
-        ),
+        pytest.param(["tags"], ["terraform_data.tags"], "terraform_data.tags: tags", id="name-holds-a-short-secret"),
         pytest.param(["tags"], ["t.tags", "tags_x"], "t.tags tags_x tags t.tagsx", id="two-names-hold-it"),
-        pytest.param(
-            ["web"], ["aws_instance.web"], 'aws_instance.web["web"], aws_instance.web', id="key-and-name"
-        ),
+        pytest.param(["web"], ["aws_instance.web"], 'aws_instance.web["web"], aws_instance.web', id="key-and-name"),
         pytest.param(["tags"], ["tags"], "tags", id="the-whole-occurrence"),
         pytest.param(["aaa"], ["aaaa"], "aaaaaa aaa", id="overlapping-occurrences"),
         pytest.param(["tag"], ["tag_x.tag"], "tag_x.tag: tag", id="a-name-holds-it-twice"),
     ],
 )
-def test_a_scrub_trusting_names_keeps_what_the_plain_rule_keeps(
-    values: list[str], trusted: list[str], text: str
-) -> None:
+def test_a_scrub_trusting_names_keeps_what_the_plain_rule_keeps(values: list[str], trusted: list[str], text: str) -> None:
     secrets = Secrets(values).trusting(trusted)
     assert secrets.scrub(text) == _plain_scrub(secrets, text)
 
