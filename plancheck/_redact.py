@@ -30,12 +30,12 @@ from tfjsonpath import MapStep, SliceStep, Step
 from tfjsonpath._jsontypes import is_array, is_object, is_sequence, number_text
 
 from ._frozen import ReadOnly, public
+from ._text import at_cut, bounded_by_spans, sharing_a_window, whole_token, windows_of
 
 __all__ = [
     "SENSITIVE",
     "Marks",
     "Secrets",
-    "at_cut",
     "child_marks",
     "collect_secret_strings",
     "config_parts",
@@ -50,7 +50,6 @@ __all__ = [
     "secrets_state",
     "sensitive_shown",
     "walk_marks",
-    "whole_token",
     "with_unknowns",
 ]
 
@@ -321,32 +320,6 @@ def _encoded_renderings(value: str) -> set[str]:
     return forms
 
 
-#: Characters next to which a cut fragment of a secret may stand: where a renderer stops or resumes a
-#: value (quotes, whitespace and line ends, an ellipsis, an escaped line break).
-_CUTS: Final = frozenset(" \t\r\n\"'`")
-_ELLIPSES: Final = ("...", "…")
-#: How far from a fragment an escape sequence (``\\u0026``, ``\\xc3``, ``\\\\``) may stand and still count as a cut.
-_ESCAPE_REACH: Final = 6
-
-
-def at_cut(text: str, start: int, end: int) -> bool:
-    """Whether ``text[start:end]`` stands where a renderer may have cut or interrupted a value.
-
-    Next to a quote, whitespace, a line end or an ellipsis on either side; or with an escape
-    sequence in or near it: a renderer that escapes a character of a secret in a way no spelling
-    foresaw (Go's ``\\u0026``, a repr of JSON, the repr of UTF-8 bytes) splits the secret there.
-    """
-    return (
-        start == 0
-        or text[start - 1] in _CUTS
-        or text.endswith(_ELLIPSES, 0, start)
-        or end >= len(text)
-        or text[end] in _CUTS
-        or text.startswith(_ELLIPSES, end)
-        or "\\" in text[max(0, start - _ESCAPE_REACH) : end + _ESCAPE_REACH]
-    )
-
-
 #: An instance key of an address (``["..."]``, JSON-escaped inside, or ``[0]``).
 _ANY_INSTANCE_KEY: Final = re.compile(r'\[(?:"(?:[^"\\]|\\.)*"|[^\]]*)\]')
 
@@ -364,41 +337,10 @@ def config_parts(address: str) -> list[str]:
     return [part.strip(".") for part in _ANY_INSTANCE_KEY.split(address) if part.strip(".")]
 
 
-def _is_word(char: str) -> bool:
-    return char.isalnum() or char == "_"
-
-
-def whole_token(text: str, start: int, end: int) -> bool:
-    """Whether ``text[start:end]`` stands as a value or a whole token, not inside a longer word.
-
-    Token characters are letters, digits and ``_``: a short secret ``tags`` stays in ``tags_null``,
-    ``env`` in ``environment``. Everything else bounds a token, ``-`` and ``.`` included:
-
-    * ``-`` joins values into new ones (``"${var.env}-db"``, ``pw-1234``, a ``for_each`` key made
-      of a secret and a suffix), so a short secret next to a dash is still scrubbed; names that hold
-      a dash (``tags-null``) are configuration, kept by being trusted
-      (:meth:`Secrets.trusting`), not by this rule;
-    * ``.`` separates an address's parts and a flatmap key's steps, where a secret key stands alone.
-
-    An edge of the span that is not a token character is a boundary itself; so is an escape
-    sequence just before it (``\\nprod`` in a ``repr``: the ``n`` belongs to the escape).
-
-    >>> [whole_token(t, 0, 4) for t in ("prod", "prod,x", "prod_x", "prod-x", "prod.x", "prodx")]
-    [True, True, False, True, True, False]
-    >>> whole_token('"prod"', 1, 5), whole_token("xprod", 1, 5), whole_token("\\\\nprod", 2, 6)
-    (True, False, True)
-    """
-    return _left_bounded(text, start) and _right_bounded(text, end)
-
-
-def _left_bounded(text: str, start: int) -> bool:
-    if start == 0 or not _is_word(text[start]) or not _is_word(text[start - 1]):
-        return True
-    return "\\" in text[max(0, start - _ESCAPE_REACH) : start]
-
-
-def _right_bounded(text: str, end: int) -> bool:
-    return end >= len(text) or not _is_word(text[end - 1]) or not _is_word(text[end])
+#: Secrets with fewer pieces of SUBSTRING_WINDOW characters or more than this have their windows indexed at once.
+_INDEXED_NOW: Final = 10_000
+#: A text this long, scanned first, looks up only the windows of the pieces it may hold (:meth:`_Scanner._windows_for`).
+_LONG_TEXT: Final = 100_000
 
 
 class _Scanner:
@@ -407,16 +349,15 @@ class _Scanner:
     A whole piece (a rendering of a secret, or a line or word of it) is found wherever it stands. A
     fragment (a run of :data:`SUBSTRING_WINDOW` or more characters of a longer piece) counts only
     where a renderer could have cut the value: at a quote, whitespace, a line end or an ellipsis
-    on either side, or by an escape sequence (see :func:`at_cut`). So ``hunter2-very-lo...`` is scrubbed, while an address that happens to
+    on either side, or by an escape sequence (see :func:`plancheck._text.at_cut`). So ``hunter2-very-lo...`` is scrubbed, while an address that happens to
     share 8 characters with a secret (``azurerm_key_vault_secret`` and ``my-client_secret``) is not.
     """
 
-    __slots__ = ("heads", "long", "searches", "whole", "windows")
+    __slots__ = ("_met", "_pieces", "_windows", "long", "searches", "short_heads", "whole")
 
     def __init__(self, values: Iterable[str]) -> None:
         size = SUBSTRING_WINDOW
         short: dict[int, set[str]] = {}
-        windows: set[str] = set()
         long: dict[str, set[str]] = {}
         for value in values:
             # Every rendering of the value, and the lines and words of it: Terraform wraps a long diagnostic
@@ -430,37 +371,65 @@ class _Scanner:
             for piece in pieces:
                 n = len(piece)
                 if n >= size:
-                    windows.update(piece[i : i + size] for i in range(n - size + 1))
                     long.setdefault(piece[:size], set()).add(piece)
                 elif n >= MIN_SECRET_LENGTH:
                     short.setdefault(n, set()).add(piece)
         self.searches = tuple((n, frozenset(forms)) for n, forms in sorted(short.items()))
-        self.windows = frozenset(windows)
+        #: The searches of the short pieces by their first characters: most positions of a text are passed over
+        #: after one look-up, and the others try only the lengths that start there. A fragment is looked up by
+        #: its window: indexing every window's first characters as well cost a plan of 100,000 secrets a fifth
+        #: of a second, more than the look-ups it spared in scanning a 700,000-character message.
+        starting: dict[str, list[tuple[int, frozenset[str]]]] = {}
+        for n, forms in self.searches:  # by length, shortest first: a position's searches keep that order
+            for head in {form[:MIN_SECRET_LENGTH] for form in forms}:
+                starting.setdefault(head, []).append((n, forms))
+        self.short_heads = {head: tuple(searches) for head, searches in starting.items()}
         # Longest first: the first whole piece found at a position is the longest there.
         self.long = {head: tuple(sorted(forms, key=len, reverse=True)) for head, forms in long.items()}
         #: Every piece whole: a text that is one (the common case of a copied secret) is found in one look-up.
         self.whole = frozenset([f for _, forms in self.searches for f in forms] + [f for forms in long.values() for f in forms])
-        #: The first characters of every piece: most positions of a text are passed over after one look-up.
-        #: Made by the first scan (:meth:`spans`): a snapshot asks its questions without it
-        #: (:mod:`plancheck.snapshot._secrets`).
-        self.heads: frozenset[str] | None = None
+        self._pieces = [piece for forms in self.long.values() for piece in forms]
+        # The windows of a few secrets are indexed now; a large plan's when a scan needs them (:meth:`_windows_for`).
+        self._windows = windows_of(self._pieces, size) if len(self._pieces) < _INDEXED_NOW else None
+        #: A long text scanned before the windows were indexed, and the windows of the pieces it may hold.
+        self._met: tuple[str, frozenset[str]] | None = None
+
+    def every_window(self) -> frozenset[str]:
+        """Every run of :data:`SUBSTRING_WINDOW` characters of every longer piece (indexed once, on first need)."""
+        if self._windows is None:
+            self._windows, self._met = windows_of(self._pieces, SUBSTRING_WINDOW), None
+        return self._windows
+
+    def _windows_for(self, text: str) -> frozenset[str]:
+        """The windows a scan of ``text`` looks up when they are not indexed yet: for the first long text, those of
+        the pieces it may hold; for any other text, every one, indexed once (as many short failures need).
+
+        A warning naming thousands of addresses of a large plan is one long text, scanned twice (for a first span,
+        then for all): indexing the 1.6 million windows of its 115,000 secrets cost it 0.8 s, where finding the
+        pieces it may hold (:func:`plancheck._text.sharing_a_window`) and their windows costs a third of that.
+        """
+        met = self._met
+        if len(text) < SUBSTRING_WINDOW:
+            return frozenset()  # a text shorter than a window holds none
+        if met is not None and met[0] == text:
+            return met[1]
+        if met is None and len(text) >= _LONG_TEXT:
+            found = windows_of(sharing_a_window(self._pieces, text, SUBSTRING_WINDOW), SUBSTRING_WINDOW)
+            self._met = (text, found)
+            return found
+        return self.every_window()
 
     def spans(self, text: str, first_only: bool = False) -> list[tuple[int, int]]:
         """The (start, end) of every secret and fragment in ``text``, in order of their start (may overlap)."""
         found: list[tuple[int, int]] = []
         fragments: list[tuple[int, int]] = []
         inside: list[tuple[int, int]] = []
-        heads, searches, windows, long = self.heads, self.searches, self.windows, self.long
-        if heads is None:
-            heads = self.heads = frozenset(
-                [form[:MIN_SECRET_LENGTH] for _, forms in searches for form in forms]
-                + [window[:MIN_SECRET_LENGTH] for window in windows]
-            )
+        short_heads, windows, long = self.short_heads, self._windows, self.long
+        if windows is None:
+            windows = self._windows_for(text)
         head, size = MIN_SECRET_LENGTH, SUBSTRING_WINDOW
         for i in range(len(text) - head + 1):
-            if text[i : i + head] not in heads:
-                continue
-            for n, forms in searches:
+            for n, forms in short_heads.get(text[i : i + head], ()):
                 if text[i : i + n] in forms:
                     if not whole_token(text, i, i + n):
                         inside.append((i, i + n))  # inside a word: a secret only if what bounds it is scrubbed
@@ -491,34 +460,9 @@ class _Scanner:
         if run is not None and at_cut(text, *run):
             found.append(run)
         if inside and found:
-            found.extend(_bounded_by_spans(text, inside, found))
+            found.extend(bounded_by_spans(text, inside, found))
         found.sort()
         return found
-
-
-def _bounded_by_spans(text: str, inside: list[tuple[int, int]], found: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    """The short secrets of ``inside`` that stand as whole tokens once the spans of ``found`` are scrubbed.
-
-    ``(sensitive)`` is bounded by parentheses: a short secret next to a scrubbed span stands alone
-    after the scrub, so it is scrubbed too (and so on, along a chain of them).
-    """
-    # The characters scrubbed so far: a span is bounded on the left if the one before it is among them, on
-    # the right if the one at its end is (asking every span scrubbed instead made a long message quadratic).
-    scrubbed = {i for a, b in found for i in range(a, b)}
-    added: list[tuple[int, int]] = []
-    pending = inside
-    while pending:
-        left_out: list[tuple[int, int]] = []
-        for s, e in pending:
-            if (_left_bounded(text, s) or s - 1 in scrubbed) and (_right_bounded(text, e) or e in scrubbed):
-                scrubbed.update(range(s, e))
-                added.append((s, e))
-            else:
-                left_out.append((s, e))
-        if len(left_out) == len(pending):
-            break
-        pending = left_out
-    return added
 
 
 def _trusted_texts(texts: Iterable[str]) -> frozenset[str]:
@@ -526,21 +470,6 @@ def _trusted_texts(texts: Iterable[str]) -> frozenset[str]:
     # writer spells it (a path's quotes are escaped in the CLI's JSON, which its stream scrubs again).
     return frozenset(
         form for t in texts if isinstance(t, str) and len(t) > MIN_SECRET_LENGTH for form in _renderings(t)
-    )
-
-
-def _secret_values(values: Iterable[object]) -> frozenset[str]:
-    """The strings of ``values`` that are secrets to scrub: long enough, and not spelled like a marker.
-
-    A string spelled like a marker (a marked map's key "(sensitive)") is no secret to scrub: its scrub is
-    itself, so it hides nothing, while as a secret it hid every unmarked key spelled so, and its windows
-    ("sensitiv") blanked the library's own word wherever it stood ("sensitive: no", "partly_sensitive").
-
-    >>> sorted(_secret_values(["hunter2", "ab", "(sensitive)", 7]))
-    ['hunter2']
-    """
-    return frozenset(
-        v for v in values if isinstance(v, str) and len(v) >= MIN_SECRET_LENGTH and not _MARKER.fullmatch(v)
     )
 
 
@@ -557,7 +486,7 @@ class Secrets(ReadOnly):
     one ``(sensitive)``.
 
     A piece shorter than the window (a short secret, a short word or line of one) is scrubbed only
-    where it stands as a value or a whole token (:func:`whole_token`), not inside a longer word: a
+    where it stands as a value or a whole token (:func:`plancheck._text.whole_token`), not inside a longer word: a
     secret ``env`` leaves ``environment`` and ``tags_null`` alone. A piece of the window's length or
     longer is scrubbed wherever it stands.
 
@@ -575,8 +504,8 @@ class Secrets(ReadOnly):
     'azurerm_key_vault_secret.main'
     >>> Secrets(["env", "prod"]).scrub('environment=prod, input["env"], tags_env')    # short: whole tokens only
     'environment=(sensitive), input["(sensitive)"], tags_env'
-    >>> len(Secrets(["(sensitive)", "(sensitive, unmarked)"]))    # a marker hides nothing: no secret
-    0
+    >>> len(Secrets(["(sensitive)", "(sensitive, unmarked)"])), len(Secrets(["ab", 7]))  # a marker hides nothing
+    (0, 0)
     """
 
     __slots__ = ("_scanner", "_sorted", "_trusted", "_values")
@@ -587,13 +516,17 @@ class Secrets(ReadOnly):
     _trusted: frozenset[str] | Callable[[], frozenset[str]]
 
     def __init__(self, values: Iterable[str] = (), trusted: Iterable[str] | Callable[[], Iterable[str]] = ()) -> None:
+        # The strings long enough to scrub, none spelled like a marker: a marked map's key "(sensitive)" is no
+        # secret to scrub (its scrub is itself, so it hides nothing), while as a secret it hid every unmarked key
+        # spelled so, and its windows ("sensitiv") blanked the library's own word wherever it stood.
+        kept = frozenset(v for v in values if isinstance(v, str) and len(v) >= MIN_SECRET_LENGTH and not _MARKER.fullmatch(v))
         # A callable is asked on first need: a document's trusted names are many, and most texts show no secret.
         # The values are given: a document's are collected when its ``secrets`` are first asked for (a failure).
         if callable(trusted):
             names = trusted
-            self._set(_values=_secret_values(values), _trusted=lambda: _trusted_texts(names()))
+            self._set(_values=kept, _trusted=lambda: _trusted_texts(names()))
         else:
-            self._set(_values=_secret_values(values), _trusted=_trusted_texts(trusted))
+            self._set(_values=kept, _trusted=_trusted_texts(trusted))
 
     def trusting(self, texts: Iterable[str] | Callable[[], Iterable[str]]) -> Secrets:
         """These secrets, with ``texts`` trusted: a secret standing inside an occurrence of one is kept.
@@ -896,7 +829,11 @@ def secrets_state(secrets: Secrets) -> tuple[tuple[str, ...], frozenset[str], ob
     >>> values, trusted
     (('hunter2',), frozenset({'output.password'}))
     """
-    return secrets.ordered, secrets.trusted, secrets._scan() if secrets._values else None
+    if not secrets._values:
+        return secrets.ordered, secrets.trusted, None
+    scanner = secrets._scan()
+    scanner.every_window()  # the process it goes to scrubs many texts with it
+    return secrets.ordered, secrets.trusted, scanner
 
 
 def secrets_from_state(values: Iterable[str], trusted: Iterable[str], scanner: object = None) -> Secrets:

@@ -1,5 +1,6 @@
 """Text shared by the whole library: quoting a string, suggesting the closest names, naming an exception
-that user code raised, and matching globs.
+that user code raised, matching globs, and where a text may hold a cut value or a whole token, and the
+windows (runs of characters) of texts, that finding a secret's pieces in a text asks about.
 
 Below every layer that writes messages or matches names (documents, matchers, checks, mock
 providers, the CLI), so each uses the one copy.
@@ -22,6 +23,8 @@ __all__ = [
     "Glob",
     "Program",
     "Step",
+    "at_cut",
+    "bounded_by_spans",
     "closest",
     "compile_glob",
     "escape_data",
@@ -31,9 +34,12 @@ __all__ = [
     "exception_text",
     "one_line",
     "quote",
+    "sharing_a_window",
     "shortened",
     "style_mark",
     "terminal_safe",
+    "whole_token",
+    "windows_of",
 ]
 
 #: Among more candidates than this, difflib compares only those sharing the longest start and end.
@@ -607,3 +613,121 @@ def _in_class(cls: str, c: str) -> bool:
     if cls == _PLAIN:
         return c != '"' and c != "\\"
     return c == cls
+
+
+#: Characters next to which a cut fragment of a secret may stand: where a renderer stops or resumes a
+#: value (quotes, whitespace and line ends, an ellipsis, an escaped line break).
+_CUTS: Final = frozenset(" \t\r\n\"'`")
+_ELLIPSES: Final = ("...", "…")
+#: How far from a fragment an escape sequence (``\\u0026``, ``\\xc3``, ``\\\\``) may stand and still count as a cut.
+_ESCAPE_REACH: Final = 6
+
+
+def at_cut(text: str, start: int, end: int) -> bool:
+    """Whether ``text[start:end]`` stands where a renderer may have cut or interrupted a value.
+
+    Next to a quote, whitespace, a line end or an ellipsis on either side; or with an escape
+    sequence in or near it: a renderer that escapes a character of a secret in a way no spelling
+    foresaw (Go's ``\\u0026``, a repr of JSON, the repr of UTF-8 bytes) splits the secret there.
+    """
+    return (
+        start == 0
+        or text[start - 1] in _CUTS
+        or text.endswith(_ELLIPSES, 0, start)
+        or end >= len(text)
+        or text[end] in _CUTS
+        or text.startswith(_ELLIPSES, end)
+        or "\\" in text[max(0, start - _ESCAPE_REACH) : end + _ESCAPE_REACH]
+    )
+
+
+def _is_word(char: str) -> bool:
+    return char.isalnum() or char == "_"
+
+
+def whole_token(text: str, start: int, end: int) -> bool:
+    """Whether ``text[start:end]`` stands as a value or a whole token, not inside a longer word.
+
+    Token characters are letters, digits and ``_``: a short secret ``tags`` stays in ``tags_null``,
+    ``env`` in ``environment``. Everything else bounds a token, ``-`` and ``.`` included:
+
+    * ``-`` joins values into new ones (``"${var.env}-db"``, ``pw-1234``, a ``for_each`` key made
+      of a secret and a suffix), so a short secret next to a dash is still scrubbed; names that hold
+      a dash (``tags-null``) are configuration, kept by being trusted
+      (:meth:`plancheck.Secrets.trusting`), not by this rule;
+    * ``.`` separates an address's parts and a flatmap key's steps, where a secret key stands alone.
+
+    An edge of the span that is not a token character is a boundary itself; so is an escape
+    sequence just before it (``\\nprod`` in a ``repr``: the ``n`` belongs to the escape).
+
+    >>> [whole_token(t, 0, 4) for t in ("prod", "prod,x", "prod_x", "prod-x", "prod.x", "prodx")]
+    [True, True, False, True, True, False]
+    >>> whole_token('"prod"', 1, 5), whole_token("xprod", 1, 5), whole_token("\\\\nprod", 2, 6)
+    (True, False, True)
+    """
+    return _left_bounded(text, start) and _right_bounded(text, end)
+
+
+def _left_bounded(text: str, start: int) -> bool:
+    if start == 0 or not _is_word(text[start]) or not _is_word(text[start - 1]):
+        return True
+    return "\\" in text[max(0, start - _ESCAPE_REACH) : start]
+
+
+def _right_bounded(text: str, end: int) -> bool:
+    return end >= len(text) or not _is_word(text[end - 1]) or not _is_word(text[end])
+
+
+def bounded_by_spans(
+    text: str, inside: list[tuple[int, int]], found: list[tuple[int, int]]
+) -> list[tuple[int, int]]:
+    """The short secrets of ``inside`` that stand as whole tokens once the spans of ``found`` are scrubbed.
+
+    ``(sensitive)`` is bounded by parentheses: a short secret next to a scrubbed span stands alone
+    after the scrub, so it is scrubbed too (and so on, along a chain of them).
+    """
+    # The characters scrubbed so far: a span is bounded on the left if the one before it is among them, on
+    # the right if the one at its end is (asking every span scrubbed instead made a long message quadratic).
+    scrubbed = {i for a, b in found for i in range(a, b)}
+    added: list[tuple[int, int]] = []
+    pending = inside
+    while pending:
+        left_out: list[tuple[int, int]] = []
+        for s, e in pending:
+            if (_left_bounded(text, s) or s - 1 in scrubbed) and (_right_bounded(text, e) or e in scrubbed):
+                scrubbed.update(range(s, e))
+                added.append((s, e))
+            else:
+                left_out.append((s, e))
+        if len(left_out) == len(pending):
+            break
+        pending = left_out
+    return added
+
+
+def windows_of(texts: Iterable[str], size: int) -> frozenset[str]:
+    """Every run of ``size`` characters of ``texts``.
+
+    >>> sorted(windows_of(["hunter2-k", "ab"], 8))
+    ['hunter2-', 'unter2-k']
+    """
+    found: set[str] = set()
+    for text in texts:
+        found.update(text[i : i + size] for i in range(len(text) - size + 1))
+    return frozenset(found)
+
+
+def sharing_a_window(texts: Iterable[str], text: str, size: int) -> list[str]:
+    """The ``texts`` that may share a run of ``size`` (3 or more) characters with ``text``: every one that does,
+    and few more, found without making their runs.
+
+    A run ``t[j:j + size]`` that ``text`` holds holds the gram of ``size - 2`` characters of ``t`` that starts at
+    the multiple of 3 in ``[j, j + 2]``: a text none of whose every-third grams ``text`` holds shares no run
+    with it, and is passed over after a third of its grams are looked up.
+
+    >>> sharing_a_window(["hunter2-key", "other-secret"], "pw: hunter2-k...", 8)
+    ['hunter2-key']
+    """
+    gram = size - 2
+    grams = {text[i : i + gram] for i in range(len(text) - gram + 1)}
+    return [t for t in texts if any(t[j : j + gram] in grams for j in range(0, len(t) - gram + 1, 3))]

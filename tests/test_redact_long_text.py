@@ -8,11 +8,22 @@ their pieces, fragments and trusted names, and trusted texts that overlap them.
 
 from __future__ import annotations
 
+from unittest.mock import patch
+
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from plancheck._redact import Secrets, _outside_markers, _outside_trusted, _replaced
+from plancheck import _redact as redact
+from plancheck._redact import (
+    SUBSTRING_WINDOW,
+    Secrets,
+    _outside_markers,
+    _outside_trusted,
+    _replaced,
+    _Scanner,
+)
+from plancheck._text import at_cut, bounded_by_spans, whole_token
 
 # Few characters, so pieces of secrets, of trusted names and of the text overlap often; a quote, a backslash, an
 # ampersand and a non-ASCII letter give every escaped spelling; "." and "_" make names; spaces and line ends cut.
@@ -43,6 +54,44 @@ def _plain_scrub(secrets: Secrets, text: str) -> str:
     return _replaced(text, spans)
 
 
+def _plain_hits(
+    scanner: _Scanner, text: str
+) -> tuple[list[tuple[int, int]], list[tuple[int, int]], list[tuple[int, int]]]:
+    """What the scan meets at each position of ``text``, every short search tried everywhere (no index of first
+    characters): the whole pieces found, the windows of longer pieces, and the short pieces inside a word."""
+    found: list[tuple[int, int]] = []
+    windows: list[tuple[int, int]] = []
+    inside: list[tuple[int, int]] = []
+    for i in range(len(text)):
+        for n, forms in scanner.searches:
+            if text[i : i + n] in forms:
+                (found if whole_token(text, i, i + n) else inside).append((i, i + n))
+        window = text[i : i + SUBSTRING_WINDOW]
+        if window in scanner.every_window():
+            # The longest whole piece standing there (the pieces of a window are sorted longest first).
+            piece = next((p for p in scanner.long.get(window, ()) if text.startswith(p, i)), None)
+            if piece is not None:
+                found.append((i, i + len(piece)))
+            windows.append((i, i + SUBSTRING_WINDOW))
+    return found, windows, inside
+
+
+def _plain_spans(scanner: _Scanner, text: str) -> list[tuple[int, int]]:
+    """:meth:`_Scanner.spans` by the plain rule: the runs of windows standing at a cut, and the short pieces inside
+    a word that what is found bounds."""
+    found, windows, inside = _plain_hits(scanner, text)
+    runs: list[list[int]] = []
+    for s, e in windows:
+        if runs and s <= runs[-1][1]:
+            runs[-1][1] = max(runs[-1][1], e)
+        else:
+            runs.append([s, e])
+    found += [(s, e) for s, e in runs if at_cut(text, s, e)]
+    if inside and found:
+        found += bounded_by_spans(text, inside, found)
+    return sorted(found)
+
+
 @st.composite
 def _case(draw: st.DrawFn) -> tuple[list[str], list[str], str]:
     secrets = draw(st.lists(_SECRET, min_size=1, max_size=8))
@@ -67,6 +116,60 @@ def test_a_scrub_trusting_names_is_the_plain_rule(case: tuple[list[str], list[st
     values, trusted, text = case
     secrets = Secrets(values).trusting(trusted)
     assert secrets.scrub(text) == _plain_scrub(secrets, text)
+
+
+@settings(max_examples=400, deadline=None)
+@given(case=_case())
+def test_the_scanner_finds_what_the_plain_scan_finds(case: tuple[list[str], list[str], str]) -> None:
+    """The scan looks short pieces up by their first characters only: the same spans as trying every one everywhere."""
+    values, _, text = case
+    scanner = Secrets(values)._scan()
+    plain = _plain_spans(scanner, text)
+    assert scanner.spans(text) == plain
+    first = scanner.spans(text, first_only=True)
+    assert first[0] in plain if first else not plain
+
+
+@settings(max_examples=400, deadline=None)
+@given(case=_case())
+@example(case=(["abcdefghijkl"], [], '"bcdefghi" "cdefghij"'))  # windows that only every third gram reaches
+@example(case=(["abcdefghi", "abcdefghij"], [], "'bcdefghi'"))
+def test_a_first_long_text_finds_with_its_own_windows_what_the_plain_scan_finds(
+    case: tuple[list[str], list[str], str],
+) -> None:
+    """The first long text scanned looks up only the windows of the pieces it shares a gram with: the same spans
+    as the plain scan with every window indexed, the first time and the second (the same text again)."""
+    values, _, text = case
+    # As for a large plan: no window indexed at once, and every text long enough to look up only its own.
+    with patch.object(redact, "_INDEXED_NOW", 0), patch.object(redact, "_LONG_TEXT", 0):
+        scanner = Secrets(values)._scan()
+        first, again = scanner.spans(text), scanner.spans(text, first_only=True)
+        assert scanner._windows is None
+    plain = _plain_spans(scanner, text)
+    assert first == plain
+    assert again[0] in plain if again else not plain
+
+
+def test_only_the_first_long_text_is_scanned_without_every_window_indexed() -> None:
+    with patch.object(redact, "_INDEXED_NOW", 0):  # as for a large plan's secrets
+        scanner = Secrets(["hunter2-planted-key", "tags"])._scan()
+    long_text = "tags: hunter2-planted-k... " + "x" * redact._LONG_TEXT
+    assert scanner.spans(long_text) == [(0, 4), (6, 23)]
+    assert scanner._windows is None  # its own windows, kept for this text
+    assert scanner.spans(long_text, first_only=True) == [(0, 4)]
+    assert scanner.spans("id") == []  # shorter than a window: none needed
+    assert scanner._windows is None
+    # Another text: every window indexed, once.
+    assert scanner.spans("pw=hunter2-planted-key") == [(3, 22), (3, 22)]
+    assert scanner._windows is not None
+    assert scanner.spans(long_text) == [(0, 4), (6, 23)]
+
+
+def test_a_few_secrets_have_their_windows_indexed_at_once() -> None:
+    assert Secrets(["hunter2-planted-key"])._scan()._windows == {
+        "hunter2-", "unter2-p", "nter2-pl", "ter2-pla", "er2-plan", "r2-plant", "2-plante", "-planted",
+        "planted-", "lanted-k", "anted-ke", "nted-key",
+    }  # fmt: skip
 
 
 @pytest.mark.parametrize(

@@ -7,7 +7,8 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from plancheck._redact import MIN_SECRET_LENGTH, SENSITIVE, SUBSTRING_WINDOW, Secrets, whole_token
+from plancheck._redact import MIN_SECRET_LENGTH, SENSITIVE, SUBSTRING_WINDOW, Secrets
+from plancheck._text import whole_token
 
 
 @pytest.mark.parametrize(
@@ -100,7 +101,8 @@ def test_a_short_secret_bounded_by_scrubbed_spans_is_the_rule_along_a_chain(text
     # Which short secrets inside a word stand alone once their neighbours are scrubbed is answered from the set of
     # scrubbed characters (asking every scrubbed span for every one made a long message quadratic); it must be the
     # chain the rule names: bounded on each side by a token edge or by a span already scrubbed.
-    from plancheck._redact import _bounded_by_spans, _left_bounded, _right_bounded
+    from plancheck._text import _left_bounded, _right_bounded
+    from plancheck._text import bounded_by_spans as _bounded_by_spans
 
     span = st.integers(0, len(text) - 1).flatmap(lambda a: st.tuples(st.just(a), st.integers(a + 1, min(len(text), a + 6))))
     inside, found = sorted(data.draw(st.lists(span, max_size=6))), sorted(data.draw(st.lists(span, min_size=1, max_size=4)))

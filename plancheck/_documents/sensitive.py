@@ -5,12 +5,16 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping
 from functools import partial
 from itertools import repeat
+from operator import is_
 from typing import Any, Final
 
 from .._loading.collector import collector_off
 from .._redact import Marks, Secrets, collect_secret_strings, config_parts, contains_sensitive, fit_marks
 
 __all__ = ["collect_marked", "collect_plan_secrets", "collect_state_secrets", "marked_strings"]
+
+#: The containers a marks node can be: empty, it marks nothing.
+_CONTAINERS: Final = (dict, list)
 
 
 def marked_strings(value: Any, marks: Marks) -> Iterator[str]:
@@ -46,7 +50,9 @@ def collect_marked(roots: Iterable[tuple[Any, Marks]], found: set[str]) -> None:
     """
     # Only where the marks go: a subtree whose marks are absent, null or false holds nothing marked,
     # so the walk follows the marks tree (much smaller than the values) and collects whole marked subtrees.
-    # A large plan marks tens of thousands of plain strings: those are added where they are met.
+    # A large plan marks tens of thousands of plain strings: those are added where they are met. Most of its
+    # marks nodes are `{}`, `[]` and `[false, ...]` (the skeleton of every block and list): those are not pushed.
+    # A marks node that is falsy but no container (0, "") is pushed and fails closed (fit_marks), as any other.
     add = found.add
     stack: list[tuple[Any, Marks]] = list(roots)
     pop, push = stack.pop, stack.append
@@ -77,15 +83,22 @@ def collect_marked(roots: Iterable[tuple[Any, Marks]], found: set[str]) -> None:
             for k, child in mk.items():
                 if child is None or child is False or k not in val:
                     continue
-                if child is True and type(v := val[k]) is str:
-                    add(v)
+                if child is True:
+                    if type(v := val[k]) is str:
+                        add(v)
+                    else:
+                        push((v, True))
+                elif not child and type(child) in _CONTAINERS:
+                    continue  # an empty object or array of marks marks nothing, whatever the value
+                elif type(child) is list and all(map(is_, child, repeat(False))):
+                    continue  # nor does an array of false (a list attribute's marks, the common case)
                 else:
                     push((val[k], child))
         elif kind is list or isinstance(val, list):
             if not isinstance(mk, list):
                 continue  # object marks over an array that hold no mark (fit_marks kept none)
             for i, child in enumerate(mk[: len(val)]):
-                if child is not None and child is not False:
+                if child is not None and child is not False and (child or type(child) not in _CONTAINERS):
                     push((val[i], child))
 
 

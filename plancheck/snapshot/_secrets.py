@@ -18,7 +18,7 @@ string's scheme) that is thousands of tries a position. The same question is ans
 same pieces (:class:`plancheck._redact._Scanner`, built once per plan) with set operations done in
 C: short pieces standing as whole tokens, then the windows present, then the whole pieces starting
 at a window (tried by the few lengths they have), then the runs of windows standing at a cut
-(:func:`plancheck._redact.at_cut`). The answer is exactly :meth:`Secrets.touches`'s (a property test
+(:func:`plancheck._text.at_cut`). The answer is exactly :meth:`Secrets.touches`'s (a property test
 holds the two to each other), and each distinct text is asked once. Trusted texts
 (:meth:`Secrets.trusting`, a plan's configuration names) are not consulted: a value is not a name,
 so a short secret inside a value that spells a name is scrubbed here, the stricter answer.
@@ -37,14 +37,8 @@ from typing import Any, Final
 from tfjsonpath._jsontypes import number_text
 
 from .._frozen import ReadOnly, public
-from .._redact import (
-    MIN_SECRET_LENGTH,
-    NO_SECRETS,
-    SUBSTRING_WINDOW,
-    Secrets,
-    at_cut,
-    whole_token,
-)
+from .._redact import MIN_SECRET_LENGTH, NO_SECRETS, SUBSTRING_WINDOW, Secrets
+from .._text import at_cut, whole_token
 from ._format import JSON_LITERALS
 
 __all__ = ["KEY_ENV", "MEMO_LIMIT", "MIN_KEY_BYTES", "FingerprintKey", "ValueSecrets", "canonical_json", "resolve_key"]
@@ -61,7 +55,7 @@ class _Detector:
     def __init__(self, secrets: Secrets) -> None:
         scanner = secrets._scan()
         self.short: tuple[tuple[int, frozenset[str]], ...] = scanner.searches
-        self.windows: frozenset[str] = scanner.windows
+        self.windows: frozenset[str] = scanner.every_window()
         self.long: Mapping[str, tuple[str, ...]] = scanner.long
         # The whole pieces by their first window, tried by the few lengths they have: thousands of secrets
         # can share a first window (``november-``), and a set answers for all of one length in one look-up.
