@@ -252,8 +252,8 @@ def start_held(start: Callable[[], _P], end: Callable[[_P], object]) -> _P:
     ``subprocess.Popen`` returns only after the child has run its program, so a signal that interrupts it
     arrives while the child runs but before any caller holds it: nothing would end the child. Held back,
     such a signal is given to ``end(process)`` first and then raised again where it was held, with the
-    handlers that were in place (``KeyboardInterrupt``, :class:`Terminated`) to take its usual path.
-    (Held by handlers, not by the signal mask, which the child would inherit.)
+    handlers that were in place (``KeyboardInterrupt``, :class:`Terminated`) to take its usual path
+    (:func:`signals_held`).
 
     The process is owned (see the module) before any signal is let in: its caller ends it and then calls
     :func:`release`; a signal before the caller's ``try`` leaves ``end(process)`` to the scope.
@@ -267,30 +267,10 @@ def start_held(start: Callable[[], _P], end: Callable[[_P], object]) -> _P:
     ...     print("interrupted after ending", ended)
     interrupted after ending ['started']
     """
-    if not _in_main_thread():
-        return own(start(), end)  # signals are handled in the main thread only: none lands here
-    caught: list[int] = []
-    previous: dict[int, _Handler] = {}
-
-    def hold(signum: int, _frame: FrameType | None) -> None:
-        caught.append(signum)
-
-    try:
-        for signum in _HELD:
-            handler = signal.getsignal(signum)
-            if handler is None or handler == signal.SIG_IGN:
-                continue
-            previous[signum] = handler
-            signal.signal(signum, hold)
+    with signals_held() as caught:
         process = own(start(), end)
-    except BaseException:
-        _put_back(previous)
-        _raise_again(caught)  # also when start() failed: a held signal is never lost
-        raise
-    _put_back(previous)
-    if caught:
-        release(process, end=True)
-        _raise_again(caught)
+        if caught:  # end it now, before the signal unwinds the caller (a later one leaves it to its owner's scope)
+            release(process, end=True)
     return process
 
 
@@ -387,11 +367,18 @@ def _release_all() -> None:
 
 
 @contextlib.contextmanager
-def signals_held() -> Iterator[None]:
-    """Hold Ctrl-C and the termination signals back (blocked) while the body runs; one that came meanwhile is
-    raised as the body is done. For the last steps of ending a command (killing its group, reaping it), which a
-    further signal must not cut short: a worker gets SIGHUP or SIGTERM sent to its group and its parent's
-    SIGTERM on top, and the second would otherwise raise in the middle of the first one's cleanup.
+def signals_held() -> Iterator[list[int]]:
+    """Hold Ctrl-C and the termination signals back while the body runs; one that came meanwhile is raised
+    again as the body is done (also when the body raised). For making and registering what a signal must not
+    leave behind, and for the last steps of ending a command (killing its group, reaping it), which a further
+    signal must not cut short: a worker gets SIGHUP or SIGTERM sent to its group and its parent's SIGTERM on top,
+    and the second would otherwise raise in the middle of the first one's cleanup. It gives the list of the
+    signals caught so far.
+
+    Held by handlers, not by the signal mask: a child started in the body would inherit the mask, and a mask is
+    the calling thread's: in a process with other threads (gRPC's, a test runner's) the kernel gives a signal sent
+    to the process to a thread that does not block it, and its handler then runs in the main thread in the middle
+    of the body. (Python runs handlers in the main thread only, so in another thread there is nothing to hold.)
 
     >>> try:
     ...     with signals_held():
@@ -402,14 +389,26 @@ def signals_held() -> Iterator[None]:
     not interrupted
     then interrupted
     """
-    if not hasattr(signal, "pthread_sigmask"):
-        yield
+    caught: list[int] = []
+    if not _in_main_thread():
+        yield caught
         return
-    before = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)
+    previous: dict[int, _Handler] = {}
+
+    def hold(signum: int, _frame: FrameType | None) -> None:
+        caught.append(signum)
+
     try:
-        yield
+        for signum in _HELD:
+            handler = signal.getsignal(signum)
+            if handler is None or handler == signal.SIG_IGN:
+                continue  # ignored stays ignored; a handler installed outside Python could not be put back
+            previous[signum] = handler
+            signal.signal(signum, hold)
+        yield caught
     finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, before)
+        _put_back(previous)
+        _raise_again(caught)  # a held signal is never lost
 
 
 def _put_back(previous: dict[int, _Handler]) -> None:

@@ -215,7 +215,7 @@ def test_a_signal_as_the_cleanup_begins_before_its_hold_still_ends_the_command(
     """The command's ``finally`` kills its group, closes the wait's descriptors and reaps it with the signals
     held back; a signal landing as that ``finally`` begins, before the hold takes effect, used to skip all of it:
     the command stayed unreaped (a zombie), its pipes and the wait's descriptors open."""
-    real_exited, real_mask = _terraform._exited, signal.pthread_sigmask
+    real_exited, real_held = _terraform._exited, lifecycle.signals_held
     exited: list[int] = []
 
     def remember_exit(pid: int) -> bool:
@@ -224,15 +224,15 @@ def test_a_signal_as_the_cleanup_begins_before_its_hold_still_ends_the_command(
             exited.append(pid)
         return done
 
-    def signalled_before_the_first_hold_after_the_exit(how: int, mask: object) -> object:
-        if exited and how == signal.SIG_BLOCK and not signalled:
+    def signalled_before_the_first_hold_after_the_exit() -> contextlib.AbstractContextManager[list[int]]:
+        if exited and not signalled:
             signalled.append(True)
             _signal_self()  # handled here: the hold below is never reached
-        return real_mask(how, mask)  # type: ignore[arg-type]
+        return real_held()
 
     signalled: list[bool] = []
     monkeypatch.setattr(_terraform, "_exited", remember_exit)
-    monkeypatch.setattr(signal, "pthread_sigmask", signalled_before_the_first_hold_after_the_exit)
+    monkeypatch.setattr(lifecycle, "signals_held", signalled_before_the_first_hold_after_the_exit)
     fds_before = _fds()
     with pytest.raises(Terminated):
         _run_a_command(tmp_path)
@@ -287,4 +287,54 @@ def test_an_interrupted_scope_removes_only_what_its_own_thread_made(tmp_path: Pa
         thread.join(30)
         release(mine)
     assert not os.path.exists(others[0])
+    assert as_a_script == [signal.SIGTERM]
+
+
+@contextlib.contextmanager
+def _a_thread_sending(thread_blocks_it: bool) -> Iterator[Callable[[], None]]:
+    """A thread, started now, that sends SIGTERM to this process when asked (the kernel gives it to a thread that
+    does not block it). Started before the hold, as gRPC's or a test runner's threads are: a thread inherits the
+    signal mask of the thread that starts it."""
+    import threading
+
+    asked, sent = threading.Event(), threading.Event()
+
+    def send() -> None:
+        if thread_blocks_it:
+            signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM})
+        asked.wait(10)
+        _signal_self()
+        sent.set()
+
+    sender = threading.Thread(target=send)
+    sender.start()
+
+    def ask() -> None:
+        asked.set()
+        assert sent.wait(10), "the thread did not send the signal"
+
+    try:
+        yield ask
+    finally:
+        asked.set()
+        sender.join()
+
+
+@pytest.mark.parametrize("thread_blocks_it", [pytest.param(False, id="another-thread-takes-it"),
+                                              pytest.param(True, id="the-main-thread-takes-it")])
+def test_signals_held_hold_a_signal_whichever_thread_the_kernel_gives_it_to(
+    as_a_script: list[int], thread_blocks_it: bool
+) -> None:
+    """Before: the hold was the main thread's signal mask. In a process with other threads (gRPC's, an xdist
+    worker's) the kernel gave the signal to a thread that did not block it, and its handler ran in the main thread
+    in the middle of the held body: what the body made was not yet owned when the signal unwound."""
+    from plancheck._terraform.lifecycle import signals_held
+
+    events: list[str] = []
+    signal.signal(signal.SIGTERM, lambda signum, _frame: (as_a_script.append(signum), events.append("signal")))
+    with _a_thread_sending(thread_blocks_it) as send, signals_held():
+        send()
+        time.sleep(0.05)  # a handler due runs at the latest as the sleep returns
+        events.append("body done")
+    assert events == ["body done", "signal"]
     assert as_a_script == [signal.SIGTERM]
