@@ -143,6 +143,9 @@ _S = "zz-mp-secret-Hq8x"
     pytest.param("v.tfvars", f'pw = ["x", "a-${{"{_S}"}}-z"]\n', f'var.pw is list of string with 2 elements: "a-{_S}-z"',
                  id="template-in-a-list"),
     pytest.param("v.tfvars", f'pw = "a-${{"b-${{"{_S}"}}-c"}}-d"\n', f'var.pw is "a-b-{_S}-c-d"', id="template-nested"),
+    # A heredoc is a template too: Terraform 1.11 showed 'var.pw is "a-zz-secret-z\n  b-x-nested-y ${lit}\n"'.
+    pytest.param("v.tfvars", f'pw = <<EOT\na-${{"{_S}"}}-z\n  b-${{"x-${{"{_S}"}}-y"}} $${{lit}}\nEOT\n',
+                 f'var.pw is "a-{_S}-z\\n  b-x-{_S}-y ${{lit}}\\n"', id="heredoc-template"),
 ])
 def test_a_value_given_in_a_variables_file_is_scrubbed_however_it_is_written(
     module: Path, tmp_path: Path, file: str, text: str, shown: str
