@@ -112,6 +112,11 @@ def test_every_way_of_giving_a_sensitive_variable_is_scrubbed(module: Path, tmp_
     pytest.param("v.tf", 'variable "pw" {\n  sensitive = true # why\n}\n', True, id="comment"),
     pytest.param("v.tf", 'variable "pw" {\n  sensitive = (true)\n}\n', True, id="parenthesised"),
     pytest.param("v.tf", 'variable "pw" {\n  sensitive = false\n}\n', False, id="false"),
+    # One rule with the coverage report's withheld defaults (flagged_sensitive): plainly false, or sensitive.
+    pytest.param("v.tf", 'variable "pw" {\n  sensitive = (false) // no\n}\n', False, id="false-parenthesised"),
+    pytest.param("v.tf", 'variable "pw" {\n  sensitive = false || true\n}\n', True, id="false-or-true"),
+    pytest.param("v.tf", 'variable "pw" {\n  sensitive = (false # no\n    || true)\n}\n', True,
+                 id="false-then-more-after-a-comment"),
     pytest.param("v.tf.json", '{"variable": {"pw": {"sensitive": "true"}}}', True, id="json-string"),
     pytest.param("v.tf.json", '{"variable": {"pw": {"sensitive": "${true}"}}}', True, id="json-template"),
     pytest.param("v.tf.json", '{"variable": {"pw": {"sensitive": "false"}}}', False, id="json-false-string"),

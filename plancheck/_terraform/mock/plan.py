@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from ..._errors import TfCheckError
 from ..._frozen import public
-from ..._redact import Secrets, secret_strings
+from ..._redact import Secrets, flagged_sensitive, secret_strings
 
 if TYPE_CHECKING:
     from ..._documents.plan import Plan
@@ -257,12 +257,10 @@ def _files(directory: Path, suffixes: tuple[str, ...]) -> list[Path]:
     return [path for path in paths if not path.name.startswith(".") and path.name.endswith(suffixes)]
 
 
-# A variable is sensitive unless its flag is plainly false: a value scrubbed needlessly costs a word of a message,
-# one shown costs the secret ("(true)", "true" in JSON, an expression Terraform folds to true).
 def _hcl_sensitive(text: str) -> Iterator[str]:
-    for block, name, token in _arguments(text, "variable", ("string",)):
-        if name == "sensitive" and token != ("word", "false"):
-            yield block
+    for variable, name, _, source in _assignments(text):
+        if variable is not None and name == "sensitive" and flagged_sensitive(source):
+            yield variable
 
 
 def _json_sensitive(text: str) -> Iterator[str]:
@@ -270,6 +268,8 @@ def _json_sensitive(text: str) -> Iterator[str]:
         document = json.loads(text)
     except (ValueError, RecursionError):
         return
+    # A JSON flag is a value, not source text (flagged_sensitive's): plainly false is false or "false" (a template
+    # holding only that text); anything else ("true", "${true}") may be true, so it is sensitive.
     for blocks in _objects(document.get("variable") if isinstance(document, dict) else None):
         for name, bodies in blocks.items():
             if any(body.get("sensitive", False) not in (False, "false") for body in _objects(bodies)):
