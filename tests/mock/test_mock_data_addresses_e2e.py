@@ -292,7 +292,7 @@ def test_bad_defaults_files_are_one_line_exit_2(tmp_path: Path, text: str | None
     pytest.param("-98765432109876543210.5", id="big-fraction"),
 ])
 def test_mock_plan_plans_a_number_of_a_defaults_file_as_written(
-    tf_acceptance: AcceptanceRunner, tmp_path: Path, number: str
+    tf_acceptance: AcceptanceRunner, private_tmp: Path, tmp_path: Path, number: str
 ) -> None:
     directory = tmp_path / "module"
     directory.mkdir()
@@ -302,9 +302,11 @@ def test_mock_plan_plans_a_number_of_a_defaults_file_as_written(
     defaults.write_text('{"override_during": "plan", "mock_resources": {"cloud_bucket": {"size_gb": ' + number + "}}}",
                         encoding="utf-8")
     out_file = tmp_path / "plan.json"
-    status, _out, err = cli("mock-plan", str(directory), "--mock", f"acme/cloud={CLOUD_SCHEMA}", "--defaults",
-                            f"acme/cloud={defaults}", "--out", str(out_file), "--terraform",
-                            tf_acceptance.terraform.path, environ=automation())
+    with leak_check(private_tmp) as leaks:
+        status, _out, err = cli("mock-plan", str(directory), "--mock", f"acme/cloud={CLOUD_SCHEMA}", "--defaults",
+                                f"acme/cloud={defaults}", "--out", str(out_file), "--terraform",
+                                tf_acceptance.terraform.path, environ=automation())
     assert (status, err) == (0, "")
+    assert not leaks[0], leaks[0]
     plan = json.loads(out_file.read_text(encoding="utf-8"), parse_float=Decimal)
     assert plan["planned_values"]["root_module"]["resources"][0]["values"]["size_gb"] == Decimal(number)
