@@ -40,6 +40,7 @@ __all__ = [
     "collect_secret_strings",
     "config_parts",
     "contains_sensitive",
+    "flagged_sensitive",
     "marks_at",
     "number_spellings",
     "render_value",
@@ -56,6 +57,24 @@ __all__ = [
 SENSITIVE: Final = "(sensitive)"
 #: Shortest secret scrubbed by value: shorter strings ("", "a", "id") would blank out ordinary words.
 MIN_SECRET_LENGTH: Final = 3
+
+#: What a ``sensitive`` argument's source text says when it is plainly false: the literal, parenthesised or not, and
+#: comments after it (a line comment ends on its line: what follows it is more of the expression).
+_PLAINLY_FALSE: Final = re.compile(r"\(*\s*false\s*\)*(?:\s*(?:(?:#|//)[^\n]*|/\*.*?\*/))*", re.DOTALL)
+
+
+def flagged_sensitive(flag: str) -> bool:
+    """Whether a variable whose ``sensitive`` argument is written ``flag`` (its source text after the ``=``) is
+    sensitive: unless the flag is plainly false. A value scrubbed needlessly costs a word of a message, one shown
+    costs the secret: so ``true # why``, ``(true)`` and any expression (``false || true``) are sensitive.
+    mock-plan's scrubbing and the coverage report's withheld defaults both read a ``.tf`` file's flag by it.
+
+    >>> [flagged_sensitive(f) for f in (" false # why\\n", "(false)", "true", "(true)", "false || true")]
+    [False, False, True, True, True]
+    >>> flagged_sensitive("(false # why\\n || true)"), flagged_sensitive("false /* unterminated")
+    (True, True)
+    """
+    return _PLAINLY_FALSE.fullmatch(flag.strip()) is None
 #: Any run of this many characters taken from a secret (or from one of its escaped renderings) is
 #: scrubbed where a renderer may have cut the value (next to a quote, whitespace, a line end or an
 #: ellipsis), so a secret cut by truncation, windowing or wrapping still never shows.

@@ -52,6 +52,7 @@ __all__ = [
     "owning",
     "pending_signal",
     "release",
+    "remove_tree",
     "run_in_workers",
     "signals_held",
     "start_afresh",
@@ -331,10 +332,17 @@ def temporary_directory(prefix: str, base: str | None = None) -> contextlib.Abst
     >>> os.path.exists(d)
     False
     """
-    return owning(functools.partial(tempfile.mkdtemp, prefix=prefix, dir=base), _remove_tree)
+    return owning(functools.partial(tempfile.mkdtemp, prefix=prefix, dir=base), remove_tree)
 
 
-def _remove_tree(directory: str) -> None:
+def remove_tree(directory: str | os.PathLike[str]) -> None:
+    """Remove ``directory`` and all it holds, as far as it can: what :func:`own` calls on a temporary directory
+    (one already gone, or a file in it another process holds, is no reason to fail the cleanup).
+
+    >>> d = tempfile.mkdtemp()
+    >>> os.mkdir(os.path.join(d, "sub")); remove_tree(d); os.path.exists(d)
+    False
+    """
     shutil.rmtree(directory, ignore_errors=True)
 
 

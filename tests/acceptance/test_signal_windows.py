@@ -272,7 +272,7 @@ def test_an_interrupted_scope_removes_only_what_its_own_thread_made(tmp_path: Pa
         with ending_on_signals():
             with lifecycle.signals_held():
                 os.mkdir(mine)
-                lifecycle.own(mine, lifecycle._remove_tree)
+                lifecycle.own(mine, lifecycle.remove_tree)
             thread.start()
             made.wait(30)
             _signal_self()

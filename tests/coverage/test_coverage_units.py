@@ -149,6 +149,9 @@ _DEFAULT = 'default = "hunter2"'
     pytest.param("main.tf", f'variable "v" {{\n  {_DEFAULT}\n  sensitive = true /* c */\n}}\n', (2,), id="tf-after"),
     pytest.param("main.tf", f'variable "v" {{\n  sensitive = false # no\n  {_DEFAULT}\n}}\n', (), id="tf-false"),
     pytest.param("main.tf", f'variable "v" {{\n  sensitive = (false)\n  {_DEFAULT}\n}}\n', (), id="tf-false-parens"),
+    # A line comment ends on its line: what follows is more of the expression, here true.
+    pytest.param("main.tf", f'variable "v" {{\n  sensitive = (false # no\n    || true)\n  {_DEFAULT}\n}}\n', (4,),
+                 id="tf-false-then-more-after-a-comment"),
     pytest.param("main.tf.json", '{"variable": {"v": {\n "sensitive": true,\n "default": {\n  "k": "hunter2"}}},\n'
                  ' "output": {"o": {"value": 1}}}\n', (1, 2, 3, 4), id="json"),
     pytest.param("main.tf.json", '{"variable": [{"v": {"sensitive": "true", "default": "hunter2"}}]}', (1,),

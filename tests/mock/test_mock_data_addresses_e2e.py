@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -259,7 +260,7 @@ DEFAULTS_ERRORS = [
                  "(which of its values counts would be a guess)", id="repeated-key"),
     pytest.param('{"mock_resources": {"cloud_bucket": {"arn": ' + "[" * 5000 + "]" * 5000 + "}}}",
                  """tfplancheck: error: --defaults acme/cloud: mock_resources["cloud_bucket"]["arn"]: expected string, """
-                 "got list", id="5000-deep"),
+                 "got an array", id="5000-deep"),
     pytest.param('{"mock_resources": {"cloud_buckt": {"size_gb": 1' + "0" * 5000 + "}}}",
                  """tfplancheck: error: --defaults acme/cloud: mock_resources["cloud_buckt"]: registry.terraform.io/acme/cloud """
                  "has no resource type cloud_buckt; "
@@ -280,3 +281,32 @@ def test_bad_defaults_files_are_one_line_exit_2(tmp_path: Path, text: str | None
                            f"acme/cloud={defaults}", environ=automation())
     assert (status, out) == (2, "")
     assert err.strip() == message.format(file=defaults)
+
+
+# A defaults file is read exactly (a fraction is a Decimal, as a plan's numbers are): each number reaches Terraform
+# as the number written, whatever its size or digits (cty's msgpack: an int64, a float64 that holds it, else text).
+@pytest.mark.parametrize("number", [
+    pytest.param("1.5", id="fraction"),
+    pytest.param("123456789012345678901234567890", id="big-integer"),
+    pytest.param("0.12345678901234567890123456789", id="fraction-of-many-digits"),
+    pytest.param("-98765432109876543210.5", id="big-fraction"),
+])
+def test_mock_plan_plans_a_number_of_a_defaults_file_as_written(
+    tf_acceptance: AcceptanceRunner, private_tmp: Path, tmp_path: Path, number: str
+) -> None:
+    directory = tmp_path / "module"
+    directory.mkdir()
+    (directory / "main.tf").write_text(REQUIRED + 'resource "cloud_bucket" "b" {\n  name    = "n"\n'
+                                       '  website = { index_document = "index.html" }\n}\n', encoding="utf-8")
+    defaults = tmp_path / "defaults.json"
+    defaults.write_text('{"override_during": "plan", "mock_resources": {"cloud_bucket": {"size_gb": ' + number + "}}}",
+                        encoding="utf-8")
+    out_file = tmp_path / "plan.json"
+    with leak_check(private_tmp) as leaks:
+        status, _out, err = cli("mock-plan", str(directory), "--mock", f"acme/cloud={CLOUD_SCHEMA}", "--defaults",
+                                f"acme/cloud={defaults}", "--out", str(out_file), "--terraform",
+                                tf_acceptance.terraform.path, environ=automation())
+    assert (status, err) == (0, "")
+    assert not leaks[0], leaks[0]
+    plan = json.loads(out_file.read_text(encoding="utf-8"), parse_float=Decimal)
+    assert plan["planned_values"]["root_module"]["resources"][0]["values"]["size_gb"] == Decimal(number)

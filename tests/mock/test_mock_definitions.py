@@ -6,6 +6,7 @@ import copy
 import json
 import pickle
 import random
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -89,16 +90,26 @@ BAD_OPTIONS = [
                  'mock_resources["cloud_bucket"]["anr"]: cloud_bucket has no attribute anr; did you mean arn?',
                  ("cloud_bucket", "anr", None), id="unknown-attribute"),
     pytest.param({"mock_resources": {"cloud_bucket": {"arn": 12}}},
-                 'mock_resources["cloud_bucket"]["arn"]: expected string, got int',
+                 'mock_resources["cloud_bucket"]["arn"]: expected string, got a number',
                  ("cloud_bucket", "arn", "string"), id="wrong-type"),
+    # A value's kind is named as JSON names it (a --defaults file's fraction is a Decimal, its array a list).
+    pytest.param({"mock_resources": {"cloud_bucket": {"arn": Decimal("1.5")}}},
+                 'mock_resources["cloud_bucket"]["arn"]: expected string, got a number',
+                 ("cloud_bucket", "arn", "string"), id="a-fraction-for-a-string"),
+    pytest.param({"mock_resources": {"cloud_bucket": {"arn": ["x"]}}},
+                 'mock_resources["cloud_bucket"]["arn"]: expected string, got an array',
+                 ("cloud_bucket", "arn", "string"), id="an-array-for-a-string"),
+    pytest.param({"mock_resources": {"cloud_bucket": {"size_gb": None, "arn": {"k": 1}}}},
+                 'mock_resources["cloud_bucket"]["arn"]: expected string, got an object',
+                 ("cloud_bucket", "arn", "string"), id="an-object-for-a-string"),
     pytest.param({"mock_resources": {"cloud_bucket": {"size_gb": True}}},
-                 'mock_resources["cloud_bucket"]["size_gb"]: expected number, got bool',
+                 'mock_resources["cloud_bucket"]["size_gb"]: expected number, got a bool',
                  ("cloud_bucket", "size_gb", "number"), id="bool-is-not-a-number"),
     pytest.param({"mock_resources": {"cloud_bucket": {"endpoints": ["a", 2]}}},
-                 'mock_resources["cloud_bucket"]["endpoints"][1]: expected string, got int',
+                 'mock_resources["cloud_bucket"]["endpoints"][1]: expected string, got a number',
                  ("cloud_bucket", "endpoints", "string"), id="wrong-element-type"),
     pytest.param({"mock_resources": {"cloud_bucket": {"endpoints": "a"}}},
-                 'mock_resources["cloud_bucket"]["endpoints"]: expected list(string), got str',
+                 'mock_resources["cloud_bucket"]["endpoints"]: expected list(string), got a string',
                  ("cloud_bucket", "endpoints", "list(string)"), id="string-is-not-a-list"),
     pytest.param({"mock_resources": {"cloud_bucket": {"name": "x"}}},
                  'mock_resources["cloud_bucket"]["name"]: cloud_bucket.name is not computed: only computed attributes '
@@ -302,7 +313,7 @@ def test_a_default_function_for_the_whole_type_and_its_wrong_result() -> None:
     good = MockProvider(cloud_document(), CLOUD, mock_resources={"cloud_bucket": lambda c: {"id": c["name"] + "-id"}})
     assert Direct(good).create("cloud_bucket", bucket_config())["id"] == "logs-id"
     bad = MockProvider(cloud_document(), CLOUD, mock_resources={"cloud_bucket": lambda c: {"id": 7}})
-    with pytest.raises(MockSchemaError, match=r'^mock_resources\["cloud_bucket"\]\["id"\]: expected string, got int$'):
+    with pytest.raises(MockSchemaError, match=r'^mock_resources\["cloud_bucket"\]\["id"\]: expected string, got a number$'):
         Direct(bad).create("cloud_bucket", bucket_config())
 
 

@@ -202,7 +202,7 @@ def boom(config: dict[str, Any]) -> Any:
                  'mock_resources["cloud_bucket"]["(sensitive)"]: cloud_bucket has no attribute (sensitive)',
                  id="secret-as-a-key"),
     pytest.param({"arn": lambda c: {"k": c["encryption_key"]}},
-                 'mock_resources["cloud_bucket"]["arn"]: expected string, got dict', id="wrong-type"),
+                 'mock_resources["cloud_bucket"]["arn"]: expected string, got an object', id="wrong-type"),
     pytest.param(lambda c: {"arn": str(1 / 0)},
                  'mock_resources["cloud_bucket"]: the default function raised ZeroDivisionError: division by zero',
                  id="type-function-raises"),

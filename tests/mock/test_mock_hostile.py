@@ -145,16 +145,16 @@ REFUSED_DEFAULTS = [
     pytest.param("n", float("nan"), f"{AT_N}: {NAN}", id="float-nan"),
     pytest.param("n", Decimal("NaN"), f"{AT_N}: {NAN}", id="decimal-nan"),
     pytest.param("n", Decimal("sNaN"), f"{AT_N}: {NAN}", id="decimal-signalling-nan"),
-    pytest.param("d", {1, 2}, f"{AT_D}: {JSON_LIKE}set", id="dynamic-set"),
-    pytest.param("d", object(), f"{AT_D}: {JSON_LIKE}object", id="dynamic-object"),
-    pytest.param("d", len, f"{AT_D}: {JSON_LIKE}builtin_function_or_method", id="dynamic-function-is-not-called"),
-    pytest.param("d", [b"x"], f"{AT_D}[0]: {JSON_LIKE}bytes", id="dynamic-bytes-inside"),
+    pytest.param("d", {1, 2}, f"{AT_D}: {JSON_LIKE}a non-JSON value of type set", id="dynamic-set"),
+    pytest.param("d", object(), f"{AT_D}: {JSON_LIKE}a non-JSON value of type object", id="dynamic-object"),
+    pytest.param("d", len, f"{AT_D}: {JSON_LIKE}a non-JSON value of type builtin_function_or_method", id="dynamic-function-is-not-called"),
+    pytest.param("d", [b"x"], f"{AT_D}[0]: {JSON_LIKE}a non-JSON value of type bytes", id="dynamic-bytes-inside"),
     pytest.param("d", _self_list(), f"{AT_D}" + "[0]" * 101 + ": nested more than 100 levels deep (or it contains itself)",
                  id="dynamic-self-referencing-list"),
     pytest.param("d", _deep_list(DEEP), f"{AT_D}" + "[0]" * 101 + ": nested more than 100 levels deep (or it contains itself)",
                  id="dynamic-5000-deep"),
     pytest.param("d", {"a": math.nan}, f'{AT_D}["a"]: {NAN}', id="dynamic-nan-inside"),
-    pytest.param("d", {1: "x"}, f"{AT_D}: expected string keys, got a int key", id="dynamic-int-key"),
+    pytest.param("d", {1: "x"}, f"{AT_D}: expected string keys, got a number as a key", id="dynamic-int-key"),
 ]
 
 

@@ -78,13 +78,13 @@ WHERE = 'mock_resources["vm"]'
 @pytest.mark.parametrize(("defaults", "message"), [
     pytest.param({"disk": [{"uuid": "u"}]},
                  f'{WHERE}["disk"]: vm.disk is a nested block: expected an object type (its defaults apply to every '
-                 "disk), got list", id="a-list-for-a-block"),
+                 "disk), got an array", id="a-list-for-a-block"),
     pytest.param({"nics": [{"id": "n"}]},
                  f'{WHERE}["nics"]: vm.nics is a nested attribute: expected an object type (its defaults apply to every '
-                 "nics), got list", id="a-list-for-a-nested-attribute"),
+                 "nics), got an array", id="a-list-for-a-nested-attribute"),
     pytest.param({"disk": "u"},
                  f'{WHERE}["disk"]: vm.disk is a nested block: expected an object type (its defaults apply to every '
-                 "disk), got str", id="a-string-for-a-block"),
+                 "disk), got a string", id="a-string-for-a-block"),
     pytest.param({"disk": lambda config: {}},
                  f'{WHERE}["disk"]: vm.disk is a nested block: expected an object type (its defaults apply to every '
                  "disk), got a function", id="a-function-for-a-block"),
@@ -96,7 +96,7 @@ WHERE = 'mock_resources["vm"]'
     pytest.param({"disk": {"uuid": lambda config: "u"}},
                  f'{WHERE}["disk"]["uuid"]: vm.disk.uuid: a function is a default of a whole type or of a top-level '
                  "attribute only", id="a-function-inside"),
-    pytest.param({"disk": {"key": "one"}}, f'{WHERE}["disk"]["key"]: expected number, got str', id="a-wrong-type-inside"),
+    pytest.param({"disk": {"key": "one"}}, f'{WHERE}["disk"]["key"]: expected number, got a string', id="a-wrong-type-inside"),
     pytest.param({"disk": {"policy": {"tiers": "g"}}},
                  f'{WHERE}["disk"]["policy"]["tiers"]: vm.disk.policy has no attribute tiers; did you mean tier?',
                  id="two-deep"),

@@ -160,5 +160,5 @@ def test_a_list_under_a_nested_block_is_refused_as_by_terraform_test(nested_real
         real.mock(mock_resources={real.case["type"]: {block: [{attribute: "dflt-x"}]}})
     assert str(info.value) == (
         f'mock_resources["{real.case["type"]}"]["{block}"]: {real.case["type"]}.{block} is a nested block: expected an '
-        f"object type (its defaults apply to every {block}), got list"
+        f"object type (its defaults apply to every {block}), got an array"
     )

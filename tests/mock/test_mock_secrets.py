@@ -112,6 +112,11 @@ def test_every_way_of_giving_a_sensitive_variable_is_scrubbed(module: Path, tmp_
     pytest.param("v.tf", 'variable "pw" {\n  sensitive = true # why\n}\n', True, id="comment"),
     pytest.param("v.tf", 'variable "pw" {\n  sensitive = (true)\n}\n', True, id="parenthesised"),
     pytest.param("v.tf", 'variable "pw" {\n  sensitive = false\n}\n', False, id="false"),
+    # One rule with the coverage report's withheld defaults (flagged_sensitive): plainly false, or sensitive.
+    pytest.param("v.tf", 'variable "pw" {\n  sensitive = (false) // no\n}\n', False, id="false-parenthesised"),
+    pytest.param("v.tf", 'variable "pw" {\n  sensitive = false || true\n}\n', True, id="false-or-true"),
+    pytest.param("v.tf", 'variable "pw" {\n  sensitive = (false # no\n    || true)\n}\n', True,
+                 id="false-then-more-after-a-comment"),
     pytest.param("v.tf.json", '{"variable": {"pw": {"sensitive": "true"}}}', True, id="json-string"),
     pytest.param("v.tf.json", '{"variable": {"pw": {"sensitive": "${true}"}}}', True, id="json-template"),
     pytest.param("v.tf.json", '{"variable": {"pw": {"sensitive": "false"}}}', False, id="json-false-string"),
@@ -143,6 +148,9 @@ _S = "zz-mp-secret-Hq8x"
     pytest.param("v.tfvars", f'pw = ["x", "a-${{"{_S}"}}-z"]\n', f'var.pw is list of string with 2 elements: "a-{_S}-z"',
                  id="template-in-a-list"),
     pytest.param("v.tfvars", f'pw = "a-${{"b-${{"{_S}"}}-c"}}-d"\n', f'var.pw is "a-b-{_S}-c-d"', id="template-nested"),
+    # A heredoc is a template too: Terraform 1.11 showed 'var.pw is "a-zz-secret-z\n  b-x-nested-y ${lit}\n"'.
+    pytest.param("v.tfvars", f'pw = <<EOT\na-${{"{_S}"}}-z\n  b-${{"x-${{"{_S}"}}-y"}} $${{lit}}\nEOT\n',
+                 f'var.pw is "a-{_S}-z\\n  b-x-{_S}-y ${{lit}}\\n"', id="heredoc-template"),
 ])
 def test_a_value_given_in_a_variables_file_is_scrubbed_however_it_is_written(
     module: Path, tmp_path: Path, file: str, text: str, shown: str

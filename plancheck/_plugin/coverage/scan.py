@@ -21,6 +21,7 @@ from typing import Final
 
 from ..._errors import TfCheckError
 from ..._frozen import FrozenValue, frozen
+from ..._redact import flagged_sensitive
 
 __all__ = ["CONDITION_KINDS", "Declared", "ScanError", "ScannedModule", "locate", "scan_module", "scan_text"]
 
@@ -291,15 +292,9 @@ def _conditions(found: list[tuple[str, int, int, int]]) -> tuple[tuple[str, int]
     return tuple((kind, counts[kind]) for kind in CONDITION_KINDS if kind in counts)
 
 
-#: What a ``.tf`` ``sensitive`` argument's text says when it is plainly false: the literal, parenthesised or not,
-#: before any comment. Anything else (``true # why``, ``(true)``) withholds the default: a secret shown is the one
-#: mistake that cannot be taken back.
-_PLAINLY_FALSE: Final = re.compile(r"\(*\s*false\s*\)*\s*(?:(?:#|//|/\*).*)?", re.DOTALL)
-
-
 def _withheld(block: _Block) -> tuple[int, ...]:
     sensitive = block.attributes.get("sensitive")
-    if block.kind != "variable" or sensitive is None or _PLAINLY_FALSE.fullmatch(sensitive[2]) is not None:
+    if block.kind != "variable" or sensitive is None or not flagged_sensitive(sensitive[2]):
         return ()
     if "default" not in block.attributes:
         return ()

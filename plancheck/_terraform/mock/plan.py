@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from ..._errors import TfCheckError
 from ..._frozen import public
-from ..._redact import Secrets, secret_strings
+from ..._redact import Secrets, flagged_sensitive, secret_strings
 
 if TYPE_CHECKING:
     from ..._documents.plan import Plan
@@ -97,8 +97,7 @@ def _hcl_spans(text: str) -> Iterator[tuple[str, str | None, int]]:
             pos, literal = _hcl_string(text, pos)
             yield "string", literal, start
         elif match["heredoc"]:
-            end = re.compile(rf"^[ \t]*{re.escape(match['tag'])}[ \t]*\r?$", re.MULTILINE).search(text, pos)
-            pos = end.end() if end else len(text)
+            pos = _heredoc_body(text, match)[1]
             yield "heredoc", None, start
         elif match["word"]:
             yield "word", match["word"], start
@@ -106,6 +105,17 @@ def _hcl_spans(text: str) -> Iterator[tuple[str, str | None, int]]:
             yield match["punct"], None, start
         elif match["op"] or match["other"]:
             yield "other", None, start
+
+
+def _heredoc_body(text: str, opening: re.Match[str]) -> tuple[str, int]:
+    """(its body, its end) of the heredoc whose ``<<TAG`` line :data:`_HCL_TOKEN` matched as ``opening``: it runs
+    to the line holding its tag alone, or to the end of ``text``.
+
+    >>> _heredoc_body('x = <<EOT\\na\\n  EOT\\ny', _HCL_TOKEN.match('x = <<EOT\\na\\n  EOT\\ny', 4))
+    ('a\\n', 17)
+    """
+    end = re.compile(rf"^[ \t]*{re.escape(opening['tag'])}[ \t]*\r?$", re.MULTILINE).search(text, opening.end())
+    return text[opening.end() : end.start() if end else len(text)], end.end() if end else len(text)
 
 
 def _hcl_string(text: str, pos: int) -> tuple[int, str | None]:
@@ -247,12 +257,10 @@ def _files(directory: Path, suffixes: tuple[str, ...]) -> list[Path]:
     return [path for path in paths if not path.name.startswith(".") and path.name.endswith(suffixes)]
 
 
-# A variable is sensitive unless its flag is plainly false: a value scrubbed needlessly costs a word of a message,
-# one shown costs the secret ("(true)", "true" in JSON, an expression Terraform folds to true).
 def _hcl_sensitive(text: str) -> Iterator[str]:
-    for block, name, token in _arguments(text, "variable", ("string",)):
-        if name == "sensitive" and token != ("word", "false"):
-            yield block
+    for variable, name, _, source in _assignments(text):
+        if variable is not None and name == "sensitive" and flagged_sensitive(source):
+            yield variable
 
 
 def _json_sensitive(text: str) -> Iterator[str]:
@@ -260,6 +268,8 @@ def _json_sensitive(text: str) -> Iterator[str]:
         document = json.loads(text)
     except (ValueError, RecursionError):
         return
+    # A JSON flag is a value, not source text (flagged_sensitive's): plainly false is false or "false" (a template
+    # holding only that text); anything else ("true", "${true}") may be true, so it is sensitive.
     for blocks in _objects(document.get("variable") if isinstance(document, dict) else None):
         for name, bodies in blocks.items():
             if any(body.get("sensitive", False) not in (False, "false") for body in _objects(bodies)):
@@ -365,6 +375,12 @@ def _given(tokens: list[tuple[str, str | None]], source: str) -> Iterator[str]:
                 evaluated = _template_value(source, at + 1)
                 if evaluated is not None:
                     yield evaluated[1]
+            elif kind == "heredoc":
+                # Terraform shows a heredoc evaluated and escaped ("a-b\\n  c\\n"): each evaluated line is secret.
+                opening = _HCL_TOKEN.match(source, at)
+                body = _template_value(_heredoc_body(source, opening)[0], 0, quoted=False) if opening else None
+                if body is not None:
+                    yield from (line.strip() for line in body[1].splitlines())
 
 
 #: An interpolation's opening (``${``, then a quote) and its closing, around the one literal template it may hold.
@@ -372,23 +388,27 @@ _INTERPOLATION_START: Final = re.compile(r'\{\s*"')
 _INTERPOLATION_END: Final = re.compile(r'\s*\}')
 
 
-def _template_value(text: str, pos: int) -> tuple[int, str] | None:
+def _template_value(text: str, pos: int, *, quoted: bool = True) -> tuple[int, str] | None:
     """(its end, its value) of the quoted template whose opening quote ends at ``pos``, when each interpolation
     in it holds one quoted template: as Terraform evaluates it, and shows it (``var.pw is "a-b"``). A variables
     file or a default references nothing, so its templates are mostly of this kind. None for any other.
 
+    Not ``quoted``: ``text`` from ``pos`` on is a heredoc's body, a template with no escapes and no closing quote.
+
     >>> _template_value('"a-${"b-${ "c" }"}-d"', 1), _template_value('"a-${1 + 1}"', 1)
     ((21, 'a-b-c-d'), None)
+    >>> _template_value('a-"${"b"}"\\n\\\\n $${c}\\n', 0, quoted=False)
+    (20, 'a-"b"\\n\\\\n ${c}\\n')
     """
     value: list[str] = []
     while pos < len(text):
         char = text[pos]
         pos += 1
-        if char == '"':
+        if char == '"' and quoted:
             return pos, "".join(value)
-        if char == "\n" or (char == "%" and text.startswith("{", pos)):
+        if (char == "\n" and quoted) or (char == "%" and text.startswith("{", pos)):
             return None  # a quoted string ends on its line; a directive is not evaluated here
-        if char == "\\":
+        if char == "\\" and quoted:
             escaped = _ESCAPES.get(text[pos : pos + 1])
             if escaped is None:
                 return None
@@ -407,7 +427,7 @@ def _template_value(text: str, pos: int) -> tuple[int, str] | None:
             pos = end.end()
         else:
             value.append(char)
-    return None
+    return None if quoted else (pos, "".join(value))
 
 
 def _one_plain_string(tokens: list[tuple[str, str | None]]) -> bool:

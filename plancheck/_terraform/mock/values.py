@@ -19,6 +19,8 @@ import string
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any, Final, Protocol
 
+from tfjsonpath._jsontypes import json_kind
+
 from ..._redact import secret_strings
 from ..._text import closest, shortened
 from .schema import Attribute, BlockType, MockSchemaError, at_key, type_label
@@ -520,12 +522,6 @@ def _items(mode: str, value: Any) -> list[Any]:
 # -- defaults given in Python ---------------------------------------------------------------------
 
 
-def _found(value: object) -> str:
-    if value is None:
-        return "None"
-    return type(value).__name__
-
-
 def _unwritable(number: int | float | decimal.Decimal) -> str:
     """Why a number cannot be a value (NaN, an infinity), or ``""``."""
     if isinstance(number, int):
@@ -563,12 +559,12 @@ def _implied(value: Any, at: str, bad: Bad, depth: int = 0) -> Any:
     if isinstance(value, Mapping):
         for key in value:
             if not isinstance(key, str):
-                raise bad(at, "dynamic", f"expected string keys, got a {_found(key)} key")
+                raise bad(at, "dynamic", f"expected string keys, got {json_kind(key)} as a key")
         return ["object", {key: _implied(item, at_key(at, key), bad, depth + 1) for key, item in value.items()}]
     raise bad(
         at, "dynamic",
         f"expected a JSON-like value for a dynamic attribute (None, bool, number, str, list, tuple or dict), "
-        f"got {_found(value)}",
+        f"got {json_kind(value)}",
     )
 
 
@@ -593,7 +589,7 @@ def conform(
     >>> conform(["map", "string"], {"a": 1}, 'mock_resources["t"]["tags"]', attribute="tags")
     Traceback (most recent call last):
     ...
-    plancheck.acceptance.MockSchemaError: mock_resources["t"]["tags"]["a"]: expected string, got int
+    plancheck.acceptance.MockSchemaError: mock_resources["t"]["tags"]["a"]: expected string, got a number
     """
     def bad(at: str, expected: Any, problem: str, suggestions: list[str] | None = None) -> MockSchemaError:
         return MockSchemaError(
@@ -603,7 +599,7 @@ def conform(
     def walk(cty: Any, item: Any, at: str) -> Any:
         if item is None:
             return None
-        problem = f"expected {type_label(cty)}, got {_found(item)}"
+        problem = f"expected {type_label(cty)}, got {json_kind(item)}"
         if cty == "dynamic":
             return _dynamic(item, at, bad)
         if cty == "string":
@@ -635,7 +631,7 @@ def conform(
             out: dict[str, Any] = {}
             for key, sub in item.items():
                 if not isinstance(key, str):
-                    raise bad(at, cty, f"expected {type_label(cty)} with string keys, got a {_found(key)} key")
+                    raise bad(at, cty, f"expected {type_label(cty)} with string keys, got {json_kind(key)} as a key")
                 if kind == "map":
                     out[key] = walk(inner, sub, at_key(at, key))
                 elif key not in inner:
@@ -733,7 +729,7 @@ def check_block_default(
     >>> check_block_default(block, {"disk": [{"uuid": "u-1"}]}, 'mock_resources["vm"]', "vm")
     Traceback (most recent call last):
     ...
-    plancheck.acceptance.MockSchemaError: mock_resources["vm"]["disk"]: vm.disk is a nested block: expected an object type (its defaults apply to every disk), got list
+    plancheck.acceptance.MockSchemaError: mock_resources["vm"]["disk"]: vm.disk is a nested block: expected an object type (its defaults apply to every disk), got an array
     """
     out: dict[str, Any] = {}
     for name, value in values.items():
@@ -772,7 +768,7 @@ def _each_default(holder: Holder, value: Any, at: str, type_name: str, name: str
     if not isinstance(value, Mapping):
         raise MockSchemaError(
             at, f"{type_name}.{name} is {kind}: expected an object type (its defaults apply to every {name}), got "
-            f"{'a function' if callable(value) else _found(value)}",
+            f"{'a function' if callable(value) else json_kind(value)}",
             type_name=type_name, attribute=name,
         )
     return check_block_default(holder, value, at, f"{type_name}.{name}", nested=True)

@@ -46,7 +46,7 @@ from typing import Any, Final
 from ..._errors import TfCheckError
 from ..._frozen import FrozenValue, frozen, public
 from ..._text import exception_text
-from ..lifecycle import own, release, signals_held, start_held
+from ..lifecycle import own, release, remove_tree, signals_held, start_held
 from .factory import REATTACH_ENV, ReattachConfig, normalize_address, provider_type, reattach_json
 from .wire import DiagnosticRecorder, ProviderDiagnostic
 
@@ -186,17 +186,13 @@ def short_temp_dir(prefix: str = "tfpc-") -> Path:
         base = "/tmp"
     _remove_stale_once(base)
     with signals_held():
-        directory = own(Path(tempfile.mkdtemp(prefix=prefix, dir=base)), _remove_tree)
+        directory = own(Path(tempfile.mkdtemp(prefix=prefix, dir=base)), remove_tree)
     namespace = _pid_namespace()
     if namespace is not None:
         # Before the owner file: whoever reads that one finds this too.
         (directory / NAMESPACE_FILE).write_text(namespace, encoding="ascii")
     (directory / OWNER_FILE).write_text(_owner_mark(os.getpid()) or str(os.getpid()), encoding="ascii")
     return directory
-
-
-def _remove_tree(directory: Path) -> None:
-    shutil.rmtree(directory, ignore_errors=True)
 
 
 #: The file in each socket directory naming the process that made it: ``pid`` or ``pid:start-time``.
