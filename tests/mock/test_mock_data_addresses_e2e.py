@@ -208,6 +208,19 @@ def test_a_data_source_with_no_address_key_costs_no_second_plan(tf_acceptance: A
     assert reads(mock) == 6
 
 
+def _mock_plan(tf_acceptance: AcceptanceRunner, private_tmp: Path, module: Path, defaults: Path) -> str:
+    """The plan JSON ``tfplancheck mock-plan`` writes for ``module`` with the cloud mock and ``defaults``, which must
+    succeed leaving nothing in the private temporary directory."""
+    out_file = module.parent / "plan.json"
+    with leak_check(private_tmp) as leaks:
+        status, _out, err = cli("mock-plan", str(module), "--mock", f"acme/cloud={CLOUD_SCHEMA}", "--defaults",
+                                f"acme/cloud={defaults}", "--out", str(out_file), "--terraform",
+                                tf_acceptance.terraform.path, environ=automation())
+    assert (status, err) == (0, "")
+    assert not leaks[0], leaks[0]
+    return out_file.read_text(encoding="utf-8")
+
+
 def test_mock_plan_gives_data_sources_their_address_defaults(
     tf_acceptance: AcceptanceRunner, private_tmp: Path, tmp_path: Path
 ) -> None:
@@ -216,14 +229,7 @@ def test_mock_plan_gives_data_sources_their_address_defaults(
     defaults = tmp_path / "defaults.json"
     values = {k: v for k, v in MOCK_DATA.items() if not callable(v["endpoint"])}
     defaults.write_text(json.dumps({"mock_data": values}), encoding="utf-8")
-    out_file = tmp_path / "plan.json"
-    with leak_check(private_tmp) as leaks:
-        status, _out, err = cli("mock-plan", str(directory), "--mock", f"acme/cloud={CLOUD_SCHEMA}", "--defaults",
-                                f"acme/cloud={defaults}", "--out", str(out_file), "--terraform",
-                                tf_acceptance.terraform.path, environ=automation())
-    assert (status, err) == (0, "")
-    assert not leaks[0], leaks[0]
-    plan = json.loads(out_file.read_text(encoding="utf-8"))
+    plan = json.loads(_mock_plan(tf_acceptance, private_tmp, directory, defaults))
     read = {}
     pending = [plan["prior_state"]["values"]["root_module"]]
     while pending:
@@ -301,12 +307,5 @@ def test_mock_plan_plans_a_number_of_a_defaults_file_as_written(
     defaults = tmp_path / "defaults.json"
     defaults.write_text('{"override_during": "plan", "mock_resources": {"cloud_bucket": {"size_gb": ' + number + "}}}",
                         encoding="utf-8")
-    out_file = tmp_path / "plan.json"
-    with leak_check(private_tmp) as leaks:
-        status, _out, err = cli("mock-plan", str(directory), "--mock", f"acme/cloud={CLOUD_SCHEMA}", "--defaults",
-                                f"acme/cloud={defaults}", "--out", str(out_file), "--terraform",
-                                tf_acceptance.terraform.path, environ=automation())
-    assert (status, err) == (0, "")
-    assert not leaks[0], leaks[0]
-    plan = json.loads(out_file.read_text(encoding="utf-8"), parse_float=Decimal)
+    plan = json.loads(_mock_plan(tf_acceptance, private_tmp, directory, defaults), parse_float=Decimal)
     assert plan["planned_values"]["root_module"]["resources"][0]["values"]["size_gb"] == Decimal(number)
