@@ -69,10 +69,16 @@ def require_document(document: object, kind: type[_D], where: str, how: str) -> 
     return document
 
 
-def guard_documents(cls: type, kind: type, how: str, *methods: str) -> None:
+def guard_documents(
+    cls: type, kind: type, how: str, *methods: str, convert: Callable[[object, str], Any] | None = None
+) -> None:
     """Make each of ``methods`` that ``cls`` itself defines refuse a document that is not a ``kind`` with
     :func:`require_document`'s TypeError (``ExpectX.failures expects ...``), not the AttributeError the check
     would meet inside it.
+
+    A family whose entry points also read their document from other shapes (a configuration from a dict) passes
+    ``convert``, the function they use for it: given what is not a ``kind`` and where (``ExpectX.failures``), it
+    returns the document or raises; so ``failures`` takes what the family's ``check_config`` takes.
 
     What a check family's base calls from ``__init_subclass__``: every check, the library's and the user's,
     is guarded where it is declared, so none is left out. A guarded method says so (``.unguarded``, the
@@ -88,16 +94,24 @@ def guard_documents(cls: type, kind: type, how: str, *methods: str) -> None:
     Traceback (most recent call last):
     ...
     TypeError: Check.failures expects an int, got str
+    >>> class Parsed:
+    ...     def failures(self, n):
+    ...         return n
+    >>> guard_documents(Parsed, int, "an int", "failures", convert=lambda text, where: int(text))
+    >>> Parsed().failures("7")
+    7
     """
     for name in methods:
         method = cls.__dict__.get(name)
         # An abstract declaration has nothing to guard; a method guarded already is met again when a dataclass
         # with slots rebuilds the class.
         if callable(method) and not getattr(method, "__isabstractmethod__", False) and not hasattr(method, "unguarded"):
-            setattr(cls, name, _guarded(method, name, kind, how))
+            setattr(cls, name, _guarded(method, name, kind, how, convert))
 
 
-def _guarded(method: Callable[..., _T], name: str, kind: type, how: str) -> Callable[..., _T]:
+def _guarded(
+    method: Callable[..., _T], name: str, kind: type, how: str, convert: Callable[[object, str], Any] | None
+) -> Callable[..., _T]:
     """``method``, refusing a document that is not a ``kind`` (see :func:`guard_documents`).
 
     It takes what the method as written takes, the signature ``help()`` shows: the document by position or by
@@ -113,7 +127,11 @@ def _guarded(method: Callable[..., _T], name: str, kind: type, how: str) -> Call
                 return method(self, *args, **kwargs)
             document = kwargs.pop(parameter)
         if not isinstance(document, kind):
-            require_document(document, kind, f"{type(self).__name__}.{name}", how)
+            where = f"{type(self).__name__}.{name}"
+            if convert is None:
+                require_document(document, kind, where, how)
+            else:
+                document = convert(document, where)
         # The document alone, as the checks' runners pass it, is not unpacked: that was most of the guard's cost.
         return method(self, document, *args, **kwargs) if args or kwargs else method(self, document)
 

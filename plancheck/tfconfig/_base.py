@@ -18,7 +18,7 @@ from tfjsonpath import Path, PathNotFoundError
 from tfjsonpath._jsontypes import fold_nodes, is_array, is_object, json_nodes
 
 from .. import knownvalue as kv
-from .._checking.fields import checked_address, require_document
+from .._checking.fields import checked_address, guard_documents, require_document
 from .._checking.messages import closest, given_by, scrubbed_failure
 from .._checking.run import run_checks
 from .._errors import CheckFailure, ConfigCheckError, ValueMismatchError
@@ -63,6 +63,9 @@ class _AnyValue:
 
 ANY: Final[Any] = _AnyValue()
 
+#: What a configuration check's entry points take, as their TypeError says.
+A_CONFIG: Final = "a plancheck.tfconfig.Config (load_config, parse_config), a dict or a list of dicts"
+
 
 def require_config(config: object, where: str) -> Config:
     """A Config as given, or one read from a mapping (strictly); anything else is a TypeError.
@@ -75,9 +78,7 @@ def require_config(config: object, where: str) -> Config:
     if isinstance(config, (Mapping, list, tuple)):
         # A list is the top-level JSON array form of a configuration, which Terraform reads too.
         return config_from_dict(config)
-    return require_document(
-        config, Config, where, "a plancheck.tfconfig.Config (load_config, parse_config), a dict or a list of dicts"
-    )
+    return require_document(config, Config, where, A_CONFIG)
 
 
 @public("plancheck.tfconfig")
@@ -97,9 +98,20 @@ class ConfigCheck(FrozenValue, abc.ABC):
     plancheck.ConfigCheckError: ExpectResource: terraform_data.web: no resource terraform_data.web in the configuration; closest: terraform_data.wbe
     """
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        # Named: the class ``@frozen`` built with slots is not the one a bare super() would find.
+        super(ConfigCheck, cls).__init_subclass__(**kwargs)  # noqa: UP008 (see above)
+        # Given a dict, failures reads it as check_config does; given something else (None, a Plan, a path), it
+        # says so, as check_config does, not with the AttributeError the check would meet inside.
+        guard_documents(cls, Config, A_CONFIG, "failures", convert=require_config)
+
     @abc.abstractmethod
     def failures(self, config: Config) -> list[CheckFailure]:
-        """Every way ``config`` fails this check, in a stable order (empty when it holds)."""
+        """Every way ``config`` fails this check, in a stable order (empty when it holds).
+
+        Given a dict or a list of dicts, it reads the configuration from it, as :meth:`check_config` does;
+        given anything else but a :class:`~plancheck.tfconfig.Config`, it raises a TypeError saying what it takes.
+        """
 
     def __repr__(self) -> str:
         args, kwargs = self._args()

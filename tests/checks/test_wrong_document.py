@@ -3,7 +3,8 @@
 ``failures`` and ``outcome`` are public: a user's runner or a REPL calls them with what it has (a dict
 read with ``json.load``, None, a State where a Plan belongs). They raise the TypeError ``CheckPlan`` and
 ``assert_plan`` raise (``require_document``), never the AttributeError or KeyError the check would meet
-inside. The guard is the check families' bases' (``__init_subclass__``), so every exported check is here,
+inside. A configuration check's ``failures`` reads a dict as its ``check_config`` does (``require_config``)
+and refuses the rest with the same words. The guard is the check families' bases' (``__init_subclass__``), so every exported check is here,
 found by iterating ``__all__``: a new check has no way to regress.
 """
 
@@ -21,13 +22,16 @@ from plancheck import ExpectEmptyPlan, ExpectNonEmptyPlan, Plan, PlanCheck, Stat
 from plancheck import knownvalue as kv
 from plancheck import querycheck as qc
 from plancheck import statecheck as sc
+from plancheck import tfconfig as tc
 from plancheck.querycheck import KnownValueCheck, QueryOutput, QueryResultCheck, queryfilter
 from plancheck.statecheck import StateCheck
+from plancheck.tfconfig import Config, ConfigCheck, ConfigFormatError
 from tfjsonpath import New
 
 PLAN = Plan.from_dict({"format_version": "1.2"})
 STATE = State.from_dict({"format_version": "1.0"})
 QUERY = QueryOutput.from_messages([])
+CONFIG = tc.parse_config("{}")
 BY_ID = queryfilter.ByResourceIdentity({"id": kv.StringExact("a")})
 
 #: One built instance of each exported query check (the leak table, which builds the others, has no query rows).
@@ -42,9 +46,28 @@ QUERY_CHECKS: list[QueryResultCheck] = [
 ]
 
 
+#: One built instance of each exported configuration check (the leak table builds only ExpectVariable).
+CONFIG_CHECKS: list[ConfigCheck] = [
+    tc.ExpectDataSource("aws_ami", "ubuntu"),
+    tc.ExpectDataSourceAttribute("aws_ami", "ubuntu", New("most_recent"), True),
+    tc.ExpectDataSourceCount("aws_ami", 1),
+    tc.ExpectLocal("greeting", references=["var.name"]),
+    tc.ExpectModule("vpc", version="5.2.0"),
+    tc.ExpectNoResource("aws_instance", "web"),
+    tc.ExpectOutput("ip", sensitive=True),
+    tc.ExpectProvider("aws", alias="euw1"),
+    tc.ExpectReferences("aws_subnet", "a", "vpc_id", contains=["aws_vpc.main"]),
+    tc.ExpectResource("aws_instance", "web"),
+    tc.ExpectResourceAttribute("aws_instance", "web", New("tags").AtMapKey("Name"), "web-1"),
+    tc.ExpectResourceCount("aws_instance", 2),
+    tc.ExpectResourceWithProperties("aws_sns_topic", {"name": "alerts"}),
+    tc.ExpectVariable("region", type="string"),
+]
+
+
 def _built() -> list[Any]:
     built = [case.build() for case in CASES]
-    return [*built, ExpectNonEmptyPlan(), *QUERY_CHECKS]
+    return [*built, ExpectNonEmptyPlan(), *QUERY_CHECKS, *CONFIG_CHECKS]
 
 
 #: Per family: its base, the modules exporting its checks, its document, and how it says what it expects.
@@ -55,6 +78,9 @@ FAMILIES: dict[str, tuple[type, tuple[Any, ...], Any, str, tuple[str, ...]]] = {
               ("failures", "CheckState")),
     "query": (QueryResultCheck, (qc,), QUERY, "a plancheck.querycheck.QueryOutput (use load_query)",
               ("failures", "CheckQuery")),
+    "config": (ConfigCheck, (tc,), CONFIG,
+               "a plancheck.tfconfig.Config (load_config, parse_config), a dict or a list of dicts",
+               ("failures", "check_config")),
 }
 #: What is passed instead, and the type name the error gives: a document read with json.load, nothing, another
 #: family's document, a path.
@@ -65,6 +91,9 @@ WRONG: dict[str, list[tuple[str, Any, str]]] = {
               ("path", "state.json", "str")],
     "query": [("messages", [{"type": "list_start"}], "list"), ("none", None, "NoneType"), ("plan", PLAN, "Plan"),
               ("path", "query.jsonl", "str")],
+    # A dict or a list of dicts is a configuration to a configuration check (see test_a_config_check_reads_a_dict).
+    "config": [("none", None, "NoneType"), ("plan", PLAN, "Plan"), ("state", STATE, "State"),
+               ("path", "main.tf.json", "str"), ("bytes", b"{}", "bytes")],
 }
 
 
@@ -90,7 +119,7 @@ def _instances(family: str) -> list[Any]:
 def test_every_exported_check_is_in_the_table(family: str) -> None:
     missing = {cls.__name__ for cls in _exported(family)} - {type(c).__name__ for c in _instances(family)}
     assert missing == set(), f"build one of each in QUERY_CHECKS or the leak table's rows: {sorted(missing)}"
-    assert len(_exported(family)) >= {"plan": 35, "state": 10, "query": 7}[family]
+    assert len(_exported(family)) >= {"plan": 35, "state": 10, "query": 7, "config": 14}[family]
 
 
 ROWS = [
@@ -128,6 +157,14 @@ MESSAGES = [
     pytest.param(lambda: qc.ExpectLength("t.l", 1).failures([]),  # type: ignore[arg-type]
                  "ExpectLength.failures expects a plancheck.querycheck.QueryOutput (use load_query), got list",
                  id="query-failures-list"),
+    pytest.param(lambda: tc.ExpectResource("aws_instance", "web").failures(PLAN),  # type: ignore[arg-type]
+                 "ExpectResource.failures expects a plancheck.tfconfig.Config (load_config, parse_config), a dict or a "
+                 "list of dicts, got Plan",
+                 id="config-failures-plan"),
+    pytest.param(lambda: tc.ExpectVariable("region").failures(config=None),  # type: ignore[arg-type]
+                 "ExpectVariable.failures expects a plancheck.tfconfig.Config (load_config, parse_config), a dict or a "
+                 "list of dicts, got NoneType",
+                 id="config-failures-none-by-name"),
 ]
 
 
@@ -211,3 +248,32 @@ def test_a_wrong_document_by_name_is_refused_too(call: Any, message: str) -> Non
     with pytest.raises(TypeError) as info:
         call()
     assert str(info.value) == message
+
+
+#: A configuration, as a dict and as the top-level JSON array Terraform also reads (most of the checks fail on it).
+AS_DICT: dict[str, Any] = {
+    "variable": {"region": {"type": "number"}},
+    "resource": {"aws_instance": {"web": {"tags": {"Name": "web-2"}}}},
+}
+
+
+@pytest.mark.parametrize("document", [AS_DICT, [AS_DICT]], ids=["dict", "list-of-dicts"])
+@pytest.mark.parametrize("check", CONFIG_CHECKS, ids=lambda check: type(check).__name__)
+def test_a_config_check_reads_a_dict_as_check_config_does(check: ConfigCheck, document: Any) -> None:
+    # check_config and assert_config take a dict (require_config): failures, their public half, takes it too.
+    config = tc.config_from_dict(document)
+    assert isinstance(config, Config)
+    expected = [str(f) for f in check.failures(config)]
+    assert [str(f) for f in check.failures(document)] == expected
+    assert [str(f) for f in check.failures(config=document)] == expected
+
+
+def test_a_malformed_config_dict_is_the_error_check_config_gives() -> None:
+    check = tc.ExpectResource("aws_instance", "web")
+    with pytest.raises(ConfigFormatError) as by_failures:
+        check.failures({"resource": 3})  # type: ignore[arg-type]
+    with pytest.raises(ConfigFormatError) as by_check_config:
+        check.check_config({"resource": 3})
+    assert str(by_failures.value) == str(by_check_config.value) == (
+        "$.resource: expected an object of resource types (a resource block has 2 labels: type, name), found a number"
+    )
