@@ -134,7 +134,7 @@ class _Helper:
             for chunk in chunks:
                 stdin.write(chunk)
             stdin.close()
-        except OSError:
+        except BaseException:  # not yet in split_parallel's hands: a Ctrl-C or SIGTERM here must end it too
             self.kill()
             raise
 
@@ -150,13 +150,11 @@ class _Helper:
                 last_helper_usage.update(json.loads(usage))
             self.proc.wait(timeout=60)
         except (OSError, ValueError, subprocess.TimeoutExpired):
-            self.kill()
-            return None
-        finally:
-            stdout.close()
+            return None  # split_parallel ends it
         return lines if self.proc.returncode == 0 else None
 
     def kill(self) -> None:
+        """End and reap the helper, close its output: nothing when it has exited and been reaped already."""
         self.proc.kill()
         self.proc.wait()
         if self.proc.stdout is not None:
@@ -255,15 +253,16 @@ def split_parallel(box: list[bytes | str], source: str | None = None) -> SplitPl
             del encoded
     except OSError:
         return None
+    # The helper is a child of this process: whatever way the load ends (a result, a failure, Ctrl-C, SIGTERM
+    # or a bug while its results are read), it is ended and reaped here, never left to the garbage collector.
     try:
         if text is None:
             text = data.decode("ascii")
-    except BaseException:
+        box.clear()
+        del data
+        split = _split_text(text, helper, value_start, next_key, source)
+    finally:
         helper.kill()
-        raise
-    box.clear()
-    del data
-    split = _split_text(text, helper, value_start, next_key, source)
     if split is None:
         box.append(text)  # the ordinary load reads the decoded text
     return split
@@ -284,11 +283,7 @@ def _split_text(
     try:
         entries, end = _parse_array(text, value_start)
     except (ValueError, RecursionError, StopIteration, ArithmeticError):
-        helper.kill()
         return None
-    except BaseException:
-        helper.kill()
-        raise
     results = helper.results()
     if results is None or results[0] is None:
         return None

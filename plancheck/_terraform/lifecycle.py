@@ -37,11 +37,14 @@ import tempfile
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from types import FrameType
-from typing import Any, Final, TypeAlias, TypeVar
+from typing import TYPE_CHECKING, Any, Final, TypeAlias, TypeVar
 
 from tfjsonpath._errors import PicklesFields
 
 from .._frozen import public
+
+if TYPE_CHECKING:
+    from concurrent.futures import ProcessPoolExecutor
 
 __all__ = [
     "SIGNALS",
@@ -509,8 +512,11 @@ def run_in_workers(fn: Callable[[_A], _R], items: Sequence[_A], workers: int) ->
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
-    pool = ProcessPoolExecutor(max_workers=min(workers, len(items)), mp_context=multiprocessing.get_context("fork"),
-                               initializer=_worker_start)
+    # Owned like a command: a second signal that lands as the ``except`` below begins, before the workers are
+    # ended, leaves them to the enclosing scope (which ends them), not to a shutdown that waits for their work.
+    with signals_held():
+        pool = own(ProcessPoolExecutor(max_workers=min(workers, len(items)), initializer=_worker_start,
+                                       mp_context=multiprocessing.get_context("fork")), _end_pool)
     try:
         signal.pthread_sigmask(signal.SIG_BLOCK, _FORKING)
         try:
@@ -519,12 +525,20 @@ def run_in_workers(fn: Callable[[_A], _R], items: Sequence[_A], workers: int) ->
             futures = [pool.submit(_work, fn, item) for item in items]
         finally:
             signal.pthread_sigmask(signal.SIG_UNBLOCK, _FORKING)
-        return [future.result() for future in futures]
+        results = [future.result() for future in futures]
     except BaseException:
-        _end_workers(getattr(pool, "_processes", None) or {})
+        _end_pool(pool)
+        release(pool)
         raise
-    finally:
-        pool.shutdown(wait=True, cancel_futures=True)
+    pool.shutdown(wait=True)
+    release(pool)
+    return results
+
+
+def _end_pool(pool: ProcessPoolExecutor) -> None:
+    """End the pool's workers (:func:`_end_workers`), then shut it down: none of its processes or threads is left."""
+    _end_workers(getattr(pool, "_processes", None) or {})
+    pool.shutdown(wait=True, cancel_futures=True)
 
 
 def _end_workers(processes: dict[Any, Any]) -> None:

@@ -338,3 +338,47 @@ def test_signals_held_hold_a_signal_whichever_thread_the_kernel_gives_it_to(
         events.append("body done")
     assert events == ["body done", "signal"]
     assert as_a_script == [signal.SIGTERM]
+
+
+def _signal_the_parent_then_work(mark: str) -> None:
+    """A worker's item: its pid noted, SIGTERM to the parent (the first item only: the first signal), then work
+    that takes a while and notes that it finished, which it must not: the parent ends its workers."""
+    Path(f"{mark}.pid").write_text(str(os.getpid()), "utf-8")
+    if mark.endswith("first"):
+        os.kill(os.getppid(), signal.SIGTERM)
+    time.sleep(3)
+    Path(f"{mark}.finished").touch()
+
+
+def test_a_second_signal_as_the_workers_are_to_be_ended_still_ends_them(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, as_a_script: list[int],
+    newly_owned: Callable[[], list[object]],
+) -> None:
+    """``run_in_workers`` ends its workers in its ``except`` after a signal; a second one landing as that begins
+    used to skip it, and the pool's shutdown then waited for the workers to finish their work (a ``terraform
+    apply``, for as long as it takes) instead of ending them. The pool is owned: the enclosing scope ends it."""
+    real_end = lifecycle._end_workers
+    signalled: list[bool] = []
+
+    def signalled_as_the_ending_begins(processes: dict[object, object]) -> None:
+        if not signalled:
+            signalled.append(True)
+            _signal_self()  # handled here: the workers are not ended by this call
+        real_end(processes)
+
+    monkeypatch.setattr(lifecycle, "_end_workers", signalled_as_the_ending_begins)
+    marks = [str(tmp_path / "first"), str(tmp_path / "second")]
+    try:
+        with pytest.raises(Terminated), ending_on_signals():
+            lifecycle.run_in_workers(_signal_the_parent_then_work, marks, 2)
+        assert signalled, "the second signal was never sent"
+        pids = [int(Path(f"{mark}.pid").read_text("utf-8")) for mark in marks if Path(f"{mark}.pid").exists()]
+        assert pids, "no worker ran"
+        assert all(_gone(pid, within=2.0) for pid in pids), "a worker was left running or unreaped"
+        assert [p.name for p in tmp_path.glob("*.finished")] == [], "the workers were waited for, not ended"
+        assert as_a_script == [signal.SIGTERM]
+        assert newly_owned() == []
+    finally:
+        for mark in marks:
+            with contextlib.suppress(OSError, ValueError):
+                _stop_our_child(int(Path(f"{mark}.pid").read_text("utf-8")))

@@ -1,0 +1,117 @@
+"""The helper process of a large stdlib load (``plancheck._loading.parallel``) never outlives the load (#33).
+
+Whatever ends the load while this process reads the helper's results (Ctrl-C, SIGTERM, an exception), the
+helper is ended and reaped before the interrupt leaves ``split_parallel``: no running or zombie process, no
+descriptor (its in-memory input, its pipe) and no temporary file is left behind. The interrupt is landed
+deterministically: the helper's output is wrapped so that the first read interrupts.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import tempfile
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import plancheck._loading.parallel as parallel
+from plancheck._terraform import lifecycle
+from plancheck._terraform.lifecycle import Terminated, ending_on_signals
+
+pytestmark = pytest.mark.skipif(not hasattr(signal, "SIGTERM") or not Path("/proc/self/fd").exists(),
+                                reason="POSIX signals and /proc")
+
+_PLAN = (b'{"format_version": "1.2", "terraform_version": "1.5.0", "resource_changes": ['
+         + b", ".join(b'{"address": "null_resource.n%d", "type": "null_resource"}' % i for i in range(50))
+         + b'], "prior_state": {"format_version": "1.0"}}')
+
+
+@pytest.fixture(autouse=True)
+def as_a_script(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
+    """Outside the delivery this session's plugin defers, with a handler of the test's own that records the
+    delivered signal (the default would end the test run)."""
+    monkeypatch.setattr(lifecycle._SCOPE, "deferrals", 0)
+    monkeypatch.setattr(lifecycle._SCOPE, "pending", None)
+    monkeypatch.setattr(parallel, "PARALLEL_MIN_BYTES", 0)
+    monkeypatch.delenv(parallel.PARALLEL_ENV, raising=False)
+    seen: list[int] = []
+    previous = signal.signal(signal.SIGTERM, lambda signum, _frame: seen.append(signum))
+    try:
+        yield seen
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+class _Interrupting:
+    """The helper's output, whose first read is interrupted by ``interrupt``."""
+
+    def __init__(self, stream: Any, interrupt: Callable[[], None]) -> None:
+        self.stream = stream
+        self.interrupt = interrupt
+
+    def readline(self) -> bytes:
+        self.interrupt()
+        return bytes(self.stream.readline())
+
+    def close(self) -> None:
+        self.stream.close()
+
+
+def _sigterm() -> None:
+    os.kill(os.getpid(), signal.SIGTERM)
+
+
+def _ctrl_c() -> None:
+    raise KeyboardInterrupt
+
+
+def _a_bug() -> None:
+    raise RuntimeError("a bug while reading")
+
+
+@pytest.mark.parametrize(("interrupt", "raised"), [
+    pytest.param(_ctrl_c, KeyboardInterrupt, id="ctrl-c"),
+    pytest.param(_sigterm, Terminated, id="sigterm"),
+    pytest.param(_a_bug, RuntimeError, id="exception"),
+])
+def test_an_interrupted_read_of_the_helpers_results_ends_and_reaps_it(
+    monkeypatch: pytest.MonkeyPatch, as_a_script: list[int], interrupt: Callable[[], None],
+    raised: type[BaseException],
+) -> None:
+    started: list[int] = []
+    original = parallel._Helper.__init__
+
+    def start(self: parallel._Helper, data: bytes, segments: list[tuple[str, int, int]]) -> None:
+        original(self, data, segments)
+        started.append(self.proc.pid)
+        self.proc.stdout = _Interrupting(self.proc.stdout, interrupt)  # type: ignore[assignment]
+
+    monkeypatch.setattr(parallel._Helper, "__init__", start)
+    fds = sorted(os.listdir("/proc/self/fd"))
+    temporary = sorted(os.listdir(tempfile.gettempdir()))
+    try:
+        with pytest.raises(raised) as caught, ending_on_signals():
+            parallel.split_parallel([_PLAN], "plan.json")
+        # The traceback (held here) keeps the load's frames, and with them the helper's Popen, alive: only an
+        # explicit wait reaps it.
+        assert caught.value is not None
+        assert len(started) == 1
+        assert not Path(f"/proc/{started[0]}").exists(), "the helper is still running, or a zombie not reaped"
+    finally:
+        for pid in started:  # what a failing check left: this test's own child
+            with contextlib.suppress(ProcessLookupError, ChildProcessError):
+                os.kill(pid, signal.SIGKILL)
+                os.waitpid(pid, 0)
+    assert sorted(os.listdir("/proc/self/fd")) == fds
+    assert sorted(os.listdir(tempfile.gettempdir())) == temporary
+    assert as_a_script == ([signal.SIGTERM] if raised is Terminated else [])
+
+
+def test_an_uninterrupted_load_still_splits() -> None:
+    split = parallel.split_parallel([_PLAN], "plan.json")
+    assert split is not None
+    assert len(split.values["resource_changes"]) == 50
