@@ -475,7 +475,7 @@ ECHOED_ROWS = [
                  f'mock_resources["cloud_bucket"]["{LONG_SHOWN}"]: cloud_bucket has no attribute {LONG_SHOWN}',
                  id="mock-attribute-100k"),
     pytest.param(lambda: _mock(mock_resources={"cloud_bucket": {"tags": {LONG: 1}}}),
-                 f'mock_resources["cloud_bucket"]["tags"]["{LONG_SHOWN}"]: expected string, got int',
+                 f'mock_resources["cloud_bucket"]["tags"]["{LONG_SHOWN}"]: expected string, got a number',
                  id="mock-map-key-100k"),
     pytest.param(lambda: _mock_of({"resource_schemas": {"cloud_bucket": {"block": {"attributes": {
                      LONG: {"type": "string", "computed": "yes"}}}}}}),
