@@ -33,7 +33,11 @@ from ._frozen import ReadOnly, public
 from ._text import at_cut, bounded_by_spans, sharing_a_window, whole_token, windows_of
 
 __all__ = [
+    "KNOWN_AFTER_APPLY",
+    "MARKERS",
     "SENSITIVE",
+    "SENSITIVE_CHANGED",
+    "SENSITIVE_UNMARKED",
     "Marks",
     "Secrets",
     "child_marks",
@@ -55,6 +59,17 @@ __all__ = [
 ]
 
 SENSITIVE: Final = "(sensitive)"
+#: A value the snapshot of one side marks, and the other shows: hidden on both (:mod:`plancheck.snapshot`).
+SENSITIVE_UNMARKED: Final = "(sensitive, unmarked)"
+#: A sensitive value that changed, as a snapshot diff shows its new side.
+SENSITIVE_CHANGED: Final = "(sensitive, changed)"
+#: A value unknown until apply, as query, drift checks and snapshots show it.
+KNOWN_AFTER_APPLY: Final = "(known after apply)"
+#: The markers that hide a value: a secret spelled like one is none (its scrub would show a marker all the same).
+_HIDING_MARKERS: Final = frozenset((SENSITIVE, SENSITIVE_UNMARKED, SENSITIVE_CHANGED))
+#: Every marker the library writes in place of a value. Its words are the library's, not a value's: a secret
+#: spelled like one of them (``known``) is not scrubbed inside a marker (:meth:`Secrets.scrub`).
+MARKERS: Final = (SENSITIVE, SENSITIVE_UNMARKED, SENSITIVE_CHANGED, KNOWN_AFTER_APPLY)
 #: Shortest secret scrubbed by value: shorter strings ("", "a", "id") would blank out ordinary words.
 MIN_SECRET_LENGTH: Final = 3
 
@@ -535,10 +550,10 @@ class Secrets(ReadOnly):
     _trusted: frozenset[str] | Callable[[], frozenset[str]]
 
     def __init__(self, values: Iterable[str] = (), trusted: Iterable[str] | Callable[[], Iterable[str]] = ()) -> None:
-        # The strings long enough to scrub, none spelled like a marker: a marked map's key "(sensitive)" is no
+        # The strings long enough to scrub, none spelled like a hiding marker: a marked map's key "(sensitive)" is no
         # secret to scrub (its scrub is itself, so it hides nothing), while as a secret it hid every unmarked key
         # spelled so, and its windows ("sensitiv") blanked the library's own word wherever it stood.
-        kept = frozenset(v for v in values if isinstance(v, str) and len(v) >= MIN_SECRET_LENGTH and not _MARKER.fullmatch(v))
+        kept = frozenset(v for v in values if isinstance(v, str) and len(v) >= MIN_SECRET_LENGTH and v not in _HIDING_MARKERS)
         # A callable is asked on first need: a document's trusted names are many, and most texts show no secret.
         # The values are given: a document's are collected when its ``secrets`` are first asked for (a failure).
         if callable(trusted):
@@ -798,21 +813,43 @@ def _outside_trusted(spans: list[tuple[int, int]], cover: list[tuple[int, int]])
     return kept
 
 
-#: The markers the library writes for hidden values: a secret spelled like one (a key ``(sensitive)``, a value
-#: ``sensitive``) is no reason to scrub inside them, which garbled them (``(sensitive), unmarked)``) and hid nothing.
-_MARKER: Final = re.compile(r"\(sensitive(?:, (?:unmarked|changed))?\)")
+#: Every marker the library writes in place of a value (:data:`MARKERS`), found in a text to scrub.
+_MARKER: Final = re.compile("|".join(re.escape(marker) for marker in MARKERS))
+#: The markers' opening words (``(sensitive``, ``(known``): a text without one holds no marker, and is not searched
+#: for one (10 µs a KB of text with a span found, the most of which holds none).
+_MARKER_OPENINGS: Final = frozenset(marker.split()[0].rstrip(",)") for marker in MARKERS)
 
 
 def _outside_markers(text: str, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    """``spans`` less those wholly inside one of the library's markers in ``text``.
+    """``spans`` (sorted by start) less each run of them (as :func:`_replaced` joins them) that is a proper part of
+    one of the library's markers (:data:`MARKERS`) in ``text``.
+
+    A secret spelled like a word of a marker (``sensitive``, ``known``) is no reason to scrub inside it, which
+    garbled it (``(sensitive), unmarked)``, ``((sensitive) after apply)``) and hid nothing: the marker's words are
+    the library's. A run that is a whole marker is a secret spelled so, or holding it (``(known after apply)``,
+    ``token (known after apply)``), and one reaching past a marker a secret standing there: both are scrubbed.
 
     >>> _outside_markers("a: (sensitive, unmarked) x", [(4, 14), (25, 26)])
     [(25, 26)]
+    >>> _outside_markers("(known after apply)", [(1, 6), (7, 12)]), _outside_markers("(known after apply)", [(0, 8), (6, 19)])
+    ([], [(0, 8), (6, 19)])
     """
-    if "(sensitive" not in text:
+    if not any(opening in text for opening in _MARKER_OPENINGS):
         return spans
     markers = [(m.start(), m.end()) for m in _MARKER.finditer(text)]
-    return [(s, e) for s, e in spans if not any(a <= s and e <= b for a, b in markers)]
+    if not markers:
+        return spans
+    kept: list[tuple[int, int]] = []
+    first = 0
+    while first < len(spans):
+        (start, end), last = spans[first], first + 1
+        while last < len(spans) and spans[last][0] <= end:
+            end = max(end, spans[last][1])
+            last += 1
+        if not any(a <= start and end <= b and end - start < b - a for a, b in markers):
+            kept.extend(spans[first:last])
+        first = last
+    return kept
 
 
 def _replaced(text: str, spans: list[tuple[int, int]]) -> str:

@@ -20,7 +20,7 @@ from .._documents.plan import Plan, ResourceChange
 from .._documents.select import Resources
 from .._errors import CheckFailure
 from .._frozen import constructor_repr, frozen, public
-from .._redact import Marks, Secrets, child_marks, fit_marks
+from .._redact import KNOWN_AFTER_APPLY, Marks, Secrets, child_marks, fit_marks
 from .base import PlanCheck
 from .changes import change_sort_key
 
@@ -37,7 +37,6 @@ class _Missing:
 
 _MISSING: Final[Any] = _Missing()
 _ABSENT_TEXT: Final = "(not present)"
-_UNKNOWN_TEXT: Final = "(known after apply)"
 
 
 def _same_scalar(a: Any, b: Any) -> bool:
@@ -61,7 +60,7 @@ def _pair(before: Any, after: Any, before_marks: Marks, after_marks: Marks, secr
     shown = render_compared(values, [before_marks, after_marks], secrets, (0, 1))
     return (
         _ABSENT_TEXT if before is _MISSING else shown[0],
-        _UNKNOWN_TEXT if after_unknown else _ABSENT_TEXT if after is _MISSING else shown[1],
+        KNOWN_AFTER_APPLY if after_unknown else _ABSENT_TEXT if after is _MISSING else shown[1],
     )
 
 

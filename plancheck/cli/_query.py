@@ -19,7 +19,7 @@ from tfjsonpath import Path
 from .._checking.equality import union_marks
 from .._documents.plan import Change, Plan, ResourceNotFoundError, invocation_entries, shown_address
 from .._documents.resolve import ResolvedValue, ValueStatus, resolve_value
-from .._redact import Marks, contains_sensitive, render_value, with_unknowns
+from .._redact import KNOWN_AFTER_APPLY, Marks, contains_sensitive, render_value, with_unknowns
 from .._text import one_line
 from ._io import SCHEMA_VERSION, CliError, plan_notes, plan_summary
 
@@ -36,7 +36,7 @@ __all__ = [
 ]
 
 
-UNKNOWN_TEXT: Final = "(known after apply)"
+UNKNOWN_TEXT: Final = KNOWN_AFTER_APPLY
 # A string no plan holds: stands in for unknown values so render_value can lay them out, then is replaced.
 _PLACEHOLDER: Final = "\x00tfplancheck-unknown\x00"
 _PLACEHOLDER_JSON: Final = '"\\u0000tfplancheck-unknown\\u0000"'

@@ -46,7 +46,7 @@ from tfjsonpath import Path
 
 from .._documents.met import met
 from .._loading.collector import collector_off
-from .._redact import SENSITIVE, Secrets
+from .._redact import SENSITIVE, SENSITIVE_CHANGED, SENSITIVE_UNMARKED, Secrets
 from ._format import (
     FACTS,
     FINGERPRINTED,
@@ -78,7 +78,7 @@ KEY_CHANGED: Final = (
 )
 _NONE: Final = "(none)"
 #: A value hidden because the other side marks its path (or a path holding it): it was not marked on its own side.
-HIDDEN_UNMARKED: Final = "(sensitive, unmarked)"
+HIDDEN_UNMARKED: Final = SENSITIVE_UNMARKED
 #: Value tokens that hold no text worth hiding, and would blank ordinary words if scrubbed as secrets.
 _NO_SECRET: Final = frozenset({"null", "true", "false", "{}", "[]", UNKNOWN})
 _HEADS: Final = (f"{RESOURCE} ", f"{OUTPUT} ", f"{INVOCATION} ")
@@ -102,7 +102,7 @@ def shown_value(token: str) -> str:
 
 def _change(old: str, new: str) -> str:
     if is_sensitive(old) and is_sensitive(new):
-        return f"{SENSITIVE} -> (sensitive, changed)"
+        return f"{SENSITIVE} -> {SENSITIVE_CHANGED}"
     return f"{shown_value(old)} -> {shown_value(new)}"
 
 

@@ -37,7 +37,7 @@ from tfjsonpath import MapStep, Path, PathSyntaxError, Step
 from tfjsonpath._jsontypes import number_text
 
 from .._frozen import FrozenValue, frozen
-from .._redact import SENSITIVE
+from .._redact import KNOWN_AFTER_APPLY, SENSITIVE
 from ._errors import SnapshotFormatError
 
 __all__ = [
@@ -69,7 +69,7 @@ COMMENT: Final = (
 )
 #: Names the key the fingerprints were made with (a fingerprint of a constant), never the key.
 KEY_LINE_PREFIX: Final = "# fingerprint key #"
-UNKNOWN: Final = "(known after apply)"
+UNKNOWN: Final = KNOWN_AFTER_APPLY
 #: JSON's literal names, by the Python value each stands for (look up only None and bools: 1 == True).
 JSON_LITERALS: Final[Mapping[Any, str]] = {None: "null", True: "true", False: "false"}
 #: A sensitive value with its fingerprint: ``(sensitive #0123456789ab)``.
