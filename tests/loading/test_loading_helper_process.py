@@ -19,8 +19,8 @@ from typing import Any
 import pytest
 
 import plancheck._loading.parallel as parallel
-from plancheck._terraform import lifecycle
-from plancheck._terraform.lifecycle import Terminated, ending_on_signals
+from plancheck._loading import lifecycle
+from plancheck._loading.lifecycle import Terminated, ending_on_signals
 
 pytestmark = pytest.mark.skipif(not hasattr(signal, "SIGTERM") or not Path("/proc/self/fd").exists(),
                                 reason="POSIX signals and /proc")
