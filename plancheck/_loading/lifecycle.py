@@ -20,6 +20,11 @@ removes it as usual (:func:`release`, signal-held, idempotent); what a signal ke
 removing is removed by the :func:`ending_on_signals` scope it was made in as the interrupt leaves it
 (each enclosing scope tries again), and, outside any scope, when the process exits.
 
+This is the one lifecycle of every process the library starts: Terraform's commands and the provider
+servers (:mod:`plancheck._terraform`), the ``--jobs`` workers (:mod:`plancheck._terraform.lifecycle`) and
+the loader's helper for a large standard-library load (:mod:`plancheck._loading.parallel`); it lives in
+the loading layer, the lowest that starts a process, so that all of them can follow it.
+
 Only the main thread can handle signals: elsewhere (and on platforms without these signals) the scope
 does nothing. A signal that is ignored (``nohup`` ignores SIGHUP) or handled outside Python stays so.
 """
