@@ -34,7 +34,9 @@ ROOT = Path(__file__).resolve().parents[1]
 #: (140: plancheck/cli/_many.py, #35's many plans per run: the workers' side, split from _output.py, the formats.)
 #: (143: _output.py, at 594 of 600 lines with every format, split by concept so each plan part's maker and its scrub
 #: live together: _runs.py a checked plan as the reports read it, _text_report.py, _report_formats.py the CI's formats.)
-MODULES_TODAY = 143
+#: (144: plancheck/_loading/lifecycle.py, the process lifecycle moved down from _terraform/lifecycle.py so the
+#: loader's helper process follows it too (#33); _terraform/lifecycle.py keeps the worker processes.)
+MODULES_TODAY = 144
 
 #: Pairs of files in plancheck/ sharing a block of six or more lines alike (tools/house.py): may only go down.
 #: (65 on the waivers branch; 47 after #34's shared concepts: check_fields and checked_instance, the

@@ -27,6 +27,7 @@ No helper is started for plans under :data:`PARALLEL_MIN_BYTES`, when
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import re
@@ -39,6 +40,7 @@ from typing import Any, Final, cast
 from .._errors import PlanFormatError
 from .jsontext import decode_text, scan_exact, stdlib_scan
 from .lazy import Thunk
+from .lifecycle import release, start_held
 from .members import Member, find_members
 from .split import DEFER_MIN_BYTES, VALIDATED_WHEN_READ, SplitPlan, validated
 from .validate import SchemaNode, plan_validator
@@ -100,6 +102,11 @@ class _Helper:
     count in this process's RSS. Elsewhere it goes through a pipe, all of it before this
     process goes on (the helper reads everything first); a writer thread instead would
     wait for the GIL at every pipe-full while this process parses.
+
+    The helper follows the process lifecycle (:mod:`plancheck._loading.lifecycle`): it is owned from the
+    moment it exists (started with the signals held back, so a Ctrl-C or SIGTERM inside ``Popen`` ends it
+    too) and ended by ``release(proc, end=True)`` (:func:`_end`, with the signals held back, so a second
+    signal cannot leave it unreaped).
     """
 
     def __init__(self, data: bytes, segments: list[tuple[str, int, int]]) -> None:
@@ -115,19 +122,11 @@ class _Helper:
                 for chunk in chunks:
                     _write_all(fd, chunk)
                 os.lseek(fd, 0, os.SEEK_SET)
-                self.proc = subprocess.Popen(
-                    [*command, "--fd", str(fd)],
-                    pass_fds=(fd,),
-                    stdin=subprocess.DEVNULL,
-                    stdout=subprocess.PIPE,
-                    stderr=subprocess.DEVNULL,
-                )
+                self.proc = start_held(functools.partial(_start, command, fd), _end)
             finally:
                 os.close(fd)
             return
-        self.proc = subprocess.Popen(
-            command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL
-        )
+        self.proc = start_held(functools.partial(_start, command, None), _end)
         stdin = self.proc.stdin
         assert stdin is not None
         try:
@@ -135,7 +134,7 @@ class _Helper:
                 stdin.write(chunk)
             stdin.close()
         except BaseException:  # not yet in split_parallel's hands: a Ctrl-C or SIGTERM here must end it too
-            self.kill()
+            release(self.proc, end=True)
             raise
 
     def results(self) -> list[Any] | None:
@@ -153,12 +152,27 @@ class _Helper:
             return None  # split_parallel ends it
         return lines if self.proc.returncode == 0 else None
 
-    def kill(self) -> None:
-        """End and reap the helper, close its output: nothing when it has exited and been reaped already."""
-        self.proc.kill()
-        self.proc.wait()
-        if self.proc.stdout is not None:
-            self.proc.stdout.close()
+
+def _start(command: list[str], fd: int | None) -> subprocess.Popen[bytes]:
+    """Start the helper: its input the in-memory file ``fd``, which it inherits, else a pipe."""
+    if fd is None:
+        return subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    return subprocess.Popen(
+        [*command, "--fd", str(fd)],
+        pass_fds=(fd,),
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+    )
+
+
+def _end(proc: subprocess.Popen[bytes]) -> None:
+    """End and reap the helper, close its output (its removal as an owned process): nothing when it has exited and
+    been reaped already."""
+    proc.kill()
+    proc.wait()
+    if proc.stdout is not None:
+        proc.stdout.close()
 
 
 def _write_all(fd: int, chunk: memoryview) -> None:
@@ -262,7 +276,7 @@ def split_parallel(box: list[bytes | str], source: str | None = None) -> SplitPl
         del data
         split = _split_text(text, helper, value_start, next_key, source)
     finally:
-        helper.kill()
+        release(helper.proc, end=True)
     if split is None:
         box.append(text)  # the ordinary load reads the decoded text
     return split

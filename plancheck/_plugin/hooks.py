@@ -116,7 +116,7 @@ def _defer_termination(config: pytest.Config) -> None:
     delivered again (ending pytest with it) only after the session's teardown and reports, at unconfigure."""
     from contextlib import ExitStack
 
-    from .._terraform.lifecycle import deferring_delivery
+    from .._loading.lifecycle import deferring_delivery
 
     stack = ExitStack()
     stack.enter_context(deferring_delivery())

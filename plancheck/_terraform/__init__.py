@@ -34,7 +34,14 @@ from typing import Final
 
 from .._errors import TfCheckError
 from .._frozen import FrozenValue, frozen, public
-from .lifecycle import ending_on_signals, own, release, signals_held, start_held, temporary_directory
+from .._loading.lifecycle import (
+    ending_on_signals,
+    own,
+    release,
+    signals_held,
+    start_held,
+    temporary_directory,
+)
 
 __all__ = [
     "ENV_TERRAFORM_PATH",
@@ -586,7 +593,7 @@ def run_command(
 
     The command's ``TMPDIR`` is a directory of its own, removed once its group has ended: the sockets
     and files a killed provider or Terraform leaves there (``plugin123``, ``terraform-log123``) go
-    with it. A Ctrl-C, SIGTERM or SIGHUP while it runs (see :mod:`plancheck._terraform.lifecycle`)
+    with it. A Ctrl-C, SIGTERM or SIGHUP while it runs (see :mod:`plancheck._loading.lifecycle`)
     ends the group the same way, then goes on as a ``KeyboardInterrupt``.
 
     >>> r = run_command([sys.executable, "-c", "import sys; print('out'); print('err', file=sys.stderr)"],

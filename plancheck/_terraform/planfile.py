@@ -24,9 +24,9 @@ from typing import TYPE_CHECKING, Final
 
 from .._errors import PlanFormatError
 from .._frozen import public
+from .._loading.lifecycle import ending_on_signals, temporary_directory
 from .._loading.source import InputTooLarge, is_saved_plan
 from . import TerraformNotFoundError, inspect_binary, locate_terraform, run_command
-from .lifecycle import ending_on_signals, temporary_directory
 
 if TYPE_CHECKING:
     from .._documents.plan import Plan

@@ -38,8 +38,8 @@ True
 True
 """
 
+from .._loading.lifecycle import Terminated
 from .._terraform import TerraformBinary, TerraformNotFoundError, discover_terraform
-from .._terraform.lifecycle import Terminated
 from .._terraform.mock import MockCall, MockProvider, MockSchemaError
 from .._terraform.mock.plan import MockPlanArgumentError, MockPlanError, MockPlanFailedError
 from .._terraform.providers import (

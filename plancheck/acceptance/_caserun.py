@@ -24,9 +24,9 @@ from .._documents.plan import Plan
 from .._documents.sensitive import collect_plan_secrets, collect_state_secrets
 from .._documents.state import State
 from .._errors import DocumentFormatError
+from .._loading.lifecycle import ending_on_signals
 from .._redact import Secrets
 from .._terraform import CommandResult, registry_hint
-from .._terraform.lifecycle import ending_on_signals
 from .._terraform.mock.plan import input_secrets
 from .._terraform.providers import (
     PlanNotSettled,

@@ -27,6 +27,7 @@ if TYPE_CHECKING:
 
 from .._documents.met import met, planned_in
 from .._frozen import public
+from .._loading.lifecycle import ending_on_signals
 from .._redact import Secrets, secret_strings
 from .._terraform import (
     ENV_TERRAFORM_PATH,
@@ -41,7 +42,6 @@ from .._terraform import (
     inspect_binary,
     tf_acc_set,
 )
-from .._terraform.lifecycle import ending_on_signals
 from .._terraform.mock import MockProvider
 from .._terraform.mock.plan import (
     PLAN_TIMEOUT,

@@ -42,10 +42,10 @@ from tfjsonpath._jsontypes import json_kind
 from .._errors import DocumentFormatError
 from .._frozen import FrozenValue, frozen, public
 from .._loading.jsontext import loads_exact
+from .._loading.lifecycle import signals_held
 from .._loading.source import InputTooLarge, max_input_bytes, read_limited
 from .._redact import contains_sensitive, secret_strings
 from .._terraform import TerraformBinary
-from .._terraform.lifecycle import signals_held
 from ._errors import LeftoverRecordError, TestDefinitionError
 
 if TYPE_CHECKING:

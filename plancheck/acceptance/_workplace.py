@@ -36,6 +36,7 @@ from tfjsonpath._jsontypes import number_text
 
 from .._documents.met import WATCHERS, planned_in
 from .._frozen import FrozenValue, frozen
+from .._loading.lifecycle import release
 from .._redact import Secrets
 from .._terraform import (
     CommandResult,
@@ -45,7 +46,6 @@ from .._terraform import (
     run_command,
     terraform_environment,
 )
-from .._terraform.lifecycle import release
 from .._terraform.providers import (
     DEFAULT_STOP_TIMEOUT,
     REATTACH_ENV,

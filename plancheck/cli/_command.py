@@ -782,7 +782,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     tfplancheck 0.1.0
     0
     """
-    from .._terraform.lifecycle import ending_on_signals
+    from .._loading.lifecycle import ending_on_signals
 
     stdout = _Guarded(sys.stdout, "standard output")
     stderr = _Guarded(sys.stderr, "standard error")

@@ -47,7 +47,7 @@ def check_plan(name: str) -> Outcome | PlanParts | PlanFailed:
     An unexpected exception (a bug) is one too, of kind ``internal``, its text scrubbed of the plan's secrets.
     """
     from .._documents.met import heard_only_by
-    from .._terraform.lifecycle import ending_on_signals
+    from .._loading.lifecycle import ending_on_signals
     from ._checksfile import run_checks
 
     (job,) = _JOB

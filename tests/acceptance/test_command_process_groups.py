@@ -203,8 +203,8 @@ def test_a_signal_while_the_command_starts_ends_it(
     import signal
     import subprocess
 
-    from plancheck._terraform import lifecycle
-    from plancheck._terraform.lifecycle import Terminated
+    from plancheck._loading import lifecycle
+    from plancheck._loading.lifecycle import Terminated
 
     number = getattr(signal, signum)
     real = subprocess.Popen

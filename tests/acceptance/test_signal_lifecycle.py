@@ -19,8 +19,10 @@ from pathlib import Path
 
 import pytest
 
-from plancheck._terraform import lifecycle, run_command
-from plancheck._terraform.lifecycle import Terminated, deferring_delivery, ending_on_signals, pending_signal
+from plancheck._loading import lifecycle
+from plancheck._loading.lifecycle import Terminated, deferring_delivery, ending_on_signals, pending_signal
+from plancheck._terraform import lifecycle as workers
+from plancheck._terraform import run_command
 
 
 def gone(pid: int, within: float = 5.0) -> bool:
@@ -189,7 +191,7 @@ def test_a_worker_whose_signal_escaped_its_work_ends_and_takes_no_other_item(tmp
     ran = tmp_path / "ran"
     # BaseException: on the old code the Terminated came back to the parent as the item's result, and was raised.
     with pytest.raises(BaseException) as caught:
-        lifecycle.run_in_workers(_cut_short, [str(ran)] * 6, 2)
+        workers.run_in_workers(_cut_short, [str(ran)] * 6, 2)
     assert caught.type is BrokenProcessPool
     pids = ran.read_text("utf-8").split()
     assert len(pids) == len(set(pids)), "a worker ran another item after its signal"

@@ -20,8 +20,10 @@ from pathlib import Path
 import pytest
 
 from plancheck import _terraform
-from plancheck._terraform import lifecycle, run_command
-from plancheck._terraform.lifecycle import Terminated, ending_on_signals
+from plancheck._loading import lifecycle
+from plancheck._loading.lifecycle import Terminated, ending_on_signals
+from plancheck._terraform import lifecycle as workers
+from plancheck._terraform import run_command
 
 pytestmark = pytest.mark.skipif(not hasattr(signal, "SIGHUP") or not Path("/proc/self/stat").exists(),
                                 reason="POSIX signals, process groups and /proc")
@@ -253,7 +255,7 @@ def test_an_interrupted_scope_removes_only_what_its_own_thread_made(tmp_path: Pa
     made meanwhile (a runner used from a worker thread) is that thread's to remove, still in use there."""
     import threading
 
-    from plancheck._terraform.lifecycle import release, temporary_directory
+    from plancheck._loading.lifecycle import release, temporary_directory
 
     others: list[str] = []
     made = threading.Event()
@@ -328,7 +330,7 @@ def test_signals_held_hold_a_signal_whichever_thread_the_kernel_gives_it_to(
     """Before: the hold was the main thread's signal mask. In a process with other threads (gRPC's, an xdist
     worker's) the kernel gave the signal to a thread that did not block it, and its handler ran in the main thread
     in the middle of the held body: what the body made was not yet owned when the signal unwound."""
-    from plancheck._terraform.lifecycle import signals_held
+    from plancheck._loading.lifecycle import signals_held
 
     events: list[str] = []
     signal.signal(signal.SIGTERM, lambda signum, _frame: (as_a_script.append(signum), events.append("signal")))
@@ -357,7 +359,7 @@ def test_a_second_signal_as_the_workers_are_to_be_ended_still_ends_them(
     """``run_in_workers`` ends its workers in its ``except`` after a signal; a second one landing as that begins
     used to skip it, and the pool's shutdown then waited for the workers to finish their work (a ``terraform
     apply``, for as long as it takes) instead of ending them. The pool is owned: the enclosing scope ends it."""
-    real_end = lifecycle._end_workers
+    real_end = workers._end_workers
     signalled: list[bool] = []
 
     def signalled_as_the_ending_begins(processes: dict[object, object]) -> None:
@@ -366,11 +368,11 @@ def test_a_second_signal_as_the_workers_are_to_be_ended_still_ends_them(
             _signal_self()  # handled here: the workers are not ended by this call
         real_end(processes)
 
-    monkeypatch.setattr(lifecycle, "_end_workers", signalled_as_the_ending_begins)
+    monkeypatch.setattr(workers, "_end_workers", signalled_as_the_ending_begins)
     marks = [str(tmp_path / "first"), str(tmp_path / "second")]
     try:
         with pytest.raises(Terminated), ending_on_signals():
-            lifecycle.run_in_workers(_signal_the_parent_then_work, marks, 2)
+            workers.run_in_workers(_signal_the_parent_then_work, marks, 2)
         assert signalled, "the second signal was never sent"
         pids = [int(Path(f"{mark}.pid").read_text("utf-8")) for mark in marks if Path(f"{mark}.pid").exists()]
         assert pids, "no worker ran"

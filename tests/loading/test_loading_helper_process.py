@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
+import subprocess
 import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -19,8 +20,8 @@ from typing import Any
 import pytest
 
 import plancheck._loading.parallel as parallel
-from plancheck._terraform import lifecycle
-from plancheck._terraform.lifecycle import Terminated, ending_on_signals
+from plancheck._loading import lifecycle
+from plancheck._loading.lifecycle import Terminated, ending_on_signals
 
 pytestmark = pytest.mark.skipif(not hasattr(signal, "SIGTERM") or not Path("/proc/self/fd").exists(),
                                 reason="POSIX signals and /proc")
@@ -115,3 +116,64 @@ def test_an_uninterrupted_load_still_splits() -> None:
     split = parallel.split_parallel([_PLAN], "plan.json")
     assert split is not None
     assert len(split.values["resource_changes"]) == 50
+
+
+def _ends_and_reaps(started: list[int]) -> None:
+    """The helper of the load is neither running nor a zombie; what a failing check left is killed and reaped."""
+    try:
+        assert len(started) == 1
+        assert not Path(f"/proc/{started[0]}").exists(), "the helper is still running, or a zombie not reaped"
+    finally:
+        for pid in started:
+            with contextlib.suppress(ProcessLookupError, ChildProcessError):
+                os.kill(pid, signal.SIGKILL)
+                os.waitpid(pid, 0)
+
+
+def test_a_signal_inside_the_helpers_start_ends_it(
+    monkeypatch: pytest.MonkeyPatch, as_a_script: list[int],
+) -> None:
+    """``Popen`` returns only after the helper runs: a SIGTERM landing inside it, before the helper was anyone's,
+    used to leave it running. Started with the signals held back, it is owned before the signal is let in."""
+    started: list[int] = []
+    real_popen = subprocess.Popen
+
+    def signalled_inside_the_start(*args: Any, **kwargs: Any) -> Any:
+        proc = real_popen(*args, **kwargs)
+        started.append(proc.pid)
+        _sigterm()  # as if it landed as Popen returned
+        return proc
+
+    monkeypatch.setattr(subprocess, "Popen", signalled_inside_the_start)
+    fds = sorted(os.listdir("/proc/self/fd"))
+    with pytest.raises(Terminated), ending_on_signals():
+        parallel.split_parallel([_PLAN], "plan.json")
+    _ends_and_reaps(started)
+    assert sorted(os.listdir("/proc/self/fd")) == fds
+    assert as_a_script == [signal.SIGTERM]
+
+
+def test_a_second_signal_while_the_helper_is_ended_still_reaps_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A Ctrl-C ends the load; a second one landing while the helper is killed and waited for used to cut the wait
+    short and leave a zombie. Ended with the signals held back, the second is raised only once it is reaped."""
+    started: list[int] = []
+    original = parallel._Helper.__init__
+
+    def start(self: parallel._Helper, data: bytes, segments: list[tuple[str, int, int]]) -> None:
+        original(self, data, segments)
+        started.append(self.proc.pid)
+        self.proc.stdout = _Interrupting(self.proc.stdout, _ctrl_c)  # type: ignore[assignment]
+        real_wait = self.proc.wait
+
+        def interrupted_wait(timeout: float | None = None) -> int:
+            os.kill(os.getpid(), signal.SIGINT)  # the second Ctrl-C, as the wait begins
+            return real_wait(timeout)
+
+        self.proc.wait = interrupted_wait  # type: ignore[method-assign]
+
+    monkeypatch.setattr(parallel._Helper, "__init__", start)
+    fds = sorted(os.listdir("/proc/self/fd"))
+    with pytest.raises(KeyboardInterrupt), ending_on_signals():
+        parallel.split_parallel([_PLAN], "plan.json")
+    _ends_and_reaps(started)
+    assert sorted(os.listdir("/proc/self/fd")) == fds

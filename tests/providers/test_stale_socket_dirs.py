@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from plancheck._terraform.lifecycle import release
+from plancheck._loading.lifecycle import release
 from plancheck._terraform.providers.server import (
     FOREIGN_GRACE,
     NAMESPACE_FILE,

@@ -753,8 +753,8 @@ def plan_module(
     """
     from ..._documents.plan import Plan
     from ..._errors import DocumentFormatError
+    from ..._loading.lifecycle import release
     from .. import run_command, terraform_environment
-    from ..lifecycle import release
     from ..providers import PlanNotSettled, settled_plan, short_temp_dir
 
     root = short_temp_dir("tfpc-mock-")

@@ -45,8 +45,8 @@ from typing import Any, Final
 
 from ..._errors import TfCheckError
 from ..._frozen import FrozenValue, frozen, public
+from ..._loading.lifecycle import own, release, remove_tree, signals_held, start_held
 from ..._text import exception_text
-from ..lifecycle import own, release, remove_tree, signals_held, start_held
 from .factory import REATTACH_ENV, ReattachConfig, normalize_address, provider_type, reattach_json
 from .wire import DiagnosticRecorder, ProviderDiagnostic
 
@@ -167,7 +167,7 @@ def load_grpc() -> SimpleNamespace:
 
 def short_temp_dir(prefix: str = "tfpc-") -> Path:
     """A new private directory whose path is short enough for Unix sockets, owned from the moment it exists
-    (see :mod:`plancheck._terraform.lifecycle`): the caller removes it with ``release(directory, end=True)``.
+    (see :mod:`plancheck._loading.lifecycle`): the caller removes it with ``release(directory, end=True)``.
 
     ``$TMPDIR`` when it is short, else ``/tmp``: pytest's ``tmp_path`` is usually too long. The
     directory records its owner (this process), and the first call of a process removes the
@@ -499,7 +499,7 @@ class _Resources:
 
         Signal-held: a signal that came meanwhile is raised when all is stopped, never halfway (the rest would
         never be stopped: a second call finds it closed). Until it is done, the server is owned (see
-        :mod:`plancheck._terraform.lifecycle`): a signal that lands before the hold leaves the close to the scope.
+        :mod:`plancheck._loading.lifecycle`): a signal that lands before the hold leaves the close to the scope.
         """
         with signals_held():
             with self.lock:
