@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+import signal_scope
 
 from plancheck import _terraform
 from plancheck._loading import lifecycle
@@ -31,16 +32,9 @@ pytestmark = pytest.mark.skipif(not hasattr(signal, "SIGHUP") or not Path("/proc
 
 @pytest.fixture(autouse=True)
 def as_a_script(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
-    """Outside the delivery this session's plugin defers, with a handler of the test's own that records the
-    delivered signal (the default would end the test run)."""
-    monkeypatch.setattr(lifecycle._SCOPE, "deferrals", 0)
-    monkeypatch.setattr(lifecycle._SCOPE, "pending", None)
-    seen: list[int] = []
-    previous = signal.signal(signal.SIGTERM, lambda signum, _frame: seen.append(signum))
-    try:
+    """As a script (:func:`signal_scope.as_a_script`); no signal is left pending."""
+    with signal_scope.as_a_script(monkeypatch) as seen:
         yield seen
-    finally:
-        signal.signal(signal.SIGTERM, previous)
     assert lifecycle._SCOPE.pending is None
 
 

@@ -18,9 +18,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import signal_scope
 
 import plancheck._loading.parallel as parallel
-from plancheck._loading import lifecycle
 from plancheck._loading.lifecycle import Terminated, ending_on_signals
 
 pytestmark = pytest.mark.skipif(not hasattr(signal, "SIGTERM") or not Path("/proc/self/fd").exists(),
@@ -33,18 +33,11 @@ _PLAN = (b'{"format_version": "1.2", "terraform_version": "1.5.0", "resource_cha
 
 @pytest.fixture(autouse=True)
 def as_a_script(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
-    """Outside the delivery this session's plugin defers, with a handler of the test's own that records the
-    delivered signal (the default would end the test run)."""
-    monkeypatch.setattr(lifecycle._SCOPE, "deferrals", 0)
-    monkeypatch.setattr(lifecycle._SCOPE, "pending", None)
+    """As a script (:func:`signal_scope.as_a_script`), every load through the helper process."""
     monkeypatch.setattr(parallel, "PARALLEL_MIN_BYTES", 0)
     monkeypatch.delenv(parallel.PARALLEL_ENV, raising=False)
-    seen: list[int] = []
-    previous = signal.signal(signal.SIGTERM, lambda signum, _frame: seen.append(signum))
-    try:
+    with signal_scope.as_a_script(monkeypatch) as seen:
         yield seen
-    finally:
-        signal.signal(signal.SIGTERM, previous)
 
 
 class _Interrupting:
