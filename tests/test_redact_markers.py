@@ -14,7 +14,7 @@ import pytest
 from clirun import cli
 
 from plancheck import ExpectNoDrift, Plan, assert_plan, snapshot
-from plancheck._redact import KNOWN_AFTER_APPLY, MARKERS, Secrets
+from plancheck._redact import KNOWN_AFTER_APPLY, LABELS, MARKERS, Secrets
 
 #: A secret spelled like the whole marker, and one holding it.
 WHOLE = "(known after apply)"
@@ -114,3 +114,80 @@ def test_a_snapshot_shows_the_unknown(secret: str, value: str, message: str) -> 
     # A snapshot hides by marks and fingerprints, never by scrubbing: the unknown is the marker in every row.
     lines = snapshot.render(Plan.from_dict(_plan(secret)), key=None).splitlines()
     assert [line for line in lines if line.startswith("  id")] == ["  id = (known after apply)"]
+
+
+#: query's own labels, beside a value spelled like one of their words.
+LABEL_ROWS = [
+    pytest.param("after", "null_resource.a note (after)", id="header-of-after"),
+    pytest.param("before", "null_resource.a note (before)", id="header-of-before"),
+    pytest.param("known", "  status:    known", id="status-known"),
+    pytest.param("status", "  status:    known", id="status-label"),
+    pytest.param("unknown", "  status:    known (with unknown elements)", id="status-with-unknown-elements"),
+    pytest.param("sensitive", "  sensitive: no", id="sensitive-label"),
+    pytest.param("yes", "  sensitive: yes", id="sensitive-yes"),
+    pytest.param("partly", "  sensitive: partly", id="sensitive-partly"),
+]
+
+
+@pytest.mark.parametrize(("secret", "line"), [
+    pytest.param("after", "(after)", id="of-label"),
+    pytest.param("known", "  status:    known (with unknown elements)", id="status-word"),
+    pytest.param("elements", "status:    unknown (with unknown elements)", id="suffix-word"),
+    pytest.param("yes", "  sensitive: yes", id="sensitive-word"),
+])  # fmt: skip
+def test_the_scrub_keeps_querys_labels(secret: str, line: str) -> None:
+    assert Secrets([secret]).scrub(line) == line
+
+
+@pytest.mark.parametrize(("secret", "text", "shown"), [
+    pytest.param("(after)", "a (after)", "a (sensitive)", id="secret-spelled-like-label"),
+    pytest.param("status:    known", "  status:    known", "  (sensitive)", id="secret-spelled-like-status-line"),
+    pytest.param("after", "after (after) after", "(sensitive) (after) (sensitive)", id="word-outside-scrubbed"),
+    pytest.param("yes", "sensitive: yes, yes", "sensitive: yes, (sensitive)", id="word-past-label-scrubbed"),
+])  # fmt: skip
+def test_a_secret_beside_a_label_is_scrubbed(secret: str, text: str, shown: str) -> None:
+    assert Secrets([secret]).scrub(text) == shown
+
+
+def _labelled_plan(secret: str) -> dict[str, Any]:
+    """A replace whose ``pw`` is the (sensitive) secret and ``note`` a plain value; ``m`` partly unknown/sensitive."""
+    return {
+        "format_version": "1.2", "terraform_version": "1.9.0",
+        "resource_changes": [{
+            "address": "null_resource.a", "mode": "managed", "type": "null_resource", "name": "a",
+            "change": {
+                "actions": ["delete", "create"], "before": {"pw": secret, "note": "x", "m": {"k": "v"}},
+                "after": {"pw": secret, "note": "x", "m": {"k": "v"}},
+                "after_unknown": {"id": True, "m": {"u": True}, "gone": True},
+                "before_sensitive": {"pw": True}, "after_sensitive": {"pw": True, "m": {"k": True}, "yes": True},
+            },
+        }],
+    }  # fmt: skip
+
+
+@pytest.mark.parametrize(("secret", "line"), LABEL_ROWS)
+def test_query_text_keeps_its_labels_whatever_the_secret(secret: str, line: str, tmp_path: Path) -> None:
+    plan = tmp_path / "plan.json"
+    plan.write_text(json.dumps(_labelled_plan(secret)), "utf-8")
+    text = "\n".join(
+        cli("query", *before, str(plan), "null_resource.a", path).out
+        for before in ((), ("--before",))
+        for path in ("note", "m", "id", "yes", "pw")
+    )
+    assert line in text.splitlines()
+    assert f"value:     {json.dumps(secret)}" not in text
+
+
+def test_one_list_of_labels_holds_what_query_writes() -> None:
+    from plancheck.cli._query import render_value_document
+
+    words = set()
+    for of in ("after", "before"):
+        for status in ("known", "unknown", "null", "absent"):
+            for sensitive, partly in ((True, False), (False, True), (False, False)):
+                doc = {"address": "a.b", "path": "", "of": of, "status": status, "partly_unknown": True,
+                       "reason": None, "sensitive": sensitive, "partly_sensitive": partly, "value": None}
+                header, status_line, sensitive_line = render_value_document(doc).splitlines()
+                words |= {header.removeprefix("a.b "), status_line.strip().removesuffix(" (with unknown elements)"),
+                          sensitive_line.strip(), "(with unknown elements)"}
+    assert words == set(LABELS)
