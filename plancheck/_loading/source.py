@@ -169,7 +169,8 @@ def read_bytes(
 def is_saved_plan(head: bytes) -> bool:
     """Whether a document starting with ``head`` is a saved plan (``terraform plan -out``), not JSON: it is a zip.
 
-    The one test, here below both users: ``plancheck._terraform.planfile`` shows such a file with terraform,
+    The one test, here below every user: the front ends that read plan files (``load_plan_file``, the command
+    line) give only such a file to ``plancheck._terraform.planfile.plan_json`` to show with terraform, and
     ``load_plan`` says to use ``load_plan_file`` for it.
 
     >>> is_saved_plan(b"PK\\x03\\x04..."), is_saved_plan(b'{"format_version": "1.2"}')

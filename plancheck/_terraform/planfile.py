@@ -169,24 +169,21 @@ def plan_json(
     cwd: str | os.PathLike[str] | None = None,
     hint: str | None = None,
 ) -> bytes:
-    """The JSON of plan file ``name`` whose bytes a front end read: ``data`` itself, or for a binary plan the JSON
-    ``terraform show -json`` prints for it (see :func:`binary_plan_json`), held to the same ``limit`` as a JSON file.
+    """The JSON ``terraform show -json`` prints for binary plan file ``name``, whose bytes ``data`` a front end read
+    (see :func:`binary_plan_json`), held to the same ``limit`` as a JSON file.
+
+    A front end tells a binary plan from JSON by its first bytes (a saved plan is a zip archive:
+    :func:`~plancheck._loading.source.is_saved_plan`), and brings only a binary plan here: a JSON plan is read as it is.
 
     Raises :class:`BinaryPlanError` when a binary plan cannot be shown, and
     :class:`~plancheck._loading.source.InputTooLarge` when its JSON is longer than ``limit``: each front end
     says so in its own words, as it does for a file too large to read.
 
-    A binary plan is told from JSON by its first bytes: a saved plan is a zip archive.
-
-    >>> plan_json("plan.json", b'{"format_version": "1.2"}', limit=1024)
-    b'{"format_version": "1.2"}'
     >>> plan_json("tfplan", b"PK\\x03\\x04...", limit=1024, environ={"PATH": ""})
     Traceback (most recent call last):
     ...
     plancheck._terraform.planfile.BinaryPlanError: tfplan is a binary plan; reading it needs terraform or tofu on PATH (or --terraform PATH, or $TF_ACC_TERRAFORM_PATH)
     """
-    if not is_saved_plan(data):
-        return data
     shown = binary_plan_json(name, data, terraform=terraform, environ=environ, cwd=cwd, hint=hint)
     if len(shown) > limit:
         raise InputTooLarge(limit)
@@ -254,7 +251,7 @@ def read_plan_file(
     limit = max_input_bytes()
     name = os.fsdecode(path)
     data, source = read_bytes(name, PlanFormatError, "plan", "load_plan_file", limit)
-    if isinstance(data, bytes):  # a path is read as bytes
+    if isinstance(data, bytes) and is_saved_plan(data):  # a path is read as bytes; a binary plan is shown as JSON
         try:
             data = plan_json(name, data, limit=limit, terraform=None if terraform is None else os.fspath(terraform),
                              cwd=chdir, hint=hint)

@@ -572,25 +572,21 @@ def read_plan(
     A plan (or the JSON ``terraform show`` makes of a binary one) longer than ``max_bytes`` (default:
     the loader's, ``PLANCHECK_MAX_BYTES`` or 2 GiB) is refused after reading no more than that, so an
     endless input such as ``/dev/zero`` ends in an error, not in running out of memory. The loader
-    reads the plan once (:func:`read_input`); ``_terraform.planfile.plan_json`` gives back those bytes, or the
-    JSON of a binary plan, and they become a plan once, by :func:`plancheck.load_plan`'s own step.
+    reads the plan once (:func:`read_input`); a binary plan, told by its first bytes (the loader's
+    :func:`~plancheck._loading.source.is_saved_plan`), is given to ``_terraform.planfile.plan_json`` for its JSON
+    (a JSON plan never passes there), and the bytes become a plan once, by :func:`plancheck.load_plan`'s own step.
     """
     from .._documents.plan import Plan
-    from .._terraform.planfile import BinaryPlanError, plan_json
+    from .._loading.source import is_saved_plan
 
     limit = max_input_bytes(max_bytes)
-    env = os.environ if environ is None else environ
     source = "<stdin>" if name == "-" else name
     try:
-        data = plan_json(name, read_input(name, "plan", limit=limit, stdin=stdin), limit=limit, terraform=terraform,
-                         environ=env, cwd=chdir, hint="--chdir DIR")
+        data = read_input(name, "plan", limit=limit, stdin=stdin)
+        if is_saved_plan(data):
+            data = _shown_plan(name, data, limit, terraform, os.environ if environ is None else environ, chdir)
     except UnreadableInput as exc:
         raise CliError("plan", f"{source}: {exc}") from None
-    except InputTooLarge:  # the JSON terraform show made of a binary plan
-        raise CliError("plan", f"{source}: {UnreadableInput('plan', '', limit=limit)}") from None
-    except BinaryPlanError as exc:
-        # The command line's words: the file is named when no binary was found, else the binary's problem.
-        raise CliError("terraform", str(exc) if exc.found is None else exc.found) from None
     if not data.strip():
         raise CliError("plan", f"{source}: the plan is empty (expected the JSON of `terraform show -json PLANFILE`)")
     try:
@@ -603,6 +599,22 @@ def read_plan(
     except (RecursionError, ArithmeticError, ValueError) as exc:
         # The loader types its errors; should one still escape, it is the document's fault, not a traceback.
         raise CliError("plan", f"{source}: cannot read the plan: {exception_text(exc)}") from None
+
+
+def _shown_plan(name: str, data: bytes, limit: int, terraform: str | None, environ: Mapping[str, str],
+                chdir: str | None) -> bytes:
+    """The JSON ``terraform show -json`` prints for binary plan ``name`` (its bytes ``data``), held to ``limit`` as
+    a JSON plan is; a :class:`CliError` in the command line's words when it cannot be shown."""
+    from .._terraform.planfile import BinaryPlanError, plan_json
+
+    try:
+        return plan_json(name, data, limit=limit, terraform=terraform, environ=environ, cwd=chdir, hint="--chdir DIR")
+    except InputTooLarge:
+        source = "<stdin>" if name == "-" else name
+        raise CliError("plan", f"{source}: {UnreadableInput('plan', '', limit=limit)}") from None
+    except BinaryPlanError as exc:
+        # The command line's words: the file is named when no binary was found, else the binary's problem.
+        raise CliError("terraform", str(exc) if exc.found is None else exc.found) from None
 
 
 # -- report files: --report FORMAT=FILE ------------------------------------------------------------
