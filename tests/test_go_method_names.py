@@ -101,7 +101,7 @@ def test_query_filters_answer_to_filter_only(cls: type) -> None:
 def test_go_names_behave_the_same() -> None:
     document = {"a": [10, {"b": "x"}]}
     path = New("a").AtSliceIndex(1).AtMapKey("b")
-    assert tfjsonpath.Traverse(document, path) == path.traverse(document) == "x"
+    assert tfjsonpath.Traverse(document, path) == "x"
 
     with pytest.raises(plancheck.ValueMismatchError, match='expected value "y" for StringExact check, got: "x"'):
         kv.StringExact("y").CheckValue("x")
@@ -198,13 +198,9 @@ def test_the_walk_finds_every_public_module() -> None:
     assert len(names) >= 15
 
 
-#: Second names still to retire: Go's tfjsonpath has only the free function Traverse.
-PENDING = {"tfjsonpath": ["Path.traverse and Traverse()"]}
-
-
 @pytest.mark.parametrize("module", PUBLIC_MODULES, ids=lambda m: m.__name__)
 def test_each_thing_has_one_name(module: types.ModuleType) -> None:
-    assert second_names(module) == PENDING.get(module.__name__, [])
+    assert second_names(module) == []
 
 
 def _alias_module() -> types.ModuleType:
@@ -246,6 +242,12 @@ def test_the_rule_fails_on_a_new_alias() -> None:
 
 #: (how the old name is reached, the Go name's value, the warnings, one a line): each old name works for one release.
 DEPRECATED: list[Any] = [
+    pytest.param(
+        lambda: New("a").traverse({"a": [1]}),
+        lambda: tfjsonpath.Traverse({"a": [1]}, New("a")),
+        "tfjsonpath.Path.traverse is deprecated; use tfjsonpath.Traverse(document, path)",
+        id="Path.traverse",
+    ),
     pytest.param(
         lambda: importlib.import_module("plancheck.acceptance.echoprovider").new_provider_server()(),
         lambda: importlib.import_module("plancheck.acceptance.echoprovider").NewProviderServer()(),
@@ -334,6 +336,7 @@ def test_old_names_warn_naming_go_and_still_work(old: Callable[[], object], go: 
         pytest.param("plancheck.statecheck", "CompareValue", "add_state_value", id="statecheck"),
         pytest.param("plancheck.querycheck", "KnownValueCheck", "known_value", id="querycheck"),
         pytest.param("plancheck.acceptance", "Sweeper", "dependencies", id="acceptance"),
+        pytest.param("tfjsonpath", "Traverse", "traverse", id="tfjsonpath"),
     ],
 )
 def test_go_name_is_public_and_the_old_one_is_not(module: str, go: str, old: str) -> None:
