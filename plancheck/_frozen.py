@@ -9,13 +9,16 @@ adds a constructor-form repr, pickling through the constructor and copying.
 from __future__ import annotations
 
 import dataclasses
+import functools
+import warnings
+from collections.abc import Callable
 from typing import Any, TypeVar
 
 from typing_extensions import dataclass_transform
 
 from tfjsonpath._errors import public
 
-__all__ = ["FrozenValue", "ReadOnly", "constructor_repr", "frozen", "public"]
+__all__ = ["FrozenValue", "ReadOnly", "constructor_repr", "frozen", "public", "renamed_keywords"]
 
 _V = TypeVar("_V", bound="FrozenValue")
 _T = TypeVar("_T")
@@ -171,3 +174,43 @@ def constructor_repr(name: str, *args: Any, **kwargs: Any) -> str:
     parts = [repr(a) for a in args]
     parts.extend(f"{k}={v!r}" for k, v in kwargs.items() if v is not None)
     return f"{name}({', '.join(parts)})"
+
+
+def renamed_keywords(**renames: str) -> Callable[[type[_V]], type[_V]]:
+    """Keep a value's old keyword arguments working for one release: ``old="New"`` warns, naming the new one.
+
+    For a value whose fields took Go's names (#34: Go's name is the one name); the old attribute names
+    are the class's own deprecated properties, so type checkers see them too.
+
+    >>> @renamed_keywords(size="Size")
+    ... @frozen
+    ... class Box(FrozenValue):
+    ...     Size: int
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     box = Box(size=2)
+    >>> box, [str(w.message) for w in caught]
+    (Box(2), ['plancheck._frozen.Box(size=...) is deprecated; use Box(Size=...)'])
+    >>> Box(size=2, Size=2)
+    Traceback (most recent call last):
+    ...
+    TypeError: Box() got both size= and Size=; use Size= only
+    """
+
+    def wrap(cls: type[_V]) -> type[_V]:
+        made = cls.__init__
+
+        @functools.wraps(made)
+        def __init__(self: _V, *args: Any, **kwargs: Any) -> None:
+            for old in [old for old in renames if old in kwargs]:
+                new, name = renames[old], type(self).__qualname__
+                if new in kwargs:
+                    raise TypeError(f"{name}() got both {old}= and {new}=; use {new}= only")
+                warnings.warn(f"{type(self).__module__}.{name}({old}=...) is deprecated; use {name}({new}=...)", DeprecationWarning, stacklevel=2)
+                kwargs[new] = kwargs.pop(old)
+            made(self, *args, **kwargs)
+
+        cls.__init__ = __init__  # type: ignore[method-assign,assignment]
+        return cls
+
+    return wrap

@@ -52,7 +52,7 @@ from plancheck.querycheck import QueryCheckError, QueryFormatError
 from plancheck.snapshot import SnapshotFormatError, SnapshotMismatchError, SnapshotMissingError
 from plancheck.tfconfig import ConfigFormatError, TemplateSyntaxError
 from plancheck.tfversion import VersionError
-from tfjsonpath import New, Path, PathNotFoundError, PathSyntaxError, TfJsonPathError
+from tfjsonpath import New, Path, PathNotFoundError, PathSyntaxError, TfJsonPathError, Traverse
 
 PUBLIC_MODULES = (
     "tfjsonpath", "plancheck", "plancheck.knownvalue", "plancheck.compare", "plancheck.statecheck",
@@ -64,7 +64,7 @@ _FAILURE = CheckFailure("ExpectKnownValue", "null_resource.a", New("a"), "expect
 
 def _path_not_found() -> PathNotFoundError:
     with pytest.raises(PathNotFoundError) as caught:
-        New("a").AtSliceIndex(3).traverse({"a": [1]})
+        Traverse({"a": [1]}, New("a").AtSliceIndex(3))
     return caught.value
 
 

@@ -1,15 +1,20 @@
-"""Go's method names beside the snake_case ones (issue #15), so a ported Go test reads the same; where the
-snake_case alias is gone, Go's name is the only one (#34).
+"""Go's names are the only names (#34): a ported Go test reads the same, and one thing has one name.
 
-Every public check, matcher, comparer and filter class is found by walking the public
-modules, not listed, so a class added later is held to the rule without editing this file.
+Every public module is found by walking the packages, and every public class and free function
+by reading their ``__all__``, not listed, so a name added later is held to the rule without
+editing this file. A second name is allowed only while it is deprecated (it warns, naming Go's).
 """
 
 from __future__ import annotations
 
+import dataclasses
+import importlib
 import inspect
+import pkgutil
 import types
-from collections.abc import Iterator
+import warnings
+from collections.abc import Callable, Iterator
+from typing import Any
 
 import pytest
 
@@ -17,6 +22,7 @@ import plancheck
 import tfjsonpath
 from plancheck import Plan, PlanCheck, State, compare, knownvalue, querycheck, statecheck, tfversion
 from plancheck import knownvalue as kv
+from plancheck.acceptance import Sweeper
 from plancheck.compare import ValueComparer
 from plancheck.knownvalue import Check
 from plancheck.querycheck import QueryOutput, QueryResultCheck, queryfilter
@@ -95,7 +101,7 @@ def test_query_filters_answer_to_filter_only(cls: type) -> None:
 def test_go_names_behave_the_same() -> None:
     document = {"a": [10, {"b": "x"}]}
     path = New("a").AtSliceIndex(1).AtMapKey("b")
-    assert tfjsonpath.Traverse(document, path) == path.traverse(document) == "x"
+    assert tfjsonpath.Traverse(document, path) == "x"
 
     with pytest.raises(plancheck.ValueMismatchError, match='expected value "y" for StringExact check, got: "x"'):
         kv.StringExact("y").CheckValue("x")
@@ -118,3 +124,227 @@ def test_go_names_behave_the_same() -> None:
     querycheck.ExpectLength("a.b", 1).CheckQuery(output)
     result = querycheck.QueryResult({"list_resource_found": {"address": "list.a.b", "display_name": "n"}})
     assert queryfilter.ByDisplayName(kv.StringExact("n")).Filter(result) is True
+
+
+def _public_modules() -> list[types.ModuleType]:
+    found = []
+    for package in (plancheck, tfjsonpath):
+        found.append(package)
+        for info in pkgutil.walk_packages(package.__path__, package.__name__ + "."):
+            if not any(part.startswith("_") for part in info.name.split(".")):
+                found.append(importlib.import_module(info.name))
+    return found
+
+
+PUBLIC_MODULES = _public_modules()
+
+
+def _spelling(name: str) -> str:
+    """What a name says without its case and underscores: ``add_state_value`` and ``AddStateValue`` say the same."""
+    return name.replace("_", "").lower()
+
+
+def _deprecated(value: object) -> bool:
+    # typing_extensions.deprecated marks what it wraps; a property carries the mark on its getter.
+    return hasattr(getattr(value, "fget", value), "__deprecated__")
+
+
+def _class_second_names(cls: type, free: dict[str, str]) -> list[str]:
+    """A class's public members that name the same thing twice: by spelling, by identity, or beside a free function."""
+    members = {name: value for klass in reversed(cls.__mro__) if klass is not object
+               for name, value in vars(klass).items() if not name.startswith("_") and not _deprecated(value)}
+    fields = {f.name for f in dataclasses.fields(cls)} if dataclasses.is_dataclass(cls) else set()
+    found = []
+    by_spelling: dict[str, str] = {}
+    by_identity: dict[int, str] = {}
+    for name, value in members.items():
+        if _spelling(name) in by_spelling:
+            found.append(f"{cls.__qualname__}.{by_spelling[_spelling(name)]} and .{name}")
+        by_spelling[_spelling(name)] = name
+        if callable(value) and id(value) in by_identity:
+            found.append(f"{cls.__qualname__}.{by_identity[id(value)]} and .{name} are one object")
+        by_identity[id(value)] = name
+        if inspect.isfunction(value) and name not in fields and _spelling(name) in free:
+            found.append(f"{cls.__qualname__}.{name} and {free[_spelling(name)]}()")
+    return found
+
+
+def second_names(module: types.ModuleType) -> list[str]:
+    """Every pair of public names in ``module`` that are one thing named twice (empty when each thing has one name)."""
+    found = []
+    by_spelling: dict[str, str] = {}
+    by_identity: dict[int, str] = {}
+    free: dict[str, str] = {}
+    for name in module.__all__:
+        value = getattr(module, name)
+        if _spelling(name) in by_spelling:
+            found.append(f"{module.__name__}.{by_spelling[_spelling(name)]} and {name}")
+        by_spelling[_spelling(name)] = name
+        if (inspect.isclass(value) or inspect.isfunction(value)) and id(value) in by_identity:
+            found.append(f"{module.__name__}.{by_identity[id(value)]} and {name} are one object")
+        by_identity[id(value)] = name
+        if inspect.isfunction(value):
+            free.setdefault(_spelling(name), name)
+    classes = {id(c): c for c in (getattr(module, name) for name in module.__all__) if inspect.isclass(c)}
+    for cls in classes.values():
+        if cls.__module__ == module.__name__:
+            found.extend(_class_second_names(cls, free))
+    return found
+
+
+def test_the_walk_finds_every_public_module() -> None:
+    names = {m.__name__ for m in PUBLIC_MODULES}
+    assert {"plancheck.acceptance.echoprovider", "plancheck.querycheck", "plancheck.acceptance", "tfjsonpath"} <= names
+    assert len(names) >= 15
+
+
+@pytest.mark.parametrize("module", PUBLIC_MODULES, ids=lambda m: m.__name__)
+def test_each_thing_has_one_name(module: types.ModuleType) -> None:
+    assert second_names(module) == []
+
+
+def _alias_module() -> types.ModuleType:
+    # A module as it would look with a second name added: each kind of pair the rule must catch.
+    module = types.ModuleType("plancheck.example")
+
+    def Traverse(value: object) -> object:
+        return value
+
+    class Check:
+        def CheckValue(self, value: object) -> None:
+            pass
+
+        def check_value(self, value: object) -> None:
+            self.CheckValue(value)
+
+        Run = CheckValue
+
+        def traverse(self, value: object) -> object:
+            return Traverse(value)
+
+    Check.__module__ = Traverse.__module__ = module.__name__
+    Check.__qualname__ = "Check"
+    module.__dict__.update(Traverse=Traverse, traverse=Traverse, Check=Check, Checker=Check)
+    module.__all__ = ["Check", "Checker", "Traverse", "traverse"]
+    return module
+
+
+def test_the_rule_fails_on_a_new_alias() -> None:
+    assert second_names(_alias_module()) == [
+        "plancheck.example.Check and Checker are one object",
+        "plancheck.example.Traverse and traverse",
+        "plancheck.example.Traverse and traverse are one object",
+        "Check.CheckValue and .check_value",
+        "Check.CheckValue and .Run are one object",
+        "Check.traverse and Traverse()",
+    ]
+
+
+#: (how the old name is reached, the Go name's value, the warnings, one a line): each old name works for one release.
+DEPRECATED: list[Any] = [
+    pytest.param(
+        lambda: New("a").traverse({"a": [1]}),
+        lambda: tfjsonpath.Traverse({"a": [1]}, New("a")),
+        "tfjsonpath.Path.traverse is deprecated; use tfjsonpath.Traverse(document, path)",
+        id="Path.traverse",
+    ),
+    pytest.param(
+        lambda: importlib.import_module("plancheck.acceptance.echoprovider").new_provider_server()(),
+        lambda: importlib.import_module("plancheck.acceptance.echoprovider").NewProviderServer()(),
+        "plancheck.acceptance.echoprovider.new_provider_server is deprecated; "
+        "use plancheck.acceptance.echoprovider.NewProviderServer",
+        id="echoprovider.new_provider_server",
+    ),
+    pytest.param(
+        lambda: statecheck.CompareValue(compare.ValuesSame()).add_state_value("a.b", New("x")),
+        lambda: statecheck.CompareValue(compare.ValuesSame()).AddStateValue("a.b", New("x")),
+        "plancheck.statecheck.CompareValue.add_state_value is deprecated; "
+        "use plancheck.statecheck.CompareValue.AddStateValue",
+        id="CompareValue.add_state_value",
+    ),
+    pytest.param(
+        lambda: querycheck.KnownValueCheck(path=New("a"), known_value=kv.Null()),
+        lambda: querycheck.KnownValueCheck(Path=New("a"), KnownValue=kv.Null()),
+        "plancheck.querycheck.KnownValueCheck(path=...) is deprecated; use KnownValueCheck(Path=...)\n"
+        "plancheck.querycheck.KnownValueCheck(known_value=...) is deprecated; use KnownValueCheck(KnownValue=...)",
+        id="KnownValueCheck(path=)",
+    ),
+    pytest.param(
+        lambda: querycheck.KnownValueCheck(New("a"), known_value=kv.Null()),
+        lambda: querycheck.KnownValueCheck(New("a"), kv.Null()),
+        "plancheck.querycheck.KnownValueCheck(known_value=...) is deprecated; use KnownValueCheck(KnownValue=...)",
+        id="KnownValueCheck(known_value=)",
+    ),
+    pytest.param(
+        lambda: querycheck.KnownValueCheck(New("a"), kv.Null()).path,
+        lambda: querycheck.KnownValueCheck(New("a"), kv.Null()).Path,
+        "plancheck.querycheck.KnownValueCheck.path is deprecated; use plancheck.querycheck.KnownValueCheck.Path",
+        id="KnownValueCheck.path",
+    ),
+    pytest.param(
+        lambda: querycheck.KnownValueCheck(New("a"), kv.Null()).known_value,
+        lambda: querycheck.KnownValueCheck(New("a"), kv.Null()).KnownValue,
+        "plancheck.querycheck.KnownValueCheck.known_value is deprecated; "
+        "use plancheck.querycheck.KnownValueCheck.KnownValue",
+        id="KnownValueCheck.known_value",
+    ),
+    pytest.param(
+        lambda: Sweeper(name="a", f=print, dependencies=["b"]),
+        lambda: Sweeper(Name="a", F=print, Dependencies=["b"]),
+        "plancheck.acceptance.Sweeper(name=...) is deprecated; use Sweeper(Name=...)\n"
+        "plancheck.acceptance.Sweeper(f=...) is deprecated; use Sweeper(F=...)\n"
+        "plancheck.acceptance.Sweeper(dependencies=...) is deprecated; use Sweeper(Dependencies=...)",
+        id="Sweeper(name=,f=,dependencies=)",
+    ),
+    pytest.param(
+        lambda: Sweeper("a", print, ["b"]).name,
+        lambda: Sweeper("a", print, ["b"]).Name,
+        "plancheck.acceptance.Sweeper.name is deprecated; use plancheck.acceptance.Sweeper.Name",
+        id="Sweeper.name",
+    ),
+    pytest.param(
+        lambda: Sweeper("a", print, ["b"]).f,
+        lambda: Sweeper("a", print, ["b"]).F,
+        "plancheck.acceptance.Sweeper.f is deprecated; use plancheck.acceptance.Sweeper.F",
+        id="Sweeper.f",
+    ),
+    pytest.param(
+        lambda: Sweeper("a", print, ["b"]).dependencies,
+        lambda: Sweeper("a", print, ["b"]).Dependencies,
+        "plancheck.acceptance.Sweeper.dependencies is deprecated; use plancheck.acceptance.Sweeper.Dependencies",
+        id="Sweeper.dependencies",
+    ),
+]
+
+
+@pytest.mark.parametrize(("old", "go", "message"), DEPRECATED)
+def test_old_names_warn_naming_go_and_still_work(old: Callable[[], object], go: Callable[[], object], message: str) -> None:
+    with pytest.warns(DeprecationWarning, match=r"is deprecated; use ") as record:
+        value = old()
+    assert "\n".join(str(w.message) for w in record) == message
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        expected = go()
+    assert type(value) is type(expected)
+    assert repr(value) == repr(expected)
+
+
+@pytest.mark.parametrize(
+    ("module", "go", "old"),
+    [
+        pytest.param("plancheck.acceptance.echoprovider", "NewProviderServer", "new_provider_server", id="echoprovider"),
+        pytest.param("plancheck.statecheck", "CompareValue", "add_state_value", id="statecheck"),
+        pytest.param("plancheck.querycheck", "KnownValueCheck", "known_value", id="querycheck"),
+        pytest.param("plancheck.acceptance", "Sweeper", "dependencies", id="acceptance"),
+        pytest.param("tfjsonpath", "Traverse", "traverse", id="tfjsonpath"),
+    ],
+)
+def test_go_name_is_public_and_the_old_one_is_not(module: str, go: str, old: str) -> None:
+    names = importlib.import_module(module).__all__
+    assert go in names
+    assert old not in names
+
+
+def test_two_spellings_of_one_keyword_are_refused() -> None:
+    with pytest.raises(TypeError, match=r"^KnownValueCheck\(\) got both path= and Path=; use Path= only$"):
+        querycheck.KnownValueCheck(Path=New("a"), path=New("a"), KnownValue=kv.Null())

@@ -131,7 +131,7 @@ class LeakCase:
 
 def _collector_check(comparer: compare.ValueComparer, address: str, path: Path, first: State | None) -> Any:
     collector = sc.CompareValue(comparer)
-    check = collector.add_state_value(address, path)
+    check = collector.AddStateValue(address, path)
     if first is not None:
         check.failures(first)
     return check

@@ -10,7 +10,7 @@ parses back.
 >>> p = tfjsonpath.New("root_list_block").AtSliceIndex(0).AtMapKey("nested_list_block")
 >>> str(p), p.to_text()
 ('root_list_block.0.nested_list_block', 'root_list_block[0]["nested_list_block"]')
->>> p.traverse({"root_list_block": [{"nested_list_block": "x"}]})
+>>> tfjsonpath.Traverse({"root_list_block": [{"nested_list_block": "x"}]}, p)
 'x'
 >>> tfjsonpath.Path.parse(p.to_text()) == p
 True

@@ -27,6 +27,8 @@ import re
 from collections.abc import Iterator
 from typing import Any, final, overload
 
+from typing_extensions import deprecated
+
 from ._errors import PathSyntaxError, TfJsonPathError, public
 from ._jsontypes import describe_json_type, is_object, is_sequence, plural
 from ._text import (
@@ -372,12 +374,9 @@ class Path(_Immutable):
 
     # -- resolving -------------------------------------------------------------------------
 
+    @deprecated("tfjsonpath.Path.traverse is deprecated; use tfjsonpath.Traverse(document, path)")
     def traverse(self, document: Any) -> Any:
-        """Return the value at this path in a parsed JSON document; see :func:`tfjsonpath.Traverse`.
-
-        >>> New("a").AtSliceIndex(1).traverse({"a": [10, 20]})
-        20
-        """
+        """Deprecated: :func:`tfjsonpath.Traverse`, Go's function, is the one name (#34); this one goes in the next release."""
         return resolve(document, self)
 
 
@@ -421,7 +420,7 @@ class PathNotFoundError(TfJsonPathError, LookupError):
 
     >>> from tfjsonpath import New
     >>> try:
-    ...     New("a").AtMapKey("b").traverse({"a": [1]})
+    ...     Traverse({"a": [1]}, New("a").AtMapKey("b"))
     ... except PathNotFoundError as e:
     ...     print(e)
     ...     print(e.step_index, e.step, e.found, e.reached.to_text(), sep=" | ")
@@ -446,7 +445,7 @@ class PathNotFoundError(TfJsonPathError, LookupError):
 
         >>> from tfjsonpath import New
         >>> try:
-        ...     New("a").AtSliceIndex(5).AtMapKey("b").traverse({"a": [1]})
+        ...     Traverse({"a": [1]}, New("a").AtSliceIndex(5).AtMapKey("b"))
         ... except PathNotFoundError as e:
         ...     e.reached.to_text()
         'a'
@@ -616,7 +615,7 @@ def walk(document: Any, *, prefix: Path = _ROOT) -> Iterator[tuple[Path, Any]]:
     """Yield ``(path, value)`` for every value in ``document``, the document itself first.
 
     The order is depth first, in document order (object keys as the mapping iterates
-    them, array elements by index); ``path.traverse(document) is value`` for every pair.
+    them, array elements by index); ``Traverse(document, path) is value`` for every pair.
     ``prefix`` is put in front of every path, for walking a part cut out of a larger
     document. Any depth works: the walk keeps its own stack instead of recursing (each
     yielded path is built afresh, so the cost grows with depth times the number of values).

@@ -20,7 +20,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from functools import cached_property
 from typing import Any, final
 
-from tfjsonpath import MapStep, Path, PathNotFoundError, SliceStep, Step
+from tfjsonpath import MapStep, Path, PathNotFoundError, SliceStep, Step, Traverse
 
 from .._frozen import ReadOnly, public
 from .._loading.query import QueryFormatError, QueryLine, read_query, validate_messages
@@ -149,7 +149,7 @@ class QueryStart(_Message):
                 yield from marked_strings(config, True)
                 return
             try:
-                value = path.traverse(config)
+                value = Traverse(config, path)
             except PathNotFoundError:
                 continue
             yield from marked_strings(value, True)

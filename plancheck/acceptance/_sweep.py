@@ -19,8 +19,10 @@ from collections.abc import Callable, Generator, Iterable, Mapping, Sequence
 from dataclasses import field
 from typing import Final
 
+from typing_extensions import deprecated
+
 from .._errors import TfCheckError
-from .._frozen import FrozenValue, frozen, public
+from .._frozen import FrozenValue, frozen, public, renamed_keywords
 from .._text import exception_text
 from ._errors import TestDefinitionError
 
@@ -63,50 +65,55 @@ def _not_run(returned: object) -> str | None:
 
 
 @public("plancheck.acceptance")
+@renamed_keywords(name="Name", f="F", dependencies="Dependencies")
 @frozen
 class Sweeper(FrozenValue):
-    """One sweeper (Go's ``resource.Sweeper``): its name, what must be swept first, and the function.
+    """One sweeper: Go's ``resource.Sweeper``, with Go's field names: its ``Name``, the sweepers to run first
+    (``Dependencies``) and the function ``F``.
 
-    ``f(region)`` may raise, or return an exception (Go's ``error``) to fail; anything else is success.
+    ``F(region)`` may raise, or return an exception (Go's ``error``) to fail; anything else is success.
 
-    >>> Sweeper("widget_thing", lambda region: None, dependencies=["widget_lookup"])
-    Sweeper('widget_thing', dependencies=('widget_lookup',))
+    >>> Sweeper("widget_thing", lambda region: None, Dependencies=["widget_lookup"])
+    Sweeper('widget_thing', Dependencies=('widget_lookup',))
     """
 
     __test__ = False  # not a test class, though its name is close
 
-    name: str
-    f: SweeperFunc = field(repr=False)
-    dependencies: Sequence[str] = ()
+    Name: str
+    F: SweeperFunc = field(repr=False)
+    Dependencies: Sequence[str] = ()
 
     def __post_init__(self) -> None:
-        if not isinstance(self.name, str) or not self.name:
-            raise TestDefinitionError("Sweeper.name", f"expected a non-empty str, got {self.name!r}")
-        if not callable(self.f):
-            raise TestDefinitionError("Sweeper.f", f"expected a function of the region, got {type(self.f).__name__}")
-        if isinstance(self.dependencies, str) or not isinstance(self.dependencies, Iterable):
-            raise TestDefinitionError("Sweeper.dependencies", f"expected a list of sweeper names, got {self.dependencies!r}")
-        dependencies = tuple(self.dependencies)
+        if not isinstance(self.Name, str) or not self.Name:
+            raise TestDefinitionError("Sweeper.Name", f"expected a non-empty str, got {self.Name!r}")
+        if not callable(self.F):
+            raise TestDefinitionError("Sweeper.F", f"expected a function of the region, got {type(self.F).__name__}")
+        if isinstance(self.Dependencies, str) or not isinstance(self.Dependencies, Iterable):
+            raise TestDefinitionError("Sweeper.Dependencies", f"expected a list of sweeper names, got {self.Dependencies!r}")
+        dependencies = tuple(self.Dependencies)
         for i, name in enumerate(dependencies):
             if not isinstance(name, str) or not name:
-                raise TestDefinitionError(f"Sweeper.dependencies[{i}]", f"expected a sweeper name, got {name!r}")
-        object.__setattr__(self, "dependencies", dependencies)
+                raise TestDefinitionError(f"Sweeper.Dependencies[{i}]", f"expected a sweeper name, got {name!r}")
+        object.__setattr__(self, "Dependencies", dependencies)
 
-    # Go's field names, so ported code reads the same.
+    # The snake_case names, kept working for one release (#34: Go's name is the one name).
     @property
-    def Name(self) -> str:
-        """Go's ``Name``."""
-        return self.name
-
-    @property
-    def Dependencies(self) -> tuple[str, ...]:
-        """Go's ``Dependencies``."""
-        return tuple(self.dependencies)
+    @deprecated("plancheck.acceptance.Sweeper.name is deprecated; use plancheck.acceptance.Sweeper.Name")
+    def name(self) -> str:
+        """Deprecated: :attr:`Name`."""
+        return self.Name
 
     @property
-    def F(self) -> SweeperFunc:
-        """Go's ``F``."""
-        return self.f
+    @deprecated("plancheck.acceptance.Sweeper.f is deprecated; use plancheck.acceptance.Sweeper.F")
+    def f(self) -> SweeperFunc:
+        """Deprecated: :attr:`F`."""
+        return self.F
+
+    @property
+    @deprecated("plancheck.acceptance.Sweeper.dependencies is deprecated; use plancheck.acceptance.Sweeper.Dependencies")
+    def dependencies(self) -> Sequence[str]:
+        """Deprecated: :attr:`Dependencies`."""
+        return self.Dependencies
 
 
 @public("plancheck.acceptance")
@@ -135,9 +142,9 @@ def AddTestSweepers(name: str, sweeper: Sweeper) -> None:
 
 
 def _origin(sweeper: Sweeper) -> tuple[object, ...]:
-    code = getattr(sweeper.f, "__code__", None)
-    where = (code.co_filename, code.co_firstlineno) if code is not None else (id(sweeper.f),)
-    return (sweeper.name, sweeper.dependencies, *where)
+    code = getattr(sweeper.F, "__code__", None)
+    where = (code.co_filename, code.co_firstlineno) if code is not None else (id(sweeper.F),)
+    return (sweeper.Name, sweeper.Dependencies, *where)
 
 
 @public("plancheck.acceptance")
@@ -179,7 +186,7 @@ def _with_dependencies(name: str, source: Mapping[str, Sweeper], into: dict[str,
         if current in into or current not in source:
             continue  # a missing dependency fails when the sweeper runs, naming both
         into[current] = source[current]
-        stack.extend(source[current].dependencies)
+        stack.extend(source[current].Dependencies)
 
 
 @public("plancheck.acceptance")
@@ -296,38 +303,38 @@ def _visit(
     allow_failures: bool, log: Callable[[str], object], chain: tuple[str, ...],
 ) -> Generator[tuple[Sweeper, tuple[str, ...]], bool | None, bool]:
     """One sweeper's part of :func:`_run_one`: yields each dependency to run first, is sent whether it failed."""
-    if sweeper.name in ran:
+    if sweeper.Name in ran:
         # Done in this region, and its dependencies before it: walking them again made every later
         # sweeper of a long chain walk the whole chain (cubic in its length).
-        return ran[sweeper.name] is not None
-    if sweeper.name in chain:
-        ran[sweeper.name] = "its dependencies lead back to it: " + " -> ".join((*chain, sweeper.name))
+        return ran[sweeper.Name] is not None
+    if sweeper.Name in chain:
+        ran[sweeper.Name] = "its dependencies lead back to it: " + " -> ".join((*chain, sweeper.Name))
         return True
-    for dependency in sweeper.dependencies:
+    for dependency in sweeper.Dependencies:
         found = chosen.get(dependency)
         if found is None:
-            ran[sweeper.name] = f"it depends on sweeper {dependency}, which is not registered"
-            log(f"[sweep] {sweeper.name} ({region}): FAILED: {ran[sweeper.name]}")
+            ran[sweeper.Name] = f"it depends on sweeper {dependency}, which is not registered"
+            log(f"[sweep] {sweeper.Name} ({region}): FAILED: {ran[sweeper.Name]}")
             return True
-        failed = yield found, (*chain, sweeper.name)
+        failed = yield found, (*chain, sweeper.Name)
         if failed and not allow_failures:
             return True
-    if sweeper.name in ran:  # its dependencies led back to it (allow_failures): the cycle is its failure
-        return ran[sweeper.name] is not None
+    if sweeper.Name in ran:  # its dependencies led back to it (allow_failures): the cycle is its failure
+        return ran[sweeper.Name] is not None
     started = time.monotonic()
     try:
-        returned = sweeper.f(region)
+        returned = sweeper.F(region)
         error = exception_text(returned) if isinstance(returned, BaseException) else _not_run(returned)
     except KeyboardInterrupt:
         # Still an interrupt (the sweep stops and the caller sees it), once this sweeper is named as its failure.
-        ran[sweeper.name] = "KeyboardInterrupt (the sweep stops)"
-        log(f"[sweep] {sweeper.name} ({region}): FAILED: {ran[sweeper.name]}")
+        ran[sweeper.Name] = "KeyboardInterrupt (the sweep stops)"
+        log(f"[sweep] {sweeper.Name} ({region}): FAILED: {ran[sweeper.Name]}")
         raise
     except BaseException as exc:
         # pytest.fail(), pytest.skip() and sys.exit() raise BaseExceptions: a sweeper's failure all the
         # same, never an INTERNALERROR (nor a silent end) that ends the session without the report.
         error = exception_text(exc)
-    ran[sweeper.name] = error
+    ran[sweeper.Name] = error
     took = time.monotonic() - started
-    log(f"[sweep] {sweeper.name} ({region}): " + ("ok" if error is None else f"FAILED: {error}") + f" ({took:.2f} s)")
+    log(f"[sweep] {sweeper.Name} ({region}): " + ("ok" if error is None else f"FAILED: {error}") + f" ({took:.2f} s)")
     return error is not None

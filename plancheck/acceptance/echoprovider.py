@@ -65,6 +65,7 @@ from __future__ import annotations
 
 import itertools
 import threading
+import warnings
 from collections.abc import Callable
 from types import SimpleNamespace
 from typing import Any, Final
@@ -73,7 +74,7 @@ from .._frozen import public
 from .._terraform.providers import wire
 from .._terraform.providers.wire import NULL, UNKNOWN, MsgpackError, encode_object, object_fields
 
-__all__ = ["ECHO_TYPE", "EchoProvider", "NewProviderServer", "new_provider_server"]
+__all__ = ["ECHO_TYPE", "EchoProvider", "NewProviderServer"]
 
 #: The type name of the managed resource and of the ephemeral resource.
 ECHO_TYPE: Final = "echo"
@@ -336,10 +337,11 @@ def NewProviderServer() -> Callable[[], EchoProvider]:
     return EchoProvider
 
 
-def new_provider_server() -> Callable[[], EchoProvider]:
-    """:func:`NewProviderServer` in snake case.
-
-    >>> new_provider_server()() is not None
-    True
-    """
-    return NewProviderServer()
+def __getattr__(name: str) -> Any:
+    # The snake_case spelling of Go's NewProviderServer, kept working for one release (#34: Go's name is the one name).
+    if name == "new_provider_server":
+        warnings.warn(
+            f"{__name__}.new_provider_server is deprecated; use {__name__}.NewProviderServer", DeprecationWarning, stacklevel=2
+        )
+        return NewProviderServer
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

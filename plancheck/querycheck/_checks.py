@@ -21,7 +21,10 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Final
 
+from typing_extensions import deprecated
+
 from tfjsonpath import Path
+from tfjsonpath import Path as JsonPath  # KnownValueCheck's field takes Go's name, Path
 
 from .._checking.fields import (
     check_fields,
@@ -43,7 +46,7 @@ from .._checking.run import run_checks, run_each
 from .._documents.query import QueryOutput, QueryResult, QuerySummary, list_block_address
 from .._documents.resolve import resolve_value
 from .._errors import CheckFailedError, CheckFailure
-from .._frozen import FrozenValue, frozen, public
+from .._frozen import FrozenValue, frozen, public, renamed_keywords
 from .._redact import render_value
 from ..knownvalue import Check
 from .queryfilter import QueryFilter
@@ -567,32 +570,38 @@ class ExpectResourceDisplayName(ListBlockCheck):
 
 
 @public("plancheck.querycheck")
+@renamed_keywords(path="Path", known_value="KnownValue")
 @frozen
 class KnownValueCheck(FrozenValue):
-    """A knownvalue check at a path of a result's resource object (Go's struct of ``Path`` and ``KnownValue``).
+    """A knownvalue check at a path of a result's resource object: Go's struct, with Go's field names.
 
     >>> from plancheck import knownvalue as kv
     >>> from tfjsonpath import New
     >>> c = KnownValueCheck(New("ami"), kv.StringExact("ami-12345"))
-    >>> c, c.Path == c.path, c.KnownValue == c.known_value
-    (KnownValueCheck(Path(MapStep('ami')), StringExact('ami-12345')), True, True)
+    >>> c, c.Path, c.KnownValue
+    (KnownValueCheck(Path(MapStep('ami')), StringExact('ami-12345')), Path(MapStep('ami')), StringExact('ami-12345'))
     """
 
-    path: Path
-    known_value: Check
+    Path: JsonPath
+    KnownValue: Check
 
     def __post_init__(self) -> None:
-        check_fields(self, path=checked_path, known_value=checked_matcher)
+        check_fields(self, Path=checked_path, KnownValue=checked_matcher)
+
+    # The snake_case names, kept working for one release (#34: Go's name is the one name).
+    @property
+    @deprecated("plancheck.querycheck.KnownValueCheck.path is deprecated; use plancheck.querycheck.KnownValueCheck.Path")
+    def path(self) -> JsonPath:
+        """Deprecated: :attr:`Path`."""
+        return self.Path
 
     @property
-    def Path(self) -> Path:
-        """Go's field name for :attr:`path`."""
-        return self.path
-
-    @property
-    def KnownValue(self) -> Check:
-        """Go's field name for :attr:`known_value`."""
-        return self.known_value
+    @deprecated(
+        "plancheck.querycheck.KnownValueCheck.known_value is deprecated; use plancheck.querycheck.KnownValueCheck.KnownValue"
+    )
+    def known_value(self) -> Check:
+        """Deprecated: :attr:`KnownValue`."""
+        return self.KnownValue
 
 
 def _checked_known_values(value: object, check: str) -> tuple[KnownValueCheck, ...]:
@@ -655,7 +664,7 @@ class ExpectResourceKnownValues(ListBlockCheck):
         identity = render_value(result.identity, None, output.secrets)
         found: list[CheckFailure] = []
         for item in self.known_values:
-            problem = match_resolved(resolve_value(resource, None, None, item.path), item.known_value, output.secrets)
+            problem = match_resolved(resolve_value(resource, None, None, item.Path), item.KnownValue, output.secrets)
             if problem is not None:
                 where, reason = problem
                 message = (

@@ -512,5 +512,5 @@ def assert_state(state: State, *checks: StateCheck) -> None:
 
 def _hint(check: object) -> str:
     if isinstance(check, CompareValue):
-        return "; a CompareValue collects values: pass collector.add_state_value(address, path)"
+        return "; a CompareValue collects values: pass collector.AddStateValue(address, path)"
     return ""

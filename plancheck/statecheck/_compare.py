@@ -30,6 +30,8 @@ from collections.abc import Mapping, Sequence
 from functools import partial
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from typing_extensions import deprecated
+
 from tfjsonpath import MapStep, Path, SliceStep, describe_json_type
 from tfjsonpath._jsontypes import copy_json, is_array, plural
 
@@ -79,7 +81,7 @@ class CompareValue:
 
     Unlike the checks, a collector is **not** a frozen value: it accumulates. Make one
     per sequence of values to compare (e.g. per acceptance test), get a check for each
-    test step with :meth:`add_state_value` (Go's name ``AddStateValue`` works too), and
+    test step with :meth:`AddStateValue` (Go's name), and
     run the checks in order. Each run reads its own address and path, copies the value
     into the collector, then compares everything collected so far. A value that is
     missing fails that run and is not collected. Sensitive values are compared but
@@ -91,7 +93,7 @@ class CompareValue:
     ...     return State.from_dict({"format_version": "1.0", "values": {"root_module": {"resources": [
     ...         {"address": "aws_instance.web", "values": {"ami": ami}, "sensitive_values": {}}]}}})
     >>> same_ami = CompareValue(compare.ValuesSame())
-    >>> step = same_ami.add_state_value("aws_instance.web", New("ami"))
+    >>> step = same_ami.AddStateValue("aws_instance.web", New("ami"))
     >>> step.CheckState(state("ami-1"))
     >>> step.CheckState(state("ami-1"))
     >>> step.CheckState(state("ami-2"))
@@ -125,20 +127,23 @@ class CompareValue:
         with self._lock:
             return tuple(copy_json(e.value) for e in self._entries)
 
-    def add_state_value(self, address: str, path: Path) -> CompareValueCheck:
-        """A check that collects the value at ``path`` of resource ``address`` into this collector.
+    def AddStateValue(self, address: str, path: Path) -> CompareValueCheck:
+        """A check that collects the value at ``path`` of resource ``address`` into this collector (Go's name).
 
         >>> from plancheck import compare
         >>> from tfjsonpath import New
         >>> collector = CompareValue(compare.ValuesDiffer())
-        >>> collector.add_state_value("null_resource.a", New("id"))
+        >>> collector.AddStateValue("null_resource.a", New("id"))
         CompareValueCheck(CompareValue(ValuesDiffer()), 'null_resource.a', Path(MapStep('id')))
         """
         return CompareValueCheck(self, address, path)
 
-    def AddStateValue(self, address: str, path: Path) -> CompareValueCheck:
-        """Go's name for :meth:`add_state_value`."""
-        return self.add_state_value(address, path)
+    @deprecated(
+        "plancheck.statecheck.CompareValue.add_state_value is deprecated; use plancheck.statecheck.CompareValue.AddStateValue"
+    )
+    def add_state_value(self, address: str, path: Path) -> CompareValueCheck:
+        """Deprecated: :meth:`AddStateValue`, Go's name, is the one name (#34); this one goes in the next release."""
+        return self.AddStateValue(address, path)
 
     def reset(self) -> None:
         """Forget every collected value, to start a new sequence with the same checks.
@@ -190,7 +195,7 @@ def _rebuild_collector(
 @public("plancheck.statecheck")
 @frozen
 class CompareValueCheck(StateCheck):
-    """The check :meth:`CompareValue.add_state_value` returns: collect one value, then compare all.
+    """The check :meth:`CompareValue.AddStateValue` returns: collect one value, then compare all.
 
     Frozen and hashable like every check; it refers to its collector (compared by
     identity), and each run adds one value to that collector.
@@ -198,8 +203,8 @@ class CompareValueCheck(StateCheck):
     >>> from plancheck import compare
     >>> from tfjsonpath import New
     >>> collector = CompareValue(compare.ValuesSame())
-    >>> check = collector.add_state_value("null_resource.a", New("id"))
-    >>> check == collector.add_state_value("null_resource.a", New("id")), check.collector is collector
+    >>> check = collector.AddStateValue("null_resource.a", New("id"))
+    >>> check == collector.AddStateValue("null_resource.a", New("id")), check.collector is collector
     (True, True)
     """
 

@@ -351,7 +351,7 @@ def test_acceptance_error_shows_where_it_comes_from() -> None:
         pytest.param(lambda: ConfigPlanChecks(),
                      "ConfigPlanChecks(pre_apply=(), post_apply_pre_refresh=(), post_apply_post_refresh=())",
                      id="ConfigPlanChecks"),
-        pytest.param(lambda: Sweeper("widget", print, dependencies=["a"]), "Sweeper('widget', dependencies=('a',))",
+        pytest.param(lambda: Sweeper("widget", print, Dependencies=["a"]), "Sweeper('widget', Dependencies=('a',))",
                      id="Sweeper-function-left-out"),
         pytest.param(lambda: Leftover(PosixPath("/x"), {"test": "t", "secret": "hunter2"}), "Leftover(PosixPath('/x'))",
                      id="Leftover-manifest-left-out"),

@@ -109,10 +109,10 @@ def test_a_missing_dependency_and_a_cycle_fail_by_name() -> None:
 
 
 DEFINITIONS = [
-    ("empty-name", lambda: Sweeper("", print), "Sweeper.name: expected a non-empty str, got ''"),
-    ("not-callable", lambda: Sweeper("a", "rm -rf"), "Sweeper.f: expected a function of the region, got str"),
-    ("dependencies-str", lambda: Sweeper("a", print, "b"), "Sweeper.dependencies: expected a list of sweeper names, got 'b'"),
-    ("dependency-empty", lambda: Sweeper("a", print, ["b", ""]), "Sweeper.dependencies[1]: expected a sweeper name, got ''"),
+    ("empty-name", lambda: Sweeper("", print), "Sweeper.Name: expected a non-empty str, got ''"),
+    ("not-callable", lambda: Sweeper("a", "rm -rf"), "Sweeper.F: expected a function of the region, got str"),
+    ("dependencies-str", lambda: Sweeper("a", print, "b"), "Sweeper.Dependencies: expected a list of sweeper names, got 'b'"),
+    ("dependency-empty", lambda: Sweeper("a", print, ["b", ""]), "Sweeper.Dependencies[1]: expected a sweeper name, got ''"),
     ("register-not-a-sweeper", lambda: AddTestSweepers("a", print), "AddTestSweepers: expected a Sweeper, got builtin_function_or_method"),
     ("no-regions", lambda: run_sweepers(" , ", sweepers={}), "run_sweepers.regions: expected at least one region"),
 ]

@@ -179,7 +179,7 @@ def test_upgrade_passes_the_stored_json_through(served: Served) -> None:
 
 
 def test_each_factory_call_is_a_new_provider_with_its_own_data() -> None:
-    factory = echoprovider.new_provider_server()
+    factory = echoprovider.NewProviderServer()
     first, second = factory(), factory()
     assert first is not second
     assert isinstance(first, echoprovider.EchoProvider)

@@ -406,8 +406,8 @@ def test_each_check_reads_its_own_address_whatever_the_order() -> None:
     # In Go the n-th run reads the n-th AddStateValue registration, so running the checks
     # out of order reads the wrong attribute. Here each check knows its own.
     collector = CompareValue(compare.ValuesSame())
-    by_ami = collector.add_state_value("aws_instance.web", New("ami"))
-    by_other = collector.add_state_value("aws_instance.web", New("other"))
+    by_ami = collector.AddStateValue("aws_instance.web", New("ami"))
+    by_other = collector.AddStateValue("aws_instance.web", New("other"))
     state = ami_state("ami-1", other="ami-1")
     assert by_other.failures(state) == []
     assert by_ami.failures(state) == []
@@ -420,7 +420,7 @@ def test_values_are_copied_on_collection() -> None:
         "values": {"root_module": {"resources": [{"address": "a.b", "values": {"tags": {"k": ["v"]}}}]}},
     }
     collector = CompareValue(compare.ValuesDiffer())
-    collector.add_state_value("a.b", New("tags")).CheckState(State.from_dict(document))
+    collector.AddStateValue("a.b", New("tags")).CheckState(State.from_dict(document))
     document["values"]["root_module"]["resources"][0]["values"]["tags"]["k"].append("changed")  # type: ignore[index]
     snapshot = collector.values
     snapshot[0]["k"].append("mine")
@@ -429,11 +429,11 @@ def test_values_are_copied_on_collection() -> None:
 
 def test_a_missing_value_fails_and_is_not_collected() -> None:
     collector = CompareValue(compare.ValuesSame())
-    check = collector.add_state_value("aws_instance.web", New("nope"))
+    check = collector.AddStateValue("aws_instance.web", New("nope"))
     assert [str(f) for f in check.failures(ami_state("ami-1"))] == [
         'CompareValue: aws_instance.web: nope: value is not present (no key "nope" in an object with 2 keys)'
     ]
-    missing = collector.add_state_value("aws_instance.db", New("ami"))
+    missing = collector.AddStateValue("aws_instance.db", New("ami"))
     assert [str(f) for f in missing.failures(ami_state("ami-1"))] == [
         "CompareValue: aws_instance.db: resource not found in state; closest: aws_instance.web"
     ]
@@ -442,7 +442,7 @@ def test_a_missing_value_fails_and_is_not_collected() -> None:
 
 def test_reset_starts_a_new_sequence() -> None:
     collector = CompareValue(compare.ValuesSame())
-    check = collector.add_state_value("aws_instance.web", New("ami"))
+    check = collector.AddStateValue("aws_instance.web", New("ami"))
     check.CheckState(ami_state("ami-1"))
     collector.reset()
     check.CheckState(ami_state("ami-2"))
@@ -451,7 +451,7 @@ def test_reset_starts_a_new_sequence() -> None:
 
 def test_differ_all_names_the_indexes_of_collected_values() -> None:
     collector = CompareValue(compare.ValuesDifferAll())
-    check = collector.add_state_value("aws_instance.web", New("ami"))
+    check = collector.AddStateValue("aws_instance.web", New("ami"))
     check.CheckState(ami_state("a1"))
     check.CheckState(ami_state("a2"))
     with pytest.raises(StateCheckError) as info:
@@ -464,7 +464,7 @@ def test_differ_all_names_the_indexes_of_collected_values() -> None:
 
 def test_a_value_sensitive_in_an_earlier_state_stays_hidden() -> None:
     collector = CompareValue(compare.ValuesDiffer())
-    check = collector.add_state_value("aws_instance.web", New("ami"))
+    check = collector.AddStateValue("aws_instance.web", New("ami"))
     check.CheckState(ami_state("ami-Secret-9", sensitive=True))
     # The same value, unmarked in the next state: still hidden, both by its marks and as a secret.
     (found,) = check.failures(ami_state("ami-Secret-9"))
@@ -476,7 +476,7 @@ def test_a_value_sensitive_in_an_earlier_state_stays_hidden() -> None:
 
 def test_concurrent_runs_collect_every_value() -> None:
     collector = CompareValue(compare.ValuesSame())
-    check = collector.add_state_value("aws_instance.web", New("ami"))
+    check = collector.AddStateValue("aws_instance.web", New("ami"))
     state = ami_state("ami-1")
     threads = [threading.Thread(target=lambda: [check.failures(state) for _ in range(25)]) for _ in range(4)]
     for thread in threads:
@@ -490,9 +490,9 @@ def test_collector_and_check_semantics() -> None:
     collector = CompareValue(compare.ValuesSame())
     other = CompareValue(compare.ValuesSame())
     check = collector.AddStateValue("aws_instance.web", New("ami"))
-    assert check == collector.add_state_value("aws_instance.web", New("ami"))
-    assert hash(check) == hash(collector.add_state_value("aws_instance.web", New("ami")))
-    assert check != other.add_state_value("aws_instance.web", New("ami"))
+    assert check == collector.AddStateValue("aws_instance.web", New("ami"))
+    assert hash(check) == hash(collector.AddStateValue("aws_instance.web", New("ami")))
+    assert check != other.AddStateValue("aws_instance.web", New("ami"))
     assert collector != other
     assert repr(collector) == "CompareValue(ValuesSame())"
     assert (

@@ -106,7 +106,7 @@ def test_known_values_of_every_attribute(name: str) -> None:
                 ).failures(state)
                 assert differ.message.startswith("expected values to differ, but they are the same: ")
                 collector = CompareValue(compare.ValuesSame())
-                step = collector.add_state_value(address, New(key))
+                step = collector.AddStateValue(address, New(key))
                 assert step.failures(state) == []
                 assert step.failures(state) == []
                 assert collector.values == (value, value)

@@ -349,7 +349,7 @@ def test_TestCompareValue_CheckState_NoStateValues() -> None:
         assert_state(bool_state(True), CompareValue(compare.ValuesSame()))  # type: ignore[arg-type]
     assert str(info.value) == (
         "assert_state: check 1 must be a StateCheck, got CompareValue; a CompareValue collects values: "
-        "pass collector.add_state_value(address, path)"
+        "pass collector.AddStateValue(address, path)"
     )
 
 

@@ -132,7 +132,7 @@ def test_pairs_same_and_differ_are_exact_complements(a: Any, b: Any) -> None:
 @given(st.lists(st.sampled_from(["QQQQ", "ZZZZ", Decimal("1.5"), None]), min_size=1, max_size=6))
 def test_collector_passes_while_all_values_are_the_same(values: list[Any]) -> None:
     collector = CompareValue(compare.ValuesSame())
-    check = collector.add_state_value(A, New("v"))
+    check = collector.AddStateValue(A, New("v"))
     for i, value in enumerate(values):
         passed = check.failures(make_state({A: {"v": value}})) == []
         assert passed is all(first_difference(values[0], v) is None for v in values[: i + 1])

@@ -135,4 +135,4 @@ def test_walk_paths_are_unique_and_each_leads_to_its_value(document: Any) -> Non
     pairs = list(walk(document))
     assert len({p for p, _ in pairs}) == len(pairs)
     for path, value in pairs:
-        assert path.traverse(document) is value
+        assert Traverse(document, path) is value

@@ -32,7 +32,6 @@ FOUND = [
 @pytest.mark.parametrize(("document", "path", "expected"), FOUND)
 def test_traverse_finds(document: Any, path: Path, expected: Any) -> None:
     assert Traverse(document, path) == expected
-    assert path.traverse(document) == expected
 
 
 def test_traverse_returns_the_very_object() -> None:

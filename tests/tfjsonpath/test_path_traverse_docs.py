@@ -328,10 +328,10 @@ def test_documentation_example(document: str, path: Path, expected: Any, go_stri
     assert str(path) == go_string
     assert path.to_text() == text
     assert Path.parse(text) == path
-    assert Path.parse(text).traverse(doc) == expected
+    assert Traverse(doc, Path.parse(text)) == expected
 
 
 def test_snake_case_builders_reach_the_same_values() -> None:
     doc = json.loads(LIST_BLOCK)
     path = New("root_list_block").AtSliceIndex(0).AtMapKey("nested_list_block").AtSliceIndex(0)
-    assert path.AtMapKey("nested_block_string_attribute").traverse(doc) == "value2"
+    assert Traverse(doc, path.AtMapKey("nested_block_string_attribute")) == "value2"
