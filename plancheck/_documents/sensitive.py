@@ -9,6 +9,7 @@ from operator import is_
 from typing import Any, Final
 
 from .._loading.collector import collector_off
+from .._loading.lazy import LazyObject
 from .._redact import Marks, Secrets, collect_secret_strings, config_parts, contains_sensitive, fit_marks
 
 __all__ = ["collect_marked", "collect_plan_secrets", "collect_state_secrets", "marked_strings"]
@@ -218,17 +219,26 @@ def collect_plan_secrets(document: Mapping[str, Any]) -> Secrets:
                 change = rc.get("change")
                 if isinstance(change, Mapping):
                     current[rc["address"]] = change
-        _state_roots(document.get("planned_values"), roots, current, "after")
-        prior = document.get("prior_state")
+        # A plan loaded lazily reads its states without parsing the resources whose values and marks are the very
+        # text of their current change's side (LazyObject.skim: those are the change's parsed side); otherwise, and
+        # whenever that cannot prove a state sound, the state is read, and raises what reading it raises.
+        states: dict[str, Any] = {}
+        for key in ("planned_values", "prior_state"):
+            skimmed = document.skim(key, current) if isinstance(document, LazyObject) else None
+            states[key] = document.get(key) if skimmed is None else skimmed
+        planned, prior = states["planned_values"], states["prior_state"]
+        _state_roots(planned, roots, current, "after")
         if isinstance(prior, Mapping):
             _state_roots(prior.get("values"), roots, current, "before")
         found: set[str] = set()
         collect_marked(roots, found)
-        return Secrets(found, partial(_config_names, document))
+        return Secrets(found, partial(_config_names, document, (planned, prior)))
 
 
-def _config_names(document: Mapping[str, Any]) -> set[str]:
+def _config_names(document: Mapping[str, Any], states: tuple[Any, Any] | None = None) -> set[str]:
     """The configuration's names a document shows: its addresses without instance keys, its outputs and variables.
+
+    ``states`` are its planned values and prior state as its secret collection read them (else the document's).
 
     Trusted by the document's secrets (:meth:`plancheck.Secrets.trusting`): a short secret that is
     part of a name (``tags`` in ``terraform_data.tags``) is kept there, and scrubbed as a value.
@@ -242,9 +252,9 @@ def _config_names(document: Mapping[str, Any]) -> set[str]:
         for rc in document.get(key) or ():
             if isinstance(rc, Mapping) and isinstance(rc.get("address"), str):
                 addresses.add(rc["address"])
-    prior = document.get("prior_state")
-    for states in (document.get("planned_values"), prior.get("values") if isinstance(prior, Mapping) else None):
-        _state_addresses(states, addresses)
+    planned, prior = (document.get("planned_values"), document.get("prior_state")) if states is None else states
+    for state in (planned, prior.get("values") if isinstance(prior, Mapping) else None):
+        _state_addresses(state, addresses)
     addresses.update(a["address"] for a in _action_invocations(document) if isinstance(a.get("address"), str))
     names = {part for address in addresses for part in config_parts(address)}
     for key, prefix in (("output_changes", "output."), ("variables", "var.")):
