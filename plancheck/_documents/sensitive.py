@@ -39,11 +39,13 @@ def marked_strings(value: Any, marks: Marks) -> Iterator[str]:
     return iter(found)
 
 
-def collect_marked(roots: Iterable[tuple[Any, Marks]], found: set[str]) -> None:
+def collect_marked(roots: Iterable[tuple[Any, Marks]], found: set[str], *, parsed_json: bool = False) -> None:
     """Add to ``found`` what :func:`marked_strings` yields for each ``(value, marks)`` of ``roots``, in one walk.
 
     The walk every document's secrets take: a plan's (value, marks) pairs (its changes' sides, its
     states' resources, its sensitive variables and outputs) are gathered first, then walked together.
+    ``parsed_json``: the values were parsed from JSON text, so every object's keys are strings, and the
+    walk does not ask (a large plan's objects have two million keys).
 
     >>> found = set(); collect_marked([({"a": "x1x", "b": ["p", "q"]}, {"a": True, "b": [False, True]}), ("pw1", True)], found)
     >>> sorted(found)
@@ -76,7 +78,7 @@ def collect_marked(roots: Iterable[tuple[Any, Marks]], found: set[str]) -> None:
         elif kind is dict or isinstance(val, Mapping):
             if type(mk) is not dict and not isinstance(mk, Mapping):
                 continue
-            if not all(map(isinstance, val, repeat(str))) and contains_sensitive(mk):
+            if not parsed_json and not all(map(isinstance, val, repeat(str))) and contains_sensitive(mk):
                 # JSON keys are strings: marks cannot name another key, so what it holds fails closed.
                 for k, v in val.items():
                     if not isinstance(k, str):
@@ -114,6 +116,8 @@ def _sensitive_variable_names(document: Mapping[str, Any]) -> set[str]:
 
 
 def _same(a: Any, b: Any) -> bool:
+    if a is b:  # a skimmed state's resource holds its change's very side (LazyObject.skim): no need to compare
+        return True
     try:
         return bool(a == b)
     except Exception:  # a value whose comparison raises (Decimal('sNaN')) is simply walked
@@ -231,7 +235,7 @@ def collect_plan_secrets(document: Mapping[str, Any]) -> Secrets:
         if isinstance(prior, Mapping):
             _state_roots(prior.get("values"), roots, current, "before")
         found: set[str] = set()
-        collect_marked(roots, found)
+        collect_marked(roots, found, parsed_json=isinstance(document, LazyObject))  # only JSON text is read lazily
         return Secrets(found, partial(_config_names, document, (planned, prior)))
 
 

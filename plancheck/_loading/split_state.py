@@ -496,7 +496,11 @@ def _skim_prior(text: Any, sides: Callable[[], dict[str, Any] | None], changes: 
 
 
 class _Skim:
-    """Reads the one-scan struct of a state's ``values`` into address, values and marks of each resource."""
+    """Reads the one-scan struct of a state's ``values`` into address, values and marks of each resource.
+
+    The texts it parses (the resources unlike their change, the identities, the outputs) are parsed
+    together, as one array (a parse each cost a state of a thousand read data sources a tenth of a second).
+    """
 
     def __init__(self, known: dict[str, Any], changes: Mapping[str, Any], side: str) -> None:
         import msgspec
@@ -509,14 +513,21 @@ class _Skim:
         self.marks = f"{side}_sensitive"
         self.validator = state_validator()
         self.nodes = {key: _resource_node().member(key) for key in DEFERRED_MEMBERS}
-        self.outputs = self.validator.node_at("values", "outputs")
+        #: (where the parsed value goes, its key there, its text, its schema node): parsed by :meth:`values`.
+        self.pending: list[tuple[dict[str, Any], str, Any, SchemaNode | None]] = []
 
     def values(self, struct: Any) -> dict[str, Any]:
         values: dict[str, Any] = {}
         if struct.outputs is not self.unset:
-            values["outputs"] = self.parsed(struct.outputs, self.outputs)
+            self.pending.append((values, "outputs", struct.outputs, self.validator.node_at("values", "outputs")))
         if struct.root_module is not self.unset:
             values["root_module"] = self.module(struct.root_module)
+        if self.pending:
+            parsed = _exact(b"[" + b",".join(text for _, _, text, _ in self.pending) + b"]", (), None)
+            for (into, key, _, node), value in zip(self.pending, parsed, strict=True):
+                if node is not None and not self.validator.is_valid(value, node):
+                    raise _Unproven
+                into[key] = value
         return values
 
     def module(self, struct: Any) -> dict[str, Any]:
@@ -535,7 +546,7 @@ class _Skim:
     def resource(self, struct: Any) -> dict[str, Any]:
         resource: dict[str, Any] = {"address": struct.address}
         if struct.identity is not self.unset:
-            self.parsed(struct.identity, self.nodes["identity"])
+            self.pending.append(({}, "identity", struct.identity, self.nodes["identity"]))  # validated, not kept
         values, marks = struct.values, struct.sensitive_values
         sides = self.known.get(struct.address)
         change = self.changes.get(struct.address)
@@ -551,13 +562,7 @@ class _Skim:
             resource["values"], resource["sensitive_values"] = change.get(self.side), change.get(self.marks)
             return resource
         if values is not self.unset:
-            resource["values"] = self.parsed(values, self.nodes["values"])
+            self.pending.append((resource, "values", values, self.nodes["values"]))
         if marks is not self.unset:
-            resource["sensitive_values"] = self.parsed(marks, self.nodes["sensitive_values"])
+            self.pending.append((resource, "sensitive_values", marks, self.nodes["sensitive_values"]))
         return resource
-
-    def parsed(self, text: Any, node: SchemaNode | None) -> Any:
-        value = _exact(text, (), None)
-        if node is not None and not self.validator.is_valid(value, node):
-            raise _Unproven
-        return value
