@@ -113,9 +113,9 @@ def _values_struct(resource: Any) -> Any:
     for depth in range(MODULE_DEPTH, -1, -1):
         children = msgspec.defstruct(
             f"LazyModule{depth}",
-            [
-                ("address", str | unset[0], unset[1]),
+            [  # Terraform's order (jsonplan and jsonstate's module): an encoding of the struct is the text it read
                 ("resources", list[resource] | unset[0], unset[1]),
+                ("address", str | unset[0], unset[1]),
                 ("child_modules", (children if depth == MODULE_DEPTH else list[children]) | unset[0], unset[1]),
             ],
             forbid_unknown_fields=True,
@@ -462,18 +462,32 @@ def _skim_values(
     try:
         with exact_numbers():
             struct = _resource_decoders()[3].decode(text)
-        colons = _colons(struct)
     except (msgspec.ValidationError, msgspec.DecodeError, ArithmeticError):
         return None
-    except Exception:  # an integer msgspec cannot write: the whole read decides
-        return None
     known = sides()
-    if known is None or not repeats_ruled_out(text, None, colons):
+    if known is None or not _nothing_dropped(text, struct):
         return None
     try:
         return _Skim(known, changes, side).values(struct)
     except (_Unproven, DocumentFormatError):
         return None
+
+
+def _nothing_dropped(text: Any, struct: Any) -> bool:
+    """Whether the one-scan ``struct`` read from ``text`` kept every member (msgspec keeps the last of a repeated key).
+
+    Terraform writes compact JSON in its structs' order, which the struct's is: the struct's encoding (its
+    values' texts written as they were read) is then ``text`` itself, each key once, and comparing them costs
+    a copy. Any other text (indented, reordered) is proven by its colons (:func:`repeats_ruled_out`).
+    """
+    import msgspec
+
+    try:
+        if msgspec.Raw(msgspec.json.encode(struct)) == text:
+            return True
+        return repeats_ruled_out(text, None, _colons(struct))
+    except Exception:  # an integer msgspec cannot write: the whole read decides
+        return False
 
 
 def _skim_prior(text: Any, sides: Callable[[], dict[str, Any] | None], changes: Mapping[str, Any]) -> dict[str, Any] | None:

@@ -11,6 +11,7 @@ same message, when its secrets are listed (the listing fails closed).
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -46,9 +47,9 @@ def _plan(*, planned: list[Any] | None = None, prior: list[Any] | None = None, o
     planned_module: dict[str, Any] = {"resources": [_resource("a", _AFTER, _AFTER_MARKS), *(planned or ())]}
     if modules is not None:
         planned_module["child_modules"] = modules
-    planned_values: dict[str, Any] = {"root_module": planned_module}
-    if outputs is not None:
-        planned_values["outputs"] = outputs
+    # Terraform's order (outputs, then root_module): the skim compares the text with its struct's encoding
+    planned_values: dict[str, Any] = {} if outputs is None else {"outputs": outputs}
+    planned_values["root_module"] = planned_module
     return {
         "format_version": "1.2",
         "planned_values": planned_values,
@@ -130,6 +131,8 @@ ERROR_CASES = [
                  id="a-prior-number-no-decimal-holds"),
     pytest.param(_PLAN.replace(b'"NUM"', b'"x"', 1).replace(b'"dup":"x","n"', b'"dup":"x","dup":"z","n"', 2),
                  "planned_values", id="both-states-repeat-a-key-the-planned-values-first"),
+    pytest.param(_PLAN.replace(b'"name":"b",', b'"name":"b","name":"b",', 2).replace(b'"name":"b","name":"b",', b'"name":"b",', 1),
+                 "prior_state", id="a-prior-resource-repeats-a-key"),
     pytest.param(dumps(_plan(prior=[_resource("i", {}, {}, identity=5)])), "prior_state",
                  id="an-identity-not-an-object"),
 ]
@@ -158,3 +161,17 @@ def test_the_plan_schema_states_are_the_state_schema_s(definition: str) -> None:
     assert load_schema("plan")["$defs"][definition] == load_schema("state")["$defs"][definition]
     plan_values, state_values = load_schema("plan")["$defs"]["values"], load_schema("state")["properties"]["values"]
     assert plan_values["properties"] == state_values["properties"]
+
+
+def test_an_indented_plan_is_skimmed_too() -> None:
+    """Terraform's compact text is proven by comparing it with the struct's encoding; an indented one (written by
+    another tool) by its colons (no repeated key), and its secrets are the same."""
+    document = _plan(prior=[_DATA], outputs={"o": {"value": "out-s3cret-val", "sensitive": True}})
+    data = json.dumps(document, indent=2).encode()
+    with route("stdlib") as parser:
+        whole = Plan.from_json(data, source="plan.json", parser=parser)
+    with route("fast-lazy") as parser:
+        lazy = Plan.from_json(data, source="plan.json", parser=parser)
+    assert lazy.secrets.ordered == whole.secrets.ordered
+    assert not lazy.raw.is_parsed("planned_values")
+    assert not lazy.raw.is_parsed("prior_state")
