@@ -457,15 +457,60 @@ def _skim_values(
     text: Any, sides: Callable[[], dict[str, Any] | None], side: str, changes: Mapping[str, Any]
 ) -> dict[str, Any] | None:
     """A state ``values`` object (``text``) as secret collection reads it, or None (see :func:`plan_state_skims`)."""
+    struct = _decoded(_resource_decoders()[3], text)
+    if struct is None or not _nothing_dropped(text, struct):
+        return None
+    return _skimmed(struct, sides, side, changes)
+
+
+def _skim_prior(text: Any, sides: Callable[[], dict[str, Any] | None], changes: Mapping[str, Any]) -> dict[str, Any] | None:
+    """A plan's ``prior_state`` as secret collection reads it, or None (see :func:`plan_state_skims`): one with a
+    member Terraform does not write is read whole."""
+    import msgspec
+
+    struct = _decoded(_prior_decoder(), text)
+    if struct is None or not _nothing_dropped(text, struct):
+        return None
+    prior = {name: getattr(struct, name) for name in struct.__struct_fields__}
+    prior = {name: value for name, value in prior.items() if value is not msgspec.UNSET}
+    if "values" in prior:
+        prior["values"] = _skimmed(prior["values"], sides, "before", changes)
+        if prior["values"] is None:
+            return None
+    return prior
+
+
+@cache
+def _prior_decoder() -> Any:
+    """A decoder for a plan's ``prior_state``: Terraform's members (in its order), the values read in one scan."""
+    import msgspec
+
+    values = _resource_decoders()[3].type
+    prior: Any = msgspec.defstruct(
+        "LazyPriorState",
+        [("format_version", Any, msgspec.UNSET), ("terraform_version", Any, msgspec.UNSET),
+         ("values", values | msgspec.UnsetType, msgspec.UNSET)],
+        forbid_unknown_fields=True, gc=False,
+    )  # fmt: skip
+    return msgspec.json.Decoder(prior, float_hook=Decimal)
+
+
+def _decoded(decoder: Any, text: Any) -> Any:
+    """``text`` read by ``decoder`` (numbers exact), or None when it does not fit the decoder's struct."""
     import msgspec
 
     try:
         with exact_numbers():
-            struct = _resource_decoders()[3].decode(text)
+            return decoder.decode(text)
     except (msgspec.ValidationError, msgspec.DecodeError, ArithmeticError):
         return None
+
+
+def _skimmed(
+    struct: Any, sides: Callable[[], dict[str, Any] | None], side: str, changes: Mapping[str, Any]
+) -> dict[str, Any] | None:
     known = sides()
-    if known is None or not _nothing_dropped(text, struct):
+    if known is None:
         return None
     try:
         return _Skim(known, changes, side).values(struct)
@@ -488,25 +533,6 @@ def _nothing_dropped(text: Any, struct: Any) -> bool:
         return repeats_ruled_out(text, None, _colons(struct))
     except Exception:  # an integer msgspec cannot write: the whole read decides
         return False
-
-
-def _skim_prior(text: Any, sides: Callable[[], dict[str, Any] | None], changes: Mapping[str, Any]) -> dict[str, Any] | None:
-    """A plan's ``prior_state`` as secret collection reads it, or None (see :func:`plan_state_skims`)."""
-    members = raw_members(bytes(memoryview(text)))
-    if members is None:
-        return None
-    prior: dict[str, Any] = {}
-    for key, member in members.items():
-        if key == "values":
-            prior[key] = _skim_values(member, sides, "before", changes)
-            if prior[key] is None:
-                return None
-            continue
-        try:
-            prior[key] = _exact(member, (key,), None)
-        except StateFormatError:
-            return None
-    return prior
 
 
 class _Skim:
