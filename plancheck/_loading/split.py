@@ -19,7 +19,9 @@ without building it), which doubles the cost of loading. An error is then raised
 first access, a PlanFormatError at the value's JSON location. Numbers are converted only
 when parsed, so a number Decimal cannot hold in such a value is found then too, and so is a
 key repeated inside it (msgspec keeps the last; see ``jsontext``). A key repeated at the top
-level is found at load (:func:`members_proven_unique`).
+level is found at load (:func:`members_proven_unique`). The secret collection reads the two
+states without parsing them whole (their resources repeat the changes' sides), and raises
+the same errors then (:func:`plancheck._loading.split_state.plan_state_skims`).
 
 The result is a :class:`SplitPlan`: a ``view`` for the validator (values, and
 :class:`~plancheck._loading.validate.Deferred` placeholders for what is known to be valid or only

@@ -15,6 +15,8 @@ import json
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from loading_support import dumps, route
 
 from plancheck._documents.plan import Plan
@@ -175,3 +177,49 @@ def test_an_indented_plan_is_skimmed_too() -> None:
     assert lazy.secrets.ordered == whole.secrets.ordered
     assert not lazy.raw.is_parsed("planned_values")
     assert not lazy.raw.is_parsed("prior_state")
+
+
+_NAMES = st.sampled_from(["a", "b", "c"])
+_TEXTS = st.sampled_from(["s3cret-one", "s3cret-two", "plain-value", "x"])
+_SIDE = st.fixed_dictionaries({"pw": _TEXTS, "n": st.integers(0, 3)}) | st.none()
+_ANY_MARKS = st.sampled_from([{"pw": True}, {}, {"n": True}, True, False])
+
+
+@st.composite
+def _plans(draw: st.DrawFn) -> dict[str, Any]:
+    """A plan whose states repeat, or not, the sides of changes that may be deposed or name an address twice."""
+    changes = []
+    for name in draw(st.lists(_NAMES, max_size=4)):
+        change = _change(name, draw(_SIDE), draw(_ANY_MARKS), draw(_SIDE), draw(_ANY_MARKS))
+        if draw(st.booleans()):
+            change["deposed"] = "dep-1"
+        changes.append(change)
+
+    def state(side: str) -> list[Any]:
+        resources = []
+        for name in draw(st.lists(_NAMES, max_size=4)):
+            same = [c["change"] for c in changes if c["name"] == name]
+            if same and draw(st.booleans()):  # the text of one of its changes' side, or its values only
+                picked = draw(st.sampled_from(same))
+                values, marks = picked[side], picked[f"{side}_sensitive"]
+                marks = draw(st.sampled_from([marks, draw(_ANY_MARKS)]))
+            else:
+                values, marks = draw(_SIDE), draw(_ANY_MARKS)
+            resources.append(_resource(name, values, marks))
+        return resources
+
+    return {"format_version": "1.2", "resource_changes": changes,
+            "planned_values": {"root_module": {"resources": state("after")}},
+            "prior_state": {"format_version": "1.0", "values": {"root_module": {"resources": state("before")}}}}  # fmt: skip
+
+
+@settings(max_examples=200, deadline=None)
+@given(_plans())
+def test_the_skim_collects_what_a_whole_parse_collects(document: dict[str, Any]) -> None:
+    data = dumps(document)
+    with route("stdlib") as parser:
+        whole = Plan.from_json(data, source="plan.json", parser=parser)
+    with route("fast-lazy") as parser:
+        lazy = Plan.from_json(data, source="plan.json", parser=parser)
+    assert lazy.secrets.ordered == whole.secrets.ordered
+    assert lazy.secrets.trusted == whole.secrets.trusted
