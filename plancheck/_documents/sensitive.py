@@ -64,8 +64,8 @@ def collect_marked(roots: Iterable[tuple[Any, Marks]], found: set[str], *, parse
         if mk is None or mk is False:
             continue
         kind = type(val)
-        if kind is dict and type(mk) is dict:
-            pass  # object marks over an object, as parsers build them: they fit (the hot case)
+        if (kind is dict or kind is list) and type(mk) is kind:
+            pass  # object (array) marks over an object (array), as parsers build them: they fit (the hot cases)
         elif mk is not True:
             mk = fit_marks(mk, val)
         if mk is True:
@@ -83,19 +83,20 @@ def collect_marked(roots: Iterable[tuple[Any, Marks]], found: set[str], *, parse
                 for k, v in val.items():
                     if not isinstance(k, str):
                         push((v, True))
-            for k, child in mk.items():
-                if child is None or child is False or k not in val:
-                    continue
+            for k, child in mk.items():  # the common nodes first: true, then those that mark nothing
                 if child is True:
-                    if type(v := val[k]) is str:
-                        add(v)
-                    else:
-                        push((v, True))
-                elif not child and type(child) in _CONTAINERS:
-                    continue  # an empty object or array of marks marks nothing, whatever the value
+                    if k in val:
+                        if type(v := val[k]) is str:
+                            add(v)
+                        else:
+                            push((v, True))
+                elif not child:
+                    # false, null, an empty object or array of marks mark nothing; 0 or "" fails closed
+                    if child is not None and child is not False and type(child) not in _CONTAINERS and k in val:
+                        push((val[k], child))
                 elif type(child) is list and all(map(is_, child, repeat(False))):
                     continue  # nor does an array of false (a list attribute's marks, the common case)
-                else:
+                elif k in val:
                     push((val[k], child))
         elif kind is list or isinstance(val, list):
             if not isinstance(mk, list):
