@@ -9,6 +9,7 @@ node that is no container (``0``, ``""``) still fails closed, as the table pins.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -72,6 +73,19 @@ marks = st.recursive(
 def test_the_walk_collects_what_the_old_walk_collected(roots: list[tuple[Any, Marks]]) -> None:
     found: set[str] = set()
     collect_marked(roots, found)
+    expected: set[str] = set()
+    for value, mk in roots:
+        _marked(value, mk, expected)
+    assert found == expected
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(values, marks), max_size=3))
+def test_the_walk_of_parsed_json_collects_what_the_old_walk_collected(roots: list[tuple[Any, Marks]]) -> None:
+    """A document parsed from JSON text (a plan read lazily) has string keys only, and its walk does not ask."""
+    roots = json.loads(json.dumps(roots))  # what JSON text holds: the integer keys become strings
+    found: set[str] = set()
+    collect_marked(roots, found, parsed_json=True)
     expected: set[str] = set()
     for value, mk in roots:
         _marked(value, mk, expected)

@@ -9,6 +9,7 @@ from operator import is_
 from typing import Any, Final
 
 from .._loading.collector import collector_off
+from .._loading.lazy import LazyObject
 from .._redact import Marks, Secrets, collect_secret_strings, config_parts, contains_sensitive, fit_marks
 
 __all__ = ["collect_marked", "collect_plan_secrets", "collect_state_secrets", "marked_strings"]
@@ -38,11 +39,13 @@ def marked_strings(value: Any, marks: Marks) -> Iterator[str]:
     return iter(found)
 
 
-def collect_marked(roots: Iterable[tuple[Any, Marks]], found: set[str]) -> None:
+def collect_marked(roots: Iterable[tuple[Any, Marks]], found: set[str], *, parsed_json: bool = False) -> None:
     """Add to ``found`` what :func:`marked_strings` yields for each ``(value, marks)`` of ``roots``, in one walk.
 
     The walk every document's secrets take: a plan's (value, marks) pairs (its changes' sides, its
     states' resources, its sensitive variables and outputs) are gathered first, then walked together.
+    ``parsed_json``: the values were parsed from JSON text, so every object's keys are strings, and the
+    walk does not ask (a large plan's objects have two million keys).
 
     >>> found = set(); collect_marked([({"a": "x1x", "b": ["p", "q"]}, {"a": True, "b": [False, True]}), ("pw1", True)], found)
     >>> sorted(found)
@@ -61,8 +64,8 @@ def collect_marked(roots: Iterable[tuple[Any, Marks]], found: set[str]) -> None:
         if mk is None or mk is False:
             continue
         kind = type(val)
-        if kind is dict and type(mk) is dict:
-            pass  # object marks over an object, as parsers build them: they fit (the hot case)
+        if (kind is dict or kind is list) and type(mk) is kind:
+            pass  # object (array) marks over an object (array), as parsers build them: they fit (the hot cases)
         elif mk is not True:
             mk = fit_marks(mk, val)
         if mk is True:
@@ -75,24 +78,25 @@ def collect_marked(roots: Iterable[tuple[Any, Marks]], found: set[str]) -> None:
         elif kind is dict or isinstance(val, Mapping):
             if type(mk) is not dict and not isinstance(mk, Mapping):
                 continue
-            if not all(map(isinstance, val, repeat(str))) and contains_sensitive(mk):
+            if not parsed_json and not all(map(isinstance, val, repeat(str))) and contains_sensitive(mk):
                 # JSON keys are strings: marks cannot name another key, so what it holds fails closed.
                 for k, v in val.items():
                     if not isinstance(k, str):
                         push((v, True))
-            for k, child in mk.items():
-                if child is None or child is False or k not in val:
-                    continue
+            for k, child in mk.items():  # the common nodes first: true, then those that mark nothing
                 if child is True:
-                    if type(v := val[k]) is str:
-                        add(v)
-                    else:
-                        push((v, True))
-                elif not child and type(child) in _CONTAINERS:
-                    continue  # an empty object or array of marks marks nothing, whatever the value
+                    if k in val:
+                        if type(v := val[k]) is str:
+                            add(v)
+                        else:
+                            push((v, True))
+                elif not child:
+                    # false, null, an empty object or array of marks mark nothing; 0 or "" fails closed
+                    if child is not None and child is not False and type(child) not in _CONTAINERS and k in val:
+                        push((val[k], child))
                 elif type(child) is list and all(map(is_, child, repeat(False))):
                     continue  # nor does an array of false (a list attribute's marks, the common case)
-                else:
+                elif k in val:
                     push((val[k], child))
         elif kind is list or isinstance(val, list):
             if not isinstance(mk, list):
@@ -113,6 +117,8 @@ def _sensitive_variable_names(document: Mapping[str, Any]) -> set[str]:
 
 
 def _same(a: Any, b: Any) -> bool:
+    if a is b:  # a skimmed state's resource holds its change's very side (LazyObject.skim): no need to compare
+        return True
     try:
         return bool(a == b)
     except Exception:  # a value whose comparison raises (Decimal('sNaN')) is simply walked
@@ -218,17 +224,26 @@ def collect_plan_secrets(document: Mapping[str, Any]) -> Secrets:
                 change = rc.get("change")
                 if isinstance(change, Mapping):
                     current[rc["address"]] = change
-        _state_roots(document.get("planned_values"), roots, current, "after")
-        prior = document.get("prior_state")
+        # A plan loaded lazily reads its states without parsing the resources whose values and marks are the very
+        # text of their current change's side (LazyObject.skim: those are the change's parsed side); otherwise, and
+        # whenever that cannot prove a state sound, the state is read, and raises what reading it raises.
+        states: dict[str, Any] = {}
+        for key in ("planned_values", "prior_state"):
+            skimmed = document.skim(key, current) if isinstance(document, LazyObject) else None
+            states[key] = document.get(key) if skimmed is None else skimmed
+        planned, prior = states["planned_values"], states["prior_state"]
+        _state_roots(planned, roots, current, "after")
         if isinstance(prior, Mapping):
             _state_roots(prior.get("values"), roots, current, "before")
         found: set[str] = set()
-        collect_marked(roots, found)
-        return Secrets(found, partial(_config_names, document))
+        collect_marked(roots, found, parsed_json=isinstance(document, LazyObject))  # only JSON text is read lazily
+        return Secrets(found, partial(_config_names, document, (planned, prior)))
 
 
-def _config_names(document: Mapping[str, Any]) -> set[str]:
+def _config_names(document: Mapping[str, Any], states: tuple[Any, Any] | None = None) -> set[str]:
     """The configuration's names a document shows: its addresses without instance keys, its outputs and variables.
+
+    ``states`` are its planned values and prior state as its secret collection read them (else the document's).
 
     Trusted by the document's secrets (:meth:`plancheck.Secrets.trusting`): a short secret that is
     part of a name (``tags`` in ``terraform_data.tags``) is kept there, and scrubbed as a value.
@@ -242,9 +257,9 @@ def _config_names(document: Mapping[str, Any]) -> set[str]:
         for rc in document.get(key) or ():
             if isinstance(rc, Mapping) and isinstance(rc.get("address"), str):
                 addresses.add(rc["address"])
-    prior = document.get("prior_state")
-    for states in (document.get("planned_values"), prior.get("values") if isinstance(prior, Mapping) else None):
-        _state_addresses(states, addresses)
+    planned, prior = (document.get("planned_values"), document.get("prior_state")) if states is None else states
+    for state in (planned, prior.get("values") if isinstance(prior, Mapping) else None):
+        _state_addresses(state, addresses)
     addresses.update(a["address"] for a in _action_invocations(document) if isinstance(a.get("address"), str))
     names = {part for address in addresses for part in config_parts(address)}
     for key, prefix in (("output_changes", "output."), ("variables", "var.")):

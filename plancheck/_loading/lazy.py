@@ -21,16 +21,20 @@ __all__ = ["LazyEntries", "LazyObject", "Thunk"]
 class Thunk(Deferred):
     """A value not parsed yet: its JSON type, and how to parse it.
 
+    ``skim``, when the loader can give one, reads what secret collection needs of the value without
+    parsing what repeats text of the document already parsed and validated (see :meth:`LazyObject.skim`).
+
     >>> t = Thunk("array", lambda: [1, 2])
     >>> t.json_type, t.load()
     ('array', [1, 2])
     """
 
-    __slots__ = ("_load",)
+    __slots__ = ("_load", "skim")
 
     def __init__(self, json_type: str, load: Callable[[], Any]) -> None:
         super().__init__(json_type)
         self._load = load
+        self.skim: Callable[[Mapping[str, Any]], Any] | None = None
 
     def load(self) -> Any:
         """Parse the value (each call parses anew; callers cache)."""
@@ -149,6 +153,24 @@ class LazyObject(Mapping[str, Any]):
     def peek(self, key: str) -> Any:
         """The value as stored: parsed, or still a Thunk / LazyEntries (never parses)."""
         return self._values[key]
+
+    def skim(self, key: str, changes: Mapping[str, Any]) -> Any:
+        """``key``'s value as secret collection reads it (a state's resources: address, values and marks), taken
+        without parsing it whole; None when it must be read (``self[key]``): parsed already, or the loader
+        could not prove the value sound this way, for reading it to raise what it raises.
+
+        ``changes`` maps addresses to the plan's current resource changes (parsed and validated): a
+        resource whose values and marks are the very text of its change's side gets that side's
+        parsed objects. Never parses ``key``'s value, never keeps what it returns.
+
+        >>> doc = LazyObject({"a": Thunk("object", lambda: {"c": 2})})
+        >>> doc.skim("a", {}) is None, doc.skim("b", {}) is None
+        (True, True)
+        """
+        value = self._values.get(key)
+        if isinstance(value, Thunk) and value.skim is not None:
+            return value.skim(changes)
+        return None
 
     def is_parsed(self, key: str) -> bool:
         """Whether ``key``'s value has been parsed already."""

@@ -25,7 +25,7 @@ from .collector import collector_off
 from .jsontext import check_utf8, exact_numbers, fast_agrees, loads_exact, resolve_parser
 from .lazy import LazyObject, Thunk
 from .split import SplitPlan, split_fast
-from .split_state import split_state
+from .split_state import plan_state_skims, split_state
 from .validate import (
     VALIDATION_MODES,
     SchemaValidator,
@@ -130,6 +130,11 @@ def _plan_from_bytes(box: list[bytes | str], source: str | None, validation: str
         if which == "fast" and fast_agrees(data):
             check_utf8(data, error=PlanFormatError, source=source)
             split = split_fast(data, source)
+            if split is not None:
+                for key, skim in plan_state_skims(split.texts).items():
+                    thunk = split.values.get(key)
+                    if isinstance(thunk, Thunk):
+                        thunk.skim = skim
         else:
             from .parallel import split_parallel
 

@@ -19,7 +19,9 @@ without building it), which doubles the cost of loading. An error is then raised
 first access, a PlanFormatError at the value's JSON location. Numbers are converted only
 when parsed, so a number Decimal cannot hold in such a value is found then too, and so is a
 key repeated inside it (msgspec keeps the last; see ``jsontext``). A key repeated at the top
-level is found at load (:func:`members_proven_unique`).
+level is found at load (:func:`members_proven_unique`). The secret collection reads the two
+states without parsing them whole (their resources repeat the changes' sides), and raises
+the same errors then (:func:`plancheck._loading.split_state.plan_state_skims`).
 
 The result is a :class:`SplitPlan`: a ``view`` for the validator (values, and
 :class:`~plancheck._loading.validate.Deferred` placeholders for what is known to be valid or only
@@ -80,13 +82,15 @@ class SplitPlan:
     """A plan split for validation (``view``) and for lazy reading (``values``).
 
     ``keys[name]`` lists ``(address, deposed)`` of each entry of entry array ``name``,
-    taken without parsing the entries, for the index.
+    taken without parsing the entries, for the index. ``texts[name]`` is the unparsed text
+    (a ``msgspec.Raw``) of each member left unparsed, entry arrays included.
     """
 
     view: dict[str, Any] = field(default_factory=dict)
     values: dict[str, Any] = field(default_factory=dict)
     entries: dict[str, LazyEntries] = field(default_factory=dict)
     keys: dict[str, list[tuple[Any, Any]]] = field(default_factory=dict)
+    texts: dict[str, Any] = field(default_factory=dict)
 
 
 # -- msgspec types from the schema -------------------------------------------------------------------
@@ -383,6 +387,7 @@ def split_fast(data: bytes, source: str | None = None) -> SplitPlan | None:
             entries = LazyEntries(len(raws), _entry_loader(key, raws, source), _entries_loader(key, raw, source))
             split.view[key], split.keys[key] = _check_entries(key, raw, raws, source)
             split.values[key] = split.entries[key] = entries
+            split.texts[key] = raw
             continue
         node = validator.root.member(key)
         json_type = json_type_of_first_byte(first)
@@ -393,6 +398,7 @@ def split_fast(data: bytes, source: str | None = None) -> SplitPlan | None:
         ):
             # Only its JSON type is checked now; the rest when it is first read.
             split.view[key] = split.values[key] = Thunk(json_type, _member_loader(key, raw, node, source))
+            split.texts[key] = raw
             continue
         value = exact_raw(raw, (key,), source)
         split.view[key] = value

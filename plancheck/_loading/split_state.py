@@ -15,12 +15,12 @@ parsed whole, as before.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from decimal import Decimal
-from functools import cache
+from functools import cache, partial
 from typing import Any, Final
 
-from .._errors import StateFormatError
+from .._errors import DocumentFormatError, StateFormatError
 from .jsontext import encoded_colons, exact_numbers, repeats_ruled_out
 from .lazy import LazyObject, Thunk
 from .split import (
@@ -33,7 +33,7 @@ from .split import (
 )
 from .validate import Deferred, PathKey, SchemaNode, state_validator
 
-__all__ = ["DEFERRED_MEMBERS", "SplitState", "split_state"]
+__all__ = ["DEFERRED_MEMBERS", "SplitState", "plan_state_skims", "split_state"]
 
 #: A resource's members that stay unparsed until read (they are nearly all of a state).
 DEFERRED_MEMBERS: Final = frozenset({"values", "sensitive_values", "identity"})
@@ -113,9 +113,9 @@ def _values_struct(resource: Any) -> Any:
     for depth in range(MODULE_DEPTH, -1, -1):
         children = msgspec.defstruct(
             f"LazyModule{depth}",
-            [
-                ("address", str | unset[0], unset[1]),
+            [  # Terraform's order (jsonplan and jsonstate's module): an encoding of the struct is the text it read
                 ("resources", list[resource] | unset[0], unset[1]),
+                ("address", str | unset[0], unset[1]),
                 ("child_modules", (children if depth == MODULE_DEPTH else list[children]) | unset[0], unset[1]),
             ],
             forbid_unknown_fields=True,
@@ -380,3 +380,229 @@ def _split(top: dict[str, Any], splitter: _Splitter, source: str | None) -> Spli
         view[key] = inner_view
         values[key] = LazyObject(inner)
     return SplitState(view, LazyObject(values), read)
+
+
+# -- a plan's states, as its secret collection reads them ---------------------------------------------
+
+
+def plan_state_skims(texts: Mapping[str, Any]) -> dict[str, Callable[[Mapping[str, Any]], Any]]:
+    """How a plan's secret collection reads its unparsed ``planned_values`` and ``prior_state`` (``texts``: the
+    plan's unparsed members, :attr:`~plancheck._loading.split.SplitPlan.texts`): a ``skim`` for each one's
+    :class:`~plancheck._loading.lazy.Thunk` (see :meth:`~plancheck._loading.lazy.LazyObject.skim`).
+
+    A plan's states repeat its changes: a planned resource's ``values`` and ``sensitive_values`` are,
+    byte for byte, its change's ``after`` and ``after_sensitive`` (a prior one's, ``before``), which were
+    parsed and validated with the changes. A skim reads a state in one scan, as a large state's
+    ``values`` are read (:func:`split_state`, whose struct the plan schema's modules and resources share),
+    keeps the resources' values as text, takes the change's parsed side for each resource that is its
+    very text, and parses and validates the rest. It proves what parsing the whole value would (no
+    repeated key, every number held by Decimal, the schema); when it cannot, it returns None and the
+    value is read whole, which raises what it raises.
+
+    >>> plan_state_skims({"format_version": b'"1.2"'})
+    {}
+    """
+    changes = texts.get("resource_changes")
+    if changes is None:
+        return {}
+    sides = cache(partial(_change_sides, changes))  # read once, for both states
+    skims: dict[str, Callable[[Mapping[str, Any]], Any]] = {}
+    if "planned_values" in texts:
+        skims["planned_values"] = partial(_skim_values, texts["planned_values"], sides, "after")
+    if "prior_state" in texts:
+        skims["prior_state"] = partial(_skim_prior, texts["prior_state"], sides)
+    return skims
+
+
+@cache
+def _change_sides_decoder() -> Any:
+    import msgspec
+
+    unset = (msgspec.UnsetType, msgspec.UNSET)
+    sides = msgspec.defstruct(
+        "ChangeSides",
+        [(name, msgspec.Raw | unset[0], unset[1]) for name in ("before", "before_sensitive", "after", "after_sensitive")],
+        gc=False,
+    )
+    entry: Any = msgspec.defstruct(
+        "ChangeEntrySides", [("address", Any, None), ("deposed", Any, None), ("change", sides | unset[0], unset[1])],
+        gc=False,
+    )  # fmt: skip
+    return msgspec.json.Decoder(list[entry], float_hook=Decimal)
+
+
+def _change_sides(text: Any) -> dict[str, Any] | None:
+    """The sides of each current resource change (a struct of ``msgspec.Raw``), by address, chosen as the
+    secret collection chooses the parsed ones (the last change of an address that is not deposed); None
+    when a change is not an object (the parsed ones decide)."""
+    import msgspec
+
+    try:
+        with exact_numbers():
+            entries = _change_sides_decoder().decode(text)
+    except (msgspec.ValidationError, msgspec.DecodeError, ArithmeticError):
+        return None
+    return {
+        entry.address: entry.change
+        for entry in entries
+        if not entry.deposed and isinstance(entry.address, str) and entry.change is not msgspec.UNSET
+    }
+
+
+class _Unproven(Exception):
+    """A skim cannot prove its value sound: the value is read whole."""
+
+
+def _skim_values(
+    text: Any, sides: Callable[[], dict[str, Any] | None], side: str, changes: Mapping[str, Any]
+) -> dict[str, Any] | None:
+    """A state ``values`` object (``text``) as secret collection reads it, or None (see :func:`plan_state_skims`)."""
+    struct = _decoded(_resource_decoders()[3], text)
+    if struct is None or not _nothing_dropped(text, struct):
+        return None
+    return _skimmed(struct, sides, side, changes)
+
+
+def _skim_prior(text: Any, sides: Callable[[], dict[str, Any] | None], changes: Mapping[str, Any]) -> dict[str, Any] | None:
+    """A plan's ``prior_state`` as secret collection reads it, or None (see :func:`plan_state_skims`): one with a
+    member Terraform does not write is read whole."""
+    import msgspec
+
+    struct = _decoded(_prior_decoder(), text)
+    if struct is None or not _nothing_dropped(text, struct):
+        return None
+    prior = {name: getattr(struct, name) for name in struct.__struct_fields__}
+    prior = {name: value for name, value in prior.items() if value is not msgspec.UNSET}
+    if "values" in prior:
+        prior["values"] = _skimmed(prior["values"], sides, "before", changes)
+        if prior["values"] is None:
+            return None
+    return prior
+
+
+@cache
+def _prior_decoder() -> Any:
+    """A decoder for a plan's ``prior_state``: Terraform's members (in its order), the values read in one scan."""
+    import msgspec
+
+    values = _resource_decoders()[3].type
+    prior: Any = msgspec.defstruct(
+        "LazyPriorState",
+        [("format_version", Any, msgspec.UNSET), ("terraform_version", Any, msgspec.UNSET),
+         ("values", values | msgspec.UnsetType, msgspec.UNSET)],
+        forbid_unknown_fields=True, gc=False,
+    )  # fmt: skip
+    return msgspec.json.Decoder(prior, float_hook=Decimal)
+
+
+def _decoded(decoder: Any, text: Any) -> Any:
+    """``text`` read by ``decoder`` (numbers exact), or None when it does not fit the decoder's struct."""
+    import msgspec
+
+    try:
+        with exact_numbers():
+            return decoder.decode(text)
+    except (msgspec.ValidationError, msgspec.DecodeError, ArithmeticError):
+        return None
+
+
+def _skimmed(
+    struct: Any, sides: Callable[[], dict[str, Any] | None], side: str, changes: Mapping[str, Any]
+) -> dict[str, Any] | None:
+    known = sides()
+    if known is None:
+        return None
+    try:
+        return _Skim(known, changes, side).values(struct)
+    except (_Unproven, DocumentFormatError):
+        return None
+
+
+def _nothing_dropped(text: Any, struct: Any) -> bool:
+    """Whether the one-scan ``struct`` read from ``text`` kept every member (msgspec keeps the last of a repeated key).
+
+    Terraform writes compact JSON in its structs' order, which the struct's is: the struct's encoding (its
+    values' texts written as they were read) is then ``text`` itself, each key once, and comparing them costs
+    a copy. Any other text (indented, reordered) is proven by its colons (:func:`repeats_ruled_out`).
+    """
+    import msgspec
+
+    try:
+        if msgspec.Raw(msgspec.json.encode(struct)) == text:
+            return True
+        return repeats_ruled_out(text, None, _colons(struct))
+    except Exception:  # an integer msgspec cannot write: the whole read decides
+        return False
+
+
+class _Skim:
+    """Reads the one-scan struct of a state's ``values`` into address, values and marks of each resource.
+
+    The texts it parses (the resources unlike their change, the identities, the outputs) are parsed
+    together, as one array (a parse each cost a state of a thousand read data sources a tenth of a second).
+    """
+
+    def __init__(self, known: dict[str, Any], changes: Mapping[str, Any], side: str) -> None:
+        import msgspec
+
+        self.unset = msgspec.UNSET
+        self.raw = msgspec.Raw
+        self.known = known
+        self.changes = changes
+        self.side = side
+        self.marks = f"{side}_sensitive"
+        self.validator = state_validator()
+        self.nodes = {key: _resource_node().member(key) for key in DEFERRED_MEMBERS}
+        #: (where the parsed value goes, its key there, its text, its schema node): parsed by :meth:`values`.
+        self.pending: list[tuple[dict[str, Any], str, Any, SchemaNode | None]] = []
+
+    def values(self, struct: Any) -> dict[str, Any]:
+        values: dict[str, Any] = {}
+        if struct.outputs is not self.unset:
+            self.pending.append((values, "outputs", struct.outputs, self.validator.node_at("values", "outputs")))
+        if struct.root_module is not self.unset:
+            values["root_module"] = self.module(struct.root_module)
+        if self.pending:
+            parsed = _exact(b"[" + b",".join(text for _, _, text, _ in self.pending) + b"]", (), None)
+            for (into, key, _, node), value in zip(self.pending, parsed, strict=True):
+                if node is not None and not self.validator.is_valid(value, node):
+                    raise _Unproven
+                into[key] = value
+        return values
+
+    def module(self, struct: Any) -> dict[str, Any]:
+        module: dict[str, Any] = {}
+        if struct.address is not self.unset:
+            module["address"] = struct.address
+        if struct.resources is not self.unset:
+            module["resources"] = [self.resource(r) for r in struct.resources]
+        children = struct.child_modules
+        if children is not self.unset:
+            if isinstance(children, self.raw):
+                raise _Unproven  # nested deeper than the struct reaches
+            module["child_modules"] = [self.module(m) for m in children]
+        return module
+
+    def resource(self, struct: Any) -> dict[str, Any]:
+        resource: dict[str, Any] = {"address": struct.address}
+        if struct.identity is not self.unset:
+            self.pending.append(({}, "identity", struct.identity, self.nodes["identity"]))  # validated, not kept
+        values, marks = struct.values, struct.sensitive_values
+        sides = self.known.get(struct.address)
+        change = self.changes.get(struct.address)
+        if (
+            isinstance(change, Mapping)
+            and sides is not None
+            and values is not self.unset
+            and marks is not self.unset
+            and getattr(sides, self.side) == values
+            and getattr(sides, self.marks) == marks
+        ):
+            # The very text of the change's side: parsed and validated with it, and what it parses to.
+            resource["values"], resource["sensitive_values"] = change.get(self.side), change.get(self.marks)
+            return resource
+        if values is not self.unset:
+            self.pending.append((resource, "values", values, self.nodes["values"]))
+        if marks is not self.unset:
+            self.pending.append((resource, "sensitive_values", marks, self.nodes["sensitive_values"]))
+        return resource

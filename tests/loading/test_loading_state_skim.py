@@ -1,0 +1,225 @@
+"""A lazily loaded plan's secrets, collected without parsing its states whole.
+
+A plan's ``planned_values`` and ``prior_state`` repeat its changes: a resource's values and marks are
+most often the very text of its change's ``after`` (``before``) and ``after_sensitive``
+(``before_sensitive``). The secret collection of a plan loaded lazily with msgspec reads the states'
+skeletons and takes those resources' values from the parsed changes
+(:func:`plancheck._loading.split_state.plan_state_skims`): the secrets and the trusted names must be
+those of a whole parse, and a state that parsing whole refuses must raise the same error, with the
+same message, when its secrets are listed (the listing fails closed).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from loading_support import dumps, route
+
+from plancheck._documents.plan import Plan
+from plancheck._errors import DocumentFormatError
+
+_BIG = b"1e999999999999999999999"  # a number no decimal holds: refused when its value is parsed
+
+
+def _change(name: str, before: Any, before_marks: Any, after: Any, after_marks: Any, **extra: Any) -> dict[str, Any]:
+    return {"address": f"null_resource.{name}", "mode": "managed", "type": "null_resource", "name": name, **extra,
+            "change": {"actions": ["update"], "before": before, "after": after, "after_unknown": {},
+                       "before_sensitive": before_marks, "after_sensitive": after_marks}}  # fmt: skip
+
+
+def _resource(name: str, values: Any, marks: Any, *, kind: str = "null_resource", **extra: Any) -> dict[str, Any]:
+    return {"address": f"{kind}.{name}", "mode": "managed", "type": kind,
+            "name": name, "provider_name": "registry.terraform.io/hashicorp/null", "schema_version": 0,
+            "values": values, "sensitive_values": marks, **extra}  # fmt: skip
+
+
+_BEFORE = {"pw": "old-s3cret-pw", "name": "web-frontend"}
+_AFTER = {"pw": "new-s3cret-pw", "name": "web-frontend", "tags": ["t1", "t2"]}
+_MARKS = {"pw": True}
+_AFTER_MARKS = {"pw": True, "tags": [False, False]}
+
+
+def _plan(*, planned: list[Any] | None = None, prior: list[Any] | None = None, outputs: Any = None,
+          modules: Any = None, **members: Any) -> dict[str, Any]:  # fmt: skip
+    """A plan whose states repeat its one change (``null_resource.a``), with more state resources if given."""
+    planned_module: dict[str, Any] = {"resources": [_resource("a", _AFTER, _AFTER_MARKS), *(planned or ())]}
+    if modules is not None:
+        planned_module["child_modules"] = modules
+    # Terraform's order (outputs, then root_module): the skim compares the text with its struct's encoding
+    planned_values: dict[str, Any] = {} if outputs is None else {"outputs": outputs}
+    planned_values["root_module"] = planned_module
+    return {
+        "format_version": "1.2",
+        "planned_values": planned_values,
+        "resource_changes": [_change("a", _BEFORE, _MARKS, _AFTER, _AFTER_MARKS)],
+        "prior_state": {"format_version": "1.0", "values": {"root_module": {
+            "resources": [_resource("a", _BEFORE, _MARKS), *(prior or ())]}}},
+        **members,
+    }  # fmt: skip
+
+
+def _nested(depth: int, leaf: dict[str, Any]) -> list[Any]:
+    module: dict[str, Any] = {"address": "module.m", "resources": [leaf]}
+    for _ in range(depth - 1):
+        module = {"address": "module.m", "child_modules": [module]}
+    return [module]
+
+
+_DATA = _resource("ami", {"id": "ami-1", "token": "data-s3cret-tok"}, {"token": True}, kind="data.null_data_source")
+
+# (plan, the states its secret collection reads whole: the others stay unparsed)
+SAME_CASES = [
+    pytest.param(_plan(), (), id="states-repeat-the-change"),
+    pytest.param(_plan(prior=[_DATA]), (), id="a-data-source-only-in-the-prior-state"),
+    pytest.param(_plan(planned=[_resource("b", {"key": "state-only-s3cret"}, {"key": True})]), (),
+                 id="a-planned-resource-without-a-change"),
+    pytest.param(_plan(planned=[_resource("a", {**_AFTER, "pw": "differs-s3cret"}, _AFTER_MARKS)]), (),
+                 id="a-planned-resource-unlike-its-change"),
+    pytest.param(_plan(planned=[_resource("c", {"pw": "marked-s3cret"}, {"pw": [True]})]), (),
+                 id="marks-that-do-not-fit-fail-closed"),
+    pytest.param(_plan(outputs={"o": {"value": "out-s3cret-val", "sensitive": True}, "p": {"value": "plain"}}), (),
+                 id="a-sensitive-output"),
+    pytest.param(_plan(modules=_nested(3, _resource("deep", {"pw": "deep-s3cret"}, {"pw": True}))), (),
+                 id="nested-modules"),
+    pytest.param(_plan(modules=_nested(12, _resource("deep", {"pw": "deep-s3cret"}, {"pw": True}))), ("planned_values",),
+                 id="modules-nested-deeper-than-the-skim-reads"),
+    pytest.param(_plan(planned=[_resource("u", {"pw": "unknown-key-s3cret"}, {"pw": True}, future_key=1)]), ("planned_values",),
+                 id="a-resource-key-the-schema-does-not-name"),
+    pytest.param(_plan(variables={"pw": {"value": "var-s3cret"}},
+                       configuration={"root_module": {"variables": {"pw": {"sensitive": True}}}}), (),
+                 id="a-sensitive-variable"),
+]
+
+
+@pytest.mark.parametrize(("document", "read_whole"), SAME_CASES)
+def test_a_lazy_plan_lists_the_secrets_and_names_of_a_whole_parse(
+    document: dict[str, Any], read_whole: tuple[str, ...]
+) -> None:
+    data = dumps(document)
+    with route("stdlib") as parser:
+        whole = Plan.from_json(data, source="plan.json", parser=parser)
+    with route("fast-lazy") as parser:
+        lazy = Plan.from_json(data, source="plan.json", parser=parser)
+    assert lazy.secrets.ordered == whole.secrets.ordered
+    assert lazy.secrets.trusted == whole.secrets.trusted
+    assert {key for key in ("planned_values", "prior_state") if lazy.raw.is_parsed(key)} == set(read_whole)
+
+
+_PLAN = dumps(_plan(
+    planned=[_resource("b", {"dup": "x", "n": "NUM"}, {"dup": True})],
+    prior=[_resource("b", {"dup": "x", "n": "NUM"}, {"dup": True})],
+    outputs={"o": {"value": "v", "sensitive": True}},
+))  # fmt: skip
+
+# (the plan's text, the state member it breaks): the listing of secrets must raise what reading the member raises
+ERROR_CASES = [
+    pytest.param(_PLAN.replace(b'"name":"b",', b'"name":"b","name":"b",', 1), "planned_values",
+                 id="a-planned-resource-repeats-a-key"),
+    pytest.param(_PLAN.replace(b'"dup":"x"', b'"dup":"x","dup":"y"', 1), "planned_values",
+                 id="planned-values-repeat-a-key"),
+    pytest.param(_PLAN.replace(b'"NUM"', _BIG, 1), "planned_values", id="a-planned-number-no-decimal-holds"),
+    pytest.param(_PLAN.replace(b'{"dup":true}', b'{"dup":1}', 1), "planned_values", id="planned-marks-not-a-tree"),
+    pytest.param(_PLAN.replace(b'"sensitive":true', b'"sensitive":"yes"', 1), "planned_values",
+                 id="an-output-sensitive-not-a-boolean"),
+    pytest.param(_PLAN.replace(b'"schema_version":0', b'"schema_version":"0"', 1), "planned_values",
+                 id="a-resource-member-of-the-wrong-type"),
+    pytest.param(_PLAN.replace(b'"format_version":"1.0"', b'"format_version":"1.0","format_version":"1.0"', 1),
+                 "prior_state", id="the-prior-state-repeats-a-key"),
+    pytest.param(_PLAN.replace(b'"NUM"', b'"x"', 1).replace(b'"NUM"', _BIG, 1), "prior_state",
+                 id="a-prior-number-no-decimal-holds"),
+    pytest.param(_PLAN.replace(b'"NUM"', b'"x"', 1).replace(b'"dup":"x","n"', b'"dup":"x","dup":"z","n"', 2),
+                 "planned_values", id="both-states-repeat-a-key-the-planned-values-first"),
+    pytest.param(_PLAN.replace(b'"name":"b",', b'"name":"b","name":"b",', 2).replace(b'"name":"b","name":"b",', b'"name":"b",', 1),
+                 "prior_state", id="a-prior-resource-repeats-a-key"),
+    pytest.param(dumps(_plan(prior=[_resource("i", {}, {}, identity=5)])), "prior_state",
+                 id="an-identity-not-an-object"),
+]
+
+
+@pytest.mark.parametrize(("data", "member"), ERROR_CASES)
+def test_listing_the_secrets_raises_what_reading_the_state_raises(data: bytes, member: str) -> None:
+    with route("fast-lazy") as parser:
+        plan = Plan.from_json(data, source="plan.json", parser=parser)
+    with pytest.raises(DocumentFormatError) as reading:
+        plan.raw[member]
+    assert f"$.{member}" in str(reading.value)
+    with route("fast-lazy") as parser:
+        plan = Plan.from_json(data, source="plan.json", parser=parser)
+    with pytest.raises(DocumentFormatError) as listing:
+        plan.secrets  # noqa: B018
+    assert str(listing.value) == str(reading.value)
+
+
+@pytest.mark.parametrize("definition", ["module", "resource", "marks", "output"])
+def test_the_plan_schema_states_are_the_state_schema_s(definition: str) -> None:
+    """The skim checks a plan's states against the state schema's definitions (those the one-scan state route
+    reads with): they must be the plan schema's, or the skim would prove what parsing whole refuses."""
+    from plancheck._loading.validate import load_schema
+
+    assert load_schema("plan")["$defs"][definition] == load_schema("state")["$defs"][definition]
+    plan_values, state_values = load_schema("plan")["$defs"]["values"], load_schema("state")["properties"]["values"]
+    assert plan_values["properties"] == state_values["properties"]
+
+
+def test_an_indented_plan_is_skimmed_too() -> None:
+    """Terraform's compact text is proven by comparing it with the struct's encoding; an indented one (written by
+    another tool) by its colons (no repeated key), and its secrets are the same."""
+    document = _plan(prior=[_DATA], outputs={"o": {"value": "out-s3cret-val", "sensitive": True}})
+    data = json.dumps(document, indent=2).encode()
+    with route("stdlib") as parser:
+        whole = Plan.from_json(data, source="plan.json", parser=parser)
+    with route("fast-lazy") as parser:
+        lazy = Plan.from_json(data, source="plan.json", parser=parser)
+    assert lazy.secrets.ordered == whole.secrets.ordered
+    assert not lazy.raw.is_parsed("planned_values")
+    assert not lazy.raw.is_parsed("prior_state")
+
+
+_NAMES = st.sampled_from(["a", "b", "c"])
+_TEXTS = st.sampled_from(["s3cret-one", "s3cret-two", "plain-value", "x"])
+_SIDE = st.fixed_dictionaries({"pw": _TEXTS, "n": st.integers(0, 3)}) | st.none()
+_ANY_MARKS = st.sampled_from([{"pw": True}, {}, {"n": True}, True, False])
+
+
+@st.composite
+def _plans(draw: st.DrawFn) -> dict[str, Any]:
+    """A plan whose states repeat, or not, the sides of changes that may be deposed or name an address twice."""
+    changes = []
+    for name in draw(st.lists(_NAMES, max_size=4)):
+        change = _change(name, draw(_SIDE), draw(_ANY_MARKS), draw(_SIDE), draw(_ANY_MARKS))
+        if draw(st.booleans()):
+            change["deposed"] = "dep-1"
+        changes.append(change)
+
+    def state(side: str) -> list[Any]:
+        resources = []
+        for name in draw(st.lists(_NAMES, max_size=4)):
+            same = [c["change"] for c in changes if c["name"] == name]
+            if same and draw(st.booleans()):  # the text of one of its changes' side, or its values only
+                picked = draw(st.sampled_from(same))
+                values, marks = picked[side], picked[f"{side}_sensitive"]
+                marks = draw(st.sampled_from([marks, draw(_ANY_MARKS)]))
+            else:
+                values, marks = draw(_SIDE), draw(_ANY_MARKS)
+            resources.append(_resource(name, values, marks))
+        return resources
+
+    return {"format_version": "1.2", "resource_changes": changes,
+            "planned_values": {"root_module": {"resources": state("after")}},
+            "prior_state": {"format_version": "1.0", "values": {"root_module": {"resources": state("before")}}}}  # fmt: skip
+
+
+@settings(max_examples=200, deadline=None)
+@given(_plans())
+def test_the_skim_collects_what_a_whole_parse_collects(document: dict[str, Any]) -> None:
+    data = dumps(document)
+    with route("stdlib") as parser:
+        whole = Plan.from_json(data, source="plan.json", parser=parser)
+    with route("fast-lazy") as parser:
+        lazy = Plan.from_json(data, source="plan.json", parser=parser)
+    assert lazy.secrets.ordered == whole.secrets.ordered
+    assert lazy.secrets.trusted == whole.secrets.trusted
