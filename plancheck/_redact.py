@@ -34,7 +34,6 @@ from ._text import at_cut, bounded_by_spans, sharing_a_window, whole_token, wind
 
 __all__ = [
     "KNOWN_AFTER_APPLY",
-    "LABELS",
     "MARKERS",
     "SENSITIVE",
     "SENSITIVE_CHANGED",
@@ -71,14 +70,6 @@ _HIDING_MARKERS: Final = frozenset((SENSITIVE, SENSITIVE_UNMARKED, SENSITIVE_CHA
 #: Every marker the library writes in place of a value. Its words are the library's, not a value's: a secret
 #: spelled like one of them (``known``) is not scrubbed inside a marker (:meth:`Secrets.scrub`).
 MARKERS: Final = (SENSITIVE, SENSITIVE_UNMARKED, SENSITIVE_CHANGED, KNOWN_AFTER_APPLY)
-#: The labels query's text writes around a value (``null_resource.a (after)``, ``status:    known``). They are the
-#: library's words as the markers are, and kept whole the same way: a secret ``after`` made the header read
-#: ``null_resource.a ((sensitive))``, one ``known`` the status ``(sensitive)``, misleading and hiding nothing.
-LABELS: Final = (
-    "(after)", "(before)", "(with unknown elements)",
-    *(f"status:    {word}" for word in ("known", "unknown", "null", "absent")),
-    *(f"sensitive: {word}" for word in ("yes", "partly", "no")),
-)  # fmt: skip
 #: Shortest secret scrubbed by value: shorter strings ("", "a", "id") would blank out ordinary words.
 MIN_SECRET_LENGTH: Final = 3
 
@@ -822,16 +813,16 @@ def _outside_trusted(spans: list[tuple[int, int]], cover: list[tuple[int, int]])
     return kept
 
 
-#: Every marker and label the library writes (:data:`MARKERS`, :data:`LABELS`), found in a text to scrub.
-_MARKER: Final = re.compile("|".join(re.escape(marker) for marker in (*MARKERS, *LABELS)))
-#: Their opening words (``(sensitive``, ``(known``, ``status:``): a text without one holds no marker, and is not
-#: searched for one (10 µs a KB of text with a span found, the most of which holds none).
-_MARKER_OPENINGS: Final = frozenset(marker.split()[0].rstrip(",)") for marker in (*MARKERS, *LABELS))
+#: Every marker the library writes in place of a value (:data:`MARKERS`), found in a text to scrub.
+_MARKER: Final = re.compile("|".join(re.escape(marker) for marker in MARKERS))
+#: The markers' opening words (``(sensitive``, ``(known``): a text without one holds no marker, and is not searched
+#: for one (10 µs a KB of text with a span found, the most of which holds none).
+_MARKER_OPENINGS: Final = frozenset(marker.split()[0].rstrip(",)") for marker in MARKERS)
 
 
 def _outside_markers(text: str, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
     """``spans`` (sorted by start) less each run of them (as :func:`_replaced` joins them) that is a proper part of
-    one of the library's markers or labels (:data:`MARKERS`, :data:`LABELS`) in ``text``.
+    one of the library's markers (:data:`MARKERS`) in ``text``.
 
     A secret spelled like a word of a marker (``sensitive``, ``known``) is no reason to scrub inside it, which
     garbled it (``(sensitive), unmarked)``, ``((sensitive) after apply)``) and hid nothing: the marker's words are

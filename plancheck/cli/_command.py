@@ -503,7 +503,14 @@ def _run_checks(args: argparse.Namespace, io: Io) -> int:
 def _lookup(args: argparse.Namespace, io: Io) -> int:
     from tfjsonpath import Path, PathSyntaxError
 
-    from ._query import list_document, render_list, render_value_document, shown_with_notes, value_document
+    from ._query import (
+        LABELS,
+        list_document,
+        render_list,
+        render_value_document,
+        shown_with_notes,
+        value_document,
+    )
 
     json_mode = args.format == "json"
     try:
@@ -524,7 +531,10 @@ def _lookup(args: argparse.Namespace, io: Io) -> int:
         doc = value_document(plan, args.address, path, args.before)
     except CliError as exc:
         return io.fail(exc.kind, exc.message, json_mode)
-    io.out(io.rendered(doc) if json_mode else plan.secrets.scrub(shown_with_notes(render_value_document(doc), plan)))
+    # The text's scrubs, the plan's and the stream's, keep the command's own labels whole.
+    shown = plan.secrets.trusting(LABELS)
+    io.heard(shown)
+    io.out(io.rendered(doc) if json_mode else shown.scrub(shown_with_notes(render_value_document(doc), plan)))
     return 0
 
 

@@ -24,6 +24,7 @@ from .._text import one_line
 from ._io import SCHEMA_VERSION, CliError, plan_notes, plan_summary
 
 __all__ = [
+    "LABELS",
     "UNKNOWN_TEXT",
     "list_document",
     "query_change",
@@ -110,6 +111,18 @@ def value_document(plan: Plan, address: str, path: Path, before: bool) -> dict[s
         "value": plan.secrets.scrub(text) if text else None,
         "plan": plan_summary(plan),
     }
+
+
+#: The labels the text of :func:`render_value_document` writes around a value (``null_resource.a (after)``,
+#: ``status:    known``): the command's words, trusted by the scrub of that text. A short secret spelled like one
+#: of their words (``after``, ``known``, ``yes``) made the header read ``null_resource.a ((sensitive))`` and the
+#: status ``(sensitive)``, misleading and hiding nothing; where it stands elsewhere, or is a whole label, it is
+#: scrubbed as always.
+LABELS: Final = (
+    "(after)", "(before)", "(with unknown elements)",
+    *(f"status:    {status.value}" for status in ValueStatus),
+    *(f"sensitive: {word}" for word in ("yes", "partly", "no")),
+)  # fmt: skip
 
 
 def render_value_document(doc: Mapping[str, Any]) -> str:
