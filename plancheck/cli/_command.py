@@ -76,15 +76,6 @@ exit status: 0 all checks passed, 1 a check failed (a warning only with --fail-o
   bad or too large plan or checks file, or output that cannot be written
 """
 
-_QUERY_HELP = """\
-examples:
-  tfplancheck query plan.json                                  # every address with its actions
-  tfplancheck query plan.json null_resource.a                  # the whole planned value
-  tfplancheck query plan.json null_resource.a 'triggers["k"]'  # one value, with its status
-  tfplancheck query plan.json output.id                        # an output
-  tfplancheck query plan.json null_resource.a id --before      # the value before the change
-"""
-
 def _wants_json(argv: Sequence[str]) -> bool:
     # Known before parsing, so a usage error can be reported in JSON too.
     return "--format=json" in argv or any(a == "--format" and b == "json" for a, b in itertools.pairwise(argv))
@@ -262,12 +253,14 @@ def _command_parser(streams: Io | None = None) -> _Parser:
     parser = _Parser(prog="tfplancheck", add_help=False)
     parser.set_defaults(command=None)
     commands = parser.add_subparsers(action=_Commands, dest="command")
+    from ._query import QUERY_HELP
+
     query = add_command(
         commands,
         "query",
         "Show a plan's addresses, or the planned value at ADDRESS [PATH] with its known/unknown/"
         "sensitive status (sensitive values redacted).",
-        _QUERY_HELP,
+        QUERY_HELP,
         streams,
     )
     _add_query_arguments(query)
@@ -531,10 +524,8 @@ def _lookup(args: argparse.Namespace, io: Io) -> int:
         doc = value_document(plan, args.address, path, args.before)
     except CliError as exc:
         return io.fail(exc.kind, exc.message, json_mode)
-    # The text's scrubs, the plan's and the stream's, keep the command's own labels whole.
-    shown = plan.secrets.trusting(LABELS)
-    io.heard(shown)
-    io.out(io.rendered(doc) if json_mode else shown.scrub(shown_with_notes(render_value_document(doc), plan)))
+    io.heard(plan.secrets.trusting(LABELS))  # the stream's scrub keeps the command's own labels whole
+    io.out(io.rendered(doc) if json_mode else shown_with_notes(render_value_document(doc), plan))
     return 0
 
 

@@ -25,6 +25,7 @@ from ._io import SCHEMA_VERSION, CliError, plan_notes, plan_summary
 
 __all__ = [
     "LABELS",
+    "QUERY_HELP",
     "UNKNOWN_TEXT",
     "list_document",
     "query_change",
@@ -38,6 +39,16 @@ __all__ = [
 
 
 UNKNOWN_TEXT: Final = KNOWN_AFTER_APPLY
+
+#: The examples of ``tfplancheck query --help``.
+QUERY_HELP: Final = """\
+examples:
+  tfplancheck query plan.json                                  # every address with its actions
+  tfplancheck query plan.json null_resource.a                  # the whole planned value
+  tfplancheck query plan.json null_resource.a 'triggers["k"]'  # one value, with its status
+  tfplancheck query plan.json output.id                        # an output
+  tfplancheck query plan.json null_resource.a id --before      # the value before the change
+"""
 # A string no plan holds: stands in for unknown values so render_value can lay them out, then is replaced.
 _PLACEHOLDER: Final = "\x00tfplancheck-unknown\x00"
 _PLACEHOLDER_JSON: Final = '"\\u0000tfplancheck-unknown\\u0000"'
