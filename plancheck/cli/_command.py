@@ -76,6 +76,7 @@ exit status: 0 all checks passed, 1 a check failed (a warning only with --fail-o
   bad or too large plan or checks file, or output that cannot be written
 """
 
+
 def _wants_json(argv: Sequence[str]) -> bool:
     # Known before parsing, so a usage error can be reported in JSON too.
     return "--format=json" in argv or any(a == "--format" and b == "json" for a, b in itertools.pairwise(argv))
