@@ -10,7 +10,7 @@ The second table does the same for a module of 200 resources (``null_resource`` 
 and ``for_each`` over 100 keys, three ``null_data_source`` with ``count``), called from a root
 module, with the plan saved, read back (``show -json``) and applied as the acceptance runner does.
 A third column serves the mock with a per-address ``mock_data`` key for one of the data sources:
-its plan is made in passes until every read has its address's defaults (``plancheck/_terraform/providers/__init__.py``),
+its plan is made in passes until every read has its address's defaults (``plancheck/_terraform/providers/planning.py``),
 so ``plan`` there is every pass and ``show -json`` every read-back; the difference from the mock
 column is what the second plan costs.
 
@@ -33,7 +33,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # tools.pinned: the pinned binaries of the source checkout
 
-from plancheck._terraform import (  # noqa: E402
+from plancheck._terraform.binary import (  # noqa: E402
     TerraformBinary,
     build_provider_mirror,
     discover_terraform,
@@ -42,8 +42,8 @@ from plancheck._terraform import (  # noqa: E402
     terraform_environment,
     write_cli_config,
 )
-from plancheck._terraform.mock import MockProvider  # noqa: E402
-from plancheck._terraform.providers import settled_plan  # noqa: E402
+from plancheck._terraform.mock.provider import MockProvider  # noqa: E402
+from plancheck._terraform.providers.planning import settled_plan  # noqa: E402
 from plancheck.acceptance import ProviderServer  # noqa: E402
 from tools.pinned import NULL_PROVIDER_SOURCE, find_null_provider, find_pinned_terraform  # noqa: E402
 

@@ -40,7 +40,7 @@ from widget_provider import ADDRESS, WidgetProvider  # noqa: E402
 
 from plancheck import ExpectResourceAction, ExpectUnknownValue, ResourceAction, statecheck  # noqa: E402
 from plancheck import knownvalue as kv  # noqa: E402
-from plancheck._terraform import (  # noqa: E402
+from plancheck._terraform.binary import (  # noqa: E402
     TerraformBinary,
     discover_terraform,
     inspect_binary,

@@ -30,7 +30,7 @@ sys.path.insert(0, str(ROOT / "examples" / "widget_provider"))
 
 from plancheck import ExpectKnownValue, ExpectResourceAction, ResourceAction, statecheck  # noqa: E402
 from plancheck import knownvalue as kv  # noqa: E402
-from plancheck._terraform import (  # noqa: E402
+from plancheck._terraform.binary import (  # noqa: E402
     TerraformBinary,
     build_provider_mirror,
     discover_terraform,

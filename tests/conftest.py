@@ -27,7 +27,7 @@ import pytest
 import plancheck
 from plancheck import Plan, load_plan
 from plancheck._plugin.acceptance import REQUIRE_E2E_ENV, requested_terraform
-from plancheck._terraform import (
+from plancheck._terraform.binary import (
     TerraformBinary,
     TerraformNotFoundError,
     build_provider_mirror,

@@ -39,7 +39,7 @@ from plancheck import (
     load_plan,
 )
 from plancheck._plugin.cache import load_plan_file
-from plancheck._terraform import TerraformBinary, terraform_environment
+from plancheck._terraform.binary import TerraformBinary, terraform_environment
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT.parent / "shared" / "corpus"

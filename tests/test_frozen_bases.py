@@ -93,7 +93,7 @@ def test_fields_declared_repr_false_stay_out_of_the_repr_but_not_the_pickle(kwar
 def _holders() -> dict[str, Any]:
     from pathlib import Path
 
-    from plancheck._terraform import CommandResult, TerraformBinary
+    from plancheck._terraform.binary import CommandResult, TerraformBinary
     from plancheck.acceptance._workplace import Place, RunSettings, WorkingDirectory
 
     env = {"TF_VAR_db_password": _SECRET, "AWS_SECRET_ACCESS_KEY": _SECRET}

@@ -861,7 +861,7 @@ def test_a_real_binary_plan_s_secret_never_leaves_the_command_line(
 ) -> None:
     """The secrets table on real Terraform (1.0.3 and 1.11): a sensitive variable's value, planned into a binary plan,
     shows in no byte the command line prints for it (checks, query, snapshot; text and JSON)."""
-    from plancheck._terraform import terraform_environment
+    from plancheck._terraform.binary import terraform_environment
 
     if tf_acceptance_binary is None:
         pytest.skip("no Terraform binary")

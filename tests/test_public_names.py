@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
+import ast
 import importlib
 import importlib.util
 import os
 import pickle
-import types
 import warnings
 from pathlib import Path
 
@@ -108,8 +108,6 @@ def test_unknown_attribute() -> None:
 def test_the_lazy_table_is_the_type_imports_and_all_names_each_once() -> None:
     # The imports under TYPE_CHECKING are the one table: the lazy map is read from them, so every name
     # in __all__ has exactly one home there, and each home is the object `plancheck.<name>` gives.
-    import ast
-
     tree = ast.parse(Path(plancheck.__file__).read_text(encoding="utf-8"))
     typed = [
         alias.asname or alias.name
@@ -145,15 +143,71 @@ def test_the_lazy_table_needs_no_source(tmp_path: Path) -> None:
     assert len(expected) == len(plancheck.__all__)
 
 
-def test_the_plan_checks_package_lists_nothing_again() -> None:
-    # A plan check is listed once, in plancheck's __all__: its private package re-exports nothing.
-    import plancheck._planchecks as plan_checks
+def _private_package_inits() -> list[Path]:
+    """Every private package's ``__init__.py``: its name starts with ``_``, or it sits under one that does."""
+    inits = (init for package in ("plancheck", "tfjsonpath") for init in (ROOT / package).rglob("__init__.py"))
+    return sorted(
+        init
+        for init in inits
+        if "__pycache__" not in init.parts and any(part.startswith("_") for part in init.parent.relative_to(ROOT).parts)
+    )
 
-    again = [n for n, v in vars(plan_checks).items() if not n.startswith("_") and not isinstance(v, types.ModuleType)]
-    assert again == []
-    assert not hasattr(plan_checks, "__all__")
+
+def _held(node: ast.stmt) -> str:
+    if isinstance(node, ast.Import):
+        return "imports " + ", ".join(alias.name for alias in node.names)
+    if isinstance(node, ast.ImportFrom):
+        return f"imports {', '.join(alias.name for alias in node.names)} from {'.' * node.level}{node.module or ''}"
+    targets = node.targets if isinstance(node, ast.Assign) else [getattr(node, "target", None)]
+    if any(isinstance(target, ast.Name) and target.id == "__all__" for target in targets):
+        return "defines __all__"
+    name = getattr(node, "name", None)
+    return f"defines {name}" if name else f"holds code ({type(node).__name__})"
 
 
+def _besides_the_docstring(source: str) -> list[str]:
+    """What an ``__init__.py`` holds besides its docstring, a line each; a missing docstring is one too."""
+    body = ast.parse(source).body
+    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+        return [f"line {node.lineno}: {_held(node)}" for node in body[1:]]
+    return ["no docstring saying what the package is"] + [f"line {node.lineno}: {_held(node)}" for node in body]
+
+
+@pytest.mark.parametrize(
+    ("source", "held"),
+    [
+        pytest.param('"""What the package is."""\n', [], id="docstring-only"),
+        pytest.param('"""Doc."""\n\nfrom .provider import MockProvider\n', ["line 3: imports MockProvider from .provider"],
+                     id="re-export"),
+        pytest.param('"""Doc."""\nimport os\n', ["line 2: imports os"], id="plain-import"),
+        pytest.param('"""Doc."""\nfrom __future__ import annotations\n', ["line 2: imports annotations from __future__"],
+                     id="future-import"),
+        pytest.param('"""Doc."""\n__all__ = ["A"]\n', ["line 2: defines __all__"], id="all"),
+        pytest.param('"""Doc."""\n__all__: list[str] = []\n', ["line 2: defines __all__"], id="annotated-all"),
+        pytest.param('"""Doc."""\nclass A:\n    pass\n', ["line 2: defines A"], id="code"),
+        pytest.param('"""Doc."""\nLIMIT = 8\n', ["line 2: holds code (Assign)"], id="constant"),
+        pytest.param("from . import a\n", ["no docstring saying what the package is", "line 1: imports a from ."],
+                     id="no-docstring"),
+    ],
+)
+def test_what_a_package_init_holds_besides_its_docstring(source: str, held: list[str]) -> None:
+    assert _besides_the_docstring(source) == held
+
+
+def test_a_private_package_re_exports_nothing() -> None:
+    # A public name is written where it is defined and once in its package's __all__; every importer takes
+    # it from the defining module. So a private package's __init__ says what the package is, and that is all:
+    # no import (a second home for a name), no __all__ (a second list of them), no code of its own.
+    inits = _private_package_inits()
+    assert ROOT / "plancheck" / "_planchecks" / "__init__.py" in inits
+    assert ROOT / "plancheck" / "acceptance" / "_testcheck" / "__init__.py" in inits  # private, under a public one
+    assert ROOT / "plancheck" / "_terraform" / "mock" / "__init__.py" in inits  # public name, under a private one
+    held = {
+        init.relative_to(ROOT).as_posix(): found
+        for init in inits
+        if (found := _besides_the_docstring(init.read_text(encoding="utf-8")))
+    }
+    assert held == {}, "\n".join(f"{path}: {'; '.join(found)}" for path, found in held.items())
 @pytest.mark.skipif(importlib.util.find_spec("mypy") is None, reason="mypy is not installed (the test extra has it)")
 def test_a_users_type_checker_sees_the_lazy_names_types(tmp_path: Path) -> None:
     # The names come from __getattr__ at run time; mypy --strict must still see each one's own type, not Any.

@@ -101,7 +101,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args:
         print("usage: python -m tools.demo [--steps]", file=sys.stderr)
         return 2
-    from plancheck._terraform import (
+    from plancheck._terraform.binary import (
         build_provider_mirror,
         inspect_binary,
         terraform_environment,

@@ -637,7 +637,7 @@ def replay(module: Module, scenario: Scenario, seed: int = 0) -> dict[str, Answe
     """Our mock's answers, by instance address, calling it by the protocol as Terraform does for a create."""
     import msgpack  # type: ignore[import-untyped]
 
-    from plancheck._terraform.providers import load_grpc
+    from plancheck._terraform.providers.server import load_grpc
     from plancheck.acceptance import MockProvider
 
     source = module.source

@@ -15,7 +15,7 @@ import tempfile
 from pathlib import Path
 from typing import Final
 
-from plancheck._terraform import ProviderBinary
+from plancheck._terraform.binary import ProviderBinary
 
 __all__ = [
     "NULL_PROVIDER_SOURCE",

@@ -73,7 +73,7 @@ def _terraform(tf: Path, args: Sequence[str], cwd: Path, env: Mapping[str, str])
 
 def record(into: Path) -> dict[str, str]:
     """Plan ``examples/null`` (then apply it, and plan again) in a temporary copy; return each plan's file text."""
-    from plancheck._terraform import build_provider_mirror, terraform_environment, write_cli_config
+    from plancheck._terraform.binary import build_provider_mirror, terraform_environment, write_cli_config
 
     from .pinned import find_null_provider, find_pinned_terraform
 

@@ -107,7 +107,7 @@ def _run(terraform: str, args: list[str], cwd: Path, env: dict[str, str]) -> sub
 
 def run_terraform_test(source: Source, module: Module, terraform: str) -> tuple[str, list[dict[str, Any]]]:
     """``terraform test -verbose -json`` on the source's module: Terraform's version and its JSON messages."""
-    from plancheck._terraform.providers import ProviderServer
+    from plancheck._terraform.providers.server import ProviderServer
     from plancheck.acceptance import MockProvider
 
     work = Path(tempfile.mkdtemp(prefix="tfpc-mockref-"))

@@ -18,11 +18,7 @@ import pytest
 
 from .._documents.plan import Plan
 from .._redact import Secrets
-from .._terraform import (
-    TerraformBinary,
-    TerraformNotFoundError,
-    discover_terraform,
-)
+from .._terraform.binary import TerraformBinary, TerraformNotFoundError, discover_terraform
 from ..acceptance import DEFAULT_TIMEOUT, AcceptanceRunner, default_leftovers_dir, mock_plan
 from .gate import NOT_FOUND as _NOT_FOUND
 from .gate import (

@@ -13,7 +13,7 @@ from typing import Any, Final
 
 import pytest
 
-from .._terraform import (
+from .._terraform.binary import (
     ENV_TERRAFORM_PATH,
     ENV_TF_ACC,
     TerraformNotFoundError,

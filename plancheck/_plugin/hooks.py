@@ -38,7 +38,7 @@ if TYPE_CHECKING:
     from .._documents.plan import Plan
     from .._documents.state import State
     from .._redact import Secrets
-    from .._terraform import TerraformBinary
+    from .._terraform.binary import TerraformBinary
     from ..acceptance import AcceptanceRunner
     from ..tfconfig import Config
 

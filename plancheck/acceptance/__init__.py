@@ -39,17 +39,12 @@ True
 """
 
 from .._loading.lifecycle import Terminated
-from .._terraform import TerraformBinary, TerraformNotFoundError, discover_terraform
-from .._terraform.mock import MockCall, MockProvider, MockSchemaError
+from .._terraform.binary import TerraformBinary, TerraformNotFoundError, discover_terraform
 from .._terraform.mock.plan import MockPlanArgumentError, MockPlanError, MockPlanFailedError
-from .._terraform.providers import (
-    ExternalProviders,
-    ProviderServer,
-    ProviderServerError,
-    ProvidersNotInstalledError,
-    ReattachConfig,
-    ReattachProvider,
-)
+from .._terraform.mock.provider import MockCall, MockProvider
+from .._terraform.mock.schema import MockSchemaError
+from .._terraform.providers.factory import ExternalProviders, ReattachConfig, ReattachProvider
+from .._terraform.providers.server import ProviderServer, ProviderServerError, ProvidersNotInstalledError
 from . import config as config
 from . import echoprovider as echoprovider
 from ._case import ConfigPlanChecks, ImportPlanChecks, RefreshPlanChecks, Sensitive, TestCase, TestStep

@@ -18,7 +18,7 @@ from typing import Any, ClassVar
 
 from .._frozen import FrozenValue, frozen, public
 from .._redact import collect_secret_strings
-from .._terraform.providers import normalize_providers
+from .._terraform.providers.factory import normalize_providers
 from ._diagnostics import allowances, check_attribute_sources, expectations
 from ._errors import TestDefinitionError
 from ._options import AdditionalCLIOptions, ImportStateKind

@@ -26,15 +26,11 @@ from .._documents.state import State
 from .._errors import DocumentFormatError
 from .._loading.lifecycle import ending_on_signals
 from .._redact import Secrets
-from .._terraform import CommandResult, registry_hint
+from .._terraform.binary import CommandResult, registry_hint
 from .._terraform.mock.plan import input_secrets
-from .._terraform.providers import (
-    PlanNotSettled,
-    ProviderServerError,
-    ProviderSet,
-    ProvidersNotInstalledError,
-    settled_plan,
-)
+from .._terraform.providers.factory import ProviderSet
+from .._terraform.providers.planning import PlanNotSettled, settled_plan
+from .._terraform.providers.server import ProviderServerError, ProvidersNotInstalledError
 from ._case import TestCase, TestStep
 from ._checks import (
     check_function_failure,
@@ -255,7 +251,7 @@ class CaseRun:
         return document
 
     def settled_plan(self, stage: Stage, *extra: str, always_show: bool) -> tuple[CommandResult, Mapping[str, Any] | None]:
-        """A plan, made again while a mock served here learns which data source each read is (``plancheck._terraform.providers``);
+        """A plan, made again while a mock served here learns which data source each read is (``plancheck._terraform.providers.planning``);
         its document when read (always, with ``always_show``)."""
         try:
             return settled_plan(

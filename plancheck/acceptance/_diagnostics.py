@@ -77,8 +77,8 @@ from tfjsonpath._jsontypes import json_kind
 from .._errors import DocumentFormatError
 from .._frozen import FrozenValue, frozen, public
 from .._loading.jsontext import loads_exact
-from .._terraform import CommandResult
-from .._terraform.providers import ProviderDiagnostic
+from .._terraform.binary import CommandResult
+from .._terraform.providers.wire import ProviderDiagnostic
 from ._errors import TestDefinitionError, _StepFailure
 
 __all__ = [

@@ -20,7 +20,7 @@ from typing import ClassVar, Final
 from .._errors import TestDefinitionError, TfCheckError
 from .._frozen import public
 from .._redact import Secrets
-from .._terraform import CommandResult
+from .._terraform.binary import CommandResult
 
 __all__ = [
     "AcceptanceError",

@@ -29,7 +29,7 @@ from .._documents.met import met, planned_in
 from .._frozen import public
 from .._loading.lifecycle import ending_on_signals
 from .._redact import Secrets, secret_strings
-from .._terraform import (
+from .._terraform.binary import (
     ENV_TERRAFORM_PATH,
     ENV_TF_ACC,
     TF_ACC_SKIP_MESSAGE,
@@ -42,7 +42,6 @@ from .._terraform import (
     inspect_binary,
     tf_acc_set,
 )
-from .._terraform.mock import MockProvider
 from .._terraform.mock.plan import (
     PLAN_TIMEOUT,
     MockPlanArgumentError,
@@ -53,6 +52,7 @@ from .._terraform.mock.plan import (
     plan_module,
     scrubbing,
 )
+from .._terraform.mock.provider import MockProvider
 from .._text import shortened
 from ..tfversion import Version, VersionError, run_check
 from ._case import TestCase, TestStep, sensitive_strings, unwrap_sensitive
@@ -79,7 +79,7 @@ __all__ = [
 class AcceptanceRunner:
     """Runs :class:`TestCase` objects against one Terraform (or OpenTofu) binary.
 
-    * ``terraform``: a :class:`~plancheck._terraform.TerraformBinary` or a path to one;
+    * ``terraform``: a :class:`~plancheck._terraform.binary.TerraformBinary` or a path to one;
     * ``work_dir``: where each case gets its own directory (``case1``, ``case2``, ...);
     * ``cli_config``: a CLI configuration file to use (``TF_CLI_CONFIG_FILE``), e.g. one that
       installs providers from a filesystem mirror; without it the user's ``TF_CLI_CONFIG_FILE``

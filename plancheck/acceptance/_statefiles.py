@@ -45,11 +45,11 @@ from .._loading.jsontext import loads_exact
 from .._loading.lifecycle import signals_held
 from .._loading.source import InputTooLarge, max_input_bytes, read_limited
 from .._redact import contains_sensitive, secret_strings
-from .._terraform import TerraformBinary
+from .._terraform.binary import TerraformBinary
 from ._errors import LeftoverRecordError, TestDefinitionError
 
 if TYPE_CHECKING:
-    from .._terraform.providers import ProviderSet
+    from .._terraform.providers.factory import ProviderSet
 
 __all__ = [
     "InitialState",

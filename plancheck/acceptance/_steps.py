@@ -29,7 +29,7 @@ from .._documents.state import State
 from .._errors import DocumentFormatError
 from .._frozen import FrozenValue, frozen
 from .._redact import SENSITIVE as REDACTED
-from .._terraform import CommandResult, TerraformBinary
+from .._terraform.binary import CommandResult, TerraformBinary
 from ..querycheck import QueryFormatError, QueryOutput
 from ..tfversion import Version, VersionError
 from ._case import TestStep

@@ -38,7 +38,7 @@ from .._documents.met import WATCHERS, planned_in
 from .._frozen import FrozenValue, frozen
 from .._loading.lifecycle import release
 from .._redact import Secrets
-from .._terraform import (
+from .._terraform.binary import (
     CommandResult,
     TerraformBinary,
     cli_config_text,
@@ -46,25 +46,27 @@ from .._terraform import (
     run_command,
     terraform_environment,
 )
-from .._terraform.providers import (
-    DEFAULT_STOP_TIMEOUT,
+from .._terraform.providers.factory import (
     REATTACH_ENV,
-    SERVICER_HOOK,
     ExternalProviders,
-    ProviderDiagnostic,
     ProviderEntry,
-    ProviderServer,
-    ProviderServerError,
     ProviderSet,
     ReattachConfig,
     ReattachProvider,
-    Sentinel,
-    load_grpc,
     provider_type,
     reattach_json,
-    short_temp_dir,
-    tell_plan,
 )
+from .._terraform.providers.planning import tell_plan
+from .._terraform.providers.server import (
+    DEFAULT_STOP_TIMEOUT,
+    SERVICER_HOOK,
+    ProviderServer,
+    ProviderServerError,
+    Sentinel,
+    load_grpc,
+    short_temp_dir,
+)
+from .._terraform.providers.wire import ProviderDiagnostic
 from .._text import exception_text
 from ._case import TestStep, unwrap_sensitive
 from ._errors import Stage, TestDefinitionError, _StepFailure
@@ -393,7 +395,7 @@ def resolve_step(step: TestStep, step_no: int, settings: RunSettings) -> TestSte
     """``step`` with its config functions called and relative paths made absolute (against ``settings``'
     ``base_dir``); None without a configuration. A config function's bad answer is the step's failure.
 
-    >>> from plancheck._terraform import TerraformBinary
+    >>> from plancheck._terraform.binary import TerraformBinary
     >>> from plancheck.acceptance.config import TestStepDirectory
     >>> settings = RunSettings(TerraformBinary("/bin/terraform", "1.11.4"), Path("/work"), base_dir_arg=Path("/tests"),
     ...                        test_name="test_a")
@@ -463,7 +465,7 @@ class _Running:
 def required_providers(providers: ProviderSet) -> dict[str, dict[str, str]]:
     """The ``required_providers`` entries for these providers, by local name (the type).
 
-    >>> from plancheck._terraform.providers import normalize_providers
+    >>> from plancheck._terraform.providers.factory import normalize_providers
     >>> required_providers(normalize_providers({"example.com/acme/widget": dict}, "p"))
     {'widget': {'source': 'example.com/acme/widget'}}
     """
@@ -683,7 +685,7 @@ class ProviderSession:
 
     @property
     def served(self) -> list[object]:
-        """The provider objects served in this process now (what :func:`plancheck._terraform.providers.settled_plan` hands plans to)."""
+        """The provider objects served in this process now (what :func:`plancheck._terraform.providers.planning.settled_plan` hands plans to)."""
         return [server.provider for server in self.servers.values()]
 
     def tell_plan(self, document: Mapping[str, Any]) -> bool:

@@ -94,7 +94,7 @@ def _seconds(text: str) -> float:
     Traceback (most recent call last):
     argparse.ArgumentTypeError: invalid value 'nan': expected a number of seconds greater than 0 and at most 604800 (a week)
     """
-    from .._terraform import TimeoutValueError, check_timeout
+    from .._terraform.binary import TimeoutValueError, check_timeout
 
     try:
         return check_timeout(float(text))
@@ -104,8 +104,9 @@ def _seconds(text: str) -> float:
 
 def _mocks(specs: Sequence[str], seed: str, environ: Any, defaults: Sequence[str] = ()) -> list[Any]:
     from .._loading.source import max_input_bytes
-    from .._terraform.mock import MockProvider, MockSchemaError
-    from .._terraform.providers import normalize_address
+    from .._terraform.mock.provider import MockProvider
+    from .._terraform.mock.schema import MockSchemaError
+    from .._terraform.providers.factory import normalize_address
 
     try:
         # A schema file is read as a plan is: up to PLANCHECK_MAX_BYTES (of the command's environment), else 2 GiB.

@@ -18,7 +18,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, Final
 
-from .._terraform import ProviderBinary, build_provider_mirror, cli_config_text
+from .._terraform.binary import ProviderBinary, build_provider_mirror, cli_config_text
 from ._io import add_command, path_argument
 
 __all__ = [

@@ -26,7 +26,7 @@ from acceptance_fakes import (
 
 from plancheck import CheckFailure
 from plancheck import knownvalue as kv
-from plancheck._terraform import inspect_binary
+from plancheck._terraform.binary import inspect_binary
 from plancheck.acceptance import (
     AcceptanceError,
     AcceptanceRunner,

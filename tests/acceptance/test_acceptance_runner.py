@@ -15,7 +15,7 @@ import pytest
 from acceptance_fakes import EMPTY_PLAN, EMPTY_STATE, FakeTerraform, make_fake_terraform, plan_json, rule
 
 from plancheck import CheckFailure, Plan, PlanCheckError, PlanFormatError, State
-from plancheck._terraform import TimeoutValueError
+from plancheck._terraform.binary import TimeoutValueError
 from plancheck.acceptance import (
     AcceptanceError,
     AcceptanceRunner,

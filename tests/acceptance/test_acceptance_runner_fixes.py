@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from acceptance_fakes import EMPTY_PLAN, FakeTerraform, make_fake_terraform, rule
 
-from plancheck._terraform import TerraformBinary
+from plancheck._terraform.binary import TerraformBinary
 from plancheck.acceptance import (
     AcceptanceError,
     AcceptanceRunner,

@@ -14,7 +14,7 @@ from acceptance_fakes import make_fake_terraform
 
 from plancheck._plugin.acceptance import make_acceptance
 from plancheck._plugin.gate import report_header
-from plancheck._terraform import (
+from plancheck._terraform.binary import (
     ProviderBinary,
     TerraformBinary,
     TerraformNotFoundError,

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from plancheck._terraform import INTERRUPT_GRACE, run_command
+from plancheck._terraform.binary import INTERRUPT_GRACE, run_command
 from plancheck.acceptance import AcceptanceError, AcceptanceRunner, TestCase, TestStep
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "killpg"), reason="process groups are POSIX")

@@ -268,7 +268,7 @@ def test_a_leftover_that_cannot_be_kept_whole_is_not_kept_in_part(
     destroy-leftovers would ever find, and so never remove."""
     import shutil
 
-    from plancheck._terraform import TerraformBinary
+    from plancheck._terraform.binary import TerraformBinary
     from plancheck.acceptance import AcceptanceError, AcceptanceRunner, TestCase, TestStep
 
     real = shutil.copyfile
@@ -321,7 +321,7 @@ def test_an_interrupted_destroy_keeps_a_leftover(tmp_path: Path) -> None:
     with pytest's temporary directories."""
     import signal
 
-    from plancheck._terraform import TerraformBinary
+    from plancheck._terraform.binary import TerraformBinary
     from plancheck.acceptance import AcceptanceRunner, TestCase, TestStep
 
     binary = tmp_path / "terraform"

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from acceptance_fakes import FakeTerraform, make_fake_terraform, rule
 
-from plancheck._terraform import REGISTRY_HINT, cli_config_text
+from plancheck._terraform.binary import REGISTRY_HINT, cli_config_text
 from plancheck.acceptance import AcceptanceError, AcceptanceRunner, Stage, TerraformBinary, TestCase, TestStep
 from plancheck.cli._command import run
 

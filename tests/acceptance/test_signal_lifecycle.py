@@ -22,7 +22,7 @@ import pytest
 from plancheck._loading import lifecycle
 from plancheck._loading.lifecycle import Terminated, deferring_delivery, ending_on_signals, pending_signal
 from plancheck._terraform import lifecycle as workers
-from plancheck._terraform import run_command
+from plancheck._terraform.binary import run_command
 
 
 def gone(pid: int, within: float = 5.0) -> bool:

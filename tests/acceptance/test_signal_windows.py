@@ -20,11 +20,11 @@ from pathlib import Path
 import pytest
 import signal_scope
 
-from plancheck import _terraform
 from plancheck._loading import lifecycle
 from plancheck._loading.lifecycle import Terminated, ending_on_signals
+from plancheck._terraform import binary
 from plancheck._terraform import lifecycle as workers
-from plancheck._terraform import run_command
+from plancheck._terraform.binary import run_command
 
 pytestmark = pytest.mark.skipif(not hasattr(signal, "SIGHUP") or not Path("/proc/self/stat").exists(),
                                 reason="POSIX signals, process groups and /proc")
@@ -103,7 +103,7 @@ def _show_a_binary_plan_from_stdin(tmp_path: Path) -> None:
 
 def _serve_a_provider(tmp_path: Path) -> None:
     pytest.importorskip("tf", reason="the providers extra (tf, grpcio) is not installed")
-    from plancheck._terraform.providers import ProviderServer
+    from plancheck._terraform.providers.server import ProviderServer
 
     with ending_on_signals():  # as the runner serves it: inside the case's scope
         ProviderServer("example.com/acme/widget", provider=object()).start()
@@ -139,7 +139,7 @@ def test_a_signal_as_a_leftover_is_made_leaves_it_whole(
     """A leftover is the record of resources a destroy could not remove. Before: a signal just after its directory
     was made left that directory empty, with no manifest, so nothing would ever find, destroy or remove it (cut
     short later, a copy holding the state's secrets). Now the leftover is made whole, then the signal goes on."""
-    from plancheck._terraform import TerraformBinary
+    from plancheck._terraform.binary import TerraformBinary
     from plancheck.acceptance import find_leftovers
     from plancheck.acceptance._statefiles import keep_leftover
 
@@ -166,7 +166,7 @@ def test_a_signal_after_the_command_started_but_before_its_wait_ends_its_group(
     """Before: the command was started (and handed over), the signal unwound before the wait's ``try``, and
     the command and its background child ran on, unreaped."""
     pid_file = tmp_path / "child.pid"
-    real = _terraform._pidfd
+    real = binary._pidfd
     started: list[int] = []
 
     def pidfd_then_signalled(pid: int) -> int | None:
@@ -177,7 +177,7 @@ def test_a_signal_after_the_command_started_but_before_its_wait_ends_its_group(
         _signal_self()
         return real(pid)
 
-    monkeypatch.setattr(_terraform, "_pidfd", pidfd_then_signalled)
+    monkeypatch.setattr(binary, "_pidfd", pidfd_then_signalled)
     with pytest.raises(Terminated):
         run_command(_pid_file_script(pid_file), cwd=tmp_path, env={"PATH": os.environ["PATH"], "TMPDIR": str(tmp_path)},
                     timeout=60)
@@ -211,7 +211,7 @@ def test_a_signal_as_the_cleanup_begins_before_its_hold_still_ends_the_command(
     """The command's ``finally`` kills its group, closes the wait's descriptors and reaps it with the signals
     held back; a signal landing as that ``finally`` begins, before the hold takes effect, used to skip all of it:
     the command stayed unreaped (a zombie), its pipes and the wait's descriptors open."""
-    real_exited, real_held = _terraform._exited, lifecycle.signals_held
+    real_exited, real_held = binary._exited, lifecycle.signals_held
     exited: list[int] = []
 
     def remember_exit(pid: int) -> bool:
@@ -227,7 +227,7 @@ def test_a_signal_as_the_cleanup_begins_before_its_hold_still_ends_the_command(
         return real_held()
 
     signalled: list[bool] = []
-    monkeypatch.setattr(_terraform, "_exited", remember_exit)
+    monkeypatch.setattr(binary, "_exited", remember_exit)
     monkeypatch.setattr(lifecycle, "signals_held", signalled_before_the_first_hold_after_the_exit)
     fds_before = _fds()
     with pytest.raises(Terminated):

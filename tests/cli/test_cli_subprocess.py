@@ -100,7 +100,7 @@ def _require_pinned() -> tuple[Path, object]:
 def binary_plan(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, str], Path]:
     """examples/null planned with the pinned Terraform: (work dir, environment, terraform binary)."""
     terraform, provider = _require_pinned()
-    from plancheck._terraform import (
+    from plancheck._terraform.binary import (
         ProviderBinary,
         build_provider_mirror,
         terraform_environment,

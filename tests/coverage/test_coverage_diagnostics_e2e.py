@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from test_coverage_session import _item
 
-from plancheck._terraform import TerraformBinary
+from plancheck._terraform.binary import TerraformBinary
 
 pytestmark = [pytest.mark.e2e]
 

@@ -18,7 +18,7 @@ import pytest
 from coverage_support import MOCK_MODULE, TREE
 from test_coverage_session import _condition, _item
 
-from plancheck._terraform import TerraformBinary
+from plancheck._terraform.binary import TerraformBinary
 
 pytestmark = [pytest.mark.e2e, pytest.mark.tf_min_version("1.5")]
 
@@ -89,7 +89,7 @@ MOCK_TESTS = """
 from pathlib import Path
 from plancheck import ExpectKnownValue, ExpectResourceAction, ExpectSensitiveValue, ResourceAction
 from plancheck import knownvalue as kv
-from plancheck._terraform.mock import MockProvider
+from plancheck._terraform.mock.provider import MockProvider
 from plancheck.acceptance import AcceptanceRunner, ConfigPlanChecks, Sensitive, TestCase, TestStep
 from tfjsonpath import New
 

@@ -28,7 +28,7 @@ import pytest
 import plancheck
 from plancheck import PlanFormatError
 from plancheck._plugin.acceptance import REQUIRE_E2E_ENV
-from plancheck._terraform import inspect_binary, terraform_environment
+from plancheck._terraform.binary import inspect_binary, terraform_environment
 from tools.pinned import find_pinned_terraform
 
 pytestmark = pytest.mark.e2e

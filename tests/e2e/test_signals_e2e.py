@@ -34,7 +34,7 @@ from pathlib import Path
 import pytest
 
 from plancheck._plugin.acceptance import REQUIRE_E2E_ENV
-from plancheck._terraform import (
+from plancheck._terraform.binary import (
     INTERRUPT_GRACE,
     TerraformBinary,
     TerraformNotFoundError,

@@ -53,7 +53,7 @@ class Direct:
         pytest.importorskip("tf", reason="the providers extra (tf, grpcio) is not installed")
         import msgpack
 
-        from plancheck._terraform.providers import load_grpc
+        from plancheck._terraform.providers.server import load_grpc
 
         self.msgpack = msgpack
         self.modules = load_grpc()

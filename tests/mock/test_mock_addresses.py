@@ -9,9 +9,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from mock_support import CLOUD, Direct, cloud_document
 
-from plancheck._terraform.mock import MockProvider, MockSchemaError
 from plancheck._terraform.mock.addresses import best_key, overlaps, parse_key
 from plancheck._terraform.mock.instances import PlannedCreates, same_values
+from plancheck._terraform.mock.provider import MockProvider
+from plancheck._terraform.mock.schema import MockSchemaError
 
 TYPES = {"cloud_bucket", "cloud_access_key"}
 

@@ -12,10 +12,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 from mock_support import CLOUD, Direct, cloud_document
 
-from plancheck._terraform.mock import MockProvider
 from plancheck._terraform.mock.instances import fingerprint
+from plancheck._terraform.mock.provider import MockProvider
 from plancheck._terraform.mock.schema import read_provider_schema
-from plancheck._terraform.providers import MAX_PLAN_PASSES, PlanNotSettled, settled_plan
+from plancheck._terraform.providers.planning import MAX_PLAN_PASSES, PlanNotSettled, settled_plan
 
 DEFAULTS = {"cloud_region": {"endpoint": "type"}, "data.cloud_region.two": {"endpoint": "two"},
             "module.*.data.cloud_region.*": {"endpoint": lambda config: "module:" + config["name"]}}

@@ -16,8 +16,9 @@ from hypothesis import strategies as st
 from mock_support import CLOUD, CLOUD_SCHEMA, NULL_SCHEMA, SECRET, Direct, cloud_document
 
 from plancheck._errors import TfCheckError
-from plancheck._terraform.mock import UNKNOWN, MockCall, MockProvider, MockSchemaError
-from plancheck._terraform.mock.values import conform, generate_type
+from plancheck._terraform.mock.provider import MockCall, MockProvider
+from plancheck._terraform.mock.schema import MockSchemaError
+from plancheck._terraform.mock.values import UNKNOWN, conform, generate_type
 
 ONE = {"resource_schemas": {"t": {"block": {"attributes": {"id": {"type": "string", "computed": True}}}}}}
 

@@ -26,8 +26,8 @@ from plancheck import (
     statecheck,
 )
 from plancheck import knownvalue as kv
-from plancheck._terraform import run_command, terraform_environment
-from plancheck._terraform.mock import MockProvider
+from plancheck._terraform.binary import run_command, terraform_environment
+from plancheck._terraform.mock.provider import MockProvider
 from plancheck.acceptance import (
     AcceptanceRunner,
     ConfigPlanChecks,

@@ -14,7 +14,7 @@ from mock_support import CLOUD, CLOUD_SCHEMA, EXAMPLE, SECRET, leak_check, offli
 
 from plancheck import ExpectKnownValue, ExpectResourceAction, ExpectUnknownValue, ResourceAction, statecheck
 from plancheck import knownvalue as kv
-from plancheck._terraform.mock import MockProvider
+from plancheck._terraform.mock.provider import MockProvider
 from plancheck.acceptance import (
     AcceptanceError,
     AcceptanceRunner,

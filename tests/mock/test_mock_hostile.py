@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from mock_support import CLOUD, Direct, cloud_document
 
-from plancheck._terraform.mock import MockCall, MockProvider
+from plancheck._terraform.mock.provider import MockCall, MockProvider
 from plancheck._terraform.mock.schema import MAX_DEPTH
 from plancheck.acceptance import MockSchemaError
 

@@ -14,8 +14,8 @@ from mock_support import CLOUD, NULL_SCHEMA, Direct, cloud_document
 from secret_shapes import SHAPES, leaks
 from test_mock_laws import blocks, config_of
 
-from plancheck._terraform.mock import MockProvider
 from plancheck._terraform.mock.instances import ObjectStore
+from plancheck._terraform.mock.provider import MockProvider
 
 NULL = "hashicorp/null"
 FIXED = "fixed-id"

@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 from mock_support import OFFLINE, write_tree
 
-from plancheck._terraform import build_provider_mirror, write_cli_config
+from plancheck._terraform.binary import build_provider_mirror, write_cli_config
 from plancheck.acceptance import MockPlanFailedError, MockProvider, MockSchemaError, mock_plan
 from tools.pinned import WRAPPED_PROVIDERS, find_wrapped_provider
 

@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from mock_support import CLOUD_SCHEMA, leak_check
 
 from plancheck._errors import TfCheckError
-from plancheck._terraform import MAX_TIMEOUT, TimeoutValueError, check_timeout, run_command
+from plancheck._terraform.binary import MAX_TIMEOUT, TimeoutValueError, check_timeout, run_command
 from plancheck._terraform.mock.plan import _hcl_module_calls, _json_module_calls, _lexical_join, copy_module
 from plancheck.acceptance import MockPlanArgumentError
 from plancheck.cli._mock_plan import _seconds

@@ -11,8 +11,8 @@ from secret_shapes import SHAPES, leaks
 
 from plancheck import Plan
 from plancheck._redact import Secrets
-from plancheck._terraform.mock import MockProvider
 from plancheck._terraform.mock.plan import declared_sensitive, input_secrets, plan_sensitive
+from plancheck._terraform.mock.provider import MockProvider
 from plancheck.acceptance._workplace import ProviderSession
 
 

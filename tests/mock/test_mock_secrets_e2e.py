@@ -13,7 +13,7 @@ from clirun import automation, cli
 from mock_support import CLOUD, CLOUD_SCHEMA, EXAMPLE, leak_check
 from secret_shapes import SHAPES, leaks
 
-from plancheck._terraform.mock import MockProvider
+from plancheck._terraform.mock.provider import MockProvider
 from plancheck.acceptance import AcceptanceRunner, Sensitive, TestCase, TestStep
 
 pytestmark = pytest.mark.e2e

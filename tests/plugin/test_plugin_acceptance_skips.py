@@ -19,7 +19,7 @@ HEADER = textwrap.dedent(
 
     import pytest
 
-    from plancheck._terraform import TerraformBinary
+    from plancheck._terraform.binary import TerraformBinary
     from plancheck.acceptance import AcceptanceRunner, TestCase, TestStep
     from plancheck.tfversion import SkipBelow
 

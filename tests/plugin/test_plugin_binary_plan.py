@@ -16,7 +16,7 @@ import pytest
 from plugin_support import run
 
 from plancheck._plugin.acceptance import REQUIRE_E2E_ENV
-from plancheck._terraform import terraform_environment
+from plancheck._terraform.binary import terraform_environment
 from tools.pinned import find_pinned_terraform
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "null"

@@ -15,7 +15,12 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from provider_support import example_module
+
+# Imported by its test module and collected for doctests: both skip, not fail, without the providers extra.
+pytest.importorskip("tf", reason="the providers extra (tf, grpcio) is not installed")
+
 from tf import schema, types
 from tf.types import Unknown
 

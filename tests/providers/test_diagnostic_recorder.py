@@ -12,7 +12,7 @@ from typing import Any
 from diagnostic_widget import DiagnosticWidgetProvider
 from provider_support import WIDGET, Client, example_module, leak_check
 
-from plancheck._terraform.providers import normalize_providers
+from plancheck._terraform.providers.factory import normalize_providers
 from plancheck._terraform.providers.wire import DiagnosticRecorder, attribute_path
 from plancheck.acceptance import ProviderServer
 from plancheck.acceptance._diagnostics import ProviderDiagnostic

@@ -15,7 +15,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from plancheck._terraform.providers import load_grpc, normalize_address, normalize_providers, reattach_json
+from plancheck._terraform.providers.factory import normalize_address, normalize_providers, reattach_json
+from plancheck._terraform.providers.server import load_grpc
 from plancheck.acceptance import (
     AcceptanceError,
     AcceptanceRunner,

@@ -35,7 +35,7 @@ from plancheck import (
     statecheck,
 )
 from plancheck import knownvalue as kv
-from plancheck._terraform import TerraformBinary, run_command, terraform_environment
+from plancheck._terraform.binary import TerraformBinary, run_command, terraform_environment
 from plancheck.acceptance import (
     AcceptanceError,
     AcceptanceRunner,

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from provider_support import WIDGET, Client, example_module, leak_check
 
-from plancheck._terraform.providers import normalize_providers
+from plancheck._terraform.providers.factory import normalize_providers
 from plancheck.acceptance import (
     ExternalProviders,
     ProviderServer,

@@ -15,7 +15,7 @@ import clirun
 import pytest
 
 from plancheck import Plan, snapshot
-from plancheck._terraform import run_command, terraform_environment
+from plancheck._terraform.binary import run_command, terraform_environment
 from plancheck.acceptance import AcceptanceRunner
 from plancheck.snapshot import SnapshotMismatchError
 

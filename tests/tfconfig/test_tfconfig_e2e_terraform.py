@@ -18,7 +18,12 @@ from typing import Any
 
 import pytest
 
-from plancheck._terraform import build_provider_mirror, discover_terraform, inspect_binary, write_cli_config
+from plancheck._terraform.binary import (
+    build_provider_mirror,
+    discover_terraform,
+    inspect_binary,
+    write_cli_config,
+)
 from plancheck.tfconfig import (
     Config,
     ConfigFormatError,

@@ -696,7 +696,8 @@ def _identities(path: Path) -> frozenset[tuple[int, int]]:
 
 @contextlib.contextmanager
 def _served(mocks: Sequence[MockProvider], directory: Path) -> Iterator[tuple[dict[str, str], list[Any]]]:
-    from ..providers import ProviderServer, ProviderServerError, ProvidersNotInstalledError, reattach_json
+    from ..providers.factory import reattach_json
+    from ..providers.server import ProviderServer, ProviderServerError, ProvidersNotInstalledError
 
     servers: list[Any] = []
     try:
@@ -718,7 +719,7 @@ def _served(mocks: Sequence[MockProvider], directory: Path) -> Iterator[tuple[di
 
 def find_terraform(given: str | os.PathLike[str] | None, environ: Mapping[str, str]) -> str:
     """The Terraform binary a mocked plan runs: ``given``, else ``$TF_ACC_TERRAFORM_PATH``, else ``terraform`` on PATH."""
-    from .. import TerraformNotFoundError, inspect_binary, locate_terraform
+    from ..binary import TerraformNotFoundError, inspect_binary, locate_terraform
 
     try:
         located = locate_terraform(given, environ)
@@ -754,8 +755,9 @@ def plan_module(
     from ..._documents.plan import Plan
     from ..._errors import DocumentFormatError
     from ..._loading.lifecycle import release
-    from .. import run_command, terraform_environment
-    from ..providers import PlanNotSettled, settled_plan, short_temp_dir
+    from ..binary import run_command, terraform_environment
+    from ..providers.planning import PlanNotSettled, settled_plan
+    from ..providers.server import short_temp_dir
 
     root = short_temp_dir("tfpc-mock-")
     try:
@@ -816,7 +818,7 @@ def _write(out: Path, text: str) -> None:
 
 
 def _failure(result: Any, servers: Sequence[Any], module: Path, env: Mapping[str, str]) -> str:
-    from .. import registry_hint
+    from ..binary import registry_hint
 
     how = "timed out" if result.timed_out else "failed"
     hint = registry_hint(result.stderr, env) if result.argv[1] == "init" else None

@@ -24,7 +24,7 @@ from ..._loading.jsontext import loads_exact
 from ..._loading.source import MAX_BYTES_ENV, InputTooLarge, max_input_bytes, read_limited
 from ..._redact import Secrets
 from ..._text import closest, exception_text, shortened
-from ..providers import normalize_address
+from ..providers.factory import normalize_address
 
 __all__ = [
     "Attribute",
