@@ -1014,6 +1014,6 @@ def _binary_plan(source: DocumentSource) -> bool:
         try:
             with open(source, "rb") as f:
                 return is_saved_plan(f.read(4))
-        except OSError:
+        except (OSError, ValueError):  # the loader's error (a name the system cannot open) stays
             return False
     return False
