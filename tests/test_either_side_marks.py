@@ -193,3 +193,19 @@ PINNED = [
 @pytest.mark.parametrize(("make", "line"), [p[1:] for p in PINNED], ids=[p[0] for p in PINNED])
 def test_the_lines_say_which_side_was_marked(make: Callable[[Path], str], line: str, tmp_path: Path) -> None:
     assert line in make(tmp_path)
+
+
+def test_query_names_no_key_of_a_map_the_other_side_marks(tmp_path: Path) -> None:
+    # A missing key's hint ("did you mean ...?") named the before side's key of a map only after_sensitive marks: the
+    # value was hidden under both sides' marks, the hint was made under the before side's alone.
+    file = tmp_path / "plan.json"
+    change = {"actions": ["update"], "before": {"tags": {OLD: "v"}}, "after": {"tags": {NEW: "v"}},
+              "after_unknown": {}, "before_sensitive": {}, "after_sensitive": {"tags": True}}
+    file.write_text(json.dumps({"format_version": "1.2", "resource_changes": [
+        {"address": ADDRESS, "mode": "managed", "type": "aws_db_instance", "name": "db", "change": change}]}), "utf-8")
+    typed = OLD[:-1]  # a typo of the key: its closest key is the secret one
+    for form in ("text", "json"):
+        _, out, err = cli("query", str(file), ADDRESS, f'tags["{typed}"]', "--before", "--format", form, stdin=None)
+        assert OLD not in out + err
+        reason = f'no key "{typed}" in an object with 1 key at tags'
+        assert json.loads(out)["reason"] == reason if form == "json" else f"status:    absent ({reason})" in out
