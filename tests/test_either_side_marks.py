@@ -81,6 +81,28 @@ def _hand_edited(tmp_path: Path) -> Path:
     return file
 
 
+def _keyed_plan(key: str, marked: bool) -> Plan:
+    """A plan whose ``tags`` map has the key ``key``: the whole map marked on one side only."""
+    return Plan.from_dict({
+        "format_version": "1.2",
+        "resource_changes": [{
+            "address": ADDRESS, "mode": "managed", "type": "aws_db_instance", "name": "db",
+            "change": {"actions": ["create"], "before": None, "after": {"tags": {key: "v"}},
+                       "after_unknown": {}, "after_sensitive": {"tags": True} if marked else {}},
+        }],
+    })
+
+
+def _hand_edited_key(tmp_path: Path) -> str:
+    """The mismatch of the marking plan with its file, a key of the marked map typed in clear."""
+    file = tmp_path / "plan.snap"
+    snapshot.assert_matches(_keyed_plan(NEW, True), file, update=True)
+    file.write_text(file.read_text("utf-8").replace("tags = (sensitive)", f'tags[{json.dumps(OLD)}] = "v"'), "utf-8")
+    with pytest.raises(snapshot.SnapshotMismatchError) as info:
+        snapshot.assert_matches(_keyed_plan(NEW, True), file)
+    return str(info.value) + repr(info.value)
+
+
 def _mismatch(tmp_path: Path) -> str:
     with pytest.raises(snapshot.SnapshotMismatchError) as info:
         snapshot.assert_matches(_snapshot_plan(NEW, True), _hand_edited(tmp_path))
@@ -127,6 +149,13 @@ ROWS = [
         lambda _: "\n".join(snapshot.diff(_snapshot_plan(NEW, True), _snapshot_plan(OLD, False))), False),
     Row("snapshot-diff-text", lambda tmp: "\n".join(snapshot.diff(_hand_edited(tmp), _snapshot_plan(NEW, True))), False),
     Row("snapshot-hand-edited-file", _mismatch, False),
+    # A key of a map the other side marks was shown in clear in its path ("- tags["<old key>"] = (sensitive, unmarked)"):
+    # only its value was hidden, though a marked map's keys are as secret as its values.
+    Row("snapshot-diff-plans-map-key", lambda _: "\n".join(snapshot.diff(_keyed_plan(OLD, False), _keyed_plan(NEW, True))),
+        False),
+    Row("snapshot-diff-plans-map-key-unmarked-after",
+        lambda _: "\n".join(snapshot.diff(_keyed_plan(NEW, True), _keyed_plan(OLD, False))), False),
+    Row("snapshot-hand-edited-file-map-key", _hand_edited_key, False),
     Row("compare-marked-second", lambda _: _compare([None, True]), True),
     Row("compare-marked-first", lambda _: _compare([True, None]), True),
     Row("identity-vs-state", lambda _: _identity_against_state(), True),
@@ -154,6 +183,8 @@ PINNED = [
     ("snapshot-file", _mismatch,
      "aws_db_instance.db: pw: (sensitive, unmarked) -> (sensitive)"),
     ("snapshot-file-under-a-marked-map", _mismatch, 'aws_db_instance.db: - tags["k"] = (sensitive, unmarked)'),
+    ("snapshot-file-key-under-a-marked-map", _hand_edited_key,
+     'aws_db_instance.db: - tags["(sensitive)"] = (sensitive, unmarked)'),
     ("snapshot-plans", lambda _: "\n".join(snapshot.diff(_snapshot_plan(OLD, False), _snapshot_plan(NEW, True))),
      "aws_db_instance.db: pw: (sensitive, unmarked) -> (sensitive)"),
 ]
@@ -162,3 +193,19 @@ PINNED = [
 @pytest.mark.parametrize(("make", "line"), [p[1:] for p in PINNED], ids=[p[0] for p in PINNED])
 def test_the_lines_say_which_side_was_marked(make: Callable[[Path], str], line: str, tmp_path: Path) -> None:
     assert line in make(tmp_path)
+
+
+def test_query_names_no_key_of_a_map_the_other_side_marks(tmp_path: Path) -> None:
+    # A missing key's hint ("did you mean ...?") named the before side's key of a map only after_sensitive marks: the
+    # value was hidden under both sides' marks, the hint was made under the before side's alone.
+    file = tmp_path / "plan.json"
+    change = {"actions": ["update"], "before": {"tags": {OLD: "v"}}, "after": {"tags": {NEW: "v"}},
+              "after_unknown": {}, "before_sensitive": {}, "after_sensitive": {"tags": True}}
+    file.write_text(json.dumps({"format_version": "1.2", "resource_changes": [
+        {"address": ADDRESS, "mode": "managed", "type": "aws_db_instance", "name": "db", "change": change}]}), "utf-8")
+    typed = OLD[:-1]  # a typo of the key: its closest key is the secret one
+    for form in ("text", "json"):
+        _, out, err = cli("query", str(file), ADDRESS, f'tags["{typed}"]', "--before", "--format", form, stdin=None)
+        assert OLD not in out + err
+        reason = f'no key "{typed}" in an object with 1 key at tags'
+        assert json.loads(out)["reason"] == reason if form == "json" else f"status:    absent ({reason})" in out

@@ -293,3 +293,49 @@ def test_the_streams_keep_the_names_of_a_document_that_holds_no_secret() -> None
     cli.heard(plan)
     cli.heard(Secrets(["tags"]))
     assert cli.scrub('terraform_data.tags: "tags"') == 'terraform_data.tags: "(sensitive)"'
+
+
+def _resource(address: str) -> dict[str, Any]:
+    return {"address": address, "mode": "managed", "type": "terraform_data", "name": address.split(".")[1]}
+
+
+#: Every section of a plan that names a resource or an action: the names it shows are configuration, trusted by
+#: the plan's secrets (a short secret ``tags`` is kept in ``terraform_data.tags_<section>`` and still scrubbed as a value).
+NAMED_IN: list[Any] = [
+    pytest.param({"resource_changes": [_rc("terraform_data.tags_rc", {}, {})]}, "terraform_data.tags_rc", id="resource_changes"),
+    pytest.param({"resource_drift": [_rc("terraform_data.tags_drift", {}, {})]}, "terraform_data.tags_drift",
+                 id="resource_drift"),
+    pytest.param({"deferred_changes": [{"reason": "resource_config_unknown",
+                                        "resource_change": _rc('terraform_data.tags_deferred["k"]', {}, {})}]},
+                 "terraform_data.tags_deferred", id="deferred_changes"),
+    pytest.param({"planned_values": {"root_module": {"resources": [_resource("terraform_data.tags_pv")]}}},
+                 "terraform_data.tags_pv", id="planned_values"),
+    pytest.param({"prior_state": {"values": {"root_module": {"resources": [_resource("terraform_data.tags_prior")]}}}},
+                 "terraform_data.tags_prior", id="prior_state"),
+    pytest.param({"action_invocations": [{"address": "action.t.tags_action"}]}, "action.t.tags_action",
+                 id="action_invocations"),
+    pytest.param({"deferred_action_invocations": [{"reason": "resource_config_unknown",
+                                                 "action_invocation": {"address": "action.t.tags_da"}}]},
+                 "action.t.tags_da", id="deferred_action_invocations"),
+]
+
+
+@pytest.mark.parametrize(("section", "name"), NAMED_IN)
+def test_every_section_that_names_a_resource_lends_its_names_to_the_plans_trust(section: dict[str, Any], name: str) -> None:
+    document = {"format_version": "1.2", "variables": {"v": {"value": "tags"}},
+                "configuration": {"root_module": {"variables": {"v": {"sensitive": True}}}}, **section}
+    secrets = Plan.from_dict(document).secrets
+    assert name in secrets.trusted
+    assert secrets.scrub(f'{name}: got "tags"') == f'{name}: got "(sensitive)"'
+
+
+def test_a_deferred_resource_listed_in_a_message_keeps_its_name() -> None:
+    # ExpectDeferredChange lists the deferred addresses: a deferred resource's name was scrubbed for a short secret.
+    from plancheck import DeferredReason, ExpectDeferredChange
+
+    document = {**PLAN, "deferred_changes": [{"reason": "resource_config_unknown",
+                                             "resource_change": _rc("terraform_data.team", {}, {})}]}
+    with pytest.raises(CheckFailedError) as caught:
+        assert_plan(Plan.from_dict(document), ExpectDeferredChange("terraform_data.other", DeferredReason.ResourceConfigUnknown))
+    assert str(caught.value) == ("ExpectDeferredChange: terraform_data.other: no deferred changes found for resource;"
+                                 " deferred: terraform_data.team")

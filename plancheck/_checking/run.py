@@ -16,6 +16,7 @@ from __future__ import annotations
 import dataclasses
 import os
 import sys
+import traceback
 import warnings
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import field
@@ -330,8 +331,30 @@ def run_checks(
                 failure = dataclasses.replace(failure, message=shown)
             found.append(failure)
     if found:
+        if cause is not None and _chain_shows_a_secret(cause, document):
+            cause = None
         # A check that raised is one failure among the others, naming it; its traceback stays reachable as the cause.
         raise error(found, note=note) from cause
+
+
+def _chain_shows_a_secret(exc: BaseException, document: object) -> bool:
+    """Whether the traceback Python prints of ``exc`` shows a secret of ``document``: its message, its notes, and
+    every exception chained under it (a ``KeyError`` of the value the check looked up, which its message hides).
+
+    >>> from plancheck import Plan
+    >>> plan = Plan.from_dict({"format_version": "1.2", "variables": {"pw": {"value": "hunter2-secret"}},
+    ...     "configuration": {"root_module": {"variables": {"pw": {"sensitive": True}}}}})
+    >>> try:
+    ...     try:
+    ...         {}["hunter2-secret"]
+    ...     except KeyError:
+    ...         raise RuntimeError("lookup failed")
+    ... except RuntimeError as exc:
+    ...     _chain_shows_a_secret(exc, plan), _chain_shows_a_secret(RuntimeError("lookup failed"), plan)
+    (True, False)
+    """
+    secrets = getattr(document, "secrets", None)
+    return isinstance(secrets, Secrets) and secrets.touches("".join(traceback.format_exception(exc)))
 
 
 #: The package directory whose frames a warning's location skips.

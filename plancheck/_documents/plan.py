@@ -41,6 +41,7 @@ __all__ = [
     "invocation_entries",
     "load_plan",
     "replace_step",
+    "require_name",
     "secrets_of",
     "shown_address",
 ]
@@ -162,6 +163,18 @@ class Change(ReadOnly):
 
 #: A string instance key of an address (``["..."]``, JSON-escaped inside).
 _INSTANCE_KEY = re.compile(r'\["((?:[^"\\]|\\.)*)"\]')
+
+
+def require_name(owner: str, what: str, value: object) -> None:
+    """Refuse a look-up by anything but a str with a TypeError naming ``owner`` (not a bare one from inside the index).
+
+    >>> require_name("Plan.resource_change", "an address", None)
+    Traceback (most recent call last):
+    ...
+    TypeError: Plan.resource_change expects an address (str), got NoneType
+    """
+    if not isinstance(value, str):
+        raise TypeError(f"{owner} expects {what} (str), got {type(value).__name__}")
 
 
 def shown_address(address: str, secrets: Secrets | HasSecrets, *, scrub: Callable[[str], str] | None = None) -> str:
@@ -909,6 +922,7 @@ class Plan(ReadOnly):
 
         Raises :class:`ResourceNotFoundError` (a LookupError) naming the closest addresses present.
         """
+        require_name("Plan.resource_change", "an address", address)
         i = self._index.positions.get((address, deposed))
         if i is None:
             raise self._index.missing(address, deposed, "the plan", self.secrets)
@@ -920,6 +934,7 @@ class Plan(ReadOnly):
         >>> Plan.from_dict({"format_version": "1.0", "output_changes": {"ip": {"actions": ["create"]}}}).output_change("ip")
         <OutputChange ip actions=['create']>
         """
+        require_name("Plan.output_change", "an output name", name)
         raw = self.raw.get("output_changes") or _EMPTY
         if name not in raw:
             close = closest(name, list(raw))
@@ -1014,6 +1029,6 @@ def _binary_plan(source: DocumentSource) -> bool:
         try:
             with open(source, "rb") as f:
                 return is_saved_plan(f.read(4))
-        except OSError:
+        except (OSError, ValueError):  # the loader's error (a name the system cannot open) stays
             return False
     return False

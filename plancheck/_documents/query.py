@@ -330,6 +330,8 @@ class QueryOutput:
         ...     ).results_for("a.b")
         (<QueryResult list.a.b line=1>,)
         """
+        if not isinstance(address, str):
+            raise TypeError(f"QueryOutput.results_for expects a list block's address (str), got {type(address).__name__}")
         wanted = list_block_address(address)
         return tuple(r for r in self.results if list_block_address(r.address) == wanted)
 

@@ -253,10 +253,11 @@ def _config_names(document: Mapping[str, Any], states: tuple[Any, Any] | None = 
     ['module.m', 'output.o1', 't.n', 'var.region']
     """
     addresses: set[str] = set()
-    for key in ("resource_changes", "resource_drift"):
-        for rc in document.get(key) or ():
-            if isinstance(rc, Mapping) and isinstance(rc.get("address"), str):
-                addresses.add(rc["address"])
+    # A deferred resource is named in messages as any other (ExpectDeferredChange lists them).
+    deferred = [entry.get("resource_change") for entry in document.get("deferred_changes") or () if isinstance(entry, Mapping)]
+    for rc in [*(document.get("resource_changes") or ()), *(document.get("resource_drift") or ()), *deferred]:
+        if isinstance(rc, Mapping) and isinstance(rc.get("address"), str):
+            addresses.add(rc["address"])
     planned, prior = (document.get("planned_values"), document.get("prior_state")) if states is None else states
     for state in (planned, prior.get("values") if isinstance(prior, Mapping) else None):
         _state_addresses(state, addresses)

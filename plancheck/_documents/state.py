@@ -21,7 +21,7 @@ from .._redact import Marks, Secrets, contains_sensitive
 from .._text import closest
 from . import met as met_module
 from .fields import ResourceFields
-from .plan import AddressIndex, HasSecrets, ResourceNotFoundError, shown_address
+from .plan import AddressIndex, HasSecrets, ResourceNotFoundError, require_name, shown_address
 from .sensitive import collect_state_secrets, marked_strings
 
 __all__ = ["State", "StateOutput", "StateResource", "StateSource", "load_state", "walk_modules"]
@@ -282,6 +282,7 @@ class State:
         >>> State.from_dict({"format_version": "1.0", "values": {"outputs": {"ip": {"value": "10.0.0.1"}}}}).output("ip").value
         '10.0.0.1'
         """
+        require_name("State.output", "an output name", name)
         outputs = self.outputs
         if name not in outputs:
             close = closest(name, list(outputs))
@@ -317,6 +318,7 @@ class State:
         ...
         plancheck.ResourceNotFoundError: resource 'null_resource.a' is not in the state; the state has no similar address
         """
+        require_name("State.resource", "an address", address)
         i = self._index.positions.get((address, deposed))
         if i is None:
             raise self._index.missing(address, deposed, "the state", self.secrets)

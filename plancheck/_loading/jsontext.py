@@ -36,6 +36,7 @@ import decimal
 import json
 import os
 import re
+from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from decimal import Decimal
@@ -58,6 +59,7 @@ __all__ = [
     "fast_decoder",
     "fast_parser_available",
     "loads_exact",
+    "marking_repeats",
     "repeated_key_error",
     "repeats_ruled_out",
     "resolve_parser",
@@ -91,6 +93,19 @@ def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     made = dict(pairs)
     if len(made) != len(pairs):
         raise _RepeatedKey
+    return made
+
+
+def marking_repeats(pairs: list[tuple[str, Any]], repeated: object) -> dict[str, Any]:
+    """An ``object_pairs_hook`` keeping each key once, a repeated key holding ``repeated``: for a reader that reports
+    it at its key path (the checks file's); the loader's own refuses the document at once (:func:`_unique_keys`).
+
+    >>> marking_repeats([("type", "a"), ("n", 1), ("type", "b")], "twice")
+    {'type': 'twice', 'n': 1}
+    """
+    made = dict(pairs)
+    if len(made) < len(pairs):
+        made.update((key, repeated) for key, count in Counter(key for key, _ in pairs).items() if count > 1)
     return made
 
 

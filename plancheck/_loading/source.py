@@ -18,7 +18,7 @@ from typing import IO, Any, Final
 
 from .._errors import DocumentFormatError
 
-__all__ = ["DEFAULT_MAX_BYTES", "MAX_BYTES_ENV", "InputTooLarge", "is_saved_plan", "max_input_bytes", "read_bytes", "read_limited"]
+__all__ = ["DEFAULT_MAX_BYTES", "MAX_BYTES_ENV", "InputTooLarge", "is_saved_plan", "max_input_bytes", "read_bytes", "read_limited", "why_unopened"]
 
 #: The largest document read from a file or stream unless told otherwise: 2 GiB.
 DEFAULT_MAX_BYTES: Final = 2 << 30
@@ -123,6 +123,19 @@ def read_limited(stream: IO[Any], limit: int) -> bytes | str:
     return gathered.getvalue()
 
 
+def why_unopened(exc: OSError | ValueError) -> str:
+    """Why ``open`` refused a file: the system's reason, or that the name is none the system takes.
+
+    A name holding a NUL byte or a lone surrogate is refused by Python with a ValueError before the system is asked.
+
+    >>> why_unopened(FileNotFoundError(2, "No such file or directory")), why_unopened(ValueError("embedded null byte"))
+    ('No such file or directory', 'a name the system cannot open (embedded null byte)')
+    """
+    if isinstance(exc, OSError):
+        return exc.strerror or str(exc)
+    return f"a name the system cannot open ({exc})"
+
+
 def read_bytes(
     source: Any, error: type[DocumentFormatError], what: str, caller: str, max_bytes: int | None = None
 ) -> tuple[bytes | str, str | None]:
@@ -152,8 +165,8 @@ def read_bytes(
             try:
                 with open(name, "rb") as f:
                     return read_limited(f, limit), name
-            except OSError as exc:
-                raise error("$", f"a readable {what} file", found=f"{exc.strerror or exc}", source=name) from None
+            except (OSError, ValueError) as exc:
+                raise error("$", f"a readable {what} file", found=why_unopened(exc), source=name) from None
         if callable(getattr(source, "read", None)):
             stream_name = getattr(source, "name", None)
             name = stream_name if isinstance(stream_name, str) else None

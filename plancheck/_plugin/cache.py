@@ -236,7 +236,7 @@ class SessionDocuments:
         self._changes += 1
 
     def end_test(self) -> None:
-        """The test's reports are out (``pytest_runtest_logfinish``): let go of what it made and found.
+        """The test is over, its reports out and its warnings recorded (``pytest_runtest_protocol``): let go of what it made and found.
 
         A document it made stays a source only while something else holds it. The finished test's own
         frames (``sys.last_traceback`` of its failure) are not such a holder: their locals are cleared.

@@ -460,11 +460,23 @@ class _Scrubber:
             self._junit_from = (len(log_xml.node_reporters_ordered), len(log_xml.global_properties))
 
     def pytest_runtest_logfinish(self) -> None:
-        """The test's reports are out: scrub its JUnit test case of its secrets now, then let go of what it made."""
+        """The test's reports are out: scrub its JUnit test case of its secrets now."""
         self._scrub_junit_of_test()
-        documents = self.config.stash.get(_DOCUMENTS, None)
-        if documents is not None:
-            documents.end_test()
+
+    @pytest.hookimpl(wrapper=True, tryfirst=True)
+    def pytest_runtest_protocol(self, item: pytest.Item) -> Generator[None, object, object]:
+        """Let go of what the test made once pytest has recorded its warnings too, not when its reports are out.
+
+        pytest's warnings plugin records what the test warned as its protocol ends, after the last report
+        (this wrapper, registered after it, encloses it): a test that warned a value of a plan it loaded itself
+        had it in clear in the warnings summary, its secrets let go by then.
+        """
+        try:
+            return (yield)
+        finally:
+            documents = self.config.stash.get(_DOCUMENTS, None)
+            if documents is not None:
+                documents.end_test()
 
     def _scrub_junit_of_test(self) -> None:
         """Scrub what the test wrote into the JUnit writer itself (``record_xml_attribute``,

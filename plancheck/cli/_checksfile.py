@@ -41,6 +41,7 @@ from .._documents.actions import ResourceAction
 from .._documents.select import Actions, Resources
 from .._errors import CheckFailure
 from .._frozen import FrozenValue, frozen
+from .._loading.jsontext import marking_repeats
 from .._loading.source import max_input_bytes
 from .._planchecks import changes, values
 from .._text import closest, exception_message, exception_text
@@ -535,7 +536,13 @@ def _json_constant(name: str) -> _Unreadable:
     return _Unreadable(f"expected a JSON value, found {name}, which is not JSON")
 
 
-_JSON_DECODER = json.JSONDecoder(parse_float=_read_decimal, parse_int=_read_json_int, parse_constant=_json_constant)
+#: What a key given twice in one object holds: TOML refuses it, and so does every JSON document the library reads.
+_REPEATED: Final = _Unreadable("expected each key once in its table, found this key repeated "
+                               "(which of its values counts would be a guess)")
+
+
+_JSON_DECODER = json.JSONDecoder(parse_float=_read_decimal, parse_int=_read_json_int, parse_constant=_json_constant,
+                                 object_pairs_hook=functools.partial(marking_repeats, repeated=_REPEATED))
 
 
 def _parse_json(text: str, source: str) -> Any:
@@ -547,7 +554,7 @@ def _parse_json(text: str, source: str) -> Any:
     except RecursionError:
         raise ChecksFileError(source, "", "invalid JSON: nested too deeply") from None
     except Exception as exc:  # whatever else the parser meets in the text is the text's fault
-        raise ChecksFileError(source, "", f"invalid JSON: {_reason(exc)}") from None
+        raise ChecksFileError(source, "", f"invalid JSON: {exception_text(exc)}") from None
 
 
 _TOML_LONG_INT = re.compile(r"(?:^|[=\[,{])[ \t]*[+-]?([1-9][0-9_]*)")
@@ -579,13 +586,9 @@ def _parse_toml(text: str, source: str) -> Any:
     except RecursionError:
         raise ChecksFileError(source, "", "invalid TOML: nested too deeply") from None
     except ValueError as exc:
-        raise (_long_int_error(text, source, exc) or ChecksFileError(source, "", f"invalid TOML: {_reason(exc)}")) from None
+        raise (_long_int_error(text, source, exc) or ChecksFileError(source, "", f"invalid TOML: {exception_text(exc)}")) from None
     except Exception as exc:  # whatever else the parser meets in the text is the text's fault
-        raise ChecksFileError(source, "", f"invalid TOML: {_reason(exc)}") from None
-
-
-def _reason(exc: BaseException) -> str:
-    return exception_text(exc)
+        raise ChecksFileError(source, "", f"invalid TOML: {exception_text(exc)}") from None
 
 
 #: How deeply a check's table may nest (tables and arrays); far more than any matcher needs, and little
@@ -638,7 +641,8 @@ def _checks_list(document: Any, source: str) -> list[Any]:
             raise ChecksFileError(source, _key("", extra[0]), "unknown top-level key; a checks file has only 'check' (a list of tables)")
         checks = document.get("check", [])
         if not isinstance(checks, list):
-            raise ChecksFileError(source, "check", f"expected a list of tables ([[check]]), found {_found(checks)}")
+            why = f"expected a list of tables ([[check]]), found {_found(checks)}"
+            raise ChecksFileError(source, "check", checks.reason if isinstance(checks, _Unreadable) else why)
         return checks
     raise ChecksFileError(source, "", f"expected a table with a 'check' list, found {_found(document)}")
 
@@ -697,7 +701,7 @@ def _build_located(table: Any, where: str, registry: Registry, origin: str = "")
     except RecursionError:
         raise _Invalid(where, "nested too deeply") from None
     except Exception as exc:  # a library bug must still not print a traceback: name the check that met it
-        raise _Invalid(where, f"cannot build this check: {_reason(exc)}") from None
+        raise _Invalid(where, f"cannot build this check: {exception_text(exc)}") from None
 
 
 def parse_checks(text: str, source: str, registry: Registry, *, fmt: str | None = None) -> list[CheckSpec]:

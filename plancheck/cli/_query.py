@@ -97,10 +97,11 @@ def resolve(plan: Plan, address: str, path: Path, before: bool, *, shown: bool =
 def value_document(plan: Plan, address: str, path: Path, before: bool) -> dict[str, Any]:
     """What ``query PLAN ADDRESS [PATH]`` reports, as a JSON-ready dict (kind ``value``)."""
     resolved = resolve(plan, address, path, before)
+    # What is shown of the value, its reason's hints included (the keys near a missing one), is under both sides' marks.
+    shown = resolve(plan, address, path, before, shown=True)
     if resolved.status is ValueStatus.UNKNOWN:
         text = UNKNOWN_TEXT
     elif resolved.status is ValueStatus.KNOWN:
-        shown = resolve(plan, address, path, before, shown=True)
         text = render_planned(shown.value, shown.value_unknown, True if shown.sensitive else shown.value_sensitive, plan)
     elif resolved.status is ValueStatus.NULL:
         text = "null"
@@ -118,7 +119,7 @@ def value_document(plan: Plan, address: str, path: Path, before: bool) -> dict[s
         "partly_unknown": resolved.partly_unknown,
         "sensitive": resolved.sensitive,
         "partly_sensitive": (not resolved.sensitive) and contains_sensitive(resolved.value_sensitive),
-        "reason": resolved.why(plan.secrets) or None,
+        "reason": shown.why(plan.secrets) or None,
         "value": plan.secrets.scrub(text) if text else None,
         "plan": plan_summary(plan),
     }

@@ -18,7 +18,7 @@ from typing import Any, Final
 from .._documents.plan import Plan
 from .._frozen import FrozenValue, frozen, public
 from .._loading.collector import collector_off
-from .._loading.source import MAX_BYTES_ENV, max_input_bytes
+from .._loading.source import MAX_BYTES_ENV, max_input_bytes, why_unopened
 from .._redact import NO_SECRETS, Secrets, revealing_sensitive
 from ._compare import review
 from ._errors import SnapshotFormatError, SnapshotMismatchError, SnapshotMissingError
@@ -54,6 +54,12 @@ def _plan(plan: object, owner: str) -> Plan:
     return plan
 
 
+def _file(file: object, owner: str) -> str:
+    if not isinstance(file, (str, os.PathLike)):
+        raise TypeError(f"{owner} file must be a str or a path object, got {type(file).__name__}")
+    return os.fspath(file)
+
+
 @public("plancheck.snapshot")
 def build(plan: Plan, ignore: IgnoreSpec, key: FingerprintKey | None) -> str:
     """The snapshot text of ``plan``, with an ``ignore`` list and a key made beforehand: :func:`render`'s step.
@@ -68,8 +74,9 @@ def build(plan: Plan, ignore: IgnoreSpec, key: FingerprintKey | None) -> str:
     >>> print(build(plan, IgnoreSpec([], "--ignore"), resolve_key(None, {})).splitlines()[-1])
       value = "10.0.0.1"
     """
+    checked = _plan(plan, "build()")
     with revealing_sensitive(False), collector_off():  # the render makes no cycle: see collector_off
-        return render_snapshot(plan, ignore, key)
+        return render_snapshot(checked, ignore, key)
 
 
 @public("plancheck.snapshot")
@@ -194,7 +201,7 @@ def check_file(
     written
     ('output.ip: value: "10.0.0.2" -> "10.0.0.1"',)
     """
-    name = os.fspath(file)
+    name = _file(file, "check_file()")
     try:
         existing = read_snapshot_file(name, max_bytes)
     except SnapshotFormatError as exc:
@@ -257,8 +264,7 @@ def assert_matches(
     update it with update=True (pytest: --snapshot-update; command line: --update)
     """
     checked = _plan(plan, "assert_matches()")
-    if not isinstance(file, (str, os.PathLike)):
-        raise TypeError(f"assert_matches() file must be a str or a path object, got {type(file).__name__}")
+    _file(file, "assert_matches()")
     if not isinstance(update, bool):
         raise TypeError(f"assert_matches() update must be a bool, got {type(update).__name__}")
     text = build(checked, IgnoreSpec(ignore, "assert_matches()"), resolve_key(key))
@@ -309,9 +315,9 @@ def read_snapshot_file(file: str | os.PathLike[str], max_bytes: int | None = Non
             data = stream.read(limit + 1)
     except FileNotFoundError:
         return None
-    except OSError as exc:
-        reason = exc.strerror or type(exc).__name__
-        raise SnapshotFormatError(name, None, "a readable snapshot file", found=reason) from None
+    except (OSError, ValueError) as exc:  # a ValueError: a name the system cannot take (a NUL byte)
+        reason = exc.strerror if isinstance(exc, OSError) else why_unopened(exc)
+        raise SnapshotFormatError(name, None, "a readable snapshot file", found=reason or type(exc).__name__) from None
     if len(data) > limit:
         raise SnapshotFormatError(
             name, None, f"a snapshot of at most {limit} bytes (raise the limit with {MAX_BYTES_ENV})",

@@ -42,7 +42,7 @@ import json
 import re
 from typing import Final
 
-from tfjsonpath import Path
+from tfjsonpath import MapStep, Path
 
 from .._documents.met import met
 from .._loading.collector import collector_off
@@ -121,22 +121,43 @@ class _Marked:
 
     def covers(self, path: str) -> bool:
         """Whether ``path`` or a path holding it is marked on either side."""
+        return self._covered_below(path) is not None
+
+    def _covered_below(self, path: str) -> list[str] | None:
+        """The map keys of ``path`` below the outermost path either side marks (``[]``: none), or None when unmarked.
+
+        >>> marked = _Marked(Block("resource", "a.b", 0, [], [("tags", "(sensitive)")]), Block("resource", "a.b", 0, [], []), None)
+        >>> marked._covered_below('tags["k1"]'), marked._covered_below("tags"), marked._covered_below("n")
+        (['k1'], [], None)
+        """
         paths = self.paths
         if not paths:
-            return False
-        if path in paths or "" in paths:
-            return True
+            return None
+        if "" in paths:
+            return [step.key for step in Path.parse(path).steps if isinstance(step, MapStep)] if path else []
+        if path in paths:
+            return []
         steps = Path.parse(path).steps if path else ()
-        return any(Path(*steps[:i]).to_text() in paths for i in range(1, len(steps)))
+        for i in range(1, len(steps)):
+            if Path(*steps[:i]).to_text() in paths:
+                return [step.key for step in steps[i:] if isinstance(step, MapStep)]
+        return None
 
     def show(self, path: str, token: str) -> str:
-        """``token`` as a review comment shows it, hidden if either side marks its path."""
+        """``token`` as a review comment shows it, hidden if either side marks its path.
+
+        A map key below the marked path is as secret as the value (a marked map's keys are), and is handed on
+        with it: the line is scrubbed of it, where its path shows it.
+        """
         if is_sensitive(token):
             return SENSITIVE
-        if token == UNKNOWN or not self.covers(path):
+        keys = None if token == UNKNOWN else self._covered_below(path)
+        if keys is None:
             return shown_value(token)
-        if self.hidden is not None and token not in _NO_SECRET:
-            self.hidden.append(secret_text(token))
+        if self.hidden is not None:
+            if token not in _NO_SECRET:
+                self.hidden.append(secret_text(token))
+            self.hidden.extend(keys)
         return HIDDEN_UNMARKED
 
 
@@ -382,7 +403,8 @@ def review(
     if hidden:
         found = secrets | Secrets(hidden)
         met(Secrets(hidden))
-    return [found.scrub(line) for line in lines], found
+    # Two lines that differ only in secrets say the same once scrubbed (two hidden keys of one map): said once.
+    return list(dict.fromkeys(found.scrub(line) for line in lines)), found
 
 
 def _group(header: str) -> str | None:

@@ -36,7 +36,7 @@ from tfjsonpath import MapStep, SliceStep
 from tfjsonpath._jsontypes import number_text
 
 from .._frozen import public
-from .._loading.source import InputTooLarge, max_input_bytes, read_limited
+from .._loading.source import InputTooLarge, max_input_bytes, read_limited, why_unopened
 from ._blocks import check_unique, decode_document
 from ._json_reader import (
     ARRAY,
@@ -120,6 +120,8 @@ def parse_config(
     ...
     plancheck.tfconfig.ConfigFormatError: main.tf.json:1:31: $.resource["aws_instance"]: expected an object of resource names (resource "aws_instance" needs 1 more label: name), found a string
     """
+    if not isinstance(text, (str, bytes)):
+        raise TypeError(f"parse_config expects the configuration's text (str or bytes), got {type(text).__name__}")
     decoded = _decode_text(text, filename)
     source = Source(filename, decoded)
     return config_from_node(parse_json(decoded, source), source, strict=strict, override=override)
@@ -160,15 +162,21 @@ def _suffix(name: str) -> str | None:
     return None
 
 
+def _fs_path(caller: str, path: object) -> FsPath:
+    """``path`` as a path, or the TypeError naming ``caller`` and what it was given (never os.fspath's own)."""
+    if not isinstance(path, (str, os.PathLike)):
+        raise TypeError(f"{caller} expects a path (str or PathLike), got {type(path).__name__}")
+    return FsPath(path)
+
+
 def _read_file(path: FsPath, limit: int) -> bytes:
     """A configuration file's bytes, at most ``limit`` of them (see :mod:`plancheck._loading.source`)."""
     try:
         with path.open("rb") as f:
             data = read_limited(f, limit)
-    except OSError as exc:
-        raise ConfigFormatError(
-            "$", "a readable file", found=f"{type(exc).__name__}: {exc.strerror}", source=str(path)
-        ) from None
+    except (OSError, ValueError) as exc:
+        found = f"{type(exc).__name__}: {why_unopened(exc)}"
+        raise ConfigFormatError("$", "a readable file", found=found, source=str(path)) from None
     except InputTooLarge as exc:
         raise ConfigFormatError("$", exc.expected("configuration file"), found=exc.found, source=str(path)) from None
     assert isinstance(data, bytes)
@@ -216,7 +224,7 @@ def load_config(
     if flavor not in _FLAVORS:
         raise ValueError(f"flavor must be 'terraform' or 'opentofu', got {flavor!r}")
     limit = max_input_bytes(max_bytes)
-    target = FsPath(path)
+    target = _fs_path("load_config", path)
     if target.is_dir():
         return _load_directory(target, flavor, strict, limit, merge_overrides)
     data = _read_file(target, limit)
@@ -299,9 +307,9 @@ def load_config_for_test(
     ...     load_config_for_test("fixtures", relative_to=pathlib.Path(d, "test_x.py")).locals
     {'a': 1}
     """
-    path = FsPath(target)
+    path = _fs_path("load_config_for_test", target)
     if not path.is_absolute() and relative_to is not None:
-        base = FsPath(relative_to)
+        base = _fs_path("load_config_for_test", relative_to)
         if not base.is_dir():
             base = base.parent
         path = base / path
@@ -748,8 +756,8 @@ def write_config(
         raise ValueError(
             f"filename must be a plain file name ending with .tf.json or .tofu.json, got {filename!r}"
         )
+    target_dir = _fs_path("write_config", directory)
     text = dumps_config(config)
-    target_dir = FsPath(directory)
     target_dir.mkdir(parents=True, exist_ok=True)
     target = target_dir / filename
     fd, tmp = tempfile.mkstemp(prefix="." + filename, suffix=".tmp", dir=target_dir)

@@ -205,6 +205,54 @@ def test_what_a_check_raised_is_scrubbed_with_the_document_s_secrets_and_not_cha
     assert SECRET not in str(info.value)
 
 
+def _chained(outer: BaseException, inner: BaseException, *, explicit: bool) -> BaseException:
+    """``outer`` raised while ``inner`` was handled: as its cause (``raise ... from``) or its context."""
+    try:
+        try:
+            raise inner
+        except BaseException as caught:
+            if explicit:
+                raise outer from caught
+            raise outer  # noqa: B904  (the implicit context is the case)
+    except BaseException as raised:
+        return raised
+
+
+def _noted(error: BaseException, note: str) -> BaseException:
+    error.add_note(note)
+    return error
+
+
+#: What a check raised whose own message shows no secret, while Python's traceback of it does.
+HIDDEN_IN_THE_CHAIN = [
+    pytest.param(lambda: _chained(RuntimeError("lookup failed"), KeyError(SECRET), explicit=True), id="cause"),
+    pytest.param(lambda: _chained(RuntimeError("lookup failed"), KeyError(SECRET), explicit=False), id="context"),
+    pytest.param(lambda: _chained(RuntimeError("outer"), _chained(ValueError("middle"), KeyError(SECRET), explicit=True),
+                                  explicit=False), id="two-deep"),
+    pytest.param(lambda: _noted(RuntimeError("lookup failed"), f"while reading {SECRET}"), id="note"),
+]
+
+
+@pytest.mark.parametrize("make", HIDDEN_IN_THE_CHAIN)
+def test_a_raising_check_whose_traceback_shows_a_secret_is_not_chained(make: Any) -> None:
+    # The cause was dropped only when the failure's own message was scrubbed: a KeyError of the value a check
+    # looked up, chained under a RuntimeError that names no value, was printed by Python's traceback in clear.
+    import traceback
+
+    error = make()
+    with pytest.raises(PlanCheckError) as info:
+        run_checks("assert_x", "doc", _Document(), [Fixed(error=error)], Fixed, PlanCheckError)
+    assert SECRET not in "".join(traceback.format_exception(info.value))
+    assert info.value.__cause__ is None
+
+
+def test_a_raising_check_whose_traceback_shows_no_secret_stays_its_cause() -> None:
+    error = _chained(RuntimeError("lookup failed"), KeyError("plain-key"), explicit=True)
+    with pytest.raises(PlanCheckError) as info:
+        run_checks("assert_x", "doc", _Document(), [Fixed(error=error)], Fixed, PlanCheckError)
+    assert info.value.__cause__ is error
+
+
 class _Returns(PlanCheck):
     """A plan check whose ``failures()`` returns what it was given (a user's bug when that is not a list)."""
 

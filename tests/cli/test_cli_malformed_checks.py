@@ -43,6 +43,8 @@ def nested_list_exact(depth: int) -> str:
     return '{"type": "ListExact", "items": [' * depth + '{"type": "Null"}' + "]}" * depth
 
 
+REPEATED = "expected each key once in its table, found this key repeated (which of its values counts would be a guess)"
+
 JSON_ERRORS = [
     pytest.param(json_check('{"type": "NumberExact", "value": 1e1000000000000000000}'),
                  "c.json: check[0].matcher.value: number out of range: 1e1000000000000000000", id="huge-exponent"),
@@ -67,6 +69,13 @@ JSON_ERRORS = [
     pytest.param(json_check('{"type": "Float32Exact", "value": 1e400}'),
                  "c.json: check[0].matcher.value: expected a number within the range of a float (about ±1.8e308), "
                  "found 1E+400", id="beyond-float-range"),
+    # A key given twice was read as its last value: a check silently replaced by another (TOML refuses it).
+    pytest.param('{"check": [{"type": "ExpectEmptyPlan", "type": "ExpectNoDestroys"}]}',
+                 "c.json: check[0].type: " + REPEATED, id="check-type-repeated"),
+    pytest.param(json_check('{"type": "StringExact", "value": "a", "value": "b"}'),
+                 "c.json: check[0].matcher.value: " + REPEATED, id="matcher-value-repeated"),
+    pytest.param('{"check": [{"type": "ExpectEmptyPlan"}], "check": [{"type": "ExpectNoDestroys"}]}',
+                 "c.json: check: " + REPEATED, id="check-list-repeated"),
     pytest.param(json_check("[" * 5000 + "]" * 5000), "c.json: invalid JSON: nested too deeply", id="nested-5000-deep"),
     pytest.param(json_check(nested_list_exact(MAX_DEPTH)),
                  f"c.json: check[0]: nested more than {MAX_DEPTH} levels deep", id="matchers-nested-beyond-the-limit"),

@@ -125,6 +125,9 @@ def test_bad_data_is_a_typed_error(document: Any, message: str) -> None:
     pytest.param({}, ["missing.tfcov"], "tfplancheck: error: missing.tfcov: $: expected a readable coverage data file, "
                  "found FileNotFoundError", id="missing"),
     pytest.param({"bad.tfcov": "{"}, ["bad.tfcov"], "tfplancheck: error: bad.tfcov: $: expected valid JSON", id="json"),
+    # A data file nested deeper than the parser goes was "coverage: unexpected error: RecursionError ... (a bug)".
+    pytest.param({"deep.tfcov": "[" * 100_000 + "]" * 100_000}, ["deep.tfcov"],
+                 "tfplancheck: error: deep.tfcov: $: expected valid JSON", id="nested-too-deeply"),
     pytest.param({"ok.tfcov": json.dumps({"format": "tfplancheck-coverage-data", "version": 1, "modules": {}})},
                  ["ok.tfcov", "--report", "xml"],
                  "tfplancheck: error: coverage report 'xml': expected term, json:PATH or html:DIR", id="report"),

@@ -186,3 +186,32 @@ def test_objects_the_program_froze_stay_frozen() -> None:
         assert gc.get_freeze_count() == frozen
     finally:
         gc.unfreeze()
+
+
+def _lookups() -> list[Any]:
+    from plancheck import State
+    from plancheck.querycheck import QueryOutput
+
+    plan = Plan.from_dict({"format_version": "1.2", "output_changes": {"ip": {"actions": ["create"]}}})
+    state = State.from_dict({"format_version": "1.0"})
+    query = QueryOutput.from_messages([])
+    return [
+        pytest.param(lambda bad: plan.resource_change(bad), "Plan.resource_change expects an address (str), got {}",
+                     id="Plan.resource_change"),
+        pytest.param(lambda bad: plan.output_change(bad), "Plan.output_change expects an output name (str), got {}",
+                     id="Plan.output_change"),
+        pytest.param(lambda bad: state.resource(bad), "State.resource expects an address (str), got {}", id="State.resource"),
+        pytest.param(lambda bad: state.output(bad), "State.output expects an output name (str), got {}", id="State.output"),
+        pytest.param(lambda bad: query.results_for(bad),
+                     "QueryOutput.results_for expects a list block's address (str), got {}", id="QueryOutput.results_for"),
+    ]
+
+
+@pytest.mark.parametrize("bad", [pytest.param(None, id="None"), pytest.param(["a.b"], id="a list")])
+@pytest.mark.parametrize(("look_up", "message"), _lookups())
+def test_a_look_up_by_a_wrong_type_is_a_type_error_naming_it(look_up: Callable[[Any], Any], message: str, bad: Any) -> None:
+    # They were bare errors from inside: "'NoneType' object is not iterable" (from closest()), "unhashable type:
+    # 'list'" (the index), "'NoneType' object has no attribute 'removeprefix'".
+    with pytest.raises(TypeError) as caught:
+        look_up(bad)
+    assert str(caught.value) == message.format(type(bad).__name__)

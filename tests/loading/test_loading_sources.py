@@ -106,6 +106,36 @@ def test_a_missing_file_is_a_format_error_naming_it(tmp_path: Path, loader: Load
     assert str(caught.value) == f"{missing}: {message}"
 
 
+def _loaders() -> list[Any]:
+    from plancheck import load_plan_file
+    from plancheck.querycheck import QueryFormatError, load_query
+    from plancheck.tfconfig import ConfigFormatError, load_config
+
+    return [
+        pytest.param(load_plan, PlanFormatError, "expected a readable plan file", id="load_plan"),
+        pytest.param(load_state, StateFormatError, "expected a readable state file", id="load_state"),
+        pytest.param(load_plan_file, PlanFormatError, "expected a readable plan file", id="load_plan_file"),
+        pytest.param(load_query, QueryFormatError, "expected a readable query output file", id="load_query"),
+        pytest.param(load_config, ConfigFormatError, "expected a readable file", id="load_config"),
+    ]
+
+
+#: Names no system call takes: Python refuses them with a ValueError before asking the system (no OSError).
+UNOPENABLE = [pytest.param("plan\x00.json", id="a NUL byte"), pytest.param(Path("plan\x00.json"), id="a NUL byte in a Path"),
+              pytest.param("plan-\ud800.json", id="a lone surrogate")]
+
+
+@pytest.mark.parametrize("name", UNOPENABLE)
+@pytest.mark.parametrize(("loader", "error", "expected"), _loaders())
+def test_a_name_the_system_cannot_open_is_the_loaders_format_error(loader: Callable[[Any], Any], error: type[Exception],
+                                                                   expected: str, name: Any) -> None:
+    # It was a bare ValueError ("embedded null byte") or UnicodeEncodeError from open(), not the loader's error.
+    with pytest.raises(error) as caught:
+        loader(name)
+    assert f"$: {expected}, found " in str(caught.value)
+    assert "a name the system cannot open" in str(caught.value)
+
+
 def test_a_str_is_always_a_path_for_load_plan() -> None:
     with pytest.raises(PlanFormatError, match="expected a readable plan file"):
         load_plan('{"format_version": "1.2"}')

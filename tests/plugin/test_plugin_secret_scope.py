@@ -282,3 +282,33 @@ def test_a_document_made_outside_any_test_is_a_source_until_a_test_begins(
     assert WORD in docs.secrets()
     docs.begin_test()
     assert WORD not in docs.secrets()
+
+
+WARNS = '''
+import warnings
+from plancheck import load_plan
+
+
+def test_a_warns_its_secret():
+    plan = load_plan("plan.json")
+    warnings.warn("careful: " + plan.resource_change("null_resource.a").change.after["triggers"]["pw"])
+
+
+def test_b_warns_a_word():
+    warnings.warn("the other warning")
+'''
+
+
+@pytest.mark.parametrize("xdist", [pytest.param([], id="no-xdist"), pytest.param(["-p", "xdist", "-n", "1"], id="xdist-one-worker")])
+def test_a_tests_warning_is_scrubbed_of_what_it_made_in_the_warnings_summary(pytester: pytest.Pytester,
+                                                                              xdist: list[str]) -> None:
+    # pytest records a test's warnings as its protocol ends, after its last report: the plan the test loaded
+    # was let go by then, and the summary showed "careful: other" (the secret in clear, no tf_plan holding it).
+    write_json(pytester.path / "plan.json", _plan())
+    pytester.makepyfile(test_inner=WARNS)
+    result = pytester.runpytest_subprocess(*QUIET_PLUGINS, "-rA", *xdist)
+    result.assert_outcomes(passed=2, warnings=2)
+    output = result.stdout.str()
+    assert "UserWarning: careful: (sensitive)" in output
+    assert "UserWarning: the other warning" in output  # the next test's warning is its own: not scrubbed
+    assert "careful: other" not in output

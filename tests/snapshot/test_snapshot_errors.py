@@ -214,6 +214,22 @@ ARGUMENT_ERRORS = [
     pytest.param(lambda: snapshot.assert_matches([], "x.snap"), TypeError,  # type: ignore[arg-type]
                  "assert_matches() plan must be a plancheck.Plan, got list (load it with plancheck.load_plan)",
                  id="assert-plan"),
+    # A name no system call takes was open()'s bare ValueError ("embedded null byte"), not the snapshot's error.
+    pytest.param(lambda: snapshot.assert_matches(_plan(), "x\x00.snap"), SnapshotFormatError,
+                 "x\x00.snap: expected a readable snapshot file, found a name the system cannot open (embedded null byte)",
+                 id="assert-file-nul"),
+    pytest.param(lambda: snapshot.diff(Path("x\x00.snap"), _plan()), SnapshotFormatError,
+                 "x\x00.snap: expected a readable snapshot file, found a name the system cannot open (embedded null byte)",
+                 id="diff-file-nul"),
+    # check_file and build, the steps a front end of its own calls, said os.fspath's TypeError and
+    # AttributeError ('secrets') of what they were given.
+    pytest.param(lambda: snapshot.check_file("", _plan().secrets, None, update=False), TypeError,  # type: ignore[arg-type]
+                 "check_file() file must be a str or a path object, got NoneType", id="check-file-file"),
+    pytest.param(lambda: snapshot.check_file("", _plan().secrets, "x\x00.snap", update=False), SnapshotFormatError,
+                 "x\x00.snap: expected a readable snapshot file, found a name the system cannot open (embedded null byte)",
+                 id="check-file-nul"),
+    pytest.param(lambda: snapshot.build(None, snapshot.IgnoreSpec([], "x"), None), TypeError,  # type: ignore[arg-type]
+                 "build() plan must be a plancheck.Plan, got NoneType (load it with plancheck.load_plan)", id="build-plan"),
 ]
 
 

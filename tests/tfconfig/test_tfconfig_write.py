@@ -477,3 +477,30 @@ def test_locals_round_trip_through_dumps_and_the_reader(values: dict[str, Any]) 
     text = dumps_config({"locals": values})
     assert parse_config(text, strict=True).locals == values
     assert dumps_config(json.loads(text, parse_float=Decimal)) == text
+
+
+def _wrong_types() -> list[Any]:
+    from plancheck.tfconfig import load_config, load_config_for_test
+
+    return [
+        pytest.param(lambda: load_config(None), "load_config expects a path (str or PathLike), got NoneType", id="load_config"),
+        pytest.param(lambda: load_config(3), "load_config expects a path (str or PathLike), got int", id="load_config-int"),
+        pytest.param(lambda: load_config_for_test(None), "load_config_for_test expects a path (str or PathLike), got NoneType",
+                     id="load_config_for_test"),
+        pytest.param(lambda: load_config_for_test("x", relative_to=1.5),
+                     "load_config_for_test expects a path (str or PathLike), got float", id="load_config_for_test-relative_to"),
+        pytest.param(lambda: write_config({}, None), "write_config expects a path (str or PathLike), got NoneType",
+                     id="write_config"),
+        pytest.param(lambda: parse_config(None), "parse_config expects the configuration's text (str or bytes), got NoneType",
+                     id="parse_config"),
+        pytest.param(lambda: parse_config(["{}"]), "parse_config expects the configuration's text (str or bytes), got list",
+                     id="parse_config-list"),
+    ]
+
+
+@pytest.mark.parametrize(("call", "message"), _wrong_types())
+def test_a_wrong_type_is_a_type_error_naming_the_function(call: Any, message: str) -> None:
+    # They were os.fspath's "expected str, bytes or os.PathLike object, not NoneType" and an AttributeError ('decode').
+    with pytest.raises(TypeError) as caught:
+        call()
+    assert (type(caught.value), str(caught.value)) == (TypeError, message)

@@ -232,7 +232,7 @@ def read_data(name: str | os.PathLike[str]) -> CoverageData:
         raise CoverageDataError("$", "a readable coverage data file", found=type(exc).__name__, source=source) from None
     try:
         value = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: nested deeper than the parser goes
         raise CoverageDataError("$", "valid JSON", source=source) from None
     return CoverageData.from_json(value, source)
 
