@@ -923,6 +923,8 @@ class Plan(ReadOnly):
         Raises :class:`ResourceNotFoundError` (a LookupError) naming the closest addresses present.
         """
         require_name("Plan.resource_change", "an address", address)
+        if deposed is not None:
+            require_name("Plan.resource_change", "a deposed key", deposed)
         i = self._index.positions.get((address, deposed))
         if i is None:
             raise self._index.missing(address, deposed, "the plan", self.secrets)

@@ -319,6 +319,8 @@ class State:
         plancheck.ResourceNotFoundError: resource 'null_resource.a' is not in the state; the state has no similar address
         """
         require_name("State.resource", "an address", address)
+        if deposed is not None:
+            require_name("State.resource", "a deposed key", deposed)
         i = self._index.positions.get((address, deposed))
         if i is None:
             raise self._index.missing(address, deposed, "the state", self.secrets)

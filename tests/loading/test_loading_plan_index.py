@@ -215,3 +215,28 @@ def test_a_look_up_by_a_wrong_type_is_a_type_error_naming_it(look_up: Callable[[
     with pytest.raises(TypeError) as caught:
         look_up(bad)
     assert str(caught.value) == message.format(type(bad).__name__)
+
+
+def _deposed_lookups() -> list[Any]:
+    from plancheck import State
+
+    plan = Plan.from_dict({"format_version": "1.2", "resource_changes": [
+        {"address": "a.b", "mode": "managed", "type": "a", "name": "b", "change": {"actions": ["no-op"]}}]})
+    state = State.from_dict({"format_version": "1.0", "values": {"root_module": {"resources": [{"address": "a.b"}]}}})
+    return [
+        pytest.param(lambda bad: plan.resource_change("a.b", deposed=bad),
+                     "Plan.resource_change expects a deposed key (str), got {}", id="Plan.resource_change"),
+        pytest.param(lambda bad: state.resource("a.b", deposed=bad), "State.resource expects a deposed key (str), got {}",
+                     id="State.resource"),
+    ]
+
+
+@pytest.mark.parametrize("bad", [pytest.param(["k1"], id="a list"), pytest.param({"k": 1}, id="a dict"),
+                                 pytest.param(1, id="an int")])
+@pytest.mark.parametrize(("look_up", "message"), _deposed_lookups())
+def test_a_deposed_key_of_a_wrong_type_is_a_type_error_naming_it(look_up: Callable[[Any], Any], message: str, bad: Any) -> None:
+    # The deposed key is half of the index's key: a list was a bare "unhashable type: 'list'" from inside, an int
+    # a ResourceNotFoundError for a key no document can hold. None (no deposed object) is the default.
+    with pytest.raises(TypeError) as caught:
+        look_up(bad)
+    assert str(caught.value) == message.format(type(bad).__name__)
