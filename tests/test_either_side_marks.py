@@ -81,14 +81,15 @@ def _hand_edited(tmp_path: Path) -> Path:
     return file
 
 
-def _keyed_plan(key: str, marked: bool) -> Plan:
-    """A plan whose ``tags`` map has the key ``key``: the whole map marked on one side only."""
+def _keyed_plan(key: str, marked: bool, *, unknown: bool = False) -> Plan:
+    """A plan whose ``tags`` map has the key ``key`` (its value ``"v"``, or unknown): the whole map marked on one side only."""
     return Plan.from_dict({
         "format_version": "1.2",
         "resource_changes": [{
             "address": ADDRESS, "mode": "managed", "type": "aws_db_instance", "name": "db",
-            "change": {"actions": ["create"], "before": None, "after": {"tags": {key: "v"}},
-                       "after_unknown": {}, "after_sensitive": {"tags": True} if marked else {}},
+            "change": {"actions": ["create"], "before": None, "after": {"tags": {key: None if unknown else "v"}},
+                       "after_unknown": {"tags": {key: True}} if unknown else {},
+                       "after_sensitive": {"tags": True} if marked else {}},
         }],
     })
 
@@ -156,6 +157,11 @@ ROWS = [
     Row("snapshot-diff-plans-map-key-unmarked-after",
         lambda _: "\n".join(snapshot.diff(_keyed_plan(NEW, True), _keyed_plan(OLD, False))), False),
     Row("snapshot-hand-edited-file-map-key", _hand_edited_key, False),
+    # An unknown value holds no secret, but its path still names the key of the map the other side marks.
+    Row("snapshot-diff-plans-map-key-of-an-unknown",
+        lambda _: "\n".join(snapshot.diff(_keyed_plan(OLD, False, unknown=True), _keyed_plan(NEW, True))), False),
+    Row("snapshot-diff-plans-map-key-of-an-unknown-after",
+        lambda _: "\n".join(snapshot.diff(_keyed_plan(NEW, True), _keyed_plan(OLD, False, unknown=True))), False),
     Row("compare-marked-second", lambda _: _compare([None, True]), True),
     Row("compare-marked-first", lambda _: _compare([True, None]), True),
     Row("identity-vs-state", lambda _: _identity_against_state(), True),

@@ -147,18 +147,19 @@ class _Marked:
         """``token`` as a review comment shows it, hidden if either side marks its path.
 
         A map key below the marked path is as secret as the value (a marked map's keys are), and is handed on
-        with it: the line is scrubbed of it, where its path shows it.
+        with it: the line is scrubbed of it, where its path shows it. An unknown value is shown (it holds no
+        secret), but its path names such a key all the same.
         """
         if is_sensitive(token):
             return SENSITIVE
-        keys = None if token == UNKNOWN else self._covered_below(path)
+        keys = self._covered_below(path)
         if keys is None:
             return shown_value(token)
         if self.hidden is not None:
             if token not in _NO_SECRET:
                 self.hidden.append(secret_text(token))
             self.hidden.extend(keys)
-        return HIDDEN_UNMARKED
+        return shown_value(token) if token == UNKNOWN else HIDDEN_UNMARKED
 
 
 def secret_text(token: str) -> str:
