@@ -223,3 +223,39 @@ def test_the_skim_collects_what_a_whole_parse_collects(document: dict[str, Any])
         lazy = Plan.from_json(data, source="plan.json", parser=parser)
     assert lazy.secrets.ordered == whole.secrets.ordered
     assert lazy.secrets.trusted == whole.secrets.trusted
+
+
+def _respelled(data: bytes, old: bytes, new: bytes, count: int) -> bytes:
+    assert data.count(old) >= count
+    return data.replace(old, new, count)
+
+
+_SPELLED = dumps(_plan())
+#: (plan text): a state whose resource is not the very text of its change, though it may be the same value, or
+#: that names an address twice. The skim compares texts, a whole parse values: they must find the same secrets.
+SPELLING_CASES = [
+    # The planned values come first in the text: the first occurrence is the state's, the last the change's.
+    pytest.param(_respelled(_SPELLED, b'"new-s3cret-pw"', b'"new-s3cr\\u0065t-pw"', 1), id="a-unicode-escape-in-the-state"),
+    pytest.param(_respelled(_SPELLED, b'{"pw":true,"tags":[false,false]}', b'{"tags":[false,false],"pw":true}', 1),
+                 id="marks-in-another-order"),
+    pytest.param(dumps(_plan(prior=[_resource("a", {"pw": "deposed-s3cret"}, {"pw": True}, deposed_key="00000001")])),
+                 id="a-deposed-object-at-the-change-s-address"),
+    pytest.param(dumps(_plan(prior=[_resource("a", _BEFORE, {}, deposed_key="00000001")])),
+                 id="a-deposed-object-with-the-change-s-values-unmarked"),
+    pytest.param(dumps(_plan(planned=[_resource("a", {"pw": "twice-s3cret"}, {"pw": True})])), id="an-address-twice"),
+    pytest.param(dumps(_plan(modules=[{"address": "module.m", "resources": [
+        {**_resource("a", {"pw": "module-s3cret"}, {"pw": True}), "address": "module.m.null_resource.a"}]}])),
+                 id="a-module-resource-named-as-the-root-one"),
+]
+
+
+@pytest.mark.parametrize("data", SPELLING_CASES)
+def test_a_state_unlike_the_text_of_its_change_is_read_and_collected_as_a_whole_parse_does(data: bytes) -> None:
+    with route("stdlib") as parser:
+        whole = Plan.from_json(data, source="plan.json", parser=parser)
+    with route("fast-lazy") as parser:
+        lazy = Plan.from_json(data, source="plan.json", parser=parser)
+    assert lazy.secrets.ordered == whole.secrets.ordered
+    assert lazy.secrets.trusted == whole.secrets.trusted
+    assert not lazy.raw.is_parsed("planned_values")  # the skim read it (the whole read would raise nothing either)
+    assert not lazy.raw.is_parsed("prior_state")
