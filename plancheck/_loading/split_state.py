@@ -440,7 +440,7 @@ def _change_sides(text: Any) -> dict[str, Any] | None:
     try:
         with exact_numbers():
             entries = _change_sides_decoder().decode(text)
-    except (msgspec.ValidationError, msgspec.DecodeError, ArithmeticError):
+    except (msgspec.ValidationError, msgspec.DecodeError, ArithmeticError, RecursionError):  # see _decoded
         return None
     return {
         entry.address: entry.change
@@ -502,7 +502,9 @@ def _decoded(decoder: Any, text: Any) -> Any:
     try:
         with exact_numbers():
             return decoder.decode(text)
-    except (msgspec.ValidationError, msgspec.DecodeError, ArithmeticError):
+    except (msgspec.ValidationError, msgspec.DecodeError, ArithmeticError, RecursionError):
+        # RecursionError: a value nested deeper than msgspec reads from here (its depth limit counts the caller's
+        # frames, and secrets are asked deeper down the stack than the load that read the text)
         return None
 
 

@@ -537,7 +537,7 @@ def _json_constant(name: str) -> _Unreadable:
 
 
 #: What a key given twice in one object holds: TOML refuses it, and so does every JSON document the library reads.
-_REPEATED: Final = _Unreadable("expected each key once in its table, found this key repeated "
+_REPEATED: Final = _Unreadable("expected each key once in its object, found this key repeated "
                                "(which of its values counts would be a guess)")
 
 

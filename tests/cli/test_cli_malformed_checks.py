@@ -43,7 +43,7 @@ def nested_list_exact(depth: int) -> str:
     return '{"type": "ListExact", "items": [' * depth + '{"type": "Null"}' + "]}" * depth
 
 
-REPEATED = "expected each key once in its table, found this key repeated (which of its values counts would be a guess)"
+REPEATED = "expected each key once in its object, found this key repeated (which of its values counts would be a guess)"
 
 JSON_ERRORS = [
     pytest.param(json_check('{"type": "NumberExact", "value": 1e1000000000000000000}'),

@@ -87,6 +87,14 @@ SAME_CASES = [
                  id="nested-modules"),
     pytest.param(_plan(modules=_nested(12, _resource("deep", {"pw": "deep-s3cret"}, {"pw": True}))), ("planned_values",),
                  id="modules-nested-deeper-than-the-skim-reads"),
+    pytest.param(_plan(modules=_nested(8, _resource("deep", {"pw": "deep-s3cret"}, {"pw": True}))), (),
+                 id="modules-nested-as-deep-as-the-skim-reads"),
+    pytest.param(_plan(modules=_nested(9, _resource("deep", {"pw": "deep-s3cret"}, {"pw": True}))), ("planned_values",),
+                 id="modules-nested-one-deeper-than-the-skim-reads"),
+    pytest.param(_plan(planned=[_resource("a", _AFTER, {**_AFTER_MARKS, "name": True})]), (),
+                 id="the-state-marks-what-its-change-does-not"),
+    pytest.param(_plan(prior=[_resource("a", {**_BEFORE, "pw": "deposed-s3cret"}, _MARKS, deposed_key="d1")]), (),
+                 id="a-deposed-object-under-its-current-change-s-address"),
     pytest.param(_plan(planned=[_resource("u", {"pw": "unknown-key-s3cret"}, {"pw": True}, future_key=1)]), ("planned_values",),
                  id="a-resource-key-the-schema-does-not-name"),
     pytest.param(_plan(variables={"pw": {"value": "var-s3cret"}},
@@ -259,3 +267,46 @@ def test_a_state_unlike_the_text_of_its_change_is_read_and_collected_as_a_whole_
     assert lazy.secrets.trusted == whole.secrets.trusted
     assert not lazy.raw.is_parsed("planned_values")  # the skim read it (the whole read would raise nothing either)
     assert not lazy.raw.is_parsed("prior_state")
+
+
+_DEEP = 500  # levels of nesting: read lazily at load, and by msgspec from a shallow stack
+_NESTED = b"[" * _DEEP + b'"deep-s3cret-value"' + b"]" * _DEEP
+
+
+def _deep(document: dict[str, Any]) -> bytes:
+    return dumps(document).replace(b'"DEEP"', _NESTED)
+
+
+def _called_deeper(frames: int, call: Any) -> Any:
+    """``call()`` from ``frames`` more frames down the stack (as a check's failure, deep in a test, asks for secrets)."""
+    return call() if frames <= 0 else _called_deeper(frames - 1, call)
+
+
+# (the plan's text, whether the deep value is a secret): a value nested deeply enough that msgspec, reading it from
+# where the secrets are asked, runs out of stack (its depth limit counts the caller's frames); the listing must then
+# read the state whole, as before, not raise a RecursionError
+DEEP_CASES = [
+    pytest.param(_deep(_plan(planned=[_resource("z", {"v": "DEEP"}, {"v": True})])), True,
+                 id="a-planned-resource-unlike-its-change"),
+    pytest.param(_deep(_plan(prior=[_resource("z", {"v": "DEEP"}, {"v": True})])), True, id="a-prior-resource"),
+    pytest.param(_deep(_plan(outputs={"o": {"value": "DEEP", "sensitive": True}})), True, id="a-planned-output"),
+    pytest.param(_deep(_plan(planned=[_resource("z", {"v": "x"}, {}, identity={"v": "DEEP"})])), False,
+                 id="an-identity"),
+    pytest.param(_deep({**_plan(), "resource_changes": [_change("a", _BEFORE, _MARKS, {"v": "DEEP"}, {"v": True})],
+                        "planned_values": {"root_module": {"resources": [_resource("a", {"v": "DEEP"}, {"v": True})]}}}),
+                 True, id="a-change-its-state-repeats"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("data", "secret"), DEEP_CASES)
+def test_a_deeply_nested_value_is_listed_as_a_whole_parse_lists_it(data: bytes, secret: bool) -> None:
+    import sys
+
+    with route("stdlib") as parser:
+        whole = Plan.from_json(data, source="plan.json", parser=parser)
+    with route("fast-lazy") as parser:
+        lazy = Plan.from_json(data, source="plan.json", parser=parser)
+    assert not lazy.raw.is_parsed("planned_values")
+    listed = _called_deeper(sys.getrecursionlimit() - _DEEP, lambda: lazy.secrets.ordered)
+    assert listed == whole.secrets.ordered
+    assert ("deep-s3cret-value" in listed) is secret
