@@ -381,6 +381,11 @@ BAD_BASELINES = [
                  "base.json: failures[0]: check is a string; address and path are strings or null", id="entry-bad-type"),
     pytest.param('{"tfplancheck_baseline": 1, "failures": [], "extra": 1}', "base.json: unknown key 'extra' (a baseline "
                  "has tfplancheck_baseline and failures)", id="unknown-key"),
+    pytest.param('{"tfplancheck_baseline": 1, "failures": [], "failures": []}', "base.json: the key 'failures' is given "
+                 "twice in one object (which of its values counts would be a guess)", id="repeated-top-level-key"),
+    pytest.param('{"tfplancheck_baseline": 1, "failures": [{"check": "X", "address": "a.b", "address": "c.d", '
+                 '"path": null}]}', "base.json: the key 'address' is given twice in one object (which of its values "
+                 "counts would be a guess)", id="repeated-key-in-an-entry"),
     pytest.param(None, "base.json: cannot read the baseline", id="missing-file"),
     # Read past an editor's byte-order mark, as a plan is: the error is the document's, not "invalid JSON".
     pytest.param('\ufeff{"failures": []}', 'base.json: not a tfplancheck baseline (no "tfplancheck_baseline": 1; write '
