@@ -103,15 +103,21 @@ SAME_CASES = [
 ]
 
 
+def _both_routes(data: bytes) -> tuple[Plan, Plan]:
+    """``data`` read whole (the stdlib route) and lazily (msgspec's, where listing the secrets skims the states)."""
+    with route("stdlib") as parser:
+        whole = Plan.from_json(data, source="plan.json", parser=parser)
+    with route("fast-lazy") as parser:
+        lazy = Plan.from_json(data, source="plan.json", parser=parser)
+    return whole, lazy
+
+
 @pytest.mark.parametrize(("document", "read_whole"), SAME_CASES)
 def test_a_lazy_plan_lists_the_secrets_and_names_of_a_whole_parse(
     document: dict[str, Any], read_whole: tuple[str, ...]
 ) -> None:
     data = dumps(document)
-    with route("stdlib") as parser:
-        whole = Plan.from_json(data, source="plan.json", parser=parser)
-    with route("fast-lazy") as parser:
-        lazy = Plan.from_json(data, source="plan.json", parser=parser)
+    whole, lazy = _both_routes(data)
     assert lazy.secrets.ordered == whole.secrets.ordered
     assert lazy.secrets.trusted == whole.secrets.trusted
     assert {key for key in ("planned_values", "prior_state") if lazy.raw.is_parsed(key)} == set(read_whole)
@@ -178,10 +184,7 @@ def test_an_indented_plan_is_skimmed_too() -> None:
     another tool) by its colons (no repeated key), and its secrets are the same."""
     document = _plan(prior=[_DATA], outputs={"o": {"value": "out-s3cret-val", "sensitive": True}})
     data = json.dumps(document, indent=2).encode()
-    with route("stdlib") as parser:
-        whole = Plan.from_json(data, source="plan.json", parser=parser)
-    with route("fast-lazy") as parser:
-        lazy = Plan.from_json(data, source="plan.json", parser=parser)
+    whole, lazy = _both_routes(data)
     assert lazy.secrets.ordered == whole.secrets.ordered
     assert not lazy.raw.is_parsed("planned_values")
     assert not lazy.raw.is_parsed("prior_state")
@@ -225,10 +228,7 @@ def _plans(draw: st.DrawFn) -> dict[str, Any]:
 @given(_plans())
 def test_the_skim_collects_what_a_whole_parse_collects(document: dict[str, Any]) -> None:
     data = dumps(document)
-    with route("stdlib") as parser:
-        whole = Plan.from_json(data, source="plan.json", parser=parser)
-    with route("fast-lazy") as parser:
-        lazy = Plan.from_json(data, source="plan.json", parser=parser)
+    whole, lazy = _both_routes(data)
     assert lazy.secrets.ordered == whole.secrets.ordered
     assert lazy.secrets.trusted == whole.secrets.trusted
 
@@ -259,10 +259,7 @@ SPELLING_CASES = [
 
 @pytest.mark.parametrize("data", SPELLING_CASES)
 def test_a_state_unlike_the_text_of_its_change_is_read_and_collected_as_a_whole_parse_does(data: bytes) -> None:
-    with route("stdlib") as parser:
-        whole = Plan.from_json(data, source="plan.json", parser=parser)
-    with route("fast-lazy") as parser:
-        lazy = Plan.from_json(data, source="plan.json", parser=parser)
+    whole, lazy = _both_routes(data)
     assert lazy.secrets.ordered == whole.secrets.ordered
     assert lazy.secrets.trusted == whole.secrets.trusted
     assert not lazy.raw.is_parsed("planned_values")  # the skim read it (the whole read would raise nothing either)
@@ -302,10 +299,7 @@ DEEP_CASES = [
 def test_a_deeply_nested_value_is_listed_as_a_whole_parse_lists_it(data: bytes, secret: bool) -> None:
     import sys
 
-    with route("stdlib") as parser:
-        whole = Plan.from_json(data, source="plan.json", parser=parser)
-    with route("fast-lazy") as parser:
-        lazy = Plan.from_json(data, source="plan.json", parser=parser)
+    whole, lazy = _both_routes(data)
     assert not lazy.raw.is_parsed("planned_values")
     listed = _called_deeper(sys.getrecursionlimit() - _DEEP, lambda: lazy.secrets.ordered)
     assert listed == whole.secrets.ordered
