@@ -325,7 +325,7 @@ def test_the_cycle_finder_finds_cycles(
 #: not tax every pytest session of a project that merely has the package installed).
 NOT_IN_A_PLAIN_SESSION = ("plancheck.acceptance", "plancheck.cli", "plancheck.tfconfig", "plancheck._loading",
                           "plancheck._documents", "plancheck._planchecks", "plancheck.knownvalue", "plancheck.snapshot",
-                          "plancheck._terraform.binary", "plancheck._errors")
+                          "plancheck._terraform.binary", "plancheck._errors", "plancheck._plugin.collectors")
 
 #: What the plugin imports of those in every session: the list of listeners its scrub hears every document
 #: on, made before any test can make one (a module-level load_plan); and the process lifecycle, whose signal
@@ -350,9 +350,9 @@ def test_a_plain_pytest_session_imports_no_heavy_module(pytester: pytest.Pyteste
     assert "plancheck.plugin" in names  # the plugin did load
     heavy = [n for n in names if n.startswith(NOT_IN_A_PLAIN_SESSION) and n not in LIGHT_IN_A_PLAIN_SESSION]
     assert heavy == []
-    # 14: the header's binary lookup and the TF_ACC gate come from _terraform/locate.py, which runs nothing and
-    # imports nothing of the package: not binary.py, the runner, with the errors and lifecycle under it.
-    assert len(names) <= 14 + len(LIGHT_IN_A_PLAIN_SESSION), names
+    # 13: the header's binary lookup and the TF_ACC gate come from _terraform/locate.py, which runs nothing and
+    # imports nothing of the package (not binary.py, the runner); the collectors come with their fixtures.
+    assert len(names) <= 13 + len(LIGHT_IN_A_PLAIN_SESSION), names
 
 
 @pytest.mark.parametrize(

@@ -17,7 +17,6 @@ from typing import TYPE_CHECKING, Any, Final, cast
 import pytest
 
 from .cache import DocumentCache, SessionDocuments
-from .collectors import AssertPlan, PlanChecks
 from .gate import configure_tf_acc, report_header
 from .options import (
     PLAN,
@@ -41,6 +40,7 @@ if TYPE_CHECKING:
     from .._terraform.binary import TerraformBinary
     from ..acceptance import AcceptanceRunner
     from ..tfconfig import Config
+    from .collectors import AssertPlan, PlanChecks
 
 __all__ = [
     "assert_plan",
@@ -65,7 +65,7 @@ __all__ = [
 _SHOW_SENSITIVE: Final = pytest.StashKey[bool]()
 _SHOW_REFUSED: Final = pytest.StashKey[bool]()
 _DOCUMENTS: Final = pytest.StashKey[SessionDocuments]()
-_PLAN_CHECKS: Final = pytest.StashKey[PlanChecks]()
+_PLAN_CHECKS: Final = pytest.StashKey["PlanChecks"]()
 _STOP_LISTENING: Final = pytest.StashKey[Callable[[], None]]()
 _DIST_NAME: Final = "tfplancheck"
 
@@ -597,12 +597,15 @@ def tf_state(request: pytest.FixtureRequest, _plancheck_documents: SessionDocume
 @pytest.fixture
 def assert_plan() -> AssertPlan:
     """``assert_plan(plan, *checks)``: run every check; one failure lists every failed check."""
+    from .collectors import AssertPlan  # with the first test that asks: a plain session imports no collector
+
     return AssertPlan()
 
 
 @pytest.fixture
 def plan_checks(request: pytest.FixtureRequest) -> PlanChecks:
     """A collector: ``plan_checks.add(*checks)``; queued checks run against ``tf_plan`` when the test returns."""
+    from .collectors import PlanChecks
 
     def default_plan() -> Plan:
         plan: Plan = request.getfixturevalue("tf_plan")
