@@ -341,6 +341,8 @@ def test_a_plain_pytest_session_imports_no_heavy_module(pytester: pytest.Pyteste
         "def pytest_sessionfinish(session):\n"
         "    names = sorted(m for m in sys.modules if m.startswith('plancheck'))\n"
         "    open('modules.json', 'w').write(json.dumps(names))\n"
+        "    hook = session.config.pluginmanager.hook.pytest_runtest_protocol\n"
+        "    open('wrappers.json', 'w').write(json.dumps([impl.plugin_name for impl in hook.get_hookimpls()]))\n"
     )
     result = pytester.runpytest_subprocess("-p", "no:cacheprovider")
     result.assert_outcomes(passed=1)
@@ -353,6 +355,9 @@ def test_a_plain_pytest_session_imports_no_heavy_module(pytester: pytest.Pyteste
     # 13: the header's binary lookup and the TF_ACC gate come from _terraform/locate.py, which runs nothing and
     # imports nothing of the package (not binary.py, the runner); the collectors come with their fixtures.
     assert len(names) <= 13 + len(LIGHT_IN_A_PLAIN_SESSION), names
+    # Per test too: the --tf-show-sensitive wrapper is registered only with the option (the 500-test row of #26).
+    wrappers = json.loads((pytester.path / "wrappers.json").read_text())
+    assert not {"plancheck", "plancheck-revealer"} & set(wrappers), wrappers
 
 
 @pytest.mark.parametrize(

@@ -52,7 +52,6 @@ __all__ = [
     "pytest_ignore_collect",
     "pytest_pyfunc_call",
     "pytest_report_header",
-    "pytest_runtest_protocol",
     "pytest_unconfigure",
     "tf_acceptance",
     "tf_acceptance_binary",
@@ -88,6 +87,8 @@ def pytest_configure(config: pytest.Config) -> None:
         # Warn once, from the controller: xdist workers reach the same decision silently.
         config.issue_config_time_warning(pytest.PytestConfigWarning(refusal), stacklevel=2)
     config.stash[_SHOW_SENSITIVE] = show
+    if show:
+        config.pluginmanager.register(_Revealer(), "plancheck-revealer")
     config.stash[_SHOW_REFUSED] = refusal is not None
     documents = config.stash[_DOCUMENTS] = SessionDocuments(terraform_binary(config), allow_errored=allow_errored(config),
                                                                   chdir=show_chdir(config))
@@ -196,15 +197,17 @@ def pytest_runtestloop(session: pytest.Session) -> bool | None:
         return True
 
 
-@pytest.hookimpl(wrapper=True)
-def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Generator[None, object, object]:
-    """Under ``--tf-show-sensitive`` (and not in CI), reveal secrets while the test runs and is reported."""
-    if not item.config.stash.get(_SHOW_SENSITIVE, False):
-        return (yield)
-    from .._redact import revealing_sensitive
+class _Revealer:
+    """Registered by ``pytest_configure`` only under ``--tf-show-sensitive`` (and not in CI): every other
+    session runs no wrapper around each test for it."""
 
-    with revealing_sensitive():
-        return (yield)
+    @pytest.hookimpl(wrapper=True)
+    def pytest_runtest_protocol(self, item: pytest.Item) -> Generator[None, object, object]:
+        """Reveal secrets while the test runs and is reported."""
+        from .._redact import revealing_sensitive
+
+        with revealing_sensitive():
+            return (yield)
 
 
 @pytest.hookimpl(wrapper=True)
