@@ -26,7 +26,6 @@ from ._plugin.hooks import (  # noqa: F401
     pytest_ignore_collect,
     pytest_pyfunc_call,
     pytest_report_header,
-    pytest_runtest_protocol,
     pytest_runtestloop,
     pytest_unconfigure,
     tf_acceptance,

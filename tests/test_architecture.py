@@ -324,7 +324,8 @@ def test_the_cycle_finder_finds_cycles(
 #: A session that uses no fixture or option of the plugin imports none of these (#26: the plugin must
 #: not tax every pytest session of a project that merely has the package installed).
 NOT_IN_A_PLAIN_SESSION = ("plancheck.acceptance", "plancheck.cli", "plancheck.tfconfig", "plancheck._loading",
-                          "plancheck._documents", "plancheck._planchecks", "plancheck.knownvalue", "plancheck.snapshot")
+                          "plancheck._documents", "plancheck._planchecks", "plancheck.knownvalue", "plancheck.snapshot",
+                          "plancheck._terraform.binary", "plancheck._errors", "plancheck._plugin.collectors")
 
 #: What the plugin imports of those in every session: the list of listeners its scrub hears every document
 #: on, made before any test can make one (a module-level load_plan); and the process lifecycle, whose signal
@@ -340,6 +341,8 @@ def test_a_plain_pytest_session_imports_no_heavy_module(pytester: pytest.Pyteste
         "def pytest_sessionfinish(session):\n"
         "    names = sorted(m for m in sys.modules if m.startswith('plancheck'))\n"
         "    open('modules.json', 'w').write(json.dumps(names))\n"
+        "    hook = session.config.pluginmanager.hook.pytest_runtest_protocol\n"
+        "    open('wrappers.json', 'w').write(json.dumps([impl.plugin_name for impl in hook.get_hookimpls()]))\n"
     )
     result = pytester.runpytest_subprocess("-p", "no:cacheprovider")
     result.assert_outcomes(passed=1)
@@ -349,9 +352,12 @@ def test_a_plain_pytest_session_imports_no_heavy_module(pytester: pytest.Pyteste
     assert "plancheck.plugin" in names  # the plugin did load
     heavy = [n for n in names if n.startswith(NOT_IN_A_PLAIN_SESSION) and n not in LIGHT_IN_A_PLAIN_SESSION]
     assert heavy == []
-    # 15: the header's binary lookup and the TF_ACC gate come from _terraform/binary.py, the code that was
-    # _terraform/__init__ (a private package's __init__ is only its docstring now): one more name, no more code.
-    assert len(names) <= 15 + len(LIGHT_IN_A_PLAIN_SESSION), names
+    # 13: the header's binary lookup and the TF_ACC gate come from _terraform/locate.py, which runs nothing and
+    # imports nothing of the package (not binary.py, the runner); the collectors come with their fixtures.
+    assert len(names) <= 13 + len(LIGHT_IN_A_PLAIN_SESSION), names
+    # Per test too: the --tf-show-sensitive wrapper is registered only with the option (the 500-test row of #26).
+    wrappers = json.loads((pytester.path / "wrappers.json").read_text())
+    assert not {"plancheck", "plancheck-revealer"} & set(wrappers), wrappers
 
 
 @pytest.mark.parametrize(

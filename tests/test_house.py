@@ -38,7 +38,9 @@ ROOT = Path(__file__).resolve().parents[1]
 #: loader's helper process follows it too (#33); _terraform/lifecycle.py keeps the worker processes.)
 #: (146: the code of two private packages' __init__ moved to modules named for it, _terraform/binary.py and
 #: _terraform/providers/planning.py: a private package's __init__ is only its docstring, #34's export rule.)
-MODULES_TODAY = 146
+#: (147: _terraform/locate.py, finding the binary without running it, split from binary.py so a plain pytest
+#: session's header and TF_ACC gate import neither the runner nor the base modules under it, #26.)
+MODULES_TODAY = 147
 
 #: Pairs of files in plancheck/ sharing a block of six or more lines alike (tools/house.py): may only go down.
 #: (65 on the waivers branch; 47 after #34's shared concepts: check_fields and checked_instance, the

@@ -13,12 +13,11 @@ from typing import Any, Final
 
 import pytest
 
-from .._terraform.binary import (
+from .._terraform.locate import (
     ENV_TERRAFORM_PATH,
     ENV_TF_ACC,
-    TerraformNotFoundError,
+    executable_problem,
     locate_terraform,
-    resolve_executable,
     tf_acc_set,
 )
 from .options import terraform_binary, tf_acc_gate
@@ -101,8 +100,10 @@ def report_header(config: pytest.Config | Any) -> list[str]:
         return [f"plancheck: acceptance tests: {NOT_FOUND}; tf_acceptance tests will {outcome}"]
     path, origin = located
     origin = TERRAFORM_OPTION if origin == "explicit" else origin
-    try:
-        found = resolve_executable(path)  # a few stat calls: the version is read when a test needs it
-    except TerraformNotFoundError as exc:
-        return [f"plancheck: acceptance tests: {exc} (from {origin})"]
+    found, problem = executable_problem(path)  # a few stat calls: the version is read when a test needs it
+    if problem is not None:
+        # Only now the error (and the base modules under it): its text is the one the runner raises.
+        from .._terraform.binary import TerraformNotFoundError
+
+        return [f"plancheck: acceptance tests: {TerraformNotFoundError(found, problem)} (from {origin})"]
     return [f"plancheck: acceptance tests use {found} (from {origin})"]

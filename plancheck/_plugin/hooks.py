@@ -17,7 +17,6 @@ from typing import TYPE_CHECKING, Any, Final, cast
 import pytest
 
 from .cache import DocumentCache, SessionDocuments
-from .collectors import AssertPlan, PlanChecks
 from .gate import configure_tf_acc, report_header
 from .options import (
     PLAN,
@@ -41,6 +40,7 @@ if TYPE_CHECKING:
     from .._terraform.binary import TerraformBinary
     from ..acceptance import AcceptanceRunner
     from ..tfconfig import Config
+    from .collectors import AssertPlan, PlanChecks
 
 __all__ = [
     "assert_plan",
@@ -52,7 +52,6 @@ __all__ = [
     "pytest_ignore_collect",
     "pytest_pyfunc_call",
     "pytest_report_header",
-    "pytest_runtest_protocol",
     "pytest_unconfigure",
     "tf_acceptance",
     "tf_acceptance_binary",
@@ -65,7 +64,7 @@ __all__ = [
 _SHOW_SENSITIVE: Final = pytest.StashKey[bool]()
 _SHOW_REFUSED: Final = pytest.StashKey[bool]()
 _DOCUMENTS: Final = pytest.StashKey[SessionDocuments]()
-_PLAN_CHECKS: Final = pytest.StashKey[PlanChecks]()
+_PLAN_CHECKS: Final = pytest.StashKey["PlanChecks"]()
 _STOP_LISTENING: Final = pytest.StashKey[Callable[[], None]]()
 _DIST_NAME: Final = "tfplancheck"
 
@@ -88,6 +87,8 @@ def pytest_configure(config: pytest.Config) -> None:
         # Warn once, from the controller: xdist workers reach the same decision silently.
         config.issue_config_time_warning(pytest.PytestConfigWarning(refusal), stacklevel=2)
     config.stash[_SHOW_SENSITIVE] = show
+    if show:
+        config.pluginmanager.register(_Revealer(), "plancheck-revealer")
     config.stash[_SHOW_REFUSED] = refusal is not None
     documents = config.stash[_DOCUMENTS] = SessionDocuments(terraform_binary(config), allow_errored=allow_errored(config),
                                                                   chdir=show_chdir(config))
@@ -196,15 +197,17 @@ def pytest_runtestloop(session: pytest.Session) -> bool | None:
         return True
 
 
-@pytest.hookimpl(wrapper=True)
-def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Generator[None, object, object]:
-    """Under ``--tf-show-sensitive`` (and not in CI), reveal secrets while the test runs and is reported."""
-    if not item.config.stash.get(_SHOW_SENSITIVE, False):
-        return (yield)
-    from .._redact import revealing_sensitive
+class _Revealer:
+    """Registered by ``pytest_configure`` only under ``--tf-show-sensitive`` (and not in CI): every other
+    session runs no wrapper around each test for it."""
 
-    with revealing_sensitive():
-        return (yield)
+    @pytest.hookimpl(wrapper=True)
+    def pytest_runtest_protocol(self, item: pytest.Item) -> Generator[None, object, object]:
+        """Reveal secrets while the test runs and is reported."""
+        from .._redact import revealing_sensitive
+
+        with revealing_sensitive():
+            return (yield)
 
 
 @pytest.hookimpl(wrapper=True)
@@ -597,12 +600,15 @@ def tf_state(request: pytest.FixtureRequest, _plancheck_documents: SessionDocume
 @pytest.fixture
 def assert_plan() -> AssertPlan:
     """``assert_plan(plan, *checks)``: run every check; one failure lists every failed check."""
+    from .collectors import AssertPlan  # with the first test that asks: a plain session imports no collector
+
     return AssertPlan()
 
 
 @pytest.fixture
 def plan_checks(request: pytest.FixtureRequest) -> PlanChecks:
     """A collector: ``plan_checks.add(*checks)``; queued checks run against ``tf_plan`` when the test returns."""
+    from .collectors import PlanChecks
 
     def default_plan() -> Plan:
         plan: Plan = request.getfixturevalue("tf_plan")

@@ -10,7 +10,7 @@ import unittest
 
 import pytest
 
-from .._terraform.binary import ENV_TF_ACC, TF_ACC_SKIP_MESSAGE
+from .._terraform.locate import ENV_TF_ACC, TF_ACC_SKIP_MESSAGE
 
 __all__ = ["SkipCounter", "library_skip", "skip_at_item"]
 

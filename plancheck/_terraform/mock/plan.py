@@ -719,7 +719,8 @@ def _served(mocks: Sequence[MockProvider], directory: Path) -> Iterator[tuple[di
 
 def find_terraform(given: str | os.PathLike[str] | None, environ: Mapping[str, str]) -> str:
     """The Terraform binary a mocked plan runs: ``given``, else ``$TF_ACC_TERRAFORM_PATH``, else ``terraform`` on PATH."""
-    from ..binary import TerraformNotFoundError, inspect_binary, locate_terraform
+    from ..binary import TerraformNotFoundError, inspect_binary
+    from ..locate import locate_terraform
 
     try:
         located = locate_terraform(given, environ)
