@@ -3,6 +3,8 @@
 The Python-provider guide shows the widget provider (its README and its whole source), not only a path
 into a checkout the reader may not have; the loading guide shows script writers a safe way to print a
 plan's values (its example runs in test_docs_examples.py), and ``tfjsonpath.leaves`` says it sees no marks.
+Every how-to guide is linked from the README (coverage was not), and the porting guide names Go's one
+constant whose Python spelling differs (``ResourceActionNoop`` is ``ResourceAction.NoOp``).
 """
 
 from __future__ import annotations
@@ -54,3 +56,21 @@ def test_leaves_says_it_sees_no_marks() -> None:
     doc = tfjsonpath.leaves.__doc__ or ""
     assert "no marks" in doc
     assert "plancheck.snapshot.render(plan)" in doc
+
+
+def test_every_how_to_guide_is_linked_from_the_readme_and_the_site_index() -> None:
+    # A newcomer starts from the README: a guide it does not name (coverage was one) is found by accident or never.
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    index = (ROOT / "docs" / "index.md").read_text(encoding="utf-8")
+    guides = sorted(p.name for p in (ROOT / "docs" / "guides").glob("*.md"))
+    assert [g for g in guides if f"(docs/guides/{g})" not in readme] == []
+    assert "(guides/coverage.md)" in index
+
+
+def test_the_porting_guide_names_go_s_spelling_of_no_op() -> None:
+    # ResourceActionNoop is the one Go constant whose Python member is not its suffix (Noop raises AttributeError).
+    text = (ROOT / "docs" / "guides" / "porting-from-go.md").read_text(encoding="utf-8")
+    assert "`plancheck.ResourceActionNoop` (value `\"NoOp\"`) is\n`ResourceAction.NoOp`" in text
+    from plancheck import ResourceAction
+
+    assert ResourceAction.NoOp.value == "NoOp"

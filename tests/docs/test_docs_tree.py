@@ -37,7 +37,7 @@ NOT_OURS = {
 BESIDE = ("../shared/", "shared/")
 
 #: Dotted names of Go's packages that a porting page maps to ours (Go's ``plancheck`` is not this one).
-GO_NAMES = {"plancheck.ResourceActionReplace", "plancheck.DeferredReasonAbsentPrereq"}
+GO_NAMES = {"plancheck.ResourceActionReplace", "plancheck.DeferredReasonAbsentPrereq", "plancheck.ResourceActionNoop"}
 
 _CODE = re.compile(r"`([^`\s]+)`")
 _PATH = re.compile(r"[\w.-]*\w[\w.-]*(?:/[\w.-]*)*")

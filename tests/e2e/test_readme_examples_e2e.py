@@ -40,7 +40,7 @@ def _run_example(name: str, runner: AcceptanceRunner, monkeypatch: pytest.Monkey
 
 @pytest.mark.parametrize(
     "name", ["test_null", "test_widget", "test_widget_lifecycle", "test_logs_module", "test_first_acceptance", "test_quickstart_acceptance",
-             "test_first_mocked_module"]
+             "test_first_mocked_module", "test_acc_greeting"]
 )
 def test_a_readme_example_passes(
     name: str, tf_acceptance: AcceptanceRunner, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
