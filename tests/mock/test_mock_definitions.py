@@ -167,6 +167,19 @@ def test_schema_files(tmp_path: Path, content: str | None, message: str) -> None
     assert str(info.value) == message.format(path=path)
 
 
+def test_a_missing_relative_schema_file_names_the_directory_it_was_looked_for_in(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # pytest runs where it was started, not beside the test file: the message says where the file was looked for.
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(MockSchemaError) as info:
+        MockProvider.from_schema_file("cloud.schema.json", "acme/cloud")
+    assert str(info.value) == (
+        "cloud.schema.json: cannot read the schema: No such file or directory "
+        f"(a relative path is taken from the current directory, {tmp_path})"
+    )
+
+
 def test_the_whole_document_and_one_entry_give_the_same_mock() -> None:
     document = cloud_document()
     before = copy.deepcopy(document)

@@ -466,6 +466,9 @@ def read_schema_file(path: str | os.PathLike[str], max_bytes: int | None = None)
     The file is read up to ``max_bytes`` (default: ``PLANCHECK_MAX_BYTES``, else 2 GiB), as plans
     are: a larger file, or a device that never ends (``/dev/zero``), is refused after reading no more.
 
+    A relative path that is not there is named with the directory it was looked for in: a test's files are
+    beside it, while pytest's current directory is where it was started.
+
     >>> read_schema_file("/no/such/schema.json")
     Traceback (most recent call last):
     ...
@@ -484,7 +487,10 @@ def read_schema_file(path: str | os.PathLike[str], max_bytes: int | None = None)
             where, f"cannot read the schema: larger than {limit} bytes (raise the limit with max_bytes= or {MAX_BYTES_ENV})"
         ) from None
     except OSError as exc:
-        raise MockSchemaError(where, f"cannot read the schema: {exc.strerror or exc}") from None
+        reason = exc.strerror or str(exc)
+        if isinstance(exc, FileNotFoundError) and not os.path.isabs(where):
+            reason += f" (a relative path is taken from the current directory, {os.getcwd()})"
+        raise MockSchemaError(where, f"cannot read the schema: {reason}") from None
     return loads_json_file(data, where)
 
 
