@@ -221,21 +221,39 @@ def render_violation(
     """
     expected = _expected_phrase(root, violation.schema)
     found = _found_phrase(violation)
-    if (
-        violation.kind == "required"
-        and violation.path == ("format_version",)
-        and isinstance(document, Mapping)
-        and "plan_format_version" in document
-    ):
+    other = _another_format(document) if violation.kind == "required" and violation.path == ("format_version",) else None
+    if other is not None:
+        expected = 'a "format_version" key (a terraform show -json plan or state)'
+        found = other
+    return error(violation.location, expected, found=found, source=source)
+
+
+def _another_format(document: Any) -> str | None:
+    """What ``document`` (one without a ``format_version``) is, when it is a JSON format people take for
+    ``terraform show -json``'s, with where to get that instead; None for anything else.
+
+    >>> _another_format({"version": 4, "terraform_version": "1.11.4", "serial": 3, "lineage": "5e1c..."})
+    'a Terraform state file (terraform.tfstate\\'s own format, with "serial" and "lineage"), which is a different format; get its JSON from terraform show -json (a plan\\'s from terraform show -json PLANFILE)'
+    >>> _another_format({"resource_changes": []}) is None
+    True
+    """
+    if not isinstance(document, Mapping):
+        return None
+    if "plan_format_version" in document:
         # HCP Terraform's redacted plan JSON looks like a plan but is another format.
         version = document.get("plan_format_version")
         shown = json.dumps(version) if isinstance(version, str) else describe_json_type(version)
-        expected = 'a "format_version" key (a terraform show -json plan or state)'
-        found = (
+        return (
             f'HCP Terraform redacted plan JSON ("plan_format_version": {shown}), which is a different format; '
             "get the plan from terraform show -json PLANFILE"
         )
-    return error(violation.location, expected, found=found, source=source)
+    if "serial" in document and "lineage" in document:
+        # The state file itself (terraform.tfstate, or terraform state pull's output), not show -json's view of it.
+        return (
+            "a Terraform state file (terraform.tfstate's own format, with \"serial\" and \"lineage\"), which is a "
+            "different format; get its JSON from terraform show -json (a plan's from terraform show -json PLANFILE)"
+        )
+    return None
 
 
 # -- the compiled ("fast") validator ---------------------------------------------------------------

@@ -74,6 +74,33 @@ def test_a_plan_is_not_a_state(parser: str, validation: str, document: dict[str,
         State.from_dict(document)
 
 
+#: A terraform.tfstate as Terraform writes it (state format version 4), as newcomers pass it for show -json's.
+RAW_STATE = {"version": 4, "terraform_version": "1.11.4", "serial": 3, "lineage": "5e1c0b7a-1f3e-8d52-0c2b-9a4e61f2d3c7",
+             "outputs": {}, "resources": [], "check_results": None}
+_RAW_STATE_WORDS = (
+    '$.format_version: expected a "format_version" key (a terraform show -json plan or state), found a Terraform '
+    "state file (terraform.tfstate's own format, with \"serial\" and \"lineage\"), which is a different format; get its "
+    "JSON from terraform show -json (a plan's from terraform show -json PLANFILE)"
+)
+
+
+@pytest.mark.parametrize("validation", ["fast", "full"])
+@pytest.mark.parametrize("route_name", list(ROUTES))
+def test_a_raw_state_file_read_as_a_plan_says_where_to_get_its_json(route_name: str, validation: str) -> None:
+    got = load_fully(route_name, json.dumps(RAW_STATE).encode(), validation)
+    assert isinstance(got, PlanFormatError), got
+    assert str(got) == f"plan.json: {_RAW_STATE_WORDS}"
+
+
+@pytest.mark.parametrize("validation", ["fast", "full"])
+def test_a_raw_state_file_read_as_a_state_says_where_to_get_its_json(tmp_path: Path, validation: str) -> None:
+    path = tmp_path / "terraform.tfstate"
+    path.write_text(json.dumps(RAW_STATE), encoding="utf-8")
+    with pytest.raises(StateFormatError) as caught:
+        load_state(path, validation=validation)
+    assert str(caught.value) == f"{path}: {_RAW_STATE_WORDS}"
+
+
 @pytest.mark.parametrize(
     "document",
     [{"format_version": "1.0"}, {"format_version": "1.0", "terraform_version": "1.9.0"}],
