@@ -536,6 +536,12 @@ _CLI_STATE_NOT_PLAN: Final = (
     "this is a state (the JSON of `terraform show -json` with no plan file), not a plan: tfplancheck checks "
     "plans; give it a plan file (`terraform plan -out=tfplan`) or its JSON (`terraform show -json tfplan`)"
 )
+#: Appended to the loader's words for an input that does not even start as JSON (`terraform show tfplan`'s text, a
+#: saved `terraform plan` log, a .tf file): what the command reads instead.
+_CLI_NOT_JSON: Final = (
+    "tfplancheck reads a plan file (`terraform plan -out=tfplan`) or its JSON (`terraform show -json tfplan`), "
+    "not Terraform's text output or a configuration"
+)
 
 
 class CliError(Exception):
@@ -595,6 +601,8 @@ def read_plan(
         if exc.location == "$" and (exc.found or "").endswith(_STATE_NOT_PLAN):
             # The loader's words are the Python API's (load_state): the command line says what to give it.
             raise CliError("plan", f"{source}: {_CLI_STATE_NOT_PLAN}") from None
+        if exc.location == "$" and "invalid JSON" in (exc.found or "") and data.lstrip()[:1] not in (b"{", b"["):
+            raise CliError("plan", f"{exc}; {_CLI_NOT_JSON}") from None
         raise CliError("plan", str(exc)) from None
     except (RecursionError, ArithmeticError, ValueError) as exc:
         # The loader types its errors; should one still escape, it is the document's fault, not a traceback.

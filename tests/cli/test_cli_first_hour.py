@@ -43,6 +43,55 @@ def test_a_state_given_for_a_plan_gets_the_command_lines_words(tmp_path: Path, a
     assert (status, out, err) == (2, "", f"tfplancheck: error: {shown}: {STATE_WORDS}\n")
 
 
+def test_a_raw_state_file_given_for_a_plan_says_where_to_get_the_json(tmp_path: Path) -> None:
+    # terraform.tfstate itself, not the JSON terraform show -json makes of it: the loader's words name both.
+    path = tmp_path / "terraform.tfstate"
+    path.write_text(json.dumps({"version": 4, "terraform_version": "1.11.4", "serial": 1, "lineage": "x",
+                                "outputs": {}, "resources": []}), encoding="utf-8")
+    status, out, err = cli(str(path), "--empty", environ=automation())
+    assert (status, out, err) == (2, "", (
+        f'tfplancheck: error: {path}: $.format_version: expected a "format_version" key (a terraform show -json plan '
+        "or state), found a Terraform state file (terraform.tfstate's own format, with \"serial\" and \"lineage\"), "
+        "which is a different format; get its JSON from terraform show -json (a plan's from terraform show -json "
+        "PLANFILE)\n"
+    ))
+
+
+_NOT_JSON_WORDS = (
+    "tfplancheck reads a plan file (`terraform plan -out=tfplan`) or its JSON (`terraform show -json tfplan`), "
+    "not Terraform's text output or a configuration"
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        pytest.param("\nTerraform used the selected providers to generate the following execution\n",
+                     "Expecting value at line 2 column 1 (character 1)", id="terraform-show-without-json"),
+        pytest.param('resource "null_resource" "a" {}\n', "Expecting value at line 1 column 1 (character 0)",
+                     id="a-configuration"),
+    ],
+)
+def test_an_input_that_is_not_json_at_all_says_what_the_command_reads(tmp_path: Path, text: str, found: str) -> None:
+    path = tmp_path / "plan.txt"
+    path.write_text(text, encoding="utf-8")
+    status, out, err = cli(str(path), "--empty", environ=automation())
+    assert (status, out, err) == (
+        2, "", f"tfplancheck: error: {path}: $: expected valid JSON, found invalid JSON: {found}; {_NOT_JSON_WORDS}\n"
+    )
+
+
+def test_broken_json_keeps_the_loaders_words_alone(tmp_path: Path) -> None:
+    # JSON cut short is a JSON problem, not the wrong kind of file: no hint.
+    path = tmp_path / "plan.json"
+    path.write_text('{"format_version": "1.2"\n', encoding="utf-8")
+    status, out, err = cli(str(path), "--empty", environ=automation())
+    assert (status, out, err) == (
+        2, "", f"tfplancheck: error: {path}: $: expected valid JSON, found invalid JSON: Expecting ',' delimiter at "
+               "line 2 column 1 (character 25)\n"
+    )
+
+
 @pytest.mark.parametrize(
     ("given", "error"),
     [

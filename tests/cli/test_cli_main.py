@@ -159,6 +159,9 @@ def test_checks_json_file_works_like_toml(files: Path) -> None:
 
 # The loader's own message (its wording is the loader's to pin), shown unchanged.
 FROM_LOADER = "<the message of plancheck.load_plan>"
+#: An input that does not start as JSON: the loader's message, then what the command reads.
+NOT_JSON_HINT = ("; tfplancheck reads a plan file (`terraform plan -out=tfplan`) or its JSON (`terraform show -json "
+                 "tfplan`), not Terraform's text output or a configuration")
 
 USAGE_ERRORS = [
     pytest.param(["--checks", "pass.toml"], "usage",
@@ -169,7 +172,7 @@ USAGE_ERRORS = [
     pytest.param(["plan.json", "--bogus"], "usage", "unrecognized arguments: --bogus", id="unknown-option"),
     pytest.param(["missing.json", "--empty"], "plan", "missing.json: cannot read the plan: No such file or directory",
                  id="missing-plan"),
-    pytest.param(["notjson.json", "--empty"], "plan", FROM_LOADER, id="plan-not-json"),
+    pytest.param(["notjson.json", "--empty"], "plan", FROM_LOADER + NOT_JSON_HINT, id="plan-not-json"),
     pytest.param(["empty.json", "--empty"], "plan",
                  "empty.json: the plan is empty (expected the JSON of `terraform show -json PLANFILE`)", id="empty-plan"),
     pytest.param(["array.json", "--empty"], "plan", FROM_LOADER, id="plan-not-object"),
@@ -198,11 +201,11 @@ def test_user_errors_exit_2_with_one_clear_message(files: Path, argv: list[str],
     (files / "bad.toml").write_text('[[check]]\ntype = "ExpectUnknownValue"\naddress = "a.b"\npath = "x["\n', "utf-8")
     (files / "none.toml").write_text("# nothing yet\n", "utf-8")
     (files / "binary.tfplan").write_bytes(b"PK\x03\x04binary plan")
-    if message == FROM_LOADER:
+    if message.startswith(FROM_LOADER):
         with pytest.raises(PlanFormatError) as info:
             load_plan(argv[0])
-        message = str(info.value)
-        assert message.startswith(f"{argv[0]}: $")
+        assert str(info.value).startswith(f"{argv[0]}: $")
+        message = message.replace(FROM_LOADER, str(info.value), 1)
     r = cli(*argv)
     assert r.code == 2
     assert r.err.splitlines()[0] == f"tfplancheck: error: {message}"
