@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime
+import errno
 import json
 import os
 import re
@@ -526,13 +527,17 @@ def _umask() -> int:
 
 
 def read_baseline(file: str, max_bytes: int | None = None) -> Baseline:
-    """Read the baseline file ``file``; every problem is a :class:`BaselineError`."""
+    """Read the baseline file ``file``; every problem is a :class:`BaselineError`.
+
+    A file that is not there yet (a pipeline's first run with ``--baseline``) says how to make it.
+    """
     from .._loading.source import max_input_bytes
 
     try:
         data = read_input(file, "baseline", limit=max_input_bytes(max_bytes))
     except UnreadableInput as exc:
-        raise BaselineError(file, str(exc)) from None
+        missing = exc.limit is None and exc.reason == os.strerror(errno.ENOENT)
+        raise BaselineError(file, f"{exc} (write one with --write-baseline {file})" if missing else str(exc)) from None
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:

@@ -404,6 +404,13 @@ def test_a_bad_baseline_is_an_exit_2_error(tmp_path: Path, text: str | None, mes
     assert json.loads(out)["error"]["kind"] == "baseline"
 
 
+def test_a_missing_baseline_says_how_to_write_one(tmp_path: Path) -> None:
+    # A pipeline's first run with --baseline, before anyone committed the file.
+    code, out, err = cli(tmp_path, CHECKS, "--baseline", "base.json")
+    assert (code, out, err) == (2, "", "tfplancheck: error: base.json: cannot read the baseline: No such file or "
+                                       "directory (write one with --write-baseline base.json)\n")
+
+
 def test_an_unwritable_baseline_is_an_exit_2_error(tmp_path: Path) -> None:
     code, _, err = cli(tmp_path, CHECKS, "--write-baseline", "no/such/dir/base.json")
     assert code == 2
