@@ -195,6 +195,17 @@ def renamed_keywords(**renames: str) -> Callable[[type[_V]], type[_V]]:
     Traceback (most recent call last):
     ...
     TypeError: Box() got both size= and Size=; use Size= only
+
+    ``dataclasses.replace`` passes every field by its name, so an old keyword given to it arrives beside
+    the new one, exactly as a caller's second spelling would: it is refused the same way, naming the
+    keyword to use (taking it would silently prefer one of two spellings a caller wrote).
+
+    >>> dataclasses.replace(Box(Size=2), Size=3)
+    Box(3)
+    >>> dataclasses.replace(Box(Size=2), size=3)
+    Traceback (most recent call last):
+    ...
+    TypeError: Box() got both size= and Size=; use Size= only
     """
 
     def wrap(cls: type[_V]) -> type[_V]:

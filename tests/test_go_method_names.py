@@ -348,3 +348,49 @@ def test_go_name_is_public_and_the_old_one_is_not(module: str, go: str, old: str
 def test_two_spellings_of_one_keyword_are_refused() -> None:
     with pytest.raises(TypeError, match=r"^KnownValueCheck\(\) got both path= and Path=; use Path= only$"):
         querycheck.KnownValueCheck(Path=New("a"), path=New("a"), KnownValue=kv.Null())
+
+
+def _renamed_keywords() -> list[tuple[type, str, str]]:
+    """(class, old keyword, Go's) of every public value whose constructor still takes its old keywords
+    (``renamed_keywords``: a wrapped ``__init__``, a deprecated property per old name, spelled as its field)."""
+    found: dict[tuple[type, str, str], None] = {}
+    for module in PUBLIC_MODULES:
+        for cls in (getattr(module, name) for name in module.__all__):
+            if not (inspect.isclass(cls) and dataclasses.is_dataclass(cls) and hasattr(cls.__init__, "__wrapped__")):
+                continue
+            fields = {_spelling(f.name): f.name for f in dataclasses.fields(cls)}
+            for old, value in vars(cls).items():
+                if _deprecated(value) and _spelling(old) in fields:
+                    found[(cls, old, fields[_spelling(old)])] = None
+    return list(found)
+
+
+#: A value of each class whose constructor takes old keywords, and a new value for each of its fields.
+EXAMPLES: dict[str, Callable[[], Any]] = {
+    "Sweeper": lambda: Sweeper("a", print, ["b"]),
+    "KnownValueCheck": lambda: querycheck.KnownValueCheck(New("a"), kv.Null()),
+}
+REPLACEMENTS: dict[str, object] = {"Name": "other", "F": len, "Dependencies": ("c",), "Path": New("b"),
+                                   "KnownValue": kv.StringExact("x")}
+RENAMED = _renamed_keywords()
+
+
+def test_the_walk_finds_every_renamed_keyword() -> None:
+    assert sorted((cls.__qualname__, old) for cls, old, _ in RENAMED) == [
+        ("KnownValueCheck", "known_value"), ("KnownValueCheck", "path"),
+        ("Sweeper", "dependencies"), ("Sweeper", "f"), ("Sweeper", "name")]
+
+
+@pytest.mark.parametrize(("cls", "old", "go"), [pytest.param(*r, id=f"{r[0].__qualname__}.{r[1]}") for r in RENAMED])
+def test_replace_takes_go_s_keyword_and_refuses_the_old_one_naming_go_s(cls: type, old: str, go: str) -> None:
+    # dataclasses.replace passes every field by its name: an old keyword arrives beside Go's, as a caller's second
+    # spelling of it would, and is refused as that is (naming the keyword to use), never silently preferred.
+    value = EXAMPLES[cls.__qualname__]()
+    new = REPLACEMENTS[go]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no DeprecationWarning either way: the old keyword was not taken
+        with pytest.raises(TypeError, match=rf"^{cls.__qualname__}\(\) got both {old}= and {go}=; use {go}= only$"):
+            dataclasses.replace(value, **{old: new})
+        replaced = dataclasses.replace(value, **{go: new})
+    assert getattr(replaced, go) == new
+    assert replaced != value

@@ -124,9 +124,23 @@ def workspace(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Workspace:
 SCRIPT = """
 import sys
 from contextlib import nullcontext
-from plancheck import ExpectNoDrift, ExpectUnknownValue, assert_plan, load_plan, revealing_sensitive
+from dataclasses import dataclass
+from plancheck import ExpectNoDrift, ExpectUnknownValue, PlanCheck, assert_plan, load_plan, revealing_sensitive
 from plancheck import snapshot
 from tfjsonpath import New
+
+
+@dataclass(frozen=True)
+class LooksUpAZone(PlanCheck):
+    def failures(self, plan):
+        raise LookupError("no zone in this plan")
+
+
+@dataclass(frozen=True)
+class QuotesTheTriggers(PlanCheck):
+    def failures(self, plan):
+        raise RuntimeError("cannot use " + " | ".join(plan.resource_change("null_resource.a").change.after["triggers"].values()))
+
 
 plan = load_plan("plan.json")
 reveal = revealing_sensitive() if sys.argv[2] == "reveal" else nullcontext()
@@ -135,6 +149,8 @@ with reveal:
     if sys.argv[1] == "checks":
         assert_plan(plan, *[ExpectUnknownValue("null_resource.a", New("triggers").AtMapKey(s)) for s in {shapes!r}],
                     ExpectUnknownValue("null_resource.a", New("tags")), ExpectNoDrift())
+    elif sys.argv[1] == "raising":
+        assert_plan(plan, LooksUpAZone(), QuotesTheTriggers())
     else:
         snapshot.assert_matches(plan, "hand.snap")
 """
@@ -295,6 +311,9 @@ UNMARKED = "(sensitive, unmarked) -> (sensitive)"
 FRONT_ENDS = [
     FrontEnd("script-assert_plan", _script("checks")),
     FrontEnd("script-snapshot-assert_matches", _script("snapshot"), reveals=False, shows=UNMARKED),
+    # Two checks raise: the first's traceback shows no secret and stays the cause, the second's message quotes them.
+    FrontEnd("script-assert_plan-raising-checks", _script("raising"),
+             shows="The above exception was the direct cause of the following exception"),
     FrontEnd("pytest-default", _pytest(), shows=UNMARKED),
     FrontEnd("pytest-vv-showlocals", _pytest("-vv", "-l", "--tb=long"), shows=UNMARKED),
     FrontEnd("pytest-native-rA", _pytest("--tb=native", "-rA"), shows=UNMARKED),

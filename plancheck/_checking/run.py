@@ -320,20 +320,20 @@ def run_checks(
     # What a check raised is the user's text, which may quote the document: scrubbed with its secrets
     # (asked for only then: a check that passes or fails collects none here).
     scrub = getattr(getattr(document, "secrets", None), "scrub", None) if raised else None
-    cause = raised[0] if raised else None
     found: list[CheckFailure] = []
     for outcome in outcomes:
         for failure in outcome.failures:
             if outcome.error is not None and callable(scrub):
-                shown = scrub(failure.message)
-                if shown != failure.message:
-                    cause = None  # its traceback would show the secret the message hides
-                failure = dataclasses.replace(failure, message=shown)
+                failure = dataclasses.replace(failure, message=scrub(failure.message))
             found.append(failure)
     if found:
+        # A check that raised is one failure among the others, naming it; the first one's traceback stays reachable
+        # as the cause unless it shows a secret. That traceback prints what its failure's message says (the
+        # exception's type and text): a message scrubbed of a secret drops its own cause, and another check's
+        # secret, which the traceback does not hold, drops nothing.
+        cause = raised[0] if raised else None
         if cause is not None and _chain_shows_a_secret(cause, document):
             cause = None
-        # A check that raised is one failure among the others, naming it; its traceback stays reachable as the cause.
         raise error(found, note=note) from cause
 
 

@@ -9,6 +9,7 @@ from operator import is_
 from typing import Any, Final
 
 from .._loading.collector import collector_off
+from .._loading.jsontext import spelled_alike
 from .._loading.lazy import LazyObject
 from .._redact import Marks, Secrets, collect_secret_strings, config_parts, contains_sensitive, fit_marks
 
@@ -117,12 +118,10 @@ def _sensitive_variable_names(document: Mapping[str, Any]) -> set[str]:
 
 
 def _same(a: Any, b: Any) -> bool:
-    if a is b:  # a skimmed state's resource holds its change's very side (LazyObject.skim): no need to compare
-        return True
-    try:
-        return bool(a == b)
-    except Exception:  # a value whose comparison raises (Decimal('sNaN')) is simply walked
-        return False
+    # A skimmed state's resource holds its change's very side (LazyObject.skim): no need to compare. Otherwise
+    # equal is not enough: a state's `1E+3` (`1.0`) under its change's `1000` (`1`) has a spelling of its own,
+    # which a message may show, so it is the same value only if it is written alike.
+    return a is b or spelled_alike(a, b)
 
 
 def _state_roots(

@@ -40,7 +40,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from decimal import Decimal
-from functools import cache
+from functools import cache, partial
 from json import JSONDecodeError
 from typing import Any, Final, Literal, cast
 
@@ -64,6 +64,7 @@ __all__ = [
     "repeats_ruled_out",
     "resolve_parser",
     "scan_exact",
+    "spelled_alike",
     "stdlib_scan",
 ]
 
@@ -193,6 +194,49 @@ def _fast_encoder() -> Any:
     import msgspec
 
     return msgspec.json.Encoder(decimal_format="number")
+
+
+@cache
+def _spelling_encoder() -> Callable[[Any], bytes]:
+    """What :func:`spelled_alike` compares: each value written with the type of every part, a Decimal by its text.
+
+    msgspec's JSON encoder when installed (a Decimal as its text in a string), else a pickle, which
+    also writes which parts are one object: two values whose parts are shared otherwise are not proven
+    alike (the caller walks both). The standard library's JSON encoder took 1.4 s of CPU for the 20,000-resource
+    reference plan's states where msgspec takes 0.3 s and a pickle 0.9 s (both sides of every comparison).
+    """
+    if fast_parser_available():
+        import msgspec
+
+        return msgspec.json.Encoder().encode
+    import pickle  # here: no import pays for it (nothing else of a plain session imports it)
+
+    return partial(pickle.dumps, protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def spelled_alike(a: Any, b: Any) -> bool:
+    """Whether ``a`` and ``b`` are equal and written alike: each value of one has the other's type and text.
+
+    ``==`` finds ``1000 == Decimal("1E+3") == 1000.0`` and ``1 == True``, though a message may show
+    each of them otherwise; what the exact parse keeps of a number's spelling (:func:`loads_exact`: an
+    int, or a Decimal of the very digits and exponent written) must then be the same in both. Objects
+    with their keys in another order are not alike, nor is what the encoder cannot write (the caller walks both).
+
+    >>> spelled_alike({"n": [1, Decimal("1.5")]}, {"n": [1, Decimal("1.5")]})
+    True
+    >>> [spelled_alike(1000, x) for x in (Decimal("1E+3"), Decimal("1000.0"), 1000.0)], spelled_alike(1, True)
+    ([False, False, False], False)
+    >>> spelled_alike(Decimal("1"), "1"), spelled_alike({"a": 1, "b": 2}, {"b": 2, "a": 1})
+    (False, False)
+    """
+    try:
+        # Equality first, at C speed: the encodings below then differ only where the types or a Decimal's text do.
+        if a != b:
+            return False
+        encode = _spelling_encoder()
+        return encode(a) == encode(b)
+    except Exception:  # a comparison that raises (Decimal('sNaN')), a value the encoder cannot write: not proven alike
+        return False
 
 
 #: Bytes a ``msgspec.Raw`` is copied in to be counted: a value of 100 MB is never copied whole.

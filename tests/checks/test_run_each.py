@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from secret_shapes import ALL_SECRETS, leaks
 
 from plancheck import CheckFailure, Plan, PlanCheck, PlanCheckError, PlanFormatError, Secrets, assert_plan
 from plancheck._checking.run import by_method, run_checks, run_each
@@ -251,6 +252,69 @@ def test_a_raising_check_whose_traceback_shows_no_secret_stays_its_cause() -> No
     with pytest.raises(PlanCheckError) as info:
         run_checks("assert_x", "doc", _Document(), [Fixed(error=error)], Fixed, PlanCheckError)
     assert info.value.__cause__ is error
+
+
+def _two(first: BaseException, second: BaseException) -> list[BaseException]:
+    return [first, second]
+
+
+#: (what the raising checks raised, in order; which one is the cause): the first check that raised stays the cause
+#: unless its own traceback shows a secret. Another check's secret, scrubbed from that check's message, used to
+#: drop it too, though it shows nowhere in it.
+CAUSES = [
+    pytest.param(lambda: _two(ValueError("no zone"), ValueError(f"saw {SECRET}")), 0,
+                 id="another-check-s-message-shows-a-secret"),
+    pytest.param(lambda: _two(ValueError("no zone"), _chained(RuntimeError("lookup failed"), KeyError(SECRET), explicit=True)),
+                 0, id="another-check-s-chain-shows-a-secret"),
+    pytest.param(lambda: _two(ValueError(f"saw {SECRET}"), ValueError("no zone")), None, id="its-own-message-shows-a-secret"),
+    pytest.param(lambda: _two(KeyError(SECRET), ValueError("no zone")), None, id="its-own-key-error-shows-a-secret"),
+    pytest.param(lambda: _two(ValueError("no zone"), ValueError("no region")), 0, id="none-shows-a-secret"),
+]
+
+
+@pytest.mark.parametrize(("make", "cause"), CAUSES)
+def test_the_first_raising_check_is_the_cause_unless_its_own_traceback_shows_a_secret(make: Any, cause: int | None) -> None:
+    import traceback
+
+    errors = make()
+    with pytest.raises(PlanCheckError) as info:
+        run_checks("assert_x", "doc", _Document(), [Fixed(error=e) for e in errors], Fixed, PlanCheckError)
+    assert info.value.__cause__ is (None if cause is None else errors[cause])
+    assert SECRET not in "".join(traceback.format_exception(info.value))
+
+
+class _Shapes:
+    """A document whose secrets are every shape of secret_shapes."""
+
+    secrets = Secrets(ALL_SECRETS.values())
+
+
+def _quoting(secret: str) -> list[BaseException]:
+    return [ValueError(f"cannot use {secret}")]
+
+
+#: How a check that raised shows a planted secret of each shape, with the cause each leaves (see CAUSES).
+SHAPED = [
+    pytest.param(make, name, cause, id=f"{how}-{name}")
+    for name in ALL_SECRETS
+    for how, make, cause in [
+        ("in-its-message", _quoting, None),
+        ("in-its-key-error", lambda secret: [KeyError(secret)], None),
+        ("in-its-chain", lambda secret: [_chained(RuntimeError("lookup failed"), KeyError(secret), explicit=False)], None),
+        ("in-another-check-s-message", lambda secret: [LookupError("no zone"), *_quoting(secret)], 0),
+    ]
+]
+
+
+@pytest.mark.parametrize(("make", "name", "cause"), SHAPED)
+def test_no_planted_secret_shows_in_the_traceback_of_checks_that_raised(make: Any, name: str, cause: int | None) -> None:
+    import traceback
+
+    errors = make(ALL_SECRETS[name])
+    with pytest.raises(PlanCheckError) as info:
+        run_checks("assert_x", "doc", _Shapes(), [Fixed(error=e) for e in errors], Fixed, PlanCheckError)
+    assert info.value.__cause__ is (None if cause is None else errors[cause])
+    assert leaks("".join(traceback.format_exception(info.value))) == []
 
 
 class _Returns(PlanCheck):

@@ -67,15 +67,37 @@ def _a_bug() -> None:
     raise RuntimeError("a bug while reading")
 
 
-@pytest.mark.parametrize(("interrupt", "raised"), [
-    pytest.param(_ctrl_c, KeyboardInterrupt, id="ctrl-c"),
-    pytest.param(_sigterm, Terminated, id="sigterm"),
-    pytest.param(_a_bug, RuntimeError, id="exception"),
-])
+def _ctrl_c_again_as_the_helper_is_waited_for(proc: subprocess.Popen[bytes]) -> None:
+    """A second Ctrl-C landing as the wait for the ended helper begins."""
+    real_wait = proc.wait
+
+    def interrupted_wait(timeout: float | None = None) -> int:
+        os.kill(os.getpid(), signal.SIGINT)
+        return real_wait(timeout)
+
+    proc.wait = interrupted_wait  # type: ignore[method-assign]
+
+
+# (what interrupts the first read of the helper's results, what more happens to the helper once started, what the
+# load raises). A Ctrl-C ends the load; a second one landing while the helper is killed and waited for used to cut
+# the wait short and leave a zombie: ended with the signals held back, the second is raised only once it is reaped.
+INTERRUPTED_READS = [
+    pytest.param(_ctrl_c, None, KeyboardInterrupt, id="ctrl-c"),
+    pytest.param(_sigterm, None, Terminated, id="sigterm"),
+    pytest.param(_a_bug, None, RuntimeError, id="exception"),
+    pytest.param(_ctrl_c, _ctrl_c_again_as_the_helper_is_waited_for, KeyboardInterrupt,
+                 id="a-second-ctrl-c-while-the-helper-is-ended"),
+]
+
+
+@pytest.mark.parametrize(("interrupt", "after_start", "raised"), INTERRUPTED_READS)
 def test_an_interrupted_read_of_the_helpers_results_ends_and_reaps_it(
     monkeypatch: pytest.MonkeyPatch, as_a_script: list[int], interrupt: Callable[[], None],
-    raised: type[BaseException],
+    after_start: Callable[[subprocess.Popen[bytes]], None] | None, raised: type[BaseException], tmp_path: Path,
 ) -> None:
+    # A temporary directory of this test's own, for this process and the helper: the machine's is shared.
+    monkeypatch.setenv("TMPDIR", str(tmp_path))
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
     started: list[int] = []
     original = parallel._Helper.__init__
 
@@ -83,6 +105,8 @@ def test_an_interrupted_read_of_the_helpers_results_ends_and_reaps_it(
         original(self, data, segments)
         started.append(self.proc.pid)
         self.proc.stdout = _Interrupting(self.proc.stdout, interrupt)  # type: ignore[assignment]
+        if after_start is not None:
+            after_start(self.proc)
 
     monkeypatch.setattr(parallel._Helper, "__init__", start)
     fds = sorted(os.listdir("/proc/self/fd"))
@@ -93,13 +117,8 @@ def test_an_interrupted_read_of_the_helpers_results_ends_and_reaps_it(
         # The traceback (held here) keeps the load's frames, and with them the helper's Popen, alive: only an
         # explicit wait reaps it.
         assert caught.value is not None
-        assert len(started) == 1
-        assert not Path(f"/proc/{started[0]}").exists(), "the helper is still running, or a zombie not reaped"
     finally:
-        for pid in started:  # what a failing check left: this test's own child
-            with contextlib.suppress(ProcessLookupError, ChildProcessError):
-                os.kill(pid, signal.SIGKILL)
-                os.waitpid(pid, 0)
+        _ends_and_reaps(started)
     assert sorted(os.listdir("/proc/self/fd")) == fds
     assert sorted(os.listdir(tempfile.gettempdir())) == temporary
     assert as_a_script == ([signal.SIGTERM] if raised is Terminated else [])
@@ -144,29 +163,3 @@ def test_a_signal_inside_the_helpers_start_ends_it(
     _ends_and_reaps(started)
     assert sorted(os.listdir("/proc/self/fd")) == fds
     assert as_a_script == [signal.SIGTERM]
-
-
-def test_a_second_signal_while_the_helper_is_ended_still_reaps_it(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A Ctrl-C ends the load; a second one landing while the helper is killed and waited for used to cut the wait
-    short and leave a zombie. Ended with the signals held back, the second is raised only once it is reaped."""
-    started: list[int] = []
-    original = parallel._Helper.__init__
-
-    def start(self: parallel._Helper, data: bytes, segments: list[tuple[str, int, int]]) -> None:
-        original(self, data, segments)
-        started.append(self.proc.pid)
-        self.proc.stdout = _Interrupting(self.proc.stdout, _ctrl_c)  # type: ignore[assignment]
-        real_wait = self.proc.wait
-
-        def interrupted_wait(timeout: float | None = None) -> int:
-            os.kill(os.getpid(), signal.SIGINT)  # the second Ctrl-C, as the wait begins
-            return real_wait(timeout)
-
-        self.proc.wait = interrupted_wait  # type: ignore[method-assign]
-
-    monkeypatch.setattr(parallel._Helper, "__init__", start)
-    fds = sorted(os.listdir("/proc/self/fd"))
-    with pytest.raises(KeyboardInterrupt), ending_on_signals():
-        parallel.split_parallel([_PLAN], "plan.json")
-    _ends_and_reaps(started)
-    assert sorted(os.listdir("/proc/self/fd")) == fds

@@ -12,15 +12,21 @@ same message, when its secrets are listed (the listing fails closed).
 from __future__ import annotations
 
 import json
+from decimal import Decimal
 from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from loading_support import dumps, route
+from loading_support import ROUTES, dumps, route
 
+from plancheck import ExpectKnownValue, PlanCheckError, assert_plan
+from plancheck import knownvalue as kv
 from plancheck._documents.plan import Plan
 from plancheck._errors import DocumentFormatError
+from plancheck._loading import jsontext
+from plancheck.snapshot import render
+from tfjsonpath import New
 
 _BIG = b"1e999999999999999999999"  # a number no decimal holds: refused when its value is parsed
 
@@ -264,6 +270,116 @@ def test_a_state_unlike_the_text_of_its_change_is_read_and_collected_as_a_whole_
     assert lazy.secrets.trusted == whole.secrets.trusted
     assert not lazy.raw.is_parsed("planned_values")  # the skim read it (the whole read would raise nothing either)
     assert not lazy.raw.is_parsed("prior_state")
+
+
+def _pinned(state: Any, change: Any, where: str) -> dict[str, Any]:
+    """A plan whose change of ``null_resource.a`` marks its ``pin``, which the state ``where`` holds as ``state``
+    (the other state as ``change``); ``null_resource.b`` holds ``state`` unmarked, for a failure to show."""
+    planned, prior = (state, change) if where == "planned_values" else (change, state)
+    return {
+        "format_version": "1.2",
+        "planned_values": {"root_module": {"resources": _pin_resources(planned, state)}},
+        "resource_changes": [_change("a", {"pin": change}, {"pin": True}, {"pin": change}, {"pin": True}),
+                             _change("b", {"n": state}, {}, {"n": state}, {})],
+        "prior_state": {"format_version": "1.0", "values": {"root_module": {"resources": _pin_resources(prior, state)}}},
+    }  # fmt: skip
+
+
+def _pin_resources(pin: Any, n: Any) -> list[Any]:
+    return [_resource("a", {"pin": pin}, {"pin": True}), _resource("b", {"n": n}, {})]
+
+
+def _pinned_text(state: bytes, change: bytes, where: str) -> bytes:
+    return dumps(_pinned("STATE", "CHANGE", where)).replace(b'"STATE"', state).replace(b'"CHANGE"', change)
+
+
+#: (the state's number, its change's, where): ``==`` finds them equal, but the state spells its number otherwise,
+#: and a message may show that spelling (as another resource's value): it is a secret of its own.
+RESPELLED = [
+    pytest.param(state, change, where, id=f"{name}-in-the-{where.replace('_', '-')}")
+    for name, state, change in [
+        ("an-exponent-for-an-integer", b"1E+3", b"1000"),
+        ("a-fraction-for-an-integer", b"100.0", b"100"),
+        ("a-trailing-zero", b"1.50", b"1.5"),
+        ("a-negative-zero", b"-0.0", b"0.0"),
+    ]
+    for where in ("planned_values", "prior_state")
+]
+
+
+def _failure_shown(plan: Plan) -> str:
+    with pytest.raises(PlanCheckError) as info:
+        assert_plan(plan, ExpectKnownValue("null_resource.b", New("n"), kv.StringExact("not-a-number")))
+    return str(info.value)
+
+
+@pytest.mark.parametrize("name", ROUTES)
+@pytest.mark.parametrize(("state", "change", "where"), RESPELLED)
+def test_a_state_spelling_its_change_s_number_otherwise_is_a_secret_of_its_own(
+    state: bytes, change: bytes, where: str, name: str
+) -> None:
+    with route(name) as parser:
+        plan = Plan.from_json(_pinned_text(state, change, where), source="plan.json", parser=parser)
+    assert state.decode() in plan.secrets.ordered
+    shown = _failure_shown(plan)
+    assert "got (sensitive)" in shown
+    assert state.decode() not in shown
+    snapshot = render(plan, key=None)  # a file committed beside the tests
+    assert 'n = (sensitive)' in snapshot
+    assert state.decode() not in snapshot
+
+
+#: The same, in a plan given as Python values (``Plan.from_dict``): ``1000 == 1000.0 == Decimal("1E+3")``.
+RESPELLED_VALUES = [
+    pytest.param(1000.0, 1000, "1000.0", id="a-float-for-an-int"),
+    pytest.param(Decimal("1E+3"), 1000, "1E+3", id="a-decimal-exponent-for-an-int"),
+    pytest.param(Decimal("1000.0"), Decimal("1E+3"), "1000.0", id="a-decimal-for-another"),
+]
+
+
+@pytest.mark.parametrize(("state", "change", "spelled"), RESPELLED_VALUES)
+def test_a_state_value_unlike_its_change_s_in_type_or_digits_is_a_secret_of_its_own(
+    state: Any, change: Any, spelled: str
+) -> None:
+    plan = Plan.from_dict(_pinned(state, change, "planned_values"))
+    assert spelled in plan.secrets.ordered
+    assert spelled not in _failure_shown(plan)
+
+
+#: (a, b, whether they are spelled alike): equal, of the same types, every number with the same text.
+ALIKE = [
+    pytest.param({"n": [1, Decimal("1.5"), "s", None, True]}, {"n": [1, Decimal("1.5"), "s", None, True]}, True,
+                 id="the-same-json"),
+    pytest.param(Decimal("1e3"), Decimal("1E+3"), True, id="one-decimal-written-two-ways"),
+    pytest.param(1000, Decimal("1E+3"), False, id="an-int-and-a-decimal-exponent"),
+    pytest.param(1, 1.0, False, id="an-int-and-a-float"),
+    pytest.param(1, True, False, id="an-int-and-a-bool"),
+    pytest.param(Decimal("1.50"), Decimal("1.5"), False, id="a-trailing-zero"),
+    pytest.param(Decimal("-0"), Decimal("0"), False, id="a-negative-zero"),
+    pytest.param({"a": 1, "b": 2}, {"b": 2, "a": 1}, False, id="keys-in-another-order"),
+    pytest.param(Decimal("1"), "1", False, id="a-number-and-its-text"),
+    pytest.param([Decimal("sNaN")], [Decimal("sNaN")], False, id="a-comparison-that-raises"),
+]
+
+
+@pytest.mark.parametrize("encoder", ["msgspec", "pickle"])
+@pytest.mark.parametrize(("a", "b", "alike"), ALIKE)
+def test_spelled_alike_with_either_encoder(a: Any, b: Any, alike: bool, encoder: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    if encoder == "msgspec" and not jsontext.fast_parser_available():
+        pytest.skip("the fast extra (msgspec) is not installed")
+    monkeypatch.setattr(jsontext, "fast_parser_available", lambda: encoder == "msgspec")
+    jsontext._spelling_encoder.cache_clear()
+    try:
+        assert jsontext.spelled_alike(a, b) is alike
+        assert jsontext.spelled_alike(b, a) is alike
+    finally:
+        jsontext._spelling_encoder.cache_clear()
+
+
+def test_a_state_written_as_its_change_adds_no_secret() -> None:
+    # 1e3 and 1E+3 are one Decimal, as written by every message: nothing more to scrub than the change's spellings.
+    whole, lazy = _both_routes(_pinned_text(b"1e3", b"1E+3", "planned_values"))
+    assert whole.secrets.ordered == lazy.secrets.ordered == ("1000", "1E+3")
 
 
 _DEEP = 500  # levels of nesting: read lazily at load, and by msgspec from a shallow stack
