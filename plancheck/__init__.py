@@ -183,33 +183,10 @@ __all__ = [
 
 @functools.cache
 def _homes() -> dict[str, tuple[str, str | None]]:
-    """Each public name's module and attribute (None for a module), read from the imports under ``TYPE_CHECKING``.
+    """Where each public name lives, read once from the imports above (see :mod:`tfjsonpath._lazy`)."""
+    from tfjsonpath._lazy import homes  # with the first name asked for: `import plancheck` imports nothing
 
-    Read once, on the first name asked for, from this module's compiled code, so an install that
-    ships only compiled files (no source) reads the same table. The loader is the standard one for
-    this file (source or compiled), not the one that imported it: pytest's assertion rewriter, which
-    imports a plugin's package, has no ``get_code``. Each relative import compiles to
-    ``IMPORT_NAME module`` after its level and its tuple of names.
-    """
-    import dis  # only here: `import plancheck` alone never needs them
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location(__name__, __file__)
-    if spec is None or spec.loader is None:
-        raise ImportError(f"plancheck cannot read its own table of names from {__file__}")
-    code = spec.loader.get_code(__name__)  # type: ignore[attr-defined]
-    steps = list(dis.get_instructions(code))
-    homes: dict[str, tuple[str, str | None]] = {}
-    for at, step in enumerate(steps):
-        if step.opname != "IMPORT_NAME" or steps[at - 2].argval != 1:
-            continue  # an absolute import (typing, functools): no public name's home
-        module, names = step.argval, steps[at - 1].argval
-        for name in names:
-            if module:
-                homes[name] = (f"{__name__}.{module}", name)
-            else:  # from . import compare: the public subpackage itself
-                homes[name] = (f"{__name__}.{name}", None)
-    return homes
+    return homes(__name__, __file__)
 
 
 #: Old names kept working, with a DeprecationWarning naming the new home.
@@ -222,12 +199,9 @@ _DEPRECATED: dict[str, tuple[str, str, str]] = {
 
 def __getattr__(name: str) -> Any:
     if name in __all__:
-        module, attribute = _homes()[name]
-        value = importlib.import_module(module)
-        if attribute is not None:
-            value = getattr(value, attribute)
-        globals()[name] = value
-        return value
+        from tfjsonpath._lazy import resolve
+
+        return resolve(globals(), _homes(), name)
     if name in _DEPRECATED:
         module, attribute, new = _DEPRECATED[name]
         warnings.warn(f"plancheck.{name} is deprecated; use {new}", DeprecationWarning, stacklevel=2)

@@ -325,13 +325,17 @@ def test_the_cycle_finder_finds_cycles(
 #: not tax every pytest session of a project that merely has the package installed).
 NOT_IN_A_PLAIN_SESSION = ("plancheck.acceptance", "plancheck.cli", "plancheck.tfconfig", "plancheck._loading",
                           "plancheck._documents", "plancheck._planchecks", "plancheck.knownvalue", "plancheck.snapshot",
-                          "plancheck._terraform.binary", "plancheck._errors", "plancheck._plugin.collectors")
+                          "plancheck._terraform.binary", "plancheck._errors", "plancheck._plugin.collectors",
+                          "plancheck._frozen", "plancheck._plugin.sweep", "plancheck._plugin.snapshot",
+                          "tfjsonpath._path", "tfjsonpath._text", "tfjsonpath._jsontypes", "tfjsonpath._lazy")
 
 #: What the plugin imports of those in every session: the list of listeners its scrub hears every document
 #: on, made before any test can make one (a module-level load_plan); and the process lifecycle, whose signal
-#: delivery it defers to the session's end (its ``_loading`` package imports nothing). A few lines each.
+#: delivery it defers to the session's end (its ``_loading`` package imports nothing), with the error bases of
+#: its ``Terminated`` (``tfjsonpath``'s package imports none of its paths: #34, every module of the package costs a
+#: session pytest's assertion rewriter's look at it). A few lines each.
 LIGHT_IN_A_PLAIN_SESSION = ("plancheck._documents", "plancheck._documents.met", "plancheck._loading",
-                            "plancheck._loading.lifecycle")
+                            "plancheck._loading.lifecycle", "tfjsonpath", "tfjsonpath._errors")
 
 
 def test_a_plain_pytest_session_imports_no_heavy_module(pytester: pytest.Pytester) -> None:
@@ -339,7 +343,7 @@ def test_a_plain_pytest_session_imports_no_heavy_module(pytester: pytest.Pyteste
     pytester.makeconftest(
         "import json, sys\n\n\n"
         "def pytest_sessionfinish(session):\n"
-        "    names = sorted(m for m in sys.modules if m.startswith('plancheck'))\n"
+        "    names = sorted(m for m in sys.modules if m.startswith(('plancheck', 'tfjsonpath')))\n"
         "    open('modules.json', 'w').write(json.dumps(names))\n"
         "    hook = session.config.pluginmanager.hook.pytest_runtest_protocol\n"
         "    open('wrappers.json', 'w').write(json.dumps([impl.plugin_name for impl in hook.get_hookimpls()]))\n"
@@ -352,9 +356,10 @@ def test_a_plain_pytest_session_imports_no_heavy_module(pytester: pytest.Pyteste
     assert "plancheck.plugin" in names  # the plugin did load
     heavy = [n for n in names if n.startswith(NOT_IN_A_PLAIN_SESSION) and n not in LIGHT_IN_A_PLAIN_SESSION]
     assert heavy == []
-    # 13: the header's binary lookup and the TF_ACC gate come from _terraform/locate.py, which runs nothing and
-    # imports nothing of the package (not binary.py, the runner); the collectors come with their fixtures.
-    assert len(names) <= 13 + len(LIGHT_IN_A_PLAIN_SESSION), names
+    # 9: the package, the entry point, the plugin's package, hooks, options, gate and document cache; the header's
+    # binary lookup and the TF_ACC gate come from _terraform/locate.py, which runs nothing and imports nothing of the
+    # package (not binary.py, the runner); the collectors come with their fixtures, sweeping with its options.
+    assert len(names) <= 9 + len(LIGHT_IN_A_PLAIN_SESSION), names
     # Per test too: the --tf-show-sensitive wrapper is registered only with the option (the 500-test row of #26).
     wrappers = json.loads((pytester.path / "wrappers.json").read_text())
     assert not {"plancheck", "plancheck-revealer"} & set(wrappers), wrappers

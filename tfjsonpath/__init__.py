@@ -16,10 +16,19 @@ parses back.
 True
 """
 
-from ._errors import PathSyntaxError, TfJsonPathError
-from ._jsontypes import describe_json_type
-from ._path import New, Path, PathNotFoundError, Traverse, leaves, walk
-from ._text import MapStep, SliceStep, Step
+# Every public name is imported on first use (PEP 562; see _lazy.py): the library's own modules import
+# tfjsonpath._errors in every pytest session (the plugin's process lifecycle), which must not import the paths.
+from __future__ import annotations
+
+import functools
+from typing import TYPE_CHECKING, Any
+
+# The one table: type checkers read these imports, and _homes reads the same lines, compiled.
+if TYPE_CHECKING:
+    from ._errors import PathSyntaxError, TfJsonPathError
+    from ._jsontypes import describe_json_type
+    from ._path import New, Path, PathNotFoundError, Traverse, leaves, walk
+    from ._text import MapStep, SliceStep, Step
 
 __all__ = [
     "MapStep",
@@ -35,3 +44,23 @@ __all__ = [
     "leaves",
     "walk",
 ]
+
+
+@functools.cache
+def _homes() -> dict[str, tuple[str, str | None]]:
+    """Where each public name lives, read once from the imports above."""
+    from ._lazy import homes
+
+    return homes(__name__, __file__)
+
+
+def __getattr__(name: str) -> Any:
+    if name in __all__:
+        from ._lazy import resolve
+
+        return resolve(globals(), _homes(), name)
+    raise AttributeError(f"module 'tfjsonpath' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})

@@ -25,12 +25,13 @@ from .gate import (
     REQUIRE_E2E_ENV,
     TERRAFORM_OPTION,
     configure_tf_acc,
+    library_skip,
     report_header,
     requested_terraform,
     required,
+    skip_at_item,
 )
 from .options import tf_acc_gate
-from .skips import library_skip, skip_at_item
 
 __all__ = [
     "REQUIRE_E2E_ENV",

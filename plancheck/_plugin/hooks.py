@@ -17,21 +17,23 @@ from typing import TYPE_CHECKING, Any, Final, cast
 import pytest
 
 from .cache import DocumentCache, SessionDocuments
-from .gate import configure_tf_acc, report_header
+from .gate import SkipCounter, configure_tf_acc, library_skip, report_header, skip_at_item
 from .options import (
+    DESTROY_LEFTOVERS,
     PLAN,
     STATE,
     DocumentOption,
     add_markers,
     add_options,
+    add_sweep_options,
     allow_errored,
+    check_sweep_options,
+    replaces_tests,
     resolve_document_path,
     show_chdir,
     show_sensitive,
     terraform_binary,
 )
-from .skips import SkipCounter, library_skip, skip_at_item
-from .sweep import DESTROY_LEFTOVERS, add_sweep_options, check_sweep_options, destroy_leftovers, sweep
 
 if TYPE_CHECKING:
     from .._documents.plan import Plan
@@ -99,9 +101,7 @@ def pytest_configure(config: pytest.Config) -> None:
         from .._documents.met import listen  # a list of listeners: the document models stay unimported
 
         config.stash[_STOP_LISTENING] = listen(documents.met)
-    from .snapshot import SnapshotReport  # light: syrupy is looked for only when an assertion is explained
-
-    config.pluginmanager.register(SnapshotReport(), "plancheck-snapshot-report")
+    config.pluginmanager.register(_SnapshotReport(), "plancheck-snapshot-report")
     configure_tf_acc(config)  # tf_acc_gate = false: TF_ACC=1 for the session
     if config.getoption("tf_cov", False):
         from .coverage.session import (
@@ -178,6 +178,10 @@ def pytest_runtestloop(session: pytest.Session) -> bool | None:
 
     Their boundary: anything they did not foresee fails the session with one line, never an INTERNALERROR.
     """
+    if not replaces_tests(session.config):
+        return None
+    from .sweep import destroy_leftovers, sweep  # and the runner: only a session that sweeps pays for them
+
     scrub = _written(session.config)
     try:
         return True if sweep(session, scrub) or destroy_leftovers(session, scrub) else None
@@ -527,6 +531,33 @@ class _Scrubber:
             from .scrub import scrub_warning
 
             scrub_warning(warning_message, secrets)
+
+
+class _SnapshotReport:
+    """The wrapper around ``pytest_assertrepr_compare`` that explains a failed plan snapshot (see
+    :mod:`.snapshot`), registered by ``pytest_configure``: a hook module holds one implementation of a hook."""
+
+    @pytest.hookimpl(wrapper=True)
+    def pytest_assertrepr_compare(
+        self, config: pytest.Config, op: str, left: object, right: object
+    ) -> Generator[None, list[list[str]], list[list[str]]]:
+        """Plan snapshots explained as review comments; everything else as the other hooks say.
+
+        The hook is not first-result: pytest takes the first explanation of the list all its
+        implementations give, so the review comments go first.
+        """
+        explained = yield
+        if op != "==":
+            return explained
+        from .snapshot import (
+            explain_plan_snapshot,  # with a failed comparison: a session imports it only then
+        )
+
+        try:
+            ours = explain_plan_snapshot(left, right)
+        except Exception:  # an explanation is a courtesy: syrupy's stays
+            return explained
+        return explained if ours is None else [ours, *explained]
 
 
 def pytest_assertrepr_compare(config: pytest.Config, op: str, left: object, right: object) -> list[str] | None:

@@ -9,27 +9,35 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Final
+from typing import Final, NamedTuple
 
 import pytest
 
-from .._frozen import FrozenValue, frozen
-
 __all__ = [
     "ALLOW_ERRORED_INI",
+    "DESTROY_LEFTOVERS",
     "DOCUMENT_KINDS",
+    "SWEEP_ALLOW_FAILURES",
+    "SWEEP_REGIONS",
+    "SWEEP_RUN",
     "DocumentOption",
+    "add_sweep_options",
     "allow_errored",
+    "check_sweep_options",
     "ini_bool",
     "resolve_document_path",
+    "replaces_tests",
     "show_sensitive",
     "terraform_binary",
 ]
 
 
-@frozen
-class DocumentOption(FrozenValue):
+class DocumentOption(NamedTuple):
     """One kind of document a fixture loads: its marker, ini key and ``getoption`` name are its ``name``.
+
+    A record of the plugin's own, not a value users meet: a tuple, because every pytest session defines it,
+    and making a frozen dataclass (the values' idiom, :mod:`plancheck._frozen`) costs a plain session more
+    than the rest of this module.
 
     >>> PLAN.name, PLAN.option
     ('tf_plan', '--tf-plan')
@@ -323,3 +331,57 @@ def ini_bool(config: pytest.Config, name: str) -> bool:
         return bool(config.getini(name))
     except (ValueError, pytest.UsageError) as exc:  # pytest's own says the value, not the key
         raise pytest.UsageError(f"ini option {name}: {exc} (expected true or false)") from None
+
+
+# -- --tf-sweep and --tf-destroy-leftovers (run by sweep.py, imported only when one is given) -------------
+
+SWEEP_REGIONS: Final = "tf_sweep"
+SWEEP_RUN: Final = "tf_sweep_run"
+SWEEP_ALLOW_FAILURES: Final = "tf_sweep_allow_failures"
+DESTROY_LEFTOVERS: Final = "tf_destroy_leftovers"
+
+
+def add_sweep_options(group: pytest.OptionGroup) -> None:
+    """``--tf-sweep``, ``--tf-sweep-run`` and ``--tf-sweep-allow-failures``."""
+    group.addoption(
+        "--tf-sweep", dest=SWEEP_REGIONS, metavar="REGIONS", default=None,
+        help="run the registered sweepers (plancheck.acceptance.AddTestSweepers) in these comma-separated "
+        "regions instead of the tests (Go's -sweep). Destructive: test environments only.",
+    )
+    group.addoption(
+        "--tf-sweep-run", dest=SWEEP_RUN, metavar="NAMES", default=None,
+        help="with --tf-sweep: only the sweepers whose names contain one of these comma-separated words "
+        "(and their dependencies) (Go's -sweep-run)",
+    )
+    group.addoption(
+        "--tf-sweep-allow-failures", dest=SWEEP_ALLOW_FAILURES, action="store_true", default=False,
+        help="with --tf-sweep: go on after a sweeper fails (Go's -sweep-allow-failures)",
+    )
+    group.addoption(
+        "--tf-destroy-leftovers", dest=DESTROY_LEFTOVERS, action="store_true", default=False,
+        help="instead of the tests, destroy what acceptance cases whose destroy failed left in "
+        ".tfplancheck/leftovers ($TFPLANCHECK_LEFTOVERS_DIR), serving their providers under test",
+    )
+
+
+def check_sweep_options(config: pytest.Config) -> None:
+    """Refuse option combinations that cannot work, before anything runs."""
+    regions = config.getoption(SWEEP_REGIONS)
+    if config.getoption(DESTROY_LEFTOVERS):
+        if regions is not None:
+            raise pytest.UsageError("--tf-destroy-leftovers and --tf-sweep: give one at a time")
+        if getattr(config.option, "numprocesses", None) or hasattr(config, "workerinput"):
+            raise pytest.UsageError("--tf-destroy-leftovers runs in one process: leave out pytest-xdist's -n")
+    if regions is None:
+        if config.getoption(SWEEP_RUN) is not None or config.getoption(SWEEP_ALLOW_FAILURES):
+            raise pytest.UsageError("--tf-sweep-run and --tf-sweep-allow-failures need --tf-sweep=REGIONS")
+        return
+    if not [r for r in regions.split(",") if r.strip()]:
+        raise pytest.UsageError("--tf-sweep needs at least one region, e.g. --tf-sweep=us-east-1,eu-west-1")
+    if getattr(config.option, "numprocesses", None) or hasattr(config, "workerinput"):
+        raise pytest.UsageError("--tf-sweep runs in one process: leave out pytest-xdist's -n")
+
+
+def replaces_tests(config: pytest.Config) -> bool:
+    """Whether the session sweeps (``--tf-sweep``) or destroys leftovers instead of running its tests."""
+    return config.getoption(SWEEP_REGIONS) is not None or bool(config.getoption(DESTROY_LEFTOVERS))

@@ -3,19 +3,17 @@
 syrupy explains a failed ``snapshot == data`` with the diff of the extension the assertion holds
 when pytest asks, which is not the one ``snapshot(extension_class=...)`` chose for one assertion
 (syrupy restores its default after the comparison). So a plan snapshot would be explained as a
-diff of its text lines. This wrapper around ``pytest_assertrepr_compare`` recognises a plan
-snapshot by its file and explains it with :func:`plancheck.snapshot.diff`'s review comments.
+diff of its text lines. The plugin's wrapper around ``pytest_assertrepr_compare`` asks here, with a
+failed comparison: a plan snapshot, recognised by its file, is explained with
+:func:`plancheck.snapshot.diff`'s review comments.
 """
 
 from __future__ import annotations
 
 import sys
-from collections.abc import Generator
 from typing import Any
 
-import pytest
-
-__all__ = ["SnapshotReport", "explain_plan_snapshot"]
+__all__ = ["explain_plan_snapshot"]
 
 #: The plan snapshot files' names (PlanSnapshotExtension's; ``.tfplan.txt`` before #33).
 _FILE_SUFFIXES = (".tfplan.snap", ".tfplan.txt")
@@ -54,25 +52,3 @@ def explain_plan_snapshot(left: object, right: object) -> list[str] | None:
     # told to the session's scrub, which also scrubs these lines of the plan's secrets with the rest of the report.
     lines.extend(PlanSnapshotExtension().diff_lines(result.asserted_data, recalled))
     return lines
-
-
-class SnapshotReport:
-    """The plugin object holding the wrapper (registered by the plancheck plugin at configure time)."""
-
-    @pytest.hookimpl(wrapper=True)
-    def pytest_assertrepr_compare(
-        self, config: pytest.Config, op: str, left: object, right: object
-    ) -> Generator[None, list[list[str]], list[list[str]]]:
-        """Plan snapshots explained as review comments; everything else as the other hooks say.
-
-        The hook is not first-result: pytest takes the first explanation of the list all its
-        implementations give, so the review comments go first.
-        """
-        explained = yield
-        if op != "==":
-            return explained
-        try:
-            ours = explain_plan_snapshot(left, right)
-        except Exception:  # an explanation is a courtesy: syrupy's stays
-            return explained
-        return explained if ours is None else [ours, *explained]

@@ -2,73 +2,19 @@
 
 Sweepers are registered while test modules and ``conftest.py`` files are imported, that is during
 collection, so the sweep replaces the test loop (``pytest_runtestloop``), after collection. It runs
-in one process: with pytest-xdist's ``-n`` the workers would each sweep, so that is refused.
+in one process: with pytest-xdist's ``-n`` the workers would each sweep, so that is refused (the options and
+that refusal are :mod:`.options`'; this module is imported only by a session that sweeps or destroys leftovers).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Final
 
 import pytest
 
-__all__ = [
-    "DESTROY_LEFTOVERS",
-    "SWEEP_ALLOW_FAILURES",
-    "SWEEP_REGIONS",
-    "SWEEP_RUN",
-    "add_sweep_options",
-    "check_sweep_options",
-    "destroy_leftovers",
-    "sweep",
-]
+from .options import DESTROY_LEFTOVERS, SWEEP_ALLOW_FAILURES, SWEEP_REGIONS, SWEEP_RUN
 
-SWEEP_REGIONS: Final = "tf_sweep"
-SWEEP_RUN: Final = "tf_sweep_run"
-SWEEP_ALLOW_FAILURES: Final = "tf_sweep_allow_failures"
-DESTROY_LEFTOVERS: Final = "tf_destroy_leftovers"
-
-
-def add_sweep_options(group: pytest.OptionGroup) -> None:
-    """``--tf-sweep``, ``--tf-sweep-run`` and ``--tf-sweep-allow-failures``."""
-    group.addoption(
-        "--tf-sweep", dest=SWEEP_REGIONS, metavar="REGIONS", default=None,
-        help="run the registered sweepers (plancheck.acceptance.AddTestSweepers) in these comma-separated "
-        "regions instead of the tests (Go's -sweep). Destructive: test environments only.",
-    )
-    group.addoption(
-        "--tf-sweep-run", dest=SWEEP_RUN, metavar="NAMES", default=None,
-        help="with --tf-sweep: only the sweepers whose names contain one of these comma-separated words "
-        "(and their dependencies) (Go's -sweep-run)",
-    )
-    group.addoption(
-        "--tf-sweep-allow-failures", dest=SWEEP_ALLOW_FAILURES, action="store_true", default=False,
-        help="with --tf-sweep: go on after a sweeper fails (Go's -sweep-allow-failures)",
-    )
-    group.addoption(
-        "--tf-destroy-leftovers", dest=DESTROY_LEFTOVERS, action="store_true", default=False,
-        help="instead of the tests, destroy what acceptance cases whose destroy failed left in "
-        ".tfplancheck/leftovers ($TFPLANCHECK_LEFTOVERS_DIR), serving their providers under test",
-    )
-
-
-def check_sweep_options(config: pytest.Config) -> None:
-    """Refuse option combinations that cannot work, before anything runs."""
-    regions = config.getoption(SWEEP_REGIONS)
-    if config.getoption(DESTROY_LEFTOVERS):
-        if regions is not None:
-            raise pytest.UsageError("--tf-destroy-leftovers and --tf-sweep: give one at a time")
-        if getattr(config.option, "numprocesses", None) or hasattr(config, "workerinput"):
-            raise pytest.UsageError("--tf-destroy-leftovers runs in one process: leave out pytest-xdist's -n")
-    if regions is None:
-        if config.getoption(SWEEP_RUN) is not None or config.getoption(SWEEP_ALLOW_FAILURES):
-            raise pytest.UsageError("--tf-sweep-run and --tf-sweep-allow-failures need --tf-sweep=REGIONS")
-        return
-    if not [r for r in regions.split(",") if r.strip()]:
-        raise pytest.UsageError("--tf-sweep needs at least one region, e.g. --tf-sweep=us-east-1,eu-west-1")
-    if getattr(config.option, "numprocesses", None) or hasattr(config, "workerinput"):
-        raise pytest.UsageError("--tf-sweep runs in one process: leave out pytest-xdist's -n")
-
+__all__ = ["destroy_leftovers", "sweep"]
 
 def _terminal_log(session: pytest.Session, scrub: Callable[[str], str]) -> Callable[[str], None]:
     """Writing a line to the terminal, scrubbed first: a sweeper's exception text, a leftover's line, is the user's
