@@ -687,7 +687,7 @@ def tf_config(request: pytest.FixtureRequest, _plancheck_documents: SessionDocum
             pytrace=False,
         )
     unknown = sorted(set(marker.kwargs) - {"flavor", "strict"})
-    if len(marker.args) != 1 or unknown:
+    if len(marker.args) != 1 or unknown or not isinstance(marker.args[0], (str, os.PathLike)):
         pytest.fail(
             "@pytest.mark.tf_config takes one path and optional flavor= and strict=, "
             f"got args={marker.args!r} kwargs={marker.kwargs!r}",

@@ -114,6 +114,7 @@ def add_command(commands: Any, name: str, description: str, epilog: str, streams
 def add_coverage_parser(commands: Any, streams: object) -> None:
     """Register ``coverage combine`` (Terraform test coverage data of ``pytest --tf-cov-data``) on ``commands``."""
     from .._plugin.coverage.report import COMBINE_HELP, coverage_command
+    from .._plugin.options import percent_argument
 
     parser = add_command(
         commands, "coverage", "Merge Terraform test coverage data files (pytest --tf-cov-data=PATH) into one report.",
@@ -124,7 +125,7 @@ def add_coverage_parser(commands: Any, streams: object) -> None:
     parser.add_argument("--report", action="append", default=None, metavar="TYPE",
                         help="term (default), json:PATH or html:DIR; may be repeated")
     parser.add_argument("--data-file", metavar="PATH", type=path_argument, help="also write the merged data to PATH")
-    parser.add_argument("--fail-under", type=float, metavar="PERCENT", help="exit 1 when the total is under PERCENT")
+    parser.add_argument("--fail-under", type=percent_argument, metavar="PERCENT", help="exit 1 when the total is under PERCENT")
     parser.add_argument("--rootdir", metavar="DIR", type=path_argument,
                         help="the pytest rootdir the modules are relative to: where the HTML report reads their files "
                         "(default: the current directory)")
