@@ -43,7 +43,7 @@ from .._errors import DocumentFormatError
 from .._frozen import FrozenValue, frozen, public
 from .._loading.jsontext import loads_exact
 from .._loading.lifecycle import signals_held
-from .._loading.source import InputTooLarge, max_input_bytes, read_limited
+from .._loading.source import InputTooLarge, fs_path, max_input_bytes, read_limited
 from .._redact import contains_sensitive, secret_strings
 from .._terraform.binary import TerraformBinary
 from ._errors import LeftoverRecordError, TestDefinitionError
@@ -472,10 +472,11 @@ def default_leftovers_dir(base: str | os.PathLike[str] | None = None) -> Path:
     >>> default_leftovers_dir("/project").as_posix() if "TFPLANCHECK_LEFTOVERS_DIR" not in os.environ else "/project/.tfplancheck/leftovers"
     '/project/.tfplancheck/leftovers'
     """
+    directory = fs_path(base, "default_leftovers_dir") if base is not None else None
     configured = os.environ.get(LEFTOVERS_ENV)
     if configured:
         return Path(configured)
-    return Path(base if base is not None else os.getcwd()) / ".tfplancheck" / "leftovers"
+    return Path(directory if directory is not None else os.getcwd()) / ".tfplancheck" / "leftovers"
 
 
 def _factory_name(factory: Any) -> str | None:
@@ -692,7 +693,7 @@ def find_leftovers(root: str | os.PathLike[str] | None = None) -> list[Leftover]
     >>> find_leftovers("/no/such/directory")
     []
     """
-    directory = Path(root) if root is not None else default_leftovers_dir()
+    directory = Path(fs_path(root, "find_leftovers")) if root is not None else default_leftovers_dir()
     found: list[Leftover] = []
     if not directory.is_dir():
         return found
