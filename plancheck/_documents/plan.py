@@ -710,7 +710,10 @@ class Plan(ReadOnly):
     _index: AddressIndex
 
     def __init__(self, raw: Mapping[str, Any], *, source: str | None = None, allow_errored: bool = False) -> None:
-        # Callers pass a document that has already been validated.
+        # Callers pass a document that has already been validated; JSON text or None would fail inside.
+        if not isinstance(raw, Mapping):
+            raise TypeError(f"Plan() takes a plan document already parsed (a dict), got {type(raw).__name__}: "
+                            "load one with plancheck.load_plan, Plan.from_json or Plan.from_dict")
         self._setup(Loaded(raw, source), allow_errored)
 
     def _setup(self, loaded: Loaded, allow_errored: bool) -> None:
