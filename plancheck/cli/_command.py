@@ -442,7 +442,8 @@ def _run_checks(args: argparse.Namespace, io: Io) -> int:
     from ._waivers import BaselineEntry, BaselineError, judge_by_baseline, read_baseline, today
 
     json_mode = args.format == "json"
-    clash = reports_clash(args.report, [*args.plan, *args.checks, args.baseline], {"--write-baseline": args.write_baseline})
+    clash = reports_clash(args.report, [*args.plan, *args.checks, args.baseline], {"--write-baseline": args.write_baseline},
+                          updated=args.baseline)
     if clash is not None:
         return io.fail("usage", clash, json_mode)
     plans: list[str] = args.plan

@@ -622,20 +622,28 @@ def _shown_plan(name: str, data: bytes, limit: int, terraform: str | None, envir
 
 
 def reports_clash(reports: Sequence[tuple[str, str]], inputs: Sequence[str | None],
-                  written: Mapping[str, str | None] | None = None) -> str | None:
-    """Why the ``--report`` files cannot be written as given (one named twice, an input, or a file another option
-    writes: ``written`` maps such an option to its file), else None.
+                  written: Mapping[str, str | None] | None = None, *, updated: str | None = None) -> str | None:
+    """Why the files a run writes cannot be written as given, else None: a ``--report`` file named twice, an input,
+    or a file another option writes (``written`` maps such an option to its file), and such an option's file that is
+    an input, except ``updated``: the one input they may write back (``--baseline F --write-baseline F``).
 
     >>> reports_clash([("junit", "r.xml"), ("sarif", "r.xml")], ["plan.json"])
     '--report r.xml: the file is named by another --report too'
     >>> reports_clash([("junit", "b.json")], ["plan.json"], {"--write-baseline": "b.json"})
     '--report b.json: the file is written by --write-baseline too'
+    >>> reports_clash([], ["plan.json"], {"--write-baseline": "plan.json"})
+    '--write-baseline plan.json: the file is an input of the run (it would be overwritten)'
     """
-    if not reports:  # only --report files can clash (with each other, an input, or the file of another option)
+    files = {option: name for option, name in (written or {}).items() if name is not None}
+    if not reports and not files:  # nothing that writes a file, so nothing can clash
         return None
     seen: set[str] = set()
     given = {os.path.abspath(name) for name in inputs if name not in (None, "-")}
-    others = {os.path.abspath(name): option for option, name in (written or {}).items() if name is not None}
+    others = {os.path.abspath(name): option for option, name in files.items()}
+    for option, name in files.items():
+        where = os.path.abspath(name)
+        if where in given and (updated is None or where != os.path.abspath(updated)):
+            return f"{option} {name}: the file is an input of the run (it would be overwritten)"
     for _, filename in reports:
         where = os.path.abspath(filename)
         if where in seen:
