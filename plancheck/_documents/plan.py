@@ -590,16 +590,19 @@ class ResourceNotFoundError(TfCheckError, LookupError):
     """
 
     def __init__(
-        self, address: str, closest: Sequence[str], where: str = "the plan", *, secrets: Secrets = NO_SECRETS
+        self, address: str, closest: Sequence[str], where: str = "the plan", *, secrets: Secrets = NO_SECRETS,
+        noun: str = "resource",
     ) -> None:
         self.address = shown_address(address, secrets)
         self.closest = tuple(dict.fromkeys(shown_address(a, secrets) for a in closest))
         self.where = secrets.scrub(where)
-        text = f"resource {self.address!r} is not in {self.where}"
+        #: What was looked for: "resource", or "output" (whose name is no address).
+        self.noun = noun
+        text = f"{noun} {self.address!r} is not in {self.where}"
         if self.closest:
             text += "; closest: " + ", ".join(self.closest)
         else:
-            text += f"; {self.where} has no similar address"
+            text += f"; {self.where} has no similar {'address' if noun == 'resource' else 'name'}"
         super().__init__(text)
 
 
@@ -943,7 +946,7 @@ class Plan(ReadOnly):
         raw = self.raw.get("output_changes") or _EMPTY
         if name not in raw:
             close = closest(name, list(raw))
-            raise ResourceNotFoundError(name, close, "the plan's output changes", secrets=self.secrets)
+            raise ResourceNotFoundError(name, close, "the plan's output changes", secrets=self.secrets, noun="output")
         return OutputChange(name, raw[name])
 
     # -- secrets -----------------------------------------------------------------------------

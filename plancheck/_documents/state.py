@@ -289,7 +289,7 @@ class State:
         outputs = self.outputs
         if name not in outputs:
             close = closest(name, list(outputs))
-            raise ResourceNotFoundError(name, close, "the state's outputs", secrets=self.secrets)
+            raise ResourceNotFoundError(name, close, "the state's outputs", secrets=self.secrets, noun="output")
         return outputs[name]
 
     # -- resources ---------------------------------------------------------------------------
