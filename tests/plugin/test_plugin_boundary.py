@@ -239,3 +239,22 @@ def test_a_withheld_report_keeps_the_shape_pytest_needs(longrepr: object, expect
     report = SimpleNamespace(longrepr=longrepr, sections=[("Captured stdout call", "x")])
     scrub_report_or_withhold(report, broken)
     assert report.longrepr == expected
+
+
+@pytest.mark.parametrize("fixture", ["tf_plan", "tf_state"])
+def test_a_bad_size_limit_in_the_environment_is_the_fixture_s_error(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch, fixture: str,
+) -> None:
+    # It was an error at setup showing the fixture's source and a traceback through the cache, the plan-file
+    # reader and max_input_bytes (tf_config, the CLI and the library already said the one line).
+    monkeypatch.setenv("PLANCHECK_MAX_BYTES", "lots")
+    write_json(pytester.path / "doc.json", simple_plan())
+    pytester.makepyfile(test_x=f"def test_it({fixture}):\n    pass\n")
+    option = "--tf-plan" if fixture == "tf_plan" else "--tf-state"
+    result = pytester.runpytest_subprocess(*QUIET_PLUGINS, "-p", "no:randomly", option, "doc.json")
+    output = "\n".join(result.outlines + result.errlines)
+    result.assert_outcomes(errors=1)
+    result.stdout.fnmatch_lines([f"{fixture} (from {option}): PLANCHECK_MAX_BYTES must be a positive number of bytes, "
+                                 "got 'lots'"])
+    assert "_loading" not in output
+    assert "def " not in output
