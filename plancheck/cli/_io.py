@@ -113,7 +113,7 @@ def add_command(commands: Any, name: str, description: str, epilog: str, streams
 
 def add_coverage_parser(commands: Any, streams: object) -> None:
     """Register ``coverage combine`` (Terraform test coverage data of ``pytest --tf-cov-data``) on ``commands``."""
-    from .._plugin.coverage.report import COMBINE_HELP, coverage_command
+    from .._plugin.coverage.report import COMBINE_HELP
     from .._plugin.options import percent_argument
 
     parser = add_command(
@@ -129,7 +129,23 @@ def add_coverage_parser(commands: Any, streams: object) -> None:
     parser.add_argument("--rootdir", metavar="DIR", type=path_argument,
                         help="the pytest rootdir the modules are relative to: where the HTML report reads their files "
                         "(default: the current directory)")
-    parser.set_defaults(handler=coverage_command)
+    parser.set_defaults(handler=_combine)
+
+
+def _combine(args: Any, io: Io) -> int:
+    """``coverage combine``, its report files judged first as the check command's are (:func:`reports_clash`): a
+    report over a data file it merges, or over the ``--data-file``, would replace it (the ``--data-file`` may be
+    one of the data files: the merged data holds it)."""
+    from .._plugin.coverage.report import ReportSpecError, coverage_command, parse_report
+
+    try:
+        reports = [(kind, target) for kind, target in map(parse_report, args.report or ()) if target is not None]
+    except ReportSpecError:
+        reports = []  # coverage_command says why
+    clash = reports_clash(reports, args.data, {"--data-file": args.data_file}, updated=args.data_file)
+    if clash is not None:
+        return int(io.fail("usage", clash, False))
+    return coverage_command(args, io)
 
 
 def path_argument(text: str) -> str:

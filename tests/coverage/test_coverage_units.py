@@ -140,6 +140,14 @@ def test_bad_data_is_a_typed_error(document: Any, message: str) -> None:
                   "taken": ""},
                  ["ok.tfcov", "--report", "html:taken"],
                  "tfplancheck: error: {tmp}/taken: cannot write the report: File exists", id="report-unwritable"),
+    # A report over a data file it merges replaced the shard with the report.
+    pytest.param({"ok.tfcov": json.dumps({"format": "tfplancheck-coverage-data", "version": 1, "modules": {}})},
+                 ["ok.tfcov", "--report", "json:ok.tfcov"],
+                 "tfplancheck: error: --report ok.tfcov: the file is an input of the run (it would be overwritten)",
+                 id="report-over-data"),
+    pytest.param({"ok.tfcov": json.dumps({"format": "tfplancheck-coverage-data", "version": 1, "modules": {}})},
+                 ["ok.tfcov", "--report", "json:m.tfcov", "--data-file", "m.tfcov"],
+                 "tfplancheck: error: --report m.tfcov: the file is written by --data-file too", id="report-over-data-file"),
 ])
 def test_combine_bad_input(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, files: dict[str, str], argv: list[str],
                            message: str) -> None:
@@ -149,6 +157,7 @@ def test_combine_bad_input(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, file
     out, err = io.StringIO(), io.StringIO()
     assert run(["coverage", "combine", *argv], stdout=out, stderr=err, environ={}) == 2
     assert err.getvalue().splitlines() == [message.replace("{tmp}", str(tmp_path))]
+    assert {name: (tmp_path / name).read_text(encoding="utf-8") for name in files} == files  # no input overwritten
 
 
 @pytest.mark.parametrize("minimum", [
