@@ -590,16 +590,19 @@ class ResourceNotFoundError(TfCheckError, LookupError):
     """
 
     def __init__(
-        self, address: str, closest: Sequence[str], where: str = "the plan", *, secrets: Secrets = NO_SECRETS
+        self, address: str, closest: Sequence[str], where: str = "the plan", *, secrets: Secrets = NO_SECRETS,
+        noun: str = "resource",
     ) -> None:
         self.address = shown_address(address, secrets)
         self.closest = tuple(dict.fromkeys(shown_address(a, secrets) for a in closest))
         self.where = secrets.scrub(where)
-        text = f"resource {self.address!r} is not in {self.where}"
+        #: What was looked for: "resource", or "output" (whose name is no address).
+        self.noun = noun
+        text = f"{noun} {self.address!r} is not in {self.where}"
         if self.closest:
             text += "; closest: " + ", ".join(self.closest)
         else:
-            text += f"; {self.where} has no similar address"
+            text += f"; {self.where} has no similar {'address' if noun == 'resource' else 'name'}"
         super().__init__(text)
 
 
@@ -710,7 +713,10 @@ class Plan(ReadOnly):
     _index: AddressIndex
 
     def __init__(self, raw: Mapping[str, Any], *, source: str | None = None, allow_errored: bool = False) -> None:
-        # Callers pass a document that has already been validated.
+        # Callers pass a document that has already been validated; JSON text or None would fail inside.
+        if not isinstance(raw, Mapping):
+            raise TypeError(f"Plan() takes a plan document already parsed (a dict), got {type(raw).__name__}: "
+                            "load one with plancheck.load_plan, Plan.from_json or Plan.from_dict")
         self._setup(Loaded(raw, source), allow_errored)
 
     def _setup(self, loaded: Loaded, allow_errored: bool) -> None:
@@ -940,7 +946,7 @@ class Plan(ReadOnly):
         raw = self.raw.get("output_changes") or _EMPTY
         if name not in raw:
             close = closest(name, list(raw))
-            raise ResourceNotFoundError(name, close, "the plan's output changes", secrets=self.secrets)
+            raise ResourceNotFoundError(name, close, "the plan's output changes", secrets=self.secrets, noun="output")
         return OutputChange(name, raw[name])
 
     # -- secrets -----------------------------------------------------------------------------

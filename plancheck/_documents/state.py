@@ -218,7 +218,10 @@ class State:
     source: str | None
 
     def __init__(self, raw: Mapping[str, Any], *, source: str | None = None) -> None:
-        # Callers pass a document that has already been validated.
+        # Callers pass a document that has already been validated; JSON text or None would fail inside.
+        if not isinstance(raw, Mapping):
+            raise TypeError(f"State() takes a state document already parsed (a dict), got {type(raw).__name__}: "
+                            "load one with plancheck.load_state, State.from_json or State.from_dict")
         self.raw = raw
         self.source = source
         values = raw.get("values") or _EMPTY
@@ -286,7 +289,7 @@ class State:
         outputs = self.outputs
         if name not in outputs:
             close = closest(name, list(outputs))
-            raise ResourceNotFoundError(name, close, "the state's outputs", secrets=self.secrets)
+            raise ResourceNotFoundError(name, close, "the state's outputs", secrets=self.secrets, noun="output")
         return outputs[name]
 
     # -- resources ---------------------------------------------------------------------------

@@ -50,9 +50,11 @@ from .validate import PathKey, json_location
 
 __all__ = [
     "PARSERS",
+    "KeyRepeated",
     "ParserName",
     "check_utf8",
     "decode_text",
+    "each_key_once",
     "encoded_colons",
     "exact_numbers",
     "fast_agrees",
@@ -94,6 +96,34 @@ def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     made = dict(pairs)
     if len(made) != len(pairs):
         raise _RepeatedKey
+    return made
+
+
+class KeyRepeated(Exception):
+    """What :func:`each_key_once` raises: the key an object of one of the tool's own small files gives twice."""
+
+    def __init__(self, key: str) -> None:
+        super().__init__(f"the key {key[:60]!r} is given twice in one object (which of its values counts would be a guess)")
+        self.key = key
+
+
+def each_key_once(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """An ``object_pairs_hook`` for ``json.loads`` of the tool's own files (a baseline, a leftover's record) raising
+    :class:`KeyRepeated`: a hand edit or a merge can repeat a key, and json.loads would keep the last value, a guess
+    nobody sees in the file. Documents and checks files refuse it their own way (:func:`loads_exact`).
+
+    >>> json.loads('{"a": 1, "a": 2}', object_pairs_hook=each_key_once)
+    Traceback (most recent call last):
+    ...
+    plancheck._loading.jsontext.KeyRepeated: the key 'a' is given twice in one object (which of its values counts would be a guess)
+    """
+    made = dict(pairs)
+    if len(made) < len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise KeyRepeated(key)
+            seen.add(key)
     return made
 
 

@@ -18,7 +18,10 @@ from typing import IO, Any, Final
 
 from .._errors import DocumentFormatError
 
-__all__ = ["DEFAULT_MAX_BYTES", "MAX_BYTES_ENV", "InputTooLarge", "is_saved_plan", "max_input_bytes", "read_bytes", "read_limited", "why_unopened"]
+__all__ = [
+    "DEFAULT_MAX_BYTES", "MAX_BYTES_ENV", "InputTooLarge", "fs_path", "is_saved_plan", "max_input_bytes", "read_bytes",
+    "read_limited", "why_unopened",
+]
 
 #: The largest document read from a file or stream unless told otherwise: 2 GiB.
 DEFAULT_MAX_BYTES: Final = 2 << 30
@@ -134,6 +137,27 @@ def why_unopened(exc: OSError | ValueError) -> str:
     if isinstance(exc, OSError):
         return exc.strerror or str(exc)
     return f"a name the system cannot open ({exc})"
+
+
+def fs_path(value: object, caller: str) -> str:
+    """``value``, a path argument of the public function ``caller``, as a str; else the TypeError naming ``caller``.
+
+    Never os.fspath's or pathlib's own "expected str, bytes or os.PathLike object, not int", which names
+    no function the user called; bytes are refused too (a bytes path reads as the document itself elsewhere).
+
+    >>> fs_path("plan.json", "load_plan_file")
+    'plan.json'
+    >>> fs_path(7, "find_leftovers")
+    Traceback (most recent call last):
+    ...
+    TypeError: find_leftovers expects a path (str or PathLike), got int
+    """
+    if isinstance(value, (str, os.PathLike)):
+        path = os.fspath(value)
+        if isinstance(path, str):
+            return path
+        value = path
+    raise TypeError(f"{caller} expects a path (str or PathLike), got {type(value).__name__}")
 
 
 def read_bytes(

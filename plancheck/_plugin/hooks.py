@@ -590,8 +590,6 @@ def plancheck_documents(pytestconfig: pytest.Config) -> SessionDocuments:
 
 
 def _document(request: pytest.FixtureRequest, cache: DocumentCache[Any], kind: DocumentOption) -> Any:
-    from .._errors import DocumentFormatError
-
     # Function-scoped fixtures only: the requesting node is always the test item.
     found = resolve_document_path(cast(pytest.Item, request.node), kind)
     if found is None:
@@ -603,7 +601,7 @@ def _document(request: pytest.FixtureRequest, cache: DocumentCache[Any], kind: D
     path, origin = found
     try:
         return cache.get(kind.name, path)
-    except DocumentFormatError as exc:
+    except ValueError as exc:  # a DocumentFormatError, or a bad PLANCHECK_MAX_BYTES (as tf_config catches it)
         message = f"{kind.name} (from {origin}): {exc}"
     # Outside the except block, so the report is this one message, not a chain of two.
     pytest.fail(message, pytrace=False)
@@ -718,7 +716,7 @@ def tf_config(request: pytest.FixtureRequest, _plancheck_documents: SessionDocum
             pytrace=False,
         )
     unknown = sorted(set(marker.kwargs) - {"flavor", "strict"})
-    if len(marker.args) != 1 or unknown:
+    if len(marker.args) != 1 or unknown or not isinstance(marker.args[0], (str, os.PathLike)):
         pytest.fail(
             "@pytest.mark.tf_config takes one path and optional flavor= and strict=, "
             f"got args={marker.args!r} kwargs={marker.kwargs!r}",

@@ -7,6 +7,8 @@ command-line option (relative to the directory pytest was started in), the ini o
 
 from __future__ import annotations
 
+import argparse
+import math
 import os
 from pathlib import Path
 from typing import Final, NamedTuple
@@ -25,6 +27,7 @@ __all__ = [
     "allow_errored",
     "check_sweep_options",
     "ini_bool",
+    "percent_argument",
     "resolve_document_path",
     "replaces_tests",
     "show_sensitive",
@@ -163,10 +166,32 @@ def _add_coverage_options(group: pytest.OptionGroup) -> None:
                     "drove both ways (conditions)")
     group.addoption("--tf-cov-report", action="append", default=None, dest="tf_cov_report", metavar="TYPE",
                     help="Terraform coverage report: term (default), json:PATH or html:DIR; may be repeated")
-    group.addoption("--tf-cov-fail-under", type=float, default=None, dest="tf_cov_fail_under", metavar="PERCENT",
+    group.addoption("--tf-cov-fail-under", type=percent_argument, default=None, dest="tf_cov_fail_under", metavar="PERCENT",
                     help="fail the session when the total Terraform coverage is under PERCENT")
     group.addoption("--tf-cov-data", default=None, dest="tf_cov_data", metavar="PATH",
                     help="write the Terraform coverage data to PATH (merge shards: tfplancheck coverage combine)")
+
+
+def percent_argument(text: str) -> float:
+    """The argparse type of a coverage minimum (``--tf-cov-fail-under``, ``coverage combine --fail-under``).
+
+    float() also reads nan, inf and numbers out of range: a minimum over 100 always fails, NaN failed with
+    "total of 100.00% is less than nan%", a negative one never fails. They are usage errors.
+
+    >>> percent_argument("61.2")
+    61.2
+    >>> percent_argument("nan")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: invalid percentage 'nan': expected a number from 0 to 100
+    """
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not 0 <= value <= 100:  # NaN compares false
+        raise argparse.ArgumentTypeError(f"invalid percentage {text!r}: expected a number from 0 to 100")
+    return value
 
 
 def add_markers(config: pytest.Config) -> None:

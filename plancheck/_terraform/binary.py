@@ -42,6 +42,7 @@ from .._loading.lifecycle import (
     start_held,
     temporary_directory,
 )
+from .._loading.source import fs_path
 from .locate import executable_problem, locate_terraform
 
 __all__ = [
@@ -255,7 +256,7 @@ def discover_terraform(
     >>> discover_terraform(environ={"PATH": ""}) is None
     True
     """
-    located = locate_terraform(explicit, environ)
+    located = locate_terraform(None if explicit is None else fs_path(explicit, "discover_terraform"), environ)
     if located is None:
         return None
     return inspect_binary(located[0])

@@ -245,12 +245,10 @@ def read_plan_file(
     TypeError: load_plan_file expects a path (str or PathLike), got bytes
     """
     from .._documents.plan import Plan
-    from .._loading.source import max_input_bytes, read_bytes
+    from .._loading.source import fs_path, max_input_bytes, read_bytes
 
-    if not isinstance(path, (str, os.PathLike)):
-        raise TypeError(f"load_plan_file expects a path (str or PathLike), got {type(path).__name__}")
+    name = fs_path(path, "load_plan_file")
     limit = max_input_bytes()
-    name = os.fsdecode(path)
     data, source = read_bytes(name, PlanFormatError, "plan", "load_plan_file", limit)
     if isinstance(data, bytes) and is_saved_plan(data):  # a path is read as bytes; a binary plan is shown as JSON
         try:

@@ -28,6 +28,7 @@ if TYPE_CHECKING:
 from .._documents.met import met, planned_in
 from .._frozen import public
 from .._loading.lifecycle import ending_on_signals
+from .._loading.source import fs_path
 from .._redact import Secrets, secret_strings
 from .._terraform.binary import (
     CommandResult,
@@ -133,11 +134,15 @@ class AcceptanceRunner:
             raise TestDefinitionError(
                 "AcceptanceRunner.require_tf_acc", f"expected a bool, got {type(require_tf_acc).__name__}"
             )
+        for path in (work_dir, cli_config, base_dir, leftovers_dir):
+            if path is not None:
+                fs_path(path, "AcceptanceRunner")
         self._require_tf_acc = require_tf_acc
         self._cases = 0
         self._commands: list[CommandResult] = []
         self._settings = RunSettings(
-            terraform=terraform if isinstance(terraform, TerraformBinary) else inspect_binary(terraform),
+            terraform=terraform if isinstance(terraform, TerraformBinary) else inspect_binary(
+                fs_path(terraform, "AcceptanceRunner")),
             work_dir=Path(work_dir),
             cli_config=None if cli_config is None else Path(cli_config),
             env=dict(env or {}),
@@ -303,6 +308,9 @@ def destroy_leftovers(
     A Ctrl-C, SIGTERM or SIGHUP ends the destroy under way (its commands and providers) and keeps its leftover.
     """
     # SIGTERM and SIGHUP unwind like a Ctrl-C until the commands and providers of the leftover at hand have ended.
+    for path in (root, cli_config, project):
+        if path is not None:
+            fs_path(path, "destroy_leftovers")
     with ending_on_signals():
         return _destroy_all(root, terraform, providers, cli_config, timeout, log, project)
 

@@ -41,9 +41,9 @@ from tfjsonpath._jsontypes import json_kind
 
 from .._errors import DocumentFormatError
 from .._frozen import FrozenValue, frozen, public
-from .._loading.jsontext import loads_exact
+from .._loading.jsontext import KeyRepeated, each_key_once, loads_exact
 from .._loading.lifecycle import signals_held
-from .._loading.source import InputTooLarge, max_input_bytes, read_limited
+from .._loading.source import InputTooLarge, fs_path, max_input_bytes, read_limited
 from .._redact import contains_sensitive, secret_strings
 from .._terraform.binary import TerraformBinary
 from ._errors import LeftoverRecordError, TestDefinitionError
@@ -472,10 +472,11 @@ def default_leftovers_dir(base: str | os.PathLike[str] | None = None) -> Path:
     >>> default_leftovers_dir("/project").as_posix() if "TFPLANCHECK_LEFTOVERS_DIR" not in os.environ else "/project/.tfplancheck/leftovers"
     '/project/.tfplancheck/leftovers'
     """
+    directory = fs_path(base, "default_leftovers_dir") if base is not None else None
     configured = os.environ.get(LEFTOVERS_ENV)
     if configured:
         return Path(configured)
-    return Path(base if base is not None else os.getcwd()) / ".tfplancheck" / "leftovers"
+    return Path(directory if directory is not None else os.getcwd()) / ".tfplancheck" / "leftovers"
 
 
 def _factory_name(factory: Any) -> str | None:
@@ -692,7 +693,7 @@ def find_leftovers(root: str | os.PathLike[str] | None = None) -> list[Leftover]
     >>> find_leftovers("/no/such/directory")
     []
     """
-    directory = Path(root) if root is not None else default_leftovers_dir()
+    directory = Path(fs_path(root, "find_leftovers")) if root is not None else default_leftovers_dir()
     found: list[Leftover] = []
     if not directory.is_dir():
         return found
@@ -708,11 +709,13 @@ def find_leftovers(root: str | os.PathLike[str] | None = None) -> list[Leftover]
 def _read(directory: Path, manifest_path: Path) -> Leftover:
     """The leftover in ``directory``; one whose record is damaged says why (it is then never destroyed nor removed)."""
     try:
-        manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
+        manifest = json.loads(manifest_path.read_text(encoding="utf-8"), object_pairs_hook=each_key_once)
     except OSError as exc:
         return Leftover(directory, {}, unreadable=f"cannot be read: {exc.strerror or type(exc).__name__}")
     except RecursionError:
         return Leftover(directory, {}, unreadable="not valid JSON: nested too deep")
+    except KeyRepeated as exc:  # which value counts would be a guess: the leftover is never destroyed by one
+        return Leftover(directory, {}, unreadable=str(exc))
     except ValueError as exc:
         # The position only: a JSON error's message quotes no text, but keep it that way for a state's secrets.
         where = f" (line {exc.lineno}, column {exc.colno})" if isinstance(exc, json.JSONDecodeError) else ""

@@ -158,6 +158,25 @@ def registered_sweepers() -> dict[str, Sweeper]:
         return dict(_REGISTRY)
 
 
+def _names(value: object, where: str) -> list[str]:
+    """The names in Go's comma-separated string or a list of str (blanks dropped); else a TestDefinitionError."""
+    if isinstance(value, str):
+        value = value.split(",")
+    elif not isinstance(value, Sequence):
+        raise TestDefinitionError(where, f"expected a comma-separated str or a list of str, got {type(value).__name__}")
+    wrong = [type(item).__name__ for item in value if not isinstance(item, str)]
+    if wrong:
+        raise TestDefinitionError(where, f"expected a comma-separated str or a list of str, got a list holding {wrong[0]}")
+    return [name.strip() for name in value if name.strip()]
+
+
+def _sweepers(value: object, where: str) -> Mapping[str, Sweeper]:
+    """``value`` if it is a mapping (of names to sweepers), else a TestDefinitionError naming ``where``."""
+    if not isinstance(value, Mapping):
+        raise TestDefinitionError(where, f"expected a mapping of names to Sweeper, got {type(value).__name__}")
+    return value
+
+
 @public("plancheck.acceptance")
 def filter_sweepers(run: str | Sequence[str] | None, source: Mapping[str, Sweeper]) -> dict[str, Sweeper]:
     """The sweepers ``run`` chooses (``-sweep-run``): every name containing one of its comma-separated
@@ -168,8 +187,8 @@ def filter_sweepers(run: str | Sequence[str] | None, source: Mapping[str, Sweepe
     >>> list(filter_sweepers("VPC", source))
     ['aws_vpc', 'aws_subnet']
     """
-    words = [w.strip().lower() for w in (run.split(",") if isinstance(run, str) else run or ())]
-    words = [w for w in words if w]
+    words = [w.lower() for w in _names(run or (), "filter_sweepers.run")]
+    _sweepers(source, "filter_sweepers.source")
     if not words:
         return dict(source)
     chosen: dict[str, Sweeper] = {}
@@ -249,11 +268,11 @@ def run_sweepers(
     >>> swept
     [('subnet', 'r1'), ('vpc', 'r1'), ('subnet', 'r2'), ('vpc', 'r2')]
     """
-    names = [r.strip() for r in (regions.split(",") if isinstance(regions, str) else regions)]
-    names = [r for r in names if r]
+    names = _names(regions, "run_sweepers.regions")
     if not names:
         raise TestDefinitionError("run_sweepers.regions", "expected at least one region")
-    source = registered_sweepers() if sweepers is None else dict(sweepers)
+    _names(run or (), "run_sweepers.run")
+    source = registered_sweepers() if sweepers is None else dict(_sweepers(sweepers, "run_sweepers.sweepers"))
     chosen = filter_sweepers(run, source)
     if not chosen:
         log(f"[sweep] no sweeper matches {run!r}" if run else "[sweep] no sweepers registered")

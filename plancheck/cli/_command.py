@@ -21,7 +21,7 @@ import itertools
 import os
 import re
 import sys
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import IO, TYPE_CHECKING, Any, Final, NoReturn, TextIO, cast
 
 from .._frozen import public
@@ -442,7 +442,8 @@ def _run_checks(args: argparse.Namespace, io: Io) -> int:
     from ._waivers import BaselineEntry, BaselineError, judge_by_baseline, read_baseline, today
 
     json_mode = args.format == "json"
-    clash = reports_clash(args.report, [*args.plan, *args.checks, args.baseline], {"--write-baseline": args.write_baseline})
+    clash = reports_clash(args.report, [*args.plan, *args.checks, args.baseline], {"--write-baseline": args.write_baseline},
+                          updated=args.baseline)
     if clash is not None:
         return io.fail("usage", clash, json_mode)
     plans: list[str] = args.plan
@@ -684,7 +685,14 @@ def run(
     io = Io(cast(TextIO, guarded[0]), cast(TextIO, guarded[1]), stdin, os.environ if environ is None else environ)
     for stream in guarded:
         stream.scrub = io.scrub
+    # A caller's mistake, told as one: a str would be read as its characters, an item that is no str would fail
+    # inside argparse (the boundary would call it a bug of ours).
+    if isinstance(argv, (str, bytes)) or not isinstance(argv, Iterable):
+        raise TypeError(f"run() argv must be a list of str (the arguments after tfplancheck), got {type(argv).__name__}")
     arguments = list(argv)
+    for index, item in enumerate(arguments):
+        if not isinstance(item, str):
+            raise TypeError(f"run() argv[{index}] must be a str, got {type(item).__name__}")
     # Every plan the command reads, and every secret a snapshot file shows in clear, is heard by the scrub.
     with listening(io.heard):
         try:

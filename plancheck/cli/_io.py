@@ -113,7 +113,8 @@ def add_command(commands: Any, name: str, description: str, epilog: str, streams
 
 def add_coverage_parser(commands: Any, streams: object) -> None:
     """Register ``coverage combine`` (Terraform test coverage data of ``pytest --tf-cov-data``) on ``commands``."""
-    from .._plugin.coverage.report import COMBINE_HELP, coverage_command
+    from .._plugin.coverage.report import COMBINE_HELP
+    from .._plugin.options import percent_argument
 
     parser = add_command(
         commands, "coverage", "Merge Terraform test coverage data files (pytest --tf-cov-data=PATH) into one report.",
@@ -124,11 +125,27 @@ def add_coverage_parser(commands: Any, streams: object) -> None:
     parser.add_argument("--report", action="append", default=None, metavar="TYPE",
                         help="term (default), json:PATH or html:DIR; may be repeated")
     parser.add_argument("--data-file", metavar="PATH", type=path_argument, help="also write the merged data to PATH")
-    parser.add_argument("--fail-under", type=float, metavar="PERCENT", help="exit 1 when the total is under PERCENT")
+    parser.add_argument("--fail-under", type=percent_argument, metavar="PERCENT", help="exit 1 when the total is under PERCENT")
     parser.add_argument("--rootdir", metavar="DIR", type=path_argument,
                         help="the pytest rootdir the modules are relative to: where the HTML report reads their files "
                         "(default: the current directory)")
-    parser.set_defaults(handler=coverage_command)
+    parser.set_defaults(handler=_combine)
+
+
+def _combine(args: Any, io: Io) -> int:
+    """``coverage combine``, its report files judged first as the check command's are (:func:`reports_clash`): a
+    report over a data file it merges, or over the ``--data-file``, would replace it (the ``--data-file`` may be
+    one of the data files: the merged data holds it)."""
+    from .._plugin.coverage.report import ReportSpecError, coverage_command, parse_report
+
+    try:
+        reports = [(kind, target) for kind, target in map(parse_report, args.report or ()) if target is not None]
+    except ReportSpecError:
+        reports = []  # coverage_command says why
+    clash = reports_clash(reports, args.data, {"--data-file": args.data_file}, updated=args.data_file)
+    if clash is not None:
+        return int(io.fail("usage", clash, False))
+    return coverage_command(args, io)
 
 
 def path_argument(text: str) -> str:
@@ -629,20 +646,28 @@ def _shown_plan(name: str, data: bytes, limit: int, terraform: str | None, envir
 
 
 def reports_clash(reports: Sequence[tuple[str, str]], inputs: Sequence[str | None],
-                  written: Mapping[str, str | None] | None = None) -> str | None:
-    """Why the ``--report`` files cannot be written as given (one named twice, an input, or a file another option
-    writes: ``written`` maps such an option to its file), else None.
+                  written: Mapping[str, str | None] | None = None, *, updated: str | None = None) -> str | None:
+    """Why the files a run writes cannot be written as given, else None: a ``--report`` file named twice, an input,
+    or a file another option writes (``written`` maps such an option to its file), and such an option's file that is
+    an input, except ``updated``: the one input they may write back (``--baseline F --write-baseline F``).
 
     >>> reports_clash([("junit", "r.xml"), ("sarif", "r.xml")], ["plan.json"])
     '--report r.xml: the file is named by another --report too'
     >>> reports_clash([("junit", "b.json")], ["plan.json"], {"--write-baseline": "b.json"})
     '--report b.json: the file is written by --write-baseline too'
+    >>> reports_clash([], ["plan.json"], {"--write-baseline": "plan.json"})
+    '--write-baseline plan.json: the file is an input of the run (it would be overwritten)'
     """
-    if not reports:  # only --report files can clash (with each other, an input, or the file of another option)
+    files = {option: name for option, name in (written or {}).items() if name is not None}
+    if not reports and not files:  # nothing that writes a file, so nothing can clash
         return None
     seen: set[str] = set()
     given = {os.path.abspath(name) for name in inputs if name not in (None, "-")}
-    others = {os.path.abspath(name): option for option, name in (written or {}).items() if name is not None}
+    others = {os.path.abspath(name): option for option, name in files.items()}
+    for option, name in files.items():
+        where = os.path.abspath(name)
+        if where in given and (updated is None or where != os.path.abspath(updated)):
+            return f"{option} {name}: the file is an input of the run (it would be overwritten)"
     for _, filename in reports:
         where = os.path.abspath(filename)
         if where in seen:

@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
-from ._io import add_command, add_snapshot_arguments, path_argument
+from ._io import add_command, add_snapshot_arguments, path_argument, reports_clash
 
 if TYPE_CHECKING:
     from .._documents.plan import Plan
@@ -245,6 +245,11 @@ def mock_plan(args: argparse.Namespace, io: Io, version: Callable[[], str]) -> i
         return secrets.scrub(message)
 
     try:
+        # --out holds the plan's sensitive values in clear: never over a file the run reads (or the snapshot it keeps).
+        read = [*args.checks, *args.var_file, args.snapshot, *(spec.partition("=")[2] for spec in [*args.mock, *args.defaults])]
+        clash = reports_clash([], read, {"--out": args.out})
+        if clash is not None:
+            raise _Failed("usage", clash)
         registry = default_registry()
         specs = [spec for name in args.checks for spec in load_checks_file(name, registry)]
         try:

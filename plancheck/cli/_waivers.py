@@ -29,6 +29,7 @@ from .._documents.plan import shown_address
 from .._documents.select import address_pattern
 from .._errors import CheckFailure
 from .._frozen import FrozenValue, frozen
+from .._loading.jsontext import KeyRepeated, each_key_once
 from .._redact import NO_SECRETS
 from .._text import Glob, Step, closest, compile_glob, one_line
 from ._io import SCHEMA_VERSION, UnreadableInput, read_input, render_json
@@ -545,25 +546,6 @@ def read_baseline(file: str, max_bytes: int | None = None) -> Baseline:
     return parse_baseline(text.removeprefix("\ufeff"), file)  # a byte-order mark is no part of the text
 
 
-class _RepeatedKey(Exception):
-    def __init__(self, key: str) -> None:
-        super().__init__(key)
-        self.key = key
-
-
-def _each_key_once(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    # A baseline is the tool's own file, but a hand edit or a merge can repeat a key: json.loads would keep the last
-    # value, and a run would be judged by entries nobody sees in the file. Checks files and plans refuse it too.
-    made = dict(pairs)
-    if len(made) < len(pairs):
-        seen: set[str] = set()
-        for key, _ in pairs:
-            if key in seen:
-                raise _RepeatedKey(key)
-            seen.add(key)
-    return made
-
-
 def parse_baseline(text: str, file: str) -> Baseline:
     """A baseline file's text as a :class:`Baseline`.
 
@@ -575,10 +557,9 @@ def parse_baseline(text: str, file: str) -> Baseline:
     plancheck.cli._waivers.BaselineError: b.json: not a tfplancheck baseline (no "tfplancheck_baseline": 1; write one with --write-baseline)
     """
     try:
-        document = json.loads(text, object_pairs_hook=_each_key_once)
-    except _RepeatedKey as exc:
-        raise BaselineError(file, f"the key {exc.key[:60]!r} is given twice in one object (which of its values counts "
-                            "would be a guess)") from None
+        document = json.loads(text, object_pairs_hook=each_key_once)
+    except KeyRepeated as exc:
+        raise BaselineError(file, str(exc)) from None
     except (ValueError, RecursionError) as exc:
         where = f" (at line {exc.lineno}, column {exc.colno})" if isinstance(exc, json.JSONDecodeError) else ""
         raise BaselineError(file, f"invalid JSON{where}") from None

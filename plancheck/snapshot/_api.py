@@ -54,6 +54,13 @@ def _plan(plan: object, owner: str) -> Plan:
     return plan
 
 
+def _argument(value: object, kind: type | tuple[type, ...], what: str, owner: str, hint: str = "") -> None:
+    """Refuse an argument ``what`` of ``owner`` that is not a ``kind`` (``what`` names it in the message), before
+    it fails deep inside as an AttributeError, or is taken for true (``update="no"``)."""
+    if not isinstance(value, kind):
+        raise TypeError(f"{owner} {what}, got {type(value).__name__}{hint}")
+
+
 def _file(file: object, owner: str) -> str:
     if not isinstance(file, (str, os.PathLike)):
         raise TypeError(f"{owner} file must be a str or a path object, got {type(file).__name__}")
@@ -75,6 +82,9 @@ def build(plan: Plan, ignore: IgnoreSpec, key: FingerprintKey | None) -> str:
       value = "10.0.0.1"
     """
     checked = _plan(plan, "build()")
+    _argument(ignore, IgnoreSpec, "ignore must be a plancheck.snapshot.IgnoreSpec", "build()")
+    _argument(key, (FingerprintKey, type(None)), "key must be a plancheck.snapshot.FingerprintKey or None", "build()",
+              " (make it with resolve_key)")
     with revealing_sensitive(False), collector_off():  # the render makes no cycle: see collector_off
         return render_snapshot(checked, ignore, key)
 
@@ -202,6 +212,9 @@ def check_file(
     ('output.ip: value: "10.0.0.2" -> "10.0.0.1"',)
     """
     name = _file(file, "check_file()")
+    _argument(text, str, "text must be a str", "check_file()")
+    _argument(secrets, Secrets, "secrets must be a plancheck.Secrets", "check_file()")
+    _argument(update, bool, "update must be a bool", "check_file()")
     try:
         existing = read_snapshot_file(name, max_bytes)
     except SnapshotFormatError as exc:
@@ -265,8 +278,7 @@ def assert_matches(
     """
     checked = _plan(plan, "assert_matches()")
     _file(file, "assert_matches()")
-    if not isinstance(update, bool):
-        raise TypeError(f"assert_matches() update must be a bool, got {type(update).__name__}")
+    _argument(update, bool, "update must be a bool", "assert_matches()")
     text = build(checked, IgnoreSpec(ignore, "assert_matches()"), resolve_key(key))
     outcome = check_file(text, checked.secrets, file, update=update)
     if outcome.status == "missing":

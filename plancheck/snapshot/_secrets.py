@@ -197,6 +197,8 @@ class FingerprintKey(ReadOnly):
     id: str
 
     def __init__(self, key: bytes) -> None:
+        if not isinstance(key, bytes):  # hmac's own TypeError names no class of ours
+            raise TypeError(f"FingerprintKey key must be bytes, got {type(key).__name__} (make it with resolve_key)")
         digest = hmac.new(key, _KEY_ID_MESSAGE, hashlib.sha256).hexdigest()
         self._set(_key=key, id=digest[:_KEY_ID_HEX])
 

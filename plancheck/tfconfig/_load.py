@@ -36,7 +36,7 @@ from tfjsonpath import MapStep, SliceStep
 from tfjsonpath._jsontypes import number_text
 
 from .._frozen import public
-from .._loading.source import InputTooLarge, max_input_bytes, read_limited, why_unopened
+from .._loading.source import InputTooLarge, fs_path, max_input_bytes, read_limited, why_unopened
 from ._blocks import check_unique, decode_document
 from ._json_reader import (
     ARRAY,
@@ -164,9 +164,7 @@ def _suffix(name: str) -> str | None:
 
 def _fs_path(caller: str, path: object) -> FsPath:
     """``path`` as a path, or the TypeError naming ``caller`` and what it was given (never os.fspath's own)."""
-    if not isinstance(path, (str, os.PathLike)):
-        raise TypeError(f"{caller} expects a path (str or PathLike), got {type(path).__name__}")
-    return FsPath(path)
+    return FsPath(fs_path(path, caller))
 
 
 def _read_file(path: FsPath, limit: int) -> bytes:

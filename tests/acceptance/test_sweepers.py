@@ -115,6 +115,20 @@ DEFINITIONS = [
     ("dependency-empty", lambda: Sweeper("a", print, ["b", ""]), "Sweeper.Dependencies[1]: expected a sweeper name, got ''"),
     ("register-not-a-sweeper", lambda: AddTestSweepers("a", print), "AddTestSweepers: expected a Sweeper, got builtin_function_or_method"),
     ("no-regions", lambda: run_sweepers(" , ", sweepers={}), "run_sweepers.regions: expected at least one region"),
+    # The red-team pass of the error promise: these were TypeError "'NoneType' object is not iterable",
+    # AttributeError "'int' object has no attribute 'strip'" and "dictionary update sequence element #0 ...".
+    ("regions-none", lambda: run_sweepers(None, sweepers={}),  # type: ignore[arg-type]
+     "run_sweepers.regions: expected a comma-separated str or a list of str, got NoneType"),
+    ("regions-int-item", lambda: run_sweepers(["r1", 5], sweepers={}),  # type: ignore[list-item]
+     "run_sweepers.regions: expected a comma-separated str or a list of str, got a list holding int"),
+    ("run-int", lambda: run_sweepers("r1", run=5, sweepers={}),  # type: ignore[arg-type]
+     "run_sweepers.run: expected a comma-separated str or a list of str, got int"),
+    ("sweepers-list", lambda: run_sweepers("r1", sweepers=["vpc"]),  # type: ignore[arg-type]
+     "run_sweepers.sweepers: expected a mapping of names to Sweeper, got list"),
+    ("filter-source-none", lambda: filter_sweepers("vpc", None),  # type: ignore[arg-type]
+     "filter_sweepers.source: expected a mapping of names to Sweeper, got NoneType"),
+    ("filter-run-dict", lambda: filter_sweepers({"vpc": 1}, {}),  # type: ignore[arg-type]
+     "filter_sweepers.run: expected a comma-separated str or a list of str, got dict"),
 ]
 
 

@@ -132,3 +132,19 @@ def test_the_boundary_names_every_subcommand() -> None:
     parser = _command._command_parser()
     made = {name for action in parser._actions if isinstance(action, argparse._SubParsersAction) for name in action.choices}
     assert made == _command._COMMANDS == {"query", "mock-plan", "destroy-leftovers", "snapshot", "providers", "coverage"}
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    # A str was iterated as its characters: "the plan n is named twice".
+    pytest.param("plan.json", "run() argv must be a list of str (the arguments after tfplancheck), got str", id="str"),
+    pytest.param(None, "run() argv must be a list of str (the arguments after tfplancheck), got NoneType", id="none"),
+    # An item that is no str was "unexpected error: TypeError: 'int' object is not subscriptable (a bug: ...)".
+    pytest.param(["plan.json", 5], "run() argv[1] must be a str, got int", id="int-item"),
+    pytest.param([b"plan.json"], "run() argv[0] must be a str, got bytes", id="bytes-item"),
+])
+def test_an_argv_that_is_no_list_of_str_is_a_type_error(files: Path, argv: Any, message: str) -> None:
+    out, err = io.StringIO(), io.StringIO()
+    with pytest.raises(TypeError) as caught:
+        run(argv, stdout=out, stderr=err)
+    assert str(caught.value) == message
+    assert (out.getvalue(), err.getvalue()) == ("", "")

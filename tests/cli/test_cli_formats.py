@@ -354,6 +354,14 @@ def test_escapes(escape: Any, text: str, expected: str) -> None:
                      "--report base.json: the file is written by --write-baseline too", id="write-baseline"),
         pytest.param(["--report", "json=plan.json/r.json"],
                      "cannot write to the report file plan.json/r.json: File exists", id="unwritable"),
+        # --write-baseline wrote over the plan or the checks file it read (the --report guard did not cover it);
+        # over the --baseline file it read is allowed: that is how a baseline shrinks.
+        pytest.param(["--write-baseline", "plan.json"],
+                     "--write-baseline plan.json: the file is an input of the run (it would be overwritten)",
+                     id="write-baseline-over-plan"),
+        pytest.param(["--write-baseline", "fail.toml"],
+                     "--write-baseline fail.toml: the file is an input of the run (it would be overwritten)",
+                     id="write-baseline-over-checks"),
     ],
 )
 def test_report_errors(plan_dir: Path, argv: list[str], message: str) -> None:

@@ -199,6 +199,17 @@ def test_fail_under(project: pytest.Pytester, minimum: str, status: int, verdict
     assert lines == ([] if verdict is None else [verdict])
 
 
+@pytest.mark.parametrize(("option", "problem"), [
+    pytest.param("--tf-cov-data=tree/main.tf/shard.tfcov", "tree/main.tf: File exists", id="data-file"),
+    pytest.param("--tf-cov-report=html:tree/main.tf", "tree/main.tf: File exists", id="html-report"),
+])
+def test_an_unwritable_report_is_named(project: pytest.Pytester, option: str, problem: str) -> None:
+    # It said only "a coverage report could not be written (File exists)": which one, the user had to guess.
+    result = project.runpytest("--tf-cov", option, "-p", "no:cacheprovider")
+    lines = [line for line in result.stdout.lines if "could not be written" in line]
+    assert lines == [f"Terraform coverage: a coverage report could not be written ({project.path / problem})"]
+
+
 def test_without_tf_cov_nothing_is_recorded(project: pytest.Pytester) -> None:
     project.makepyfile(test_z="""
 import sys

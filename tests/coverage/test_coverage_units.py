@@ -131,6 +131,23 @@ def test_bad_data_is_a_typed_error(document: Any, message: str) -> None:
     pytest.param({"ok.tfcov": json.dumps({"format": "tfplancheck-coverage-data", "version": 1, "modules": {}})},
                  ["ok.tfcov", "--report", "xml"],
                  "tfplancheck: error: coverage report 'xml': expected term, json:PATH or html:DIR", id="report"),
+    # An unwritable --data-file was "coverage: unexpected error: FileNotFoundError: ... (a bug: please report it)".
+    pytest.param({"ok.tfcov": json.dumps({"format": "tfplancheck-coverage-data", "version": 1, "modules": {}})},
+                 ["ok.tfcov", "--data-file", "ok.tfcov/merged.tfcov"],
+                 "tfplancheck: error: ok.tfcov/merged.tfcov: cannot write the data file: File exists",
+                 id="data-file-unwritable"),
+    pytest.param({"ok.tfcov": json.dumps({"format": "tfplancheck-coverage-data", "version": 1, "modules": {}}),
+                  "taken": ""},
+                 ["ok.tfcov", "--report", "html:taken"],
+                 "tfplancheck: error: {tmp}/taken: cannot write the report: File exists", id="report-unwritable"),
+    # A report over a data file it merges replaced the shard with the report.
+    pytest.param({"ok.tfcov": json.dumps({"format": "tfplancheck-coverage-data", "version": 1, "modules": {}})},
+                 ["ok.tfcov", "--report", "json:ok.tfcov"],
+                 "tfplancheck: error: --report ok.tfcov: the file is an input of the run (it would be overwritten)",
+                 id="report-over-data"),
+    pytest.param({"ok.tfcov": json.dumps({"format": "tfplancheck-coverage-data", "version": 1, "modules": {}})},
+                 ["ok.tfcov", "--report", "json:m.tfcov", "--data-file", "m.tfcov"],
+                 "tfplancheck: error: --report m.tfcov: the file is written by --data-file too", id="report-over-data-file"),
 ])
 def test_combine_bad_input(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, files: dict[str, str], argv: list[str],
                            message: str) -> None:
@@ -139,7 +156,22 @@ def test_combine_bad_input(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, file
         (tmp_path / name).write_text(text, encoding="utf-8")
     out, err = io.StringIO(), io.StringIO()
     assert run(["coverage", "combine", *argv], stdout=out, stderr=err, environ={}) == 2
-    assert err.getvalue().splitlines() == [message]
+    assert err.getvalue().splitlines() == [message.replace("{tmp}", str(tmp_path))]
+    assert {name: (tmp_path / name).read_text(encoding="utf-8") for name in files} == files  # no input overwritten
+
+
+@pytest.mark.parametrize("minimum", [
+    pytest.param("nan", id="nan"), pytest.param("inf", id="inf"), pytest.param("101", id="over-100"),
+    pytest.param("-1", id="negative"), pytest.param("lots", id="not-a-number"),
+])
+def test_combine_fail_under_is_a_percentage(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, minimum: str) -> None:
+    # nan said "total of 100.00% is less than --fail-under=nan%" and exited 1; -1 could never fail.
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "ok.tfcov").write_text(json.dumps({"format": "tfplancheck-coverage-data", "version": 1, "modules": {}}))
+    out, err = io.StringIO(), io.StringIO()
+    assert run(["coverage", "combine", "ok.tfcov", "--fail-under", minimum], stdout=out, stderr=err, environ={}) == 2
+    assert err.getvalue().splitlines()[0] == (
+        f"tfplancheck: error: argument --fail-under: invalid percentage {minimum!r}: expected a number from 0 to 100")
 
 
 _DEFAULT = 'default = "hunter2"'

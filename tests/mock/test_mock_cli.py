@@ -90,7 +90,19 @@ def errors(tmp: Path) -> list[tuple[list[str], str]]:
     )
     d = str(EXAMPLE)
     v = f"encryption_key={SECRET}"
+    checks = tmp / "checks.toml"
+    checks.write_text(CHECKS, encoding="utf-8")
+    schema = tmp / "cloud.schema.json"
+    schema.write_text(CLOUD_SCHEMA.read_text(encoding="utf-8"), encoding="utf-8")
+    clobbered = "the file is an input of the run (it would be overwritten)"
     return [
+        # --out wrote the plan (its sensitive values in clear) over the checks file, the schema or the snapshot it read.
+        ([d, "--mock", MOCK, "--var", v, "-c", str(checks), "--out", str(checks)],
+         f"tfplancheck: error: --out {checks}: {clobbered}"),
+        ([d, "--mock", f"acme/cloud={schema}", "--var", v, "--out", str(schema)],
+         f"tfplancheck: error: --out {schema}: {clobbered}"),
+        ([d, "--mock", MOCK, "--var", v, "--snapshot", str(tmp / "s.snap"), "--update", "--out", str(tmp / "s.snap")],
+         f"tfplancheck: error: --out {tmp / 's.snap'}: {clobbered}"),
         ([d], "tfplancheck: error: the following arguments are required: --mock"),
         ([d, "--mock", "acme/cloud", "--var", v], "tfplancheck: error: --mock acme/cloud: expected ADDRESS=SCHEMA.json, "
          "e.g. hashicorp/aws=aws.schema.json"),
@@ -122,6 +134,9 @@ def test_errors_are_one_clear_message_never_a_traceback(terraform: str, tmp_path
             assert "Traceback" not in err
             assert SECRET not in out + err
     assert not leaks[0], leaks[0]
+    assert (tmp_path / "checks.toml").read_text(encoding="utf-8") == CHECKS
+    assert (tmp_path / "cloud.schema.json").read_text(encoding="utf-8") == CLOUD_SCHEMA.read_text(encoding="utf-8")
+    assert not (tmp_path / "s.snap").exists()
 
 
 def test_terraform_s_own_error_names_the_unknown_type(terraform: str, tmp_path: Path) -> None:

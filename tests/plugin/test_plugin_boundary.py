@@ -68,6 +68,11 @@ MARKERS = textwrap.dedent(
     @pytest.mark.tf_config("missing_module")
     def test_missing_config(tf_config):
         pass
+
+
+    @pytest.mark.tf_config(42)
+    def test_config_not_a_path(tf_config):
+        pass
     """
 )
 
@@ -98,10 +103,18 @@ CASES: list[tuple[str, dict[str, Any], str, str, tuple[str, ...], Any, list[str]
     ("ini-allow-errored-not-a-bool", {"plan.json": simple_plan()}, "tf_allow_errored = sometimes", USES_PLAN,
      ("--tf-plan", "plan.json"), "usage",
      ["ERROR: ini option tf_allow_errored: invalid truth value 'sometimes' (expected true or false)"]),
-    ("markers", {}, "", MARKERS, (), {"errors": 3},
+    # tf_config(42) was a long traceback through the fixture's and the loader's source, ending in a TypeError
+    # naming load_config_for_test, which the test never called.
+    ("markers", {}, "", MARKERS, (), {"errors": 4},
      ["*@pytest.mark.tf_plan takes exactly one path (str or os.PathLike), got args=(42,) kwargs={}*",
       "*@pytest.mark.tf_plan takes exactly one path (str or os.PathLike), got args=('a.json', 'b.json') kwargs={}*",
-      "*tf_config: *missing_module*"]),
+      "*tf_config: *missing_module*",
+      "@pytest.mark.tf_config takes one path and optional flavor= and strict=, got args=(42,) kwargs={}"]),
+    # A percentage that is not one (nan, inf, 101, -1) said "total of 100.00% is less than --tf-cov-fail-under=nan%"
+    # and failed the session, or could never fail it.
+    *((f"cov-fail-under-{name}", {}, "", USES_PLAN, ("--tf-cov", f"--tf-cov-fail-under={value}"), "usage",
+       [f"*error: argument --tf-cov-fail-under: invalid percentage {value!r}: expected a number from 0 to 100"])
+      for name, value in (("nan", "nan"), ("inf", "inf"), ("over-100", "101"), ("negative", "-1"))),
     ("checks-that-raise", {"plan.json": simple_plan()}, "", RAISING_CHECKS, ("--tf-plan", "plan.json"),
      {"failed": 2},
      ["*Exits: raised SystemExit: 3*", "*Buggy: raised ZeroDivisionError: division by zero*", "*Odd: raised Unprintable*",
@@ -226,3 +239,22 @@ def test_a_withheld_report_keeps_the_shape_pytest_needs(longrepr: object, expect
     report = SimpleNamespace(longrepr=longrepr, sections=[("Captured stdout call", "x")])
     scrub_report_or_withhold(report, broken)
     assert report.longrepr == expected
+
+
+@pytest.mark.parametrize("fixture", ["tf_plan", "tf_state"])
+def test_a_bad_size_limit_in_the_environment_is_the_fixture_s_error(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch, fixture: str,
+) -> None:
+    # It was an error at setup showing the fixture's source and a traceback through the cache, the plan-file
+    # reader and max_input_bytes (tf_config, the CLI and the library already said the one line).
+    monkeypatch.setenv("PLANCHECK_MAX_BYTES", "lots")
+    write_json(pytester.path / "doc.json", simple_plan())
+    pytester.makepyfile(test_x=f"def test_it({fixture}):\n    pass\n")
+    option = "--tf-plan" if fixture == "tf_plan" else "--tf-state"
+    result = pytester.runpytest_subprocess(*QUIET_PLUGINS, "-p", "no:randomly", option, "doc.json")
+    output = "\n".join(result.outlines + result.errlines)
+    result.assert_outcomes(errors=1)
+    result.stdout.fnmatch_lines([f"{fixture} (from {option}): PLANCHECK_MAX_BYTES must be a positive number of bytes, "
+                                 "got 'lots'"])
+    assert "_loading" not in output
+    assert "def " not in output

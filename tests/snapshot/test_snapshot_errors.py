@@ -230,6 +230,21 @@ ARGUMENT_ERRORS = [
                  id="check-file-nul"),
     pytest.param(lambda: snapshot.build(None, snapshot.IgnoreSpec([], "x"), None), TypeError,  # type: ignore[arg-type]
                  "build() plan must be a plancheck.Plan, got NoneType (load it with plancheck.load_plan)", id="build-plan"),
+    # The red-team pass after: the other arguments of the two steps were AttributeErrors ('split', 'scrub', 'id')
+    # or, for update="no", a file written: a str is truthy.
+    pytest.param(lambda: snapshot.check_file(None, _plan().secrets, "/proc/x.snap", update=False), TypeError,  # type: ignore[arg-type]
+                 "check_file() text must be a str, got NoneType", id="check-file-text"),
+    pytest.param(lambda: snapshot.check_file("", None, "/proc/x.snap", update=False), TypeError,  # type: ignore[arg-type]
+                 "check_file() secrets must be a plancheck.Secrets, got NoneType", id="check-file-secrets"),
+    pytest.param(lambda: snapshot.check_file("", _plan().secrets, "/proc/x.snap", update="no"), TypeError,  # type: ignore[arg-type]
+                 "check_file() update must be a bool, got str", id="check-file-update"),
+    pytest.param(lambda: snapshot.build(_plan(), [], None), TypeError,  # type: ignore[arg-type]
+                 "build() ignore must be a plancheck.snapshot.IgnoreSpec, got list", id="build-ignore"),
+    pytest.param(lambda: snapshot.build(_plan(), snapshot.IgnoreSpec([], "x"), "0123456789abcdef"), TypeError,  # type: ignore[arg-type]
+                 "build() key must be a plancheck.snapshot.FingerprintKey or None, got str (make it with resolve_key)",
+                 id="build-key"),
+    pytest.param(lambda: snapshot.FingerprintKey("0123456789abcdef"), TypeError,  # type: ignore[arg-type]
+                 "FingerprintKey key must be bytes, got str (make it with resolve_key)", id="fingerprint-key-str"),
 ]
 
 

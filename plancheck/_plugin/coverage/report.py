@@ -210,11 +210,16 @@ def coverage_command(args: Any, io: Any) -> int:
         except CoverageDataError as exc:
             return int(io.fail("coverage", str(exc), False))
     if args.data_file:
-        write_data(merged, args.data_file)
+        try:
+            write_data(merged, args.data_file)
+        except OSError as exc:
+            reason = exc.strerror or type(exc).__name__
+            return int(io.fail("coverage", f"{args.data_file}: cannot write the data file: {reason}", False))
     try:
         write_reports(merged, specs, Path(args.rootdir) if args.rootdir else Path.cwd(), io.out, base=Path.cwd())
     except OSError as exc:
-        return int(io.fail("coverage", f"cannot write the report: {exc.strerror or type(exc).__name__}", False))
+        where = f"{exc.filename}: " if exc.filename else ""
+        return int(io.fail("coverage", f"{where}cannot write the report: {exc.strerror or type(exc).__name__}", False))
     if args.fail_under is not None:
         line = fails_under(merged, args.fail_under)
         if line is not None:

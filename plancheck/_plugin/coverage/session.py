@@ -152,7 +152,8 @@ class CoveragePlugin:
                 self.data, [spec for spec in self.specs if spec[0] != "term"], self.rootdir, lambda text: None, self._scrub()
             )
         except OSError as exc:
-            self.problems.append(f"a coverage report could not be written ({exc.strerror or type(exc).__name__})")
+            reason = exc.strerror or type(exc).__name__
+            self.problems.append(f"a coverage report could not be written ({exc.filename}: {reason})")
         minimum = self.config.getoption("tf_cov_fail_under")
         if minimum is not None:
             self.verdict = fails_under(self.data, minimum)
