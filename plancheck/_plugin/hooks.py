@@ -520,6 +520,17 @@ class _Scrubber:
             terminalreporter.write_line(line, yellow=True)
 
     @pytest.hookimpl(tryfirst=True)
+    def pytest_make_parametrize_id(self, config: pytest.Config, val: object, argname: str) -> str | None:
+        """A test parameter's id, scrubbed of the secrets of the documents made so far (those the test
+        modules made as they were imported); None, pytest's own id, when it shows none."""
+        secrets = _session_secrets(config)
+        if secrets is None:
+            return None
+        from .scrub import parameter_id
+
+        return parameter_id(val, config, secrets)
+
+    @pytest.hookimpl(tryfirst=True)
     def pytest_warning_recorded(self, warning_message: Any) -> None:
         """Scrub a warning before pytest's warnings summary stores it."""
         secrets = _session_secrets(self.config, lambda: [str(warning_message.message)])

@@ -21,6 +21,7 @@ __all__ = [
     "WITHHELD",
     "ScrubbingFormatter",
     "junit_texts",
+    "parameter_id",
     "report_texts",
     "scrub_junit",
     "scrub_report",
@@ -119,12 +120,12 @@ def _scrub_extras(report: Any, secrets: Secrets) -> bool:
     """Scrub the report's other texts: an xfail reason, ``record_property`` values, a subtest's message.
 
     >>> from types import SimpleNamespace
-    >>> report = SimpleNamespace(wasxfail="hunter2 is flaky", user_properties=[("pw", "hunter2"), ("n", 1)],
+    >>> report = SimpleNamespace(wasxfail="hunter2 is flaky", user_properties=[("pw", "hunter2"), ("n", 1), ("hunter2", 2)],
     ...                          context=SimpleNamespace(msg="case hunter2", kwargs={"pw": "hunter2"}))
     >>> _scrub_extras(report, Secrets(["hunter2"]))
     True
     >>> report.wasxfail, report.user_properties, report.context.msg, report.context.kwargs
-    ('(sensitive) is flaky', [('pw', '(sensitive)'), ('n', 1)], 'case (sensitive)', {'pw': '(sensitive)'})
+    ('(sensitive) is flaky', [('pw', '(sensitive)'), ('n', 1), ('(sensitive)', 2)], 'case (sensitive)', {'pw': '(sensitive)'})
     """
     changed = False
     wasxfail = getattr(report, "wasxfail", None)
@@ -139,8 +140,10 @@ def _scrub_extras(report: Any, secrets: Secrets) -> bool:
                 text = value if isinstance(value, str) else None
                 if text is None and not isinstance(value, (int, float, bool, type(None))):
                     text = str(value)  # JUnit writes str(value): an object's text may hold a secret
-                if text is not None and secrets.touches(text):
-                    properties[i] = (name, secrets.scrub(text))
+                # The name is written too (JUnit's <property name=...>): a test may name a property by a map key.
+                shown = secrets.scrub(name) if isinstance(name, str) and secrets.touches(name) else name
+                if shown is not name or (text is not None and secrets.touches(text)):
+                    properties[i] = (shown, value if text is None else secrets.scrub(text))
                     changed = True
     context = getattr(report, "context", None)
     if context is not None:
@@ -179,7 +182,7 @@ def report_texts(report: Any) -> Iterator[str]:
         yield wasxfail
     for item in getattr(report, "user_properties", None) or ():
         if isinstance(item, tuple) and len(item) == 2:
-            yield str(item[1])
+            yield from (str(part) for part in item)
     context = getattr(report, "context", None)
     if context is not None:
         yield str(getattr(context, "msg", ""))
@@ -257,6 +260,46 @@ def scrub_warning(message: Any, secrets: Callable[[], Secrets]) -> None:
         message.message = category(scrubbed)
     except Exception:  # a warning class with another constructor: keep the category's meaning
         message.message = UserWarning(scrubbed)
+
+
+def parameter_id(value: object, config: Any, secrets: Callable[[], Secrets]) -> str | None:
+    """The id pytest gives a test parameter, scrubbed, when it shows a secret; None (pytest's own id) otherwise.
+
+    A test id is no report's text: it names the test in the progress lines, the failure headers, the short
+    summary, ``--collect-only``, JUnit's ``name`` and xdist's scheduling, all before or beside any report. So
+    a parameter a test took from a plan (``parametrize("address", [rc.address for rc in PLAN...])``) is
+    scrubbed where its id is made, before pytest escapes it (escaping respells a secret); pytest then tells
+    scrubbed ids that meet apart (``(sensitive)0``). Only an id pytest makes from the value itself can show
+    it: a string (a long one only under ``parametrize_long_str_id_strategy = legacy``) or a number.
+
+    >>> parameter_id("hunter2", None, lambda: Secrets(["hunter2"])), parameter_id("web", None, lambda: Secrets(["hunter2"]))
+    ('(sensitive)', None)
+    >>> parameter_id("k-\u043a\u043b\u044e\u0447", None, lambda: Secrets(["\u043a\u043b\u044e\u0447"]))
+    'k-(sensitive)'
+    """
+    if isinstance(value, bool) or not isinstance(value, (str, int, float)):
+        return None
+    text = str(value)
+    if isinstance(value, str) and len(value) > 100 and _ini(config, "parametrize_long_str_id_strategy") != "legacy":
+        return None  # pytest names it by its argument and index, or a hash
+    try:
+        found = secrets()
+    except Exception as exc:  # an id must never end the collection, nor leak for want of the secrets
+        return f"(withheld: {type(exc).__name__})"
+    if not found.touches(text):
+        return None
+    scrubbed = found.scrub(text)
+    if not isinstance(value, str) or _ini(config, "disable_test_id_escaping_and_forfeit_all_rights_to_community_support"):
+        return scrubbed
+    return scrubbed.encode("unicode_escape").decode("ascii")  # pytest's ascii_escaped of a string
+
+
+def _ini(config: Any, name: str) -> object:
+    """An ini value of pytest's, or None (no config, or a pytest that has no such key)."""
+    try:
+        return None if config is None else config.getini(name)
+    except ValueError:
+        return None
 
 
 def scrub_text(text: str, secrets: Callable[[], Secrets | None] | None) -> str:
