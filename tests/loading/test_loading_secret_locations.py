@@ -1,0 +1,59 @@
+"""A plan that breaks its schema inside a marks or unknown tree names no key of a sensitive map in its error.
+
+A location inside a change's tree names keys of its values; where any of the change's marks trees (the
+other side's too) marks the map holding a key, that key is a secret, and the location shows it as
+``(sensitive)``. A key no mark covers (an attribute name, a map no side marks) is shown as it is, so the
+error still says where. Every route and validation mode gives the same error (the whole document, an
+entry read alone by the lazy route, the full JSON Schema validator).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from loading_support import ROUTES, dumps, load_by
+
+from plancheck import Plan
+from plancheck._errors import PlanFormatError
+
+KEY = "zzmap-key-7c3e"  # a key of a map the change marks sensitive
+MARKS = "a marks tree (true, false, or an object or array of marks trees)"
+
+
+def _plan(change: dict[str, Any], **more: Any) -> bytes:
+    return dumps({"format_version": "1.2", "resource_changes": [
+        {"address": "null_resource.a", "mode": "managed", "type": "null_resource", "name": "a",
+         "change": {"actions": ["update"], "before": {"tags": {KEY: "v"}, "ok": {"k": "v"}},
+                    "after": {"tags": {KEY: "w"}, "ok": {"k": "w"}}, **change}}], **more})
+
+
+ROWS = {
+    "an unknown tree's key of a map the other side marks": (
+        {"before_sensitive": {"tags": True}, "after_unknown": {"tags": {KEY: 5}}},
+        '$.resource_changes[0].change.after_unknown.tags["(sensitive)"]: expected ' + MARKS + ", found a number"),
+    "a marks tree's key of a map the other side marks": (
+        {"before_sensitive": {"tags": True}, "after_sensitive": {"tags": {KEY: "x"}}},
+        '$.resource_changes[0].change.after_sensitive.tags["(sensitive)"]: expected ' + MARKS + ", found a string"),
+    "a key below a marked map's key": (
+        {"after_sensitive": {"tags": True}, "before_sensitive": {"tags": {KEY: [1]}}},
+        '$.resource_changes[0].change.before_sensitive.tags["(sensitive)"][0]: expected ' + MARKS
+        + ", found a number"),
+    # Not over-hidden: a map no side marks, and the attribute names on the way, say where.
+    "a key of a map no side marks": (
+        {"before_sensitive": {"tags": True}, "after_unknown": {"ok": {"k": 5}}},
+        "$.resource_changes[0].change.after_unknown.ok.k: expected " + MARKS + ", found a number"),
+}
+
+
+@pytest.mark.parametrize("route", ROUTES)
+@pytest.mark.parametrize("validation", ["fast", "full"])
+@pytest.mark.parametrize(("change", "message"), ROWS.values(), ids=ROWS.keys())
+def test_a_location_inside_a_tree_hides_the_keys_of_a_marked_map(
+        change: dict[str, Any], message: str, route: str, validation: str) -> None:
+    found = load_by(route, _plan(change), validation)
+    if isinstance(found, Plan):  # the lazy route validates an entry when it is first read
+        with pytest.raises(PlanFormatError) as info:
+            found.resource_change("null_resource.a")
+        found = info.value
+    assert str(found) == f"plan.json: {message}"
