@@ -48,6 +48,7 @@ __all__ = [
     "Violation",
     "check_kind",
     "hidden_from",
+    "hidden_inside",
     "json_location",
     "mode_error",
     "plan_validator",
@@ -132,6 +133,22 @@ _MARKED_SIDES: Final = (
     ("before", "before_sensitive"), ("after", "after_sensitive"), ("config_values", "config_sensitive"),
     ("values", "sensitive_values"),
 )  # fmt: skip
+#: Where a location enters a holder: one of its trees, or one of its values (a value's own keys, named by a
+#: location only when the text itself is broken there: a repeated key, a number out of range).
+_INSIDE: Final = _TREES | {values for values, _ in _MARKED_SIDES}
+
+
+def hidden_inside(path: PathKey, at: PathKey = ()) -> int | None:
+    """The index of ``path`` from which its keys are hidden when no marks can be read: every key inside a holder's
+    value or tree (failing closed).
+
+    >>> hidden_inside(("resource_changes", 0, "change", "after", "tags", "k"))
+    4
+    """
+    for i in range(len(at), len(path)):
+        if path[i] in _INSIDE:
+            return i + 1
+    return None
 
 
 def hidden_from(path: PathKey, document: Any, at: PathKey = ()) -> int | None:
@@ -150,11 +167,13 @@ def hidden_from(path: PathKey, document: Any, at: PathKey = ()) -> int | None:
     node = document
     for i in range(len(at), len(path)):
         step = path[i]
-        if isinstance(step, str) and step in _TREES and is_object(node):
+        if isinstance(step, str) and step in _INSIDE and is_object(node):
             try:
-                return _marked_from(node, path[i + 1 :], i + 1)
+                found = _marked_from(node, path[i + 1 :], i + 1)
             except Exception:  # marks no walk can read: every key in the tree stays hidden (failing closed)
                 return i + 1
+            if found is not None or step in _TREES:
+                return found
         within = is_object(node) and step in node if isinstance(step, str) else is_sequence(node) and step < len(node)
         if not within:
             return None

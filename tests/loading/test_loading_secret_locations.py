@@ -57,3 +57,44 @@ def test_a_location_inside_a_tree_hides_the_keys_of_a_marked_map(
             found.resource_change("null_resource.a")
         found = info.value
     assert str(found) == f"plan.json: {message}"
+
+
+#: A text broken inside a value (a repeated key, a number no Decimal holds): its location's keys are shown only where
+#: the value, read again leniently, marks no map on the way; the rest of the message never shows a value.
+HUGE = "1e999999999999999999999"
+BROKEN = {
+    "a repeated key of a marked map": (
+        f'"after": {{"tags": {{"{KEY}": "w", "{KEY}": "x"}}}}, "after_sensitive": {{"tags": true}}',
+        '$.resource_changes[0].change.after.tags["(sensitive)"]: expected each key once in its object'),
+    "a number beyond Decimal under a marked map's key": (
+        f'"after": {{"tags": {{"{KEY}": [{HUGE}]}}}}, "before_sensitive": {{"tags": true}}',
+        '$.resource_changes[0].change.after.tags["(sensitive)"][0]: expected a number that Python'),
+    "a repeated key of a sensitive output's value": (
+        f'"after": {{"{KEY}": 1, "{KEY}": 2}}, "after_sensitive": true',
+        '$.output_changes.o.after["(sensitive)"]: expected each key once in its object'),
+    # Not over-hidden: a map no mark covers says where.
+    "a repeated key of a map no side marks": (
+        '"after": {"ok": {"k": 1, "k": 2}}, "before_sensitive": {"tags": true}',
+        "$.resource_changes[0].change.after.ok.k: expected each key once in its object"),
+}
+
+
+def _broken_plan(change: str, output: bool) -> bytes:
+    entry = '{"actions": ["create"], ' + change + "}"
+    if output:
+        return ('{"format_version": "1.2", "output_changes": {"o": ' + entry + "}}").encode()
+    return ('{"format_version": "1.2", "resource_changes": [{"address": "null_resource.a", "mode": "managed", '
+            '"type": "null_resource", "name": "a", "change": ' + entry + "}]}").encode()
+
+
+@pytest.mark.parametrize("route", ROUTES)
+@pytest.mark.parametrize(("change", "message"), BROKEN.values(), ids=BROKEN.keys())
+def test_a_location_in_a_broken_value_hides_the_keys_of_a_marked_map(change: str, message: str, route: str) -> None:
+    found = load_by(route, _broken_plan(change, "output" in message))
+    if isinstance(found, Plan):  # the lazy route reads an entry when it is first read
+        with pytest.raises(PlanFormatError) as info:
+            found.resource_change("null_resource.a")
+        found = info.value
+    assert isinstance(found, PlanFormatError)
+    assert str(found).startswith(f"plan.json: {message}"), str(found)
+    assert KEY not in str(found)
