@@ -131,7 +131,7 @@ _TREES: Final = frozenset((
 #: A holder's values and the marks that say which of them are sensitive (a sensitive map's keys are secrets too).
 _MARKED_SIDES: Final = (
     ("before", "before_sensitive"), ("after", "after_sensitive"), ("config_values", "config_sensitive"),
-    ("values", "sensitive_values"),
+    ("values", "sensitive_values"), ("value", "sensitive"), ("default", "sensitive"),
 )  # fmt: skip
 #: Where a location enters a holder: one of its trees, or one of its values (a value's own keys, named by a
 #: location only when the text itself is broken there: a repeated key, a number out of range).
@@ -164,6 +164,12 @@ def hidden_from(path: PathKey, document: Any, at: PathKey = ()) -> int | None:
     >>> hidden_from(("change", "after_unknown", "tags", "k-secret"), {"change": {**change, "before_sensitive": {}}}) is None
     True
     """
+    if not at and path[:1] == ("variables",) and path[2:3] == ("value",) and len(path) > 3:
+        # A plan's variable is sensitive where its configuration says so (a state output, a configuration's
+        # variable, say it beside their value: the sides above).
+        config = _member(document, "configuration", "root_module", "variables", path[1])
+        if is_object(config) and config.get("sensitive", False) is not False:
+            return 3
     node = document
     for i in range(len(at), len(path)):
         step = path[i]
@@ -179,6 +185,15 @@ def hidden_from(path: PathKey, document: Any, at: PathKey = ()) -> int | None:
             return None
         node = node[step]
     return None
+
+
+def _member(node: Any, *keys: str | int) -> Any:
+    """The member of ``node`` at ``keys`` (objects all the way), or None."""
+    for key in keys:
+        if not is_object(node):
+            return None
+        node = node.get(key)
+    return node
 
 
 def _marked_from(holder: Mapping[str, Any], steps: PathKey, offset: int) -> int | None:

@@ -98,3 +98,31 @@ def test_a_location_in_a_broken_value_hides_the_keys_of_a_marked_map(change: str
     assert isinstance(found, PlanFormatError)
     assert str(found).startswith(f"plan.json: {message}"), str(found)
     assert KEY not in str(found)
+
+
+OTHER_HOLDERS = {
+    "a sensitive variable's value": (
+        f'{{"format_version": "1.2", "variables": {{"pw": {{"value": {{"{KEY}": 1, "{KEY}": 2}}}}}}, '
+        '"configuration": {"root_module": {"variables": {"pw": {"sensitive": true}}}}}',
+        '$.variables.pw.value["(sensitive)"]: expected each key once'),
+    "a sensitive variable's default": (
+        f'{{"format_version": "1.2", "configuration": {{"root_module": {{"variables": {{"pw": {{"sensitive": true, '
+        f'"default": {{"{KEY}": 1, "{KEY}": 2}}}}}}}}}}}}',
+        '$.configuration.root_module.variables.pw.default["(sensitive)"]: expected each key once'),
+    "a sensitive output of the prior state": (
+        f'{{"format_version": "1.2", "prior_state": {{"format_version": "1.0", "values": {{"outputs": {{"o": '
+        f'{{"sensitive": true, "value": {{"{KEY}": 1, "{KEY}": 2}}}}}}}}}}}}',
+        '$.prior_state.values.outputs.o.value["(sensitive)"]: expected each key once'),
+    # Not over-hidden: a variable its configuration does not mark.
+    "a variable no configuration marks": (
+        '{"format_version": "1.2", "variables": {"region": {"value": {"k": 1, "k": 2}}}}',
+        "$.variables.region.value.k: expected each key once"),
+}
+
+
+@pytest.mark.parametrize("route", ["stdlib", "fast"])
+@pytest.mark.parametrize(("text", "message"), OTHER_HOLDERS.values(), ids=OTHER_HOLDERS.keys())
+def test_a_location_in_another_sensitive_value_hides_its_keys(text: str, message: str, route: str) -> None:
+    found = load_by(route, text.encode())
+    assert isinstance(found, PlanFormatError)
+    assert str(found).startswith(f"plan.json: {message}"), str(found)
