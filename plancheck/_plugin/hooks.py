@@ -519,16 +519,19 @@ class _Scrubber:
         if line is not None:
             terminalreporter.write_line(line, yellow=True)
 
-    @pytest.hookimpl(tryfirst=True)
-    def pytest_make_parametrize_id(self, config: pytest.Config, val: object, argname: str) -> str | None:
-        """A test parameter's id, scrubbed of the secrets of the documents made so far (those the test
-        modules made as they were imported); None, pytest's own id, when it shows none."""
-        secrets = _session_secrets(config)
+    @pytest.hookimpl(wrapper=True)
+    def pytest_pycollect_makeitem(self, collector: pytest.Collector, name: str, obj: object) -> Generator[None, Any, Any]:
+        """A parametrized test whose id shows a secret of the documents made so far (those its module made as it
+        was imported) is named with it scrubbed."""
+        result = yield
+        if not isinstance(result, list) or not any(getattr(item, "callspec", None) is not None for item in result):
+            return result
+        secrets = _session_secrets(self.config)
         if secrets is None:
-            return None
-        from .scrub import parameter_id
+            return result
+        from .scrub import scrubbed_items
 
-        return parameter_id(val, config, secrets)
+        return scrubbed_items(collector, result, secrets)
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_warning_recorded(self, warning_message: Any) -> None:

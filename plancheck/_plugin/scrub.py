@@ -12,8 +12,9 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import logging
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
-from typing import Any, Final
+from typing import Any, Final, cast
 
 from .._redact import Secrets
 
@@ -21,13 +22,13 @@ __all__ = [
     "WITHHELD",
     "ScrubbingFormatter",
     "junit_texts",
-    "parameter_id",
     "report_texts",
     "scrub_junit",
     "scrub_report",
     "scrub_report_or_withhold",
     "scrub_text",
     "scrub_warning",
+    "scrubbed_items",
 ]
 
 #: What a report says instead of its text when it could not be scrubbed: failing closed.
@@ -262,44 +263,55 @@ def scrub_warning(message: Any, secrets: Callable[[], Secrets]) -> None:
         message.message = UserWarning(scrubbed)
 
 
-def parameter_id(value: object, config: Any, secrets: Callable[[], Secrets]) -> str | None:
-    """The id pytest gives a test parameter, scrubbed, when it shows a secret; None (pytest's own id) otherwise.
+def scrubbed_items(collector: Any, items: list[Any], secrets: Callable[[], Secrets]) -> list[Any]:
+    """The test items pytest made of one function, those whose id shows a secret made again with it scrubbed.
 
     A test id is no report's text: it names the test in the progress lines, the failure headers, the short
     summary, ``--collect-only``, JUnit's ``name`` and xdist's scheduling, all before or beside any report. So
-    a parameter a test took from a plan (``parametrize("address", [rc.address for rc in PLAN...])``) is
-    scrubbed where its id is made, before pytest escapes it (escaping respells a secret); pytest then tells
-    scrubbed ids that meet apart (``(sensitive)0``). Only an id pytest makes from the value itself can show
-    it: a string (a long one only under ``parametrize_long_str_id_strategy = legacy``) or a number.
+    a test parametrized with what a module took from a plan at import
+    (``parametrize("rc", PLAN.resource_changes, ids=lambda rc: rc.address)``, or the values themselves) is
+    named with its secrets scrubbed (pytest's escaped spelling included), whoever made the id: pytest from
+    the value, an ``ids`` function or list, ``pytest.param(id=...)``. Ids that meet once scrubbed are told
+    apart as pytest does, by a number (``(sensitive)0``, ``(sensitive)1``); when the secrets cannot be listed,
+    every id is withheld (failing closed).
 
-    >>> parameter_id("hunter2", None, lambda: Secrets(["hunter2"])), parameter_id("web", None, lambda: Secrets(["hunter2"]))
-    ('(sensitive)', None)
-    >>> parameter_id("k-\u043a\u043b\u044e\u0447", None, lambda: Secrets(["\u043a\u043b\u044e\u0447"]))
-    'k-(sensitive)'
+    >>> from types import SimpleNamespace
+    >>> item = SimpleNamespace(callspec=SimpleNamespace(id="plain"), name="test_x[plain]")
+    >>> scrubbed_items(None, [item], lambda: Secrets(["hunter2"]))[0] is item
+    True
     """
-    if isinstance(value, bool) or not isinstance(value, (str, int, float)):
-        return None
-    text = str(value)
-    if isinstance(value, str) and len(value) > 100 and _ini(config, "parametrize_long_str_id_strategy") != "legacy":
-        return None  # pytest names it by its argument and index, or a hash
+    ids = [getattr(getattr(item, "callspec", None), "id", None) for item in items]
     try:
         found = secrets()
+        shown = [text if not isinstance(text, str) or not found.touches(text) else found.scrub(text) for text in ids]
     except Exception as exc:  # an id must never end the collection, nor leak for want of the secrets
-        return f"(withheld: {type(exc).__name__})"
-    if not found.touches(text):
-        return None
-    scrubbed = found.scrub(text)
-    if not isinstance(value, str) or _ini(config, "disable_test_id_escaping_and_forfeit_all_rights_to_community_support"):
-        return scrubbed
-    return scrubbed.encode("unicode_escape").decode("ascii")  # pytest's ascii_escaped of a string
+        shown = [text if not isinstance(text, str) else f"(withheld: {type(exc).__name__})" for text in ids]
+    if shown == ids:
+        return items
+    counts = Counter(shown)
+    numbered: Counter[str] = Counter()
+    made: list[Any] = []
+    for item, text, new in zip(items, ids, shown, strict=True):
+        if new == text:
+            made.append(item)
+            continue
+        new = cast(str, new)
+        if counts[new] > 1 or new in ids:
+            numbered[new] += 1
+            new = f"{new}{numbered[new] - 1}"
+        made.append(_renamed(collector, item, new))
+    return made
 
 
-def _ini(config: Any, name: str) -> object:
-    """An ini value of pytest's, or None (no config, or a pytest that has no such key)."""
-    try:
-        return None if config is None else config.getini(name)
-    except ValueError:
-        return None
+def _renamed(collector: Any, item: Any, new_id: str) -> Any:
+    """``item`` made again by pytest's own constructor, its parameters' id ``new_id``."""
+    import pytest
+
+    callspec = dataclasses.replace(item.callspec, _idlist=(new_id,))
+    return pytest.Function.from_parent(
+        collector, name=f"{item.originalname}[{new_id}]", callspec=callspec, fixtureinfo=item._fixtureinfo,
+        keywords={new_id: True}, originalname=item.originalname,
+    )
 
 
 def scrub_text(text: str, secrets: Callable[[], Secrets | None] | None) -> str:

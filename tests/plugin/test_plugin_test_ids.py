@@ -1,10 +1,11 @@
-"""A test's id is no report's text: a parameter taken from a plan shows no secret in it.
+"""A test's id is no report's text: a parameter taken from a plan shows no secret in it, whoever made the id.
 
 pytest names a parametrized test by its parameters (``test_x[hunter2]``) before any report exists, and
 writes that name in the progress lines (``-v``), ``--collect-only``, the failure headers, the short summary,
 JUnit's ``name`` and through an xdist worker. A test module that loads a plan at import and parametrizes
 over its addresses or values (a for_each key that is a sensitive variable, a marked value) is named by
-its secrets, unless the id is scrubbed where pytest makes it. A JUnit property's name, which a test may
+its secrets, unless the id is scrubbed where pytest makes the test (from the value, an ``ids`` function or
+list, ``pytest.param(id=...)``). A JUnit property's name, which a test may
 take from a map key, is written by the xdist controller, which holds no document: the worker scrubs it.
 """
 
@@ -55,6 +56,22 @@ def test_value(value):
     assert value == "nope"
 
 
+@pytest.mark.parametrize("rc", PLAN.resource_changes, ids=lambda rc: rc.address)
+def test_ids_function(rc):
+    assert rc is None
+
+
+@pytest.mark.parametrize("name", ["a", "b"], ids=[PLAN.resource_changes[0].address, AFTER["pw"]])
+def test_ids_list(name):
+    assert name is None
+
+
+@pytest.mark.parametrize("name", [pytest.param("a", id=AFTER["pem"])])
+@pytest.mark.parametrize("n", [1, 2])
+def test_stacked_with_an_own_id(name, n):
+    assert name is None
+
+
 def test_property_named_by_a_key(record_property):
     record_property(PLAN.variables["key"], "v")
 """
@@ -86,5 +103,8 @@ def test_no_test_id_shows_a_secret(pytester: pytest.Pytester, args: tuple[str, .
     assert leaks(_junit_text(junit), SECRETS) == []
     # Scrubbed ids that meet are told apart by pytest; an id that shows no secret is pytest's own.
     for shown in ('test_address[null_resource.fe["(sensitive)"]]', "test_address[null_resource.web]",
-                  "test_value[(sensitive)0]", "test_value[(sensitive)1]", "test_value[value2]", "test_value[v]"):
+                  "test_value[(sensitive)0]", "test_value[(sensitive)1]", "test_value[value2]", "test_value[v]",
+                  'test_ids_function[null_resource.fe["(sensitive)"]]', "test_ids_function[null_resource.web]",
+                  'test_ids_list[null_resource.fe["(sensitive)"]]', "test_ids_list[(sensitive)]",
+                  "test_stacked_with_an_own_id[1-(sensitive)]", "test_stacked_with_an_own_id[2-(sensitive)]"):
         assert shown in output, shown
