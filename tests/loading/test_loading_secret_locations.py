@@ -15,7 +15,8 @@ import pytest
 from loading_support import ROUTES, dumps, load_by
 
 from plancheck import Plan
-from plancheck._errors import PlanFormatError
+from plancheck._documents.state import State
+from plancheck._errors import PlanFormatError, StateFormatError
 
 KEY = "zzmap-key-7c3e"  # a key of a map the change marks sensitive
 MARKS = "a marks tree (true, false, or an object or array of marks trees)"
@@ -126,3 +127,13 @@ def test_a_location_in_another_sensitive_value_hides_its_keys(text: str, message
     found = load_by(route, text.encode())
     assert isinstance(found, PlanFormatError)
     assert str(found).startswith(f"plan.json: {message}"), str(found)
+
+
+@pytest.mark.parametrize(("marks", "shown"), [("{\"tags\": true}", '["(sensitive)"]'), ("{}", f'["{KEY}"]')],
+                         ids=["a map its sensitive_values mark", "a map no mark covers"])
+def test_a_state_resources_broken_value_hides_the_keys_of_a_marked_map(marks: str, shown: str) -> None:
+    text = ('{"format_version": "1.0", "values": {"root_module": {"resources": [{"address": "a.b", "mode": "managed", '
+            f'"type": "a", "name": "b", "values": {{"tags": {{"{KEY}": 1, "{KEY}": 2}}}}, "sensitive_values": {marks}}}]}}}}}}')
+    with pytest.raises(StateFormatError) as info:
+        State.from_json(text)
+    assert str(info.value).startswith(f"$.values.root_module.resources[0].values.tags{shown}: expected each key once")
