@@ -202,3 +202,41 @@ def test_an_expected_secret_is_hidden(case: tuple[Callable[[], list[CheckFailure
     with revealing_sensitive():
         (revealed,) = build()
     assert leaks(str(revealed), PLANTED) != []
+
+
+# -- a number that is a secret by its spelling (a sensitive variable's, copied unmarked) -----------------
+
+NUMBER_SECRET = "31337.25"
+NUMBER_PLAN = Plan.from_json(
+    '{"format_version": "1.2", "variables": {"n": {"value": 31337.25}},'
+    ' "configuration": {"root_module": {"variables": {"n": {"sensitive": true}}}},'
+    ' "resource_changes": [{"address": "a.b", "mode": "managed", "type": "a", "name": "b", "change": {'
+    '"actions": ["create"], "before": null, "after": {"x": 31337.25, "y": 7, "l": [1, 31337.25]},'
+    ' "after_unknown": {}, "after_sensitive": {}}}]}'
+)
+
+NUMBER_CASES: dict[str, tuple[Any, str]] = {
+    "NumberExact, a near miss": (
+        ExpectKnownValue("a.b", New("x"), kv.NumberExact(31337)),
+        "x: expected value (sensitive) for NumberExact check, got: (sensitive)"),
+    "Float64Exact, a near miss": (
+        ExpectKnownValue("a.b", New("x"), kv.Float64Exact(31337.5)),
+        "x: expected value (sensitive) for Float64Exact check, got: (sensitive)"),
+    "Int64Exact, the expected value added": (
+        ExpectKnownValue("a.b", New("x"), kv.Int64Exact(31337)),
+        "x: expected number parseable as int64 for Int64Exact check, got: (sensitive); expected (sensitive)"),
+    "a list holding it": (
+        ExpectKnownValue("a.b", New("l"), kv.ListSizeExact(1)),
+        "l: expected 1 element for ListSizeExact check, got 2 elements; expected (sensitive), got [1, (sensitive)]"),
+    # Not over-hidden: a number that is no secret.
+    "a number that is no secret": (
+        ExpectKnownValue("a.b", New("y"), kv.Int64Exact(8)), "y: expected value 8 for Int64Exact check, got: 7"),
+}
+
+
+@pytest.mark.parametrize(("check", "expected"), NUMBER_CASES.values(), ids=NUMBER_CASES.keys())
+def test_an_expected_number_compared_with_a_secret_number_is_hidden(check: Any, expected: str) -> None:
+    (failure,) = check.failures(NUMBER_PLAN)
+    shown = f"{failure.path.to_text() if failure.path else ''}: {failure.message}"
+    assert shown == expected
+    assert "31337" not in str(failure)

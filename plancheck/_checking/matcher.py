@@ -25,7 +25,7 @@ from decimal import Decimal
 from typing import Any, ClassVar, Final, NoReturn, TypeAlias
 
 from tfjsonpath import Path, Step
-from tfjsonpath._jsontypes import is_array, is_json_scalar, is_object, plural
+from tfjsonpath._jsontypes import is_array, is_json_scalar, is_number, is_object, plural
 
 from .._errors import ValueMismatchError
 from .._frozen import public
@@ -109,6 +109,8 @@ class Ctx:
             return SENSITIVE
         if isinstance(actual, str) and self.secrets.touches(actual):
             return SENSITIVE
+        if is_number(actual) and rendered(actual, None, self.secrets)[1]:
+            return SENSITIVE  # a number is a secret by its spelling (a sensitive variable's, copied unmarked)
         return text
 
     def run(self, check: Check, value: Any, marks: Marks, unknown: Marks) -> Failure | None:

@@ -31,6 +31,7 @@ __all__ = [
     "output_address",
     "quote",
     "scrubbed_failure",
+    "scrubbed_record",
 ]
 
 
@@ -189,6 +190,41 @@ def _scrubbed_parts(
         shown_path = shown if shown != text else None
     scrub = secrets.trusting(trusted) if trusted else secrets
     return CheckFailure(check, address, path, scrub.scrub(message), shown_path, trusted)
+
+
+def scrubbed_record(secrets: Secrets, failure: CheckFailure) -> CheckFailure:
+    """``failure`` as a user's check built it itself (a ``CheckFailure``, or a text the runner labelled), with every
+    one of ``secrets`` scrubbed out of its address, path text and message, as :func:`scrubbed_failure` scrubs one
+    (trusting what the failure trusts); the failure itself when none shows one.
+
+    The library's checks build each failure with :func:`scrubbed_failure`; a user's may not (Go's way is a
+    plain error), so the runner scrubs what it gave with its document's secrets (:func:`plancheck._checking.run.run_each`).
+
+    >>> from tfjsonpath import New
+    >>> str(scrubbed_record(Secrets(["pw1-key"]), CheckFailure("Mine", 'a.b["pw1-key"]', New("t").AtMapKey("pw1-key"), "got pw1-key")))
+    'Mine: a.b["(sensitive)"]: t["(sensitive)"]: got (sensitive)'
+    >>> failure = CheckFailure("Mine", "a.b", None, "no tag")
+    >>> scrubbed_record(Secrets(["pw1-key"]), failure) is failure
+    True
+    """
+    address, path, message = failure.address, failure.path, failure.message
+    text = failure.shown_path if failure.shown_path is not None else None if path is None else path.to_text()
+    finds = secrets.finds
+    with collector_off():
+        if not (finds(message) or (address is not None and finds(address)) or (text is not None and finds(text))):
+            return failure
+        trusted = failure.trusted
+        scrub = secrets.trusting(trusted) if trusted else secrets
+        shown_path = failure.shown_path
+        if text is not None:
+            shown = scrub.scrub(text)
+            shown_path = shown if shown != text else shown_path
+        return dataclasses.replace(
+            failure,
+            address=None if address is None else shown_address(address, secrets),
+            message=scrub.scrub(message),
+            shown_path=shown_path,
+        )
 
 
 def actions_text(actions: Sequence[str]) -> str:

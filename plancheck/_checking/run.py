@@ -28,7 +28,7 @@ from .._errors import CheckFailedError, CheckFailure, TfCheckError
 from .._frozen import FrozenValue, frozen
 from .._redact import Secrets
 from .._text import exception_message, exception_text
-from .messages import RUNNING_CHECK, given_by
+from .messages import RUNNING_CHECK, given_by, scrubbed_record
 
 __all__ = [
     "CheckOutcome",
@@ -169,15 +169,21 @@ class CheckOutcome(FrozenValue):
 Scrub = Callable[[str], str] | Secrets | HasSecrets | None
 
 
-def _shown(item: object, check: object, label: Label, scrub: Scrub) -> CheckFailure:
+def _shown(item: object, check: object, label: Label, scrub: Scrub, document: object = None) -> CheckFailure:
     """What ``check`` gave (a failure, a failure's text, a warning) as the record shown: a text labelled with
     ``label(check)``, scrubbed by ``scrub``.
 
-    Secrets trust what the failure trusts (:attr:`~plancheck.CheckFailure.trusted`).
+    Secrets trust what the failure trusts (:attr:`~plancheck.CheckFailure.trusted`). A user's check (one not
+    defined in plancheck) may build its failure itself, its address and path included, with no scrub at all: what
+    it gave is scrubbed with ``scrub``'s secrets, or, with no scrub, with ``document``'s (:func:`scrubbed_record`).
     """
     record = getattr(item, "record", None) if isinstance(item, Warning) else item
     if not isinstance(record, CheckFailure):
         record = CheckFailure(*label(check), str(item))
+    if not callable(scrub) and type(check).__module__.partition(".")[0] != "plancheck":
+        source = document if scrub is None else scrub
+        if scrub is not None or isinstance(getattr(source, "secrets", None), Secrets):
+            return scrubbed_record(secrets_of(cast("Secrets | HasSecrets", source)), record)
     if scrub is None:
         return record
     if callable(scrub):
@@ -223,7 +229,7 @@ def run_each(
                 checked(document, check)
             try:
                 found, warned = run(check, document)
-                failures = [_shown(item, check, label, scrub) for item in found]
+                failures = [_shown(item, check, label, scrub, document) for item in found]
                 raised = list(warned)
             except KeyboardInterrupt as exc:
                 # Still an interrupt (whoever called stops), naming the check it stopped: the pytest plugin makes
@@ -237,7 +243,7 @@ def run_each(
                     raise
                 text = exception_message(exc) if isinstance(exc, TfCheckError) else ""
                 text = text or f"raised {exception_text(exc)}"
-                failure = _shown(text, check, label, scrub)
+                failure = _shown(text, check, label, scrub, document)
                 outcomes.append(CheckOutcome(check, "error", (failure,), error=exc))
                 continue
             outcomes.append(
@@ -245,7 +251,7 @@ def run_each(
                     check,
                     "fail" if failures else "pass",
                     tuple(failures),
-                    tuple(_shown(w, check, label, scrub) for w in raised),
+                    tuple(_shown(w, check, label, scrub, document) for w in raised),
                     tuple(raised),
                 )
             )

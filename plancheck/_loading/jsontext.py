@@ -46,7 +46,7 @@ from typing import Any, Final, Literal, cast
 
 from .._errors import DocumentFormatError
 from .collector import collector_off
-from .validate import PathKey, json_location
+from .validate import PathKey, hidden_from, hidden_inside, json_location
 
 __all__ = [
     "PARSERS",
@@ -386,6 +386,7 @@ def _loads_stdlib(
             raise _syntax_error(exc, error, source) from None
     except (RecursionError, ValueError, ArithmeticError):
         pass  # too deep for the C scanner, or a number it cannot convert: read it level by level
+    start = 0
     try:
         with collector_off(promote=True), exact_numbers():
             start = _skip_ws(text, 0).end()
@@ -395,6 +396,8 @@ def _loads_stdlib(
                 raise JSONDecodeError("Extra data", text, end)
             return value
     except (JSONDecodeError, _NonStandardConstant, _Located) as exc:
+        if isinstance(exc, _Located):
+            exc.start = start
         raise _syntax_error(_relocated(exc, where) if where else exc, error, source) from None
 
 
@@ -472,6 +475,8 @@ def scan_exact(
     except StopIteration as stop:
         raise _syntax_error(JSONDecodeError("Expecting value", text, stop.value), error, source) from None
     except (JSONDecodeError, _NonStandardConstant, _Located) as exc:
+        if isinstance(exc, _Located):
+            exc.start, exc.at = start, where
         raise _syntax_error(exc, error, source) from None
 
 
@@ -485,8 +490,17 @@ _NUMBER: Final = re.compile(r"-?(?:0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?")
 _WINDOW: Final = 256
 
 
+#: The longest text read again, leniently, to find which keys of an error's location are secrets: a longer one's
+#: keys inside a value are all hidden (failing closed) rather than a document that large parsed twice.
+_REREAD_MAX: Final = 64 << 20
+
+
 class _Located(Exception):
-    """A problem at ``pos`` of ``text``, at JSON ``path``, that the syntax alone does not show."""
+    """A problem at ``pos`` of ``text``, at JSON ``path``, that the syntax alone does not show.
+
+    ``start`` is where the value read starts in ``text``, ``at`` its location in its whole document (set by the
+    reader that catches it): its location's keys are shown only where they are no secret (:meth:`location`).
+    """
 
     def __init__(self, text: str, pos: int, path: PathKey) -> None:
         super().__init__(path)
@@ -494,6 +508,24 @@ class _Located(Exception):
         self.pos = pos
         self.path = path
         self.positions = True
+        self.start = 0
+        self.at: PathKey = ()
+
+    def location(self) -> str:
+        """``path`` as a location, a key of a sensitive map in it hidden: the value is read again, leniently (a
+        repeated key's last value, a number as a float), for its marks (:func:`~plancheck._loading.validate.hidden_from`).
+
+        >>> text = '{"after": {"tags": {"k-secret": 1, "k-secret": 2}}, "after_sensitive": {"tags": true}}'
+        >>> _Located(text, 30, ("after", "tags", "k-secret")).location()
+        '$.after.tags["(sensitive)"]'
+        """
+        if len(self.text) > _REREAD_MAX:
+            return json_location(self.path, hidden_inside(self.path, self.at))
+        try:
+            value = json.JSONDecoder().raw_decode(self.text, self.start)[0]
+        except (ValueError, RecursionError):  # broken further on, or too deep: no marks, every key inside a value hidden
+            return json_location(self.path, hidden_inside(self.path, self.at))
+        return json_location(self.path, hidden_from(self.path, value, self.at))
 
     def _where(self) -> str:
         if not self.positions:
@@ -512,7 +544,7 @@ class _NumberOutOfRange(_Located):
     def error(self, error: type[DocumentFormatError], source: str | None) -> DocumentFormatError:
         # The number itself is not shown: it may be a secret.
         return error(
-            json_location(self.path),
+            self.location(),
             "a number that Python's Decimal can hold "
             "(exponent at most decimal.MAX_EMAX, no digit below 10**decimal.MIN_ETINY)",
             found=f"a number beyond that range{self._where()}",
@@ -524,13 +556,15 @@ class _KeyRepeated(_Located):
     """The key at ``pos`` of ``text`` (JSON ``path``, ending with the key) was already in its object."""
 
     def error(self, error: type[DocumentFormatError], source: str | None) -> DocumentFormatError:
-        return repeated_key_error(self.path, error, source, self._where())
+        return repeated_key_error(self.path, error, source, self._where(), self.location())
 
 
 def repeated_key_error(
-    path: PathKey, error: type[DocumentFormatError], source: str | None = None, where: str = ""
+    path: PathKey, error: type[DocumentFormatError], source: str | None = None, where: str = "",
+    location: str | None = None,
 ) -> DocumentFormatError:
-    """The error for an object that repeats a key: ``path`` locates the key (the object's location, then the key).
+    """The error for an object that repeats a key: ``path`` locates the key (the object's location, then the key),
+    shown as ``location`` when given (its secret keys hidden).
 
     Neither value is shown (either may be a secret), only where the key is.
 
@@ -538,7 +572,7 @@ def repeated_key_error(
     'plan.json: $.resource_changes[0].change.after_sensitive: expected each key once in its object, found this key repeated (which of its values counts would be a guess)'
     """
     return error(
-        json_location(path),
+        json_location(path) if location is None else location,
         "each key once in its object",
         found=f"this key repeated{where} (which of its values counts would be a guess)",
         source=source,
@@ -549,6 +583,7 @@ def _relocated(exc: Exception, where: PathKey) -> Exception:
     """An error in a piece cut from a document, located in the document (its offsets would mislead)."""
     if isinstance(exc, _Located):
         exc.path = (*where, *exc.path)
+        exc.at = (*where, *exc.at)
         exc.positions = False
         return exc
     if isinstance(exc, JSONDecodeError):

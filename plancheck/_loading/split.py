@@ -289,7 +289,7 @@ def validated(
         validator = validator or plan_validator()
         violation = validator.first_violation(value, path=where, node=node)
         if violation is not None:
-            raise render_violation(violation, None, validator.schema, error, source)
+            raise render_violation(violation, value, validator.schema, error, source, where)
     return value
 
 

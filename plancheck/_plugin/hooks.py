@@ -523,6 +523,20 @@ class _Scrubber:
         if line is not None:
             terminalreporter.write_line(line, yellow=True)
 
+    @pytest.hookimpl(wrapper=True)
+    def pytest_pycollect_makeitem(self, collector: pytest.Collector, name: str, obj: object) -> Generator[None, Any, Any]:
+        """A parametrized test whose id shows a secret of the documents made so far (those its module made as it
+        was imported) is named with it scrubbed."""
+        result = yield
+        if not isinstance(result, list) or not any(getattr(item, "callspec", None) is not None for item in result):
+            return result
+        secrets = _session_secrets(self.config)
+        if secrets is None:
+            return result
+        from .scrub import scrubbed_items
+
+        return scrubbed_items(collector, result, secrets)
+
     @pytest.hookimpl(tryfirst=True)
     def pytest_warning_recorded(self, warning_message: Any) -> None:
         """Scrub a warning before pytest's warnings summary stores it."""

@@ -12,8 +12,9 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import logging
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
-from typing import Any, Final
+from typing import Any, Final, cast
 
 from .._redact import Secrets
 
@@ -27,6 +28,7 @@ __all__ = [
     "scrub_report_or_withhold",
     "scrub_text",
     "scrub_warning",
+    "scrubbed_items",
 ]
 
 #: What a report says instead of its text when it could not be scrubbed: failing closed.
@@ -119,12 +121,12 @@ def _scrub_extras(report: Any, secrets: Secrets) -> bool:
     """Scrub the report's other texts: an xfail reason, ``record_property`` values, a subtest's message.
 
     >>> from types import SimpleNamespace
-    >>> report = SimpleNamespace(wasxfail="hunter2 is flaky", user_properties=[("pw", "hunter2"), ("n", 1)],
+    >>> report = SimpleNamespace(wasxfail="hunter2 is flaky", user_properties=[("pw", "hunter2"), ("n", 1), ("hunter2", 2)],
     ...                          context=SimpleNamespace(msg="case hunter2", kwargs={"pw": "hunter2"}))
     >>> _scrub_extras(report, Secrets(["hunter2"]))
     True
     >>> report.wasxfail, report.user_properties, report.context.msg, report.context.kwargs
-    ('(sensitive) is flaky', [('pw', '(sensitive)'), ('n', 1)], 'case (sensitive)', {'pw': '(sensitive)'})
+    ('(sensitive) is flaky', [('pw', '(sensitive)'), ('n', 1), ('(sensitive)', 2)], 'case (sensitive)', {'pw': '(sensitive)'})
     """
     changed = False
     wasxfail = getattr(report, "wasxfail", None)
@@ -139,8 +141,10 @@ def _scrub_extras(report: Any, secrets: Secrets) -> bool:
                 text = value if isinstance(value, str) else None
                 if text is None and not isinstance(value, (int, float, bool, type(None))):
                     text = str(value)  # JUnit writes str(value): an object's text may hold a secret
-                if text is not None and secrets.touches(text):
-                    properties[i] = (name, secrets.scrub(text))
+                # The name is written too (JUnit's <property name=...>): a test may name a property by a map key.
+                shown = secrets.scrub(name) if isinstance(name, str) and secrets.touches(name) else name
+                if shown is not name or (text is not None and secrets.touches(text)):
+                    properties[i] = (shown, value if text is None else secrets.scrub(text))
                     changed = True
     context = getattr(report, "context", None)
     if context is not None:
@@ -179,7 +183,7 @@ def report_texts(report: Any) -> Iterator[str]:
         yield wasxfail
     for item in getattr(report, "user_properties", None) or ():
         if isinstance(item, tuple) and len(item) == 2:
-            yield str(item[1])
+            yield from (str(part) for part in item)
     context = getattr(report, "context", None)
     if context is not None:
         yield str(getattr(context, "msg", ""))
@@ -257,6 +261,57 @@ def scrub_warning(message: Any, secrets: Callable[[], Secrets]) -> None:
         message.message = category(scrubbed)
     except Exception:  # a warning class with another constructor: keep the category's meaning
         message.message = UserWarning(scrubbed)
+
+
+def scrubbed_items(collector: Any, items: list[Any], secrets: Callable[[], Secrets]) -> list[Any]:
+    """The test items pytest made of one function, those whose id shows a secret made again with it scrubbed.
+
+    A test id is no report's text: it names the test in the progress lines, the failure headers, the short
+    summary, ``--collect-only``, JUnit's ``name`` and xdist's scheduling, all before or beside any report. So
+    a test parametrized with what a module took from a plan at import
+    (``parametrize("rc", PLAN.resource_changes, ids=lambda rc: rc.address)``, or the values themselves) is
+    named with its secrets scrubbed (pytest's escaped spelling included), whoever made the id: pytest from
+    the value, an ``ids`` function or list, ``pytest.param(id=...)``. Ids that meet once scrubbed are told
+    apart as pytest does, by a number (``(sensitive)0``, ``(sensitive)1``); when the secrets cannot be listed,
+    every id is withheld (failing closed).
+
+    >>> from types import SimpleNamespace
+    >>> item = SimpleNamespace(callspec=SimpleNamespace(id="plain"), name="test_x[plain]")
+    >>> scrubbed_items(None, [item], lambda: Secrets(["hunter2"]))[0] is item
+    True
+    """
+    ids = [getattr(getattr(item, "callspec", None), "id", None) for item in items]
+    try:
+        found = secrets()
+        shown = [text if not isinstance(text, str) or not found.touches(text) else found.scrub(text) for text in ids]
+    except Exception as exc:  # an id must never end the collection, nor leak for want of the secrets
+        shown = [text if not isinstance(text, str) else f"(withheld: {type(exc).__name__})" for text in ids]
+    if shown == ids:
+        return items
+    counts = Counter(shown)
+    numbered: Counter[str] = Counter()
+    made: list[Any] = []
+    for item, text, new in zip(items, ids, shown, strict=True):
+        if new == text:
+            made.append(item)
+            continue
+        new = cast(str, new)
+        if counts[new] > 1 or new in ids:
+            numbered[new] += 1
+            new = f"{new}{numbered[new] - 1}"
+        made.append(_renamed(collector, item, new))
+    return made
+
+
+def _renamed(collector: Any, item: Any, new_id: str) -> Any:
+    """``item`` made again by pytest's own constructor, its parameters' id ``new_id``."""
+    import pytest
+
+    callspec = dataclasses.replace(item.callspec, _idlist=(new_id,))
+    return pytest.Function.from_parent(
+        collector, name=f"{item.originalname}[{new_id}]", callspec=callspec, fixtureinfo=item._fixtureinfo,
+        keywords={new_id: True}, originalname=item.originalname,
+    )
 
 
 def scrub_text(text: str, secrets: Callable[[], Secrets | None] | None) -> str:

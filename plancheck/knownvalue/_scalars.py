@@ -486,7 +486,7 @@ class _ReadExact(NumberReader, ValueCheck):
             reason: str = number
             return reason
         if number != self._value:
-            expected = ctx.lit(str(self), marks)
+            expected = ctx.lit(str(self), marks, value)
             return f"expected value {expected} for {self.name} check, got: {ctx.got(value, marks)}"
         return None
 
@@ -684,6 +684,6 @@ class NumberExact(ValueCheck):
         if not is_number(value):
             return f"expected number value for NumberExact check, got: {json_type(value)}"
         if not numbers_equal(to_decimal(value), self._value):
-            expected = ctx.lit(str(self), marks)
+            expected = ctx.lit(str(self), marks, value)
             return f"expected value {expected} for NumberExact check, got: {ctx.got(value, marks)}"
         return None

@@ -15,6 +15,7 @@ and always the JSON location (``$.resource["aws_instance"]``).
 
 from __future__ import annotations
 
+import json
 import json.decoder
 import math
 import re
@@ -22,12 +23,13 @@ from bisect import bisect_right
 from collections.abc import Callable, Iterable, Mapping
 from decimal import Decimal
 from json.decoder import JSONDecodeError
-from typing import Any, Final
+from typing import Any, Final, cast
 
 from tfjsonpath import MapStep, Path, SliceStep, Step
 
 from .._errors import DocumentFormatError
 from .._frozen import public
+from .._redact import MIN_SECRET_LENGTH, SENSITIVE
 
 __all__ = [
     "ARRAY",
@@ -132,14 +134,16 @@ class Source:
     (2, 5)
     """
 
-    __slots__ = ("_line_starts", "name", "text")
+    __slots__ = ("_line_starts", "document", "name", "text")
     name: str | None
     text: str
     _line_starts: list[int] | None
 
-    def __init__(self, name: str | None, text: str) -> None:
+    def __init__(self, name: str | None, text: str, document: Any = None) -> None:
         self.name = name
         self.text = text
+        #: The configuration as Python values when it was given so (no text): what tells a sensitive block.
+        self.document = document
         self._line_starts = None
 
     def line_column(self, offset: int) -> tuple[int, int]:
@@ -164,12 +168,64 @@ class Source:
         column: int | None = None
         if offset >= 0:
             line, column = self.line_column(offset)
+        steps = tuple(steps)
+        cut = self._secret_from(steps)
+        if cut is not None:
+            # Inside a sensitive variable's default (a sensitive output's value): its keys and the text quoted of it
+            # are secrets, as they are in every message.
+            steps = (*steps[:cut], *(MapStep(SENSITIVE) if isinstance(step, MapStep) else step for step in steps[cut:]))
+            found = None if found is None else _QUOTED.sub(_hidden_quote, found, count=1)
         return ConfigFormatError(
             json_location(steps), expected, found=found, source=self.name, line=line, column=column
         )
 
+    def _secret_from(self, steps: tuple[Step, ...]) -> int | None:
+        """The index of ``steps`` from which they are inside a sensitive variable's ``default`` or a sensitive
+        output's ``value``, or None. Sensitive unless every definition of the block says plainly false; when
+        the file cannot be read again for its flags (it is broken), every such value is if any block of the file has
+        a ``sensitive`` flag (failing closed)."""
+        names = [i for i, step in enumerate(steps) if isinstance(step, MapStep)]
+        if len(names) < 3 or steps[0] not in _SECRET_VALUES:
+            return None
+        block, name, attribute = (cast(MapStep, steps[i]) for i in names[:3])
+        if attribute != _SECRET_VALUES[block]:
+            return None
+        return names[2] + 1 if self._sensitive(block.key, name.key) else None
+
+    def _sensitive(self, block: str, name: str) -> bool:
+        document = self.document
+        if document is None:
+            try:
+                document = json.loads(self.text)
+            except (ValueError, RecursionError):
+                return '"sensitive"' in self.text  # broken: which block says so cannot be told (failing closed)
+        files = document if isinstance(document, (list, tuple)) else [document]
+        bodies = [
+            body
+            for top in files if isinstance(top, Mapping)
+            for blocks in _each(top.get(block)) if isinstance(blocks, Mapping)
+            for body in _each(blocks.get(name)) if isinstance(body, Mapping)
+        ]
+        return any(body.get("sensitive", False) not in (False, "false") for body in bodies)
+
     def __repr__(self) -> str:
         return f"Source({self.name!r}, <{len(self.text)} characters>)"
+
+
+#: The value of a block that is a secret when the block is sensitive: a variable's default, an output's value.
+_SECRET_VALUES: Final = {MapStep("variable"): MapStep("default"), MapStep("output"): MapStep("value")}
+#: The text of the document a ``found`` begins by quoting (a word, a key, an escape): a secret inside a sensitive value.
+_QUOTED: Final = re.compile(r"""^(?:'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*")""")
+
+
+def _hidden_quote(match: re.Match[str]) -> str:
+    """A quoted text of the document, hidden when it is long enough to be a secret (a character of syntax is none)."""
+    return SENSITIVE if len(match.group()) - 2 >= MIN_SECRET_LENGTH else match.group()
+
+
+def _each(value: Any) -> list[Any]:
+    """A block written once (an object) or several times (an array of objects), as a list."""
+    return list(value) if isinstance(value, (list, tuple)) else [value]
 
 
 class Trail:

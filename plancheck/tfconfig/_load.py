@@ -147,7 +147,7 @@ def config_from_dict(config: Mapping[str, Any] | Sequence[Mapping[str, Any]], *,
         raise ConfigFormatError(
             "$", "a mapping of top-level blocks (or a list of them)", found=f"a value of type {type(config).__name__}"
         )
-    return config_from_node(python_to_node(config), Source(None, ""), strict=strict)
+    return config_from_node(python_to_node(config), Source(None, "", config), strict=strict)
 
 
 def _is_override(name: str, suffix: str) -> bool:

@@ -1,0 +1,139 @@
+"""A plan that breaks its schema inside a marks or unknown tree names no key of a sensitive map in its error.
+
+A location inside a change's tree names keys of its values; where any of the change's marks trees (the
+other side's too) marks the map holding a key, that key is a secret, and the location shows it as
+``(sensitive)``. A key no mark covers (an attribute name, a map no side marks) is shown as it is, so the
+error still says where. Every route and validation mode gives the same error (the whole document, an
+entry read alone by the lazy route, the full JSON Schema validator).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from loading_support import ROUTES, dumps, load_by
+
+from plancheck import Plan
+from plancheck._documents.state import State
+from plancheck._errors import PlanFormatError, StateFormatError
+
+KEY = "zzmap-key-7c3e"  # a key of a map the change marks sensitive
+MARKS = "a marks tree (true, false, or an object or array of marks trees)"
+
+
+def _plan(change: dict[str, Any], **more: Any) -> bytes:
+    return dumps({"format_version": "1.2", "resource_changes": [
+        {"address": "null_resource.a", "mode": "managed", "type": "null_resource", "name": "a",
+         "change": {"actions": ["update"], "before": {"tags": {KEY: "v"}, "ok": {"k": "v"}},
+                    "after": {"tags": {KEY: "w"}, "ok": {"k": "w"}}, **change}}], **more})
+
+
+ROWS = {
+    "an unknown tree's key of a map the other side marks": (
+        {"before_sensitive": {"tags": True}, "after_unknown": {"tags": {KEY: 5}}},
+        '$.resource_changes[0].change.after_unknown.tags["(sensitive)"]: expected ' + MARKS + ", found a number"),
+    "a marks tree's key of a map the other side marks": (
+        {"before_sensitive": {"tags": True}, "after_sensitive": {"tags": {KEY: "x"}}},
+        '$.resource_changes[0].change.after_sensitive.tags["(sensitive)"]: expected ' + MARKS + ", found a string"),
+    "a key below a marked map's key": (
+        {"after_sensitive": {"tags": True}, "before_sensitive": {"tags": {KEY: [1]}}},
+        '$.resource_changes[0].change.before_sensitive.tags["(sensitive)"][0]: expected ' + MARKS
+        + ", found a number"),
+    # Not over-hidden: a map no side marks, and the attribute names on the way, say where.
+    "a key of a map no side marks": (
+        {"before_sensitive": {"tags": True}, "after_unknown": {"ok": {"k": 5}}},
+        "$.resource_changes[0].change.after_unknown.ok.k: expected " + MARKS + ", found a number"),
+}
+
+
+@pytest.mark.parametrize("route", ROUTES)
+@pytest.mark.parametrize("validation", ["fast", "full"])
+@pytest.mark.parametrize(("change", "message"), ROWS.values(), ids=ROWS.keys())
+def test_a_location_inside_a_tree_hides_the_keys_of_a_marked_map(
+        change: dict[str, Any], message: str, route: str, validation: str) -> None:
+    found = load_by(route, _plan(change), validation)
+    if isinstance(found, Plan):  # the lazy route validates an entry when it is first read
+        with pytest.raises(PlanFormatError) as info:
+            found.resource_change("null_resource.a")
+        found = info.value
+    assert str(found) == f"plan.json: {message}"
+
+
+#: A text broken inside a value (a repeated key, a number no Decimal holds): its location's keys are shown only where
+#: the value, read again leniently, marks no map on the way; the rest of the message never shows a value.
+HUGE = "1e999999999999999999999"
+BROKEN = {
+    "a repeated key of a marked map": (
+        f'"after": {{"tags": {{"{KEY}": "w", "{KEY}": "x"}}}}, "after_sensitive": {{"tags": true}}',
+        '$.resource_changes[0].change.after.tags["(sensitive)"]: expected each key once in its object'),
+    "a number beyond Decimal under a marked map's key": (
+        f'"after": {{"tags": {{"{KEY}": [{HUGE}]}}}}, "before_sensitive": {{"tags": true}}',
+        '$.resource_changes[0].change.after.tags["(sensitive)"][0]: expected a number that Python'),
+    "a repeated key of a sensitive output's value": (
+        f'"after": {{"{KEY}": 1, "{KEY}": 2}}, "after_sensitive": true',
+        '$.output_changes.o.after["(sensitive)"]: expected each key once in its object'),
+    # Not over-hidden: a map no mark covers says where.
+    "a repeated key of a map no side marks": (
+        '"after": {"ok": {"k": 1, "k": 2}}, "before_sensitive": {"tags": true}',
+        "$.resource_changes[0].change.after.ok.k: expected each key once in its object"),
+}
+
+
+def _broken_plan(change: str, output: bool) -> bytes:
+    entry = '{"actions": ["create"], ' + change + "}"
+    if output:
+        return ('{"format_version": "1.2", "output_changes": {"o": ' + entry + "}}").encode()
+    return ('{"format_version": "1.2", "resource_changes": [{"address": "null_resource.a", "mode": "managed", '
+            '"type": "null_resource", "name": "a", "change": ' + entry + "}]}").encode()
+
+
+@pytest.mark.parametrize("route", ROUTES)
+@pytest.mark.parametrize(("change", "message"), BROKEN.values(), ids=BROKEN.keys())
+def test_a_location_in_a_broken_value_hides_the_keys_of_a_marked_map(change: str, message: str, route: str) -> None:
+    found = load_by(route, _broken_plan(change, "output" in message))
+    if isinstance(found, Plan):  # the lazy route reads an entry when it is first read
+        with pytest.raises(PlanFormatError) as info:
+            found.resource_change("null_resource.a")
+        found = info.value
+    assert isinstance(found, PlanFormatError)
+    assert str(found).startswith(f"plan.json: {message}"), str(found)
+    assert KEY not in str(found)
+
+
+OTHER_HOLDERS = {
+    "a sensitive variable's value": (
+        f'{{"format_version": "1.2", "variables": {{"pw": {{"value": {{"{KEY}": 1, "{KEY}": 2}}}}}}, '
+        '"configuration": {"root_module": {"variables": {"pw": {"sensitive": true}}}}}',
+        '$.variables.pw.value["(sensitive)"]: expected each key once'),
+    "a sensitive variable's default": (
+        f'{{"format_version": "1.2", "configuration": {{"root_module": {{"variables": {{"pw": {{"sensitive": true, '
+        f'"default": {{"{KEY}": 1, "{KEY}": 2}}}}}}}}}}}}',
+        '$.configuration.root_module.variables.pw.default["(sensitive)"]: expected each key once'),
+    "a sensitive output of the prior state": (
+        f'{{"format_version": "1.2", "prior_state": {{"format_version": "1.0", "values": {{"outputs": {{"o": '
+        f'{{"sensitive": true, "value": {{"{KEY}": 1, "{KEY}": 2}}}}}}}}}}}}',
+        '$.prior_state.values.outputs.o.value["(sensitive)"]: expected each key once'),
+    # Not over-hidden: a variable its configuration does not mark.
+    "a variable no configuration marks": (
+        '{"format_version": "1.2", "variables": {"region": {"value": {"k": 1, "k": 2}}}}',
+        "$.variables.region.value.k: expected each key once"),
+}
+
+
+@pytest.mark.parametrize("route", ["stdlib", "fast"])
+@pytest.mark.parametrize(("text", "message"), OTHER_HOLDERS.values(), ids=OTHER_HOLDERS.keys())
+def test_a_location_in_another_sensitive_value_hides_its_keys(text: str, message: str, route: str) -> None:
+    found = load_by(route, text.encode())
+    assert isinstance(found, PlanFormatError)
+    assert str(found).startswith(f"plan.json: {message}"), str(found)
+
+
+@pytest.mark.parametrize(("marks", "shown"), [("{\"tags\": true}", '["(sensitive)"]'), ("{}", f'["{KEY}"]')],
+                         ids=["a map its sensitive_values mark", "a map no mark covers"])
+def test_a_state_resources_broken_value_hides_the_keys_of_a_marked_map(marks: str, shown: str) -> None:
+    text = ('{"format_version": "1.0", "values": {"root_module": {"resources": [{"address": "a.b", "mode": "managed", '
+            f'"type": "a", "name": "b", "values": {{"tags": {{"{KEY}": 1, "{KEY}": 2}}}}, "sensitive_values": {marks}}}]}}}}}}')
+    with pytest.raises(StateFormatError) as info:
+        State.from_json(text)
+    assert str(info.value).startswith(f"$.values.root_module.resources[0].values.tags{shown}: expected each key once")

@@ -1,0 +1,110 @@
+"""A test's id is no report's text: a parameter taken from a plan shows no secret in it, whoever made the id.
+
+pytest names a parametrized test by its parameters (``test_x[hunter2]``) before any report exists, and
+writes that name in the progress lines (``-v``), ``--collect-only``, the failure headers, the short summary,
+JUnit's ``name`` and through an xdist worker. A test module that loads a plan at import and parametrizes
+over its addresses or values (a for_each key that is a sensitive variable, a marked value) is named by
+its secrets, unless the id is scrubbed where pytest makes the test (from the value, an ``ids`` function or
+list, ``pytest.param(id=...)``). A JUnit property's name, which a test may
+take from a map key, is written by the xdist controller, which holds no document: the worker scrubs it.
+"""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+
+import pytest
+from plugin_support import QUIET_PLUGINS, write_json
+from secret_shapes import leaks
+
+KEY = "zzfe-key-4c1d"  # a sensitive variable that is also a for_each key: in an address
+UNICODE = "пароль-秘密-ключ"  # a marked value, escaped by pytest in an id
+LINES = "zzfirst-line-a1\nzzsecond-line-b2"  # a marked value over two lines
+NUMBER = 31337.25  # a sensitive variable's number (a Decimal once loaded: pytest names it by its argument)
+SECRETS = {"key": KEY, "unicode": UNICODE, "lines": LINES, "number": "31337.25"}
+
+PLAN = {
+    "format_version": "1.2",
+    "variables": {"key": {"value": KEY}, "n": {"value": NUMBER}},
+    "configuration": {"root_module": {"variables": {"key": {"sensitive": True}, "n": {"sensitive": True}}}},
+    "resource_changes": [
+        {"address": f'null_resource.fe["{KEY}"]', "mode": "managed", "type": "null_resource", "name": "fe",
+         "index": KEY, "change": {"actions": ["create"], "before": None, "after": {}, "after_unknown": {"id": True}}},
+        {"address": "null_resource.web", "mode": "managed", "type": "null_resource", "name": "web",
+         "change": {"actions": ["create"], "before": None,
+                    "after": {"pw": UNICODE, "pem": LINES, "tags": {"plain": "v"}, "n": NUMBER},
+                    "after_unknown": {}, "after_sensitive": {"pw": True, "pem": True}}},
+    ],
+}
+
+INNER = """
+import pathlib
+import pytest
+from plancheck import load_plan
+
+PLAN = load_plan(pathlib.Path(__file__).parent / "plan.json")
+AFTER = PLAN.resource_change("null_resource.web").change.after
+
+
+@pytest.mark.parametrize("address", [rc.address for rc in PLAN.resource_changes])
+def test_address(address):
+    assert address == "nope"
+
+
+@pytest.mark.parametrize("value", [AFTER["pw"], AFTER["pem"], AFTER["n"], AFTER["tags"]["plain"]])
+def test_value(value):
+    assert value == "nope"
+
+
+@pytest.mark.parametrize("rc", PLAN.resource_changes, ids=lambda rc: rc.address)
+def test_ids_function(rc):
+    assert rc is None
+
+
+@pytest.mark.parametrize("name", ["a", "b"], ids=[PLAN.resource_changes[0].address, AFTER["pw"]])
+def test_ids_list(name):
+    assert name is None
+
+
+@pytest.mark.parametrize("name", [pytest.param("a", id=AFTER["pem"])])
+@pytest.mark.parametrize("n", [1, 2])
+def test_stacked_with_an_own_id(name, n):
+    assert name is None
+
+
+def test_property_named_by_a_key(record_property):
+    record_property(PLAN.variables["key"], "v")
+"""
+
+#: How pytest is run, and where the ids show.
+MODES = {
+    "verbose": ("-v", "-rA"),
+    "collect only": ("--collect-only",),
+    "xdist workers": ("-n", "2", "-v", "-rA"),
+}
+
+
+def _junit_text(path: object) -> str:
+    parts: list[str] = []
+    for element in ET.parse(str(path)).iter():
+        parts.extend(element.attrib.values())
+        parts.extend(t for t in (element.text, element.tail) if t)
+    return "\n".join(parts)
+
+
+@pytest.mark.parametrize("args", MODES.values(), ids=MODES.keys())
+def test_no_test_id_shows_a_secret(pytester: pytest.Pytester, args: tuple[str, ...]) -> None:
+    write_json(pytester.path / "plan.json", PLAN)
+    pytester.makepyfile(test_inner=INNER)
+    junit = pytester.path / "junit.xml"
+    result = pytester.runpytest_subprocess(*QUIET_PLUGINS, f"--junitxml={junit}", *args)
+    output = result.stdout.str() + result.stderr.str()
+    assert leaks(output, SECRETS) == [], output
+    assert leaks(_junit_text(junit), SECRETS) == []
+    # Scrubbed ids that meet are told apart by pytest; an id that shows no secret is pytest's own.
+    for shown in ('test_address[null_resource.fe["(sensitive)"]]', "test_address[null_resource.web]",
+                  "test_value[(sensitive)0]", "test_value[(sensitive)1]", "test_value[value2]", "test_value[v]",
+                  'test_ids_function[null_resource.fe["(sensitive)"]]', "test_ids_function[null_resource.web]",
+                  'test_ids_list[null_resource.fe["(sensitive)"]]', "test_ids_list[(sensitive)]",
+                  "test_stacked_with_an_own_id[1-(sensitive)]", "test_stacked_with_an_own_id[2-(sensitive)]"):
+        assert shown in output, shown

@@ -1,0 +1,51 @@
+"""A configuration that breaks inside a sensitive variable's default (a sensitive output's value) says where,
+but neither the keys of that value nor the text it quotes of it: both are secrets, as they are in every message.
+
+The file is read again for the flags (a broken one cannot be: then any ``sensitive`` flag in it hides every
+default and output value, failing closed). A value no sensitive block holds is located as before.
+"""
+
+from __future__ import annotations
+
+import pytest
+from secret_shapes import leaks
+
+from plancheck.tfconfig import ConfigFormatError, parse_config
+
+KEY = "zzcfg-key-5e2a"
+WORD = "zzcfgword9d1"
+SECRETS = {"key": KEY, "word": WORD}
+
+ROWS = {
+    "a repeated key of a sensitive default": (
+        f'{{"variable": {{"pw": {{"sensitive": true, "default": {{"{KEY}": 1, "{KEY}": 2}}}}}}}}',
+        '$.variable["pw"]["default"]["(sensitive)"]: expected unique property names in an object value '
+        "(Terraform: Duplicate object attribute), found (sensitive) again"),
+    "a number beyond Decimal in a sensitive default": (
+        f'{{"variable": {{"pw": {{"default": {{"{KEY}": 1e99999999999999999999}}, "sensitive": true}}}}}}',
+        '$.variable["pw"]["default"]["(sensitive)"]: expected a number that Python'),
+    "an unquoted word in a sensitive default, the flag after it": (
+        f'{{"variable": {{"pw": {{"default": {WORD}, "sensitive": true}}}}}}',
+        '$.variable["pw"]["default"]: expected a JSON value, found (sensitive)'),
+    "a repeated key of a sensitive output's value, blocks written as arrays": (
+        f'{{"output": {{"o": [{{"sensitive": "true", "value": {{"{KEY}": 1, "{KEY}": 2}}}}]}}}}',
+        '$.output["o"][0]["value"]["(sensitive)"]: expected unique property names'),
+    # Not over-hidden: a default no sensitive block holds, and a character of syntax.
+    "a default of a variable that is not sensitive": (
+        f'{{"variable": {{"pw": {{"sensitive": false, "default": {{"{KEY}": 1, "{KEY}": 2}}}}}}}}',
+        f'$.variable["pw"]["default"]["{KEY}"]: expected unique property names in an object value '
+        f'(Terraform: Duplicate object attribute), found "{KEY}" again'),
+    "a character of syntax in a sensitive default": (
+        f'{{"variable": {{"pw": {{"sensitive": true, "default": {{"{KEY}": [1,}}}}}}}}',
+        '$.variable["pw"]["default"]["(sensitive)"][1]: expected a JSON value, found \'}\''),
+}
+
+
+@pytest.mark.parametrize(("text", "message"), ROWS.values(), ids=ROWS.keys())
+def test_a_location_inside_a_sensitive_value_hides_its_keys_and_quotes(text: str, message: str) -> None:
+    with pytest.raises(ConfigFormatError) as info:
+        parse_config(text, filename="main.tf.json")
+    shown = str(info.value)
+    assert message in shown, shown
+    if '"sensitive": false' not in text:  # every other row's values are secrets
+        assert leaks(shown, SECRETS) == []
