@@ -56,10 +56,15 @@ PLAN: dict[str, Any] = {
 }
 
 
+#: Resource checks given the address of what is no resource (they fail: no resource change has it).
+MISADDRESSED = [("resource", "var.v", None), ("resource", "module.m.output.co", None), ("resource", "check.c", None),
+                ("resource", "module.m", None)]
+
+
 @functools.cache
 def _report() -> tuple[dict[str, Any], tuple[str, ...]]:
     data = CoverageData()
-    data.add_plan(Plan.from_dict(PLAN), None, Path("."))
+    data.add_plan(Plan.from_dict(PLAN), None, Path("."), MISADDRESSED)
     return json_report(data), tuple(term_lines(data))
 
 
@@ -77,9 +82,8 @@ def _report() -> tuple[dict[str, Any], tuple[str, ...]]:
 ])
 def test_which_items_a_check_can_address(address: str, kind: str, planned: bool, assertable: bool) -> None:
     items = {item["address"]: item for module in _report()[0]["modules"] for item in module["items"]}
-    assert (items[address]["kind"], items[address]["planned"], items[address]["assertable"]) == (
-        kind, planned, assertable
-    )
+    item = items[address]
+    assert (item["kind"], item["planned"], item["assertable"], item["asserted"]) == (kind, planned, assertable, False)
 
 
 def test_the_term_table_counts_asserted_of_assertable_and_misses_only_those() -> None:

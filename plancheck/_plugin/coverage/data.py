@@ -394,6 +394,9 @@ class CoverageData:
                 module_path = match.group(1)
             found = paths.get(module_path)
             item = found[0].items.get(full) if found is not None else None
+            if item is not None and item.kind not in ("resource", "data"):
+                # A resource check given a variable's or a child output's address finds no resource change there.
+                item = None
         if item is not None:
             item.asserted = True
             if path_text:
