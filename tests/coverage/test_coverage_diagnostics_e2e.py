@@ -14,7 +14,7 @@ import json
 from typing import Any
 
 import pytest
-from test_coverage_session import _item
+from test_coverage_session import NA, _item
 
 from plancheck._terraform.binary import TerraformBinary
 
@@ -84,14 +84,14 @@ def test_a_validation_seen_failing_from_the_expected_diagnostic(
     modern = tf_acceptance_binary.version_tuple >= (1, 5)
     report = json.loads((pytester.path / "tf.json").read_text(encoding="utf-8"))
     seen = len(tests) + (1 if modern else 0)  # each failure, and the variable planned (1.5+ writes the errored plan)
-    percent = round(seen * 100 / (2 * 2 + 2 * 2), 2)
-    assert report == {"format_version": "1", "percent": percent, "modules": [
+    percent = round(seen * 100 / (2 + 1 + 2 * 2), 2)  # two items, one assertable (the output), two conditions
+    assert report == {"format_version": "2", "percent": percent, "modules": [
         {"module": "named", "percent": percent, "conditions_available": modern, "items": [
             _item("output.greeting", "output", False),
             _item("var.name", "variable", modern, conditions=[
                 _validation(0, "test_the_first_rule_as_a_diagnostic" in tests),
                 _validation(1, "test_the_second_rule_as_text" in tests),
-            ]),
+            ], **NA),
         ]},
     ]}
     everything = "\n".join([*result.outlines, *result.errlines, (pytester.path / "tf.json").read_text(encoding="utf-8")])
@@ -152,5 +152,5 @@ def test_a_precondition_told_apart_from_the_postcondition(
             {"kind": "precondition", "index": 0, "passed": False, "failed": True},
             {"kind": "postcondition", "index": 0, "passed": False, "failed": False},
         ]),
-        _item("var.size", "variable", True),
+        _item("var.size", "variable", True, **NA),
     ]

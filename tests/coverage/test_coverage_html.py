@@ -79,12 +79,26 @@ def test_pages_and_colours(html_dir: Path) -> None:
         return list(range(first, last + 1))
 
     assert {css: numbers for css, numbers in by_status.items() if css != "plain"} == {
-        # var.name (validation passed and failed, not asserted), var.replicas, module.net, the check block
-        "partial": span(2, 10) + span(12, 15) + span(26, 29) + span(31, 36),
-        "covered": span(17, 19) + span(38, 40),  # terraform_data.app and output.app_id: planned, asserted
+        # No check can address var.name (its validation seen both ways), var.replicas, module.net, the check block
+        # (its assert seen both ways): planned is all they can be. Format "1" left them yellow: "partial".
+        "covered": span(2, 10) + span(12, 15) + span(17, 19) + span(26, 29) + span(31, 36) + span(38, 40),
         "missed": span(21, 24),  # terraform_data.spare: never planned
     }
-    assert "covered: planned, asserted, every condition seen both ways" in page
+    assert "covered: planned, asserted (or n/a: no check can address it), every condition seen both ways" in page
+    rows = dict(re.findall(r"<tr class=\"[a-z]+\"><td>([^<]+)</td><td>[a-z]+</td><td>[a-z]+</td><td>[^<]*</td>"
+                           r"<td>([^<]+)</td>", page))
+    assert rows == {"check.name_is_web": "n/a", "module.label": "n/a", "module.net": "n/a", "output.app_id": "yes",
+                    "terraform_data.app": "yes", "terraform_data.spare": "no", "var.name": "n/a", "var.replicas": "n/a",
+                    "var.token": "n/a", "var.token_commented": "n/a", "var.token_json": "n/a"}
+    # Asserted: of the items a check can address.
+    assert re.findall(r'<a href="[^"]+">([^<]+)</a></td><td class="n">\d+</td><td class="n">\d+</td>'
+                      r'<td class="n">([^<]+)</td>', index) == [
+        ("cloudposse/label/null", "0/1"), ("tree", "2/3"), ("tree/modules/net", "1/1"),
+    ]
+    # The child's output and variable are green; its resource yellow: its precondition was never seen failing.
+    net = _classes((html_dir / "htmlcov" / "tree_modules_net.html").read_text(encoding="utf-8"), "main.tf")
+    assert {number for number, css in net.items() if css == "covered"} == set(span(1, 3) + span(16, 18))
+    assert {number for number, css in net.items() if css == "partial"} == set(span(5, 14))
     registry = (html_dir / "htmlcov" / "cloudposse_label_null.html").read_text(encoding="utf-8")
     assert "Not a local module: its files are not shown." in registry
 
@@ -123,8 +137,8 @@ def test_the_report_in_headless_chromium(html_dir: Path) -> None:
             page.click("text=All modules")
             page.click("a[href='tree.html']")
             assert page.locator(".legend span").all_inner_texts() == [
-                "covered: planned, asserted, every condition seen both ways",
-                "partial: planned, but not asserted or a condition not seen both ways",
+                "covered: planned, asserted (or n/a: no check can address it), every condition seen both ways",
+                "partial: planned, but not asserted (where a check can address it) or a condition not seen both ways",
                 "missed: never planned",
             ]
             assert page.locator(".legend").is_visible()

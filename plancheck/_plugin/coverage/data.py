@@ -10,8 +10,10 @@ the plan's resource changes, planned values and output changes; the conditions' 
 ``checks`` section (Terraform 1.5+: an object whose every instance passed passed all its conditions;
 one that failed failed its only condition, and nothing is guessed when it has several) and from the
 diagnostics an acceptance step expected, each located in exactly one condition block by its file and line
-(:meth:`CoverageData.add_failures`); what was asserted from the checks that ran on it (:func:`targets`). Everything merges as a union, so
-shards combine to the same data whatever order they finish in.
+(:meth:`CoverageData.add_failures`); what was asserted from the checks that ran on it (:func:`targets`), and
+whether any check could address an item at all (:func:`assertable`) from its kind, address and what was seen of
+it, so data written before that rule reads the same. Everything merges as a union, so shards combine to the
+same data whatever order they finish in.
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ __all__ = [
     "CoverageDataError",
     "ItemData",
     "ModuleData",
+    "assertable",
     "config_address",
     "counts",
     "percent",
@@ -391,6 +394,9 @@ class CoverageData:
                 module_path = match.group(1)
             found = paths.get(module_path)
             item = found[0].items.get(full) if found is not None else None
+            if item is not None and item.kind not in ("resource", "data"):
+                # A resource check given a variable's or a child output's address finds no resource change there.
+                item = None
         if item is not None:
             item.asserted = True
             if path_text:
@@ -468,30 +474,61 @@ class CoverageData:
         return data
 
 
-def counts(items: Iterable[ItemData]) -> tuple[int, int, int, int, int]:
-    """(items, planned, asserted, conditions, condition outcomes seen).
+def assertable(address: str, item: ItemData) -> bool:
+    """Whether a plan check can address the item at ``address``, so that it counts a second time, as asserted.
 
-    >>> counts([ItemData("variable", planned=True, conditions=("validation:0",), failed={"validation:0"})])
-    (1, 1, 0, 1, 1)
+    Checks address a managed resource, or a data source, by the address of its resource change, and a root
+    module's output by its name in the output changes (:func:`targets`). No check addresses a variable, a module
+    call, a child module's output (a plan has no output changes of it) or a ``check`` block. A data source read
+    while planning has no resource change, only planned values: once planned, it is assertable only when a plan
+    showed a change of it (its read deferred to apply: an action) or a check addressed it.
+
+    >>> assertable("var.name", ItemData("variable")), assertable("output.id", ItemData("output"))
+    (False, True)
+    >>> assertable("module.net.output.id", ItemData("output"))
+    False
+    >>> assertable("data.t.a", ItemData("data", planned=True)), assertable("data.t.a", ItemData("data"))
+    (False, True)
     """
-    n = planned = asserted = conditions = seen = 0
-    for item in items:
+    if item.kind in ("variable", "module", "check"):
+        return False
+    if item.kind == "output":
+        return not address.startswith("module.")
+    if item.kind == "data":
+        return item.asserted or not item.planned or bool(item.actions)
+    return True
+
+
+def counts(items: Iterable[tuple[str, ItemData]]) -> tuple[int, int, int, int, int, int]:
+    """(items, planned, asserted, assertable, conditions, condition outcomes seen) of (address, item) pairs.
+
+    >>> counts([("var.v", ItemData("variable", planned=True, conditions=("validation:0",), failed={"validation:0"}))])
+    (1, 1, 0, 0, 1, 1)
+    """
+    n = planned = asserted = can = conditions = seen = 0
+    for address, item in items:
         n += 1
         planned += item.planned
         asserted += item.asserted
+        can += assertable(address, item)
         conditions += len(item.conditions)
         seen += sum((c in item.passed) + (c in item.failed) for c in item.conditions)
-    return n, planned, asserted, conditions, seen
+    return n, planned, asserted, can, conditions, seen
 
 
-def percent(items: Iterable[ItemData]) -> float:
-    """The coverage percent of ``items``, rounded to two decimals; 100.0 when there is nothing to cover.
+def percent(items: Iterable[tuple[str, ItemData]]) -> float:
+    """The coverage percent of (address, item) pairs, rounded to two decimals; 100.0 when there is nothing to cover.
 
-    >>> percent([ItemData("resource", planned=True), ItemData("output")])
+    Each item counts once planned and, when :func:`assertable`, once asserted; each condition once seen passing
+    and once seen failing.
+
+    >>> percent([("t.a", ItemData("resource", planned=True)), ("output.o", ItemData("output"))])
     25.0
+    >>> percent([("t.a", ItemData("resource", planned=True, asserted=True)), ("var.v", ItemData("variable", planned=True))])
+    100.0
     """
-    n, planned, asserted, conditions, seen = counts(items)
-    total = 2 * n + 2 * conditions
+    n, planned, asserted, can, conditions, seen = counts(items)
+    total = n + can + 2 * conditions
     return 100.0 if total == 0 else round((planned + asserted + seen) * 100 / total, 2)
 
 

@@ -1,8 +1,10 @@
 """The HTML report: an index of the modules, and a page per module showing its files with each block coloured.
 
 A block's colour is the status of its item (all of its instances at every call site merged): ``covered``
-(planned, asserted, each condition seen passing and failing), ``partial`` (planned, but not asserted or a
-condition not seen both ways) or ``missed`` (never planned). Lines are located by the block scan of the
+(planned, asserted unless no check can address it, each condition seen passing and failing), ``partial``
+(planned, but an assertable item not asserted or a condition not seen both ways) or ``missed`` (never
+planned). An item no check can address (a variable, a module call, a child module's output, a ``check``
+block: :func:`.data.assertable`) has ``n/a`` as its asserted cell. Lines are located by the block scan of the
 module's files (:mod:`.scan`); a module that is not local (a registry source) has its item table only.
 What the page shows of a file never holds a secret: a sensitive variable's default is withheld, and
 every line passes through the session's scrub when there is one.
@@ -16,7 +18,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Final
 
-from .data import CoverageData, ItemData, ModuleData, percent
+from .data import CoverageData, ItemData, ModuleData, assertable, counts, percent
 from .scan import scan_module
 
 __all__ = ["status_of", "write_html"]
@@ -35,8 +37,10 @@ pre.source span.line { display: block; padding: 0 0.5em; }
 pre.source span.no { display: inline-block; width: 3em; color: #888; user-select: none; }
 """
 _LEGEND: Final = (
-    '<p class="legend"><span class="covered">covered: planned, asserted, every condition seen both ways</span>'
-    '<span class="partial">partial: planned, but not asserted or a condition not seen both ways</span>'
+    '<p class="legend"><span class="covered">covered: planned, asserted (or n/a: no check can address it), '
+    'every condition seen both ways</span>'
+    '<span class="partial">partial: planned, but not asserted (where a check can address it) or a condition '
+    'not seen both ways</span>'
     '<span class="missed">missed: never planned</span></p>'
 )
 _WITHHELD: Final = "(withheld: a sensitive value)"
@@ -44,15 +48,17 @@ _WITHHELD: Final = "(withheld: a sensitive value)"
 _DEFAULT_LINE: Final = re.compile(r"(\s*default\s*)=")
 
 
-def status_of(item: ItemData) -> str:
-    """``covered``, ``partial`` or ``missed``.
+def status_of(item: ItemData, can_assert: bool = True) -> str:
+    """``covered``, ``partial`` or ``missed``; ``can_assert``: whether a check can address the item at all.
 
     >>> status_of(ItemData("resource", planned=True)), status_of(ItemData("output"))
     ('partial', 'missed')
+    >>> status_of(ItemData("variable", planned=True), can_assert=False)
+    'covered'
     """
     if not item.planned:
         return "missed"
-    if item.asserted and all(c in item.passed and c in item.failed for c in item.conditions):
+    if (item.asserted or not can_assert) and all(c in item.passed and c in item.failed for c in item.conditions):
         return "covered"
     return "partial"
 
@@ -75,30 +81,32 @@ def _items_table(module: ModuleData) -> str:
     rows = ["<table><tr><th>Item</th><th>Kind</th><th>Planned</th><th>Actions</th><th>Asserted</th>"
             "<th>Paths asserted</th><th>Conditions (passed / failed)</th></tr>"]
     for address, item in sorted(module.items.items()):
+        can_assert = assertable(address, item)
         conditions = ", ".join(
             f"{c.replace(':', '[')}]: {'yes' if c in item.passed else 'no'} / {'yes' if c in item.failed else 'no'}"
             for c in item.conditions
         )
         rows.append(
-            f'<tr class="{status_of(item)}"><td>{html.escape(address)}</td><td>{item.kind}</td>'
+            f'<tr class="{status_of(item, can_assert)}"><td>{html.escape(address)}</td><td>{item.kind}</td>'
             f"<td>{'yes' if item.planned else 'no'}</td><td>{html.escape(', '.join(sorted(item.actions)))}</td>"
-            f"<td>{'yes' if item.asserted else 'no'}</td><td>{html.escape(', '.join(sorted(item.paths)))}</td>"
+            f"<td>{'yes' if item.asserted else 'no' if can_assert else 'n/a'}</td><td>{html.escape(', '.join(sorted(item.paths)))}</td>"
             f"<td>{html.escape(conditions)}</td></tr>"
         )
     rows.append("</table>")
     return "\n".join(rows)
 
 
-def _merged(module: ModuleData, relative: str) -> ItemData | None:
-    """The item a block declares, merged over every call site of the module (``module.x.`` prefixes)."""
-    found = [item for address, item in module.items.items()
+def _merged(module: ModuleData, relative: str) -> tuple[ItemData, bool] | None:
+    """The item a block declares, merged over every call site of the module (``module.x.`` prefixes), and whether
+    a check can address it at one of them at least."""
+    found = [(address, item) for address, item in module.items.items()
              if address == relative or (address.endswith("." + relative) and _is_prefix(address[: -len(relative) - 1]))]
     if not found:
         return None
-    merged = ItemData(found[0].kind)
-    for item in found:
+    merged = ItemData(found[0][1].kind)
+    for _, item in found:
         merged.merge(item)
-    return merged
+    return merged, any(assertable(address, item) for address, item in found)
 
 
 def _is_prefix(text: str) -> bool:
@@ -109,12 +117,12 @@ def _sources(module: ModuleData, directory: Path, scrub: Callable[[str], str] | 
     scanned = scan_module(directory)
     by_file: dict[str, dict[int, str]] = {}
     for declared in scanned.items:
-        item = _merged(module, declared.address)
-        if item is None:
+        found = _merged(module, declared.address)
+        if found is None:
             continue
         lines = by_file.setdefault(declared.file, {})
         for line in range(declared.start, declared.end + 1):
-            lines[line] = status_of(item)
+            lines[line] = status_of(*found)
     parts = []
     for error in scanned.errors:
         parts.append(f"<p>Not coloured: {html.escape(error)}</p>")
@@ -152,15 +160,16 @@ def write_html(data: CoverageData, directory: Path, rootdir: Path, scrub: Callab
     lines shown of a module's files.
     """
     directory.mkdir(parents=True, exist_ok=True)
-    total = percent(item for module in data.modules.values() for item in module.items.values())
+    total = percent(pair for module in data.modules.values() for pair in module.items.items())
     taken: set[str] = set()
     rows = ["<table><tr><th>Module</th><th>Items</th><th>Planned</th><th>Asserted</th><th>Percent</th></tr>"]
     for key, module in sorted(data.modules.items()):
         name = _file_name(key, taken)
-        items = module.items.values()
+        items = module.items.items()
+        n, planned, asserted, can, _, _ = counts(items)
         rows.append(
-            f'<tr><td><a href="{name}">{html.escape(key)}</a></td><td class="n">{len(items)}</td>'
-            f'<td class="n">{sum(i.planned for i in items)}</td><td class="n">{sum(i.asserted for i in items)}</td>'
+            f'<tr><td><a href="{name}">{html.escape(key)}</a></td><td class="n">{n}</td>'
+            f'<td class="n">{planned}</td><td class="n">{asserted}/{can}</td>'
             f'<td class="n">{percent(items):.2f}%</td></tr>'
         )
         body = [f"<h1>Terraform coverage: {html.escape(key)}</h1>",

@@ -1,8 +1,8 @@
 """The coverage reports: the JSON contract (docs/reference/coverage-json.md), the term table, and what they share.
 
-A module's percent is (planned items + asserted items + condition outcomes seen) / (2 x items + 2 x
-conditions) x 100, rounded to two decimals; the session's the same over every module; nothing to cover
-is 100. ``--tf-cov-report`` takes ``term`` (the default), ``json:PATH`` and ``html:DIR``
+A module's percent is (planned items + asserted items + condition outcomes seen) / (items + assertable items
++ 2 x conditions) x 100, rounded to two decimals (:func:`.data.percent`: an item that no check can address,
+such as a variable, counts once); the session's the same over every module; nothing to cover is 100. ``--tf-cov-report`` takes ``term`` (the default), ``json:PATH`` and ``html:DIR``
 (:func:`parse_report`); ``tfplancheck coverage combine`` reads data files and writes the same reports.
 """
 
@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from ..._errors import TfCheckError
-from .data import CoverageData, CoverageDataError, ItemData, ModuleData, counts, percent
+from .data import CoverageData, CoverageDataError, ItemData, ModuleData, assertable, counts, percent
 
 __all__ = [
     "COMBINE_HELP",
@@ -31,8 +31,8 @@ __all__ = [
     "write_reports",
 ]
 
-#: The JSON report's ``format_version``.
-FORMAT_VERSION: Final = "1"
+#: The JSON report's ``format_version``: "2" since an item no check can address counts once in ``percent``.
+FORMAT_VERSION: Final = "2"
 _REPORT_KINDS: Final = ("term", "json", "html")
 
 
@@ -67,7 +67,8 @@ def _item_json(address: str, item: ItemData) -> dict[str, Any]:
         conditions.append({"kind": kind, "index": int(index), "passed": key in item.passed, "failed": key in item.failed})
     return {
         "kind": item.kind, "address": address, "planned": item.planned, "actions": sorted(item.actions),
-        "asserted": item.asserted, "asserted_paths": sorted(item.paths), "conditions": conditions,
+        "assertable": assertable(address, item), "asserted": item.asserted, "asserted_paths": sorted(item.paths),
+        "conditions": conditions,
     }
 
 
@@ -75,16 +76,16 @@ def json_report(data: CoverageData) -> dict[str, Any]:
     """The JSON report of ``data`` (docs/reference/coverage-json.md): modules by name, items by address.
 
     >>> json_report(CoverageData())
-    {'format_version': '1', 'percent': 100.0, 'modules': []}
+    {'format_version': '2', 'percent': 100.0, 'modules': []}
     """
     modules = []
     for key, module in sorted(data.modules.items()):
         modules.append({
-            "module": key, "percent": percent(module.items.values()),
+            "module": key, "percent": percent(module.items.items()),
             "conditions_available": module.checks_available,
             "items": [_item_json(address, item) for address, item in sorted(module.items.items())],
         })
-    every = [item for module in data.modules.values() for item in module.items.values()]
+    every = [pair for module in data.modules.values() for pair in module.items.items()]
     return {"format_version": FORMAT_VERSION, "percent": percent(every), "modules": modules}
 
 
@@ -94,7 +95,7 @@ def _missed(module: ModuleData) -> list[str]:
     unplanned = [a for a, i in items if not i.planned]
     if unplanned:
         parts.append("not planned: " + ", ".join(unplanned))
-    unasserted = [a for a, i in items if not i.asserted]
+    unasserted = [a for a, i in items if not i.asserted and assertable(a, i)]
     if unasserted:
         parts.append("not asserted: " + ", ".join(unasserted))
     ways = []
@@ -110,9 +111,9 @@ def _missed(module: ModuleData) -> list[str]:
 
 
 def term_lines(data: CoverageData) -> list[str]:
-    """The term report: a row per module (items, planned, asserted, conditions seen of both ways, percent),
-    a total, and per module the names of what was missed. ``n/a``: no plan of the module could say its
-    conditions' outcomes (Terraform before 1.5).
+    """The term report: a row per module (items, planned, asserted of the assertable items, condition outcomes
+    seen of both ways, percent), a total, and per module the names of what was missed. ``n/a``: no plan of the
+    module could say its conditions' outcomes (Terraform before 1.5).
 
     >>> print("\\n".join(term_lines(CoverageData())))
     Terraform coverage: no module was planned
@@ -120,14 +121,14 @@ def term_lines(data: CoverageData) -> list[str]:
     if not data.modules:
         return ["Terraform coverage: no module was planned"]
     rows = [("Module", "Items", "Planned", "Asserted", "Conditions", "Percent")]
-    every: list[ItemData] = []
+    every: list[tuple[str, ItemData]] = []
     for key, module in sorted(data.modules.items()):
-        n, planned, asserted, conditions, seen = counts(module.items.values())
-        every.extend(module.items.values())
+        n, planned, asserted, can, conditions, seen = counts(module.items.items())
+        every.extend(module.items.items())
         shown = f"{seen}/{2 * conditions}" if module.checks_available or not conditions else "n/a"
-        rows.append((key, str(n), str(planned), str(asserted), shown, f"{percent(module.items.values()):.2f}%"))
-    n, planned, asserted, conditions, seen = counts(every)
-    rows.append(("TOTAL", str(n), str(planned), str(asserted), f"{seen}/{2 * conditions}", f"{percent(every):.2f}%"))
+        rows.append((key, str(n), str(planned), f"{asserted}/{can}", shown, f"{percent(module.items.items()):.2f}%"))
+    n, planned, asserted, can, conditions, seen = counts(every)
+    rows.append(("TOTAL", str(n), str(planned), f"{asserted}/{can}", f"{seen}/{2 * conditions}", f"{percent(every):.2f}%"))
     widths = [max(len(row[i]) for row in rows) for i in range(6)]
 
     def line(row: Sequence[str]) -> str:
