@@ -993,12 +993,11 @@ def rendered(value: Any, marks: Marks = None, secrets: Secrets = NO_SECRETS) -> 
                 stack.append("[")
             else:
                 # A string is asked before it is spelled; a number as it is spelled (a sensitive variable's, copied).
-                asked = val if isinstance(val, str) else _scalar(val)
+                text = _scalar(val)
+                asked = val if isinstance(val, str) else text
                 if not reveal and type(val) is not bool and val is not None and secrets.touches(asked):
                     text = SENSITIVE
                     hid = True
-                else:
-                    text = _scalar(val) if asked is val else asked
                 out.append(text)
                 size += len(text)
         if size > MAX_RENDER_CHARS:
