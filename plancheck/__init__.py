@@ -197,16 +197,24 @@ _DEPRECATED: dict[str, tuple[str, str, str]] = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    if name in __all__:
-        from tfjsonpath._lazy import resolve
+# __getattr__ only at run time: a type checker that saw one would take any name, a misspelt one too, as an
+# Any. It reads the imports above instead, and the old names here (assignments: not in the table of homes).
+if TYPE_CHECKING:
+    StateCheck = statecheck.StateCheck
+    assert_state = statecheck.assert_state
+    ResourceNotFound = ResourceNotFoundError
+else:
 
-        return resolve(globals(), _homes(), name)
-    if name in _DEPRECATED:
-        module, attribute, new = _DEPRECATED[name]
-        warnings.warn(f"plancheck.{name} is deprecated; use {new}", DeprecationWarning, stacklevel=2)
-        return getattr(importlib.import_module(module), attribute)
-    raise AttributeError(f"module 'plancheck' has no attribute {name!r}")
+    def __getattr__(name: str) -> Any:
+        if name in __all__:
+            from tfjsonpath._lazy import resolve
+
+            return resolve(globals(), _homes(), name)
+        if name in _DEPRECATED:
+            module, attribute, new = _DEPRECATED[name]
+            warnings.warn(f"plancheck.{name} is deprecated; use {new}", DeprecationWarning, stacklevel=2)
+            return getattr(importlib.import_module(module), attribute)
+        raise AttributeError(f"module 'plancheck' has no attribute {name!r}")
 
 
 def __dir__() -> list[str]:

@@ -217,13 +217,17 @@ def test_a_users_type_checker_sees_the_lazy_names_types(tmp_path: Path) -> None:
     user = tmp_path / "user_test.py"
     user.write_text(
         "from typing import assert_type\n"
-        "from plancheck import ExpectKnownValue, PlanCheck, Plan, assert_plan, knownvalue\n"
+        "from plancheck import ExpectKnownValue, PlanCheck, Plan, ResourceNotFoundError, assert_plan, knownvalue\n"
         "from tfjsonpath import New\n"
         "check = ExpectKnownValue('null_resource.a', New('id'), knownvalue.NotNull())\n"
         "assert_type(check, ExpectKnownValue)\n"
         "base: PlanCheck = check\n"
         "assert_type(Plan.from_dict({'format_version': '1.2'}), Plan)\n"
-        "ExpectKnownValue(1, 2, 3)\n",
+        "ExpectKnownValue(1, 2, 3)\n"
+        "from plancheck import ExpectKnwnValue\n"
+        "from tfjsonpath import Nwe\n"
+        "from plancheck import ResourceNotFound, StateCheck, assert_state\n"
+        "assert_type(ResourceNotFound, type[ResourceNotFoundError])\n",
         encoding="utf-8",
     )
     done = subprocess.run(
@@ -231,8 +235,16 @@ def test_a_users_type_checker_sees_the_lazy_names_types(tmp_path: Path) -> None:
          "--no-error-summary", "--hide-error-context", "--no-pretty", str(user)],
         cwd=tmp_path, env={**os.environ, "MYPYPATH": str(ROOT)}, capture_output=True, text=True, timeout=600,
     )
-    # assert_type would fail on an Any, and only the deliberate mistake of line 8 is reported.
+    # assert_type would fail on an Any, and only the deliberate mistakes are reported: line 8's arguments,
+    # and the misspelt names of lines 9 and 10 (a module __getattr__ seen by mypy would take any name);
+    # the deprecated names of line 11 keep their types (line 12).
     assert done.stdout.splitlines() == [
-        f'user_test.py:8: error: Argument {n} to "ExpectKnownValue" has incompatible type "int"; expected "{t}"  [arg-type]'
-        for n, t in ((1, "str"), (2, "Path"), (3, "Check"))
+        *(
+            f'user_test.py:8: error: Argument {n} to "ExpectKnownValue" has incompatible type "int"; expected "{t}"'
+            "  [arg-type]"
+            for n, t in ((1, "str"), (2, "Path"), (3, "Check"))
+        ),
+        'user_test.py:9: error: Module "plancheck" has no attribute "ExpectKnwnValue"; maybe "ExpectKnownValue"?'
+        "  [attr-defined]",
+        'user_test.py:10: error: Module "tfjsonpath" has no attribute "Nwe"  [attr-defined]',
     ], done.stdout + done.stderr

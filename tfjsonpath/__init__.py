@@ -54,12 +54,16 @@ def _homes() -> dict[str, tuple[str, str | None]]:
     return homes(__name__, __file__)
 
 
-def __getattr__(name: str) -> Any:
-    if name in __all__:
-        from ._lazy import resolve
+# Only at run time: a type checker that saw a module __getattr__ would take any name, a misspelt one too,
+# as an Any; it reads the imports under TYPE_CHECKING instead.
+if not TYPE_CHECKING:
 
-        return resolve(globals(), _homes(), name)
-    raise AttributeError(f"module 'tfjsonpath' has no attribute {name!r}")
+    def __getattr__(name: str) -> Any:
+        if name in __all__:
+            from ._lazy import resolve
+
+            return resolve(globals(), _homes(), name)
+        raise AttributeError(f"module 'tfjsonpath' has no attribute {name!r}")
 
 
 def __dir__() -> list[str]:
