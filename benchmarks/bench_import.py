@@ -54,26 +54,27 @@ def _cumulative_us(statement: str, module: str) -> int:
     raise SystemExit(f"{module} was not imported by {statement!r}")
 
 
-def _session_seconds(python: str, directory: Path, *extra: str) -> float:
+def _session_seconds(python: str, directory: Path, path: str, *extra: str) -> float:
     started = time.perf_counter()
-    subprocess.run([python, "-m", "pytest", "-p", "no:cacheprovider", *extra], cwd=directory, env=_environ(),
-                   capture_output=True, check=True)
+    subprocess.run([python, "-m", "pytest", "-p", "no:cacheprovider", *extra], cwd=directory,
+                   env={**_environ(), **({"PYTHONPATH": path} if path else {})}, capture_output=True, check=True)
     return time.perf_counter() - started
 
 
-def sessions(python: str, tests: int, pairs: int, *extra: str) -> tuple[float, float]:
-    """Median seconds of a session of ``tests`` trivial tests with the plugin, and without it."""
+def sessions(python: str, path: str, tests: int, pairs: int, *extra: str) -> tuple[float, float]:
+    """Median seconds of a session of ``tests`` trivial tests with the plugin, and without it (``path``, if
+    any, as ``PYTHONPATH``)."""
     directory = Path(tempfile.mkdtemp(prefix="bench-session-"))
     try:
         (directory / "pytest.ini").write_text("[pytest]\n")
         body = "".join(f"def test_{i}():\n    assert {i} == {i}\n\n\n" for i in range(tests))
         (directory / "test_plain.py").write_text(body)
         for flags in ((), ("-p", "no:plancheck")):  # warm the disk cache and write the bytecode
-            _session_seconds(python, directory, *extra, *flags)
+            _session_seconds(python, directory, path, *extra, *flags)
         with_plugin, without = [], []
         for _ in range(pairs):
-            with_plugin.append(_session_seconds(python, directory, *extra))
-            without.append(_session_seconds(python, directory, *extra, "-p", "no:plancheck"))
+            with_plugin.append(_session_seconds(python, directory, path, *extra))
+            without.append(_session_seconds(python, directory, path, *extra, "-p", "no:plancheck"))
         return statistics.median(with_plugin), statistics.median(without)
     finally:
         shutil.rmtree(directory, ignore_errors=True)
@@ -126,12 +127,14 @@ def main() -> None:
     print("|---|---|---:|---:|---:|")
     folder = Path(tempfile.mkdtemp(prefix="bench-alone-"))
     try:
-        pythons = [("this one", sys.executable)]
+        # This checkout's code in this environment, not the tree its editable install points at (another
+        # worktree's); the environment with pytest alone has this checkout's wheel.
+        pythons = [("this one", sys.executable, str(ROOT))]
         if not options.no_alone:
-            pythons.append(("pytest alone", pytest_alone(folder)))
-        for label, python in pythons:
+            pythons.append(("pytest alone", pytest_alone(folder), ""))
+        for label, python, path in pythons:
             for tests, extra in ((1, ("-q",)), (1, ()), (500, ("-q",))):
-                plugin, plain = sessions(python, tests, options.pairs, *extra)
+                plugin, plain = sessions(python, path, tests, options.pairs, *extra)
                 what = f"{tests} test(s){', header' if not extra else ''}"
                 print(f"| {label} | {what} | {plugin:.3f} | {plain:.3f} | {plugin / plain:.3f} |", flush=True)
     finally:
