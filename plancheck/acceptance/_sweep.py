@@ -159,15 +159,17 @@ def registered_sweepers() -> dict[str, Sweeper]:
 
 
 def _names(value: object, where: str) -> list[str]:
-    """The names in Go's comma-separated string or a list of str (blanks dropped); else a TestDefinitionError."""
+    """The names in Go's comma-separated string or a list (any iterable) of str, blanks dropped; else a
+    TestDefinitionError. bytes and a mapping are iterables too, of ints and of keys: refused by their type."""
     if isinstance(value, str):
         value = value.split(",")
-    elif not isinstance(value, Sequence):
+    elif isinstance(value, (bytes, bytearray, Mapping)) or not isinstance(value, Iterable):
         raise TestDefinitionError(where, f"expected a comma-separated str or a list of str, got {type(value).__name__}")
-    wrong = [type(item).__name__ for item in value if not isinstance(item, str)]
+    items = list(value)
+    wrong = [type(item).__name__ for item in items if not isinstance(item, str)]
     if wrong:
         raise TestDefinitionError(where, f"expected a comma-separated str or a list of str, got a list holding {wrong[0]}")
-    return [name.strip() for name in value if name.strip()]
+    return [name.strip() for name in items if name.strip()]
 
 
 def _sweepers(value: object, where: str) -> Mapping[str, Sweeper]:

@@ -129,7 +129,23 @@ DEFINITIONS = [
      "filter_sweepers.source: expected a mapping of names to Sweeper, got NoneType"),
     ("filter-run-dict", lambda: filter_sweepers({"vpc": 1}, {}),  # type: ignore[arg-type]
      "filter_sweepers.run: expected a comma-separated str or a list of str, got dict"),
+    # bytes are a sequence of ints: the message named "a list holding int", which the caller never wrote.
+    ("regions-bytes", lambda: run_sweepers(b"us-east-1", sweepers={}),  # type: ignore[arg-type]
+     "run_sweepers.regions: expected a comma-separated str or a list of str, got bytes"),
 ]
+
+
+@pytest.mark.parametrize("regions", [
+    pytest.param(("r1", "r2"), id="tuple"),
+    # Iterables that are not sequences were swept before the argument checks came, and still are.
+    pytest.param({"r1": None, "r2": None}.keys(), id="dict-keys"),
+    pytest.param((r for r in ("r1", "r2")), id="generator"),
+])
+def test_regions_any_iterable_of_str(regions: Any) -> None:
+    swept: list[str] = []
+    result = run_sweepers(regions, sweepers={"vpc": Sweeper("vpc", swept.append)}, log=lambda _line: None)
+    assert swept == ["r1", "r2"]
+    assert list(result.regions) == ["r1", "r2"]
 
 
 @pytest.mark.parametrize(("make", "message"), [d[1:] for d in DEFINITIONS], ids=[d[0] for d in DEFINITIONS])
