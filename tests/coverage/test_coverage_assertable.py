@@ -186,10 +186,19 @@ OLD_DATA: dict[str, Any] = {"format": "tfplancheck-coverage-data", "version": 1,
     }}}}
 
 
-def test_a_data_file_from_before_the_change_combines_to_the_new_figures(tmp_path: Path) -> None:
+#: The same, as a session whose resource check was given the variable's address wrote it: the code before the change
+#: marked the variable asserted (a check that found no resource change there). Read as it stood, the module showed
+#: "Asserted 2/1" and 200.00%: an item no check can address is asserted by none.
+OLD_DATA_MISADDRESSED: dict[str, Any] = json.loads(json.dumps(OLD_DATA))
+OLD_DATA_MISADDRESSED["modules"]["small"]["items"]["var.name"].update(asserted=True, asserted_paths=["input"])
+
+
+@pytest.mark.parametrize("old", [pytest.param(OLD_DATA, id="as-written"),
+                                 pytest.param(OLD_DATA_MISADDRESSED, id="variable-marked-asserted")])
+def test_a_data_file_from_before_the_change_combines_to_the_new_figures(tmp_path: Path, old: dict[str, Any]) -> None:
     (tmp_path / "small").mkdir()
     (tmp_path / "small" / "main.tf").write_text(MAIN_TF, encoding="utf-8")
-    (tmp_path / "old.tfcov").write_text(json.dumps(OLD_DATA, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    (tmp_path / "old.tfcov").write_text(json.dumps(old, indent=1, sort_keys=True) + "\n", encoding="utf-8")
     out, err = io.StringIO(), io.StringIO()
     code = run(["coverage", "combine", str(tmp_path / "old.tfcov"), "--report", "term", "--report",
                 f"json:{tmp_path / 'tf.json'}", "--rootdir", str(tmp_path), "--fail-under", "100"], stdout=out, stderr=err)

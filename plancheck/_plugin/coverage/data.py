@@ -471,6 +471,11 @@ class CoverageData:
                     set(_strings(item.get("failed"), f"{at}.failed", source)),
                     tuple(_strings(item.get("conditions"), f"{at}.conditions", source, _CONDITION_KEY)),
                 )
+                if not assertable(address, found.items[address]):
+                    # Data written before the rule could mark such an item asserted (a resource check given a
+                    # variable's address): none is, or it counted in the percent but not in its total (over 100%).
+                    found.items[address].asserted = False
+                    found.items[address].paths = set()
         return data
 
 
