@@ -186,7 +186,7 @@ def _homes() -> dict[str, tuple[str, str | None]]:
     """Where each public name lives, read once from the imports above (see :mod:`tfjsonpath._lazy`)."""
     from tfjsonpath._lazy import homes  # with the first name asked for: `import plancheck` imports nothing
 
-    return homes(__name__, __file__)
+    return homes(__spec__)
 
 
 #: Old names kept working, with a DeprecationWarning naming the new home.

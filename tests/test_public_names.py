@@ -122,6 +122,29 @@ def test_the_lazy_table_is_the_type_imports_and_all_names_each_once() -> None:
         assert getattr(plancheck, name) is (home if attribute is None else getattr(home, attribute)), name
 
 
+@pytest.mark.parametrize(("package", "statement"), [
+    pytest.param("tfjsonpath", "from tfjsonpath import New; print(New('a').AtMapKey('b'))", id="tfjsonpath"),
+    pytest.param("plancheck", "from plancheck import Plan; print(Plan.__name__)", id="plancheck"),
+])
+def test_the_lazy_table_reads_a_package_imported_from_a_zip_archive(tmp_path: Path, package: str, statement: str) -> None:
+    # zipimport (a zipapp, a zipped site): the table was read through a file loader, which opened
+    # "archive.zip/tfjsonpath/__init__.py" as a file: NotADirectoryError at the first public name.
+    import subprocess
+    import sys
+    import zipfile
+
+    archive = tmp_path / "site.zip"
+    with zipfile.ZipFile(archive, "w") as zipped:
+        for part in ("plancheck", "tfjsonpath"):
+            for file in sorted((ROOT / part).rglob("*.py")):
+                zipped.write(file, file.relative_to(ROOT).as_posix())
+    done = subprocess.run([sys.executable, "-c", f"import {package}; {statement}; print({package}.__file__)"],
+                          cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(archive)}, capture_output=True, text=True,
+                          timeout=120)
+    shown = "a.b" if package == "tfjsonpath" else "Plan"
+    assert (done.returncode, done.stdout, done.stderr) == (0, f"{shown}\n{archive / package / '__init__.py'}\n", "")
+
+
 def test_the_lazy_table_needs_no_source(tmp_path: Path) -> None:
     # An install may ship only compiled files: plancheck/__init__ loaded from a .pyc alone (its
     # source elsewhere) gives the same homes, under the name it is loaded as.

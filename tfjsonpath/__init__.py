@@ -51,7 +51,7 @@ def _homes() -> dict[str, tuple[str, str | None]]:
     """Where each public name lives, read once from the imports above."""
     from ._lazy import homes
 
-    return homes(__name__, __file__)
+    return homes(__spec__)
 
 
 # Only at run time: a type checker that saw a module __getattr__ would take any name, a misspelt one too,

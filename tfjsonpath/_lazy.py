@@ -14,31 +14,38 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from importlib.machinery import ModuleSpec
 
 __all__ = ["homes", "resolve"]
 
 
-def homes(package: str, file: str) -> dict[str, tuple[str, str | None]]:
-    """Where each public name of ``package`` (whose ``__init__`` is ``file``) lives: name -> (module, attribute).
+def homes(spec: ModuleSpec) -> dict[str, tuple[str, str | None]]:
+    """Where each public name of the package ``spec`` imported lives: name -> (module, attribute).
 
     An attribute of None is a public subpackage (``from . import compare``). Read from the package's
-    compiled code, so an install that ships only compiled files reads the same table. The loader is the
-    standard one for the file (source or compiled), not the one that imported it: pytest's assertion
-    rewriter, which imports a plugin's package, has no ``get_code``. Each relative import compiles to
+    compiled code, so an install that ships only compiled files reads the same table, and so does one in a
+    zip archive (its loader reads the archive). The loader is the one that imported the package, unless it
+    cannot give the code: pytest's assertion rewriter, which imports a plugin's package, has no ``get_code``;
+    then the standard one for the file (source or compiled). Each relative import compiles to
     ``IMPORT_NAME module`` after its level and its tuple of names.
 
     >>> import tfjsonpath
-    >>> homes("tfjsonpath", tfjsonpath.__file__)["New"]
+    >>> homes(tfjsonpath.__spec__)["New"]
     ('tfjsonpath._path', 'New')
     """
     import dis  # only here: importing a package alone never needs them
     import importlib.util
 
-    spec = importlib.util.spec_from_file_location(package, file)
-    if spec is None or spec.loader is None:
-        raise ImportError(f"{package} cannot read its own table of names from {file}")
-    code = spec.loader.get_code(package)  # type: ignore[attr-defined]
+    package, loader = spec.name, spec.loader
+    if not hasattr(loader, "get_code"):
+        standard = importlib.util.spec_from_file_location(package, spec.origin)
+        if standard is None or standard.loader is None:
+            raise ImportError(f"{package} cannot read its own table of names from {spec.origin}")
+        loader = standard.loader
+    code = loader.get_code(package)  # type: ignore[union-attr]
     steps = list(dis.get_instructions(code))
     found: dict[str, tuple[str, str | None]] = {}
     for at, step in enumerate(steps):
