@@ -550,7 +550,7 @@ class Secrets(ReadOnly):
     _trusted: frozenset[str] | Callable[[], frozenset[str]]
 
     def __init__(self, values: Iterable[str] = (), trusted: Iterable[str] | Callable[[], Iterable[str]] = ()) -> None:
-        if isinstance(values, (str, bytes)) or not isinstance(values, Iterable):  # a str's characters: none scrubbed
+        if isinstance(values, (str, bytes, Mapping)) or not isinstance(values, Iterable):  # chars, dict keys: no secret
             raise TypeError(f"Secrets values must be an iterable of str (one: Secrets(['...'])), got {type(values).__name__}")
         # The strings long enough to scrub, none spelled like a hiding marker: a marked map's key "(sensitive)" is no
         # secret to scrub (its scrub is itself, so it hides nothing), while as a secret it hid every unmarked key

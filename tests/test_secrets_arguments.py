@@ -18,6 +18,9 @@ from plancheck import Secrets
                  "got NoneType", id="values-none"),
     pytest.param(lambda: Secrets(b"hunter2-zz"), "Secrets values must be an iterable of str (one: Secrets(['...'])), "
                  "got bytes", id="values-bytes"),
+    # A mapping iterates its keys: Secrets({"db_password": "hunter2-zz"}) scrubbed the name and showed the secret.
+    pytest.param(lambda: Secrets({"db_password": "hunter2-zz"}), "Secrets values must be an iterable of str (one: "
+                 "Secrets(['...'])), got dict", id="values-mapping"),
 ])
 def test_a_value_that_is_no_iterable_of_str_is_a_type_error(make: Callable[[], Any], message: str) -> None:
     with pytest.raises(TypeError) as caught:
