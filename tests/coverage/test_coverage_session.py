@@ -238,6 +238,26 @@ def test_bad_report_is_a_usage_error(project: pytest.Pytester, option: str, mess
     assert message in result.stderr.lines
 
 
+@pytest.mark.parametrize(("options", "message"), [
+    # The JSON report replaced the data file (or the data file the report): `coverage combine` then read a report,
+    # "$.format: expected ...". The command line's `coverage combine --report ... --data-file ...` refuses the same.
+    pytest.param(["--tf-cov-report=json:out/tf.json", "--tf-cov-data=out/tf.json"],
+                 "ERROR: --tf-cov-report out/tf.json: the file is written by --tf-cov-data too", id="report-over-data"),
+    pytest.param(["--tf-cov-report=html:out", "--tf-cov-data=./out"],
+                 "ERROR: --tf-cov-report out: the file is written by --tf-cov-data too", id="html-over-data"),
+    pytest.param(["--tf-cov-report=json:tf.json", "--tf-cov-report=html:tf.json"],
+                 "ERROR: --tf-cov-report tf.json: the file is named by another --tf-cov-report too", id="report-twice"),
+])
+def test_reports_that_would_replace_each_other_are_a_usage_error(
+    project: pytest.Pytester, options: list[str], message: str
+) -> None:
+    result = project.runpytest("--tf-cov", *options, "-p", "no:cacheprovider")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    assert message in result.stderr.lines
+    assert not (project.path / "out").exists()
+    assert not (project.path / "tf.json").exists()
+
+
 def _streams() -> tuple[Any, Any]:
     import io
 

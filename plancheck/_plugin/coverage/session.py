@@ -11,6 +11,7 @@ the reports (``--tf-cov-report``), the data file (``--tf-cov-data``) and the ver
 
 from __future__ import annotations
 
+import os
 import weakref
 from collections.abc import Callable, Generator
 from pathlib import Path
@@ -38,9 +39,30 @@ def configure_coverage(config: pytest.Config, scrub: Callable[[], Callable[[str]
         specs = [parse_report(spec) for spec in (config.getoption("tf_cov_report") or ["term"])]
     except ReportSpecError as exc:
         raise pytest.UsageError(str(exc)) from None
+    clash = _clash([target for _, target in specs if target is not None], config.getoption("tf_cov_data"))
+    if clash is not None:
+        raise pytest.UsageError(clash)
     plugin = CoveragePlugin(config, specs, scrub)
     config.pluginmanager.register(plugin, "plancheck-tf-cov")
     config.add_cleanup(plugin.stop)
+
+
+def _clash(reports: list[str], data_file: str | None) -> str | None:
+    """Why the ``--tf-cov-report`` files would replace each other or the ``--tf-cov-data`` file, else None (the
+    command line's ``coverage combine`` refuses the same, with its own options' names).
+
+    >>> _clash(["tf.json"], "./tf.json")
+    '--tf-cov-report tf.json: the file is written by --tf-cov-data too'
+    """
+    seen: set[str] = set()
+    for target in reports:
+        where = os.path.abspath(target)
+        if where in seen:
+            return f"--tf-cov-report {target}: the file is named by another --tf-cov-report too"
+        if data_file is not None and where == os.path.abspath(data_file):
+            return f"--tf-cov-report {target}: the file is written by --tf-cov-data too"
+        seen.add(where)
+    return None
 
 
 class CoveragePlugin:
