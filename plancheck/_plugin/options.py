@@ -11,9 +11,12 @@ import argparse
 import math
 import os
 from pathlib import Path
-from typing import Final, NamedTuple
+from typing import TYPE_CHECKING, Final, NamedTuple
 
-import pytest
+# Not at run time: the command line reads percent_argument here (coverage combine --fail-under), and pytest is no
+# dependency of the command line. Each function that raises pytest's errors runs in a session, which has it imported.
+if TYPE_CHECKING:
+    import pytest
 
 __all__ = [
     "ALLOW_ERRORED_INI",
@@ -218,6 +221,8 @@ def _marker_path(node: pytest.Item, marker_name: str) -> Path | None:
     if marker is None:
         return None
     if len(marker.args) != 1 or marker.kwargs or not isinstance(marker.args[0], (str, os.PathLike)):
+        import pytest
+
         pytest.fail(
             f"@pytest.mark.{marker_name} takes exactly one path (str or os.PathLike), "
             f"got args={marker.args!r} kwargs={marker.kwargs!r}",
@@ -343,6 +348,7 @@ def _switch(config: pytest.Config, name: str) -> bool:
 def ini_bool(config: pytest.Config, name: str) -> bool:
     """A bool ini key's value; a value that is no truth value is a usage error naming the key.
 
+    >>> import pytest
     >>> from types import SimpleNamespace
     >>> def getini(name):
     ...     raise ValueError("invalid truth value 'maybe'")
@@ -352,6 +358,8 @@ def ini_bool(config: pytest.Config, name: str) -> bool:
     ...     print(exc)
     ini option tf_show_sensitive: invalid truth value 'maybe' (expected true or false)
     """
+    import pytest
+
     try:
         return bool(config.getini(name))
     except (ValueError, pytest.UsageError) as exc:  # pytest's own says the value, not the key
@@ -391,6 +399,8 @@ def add_sweep_options(group: pytest.OptionGroup) -> None:
 
 def check_sweep_options(config: pytest.Config) -> None:
     """Refuse option combinations that cannot work, before anything runs."""
+    import pytest
+
     regions = config.getoption(SWEEP_REGIONS)
     if config.getoption(DESTROY_LEFTOVERS):
         if regions is not None:

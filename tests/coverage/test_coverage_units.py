@@ -174,6 +174,43 @@ def test_combine_fail_under_is_a_percentage(tmp_path: Path, monkeypatch: pytest.
         f"tfplancheck: error: argument --fail-under: invalid percentage {minimum!r}: expected a number from 0 to 100")
 
 
+#: Run in a fresh interpreter where pytest cannot be imported, as in a CI job that only combines the shards' data.
+_WITHOUT_PYTEST = """
+import io, sys
+
+class NoPytest:
+    def find_spec(self, name, path=None, target=None):
+        if name.partition(".")[0] in ("pytest", "_pytest"):
+            raise ModuleNotFoundError(f"No module named {name!r}")
+
+sys.meta_path.insert(0, NoPytest())
+from plancheck.cli import run
+out, err = io.StringIO(), io.StringIO()
+code = run(sys.argv[1:], stdout=out, stderr=err, environ={})
+print(code, err.getvalue().splitlines()[:1], out.getvalue().splitlines()[:1])
+"""
+
+
+@pytest.mark.parametrize(("argv", "shown"), [
+    pytest.param(["coverage", "combine", "ok.tfcov", "--fail-under", "50"],
+                 "0 [] ['Terraform coverage: no module was planned']", id="combine"),
+    pytest.param(["coverage", "combine", "ok.tfcov", "--fail-under", "nan"],
+                 "2 [\"tfplancheck: error: argument --fail-under: invalid percentage 'nan': expected a number from 0 to "
+                 "100\"] []", id="bad-minimum"),
+])
+def test_combine_needs_no_pytest(tmp_path: Path, argv: list[str], shown: str) -> None:
+    # pytest is no dependency of the command line: the --fail-under type, read from the plugin's options,
+    # imported pytest with them ("unexpected error: ModuleNotFoundError ... (a bug: please report it)").
+    import os
+    import subprocess
+    import sys
+
+    (tmp_path / "ok.tfcov").write_text(json.dumps({"format": "tfplancheck-coverage-data", "version": 1, "modules": {}}))
+    done = subprocess.run([sys.executable, "-c", _WITHOUT_PYTEST, *argv], cwd=tmp_path, capture_output=True, text=True,
+                          env={**os.environ, "COLUMNS": "80"}, timeout=120)
+    assert (done.stdout.strip(), done.stderr) == (shown, "")
+
+
 _DEFAULT = 'default = "hunter2"'
 
 
