@@ -53,6 +53,16 @@ def test_every_public_name_is_rendered_in_the_reference(site: Build, module: str
     assert f'id="{module}"' in html
 
 
+def test_the_deprecated_names_are_not_rendered(site: Build) -> None:
+    # Declared under TYPE_CHECKING so a user's type checker keeps their types; the reference shows the new names.
+    if site.returncode != 0:
+        pytest.fail("the site did not build (see test_the_site_builds_without_a_warning)", pytrace=False)
+    import plancheck
+
+    html = (site.site / "reference" / "plancheck.html").read_text(encoding="utf-8")
+    assert [name for name in plancheck._DEPRECATED if f'id="plancheck.{name}"' in html] == []
+
+
 def test_no_page_shows_a_raw_rest_role(site: Build) -> None:
     # Docstrings cross-reference with Sphinx roles (":func:`render`"); tools/docs_griffe.py turns them into
     # links. A role left raw renders as ":func:<code>render</code>".
