@@ -9,6 +9,7 @@ import os
 import pickle
 import warnings
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -105,21 +106,25 @@ def test_unknown_attribute() -> None:
         plancheck.Nope  # noqa: B018
 
 
-def test_the_lazy_table_is_the_type_imports_and_all_names_each_once() -> None:
+@pytest.mark.parametrize("package", [plancheck, tfjsonpath], ids=["plancheck", "tfjsonpath"])
+def test_the_lazy_table_is_the_type_imports_and_all_names_each_once(package: Any) -> None:
     # The imports under TYPE_CHECKING are the one table: the lazy map is read from them, so every name
-    # in __all__ has exactly one home there, and each home is the object `plancheck.<name>` gives.
-    tree = ast.parse(Path(plancheck.__file__).read_text(encoding="utf-8"))
+    # in __all__ has exactly one home there, and each home is the object `<package>.<name>` gives. (A name in
+    # __all__ without its import was a KeyError from __getattr__, which even hasattr() lets through.)
+    tree = ast.parse(Path(package.__file__).read_text(encoding="utf-8"))
     typed = [
         alias.asname or alias.name
-        for node in ast.walk(tree)
-        if isinstance(node, ast.ImportFrom) and node.level == 1
-        for alias in node.names
+        for node in tree.body
+        if isinstance(node, ast.If) and isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING"
+        for imported in node.body
+        if isinstance(imported, ast.ImportFrom) and imported.level == 1
+        for alias in imported.names
     ]
-    homes = plancheck._homes()  # type: ignore[attr-defined]
-    assert sorted(typed) == sorted(homes) == plancheck.__all__
+    homes = package._homes()
+    assert sorted(typed) == sorted(homes) == package.__all__
     for name, (module, attribute) in homes.items():
         home = importlib.import_module(module)
-        assert getattr(plancheck, name) is (home if attribute is None else getattr(home, attribute)), name
+        assert getattr(package, name) is (home if attribute is None else getattr(home, attribute)), name
 
 
 @pytest.mark.parametrize(("package", "statement"), [
