@@ -263,7 +263,7 @@ def scrub_warning(message: Any, secrets: Callable[[], Secrets]) -> None:
         message.message = UserWarning(scrubbed)
 
 
-def scrubbed_items(collector: Any, items: list[Any], secrets: Callable[[], Secrets]) -> list[Any]:
+def scrubbed_items(collector: Any, name: str, items: list[Any], secrets: Callable[[], Secrets]) -> list[Any]:
     """The test items pytest made of one function, those whose id shows a secret made again with it scrubbed.
 
     A test id is no report's text: it names the test in the progress lines, the failure headers, the short
@@ -273,14 +273,20 @@ def scrubbed_items(collector: Any, items: list[Any], secrets: Callable[[], Secre
     named with its secrets scrubbed (pytest's escaped spelling included), whoever made the id: pytest from
     the value, an ``ids`` function or list, ``pytest.param(id=...)``. Ids that meet once scrubbed are told
     apart as pytest does, by a number (``(sensitive)0``, ``(sensitive)1``); when the secrets cannot be listed,
-    every id is withheld (failing closed).
+    every id is withheld (failing closed). A pytest that makes tests otherwise than this knows (its internals
+    are used) fails their collection, naming them: an error, never an id showing a secret.
 
     >>> from types import SimpleNamespace
     >>> item = SimpleNamespace(callspec=SimpleNamespace(id="plain"), name="test_x[plain]")
-    >>> scrubbed_items(None, [item], lambda: Secrets(["hunter2"]))[0] is item
+    >>> scrubbed_items(None, "test_x", [item], lambda: Secrets(["hunter2"]))[0] is item
     True
+    >>> leaky = SimpleNamespace(callspec=SimpleNamespace(id="hunter2"), name="test_x[hunter2]")
+    >>> scrubbed_items(SimpleNamespace(nodeid="t.py"), "test_x", [leaky], lambda: Secrets(["hunter2"]))
+    Traceback (most recent call last):
+    ...
+    _pytest.nodes.Collector.CollectError: plancheck: the tests t.py::test_x have ids showing a secret, and this pytest's tests cannot be named again without it (TypeError); they are not collected (run with --tf-show-sensitive locally to collect them as pytest names them)
     """
-    ids = [getattr(getattr(item, "callspec", None), "id", None) for item in items]
+    ids = [_id_of(item, name) for item in items]
     try:
         found = secrets()
         shown = [text if not isinstance(text, str) or not found.touches(text) else found.scrub(text) for text in ids]
@@ -299,19 +305,47 @@ def scrubbed_items(collector: Any, items: list[Any], secrets: Callable[[], Secre
         if counts[new] > 1 or new in ids:
             numbered[new] += 1
             new = f"{new}{numbered[new] - 1}"
-        made.append(_renamed(collector, item, new))
+        made.append(_renamed(collector, name, item, new))
     return made
 
 
-def _renamed(collector: Any, item: Any, new_id: str) -> Any:
-    """``item`` made again by pytest's own constructor, its parameters' id ``new_id``."""
+def _id_of(item: Any, name: str) -> str | None:
+    """The id of a test of the function ``name`` as its name shows it (``name[id]``), or None when it has none.
+
+    Read from the name, not the callspec's ``id``: what is shown is checked, whatever pytest makes it of. A
+    parametrized test named otherwise is checked whole.
+
+    >>> from types import SimpleNamespace
+    >>> _id_of(SimpleNamespace(name="test_x[a-b]"), "test_x"), _id_of(SimpleNamespace(name="test_x"), "test_x")
+    ('a-b', None)
+    """
+    shown = getattr(item, "name", None)
+    if not isinstance(shown, str) or shown == name:
+        return None
+    return shown[len(name) + 1 : -1] if shown.startswith(f"{name}[") and shown.endswith("]") else shown
+
+
+def _renamed(collector: Any, name: str, item: Any, new_id: str) -> Any:
+    """``item`` made again by pytest's own constructor, its parameters' id ``new_id``; a collection error naming
+    the tests when this pytest's internals are not the ones used here, or make a name of anything but ``new_id``."""
     import pytest
 
-    callspec = dataclasses.replace(item.callspec, _idlist=(new_id,))
-    return pytest.Function.from_parent(
-        collector, name=f"{item.originalname}[{new_id}]", callspec=callspec, fixtureinfo=item._fixtureinfo,
-        keywords={new_id: True}, originalname=item.originalname,
-    )
+    try:
+        callspec = dataclasses.replace(item.callspec, _idlist=(new_id,))
+        made = pytest.Function.from_parent(
+            collector, name=f"{name}[{new_id}]", callspec=callspec, fixtureinfo=item._fixtureinfo,
+            keywords={new_id: True}, originalname=name,
+        )
+        if not (made.name.endswith(f"[{new_id}]") and made.nodeid.endswith(f"[{new_id}]")):
+            raise LookupError("named by another id")  # a callspec whose id is not its _idlist's: not proven scrubbed
+    except Exception as exc:  # neither an INTERNALERROR nor a test named by a secret: the tests are not collected
+        # Only the type: the exception's text may quote the id.
+        raise pytest.Collector.CollectError(
+            f"plancheck: the tests {getattr(collector, 'nodeid', '?')}::{name} have ids showing a secret, and this "
+            f"pytest's tests cannot be named again without it ({type(exc).__name__}); they are not collected "
+            "(run with --tf-show-sensitive locally to collect them as pytest names them)"
+        ) from None
+    return made
 
 
 def scrub_text(text: str, secrets: Callable[[], Secrets | None] | None) -> str:
