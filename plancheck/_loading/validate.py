@@ -138,10 +138,6 @@ _MARKED_SIDES: Final = (
 _INSIDE: Final = _TREES | {values for values, _ in _MARKED_SIDES}
 
 
-#: Where a state's own ``values`` is (a state's top level, a plan's prior state): the way to its holders, no value.
-_STATE_ROOTS: Final = ((), ("prior_state",))
-
-
 def hidden_inside(path: PathKey, at: PathKey = ()) -> int | None:
     """The index of ``path`` from which its keys are hidden when no marks can be read: every key inside a holder's
     value or tree (failing closed); the way to the holder still says where.
@@ -152,7 +148,8 @@ def hidden_inside(path: PathKey, at: PathKey = ()) -> int | None:
     5
     """
     for i in range(len(at), len(path)):
-        if path[i] in _INSIDE and not (path[i] == "values" and path[:i] in _STATE_ROOTS):
+        # A state's own "values" (a state's top level, a plan's prior state's) is the way to its holders, no value.
+        if path[i] in _INSIDE and not (path[i] == "values" and path[:i] in ((), ("prior_state",))):
             return i + 1
     return None
 
@@ -171,41 +168,27 @@ def hidden_from(path: PathKey, document: Any, at: PathKey = ()) -> int | None:
     True
     """
     try:
-        if path[:1] == ("variables",) and path[2:3] == ("value",) and len(path) > 3 and _sensitive_variable(document, path[1], at):
-            return 3
+        if path[:1] == ("variables",) and path[2:3] == ("value",) and len(path) > 3:
+            # A plan's variable is sensitive where its configuration says so (a state output, a configuration's
+            # variable, say it beside their value: the sides above); the variables read alone (the lazy route's)
+            # cannot ask it, so every one is (failing closed).
+            config = _member(document, "configuration", "root_module", "variables", path[1])
+            if at or (is_object(config) and config.get("sensitive", False) is not False):
+                return 3
         node = document
         for i in range(len(at), len(path)):
             step = path[i]
             if isinstance(step, str) and step in _INSIDE and is_object(node):
-                try:
-                    found = _marked_from(node, path[i + 1 :], i + 1)
-                except Exception:  # marks no walk can read: every key in the tree stays hidden (failing closed)
-                    return i + 1
+                found = _marked_from(node, path[i + 1 :], i + 1)
                 if found is not None or step in _TREES:
                     return found
             within = is_object(node) and step in node if isinstance(step, str) else is_sequence(node) and step < len(node)
             if not within:
                 return None
             node = node[step]
-    except Exception:  # a document no walk foresaw (an error's path must not end in another error): failing closed
+    except Exception:  # marks no walk can read, a document no walk foresaw: every key inside a value (failing closed)
         return hidden_inside(path, at)
     return None
-
-
-def _sensitive_variable(document: Any, name: str | int, at: PathKey) -> bool:
-    """Whether a plan's variable is sensitive: where its configuration says so (a state output, a configuration's
-    variable, say it beside their value: the sides above). The variables read alone (``at``: the lazy route's)
-    cannot ask it: every one is (failing closed).
-
-    >>> _sensitive_variable({"configuration": {"root_module": {"variables": {"pw": {"sensitive": True}}}}}, "pw", ())
-    True
-    >>> _sensitive_variable({}, "region", ()), _sensitive_variable({"region": {"value": {}}}, "region", ("variables",))
-    (False, True)
-    """
-    if at:
-        return True
-    config = _member(document, "configuration", "root_module", "variables", name)
-    return is_object(config) and config.get("sensitive", False) is not False
 
 
 def _member(node: Any, *keys: str | int) -> Any:
