@@ -83,12 +83,29 @@ def _acceptance(check: Any) -> str:
     return "\n".join(str(f) + repr(f) for f in failures)
 
 
+def _check_plan(check: Any) -> str:
+    """Go's method, called on the check itself (a line-by-line port)."""
+    with pytest.raises(PlanCheckError) as info:
+        check.CheckPlan(Plan.from_dict(plan_document()))
+    return "\n".join([str(info.value), repr(info.value), *map(repr, info.value.failures)])
+
+
+def _check_state(check: Any) -> str:
+    with pytest.raises(AssertionError) as info:
+        check.CheckState(State.from_dict(state_document()))
+    return "\n".join([str(info.value), repr(info.value)])
+
+
 ROWS: dict[str, tuple[Callable[[Any], str], Callable[[], Any], str]] = {
     "assert_plan, a CheckFailure of its own": (
         _assert_plan, _Built, 'Mine: terraform_data.each["(sensitive)"]: tags["(sensitive)"]: password is (sensitive)'),
     "assert_plan, a text": (_assert_plan, _Text, "_Text: token (sensitive)"),
     "assert_state, a CheckFailure of its own": (
         _assert_state, _StateBuilt, 'MineState: aws_db_instance.db: keys["(sensitive)"]: password is (sensitive)'),
+    "CheckPlan, a CheckFailure of its own": (
+        _check_plan, _Built, 'Mine: terraform_data.each["(sensitive)"]: tags["(sensitive)"]: password is (sensitive)'),
+    "CheckState, a CheckFailure of its own": (
+        _check_state, _StateBuilt, 'MineState: aws_db_instance.db: keys["(sensitive)"]: password is (sensitive)'),
     "the acceptance runner's step check": (
         _acceptance, _Acceptance, 'MineAcc: terraform_data.each["(sensitive)"]: p["(sensitive)"]: got (sensitive)'),
 }

@@ -32,6 +32,7 @@ from .messages import RUNNING_CHECK, given_by, scrubbed_record
 
 __all__ = [
     "CheckOutcome",
+    "as_shown",
     "by_method",
     "emit_warnings",
     "listed",
@@ -190,6 +191,19 @@ def _shown(item: object, check: object, label: Label, scrub: Scrub, document: ob
         return dataclasses.replace(record, message=scrub(record.message))
     # A document's secrets are collected now, for a record to show.
     return dataclasses.replace(record, message=secrets_of(scrub).trusting(record.trust).scrub(record.message))
+
+
+def as_shown(check: object, document: object, found: Iterable[object]) -> list[CheckFailure]:
+    """What ``check`` gave on ``document`` as :func:`run_each` shows it (for Go's ``CheckPlan``, ``CheckState``,
+    ``CheckQuery``, called on the check itself): a user's check's failures scrubbed of the document's secrets.
+
+    >>> class Even:
+    ...     def failures(self, n):
+    ...         return [CheckFailure("Even", None, None, f"{n} is odd")]
+    >>> [str(f) for f in as_shown(Even(), 3, Even().failures(3))]
+    ['Even: 3 is odd']
+    """
+    return [_shown(item, check, _type_label, None, document) for item in found]
 
 
 def run_each(
