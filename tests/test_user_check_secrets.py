@@ -41,6 +41,15 @@ class _Built(PlanCheck):
                              f"password is {value}")]
 
 
+class _Labelled(PlanCheck):
+    """Fails with a CheckFailure whose label it made of a secret (a check per key, named by it)."""
+
+    __slots__ = ()
+
+    def failures(self, plan: Plan) -> list[CheckFailure]:
+        return [CheckFailure(f"Tag[{SECRET_VAR}]", "aws_db_instance.db", None, "missing")]
+
+
 class _Text(PlanCheck):
     """Fails with a text (labelled by the runner) quoting a marked value."""
 
@@ -99,6 +108,7 @@ def _check_state(check: Any) -> str:
 ROWS: dict[str, tuple[Callable[[Any], str], Callable[[], Any], str]] = {
     "assert_plan, a CheckFailure of its own": (
         _assert_plan, _Built, 'Mine: terraform_data.each["(sensitive)"]: tags["(sensitive)"]: password is (sensitive)'),
+    "assert_plan, a label of its own": (_assert_plan, _Labelled, "Tag[(sensitive)]: aws_db_instance.db: missing"),
     "assert_plan, a text": (_assert_plan, _Text, "_Text: token (sensitive)"),
     "assert_state, a CheckFailure of its own": (
         _assert_state, _StateBuilt, 'MineState: aws_db_instance.db: keys["(sensitive)"]: password is (sensitive)'),
