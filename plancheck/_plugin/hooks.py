@@ -537,6 +537,24 @@ class _Scrubber:
 
         return scrubbed_items(collector, name, result, secrets)
 
+    @pytest.hookimpl(wrapper=True, tryfirst=True)
+    def pytest_fixture_setup(self, fixturedef: Any, request: Any) -> Generator[None, object, object]:
+        """``--setup-show`` writes a fixture's parameter beside its setup and teardown, through no report: one that
+        shows a secret is written scrubbed (pytest writes what the fixture's ids make of it, set for the setup)."""
+        secrets = _session_secrets(self.config) if self.config.option.setupshow and hasattr(request, "param") else None
+        if secrets is None:
+            return (yield)
+        from .scrub import shown_param
+
+        shown = shown_param(fixturedef, request, secrets)
+        if shown is None:
+            return (yield)
+        ids, fixturedef.ids = fixturedef.ids, shown
+        try:
+            return (yield)  # pytest's --setup-show wrapper, inside this one, writes the parameter as it ends
+        finally:
+            fixturedef.ids = ids
+
     @pytest.hookimpl(tryfirst=True)
     def pytest_warning_recorded(self, warning_message: Any) -> None:
         """Scrub a warning before pytest's warnings summary stores it."""

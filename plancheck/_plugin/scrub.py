@@ -29,6 +29,7 @@ __all__ = [
     "scrub_text",
     "scrub_warning",
     "scrubbed_items",
+    "shown_param",
 ]
 
 #: What a report says instead of its text when it could not be scrubbed: failing closed.
@@ -346,6 +347,34 @@ def _renamed(collector: Any, name: str, item: Any, new_id: str) -> Any:
             "(run with --tf-show-sensitive locally to collect them as pytest names them)"
         ) from None
     return made
+
+
+def shown_param(fixturedef: Any, request: Any, secrets: Callable[[], Secrets]) -> Callable[[object], str] | None:
+    """What ``--setup-show`` should write for the parameter of ``request`` instead of what it would, when that
+    shows a secret: an ``ids`` function for ``fixturedef`` (pytest writes what a fixture's ids make of the value);
+    None when it shows none. When the secrets cannot be listed, the parameter is withheld (failing closed).
+
+    >>> from types import SimpleNamespace
+    >>> request = SimpleNamespace(param="hunter2 is the pw", param_index=0)
+    >>> shown_param(SimpleNamespace(ids=None), request, lambda: Secrets(["hunter2"]))(request.param)
+    '(sensitive) is the pw'
+    >>> shown_param(SimpleNamespace(ids=["plain"]), request, lambda: Secrets(["hunter2"])) is None
+    True
+    """
+    try:
+        ids = fixturedef.ids
+        param = ids(request.param) if callable(ids) else ids[request.param_index] if ids else request.param
+        found = secrets()
+        if not (found.touches(repr(param)) or found.touches(str(param))):
+            return None
+        text = found.scrub(str(param))
+    except Exception as exc:  # a parameter must never end the session, nor leak for want of the secrets
+        text = f"(withheld: {type(exc).__name__})"
+
+    def shown(_value: object) -> str:
+        return text
+
+    return shown
 
 
 def scrub_text(text: str, secrets: Callable[[], Secrets | None] | None) -> str:

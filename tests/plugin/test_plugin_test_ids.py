@@ -72,6 +72,15 @@ def test_stacked_with_an_own_id(name, n):
     assert name is None
 
 
+@pytest.fixture(params=[AFTER["pw"]], ids=["pw"])
+def a_fixture_of_a_value(request):
+    return request.param
+
+
+def test_a_fixture_parametrized_by_a_value(a_fixture_of_a_value):
+    assert a_fixture_of_a_value is None
+
+
 def test_property_named_by_a_key(record_property):
     record_property(PLAN.variables["key"], "v")
 """
@@ -81,6 +90,9 @@ MODES = {
     "verbose": ("-v", "-rA"),
     "collect only": ("--collect-only",),
     "xdist workers": ("-n", "2", "-v", "-rA"),
+    # Each parameter's value is written beside its fixture's setup and teardown (saferepr, no report's text).
+    "setup show": ("--setup-show",),
+    "setup plan": ("--setup-plan",),
 }
 
 
