@@ -23,7 +23,7 @@ from planted_secrets import (
 )
 from secret_shapes import leaks
 
-from plancheck import CheckFailure, Plan, PlanCheck, PlanCheckError, assert_plan
+from plancheck import CheckFailure, Plan, PlanCheck, PlanCheckError, PlanCheckWarning, assert_plan
 from plancheck import statecheck as sc
 from plancheck._documents.state import State
 from plancheck.acceptance._checks import plan_check_failures
@@ -143,3 +143,42 @@ def test_a_failure_that_shows_no_secret_is_left_as_it_was_built() -> None:
     with pytest.raises(PlanCheckError) as info:
         assert_plan(Plan.from_dict(plan_document()), _Plain())
     assert info.value.failures[0] is FAILURE
+
+
+class _Warns(PlanCheck):
+    """Passes with a warning it built itself (its own outcome), naming a secret in its address and message."""
+
+    __slots__ = ()
+
+    def failures(self, plan: Plan) -> list[CheckFailure]:
+        return []
+
+    def outcome(self, plan: Plan) -> tuple[list[CheckFailure], list[PlanCheckWarning]]:
+        return [], [PlanCheckWarning.of(CheckFailure("MineWarn", f'terraform_data.each["{SECRET_VAR}"]', None,
+                                                     f"password is {SECRET_AFTER}"))]
+
+
+class _WarnsText(_Warns):
+    def outcome(self, plan: Plan) -> tuple[list[CheckFailure], list[PlanCheckWarning]]:
+        return [], [UserWarning(f"careful with {SECRET_AFTER}")]  # type: ignore[list-item]
+
+
+WARNED: dict[str, tuple[Callable[[], None], str, type[Warning]]] = {
+    "assert_plan, a warning of its own": (
+        lambda: assert_plan(Plan.from_dict(plan_document()), _Warns()),
+        'MineWarn: terraform_data.each["(sensitive)"]: password is (sensitive)', PlanCheckWarning),
+    "CheckPlan, a warning of its own": (
+        lambda: _Warns().CheckPlan(Plan.from_dict(plan_document())),
+        'MineWarn: terraform_data.each["(sensitive)"]: password is (sensitive)', PlanCheckWarning),
+    "assert_plan, a warning's text": (
+        lambda: assert_plan(Plan.from_dict(plan_document()), _WarnsText()), "careful with (sensitive)", UserWarning),
+}
+
+
+@pytest.mark.parametrize(("run", "shown", "category"), WARNED.values(), ids=WARNED.keys())
+def test_a_warning_a_users_check_built_is_emitted_scrubbed(run: Callable[[], None], shown: str,
+                                                           category: type[Warning]) -> None:
+    with pytest.warns(category, match=r"\(sensitive\)") as seen:
+        run()
+    assert leaks("\n".join(str(w.message) for w in seen), PLANTED) == []
+    assert [type(w.message) for w in seen if str(w.message) == shown] == [category]
