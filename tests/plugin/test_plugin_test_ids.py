@@ -194,3 +194,33 @@ def test_a_renaming_pytest_refuses_fails_closed(pytester: pytest.Pytester, body:
         "be named again without it (*Error); they are not collected "
         "(run with --tf-show-sensitive locally to collect them as pytest names them)",
     ])
+
+
+CONFTEST_PLAN = """
+import pathlib
+from plancheck import load_plan
+
+PLAN = load_plan(pathlib.Path(__file__).parent / "plan.json")
+"""
+
+FROM_CONFTEST = """
+import pytest
+from conftest import PLAN
+
+
+@pytest.mark.parametrize("address", [rc.address for rc in PLAN.resource_changes])
+def test_address(address):
+    assert address == "nope"
+"""
+
+
+def test_a_plan_the_first_conftest_loads_at_import_is_scrubbed_too(pytester: pytest.Pytester) -> None:
+    # pytest imports the rootdir's conftest.py before any plugin is configured: its plan is made before the
+    # session listens for documents, and was no source of the scrub (ids, failure reports).
+    write_json(pytester.path / "plan.json", PLAN)
+    pytester.makeconftest(CONFTEST_PLAN)
+    pytester.makepyfile(test_inner=FROM_CONFTEST)
+    result = pytester.runpytest_subprocess(*QUIET_PLUGINS, "-v", "-rA")
+    output = result.stdout.str() + result.stderr.str()
+    assert leaks(output, SECRETS) == [], output
+    assert 'test_address[null_resource.fe["(sensitive)"]] FAILED' in output
