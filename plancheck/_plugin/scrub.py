@@ -430,9 +430,8 @@ class ScrubbingFormatter(logging.Formatter):
 
 def junit_texts(reporters: Iterable[Any], properties: Iterable[tuple[str, object]] = ()) -> Iterator[str]:
     """Every text and attribute of the JUnit test cases ``reporters`` wrote, and of the suite ``properties``."""
-    for _, value in properties:
-        if isinstance(value, str):
-            yield value
+    for pair in properties:
+        yield from (part for part in pair if isinstance(part, str))  # the name is written too
     for reporter in reporters:
         for node in reporter.to_xml().iter():
             yield from (value for value in node.attrib.values() if isinstance(value, str))
@@ -450,16 +449,18 @@ def scrub_junit(log_xml: Any, secrets: Secrets, *, reporters: Iterable[Any] | No
     >>> import xml.etree.ElementTree as ET
     >>> from types import SimpleNamespace
     >>> case = ET.Element("testcase", {"pw": "hunter2"}); case.text = "out hunter2"
-    >>> xml = SimpleNamespace(global_properties=[("pw", "hunter2")], node_reporters_ordered=[SimpleNamespace(to_xml=lambda: case)])
+    >>> xml = SimpleNamespace(global_properties=[("pw", "hunter2"), ("hunter2", 1)],
+    ...                       node_reporters_ordered=[SimpleNamespace(to_xml=lambda: case)])
     >>> scrub_junit(xml, Secrets(["hunter2"]))
     >>> xml.global_properties, case.attrib, case.text
-    ([('pw', '(sensitive)')], {'pw': '(sensitive)'}, 'out (sensitive)')
+    ([('pw', '(sensitive)'), ('(sensitive)', 1)], {'pw': '(sensitive)'}, 'out (sensitive)')
     """
     scrub = secrets.scrub
     properties = getattr(log_xml, "global_properties", None)
     if isinstance(properties, list):
+        # The name too (<property name=...>): a test may name a suite property by a map key.
         properties[properties_from:] = [
-            (name, scrub(value) if isinstance(value, str) else value) for name, value in properties[properties_from:]
+            tuple(scrub(part) if isinstance(part, str) else part for part in pair) for pair in properties[properties_from:]
         ]
     for reporter in getattr(log_xml, "node_reporters_ordered", ()) if reporters is None else reporters:
         # A finalized reporter hands out the one element it made: scrubbed here, it is written scrubbed.

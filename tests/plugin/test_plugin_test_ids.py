@@ -83,6 +83,10 @@ def test_a_fixture_parametrized_by_a_value(a_fixture_of_a_value):
 
 def test_property_named_by_a_key(record_property):
     record_property(PLAN.variables["key"], "v")
+
+
+def test_suite_property_named_by_a_key(record_testsuite_property):
+    record_testsuite_property(PLAN.variables["key"], "v")
 """
 
 #: How pytest is run, and where the ids show.
