@@ -562,7 +562,8 @@ class _Scrubber:
     def pytest_fixture_setup(self, fixturedef: Any, request: Any) -> Generator[None, object, object]:
         """``--setup-show`` writes a fixture's parameter beside its setup and teardown, through no report: one that
         shows a secret is written scrubbed (pytest writes what the fixture's ids make of it, set for the setup)."""
-        secrets = _session_secrets(self.config) if self.config.option.setupshow and hasattr(request, "param") else None
+        showing = getattr(self.config.option, "setupshow", False) and hasattr(request, "param")
+        secrets = _session_secrets(self.config) if showing else None
         if secrets is None:
             return (yield)
         from .scrub import shown_param
