@@ -24,6 +24,7 @@ from ._plugin.hooks import (  # noqa: F401
     pytest_assertrepr_compare,
     pytest_configure,
     pytest_ignore_collect,
+    pytest_load_initial_conftests,
     pytest_pyfunc_call,
     pytest_report_header,
     pytest_runtestloop,

@@ -194,7 +194,7 @@ def _scrubbed_parts(
 
 def scrubbed_record(secrets: Secrets, failure: CheckFailure) -> CheckFailure:
     """``failure`` as a user's check built it itself (a ``CheckFailure``, or a text the runner labelled), with every
-    one of ``secrets`` scrubbed out of its address, path text and message, as :func:`scrubbed_failure` scrubs one
+    one of ``secrets`` scrubbed out of its label, address, path text and message, as :func:`scrubbed_failure` scrubs one
     (trusting what the failure trusts); the failure itself when none shows one.
 
     The library's checks build each failure with :func:`scrubbed_failure`; a user's may not (Go's way is a
@@ -211,7 +211,7 @@ def scrubbed_record(secrets: Secrets, failure: CheckFailure) -> CheckFailure:
     text = failure.shown_path if failure.shown_path is not None else None if path is None else path.to_text()
     finds = secrets.finds
     with collector_off():
-        if not (finds(message) or (address is not None and finds(address)) or (text is not None and finds(text))):
+        if not any(isinstance(part, str) and finds(part) for part in (failure.check, message, address, text)):
             return failure
         trusted = failure.trusted
         scrub = secrets.trusting(trusted) if trusted else secrets
@@ -221,6 +221,7 @@ def scrubbed_record(secrets: Secrets, failure: CheckFailure) -> CheckFailure:
             shown_path = shown if shown != text else shown_path
         return dataclasses.replace(
             failure,
+            check=scrub.scrub(failure.check) if isinstance(failure.check, str) else failure.check,  # a label it made
             address=None if address is None else shown_address(address, secrets),
             message=scrub.scrub(message),
             shown_path=shown_path,

@@ -24,7 +24,7 @@ from typing import Any, Protocol, TypeVar, cast
 
 from .._documents.met import WATCHERS, checked
 from .._documents.plan import HasSecrets, secrets_of
-from .._errors import CheckFailedError, CheckFailure, TfCheckError
+from .._errors import CheckFailedError, CheckFailure, PlanCheckWarning, TfCheckError
 from .._frozen import FrozenValue, frozen
 from .._redact import Secrets
 from .._text import exception_message, exception_text
@@ -32,6 +32,8 @@ from .messages import RUNNING_CHECK, given_by, scrubbed_record
 
 __all__ = [
     "CheckOutcome",
+    "as_shown",
+    "as_warned",
     "by_method",
     "emit_warnings",
     "listed",
@@ -192,6 +194,47 @@ def _shown(item: object, check: object, label: Label, scrub: Scrub, document: ob
     return dataclasses.replace(record, message=secrets_of(scrub).trusting(record.trust).scrub(record.message))
 
 
+def as_shown(check: object, document: object, found: Iterable[object]) -> list[CheckFailure]:
+    """What ``check`` gave on ``document`` as :func:`run_each` shows it (for Go's ``CheckPlan``, ``CheckState``,
+    ``CheckQuery``, called on the check itself): a user's check's failures scrubbed of the document's secrets.
+
+    >>> class Even:
+    ...     def failures(self, n):
+    ...         return [CheckFailure("Even", None, None, f"{n} is odd")]
+    >>> [str(f) for f in as_shown(Even(), 3, Even().failures(3))]
+    ['Even: 3 is odd']
+    """
+    return [_shown(item, check, _type_label, None, document) for item in found]
+
+
+def as_warned(check: object, document: object, raised: Iterable[Warning]) -> list[Warning]:
+    """The warnings ``check`` gave on ``document`` to emit: each as raised, or, where what it shows is scrubbed (a
+    user's check's own, :func:`as_shown`), a warning of its kind saying that.
+
+    >>> [str(w) for w in as_warned(object(), None, [UserWarning("1 of 2 unknown")])]
+    ['1 of 2 unknown']
+    """
+    warned: list[Warning] = []
+    for item in raised:
+        record = getattr(item, "record", None)
+        shown = _shown(item, check, _type_label, None, document)
+        if shown is record or (record is None and shown.message == str(item)):
+            warned.append(item)
+        elif isinstance(item, PlanCheckWarning):
+            warned.append(type(item).of(shown))
+        else:  # a text the runner labelled: its message, as the check gave it
+            warned.append(_warning_of(type(item), shown.message))
+    return warned
+
+
+def _warning_of(kind: type[Warning], text: str) -> Warning:
+    """A warning of ``kind`` saying ``text``; a UserWarning when ``kind`` is built otherwise."""
+    try:
+        return kind(text)
+    except Exception:
+        return UserWarning(text)
+
+
 def run_each(
     document: Any,
     checks: Iterable[Any],
@@ -320,7 +363,7 @@ def run_checks(
     for exc in raised:
         if isinstance(exc, TfCheckError):
             raise exc  # already typed and located (a malformed document, a definition error): as it was
-    warned = [w for outcome in outcomes for w in outcome.raised]
+    warned = [w for outcome in outcomes if outcome.raised for w in as_warned(outcome.check, document, outcome.raised)]
     if warned:
         emit_warnings(warned)
     # What a check raised is the user's text, which may quote the document: scrubbed with its secrets

@@ -523,7 +523,7 @@ class _Located(Exception):
             return json_location(self.path, hidden_inside(self.path, self.at))
         try:
             value = json.JSONDecoder().raw_decode(self.text, self.start)[0]
-        except (ValueError, RecursionError):  # broken further on, or too deep: no marks, every key inside a value hidden
+        except Exception:  # broken further on, too deep, too large: no marks, every key inside a value hidden
             return json_location(self.path, hidden_inside(self.path, self.at))
         return json_location(self.path, hidden_from(self.path, value, self.at))
 

@@ -140,13 +140,16 @@ _INSIDE: Final = _TREES | {values for values, _ in _MARKED_SIDES}
 
 def hidden_inside(path: PathKey, at: PathKey = ()) -> int | None:
     """The index of ``path`` from which its keys are hidden when no marks can be read: every key inside a holder's
-    value or tree (failing closed).
+    value or tree (failing closed); the way to the holder still says where.
 
     >>> hidden_inside(("resource_changes", 0, "change", "after", "tags", "k"))
     4
+    >>> hidden_inside(("prior_state", "values", "outputs", "region", "value", "k"))
+    5
     """
     for i in range(len(at), len(path)):
-        if path[i] in _INSIDE:
+        # A state's own "values" (a state's top level, a plan's prior state's) is the way to its holders, no value.
+        if path[i] in _INSIDE and not (path[i] == "values" and path[:i] in ((), ("prior_state",))):
             return i + 1
     return None
 
@@ -164,26 +167,27 @@ def hidden_from(path: PathKey, document: Any, at: PathKey = ()) -> int | None:
     >>> hidden_from(("change", "after_unknown", "tags", "k-secret"), {"change": {**change, "before_sensitive": {}}}) is None
     True
     """
-    if not at and path[:1] == ("variables",) and path[2:3] == ("value",) and len(path) > 3:
-        # A plan's variable is sensitive where its configuration says so (a state output, a configuration's
-        # variable, say it beside their value: the sides above).
-        config = _member(document, "configuration", "root_module", "variables", path[1])
-        if is_object(config) and config.get("sensitive", False) is not False:
-            return 3
-    node = document
-    for i in range(len(at), len(path)):
-        step = path[i]
-        if isinstance(step, str) and step in _INSIDE and is_object(node):
-            try:
+    try:
+        if path[:1] == ("variables",) and path[2:3] == ("value",) and len(path) > 3:
+            # A plan's variable is sensitive where its configuration says so (a state output, a configuration's
+            # variable, say it beside their value: the sides above); the variables read alone (the lazy route's)
+            # cannot ask it, so every one is (failing closed).
+            config = _member(document, "configuration", "root_module", "variables", path[1])
+            if at or (is_object(config) and config.get("sensitive", False) is not False):
+                return 3
+        node = document
+        for i in range(len(at), len(path)):
+            step = path[i]
+            if isinstance(step, str) and step in _INSIDE and is_object(node):
                 found = _marked_from(node, path[i + 1 :], i + 1)
-            except Exception:  # marks no walk can read: every key in the tree stays hidden (failing closed)
-                return i + 1
-            if found is not None or step in _TREES:
-                return found
-        within = is_object(node) and step in node if isinstance(step, str) else is_sequence(node) and step < len(node)
-        if not within:
-            return None
-        node = node[step]
+                if found is not None or step in _TREES:
+                    return found
+            within = is_object(node) and step in node if isinstance(step, str) else is_sequence(node) and step < len(node)
+            if not within:
+                return None
+            node = node[step]
+    except Exception:  # marks no walk can read, a document no walk foresaw: every key inside a value (failing closed)
+        return hidden_inside(path, at)
     return None
 
 

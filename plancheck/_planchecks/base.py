@@ -17,7 +17,7 @@ from tfjsonpath import Path
 
 from .._checking.fields import guard_documents, require_document
 from .._checking.messages import closest_text, quote, scrubbed_failure
-from .._checking.run import emit_warnings, outcome_of, run_checks
+from .._checking.run import as_shown, as_warned, emit_warnings, outcome_of, run_checks
 from .._documents.plan import (
     ActionInvocation,
     OutputChange,
@@ -96,9 +96,9 @@ class PlanCheck(FrozenValue, abc.ABC):
         checked = require_document(plan, Plan, f"{type(self).__name__}.CheckPlan", A_PLAN)
         found, warned = outcome_of(self, checked)
         if warned:
-            emit_warnings(warned)
+            emit_warnings(as_warned(self, checked, warned))
         if found:
-            raise PlanCheckError(found, note=checked.partial_note)
+            raise PlanCheckError(as_shown(self, checked, found), note=checked.partial_note)
 
     def failure(self, plan: Plan, message: str, *, address: str | None = None, path: Path | None = None) -> CheckFailure:
         """A failure of this check on ``plan``, named after the check's class, with every secret of the plan scrubbed.

@@ -52,6 +52,7 @@ __all__ = [
     "pytest_assertrepr_compare",
     "pytest_configure",
     "pytest_ignore_collect",
+    "pytest_load_initial_conftests",
     "pytest_pyfunc_call",
     "pytest_report_header",
     "pytest_unconfigure",
@@ -68,6 +69,8 @@ _SHOW_REFUSED: Final = pytest.StashKey[bool]()
 _DOCUMENTS: Final = pytest.StashKey[SessionDocuments]()
 _PLAN_CHECKS: Final = pytest.StashKey["PlanChecks"]()
 _STOP_LISTENING: Final = pytest.StashKey[Callable[[], None]]()
+#: The documents the first conftest files made, before the session listened.
+_MET_EARLY: Final = pytest.StashKey[list[object]]()
 _DIST_NAME: Final = "tfplancheck"
 
 
@@ -78,6 +81,21 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     """Add the ``plancheck`` option group and its ini keys."""
     add_options(parser)
     add_sweep_options(parser.getgroup("plancheck"))
+
+
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_load_initial_conftests(early_config: pytest.Config) -> Generator[None, object, object]:
+    """Hear of the documents the first conftest files make as pytest imports them, before any plugin is configured
+    (a module-level ``load_plan`` a test module imports): ``pytest_configure`` gives them to the session's scrub."""
+    from .._documents.met import listen
+
+    early: list[object] = []
+    stop = listen(early.append)
+    try:
+        return (yield)
+    finally:
+        stop()
+        early_config.stash[_MET_EARLY] = early
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -100,7 +118,10 @@ def pytest_configure(config: pytest.Config) -> None:
         # secrets a snapshot file holds in clear, are sources of the scrub too, not only the fixtures'.
         from .._documents.met import listen  # a list of listeners: the document models stay unimported
 
+        for found in config.stash.get(_MET_EARLY, ()):
+            documents.met(found)
         config.stash[_STOP_LISTENING] = listen(documents.met)
+    config.stash[_MET_EARLY] = []  # held weakly from now on, as every document the session meets
     config.pluginmanager.register(_SnapshotReport(), "plancheck-snapshot-report")
     configure_tf_acc(config)  # tf_acc_gate = false: TF_ACC=1 for the session
     if config.getoption("tf_cov", False):
@@ -528,14 +549,33 @@ class _Scrubber:
         """A parametrized test whose id shows a secret of the documents made so far (those its module made as it
         was imported) is named with it scrubbed."""
         result = yield
-        if not isinstance(result, list) or not any(getattr(item, "callspec", None) is not None for item in result):
-            return result
+        if not isinstance(result, list) or all(getattr(item, "name", name) == name for item in result):
+            return result  # no test named by parameters (read from the name shown, whatever pytest keeps them in)
         secrets = _session_secrets(self.config)
         if secrets is None:
             return result
         from .scrub import scrubbed_items
 
-        return scrubbed_items(collector, result, secrets)
+        return scrubbed_items(collector, name, result, secrets)
+
+    @pytest.hookimpl(wrapper=True, tryfirst=True)
+    def pytest_fixture_setup(self, fixturedef: Any, request: Any) -> Generator[None, object, object]:
+        """``--setup-show`` writes a fixture's parameter beside its setup and teardown, through no report: one that
+        shows a secret is written scrubbed (pytest writes what the fixture's ids make of it, set for the setup)."""
+        showing = getattr(self.config.option, "setupshow", False) and hasattr(request, "param")
+        secrets = _session_secrets(self.config) if showing else None
+        if secrets is None:
+            return (yield)
+        from .scrub import shown_param
+
+        shown = shown_param(fixturedef, request, secrets)
+        if shown is None:
+            return (yield)
+        ids, fixturedef.ids = fixturedef.ids, shown
+        try:
+            return (yield)  # pytest's --setup-show wrapper, inside this one, writes the parameter as it ends
+        finally:
+            fixturedef.ids = ids
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_warning_recorded(self, warning_message: Any) -> None:

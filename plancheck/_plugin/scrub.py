@@ -29,6 +29,7 @@ __all__ = [
     "scrub_text",
     "scrub_warning",
     "scrubbed_items",
+    "shown_param",
 ]
 
 #: What a report says instead of its text when it could not be scrubbed: failing closed.
@@ -263,7 +264,7 @@ def scrub_warning(message: Any, secrets: Callable[[], Secrets]) -> None:
         message.message = UserWarning(scrubbed)
 
 
-def scrubbed_items(collector: Any, items: list[Any], secrets: Callable[[], Secrets]) -> list[Any]:
+def scrubbed_items(collector: Any, name: str, items: list[Any], secrets: Callable[[], Secrets]) -> list[Any]:
     """The test items pytest made of one function, those whose id shows a secret made again with it scrubbed.
 
     A test id is no report's text: it names the test in the progress lines, the failure headers, the short
@@ -273,14 +274,20 @@ def scrubbed_items(collector: Any, items: list[Any], secrets: Callable[[], Secre
     named with its secrets scrubbed (pytest's escaped spelling included), whoever made the id: pytest from
     the value, an ``ids`` function or list, ``pytest.param(id=...)``. Ids that meet once scrubbed are told
     apart as pytest does, by a number (``(sensitive)0``, ``(sensitive)1``); when the secrets cannot be listed,
-    every id is withheld (failing closed).
+    every id is withheld (failing closed). A pytest that makes tests otherwise than this knows (its internals
+    are used) fails their collection, naming them: an error, never an id showing a secret.
 
     >>> from types import SimpleNamespace
     >>> item = SimpleNamespace(callspec=SimpleNamespace(id="plain"), name="test_x[plain]")
-    >>> scrubbed_items(None, [item], lambda: Secrets(["hunter2"]))[0] is item
+    >>> scrubbed_items(None, "test_x", [item], lambda: Secrets(["hunter2"]))[0] is item
     True
+    >>> leaky = SimpleNamespace(callspec=SimpleNamespace(id="hunter2"), name="test_x[hunter2]")
+    >>> scrubbed_items(SimpleNamespace(nodeid="t.py"), "test_x", [leaky], lambda: Secrets(["hunter2"]))
+    Traceback (most recent call last):
+    ...
+    _pytest.nodes.Collector.CollectError: plancheck: the tests t.py::test_x have ids showing a secret, and this pytest's tests cannot be named again without it (TypeError); they are not collected (run with --tf-show-sensitive locally to collect them as pytest names them)
     """
-    ids = [getattr(getattr(item, "callspec", None), "id", None) for item in items]
+    ids = [_id_of(item, name) for item in items]
     try:
         found = secrets()
         shown = [text if not isinstance(text, str) or not found.touches(text) else found.scrub(text) for text in ids]
@@ -299,19 +306,75 @@ def scrubbed_items(collector: Any, items: list[Any], secrets: Callable[[], Secre
         if counts[new] > 1 or new in ids:
             numbered[new] += 1
             new = f"{new}{numbered[new] - 1}"
-        made.append(_renamed(collector, item, new))
+        made.append(_renamed(collector, name, item, new))
     return made
 
 
-def _renamed(collector: Any, item: Any, new_id: str) -> Any:
-    """``item`` made again by pytest's own constructor, its parameters' id ``new_id``."""
+def _id_of(item: Any, name: str) -> str | None:
+    """The id of a test of the function ``name`` as its name shows it (``name[id]``), or None when it has none.
+
+    Read from the name, not the callspec's ``id``: what is shown is checked, whatever pytest makes it of. A
+    parametrized test named otherwise is checked whole.
+
+    >>> from types import SimpleNamespace
+    >>> _id_of(SimpleNamespace(name="test_x[a-b]"), "test_x"), _id_of(SimpleNamespace(name="test_x"), "test_x")
+    ('a-b', None)
+    """
+    shown = getattr(item, "name", None)
+    if not isinstance(shown, str) or shown == name:
+        return None
+    return shown[len(name) + 1 : -1] if shown.startswith(f"{name}[") and shown.endswith("]") else shown
+
+
+def _renamed(collector: Any, name: str, item: Any, new_id: str) -> Any:
+    """``item`` made again by pytest's own constructor, its parameters' id ``new_id``; a collection error naming
+    the tests when this pytest's internals are not the ones used here, or make a name of anything but ``new_id``."""
     import pytest
 
-    callspec = dataclasses.replace(item.callspec, _idlist=(new_id,))
-    return pytest.Function.from_parent(
-        collector, name=f"{item.originalname}[{new_id}]", callspec=callspec, fixtureinfo=item._fixtureinfo,
-        keywords={new_id: True}, originalname=item.originalname,
-    )
+    try:
+        callspec = dataclasses.replace(item.callspec, _idlist=(new_id,))
+        made = pytest.Function.from_parent(
+            collector, name=f"{name}[{new_id}]", callspec=callspec, fixtureinfo=item._fixtureinfo,
+            keywords={new_id: True}, originalname=name,
+        )
+        if not (made.name.endswith(f"[{new_id}]") and made.nodeid.endswith(f"[{new_id}]")):
+            raise LookupError("named by another id")  # a callspec whose id is not its _idlist's: not proven scrubbed
+    except Exception as exc:  # neither an INTERNALERROR nor a test named by a secret: the tests are not collected
+        # Only the type: the exception's text may quote the id.
+        raise pytest.Collector.CollectError(
+            f"plancheck: the tests {getattr(collector, 'nodeid', '?')}::{name} have ids showing a secret, and this "
+            f"pytest's tests cannot be named again without it ({type(exc).__name__}); they are not collected "
+            "(run with --tf-show-sensitive locally to collect them as pytest names them)"
+        ) from None
+    return made
+
+
+def shown_param(fixturedef: Any, request: Any, secrets: Callable[[], Secrets]) -> Callable[[object], str] | None:
+    """What ``--setup-show`` should write for the parameter of ``request`` instead of what it would, when that
+    shows a secret: an ``ids`` function for ``fixturedef`` (pytest writes what a fixture's ids make of the value);
+    None when it shows none. When the secrets cannot be listed, the parameter is withheld (failing closed).
+
+    >>> from types import SimpleNamespace
+    >>> request = SimpleNamespace(param="hunter2 is the pw", param_index=0)
+    >>> shown_param(SimpleNamespace(ids=None), request, lambda: Secrets(["hunter2"]))(request.param)
+    '(sensitive) is the pw'
+    >>> shown_param(SimpleNamespace(ids=["plain"]), request, lambda: Secrets(["hunter2"])) is None
+    True
+    """
+    try:
+        ids = fixturedef.ids
+        param = ids(request.param) if callable(ids) else ids[request.param_index] if ids else request.param
+        found = secrets()
+        if not (found.touches(repr(param)) or found.touches(str(param))):
+            return None
+        text = found.scrub(str(param))
+    except Exception as exc:  # a parameter must never end the session, nor leak for want of the secrets
+        text = f"(withheld: {type(exc).__name__})"
+
+    def shown(_value: object) -> str:
+        return text
+
+    return shown
 
 
 def scrub_text(text: str, secrets: Callable[[], Secrets | None] | None) -> str:
@@ -367,9 +430,8 @@ class ScrubbingFormatter(logging.Formatter):
 
 def junit_texts(reporters: Iterable[Any], properties: Iterable[tuple[str, object]] = ()) -> Iterator[str]:
     """Every text and attribute of the JUnit test cases ``reporters`` wrote, and of the suite ``properties``."""
-    for _, value in properties:
-        if isinstance(value, str):
-            yield value
+    for pair in properties:
+        yield from (part for part in pair if isinstance(part, str))  # the name is written too
     for reporter in reporters:
         for node in reporter.to_xml().iter():
             yield from (value for value in node.attrib.values() if isinstance(value, str))
@@ -387,16 +449,18 @@ def scrub_junit(log_xml: Any, secrets: Secrets, *, reporters: Iterable[Any] | No
     >>> import xml.etree.ElementTree as ET
     >>> from types import SimpleNamespace
     >>> case = ET.Element("testcase", {"pw": "hunter2"}); case.text = "out hunter2"
-    >>> xml = SimpleNamespace(global_properties=[("pw", "hunter2")], node_reporters_ordered=[SimpleNamespace(to_xml=lambda: case)])
+    >>> xml = SimpleNamespace(global_properties=[("pw", "hunter2"), ("hunter2", 1)],
+    ...                       node_reporters_ordered=[SimpleNamespace(to_xml=lambda: case)])
     >>> scrub_junit(xml, Secrets(["hunter2"]))
     >>> xml.global_properties, case.attrib, case.text
-    ([('pw', '(sensitive)')], {'pw': '(sensitive)'}, 'out (sensitive)')
+    ([('pw', '(sensitive)'), ('(sensitive)', 1)], {'pw': '(sensitive)'}, 'out (sensitive)')
     """
     scrub = secrets.scrub
     properties = getattr(log_xml, "global_properties", None)
     if isinstance(properties, list):
+        # The name too (<property name=...>): a test may name a suite property by a map key.
         properties[properties_from:] = [
-            (name, scrub(value) if isinstance(value, str) else value) for name, value in properties[properties_from:]
+            tuple(scrub(part) if isinstance(part, str) else part for part in pair) for pair in properties[properties_from:]
         ]
     for reporter in getattr(log_xml, "node_reporters_ordered", ()) if reporters is None else reporters:
         # A finalized reporter hands out the one element it made: scrubbed here, it is written scrubbed.

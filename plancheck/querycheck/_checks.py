@@ -42,7 +42,7 @@ from .._checking.match import (
     match_resolved,
 )
 from .._checking.messages import closest, given_by, scrubbed_failure
-from .._checking.run import run_checks, run_each
+from .._checking.run import as_shown, run_checks, run_each
 from .._documents.query import QueryOutput, QueryResult, QuerySummary, list_block_address
 from .._documents.resolve import resolve_value
 from .._errors import CheckFailedError, CheckFailure
@@ -114,10 +114,11 @@ class QueryResultCheck(FrozenValue, abc.ABC):
 
     def CheckQuery(self, output: QueryOutput) -> None:  # Go's name, kept for line-by-line ports
         """Raise :class:`QueryCheckError` listing every failure, if there is any."""
+        checked = require_query(output, f"{type(self).__name__}.CheckQuery")
         with given_by(self):
-            found = self.failures(require_query(output, f"{type(self).__name__}.CheckQuery"))
+            found = self.failures(checked)
         if found:
-            raise QueryCheckError(found)
+            raise QueryCheckError(as_shown(self, checked, found))
 
     def failure(
         self, output: QueryOutput, message: str, *, address: str | None = None, path: Path | None = None

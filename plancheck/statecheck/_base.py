@@ -14,6 +14,7 @@ from tfjsonpath import Path
 
 from .._checking.fields import guard_documents, require_document
 from .._checking.messages import closest_text, given_by, quote, scrubbed_failure
+from .._checking.run import as_shown
 from .._documents.plan import ResourceNotFoundError
 from .._documents.resolve import ResolvedValue, resolve_value
 from .._documents.state import State, StateOutput, StateResource
@@ -69,10 +70,11 @@ class StateCheck(FrozenValue, abc.ABC):
 
     def CheckState(self, state: State) -> None:  # Go's name, kept for line-by-line ports
         """Raise :class:`~plancheck.StateCheckError` listing every failure, if there is any."""
+        checked = require_state(state, f"{type(self).__name__}.CheckState")
         with given_by(self):
-            found = self.failures(require_state(state, f"{type(self).__name__}.CheckState"))
+            found = self.failures(checked)
         if found:
-            raise StateCheckError(found)
+            raise StateCheckError(as_shown(self, checked, found))
 
     def failure(self, state: State, message: str, *, address: str | None = None, path: Path | None = None) -> CheckFailure:
         """A failure of this check on ``state``, named after the check's class, with every secret of the state scrubbed."""

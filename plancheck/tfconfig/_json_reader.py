@@ -185,7 +185,8 @@ class Source:
         the file cannot be read again for its flags (it is broken), every such value is if any block of the file has
         a ``sensitive`` flag (failing closed)."""
         names = [i for i, step in enumerate(steps) if isinstance(step, MapStep)]
-        if len(names) < 3 or steps[0] not in _SECRET_VALUES:
+        # The block's kind first, or after a file's index (a list of files given as Python values).
+        if len(names) < 3 or names[0] > 1 or steps[names[0]] not in _SECRET_VALUES:
             return None
         block, name, attribute = (cast(MapStep, steps[i]) for i in names[:3])
         if attribute != _SECRET_VALUES[block]:
@@ -196,9 +197,9 @@ class Source:
         document = self.document
         if document is None:
             try:
-                document = json.loads(self.text)
-            except (ValueError, RecursionError):
-                return '"sensitive"' in self.text  # broken: which block says so cannot be told (failing closed)
+                document = json.loads(self.text, object_pairs_hook=_every_value)
+            except Exception:  # broken (or too deep): which block says so cannot be told (failing closed)
+                return '"sensitive"' in self.text
         files = document if isinstance(document, (list, tuple)) else [document]
         bodies = [
             body
@@ -226,6 +227,19 @@ def _hidden_quote(match: re.Match[str]) -> str:
 def _each(value: Any) -> list[Any]:
     """A block written once (an object) or several times (an array of objects), as a list."""
     return list(value) if isinstance(value, (list, tuple)) else [value]
+
+
+def _every_value(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """An object read again for its flags, a repeated key keeping each of its values (a list): a block kind
+    written twice holds both blocks (as the reader merges them), a ``sensitive`` flag given twice is no plain false.
+
+    >>> json.loads('{"variable": {"a": {}}, "variable": {"b": {"sensitive": true, "sensitive": false}}}', object_pairs_hook=_every_value)
+    {'variable': [{'a': {}}, {'b': {'sensitive': [True, False]}}]}
+    """
+    made: dict[str, Any] = {}
+    for key, value in pairs:
+        made[key] = [*_each(made[key]), *_each(value)] if key in made else value
+    return made
 
 
 class Trail:
@@ -614,7 +628,9 @@ def python_to_node(value: Any) -> Node:
     ...
     plancheck.tfconfig.ConfigFormatError: $.a[1]["b"]: expected a JSON value (dict, list, str, int, float, Decimal, bool or None), found a value of type object
     """
-    root = _scalar_or_container(value, ())
+    # Its errors hide what a sensitive block's value holds, as a file's do: the value is what tells the blocks.
+    source = Source(None, "", value)
+    root = _scalar_or_container(value, (), source)
     if root.kind > ARRAY:
         return root
     on_path: set[int] = set()
@@ -627,24 +643,16 @@ def python_to_node(value: Any) -> Node:
             continue
         container, node, steps = item
         if id(container) in on_path:
-            raise ConfigFormatError(
-                json_location(trail_steps(steps)),
-                "a tree of values",
-                found="a value that contains itself (a cycle)",
-            )
+            raise source.error(-1, trail_steps(steps), "a tree of values", "a value that contains itself (a cycle)")
         on_path.add(id(container))
         work.append(id(container))
         if node.kind == OBJECT:
             items: list[tuple[str, int, Node]] = []
             for key, child in container.items():
                 if not isinstance(key, str):
-                    raise ConfigFormatError(
-                        json_location(trail_steps(steps)),
-                        "str property names",
-                        found=f"a key of type {type(key).__name__}",
-                    )
+                    raise source.error(-1, trail_steps(steps), "str property names", f"a key of type {type(key).__name__}")
                 child_steps = Trail(steps, key)
-                child_node = _scalar_or_container(child, child_steps)
+                child_node = _scalar_or_container(child, child_steps, source)
                 items.append((key, -1, child_node))
                 if child_node.kind <= ARRAY:
                     work.append((child, child_node, child_steps))
@@ -653,7 +661,7 @@ def python_to_node(value: Any) -> Node:
             elements: list[Node] = []
             for i, child in enumerate(container):
                 child_steps = Trail(steps, i)
-                child_node = _scalar_or_container(child, child_steps)
+                child_node = _scalar_or_container(child, child_steps, source)
                 elements.append(child_node)
                 if child_node.kind <= ARRAY:
                     work.append((child, child_node, child_steps))
@@ -661,7 +669,7 @@ def python_to_node(value: Any) -> Node:
     return root
 
 
-def _scalar_or_container(value: Any, trail: Trail | tuple[Step, ...]) -> Node:
+def _scalar_or_container(value: Any, trail: Trail | tuple[Step, ...], source: Source) -> Node:
     if value is None:
         return Node(NULL, None, -1)
     if value is True or value is False:
@@ -674,14 +682,13 @@ def _scalar_or_container(value: Any, trail: Trail | tuple[Step, ...]) -> Node:
         if (isinstance(value, float) and not math.isfinite(value)) or (
             isinstance(value, Decimal) and not value.is_finite()
         ):
-            raise ConfigFormatError(json_location(trail_steps(trail)), "a finite number", found=str(value))
+            raise source.error(-1, trail_steps(trail), "a finite number", str(value))
         return Node(NUMBER, value, -1)
     if isinstance(value, Mapping):
         return Node(OBJECT, [], -1)
     if isinstance(value, (list, tuple)):
         return Node(ARRAY, [], -1)
-    raise ConfigFormatError(
-        json_location(trail_steps(trail)),
-        "a JSON value (dict, list, str, int, float, Decimal, bool or None)",
-        found=f"a value of type {type(value).__name__}",
+    raise source.error(
+        -1, trail_steps(trail), "a JSON value (dict, list, str, int, float, Decimal, bool or None)",
+        f"a value of type {type(value).__name__}",
     )

@@ -726,7 +726,7 @@ def dumps_config(config: Mapping[str, Any]) -> str:
             "$", "a mapping of top-level blocks", found=f"a value of type {type(config).__name__}"
         )
     root = python_to_node(config)
-    config_from_node(root, Source(None, ""), strict=True)
+    config_from_node(root, Source(None, "", config), strict=True)
     return _dumps_node(root)
 
 

@@ -72,8 +72,21 @@ def test_stacked_with_an_own_id(name, n):
     assert name is None
 
 
+@pytest.fixture(params=[AFTER["pw"]], ids=["pw"])
+def a_fixture_of_a_value(request):
+    return request.param
+
+
+def test_a_fixture_parametrized_by_a_value(a_fixture_of_a_value):
+    assert a_fixture_of_a_value is None
+
+
 def test_property_named_by_a_key(record_property):
     record_property(PLAN.variables["key"], "v")
+
+
+def test_suite_property_named_by_a_key(record_testsuite_property):
+    record_testsuite_property(PLAN.variables["key"], "v")
 """
 
 #: How pytest is run, and where the ids show.
@@ -81,6 +94,9 @@ MODES = {
     "verbose": ("-v", "-rA"),
     "collect only": ("--collect-only",),
     "xdist workers": ("-n", "2", "-v", "-rA"),
+    # Each parameter's value is written beside its fixture's setup and teardown (saferepr, no report's text).
+    "setup show": ("--setup-show",),
+    "setup plan": ("--setup-plan",),
 }
 
 
@@ -108,3 +124,107 @@ def test_no_test_id_shows_a_secret(pytester: pytest.Pytester, args: tuple[str, .
                   'test_ids_list[null_resource.fe["(sensitive)"]]', "test_ids_list[(sensitive)]",
                   "test_stacked_with_an_own_id[1-(sensitive)]", "test_stacked_with_an_own_id[2-(sensitive)]"):
         assert shown in output, shown
+
+
+#: A pytest whose internals differ from the ones the renaming uses: a conftest alters each item pytest made
+#: before the plugin renames it. The renaming must fail closed: a collection error naming the test, no secret.
+DRIFTED = """
+import dataclasses
+import types
+import pytest
+from _pytest.python import CallSpec
+
+
+@dataclasses.dataclass(frozen=True)
+class IdOfItsOwn(CallSpec):
+    shown: str = ""
+
+    @property
+    def id(self):
+        return self.shown
+
+
+def drift(item):
+    {body}
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_pycollect_makeitem(collector, name, obj):
+    result = yield
+    for item in result if isinstance(result, list) else ():
+        if getattr(item, "callspec", None) is not None:
+            drift(item)
+    return result
+"""
+
+DRIFTED_TEST = """
+import pathlib
+import pytest
+from plancheck import load_plan
+
+PLAN = load_plan(pathlib.Path(__file__).parent / "plan.json")
+
+
+@pytest.mark.parametrize("address", [rc.address for rc in PLAN.resource_changes])
+def test_address(address):
+    assert address
+"""
+
+DRIFTS = {
+    "no fixture info": "del item._fixtureinfo",
+    "a callspec that is no dataclass": "item.callspec = types.SimpleNamespace(**vars(item.callspec))",
+    "no _idlist field": "item.callspec = types.SimpleNamespace(id=item.callspec.id, params=item.callspec.params)",
+    "an id that is not the _idlist's": (
+        "item.callspec = IdOfItsOwn(**{f.name: getattr(item.callspec, f.name) "
+        "for f in dataclasses.fields(CallSpec)}, shown=item.callspec.id)"
+    ),
+}
+
+
+@pytest.mark.parametrize("body", DRIFTS.values(), ids=DRIFTS.keys())
+@pytest.mark.parametrize("args", [("-v",), ("-v", "--fulltrace", "-l")], ids=["verbose", "full trace"])
+def test_a_renaming_pytest_refuses_fails_closed(pytester: pytest.Pytester, body: str, args: tuple[str, ...]) -> None:
+    write_json(pytester.path / "plan.json", PLAN)
+    pytester.makeconftest(DRIFTED.replace("{body}", body))
+    pytester.makepyfile(test_inner=DRIFTED_TEST)
+    result = pytester.runpytest_subprocess(*QUIET_PLUGINS, *args)
+    output = result.stdout.str() + result.stderr.str()
+    assert leaks(output, SECRETS) == [], output
+    assert not [line for line in output.splitlines() if line.startswith("INTERNALERROR")], output
+    assert result.ret == pytest.ExitCode.INTERRUPTED, output
+    result.stdout.fnmatch_lines([
+        "*ERROR collecting test_inner.py*",
+        "*plancheck: the tests test_inner.py::test_address have ids showing a secret, and this pytest's tests cannot "
+        "be named again without it (*Error); they are not collected "
+        "(run with --tf-show-sensitive locally to collect them as pytest names them)",
+    ])
+
+
+CONFTEST_PLAN = """
+import pathlib
+from plancheck import load_plan
+
+PLAN = load_plan(pathlib.Path(__file__).parent / "plan.json")
+"""
+
+FROM_CONFTEST = """
+import pytest
+from conftest import PLAN
+
+
+@pytest.mark.parametrize("address", [rc.address for rc in PLAN.resource_changes])
+def test_address(address):
+    assert address == "nope"
+"""
+
+
+def test_a_plan_the_first_conftest_loads_at_import_is_scrubbed_too(pytester: pytest.Pytester) -> None:
+    # pytest imports the rootdir's conftest.py before any plugin is configured: its plan is made before the
+    # session listens for documents, and was no source of the scrub (ids, failure reports).
+    write_json(pytester.path / "plan.json", PLAN)
+    pytester.makeconftest(CONFTEST_PLAN)
+    pytester.makepyfile(test_inner=FROM_CONFTEST)
+    result = pytester.runpytest_subprocess(*QUIET_PLUGINS, "-v", "-rA")
+    output = result.stdout.str() + result.stderr.str()
+    assert leaks(output, SECRETS) == [], output
+    assert 'test_address[null_resource.fe["(sensitive)"]] FAILED' in output

@@ -7,10 +7,13 @@ default and output value, failing closed). A value no sensitive block holds is l
 
 from __future__ import annotations
 
+import math
+from typing import Any
+
 import pytest
 from secret_shapes import leaks
 
-from plancheck.tfconfig import ConfigFormatError, parse_config
+from plancheck.tfconfig import ConfigFormatError, config_from_dict, dumps_config, parse_config
 
 KEY = "zzcfg-key-5e2a"
 WORD = "zzcfgword9d1"
@@ -30,6 +33,13 @@ ROWS = {
     "a repeated key of a sensitive output's value, blocks written as arrays": (
         f'{{"output": {{"o": [{{"sensitive": "true", "value": {{"{KEY}": 1, "{KEY}": 2}}}}]}}}}',
         '$.output["o"][0]["value"]["(sensitive)"]: expected unique property names'),
+    "a sensitive flag given again as false after the broken default": (
+        f'{{"variable": {{"pw": {{"default": {{"{KEY}": 1, "{KEY}": 2}}, "sensitive": true, "sensitive": false}}}}}}',
+        '$.variable["pw"]["default"]["(sensitive)"]: expected unique property names'),
+    "a sensitive variable's block, then another variable block": (
+        f'{{"variable": {{"pw": {{"sensitive": true, "default": {{"{KEY}": 1, "{KEY}": 2}}}}}}, '
+        '"variable": {"region": {}}}',
+        '$.variable["pw"]["default"]["(sensitive)"]: expected unique property names'),
     # Not over-hidden: a default no sensitive block holds, and a character of syntax.
     "a default of a variable that is not sensitive": (
         f'{{"variable": {{"pw": {{"sensitive": false, "default": {{"{KEY}": 1, "{KEY}": 2}}}}}}}}',
@@ -49,3 +59,36 @@ def test_a_location_inside_a_sensitive_value_hides_its_keys_and_quotes(text: str
     assert message in shown, shown
     if '"sensitive": false' not in text:  # every other row's values are secrets
         assert leaks(shown, SECRETS) == []
+
+
+#: A configuration given as Python values is checked to be JSON first: its errors name no key of a sensitive value.
+DICTS: dict[str, tuple[Any, str]] = {
+    "a number that is not finite in a sensitive default": (
+        {"variable": {"pw": {"sensitive": True, "default": {KEY: math.nan}}}},
+        '$.variable["pw"]["default"]["(sensitive)"]: expected a finite number, found nan'),
+    "a value that is no JSON in a sensitive output's value": (
+        {"output": {"o": {"sensitive": True, "value": {KEY: object()}}}},
+        '$.output["o"]["value"]["(sensitive)"]: expected a JSON value'),
+    "a key that is no str in a sensitive default": (
+        {"variable": {"pw": {"sensitive": True, "default": {KEY: {1: 2}}}}},
+        '$.variable["pw"]["default"]["(sensitive)"]: expected str property names, found a key of type int'),
+    "a sensitive default in a list of files": (
+        [{"variable": {"pw": {"sensitive": True, "default": {KEY: math.inf}}}}],
+        '$[0]["variable"]["pw"]["default"]["(sensitive)"]: expected a finite number'),
+    # Not over-hidden: a default no sensitive block holds.
+    "a default of a variable that is not sensitive": (
+        {"variable": {"pw": {"default": {KEY: math.nan}}}},
+        f'$.variable["pw"]["default"]["{KEY}"]: expected a finite number, found nan'),
+}
+
+
+@pytest.mark.parametrize(("config", "message", "make"), [
+    pytest.param(config, message, make, id=f"{name}-{make.__name__}")
+    for name, (config, message) in DICTS.items()
+    for make in (config_from_dict, dumps_config)
+    if make is config_from_dict or not isinstance(config, list)  # dumps_config takes one mapping
+])
+def test_a_python_value_inside_a_sensitive_value_hides_its_keys(config: Any, message: str, make: Any) -> None:
+    with pytest.raises(ConfigFormatError) as info:
+        make(config)
+    assert str(info.value).startswith(message), str(info.value)
