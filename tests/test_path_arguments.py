@@ -9,6 +9,8 @@ from typing import Any
 
 import pytest
 
+import plancheck
+import plancheck.querycheck
 from plancheck import acceptance, load_plan_file
 from plancheck.tfconfig import load_config_for_test
 
@@ -40,3 +42,43 @@ def test_a_non_path_is_a_type_error_naming_the_function(call: Callable[[], objec
     with pytest.raises(TypeError) as caught:
         call()
     assert str(caught.value) == message
+
+
+#: A document's text passed where its path goes: refused, and its text (secrets included) never repeated as the
+#: file's name, which every other loading error puts first.
+TEXT = '  {"variables": {"pw": {"value": "zz-text-secret-5q"}}}'
+TEXT_ROWS: list[Any] = [
+    pytest.param(lambda: plancheck.load_plan(TEXT), "PlanFormatError", "plan", "load_plan", id="load_plan"),
+    pytest.param(lambda: plancheck.load_state(TEXT), "StateFormatError", "state", "load_state", id="load_state"),
+    pytest.param(lambda: plancheck.querycheck.load_query(TEXT), "QueryFormatError", "query output", "load_query",
+                 id="load_query"),
+    pytest.param(lambda: load_plan_file("[" + TEXT), "PlanFormatError", "plan", "load_plan_file", id="load_plan_file"),
+]
+
+
+@pytest.mark.parametrize(("call", "error", "what", "caller"), TEXT_ROWS)
+def test_json_text_for_a_path_is_refused_without_repeating_it(
+    call: Callable[[], object], error: str, what: str, caller: str
+) -> None:
+    with pytest.raises(Exception) as caught:
+        call()
+    assert type(caught.value).__name__ == error
+    assert str(caught.value) == (
+        f"$: expected a path to a {what} file, found JSON text ({caller} reads a path, a file object or bytes: "
+        "pass the text encoded, text.encode(), or use from_json)"
+    )
+    assert "zz-text-secret-5q" not in repr(caught.value)
+
+
+def test_the_command_line_names_the_argument_as_typed(tmp_path: Any) -> None:
+    # What a user typed is shown as typed (as any missing file is): the command line is no program's slip.
+    import contextlib
+    import io
+
+    from plancheck.cli import main
+
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
+        status = main(['{"a": 1}', "--unknown", "a.b", "c"])
+    assert status == 2
+    assert err.getvalue() == 'tfplancheck: error: {"a": 1}: cannot read the plan: No such file or directory\n'

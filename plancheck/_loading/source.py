@@ -161,9 +161,13 @@ def fs_path(value: object, caller: str) -> str:
 
 
 def read_bytes(
-    source: Any, error: type[DocumentFormatError], what: str, caller: str, max_bytes: int | None = None
+    source: Any, error: type[DocumentFormatError], what: str, caller: str, max_bytes: int | None = None,
+    *, typed: bool = False,
 ) -> tuple[bytes | str, str | None]:
     """The JSON text (bytes or str) and a name for ``source``: a path (``"-"``: stdin), a stream, or bytes.
+
+    A str that is no file and reads as JSON text is a document a program passed for its path: refused without
+    repeating it. ``typed``: the name is what a user typed (the command line's argument), shown as typed.
 
     A path or a stream is read up to ``max_bytes`` (see :func:`max_input_bytes`): past it, ``error`` is
     raised, after reading no more than that (:func:`read_limited`).
@@ -175,6 +179,10 @@ def read_bytes(
     Traceback (most recent call last):
     ...
     plancheck.PlanFormatError: $: expected a plan of at most 64 bytes (raise the limit with max_bytes= or PLANCHECK_MAX_BYTES), found more than 64 bytes
+    >>> read_bytes('{"variables": {"pw": {"value": "hunter2"}}}', PlanFormatError, "plan", "load_plan")
+    Traceback (most recent call last):
+    ...
+    plancheck.PlanFormatError: $: expected a path to a plan file, found JSON text (load_plan reads a path, a file object or bytes: pass the text encoded, text.encode(), or use from_json)
     """
     if isinstance(source, (bytes, bytearray, memoryview)):
         return bytes(source), None
@@ -190,6 +198,13 @@ def read_bytes(
                 with open(name, "rb") as f:
                     return read_limited(f, limit), name
             except (OSError, ValueError) as exc:
+                if not typed and name.lstrip().startswith(("{", "[")):
+                    # A document given where its path goes: never echoed as the file's name, its values may be secrets.
+                    raise error(
+                        "$", f"a path to a {what} file", source=None,
+                        found=f"JSON text ({caller} reads a path, a file object or bytes: pass the text encoded, "
+                        "text.encode(), or use from_json)",
+                    ) from None  # fmt: skip
                 raise error("$", f"a readable {what} file", found=why_unopened(exc), source=name) from None
         if callable(getattr(source, "read", None)):
             stream_name = getattr(source, "name", None)

@@ -533,7 +533,7 @@ def read_input(name: str, what: str, *, limit: int, stdin: IO[bytes] | None = No
         if source is None:  # started with stdin closed (`<&-`)
             raise UnreadableInput(what, "standard input is closed")
     try:
-        data, _ = read_bytes(source, _ReadFailed, what, "tfplancheck", limit)
+        data, _ = read_bytes(source, _ReadFailed, what, "tfplancheck", limit, typed=True)
     except _ReadFailed as exc:
         if exc.found == InputTooLarge(limit).found:
             raise UnreadableInput(what, exc.found, limit=limit) from None
