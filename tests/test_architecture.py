@@ -345,8 +345,10 @@ def test_a_plain_pytest_session_imports_no_heavy_module(pytester: pytest.Pyteste
         "def pytest_sessionfinish(session):\n"
         "    names = sorted(m for m in sys.modules if m.startswith(('plancheck', 'tfjsonpath')))\n"
         "    open('modules.json', 'w').write(json.dumps(names))\n"
-        "    hook = session.config.pluginmanager.hook.pytest_runtest_protocol\n"
-        "    open('wrappers.json', 'w').write(json.dumps([impl.plugin_name for impl in hook.get_hookimpls()]))\n"
+        "    hooks = session.config.pluginmanager.hook\n"
+        "    wrappers = [impl.plugin_name for hook in (hooks.pytest_runtest_protocol, hooks.pytest_fixture_setup)\n"
+        "                for impl in hook.get_hookimpls()]\n"
+        "    open('wrappers.json', 'w').write(json.dumps(wrappers))\n"
     )
     result = pytester.runpytest_subprocess("-p", "no:cacheprovider")
     result.assert_outcomes(passed=1)
@@ -362,7 +364,7 @@ def test_a_plain_pytest_session_imports_no_heavy_module(pytester: pytest.Pyteste
     assert len(names) <= 9 + len(LIGHT_IN_A_PLAIN_SESSION), names
     # Per test too: the --tf-show-sensitive wrapper is registered only with the option (the 500-test row of #26).
     wrappers = json.loads((pytester.path / "wrappers.json").read_text())
-    assert not {"plancheck", "plancheck-revealer"} & set(wrappers), wrappers
+    assert not {"plancheck", "plancheck-revealer", "plancheck-setup-show-scrubber"} & set(wrappers), wrappers
 
 
 @pytest.mark.parametrize(

@@ -113,6 +113,8 @@ def pytest_configure(config: pytest.Config) -> None:
     documents = config.stash[_DOCUMENTS] = SessionDocuments(terraform_binary(config), allow_errored=allow_errored(config),
                                                                   chdir=show_chdir(config))
     config.pluginmanager.register(_Scrubber(config), "plancheck-scrubber")
+    if getattr(config.option, "setupshow", False):  # --setup-plan sets it too, before any plugin is configured
+        config.pluginmanager.register(_SetupShowScrubber(config), "plancheck-setup-show-scrubber")
     if not show:
         # Every plan and state made in the session (a test's own load_plan, a module-level one), and the
         # secrets a snapshot file holds in clear, are sources of the scrub too, not only the fixtures'.
@@ -558,12 +560,28 @@ class _Scrubber:
 
         return scrubbed_items(collector, name, result, secrets)
 
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_warning_recorded(self, warning_message: Any) -> None:
+        """Scrub a warning before pytest's warnings summary stores it."""
+        secrets = _session_secrets(self.config, lambda: [str(warning_message.message)])
+        if secrets is not None:
+            from .scrub import scrub_warning
+
+            scrub_warning(warning_message, secrets)
+
+
+class _SetupShowScrubber:
+    """Registered by ``pytest_configure`` only with ``--setup-show`` (``--setup-plan``): every other session runs
+    no wrapper around each fixture's setup for it."""
+
+    def __init__(self, config: pytest.Config) -> None:
+        self.config = config
+
     @pytest.hookimpl(wrapper=True, tryfirst=True)
     def pytest_fixture_setup(self, fixturedef: Any, request: Any) -> Generator[None, object, object]:
         """``--setup-show`` writes a fixture's parameter beside its setup and teardown, through no report: one that
         shows a secret is written scrubbed (pytest writes what the fixture's ids make of it, set for the setup)."""
-        showing = getattr(self.config.option, "setupshow", False) and hasattr(request, "param")
-        secrets = _session_secrets(self.config) if showing else None
+        secrets = _session_secrets(self.config) if hasattr(request, "param") else None
         if secrets is None:
             return (yield)
         from .scrub import shown_param
@@ -576,15 +594,6 @@ class _Scrubber:
             return (yield)  # pytest's --setup-show wrapper, inside this one, writes the parameter as it ends
         finally:
             fixturedef.ids = ids
-
-    @pytest.hookimpl(tryfirst=True)
-    def pytest_warning_recorded(self, warning_message: Any) -> None:
-        """Scrub a warning before pytest's warnings summary stores it."""
-        secrets = _session_secrets(self.config, lambda: [str(warning_message.message)])
-        if secrets is not None:
-            from .scrub import scrub_warning
-
-            scrub_warning(warning_message, secrets)
 
 
 class _SnapshotReport:
