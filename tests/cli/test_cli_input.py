@@ -66,9 +66,9 @@ def counted(monkeypatch: pytest.MonkeyPatch) -> tuple[list[Any], list[tuple[Any,
     made: list[tuple[Any, Any]] = []
     real_from_bytes = Plan._from_bytes
 
-    def counting_read(source: Any, *args: Any) -> Any:
+    def counting_read(source: Any, *args: Any, **kwargs: Any) -> Any:
         reads.append(source)
-        return read_bytes(source, *args)
+        return read_bytes(source, *args, **kwargs)
 
     def recording_from_bytes(box: list[Any], source: Any, **kwargs: Any) -> Plan:
         made.append((box[0], source))

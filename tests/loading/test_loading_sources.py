@@ -137,8 +137,12 @@ def test_a_name_the_system_cannot_open_is_the_loaders_format_error(loader: Calla
 
 
 def test_a_str_is_always_a_path_for_load_plan() -> None:
-    with pytest.raises(PlanFormatError, match="expected a readable plan file"):
+    # Never parsed: a str names a file. One that is no file and reads as JSON is refused as a document given for
+    # its path, without repeating it (tests/test_path_arguments.py pins the whole message).
+    with pytest.raises(PlanFormatError, match=r"^\$: expected a path to a plan file, found JSON text "):
         load_plan('{"format_version": "1.2"}')
+    with pytest.raises(PlanFormatError, match="expected a readable plan file"):
+        load_plan("format_version.json")
 
 
 @pytest.mark.parametrize("loader", [load_plan, load_state], ids=["plan", "state"])
