@@ -99,8 +99,9 @@ def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return made
 
 
-class KeyRepeated(Exception):
-    """What :func:`each_key_once` raises: the key an object of one of the tool's own small files gives twice."""
+class KeyRepeated(ValueError):
+    """What :func:`each_key_once` raises: the key an object of one of the tool's own small files gives twice (a
+    ValueError, as json.loads's own errors are; its readers catch it before them)."""
 
     def __init__(self, key: str) -> None:
         super().__init__(f"the key {key[:60]!r} is given twice in one object (which of its values counts would be a guess)")
