@@ -7,16 +7,11 @@ command-line option (relative to the directory pytest was started in), the ini o
 
 from __future__ import annotations
 
-import argparse
-import math
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING, Final, NamedTuple
+from typing import Final, NamedTuple
 
-# Not at run time: the command line reads percent_argument here (coverage combine --fail-under), and pytest is no
-# dependency of the command line. Each function that raises pytest's errors runs in a session, which has it imported.
-if TYPE_CHECKING:
-    import pytest
+import pytest
 
 __all__ = [
     "ALLOW_ERRORED_INI",
@@ -30,7 +25,6 @@ __all__ = [
     "allow_errored",
     "check_sweep_options",
     "ini_bool",
-    "percent_argument",
     "resolve_document_path",
     "replaces_tests",
     "show_sensitive",
@@ -162,6 +156,13 @@ def add_options(parser: pytest.Parser) -> None:
     _add_coverage_options(group)
 
 
+def _percent(text: str) -> float:
+    """``--tf-cov-fail-under``'s type: the coverage report's own reading of a minimum, imported when one is given."""
+    from .coverage.report import percent_argument
+
+    return percent_argument(text)
+
+
 def _add_coverage_options(group: pytest.OptionGroup) -> None:
     """``--tf-cov`` and its reports (``plancheck/_plugin/coverage.py``, registered only with ``--tf-cov``)."""
     group.addoption("--tf-cov", action="store_true", default=False, dest="tf_cov",
@@ -169,32 +170,10 @@ def _add_coverage_options(group: pytest.OptionGroup) -> None:
                     "drove both ways (conditions)")
     group.addoption("--tf-cov-report", action="append", default=None, dest="tf_cov_report", metavar="TYPE",
                     help="Terraform coverage report: term (default), json:PATH or html:DIR; may be repeated")
-    group.addoption("--tf-cov-fail-under", type=percent_argument, default=None, dest="tf_cov_fail_under", metavar="PERCENT",
+    group.addoption("--tf-cov-fail-under", type=_percent, default=None, dest="tf_cov_fail_under", metavar="PERCENT",
                     help="fail the session when the total Terraform coverage is under PERCENT")
     group.addoption("--tf-cov-data", default=None, dest="tf_cov_data", metavar="PATH",
                     help="write the Terraform coverage data to PATH (merge shards: tfplancheck coverage combine)")
-
-
-def percent_argument(text: str) -> float:
-    """The argparse type of a coverage minimum (``--tf-cov-fail-under``, ``coverage combine --fail-under``).
-
-    float() also reads nan, inf and numbers out of range: a minimum over 100 always fails, NaN failed with
-    "total of 100.00% is less than nan%", a negative one never fails. They are usage errors.
-
-    >>> percent_argument("61.2")
-    61.2
-    >>> percent_argument("nan")
-    Traceback (most recent call last):
-    ...
-    argparse.ArgumentTypeError: invalid percentage 'nan': expected a number from 0 to 100
-    """
-    try:
-        value = float(text)
-    except ValueError:
-        value = math.nan
-    if not 0 <= value <= 100:  # NaN compares false
-        raise argparse.ArgumentTypeError(f"invalid percentage {text!r}: expected a number from 0 to 100")
-    return value
 
 
 def add_markers(config: pytest.Config) -> None:
@@ -221,8 +200,6 @@ def _marker_path(node: pytest.Item, marker_name: str) -> Path | None:
     if marker is None:
         return None
     if len(marker.args) != 1 or marker.kwargs or not isinstance(marker.args[0], (str, os.PathLike)):
-        import pytest
-
         pytest.fail(
             f"@pytest.mark.{marker_name} takes exactly one path (str or os.PathLike), "
             f"got args={marker.args!r} kwargs={marker.kwargs!r}",
@@ -358,8 +335,6 @@ def ini_bool(config: pytest.Config, name: str) -> bool:
     ...     print(exc)
     ini option tf_show_sensitive: invalid truth value 'maybe' (expected true or false)
     """
-    import pytest
-
     try:
         return bool(config.getini(name))
     except (ValueError, pytest.UsageError) as exc:  # pytest's own says the value, not the key
@@ -399,8 +374,6 @@ def add_sweep_options(group: pytest.OptionGroup) -> None:
 
 def check_sweep_options(config: pytest.Config) -> None:
     """Refuse option combinations that cannot work, before anything runs."""
-    import pytest
-
     regions = config.getoption(SWEEP_REGIONS)
     if config.getoption(DESTROY_LEFTOVERS):
         if regions is not None:

@@ -113,8 +113,7 @@ def add_command(commands: Any, name: str, description: str, epilog: str, streams
 
 def add_coverage_parser(commands: Any, streams: object) -> None:
     """Register ``coverage combine`` (Terraform test coverage data of ``pytest --tf-cov-data``) on ``commands``."""
-    from .._plugin.coverage.report import COMBINE_HELP
-    from .._plugin.options import percent_argument
+    from .._plugin.coverage.report import COMBINE_HELP, percent_argument
 
     parser = add_command(
         commands, "coverage", "Merge Terraform test coverage data files (pytest --tf-cov-data=PATH) into one report.",

@@ -8,7 +8,9 @@ such as a variable, counts once); the session's the same over every module; noth
 
 from __future__ import annotations
 
+import argparse
 import json
+import math
 import os
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -25,6 +27,7 @@ __all__ = [
     "fails_under",
     "json_report",
     "parse_report",
+    "percent_argument",
     "read_data",
     "term_lines",
     "write_data",
@@ -145,6 +148,28 @@ def term_lines(data: CoverageData) -> list[str]:
         for key, parts in missed:
             out.extend(f"  {key}: {part}" for part in parts)
     return out
+
+
+def percent_argument(text: str) -> float:
+    """The argparse type of a coverage minimum (``--tf-cov-fail-under``, ``coverage combine --fail-under``).
+
+    float() also reads nan, inf and numbers out of range: a minimum over 100 always fails, NaN failed with
+    "total of 100.00% is less than nan%", a negative one never fails. They are usage errors.
+
+    >>> percent_argument("61.2")
+    61.2
+    >>> percent_argument("nan")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: invalid percentage 'nan': expected a number from 0 to 100
+    """
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not 0 <= value <= 100:  # NaN compares false
+        raise argparse.ArgumentTypeError(f"invalid percentage {text!r}: expected a number from 0 to 100")
+    return value
 
 
 def fails_under(data: CoverageData, minimum: float) -> str | None:
