@@ -897,16 +897,16 @@ def apply_waivers(result: CheckResult, on: datetime.date, plan: str | None = Non
 def run_checks(specs: Sequence[CheckSpec], plan: Plan, *, today: datetime.date | None = None) -> list[CheckResult]:
     """Run every check, in order, through the library's one runner (:func:`plancheck._checking.run.run_each`).
 
-    A check that raises is an ``error`` result, never a traceback; every message is scrubbed with the
-    plan's secrets. A check's warnings are collected (``outcome``), not emitted: the command line prints them.
+    A check that raises is an ``error`` result, never a traceback. Its message, as every message of the results,
+    is scrubbed of the plan's secrets at each exit the command writes it to (the text report, each document's values,
+    the stream): once there, trusting what the run's failures trust, not here as well. A check's warnings are collected (``outcome``), not emitted: the command line prints them.
     A ``warning``-severity check that fails is a ``warn`` result. Each check's waivers then apply as
     of ``today`` (default: today's UTC date; :func:`apply_waivers`).
     """
     # The runner runs the checks; what a check gave as text (or raised) is labelled with its spec's type,
     # address and path, which only those outcomes ask for.
     labels = {id(spec.check): (spec.type, spec.address, spec.path) for spec in specs}
-    outcomes = run_each(plan, [spec.check for spec in specs], label=lambda check: labels[id(check)], contain=True,
-                        scrub=plan)
+    outcomes = run_each(plan, [spec.check for spec in specs], label=lambda check: labels[id(check)], contain=True)
     results = [CheckResult(spec, "warn" if o.status == "fail" and spec.severity == "warning" else o.status,
                            o.failures, o.warnings) for spec, o in zip(specs, outcomes, strict=True)]
     if not any(spec.waivers for spec in specs):

@@ -61,3 +61,27 @@ def test_no_shape_of_secret_is_printed(plan_dir: Path, argv: list[str], code: in
     assert "Traceback" not in text
     assert leaks(text) == []
     assert "(sensitive)" in text or code == 2
+
+
+def _raising_with_every_shape(self: object, plan: object) -> list[object]:
+    raise RuntimeError("the check broke on " + " and ".join(SHAPES.values()))
+
+
+@pytest.mark.parametrize("fmt", ["text", "json", "junit", "sarif", "github", "markdown"])
+def test_a_check_that_raises_shows_no_secret_in_any_format_or_report(
+    plan_dir: Path, monkeypatch: pytest.MonkeyPatch, fmt: str
+) -> None:
+    # An error outcome's text is no failure built by scrubbed_failure: each exit scrubs it (the stream, the text
+    # report, each document's values, each --report file), as it scrubs every message, not the runner before them.
+    monkeypatch.setattr("plancheck.ExpectUnknownValue.failures", _raising_with_every_shape)
+    reports = [other for other in ("json", "junit", "sarif", "github", "markdown") if other != fmt]
+    argv = ["plan.json", "--unknown", "null_resource.a", "tags", "--format", fmt,
+            *(arg for other in reports for arg in ("--report", f"{other}=report.{other}"))]
+    out, err = io.StringIO(), io.StringIO()
+    assert run(argv, stdout=out, stderr=err, stdin=io.BytesIO(b""), environ={"PATH": ""}) == 2
+    written = [(plan_dir / f"report.{other}").read_text("utf-8") for other in reports]
+    for text in (out.getvalue() + err.getvalue(), *written):
+        assert "Traceback" not in text
+        assert "the check broke on" in text  # the error is reported, its secrets hidden
+        assert "(sensitive)" in text
+        assert leaks(text, SHAPES) == []
