@@ -190,7 +190,7 @@ def checked_matcher(value: object, check: str) -> Check:
 
 #: An output's name, checked as an address is: a non-empty str, named "output name" in errors.
 checked_output_name: Final = partial(checked_address, what="output name")
-#: A deposed key, checked as an address is, or None (the current object): ``checked_deposed(None, "ExpectX")`` is None.
+#: A deposed key, checked as an address is, or None (the current object): the checker check_fields is given for one.
 checked_deposed: Final = partial(checked_address, what="deposed", optional=True)
 
 
@@ -254,7 +254,7 @@ class ResourcePathFields(FrozenValue):
         self._set(
             address=checked_address(self.address, check),
             path=checked_path(self.path, check),
-            deposed=checked_deposed(self.deposed, check),
+            deposed=checked_address(self.deposed, check, "deposed", optional=True),
         )
 
 
@@ -283,7 +283,7 @@ class ResourcePathMatcherFields(FrozenValue):
             address=checked_address(self.address, check),
             path=checked_path(self.path, check),
             matcher=checked_matcher(self.matcher, check),
-            deposed=checked_deposed(self.deposed, check),
+            deposed=checked_address(self.deposed, check, "deposed", optional=True),
         )
 
 
