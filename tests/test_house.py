@@ -99,7 +99,7 @@ DUPLICATE_PAIRS_TODAY = 36
 #: 116 for the CLI with a JSON plan read as it is: only a binary plan, told by its first bytes, goes to
 #: _terraform.planfile.plan_json, which no longer calls back down to the loader's is_saved_plan to return it; 69 / 115
 #: with checked_address(optional=True) the one checker of an optional address: checked_deposed and the action checks'
-#: triggered_by were each a copy of it, now partials of it as checked_output_name is; 68 / 114 with Plan._setup
+#: triggered_by were each a copy of it (their names stay, as partials of it for check_fields); 68 / 114 with Plan._setup
 #: returning the plan it set up: each loader makes a new plan and sets it up in one step, and _from_loaded, which only
 #: did that pair, went; 67 / 113 with first_violation asking the quick test itself: a valid document is decided by it
 #: alone, one deeper than its closures reach is walked once (it was walked twice), and is_valid is first_violation(...)
