@@ -16,7 +16,7 @@ import inspect
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import KW_ONLY
 from functools import partial, wraps
-from typing import Any, Final, TypeVar
+from typing import Any, Final, Literal, TypeVar, overload
 
 from tfjsonpath import Path
 
@@ -139,14 +139,27 @@ def _guarded(
     return guarded
 
 
-def checked_address(value: object, check: str, what: str = "address") -> str:
-    """Return ``value`` as an exact, non-empty str, or raise TypeError/ValueError naming the check.
+@overload
+def checked_address(value: object, check: str, what: str = ..., *, optional: Literal[False] = ...) -> str: ...
+
+
+@overload
+def checked_address(value: object, check: str, what: str = ..., *, optional: Literal[True]) -> str | None: ...
+
+
+def checked_address(value: object, check: str, what: str = "address", *, optional: bool = False) -> str | None:
+    """Return ``value`` as an exact, non-empty str, or raise TypeError/ValueError naming the check; with
+    ``optional``, None too (no such argument: no deposed key, no triggering resource).
 
     >>> checked_address("", "ExpectX", "name")
     Traceback (most recent call last):
     ...
     ValueError: ExpectX: name must not be empty
+    >>> checked_address(None, "ExpectX", "deposed", optional=True) is None
+    True
     """
+    if value is None and optional:
+        return None
     if not isinstance(value, str):
         raise TypeError(f"{check}: {what} must be a str, got {type(value).__name__}")
     if not value:
@@ -170,17 +183,6 @@ def checked_path(value: object, check: str) -> Path:
     raise TypeError(f"{check}: path must be a tfjsonpath.Path, got {type(value).__name__}{hint}")
 
 
-def checked_deposed(value: object, check: str) -> str | None:
-    """Return a deposed key (a non-empty str) or None.
-
-    >>> checked_deposed(None, "ExpectX"), checked_deposed("k1", "ExpectX")
-    (None, 'k1')
-    """
-    if value is None:
-        return None
-    return checked_address(value, check, "deposed")
-
-
 def checked_matcher(value: object, check: str) -> Check:
     """Return ``value`` if it is a knownvalue check, else raise a TypeError naming the check."""
     return require_check(f"{check}:", "matcher", value)
@@ -188,6 +190,8 @@ def checked_matcher(value: object, check: str) -> Check:
 
 #: An output's name, checked as an address is: a non-empty str, named "output name" in errors.
 checked_output_name: Final = partial(checked_address, what="output name")
+#: A deposed key, checked as an address is, or None (the current object): the checker check_fields is given for one.
+checked_deposed: Final = partial(checked_address, what="deposed", optional=True)
 
 
 def checked_instance(kind: type[_T], what: str) -> Callable[[object, str], _T]:
@@ -250,7 +254,7 @@ class ResourcePathFields(FrozenValue):
         self._set(
             address=checked_address(self.address, check),
             path=checked_path(self.path, check),
-            deposed=checked_deposed(self.deposed, check),
+            deposed=checked_address(self.deposed, check, "deposed", optional=True),
         )
 
 
@@ -279,7 +283,7 @@ class ResourcePathMatcherFields(FrozenValue):
             address=checked_address(self.address, check),
             path=checked_path(self.path, check),
             matcher=checked_matcher(self.matcher, check),
-            deposed=checked_deposed(self.deposed, check),
+            deposed=checked_address(self.deposed, check, "deposed", optional=True),
         )
 
 

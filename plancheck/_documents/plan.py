@@ -719,11 +719,12 @@ class Plan(ReadOnly):
                             "load one with plancheck.load_plan, Plan.from_json or Plan.from_dict")
         self._setup(Loaded(raw, source), allow_errored)
 
-    def _setup(self, loaded: Loaded, allow_errored: bool) -> None:
+    def _setup(self, loaded: Loaded, allow_errored: bool) -> Plan:
         """Read the envelope and index the document: the ``resource_changes`` entries the loader split out (parsed
-        on access) with their index keys, or, when it did not (``entries`` None), those of ``raw``.
+        on access) with their index keys, or, when it did not (``entries`` None), those of ``raw``; return the plan.
 
-        The loaders (:func:`load_plan`, :meth:`from_json`, :meth:`from_dict`) call it through :meth:`_from_loaded`, as State's loaders call theirs."""
+        The constructor sets itself up with it, and each loader (:func:`load_plan`, :meth:`from_json`,
+        :meth:`from_dict`) a new plan with what it loaded: ``cls.__new__(cls)._setup(loaded, allow_errored)``."""
         raw, source, entries, keys = loaded.raw, loaded.source, loaded.entries, loaded.keys
         # The one place an errored plan is refused: every way to build a Plan (the loaders, the
         # constructor, and through them the CLI, the pytest plugin and the acceptance runner) ends here.
@@ -751,6 +752,7 @@ class Plan(ReadOnly):
         )
         if met_module.LISTENERS:  # a front end listening scrubs the secrets of every plan made while it writes
             met_module.met(self)
+        return self
 
     def __copy__(self) -> Plan:
         # A read-only view of a document that is never modified: a shallow copy would share all of it, so the copy
@@ -774,7 +776,8 @@ class Plan(ReadOnly):
         >>> Plan.from_json('{"format_version": "1.0"}').format_version
         '1.0'
         """
-        return cls._from_loaded(route.parse_text(PLAN, text, source=source, validation=validation, parser=parser), allow_errored)
+        loaded = route.parse_text(PLAN, text, source=source, validation=validation, parser=parser)
+        return cls.__new__(cls)._setup(loaded, allow_errored)
 
     @classmethod
     def _from_bytes(
@@ -792,7 +795,7 @@ class Plan(ReadOnly):
         >>> Plan._from_bytes([b'{"format_version": "1.2"}'], "p.json").source
         'p.json'
         """
-        return cls._from_loaded(route.parse(PLAN, box, source, validation, parser), allow_errored)
+        return cls.__new__(cls)._setup(route.parse(PLAN, box, source, validation, parser), allow_errored)
 
     @classmethod
     def from_dict(
@@ -814,14 +817,7 @@ class Plan(ReadOnly):
         >>> Plan.from_dict({"format_version": "1.2", "errored": True}, allow_errored=True).partial
         True
         """
-        return cls._from_loaded(route.document(PLAN, document, source=source, validation=validation), allow_errored)
-
-    @classmethod
-    def _from_loaded(cls, loaded: Loaded, allow_errored: bool) -> Plan:
-        # A new plan set up from what a loader gave, without going through __init__'s Loaded(raw, source).
-        plan = cls.__new__(cls)
-        plan._setup(loaded, allow_errored)
-        return plan
+        return cls.__new__(cls)._setup(route.document(PLAN, document, source=source, validation=validation), allow_errored)
 
     # -- envelope ----------------------------------------------------------------------------
 

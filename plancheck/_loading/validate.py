@@ -691,17 +691,8 @@ class SchemaValidator:
         self._full: Any = None
 
     def is_valid(self, document: Any, node: SchemaNode | None = None) -> bool:
-        """Whether ``document`` has no violation: the quick question, asked first.
-
-        Composed closures, one call per constrained value, allocating next to nothing (so it needs no
-        pause of the garbage collector); :meth:`first_violation` then finds the problem, when there
-        is one, with its place.
-        """
-        problem = self._problems[id(node or self.root)]
-        try:
-            return not problem(document)
-        except RecursionError:  # deeper than the closures can go: the walk has no limit
-            return self._walk(document, (), node) is None
+        """Whether ``document`` has no violation (:meth:`first_violation`'s quick test decides a valid one)."""
+        return self.first_violation(document, node=node) is None
 
     def _compile(self, schema: Mapping[str, Any], nodes: dict[int, SchemaNode]) -> SchemaNode:
         target = _resolve(self.schema, schema)
@@ -734,10 +725,16 @@ class SchemaValidator:
     ) -> Violation | None:
         """The first violation in document order, or None; ``path`` is where ``document`` is. No depth limit.
 
-        The quick test (:meth:`is_valid`) first: a valid document is not walked.
+        The quick test first, and a valid document is not walked: composed closures, one call per constrained value,
+        allocating next to nothing (so it needs no pause of the garbage collector). Only a document that fails it,
+        or is deeper than the closures can go, is walked, once, for its problem and its place.
         """
-        if self.is_valid(document, node):
-            return None
+        problem = self._problems[id(node or self.root)]
+        try:
+            if not problem(document):
+                return None
+        except RecursionError:  # deeper than the closures can go: the walk has no limit
+            pass
         return self._walk(document, path, node)
 
     def _walk(self, document: Any, path: PathKey, node: SchemaNode | None) -> Violation | None:

@@ -289,7 +289,7 @@ class ExpectResourceReplacePaths(PlanCheck):
         self._set(
             address=checked_address(self.address, name),
             paths=sorted_unique_paths(items),
-            deposed=checked_deposed(self.deposed, name),
+            deposed=checked_address(self.deposed, name, "deposed", optional=True),
         )
 
     def failures(self, plan: Plan) -> list[CheckFailure]:

@@ -16,7 +16,8 @@ from __future__ import annotations
 import warnings
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import KW_ONLY
-from typing import Any
+from functools import partial
+from typing import Any, Final
 
 from tfjsonpath import MapStep, Path
 
@@ -547,8 +548,8 @@ def _action_failures(
     return failures
 
 
-def _checked_triggered_by(value: object, check: str) -> str | None:
-    return None if value is None else checked_address(value, check, "triggered_by")
+#: The triggering (or calling) resource an action check is narrowed to: an address, or None (every invocation).
+_checked_triggered_by: Final = partial(checked_address, what="triggered_by", optional=True)
 
 
 @frozen

@@ -324,3 +324,27 @@ def test_any_nesting_parses_as_the_standard_library_would_with_stack_enough(open
         for opener in openers:
             value = value[0] if opener == "[" else value["k" if opener.startswith('{"k"') else "b"]
         assert value is True
+
+
+def test_a_document_deeper_than_the_quick_test_reaches_is_walked_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The quick test's closures give up (RecursionError) on an unknown-marks tree this deep: the walk then finds the
+    # problem and its place, once (the quick test's own walk and the locating one were two).
+    from plancheck._loading.validate import SchemaValidator, plan_validator
+
+    marks: Any = "yes"  # a marks tree's leaf is a bool
+    for _ in range(_DEEP):
+        marks = {"a": marks}
+    document = {"format_version": "1.2", "resource_changes": [
+        {"address": "null_resource.a", "change": {"actions": ["create"], "after_unknown": marks}}]}
+    walks: list[object] = []
+    walk = SchemaValidator._walk
+
+    def counted(self: SchemaValidator, *args: Any) -> Any:
+        walks.append(args[1])
+        return walk(self, *args)
+
+    monkeypatch.setattr(SchemaValidator, "_walk", counted)
+    violation = plan_validator().first_violation(document)
+    assert violation is not None
+    where = "$.resource_changes[0].change.after_unknown" + ".a" * _DEEP
+    assert (violation.location, violation.kind, len(walks)) == (where, "type", 1)
