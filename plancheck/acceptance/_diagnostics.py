@@ -75,7 +75,7 @@ from tfjsonpath import Path
 from tfjsonpath._jsontypes import json_kind
 
 from .._errors import DocumentFormatError
-from .._frozen import FrozenValue, frozen, public
+from .._frozen import FrozenValue, frozen, keyword_hints, public
 from .._loading.jsontext import loads_exact
 from .._terraform.binary import CommandResult
 from .._terraform.providers.wire import ProviderDiagnostic
@@ -213,6 +213,7 @@ class Diagnostic(FrozenValue):
 
 
 @public("plancheck.acceptance")
+@keyword_hints()
 @frozen
 class ExpectDiagnostic(FrozenValue):
     """A diagnostic a step must report: ``TestStep(expect_diagnostics=[...])``.

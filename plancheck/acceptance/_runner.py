@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from .._documents.plan import Plan
 
 from .._documents.met import met, planned_in
-from .._frozen import public
+from .._frozen import keyword_hints, public
 from .._loading.lifecycle import ending_on_signals
 from .._loading.source import fs_path
 from .._redact import Secrets, secret_strings
@@ -74,6 +74,7 @@ __all__ = [
 
 
 @public("plancheck.acceptance")
+@keyword_hints()
 class AcceptanceRunner:
     """Runs :class:`TestCase` objects against one Terraform (or OpenTofu) binary.
 
