@@ -18,19 +18,17 @@ from __future__ import annotations
 import contextlib
 import json
 import re
-from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from decimal import Context, Decimal
-from itertools import accumulate
 from typing import Any, Final
 
 from tfjsonpath import MapStep, SliceStep, Step
 from tfjsonpath._jsontypes import is_array, is_object, is_sequence, number_text
 
 from ._frozen import ReadOnly, public
-from ._text import at_cut, bounded_by_spans, sharing_a_window, whole_token, windows_of
+from ._text import at_cut, bounded_by_spans, outside_cover, sharing_a_window, whole_token, windows_of
 
 __all__ = [
     "KNOWN_AFTER_APPLY",
@@ -632,7 +630,7 @@ class Secrets(ReadOnly):
         # A short span only, and a proper part only: a long secret inside a trusted text was put there
         # from a value (a path computed from a secret), and a span that is the whole occurrence is the
         # trusted text shown as a value.
-        return _outside_trusted(spans, _covering(text, spans, self.trusted))
+        return outside_cover(spans, _covering(text, spans, self.trusted), SUBSTRING_WINDOW)
 
     def scrub_trusted(self, text: str) -> str:
         """Scrub ``text`` that is itself trusted (a path a check was given): only pieces of :data:`SUBSTRING_WINDOW` or more.
@@ -762,7 +760,7 @@ class Secrets(ReadOnly):
 
 def _covering(text: str, spans: list[tuple[int, int]], trusted: Iterable[str]) -> list[tuple[int, int]]:
     """The occurrences in ``text`` of the ``trusted`` texts that hold a short span of ``spans`` (under
-    :data:`SUBSTRING_WINDOW`): the only ones :func:`_outside_trusted` asks about.
+    :data:`SUBSTRING_WINDOW`): the only ones :func:`plancheck._text.outside_cover` asks about.
 
     An occurrence holding a short span holds that span's text at some offset; so each trusted text is
     asked where it holds each short span's text (short texts, few of them), and each short span whether
@@ -791,28 +789,6 @@ def _covering(text: str, spans: list[tuple[int, int]], trusted: Iterable[str]) -
                 if start >= 0 and text[start : start + length] in forms:
                     cover.add((start, start + length))
     return sorted(cover)
-
-
-def _outside_trusted(spans: list[tuple[int, int]], cover: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    """``spans`` less the short ones (under :data:`SUBSTRING_WINDOW`) that are a proper part of a span of ``cover``.
-
-    The occurrences are sorted once and each span is looked up by bisection: asking every occurrence
-    for every span made a message naming thousands of addresses (a warning over every resource of a
-    large plan) spend most of its scrub here.
-
-    >>> _outside_trusted([(2, 5), (20, 24), (21, 24), (8, 12), (30, 50)], [(20, 24), (0, 10), (30, 60)])
-    [(20, 24), (8, 12), (30, 50)]
-    """
-    cover.sort()
-    starts = [start for start, _ in cover]
-    reach = list(accumulate((end for _, end in cover), max))  # the furthest end of the occurrences up to each
-    kept: list[tuple[int, int]] = []
-    for s, e in spans:
-        # Held properly: by an occurrence from at or before it that ends after it, or from before it that ends with it.
-        up_to, before = bisect_right(starts, s), bisect_left(starts, s)
-        if e - s >= SUBSTRING_WINDOW or not ((up_to and reach[up_to - 1] > e) or (before and reach[before - 1] >= e)):
-            kept.append((s, e))
-    return kept
 
 
 #: Every marker the library writes in place of a value (:data:`MARKERS`), found in a text to scrub.
