@@ -536,8 +536,21 @@ class Secrets(ReadOnly):
     'azurerm_key_vault_secret.main'
     >>> Secrets(["env", "prod"]).scrub('environment=prod, input["env"], tags_env')    # short: whole tokens only
     'environment=(sensitive), input["(sensitive)"], tags_env'
-    >>> len(Secrets(["(sensitive)", "(sensitive, unmarked)"])), len(Secrets(["ab", 7]))  # a marker hides nothing
+    >>> len(Secrets(["(sensitive)", "(sensitive, unmarked)"])), len(Secrets(["ab"]))  # a marker hides nothing
     (0, 0)
+
+    ``values`` is an iterable of str, each item a str: a secret given as bytes or a number is refused, naming
+    where it stands (never what it is), as it was left out and shown in clear; so is a ``trusted`` that is no
+    iterable of str (or a function returning one).
+
+    >>> Secrets(["hunter2", b"hunter2"])
+    Traceback (most recent call last):
+    ...
+    TypeError: Secrets values[1] must be a str, got bytes
+    >>> Secrets(["hunter2"], trusted=5)
+    Traceback (most recent call last):
+    ...
+    TypeError: Secrets trusted must be an iterable of str (one: trusted=['...']), got int
     """
 
     __slots__ = ("_scanner", "_sorted", "_trusted", "_values")
@@ -548,12 +561,19 @@ class Secrets(ReadOnly):
     _trusted: frozenset[str] | Callable[[], frozenset[str]]
 
     def __init__(self, values: Iterable[str] = (), trusted: Iterable[str] | Callable[[], Iterable[str]] = ()) -> None:
-        if isinstance(values, (str, bytes, Mapping)) or not isinstance(values, Iterable):  # chars, dict keys: no secret
-            raise TypeError(f"Secrets values must be an iterable of str (one: Secrets(['...'])), got {type(values).__name__}")
+        # A str, bytes or mapping iterates chars or keys: not the secret meant, nor the text meant to be trusted.
+        trusted_now = () if callable(trusted) else trusted  # a function is asked only when trust matters
+        for name, texts, one in (("values", values, "Secrets(['...'])"), ("trusted", trusted_now, "trusted=['...']")):
+            if isinstance(texts, (str, bytes, Mapping)) or not isinstance(texts, Iterable):
+                raise TypeError(f"Secrets {name} must be an iterable of str (one: {one}), got {type(texts).__name__}")
+        strings = tuple(values)
+        wrong = next((i for i, value in enumerate(strings) if not isinstance(value, str)), None)
+        if wrong is not None:  # a secret given as bytes or a number, left out, would be shown in clear
+            raise TypeError(f"Secrets values[{wrong}] must be a str, got {type(strings[wrong]).__name__}")
         # The strings long enough to scrub, none spelled like a hiding marker: a marked map's key "(sensitive)" is no
         # secret to scrub (its scrub is itself, so it hides nothing), while as a secret it hid every unmarked key
         # spelled so, and its windows ("sensitiv") blanked the library's own word wherever it stood.
-        kept = frozenset(v for v in values if isinstance(v, str) and len(v) >= MIN_SECRET_LENGTH and v not in _HIDING_MARKERS)
+        kept = frozenset(v for v in strings if len(v) >= MIN_SECRET_LENGTH and v not in _HIDING_MARKERS)
         # A callable is asked on first need: a document's trusted names are many, and most texts show no secret.
         # The values are given: a document's are collected when its ``secrets`` are first asked for (a failure).
         if callable(trusted):
