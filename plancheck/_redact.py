@@ -567,13 +567,14 @@ class Secrets(ReadOnly):
             if isinstance(texts, (str, bytes, Mapping)) or not isinstance(texts, Iterable):
                 raise TypeError(f"Secrets {name} must be an iterable of str (one: {one}), got {type(texts).__name__}")
         strings = tuple(values)
-        wrong = next((i for i, value in enumerate(strings) if not isinstance(value, str)), None)
-        if wrong is not None:  # a secret given as bytes or a number, left out, would be shown in clear
-            raise TypeError(f"Secrets values[{wrong}] must be a str, got {type(strings[wrong]).__name__}")
         # The strings long enough to scrub, none spelled like a hiding marker: a marked map's key "(sensitive)" is no
         # secret to scrub (its scrub is itself, so it hides nothing), while as a secret it hid every unmarked key
         # spelled so, and its windows ("sensitiv") blanked the library's own word wherever it stood.
-        kept = frozenset(v for v in strings if len(v) >= MIN_SECRET_LENGTH and v not in _HIDING_MARKERS)
+        kept = frozenset(v for v in strings if isinstance(v, str) and len(v) >= MIN_SECRET_LENGTH and v not in _HIDING_MARKERS)
+        if len(kept) < len(strings):  # some left out: a secret given as bytes or a number would be shown in clear
+            wrong = next((i for i, v in enumerate(strings) if not isinstance(v, str)), None)
+            if wrong is not None:
+                raise TypeError(f"Secrets values[{wrong}] must be a str, got {type(strings[wrong]).__name__}")
         # A callable is asked on first need: a document's trusted names are many, and most texts show no secret.
         # The values are given: a document's are collected when its ``secrets`` are first asked for (a failure).
         if callable(trusted):
