@@ -31,6 +31,7 @@ from .._errors import ValueMismatchError
 from .._frozen import public
 from .._redact import (
     NO_SECRETS,
+    NO_VALUE,
     SENSITIVE,
     Marks,
     Secrets,
@@ -216,9 +217,41 @@ def shown_expected_actual(failure: Failure, ctx: Ctx) -> tuple[str, str | None]:
         return SENSITIVE, SENSITIVE
     actual, hid = (None, False) if failure.unknown else ctx.shown(failure.value, failure.marks)
     expected = str(check)
-    if not ctx.reveal and (contains_sensitive(failure.marks) or ctx.secrets.touches(expected) or hid):
-        expected = SENSITIVE
+    if ctx.reveal:
+        return expected, actual
+    if ctx.secrets.touches(expected):
+        return SENSITIVE, actual
+    if contains_sensitive(failure.marks) or hid:
+        hidden = _compared_hidden(check, NO_VALUE if failure.unknown else failure.value, failure.marks, ctx)
+        expected = _render(check, "_text_parts", MAX_TEXT_CHARS, hidden)
     return expected, actual
+
+
+def _compared_hidden(root: Check, value: Any, marks: Marks, ctx: Ctx) -> set[int]:
+    """The parts of ``root``'s expected value (by ``id``) compared with a hidden part of ``value``.
+
+    The expected value is the user's own, and shows, except where it was compared with a hidden value (a
+    literal beside it would tell what the secret is, or is not): part by part, so a map's check for a key
+    the value lacks shows beside a secret under another key. A set's element checks are compared with
+    every element, a size check with the count alone (hidden only when the whole value is).
+    """
+    hidden: set[int] = set()
+    stack: list[tuple[Check, Any, Marks]] = [(root, value, marks)]
+    while stack:
+        check, actual, at = stack.pop()
+        if at is True:
+            hidden.add(id(check))
+            continue
+        parts = check._compared_with(actual)
+        if not parts and not check._compares_count and actual is not NO_VALUE and ctx.shown(actual, at)[1]:
+            hidden.add(id(check))  # compared with the value itself (a size check: with its count)
+        for kid, step, child in parts:
+            if step is None:  # compared with every element: hidden when one of them is
+                if actual is not NO_VALUE and ctx.shown(actual, at)[1]:
+                    hidden.add(id(kid))
+            elif child is not NO_VALUE:
+                stack.append((kid, child, child_marks(at, step)))
+    return hidden
 
 
 def _attributes(check: Check) -> dict[str, Any]:
@@ -273,12 +306,14 @@ def _same_structure(a: Check, b: Check) -> bool:
     return True
 
 
-def _render(root: Check, hook: str, limit: int | None) -> str:
+def _render(root: Check, hook: str, limit: int | None, hidden: set[int] | frozenset[int] = frozenset()) -> str:
     out: list[str] = []
     size = 0
     stack: list[str | Check] = [root]
     while stack:
         item = stack.pop()
+        if not isinstance(item, str) and id(item) in hidden:
+            item = SENSITIVE
         if isinstance(item, str):
             out.append(item)
             size += len(item)
@@ -341,6 +376,9 @@ class Check:
     #: The check's name in messages (Go's type name): "StringExact", "ListPartial", ...; a
     #: user-written check's class name unless it sets its own.
     name: ClassVar[str] = "Check"
+    #: True for a check compared with a collection's count alone (a size check): its expected text tells
+    #: nothing of the elements, so it shows beside hidden ones.
+    _compares_count: ClassVar[bool] = False
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -370,6 +408,12 @@ class Check:
     def _kids(self) -> Sequence[Check]:
         """The child checks, in a canonical order."""
         return ()
+
+    def _compared_with(self, value: Any) -> Sequence[tuple[Check, Step | None, Any]]:
+        """Each child check, the step into ``value`` it is compared at and the element there (:data:`NO_VALUE`
+        when absent); a step of None for a check compared with every element (a set's). What a failure's
+        expected text hides beside a hidden value (:func:`shown_expected_actual`)."""
+        return [(kid, None, NO_VALUE) for kid in self._kids()]
 
     def _args(self) -> tuple[Any, ...]:
         """The constructor arguments (for pickling and copying)."""
