@@ -251,6 +251,15 @@ PARTS_CASES: dict[str, tuple[Any, Any, str]] = {
         New("settings"), kv.MapSizeExact(3),
         'settings: expected 3 elements for MapSizeExact check, got 2 elements; expected <map of 3 elements>, '
         'got {"mode": "b", "token": (sensitive)}'),
+    # tags is {<a secret, the db_password variable's value>: "key-is-secret"}: the keys asked for were compared
+    # with it (a near miss of a short secret would show), so they hide, in the message and in the expected value.
+    "map-exact-beside-a-secret-key": (
+        New("tags"), kv.MapExact({"near": kv.StringExact("x"), "zz": kv.Null()}),
+        'tags: expected 2 elements for MapExact check, got 1 element: actual value has extra key(s): (sensitive); '
+        'actual value is missing key(s): (sensitive); expected (sensitive), got {(sensitive): "key-is-secret"}'),
+    "map-partial-beside-a-secret-key": (
+        New("tags"), kv.MapPartial({"near": kv.StringExact("x")}),
+        'tags: missing key (sensitive) for MapPartial check; expected (sensitive), got {(sensitive): "key-is-secret"}'),
     "whole-value-sensitive": (
         New("password"), kv.MapExact({"a": kv.Null()}),
         "password: expected object value for MapExact check, got: string; expected (sensitive), got (sensitive)"),

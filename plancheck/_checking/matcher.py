@@ -20,11 +20,11 @@ A ``float`` stands for the shortest decimal that reads back as it (its
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from decimal import Decimal
 from typing import Any, ClassVar, Final, NoReturn, TypeAlias
 
-from tfjsonpath import Path, Step
+from tfjsonpath import MapStep, Path, Step
 from tfjsonpath._jsontypes import is_array, is_json_scalar, is_number, is_object, plural
 
 from .._errors import ValueMismatchError
@@ -227,13 +227,19 @@ def shown_expected_actual(failure: Failure, ctx: Ctx) -> tuple[str, str | None]:
     return expected, actual
 
 
+def _a_key_hidden(value: Mapping[str, Any], marks: Marks, ctx: Ctx) -> bool:
+    """True when a key of ``value`` is not shown (a secret), as a keyed check's own message hides keys."""
+    return any(ctx.lit(quote(key), marks) == SENSITIVE for key in value)
+
+
 def _compared_hidden(root: Check, value: Any, marks: Marks, ctx: Ctx) -> set[int]:
     """The parts of ``root``'s expected value (by ``id``) compared with a hidden part of ``value``.
 
     The expected value is the user's own, and shows, except where it was compared with a hidden value (a
     literal beside it would tell what the secret is, or is not): part by part, so a map's check for a key
     the value lacks shows beside a secret under another key. A set's element checks are compared with
-    every element, a size check with the count alone (hidden only when the whole value is).
+    every element, a keyed check's keys with the value's keys (a secret one hides it whole), a size check
+    with the count alone (hidden only when the whole value is).
     """
     hidden: set[int] = set()
     stack: list[tuple[Check, Any, Marks]] = [(root, value, marks)]
@@ -245,6 +251,9 @@ def _compared_hidden(root: Check, value: Any, marks: Marks, ctx: Ctx) -> set[int
         parts = check._compared_with(actual)
         if not parts and not check._compares_count and actual is not NO_VALUE and ctx.shown(actual, at)[1]:
             hidden.add(id(check))  # compared with the value itself (a size check: with its count)
+        if is_object(actual) and any(isinstance(step, MapStep) for _, step, _ in parts) and _a_key_hidden(actual, at, ctx):
+            hidden.add(id(check))  # its keys were compared with the value's, a secret among them
+            continue
         for kid, step, child in parts:
             if step is None:  # compared with every element: hidden when one of them is
                 if actual is not NO_VALUE and ctx.shown(actual, at)[1]:

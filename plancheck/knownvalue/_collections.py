@@ -477,7 +477,9 @@ class _Keyed(_ByKey[str]):
         if self._exact:
             return self._shape_error(present, missing, marks, ctx)
         one, many = self._noun
-        return f"missing {one if len(missing) == 1 else many} {self._shown_keys(missing, [], marks, ctx)} for {self.name} check"
+        # The keys asked for were compared with the value's: one of those a secret hides them all, as for an exact check.
+        shown = self._shown_keys(missing, missing + present, marks, ctx)
+        return f"missing {one if len(missing) == 1 else many} {shown} for {self.name} check"
 
     def _shape_error(self, present: list[Any], missing: list[str], marks: Marks, ctx: Ctx) -> str:
         """Go's count sentence for an exact check whose keys differ, then the extra and the missing keys."""
