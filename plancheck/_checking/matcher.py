@@ -20,6 +20,8 @@ A ``float`` stands for the shortest decimal that reads back as it (its
 
 from __future__ import annotations
 
+import functools
+import re
 from collections.abc import Hashable, Mapping, Sequence
 from decimal import Decimal
 from typing import Any, ClassVar, Final, NoReturn, TypeAlias
@@ -27,7 +29,7 @@ from typing import Any, ClassVar, Final, NoReturn, TypeAlias
 from tfjsonpath import MapStep, Path, Step
 from tfjsonpath._jsontypes import is_array, is_json_scalar, is_number, is_object, plural
 
-from .._errors import ValueMismatchError
+from .._errors import RegexTimeoutError, ValueMismatchError
 from .._frozen import public
 from .._redact import (
     NO_SECRETS,
@@ -54,6 +56,7 @@ __all__ = [
     "plural",
     "quote",
     "require_check",
+    "search_pattern",
     "to_decimal",
 ]
 
@@ -69,6 +72,61 @@ MAX_TEXT_CHARS: Final = 4000
 Child: TypeAlias = tuple[Step, "Check", Any]
 #: What a visit returns: None (passed), a reason (failed here), or child tasks to run next.
 Visit: TypeAlias = "str | list[Child] | None"
+
+
+#: The longest one search of a user's regular expression runs, with the ``regex`` extra installed (seconds).
+REGEX_SECONDS: Final = 10.0
+
+
+def search_pattern(pattern: re.Pattern[str], text: str, owner: str) -> bool:
+    """True if ``pattern`` finds a match in ``text`` (``pattern.search``, Go's ``MatchString``), in bounded time.
+
+    Python's ``re`` backtracks, so a pattern such as ``(a|aa)+$`` may never end on a long value, where Go's
+    RE2 runs in linear time. With the ``regex`` extra installed the search runs there, in its version 0
+    (``re``'s syntax and meaning), for at most :data:`REGEX_SECONDS`, and raises
+    :class:`~plancheck.RegexTimeoutError` naming ``owner`` past them; without it, or for a pattern only ``re``
+    reads, ``re`` runs it unbounded, as before.
+
+    >>> search_pattern(re.compile("^ami-"), "ami-0abc", "StringRegexp"), search_pattern(re.compile("^ami-"), "i-1", "S")
+    (True, False)
+    """
+    bounded = _bounded(pattern.pattern, pattern.flags)
+    if bounded is None:
+        return pattern.search(text) is not None
+    try:
+        return bounded.search(text, timeout=REGEX_SECONDS) is not None
+    except TimeoutError:
+        raise RegexTimeoutError(owner, REGEX_SECONDS, len(text)) from None
+
+
+#: The flags of re that the regex library has too, by name (their values differ: re.ASCII is regex's VERSION1).
+_FLAG_NAMES: Final = ("ASCII", "IGNORECASE", "MULTILINE", "DOTALL", "VERBOSE", "UNICODE")
+#: What the regex library reads otherwise than re even in its version 0: a POSIX class or collating element
+#: (``[[:alpha:]]``, a set and a ``]`` in re) and a fuzzy constraint (``(ab){e<=1}``, literal text in re).
+#: A pattern that may hold one is searched by re, as before.
+_READ_OTHERWISE: Final = re.compile(r"\[[:=.]|\{[^}]*[A-Za-z]")
+
+
+@functools.lru_cache(maxsize=256)
+def _bounded(pattern: str, flags: int) -> Any:
+    """The ``regex`` library's compiled twin of a pattern: None without the extra, for a pattern it reads otherwise
+    than re (:data:`_READ_OTHERWISE`) or refuses.
+
+    Imported on the first search: a session that searches no pattern does not load it."""
+    if _READ_OTHERWISE.search(pattern):
+        return None
+    try:
+        import regex
+    except ImportError:
+        return None
+    same = regex.VERSION0
+    for name in _FLAG_NAMES:
+        if flags & getattr(re, name):
+            same |= getattr(regex, name)
+    try:
+        return regex.compile(pattern, same)
+    except regex.error:
+        return None
 
 
 class Ctx:
