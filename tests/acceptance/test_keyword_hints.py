@@ -20,8 +20,11 @@ from plancheck.acceptance import (
     ApplyOptions,
     ConfigPlanChecks,
     ExpectDiagnostic,
+    ExternalProviders,
     ImportPlanChecks,
+    MockProvider,
     PlanOptions,
+    ReattachProvider,
     RefreshPlanChecks,
     TestCase,
     TestStep,
@@ -88,9 +91,21 @@ def test_unknown_keyword_names_the_one_meant(factory: Any, keyword: str, message
     assert _call(factory, **{keyword: None}) == message
 
 
-def test_the_runner_names_the_keyword_meant() -> None:
-    message = _call(AcceptanceRunner, terraform="/usr/bin/terraform", work_dir="/tmp/acc", Timeout=3)
-    assert message == "AcceptanceRunner() got an unexpected keyword argument 'Timeout'; did you mean timeout=?"
+@pytest.mark.parametrize(("factory", "kwargs", "message"), [
+    pytest.param(AcceptanceRunner, {"terraform": "/usr/bin/terraform", "work_dir": "/tmp/acc", "Timeout": 3},
+                 "AcceptanceRunner() got an unexpected keyword argument 'Timeout'; did you mean timeout=?", id="runner"),
+    pytest.param(ExternalProviders, {"versions": {"hashicorp/null": "3.2.2"}, "mirorr": "/m"},
+                 "ExternalProviders() got an unexpected keyword argument 'mirorr'; did you mean mirror=?",
+                 id="external-providers"),
+    pytest.param(ReattachProvider, {"address": "example.com/acme/gadget", "Start": None},
+                 "ReattachProvider() got an unexpected keyword argument 'Start'; did you mean start=?",
+                 id="reattach-provider"),
+    pytest.param(MockProvider, {"schema": {}, "address": "acme/cloud", "mock_resource": {}},
+                 "MockProvider() got an unexpected keyword argument 'mock_resource'; did you mean mock_resources=?",
+                 id="mock-provider"),
+])
+def test_the_runner_and_its_providers_name_the_keyword_meant(factory: Any, kwargs: dict[str, Any], message: str) -> None:
+    assert _call(factory, **kwargs) == message
 
 
 @pytest.mark.parametrize(
