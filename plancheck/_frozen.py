@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import inspect
 import re
 import warnings
 from collections.abc import Callable
@@ -268,15 +267,13 @@ def keyword_hints(**go_names: str) -> Callable[[type[_T]], type[_T]]:
 
     def wrap(cls: type[_T]) -> type[_T]:
         made = cls.__init__
-        kinds = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
-        params = list(inspect.signature(made).parameters.values())[1:]  # past self
-        taken = [p.name for p in params if p.kind in kinds]
 
         @functools.wraps(made)
         def __init__(self: _T, *args: Any, **kwargs: Any) -> None:
             try:
                 made(self, *args, **kwargs)
             except TypeError:
+                taken = _keywords(made)
                 unknown = next((name for name in kwargs if name not in taken), None)
                 meant = None if unknown is None else _meant_keyword(unknown, taken, go_names)
                 if meant is None:
@@ -289,6 +286,14 @@ def keyword_hints(**go_names: str) -> Callable[[type[_T]], type[_T]]:
         return cls
 
     return wrap
+
+
+def _keywords(init: Callable[..., None]) -> list[str]:
+    """The keywords ``init`` takes: asked only when a call failed, so defining a class reads no signature."""
+    import inspect
+
+    kinds = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
+    return [p.name for p in list(inspect.signature(init).parameters.values())[1:] if p.kind in kinds]  # past self
 
 
 def _meant_keyword(unknown: str, taken: list[str], go_names: dict[str, str]) -> str | None:
