@@ -29,6 +29,7 @@ __all__ = [
     "PlanCheckError",
     "PlanCheckWarning",
     "PlanFormatError",
+    "RegexTimeoutError",
     "StateCheckError",
     "StateFormatError",
     "TestDefinitionError",
@@ -363,6 +364,31 @@ class ValueMismatchError(TfCheckError, AssertionError):
         self.expected = expected
         self.actual = actual
         super().__init__(f"{path.to_text()}: {reason}" if len(path) else reason)
+
+
+@public("plancheck")
+class RegexTimeoutError(TfCheckError, TimeoutError):
+    """A user's regular expression was still searching a text after ``seconds``: one that backtracks without end.
+
+    Go's ``regexp`` (RE2) runs in linear time; Python's ``re`` backtracks, and a pattern such as ``(a|aa)+$``
+    may never end on a long value. With the ``regex`` extra installed (``pip install 'tfplancheck[regex]'``),
+    every search of a pattern the user gave (``StringRegexp``, the query and legacy checks, ``expect_error``)
+    runs on the ``regex`` library with a time limit and raises this instead of hanging; without it, ``re``
+    runs as it is. The message names the check and the text's length, never the text (it may hold a secret).
+
+    >>> print(RegexTimeoutError("StringRegexp", 10.0, 50_000))
+    StringRegexp: the regular expression was still searching after 10 s (a text of 50000 characters): it backtracks without end on this text; rewrite it with an atomic group (?>...) or a possessive quantifier (a++), or anchor it
+    """
+
+    def __init__(self, owner: str, seconds: float, length: int) -> None:
+        self.owner = owner
+        self.seconds = seconds
+        self.length = length
+        super().__init__(
+            f"{owner}: the regular expression was still searching after {seconds:g} s (a text of {length} characters): "
+            "it backtracks without end on this text; rewrite it with an atomic group (?>...) or a possessive "
+            "quantifier (a++), or anchor it"
+        )
 
 
 @public("plancheck.acceptance")

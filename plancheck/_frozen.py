@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import re
 import warnings
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -18,10 +19,15 @@ from typing_extensions import dataclass_transform
 
 from tfjsonpath._errors import public
 
-__all__ = ["FrozenValue", "ReadOnly", "constructor_repr", "frozen", "public", "renamed_keywords"]
+from ._text import closest
+
+__all__ = ["FrozenValue", "ReadOnly", "constructor_repr", "frozen", "keyword_hints", "public", "renamed_keywords"]
 
 _V = TypeVar("_V", bound="FrozenValue")
 _T = TypeVar("_T")
+
+# Where a Go field name (CamelCase, initialisms kept: AdditionalCLIOptions) breaks into snake_case words.
+_CAMEL_BOUNDARY = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 
 
 class ReadOnly:
@@ -225,3 +231,77 @@ def renamed_keywords(**renames: str) -> Callable[[type[_V]], type[_V]]:
         return cls
 
     return wrap
+
+
+def keyword_hints(**go_names: str) -> Callable[[type[_T]], type[_T]]:
+    """Name the keyword a caller meant when a constructor is given one it does not take.
+
+    Code ported line by line from Go writes Go's field names: ``Config`` is ``config`` here, and
+    ``go_names`` lists the fields whose Python name is not their snake_case (``ConfigVariables="variables"``),
+    and with ``""`` those that have no keyword here (``GenerateConfig``), which are not matched to a look-alike.
+    Any other unknown keyword is matched to the closest one the constructor takes. A call whose
+    keywords are all known runs as it is: the hint is made only when Python's own TypeError is raised.
+
+    >>> @keyword_hints(Sum="total", Tip="")
+    ... @frozen
+    ... class Bill(FrozenValue):
+    ...     unit_price: int = 0
+    ...     total: int = 0
+    >>> Bill(UnitPrice=2)
+    Traceback (most recent call last):
+    ...
+    TypeError: Bill() got an unexpected keyword argument 'UnitPrice'; did you mean unit_price=?
+    >>> Bill(Sum=2)
+    Traceback (most recent call last):
+    ...
+    TypeError: Bill() got an unexpected keyword argument 'Sum'; did you mean total=?
+    >>> Bill(totl=2)
+    Traceback (most recent call last):
+    ...
+    TypeError: Bill() got an unexpected keyword argument 'totl'; did you mean total=?
+    >>> Bill(Tip=1)
+    Traceback (most recent call last):
+    ...
+    TypeError: Bill() got an unexpected keyword argument 'Tip'; Go's Tip is not a Bill keyword here (see the porting guide)
+    """
+
+    def wrap(cls: type[_T]) -> type[_T]:
+        made = cls.__init__
+
+        @functools.wraps(made)
+        def __init__(self: _T, *args: Any, **kwargs: Any) -> None:
+            try:
+                made(self, *args, **kwargs)
+            except TypeError:
+                taken = _keywords(made)
+                unknown = next((name for name in kwargs if name not in taken), None)
+                meant = None if unknown is None else _meant_keyword(unknown, taken, go_names)
+                if meant is None:
+                    raise
+                name = type(self).__qualname__
+                hint = f"did you mean {meant}=?" if meant else f"Go's {unknown} is not a {name} keyword here (see the porting guide)"
+                raise TypeError(f"{name}() got an unexpected keyword argument {unknown!r}; {hint}") from None
+
+        cls.__init__ = __init__  # type: ignore[method-assign,assignment]
+        return cls
+
+    return wrap
+
+
+def _keywords(init: Callable[..., None]) -> list[str]:
+    """The keywords ``init`` takes: asked only when a call failed, so defining a class reads no signature."""
+    import inspect
+
+    kinds = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
+    return [p.name for p in list(inspect.signature(init).parameters.values())[1:] if p.kind in kinds]  # past self
+
+
+def _meant_keyword(unknown: str, taken: list[str], go_names: dict[str, str]) -> str | None:
+    """The keyword of ``taken`` that ``unknown`` stands for: a Go field's Python name ("" for none), or the closest."""
+    if unknown in go_names:
+        return go_names[unknown]
+    snake = _CAMEL_BOUNDARY.sub("_", unknown).lower()
+    if snake in taken:
+        return snake
+    near = closest(snake, taken, n=1)
+    return near[0] if near else None

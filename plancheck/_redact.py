@@ -18,19 +18,17 @@ from __future__ import annotations
 import contextlib
 import json
 import re
-from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from decimal import Context, Decimal
-from itertools import accumulate
 from typing import Any, Final
 
 from tfjsonpath import MapStep, SliceStep, Step
 from tfjsonpath._jsontypes import is_array, is_object, is_sequence, number_text
 
 from ._frozen import ReadOnly, public
-from ._text import at_cut, bounded_by_spans, sharing_a_window, whole_token, windows_of
+from ._text import at_cut, bounded_by_spans, outside_cover, sharing_a_window, whole_token, windows_of
 
 __all__ = [
     "KNOWN_AFTER_APPLY",
@@ -538,8 +536,21 @@ class Secrets(ReadOnly):
     'azurerm_key_vault_secret.main'
     >>> Secrets(["env", "prod"]).scrub('environment=prod, input["env"], tags_env')    # short: whole tokens only
     'environment=(sensitive), input["(sensitive)"], tags_env'
-    >>> len(Secrets(["(sensitive)", "(sensitive, unmarked)"])), len(Secrets(["ab", 7]))  # a marker hides nothing
+    >>> len(Secrets(["(sensitive)", "(sensitive, unmarked)"])), len(Secrets(["ab"]))  # a marker hides nothing
     (0, 0)
+
+    ``values`` is an iterable of str, each item a str: a secret given as bytes or a number is refused, naming
+    where it stands (never what it is), as it was left out and shown in clear; so is a ``trusted`` that is no
+    iterable of str (or a function returning one).
+
+    >>> Secrets(["hunter2", b"hunter2"])
+    Traceback (most recent call last):
+    ...
+    TypeError: Secrets values[1] must be a str, got bytes
+    >>> Secrets(["hunter2"], trusted=5)
+    Traceback (most recent call last):
+    ...
+    TypeError: Secrets trusted must be an iterable of str (one: trusted=['...']), got int
     """
 
     __slots__ = ("_scanner", "_sorted", "_trusted", "_values")
@@ -550,12 +561,20 @@ class Secrets(ReadOnly):
     _trusted: frozenset[str] | Callable[[], frozenset[str]]
 
     def __init__(self, values: Iterable[str] = (), trusted: Iterable[str] | Callable[[], Iterable[str]] = ()) -> None:
-        if isinstance(values, (str, bytes, Mapping)) or not isinstance(values, Iterable):  # chars, dict keys: no secret
-            raise TypeError(f"Secrets values must be an iterable of str (one: Secrets(['...'])), got {type(values).__name__}")
+        # A str, bytes or mapping iterates chars or keys: not the secret meant, nor the text meant to be trusted.
+        trusted_now = () if callable(trusted) else trusted  # a function is asked only when trust matters
+        for name, texts, one in (("values", values, "Secrets(['...'])"), ("trusted", trusted_now, "trusted=['...']")):
+            if isinstance(texts, (str, bytes, Mapping)) or not isinstance(texts, Iterable):
+                raise TypeError(f"Secrets {name} must be an iterable of str (one: {one}), got {type(texts).__name__}")
+        strings = tuple(values)
         # The strings long enough to scrub, none spelled like a hiding marker: a marked map's key "(sensitive)" is no
         # secret to scrub (its scrub is itself, so it hides nothing), while as a secret it hid every unmarked key
         # spelled so, and its windows ("sensitiv") blanked the library's own word wherever it stood.
-        kept = frozenset(v for v in values if isinstance(v, str) and len(v) >= MIN_SECRET_LENGTH and v not in _HIDING_MARKERS)
+        kept = frozenset(v for v in strings if isinstance(v, str) and len(v) >= MIN_SECRET_LENGTH and v not in _HIDING_MARKERS)
+        if len(kept) < len(strings):  # some left out: a secret given as bytes or a number would be shown in clear
+            wrong = next((i for i, v in enumerate(strings) if not isinstance(v, str)), None)
+            if wrong is not None:
+                raise TypeError(f"Secrets values[{wrong}] must be a str, got {type(strings[wrong]).__name__}")
         # A callable is asked on first need: a document's trusted names are many, and most texts show no secret.
         # The values are given: a document's are collected when its ``secrets`` are first asked for (a failure).
         if callable(trusted):
@@ -632,7 +651,7 @@ class Secrets(ReadOnly):
         # A short span only, and a proper part only: a long secret inside a trusted text was put there
         # from a value (a path computed from a secret), and a span that is the whole occurrence is the
         # trusted text shown as a value.
-        return _outside_trusted(spans, _covering(text, spans, self.trusted))
+        return outside_cover(spans, _covering(text, spans, self.trusted), SUBSTRING_WINDOW)
 
     def scrub_trusted(self, text: str) -> str:
         """Scrub ``text`` that is itself trusted (a path a check was given): only pieces of :data:`SUBSTRING_WINDOW` or more.
@@ -762,7 +781,7 @@ class Secrets(ReadOnly):
 
 def _covering(text: str, spans: list[tuple[int, int]], trusted: Iterable[str]) -> list[tuple[int, int]]:
     """The occurrences in ``text`` of the ``trusted`` texts that hold a short span of ``spans`` (under
-    :data:`SUBSTRING_WINDOW`): the only ones :func:`_outside_trusted` asks about.
+    :data:`SUBSTRING_WINDOW`): the only ones :func:`plancheck._text.outside_cover` asks about.
 
     An occurrence holding a short span holds that span's text at some offset; so each trusted text is
     asked where it holds each short span's text (short texts, few of them), and each short span whether
@@ -791,28 +810,6 @@ def _covering(text: str, spans: list[tuple[int, int]], trusted: Iterable[str]) -
                 if start >= 0 and text[start : start + length] in forms:
                     cover.add((start, start + length))
     return sorted(cover)
-
-
-def _outside_trusted(spans: list[tuple[int, int]], cover: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    """``spans`` less the short ones (under :data:`SUBSTRING_WINDOW`) that are a proper part of a span of ``cover``.
-
-    The occurrences are sorted once and each span is looked up by bisection: asking every occurrence
-    for every span made a message naming thousands of addresses (a warning over every resource of a
-    large plan) spend most of its scrub here.
-
-    >>> _outside_trusted([(2, 5), (20, 24), (21, 24), (8, 12), (30, 50)], [(20, 24), (0, 10), (30, 60)])
-    [(20, 24), (8, 12), (30, 50)]
-    """
-    cover.sort()
-    starts = [start for start, _ in cover]
-    reach = list(accumulate((end for _, end in cover), max))  # the furthest end of the occurrences up to each
-    kept: list[tuple[int, int]] = []
-    for s, e in spans:
-        # Held properly: by an occurrence from at or before it that ends after it, or from before it that ends with it.
-        up_to, before = bisect_right(starts, s), bisect_left(starts, s)
-        if e - s >= SUBSTRING_WINDOW or not ((up_to and reach[up_to - 1] > e) or (before and reach[before - 1] >= e)):
-            kept.append((s, e))
-    return kept
 
 
 #: Every marker the library writes in place of a value (:data:`MARKERS`), found in a text to scrub.

@@ -1,6 +1,6 @@
 """Text shared by the whole library: quoting a string, suggesting the closest names, naming an exception
-that user code raised, matching globs, and where a text may hold a cut value or a whole token, and the
-windows (runs of characters) of texts, that finding a secret's pieces in a text asks about.
+that user code raised, matching globs, and where a text may hold a cut value or a whole token, the
+windows (runs of characters) of texts and the spans a cover holds, that finding a secret's pieces in a text asks about.
 
 Below every layer that writes messages or matches names (documents, matchers, checks, mock
 providers, the CLI), so each uses the one copy.
@@ -16,7 +16,9 @@ import json
 import os
 import re
 import unicodedata
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable, Sequence
+from itertools import accumulate
 from typing import Final
 
 __all__ = [
@@ -33,6 +35,7 @@ __all__ = [
     "exception_message",
     "exception_text",
     "one_line",
+    "outside_cover",
     "quote",
     "sharing_a_window",
     "shortened",
@@ -703,6 +706,28 @@ def bounded_by_spans(
             break
         pending = left_out
     return added
+
+
+def outside_cover(spans: list[tuple[int, int]], cover: list[tuple[int, int]], size: int) -> list[tuple[int, int]]:
+    """``spans`` less the ones shorter than ``size`` that are a proper part of a span of ``cover`` (sorted here).
+
+    The occurrences are sorted once and each span is looked up by bisection: asking every occurrence
+    for every span made a message naming thousands of addresses (a warning over every resource of a
+    large plan) spend most of its scrub here.
+
+    >>> outside_cover([(2, 5), (20, 24), (21, 24), (8, 12), (30, 50)], [(20, 24), (0, 10), (30, 60)], 8)
+    [(20, 24), (8, 12), (30, 50)]
+    """
+    cover.sort()
+    starts = [start for start, _ in cover]
+    reach = list(accumulate((end for _, end in cover), max))  # the furthest end of the occurrences up to each
+    kept: list[tuple[int, int]] = []
+    for s, e in spans:
+        # Held properly: by an occurrence from at or before it that ends after it, or from before it that ends with it.
+        up_to, before = bisect_right(starts, s), bisect_left(starts, s)
+        if e - s >= size or not ((up_to and reach[up_to - 1] > e) or (before and reach[before - 1] >= e)):
+            kept.append((s, e))
+    return kept
 
 
 def windows_of(texts: Iterable[str], size: int) -> frozenset[str]:

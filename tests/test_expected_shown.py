@@ -5,7 +5,8 @@ value); the failure of a check adds the matcher's whole expected value and the a
 (``; expected X, got Y``), where the message does not show them already. An unknown or absent
 value has no actual value to show: the failure says what it is, then the expected value.
 An expected value that is a secret of the document, or that was compared with a hidden value,
-is ``(sensitive)``: planted secrets below prove it.
+is ``(sensitive)``, part by part (a map's check for a key the value lacks shows beside a secret under
+another key): planted secrets below prove it.
 """
 
 from __future__ import annotations
@@ -204,6 +205,77 @@ def test_an_expected_secret_is_hidden(case: tuple[Callable[[], list[CheckFailure
     assert leaks(str(revealed), PLANTED) != []
 
 
+# -- a secret in the actual value only hides the parts of the expected value compared with it --------------
+
+# settings is {"mode": "b", "token": <secret, marked>}, list is ["plain", <secret, marked>]. A collection check's
+# expected value was shown whole as (sensitive) beside any secret in the actual value; the secrets page's rule is
+# part by part: the user's own literal shows, except where it equals a secret or was compared with a hidden value.
+PARTS_CASES: dict[str, tuple[Any, Any, str]] = {
+    "map-keys-not-compared": (
+        New("settings"), kv.MapExact({"mode": kv.StringExact("b"), "region": kv.StringExact("eu")}),
+        'settings: expected 2 elements for MapExact check, got 2 elements: actual value has extra key(s): "token"; '
+        'actual value is missing key(s): "region"; expected {"mode": "b", "region": "eu"}, got {"mode": "b", "token": (sensitive)}'),
+    "map-key-compared-with-the-secret": (
+        New("settings"),
+        kv.MapExact({"mode": kv.StringExact("b"), "token": kv.StringExact("near-miss"), "zz": kv.StringExact("y")}),
+        'settings: expected 3 elements for MapExact check, got 2 elements: actual value is missing key(s): "zz"; '
+        'expected {"mode": "b", "token": (sensitive), "zz": "y"}, got {"mode": "b", "token": (sensitive)}'),
+    "map-nested-check-compared-with-the-secret": (
+        New("settings"),
+        kv.MapExact({"mode": kv.ListExact([kv.StringExact("b")]), "token": kv.MapExact({"a": kv.Null()}), "zz": kv.Null()}),
+        'settings: expected 3 elements for MapExact check, got 2 elements: actual value is missing key(s): "zz"; '
+        'expected {"mode": ["b"], "token": (sensitive), "zz": null}, got {"mode": "b", "token": (sensitive)}'),
+    "map-expected-holds-a-secret": (
+        New("settings"),
+        kv.MapExact({"mode": kv.StringExact(SECRET_AFTER), "region": kv.StringExact("eu"), "zz": kv.Null()}),
+        'settings: expected 3 elements for MapExact check, got 2 elements: actual value has extra key(s): "token"; '
+        'actual value is missing key(s): "region", "zz"; expected (sensitive), got {"mode": "b", "token": (sensitive)}'),
+    "list-element-not-hidden": (
+        New("list"), kv.ListExact([kv.StringExact("plain")]),
+        'list: expected 1 element for ListExact check, got 2 elements; expected ["plain"], got ["plain", (sensitive)]'),
+    "list-element-compared-with-the-secret": (
+        New("list"), kv.ListExact([kv.StringExact("plain"), kv.StringExact("near-miss"), kv.StringExact("z")]),
+        'list: expected 3 elements for ListExact check, got 2 elements; expected ["plain", (sensitive), "z"], '
+        'got ["plain", (sensitive)]'),
+    "list-partial-index-not-present": (
+        New("list"), kv.ListPartial({5: kv.StringExact("x")}),
+        'list: missing element index 5 for ListPartial check; expected [5: "x", ...], got ["plain", (sensitive)]'),
+    "set-compared-with-every-element": (
+        New("list"), kv.SetPartial([kv.StringExact("zz")]),
+        'list: missing value (sensitive) for SetPartial check; expected [(sensitive), ...], got ["plain", (sensitive)]'),
+    "list-size-compared-with-the-count": (
+        New("list"), kv.ListSizeExact(3),
+        'list: expected 3 elements for ListSizeExact check, got 2 elements; expected <list of 3 elements>, '
+        'got ["plain", (sensitive)]'),
+    "map-size-compared-with-the-count": (
+        New("settings"), kv.MapSizeExact(3),
+        'settings: expected 3 elements for MapSizeExact check, got 2 elements; expected <map of 3 elements>, '
+        'got {"mode": "b", "token": (sensitive)}'),
+    # tags is {<a secret, the db_password variable's value>: "key-is-secret"}: the keys asked for were compared
+    # with it (a near miss of a short secret would show), so they hide, in the message and in the expected value.
+    "map-exact-beside-a-secret-key": (
+        New("tags"), kv.MapExact({"near": kv.StringExact("x"), "zz": kv.Null()}),
+        'tags: expected 2 elements for MapExact check, got 1 element: actual value has extra key(s): (sensitive); '
+        'actual value is missing key(s): (sensitive); expected (sensitive), got {(sensitive): "key-is-secret"}'),
+    "map-partial-beside-a-secret-key": (
+        New("tags"), kv.MapPartial({"near": kv.StringExact("x")}),
+        'tags: missing key (sensitive) for MapPartial check; expected (sensitive), got {(sensitive): "key-is-secret"}'),
+    "whole-value-sensitive": (
+        New("password"), kv.MapExact({"a": kv.Null()}),
+        "password: expected object value for MapExact check, got: string; expected (sensitive), got (sensitive)"),
+}
+
+
+@pytest.mark.parametrize(("path", "matcher", "expected"), PARTS_CASES.values(), ids=PARTS_CASES.keys())
+def test_an_expected_part_is_hidden_only_where_compared_with_a_hidden_one(path: Any, matcher: Any, expected: str) -> None:
+    (failure,) = ExpectKnownValue(DB, path, matcher).failures(SECRET_PLAN)
+    assert f"{failure.path.to_text() if failure.path else ''}: {failure.message}" == expected
+    assert leaks(str(failure), PLANTED) == []
+    with revealing_sensitive():
+        (revealed,) = ExpectKnownValue(DB, path, matcher).failures(SECRET_PLAN)
+    assert leaks(str(revealed), PLANTED) != []
+
+
 # -- a number that is a secret by its spelling (a sensitive variable's, copied unmarked) -----------------
 
 NUMBER_SECRET = "31337.25"
@@ -227,7 +299,7 @@ NUMBER_CASES: dict[str, tuple[Any, str]] = {
         "x: expected number parseable as int64 for Int64Exact check, got: (sensitive); expected (sensitive)"),
     "a list holding it": (
         ExpectKnownValue("a.b", New("l"), kv.ListSizeExact(1)),
-        "l: expected 1 element for ListSizeExact check, got 2 elements; expected (sensitive), got [1, (sensitive)]"),
+        "l: expected 1 element for ListSizeExact check, got 2 elements; expected <list of 1 element>, got [1, (sensitive)]"),
     # Not over-hidden: a number that is no secret.
     "a number that is no secret": (
         ExpectKnownValue("a.b", New("y"), kv.Int64Exact(8)), "y: expected value 8 for Int64Exact check, got: 7"),

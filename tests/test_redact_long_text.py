@@ -19,11 +19,10 @@ from plancheck._redact import (
     SUBSTRING_WINDOW,
     Secrets,
     _outside_markers,
-    _outside_trusted,
     _replaced,
     _Scanner,
 )
-from plancheck._text import at_cut, bounded_by_spans, whole_token
+from plancheck._text import at_cut, bounded_by_spans, outside_cover, whole_token
 
 # Few characters, so pieces of secrets, of trusted names and of the text overlap often; a quote, a backslash, an
 # ampersand and a non-ASCII letter give every escaped spelling; "." and "_" make names; spaces and line ends cut.
@@ -50,7 +49,7 @@ def _plain_scrub(secrets: Secrets, text: str) -> str:
     if spans:
         spans = _outside_markers(text, spans)
         if spans and secrets.trusted:
-            spans = _outside_trusted(spans, _all_occurrences(text, secrets.trusted))
+            spans = outside_cover(spans, _all_occurrences(text, secrets.trusted), SUBSTRING_WINDOW)
     return _replaced(text, spans)
 
 

@@ -83,13 +83,13 @@ def test_trust_spares_a_short_span_exactly_when_an_occurrence_holds_it_properly(
 ) -> None:
     # The spans a trusted text spares are looked up by bisection (each span asked of every occurrence made a
     # message naming thousands of addresses quadratic); they must be those the rule itself names.
-    from plancheck._redact import _outside_trusted
+    from plancheck._text import outside_cover
 
     rule = [
         (s, e) for s, e in spans
         if e - s >= SUBSTRING_WINDOW or not any(a <= s and e <= b and e - s < b - a for a, b in cover)
     ]
-    assert _outside_trusted(spans, list(cover)) == rule
+    assert outside_cover(spans, list(cover), SUBSTRING_WINDOW) == rule
 
 
 _TEXT = st.text(alphabet="ab_ (\\)n", min_size=1, max_size=30)

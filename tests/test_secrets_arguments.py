@@ -1,5 +1,9 @@
 """Secrets given one str where it takes an iterable of them: the str was read as its characters, each too short
-to scrub, so Secrets("hunter2") scrubbed nothing and the secret it was made for showed in clear. A TypeError. (A str as ``trusted`` only trusts less: no row.)"""
+to scrub, so Secrets("hunter2") scrubbed nothing and the secret it was made for showed in clear. A TypeError.
+
+So is an item that is no str (a secret read as bytes, a number): it was left out as silently, and shown. The error
+names where it stands, never what it is. ``trusted`` is held to the same rule (a bare "'int' object is not
+iterable" said nothing of which argument; a str trusted its characters, none of them long enough to count)."""
 
 from __future__ import annotations
 
@@ -21,6 +25,15 @@ from plancheck import Secrets
     # A mapping iterates its keys: Secrets({"db_password": "hunter2-zz"}) scrubbed the name and showed the secret.
     pytest.param(lambda: Secrets({"db_password": "hunter2-zz"}), "Secrets values must be an iterable of str (one: "
                  "Secrets(['...'])), got dict", id="values-mapping"),
+    pytest.param(lambda: Secrets(["hunter2-zz", b"hunter2-zz"]), "Secrets values[1] must be a str, got bytes",
+                 id="item-bytes"),
+    pytest.param(lambda: Secrets(iter(["hunter2-zz", 31337])), "Secrets values[1] must be a str, got int",
+                 id="item-number-of-an-iterator"),
+    pytest.param(lambda: Secrets([None]), "Secrets values[0] must be a str, got NoneType", id="item-none"),
+    pytest.param(lambda: Secrets(["hunter2-zz"], trusted=5), "Secrets trusted must be an iterable of str (one: "
+                 "trusted=['...']), got int", id="trusted-int"),
+    pytest.param(lambda: Secrets(["hunter2-zz"], "output.password"), "Secrets trusted must be an iterable of str "
+                 "(one: trusted=['...']), got str", id="trusted-str"),
 ])
 def test_a_value_that_is_no_iterable_of_str_is_a_type_error(make: Callable[[], Any], message: str) -> None:
     with pytest.raises(TypeError) as caught:
@@ -30,3 +43,20 @@ def test_a_value_that_is_no_iterable_of_str_is_a_type_error(make: Callable[[], A
 
 def test_a_list_of_one_secret_still_scrubs_it() -> None:
     assert Secrets(["hunter2-zz"]).scrub("the password is hunter2-zz") == "the password is (sensitive)"
+
+
+def test_the_refusal_never_shows_the_secret() -> None:
+    with pytest.raises(TypeError) as caught:
+        Secrets([b"hunter2-zz"])
+    assert "hunter2" not in str(caught.value)
+    assert "hunter2" not in repr(caught.value.args)
+
+
+@pytest.mark.parametrize("trusted", [
+    pytest.param(["terraform_data.tags"], id="list"),
+    pytest.param(lambda: ["terraform_data.tags"], id="function"),
+    pytest.param((), id="none"),
+])
+def test_trusted_given_as_texts_or_a_function_still_trusts(trusted: Any) -> None:
+    shown = Secrets(["tags"], trusted).scrub("terraform_data.tags: tags")
+    assert shown == ("terraform_data.tags: (sensitive)" if trusted else "terraform_data.(sensitive): (sensitive)")

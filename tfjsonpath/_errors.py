@@ -60,7 +60,9 @@ class PicklesFields:
 
 
 def _restore(cls: type[BaseException], args: tuple[object, ...]) -> BaseException:
-    return cls.__new__(cls, *args)
+    error = cls.__new__(cls, *args)
+    error.args = args  # OSError's __new__ (a TimeoutError's) leaves them to __init__, which a restore does not call
+    return error
 
 
 @public("tfjsonpath")

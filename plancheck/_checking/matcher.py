@@ -20,17 +20,20 @@ A ``float`` stands for the shortest decimal that reads back as it (its
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+import functools
+import re
+from collections.abc import Hashable, Mapping, Sequence
 from decimal import Decimal
 from typing import Any, ClassVar, Final, NoReturn, TypeAlias
 
-from tfjsonpath import Path, Step
+from tfjsonpath import MapStep, Path, Step
 from tfjsonpath._jsontypes import is_array, is_json_scalar, is_number, is_object, plural
 
-from .._errors import ValueMismatchError
+from .._errors import RegexTimeoutError, ValueMismatchError
 from .._frozen import public
 from .._redact import (
     NO_SECRETS,
+    NO_VALUE,
     SENSITIVE,
     Marks,
     Secrets,
@@ -53,6 +56,7 @@ __all__ = [
     "plural",
     "quote",
     "require_check",
+    "search_pattern",
     "to_decimal",
 ]
 
@@ -68,6 +72,61 @@ MAX_TEXT_CHARS: Final = 4000
 Child: TypeAlias = tuple[Step, "Check", Any]
 #: What a visit returns: None (passed), a reason (failed here), or child tasks to run next.
 Visit: TypeAlias = "str | list[Child] | None"
+
+
+#: The longest one search of a user's regular expression runs, with the ``regex`` extra installed (seconds).
+REGEX_SECONDS: Final = 10.0
+
+
+def search_pattern(pattern: re.Pattern[str], text: str, owner: str) -> bool:
+    """True if ``pattern`` finds a match in ``text`` (``pattern.search``, Go's ``MatchString``), in bounded time.
+
+    Python's ``re`` backtracks, so a pattern such as ``(a|aa)+$`` may never end on a long value, where Go's
+    RE2 runs in linear time. With the ``regex`` extra installed the search runs there, in its version 0
+    (``re``'s syntax and meaning), for at most :data:`REGEX_SECONDS`, and raises
+    :class:`~plancheck.RegexTimeoutError` naming ``owner`` past them; without it, or for a pattern only ``re``
+    reads, ``re`` runs it unbounded, as before.
+
+    >>> search_pattern(re.compile("^ami-"), "ami-0abc", "StringRegexp"), search_pattern(re.compile("^ami-"), "i-1", "S")
+    (True, False)
+    """
+    bounded = _bounded(pattern.pattern, pattern.flags)
+    if bounded is None:
+        return pattern.search(text) is not None
+    try:
+        return bounded.search(text, timeout=REGEX_SECONDS) is not None
+    except TimeoutError:
+        raise RegexTimeoutError(owner, REGEX_SECONDS, len(text)) from None
+
+
+#: The flags of re that the regex library has too, by name (their values differ: re.ASCII is regex's VERSION1).
+_FLAG_NAMES: Final = ("ASCII", "IGNORECASE", "MULTILINE", "DOTALL", "VERBOSE", "UNICODE")
+#: What the regex library reads otherwise than re even in its version 0: a POSIX class or collating element
+#: (``[[:alpha:]]``, a set and a ``]`` in re) and a fuzzy constraint (``(ab){e<=1}``, literal text in re).
+#: A pattern that may hold one is searched by re, as before.
+_READ_OTHERWISE: Final = re.compile(r"\[[:=.]|\{[^}]*[A-Za-z]")
+
+
+@functools.lru_cache(maxsize=256)
+def _bounded(pattern: str, flags: int) -> Any:
+    """The ``regex`` library's compiled twin of a pattern: None without the extra, for a pattern it reads otherwise
+    than re (:data:`_READ_OTHERWISE`) or refuses.
+
+    Imported on the first search: a session that searches no pattern does not load it."""
+    if _READ_OTHERWISE.search(pattern):
+        return None
+    try:
+        import regex
+    except ImportError:
+        return None
+    same = regex.VERSION0
+    for name in _FLAG_NAMES:
+        if flags & getattr(re, name):
+            same |= getattr(regex, name)
+    try:
+        return regex.compile(pattern, same)
+    except regex.error:
+        return None
 
 
 class Ctx:
@@ -216,9 +275,50 @@ def shown_expected_actual(failure: Failure, ctx: Ctx) -> tuple[str, str | None]:
         return SENSITIVE, SENSITIVE
     actual, hid = (None, False) if failure.unknown else ctx.shown(failure.value, failure.marks)
     expected = str(check)
-    if not ctx.reveal and (contains_sensitive(failure.marks) or ctx.secrets.touches(expected) or hid):
-        expected = SENSITIVE
+    if ctx.reveal:
+        return expected, actual
+    if ctx.secrets.touches(expected):
+        return SENSITIVE, actual
+    if contains_sensitive(failure.marks) or hid:
+        hidden = _compared_hidden(check, NO_VALUE if failure.unknown else failure.value, failure.marks, ctx)
+        expected = _render(check, "_text_parts", MAX_TEXT_CHARS, hidden)
     return expected, actual
+
+
+def _a_key_hidden(value: Mapping[str, Any], marks: Marks, ctx: Ctx) -> bool:
+    """True when a key of ``value`` is not shown (a secret), as a keyed check's own message hides keys."""
+    return any(ctx.lit(quote(key), marks) == SENSITIVE for key in value)
+
+
+def _compared_hidden(root: Check, value: Any, marks: Marks, ctx: Ctx) -> set[int]:
+    """The parts of ``root``'s expected value (by ``id``) compared with a hidden part of ``value``.
+
+    The expected value is the user's own, and shows, except where it was compared with a hidden value (a
+    literal beside it would tell what the secret is, or is not): part by part, so a map's check for a key
+    the value lacks shows beside a secret under another key. A set's element checks are compared with
+    every element, a keyed check's keys with the value's keys (a secret one hides it whole), a size check
+    with the count alone (hidden only when the whole value is).
+    """
+    hidden: set[int] = set()
+    stack: list[tuple[Check, Any, Marks]] = [(root, value, marks)]
+    while stack:
+        check, actual, at = stack.pop()
+        if at is True:
+            hidden.add(id(check))
+            continue
+        parts = check._compared_with(actual)
+        if not parts and not check._compares_count and actual is not NO_VALUE and ctx.shown(actual, at)[1]:
+            hidden.add(id(check))  # compared with the value itself (a size check: with its count)
+        if is_object(actual) and any(isinstance(step, MapStep) for _, step, _ in parts) and _a_key_hidden(actual, at, ctx):
+            hidden.add(id(check))  # its keys were compared with the value's, a secret among them
+            continue
+        for kid, step, child in parts:
+            if step is None:  # compared with every element: hidden when one of them is
+                if actual is not NO_VALUE and ctx.shown(actual, at)[1]:
+                    hidden.add(id(kid))
+            elif child is not NO_VALUE:
+                stack.append((kid, child, child_marks(at, step)))
+    return hidden
 
 
 def _attributes(check: Check) -> dict[str, Any]:
@@ -273,12 +373,14 @@ def _same_structure(a: Check, b: Check) -> bool:
     return True
 
 
-def _render(root: Check, hook: str, limit: int | None) -> str:
+def _render(root: Check, hook: str, limit: int | None, hidden: set[int] | frozenset[int] = frozenset()) -> str:
     out: list[str] = []
     size = 0
     stack: list[str | Check] = [root]
     while stack:
         item = stack.pop()
+        if not isinstance(item, str) and id(item) in hidden:
+            item = SENSITIVE
         if isinstance(item, str):
             out.append(item)
             size += len(item)
@@ -341,6 +443,9 @@ class Check:
     #: The check's name in messages (Go's type name): "StringExact", "ListPartial", ...; a
     #: user-written check's class name unless it sets its own.
     name: ClassVar[str] = "Check"
+    #: True for a check compared with a collection's count alone (a size check): its expected text tells
+    #: nothing of the elements, so it shows beside hidden ones.
+    _compares_count: ClassVar[bool] = False
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -370,6 +475,12 @@ class Check:
     def _kids(self) -> Sequence[Check]:
         """The child checks, in a canonical order."""
         return ()
+
+    def _compared_with(self, value: Any) -> Sequence[tuple[Check, Step | None, Any]]:
+        """Each child check, the step into ``value`` it is compared at and the element there (:data:`NO_VALUE`
+        when absent); a step of None for a check compared with every element (a set's). What a failure's
+        expected text hides beside a hidden value (:func:`shown_expected_actual`)."""
+        return [(kid, None, NO_VALUE) for kid in self._kids()]
 
     def _args(self) -> tuple[Any, ...]:
         """The constructor arguments (for pickling and copying)."""

@@ -14,9 +14,9 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import KW_ONLY, field, fields
 from decimal import Decimal
 from types import MappingProxyType
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
-from .._frozen import FrozenValue, frozen, public
+from .._frozen import FrozenValue, frozen, keyword_hints, public
 from .._redact import collect_secret_strings
 from .._terraform.providers.factory import normalize_providers
 from ._diagnostics import allowances, check_attribute_sources, expectations
@@ -221,6 +221,7 @@ class _PlanChecks(FrozenValue):
 
 
 @public("plancheck.acceptance")
+@keyword_hints()
 @frozen
 class ConfigPlanChecks(_PlanChecks):
     """Plan checks for the three plans of a step (Go's ``resource.ConfigPlanChecks``).
@@ -246,6 +247,7 @@ class ConfigPlanChecks(_PlanChecks):
 
 
 @public("plancheck.acceptance")
+@keyword_hints()
 @frozen
 class RefreshPlanChecks(_PlanChecks):
     """Plan checks of a ``refresh_state`` step (Go's ``resource.RefreshPlanChecks``).
@@ -262,6 +264,7 @@ class RefreshPlanChecks(_PlanChecks):
 
 
 @public("plancheck.acceptance")
+@keyword_hints()
 @frozen
 class ImportPlanChecks(_PlanChecks):
     """Plan checks of an ``import_state`` step with an import block (Go's ``resource.ImportPlanChecks``).
@@ -360,7 +363,28 @@ def _addresses(value: object, where: str) -> tuple[str, ...]:
     return items
 
 
+#: The Go ``TestCase``/``TestStep`` fields whose Python keyword is not their snake_case, "" where there is none
+#: (the porting guide's tables list every field): ``TestStep(ConfigVariables=...)`` is refused with
+#: "did you mean variables=?", ``TestStep(GenerateConfig=...)`` naming no look-alike.
+GO_RENAMED: Final = {
+    "ConfigVariables": "variables",
+    "DefaultWorkspaceOnly": "",
+    "ExternalProviders": "providers",
+    "GenerateConfig": "",
+    "IDRefreshIgnore": "",
+    "IDRefreshName": "",
+    "IsUnitTest": "",
+    "ProtoV5ProviderFactories": "providers",
+    "ProtoV6ProviderFactories": "providers",
+    "ProviderFactories": "",
+    "Providers": "",
+    "StateStore": "",
+    "VerifyStateStoreLock": "",
+}
+
+
 @public("plancheck.acceptance")
+@keyword_hints(**GO_RENAMED)
 @frozen
 class TestStep(FrozenValue):
     """One step of a :class:`TestCase` (Go's ``resource.TestStep``).
@@ -734,6 +758,7 @@ class TestStep(FrozenValue):
 
 
 @public("plancheck.acceptance")
+@keyword_hints(**GO_RENAMED)
 @frozen
 class TestCase(FrozenValue):
     """A sequence of :class:`TestStep` run in one working directory, destroyed at the end.

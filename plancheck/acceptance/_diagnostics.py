@@ -74,8 +74,9 @@ from typing import Any, Final, Literal
 from tfjsonpath import Path
 from tfjsonpath._jsontypes import json_kind
 
+from .._checking.matcher import search_pattern
 from .._errors import DocumentFormatError
-from .._frozen import FrozenValue, frozen, public
+from .._frozen import FrozenValue, frozen, keyword_hints, public
 from .._loading.jsontext import loads_exact
 from .._terraform.binary import CommandResult
 from .._terraform.providers.wire import ProviderDiagnostic
@@ -162,7 +163,7 @@ def _text_matches(expected: Text | None, actual: str | None) -> bool:
         return False
     if isinstance(expected, str):
         return actual == expected
-    return expected.search(actual) is not None
+    return search_pattern(expected, actual, "ExpectDiagnostic")
 
 
 @frozen
@@ -213,6 +214,7 @@ class Diagnostic(FrozenValue):
 
 
 @public("plancheck.acceptance")
+@keyword_hints()
 @frozen
 class ExpectDiagnostic(FrozenValue):
     """A diagnostic a step must report: ``TestStep(expect_diagnostics=[...])``.

@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterable
 from enum import StrEnum
 from typing import ClassVar, Final
 
+from .._checking.matcher import search_pattern
 from .._errors import TestDefinitionError, TfCheckError
 from .._frozen import public
 from .._redact import Secrets
@@ -210,10 +211,10 @@ class _StepFailure(Exception):
 
 def _matches(pattern: re.Pattern[str], text: str) -> bool:
     """Search ``text`` as is, and again with Terraform's diagnostic boxes and line wrapping undone."""
-    if pattern.search(text):
+    if search_pattern(pattern, text, "TestStep.expect_error"):
         return True
     flat = _SPACES.sub(" ", _BOX_PREFIX.sub("", text))
-    return pattern.search(flat) is not None
+    return search_pattern(pattern, flat, "TestStep.expect_error")
 
 
 def _tail(text: str) -> str:

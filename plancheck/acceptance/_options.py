@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import KW_ONLY
 from enum import Enum
 
-from .._frozen import FrozenValue, frozen, public
+from .._frozen import FrozenValue, frozen, keyword_hints, public
 from ._errors import TestDefinitionError
 
 __all__ = ["AdditionalCLIOptions", "ApplyOptions", "ImportStateKind", "PlanOptions"]
@@ -55,6 +55,7 @@ def _flag(value: object, where: str) -> None:
 
 
 @public("plancheck.acceptance")
+@keyword_hints()
 @frozen
 class PlanOptions(FrozenValue):
     """Extra options for every ``plan`` of a config step (Go's ``resource.PlanOptions``).
@@ -80,6 +81,7 @@ class PlanOptions(FrozenValue):
 
 
 @public("plancheck.acceptance")
+@keyword_hints()
 @frozen
 class ApplyOptions(FrozenValue):
     """Extra options for the ``apply`` of a config step (Go's ``resource.ApplyOptions``).
@@ -100,6 +102,7 @@ class ApplyOptions(FrozenValue):
 
 
 @public("plancheck.acceptance")
+@keyword_hints()
 @frozen
 class AdditionalCLIOptions(FrozenValue):
     """Extra command-line options for plans and applies (Go's ``resource.AdditionalCLIOptions``).

@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from .._documents.plan import Plan
 
 from .._documents.met import met, planned_in
-from .._frozen import public
+from .._frozen import keyword_hints, public
 from .._loading.lifecycle import ending_on_signals
 from .._loading.source import fs_path
 from .._redact import Secrets, secret_strings
@@ -47,6 +47,7 @@ from .._terraform.mock.plan import (
     declared_sensitive,
     find_terraform,
     input_secrets,
+    out_problem,
     plan_module,
     scrubbing,
 )
@@ -74,6 +75,7 @@ __all__ = [
 
 
 @public("plancheck.acceptance")
+@keyword_hints()
 class AcceptanceRunner:
     """Runs :class:`TestCase` objects against one Terraform (or OpenTofu) binary.
 
@@ -435,7 +437,7 @@ def mock_plan(
     ``TF_VAR_*`` variables of the environment reach the module too. ``terraform`` is a path or a
     :class:`TerraformBinary` (default: ``$TF_ACC_TERRAFORM_PATH``, then ``terraform`` on ``PATH``);
     ``timeout`` is per command; ``out`` gets the plan JSON as Terraform printed it (sensitive values in
-    clear). Unlike :meth:`AcceptanceRunner.run` it needs no ``TF_ACC``: nothing real is planned.
+    clear; not as a file Terraform would read as part of the module, such as ``plan.tf.json`` in its directory). Unlike :meth:`AcceptanceRunner.run` it needs no ``TF_ACC``: nothing real is planned.
 
     A bad argument raises :class:`MockPlanArgumentError` (``argument`` names it), a failing Terraform or
     mock :class:`MockPlanFailedError` (Terraform's own message in it); no message shows the value of a
@@ -455,6 +457,9 @@ def mock_plan(
         if not os.path.isfile(name):
             raise MockPlanArgumentError("var_files", f"var_files[{i}]: {name}: no such file")
     written = None if out is None else Path(_path_argument(out, "out"))
+    problem = None if written is None else out_problem(written, Path(directory))
+    if problem is not None:
+        raise MockPlanArgumentError("out", f"out: {problem}")
     try:
         seconds = check_timeout(timeout)
     except TimeoutValueError as exc:

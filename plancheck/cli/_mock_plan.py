@@ -214,6 +214,7 @@ def mock_plan(args: argparse.Namespace, io: Io, version: Callable[[], str]) -> i
         MockPlanArgumentError,
         MockPlanFailedError,
         input_secrets,
+        out_problem,
         plan_sensitive,
     )
     from ..snapshot import SnapshotFormatError
@@ -250,6 +251,10 @@ def mock_plan(args: argparse.Namespace, io: Io, version: Callable[[], str]) -> i
         clash = reports_clash([], read, {"--out": args.out})
         if clash is not None:
             raise _Failed("usage", clash)
+        # Nor as a file the module's next plan would read as its own configuration (plan.tf.json in DIR).
+        problem = out_problem(Path(args.out), Path(args.directory)) if args.out else None
+        if problem is not None:
+            raise _Failed("usage", f"--out {problem}")
         registry = default_registry()
         specs = [spec for name in args.checks for spec in load_checks_file(name, registry)]
         try:

@@ -148,15 +148,18 @@ def findings(run: PlanRun, result: CheckResult, fail_on: str = "error", secrets:
 
 def accepted(run: PlanRun, result: CheckResult, secrets: Secrets) -> Iterator[tuple[Finding, str]]:
     """The failures of ``result`` that pass because they are accepted, each with why (scrubbed, one line): the
-    ``WAIVED`` ones with their waiver's origin and reason, the ``KNOWN`` ones with the baseline file naming them.
+    ``WAIVED`` ones with their waiver's origin, expiry (when it has one) and reason, the ``KNOWN`` ones with the
+    baseline file naming them.
     Their level is ``note``: they never fail the run.
 
     >>> list(accepted(PlanRun(Plan.from_dict({"format_version": "1.2"}), ()), CheckResult(None, "pass"), Secrets()))
     []
     """
     for w in result.waived:
+        # Its expiry as the text report says it: a reader of any format sees when the failure fails again.
+        until = f", until {w.waiver.until.isoformat()}" if w.waiver.until is not None else ""
         yield (_finding(result, "note", "WAIVED", w.failure, secrets),
-               one_line(f"waived by {w.waiver.origin}: {w.waiver.reason}", secrets.scrub))
+               one_line(f"waived by {w.waiver.origin}{until}: {w.waiver.reason}", secrets.scrub))
     for failure in result.known:
         yield (_finding(result, "note", "KNOWN", failure, secrets),
                one_line(f"in the baseline {run.baseline}", secrets.scrub))

@@ -18,7 +18,7 @@ from collections import deque
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import Any, ClassVar, Generic, TypeVar, final
 
-from tfjsonpath import MapStep, SliceStep
+from tfjsonpath import MapStep, SliceStep, Step
 from tfjsonpath._jsontypes import is_array, is_object, json_type
 
 from .._checking.matcher import (
@@ -32,7 +32,7 @@ from .._checking.matcher import (
     require_check,
 )
 from .._frozen import public
-from .._redact import SENSITIVE, Marks, child_marks, contains_sensitive
+from .._redact import NO_VALUE, SENSITIVE, Marks, child_marks, contains_sensitive
 from ._scalars import expect_arg
 
 
@@ -63,6 +63,11 @@ def _present_keys(value: Mapping[Any, Any], unknown: Marks) -> list[Any]:
 
 def _key_order(key: Any) -> tuple[bool, str]:
     return (not isinstance(key, str), str(key))
+
+
+def _element(value: Any, index: int) -> Any:
+    """The element of ``value`` at ``index``, or NO_VALUE when ``value`` is no array that long."""
+    return value[index] if is_array(value) and index < len(value) else NO_VALUE
 
 
 def _count_error(name: str, expected: int, got: int) -> str:
@@ -115,6 +120,9 @@ class _SequenceExact(ElementsCheck):
 
     def _text_parts(self) -> Sequence[str | Check]:
         return joined("[", self._items, "]")
+
+    def _compared_with(self, value: Any) -> Sequence[tuple[Check, Step | None, Any]]:
+        return [(kid, SliceStep(i), _element(value, i)) for i, kid in enumerate(self._items)]
 
     def _visit(self, value: Any, marks: Marks, unknown: Marks, ctx: Ctx) -> Visit:
         problem = self._array_problem(value, True)
@@ -244,6 +252,9 @@ class _SequencePartial(_ByKey[int]):
         parts.append("...]")
         return parts
 
+    def _compared_with(self, value: Any) -> Sequence[tuple[Check, Step | None, Any]]:
+        return [(kid, SliceStep(index), _element(value, index)) for index, kid in self._items]
+
     def _visit(self, value: Any, marks: Marks, unknown: Marks, ctx: Ctx) -> Visit:
         if not is_array(value):
             return _array_type_error(self.name, value)
@@ -330,6 +341,7 @@ class SizeCheck(ValueCheck):
     _value: int
     _noun: ClassVar[str]
     _object: ClassVar[bool] = False
+    _compares_count = True
 
     def __init__(self, size: int) -> None:
         expect_arg(self.name, size, int, "an int size")
@@ -443,6 +455,9 @@ class _Keyed(_ByKey[str]):
         parts.append("}")
         return parts
 
+    def _compared_with(self, value: Any) -> Sequence[tuple[Check, Step | None, Any]]:
+        return [(kid, MapStep(key), value.get(key, NO_VALUE) if is_object(value) else NO_VALUE) for key, kid in self._items]
+
     def _visit(self, value: Any, marks: Marks, unknown: Marks, ctx: Ctx) -> Visit:
         if not is_object(value):
             return _object_type_error(self.name, value)
@@ -462,7 +477,9 @@ class _Keyed(_ByKey[str]):
         if self._exact:
             return self._shape_error(present, missing, marks, ctx)
         one, many = self._noun
-        return f"missing {one if len(missing) == 1 else many} {self._shown_keys(missing, [], marks, ctx)} for {self.name} check"
+        # The keys asked for were compared with the value's: one of those a secret hides them all, as for an exact check.
+        shown = self._shown_keys(missing, missing + present, marks, ctx)
+        return f"missing {one if len(missing) == 1 else many} {shown} for {self.name} check"
 
     def _shape_error(self, present: list[Any], missing: list[str], marks: Marks, ctx: Ctx) -> str:
         """Go's count sentence for an exact check whose keys differ, then the extra and the missing keys."""

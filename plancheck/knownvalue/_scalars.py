@@ -30,6 +30,7 @@ from .._checking.matcher import (
     Visit,
     numbers_equal,
     quote,
+    search_pattern,
     to_decimal,
 )
 from .._frozen import public
@@ -259,7 +260,10 @@ class StringExact(ValueCheck):
 class StringRegexp(Check):
     """The value is a string in which the regular expression finds a match (``re.search``, like Go's MatchString).
 
-    The pattern is compiled at once; a bad one raises ValueError naming it.
+    The pattern is compiled at once; a bad one raises ValueError naming it. Go's RE2 runs in linear time,
+    Python's ``re`` backtracks: with the ``regex`` extra installed a search is bounded and raises
+    :class:`~plancheck.RegexTimeoutError` past :data:`~plancheck._checking.matcher.REGEX_SECONDS`
+    (:func:`~plancheck._checking.matcher.search_pattern`).
 
     >>> StringRegexp(r"^ami-[0-9a-f]+$") == "ami-0abc", StringRegexp("^ami-") == "i-1"
     (True, False)
@@ -331,7 +335,7 @@ class StringRegexp(Check):
     def _visit(self, value: Any, marks: Marks, unknown: Marks, ctx: Ctx) -> Visit:
         if not isinstance(value, str):
             return f"expected string value for StringRegexp check, got: {json_type(value)}"
-        if self._regex.search(value) is None:
+        if not search_pattern(self._regex, value, self.name):
             expected = ctx.lit(str(self), marks, value)
             return f"expected regex match {expected} for StringRegexp check, got: {ctx.got(value, marks)}"
         return None

@@ -41,6 +41,7 @@ from .._checking.match import (
     identity_value_failures,
     match_resolved,
 )
+from .._checking.matcher import search_pattern
 from .._checking.messages import closest, given_by, scrubbed_failure
 from .._checking.run import as_shown, run_checks, run_each
 from .._documents.query import QueryOutput, QueryResult, QuerySummary, list_block_address
@@ -501,7 +502,7 @@ class ExpectTotalLengthForMatching(QueryResultCheck):
 
     def failures(self, output: QueryOutput) -> list[CheckFailure]:
         """The failure, if the sum differs or no list block matches."""
-        matching = [s for s in output.summaries if self.regex.search(s.address)]
+        matching = [s for s in output.summaries if search_pattern(self.regex, s.address, type(self).__name__)]
         if not matching:
             return _fail(
                 output, self, None,

@@ -111,6 +111,58 @@ def test_a_waived_failure_is_reported_with_its_reason_and_expiry(tmp_path: Path)
     ]
 
 
+_UNTIL_WHY = "waived by checks.toml:1 check[0].waive[0], until 2027-02-01: legacy bucket"
+
+
+def _markdown_line(out: str) -> str:
+    (line,) = [line for line in out.splitlines() if line.startswith("- **WAIVED**")]
+    return line
+
+
+def _github_line(out: str) -> str:
+    (line,) = [line for line in out.splitlines() if line.startswith("::notice")]
+    return line.split("::")[-1]
+
+
+def _junit_why(out: str) -> str:
+    import junitparser
+
+    (suite,) = junitparser.JUnitXml.fromstring(out)
+    (case,) = suite
+    return str(case.system_out)
+
+
+def _sarif_why(out: str) -> str:
+    (waived,) = [r for r in json.loads(out)["runs"][0]["results"] if r.get("suppressions")]
+    return str(waived["suppressions"][0]["justification"])
+
+
+def _json_until(out: str) -> str:
+    (waived,) = json.loads(out)["results"][0]["waived"]
+    return str(waived["waiver"]["until"])
+
+
+# Every format tells a waived failure's expiry, as the text report does (the Markdown summary, GitHub's notice,
+# JUnit's system-out and SARIF's justification said who waived it and why, not until when).
+UNTIL_TABLE = [
+    # The checks file's path before checks.toml is the test's directory, escaped in Markdown.
+    pytest.param("markdown", _markdown_line,
+                 r"checks.toml:1 check\[0\].waive\[0\], until 2027-02-01: legacy bucket)", id="markdown"),
+    pytest.param("github", _github_line, "ExpectNoDestroys: aws_s3_bucket.old: expected no destroy, but it is destroyed: "
+                 f"action(s) [delete] ({_UNTIL_WHY})", id="github"),
+    pytest.param("junit", _junit_why, f"{_UNTIL_WHY})", id="junit"),
+    pytest.param("sarif", _sarif_why, _UNTIL_WHY, id="sarif"),
+    pytest.param("json", _json_until, "2027-02-01", id="json"),
+]
+
+
+@pytest.mark.parametrize(("fmt", "read", "expected"), UNTIL_TABLE)
+def test_every_format_tells_a_waivers_expiry(tmp_path: Path, fmt: str, read: Any, expected: str) -> None:
+    waive = '[{ address = "aws_s3_bucket.old", reason = "legacy bucket", until = 2027-02-01 }]'
+    _, out, _ = cli(tmp_path, entry(NO_DESTROYS, waive), "--format", fmt)
+    assert read(out).endswith(expected)
+
+
 def test_a_check_passing_by_its_waivers_shows_them_not_a_pass(tmp_path: Path) -> None:
     code, out, _ = cli(tmp_path, entry(NO_DESTROYS, '[{ address = "*", reason = "r" }]'))
     assert code == 0

@@ -66,12 +66,18 @@ def bad_arguments(tmp: Path) -> list[Any]:
         pytest.param({"timeout": 0}, "timeout",
                      "timeout 0: expected a number of seconds greater than 0 and at most 604800 (a week)", id="timeout"),
         pytest.param({"out": 5}, "out", "out: expected a path (str or os.PathLike), got int", id="out-int"),
+        # The module's next plan would read it as configuration: refused before anything runs.
+        pytest.param({"out": EXAMPLE / "plan.tf.json"}, "out",
+                     f"out: {EXAMPLE / 'plan.tf.json'}: Terraform would read the plan JSON as configuration of the module "
+                     f"{EXAMPLE} the next time it is planned (it reads every .tf, .tf.json and automatic .tfvars file in "
+                     "the module's directory); write it outside the module or under another name, such as plan.json",
+                     id="out-as-the-module-s-configuration"),
         pytest.param({"terraform": 5}, "terraform", "terraform: expected a path (str or os.PathLike), got int",
                      id="terraform-int"),
     ]
 
 
-@pytest.mark.parametrize("case", range(14), ids=[p.id for p in bad_arguments(Path("/t"))])
+@pytest.mark.parametrize("case", range(15), ids=[p.id for p in bad_arguments(Path("/t"))])
 def test_a_bad_argument_is_a_typed_error_naming_it(case: int, tmp_path: Path) -> None:
     param = bad_arguments(tmp_path)[case]
     given, argument, message = param.values

@@ -121,6 +121,53 @@ def test_check_timeout_accepts_exactly_the_positive_numbers_up_to_a_week(value: 
             check_timeout(value)
 
 
+# --- 1b. --out where the module's next plan would read it as configuration ----------------------------------------
+
+# Terraform reads every .tf, .tf.json (OpenTofu's .tofu too) and automatic variables file of a module's directory:
+# the plan JSON written there as one failed (or changed) the module's next plan. Refused before anything runs.
+OUT_INSIDE = [
+    pytest.param("plan.tf.json", True, id="tf-json-in-the-module"),
+    pytest.param("plan.tf", True, id="tf-in-the-module"),
+    pytest.param("plan.tofu.json", True, id="tofu-json-in-the-module"),
+    pytest.param("terraform.tfvars.json", True, id="auto-variables-in-the-module"),
+    pytest.param("plan.auto.tfvars.json", True, id="auto-tfvars-in-the-module"),
+    pytest.param("plan.json", False, id="plan-json-in-the-module-is-fine"),
+    pytest.param("plan.tfvars.json", False, id="tfvars-not-loaded-by-itself-is-fine"),
+    pytest.param(".plan.tf.json", False, id="hidden-file-terraform-skips"),
+    pytest.param("../plan.tf.json", False, id="tf-json-outside-the-module"),
+    pytest.param("sub/plan.tf.json", False, id="tf-json-in-a-subdirectory"),
+]
+
+
+@pytest.mark.parametrize(("name", "refused"), OUT_INSIDE)
+def test_out_as_a_file_the_module_reads_is_a_usage_error(tmp_path: Path, name: str, refused: bool) -> None:
+    module = tmp_path / "mod"
+    (module / "sub").mkdir(parents=True)
+    (module / "main.tf").write_text(VERSIONS, encoding="utf-8")
+    out = module / name
+    # A Terraform that does not exist: a refused --out stops the run before Terraform is looked for.
+    status, _, err = cli("mock-plan", str(module), "--mock", MOCK, "--out", str(out),
+                         "--terraform", str(tmp_path / "no-terraform"), environ=automation())
+    assert status == 2
+    if refused:
+        assert err == (f"tfplancheck: error: --out {out}: Terraform would read the plan JSON as configuration of the "
+                       f"module {module} the next time it is planned (it reads every .tf, .tf.json and automatic "
+                       ".tfvars file in the module's directory); write it outside the module or under another name, "
+                       "such as plan.json\n")
+    else:
+        assert err.startswith(f"tfplancheck: error: cannot use Terraform binary {tmp_path}/no-terraform")
+    assert not out.exists()
+
+
+def test_out_relative_to_the_module_run_from_inside_it_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "main.tf").write_text(VERSIONS, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    status, _, err = cli("mock-plan", ".", "--mock", MOCK, "--out", "plan.tf.json", environ=automation())
+    assert status == 2
+    assert err.startswith("tfplancheck: error: --out plan.tf.json: Terraform would read the plan JSON as configuration "
+                          "of the module . the next time")
+
+
 # --- 2. finding local module sources ---------------------------------------------------------------------------
 
 HCL = [

@@ -474,7 +474,7 @@ def input_secrets(
         name, sep, value = pair.partition("=")
         if sep and name.strip() in names:
             found.append(value)
-    loaded = [str(p) for p in _files(directory, _AUTO_VARIABLES) if p.name.startswith("terraform.") or ".auto." in p.name]
+    loaded = [str(p) for p in _files(directory, _AUTO_VARIABLES) if _auto_variables(p.name)]
     for path in [*loaded, *var_files]:
         found.extend(_file_values(path, names))
     found.extend(environ[f"TF_VAR_{name}"] for name in names if f"TF_VAR_{name}" in environ)
@@ -484,6 +484,33 @@ def input_secrets(
 
 #: What the variables files Terraform loads by itself end with: terraform.tfvars(.json), NAME.auto.tfvars(.json).
 _AUTO_VARIABLES: Final = ("terraform.tfvars", "terraform.tfvars.json", ".auto.tfvars", ".auto.tfvars.json")
+
+
+def _auto_variables(name: str) -> bool:
+    """True for the name of a variables file Terraform loads by itself (not ``myterraform.tfvars``)."""
+    return name.endswith(_AUTO_VARIABLES) and (name.startswith("terraform.") or ".auto." in name)
+
+
+def out_problem(out: Path, module_dir: Path) -> str | None:
+    """Why ``out`` may not take the plan JSON of the module in ``module_dir`` (None when it may): Terraform reads
+    every configuration file (``.tf``, ``.tf.json``, OpenTofu's ``.tofu`` too) and automatic variables file of a
+    module's directory, so the plan written there as one would be read as the module's own the next time it is
+    planned, and fail it (or change it). Both front ends ask it before planning.
+
+    >>> print(out_problem(Path("modules/logs/plan.tf.json"), Path("modules/logs")))
+    modules/logs/plan.tf.json: Terraform would read the plan JSON as configuration of the module modules/logs the next time it is planned (it reads every .tf, .tf.json and automatic .tfvars file in the module's directory); write it outside the module or under another name, such as plan.json
+    >>> out_problem(Path("modules/logs/plan.json"), Path("modules/logs")), out_problem(Path("plan.tf.json"), Path("modules/logs"))
+    (None, None)
+    """
+    name = out.name
+    # A hidden file Terraform skips, as the module's copy does (_files).
+    if name.startswith(".") or not (name.endswith((".tf", ".tf.json", ".tofu", ".tofu.json")) or _auto_variables(name)):
+        return None
+    if os.path.realpath(out.parent) != os.path.realpath(module_dir):
+        return None
+    return (f"{out}: Terraform would read the plan JSON as configuration of the module {module_dir} the next time it is "
+            "planned (it reads every .tf, .tf.json and automatic .tfvars file in the module's directory); write it "
+            "outside the module or under another name, such as plan.json")
 
 
 def plan_sensitive(document: Mapping[str, Any], variables: Sequence[str]) -> Secrets:

@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import field
 from typing import Any, Final, Literal
 
-from ..._frozen import FrozenValue, frozen, public
+from ..._frozen import FrozenValue, frozen, keyword_hints, public
 from ..._redact import Secrets
 from ..._text import exception_text, shortened
 from .addresses import DefaultsKey, best_key, check_ties, parse_key
@@ -155,6 +155,7 @@ def _defaults(
 
 
 @public("plancheck.acceptance")
+@keyword_hints()
 class MockProvider:
     """A provider for ``TestCase(providers={address: mock})`` that needs no cloud: its schema is all it knows.
 

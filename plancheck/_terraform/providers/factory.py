@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import Any, Final, Literal
 
 from ..._errors import TestDefinitionError
-from ..._frozen import FrozenValue, ReadOnly, frozen, public
+from ..._frozen import FrozenValue, ReadOnly, frozen, keyword_hints, public
 
 __all__ = [
     "DEFAULT_HOST",
@@ -257,6 +257,7 @@ def _type_name(value: object) -> str:
 
 
 @public("plancheck.acceptance")
+@keyword_hints()
 class ReattachProvider:
     """A provider served by something other than this process's ``tf`` server: a Go binary in debug mode, pyvider, ...
 
@@ -313,6 +314,7 @@ def _path(value: object, where: str) -> Path:
 
 
 @public("plancheck.acceptance")
+@keyword_hints()
 class ExternalProviders(ReadOnly):
     """Released providers a case needs, installed from a local directory so that ``init`` stays offline.
 

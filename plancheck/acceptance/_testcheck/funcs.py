@@ -22,6 +22,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final, NoReturn, TypeVar, final
 
+from ..._checking.matcher import search_pattern
 from ..._documents.state import State
 from ..._frozen import public
 from ..._redact import SENSITIVE, sensitive_shown
@@ -372,7 +373,7 @@ def _no_attr(attrs: FlatAttributes, name: str, key: str) -> None:
 
 def _match(attrs: FlatAttributes, name: str, key: str, regex: re.Pattern[str]) -> None:
     got = attrs.get(key, "")
-    if regex.search(got) is None:
+    if not search_pattern(regex, got, f"{name}: Attribute '{key}'"):
         secret = attrs.sensitive(key)
         raise Fail(f"{name}: Attribute '{key}' didn't match {shown(regex.pattern, secret)}, got {shown(got, secret)}")
 
@@ -774,7 +775,7 @@ def TestMatchOutput(name: str, r: str | re.Pattern[str]) -> CheckFunc:
         output = _output(flat, name)
         if not isinstance(output.value, str):
             raise Fail(f"unexpected type {output.go_type()} for resource value")
-        if regex.search(output.value) is None:
+        if not search_pattern(regex, output.value, f"Output '{name}'"):
             raise Fail(f"Output '{name}': {output.go_repr()} didn't match {shown(regex.pattern, output.sensitive)}")
 
     return leaf(where, _label(name), name, None, run)
@@ -979,7 +980,7 @@ def TestMatchTypeSetElemNestedAttrs(name: str, attr: str, values: Mapping[str, s
         require_str(where, "values key", key)
         if pattern is not None:
             regex = compile_regex(where, f"values[{key!r}]", pattern)
-            tests[key] = lambda text, regex=regex: regex.search(text) is not None  # type: ignore[misc]
+            tests[key] = lambda text, regex=regex, key=key: search_pattern(regex, text, f"{where}: values[{key!r}]")  # type: ignore[misc]
     if not tests:
         raise TestDefinitionError(where, "values has no non-empty values")
 
