@@ -107,14 +107,31 @@ def collect_marked(roots: Iterable[tuple[Any, Marks]], found: set[str], *, parse
                     push((val[i], child))
 
 
-def _sensitive_variable_names(document: Mapping[str, Any]) -> set[str]:
-    config = document.get("configuration")
-    root = config.get("root_module") if isinstance(config, Mapping) else None
-    variables = root.get("variables") if isinstance(root, Mapping) else None
-    if not isinstance(variables, Mapping):
-        return set()
-    # A "sensitive" that is not false or null ("true", 1) fails closed.
-    return {name for name, v in variables.items() if isinstance(v, Mapping) and contains_sensitive(v.get("sensitive"))}
+def _variable_roots(config: Mapping[str, Any], values: Any, roots: list[tuple[Any, Marks]]) -> None:
+    """Add to ``roots`` the value of every sensitive variable of every module of ``config`` (a plan's
+    ``configuration``): a root module's as the plan's ``variables`` (``values``) give it, and every module's as the
+    configuration shows it, its default and the constant its call passes. A child module's variable has no entry in
+    ``variables``: its default showed in clear wherever the module copied it unmarked (a ``for_each`` key, an output
+    through ``nonsensitive``).
+    """
+    # Each module with what gives its variables their values: the root's the plan's variables, each child's its call.
+    modules: list[tuple[Any, Any, str]] = [(config.get("root_module"), values, "value")]
+    while modules:
+        module, given, key = modules.pop()
+        if not isinstance(module, Mapping):
+            continue
+        variables = module.get("variables")
+        for name, variable in variables.items() if isinstance(variables, Mapping) else ():
+            # A "sensitive" that is not false or null ("true", 1) fails closed.
+            if isinstance(variable, Mapping) and contains_sensitive(variable.get("sensitive")):
+                roots.append((variable.get("default"), True))
+                value = given.get(name) if isinstance(given, Mapping) else None
+                if isinstance(value, Mapping):
+                    roots.append((value.get(key), True))
+        calls = module.get("module_calls")
+        for call in calls.values() if isinstance(calls, Mapping) else ():
+            if isinstance(call, Mapping):
+                modules.append((call.get("module"), call.get("expressions"), "constant_value"))
 
 
 def _same(a: Any, b: Any) -> bool:
@@ -203,12 +220,9 @@ def collect_plan_secrets(document: Mapping[str, Any]) -> Secrets:
     # traverse the whole parsed plan for nothing (a third of the walk's time on a large plan).
     with collector_off():
         roots: list[tuple[Any, Marks]] = []
-        variables = document.get("variables")
-        if isinstance(variables, Mapping):
-            for name in _sensitive_variable_names(document):
-                var = variables.get(name)
-                if isinstance(var, Mapping):
-                    roots.append((var.get("value"), True))
+        config = document.get("configuration")
+        if isinstance(config, Mapping):
+            _variable_roots(config, document.get("variables"), roots)
         for section, steps, sides in _PLAN_ROOTS:
             entries = document.get(section) or ()
             for entry in entries.values() if isinstance(entries, Mapping) else entries:
