@@ -1,10 +1,11 @@
-"""A child module's sensitive variable is a secret wherever its value shows, as a root module's is.
+"""A child module's sensitive variable or output is a secret wherever its value shows, as a root module's is.
 
-A plan's ``variables`` hold the root module's values only; a child module's sensitive variable shows its value in
-the plan's ``configuration`` (its ``default``, or the constant its call passes), and nowhere else marked. Copied
-unmarked (a ``for_each`` key through ``nonsensitive``, an output), it showed in clear: in a failing check's
-address (``cloud_bucket.b["<the default>"]``), in ``tfplancheck`` and ``mock-plan`` output. The plan's secrets
-now hold the value of every sensitive variable of every module the configuration shows.
+A plan's ``variables`` and ``output_changes`` hold the root module's values only; a child module's sensitive
+variable or output shows its value in the plan's ``configuration`` (a variable's ``default`` or the constant its
+call passes, an output's constant), and nowhere else marked. Copied unmarked (a ``for_each`` key through
+``nonsensitive``), it showed in clear: in a failing check's address (``cloud_bucket.b["<the default>"]``), in
+``tfplancheck`` and ``mock-plan`` output. The plan's secrets now hold the value of every sensitive variable and
+output of every module the configuration shows.
 """
 
 from __future__ import annotations
@@ -55,6 +56,13 @@ CASES = [
     pytest.param({"module_calls": {"c": _call({"variables": {"pw": _variable("true", default=SECRET)}})}}, True,
                  id="sensitive-flag-a-string-fails-closed"),
     pytest.param({"variables": {"pw": _variable(True, default=SECRET)}}, True, id="root-default-not-given"),
+    pytest.param({"module_calls": {"c": _call({"outputs": {"n": {"sensitive": True,
+                                                                "expression": {"constant_value": SECRET}}}})}},
+                 True, id="child-output-constant"),
+    pytest.param({"module_calls": {"c": _call({"module_calls": {"g": _call({"outputs": {"n": {
+        "sensitive": True, "expression": {"constant_value": [SECRET]}}}})}})}}, True, id="grandchild-output-constant"),
+    pytest.param({"module_calls": {"c": _call({"outputs": {"n": {"expression": {"constant_value": SECRET}}}})}},
+                 False, id="child-output-not-sensitive-is-shown"),
     pytest.param({"module_calls": {"c": _call({"variables": {"pw": _variable(None, default=SECRET)}})}}, False,
                  id="child-variable-not-sensitive-is-shown"),
     pytest.param({"module_calls": {"c": _call({"variables": {"pw": _variable(False)}}, pw={"constant_value": SECRET})}},

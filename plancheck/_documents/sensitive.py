@@ -107,12 +107,12 @@ def collect_marked(roots: Iterable[tuple[Any, Marks]], found: set[str], *, parse
                     push((val[i], child))
 
 
-def _variable_roots(config: Mapping[str, Any], values: Any, roots: list[tuple[Any, Marks]]) -> None:
-    """Add to ``roots`` the value of every sensitive variable of every module of ``config`` (a plan's
-    ``configuration``): a root module's as the plan's ``variables`` (``values``) give it, and every module's as the
-    configuration shows it, its default and the constant its call passes. A child module's variable has no entry in
-    ``variables``: its default showed in clear wherever the module copied it unmarked (a ``for_each`` key, an output
-    through ``nonsensitive``).
+def _module_roots(config: Mapping[str, Any], values: Any, roots: list[tuple[Any, Marks]]) -> None:
+    """Add to ``roots`` the value of every sensitive variable and output of every module of ``config`` (a plan's
+    ``configuration``) that the plan shows: a root module variable's as the plan's ``variables`` (``values``) give
+    it, and every module's as the configuration shows it (a variable's default and the constant its call passes, an
+    output's constant). A child module's variables and outputs have no entry in ``variables`` or ``output_changes``:
+    copied unmarked (a ``for_each`` key, through ``nonsensitive``), their values showed in clear.
     """
     # Each module with what gives its variables their values: the root's the plan's variables, each child's its call.
     modules: list[tuple[Any, Any, str]] = [(config.get("root_module"), values, "value")]
@@ -128,6 +128,12 @@ def _variable_roots(config: Mapping[str, Any], values: Any, roots: list[tuple[An
                 value = given.get(name) if isinstance(given, Mapping) else None
                 if isinstance(value, Mapping):
                     roots.append((value.get(key), True))
+        outputs = module.get("outputs")
+        for output in outputs.values() if isinstance(outputs, Mapping) else ():
+            if isinstance(output, Mapping) and contains_sensitive(output.get("sensitive")):
+                expression = output.get("expression")
+                if isinstance(expression, Mapping):
+                    roots.append((expression.get("constant_value"), True))
         calls = module.get("module_calls")
         for call in calls.values() if isinstance(calls, Mapping) else ():
             if isinstance(call, Mapping):
@@ -222,7 +228,7 @@ def collect_plan_secrets(document: Mapping[str, Any]) -> Secrets:
         roots: list[tuple[Any, Marks]] = []
         config = document.get("configuration")
         if isinstance(config, Mapping):
-            _variable_roots(config, document.get("variables"), roots)
+            _module_roots(config, document.get("variables"), roots)
         for section, steps, sides in _PLAN_ROOTS:
             entries = document.get(section) or ()
             for entry in entries.values() if isinstance(entries, Mapping) else entries:

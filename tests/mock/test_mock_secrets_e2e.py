@@ -147,3 +147,18 @@ def test_mock_plan_never_prints_a_child_modules_sensitive_default(
     assert code == status, err
     assert leaks(out + err, {"plain": PLAIN}) == []
     assert "(sensitive)" in (out if status == 0 else err)
+
+
+def test_mock_plan_never_prints_a_child_modules_sensitive_output(tf_acceptance: AcceptanceRunner, tmp_path: Path) -> None:
+    # Nor its sensitive output's constant, which the root need not output: only the configuration shows it.
+    module = tmp_path / "module"
+    (module / "child").mkdir(parents=True)
+    (module / "main.tf").write_text(CALLER.replace("toset([module.c.n])", "toset([nonsensitive(module.c.n)])"),
+                                    encoding="utf-8")
+    (module / "child" / "main.tf").write_text(f'output "n" {{\n  value     = "{PLAIN}"\n  sensitive = true\n}}\n',
+                                              encoding="utf-8")
+    code, out, err = cli("mock-plan", str(module), "--mock", f"acme/cloud={CLOUD_SCHEMA}",
+                         "--terraform", tf_acceptance.terraform.path, environ=automation())
+    assert code == 0, err
+    assert leaks(out + err, {"plain": PLAIN}) == []
+    assert 'cloud_bucket.b["(sensitive)"]' in out
