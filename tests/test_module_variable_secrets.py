@@ -93,3 +93,10 @@ def test_the_command_line_never_shows_a_child_modules_sensitive_variable(
     code, out, err = clirun.cli(str(path), "--empty", "--format", output)
     assert code == 1, err
     assert (SECRET in out + err) is not secret
+
+
+def test_a_module_inside_itself_is_walked_once() -> None:
+    # A document given as Python values can hold a cycle JSON cannot: the walk of the modules ends.
+    module: dict[str, Any] = {"variables": {"pw": _variable(True, default=SECRET)}}
+    module["module_calls"] = {"c": _call(module)}
+    assert SECRET in Plan.from_dict(_plan(module)).secrets

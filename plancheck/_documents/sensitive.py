@@ -116,10 +116,12 @@ def _module_roots(config: Mapping[str, Any], values: Any, roots: list[tuple[Any,
     """
     # Each module with what gives its variables their values: the root's the plan's variables, each child's its call.
     modules: list[tuple[Any, Any, str]] = [(config.get("root_module"), values, "value")]
+    seen: set[int] = set()  # a document given as Python values may hold a module inside itself
     while modules:
         module, given, key = modules.pop()
-        if not isinstance(module, Mapping):
+        if not isinstance(module, Mapping) or id(module) in seen:
             continue
+        seen.add(id(module))
         variables = module.get("variables")
         for name, variable in variables.items() if isinstance(variables, Mapping) else ():
             # A "sensitive" that is not false or null ("true", 1) fails closed.
