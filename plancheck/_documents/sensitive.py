@@ -107,14 +107,39 @@ def collect_marked(roots: Iterable[tuple[Any, Marks]], found: set[str], *, parse
                     push((val[i], child))
 
 
-def _sensitive_variable_names(document: Mapping[str, Any]) -> set[str]:
-    config = document.get("configuration")
-    root = config.get("root_module") if isinstance(config, Mapping) else None
-    variables = root.get("variables") if isinstance(root, Mapping) else None
-    if not isinstance(variables, Mapping):
-        return set()
-    # A "sensitive" that is not false or null ("true", 1) fails closed.
-    return {name for name, v in variables.items() if isinstance(v, Mapping) and contains_sensitive(v.get("sensitive"))}
+def _module_roots(config: Mapping[str, Any], values: Any, roots: list[tuple[Any, Marks]]) -> None:
+    """Add to ``roots`` the value of every sensitive variable and output of every module of ``config`` (a plan's
+    ``configuration``) that the plan shows: a root module variable's as the plan's ``variables`` (``values``) give
+    it, and every module's as the configuration shows it (a variable's default and the constant its call passes, an
+    output's constant). A child module's variables and outputs have no entry in ``variables`` or ``output_changes``:
+    copied unmarked (a ``for_each`` key, through ``nonsensitive``), their values showed in clear.
+    """
+    # Each module with what gives its variables their values: the root's the plan's variables, each child's its call.
+    modules: list[tuple[Any, Any, str]] = [(config.get("root_module"), values, "value")]
+    seen: set[int] = set()  # a document given as Python values may hold a module inside itself
+    while modules:
+        module, given, key = modules.pop()
+        if not isinstance(module, Mapping) or id(module) in seen:
+            continue
+        seen.add(id(module))
+        variables = module.get("variables")
+        for name, variable in variables.items() if isinstance(variables, Mapping) else ():
+            # A "sensitive" that is not false or null ("true", 1) fails closed.
+            if isinstance(variable, Mapping) and contains_sensitive(variable.get("sensitive")):
+                roots.append((variable.get("default"), True))
+                value = given.get(name) if isinstance(given, Mapping) else None
+                if isinstance(value, Mapping):
+                    roots.append((value.get(key), True))
+        outputs = module.get("outputs")
+        for output in outputs.values() if isinstance(outputs, Mapping) else ():
+            if isinstance(output, Mapping) and contains_sensitive(output.get("sensitive")):
+                expression = output.get("expression")
+                if isinstance(expression, Mapping):
+                    roots.append((expression.get("constant_value"), True))
+        calls = module.get("module_calls")
+        for call in calls.values() if isinstance(calls, Mapping) else ():
+            if isinstance(call, Mapping):
+                modules.append((call.get("module"), call.get("expressions"), "constant_value"))
 
 
 def _same(a: Any, b: Any) -> bool:
@@ -203,12 +228,9 @@ def collect_plan_secrets(document: Mapping[str, Any]) -> Secrets:
     # traverse the whole parsed plan for nothing (a third of the walk's time on a large plan).
     with collector_off():
         roots: list[tuple[Any, Marks]] = []
-        variables = document.get("variables")
-        if isinstance(variables, Mapping):
-            for name in _sensitive_variable_names(document):
-                var = variables.get(name)
-                if isinstance(var, Mapping):
-                    roots.append((var.get("value"), True))
+        config = document.get("configuration")
+        if isinstance(config, Mapping):
+            _module_roots(config, document.get("variables"), roots)
         for section, steps, sides in _PLAN_ROOTS:
             entries = document.get(section) or ()
             for entry in entries.values() if isinstance(entries, Mapping) else entries:

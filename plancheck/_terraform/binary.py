@@ -64,6 +64,7 @@ __all__ = [
     "resolve_executable",
     "run_command",
     "terraform_environment",
+    "without_cli_args",
     "write_cli_config",
 ]
 
@@ -71,8 +72,8 @@ _VERSION_TIMEOUT: Final = 60.0
 # subprocess waits in whole milliseconds held in a C int (about 24.8 days); past that it raises OverflowError.
 MAX_TIMEOUT: Final = 604800.0
 # Variables that would make a run depend on, or write to, something outside its own directory,
-# or change the output format the runner parses.
-_DROPPED_ENV: Final = ("TF_WORKSPACE", "TF_CLI_ARGS", "TF_DATA_DIR", "TF_INPUT", "TF_IN_AUTOMATION")
+# or change the output format the runner parses (and TF_CLI_ARGS*, see without_cli_args).
+_DROPPED_ENV: Final = ("TF_WORKSPACE", "TF_DATA_DIR", "TF_INPUT", "TF_IN_AUTOMATION")
 
 
 @public("plancheck.acceptance")
@@ -193,6 +194,19 @@ def resolve_executable(path: str) -> str:
     return found
 
 
+def without_cli_args(environ: Mapping[str, str]) -> dict[str, str]:
+    """``environ`` without ``TF_CLI_ARGS`` and ``TF_CLI_ARGS_<command>``: the environment of every command the library runs.
+
+    Terraform adds their words to its command line, so a user's ``TF_CLI_ARGS=-input=false`` (meant for their
+    own plans) made ``version -json`` fail with "flag provided but not defined" and the binary look like no
+    Terraform, and ``TF_CLI_ARGS_show=-no-color`` or a ``-json`` would change what the library reads.
+
+    >>> without_cli_args({"PATH": "/bin", "TF_CLI_ARGS": "-input=false", "TF_CLI_ARGS_version": "-x", "TF_LOG": "off"})
+    {'PATH': '/bin', 'TF_LOG': 'off'}
+    """
+    return {key: value for key, value in environ.items() if key != "TF_CLI_ARGS" and not key.startswith("TF_CLI_ARGS_")}
+
+
 @functools.lru_cache(maxsize=32)
 def _inspect_cached(path: str, _mtime_ns: int, _size: int) -> TerraformBinary:
     try:
@@ -201,7 +215,7 @@ def _inspect_cached(path: str, _mtime_ns: int, _size: int) -> TerraformBinary:
             stdin=subprocess.DEVNULL,
             capture_output=True,
             timeout=_VERSION_TIMEOUT,
-            env={**os.environ, "CHECKPOINT_DISABLE": "1"},
+            env={**without_cli_args(os.environ), "CHECKPOINT_DISABLE": "1"},
             check=False,
         )
     except (OSError, subprocess.TimeoutExpired) as exc:
@@ -436,11 +450,7 @@ def terraform_environment(
     [('CHECKPOINT_DISABLE', '1'), ('PATH', '/bin'), ('TF_CLI_CONFIG_FILE', '/s/tf.rc'),
      ('TF_DATA_DIR', '/w/.terraform'), ('TF_INPUT', '0'), ('TF_IN_AUTOMATION', '1')]
     """
-    env = {
-        key: value
-        for key, value in base.items()
-        if key not in _DROPPED_ENV and not key.startswith("TF_CLI_ARGS_")
-    }
+    env = {key: value for key, value in without_cli_args(base).items() if key not in _DROPPED_ENV}
     env["TF_IN_AUTOMATION"] = "1"
     env["TF_INPUT"] = "0"
     env["CHECKPOINT_DISABLE"] = "1"

@@ -26,7 +26,7 @@ from .._errors import PlanFormatError
 from .._frozen import public
 from .._loading.lifecycle import ending_on_signals, temporary_directory
 from .._loading.source import InputTooLarge, is_saved_plan
-from .binary import TerraformNotFoundError, inspect_binary, run_command
+from .binary import TerraformNotFoundError, inspect_binary, run_command, without_cli_args
 from .locate import locate_terraform
 
 if TYPE_CHECKING:
@@ -38,8 +38,6 @@ __all__ = ["SHOW_TIMEOUT", "BinaryPlanError", "binary_plan_json", "load_plan_fil
 #: How long ``terraform show -json`` may take, in seconds.
 SHOW_TIMEOUT: Final = 300.0
 _NEEDS: Final = "terraform or tofu on PATH (or --terraform PATH, or $TF_ACC_TERRAFORM_PATH)"
-#: Variables that would change what ``show`` prints, or make it wait for input.
-_DROPPED: Final = ("TF_CLI_ARGS", "TF_CLI_ARGS_show")
 #: What Terraform (0.13 to 1.11) and OpenTofu print when ``show`` cannot start the plan's providers where it runs.
 _NO_PROVIDERS: Final = ("to obtain schema", "Could not load plugin", "Failed to load plugin schemas")
 
@@ -61,7 +59,7 @@ class BinaryPlanError(PlanFormatError):
 
 
 def _environment(environ: Mapping[str, str], empty_config: str) -> dict[str, str]:
-    env = {key: value for key, value in environ.items() if key not in _DROPPED}
+    env = without_cli_args(environ)
     env["TF_IN_AUTOMATION"] = "1"
     env["TF_INPUT"] = "0"
     env["CHECKPOINT_DISABLE"] = "1"

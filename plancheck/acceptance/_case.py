@@ -31,6 +31,7 @@ __all__ = [
     "Sensitive",
     "TestCase",
     "TestStep",
+    "require_utf8",
     "sensitive_strings",
     "unwrap_sensitive",
 ]
@@ -107,7 +108,9 @@ def sensitive_strings(value: Any) -> list[str]:
 def unwrap_sensitive(value: Any, where: str) -> Any:
     """A plain JSON-ready copy of ``value``: Sensitive unwrapped, tuples as lists, Decimals kept exact.
 
-    Raises :class:`TestDefinitionError` naming the JSON location of anything that is not JSON.
+    Raises :class:`TestDefinitionError` naming the JSON location of anything that is not JSON, or of a string
+    that is no UTF-8 text (a lone surrogate: Terraform reads UTF-8 files). Below a Sensitive, whose keys are as
+    secret as its values, a key is named ``"(sensitive)"`` and a key that is no str is not shown.
 
     >>> unwrap_sensitive({"a": Sensitive(["x", 1])}, "variables")
     {'a': ['x', 1]}
@@ -115,28 +118,36 @@ def unwrap_sensitive(value: Any, where: str) -> Any:
     Traceback (most recent call last):
     ...
     plancheck.acceptance.TestDefinitionError: variables["a"]: expected a JSON value (str, number, bool, None, list, dict), got set
+    >>> unwrap_sensitive({"a": Sensitive({"hunter2": float("nan")})}, "variables")
+    Traceback (most recent call last):
+    ...
+    plancheck.acceptance.TestDefinitionError: variables["a"]["(sensitive)"]: numbers must be finite, got nan
     """
     result: list[Any] = [None]
-    # (value, where, container, key): iterative, so a deeply nested value cannot hit RecursionError.
-    stack: list[tuple[Any, str, Any, Any]] = [(value, where, result, 0)]
+    # (value, where, container, key, below a Sensitive): iterative, so a deeply nested value cannot hit RecursionError.
+    stack: list[tuple[Any, str, Any, Any, bool]] = [(value, where, result, 0, False)]
     while stack:
-        current, at, container, key = stack.pop()
+        current, at, container, key, hidden = stack.pop()
         while isinstance(current, Sensitive):
-            current = current.value
+            current, hidden = current.value, True
         if isinstance(current, Mapping):
             new: dict[str, Any] = {}
             for k, v in current.items():
                 if not isinstance(k, str):
-                    raise TestDefinitionError(at, f"map keys must be str, got {_type_name(k)} {k!r}")
+                    shown = "" if hidden else f" {k!r}"
+                    raise TestDefinitionError(at, f"map keys must be str, got {_type_name(k)}{shown}")
+                require_utf8(k, at, secret=hidden)
                 new[k] = None
-                stack.append((v, f"{at}[{_quote(k)}]", new, k))
+                stack.append((v, f'{at}["(sensitive)"]' if hidden else f"{at}[{_quote(k)}]", new, k, hidden))
             container[key] = new
         elif isinstance(current, (list, tuple)):
             items: list[Any] = [None] * len(current)
             for i, v in enumerate(current):
-                stack.append((v, f"{at}[{i}]", items, i))
+                stack.append((v, f"{at}[{i}]", items, i, hidden))
             container[key] = items
         elif current is None or isinstance(current, (str, bool, int)):
+            if isinstance(current, str):
+                require_utf8(current, at, secret=hidden)
             container[key] = current
         elif isinstance(current, float):
             if current != current or current in (float("inf"), float("-inf")):
@@ -151,6 +162,23 @@ def unwrap_sensitive(value: Any, where: str) -> Any:
                 at, f"expected a JSON value (str, number, bool, None, list, dict), got {_type_name(current)}"
             )
     return result[0]
+
+
+def require_utf8(text: str, where: str, *, secret: bool = False) -> None:
+    """Raise :class:`TestDefinitionError` at ``where`` when ``text`` cannot be written as UTF-8: it shows none of it,
+    and where in it only when it is no ``secret``.
+
+    >>> require_utf8("ok", "TestStep.config")
+    >>> require_utf8("a\\ud800", "TestStep.config")
+    Traceback (most recent call last):
+    ...
+    plancheck.acceptance.TestDefinitionError: TestStep.config: expected UTF-8 text, found a lone surrogate at character 1
+    """
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        at = "" if secret else f" at character {exc.start}"
+        raise TestDefinitionError(where, f"expected UTF-8 text, found a lone surrogate{at}") from None
 
 
 def _quote(key: str) -> str:
@@ -574,7 +602,9 @@ class TestStep(FrozenValue):
             raise TestDefinitionError(
                 "TestStep", "missing config=, config_directory=, config_file=, import_state=True or refresh_state=True"
             )
-        if isinstance(self.config, Mapping):
+        if isinstance(self.config, str):
+            require_utf8(self.config, "TestStep.config")
+        elif isinstance(self.config, Mapping):
             object.__setattr__(self, "config", MappingProxyType(_copy_json_like(dict(self.config), "TestStep.config")))
         elif self.config is not None and not isinstance(self.config, str) and not callable(self.config):
             raise TestDefinitionError(
@@ -687,6 +717,9 @@ class TestStep(FrozenValue):
         for name in ("import_state_id_prefix", "import_state_verify_identifier_attribute"):
             if not isinstance(getattr(self, name), str):
                 raise TestDefinitionError(f"TestStep.{name}", f"expected a str, got {_type_name(getattr(self, name))}")
+        for name in ("import_state_id", "resource_name", "import_state_id_prefix"):
+            if getattr(self, name) is not None:
+                require_utf8(getattr(self, name), f"TestStep.{name}")  # a command-line argument, or an import block's
         if not self.import_state_verify_identifier_attribute:
             raise TestDefinitionError("TestStep.import_state_verify_identifier_attribute", "must not be empty")
         for name in ("import_state_id_func", "import_state_check"):

@@ -32,7 +32,7 @@ from .._redact import SENSITIVE as REDACTED
 from .._terraform.binary import CommandResult, TerraformBinary
 from ..querycheck import QueryFormatError, QueryOutput
 from ..tfversion import Version, VersionError
-from ._case import TestStep
+from ._case import TestStep, require_utf8
 from ._checks import query_result_failures
 from ._errors import Stage, TestDefinitionError, _listing, _StepFailure
 from ._workplace import Place, WorkingDirectory
@@ -434,6 +434,10 @@ class _ImportStep:
                 raise self.fail(
                     Stage.IMPORT, f"import_state_id_func returned {type(returned).__name__}, expected the import id (str)"
                 )
+            try:
+                require_utf8(returned, "import_state_id_func's id")  # a command-line argument, or an import block's
+            except TestDefinitionError as exc:
+                raise self.fail(Stage.IMPORT, str(exc)) from None
             found = returned
         elif step.import_state_id is not None:
             found = step.import_state_id

@@ -68,7 +68,7 @@ from .._terraform.providers.server import (
 )
 from .._terraform.providers.wire import ProviderDiagnostic
 from .._text import exception_text
-from ._case import TestStep, unwrap_sensitive
+from ._case import TestStep, require_utf8, unwrap_sensitive
 from ._errors import Stage, TestDefinitionError, _StepFailure
 from ._statefiles import default_leftovers_dir
 from .config import TestStepConfigRequest
@@ -330,6 +330,7 @@ class WorkingDirectory:
         )
         if isinstance(step.config, str):
             target = self.root / HCL_FILE
+            require_utf8(step.config, "TestStep.config")
             target.write_text(step.config, encoding="utf-8")
             self._written.append(target)
         elif isinstance(step.config, Mapping):
@@ -341,6 +342,7 @@ class WorkingDirectory:
             self._copy_file(Path(step.config_file))
         for name, text in (extra or {}).items():
             target = self.root / name
+            require_utf8(text, name)  # made of the step's own strings (an import block's id, say)
             target.write_text(text, encoding="utf-8")
             self._written.append(target)
         digest = self._digest()

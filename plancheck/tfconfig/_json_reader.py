@@ -651,6 +651,8 @@ def python_to_node(value: Any) -> Node:
             for key, child in container.items():
                 if not isinstance(key, str):
                     raise source.error(-1, trail_steps(steps), "str property names", f"a key of type {type(key).__name__}")
+                if not key.isascii() and not _utf8(key):
+                    raise source.error(-1, trail_steps(steps), "UTF-8 property names", "a key with a lone surrogate")
                 child_steps = Trail(steps, key)
                 child_node = _scalar_or_container(child, child_steps, source)
                 items.append((key, -1, child_node))
@@ -669,12 +671,23 @@ def python_to_node(value: Any) -> Node:
     return root
 
 
+def _utf8(text: str) -> bool:
+    """Whether ``text`` can be written as UTF-8, as a ``.tf.json`` file is (a lone surrogate cannot)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def _scalar_or_container(value: Any, trail: Trail | tuple[Step, ...], source: Source) -> Node:
     if value is None:
         return Node(NULL, None, -1)
     if value is True or value is False:
         return Node(BOOL, value, -1)
     if isinstance(value, str):
+        if not value.isascii() and not _utf8(value):
+            raise source.error(-1, trail_steps(trail), "UTF-8 text", "a lone surrogate")
         return Node(STRING, value, -1)
     if isinstance(value, int):
         return Node(NUMBER, int(value), -1)

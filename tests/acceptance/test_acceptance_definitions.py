@@ -111,6 +111,47 @@ def test_bad_definitions_name_the_argument(build: Any, message: str) -> None:
     assert isinstance(info.value, ValueError)
 
 
+#: A key below Sensitive(...) is as secret as its value: planted in every row, it must never show.
+_KEY = "zz-secret-key-9k8j7h"
+_UTF8 = "expected UTF-8 text, found a lone surrogate at character"
+
+
+@pytest.mark.parametrize(
+    ("build", "message"),
+    [
+        pytest.param(lambda: Step(config="", variables={"v": Sensitive({_KEY: float("nan")})}),
+                     'TestStep.variables["v"]["(sensitive)"]: numbers must be finite, got nan', id="nan-below-a-secret-key"),
+        pytest.param(lambda: Step(config="", variables={"v": Sensitive({_KEY: {1, 2}})}),
+                     'TestStep.variables["v"]["(sensitive)"]: expected a JSON value (str, number, bool, None, list, dict), '
+                     "got set", id="not-json-below-a-secret-key"),
+        pytest.param(lambda: Step(config="", variables={"v": Sensitive({_KEY: [{3: "x"}]})}),
+                     'TestStep.variables["v"]["(sensitive)"][0]: map keys must be str, got int', id="key-not-str-below-a-secret"),
+        pytest.param(lambda: Step(config="", variables={"v": {"a": Sensitive({b"zz-secret-bytes": 1})}}),
+                     'TestStep.variables["v"]["a"]: map keys must be str, got bytes', id="secret-key-not-str"),
+        pytest.param(lambda: Step(config="", variables={"v": Sensitive({_KEY: "zz-secret-\ud800-value"})}),
+                     'TestStep.variables["v"]["(sensitive)"]: expected UTF-8 text, found a lone surrogate',
+                     id="surrogate-in-a-secret-not-located"),
+        pytest.param(lambda: Step(config="", variables={"v": {"k": ["ok", "\udc00"]}}),
+                     f'TestStep.variables["v"]["k"][1]: {_UTF8} 0', id="surrogate-in-a-value"),
+        pytest.param(lambda: Step(config="", variables={"v": {"a\ud800": 1}}),
+                     f'TestStep.variables["v"]: {_UTF8} 1', id="surrogate-in-a-key"),
+        pytest.param(lambda: Step(config='output "x" {\n  value = "\ud800"\n}\n'),
+                     f"TestStep.config: {_UTF8} 24", id="surrogate-in-the-config"),
+        pytest.param(lambda: Step(query=True, config='list "a" "b" {\n  provider = x\n}\n# \ud800'),
+                     f"TestStep.config: {_UTF8} 34", id="surrogate-in-a-query"),
+        pytest.param(lambda: Step(config="", import_state=True, resource_name="a.b", import_state_id="id-\ud800"),
+                     f"TestStep.import_state_id: {_UTF8} 3", id="surrogate-in-an-import-id"),
+    ],
+)
+def test_a_value_terraform_cannot_read_is_named_and_a_secret_key_never_shown(build: Any, message: str) -> None:
+    # Before: a secret key showed in the location ('["zz-secret-key-9k8j7h"]') and in a non-str key's repr, and a
+    # lone surrogate was the runner's bare UnicodeEncodeError when it wrote the step's files.
+    with pytest.raises(TestDefinitionError) as info:
+        build()
+    assert str(info.value) == message
+    assert "zz-secret" not in str(info.value)
+
+
 _QUERY_NOT_USED = [
     ("plan_only", {"plan_only": True}),
     ("destroy", {"destroy": True}),

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from acceptance_fakes import make_fake_terraform
 
+from plancheck import load_plan_file
 from plancheck._plugin.acceptance import make_acceptance
 from plancheck._plugin.gate import report_header
 from plancheck._terraform.binary import (
@@ -128,6 +129,43 @@ def test_version_is_read_from_json_or_text(tmp_path: Path, output: str, expected
     if platform is not None:
         assert binary.platform == platform
     assert binary.path == str(script)
+
+
+#: Terraform as it reads its command line: TF_CLI_ARGS and TF_CLI_ARGS_<command> are added to it, and a flag
+#: the command does not take is refused (``flag provided but not defined``).
+_STRICT_TERRAFORM = """#!/bin/sh
+cmd=$1
+shift
+eval "extra=\\${TF_CLI_ARGS_$cmd:-}"
+set -- "$@" ${TF_CLI_ARGS:-} $extra
+case "$cmd $*" in
+  "version -json") echo '{"terraform_version": "1.11.4", "platform": "linux_amd64"}' ;;
+  "show -no-color -json "*) echo '{"format_version": "1.2", "terraform_version": "1.11.4"}' ;;
+  *) echo "Error parsing command-line flags: flag provided but not defined: $*" >&2; exit 1 ;;
+esac
+"""
+
+
+@pytest.mark.parametrize(
+    ("variable", "value"),
+    [
+        pytest.param("TF_CLI_ARGS", "-input=false", id="TF_CLI_ARGS-input"),
+        pytest.param("TF_CLI_ARGS", "-no-color -lock-timeout=5m", id="TF_CLI_ARGS-two-flags"),
+        pytest.param("TF_CLI_ARGS_version", "-input=false", id="TF_CLI_ARGS_version"),
+        pytest.param("TF_CLI_ARGS_show", "-input=false", id="TF_CLI_ARGS_show"),
+    ],
+)
+def test_a_users_tf_cli_args_never_reach_the_librarys_own_commands(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, variable: str, value: str
+) -> None:
+    # A CI that sets TF_CLI_ARGS=-input=false for its own plans made every route that inspects the binary (a binary
+    # plan in the CLI and --tf-plan, load_plan_file, mock-plan, the runner) fail: "version -json gave no version".
+    terraform = _exe(tmp_path / "terraform", _STRICT_TERRAFORM)
+    monkeypatch.setenv(variable, value)
+    assert (inspect_binary(terraform).version, discover_terraform(terraform, {}).version) == ("1.11.4", "1.11.4")
+    plan = tmp_path / "tfplan"
+    plan.write_bytes(b"PK\x03\x04 a saved plan")
+    assert load_plan_file(plan, terraform).terraform_version == "1.11.4"
 
 
 def test_version_is_asked_once_per_binary(tmp_path: Path) -> None:

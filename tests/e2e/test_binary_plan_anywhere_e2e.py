@@ -77,8 +77,10 @@ def planned(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFac
 
 @pytest.fixture
 def user_env(planned: Planned, monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
-    """The environment of a user in ``elsewhere``: no TF_DATA_DIR, a CLI configuration that is gone."""
+    """The environment of a user in ``elsewhere``: no TF_DATA_DIR, a CLI configuration that is gone, and the
+    ``TF_CLI_ARGS=-input=false`` a CI sets for its own plans (which ``version -json`` refuses as a flag)."""
     monkeypatch.delenv("TF_DATA_DIR", raising=False)
+    monkeypatch.setenv("TF_CLI_ARGS", "-input=false")
     monkeypatch.delenv("TF_ACC_TERRAFORM_PATH", raising=False)
     monkeypatch.setenv("TF_CLI_CONFIG_FILE", str(planned.elsewhere / "missing.tfrc"))
     monkeypatch.chdir(planned.elsewhere)

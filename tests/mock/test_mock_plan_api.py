@@ -60,6 +60,11 @@ def bad_arguments(tmp: Path) -> list[Any]:
         pytest.param({"variables": {"pw": Sensitive({SECRET, "x"})}}, "variables",
                      'variables["pw"]: expected a JSON value (str, number, bool, None, list, dict), got set',
                      id="variables-not-json"),
+        pytest.param({"variables": {"pw": Sensitive({SECRET: float("nan")})}}, "variables",
+                     'variables["pw"]["(sensitive)"]: numbers must be finite, got nan', id="variables-secret-key-hidden"),
+        pytest.param({"variables": {"pw": "x\ud800"}}, "variables",
+                     'variables["pw"]: expected UTF-8 text, found a lone surrogate at character 1',
+                     id="variables-not-utf8"),
         pytest.param({"var_files": "a.tfvars"}, "var_files", "var_files: expected a list, got str", id="var-files-str"),
         pytest.param({"var_files": [missing]}, "var_files", f"var_files[0]: {missing}: no such file",
                      id="var-files-missing"),
@@ -77,7 +82,7 @@ def bad_arguments(tmp: Path) -> list[Any]:
     ]
 
 
-@pytest.mark.parametrize("case", range(15), ids=[p.id for p in bad_arguments(Path("/t"))])
+@pytest.mark.parametrize("case", range(len(bad_arguments(Path("/t")))), ids=[p.id for p in bad_arguments(Path("/t"))])
 def test_a_bad_argument_is_a_typed_error_naming_it(case: int, tmp_path: Path) -> None:
     param = bad_arguments(tmp_path)[case]
     given, argument, message = param.values

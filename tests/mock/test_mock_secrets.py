@@ -188,3 +188,32 @@ def test_a_variable_the_plan_says_is_sensitive_is_scrubbed() -> None:
                           '{"pw": {"sensitive": true}, "n": {}}}}}')
     assert plan_sensitive(plan.raw, ["pw=plan-pw-secret", "n=visible"]).scrub("plan-pw-secret visible") == "(sensitive) visible"
     assert len(plan_sensitive({"format_version": "1.2"}, ["pw=plan-pw-secret"])) == 0
+
+
+_CHILD_DEFAULT = f'variable "pw" {{\n  sensitive = true\n  default = "{_S}"\n}}\n'
+
+
+@pytest.mark.parametrize(("layout", "scrubbed"), [
+    pytest.param({"main.tf": 'module "c" {\n  source = "./child"\n}\n', "child/v.tf": _CHILD_DEFAULT}, True,
+                 id="child"),
+    pytest.param({"main.tf": 'module "c" {\n  source = "./child"\n}\n', "child/main.tf": 'module "g" {\n'
+                  '  source = "../lib/g"\n}\n', "lib/g/v.tf": _CHILD_DEFAULT}, True, id="grandchild-through-a-parent"),
+    pytest.param({"main.tf.json": '{"module": {"c": {"source": "./child"}}}',
+                  "child/v.tf.json": f'{{"variable": {{"pw": {{"sensitive": true, "default": "{_S}"}}}}}}'}, True,
+                 id="json-child"),
+    pytest.param({"main.tf": 'module "c" {\n  source = "./gone"\n}\nmodule "d" {\n  source = "./child"\n}\n',
+                  "child/v.tf": _CHILD_DEFAULT}, False, id="a-missing-module-stops-terraform-before-any-default"),
+    pytest.param({"main.tf": 'module "c" {\n  source = "./child"\n}\n',
+                  "child/v.tf": f'variable "pw" {{\n  default = "{_S}"\n}}\n'}, False, id="child-not-sensitive"),
+])
+def test_a_local_child_modules_sensitive_default_is_scrubbed(
+    tmp_path: Path, layout: dict[str, str], scrubbed: bool
+) -> None:
+    # Terraform's error shows a child's default it evaluated, before any plan lists the module's variables.
+    root = tmp_path / "root"
+    for name, text in layout.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text, encoding="utf-8")
+    shown = f'cannot convert "{_S}" to number; "visible-name"'
+    expected = 'cannot convert "(sensitive)" to number; "visible-name"' if scrubbed else shown
+    assert input_secrets(root, [], [], {}).scrub(shown) == expected

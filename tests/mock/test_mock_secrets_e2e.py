@@ -105,3 +105,60 @@ def test_mock_plan_never_prints_a_sensitive_variable(
         assert 'cloud_bucket.b["(sensitive)"]' in (json.loads(out)["resource_changes"][0]["address"] if output == "json" else out)
     else:
         assert "(sensitive)" in err
+
+
+CHILD = '''
+variable "pw" {
+  type      = string
+  sensitive = true
+  default   = "%s"
+}
+output "n" {
+  value = %s
+}
+'''
+CALLER = REQUIRED + '''
+module "c" {
+  source = "./child"
+}
+resource "cloud_bucket" "b" {
+  for_each   = toset([module.c.n])
+  name       = each.key
+  website    = { index_document = "index.html" }
+  cors_rules = [{ origins = ["https://example.com"] }]
+}
+'''
+
+
+@pytest.mark.parametrize("output", ["text", "json"])
+@pytest.mark.parametrize(("value", "status"), [pytest.param("nonsensitive(var.pw)", 0, id="for-each-key"),
+                                               pytest.param("tonumber(nonsensitive(var.pw))", 2, id="terraform-error")])
+def test_mock_plan_never_prints_a_child_modules_sensitive_default(
+    tf_acceptance: AcceptanceRunner, tmp_path: Path, value: str, status: int, output: str
+) -> None:
+    # A child module's variable is in no `variables` of the plan: its default showed in the address, and in
+    # Terraform's error before any plan.
+    module = tmp_path / "module"
+    (module / "child").mkdir(parents=True)
+    (module / "main.tf").write_text(CALLER, encoding="utf-8")
+    (module / "child" / "main.tf").write_text(CHILD % (PLAIN, value), encoding="utf-8")
+    code, out, err = cli("mock-plan", str(module), "--mock", f"acme/cloud={CLOUD_SCHEMA}", "--format", output,
+                         "--terraform", tf_acceptance.terraform.path, environ=automation())
+    assert code == status, err
+    assert leaks(out + err, {"plain": PLAIN}) == []
+    assert "(sensitive)" in (out if status == 0 else err)
+
+
+def test_mock_plan_never_prints_a_child_modules_sensitive_output(tf_acceptance: AcceptanceRunner, tmp_path: Path) -> None:
+    # Nor its sensitive output's constant, which the root need not output: only the configuration shows it.
+    module = tmp_path / "module"
+    (module / "child").mkdir(parents=True)
+    (module / "main.tf").write_text(CALLER.replace("toset([module.c.n])", "toset([nonsensitive(module.c.n)])"),
+                                    encoding="utf-8")
+    (module / "child" / "main.tf").write_text(f'output "n" {{\n  value     = "{PLAIN}"\n  sensitive = true\n}}\n',
+                                              encoding="utf-8")
+    code, out, err = cli("mock-plan", str(module), "--mock", f"acme/cloud={CLOUD_SCHEMA}",
+                         "--terraform", tf_acceptance.terraform.path, environ=automation())
+    assert code == 0, err
+    assert leaks(out + err, {"plain": PLAIN}) == []
+    assert 'cloud_bucket.b["(sensitive)"]' in out

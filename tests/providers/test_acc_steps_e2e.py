@@ -197,6 +197,29 @@ def test_import_block_plans_a_no_op_import_and_runs_the_plan_checks(tf_acceptanc
     assert "1 to import" in plans[0].stdout
 
 
+def _import_by_an_id_that_is_no_utf8_text(tf_acceptance: AcceptanceRunner, kind: ImportStateKind) -> None:
+    # A lone surrogate from import_state_id_func was a bare UnicodeEncodeError where the id became an argument of
+    # `terraform import` (or a file holding the import block).
+    runner = runner_for(tf_acceptance)
+    with pytest.raises(AcceptanceError) as info:
+        runner.run(TestCase(providers={WIDGET: Made()}, steps=[
+            TestStep(config=hcl(), variables=VARS),
+            TestStep(import_state=True, import_state_kind=kind, resource_name=ADDRESS,
+                     import_state_id_func=lambda state: "w-\ud800"),
+        ]))
+    assert (info.value.step, info.value.stage) == (2, Stage.IMPORT)
+    assert info.value.reason == "import_state_id_func's id: expected UTF-8 text, found a lone surrogate at character 2"
+
+
+def test_an_import_id_that_is_no_utf8_text_fails_the_import_command(tf_acceptance: AcceptanceRunner) -> None:
+    _import_by_an_id_that_is_no_utf8_text(tf_acceptance, ImportStateKind.ImportCommandWithID)
+
+
+@pytest.mark.tf_min_version("1.5")
+def test_an_import_id_that_is_no_utf8_text_fails_the_import_block(tf_acceptance: AcceptanceRunner) -> None:
+    _import_by_an_id_that_is_no_utf8_text(tf_acceptance, ImportStateKind.ImportBlockWithID)
+
+
 @pytest.mark.tf_min_version("1.5")
 def test_import_block_with_a_changed_resource_fails_as_go_does(tf_acceptance: AcceptanceRunner) -> None:
     made = Made()

@@ -75,6 +75,9 @@ DICTS: dict[str, tuple[Any, str]] = {
     "a sensitive default in a list of files": (
         [{"variable": {"pw": {"sensitive": True, "default": {KEY: math.inf}}}}],
         '$[0]["variable"]["pw"]["default"]["(sensitive)"]: expected a finite number'),
+    "a lone surrogate in a sensitive default": (
+        {"variable": {"pw": {"sensitive": True, "default": {KEY: "s\ud800"}}}},
+        '$.variable["pw"]["default"]["(sensitive)"]: expected UTF-8 text, found a lone surrogate'),
     # Not over-hidden: a default no sensitive block holds.
     "a default of a variable that is not sensitive": (
         {"variable": {"pw": {"default": {KEY: math.nan}}}},

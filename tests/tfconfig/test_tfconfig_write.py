@@ -351,6 +351,13 @@ INVALID: list[tuple[str, Any, str]] = [
         {"locals": {"a": [Decimal("-Infinity")]}},
         '$.locals["a"][0]: expected a finite number, found -Infinity',
     ),
+    # A .tf.json file is UTF-8, which no lone surrogate is: dumps_config and write_config raised UnicodeEncodeError.
+    ("lone-surrogate", {"locals": {"a": ["é", "x\udfff"]}}, '$.locals["a"][1]: expected UTF-8 text, found a lone surrogate'),
+    (
+        "lone-surrogate-key",
+        {"locals": {"a\ud800": 1}},
+        "$.locals: expected UTF-8 property names, found a key with a lone surrogate",
+    ),
     (
         "check-without-name",
         {"check": {"assert": {"condition": True, "error_message": "x"}}},

@@ -459,7 +459,8 @@ def input_secrets(
     """The values given to the sensitive variables of the module in ``directory``: by ``--var NAME=VALUE``
     (``variables``), by the variables files (``var_files``, and those Terraform loads from ``directory`` itself:
     ``terraform.tfvars``, ``*.auto.tfvars`` and their ``.json``), by ``TF_VAR_NAME`` in ``environ``, and the
-    defaults the module declares for them.
+    defaults the module declares for them; and the defaults of the sensitive variables of every local module it
+    reaches (``source = "./child"``).
 
     >>> import tempfile
     >>> with tempfile.TemporaryDirectory() as d:
@@ -479,6 +480,13 @@ def input_secrets(
         found.extend(_file_values(path, names))
     found.extend(environ[f"TF_VAR_{name}"] for name in names if f"TF_VAR_{name}" in environ)
     found.extend(_default_values(directory, names))
+    # A local child module's sensitive default is Terraform's to show too ("cannot convert "<default>" to number").
+    try:
+        children = _local_modules(os.path.realpath(directory), directory)[1:]
+    except MockPlanArgumentError:
+        children = []  # a module that cannot be read or reached: Terraform refuses it before evaluating a default
+    for child in map(Path, children):
+        found.extend(_default_values(child, declared_sensitive(child)))
     return Secrets(found)
 
 
