@@ -12,11 +12,10 @@ import os
 import weakref
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
-if TYPE_CHECKING:
-    from .._errors import DocumentFormatError
-    from .._redact import Secrets
+from .._errors import DocumentFormatError
+from .._redact import Secrets
 
 __all__ = ["DocumentCache", "SessionDocuments", "load_plan_file"]
 
@@ -47,9 +46,6 @@ class DocumentCache(Generic[T]):
         self.loads = 0
 
     def _load(self, path: Path) -> T | DocumentFormatError:
-        # Imported on first load, not with the plugin: pytest imports the plugin for every session.
-        from .._errors import DocumentFormatError
-
         self.loads += 1
         try:
             return self._loader(path)
@@ -145,8 +141,8 @@ class SessionDocuments:
     (False, <plancheck documents: 0 plans, 0 states>)
     """
 
-    # Secrets (and with them tfjsonpath) are imported on first use: pytest imports the plugin, and so
-    # this module, for every session, also those that never load a document.
+    # Made, and this module imported, with the session's first document or secret (or the first fixture that
+    # loads one): a session that never loads a document imports none of this (see the plugin's hooks).
 
     __slots__ = (
         "_changes", "_collected", "_held", "_lasting_union", "_lingering", "_module", "_outside", "_scoped", "_test",
@@ -202,8 +198,6 @@ class SessionDocuments:
         >>> docs.met(Secrets(["hunter2"])); docs.met(plan); len(docs), "hunter2" in docs.secrets()
         (2, True)
         """
-        from .._redact import Secrets
-
         if isinstance(found, Secrets):
             if len(found):
                 (self._test if self._testing else self._outside).append(found)
@@ -334,8 +328,6 @@ class SessionDocuments:
         settled = self._sources(lingering=False)
         if len(found) == len(settled):
             return found
-        from .._redact import Secrets
-
         only = Secrets(value for value in found.ordered if value not in settled)
         if not any(only.touches(text) for text in texts()):
             return found
@@ -359,8 +351,6 @@ class SessionDocuments:
         known = self._unions.get(lingering)
         if known is not None and known[0] == key:
             return known[1]
-        from .._redact import Secrets
-
         found = self._lasting()
         held = [(doc_id, ref()) for doc_id, ref in list(self._held.items())]
         test_ids = {id(source) for source in self._test}
@@ -387,8 +377,6 @@ class SessionDocuments:
     def _lasting(self) -> Secrets:
         """The secrets of the session's whole length: the fixtures' documents (the cache holds them) and those
         found outside any test. Only ever added to, so their counts tell whether the union is stale."""
-        from .._redact import Secrets
-
         key = (self.plans.loads + self.states.loads, len(self._outside))
         known = self._lasting_union
         if known is not None and known[0] == key:
