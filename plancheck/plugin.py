@@ -22,6 +22,7 @@ from ._plugin.hooks import (  # noqa: F401
     plancheck_documents,
     pytest_addoption,
     pytest_assertrepr_compare,
+    pytest_assertrepr_compare_plan_snapshot,
     pytest_configure,
     pytest_ignore_collect,
     pytest_load_initial_conftests,

@@ -57,6 +57,7 @@ __all__ = [
     "plancheck_documents",
     "pytest_addoption",
     "pytest_assertrepr_compare",
+    "pytest_assertrepr_compare_plan_snapshot",
     "pytest_configure",
     "pytest_ignore_collect",
     "pytest_load_initial_conftests",
@@ -140,7 +141,6 @@ def pytest_configure(config: pytest.Config) -> None:
                 documents.met(found)
         else:
             _listen_for_the_first(config)
-    config.pluginmanager.register(_SnapshotReport(), "plancheck-snapshot-report")
     if not tf_acc_gate(config):  # tf_acc_gate = false: TF_ACC=1 for the session (the gate's module only then)
         from .gate import configure_tf_acc
 
@@ -716,31 +716,29 @@ class _SetupShowScrubber:
             fixturedef.ids = ids
 
 
-class _SnapshotReport:
-    """The wrapper around ``pytest_assertrepr_compare`` that explains a failed plan snapshot (see
-    :mod:`.snapshot`), registered by ``pytest_configure``: a hook module holds one implementation of a hook."""
+# A second implementation of the hook in this module, named apart (pluggy's specname): registering an object of
+# its own for it cost every session as much as a module of the package does.
+@pytest.hookimpl(wrapper=True, specname="pytest_assertrepr_compare")
+def pytest_assertrepr_compare_plan_snapshot(
+    config: pytest.Config, op: str, left: object, right: object
+) -> Generator[None, list[list[str]], list[list[str]]]:
+    """Plan snapshots (see :mod:`.snapshot`) explained as review comments; everything else as the other hooks say.
 
-    @pytest.hookimpl(wrapper=True)
-    def pytest_assertrepr_compare(
-        self, config: pytest.Config, op: str, left: object, right: object
-    ) -> Generator[None, list[list[str]], list[list[str]]]:
-        """Plan snapshots explained as review comments; everything else as the other hooks say.
+    The hook is not first-result: pytest takes the first explanation of the list all its
+    implementations give, so the review comments go first.
+    """
+    explained = yield
+    if op != "==":
+        return explained
+    from .snapshot import (
+        explain_plan_snapshot,  # with a failed comparison: a session imports it only then
+    )
 
-        The hook is not first-result: pytest takes the first explanation of the list all its
-        implementations give, so the review comments go first.
-        """
-        explained = yield
-        if op != "==":
-            return explained
-        from .snapshot import (
-            explain_plan_snapshot,  # with a failed comparison: a session imports it only then
-        )
-
-        try:
-            ours = explain_plan_snapshot(left, right)
-        except Exception:  # an explanation is a courtesy: syrupy's stays
-            return explained
-        return explained if ours is None else [ours, *explained]
+    try:
+        ours = explain_plan_snapshot(left, right)
+    except Exception:  # an explanation is a courtesy: syrupy's stays
+        return explained
+    return explained if ours is None else [ours, *explained]
 
 
 def pytest_assertrepr_compare(config: pytest.Config, op: str, left: object, right: object) -> list[str] | None:
