@@ -5,7 +5,7 @@ every report from the first document on, wherever that document was made: in the
 reports still to come: this phase's, its teardown's, its JUnit case, what it logged and warned), in a
 fixture's setup, in one test while a later test shows it, in a ``pytest_generate_tests`` that names tests
 by its values (the ids are made before any hook of the scrub was registered), in a test module that is not
-the first collected, and in xdist workers. Each is run in every way pytest shows a test and searched whole.
+the first collected (also one whose import then fails), and in xdist workers. Each is run in every way pytest shows a test and searched whole.
 """
 
 from __future__ import annotations
@@ -121,6 +121,12 @@ PLAN = load_plan(HERE / "plan.json")
 def test_value(value):
     assert value == "nope"
 """}),
+    "a module whose import fails showing it": ("", {
+        "test_a_plain": "def test_plain():\n    assert 1\n",
+        "test_b_broken": HEADER + """
+PLAN = load_plan(HERE / "plan.json")
+raise RuntimeError(f"import fails showing {_secret(PLAN)}")
+"""}),
 }
 
 MODES = {
@@ -157,7 +163,8 @@ def test_the_first_document_is_scrubbed_wherever_it_is_met(
     assert leaks(output, PLAN_SECRETS) == [], output
     assert leaks(_junit_text(junit), PLAN_SECRETS) == []
     if "--collect-only" not in args:
-        assert result.parseoutcomes().get("failed"), output  # the secret was shown, scrubbed
+        outcomes = result.parseoutcomes()
+        assert outcomes.get("failed") or outcomes.get("errors"), output  # the secret was shown, scrubbed
         assert "(sensitive)" in output, output
 
 
