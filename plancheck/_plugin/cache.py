@@ -145,8 +145,8 @@ class SessionDocuments:
     # loads one): a session that never loads a document imports none of this (see the plugin's hooks).
 
     __slots__ = (
-        "_changes", "_collected", "_held", "_lasting_union", "_lingering", "_module", "_outside", "_scoped", "_test",
-        "_testing", "_unions", "plans", "states",
+        "_changes", "_collected", "_held", "_kept", "_lasting_union", "_lingering", "_module", "_outside", "_scoped",
+        "_test", "_testing", "_unions", "plans", "states",
     )
 
     def __init__(self, terraform: str | None = None, *, allow_errored: bool = False, chdir: str | None = None) -> None:
@@ -168,6 +168,8 @@ class SessionDocuments:
         self._collected: list[int] = []
         #: Documents made while collecting that only tests' parameters hold: sources for those tests' modules.
         self._scoped: dict[int, frozenset[str]] = {}
+        #: Documents made while collecting that nothing looked at holds: held here, sources for the whole session.
+        self._kept: list[Any] = []
         #: Documents of finished tests alive when it ended: perhaps held, perhaps garbage the collector has not freed.
         self._lingering: set[int] = set()
         #: Bumped by every change of the sources (a document let go included): the unions below are then stale.
@@ -262,13 +264,16 @@ class SessionDocuments:
         project (helpers, ``conftest.py``), with None. A document that tests' parameters or test
         modules hold (a table of plans, a module-level plan, through a tuple, list or dict) is a source
         for the tests of those modules only, so a word one module planted as a secret stays readable in
-        the others; one another module holds, or that nothing holds where looked, is a source for every
-        test, while it lives.
+        the others; one another module holds is a source for every test, while it lives. One that nothing
+        holds where looked (a ``pytest_generate_tests`` that parametrized tests with a plan's values) is
+        kept, a source for every test of the session: the tests hold its values and outlive it.
 
         >>> from plancheck import Plan
         >>> docs, table = SessionDocuments(), [Plan.from_dict({"format_version": "1.2"})]
         >>> docs.met(table[0]); docs.collected([("test_a.py", table)]); docs._scoped[id(table[0])]
         frozenset({'test_a.py'})
+        >>> docs.met(Plan.from_dict({"format_version": "1.2"})); docs.collected([]); docs.begin_test(); len(docs)
+        2
         """
         pending = {key: self._held[key]() for key in self._collected if key in self._held}
         self._collected = []
@@ -286,6 +291,7 @@ class SessionDocuments:
         for key, modules in where.items():
             if key not in everywhere:
                 self._scoped[key] = frozenset(modules)
+        self._kept.extend(document for key, document in documents.items() if key not in where and key not in everywhere)
         self._changes += 1
 
     def add_secrets(self, secrets: Secrets) -> None:

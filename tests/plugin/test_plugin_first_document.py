@@ -111,6 +111,22 @@ def pytest_generate_tests(metafunc):
 def test_value(value):
     assert value == "nope"
 """}),
+    # Nothing holds the plan once the tests are made: its values in their parameters outlive it (the failures show
+    # them). It was dropped as the first test began, and the failure reports showed the secret (before #34).
+    "a plan pytest_generate_tests does not keep": ("""
+import pathlib
+
+from plancheck import load_plan
+
+
+def pytest_generate_tests(metafunc):
+    if "value" in metafunc.fixturenames:
+        after = load_plan(pathlib.Path(__file__).parent / "plan.json").resource_change("aws_db_instance.db").change.after
+        metafunc.parametrize("value", [after["password"], "plain"])
+""", {"test_ids": """
+def test_value(value):
+    assert value == "nope"
+"""}),
     "module-level, in the second module collected": ("", {
         "test_a_plain": "def test_plain():\n    assert 1\n",
         "test_b_plan": HEADER + """
