@@ -127,6 +127,17 @@ def pytest_generate_tests(metafunc):
 def test_value(value):
     assert value == "nope"
 """}),
+    "a conftest.py collected with its directory": ("", {
+        "test_a_plain": "def test_plain():\n    assert 1\n",
+        "sub/conftest": HEADER + """
+PLAN = load_plan(HERE.parent / "plan.json")
+
+
+@pytest.fixture
+def secret():
+    return _secret(PLAN)
+""",
+        "sub/test_sub": "def test_shows(secret):\n    assert secret == 'nope'\n"}),
     "module-level, in the second module collected": ("", {
         "test_a_plain": "def test_plain():\n    assert 1\n",
         "test_b_plan": HEADER + """
