@@ -327,7 +327,10 @@ NOT_IN_A_PLAIN_SESSION = ("plancheck.acceptance", "plancheck.cli", "plancheck.tf
                           "plancheck._documents", "plancheck._planchecks", "plancheck.knownvalue", "plancheck.snapshot",
                           "plancheck._terraform.binary", "plancheck._errors", "plancheck._plugin.collectors",
                           "plancheck._frozen", "plancheck._plugin.sweep", "plancheck._plugin.snapshot",
-                          "tfjsonpath._path", "tfjsonpath._text", "tfjsonpath._jsontypes", "tfjsonpath._lazy")
+                          # The session's documents and scrub come with the first document met (#34), the gate
+                          # and its binary lookup with the header, a skip, or the gate turned off.
+                          "plancheck._plugin.cache", "plancheck._plugin.scrub", "plancheck._plugin.gate",
+                          "plancheck._terraform", "tfjsonpath._path", "tfjsonpath._text", "tfjsonpath._jsontypes", "tfjsonpath._lazy")
 
 #: What the plugin imports of those in every session: the list of listeners its scrub hears every document
 #: on, made before any test can make one (a module-level load_plan); and the process lifecycle, whose signal
@@ -338,7 +341,13 @@ LIGHT_IN_A_PLAIN_SESSION = ("plancheck._documents", "plancheck._documents.met", 
                             "plancheck._loading.lifecycle", "tfjsonpath", "tfjsonpath._errors")
 
 
-def test_a_plain_pytest_session_imports_no_heavy_module(pytester: pytest.Pytester) -> None:
+#: What the report header adds (``plancheck: acceptance tests use ...``): the gate and its binary lookup in
+#: _terraform/locate.py, which runs nothing and imports nothing of the package (not binary.py, the runner).
+HEADER_MODULES = ("plancheck._plugin.gate", "plancheck._terraform", "plancheck._terraform.locate")
+
+
+@pytest.mark.parametrize("args", [("-q",), ()], ids=["quiet", "header"])
+def test_a_plain_pytest_session_imports_no_heavy_module(pytester: pytest.Pytester, args: tuple[str, ...]) -> None:
     pytester.makepyfile(test_plain="def test_a():\n    assert 1\n")
     pytester.makeconftest(
         "import json, sys\n\n\n"
@@ -346,25 +355,29 @@ def test_a_plain_pytest_session_imports_no_heavy_module(pytester: pytest.Pyteste
         "    names = sorted(m for m in sys.modules if m.startswith(('plancheck', 'tfjsonpath')))\n"
         "    open('modules.json', 'w').write(json.dumps(names))\n"
         "    hooks = session.config.pluginmanager.hook\n"
-        "    wrappers = [impl.plugin_name for hook in (hooks.pytest_runtest_protocol, hooks.pytest_fixture_setup)\n"
-        "                for impl in hook.get_hookimpls()]\n"
+        "    per_test = (hooks.pytest_runtest_protocol, hooks.pytest_fixture_setup, hooks.pytest_runtest_logstart,\n"
+        "                hooks.pytest_runtest_logfinish, hooks.pytest_runtest_logreport, hooks.pytest_pycollect_makeitem)\n"
+        "    wrappers = [impl.plugin_name for hook in per_test for impl in hook.get_hookimpls()]\n"
         "    open('wrappers.json', 'w').write(json.dumps(wrappers))\n"
     )
-    result = pytester.runpytest_subprocess("-p", "no:cacheprovider")
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", *args)
     result.assert_outcomes(passed=1)
     import json
 
     names = json.loads((pytester.path / "modules.json").read_text())
     assert "plancheck.plugin" in names  # the plugin did load
-    heavy = [n for n in names if n.startswith(NOT_IN_A_PLAIN_SESSION) and n not in LIGHT_IN_A_PLAIN_SESSION]
+    allowed = LIGHT_IN_A_PLAIN_SESSION + (() if args else HEADER_MODULES)
+    heavy = [n for n in names if n.startswith(NOT_IN_A_PLAIN_SESSION) and n not in allowed]
     assert heavy == []
-    # 9: the package, the entry point, the plugin's package, hooks, options, gate and document cache; the header's
-    # binary lookup and the TF_ACC gate come from _terraform/locate.py, which runs nothing and imports nothing of the
-    # package (not binary.py, the runner); the collectors come with their fixtures, sweeping with its options.
-    assert len(names) <= 9 + len(LIGHT_IN_A_PLAIN_SESSION), names
-    # Per test too: the --tf-show-sensitive wrapper is registered only with the option (the 500-test row of #26).
+    # 5: the package, the entry point, the plugin's package, hooks and options (#34: the document cache and the
+    # report scrub come with the first document met; the gate, with _terraform/locate.py's binary lookup, with the
+    # header or a skip); the collectors come with their fixtures, sweeping with its options.
+    assert len(names) <= 5 + len(allowed), names
+    # Per test too: the --tf-show-sensitive wrapper is registered only with the option (the 500-test row of #26), the
+    # report scrub with the first document met (#34): a plain session runs the plugin's makereport and pyfunc_call only.
     wrappers = json.loads((pytester.path / "wrappers.json").read_text())
-    assert not {"plancheck", "plancheck-revealer", "plancheck-setup-show-scrubber"} & set(wrappers), wrappers
+    assert not {"plancheck", "plancheck-revealer", "plancheck-setup-show-scrubber", "plancheck-scrubber"} & set(wrappers), \
+        wrappers
 
 
 @pytest.mark.parametrize(

@@ -12,11 +12,10 @@ import os
 import weakref
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
-if TYPE_CHECKING:
-    from .._errors import DocumentFormatError
-    from .._redact import Secrets
+from .._errors import DocumentFormatError
+from .._redact import Secrets
 
 __all__ = ["DocumentCache", "SessionDocuments", "load_plan_file"]
 
@@ -47,9 +46,6 @@ class DocumentCache(Generic[T]):
         self.loads = 0
 
     def _load(self, path: Path) -> T | DocumentFormatError:
-        # Imported on first load, not with the plugin: pytest imports the plugin for every session.
-        from .._errors import DocumentFormatError
-
         self.loads += 1
         try:
             return self._loader(path)
@@ -145,12 +141,12 @@ class SessionDocuments:
     (False, <plancheck documents: 0 plans, 0 states>)
     """
 
-    # Secrets (and with them tfjsonpath) are imported on first use: pytest imports the plugin, and so
-    # this module, for every session, also those that never load a document.
+    # Made, and this module imported, with the session's first document or secret (or the first fixture that
+    # loads one): a session that never loads a document imports none of this (see the plugin's hooks).
 
     __slots__ = (
-        "_changes", "_collected", "_held", "_lasting_union", "_lingering", "_module", "_outside", "_scoped", "_test",
-        "_testing", "_unions", "plans", "states",
+        "_changes", "_collected", "_held", "_kept", "_lasting_union", "_lingering", "_module", "_outside", "_scoped",
+        "_test", "_testing", "_unions", "plans", "states",
     )
 
     def __init__(self, terraform: str | None = None, *, allow_errored: bool = False, chdir: str | None = None) -> None:
@@ -172,6 +168,8 @@ class SessionDocuments:
         self._collected: list[int] = []
         #: Documents made while collecting that only tests' parameters hold: sources for those tests' modules.
         self._scoped: dict[int, frozenset[str]] = {}
+        #: Documents made while collecting that nothing looked at holds: held here, sources for the whole session.
+        self._kept: list[Any] = []
         #: Documents of finished tests alive when it ended: perhaps held, perhaps garbage the collector has not freed.
         self._lingering: set[int] = set()
         #: Bumped by every change of the sources (a document let go included): the unions below are then stale.
@@ -202,8 +200,6 @@ class SessionDocuments:
         >>> docs.met(Secrets(["hunter2"])); docs.met(plan); len(docs), "hunter2" in docs.secrets()
         (2, True)
         """
-        from .._redact import Secrets
-
         if isinstance(found, Secrets):
             if len(found):
                 (self._test if self._testing else self._outside).append(found)
@@ -268,13 +264,16 @@ class SessionDocuments:
         project (helpers, ``conftest.py``), with None. A document that tests' parameters or test
         modules hold (a table of plans, a module-level plan, through a tuple, list or dict) is a source
         for the tests of those modules only, so a word one module planted as a secret stays readable in
-        the others; one another module holds, or that nothing holds where looked, is a source for every
-        test, while it lives.
+        the others; one another module holds is a source for every test, while it lives. One that nothing
+        holds where looked (a ``pytest_generate_tests`` that parametrized tests with a plan's values) is
+        kept, a source for every test of the session: the tests hold its values and outlive it.
 
         >>> from plancheck import Plan
         >>> docs, table = SessionDocuments(), [Plan.from_dict({"format_version": "1.2"})]
         >>> docs.met(table[0]); docs.collected([("test_a.py", table)]); docs._scoped[id(table[0])]
         frozenset({'test_a.py'})
+        >>> docs.met(Plan.from_dict({"format_version": "1.2"})); docs.collected([]); docs.begin_test(); len(docs)
+        2
         """
         pending = {key: self._held[key]() for key in self._collected if key in self._held}
         self._collected = []
@@ -292,6 +291,7 @@ class SessionDocuments:
         for key, modules in where.items():
             if key not in everywhere:
                 self._scoped[key] = frozenset(modules)
+        self._kept.extend(document for key, document in documents.items() if key not in where and key not in everywhere)
         self._changes += 1
 
     def add_secrets(self, secrets: Secrets) -> None:
@@ -334,8 +334,6 @@ class SessionDocuments:
         settled = self._sources(lingering=False)
         if len(found) == len(settled):
             return found
-        from .._redact import Secrets
-
         only = Secrets(value for value in found.ordered if value not in settled)
         if not any(only.touches(text) for text in texts()):
             return found
@@ -359,8 +357,6 @@ class SessionDocuments:
         known = self._unions.get(lingering)
         if known is not None and known[0] == key:
             return known[1]
-        from .._redact import Secrets
-
         found = self._lasting()
         held = [(doc_id, ref()) for doc_id, ref in list(self._held.items())]
         test_ids = {id(source) for source in self._test}
@@ -387,8 +383,6 @@ class SessionDocuments:
     def _lasting(self) -> Secrets:
         """The secrets of the session's whole length: the fixtures' documents (the cache holds them) and those
         found outside any test. Only ever added to, so their counts tell whether the union is stale."""
-        from .._redact import Secrets
-
         key = (self.plans.loads + self.states.loads, len(self._outside))
         known = self._lasting_union
         if known is not None and known[0] == key:

@@ -1,8 +1,9 @@
 """The plugin's light half of acceptance tests: the ``TF_ACC`` gate, its skips, and the report header.
 
 A session that uses no acceptance fixture must not pay for the acceptance stack (about a hundred
-modules) nor run ``terraform version``: these run at configure and header time, and on every test's
-report, for every session, so they import only the base modules. The binary is found on ``PATH`` here
+modules) nor run ``terraform version``: these run at configure time (with the gate off), for the header,
+for a report of a ``unittest.SkipTest`` and at the end of a session that skipped tests, so they import only
+the base modules (a plain ``-q`` session imports none of this). The binary is found on ``PATH`` here
 (cheap); its version is read when a test asks for ``tf_acceptance``. The runner's skips (``TF_ACC``
 unset, no binary) are reported at the test, as pytest reports a skip marker, and counted for one line
 at the session's end.
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 import os
 import unittest
+from collections.abc import Iterable
 from typing import Any, Final
 
 import pytest
@@ -30,13 +32,13 @@ __all__ = [
     "NOT_FOUND",
     "REQUIRE_E2E_ENV",
     "TERRAFORM_OPTION",
-    "SkipCounter",
     "configure_tf_acc",
     "library_skip",
     "report_header",
     "requested_terraform",
     "required",
     "skip_at_item",
+    "tf_acc_skips",
 ]
 
 TERRAFORM_OPTION: Final = "--terraform"
@@ -168,38 +170,27 @@ def skip_at_item(item: pytest.Item, report: pytest.TestReport) -> None:
     report.longrepr = (os.fspath(path), line + 1, longrepr[2])
 
 
-class SkipCounter:
-    """Counts the tests the runner skipped for want of ``TF_ACC``, so the session says so once at its end.
-
-    Counted from the reports the controller logs, so pytest-xdist's workers' skips count too.
+def tf_acc_skips(reports: Iterable[Any]) -> str | None:
+    """The line for the end of the session when some of the skipped ``reports`` are the runner's for want of
+    ``TF_ACC``, else None.
 
     >>> from types import SimpleNamespace
-    >>> counter = SimpleNamespace(count=0)
-    >>> SkipCounter.seen(counter, SimpleNamespace(skipped=True, when="call",
-    ...     longrepr=("t.py", 3, "Skipped: Acceptance tests skipped unless env 'TF_ACC' set")))
-    >>> counter.count
-    1
+    >>> gated = SimpleNamespace(skipped=True, longrepr=("t.py", 3, "Skipped: Acceptance tests skipped unless env 'TF_ACC' set"))
+    >>> print(tf_acc_skips([gated, gated, SimpleNamespace(skipped=True, longrepr=("t.py", 5, "Skipped: other"))]))
+    plancheck: 2 acceptance tests were skipped because TF_ACC is not set (Go's rule); run them with TF_ACC=1 pytest ..., or turn the gate off with --no-tf-acc-gate or tf_acc_gate = false
+    >>> tf_acc_skips([]) is None
+    True
     """
-
-    def __init__(self) -> None:
-        self.count = 0
-
-    def seen(self, report: pytest.TestReport) -> None:
-        """Count ``report`` if it is such a skip."""
-        longrepr = report.longrepr
-        if report.skipped and isinstance(longrepr, tuple) and len(longrepr) == 3 and TF_ACC_SKIP_MESSAGE in str(longrepr[2]):
-            self.count += 1
-
-    def summary(self) -> str | None:
-        """The line for the end of the session, or None when nothing was skipped for this reason.
-
-        >>> c = SkipCounter(); c.count = 3; print(c.summary())
-        plancheck: 3 acceptance tests were skipped because TF_ACC is not set (Go's rule); run them with TF_ACC=1 pytest ..., or turn the gate off with --no-tf-acc-gate or tf_acc_gate = false
-        """
-        if not self.count:
-            return None
-        tests = "test was" if self.count == 1 else "tests were"
-        return (
-            f"plancheck: {self.count} acceptance {tests} skipped because {ENV_TF_ACC} is not set (Go's rule); "
-            f"run them with {ENV_TF_ACC}=1 pytest ..., or turn the gate off with --no-tf-acc-gate or tf_acc_gate = false"
-        )
+    count = 0
+    for report in reports:
+        longrepr = getattr(report, "longrepr", None)
+        if getattr(report, "skipped", False) and isinstance(longrepr, tuple) and len(longrepr) == 3 \
+                and TF_ACC_SKIP_MESSAGE in str(longrepr[2]):
+            count += 1
+    if not count:
+        return None
+    tests = "test was" if count == 1 else "tests were"
+    return (
+        f"plancheck: {count} acceptance {tests} skipped because {ENV_TF_ACC} is not set (Go's rule); "
+        f"run them with {ENV_TF_ACC}=1 pytest ..., or turn the gate off with --no-tf-acc-gate or tf_acc_gate = false"
+    )

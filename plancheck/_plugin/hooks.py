@@ -4,6 +4,13 @@ Kept private so that the plugin module's public surface is exactly pytest's: hoo
 fixture names, nothing to import. Everything beyond pytest is imported inside the hooks
 and fixtures that need it, so a broken or partial install fails the tests that use it,
 never the whole session.
+
+A session that never meets a document (most sessions of a project that has the package installed)
+pays for little more than the listener: the session's documents and the hooks that scrub each test's
+reports (:class:`_Scrubber`) are set up with the first document or secret met, or the first fixture that
+loads one (:func:`_session_documents`). What must see every test from the start is cheap while nothing
+was met: the test ids' scrub runs once per collector, the runner's skips are placed by a look at the
+exception, and the ``TF_ACC`` skips are counted from the terminal's statistics at the session's end.
 """
 
 from __future__ import annotations
@@ -16,8 +23,6 @@ from typing import TYPE_CHECKING, Any, Final, cast
 
 import pytest
 
-from .cache import DocumentCache, SessionDocuments
-from .gate import SkipCounter, configure_tf_acc, library_skip, report_header, skip_at_item
 from .options import (
     DESTROY_LEFTOVERS,
     PLAN,
@@ -33,6 +38,7 @@ from .options import (
     show_chdir,
     show_sensitive,
     terraform_binary,
+    tf_acc_gate,
 )
 
 if TYPE_CHECKING:
@@ -42,6 +48,7 @@ if TYPE_CHECKING:
     from .._terraform.binary import TerraformBinary
     from ..acceptance import AcceptanceRunner
     from ..tfconfig import Config
+    from .cache import DocumentCache, SessionDocuments
     from .collectors import AssertPlan, PlanChecks
 
 __all__ = [
@@ -50,11 +57,15 @@ __all__ = [
     "plancheck_documents",
     "pytest_addoption",
     "pytest_assertrepr_compare",
+    "pytest_assertrepr_compare_plan_snapshot",
     "pytest_configure",
     "pytest_ignore_collect",
     "pytest_load_initial_conftests",
+    "pytest_make_collect_report",
     "pytest_pyfunc_call",
     "pytest_report_header",
+    "pytest_runtest_makereport",
+    "pytest_terminal_summary",
     "pytest_unconfigure",
     "tf_acceptance",
     "tf_acceptance_binary",
@@ -66,7 +77,12 @@ __all__ = [
 
 _SHOW_SENSITIVE: Final = pytest.StashKey[bool]()
 _SHOW_REFUSED: Final = pytest.StashKey[bool]()
-_DOCUMENTS: Final = pytest.StashKey[SessionDocuments]()
+_DOCUMENTS: Final = pytest.StashKey["SessionDocuments"]()
+#: Set as the tests begin to run: from then on ``PYTEST_CURRENT_TEST`` names this session's test, not one of a
+#: session that started this one (its value is inherited until the first test's setup sets it).
+_RUNNING: Final = pytest.StashKey[bool]()
+#: How the session's plan fixture reads a plan: ``--terraform``, ``--tf-allow-errored``, ``--tf-chdir``.
+_PLAN_READING: Final = pytest.StashKey[tuple["str | None", bool, "str | None"]]()
 _PLAN_CHECKS: Final = pytest.StashKey["PlanChecks"]()
 _STOP_LISTENING: Final = pytest.StashKey[Callable[[], None]]()
 #: The documents the first conftest files made, before the session listened.
@@ -110,22 +126,25 @@ def pytest_configure(config: pytest.Config) -> None:
     if show:
         config.pluginmanager.register(_Revealer(), "plancheck-revealer")
     config.stash[_SHOW_REFUSED] = refusal is not None
-    documents = config.stash[_DOCUMENTS] = SessionDocuments(terraform_binary(config), allow_errored=allow_errored(config),
-                                                                  chdir=show_chdir(config))
-    config.pluginmanager.register(_Scrubber(config), "plancheck-scrubber")
+    # Read now, whenever the documents are set up: a bad value is a usage error of the session.
+    config.stash[_PLAN_READING] = (terraform_binary(config), allow_errored(config), show_chdir(config))
     if getattr(config.option, "setupshow", False):  # --setup-plan sets it too, before any plugin is configured
         config.pluginmanager.register(_SetupShowScrubber(config), "plancheck-setup-show-scrubber")
+    early = config.stash.get(_MET_EARLY, [])
+    config.stash[_MET_EARLY] = []  # held weakly from now on, as every document the session meets
     if not show:
         # Every plan and state made in the session (a test's own load_plan, a module-level one), and the
         # secrets a snapshot file holds in clear, are sources of the scrub too, not only the fixtures'.
-        from .._documents.met import listen  # a list of listeners: the document models stay unimported
+        if early:
+            documents = _session_documents(config)
+            for found in early:
+                documents.met(found)
+        else:
+            _listen_for_the_first(config)
+    if not tf_acc_gate(config):  # tf_acc_gate = false: TF_ACC=1 for the session (the gate's module only then)
+        from .gate import configure_tf_acc
 
-        for found in config.stash.get(_MET_EARLY, ()):
-            documents.met(found)
-        config.stash[_STOP_LISTENING] = listen(documents.met)
-    config.stash[_MET_EARLY] = []  # held weakly from now on, as every document the session meets
-    config.pluginmanager.register(_SnapshotReport(), "plancheck-snapshot-report")
-    configure_tf_acc(config)  # tf_acc_gate = false: TF_ACC=1 for the session
+        configure_tf_acc(config)
     if config.getoption("tf_cov", False):
         from .coverage.session import (
             configure_coverage,  # only then: a session without --tf-cov imports none of it
@@ -133,6 +152,44 @@ def pytest_configure(config: pytest.Config) -> None:
 
         configure_coverage(config, lambda: _scrub_of(config))
     _defer_termination(config)
+
+
+def _listen_for_the_first(config: pytest.Config) -> None:
+    """Until the session meets its first document or secret, only a listener: that one sets the session's
+    documents and scrub up (and listens no more), then gives them what it heard."""
+    from .._documents.met import listen  # a list of listeners: the document models stay unimported
+
+    def first(found: object) -> None:
+        _session_documents(config).met(found)  # which stops this listener
+
+    config.stash[_STOP_LISTENING] = listen(first)
+
+
+def _session_documents(config: pytest.Config) -> SessionDocuments:
+    """The session's documents, set up with the first document or secret it meets or the first fixture that
+    loads one, and with them the scrub of every report from then on (:class:`_Scrubber`).
+
+    Set up while a test runs (its body loaded a plan), they know it as the running test: what it made is
+    its own, and its reports still to come (this phase's, its teardown's, its JUnit test case) are scrubbed.
+    """
+    documents = config.stash.get(_DOCUMENTS, None)
+    if documents is not None:
+        return documents
+    from .cache import SessionDocuments
+
+    terraform, errored, chdir = config.stash[_PLAN_READING]
+    documents = config.stash[_DOCUMENTS] = SessionDocuments(terraform, allow_errored=errored, chdir=chdir)
+    if not config.stash.get(_SHOW_SENSITIVE, False):
+        from .._documents.met import listen
+
+        stop = config.stash.get(_STOP_LISTENING, None)
+        if stop is not None:
+            stop()
+        config.stash[_STOP_LISTENING] = listen(documents.met)
+    scrubber = _Scrubber(config)
+    config.pluginmanager.register(scrubber, "plancheck-scrubber")
+    scrubber.join(documents)
+    return documents
 
 
 def _defer_termination(config: pytest.Config) -> None:
@@ -172,6 +229,8 @@ def pytest_report_header(config: pytest.Config) -> list[str]:
         line += " (--tf-show-sensitive ignored: CI is set)"
     lines = [line]
     try:
+        from .gate import report_header
+
         lines.extend(report_header(config))
     except Exception as exc:  # the header is informative only: never let it end the session
         from .._text import exception_text
@@ -200,7 +259,9 @@ def pytest_runtestloop(session: pytest.Session) -> bool | None:
     registers the sweepers and imports the providers under test leftovers name).
 
     Their boundary: anything they did not foresee fails the session with one line, never an INTERNALERROR.
+    Either way the tests (or the sweep) run from now on: a document met is the running test's.
     """
+    session.config.stash[_RUNNING] = True
     if not replaces_tests(session.config):
         return None
     from .sweep import destroy_leftovers, sweep  # and the runner: only a session that sweeps pays for them
@@ -222,6 +283,61 @@ def pytest_runtestloop(session: pytest.Session) -> bool | None:
                                 red=True)
         session.testsfailed = max(session.testsfailed, 1)
         return True
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Generator[None, Any, Any]:
+    """A skip the acceptance runner raised (``unittest.SkipTest``) is reported at the test, as pytest reports a
+    skip marker, not inside pytest's unittest support."""
+    # Looked at before pytest's unittest hook replaces the SkipTest with a skip raised in its own module. As that
+    # hook does, unittest is looked for, not imported: a SkipTest exists only once it is.
+    unittest = sys.modules.get("unittest")
+    relocate = False
+    if unittest is not None and call.excinfo is not None and isinstance(call.excinfo.value, unittest.SkipTest):
+        from .gate import library_skip
+
+        relocate = library_skip(call.excinfo)
+    report = yield
+    if relocate:
+        from .gate import skip_at_item
+
+        skip_at_item(item, report)
+    return report
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_make_collect_report(collector: pytest.Collector) -> Generator[None, pytest.CollectReport, pytest.CollectReport]:
+    """A parametrized test whose id shows a secret of the documents made so far (those its module made as it
+    was imported, or its ``pytest_generate_tests`` as it was collected) is named with it scrubbed.
+
+    Once a collector has collected, before any of its tests is shown or counted: also when the document was
+    the session's first, made while collecting (no hook of the session's scrub was registered yet).
+    """
+    report = yield
+    if not report.passed or not report.result:
+        return report
+    secrets = _session_secrets(collector.config)
+    if secrets is None:
+        return report
+    from .scrub import scrubbed_report
+
+    scrubbed: pytest.CollectReport = scrubbed_report(collector, report, secrets)
+    return scrubbed
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    """No silent skips: one line when acceptance tests were skipped for want of ``TF_ACC``.
+
+    Counted from the skips the terminal shows, so pytest-xdist's workers' skips count too.
+    """
+    skipped = terminalreporter.stats.get("skipped")
+    if not skipped:
+        return
+    from .gate import tf_acc_skips
+
+    line = tf_acc_skips(skipped)
+    if line is not None:
+        terminalreporter.write_line(line, yellow=True)
 
 
 class _Revealer:
@@ -371,18 +487,17 @@ def _written(config: pytest.Config) -> Callable[[str], str]:
 
 
 class _Scrubber:
-    """The report and warning hooks, bound to one session's config (registered by ``pytest_configure``).
+    """The report and warning hooks, bound to one session's config, registered with the session's documents
+    (:func:`_session_documents`: the first document or secret met, or the first fixture that loads one).
 
     Every report is scrubbed once, as soon as it is made, also of passing tests (``-rA`` and JUnit
     show what they printed); reports made without ``pytest_runtest_makereport`` (subtests) are
     scrubbed when logged, before the terminal, JUnit or xdist see them; warnings before the warnings
-    summary stores them. A skip the acceptance runner raised (``unittest.SkipTest``) is reported at
-    the test's location, not inside pytest's unittest support.
+    summary stores them.
     """
 
     def __init__(self, config: pytest.Config) -> None:
         self.config = config
-        self.tf_acc_skips = SkipCounter()
         # makereport is followed at once by logreport of the same report: one scrub is enough.
         self._scrubbed: object = None
         #: The names and paths the running test's check failures trusted: its JUnit element is scrubbed trusting them.
@@ -391,6 +506,29 @@ class _Scrubber:
         self._junit_from = (0, 0)
         #: The JUnit test cases scrubbed of their test's secrets when it ended (by id: the writer holds them).
         self._junit_done: set[int] = set()
+
+    def join(self, documents: SessionDocuments) -> None:
+        """Registered while the session runs: take it up where it is.
+
+        In a test (pytest names it in ``PYTEST_CURRENT_TEST`` from its setup to its teardown; before the tests run,
+        the variable may be a parent session's), what is met from
+        now on is that test's, and its JUnit test case (made with its first report) is scrubbed as it ends; its
+        suite properties are told from earlier tests' by nothing, so all recorded so far are scrubbed with them.
+        Outside a test, documents are met while collecting, placed when collection is over. The live log and
+        log file are scrubbed from now on. (The warnings hook is historic: registered, it was given the warnings
+        recorded so far, with no document yet to scrub them of, as they were when recorded.)
+        """
+        current = os.environ.get("PYTEST_CURRENT_TEST") if self.config.stash.get(_RUNNING, False) else None
+        if current is not None:
+            nodeid = current.rsplit(" (", 1)[0]
+            documents.begin_test(_module_of(nodeid))
+            log_xml = _junit_writer(self.config)
+            if log_xml is not None:
+                ordered = log_xml.node_reporters_ordered
+                # A reporter's id is the node id, as text or (pytest 9) a NodeId that writes as it.
+                first = next((i for i, reporter in enumerate(ordered) if str(getattr(reporter, "id", "")) == nodeid), len(ordered))
+                self._junit_from = (first, 0)
+        self._scrub_logging()
 
     def _scrub(self, report: Any, excinfo: Any = None) -> None:
         def texts() -> Iterable[str]:
@@ -414,12 +552,8 @@ class _Scrubber:
 
     @pytest.hookimpl(wrapper=True)
     def pytest_runtest_makereport(self, item: pytest.Item, call: pytest.CallInfo[None]) -> Generator[None, Any, Any]:
-        """Place the runner's skips at the test, then scrub the secrets of every document and acceptance test of this session."""
-        # Looked at before pytest's unittest hook replaces the SkipTest with a skip raised in its own module.
-        relocate = library_skip(call.excinfo)
+        """Scrub the secrets of every document and acceptance test of this session (the runner's skip placed at the test)."""
         report = yield
-        if relocate:
-            skip_at_item(item, report)
         self._scrub(report, call.excinfo)
         return report
 
@@ -428,7 +562,6 @@ class _Scrubber:
         """Scrub a report that did not pass through makereport before anyone shows or sends it."""
         if report is not self._scrubbed:
             self._scrub(report)
-        self.tf_acc_skips.seen(report)
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_collectreport(self, report: pytest.CollectReport) -> None:
@@ -438,6 +571,10 @@ class _Scrubber:
     @pytest.hookimpl(tryfirst=True)
     def pytest_sessionstart(self) -> None:
         """Scrub what pytest's logging writes itself: live logs (``--log-cli-level``) and ``--log-file``."""
+        self._scrub_logging()
+
+    def _scrub_logging(self) -> None:
+        """Give pytest's live log and log file handlers a scrubbing formatter, once (none before it is configured)."""
         logging_plugin = self.config.pluginmanager.get_plugin("logging-plugin")
         if logging_plugin is None or self.config.stash.get(_SHOW_SENSITIVE, False):
             return
@@ -463,6 +600,9 @@ class _Scrubber:
     def pytest_sessionfinish(self) -> None:
         """Scrub the rest of the JUnit XML before pytest writes it: the suite's properties and the test cases no
         test's end scrubbed (what tests recorded into it themselves included), of the secrets lasting till now."""
+        documents = self.config.stash.get(_DOCUMENTS, None)
+        if documents is not None:
+            documents.end_test()  # a test that met the session's first document ran with no wrapper to end it
         log_xml = _junit_writer(self.config)
         if log_xml is None:
             return
@@ -540,26 +680,6 @@ class _Scrubber:
         if documents is not None and len(documents):
             documents.collected(_collected_holders(session))
 
-    def pytest_terminal_summary(self, terminalreporter: Any) -> None:
-        """No silent skips: one line when acceptance tests were skipped for want of ``TF_ACC``."""
-        line = self.tf_acc_skips.summary()
-        if line is not None:
-            terminalreporter.write_line(line, yellow=True)
-
-    @pytest.hookimpl(wrapper=True)
-    def pytest_pycollect_makeitem(self, collector: pytest.Collector, name: str, obj: object) -> Generator[None, Any, Any]:
-        """A parametrized test whose id shows a secret of the documents made so far (those its module made as it
-        was imported) is named with it scrubbed."""
-        result = yield
-        if not isinstance(result, list) or all(getattr(item, "name", name) == name for item in result):
-            return result  # no test named by parameters (read from the name shown, whatever pytest keeps them in)
-        secrets = _session_secrets(self.config)
-        if secrets is None:
-            return result
-        from .scrub import scrubbed_items
-
-        return scrubbed_items(collector, name, result, secrets)
-
     @pytest.hookimpl(tryfirst=True)
     def pytest_warning_recorded(self, warning_message: Any) -> None:
         """Scrub a warning before pytest's warnings summary stores it."""
@@ -596,31 +716,29 @@ class _SetupShowScrubber:
             fixturedef.ids = ids
 
 
-class _SnapshotReport:
-    """The wrapper around ``pytest_assertrepr_compare`` that explains a failed plan snapshot (see
-    :mod:`.snapshot`), registered by ``pytest_configure``: a hook module holds one implementation of a hook."""
+# A second implementation of the hook in this module, named apart (pluggy's specname): registering an object of
+# its own for it cost every session as much as a module of the package does.
+@pytest.hookimpl(wrapper=True, specname="pytest_assertrepr_compare")
+def pytest_assertrepr_compare_plan_snapshot(
+    config: pytest.Config, op: str, left: object, right: object
+) -> Generator[None, list[list[str]], list[list[str]]]:
+    """Plan snapshots (see :mod:`.snapshot`) explained as review comments; everything else as the other hooks say.
 
-    @pytest.hookimpl(wrapper=True)
-    def pytest_assertrepr_compare(
-        self, config: pytest.Config, op: str, left: object, right: object
-    ) -> Generator[None, list[list[str]], list[list[str]]]:
-        """Plan snapshots explained as review comments; everything else as the other hooks say.
+    The hook is not first-result: pytest takes the first explanation of the list all its
+    implementations give, so the review comments go first.
+    """
+    explained = yield
+    if op != "==":
+        return explained
+    from .snapshot import (
+        explain_plan_snapshot,  # with a failed comparison: a session imports it only then
+    )
 
-        The hook is not first-result: pytest takes the first explanation of the list all its
-        implementations give, so the review comments go first.
-        """
-        explained = yield
-        if op != "==":
-            return explained
-        from .snapshot import (
-            explain_plan_snapshot,  # with a failed comparison: a session imports it only then
-        )
-
-        try:
-            ours = explain_plan_snapshot(left, right)
-        except Exception:  # an explanation is a courtesy: syrupy's stays
-            return explained
-        return explained if ours is None else [ours, *explained]
+    try:
+        ours = explain_plan_snapshot(left, right)
+    except Exception:  # an explanation is a courtesy: syrupy's stays
+        return explained
+    return explained if ours is None else [ours, *explained]
 
 
 def pytest_assertrepr_compare(config: pytest.Config, op: str, left: object, right: object) -> list[str] | None:
@@ -648,8 +766,9 @@ def pytest_assertrepr_compare(config: pytest.Config, op: str, left: object, righ
 # so that plugin.py may import it.
 @pytest.fixture(scope="session", name="_plancheck_documents")
 def plancheck_documents(pytestconfig: pytest.Config) -> SessionDocuments:
-    """The session's document caches (one per pytest process: nothing is shared between xdist workers)."""
-    return pytestconfig.stash[_DOCUMENTS]
+    """The session's document caches (one per pytest process: nothing is shared between xdist workers), set up
+    with the first test that asks for one of the fixtures that load or find documents."""
+    return _session_documents(pytestconfig)
 
 
 def _document(request: pytest.FixtureRequest, cache: DocumentCache[Any], kind: DocumentOption) -> Any:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import itertools
 import logging
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
@@ -29,6 +30,7 @@ __all__ = [
     "scrub_text",
     "scrub_warning",
     "scrubbed_items",
+    "scrubbed_report",
     "shown_param",
 ]
 
@@ -262,6 +264,41 @@ def scrub_warning(message: Any, secrets: Callable[[], Secrets]) -> None:
         message.message = category(scrubbed)
     except Exception:  # a warning class with another constructor: keep the category's meaning
         message.message = UserWarning(scrubbed)
+
+
+def scrubbed_report(collector: Any, report: Any, secrets: Callable[[], Secrets]) -> Any:
+    """The collection ``report`` of ``collector``, each of its functions' tests (see :func:`scrubbed_items`) whose
+    id shows a secret made again with it scrubbed; failed, naming them, when pytest's tests cannot be made again.
+
+    >>> from types import SimpleNamespace
+    >>> plain = SimpleNamespace(name="test_x[plain]", originalname="test_x", callspec=SimpleNamespace(id="plain"))
+    >>> report = SimpleNamespace(result=[plain, SimpleNamespace(name="TestClass")])
+    >>> scrubbed_report(None, report, lambda: Secrets(["hunter2"])) is report
+    True
+    """
+    import pytest
+
+    result: list[Any] = []
+    try:
+        # pytest makes the tests of one function together: each run of one original name is one function's.
+        for name, run in itertools.groupby(report.result, key=_original_name):
+            tests = list(run)
+            # Only tests named by parameters (read from the name shown, whatever pytest keeps them in).
+            if name is not None and any(getattr(item, "name", name) != name for item in tests):
+                tests = scrubbed_items(collector, name, tests, secrets)
+            result.extend(tests)
+    except pytest.Collector.CollectError as exc:
+        # As pytest reports a collector that raised it: its message alone, no test of the collector collected.
+        return pytest.CollectReport(report.nodeid, "failed", str(exc.args[0]), [], report.sections)
+    if any(made is not item for made, item in zip(result, report.result, strict=True)):
+        report.result = result  # the hook's own report, its tests given to pytest as they are made again
+    return report
+
+
+def _original_name(item: Any) -> str | None:
+    """The name of the function a test was made of, None for anything else pytest collected."""
+    name = getattr(item, "originalname", None)
+    return name if isinstance(name, str) else None
 
 
 def scrubbed_items(collector: Any, name: str, items: list[Any], secrets: Callable[[], Secrets]) -> list[Any]:
