@@ -293,3 +293,40 @@ def test_a_tf_json_module_is_scanned_through_tfconfig(tmp_path: Path) -> None:
         ("output", "output.o", "main.tf.json", (("precondition", 1),)),
     ]
     assert [error.split(":")[0] for error in scanned.errors] == ["broken.tf.json"]
+
+
+def _grown(document: dict[str, Any]) -> dict[str, Any]:
+    """``document`` changed in place, as a test may change a fixture's document between plans: one resource more."""
+    document["configuration"]["root_module"]["resources"].append(
+        {"address": "terraform_data.extra", "mode": "managed", "type": "terraform_data", "name": "extra"})
+    document["resource_changes"].append({"address": "terraform_data.extra", "mode": "managed", "type": "terraform_data",
+                                         "name": "extra", "change": {"actions": ["create"]}})
+    return document
+
+
+@pytest.mark.parametrize("steps", [
+    pytest.param(["web", "web"], id="one-configuration-twice"),
+    pytest.param(["web", "registry", "web"], id="a-module-call-comes-and-goes"),
+    pytest.param(["old-terraform", "web"], id="outcomes-available-or-not"),
+    pytest.param(["web", "grown"], id="the-same-document-changed-in-place"),
+    pytest.param(["web", "subclass", "subclass"], id="a-dict-subclass-is-walked-each-time"),
+])
+def test_plans_of_one_module_read_as_each_alone(tmp_path: Path, steps: list[str]) -> None:
+    # A plan's configuration equal to the last one walked is not walked again: the data must be what reading each
+    # plan into data of its own, then merging them all, gives.
+    class Subclass(dict[str, Any]):
+        pass
+
+    shutil.copytree(TREE, tmp_path / "tree")
+    shared = tree_plan()
+    made = {"web": lambda: shared, "registry": lambda: tree_plan(registry=True),
+            "old-terraform": lambda: {k: v for k, v in tree_plan(version="1.0.3").items() if k != "checks"}, "grown": lambda: _grown(shared),
+            "subclass": lambda: {**shared, "configuration": Subclass(shared["configuration"])}}
+    data, alone = CoverageData(), CoverageData()
+    for step in steps:
+        plan = Plan.from_dict(made[step]())
+        data.add_plan(plan, tmp_path / "tree", tmp_path, [("resource", "terraform_data.app", "input")])
+        each = CoverageData()
+        each.add_plan(plan, tmp_path / "tree", tmp_path, [("resource", "terraform_data.app", "input")])
+        alone.merge(each)
+    assert data.to_json() == alone.to_json()

@@ -19,11 +19,12 @@ same data whatever order they finish in.
 from __future__ import annotations
 
 import dataclasses
+import marshal
 import os
 import re
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, cast
 
 from tfjsonpath import describe_json_type
 
@@ -59,6 +60,8 @@ _ACTION_NAMES: Final = {
 _CHECK_KINDS: Final = {"var": "var.", "output_value": "output.", "check": "check."}
 #: A module path followed by a dot: what may come before an item's module-relative address.
 _MODULE_PATH: Final = re.compile(r"^(?:module\.[^.]+\.)+$")
+#: The module path an item's address starts with, followed by a dot.
+_MODULE_PREFIX: Final = re.compile(r"^((?:module\.[^.]+\.)*module\.[^.]+)\.")
 #: A module path of one plan: its module's data, its configuration, and the addresses it declares there.
 _Seen = tuple["ModuleData", Mapping[str, Any], set[str]]
 
@@ -162,6 +165,10 @@ class CoverageData:
         self._scans: dict[Path, tuple[list[tuple[str, str, tuple[str, ...], str, tuple[int, ...]]], tuple[str, ...]]] = {}
         #: A directory's scanned items, once (their condition blocks' lines locate a diagnostic).
         self._declared: dict[Path, tuple[Any, ...]] = {}
+        #: The last configuration walked for each (module key, directory, rootdir, outcomes available), and the module
+        #: paths the walk found: a session's plans of one module repeat its configuration, and walking an equal one
+        #: again changes no data (see :meth:`_walked`).
+        self._walks: dict[tuple[str, Path | None, Path, bool], tuple[Mapping[str, Any], dict[str, _Seen]]] = {}
 
     def module(self, key: str) -> ModuleData:
         found = self.modules.get(key)
@@ -179,11 +186,10 @@ class CoverageData:
         raw = plan.raw
         configuration = raw.get("configuration")
         root = configuration.get("root_module") if isinstance(configuration, Mapping) else None
-        paths: dict[str, _Seen] = {}
         available = "checks" in raw or _at_least(raw.get("terraform_version"), (1, 5))
         base = Path(directory).resolve() if directory is not None else None
         key = _relative(base, rootdir) if base is not None else UNKNOWN_ROOT
-        self._walk(root if isinstance(root, Mapping) else {}, key, base, "", rootdir, paths, available)
+        paths = self._walked(root if isinstance(root, Mapping) else {}, key, base, rootdir, available)
         instances = self._planned(plan, paths)
         for path, (module, _, declared) in paths.items():
             if path not in instances:
@@ -233,6 +239,35 @@ class CoverageData:
             ]
             if len(items) == 1:
                 items[0].failed.add(condition)
+
+    def _walked(
+        self, config: Mapping[str, Any], key: str, directory: Path | None, rootdir: Path, available: bool
+    ) -> dict[str, _Seen]:
+        """The module paths of a root module's ``config`` (:meth:`_walk`), walking it only when it is not equal to the
+        last one walked with the same key, directory, rootdir and ``available``.
+
+        Walking an equal configuration again is a no-op on the data: every module and item it would add is there
+        (nothing is ever removed), the flags and sets it sets are unions of the same values, and an item's conditions
+        are its directory's one scan. Only :meth:`merge` sets conditions otherwise: it forgets the walks. Equal (``==``)
+        configurations walk alike: the walk reads names and sources only as strings and containers only by their
+        kind, which equality keeps (a string equals only a string, a list only a list). What is walked and kept is a
+        copy of plain JSON values (a plan's document is not copied: its owner may change it later); a configuration
+        that is not plain JSON is walked every time. Each plan gets its own sets of declared addresses: reading its
+        checks may add to them.
+        """
+        cache_key = (key, directory, rootdir, available)
+        cached = self._walks.get(cache_key)
+        if cached is None or cached[0] != config:
+            try:  # marshal writes plain JSON values only: a dict subclass, another Mapping, too deep a nesting is refused
+                config, plain = marshal.loads(marshal.dumps(cast(Any, config))), True
+            except ValueError:
+                plain = False
+            paths: dict[str, _Seen] = {}
+            self._walk(config, key, directory, "", rootdir, paths, available)
+            if not plain:
+                return paths
+            cached = self._walks[cache_key] = (config, paths)
+        return {path: (module, subtree, set(declared)) for path, (module, subtree, declared) in cached[1].items()}
 
     def _walk(
         self, config: Mapping[str, Any], key: str, directory: Path | None, path: str, rootdir: Path,
@@ -300,10 +335,16 @@ class CoverageData:
         entries = plan.raw.get("resource_changes")
         if not isinstance(entries, list):  # a lazily split plan keeps them apart
             entries = [change.raw for change in plan.resource_changes]
+        # A module's changes share its module address: its path and data are looked up once for all of them.
+        modules: dict[str, tuple[str, _Seen | None]] = {}
         for entry in entries:
-            module_path = config_address(str(entry.get("module_address") or ""))
-            instances.add(module_path)
-            item = self._resource(entry, module_path, paths)
+            text = str(entry.get("module_address") or "")
+            module = modules.get(text)
+            if module is None:
+                module_path = config_address(text)
+                module = modules[text] = (module_path, paths.get(module_path))
+                instances.add(module_path)
+            item = _resource(entry, *module)
             if item is not None:
                 item.planned = True
                 actions = (entry.get("change") or {}).get("actions")
@@ -323,7 +364,7 @@ class CoverageData:
             for resource in _list(module.get("resources")):
                 if resource.get("mode") != "data":  # a managed one has its resource change
                     continue
-                item = self._resource(resource, module_path, paths)
+                item = _resource(resource, module_path, paths.get(module_path))
                 if item is not None:
                     item.planned = True
             pending.extend(_list(module.get("child_modules")))
@@ -337,17 +378,6 @@ class CoverageData:
         _complete(instances, paths)
         return instances
 
-    def _resource(
-        self, entry: Mapping[str, Any], module_path: str, paths: Mapping[str, _Seen]
-    ) -> ItemData | None:
-        found = paths.get(module_path)
-        type_, name = entry.get("type"), entry.get("name")
-        if found is None or not isinstance(type_, str) or not isinstance(name, str):
-            return None
-        prefix = module_path + "." if module_path else ""
-        data = entry.get("mode") == "data"
-        return found[0].items.get(f"{prefix}{'data.' if data else ''}{type_}.{name}")
-
     def _checks(self, checks: Any, paths: Mapping[str, _Seen]) -> None:
         for entry in _list(checks):
             address = entry.get("address")
@@ -360,7 +390,7 @@ class CoverageData:
                 continue
             prefix = module_path + "." if module_path else ""
             if kind == "resource":
-                item = self._resource(address, module_path, paths)
+                item = _resource(address, module_path, found)
             elif kind in _CHECK_KINDS:
                 local = _CHECK_KINDS[str(kind)] + name
                 item = found[0].items.get(prefix + local)
@@ -389,7 +419,7 @@ class CoverageData:
         else:
             full = config_address(address)
             module_path = ""
-            match = re.match(r"^((?:module\.[^.]+\.)*module\.[^.]+)\.", full)
+            match = _MODULE_PREFIX.match(full)
             if match is not None:
                 module_path = match.group(1)
             found = paths.get(module_path)
@@ -406,6 +436,7 @@ class CoverageData:
 
     def merge(self, other: CoverageData) -> None:
         """Add ``other``'s data to this one (a union: the order of merges does not matter)."""
+        self._walks.clear()  # an item's conditions may change here: the next plan walks its configuration again
         for key, theirs in other.modules.items():
             mine = self.module(key)
             mine.local |= theirs.local
@@ -569,6 +600,17 @@ def targets(check: object, document: object) -> list[tuple[str, str, str | None]
     return [(kind, address, text) for kind, address in addressed for text in texts]
 
 
+def _resource(entry: Mapping[str, Any], module_path: str, found: _Seen | None) -> ItemData | None:
+    """The item of a resource change (or a state's resource, or a check's address) of the module at ``module_path``,
+    whose data ``found`` is (None: a module the configuration does not show)."""
+    type_, name = entry.get("type"), entry.get("name")
+    if found is None or not isinstance(type_, str) or not isinstance(name, str):
+        return None
+    prefix = module_path + "." if module_path else ""
+    data = entry.get("mode") == "data"
+    return found[0].items.get(f"{prefix}{'data.' if data else ''}{type_}.{name}")
+
+
 def _complete(instances: set[str], paths: Mapping[str, _Seen]) -> None:
     """Add to the planned module ``instances`` their ancestors, and each call without count or for_each of one."""
     for path in list(instances):  # a module instance planned means its ancestors' were too
@@ -598,7 +640,8 @@ def _at_least(version: Any, wanted: tuple[int, int]) -> bool:
 
 
 def _list(value: Any) -> list[Mapping[str, Any]]:
-    return [v for v in value if isinstance(v, Mapping)] if isinstance(value, list) else []
+    # A parsed document's objects are dicts: the ABC's isinstance is asked only of anything else.
+    return [v for v in value if type(v) is dict or isinstance(v, Mapping)] if isinstance(value, list) else []
 
 
 def _names(value: Any) -> list[str]:
