@@ -29,6 +29,12 @@ __all__ = ["CONDITION_KINDS", "Declared", "ScanError", "ScannedModule", "locate"
 CONDITION_KINDS: Final = ("validation", "precondition", "postcondition", "assert")
 
 _IDENT: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")
+#: Runs of characters the scanner passes over one by one, skipped at once: blanks (and line ends, between items);
+#: what an expression holds besides strings, comments, brackets and its line's end; what a string holds besides
+#: escapes, templates, its closing quote and a line end.
+_BLANKS: Final = (re.compile(r"[ \t\r]+"), re.compile(r"[ \t\r\n]+"))
+_PLAIN_EXPRESSION: Final = re.compile(r'[^"<#/()\[\]{}\n]+')
+_PLAIN_STRING: Final = re.compile(r'[^"\\$%\n]+')
 #: Top-level block type -> (item kind, address prefix, number of labels).
 _ITEMS: Final = {
     "resource": ("resource", "", 2),
@@ -121,10 +127,12 @@ class _Scanner:
 
     def skip_space(self, newlines: bool) -> None:
         t = self.t
+        blanks = _BLANKS[newlines]
         while self.i < self.n:
             c = t[self.i]
             if c in " \t\r" or (newlines and c == "\n"):
-                self.i += 1
+                run = blanks.match(t, self.i)
+                self.i = self.i + 1 if run is None else run.end()
             elif c == "#" or t.startswith("//", self.i):
                 end = t.find("\n", self.i)
                 self.i = self.n if end < 0 else end
@@ -208,7 +216,8 @@ class _Scanner:
             elif c == "\n" and depth == 0:
                 return
             else:
-                self.i += 1
+                plain = _PLAIN_EXPRESSION.match(t, self.i)
+                self.i = self.i + 1 if plain is None else plain.end()
 
     def string(self) -> None:
         start = self.i
@@ -229,7 +238,8 @@ class _Scanner:
             elif c == "\n":
                 break
             else:
-                self.i += 1
+                plain = _PLAIN_STRING.match(t, self.i)
+                self.i = self.i + 1 if plain is None else plain.end()
         raise self.fail("unterminated string", start)
 
     def template(self) -> None:
