@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import dataclasses
 import marshal
-import operator
 import os
 import re
 from collections.abc import Callable, Iterable, Mapping
@@ -63,11 +62,6 @@ _CHECK_KINDS: Final = {"var": "var.", "output_value": "output.", "check": "check
 _MODULE_PATH: Final = re.compile(r"^(?:module\.[^.]+\.)+$")
 #: The module path an item's address starts with, followed by a dot.
 _MODULE_PREFIX: Final = re.compile(r"^((?:module\.[^.]+\.)*module\.[^.]+)\.")
-#: What recording a resource change reads of it (:func:`_read_changes`).
-_MODULE_ADDRESS: Final = operator.methodcaller("get", "module_address")
-_IDENTITY: Final = operator.itemgetter("mode", "type", "name")
-_CHANGE: Final = operator.itemgetter("change")
-_ACTIONS: Final = operator.itemgetter("actions")
 #: A module path of one plan: its module's data, its configuration, and the addresses it declares there.
 _Seen = tuple["ModuleData", Mapping[str, Any], set[str]]
 
@@ -537,7 +531,9 @@ def targets(check: object, document: object) -> list[tuple[str, str, str | None]
     """
     if not dataclasses.is_dataclass(check):
         return []
-    names = {f.name for f in dataclasses.fields(check)}
+    names = _FIELD_NAMES.get(type(check))
+    if names is None:
+        names = _FIELD_NAMES[type(check)] = frozenset(f.name for f in dataclasses.fields(check))
     path = getattr(check, "path", None) if "path" in names else None
     texts: list[str | None] = [path.to_text()] if path is not None and hasattr(path, "to_text") else []
     if "paths" in names:
@@ -598,11 +594,10 @@ def _planned(plan: Plan, walked: _Walked) -> set[str]:
 
 
 def _read_changes(entries: list[Any]) -> list[tuple[Any, ...]] | None:
-    """What recording resource changes reads of each: its module address, (mode, type, name), and actions; None
+    """What recording resource changes reads of each: its module address, mode, type, name and actions; None
     when one lacks a key (or is not an object), which only :func:`_changes` reads as it is."""
     try:
-        return list(zip(map(_MODULE_ADDRESS, entries), map(_IDENTITY, entries), map(_ACTIONS, map(_CHANGE, entries)),
-                        strict=True))
+        return [(e.get("module_address"), e["mode"], e["type"], e["name"], e["change"]["actions"]) for e in entries]
     except (AttributeError, KeyError, TypeError):
         return None
 
@@ -644,23 +639,25 @@ def _resource(entry: Mapping[str, Any], module_path: str, found: _Seen | None) -
     return found[0].items.get(f"{prefix}{'data.' if data else ''}{type_}.{name}")
 
 
-@dataclasses.dataclass
 class _Walked:
     """A root module's configuration walked (:meth:`CoverageData._walked`), its module paths, and what the plans read
-    with it recorded that reading another would record again: each set of module instances whose declared items were
-    marked planned, and the item each check target (kind, address) found. An item, once found, is the same item for
-    as long as the walk is kept (items are never replaced; a merge forgets the walks)."""
+    with it recorded that reading another would record again. An item, once found, is the same item for as long as
+    the walk is kept (items are never replaced; a merge forgets the walks)."""
 
-    config: Mapping[str, Any]
-    paths: dict[str, _Seen]
-    instances: set[frozenset[str]] = dataclasses.field(default_factory=set)
-    #: The check targets (kind, address, path text) recorded, each on the item it found.
-    asserted: set[tuple[str, str, str | None]] = dataclasses.field(default_factory=set)
-    #: The last ``checks`` section recorded, each entry of which found its item.
-    checks: tuple[Any] | None = None
-    #: The last resource changes recorded (what :func:`_read_changes` reads of them), each of which found its item,
-    #: and the module paths they planned an instance of.
-    changes: tuple[list[tuple[Any, ...]], frozenset[str]] | None = None
+    __slots__ = ("asserted", "changes", "checks", "config", "instances", "paths")
+
+    def __init__(self, config: Mapping[str, Any], paths: dict[str, _Seen]) -> None:
+        self.config = config
+        self.paths = paths
+        #: Each set of module instances whose declared items were marked planned.
+        self.instances: set[frozenset[str]] = set()
+        #: The check targets (kind, address, path text) recorded, each on the item it found.
+        self.asserted: set[tuple[str, str, str | None]] = set()
+        #: The last ``checks`` section recorded, each entry of which found its item.
+        self.checks: tuple[Any] | None = None
+        #: The last resource changes recorded (what :func:`_read_changes` reads of them), each of which found its
+        #: item, and the module paths they planned an instance of.
+        self.changes: tuple[list[tuple[Any, ...]], frozenset[str]] | None = None
 
 
 def _copied(value: Any) -> tuple[Any] | None:
@@ -714,6 +711,10 @@ def _asserted(kind: str, address: str, paths: Mapping[str, _Seen]) -> ItemData |
     found = paths.get(module_path)
     item = found[0].items.get(full) if found is not None else None
     return item if item is not None and item.kind in ("resource", "data") else None
+
+
+#: The field names of each check class :func:`targets` was given (read once: every test runs checks of a few classes).
+_FIELD_NAMES: dict[type, frozenset[str]] = {}
 
 
 def _complete(instances: set[str], paths: Mapping[str, _Seen]) -> None:
