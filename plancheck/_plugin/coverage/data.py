@@ -197,10 +197,10 @@ class CoverageData:
             # Kept when every entry found its item (one not found may be declared by a later walk of its module).
             walked.checks = _copied(checks) if self._checks(checks, walked.paths) else None
         done = walked.asserted
-        for kind, address, path_text in asserted:
-            target = (kind, address, path_text)
+        for target in asserted:
             if target in done:
                 continue
+            kind, address, path_text = target
             item = _asserted(kind, address, walked.paths)
             if item is not None:
                 item.asserted = True
