@@ -35,6 +35,9 @@ _IDENT: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")
 _BLANKS: Final = (re.compile(r"[ \t\r]+"), re.compile(r"[ \t\r\n]+"))
 _PLAIN_EXPRESSION: Final = re.compile(r'[^"<#/()\[\]{}\n]+')
 _PLAIN_STRING: Final = re.compile(r'[^"\\$%\n]+')
+#: An attribute whose value is one plain string or word on its line (most are): read with one match, as the
+#: statement-by-statement scan reads it (its value as written, stripped; the line's end or a ``}`` left to read).
+_SIMPLE_ATTRIBUTE: Final = re.compile(r'([A-Za-z_][A-Za-z0-9_-]*)[ \t]*=[ \t]*("[^"\\$%\n]*"|[A-Za-z0-9_.]+)[ \t]*(?=[\n}])')
 #: Top-level block type -> (item kind, address prefix, number of labels).
 _ITEMS: Final = {
     "resource": ("resource", "", 2),
@@ -159,6 +162,13 @@ class _Scanner:
                 self.i += 1
                 return found
             start = self.i
+            simple = _SIMPLE_ATTRIBUTE.match(self.t, start)
+            if simple is not None:
+                if block is not None:
+                    line = self.line(start)
+                    block.attributes[simple.group(1)] = (line, line, simple.group(2))
+                self.i = simple.end()
+                continue
             match = _IDENT.match(self.t, self.i)
             if match is None:
                 raise self.fail(f"unexpected {self.t[self.i]!r}")
