@@ -838,6 +838,12 @@ class Plan(ReadOnly):
         return tuple(ResourceChange(rc, self) for rc in (materialize() if materialize is not None else entries))
 
     @cached_property
+    def _selected(self) -> dict[Any, tuple[ResourceChange, ...]]:
+        """The changes each selector selected (:meth:`plancheck.Resources.select`), kept: a selector check and test
+        coverage (``pytest --tf-cov``, recording what the check addressed) select alike."""
+        return {}
+
+    @cached_property
     def resource_drift(self) -> tuple[ResourceChange, ...]:
         """Changes made outside Terraform since the last apply."""
         return tuple(ResourceChange(rc, self) for rc in self.raw.get("resource_drift") or ())

@@ -300,7 +300,11 @@ class Resources(FrozenValue):
         ['data.x.y']
         """
         if isinstance(document, Plan):
-            return tuple(rc for rc in document.resource_changes if self.matches(rc))
+            selected = document._selected
+            found = selected.get(self)
+            if found is None:
+                found = selected[self] = tuple(rc for rc in document.resource_changes if self.matches(rc))
+            return found
         if isinstance(document, State):
             if self.action is not None:
                 raise ValueError(f"{self!r}: action selects resource changes of a plan; a state has no actions")

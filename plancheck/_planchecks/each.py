@@ -102,9 +102,7 @@ class _EachCheck(PlanCheck):
         judge = self._judge
         passed = 0
         empty: dict[str, Any] = {}
-        for rc in plan.resource_changes:
-            if not selector.matches(rc):
-                continue
+        for rc in selector.select(plan):
             change = rc.raw.get("change") or empty  # read directly: the wrappers were a third of a pass
             deposed = rc.deposed
             if deposed is not None or (change.get("after") is None and no_planned_value(change, "resource")):

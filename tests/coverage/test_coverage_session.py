@@ -300,13 +300,14 @@ def test_no_planted_secret_in_any_report(pytester: pytest.Pytester) -> None:
         sys.path.remove(tests_dir)
     pytester.makepyfile(test_secret=SECRET_TESTS % tests_dir)
     result = pytester.runpytest("--tf-cov", "--tf-cov-report=term", "--tf-cov-report=json:tf.json",
-                                "--tf-cov-report=html:html", "--tf-cov-data=tf.data", "-p", "no:cacheprovider")
+                                "--tf-cov-report=html:html", "--tf-cov-data=tf.data", "--junitxml=junit.xml",
+                                "-p", "no:cacheprovider")
     result.assert_outcomes(passed=1)
     report = _report(pytester.path / "tf.json")
     db = next(i for i in report["modules"][0]["items"] if i["address"] == "aws_db_instance.db")
     assert db["asserted_paths"] == ['tags["(sensitive)"]']
     texts = {"stdout": result.stdout.str() + result.stderr.str(),
-             **{name: (pytester.path / name).read_text(encoding="utf-8") for name in ("tf.json", "tf.data")},
+             **{name: (pytester.path / name).read_text(encoding="utf-8") for name in ("tf.json", "tf.data", "junit.xml")},
              **{f"html/{p.name}": p.read_text(encoding="utf-8") for p in (pytester.path / "html").iterdir()}}
     leaks = sorted((where, name) for where, text in texts.items() for name, secret in PLANTED.items() if secret in text)
     assert leaks == []

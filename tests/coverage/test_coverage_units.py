@@ -293,3 +293,137 @@ def test_a_tf_json_module_is_scanned_through_tfconfig(tmp_path: Path) -> None:
         ("output", "output.o", "main.tf.json", (("precondition", 1),)),
     ]
     assert [error.split(":")[0] for error in scanned.errors] == ["broken.tf.json"]
+
+
+def _grown(document: dict[str, Any]) -> dict[str, Any]:
+    """``document`` changed in place, as a test may change a fixture's document between plans: one resource more."""
+    document["configuration"]["root_module"]["resources"].append(
+        {"address": "terraform_data.extra", "mode": "managed", "type": "terraform_data", "name": "extra"})
+    document["resource_changes"].append({"address": "terraform_data.extra", "mode": "managed", "type": "terraform_data",
+                                         "name": "extra", "change": {"actions": ["create"]}})
+    return document
+
+
+@pytest.mark.parametrize("steps", [
+    pytest.param(["web", "web"], id="one-configuration-twice"),
+    pytest.param(["web", "registry", "web"], id="a-module-call-comes-and-goes"),
+    pytest.param(["old-terraform", "web"], id="outcomes-available-or-not"),
+    pytest.param(["web", "grown"], id="the-same-document-changed-in-place"),
+    pytest.param(["web", "subclass", "subclass"], id="a-dict-subclass-is-walked-each-time"),
+])
+def test_plans_of_one_module_read_as_each_alone(tmp_path: Path, steps: list[str]) -> None:
+    # A plan's configuration equal to the last one walked is not walked again: the data must be what reading each
+    # plan into data of its own, then merging them all, gives.
+    class Subclass(dict[str, Any]):
+        pass
+
+    shutil.copytree(TREE, tmp_path / "tree")
+    shared = tree_plan()
+    made = {"web": lambda: shared, "registry": lambda: tree_plan(registry=True),
+            "old-terraform": lambda: {k: v for k, v in tree_plan(version="1.0.3").items() if k != "checks"}, "grown": lambda: _grown(shared),
+            "subclass": lambda: {**shared, "configuration": Subclass(shared["configuration"])}}
+    data, alone = CoverageData(), CoverageData()
+    for step in steps:
+        plan = Plan.from_dict(made[step]())
+        data.add_plan(plan, tmp_path / "tree", tmp_path, [("resource", "terraform_data.app", "input")])
+        each = CoverageData()
+        each.add_plan(plan, tmp_path / "tree", tmp_path, [("resource", "terraform_data.app", "input")])
+        alone.merge(each)
+    assert data.to_json() == alone.to_json()
+
+
+class _RaisingEquality:
+    """A value no JSON document holds (a document built in code, not validated), whose ``==`` raises."""
+
+    def __eq__(self, other: object) -> bool:
+        raise ValueError("cannot compare")
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+def _orphan(document: dict[str, Any]) -> dict[str, Any]:
+    """``document`` with a change of a resource its configuration does not declare in ``module.net`` (an orphan)."""
+    document["resource_changes"].append({"address": "module.net.terraform_data.extra", "module_address": "module.net",
+                                         "mode": "managed", "type": "terraform_data", "name": "extra",
+                                         "change": {"actions": ["delete"]}})
+    document["checks"].append({"address": {"kind": "resource", "name": "extra", "module": "module.net",
+                                           "mode": "managed", "type": "terraform_data"}, "status": "pass"})
+    return document
+
+
+def _other_root(document: dict[str, Any]) -> dict[str, Any]:
+    """A plan of another root (``tree/other``) calling the same child directory as ``net``, whose configuration of
+    it declares ``terraform_data.extra`` too."""
+    call = document["configuration"]["root_module"]["module_calls"]["net"]
+    call["source"] = "../modules/net"
+    call["module"]["resources"].append({"address": "terraform_data.extra", "mode": "managed",
+                                        "type": "terraform_data", "name": "extra"})
+    return document
+
+
+_TARGETS = [("resource", "terraform_data.app", "input"), ("resource", "module.net.terraform_data.extra", "input")]
+
+
+@pytest.mark.parametrize("steps", [
+    pytest.param(["web", "web", "web"], id="one-plan-three-times"),
+    pytest.param(["orphan", "other-root", "orphan"], id="an-item-another-root-declares-later"),
+    pytest.param(["web", "actions-changed-in-place", "web"], id="the-changes-changed-in-place"),
+    pytest.param(["web", "checks-changed-in-place", "web"], id="the-checks-changed-in-place"),
+    pytest.param(["web", "raising", "raising", "web"], id="a-value-whose-equality-raises"),
+])
+def test_plans_read_as_without_what_the_walks_keep(tmp_path: Path, steps: list[str]) -> None:
+    # What a walk keeps (its configuration, the changes and checks read, the targets found) skips reading a plan
+    # again: the data must be what reading each plan after forgetting every walk gives.
+    shutil.copytree(TREE, tmp_path / "tree")
+    (tmp_path / "tree" / "other").mkdir()
+    shared = tree_plan()
+    made = {"web": lambda: shared, "orphan": lambda: _orphan(tree_plan()), "other-root": lambda: _other_root(tree_plan())}
+
+    def changed_actions() -> dict[str, Any]:
+        shared["resource_changes"][0]["change"]["actions"][:] = ["update"]
+        return shared
+
+    def changed_checks() -> dict[str, Any]:
+        shared["checks"][2]["status"] = shared["checks"][2]["instances"][0]["status"] = "fail"
+        return shared
+
+    def raising() -> dict[str, Any]:
+        document = tree_plan()
+        document["configuration"]["root_module"]["variables"]["name"]["default"] = _RaisingEquality()
+        document["resource_changes"][0]["change"]["before"] = _RaisingEquality()
+        return document
+
+    made.update({"actions-changed-in-place": changed_actions, "checks-changed-in-place": changed_checks,
+                 "raising": raising})
+    kept, forgetting = CoverageData(), CoverageData()
+    for step in steps:
+        plan = Plan(made[step]())  # built in code: a raising value is no JSON (and is not validated)
+        directory = tmp_path / "tree" / ("other" if step == "other-root" else "")
+        found = [] if step == "other-root" else _TARGETS
+        kept.add_plan(plan, directory, tmp_path, found)
+        forgetting._walks.clear()
+        forgetting.add_plan(plan, directory, tmp_path, found)
+    assert kept.to_json() == forgetting.to_json()
+
+
+_SENSITIVE_TAGS = {"format_version": "1.2", "resource_changes": [{
+    "address": "t.a", "mode": "managed", "type": "t", "name": "a", "change": {
+        "actions": ["create"], "before": None, "after": {"tags": {"env": "prod", "key": "hunter2-planted-key"}},
+        "after_unknown": {}, "before_sensitive": False, "after_sensitive": {"tags": True}}}]}
+
+
+@pytest.mark.parametrize(("texts", "recorded", "collected"), [
+    pytest.param(["input", None, "id"], ["input", None, "id"], False, id="short-paths-collect-no-secret"),
+    pytest.param(['tags["hunter2-planted-key"]'], ['tags["(sensitive)"]'], True, id="a-long-secret-is-scrubbed"),
+    # A short secret in the path a check was given is a word the user wrote: a failure shows it too.
+    pytest.param(['tags["prod"]', "env"], ['tags["prod"]', "env"], True, id="a-short-secret-shows-as-in-a-failure"),
+])
+def test_path_texts_scrubbed_as_a_failure_shows_them(texts: list[str | None], recorded: list[str | None],
+                                                     collected: bool) -> None:
+    from plancheck._plugin.coverage.session import _scrubbed
+
+    plan = Plan.from_dict(_SENSITIVE_TAGS)
+    found = [("resource", "t.a", text) for text in texts]
+    assert [text for _, _, text in _scrubbed(plan, found)] == recorded
+    # The plan's secrets (a walk of all of it) are collected only when a text could show one.
+    assert ("secrets" in vars(plan)) == collected

@@ -19,6 +19,7 @@ same data whatever order they finish in.
 from __future__ import annotations
 
 import dataclasses
+import marshal
 import os
 import re
 from collections.abc import Callable, Iterable, Mapping
@@ -59,6 +60,8 @@ _ACTION_NAMES: Final = {
 _CHECK_KINDS: Final = {"var": "var.", "output_value": "output.", "check": "check."}
 #: A module path followed by a dot: what may come before an item's module-relative address.
 _MODULE_PATH: Final = re.compile(r"^(?:module\.[^.]+\.)+$")
+#: The module path an item's address starts with, followed by a dot.
+_MODULE_PREFIX: Final = re.compile(r"^((?:module\.[^.]+\.)*module\.[^.]+)\.")
 #: A module path of one plan: its module's data, its configuration, and the addresses it declares there.
 _Seen = tuple["ModuleData", Mapping[str, Any], set[str]]
 
@@ -162,6 +165,12 @@ class CoverageData:
         self._scans: dict[Path, tuple[list[tuple[str, str, tuple[str, ...], str, tuple[int, ...]]], tuple[str, ...]]] = {}
         #: A directory's scanned items, once (their condition blocks' lines locate a diagnostic).
         self._declared: dict[Path, tuple[Any, ...]] = {}
+        #: The last configuration walked for each (module key, directory, rootdir, outcomes available), with what its
+        #: plans recorded: a session's plans of one module repeat its configuration, and walking an equal one again
+        #: changes no data (see :meth:`_walked`).
+        self._walks: dict[tuple[str, Path | None, Path, bool], _Walked] = {}
+        #: Each absolute directory plans were made from (and rootdir): resolved, and its module's key.
+        self._directories: dict[tuple[str | bytes, Path], tuple[Path, str]] = {}
 
     def module(self, key: str) -> ModuleData:
         found = self.modules.get(key)
@@ -179,25 +188,39 @@ class CoverageData:
         raw = plan.raw
         configuration = raw.get("configuration")
         root = configuration.get("root_module") if isinstance(configuration, Mapping) else None
-        paths: dict[str, _Seen] = {}
         available = "checks" in raw or _at_least(raw.get("terraform_version"), (1, 5))
-        base = Path(directory).resolve() if directory is not None else None
-        key = _relative(base, rootdir) if base is not None else UNKNOWN_ROOT
-        self._walk(root if isinstance(root, Mapping) else {}, key, base, "", rootdir, paths, available)
-        instances = self._planned(plan, paths)
-        for path, (module, _, declared) in paths.items():
-            if path not in instances:
+        base, key = self._located(directory, rootdir)
+        walked = self._walked(root if isinstance(root, Mapping) else {}, key, base, rootdir, available)
+        _declared_planned(walked, _planned(plan, walked))
+        checks = raw.get("checks")
+        if walked.checks is None or not _equal(walked.checks[0], checks):
+            # Kept when every entry found its item (one not found may be declared by a later walk of its module).
+            walked.checks = _copied(checks) if self._checks(checks, walked.paths) else None
+        done = walked.asserted
+        for target in asserted:
+            if target in done:
                 continue
-            for address in declared:
-                item = module.items[address]
-                # What has no change of its own is planned with its module's instance; a call with its child's.
-                if item.kind == "module":
-                    item.planned |= address in instances
-                elif item.kind == "variable" or (item.kind == "output" and path):
-                    item.planned = True
-        self._checks(raw.get("checks"), paths)
-        for kind, address, path_text in asserted:
-            self._assert(kind, address, path_text, paths)
+            kind, address, path_text = target
+            item = _asserted(kind, address, walked.paths)
+            if item is not None:
+                item.asserted = True
+                if path_text:
+                    item.paths.add(path_text)
+                done.add(target)
+
+    def _located(self, directory: str | os.PathLike[str] | None, rootdir: Path) -> tuple[Path | None, str]:
+        """A plan's directory resolved, and its module's key (:data:`UNKNOWN_ROOT` when not known); an absolute one
+        resolved once (a session's plans of one module name its directory alike)."""
+        if directory is None:
+            return None, UNKNOWN_ROOT
+        text = os.fspath(directory)
+        located = self._directories.get((text, rootdir))
+        if located is None:
+            base = Path(text).resolve()
+            located = (base, _relative(base, rootdir))
+            if os.path.isabs(text):  # a relative one is resolved against the working directory, which may change
+                self._directories[(text, rootdir)] = located
+        return located
 
     def add_failures(
         self, directory: str | os.PathLike[str], rootdir: Path, located: Iterable[tuple[str, str, int]]
@@ -233,6 +256,34 @@ class CoverageData:
             ]
             if len(items) == 1:
                 items[0].failed.add(condition)
+
+    def _walked(
+        self, config: Mapping[str, Any], key: str, directory: Path | None, rootdir: Path, available: bool
+    ) -> _Walked:
+        """The module paths of a root module's ``config`` (:meth:`_walk`), walking it only when it is not equal to the
+        last one walked with the same key, directory, rootdir and ``available``.
+
+        Walking an equal configuration again is a no-op on the data: every module and item it would add is there
+        (nothing is ever removed), the flags and sets it sets are unions of the same values, and an item's conditions
+        are its directory's one scan. Only :meth:`merge` sets conditions otherwise: it forgets the walks. Equal (``==``)
+        configurations walk alike: the walk reads names and sources only as strings and containers only by their
+        kind, which equality keeps (a string equals only a string, a list only a list). What is walked and kept is a
+        copy of plain JSON values (a plan's document is not copied: its owner may change it later); a configuration
+        that is not plain JSON, or that cannot be compared, is walked every time.
+        """
+        cache_key = (key, directory, rootdir, available)
+        cached = self._walks.get(cache_key)
+        if cached is not None and _equal(cached.config, config):
+            return cached
+        kept = _copied(config)
+        if kept is not None:
+            config = kept[0]
+        paths: dict[str, _Seen] = {}
+        self._walk(config, key, directory, "", rootdir, paths, available)
+        walked = _Walked(config, paths)
+        if kept is not None:
+            self._walks[cache_key] = walked
+        return walked
 
     def _walk(
         self, config: Mapping[str, Any], key: str, directory: Path | None, path: str, rootdir: Path,
@@ -294,61 +345,9 @@ class CoverageData:
             if withheld:
                 module.withheld.setdefault(file, set()).update(withheld)
 
-    def _planned(self, plan: Plan, paths: Mapping[str, _Seen]) -> set[str]:
-        """Mark resources and root outputs planned; return the module paths that had an instance planned."""
-        instances = {""}
-        entries = plan.raw.get("resource_changes")
-        if not isinstance(entries, list):  # a lazily split plan keeps them apart
-            entries = [change.raw for change in plan.resource_changes]
-        for entry in entries:
-            module_path = config_address(str(entry.get("module_address") or ""))
-            instances.add(module_path)
-            item = self._resource(entry, module_path, paths)
-            if item is not None:
-                item.planned = True
-                actions = (entry.get("change") or {}).get("actions")
-                name = _ACTION_NAMES.get(tuple(actions)) if isinstance(actions, list) else None
-                if name is not None:
-                    item.actions.add(name)
-        # A data source read while planning is in the planned values (and the prior state), not in the changes.
-        planned_values, prior = plan.raw.get("planned_values"), plan.raw.get("prior_state")
-        prior = prior.get("values") if isinstance(prior, Mapping) else None
-        pending = [values.get("root_module") for values in (planned_values, prior) if isinstance(values, Mapping)]
-        while pending:
-            module = pending.pop()
-            if not isinstance(module, Mapping):
-                continue
-            module_path = config_address(str(module.get("address") or ""))
-            instances.add(module_path)
-            for resource in _list(module.get("resources")):
-                if resource.get("mode") != "data":  # a managed one has its resource change
-                    continue
-                item = self._resource(resource, module_path, paths)
-                if item is not None:
-                    item.planned = True
-            pending.extend(_list(module.get("child_modules")))
-        root = paths.get("")
-        outputs = plan.raw.get("output_changes")
-        if root is not None and isinstance(outputs, Mapping):
-            for name in outputs:
-                found = root[0].items.get(f"output.{name}")
-                if found is not None:
-                    found.planned = True
-        _complete(instances, paths)
-        return instances
-
-    def _resource(
-        self, entry: Mapping[str, Any], module_path: str, paths: Mapping[str, _Seen]
-    ) -> ItemData | None:
-        found = paths.get(module_path)
-        type_, name = entry.get("type"), entry.get("name")
-        if found is None or not isinstance(type_, str) or not isinstance(name, str):
-            return None
-        prefix = module_path + "." if module_path else ""
-        data = entry.get("mode") == "data"
-        return found[0].items.get(f"{prefix}{'data.' if data else ''}{type_}.{name}")
-
-    def _checks(self, checks: Any, paths: Mapping[str, _Seen]) -> None:
+    def _checks(self, checks: Any, paths: Mapping[str, _Seen]) -> bool:
+        """Record the outcomes of a plan's ``checks`` section; return whether every entry found its item."""
+        complete = True
         for entry in _list(checks):
             address = entry.get("address")
             if not isinstance(address, Mapping):
@@ -360,16 +359,16 @@ class CoverageData:
                 continue
             prefix = module_path + "." if module_path else ""
             if kind == "resource":
-                item = self._resource(address, module_path, paths)
+                item = _resource(address, module_path, found)
             elif kind in _CHECK_KINDS:
                 local = _CHECK_KINDS[str(kind)] + name
                 item = found[0].items.get(prefix + local)
                 if item is None and kind == "check":  # a check block of a module whose files were not scanned
-                    found[2].add(prefix + local)
                     item = found[0].item(prefix + local, "check")
             else:
                 continue
             if item is None:
+                complete = False
                 continue
             if kind == "check":
                 item.planned = True
@@ -379,33 +378,13 @@ class CoverageData:
                     item.passed.update(item.conditions)
                 elif status == "fail" and len(item.conditions) == 1:
                     item.failed.update(item.conditions)
-
-    def _assert(
-        self, kind: str, address: str, path_text: str | None, paths: Mapping[str, _Seen]
-    ) -> None:
-        if kind == "output":
-            root = paths.get("")
-            item = root[0].items.get(f"output.{address}") if root is not None else None
-        else:
-            full = config_address(address)
-            module_path = ""
-            match = re.match(r"^((?:module\.[^.]+\.)*module\.[^.]+)\.", full)
-            if match is not None:
-                module_path = match.group(1)
-            found = paths.get(module_path)
-            item = found[0].items.get(full) if found is not None else None
-            if item is not None and item.kind not in ("resource", "data"):
-                # A resource check given a variable's or a child output's address finds no resource change there.
-                item = None
-        if item is not None:
-            item.asserted = True
-            if path_text:
-                item.paths.add(path_text)
+        return complete
 
     # -- merging and files ------------------------------------------------------------------------
 
     def merge(self, other: CoverageData) -> None:
         """Add ``other``'s data to this one (a union: the order of merges does not matter)."""
+        self._walks.clear()  # an item's conditions may change here: the next plan walks its configuration again
         for key, theirs in other.modules.items():
             mine = self.module(key)
             mine.local |= theirs.local
@@ -552,7 +531,9 @@ def targets(check: object, document: object) -> list[tuple[str, str, str | None]
     """
     if not dataclasses.is_dataclass(check):
         return []
-    names = {f.name for f in dataclasses.fields(check)}
+    names = _FIELD_NAMES.get(type(check))
+    if names is None:
+        names = _FIELD_NAMES[type(check)] = frozenset(f.name for f in dataclasses.fields(check))
     path = getattr(check, "path", None) if "path" in names else None
     texts: list[str | None] = [path.to_text()] if path is not None and hasattr(path, "to_text") else []
     if "paths" in names:
@@ -567,6 +548,173 @@ def targets(check: object, document: object) -> list[tuple[str, str, str | None]
     if isinstance(selector, Resources) and isinstance(document, Plan):
         addressed.extend(("resource", change.address) for change in selector.select(document))
     return [(kind, address, text) for kind, address in addressed for text in texts]
+
+
+def _planned(plan: Plan, walked: _Walked) -> set[str]:
+    """Mark the resources and root outputs of ``plan`` planned in its configuration's ``walked`` modules; return the
+    module paths that had an instance planned."""
+    paths = walked.paths
+    entries = plan.raw.get("resource_changes")
+    if not isinstance(entries, list):  # a lazily split plan keeps them apart
+        entries = [change.raw for change in plan.resource_changes]
+    read = _read_changes(entries)
+    if read is not None and walked.changes is not None and _equal(walked.changes[0], read):
+        instances = set(walked.changes[1])  # what recording them again would record is there
+    else:
+        instances, complete = _changes(entries, paths)
+        # Kept when every change found its item (one not found may be declared by a later walk of its module), as a
+        # copy (the plan's owner may change its document later).
+        kept = _copied(read) if read is not None and complete else None
+        walked.changes = None if kept is None else (kept[0], frozenset(instances))
+    # A data source read while planning is in the planned values (and the prior state), not in the changes.
+    planned_values, prior = plan.raw.get("planned_values"), plan.raw.get("prior_state")
+    prior = prior.get("values") if isinstance(prior, Mapping) else None
+    pending = [values.get("root_module") for values in (planned_values, prior) if isinstance(values, Mapping)]
+    while pending:
+        module = pending.pop()
+        if not isinstance(module, Mapping):
+            continue
+        module_path = config_address(str(module.get("address") or ""))
+        instances.add(module_path)
+        # A managed resource has its resource change.
+        for resource in [r for r in _list(module.get("resources")) if r.get("mode") == "data"]:
+            item = _resource(resource, module_path, paths.get(module_path))
+            if item is not None:
+                item.planned = True
+        pending.extend(_list(module.get("child_modules")))
+    root = paths.get("")
+    outputs = plan.raw.get("output_changes")
+    if root is not None and isinstance(outputs, Mapping):
+        for name in outputs:
+            found = root[0].items.get(f"output.{name}")
+            if found is not None:
+                found.planned = True
+    _complete(instances, paths)
+    return instances
+
+
+def _read_changes(entries: list[Any]) -> list[tuple[Any, ...]] | None:
+    """What recording resource changes reads of each: its module address, mode, type, name and actions; None
+    when one lacks a key (or is not an object), which only :func:`_changes` reads as it is."""
+    try:
+        return [(e.get("module_address"), e["mode"], e["type"], e["name"], e["change"]["actions"]) for e in entries]
+    except (AttributeError, KeyError, TypeError):
+        return None
+
+
+def _changes(entries: list[Any], paths: Mapping[str, _Seen]) -> tuple[set[str], bool]:
+    """Mark each resource change's item planned, with its action; return the module paths that had an instance
+    planned, and whether every change found its item."""
+    instances = {""}
+    complete = True
+    # A module's changes share its module address: its path and data are looked up once for all of them.
+    modules: dict[str, tuple[str, _Seen | None]] = {}
+    for entry in entries:
+        text = str(entry.get("module_address") or "")
+        module = modules.get(text)
+        if module is None:
+            module_path = config_address(text)
+            module = modules[text] = (module_path, paths.get(module_path))
+            instances.add(module_path)
+        item = _resource(entry, *module)
+        if item is None:
+            complete = False
+            continue
+        item.planned = True
+        actions = (entry.get("change") or {}).get("actions")
+        name = _ACTION_NAMES.get(tuple(actions)) if isinstance(actions, list) else None
+        if name is not None:
+            item.actions.add(name)
+    return instances, complete
+
+
+def _resource(entry: Mapping[str, Any], module_path: str, found: _Seen | None) -> ItemData | None:
+    """The item of a resource change (or a state's resource, or a check's address) of the module at ``module_path``,
+    whose data ``found`` is (None: a module the configuration does not show)."""
+    type_, name = entry.get("type"), entry.get("name")
+    if found is None or not isinstance(type_, str) or not isinstance(name, str):
+        return None
+    prefix = module_path + "." if module_path else ""
+    data = entry.get("mode") == "data"
+    return found[0].items.get(f"{prefix}{'data.' if data else ''}{type_}.{name}")
+
+
+class _Walked:
+    """A root module's configuration walked (:meth:`CoverageData._walked`), its module paths, and what the plans read
+    with it recorded that reading another would record again. An item, once found, is the same item for as long as
+    the walk is kept (items are never replaced; a merge forgets the walks)."""
+
+    __slots__ = ("asserted", "changes", "checks", "config", "instances", "paths")
+
+    def __init__(self, config: Mapping[str, Any], paths: dict[str, _Seen]) -> None:
+        self.config = config
+        self.paths = paths
+        #: Each set of module instances whose declared items were marked planned.
+        self.instances: set[frozenset[str]] = set()
+        #: The check targets (kind, address, path text) recorded, each on the item it found.
+        self.asserted: set[tuple[str, str, str | None]] = set()
+        #: The last ``checks`` section recorded, each entry of which found its item.
+        self.checks: tuple[Any] | None = None
+        #: The last resource changes recorded (what :func:`_read_changes` reads of them), each of which found its
+        #: item, and the module paths they planned an instance of.
+        self.changes: tuple[list[tuple[Any, ...]], frozenset[str]] | None = None
+
+
+def _copied(value: Any) -> tuple[Any] | None:
+    """A copy of ``value`` (in a tuple), when it is plain JSON: kept to tell whether a later plan's is equal (a
+    plan's document is not kept itself: its owner may change it later); None otherwise (a dict subclass, another
+    Mapping, too deep a nesting: what marshal refuses)."""
+    try:
+        return (marshal.loads(marshal.dumps(value)),)
+    except ValueError:
+        return None
+
+
+def _declared_planned(walked: _Walked, instances: set[str]) -> None:
+    """Mark planned what has no change of its own in the module ``instances`` planned: a variable, a child module's
+    output, and a module call with its child's instance."""
+    planned = frozenset(instances)
+    if planned in walked.instances:  # marking them again would change nothing
+        return
+    walked.instances.add(planned)
+    for path, (module, _, declared) in walked.paths.items():
+        if path not in instances:
+            continue
+        for address in declared:
+            item = module.items[address]
+            if item.kind == "module":
+                item.planned |= address in instances
+            elif item.kind == "variable" or (item.kind == "output" and path):
+                item.planned = True
+
+
+def _equal(kept: Any, read: Any) -> bool:
+    """Whether what was ``read`` of a plan equals what was ``kept`` of an earlier one; False when comparing them fails
+    (a value of the document's own kind whose ``==`` raises)."""
+    try:
+        return bool(kept == read)
+    except Exception:
+        return False
+
+
+def _asserted(kind: str, address: str, paths: Mapping[str, _Seen]) -> ItemData | None:
+    """The item a check target addresses: a root output by its name, a resource change's by its address; None when
+    the plan's modules declare none (a resource check given a variable's or a child output's address finds none)."""
+    if kind == "output":
+        root = paths.get("")
+        return root[0].items.get(f"output.{address}") if root is not None else None
+    full = config_address(address)
+    module_path = ""
+    match = _MODULE_PREFIX.match(full)
+    if match is not None:
+        module_path = match.group(1)
+    found = paths.get(module_path)
+    item = found[0].items.get(full) if found is not None else None
+    return item if item is not None and item.kind in ("resource", "data") else None
+
+
+#: The field names of each check class :func:`targets` was given (read once: every test runs checks of a few classes).
+_FIELD_NAMES: dict[type, frozenset[str]] = {}
 
 
 def _complete(instances: set[str], paths: Mapping[str, _Seen]) -> None:
@@ -598,7 +746,8 @@ def _at_least(version: Any, wanted: tuple[int, int]) -> bool:
 
 
 def _list(value: Any) -> list[Mapping[str, Any]]:
-    return [v for v in value if isinstance(v, Mapping)] if isinstance(value, list) else []
+    # A parsed document's objects are dicts: the ABC's isinstance is asked only of anything else.
+    return [v for v in value if type(v) is dict or isinstance(v, Mapping)] if isinstance(value, list) else []
 
 
 def _names(value: Any) -> list[str]:

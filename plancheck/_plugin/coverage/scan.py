@@ -29,6 +29,15 @@ __all__ = ["CONDITION_KINDS", "Declared", "ScanError", "ScannedModule", "locate"
 CONDITION_KINDS: Final = ("validation", "precondition", "postcondition", "assert")
 
 _IDENT: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")
+#: Runs of characters the scanner passes over one by one, skipped at once: blanks (and line ends, between items);
+#: what an expression holds besides strings, comments, brackets and its line's end; what a string holds besides
+#: escapes, templates, its closing quote and a line end.
+_BLANKS: Final = (re.compile(r"[ \t\r]+"), re.compile(r"[ \t\r\n]+"))
+_PLAIN_EXPRESSION: Final = re.compile(r'[^"<#/()\[\]{}\n]+')
+_PLAIN_STRING: Final = re.compile(r'[^"\\$%\n]+')
+#: An attribute whose value is one plain string or word on its line (most are): read with one match, as the
+#: statement-by-statement scan reads it (its value as written, stripped; the line's end or a ``}`` left to read).
+_SIMPLE_ATTRIBUTE: Final = re.compile(r'([A-Za-z_][A-Za-z0-9_-]*)[ \t]*=[ \t]*("[^"\\$%\n]*"|[A-Za-z0-9_.]+)[ \t]*(?=[\n}])')
 #: Top-level block type -> (item kind, address prefix, number of labels).
 _ITEMS: Final = {
     "resource": ("resource", "", 2),
@@ -121,10 +130,12 @@ class _Scanner:
 
     def skip_space(self, newlines: bool) -> None:
         t = self.t
+        blanks = _BLANKS[newlines]
         while self.i < self.n:
             c = t[self.i]
             if c in " \t\r" or (newlines and c == "\n"):
-                self.i += 1
+                run = blanks.match(t, self.i)
+                self.i = self.i + 1 if run is None else run.end()
             elif c == "#" or t.startswith("//", self.i):
                 end = t.find("\n", self.i)
                 self.i = self.n if end < 0 else end
@@ -151,6 +162,13 @@ class _Scanner:
                 self.i += 1
                 return found
             start = self.i
+            simple = _SIMPLE_ATTRIBUTE.match(self.t, start)
+            if simple is not None:
+                if block is not None:
+                    line = self.line(start)
+                    block.attributes[simple.group(1)] = (line, line, simple.group(2))
+                self.i = simple.end()
+                continue
             match = _IDENT.match(self.t, self.i)
             if match is None:
                 raise self.fail(f"unexpected {self.t[self.i]!r}")
@@ -208,7 +226,8 @@ class _Scanner:
             elif c == "\n" and depth == 0:
                 return
             else:
-                self.i += 1
+                plain = _PLAIN_EXPRESSION.match(t, self.i)
+                self.i = self.i + 1 if plain is None else plain.end()
 
     def string(self) -> None:
         start = self.i
@@ -229,7 +248,8 @@ class _Scanner:
             elif c == "\n":
                 break
             else:
-                self.i += 1
+                plain = _PLAIN_STRING.match(t, self.i)
+                self.i = self.i + 1 if plain is None else plain.end()
         raise self.fail("unterminated string", start)
 
     def template(self) -> None:

@@ -21,6 +21,7 @@ import pytest
 
 from ..._documents.met import listen, watch
 from ..._documents.plan import Plan
+from ..._redact import SUBSTRING_WINDOW
 from .data import CoverageData, CoverageDataError, targets
 from .report import ReportSpecError, fails_under, parse_report, write_data, write_reports
 
@@ -126,10 +127,7 @@ class CoveragePlugin:
         pending, self.pending = self.pending, {}
         for plan, directory, found in pending.values():
             try:
-                if any(text for _, _, text in found):
-                    scrub = plan.secrets.scrub
-                    found = [(kind, address, None if text is None else scrub(text)) for kind, address, text in found]
-                self.data.add_plan(plan, directory, self.rootdir, found)
+                self.data.add_plan(plan, directory, self.rootdir, _scrubbed(plan, found))
             except Exception as exc:  # a plan coverage cannot read is said in the report, never a test's failure
                 self.problems.append(f"a plan could not be read for coverage ({type(exc).__name__})")
         failures, self.failures = self.failures, []
@@ -170,9 +168,10 @@ class CoveragePlugin:
             if data_file:
                 path = Path(data_file)
                 write_data(self.data, path if path.is_absolute() else self.rootdir / path)
-            self.written = write_reports(
-                self.data, [spec for spec in self.specs if spec[0] != "term"], self.rootdir, lambda text: None, self._scrub()
-            )
+            specs = [spec for spec in self.specs if spec[0] != "term"]
+            # Only the HTML report shows a module's files: the session's secrets are collected for it alone.
+            scrub = self._scrub() if any(kind == "html" for kind, _ in specs) else None
+            self.written = write_reports(self.data, specs, self.rootdir, lambda text: None, scrub)
         except OSError as exc:
             reason = exc.strerror or type(exc).__name__
             self.problems.append(f"a coverage report could not be written ({exc.filename}: {reason})")
@@ -197,6 +196,19 @@ class CoveragePlugin:
             terminalreporter.write_line(f"Terraform coverage: {problem}", yellow=True)
         if self.verdict is not None:
             terminalreporter.write_line(self.verdict, red=True)
+
+
+def _scrubbed(plan: Plan, found: list[tuple[str, str, str | None]]) -> list[tuple[str, str, str | None]]:
+    """The targets ``found`` of the checks run on ``plan``, each path text scrubbed of the plan's secrets as a failure
+    shows the path its check was given (:meth:`plancheck.Secrets.scrub_trusted`): a piece of a secret of
+    :data:`~plancheck._redact.SUBSTRING_WINDOW` characters or more is scrubbed (a path can be computed from a
+    secret), a shorter one is a word the user wrote. So a shorter text shows none, and the plan's secrets (a walk of
+    all of it) are collected only when a longer one was given.
+    """
+    if not any(text is not None and len(text) >= SUBSTRING_WINDOW for _, _, text in found):
+        return found
+    scrub = plan.secrets.scrub_trusted
+    return [(kind, address, None if text is None else scrub(text)) for kind, address, text in found]
 
 
 def write_term(data: CoverageData) -> list[str]:
