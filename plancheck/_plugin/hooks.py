@@ -85,7 +85,7 @@ _RUNNING: Final = pytest.StashKey[bool]()
 _PLAN_READING: Final = pytest.StashKey[tuple["str | None", bool, "str | None"]]()
 _PLAN_CHECKS: Final = pytest.StashKey["PlanChecks"]()
 _STOP_LISTENING: Final = pytest.StashKey[Callable[[], None]]()
-#: The documents the first conftest files made, before the session listened.
+#: The documents made before this plugin was configured (the first conftest files, their ``pytest_configure``).
 _MET_EARLY: Final = pytest.StashKey[list[object]]()
 _DIST_NAME: Final = "tfplancheck"
 
@@ -99,19 +99,17 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     add_sweep_options(parser.getgroup("plancheck"))
 
 
-@pytest.hookimpl(wrapper=True, tryfirst=True)
-def pytest_load_initial_conftests(early_config: pytest.Config) -> Generator[None, object, object]:
-    """Hear of the documents the first conftest files make as pytest imports them, before any plugin is configured
-    (a module-level ``load_plan`` a test module imports): ``pytest_configure`` gives them to the session's scrub."""
+@pytest.hookimpl(tryfirst=True)
+def pytest_load_initial_conftests(early_config: pytest.Config) -> None:
+    """Hear of the documents made before this plugin is configured: as pytest imports the first conftest files (a
+    module-level ``load_plan`` a test module imports) and in their own ``pytest_configure``, which pytest calls
+    before this plugin's. ``pytest_configure`` stops this listener and gives what it heard to the session's scrub."""
     from .._documents.met import listen
 
     early: list[object] = []
-    stop = listen(early.append)
-    try:
-        return (yield)
-    finally:
-        stop()
-        early_config.stash[_MET_EARLY] = early
+    early_config.stash[_MET_EARLY] = early
+    stop = early_config.stash[_STOP_LISTENING] = listen(early.append)
+    early_config.add_cleanup(stop)  # a session never configured (a usage error) listens no more either
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -130,6 +128,9 @@ def pytest_configure(config: pytest.Config) -> None:
     config.stash[_PLAN_READING] = (terraform_binary(config), allow_errored(config), show_chdir(config))
     if getattr(config.option, "setupshow", False):  # --setup-plan sets it too, before any plugin is configured
         config.pluginmanager.register(_SetupShowScrubber(config), "plancheck-setup-show-scrubber")
+    stop_early = config.stash.get(_STOP_LISTENING, None)
+    if stop_early is not None:
+        stop_early()
     early = config.stash.get(_MET_EARLY, [])
     config.stash[_MET_EARLY] = []  # held weakly from now on, as every document the session meets
     if not show:

@@ -3,7 +3,7 @@
 A session that never loads a Terraform document pays only the listener (#34); one that does must scrub
 every report from the first document on, wherever that document was made: in the body of a test (its own
 reports still to come: this phase's, its teardown's, its JUnit case, what it logged and warned), in a
-fixture's setup, in one test while a later test shows it, in a ``pytest_generate_tests`` that names tests
+fixture's setup, in one test while a later test shows it, in a conftest's ``pytest_configure``, in a ``pytest_generate_tests`` that names tests
 by its values (the ids are made before any hook of the scrub was registered), in a test module that is not
 the first collected (also one whose import then fails), and in xdist workers. Each is run in every way pytest shows a test and searched whole.
 """
@@ -126,6 +126,25 @@ def pytest_generate_tests(metafunc):
 """, {"test_ids": """
 def test_value(value):
     assert value == "nope"
+"""}),
+    # Called before this plugin's pytest_configure (a conftest's hooks are called first): the listener of the first
+    # conftest files heard nothing any more, and nothing ever scrubbed this plan's secrets (before #34 too).
+    "in a conftest's pytest_configure": (HEADER + """
+PLANS = []
+
+
+def pytest_configure(config):
+    PLANS.append(load_plan(HERE / "plan.json"))
+""", {"test_configured": HEADER + """
+import conftest
+
+
+def test_shows():
+    secret = _secret(conftest.PLANS[0])
+    print("printed", secret)
+    logging.getLogger("inner").warning("logged %s", secret)
+    warnings.warn(f"warned {secret}")
+    assert secret == "nope"
 """}),
     "a conftest.py collected with its directory": ("", {
         "test_a_plain": "def test_plain():\n    assert 1\n",
