@@ -283,8 +283,10 @@ def scrubbed_report(collector: Any, report: Any, secrets: Callable[[], Secrets])
         # pytest makes the tests of one function together: each run of one original name is one function's.
         for name, run in itertools.groupby(report.result, key=_original_name):
             tests = list(run)
+            if name is None:
+                _refuse_named_by_secret(collector, tests, secrets)
             # Only tests named by parameters (read from the name shown, whatever pytest keeps them in).
-            if name is not None and any(getattr(item, "name", name) != name for item in tests):
+            elif any(getattr(item, "name", name) != name for item in tests):
                 tests = scrubbed_items(collector, name, tests, secrets)
             result.extend(tests)
     except pytest.Collector.CollectError as exc:
@@ -293,6 +295,33 @@ def scrubbed_report(collector: Any, report: Any, secrets: Callable[[], Secrets])
     if any(made is not item for made, item in zip(result, report.result, strict=True)):
         report.result = result  # the hook's own report, its tests given to pytest as they are made again
     return report
+
+
+def _refuse_named_by_secret(collector: Any, nodes: list[Any], secrets: Callable[[], Secrets]) -> None:
+    """A collection error when a node no function made (a plugin's own test item, a class) is named showing a secret:
+    only a parametrized test can be named again without it, and a name shows in every line that names the test.
+
+    >>> from types import SimpleNamespace
+    >>> _refuse_named_by_secret(None, [SimpleNamespace(name="plain")], lambda: Secrets(["hunter2"]))
+    >>> _refuse_named_by_secret(SimpleNamespace(nodeid="a.chk"), [SimpleNamespace(name="x-hunter2")], lambda: Secrets(["hunter2"]))
+    Traceback (most recent call last):
+    ...
+    _pytest.nodes.Collector.CollectError: plancheck: 1 of what a.chk collected is named showing a secret, and only a parametrized test can be named again without it; nothing of a.chk is collected (run with --tf-show-sensitive locally to collect it as it is named)
+    """
+    import pytest
+
+    try:
+        found = secrets()
+        shown = sum(1 for node in nodes if found.touches(str(getattr(node, "name", ""))))
+    except Exception:  # the secrets cannot be listed: every name is taken as showing one (failing closed)
+        shown = len(nodes)
+    if shown:
+        where = getattr(collector, "nodeid", "?")
+        raise pytest.Collector.CollectError(
+            f"plancheck: {shown} of what {where} collected {'is' if shown == 1 else 'are'} named showing a secret, and "
+            f"only a parametrized test can be named again without it; nothing of {where} is collected (run with "
+            "--tf-show-sensitive locally to collect it as it is named)"
+        )
 
 
 def _original_name(item: Any) -> str | None:
