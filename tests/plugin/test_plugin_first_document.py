@@ -3,8 +3,8 @@
 A session that never loads a Terraform document pays only the listener (#34); one that does must scrub
 every report from the first document on, wherever that document was made: in the body of a test (its own
 reports still to come: this phase's, its teardown's, its JUnit case, what it logged and warned), in a
-fixture's setup, in one test while a later test shows it, in a conftest's ``pytest_configure``, in a ``pytest_generate_tests`` that names tests
-by its values (the ids are made before any hook of the scrub was registered), in a test module that is not
+fixture's setup, in one test while a later test shows it, in a conftest's ``pytest_configure``, in a query
+output (no plan), in a ``pytest_generate_tests`` that names tests by its values (the ids are made before any hook of the scrub was registered), in a test module that is not
 the first collected (also one whose import then fails), and in xdist workers. Each is run in every way pytest shows a test and searched whole.
 """
 
@@ -144,6 +144,27 @@ def test_shows():
     print("printed", secret)
     logging.getLogger("inner").warning("logged %s", secret)
     warnings.warn(f"warned {secret}")
+    assert secret == "nope"
+"""}),
+    # No plan: a query output's sensitive input (taken here from the plan's file as JSON) is the test's only secret.
+    # A query output was told to no listener: its input showed in every output (before #34 too).
+    "a query output, no plan": ("", {"test_query": HEADER + """
+import json
+
+from plancheck.querycheck import QueryOutput
+
+
+def test_plain():
+    assert 1
+
+
+def test_query_shows():
+    raw = json.loads((HERE / "plan.json").read_text())["resource_changes"][0]["change"]["after"]["password"]
+    query = QueryOutput.from_messages([{"type": "list_start", "list_start": {
+        "address": "list.a.b", "input_config": {"v": raw}, "sensitive_attribute_paths": [".v"]}}])
+    secret = query.messages[0]["list_start"]["input_config"]["v"]
+    print("printed", secret)
+    logging.getLogger("inner").warning("logged %s", secret)
     assert secret == "nope"
 """}),
     "a conftest.py collected with its directory": ("", {
