@@ -299,7 +299,9 @@ def scrubbed_report(collector: Any, report: Any, secrets: Callable[[], Secrets])
 
 def _refuse_named_by_secret(collector: Any, nodes: list[Any], secrets: Callable[[], Secrets]) -> None:
     """A collection error when a node no function made (a plugin's own test item, a class) is named showing a secret:
-    only a parametrized test can be named again without it, and a name shows in every line that names the test.
+    only a parametrized test can be named again without it, and a name shows in every line that names the test. A
+    file or directory is named by the project's own tree, not by a document: a secret that is a common word
+    (``staging``) must not end the collection of a directory named so.
 
     >>> from types import SimpleNamespace
     >>> _refuse_named_by_secret(None, [SimpleNamespace(name="plain")], lambda: Secrets(["hunter2"]))
@@ -310,11 +312,14 @@ def _refuse_named_by_secret(collector: Any, nodes: list[Any], secrets: Callable[
     """
     import pytest
 
+    named = [node for node in nodes if not isinstance(node, (pytest.File, pytest.Directory))]
+    if not named:
+        return
     try:
         found = secrets()
-        shown = sum(1 for node in nodes if found.touches(str(getattr(node, "name", ""))))
+        shown = sum(1 for node in named if found.touches(str(getattr(node, "name", ""))))
     except Exception:  # the secrets cannot be listed: every name is taken as showing one (failing closed)
-        shown = len(nodes)
+        shown = len(named)
     if shown:
         where = getattr(collector, "nodeid", "?")
         raise pytest.Collector.CollectError(

@@ -292,3 +292,14 @@ def test_a_node_no_function_made_named_by_a_secret_fails_its_collector(
         f"*plancheck: {said} named showing a secret, and only a parametrized test can be named again without it; "
         f"nothing of {where} is collected (run with --tf-show-sensitive locally to collect it as it is named)",
     ])
+
+
+def test_a_directory_named_like_a_secret_is_collected(pytester: pytest.Pytester) -> None:
+    # Files and directories are named by the project's tree, not by a document: a secret that is a common word must
+    # not end their collection (only a node named at run time, as above, is refused).
+    write_json(pytester.path / "plan.json", PLAN)
+    pytester.makeconftest(CONFTEST_PLAN)
+    (pytester.path / KEY).mkdir()
+    (pytester.path / KEY / "test_plain.py").write_text("def test_plain():\n    assert 1\n", encoding="utf-8")
+    result = pytester.runpytest_subprocess(*QUIET_PLUGINS, "-q")
+    result.assert_outcomes(passed=1)
