@@ -260,9 +260,15 @@ def pytest_runtestloop(session: pytest.Session) -> bool | None:
     registers the sweepers and imports the providers under test leftovers name).
 
     Their boundary: anything they did not foresee fails the session with one line, never an INTERNALERROR.
-    Either way the tests (or the sweep) run from now on: a document met is the running test's.
+    Either way the tests (or the sweep) run from now on: a document met is the running test's. The documents made
+    while collecting are placed now, by what holds them (one only test modules hold scrubs their tests only):
+    here, not in a ``pytest_collection_finish`` of the scrub's, which a document met first in a conftest's own
+    ``pytest_collection_finish`` found unregistered (the first test let go of it, and its values showed).
     """
     session.config.stash[_RUNNING] = True
+    documents = session.config.stash.get(_DOCUMENTS, None)
+    if documents is not None:
+        documents.collected(_collected_holders(session))
     if not replaces_tests(session.config):
         return None
     from .sweep import destroy_leftovers, sweep  # and the runner: only a session that sweeps pays for them
@@ -673,13 +679,6 @@ class _Scrubber:
             log_xml.global_properties.append(("plancheck", WITHHELD.format(problem=type(exc).__name__)))
             return
         self._junit_done.update(id(reporter) for reporter in mine)
-
-    @pytest.hookimpl(trylast=True)
-    def pytest_collection_finish(self, session: pytest.Session) -> None:
-        """Place the documents made while collecting: one only test modules hold scrubs their tests only."""
-        documents = self.config.stash.get(_DOCUMENTS, None)
-        if documents is not None and len(documents):
-            documents.collected(_collected_holders(session))
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_warning_recorded(self, warning_message: Any) -> None:

@@ -3,9 +3,11 @@
 A session that never loads a Terraform document pays only the listener (#34); one that does must scrub
 every report from the first document on, wherever that document was made: in the body of a test (its own
 reports still to come: this phase's, its teardown's, its JUnit case, what it logged and warned), in a
-fixture's setup, in one test while a later test shows it, in a conftest's ``pytest_configure``, in a query
-output (no plan), in a ``pytest_generate_tests`` that names tests by its values (the ids are made before any hook of the scrub was registered), in a test module that is not
-the first collected (also one whose import then fails), and in xdist workers. Each is run in every way pytest shows a test and searched whole.
+fixture's setup, in one test while a later test shows it, in a conftest's ``pytest_configure`` or
+``pytest_collection_finish``, in a query output (no plan), in a ``pytest_generate_tests`` that names tests
+by its values (the ids are made before any hook of the scrub was registered), in a test module that is not
+the first collected (also one whose import then fails), and in xdist workers. Each is run in every way
+pytest shows a test and searched whole.
 """
 
 from __future__ import annotations
@@ -167,6 +169,24 @@ def test_query_shows():
     logging.getLogger("inner").warning("logged %s", secret)
     assert secret == "nope"
 """}),
+    # Called before any hook of the scrub was registered: the plan was placed by nothing, let go of as the first
+    # test began, and the value it gave showed (before #34 too).
+    "in a conftest's pytest_collection_finish, only a value kept": (HEADER + """
+VALUES = []
+
+
+def pytest_collection_finish(session):
+    VALUES.append(_secret(load_plan(HERE / "plan.json")))
+""", {"test_collected": HEADER + """
+import conftest
+
+
+def test_shows():
+    secret = conftest.VALUES[0]
+    print("printed", secret)
+    logging.getLogger("inner").warning("logged %s", secret)
+    assert secret == "nope"
+"""}),
     "a conftest.py collected with its directory": ("", {
         "test_a_plain": "def test_plain():\n    assert 1\n",
         "sub/conftest": HEADER + """
@@ -252,3 +272,4 @@ def test_loads():
     result.assert_outcomes(passed=2)
     cases = {case.get("name"): case for case in ET.parse(str(junit)).iter("testcase")}
     assert [p.get("value") for p in cases["test_before"].iter("property")] == [SECRET_AFTER]
+
