@@ -680,6 +680,18 @@ class _Scrubber:
             return
         self._junit_done.update(id(reporter) for reporter in mine)
 
+    @pytest.hookimpl(trylast=True)
+    def pytest_keyboard_interrupt(self) -> None:
+        """Scrub what the terminal keeps of the exception that ended the session (``pytest.exit``, a test's
+        ``KeyboardInterrupt``): it writes its line (and, with ``--fulltrace``, its traceback) through no report."""
+        reporter = self.config.pluginmanager.get_plugin("terminalreporter")
+        excrepr = getattr(reporter, "_keyboardinterrupt_memo", None)
+        secrets = _session_secrets(self.config) if excrepr is not None else None
+        if secrets is not None:
+            from .scrub import scrub_interrupt
+
+            scrub_interrupt(excrepr, secrets)
+
     @pytest.hookimpl(tryfirst=True)
     def pytest_warning_recorded(self, warning_message: Any) -> None:
         """Scrub a warning before pytest's warnings summary stores it."""

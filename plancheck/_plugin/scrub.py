@@ -27,6 +27,7 @@ __all__ = [
     "scrub_junit",
     "scrub_report",
     "scrub_report_or_withhold",
+    "scrub_interrupt",
     "scrub_text",
     "scrub_warning",
     "scrubbed_items",
@@ -240,6 +241,32 @@ def scrub_report_or_withhold(report: Any, secrets: Callable[[], Secrets]) -> Non
             report.wasxfail = WITHHELD.format(problem=type(exc).__name__)
         if isinstance(getattr(report, "user_properties", None), list):
             report.user_properties = []
+
+
+def scrub_interrupt(excrepr: Any, secrets: Callable[[], Secrets]) -> None:
+    """Scrub, in place, pytest's rendering of the exception that ended the session (``excrepr``: ``pytest.exit``, a
+    ``KeyboardInterrupt`` a test raised), which the terminal writes at the session's end through no report; when the
+    secrets cannot be listed or a secret survives (a rendering of another shape), its message is withheld and its
+    traceback dropped.
+
+    >>> from types import SimpleNamespace
+    >>> excrepr = SimpleNamespace(reprcrash=SimpleNamespace(message="Exit: hunter2"), chain=["a traceback"])
+    >>> scrub_interrupt(excrepr, lambda: Secrets(["hunter2"])); excrepr.chain, excrepr.reprcrash.message
+    ([], "plancheck: this report's text is withheld because its secrets could not be scrubbed (SimpleNamespace); run with --tf-show-sensitive locally to see it")
+    """
+    try:
+        found = secrets()
+        _scrub_in_place(excrepr, found)
+        text = str(excrepr)
+        if found.scrub(text) == text:
+            return
+        problem = type(excrepr).__name__
+    except Exception as exc:  # never end the session from a hook; nothing is written unscrubbed
+        problem = type(exc).__name__
+    with contextlib.suppress(AttributeError, TypeError):
+        excrepr.chain = []
+    with contextlib.suppress(AttributeError, TypeError):
+        excrepr.reprcrash.message = WITHHELD.format(problem=problem)
 
 
 def scrub_warning(message: Any, secrets: Callable[[], Secrets]) -> None:

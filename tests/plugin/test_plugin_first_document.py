@@ -273,3 +273,33 @@ def test_loads():
     cases = {case.get("name"): case for case in ET.parse(str(junit)).iter("testcase")}
     assert [p.get("value") for p in cases["test_before"].iter("property")] == [SECRET_AFTER]
 
+
+#: A test that meets the session's first document, then ends the session with an exception showing a secret: the
+#: terminal writes it at the end ("!!! Exit: ... !!!", with --fulltrace its traceback) through no report, and it
+#: showed the secret (before #34 too).
+INTERRUPTS = {
+    "pytest.exit": 'pytest.exit(f"exiting {secret}")',
+    "a test's KeyboardInterrupt": 'raise KeyboardInterrupt(f"interrupted {secret}")',
+}
+
+
+@pytest.mark.parametrize("args", [("-v",), ("-v", "--fulltrace")], ids=["verbose", "full trace"])
+@pytest.mark.parametrize("ends", INTERRUPTS.values(), ids=INTERRUPTS.keys())
+def test_an_interrupt_after_the_first_document_is_scrubbed(pytester: pytest.Pytester, ends: str, args: tuple[str, ...]) -> None:
+    write_json(pytester.path / "plan.json", plan_document())
+    pytester.makepyfile(test_interrupted=HEADER + f"""
+
+def test_plain():
+    assert 1
+
+
+def test_ends_the_session():
+    secret = _secret(load_plan(HERE / "plan.json"))
+    {ends}
+""")
+    result = pytester.runpytest_subprocess(*QUIET_PLUGINS, *args)
+    output = result.stdout.str() + result.stderr.str()
+    assert not [line for line in output.splitlines() if line.startswith("INTERNALERROR")], output
+    assert leaks(output, PLAN_SECRETS) == [], output
+    assert result.ret == pytest.ExitCode.INTERRUPTED, output
+    result.stdout.fnmatch_lines(["!*(sensitive) !*"])
