@@ -25,6 +25,7 @@ from tfjsonpath import MapStep, Path, PathNotFoundError, SliceStep, Step, Traver
 from .._frozen import ReadOnly, public
 from .._loading.query import QueryFormatError, QueryLine, read_query, validate_messages
 from .._redact import Secrets
+from . import met as met_module
 from .sensitive import marked_strings
 
 __all__ = [
@@ -255,6 +256,8 @@ class QueryOutput:
         # Callers pass messages that have already been validated.
         self.lines = tuple(lines)
         self.source = source
+        if met_module.LISTENERS:  # a front end listening scrubs the secrets of every document made while it writes
+            met_module.met(self)
 
     # -- construction ------------------------------------------------------------------------
 

@@ -85,7 +85,7 @@ _RUNNING: Final = pytest.StashKey[bool]()
 _PLAN_READING: Final = pytest.StashKey[tuple["str | None", bool, "str | None"]]()
 _PLAN_CHECKS: Final = pytest.StashKey["PlanChecks"]()
 _STOP_LISTENING: Final = pytest.StashKey[Callable[[], None]]()
-#: The documents the first conftest files made, before the session listened.
+#: The documents made before this plugin was configured (the first conftest files, their ``pytest_configure``).
 _MET_EARLY: Final = pytest.StashKey[list[object]]()
 _DIST_NAME: Final = "tfplancheck"
 
@@ -99,19 +99,17 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     add_sweep_options(parser.getgroup("plancheck"))
 
 
-@pytest.hookimpl(wrapper=True, tryfirst=True)
-def pytest_load_initial_conftests(early_config: pytest.Config) -> Generator[None, object, object]:
-    """Hear of the documents the first conftest files make as pytest imports them, before any plugin is configured
-    (a module-level ``load_plan`` a test module imports): ``pytest_configure`` gives them to the session's scrub."""
+@pytest.hookimpl(tryfirst=True)
+def pytest_load_initial_conftests(early_config: pytest.Config) -> None:
+    """Hear of the documents made before this plugin is configured: as pytest imports the first conftest files (a
+    module-level ``load_plan`` a test module imports) and in their own ``pytest_configure``, which pytest calls
+    before this plugin's. ``pytest_configure`` stops this listener and gives what it heard to the session's scrub."""
     from .._documents.met import listen
 
     early: list[object] = []
-    stop = listen(early.append)
-    try:
-        return (yield)
-    finally:
-        stop()
-        early_config.stash[_MET_EARLY] = early
+    early_config.stash[_MET_EARLY] = early
+    stop = early_config.stash[_STOP_LISTENING] = listen(early.append)
+    early_config.add_cleanup(stop)  # a session never configured (a usage error) listens no more either
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -130,6 +128,9 @@ def pytest_configure(config: pytest.Config) -> None:
     config.stash[_PLAN_READING] = (terraform_binary(config), allow_errored(config), show_chdir(config))
     if getattr(config.option, "setupshow", False):  # --setup-plan sets it too, before any plugin is configured
         config.pluginmanager.register(_SetupShowScrubber(config), "plancheck-setup-show-scrubber")
+    stop_early = config.stash.get(_STOP_LISTENING, None)
+    if stop_early is not None:
+        stop_early()
     early = config.stash.get(_MET_EARLY, [])
     config.stash[_MET_EARLY] = []  # held weakly from now on, as every document the session meets
     if not show:
@@ -259,9 +260,15 @@ def pytest_runtestloop(session: pytest.Session) -> bool | None:
     registers the sweepers and imports the providers under test leftovers name).
 
     Their boundary: anything they did not foresee fails the session with one line, never an INTERNALERROR.
-    Either way the tests (or the sweep) run from now on: a document met is the running test's.
+    Either way the tests (or the sweep) run from now on: a document met is the running test's. The documents made
+    while collecting are placed now, by what holds them (one only test modules hold scrubs their tests only):
+    here, not in a ``pytest_collection_finish`` of the scrub's, which a document met first in a conftest's own
+    ``pytest_collection_finish`` found unregistered (the first test let go of it, and its values showed).
     """
     session.config.stash[_RUNNING] = True
+    documents = session.config.stash.get(_DOCUMENTS, None)
+    if documents is not None:
+        documents.collected(_collected_holders(session))
     if not replaces_tests(session.config):
         return None
     from .sweep import destroy_leftovers, sweep  # and the runner: only a session that sweeps pays for them
@@ -674,11 +681,16 @@ class _Scrubber:
         self._junit_done.update(id(reporter) for reporter in mine)
 
     @pytest.hookimpl(trylast=True)
-    def pytest_collection_finish(self, session: pytest.Session) -> None:
-        """Place the documents made while collecting: one only test modules hold scrubs their tests only."""
-        documents = self.config.stash.get(_DOCUMENTS, None)
-        if documents is not None and len(documents):
-            documents.collected(_collected_holders(session))
+    def pytest_keyboard_interrupt(self) -> None:
+        """Scrub what the terminal keeps of the exception that ended the session (``pytest.exit``, a test's
+        ``KeyboardInterrupt``): it writes its line (and, with ``--fulltrace``, its traceback) through no report."""
+        reporter = self.config.pluginmanager.get_plugin("terminalreporter")
+        excrepr = getattr(reporter, "_keyboardinterrupt_memo", None)
+        secrets = _session_secrets(self.config) if excrepr is not None else None
+        if secrets is not None:
+            from .scrub import scrub_interrupt
+
+            scrub_interrupt(excrepr, secrets)
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_warning_recorded(self, warning_message: Any) -> None:

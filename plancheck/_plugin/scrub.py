@@ -24,6 +24,7 @@ __all__ = [
     "ScrubbingFormatter",
     "junit_texts",
     "report_texts",
+    "scrub_interrupt",
     "scrub_junit",
     "scrub_report",
     "scrub_report_or_withhold",
@@ -242,6 +243,32 @@ def scrub_report_or_withhold(report: Any, secrets: Callable[[], Secrets]) -> Non
             report.user_properties = []
 
 
+def scrub_interrupt(excrepr: Any, secrets: Callable[[], Secrets]) -> None:
+    """Scrub, in place, pytest's rendering of the exception that ended the session (``excrepr``: ``pytest.exit``, a
+    ``KeyboardInterrupt`` a test raised), which the terminal writes at the session's end through no report; when the
+    secrets cannot be listed or a secret survives (a rendering of another shape), its message is withheld and its
+    traceback dropped.
+
+    >>> from types import SimpleNamespace
+    >>> excrepr = SimpleNamespace(reprcrash=SimpleNamespace(message="Exit: hunter2"), chain=["a traceback"])
+    >>> scrub_interrupt(excrepr, lambda: Secrets(["hunter2"])); excrepr.chain, excrepr.reprcrash.message
+    ([], "plancheck: this report's text is withheld because its secrets could not be scrubbed (SimpleNamespace); run with --tf-show-sensitive locally to see it")
+    """
+    try:
+        found = secrets()
+        _scrub_in_place(excrepr, found)
+        text = str(excrepr)
+        if found.scrub(text) == text:
+            return
+        problem = type(excrepr).__name__
+    except Exception as exc:  # never end the session from a hook; nothing is written unscrubbed
+        problem = type(exc).__name__
+    with contextlib.suppress(AttributeError, TypeError):
+        excrepr.chain = []
+    with contextlib.suppress(AttributeError, TypeError):
+        excrepr.reprcrash.message = WITHHELD.format(problem=problem)
+
+
 def scrub_warning(message: Any, secrets: Callable[[], Secrets]) -> None:
     """Scrub a recorded warning (``warnings.WarningMessage``) before pytest's warnings summary shows it.
 
@@ -283,8 +310,10 @@ def scrubbed_report(collector: Any, report: Any, secrets: Callable[[], Secrets])
         # pytest makes the tests of one function together: each run of one original name is one function's.
         for name, run in itertools.groupby(report.result, key=_original_name):
             tests = list(run)
+            if name is None:
+                _refuse_named_by_secret(collector, tests, secrets)
             # Only tests named by parameters (read from the name shown, whatever pytest keeps them in).
-            if name is not None and any(getattr(item, "name", name) != name for item in tests):
+            elif any(getattr(item, "name", name) != name for item in tests):
                 tests = scrubbed_items(collector, name, tests, secrets)
             result.extend(tests)
     except pytest.Collector.CollectError as exc:
@@ -293,6 +322,38 @@ def scrubbed_report(collector: Any, report: Any, secrets: Callable[[], Secrets])
     if any(made is not item for made, item in zip(result, report.result, strict=True)):
         report.result = result  # the hook's own report, its tests given to pytest as they are made again
     return report
+
+
+def _refuse_named_by_secret(collector: Any, nodes: list[Any], secrets: Callable[[], Secrets]) -> None:
+    """A collection error when a node no function made (a plugin's own test item, a class) is named showing a secret:
+    only a parametrized test can be named again without it, and a name shows in every line that names the test. A
+    file or directory is named by the project's own tree, not by a document: a secret that is a common word
+    (``staging``) must not end the collection of a directory named so.
+
+    >>> from types import SimpleNamespace
+    >>> _refuse_named_by_secret(None, [SimpleNamespace(name="plain")], lambda: Secrets(["hunter2"]))
+    >>> _refuse_named_by_secret(SimpleNamespace(nodeid="a.chk"), [SimpleNamespace(name="x-hunter2")], lambda: Secrets(["hunter2"]))
+    Traceback (most recent call last):
+    ...
+    _pytest.nodes.Collector.CollectError: plancheck: 1 of what a.chk collected is named showing a secret, and only a parametrized test can be named again without it; nothing of a.chk is collected (run with --tf-show-sensitive locally to collect it as it is named)
+    """
+    import pytest
+
+    named = [node for node in nodes if not isinstance(node, (pytest.File, pytest.Directory))]
+    if not named:
+        return
+    try:
+        found = secrets()
+        shown = sum(1 for node in named if found.touches(str(getattr(node, "name", ""))))
+    except Exception:  # the secrets cannot be listed: every name is taken as showing one (failing closed)
+        shown = len(named)
+    if shown:
+        where = getattr(collector, "nodeid", "?")
+        raise pytest.Collector.CollectError(
+            f"plancheck: {shown} of what {where} collected {'is' if shown == 1 else 'are'} named showing a secret, and "
+            f"only a parametrized test can be named again without it; nothing of {where} is collected (run with "
+            "--tf-show-sensitive locally to collect it as it is named)"
+        )
 
 
 def _original_name(item: Any) -> str | None:

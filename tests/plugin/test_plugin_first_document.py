@@ -3,9 +3,11 @@
 A session that never loads a Terraform document pays only the listener (#34); one that does must scrub
 every report from the first document on, wherever that document was made: in the body of a test (its own
 reports still to come: this phase's, its teardown's, its JUnit case, what it logged and warned), in a
-fixture's setup, in one test while a later test shows it, in a ``pytest_generate_tests`` that names tests
+fixture's setup, in one test while a later test shows it, in a conftest's ``pytest_configure`` or
+``pytest_collection_finish``, in a query output (no plan), in a ``pytest_generate_tests`` that names tests
 by its values (the ids are made before any hook of the scrub was registered), in a test module that is not
-the first collected (also one whose import then fails), and in xdist workers. Each is run in every way pytest shows a test and searched whole.
+the first collected (also one whose import then fails), and in xdist workers. Each is run in every way
+pytest shows a test and searched whole.
 """
 
 from __future__ import annotations
@@ -127,6 +129,64 @@ def pytest_generate_tests(metafunc):
 def test_value(value):
     assert value == "nope"
 """}),
+    # Called before this plugin's pytest_configure (a conftest's hooks are called first): the listener of the first
+    # conftest files heard nothing any more, and nothing ever scrubbed this plan's secrets (before #34 too).
+    "in a conftest's pytest_configure": (HEADER + """
+PLANS = []
+
+
+def pytest_configure(config):
+    PLANS.append(load_plan(HERE / "plan.json"))
+""", {"test_configured": HEADER + """
+import conftest
+
+
+def test_shows():
+    secret = _secret(conftest.PLANS[0])
+    print("printed", secret)
+    logging.getLogger("inner").warning("logged %s", secret)
+    warnings.warn(f"warned {secret}")
+    assert secret == "nope"
+"""}),
+    # No plan: a query output's sensitive input (taken here from the plan's file as JSON) is the test's only secret.
+    # A query output was told to no listener: its input showed in every output (before #34 too).
+    "a query output, no plan": ("", {"test_query": HEADER + """
+import json
+
+from plancheck.querycheck import QueryOutput
+
+
+def test_plain():
+    assert 1
+
+
+def test_query_shows():
+    raw = json.loads((HERE / "plan.json").read_text())["resource_changes"][0]["change"]["after"]["password"]
+    query = QueryOutput.from_messages([{"type": "list_start", "list_start": {
+        "address": "list.a.b", "input_config": {"v": raw}, "sensitive_attribute_paths": [".v"]}}])
+    secret = query.messages[0]["list_start"]["input_config"]["v"]
+    print("printed", secret)
+    logging.getLogger("inner").warning("logged %s", secret)
+    assert secret == "nope"
+"""}),
+    # Called before any hook of the scrub was registered: the plan was placed by nothing, let go of as the first
+    # test began, and the value it gave showed (before #34 too).
+    "in a conftest's pytest_collection_finish, only a value kept": (HEADER + """
+VALUES = []
+
+
+def pytest_collection_finish(session):
+    VALUES.append(_secret(load_plan(HERE / "plan.json")))
+""", {"test_collected": HEADER + """
+import conftest
+
+
+def test_shows():
+    secret = conftest.VALUES[0]
+    print("printed", secret)
+    logging.getLogger("inner").warning("logged %s", secret)
+    assert secret == "nope"
+"""}),
     "a conftest.py collected with its directory": ("", {
         "test_a_plain": "def test_plain():\n    assert 1\n",
         "sub/conftest": HEADER + """
@@ -212,3 +272,34 @@ def test_loads():
     result.assert_outcomes(passed=2)
     cases = {case.get("name"): case for case in ET.parse(str(junit)).iter("testcase")}
     assert [p.get("value") for p in cases["test_before"].iter("property")] == [SECRET_AFTER]
+
+
+#: A test that meets the session's first document, then ends the session with an exception showing a secret: the
+#: terminal writes it at the end ("!!! Exit: ... !!!", with --fulltrace its traceback) through no report, and it
+#: showed the secret (before #34 too).
+INTERRUPTS = {
+    "pytest.exit": 'pytest.exit(f"exiting {secret}")',
+    "a test's KeyboardInterrupt": 'raise KeyboardInterrupt(f"interrupted {secret}")',
+}
+
+
+@pytest.mark.parametrize("args", [("-v",), ("-v", "--fulltrace")], ids=["verbose", "full trace"])
+@pytest.mark.parametrize("ends", INTERRUPTS.values(), ids=INTERRUPTS.keys())
+def test_an_interrupt_after_the_first_document_is_scrubbed(pytester: pytest.Pytester, ends: str, args: tuple[str, ...]) -> None:
+    write_json(pytester.path / "plan.json", plan_document())
+    pytester.makepyfile(test_interrupted=HEADER + f"""
+
+def test_plain():
+    assert 1
+
+
+def test_ends_the_session():
+    secret = _secret(load_plan(HERE / "plan.json"))
+    {ends}
+""")
+    result = pytester.runpytest_subprocess(*QUIET_PLUGINS, *args)
+    output = result.stdout.str() + result.stderr.str()
+    assert not [line for line in output.splitlines() if line.startswith("INTERNALERROR")], output
+    assert leaks(output, PLAN_SECRETS) == [], output
+    assert result.ret == pytest.ExitCode.INTERRUPTED, output
+    result.stdout.fnmatch_lines(["!*(sensitive) !*"])

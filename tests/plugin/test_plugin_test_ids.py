@@ -228,3 +228,78 @@ def test_a_plan_the_first_conftest_loads_at_import_is_scrubbed_too(pytester: pyt
     output = result.stdout.str() + result.stderr.str()
     assert leaks(output, SECRETS) == [], output
     assert 'test_address[null_resource.fe["(sensitive)"]] FAILED' in output
+
+
+#: Nodes no function made, named by a plan's values: pytest cannot name them again, so their collector fails, naming
+#: what it is, never the name (they were shown in -v, the short summary and --collect-only, before #34 too).
+NAMED_BY_A_SECRET = {
+    "a plugin's own item": ("a.chk", """
+import pathlib
+import pytest
+from plancheck import load_plan
+
+PLAN = load_plan(pathlib.Path(__file__).parent / "plan.json")
+
+
+class CheckItem(pytest.Item):
+    def runtest(self):
+        raise AssertionError("fails")
+
+
+class CheckFile(pytest.File):
+    def collect(self):
+        yield CheckItem.from_parent(self, name="check-" + PLAN.resource_changes[0].address)
+        yield CheckItem.from_parent(self, name="plain")
+
+
+def pytest_collect_file(file_path, parent):
+    if file_path.suffix == ".chk":
+        return CheckFile.from_parent(parent, path=file_path)
+""", "1 of what a.chk collected is"),
+    "a class made at import": ("test_inner.py", """
+import pathlib
+from plancheck import load_plan
+
+PLAN = load_plan(pathlib.Path(__file__).parent / "plan.json")
+# pytest names a class by the module's name for it.
+globals()["Test" + PLAN.resource_change("null_resource.web").change.after["pw"]] = type("TestByValue", (), {
+    "test_x": lambda self: None,
+})
+""", "1 of what test_inner.py collected is"),
+}
+
+
+@pytest.mark.parametrize("args", [("-v", "-rA"), ("--collect-only",), ("-n", "2", "-v")], ids=["verbose", "collect only", "xdist"])
+@pytest.mark.parametrize(("where", "conftest", "said"), NAMED_BY_A_SECRET.values(), ids=NAMED_BY_A_SECRET.keys())
+def test_a_node_no_function_made_named_by_a_secret_fails_its_collector(
+    pytester: pytest.Pytester, where: str, conftest: str, said: str, args: tuple[str, ...]
+) -> None:
+    write_json(pytester.path / "plan.json", PLAN)
+    if where.endswith(".chk"):
+        pytester.makeconftest(conftest)
+        (pytester.path / where).write_text("x", encoding="utf-8")
+    else:
+        pytester.makepyfile(**{where[:-3]: conftest})
+    junit = pytester.path / "junit.xml"
+    result = pytester.runpytest_subprocess(*QUIET_PLUGINS, f"--junitxml={junit}", *args)
+    output = result.stdout.str() + result.stderr.str()
+    assert leaks(output, SECRETS) == [], output
+    assert leaks(_junit_text(junit), SECRETS) == []
+    assert not [line for line in output.splitlines() if line.startswith("INTERNALERROR")], output
+    # A collection error: the session is interrupted (xdist's controller counts it a failure).
+    assert result.ret in (pytest.ExitCode.INTERRUPTED, pytest.ExitCode.TESTS_FAILED), output
+    result.stdout.fnmatch_lines([
+        f"*plancheck: {said} named showing a secret, and only a parametrized test can be named again without it; "
+        f"nothing of {where} is collected (run with --tf-show-sensitive locally to collect it as it is named)",
+    ])
+
+
+def test_a_directory_named_like_a_secret_is_collected(pytester: pytest.Pytester) -> None:
+    # Files and directories are named by the project's tree, not by a document: a secret that is a common word must
+    # not end their collection (only a node named at run time, as above, is refused).
+    write_json(pytester.path / "plan.json", PLAN)
+    pytester.makeconftest(CONFTEST_PLAN)
+    (pytester.path / KEY).mkdir()
+    (pytester.path / KEY / "test_plain.py").write_text("def test_plain():\n    assert 1\n", encoding="utf-8")
+    result = pytester.runpytest_subprocess(*QUIET_PLUGINS, "-q")
+    result.assert_outcomes(passed=1)
