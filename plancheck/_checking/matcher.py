@@ -78,14 +78,14 @@ Visit: TypeAlias = "str | list[Child] | None"
 REGEX_SECONDS: Final = 10.0
 
 
-def search_pattern(pattern: re.Pattern[str], text: str, owner: str) -> bool:
+def search_pattern(pattern: re.Pattern[str], text: str, owner: str, sensitive: bool = False) -> bool:
     """True if ``pattern`` finds a match in ``text`` (``pattern.search``, Go's ``MatchString``), in bounded time.
 
     Python's ``re`` backtracks, so a pattern such as ``(a|aa)+$`` may never end on a long value, where Go's
     RE2 runs in linear time. With the ``regex`` extra installed the search runs there, in its version 0
     (``re``'s syntax and meaning), for at most :data:`REGEX_SECONDS`, and raises
-    :class:`~plancheck.RegexTimeoutError` naming ``owner`` past them; without it, or for a pattern only ``re``
-    reads, ``re`` runs it unbounded, as before.
+    :class:`~plancheck.RegexTimeoutError` naming ``owner`` past them (and the text's length, unless it is
+    ``sensitive``); without it, or for a pattern only ``re`` reads, ``re`` runs it unbounded, as before.
 
     >>> search_pattern(re.compile("^ami-"), "ami-0abc", "StringRegexp"), search_pattern(re.compile("^ami-"), "i-1", "S")
     (True, False)
@@ -96,7 +96,7 @@ def search_pattern(pattern: re.Pattern[str], text: str, owner: str) -> bool:
     try:
         return bounded.compiled.search(text, timeout=REGEX_SECONDS) is not None
     except TimeoutError:
-        raise RegexTimeoutError(owner, REGEX_SECONDS, len(text)) from None
+        raise RegexTimeoutError(owner, REGEX_SECONDS, None if sensitive else len(text)) from None
 
 
 #: The flags of re that the regex library has too, by name (their values differ: re.ASCII is regex's VERSION1).
