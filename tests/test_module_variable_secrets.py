@@ -79,6 +79,10 @@ CASES = [
                   "module_calls": {"c": {**_call(SENSITIVE_PW, pw={"references": ["each.value"]}),
                                          "for_each_expression": {"references": ["var.m"]}}}}, True,
                  id="child-given-each-value-of-the-roots-variable"),
+    pytest.param({"variables": {"v": {}},
+                  "module_calls": {"c": {**_call(SENSITIVE_PW, pw={"references": ["each.key"]}),
+                                         "for_each_expression": {"references": ["var.v"]}}}}, True,
+                 id="child-given-each-key-of-a-set-made-of-the-roots-variable"),
     pytest.param({"module_calls": {"c": _call({"variables": {"plain": _variable(None)}, "module_calls": {
         "g": _call(SENSITIVE_PW, pw={"references": ["var.plain"]})}}, plain={"constant_value": SECRET})}}, True,
                  id="grandchild-given-a-plain-variable-of-the-child"),

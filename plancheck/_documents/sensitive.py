@@ -157,6 +157,9 @@ def _call_values(call: Mapping[str, Any], taken: Mapping[str, list[Any]]) -> dic
         elif isinstance(collection, list):  # a set of strings: each key is its value
             each["each.key"].extend(collection)
             each["each.value"].extend(collection)
+        else:  # a variable the for_each is computed from (toset([var.name])): its value may be a key and a value
+            each["each.key"].append(collection)
+            each["each.value"].append(collection)
     return {name: _expression_values(expression, taken, each) for name, expression in expressions.items()}
 
 
