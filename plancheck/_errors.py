@@ -374,18 +374,22 @@ class RegexTimeoutError(TfCheckError, TimeoutError):
     may never end on a long value. With the ``regex`` extra installed (``pip install 'tfplancheck[regex]'``),
     every search of a pattern the user gave (``StringRegexp``, the query and legacy checks, ``expect_error``)
     runs on the ``regex`` library with a time limit and raises this instead of hanging; without it, ``re``
-    runs as it is. The message names the check and the text's length, never the text (it may hold a secret).
+    runs as it is. The message names the check and the text's length, never the text (it may hold a secret); a
+    sensitive text's length is not named either (``length`` None): a secret's length tells something of it.
 
     >>> print(RegexTimeoutError("StringRegexp", 10.0, 50_000))
     StringRegexp: the regular expression was still searching after 10 s (a text of 50000 characters): it backtracks without end on this text; rewrite it with an atomic group (?>...) or a possessive quantifier (a++), or anchor it
+    >>> print(RegexTimeoutError("StringRegexp", 10.0, None))  # doctest: +ELLIPSIS
+    StringRegexp: the regular expression was still searching after 10 s (a sensitive text): it backtracks ...
     """
 
-    def __init__(self, owner: str, seconds: float, length: int) -> None:
+    def __init__(self, owner: str, seconds: float, length: int | None) -> None:
         self.owner = owner
         self.seconds = seconds
         self.length = length
+        text = "a sensitive text" if length is None else f"a text of {length} characters"
         super().__init__(
-            f"{owner}: the regular expression was still searching after {seconds:g} s (a text of {length} characters): "
+            f"{owner}: the regular expression was still searching after {seconds:g} s ({text}): "
             "it backtracks without end on this text; rewrite it with an atomic group (?>...) or a possessive "
             "quantifier (a++), or anchor it"
         )

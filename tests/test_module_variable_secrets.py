@@ -31,10 +31,12 @@ def _call(module: dict[str, Any], **expressions: Any) -> dict[str, Any]:
 
 
 def _plan(root_module: dict[str, Any]) -> dict[str, Any]:
-    """A plan whose one resource is keyed by the secret, as ``for_each = toset([module.c.n])`` makes it."""
+    """A plan whose one resource is keyed by the secret, as ``for_each = toset([module.c.n])`` makes it; a root
+    variable ``v`` is the secret, ``m`` a map holding it."""
     address = f'null_resource.b["{SECRET}"]'
     return {
         "format_version": "1.2",
+        "variables": {"v": {"value": SECRET}, "m": {"value": {"a": SECRET}}},
         "terraform_version": "1.11.4",
         "resource_changes": [{
             "address": address, "mode": "managed", "type": "null_resource", "name": "b", "index": SECRET,
@@ -45,6 +47,7 @@ def _plan(root_module: dict[str, Any]) -> dict[str, Any]:
 
 
 CHILD_DEFAULT = {"variables": {"pw": _variable(True, default=SECRET)}}
+SENSITIVE_PW = {"variables": {"pw": _variable(True)}}
 CASES = [
     pytest.param({"module_calls": {"c": _call(CHILD_DEFAULT)}}, True, id="child-default"),
     pytest.param({"module_calls": {"c": _call({"variables": {"pw": _variable(True)}}, pw={"constant_value": SECRET})}},
@@ -61,6 +64,34 @@ CASES = [
                  True, id="child-output-constant"),
     pytest.param({"module_calls": {"c": _call({"module_calls": {"g": _call({"outputs": {"n": {
         "sensitive": True, "expression": {"constant_value": [SECRET]}}}})}})}}, True, id="grandchild-output-constant"),
+    # What a call passes by reference (found red-teaming #34, on real Terraform 1.11's plans too): the caller's variable
+    # (the root's as the plan's variables give it), the call's for_each key or value, through a module between.
+    pytest.param({"variables": {"v": {}},
+                  "module_calls": {"c": _call(SENSITIVE_PW, pw={"references": ["var.v"]})}}, True,
+                 id="child-given-the-roots-variable"),
+    pytest.param({"module_calls": {"c": {**_call(SENSITIVE_PW, pw={"references": ["each.value"]}),
+                                         "for_each_expression": {"constant_value": {"a": SECRET}}}}}, True,
+                 id="child-given-each-value"),
+    pytest.param({"module_calls": {"c": {**_call(SENSITIVE_PW, pw={"references": ["each.key"]}),
+                                         "for_each_expression": {"constant_value": [SECRET]}}}}, True,
+                 id="child-given-each-key-of-a-set"),
+    pytest.param({"variables": {"m": {}},
+                  "module_calls": {"c": {**_call(SENSITIVE_PW, pw={"references": ["each.value"]}),
+                                         "for_each_expression": {"references": ["var.m"]}}}}, True,
+                 id="child-given-each-value-of-the-roots-variable"),
+    pytest.param({"variables": {"v": {}},
+                  "module_calls": {"c": {**_call(SENSITIVE_PW, pw={"references": ["each.key"]}),
+                                         "for_each_expression": {"references": ["var.v"]}}}}, True,
+                 id="child-given-each-key-of-a-set-made-of-the-roots-variable"),
+    pytest.param({"module_calls": {"c": _call({"variables": {"plain": _variable(None)}, "module_calls": {
+        "g": _call(SENSITIVE_PW, pw={"references": ["var.plain"]})}}, plain={"constant_value": SECRET})}}, True,
+                 id="grandchild-given-a-plain-variable-of-the-child"),
+    pytest.param({"module_calls": {"c": _call({"variables": {"t": _variable(None)}, "outputs": {"n": {
+        "sensitive": True, "expression": {"references": ["var.t"]}}}}, t={"constant_value": SECRET})}}, True,
+                 id="child-output-of-its-variable"),
+    pytest.param({"module_calls": {"c": {**_call({"variables": {"pw": _variable(None)}}, pw={"references": ["each.value"]}),
+                                         "for_each_expression": {"constant_value": {"a": SECRET}}}}}, False,
+                 id="child-given-each-value-to-a-plain-variable-is-shown"),
     pytest.param({"module_calls": {"c": _call({"outputs": {"n": {"expression": {"constant_value": SECRET}}}})}},
                  False, id="child-output-not-sensitive-is-shown"),
     pytest.param({"module_calls": {"c": _call({"variables": {"pw": _variable(None, default=SECRET)}})}}, False,

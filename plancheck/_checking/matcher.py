@@ -78,25 +78,25 @@ Visit: TypeAlias = "str | list[Child] | None"
 REGEX_SECONDS: Final = 10.0
 
 
-def search_pattern(pattern: re.Pattern[str], text: str, owner: str) -> bool:
+def search_pattern(pattern: re.Pattern[str], text: str, owner: str, sensitive: bool = False) -> bool:
     """True if ``pattern`` finds a match in ``text`` (``pattern.search``, Go's ``MatchString``), in bounded time.
 
     Python's ``re`` backtracks, so a pattern such as ``(a|aa)+$`` may never end on a long value, where Go's
     RE2 runs in linear time. With the ``regex`` extra installed the search runs there, in its version 0
     (``re``'s syntax and meaning), for at most :data:`REGEX_SECONDS`, and raises
-    :class:`~plancheck.RegexTimeoutError` naming ``owner`` past them; without it, or for a pattern only ``re``
-    reads, ``re`` runs it unbounded, as before.
+    :class:`~plancheck.RegexTimeoutError` naming ``owner`` past them (and the text's length, unless it is
+    ``sensitive``); without it, or for a pattern only ``re`` reads, ``re`` runs it unbounded, as before.
 
     >>> search_pattern(re.compile("^ami-"), "ami-0abc", "StringRegexp"), search_pattern(re.compile("^ami-"), "i-1", "S")
     (True, False)
     """
     bounded = _bounded(pattern.pattern, pattern.flags)
-    if bounded is None:
+    if bounded is None or not text or (bounded.plain_only and not _plain(text)):
         return pattern.search(text) is not None
     try:
-        return bounded.search(text, timeout=REGEX_SECONDS) is not None
+        return bounded.compiled.search(text, timeout=REGEX_SECONDS) is not None
     except TimeoutError:
-        raise RegexTimeoutError(owner, REGEX_SECONDS, len(text)) from None
+        raise RegexTimeoutError(owner, REGEX_SECONDS, None if sensitive else len(text)) from None
 
 
 #: The flags of re that the regex library has too, by name (their values differ: re.ASCII is regex's VERSION1).
@@ -105,15 +105,53 @@ _FLAG_NAMES: Final = ("ASCII", "IGNORECASE", "MULTILINE", "DOTALL", "VERBOSE", "
 #: (``[[:alpha:]]``, a set and a ``]`` in re) and a fuzzy constraint (``(ab){e<=1}``, literal text in re).
 #: A pattern that may hold one is searched by re, as before.
 _READ_OTHERWISE: Final = re.compile(r"\[[:=.]|\{[^}]*[A-Za-z]")
+#: A class escape (``\w \W \s \S \d \D \b \B``): under Unicode the regex library's classes follow its own, newer
+#: Unicode tables (``\w`` takes the combining marks, not ``²``; ``\s`` leaves out ``\x1c``-``\x1f``), re's follow
+#: ``str``'s methods. On plain text (:func:`_plain`) they agree. An escaped backslash before the letter only
+#: makes the search ask for plain text when it need not.
+_CLASS_ESCAPE: Final = re.compile(r"\\[wWsSdDbB]")
+#: Case-insensitive matching somewhere in the pattern (the flag, or an inline ``(?i)`` / ``(?i:...)``): regex keeps
+#: the dotless ``ı`` apart from ``i``, re does not. On plain text with a pattern that names no character from
+#: :data:`_DOTLESS` on they agree.
+_INLINE_IGNORECASE: Final = re.compile(r"\(\?[aiLmsux-]*i")
+#: The first character whose case folding the two engines may read otherwise (``İ``, then the dotless ``ı``): a
+#: case-insensitive pattern naming one (or any character past it, or a ``\u``/``\U`` escape, which may) is searched by re.
+_DOTLESS: Final = 0x130
+_WIDE_ESCAPE: Final = re.compile(r"\\[uU]")
+#: An inline ``u`` flag: a part of the pattern read under Unicode even when the whole is ASCII.
+_INLINE_UNICODE: Final = re.compile(r"\(\?[aiLmsux-]*u")
+#: The characters of ASCII on which the two engines' ``\s`` disagree (re's ``str.isspace`` takes them).
+_SEPARATORS: Final = re.compile("[\x1c-\x1f]")
+
+
+class _Bounded:
+    """The regex library's twin of a pattern, and whether it reads the pattern as re does only on plain text."""
+
+    __slots__ = ("compiled", "plain_only")
+
+    def __init__(self, compiled: Any, plain_only: bool) -> None:
+        self.compiled = compiled
+        self.plain_only = plain_only
+
+
+def _plain(text: str) -> bool:
+    """True for a text on which the two engines' classes and case folding agree: ASCII but the separators U+001C-F."""
+    return text.isascii() and _SEPARATORS.search(text) is None
 
 
 @functools.lru_cache(maxsize=256)
-def _bounded(pattern: str, flags: int) -> Any:
+def _bounded(pattern: str, flags: int) -> _Bounded | None:
     """The ``regex`` library's compiled twin of a pattern: None without the extra, for a pattern it reads otherwise
-    than re (:data:`_READ_OTHERWISE`) or refuses.
+    than re (:data:`_READ_OTHERWISE`, a case-insensitive one that may name the dotless ``ı``) or refuses.
 
-    Imported on the first search: a session that searches no pattern does not load it."""
+    Where the two read a pattern alike only on plain text (its class escapes or case-insensitive letters under
+    Unicode), the twin says so, and another text is searched by re: a check's verdict never depends on whether
+    the extra is installed. Imported on the first search: a session that searches no pattern does not load it."""
     if _READ_OTHERWISE.search(pattern):
+        return None
+    ignorecase = bool(flags & re.IGNORECASE) or _INLINE_IGNORECASE.search(pattern) is not None
+    ascii_only = bool(flags & re.ASCII) and _INLINE_UNICODE.search(pattern) is None
+    if ignorecase and not ascii_only and (max(map(ord, pattern), default=0) >= _DOTLESS or _WIDE_ESCAPE.search(pattern)):
         return None
     try:
         import regex
@@ -124,9 +162,10 @@ def _bounded(pattern: str, flags: int) -> Any:
         if flags & getattr(re, name):
             same |= getattr(regex, name)
     try:
-        return regex.compile(pattern, same)
+        compiled = regex.compile(pattern, same)
     except regex.error:
         return None
+    return _Bounded(compiled, not ascii_only and (ignorecase or _CLASS_ESCAPE.search(pattern) is not None))
 
 
 class Ctx:

@@ -110,15 +110,19 @@ def collect_marked(roots: Iterable[tuple[Any, Marks]], found: set[str], *, parse
 def _module_roots(config: Mapping[str, Any], values: Any, roots: list[tuple[Any, Marks]]) -> None:
     """Add to ``roots`` the value of every sensitive variable and output of every module of ``config`` (a plan's
     ``configuration``) that the plan shows: a root module variable's as the plan's ``variables`` (``values``) give
-    it, and every module's as the configuration shows it (a variable's default and the constant its call passes, an
-    output's constant). A child module's variables and outputs have no entry in ``variables`` or ``output_changes``:
-    copied unmarked (a ``for_each`` key, through ``nonsensitive``), their values showed in clear.
+    it, and every module's as the configuration shows it (a variable's default and what its call passes, an
+    output's expression: :func:`_expression_values`). A child module's variables and outputs have no entry in
+    ``variables`` or ``output_changes``: copied unmarked (a ``for_each`` key, through ``nonsensitive``), their
+    values showed in clear.
     """
-    # Each module with what gives its variables their values: the root's the plan's variables, each child's its call.
-    modules: list[tuple[Any, Any, str]] = [(config.get("root_module"), values, "value")]
+    given: Any = values if isinstance(values, Mapping) else {}
+    # Each module with the values each of its variables may take: the root's the plan's variables, each child's
+    # what its call passes.
+    root = {name: [value.get("value")] for name, value in given.items() if isinstance(value, Mapping)}
+    modules: list[tuple[Any, dict[str, list[Any]]]] = [(config.get("root_module"), root)]
     seen: set[int] = set()  # a document given as Python values may hold a module inside itself
     while modules:
-        module, given, key = modules.pop()
+        module, taken = modules.pop()
         if not isinstance(module, Mapping) or id(module) in seen:
             continue
         seen.add(id(module))
@@ -127,19 +131,51 @@ def _module_roots(config: Mapping[str, Any], values: Any, roots: list[tuple[Any,
             # A "sensitive" that is not false or null ("true", 1) fails closed.
             if isinstance(variable, Mapping) and contains_sensitive(variable.get("sensitive")):
                 roots.append((variable.get("default"), True))
-                value = given.get(name) if isinstance(given, Mapping) else None
-                if isinstance(value, Mapping):
-                    roots.append((value.get(key), True))
+                roots.extend((value, True) for value in taken.get(name, ()))
         outputs = module.get("outputs")
         for output in outputs.values() if isinstance(outputs, Mapping) else ():
             if isinstance(output, Mapping) and contains_sensitive(output.get("sensitive")):
-                expression = output.get("expression")
-                if isinstance(expression, Mapping):
-                    roots.append((expression.get("constant_value"), True))
+                roots.extend((value, True) for value in _expression_values(output.get("expression"), taken, {}))
         calls = module.get("module_calls")
         for call in calls.values() if isinstance(calls, Mapping) else ():
             if isinstance(call, Mapping):
-                modules.append((call.get("module"), call.get("expressions"), "constant_value"))
+                modules.append((call.get("module"), _call_values(call, taken)))
+
+
+def _call_values(call: Mapping[str, Any], taken: Mapping[str, list[Any]]) -> dict[str, list[Any]]:
+    """The values a module call may give each variable of its module (:func:`_expression_values`), ``taken`` being
+    those of the calling module's variables; ``each.key`` and ``each.value`` are the keys and values of what its
+    ``for_each`` may be."""
+    expressions = call.get("expressions")
+    if not isinstance(expressions, Mapping):
+        return {}
+    each: dict[str, list[Any]] = {"each.key": [], "each.value": []}
+    for collection in _expression_values(call.get("for_each_expression"), taken, {}):
+        if isinstance(collection, Mapping):
+            each["each.key"].extend(collection)
+            each["each.value"].extend(collection.values())
+        elif isinstance(collection, list):  # a set of strings: each key is its value
+            each["each.key"].extend(collection)
+            each["each.value"].extend(collection)
+        else:  # a variable the for_each is computed from (toset([var.name])): its value may be a key and a value
+            each["each.key"].append(collection)
+            each["each.value"].append(collection)
+    return {name: _expression_values(expression, taken, each) for name, expression in expressions.items()}
+
+
+def _expression_values(expression: Any, taken: Mapping[str, list[Any]], each: Mapping[str, list[Any]]) -> list[Any]:
+    """The values an expression of a module's configuration may have, as far as the plan shows them: its constant, and
+    those of the module's variables (``taken``) and of ``each`` it references (``var.pw``, ``each.value``). What it
+    computes from them, a local value or another module's output is not in the plan's configuration: not read.
+    """
+    if not isinstance(expression, Mapping):
+        return []
+    found = [expression["constant_value"]] if "constant_value" in expression else []
+    references = expression.get("references")
+    for reference in references if isinstance(references, list) else ():
+        if isinstance(reference, str):
+            found.extend(taken.get(reference[4:], ()) if reference.startswith("var.") else each.get(reference, ()))
+    return found
 
 
 def _same(a: Any, b: Any) -> bool:

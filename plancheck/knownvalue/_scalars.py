@@ -335,7 +335,7 @@ class StringRegexp(Check):
     def _visit(self, value: Any, marks: Marks, unknown: Marks, ctx: Ctx) -> Visit:
         if not isinstance(value, str):
             return f"expected string value for StringRegexp check, got: {json_type(value)}"
-        if not search_pattern(self._regex, value, self.name):
+        if not search_pattern(self._regex, value, self.name, ctx.hidden(marks)):
             expected = ctx.lit(str(self), marks, value)
             return f"expected regex match {expected} for StringRegexp check, got: {ctx.got(value, marks)}"
         return None

@@ -103,13 +103,19 @@ PLAN = Plan.from_dict({"format_version": "1.2", "resource_changes": [{
                "after_sensitive": {"pw": True}}}]})
 
 
-@pytest.mark.parametrize("where", ["name", "pw"], ids=["plain-value", "secret-value"])
-def test_string_regexp_past_the_limit_raises_naming_the_check(short_limit: None, where: str) -> None:
+# A sensitive value's length is not named (found red-teaming #34: a password's length tells something of it).
+@pytest.mark.parametrize(("plan", "where", "length", "shown"), [
+    pytest.param(PLAN, "name", len(LONG), "a text of 41 characters", id="plain-value"),
+    pytest.param(PLAN, "pw", None, "a sensitive text", id="secret-value"),
+])
+def test_string_regexp_past_the_limit_raises_naming_the_check(short_limit: None, plan: Plan, where: str,
+                                                              length: int | None, shown: str) -> None:
     with pytest.raises(RegexTimeoutError) as caught:
-        assert_plan(PLAN, ExpectKnownValue("t.a", New(where), kv.StringRegexp(CATASTROPHIC)))
+        assert_plan(plan, ExpectKnownValue("t.a", New(where), kv.StringRegexp(CATASTROPHIC)))
     error = caught.value
     assert isinstance(error, TimeoutError)
-    assert (error.owner, error.seconds, error.length) == ("StringRegexp", 0.2, len(LONG))
+    assert (error.owner, error.seconds, error.length) == ("StringRegexp", 0.2, length)
+    assert f"after 0.2 s ({shown}): it backtracks" in str(error)
     assert LONG not in str(error)
 
 
@@ -142,4 +148,63 @@ def test_the_query_and_legacy_checks_are_bounded_too(short_limit: None) -> None:
     state = State.from_dict({"format_version": "1.0", "values": {"outputs": {"o": {"value": LONG}}, "root_module": {}}})
     with pytest.raises(RegexTimeoutError) as caught:
         TestMatchOutput("o", CATASTROPHIC)(state)
-    assert caught.value.owner == "Output 'o'"
+    assert (caught.value.owner, caught.value.length) == ("Output 'o'", len(LONG))
+    secret = State.from_dict({"format_version": "1.0", "values": {"outputs": {"o": {"value": LONG, "sensitive": True}},
+                                                                   "root_module": {}}})
+    with pytest.raises(RegexTimeoutError) as caught:
+        TestMatchOutput("o", CATASTROPHIC)(secret)
+    assert (caught.value.owner, caught.value.length) == ("Output 'o'", None)
+
+
+# Where the regex library's version 0 reads a pattern otherwise than re (found red-teaming #34's bounded search): its
+# \w, \s, \d (and so \b, \B) follow a newer Unicode than re's str methods, its case folding keeps Turkish dotless i
+# apart, and its \B matches an empty text. A check's verdict must not depend on whether the extra is installed:
+# such a search goes to re, as before the extra.
+DISAGREE = [
+    pytest.param(r"^\w+$", 0, "e\u0301", id="word-combining-mark"),
+    pytest.param(r"^\w+$", 0, "x\u00b2", id="word-superscript-digit"),
+    pytest.param(r"[\w-]", 0, "\u0301", id="word-in-a-set"),
+    pytest.param(r"a\b", 0, "a\u0301", id="boundary-before-a-mark"),
+    pytest.param(r"\W", 0, "\u00b2", id="non-word"),
+    pytest.param(r"\s", 0, "\x1c", id="space-file-separator"),
+    pytest.param(r"^\S+$", 0, "a\x1fb", id="non-space-unit-separator"),
+    pytest.param(r"\d", 0, "\U00010d40", id="digit-newer-unicode"),
+    pytest.param(r"\B", 0, "", id="non-boundary-empty-text"),
+    pytest.param(r"^x*\B$", 0, "", id="non-boundary-after-empty-match"),
+    pytest.param(r"(?i)[h-j]", 0, "\u0131", id="ignorecase-dotless-i-in-text"),
+    pytest.param(r"ı", re.IGNORECASE, "i", id="ignorecase-dotless-i-in-pattern"),
+    pytest.param(r"a(?i:\u0131)", 0, "ai", id="scoped-ignorecase"),
+    pytest.param(r"(?i)\w", 0, "\u0345", id="ignorecase-word"),
+]
+
+
+@pytest.mark.parametrize(("pattern", "flags", "text"), DISAGREE)
+def test_where_the_engines_disagree_re_answers(pattern: str, flags: int, text: str) -> None:
+    compiled = re.compile(pattern, flags)
+    assert matcher.search_pattern(compiled, text, "T") is (compiled.search(text) is not None)
+
+
+# The same patterns on plain text (ASCII, none of the separators \x1c-\x1f) are bounded: the engines agree there.
+PLAIN = [
+    pytest.param(r"^(\w+\s?)+$", 0, "ab cd", id="word"),
+    pytest.param(r"^(\w+\s?)+$", re.IGNORECASE, "Ab cd", id="word-ignorecase"),
+    pytest.param(r"\bi\b", re.IGNORECASE, "x I y", id="ignorecase-i"),
+]
+
+
+@pytest.mark.parametrize(("pattern", "flags", "text"), PLAIN)
+def test_on_plain_text_the_search_stays_bounded(short_limit: None, pattern: str, flags: int, text: str) -> None:
+    compiled = re.compile(pattern, flags)
+    assert matcher.search_pattern(compiled, text, "T") is (compiled.search(text) is not None)
+    with pytest.raises(RegexTimeoutError):
+        matcher.search_pattern(re.compile(CATASTROPHIC, flags), LONG, "T")
+
+
+def test_each_code_point_is_read_as_re_reads_it() -> None:
+    # Each class escape and a case-insensitive letter, against the first 2048 code points (Latin, the combining marks,
+    # Greek, Cyrillic) and a few further ones the engines read otherwise: the verdict is re's.
+    texts = [chr(i) for i in range(0x800)] + ["\u1e9e", "\u212a", "\u2028", "\u3000", "\U00010d40", "\U0001d7ce"]
+    for pattern in (r"\w", r"\s", r"\d", r"\b", r"(?i)i", r"(?i)[^i]", r"(?i)[^\x00-\x7f]"):
+        compiled = re.compile(pattern)
+        wrong = [t for t in texts if matcher.search_pattern(compiled, t, "T") is not (compiled.search(t) is not None)]
+        assert wrong == [], (pattern, [hex(ord(t)) for t in wrong[:5]])

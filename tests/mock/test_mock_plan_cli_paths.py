@@ -159,6 +159,34 @@ def test_out_as_a_file_the_module_reads_is_a_usage_error(tmp_path: Path, name: s
     assert not out.exists()
 
 
+# A symbolic link the plan would be written through (found red-teaming #34): out.write_text follows it into the module.
+OUT_LINKED = [
+    pytest.param("elsewhere/plan.json", "mod/plan.tf.json", True, id="a-link-to-a-configuration-file-of-the-module"),
+    pytest.param("elsewhere/plan.json", "mod/terraform.tfvars", True, id="a-link-to-an-automatic-variables-file"),
+    pytest.param("elsewhere/plan.json", "mod/plan.json", False, id="a-link-to-plan-json-in-the-module-is-fine"),
+    pytest.param("mod/plan.tf.json", "elsewhere/plan.json", True, id="a-configuration-file-of-the-module-linked-away"),
+]
+
+
+@pytest.mark.parametrize(("link", "target", "refused"), OUT_LINKED)
+def test_out_through_a_link_into_the_module_is_a_usage_error(tmp_path: Path, link: str, target: str,
+                                                              refused: bool) -> None:
+    module = tmp_path / "mod"
+    module.mkdir()
+    (tmp_path / "elsewhere").mkdir()
+    (module / "main.tf").write_text(VERSIONS, encoding="utf-8")
+    (tmp_path / link).symlink_to(tmp_path / target)
+    out = tmp_path / link
+    status, _, err = cli("mock-plan", str(module), "--mock", MOCK, "--out", str(out),
+                         "--terraform", str(tmp_path / "no-terraform"), environ=automation())
+    assert status == 2
+    if refused:
+        assert err.startswith(f"tfplancheck: error: --out {out}: Terraform would read the plan JSON as configuration")
+    else:
+        assert err.startswith(f"tfplancheck: error: cannot use Terraform binary {tmp_path}/no-terraform")
+    assert not (tmp_path / target).exists()
+
+
 def test_out_relative_to_the_module_run_from_inside_it_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     (tmp_path / "main.tf").write_text(VERSIONS, encoding="utf-8")
     monkeypatch.chdir(tmp_path)

@@ -162,3 +162,45 @@ def test_mock_plan_never_prints_a_child_modules_sensitive_output(tf_acceptance: 
     assert code == 0, err
     assert leaks(out + err, {"plain": PLAIN}) == []
     assert 'cloud_bucket.b["(sensitive)"]' in out
+
+
+BY_REFERENCE = REQUIRED + '''
+variable "given" {
+  type    = string
+  default = "%s"
+}
+module "c" {
+  source   = "./child"
+  for_each = %s
+  pw       = %s
+}
+resource "cloud_bucket" "b" {
+  for_each   = toset([for c in module.c : c.n])
+  name       = each.key
+  website    = { index_document = "index.html" }
+  cors_rules = [{ origins = ["https://example.com"] }]
+}
+'''
+
+
+@pytest.mark.parametrize(("for_each", "given"), [
+    pytest.param(f'{{ a = "{PLAIN}" }}', "each.value", id="each-value"),
+    pytest.param("toset([var.given])", "each.key", id="each-key-of-the-roots-variable"),
+    pytest.param('{ a = "x" }', "var.given", id="the-roots-variable"),
+])
+def test_mock_plan_never_prints_what_a_call_gives_a_child_modules_sensitive_variable(
+    tf_acceptance: AcceptanceRunner, tmp_path: Path, for_each: str, given: str
+) -> None:
+    # Given by reference (found red-teaming #34): the plan's configuration has no constant for it, only the
+    # call's for_each and the root's variables show the value.
+    module = tmp_path / "module"
+    (module / "child").mkdir(parents=True)
+    (module / "main.tf").write_text(BY_REFERENCE % (PLAIN, for_each, given), encoding="utf-8")
+    (module / "child" / "main.tf").write_text(
+        'variable "pw" {\n  type      = string\n  sensitive = true\n}\noutput "n" {\n  value = nonsensitive(var.pw)\n}\n',
+        encoding="utf-8")
+    code, out, err = cli("mock-plan", str(module), "--mock", f"acme/cloud={CLOUD_SCHEMA}",
+                         "--terraform", tf_acceptance.terraform.path, environ=automation())
+    assert code == 0, err
+    assert leaks(out + err, {"plain": PLAIN}) == []
+    assert 'cloud_bucket.b["(sensitive)"]' in out

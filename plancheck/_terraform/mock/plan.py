@@ -499,22 +499,29 @@ def _auto_variables(name: str) -> bool:
     return name.endswith(_AUTO_VARIABLES) and (name.startswith("terraform.") or ".auto." in name)
 
 
+def _read_as_configuration(path: Path, module_dir: Path) -> bool:
+    """True when Terraform planning ``module_dir`` reads the file ``path`` as its configuration or variables."""
+    name = path.name
+    # A hidden file Terraform skips, as the module's copy does (_files).
+    if name.startswith(".") or not (name.endswith((".tf", ".tf.json", ".tofu", ".tofu.json")) or _auto_variables(name)):
+        return False
+    return os.path.realpath(path.parent) == os.path.realpath(module_dir)
+
+
 def out_problem(out: Path, module_dir: Path) -> str | None:
     """Why ``out`` may not take the plan JSON of the module in ``module_dir`` (None when it may): Terraform reads
     every configuration file (``.tf``, ``.tf.json``, OpenTofu's ``.tofu`` too) and automatic variables file of a
     module's directory, so the plan written there as one would be read as the module's own the next time it is
-    planned, and fail it (or change it). Both front ends ask it before planning.
+    planned, and fail it (or change it). Both front ends ask it before planning, of the path as given and of the
+    file a write reaches through symbolic links.
 
     >>> print(out_problem(Path("modules/logs/plan.tf.json"), Path("modules/logs")))
     modules/logs/plan.tf.json: Terraform would read the plan JSON as configuration of the module modules/logs the next time it is planned (it reads every .tf, .tf.json and automatic .tfvars file in the module's directory); write it outside the module or under another name, such as plan.json
     >>> out_problem(Path("modules/logs/plan.json"), Path("modules/logs")), out_problem(Path("plan.tf.json"), Path("modules/logs"))
     (None, None)
     """
-    name = out.name
-    # A hidden file Terraform skips, as the module's copy does (_files).
-    if name.startswith(".") or not (name.endswith((".tf", ".tf.json", ".tofu", ".tofu.json")) or _auto_variables(name)):
-        return None
-    if os.path.realpath(out.parent) != os.path.realpath(module_dir):
+    # The path as given (a link in the module is read as the file it names) and the file a write through links reaches.
+    if not any(_read_as_configuration(path, module_dir) for path in (out, Path(os.path.realpath(out)))):
         return None
     return (f"{out}: Terraform would read the plan JSON as configuration of the module {module_dir} the next time it is "
             "planned (it reads every .tf, .tf.json and automatic .tfvars file in the module's directory); write it "

@@ -373,8 +373,8 @@ def _no_attr(attrs: FlatAttributes, name: str, key: str) -> None:
 
 def _match(attrs: FlatAttributes, name: str, key: str, regex: re.Pattern[str]) -> None:
     got = attrs.get(key, "")
-    if not search_pattern(regex, got, f"{name}: Attribute '{key}'"):
-        secret = attrs.sensitive(key)
+    secret = attrs.sensitive(key)
+    if not search_pattern(regex, got, f"{name}: Attribute '{key}'", secret):
         raise Fail(f"{name}: Attribute '{key}' didn't match {shown(regex.pattern, secret)}, got {shown(got, secret)}")
 
 
@@ -775,7 +775,7 @@ def TestMatchOutput(name: str, r: str | re.Pattern[str]) -> CheckFunc:
         output = _output(flat, name)
         if not isinstance(output.value, str):
             raise Fail(f"unexpected type {output.go_type()} for resource value")
-        if not search_pattern(regex, output.value, f"Output '{name}'"):
+        if not search_pattern(regex, output.value, f"Output '{name}'", output.sensitive):
             raise Fail(f"Output '{name}': {output.go_repr()} didn't match {shown(regex.pattern, output.sensitive)}")
 
     return leaf(where, _label(name), name, None, run)
