@@ -112,7 +112,7 @@ class ErroredPlanError(PlanFormatError):
     so it is handled wherever a malformed plan is.
 
     >>> print(ErroredPlanError("plan.json"))
-    plan.json: $.errored: expected a plan whose planning succeeded, found true: planning failed, so the plan is partial (to check it anyway: allow_errored=True, or tfplancheck --allow-errored)
+    plan.json: $.errored: expected a plan whose planning succeeded, found true: planning failed, so the plan is partial (to check it anyway: allow_errored=True, tfplancheck --allow-errored or pytest --tf-allow-errored)
     >>> isinstance(ErroredPlanError(), ValueError), ErroredPlanError().with_source("p.json").source
     (True, 'p.json')
     """
@@ -122,7 +122,7 @@ class ErroredPlanError(PlanFormatError):
             "$.errored",
             "a plan whose planning succeeded",
             found="true: planning failed, so the plan is partial "
-            "(to check it anyway: allow_errored=True, or tfplancheck --allow-errored)",
+            "(to check it anyway: allow_errored=True, tfplancheck --allow-errored or pytest --tf-allow-errored)",
             source=source,
         )
 

@@ -47,7 +47,7 @@ SCHEMA = json.loads((ROOT / "plancheck" / "schemas" / "cli-output.schema.json").
 
 REFUSED = (
     "$.errored: expected a plan whose planning succeeded, found true: planning failed, so the plan is partial "
-    "(to check it anyway: allow_errored=True, or tfplancheck --allow-errored)"
+    "(to check it anyway: allow_errored=True, tfplancheck --allow-errored or pytest --tf-allow-errored)"
 )
 PARTIAL = (
     'the plan is partial: planning failed ("errored": true), so it holds only what Terraform planned before the error'

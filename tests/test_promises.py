@@ -618,7 +618,7 @@ CREATE_A = _rc("null_resource.a", {}, {})
 DELETE_B = _rc("null_resource.b", None, False, actions=("delete",), before={})
 ERRORED = _plan(CREATE_A, errored=True, complete=False, applyable=False)
 REFUSED = ("$.errored: expected a plan whose planning succeeded, found true: planning failed, so the plan is partial "
-           "(to check it anyway: allow_errored=True, or tfplancheck --allow-errored)")
+           "(to check it anyway: allow_errored=True, tfplancheck --allow-errored or pytest --tf-allow-errored)")
 
 
 def _cli_errored_checks_file(tmp: Path) -> tuple[Any, Any]:

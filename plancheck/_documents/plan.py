@@ -813,7 +813,7 @@ class Plan(ReadOnly):
         >>> Plan.from_dict({"format_version": "1.2", "errored": True}, source="p.json")
         Traceback (most recent call last):
         ...
-        plancheck.ErroredPlanError: p.json: $.errored: expected a plan whose planning succeeded, found true: planning failed, so the plan is partial (to check it anyway: allow_errored=True, or tfplancheck --allow-errored)
+        plancheck.ErroredPlanError: p.json: $.errored: expected a plan whose planning succeeded, found true: planning failed, so the plan is partial (to check it anyway: allow_errored=True, tfplancheck --allow-errored or pytest --tf-allow-errored)
         >>> Plan.from_dict({"format_version": "1.2", "errored": True}, allow_errored=True).partial
         True
         """
