@@ -327,8 +327,9 @@ def scrubbed_report(collector: Any, report: Any, secrets: Callable[[], Secrets])
 def _refuse_named_by_secret(collector: Any, nodes: list[Any], secrets: Callable[[], Secrets]) -> None:
     """A collection error when a node no function made (a plugin's own test item, a class) is named showing a secret:
     only a parametrized test can be named again without it, and a name shows in every line that names the test. A
-    file or directory is named by the project's own tree, not by a document: a secret that is a common word
-    (``staging``) must not end the collection of a directory named so.
+    file or directory is named by the project's own tree, and a doctest by the dotted name of the code it is the
+    docstring of, not by a document: a secret that is a common word (``staging``, ``secret``) must not end the
+    collection of a directory, or of a module whose functions are named so (``collect_secrets``).
 
     >>> from types import SimpleNamespace
     >>> _refuse_named_by_secret(None, [SimpleNamespace(name="plain")], lambda: Secrets(["hunter2"]))
@@ -339,7 +340,8 @@ def _refuse_named_by_secret(collector: Any, nodes: list[Any], secrets: Callable[
     """
     import pytest
 
-    named = [node for node in nodes if not isinstance(node, (pytest.File, pytest.Directory))]
+    named = [node for node in nodes
+             if not isinstance(node, (pytest.File, pytest.Directory)) and type(node).__module__ != "_pytest.doctest"]
     if not named:
         return
     try:

@@ -303,3 +303,31 @@ def test_a_directory_named_like_a_secret_is_collected(pytester: pytest.Pytester)
     (pytester.path / KEY / "test_plain.py").write_text("def test_plain():\n    assert 1\n", encoding="utf-8")
     result = pytester.runpytest_subprocess(*QUIET_PLUGINS, "-q")
     result.assert_outcomes(passed=1)
+
+
+def test_a_doctest_named_like_a_session_secret_is_collected_as_before(pytester: pytest.Pytester) -> None:
+    """A doctest is named by the code it documents, as a file by the tree: a secret that is a common word
+    (``rotatedkeys``, a sensitive variable of a plan the session loaded first) must not end the collection of a
+    module whose functions are named so. Before, it failed to collect ("1 of what helpers.py collected is named
+    showing a secret"), as this suite's own doctests did once a test had met a plan whose secret is ``secret``."""
+    plan = {**PLAN, "variables": {"word": {"value": "rotatedkeys"}},
+            "configuration": {"root_module": {"variables": {"word": {"sensitive": True}}}}}
+    write_json(pytester.path / "plan.json", plan)
+    pytester.makeconftest("""
+import pathlib
+from plancheck import load_plan
+
+PLAN = load_plan(pathlib.Path(__file__).parent / "plan.json")
+""")
+    pytester.makepyfile(helpers='''
+def count_rotatedkeys():
+    """
+    >>> count_rotatedkeys()
+    2
+    """
+    return 2
+''')
+    result = pytester.runpytest_subprocess(*QUIET_PLUGINS, "--doctest-modules", "-v", "helpers.py")
+    output = result.stdout.str() + result.stderr.str()
+    assert result.ret == pytest.ExitCode.OK, output
+    result.assert_outcomes(passed=1)
