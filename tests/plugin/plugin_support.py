@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
 
@@ -91,3 +92,12 @@ def run(pytester: pytest.Pytester, *args: str) -> pytest.RunResult:
 def run_subprocess(pytester: pytest.Pytester, *args: str) -> pytest.RunResult:
     """Run pytest in a fresh interpreter (for xdist, import modes and whole-output checks)."""
     return pytester.runpytest_subprocess(*QUIET_PLUGINS, *args)
+
+
+def junit_text(path: str | Path) -> str:
+    """Every text and attribute value of a JUnit XML file, unescaped: what a leak search reads."""
+    parts: list[str] = []
+    for element in ET.parse(str(path)).iter():
+        parts.extend(element.attrib.values())
+        parts.extend(t for t in (element.text, element.tail) if t)
+    return "\n".join(parts)

@@ -16,7 +16,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 from planted_secrets import PLANTED, SECRET_AFTER, plan_document
-from plugin_support import QUIET_PLUGINS, write_json
+from plugin_support import QUIET_PLUGINS, junit_text, write_json
 from secret_shapes import leaks
 
 PLAN_SECRETS = {name: PLANTED[name] for name in ("after", "before", "output", "var")}
@@ -226,14 +226,6 @@ MODES = {
 }
 
 
-def _junit_text(path: object) -> str:
-    parts: list[str] = []
-    for element in ET.parse(str(path)).iter():
-        parts.extend(element.attrib.values())
-        parts.extend(t for t in (element.text, element.tail) if t)
-    return "\n".join(parts)
-
-
 @pytest.mark.parametrize("args", MODES.values(), ids=MODES.keys())
 @pytest.mark.parametrize(("conftest", "modules"), SCENARIOS.values(), ids=SCENARIOS.keys())
 def test_the_first_document_is_scrubbed_wherever_it_is_met(
@@ -248,7 +240,7 @@ def test_the_first_document_is_scrubbed_wherever_it_is_met(
     output = result.stdout.str() + result.stderr.str()
     assert "INTERNALERROR" not in output, output
     assert leaks(output, PLAN_SECRETS) == [], output
-    assert leaks(_junit_text(junit), PLAN_SECRETS) == []
+    assert leaks(junit_text(junit), PLAN_SECRETS) == []
     if "--collect-only" not in args:
         outcomes = result.parseoutcomes()
         assert outcomes.get("failed") or outcomes.get("errors"), output  # the secret was shown, scrubbed

@@ -10,11 +10,8 @@ not truncate under CI).
 
 from __future__ import annotations
 
-import xml.etree.ElementTree as ET
-from pathlib import Path
-
 import pytest
-from plugin_support import QUIET_PLUGINS, write_json
+from plugin_support import QUIET_PLUGINS, junit_text, write_json
 from secret_shapes import CONFIG_SECRET, SHAPES, leaks, secret_shapes_plan
 
 INNER = '''
@@ -84,15 +81,6 @@ def secret_shapes_project(pytester: pytest.Pytester) -> pytest.Pytester:
     return pytester
 
 
-def _junit_text(path: Path) -> str:
-    """Every text and attribute value of a JUnit XML file, unescaped."""
-    parts: list[str] = []
-    for element in ET.parse(path).iter():
-        parts.extend(element.attrib.values())
-        parts.extend(t for t in (element.text, element.tail) if t)
-    return "\n".join(parts)
-
-
 #: 6 shapes x 2 parametrized tests + 6 others; one passes.
 FAILED = 2 * len(SHAPES) + 5
 
@@ -119,7 +107,7 @@ def test_no_shape_of_secret_reaches_the_terminal_or_junit(
     result.assert_outcomes(passed=1, failed=FAILED)
     output = result.stdout.str() + result.stderr.str()
     assert leaks(output) == []
-    assert leaks(_junit_text(junit)) == []
+    assert leaks(junit_text(junit)) == []
     assert output.count("(sensitive)") >= len(SHAPES)
 
 
@@ -130,7 +118,7 @@ def test_no_shape_of_secret_leaves_an_xdist_worker(secret_shapes_project: pytest
     )
     result.assert_outcomes(passed=1, failed=FAILED)
     assert leaks(result.stdout.str() + result.stderr.str()) == []
-    assert leaks(_junit_text(junit)) == []
+    assert leaks(junit_text(junit)) == []
 
 
 OTHER_TEXTS = """
@@ -177,4 +165,4 @@ def test_skip_xfail_properties_warnings_and_subtests_are_scrubbed(
     assert "skipping because (sensitive)" in output
     assert "careful (sensitive)" in output
     assert leaks(output) == []
-    assert leaks(_junit_text(junit)) == []
+    assert leaks(junit_text(junit)) == []

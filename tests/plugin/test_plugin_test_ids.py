@@ -11,10 +11,8 @@ take from a map key, is written by the xdist controller, which holds no document
 
 from __future__ import annotations
 
-import xml.etree.ElementTree as ET
-
 import pytest
-from plugin_support import QUIET_PLUGINS, write_json
+from plugin_support import QUIET_PLUGINS, junit_text, write_json
 from secret_shapes import leaks
 
 KEY = "zzfe-key-4c1d"  # a sensitive variable that is also a for_each key: in an address
@@ -100,14 +98,6 @@ MODES = {
 }
 
 
-def _junit_text(path: object) -> str:
-    parts: list[str] = []
-    for element in ET.parse(str(path)).iter():
-        parts.extend(element.attrib.values())
-        parts.extend(t for t in (element.text, element.tail) if t)
-    return "\n".join(parts)
-
-
 @pytest.mark.parametrize("args", MODES.values(), ids=MODES.keys())
 def test_no_test_id_shows_a_secret(pytester: pytest.Pytester, args: tuple[str, ...]) -> None:
     write_json(pytester.path / "plan.json", PLAN)
@@ -116,7 +106,7 @@ def test_no_test_id_shows_a_secret(pytester: pytest.Pytester, args: tuple[str, .
     result = pytester.runpytest_subprocess(*QUIET_PLUGINS, f"--junitxml={junit}", *args)
     output = result.stdout.str() + result.stderr.str()
     assert leaks(output, SECRETS) == [], output
-    assert leaks(_junit_text(junit), SECRETS) == []
+    assert leaks(junit_text(junit), SECRETS) == []
     # Scrubbed ids that meet are told apart by pytest; an id that shows no secret is pytest's own.
     for shown in ('test_address[null_resource.fe["(sensitive)"]]', "test_address[null_resource.web]",
                   "test_value[(sensitive)0]", "test_value[(sensitive)1]", "test_value[value2]", "test_value[v]",
@@ -284,7 +274,7 @@ def test_a_node_no_function_made_named_by_a_secret_fails_its_collector(
     result = pytester.runpytest_subprocess(*QUIET_PLUGINS, f"--junitxml={junit}", *args)
     output = result.stdout.str() + result.stderr.str()
     assert leaks(output, SECRETS) == [], output
-    assert leaks(_junit_text(junit), SECRETS) == []
+    assert leaks(junit_text(junit), SECRETS) == []
     assert not [line for line in output.splitlines() if line.startswith("INTERNALERROR")], output
     # A collection error: the session is interrupted (xdist's controller counts it a failure).
     assert result.ret in (pytest.ExitCode.INTERRUPTED, pytest.ExitCode.TESTS_FAILED), output
