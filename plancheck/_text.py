@@ -34,6 +34,7 @@ __all__ = [
     "escape_property",
     "exception_message",
     "exception_text",
+    "lone_surrogate_at",
     "one_line",
     "outside_cover",
     "quote",
@@ -61,6 +62,22 @@ def quote(text: str) -> str:
 #: The longest piece of input a message echoes whole (:func:`shortened`): longer than the addresses and keys of real
 #: configurations, short enough that a message quoting an attack's 100,000 characters stays a line.
 MAX_ECHOED: Final = 200
+
+
+def lone_surrogate_at(text: str) -> int | None:
+    """Where ``text``'s first lone surrogate stands (the one character no UTF-8 file can hold), None when it has
+    none: what a front end asks of a text it will write as a Terraform file or pass as an argument.
+
+    >>> lone_surrogate_at("caf\\u00e9"), lone_surrogate_at("ab\\ud800c")
+    (None, 2)
+    """
+    if text.isascii():
+        return None
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        return exc.start
+    return None
 
 
 def shortened(text: str, limit: int = MAX_ECHOED) -> str:

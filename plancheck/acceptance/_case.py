@@ -19,6 +19,7 @@ from typing import Any, ClassVar, Final
 from .._frozen import FrozenValue, frozen, keyword_hints, public
 from .._redact import collect_secret_strings
 from .._terraform.providers.factory import normalize_providers
+from .._text import lone_surrogate_at
 from ._diagnostics import allowances, check_attribute_sources, expectations
 from ._errors import TestDefinitionError
 from ._options import AdditionalCLIOptions, ImportStateKind
@@ -174,11 +175,10 @@ def require_utf8(text: str, where: str, *, secret: bool = False) -> None:
     ...
     plancheck.acceptance.TestDefinitionError: TestStep.config: expected UTF-8 text, found a lone surrogate at character 1
     """
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError as exc:
-        at = "" if secret else f" at character {exc.start}"
-        raise TestDefinitionError(where, f"expected UTF-8 text, found a lone surrogate{at}") from None
+    start = lone_surrogate_at(text)
+    if start is not None:
+        at = "" if secret else f" at character {start}"
+        raise TestDefinitionError(where, f"expected UTF-8 text, found a lone surrogate{at}")
 
 
 def _quote(key: str) -> str:

@@ -30,6 +30,7 @@ from tfjsonpath import MapStep, Path, SliceStep, Step
 from .._errors import DocumentFormatError
 from .._frozen import public
 from .._redact import MIN_SECRET_LENGTH, SENSITIVE
+from .._text import lone_surrogate_at
 
 __all__ = [
     "ARRAY",
@@ -651,7 +652,7 @@ def python_to_node(value: Any) -> Node:
             for key, child in container.items():
                 if not isinstance(key, str):
                     raise source.error(-1, trail_steps(steps), "str property names", f"a key of type {type(key).__name__}")
-                if not key.isascii() and not _utf8(key):
+                if lone_surrogate_at(key) is not None:  # a .tf.json file is UTF-8
                     raise source.error(-1, trail_steps(steps), "UTF-8 property names", "a key with a lone surrogate")
                 child_steps = Trail(steps, key)
                 child_node = _scalar_or_container(child, child_steps, source)
@@ -671,22 +672,13 @@ def python_to_node(value: Any) -> Node:
     return root
 
 
-def _utf8(text: str) -> bool:
-    """Whether ``text`` can be written as UTF-8, as a ``.tf.json`` file is (a lone surrogate cannot)."""
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
-
-
 def _scalar_or_container(value: Any, trail: Trail | tuple[Step, ...], source: Source) -> Node:
     if value is None:
         return Node(NULL, None, -1)
     if value is True or value is False:
         return Node(BOOL, value, -1)
     if isinstance(value, str):
-        if not value.isascii() and not _utf8(value):
+        if lone_surrogate_at(value) is not None:
             raise source.error(-1, trail_steps(trail), "UTF-8 text", "a lone surrogate")
         return Node(STRING, value, -1)
     if isinstance(value, int):
