@@ -131,3 +131,13 @@ def test_a_module_inside_itself_is_walked_once() -> None:
     module: dict[str, Any] = {"variables": {"pw": _variable(True, default=SECRET)}}
     module["module_calls"] = {"c": _call(module)}
     assert SECRET in Plan.from_dict(_plan(module)).secrets
+
+
+def test_one_module_shared_by_two_calls_is_walked_for_each() -> None:
+    # Python values may share one module's mapping between two calls, each passing its own value: each is a secret.
+    child: dict[str, Any] = {"variables": {"pw": _variable(True)}}
+    other = "zz-second-call-7h8j9k"
+    root = {"module_calls": {"a": _call(child, pw={"constant_value": SECRET}),
+                             "b": _call(child, pw={"constant_value": other})}}
+    secrets = Plan.from_dict(_plan(root)).secrets
+    assert (SECRET in secrets, other in secrets) == (True, True)

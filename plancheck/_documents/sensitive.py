@@ -119,13 +119,14 @@ def _module_roots(config: Mapping[str, Any], values: Any, roots: list[tuple[Any,
     # Each module with the values each of its variables may take: the root's the plan's variables, each child's
     # what its call passes.
     root = {name: [value.get("value")] for name, value in given.items() if isinstance(value, Mapping)}
-    modules: list[tuple[Any, dict[str, list[Any]]]] = [(config.get("root_module"), root)]
-    seen: set[int] = set()  # a document given as Python values may hold a module inside itself
+    # With the modules above each (by id): a document given as Python values may hold a module inside itself, and
+    # may share one module's mapping between two calls, each passing its own values (so each is walked).
+    modules: list[tuple[Any, dict[str, list[Any]], frozenset[int]]] = [(config.get("root_module"), root, frozenset())]
     while modules:
-        module, taken = modules.pop()
-        if not isinstance(module, Mapping) or id(module) in seen:
+        module, taken, above = modules.pop()
+        if not isinstance(module, Mapping) or id(module) in above:
             continue
-        seen.add(id(module))
+        above |= {id(module)}
         variables = module.get("variables")
         for name, variable in variables.items() if isinstance(variables, Mapping) else ():
             # A "sensitive" that is not false or null ("true", 1) fails closed.
@@ -139,7 +140,7 @@ def _module_roots(config: Mapping[str, Any], values: Any, roots: list[tuple[Any,
         calls = module.get("module_calls")
         for call in calls.values() if isinstance(calls, Mapping) else ():
             if isinstance(call, Mapping):
-                modules.append((call.get("module"), _call_values(call, taken)))
+                modules.append((call.get("module"), _call_values(call, taken), above))
 
 
 def _call_values(call: Mapping[str, Any], taken: Mapping[str, list[Any]]) -> dict[str, list[Any]]:
