@@ -78,6 +78,15 @@ resource "cloud_bucket" "b" {
 '''
 
 
+def _mock_plan_hiding_plain(tf_acceptance: AcceptanceRunner, module: Path, status: int, *args: str) -> tuple[str, str]:
+    """``tfplancheck mock-plan MODULE`` (with ``args``) exiting ``status``, its output showing no byte of ``PLAIN``."""
+    code, out, err = cli("mock-plan", str(module), "--mock", f"acme/cloud={CLOUD_SCHEMA}", *args,
+                         "--terraform", tf_acceptance.terraform.path, environ=automation())
+    assert code == status, err
+    assert leaks(out + err, {"plain": PLAIN}) == []
+    return out, err
+
+
 @pytest.mark.parametrize("given", ["var", "var-file", "var-file-heredoc", "terraform-tfvars"])
 @pytest.mark.parametrize("output", ["text", "json"])
 @pytest.mark.parametrize(("source", "status"), [pytest.param(MODULE, 0, id="for-each-key"),
@@ -97,10 +106,7 @@ def test_mock_plan_never_prints_a_sensitive_variable(
         written = f'pw = <<EOT\n{PLAIN}\nEOT\n' if given == "var-file-heredoc" else f'pw = "{PLAIN}"\n'
         (tmp_path / "s.tfvars").write_text(written, encoding="utf-8")
         value = ["--var-file", str(tmp_path / "s.tfvars")]
-    code, out, err = cli("mock-plan", str(module), "--mock", f"acme/cloud={CLOUD_SCHEMA}", *value,
-                         "--format", output, "--terraform", tf_acceptance.terraform.path, environ=automation())
-    assert code == status, err
-    assert leaks(out + err, {"plain": PLAIN}) == []
+    out, err = _mock_plan_hiding_plain(tf_acceptance, module, status, *value, "--format", output)
     if status == 0:
         assert 'cloud_bucket.b["(sensitive)"]' in (json.loads(out)["resource_changes"][0]["address"] if output == "json" else out)
     else:
@@ -142,10 +148,7 @@ def test_mock_plan_never_prints_a_child_modules_sensitive_default(
     (module / "child").mkdir(parents=True)
     (module / "main.tf").write_text(CALLER, encoding="utf-8")
     (module / "child" / "main.tf").write_text(CHILD % (PLAIN, value), encoding="utf-8")
-    code, out, err = cli("mock-plan", str(module), "--mock", f"acme/cloud={CLOUD_SCHEMA}", "--format", output,
-                         "--terraform", tf_acceptance.terraform.path, environ=automation())
-    assert code == status, err
-    assert leaks(out + err, {"plain": PLAIN}) == []
+    out, err = _mock_plan_hiding_plain(tf_acceptance, module, status, "--format", output)
     assert "(sensitive)" in (out if status == 0 else err)
 
 
@@ -157,10 +160,7 @@ def test_mock_plan_never_prints_a_child_modules_sensitive_output(tf_acceptance: 
                                     encoding="utf-8")
     (module / "child" / "main.tf").write_text(f'output "n" {{\n  value     = "{PLAIN}"\n  sensitive = true\n}}\n',
                                               encoding="utf-8")
-    code, out, err = cli("mock-plan", str(module), "--mock", f"acme/cloud={CLOUD_SCHEMA}",
-                         "--terraform", tf_acceptance.terraform.path, environ=automation())
-    assert code == 0, err
-    assert leaks(out + err, {"plain": PLAIN}) == []
+    out, _ = _mock_plan_hiding_plain(tf_acceptance, module, 0)
     assert 'cloud_bucket.b["(sensitive)"]' in out
 
 
@@ -199,8 +199,5 @@ def test_mock_plan_never_prints_what_a_call_gives_a_child_modules_sensitive_vari
     (module / "child" / "main.tf").write_text(
         'variable "pw" {\n  type      = string\n  sensitive = true\n}\noutput "n" {\n  value = nonsensitive(var.pw)\n}\n',
         encoding="utf-8")
-    code, out, err = cli("mock-plan", str(module), "--mock", f"acme/cloud={CLOUD_SCHEMA}",
-                         "--terraform", tf_acceptance.terraform.path, environ=automation())
-    assert code == 0, err
-    assert leaks(out + err, {"plain": PLAIN}) == []
+    out, _ = _mock_plan_hiding_plain(tf_acceptance, module, 0)
     assert 'cloud_bucket.b["(sensitive)"]' in out
