@@ -4,7 +4,8 @@ The Python-provider guide shows the widget provider (its README and its whole so
 into a checkout the reader may not have; the loading guide shows script writers a safe way to print a
 plan's values (its example runs in test_docs_examples.py), and ``tfjsonpath.leaves`` says it sees no marks.
 Every how-to guide is linked from the README (coverage was not), and the porting guide names Go's one
-constant whose Python spelling differs (``ResourceActionNoop`` is ``ResourceAction.NoOp``).
+constant whose Python spelling differs (``ResourceActionNoop`` is ``ResourceAction.NoOp``). The report
+header the plugin page shows is the one pytest prints.
 """
 
 from __future__ import annotations
@@ -74,3 +75,21 @@ def test_the_porting_guide_names_go_s_spelling_of_no_op() -> None:
     from plancheck import ResourceAction
 
     assert ResourceAction.NoOp.value == "NoOp"
+
+
+def test_the_report_header_on_the_plugin_page_is_what_pytest_prints(pytester: pytest.Pytester) -> None:
+    # The page showed "Terraform 1.11.4 at PATH" after the header stopped running the binary to learn its version.
+    page = (ROOT / "docs" / "guides" / "pytest-plugin.md").read_text(encoding="utf-8")
+    shown = re.search(r'^```text title="pytest\'s report header"\n(.*?)^```', page, re.S | re.M)
+    assert shown is not None
+    bin_dir = pytester.mkdir("bin")
+    terraform = bin_dir / "terraform"
+    terraform.write_text("#!/bin/sh\nexit 1\n", encoding="utf-8")  # the header finds it; it never runs it
+    terraform.chmod(0o755)
+    pytester.makepyfile(test_nothing="def test_nothing():\n    pass\n")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("PATH", str(bin_dir))
+        patch.delenv("TF_ACC_TERRAFORM_PATH", raising=False)
+        result = pytester.runpytest("-p", "no:cacheprovider")
+    header = [line for line in result.stdout.lines if line.startswith("plancheck: ")]
+    assert header == shown.group(1).replace("/usr/local/bin/terraform", str(terraform)).splitlines()
