@@ -30,6 +30,7 @@ def _block_defining(name: str) -> str:
 def _run_example(name: str, runner: AcceptanceRunner, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     pytest.importorskip("tf", reason="the providers extra (tf, grpcio) is not installed")
     monkeypatch.syspath_prepend(str(ROOT / "examples" / "widget_provider"))
+    monkeypatch.syspath_prepend(str(ROOT / "tests" / "providers"))  # diagnostic_widget, the deprecation example's
     monkeypatch.chdir(tmp_path)
     namespace: dict[str, object] = {"__name__": "readme_example"}
     exec(compile(_block_defining(name), f"docs:{name}", "exec"), namespace)
@@ -40,7 +41,7 @@ def _run_example(name: str, runner: AcceptanceRunner, monkeypatch: pytest.Monkey
 
 @pytest.mark.parametrize(
     "name", ["test_null", "test_widget", "test_widget_lifecycle", "test_logs_module", "test_first_acceptance", "test_quickstart_acceptance",
-             "test_first_mocked_module", "test_acc_greeting"]
+             "test_first_mocked_module", "test_acc_greeting", "test_widget_import", "test_color_is_deprecated"]
 )
 def test_a_readme_example_passes(
     name: str, tf_acceptance: AcceptanceRunner, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
