@@ -263,8 +263,11 @@ class CaseRun:
     def plan(self, stage: Stage, *extra: str, place: Place | None = None) -> CommandResult:
         # Without repeats: -refresh=false may come from the step and from the CLI options.
         args = tuple(dict.fromkeys(("plan", "-input=false", "-no-color", *extra, f"-out={PLAN_FILE}")))
+        # Exit status 2 is "changes present" only under -detailed-exitcode; without it, it is a failure (a Go
+        # panic exits 2), to be reported as the plan's, not as the missing plan file's of the show after it.
+        ok = (0, 2) if "-detailed-exitcode" in args else (0,)
         try:
-            result = self.tf(stage, *args, ok=(0, 2), place=place)
+            result = self.tf(stage, *args, ok=ok, place=place)
         except _StepFailure as failure:
             self.wd.errored_plan(self, stage, place)  # test coverage: the conditions that stopped planning
             initial = self.case.initial_state

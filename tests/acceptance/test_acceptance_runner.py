@@ -218,6 +218,17 @@ CHANGES = plan_json(("null_resource.a", ["delete", "create"]), ("null_resource.b
             id="plan",
         ),
         pytest.param(
+            # A Go panic exits 2, which only -detailed-exitcode makes "changes present": this plan has no
+            # such flag, and its crash was reported as the next command's ("terraform show failed").
+            [rule("plan", responses=[{"exit": 2, "stderr": "panic: interface conversion: interface {} is nil\n"}])],
+            TestStep(config=CONFIG),
+            Stage.PRE_APPLY,
+            "terraform plan failed",
+            PLAN,
+            False,
+            id="a-plan-that-crashed-with-exit-status-2",
+        ),
+        pytest.param(
             [rule("apply", responses=[{"exit": 1, "stderr": "Error: boom\n"}])],
             TestStep(config=CONFIG),
             Stage.APPLY,
