@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import shutil
 from pathlib import Path
 
 import pytest
@@ -32,6 +33,7 @@ def _run_example(name: str, runner: AcceptanceRunner, monkeypatch: pytest.Monkey
     monkeypatch.syspath_prepend(str(ROOT / "examples" / "widget_provider"))
     monkeypatch.syspath_prepend(str(ROOT / "tests" / "providers"))  # diagnostic_widget, the deprecation example's
     monkeypatch.chdir(tmp_path)
+    shutil.copy(ROOT / "examples" / "mock_module" / "cloud.schema.json", tmp_path)  # the schema examples open
     namespace: dict[str, object] = {"__name__": "readme_example"}
     exec(compile(_block_defining(name), f"docs:{name}", "exec"), namespace)
     example = namespace[name]
@@ -56,3 +58,27 @@ def test_the_readme_ephemeral_example_passes(
 ) -> None:
     _run_example("test_ephemeral_password", tf_acceptance, monkeypatch, tmp_path)
     assert tf_acceptance.commands
+
+
+@pytest.mark.tf_min_version("1.11")  # Terraform 1.0.3 panics planning a nested attribute left unset (website)
+def test_the_mock_secrets_example_passes(
+    tf_acceptance: AcceptanceRunner, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    _run_example("test_the_secret_stays_out_of_the_calls", tf_acceptance, monkeypatch, tmp_path)
+    assert tf_acceptance.commands
+
+
+def test_the_mocked_module_plan_example_passes_in_the_layout_its_page_gives(
+    tf_acceptance: AcceptanceRunner, pytester: pytest.Pytester
+) -> None:
+    # The page named "../modules/logs" and a schema beside the test without saying what they hold.
+    pytest.importorskip("syrupy", reason="the snapshot extra (syrupy) is not installed")
+    example = ROOT / "examples" / "mock_module"
+    (pytester.path / "modules" / "logs").mkdir(parents=True)
+    shutil.copy(example / "main.tf", pytester.path / "modules" / "logs" / "main.tf")
+    (pytester.path / "tests").mkdir()
+    shutil.copy(example / "cloud.schema.json", pytester.path / "tests" / "cloud.schema.json")
+    (pytester.path / "tests" / "test_logs.py").write_text(_block_defining("test_mocked_logs_module_plan"), encoding="utf-8")
+    options = ["-p", "no:cacheprovider", "--terraform", str(tf_acceptance.terraform.path)]
+    pytester.runpytest(*options, "--snapshot-update").assert_outcomes(passed=1)
+    pytester.runpytest(*options).assert_outcomes(passed=1)
