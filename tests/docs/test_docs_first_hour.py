@@ -93,3 +93,22 @@ def test_the_report_header_on_the_plugin_page_is_what_pytest_prints(pytester: py
         result = pytester.runpytest("-p", "no:cacheprovider")
     header = [line for line in result.stdout.lines if line.startswith("plancheck: ")]
     assert header == shown.group(1).replace("/usr/local/bin/terraform", str(terraform)).splitlines()
+
+
+def test_the_plugin_page_s_tests_run_on_its_plan_and_fail_as_it_shows(pytester: pytest.Pytester) -> None:
+    # Copied alone, two of its tests raised NameError (no imports), and no page said which plan they assert on.
+    page = (ROOT / "docs" / "guides" / "pytest-plugin.md").read_text(encoding="utf-8")
+    plan = re.search(r'^```json title="tests/plan.json"\n(.*?)^```', page, re.S | re.M)
+    assert plan is not None
+    pytester.mkdir("tests")
+    (pytester.path / "tests" / "plan.json").write_text(plan.group(1), encoding="utf-8")
+    blocks = re.findall(r"^```python\n(.*?)^```", page, re.S | re.M)
+    for number, code in enumerate(blocks):  # each block alone in its own file, as a reader pastes one
+        (pytester.path / "tests" / f"test_block{number}.py").write_text(code, encoding="utf-8")
+    result = pytester.runpytest("-p", "no:cacheprovider", "tests")
+    result.assert_outcomes(passed=2, failed=2)
+    shown = re.findall(r"^```python\n(?:.*?)^```\n\n```\n(.*?)^```", page, re.S | re.M)
+    assert len(shown) == 2  # the failures the page prints after its two failing tests
+    for output in shown:
+        result.stdout.fnmatch_lines([line.replace("[", "[[]") for line in output.splitlines() if line.startswith("E ")],
+                                    consecutive=True)
