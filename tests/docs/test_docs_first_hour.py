@@ -112,3 +112,10 @@ def test_the_plugin_page_s_tests_run_on_its_plan_and_fail_as_it_shows(pytester: 
     for output in shown:
         result.stdout.fnmatch_lines([line.replace("[", "[[]") for line in output.splitlines() if line.startswith("E ")],
                                     consecutive=True)
+
+
+def test_no_page_installs_tfplancheck_by_a_name_no_public_index_serves() -> None:
+    # `pip install 'tfplancheck[snapshot]'` failed for a newcomer (and would install whatever takes the name).
+    pages = [ROOT / "README.md", *(ROOT / "docs").rglob("*.md"), *(ROOT / "examples").rglob("*.md")]
+    by_name = re.compile(r"pip install ['\"]?tfplancheck\b")
+    assert [str(p.relative_to(ROOT)) for p in pages if by_name.search(p.read_text(encoding="utf-8"))] == []
