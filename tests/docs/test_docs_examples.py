@@ -3,13 +3,16 @@
 Each page's blocks run in order in one namespace (a fresh one per page, in a fresh directory), as a
 reader would paste them; blocks written as doctests (``>>>``) are checked with doctest. Fenced blocks
 in other languages (``sh``, ``console``, ``toml``, ``text``, ...) are not run. There is no way to mark
-a Python block "not run": a block that cannot run on its own is written in another language.
+a Python block "not run": a block that cannot run on its own is written in another language. A block that defines a test function
+imports or defines every name it reads, so that it runs copied alone into a reader's test file.
 """
 
 from __future__ import annotations
 
+import builtins
 import doctest
 import re
+import symtable
 import sys
 import types
 from pathlib import Path
@@ -66,6 +69,32 @@ def test_the_python_examples_of_a_page_run(page: Path, tmp_path: Path, monkeypat
             except Exception as exc:  # the line number of the block is what a reader needs
                 raise AssertionError(f"{name} line {line}: example raised {exc!r}") from exc
     assert len(namespace) > preset or not blocks  # the blocks defined something: they ran
+
+
+def _unbound_names(code: str, filename: str) -> list[str]:
+    """The names ``code`` reads (at its top level or in its functions) that it neither imports nor defines."""
+    top = symtable.symtable(code, filename, "exec")
+    bound = {s.get_name() for s in top.get_symbols() if s.is_assigned() or s.is_imported() or s.is_namespace()}
+    read = {s.get_name() for s in top.get_symbols() if s.is_referenced()}
+    tables = list(top.get_children())
+    while tables:
+        table = tables.pop()
+        read |= {s.get_name() for s in table.get_symbols() if s.is_global() and s.is_referenced()}
+        tables.extend(table.get_children())
+    return sorted(n for n in read - bound if not hasattr(builtins, n) and not n.startswith("__"))
+
+
+def test_a_block_that_defines_a_test_runs_copied_alone() -> None:
+    # A reader copies one test into a file of their own: a name it took from an earlier block of the page
+    # (WidgetProvider, kv, TestCase, ...) raised NameError there, and this file's page-wide namespace hid it.
+    unbound = {
+        f"{_id(page)}:{line}": names
+        for page in pages()
+        for line, code in python_blocks(page)
+        if ">>>" not in code and re.search(r"^def test_", code, re.M)
+        if (names := _unbound_names(code, _id(page)))
+    }
+    assert unbound == {}
 
 
 QUICK_START = """\
