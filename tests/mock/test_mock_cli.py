@@ -144,3 +144,14 @@ def test_terraform_s_own_error_names_the_unknown_type(terraform: str, tmp_path: 
     status, _, err = cli("mock-plan", *argv, "--terraform", terraform, environ=automation())
     assert status == 2
     assert ("cloud_buckets" in err and "terraform plan failed" in err) or "terraform init failed" in err, err
+
+
+def test_a_variable_without_a_value_is_given_with_our_flag_not_terraform_s(terraform: str) -> None:
+    # Terraform's own words ("Use a -var or -var-file command line argument") name flags mock-plan does not take.
+    status, out, err = cli("mock-plan", str(EXAMPLE), "--mock", MOCK, "--terraform", terraform, environ=automation())
+    assert (status, out) == (2, "")
+    assert "Use a -var or -var-file command line argument" in err  # Terraform's message is kept whole
+    assert err.splitlines()[-1] == (
+        "hint: encryption_key has no value: give it with --var encryption_key=VALUE or --var-file FILE "
+        "(mock_plan: variables= or var_files=), or TF_VAR_encryption_key"
+    )

@@ -860,7 +860,20 @@ def _write(out: Path, text: str) -> None:
         raise MockPlanArgumentError("out", f"{out}: cannot write: {exc.strerror or exc}") from None
 
 
+#: Terraform's words (1.0 to 1.11) for a root variable without a value; it may wrap them at any space.
+_UNSET_VARIABLE: Final = re.compile(r'The\s+root\s+module\s+input\s+variable\s+"([^"]+)"\s+is\s+not\s+set')
+_IN_PYTHON: Final = " (mock_plan: variables= or var_files=)"
+
+
 def _failure(result: Any, servers: Sequence[Any], module: Path, env: Mapping[str, str]) -> str:
+    """What a failed command says, with Terraform's words completed where they name a flag we do not take.
+
+    >>> from types import SimpleNamespace
+    >>> said = 'Error: No value for required variable\\n\\nThe root module input variable "pw" is not set, and ...'
+    >>> failed = SimpleNamespace(argv=["terraform", "plan"], timed_out=False, stderr=said, stdout="", returncode=1)
+    >>> print(_failure(failed, [], Path("/m"), {}).splitlines()[-1])
+    hint: pw has no value: give it with --var pw=VALUE or --var-file FILE (mock_plan: variables= or var_files=), or TF_VAR_pw
+    """
     from ..binary import registry_hint
 
     how = "timed out" if result.timed_out else "failed"
@@ -872,6 +885,13 @@ def _failure(result: Any, servers: Sequence[Any], module: Path, env: Mapping[str
     )
     raised = [f"{s.address}: {e.summary}" for s in servers for e in s.errors]
     extra = ("\nthe mock raised: " + "; ".join(raised)) if raised else ""
+    # Terraform says "use a -var or -var-file command line argument", which neither front end takes.
+    unset = sorted(set(_UNSET_VARIABLE.findall(result.stderr))) if result.argv[1] == "plan" else []
+    if len(unset) == 1:
+        name = unset[0]
+        extra += f"\nhint: {name} has no value: give it with --var {name}=VALUE or --var-file FILE{_IN_PYTHON}, or TF_VAR_{name}"
+    elif unset:
+        extra += f"\nhint: {', '.join(unset)} have no value: give them with --var NAME=VALUE or --var-file FILE{_IN_PYTHON}, or TF_VAR_NAME"
     return f"terraform {result.argv[1]} {how}:\n{detail}{extra}"
 
 
