@@ -195,7 +195,7 @@ def _main_parser(streams: Io | None = None) -> _Parser:
         prog="tfplancheck",
         description="Run plan checks against a Terraform/OpenTofu plan (JSON, or a binary plan file). "
         "See also: tfplancheck query --help, tfplancheck snapshot --help, tfplancheck mock-plan --help, "
-        "tfplancheck providers --help.",
+        "tfplancheck providers --help, tfplancheck coverage --help, tfplancheck destroy-leftovers --help.",
         epilog=_EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )

@@ -38,3 +38,11 @@ def test_the_documented_help_is_what_the_command_prints(command: str, monkeypatc
     assert _documented()[command].rstrip() == out.getvalue().rstrip(), (
         f"docs/reference/cli.md is stale for `{command}`: paste its output (COLUMNS=100)"
     )
+
+
+def test_the_command_s_help_names_every_subcommand(monkeypatch: pytest.MonkeyPatch) -> None:
+    # `tfplancheck --help` is where a newcomer looks: coverage and destroy-leftovers were in no line of it.
+    monkeypatch.setenv("COLUMNS", "100")
+    out = io.StringIO()
+    assert run(["--help"], stdout=out, stderr=io.StringIO(), environ={}) == 0
+    assert [c for c in _subcommands() if f"tfplancheck {c} --help" not in out.getvalue()] == []
