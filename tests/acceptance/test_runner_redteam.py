@@ -3,6 +3,7 @@ tracks resources. Fast, with the scripted fake Terraform."""
 
 from __future__ import annotations
 
+import fnmatch
 import json
 from pathlib import Path
 from typing import Any
@@ -17,6 +18,7 @@ from plancheck.acceptance import (
     ProviderServerError,
     Sensitive,
     TestCase,
+    TestDefinitionError,
     TestStep,
 )
 
@@ -49,6 +51,25 @@ def test_two_runners_on_one_work_dir_never_share_a_case_directory(fake: FakeTerr
     assert [c.cwd for c in first.commands] == [str(work / "case1")]
     assert [c.cwd for c in second.commands] == [str(work / "case2")]
     assert [call["files"] for call in fake.calls()] == [["main.tf.json"], ["main.tf"]]
+
+
+@pytest.mark.parametrize(("name", "reason"), [
+    pytest.param("a-file", "File exists", id="a-file"),
+    pytest.param("a-file/below", "Not a directory", id="below-a-file"),
+    pytest.param("a\0b", "a name the system cannot open (embedded null byte)", id="nul-byte"),
+    pytest.param("\ud800", "a name the system cannot open ('utf-8' codec can't encode character '\\ud800' in position *: "
+                 "surrogates not allowed)", id="lone-surrogate"),
+])
+def test_a_working_dir_that_cannot_be_made_is_the_cases_definition_error(
+    fake: FakeTerraform, tmp_path: Path, name: str, reason: str,
+) -> None:
+    """pathlib's mkdir raised a bare FileExistsError, NotADirectoryError, ValueError ('embedded null byte') or
+    UnicodeEncodeError out of AcceptanceRunner.run, naming no argument, before any Terraform command."""
+    (tmp_path / "a-file").write_text("")
+    with pytest.raises(TestDefinitionError) as info:
+        make_runner(fake, tmp_path / "work").run(TestCase(steps=[TestStep(config=CONFIG)], working_dir=tmp_path / name))
+    assert fnmatch.fnmatchcase(str(info.value), f"TestCase.working_dir: {tmp_path / name}: cannot make the directory: {reason}")
+    assert fake.calls() == []
 
 
 def state_document(*resources: str) -> dict[str, Any]:
