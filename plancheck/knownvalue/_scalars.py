@@ -298,6 +298,8 @@ class StringRegexp(Check):
                 regex = re.compile(pattern, flags)
             except re.error as exc:
                 raise ValueError(f"StringRegexp: invalid regular expression {pattern!r}: {exc}") from None
+            except ValueError as exc:  # flags no str pattern takes (re.LOCALE, re.ASCII | re.UNICODE)
+                raise ValueError(f"StringRegexp: flags {flags!r} do not fit a str pattern: {exc}") from None
             flags = int(flags) & ~re.UNICODE
         else:
             raise TypeError(
