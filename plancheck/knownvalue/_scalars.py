@@ -294,6 +294,8 @@ class StringRegexp(Check):
             flags = pattern.flags & ~re.UNICODE
             regex = pattern
         elif isinstance(pattern, str):
+            if flags & re.DEBUG:  # re.compile would print its dump into what the command line writes (its JSON, say)
+                raise ValueError("StringRegexp: re.DEBUG prints the compiled pattern on standard output: leave it out")
             try:
                 regex = re.compile(pattern, flags)
             except re.error as exc:

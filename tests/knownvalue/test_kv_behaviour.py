@@ -604,6 +604,11 @@ CONSTRUCTION: dict[str, tuple[Any, type[Exception], str]] = {
         ValueError,
         "StringRegexp: flags re.ASCII|re.UNICODE do not fit a str pattern: ASCII and UNICODE flags are incompatible",
     ),
+    "regexp-debug-flag": (
+        lambda: kv.StringRegexp("a", re.DEBUG),
+        ValueError,
+        "StringRegexp: re.DEBUG prints the compiled pattern on standard output: leave it out",
+    ),
     "regexp-bytes": (
         lambda: kv.StringRegexp(re.compile(b"a")),
         TypeError,
