@@ -133,6 +133,9 @@ CASES: list[tuple[str, dict[str, Any], str, str, tuple[str, ...], Any, list[str]
       "cannot open (embedded null byte)",
       "tf_state (from @pytest.mark.tf_state): */\\ud800.json: $: expected a readable state file, found a name the "
       "system cannot open ('utf-8' codec can't encode character '\\\\ud800' in position *: surrogates not allowed)"]),
+    ("marker-tf-config-strict-not-a-bool", {"main.tf.json": "{}"}, "",
+     'import pytest\n\n\n@pytest.mark.tf_config("main.tf.json", strict="no")\ndef test_config(tf_config):\n    pass\n',
+     (), {"errors": 1}, ["tf_config: load_config: strict must be a bool, got str"]),
     # A percentage that is not one (nan, inf, 101, -1) said "total of 100.00% is less than --tf-cov-fail-under=nan%"
     # and failed the session, or could never fail it.
     *((f"cov-fail-under-{name}", {}, "", USES_PLAN, ("--tf-cov", f"--tf-cov-fail-under={value}"), "usage",
