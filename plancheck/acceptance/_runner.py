@@ -132,10 +132,9 @@ class AcceptanceRunner:
     ) -> None:
         if test_name is not None and not isinstance(test_name, str):
             raise TestDefinitionError("AcceptanceRunner.test_name", f"expected a str, got {type(test_name).__name__}")
-        if not isinstance(require_tf_acc, bool):
-            raise TestDefinitionError(
-                "AcceptanceRunner.require_tf_acc", f"expected a bool, got {type(require_tf_acc).__name__}"
-            )
+        for name, flag in (("echo", echo), ("require_tf_acc", require_tf_acc)):
+            if not isinstance(flag, bool):  # echo="no" is truthy: it echoed every command
+                raise TestDefinitionError(f"AcceptanceRunner.{name}", f"expected a bool, got {type(flag).__name__}")
         for path in (work_dir, cli_config, base_dir, leftovers_dir):
             if path is not None:
                 fs_path(path, "AcceptanceRunner")

@@ -72,6 +72,20 @@ def test_a_working_dir_that_cannot_be_made_is_the_cases_definition_error(
     assert fake.calls() == []
 
 
+@pytest.mark.parametrize(("flag", "message"), [
+    # Taken as True: echo="no" echoed every command and its output.
+    pytest.param({"echo": "no"}, "AcceptanceRunner.echo: expected a bool, got str", id="echo"),
+    pytest.param({"require_tf_acc": "no"}, "AcceptanceRunner.require_tf_acc: expected a bool, got str",
+                 id="require_tf_acc"),
+])
+def test_a_runner_flag_that_is_no_bool_is_a_definition_error(
+    fake: FakeTerraform, tmp_path: Path, flag: dict[str, Any], message: str,
+) -> None:
+    with pytest.raises(TestDefinitionError) as info:
+        AcceptanceRunner(TerraformBinary(str(fake.path), "1.9.0"), tmp_path / "work", **flag)
+    assert str(info.value) == message
+
+
 def state_document(*resources: str) -> dict[str, Any]:
     return {
         "version": 4, "terraform_version": "1.0.3", "serial": 7, "lineage": "live-lineage", "outputs": {},
