@@ -86,6 +86,33 @@ def test_a_runner_flag_that_is_no_bool_is_a_definition_error(
     assert str(info.value) == message
 
 
+HELD = "an entry no environment can hold (a NUL byte, a lone surrogate, or an = in its name)"
+
+
+@pytest.mark.parametrize(("arguments", "message"), [
+    # Each was a bare ValueError ('embedded null byte', 'illegal environment variable name'), UnicodeEncodeError or
+    # TypeError from Popen inside the first command, after the case's directory was made.
+    pytest.param({"env": {"TF_VAR_pw": "zz-secret\0"}}, f"AcceptanceRunner.env['TF_VAR_pw']: {HELD}", id="env-nul-value"),
+    pytest.param({"env": {"TF_VAR_pw": "\ud800zz-secret"}}, f"AcceptanceRunner.env['TF_VAR_pw']: {HELD}",
+                 id="env-surrogate-value"),
+    pytest.param({"env": {"A=B": "b"}}, f"AcceptanceRunner.env['A=B']: {HELD}", id="env-equals-in-name"),
+    pytest.param({"env": {"A\0": "b"}}, f"AcceptanceRunner.env: {HELD}", id="env-nul-in-name"),
+    pytest.param({"env": {"A": 5}}, "AcceptanceRunner.env['A']: expected a str name and value, got str and int",
+                 id="env-number-value"),
+    pytest.param({"env": ["A=b"]}, "AcceptanceRunner.env: expected a mapping of str to str, got list", id="env-list"),
+    pytest.param({"cli_config": "tf\0.rc"},
+                 "AcceptanceRunner.cli_config: a name the system cannot take (a NUL byte or a lone surrogate)",
+                 id="cli-config-nul"),
+])
+def test_what_no_command_can_be_given_is_a_definition_error(
+    fake: FakeTerraform, tmp_path: Path, arguments: dict[str, Any], message: str,
+) -> None:
+    with pytest.raises(TestDefinitionError) as info:
+        AcceptanceRunner(TerraformBinary(str(fake.path), "1.9.0"), tmp_path / "work", **arguments)
+    assert str(info.value) == message
+    assert "zz-secret" not in str(info.value)
+
+
 def state_document(*resources: str) -> dict[str, Any]:
     return {
         "version": 4, "terraform_version": "1.0.3", "serial": 7, "lineage": "live-lineage", "outputs": {},
