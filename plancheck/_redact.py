@@ -124,6 +124,8 @@ def revealing_sensitive(reveal: bool = True) -> Iterator[None]:
     >>> render_value("hunter2", True)
     '(sensitive)'
     """
+    if not isinstance(reveal, bool):  # reveal="no" is truthy: it showed every secret it was meant to keep
+        raise TypeError(f"revealing_sensitive: reveal must be a bool, got {type(reveal).__name__}")
     token = _SHOW.set(reveal)
     try:
         yield

@@ -12,7 +12,8 @@ from typing import Any
 
 import pytest
 
-from plancheck import Secrets
+from plancheck import Secrets, revealing_sensitive
+from plancheck._redact import render_value
 
 
 @pytest.mark.parametrize(("make", "message"), [
@@ -60,3 +61,13 @@ def test_the_refusal_never_shows_the_secret() -> None:
 def test_trusted_given_as_texts_or_a_function_still_trusts(trusted: Any) -> None:
     shown = Secrets(["tags"], trusted).scrub("terraform_data.tags: tags")
     assert shown == ("terraform_data.tags: (sensitive)" if trusted else "terraform_data.(sensitive): (sensitive)")
+
+
+@pytest.mark.parametrize("reveal", [pytest.param("no", id="str-no"), pytest.param("false", id="str-false"),
+                                    pytest.param(None, id="none")])
+def test_revealing_sensitive_takes_only_a_bool(reveal: Any) -> None:
+    """Any truthy value revealed: revealing_sensitive(reveal="no") showed every sensitive value in its block."""
+    with pytest.raises(TypeError) as caught, revealing_sensitive(reveal):
+        pass
+    assert str(caught.value) == f"revealing_sensitive: reveal must be a bool, got {type(reveal).__name__}"
+    assert render_value("hunter2-zz", True) == "(sensitive)"

@@ -443,6 +443,8 @@ def resolve_value(
             raise _side_error(value, unknown, sensitive, side)
         value_key, unknown_key, sensitive_key = keys
         value, unknown, sensitive = value.get(value_key), value.get(unknown_key), value.get(sensitive_key)
+    if type(path) is not Path and not isinstance(path, Path):  # else a bare AttributeError: no attribute 'steps'
+        raise TypeError(f"resolve_value() path must be a tfjsonpath.Path, got {type(path).__name__}")
     steps = path.steps
     current, why, i = _walk_value(value, steps)
     unknown_depth, value_unknown = walk_marks(unknown, steps, value)

@@ -59,8 +59,8 @@ class DocumentCache(Generic[T]):
         """
         try:
             st = os.stat(path)
-        except OSError:
-            # Nothing to key on: let the loader report the missing or unreadable file.
+        except (OSError, ValueError):
+            # Nothing to key on (ValueError: a name no system call takes): the loader reports the file.
             result = self._load(path)
         else:
             key = (kind, str(path), st.st_mtime_ns, st.st_size)

@@ -923,7 +923,8 @@ def tf_config(request: pytest.FixtureRequest, _plancheck_documents: SessionDocum
         # Defaults of sensitive variables are secrets of this test's reports, like those of a plan it made.
         _plancheck_documents.add_secrets(config.secrets)
         return config
-    except (OSError, ValueError) as exc:
-        # ConfigFormatError is a ValueError that names the file, line and JSON location.
+    except (OSError, ValueError, TypeError) as exc:
+        # ConfigFormatError is a ValueError that names the file, line and JSON location; a TypeError names the
+        # marker's argument of the wrong type (strict="no").
         message = str(exc) if str(exc).startswith("tf_config:") else f"tf_config: {exc}"
     pytest.fail(message, pytrace=False)

@@ -222,14 +222,22 @@ def resolve_document_path(node: pytest.Item, kind: DocumentOption) -> tuple[Path
     config = node.config
     from_marker = _marker_path(node, kind.name)
     if from_marker is not None:
-        return (node.path.parent / from_marker).resolve(), f"@pytest.mark.{kind.name}"
+        return _resolved(node.path.parent / from_marker), f"@pytest.mark.{kind.name}"
     cli = config.getoption(kind.name, None)
     if cli:
-        return (config.invocation_params.dir / os.fspath(cli)).resolve(), kind.option
+        return _resolved(config.invocation_params.dir / os.fspath(cli)), kind.option
     ini = config.getini(kind.name)
     if isinstance(ini, str) and ini.strip():
-        return (_ini_dir(config) / ini.strip()).resolve(), f"ini option {kind.name}"
+        return _resolved(_ini_dir(config) / ini.strip()), f"ini option {kind.name}"
     return None
+
+
+def _resolved(path: Path) -> Path:
+    try:
+        return path.resolve()
+    except ValueError:
+        # A name no system call takes (a NUL byte, a lone surrogate): the loader refuses it with its own message.
+        return path
 
 
 def _in_ci() -> bool:

@@ -132,13 +132,14 @@ class AcceptanceRunner:
     ) -> None:
         if test_name is not None and not isinstance(test_name, str):
             raise TestDefinitionError("AcceptanceRunner.test_name", f"expected a str, got {type(test_name).__name__}")
-        if not isinstance(require_tf_acc, bool):
-            raise TestDefinitionError(
-                "AcceptanceRunner.require_tf_acc", f"expected a bool, got {type(require_tf_acc).__name__}"
-            )
-        for path in (work_dir, cli_config, base_dir, leftovers_dir):
-            if path is not None:
-                fs_path(path, "AcceptanceRunner")
+        for name, flag in (("echo", echo), ("require_tf_acc", require_tf_acc)):
+            if not isinstance(flag, bool):  # echo="no" is truthy: it echoed every command
+                raise TestDefinitionError(f"AcceptanceRunner.{name}", f"expected a bool, got {type(flag).__name__}")
+        for argument, path in (("work_dir", work_dir), ("cli_config", cli_config), ("base_dir", base_dir),
+                               ("leftovers_dir", leftovers_dir)):
+            if path is not None and _unheld(fs_path(path, "AcceptanceRunner")):
+                raise TestDefinitionError(f"AcceptanceRunner.{argument}", "a name the system cannot take (a NUL byte "
+                                          "or a lone surrogate)")
         self._require_tf_acc = require_tf_acc
         self._cases = 0
         self._commands: list[CommandResult] = []
@@ -147,7 +148,7 @@ class AcceptanceRunner:
                 fs_path(terraform, "AcceptanceRunner")),
             work_dir=Path(work_dir),
             cli_config=None if cli_config is None else Path(cli_config),
-            env=dict(env or {}),
+            env=_environment(env),
             # Refused here, not at the first command: NaN, inf, 0, negatives, bools, non-numbers.
             timeout=check_timeout(timeout),
             echo=echo,
@@ -539,3 +540,31 @@ def _variables_argument(variables: object) -> tuple[dict[str, Any], Secrets]:
     except TestDefinitionError as exc:
         raise MockPlanArgumentError("variables", str(exc)) from None
     return values, Secrets(sensitive_strings(variables))
+
+
+def _unheld(text: str) -> bool:
+    """Whether ``text`` cannot be a path, an argument or an environment entry of a command: Popen and every system
+    call raised a bare ValueError ('embedded null byte') or UnicodeEncodeError for it, inside the first command."""
+    try:
+        os.fsencode(text)
+    except UnicodeEncodeError:
+        return True
+    return "\0" in text
+
+
+def _environment(env: object) -> dict[str, str]:
+    """``AcceptanceRunner(env=...)`` as a dict, or the TestDefinitionError naming the entry no environment holds
+    (by its name only: a value, ``TF_VAR_password``'s say, may be a secret)."""
+    if env is None:
+        return {}
+    if not isinstance(env, Mapping):
+        raise TestDefinitionError("AcceptanceRunner.env", f"expected a mapping of str to str, got {type(env).__name__}")
+    for name, value in env.items():
+        where = f"AcceptanceRunner.env[{name!r}]" if isinstance(name, str) and not _unheld(name) else "AcceptanceRunner.env"
+        if not isinstance(name, str) or not isinstance(value, str):
+            raise TestDefinitionError(where, f"expected a str name and value, got {type(name).__name__} and "
+                                             f"{type(value).__name__}")
+        if _unheld(name) or "=" in name or _unheld(value):
+            raise TestDefinitionError(where, "an entry no environment can hold (a NUL byte, a lone surrogate, or an "
+                                             "= in its name)")
+    return dict(env)

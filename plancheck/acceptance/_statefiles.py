@@ -43,7 +43,7 @@ from .._errors import DocumentFormatError
 from .._frozen import FrozenValue, frozen, public
 from .._loading.jsontext import KeyRepeated, each_key_once, loads_exact
 from .._loading.lifecycle import signals_held
-from .._loading.source import InputTooLarge, fs_path, max_input_bytes, read_limited
+from .._loading.source import InputTooLarge, fs_path, max_input_bytes, read_limited, why_unopened
 from .._redact import contains_sensitive, secret_strings
 from .._terraform.binary import TerraformBinary
 from ._errors import LeftoverRecordError, TestDefinitionError
@@ -197,7 +197,11 @@ def read_initial_state(value: object) -> InitialState:
 def _read_file(path: str) -> str:
     try:
         # Non-blocking: opening a FIFO would otherwise wait for a writer, forever, in the test's definition.
-        with open(os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0)), "rb") as stream:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except (OSError, ValueError) as exc:  # ValueError: a name no system call takes (a NUL byte, a lone surrogate)
+        raise TestDefinitionError(_WHERE, f"{path}: cannot read the state: {why_unopened(exc)}") from None
+    try:
+        with open(fd, "rb") as stream:
             if not stat.S_ISREG(os.fstat(stream.fileno()).st_mode):
                 raise TestDefinitionError(_WHERE, f"{path}: cannot read the state: not a regular file")
             data = read_limited(stream, max_input_bytes())

@@ -37,6 +37,7 @@ from tfjsonpath._jsontypes import number_text
 from .._documents.met import WATCHERS, planned_in
 from .._frozen import FrozenValue, frozen
 from .._loading.lifecycle import release
+from .._loading.source import why_unopened
 from .._redact import Secrets
 from .._terraform.binary import (
     CommandResult,
@@ -266,7 +267,11 @@ class WorkingDirectory:
 
     def __init__(self, root: Path) -> None:
         self.root = root
-        root.mkdir(parents=True, exist_ok=True)
+        try:
+            root.mkdir(parents=True, exist_ok=True)
+        except (OSError, ValueError) as exc:  # ValueError: a name no system call takes (a NUL byte, a lone surrogate)
+            reason = why_unopened(exc)
+            raise TestDefinitionError("TestCase.working_dir", f"{root}: cannot make the directory: {reason}") from None
         self._written: list[Path] = []
         self._dirs: list[Path] = []
         self.source: Path | None = None

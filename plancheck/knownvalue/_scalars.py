@@ -294,10 +294,14 @@ class StringRegexp(Check):
             flags = pattern.flags & ~re.UNICODE
             regex = pattern
         elif isinstance(pattern, str):
+            if flags & re.DEBUG:  # re.compile would print its dump into what the command line writes (its JSON, say)
+                raise ValueError("StringRegexp: re.DEBUG prints the compiled pattern on standard output: leave it out")
             try:
                 regex = re.compile(pattern, flags)
             except re.error as exc:
                 raise ValueError(f"StringRegexp: invalid regular expression {pattern!r}: {exc}") from None
+            except ValueError as exc:  # flags no str pattern takes (re.LOCALE, re.ASCII | re.UNICODE)
+                raise ValueError(f"StringRegexp: flags {flags!r} do not fit a str pattern: {exc}") from None
             flags = int(flags) & ~re.UNICODE
         else:
             raise TypeError(

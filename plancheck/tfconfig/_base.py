@@ -152,6 +152,8 @@ def assert_config(config: Config | Mapping[str, Any], *checks: ConfigCheck) -> N
 
 
 def _mode(value: object, owner: str) -> Mode:
+    if not isinstance(value, str):  # a list is not hashable: the look-up below raised a bare TypeError
+        raise TypeError(f"{owner}: mode must be a str, got {type(value).__name__}")
     if value not in _BLOCK_TYPE:
         raise ValueError(f"{owner}: mode must be 'managed', 'data' or 'ephemeral', got {value!r}")
     return value  # type: ignore[return-value]

@@ -122,6 +122,7 @@ def parse_config(
     """
     if not isinstance(text, (str, bytes)):
         raise TypeError(f"parse_config expects the configuration's text (str or bytes), got {type(text).__name__}")
+    _require_bools("parse_config", strict=strict, override=override)
     decoded = _decode_text(text, filename)
     source = Source(filename, decoded)
     return config_from_node(parse_json(decoded, source), source, strict=strict, override=override)
@@ -147,6 +148,7 @@ def config_from_dict(config: Mapping[str, Any] | Sequence[Mapping[str, Any]], *,
         raise ConfigFormatError(
             "$", "a mapping of top-level blocks (or a list of them)", found=f"a value of type {type(config).__name__}"
         )
+    _require_bools("config_from_dict", strict=strict)
     return config_from_node(python_to_node(config), Source(None, "", config), strict=strict)
 
 
@@ -221,6 +223,7 @@ def load_config(
     """
     if flavor not in _FLAVORS:
         raise ValueError(f"flavor must be 'terraform' or 'opentofu', got {flavor!r}")
+    _require_bools("load_config", strict=strict, merge_overrides=merge_overrides)
     limit = max_input_bytes(max_bytes)
     target = _fs_path("load_config", path)
     if target.is_dir():
@@ -229,6 +232,13 @@ def load_config(
     decoded = _decode_text(data, str(target))
     source = Source(str(target), decoded)
     return config_from_node(parse_json(decoded, source), source, strict=strict)
+
+
+def _require_bools(caller: str, **flags: object) -> None:
+    """Each of ``flags`` is a bool: else the TypeError naming ``caller`` and the flag (strict="no" was strict)."""
+    for name, value in flags.items():
+        if not isinstance(value, bool):
+            raise TypeError(f"{caller}: {name} must be a bool, got {type(value).__name__}")
 
 
 def is_ignored_file(name: str) -> bool:

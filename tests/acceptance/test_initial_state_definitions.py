@@ -96,6 +96,12 @@ BAD: list[tuple[str, Any, str]] = [
      'TestCase.initial_state["outputs"]["o"]: missing "value"'),
     ("not-json-able", {"version": 4, "x": {1, 2}},
      "TestCase.initial_state: expected a JSON document: Object of type set is not JSON serializable"),
+    # A name no system call takes: open() refused it with a bare ValueError / UnicodeEncodeError, not an OSError.
+    ("path-with-nul", "state\0.tfstate",
+     "TestCase.initial_state: state\0.tfstate: cannot read the state: a name the system cannot open (embedded null byte)"),
+    ("path-with-lone-surrogate", "\ud800.tfstate",
+     "TestCase.initial_state: \ud800.tfstate: cannot read the state: a name the system cannot open ('utf-8' codec "
+     "can't encode character '\\ud800' in position 0: surrogates not allowed)"),
 ]
 
 

@@ -3,6 +3,7 @@ tracks resources. Fast, with the scripted fake Terraform."""
 
 from __future__ import annotations
 
+import fnmatch
 import json
 from pathlib import Path
 from typing import Any
@@ -17,6 +18,7 @@ from plancheck.acceptance import (
     ProviderServerError,
     Sensitive,
     TestCase,
+    TestDefinitionError,
     TestStep,
 )
 
@@ -49,6 +51,66 @@ def test_two_runners_on_one_work_dir_never_share_a_case_directory(fake: FakeTerr
     assert [c.cwd for c in first.commands] == [str(work / "case1")]
     assert [c.cwd for c in second.commands] == [str(work / "case2")]
     assert [call["files"] for call in fake.calls()] == [["main.tf.json"], ["main.tf"]]
+
+
+@pytest.mark.parametrize(("name", "reason"), [
+    pytest.param("a-file", "File exists", id="a-file"),
+    pytest.param("a-file/below", "Not a directory", id="below-a-file"),
+    pytest.param("a\0b", "a name the system cannot open (embedded null byte)", id="nul-byte"),
+    pytest.param("\ud800", "a name the system cannot open ('utf-8' codec can't encode character '\\ud800' in position *: "
+                 "surrogates not allowed)", id="lone-surrogate"),
+])
+def test_a_working_dir_that_cannot_be_made_is_the_cases_definition_error(
+    fake: FakeTerraform, tmp_path: Path, name: str, reason: str,
+) -> None:
+    """pathlib's mkdir raised a bare FileExistsError, NotADirectoryError, ValueError ('embedded null byte') or
+    UnicodeEncodeError out of AcceptanceRunner.run, naming no argument, before any Terraform command."""
+    (tmp_path / "a-file").write_text("")
+    with pytest.raises(TestDefinitionError) as info:
+        make_runner(fake, tmp_path / "work").run(TestCase(steps=[TestStep(config=CONFIG)], working_dir=tmp_path / name))
+    assert fnmatch.fnmatchcase(str(info.value), f"TestCase.working_dir: {tmp_path / name}: cannot make the directory: {reason}")
+    assert fake.calls() == []
+
+
+@pytest.mark.parametrize(("flag", "message"), [
+    # Taken as True: echo="no" echoed every command and its output.
+    pytest.param({"echo": "no"}, "AcceptanceRunner.echo: expected a bool, got str", id="echo"),
+    pytest.param({"require_tf_acc": "no"}, "AcceptanceRunner.require_tf_acc: expected a bool, got str",
+                 id="require_tf_acc"),
+])
+def test_a_runner_flag_that_is_no_bool_is_a_definition_error(
+    fake: FakeTerraform, tmp_path: Path, flag: dict[str, Any], message: str,
+) -> None:
+    with pytest.raises(TestDefinitionError) as info:
+        AcceptanceRunner(TerraformBinary(str(fake.path), "1.9.0"), tmp_path / "work", **flag)
+    assert str(info.value) == message
+
+
+HELD = "an entry no environment can hold (a NUL byte, a lone surrogate, or an = in its name)"
+
+
+@pytest.mark.parametrize(("arguments", "message"), [
+    # Each was a bare ValueError ('embedded null byte', 'illegal environment variable name'), UnicodeEncodeError or
+    # TypeError from Popen inside the first command, after the case's directory was made.
+    pytest.param({"env": {"TF_VAR_pw": "zz-secret\0"}}, f"AcceptanceRunner.env['TF_VAR_pw']: {HELD}", id="env-nul-value"),
+    pytest.param({"env": {"TF_VAR_pw": "\ud800zz-secret"}}, f"AcceptanceRunner.env['TF_VAR_pw']: {HELD}",
+                 id="env-surrogate-value"),
+    pytest.param({"env": {"A=B": "b"}}, f"AcceptanceRunner.env['A=B']: {HELD}", id="env-equals-in-name"),
+    pytest.param({"env": {"A\0": "b"}}, f"AcceptanceRunner.env: {HELD}", id="env-nul-in-name"),
+    pytest.param({"env": {"A": 5}}, "AcceptanceRunner.env['A']: expected a str name and value, got str and int",
+                 id="env-number-value"),
+    pytest.param({"env": ["A=b"]}, "AcceptanceRunner.env: expected a mapping of str to str, got list", id="env-list"),
+    pytest.param({"cli_config": "tf\0.rc"},
+                 "AcceptanceRunner.cli_config: a name the system cannot take (a NUL byte or a lone surrogate)",
+                 id="cli-config-nul"),
+])
+def test_what_no_command_can_be_given_is_a_definition_error(
+    fake: FakeTerraform, tmp_path: Path, arguments: dict[str, Any], message: str,
+) -> None:
+    with pytest.raises(TestDefinitionError) as info:
+        AcceptanceRunner(TerraformBinary(str(fake.path), "1.9.0"), tmp_path / "work", **arguments)
+    assert str(info.value) == message
+    assert "zz-secret" not in str(info.value)
 
 
 def state_document(*resources: str) -> dict[str, Any]:

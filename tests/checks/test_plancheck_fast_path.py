@@ -169,6 +169,11 @@ def test_resolve_value_reads_a_side_of_a_raw_change(value: Any, unknown: Any, se
                      id="sensitive-marks-given"),
         pytest.param((["after"],), {"side": "after"}, TypeError,
                      'resolve_value(side="after") expects a raw change (a mapping), got list', id="not-a-change"),
+        # AttributeError: 'str' object has no attribute 'steps', naming neither the function nor the argument.
+        pytest.param(({"a": 1},), {"path": "a"}, TypeError, "resolve_value() path must be a tfjsonpath.Path, got str",
+                     id="path-as-text"),
+        pytest.param(({"after": {}},), {"path": None, "side": "after"}, TypeError,
+                     "resolve_value() path must be a tfjsonpath.Path, got NoneType", id="path-none-with-a-side"),
     ],
 )
 def test_resolve_value_side_errors(args: tuple[Any, ...], kwargs: dict[str, Any], error: type[Exception],

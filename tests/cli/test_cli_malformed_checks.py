@@ -129,6 +129,17 @@ def test_malformed_toml_checks_file_is_one_located_typed_error(text: str, messag
     assert str(info.value) == message
 
 
+@pytest.mark.parametrize("flags", [pytest.param('"DEBUG"', id="by-name"), pytest.param("128", id="by-number")])
+def test_a_regexp_flag_that_prints_is_refused_and_prints_nothing(flags: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """--list-checks offers DEBUG among StringRegexp's flags; re.compile then printed its dump on standard output,
+    before and inside what --format json / sarif / junit write there (which no longer parsed)."""
+    with pytest.raises(ChecksFileError) as info:
+        parse_checks(toml_check(f'{{ type = "StringRegexp", pattern = "^a", flags = {flags} }}'), "c.toml", REGISTRY)
+    assert str(info.value) == ("c.toml:1: check[0].matcher: StringRegexp: re.DEBUG prints the compiled pattern on "
+                               "standard output: leave it out")
+    assert capsys.readouterr().out == ""
+
+
 FILE_ERRORS = [
     pytest.param("latin.toml", b'[[check]]\n# caf\xe9\n', None, "latin.toml:2: not UTF-8 text (byte 15)", id="not-utf8-line"),
     pytest.param("big.toml", b"#" * 101, 100,

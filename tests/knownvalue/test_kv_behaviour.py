@@ -593,6 +593,22 @@ CONSTRUCTION: dict[str, tuple[Any, type[Exception], str]] = {
         ValueError,
         "StringRegexp: invalid regular expression 'a(': missing ), unterminated subpattern at position 1",
     ),
+    # re.compile's own bare ValueError, naming no check: flags no str pattern takes.
+    "regexp-locale-flag": (
+        lambda: kv.StringRegexp("a", re.LOCALE),
+        ValueError,
+        "StringRegexp: flags re.LOCALE do not fit a str pattern: cannot use LOCALE flag with a str pattern",
+    ),
+    "regexp-ascii-and-unicode": (
+        lambda: kv.StringRegexp("a", re.ASCII | re.UNICODE),
+        ValueError,
+        "StringRegexp: flags re.ASCII|re.UNICODE do not fit a str pattern: ASCII and UNICODE flags are incompatible",
+    ),
+    "regexp-debug-flag": (
+        lambda: kv.StringRegexp("a", re.DEBUG),
+        ValueError,
+        "StringRegexp: re.DEBUG prints the compiled pattern on standard output: leave it out",
+    ),
     "regexp-bytes": (
         lambda: kv.StringRegexp(re.compile(b"a")),
         TypeError,

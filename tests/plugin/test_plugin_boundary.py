@@ -76,6 +76,24 @@ MARKERS = textwrap.dedent(
     """
 )
 
+#: Names no system call takes: pathlib's resolve() and os.stat raised a bare ValueError ("embedded null byte") or
+#: UnicodeEncodeError from inside the fixture, where the loader refuses them as it refuses a missing file.
+UNNAMEABLE_MARKERS = textwrap.dedent(
+    """
+    import pytest
+
+
+    @pytest.mark.tf_plan("a\\0b.json")
+    def test_plan_nul(tf_plan):
+        pass
+
+
+    @pytest.mark.tf_state("\\ud800.json")
+    def test_state_surrogate(tf_state):
+        pass
+    """
+)
+
 
 #: (id, files (name: text or a document), ini lines, test module, args, outcomes or "usage", lines that must show).
 CASES: list[tuple[str, dict[str, Any], str, str, tuple[str, ...], Any, list[str]]] = [
@@ -110,6 +128,14 @@ CASES: list[tuple[str, dict[str, Any], str, str, tuple[str, ...], Any, list[str]
       "*@pytest.mark.tf_plan takes exactly one path (str or os.PathLike), got args=('a.json', 'b.json') kwargs={}*",
       "*tf_config: *missing_module*",
       "@pytest.mark.tf_config takes one path and optional flavor= and strict=, got args=(42,) kwargs={}"]),
+    ("markers-no-system-takes", {}, "", UNNAMEABLE_MARKERS, (), {"errors": 2},
+     ["tf_plan (from @pytest.mark.tf_plan): */a\x00b.json: $: expected a readable plan file, found a name the system "
+      "cannot open (embedded null byte)",
+      "tf_state (from @pytest.mark.tf_state): */\\ud800.json: $: expected a readable state file, found a name the "
+      "system cannot open ('utf-8' codec can't encode character '\\\\ud800' in position *: surrogates not allowed)"]),
+    ("marker-tf-config-strict-not-a-bool", {"main.tf.json": "{}"}, "",
+     'import pytest\n\n\n@pytest.mark.tf_config("main.tf.json", strict="no")\ndef test_config(tf_config):\n    pass\n',
+     (), {"errors": 1}, ["tf_config: load_config: strict must be a bool, got str"]),
     # A percentage that is not one (nan, inf, 101, -1) said "total of 100.00% is less than --tf-cov-fail-under=nan%"
     # and failed the session, or could never fail it.
     *((f"cov-fail-under-{name}", {}, "", USES_PLAN, ("--tf-cov", f"--tf-cov-fail-under={value}"), "usage",

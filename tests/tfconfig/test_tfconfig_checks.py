@@ -372,6 +372,8 @@ CONSTRUCTOR_ERRORS: list[tuple[str, Any, type[Exception], str]] = [
         ValueError,
         "ExpectResource: mode must be 'managed', 'data' or 'ephemeral', got 'x'",
     ),
+    # 'unhashable type: list' from the look-up of the mode, naming no check and no argument.
+    ("mode-a-list", lambda: ExpectResource("a", "b", mode=["data"]), TypeError, "ExpectResource: mode must be a str, got list"),
     (
         "path-as-text",
         lambda: ExpectResourceAttribute("a", "b", "tags.Name", "x"),

@@ -12,7 +12,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from plancheck.tfconfig import Block, Config, ConfigFormatError, IgnoredProperty, load_config, parse_config
+from plancheck.tfconfig import (
+    Block,
+    Config,
+    ConfigFormatError,
+    IgnoredProperty,
+    config_from_dict,
+    load_config,
+    load_config_for_test,
+    parse_config,
+)
 from plancheck.tfconfig._json_reader import OBJECT, Source, node_to_python, parse_json
 
 # -- the JSON layer -------------------------------------------------------------------------------
@@ -526,3 +535,23 @@ def test_a_repeated_name_that_may_be_a_nested_block_is_kept(tmp_path: Path, body
     (tmp_path / "main.tf.json").write_text(body, encoding="utf-8")
     assert len(load_config(tmp_path / "main.tf.json").resources()) == 1
 
+
+
+@pytest.mark.parametrize(("read", "message"), [
+    pytest.param(lambda d: load_config(d, strict="no"), "load_config: strict must be a bool, got str", id="load_config-strict"),
+    pytest.param(lambda d: load_config(d, merge_overrides=0), "load_config: merge_overrides must be a bool, got int",
+                 id="load_config-merge_overrides"),
+    pytest.param(lambda d: load_config_for_test(d, strict="false"), "load_config: strict must be a bool, got str",
+                 id="load_config_for_test-strict"),
+    pytest.param(lambda d: parse_config("{}", strict=None), "parse_config: strict must be a bool, got NoneType",
+                 id="parse_config-strict"),
+    pytest.param(lambda d: parse_config("{}", override="yes"), "parse_config: override must be a bool, got str",
+                 id="parse_config-override"),
+    pytest.param(lambda d: config_from_dict({}, strict="no"), "config_from_dict: strict must be a bool, got str",
+                 id="config_from_dict-strict"),
+])
+def test_a_flag_that_is_no_bool_is_a_type_error(tmp_path: Path, read: Any, message: str) -> None:
+    """Any truthy value was taken as True: strict="no" read the module strictly, as Plan(allow_errored="no") is refused."""
+    with pytest.raises(TypeError) as info:
+        read(tmp_path)
+    assert str(info.value) == message
