@@ -27,14 +27,13 @@ from .._frozen import FrozenValue, frozen
 from .collector import collector_off
 from .jsontext import check_utf8, exact_numbers, fast_agrees, loads_exact, resolve_parser
 from .lazy import LazyObject, Thunk
+from .location import hidden_inside, json_location
 from .split import SplitPlan, split_fast
 from .split_state import plan_state_skims, split_state
 from .validate import (
     VALIDATION_MODES,
     SchemaValidator,
     check_kind,
-    hidden_inside,
-    json_location,
     mode_error,
     plan_validator,
     render_violation,
