@@ -263,6 +263,17 @@ def keyword_hints(**go_names: str) -> Callable[[type[_T]], type[_T]]:
     Traceback (most recent call last):
     ...
     TypeError: Bill() got an unexpected keyword argument 'Tip'; Go's Tip is not a Bill keyword here (see the porting guide)
+
+    A keyword given beside the one it stands for is one keyword given twice, and said so:
+
+    >>> Bill(total=2, Sum=2)
+    Traceback (most recent call last):
+    ...
+    TypeError: Bill() got an unexpected keyword argument 'Sum'; Go's Sum is total=, given already
+    >>> Bill(total=2, totl=2)
+    Traceback (most recent call last):
+    ...
+    TypeError: Bill() got an unexpected keyword argument 'totl'; did you mean total=? total= is given already
     """
 
     def wrap(cls: type[_T]) -> type[_T]:
@@ -280,6 +291,9 @@ def keyword_hints(**go_names: str) -> Callable[[type[_T]], type[_T]]:
                     raise
                 name = type(self).__qualname__
                 hint = f"did you mean {meant}=?" if meant else f"Go's {unknown} is not a {name} keyword here (see the porting guide)"
+                if unknown is not None and meant in kwargs:  # given both ways: only that the two are one keyword is news
+                    go = unknown in go_names or _CAMEL_BOUNDARY.sub("_", unknown).lower() == meant
+                    hint = f"Go's {unknown} is {meant}=, given already" if go else f"{hint} {meant}= is given already"
                 raise TypeError(f"{name}() got an unexpected keyword argument {unknown!r}; {hint}") from None
 
         cls.__init__ = __init__  # type: ignore[method-assign,assignment]

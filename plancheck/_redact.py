@@ -21,14 +21,22 @@ import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
-from decimal import Context, Decimal
+from decimal import Decimal
 from typing import Any, Final
 
 from tfjsonpath import MapStep, SliceStep, Step
 from tfjsonpath._jsontypes import is_array, is_object, is_sequence, number_text
 
 from ._frozen import ReadOnly, public
-from ._text import at_cut, bounded_by_spans, outside_cover, sharing_a_window, whole_token, windows_of
+from ._text import (
+    at_cut,
+    bounded_by_spans,
+    number_spellings,
+    outside_cover,
+    sharing_a_window,
+    whole_token,
+    windows_of,
+)
 
 __all__ = [
     "KNOWN_AFTER_APPLY",
@@ -44,7 +52,6 @@ __all__ = [
     "contains_sensitive",
     "flagged_sensitive",
     "marks_at",
-    "number_spellings",
     "render_value",
     "rendered",
     "revealing_sensitive",
@@ -499,11 +506,23 @@ class _Scanner:
         return found
 
 
-def _trusted_texts(texts: Iterable[str]) -> frozenset[str]:
+def _trusted_texts(given: Iterable[str] | Callable[[], Iterable[str]]) -> frozenset[str]:
+    # Texts given were checked when given. A function is asked only now, a scrub having found a secret: its error
+    # or what it returns (a str trusted its characters) would be a bare TypeError, in the middle of that scrub. Its
+    # signature is not read when it is given: that costs more than the failure whose trust it is (a partial's).
+    if callable(given):
+        try:
+            texts = given()
+        except TypeError as exc:
+            raise TypeError("Secrets trusted must be an iterable of str or a function of no argument returning one: "
+                            "asked with no argument, the function raised TypeError") from exc
+        if isinstance(texts, (str, bytes, Mapping)) or not isinstance(texts, Iterable):
+            raise TypeError(f"Secrets trusted function must return an iterable of str, got {type(texts).__name__}")
+        given = texts
     # A trusted text no longer than the shortest secret has no proper part to keep. It is trusted however a
     # writer spells it (a path's quotes are escaped in the CLI's JSON, which its stream scrubs again).
     return frozenset(
-        form for t in texts if isinstance(t, str) and len(t) > MIN_SECRET_LENGTH for form in _renderings(t)
+        form for t in given if isinstance(t, str) and len(t) > MIN_SECRET_LENGTH for form in _renderings(t)
     )
 
 
@@ -543,7 +562,8 @@ class Secrets(ReadOnly):
 
     ``values`` is an iterable of str, each item a str: a secret given as bytes or a number is refused, naming
     where it stands (never what it is), as it was left out and shown in clear; so is a ``trusted`` that is no
-    iterable of str (or a function returning one).
+    iterable of str or function (refused when given), or a function that cannot be asked with no argument or
+    returns no iterable of str (refused when first asked, as a scrub finds a secret: a str trusted its characters).
 
     >>> Secrets(["hunter2", b"hunter2"])
     Traceback (most recent call last):
@@ -581,7 +601,7 @@ class Secrets(ReadOnly):
         # The values are given: a document's are collected when its ``secrets`` are first asked for (a failure).
         if callable(trusted):
             names = trusted
-            self._set(_values=kept, _trusted=lambda: _trusted_texts(names()))
+            self._set(_values=kept, _trusted=lambda: _trusted_texts(names))
         else:
             self._set(_values=kept, _trusted=_trusted_texts(trusted))
 
@@ -594,7 +614,8 @@ class Secrets(ReadOnly):
         part* of a trusted text's occurrence (``tags`` in ``terraform_data.tags``); where it stands
         elsewhere, or is the whole occurrence, it is scrubbed as always, so a secret equal to a
         resource name is still scrubbed as a value. A long secret is scrubbed even inside a trusted
-        text: a word cannot be mistaken for it, and a path can be computed from it.
+        text: a word cannot be mistaken for it, and a path can be computed from it. ``texts`` is what
+        ``trusted`` is to :class:`Secrets`, and refused as it is (a str is no iterable of texts here either).
 
         >>> s = Secrets(["tags", "hunter2"]).trusting(["terraform_data.tags"])
         >>> s.scrub('terraform_data.tags: tags = "tags", pw = hunter2')
@@ -602,6 +623,9 @@ class Secrets(ReadOnly):
         >>> sorted(s.trusted)
         ['terraform_data.tags']
         """
+        if isinstance(texts, (str, bytes, Mapping)) or not (callable(texts) or isinstance(texts, Iterable)):
+            raise TypeError(f"Secrets.trusting texts must be an iterable of str (one: trusting(['...'])), got "
+                            f"{type(texts).__name__}")
         given = texts if callable(texts) else tuple(texts)  # a callable (a failure's trust): asked when needed
         base = self._trusted
         made = Secrets.__new__(Secrets)  # the values are already filtered: not again, as __init__ would
@@ -612,7 +636,7 @@ class Secrets(ReadOnly):
             made._set(_values=self._values, _trusted=base | adding)
         else:
             # Neither the document's names nor these are rendered until a span found makes trust matter.
-            made._set(_values=self._values, _trusted=lambda: self.trusted | _trusted_texts(given() if callable(given) else given))
+            made._set(_values=self._values, _trusted=lambda: self.trusted | _trusted_texts(given))
         # The same strings: their scanner, once built, serves as it is (each failure's trusting() built it
         # again, a tenth of a second a failure for a plan's 20,000 secrets).
         with contextlib.suppress(AttributeError):
@@ -1030,42 +1054,13 @@ def contains_sensitive(marks: Marks) -> bool:
     return False
 
 
-def number_spellings(value: int | float | Decimal) -> tuple[str, ...]:
-    """Every text a number can be shown as: as JSON and Terraform print it, and as Python's ``str()``.
-
-    Terraform prints a number in its shortest exact form (``1.10`` as ``1.1``, ``1e3`` as ``1000``);
-    a JSON document, a variables file or a Python value may spell it otherwise (``1.10``, ``1E+3``,
-    ``1000.0``), and a message may show any of them. An int too long for ``str()`` has one text.
-
-    >>> number_spellings(Decimal("1.10")), number_spellings(Decimal("1E+3")), number_spellings(1e3)
-    (('1.1', '1.10'), ('1000', '1E+3'), ('1000', '1000.0'))
-    >>> number_spellings(12345), number_spellings(Decimal("NaN")), len(number_spellings(10**5000)[0])
-    (('12345',), ('NaN',), 5001)
-    """
-    if isinstance(value, int):
-        return (number_text(value),)  # an int (also a huge one) has one text; str() refuses over 4300 digits
-    texts: set[str] = set()
-    try:
-        exact = value if isinstance(value, Decimal) else Decimal(repr(value))
-        if exact.is_finite():
-            texts.add(number_text(exact))
-            # Terraform's (and Go's) shortest form: no trailing zeros, no exponent while short. Normalized
-            # at the number's own precision: the default context would round a long one.
-            digits = len(exact.as_tuple().digits)
-            texts.add(number_text(exact.normalize(Context(prec=max(digits, 1)))))
-    except ArithmeticError:
-        pass  # a signalling NaN, an exponent too large to normalize: its own text below is all there is
-    texts.add(repr(value) if isinstance(value, float) else str(value))
-    return tuple(sorted(texts))
-
-
 def collect_secret_strings(value: Any, found: set[str]) -> None:
     """Add to ``found`` the strings of a secret value: THE rule every collector of secrets follows.
 
     The strings of a secret value are every string in it, every key of every object in it (a
     sensitive map's keys are as secret as its values: Terraform quotes them in its errors, as in
     ``element "alice": a number is required``), and every spelling of every number in it
-    (:func:`number_spellings`). A bool or null shows nothing secret; a list and a tuple are walked
+    (:func:`plancheck._text.number_spellings`). A bool or null shows nothing secret; a list and a tuple are walked
     alike; anything else (an unknown's marker, a wrapper) holds nothing this rule can spell.
 
     Which values are secret is the collector's to decide (marks, a schema's sensitive attributes,

@@ -1,6 +1,7 @@
 """Text shared by the whole library: quoting a string, suggesting the closest names, naming an exception
 that user code raised, matching globs, and where a text may hold a cut value or a whole token, the
-windows (runs of characters) of texts and the spans a cover holds, that finding a secret's pieces in a text asks about.
+windows (runs of characters) of texts and the spans a cover holds, that finding a secret's pieces in a text asks about,
+and every text a number can be shown as, that a secret number is scrubbed in.
 
 Below every layer that writes messages or matches names (documents, matchers, checks, mock
 providers, the CLI), so each uses the one copy.
@@ -18,8 +19,11 @@ import re
 import unicodedata
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable, Sequence
+from decimal import Context, Decimal
 from itertools import accumulate
 from typing import Final
+
+from tfjsonpath._jsontypes import number_text
 
 __all__ = [
     "Glob",
@@ -35,6 +39,7 @@ __all__ = [
     "exception_message",
     "exception_text",
     "lone_surrogate_at",
+    "number_spellings",
     "one_line",
     "outside_cover",
     "quote",
@@ -773,3 +778,32 @@ def sharing_a_window(texts: Iterable[str], text: str, size: int) -> list[str]:
     gram = size - 2
     grams = {text[i : i + gram] for i in range(len(text) - gram + 1)}
     return [t for t in texts if any(t[j : j + gram] in grams for j in range(0, len(t) - gram + 1, 3))]
+
+
+def number_spellings(value: int | float | Decimal) -> tuple[str, ...]:
+    """Every text a number can be shown as: as JSON and Terraform print it, and as Python's ``str()``.
+
+    Terraform prints a number in its shortest exact form (``1.10`` as ``1.1``, ``1e3`` as ``1000``);
+    a JSON document, a variables file or a Python value may spell it otherwise (``1.10``, ``1E+3``,
+    ``1000.0``), and a message may show any of them. An int too long for ``str()`` has one text.
+
+    >>> number_spellings(Decimal("1.10")), number_spellings(Decimal("1E+3")), number_spellings(1e3)
+    (('1.1', '1.10'), ('1000', '1E+3'), ('1000', '1000.0'))
+    >>> number_spellings(12345), number_spellings(Decimal("NaN")), len(number_spellings(10**5000)[0])
+    (('12345',), ('NaN',), 5001)
+    """
+    if isinstance(value, int):
+        return (number_text(value),)  # an int (also a huge one) has one text; str() refuses over 4300 digits
+    texts: set[str] = set()
+    try:
+        exact = value if isinstance(value, Decimal) else Decimal(repr(value))
+        if exact.is_finite():
+            texts.add(number_text(exact))
+            # Terraform's (and Go's) shortest form: no trailing zeros, no exponent while short. Normalized
+            # at the number's own precision: the default context would round a long one.
+            digits = len(exact.as_tuple().digits)
+            texts.add(number_text(exact.normalize(Context(prec=max(digits, 1)))))
+    except ArithmeticError:
+        pass  # a signalling NaN, an exponent too large to normalize: its own text below is all there is
+    texts.add(repr(value) if isinstance(value, float) else str(value))
+    return tuple(sorted(texts))

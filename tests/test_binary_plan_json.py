@@ -187,6 +187,22 @@ def test_a_show_that_cannot_load_the_providers_names_the_directory_tried(
     assert planfile._failed(_SHOW, detail, "/work", hint) == message
 
 
+@pytest.mark.parametrize(("data_dir", "message"), [
+    # show keeps the user's TF_DATA_DIR: the providers were looked for there, and an init helps only run with it.
+    pytest.param(".tfdata", "terraform show could not load the plan's providers in /work (TF_DATA_DIR: /work/.tfdata): "
+                 "run `terraform init` there with the same TF_DATA_DIR, or pass --chdir DIR naming the directory of the "
+                 f"configuration that made the plan\n{_SHOW} failed:\n{_TF_111}", id="relative-from-the-directory"),
+    pytest.param("/ci/tfdata", "terraform show could not load the plan's providers in /work (TF_DATA_DIR: /ci/tfdata): "
+                 "run `terraform init` there with the same TF_DATA_DIR, or pass --chdir DIR naming the directory of the "
+                 f"configuration that made the plan\n{_SHOW} failed:\n{_TF_111}", id="absolute"),
+    pytest.param("", "terraform show could not load the plan's providers in /work: run `terraform init` there, or pass "
+                 "--chdir DIR naming the directory of the configuration that made the plan\n"
+                 f"{_SHOW} failed:\n{_TF_111}", id="empty-is-unset"),
+])
+def test_a_show_that_cannot_load_the_providers_names_the_users_data_dir(data_dir: str, message: str) -> None:
+    assert planfile._failed(_SHOW, _TF_111, "/work", "--chdir DIR", data_dir) == message
+
+
 @pytest.mark.parametrize(
     ("source", "message"),
     [

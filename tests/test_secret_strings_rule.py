@@ -17,7 +17,8 @@ from typing import Any
 
 import pytest
 
-from plancheck._redact import MIN_SECRET_LENGTH, number_spellings, secret_strings
+from plancheck._redact import MIN_SECRET_LENGTH, secret_strings
+from plancheck._text import number_spellings
 
 #: One secret value holding every kind of thing the rule spells: strings, keys, numbers of every spelling.
 SECRET_TEXT = (

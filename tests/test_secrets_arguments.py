@@ -71,3 +71,52 @@ def test_revealing_sensitive_takes_only_a_bool(reveal: Any) -> None:
         pass
     assert str(caught.value) == f"revealing_sensitive: reveal must be a bool, got {type(reveal).__name__}"
     assert render_value("hunter2-zz", True) == "(sensitive)"
+
+
+def _trusting(texts: Any) -> Any:
+    return lambda: Secrets(["hunter2-zz"]).trusting(texts)
+
+
+def _asked(trusted: Any) -> Any:
+    # What a function given as trusted returns is known only when trust matters: a scrub that finds a secret.
+    return lambda: Secrets(["tags"], trusted).scrub("terraform_data.tags: tags")
+
+
+@pytest.mark.parametrize(("make", "message"), [
+    # A str trusted its characters (none long enough to count): trusting("output.password") trusted nothing.
+    pytest.param(_trusting("output.password"), "Secrets.trusting texts must be an iterable of str (one: "
+                 "trusting(['...'])), got str", id="trusting-str"),
+    pytest.param(_trusting(b"output.password"), "Secrets.trusting texts must be an iterable of str (one: "
+                 "trusting(['...'])), got bytes", id="trusting-bytes"),
+    pytest.param(_trusting({"output.password": True}), "Secrets.trusting texts must be an iterable of str (one: "
+                 "trusting(['...'])), got dict", id="trusting-mapping"),
+    pytest.param(_trusting(5), "Secrets.trusting texts must be an iterable of str (one: trusting(['...'])), got int",
+                 id="trusting-int"),
+    # A function that cannot be asked was refused by a bare TypeError of its own, in the middle of a scrub.
+    pytest.param(_asked(lambda name: [name]), "Secrets trusted must be an iterable of str or a function of no "
+                 "argument returning one: asked with no argument, the function raised TypeError",
+                 id="trusted-function-of-one"),
+    pytest.param(lambda: Secrets(["tags"]).trusting(lambda name: [name]).scrub("terraform_data.tags: tags"),
+                 "Secrets trusted must be an iterable of str or a function of no argument returning one: asked with "
+                 "no argument, the function raised TypeError", id="trusting-function-of-one"),
+    pytest.param(_asked(lambda: "terraform_data.tags"), "Secrets trusted function must return an iterable of str, "
+                 "got str", id="trusted-function-returning-str"),
+    pytest.param(_asked(lambda: 5), "Secrets trusted function must return an iterable of str, got int",
+                 id="trusted-function-returning-int"),
+    pytest.param(lambda: Secrets(["tags"]).trusting(lambda: b"terraform_data.tags").scrub("terraform_data.tags: tags"),
+                 "Secrets trusted function must return an iterable of str, got bytes",
+                 id="trusting-function-returning-bytes"),
+])
+def test_trusted_texts_that_are_no_iterable_of_str_are_a_type_error(make: Callable[[], Any], message: str) -> None:
+    with pytest.raises(TypeError) as caught:
+        make()
+    assert str(caught.value) == message
+
+
+@pytest.mark.parametrize("trusted", [
+    pytest.param(["terraform_data.tags"], id="list"),
+    pytest.param(lambda: ["terraform_data.tags"], id="function"),
+    pytest.param(lambda *names: ["terraform_data.tags"], id="function-of-any-number"),
+])
+def test_trusting_texts_or_a_function_still_trusts(trusted: Any) -> None:
+    assert Secrets(["tags"]).trusting(trusted).scrub("terraform_data.tags: tags") == "terraform_data.tags: (sensitive)"

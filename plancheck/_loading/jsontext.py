@@ -46,7 +46,7 @@ from typing import Any, Final, Literal, cast
 
 from .._errors import DocumentFormatError
 from .collector import collector_off
-from .validate import PathKey, hidden_from, hidden_inside, json_location
+from .location import PathKey, hidden_from, hidden_inside, json_location
 
 __all__ = [
     "PARSERS",
@@ -514,7 +514,7 @@ class _Located(Exception):
 
     def location(self) -> str:
         """``path`` as a location, a key of a sensitive map in it hidden: the value is read again, leniently (a
-        repeated key's last value, a number as a float), for its marks (:func:`~plancheck._loading.validate.hidden_from`).
+        repeated key's last value, a number as a float), for its marks (:func:`~plancheck._loading.location.hidden_from`).
 
         >>> text = '{"after": {"tags": {"k-secret": 1, "k-secret": 2}}, "after_sensitive": {"tags": true}}'
         >>> _Located(text, 30, ("after", "tags", "k-secret")).location()

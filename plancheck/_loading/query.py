@@ -14,12 +14,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
-from functools import cache
+from functools import cache, partial
 from typing import Any, Final
 
 from .._errors import DocumentFormatError
 from .._frozen import public
 from .jsontext import decode_text, loads_exact
+from .load import refuse_cycle
 from .source import read_bytes
 from .validate import VALIDATION_MODES, SchemaValidator, load_schema, mode_error, render_violation, to_builtin
 
@@ -105,6 +106,7 @@ def _relocated(error: DocumentFormatError, line: int | None, source: str | None)
 
 
 def _validate_one(message: Any, line: int | None, source: str | None, validation: str) -> Mapping[str, Any]:
+    refuse_cycle(message, partial(QueryFormatError, line=line), source)  # messages given as Python values can hold one
     validator = query_validator()
     if validation == "fast":
         violation = validator.first_violation(message)

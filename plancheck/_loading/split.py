@@ -43,7 +43,8 @@ from typing import Any, Final, Literal, cast
 from .._errors import DocumentFormatError, PlanFormatError
 from .jsontext import loads_exact
 from .lazy import LazyEntries, Thunk
-from .validate import Deferred, PathKey, SchemaNode, SchemaValidator, plan_validator, render_violation
+from .location import PathKey
+from .validate import Deferred, SchemaNode, SchemaValidator, plan_validator, render_violation
 
 __all__ = [
     "ENTRY_ARRAYS",

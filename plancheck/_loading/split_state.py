@@ -23,6 +23,7 @@ from typing import Any, Final
 from .._errors import DocumentFormatError, StateFormatError
 from .jsontext import encoded_colons, exact_numbers, repeats_ruled_out
 from .lazy import LazyObject, Thunk
+from .location import PathKey
 from .split import (
     exact_raw,
     json_type_of_first_byte,
@@ -31,7 +32,7 @@ from .split import (
     raw_members,
     validated,
 )
-from .validate import Deferred, PathKey, SchemaNode, state_validator
+from .validate import Deferred, SchemaNode, state_validator
 
 __all__ = ["DEFERRED_MEMBERS", "SplitState", "plan_state_skims", "split_state"]
 

@@ -31,11 +31,12 @@ from functools import cache
 from importlib import resources
 from typing import Any, Final, Literal
 
-from tfjsonpath import MapStep, SliceStep, describe_json_type
-from tfjsonpath._jsontypes import is_object, is_sequence
+from tfjsonpath import describe_json_type
+from tfjsonpath._jsontypes import is_object, number_text
 
 from .._errors import DocumentFormatError, PlanFormatError, StateFormatError  # noqa: F401  (the doctests name PlanFormatError)
 from .._frozen import FrozenValue, frozen
+from .location import PathKey, hidden_from, json_location
 
 __all__ = [
     "KNOWN_ACTIONS",
@@ -47,9 +48,6 @@ __all__ = [
     "ValidationMode",
     "Violation",
     "check_kind",
-    "hidden_from",
-    "hidden_inside",
-    "json_location",
     "mode_error",
     "plan_validator",
     "state_validator",
@@ -70,9 +68,6 @@ PLAN_KEYS: Final = (
 )  # fmt: skip
 _PLAN_KEY_SET: Final = frozenset(PLAN_KEYS)
 
-PathKey = tuple[str | int, ...]
-
-
 class Deferred:
     """Stands for a value not parsed yet (see ``_lazy``), whose members need no check now.
 
@@ -91,127 +86,6 @@ class Deferred:
 
     def __repr__(self) -> str:
         return f"<deferred {self.json_type}>"
-
-
-def json_location(path: PathKey, hidden_from: int | None = None) -> str:
-    """A JSON location for messages: ``$``, ``$.resource_changes[3].change.actions``, ``$.output_changes["a-b"]``;
-    a key at index ``hidden_from`` of ``path`` or after it is shown as ``(sensitive)`` (see :func:`hidden_from`).
-
-    >>> json_location(("resource_changes", 3, "change", "actions"))
-    '$.resource_changes[3].change.actions'
-    >>> json_location(("output_changes", "my-output"))
-    '$.output_changes["my-output"]'
-    >>> json_location(("resource_changes", 0, "change", "after_unknown", "tags", "hunter2", 1), hidden_from=5)
-    '$.resource_changes[0].change.after_unknown.tags["(sensitive)"][1]'
-    """
-    parts = ["$"]
-    for i, step in enumerate(path):
-        if isinstance(step, int):
-            parts.append(f"[{step}]")
-        elif hidden_from is not None and i >= hidden_from:
-            # An error's path only: loading a valid document imports no redaction.
-            from .._redact import SENSITIVE
-
-            parts.append(f'["{SENSITIVE}"]')
-        elif _IDENTIFIER.fullmatch(step):
-            parts.append(f".{step}")
-        else:
-            parts.append(f"[{json.dumps(step, ensure_ascii=False)}]")
-    return "".join(parts)
-
-
-_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-
-#: The trees a holder (a resource change's ``change``, an action invocation, a resource of a state) keeps beside
-#: its values, keyed as the values are: a location inside one names the keys of the values' maps.
-_TREES: Final = frozenset((
-    "before_sensitive", "after_sensitive", "after_unknown", "before_unknown", "config_sensitive", "config_unknown",
-    "sensitive_values",
-))  # fmt: skip
-#: A holder's values and the marks that say which of them are sensitive (a sensitive map's keys are secrets too).
-_MARKED_SIDES: Final = (
-    ("before", "before_sensitive"), ("after", "after_sensitive"), ("config_values", "config_sensitive"),
-    ("values", "sensitive_values"), ("value", "sensitive"), ("default", "sensitive"),
-)  # fmt: skip
-#: Where a location enters a holder: one of its trees, or one of its values (a value's own keys, named by a
-#: location only when the text itself is broken there: a repeated key, a number out of range).
-_INSIDE: Final = _TREES | {values for values, _ in _MARKED_SIDES}
-
-
-def hidden_inside(path: PathKey, at: PathKey = ()) -> int | None:
-    """The index of ``path`` from which its keys are hidden when no marks can be read: every key inside a holder's
-    value or tree (failing closed); the way to the holder still says where.
-
-    >>> hidden_inside(("resource_changes", 0, "change", "after", "tags", "k"))
-    4
-    >>> hidden_inside(("prior_state", "values", "outputs", "region", "value", "k"))
-    5
-    """
-    for i in range(len(at), len(path)):
-        # A state's own "values" (a state's top level, a plan's prior state's) is the way to its holders, no value.
-        if path[i] in _INSIDE and not (path[i] == "values" and path[:i] in ((), ("prior_state",))):
-            return i + 1
-    return None
-
-
-def hidden_from(path: PathKey, document: Any, at: PathKey = ()) -> int | None:
-    """The index of ``path`` from which its keys are secrets, or None: a location inside a holder's tree (a marks or
-    unknown tree) names keys of its values, and a key of a map that any of the holder's marks trees marks (itself or
-    an ancestor: the other side's too) is a secret, as it is in every message. ``document`` is what ``path``
-    starts in, found at ``at`` (an entry checked alone). Where the holder cannot be read, every key inside the tree is.
-
-    >>> change = {"before": {"tags": {"k-secret": "v"}}, "before_sensitive": {"tags": True},
-    ...           "after_unknown": {"tags": {"k-secret": "?"}}}
-    >>> hidden_from(("resource_changes", 0, "change", "after_unknown", "tags", "k-secret"), {"resource_changes": [{"change": change}]})
-    5
-    >>> hidden_from(("change", "after_unknown", "tags", "k-secret"), {"change": {**change, "before_sensitive": {}}}) is None
-    True
-    """
-    try:
-        if path[:1] == ("variables",) and path[2:3] == ("value",) and len(path) > 3:
-            # A plan's variable is sensitive where its configuration says so (a state output, a configuration's
-            # variable, say it beside their value: the sides above); the variables read alone (the lazy route's)
-            # cannot ask it, so every one is (failing closed).
-            config = _member(document, "configuration", "root_module", "variables", path[1])
-            if at or (is_object(config) and config.get("sensitive", False) is not False):
-                return 3
-        node = document
-        for i in range(len(at), len(path)):
-            step = path[i]
-            if isinstance(step, str) and step in _INSIDE and is_object(node):
-                found = _marked_from(node, path[i + 1 :], i + 1)
-                if found is not None or step in _TREES:
-                    return found
-            within = is_object(node) and step in node if isinstance(step, str) else is_sequence(node) and step < len(node)
-            if not within:
-                return None
-            node = node[step]
-    except Exception:  # marks no walk can read, a document no walk foresaw: every key inside a value (failing closed)
-        return hidden_inside(path, at)
-    return None
-
-
-def _member(node: Any, *keys: str | int) -> Any:
-    """The member of ``node`` at ``keys`` (objects all the way), or None."""
-    for key in keys:
-        if not is_object(node):
-            return None
-        node = node.get(key)
-    return node
-
-
-def _marked_from(holder: Mapping[str, Any], steps: PathKey, offset: int) -> int | None:
-    """The index (from ``offset``) from which ``steps`` into ``holder``'s trees are keys of a marked map, or None."""
-    from .._redact import NO_VALUE, walk_marks  # an error's path only
-
-    walk = tuple(MapStep(step) if isinstance(step, str) else SliceStep(step) for step in steps)
-    depths = [
-        walk_marks(holder[marks], walk, holder.get(values, NO_VALUE))[0]
-        for values, marks in _MARKED_SIDES
-        if marks in holder
-    ]
-    marked = [depth for depth in depths if depth >= 0]
-    return offset + min(marked) if marked else None
 
 
 # -- the schemas ---------------------------------------------------------------------------------
@@ -274,7 +148,7 @@ def _expected_phrase(root: Mapping[str, Any], schema: Mapping[str, Any]) -> str:
 class Violation(FrozenValue):
     """One way a document breaks its schema, before it is rendered as an error.
 
-    ``kind`` is ``type``, ``enum``, ``pattern`` or ``required``; ``path`` leads to the
+    ``kind`` is ``type``, ``enum``, ``pattern``, ``minimum`` or ``required``; ``path`` leads to the
     offending value, or for ``required`` to the missing key; ``schema`` is the subschema
     that was not met (for ``required``: the missing property's subschema).
 
@@ -304,6 +178,8 @@ def _found_phrase(violation: Violation) -> str:
         # Only action names and format versions reach here: never attribute values, never secrets.
         text = json.dumps(value if len(value) <= 60 else value[:57] + "...", ensure_ascii=False)
         return f"the string {text}"
+    if violation.kind == "minimum":
+        return f"the number {number_text(value)}"  # only counts have a minimum: never attribute values, never secrets
     return describe_json_type(value)
 
 
@@ -401,7 +277,7 @@ _TYPE_TESTS: Final[Mapping[str, Callable[[Any], bool]]] = {
 _SUPPORTED_KEYWORDS: Final = frozenset(
     {
         "$schema", "$id", "$ref", "$defs", "$comment", "title", "description", "x-expected", "x-struct",
-        "type", "required", "properties", "additionalProperties", "items", "enum", "pattern",
+        "type", "required", "properties", "additionalProperties", "items", "enum", "pattern", "minimum",
     }
 )  # fmt: skip
 
@@ -430,7 +306,8 @@ def _compile_check(schema: Mapping[str, Any]) -> _Check:
             raise ValueError("the compiled validator supports enums of strings only")
         enum = frozenset(schema["enum"])
     pattern = re.compile(schema["pattern"]).search if "pattern" in schema else None
-    if not names and enum is None and pattern is None:
+    minimum = schema.get("minimum")
+    if not names and enum is None and pattern is None and minimum is None:
         return _ok
 
     def check(value: Any) -> str | None:
@@ -444,6 +321,8 @@ def _compile_check(schema: Mapping[str, Any]) -> _Check:
             return "enum"
         if pattern is not None and isinstance(value, str) and not pattern(value):
             return "pattern"
+        if minimum is not None and _schema_number(value) and value < minimum:
+            return "minimum"
         return None
 
     return check
@@ -812,7 +691,7 @@ class SchemaValidator:
                         yield Violation("required", (*path, key), sub, None, rank)
                 continue
             kind = str(error.validator)
-            if kind not in ("type", "enum", "pattern"):
+            if kind not in ("type", "enum", "pattern", "minimum"):
                 raise ValueError(f"unexpected schema keyword {kind!r} in a validation error")
             yield Violation(kind, path, error.schema, error.instance)
 
@@ -826,7 +705,7 @@ class SchemaValidator:
         return None if best is None else best[1]
 
 
-_KIND_RANK: Final = {"type": 0, "enum": 1, "pattern": 2}
+_KIND_RANK: Final = {"type": 0, "enum": 1, "pattern": 2, "minimum": 3}  # the order the compiled check tests them in
 
 
 def _order_key(document: Any, violation: Violation) -> tuple[tuple[int, int], ...]:

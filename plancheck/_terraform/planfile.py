@@ -87,11 +87,15 @@ def show_directory(name: str, chdir: str | os.PathLike[str] | None = None) -> st
     return os.getcwd() if name == "-" else os.path.dirname(os.path.abspath(name))
 
 
-def _failed(command_line: str, detail: str, cwd: str, hint: str | None) -> str:
+def _failed(command_line: str, detail: str, cwd: str, hint: str | None, data_dir: str | None = None) -> str:
     if not any(marker in detail for marker in _NO_PROVIDERS):
         return f"{command_line} failed:\n{detail}"
     other = "" if hint is None else f", or pass {hint} naming the directory of the configuration that made the plan"
-    return (f"terraform show could not load the plan's providers in {cwd}: run `terraform init` there{other}\n"
+    # The user's TF_DATA_DIR is kept, so show looked for the providers there (a relative one from cwd), not in
+    # cwd's .terraform: an init that helps is one run with it, and the directory it names is where to look.
+    where = cwd if not data_dir else f"{cwd} (TF_DATA_DIR: {os.path.join(cwd, data_dir)})"
+    init = "`terraform init` there" if not data_dir else "`terraform init` there with the same TF_DATA_DIR"
+    return (f"terraform show could not load the plan's providers in {where}: run {init}{other}\n"
             f"{command_line} failed:\n{detail}")
 
 
@@ -119,7 +123,8 @@ def _show(path: str, shown_as: str, terraform: str | None, environ: Mapping[str,
         )
     if not result.ok:
         detail = result.stderr.strip() or result.stdout.strip() or f"exit status {result.returncode}"
-        raise BinaryPlanError("$", _NEEDS, found=_failed(result.command_line, detail, cwd, hint), source=shown_as)
+        found = _failed(result.command_line, detail, cwd, hint, environ.get("TF_DATA_DIR"))
+        raise BinaryPlanError("$", _NEEDS, found=found, source=shown_as)
     return result.stdout.encode("utf-8")
 
 

@@ -193,22 +193,15 @@ def verify_import(
         if missing is not None:
             return missing
     problems: list[str] = []
+    olds = _Applied(applied, identifier_attribute)
     for new in _managed(imported):
         new_flat = flatmap(new.get("values"), new.get("sensitive_values"))
         identifier = new_flat.get(identifier_attribute)
         if identifier is None:
             return _missing_identifier("New", identifier_attribute)
-        old_flat: dict[str, Flat] | None = None
-        for old in _managed(applied):
-            if _resource_key(old) != _resource_key(new):
-                continue
-            candidate = flatmap(old.get("values"), old.get("sensitive_values"))
-            old_identifier = candidate.get(identifier_attribute)
-            if old_identifier is None:
-                return _missing_identifier("Old", identifier_attribute)
-            if old_identifier.text == identifier.text:
-                old_flat = candidate
-                break
+        old_flat = olds.find(_resource_key(new), identifier.text)
+        if old_flat is _NO_IDENTIFIER:
+            return _missing_identifier("Old", identifier_attribute)
         if old_flat is None:
             shown = identifier.shown() if identifier.sensitive else identifier.text
             return f"Failed state verification, resource with ID {shown} not found"
@@ -218,6 +211,48 @@ def verify_import(
     if not problems:
         return None
     return VERIFY_HEADER + "\n\n" + "\n".join(problems)
+
+
+#: What :meth:`_Applied.find` answers when the scan meets a resource of the kind without an identifier first.
+_NO_IDENTIFIER: Final[dict[str, Flat]] = {}
+
+
+class _Applied:
+    """The applied resources as Go's loop scans them for each imported one: in order, the same kind (type and
+    provider) only, the first with the identifier's text matching, stopped by the first without an identifier.
+
+    The scan is made once, resumed where it stopped, each resource flattened once: scanned again from the start
+    for each imported resource, it flattened every applied one again, time quadratic in the resources.
+    """
+
+    def __init__(self, applied: Sequence[Mapping[str, Any]], attribute: str) -> None:
+        self._pending = iter(_managed(applied))
+        self._attribute = attribute
+        self._found: dict[tuple[Any, Any, str], dict[str, Flat]] = {}  # the first of each kind and identifier
+        self._stopped: set[tuple[Any, Any]] = set()  # the kinds whose scan met a resource without an identifier
+
+    def find(self, kind: tuple[Any, Any], identifier: str) -> dict[str, Flat] | None:
+        """The flatmap of the applied resource of ``kind`` with ``identifier``, :data:`_NO_IDENTIFIER`, or None."""
+        found = self._found.get((*kind, identifier))
+        if found is not None:
+            return found
+        if kind in self._stopped:
+            return _NO_IDENTIFIER
+        for old in self._pending:
+            old_kind = _resource_key(old)
+            if old_kind in self._stopped:
+                continue  # never reached: the scan of its kind stops before it
+            flat = flatmap(old.get("values"), old.get("sensitive_values"))
+            old_identifier = flat.get(self._attribute)
+            if old_identifier is None:
+                self._stopped.add(old_kind)
+                if old_kind == kind:
+                    return _NO_IDENTIFIER
+                continue
+            self._found.setdefault((*old_kind, old_identifier.text), flat)
+            if old_kind == kind and old_identifier.text == identifier:
+                return flat
+        return None
 
 
 def _missing(address: str, imported: Sequence[Mapping[str, Any]]) -> str | None:

@@ -31,7 +31,8 @@ from plancheck.acceptance import (
     TestDefinitionError,
     TestStep,
 )
-from plancheck.acceptance._steps import flatmap, verify_import
+from plancheck.acceptance import _steps as steps_module
+from plancheck.acceptance._steps import VERIFY_HEADER, flatmap, verify_import
 from plancheck.acceptance.config import (
     StaticDirectory,
     TestNameDirectory,
@@ -670,3 +671,61 @@ def test_import_blocks_need_a_recent_terraform(fake: FakeTerraform, tmp_path: Pa
         " Either upgrade the Terraform version running the test or add a `terraform_version_checks` to the test case "
         "to skip this test."
     )
+
+
+def _w(ident: str | None, value: str, address: str, kind: str = "w") -> dict[str, Any]:
+    values = {"v": value} if ident is None else {"id": ident, "v": value}
+    return {**resource(values, address=address), "type": kind}
+
+
+@pytest.mark.parametrize(("applied", "imported", "expected"), [
+    # Go's loop scans the applied resources in order for each imported one: the first of its kind with the same
+    # identifier is compared, and one of its kind without an identifier met first stops the scan with an error.
+    pytest.param([_w("1", "a", "w.first"), _w("1", "b", "w.second")], [_w("1", "b", "w.i")],
+                 'w.i:\n- "v": "a"\n+ "v": "b"', id="first-of-the-identifier"),
+    pytest.param([_w(None, "a", "w.none"), _w("1", "b", "w.one")], [_w("1", "b", "w.i")],
+                 "ImportStateVerify: Old resource missing identifier attribute 'id', ensure attribute value is properly "
+                 "set or use import_state_verify_identifier_attribute to choose different attribute",
+                 id="no-identifier-met-first"),
+    pytest.param([_w("1", "a", "w.one"), _w(None, "b", "w.none")], [_w("1", "a", "w.i")], None,
+                 id="no-identifier-met-after"),
+    pytest.param([_w(None, "a", "x.none", kind="x"), _w("1", "a", "w.one")], [_w("1", "a", "w.i")], None,
+                 id="no-identifier-of-another-kind"),
+    pytest.param([_w("1", "a", "w.one"), _w(None, "b", "w.none"), _w("2", "c", "w.two")],
+                 [_w("1", "z", "w.i"), _w("2", "c", "w.j")],
+                 "ImportStateVerify: Old resource missing identifier attribute 'id', ensure attribute value is properly "
+                 "set or use import_state_verify_identifier_attribute to choose different attribute",
+                 id="scan-resumed-meets-the-stop"),
+])
+def test_verify_import_scans_as_go_does(applied: list[dict[str, Any]], imported: list[dict[str, Any]],
+                                        expected: str | None) -> None:
+    found = verify_import(applied, imported)
+    assert (found if found is None or not found.startswith(VERIFY_HEADER) else found.split("\n\n", 1)[1]) == expected
+
+
+@pytest.mark.parametrize("count", [1, 10, 200])
+def test_verify_import_flattens_each_resource_once(count: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Scanned from the start for each imported resource, the applied ones were flattened again each time:
+    # count * (count + 1) / 2 of them, time quadratic in the resources.
+    calls: list[object] = []
+
+    def counted(values: Any, marks: Any = None) -> Any:
+        calls.append(values)
+        return flatmap(values, marks)
+
+    monkeypatch.setattr(steps_module, "flatmap", counted)
+    applied = [_w(str(i), "a", f"w.t{i}") for i in range(count)]
+    imported = [_w(str(i), "b", f"w.t{i}") for i in reversed(range(count))]
+    found = verify_import(applied, imported)
+    assert found is not None
+    assert found.count('+ "v": "b"') == count
+    assert len(calls) == 2 * count
+
+
+def test_verify_import_of_a_deep_attribute() -> None:
+    deep: Any = "p"
+    for _ in range(3):
+        deep = {"a": deep}
+    changed = json.loads(json.dumps(deep).replace('"p"', '"q"'))
+    found = verify_import([resource({"id": "1", "x": deep})], [resource({"id": "1", "x": changed})])
+    assert found == f'{VERIFY_HEADER}\n\nw.t:\n- "x.a.a.a": "p"\n+ "x.a.a.a": "q"'

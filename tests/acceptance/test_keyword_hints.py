@@ -103,6 +103,19 @@ def test_unknown_keyword_names_the_one_meant(factory: Any, keyword: str, message
     pytest.param(MockProvider, {"schema": {}, "address": "acme/cloud", "mock_resource": {}},
                  "MockProvider() got an unexpected keyword argument 'mock_resource'; did you mean mock_resources=?",
                  id="mock-provider"),
+    # Both spellings given: "did you mean config=?" told a caller who had given config= to give it.
+    pytest.param(TestStep, {"config": 'resource "null_resource" "a" {}', "Config": 'resource "null_resource" "a" {}'},
+                 "TestStep() got an unexpected keyword argument 'Config'; Go's Config is config=, given already",
+                 id="step-go-config-beside-config"),
+    pytest.param(TestStep, {"variables": {}, "ConfigVariables": {}},
+                 "TestStep() got an unexpected keyword argument 'ConfigVariables'; Go's ConfigVariables is variables=, "
+                 "given already", id="step-go-renamed-beside-it"),
+    pytest.param(TestCase, {"steps": [], "Steps": []},
+                 "TestCase() got an unexpected keyword argument 'Steps'; Go's Steps is steps=, given already",
+                 id="case-go-steps-beside-steps"),
+    pytest.param(TestStep, {"config": 'resource "null_resource" "a" {}', "confg": "x"},
+                 "TestStep() got an unexpected keyword argument 'confg'; did you mean config=? config= is given already",
+                 id="step-typo-beside-config"),
 ])
 def test_the_runner_and_its_providers_name_the_keyword_meant(factory: Any, kwargs: dict[str, Any], message: str) -> None:
     assert _call(factory, **kwargs) == message

@@ -17,7 +17,7 @@ from loading_support import ROUTES, dumps, load_by, load_fully
 from plancheck import Plan
 from plancheck._documents.state import State
 from plancheck._errors import PlanFormatError, StateFormatError
-from plancheck._loading.validate import hidden_from
+from plancheck._loading.location import hidden_from
 
 KEY = "zzmap-key-7c3e"  # a key of a map the change marks sensitive
 MARKS = "a marks tree (true, false, or an object or array of marks trees)"

@@ -120,6 +120,10 @@ BAD = [
                  "line 2: $.list_complete.total: expected a result count (an integer), found a string", id="total-string"),
     pytest.param({"type": "list_complete", "list_complete": {"address": "list.a.b"}},
                  'line 2: $.list_complete.total: expected a result count (an integer), found no "total" key', id="no-total"),
+    # Terraform writes the length of the list's results (Go's int, data.LengthInt()): never below 0.
+    pytest.param({"type": "list_complete", "list_complete": {"address": "list.a.b", "total": -1}},
+                 "line 2: $.list_complete.total: expected a result count (an integer), found the number -1",
+                 id="total-negative"),
     pytest.param({"type": "list_start", "list_start": {"address": "list.a.b", "sensitive_attribute_paths": [1]}},
                  "line 2: $.list_start.sensitive_attribute_paths[0]: expected an attribute path string, found a number",
                  id="sensitive-path-number"),
