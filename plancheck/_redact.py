@@ -333,8 +333,8 @@ _SPELLED_AS_IS: Final = re.compile(r"[ !#-%(-;=?-\[\]-~]*").fullmatch
 
 
 def _renderings(value: str) -> set[str]:
-    """The ways a message can spell ``value``: as is, JSON-escaped and ``repr``-escaped (either quote)."""
-    if _SPELLED_AS_IS(value):
+    """The ways a message can spell ``value``: as is, JSON-escaped, ``repr``-escaped (either quote) and HCL-quoted."""
+    if _SPELLED_AS_IS(value) and "${" not in value and "%{" not in value:
         return {value}  # most secrets: one spelling, found without a dozen encoders run per secret
     return _encoded_renderings(value)
 
@@ -345,6 +345,9 @@ def _encoded_renderings(value: str) -> set[str]:
     forms = {value, repr(value)[1:-1], ascii(value)[1:-1], *as_json}
     # Go's encoder (Terraform's JSON output, jsonencode()) also escapes &, < and > as \u0026, \u003c, \u003e.
     forms.update(form.replace("&", "\\u0026").replace("<", "\\u003c").replace(">", "\\u003e") for form in as_json)
+    # Terraform quotes an instance key as HCL does (addrs.StringKey: 'fe["zz$${x}"]'): JSON's escapes and a template's
+    # introducer doubled, so a short secret holding one, not found whole, showed in every address of its for_each.
+    forms.update(form.replace("${", "$${").replace("%{", "%%{") for form in list(forms))
     # repr() picks its quote by the content; a repr nested in another quoting escapes the other one.
     for form in list(forms):
         forms.add(form.replace("'", "\\'"))

@@ -80,6 +80,10 @@ def test_fragments_between_escape_sequences_are_scrubbed(secret: str, text: str)
                      id="names-and-count-index"),
         pytest.param("azurerm_key_vault_secret.main", [SECRET], "azurerm_key_vault_secret.main", id="shared-run"),
         pytest.param('a.b["xx-hunter2-secret-yy"]', ["hunter2-secret"], 'a.b["xx-(sensitive)-yy"]', id="secret-inside-a-key"),
+        # Terraform quotes a key as HCL does, doubling a template's introducer: a short secret spelled otherwise there.
+        pytest.param('terraform_data.fe["zz$${x}"]', ["zz${x}"], 'terraform_data.fe["(sensitive)"]', id="hcl-doubled-dollar"),
+        pytest.param('a.b["%%{if}x"]', ["%{if}x"], 'a.b["(sensitive)"]', id="hcl-doubled-percent"),
+        pytest.param('a.b["pa$${ss}-rest-of-it"]', ["pa${ss}-rest-of-it"], 'a.b["(sensitive)"]', id="hcl-doubled-in-a-long-key"),
     ],
 )
 def test_addresses_show_names_and_scrub_instance_keys(address: str, secrets: list[str], shown: str) -> None:
