@@ -355,6 +355,28 @@ def _encoded_renderings(value: str) -> set[str]:
     return forms
 
 
+def _with_json_members(values: Iterable[str]) -> Iterator[str]:
+    """Each of ``values``, and after a JSON object's or array's text the strings of what it encodes
+    (:func:`collect_secret_strings`): Terraform's plan shows such a text as that value, ``jsonencode({...})`` with a
+    member a line (``+ user = "admin"``), so a member shorter than a window of the text stood alone, unscrubbed.
+
+    >>> list(_with_json_members(['{"user": "admin", "port": 5432}', "plain"]))
+    ['{"user": "admin", "port": 5432}', '5432', 'admin', 'port', 'user', 'plain']
+    """
+    for value in values:
+        yield value
+        head = value[:1]
+        if head != "{" and head != "[" and not (head.isspace() and value.lstrip()[:1] in ("{", "[")):
+            continue  # most secrets: no JSON text, told by their first character
+        try:
+            decoded = json.loads(value, parse_float=Decimal, parse_int=Decimal)
+        except (ValueError, RecursionError):
+            continue  # not JSON: Terraform shows it as the text it is
+        members: set[str] = set()
+        collect_secret_strings(decoded, members)
+        yield from sorted(members)
+
+
 #: An instance key of an address (``["..."]``, JSON-escaped inside, or ``[0]``).
 _ANY_INSTANCE_KEY: Final = re.compile(r'\[(?:"(?:[^"\\]|\\.)*"|[^\]]*)\]')
 
@@ -394,7 +416,7 @@ class _Scanner:
         size = SUBSTRING_WINDOW
         short: dict[int, set[str]] = {}
         long: dict[str, set[str]] = {}
-        for value in values:
+        for value in _with_json_members(values):
             # Every rendering of the value, and the lines and words of it: Terraform wraps a long diagnostic
             # at spaces and pytest diffs line by line, so a line or a word of a secret can stand alone.
             pieces = _renderings(value)

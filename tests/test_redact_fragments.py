@@ -128,3 +128,29 @@ def test_the_as_is_shortcut_gives_every_spelling_the_encoders_give(block: range)
 
     wrong = [hex(c) for c in block if _renderings(f"pw{chr(c)}x") != _encoded_renderings(f"pw{chr(c)}x")]
     assert wrong == []
+
+
+_CREDENTIALS = '{"user":"admin","password":"hunt3r2","port":5432}'
+# Terraform's plan shows a JSON text as the value it encodes, one member a line (an unmarked copy: nonsensitive()).
+_JSONENCODED = (
+    '  + input  = jsonencode(\n        {\n          + password = "hunt3r2"\n          + port     = 5432\n'
+    '          + user     = "admin"\n        }\n    )'
+)
+
+
+@pytest.mark.parametrize(
+    ("secret", "text", "shown"),
+    [
+        pytest.param(_CREDENTIALS, _JSONENCODED,
+                     "  + input  = jsonencode(\n        {\n          + (sensitive) = (sensitive)\n          + (sensitive)     = (sensitive)\n"
+                     '          + (sensitive)     = "(sensitive)"\n        }\n    )', id="jsonencode-object"),
+        pytest.param(' ["adm1n", "r3ad"]', '  + input  = jsonencode(\n        [\n          + "adm1n",\n          + "r3ad",\n        ]\n    )',
+                     '  + input  = jsonencode(\n        [\n          + (sensitive)\n          + "(sensitive)",\n        ]\n    )',
+                     id="jsonencode-array"),
+        # No JSON object or array: nothing but the text's own pieces (a member this short would not be one).
+        pytest.param("{not-json-adm1n", "x adm1n y", "x adm1n y", id="not-json-text"),
+        pytest.param('"adm1n"', "x adm1n y", "x adm1n y", id="json-string-text"),
+    ],
+)
+def test_a_json_text_is_scrubbed_as_terraform_renders_it(secret: str, text: str, shown: str) -> None:
+    assert Secrets([secret]).scrub(text) == shown
