@@ -342,8 +342,8 @@ _SPELLED_AS_IS: Final = re.compile(r"[ !#-%(-;=?-\[\]-~]*").fullmatch
 
 
 def _renderings(value: str) -> set[str]:
-    """The ways a message can spell ``value``: as is, JSON-escaped and ``repr``-escaped (either quote)."""
-    if _SPELLED_AS_IS(value):
+    """The ways a message can spell ``value``: as is, JSON-escaped, ``repr``-escaped (either quote) and HCL-quoted."""
+    if _SPELLED_AS_IS(value) and "${" not in value and "%{" not in value:
         return {value}  # most secrets: one spelling, found without a dozen encoders run per secret
     return _encoded_renderings(value)
 
@@ -354,11 +354,36 @@ def _encoded_renderings(value: str) -> set[str]:
     forms = {value, repr(value)[1:-1], ascii(value)[1:-1], *as_json}
     # Go's encoder (Terraform's JSON output, jsonencode()) also escapes &, < and > as \u0026, \u003c, \u003e.
     forms.update(form.replace("&", "\\u0026").replace("<", "\\u003c").replace(">", "\\u003e") for form in as_json)
+    # Terraform quotes an instance key as HCL does (addrs.StringKey: 'fe["zz$${x}"]'): JSON's escapes and a template's
+    # introducer doubled, so a short secret holding one, not found whole, showed in every address of its for_each.
+    forms.update(form.replace("${", "$${").replace("%{", "%%{") for form in list(forms))
     # repr() picks its quote by the content; a repr nested in another quoting escapes the other one.
     for form in list(forms):
         forms.add(form.replace("'", "\\'"))
         forms.add(form.replace('"', '\\"'))
     return forms
+
+
+def _with_json_members(values: Iterable[str]) -> Iterator[str]:
+    """Each of ``values``, and after a JSON object's or array's text the strings of what it encodes
+    (:func:`collect_secret_strings`): Terraform's plan shows such a text as that value, ``jsonencode({...})`` with a
+    member a line (``+ user = "admin"``), so a member shorter than a window of the text stood alone, unscrubbed.
+
+    >>> list(_with_json_members(['{"user": "admin", "port": 5432}', "plain"]))
+    ['{"user": "admin", "port": 5432}', '5432', 'admin', 'port', 'user', 'plain']
+    """
+    for value in values:
+        yield value
+        head = value[:1]
+        if head != "{" and head != "[" and not (head.isspace() and value.lstrip()[:1] in ("{", "[")):
+            continue  # most secrets: no JSON text, told by their first character
+        try:
+            decoded = json.loads(value, parse_float=Decimal, parse_int=Decimal)
+        except (ValueError, RecursionError):
+            continue  # not JSON: Terraform shows it as the text it is
+        members: set[str] = set()
+        collect_secret_strings(decoded, members)
+        yield from sorted(members)
 
 
 #: An instance key of an address (``["..."]``, JSON-escaped inside, or ``[0]``).
@@ -400,7 +425,7 @@ class _Scanner:
         size = SUBSTRING_WINDOW
         short: dict[int, set[str]] = {}
         long: dict[str, set[str]] = {}
-        for value in values:
+        for value in _with_json_members(values):
             # Every rendering of the value, and the lines and words of it: Terraform wraps a long diagnostic
             # at spaces and pytest diffs line by line, so a line or a word of a secret can stand alone.
             pieces = _renderings(value)

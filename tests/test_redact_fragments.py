@@ -80,6 +80,10 @@ def test_fragments_between_escape_sequences_are_scrubbed(secret: str, text: str)
                      id="names-and-count-index"),
         pytest.param("azurerm_key_vault_secret.main", [SECRET], "azurerm_key_vault_secret.main", id="shared-run"),
         pytest.param('a.b["xx-hunter2-secret-yy"]', ["hunter2-secret"], 'a.b["xx-(sensitive)-yy"]', id="secret-inside-a-key"),
+        # Terraform quotes a key as HCL does, doubling a template's introducer: a short secret spelled otherwise there.
+        pytest.param('terraform_data.fe["zz$${x}"]', ["zz${x}"], 'terraform_data.fe["(sensitive)"]', id="hcl-doubled-dollar"),
+        pytest.param('a.b["%%{if}x"]', ["%{if}x"], 'a.b["(sensitive)"]', id="hcl-doubled-percent"),
+        pytest.param('a.b["pa$${ss}-rest-of-it"]', ["pa${ss}-rest-of-it"], 'a.b["(sensitive)"]', id="hcl-doubled-in-a-long-key"),
     ],
 )
 def test_addresses_show_names_and_scrub_instance_keys(address: str, secrets: list[str], shown: str) -> None:
@@ -124,3 +128,29 @@ def test_the_as_is_shortcut_gives_every_spelling_the_encoders_give(block: range)
 
     wrong = [hex(c) for c in block if _renderings(f"pw{chr(c)}x") != _encoded_renderings(f"pw{chr(c)}x")]
     assert wrong == []
+
+
+_CREDENTIALS = '{"user":"admin","password":"hunt3r2","port":5432}'
+# Terraform's plan shows a JSON text as the value it encodes, one member a line (an unmarked copy: nonsensitive()).
+_JSONENCODED = (
+    '  + input  = jsonencode(\n        {\n          + password = "hunt3r2"\n          + port     = 5432\n'
+    '          + user     = "admin"\n        }\n    )'
+)
+
+
+@pytest.mark.parametrize(
+    ("secret", "text", "shown"),
+    [
+        pytest.param(_CREDENTIALS, _JSONENCODED,
+                     "  + input  = jsonencode(\n        {\n          + (sensitive) = (sensitive)\n          + (sensitive)     = (sensitive)\n"
+                     '          + (sensitive)     = "(sensitive)"\n        }\n    )', id="jsonencode-object"),
+        pytest.param(' ["adm1n", "r3ad"]', '  + input  = jsonencode(\n        [\n          + "adm1n",\n          + "r3ad",\n        ]\n    )',
+                     '  + input  = jsonencode(\n        [\n          + (sensitive)\n          + "(sensitive)",\n        ]\n    )',
+                     id="jsonencode-array"),
+        # No JSON object or array: nothing but the text's own pieces (a member this short would not be one).
+        pytest.param("{not-json-adm1n", "x adm1n y", "x adm1n y", id="not-json-text"),
+        pytest.param('"adm1n"', "x adm1n y", "x adm1n y", id="json-string-text"),
+    ],
+)
+def test_a_json_text_is_scrubbed_as_terraform_renders_it(secret: str, text: str, shown: str) -> None:
+    assert Secrets([secret]).scrub(text) == shown
