@@ -40,7 +40,9 @@ ROOT = Path(__file__).resolve().parents[1]
 #: _terraform/providers/planning.py: a private package's __init__ is only its docstring, #34's export rule.)
 #: (147: _terraform/locate.py, finding the binary without running it, split from binary.py so a plain pytest
 #: session's header and TF_ACC gate import neither the runner nor the base modules under it, #26.)
-MODULES_TODAY = 147
+#: (148: _loading/delivery.py, the signal scopes' state and the deferral of a caught signal's delivery, split from
+#: _loading/lifecycle.py so that a plain pytest session imports neither the lifecycle nor tfjsonpath's errors, #34.)
+MODULES_TODAY = 148
 
 #: Pairs of files in plancheck/ sharing a block of six or more lines alike (tools/house.py): may only go down.
 #: (65 on the waivers branch; 47 after #34's shared concepts: check_fields and checked_instance, the

@@ -198,7 +198,7 @@ def _defer_termination(config: pytest.Config) -> None:
     delivered again (ending pytest with it) only after the session's teardown and reports, at unconfigure."""
     from contextlib import ExitStack
 
-    from .._loading.lifecycle import deferring_delivery
+    from .._loading.delivery import deferring_delivery  # not the lifecycle: nothing started yet
 
     stack = ExitStack()
     stack.enter_context(deferring_delivery())
