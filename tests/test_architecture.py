@@ -330,15 +330,15 @@ NOT_IN_A_PLAIN_SESSION = ("plancheck.acceptance", "plancheck.cli", "plancheck.tf
                           # The session's documents and scrub come with the first document met (#34), the gate
                           # and its binary lookup with the header, a skip, or the gate turned off.
                           "plancheck._plugin.cache", "plancheck._plugin.scrub", "plancheck._plugin.gate",
-                          "plancheck._terraform", "tfjsonpath._path", "tfjsonpath._text", "tfjsonpath._jsontypes", "tfjsonpath._lazy")
+                          "plancheck._terraform", "tfjsonpath")
 
 #: What the plugin imports of those in every session: the list of listeners its scrub hears every document
-#: on, made before any test can make one (a module-level load_plan); and the process lifecycle, whose signal
-#: delivery it defers to the session's end (its ``_loading`` package imports nothing), with the error bases of
-#: its ``Terminated`` (``tfjsonpath``'s package imports none of its paths: #34, every module of the package costs a
+#: on, made before any test can make one (a module-level load_plan); and the process lifecycle's delivery of a
+#: caught signal, which it defers to the session's end (its ``_loading`` package imports nothing): not the
+#: lifecycle itself, nor ``tfjsonpath``'s errors under its ``Terminated`` (#34: every module of the package costs a
 #: session pytest's assertion rewriter's look at it). A few lines each.
 LIGHT_IN_A_PLAIN_SESSION = ("plancheck._documents", "plancheck._documents.met", "plancheck._loading",
-                            "plancheck._loading.lifecycle", "tfjsonpath", "tfjsonpath._errors")
+                            "plancheck._loading.delivery")
 
 
 #: What the report header adds (``plancheck: acceptance tests use ...``): the gate and its binary lookup in

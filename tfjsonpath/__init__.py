@@ -17,7 +17,7 @@ True
 """
 
 # Every public name is imported on first use (PEP 562; see _lazy.py): the library's own modules import
-# tfjsonpath._errors in every pytest session (the plugin's process lifecycle), which must not import the paths.
+# tfjsonpath._errors where they need no path (the process lifecycle's Terminated), which must not import the paths.
 from __future__ import annotations
 
 import functools

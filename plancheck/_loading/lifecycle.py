@@ -10,7 +10,8 @@ behind. While library work runs, :func:`ending_on_signals` turns them into :clas
 signal is delivered again to whatever handled it before (by default: the process ends with it, status
 128 + its number, as it would have without the library). A front end that has more to clean up after
 the library's work (the pytest plugin: the session's fixtures and reports) holds the delivery back with
-:func:`deferring_delivery` until it is done.
+:func:`deferring_delivery` until it is done (it and the scopes' state live in :mod:`.delivery`, all the plugin imports
+in a session that starts nothing).
 
 A signal can land anywhere, also between the line that makes a process, a server or a temporary directory
 and the ``try`` whose ``finally`` would remove it, or inside that ``finally`` before it holds the signals
@@ -42,10 +43,11 @@ import tempfile
 import threading
 from collections.abc import Callable, Iterator
 from types import FrameType
-from typing import Final, TypeAlias, TypeVar
+from typing import Final, TypeVar
 
-# Not through plancheck._frozen: the plugin defers the delivery in every pytest session, which makes no value.
 from tfjsonpath._errors import PicklesFields, public
+
+from .delivery import _SCOPE, SIGNALS, _deliver, _Handler, _in_main_thread, deferring_delivery, pending_signal
 
 __all__ = [
     "HELD",
@@ -63,13 +65,6 @@ __all__ = [
     "start_held",
     "temporary_directory",
 ]
-
-#: The signals turned into :class:`Terminated` while library work runs (SIGINT already raises KeyboardInterrupt).
-SIGNALS: Final[tuple[int, ...]] = tuple(
-    int(getattr(signal, name)) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name)
-)
-
-_Handler: TypeAlias = "Callable[[int, FrameType | None], object] | int | signal.Handlers | None"
 
 _P = TypeVar("_P")
 
@@ -97,20 +92,6 @@ def _name(signum: int) -> str:
         return f"signal {signum}"
 
 
-class _Scope:
-    """The state of the handlers: touched only from the main thread (the only one signals reach)."""
-
-    def __init__(self) -> None:
-        self.depth = 0
-        self.deferrals = 0
-        self.previous: dict[int, _Handler] = {}
-        self.pending: int | None = None
-        #: What the library started and has not removed yet: resource -> (serial, (pid, thread) that made it,
-        #: its removal).
-        self.owned: dict[object, tuple[int, tuple[int, int], Callable[[], object]]] = {}
-
-
-_SCOPE: Final = _Scope()
 #: The order in which resources were made and scopes entered: a scope removes what was made after it began.
 _SERIALS: Final = itertools.count()
 
@@ -119,19 +100,6 @@ def _on_signal(signum: int, _frame: FrameType | None) -> None:
     if _SCOPE.pending is None:
         _SCOPE.pending = signum
     raise Terminated(signum)
-
-
-def _in_main_thread() -> bool:
-    # Python runs signal handlers in the main thread only, and only there may they be installed.
-    return threading.current_thread() is threading.main_thread()
-
-
-def _deliver(signum: int) -> None:
-    """Send the signal caught during the library's work again, now that its cleanup is done (its callers ask
-    only when one was caught: most scopes end with none)."""
-    _SCOPE.pending = None
-    # Its previous handler is back: the default ends the process with it; a handler of the user's runs now.
-    signal.raise_signal(signum)
 
 
 @contextlib.contextmanager
@@ -178,36 +146,6 @@ def ending_on_signals() -> Iterator[None]:
                 signal.signal(signum, previous)
             if _SCOPE.deferrals == 0 and _SCOPE.pending is not None:
                 _deliver(_SCOPE.pending)
-
-
-@contextlib.contextmanager
-def deferring_delivery() -> Iterator[None]:
-    """Hold back the delivery of a signal the library's work caught until the body is done (a front end's own
-    cleanup: the pytest plugin's session teardown and reports); it is delivered when the outermost one ends.
-
-    >>> with deferring_delivery():
-    ...     pending_signal() is None
-    True
-    """
-    if not SIGNALS or not _in_main_thread():
-        yield
-        return
-    _SCOPE.deferrals += 1
-    try:
-        yield
-    finally:
-        _SCOPE.deferrals -= 1
-        if _SCOPE.deferrals == 0 and _SCOPE.depth == 0 and _SCOPE.pending is not None:
-            _deliver(_SCOPE.pending)
-
-
-def pending_signal() -> int | None:
-    """The termination signal caught during the library's work and not delivered again yet, if any.
-
-    >>> pending_signal() is None
-    True
-    """
-    return _SCOPE.pending
 
 
 def _left_to_the_parent(_signum: int, _frame: FrameType | None) -> None:

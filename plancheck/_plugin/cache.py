@@ -9,15 +9,19 @@ from __future__ import annotations
 
 import contextlib
 import os
+import sys
 import weakref
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from .._errors import DocumentFormatError
 from .._redact import Secrets
 
-__all__ = ["DocumentCache", "SessionDocuments", "load_plan_file"]
+if TYPE_CHECKING:
+    import pytest
+
+__all__ = ["DocumentCache", "SessionDocuments", "collected_holders", "load_plan_file", "module_of"]
 
 T = TypeVar("T")
 
@@ -340,6 +344,19 @@ class SessionDocuments:
         self._collect_lingering()
         return self._sources(lingering=True)
 
+    def secrets_of(self, texts: Callable[[], Iterable[str]] | None = None) -> Callable[[], Secrets] | None:
+        """How to get the secrets to scrub ``texts`` of (:meth:`secrets_for`; any text, if None: :meth:`secrets`),
+        or None when there is nothing to scrub.
+
+        >>> SessionDocuments().secrets_of() is None
+        True
+        """
+        if not len(self):
+            return None
+        if texts is None:
+            return self.secrets
+        return lambda: self.secrets_for(texts)
+
     def _collect_lingering(self) -> bool:
         """Free the documents only garbage of finished tests holds (a full collection: costly, so only when it
         matters); False when no document may be such garbage."""
@@ -407,6 +424,40 @@ class SessionDocuments:
 
     def __repr__(self) -> str:
         return f"<plancheck documents: {len(self.plans)} plans, {len(self.states)} states>"
+
+
+def collected_holders(session: pytest.Session) -> Iterator[tuple[str | None, Iterable[object]]]:
+    """What may hold a document made while collecting (see ``SessionDocuments.collected``): each test's
+    parameters and each test module's globals, by module; the globals of the project's other modules."""
+    modules: dict[int, str] = {}
+    for item in session.items:
+        module = getattr(item, "module", None)
+        if module is not None:
+            modules.setdefault(id(module), module_of(item.nodeid))
+        params = getattr(getattr(item, "callspec", None), "params", None)
+        if isinstance(params, dict):
+            yield module_of(item.nodeid), params.values()
+    root = os.path.join(session.config.rootpath, "")
+    for module in list(sys.modules.values()):
+        namespace = getattr(module, "__dict__", None)
+        if not isinstance(namespace, dict):
+            continue
+        if id(module) in modules:
+            yield modules[id(module)], list(namespace.values())
+            continue
+        where = getattr(module, "__file__", None)
+        # The project's helpers and conftest files; installed packages hold no test's documents.
+        if isinstance(where, str) and where.startswith(root) and "site-packages" not in where:
+            yield None, list(namespace.values())
+
+
+def module_of(nodeid: str) -> str:
+    """The file part of a test's node id: the module whose collected documents scrub its reports.
+
+    >>> module_of("tests/test_net.py::test_subnets[a]")
+    'tests/test_net.py'
+    """
+    return nodeid.split("::", 1)[0]
 
 
 def _documents_in(values: Iterable[object], documents: dict[int, Any], depth: int = 3) -> Iterator[int]:

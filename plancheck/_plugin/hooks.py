@@ -7,7 +7,7 @@ never the whole session.
 
 A session that never meets a document (most sessions of a project that has the package installed)
 pays for little more than the listener: the session's documents and the hooks that scrub each test's
-reports (:class:`_Scrubber`) are set up with the first document or secret met, or the first fixture that
+reports (:class:`.scrub.ReportScrubber`) are set up with the first document or secret met, or the first fixture that
 loads one (:func:`_session_documents`). What must see every test from the start is cheap while nothing
 was met: the test ids' scrub runs once per collector, the runner's skips are placed by a look at the
 exception, and the ``TF_ACC`` skips are counted from the terminal's statistics at the session's end.
@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable, Generator, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final, cast
 
@@ -122,12 +122,16 @@ def pytest_configure(config: pytest.Config) -> None:
         config.issue_config_time_warning(pytest.PytestConfigWarning(refusal), stacklevel=2)
     config.stash[_SHOW_SENSITIVE] = show
     if show:
-        config.pluginmanager.register(_Revealer(), "plancheck-revealer")
+        from .scrub import Revealer
+
+        config.pluginmanager.register(Revealer(), "plancheck-revealer")
     config.stash[_SHOW_REFUSED] = refusal is not None
     # Read now, whenever the documents are set up: a bad value is a usage error of the session.
     config.stash[_PLAN_READING] = (terraform_binary(config), allow_errored(config), show_chdir(config))
     if getattr(config.option, "setupshow", False):  # --setup-plan sets it too, before any plugin is configured
-        config.pluginmanager.register(_SetupShowScrubber(config), "plancheck-setup-show-scrubber")
+        from .scrub import SetupShowScrubber
+
+        config.pluginmanager.register(SetupShowScrubber(lambda: _session_secrets(config)), "plancheck-setup-show-scrubber")
     stop_early = config.stash.get(_STOP_LISTENING, None)
     if stop_early is not None:
         stop_early()
@@ -168,7 +172,7 @@ def _listen_for_the_first(config: pytest.Config) -> None:
 
 def _session_documents(config: pytest.Config) -> SessionDocuments:
     """The session's documents, set up with the first document or secret it meets or the first fixture that
-    loads one, and with them the scrub of every report from then on (:class:`_Scrubber`).
+    loads one, and with them the scrub of every report from then on (:class:`.scrub.ReportScrubber`).
 
     Set up while a test runs (its body loaded a plan), they know it as the running test: what it made is
     its own, and its reports still to come (this phase's, its teardown's, its JUnit test case) are scrubbed.
@@ -180,16 +184,19 @@ def _session_documents(config: pytest.Config) -> SessionDocuments:
 
     terraform, errored, chdir = config.stash[_PLAN_READING]
     documents = config.stash[_DOCUMENTS] = SessionDocuments(terraform, allow_errored=errored, chdir=chdir)
-    if not config.stash.get(_SHOW_SENSITIVE, False):
+    show = config.stash.get(_SHOW_SENSITIVE, False)
+    if not show:
         from .._documents.met import listen
 
         stop = config.stash.get(_STOP_LISTENING, None)
         if stop is not None:
             stop()
         config.stash[_STOP_LISTENING] = listen(documents.met)
-    scrubber = _Scrubber(config)
+    from .scrub import ReportScrubber
+
+    scrubber = ReportScrubber(config, documents, show=show)
     config.pluginmanager.register(scrubber, "plancheck-scrubber")
-    scrubber.join(documents)
+    scrubber.join(running=config.stash.get(_RUNNING, False))
     return documents
 
 
@@ -198,7 +205,7 @@ def _defer_termination(config: pytest.Config) -> None:
     delivered again (ending pytest with it) only after the session's teardown and reports, at unconfigure."""
     from contextlib import ExitStack
 
-    from .._loading.lifecycle import deferring_delivery
+    from .._loading.delivery import deferring_delivery  # not the lifecycle: nothing started yet
 
     stack = ExitStack()
     stack.enter_context(deferring_delivery())
@@ -268,7 +275,9 @@ def pytest_runtestloop(session: pytest.Session) -> bool | None:
     session.config.stash[_RUNNING] = True
     documents = session.config.stash.get(_DOCUMENTS, None)
     if documents is not None:
-        documents.collected(_collected_holders(session))
+        from .cache import collected_holders
+
+        documents.collected(collected_holders(session))
     if not replaces_tests(session.config):
         return None
     from .sweep import destroy_leftovers, sweep  # and the runner: only a session that sweeps pays for them
@@ -347,19 +356,6 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
         terminalreporter.write_line(line, yellow=True)
 
 
-class _Revealer:
-    """Registered by ``pytest_configure`` only under ``--tf-show-sensitive`` (and not in CI): every other
-    session runs no wrapper around each test for it."""
-
-    @pytest.hookimpl(wrapper=True)
-    def pytest_runtest_protocol(self, item: pytest.Item) -> Generator[None, object, object]:
-        """Reveal secrets while the test runs and is reported."""
-        from .._redact import revealing_sensitive
-
-        with revealing_sensitive():
-            return (yield)
-
-
 @pytest.hookimpl(wrapper=True)
 def pytest_pyfunc_call(pyfuncitem: pytest.Function) -> Generator[None, object, object]:
     """Verify the checks still queued on ``plan_checks`` once the test function has returned.
@@ -413,63 +409,13 @@ def _fail_interrupted(item: pytest.Function, exc: KeyboardInterrupt) -> None:
     pytest.fail(f"{check}: raised KeyboardInterrupt (the session stops after this test)", pytrace=False)
 
 
-def _collected_holders(session: pytest.Session) -> Iterator[tuple[str | None, Iterable[object]]]:
-    """What may hold a document made while collecting (see ``SessionDocuments.collected``): each test's
-    parameters and each test module's globals, by module; the globals of the project's other modules."""
-    modules: dict[int, str] = {}
-    for item in session.items:
-        module = getattr(item, "module", None)
-        if module is not None:
-            modules.setdefault(id(module), _module_of(item.nodeid))
-        params = getattr(getattr(item, "callspec", None), "params", None)
-        if isinstance(params, dict):
-            yield _module_of(item.nodeid), params.values()
-    root = os.path.join(session.config.rootpath, "")
-    for module in list(sys.modules.values()):
-        namespace = getattr(module, "__dict__", None)
-        if not isinstance(namespace, dict):
-            continue
-        if id(module) in modules:
-            yield modules[id(module)], list(namespace.values())
-            continue
-        where = getattr(module, "__file__", None)
-        # The project's helpers and conftest files; installed packages hold no test's documents.
-        if isinstance(where, str) and where.startswith(root) and "site-packages" not in where:
-            yield None, list(namespace.values())
-
-
-def _junit_texts(reporters: list[Any], properties: list[tuple[str, object]]) -> Iterable[str]:
-    # Imported only when there are secrets: a plain session imports no scrubbing.
-    from .scrub import junit_texts
-
-    return junit_texts(reporters, properties)
-
-
-def _module_of(nodeid: str) -> str:
-    """The file part of a test's node id: the module whose collected documents scrub its reports."""
-    return nodeid.split("::", 1)[0]
-
-
-def _junit_writer(config: pytest.Config) -> Any:
-    """pytest's JUnit writer (``--junitxml``), or None."""
-    try:
-        from _pytest.junitxml import xml_key
-    except ImportError:  # pytest moved its JUnit writer: the reports in it are scrubbed all the same
-        return None
-    return config.stash.get(xml_key, None)
-
-
 def _session_secrets(config: pytest.Config, texts: Callable[[], Iterable[str]] | None = None) -> Callable[[], Secrets] | None:
     """How to get the secrets to scrub ``texts`` of (any text, if None), or None when there is nothing to
     scrub (or revealing is on)."""
     if config.stash.get(_SHOW_SENSITIVE, False):
         return None
     documents = config.stash.get(_DOCUMENTS, None)
-    if documents is None or not len(documents):
-        return None
-    if texts is None:
-        return documents.secrets
-    return lambda: documents.secrets_for(texts)
+    return None if documents is None else documents.secrets_of(texts)
 
 
 def _scrub_of(config: pytest.Config) -> Callable[[str], str] | None:
@@ -491,241 +437,6 @@ def _written(config: pytest.Config) -> Callable[[str], str]:
         return scrub_text(text, _session_secrets(config))
 
     return scrub
-
-
-class _Scrubber:
-    """The report and warning hooks, bound to one session's config, registered with the session's documents
-    (:func:`_session_documents`: the first document or secret met, or the first fixture that loads one).
-
-    Every report is scrubbed once, as soon as it is made, also of passing tests (``-rA`` and JUnit
-    show what they printed); reports made without ``pytest_runtest_makereport`` (subtests) are
-    scrubbed when logged, before the terminal, JUnit or xdist see them; warnings before the warnings
-    summary stores them.
-    """
-
-    def __init__(self, config: pytest.Config) -> None:
-        self.config = config
-        # makereport is followed at once by logreport of the same report: one scrub is enough.
-        self._scrubbed: object = None
-        #: The names and paths the running test's check failures trusted: its JUnit element is scrubbed trusting them.
-        self._trusted: set[str] = set()
-        #: How many JUnit test cases and suite properties there were when the running test began.
-        self._junit_from = (0, 0)
-        #: The JUnit test cases scrubbed of their test's secrets when it ended (by id: the writer holds them).
-        self._junit_done: set[int] = set()
-
-    def join(self, documents: SessionDocuments) -> None:
-        """Registered while the session runs: take it up where it is.
-
-        In a test (pytest names it in ``PYTEST_CURRENT_TEST`` from its setup to its teardown; before the tests run,
-        the variable may be a parent session's), what is met from
-        now on is that test's, and its JUnit test case (made with its first report) is scrubbed as it ends; its
-        suite properties are told from earlier tests' by nothing, so all recorded so far are scrubbed with them.
-        Outside a test, documents are met while collecting, placed when collection is over. The live log and
-        log file are scrubbed from now on. (The warnings hook is historic: registered, it was given the warnings
-        recorded so far, with no document yet to scrub them of, as they were when recorded.)
-        """
-        current = os.environ.get("PYTEST_CURRENT_TEST") if self.config.stash.get(_RUNNING, False) else None
-        if current is not None:
-            nodeid = current.rsplit(" (", 1)[0]
-            documents.begin_test(_module_of(nodeid))
-            log_xml = _junit_writer(self.config)
-            if log_xml is not None:
-                ordered = log_xml.node_reporters_ordered
-                # A reporter's id is the node id, as text or (pytest 9) a NodeId that writes as it.
-                first = next((i for i, reporter in enumerate(ordered) if str(getattr(reporter, "id", "")) == nodeid), len(ordered))
-                self._junit_from = (first, 0)
-        self._scrub_logging()
-
-    def _scrub(self, report: Any, excinfo: Any = None) -> None:
-        def texts() -> Iterable[str]:
-            # Imported only when there are secrets: a plain session imports no scrubbing.
-            from .scrub import report_texts
-
-            return report_texts(report)
-
-        secrets = _session_secrets(self.config, texts)
-        if secrets is not None:
-            from .scrub import scrub_report_or_withhold
-
-            # A check's failure trusts its configuration names and given paths: this scrub keeps them too.
-            trusted = getattr(getattr(excinfo, "value", None), "trusted", ())
-            if isinstance(trusted, tuple) and trusted:
-                self._trusted.update(text for text in trusted if isinstance(text, str))
-                collect = secrets
-                secrets = lambda: collect().trusting(trusted)  # noqa: E731 (collected inside the guard below)
-            scrub_report_or_withhold(report, secrets)
-        self._scrubbed = report
-
-    @pytest.hookimpl(wrapper=True)
-    def pytest_runtest_makereport(self, item: pytest.Item, call: pytest.CallInfo[None]) -> Generator[None, Any, Any]:
-        """Scrub the secrets of every document and acceptance test of this session (the runner's skip placed at the test)."""
-        report = yield
-        self._scrub(report, call.excinfo)
-        return report
-
-    @pytest.hookimpl(tryfirst=True)
-    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
-        """Scrub a report that did not pass through makereport before anyone shows or sends it."""
-        if report is not self._scrubbed:
-            self._scrub(report)
-
-    @pytest.hookimpl(tryfirst=True)
-    def pytest_collectreport(self, report: pytest.CollectReport) -> None:
-        """Scrub a collection report (a module that failed to import) before anyone shows it."""
-        self._scrub(report)
-
-    @pytest.hookimpl(tryfirst=True)
-    def pytest_sessionstart(self) -> None:
-        """Scrub what pytest's logging writes itself: live logs (``--log-cli-level``) and ``--log-file``."""
-        self._scrub_logging()
-
-    def _scrub_logging(self) -> None:
-        """Give pytest's live log and log file handlers a scrubbing formatter, once (none before it is configured)."""
-        logging_plugin = self.config.pluginmanager.get_plugin("logging-plugin")
-        if logging_plugin is None or self.config.stash.get(_SHOW_SENSITIVE, False):
-            return
-        import logging
-        import os
-
-        live = not isinstance(getattr(logging_plugin, "log_cli_handler", None), logging.NullHandler)
-        to_file = getattr(getattr(logging_plugin, "log_file_handler", None), "baseFilename", os.devnull) != os.devnull
-        if not live and not to_file:
-            return  # neither writes anything (and a plain session imports no scrubbing)
-        from .scrub import ScrubbingFormatter
-
-        def secrets() -> Secrets | None:
-            found = _session_secrets(self.config)
-            return None if found is None else found()
-
-        for name in ("log_cli_handler", "log_file_handler"):
-            handler = getattr(logging_plugin, name, None)
-            if handler is not None and not isinstance(handler.formatter, ScrubbingFormatter):
-                handler.setFormatter(ScrubbingFormatter(handler.formatter, secrets))
-
-    @pytest.hookimpl(tryfirst=True)
-    def pytest_sessionfinish(self) -> None:
-        """Scrub the rest of the JUnit XML before pytest writes it: the suite's properties and the test cases no
-        test's end scrubbed (what tests recorded into it themselves included), of the secrets lasting till now."""
-        documents = self.config.stash.get(_DOCUMENTS, None)
-        if documents is not None:
-            documents.end_test()  # a test that met the session's first document ran with no wrapper to end it
-        log_xml = _junit_writer(self.config)
-        if log_xml is None:
-            return
-        rest = [reporter for reporter in log_xml.node_reporters_ordered if id(reporter) not in self._junit_done]
-        secrets = _session_secrets(self.config, lambda: _junit_texts(rest, log_xml.global_properties))
-        if secrets is None:
-            return
-        from .scrub import WITHHELD, scrub_junit
-
-        try:
-            scrub_junit(log_xml, secrets(), reporters=rest)
-        except Exception as exc:  # never end the session from a hook; nothing is written unscrubbed
-            log_xml.node_reporters_ordered[:] = []
-            log_xml.global_properties[:] = [("plancheck", WITHHELD.format(problem=type(exc).__name__))]
-
-    @pytest.hookimpl(tryfirst=True)
-    def pytest_runtest_logstart(self, nodeid: str) -> None:
-        """A test begins: what it makes and finds is its own, the source of its reports' scrub."""
-        documents = self.config.stash.get(_DOCUMENTS, None)
-        if documents is not None:
-            documents.begin_test(_module_of(nodeid))
-        self._trusted = set()
-        log_xml = _junit_writer(self.config)
-        if log_xml is not None:
-            self._junit_from = (len(log_xml.node_reporters_ordered), len(log_xml.global_properties))
-
-    def pytest_runtest_logfinish(self) -> None:
-        """The test's reports are out: scrub its JUnit test case of its secrets now."""
-        self._scrub_junit_of_test()
-
-    @pytest.hookimpl(wrapper=True, tryfirst=True)
-    def pytest_runtest_protocol(self, item: pytest.Item) -> Generator[None, object, object]:
-        """Let go of what the test made once pytest has recorded its warnings too, not when its reports are out.
-
-        pytest's warnings plugin records what the test warned as its protocol ends, after the last report
-        (this wrapper, registered after it, encloses it): a test that warned a value of a plan it loaded itself
-        had it in clear in the warnings summary, its secrets let go by then.
-        """
-        try:
-            return (yield)
-        finally:
-            documents = self.config.stash.get(_DOCUMENTS, None)
-            if documents is not None:
-                documents.end_test()
-
-    def _scrub_junit_of_test(self) -> None:
-        """Scrub what the test wrote into the JUnit writer itself (``record_xml_attribute``,
-        ``record_testsuite_property``) while its secrets are known: the file is written at the session's
-        end, when they are not any more. Its reports reached the writer scrubbed already."""
-        log_xml = _junit_writer(self.config)
-        if log_xml is None:
-            return
-        cases, properties = self._junit_from
-        # A finalized test case hands out the one element written; one not finalized yet is left to the session's end.
-        mine = [reporter for reporter in log_xml.node_reporters_ordered[cases:] if "to_xml" in vars(reporter)]
-        secrets = _session_secrets(self.config, lambda: _junit_texts(mine, log_xml.global_properties[properties:]))
-        if secrets is None:
-            return
-        from .scrub import WITHHELD, scrub_junit
-
-        try:
-            scrub_junit(log_xml, secrets().trusting(self._trusted), reporters=mine, properties_from=properties)
-        except Exception as exc:  # never end the session from a hook; the test's cases are not written unscrubbed
-            withheld = {id(reporter) for reporter in mine}
-            log_xml.node_reporters_ordered[:] = [r for r in log_xml.node_reporters_ordered if id(r) not in withheld]
-            del log_xml.global_properties[properties:]
-            log_xml.global_properties.append(("plancheck", WITHHELD.format(problem=type(exc).__name__)))
-            return
-        self._junit_done.update(id(reporter) for reporter in mine)
-
-    @pytest.hookimpl(trylast=True)
-    def pytest_keyboard_interrupt(self) -> None:
-        """Scrub what the terminal keeps of the exception that ended the session (``pytest.exit``, a test's
-        ``KeyboardInterrupt``): it writes its line (and, with ``--fulltrace``, its traceback) through no report."""
-        reporter = self.config.pluginmanager.get_plugin("terminalreporter")
-        excrepr = getattr(reporter, "_keyboardinterrupt_memo", None)
-        secrets = _session_secrets(self.config) if excrepr is not None else None
-        if secrets is not None:
-            from .scrub import scrub_interrupt
-
-            scrub_interrupt(excrepr, secrets)
-
-    @pytest.hookimpl(tryfirst=True)
-    def pytest_warning_recorded(self, warning_message: Any) -> None:
-        """Scrub a warning before pytest's warnings summary stores it."""
-        secrets = _session_secrets(self.config, lambda: [str(warning_message.message)])
-        if secrets is not None:
-            from .scrub import scrub_warning
-
-            scrub_warning(warning_message, secrets)
-
-
-class _SetupShowScrubber:
-    """Registered by ``pytest_configure`` only with ``--setup-show`` (``--setup-plan``): every other session runs
-    no wrapper around each fixture's setup for it."""
-
-    def __init__(self, config: pytest.Config) -> None:
-        self.config = config
-
-    @pytest.hookimpl(wrapper=True, tryfirst=True)
-    def pytest_fixture_setup(self, fixturedef: Any, request: Any) -> Generator[None, object, object]:
-        """``--setup-show`` writes a fixture's parameter beside its setup and teardown, through no report: one that
-        shows a secret is written scrubbed (pytest writes what the fixture's ids make of it, set for the setup)."""
-        secrets = _session_secrets(self.config) if hasattr(request, "param") else None
-        if secrets is None:
-            return (yield)
-        from .scrub import shown_param
-
-        shown = shown_param(fixturedef, request, secrets)
-        if shown is None:
-            return (yield)
-        ids, fixturedef.ids = fixturedef.ids, shown
-        try:
-            return (yield)  # pytest's --setup-show wrapper, inside this one, writes the parameter as it ends
-        finally:
-            fixturedef.ids = ids
 
 
 # A second implementation of the hook in this module, named apart (pluggy's specname): registering an object of

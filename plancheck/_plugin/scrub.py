@@ -5,6 +5,10 @@ out of a plan (``tf_plan.resource_change(...).change.after["password"]``) and as
 it, print it, or hold it in a local variable that ``--showlocals`` prints. So before a
 report leaves the test (for the terminal, JUnit XML, or an xdist controller), any text
 in it that contains a secret of a plan or state loaded by the plugin is scrubbed.
+
+The hooks that do it live here too: :class:`ReportScrubber`, registered with the session's first document or
+secret, :class:`SetupShowScrubber` with ``--setup-show``, and :class:`Revealer`, which reveals instead under
+``--tf-show-sensitive``; a session that meets no document imports none of it (#34).
 """
 
 from __future__ import annotations
@@ -13,15 +17,25 @@ import contextlib
 import dataclasses
 import itertools
 import logging
+import os
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator
-from typing import Any, Final, cast
+from collections.abc import Callable, Generator, Iterable, Iterator
+from typing import TYPE_CHECKING, Any, Final, cast
 
-from .._redact import Secrets
+import pytest
+
+from .._redact import Secrets, revealing_sensitive
+from .cache import module_of
+
+if TYPE_CHECKING:
+    from .cache import SessionDocuments
 
 __all__ = [
     "WITHHELD",
+    "ReportScrubber",
+    "Revealer",
     "ScrubbingFormatter",
+    "SetupShowScrubber",
     "junit_texts",
     "report_texts",
     "scrub_interrupt",
@@ -570,3 +584,237 @@ def scrub_junit(log_xml: Any, secrets: Secrets, *, reporters: Iterable[Any] | No
                 node.text = scrub(node.text)
             if isinstance(node.tail, str):
                 node.tail = scrub(node.tail)
+
+
+def _junit_writer(config: pytest.Config) -> Any:
+    """pytest's JUnit writer (``--junitxml``), or None."""
+    try:
+        from _pytest.junitxml import xml_key
+    except ImportError:  # pytest moved its JUnit writer: the reports in it are scrubbed all the same
+        return None
+    return config.stash.get(xml_key, None)
+
+
+class ReportScrubber:
+    """The report and warning hooks, bound to one session's config and documents, registered with them (the
+    plugin's ``_session_documents``: the first document or secret met, or the first fixture that loads one).
+
+    Every report is scrubbed once, as soon as it is made, also of passing tests (``-rA`` and JUnit
+    show what they printed); reports made without ``pytest_runtest_makereport`` (subtests) are
+    scrubbed when logged, before the terminal, JUnit or xdist see them; warnings before the warnings
+    summary stores them.
+    """
+
+    def __init__(self, config: pytest.Config, documents: SessionDocuments, *, show: bool) -> None:
+        self.config = config
+        self.documents = documents
+        #: ``--tf-show-sensitive`` (not in CI): nothing is scrubbed.
+        self.show = show
+        # makereport is followed at once by logreport of the same report: one scrub is enough.
+        self._scrubbed: object = None
+        #: The names and paths the running test's check failures trusted: its JUnit element is scrubbed trusting them.
+        self._trusted: set[str] = set()
+        #: How many JUnit test cases and suite properties there were when the running test began.
+        self._junit_from = (0, 0)
+        #: The JUnit test cases scrubbed of their test's secrets when it ended (by id: the writer holds them).
+        self._junit_done: set[int] = set()
+
+    def join(self, *, running: bool) -> None:
+        """Registered while the session runs: take it up where it is.
+
+        In a test (pytest names it in ``PYTEST_CURRENT_TEST`` from its setup to its teardown; before the tests run,
+        the variable may be a parent session's), what is met from
+        now on is that test's, and its JUnit test case (made with its first report) is scrubbed as it ends; its
+        suite properties are told from earlier tests' by nothing, so all recorded so far are scrubbed with them.
+        Outside a test, documents are met while collecting, placed when collection is over. The live log and
+        log file are scrubbed from now on. (The warnings hook is historic: registered, it was given the warnings
+        recorded so far, with no document yet to scrub them of, as they were when recorded.)
+        """
+        current = os.environ.get("PYTEST_CURRENT_TEST") if running else None
+        if current is not None:
+            nodeid = current.rsplit(" (", 1)[0]
+            self.documents.begin_test(module_of(nodeid))
+            log_xml = _junit_writer(self.config)
+            if log_xml is not None:
+                ordered = log_xml.node_reporters_ordered
+                # A reporter's id is the node id, as text or (pytest 9) a NodeId that writes as it.
+                first = next((i for i, reporter in enumerate(ordered) if str(getattr(reporter, "id", "")) == nodeid), len(ordered))
+                self._junit_from = (first, 0)
+        self._scrub_logging()
+
+    def _secrets(self, texts: Callable[[], Iterable[str]] | None = None) -> Callable[[], Secrets] | None:
+        """How to get the secrets to scrub ``texts`` of (any text, if None), or None: nothing to scrub."""
+        return None if self.show else self.documents.secrets_of(texts)
+
+    def _scrub(self, report: Any, excinfo: Any = None) -> None:
+        secrets = self._secrets(lambda: report_texts(report))
+        if secrets is not None:
+            # A check's failure trusts its configuration names and given paths: this scrub keeps them too.
+            trusted = getattr(getattr(excinfo, "value", None), "trusted", ())
+            if isinstance(trusted, tuple) and trusted:
+                self._trusted.update(text for text in trusted if isinstance(text, str))
+                collect = secrets
+                secrets = lambda: collect().trusting(trusted)  # noqa: E731 (collected inside the guard below)
+            scrub_report_or_withhold(report, secrets)
+        self._scrubbed = report
+
+    @pytest.hookimpl(wrapper=True)
+    def pytest_runtest_makereport(self, item: pytest.Item, call: pytest.CallInfo[None]) -> Generator[None, Any, Any]:
+        """Scrub the secrets of every document and acceptance test of this session (the runner's skip placed at the test)."""
+        report = yield
+        self._scrub(report, call.excinfo)
+        return report
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        """Scrub a report that did not pass through makereport before anyone shows or sends it."""
+        if report is not self._scrubbed:
+            self._scrub(report)
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_collectreport(self, report: pytest.CollectReport) -> None:
+        """Scrub a collection report (a module that failed to import) before anyone shows it."""
+        self._scrub(report)
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_sessionstart(self) -> None:
+        """Scrub what pytest's logging writes itself: live logs (``--log-cli-level``) and ``--log-file``."""
+        self._scrub_logging()
+
+    def _scrub_logging(self) -> None:
+        """Give pytest's live log and log file handlers a scrubbing formatter, once (none before it is configured)."""
+        logging_plugin = self.config.pluginmanager.get_plugin("logging-plugin")
+        if logging_plugin is None or self.show:
+            return
+        live = not isinstance(getattr(logging_plugin, "log_cli_handler", None), logging.NullHandler)
+        to_file = getattr(getattr(logging_plugin, "log_file_handler", None), "baseFilename", os.devnull) != os.devnull
+        if not live and not to_file:
+            return  # neither writes anything
+        def secrets() -> Secrets | None:
+            found = self._secrets()
+            return None if found is None else found()
+
+        for name in ("log_cli_handler", "log_file_handler"):
+            handler = getattr(logging_plugin, name, None)
+            if handler is not None and not isinstance(handler.formatter, ScrubbingFormatter):
+                handler.setFormatter(ScrubbingFormatter(handler.formatter, secrets))
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_sessionfinish(self) -> None:
+        """Scrub the rest of the JUnit XML before pytest writes it: the suite's properties and the test cases no
+        test's end scrubbed (what tests recorded into it themselves included), of the secrets lasting till now."""
+        self.documents.end_test()  # a test that met the session's first document ran with no wrapper to end it
+        log_xml = _junit_writer(self.config)
+        if log_xml is None:
+            return
+        rest = [reporter for reporter in log_xml.node_reporters_ordered if id(reporter) not in self._junit_done]
+        secrets = self._secrets(lambda: junit_texts(rest, log_xml.global_properties))
+        if secrets is None:
+            return
+        try:
+            scrub_junit(log_xml, secrets(), reporters=rest)
+        except Exception as exc:  # never end the session from a hook; nothing is written unscrubbed
+            log_xml.node_reporters_ordered[:] = []
+            log_xml.global_properties[:] = [("plancheck", WITHHELD.format(problem=type(exc).__name__))]
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_runtest_logstart(self, nodeid: str) -> None:
+        """A test begins: what it makes and finds is its own, the source of its reports' scrub."""
+        self.documents.begin_test(module_of(nodeid))
+        self._trusted = set()
+        log_xml = _junit_writer(self.config)
+        if log_xml is not None:
+            self._junit_from = (len(log_xml.node_reporters_ordered), len(log_xml.global_properties))
+
+    def pytest_runtest_logfinish(self) -> None:
+        """The test's reports are out: scrub its JUnit test case of its secrets now."""
+        self._scrub_junit_of_test()
+
+    @pytest.hookimpl(wrapper=True, tryfirst=True)
+    def pytest_runtest_protocol(self, item: pytest.Item) -> Generator[None, object, object]:
+        """Let go of what the test made once pytest has recorded its warnings too, not when its reports are out.
+
+        pytest's warnings plugin records what the test warned as its protocol ends, after the last report
+        (this wrapper, registered after it, encloses it): a test that warned a value of a plan it loaded itself
+        had it in clear in the warnings summary, its secrets let go by then.
+        """
+        try:
+            return (yield)
+        finally:
+            self.documents.end_test()
+
+    def _scrub_junit_of_test(self) -> None:
+        """Scrub what the test wrote into the JUnit writer itself (``record_xml_attribute``,
+        ``record_testsuite_property``) while its secrets are known: the file is written at the session's
+        end, when they are not any more. Its reports reached the writer scrubbed already."""
+        log_xml = _junit_writer(self.config)
+        if log_xml is None:
+            return
+        cases, properties = self._junit_from
+        # A finalized test case hands out the one element written; one not finalized yet is left to the session's end.
+        mine = [reporter for reporter in log_xml.node_reporters_ordered[cases:] if "to_xml" in vars(reporter)]
+        secrets = self._secrets(lambda: junit_texts(mine, log_xml.global_properties[properties:]))
+        if secrets is None:
+            return
+        try:
+            scrub_junit(log_xml, secrets().trusting(self._trusted), reporters=mine, properties_from=properties)
+        except Exception as exc:  # never end the session from a hook; the test's cases are not written unscrubbed
+            withheld = {id(reporter) for reporter in mine}
+            log_xml.node_reporters_ordered[:] = [r for r in log_xml.node_reporters_ordered if id(r) not in withheld]
+            del log_xml.global_properties[properties:]
+            log_xml.global_properties.append(("plancheck", WITHHELD.format(problem=type(exc).__name__)))
+            return
+        self._junit_done.update(id(reporter) for reporter in mine)
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_keyboard_interrupt(self) -> None:
+        """Scrub what the terminal keeps of the exception that ended the session (``pytest.exit``, a test's
+        ``KeyboardInterrupt``): it writes its line (and, with ``--fulltrace``, its traceback) through no report."""
+        reporter = self.config.pluginmanager.get_plugin("terminalreporter")
+        excrepr = getattr(reporter, "_keyboardinterrupt_memo", None)
+        secrets = self._secrets() if excrepr is not None else None
+        if secrets is not None:
+            scrub_interrupt(excrepr, secrets)
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_warning_recorded(self, warning_message: Any) -> None:
+        """Scrub a warning before pytest's warnings summary stores it."""
+        secrets = self._secrets(lambda: [str(warning_message.message)])
+        if secrets is not None:
+            scrub_warning(warning_message, secrets)
+
+
+class SetupShowScrubber:
+    """Registered by the plugin's ``pytest_configure`` only with ``--setup-show`` (``--setup-plan``): every other
+    session runs no wrapper around each fixture's setup for it."""
+
+    def __init__(self, secrets: Callable[[], Callable[[], Secrets] | None]) -> None:
+        #: How to get the session's secrets as they are when a fixture is set up (None: nothing to scrub).
+        self.secrets = secrets
+
+    @pytest.hookimpl(wrapper=True, tryfirst=True)
+    def pytest_fixture_setup(self, fixturedef: Any, request: Any) -> Generator[None, object, object]:
+        """``--setup-show`` writes a fixture's parameter beside its setup and teardown, through no report: one that
+        shows a secret is written scrubbed (pytest writes what the fixture's ids make of it, set for the setup)."""
+        secrets = self.secrets() if hasattr(request, "param") else None
+        if secrets is None:
+            return (yield)
+        shown = shown_param(fixturedef, request, secrets)
+        if shown is None:
+            return (yield)
+        ids, fixturedef.ids = fixturedef.ids, shown
+        try:
+            return (yield)  # pytest's --setup-show wrapper, inside this one, writes the parameter as it ends
+        finally:
+            fixturedef.ids = ids
+
+
+class Revealer:
+    """Registered by the plugin's ``pytest_configure`` only under ``--tf-show-sensitive`` (and not in CI): every
+    other session runs no wrapper around each test for it."""
+
+    @pytest.hookimpl(wrapper=True)
+    def pytest_runtest_protocol(self, item: pytest.Item) -> Generator[None, object, object]:
+        """Reveal secrets while the test runs and is reported."""
+        with revealing_sensitive():
+            return (yield)
