@@ -539,15 +539,16 @@ def targets(check: object, document: object) -> list[tuple[str, str, str | None]
     if "paths" in names:
         texts.extend(p.to_text() for p in getattr(check, "paths", ()) if hasattr(p, "to_text"))
     texts = texts or [None]
-    addressed: list[tuple[str, str]] = []
+    found: list[tuple[str, str, str | None]] = []
     if isinstance(check, _OUTPUT_FIELDS):
-        addressed.append(("output", check.name))
+        found.extend(("output", check.name, text) for text in texts)
     elif "address" in names and isinstance(address := getattr(check, "address", None), str):
-        addressed.append(("resource", address))
+        found.extend(("resource", address, text) for text in texts)
     selector = getattr(check, "selector", None) if "selector" in names else None
     if isinstance(selector, Resources) and isinstance(document, Plan):
-        addressed.extend(("resource", change.address) for change in selector.select(document))
-    return [(kind, address, text) for kind, address in addressed for text in texts]
+        # A selection is most of a session's targets (every resource it selects, in every plan): each made once.
+        found.extend(("resource", change.address, text) for change in selector.select(document) for text in texts)
+    return found
 
 
 def _planned(plan: Plan, walked: _Walked) -> set[str]:
@@ -576,19 +577,28 @@ def _planned(plan: Plan, walked: _Walked) -> set[str]:
             continue
         module_path = config_address(str(module.get("address") or ""))
         instances.add(module_path)
-        # A managed resource has its resource change.
-        for resource in [r for r in _list(module.get("resources")) if r.get("mode") == "data"]:
-            item = _resource(resource, module_path, paths.get(module_path))
-            if item is not None:
-                item.planned = True
+        # A managed resource has its resource change: only the data sources are read, in one pass over the list.
+        resources = module.get("resources")
+        if isinstance(resources, list):
+            for resource in resources:
+                if (type(resource) is dict or isinstance(resource, Mapping)) and resource.get("mode") == "data":
+                    item = _resource(resource, module_path, paths.get(module_path))
+                    if item is not None:
+                        item.planned = True
         pending.extend(_list(module.get("child_modules")))
     root = paths.get("")
     outputs = plan.raw.get("output_changes")
-    if root is not None and isinstance(outputs, Mapping):
+    # The output names of the last plan read with this walk, each of which found its item, find the same items again
+    # (marked planned then).
+    if root is not None and isinstance(outputs, Mapping) and not _equal(walked.outputs, outputs.keys()):
+        complete = True
         for name in outputs:
             found = root[0].items.get(f"output.{name}")
+            if found is None or not isinstance(name, str):  # a name that is not a string may equal one that is
+                complete = False
             if found is not None:
                 found.planned = True
+        walked.outputs = frozenset(outputs) if complete else None
     _complete(instances, paths)
     return instances
 
@@ -644,7 +654,7 @@ class _Walked:
     with it recorded that reading another would record again. An item, once found, is the same item for as long as
     the walk is kept (items are never replaced; a merge forgets the walks)."""
 
-    __slots__ = ("asserted", "changes", "checks", "config", "instances", "paths")
+    __slots__ = ("asserted", "changes", "checks", "config", "instances", "outputs", "paths")
 
     def __init__(self, config: Mapping[str, Any], paths: dict[str, _Seen]) -> None:
         self.config = config
@@ -658,6 +668,8 @@ class _Walked:
         #: The last resource changes recorded (what :func:`_read_changes` reads of them), each of which found its
         #: item, and the module paths they planned an instance of.
         self.changes: tuple[list[tuple[Any, ...]], frozenset[str]] | None = None
+        #: The root output names of the last plan whose output changes were recorded, each of which found its item.
+        self.outputs: frozenset[str] | None = None
 
 
 def _copied(value: Any) -> tuple[Any] | None:
