@@ -58,10 +58,12 @@ _ACTION_NAMES: Final = {
     ("delete", "create"): "replace", ("create", "delete"): "replace", ("forget",): "forget",
 }
 _CHECK_KINDS: Final = {"var": "var.", "output_value": "output.", "check": "check."}
+# The patterns below are compiled on first use (re's cache), not on import: most sessions never use them, and
+# compiling one costs what reading a few plans does.
 #: A module path followed by a dot: what may come before an item's module-relative address.
-_MODULE_PATH: Final = re.compile(r"^(?:module\.[^.]+\.)+$")
+_MODULE_PATH: Final = r"^(?:module\.[^.]+\.)+$"
 #: The module path an item's address starts with, followed by a dot.
-_MODULE_PREFIX: Final = re.compile(r"^((?:module\.[^.]+\.)*module\.[^.]+)\.")
+_MODULE_PREFIX: Final = r"^((?:module\.[^.]+\.)*module\.[^.]+)\."
 #: A module path of one plan: its module's data, its configuration, and the addresses it declares there.
 _Seen = tuple["ModuleData", Mapping[str, Any], set[str]]
 
@@ -251,7 +253,7 @@ class CoverageData:
             module = self.module(_relative(module_dir, rootdir))
             items = [
                 item for name, item in module.items.items()
-                if (name == address or (name.endswith("." + address) and _MODULE_PATH.match(name[:-len(address)])))
+                if (name == address or (name.endswith("." + address) and re.match(_MODULE_PATH, name[:-len(address)])))
                 and condition in item.conditions
             ]
             if len(items) == 1:
@@ -717,7 +719,7 @@ def _asserted(kind: str, address: str, paths: Mapping[str, _Seen]) -> ItemData |
         return root[0].items.get(f"output.{address}") if root is not None else None
     full = config_address(address)
     module_path = ""
-    match = _MODULE_PREFIX.match(full)
+    match = re.match(_MODULE_PREFIX, full) if full.startswith("module.") else None
     if match is not None:
         module_path = match.group(1)
     found = paths.get(module_path)
@@ -787,15 +789,15 @@ def _expect(value: Any, kind: type, where: str, expected: str, source: str | Non
 
 
 #: A condition's key as the data writes it: its kind and its index among the item's conditions of that kind.
-_CONDITION_KEY: Final = (re.compile(r"[a-z]+:(?:0|[1-9][0-9]{0,17})"), 'a condition such as "validation:0"')
+_CONDITION_KEY: Final = (r"[a-z]+:(?:0|[1-9][0-9]{0,17})", 'a condition such as "validation:0"')
 
 
-def _strings(value: Any, where: str, source: str | None, form: tuple[re.Pattern[str], str] | None = None) -> list[str]:
+def _strings(value: Any, where: str, source: str | None, form: tuple[str, str] | None = None) -> list[str]:
     """The strings of a list, each of ``form`` when given: (its pattern, what it is called)."""
     items = _expect(value, list, where, "a list of strings", source)
     for i, item in enumerate(items):
         _expect(item, str, f"{where}[{i}]", "a string", source)
-        if form is not None and form[0].fullmatch(item) is None:
+        if form is not None and re.fullmatch(form[0], item) is None:
             raise CoverageDataError(f"{where}[{i}]", form[1], found=_shown(item), source=source)
     return list(items)
 
