@@ -369,6 +369,7 @@ _TARGETS = [("resource", "terraform_data.app", "input"), ("resource", "module.ne
     pytest.param(["orphan", "other-root", "orphan"], id="an-item-another-root-declares-later"),
     pytest.param(["web", "actions-changed-in-place", "web"], id="the-changes-changed-in-place"),
     pytest.param(["web", "checks-changed-in-place", "web"], id="the-checks-changed-in-place"),
+    pytest.param(["web", "outputs-renamed-in-place", "outputs-renamed-in-place"], id="the-output-names-changed-in-place"),
     pytest.param(["web", "raising", "raising", "web"], id="a-value-whose-equality-raises"),
 ])
 def test_plans_read_as_without_what_the_walks_keep(tmp_path: Path, steps: list[str]) -> None:
@@ -393,8 +394,16 @@ def test_plans_read_as_without_what_the_walks_keep(tmp_path: Path, steps: list[s
         document["resource_changes"][0]["change"]["before"] = _RaisingEquality()
         return document
 
+    def renamed_outputs() -> dict[str, Any]:
+        # The output change renamed to a name the configuration does not declare (the names read are not kept: one
+        # found no item), and back.
+        outputs = shared["output_changes"]
+        old, new = ("app_id", "undeclared") if "app_id" in outputs else ("undeclared", "app_id")
+        outputs[new] = outputs.pop(old)
+        return shared
+
     made.update({"actions-changed-in-place": changed_actions, "checks-changed-in-place": changed_checks,
-                 "raising": raising})
+                 "outputs-renamed-in-place": renamed_outputs, "raising": raising})
     kept, forgetting = CoverageData(), CoverageData()
     for step in steps:
         plan = Plan(made[step]())  # built in code: a raising value is no JSON (and is not validated)

@@ -58,10 +58,12 @@ _ACTION_NAMES: Final = {
     ("delete", "create"): "replace", ("create", "delete"): "replace", ("forget",): "forget",
 }
 _CHECK_KINDS: Final = {"var": "var.", "output_value": "output.", "check": "check."}
+# The patterns below are compiled on first use (re's cache), not on import: most sessions never use them, and
+# compiling one costs what reading a few plans does.
 #: A module path followed by a dot: what may come before an item's module-relative address.
-_MODULE_PATH: Final = re.compile(r"^(?:module\.[^.]+\.)+$")
+_MODULE_PATH: Final = r"^(?:module\.[^.]+\.)+$"
 #: The module path an item's address starts with, followed by a dot.
-_MODULE_PREFIX: Final = re.compile(r"^((?:module\.[^.]+\.)*module\.[^.]+)\.")
+_MODULE_PREFIX: Final = r"^((?:module\.[^.]+\.)*module\.[^.]+)\."
 #: A module path of one plan: its module's data, its configuration, and the addresses it declares there.
 _Seen = tuple["ModuleData", Mapping[str, Any], set[str]]
 
@@ -251,7 +253,7 @@ class CoverageData:
             module = self.module(_relative(module_dir, rootdir))
             items = [
                 item for name, item in module.items.items()
-                if (name == address or (name.endswith("." + address) and _MODULE_PATH.match(name[:-len(address)])))
+                if (name == address or (name.endswith("." + address) and re.match(_MODULE_PATH, name[:-len(address)])))
                 and condition in item.conditions
             ]
             if len(items) == 1:
@@ -539,15 +541,16 @@ def targets(check: object, document: object) -> list[tuple[str, str, str | None]
     if "paths" in names:
         texts.extend(p.to_text() for p in getattr(check, "paths", ()) if hasattr(p, "to_text"))
     texts = texts or [None]
-    addressed: list[tuple[str, str]] = []
+    found: list[tuple[str, str, str | None]] = []
     if isinstance(check, _OUTPUT_FIELDS):
-        addressed.append(("output", check.name))
+        found.extend(("output", check.name, text) for text in texts)
     elif "address" in names and isinstance(address := getattr(check, "address", None), str):
-        addressed.append(("resource", address))
+        found.extend(("resource", address, text) for text in texts)
     selector = getattr(check, "selector", None) if "selector" in names else None
     if isinstance(selector, Resources) and isinstance(document, Plan):
-        addressed.extend(("resource", change.address) for change in selector.select(document))
-    return [(kind, address, text) for kind, address in addressed for text in texts]
+        # A selection is most of a session's targets (every resource it selects, in every plan): each made once.
+        found.extend(("resource", change.address, text) for change in selector.select(document) for text in texts)
+    return found
 
 
 def _planned(plan: Plan, walked: _Walked) -> set[str]:
@@ -576,19 +579,28 @@ def _planned(plan: Plan, walked: _Walked) -> set[str]:
             continue
         module_path = config_address(str(module.get("address") or ""))
         instances.add(module_path)
-        # A managed resource has its resource change.
-        for resource in [r for r in _list(module.get("resources")) if r.get("mode") == "data"]:
-            item = _resource(resource, module_path, paths.get(module_path))
-            if item is not None:
-                item.planned = True
+        # A managed resource has its resource change: only the data sources are read, in one pass over the list.
+        resources = module.get("resources")
+        if isinstance(resources, list):
+            for resource in resources:
+                if (type(resource) is dict or isinstance(resource, Mapping)) and resource.get("mode") == "data":
+                    item = _resource(resource, module_path, paths.get(module_path))
+                    if item is not None:
+                        item.planned = True
         pending.extend(_list(module.get("child_modules")))
     root = paths.get("")
     outputs = plan.raw.get("output_changes")
-    if root is not None and isinstance(outputs, Mapping):
+    # The output names of the last plan read with this walk, each of which found its item, find the same items again
+    # (marked planned then).
+    if root is not None and isinstance(outputs, Mapping) and not _equal(walked.outputs, outputs.keys()):
+        complete = True
         for name in outputs:
             found = root[0].items.get(f"output.{name}")
+            if found is None or not isinstance(name, str):  # a name that is not a string may equal one that is
+                complete = False
             if found is not None:
                 found.planned = True
+        walked.outputs = frozenset(outputs) if complete else None
     _complete(instances, paths)
     return instances
 
@@ -644,7 +656,7 @@ class _Walked:
     with it recorded that reading another would record again. An item, once found, is the same item for as long as
     the walk is kept (items are never replaced; a merge forgets the walks)."""
 
-    __slots__ = ("asserted", "changes", "checks", "config", "instances", "paths")
+    __slots__ = ("asserted", "changes", "checks", "config", "instances", "outputs", "paths")
 
     def __init__(self, config: Mapping[str, Any], paths: dict[str, _Seen]) -> None:
         self.config = config
@@ -658,6 +670,8 @@ class _Walked:
         #: The last resource changes recorded (what :func:`_read_changes` reads of them), each of which found its
         #: item, and the module paths they planned an instance of.
         self.changes: tuple[list[tuple[Any, ...]], frozenset[str]] | None = None
+        #: The root output names of the last plan whose output changes were recorded, each of which found its item.
+        self.outputs: frozenset[str] | None = None
 
 
 def _copied(value: Any) -> tuple[Any] | None:
@@ -705,7 +719,7 @@ def _asserted(kind: str, address: str, paths: Mapping[str, _Seen]) -> ItemData |
         return root[0].items.get(f"output.{address}") if root is not None else None
     full = config_address(address)
     module_path = ""
-    match = _MODULE_PREFIX.match(full)
+    match = re.match(_MODULE_PREFIX, full) if full.startswith("module.") else None
     if match is not None:
         module_path = match.group(1)
     found = paths.get(module_path)
@@ -775,15 +789,15 @@ def _expect(value: Any, kind: type, where: str, expected: str, source: str | Non
 
 
 #: A condition's key as the data writes it: its kind and its index among the item's conditions of that kind.
-_CONDITION_KEY: Final = (re.compile(r"[a-z]+:(?:0|[1-9][0-9]{0,17})"), 'a condition such as "validation:0"')
+_CONDITION_KEY: Final = (r"[a-z]+:(?:0|[1-9][0-9]{0,17})", 'a condition such as "validation:0"')
 
 
-def _strings(value: Any, where: str, source: str | None, form: tuple[re.Pattern[str], str] | None = None) -> list[str]:
+def _strings(value: Any, where: str, source: str | None, form: tuple[str, str] | None = None) -> list[str]:
     """The strings of a list, each of ``form`` when given: (its pattern, what it is called)."""
     items = _expect(value, list, where, "a list of strings", source)
     for i, item in enumerate(items):
         _expect(item, str, f"{where}[{i}]", "a string", source)
-        if form is not None and form[0].fullmatch(item) is None:
+        if form is not None and re.fullmatch(form[0], item) is None:
             raise CoverageDataError(f"{where}[{i}]", form[1], found=_shown(item), source=source)
     return list(items)
 
