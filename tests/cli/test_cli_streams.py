@@ -11,6 +11,7 @@ import errno
 import io
 import json
 import os
+import stat
 import subprocess
 import sys
 from pathlib import Path
@@ -107,10 +108,23 @@ def test_main_reports_write_failures_in_one_line(
     assert capsys.readouterr().err == err
 
 
+def _dev_full() -> int:
+    """A descriptor of the device whose every write fails with ENOSPC, opened without O_CREAT: where a run removed it,
+    opening the path for writing made a plain file of it, and every later write succeeded."""
+    try:
+        descriptor = os.open("/dev/full", os.O_WRONLY)
+    except FileNotFoundError:
+        pytest.skip("this machine has no /dev/full")
+    if not stat.S_ISCHR(os.fstat(descriptor).st_mode):
+        os.close(descriptor)
+        pytest.fail("/dev/full is no device here (a plain file): recreate it with mknod -m 666 /dev/full c 1 7")
+    return descriptor
+
+
 def test_main_flushes_buffered_output_where_a_failure_can_be_reported(
     files: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    with open("/dev/full", "w", encoding="utf-8") as full:  # buffered: the write succeeds, the flush fails
+    with open(_dev_full(), "w", encoding="utf-8") as full:  # buffered: the write succeeds, the flush fails
         monkeypatch.setattr(sys, "stdout", full)
         assert main(PASSING) == 2
         monkeypatch.undo()
@@ -245,7 +259,7 @@ def _process(argv: list[str], cwd: Path, **kwargs: Any) -> subprocess.CompletedP
 
 
 def test_process_write_failures_and_endless_input(files: Path) -> None:
-    with open("/dev/full", "wb") as full:
+    with open(_dev_full(), "wb") as full:
         done = _process([*PASSING, "--format", "json"], files, stdout=full)
     assert (done.returncode, done.stderr) == (2, b"tfplancheck: error: cannot write to standard output: No space left on device\n")
 
