@@ -408,6 +408,39 @@ def test_the_github_workflow_with_real_terraform(tmp_path: Path, tf_acceptance_c
     _no_secret(ws, gate.stdout)
 
 
+def _install_commands(recipe: str) -> tuple[str, dict[str, str]]:
+    """The commands that install tfplancheck in ``recipe``, and the variables the recipe gives them."""
+    if recipe == "github-actions.yml":
+        workflow = _yaml(RECIPES / recipe)
+        (job,) = workflow["jobs"].values()
+        (step,) = [step for step in job["steps"] if _name(step) == "install tfplancheck"]
+        return step["run"], _variables(workflow, "env")
+    pipeline = _yaml(RECIPES / recipe)
+    lines = [line for line in pipeline["tfplancheck"]["before_script"] if "TFPLANCHECK_PACKAGE" in line]
+    return "\n".join(lines), _variables(pipeline, "variables")
+
+
+@pytest.mark.parametrize("recipe", ["github-actions.yml", "gitlab-ci.yml"])
+@pytest.mark.parametrize(("package", "status", "said"), [
+    # tfplancheck is on no public index: a bare name would install whatever someone published under it, in a job
+    # that may write code-scanning alerts. The recipes' own value installs nothing and says what to set.
+    pytest.param(None, 1, "TFPLANCHECK_PACKAGE: set TFPLANCHECK_PACKAGE", id="as-shipped-refused"),
+    pytest.param("git+https://example.invalid/tfplancheck@0123abc", 127, "pip", id="set-reaches-pip"),
+])
+def test_the_install_step_installs_only_what_the_user_names(
+    recipe: str, package: str | None, status: int, said: str, tmp_path: Path
+) -> None:
+    commands, variables = _install_commands(recipe)
+    assert variables["TFPLANCHECK_PACKAGE"] == ""
+    bin_dir = tmp_path / "bin"  # bash alone, no pip: nothing is installed here
+    bin_dir.mkdir()
+    (bin_dir / "bash").symlink_to(shutil.which("bash") or "/bin/bash")
+    ws = Workspace(tmp_path, str(bin_dir), tmp_path / "log")
+    done = _bash(commands, ws, {**variables, **({} if package is None else {"TFPLANCHECK_PACKAGE": package})})
+    assert done.returncode == status, done.stderr
+    assert said in done.stderr
+
+
 def test_the_recipes_are_documented() -> None:
     readme = (RECIPES / "README.md").read_text("utf-8")
     for name in ("github-actions.yml", "gitlab-ci.yml", "pre-commit-config.yaml", "checks.toml", "TF_ROOT",
