@@ -497,6 +497,10 @@ def mock_plan(
 def _path_argument(value: object, argument: str) -> str:
     if isinstance(value, (str, os.PathLike)) and not isinstance(value, bytes):
         text = os.fspath(value)
+        if isinstance(text, str) and _unheld(text):
+            # os.path's and open's own bare ValueError ('embedded null byte') or UnicodeEncodeError, naming nothing.
+            raise MockPlanArgumentError(argument, f"{argument}: {text!r}: a name the system cannot take (a NUL byte or "
+                                                  "a lone surrogate)")
         if isinstance(text, str) and text:
             return text
     raise MockPlanArgumentError(argument, f"{argument}: expected a path (str or os.PathLike), got {_kind(value)}")

@@ -79,6 +79,13 @@ def bad_arguments(tmp: Path) -> list[Any]:
                      id="out-as-the-module-s-configuration"),
         pytest.param({"terraform": 5}, "terraform", "terraform: expected a path (str or os.PathLike), got int",
                      id="terraform-int"),
+        # Each was a bare ValueError ('embedded null byte') or UnicodeEncodeError from os.path or open.
+        pytest.param({"module_dir": "mod\0ule"}, "module_dir",
+                     "module_dir: 'mod\\x00ule': a name the system cannot take (a NUL byte or a lone surrogate)",
+                     id="module-dir-nul"),
+        pytest.param({"out": "\ud800.json"}, "out",
+                     "out: '\\ud800.json': a name the system cannot take (a NUL byte or a lone surrogate)",
+                     id="out-lone-surrogate"),
     ]
 
 
