@@ -11,6 +11,37 @@ tfplancheck 0.1.0
 0
 """
 
-from ._command import main, run
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ._command import run
 
 __all__ = ["main", "run"]
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``tfplancheck`` console script; returns the exit status.
+
+    >>> main(["--version"])
+    tfplancheck 0.1.0
+    0
+    """
+    # The command's modules load here, not when the console script imports this package: a Ctrl-C while they
+    # load (a few tenths of a second on a busy machine) ends the command as one while it runs does, with 130
+    # and no traceback, instead of Python's traceback of an interrupted import.
+    try:
+        from ._command import main as command
+    except KeyboardInterrupt:
+        return 130
+    return command(argv)
+
+
+def __getattr__(name: str) -> object:
+    if name == "run":
+        from ._command import run
+
+        return run
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -784,9 +784,8 @@ def _dispatch(argv: list[str], io: Io) -> int:
 _BROKEN_PIPE_STATUS = 128 + 13
 
 
-@public("plancheck.cli")
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the ``tfplancheck`` console script; returns the exit status.
+    """The ``tfplancheck`` command, as :func:`plancheck.cli.main` runs it once its modules are loaded.
 
     >>> main(["--version"])
     tfplancheck 0.1.0

@@ -291,6 +291,31 @@ BAD_CHECKS_FILES = {
 }
 
 
+#: The console script's own lines (pip writes them), with a Ctrl-C arriving while the module named loads.
+_INTERRUPTED_WHILE_LOADING = """\
+import sys
+
+
+class Interrupting:
+    def find_spec(self, name, path=None, target=None):
+        if name == sys.argv[1]:
+            raise KeyboardInterrupt
+        return None
+
+
+sys.meta_path.insert(0, Interrupting())
+from plancheck.cli import main
+sys.exit(main(sys.argv[2:]))
+"""
+
+
+@pytest.mark.parametrize("module", ["plancheck.cli._command", "plancheck.cli._io", "plancheck._redact"])
+def test_a_ctrl_c_while_the_command_loads_is_status_130_without_a_traceback(module: str, files: Path) -> None:
+    done = subprocess.run([sys.executable, "-c", _INTERRUPTED_WHILE_LOADING, module, *PASSING], cwd=files,
+                          capture_output=True, text=True, timeout=120, check=False)
+    assert (done.returncode, done.stdout, done.stderr) == (130, "", "")
+
+
 def test_process_bad_checks_files_are_one_line_exit_2(files: Path) -> None:
     names = []
     for name, text in BAD_CHECKS_FILES.items():
