@@ -17,7 +17,8 @@ from typing import Any
 import clirun
 import pytest
 
-from plancheck import ExpectResourceAction, Plan, PlanCheckError, ResourceAction, assert_plan
+from plancheck import ExpectResourceAction, Plan, PlanCheckError, PlanFormatError, ResourceAction, assert_plan
+from plancheck._documents.sensitive import collect_plan_secrets
 
 SECRET = "zz-child-default-4f5g6h"
 
@@ -127,10 +128,16 @@ def test_the_command_line_never_shows_a_child_modules_sensitive_variable(
 
 
 def test_a_module_inside_itself_is_walked_once() -> None:
-    # A document given as Python values can hold a cycle JSON cannot: the walk of the modules ends.
+    # A document given as Python values can hold a cycle JSON cannot: from_dict refuses it, naming both ends and no
+    # secret, and the walk of the modules, asked of such a document directly, still ends.
     module: dict[str, Any] = {"variables": {"pw": _variable(True, default=SECRET)}}
     module["module_calls"] = {"c": _call(module)}
-    assert SECRET in Plan.from_dict(_plan(module)).secrets
+    with pytest.raises(PlanFormatError) as caught:
+        Plan.from_dict(_plan(module))
+    assert str(caught.value) == (
+        "$.configuration.root_module.module_calls.c.module: expected a JSON value (which holds no cycle), "
+        "found a reference back to $.configuration.root_module")
+    assert SECRET in collect_plan_secrets(_plan(module))
 
 
 def test_one_module_shared_by_two_calls_is_walked_for_each() -> None:

@@ -43,13 +43,21 @@ def _run_example(name: str, runner: AcceptanceRunner, monkeypatch: pytest.Monkey
 
 @pytest.mark.parametrize(
     "name", ["test_null", "test_widget", "test_widget_lifecycle", "test_logs_module", "test_first_acceptance", "test_quickstart_acceptance",
-             "test_first_mocked_module", "test_acc_greeting", "test_widget_import", "test_color_is_deprecated"]
+             "test_first_mocked_module", "test_acc_greeting", "test_color_is_deprecated"]
 )
 def test_a_readme_example_passes(
     name: str, tf_acceptance: AcceptanceRunner, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     _run_example(name, tf_acceptance, monkeypatch, tmp_path)
     assert tf_acceptance.commands  # it drove Terraform, and destroyed what it made without an error
+
+
+@pytest.mark.tf_min_version("1.5")  # an import block; below, the example skips itself, and a skipped e2e proves nothing
+def test_the_readme_import_example_passes(
+    tf_acceptance: AcceptanceRunner, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    _run_example("test_widget_import", tf_acceptance, monkeypatch, tmp_path)
+    assert tf_acceptance.commands
 
 
 @pytest.mark.tf_min_version("1.10")  # ephemeral resources
