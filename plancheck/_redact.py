@@ -34,6 +34,7 @@ from ._text import (
     number_spellings,
     outside_cover,
     sharing_a_window,
+    spellings,
     whole_token,
     windows_of,
 )
@@ -48,9 +49,7 @@ __all__ = [
     "Secrets",
     "child_marks",
     "collect_secret_strings",
-    "config_parts",
     "contains_sensitive",
-    "flagged_sensitive",
     "marks_at",
     "render_value",
     "rendered",
@@ -78,23 +77,6 @@ MARKERS: Final = (SENSITIVE, SENSITIVE_UNMARKED, SENSITIVE_CHANGED, KNOWN_AFTER_
 #: Shortest secret scrubbed by value: shorter strings ("", "a", "id") would blank out ordinary words.
 MIN_SECRET_LENGTH: Final = 3
 
-#: What a ``sensitive`` argument's source text says when it is plainly false: the literal, parenthesised or not, and
-#: comments after it (a line comment ends on its line: what follows it is more of the expression).
-_PLAINLY_FALSE: Final = re.compile(r"\(*\s*false\s*\)*(?:\s*(?:(?:#|//)[^\n]*|/\*.*?\*/))*", re.DOTALL)
-
-
-def flagged_sensitive(flag: str) -> bool:
-    """Whether a variable whose ``sensitive`` argument is written ``flag`` (its source text after the ``=``) is
-    sensitive: unless the flag is plainly false. A value scrubbed needlessly costs a word of a message, one shown
-    costs the secret: so ``true # why``, ``(true)`` and any expression (``false || true``) are sensitive.
-    mock-plan's scrubbing and the coverage report's withheld defaults both read a ``.tf`` file's flag by it.
-
-    >>> [flagged_sensitive(f) for f in (" false # why\\n", "(false)", "true", "(true)", "false || true")]
-    [False, False, True, True, True]
-    >>> flagged_sensitive("(false # why\\n || true)"), flagged_sensitive("false /* unterminated")
-    (True, True)
-    """
-    return _PLAINLY_FALSE.fullmatch(flag.strip()) is None
 #: Any run of this many characters taken from a secret (or from one of its escaped renderings) is
 #: scrubbed where a renderer may have cut the value (next to a quote, whitespace, a line end or an
 #: ellipsis), so a secret cut by truncation, windowing or wrapping still never shows.
@@ -337,33 +319,6 @@ def with_unknowns(value: Any, unknown: Marks, placeholder: Any) -> Any:
     return root[0]
 
 
-#: A string every renderer below spells as it is: printable ASCII with no quote, backslash, ``&``, ``<`` or ``>``.
-_SPELLED_AS_IS: Final = re.compile(r"[ !#-%(-;=?-\[\]-~]*").fullmatch
-
-
-def _renderings(value: str) -> set[str]:
-    """The ways a message can spell ``value``: as is, JSON-escaped, ``repr``-escaped (either quote) and HCL-quoted."""
-    if _SPELLED_AS_IS(value) and "${" not in value and "%{" not in value:
-        return {value}  # most secrets: one spelling, found without a dozen encoders run per secret
-    return _encoded_renderings(value)
-
-
-def _encoded_renderings(value: str) -> set[str]:
-    """:func:`_renderings` with every encoder run (the shortcut there gives the same set)."""
-    as_json = {json.dumps(value, ensure_ascii=False)[1:-1], json.dumps(value)[1:-1]}
-    forms = {value, repr(value)[1:-1], ascii(value)[1:-1], *as_json}
-    # Go's encoder (Terraform's JSON output, jsonencode()) also escapes &, < and > as \u0026, \u003c, \u003e.
-    forms.update(form.replace("&", "\\u0026").replace("<", "\\u003c").replace(">", "\\u003e") for form in as_json)
-    # Terraform quotes an instance key as HCL does (addrs.StringKey: 'fe["zz$${x}"]'): JSON's escapes and a template's
-    # introducer doubled, so a short secret holding one, not found whole, showed in every address of its for_each.
-    forms.update(form.replace("${", "$${").replace("%{", "%%{") for form in list(forms))
-    # repr() picks its quote by the content; a repr nested in another quoting escapes the other one.
-    for form in list(forms):
-        forms.add(form.replace("'", "\\'"))
-        forms.add(form.replace('"', '\\"'))
-    return forms
-
-
 def _with_json_members(values: Iterable[str]) -> Iterator[str]:
     """Each of ``values``, and after a JSON object's or array's text the strings of what it encodes
     (:func:`collect_secret_strings`): Terraform's plan shows such a text as that value, ``jsonencode({...})`` with a
@@ -384,23 +339,6 @@ def _with_json_members(values: Iterable[str]) -> Iterator[str]:
         members: set[str] = set()
         collect_secret_strings(decoded, members)
         yield from sorted(members)
-
-
-#: An instance key of an address (``["..."]``, JSON-escaped inside, or ``[0]``).
-_ANY_INSTANCE_KEY: Final = re.compile(r'\[(?:"(?:[^"\\]|\\.)*"|[^\]]*)\]')
-
-
-def config_parts(address: str) -> list[str]:
-    """The parts of ``address`` that come from the configuration's text: all but its instance keys.
-
-    An instance key can hold a ``for_each`` secret; a module, type or resource name cannot.
-
-    >>> config_parts('module.m["k"].aws_instance.web[0]'), config_parts("output.tags")
-    (['module.m', 'aws_instance.web'], ['output.tags'])
-    """
-    if "[" not in address:
-        return [address]  # most addresses: no instance key, no split
-    return [part.strip(".") for part in _ANY_INSTANCE_KEY.split(address) if part.strip(".")]
 
 
 #: Secrets with fewer pieces of SUBSTRING_WINDOW characters or more than this have their windows indexed at once.
@@ -428,7 +366,7 @@ class _Scanner:
         for value in _with_json_members(values):
             # Every rendering of the value, and the lines and words of it: Terraform wraps a long diagnostic
             # at spaces and pytest diffs line by line, so a line or a word of a secret can stand alone.
-            pieces = _renderings(value)
+            pieces = spellings(value)
             if "\n" in value or "\r" in value:
                 pieces.update(value.splitlines())
             words = value.split()
@@ -547,7 +485,7 @@ def _trusted_texts(given: Iterable[str] | Callable[[], Iterable[str]]) -> frozen
     # A trusted text no longer than the shortest secret has no proper part to keep. It is trusted however a
     # writer spells it (a path's quotes are escaped in the CLI's JSON, which its stream scrubs again).
     return frozenset(
-        form for t in given if isinstance(t, str) and len(t) > MIN_SECRET_LENGTH for form in _renderings(t)
+        form for t in given if isinstance(t, str) and len(t) > MIN_SECRET_LENGTH for form in spellings(t)
     )
 
 

@@ -33,11 +33,14 @@ __all__ = [
     "bounded_by_spans",
     "closest",
     "compile_glob",
+    "config_parts",
+    "encoded_spellings",
     "escape_data",
     "escape_markdown",
     "escape_property",
     "exception_message",
     "exception_text",
+    "flagged_sensitive",
     "lone_surrogate_at",
     "number_spellings",
     "one_line",
@@ -45,6 +48,7 @@ __all__ = [
     "quote",
     "sharing_a_window",
     "shortened",
+    "spellings",
     "style_mark",
     "terminal_safe",
     "whole_token",
@@ -807,3 +811,66 @@ def number_spellings(value: int | float | Decimal) -> tuple[str, ...]:
         pass  # a signalling NaN, an exponent too large to normalize: its own text below is all there is
     texts.add(repr(value) if isinstance(value, float) else str(value))
     return tuple(sorted(texts))
+
+
+#: A string every renderer spells as it is (:func:`spellings`): printable ASCII with no quote, backslash, ``&``, ``<`` or ``>``.
+_SPELLED_AS_IS: Final = re.compile(r"[ !#-%(-;=?-\[\]-~]*").fullmatch
+
+
+def spellings(value: str) -> set[str]:
+    """The ways a message can spell ``value``: as is, JSON-escaped, ``repr``-escaped (either quote) and HCL-quoted."""
+    if _SPELLED_AS_IS(value) and "${" not in value and "%{" not in value:
+        return {value}  # most secrets: one spelling, found without a dozen encoders run per secret
+    return encoded_spellings(value)
+
+
+def encoded_spellings(value: str) -> set[str]:
+    """:func:`spellings` with every encoder run (the shortcut there gives the same set)."""
+    as_json = {json.dumps(value, ensure_ascii=False)[1:-1], json.dumps(value)[1:-1]}
+    forms = {value, repr(value)[1:-1], ascii(value)[1:-1], *as_json}
+    # Go's encoder (Terraform's JSON output, jsonencode()) also escapes &, < and > as \u0026, \u003c, \u003e.
+    forms.update(form.replace("&", "\\u0026").replace("<", "\\u003c").replace(">", "\\u003e") for form in as_json)
+    # Terraform quotes an instance key as HCL does (addrs.StringKey: 'fe["zz$${x}"]'): JSON's escapes and a template's
+    # introducer doubled, so a short secret holding one, not found whole, showed in every address of its for_each.
+    forms.update(form.replace("${", "$${").replace("%{", "%%{") for form in list(forms))
+    # repr() picks its quote by the content; a repr nested in another quoting escapes the other one.
+    for form in list(forms):
+        forms.add(form.replace("'", "\\'"))
+        forms.add(form.replace('"', '\\"'))
+    return forms
+
+
+#: An instance key of an address (``["..."]``, JSON-escaped inside, or ``[0]``).
+_ANY_INSTANCE_KEY: Final = re.compile(r'\[(?:"(?:[^"\\]|\\.)*"|[^\]]*)\]')
+
+
+def config_parts(address: str) -> list[str]:
+    """The parts of ``address`` that come from the configuration's text: all but its instance keys.
+
+    An instance key can hold a ``for_each`` secret; a module, type or resource name cannot.
+
+    >>> config_parts('module.m["k"].aws_instance.web[0]'), config_parts("output.tags")
+    (['module.m', 'aws_instance.web'], ['output.tags'])
+    """
+    if "[" not in address:
+        return [address]  # most addresses: no instance key, no split
+    return [part.strip(".") for part in _ANY_INSTANCE_KEY.split(address) if part.strip(".")]
+
+
+#: What a ``sensitive`` argument's source text says when it is plainly false: the literal, parenthesised or not, and
+#: comments after it (a line comment ends on its line: what follows it is more of the expression).
+_PLAINLY_FALSE: Final = re.compile(r"\(*\s*false\s*\)*(?:\s*(?:(?:#|//)[^\n]*|/\*.*?\*/))*", re.DOTALL)
+
+
+def flagged_sensitive(flag: str) -> bool:
+    """Whether a variable whose ``sensitive`` argument is written ``flag`` (its source text after the ``=``) is
+    sensitive: unless the flag is plainly false. A value scrubbed needlessly costs a word of a message, one shown
+    costs the secret: so ``true # why``, ``(true)`` and any expression (``false || true``) are sensitive.
+    mock-plan's scrubbing and the coverage report's withheld defaults both read a ``.tf`` file's flag by it.
+
+    >>> [flagged_sensitive(f) for f in (" false # why\\n", "(false)", "true", "(true)", "false || true")]
+    [False, False, True, True, True]
+    >>> flagged_sensitive("(false # why\\n || true)"), flagged_sensitive("false /* unterminated")
+    (True, True)
+    """
+    return _PLAINLY_FALSE.fullmatch(flag.strip()) is None

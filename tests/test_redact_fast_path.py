@@ -248,7 +248,7 @@ def test_a_failing_cli_run_walks_once(collected: list[object], tmp_path: Any, ca
     # The whole command in this process: the check's failure and the exit's scrub of the streams share one walk.
     import json
 
-    from plancheck.cli._command import main
+    from plancheck.cli import main
 
     plan = tmp_path / "plan.json"
     plan.write_text(json.dumps(PLAN), encoding="utf-8")

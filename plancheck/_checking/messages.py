@@ -17,8 +17,8 @@ from tfjsonpath import Path
 from .._documents.plan import shown_address
 from .._errors import CheckFailure
 from .._loading.collector import collector_off
-from .._redact import Secrets, config_parts
-from .._text import closest, quote
+from .._redact import Secrets
+from .._text import closest, config_parts, quote
 
 __all__ = [
     "RUNNING_CHECK",

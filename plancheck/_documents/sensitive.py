@@ -11,7 +11,8 @@ from typing import Any, Final
 from .._loading.collector import collector_off
 from .._loading.jsontext import spelled_alike
 from .._loading.lazy import LazyObject
-from .._redact import Marks, Secrets, collect_secret_strings, config_parts, contains_sensitive, fit_marks
+from .._redact import Marks, Secrets, collect_secret_strings, contains_sensitive, fit_marks
+from .._text import config_parts
 
 __all__ = ["collect_marked", "collect_plan_secrets", "collect_state_secrets", "marked_strings"]
 

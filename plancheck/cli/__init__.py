@@ -33,7 +33,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     # load (a few tenths of a second on a busy machine) ends the command as one while it runs does, with 130
     # and no traceback, instead of Python's traceback of an interrupted import.
     try:
-        from ._command import main as command
+        from ._command import command
     except KeyboardInterrupt:
         return 130
     return command(argv)

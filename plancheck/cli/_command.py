@@ -8,7 +8,7 @@ line on stderr, never as a traceback. When the reader of the output goes away
 (``tfplancheck ... | head -1``) the program ends quietly with status 141 (128 +
 SIGPIPE), as a program killed by SIGPIPE would.
 
->>> main(["--version"])
+>>> command(["--version"])
 tfplancheck 0.1.0
 0
 """
@@ -46,7 +46,7 @@ if TYPE_CHECKING:
     from ._checksfile import CheckSpec
     from ._registry import Signature
 
-__all__ = ["main", "run"]
+__all__ = ["command", "run"]
 
 _EXAMPLES = """\
 examples:
@@ -668,7 +668,7 @@ def run(
     """Run the command line with explicit streams and environment; return the exit status.
 
     Output that cannot be written is reported on ``stderr`` (when that can be written) with
-    status 2; a ``BrokenPipeError`` is left to the caller (:func:`main` ends quietly).
+    status 2; a ``BrokenPipeError`` is left to the caller (:func:`command` ends quietly).
 
     >>> import io
     >>> out, err = io.StringIO(), io.StringIO()
@@ -679,7 +679,7 @@ def run(
     """
     from .._documents.met import listening
 
-    # main's streams are guarded already (it reports their failures itself).
+    # command's streams are guarded already (it reports their failures itself).
     guarded = [stream if isinstance(stream, _Guarded) else _Guarded(stream, name)
                for stream, name in ((stdout, "standard output"), (stderr, "standard error"))]
     io = Io(cast(TextIO, guarded[0]), cast(TextIO, guarded[1]), stdin, os.environ if environ is None else environ)
@@ -703,7 +703,7 @@ def run(
                 io.stderr.write(f"tfplancheck: error: {exc}\n")
             return 2
         except (KeyboardInterrupt, BrokenPipeError):
-            raise  # main's: 130, and quiet at a closed pipe
+            raise  # command's: 130, and quiet at a closed pipe
         except (Exception, SystemExit) as exc:
             # The boundary: whatever a command did not foresee is one line and status 2, never a traceback.
             with contextlib.suppress(_WriteFailed):
@@ -784,12 +784,13 @@ def _dispatch(argv: list[str], io: Io) -> int:
 _BROKEN_PIPE_STATUS = 128 + 13
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """The ``tfplancheck`` command, as :func:`plancheck.cli.main` runs it once its modules are loaded.
+def command(argv: Sequence[str] | None = None) -> int:
+    """The ``tfplancheck`` command on ``sys.stdout`` and ``sys.stderr`` inside its one signal scope and error
+    boundary: :func:`plancheck.cli.main` runs it once the command's modules are loaded.
 
-    >>> main(["--version"])
+    >>> command(["--version"]) == 0
     tfplancheck 0.1.0
-    0
+    True
     """
     from .._loading.lifecycle import ending_on_signals
 
@@ -821,4 +822,4 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())
+    sys.exit(command())

@@ -13,8 +13,7 @@ from typing import Any
 import pytest
 from test_cli_main import PASSING_TOML, PLAN, SECRET, VALIDATOR
 
-from plancheck.cli import _command
-from plancheck.cli._command import main, run
+from plancheck.cli import _command, main, run
 
 
 class _Unprintable(Exception):

@@ -21,7 +21,8 @@ import clirun
 import pytest
 
 from plancheck.cli import _command as cli
-from plancheck.cli._command import _byte_count, main, run
+from plancheck.cli import main, run
+from plancheck.cli._command import _byte_count
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = Path(sys.executable).parent / "tfplancheck"

@@ -21,7 +21,7 @@ from typing import Final
 
 from ..._errors import TfCheckError
 from ..._frozen import FrozenValue, frozen
-from ..._redact import flagged_sensitive
+from ..._text import flagged_sensitive
 
 __all__ = ["CONDITION_KINDS", "Declared", "ScanError", "ScannedModule", "locate", "scan_module", "scan_text"]
 

@@ -36,7 +36,8 @@ from typing import TYPE_CHECKING, Any, Final
 
 from ..._errors import TfCheckError
 from ..._frozen import public
-from ..._redact import Secrets, flagged_sensitive, secret_strings
+from ..._redact import Secrets, secret_strings
+from ..._text import flagged_sensitive
 
 if TYPE_CHECKING:
     from ..._documents.plan import Plan
