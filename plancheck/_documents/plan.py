@@ -38,6 +38,7 @@ __all__ = [
     "Plan",
     "ResourceChange",
     "ResourceNotFoundError",
+    "address_parses",
     "invocation_entries",
     "load_plan",
     "replace_step",
@@ -163,6 +164,18 @@ class Change(ReadOnly):
 
 #: A string instance key of an address (``["..."]``, JSON-escaped inside).
 _INSTANCE_KEY = re.compile(r'\["((?:[^"\\]|\\.)*)"\]')
+#: An address as Terraform writes one, its instance keys taken out: names (configuration text) and indexes.
+_KEYLESS_ADDRESS: Final = re.compile(r"(?:[A-Za-z0-9_.-]|\[[0-9]+\])*")
+
+
+def address_parses(address: str) -> bool:
+    """Whether ``address`` reads as Terraform writes one: names, indexes and quoted instance keys. Only then are its
+    parts outside the keys names (configuration text, shown as they are by :func:`shown_address`).
+
+    >>> address_parses('module.m[0].aws_thing.z["k"]'), address_parses('aws_thing.z["k"')
+    (True, False)
+    """
+    return _KEYLESS_ADDRESS.fullmatch(_INSTANCE_KEY.sub("", address)) is not None
 
 
 def require_name(owner: str, what: str, value: object) -> None:
