@@ -164,18 +164,20 @@ class Change(ReadOnly):
 
 #: A string instance key of an address (``["..."]``, JSON-escaped inside).
 _INSTANCE_KEY = re.compile(r'\["((?:[^"\\]|\\.)*)"\]')
-#: An address as Terraform writes one, its instance keys taken out: names (configuration text) and indexes.
-_KEYLESS_ADDRESS: Final = re.compile(r"(?:[A-Za-z0-9_.-]|\[[0-9]+\])*")
+#: What an address holds outside its names (configuration text) once its instance keys are taken out: indexes.
+_INDEX: Final = re.compile(r"\[[0-9]+\]")
 
 
 def address_parses(address: str) -> bool:
-    """Whether ``address`` reads as Terraform writes one: names, indexes and quoted instance keys. Only then are its
-    parts outside the keys names (configuration text, shown as they are by :func:`shown_address`).
+    """Whether ``address``'s brackets and quotes read as Terraform writes them: indexes and quoted instance keys,
+    each closed. Only then are its parts outside the keys names (configuration text, shown as they are by
+    :func:`shown_address`); a key left open (a hand-made plan's) would pass for a name.
 
     >>> address_parses('module.m[0].aws_thing.z["k"]'), address_parses('aws_thing.z["k"')
     (True, False)
     """
-    return _KEYLESS_ADDRESS.fullmatch(_INSTANCE_KEY.sub("", address)) is not None
+    rest = _INDEX.sub("", _INSTANCE_KEY.sub("", address))
+    return not any(mark in rest for mark in '[]"')
 
 
 def require_name(owner: str, what: str, value: object) -> None:
