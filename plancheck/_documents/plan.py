@@ -38,6 +38,7 @@ __all__ = [
     "Plan",
     "ResourceChange",
     "ResourceNotFoundError",
+    "address_parses",
     "invocation_entries",
     "load_plan",
     "replace_step",
@@ -163,6 +164,20 @@ class Change(ReadOnly):
 
 #: A string instance key of an address (``["..."]``, JSON-escaped inside).
 _INSTANCE_KEY = re.compile(r'\["((?:[^"\\]|\\.)*)"\]')
+#: What an address holds outside its names (configuration text) once its instance keys are taken out: indexes.
+_INDEX: Final = re.compile(r"\[[0-9]+\]")
+
+
+def address_parses(address: str) -> bool:
+    """Whether ``address``'s brackets and quotes read as Terraform writes them: indexes and quoted instance keys,
+    each closed. Only then are its parts outside the keys names (configuration text, shown as they are by
+    :func:`shown_address`); a key left open (a hand-made plan's) would pass for a name.
+
+    >>> address_parses('module.m[0].aws_thing.z["k"]'), address_parses('aws_thing.z["k"')
+    (True, False)
+    """
+    rest = _INDEX.sub("", _INSTANCE_KEY.sub("", address))
+    return not any(mark in rest for mark in '[]"')
 
 
 def require_name(owner: str, what: str, value: object) -> None:

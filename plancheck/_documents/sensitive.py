@@ -8,13 +8,15 @@ from itertools import repeat
 from operator import is_
 from typing import Any, Final
 
+from .._errors import DocumentFormatError, PlanFormatError, StateFormatError
 from .._loading.collector import collector_off
 from .._loading.jsontext import spelled_alike
 from .._loading.lazy import LazyObject
+from .._loading.validate import register_secret_test
 from .._redact import Marks, Secrets, collect_secret_strings, contains_sensitive, fit_marks
 from .._text import config_parts
 
-__all__ = ["collect_marked", "collect_plan_secrets", "collect_state_secrets", "marked_strings"]
+__all__ = ["collect_marked", "collect_plan_secrets", "collect_state_secrets", "marked_strings", "quotes_secret"]
 
 #: The containers a marks node can be: empty, it marks nothing.
 _CONTAINERS: Final = (dict, list)
@@ -376,3 +378,35 @@ def _state_names(document: Mapping[str, Any]) -> set[str]:
     if isinstance(outputs, Mapping):
         names.update("output." + name for name in outputs if isinstance(name, str))
     return names
+
+
+def _nested(at: tuple[str | int, ...], value: Any) -> Any:
+    """``value`` placed at ``at`` in an otherwise empty document (an entry checked alone, for its secrets)."""
+    for step in reversed(at):
+        value = [value] if isinstance(step, int) else {step: value}
+    return value
+
+
+def quotes_secret(error: type[DocumentFormatError], document: Any, at: tuple[str | int, ...], value: str) -> bool:
+    """Whether ``value``, which a schema error would quote from ``document`` (found at ``at`` in its whole document,
+    which failed to load), shows a secret of it: its secrets gathered as a loaded one's are, from what was read.
+    An entry checked alone gives only its own secrets. Registered with :mod:`plancheck._loading.validate`, which
+    hides the value when this raises (marks no walk foresaw: failing closed).
+
+    >>> quotes_secret(PlanFormatError, {"variables": {"pw": {"value": "hunter2"}}, "configuration":
+    ...     {"root_module": {"variables": {"pw": {"sensitive": True}}}}}, (), "hunter2")
+    True
+    >>> quotes_secret(PlanFormatError, {"format_version": "9"}, (), "9")
+    False
+    """
+    whole = _nested(at, document)
+    if issubclass(error, StateFormatError):
+        secrets = collect_state_secrets(whole)
+    elif issubclass(error, PlanFormatError):
+        secrets = collect_plan_secrets(whole)
+    else:  # a query message quotes only its count (list_complete.total), outside every value
+        return False
+    return secrets.scrub(value) != value  # shown as every secret is where the user asked to see them
+
+
+register_secret_test(quotes_secret)

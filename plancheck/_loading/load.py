@@ -26,14 +26,16 @@ from .._errors import DocumentFormatError, PlanFormatError, StateFormatError
 from .._frozen import FrozenValue, frozen
 from .collector import collector_off
 from .jsontext import check_utf8, exact_numbers, fast_agrees, loads_exact, resolve_parser
-from .lazy import LazyObject, Thunk
+from .lazy import LazyEntries, LazyObject, Thunk
 from .location import hidden_inside, json_location
 from .split import SplitPlan, split_fast
 from .split_state import plan_state_skims, split_state
 from .validate import (
     VALIDATION_MODES,
+    Deferred,
     SchemaValidator,
     check_kind,
+    loading_whole,
     mode_error,
     plan_validator,
     render_violation,
@@ -197,19 +199,44 @@ def refuse_cycle(document: Any, error: Callable[..., DocumentFormatError], sourc
         stack.extend(inside)
 
 
+def _readable(split: SplitPlan) -> dict[str, Any]:
+    """A split plan that failed validation, as its secrets are read: every member parsed (and validated, as reading
+    one is: one that fails raises, and the value the error would quote is hidden), an entry array's unsound entries
+    as the view parsed them.
+    """
+    readable: dict[str, Any] = {}
+    for key, value in split.values.items():
+        if isinstance(value, LazyEntries):
+            view = split.view.get(key)
+            readable[key] = [_entry(value, view, i) for i in range(len(value))]
+        else:
+            readable[key] = value.load() if isinstance(value, Thunk) else value
+    return readable
+
+
+def _entry(entries: LazyEntries, view: Any, i: int) -> Any:
+    """Entry ``i`` of an entry array read for its secrets: the view's where it parsed it (it is unsound)."""
+    if isinstance(view, list) and not isinstance(view[i], Deferred):
+        return view[i]
+    return entries[i]
+
+
 def _plan_from_split(split: SplitPlan, source: str | None, validation: str) -> Loaded:
     validator = plan_validator()
     check_kind(split.view, PlanFormatError, source)
     raw = LazyObject(split.values)
-    if validation == "full":
-        validate(validator, raw, PlanFormatError, source, "full")
-    else:
-        violation = validator.first_violation(split.view)
-        if violation is not None:
-            if isinstance(violation.instance, Thunk):
-                # Describe the value itself (its size too), as a full parse would.
-                violation = dataclasses.replace(violation, instance=violation.instance.load())
-            raise render_violation(violation, split.view, validator.schema, PlanFormatError, source)
+    with loading_whole(lambda: _readable(split)):
+        if validation == "full":
+            validate(validator, raw, PlanFormatError, source, "full")
+        else:
+            violation = validator.first_violation(split.view)
+            if violation is not None:
+                if isinstance(violation.instance, Thunk):
+                    # Describe the value itself (its size too), as a full parse would.
+                    violation = dataclasses.replace(violation, instance=violation.instance.load())
+                raise render_violation(
+                    violation, split.view, validator.schema, PlanFormatError, source, readable=lambda: _readable(split)
+                )
     entries = split.entries.get("resource_changes")
     if entries is None:
         return Loaded(raw, source)

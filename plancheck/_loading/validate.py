@@ -27,6 +27,8 @@ import json
 import numbers
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
 from functools import cache
 from importlib import resources
 from typing import Any, Final, Literal
@@ -36,7 +38,7 @@ from tfjsonpath._jsontypes import is_object, number_text
 
 from .._errors import DocumentFormatError, PlanFormatError, StateFormatError  # noqa: F401  (the doctests name PlanFormatError)
 from .._frozen import FrozenValue, frozen
-from .location import PathKey, hidden_from, json_location
+from .location import PathKey, hidden_from, hidden_inside, json_location
 
 __all__ = [
     "KNOWN_ACTIONS",
@@ -48,8 +50,10 @@ __all__ = [
     "ValidationMode",
     "Violation",
     "check_kind",
+    "loading_whole",
     "mode_error",
     "plan_validator",
+    "register_secret_test",
     "state_validator",
     "validate",
 ]
@@ -175,12 +179,76 @@ def _found_phrase(violation: Violation) -> str:
     if isinstance(value, Deferred):
         return f"an {value.json_type}" if value.json_type in ("object", "array") else f"a {value.json_type}"
     if violation.kind in ("enum", "pattern") and isinstance(value, str):
-        # Only action names and format versions reach here: never attribute values, never secrets.
+        # Action names and format versions: a hand-edited plan may hold a secret there (render_violation hides it).
         text = json.dumps(value if len(value) <= 60 else value[:57] + "...", ensure_ascii=False)
         return f"the string {text}"
     if violation.kind == "minimum":
-        return f"the number {number_text(value)}"  # only counts have a minimum: never attribute values, never secrets
+        return f"the number {number_text(value)}"
     return describe_json_type(value)
+
+
+def _quoted(violation: Violation) -> str | None:
+    """The value ``violation``'s found part quotes (as text), or None when it only names a JSON type."""
+    value = violation.instance
+    if violation.kind in ("enum", "pattern") and isinstance(value, str):
+        return value
+    if violation.kind == "minimum" and not isinstance(value, Deferred):
+        return number_text(value)
+    return None
+
+
+#: Whether a value quoted from a document (a plan's, a state's, a query message's: the error's type says which,
+#: found at ``at``) shows one of its secrets: (error type, document, at, value) -> bool. The layer that owns the
+#: secret rule (``plancheck._documents.sensitive``), which this one may not import, registers it.
+SecretTest = Callable[[type[DocumentFormatError], Any, PathKey, str], bool]
+_secret_tests: list[SecretTest] = []
+
+
+def register_secret_test(test: SecretTest) -> None:
+    """Have :func:`render_violation` ask ``test`` whether a value it would quote is a secret (see :data:`SecretTest`).
+
+    >>> import plancheck._documents  # registers its own: until then every quoted value is hidden (failing closed)
+    >>> register_secret_test(_secret_tests[0]); _secret_tests[0].__name__
+    'quotes_secret'
+    """
+    _secret_tests[:] = [test]
+
+
+#: The document being loaded (a function that reads it whole), while its entries are validated alone.
+_WHOLE: ContextVar[Callable[[], Any] | None] = ContextVar("plancheck_loading_whole", default=None)
+
+
+@contextmanager
+def loading_whole(readable: Callable[[], Any] | None) -> Iterator[None]:
+    """Within, an entry validated alone (``at``) is an entry of the document ``readable()`` reads whole: the value
+    its error would quote is hidden when it is a secret of the whole (None: of the entry alone).
+
+    >>> with loading_whole(lambda: {"format_version": "1.2"}):
+    ...     _WHOLE.get()() == {"format_version": "1.2"}
+    True
+    """
+    token = _WHOLE.set(readable)
+    try:
+        yield
+    finally:
+        _WHOLE.reset(token)
+
+
+def _shows_secret(
+    violation: Violation, document: Callable[[], Any], at: PathKey, error: type[DocumentFormatError], text: str
+) -> bool:
+    """Whether the quoted ``text`` of ``violation`` may be a secret; True (hidden: failing closed) where that cannot
+    be told: inside a holder's value or marks tree, with no test registered, or when the test fails on a
+    document malformed as no walk foresaw (the document failed to load, so its marks may be anything).
+    """
+    if hidden_inside(violation.path, at) is not None or not _secret_tests:
+        return True
+    try:
+        with loading_whole(None):  # reading it validates its entries: one failing again raises, and is hidden
+            whole = document()
+        return _secret_tests[0](error, whole, at, text)
+    except Exception:
+        return True
 
 
 def render_violation(
@@ -190,9 +258,12 @@ def render_violation(
     error: type[DocumentFormatError],
     source: str | None,
     at: PathKey = (),
+    readable: Callable[[], Any] | None = None,
 ) -> DocumentFormatError:
     """The error both validation modes raise for ``violation`` in ``document`` (found at ``at`` in its whole
-    document: an entry checked alone); a key of a sensitive map in its location is hidden (:func:`hidden_from`).
+    document: an entry checked alone); a key of a sensitive map in its location is hidden (:func:`hidden_from`),
+    and so is a quoted value that is a secret of the document (``readable()`` gives the document to read its
+    secrets from where ``document`` is a view of it holding placeholders).
 
     >>> v = Violation("type", ("resource_changes",), {"type": "array"}, {"a": 1})
     >>> str(render_violation(v, {}, load_schema("plan"), PlanFormatError, "p.json"))
@@ -200,6 +271,16 @@ def render_violation(
     """
     expected = _expected_phrase(root, violation.schema)
     found = _found_phrase(violation)
+    quoted = _quoted(violation)
+    whole = _WHOLE.get() if readable is None and at else None
+    at_whole: PathKey = at
+    if whole is not None:  # an entry of a document being loaded, checked alone: the whole one's secrets count
+        readable, at_whole = whole, ()
+    if quoted is not None and _shows_secret(violation, readable or (lambda: document), at_whole, error, quoted):
+        # An error's found part only: loading a valid document imports no redaction.
+        from .._redact import SENSITIVE
+
+        found = SENSITIVE
     location = json_location(violation.path, hidden_from(violation.path, document, at))
     other = _another_format(document) if violation.kind == "required" and violation.path == ("format_version",) else None
     if other is not None:
@@ -800,6 +881,7 @@ def validate(
     (:func:`plan_validator`, :class:`~plancheck.PlanFormatError`) or state (:func:`state_validator`,
     :class:`~plancheck.StateFormatError`) of format 0.x or 1.x.
 
+    >>> import plancheck._documents  # the secret rule's owner, which clears a quoted value (see render_violation)
     >>> validate(plan_validator(), {"format_version": "1.2", "resource_changes": [{"address": "a.b", "change": {"actions": ["nop"]}}]}, PlanFormatError)
     Traceback (most recent call last):
     ...

@@ -39,7 +39,7 @@ from typing import Any, Final, TypeAlias
 from tfjsonpath import MapStep, Path, PathSyntaxError
 from tfjsonpath._text import quote_key
 
-from .._documents.plan import Change, Plan, ResourceChange, shown_address
+from .._documents.plan import Change, Plan, ResourceChange, address_parses, shown_address
 from .._documents.select import Resources
 from .._documents.state import walk_modules
 from .._frozen import public
@@ -67,6 +67,8 @@ READ_DURING_PLAN: Final = "read (during plan)"
 _EMPTY: Final[Mapping[str, Any]] = {}
 #: Where a hidden instance key is, for its fingerprint: apart from every value's place (``resource\x00…``).
 _KEY_PLACE: Final = "instance key\x00"
+#: What a deferred entry without a reason says: the format's own words, shown as they are.
+_NO_REASON: Final = "(no reason given)"
 IgnoreEntry: TypeAlias = "Path | str | Resources | tuple[Resources, Path | str]"
 #: The fields of a selector written as text, as :class:`plancheck.Resources` names them.
 SELECTOR_FIELDS: Final = ("type", "module", "address", "mode", "provider", "action")
@@ -141,12 +143,13 @@ def _changes(plan: Plan) -> Iterator[tuple[Mapping[str, Any], str | None]]:
 
 
 def _deferred(plan: Plan, entries: str, field: str) -> Iterator[tuple[Mapping[str, Any], str]]:
-    """Each deferred entry's ``field`` (raw) with the reason it was deferred, from the plan's list ``entries``."""
+    """Each deferred entry's ``field`` (raw) with the reason it was deferred (the plan's text, "" for none given),
+    from the plan's list ``entries``."""
     for deferred in plan.raw.get(entries) or ():
         raw = deferred.get(field) if isinstance(deferred, Mapping) else None
         if isinstance(raw, Mapping):
             reason = deferred.get("reason")
-            yield raw, reason if isinstance(reason, str) and reason else "(no reason given)"
+            yield raw, reason if isinstance(reason, str) else ""
 
 
 def _data_reads(plan: Plan) -> Iterator[tuple[Mapping[str, Any], str | None]]:
@@ -180,12 +183,12 @@ def _resource_block(
     facts = [("action", ", ".join(str(a) for a in actions) if actions else "(none)")]
     reason = raw.get("action_reason")
     if isinstance(reason, str) and reason:
-        facts.append(("reason", reason))
+        facts.append(("reason", secrets.scrub(reason)))  # Terraform writes fixed words; a hand-made plan anything
     moved = raw.get("previous_address")
     if isinstance(moved, str) and moved:
         facts.append(("moved from", one_line(_shown(moved, secrets))))
     if deferred_reason is not None:
-        facts.append(("deferred", deferred_reason))
+        facts.append(("deferred", _deferral(deferred_reason, secrets)))
     identity = _identity(change)
     if identity is not None and not all_ignored:
         facts.append(("identity", one_line(_identity_text(identity, secrets))))
@@ -200,6 +203,17 @@ def _resource_block(
             values.sort(key=line_key)
     body = "\n".join([*body_lines(facts, ()), *values])
     return TextBlock(RESOURCE, one_line(_shown(address, secrets, key)), 1 if is_deposed else 0, body)
+
+
+def _deferral(reason: str, secrets: ValueSecrets) -> str:
+    """A deferred entry's ``deferred:`` fact: its reason scrubbed (Terraform writes fixed words; a hand-made plan
+    anything), or the format's own words for none.
+
+    >>> from plancheck import Secrets
+    >>> _deferral("hunter2-why", ValueSecrets(Secrets(["hunter2-why"]))), _deferral("", ValueSecrets())
+    ('(sensitive)', '(no reason given)')
+    """
+    return secrets.scrub(reason) if reason else _NO_REASON
 
 
 def _identity(change: Mapping[str, Any]) -> Mapping[str, Any] | None:
@@ -249,6 +263,10 @@ def _shown(address: str, secrets: ValueSecrets, key: FingerprintKey | None = Non
     >>> _shown('a.b["hunter2-key"]', secrets), _shown('a.b["hunter2-key"]', secrets, FingerprintKey(b"k" * 16))
     ('a.b["(sensitive)"]', 'a.b["(sensitive #2f7ea0a57c8a)"]')
     """
+    if not address_parses(address):
+        # Not an address Terraform writes (a hand-made plan's key without its closing bracket): no part of it is
+        # known to be a name, so all of it is scrubbed.
+        return secrets.scrub(address)
     if key is None or not secrets.active:
         return shown_address(address, secrets.secrets, scrub=secrets.scrub)
     at = 0
@@ -342,7 +360,7 @@ def _trigger(raw: Mapping[str, Any], secrets: ValueSecrets, key: FingerprintKey 
     lifecycle = raw.get("lifecycle_action_trigger")
     if isinstance(lifecycle, Mapping):
         event = lifecycle.get("action_trigger_event")
-        text = event if isinstance(event, str) and event else "an unnamed event"
+        text = secrets.scrub(event) if isinstance(event, str) and event else "an unnamed event"
         resource = lifecycle.get("triggering_resource_address")
         return text + (f" of {_shown(resource, secrets, key)}" if isinstance(resource, str) and resource else "")
     invoke = raw.get("invoke_action_trigger")
@@ -369,7 +387,7 @@ def _invocation_blocks(plan: Plan, secrets: ValueSecrets, key: FingerprintKey | 
             name = shown_apart(name, seen[name])
         facts = [("action", "invoke")]
         if deferred_reason is not None:
-            facts.append(("deferred", deferred_reason))
+            facts.append(("deferred", _deferral(deferred_reason, secrets)))
         values, unsorted = flatten(raw.get("config_values"), raw.get("config_unknown"), raw.get("config_sensitive"), "",
                                  secrets=secrets, key=key, where=f"invocation\x00{name}")
         if unsorted:

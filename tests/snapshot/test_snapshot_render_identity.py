@@ -24,7 +24,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from plancheck import Plan, load_plan
-from plancheck._documents.plan import shown_address
+from plancheck._documents.plan import address_parses, shown_address
 from plancheck._redact import NO_VALUE, SENSITIVE, Marks, Secrets, contains_sensitive, fit_marks
 from plancheck.snapshot import _render
 from plancheck.snapshot._api import build
@@ -239,6 +239,10 @@ ADDRESS_PARTS = st.sampled_from(["aws_instance.web", "module.m", SECRET, f"x{SEC
 @given(st.lists(st.tuples(ADDRESS_PARTS, st.lists(ADDRESS_PARTS, max_size=3)), min_size=1, max_size=3))
 def test_an_address_is_shown_as_shown_address_shows_it(parts: list[tuple[str, list[str]]]) -> None:
     address = ".".join(name + "".join(f'["{"".join(key)}"]' for key in [keys]) for name, keys in parts)
+    if not address_parses(address):  # a key left open (a hand-made plan's): no part is known to be a name
+        assert _render._shown(address, ValueSecrets(SECRETS)) == SECRETS.scrub(address)
+        assert _render._shown(address, ValueSecrets(SECRETS), KEY) == SECRETS.scrub(address)
+        return
     assert _render._shown(address, ValueSecrets(SECRETS)) == shown_address(address, SECRETS)
     assert _render._shown(address, ValueSecrets(SECRETS), KEY) == _reference_shown(address, ValueSecrets(SECRETS), KEY)
 
