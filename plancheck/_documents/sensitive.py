@@ -16,10 +16,21 @@ from .._loading.validate import register_secret_test
 from .._redact import Marks, Secrets, collect_secret_strings, contains_sensitive, fit_marks
 from .._text import config_parts
 
-__all__ = ["collect_marked", "collect_plan_secrets", "collect_state_secrets", "marked_strings", "quotes_secret"]
+__all__ = [
+    "collect_marked",
+    "collect_plan_secrets",
+    "collect_state_secrets",
+    "configuration_may_hold_secrets",
+    "marked_strings",
+    "marks_may_hold_secrets",
+    "quotes_secret",
+]
 
 #: The containers a marks node can be: empty, it marks nothing.
 _CONTAINERS: Final = (dict, list)
+#: The kinds of a marks node that marks nothing when it is falsy: false, null, an empty container (a falsy ``0`` or
+#: ``""`` fails closed, as marked).
+_UNMARKED_TYPES: Final = frozenset({bool, type(None), dict, list})
 
 
 def marked_strings(value: Any, marks: Marks) -> Iterator[str]:
@@ -299,6 +310,74 @@ def collect_plan_secrets(document: Mapping[str, Any]) -> Secrets:
         found: set[str] = set()
         collect_marked(roots, found, parsed_json=isinstance(document, LazyObject))  # only JSON text is read lazily
         return Secrets(found, partial(_config_names, document, (planned, prior)))
+
+
+def configuration_may_hold_secrets(config: Mapping[str, Any]) -> bool:
+    """Whether a plan's ``configuration`` declares a sensitive variable or output in any module: with
+    :func:`marks_may_hold_secrets`, False only when :func:`collect_plan_secrets` finds no secret, told without a value
+    walked. What it says is the same for every plan of one configuration: a reader of many asks once.
+
+    >>> configuration_may_hold_secrets({"root_module": {"outputs": {"o": {"sensitive": False}}}})
+    False
+    >>> configuration_may_hold_secrets({"root_module": {"module_calls": {"c": {"module": {"variables": {"pw": {"sensitive": True}}}}}}})
+    True
+    """
+    roots: list[tuple[Any, Marks]] = []
+    _module_roots(config, None, roots)
+    return bool(roots)
+
+
+def marks_may_hold_secrets(document: Mapping[str, Any]) -> bool:
+    """Whether any (value, marks) pair of a plan ``document`` is marked (:func:`plan_may_hold_secrets` less its
+    configuration).
+
+    >>> marks_may_hold_secrets({"planned_values": {"root_module": {"resources": [{"sensitive_values": {"pw": True}}]}}})
+    True
+    >>> marks_may_hold_secrets({"resource_changes": [{"change": {"after_sensitive": {"tags": {}}, "before_sensitive": False}}],
+    ...                         "output_changes": {"o": {"after_sensitive": False}}})
+    False
+    """
+    for section, steps, sides in _PLAN_ROOTS:
+        entries = document.get(section) or ()
+        for entry in entries.values() if isinstance(entries, Mapping) else entries:
+            for step in steps:
+                entry = entry.get(step) if type(entry) is dict or isinstance(entry, Mapping) else None
+            if type(entry) is dict or isinstance(entry, Mapping):  # a parsed document's objects are dicts
+                for _, key in sides:
+                    marks = entry.get(key)
+                    # Most marks (false, null, an empty object) are answered here, without a call.
+                    if (marks or type(marks) not in _UNMARKED_TYPES) and _marked(marks):
+                        return True
+    prior = document.get("prior_state")
+    states = (document.get("planned_values"), prior.get("values") if isinstance(prior, Mapping) else None)
+    return any(_state_marked(state) for state in states if isinstance(state, Mapping))
+
+
+def _state_marked(state: Mapping[str, Any]) -> bool:
+    """Whether a state ``values`` object has a sensitive output or a resource with a mark (:func:`marks_may_hold_secrets`)."""
+    outputs = state.get("outputs")
+    for out in outputs.values() if isinstance(outputs, Mapping) else ():
+        if isinstance(out, Mapping) and contains_sensitive(out.get("sensitive")):
+            return True
+    modules = [state.get("root_module")]
+    while modules:
+        module = modules.pop()
+        if not (type(module) is dict or isinstance(module, Mapping)):
+            continue
+        for res in module.get("resources") or ():
+            if type(res) is dict or isinstance(res, Mapping):
+                marks = res.get("sensitive_values")
+                if (marks or type(marks) not in _UNMARKED_TYPES) and _marked(marks):
+                    return True
+        modules.extend(module.get("child_modules") or ())
+    return False
+
+
+def _marked(marks: Marks) -> bool:
+    """:func:`contains_sensitive`, answered at once for what most marks are (false, null, an empty object)."""
+    if marks is False or marks is None or (not marks and type(marks) in _CONTAINERS):
+        return False
+    return contains_sensitive(marks)
 
 
 def _config_names(document: Mapping[str, Any], states: tuple[Any, Any] | None = None) -> set[str]:

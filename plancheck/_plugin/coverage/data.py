@@ -31,7 +31,9 @@ from tfjsonpath import describe_json_type
 from ..._checking.fields import OutputFields, OutputMatcherFields, OutputPathFields, OutputPathMatcherFields
 from ..._documents.plan import Plan
 from ..._documents.select import Resources
+from ..._documents.sensitive import configuration_may_hold_secrets, marks_may_hold_secrets
 from ..._errors import DocumentFormatError
+from ..._redact import Secrets
 
 __all__ = [
     "DATA_FORMAT",
@@ -133,7 +135,8 @@ class ItemData:
 @dataclasses.dataclass
 class ModuleData:
     """An accumulator: a module's items, whether its key is a local directory, whether a plan of it could say
-    its conditions' outcomes (Terraform 1.5+), the files its scan could not read, and lines never to show."""
+    its conditions' outcomes (Terraform 1.5+), the files its scan could not read, and lines never to show (a sensitive
+    variable's default, a line that shows a secret of a plan of the module)."""
 
     local: bool = False
     checks_available: bool = False
@@ -173,6 +176,8 @@ class CoverageData:
         self._walks: dict[tuple[str, Path | None, Path, bool], _Walked] = {}
         #: Each absolute directory plans were made from (and rootdir): resolved, and its module's key.
         self._directories: dict[tuple[str | bytes, Path], tuple[Path, str]] = {}
+        #: The lines of a directory's files that show one of a set of secrets, per file: found once per set.
+        self._secret_lines: dict[tuple[Path, Secrets], dict[str, set[int]]] = {}
 
     def module(self, key: str) -> ModuleData:
         found = self.modules.get(key)
@@ -193,6 +198,8 @@ class CoverageData:
         available = "checks" in raw or _at_least(raw.get("terraform_version"), (1, 5))
         base, key = self._located(directory, rootdir)
         walked = self._walked(root if isinstance(root, Mapping) else {}, key, base, rootdir, available)
+        if walked.directories and (walked.sensitive or marks_may_hold_secrets(raw)):
+            self._withhold(plan.secrets, walked.directories)
         _declared_planned(walked, _planned(plan, walked))
         checks = raw.get("checks")
         if walked.checks is None or not _equal(walked.checks[0], checks):
@@ -209,6 +216,20 @@ class CoverageData:
                 if path_text:
                     item.paths.add(path_text)
                 done.add(target)
+
+    def _withhold(self, secrets: Secrets, directories: Mapping[Path, ModuleData]) -> None:
+        """Mark withheld every line of the local modules' files that shows one of a plan's ``secrets``: a literal
+        under ``sensitive()``, passed to a child's sensitive variable, given to a sensitive output or to an attribute
+        the provider marks sensitive. So the data (a worker's, a file ``coverage combine`` reads) carries what the
+        HTML report must withhold, and no report needs the plans, gone by then, to scrub it."""
+        if not secrets:
+            return
+        for directory, module in directories.items():
+            found = self._secret_lines.get((directory, secrets))
+            if found is None:
+                found = self._secret_lines[(directory, secrets)] = _lines_showing(directory, secrets)
+            for file, lines in found.items():
+                module.withheld.setdefault(file, set()).update(lines)
 
     def _located(self, directory: str | os.PathLike[str] | None, rootdir: Path) -> tuple[Path | None, str]:
         """A plan's directory resolved, and its module's key (:data:`UNKNOWN_ROOT` when not known); an absolute one
@@ -281,17 +302,20 @@ class CoverageData:
         if kept is not None:
             config = kept[0]
         paths: dict[str, _Seen] = {}
-        self._walk(config, key, directory, "", rootdir, paths, available)
-        walked = _Walked(config, paths)
+        directories: dict[Path, ModuleData] = {}
+        self._walk(config, key, directory, "", rootdir, paths, available, directories)
+        walked = _Walked(config, paths, directories, configuration_may_hold_secrets({"root_module": config}))
         if kept is not None:
             self._walks[cache_key] = walked
         return walked
 
     def _walk(
         self, config: Mapping[str, Any], key: str, directory: Path | None, path: str, rootdir: Path,
-        paths: dict[str, _Seen], available: bool,
+        paths: dict[str, _Seen], available: bool, directories: dict[Path, ModuleData] | None = None,
     ) -> None:
         module = self.module(key)
+        if directory is not None and directories is not None:
+            directories[directory] = module
         module.local = module.local or directory is not None
         module.checks_available |= available
         declared: set[str] = set()
@@ -327,7 +351,9 @@ class CoverageData:
             if directory is not None and source.startswith(("./", "../")):
                 child_dir = (directory / source).resolve()
                 child_key = _relative(child_dir, rootdir)
-            self._walk(call["module"], child_key, child_dir, f"{prefix}module.{name}", rootdir, paths, available)
+            self._walk(
+                call["module"], child_key, child_dir, f"{prefix}module.{name}", rootdir, paths, available, directories
+            )
 
     def _declare(self, module: ModuleData, directory: Path, prefix: str, add: Callable[[str, str], ItemData]) -> None:
         scanned = self._scans.get(directory)
@@ -656,11 +682,18 @@ class _Walked:
     with it recorded that reading another would record again. An item, once found, is the same item for as long as
     the walk is kept (items are never replaced; a merge forgets the walks)."""
 
-    __slots__ = ("asserted", "changes", "checks", "config", "instances", "outputs", "paths")
+    __slots__ = ("asserted", "changes", "checks", "config", "directories", "instances", "outputs", "paths", "sensitive")
 
-    def __init__(self, config: Mapping[str, Any], paths: dict[str, _Seen]) -> None:
+    def __init__(
+        self, config: Mapping[str, Any], paths: dict[str, _Seen], directories: Mapping[Path, ModuleData],
+        sensitive: bool,
+    ) -> None:
         self.config = config
         self.paths = paths
+        #: The directory of each local module walked, and its data: where a plan's secrets may stand in clear.
+        self.directories = directories
+        #: Whether the configuration declares a sensitive variable or output (its plans may hold secrets unmarked).
+        self.sensitive = sensitive
         #: Each set of module instances whose declared items were marked planned.
         self.instances: set[frozenset[str]] = set()
         #: The check targets (kind, address, path text) recorded, each on the item it found.
@@ -748,6 +781,25 @@ def _complete(instances: set[str], paths: Mapping[str, _Seen]) -> None:
                 "count_expression" in spec or "for_each_expression" in spec
             ):
                 instances.add(path)
+
+
+def _lines_showing(directory: Path, secrets: Secrets) -> dict[str, set[int]]:
+    """The 1-based lines of each ``.tf`` and ``.tf.json`` file of ``directory`` that show one of ``secrets`` (what a
+    scrub of the line would change); a file that cannot be read shows nothing (the report says it cannot be read)."""
+    found: dict[str, set[int]] = {}
+    try:
+        names = sorted(p.name for p in directory.iterdir() if p.name.endswith((".tf", ".tf.json")) and p.is_file())
+    except OSError:
+        return found
+    for name in names:
+        try:
+            text = (directory / name).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            continue
+        lines = {number for number, line in enumerate(text.split("\n"), start=1) if secrets.touches(line)}
+        if lines:
+            found[name] = lines
+    return found
 
 
 def _relative(directory: Path, rootdir: Path) -> str:

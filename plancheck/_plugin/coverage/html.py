@@ -6,8 +6,10 @@ A block's colour is the status of its item (all of its instances at every call s
 planned). An item no check can address (a variable, a module call, a child module's output, a ``check``
 block: :func:`.data.assertable`) has ``n/a`` as its asserted cell. Lines are located by the block scan of the
 module's files (:mod:`.scan`); a module that is not local (a registry source) has its item table only.
-What the page shows of a file never holds a secret: a sensitive variable's default is withheld, and
-every line passes through the session's scrub when there is one.
+What the page shows of a file never holds a secret: a sensitive variable's default is withheld, and so is every
+line that shows a secret of a plan of the module (found as the plan was read: the data's withheld lines, so a worker's
+data and ``coverage combine`` withhold them too); every other line passes through the session's scrub when there is
+one.
 """
 
 from __future__ import annotations
