@@ -328,8 +328,8 @@ def configuration_may_hold_secrets(config: Mapping[str, Any]) -> bool:
 
 
 def marks_may_hold_secrets(document: Mapping[str, Any]) -> bool:
-    """Whether any (value, marks) pair of a plan ``document`` is marked (:func:`plan_may_hold_secrets` less its
-    configuration).
+    """Whether any (value, marks) pair of a plan ``document`` is marked (with :func:`configuration_may_hold_secrets`, what
+    decides whether a plan's secrets need collecting).
 
     >>> marks_may_hold_secrets({"planned_values": {"root_module": {"resources": [{"sensitive_values": {"pw": True}}]}}})
     True
@@ -346,7 +346,7 @@ def marks_may_hold_secrets(document: Mapping[str, Any]) -> bool:
                 for _, key in sides:
                     marks = entry.get(key)
                     # Most marks (false, null, an empty object) are answered here, without a call.
-                    if (marks or type(marks) not in _UNMARKED_TYPES) and _marked(marks):
+                    if (marks or type(marks) not in _UNMARKED_TYPES) and contains_sensitive(marks):
                         return True
     prior = document.get("prior_state")
     states = (document.get("planned_values"), prior.get("values") if isinstance(prior, Mapping) else None)
@@ -367,17 +367,10 @@ def _state_marked(state: Mapping[str, Any]) -> bool:
         for res in module.get("resources") or ():
             if type(res) is dict or isinstance(res, Mapping):
                 marks = res.get("sensitive_values")
-                if (marks or type(marks) not in _UNMARKED_TYPES) and _marked(marks):
+                if (marks or type(marks) not in _UNMARKED_TYPES) and contains_sensitive(marks):
                     return True
         modules.extend(module.get("child_modules") or ())
     return False
-
-
-def _marked(marks: Marks) -> bool:
-    """:func:`contains_sensitive`, answered at once for what most marks are (false, null, an empty object)."""
-    if marks is False or marks is None or (not marks and type(marks) in _CONTAINERS):
-        return False
-    return contains_sensitive(marks)
 
 
 def _config_names(document: Mapping[str, Any], states: tuple[Any, Any] | None = None) -> set[str]:
