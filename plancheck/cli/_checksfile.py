@@ -715,7 +715,14 @@ def parse_checks(text: str, source: str, registry: Registry, *, fmt: str | None 
     Traceback (most recent call last):
     ...
     plancheck.cli._checksfile.ChecksFileError: c.json: check[0].n: number out of range: 1e999999999999999999999
+    >>> parse_checks("check: []", "checks.yaml", Registry([], []))
+    Traceback (most recent call last):
+    ...
+    plancheck.cli._checksfile.ChecksFileError: checks.yaml: a checks file is TOML (.toml) or JSON (.json), not YAML
     """
+    if fmt is None and source.lower().endswith((".yaml", ".yml")):
+        # Read as TOML, a YAML file fails on its first line with a TOML syntax error that does not say why.
+        raise ChecksFileError(source, "", "a checks file is TOML (.toml) or JSON (.json), not YAML")
     fmt = fmt or ("json" if source.lower().endswith(".json") or text.lstrip().startswith("{") else "toml")
     lines: list[int] = []
     if fmt == "json":

@@ -241,6 +241,20 @@ def test_malformed_json(text: str, message: str) -> None:
     assert str(info.value) == message
 
 
+@pytest.mark.parametrize(
+    ("source", "text", "message"),
+    [
+        pytest.param("checks.yaml", "check:\n  - type: ExpectEmptyPlan\n", "checks.yaml: a checks file is TOML (.toml) or JSON (.json), not YAML", id="yaml"),
+        pytest.param("ci/Checks.YML", "check: []\n", "ci/Checks.YML: a checks file is TOML (.toml) or JSON (.json), not YAML", id="yml-any-case"),
+        pytest.param("checks.yaml.toml", "check:\n", "checks.yaml.toml:1: invalid TOML: Expected '=' after a key in a key/value pair (at line 1, column 6)", id="toml-suffix-read-as-toml"),
+    ],
+)
+def test_a_yaml_checks_file_is_named_as_such(source: str, text: str, message: str) -> None:
+    with pytest.raises(ChecksFileError) as info:
+        parse_checks(text, source, REGISTRY)
+    assert str(info.value) == message
+
+
 def test_unreadable_and_non_utf8_files(tmp_path: FsPath) -> None:
     with pytest.raises(ChecksFileError, match=r"^.*missing\.toml: cannot read the checks file: No such file or directory$"):
         load_checks_file(str(tmp_path / "missing.toml"), REGISTRY)
