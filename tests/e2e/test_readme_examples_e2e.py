@@ -90,3 +90,38 @@ def test_the_mocked_module_plan_example_passes_in_the_layout_its_page_gives(
     options = ["-p", "no:cacheprovider", "--terraform", str(tf_acceptance.terraform.path)]
     pytester.runpytest(*options, "--snapshot-update").assert_outcomes(passed=1)
     pytester.runpytest(*options).assert_outcomes(passed=1)
+
+
+#: The two step directories the upgrade example reads (``testdata/<test name>/<step>/``), which its page
+#: describes but does not show: the same widget, so the second step plans no change on the first's state.
+_UPGRADE_STEP = """terraform {
+  required_providers {
+    widget = { source = "example.com/acme/widget" }
+  }
+}
+
+resource "widget_thing" "t" {
+  name = "a"
+}
+"""
+
+
+def test_the_upgrade_example_passes_with_a_directory_per_step(
+    tf_acceptance: AcceptanceRunner, pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pytest.importorskip("tf", reason="the providers extra (tf, grpcio) is not installed")
+    monkeypatch.syspath_prepend(str(ROOT / "examples" / "widget_provider"))
+    (pytester.path / "tests").mkdir()
+    for step in ("1", "2"):
+        directory = pytester.path / "tests" / "testdata" / "test_widget_upgrade" / step
+        directory.mkdir(parents=True)
+        (directory / "main.tf").write_text(_UPGRADE_STEP, encoding="utf-8")
+    (pytester.path / "tests" / "test_upgrade.py").write_text(_block_defining("test_widget_upgrade"), encoding="utf-8")
+    result = pytester.runpytest("-p", "no:cacheprovider", "--terraform", str(tf_acceptance.terraform.path), "-v")
+    result.assert_outcomes(passed=1)
+    # It read the step directories: without them the same test fails, naming the directory it looked for.
+    for step in ("1", "2"):
+        (pytester.path / "tests" / "testdata" / "test_widget_upgrade" / step / "main.tf").unlink()
+    missing = pytester.runpytest("-p", "no:cacheprovider", "--terraform", str(tf_acceptance.terraform.path))
+    missing.assert_outcomes(failed=1)
+    missing.stdout.fnmatch_lines(["*testdata/test_widget_upgrade/1*"])
