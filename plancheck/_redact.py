@@ -619,17 +619,10 @@ class Secrets(ReadOnly):
             self._set(_trusted=trusted)
         return trusted
 
-    def _spans(self, text: str, first_only: bool = False) -> list[tuple[int, int]]:
-        """The spans to scrub in ``text``: the scanner's, less those that hide nothing (:meth:`_filtered`); with
-        ``first_only``, the first of those, scanned no further than to find it."""
-        scanner = self._scan()
-        found = scanner.spans(text, first_only=first_only)
-        if not found:
-            return found  # most texts: nothing to filter, and nothing to scan again
-        kept = self._filtered(text, found)
-        if first_only and not kept:
-            kept = self._filtered(text, scanner.spans(text))[:1]  # the first hid nothing: does another?
-        return kept
+    def _spans(self, text: str) -> list[tuple[int, int]]:
+        """The spans to scrub in ``text``: the scanner's, less those that hide nothing (:meth:`_filtered`)."""
+        found = self._scan().spans(text)
+        return self._filtered(text, found) if found else found  # most texts: nothing found, nothing to filter
 
     def _filtered(self, text: str, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
         """``spans`` less those that hide nothing: one inside a marker the library wrote in ``text``
@@ -713,7 +706,11 @@ class Secrets(ReadOnly):
         >>> Secrets(["hunter2"]).touches("xhunter2x"), Secrets(["hunter2-long"]).touches("xhunter2-longx")
         (False, True)
         """
-        return bool(self._values) and bool(self._spans(text, first_only=True))
+        if not self._values:
+            return False
+        first = self._scan().spans(text, first_only=True)  # scanned no further than to find one
+        # The first span found may hide nothing (:meth:`_filtered`): then, whether any span to scrub is left.
+        return bool(first) and bool(self._filtered(text, first) or self._spans(text))
 
     def finds(self, text: str) -> bool:
         """True if ``text`` holds any secret or piece of one, before trusted texts and markers spare any: when
