@@ -560,11 +560,12 @@ def _parse_json(text: str, source: str) -> Any:
 _TOML_LONG_INT = re.compile(r"(?:^|[=\[,{])[ \t]*[+-]?([1-9][0-9_]*)")
 
 
-def _long_int_error(text: str, source: str, exc: ValueError) -> ChecksFileError | None:
-    """The error for a decimal integer too long to convert, located at the first such integer."""
+def _toml_error(text: str, source: str, exc: Exception) -> ChecksFileError:
+    """The error for what the TOML parser raised on ``text``; a decimal integer too long to convert is located
+    at the first such integer."""
     limit = sys.get_int_max_str_digits()
-    if not limit or "integer string conversion" not in str(exc):
-        return None
+    if not limit or not isinstance(exc, ValueError) or "integer string conversion" not in str(exc):
+        return ChecksFileError(source, "", f"invalid TOML: {exception_text(exc)}")
     for match in _TOML_LONG_INT.finditer(text):
         digits = match.group(1).replace("_", "")
         if len(digits) > limit:
@@ -585,10 +586,8 @@ def _parse_toml(text: str, source: str) -> Any:
         ) from None
     except RecursionError:
         raise ChecksFileError(source, "", "invalid TOML: nested too deeply") from None
-    except ValueError as exc:
-        raise (_long_int_error(text, source, exc) or ChecksFileError(source, "", f"invalid TOML: {exception_text(exc)}")) from None
     except Exception as exc:  # whatever else the parser meets in the text is the text's fault
-        raise ChecksFileError(source, "", f"invalid TOML: {exception_text(exc)}") from None
+        raise _toml_error(text, source, exc) from None
 
 
 #: How deeply a check's table may nest (tables and arrays); far more than any matcher needs, and little
