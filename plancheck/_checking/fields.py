@@ -12,6 +12,7 @@ both are validated here too, with messages that name the check and the argument.
 
 from __future__ import annotations
 
+import enum
 import inspect
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import KW_ONLY
@@ -201,14 +202,45 @@ def checked_instance(kind: type[_T], what: str) -> Callable[[object, str], _T]:
     Traceback (most recent call last):
     ...
     TypeError: ExpectX: path must be a Path, got str
+
+    The name of an enum's member, given as text (as a checks file gives it, or as Terraform's JSON spells an
+    action), is named back as the member to pass:
+
+    >>> from plancheck import ResourceAction
+    >>> checked_instance(ResourceAction, "action")("no-op", "ExpectX")
+    Traceback (most recent call last):
+    ...
+    TypeError: ExpectX: action must be a ResourceAction, got str (did you mean ResourceAction.NoOp?)
     """
 
     def checked(value: object, check: str) -> _T:
         if not isinstance(value, kind):
-            raise TypeError(f"{check}: {what} must be a {kind.__name__}, got {type(value).__name__}")
+            raise TypeError(f"{check}: {what} must be a {kind.__name__}, got {type(value).__name__}{member_hint(kind, value)}")
         return value
 
     return checked
+
+
+def member_hint(kind: type, value: object) -> str:
+    """`` (did you mean Kind.Member?)`` when ``value`` is text naming a member of the enum ``kind`` (in any case,
+    with or without ``-``/``_``), else nothing: only the member's own name is shown, never the text given.
+
+    >>> from plancheck import ResourceAction
+    >>> member_hint(ResourceAction, "create"), member_hint(ResourceAction, "delete"), member_hint(str, "create")
+    (' (did you mean ResourceAction.Create?)', '', '')
+    """
+    if not (isinstance(value, str) and issubclass(kind, enum.Enum)):
+        return ""
+    wanted = _folded(value)
+    for member in kind:
+        if _folded(member.name) == wanted:
+            return f" (did you mean {kind.__name__}.{member.name}?)"
+    return ""
+
+
+def _folded(name: str) -> str:
+    """``name`` as :func:`member_hint` compares it: ``no-op``, ``NO_OP`` and ``NoOp`` alike."""
+    return name.replace("-", "").replace("_", "").casefold()
 
 
 def check_fields(value: FrozenValue, **checkers: Callable[[Any, str], Any]) -> None:

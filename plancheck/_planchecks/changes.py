@@ -26,6 +26,7 @@ from .._checking.fields import (
     checked_selector,
     checked_selectors,
     item_label,
+    member_hint,
 )
 from .._checking.messages import actions_text, deposed_prefix, output_address, quote, scrubbed_failure
 from .._documents.actions import ActionTriggerEvent, ResourceAction
@@ -811,7 +812,10 @@ class ExpectActionInvocation(PlanCheck):
     def __post_init__(self) -> None:
         name = type(self).__name__
         if self.event is not None and not isinstance(self.event, ActionTriggerEvent):
-            raise TypeError(f"{name}: event must be an ActionTriggerEvent or None, got {type(self.event).__name__}")
+            raise TypeError(
+                f"{name}: event must be an ActionTriggerEvent or None, got {type(self.event).__name__}"
+                f"{member_hint(ActionTriggerEvent, self.event)}"
+            )
         triggered_by = None if self.triggered_by is None else checked_address(self.triggered_by, name, "triggered_by")
         self._set(address=checked_address(self.address, name), triggered_by=triggered_by)
 
@@ -877,7 +881,9 @@ class ExpectDeferredActionInvocation(PlanCheck):
     def __post_init__(self) -> None:
         name = type(self).__name__
         if not isinstance(self.reason, DeferredReason):
-            raise TypeError(f"{name}: reason must be a DeferredReason, got {type(self.reason).__name__}")
+            raise TypeError(
+                f"{name}: reason must be a DeferredReason, got {type(self.reason).__name__}{member_hint(DeferredReason, self.reason)}"
+            )
         self._set(address=checked_address(self.address, name))
 
     def failures(self, plan: Plan) -> list[CheckFailure]:

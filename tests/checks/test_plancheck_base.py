@@ -167,12 +167,32 @@ def test_equality_and_hash() -> None:
         (
             lambda: ExpectResourceAction("a.b", "Create"),
             TypeError,
+            "ExpectResourceAction: action must be a ResourceAction, got str (did you mean ResourceAction.Create?)",
+        ),
+        (
+            lambda: ExpectResourceAction("a.b", "create"),
+            TypeError,
+            "ExpectResourceAction: action must be a ResourceAction, got str (did you mean ResourceAction.Create?)",
+        ),
+        (
+            lambda: ExpectResourceAction("a.b", "no-op"),
+            TypeError,
+            "ExpectResourceAction: action must be a ResourceAction, got str (did you mean ResourceAction.NoOp?)",
+        ),
+        (
+            lambda: ExpectResourceAction("a.b", "delete"),
+            TypeError,
             "ExpectResourceAction: action must be a ResourceAction, got str",
+        ),
+        (
+            lambda: ExpectResourceAction("a.b", 3),
+            TypeError,
+            "ExpectResourceAction: action must be a ResourceAction, got int",
         ),
         (
             lambda: ExpectDeferredChange("a.b", "absent_prereq"),
             TypeError,
-            "ExpectDeferredChange: reason must be a DeferredReason, got str",
+            "ExpectDeferredChange: reason must be a DeferredReason, got str (did you mean DeferredReason.AbsentPrereq?)",
         ),
         (
             lambda: ExpectResourceReplacePaths("a.b", New("x")),
@@ -205,8 +225,12 @@ def test_equality_and_hash() -> None:
         "output-name-type",
         "output-path-type",
         "output-name-empty",
-        "action-str",
-        "reason-str",
+        "action-str-go-spelling",
+        "action-str-terraform-spelling",
+        "action-str-no-op",
+        "action-str-no-member-no-hint",
+        "action-int-no-hint",
+        "reason-str-snake-case",
         "paths-single-path",
         "paths-str",
         "paths-element",
