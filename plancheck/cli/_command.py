@@ -438,7 +438,7 @@ def _run_checks(args: argparse.Namespace, io: Io) -> int:
     from ._checksfile import ChecksFileError, run_checks
     from ._many import check_many, named_twice
     from ._output import fail_everywhere, report
-    from ._runs import PlanRun, results_secrets
+    from ._runs import PlanRun
     from ._waivers import BaselineEntry, BaselineError, judge_by_baseline, read_baseline, today
 
     json_mode = args.format == "json"
@@ -490,8 +490,6 @@ def _run_checks(args: argparse.Namespace, io: Io) -> int:
     except BaselineError as exc:
         return fail("baseline", str(exc))
     runs = [PlanRun(plan, tuple(results), waived=sum(len(r.waived) for r in results), fixed=tuple(fixed), baseline=file)]
-    # The stream's scrub keeps what the failures trusted (their configuration names and given paths), as theirs did.
-    io.heard(results_secrets(results, plan))
     return report(args, io, runs)
 
 
