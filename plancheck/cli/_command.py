@@ -8,9 +8,13 @@ line on stderr, never as a traceback. When the reader of the output goes away
 (``tfplancheck ... | head -1``) the program ends quietly with status 141 (128 +
 SIGPIPE), as a program killed by SIGPIPE would.
 
->>> command(["--version"])
-tfplancheck 0.1.0
-0
+Its console script is :func:`plancheck.cli.main` (standard output and error, the signal scope); :func:`run` is the
+command on given streams.
+
+>>> import io
+>>> out = io.StringIO()
+>>> run(["--version"], stdout=out, stderr=io.StringIO()), out.getvalue()
+(0, 'tfplancheck 0.1.0\\n')
 """
 
 from __future__ import annotations
@@ -20,7 +24,6 @@ import contextlib
 import itertools
 import os
 import re
-import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import IO, TYPE_CHECKING, Any, Final, NoReturn, TextIO, cast
 
@@ -46,7 +49,7 @@ if TYPE_CHECKING:
     from ._checksfile import CheckSpec
     from ._registry import Signature
 
-__all__ = ["command", "run"]
+__all__ = ["run"]
 
 _EXAMPLES = """\
 examples:
@@ -666,7 +669,7 @@ def run(
     """Run the command line with explicit streams and environment; return the exit status.
 
     Output that cannot be written is reported on ``stderr`` (when that can be written) with
-    status 2; a ``BrokenPipeError`` is left to the caller (:func:`command` ends quietly).
+    status 2; a ``BrokenPipeError`` is left to the caller (:func:`plancheck.cli.main` ends quietly).
 
     >>> import io
     >>> out, err = io.StringIO(), io.StringIO()
@@ -677,7 +680,7 @@ def run(
     """
     from .._documents.met import listening
 
-    # command's streams are guarded already (it reports their failures itself).
+    # main's streams are guarded already (it reports their failures itself).
     guarded = [stream if isinstance(stream, _Guarded) else _Guarded(stream, name)
                for stream, name in ((stdout, "standard output"), (stderr, "standard error"))]
     io = Io(cast(TextIO, guarded[0]), cast(TextIO, guarded[1]), stdin, os.environ if environ is None else environ)
@@ -701,7 +704,7 @@ def run(
                 io.stderr.write(f"tfplancheck: error: {exc}\n")
             return 2
         except (KeyboardInterrupt, BrokenPipeError):
-            raise  # command's: 130, and quiet at a closed pipe
+            raise  # main's: 130, and quiet at a closed pipe
         except (Exception, SystemExit) as exc:
             # The boundary: whatever a command did not foresee is one line and status 2, never a traceback.
             with contextlib.suppress(_WriteFailed):
@@ -776,48 +779,3 @@ def _dispatch(argv: list[str], io: Io) -> int:
     if args.list_checks:
         return _list_checks(io, args.format == "json")
     return _run_checks(args, io)
-
-
-#: The status of a program killed by SIGPIPE, as a shell reports it (``$?`` is 141 under ``set -o pipefail``).
-_BROKEN_PIPE_STATUS = 128 + 13
-
-
-def command(argv: Sequence[str] | None = None) -> int:
-    """The ``tfplancheck`` command on ``sys.stdout`` and ``sys.stderr`` inside its one signal scope and error
-    boundary: :func:`plancheck.cli.main` runs it once the command's modules are loaded.
-
-    >>> command(["--version"]) == 0
-    tfplancheck 0.1.0
-    True
-    """
-    from .._loading.lifecycle import ending_on_signals
-
-    stdout = _Guarded(sys.stdout, "standard output")
-    stderr = _Guarded(sys.stderr, "standard error")
-    # One scope for the whole command: a SIGTERM or SIGHUP unwinds as a Ctrl-C does through every temporary
-    # directory the command made (a binary plan's show, mock-plan's module copy, plan file and provider
-    # sockets), and only then ends the process with the signal. A scope around each Terraform command alone
-    # delivered it as soon as that command had ended, before anything around it was removed.
-    with ending_on_signals():
-        try:
-            status = run(sys.argv[1:] if argv is None else argv, stdout=cast(TextIO, stdout),
-                         stderr=cast(TextIO, stderr))
-            # Output still buffered is written now, where a failure can be reported, not at exit.
-            stdout.flush()
-        except KeyboardInterrupt:
-            return 130
-        except BrokenPipeError:
-            # The reader went away (`| head`): not an error of ours, and nothing more can reach it.
-            status = _BROKEN_PIPE_STATUS
-        except _WriteFailed as exc:  # the final flush
-            status = 2
-            with contextlib.suppress(_WriteFailed, BrokenPipeError):
-                stderr.write(f"tfplancheck: error: {exc}\n")
-    for stream in (stdout, stderr):
-        if stream.failed:
-            stream.discard()  # else Python's own flush at exit fails again, with a traceback-like report
-    return status
-
-
-if __name__ == "__main__":  # pragma: no cover
-    sys.exit(command())
