@@ -28,6 +28,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import IO, TYPE_CHECKING, Any, Final, NoReturn, TextIO, cast
 
 from .._frozen import public
+from .._loading.source import max_input_bytes
 from .._text import exception_text
 from ._io import (
     SCHEMA_VERSION,
@@ -311,20 +312,6 @@ def _add_plan_reading(
     )
 
 
-def _max_bytes(given: int | None, environ: Mapping[str, str]) -> int:
-    """--max-bytes, else ``PLANCHECK_MAX_BYTES`` in ``environ``, else the loader's default (the loader decides).
-
-    >>> _max_bytes(None, {}) == 2 << 30, _max_bytes(None, {"PLANCHECK_MAX_BYTES": "4096"}), _max_bytes(10, {})
-    (True, 4096, 10)
-    """
-    from .._loading.source import max_input_bytes
-
-    try:
-        return max_input_bytes(given, environ=environ)
-    except ValueError as exc:  # the environment's value: --max-bytes was checked when it was parsed
-        raise _UsageError(str(exc), "") from None
-
-
 def _catalogue_lines(signatures: Sequence[Signature]) -> list[str]:
     lines = []
     for sig in signatures:
@@ -426,10 +413,11 @@ def _list_waivers(args: argparse.Namespace, io: Io, on: Any) -> int:
     if not args.checks:
         return io.fail("usage", "--list-waivers needs the checks files: --checks FILE", json_mode)
     try:
-        max_bytes = _max_bytes(args.max_bytes, io.environ)
+        max_bytes = max_input_bytes(args.max_bytes, environ=io.environ)
+    except ValueError as exc:  # PLANCHECK_MAX_BYTES (--max-bytes was checked when it was parsed)
+        return io.fail("usage", str(exc), json_mode)
+    try:
         specs = _load_specs(args, max_bytes)
-    except _UsageError as exc:
-        return io.fail("usage", exc.message, json_mode)
     except ChecksFileError as exc:
         return io.fail("checks", str(exc), json_mode)
     doc = waivers_document(specs, on, tool_version())
@@ -467,9 +455,9 @@ def _run_checks(args: argparse.Namespace, io: Io) -> int:
     if not args.checks and not args.flag_checks:
         return fail("usage", "no checks given: use --checks FILE or flags such as --unknown ADDRESS PATH; see --help")
     try:
-        max_bytes = _max_bytes(args.max_bytes, io.environ)
-    except _UsageError as exc:
-        return fail("usage", exc.message)
+        max_bytes = max_input_bytes(args.max_bytes, environ=io.environ)
+    except ValueError as exc:  # PLANCHECK_MAX_BYTES (--max-bytes was checked when it was parsed)
+        return fail("usage", str(exc))
     try:
         specs = _load_specs(args, max_bytes)
     except ChecksFileError as exc:
@@ -514,9 +502,9 @@ def _lookup(args: argparse.Namespace, io: Io) -> int:
     except PathSyntaxError as exc:
         return io.fail("usage", str(exc), json_mode)
     try:
-        max_bytes = _max_bytes(args.max_bytes, io.environ)
-    except _UsageError as exc:
-        return io.fail("usage", exc.message, json_mode)
+        max_bytes = max_input_bytes(args.max_bytes, environ=io.environ)
+    except ValueError as exc:  # PLANCHECK_MAX_BYTES (--max-bytes was checked when it was parsed)
+        return io.fail("usage", str(exc), json_mode)
     try:
         plan = read_plan(args.plan, terraform=args.terraform, stdin=io.stdin, environ=io.environ, max_bytes=max_bytes,
                          allow_errored=args.allow_errored, chdir=args.chdir)
@@ -765,9 +753,9 @@ def _dispatch(argv: list[str], io: Io) -> int:
         return int(args.handler(args, io))
     if command == "snapshot":
         try:
-            max_bytes = _max_bytes(args.max_bytes, io.environ)
-        except _UsageError as exc:
-            return io.fail("usage", exc.message, args.format == "json")
+            max_bytes = max_input_bytes(args.max_bytes, environ=io.environ)
+        except ValueError as exc:  # PLANCHECK_MAX_BYTES (--max-bytes was checked when it was parsed)
+            return io.fail("usage", str(exc), args.format == "json")
         return run_snapshot(args, io, max_bytes)
     if args.version:
         if args.format == "json":
