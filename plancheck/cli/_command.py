@@ -8,9 +8,13 @@ line on stderr, never as a traceback. When the reader of the output goes away
 (``tfplancheck ... | head -1``) the program ends quietly with status 141 (128 +
 SIGPIPE), as a program killed by SIGPIPE would.
 
->>> command(["--version"])
-tfplancheck 0.1.0
-0
+Its console script is :func:`plancheck.cli.main` (standard output and error, the signal scope); :func:`run` is the
+command on given streams.
+
+>>> import io
+>>> out = io.StringIO()
+>>> run(["--version"], stdout=out, stderr=io.StringIO()), out.getvalue()
+(0, 'tfplancheck 0.1.0\\n')
 """
 
 from __future__ import annotations
@@ -20,11 +24,11 @@ import contextlib
 import itertools
 import os
 import re
-import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import IO, TYPE_CHECKING, Any, Final, NoReturn, TextIO, cast
 
 from .._frozen import public
+from .._loading.source import max_input_bytes
 from .._text import exception_text
 from ._io import (
     SCHEMA_VERSION,
@@ -46,7 +50,7 @@ if TYPE_CHECKING:
     from ._checksfile import CheckSpec
     from ._registry import Signature
 
-__all__ = ["command", "run"]
+__all__ = ["run"]
 
 _EXAMPLES = """\
 examples:
@@ -308,20 +312,6 @@ def _add_plan_reading(
     )
 
 
-def _max_bytes(given: int | None, environ: Mapping[str, str]) -> int:
-    """--max-bytes, else ``PLANCHECK_MAX_BYTES`` in ``environ``, else the loader's default (the loader decides).
-
-    >>> _max_bytes(None, {}) == 2 << 30, _max_bytes(None, {"PLANCHECK_MAX_BYTES": "4096"}), _max_bytes(10, {})
-    (True, 4096, 10)
-    """
-    from .._loading.source import max_input_bytes
-
-    try:
-        return max_input_bytes(given, environ=environ)
-    except ValueError as exc:  # the environment's value: --max-bytes was checked when it was parsed
-        raise _UsageError(str(exc), "") from None
-
-
 def _catalogue_lines(signatures: Sequence[Signature]) -> list[str]:
     lines = []
     for sig in signatures:
@@ -423,10 +413,11 @@ def _list_waivers(args: argparse.Namespace, io: Io, on: Any) -> int:
     if not args.checks:
         return io.fail("usage", "--list-waivers needs the checks files: --checks FILE", json_mode)
     try:
-        max_bytes = _max_bytes(args.max_bytes, io.environ)
+        max_bytes = max_input_bytes(args.max_bytes, environ=io.environ)
+    except ValueError as exc:  # PLANCHECK_MAX_BYTES (--max-bytes was checked when it was parsed)
+        return io.fail("usage", str(exc), json_mode)
+    try:
         specs = _load_specs(args, max_bytes)
-    except _UsageError as exc:
-        return io.fail("usage", exc.message, json_mode)
     except ChecksFileError as exc:
         return io.fail("checks", str(exc), json_mode)
     doc = waivers_document(specs, on, tool_version())
@@ -438,7 +429,7 @@ def _run_checks(args: argparse.Namespace, io: Io) -> int:
     from ._checksfile import ChecksFileError, run_checks
     from ._many import check_many, named_twice
     from ._output import fail_everywhere, report
-    from ._runs import PlanRun, results_secrets
+    from ._runs import PlanRun
     from ._waivers import BaselineEntry, BaselineError, judge_by_baseline, read_baseline, today
 
     json_mode = args.format == "json"
@@ -464,9 +455,9 @@ def _run_checks(args: argparse.Namespace, io: Io) -> int:
     if not args.checks and not args.flag_checks:
         return fail("usage", "no checks given: use --checks FILE or flags such as --unknown ADDRESS PATH; see --help")
     try:
-        max_bytes = _max_bytes(args.max_bytes, io.environ)
-    except _UsageError as exc:
-        return fail("usage", exc.message)
+        max_bytes = max_input_bytes(args.max_bytes, environ=io.environ)
+    except ValueError as exc:  # PLANCHECK_MAX_BYTES (--max-bytes was checked when it was parsed)
+        return fail("usage", str(exc))
     try:
         specs = _load_specs(args, max_bytes)
     except ChecksFileError as exc:
@@ -490,8 +481,6 @@ def _run_checks(args: argparse.Namespace, io: Io) -> int:
     except BaselineError as exc:
         return fail("baseline", str(exc))
     runs = [PlanRun(plan, tuple(results), waived=sum(len(r.waived) for r in results), fixed=tuple(fixed), baseline=file)]
-    # The stream's scrub keeps what the failures trusted (their configuration names and given paths), as theirs did.
-    io.heard(results_secrets(results, plan))
     return report(args, io, runs)
 
 
@@ -513,9 +502,9 @@ def _lookup(args: argparse.Namespace, io: Io) -> int:
     except PathSyntaxError as exc:
         return io.fail("usage", str(exc), json_mode)
     try:
-        max_bytes = _max_bytes(args.max_bytes, io.environ)
-    except _UsageError as exc:
-        return io.fail("usage", exc.message, json_mode)
+        max_bytes = max_input_bytes(args.max_bytes, environ=io.environ)
+    except ValueError as exc:  # PLANCHECK_MAX_BYTES (--max-bytes was checked when it was parsed)
+        return io.fail("usage", str(exc), json_mode)
     try:
         plan = read_plan(args.plan, terraform=args.terraform, stdin=io.stdin, environ=io.environ, max_bytes=max_bytes,
                          allow_errored=args.allow_errored, chdir=args.chdir)
@@ -668,7 +657,7 @@ def run(
     """Run the command line with explicit streams and environment; return the exit status.
 
     Output that cannot be written is reported on ``stderr`` (when that can be written) with
-    status 2; a ``BrokenPipeError`` is left to the caller (:func:`command` ends quietly).
+    status 2; a ``BrokenPipeError`` is left to the caller (:func:`plancheck.cli.main` ends quietly).
 
     >>> import io
     >>> out, err = io.StringIO(), io.StringIO()
@@ -679,7 +668,7 @@ def run(
     """
     from .._documents.met import listening
 
-    # command's streams are guarded already (it reports their failures itself).
+    # main's streams are guarded already (it reports their failures itself).
     guarded = [stream if isinstance(stream, _Guarded) else _Guarded(stream, name)
                for stream, name in ((stdout, "standard output"), (stderr, "standard error"))]
     io = Io(cast(TextIO, guarded[0]), cast(TextIO, guarded[1]), stdin, os.environ if environ is None else environ)
@@ -703,7 +692,7 @@ def run(
                 io.stderr.write(f"tfplancheck: error: {exc}\n")
             return 2
         except (KeyboardInterrupt, BrokenPipeError):
-            raise  # command's: 130, and quiet at a closed pipe
+            raise  # main's: 130, and quiet at a closed pipe
         except (Exception, SystemExit) as exc:
             # The boundary: whatever a command did not foresee is one line and status 2, never a traceback.
             with contextlib.suppress(_WriteFailed):
@@ -764,9 +753,9 @@ def _dispatch(argv: list[str], io: Io) -> int:
         return int(args.handler(args, io))
     if command == "snapshot":
         try:
-            max_bytes = _max_bytes(args.max_bytes, io.environ)
-        except _UsageError as exc:
-            return io.fail("usage", exc.message, args.format == "json")
+            max_bytes = max_input_bytes(args.max_bytes, environ=io.environ)
+        except ValueError as exc:  # PLANCHECK_MAX_BYTES (--max-bytes was checked when it was parsed)
+            return io.fail("usage", str(exc), args.format == "json")
         return run_snapshot(args, io, max_bytes)
     if args.version:
         if args.format == "json":
@@ -778,48 +767,3 @@ def _dispatch(argv: list[str], io: Io) -> int:
     if args.list_checks:
         return _list_checks(io, args.format == "json")
     return _run_checks(args, io)
-
-
-#: The status of a program killed by SIGPIPE, as a shell reports it (``$?`` is 141 under ``set -o pipefail``).
-_BROKEN_PIPE_STATUS = 128 + 13
-
-
-def command(argv: Sequence[str] | None = None) -> int:
-    """The ``tfplancheck`` command on ``sys.stdout`` and ``sys.stderr`` inside its one signal scope and error
-    boundary: :func:`plancheck.cli.main` runs it once the command's modules are loaded.
-
-    >>> command(["--version"]) == 0
-    tfplancheck 0.1.0
-    True
-    """
-    from .._loading.lifecycle import ending_on_signals
-
-    stdout = _Guarded(sys.stdout, "standard output")
-    stderr = _Guarded(sys.stderr, "standard error")
-    # One scope for the whole command: a SIGTERM or SIGHUP unwinds as a Ctrl-C does through every temporary
-    # directory the command made (a binary plan's show, mock-plan's module copy, plan file and provider
-    # sockets), and only then ends the process with the signal. A scope around each Terraform command alone
-    # delivered it as soon as that command had ended, before anything around it was removed.
-    with ending_on_signals():
-        try:
-            status = run(sys.argv[1:] if argv is None else argv, stdout=cast(TextIO, stdout),
-                         stderr=cast(TextIO, stderr))
-            # Output still buffered is written now, where a failure can be reported, not at exit.
-            stdout.flush()
-        except KeyboardInterrupt:
-            return 130
-        except BrokenPipeError:
-            # The reader went away (`| head`): not an error of ours, and nothing more can reach it.
-            status = _BROKEN_PIPE_STATUS
-        except _WriteFailed as exc:  # the final flush
-            status = 2
-            with contextlib.suppress(_WriteFailed, BrokenPipeError):
-                stderr.write(f"tfplancheck: error: {exc}\n")
-    for stream in (stdout, stderr):
-        if stream.failed:
-            stream.discard()  # else Python's own flush at exit fails again, with a traceback-like report
-    return status
-
-
-if __name__ == "__main__":  # pragma: no cover
-    sys.exit(command())

@@ -2,7 +2,7 @@
 
 Every byte the command prints passes a guarded stream (:class:`_Guarded`: scrubbed of every secret the
 command heard, made terminal-safe, write failures told in one line), but a document its writer scrubbed value
-by value (:class:`Rendered`), which is not scrubbed again; every JSON document is one, written by
+by value (:class:`Rendered`), which is not scrubbed again; every report and every JSON document is one, the latter written by
 :func:`render_json` (a command's own through :meth:`Io.rendered`, of every secret heard). A plan or checks file
 is read once, by the loader's ``read_bytes`` (which stops after ``limit`` bytes), so the command line holds no
 second copy of opening files, reading streams or enforcing the size limit; it only says what went wrong in its
@@ -269,7 +269,7 @@ class Io:
 
     def out(self, text: str) -> None:
         if text:
-            self.stdout.write(text.ended() if isinstance(text, Rendered) else text + "\n")
+            self.stdout.write(Rendered(text + "\n") if isinstance(text, Rendered) else text + "\n")
 
     def fail(self, kind: str, message: str, json_mode: bool, hint: str = "") -> int:
         self.stderr.write(f"tfplancheck: error: {message}\n" + (f"{hint}\n" if hint else ""))
@@ -308,28 +308,27 @@ class _WriteFailed(Exception):
 
 
 class Rendered(str):
-    """Text a writer rendered from values it scrubbed one by one (a JSON, JUnit, SARIF, GitHub or Markdown document),
-    so the streams do not scrub it again as flat text.
+    """Text a writer rendered from values it scrubbed one by one (a text report, or a JSON, JUnit, SARIF, GitHub or
+    Markdown document), so the streams do not scrub it again as flat text.
 
     Each value of such a document was scrubbed before it was serialized and escaped, trusting what its failure
     trusts; a scrub of the serialized text sees what no value holds: keys and words of the format (a secret
     ``plan`` or ``error`` made ``"(sensitive)": {`` and ``"fail_on": "(sensitive)"``, a document its schema
     refuses) and values in their escaped spelling, which no trusted text matches (a check's own path
-    ``triggers[&quot;(sensitive)&quot;]``). So a document has one scrub, its values', as the text report's pieces
-    do (in a run of many plans, each plan's values are scrubbed of the other plans' secrets its checks show, too:
-    ``plancheck.cli._output.parts_scrubbed``). An error document is one too (:meth:`Io.error_shown`, its message
+    ``triggers[&quot;(sensitive)&quot;]``). So a document has one scrub, its values', as the text report has its
+    writer's (each piece before it is made one line, then the whole text: ``plancheck.cli._text_report``); in a run
+    of many plans, each plan's part is scrubbed of the other plans' secrets its checks show, too
+    (``plancheck.cli._output.parts_scrubbed``). An error document is one too (:meth:`Io.error_shown`, its message
     its one value of data), and so is every other JSON document a command writes (``query``'s, ``snapshot``'s,
     ``mock-plan``'s, the version, the catalogue, the waivers: :meth:`Io.rendered`, each value scrubbed of every
-    secret heard); anything else written (an error's line, a usage line, the text report, ``query``'s text) is a
-    plain ``str`` and still passes the stream's scrub of every secret heard.
+    secret heard); anything else written (an error's line, a usage line, ``query``'s and ``mock-plan``'s text) is a
+    plain ``str`` and passes the stream's scrub of every secret heard.
 
-    >>> Rendered("{}").ended(), type(Rendered("{}").ended()).__name__
-    ('{}\\n', 'Rendered')
+    Text added to it is a plain ``str`` again: its final newline is marked anew (``Rendered(text + "\\n")``).
+
+    >>> type(Rendered("{}") + "\\n").__name__, type(Rendered(Rendered("{}") + "\\n")).__name__
+    ('str', 'Rendered')
     """
-
-    def ended(self) -> Rendered:
-        """The document and its final newline, still rendered."""
-        return Rendered(self + "\n")
 
 
 class _Guarded(_stdio.TextIOBase):
@@ -687,7 +686,7 @@ def write_report(io: Io, filename: str, text: str) -> None:
     shown = _stdio.StringIO()
     stream = _Guarded(shown, f"the report file {filename}")
     stream.scrub = io.scrub
-    stream.write(text.ended() if isinstance(text, Rendered) else text + "\n")
+    stream.write(Rendered(text + "\n") if isinstance(text, Rendered) else text + "\n")
     try:
         path = Path(filename)
         path.parent.mkdir(parents=True, exist_ok=True)

@@ -124,12 +124,12 @@ def check_many(plans: Sequence[str], args: argparse.Namespace, io: Io, specs: Se
         _JOB.clear()
     checked = [(name, tuple(dataclasses.replace(r, spec=spec) for r, spec in zip(o.results, specs, strict=True)),
                 o.facts) for name, o in zip(plans, outcomes, strict=True) if isinstance(o, Outcome)]
-    # Each plan's part of every format is scrubbed of its secrets by the writers, as a run of it alone is; the
-    # streams scrub all of it of what every part shows of another plan's: its secrets the checks show (an
-    # address, a matcher's value). Not of every secret of every plan: that scrub grows with both the output and
-    # the plans (170 s for the output of 200 plans of 1 MB), and a plan's own content is its own scrub's.
-    # The writers scrub each value of every part of these too, before it is escaped (their documents are not
-    # scrubbed again as text: plancheck.cli._io.Rendered); trusting the paths the checks were given, as a plan's
+    # Each plan's part of every format is scrubbed of its secrets by the writers, as a run of it alone is, and of
+    # what every part shows of another plan's: its secrets the checks show (an address, a matcher's value). Not of
+    # every secret of every plan: that scrub grows with both the output and the plans (170 s for the output of 200
+    # plans of 1 MB), and a plan's own content is its own scrub's. The writers scrub each value of every part of
+    # these, before it is escaped (their documents are not scrubbed again as text: plancheck.cli._io.Rendered), and
+    # the streams hear them for the lines they write; trusting the paths the checks were given, as a plan's
     # failures trust them.
     crossing = [value for o in outcomes if not isinstance(o, PlanFailed) for value in o.crossing]
     apart = Secrets(crossing).trusting([spec.path.to_text() for spec in specs if spec.path is not None]) if crossing else None

@@ -230,7 +230,7 @@ def mock_plan(args: argparse.Namespace, io: Io, version: Callable[[], str]) -> i
     from ._query import list_document, render_list
     from ._registry import default_registry
     from ._report_formats import results_document
-    from ._runs import results_secrets
+    from ._runs import PlanRun
     from ._text_report import render_text
     from ._waivers import today
 
@@ -317,7 +317,8 @@ def mock_plan(args: argparse.Namespace, io: Io, version: Callable[[], str]) -> i
     if status != 2:
         status = max(snapshot_status, status)
     # What the failures trusted, kept by every scrub below: asked only when one finds a span (most outputs show no secret).
-    failures = results_secrets(results, plan)
+    run = PlanRun(plan, tuple(results))
+    failures = run.secrets()
     shown = shown.trusting(lambda: failures.trusted)
     io.heard(shown)  # the stream's scrub keeps what the failures trusted
     if json_mode:
@@ -328,7 +329,7 @@ def mock_plan(args: argparse.Namespace, io: Io, version: Callable[[], str]) -> i
         io.out(io.rendered(report))
     else:
         style = Style(use_colour(io.stdout, io.environ, args.color))
-        io.out(secrets.trusting(lambda: failures.trusted).scrub(render_text(results, plan, style=style, quiet=args.quiet)))
+        io.out(secrets.trusting(lambda: failures.trusted).scrub(render_text(run, style=style, quiet=args.quiet)))
         if snapshot_lines:
             io.stdout.write("\n".join(snapshot_lines) + "\n")
     return status

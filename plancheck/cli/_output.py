@@ -63,9 +63,9 @@ def render(fmt: str, runs: Sequence[Checked], *, fail_on: str = "error", tool_ve
     | ---: | ---: | ---: | ---: | ---: | ---: |
     | 0 | 0 | 0 | 0 | 0 | 0 |
     """
+    # Every format's writer scrubs what it takes from a run before it escapes it: the document's one scrub (Rendered).
     if fmt == "text":
-        return render_text_runs(runs, style or Style(False), quiet, fail_on)
-    # Every value of these documents is scrubbed by its writer before it is escaped: their one scrub (Rendered).
+        return Rendered(render_text_runs(runs, style or Style(False), quiet, fail_on))
     if fmt == "json":
         return Rendered(render_results_json(runs, fail_on, tool_version))
     if fmt == "junit":

@@ -38,7 +38,6 @@ __all__ = [
     "accepted",
     "findings",
     "plans_line",
-    "results_secrets",
     "run_status",
     "subject_of",
 ]
@@ -73,9 +72,18 @@ class PlanRun(FrozenValue):
         return self.plan.source or "<plan>"
 
     def secrets(self) -> Secrets:
-        """What every string of this run's reports is scrubbed of (the text output's :func:`results_secrets`, and the
-        secrets of the other plans of the run it may show)."""
-        own = results_secrets(self.results, self.plan)
+        """What every string of this run's reports is scrubbed of: the plan's secrets, trusting what the failures of its
+        results trust (their configuration names and given paths), so a report's scrub keeps what the failures kept
+        (:func:`plancheck._checking.messages.scrubbed_failure`); and the secrets of the other plans of the run it may
+        show (``apart``).
+
+        >>> from plancheck import Plan
+        >>> plan = Plan.from_dict({"format_version": "1.2", "variables": {"pw": {"value": "hunter2"}},
+        ...                        "configuration": {"root_module": {"variables": {"pw": {"sensitive": True}}}}})
+        >>> PlanRun(plan, ()).secrets().scrub("pw hunter2")
+        'pw (sensitive)'
+        """
+        own = self.plan.secrets.trusting(partial(_trusted_by, self.results))
         return own if self.apart is None else Secrets.union([own, self.apart])
 
     def notes(self) -> list[str]:
@@ -187,15 +195,6 @@ def subject_of(result: CheckResult, failure: CheckFailure | None, *, with_type: 
     if path is not None and path.steps:  # the root path adds no part
         parts.append(path.to_text())
     return ": ".join(parts)
-
-
-def results_secrets(results: Sequence[CheckResult], plan: Plan | PlanFacts) -> Secrets:
-    """The plan's secrets, trusting what the failures of ``results`` trust (their configuration names and given paths).
-
-    What the whole output of a run is scrubbed with, so that a scrub at this exit keeps what the
-    failures kept (:func:`plancheck._checking.messages.scrubbed_failure`).
-    """
-    return plan.secrets.trusting(partial(_trusted_by, results))
 
 
 def _trusted_by(results: Sequence[CheckResult]) -> list[str]:

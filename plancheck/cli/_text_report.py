@@ -1,25 +1,22 @@
 """The text report (``--format text``, the default): a plan's notes, a line per check, failures first, and counts.
 
-A plan's text is scrubbed of its secrets as a whole, then written as plain text, which the command's stream
-scrubs again of every secret heard (so a run of many plans leaves each plan's text part as its worker made it:
-:data:`TEXT`).
+A plan's text is scrubbed of its run's secrets (:meth:`PlanRun.secrets`), each piece of data before it is made one
+line and the whole text again: its one scrub, as every other format's document has its own
+(:class:`~plancheck.cli._io.Rendered`: the command's stream does not scrub it again). In a run of many plans, each
+plan's text part is its worker's, scrubbed here of the other plans' secrets the checks show (:data:`TEXT`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final
 
-from .._documents.plan import Plan
 from .._redact import Secrets
 from .._text import one_line
 from ._checksfile import CheckResult, verdict
-from ._io import _LABELS, PlanFacts, PlanFailed, PlanParts, Style, plan_notes
-from ._runs import PartWriter, PlanRun, plans_line, results_secrets, subject_of
+from ._io import _LABELS, PlanFailed, PlanParts, Style, plan_notes
+from ._runs import PartWriter, PlanRun, plans_line, subject_of
 from ._waivers import expired_note, fixed_note
-
-if TYPE_CHECKING:
-    from ._waivers import BaselineEntry
 
 __all__ = ["TEXT", "render_text", "render_text_runs"]
 
@@ -33,9 +30,8 @@ def _rank(result: CheckResult) -> int:
     return 3 if result.status == "pass" and accepted else _ORDER[result.status]
 
 
-def render_text(results: Sequence[CheckResult], plan: Plan | PlanFacts, *, style: Style, quiet: bool = False,
-                fixed: Sequence[BaselineEntry] = (), baseline: str | None = None) -> str:
-    """The human summary: the plan's notes, one line per check (failures first), each reason, its warnings, then a count line.
+def render_text(run: PlanRun, *, style: Style, quiet: bool = False) -> str:
+    """The human summary of ``run``: the plan's notes, one line per check (failures first), each reason, its warnings, then a count line.
 
     A warning is a ``WARN`` line of its own (printed with ``--quiet`` too): a failure of a check of
     ``warning`` severity, or what a check that was told to let what is unknown until apply pass with a
@@ -45,11 +41,16 @@ def render_text(results: Sequence[CheckResult], plan: Plan | PlanFacts, *, style
     that is not complete or not applyable.
 
     A failure a waiver accepts is a ``WAIVED`` line with the waiver's reason, expiry and origin; one in the
-    ``baseline`` file a ``KNOWN`` line (neither with ``--quiet``); an expired waiver is a ``NOTE`` (with
-    ``--quiet`` too), and so is each entry of the baseline that no longer fails (``fixed``). The count
+    run's baseline file a ``KNOWN`` line (neither with ``--quiet``); an expired waiver is a ``NOTE`` (with
+    ``--quiet`` too), and so is each entry of the baseline that no longer fails (``run.fixed``). The count
     line adds how many failures were waived and known, and how many baseline entries are fixed.
+
+    >>> from plancheck import Plan
+    >>> print(render_text(PlanRun(Plan.from_dict({"format_version": "1.2"}, source="hunter2.json"), ()), style=Style(False)))
+    0 checks in hunter2.json: 0 passed, 0 failed
     """
-    secrets = results_secrets(results, plan)
+    results, plan, fixed = run.results, run.plan, run.fixed
+    secrets = run.secrets()
     shown = {r.status for r in results}
     if not quiet:
         shown |= {"waived" for r in results if r.waived} | {"known" for r in results if r.known}
@@ -75,7 +76,7 @@ def render_text(results: Sequence[CheckResult], plan: Plan | PlanFacts, *, style
             lines.append(f"{warn}  {subject}: {message}" if subject else f"{warn}  {message}")
         if result.waived or result.known or result.expired_waivers:
             lines.extend(_accepted_lines(result, style, width, secrets, quiet))
-    lines.extend(f"{note}  {one_line(fixed_note(entry, baseline or ''), secrets.scrub)}" for entry in fixed)
+    lines.extend(f"{note}  {one_line(fixed_note(entry, run.baseline or ''), secrets.scrub)}" for entry in fixed)
     if not quiet:
         summary = verdict(results)[1]
         passed, failed, errors, warned = (summary[key] for key in ("passed", "failed", "errors", "warnings"))
@@ -127,20 +128,24 @@ def render_text_runs(runs: Sequence[Any], style: Style, quiet: bool, fail_on: st
         elif isinstance(run, PlanParts):
             parts.append(run.part(("text", style.enabled, quiet)))
         else:  # as _text_part, called here: the route of a failing check through the command line stays as short
-            parts.append(render_text(run.results, run.plan, style=style, quiet=quiet, fixed=run.fixed,
-                                     baseline=run.baseline))
+            parts.append(render_text(run, style=style, quiet=quiet))
     if len(runs) > 1 and not quiet:
         parts.append(plans_line(runs, fail_on))
     return "\n\n".join(part for part in parts if part)
 
 
 def _text_part(run: PlanRun, colour: bool, quiet: bool) -> str:
-    return render_text(run.results, run.plan, style=Style(colour), quiet=quiet, fixed=run.fixed, baseline=run.baseline)
+    return render_text(run, style=Style(colour), quiet=quiet)
 
 
 def _text_scrubbed(part: str, secrets: Secrets) -> str:
-    """A text part as it is: the command's stream scrubs all of the text of every secret heard, the other plans' too."""
-    return part
+    """A text part scrubbed of ``secrets`` too (the other plans' the checks show): the part's data is one line already,
+    as the stream found it when it scrubbed the text.
+
+    >>> _text_scrubbed("FAIL  a.b: hunter2", Secrets(["hunter2"]))
+    'FAIL  a.b: (sensitive)'
+    """
+    return secrets.scrub(part)
 
 
 #: A plan's text part, keyed by its colour and ``--quiet``.

@@ -20,7 +20,6 @@ from typing import Any
 import clirun
 import pytest
 
-from plancheck.cli import _command as cli
 from plancheck.cli import main, run
 from plancheck.cli._command import _byte_count
 
@@ -219,10 +218,15 @@ def test_a_state_given_as_the_plan_is_refused(files: Path) -> None:
     assert len(err.splitlines()) == 1
 
 
-def test_without_the_option_the_limit_is_the_loaders(files: Path) -> None:
-    from plancheck._loading.source import DEFAULT_MAX_BYTES
+def test_without_the_option_the_limit_is_the_loaders(files: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from plancheck._loading import source
 
-    assert cli._max_bytes(None, {}) == DEFAULT_MAX_BYTES == 2 << 30
+    assert source.DEFAULT_MAX_BYTES == 2 << 30
+    monkeypatch.setattr(source, "DEFAULT_MAX_BYTES", 20)  # the loader's default, whatever it is, is the command's
+    errors = io.StringIO()
+    assert run(PASSING, stdout=io.StringIO(), stderr=errors, environ={}) == 2
+    assert errors.getvalue() == ("tfplancheck: error: plan.json: the plan is larger than 20 bytes (raise the limit with "
+                                 "--max-bytes or PLANCHECK_MAX_BYTES)\n")
     out = io.StringIO()
     run(["--help"], stdout=out, stderr=io.StringIO())
     assert ("refuse a plan (or a checks file) larger than N bytes; K, M, G suffixes (default: $PLANCHECK_MAX_BYTES, "
