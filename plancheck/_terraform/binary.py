@@ -46,6 +46,7 @@ from .._loading.source import fs_path
 from .locate import executable_problem, locate_terraform
 
 __all__ = [
+    "CLI_CONFIG_HINT",
     "INTERRUPT_GRACE",
     "MAX_TIMEOUT",
     "CommandResult",
@@ -386,18 +387,31 @@ REGISTRY_HINT: Final = (
 )
 
 
+#: What Terraform writes before every command's output when it cannot read or parse its CLI configuration.
+_CLI_CONFIG_PROBLEMS: Final = "There are some problems with the CLI configuration"
+CLI_CONFIG_HINT: Final = (
+    "Terraform could not use its CLI configuration (its own message says why), so no provider mirror it sets up "
+    "was used, and Terraform could not get a provider from its registry"
+)
+
+
 def registry_hint(output: str, env: Mapping[str, str]) -> str | None:
     """:data:`REGISTRY_HINT` when ``output`` (a failed ``init``'s) says a provider registry failed it and the CLI
-    configuration Terraform read under ``env`` sets up no provider mirror; else None.
+    configuration Terraform read under ``env`` sets up no provider mirror; :data:`CLI_CONFIG_HINT` when Terraform
+    said it could not read or parse that configuration; else None.
 
     >>> failed = "Error: Failed to query available provider packages\\n... could not connect to registry.terraform.io"
     >>> registry_hint(failed, {"TF_CLI_CONFIG_FILE": "/nonexistent", "HOME": "/nonexistent"}) == REGISTRY_HINT
+    True
+    >>> registry_hint(f"{_CLI_CONFIG_PROBLEMS}:\\n{failed}", {}) == CLI_CONFIG_HINT
     True
     >>> registry_hint("Error: Unsupported argument", {"TF_CLI_CONFIG_FILE": "/nonexistent"}) is None
     True
     """
     if not any(marker in output for marker in _REGISTRY_ERRORS):
         return None
+    if _CLI_CONFIG_PROBLEMS in output:
+        return CLI_CONFIG_HINT  # a mirror it sets up, or not: Terraform read none of it
     configured = env.get("TF_CLI_CONFIG_FILE")
     home = env.get("HOME")
     files = [configured] if configured else [os.path.join(home, ".terraformrc")] if home else []

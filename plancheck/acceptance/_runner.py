@@ -82,8 +82,9 @@ class AcceptanceRunner:
     * ``terraform``: a :class:`~plancheck._terraform.binary.TerraformBinary` or a path to one;
     * ``work_dir``: where each case gets its own directory (``case1``, ``case2``, ...);
     * ``cli_config``: a CLI configuration file to use (``TF_CLI_CONFIG_FILE``), e.g. one that
-      installs providers from a filesystem mirror; without it the user's ``TF_CLI_CONFIG_FILE``
-      is honoured when that file exists;
+      installs providers from a filesystem mirror (one that cannot be read is a :class:`TestDefinitionError`:
+      Terraform would run without it); without it the user's ``TF_CLI_CONFIG_FILE`` is honoured when that
+      file exists;
     * ``env``: extra environment variables for every command (``TF_LOG``, ``TF_VAR_x``, ...);
     * ``timeout``: seconds each command may take;
     * ``echo``: print each command and its (redacted) output, which pytest shows for failed tests;
@@ -140,6 +141,9 @@ class AcceptanceRunner:
             if path is not None and _unheld(fs_path(path, "AcceptanceRunner")):
                 raise TestDefinitionError(f"AcceptanceRunner.{argument}", "a name the system cannot take (a NUL byte "
                                           "or a lone surrogate)")
+        problem = None if cli_config is None else _cli_config_problem(Path(cli_config))
+        if problem is not None:
+            raise TestDefinitionError("AcceptanceRunner.cli_config", problem)
         self._require_tf_acc = require_tf_acc
         self._cases = 0
         self._commands: list[CommandResult] = []
@@ -544,6 +548,29 @@ def _variables_argument(variables: object) -> tuple[dict[str, Any], Secrets]:
     except TestDefinitionError as exc:
         raise MockPlanArgumentError("variables", str(exc)) from None
     return values, Secrets(sensitive_strings(variables))
+
+
+def _cli_config_problem(path: Path) -> str | None:
+    """What keeps Terraform from reading the CLI configuration file ``path``, or None: Terraform only warns of it,
+    runs without it, and ``init`` then failed saying no provider mirror is set up.
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     _cli_config_problem(Path(d, "missing.tfrc")) == f"cannot read {Path(d, 'missing.tfrc')}: no such file"
+    True
+    """
+    try:
+        with open(path, "rb"):
+            return None
+    except FileNotFoundError:
+        found = "no such file"
+    except IsADirectoryError:
+        found = "a directory, not a file"
+    except PermissionError:
+        found = "permission denied"
+    except OSError as exc:  # a dangling link's loop, a name too long: the system's words
+        found = exc.strerror or type(exc).__name__
+    return f"cannot read {path}: {found}"
 
 
 def _unheld(text: str) -> bool:

@@ -63,7 +63,7 @@ class Kind(FrozenValue):
         if self.tag in _SIMPLE_NAMES:
             return _SIMPLE_NAMES[self.tag]
         if self.tag == "enum" and self.cls is not None:
-            return "one of " + "|".join(enum_choices(self.cls))
+            return "one of " + "|".join(enum_choices(self.choices or self.cls))
         if self.tag == "literal":
             return "one of " + "|".join(str(c) for c in self.choices)
         if self.tag == "matcher":
@@ -98,15 +98,17 @@ _SIMPLE_NAMES = {
 }
 
 
-def enum_choices(cls: type) -> list[str]:
-    """The spellings shown for an enum: its values when they are strings, else its names.
+def enum_choices(cls: type | Iterable[enum.Enum]) -> list[str]:
+    """The spellings shown for an enum (or the members of one an argument takes): its values when they are
+    strings, else its names.
 
     >>> class Color(enum.Enum):
     ...     RED = "red"
-    >>> enum_choices(Color)
-    ['red']
+    ...     BLUE = "blue"
+    >>> enum_choices(Color), enum_choices([Color.BLUE])
+    (['red', 'blue'], ['blue'])
     """
-    members = list(cls)  # type: ignore[call-overload]
+    members: list[enum.Enum] = list(cls)  # type: ignore[arg-type]
     if all(isinstance(m.value, str) for m in members):
         return [m.value for m in members]
     return [m.name for m in members]
@@ -153,6 +155,14 @@ def parse_kind(tp: Any, matchers: Sequence[type] = ()) -> Kind:
         return Kind("selector", cls=Actions)
     if tp is re.Pattern or typing.get_origin(tp) is re.Pattern:
         return Kind("pattern")
+    if typing.get_origin(tp) is typing.Annotated:
+        # An enum narrowed to the members the constructor takes (StringRegexp's flags): only those are offered.
+        base, *extras = typing.get_args(tp)
+        kind = parse_kind(base, matchers)
+        taken = next((extra for extra in extras if isinstance(extra, tuple)), ())
+        if kind.tag == "enum" and taken and all(isinstance(member, kind.cls) for member in taken):  # type: ignore[arg-type]
+            return Kind("enum", cls=kind.cls, choices=taken)
+        return kind
     origin = typing.get_origin(tp)
     args = typing.get_args(tp)
     if origin is typing.Union or origin is types.UnionType:
@@ -360,12 +370,12 @@ def _type_hints(target: type) -> dict[str, Any]:
     ns: dict[str, Any] | None = None
     for fn in (init, target):
         try:
-            return typing.get_type_hints(fn)
+            return typing.get_type_hints(fn, include_extras=True)
         except Exception:  # annotations naming TYPE_CHECKING-only imports: resolve them in a wider namespace
             pass
         try:
             ns = ns if ns is not None else _namespace(target)
-            return typing.get_type_hints(fn, globalns=ns)
+            return typing.get_type_hints(fn, globalns=ns, include_extras=True)
         except Exception:  # fall through to evaluating each annotation alone
             continue
     hints: dict[str, Any] = {}

@@ -19,7 +19,7 @@ import struct
 from collections.abc import Hashable, Sequence
 from decimal import Decimal
 from fractions import Fraction
-from typing import Any, ClassVar, Final, final
+from typing import Annotated, Any, ClassVar, Final, final
 
 from tfjsonpath._jsontypes import is_number, json_type, number_text
 
@@ -213,6 +213,12 @@ _FLAG_LETTERS: Final = (
     (re.DOTALL, "s"),
     (re.VERBOSE, "x"),
 )
+#: The ``re`` flags StringRegexp takes, alone or together: those its text shows as letters, and re.UNICODE, which
+#: a str pattern implies. A checks file is offered these only (its annotation says so to ``tfplancheck
+#: --list-checks``); the others are refused: re.DEBUG prints, re.LOCALE fits no str pattern, re.TEMPLATE is
+#: deprecated (Python 3.13 has none), and a bit that is no flag at all means nothing.
+_TAKEN_FLAGS: Final = (re.ASCII, re.IGNORECASE, re.UNICODE, re.MULTILINE, re.DOTALL, re.VERBOSE)
+_TAKEN_BITS: Final = sum(_TAKEN_FLAGS)
 
 
 @public("plancheck.knownvalue")
@@ -282,7 +288,7 @@ class StringRegexp(Check):
     _regex: re.Pattern[str]
     name = "StringRegexp"
 
-    def __init__(self, pattern: str | re.Pattern[str], flags: int | re.RegexFlag = 0) -> None:
+    def __init__(self, pattern: str | re.Pattern[str], flags: int | Annotated[re.RegexFlag, _TAKEN_FLAGS] = 0) -> None:
         if isinstance(flags, bool) or not isinstance(flags, int):
             raise TypeError(f"StringRegexp flags must be re flags (an int), got {type(flags).__name__}")
         if isinstance(pattern, re.Pattern):
@@ -296,6 +302,10 @@ class StringRegexp(Check):
         elif isinstance(pattern, str):
             if flags & re.DEBUG:  # re.compile would print its dump into what the command line writes (its JSON, say)
                 raise ValueError("StringRegexp: re.DEBUG prints the compiled pattern on standard output: leave it out")
+            other = int(flags) & ~(_TAKEN_BITS | int(re.LOCALE))  # re.LOCALE: re.compile's own refusal below says why
+            if other:
+                taken = ", ".join(repr(flag) for flag in _TAKEN_FLAGS)
+                raise ValueError(f"StringRegexp: flags {re.RegexFlag(other)!r} are not taken; it takes {taken}")
             try:
                 regex = re.compile(pattern, flags)
             except re.error as exc:

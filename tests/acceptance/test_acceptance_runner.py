@@ -662,6 +662,7 @@ def test_cli_config_policy(
 ) -> None:
     files = {"exists": tmp_path / "user.tfrc", "missing": tmp_path / "nope.tfrc", "mirror": tmp_path / "mirror.tfrc"}
     files["exists"].write_text("")
+    files["mirror"].write_text("")  # the runner's own file must be readable (a missing one is refused when made)
     user = {"TF_PLUGIN_CACHE_DIR": str(tmp_path / "cache")}
     if user_config is not None:
         user["TF_CLI_CONFIG_FILE"] = str(files[user_config])

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from acceptance_fakes import FakeTerraform, make_fake_terraform, rule
 
-from plancheck._terraform.binary import REGISTRY_HINT, cli_config_text
+from plancheck._terraform.binary import CLI_CONFIG_HINT, REGISTRY_HINT, cli_config_text
 from plancheck.acceptance import AcceptanceError, AcceptanceRunner, Stage, TerraformBinary, TestCase, TestStep
 from plancheck.cli._command import run
 
@@ -40,9 +40,23 @@ EXPECTED_HINT = (
     "(docs/guides/offline-providers.md) shows how tests use it"
 )
 
+EXPECTED_CLI_CONFIG_HINT = (
+    "Terraform could not use its CLI configuration (its own message says why), so no provider mirror it sets up "
+    "was used, and Terraform could not get a provider from its registry"
+)
+# Terraform 1.11's words, before every command's, when its CLI configuration cannot be parsed.
+UNPARSABLE = """There are some problems with the CLI configuration:
+╷
+│ Error: Error parsing /x/tf.rc: At 2:1: object expected closing RBRACE got: EOF
+│
+╵
 
-def test_the_hint_is_pinned() -> None:
-    assert REGISTRY_HINT == EXPECTED_HINT
+As a result of the above problems, Terraform may not behave as intended.
+"""
+
+
+def test_the_hints_are_pinned() -> None:
+    assert (REGISTRY_HINT, CLI_CONFIG_HINT) == (EXPECTED_HINT, EXPECTED_CLI_CONFIG_HINT)
 
 
 @pytest.fixture
@@ -66,6 +80,11 @@ def _cli_config(tmp_path: Path, kind: str) -> Path | None:
         pytest.param(UNREACHABLE, "no-mirror", f"terraform init failed: {EXPECTED_HINT}", id="registry-config-without-mirror"),
         pytest.param(UNREACHABLE, "mirror", "terraform init failed", id="registry-with-a-mirror-set-up"),
         pytest.param(UNSUPPORTED, "none", "terraform init failed", id="another-init-error"),
+        # Its mirror, if any, was never read: "no provider mirror is set up" sent the reader to set one up again.
+        pytest.param(UNPARSABLE + UNREACHABLE, "no-mirror", f"terraform init failed: {EXPECTED_CLI_CONFIG_HINT}",
+                     id="registry-cli-config-unparsable"),
+        pytest.param(UNPARSABLE + UNREACHABLE, "mirror", f"terraform init failed: {EXPECTED_CLI_CONFIG_HINT}",
+                     id="registry-cli-config-with-a-mirror-unparsable"),
     ],
 )
 def test_a_failed_init_points_to_the_mirror_only_when_the_registry_failed_it_and_none_is_set_up(
@@ -110,3 +129,20 @@ def test_a_real_terraform_without_network_gets_the_hint(tmp_path: Path, monkeypa
     assert (info.value.stage, info.value.reason) == (Stage.INIT, f"terraform init failed: {EXPECTED_HINT}")
     # Terraform's own words follow.
     assert "Failed to query available provider packages" in str(info.value)
+
+
+@pytest.mark.e2e
+def test_a_real_terraform_with_a_broken_cli_config_says_so(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    terraform = shutil.which("terraform")
+    if terraform is None:
+        pytest.skip("no terraform on PATH")
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    broken = tmp_path / "tf.rc"
+    broken.write_text('provider_installation {\n  filesystem_mirror {\n    path = "/m"\n', encoding="utf-8")
+    offline = {"HTTPS_PROXY": "http://127.0.0.1:9", "HTTP_PROXY": "http://127.0.0.1:9", "NO_PROXY": ""}
+    runner = AcceptanceRunner(terraform, tmp_path / "work", env=offline, echo=False, require_tf_acc=False,
+                              timeout=120, cli_config=broken)
+    with pytest.raises(AcceptanceError) as info:
+        runner.run(TestCase(steps=[TestStep(config=CONFIG)]))
+    assert (info.value.stage, info.value.reason) == (Stage.INIT, f"terraform init failed: {EXPECTED_CLI_CONFIG_HINT}")
+    assert f"Error parsing {broken}" in str(info.value)  # Terraform's own words say what

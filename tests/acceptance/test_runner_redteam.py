@@ -113,6 +113,22 @@ def test_what_no_command_can_be_given_is_a_definition_error(
     assert "zz-secret" not in str(info.value)
 
 
+@pytest.mark.parametrize(("name", "problem"), [
+    # Terraform only warns of a CLI configuration it cannot read and runs without it: init then failed saying
+    # "no provider mirror is set up", whatever mirror the file sets up.
+    pytest.param("missing.rc", "no such file", id="missing"),
+    pytest.param("a-directory", "a directory, not a file", id="directory"),
+])
+def test_a_cli_config_that_cannot_be_read_is_a_definition_error(
+    fake: FakeTerraform, tmp_path: Path, name: str, problem: str,
+) -> None:
+    (tmp_path / "a-directory").mkdir()
+    with pytest.raises(TestDefinitionError) as info:
+        AcceptanceRunner(TerraformBinary(str(fake.path), "1.9.0"), tmp_path / "work", cli_config=tmp_path / name)
+    assert str(info.value) == f"AcceptanceRunner.cli_config: cannot read {tmp_path / name}: {problem}"
+    assert fake.calls() == []
+
+
 def state_document(*resources: str) -> dict[str, Any]:
     return {
         "version": 4, "terraform_version": "1.0.3", "serial": 7, "lineage": "live-lineage", "outputs": {},

@@ -140,6 +140,19 @@ def test_a_regexp_flag_that_prints_is_refused_and_prints_nothing(flags: str, cap
     assert capsys.readouterr().out == ""
 
 
+@pytest.mark.parametrize(("flags", "found"), [
+    pytest.param('"TEMPLATE"', "re.TEMPLATE", id="template-by-name"),
+    pytest.param("1", "re.TEMPLATE", id="template-by-number"),
+    pytest.param("1048576", "re.RegexFlag(1048576)", id="no-such-flag-by-number"),
+])  # fmt: skip
+def test_a_regexp_flag_not_listed_is_refused(flags: str, found: str) -> None:
+    """--list-checks offers StringRegexp's flags from the tuple it checks them against: one it does not list, refused."""
+    with pytest.raises(ChecksFileError) as info:
+        parse_checks(toml_check(f'{{ type = "StringRegexp", pattern = "^a", flags = {flags} }}'), "c.toml", REGISTRY)
+    assert str(info.value) == (f"c.toml:1: check[0].matcher: StringRegexp: flags {found} are not taken; it takes "
+                               "re.ASCII, re.IGNORECASE, re.UNICODE, re.MULTILINE, re.DOTALL, re.VERBOSE")
+
+
 FILE_ERRORS = [
     pytest.param("latin.toml", b'[[check]]\n# caf\xe9\n', None, "latin.toml:2: not UTF-8 text (byte 15)", id="not-utf8-line"),
     pytest.param("big.toml", b"#" * 101, 100,

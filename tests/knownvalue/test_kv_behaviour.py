@@ -609,6 +609,19 @@ CONSTRUCTION: dict[str, tuple[Any, type[Exception], str]] = {
         ValueError,
         "StringRegexp: re.DEBUG prints the compiled pattern on standard output: leave it out",
     ),
+    # --list-checks offered re.TEMPLATE (deprecated, none in Python 3.13) and re.compile took any bit silently.
+    "regexp-template-flag": (
+        lambda: kv.StringRegexp("a", re.TEMPLATE | re.IGNORECASE),
+        ValueError,
+        "StringRegexp: flags re.TEMPLATE are not taken; it takes re.ASCII, re.IGNORECASE, re.UNICODE, "
+        "re.MULTILINE, re.DOTALL, re.VERBOSE",
+    ),
+    "regexp-no-such-flag": (
+        lambda: kv.StringRegexp("a", 1 << 20),
+        ValueError,
+        "StringRegexp: flags re.RegexFlag(1048576) are not taken; it takes re.ASCII, re.IGNORECASE, re.UNICODE, "
+        "re.MULTILINE, re.DOTALL, re.VERBOSE",
+    ),
     "regexp-bytes": (
         lambda: kv.StringRegexp(re.compile(b"a")),
         TypeError,
