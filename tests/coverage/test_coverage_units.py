@@ -371,6 +371,9 @@ _TARGETS = [("resource", "terraform_data.app", "input"), ("resource", "module.ne
     pytest.param(["web", "checks-changed-in-place", "web"], id="the-checks-changed-in-place"),
     pytest.param(["web", "outputs-renamed-in-place", "outputs-renamed-in-place"], id="the-output-names-changed-in-place"),
     pytest.param(["web", "raising", "raising", "web"], id="a-value-whose-equality-raises"),
+    # The tree's files show "10.0.0.0/16" (module.net's cidr): a plan marking it withholds that line.
+    pytest.param(["web", "web", "change-marked-in-place", "web"], id="a-change-marked-in-place"),
+    pytest.param(["web", "web", "output-marked-in-place"], id="an-output-marked-in-place"),
 ])
 def test_plans_read_as_without_what_the_walks_keep(tmp_path: Path, steps: list[str]) -> None:
     # What a walk keeps (its configuration, the changes and checks read, the targets found) skips reading a plan
@@ -402,6 +405,17 @@ def test_plans_read_as_without_what_the_walks_keep(tmp_path: Path, steps: list[s
         outputs[new] = outputs.pop(old)
         return shared
 
+    def marked_change() -> dict[str, Any]:
+        # The resource changes read as the last plan's but for one mark (a session's plans repeat their marks).
+        shared["resource_changes"][-1]["change"]["after_sensitive"] = {"input": True}
+        return shared
+
+    def marked_output() -> dict[str, Any]:
+        # The resource changes read as the last plan's: only the rest of the plan holds the mark.
+        shared["output_changes"]["app_id"].update(after="10.0.0.0/16", after_unknown=False, after_sensitive=True)
+        return shared
+
+    made.update({"change-marked-in-place": marked_change, "output-marked-in-place": marked_output})
     made.update({"actions-changed-in-place": changed_actions, "checks-changed-in-place": changed_checks,
                  "outputs-renamed-in-place": renamed_outputs, "raising": raising})
     kept, forgetting = CoverageData(), CoverageData()
