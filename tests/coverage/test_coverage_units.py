@@ -41,6 +41,8 @@ from tfjsonpath import New
                  '    condition = false\n  }\n}\n', [("check.c", 1, 9, (("assert", 2),))], id="check-two-asserts"),
     pytest.param('locals {\n  a = "${x}-${"}"}"\n}\nmodule "m" {\n  source = "./m"\n}\n', [("module.m", 4, 6, ())],
                  id="template-and-module"),
+    pytest.param('/* a\n} */ resource "t" "a" { // }\n  /* } */ x = 1 # }\n  /*/ } */\n}\n', [("t.a", 2, 5, ())],
+                 id="block-comments-between-and-in-blocks"),
 ])
 def test_block_scan(text: str, expected: list[tuple[str, int, int, tuple[Any, ...]]]) -> None:
     assert [(d.address, d.start, d.end, d.conditions) for d in scan_text(text, "main.tf")] == expected
@@ -50,6 +52,8 @@ def test_block_scan(text: str, expected: list[tuple[str, int, int, tuple[Any, ..
     pytest.param('resource "t" "a" {\n  x = "open\n}\n', "main.tf:2: unterminated string", id="string"),
     pytest.param("}\n", "main.tf:1: unexpected }", id="stray-brace"),
     pytest.param("/* open", "main.tf:1: unterminated comment", id="comment"),
+    pytest.param('resource "t" "a" {\n  x = 1 /* a */ /* open\n}\n', "main.tf:2: unterminated comment",
+                 id="comment-after-a-closed-one"),
     pytest.param('resource "t" "a" {\n', "main.tf:2: block resource opened on line 1 is not closed", id="unclosed"),
 ])
 def test_block_scan_errors(text: str, message: str) -> None:
