@@ -576,7 +576,7 @@ def targets(check: object, document: object) -> list[tuple[str, str, str | None]
     selector = getattr(check, "selector", None) if "selector" in names else None
     if isinstance(selector, Resources) and isinstance(document, Plan):
         # A selection is most of a session's targets (every resource it selects, in every plan): each made once.
-        found.extend(("resource", change.address, text) for change in selector.select(document) for text in texts)
+        found += [("resource", change.address, text) for change in selector.select(document) for text in texts]
     return found
 
 
