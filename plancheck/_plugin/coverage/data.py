@@ -198,9 +198,10 @@ class CoverageData:
         available = "checks" in raw or _at_least(raw.get("terraform_version"), (1, 5))
         base, key = self._located(directory, rootdir)
         walked = self._walked(root if isinstance(root, Mapping) else {}, key, base, rootdir, available)
-        if walked.directories and (walked.sensitive or marks_may_hold_secrets(raw)):
+        instances, same_changes = _planned(plan, walked)
+        if walked.directories and (walked.sensitive or _marks_hold(raw, walked, same_changes)):
             self._withhold(plan.secrets, walked.directories)
-        _declared_planned(walked, _planned(plan, walked))
+        _declared_planned(walked, instances)
         checks = raw.get("checks")
         if walked.checks is None or not _equal(walked.checks[0], checks):
             # Kept when every entry found its item (one not found may be declared by a later walk of its module).
@@ -575,26 +576,31 @@ def targets(check: object, document: object) -> list[tuple[str, str, str | None]
     selector = getattr(check, "selector", None) if "selector" in names else None
     if isinstance(selector, Resources) and isinstance(document, Plan):
         # A selection is most of a session's targets (every resource it selects, in every plan): each made once.
-        found.extend(("resource", change.address, text) for change in selector.select(document) for text in texts)
+        found += [("resource", change.address, text) for change in selector.select(document) for text in texts]
     return found
 
 
-def _planned(plan: Plan, walked: _Walked) -> set[str]:
+def _planned(plan: Plan, walked: _Walked) -> tuple[set[str], bool]:
     """Mark the resources and root outputs of ``plan`` planned in its configuration's ``walked`` modules; return the
-    module paths that had an instance planned."""
+    module paths that had an instance planned, and whether the plan's own ``resource_changes`` list read the same as
+    the last one kept (:attr:`_Walked.changes`)."""
     paths = walked.paths
     entries = plan.raw.get("resource_changes")
+    own = isinstance(entries, list)
     if not isinstance(entries, list):  # a lazily split plan keeps them apart
         entries = [change.raw for change in plan.resource_changes]
     read = _read_changes(entries)
-    if read is not None and walked.changes is not None and _equal(walked.changes[0], read):
-        instances = set(walked.changes[1])  # what recording them again would record is there
+    kept_changes = walked.changes
+    same = read is not None and kept_changes is not None and _equal(kept_changes[0], read)
+    if same and kept_changes is not None:
+        instances = set(kept_changes[1])  # what recording them again would record is there
     else:
         instances, complete = _changes(entries, paths)
         # Kept when every change found its item (one not found may be declared by a later walk of its module), as a
         # copy (the plan's owner may change its document later).
         kept = _copied(read) if read is not None and complete else None
         walked.changes = None if kept is None else (kept[0], frozenset(instances))
+        walked.changes_marked = None
     # A data source read while planning is in the planned values (and the prior state), not in the changes.
     planned_values, prior = plan.raw.get("planned_values"), plan.raw.get("prior_state")
     prior = prior.get("values") if isinstance(prior, Mapping) else None
@@ -628,16 +634,34 @@ def _planned(plan: Plan, walked: _Walked) -> set[str]:
                 found.planned = True
         walked.outputs = frozenset(outputs) if complete else None
     _complete(instances, paths)
-    return instances
+    return instances, same and own
 
 
 def _read_changes(entries: list[Any]) -> list[tuple[Any, ...]] | None:
-    """What recording resource changes reads of each: its module address, mode, type, name and actions; None
-    when one lacks a key (or is not an object), which only :func:`_changes` reads as it is."""
+    """What recording resource changes reads of each: its module address, mode, type, name and actions, and what
+    :func:`_marks_hold` reads: the marks of its change's two sides; None when one lacks a key (or is not an object),
+    which only :func:`_changes` reads as it is."""
     try:
-        return [(e.get("module_address"), e["mode"], e["type"], e["name"], e["change"]["actions"]) for e in entries]
+        return [(e.get("module_address"), e["mode"], e["type"], e["name"], c["actions"], c.get("before_sensitive"),
+                 c.get("after_sensitive")) for e in entries for c in (e["change"],)]
     except (AttributeError, KeyError, TypeError):
         return None
+
+
+def _marks_hold(raw: Mapping[str, Any], walked: _Walked, same_changes: bool) -> bool:
+    """:func:`~plancheck._documents.sensitive.marks_may_hold_secrets` of a plan document ``raw`` read with ``walked``.
+
+    Its resource changes hold a mark only in their change's ``before_sensitive`` and ``after_sensitive`` (a
+    section's answer is its own): when the plan's changes read as the last ones kept (``same_changes``, marks
+    included), their answer is the one found for those (once per kept changes), and only the rest of the document is
+    asked. A session's plans of one module repeat their changes' marks; each plan's values differ. A document that
+    is not a plain dict (a lazily read one, whose sections a copy would parse) is asked whole.
+    """
+    if not same_changes or type(raw) is not dict:
+        return marks_may_hold_secrets(raw)
+    if walked.changes_marked is None:
+        walked.changes_marked = marks_may_hold_secrets({"resource_changes": raw["resource_changes"]})
+    return walked.changes_marked or marks_may_hold_secrets({k: v for k, v in raw.items() if k != "resource_changes"})
 
 
 def _changes(entries: list[Any], paths: Mapping[str, _Seen]) -> tuple[set[str], bool]:
@@ -682,7 +706,10 @@ class _Walked:
     with it recorded that reading another would record again. An item, once found, is the same item for as long as
     the walk is kept (items are never replaced; a merge forgets the walks)."""
 
-    __slots__ = ("asserted", "changes", "checks", "config", "directories", "instances", "outputs", "paths", "sensitive")
+    __slots__ = (
+        "asserted", "changes", "changes_marked", "checks", "config", "directories", "instances", "outputs", "paths",
+        "sensitive",
+    )
 
     def __init__(
         self, config: Mapping[str, Any], paths: dict[str, _Seen], directories: Mapping[Path, ModuleData],
@@ -703,6 +730,8 @@ class _Walked:
         #: The last resource changes recorded (what :func:`_read_changes` reads of them), each of which found its
         #: item, and the module paths they planned an instance of.
         self.changes: tuple[list[tuple[Any, ...]], frozenset[str]] | None = None
+        #: Whether the kept changes hold a mark (:func:`_marks_hold`); None until asked.
+        self.changes_marked: bool | None = None
         #: The root output names of the last plan whose output changes were recorded, each of which found its item.
         self.outputs: frozenset[str] | None = None
 

@@ -29,10 +29,13 @@ __all__ = ["CONDITION_KINDS", "Declared", "ScanError", "ScannedModule", "locate"
 CONDITION_KINDS: Final = ("validation", "precondition", "postcondition", "assert")
 
 _IDENT: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")
-#: Runs of characters the scanner passes over one by one, skipped at once: blanks (and line ends, between items);
-#: what an expression holds besides strings, comments, brackets and its line's end; what a string holds besides
-#: escapes, templates, its closing quote and a line end.
-_BLANKS: Final = (re.compile(r"[ \t\r]+"), re.compile(r"[ \t\r\n]+"))
+#: Runs of characters the scanner passes over, skipped at once: blanks and comments (a line comment up to its line's
+#: end; a closed ``/* */`` one whole), without line ends and with them (between items); what an expression holds
+#: besides strings, comments, brackets and its line's end; what a string holds besides escapes, templates, its closing
+#: quote and a line end.
+_SPACE: Final = tuple(
+    re.compile(rf"(?:[ \t\r{newline}]+|#[^\n]*|//[^\n]*|/\*.*?\*/)*", re.DOTALL) for newline in ("", "\n")
+)
 _PLAIN_EXPRESSION: Final = re.compile(r'[^"<#/()\[\]{}\n]+')
 _PLAIN_STRING: Final = re.compile(r'[^"\\$%\n]+')
 #: An attribute whose value is one plain string or word on its line (most are): read with one match, as the
@@ -129,23 +132,11 @@ class _Scanner:
         return ScanError(self.name, self.line(self.i if pos is None else pos), problem)
 
     def skip_space(self, newlines: bool) -> None:
-        t = self.t
-        blanks = _BLANKS[newlines]
-        while self.i < self.n:
-            c = t[self.i]
-            if c in " \t\r" or (newlines and c == "\n"):
-                run = blanks.match(t, self.i)
-                self.i = self.i + 1 if run is None else run.end()
-            elif c == "#" or t.startswith("//", self.i):
-                end = t.find("\n", self.i)
-                self.i = self.n if end < 0 else end
-            elif t.startswith("/*", self.i):
-                end = t.find("*/", self.i + 2)
-                if end < 0:
-                    raise self.fail("unterminated comment")
-                self.i = end + 2
-            else:
-                return
+        match = _SPACE[newlines].match(self.t, self.i)
+        assert match is not None  # the pattern matches the empty string
+        self.i = match.end()
+        if self.t.startswith("/*", self.i):  # what stops the run there is a comment without its end
+            raise self.fail("unterminated comment")
 
     def body(self, block: _Block | None) -> list[_Block]:
         found: list[_Block] = []

@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 import weakref
 from collections.abc import Callable, Generator
+from operator import itemgetter
 from pathlib import Path
 from typing import Any, Final
 
@@ -205,7 +206,8 @@ def _scrubbed(plan: Plan, found: list[tuple[str, str, str | None]]) -> list[tupl
     secret), a shorter one is a word the user wrote. So a shorter text shows none, and the plan's secrets (a walk of
     all of it) are collected only when a longer one was given.
     """
-    if not any(text is not None and len(text) >= SUBSTRING_WINDOW for _, _, text in found):
+    # Asked of the distinct texts: a selection's targets (every resource it selects) share their check's one or few.
+    if not any(text is not None and len(text) >= SUBSTRING_WINDOW for text in set(map(itemgetter(2), found))):
         return found
     scrub = plan.secrets.scrub_trusted
     return [(kind, address, None if text is None else scrub(text)) for kind, address, text in found]
