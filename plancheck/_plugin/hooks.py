@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final, cast
 
@@ -319,7 +319,9 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
 
         skip_at_item(item, report)
     elif _shows_frames(item.config, report):
-        _withhold_library_frames(report, call.excinfo)
+        from .frames import withhold_library_frames  # only with a failure drawn frame by frame
+
+        withhold_library_frames(report, call.excinfo)
     return report
 
 
@@ -338,8 +340,10 @@ def pytest_make_collect_report(collector: pytest.Collector) -> Generator[None, p
     """
     report = yield
     if _shows_frames(collector.config, report):  # a module's import, a pytest_generate_tests, failed in plancheck
+        from .frames import withhold_library_frames
+
         # pytest keeps the collection's call on its report (for its collect_one_node): the exception says more.
-        _withhold_library_frames(report, getattr(getattr(report, "call", None), "excinfo", None))
+        withhold_library_frames(report, getattr(getattr(report, "call", None), "excinfo", None))
     if not report.passed or not report.result:
         return report
     secrets = _session_secrets(collector.config)
@@ -490,146 +494,6 @@ def pytest_assertrepr_compare(config: pytest.Config, op: str, left: object, righ
         return explain_comparison(knownvalue, left, right, secrets)
     except Exception:  # an explanation is a courtesy: pytest's own stays, and the report is scrubbed
         return None
-
-
-# -- plancheck's frames in a failure ------------------------------------------------------------
-
-#: What pytest shows instead of each argument's and local's value in a frame of plancheck's (or one it called).
-_FRAME_WITHHELD: Final = "(withheld: plancheck's data)"
-#: A failure's whole text, when it passes through plancheck's frames and its rendering is of an unknown shape.
-_TRACEBACK_WITHHELD: Final = (
-    "plancheck: this failure's traceback is withheld because it passes through plancheck's frames and "
-    "pytest rendered it as a {shape}, whose frames' data plancheck cannot withhold; run with "
-    "--tf-show-sensitive locally to see it"
-)
-_LIBRARIES: Final = ("plancheck", "tfjsonpath")
-
-
-def _library_roots() -> tuple[str, ...]:
-    """The directories of plancheck and tfjsonpath (one not imported has no frame to show), each ending in a separator."""
-    roots = []
-    for name in _LIBRARIES:
-        module = sys.modules.get(name)
-        file = getattr(module, "__file__", None)
-        if isinstance(file, str):
-            roots.append(os.path.join(os.path.dirname(os.path.abspath(file)), ""))
-    return tuple(roots)
-
-
-def _inside(path: object, roots: tuple[str, ...]) -> bool:
-    """Whether ``path`` (absolute, or relative to the working directory as pytest shows it) is in one of ``roots``.
-
-    >>> _inside("/site/plancheck/_loading/load.py", ("/site/plancheck/",)), _inside("/site/plancheck_x.py", ("/site/plancheck/",))
-    (True, False)
-    """
-    return os.path.abspath(os.fspath(path)).startswith(roots) if isinstance(path, (str, os.PathLike)) else False
-
-
-def _chained(exc: BaseException | None) -> Iterator[BaseException]:
-    """``exc``, the exceptions chained to it (cause, context) and those grouped in it, each once."""
-    seen: set[int] = set()
-    stack: list[BaseException | None] = [exc]
-    while stack:
-        current = stack.pop()
-        if current is None or id(current) in seen:
-            continue
-        seen.add(id(current))
-        yield current
-        stack.extend((current.__cause__, current.__context__))
-        if isinstance(current, BaseExceptionGroup):
-            stack.extend(current.exceptions)
-
-
-def _passes_through(exc: BaseException | None, roots: tuple[str, ...]) -> bool:
-    """Whether a frame of ``exc``'s traceback, or of an exception chained to it or grouped in it, is in ``roots``."""
-    for current in _chained(exc):
-        tb = current.__traceback__
-        while tb is not None:
-            if _inside(tb.tb_frame.f_code.co_filename, roots):
-                return True
-            tb = tb.tb_next
-    return False
-
-
-def _failed_load(exc: BaseException | None) -> bool:
-    """Whether a document failed to load in ``exc`` (or an exception chained to it): then no scrub knows its secrets,
-    and the frames that handed it to plancheck (the test's, holding the text it read) show them as much."""
-    errors = sys.modules.get("plancheck._errors")  # not imported: no document was ever loaded
-    base = getattr(errors, "DocumentFormatError", None)
-    return isinstance(base, type) and any(isinstance(current, base) for current in _chained(exc))
-
-
-def _withheld_locals(lines: Sequence[str]) -> list[str]:
-    """pytest's ``name = value`` lines of a frame's locals, each value withheld (a line of another form whole).
-
-    >>> _withheld_locals(["data       = b'{...}'", "__builtins__ = <builtins>", "odd"])
-    ["data       = (withheld: plancheck's data)", "__builtins__ = (withheld: plancheck's data)", "(withheld: plancheck's data)"]
-    """
-    return [f"{line.partition(' = ')[0]} = {_FRAME_WITHHELD}" if " = " in line else _FRAME_WITHHELD for line in lines]
-
-
-def _withhold_entries(longrepr: Any, roots: tuple[str, ...], *, everywhere: bool) -> str | None:
-    """Withhold, in place, the arguments and locals of every entry from the first of plancheck's on (of every entry,
-    if ``everywhere``), in each traceback of ``longrepr``; the name of the shape met that is not pytest's known one,
-    or None."""
-    from _pytest._code.code import ReprEntry, ReprEntryNative, ReprFuncArgs, ReprLocals
-
-    chain = getattr(longrepr, "chain", None)
-    tracebacks = [link[0] for link in chain] if isinstance(chain, list) else [getattr(longrepr, "reprtraceback", longrepr)]
-    for reprtraceback in tracebacks:
-        entries = getattr(reprtraceback, "reprentries", None)
-        if not isinstance(entries, list):
-            return type(reprtraceback).__name__
-        called = everywhere  # a frame after one of plancheck's was called by it: it was handed plancheck's data
-        for entry in entries:
-            if isinstance(entry, ReprEntryNative):
-                continue  # Python's own traceback text: no arguments, no locals
-            if not isinstance(entry, ReprEntry):
-                return type(entry).__name__
-            location = entry.reprfileloc
-            # An entry located nowhere shows no frame's data; one that would anyway is withheld (failing closed).
-            called = called or location is None or _inside(location.path, roots)
-            if not called:
-                continue
-            if entry.reprfuncargs is not None:
-                entry.reprfuncargs = ReprFuncArgs([(name, _FRAME_WITHHELD) for name, _value in entry.reprfuncargs.args])
-            if entry.reprlocals is not None:
-                entry.reprlocals = ReprLocals(_withheld_locals(entry.reprlocals.lines))
-    return None
-
-
-def _withhold_library_frames(report: Any, excinfo: Any = None) -> None:
-    """Withhold the data pytest shows of plancheck's frames in ``report``'s failure: their arguments and locals.
-
-    A failure raised out of plancheck (``load_plan`` refusing a document, a check failing in ``assert_plan``) is
-    shown frame by frame, with each frame's arguments (``--tb=long``, ``--fulltrace``) and locals (``-l``): the
-    raw document's bytes, its parsed dict, the values a check compared. The session's scrub knows the secrets of
-    the documents that loaded, never those of one that failed to load. So the values are withheld, names kept, in
-    every frame in ``plancheck/`` or ``tfjsonpath/`` and every frame such a frame called (``json``, a user's check:
-    handed plancheck's data), and in every frame when a document failed to load (the test's holds the text it
-    read); before xdist serialises the report, so the terminal, JUnit XML and workers agree. A rendering of a
-    shape this does not know, through plancheck's frames, is withheld whole (failing closed). ``excinfo`` (the
-    failure's ``pytest.ExceptionInfo``, when known) says whether plancheck's frames are in it at all; without it,
-    a rendering of an unknown shape is left as it is (a plugin's own, none of pytest's frames).
-
-    >>> import plancheck
-    >>> from types import SimpleNamespace
-    >>> from _pytest._code.code import ReprEntry, ReprFileLocation, ReprFuncArgs, ReprTraceback
-    >>> where = ReprFileLocation(os.path.join(os.path.dirname(plancheck.__file__), "load.py"), 1, "PlanFormatError")
-    >>> entry = ReprEntry([], ReprFuncArgs([("data", "b'hunter2'")]), None, where, "long")
-    >>> _withhold_library_frames(SimpleNamespace(longrepr=ReprTraceback([entry], None, "long")))
-    >>> entry.reprfuncargs.args
-    [('data', "(withheld: plancheck's data)")]
-    """
-    try:
-        roots = _library_roots()
-        exc = getattr(excinfo, "value", None)
-        shape = _withhold_entries(report.longrepr, roots, everywhere=_failed_load(exc))
-        if shape is None or excinfo is None or not _passes_through(exc, roots):
-            return
-    except Exception as exc:  # a hook must never raise; pytest's internals moved: the text is withheld
-        shape = type(exc).__name__
-    report.longrepr = _TRACEBACK_WITHHELD.format(shape=shape)
 
 
 # -- fixtures ------------------------------------------------------------------------------------

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from plugin_support import junit_text, run, run_subprocess
 
-from plancheck._plugin.hooks import _withhold_library_frames
+from plancheck._plugin.frames import withhold_library_frames
 
 #: What pytest shows instead of the value of each argument and local of plancheck's frames.
 FRAME_WITHHELD = "(withheld: plancheck's data)"
@@ -198,5 +198,5 @@ def test_an_unknown_rendering_through_plancheck_is_withheld(through_plancheck: b
     except ValueError as exc:
         excinfo = pytest.ExceptionInfo.from_exception(exc)
     report = SimpleNamespace(longrepr=_Unknown())
-    _withhold_library_frames(report, excinfo)
+    withhold_library_frames(report, excinfo)
     assert str(report.longrepr) == shown
