@@ -113,16 +113,24 @@ def test_mock_plan_points_to_the_mirror_too(fake: FakeTerraform, tmp_path: Path)
     assert err.getvalue().startswith(f"tfplancheck: error: terraform init failed: {EXPECTED_HINT}:\n"), err.getvalue()
 
 
-@pytest.mark.e2e
-def test_a_real_terraform_without_network_gets_the_hint(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+#: Proxies that refuse every connection: never the internet, whatever this machine can reach.
+OFFLINE = {"HTTPS_PROXY": "http://127.0.0.1:9", "HTTP_PROXY": "http://127.0.0.1:9", "NO_PROXY": ""}
+
+
+@pytest.fixture
+def path_terraform(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
+    """The Terraform on PATH, run with a HOME of this test's and no CLI configuration of the user's."""
     terraform = shutil.which("terraform")
     if terraform is None:
         pytest.skip("no terraform on PATH")
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
     monkeypatch.delenv("TF_CLI_CONFIG_FILE", raising=False)
-    # Proxies that refuse every connection: never the internet, whatever this machine can reach.
-    offline = {"HTTPS_PROXY": "http://127.0.0.1:9", "HTTP_PROXY": "http://127.0.0.1:9", "NO_PROXY": ""}
-    runner = AcceptanceRunner(terraform, tmp_path / "work", env=offline, echo=False, require_tf_acc=False,
+    return terraform
+
+
+@pytest.mark.e2e
+def test_a_real_terraform_without_network_gets_the_hint(tmp_path: Path, path_terraform: str) -> None:
+    runner = AcceptanceRunner(path_terraform, tmp_path / "work", env=OFFLINE, echo=False, require_tf_acc=False,
                               timeout=120)
     with pytest.raises(AcceptanceError) as info:
         runner.run(TestCase(steps=[TestStep(config=CONFIG)]))
@@ -132,15 +140,10 @@ def test_a_real_terraform_without_network_gets_the_hint(tmp_path: Path, monkeypa
 
 
 @pytest.mark.e2e
-def test_a_real_terraform_with_a_broken_cli_config_says_so(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    terraform = shutil.which("terraform")
-    if terraform is None:
-        pytest.skip("no terraform on PATH")
-    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+def test_a_real_terraform_with_a_broken_cli_config_says_so(tmp_path: Path, path_terraform: str) -> None:
     broken = tmp_path / "tf.rc"
     broken.write_text('provider_installation {\n  filesystem_mirror {\n    path = "/m"\n', encoding="utf-8")
-    offline = {"HTTPS_PROXY": "http://127.0.0.1:9", "HTTP_PROXY": "http://127.0.0.1:9", "NO_PROXY": ""}
-    runner = AcceptanceRunner(terraform, tmp_path / "work", env=offline, echo=False, require_tf_acc=False,
+    runner = AcceptanceRunner(path_terraform, tmp_path / "work", env=OFFLINE, echo=False, require_tf_acc=False,
                               timeout=120, cli_config=broken)
     with pytest.raises(AcceptanceError) as info:
         runner.run(TestCase(steps=[TestStep(config=CONFIG)]))
