@@ -120,9 +120,12 @@ DUPLICATE_PAIRS_TODAY = 36
 #: scanner for the first span itself, so _spans no longer carries a flag for it; the CLI's own part 55 -> 50: the
 #: text report is Rendered as every other format, its writer's scrub its one (the stream no longer scrubs it again
 #: with the union of every secret heard), plancheck.cli.main is the console script whole (_command.command, half of
-#: it, went), and _max_bytes, which turned the loader's error into one its callers turned into a usage error, went.)
-LIBRARY_ROUTE_TODAY = 67
-CLI_ROUTE_TODAY = 109
+#: it, went), and _max_bytes, which turned the loader's error into one its callers turned into a usage error, went;
+#: 69 / 111 with a document's secrets collected and kept by a DocumentSecrets the document's entries hold in place of
+#: the document (its __init__ and its secrets on the route): a plan or state referred to by the entries it keeps was
+#: cyclic garbage when dropped, left to the cyclic collector, whose collections walked every parsed document alive.)
+LIBRARY_ROUTE_TODAY = 69
+CLI_ROUTE_TODAY = 111
 
 #: ``_x.py`` modules inside a private package: none since #34 (the set stays for a reviewed exception).
 PRIVATE_TWICE_ALLOWED: set[str] = set()

@@ -30,6 +30,7 @@ from .sensitive import collect_plan_secrets, marked_strings
 __all__ = [
     "ActionInvocation",
     "AddressIndex",
+    "DocumentSecrets",
     "Change",
     "DeferredActionInvocation",
     "DeferredChange",
@@ -255,9 +256,37 @@ _CHANGE_SIDES: Final = (("before", "before_sensitive"), ("after", "after_sensiti
 _CONFIG_SIDES: Final = (("config_values", "config_sensitive"),)
 
 
+class DocumentSecrets(ReadOnly):
+    """The secrets of a document (a plan's, a state's), collected by ``collect`` when first asked: what the
+    document hands its entries as their ``document`` in place of itself.
+
+    A plan keeps the entries it made (``resource_changes``, the selections), a state all of its resources; were
+    they to refer to their document, every one dropped would be cyclic garbage, freed only by the cyclic
+    collector, whose collections would also walk the parsed documents still alive. An entry kept after its
+    document is dropped hides the same secrets, and keeps only the parsed document alive, as it kept the plan.
+
+    >>> DocumentSecrets({"variables": {"pw": {"value": "hunter2"}},
+    ...                  "configuration": {"root_module": {"variables": {"pw": {"sensitive": True}}}}},
+    ...                 collect_plan_secrets).secrets
+    <Secrets: 1 values>
+    """
+
+    __slots__ = ("__dict__", "_collect", "raw")
+    raw: Mapping[str, Any]
+    _collect: Callable[[Mapping[str, Any]], Secrets]
+
+    def __init__(self, raw: Mapping[str, Any], collect: Callable[[Mapping[str, Any]], Secrets]) -> None:
+        self._set(raw=raw, _collect=collect)
+
+    @cached_property
+    def secrets(self) -> Secrets:
+        """Every secret string of the document (:attr:`Plan.secrets`, :attr:`State.secrets`)."""
+        return self._collect(self.raw)
+
+
 class _PlanEntry(ReadOnly):
-    """An entry of one of a plan's lists: its ``raw`` JSON object, and ``document``, the plan it is part of
-    (a plan passes itself), whose secrets its repr hides; None for one built alone."""
+    """An entry of one of a plan's lists: its ``raw`` JSON object, and ``document``, what knows the secrets its
+    repr hides (a plan passes its :class:`DocumentSecrets`); None for one built alone."""
 
     __slots__ = ("_document", "raw")
     raw: Mapping[str, Any]
@@ -283,9 +312,9 @@ class _Deferred(_PlanEntry):
 class ResourceChange(ResourceFields, _PlanEntry):
     """One entry of ``resource_changes`` (or ``resource_drift``).
 
-    ``document`` is its plan (a plan passes itself): the repr shows the address through the
-    plan's secrets (:func:`shown_address`), asked for only then. One built alone knows only
-    the secrets it holds.
+    ``document`` is what knows the secrets of its plan (anything with a ``secrets`` attribute, as a plan or a
+    state; a plan passes what knows its own, not itself, see :class:`DocumentSecrets`): the repr shows the address
+    through them (:func:`shown_address`), asked for only then. One built alone knows only the secrets it holds.
 
     >>> rc = ResourceChange({"address": "null_resource.a[0]", "type": "null_resource", "change": {"actions": ["create"]}})
     >>> rc.address, rc.actions, rc.index
@@ -380,7 +409,7 @@ class OutputChange(ReadOnly):
 class DeferredChange(_Deferred):
     """One entry of ``deferred_changes``: a resource change Terraform deferred, and why.
 
-    ``document`` is its plan, as for :class:`ResourceChange`.
+    ``document`` knows its plan's secrets, as for :class:`ResourceChange`.
 
     >>> d = DeferredChange({"reason": "provider_config_unknown", "resource_change": {"address": "a.b", "change": {}}})
     >>> d.reason, d.resource_change.address
@@ -417,7 +446,7 @@ class ActionInvocation(_PlanEntry):
     ``after``, ``after_unknown`` and ``after_sensitive``); and either a ``lifecycle_action_trigger``
     (a resource's ``lifecycle { action_trigger { ... } }``: the triggering resource, the event, the
     block and list index, 1.16's ``on_failure``) or an ``invoke_action_trigger`` (``-invoke``; 1.16's
-    ``calling_resource_address``). ``document`` is its plan, as for :class:`ResourceChange`.
+    ``calling_resource_address``). ``document`` knows its plan's secrets, as for :class:`ResourceChange`.
 
     >>> ai = ActionInvocation({"address": "action.aws_lambda_invoke.notify", "type": "aws_lambda_invoke",
     ...     "name": "notify", "config_values": {"payload": "x"}, "config_unknown": {}, "config_sensitive": {},
@@ -695,6 +724,7 @@ class Plan(ReadOnly):
         "__weakref__",
         "_entries",
         "_index",
+        "_secrets_of",
         "applyable",
         "complete",
         "errored",
@@ -726,6 +756,7 @@ class Plan(ReadOnly):
     """What every verdict on this plan says about it: :data:`PARTIAL_NOTE` for a partial plan, else None."""
     _entries: Sequence[Any]
     _index: AddressIndex
+    _secrets_of: DocumentSecrets
 
     def __init__(self, raw: Mapping[str, Any], *, source: str | None = None, allow_errored: bool = False) -> None:
         # Callers pass a document that has already been validated; JSON text or None would fail inside.
@@ -764,6 +795,7 @@ class Plan(ReadOnly):
             partial_note=PARTIAL_NOTE if errored is True else None,
             _entries=entries,
             _index=AddressIndex(keys),
+            _secrets_of=DocumentSecrets(raw, collect_plan_secrets),
         )
         if met_module.LISTENERS:  # a front end listening scrubs the secrets of every plan made while it writes
             met_module.met(self)
@@ -850,7 +882,7 @@ class Plan(ReadOnly):
         entries = self._entries
         # Entries parsed on first use are parsed all at once here (one call, not one per entry).
         materialize = getattr(entries, "materialize", None)
-        return tuple(ResourceChange(rc, self) for rc in (materialize() if materialize is not None else entries))
+        return tuple(ResourceChange(rc, self._secrets_of) for rc in (materialize() if materialize is not None else entries))
 
     @cached_property
     def _selected(self) -> dict[Any, tuple[ResourceChange, ...]]:
@@ -861,7 +893,7 @@ class Plan(ReadOnly):
     @cached_property
     def resource_drift(self) -> tuple[ResourceChange, ...]:
         """Changes made outside Terraform since the last apply."""
-        return tuple(ResourceChange(rc, self) for rc in self.raw.get("resource_drift") or ())
+        return tuple(ResourceChange(rc, self._secrets_of) for rc in self.raw.get("resource_drift") or ())
 
     @cached_property
     def output_changes(self) -> Mapping[str, OutputChange]:
@@ -871,7 +903,7 @@ class Plan(ReadOnly):
     @cached_property
     def deferred_changes(self) -> tuple[DeferredChange, ...]:
         """Deferred changes (Terraform 1.9+ with deferrals enabled)."""
-        return tuple(DeferredChange(d, self) for d in self.raw.get("deferred_changes") or ())
+        return tuple(DeferredChange(d, self._secrets_of) for d in self.raw.get("deferred_changes") or ())
 
     @cached_property
     def action_invocations(self) -> tuple[ActionInvocation, ...]:
@@ -881,12 +913,12 @@ class Plan(ReadOnly):
         ...     {"address": "action.t.n", "invoke_action_trigger": {}}]}).action_invocations
         (<ActionInvocation action.t.n Invoke>,)
         """
-        return tuple(ActionInvocation(a, self) for a in self.raw.get("action_invocations") or ())
+        return tuple(ActionInvocation(a, self._secrets_of) for a in self.raw.get("action_invocations") or ())
 
     @cached_property
     def deferred_action_invocations(self) -> tuple[DeferredActionInvocation, ...]:
         """Action invocations Terraform deferred (Terraform 1.14+ with deferrals enabled)."""
-        return tuple(DeferredActionInvocation(d, self) for d in self.raw.get("deferred_action_invocations") or ())
+        return tuple(DeferredActionInvocation(d, self._secrets_of) for d in self.raw.get("deferred_action_invocations") or ())
 
     @cached_property
     def configured_actions(self) -> tuple[Mapping[str, Any], ...]:
@@ -951,7 +983,7 @@ class Plan(ReadOnly):
         i = self._index.positions.get((address, deposed))
         if i is None:
             raise self._index.missing(address, deposed, "the plan", self.secrets)
-        return ResourceChange(self._entries[i], self)
+        return ResourceChange(self._entries[i], self._secrets_of)
 
     def output_change(self, name: str) -> OutputChange:
         """The change of output ``name``; raises ResourceNotFoundError naming the closest outputs.
@@ -977,7 +1009,7 @@ class Plan(ReadOnly):
         planned values. Collecting them reads the whole plan, so it happens when first
         asked, and only a failure (a message to scrub) asks: a check that passes never does.
         """
-        return collect_plan_secrets(self.raw)
+        return self._secrets_of.secrets
 
     def __repr__(self) -> str:
         src = f" {self.source}" if self.source else ""

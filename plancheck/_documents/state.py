@@ -21,7 +21,14 @@ from .._redact import Marks, Secrets, contains_sensitive
 from .._text import closest
 from . import met as met_module
 from .fields import ResourceFields
-from .plan import AddressIndex, HasSecrets, ResourceNotFoundError, require_name, shown_address
+from .plan import (
+    AddressIndex,
+    DocumentSecrets,
+    HasSecrets,
+    ResourceNotFoundError,
+    require_name,
+    shown_address,
+)
 from .sensitive import collect_state_secrets, marked_strings
 
 __all__ = ["State", "StateOutput", "StateResource", "StateSource", "load_state", "walk_modules"]
@@ -65,9 +72,10 @@ class StateResource(ResourceFields, ReadOnly):
     """One resource instance object of a state (a current or a deposed object).
 
     ``address`` is the full address (see :func:`_full_address` for old states that lack it).
-    ``document`` is its state (a state passes itself): the repr shows the address through the
-    state's secrets (:func:`plancheck._documents.plan.shown_address`), asked for only then. One built
-    alone knows only the secrets it holds.
+    ``document`` is what knows its state's secrets (a state passes its
+    :class:`~plancheck._documents.plan.DocumentSecrets`, not itself): the repr shows the address through them
+    (:func:`plancheck._documents.plan.shown_address`), asked for only then. One built alone knows only the
+    secrets it holds.
 
     >>> r = StateResource({"address": "null_resource.a[0]", "mode": "managed", "index": 0, "values": {"id": "1"}})
     >>> r.address, r.index, r.values, r.deposed
@@ -213,7 +221,7 @@ class State:
     """
 
     # __weakref__: a front end keeps track of the states it has met without keeping them alive.
-    __slots__ = ("__dict__", "__weakref__", "_index", "_resources", "raw", "source")
+    __slots__ = ("__dict__", "__weakref__", "_index", "_resources", "_secrets_of", "raw", "source")
     raw: Mapping[str, Any]
     source: str | None
 
@@ -225,7 +233,9 @@ class State:
         self.raw = raw
         self.source = source
         values = raw.get("values") or _EMPTY
-        resources = tuple(StateResource(r, m, document=self) for m, r in walk_modules(values.get("root_module")))
+        # Its resources know its secrets, not the state itself: see DocumentSecrets.
+        self._secrets_of = secrets_of = DocumentSecrets(raw, collect_state_secrets)
+        resources = tuple(StateResource(r, m, document=secrets_of) for m, r in walk_modules(values.get("root_module")))
         self._resources = resources
         self._index = AddressIndex((r.address, r.deposed) for r in resources)
         if met_module.LISTENERS:  # a front end listening scrubs the secrets of every state made while it writes
@@ -337,7 +347,7 @@ class State:
 
         Collected on first real use, as a plan's are (:attr:`plancheck.Plan.secrets`).
         """
-        return collect_state_secrets(self.raw)
+        return self._secrets_of.secrets
 
     def __repr__(self) -> str:
         src = f" {self.source}" if self.source else ""
