@@ -24,6 +24,7 @@ from ._text import closest
 __all__ = ["FrozenValue", "ReadOnly", "constructor_repr", "frozen", "keyword_hints", "public", "renamed_keywords"]
 
 _V = TypeVar("_V", bound="FrozenValue")
+_R = TypeVar("_R", bound="ReadOnly")
 _T = TypeVar("_T")
 
 # Where a Go field name (CamelCase, initialisms kept: AdditionalCLIOptions) breaks into snake_case words.
@@ -46,6 +47,14 @@ class ReadOnly:
     Traceback (most recent call last):
     ...
     AttributeError: View is read-only; cannot set 'raw'
+
+    A copy, shallow or deep, is the object itself: it could differ in nothing (and a copy made the generic way
+    fills a new object's slots by setattr, which a read-only one refuses).
+
+    >>> import copy
+    >>> view = View({"a": [1]})
+    >>> copy.copy(view) is view, copy.deepcopy(view) is view, copy.deepcopy([view])[0] is view
+    (True, True, True)
     """
 
     __slots__ = ()
@@ -60,6 +69,12 @@ class ReadOnly:
 
     def __delattr__(self, name: str) -> None:
         raise AttributeError(f"{type(self).__name__} is read-only; cannot delete {name!r}")
+
+    def __copy__(self: _R) -> _R:
+        return self
+
+    def __deepcopy__(self: _R, memo: dict[int, Any]) -> _R:
+        return self
 
 
 @dataclass_transform(frozen_default=True, field_specifiers=(dataclasses.field,))
@@ -159,12 +174,6 @@ class FrozenValue(ReadOnly):
     def __reduce__(self) -> tuple[Any, ...]:
         args, kwargs = self._args()
         return (_rebuild, (type(self), args, kwargs))
-
-    def __copy__(self: _V) -> _V:
-        return self
-
-    def __deepcopy__(self: _V, memo: dict[int, Any]) -> _V:
-        return self
 
 
 def _rebuild(cls: type[_V], args: tuple[Any, ...], kwargs: dict[str, Any]) -> _V:

@@ -172,3 +172,37 @@ def test_a_failure_whose_trust_is_made_when_asked_is_a_value_that_never_changes(
         assert failure.trusted == _TRUSTED
     assert use(failure) == expected
     assert failure.trust is given
+
+
+# -- copies of a read-only document and its views
+
+_COPIED_PLAN = {
+    "format_version": "1.2",
+    "resource_changes": [{"address": "a.b", "change": {"actions": ["create"], "after": {"k": [1]}}}],
+    "output_changes": {"o": {"actions": ["create"], "after": "x"}},
+}
+_COPIED_STATE = {"format_version": "1.0", "values": {"outputs": {"o": {"value": "x", "sensitive": False}}}}
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        pytest.param(lambda: Plan.from_dict(_COPIED_PLAN), id="plan"),
+        pytest.param(lambda: Plan.from_dict(_COPIED_PLAN).resource_changes[0], id="resource-change"),
+        pytest.param(lambda: Plan.from_dict(_COPIED_PLAN).resource_changes[0].change, id="change"),
+        pytest.param(lambda: Plan.from_dict(_COPIED_PLAN).output_changes["o"], id="output-change"),
+        pytest.param(lambda: Plan.from_dict(_COPIED_PLAN).secrets, id="secrets"),
+        pytest.param(lambda: State.from_dict(_COPIED_STATE).outputs["o"], id="state-output"),
+    ],
+)
+@pytest.mark.parametrize(
+    "copied",
+    [pytest.param(copy.copy, id="copy"), pytest.param(copy.deepcopy, id="deepcopy"),
+     pytest.param(lambda v: copy.deepcopy({"in": [v]})["in"][0], id="deepcopy-inside-a-container")],
+)
+def test_a_copy_of_a_read_only_document_or_view_is_itself(make: Any, copied: Any) -> None:
+    # A deep copy raised "ResourceChange is read-only; cannot set '_document'" (or "cannot pickle 'mappingproxy'")
+    # from the generic copy, which fills a new object's slots by setattr: copy.deepcopy of a test's fixtures
+    # holding a plan failed so. It could differ in nothing: it is the object, as copy.copy of a plan already was.
+    value = make()
+    assert copied(value) is value

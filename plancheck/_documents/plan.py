@@ -801,11 +801,6 @@ class Plan(ReadOnly):
             met_module.met(self)
         return self
 
-    def __copy__(self) -> Plan:
-        # A read-only view of a document that is never modified: a shallow copy would share all of it, so the copy
-        # is the plan itself (copy.copy filled a new plan's slots by setattr, which a ReadOnly view refuses).
-        return self
-
     # -- construction ------------------------------------------------------------------------
 
     @classmethod
