@@ -30,10 +30,10 @@ from .sensitive import collect_plan_secrets, marked_strings
 __all__ = [
     "ActionInvocation",
     "AddressIndex",
-    "DocumentSecrets",
     "Change",
     "DeferredActionInvocation",
     "DeferredChange",
+    "DocumentSecrets",
     "HasSecrets",
     "OutputChange",
     "Plan",
