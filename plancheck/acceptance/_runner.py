@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 from .._documents.met import met, planned_in
 from .._frozen import keyword_hints, public
 from .._loading.lifecycle import ending_on_signals
-from .._loading.source import fs_path
+from .._loading.source import fs_path, why_unopened
 from .._redact import Secrets, secret_strings
 from .._terraform.binary import (
     CommandResult,
@@ -556,21 +556,14 @@ def _cli_config_problem(path: Path) -> str | None:
 
     >>> import tempfile
     >>> with tempfile.TemporaryDirectory() as d:
-    ...     _cli_config_problem(Path(d, "missing.tfrc")) == f"cannot read {Path(d, 'missing.tfrc')}: no such file"
+    ...     _cli_config_problem(Path(d, "missing.tfrc")) == f"cannot read {Path(d, 'missing.tfrc')}: No such file or directory"
     True
     """
     try:
         with open(path, "rb"):
             return None
-    except FileNotFoundError:
-        found = "no such file"
-    except IsADirectoryError:
-        found = "a directory, not a file"
-    except PermissionError:
-        found = "permission denied"
-    except OSError as exc:  # a dangling link's loop, a name too long: the system's words
-        found = exc.strerror or type(exc).__name__
-    return f"cannot read {path}: {found}"
+    except (OSError, ValueError) as exc:  # the system's reason, as every other file the library cannot read
+        return f"cannot read {path}: {why_unopened(exc)}"
 
 
 def _unheld(text: str) -> bool:

@@ -116,8 +116,8 @@ def test_what_no_command_can_be_given_is_a_definition_error(
 @pytest.mark.parametrize(("name", "problem"), [
     # Terraform only warns of a CLI configuration it cannot read and runs without it: init then failed saying
     # "no provider mirror is set up", whatever mirror the file sets up.
-    pytest.param("missing.rc", "no such file", id="missing"),
-    pytest.param("a-directory", "a directory, not a file", id="directory"),
+    pytest.param("missing.rc", "No such file or directory", id="missing"),
+    pytest.param("a-directory", "Is a directory", id="directory"),
 ])
 def test_a_cli_config_that_cannot_be_read_is_a_definition_error(
     fake: FakeTerraform, tmp_path: Path, name: str, problem: str,
