@@ -678,9 +678,27 @@ def _address(deferred: DeferredChange) -> str | None:
     return address if isinstance(address, str) else None
 
 
+@frozen
+class _DeferredCheck(PlanCheck):
+    """``(address, reason)``: what is expected deferred (a resource, an action's invocation), and why.
+
+    >>> class Probe(_DeferredCheck):
+    ...     __slots__ = ()
+    ...     def failures(self, plan): return []
+    >>> Probe("a.b", DeferredReason.AbsentPrereq)
+    Probe('a.b', DeferredReason.AbsentPrereq)
+    """
+
+    address: str
+    reason: DeferredReason
+
+    def __post_init__(self) -> None:
+        check_fields(self, reason=checked_instance(DeferredReason, "reason"), address=checked_address)
+
+
 @public("plancheck")
 @frozen
-class ExpectDeferredChange(PlanCheck):
+class ExpectDeferredChange(_DeferredCheck):
     """Resource ``address`` is deferred, with ``reason`` (a :class:`DeferredReason`).
 
     >>> from plancheck import Plan
@@ -692,12 +710,6 @@ class ExpectDeferredChange(PlanCheck):
     ...
     plancheck.PlanCheckError: ExpectDeferredChange: test_resource.a: expected "provider_config_unknown", got deferred reason: "absent_prereq"
     """
-
-    address: str
-    reason: DeferredReason
-
-    def __post_init__(self) -> None:
-        check_fields(self, reason=checked_instance(DeferredReason, "reason"), address=checked_address)
 
     def failures(self, plan: Plan) -> list[CheckFailure]:
         """The failure, if the resource is not deferred, or for another reason."""
@@ -862,7 +874,7 @@ class ExpectNoActionInvocations(PlanCheck):
 
 @public("plancheck")
 @frozen
-class ExpectDeferredActionInvocation(PlanCheck):
+class ExpectDeferredActionInvocation(_DeferredCheck):
     """An invocation of action ``address`` is deferred (Terraform 1.14+), with ``reason`` (a :class:`DeferredReason`).
 
     >>> from plancheck import Plan
@@ -874,17 +886,6 @@ class ExpectDeferredActionInvocation(PlanCheck):
     ...
     plancheck.PlanCheckError: ExpectDeferredActionInvocation: action.t.n: expected "absent_prereq", got deferred reason(s): ["resource_config_unknown"]
     """
-
-    address: str
-    reason: DeferredReason
-
-    def __post_init__(self) -> None:
-        name = type(self).__name__
-        if not isinstance(self.reason, DeferredReason):
-            raise TypeError(
-                f"{name}: reason must be a DeferredReason, got {type(self.reason).__name__}{member_hint(DeferredReason, self.reason)}"
-            )
-        self._set(address=checked_address(self.address, name))
 
     def failures(self, plan: Plan) -> list[CheckFailure]:
         """The failure, if no invocation of the action is deferred, or none for this reason."""
