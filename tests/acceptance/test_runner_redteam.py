@@ -72,24 +72,14 @@ def test_a_working_dir_that_cannot_be_made_is_the_cases_definition_error(
     assert fake.calls() == []
 
 
-@pytest.mark.parametrize(("flag", "message"), [
-    # Taken as True: echo="no" echoed every command and its output.
-    pytest.param({"echo": "no"}, "AcceptanceRunner.echo: expected a bool, got str", id="echo"),
-    pytest.param({"require_tf_acc": "no"}, "AcceptanceRunner.require_tf_acc: expected a bool, got str",
-                 id="require_tf_acc"),
-])
-def test_a_runner_flag_that_is_no_bool_is_a_definition_error(
-    fake: FakeTerraform, tmp_path: Path, flag: dict[str, Any], message: str,
-) -> None:
-    with pytest.raises(TestDefinitionError) as info:
-        AcceptanceRunner(TerraformBinary(str(fake.path), "1.9.0"), tmp_path / "work", **flag)
-    assert str(info.value) == message
-
-
 HELD = "an entry no environment can hold (a NUL byte, a lone surrogate, or an = in its name)"
 
 
 @pytest.mark.parametrize(("arguments", "message"), [
+    # Taken as True: echo="no" echoed every command and its output.
+    pytest.param({"echo": "no"}, "AcceptanceRunner.echo: expected a bool, got str", id="echo-no-bool"),
+    pytest.param({"require_tf_acc": "no"}, "AcceptanceRunner.require_tf_acc: expected a bool, got str",
+                 id="require_tf_acc-no-bool"),
     # Each was a bare ValueError ('embedded null byte', 'illegal environment variable name'), UnicodeEncodeError or
     # TypeError from Popen inside the first command, after the case's directory was made.
     pytest.param({"env": {"TF_VAR_pw": "zz-secret\0"}}, f"AcceptanceRunner.env['TF_VAR_pw']: {HELD}", id="env-nul-value"),
@@ -104,7 +94,7 @@ HELD = "an entry no environment can hold (a NUL byte, a lone surrogate, or an = 
                  "AcceptanceRunner.cli_config: a name the system cannot take (a NUL byte or a lone surrogate)",
                  id="cli-config-nul"),
 ])
-def test_what_no_command_can_be_given_is_a_definition_error(
+def test_a_runner_argument_it_cannot_take_is_a_definition_error(
     fake: FakeTerraform, tmp_path: Path, arguments: dict[str, Any], message: str,
 ) -> None:
     with pytest.raises(TestDefinitionError) as info:
