@@ -1005,19 +1005,16 @@ class Style(FrozenValue):
     the plan cannot restyle, erase or rewrite a line, and our colours still work.
 
     >>> from plancheck._text import terminal_safe
-    >>> Style(False).status("fail"), terminal_safe(Style(True).status("pass"))
-    ('FAIL', '\\x1b[32mPASS\\x1b[0m')
+    >>> Style(False).paint("fail"), terminal_safe(Style(True).paint("pass")), Style(False).paint("dim", "0 failed")
+    ('FAIL', '\\x1b[32mPASS\\x1b[0m', '0 failed')
     """
 
     enabled: bool
 
-    def paint(self, what: str, text: str) -> str:
-        """``text`` in the colour for ``what``."""
+    def paint(self, what: str, text: str | None = None) -> str:
+        """``text`` in the colour for ``what``; without ``text``, the label of status ``what`` (PASS, FAIL, ...)."""
+        text = _LABELS[what] if text is None else text
         return f"{style_mark(_CODES[what])}{text}{style_mark(0)}" if self.enabled else text
-
-    def status(self, status: str) -> str:
-        """The PASS/FAIL/ERROR label, coloured."""
-        return self.paint(status, _LABELS[status])
 
 
 def plan_notes(plan: Plan | PlanFacts, *, quiet: bool = False) -> list[str]:

@@ -55,12 +55,12 @@ def render_text(run: PlanRun, *, style: Style, quiet: bool = False) -> str:
     if not quiet:
         shown |= {"waived" for r in results if r.waived} | {"known" for r in results if r.known}
     width = max(len(_LABELS[status]) for status in (*shown, "note"))
-    note = style.status("note") + " " * (width - 4)
+    note = style.paint("note") + " " * (width - 4)
     lines: list[str] = [f"{note}  {text}" for text in plan_notes(plan, quiet=quiet)]
     for result in sorted(results, key=_rank):
         if quiet and result.ok and not result.warnings:
             continue
-        label = style.status(result.status) + " " * (width - len(_LABELS[result.status]))
+        label = style.paint(result.status) + " " * (width - len(_LABELS[result.status]))
         if not result.failures and not (result.ok and (result.warnings or result.waived or result.known)):
             lines.append(f"{label}  {one_line(subject_of(result, None), secrets.scrub)}")
         for i, failure in enumerate(result.failures):
@@ -69,7 +69,7 @@ def render_text(run: PlanRun, *, style: Style, quiet: bool = False) -> str:
             subject = one_line(subject_of(result, failure, with_type=i == 0), secrets.scrub)
             message = one_line(failure.message, secrets.scrub)
             lines.append(f"{lead}  {subject}: {message}" if subject else f"{lead}  {message}")
-        warn = style.status("warn") + " " * (width - 4)
+        warn = style.paint("warn") + " " * (width - 4)
         for warning in result.warnings:
             subject = one_line(subject_of(result, warning), secrets.scrub)
             message = one_line(warning.message, secrets.scrub)
@@ -103,17 +103,17 @@ def _accepted_lines(result: CheckResult, style: Style, width: int, secrets: Secr
     lines = []
     scrub = secrets.scrub
     if not quiet:
-        label = style.status("waived") + " " * (width - 6)
+        label = style.paint("waived") + " " * (width - 6)
         for waived in result.waived:
             waiver = waived.waiver
             until = f"until {waiver.until.isoformat()}" if waiver.until is not None else "no expiry"
             lines.append(f"{label}  {one_line(subject_of(result, waived.failure), scrub)}: "
                          f"{one_line(waived.failure.message, scrub)} "
                          f"(waived by {one_line(waiver.origin, scrub)}, {until}: {one_line(waiver.reason, scrub)})")
-        label = style.status("known") + " " * (width - 5)
+        label = style.paint("known") + " " * (width - 5)
         lines.extend(f"{label}  {one_line(subject_of(result, failure), scrub)}: {one_line(failure.message, scrub)} "
                      "(in the baseline)" for failure in result.known)
-    note = style.status("note") + " " * (width - 4)
+    note = style.paint("note") + " " * (width - 4)
     lines.extend(f"{note}  {one_line(expired_note(result.spec.type, waiver), scrub)}" for waiver in result.expired_waivers)
     return lines
 
@@ -124,7 +124,7 @@ def render_text_runs(runs: Sequence[Any], style: Style, quiet: bool, fail_on: st
     parts = []
     for run in runs:
         if isinstance(run, PlanFailed):
-            parts.append(f"{style.status('error')}  {run.text()}\n{one_line(run.name)}: not checked (exit status 2)")
+            parts.append(f"{style.paint('error')}  {run.text()}\n{one_line(run.name)}: not checked (exit status 2)")
         elif isinstance(run, PlanParts):
             parts.append(run.part(("text", style.enabled, quiet)))
         else:  # as _text_part, called here: the route of a failing check through the command line stays as short
