@@ -182,17 +182,14 @@ class Io:
         self.environ = environ
         self._heard: list[Any] = []
         self._secrets = NO_SECRETS
-
-    def heard(self, found: Any) -> None:
-        """A document read (its ``secrets``) or secrets found during the command: scrubbed from all it prints.
-
-        The one record of what a command read: every plan and state made while it runs is heard
-        (``plancheck._documents.met``), so the streams and the error boundary's line scrub the same secrets.
-        A run of many plans (:mod:`plancheck.cli._many`) is the exception: each plan's part of the output is
-        scrubbed of its own secrets by the writers, and the streams hear only the secrets of any plan that the
-        checks show (printed in every plan's part), not every secret of every plan.
-        """
-        self._heard.append(found)
+        #: Hear a document read (its ``secrets``) or secrets found during the command: scrubbed from all it prints.
+        #: The one record of what a command read: every plan and state made while it runs is heard
+        #: (``plancheck._documents.met``), so the streams and the error boundary's line scrub the same secrets.
+        #: A run of many plans (:mod:`plancheck.cli._many`) is the exception: each plan's part of the output is
+        #: scrubbed of its own secrets by the writers, and the streams hear only the secrets of any plan that the
+        #: checks show (printed in every plan's part), not every secret of every plan. Kept as they come: their
+        #: secrets are collected when first asked for (:meth:`secrets`).
+        self.heard: Callable[[Any], None] = self._heard.append
 
     def secrets(self) -> Secrets:
         """Every secret heard so far, each document trusting its names (:meth:`Secrets.union`; collected when first
