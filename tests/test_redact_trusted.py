@@ -179,7 +179,7 @@ def test_a_failures_trust_reuses_the_documents_scanner(names: Any) -> None:
     secrets = Secrets(["hunter2-long-secret"], names)
     assert secrets.scrub("pw hunter2-long-secret") == "pw (sensitive)"
     trusting = secrets.trusting(["t.b: x"])
-    assert trusting._scan() is secrets._scan()
+    assert trusting._scanner is secrets._scanner
     assert trusting.scrub("t.b: x hunter2-long-secret") == "t.b: x (sensitive)"
 
 
@@ -190,9 +190,9 @@ def test_a_union_that_adds_no_string_reuses_the_scanner() -> None:
 
     secrets = Secrets(["hunter2-long-secret"], lambda: ["t.a"])
     assert secrets.scrub("pw hunter2-long-secret") == "pw (sensitive)"
-    assert (NO_SECRETS | secrets)._scan() is secrets._scan()
-    assert (secrets | Secrets(["hunter2-long-secret"]))._scan() is secrets._scan()
-    assert (secrets | Secrets(["other-secret"]))._scan() is not secrets._scan()
+    assert (NO_SECRETS | secrets)._scanner is secrets._scanner
+    assert (secrets | Secrets(["hunter2-long-secret"]))._scanner is secrets._scanner
+    assert (secrets | Secrets(["other-secret"]))._scanner is not secrets._scanner
 
 
 @pytest.mark.parametrize(
@@ -278,8 +278,8 @@ def test_a_union_that_adds_no_string_is_its_part_or_reuses_its_scanner() -> None
     secrets = Secrets(["hunter2-long-secret"], lambda: ["t.a"])
     assert secrets.scrub("pw hunter2-long-secret") == "pw (sensitive)"
     assert Secrets.union([NO_SECRETS, secrets, Secrets()]) is secrets
-    assert Secrets.union([secrets, secrets.trusting(["t.b"])])._scan() is secrets._scan()
-    assert Secrets.union([secrets, Secrets(["other-secret"])])._scan() is not secrets._scan()
+    assert Secrets.union([secrets, secrets.trusting(["t.b"])])._scanner is secrets._scanner
+    assert Secrets.union([secrets, Secrets(["other-secret"])])._scanner is not secrets._scanner
 
 
 def test_the_streams_keep_the_names_of_a_document_that_holds_no_secret() -> None:
