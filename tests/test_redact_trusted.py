@@ -170,6 +170,32 @@ def test_a_union_of_secrets_asks_the_documents_names_only_when_a_secret_is_found
     assert (union.scrub('t.tags_a: got "tags", hunter2'), calls) == ('t.tags_a: got "(sensitive)", (sensitive)', [1])
 
 
+def test_a_plans_scanner_is_built_with_its_secrets_inside_the_collector_pause(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Building a large plan's scanner makes many objects and no cycle: built at the first scrub, outside any pause,
+    # the young collections it set off made a full one due, a visit of the whole parsed plan for nothing. It is built
+    # once, with the secrets, while their collection holds the collector off; no scrub builds one again.
+    import gc
+
+    from plancheck import _redact
+
+    built: list[bool] = []
+    real = _redact._Scanner.__init__
+
+    def recording(self: Any, values: Any) -> None:
+        built.append(gc.isenabled())
+        real(self, values)
+
+    monkeypatch.setattr(_redact._Scanner, "__init__", recording)
+    assert gc.isenabled()
+    plan = Plan.from_dict({"format_version": "1.2", "variables": {"pw": {"value": "hunter2-long-secret"}},
+                           "configuration": {"root_module": {"variables": {"pw": {"sensitive": True}}}}})
+    secrets = plan.secrets
+    assert built == [False]
+    assert secrets.scrub("pw hunter2-long-secret") == "pw (sensitive)"
+    assert secrets.trusting(["t.b"]).touches("t.b: hunter2-long-secret")
+    assert built == [False]
+
+
 @pytest.mark.parametrize("names", [pytest.param(["t.a"], id="names-given"), pytest.param(lambda: ["t.a"], id="names-asked")])
 def test_a_failures_trust_reuses_the_documents_scanner(names: Any) -> None:
     # Each failure scrubs with secrets.trusting(its texts): building the scanner again for each one cost a
