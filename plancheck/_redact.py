@@ -15,7 +15,6 @@ Revealing is possible only on purpose, for local debugging, through
 
 from __future__ import annotations
 
-import contextlib
 import json
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -469,6 +468,10 @@ class _Scanner:
         return found
 
 
+#: The scanner of no secret, which every empty :class:`Secrets` shares: with no piece, it indexes nothing.
+_NO_SCANNER: Final = _Scanner(())
+
+
 def _trusted_texts(given: Iterable[str] | Callable[[], Iterable[str]]) -> frozenset[str]:
     # Texts given were checked when given. A function is asked only now, a scrub having found a secret: its error
     # or what it returns (a str trusted its characters) would be a bare TypeError, in the middle of that scrub. Its
@@ -560,13 +563,16 @@ class Secrets(ReadOnly):
             wrong = next((i for i, v in enumerate(strings) if not isinstance(v, str)), None)
             if wrong is not None:
                 raise TypeError(f"Secrets values[{wrong}] must be a str, got {type(strings[wrong]).__name__}")
+        # Secrets are made to scrub: their scanner is built with them, and shared by every copy that holds the same
+        # strings (:meth:`trusting`). A document's values are collected when its ``secrets`` are first asked for (a
+        # failure), so building the scanner of a large plan's secrets is part of that, not of every check.
+        scanner = _Scanner(kept) if kept else _NO_SCANNER
         # A callable is asked on first need: a document's trusted names are many, and most texts show no secret.
-        # The values are given: a document's are collected when its ``secrets`` are first asked for (a failure).
         if callable(trusted):
             names = trusted
-            self._set(_values=kept, _trusted=lambda: _trusted_texts(names))
+            self._set(_values=kept, _scanner=scanner, _trusted=lambda: _trusted_texts(names))
         else:
-            self._set(_values=kept, _trusted=_trusted_texts(trusted))
+            self._set(_values=kept, _scanner=scanner, _trusted=_trusted_texts(trusted))
 
     def trusting(self, texts: Iterable[str] | Callable[[], Iterable[str]]) -> Secrets:
         """These secrets, with ``texts`` trusted: a secret standing inside an occurrence of one is kept.
@@ -600,10 +606,9 @@ class Secrets(ReadOnly):
         else:
             # Neither the document's names nor these are rendered until a span found makes trust matter.
             made._set(_values=self._values, _trusted=lambda: self.trusted | _trusted_texts(given))
-        # The same strings: their scanner, once built, serves as it is (each failure's trusting() built it
-        # again, a tenth of a second a failure for a plan's 20,000 secrets).
-        with contextlib.suppress(AttributeError):
-            made._set(_scanner=self._scanner)
+        # The same strings: their scanner serves as it is (each failure's trusting() built it again, a tenth of a
+        # second a failure for a plan's 20,000 secrets).
+        made._set(_scanner=self._scanner)
         return made
 
     @property
@@ -621,7 +626,7 @@ class Secrets(ReadOnly):
 
     def _spans(self, text: str) -> list[tuple[int, int]]:
         """The spans to scrub in ``text``: the scanner's, less those that hide nothing (:meth:`_filtered`)."""
-        found = self._scan().spans(text)
+        found = self._scanner.spans(text)
         return self._filtered(text, found) if found else found  # most texts: nothing found, nothing to filter
 
     def _filtered(self, text: str, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
@@ -688,16 +693,6 @@ class Secrets(ReadOnly):
     def __repr__(self) -> str:
         return f"<Secrets: {len(self._values)} values>"
 
-    def _scan(self) -> _Scanner:
-        # Built on first use and kept: a document's secrets are scrubbed from many messages.
-        try:
-            return self._scanner
-        except AttributeError:
-            pass
-        scanner = _Scanner(self._values)
-        self._set(_scanner=scanner)
-        return scanner
-
     def touches(self, text: str) -> bool:
         """True if ``text`` shows any secret, or any piece of one that :meth:`scrub` would replace.
 
@@ -708,7 +703,7 @@ class Secrets(ReadOnly):
         """
         if not self._values:
             return False
-        first = self._scan().spans(text, first_only=True)  # scanned no further than to find one
+        first = self._scanner.spans(text, first_only=True)  # scanned no further than to find one
         # The first span found may hide nothing (:meth:`_filtered`): then, whether any span to scrub is left.
         return bool(first) and bool(self._filtered(text, first) or self._spans(text))
 
@@ -720,7 +715,7 @@ class Secrets(ReadOnly):
         >>> trusting.finds("terraform_data.tags"), trusting.touches("terraform_data.tags"), trusting.finds("t.a")
         (True, False, False)
         """
-        return bool(self._values) and bool(self._scan().spans(text, first_only=True))
+        return bool(self._values) and bool(self._scanner.spans(text, first_only=True))
 
     def scrub(self, text: str) -> str:
         """Replace every secret and every piece of one in ``text`` by ``(sensitive)``.
@@ -730,7 +725,7 @@ class Secrets(ReadOnly):
         """
         if not self._values or _SHOW.get():
             return text
-        if text in self._scan().whole:  # the text is a piece: every span found in it merges into one
+        if text in self._scanner.whole:  # the text is a piece: every span found in it merges into one
             return SENSITIVE
         spans = self._spans(text)
         return _replaced(text, spans)
@@ -754,14 +749,11 @@ class Secrets(ReadOnly):
             return kept[0] if kept else NO_SECRETS
         strings = frozenset().union(*(secrets._values for secrets in kept))
         # Every part is filtered and its trusted texts rendered: not again. A document's names are still asked
-        # only when a span found makes trust matter.
+        # only when a span found makes trust matter. The strings of one part (the others add none): its scanner.
+        whole = next((secrets._scanner for secrets in kept if len(secrets._values) == len(strings)), None)
         made = Secrets.__new__(Secrets)
-        made._set(_values=strings, _trusted=lambda: frozenset().union(*(secrets.trusted for secrets in kept)))
-        for secrets in kept:  # the strings of one part (the others add none): its scanner serves as it is
-            if len(secrets._values) == len(strings):
-                with contextlib.suppress(AttributeError):
-                    made._set(_scanner=secrets._scanner)
-                break
+        made._set(_values=strings, _scanner=whole or _Scanner(strings),
+                  _trusted=lambda: frozenset().union(*(secrets.trusted for secrets in kept)))
         return made
 
 
@@ -859,7 +851,7 @@ NO_SECRETS: Final = Secrets()
 
 def secrets_state(secrets: Secrets) -> tuple[tuple[str, ...], frozenset[str], object]:
     """What :func:`secrets_from_state` rebuilds ``secrets`` from: its strings, its trusted texts' renderings and
-    its scanner (built now when it was not: what scrubbing costs most is building it, not using it).
+    its scanner (what scrubbing costs most is building it, not using it).
 
     How a worker process hands a plan's secrets to the process that writes the output (``tfplancheck
     PLAN PLAN ...``), which scrubs that plan's part of the output with them as if it had read the plan; the
@@ -872,9 +864,8 @@ def secrets_state(secrets: Secrets) -> tuple[tuple[str, ...], frozenset[str], ob
     """
     if not secrets._values:
         return secrets.ordered, secrets.trusted, None
-    scanner = secrets._scan()
-    scanner.every_window()  # the process it goes to scrubs many texts with it
-    return secrets.ordered, secrets.trusted, scanner
+    secrets._scanner.every_window()  # the process it goes to scrubs many texts with it
+    return secrets.ordered, secrets.trusted, secrets._scanner
 
 
 def secrets_from_state(values: Iterable[str], trusted: Iterable[str], scanner: object = None) -> Secrets:
@@ -886,10 +877,11 @@ def secrets_from_state(values: Iterable[str], trusted: Iterable[str], scanner: o
     >>> again.scrub("terraform_data.tags: tags, hunter2") == s.scrub("terraform_data.tags: tags, hunter2")
     True
     """
+    strings = frozenset(values)
+    if not isinstance(scanner, _Scanner):
+        scanner = _Scanner(strings) if strings else _NO_SCANNER
     made = Secrets.__new__(Secrets)  # the strings are filtered and the texts rendered already: not again
-    made._set(_values=frozenset(values), _trusted=frozenset(trusted))
-    if isinstance(scanner, _Scanner):
-        made._set(_scanner=scanner)
+    made._set(_values=strings, _trusted=frozenset(trusted), _scanner=scanner)
     return made
 
 

@@ -112,7 +112,7 @@ def test_property_a_text_that_is_a_piece_is_scrubbed_whole_as_the_scan_would(sec
     # scrub() answers a text that is itself a piece (a secret, one of its lines or words) in one look-up:
     # the scan of the text finds spans covering all of it, so the answer is the same.
     found = Secrets(secrets)
-    scanner = found._scan()
+    scanner = found._scanner
     piece = data.draw(st.sampled_from(sorted(scanner.whole)))
     spans = scanner.spans(piece)
     assert spans

@@ -45,7 +45,7 @@ def _all_occurrences(text: str, trusted: frozenset[str]) -> list[tuple[int, int]
 def _plain_scrub(secrets: Secrets, text: str) -> str:
     """:meth:`Secrets.scrub` by the plain rule: every span the scanner finds, less those in a marker and the short
     ones a proper part of any occurrence of a trusted text."""
-    spans = secrets._scan().spans(text)
+    spans = secrets._scanner.spans(text)
     if spans:
         spans = _outside_markers(text, spans)
         if spans and secrets.trusted:
@@ -122,7 +122,7 @@ def test_a_scrub_trusting_names_is_the_plain_rule(case: tuple[list[str], list[st
 def test_the_scanner_finds_what_the_plain_scan_finds(case: tuple[list[str], list[str], str]) -> None:
     """The scan looks short pieces up by their first characters only: the same spans as trying every one everywhere."""
     values, _, text = case
-    scanner = Secrets(values)._scan()
+    scanner = Secrets(values)._scanner
     plain = _plain_spans(scanner, text)
     assert scanner.spans(text) == plain
     first = scanner.spans(text, first_only=True)
@@ -141,7 +141,7 @@ def test_a_first_long_text_finds_with_its_own_windows_what_the_plain_scan_finds(
     values, _, text = case
     # As for a large plan: no window indexed at once, and every text long enough to look up only its own.
     with patch.object(redact, "_INDEXED_NOW", 0), patch.object(redact, "_LONG_TEXT", 0):
-        scanner = Secrets(values)._scan()
+        scanner = redact._Scanner(Secrets(values)._values)  # built here, patched (no secret kept: the shared one is not)
         first, again = scanner.spans(text), scanner.spans(text, first_only=True)
         assert scanner._windows is None
     plain = _plain_spans(scanner, text)
@@ -151,7 +151,7 @@ def test_a_first_long_text_finds_with_its_own_windows_what_the_plain_scan_finds(
 
 def test_only_the_first_long_text_is_scanned_without_every_window_indexed() -> None:
     with patch.object(redact, "_INDEXED_NOW", 0):  # as for a large plan's secrets
-        scanner = Secrets(["hunter2-planted-key", "tags"])._scan()
+        scanner = Secrets(["hunter2-planted-key", "tags"])._scanner
     long_text = "tags: hunter2-planted-k... " + "x" * redact._LONG_TEXT
     assert scanner.spans(long_text) == [(0, 4), (6, 23)]
     assert scanner._windows is None  # its own windows, kept for this text
@@ -165,7 +165,7 @@ def test_only_the_first_long_text_is_scanned_without_every_window_indexed() -> N
 
 
 def test_a_few_secrets_have_their_windows_indexed_at_once() -> None:
-    assert Secrets(["hunter2-planted-key"])._scan()._windows == {
+    assert Secrets(["hunter2-planted-key"])._scanner._windows == {
         "hunter2-", "unter2-p", "nter2-pl", "ter2-pla", "er2-plan", "r2-plant", "2-plante", "-planted",
         "planted-", "lanted-k", "anted-ke", "nted-key",
     }  # fmt: skip

@@ -170,6 +170,32 @@ def test_a_union_of_secrets_asks_the_documents_names_only_when_a_secret_is_found
     assert (union.scrub('t.tags_a: got "tags", hunter2'), calls) == ('t.tags_a: got "(sensitive)", (sensitive)', [1])
 
 
+def test_a_plans_scanner_is_built_with_its_secrets_inside_the_collector_pause(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Building a large plan's scanner makes many objects and no cycle: built at the first scrub, outside any pause,
+    # the young collections it set off made a full one due, a visit of the whole parsed plan for nothing. It is built
+    # once, with the secrets, while their collection holds the collector off; no scrub builds one again.
+    import gc
+
+    from plancheck import _redact
+
+    built: list[bool] = []
+    real = _redact._Scanner.__init__
+
+    def recording(self: Any, values: Any) -> None:
+        built.append(gc.isenabled())
+        real(self, values)
+
+    monkeypatch.setattr(_redact._Scanner, "__init__", recording)
+    assert gc.isenabled()
+    plan = Plan.from_dict({"format_version": "1.2", "variables": {"pw": {"value": "hunter2-long-secret"}},
+                           "configuration": {"root_module": {"variables": {"pw": {"sensitive": True}}}}})
+    secrets = plan.secrets
+    assert built == [False]
+    assert secrets.scrub("pw hunter2-long-secret") == "pw (sensitive)"
+    assert secrets.trusting(["t.b"]).touches("t.b: hunter2-long-secret")
+    assert built == [False]
+
+
 @pytest.mark.parametrize("names", [pytest.param(["t.a"], id="names-given"), pytest.param(lambda: ["t.a"], id="names-asked")])
 def test_a_failures_trust_reuses_the_documents_scanner(names: Any) -> None:
     # Each failure scrubs with secrets.trusting(its texts): building the scanner again for each one cost a
@@ -179,7 +205,7 @@ def test_a_failures_trust_reuses_the_documents_scanner(names: Any) -> None:
     secrets = Secrets(["hunter2-long-secret"], names)
     assert secrets.scrub("pw hunter2-long-secret") == "pw (sensitive)"
     trusting = secrets.trusting(["t.b: x"])
-    assert trusting._scan() is secrets._scan()
+    assert trusting._scanner is secrets._scanner
     assert trusting.scrub("t.b: x hunter2-long-secret") == "t.b: x (sensitive)"
 
 
@@ -190,9 +216,9 @@ def test_a_union_that_adds_no_string_reuses_the_scanner() -> None:
 
     secrets = Secrets(["hunter2-long-secret"], lambda: ["t.a"])
     assert secrets.scrub("pw hunter2-long-secret") == "pw (sensitive)"
-    assert (NO_SECRETS | secrets)._scan() is secrets._scan()
-    assert (secrets | Secrets(["hunter2-long-secret"]))._scan() is secrets._scan()
-    assert (secrets | Secrets(["other-secret"]))._scan() is not secrets._scan()
+    assert (NO_SECRETS | secrets)._scanner is secrets._scanner
+    assert (secrets | Secrets(["hunter2-long-secret"]))._scanner is secrets._scanner
+    assert (secrets | Secrets(["other-secret"]))._scanner is not secrets._scanner
 
 
 @pytest.mark.parametrize(
@@ -278,8 +304,8 @@ def test_a_union_that_adds_no_string_is_its_part_or_reuses_its_scanner() -> None
     secrets = Secrets(["hunter2-long-secret"], lambda: ["t.a"])
     assert secrets.scrub("pw hunter2-long-secret") == "pw (sensitive)"
     assert Secrets.union([NO_SECRETS, secrets, Secrets()]) is secrets
-    assert Secrets.union([secrets, secrets.trusting(["t.b"])])._scan() is secrets._scan()
-    assert Secrets.union([secrets, Secrets(["other-secret"])])._scan() is not secrets._scan()
+    assert Secrets.union([secrets, secrets.trusting(["t.b"])])._scanner is secrets._scanner
+    assert Secrets.union([secrets, Secrets(["other-secret"])])._scanner is not secrets._scanner
 
 
 def test_the_streams_keep_the_names_of_a_document_that_holds_no_secret() -> None:

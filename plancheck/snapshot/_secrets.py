@@ -53,7 +53,7 @@ class _Detector:
     __slots__ = ("long", "short", "tried", "whole", "windows")
 
     def __init__(self, secrets: Secrets) -> None:
-        scanner = secrets._scan()
+        scanner = secrets._scanner
         self.short: tuple[tuple[int, frozenset[str]], ...] = scanner.searches
         self.windows: frozenset[str] = scanner.every_window()
         self.long: Mapping[str, tuple[str, ...]] = scanner.long
