@@ -34,7 +34,9 @@ __all__ = [
     "DeferredActionInvocation",
     "DeferredChange",
     "DocumentSecrets",
+    "DocumentView",
     "HasSecrets",
+    "NotPicklableError",
     "OutputChange",
     "Plan",
     "ResourceChange",
@@ -69,8 +71,45 @@ def replace_step(raw: Any) -> Step | None:
 
 
 @public("plancheck")
+class NotPicklableError(TfCheckError, TypeError):
+    """A view of part of a document (a resource change, a state resource, ...) was pickled: a view does not pickle.
+
+    A view reads its document (and the document's secrets) in place; its document pickles. ``what`` names the
+    view's class.
+
+    >>> import pickle
+    >>> pickle.dumps(Change({"actions": ["create"]}))
+    Traceback (most recent call last):
+    ...
+    plancheck.NotPicklableError: a Change does not pickle: it is a view of part of a plan or state, read in place; pickle the Plan or State itself (it pickles as its document) and take the Change from it again
+    """
+
+    def __init__(self, what: str) -> None:
+        self.what = what
+        super().__init__(f"a {what} does not pickle: it is a view of part of a plan or state, read in place; "
+                         f"pickle the Plan or State itself (it pickles as its document) and take the {what} from it again")
+
+
+class DocumentView(ReadOnly):
+    """A read-only view of part of a document: it compares by identity and refuses to pickle
+    (:class:`NotPicklableError`), as a copy of it is itself.
+
+    >>> import copy
+    >>> copy.copy(Change({})).raw, isinstance(Change({}), DocumentView)
+    ({}, True)
+    """
+
+    __slots__ = ()
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # The default pickle fills a new view's slots by setattr, which a read-only one refuses only when loading
+        # (a resource change's document is all of its plan): refused here, when pickling, saying what pickles.
+        raise NotPicklableError(type(self).__name__)
+
+
+@public("plancheck")
 @final
-class Change(ReadOnly):
+class Change(DocumentView):
     """The ``change`` object of a resource or output change.
 
     >>> c = Change({"actions": ["create"], "before": None, "after": {"a": 1}, "after_unknown": {"id": True}})
@@ -284,7 +323,7 @@ class DocumentSecrets(ReadOnly):
         return self._collect(self.raw)
 
 
-class _PlanEntry(ReadOnly):
+class _PlanEntry(DocumentView):
     """An entry of one of a plan's lists: its ``raw`` JSON object, and ``document``, what knows the secrets its
     repr hides (a plan passes its :class:`DocumentSecrets`); None for one built alone."""
 
@@ -376,7 +415,7 @@ class ResourceChange(ResourceFields, _PlanEntry):
 
 @public("plancheck")
 @final
-class OutputChange(ReadOnly):
+class OutputChange(DocumentView):
     """One entry of ``output_changes``: a named Change.
 
     >>> OutputChange("ip", {"actions": ["create"], "after_unknown": True}).change.after_unknown
@@ -714,6 +753,16 @@ class Plan(ReadOnly):
 
     >>> plan.terraform_version, plan.complete, plan.errored, plan.applyable, plan.partial, plan.partial_note
     (None, None, None, None, False, None)
+
+    A plan pickles as its document (read whole if it was parsed lazily), its source and whether it is partial,
+    and comes back as the constructor builds it from them. The pickle holds the document's secrets as the plan
+    does: it is the plan's to keep, not a message's. Its views (a resource change, ...) do not pickle
+    (:class:`NotPicklableError`): take them from the plan again.
+
+    >>> import pickle
+    >>> again = pickle.loads(pickle.dumps(plan))
+    >>> again.raw == plan.raw, again.resource_change("null_resource.a").actions
+    (True, ('create',))
     """
 
     # __weakref__: a front end keeps track of the plans it has met without keeping them alive. The envelope's
@@ -1009,6 +1058,16 @@ class Plan(ReadOnly):
     def __repr__(self) -> str:
         src = f" {self.source}" if self.source else ""
         return f"<Plan{src} format_version={self.format_version!r} resource_changes={sum(1 for _ in self.addresses())}>"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # The default pickle would carry the indexes (a read-only mapping does not pickle) and fill the slots by
+        # setattr, which a read-only plan refuses: the document is all a plan is made from.
+        return (_reloaded_plan, (type(self), self.raw, self.source, self.partial))
+
+
+def _reloaded_plan(cls: type[Plan], raw: Mapping[str, Any], source: str | None, partial: bool) -> Plan:
+    """A pickled plan back: its document, loaded the way the constructor loads one."""
+    return cls(raw, source=source, allow_errored=partial)
 
 
 @public("plancheck")
