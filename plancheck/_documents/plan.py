@@ -243,11 +243,15 @@ def shown_address(address: str, secrets: Secrets | HasSecrets, *, scrub: Callabl
     goes through here, with the secrets of its document. Looking an address up takes it as it is.
     ``scrub`` replaces ``secrets.scrub`` for the keys (a snapshot's, which remembers each key's answer).
     Given a document (a plan, a state) for ``secrets``, it asks for their secrets only for an address with a key.
+    An address that does not parse (:func:`address_parses`: a hand-made document's key left open) has no part
+    known to be a name: all of it is scrubbed.
 
     >>> shown_address('null_resource.fe["hunter2-secret"]', Secrets(["hunter2-secret"]))
     'null_resource.fe["(sensitive)"]'
     >>> shown_address('module.web["prod"].aws_instance.web', Secrets(["web"]))
     'module.web["prod"].aws_instance.web'
+    >>> shown_address('aws_instance.a["hunter2-secret', Secrets(["hunter2-secret"]))
+    'aws_instance.a["(sensitive)'
     """
     if "[" not in address:  # most addresses: no instance key
         return address
@@ -255,6 +259,8 @@ def shown_address(address: str, secrets: Secrets | HasSecrets, *, scrub: Callabl
     if not len(known):
         return address
     shown = known.scrub if scrub is None else scrub
+    if not address_parses(address):  # the key pattern below would pass over an open key, secret and all
+        return shown(address)
     return _INSTANCE_KEY.sub(lambda m: '["' + shown(m.group(1)) + '"]', address)
 
 
