@@ -818,6 +818,7 @@ class Plan(ReadOnly):
         if not isinstance(raw, Mapping):
             raise TypeError(f"Plan() takes a plan document already parsed (a dict), got {type(raw).__name__}: "
                             "load one with plancheck.load_plan, Plan.from_json or Plan.from_dict")
+        route.refuse_cycle(raw, PLAN.error, source)  # a Python value can hold one, which every walk would go round
         self._setup(Loaded(raw, source), allow_errored)
 
     def _setup(self, loaded: Loaded, allow_errored: bool) -> Plan:

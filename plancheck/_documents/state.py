@@ -238,6 +238,12 @@ class State:
         if not isinstance(raw, Mapping):
             raise TypeError(f"State() takes a state document already parsed (a dict), got {type(raw).__name__}: "
                             "load one with plancheck.load_state, State.from_json or State.from_dict")
+        route.refuse_cycle(raw, STATE.error, source)  # a Python value can hold one, which every walk would go round
+        self._setup(raw, source)
+
+    def _setup(self, raw: Mapping[str, Any], source: str | None) -> State:
+        """Index the document and return the state: the constructor's work once the document is known sound,
+        and each loader's (which refused a cycle already, or parsed text, which holds none)."""
         self.raw = raw
         self.source = source
         values = raw.get("values") or _EMPTY
@@ -248,6 +254,7 @@ class State:
         self._index = AddressIndex((r.address, r.deposed) for r in resources)
         if met_module.LISTENERS:  # a front end listening scrubs the secrets of every state made while it writes
             met_module.met(self)
+        return self
 
     # -- construction ------------------------------------------------------------------------
 
@@ -275,7 +282,7 @@ class State:
 
     @classmethod
     def _from_loaded(cls, loaded: Loaded) -> State:
-        return cls(loaded.raw, source=loaded.source)
+        return cls.__new__(cls)._setup(loaded.raw, loaded.source)
 
     # -- envelope ----------------------------------------------------------------------------
 
