@@ -23,7 +23,7 @@ from decimal import Context, Decimal
 from itertools import accumulate
 from typing import Final
 
-from tfjsonpath._jsontypes import number_text
+from tfjsonpath._jsontypes import ContainsItself, number_text
 
 __all__ = [
     "Glob",
@@ -34,6 +34,7 @@ __all__ = [
     "closest",
     "compile_glob",
     "config_parts",
+    "cycle_text",
     "encoded_spellings",
     "escape_data",
     "escape_markdown",
@@ -874,3 +875,26 @@ def flagged_sensitive(flag: str) -> bool:
     (True, True)
     """
     return _PLAINLY_FALSE.fullmatch(flag.strip()) is None
+
+
+def cycle_text(cycle: ContainsItself) -> str:
+    """Where a value met inside itself is, and where it goes back to, as paths' texts.
+
+    >>> from tfjsonpath._jsontypes import json_nodes
+    >>> looped = {"tags": {"a": []}}
+    >>> looped["tags"]["a"].append(looped["tags"])
+    >>> try:
+    ...     json_nodes(looped)
+    ... except ContainsItself as cycle:
+    ...     print(cycle_text(cycle))
+    the value at tags["a"][0] contains itself (a cycle back to tags)
+    """
+
+    # Imported only for a refusal: most users of this module need no path.
+    from tfjsonpath import MapStep, Path, SliceStep
+
+    def shown(index: int) -> str:
+        steps = [MapStep(k) if isinstance(k, str) else SliceStep(k) for k in cycle.steps(index)]
+        return Path(*steps).to_text() or "the root"
+
+    return f"the value at {shown(len(cycle.nodes) - 1)} contains itself (a cycle back to {shown(cycle.back)})"

@@ -84,6 +84,18 @@ def test_fragments_between_escape_sequences_are_scrubbed(secret: str, text: str)
         pytest.param('terraform_data.fe["zz$${x}"]', ["zz${x}"], 'terraform_data.fe["(sensitive)"]', id="hcl-doubled-dollar"),
         pytest.param('a.b["%%{if}x"]', ["%{if}x"], 'a.b["(sensitive)"]', id="hcl-doubled-percent"),
         pytest.param('a.b["pa$${ss}-rest-of-it"]', ["pa${ss}-rest-of-it"], 'a.b["(sensitive)"]', id="hcl-doubled-in-a-long-key"),
+        # A hand-made document's key left open (no closing bracket) is no key the pattern finds: all of it is scrubbed.
+        pytest.param('aws_instance.a["hunter2', ["hunter2"], 'aws_instance.a["(sensitive)', id="key-left-open"),
+        pytest.param('aws_instance.a["hunter2"', ["hunter2"], 'aws_instance.a["(sensitive)"', id="key-without-its-bracket"),
+        pytest.param('aws_instance.a["x\\"hunter2-secret', ["hunter2-secret"], 'aws_instance.a["x\\"(sensitive)',
+                     id="key-left-open-after-an-escaped-quote"),
+        pytest.param('aws_instance.a["hunter2\\', ["hunter2"], 'aws_instance.a["(sensitive)\\', id="key-left-open-on-a-backslash"),
+        pytest.param('module.m["hunter2"].a.b["hunter2', ["hunter2"], 'module.m["(sensitive)"].a.b["(sensitive)',
+                     id="closed-key-then-open-key"),
+        pytest.param('aws_instance.a["ok"]["hunter2', ["hunter2"], 'aws_instance.a["ok"]["(sensitive)', id="open-key-after-a-closed-one"),
+        pytest.param("aws_instance.a[hunter2]", ["hunter2"], "aws_instance.a[(sensitive)]", id="unquoted-key"),
+        # No part of it is known to be a name: one spelled as a secret is scrubbed, as in any message.
+        pytest.param('aws_instance.web["x', ["web"], 'aws_instance.(sensitive)["x', id="open-key-names-are-not-spared"),
     ],
 )
 def test_addresses_show_names_and_scrub_instance_keys(address: str, secrets: list[str], shown: str) -> None:

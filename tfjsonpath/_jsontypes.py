@@ -21,6 +21,7 @@ from typing import Any, Final, TypeGuard
 from ._errors import public
 
 __all__ = [
+    "ContainsItself",
     "copy_json",
     "describe_json_type",
     "fold_nodes",
@@ -230,17 +231,50 @@ def copy_json(value: Any, leaf: Callable[[Any], Any] | None = None, keep: Collec
 Node = tuple[Any, int, Any]
 
 
+class ContainsItself(TypeError):
+    """:func:`json_nodes` met a value inside itself: ``nodes`` as listed so far (the last is where the cycle
+    closes) and ``back``, the index of the value it goes back to; :meth:`steps` tells where each is.
+
+    >>> looped = {"a": []}
+    >>> looped["a"].append(looped)
+    >>> try:
+    ...     json_nodes(looped)
+    ... except ContainsItself as cycle:
+    ...     print(cycle, cycle.steps(len(cycle.nodes) - 1), cycle.steps(cycle.back))
+    a value that contains itself (a cycle) ('a', 0) ()
+    """
+
+    def __init__(self, nodes: list[Node], back: int) -> None:
+        self.nodes = nodes
+        self.back = back
+        super().__init__("a value that contains itself (a cycle)")
+
+    def steps(self, index: int) -> tuple[Any, ...]:
+        """The keys and indexes from the top down to node ``index``."""
+        steps: list[Any] = []
+        while index >= 0:
+            _, parent, key = self.nodes[index]
+            if parent >= 0:
+                steps.append(key)
+            index = parent
+        return tuple(reversed(steps))
+
+
 def json_nodes(value: Any, closed: Callable[[Any], bool] | None = None) -> list[Node]:
     """Every value in ``value`` in pre-order (document order), made without recursion, so any depth works.
 
     Objects (:func:`is_object`) and arrays (:func:`is_array`) are opened, except one ``closed`` says to
     keep whole; a key is kept as the mapping gives it (a caller that builds JSON checks it is a str).
 
+    A value that contains itself (a cycle) raises :class:`ContainsItself` (a TypeError) with the nodes listed
+    so far, the last one where the cycle closes: its caller names where.
+
     >>> json_nodes({"a": [1, None]})
     [({'a': [1, None]}, -1, None), ([1, None], 0, 'a'), (1, 1, 0), (None, 1, 1)]
     """
     nodes: list[Node] = []
     stack: list[Node] = [(value, -1, None)]
+    opened: set[int] = set()  # containers opened: one met again is shared, or (when it is its own ancestor) a cycle
     while stack:
         item = stack.pop()
         nodes.append(item)
@@ -248,9 +282,19 @@ def json_nodes(value: Any, closed: Callable[[Any], bool] | None = None) -> list[
         if closed is not None and closed(node):
             continue
         me = len(nodes) - 1
-        if is_array(node):
+        array = is_array(node)
+        if not (array or is_object(node)):
+            continue
+        if id(node) in opened:
+            ancestor = item[1]
+            while ancestor >= 0 and nodes[ancestor][0] is not node:
+                ancestor = nodes[ancestor][1]
+            if ancestor >= 0:
+                raise ContainsItself(nodes, ancestor)
+        opened.add(id(node))
+        if array:
             stack.extend((node[i], me, i) for i in range(len(node) - 1, -1, -1))
-        elif is_object(node):
+        else:
             stack.extend((node[key], me, key) for key in reversed(list(node)))
     return nodes
 

@@ -17,9 +17,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from tfjsonpath import MapStep, Path, SliceStep, Step
-from tfjsonpath._jsontypes import is_array, is_json_scalar, is_object, json_type
+from tfjsonpath._jsontypes import ContainsItself, is_array, is_json_scalar, is_object, json_nodes, json_type
 
 from .._redact import Marks, Secrets, child_marks, contains_sensitive, render_value
+from .._text import cycle_text
 from .matcher import numbers_equal, to_decimal
 
 __all__ = ["first_difference", "render_compared", "require_json", "union_marks"]
@@ -76,7 +77,17 @@ def require_json(value: Any, where: str) -> None:
     Traceback (most recent call last):
     ...
     TypeError: values[0] at a[1] is not a JSON value: non-JSON set
+    >>> looped = {"a": []}
+    >>> looped["a"].append(looped)
+    >>> require_json(looped, "values[0]")
+    Traceback (most recent call last):
+    ...
+    TypeError: values[0] is not a JSON value: the value at a[0] contains itself (a cycle back to the root)
     """
+    try:  # a cycle first: the walk below would go round it for ever
+        json_nodes(value)
+    except ContainsItself as cycle:
+        raise TypeError(f"{where} is not a JSON value: {cycle_text(cycle)}") from None
     stack: list[tuple[Any, _Frame]] = [(value, None)]
     while stack:
         item, frame = stack.pop()

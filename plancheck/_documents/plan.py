@@ -34,7 +34,9 @@ __all__ = [
     "DeferredActionInvocation",
     "DeferredChange",
     "DocumentSecrets",
+    "DocumentView",
     "HasSecrets",
+    "NotPicklableError",
     "OutputChange",
     "Plan",
     "ResourceChange",
@@ -69,8 +71,45 @@ def replace_step(raw: Any) -> Step | None:
 
 
 @public("plancheck")
+class NotPicklableError(TfCheckError, TypeError):
+    """A view of part of a document (a resource change, a state resource, ...) was pickled: a view does not pickle.
+
+    A view reads its document (and the document's secrets) in place; its document pickles. ``what`` names the
+    view's class.
+
+    >>> import pickle
+    >>> pickle.dumps(Change({"actions": ["create"]}))
+    Traceback (most recent call last):
+    ...
+    plancheck.NotPicklableError: a Change does not pickle: it is a view of part of a plan or state, read in place; pickle the Plan or State itself (it pickles as its document) and take the Change from it again
+    """
+
+    def __init__(self, what: str) -> None:
+        self.what = what
+        super().__init__(f"a {what} does not pickle: it is a view of part of a plan or state, read in place; "
+                         f"pickle the Plan or State itself (it pickles as its document) and take the {what} from it again")
+
+
+class DocumentView(ReadOnly):
+    """A read-only view of part of a document: it compares by identity and refuses to pickle
+    (:class:`NotPicklableError`), as a copy of it is itself.
+
+    >>> import copy
+    >>> copy.copy(Change({})).raw, isinstance(Change({}), DocumentView)
+    ({}, True)
+    """
+
+    __slots__ = ()
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # The default pickle fills a new view's slots by setattr, which a read-only one refuses only when loading
+        # (a resource change's document is all of its plan): refused here, when pickling, saying what pickles.
+        raise NotPicklableError(type(self).__name__)
+
+
+@public("plancheck")
 @final
-class Change(ReadOnly):
+class Change(DocumentView):
     """The ``change`` object of a resource or output change.
 
     >>> c = Change({"actions": ["create"], "before": None, "after": {"a": 1}, "after_unknown": {"id": True}})
@@ -204,11 +243,15 @@ def shown_address(address: str, secrets: Secrets | HasSecrets, *, scrub: Callabl
     goes through here, with the secrets of its document. Looking an address up takes it as it is.
     ``scrub`` replaces ``secrets.scrub`` for the keys (a snapshot's, which remembers each key's answer).
     Given a document (a plan, a state) for ``secrets``, it asks for their secrets only for an address with a key.
+    An address that does not parse (:func:`address_parses`: a hand-made document's key left open) has no part
+    known to be a name: all of it is scrubbed.
 
     >>> shown_address('null_resource.fe["hunter2-secret"]', Secrets(["hunter2-secret"]))
     'null_resource.fe["(sensitive)"]'
     >>> shown_address('module.web["prod"].aws_instance.web', Secrets(["web"]))
     'module.web["prod"].aws_instance.web'
+    >>> shown_address('aws_instance.a["hunter2-secret', Secrets(["hunter2-secret"]))
+    'aws_instance.a["(sensitive)'
     """
     if "[" not in address:  # most addresses: no instance key
         return address
@@ -216,6 +259,8 @@ def shown_address(address: str, secrets: Secrets | HasSecrets, *, scrub: Callabl
     if not len(known):
         return address
     shown = known.scrub if scrub is None else scrub
+    if not address_parses(address):  # the key pattern below would pass over an open key, secret and all
+        return shown(address)
     return _INSTANCE_KEY.sub(lambda m: '["' + shown(m.group(1)) + '"]', address)
 
 
@@ -284,7 +329,7 @@ class DocumentSecrets(ReadOnly):
         return self._collect(self.raw)
 
 
-class _PlanEntry(ReadOnly):
+class _PlanEntry(DocumentView):
     """An entry of one of a plan's lists: its ``raw`` JSON object, and ``document``, what knows the secrets its
     repr hides (a plan passes its :class:`DocumentSecrets`); None for one built alone."""
 
@@ -376,7 +421,7 @@ class ResourceChange(ResourceFields, _PlanEntry):
 
 @public("plancheck")
 @final
-class OutputChange(ReadOnly):
+class OutputChange(DocumentView):
     """One entry of ``output_changes``: a named Change.
 
     >>> OutputChange("ip", {"actions": ["create"], "after_unknown": True}).change.after_unknown
@@ -714,6 +759,16 @@ class Plan(ReadOnly):
 
     >>> plan.terraform_version, plan.complete, plan.errored, plan.applyable, plan.partial, plan.partial_note
     (None, None, None, None, False, None)
+
+    A plan pickles as its document (read whole if it was parsed lazily), its source and whether it is partial,
+    and comes back as the constructor builds it from them. The pickle holds the document's secrets as the plan
+    does: it is the plan's to keep, not a message's. Its views (a resource change, ...) do not pickle
+    (:class:`NotPicklableError`): take them from the plan again.
+
+    >>> import pickle
+    >>> again = pickle.loads(pickle.dumps(plan))
+    >>> again.raw == plan.raw, again.resource_change("null_resource.a").actions
+    (True, ('create',))
     """
 
     # __weakref__: a front end keeps track of the plans it has met without keeping them alive. The envelope's
@@ -763,6 +818,7 @@ class Plan(ReadOnly):
         if not isinstance(raw, Mapping):
             raise TypeError(f"Plan() takes a plan document already parsed (a dict), got {type(raw).__name__}: "
                             "load one with plancheck.load_plan, Plan.from_json or Plan.from_dict")
+        route.refuse_cycle(raw, PLAN.error, source)  # a Python value can hold one, which every walk would go round
         self._setup(Loaded(raw, source), allow_errored)
 
     def _setup(self, loaded: Loaded, allow_errored: bool) -> Plan:
@@ -1009,6 +1065,16 @@ class Plan(ReadOnly):
     def __repr__(self) -> str:
         src = f" {self.source}" if self.source else ""
         return f"<Plan{src} format_version={self.format_version!r} resource_changes={sum(1 for _ in self.addresses())}>"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # The default pickle would carry the indexes (a read-only mapping does not pickle) and fill the slots by
+        # setattr, which a read-only plan refuses: the document is all a plan is made from.
+        return (_reloaded_plan, (type(self), self.raw, self.source, self.partial))
+
+
+def _reloaded_plan(cls: type[Plan], raw: Mapping[str, Any], source: str | None, partial: bool) -> Plan:
+    """A pickled plan back: its document, loaded the way the constructor loads one."""
+    return cls(raw, source=source, allow_errored=partial)
 
 
 @public("plancheck")

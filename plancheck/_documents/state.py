@@ -13,7 +13,7 @@ from collections.abc import Iterator, Mapping
 from functools import cached_property
 from typing import Any, final
 
-from .._frozen import ReadOnly, public
+from .._frozen import public
 from .._loading import load as route
 from .._loading.load import STATE, DocumentSource, Loaded
 from .._loading.source import read_bytes
@@ -24,6 +24,7 @@ from .fields import ResourceFields
 from .plan import (
     AddressIndex,
     DocumentSecrets,
+    DocumentView,
     HasSecrets,
     ResourceNotFoundError,
     require_name,
@@ -68,7 +69,7 @@ def _full_address(raw: Mapping[str, Any], module_address: str | None) -> str:
 
 @public("plancheck")
 @final
-class StateResource(ResourceFields, ReadOnly):
+class StateResource(ResourceFields, DocumentView):
     """One resource instance object of a state (a current or a deposed object).
 
     ``address`` is the full address (see :func:`_full_address` for old states that lack it).
@@ -148,7 +149,7 @@ class StateResource(ResourceFields, ReadOnly):
 
 @public("plancheck")
 @final
-class StateOutput(ReadOnly):
+class StateOutput(DocumentView):
     """One root module output of a state.
 
     >>> o = StateOutput("pw", {"value": "hunter2", "sensitive": True, "type": "string"})
@@ -218,6 +219,13 @@ class State:
     ...     {"address": "module.m", "resources": [{"address": "module.m.null_resource.a", "values": {"id": "7"}}]}]}}})
     >>> state.resource("module.m.null_resource.a").values
     {'id': '7'}
+
+    A state pickles as its document and its source, as a plan does (:class:`plancheck.Plan`), its secrets
+    with it; its views (a resource, an output) do not pickle.
+
+    >>> import pickle
+    >>> pickle.loads(pickle.dumps(state)).resource("module.m.null_resource.a").values
+    {'id': '7'}
     """
 
     # __weakref__: a front end keeps track of the states it has met without keeping them alive.
@@ -230,6 +238,12 @@ class State:
         if not isinstance(raw, Mapping):
             raise TypeError(f"State() takes a state document already parsed (a dict), got {type(raw).__name__}: "
                             "load one with plancheck.load_state, State.from_json or State.from_dict")
+        route.refuse_cycle(raw, STATE.error, source)  # a Python value can hold one, which every walk would go round
+        self._setup(raw, source)
+
+    def _setup(self, raw: Mapping[str, Any], source: str | None) -> State:
+        """Index the document and return the state: the constructor's work once the document is known sound,
+        and each loader's (which refused a cycle already, or parsed text, which holds none)."""
         self.raw = raw
         self.source = source
         values = raw.get("values") or _EMPTY
@@ -240,6 +254,7 @@ class State:
         self._index = AddressIndex((r.address, r.deposed) for r in resources)
         if met_module.LISTENERS:  # a front end listening scrubs the secrets of every state made while it writes
             met_module.met(self)
+        return self
 
     # -- construction ------------------------------------------------------------------------
 
@@ -267,7 +282,7 @@ class State:
 
     @classmethod
     def _from_loaded(cls, loaded: Loaded) -> State:
-        return cls(loaded.raw, source=loaded.source)
+        return cls.__new__(cls)._setup(loaded.raw, loaded.source)
 
     # -- envelope ----------------------------------------------------------------------------
 
@@ -352,6 +367,16 @@ class State:
     def __repr__(self) -> str:
         src = f" {self.source}" if self.source else ""
         return f"<State{src} format_version={self.format_version!r} resources={len(self._resources)}>"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # The default pickle would carry the index, whose read-only mapping does not pickle: the document is all
+        # a state is made from.
+        return (_reloaded_state, (type(self), self.raw, self.source))
+
+
+def _reloaded_state(cls: type[State], raw: Mapping[str, Any], source: str | None) -> State:
+    """A pickled state back: its document, loaded the way the constructor loads one."""
+    return cls(raw, source=source)
 
 
 @public("plancheck")

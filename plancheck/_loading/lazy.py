@@ -121,7 +121,7 @@ class LazyObject(Mapping[str, Any]):
     ``values`` maps each key, in document order, to its parsed value or to a
     :class:`Thunk` or :class:`LazyEntries`; reading a key returns the parsed value (a
     ``LazyEntries`` becomes a plain list) and keeps it. Equality is the equality of the
-    parsed document.
+    parsed document, and so is a pickle: it loads as a dict.
 
     >>> doc = LazyObject({"a": 1, "b": Thunk("object", lambda: {"c": 2})})
     >>> doc["b"], dict(doc) == {"a": 1, "b": {"c": 2}}
@@ -182,6 +182,10 @@ class LazyObject(Mapping[str, Any]):
         return dict(self.items()) == dict(other.items())
 
     __hash__ = None  # type: ignore[assignment]
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # A document pickles as what parsing it whole gives (a pickled plan is its document): a dict, read whole.
+        return (dict, (dict(self.items()),))
 
     def __repr__(self) -> str:
         # Keys only: values may hold secrets.

@@ -21,7 +21,7 @@ from .._redact import collect_secret_strings
 from .._terraform.providers.factory import normalize_providers
 from .._text import lone_surrogate_at
 from ._diagnostics import allowances, check_attribute_sources, expectations
-from ._errors import TestDefinitionError
+from ._errors import TestDefinitionError, quote_key, refuse_cycle
 from ._options import AdditionalCLIOptions, ImportStateKind
 from ._statefiles import InitialState, read_initial_state
 
@@ -124,6 +124,7 @@ def unwrap_sensitive(value: Any, where: str) -> Any:
     ...
     plancheck.acceptance.TestDefinitionError: variables["a"]["(sensitive)"]: numbers must be finite, got nan
     """
+    refuse_cycle(value, where, lambda v: v.value if isinstance(v, Sensitive) else v)  # the walk below would go round it
     result: list[Any] = [None]
     # (value, where, container, key, below a Sensitive): iterative, so a deeply nested value cannot hit RecursionError.
     stack: list[tuple[Any, str, Any, Any, bool]] = [(value, where, result, 0, False)]
@@ -139,7 +140,7 @@ def unwrap_sensitive(value: Any, where: str) -> Any:
                     raise TestDefinitionError(at, f"map keys must be str, got {_type_name(k)}{shown}")
                 require_utf8(k, at, secret=hidden)
                 new[k] = None
-                stack.append((v, f'{at}["(sensitive)"]' if hidden else f"{at}[{_quote(k)}]", new, k, hidden))
+                stack.append((v, f'{at}["(sensitive)"]' if hidden else f"{at}[{quote_key(k)}]", new, k, hidden))
             container[key] = new
         elif isinstance(current, (list, tuple)):
             items: list[Any] = [None] * len(current)
@@ -179,10 +180,6 @@ def require_utf8(text: str, where: str, *, secret: bool = False) -> None:
     if start is not None:
         at = "" if secret else f" at character {start}"
         raise TestDefinitionError(where, f"expected UTF-8 text, found a lone surrogate{at}")
-
-
-def _quote(key: str) -> str:
-    return '"' + key.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
 def _checks(value: object, where: str, method: str, noun: str) -> tuple[Any, ...]:
@@ -605,6 +602,7 @@ class TestStep(FrozenValue):
         if isinstance(self.config, str):
             require_utf8(self.config, "TestStep.config")
         elif isinstance(self.config, Mapping):
+            refuse_cycle(self.config, "TestStep.config", lambda v: v)  # copied whole, it would go round every walk
             object.__setattr__(self, "config", MappingProxyType(_copy_json_like(dict(self.config), "TestStep.config")))
         elif self.config is not None and not isinstance(self.config, str) and not callable(self.config):
             raise TestDefinitionError(

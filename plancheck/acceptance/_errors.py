@@ -7,15 +7,16 @@ functions (one, and a composed set).
 
 Internal to the runner: a :class:`_StepFailure` keeps the raw, unredacted texts so that an
 ``expect_error`` pattern sees what Terraform printed; ``CaseRun.error`` scrubs them. The helpers
-after it lay out its texts (a listing, a command's output, a plan's changes).
+after it lay out its texts (a listing, a command's output, a plan's changes). :func:`refuse_cycle` raises a
+TestDefinitionError for a definition's value that holds a cycle.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from enum import StrEnum
-from typing import ClassVar, Final
+from typing import Any, ClassVar, Final
 
 from .._checking.matcher import search_pattern
 from .._errors import TestDefinitionError, TfCheckError
@@ -31,6 +32,8 @@ __all__ = [
     "Stage",
     "TestCheckFuncError",
     "TestDefinitionError",
+    "quote_key",
+    "refuse_cycle",
 ]
 
 
@@ -181,6 +184,55 @@ class LeftoverRecordError(TfCheckError, ValueError):
             f"{path}: unreadable leftover record ({problem}); the leftover was neither destroyed nor removed: "
             "repair or remove it by hand"
         )
+
+
+def quote_key(key: str) -> str:
+    """A map key as a location names it: ``variables["k"]``.
+
+    >>> quote_key('a"b')
+    '"a\\\\"b"'
+    """
+    return '"' + key.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+#: The containers a value is inside, innermost first: (the next ones out, the container).
+_Inside = tuple["_Inside", Any] | None
+
+
+def refuse_cycle(value: Any, where: str, unwrap: Callable[[Any], Any]) -> None:
+    """Raise :class:`TestDefinitionError` at the place where ``value`` holds a dict, list or tuple inside itself.
+
+    ``unwrap`` opens a wrapper (a :class:`~plancheck.acceptance.Sensitive`: itself for anything else); the keys
+    inside one are secret and named ``"(sensitive)"``. A value met twice elsewhere (shared) is no cycle. Every walk
+    of a value (copying it, collecting its secrets) would go round one for ever.
+
+    >>> looped = {"k": []}
+    >>> looped["k"].append(looped)
+    >>> refuse_cycle({"a": looped}, "variables", lambda v: v)
+    Traceback (most recent call last):
+    ...
+    plancheck.acceptance.TestDefinitionError: variables["a"]["k"][0]: expected a JSON value, got a value that contains itself (a cycle)
+    """
+    opened: set[int] = set()  # a container met again is shared, or, when it is inside itself, a cycle
+    stack: list[tuple[Any, str, bool, _Inside]] = [(value, where, False, None)]
+    while stack:
+        current, at, hidden, inside = stack.pop()
+        while (inner := unwrap(current)) is not current:
+            current, hidden = inner, True
+        if isinstance(current, Mapping):
+            members = [(f'{at}["(sensitive)"]' if hidden else f"{at}[{quote_key(str(k))}]", v) for k, v in current.items()]
+        elif isinstance(current, (list, tuple)):
+            members = [(f"{at}[{i}]", v) for i, v in enumerate(current)]
+        else:
+            continue
+        if id(current) in opened:
+            outer = inside
+            while outer is not None:
+                outer, container = outer
+                if container is current:
+                    raise TestDefinitionError(at, "expected a JSON value, got a value that contains itself (a cycle)")
+        opened.add(id(current))
+        stack.extend((member, place, hidden, (inside, current)) for place, member in reversed(members))
 
 
 #: Characters of each output stream kept in an error (the end, where Terraform puts its errors).

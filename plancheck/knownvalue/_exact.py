@@ -7,12 +7,22 @@ from __future__ import annotations
 from typing import Any, Final
 
 from tfjsonpath import MapStep, Path, SliceStep, Step
-from tfjsonpath._jsontypes import Node, fold_nodes, is_array, is_json_scalar, is_object, json_nodes, json_type
+from tfjsonpath._jsontypes import (
+    ContainsItself,
+    Node,
+    fold_nodes,
+    is_array,
+    is_json_scalar,
+    is_object,
+    json_nodes,
+    json_type,
+)
 
 from .._checking.matcher import Check
 from .._errors import ValueMismatchError
 from .._frozen import public
 from .._redact import Marks, Secrets, contains_sensitive, sensitive_shown
+from .._text import cycle_text
 from ._collections import ListExact, ObjectExact
 from ._scalars import Bool, Null, NumberExact, StringExact
 
@@ -32,8 +42,17 @@ def exact(value: Any) -> Check:
     Traceback (most recent call last):
     ...
     TypeError: exact: the value at a[1] is not a JSON value: non-JSON set
+    >>> looped = {"a": []}
+    >>> looped["a"].append(looped)
+    >>> exact(looped)
+    Traceback (most recent call last):
+    ...
+    TypeError: exact: the value at a[0] contains itself (a cycle back to the root)
     """
-    nodes = json_nodes(value)
+    try:
+        nodes = json_nodes(value)
+    except ContainsItself as cycle:
+        raise TypeError(f"exact: {cycle_text(cycle)}") from None
     for index, (node, _, _) in enumerate(nodes):  # in document order: the first bad value is the one named
         if is_object(node):
             for key in reversed(list(node.keys())):

@@ -261,6 +261,11 @@ class StringExact(ValueCheck):
         return None
 
 
+def _flags_not_taken(other: int) -> ValueError:
+    taken = ", ".join(repr(flag) for flag in _TAKEN_FLAGS)
+    return ValueError(f"StringRegexp: flags {re.RegexFlag(other)!r} are not taken; it takes {taken}")
+
+
 @public("plancheck.knownvalue")
 @final
 class StringRegexp(Check):
@@ -296,6 +301,9 @@ class StringRegexp(Check):
                 raise TypeError("StringRegexp needs a str pattern, got a bytes pattern")
             if flags:
                 raise ValueError("StringRegexp: cannot add flags to an already compiled pattern")
+            other = pattern.flags & ~_TAKEN_BITS  # compiled with a flag refused below (re.TEMPLATE): refused alike
+            if other:
+                raise _flags_not_taken(other)
             # str patterns always carry re.UNICODE; it is implied, so leave it out of repr and equality.
             flags = pattern.flags & ~re.UNICODE
             regex = pattern
@@ -304,8 +312,7 @@ class StringRegexp(Check):
                 raise ValueError("StringRegexp: re.DEBUG prints the compiled pattern on standard output: leave it out")
             other = int(flags) & ~(_TAKEN_BITS | int(re.LOCALE))  # re.LOCALE: re.compile's own refusal below says why
             if other:
-                taken = ", ".join(repr(flag) for flag in _TAKEN_FLAGS)
-                raise ValueError(f"StringRegexp: flags {re.RegexFlag(other)!r} are not taken; it takes {taken}")
+                raise _flags_not_taken(other)
             try:
                 regex = re.compile(pattern, flags)
             except re.error as exc:

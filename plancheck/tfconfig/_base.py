@@ -15,7 +15,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any, Final, Literal
 
 from tfjsonpath import Path, PathNotFoundError
-from tfjsonpath._jsontypes import fold_nodes, is_array, is_object, json_nodes
+from tfjsonpath._jsontypes import ContainsItself, fold_nodes, is_array, is_object, json_nodes
 
 from .. import knownvalue as kv
 from .._checking.fields import checked_address, guard_documents, require_document
@@ -24,6 +24,7 @@ from .._checking.run import run_checks
 from .._errors import CheckFailure, ConfigCheckError, ValueMismatchError
 from .._frozen import FrozenValue, frozen, public
 from .._redact import Marks, Secrets
+from .._text import cycle_text
 from ._load import config_from_dict
 from ._model import Block, Config
 
@@ -365,7 +366,10 @@ def like(value: Any, owner: str) -> Any:
     if _is_check(value):
         return value
     # Nesting of any depth is converted without recursion; a check inside stays as it is.
-    nodes = json_nodes(value, closed=_is_check)
+    try:
+        nodes = json_nodes(value, closed=_is_check)
+    except ContainsItself as cycle:
+        raise TypeError(f"{owner}: expected a knownvalue check or a JSON value; {cycle_text(cycle)}") from None
     for node, _, _ in nodes:
         if is_object(node) and not _is_check(node):
             for key in reversed(list(node)):

@@ -194,7 +194,18 @@ EXACT = [
      """ExpectResourceAction: null_resource.fe["nope"]: resource not found in plan ResourceChanges; """
      """closest: null_resource.fe["(sensitive)"], null_resource.plain, null_resource.attr["(sensitive)"]"""),
     ("shown-address", lambda: shown_address(FE, _plan().secrets), 'null_resource.fe["(sensitive)"]'),
+    # A hand-made plan's key left open (no closing bracket) still hides the secret it holds.
+    ("repr-key-left-open", lambda: repr(_open_key_plan().resource_changes[0]),
+     """<ResourceChange null_resource.fe["(sensitive) actions=['create']>"""),
+    ("miss-key-left-open", lambda: str(_caught(lambda: _open_key_plan().resource_change('null_resource.fe["x"]'))),
+     """resource 'null_resource.fe["x"]' is not in the plan; closest: null_resource.fe["(sensitive)"""),
 ]
+
+
+def _open_key_plan() -> Plan:
+    document = plan_document()
+    document["resource_changes"] = [{**document["resource_changes"][0], "address": f'null_resource.fe["{KEY}'}]
+    return Plan.from_dict(document)
 
 
 def _caught(call: Callable[[], object]) -> ResourceNotFoundError:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import pickle
 import re
+import warnings
 from decimal import Decimal
 from typing import Any
 
@@ -533,6 +534,14 @@ def test_deep_values_do_not_recurse() -> None:
 
 # -- construction ----------------------------------------------------------------------------------------
 
+
+def _compiled_quietly(pattern: str, flags: int) -> re.Pattern[str]:
+    """``re.compile`` without its DeprecationWarning for re.TEMPLATE: the pattern a user compiled before."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        return re.compile(pattern, flags)
+
+
 CONSTRUCTION: dict[str, tuple[Any, type[Exception], str]] = {
     "string-not-str": (lambda: kv.StringExact(1), TypeError, "StringExact expects a str, got int"),
     "bool-not-bool": (lambda: kv.Bool(1), TypeError, "Bool expects a bool, got int"),
@@ -618,6 +627,19 @@ CONSTRUCTION: dict[str, tuple[Any, type[Exception], str]] = {
     ),
     "regexp-no-such-flag": (
         lambda: kv.StringRegexp("a", 1 << 20),
+        ValueError,
+        "StringRegexp: flags re.RegexFlag(1048576) are not taken; it takes re.ASCII, re.IGNORECASE, re.UNICODE, "
+        "re.MULTILINE, re.DOTALL, re.VERBOSE",
+    ),
+    # A pattern compiled with such a flag kept it (its repr showed flags=re.TEMPLATE): refused as the flag is.
+    "regexp-compiled-with-template-flag": (
+        lambda: kv.StringRegexp(_compiled_quietly("a", re.TEMPLATE | re.IGNORECASE)),
+        ValueError,
+        "StringRegexp: flags re.TEMPLATE are not taken; it takes re.ASCII, re.IGNORECASE, re.UNICODE, "
+        "re.MULTILINE, re.DOTALL, re.VERBOSE",
+    ),
+    "regexp-compiled-with-no-such-flag": (
+        lambda: kv.StringRegexp(re.compile("a", 1 << 20)),
         ValueError,
         "StringRegexp: flags re.RegexFlag(1048576) are not taken; it takes re.ASCII, re.IGNORECASE, re.UNICODE, "
         "re.MULTILINE, re.DOTALL, re.VERBOSE",

@@ -33,6 +33,7 @@ from tfjsonpath._jsontypes import is_object, is_sequence, number_text
 from ..._documents.state import State, StateResource
 from ..._errors import StateFormatError
 from ..._frozen import ReadOnly, public
+from ..._loading.load import refuse_cycle
 from ..._redact import (
     SENSITIVE,
     Marks,
@@ -268,6 +269,12 @@ def flatten(values: Any, marks: Marks = None) -> FlatAttributes:
     Traceback (most recent call last):
     ...
     plancheck.StateFormatError: $["a"]["b"][0]: expected a JSON value (null, bool, number, string, array or object), found a value of type object
+    >>> looped = {"a": []}
+    >>> looped["a"].append(looped)
+    >>> flatten(looped)
+    Traceback (most recent call last):
+    ...
+    plancheck.StateFormatError: $: expected an object of attribute values, found a value that contains itself (a cycle)
     """
     entries: dict[str, str] = {}
     sensitive: set[str] = set()
@@ -276,6 +283,11 @@ def flatten(values: Any, marks: Marks = None) -> FlatAttributes:
         values = {}
     elif not isinstance(values, Mapping):
         raise StateFormatError("$", "an object of attribute values", found=f"a {type(values).__name__}")
+    try:  # a Python value can hold a cycle, which the walk below would go round for ever
+        refuse_cycle(values, StateFormatError, None)
+    except StateFormatError:
+        # Where is not shown: the keys on the way may be a sensitive map's, which the marks tell only by a walk.
+        raise StateFormatError("$", "an object of attribute values", found="a value that contains itself (a cycle)") from None
     _flatten_into(values, marks, entries, sensitive, secrets)
     return FlatAttributes(entries, frozenset(sensitive), Secrets(secrets))
 

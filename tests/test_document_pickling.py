@@ -1,0 +1,123 @@
+"""A plan and a state pickle as their documents and come back the same; a view of one refuses with a typed error.
+
+``multiprocessing`` and caches pickle what they are given: a plan raised Python's own "cannot pickle
+'mappingproxy' object" (its address index), a view "ResourceChange is read-only; cannot set ..." only when
+loaded. A plan or a state compares by identity (it is a view of its document), so "the same" is pinned as its
+document, its source, its envelope, its repr, its secrets and the failures they scrub.
+"""
+
+from __future__ import annotations
+
+import json
+import pickle
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from planted_secrets import PLANTED, SECRET_VAR, plan_document, state_document
+
+import plancheck
+from plancheck import (
+    NotPicklableError,
+    Plan,
+    ResourceNotFoundError,
+    State,
+    TfCheckError,
+    load_plan,
+    load_state,
+)
+from plancheck._loading import load as load_module
+from plancheck._loading import split as split_module
+from plancheck._loading import split_state as split_state_module
+from plancheck._loading.lazy import LazyObject
+
+
+def _lazily(load: Callable[[bytes], Any], document: dict[str, Any]) -> Any:
+    """``document`` loaded on the route that parses its big parts only when first read."""
+    with pytest.MonkeyPatch.context() as mp:
+        for module, name in ((load_module, "LAZY_MIN_BYTES"), (load_module, "LAZY_STATE_MIN_BYTES"),
+                             (split_module, "DEFER_MIN_BYTES"), (split_state_module, "DEFER_MIN_BYTES")):
+            mp.setattr(module, name, 0)
+        loaded = load(json.dumps(document).encode())
+    assert isinstance(loaded.raw, LazyObject)
+    return loaded
+
+
+def _errored_plan() -> Plan:
+    return Plan.from_dict({**plan_document(), "errored": True}, source="errored.json", allow_errored=True)
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        pytest.param(lambda: Plan({"format_version": "1.2", "resource_changes": []}), id="plan-from-the-constructor"),
+        pytest.param(lambda: Plan.from_dict(plan_document(), source="plan.json"), id="plan-with-secrets"),
+        pytest.param(lambda: _lazily(lambda data: load_plan(data, parser="fast"), plan_document()),
+                     id="plan-parsed-lazily"),
+        pytest.param(_errored_plan, id="partial-plan-stays-partial"),
+        pytest.param(lambda: State.from_dict(state_document(), source="state.json"), id="state-with-secrets"),
+        pytest.param(lambda: _lazily(lambda data: load_state(data, parser="fast"), state_document()),
+                     id="state-parsed-lazily"),
+    ],
+)
+def test_a_plan_or_state_pickles_as_its_document_and_comes_back_the_same(make: Callable[[], Plan | State]) -> None:
+    document = make()
+    for protocol in (0, pickle.HIGHEST_PROTOCOL):
+        again = pickle.loads(pickle.dumps(document, protocol))
+        assert type(again) is type(document)
+        assert (again.raw, again.source, repr(again)) == (dict(document.raw), document.source, repr(document))
+        assert list(again.addresses()) == list(document.addresses())
+        assert again.secrets == document.secrets
+        if isinstance(document, Plan):
+            assert isinstance(again, Plan)
+            envelope = ("format_version", "terraform_version", "complete", "errored", "applyable", "partial",
+                        "partial_note")
+            assert [getattr(again, name) for name in envelope] == [getattr(document, name) for name in envelope]
+            assert [rc.raw for rc in again.resource_changes] == [rc.raw for rc in document.resource_changes]
+
+
+def test_a_plan_back_from_its_pickle_still_scrubs_its_secrets() -> None:
+    plan = pickle.loads(pickle.dumps(Plan.from_dict(plan_document())))
+    with pytest.raises(ResourceNotFoundError) as info:
+        plan.resource_change(f'null_resource.fe["{SECRET_VAR}x"]')
+    assert not [name for name, secret in PLANTED.items() if secret in str(info.value)]
+    assert "(sensitive)" in str(info.value)
+
+
+_PLAN: Callable[[], Plan] = lambda: Plan.from_dict(plan_document())  # noqa: E731
+_STATE: Callable[[], State] = lambda: State.from_dict(state_document())  # noqa: E731
+
+
+@pytest.mark.parametrize(
+    ("make", "what"),
+    [
+        pytest.param(lambda: _PLAN().resource_changes[0], "ResourceChange", id="resource-change"),
+        pytest.param(lambda: _PLAN().resource_changes[0].change, "Change", id="change"),
+        pytest.param(lambda: _PLAN().resource_drift[0], "ResourceChange", id="resource-drift"),
+        pytest.param(lambda: next(iter(_PLAN().output_changes.values())), "OutputChange", id="output-change"),
+        pytest.param(lambda: _PLAN().deferred_changes[0], "DeferredChange", id="deferred-change"),
+        pytest.param(lambda: _PLAN().action_invocations[0], "ActionInvocation", id="action-invocation"),
+        pytest.param(lambda: _PLAN().deferred_action_invocations[0], "DeferredActionInvocation",
+                     id="deferred-action-invocation"),
+        pytest.param(lambda: _STATE().resources[0], "StateResource", id="state-resource"),
+        pytest.param(lambda: next(iter(_STATE().outputs.values())), "StateOutput", id="state-output"),
+        pytest.param(lambda: [_PLAN().resource_changes[0]], "ResourceChange", id="view-inside-a-list"),
+    ],
+)
+def test_a_view_refuses_to_pickle_saying_what_pickles_instead(make: Callable[[], Any], what: str) -> None:
+    view = make()
+    for protocol in (0, pickle.HIGHEST_PROTOCOL):
+        with pytest.raises(NotPicklableError) as info:
+            pickle.dumps(view, protocol)
+        assert isinstance(info.value, TfCheckError)
+        assert isinstance(info.value, TypeError)
+        assert str(info.value) == (
+            f"a {what} does not pickle: it is a view of part of a plan or state, read in place; pickle the Plan or "
+            f"State itself (it pickles as its document) and take the {what} from it again"
+        )
+        assert info.value.what == what
+
+
+def test_the_error_is_plancheck_s_own() -> None:
+    assert plancheck.NotPicklableError is NotPicklableError
+    assert NotPicklableError.__module__ == "plancheck"
