@@ -440,7 +440,7 @@ class MockProvider:
                 at = at_key(where, name)
                 value = conform(
                     block.attributes[name].type, _called(value, plain_config, at, type_name, name), at,
-                    attribute=name, type_name=type_name, missing=GENERATE,
+                    attribute=name, type_name=type_name, missing=GENERATE, sensitive=block.attributes[name].sensitive,
                 )
             out[name] = value
         return out

@@ -22,7 +22,7 @@ from ..._errors import DocumentFormatError, TfCheckError
 from ..._frozen import FrozenValue, frozen, public
 from ..._loading.jsontext import loads_exact
 from ..._loading.source import MAX_BYTES_ENV, InputTooLarge, max_input_bytes, read_limited
-from ..._redact import Secrets
+from ..._redact import SENSITIVE, Secrets
 from ..._text import closest, exception_text, shortened
 from ..providers.factory import normalize_address
 
@@ -47,16 +47,20 @@ __all__ = [
 ]
 
 
-def at_key(at: str, key: str) -> str:
+def at_key(at: str, key: str, *, hidden: bool = False) -> str:
     """Where ``key`` under ``at`` is, as a message names it: ``at["key"]``, a long key shortened.
 
     A key is the user's (a ``mock_resources`` key, an attribute name, a map key of a default), so
-    any length: the message echoes it bounded (:func:`plancheck._text.shortened`).
+    any length: the message echoes it bounded (:func:`plancheck._text.shortened`). A key ``hidden``
+    (below a sensitive attribute, where everything is a secret, keys included) is ``["(sensitive)"]``,
+    as a plan's locations show one.
 
     >>> at_key("mock_resources", "cloud_bucket"), len(at_key("mock_resources", "x" * 100_000))
     ('mock_resources["cloud_bucket"]', 219)
+    >>> at_key('mock_resources["cloud_bucket"]["token"]', "hunter2", hidden=True)
+    'mock_resources["cloud_bucket"]["token"]["(sensitive)"]'
     """
-    return f'{at}["{shortened(key)}"]'
+    return f'{at}["{SENSITIVE if hidden else shortened(key)}"]'
 
 
 def at_name(at: str, name: object) -> str:

@@ -21,7 +21,7 @@ from typing import Any, Final, Protocol
 
 from tfjsonpath._jsontypes import json_kind
 
-from ..._redact import secret_strings
+from ..._redact import SENSITIVE, secret_strings
 from ..._text import closest, shortened
 from .schema import Attribute, BlockType, MockSchemaError, at_key, type_label
 
@@ -539,10 +539,24 @@ def _unwritable(number: int | float | decimal.Decimal) -> str:
 Bad = Callable[..., MockSchemaError]
 
 
-def _implied(value: Any, at: str, bad: Bad, depth: int = 0) -> Any:
-    """The cty type of a JSON-like value given for a ``dynamic`` attribute; anything else is refused."""
+def _implied(value: Any, at: str, bad: Bad, hidden: bool, inside: dict[int, str], depth: int = 0) -> Any:
+    """The cty type of a JSON-like value given for a ``dynamic`` attribute; anything else is refused.
+
+    ``inside`` holds the lists and mappings being walked (by id) with where each is: one met again inside itself
+    is refused where it closes the cycle, naming where it goes back to (not 100 levels further down, where the
+    depth limit would stop it). ``hidden``: keys are shown as ``(sensitive)`` (see :func:`~.schema.at_key`).
+    """
     if depth > _MAX_VALUE_DEPTH:
         raise bad(at, "dynamic", f"nested more than {_MAX_VALUE_DEPTH} levels deep (or it contains itself)")
+    if isinstance(value, (list, tuple, Mapping)):
+        back = inside.get(id(value))
+        if back is not None:
+            raise bad(at, "dynamic", f"expected a JSON-like value (which holds no cycle), found a reference back to {back}")
+        inside[id(value)] = at
+        try:
+            return _implied_container(value, at, bad, hidden, inside, depth)
+        finally:
+            del inside[id(value)]  # met again beside this one (shared, not inside itself), it is no cycle
     if value is None:
         return "dynamic"
     if isinstance(value, bool):
@@ -554,13 +568,6 @@ def _implied(value: Any, at: str, bad: Bad, depth: int = 0) -> Any:
         return "number"
     if isinstance(value, str):
         return "string"
-    if isinstance(value, (list, tuple)):
-        return ["tuple", [_implied(item, f"{at}[{i}]", bad, depth + 1) for i, item in enumerate(value)]]
-    if isinstance(value, Mapping):
-        for key in value:
-            if not isinstance(key, str):
-                raise bad(at, "dynamic", f"expected string keys, got {json_kind(key)} as a key")
-        return ["object", {key: _implied(item, at_key(at, key), bad, depth + 1) for key, item in value.items()}]
     raise bad(
         at, "dynamic",
         f"expected a JSON-like value for a dynamic attribute (None, bool, number, str, list, tuple or dict), "
@@ -568,21 +575,33 @@ def _implied(value: Any, at: str, bad: Bad, depth: int = 0) -> Any:
     )
 
 
-def _dynamic(value: Any, at: str, bad: Bad) -> Any:
+def _implied_container(value: Any, at: str, bad: Bad, hidden: bool, inside: dict[int, str], depth: int) -> Any:
+    if isinstance(value, (list, tuple)):
+        return ["tuple", [_implied(item, f"{at}[{i}]", bad, hidden, inside, depth + 1) for i, item in enumerate(value)]]
+    for key in value:
+        if not isinstance(key, str):
+            raise bad(at, "dynamic", f"expected string keys, got {json_kind(key)} as a key")
+    return ["object", {
+        key: _implied(item, at_key(at, key, hidden=hidden), bad, hidden, inside, depth + 1) for key, item in value.items()
+    }]
+
+
+def _dynamic(value: Any, at: str, bad: Bad, hidden: bool) -> Any:
     if value is None:
         return None
-    cty = _implied(value, at, bad)
-    return [json.dumps(cty, separators=(",", ":")).encode(), conform(cty, value, at)]
+    cty = _implied(value, at, bad, hidden, {})
+    return [json.dumps(cty, separators=(",", ":")).encode(), conform(cty, value, at, sensitive=hidden)]
 
 
 def conform(
     cty: Any, value: Any, where: str, *, attribute: str | None = None, type_name: str | None = None,
-    missing: object = None,
+    missing: object = None, sensitive: bool = False,
 ) -> Any:
     """``value`` (plain Python) as a wire value of type ``cty``; :class:`MockSchemaError` when it does not fit.
 
     An object's attributes that ``value`` leaves out become ``missing`` (null, or :data:`GENERATE` for a default:
-    ``terraform test`` generates what a default's object leaves out).
+    ``terraform test`` generates what a default's object leaves out). The value of a ``sensitive`` attribute is a
+    secret, its keys included: an error shows each key below ``where`` as ``(sensitive)``.
 
     >>> conform(["list", "number"], (1, 2.5), "d")
     [1, 2.5]
@@ -590,6 +609,10 @@ def conform(
     Traceback (most recent call last):
     ...
     plancheck.acceptance.MockSchemaError: mock_resources["t"]["tags"]["a"]: expected string, got a number
+    >>> conform(["map", "string"], {"hunter2": 1}, 'mock_resources["t"]["keys"]', attribute="keys", sensitive=True)
+    Traceback (most recent call last):
+    ...
+    plancheck.acceptance.MockSchemaError: mock_resources["t"]["keys"]["(sensitive)"]: expected string, got a number
     """
     def bad(at: str, expected: Any, problem: str, suggestions: list[str] | None = None) -> MockSchemaError:
         return MockSchemaError(
@@ -601,7 +624,7 @@ def conform(
             return None
         problem = f"expected {type_label(cty)}, got {json_kind(item)}"
         if cty == "dynamic":
-            return _dynamic(item, at, bad)
+            return _dynamic(item, at, bad, sensitive)
         if cty == "string":
             if isinstance(item, str):
                 return item
@@ -633,11 +656,16 @@ def conform(
                 if not isinstance(key, str):
                     raise bad(at, cty, f"expected {type_label(cty)} with string keys, got {json_kind(key)} as a key")
                 if kind == "map":
-                    out[key] = walk(inner, sub, at_key(at, key))
+                    out[key] = walk(inner, sub, at_key(at, key, hidden=sensitive))
                 elif key not in inner:
-                    raise bad(at_key(at, key), cty, f"{type_label(cty)} has no attribute {shortened(key)}", closest_names(key, inner))
+                    # Below a sensitive attribute the name is a secret, and so is the closest name found from it.
+                    raise bad(
+                        at_key(at, key, hidden=sensitive), cty,
+                        f"{type_label(cty)} has no attribute {SENSITIVE if sensitive else shortened(key)}",
+                        None if sensitive else closest_names(key, inner),
+                    )
                 else:
-                    out[key] = walk(inner[key], sub, at_key(at, key))
+                    out[key] = walk(inner[key], sub, at_key(at, key, hidden=sensitive))
             if kind == "object":
                 for key in inner:
                     out.setdefault(key, missing)
@@ -660,7 +688,9 @@ def normalize_state(holder: Holder, value: Any) -> Any:
     """A stored state's JSON object (``UpgradeResourceState``) as a wire value of this schema.
 
     Attributes the schema no longer has are dropped, missing ones are null, and ``dynamic``
-    values (stored as ``{"value": ..., "type": ...}``) get their type back.
+    values (stored as ``{"value": ..., "type": ...}``) get their type back. An error inside a stored value
+    shows none of its keys: which attribute held it is not said either, so they would tell little, and the
+    value may be a secret.
     """
     if not isinstance(value, Mapping):
         return None
@@ -688,7 +718,7 @@ def _state_value(cty: Any, value: Any) -> Any:
     if cty == "dynamic":
         if isinstance(value, Mapping) and set(value) == {"value", "type"}:
             return [json.dumps(value["type"], separators=(",", ":")).encode(), _state_value(value["type"], value["value"])]
-        return _dynamic(value, "stored state", _state_error)
+        return _dynamic(value, "stored state", _state_error, True)
     if cty == "number" and isinstance(value, (int, float, decimal.Decimal)) and not isinstance(value, bool):
         return wire_number(value)
     if not isinstance(cty, list):
@@ -710,7 +740,7 @@ def _state_error(at: str, expected: Any, problem: str, suggestions: list[str] | 
 
 
 def check_block_default(
-    block: Holder, values: Mapping[str, Any], where: str, type_name: str, *, nested: bool = False
+    block: Holder, values: Mapping[str, Any], where: str, type_name: str, *, nested: bool = False, sensitive: bool = False
 ) -> dict[str, Any]:
     """Validate ``{attribute: default}`` for a type; callables are kept (checked when called).
 
@@ -718,6 +748,8 @@ def check_block_default(
     objects come from the configuration), takes an object of defaults for the computed attributes of every one
     of its objects (``{"disk": {"uuid": "u-1"}}``); a list there is refused. A computed attribute takes its
     whole value. A function is a whole type's or a top-level attribute's default only (``nested``: below one).
+    Everything under a sensitive attribute (``sensitive``: these defaults are) is a secret, keys included: an
+    error shows each key below it as ``(sensitive)``.
 
     >>> from .schema import read_provider_schema
     >>> doc = {"resource_schemas": {"vm": {"block": {"attributes": {"id": {"type": "string", "computed": True}},
@@ -734,18 +766,20 @@ def check_block_default(
     out: dict[str, Any] = {}
     for name, value in values.items():
         text = name if isinstance(name, str) else repr(name)
-        at, shown = at_key(where, text), shortened(text)
+        at, shown = at_key(where, text, hidden=sensitive), SENSITIVE if sensitive else shortened(text)
         if isinstance(name, str) and name in block.blocks:
-            out[name] = _each_default(block.blocks[name].block, value, at, type_name, name, "a nested block")
+            out[name] = _each_default(block.blocks[name].block, value, at, type_name, name, "a nested block", sensitive)
             continue
         if not isinstance(name, str) or name not in block.attributes:
             raise MockSchemaError(
-                at, f"{type_name} has no attribute {shown}", type_name=type_name, attribute=str(name),
-                suggestions=closest_names(shown, [*block.attributes, *block.blocks]),
+                at, f"{type_name} has no attribute {shown}", type_name=type_name, attribute=shown,
+                # the closest name to a secret would tell about it
+                suggestions=() if sensitive else closest_names(shown, [*block.attributes, *block.blocks]),
             )
         attribute = block.attributes[name]
+        secret = sensitive or attribute.sensitive
         if attribute.nested is not None and not attribute.computed:
-            out[name] = _each_default(attribute.nested, value, at, type_name, name, "a nested attribute")
+            out[name] = _each_default(attribute.nested, value, at, type_name, name, "a nested attribute", secret)
             continue
         if not attribute.computed:
             raise MockSchemaError(
@@ -758,12 +792,14 @@ def check_block_default(
                 type_name=type_name, attribute=name,
             )
         out[name] = value if callable(value) else conform(
-            attribute.type, value, at, attribute=name, type_name=type_name, missing=GENERATE
+            attribute.type, value, at, attribute=name, type_name=type_name, missing=GENERATE, sensitive=secret
         )
     return out
 
 
-def _each_default(holder: Holder, value: Any, at: str, type_name: str, name: str, kind: str) -> dict[str, Any]:
+def _each_default(
+    holder: Holder, value: Any, at: str, type_name: str, name: str, kind: str, sensitive: bool
+) -> dict[str, Any]:
     """The defaults of every object of a nested block or nested attribute: one object, as ``terraform test`` takes."""
     if not isinstance(value, Mapping):
         raise MockSchemaError(
@@ -771,7 +807,7 @@ def _each_default(holder: Holder, value: Any, at: str, type_name: str, name: str
             f"{'a function' if callable(value) else json_kind(value)}",
             type_name=type_name, attribute=name,
         )
-    return check_block_default(holder, value, at, f"{type_name}.{name}", nested=True)
+    return check_block_default(holder, value, at, f"{type_name}.{name}", nested=True, sensitive=sensitive)
 
 
 def decode(msgpack: Any, value: Any) -> Any:
