@@ -539,6 +539,15 @@ class Secrets(ReadOnly):
     Traceback (most recent call last):
     ...
     TypeError: Secrets trusted must be an iterable of str (one: trusted=['...']), got int
+
+    A pickle of Secrets holds the secret strings themselves, in clear, as a plan's pickle holds its document: keep
+    it where the plan would be kept. It comes back equal, trusting the same texts (a function of them asked
+    when pickling), its scanner built again.
+
+    >>> import pickle
+    >>> again = pickle.loads(pickle.dumps(Secrets(["hunter2"]).trusting(lambda: ["output.password"])))
+    >>> again == Secrets(["hunter2"]), sorted(again.trusted), again.scrub("output.password = hunter2")
+    (True, ['output.password'], 'output.password = (sensitive)')
     """
 
     __slots__ = ("_scanner", "_sorted", "_trusted", "_values")
@@ -692,6 +701,12 @@ class Secrets(ReadOnly):
 
     def __repr__(self) -> str:
         return f"<Secrets: {len(self._values)} values>"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # The default pickle fills the slots by setattr, which a read-only Secrets refuses when loading, and carries
+        # the scanner (a large plan's is many times its strings) and a function of trusted texts (a lambda, which
+        # does not pickle): the strings and the trusted texts are all a Secrets is made from.
+        return (secrets_from_state, (self.ordered, self.trusted))
 
     def touches(self, text: str) -> bool:
         """True if ``text`` shows any secret, or any piece of one that :meth:`scrub` would replace.
@@ -855,8 +870,8 @@ def secrets_state(secrets: Secrets) -> tuple[tuple[str, ...], frozenset[str], ob
 
     How a worker process hands a plan's secrets to the process that writes the output (``tfplancheck
     PLAN PLAN ...``), which scrubs that plan's part of the output with them as if it had read the plan; the
-    pipe between them is the command's own, nothing is shown. (Secrets itself does not pickle, so an error
-    holding one cannot carry it off in a pickle.)
+    pipe between them is the command's own, nothing is shown. (A pickle of Secrets itself carries no scanner: the
+    process it goes to builds it again.)
 
     >>> values, trusted, _ = secrets_state(Secrets(["hunter2"]).trusting(["output.password"]))
     >>> values, trusted
