@@ -19,7 +19,16 @@ from typing import Any
 from tfjsonpath import MapStep, Path, SliceStep, Step
 from tfjsonpath._jsontypes import ContainsItself, is_array, is_json_scalar, is_object, json_nodes, json_type
 
-from .._redact import Marks, Secrets, child_marks, contains_sensitive, render_value
+from .._redact import (
+    NO_SECRETS,
+    SENSITIVE,
+    Marks,
+    Secrets,
+    child_marks,
+    contains_sensitive,
+    render_value,
+    walk_marks,
+)
 from .._text import cycle_text
 from .matcher import numbers_equal, to_decimal
 
@@ -69,14 +78,22 @@ def first_difference(a: Any, b: Any) -> Path | None:
     return None
 
 
-def require_json(value: Any, where: str) -> None:
+def require_json(value: Any, where: str, marks: Sequence[Marks] = (), secrets: Secrets = NO_SECRETS) -> None:
     """Raise TypeError naming the place if ``value`` holds anything that is not JSON.
+
+    The place shows no secret: a key below a place any of ``marks`` marks (the marks trees of every value compared
+    with ``value``: a key another value hides may be the same secret) is ``(sensitive)``, as a failure inside a
+    sensitive value shows one, and ``secrets`` are scrubbed from it.
 
     >>> require_json({"a": [1, None]}, "values[0]")
     >>> require_json({"a": [1, {2}]}, "values[0]")
     Traceback (most recent call last):
     ...
     TypeError: values[0] at a[1] is not a JSON value: non-JSON set
+    >>> require_json({"tags": {"hunter2": [{2}]}}, "values[0]", [None, {"tags": True}])
+    Traceback (most recent call last):
+    ...
+    TypeError: values[0] at tags["(sensitive)"][0] is not a JSON value: non-JSON set
     >>> looped = {"a": []}
     >>> looped["a"].append(looped)
     >>> require_json(looped, "values[0]")
@@ -87,6 +104,8 @@ def require_json(value: Any, where: str) -> None:
     try:  # a cycle first: the walk below would go round it for ever
         json_nodes(value)
     except ContainsItself as cycle:
+        if marks or secrets:
+            cycle = _hidden_cycle(cycle, value, marks, secrets)
         raise TypeError(f"{where} is not a JSON value: {cycle_text(cycle)}") from None
     stack: list[tuple[Any, _Frame]] = [(value, None)]
     while stack:
@@ -97,14 +116,43 @@ def require_json(value: Any, where: str) -> None:
             assert isinstance(item, Mapping)
             for key, child in item.items():
                 if not isinstance(key, str):
-                    at = Path(*_steps(frame)).to_text()
+                    at = _shown(_steps(frame), value, marks, secrets).to_text()
                     raise TypeError(
                         f"{where}{' at ' + at if at else ''} has a non-string key of type {type(key).__name__}"
                     )
                 stack.append((child, (frame, MapStep(key))))
         elif not is_json_scalar(item):
-            at = Path(*_steps(frame)).to_text()
+            at = _shown(_steps(frame), value, marks, secrets).to_text()
             raise TypeError(f"{where}{' at ' + at if at else ''} is not a JSON value: {json_type(item)}")
+
+
+def _shown(steps: Sequence[Step], value: Any, marks: Sequence[Marks], secrets: Secrets) -> Path:
+    """``steps`` into ``value`` as an error shows them: each key below the first place a marks tree marks is
+    ``(sensitive)``, and so is each key that shows a secret."""
+    depths = [walk_marks(tree, steps, value)[0] for tree in marks]
+    cut = min((depth for depth in depths if depth >= 0), default=len(steps))
+    return Path(*(
+        MapStep(SENSITIVE) if isinstance(step, MapStep) and (i >= cut or secrets.touches(step.key)) else step
+        for i, step in enumerate(steps)
+    ))
+
+
+def _hidden_cycle(cycle: ContainsItself, value: Any, marks: Sequence[Marks], secrets: Secrets) -> ContainsItself:
+    """``cycle`` with the keys on the way to where it closes and to where it goes back shown as :func:`_shown` shows
+    them (what :func:`~plancheck._text.cycle_text` names)."""
+    nodes = list(cycle.nodes)
+    for end in (len(nodes) - 1, cycle.back):
+        way, index = [], end  # the nodes on the way down to ``end``, each the one a step of its path reaches
+        while nodes[index][1] >= 0:
+            way.append(index)
+            index = nodes[index][1]
+        way.reverse()
+        steps = [MapStep(key) if isinstance(key, str) else SliceStep(key) for key in cycle.steps(end)]
+        for index, step in zip(way, _shown(steps, value, marks, secrets).steps, strict=True):
+            if isinstance(step, MapStep) and step.key == SENSITIVE:
+                item, parent, _ = nodes[index]
+                nodes[index] = (item, parent, SENSITIVE)
+    return ContainsItself(nodes, cycle.back)
 
 
 def union_marks(value: Any, marks: Sequence[Marks]) -> Marks:

@@ -65,8 +65,6 @@ class ValueComparer(FrozenValue):
         """
         if isinstance(values, (str, bytes)) or not isinstance(values, Sequence):
             raise TypeError(f"CompareValues expects a list of values, got {type(values).__name__}")
-        for i, value in enumerate(values):
-            require_json(value, f"CompareValues: values[{i}]")
         if sensitive is None:
             marks: Sequence[Marks] = [None] * len(values)
         elif isinstance(sensitive, (list, tuple)):
@@ -85,6 +83,8 @@ class ValueComparer(FrozenValue):
             raise TypeError(
                 f"CompareValues: secrets must be a plancheck Secrets, got {type(secrets).__name__}"
             )
+        for i, value in enumerate(values):  # where a value is no JSON is told without the keys marks or secrets hide
+            require_json(value, f"CompareValues: values[{i}]", marks, secrets)
         reason = self._compare(_Values(values, marks, secrets))
         if reason is not None:
             raise ValueMismatchError(Path(), reason)

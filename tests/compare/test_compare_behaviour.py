@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import copy
 import pickle
+import traceback
 from decimal import Decimal
 from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from secret_shapes import MAP_KEY_SECRET as SECRET_KEY
+from secret_shapes import leaks
 
 from plancheck import compare
 from plancheck._checking.equality import first_difference, union_marks
@@ -332,3 +335,59 @@ def test_comparers_agree_with_their_definitions(values: list[Any]) -> None:
     assert (outcome(compare.ValuesSameAny(), values) is None) == (
         len(values) < 2 or any(same(values[i], values[j]) for i, j in pairs)
     )
+
+
+def _looped_under(key: str) -> dict[str, Any]:
+    """``{"tags": {key: [<tags>]}}``: the list under ``key`` holds the map it is in."""
+    tags: dict[str, Any] = {key: []}
+    tags[key].append(tags)
+    return {"tags": tags}
+
+
+def _looped_inside(key: str) -> dict[str, Any]:
+    """``{"tags": {key: {"x": [<tags[key]>]}}}``: the cycle closes and goes back below ``key``."""
+    inner: dict[str, Any] = {"x": []}
+    inner["x"].append(inner)
+    return {"tags": {key: inner}}
+
+
+#: (values, keyword arguments, the exact message): a planted secret key on the way to a non-JSON value.
+HIDDEN_KEY_BAD_INPUT = {
+    "under-its-own-mark": ([{"tags": {SECRET_KEY: {1}}}], {"sensitive": [{"tags": True}]},
+                           'CompareValues: values[0] at tags["(sensitive)"] is not a JSON value: non-JSON set'),
+    "under-another-value-s-mark": (
+        [{"tags": {SECRET_KEY: {1}}}, {"tags": {"x": "y"}}], {"sensitive": [None, {"tags": True}]},
+        'CompareValues: values[0] at tags["(sensitive)"] is not a JSON value: non-JSON set'),
+    "whole-value-marked-index-shown": ([{SECRET_KEY: [0, {1}]}], {"sensitive": [True]},
+                                       'CompareValues: values[0] at ["(sensitive)"][1] is not a JSON value: non-JSON set'),
+    "malformed-marks-fail-closed": ([{"a": {SECRET_KEY: {1}}}], {"sensitive": ["yes"]},
+                                    'CompareValues: values[0] at ["(sensitive)"]["(sensitive)"] is not a JSON value: '
+                                    "non-JSON set"),
+    "unmarked-key-that-is-a-secret": ([{"a": {SECRET_KEY: {1}}}], {"secrets": Secrets([SECRET_KEY])},
+                                      'CompareValues: values[0] at a["(sensitive)"] is not a JSON value: non-JSON set'),
+    "non-string-key-below": ([{"tags": {SECRET_KEY: {1: 2}}}], {"sensitive": [{"tags": True}]},
+                             'CompareValues: values[0] at tags["(sensitive)"] has a non-string key of type int'),
+    "cycle-closing-below-a-mark": (
+        [_looped_under(SECRET_KEY)], {"sensitive": [{"tags": True}]},
+        'CompareValues: values[0] is not a JSON value: the value at tags["(sensitive)"][0] contains itself (a cycle '
+        "back to tags)"),
+    "cycle-going-back-below-a-mark": (
+        [_looped_inside(SECRET_KEY)], {"sensitive": [{"tags": True}]},
+        'CompareValues: values[0] is not a JSON value: the value at tags["(sensitive)"]["(sensitive)"][0] contains '
+        'itself (a cycle back to tags["(sensitive)"])'),
+    "cycle-through-a-secret-key": (
+        [_looped_under(SECRET_KEY)], {"secrets": Secrets([SECRET_KEY])},
+        'CompareValues: values[0] is not a JSON value: the value at tags["(sensitive)"][0] contains itself (a cycle '
+        "back to tags)"),
+}
+
+
+@pytest.mark.parametrize(
+    ("values", "kwargs", "message"), list(HIDDEN_KEY_BAD_INPUT.values()), ids=list(HIDDEN_KEY_BAD_INPUT)
+)
+def test_where_a_value_is_no_json_is_told_without_a_hidden_key(values: Any, kwargs: dict[str, Any], message: str) -> None:
+    with pytest.raises(TypeError) as info:
+        compare.ValuesSame().CompareValues(values, **kwargs)
+    assert str(info.value) == message
+    shown = "\n".join([str(info.value), repr(info.value), *traceback.format_exception(info.value)])
+    assert leaks(shown, {"key": SECRET_KEY}) == []
