@@ -433,11 +433,14 @@ def collect_state_secrets(document: Mapping[str, Any]) -> Secrets:
     >>> "hunter2" in collect_state_secrets(doc)
     True
     """
-    roots: list[tuple[Any, Marks]] = []
-    _state_roots(document.get("values"), roots)
-    found: set[str] = set()
-    collect_marked(roots, found)
-    return Secrets(found, partial(_state_names, document))
+    # As a plan's walk (and the scanner built of what it finds): no cycle is made, and a collection set off would
+    # traverse the whole parsed state for nothing.
+    with collector_off():
+        roots: list[tuple[Any, Marks]] = []
+        _state_roots(document.get("values"), roots)
+        found: set[str] = set()
+        collect_marked(roots, found)
+        return Secrets(found, partial(_state_names, document))
 
 
 def _state_names(document: Mapping[str, Any]) -> set[str]:
