@@ -829,8 +829,8 @@ class PlanFacts(ReadOnly):
         return PARTIAL_NOTE if self.partial else None
 
     def __reduce__(self) -> tuple[Any, ...]:
-        # Secrets do not pickle (an error holding them cannot carry them off); the facts hand theirs to the
-        # process that writes the output, through the command's own pipe.
+        # The facts hand their secrets to the process that writes the output, through the command's own pipe, with
+        # the scanner already built (secrets_state): a plain pickle of Secrets would make that process build it again.
         return (_facts, (self.source, self.format_version, self.terraform_version, self.errored, self.complete,
                          self.applyable, secrets_state(self.secrets)))
 
