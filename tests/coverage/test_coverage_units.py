@@ -22,9 +22,10 @@ from plancheck import (
     Resources,
 )
 from plancheck import knownvalue as kv
-from plancheck._plugin.coverage.data import CoverageData, CoverageDataError, config_address, targets
+from plancheck._plugin.coverage.data import CoverageData, CoverageDataError, config_address
 from plancheck._plugin.coverage.report import json_report, term_lines
 from plancheck._plugin.coverage.scan import ScanError, scan_text
+from plancheck._plugin.coverage.session import targets
 from plancheck.cli import run
 from tfjsonpath import New
 

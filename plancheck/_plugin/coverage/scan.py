@@ -15,12 +15,10 @@ import bisect
 import json
 import os
 import re
-from dataclasses import field
 from pathlib import Path
-from typing import Final
+from typing import Final, NamedTuple
 
 from ..._errors import TfCheckError
-from ..._frozen import FrozenValue, frozen
 from ..._text import flagged_sensitive
 
 __all__ = ["CONDITION_KINDS", "Declared", "ScanError", "ScannedModule", "locate", "scan_module", "scan_text"]
@@ -66,8 +64,7 @@ class ScanError(TfCheckError, ValueError):
         super().__init__(f"{file}:{line}: {problem}")
 
 
-@frozen
-class Declared(FrozenValue):
+class Declared(NamedTuple):
     """One declared item: its kind, module-relative address, conditions per kind, file and lines.
 
     ``withheld`` are the lines of values that must never be shown (a sensitive variable's default);
@@ -84,8 +81,8 @@ class Declared(FrozenValue):
     start: int
     end: int
     conditions: tuple[tuple[str, int], ...] = ()
-    withheld: tuple[int, ...] = field(default=())
-    condition_lines: tuple[tuple[str, int, int, int], ...] = field(default=())
+    withheld: tuple[int, ...] = ()
+    condition_lines: tuple[tuple[str, int, int, int], ...] = ()
 
     @property
     def condition_count(self) -> int:
@@ -93,8 +90,7 @@ class Declared(FrozenValue):
         return sum(n for _, n in self.conditions)
 
 
-@frozen
-class ScannedModule(FrozenValue):
+class ScannedModule(NamedTuple):
     """What a module directory's files declare: items in file order, and each file that could not be scanned.
 
     >>> ScannedModule((), ()).items
