@@ -44,6 +44,12 @@ from tfjsonpath import New
                  id="template-and-module"),
     pytest.param('/* a\n} */ resource "t" "a" { // }\n  /* } */ x = 1 # }\n  /*/ } */\n}\n', [("t.a", 2, 5, ())],
                  id="block-comments-between-and-in-blocks"),
+    pytest.param('resource t a {\n}\nvariable "a b" {}\noutput "o\\"p" {}\nresource"t""c"{}\n', [
+        ("t.a", 1, 2, ()), ("var.a b", 3, 3, ()), ('output.o\\"p', 4, 4, ()), ("t.c", 5, 5, ()),
+    ], id="labels-as-words-with-a-blank-an-escape-and-no-blanks"),
+    pytest.param('resource "t" /* } */ "a" {}\nresource "t" "${x}" {}\nresource "t" "" {\n}\nx "a" "b" "c" {}\n',
+                 [("t.a", 1, 1, ()), ("t.${x}", 2, 2, ()), ("t.", 3, 4, ())],
+                 id="labels-with-a-comment-between-a-template-empty-and-three"),
 ])
 def test_block_scan(text: str, expected: list[tuple[str, int, int, tuple[Any, ...]]]) -> None:
     assert [(d.address, d.start, d.end, d.conditions) for d in scan_text(text, "main.tf")] == expected
@@ -482,3 +488,4 @@ def test_path_texts_scrubbed_as_a_failure_shows_them(texts: list[str | None], re
     assert [text for _, _, text in _scrubbed(plan, found)] == recorded
     # The plan's secrets (a walk of all of it) are collected only when a text could show one.
     assert ("secrets" in vars(plan)) == collected
+
