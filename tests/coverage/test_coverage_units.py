@@ -489,3 +489,30 @@ def test_path_texts_scrubbed_as_a_failure_shows_them(texts: list[str | None], re
     # The plan's secrets (a walk of all of it) are collected only when a text could show one.
     assert ("secrets" in vars(plan)) == collected
 
+
+def _plan_of(resources: list[dict[str, Any]], planned: list[dict[str, Any]]) -> Plan:
+    return Plan.from_dict({"format_version": "1.2", "configuration": {"root_module": {"resources": resources}},
+                           "planned_values": {"root_module": {"resources": planned}}})
+
+
+_MANAGED = {"address": "t.a", "mode": "managed", "type": "t", "name": "a"}
+_DATA = {"address": "data.t.d", "mode": "data", "type": "t", "name": "d"}
+
+
+@pytest.mark.parametrize(("plans", "planned"), [
+    pytest.param([([_MANAGED, _DATA], [_MANAGED, _DATA])], True, id="read-while-planning"),
+    pytest.param([([_MANAGED], [_MANAGED]), ([_MANAGED, _DATA], [_MANAGED, _DATA])], True,
+                 id="declared-by-a-later-plan-of-the-module"),
+    pytest.param([([_MANAGED, _DATA], [_MANAGED])], False, id="not-in-the-planned-values"),
+])
+def test_a_data_source_in_the_planned_values_is_planned(
+    plans: list[tuple[list[dict[str, Any]], list[dict[str, Any]]]], planned: bool,
+) -> None:
+    # Whether a module has a data source item is asked once per count of its items: a module that had none when its
+    # first plan was read (a plan without a directory: every such plan is one module's) finds the one a later plan
+    # declares.
+    data = CoverageData()
+    for resources, values in plans:
+        data.add_plan(_plan_of(resources, values), None, Path("."))
+    item = data.modules["(unknown directory)"].items["data.t.d"]
+    assert (item.kind, item.planned) == ("data", planned)

@@ -43,6 +43,7 @@ __all__ = [
     "config_address",
     "counts",
     "percent",
+    "percent_of",
 ]
 
 #: What a data file says it is, and its version.
@@ -138,7 +139,7 @@ class ModuleData:
     its conditions' outcomes (Terraform 1.5+), the files its scan could not read, and lines never to show (a sensitive
     variable's default, a line that shows a secret of a plan of the module)."""
 
-    __slots__ = ("checks_available", "items", "local", "scan_errors", "withheld")
+    __slots__ = ("_data_items", "checks_available", "items", "local", "scan_errors", "withheld")
 
     def __init__(
         self, local: bool = False, checks_available: bool = False, items: dict[str, ItemData] | None = None,
@@ -149,6 +150,17 @@ class ModuleData:
         self.items = {} if items is None else items
         self.scan_errors = set() if scan_errors is None else scan_errors
         self.withheld = {} if withheld is None else withheld
+        #: (how many items there were, whether one was a data source) when last asked: see :meth:`has_data`.
+        self._data_items = (0, False)
+
+    def has_data(self) -> bool:
+        """Whether one of the items is a data source: asked of the items again only when there are more of them (an
+        item is never removed, nor its kind changed)."""
+        count, found = self._data_items
+        if count != len(self.items):
+            found = any(item.kind == "data" for item in self.items.values())
+            self._data_items = (len(self.items), found)
+        return found
 
     def item(self, address: str, kind: str) -> ItemData:
         found = self.items.get(address)
@@ -529,8 +541,9 @@ def counts(items: Iterable[tuple[str, ItemData]]) -> tuple[int, int, int, int, i
         planned += item.planned
         asserted += item.asserted
         can += assertable(address, item)
-        conditions += len(item.conditions)
-        seen += sum((c in item.passed) + (c in item.failed) for c in item.conditions)
+        if item.conditions:  # most items have none: no generator made for them
+            conditions += len(item.conditions)
+            seen += sum((c in item.passed) + (c in item.failed) for c in item.conditions)
     return n, planned, asserted, can, conditions, seen
 
 
@@ -545,7 +558,17 @@ def percent(items: Iterable[tuple[str, ItemData]]) -> float:
     >>> percent([("t.a", ItemData("resource", planned=True, asserted=True)), ("var.v", ItemData("variable", planned=True))])
     100.0
     """
-    n, planned, asserted, can, conditions, seen = counts(items)
+    return percent_of(counts(items))
+
+
+def percent_of(found: tuple[int, int, int, int, int, int]) -> float:
+    """:func:`percent` of what :func:`counts` found (of one module's items, or summed over several modules': counts
+    add up).
+
+    >>> percent_of((2, 1, 0, 1, 0, 0))
+    33.33
+    """
+    n, planned, asserted, can, conditions, seen = found
     total = n + can + 2 * conditions
     return 100.0 if total == 0 else round((planned + asserted + seen) * 100 / total, 2)
 
@@ -583,10 +606,12 @@ def _planned(plan: Plan, walked: _Walked) -> tuple[set[str], bool]:
         instances.add(module_path)
         # A managed resource has its resource change: only the data sources are read, in one pass over the list.
         resources = module.get("resources")
-        if isinstance(resources, list):
+        seen = paths.get(module_path)
+        # Only a module with a data source item has one to mark (most have none: their resources are not read).
+        if isinstance(resources, list) and seen is not None and seen[0].has_data():
             for resource in resources:
                 if (type(resource) is dict or isinstance(resource, Mapping)) and resource.get("mode") == "data":
-                    item = _resource(resource, module_path, paths.get(module_path))
+                    item = _resource(resource, module_path, seen)
                     if item is not None:
                         item.planned = True
         pending.extend(_list(module.get("child_modules")))
