@@ -8,7 +8,7 @@ import pytest
 
 from plancheck import Plan
 from plancheck._documents.met import watch
-from plancheck._plugin.coverage.data import targets
+from plancheck._plugin.coverage.session import targets
 from plancheck.cli._checksfile import parse_checks, run_checks
 from plancheck.cli._registry import default_registry
 

@@ -22,9 +22,10 @@ from plancheck import (
     Resources,
 )
 from plancheck import knownvalue as kv
-from plancheck._plugin.coverage.data import CoverageData, CoverageDataError, config_address, targets
+from plancheck._plugin.coverage.data import CoverageData, CoverageDataError, config_address
 from plancheck._plugin.coverage.report import json_report, term_lines
 from plancheck._plugin.coverage.scan import ScanError, scan_text
+from plancheck._plugin.coverage.session import targets
 from plancheck.cli import run
 from tfjsonpath import New
 
@@ -43,6 +44,12 @@ from tfjsonpath import New
                  id="template-and-module"),
     pytest.param('/* a\n} */ resource "t" "a" { // }\n  /* } */ x = 1 # }\n  /*/ } */\n}\n', [("t.a", 2, 5, ())],
                  id="block-comments-between-and-in-blocks"),
+    pytest.param('resource t a {\n}\nvariable "a b" {}\noutput "o\\"p" {}\nresource"t""c"{}\n', [
+        ("t.a", 1, 2, ()), ("var.a b", 3, 3, ()), ('output.o\\"p', 4, 4, ()), ("t.c", 5, 5, ()),
+    ], id="labels-as-words-with-a-blank-an-escape-and-no-blanks"),
+    pytest.param('resource "t" /* } */ "a" {}\nresource "t" "${x}" {}\nresource "t" "" {\n}\nx "a" "b" "c" {}\n',
+                 [("t.a", 1, 1, ()), ("t.${x}", 2, 2, ()), ("t.", 3, 4, ())],
+                 id="labels-with-a-comment-between-a-template-empty-and-three"),
 ])
 def test_block_scan(text: str, expected: list[tuple[str, int, int, tuple[Any, ...]]]) -> None:
     assert [(d.address, d.start, d.end, d.conditions) for d in scan_text(text, "main.tf")] == expected
@@ -176,6 +183,33 @@ def test_combine_fail_under_is_a_percentage(tmp_path: Path, monkeypatch: pytest.
     assert run(["coverage", "combine", "ok.tfcov", "--fail-under", minimum], stdout=out, stderr=err, environ={}) == 2
     assert err.getvalue().splitlines()[0] == (
         f"tfplancheck: error: argument --fail-under: invalid percentage {minimum!r}: expected a number from 0 to 100")
+
+
+_ONE_MODULE = {"format": "tfplancheck-coverage-data", "version": 1, "modules": {"net": {
+    "local": False, "checks_available": True, "scan_errors": [], "withheld": {}, "items": {"terraform_data.a": {
+        "kind": "resource", "planned": True, "actions": ["create"], "asserted": True, "asserted_paths": ["input"],
+        "conditions": ["precondition:0"], "passed": ["precondition:0"], "failed": []}}}}}
+
+
+@pytest.mark.parametrize(("data", "written"), [
+    pytest.param({"format": "tfplancheck-coverage-data", "version": 1, "modules": {}},
+                 '{"format_version": "2", "percent": 100.0, "modules": []}\n', id="no-module"),
+    pytest.param(_ONE_MODULE,
+                 '{"format_version": "2", "percent": 75.0, "modules": [{"module": "net", "percent": 75.0, '
+                 '"conditions_available": true, "items": [{"kind": "resource", "address": "terraform_data.a", '
+                 '"planned": true, "actions": ["create"], "assertable": true, "asserted": true, '
+                 '"asserted_paths": ["input"], "conditions": [{"kind": "precondition", "index": 0, "passed": true, '
+                 '"failed": false}]}]}]}\n', id="one-module"),
+])
+def test_the_json_report_is_written_compact(tmp_path: Path, data: dict[str, Any], written: str) -> None:
+    # One line, as coverage.py's `coverage json` without --pretty-print writes (json.dumps with an indent is pure
+    # Python: a quarter of what --tf-cov cost the bench's session); the fields in the contract's order.
+    (tmp_path / "data.tfcov").write_text(json.dumps(data), encoding="utf-8")
+    out, err = io.StringIO(), io.StringIO()
+    code = run(["coverage", "combine", str(tmp_path / "data.tfcov"), "--report", f"json:{tmp_path / 'tf.json'}"],
+               stdout=out, stderr=err, environ={})
+    assert (code, err.getvalue()) == (0, "")
+    assert (tmp_path / "tf.json").read_text(encoding="utf-8") == written
 
 
 #: Run in a fresh interpreter where pytest cannot be imported, as in a CI job that only combines the shards' data.
@@ -454,3 +488,31 @@ def test_path_texts_scrubbed_as_a_failure_shows_them(texts: list[str | None], re
     assert [text for _, _, text in _scrubbed(plan, found)] == recorded
     # The plan's secrets (a walk of all of it) are collected only when a text could show one.
     assert ("secrets" in vars(plan)) == collected
+
+
+def _plan_of(resources: list[dict[str, Any]], planned: list[dict[str, Any]]) -> Plan:
+    return Plan.from_dict({"format_version": "1.2", "configuration": {"root_module": {"resources": resources}},
+                           "planned_values": {"root_module": {"resources": planned}}})
+
+
+_MANAGED = {"address": "t.a", "mode": "managed", "type": "t", "name": "a"}
+_DATA = {"address": "data.t.d", "mode": "data", "type": "t", "name": "d"}
+
+
+@pytest.mark.parametrize(("plans", "planned"), [
+    pytest.param([([_MANAGED, _DATA], [_MANAGED, _DATA])], True, id="read-while-planning"),
+    pytest.param([([_MANAGED], [_MANAGED]), ([_MANAGED, _DATA], [_MANAGED, _DATA])], True,
+                 id="declared-by-a-later-plan-of-the-module"),
+    pytest.param([([_MANAGED, _DATA], [_MANAGED])], False, id="not-in-the-planned-values"),
+])
+def test_a_data_source_in_the_planned_values_is_planned(
+    plans: list[tuple[list[dict[str, Any]], list[dict[str, Any]]]], planned: bool,
+) -> None:
+    # Whether a module has a data source item is asked once per count of its items: a module that had none when its
+    # first plan was read (a plan without a directory: every such plan is one module's) finds the one a later plan
+    # declares.
+    data = CoverageData()
+    for resources, values in plans:
+        data.add_plan(_plan_of(resources, values), None, Path("."))
+    item = data.modules["(unknown directory)"].items["data.t.d"]
+    assert (item.kind, item.planned) == ("data", planned)

@@ -10,7 +10,7 @@ the plan's resource changes, planned values and output changes; the conditions' 
 ``checks`` section (Terraform 1.5+: an object whose every instance passed passed all its conditions;
 one that failed failed its only condition, and nothing is guessed when it has several) and from the
 diagnostics an acceptance step expected, each located in exactly one condition block by its file and line
-(:meth:`CoverageData.add_failures`); what was asserted from the checks that ran on it (:func:`targets`), and
+(:meth:`CoverageData.add_failures`); what was asserted from the checks that ran on it (:func:`.session.targets`), and
 whether any check could address an item at all (:func:`assertable`) from its kind, address and what was seen of
 it, so data written before that rule reads the same. Everything merges as a union, so shards combine to the
 same data whatever order they finish in.
@@ -18,7 +18,6 @@ same data whatever order they finish in.
 
 from __future__ import annotations
 
-import dataclasses
 import marshal
 import os
 import re
@@ -28,9 +27,7 @@ from typing import Any, Final
 
 from tfjsonpath import describe_json_type
 
-from ..._checking.fields import OutputFields, OutputMatcherFields, OutputPathFields, OutputPathMatcherFields
 from ..._documents.plan import Plan
-from ..._documents.select import Resources
 from ..._documents.sensitive import configuration_may_hold_secrets, marks_may_hold_secrets
 from ..._errors import DocumentFormatError
 from ..._redact import Secrets
@@ -46,7 +43,7 @@ __all__ = [
     "config_address",
     "counts",
     "percent",
-    "targets",
+    "percent_of",
 ]
 
 #: What a data file says it is, and its version.
@@ -54,7 +51,6 @@ DATA_FORMAT: Final = "tfplancheck-coverage-data"
 _VERSION: Final = 1
 #: The key of a root module whose directory is not known (a plan loaded from a file).
 UNKNOWN_ROOT: Final = "(unknown directory)"
-_OUTPUT_FIELDS: Final = (OutputFields, OutputMatcherFields, OutputPathFields, OutputPathMatcherFields)
 _ACTION_NAMES: Final = {
     ("create",): "create", ("update",): "update", ("delete",): "delete", ("read",): "read", ("no-op",): "no-op",
     ("delete", "create"): "replace", ("create", "delete"): "replace", ("forget",): "forget",
@@ -107,18 +103,24 @@ def config_address(address: str) -> str:
     return "".join(out)
 
 
-@dataclasses.dataclass
 class ItemData:
     """An accumulator: one declared item, what was seen of it, and its conditions' outcomes (kind:index -> seen)."""
 
-    kind: str
-    planned: bool = False
-    actions: set[str] = dataclasses.field(default_factory=set)
-    asserted: bool = False
-    paths: set[str] = dataclasses.field(default_factory=set)
-    passed: set[str] = dataclasses.field(default_factory=set)
-    failed: set[str] = dataclasses.field(default_factory=set)
-    conditions: tuple[str, ...] = ()
+    __slots__ = ("actions", "asserted", "conditions", "failed", "kind", "passed", "paths", "planned")
+
+    def __init__(
+        self, kind: str, planned: bool = False, actions: set[str] | None = None, asserted: bool = False,
+        paths: set[str] | None = None, passed: set[str] | None = None, failed: set[str] | None = None,
+        conditions: tuple[str, ...] = (),
+    ) -> None:
+        self.kind = kind
+        self.planned = planned
+        self.actions = set() if actions is None else actions
+        self.asserted = asserted
+        self.paths = set() if paths is None else paths
+        self.passed = set() if passed is None else passed
+        self.failed = set() if failed is None else failed
+        self.conditions = conditions
 
     def merge(self, other: ItemData) -> None:
         """Add what ``other`` saw (a union; the declared conditions are the longer list)."""
@@ -132,17 +134,33 @@ class ItemData:
             self.conditions = other.conditions
 
 
-@dataclasses.dataclass
 class ModuleData:
     """An accumulator: a module's items, whether its key is a local directory, whether a plan of it could say
     its conditions' outcomes (Terraform 1.5+), the files its scan could not read, and lines never to show (a sensitive
     variable's default, a line that shows a secret of a plan of the module)."""
 
-    local: bool = False
-    checks_available: bool = False
-    items: dict[str, ItemData] = dataclasses.field(default_factory=dict)
-    scan_errors: set[str] = dataclasses.field(default_factory=set)
-    withheld: dict[str, set[int]] = dataclasses.field(default_factory=dict)
+    __slots__ = ("_data_items", "checks_available", "items", "local", "scan_errors", "withheld")
+
+    def __init__(
+        self, local: bool = False, checks_available: bool = False, items: dict[str, ItemData] | None = None,
+        scan_errors: set[str] | None = None, withheld: dict[str, set[int]] | None = None,
+    ) -> None:
+        self.local = local
+        self.checks_available = checks_available
+        self.items = {} if items is None else items
+        self.scan_errors = set() if scan_errors is None else scan_errors
+        self.withheld = {} if withheld is None else withheld
+        #: (how many items there were, whether one was a data source) when last asked: see :meth:`has_data`.
+        self._data_items = (0, False)
+
+    def has_data(self) -> bool:
+        """Whether one of the items is a data source: asked of the items again only when there are more of them (an
+        item is never removed, nor its kind changed)."""
+        count, found = self._data_items
+        if count != len(self.items):
+            found = any(item.kind == "data" for item in self.items.values())
+            self._data_items = (len(self.items), found)
+        return found
 
     def item(self, address: str, kind: str) -> ItemData:
         found = self.items.get(address)
@@ -207,9 +225,8 @@ class CoverageData:
             # Kept when every entry found its item (one not found may be declared by a later walk of its module).
             walked.checks = _copied(checks) if self._checks(checks, walked.paths) else None
         done = walked.asserted
-        for target in asserted:
-            if target in done:
-                continue
+        # Only the targets not recorded yet (a set's difference: a session's plans repeat their checks' targets).
+        for target in set(asserted).difference(done):
             kind, address, path_text = target
             item = _asserted(kind, address, walked.paths)
             if item is not None:
@@ -491,7 +508,7 @@ def assertable(address: str, item: ItemData) -> bool:
     """Whether a plan check can address the item at ``address``, so that it counts a second time, as asserted.
 
     Checks address a managed resource, or a data source, by the address of its resource change, and a root
-    module's output by its name in the output changes (:func:`targets`). No check addresses a variable, a module
+    module's output by its name in the output changes (:func:`.session.targets`). No check addresses a variable, a module
     call, a child module's output (a plan has no output changes of it) or a ``check`` block. A data source read
     while planning has no resource change, only planned values: once planned, it is assertable only when a plan
     showed a change of it (its read deferred to apply: an action) or a check addressed it.
@@ -524,8 +541,9 @@ def counts(items: Iterable[tuple[str, ItemData]]) -> tuple[int, int, int, int, i
         planned += item.planned
         asserted += item.asserted
         can += assertable(address, item)
-        conditions += len(item.conditions)
-        seen += sum((c in item.passed) + (c in item.failed) for c in item.conditions)
+        if item.conditions:  # most items have none: no generator made for them
+            conditions += len(item.conditions)
+            seen += sum((c in item.passed) + (c in item.failed) for c in item.conditions)
     return n, planned, asserted, can, conditions, seen
 
 
@@ -540,44 +558,19 @@ def percent(items: Iterable[tuple[str, ItemData]]) -> float:
     >>> percent([("t.a", ItemData("resource", planned=True, asserted=True)), ("var.v", ItemData("variable", planned=True))])
     100.0
     """
-    n, planned, asserted, can, conditions, seen = counts(items)
+    return percent_of(counts(items))
+
+
+def percent_of(found: tuple[int, int, int, int, int, int]) -> float:
+    """:func:`percent` of what :func:`counts` found (of one module's items, or summed over several modules': counts
+    add up).
+
+    >>> percent_of((2, 1, 0, 1, 0, 0))
+    33.33
+    """
+    n, planned, asserted, can, conditions, seen = found
     total = n + can + 2 * conditions
     return 100.0 if total == 0 else round((planned + asserted + seen) * 100 / total, 2)
-
-
-def targets(check: object, document: object) -> list[tuple[str, str, str | None]]:
-    """What ``check`` addressed in ``document``: (``resource`` or ``output``, address or name, path text or None).
-
-    A check's ``address``, an output check's ``name`` and every resource its ``selector`` selects; each with
-    its ``path`` or ``paths``. A check without these (a whole-plan check, a user's own class) addresses nothing.
-
-    >>> from plancheck import ExpectKnownOutputValue, ExpectUnknownValue, knownvalue as kv
-    >>> from tfjsonpath import New
-    >>> targets(ExpectUnknownValue("t.a[0]", New("tags").AtMapKey("x")), None)
-    [('resource', 't.a[0]', 'tags["x"]')]
-    >>> targets(ExpectKnownOutputValue("o", kv.Null()), None)
-    [('output', 'o', None)]
-    """
-    if not dataclasses.is_dataclass(check):
-        return []
-    names = _FIELD_NAMES.get(type(check))
-    if names is None:
-        names = _FIELD_NAMES[type(check)] = frozenset(f.name for f in dataclasses.fields(check))
-    path = getattr(check, "path", None) if "path" in names else None
-    texts: list[str | None] = [path.to_text()] if path is not None and hasattr(path, "to_text") else []
-    if "paths" in names:
-        texts.extend(p.to_text() for p in getattr(check, "paths", ()) if hasattr(p, "to_text"))
-    texts = texts or [None]
-    found: list[tuple[str, str, str | None]] = []
-    if isinstance(check, _OUTPUT_FIELDS):
-        found.extend(("output", check.name, text) for text in texts)
-    elif "address" in names and isinstance(address := getattr(check, "address", None), str):
-        found.extend(("resource", address, text) for text in texts)
-    selector = getattr(check, "selector", None) if "selector" in names else None
-    if isinstance(selector, Resources) and isinstance(document, Plan):
-        # A selection is most of a session's targets (every resource it selects, in every plan): each made once.
-        found += [("resource", change.address, text) for change in selector.select(document) for text in texts]
-    return found
 
 
 def _planned(plan: Plan, walked: _Walked) -> tuple[set[str], bool]:
@@ -613,10 +606,12 @@ def _planned(plan: Plan, walked: _Walked) -> tuple[set[str], bool]:
         instances.add(module_path)
         # A managed resource has its resource change: only the data sources are read, in one pass over the list.
         resources = module.get("resources")
-        if isinstance(resources, list):
+        seen = paths.get(module_path)
+        # Only a module with a data source item has one to mark (most have none: their resources are not read).
+        if isinstance(resources, list) and seen is not None and seen[0].has_data():
             for resource in resources:
                 if (type(resource) is dict or isinstance(resource, Mapping)) and resource.get("mode") == "data":
-                    item = _resource(resource, module_path, paths.get(module_path))
+                    item = _resource(resource, module_path, seen)
                     if item is not None:
                         item.planned = True
         pending.extend(_list(module.get("child_modules")))
@@ -787,10 +782,6 @@ def _asserted(kind: str, address: str, paths: Mapping[str, _Seen]) -> ItemData |
     found = paths.get(module_path)
     item = found[0].items.get(full) if found is not None else None
     return item if item is not None and item.kind in ("resource", "data") else None
-
-
-#: The field names of each check class :func:`targets` was given (read once: every test runs checks of a few classes).
-_FIELD_NAMES: dict[type, frozenset[str]] = {}
 
 
 def _complete(instances: set[str], paths: Mapping[str, _Seen]) -> None:

@@ -15,12 +15,10 @@ import bisect
 import json
 import os
 import re
-from dataclasses import field
 from pathlib import Path
-from typing import Final
+from typing import Final, NamedTuple
 
 from ..._errors import TfCheckError
-from ..._frozen import FrozenValue, frozen
 from ..._text import flagged_sensitive
 
 __all__ = ["CONDITION_KINDS", "Declared", "ScanError", "ScannedModule", "locate", "scan_module", "scan_text"]
@@ -41,6 +39,10 @@ _PLAIN_STRING: Final = re.compile(r'[^"\\$%\n]+')
 #: An attribute whose value is one plain string or word on its line (most are): read with one match, as the
 #: statement-by-statement scan reads it (its value as written, stripped; the line's end or a ``}`` left to read).
 _SIMPLE_ATTRIBUTE: Final = re.compile(r'([A-Za-z_][A-Za-z0-9_-]*)[ \t]*=[ \t]*("[^"\\$%\n]*"|[A-Za-z0-9_.]+)[ \t]*(?=[\n}])')
+#: A block header whose labels are plain strings without blanks or words, blank-separated on its line (most are):
+#: read with one match, as the label-by-label scan reads it (its type, then its labels split at the blanks; the ``{``
+#: taken).
+_SIMPLE_HEADER: Final = re.compile(r'([A-Za-z_][A-Za-z0-9_-]*)((?:[ \t]+(?:"[^"\\$%\s]*"|[A-Za-z_][A-Za-z0-9_-]*))*)[ \t]*\{')
 #: Top-level block type -> (item kind, address prefix, number of labels).
 _ITEMS: Final = {
     "resource": ("resource", "", 2),
@@ -66,8 +68,7 @@ class ScanError(TfCheckError, ValueError):
         super().__init__(f"{file}:{line}: {problem}")
 
 
-@frozen
-class Declared(FrozenValue):
+class Declared(NamedTuple):
     """One declared item: its kind, module-relative address, conditions per kind, file and lines.
 
     ``withheld`` are the lines of values that must never be shown (a sensitive variable's default);
@@ -84,8 +85,8 @@ class Declared(FrozenValue):
     start: int
     end: int
     conditions: tuple[tuple[str, int], ...] = ()
-    withheld: tuple[int, ...] = field(default=())
-    condition_lines: tuple[tuple[str, int, int, int], ...] = field(default=())
+    withheld: tuple[int, ...] = ()
+    condition_lines: tuple[tuple[str, int, int, int], ...] = ()
 
     @property
     def condition_count(self) -> int:
@@ -93,8 +94,7 @@ class Declared(FrozenValue):
         return sum(n for _, n in self.conditions)
 
 
-@frozen
-class ScannedModule(FrozenValue):
+class ScannedModule(NamedTuple):
     """What a module directory's files declare: items in file order, and each file that could not be scanned.
 
     >>> ScannedModule((), ()).items
@@ -160,39 +160,53 @@ class _Scanner:
                     block.attributes[simple.group(1)] = (line, line, simple.group(2))
                 self.i = simple.end()
                 continue
-            match = _IDENT.match(self.t, self.i)
-            if match is None:
-                raise self.fail(f"unexpected {self.t[self.i]!r}")
-            self.i = match.end()
-            self.skip_space(False)
-            if self.t.startswith("=", self.i) and not self.t.startswith("==", self.i):
-                self.i += 1
-                value_start = self.i
-                self.expression()
-                if block is not None:
-                    block.attributes[match.group()] = (
-                        self.line(value_start), self.line(self.i), self.t[value_start:self.i].strip()
-                    )
-                continue
-            labels: list[str] = []
-            while self.i < self.n and self.t[self.i] != "{":
-                if self.t[self.i] == '"':
-                    label_start = self.i
-                    self.string()
-                    labels.append(self.t[label_start + 1:self.i - 1])
-                else:
-                    label = _IDENT.match(self.t, self.i)
-                    if label is None:
-                        raise self.fail(f"expected a label or {{ after {match.group()}")
-                    labels.append(label.group())
-                    self.i = label.end()
+            header = _SIMPLE_HEADER.match(self.t, start)
+            if header is not None:
+                self.i = header.end()
+                kind = header.group(1)
+                labels = [label[1:-1] if label[0] == '"' else label for label in header.group(2).split()]
+            else:
+                match = _IDENT.match(self.t, self.i)
+                if match is None:
+                    raise self.fail(f"unexpected {self.t[self.i]!r}")
+                self.i = match.end()
                 self.skip_space(False)
-            if self.i >= self.n:
-                raise self.fail(f"expected {{ after {match.group()}", start)
-            self.i += 1
-            child = _Block(match.group(), labels, self.line(start))
+                if self.t.startswith("=", self.i) and not self.t.startswith("==", self.i):
+                    self.attribute(block, match.group())
+                    continue
+                kind = match.group()
+                labels = self.labels(kind, start)
+            child = _Block(kind, labels, self.line(start))
             child.children = self.body(child)
             found.append(child)
+
+    def attribute(self, block: _Block | None, name: str) -> None:
+        """Read an attribute's value from its ``=`` on: skipped, and kept as written when it is a block's."""
+        self.i += 1
+        value_start = self.i
+        self.expression()
+        if block is not None:
+            block.attributes[name] = (self.line(value_start), self.line(self.i), self.t[value_start:self.i].strip())
+
+    def labels(self, kind: str, start: int) -> list[str]:
+        """A block header's labels read one by one, its ``{`` taken: the header the one-match reading did not take."""
+        labels: list[str] = []
+        while self.i < self.n and self.t[self.i] != "{":
+            if self.t[self.i] == '"':
+                label_start = self.i
+                self.string()
+                labels.append(self.t[label_start + 1:self.i - 1])
+            else:
+                label = _IDENT.match(self.t, self.i)
+                if label is None:
+                    raise self.fail(f"expected a label or {{ after {kind}")
+                labels.append(label.group())
+                self.i = label.end()
+            self.skip_space(False)
+        if self.i >= self.n:
+            raise self.fail(f"expected {{ after {kind}", start)
+        self.i += 1
+        return labels
 
     def expression(self) -> None:
         """Skip an attribute's expression: to the end of its line outside brackets, or to an enclosing ``}``."""
@@ -340,10 +354,13 @@ def scan_text(text: str, name: str) -> list[Declared]:
         if spec is None or len(block.labels) != spec[2]:
             continue
         kind, prefix, _ = spec
+        address = prefix + ".".join(block.labels)
+        if not block.children:  # most items: no nested block, so no condition (a tuple's defaults)
+            found.append(Declared(kind, address, name, block.start, block.end, (), _withheld(block)))
+            continue
         conditions = _condition_blocks(block)
         found.append(Declared(
-            kind, prefix + ".".join(block.labels), name, block.start, block.end, _conditions(conditions),
-            _withheld(block), tuple(conditions),
+            kind, address, name, block.start, block.end, _conditions(conditions), _withheld(block), tuple(conditions),
         ))
     return found
 

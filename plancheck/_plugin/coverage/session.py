@@ -11,25 +11,32 @@ the reports (``--tf-cov-report``), the data file (``--tf-cov-data``) and the ver
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import weakref
 from collections.abc import Callable, Generator
+from itertools import product
 from operator import itemgetter
 from pathlib import Path
 from typing import Any, Final
 
 import pytest
 
+from ..._checking.fields import OutputFields, OutputMatcherFields, OutputPathFields, OutputPathMatcherFields
 from ..._documents.met import listen, watch
 from ..._documents.plan import Plan
+from ..._documents.select import Resources
 from ..._redact import SUBSTRING_WINDOW
-from .data import CoverageData, CoverageDataError, targets
+from .data import CoverageData, CoverageDataError
 from .report import ReportSpecError, fails_under, parse_report, write_data, write_reports
 
-__all__ = ["WORKER_KEY", "CoveragePlugin", "configure_coverage", "write_term"]
+__all__ = ["WORKER_KEY", "CoveragePlugin", "configure_coverage", "targets", "write_term"]
 
 #: The key of a worker's coverage data in its ``workeroutput``.
 WORKER_KEY: Final = "plancheck_tf_cov"
+_OUTPUT_FIELDS: Final = (OutputFields, OutputMatcherFields, OutputPathFields, OutputPathMatcherFields)
+#: The field names of each check class :func:`targets` was given (read once: every test runs checks of a few classes).
+_FIELD_NAMES: dict[type, frozenset[str]] = {}
 
 
 def configure_coverage(config: pytest.Config, scrub: Callable[[], Callable[[str], str] | None]) -> None:
@@ -218,3 +225,39 @@ def write_term(data: CoverageData) -> list[str]:
     lines: list[str] = []
     write_reports(data, [("term", None)], Path("."), lines.append)
     return lines
+
+
+def targets(check: object, document: object) -> list[tuple[str, str, str | None]]:
+    """What ``check`` addressed in ``document``: (``resource`` or ``output``, address or name, path text or None).
+
+    A check's ``address``, an output check's ``name`` and every resource its ``selector`` selects; each with
+    its ``path`` or ``paths``. A check without these (a whole-plan check, a user's own class) addresses nothing.
+
+    >>> from plancheck import ExpectKnownOutputValue, ExpectUnknownValue, knownvalue as kv
+    >>> from tfjsonpath import New
+    >>> targets(ExpectUnknownValue("t.a[0]", New("tags").AtMapKey("x")), None)
+    [('resource', 't.a[0]', 'tags["x"]')]
+    >>> targets(ExpectKnownOutputValue("o", kv.Null()), None)
+    [('output', 'o', None)]
+    """
+    if not dataclasses.is_dataclass(check):
+        return []
+    names = _FIELD_NAMES.get(type(check))
+    if names is None:
+        names = _FIELD_NAMES[type(check)] = frozenset(f.name for f in dataclasses.fields(check))
+    path = getattr(check, "path", None) if "path" in names else None
+    texts: list[str | None] = [path.to_text()] if path is not None and hasattr(path, "to_text") else []
+    if "paths" in names:
+        texts.extend(p.to_text() for p in getattr(check, "paths", ()) if hasattr(p, "to_text"))
+    texts = texts or [None]
+    found: list[tuple[str, str, str | None]] = []
+    if isinstance(check, _OUTPUT_FIELDS):
+        found.extend(("output", check.name, text) for text in texts)
+    elif "address" in names and isinstance(address := getattr(check, "address", None), str):
+        found.extend(("resource", address, text) for text in texts)
+    selector = getattr(check, "selector", None) if "selector" in names else None
+    if isinstance(selector, Resources) and isinstance(document, Plan):
+        # A selection is most of a session's targets (every resource it selects, in every plan): each made once, by
+        # product (each address with each text, in the selection's order).
+        found.extend(product(("resource",), [change.address for change in selector.select(document)], texts))
+    return found
