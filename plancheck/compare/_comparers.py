@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from typing import Any, final
 
 from tfjsonpath import Path
+from tfjsonpath._jsontypes import ContainsItself, json_nodes
 
 from .._checking.equality import first_difference, render_compared, require_json
 from .._errors import ValueMismatchError
@@ -73,6 +74,12 @@ class ValueComparer(FrozenValue):
                     f"CompareValues: sensitive has {len(sensitive)} marks trees for {len(values)} values"
                 )
             marks = sensitive
+            for i, tree in enumerate(marks):
+                try:  # a marks tree that holds itself would send every walk of the marks round for ever
+                    json_nodes(tree)
+                except ContainsItself:
+                    # Its keys are the value's (a map key may be a secret): where the cycle is goes untold.
+                    raise TypeError(f"CompareValues: sensitive[{i}] is not a marks tree: it contains itself (a cycle)") from None
         else:
             raise TypeError(
                 f"CompareValues: sensitive must be a list of marks trees, got {type(sensitive).__name__}"

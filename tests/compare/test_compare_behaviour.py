@@ -189,6 +189,15 @@ def test_reveal_mode_shows_values() -> None:
     assert got == 'expected values to differ, but they are the same: "pw" == "pw"'
 
 
+def _looped(tree: Any) -> Any:
+    """``tree`` with a member that is ``tree`` itself: a marks tree no walk ends in."""
+    if isinstance(tree, dict):
+        tree["self"] = tree
+    else:
+        tree.append(tree)
+    return tree
+
+
 BAD_INPUT: dict[str, tuple[Any, dict[str, Any], type[Exception], str]] = {
     "values-str": ("ab", {}, TypeError, "CompareValues expects a list of values, got str"),
     "values-set": ({1, 2}, {}, TypeError, "CompareValues expects a list of values, got set"),
@@ -221,6 +230,18 @@ BAD_INPUT: dict[str, tuple[Any, dict[str, Any], type[Exception], str]] = {
         {"sensitive": True},
         TypeError,
         "CompareValues: sensitive must be a list of marks trees, got bool",
+    ),
+    "marks-cycle-object": (
+        [{"hunter2-key": 1}],
+        {"sensitive": [_looped({"hunter2-key": False})]},
+        TypeError,
+        "CompareValues: sensitive[0] is not a marks tree: it contains itself (a cycle)",
+    ),
+    "marks-cycle-list": (
+        [1, [2]],
+        {"sensitive": [None, _looped([False])]},
+        TypeError,
+        "CompareValues: sensitive[1] is not a marks tree: it contains itself (a cycle)",
     ),
     "secrets-type": (
         [1],
