@@ -151,7 +151,7 @@ REFUSED_DEFAULTS = [
     pytest.param("d", [b"x"], f"{AT_D}[0]: {JSON_LIKE}a non-JSON value of type bytes", id="dynamic-bytes-inside"),
     pytest.param("d", _self_list(), f"{AT_D}[0]: expected a JSON-like value (which holds no cycle), found a reference back to {AT_D}",
                  id="dynamic-self-referencing-list"),
-    pytest.param("d", _deep_list(DEEP), f"{AT_D}" + "[0]" * 101 + ": nested more than 100 levels deep (or it contains itself)",
+    pytest.param("d", _deep_list(DEEP), f"{AT_D}" + "[0]" * 101 + ": nested more than 100 levels deep",
                  id="dynamic-5000-deep"),
     pytest.param("d", {"a": math.nan}, f'{AT_D}["a"]: {NAN}', id="dynamic-nan-inside"),
     pytest.param("d", {1: "x"}, f"{AT_D}: expected string keys, got a number as a key", id="dynamic-int-key"),

@@ -547,7 +547,7 @@ def _implied(value: Any, at: str, bad: Bad, hidden: bool, inside: dict[int, str]
     depth limit would stop it). ``hidden``: keys are shown as ``(sensitive)`` (see :func:`~.schema.at_key`).
     """
     if depth > _MAX_VALUE_DEPTH:
-        raise bad(at, "dynamic", f"nested more than {_MAX_VALUE_DEPTH} levels deep (or it contains itself)")
+        raise bad(at, "dynamic", f"nested more than {_MAX_VALUE_DEPTH} levels deep")
     if isinstance(value, (list, tuple, Mapping)):
         back = inside.get(id(value))
         if back is not None:
