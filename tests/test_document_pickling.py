@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import json
 import pickle
+import traceback
 from collections.abc import Callable
+from types import MappingProxyType
 from typing import Any
 
 import pytest
@@ -85,6 +87,48 @@ def test_a_plan_back_from_its_pickle_still_scrubs_its_secrets() -> None:
         plan.resource_change(f'null_resource.fe["{SECRET_VAR}x"]')
     assert not [name for name, secret in PLANTED.items() if secret in str(info.value)]
     assert "(sensitive)" in str(info.value)
+
+
+def _nested(depth: int) -> dict[str, Any]:
+    """A value ``depth`` objects deep, one inside the other, with a secret at the bottom."""
+    value: dict[str, Any] = {"k": SECRET_VAR}
+    for _ in range(depth):
+        value = {"k": value}
+    return value
+
+
+#: Deeper than the pickler's recursion goes (about 500 at Python's default limit), which a document may be.
+_DEEP = 100_000
+_UNPICKLABLE = "holds a value that does not pickle (a dict, list, str, number, bool or None does)"
+_TOO_DEEP = "is nested deeper than pickle goes"
+
+
+@pytest.mark.parametrize(
+    ("make", "what", "problem"),
+    [
+        pytest.param(lambda: Plan(MappingProxyType({"format_version": "1.2"})), "Plan", _UNPICKLABLE,
+                     id="plan-of-a-read-only-mapping"),
+        pytest.param(lambda: Plan({**plan_document(), "variables": {"v": {"value": MappingProxyType({SECRET_VAR: 1})}}}),
+                     "Plan", _UNPICKLABLE, id="read-only-mapping-inside-a-plan"),
+        pytest.param(lambda: Plan({**plan_document(), "variables": {"v": {"value": _nested(_DEEP)}}}), "Plan",
+                     _TOO_DEEP, id="plan-nested-deeper-than-pickle-goes"),
+        pytest.param(lambda: State(MappingProxyType({"format_version": "1.0"})), "State", _UNPICKLABLE,
+                     id="state-of-a-read-only-mapping"),
+        pytest.param(lambda: State({"format_version": "1.0", "values": {"outputs": {"o": {"value": _nested(_DEEP)}}}}),
+                     "State", _TOO_DEEP, id="state-nested-deeper-than-pickle-goes"),
+    ],
+)
+def test_a_document_that_does_not_pickle_is_refused_saying_why(
+    make: Callable[[], Plan | State], what: str, problem: str
+) -> None:
+    document = make()
+    for protocol in (0, pickle.HIGHEST_PROTOCOL):
+        with pytest.raises(NotPicklableError) as info:
+            pickle.dumps(document, protocol)
+        assert str(info.value) == f"a {what} does not pickle: its document {problem}"
+        assert (info.value.what, info.value.problem) == (what, problem)
+        assert info.value.__suppress_context__  # the pickler's own error, which may quote the value, is left behind
+        assert SECRET_VAR not in "".join(traceback.format_exception(info.value))
 
 
 _PLAN: Callable[[], Plan] = lambda: Plan.from_dict(plan_document())  # noqa: E731

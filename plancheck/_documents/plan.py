@@ -44,10 +44,12 @@ __all__ = [
     "address_parses",
     "invocation_entries",
     "load_plan",
+    "pickled_document",
     "replace_step",
     "require_name",
     "secrets_of",
     "shown_address",
+    "unpickled_document",
 ]
 
 _EMPTY: Mapping[str, Any] = {}
@@ -72,22 +74,55 @@ def replace_step(raw: Any) -> Step | None:
 
 @public("plancheck")
 class NotPicklableError(TfCheckError, TypeError):
-    """A view of part of a document (a resource change, a state resource, ...) was pickled: a view does not pickle.
+    """A view of part of a document (a resource change, a state resource, ...) was pickled: a view does not pickle;
+    or a Plan or State was, whose document does not (``problem`` says why, else None).
 
     A view reads its document (and the document's secrets) in place; its document pickles. ``what`` names the
-    view's class.
+    view's class, or Plan or State.
 
     >>> import pickle
     >>> pickle.dumps(Change({"actions": ["create"]}))
     Traceback (most recent call last):
     ...
     plancheck.NotPicklableError: a Change does not pickle: it is a view of part of a plan or state, read in place; pickle the Plan or State itself (it pickles as its document) and take the Change from it again
+    >>> pickle.dumps(Plan(MappingProxyType({"format_version": "1.2"})))
+    Traceback (most recent call last):
+    ...
+    plancheck.NotPicklableError: a Plan does not pickle: its document holds a value that does not pickle (a dict, list, str, number, bool or None does)
     """
 
-    def __init__(self, what: str) -> None:
+    def __init__(self, what: str, problem: str | None = None) -> None:
         self.what = what
+        self.problem = problem
+        if problem is not None:
+            super().__init__(f"a {what} does not pickle: its document {problem}")
+            return
         super().__init__(f"a {what} does not pickle: it is a view of part of a plan or state, read in place; "
                          f"pickle the Plan or State itself (it pickles as its document) and take the {what} from it again")
+
+
+def pickled_document(raw: Mapping[str, Any], what: str) -> bytes:
+    """``raw``, the document of a Plan or State (``what``), pickled apart for the document's own pickle, so that one
+    pickle cannot write (a read-only mapping, nesting deeper than the pickler's recursion goes) is a
+    :class:`NotPicklableError` saying so, not the pickler's own error from somewhere in the document."""
+    import pickle  # here: no import pays for it (a plain session pickles nothing)
+
+    try:
+        return pickle.dumps(raw, pickle.HIGHEST_PROTOCOL)
+    except RecursionError:
+        raise NotPicklableError(what, "is nested deeper than pickle goes") from None
+    except (TypeError, AttributeError, pickle.PicklingError):
+        # from None: the pickler's error may quote a value of the document (an object's own __reduce__ raising).
+        raise NotPicklableError(
+            what, "holds a value that does not pickle (a dict, list, str, number, bool or None does)"
+        ) from None
+
+
+def unpickled_document(data: bytes) -> Any:
+    """The document :func:`pickled_document` wrote."""
+    import pickle
+
+    return pickle.loads(data)
 
 
 class DocumentView(ReadOnly):
@@ -1069,12 +1104,12 @@ class Plan(ReadOnly):
     def __reduce__(self) -> tuple[Any, ...]:
         # The default pickle would carry the indexes (a read-only mapping does not pickle) and fill the slots by
         # setattr, which a read-only plan refuses: the document is all a plan is made from.
-        return (_reloaded_plan, (type(self), self.raw, self.source, self.partial))
+        return (_reloaded_plan, (type(self), pickled_document(self.raw, "Plan"), self.source, self.partial))
 
 
-def _reloaded_plan(cls: type[Plan], raw: Mapping[str, Any], source: str | None, partial: bool) -> Plan:
+def _reloaded_plan(cls: type[Plan], document: bytes, source: str | None, partial: bool) -> Plan:
     """A pickled plan back: its document, loaded the way the constructor loads one."""
-    return cls(raw, source=source, allow_errored=partial)
+    return cls(unpickled_document(document), source=source, allow_errored=partial)
 
 
 @public("plancheck")

@@ -27,8 +27,10 @@ from .plan import (
     DocumentView,
     HasSecrets,
     ResourceNotFoundError,
+    pickled_document,
     require_name,
     shown_address,
+    unpickled_document,
 )
 from .sensitive import collect_state_secrets, marked_strings
 
@@ -371,12 +373,12 @@ class State:
     def __reduce__(self) -> tuple[Any, ...]:
         # The default pickle would carry the index, whose read-only mapping does not pickle: the document is all
         # a state is made from.
-        return (_reloaded_state, (type(self), self.raw, self.source))
+        return (_reloaded_state, (type(self), pickled_document(self.raw, "State"), self.source))
 
 
-def _reloaded_state(cls: type[State], raw: Mapping[str, Any], source: str | None) -> State:
+def _reloaded_state(cls: type[State], document: bytes, source: str | None) -> State:
     """A pickled state back: its document, loaded the way the constructor loads one."""
-    return cls(raw, source=source)
+    return cls(unpickled_document(document), source=source)
 
 
 @public("plancheck")
