@@ -95,6 +95,19 @@ CASES = [
     pytest.param(lambda: TestStep(config={"locals": _looped()}), TestDefinitionError,
                  'TestStep.config["locals"]["self"]: expected a JSON value, got a value that contains itself (a cycle)',
                  id="test-step-config-dict"),
+    # A key below a block's type and two labels may be a secret's: keyed by the secret here, none is named.
+    pytest.param(lambda: TestStep(config={"variable": {"pw": {"sensitive": True, "default": {SECRET: _looped()}}}}),
+                 TestDefinitionError,
+                 'TestStep.config["variable"]["pw"]["default"]["(sensitive)"]["(sensitive)"]: expected a JSON value, '
+                 "got a value that contains itself (a cycle)", id="test-step-config-sensitive-variable-default"),
+    pytest.param(lambda: TestStep(config={"output": {"o": {"sensitive": True, "value": {SECRET: _looped()}}}}),
+                 TestDefinitionError,
+                 'TestStep.config["output"]["o"]["value"]["(sensitive)"]["(sensitive)"]: expected a JSON value, '
+                 "got a value that contains itself (a cycle)", id="test-step-config-sensitive-output"),
+    pytest.param(lambda: TestStep(config={"module": [{"child": {"source": "./c", "token": {SECRET: _looped()}}}]}),
+                 TestDefinitionError,
+                 'TestStep.config["module"][0]["child"]["token"]["(sensitive)"]["(sensitive)"]: expected a JSON '
+                 "value, got a value that contains itself (a cycle)", id="test-step-config-child-sensitive-input"),
     pytest.param(lambda: mock_plan(".", mocks=[], variables={"v": Sensitive(_looped_list())}), MockPlanArgumentError,
                  'variables["v"][1]: expected a JSON value, got a value that contains itself (a cycle)',
                  id="mock-plan-variables"),

@@ -602,7 +602,10 @@ class TestStep(FrozenValue):
         if isinstance(self.config, str):
             require_utf8(self.config, "TestStep.config")
         elif isinstance(self.config, Mapping):
-            refuse_cycle(self.config, "TestStep.config", lambda v: v)  # copied whole, it would go round every walk
+            # Copied whole, it would go round every walk. A location names a block's type and up to two labels (or
+            # one label and an argument): a key deeper down may be one of a sensitive variable's default, a sensitive
+            # output's value or a literal given to a child's sensitive variable.
+            refuse_cycle(self.config, "TestStep.config", lambda v: v, shown_keys=3)
             object.__setattr__(self, "config", MappingProxyType(_copy_json_like(dict(self.config), "TestStep.config")))
         elif self.config is not None and not isinstance(self.config, str) and not callable(self.config):
             raise TestDefinitionError(

@@ -199,12 +199,13 @@ def quote_key(key: str) -> str:
 _Inside = tuple["_Inside", Any] | None
 
 
-def refuse_cycle(value: Any, where: str, unwrap: Callable[[Any], Any]) -> None:
+def refuse_cycle(value: Any, where: str, unwrap: Callable[[Any], Any], shown_keys: int | None = None) -> None:
     """Raise :class:`TestDefinitionError` at the place where ``value`` holds a dict, list or tuple inside itself.
 
     ``unwrap`` opens a wrapper (a :class:`~plancheck.acceptance.Sensitive`: itself for anything else); the keys
-    inside one are secret and named ``"(sensitive)"``. A value met twice elsewhere (shared) is no cycle. Every walk
-    of a value (copying it, collecting its secrets) would go round one for ever.
+    inside one are secret and named ``"(sensitive)"``. So is every map key on the way below the first ``shown_keys``
+    (None: all are shown). A value met twice elsewhere (shared) is no cycle. Every walk of a value (copying it,
+    collecting its secrets) would go round one for ever.
 
     >>> looped = {"k": []}
     >>> looped["k"].append(looped)
@@ -212,17 +213,24 @@ def refuse_cycle(value: Any, where: str, unwrap: Callable[[Any], Any]) -> None:
     Traceback (most recent call last):
     ...
     plancheck.acceptance.TestDefinitionError: variables["a"]["k"][0]: expected a JSON value, got a value that contains itself (a cycle)
+    >>> refuse_cycle({"a": looped}, "variables", lambda v: v, shown_keys=1)
+    Traceback (most recent call last):
+    ...
+    plancheck.acceptance.TestDefinitionError: variables["a"]["(sensitive)"][0]: expected a JSON value, got a value that contains itself (a cycle)
     """
     opened: set[int] = set()  # a container met again is shared, or, when it is inside itself, a cycle
-    stack: list[tuple[Any, str, bool, _Inside]] = [(value, where, False, None)]
+    # (the value, where it is, whether its keys are hidden, the map keys on the way to it, the containers it is in)
+    stack: list[tuple[Any, str, bool, int, _Inside]] = [(value, where, False, 0, None)]
     while stack:
-        current, at, hidden, inside = stack.pop()
+        current, at, hidden, keys, inside = stack.pop()
         while (inner := unwrap(current)) is not current:
             current, hidden = inner, True
         if isinstance(current, Mapping):
-            members = [(f'{at}["(sensitive)"]' if hidden else f"{at}[{quote_key(str(k))}]", v) for k, v in current.items()]
+            secret = hidden or (shown_keys is not None and keys >= shown_keys)
+            members = [(f'{at}["(sensitive)"]' if secret else f"{at}[{quote_key(str(k))}]", v, keys + 1)
+                       for k, v in current.items()]
         elif isinstance(current, (list, tuple)):
-            members = [(f"{at}[{i}]", v) for i, v in enumerate(current)]
+            members = [(f"{at}[{i}]", v, keys) for i, v in enumerate(current)]
         else:
             continue
         if id(current) in opened:
@@ -232,7 +240,7 @@ def refuse_cycle(value: Any, where: str, unwrap: Callable[[Any], Any]) -> None:
                 if container is current:
                     raise TestDefinitionError(at, "expected a JSON value, got a value that contains itself (a cycle)")
         opened.add(id(current))
-        stack.extend((member, place, hidden, (inside, current)) for place, member in reversed(members))
+        stack.extend((member, place, hidden, depth, (inside, current)) for place, member, depth in reversed(members))
 
 
 #: Characters of each output stream kept in an error (the end, where Terraform puts its errors).
