@@ -114,10 +114,16 @@ def test_a_failed_load_shows_no_frame_data(pytester: pytest.Pytester, args: tupl
     pytest.param(_TESTS["Traverse"], id="tfjsonpath.Traverse"),
 ])  # fmt: skip
 def test_a_failure_in_plancheck_shows_no_frame_data(pytester: pytest.Pytester, test: str) -> None:
+    _assert_frames_withheld(pytester, test, ("--fulltrace", "-l"), failed=1)  # hidden frames (assert_plan's) too
+
+
+def _assert_frames_withheld(pytester: pytest.Pytester, test: str, args: tuple[str, ...], **outcomes: int) -> None:
+    """Run ``test`` with ``args``: it ends with ``outcomes``, no output holds the secret, and a frame's data is withheld."""
+    __tracebackhide__ = True
     _write(pytester, test)
     junit = pytester.path / "junit.xml"
-    result = run(pytester, f"--junitxml={junit}", "--fulltrace", "-l")  # hidden frames (assert_plan's) too
-    result.assert_outcomes(failed=1)
+    result = run(pytester, f"--junitxml={junit}", *args)
+    result.assert_outcomes(**outcomes)
     text = _everything(result, junit)
     assert SECRET not in text
     assert f" = {FRAME_WITHHELD}" in text
@@ -151,13 +157,7 @@ def test_xdist_workers_send_no_frame_data(pytester: pytest.Pytester) -> None:
                  ("--fulltrace", "-l"), id="module-level-text-fulltrace"),
 ])  # fmt: skip
 def test_a_failed_collection_shows_no_frame_data(pytester: pytest.Pytester, test: str, args: tuple[str, ...]) -> None:
-    _write(pytester, textwrap.dedent(test))
-    junit = pytester.path / "junit.xml"
-    result = run(pytester, f"--junitxml={junit}", *args)
-    result.assert_outcomes(errors=1)
-    text = _everything(result, junit)
-    assert SECRET not in text
-    assert f" = {FRAME_WITHHELD}" in text
+    _assert_frames_withheld(pytester, textwrap.dedent(test), args, errors=1)
 
 
 def test_tf_show_sensitive_shows_the_frames(pytester: pytest.Pytester) -> None:
