@@ -472,6 +472,18 @@ class _Scanner:
 _NO_SCANNER: Final = _Scanner(())
 
 
+def _each_str(texts: Iterable[object], what: str) -> tuple[str, ...]:
+    """``texts``, each a str: an item that is none (bytes, a number) was left out as silently as a secret given so,
+    and what it was meant to trust was scrubbed. Refused naming ``what`` and where it stands, never what it is (a
+    trusted text may have been computed from a secret)."""
+    strings: list[str] = []
+    for index, text in enumerate(texts):
+        if not isinstance(text, str):
+            raise TypeError(f"{what}[{index}] must be a str, got {type(text).__name__}")
+        strings.append(text)
+    return tuple(strings)
+
+
 def _trusted_texts(given: Iterable[str] | Callable[[], Iterable[str]]) -> frozenset[str]:
     # Texts given were checked when given. A function is asked only now, a scrub having found a secret: its error
     # or what it returns (a str trusted its characters) would be a bare TypeError, in the middle of that scrub. Its
@@ -484,12 +496,10 @@ def _trusted_texts(given: Iterable[str] | Callable[[], Iterable[str]]) -> frozen
                             "asked with no argument, the function raised TypeError") from exc
         if isinstance(texts, (str, bytes, Mapping)) or not isinstance(texts, Iterable):
             raise TypeError(f"Secrets trusted function must return an iterable of str, got {type(texts).__name__}")
-        given = texts
+        given = _each_str(texts, "Secrets trusted function's result")
     # A trusted text no longer than the shortest secret has no proper part to keep. It is trusted however a
     # writer spells it (a path's quotes are escaped in the CLI's JSON, which its stream scrubs again).
-    return frozenset(
-        form for t in given if isinstance(t, str) and len(t) > MIN_SECRET_LENGTH for form in spellings(t)
-    )
+    return frozenset(form for t in given if len(t) > MIN_SECRET_LENGTH for form in spellings(t))
 
 
 @public("plancheck")
@@ -528,8 +538,9 @@ class Secrets(ReadOnly):
 
     ``values`` is an iterable of str, each item a str: a secret given as bytes or a number is refused, naming
     where it stands (never what it is), as it was left out and shown in clear; so is a ``trusted`` that is no
-    iterable of str or function (refused when given), or a function that cannot be asked with no argument or
-    returns no iterable of str (refused when first asked, as a scrub finds a secret: a str trusted its characters).
+    iterable of str or function, or an item of it that is no str (refused when given: it was left out, and what it
+    was meant to trust scrubbed), or a function that cannot be asked with no argument or returns no iterable of str
+    (refused when first asked, as a scrub finds a secret: a str trusted its characters).
 
     >>> Secrets(["hunter2", b"hunter2"])
     Traceback (most recent call last):
@@ -539,6 +550,10 @@ class Secrets(ReadOnly):
     Traceback (most recent call last):
     ...
     TypeError: Secrets trusted must be an iterable of str (one: trusted=['...']), got int
+    >>> Secrets(["hunter2"], trusted=["output.password", 1])
+    Traceback (most recent call last):
+    ...
+    TypeError: Secrets trusted[1] must be a str, got int
 
     A pickle of Secrets holds the secret strings themselves, in clear, as a plan's pickle holds its document: keep
     it where the plan would be kept. It comes back equal, trusting the same texts (a function of them asked
@@ -581,7 +596,7 @@ class Secrets(ReadOnly):
             names = trusted
             self._set(_values=kept, _scanner=scanner, _trusted=lambda: _trusted_texts(names))
         else:
-            self._set(_values=kept, _scanner=scanner, _trusted=_trusted_texts(trusted))
+            self._set(_values=kept, _scanner=scanner, _trusted=_trusted_texts(_each_str(trusted, "Secrets trusted")))
 
     def trusting(self, texts: Iterable[str] | Callable[[], Iterable[str]]) -> Secrets:
         """These secrets, with ``texts`` trusted: a secret standing inside an occurrence of one is kept.
@@ -604,7 +619,8 @@ class Secrets(ReadOnly):
         if isinstance(texts, (str, bytes, Mapping)) or not (callable(texts) or isinstance(texts, Iterable)):
             raise TypeError(f"Secrets.trusting texts must be an iterable of str (one: trusting(['...'])), got "
                             f"{type(texts).__name__}")
-        given = texts if callable(texts) else tuple(texts)  # a callable (a failure's trust): asked when needed
+        # A callable (a failure's trust) is asked when needed.
+        given = texts if callable(texts) else _each_str(texts, "Secrets.trusting texts")
         base = self._trusted
         made = Secrets.__new__(Secrets)  # the values are already filtered: not again, as __init__ would
         if isinstance(base, frozenset) and isinstance(given, tuple):

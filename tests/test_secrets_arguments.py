@@ -3,7 +3,9 @@ to scrub, so Secrets("hunter2") scrubbed nothing and the secret it was made for 
 
 So is an item that is no str (a secret read as bytes, a number): it was left out as silently, and shown. The error
 names where it stands, never what it is. ``trusted`` is held to the same rule (a bare "'int' object is not
-iterable" said nothing of which argument; a str trusted its characters, none of them long enough to count)."""
+iterable" said nothing of which argument; a str trusted its characters, none of them long enough to count), and
+so is each of its items, given to Secrets or trusting() or returned by a trusted function: one that is no str was
+dropped, and what it was meant to trust scrubbed."""
 
 from __future__ import annotations
 
@@ -35,6 +37,13 @@ from plancheck._redact import render_value
                  "trusted=['...']), got int", id="trusted-int"),
     pytest.param(lambda: Secrets(["hunter2-zz"], "output.password"), "Secrets trusted must be an iterable of str "
                  "(one: trusted=['...']), got str", id="trusted-str"),
+    # An item of trusted that is no str was left out as silently as a secret's: what it was to trust was scrubbed.
+    pytest.param(lambda: Secrets(["hunter2-zz"], trusted=[1]), "Secrets trusted[0] must be a str, got int",
+                 id="trusted-item-int"),
+    pytest.param(lambda: Secrets(["hunter2-zz"], trusted=iter(["output.password", b"hunter2-zz"])),
+                 "Secrets trusted[1] must be a str, got bytes", id="trusted-item-bytes-of-an-iterator"),
+    pytest.param(lambda: Secrets(["hunter2-zz"], trusted=("output.password", None)),
+                 "Secrets trusted[1] must be a str, got NoneType", id="trusted-item-none"),
 ])
 def test_a_value_that_is_no_iterable_of_str_is_a_type_error(make: Callable[[], Any], message: str) -> None:
     with pytest.raises(TypeError) as caught:
@@ -92,6 +101,11 @@ def _asked(trusted: Any) -> Any:
                  "trusting(['...'])), got dict", id="trusting-mapping"),
     pytest.param(_trusting(5), "Secrets.trusting texts must be an iterable of str (one: trusting(['...'])), got int",
                  id="trusting-int"),
+    pytest.param(_trusting(["output.password", 1]), "Secrets.trusting texts[1] must be a str, got int",
+                 id="trusting-item-int"),
+    # Refused when given, also where the texts it adds to are a function's, asked only when trust matters.
+    pytest.param(lambda: Secrets(["hunter2-zz"], lambda: ["output.password"]).trusting([b"hunter2-zz"]),
+                 "Secrets.trusting texts[0] must be a str, got bytes", id="trusting-item-bytes-after-a-function"),
     # A function that cannot be asked was refused by a bare TypeError of its own, in the middle of a scrub.
     pytest.param(_asked(lambda name: [name]), "Secrets trusted must be an iterable of str or a function of no "
                  "argument returning one: asked with no argument, the function raised TypeError",
@@ -106,6 +120,11 @@ def _asked(trusted: Any) -> Any:
     pytest.param(lambda: Secrets(["tags"]).trusting(lambda: b"terraform_data.tags").scrub("terraform_data.tags: tags"),
                  "Secrets trusted function must return an iterable of str, got bytes",
                  id="trusting-function-returning-bytes"),
+    pytest.param(_asked(lambda: ["terraform_data.tags", 7]), "Secrets trusted function's result[1] must be a str, "
+                 "got int", id="trusted-function-returning-an-int-item"),
+    pytest.param(lambda: Secrets(["tags"]).trusting(lambda: [b"terraform_data.tags"]).scrub("terraform_data.tags: tags"),
+                 "Secrets trusted function's result[0] must be a str, got bytes",
+                 id="trusting-function-returning-a-bytes-item"),
 ])
 def test_trusted_texts_that_are_no_iterable_of_str_are_a_type_error(make: Callable[[], Any], message: str) -> None:
     with pytest.raises(TypeError) as caught:
