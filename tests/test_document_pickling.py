@@ -14,6 +14,7 @@ import json
 import pickle
 import traceback
 from collections.abc import Callable
+from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
@@ -31,6 +32,7 @@ from plancheck import (
     load_plan,
     load_state,
 )
+from plancheck._documents.met import directory_of, planned_in, watch
 from plancheck._loading import load as load_module
 from plancheck._loading import split as split_module
 from plancheck._loading import split_state as split_state_module
@@ -87,6 +89,26 @@ def test_a_plan_back_from_its_pickle_still_scrubs_its_secrets() -> None:
         plan.resource_change(f'null_resource.fe["{SECRET_VAR}x"]')
     assert not [name for name, secret in PLANTED.items() if secret in str(info.value)]
     assert "(sensitive)" in str(info.value)
+
+
+@pytest.mark.parametrize(("directory", "heard"), [
+    # Planned where nobody watched (another process, before --tf-cov listened): the pickle carries the directory, and
+    # the watchers where it is loaded hear the plan was planned there, as they hear of the plan planned.
+    pytest.param(Path("/modules/net"), [("planned", Path("/modules/net"))], id="planned-in-a-directory"),
+    pytest.param(None, [], id="planned-nowhere-known"),
+])
+def test_a_plan_back_from_its_pickle_is_planned_where_it_was(directory: Path | None, heard: list[Any]) -> None:
+    plan = Plan.from_dict(plan_document())
+    planned_in(plan, directory)
+    data = pickle.dumps(plan)
+    seen: list[Any] = []
+    stop = watch(lambda event, document, detail: seen.append((event, document, detail)))
+    try:
+        again = pickle.loads(data)
+    finally:
+        stop()
+    assert [(event, detail) for event, document, detail in seen if document is again] == heard
+    assert directory_of(again) == directory
 
 
 def _nested(depth: int) -> dict[str, Any]:

@@ -13,16 +13,31 @@ Test coverage (``pytest --tf-cov``) needs three more events, which only its watc
 made from a configuration directory (:func:`planned_in`, said by whoever knows the directory: the
 acceptance runner), a check run on a document (:func:`checked`, said by the one check runner) and
 the conditions an expected diagnostic located (:func:`failed_in`, said by the acceptance runner).
-With no watcher each costs one look-up.
+With no watcher each costs one look-up. The directory a plan was planned in is also kept while the plan
+lives (:func:`directory_of`), watched or not: a plan's pickle carries it, so that a plan loaded again, in
+this process or another, is still its module's.
 """
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-__all__ = ["LISTENERS", "WATCHERS", "checked", "failed_in", "heard_only_by", "listen", "listening", "met", "planned_in", "watch"]
+__all__ = [
+    "LISTENERS",
+    "WATCHERS",
+    "checked",
+    "directory_of",
+    "failed_in",
+    "heard_only_by",
+    "listen",
+    "listening",
+    "met",
+    "planned_in",
+    "watch",
+]
 
 #: The listeners, in the order they began to listen. Read by a document's constructor before it calls
 #: :func:`met`: without a listener, making a document passes through nothing of this.
@@ -31,6 +46,8 @@ LISTENERS: list[Callable[[Any], None]] = []
 #: located conditions). Read by the check
 #: runner before it calls :func:`checked`: without a watcher, a check's route passes through nothing of this.
 WATCHERS: list[Callable[[str, Any, Any], None]] = []
+#: The directory each plan still alive was planned in (:func:`planned_in`), kept without keeping the plan alive.
+_PLANNED_IN: weakref.WeakKeyDictionary[Any, Any] = weakref.WeakKeyDictionary()
 
 
 def met(found: Any) -> None:
@@ -97,11 +114,12 @@ def listen(listener: Callable[[Any], None]) -> Callable[[], None]:
 def watch(watcher: Callable[[str, Any, Any], None]) -> Callable[[], None]:
     """Start ``watcher`` watching plans made in a directory and checks run, until the function returned is called.
 
-    >>> seen = []
-    >>> stop = watch(lambda event, document, detail: seen.append((event, document, detail)))
-    >>> planned_in("a plan", "/modules/net"); checked("a plan", "a check"); stop()
-    >>> checked("a plan", "unseen"); seen
-    [('planned', 'a plan', '/modules/net'), ('checked', 'a plan', 'a check')]
+    >>> from plancheck import Plan
+    >>> seen, plan = [], Plan({"format_version": "1.2"})
+    >>> stop = watch(lambda event, document, detail: seen.append((event, document is plan, detail)))
+    >>> planned_in(plan, "/modules/net"); checked(plan, "a check"); stop()
+    >>> checked(plan, "unseen"); seen
+    [('planned', True, '/modules/net'), ('checked', True, 'a check')]
     """
     return _joined(WATCHERS, watcher)
 
@@ -118,14 +136,28 @@ def _joined(audience: list[Any], member: Any) -> Callable[[], None]:
 
 
 def planned_in(plan: Any, directory: Any) -> None:
-    """Tell every watcher that ``plan`` was made from the configuration in ``directory`` (a path; None: not known).
+    """Tell every watcher that ``plan`` was made from the configuration in ``directory`` (a path; None: not known),
+    and keep the directory for as long as the plan lives (:func:`directory_of`).
 
-    >>> planned_in("nobody watches", "/tmp")
+    >>> from plancheck import Plan
+    >>> planned_in(Plan({"format_version": "1.2"}), "/tmp")
     """
     if directory is None:
         return
+    _PLANNED_IN[plan] = directory  # kept unwatched too: a plan made where nobody watches may be pickled to a watcher
     for watcher in tuple(WATCHERS):
         watcher("planned", plan, directory)
+
+
+def directory_of(plan: Any) -> Any:
+    """The directory ``plan`` was planned in (:func:`planned_in`), None when not known: what its pickle carries.
+
+    >>> from plancheck import Plan
+    >>> plan = Plan({"format_version": "1.2"}); planned_in(plan, "/modules/net")
+    >>> directory_of(plan), directory_of(Plan({"format_version": "1.2"}))
+    ('/modules/net', None)
+    """
+    return _PLANNED_IN.get(plan)
 
 
 def checked(document: Any, check: Any) -> None:

@@ -795,8 +795,9 @@ class Plan(ReadOnly):
     >>> plan.terraform_version, plan.complete, plan.errored, plan.applyable, plan.partial, plan.partial_note
     (None, None, None, None, False, None)
 
-    A plan pickles as its document (read whole if it was parsed lazily), its source and whether it is partial,
-    and comes back as the constructor builds it from them. The pickle holds the document's secrets as the plan
+    A plan pickles as its document (read whole if it was parsed lazily), its source, whether it is partial and the
+    directory it was planned in (when an acceptance test planned it), and comes back as the constructor builds it
+    from them, planned in that directory. The pickle holds the document's secrets as the plan
     does: it is the plan's to keep, not a message's. Its views (a resource change, ...) do not pickle
     (:class:`NotPicklableError`): take them from the plan again.
 
@@ -1103,13 +1104,20 @@ class Plan(ReadOnly):
 
     def __reduce__(self) -> tuple[Any, ...]:
         # The default pickle would carry the indexes (a read-only mapping does not pickle) and fill the slots by
-        # setattr, which a read-only plan refuses: the document is all a plan is made from.
-        return (_reloaded_plan, (type(self), pickled_document(self.raw, "Plan"), self.source, self.partial))
+        # setattr, which a read-only plan refuses: the document is all a plan is made from. And the directory it
+        # was planned in, if known: test coverage (--tf-cov) files a plan loaded again under its module, not under
+        # "(unknown directory)".
+        document = pickled_document(self.raw, "Plan")
+        return (_reloaded_plan, (type(self), document, self.source, self.partial, met_module.directory_of(self)))
 
 
-def _reloaded_plan(cls: type[Plan], document: bytes, source: str | None, partial: bool) -> Plan:
-    """A pickled plan back: its document, loaded the way the constructor loads one."""
-    return cls(unpickled_document(document), source=source, allow_errored=partial)
+def _reloaded_plan(cls: type[Plan], document: bytes, source: str | None, partial: bool, directory: Any = None) -> Plan:
+    """A pickled plan back: its document, loaded the way the constructor loads one, planned where it was.
+
+    ``directory`` defaults to None: a pickle written before it was carried loads as it did."""
+    plan = cls(unpickled_document(document), source=source, allow_errored=partial)
+    met_module.planned_in(plan, directory)
+    return plan
 
 
 @public("plancheck")

@@ -348,3 +348,34 @@ def test_a_plan_checked_in_several_tests_stays_its_modules(pytester: pytest.Pyte
     assert [m["module"] for m in report["modules"]] == ["tree", "tree/modules/net"]
     tree = {i["address"]: i["asserted"] for i in report["modules"][0]["items"]}
     assert (tree["terraform_data.app"], tree["output.app_id"]) == (True, True)
+
+
+PICKLED_TESTS = """
+import pickle
+
+from plancheck import ExpectResourceAction, ExpectUnknownOutputValue, ResourceAction
+
+
+def test_pickled(plan_of, assert_plan):  # as a cache or another process would hand the plan back
+    plan = pickle.loads(pickle.dumps(plan_of()))
+    assert_plan(plan, ExpectResourceAction("terraform_data.app", ResourceAction.Create),
+                ExpectUnknownOutputValue("app_id"))
+"""
+
+
+@pytest.mark.parametrize("options", [pytest.param((), id="in-process"), pytest.param(("-n", "2"), id="xdist")])
+def test_a_plan_back_from_its_pickle_stays_its_modules(pytester: pytest.Pytester, options: tuple[str, ...]) -> None:
+    """A plan loaded from its pickle was filed under "(unknown directory)": the directory was known of the plan
+    pickled only. Its asserts count for the tree, in a worker of xdist as in the session's own process."""
+    if options:
+        pytest.importorskip("xdist")
+    shutil.copytree(TREE, pytester.path / "tree")
+    pytester.makeconftest(CONFTEST)
+    pytester.makepyfile(test_pickled=PICKLED_TESTS)
+    run = pytester.runpytest_subprocess if options else pytester.runpytest
+    result = run(*options, "--tf-cov", "--tf-cov-report=json:tf.json", "-p", "no:cacheprovider")
+    result.assert_outcomes(passed=1)
+    report = _report(pytester.path / "tf.json")
+    assert [m["module"] for m in report["modules"]] == ["tree", "tree/modules/net"]
+    tree = {i["address"]: i["asserted"] for i in report["modules"][0]["items"]}
+    assert (tree["terraform_data.app"], tree["output.app_id"]) == (True, True)

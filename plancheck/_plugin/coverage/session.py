@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import dataclasses
 import os
-import weakref
 from collections.abc import Callable, Generator
 from itertools import product
 from operator import itemgetter
@@ -23,7 +22,7 @@ from typing import Any, Final
 import pytest
 
 from ..._checking.fields import OutputFields, OutputMatcherFields, OutputPathFields, OutputPathMatcherFields
-from ..._documents.met import listen, watch
+from ..._documents.met import directory_of, listen, watch
 from ..._documents.plan import Plan
 from ..._documents.select import Resources
 from ..._redact import SUBSTRING_WINDOW
@@ -93,9 +92,6 @@ class CoveragePlugin:
         self.pending: dict[int, list[Any]] = {}
         #: (directory, located conditions) an expected diagnostic said failed; read after the test's plans.
         self.failures: list[tuple[Any, tuple[tuple[str, str, int], ...]]] = []
-        #: The directory each plan still alive was made from: a plan checked again in a later test (a fixture's)
-        #: is still that module's.
-        self.directories: weakref.WeakKeyDictionary[Plan, Any] = weakref.WeakKeyDictionary()
         self._stops: list[Callable[[], None]] = [listen(self._met), watch(self._watched)]
 
     def stop(self) -> None:
@@ -109,7 +105,9 @@ class CoveragePlugin:
     def _entry(self, plan: Plan) -> list[Any]:
         entry = self.pending.get(id(plan))
         if entry is None or entry[0] is not plan:
-            entry = self.pending[id(plan)] = [plan, self.directories.get(plan), []]
+            # The directory a plan still alive was planned in, kept with the documents (a pickle carries it): a plan
+            # checked again in a later test (a fixture's) is still that module's.
+            entry = self.pending[id(plan)] = [plan, directory_of(plan), []]
         return entry
 
     def _met(self, found: object) -> None:
@@ -124,7 +122,7 @@ class CoveragePlugin:
             return
         try:
             if event == "planned":
-                self._entry(document)[1] = self.directories[document] = detail
+                self._entry(document)[1] = detail
             elif event == "checked":
                 self._entry(document)[2].extend(targets(detail, document))
         except Exception as exc:  # a check's own run must never fail because of coverage
