@@ -6,7 +6,8 @@ validation, building checks, writing JSON, comparing) would go round it for ever
 ``Plan(raw).secrets``, ``State(raw).secrets``, ``knownvalue.exact``, ``TestStep(variables=...)``,
 ``mock_plan(variables=...)``, ``flatten`` and ``CompareValues`` hung, and ``TestStep(config=...)`` took the cycle.
 Each message is pinned whole; the planted secret (the looped value's string, under a sensitive mark or a
-Sensitive wrapper in the rows that have one) shows in none.
+Sensitive wrapper in the rows that have one, or a plain map's key spelling a Sensitive string of the same variables)
+shows in none.
 """
 
 from __future__ import annotations
@@ -92,6 +93,15 @@ CASES = [
     pytest.param(lambda: TestStep(config="", variables={"v": Sensitive(_looped())}), TestDefinitionError,
                  'TestStep.variables["v"]["(sensitive)"]: expected a JSON value, got a value that contains itself '
                  "(a cycle)", id="test-step-sensitive-variable"),
+    # A plain variable's key spelling a string Sensitive elsewhere in the step: hidden as that string is.
+    pytest.param(lambda: TestStep(config="", variables={"pw": Sensitive(SECRET), "v": {SECRET: _looped()}}),
+                 TestDefinitionError, 'TestStep.variables["v"]["(sensitive)"]["self"]: expected a JSON value, got a '
+                 "value that contains itself (a cycle)", id="test-step-variables-key-spelling-a-secret"),
+    # ... also when the Sensitive holding it holds a cycle itself (its strings are collected, each container once):
+    # its key "self" is a secret as well.
+    pytest.param(lambda: TestStep(config="", variables={"v": {SECRET: _looped()}, "pw": Sensitive(_looped())}),
+                 TestDefinitionError, 'TestStep.variables["v"]["(sensitive)"]["(sensitive)"]: expected a JSON value, '
+                 "got a value that contains itself (a cycle)", id="test-step-variables-key-spelling-a-looped-secret"),
     pytest.param(lambda: TestStep(config={"locals": _looped()}), TestDefinitionError,
                  'TestStep.config["locals"]["self"]: expected a JSON value, got a value that contains itself (a cycle)',
                  id="test-step-config-dict"),
@@ -111,6 +121,9 @@ CASES = [
     pytest.param(lambda: mock_plan(".", mocks=[], variables={"v": Sensitive(_looped_list())}), MockPlanArgumentError,
                  'variables["v"][1]: expected a JSON value, got a value that contains itself (a cycle)',
                  id="mock-plan-variables"),
+    pytest.param(lambda: mock_plan(".", mocks=[], variables={"pw": Sensitive(SECRET), "v": [{SECRET: _looped()}]}),
+                 MockPlanArgumentError, 'variables["v"][0]["(sensitive)"]["self"]: expected a JSON value, got a value '
+                 "that contains itself (a cycle)", id="mock-plan-variables-key-spelling-a-secret"),
     pytest.param(lambda: flatten({"tags": _looped()}), StateFormatError,
                  "$: expected an object of attribute values, found a value that contains itself (a cycle)",
                  id="flatten"),

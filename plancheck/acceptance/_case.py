@@ -21,7 +21,7 @@ from .._redact import collect_secret_strings
 from .._terraform.providers.factory import normalize_providers
 from .._text import lone_surrogate_at
 from ._diagnostics import allowances, check_attribute_sources, expectations
-from ._errors import TestDefinitionError, quote_key, refuse_cycle
+from ._errors import TestDefinitionError, quote_key, refuse_cycle, refusing_value
 from ._options import AdditionalCLIOptions, ImportStateKind
 from ._statefiles import InitialState, read_initial_state
 
@@ -111,7 +111,8 @@ def unwrap_sensitive(value: Any, where: str) -> Any:
 
     Raises :class:`TestDefinitionError` naming the JSON location of anything that is not JSON, or of a string
     that is no UTF-8 text (a lone surrogate: Terraform reads UTF-8 files). Below a Sensitive, whose keys are as
-    secret as its values, a key is named ``"(sensitive)"`` and a key that is no str is not shown.
+    secret as its values, a key is named ``"(sensitive)"`` and a key that is no str is not shown. Elsewhere, a key
+    that spells a string of any Sensitive in ``value`` is scrubbed of it, as any text shown is.
 
     >>> unwrap_sensitive({"a": Sensitive(["x", 1])}, "variables")
     {'a': ['x', 1]}
@@ -123,47 +124,52 @@ def unwrap_sensitive(value: Any, where: str) -> Any:
     Traceback (most recent call last):
     ...
     plancheck.acceptance.TestDefinitionError: variables["a"]["(sensitive)"]: numbers must be finite, got nan
+    >>> unwrap_sensitive({"pw": Sensitive("s3cret"), "tags": {"s3cret": {1}}}, "variables")
+    Traceback (most recent call last):
+    ...
+    plancheck.acceptance.TestDefinitionError: variables["tags"]["(sensitive)"]: expected a JSON value (str, number, bool, None, list, dict), got set
     """
-    refuse_cycle(value, where, lambda v: v.value if isinstance(v, Sensitive) else v)  # the walk below would go round it
-    result: list[Any] = [None]
-    # (value, where, container, key, below a Sensitive): iterative, so a deeply nested value cannot hit RecursionError.
-    stack: list[tuple[Any, str, Any, Any, bool]] = [(value, where, result, 0, False)]
-    while stack:
-        current, at, container, key, hidden = stack.pop()
-        while isinstance(current, Sensitive):
-            current, hidden = current.value, True
-        if isinstance(current, Mapping):
-            new: dict[str, Any] = {}
-            for k, v in current.items():
-                if not isinstance(k, str):
-                    shown = "" if hidden else f" {k!r}"
-                    raise TestDefinitionError(at, f"map keys must be str, got {_type_name(k)}{shown}")
-                require_utf8(k, at, secret=hidden)
-                new[k] = None
-                stack.append((v, f'{at}["(sensitive)"]' if hidden else f"{at}[{quote_key(k)}]", new, k, hidden))
-            container[key] = new
-        elif isinstance(current, (list, tuple)):
-            items: list[Any] = [None] * len(current)
-            for i, v in enumerate(current):
-                stack.append((v, f"{at}[{i}]", items, i, hidden))
-            container[key] = items
-        elif current is None or isinstance(current, (str, bool, int)):
-            if isinstance(current, str):
-                require_utf8(current, at, secret=hidden)
-            container[key] = current
-        elif isinstance(current, float):
-            if current != current or current in (float("inf"), float("-inf")):
-                raise TestDefinitionError(at, f"numbers must be finite, got {current!r}")
-            container[key] = current
-        elif isinstance(current, Decimal):
-            if not current.is_finite():
-                raise TestDefinitionError(at, f"numbers must be finite, got {current}")
-            container[key] = current  # kept exact: a float would round it
-        else:
-            raise TestDefinitionError(
-                at, f"expected a JSON value (str, number, bool, None, list, dict), got {_type_name(current)}"
-            )
-    return result[0]
+    # A cycle is refused first (the walk below would go round it); wherever refused, the location is scrubbed.
+    with refusing_value(value, where, lambda v: v.value if isinstance(v, Sensitive) else v) as scrub:
+        result: list[Any] = [None]
+        # (value, where, container, key, below a Sensitive): iterative, so a deeply nested value cannot hit RecursionError.
+        stack: list[tuple[Any, str, Any, Any, bool]] = [(value, where, result, 0, False)]
+        while stack:
+            current, at, container, key, hidden = stack.pop()
+            while isinstance(current, Sensitive):
+                current, hidden = current.value, True
+            if isinstance(current, Mapping):
+                new: dict[str, Any] = {}
+                for k, v in current.items():
+                    if not isinstance(k, str):
+                        shown = "" if hidden else f" {scrub(repr(k))}"  # a repr is no location: scrubbed here
+                        raise TestDefinitionError(at, f"map keys must be str, got {_type_name(k)}{shown}")
+                    require_utf8(k, at, secret=hidden)
+                    new[k] = None
+                    stack.append((v, f'{at}["(sensitive)"]' if hidden else f"{at}[{quote_key(k)}]", new, k, hidden))
+                container[key] = new
+            elif isinstance(current, (list, tuple)):
+                items: list[Any] = [None] * len(current)
+                for i, v in enumerate(current):
+                    stack.append((v, f"{at}[{i}]", items, i, hidden))
+                container[key] = items
+            elif current is None or isinstance(current, (str, bool, int)):
+                if isinstance(current, str):
+                    require_utf8(current, at, secret=hidden)
+                container[key] = current
+            elif isinstance(current, float):
+                if current != current or current in (float("inf"), float("-inf")):
+                    raise TestDefinitionError(at, f"numbers must be finite, got {current!r}")
+                container[key] = current
+            elif isinstance(current, Decimal):
+                if not current.is_finite():
+                    raise TestDefinitionError(at, f"numbers must be finite, got {current}")
+                container[key] = current  # kept exact: a float would round it
+            else:
+                raise TestDefinitionError(
+                    at, f"expected a JSON value (str, number, bool, None, list, dict), got {_type_name(current)}"
+                )
+        return result[0]
 
 
 def require_utf8(text: str, where: str, *, secret: bool = False) -> None:

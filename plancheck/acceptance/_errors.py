@@ -8,20 +8,22 @@ functions (one, and a composed set).
 Internal to the runner: a :class:`_StepFailure` keeps the raw, unredacted texts so that an
 ``expect_error`` pattern sees what Terraform printed; ``CaseRun.error`` scrubs them. The helpers
 after it lay out its texts (a listing, a command's output, a plan's changes). :func:`refuse_cycle` raises a
-TestDefinitionError for a definition's value that holds a cycle.
+TestDefinitionError for a definition's value that holds a cycle; :func:`refusing_value` refuses one so, and
+scrubs where any refusal of it stands of its secrets.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from enum import StrEnum
 from typing import Any, ClassVar, Final
 
 from .._checking.matcher import search_pattern
 from .._errors import TestDefinitionError, TfCheckError
 from .._frozen import public
-from .._redact import Secrets
+from .._redact import Secrets, collect_secret_strings
 from .._terraform.binary import CommandResult
 
 __all__ = [
@@ -32,8 +34,10 @@ __all__ = [
     "Stage",
     "TestCheckFuncError",
     "TestDefinitionError",
+    "location_secrets",
     "quote_key",
     "refuse_cycle",
+    "refusing_value",
 ]
 
 
@@ -356,3 +360,68 @@ class ComposedCheckError(TfCheckError, AssertionError):
         # The check functions' own errors stay in this process: their text is not redacted, and a
         # user's exception class may not pickle.
         return (type(self), (self.total, self.failures))
+
+
+def location_secrets(value: Any, where: str, unwrap: Callable[[Any], Any]) -> Secrets:
+    """The strings of every wrapped part of ``value`` (``unwrap`` opens a wrapper, as :func:`refuse_cycle`'s does),
+    trusting ``where``: what a refusal of ``value`` scrubs from the location it names, whose keys outside a wrapper
+    are shown, unless one spells a secret held elsewhere in ``value``.
+
+    ``value`` is being refused, maybe for holding a cycle, which the rule's own walk (:func:`collect_secret_strings`)
+    would go round for ever: so each container is opened once, and the rule asked of each scalar and key inside a
+    wrapper.
+
+    >>> hidden = lambda v: v[1] if isinstance(v, tuple) and v[:1] == ("secret",) else v
+    >>> location_secrets({"a": ("secret", {"alice": "s3cret"}), "b": {"s3cret": 1}}, "v", hidden).scrub('v["b"]["s3cret"]')
+    'v["b"]["(sensitive)"]'
+    """
+    found: set[str] = set()
+    opened: set[tuple[int, bool]] = set()
+    stack: list[tuple[Any, bool]] = [(value, False)]
+    while stack:
+        current, hidden = stack.pop()
+        while (inner := unwrap(current)) is not current:
+            current, hidden = inner, True
+        if isinstance(current, (Mapping, list, tuple)):
+            if (id(current), hidden) in opened:
+                continue
+            opened.add((id(current), hidden))
+            if hidden and isinstance(current, Mapping):
+                for key in current:
+                    collect_secret_strings(key, found)
+            stack.extend((member, hidden) for member in (current.values() if isinstance(current, Mapping) else current))
+        elif hidden:
+            collect_secret_strings(current, found)
+    return Secrets(found).trusting([where])
+
+
+@contextmanager
+def refusing_value(value: Any, where: str, unwrap: Callable[[Any], Any]) -> Iterator[Callable[[str], str]]:
+    """Refuse ``value`` (at ``where``) if it holds a cycle (:func:`refuse_cycle`, ``unwrap`` opening a wrapper), and
+    within this block, as the block's own walk refuses it: each :class:`TestDefinitionError` names its location
+    scrubbed of every secret of ``value`` (:func:`location_secrets`), as a plain map's key may spell a string wrapped
+    elsewhere. The block is given that scrub, for a text it shows of ``value`` itself (a key's repr). The secrets are
+    collected when first needed: a value refused.
+
+    >>> hidden = lambda v: v[1] if isinstance(v, tuple) and v[:1] == ("secret",) else v
+    >>> with refusing_value({"pw": ("secret", "s3cret")}, "v", hidden):
+    ...     raise TestDefinitionError('v["tags"]["s3cret"]', "expected a str")
+    Traceback (most recent call last):
+    ...
+    plancheck.acceptance.TestDefinitionError: v["tags"]["(sensitive)"]: expected a str
+    """
+    made: list[Secrets] = []
+
+    def scrub(text: str) -> str:
+        if not made:
+            made.append(location_secrets(value, where, unwrap))
+        return made[0].scrub(text)
+
+    try:
+        refuse_cycle(value, where, unwrap)
+        yield scrub
+    except TestDefinitionError as exc:
+        shown = scrub(exc.where)
+        if shown == exc.where:
+            raise
+        raise TestDefinitionError(shown, exc.problem) from None

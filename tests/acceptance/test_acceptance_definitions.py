@@ -152,6 +152,40 @@ def test_a_value_terraform_cannot_read_is_named_and_a_secret_key_never_shown(bui
     assert "zz-secret" not in str(info.value)
 
 
+_NOT_JSON = "expected a JSON value (str, number, bool, None, list, dict), got"
+
+
+@pytest.mark.parametrize(
+    ("build", "message"),
+    [
+        pytest.param(lambda: Step(config="", variables={"pw": Sensitive(_KEY), "tags": {_KEY: {1, 2}}}),
+                     f'TestStep.variables["tags"]["(sensitive)"]: {_NOT_JSON} set', id="not-json"),
+        pytest.param(lambda: Step(config="", variables={"pw": Sensitive(_KEY), "tags": {_KEY: float("inf")}}),
+                     'TestStep.variables["tags"]["(sensitive)"]: numbers must be finite, got inf', id="not-finite"),
+        pytest.param(lambda: Step(config="", variables={"tags": {"a": {f"x-{_KEY}": ["\udc00"]}}, "pw": Sensitive(_KEY)}),
+                     f'TestStep.variables["tags"]["a"]["x-(sensitive)"][0]: {_UTF8} 0', id="inside-a-longer-key"),
+        # The secret is a key of a Sensitive map, and a plain map's key elsewhere.
+        pytest.param(lambda: Step(config="", variables={"pw": Sensitive({_KEY: "x"}), "tags": {_KEY: [object()]}}),
+                     f'TestStep.variables["tags"]["(sensitive)"][0]: {_NOT_JSON} object', id="secret-map-key"),
+        # A key that is no str is shown by its repr: spelling a secret, it shows the secret no more.
+        pytest.param(lambda: Step(config="", variables={"pw": Sensitive(31337), "tags": {31337: "x"}}),
+                     'TestStep.variables["tags"]: map keys must be str, got int (sensitive)', id="key-not-str"),
+        pytest.param(lambda: Step(config="", variables={"pw": Sensitive(_KEY), "tags": {_KEY.encode(): "x"}}),
+                     "TestStep.variables[\"tags\"]: map keys must be str, got bytes b'(sensitive)'",
+                     id="key-not-str-bytes"),
+    ],
+)
+def test_a_plain_key_spelling_a_secret_of_the_step_is_hidden(build: Any, message: str) -> None:
+    """A plain variable's keys showed in its location even where one spelt a string Sensitive elsewhere in the same
+    step's variables: 'TestStep.variables["tags"]["zz-secret-key-9k8j7h"]'. Such a key is scrubbed by the step's
+    secrets (the location's other keys, and the names of the variables, stay)."""
+    with pytest.raises(TestDefinitionError) as info:
+        build()
+    assert str(info.value) == message
+    shown = [str(info.value), repr(info.value), info.value.where, info.value.problem, repr(info.value.__reduce__())]
+    assert [text for text in shown if "zz-secret" in text or "31337" in text] == []
+
+
 _QUERY_NOT_USED = [
     ("plan_only", {"plan_only": True}),
     ("destroy", {"destroy": True}),
