@@ -252,7 +252,10 @@ class MockProvider:
         self._sensitive: set[str] = set()
         # The secrets of the cases the mock served (sensitive variables and outputs), handed over by the runner.
         self._learned = Secrets()
-        self._secrets = Secrets()
+        # The sensitive values served and the secrets learned, as one scrub, built when a scrub first needs it after
+        # a secret was learned (None until then): a module of 1,000 keys learns 1,000 secrets, and building the scrub
+        # again at each made its creates quadratic (benchmarks/bench_mock_secrets.py).
+        self._secrets: Secrets | None = Secrets()
 
     @classmethod
     def from_schema_file(
@@ -328,7 +331,7 @@ class MockProvider:
         found = secrets if isinstance(secrets, Secrets) else Secrets(secrets)
         with self._lock:
             self._learned = self._learned | found
-            self._secrets = self._secrets | found
+            self._secrets = None
 
     def _record(self, call: MockCall) -> None:
         with self._lock:
@@ -340,11 +343,13 @@ class MockProvider:
         if found:
             with self._lock:
                 self._sensitive |= found
-                self._secrets = Secrets(self._sensitive) | self._learned
+                self._secrets = None
 
     def _scrub(self, text: str) -> str:
         with self._lock:
             secrets = self._secrets
+            if secrets is None:
+                secrets = self._secrets = Secrets(self._sensitive) | self._learned
         return secrets.scrub(text)
 
     def _schema_response(self, pb: Any) -> Any:
