@@ -34,7 +34,6 @@ __all__ = [
     "Stage",
     "TestCheckFuncError",
     "TestDefinitionError",
-    "location_secrets",
     "quote_key",
     "refuse_cycle",
     "refusing_value",
@@ -362,7 +361,7 @@ class ComposedCheckError(TfCheckError, AssertionError):
         return (type(self), (self.total, self.failures))
 
 
-def location_secrets(value: Any, where: str, unwrap: Callable[[Any], Any]) -> Secrets:
+def _location_secrets(value: Any, where: str, unwrap: Callable[[Any], Any]) -> Secrets:
     """The strings of every wrapped part of ``value`` (``unwrap`` opens a wrapper, as :func:`refuse_cycle`'s does),
     trusting ``where``: what a refusal of ``value`` scrubs from the location it names, whose keys outside a wrapper
     are shown, unless one spells a secret held elsewhere in ``value``.
@@ -372,7 +371,7 @@ def location_secrets(value: Any, where: str, unwrap: Callable[[Any], Any]) -> Se
     wrapper.
 
     >>> hidden = lambda v: v[1] if isinstance(v, tuple) and v[:1] == ("secret",) else v
-    >>> location_secrets({"a": ("secret", {"alice": "s3cret"}), "b": {"s3cret": 1}}, "v", hidden).scrub('v["b"]["s3cret"]')
+    >>> _location_secrets({"a": ("secret", {"alice": "s3cret"}), "b": {"s3cret": 1}}, "v", hidden).scrub('v["b"]["s3cret"]')
     'v["b"]["(sensitive)"]'
     """
     found: set[str] = set()
@@ -399,7 +398,7 @@ def location_secrets(value: Any, where: str, unwrap: Callable[[Any], Any]) -> Se
 def refusing_value(value: Any, where: str, unwrap: Callable[[Any], Any]) -> Iterator[Callable[[str], str]]:
     """Refuse ``value`` (at ``where``) if it holds a cycle (:func:`refuse_cycle`, ``unwrap`` opening a wrapper), and
     within this block, as the block's own walk refuses it: each :class:`TestDefinitionError` names its location
-    scrubbed of every secret of ``value`` (:func:`location_secrets`), as a plain map's key may spell a string wrapped
+    scrubbed of every secret of ``value`` (:func:`_location_secrets`), as a plain map's key may spell a string wrapped
     elsewhere. The block is given that scrub, for a text it shows of ``value`` itself (a key's repr). The secrets are
     collected when first needed: a value refused.
 
@@ -414,7 +413,7 @@ def refusing_value(value: Any, where: str, unwrap: Callable[[Any], Any]) -> Iter
 
     def scrub(text: str) -> str:
         if not made:
-            made.append(location_secrets(value, where, unwrap))
+            made.append(_location_secrets(value, where, unwrap))
         return made[0].scrub(text)
 
     try:
