@@ -213,9 +213,17 @@ def _command(front_end: str, cell: Cell, terraform: TerraformBinary, cli_config:
     (project / "spec.json").write_text(json.dumps(spec))
     (project / "conftest.py").write_text(CONFTEST)
     (project / "test_signalled.py").write_text(TEST_FILE)
-    workers = ["-n", "1"] if front_end == "pytest-xdist" else []  # the signal goes to the controller only
-    return [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:randomly", *workers,
-            f"--basetemp={cell.work}", str(project / "test_signalled.py")]
+    # The signal goes to the controller only.
+    workers = ["-n", "1"] if front_end.startswith("pytest-xdist") else []
+    # Started in the background by a CI script (``pytest -n 2 &``): SIGINT ignored, in the workers too.
+    background = ["-c", BACKGROUND] if front_end == "pytest-xdist-bg" else []
+    return [sys.executable, *background, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:randomly",
+            *workers, f"--basetemp={cell.work}", str(project / "test_signalled.py")]
+
+
+#: What a shell does to a command it starts with ``&``: SIGINT ignored (kept across exec), then the command.
+BACKGROUND = ("import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_IGN); "
+              "os.execv(sys.executable, [sys.executable, *sys.argv[1:]])")
 
 
 def _marked(marker: str) -> list[tuple[int, str]]:
@@ -326,6 +334,10 @@ MATRIX = [
     _cell("pytest", TERM, "apply", "tf1.0.3"),
     _cell("pytest", HUP, "destroy", "tf1.0.3"),
     _cell("pytest-xdist", TERM, "apply", "tf1.0.3"),
+    # The controller passes SIGTERM on to its worker and waits for it. Before, it ended at once, and execnet, which
+    # interrupts a worker that lost its controller with SIGINT (ignored here), ended the worker 15 s later with
+    # os._exit: the apply's provider, provisioner and socket directory were left behind.
+    _cell("pytest-xdist-bg", TERM, "apply", "tf1.11"),
     # The newer Terraform, each phase once.
     _cell("script", TERM, "apply", "tf1.11"),
     _cell("script", TERM, SERVED, "tf1.11"),
@@ -344,7 +356,7 @@ def test_a_signal_ends_everything_the_run_started(
     terraform = _binary(binary)
     if phase == SERVED:
         pytest.importorskip("tf", reason="the providers extra (tf, grpcio) is not installed")
-    if front_end == "pytest-xdist":
+    if front_end.startswith("pytest-xdist"):
         pytest.importorskip("xdist", reason="pytest-xdist is not installed")
     # Short: provider sockets go in TMPDIR, whose path must fit in a Unix socket address.
     cell = Cell(Path(tempfile.mkdtemp(prefix="tfsig-", dir="/tmp" if os.path.isdir("/tmp") else None)),
