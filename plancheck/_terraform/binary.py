@@ -533,6 +533,20 @@ class CommandResult(FrozenValue):
         return self.returncode == 0 and not self.timed_out
 
     @property
+    def killed_by(self) -> str | None:
+        """The name of the signal that ended the command (``returncode`` -N), else None.
+
+        >>> CommandResult(("terraform", "apply"), ".", -9, "", "", 0.5).killed_by, CommandResult(("t",), ".", 1, "", "", 0.1).killed_by
+        ('SIGKILL', None)
+        """
+        if self.returncode is None or self.returncode >= 0:
+            return None
+        try:
+            return signal.Signals(-self.returncode).name
+        except ValueError:
+            return f"signal {-self.returncode}"
+
+    @property
     def command_line(self) -> str:
         """The command as a shell-quoted line, with the binary shown by its file name.
 

@@ -182,7 +182,9 @@ class CaseRun:
             self.check_warnings(stage, args[0], diagnostics, reading, result)
         if result.returncode not in ok:
             hint = registry_hint(result.stderr, env, self.cli_config_replaced) if args[0] == "init" else None
-            raise _StepFailure(stage, f"{name} {args[0]} failed" + ("" if hint is None else f": {hint}"), result)
+            # A Terraform killed (the OOM killer, a CI's kill of its process) says nothing itself: the signal is why.
+            how = "failed" if result.killed_by is None else f"was killed by {result.killed_by}"
+            raise _StepFailure(stage, f"{name} {args[0]} {how}" + ("" if hint is None else f": {hint}"), result)
         return result
 
     def check_warnings(

@@ -497,3 +497,46 @@ def test_a_kill_during_the_cleanup_destroy_still_leaves_the_case_recorded(tf_acc
             if process.stdout is not None:
                 process.stdout.close()
         subprocess.run(["rm", "-rf", str(cell.root)], check=False)
+
+
+@pytest.mark.parametrize("binary", ["tf1.0.3", "tf1.11"])
+def test_a_terraform_killed_mid_apply_is_named_and_leaves_nothing(tf_acceptance_cli_config: Path, binary: str) -> None:
+    """SIGKILL to the ``terraform apply`` child only (the out-of-memory killer, a CI killing the wrong process): the
+    run fails naming the signal (before: "terraform apply failed", the signal only in "exit code -9"), and what the
+    apply started (provider, provisioner, socket directory) is ended and removed as after any failed command."""
+    terraform = _binary(binary)
+    cell = Cell(Path(tempfile.mkdtemp(prefix="tfsig-", dir="/tmp" if os.path.isdir("/tmp") else None)), "apply")
+    marker = uuid.uuid4().hex
+    process = None
+    try:
+        cell.tmp.mkdir()
+        process = subprocess.Popen(
+            _command("script", cell, terraform, tf_acceptance_cli_config), cwd=cell.root,
+            env=_environment(cell, marker), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT, start_new_session=True,
+        )
+        deadline = time.monotonic() + 90
+        while not cell.started.exists():
+            _still_running(process, deadline, "started the apply provisioner")
+            time.sleep(0.05)
+        # The run's own child: Terraform 1.0 runs the command again in a child of its own (panicwrap).
+        [apply] = [pid for pid, cmdline in _marked(marker)
+                   if [os.path.basename(part) for part in cmdline.split()[:2]] == ["terraform", "apply"]
+                   and Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1] == str(process.pid)]
+        os.kill(apply, signal.SIGKILL)
+        out, _ = process.communicate(timeout=PROMPT)
+        output = out.decode(errors="replace")
+        assert process.returncode == 1, output
+        assert "step 1/1, apply: terraform apply was killed by SIGKILL\n" \
+               "command: terraform apply -input=false -no-color tfplan (exit code -9)\n" in output
+        assert _left_running(marker) == [], output
+        assert sorted(p.name for p in cell.tmp.iterdir()) == [], output
+    finally:
+        _kill_marked(marker)
+        if process is not None:
+            if process.poll() is None:
+                process.kill()
+                process.wait()
+            if process.stdout is not None:
+                process.stdout.close()
+        subprocess.run(["rm", "-rf", str(cell.root)], check=False)

@@ -874,13 +874,14 @@ def _failure(
 
     >>> from types import SimpleNamespace
     >>> said = 'Error: No value for required variable\\n\\nThe root module input variable "pw" is not set, and ...'
-    >>> failed = SimpleNamespace(argv=["terraform", "plan"], timed_out=False, stderr=said, stdout="", returncode=1)
+    >>> failed = SimpleNamespace(argv=["terraform", "plan"], timed_out=False, stderr=said, stdout="", returncode=1,
+    ...                          killed_by=None)
     >>> print(_failure(failed, [], Path("/m"), {}).splitlines()[-1])
     hint: pw has no value: give it with --var pw=VALUE or --var-file FILE (mock_plan: variables= or var_files=), or TF_VAR_pw
     """
     from ..binary import registry_hint
 
-    how = "timed out" if result.timed_out else "failed"
+    how = "timed out" if result.timed_out else "failed" if result.killed_by is None else f"was killed by {result.killed_by}"
     hint = registry_hint(result.stderr, env, replaced) if result.argv[1] == "init" else None
     if hint is not None:
         how = f"failed: {hint}"
