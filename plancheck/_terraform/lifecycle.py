@@ -19,7 +19,7 @@ from types import FrameType
 from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 from .._loading.delivery import SIGNALS
-from .._loading.lifecycle import HELD, own, pending_signal, release, signals_held, start_afresh
+from .._loading.lifecycle import HELD, own, pending_signal, release, signals_held, start_afresh, terminate
 from .binary import _exited
 
 if TYPE_CHECKING:
@@ -155,7 +155,8 @@ def _end_workers(processes: dict[Any, Any]) -> None:
 
 def pass_termination_on(children: Callable[[], Iterable[int]]) -> Callable[[], None]:
     """From now on a SIGTERM or SIGHUP that would end this process (its handler the default) is first passed on to
-    the child processes ``children()`` names, and ends this process only once each of them has ended; a further
+    the child processes ``children()`` names, and ends this process only once each of them has ended (by
+    :func:`~plancheck._loading.lifecycle.terminate`: a pytest session first finishes as after a Ctrl-C); a further
     one while waiting is passed on again, which cuts a child's grace period short, never the wait. Returns what
     puts the default handlers back. A signal ignored or handled by someone else stays so; outside the main
     thread, or without ``waitid``, nothing changes.
@@ -186,8 +187,7 @@ def pass_termination_on(children: Callable[[], Iterable[int]]) -> Callable[[], N
         while waiting:
             time.sleep(0.05)
             waiting = [pid for pid in waiting if not _exited(pid)]
-        signal.signal(signum, signal.SIG_DFL)
-        signal.raise_signal(signum)
+        terminate(signum)
 
     passing = [signum for signum in SIGNALS if signal.getsignal(signum) == signal.SIG_DFL]
     for signum in passing:
