@@ -24,6 +24,7 @@ from ._plugin.hooks import (  # noqa: F401
     pytest_assertrepr_compare,
     pytest_assertrepr_compare_plan_snapshot,
     pytest_configure,
+    pytest_configure_node,
     pytest_ignore_collect,
     pytest_load_initial_conftests,
     pytest_make_collect_report,

@@ -43,7 +43,7 @@ import tempfile
 import threading
 from collections.abc import Callable, Iterator
 from types import FrameType
-from typing import Final, TypeVar
+from typing import Final, NoReturn, TypeVar
 
 from tfjsonpath._errors import PicklesFields, public
 
@@ -64,6 +64,7 @@ __all__ = [
     "start_afresh",
     "start_held",
     "temporary_directory",
+    "terminate",
 ]
 
 _P = TypeVar("_P")
@@ -100,6 +101,30 @@ def _on_signal(signum: int, _frame: FrameType | None) -> None:
     if _SCOPE.pending is None:
         _SCOPE.pending = signum
     raise Terminated(signum)
+
+
+def terminate(signum: int) -> NoReturn:
+    """End this process with ``signum`` as a signal caught during library work ends it: where a scope or a front
+    end's deferral (:func:`deferring_delivery`) delivers it again once its cleanup is done, raise
+    :class:`Terminated` with it pending; elsewhere deliver it now, with its default action.
+
+    For a handler of the front ends' that has done its own part first (pytest-xdist's controller, its workers
+    ended): the pytest session then finishes as after a Ctrl-C (reports, JUnit XML) and ends with the signal.
+
+    >>> with deferring_delivery():
+    ...     try:
+    ...         terminate(int(signal.SIGTERM))
+    ...     except Terminated as exc:
+    ...         caught = (exc.signum, _SCOPE.pending)
+    ...         _SCOPE.pending = None   # not delivered to this doctest's process
+    >>> caught == (signal.SIGTERM, signal.SIGTERM)
+    True
+    """
+    if _SCOPE.depth or _SCOPE.deferrals:
+        _on_signal(signum, None)
+    signal.signal(signum, signal.SIG_DFL)
+    signal.raise_signal(signum)
+    os._exit(128 + signum)  # not reached: the default action of the termination signals ends the process
 
 
 @contextlib.contextmanager

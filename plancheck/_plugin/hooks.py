@@ -59,6 +59,7 @@ __all__ = [
     "pytest_assertrepr_compare",
     "pytest_assertrepr_compare_plan_snapshot",
     "pytest_configure",
+    "pytest_configure_node",
     "pytest_ignore_collect",
     "pytest_load_initial_conftests",
     "pytest_make_collect_report",
@@ -87,6 +88,8 @@ _PLAN_CHECKS: Final = pytest.StashKey["PlanChecks"]()
 _STOP_LISTENING: Final = pytest.StashKey[Callable[[], None]]()
 #: The documents made before this plugin was configured (the first conftest files, their ``pytest_configure``).
 _MET_EARLY: Final = pytest.StashKey[list[object]]()
+#: The process ids of the pytest-xdist workers the controller started on this machine.
+_WORKERS: Final = pytest.StashKey[list[int]]()
 _DIST_NAME: Final = "tfplancheck"
 
 
@@ -210,6 +213,28 @@ def _defer_termination(config: pytest.Config) -> None:
     stack = ExitStack()
     stack.enter_context(deferring_delivery())
     config.add_cleanup(stack.close)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node: Any) -> None:
+    """pytest-xdist's controller, as it starts a worker on this machine: from the first one on, a SIGTERM or SIGHUP
+    sent to the controller is passed on to its workers, and ends it once they have ended
+    (:func:`~plancheck._terraform.lifecycle.pass_termination_on`).
+
+    Before, the controller ended at once; execnet ended a worker 15 s later (``os._exit``) in the middle of its
+    case's post-test destroy, or, with SIGINT ignored (a CI script's ``pytest -n 2 &``), without interrupting it
+    first: Terraform's provider, a provisioner and the command's socket directory were left behind.
+    """
+    if not getattr(node.gateway.spec, "popen", False):
+        return  # a remote worker: no process of this machine to signal
+    pid = node.gateway.remote_exec("import os; channel.send(os.getpid())").receive()
+    workers = node.config.stash.get(_WORKERS, None)
+    if workers is None:
+        from .._terraform.lifecycle import pass_termination_on
+
+        workers = node.config.stash[_WORKERS] = []
+        node.config.add_cleanup(pass_termination_on(lambda: list(workers)))
+    workers.append(pid)
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:

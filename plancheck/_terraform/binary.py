@@ -56,6 +56,7 @@ __all__ = [
     "TerraformNotFoundError",
     "TimeoutValueError",
     "build_provider_mirror",
+    "cli_config_replaced",
     "check_timeout",
     "cli_config_text",
     "default_platform",
@@ -395,10 +396,11 @@ CLI_CONFIG_HINT: Final = (
 )
 
 
-def registry_hint(output: str, env: Mapping[str, str]) -> str | None:
+def registry_hint(output: str, env: Mapping[str, str], replaced: str | None = None) -> str | None:
     """:data:`REGISTRY_HINT` when ``output`` (a failed ``init``'s) says a provider registry failed it and the CLI
     configuration Terraform read under ``env`` sets up no provider mirror; :data:`CLI_CONFIG_HINT` when Terraform
-    said it could not read or parse that configuration; else None.
+    said it could not read or parse that configuration; else None. ``replaced`` is the user's
+    ``TF_CLI_CONFIG_FILE`` the command ran without (:func:`cli_config_replaced`): the hint names it and why.
 
     >>> failed = "Error: Failed to query available provider packages\\n... could not connect to registry.terraform.io"
     >>> registry_hint(failed, {"TF_CLI_CONFIG_FILE": "/nonexistent", "HOME": "/nonexistent"}) == REGISTRY_HINT
@@ -407,11 +409,18 @@ def registry_hint(output: str, env: Mapping[str, str]) -> str | None:
     True
     >>> registry_hint("Error: Unsupported argument", {"TF_CLI_CONFIG_FILE": "/nonexistent"}) is None
     True
+    >>> print(registry_hint(failed, {}, replaced="/nonexistent/tf.rc"))
+    TF_CLI_CONFIG_FILE names /nonexistent/tf.rc, which does not exist: Terraform ran without a CLI configuration, so no provider mirror was set up, and Terraform could not get a provider from its registry
     """
     if not any(marker in output for marker in _REGISTRY_ERRORS):
         return None
     if _CLI_CONFIG_PROBLEMS in output:
         return CLI_CONFIG_HINT  # a mirror it sets up, or not: Terraform read none of it
+    if replaced is not None:
+        what = "is a directory" if os.path.isdir(replaced) else "is not a file" if os.path.exists(replaced) \
+            else "does not exist"
+        return (f"TF_CLI_CONFIG_FILE names {replaced}, which {what}: Terraform ran without a CLI configuration, "
+                "so no provider mirror was set up, and Terraform could not get a provider from its registry")
     configured = env.get("TF_CLI_CONFIG_FILE")
     home = env.get("HOME")
     files = [configured] if configured else [os.path.join(home, ".terraformrc")] if home else []
@@ -423,6 +432,18 @@ def registry_hint(output: str, env: Mapping[str, str]) -> str | None:
         if any(block in text for block in _MIRRORS):
             return None  # a mirror is there: the output says what is wrong with it
     return REGISTRY_HINT
+
+
+def cli_config_replaced(base: Mapping[str, str], cli_config: str | os.PathLike[str] | None = None) -> str | None:
+    """The user's ``TF_CLI_CONFIG_FILE`` in ``base`` that :func:`terraform_environment` does not pass on, as it
+    names no file (missing, a directory): the commands run without a CLI configuration instead. None when
+    ``cli_config`` is given (it replaces the user's anyway) or the variable is unset or empty.
+
+    >>> cli_config_replaced({"TF_CLI_CONFIG_FILE": "/nonexistent/tf.rc"}), cli_config_replaced({"TF_CLI_CONFIG_FILE": ""})
+    ('/nonexistent/tf.rc', None)
+    """
+    user = base.get("TF_CLI_CONFIG_FILE")
+    return user if cli_config is None and user and not os.path.isfile(user) else None
 
 
 def write_cli_config(
@@ -510,6 +531,20 @@ class CommandResult(FrozenValue):
         False
         """
         return self.returncode == 0 and not self.timed_out
+
+    @property
+    def killed_by(self) -> str | None:
+        """The name of the signal that ended the command (``returncode`` -N), else None.
+
+        >>> CommandResult(("terraform", "apply"), ".", -9, "", "", 0.5).killed_by, CommandResult(("t",), ".", 1, "", "", 0.1).killed_by
+        ('SIGKILL', None)
+        """
+        if self.returncode is None or self.returncode >= 0:
+            return None
+        try:
+            return signal.Signals(-self.returncode).name
+        except ValueError:
+            return f"signal {-self.returncode}"
 
     @property
     def command_line(self) -> str:

@@ -4,7 +4,8 @@ The lifecycle itself (what the library owns, the signal scope, :class:`~planchec
 lives in the loading layer, below every layer that starts a process: the loader's helper process for a large
 standard-library load follows it as Terraform's commands do. Here is what only the layers above use: forked
 worker processes (``tfplancheck --jobs``), which make the lifecycle their own as they start and are ended by
-their parent on Ctrl-C, SIGTERM or SIGHUP.
+their parent on Ctrl-C, SIGTERM or SIGHUP; and a parent whose workers another library starts (pytest-xdist's
+controller), which passes SIGTERM and SIGHUP on to them and waits for them before it ends.
 """
 
 from __future__ import annotations
@@ -12,15 +13,19 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
-from collections.abc import Callable, Sequence
+import time
+from collections.abc import Callable, Iterable, Sequence
+from types import FrameType
 from typing import TYPE_CHECKING, Any, Final, TypeVar
 
-from .._loading.lifecycle import HELD, own, pending_signal, release, signals_held, start_afresh
+from .._loading.delivery import SIGNALS
+from .._loading.lifecycle import HELD, own, pending_signal, release, signals_held, start_afresh, terminate
+from .binary import _exited
 
 if TYPE_CHECKING:
     from concurrent.futures import ProcessPoolExecutor
 
-__all__ = ["run_in_workers", "worker_count"]
+__all__ = ["pass_termination_on", "run_in_workers", "worker_count"]
 
 _A = TypeVar("_A")
 _R = TypeVar("_R")
@@ -146,3 +151,51 @@ def _end_workers(processes: dict[Any, Any]) -> None:
             except KeyboardInterrupt:
                 with contextlib.suppress(OSError, ValueError, AttributeError):
                     worker.terminate()
+
+
+def pass_termination_on(children: Callable[[], Iterable[int]]) -> Callable[[], None]:
+    """From now on a SIGTERM or SIGHUP that would end this process (its handler the default) is first passed on to
+    the child processes ``children()`` names, and ends this process only once each of them has ended (by
+    :func:`~plancheck._loading.lifecycle.terminate`: a pytest session first finishes as after a Ctrl-C); a further
+    one while waiting is passed on again, which cuts a child's grace period short, never the wait. Returns what
+    puts the default handlers back. A signal ignored or handled by someone else stays so; outside the main
+    thread, or without ``waitid``, nothing changes.
+
+    For a parent whose workers another library starts and would end too early: pytest-xdist's controller, which
+    otherwise ended at once, its workers then ended by execnet (``os._exit``) 15 s later in the middle of their
+    cleanup, or never interrupted at all when SIGINT is ignored. Each worker, signalled, ends its Terraform
+    commands and its case as a plain session does (:mod:`plancheck._loading.lifecycle`).
+
+    >>> restore = pass_termination_on(lambda: [])
+    >>> signal.getsignal(signal.SIGTERM) is signal.SIG_DFL
+    False
+    >>> restore()
+    >>> signal.getsignal(signal.SIGTERM) is signal.SIG_DFL
+    True
+    """
+    import threading
+
+    if not hasattr(os, "waitid") or threading.current_thread() is not threading.main_thread():
+        return lambda: None
+
+    def pass_on(signum: int, _frame: FrameType | None) -> None:
+        # Only a child not yet ended: a pid the child's exit left unreaped is still ours, a reaped one may not be.
+        waiting = [pid for pid in children() if not _exited(pid)]
+        for pid in waiting:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signum)
+        while waiting:
+            time.sleep(0.05)
+            waiting = [pid for pid in waiting if not _exited(pid)]
+        terminate(signum)
+
+    passing = [signum for signum in SIGNALS if signal.getsignal(signum) == signal.SIG_DFL]
+    for signum in passing:
+        signal.signal(signum, pass_on)
+
+    def restore() -> None:
+        for signum in passing:
+            if signal.getsignal(signum) is pass_on:
+                signal.signal(signum, signal.SIG_DFL)
+
+    return restore

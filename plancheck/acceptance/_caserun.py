@@ -26,7 +26,7 @@ from .._documents.state import State
 from .._errors import DocumentFormatError
 from .._loading.lifecycle import ending_on_signals
 from .._redact import Secrets
-from .._terraform.binary import CommandResult, registry_hint
+from .._terraform.binary import CommandResult, cli_config_replaced, registry_hint
 from .._terraform.mock.plan import input_secrets
 from .._terraform.providers.factory import ProviderSet
 from .._terraform.providers.planning import PlanNotSettled, settled_plan
@@ -98,6 +98,8 @@ class CaseRun:
         self.wd = WorkingDirectory(root)
         self.env = settings.environment(root)
         environ = {**os.environ, **settings.env}
+        #: The user's TF_CLI_CONFIG_FILE the commands run without (it names no file): a failed init names it.
+        self.cli_config_replaced = cli_config_replaced(environ, settings.cli_config)
         # Go looks these up itself (os.LookupEnv / os.Getenv), whatever the command environment says.
         self.refresh_after_apply = ENV_REFRESH_AFTER_APPLY in environ
         self.persist = bool(environ.get(ENV_PERSIST_WORKING_DIR))
@@ -179,8 +181,10 @@ class CaseRun:
         if diagnostics is not None and reading is not None:
             self.check_warnings(stage, args[0], diagnostics, reading, result)
         if result.returncode not in ok:
-            hint = registry_hint(result.stderr, env) if args[0] == "init" else None
-            raise _StepFailure(stage, f"{name} {args[0]} failed" + ("" if hint is None else f": {hint}"), result)
+            hint = registry_hint(result.stderr, env, self.cli_config_replaced) if args[0] == "init" else None
+            # A Terraform killed (the OOM killer, a CI's kill of its process) says nothing itself: the signal is why.
+            how = "failed" if result.killed_by is None else f"was killed by {result.killed_by}"
+            raise _StepFailure(stage, f"{name} {args[0]} {how}" + ("" if hint is None else f": {hint}"), result)
         return result
 
     def check_warnings(

@@ -54,6 +54,10 @@ for index, rule in enumerate(scenario.get("rules", [])):
         time.sleep(response.get("sleep", 0))
         sys.stdout.write(response.get("stdout", ""))
         sys.stderr.write(response.get("stderr", ""))
+        if "signal" in response:
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os.kill(os.getpid(), response["signal"])
         sys.exit(response.get("exit", 0))
 sys.exit(0)
 """

@@ -149,3 +149,64 @@ def test_a_real_terraform_with_a_broken_cli_config_says_so(tmp_path: Path, path_
         runner.run(TestCase(steps=[TestStep(config=CONFIG)]))
     assert (info.value.stage, info.value.reason) == (Stage.INIT, f"terraform init failed: {EXPECTED_CLI_CONFIG_HINT}")
     assert f"Error parsing {broken}" in str(info.value)  # Terraform's own words say what
+
+
+def _named_no_file(tmp_path: Path, kind: str) -> Path:
+    """A ``TF_CLI_CONFIG_FILE`` value that names no file: a missing one, or a directory."""
+    path = tmp_path / ("missing.rc" if kind == "does not exist" else "tf.rc.d")
+    if kind == "is a directory":
+        path.mkdir()
+    return path
+
+
+NAMES_NO_FILE = [pytest.param("does not exist", id="missing"), pytest.param("is a directory", id="directory")]
+
+
+def _replaced_hint(path: Path, kind: str) -> str:
+    return (f"TF_CLI_CONFIG_FILE names {path}, which {kind}: Terraform ran without a CLI configuration, so no "
+            "provider mirror was set up, and Terraform could not get a provider from its registry")
+
+
+@pytest.mark.parametrize("kind", NAMES_NO_FILE)
+def test_a_tf_cli_config_file_naming_no_file_is_named_by_the_failed_init(
+    fake: FakeTerraform, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, kind: str,
+) -> None:
+    """The runner runs without it (an empty configuration, which Terraform reads anyway); before, the failed init
+    said "no provider mirror is set up", never that the variable named no file."""
+    named = _named_no_file(tmp_path, kind)
+    monkeypatch.setenv("TF_CLI_CONFIG_FILE", str(named))
+    fake.script(rule("init", responses=[{"exit": 1, "stderr": UNREACHABLE}]))
+    runner = AcceptanceRunner(TerraformBinary(str(fake.path), "1.11.4"), tmp_path / "work", env=fake.env(),
+                              echo=False, require_tf_acc=False)
+    with pytest.raises(AcceptanceError) as info:
+        runner.run(TestCase(steps=[TestStep(config=CONFIG)]))
+    assert (info.value.stage, info.value.reason) == (Stage.INIT, f"terraform init failed: {_replaced_hint(named, kind)}")
+
+
+@pytest.mark.parametrize("kind", NAMES_NO_FILE)
+def test_mock_plan_names_a_tf_cli_config_file_naming_no_file(fake: FakeTerraform, tmp_path: Path, kind: str) -> None:
+    pytest.importorskip("tf", reason="the providers extra (tf, grpcio) is not installed")
+    named = _named_no_file(tmp_path, kind)
+    fake.script(rule("init", responses=[{"exit": 1, "stderr": UNREACHABLE}]))
+    module = Path(__file__).resolve().parents[2] / "examples" / "mock_module"
+    out, err = io.StringIO(), io.StringIO()
+    environ = {**os.environ, **fake.env(), "HOME": str(tmp_path), "TF_CLI_CONFIG_FILE": str(named)}
+    status = run(["mock-plan", str(module), "--mock", f"acme/cloud={module / 'cloud.schema.json'}",
+                  "--terraform", str(fake.path), "--var", "encryption_key=x"], stdout=out, stderr=err, environ=environ)
+    assert status == 2
+    assert err.getvalue().startswith(f"tfplancheck: error: terraform init failed: {_replaced_hint(named, kind)}:\n")
+
+
+@pytest.mark.e2e
+@pytest.mark.parametrize("kind", NAMES_NO_FILE)
+def test_a_real_terraform_with_tf_cli_config_file_naming_no_file_says_so(
+    tmp_path: Path, path_terraform: str, monkeypatch: pytest.MonkeyPatch, kind: str,
+) -> None:
+    named = _named_no_file(tmp_path, kind)
+    monkeypatch.setenv("TF_CLI_CONFIG_FILE", str(named))
+    runner = AcceptanceRunner(path_terraform, tmp_path / "work", env=OFFLINE, echo=False, require_tf_acc=False,
+                              timeout=120)
+    with pytest.raises(AcceptanceError) as info:
+        runner.run(TestCase(steps=[TestStep(config=CONFIG)]))
+    assert (info.value.stage, info.value.reason) == (Stage.INIT, f"terraform init failed: {_replaced_hint(named, kind)}")
+    assert "Failed to query available provider packages" in str(info.value)  # Terraform's own words follow

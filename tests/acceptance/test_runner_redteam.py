@@ -256,3 +256,30 @@ def test_a_sensitive_number_of_any_size_is_a_secret() -> None:
     step = TestStep(config=CONFIG, variables={"big": Sensitive(BIG), "precise": Sensitive(Decimal(PRECISE)),
                                               "ratio": Sensitive(0.125)})
     assert sorted(step.secrets) == sorted(["1" + "0" * 5000, PRECISE, "0.125"])
+
+
+@pytest.mark.parametrize(("signum", "name"), [pytest.param(9, "SIGKILL", id="SIGKILL"),
+                                              pytest.param(15, "SIGTERM", id="SIGTERM")])
+def test_a_terraform_killed_by_a_signal_is_named_in_each_front_end(
+    fake: FakeTerraform, tmp_path: Path, signum: int, name: str,
+) -> None:
+    """A Terraform killed from outside (the out-of-memory killer) prints nothing: before, the runner said
+    "terraform plan failed" and mock-plan "terraform plan failed: exit status -9", the signal left to decode."""
+    import io
+    import os
+
+    from plancheck.cli._command import run
+
+    fake.script(rule("plan", responses=[{"signal": signum}]))
+    with pytest.raises(AcceptanceError) as info:
+        make_runner(fake, tmp_path / "work").run(TestCase(steps=[TestStep(config=CONFIG, variables={"pw": "x"})]))
+    assert str(info.value).splitlines()[:2] == [
+        f"step 1/1, pre_apply: terraform plan was killed by {name}",
+        f"command: terraform plan -input=false -no-color -out=tfplan (exit code -{signum})"]
+
+    pytest.importorskip("tf", reason="the providers extra (tf, grpcio) is not installed")
+    module = Path(__file__).resolve().parents[2] / "examples" / "mock_module"
+    out, err = io.StringIO(), io.StringIO()
+    status = run(["mock-plan", str(module), "--mock", f"acme/cloud={module / 'cloud.schema.json'}", "--terraform",
+                  str(fake.path), "--var", "encryption_key=x"], stdout=out, stderr=err, environ={**os.environ, **fake.env()})
+    assert (status, err.getvalue()) == (2, f"tfplancheck: error: terraform plan was killed by {name}:\nexit status -{signum}\n")

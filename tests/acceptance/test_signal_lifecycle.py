@@ -195,3 +195,69 @@ def test_a_worker_whose_signal_escaped_its_work_ends_and_takes_no_other_item(tmp
     assert caught.type is BrokenProcessPool
     pids = ran.read_text("utf-8").split()
     assert len(pids) == len(set(pids)), "a worker ran another item after its signal"
+
+
+
+#: A parent that passes termination on to one child (the child traps the signal, writes ``ended`` a second later
+#: and exits), its own handler for the signal set as the row says; it writes the child's pid, then ``ready``.
+PASSING_PARENT = """
+import signal, subprocess, sys, time
+from pathlib import Path
+from plancheck._terraform.lifecycle import pass_termination_on
+
+root, signum, handler = Path(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
+if handler == "ignored":
+    signal.signal(signum, signal.SIG_IGN)
+elif handler == "the user's":
+    signal.signal(signum, lambda *_: (root / "user-handled").touch() or sys.exit(3))
+child = subprocess.Popen([sys.executable, "-c", CHILD, str(root), str(signum)])
+while not (root / "child.pid").exists():
+    time.sleep(0.01)
+pass_termination_on(lambda: [child.pid])
+(root / "ready").touch()
+time.sleep(60)
+"""
+PASSING_CHILD = """
+import os, signal, sys, time
+from pathlib import Path
+
+root = Path(sys.argv[1])
+signal.signal(int(sys.argv[2]), lambda *_: (time.sleep(1), (root / "ended").touch(), sys.exit(0)))
+(root / "child.pid").write_text(str(os.getpid()))
+time.sleep(60)
+"""
+
+
+@pytest.mark.parametrize("signum", TERMINATING)
+@pytest.mark.parametrize(("handler", "ended_by", "files"), [
+    # Passed on: the parent ends with the signal only once its child, signalled too, has ended.
+    pytest.param("default", "the signal", ["child.pid", "ended", "ready"], id="passed-on-and-waited-for"),
+    # Someone else's handler is theirs alone, and an ignored signal stays ignored: the child is not signalled.
+    pytest.param("the user's", "exit 3", ["child.pid", "ready", "user-handled"], id="a-users-handler-stays"),
+    pytest.param("ignored", "SIGKILL", ["child.pid", "ready"], id="ignored-stays-ignored"),
+])
+def test_a_termination_signal_is_passed_on_to_the_children_first(
+    tmp_path: Path, signum: signal.Signals, handler: str, ended_by: str, files: list[str]
+) -> None:
+    import subprocess
+    import sys
+
+    script = f"CHILD = {PASSING_CHILD!r}\n{PASSING_PARENT}"
+    process = subprocess.Popen([sys.executable, "-c", script, str(tmp_path), str(int(signum)), handler])
+    try:
+        deadline = time.monotonic() + 30
+        while not (tmp_path / "ready").exists() and process.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.01)
+        process.send_signal(signum)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            process.wait(3)
+        process.kill()  # still running (the signal ignored): ended as its supervisor would
+        returncode = process.wait()
+        seen = {-signum: "the signal", -signal.SIGKILL: "SIGKILL"}.get(returncode, f"exit {returncode}")
+        assert (seen, sorted(p.name for p in tmp_path.iterdir())) == (ended_by, files)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+        with contextlib.suppress(OSError, ValueError):
+            stop(int((tmp_path / "child.pid").read_text()))

@@ -213,9 +213,17 @@ def _command(front_end: str, cell: Cell, terraform: TerraformBinary, cli_config:
     (project / "spec.json").write_text(json.dumps(spec))
     (project / "conftest.py").write_text(CONFTEST)
     (project / "test_signalled.py").write_text(TEST_FILE)
-    workers = ["-n", "1"] if front_end == "pytest-xdist" else []  # the signal goes to the controller only
-    return [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:randomly", *workers,
-            f"--basetemp={cell.work}", str(project / "test_signalled.py")]
+    # The signal goes to the controller only.
+    workers = ["-n", "1"] if front_end.startswith("pytest-xdist") else []
+    # Started in the background by a CI script (``pytest -n 2 &``): SIGINT ignored, in the workers too.
+    background = ["-c", BACKGROUND] if front_end == "pytest-xdist-bg" else []
+    return [sys.executable, *background, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:randomly",
+            *workers, f"--basetemp={cell.work}", str(project / "test_signalled.py")]
+
+
+#: What a shell does to a command it starts with ``&``: SIGINT ignored (kept across exec), then the command.
+BACKGROUND = ("import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_IGN); "
+              "os.execv(sys.executable, [sys.executable, *sys.argv[1:]])")
 
 
 def _marked(marker: str) -> list[tuple[int, str]]:
@@ -326,6 +334,10 @@ MATRIX = [
     _cell("pytest", TERM, "apply", "tf1.0.3"),
     _cell("pytest", HUP, "destroy", "tf1.0.3"),
     _cell("pytest-xdist", TERM, "apply", "tf1.0.3"),
+    # The controller passes SIGTERM on to its worker and waits for it. Before, it ended at once, and execnet, which
+    # interrupts a worker that lost its controller with SIGINT (ignored here), ended the worker 15 s later with
+    # os._exit: the apply's provider, provisioner and socket directory were left behind.
+    _cell("pytest-xdist-bg", TERM, "apply", "tf1.11"),
     # The newer Terraform, each phase once.
     _cell("script", TERM, "apply", "tf1.11"),
     _cell("script", TERM, SERVED, "tf1.11"),
@@ -344,7 +356,7 @@ def test_a_signal_ends_everything_the_run_started(
     terraform = _binary(binary)
     if phase == SERVED:
         pytest.importorskip("tf", reason="the providers extra (tf, grpcio) is not installed")
-    if front_end == "pytest-xdist":
+    if front_end.startswith("pytest-xdist"):
         pytest.importorskip("xdist", reason="pytest-xdist is not installed")
     # Short: provider sockets go in TMPDIR, whose path must fit in a Unix socket address.
     cell = Cell(Path(tempfile.mkdtemp(prefix="tfsig-", dir="/tmp" if os.path.isdir("/tmp") else None)),
@@ -416,9 +428,9 @@ def _signal_in_phase(
     # Ctrl-C ends pytest with its "interrupted" status, Python with SIGINT; the others end the process by the signal.
     expected = 2 if pytest_run and signum == signal.SIGINT else -signum
     assert process.returncode == expected, f"exit status {process.returncode} after {took:.1f} s:\n{output}"
-    # Under xdist the controller runs no library work and ends at once; its worker, losing it, is interrupted
-    # (execnet) and cleans up as after a Ctrl-C: communicate() waited for it (it shares the controller's output).
-    if pytest_run and "-n" not in process.args:  # type: ignore[operator]
+    # Under xdist the controller passes SIGTERM and SIGHUP on to its worker, waits for it, then finishes the session
+    # as a single process does (before, it ended at once, and the session said nothing of the signal).
+    if pytest_run:
         assert "KeyboardInterrupt" in output or "Terminated" in output, output
     return output
 
@@ -476,6 +488,49 @@ def test_a_kill_during_the_cleanup_destroy_still_leaves_the_case_recorded(tf_acc
         cell.allow.touch()
         assert main(["destroy-leftovers", str(cell.leftovers), "--terraform", terraform.path]) == 0
         assert find_leftovers(cell.leftovers) == []
+    finally:
+        _kill_marked(marker)
+        if process is not None:
+            if process.poll() is None:
+                process.kill()
+                process.wait()
+            if process.stdout is not None:
+                process.stdout.close()
+        subprocess.run(["rm", "-rf", str(cell.root)], check=False)
+
+
+@pytest.mark.parametrize("binary", ["tf1.0.3", "tf1.11"])
+def test_a_terraform_killed_mid_apply_is_named_and_leaves_nothing(tf_acceptance_cli_config: Path, binary: str) -> None:
+    """SIGKILL to the ``terraform apply`` child only (the out-of-memory killer, a CI killing the wrong process): the
+    run fails naming the signal (before: "terraform apply failed", the signal only in "exit code -9"), and what the
+    apply started (provider, provisioner, socket directory) is ended and removed as after any failed command."""
+    terraform = _binary(binary)
+    cell = Cell(Path(tempfile.mkdtemp(prefix="tfsig-", dir="/tmp" if os.path.isdir("/tmp") else None)), "apply")
+    marker = uuid.uuid4().hex
+    process = None
+    try:
+        cell.tmp.mkdir()
+        process = subprocess.Popen(
+            _command("script", cell, terraform, tf_acceptance_cli_config), cwd=cell.root,
+            env=_environment(cell, marker), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT, start_new_session=True,
+        )
+        deadline = time.monotonic() + 90
+        while not cell.started.exists():
+            _still_running(process, deadline, "started the apply provisioner")
+            time.sleep(0.05)
+        # The run's own child: Terraform 1.0 runs the command again in a child of its own (panicwrap).
+        [apply] = [pid for pid, cmdline in _marked(marker)
+                   if [os.path.basename(part) for part in cmdline.split()[:2]] == ["terraform", "apply"]
+                   and Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1] == str(process.pid)]
+        os.kill(apply, signal.SIGKILL)
+        out, _ = process.communicate(timeout=PROMPT)
+        output = out.decode(errors="replace")
+        assert process.returncode == 1, output
+        assert "step 1/1, apply: terraform apply was killed by SIGKILL\n" \
+               "command: terraform apply -input=false -no-color tfplan (exit code -9)\n" in output
+        assert _left_running(marker) == [], output
+        assert sorted(p.name for p in cell.tmp.iterdir()) == [], output
     finally:
         _kill_marked(marker)
         if process is not None:

@@ -799,7 +799,7 @@ def plan_module(
     from ..._documents.plan import Plan
     from ..._errors import DocumentFormatError
     from ..._loading.lifecycle import release
-    from ..binary import run_command, terraform_environment
+    from ..binary import cli_config_replaced, run_command, terraform_environment
     from ..providers.planning import PlanNotSettled, settled_plan
     from ..providers.server import short_temp_dir
 
@@ -820,7 +820,7 @@ def plan_module(
             def run(step: str, *args: str) -> str:
                 result = run_command([terraform, step, *args], cwd=module, env=env, timeout=timeout)
                 if not result.ok:
-                    raise MockPlanFailedError(step, _failure(result, servers, module, env))
+                    raise MockPlanFailedError(step, _failure(result, servers, module, env, cli_config_replaced(environ)))
                 return result.stdout
 
             loaded: list[Plan | DocumentFormatError] = []
@@ -866,19 +866,23 @@ _UNSET_VARIABLE: Final = re.compile(r'The\s+root\s+module\s+input\s+variable\s+"
 _IN_PYTHON: Final = " (mock_plan: variables= or var_files=)"
 
 
-def _failure(result: Any, servers: Sequence[Any], module: Path, env: Mapping[str, str]) -> str:
-    """What a failed command says, with Terraform's words completed where they name a flag we do not take.
+def _failure(
+    result: Any, servers: Sequence[Any], module: Path, env: Mapping[str, str], replaced: str | None = None
+) -> str:
+    """What a failed command says, with Terraform's words completed where they name a flag we do not take;
+    ``replaced``: the user's ``TF_CLI_CONFIG_FILE`` the commands ran without (it names no file).
 
     >>> from types import SimpleNamespace
     >>> said = 'Error: No value for required variable\\n\\nThe root module input variable "pw" is not set, and ...'
-    >>> failed = SimpleNamespace(argv=["terraform", "plan"], timed_out=False, stderr=said, stdout="", returncode=1)
+    >>> failed = SimpleNamespace(argv=["terraform", "plan"], timed_out=False, stderr=said, stdout="", returncode=1,
+    ...                          killed_by=None)
     >>> print(_failure(failed, [], Path("/m"), {}).splitlines()[-1])
     hint: pw has no value: give it with --var pw=VALUE or --var-file FILE (mock_plan: variables= or var_files=), or TF_VAR_pw
     """
     from ..binary import registry_hint
 
-    how = "timed out" if result.timed_out else "failed"
-    hint = registry_hint(result.stderr, env) if result.argv[1] == "init" else None
+    how = "timed out" if result.timed_out else "failed" if result.killed_by is None else f"was killed by {result.killed_by}"
+    hint = registry_hint(result.stderr, env, replaced) if result.argv[1] == "init" else None
     if hint is not None:
         how = f"failed: {hint}"
     detail = (result.stderr.strip() or result.stdout.strip() or f"exit status {result.returncode}").replace(
