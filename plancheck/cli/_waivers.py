@@ -169,8 +169,15 @@ def _date(value: Any, where: str) -> datetime.date:
             return datetime.date.fromisoformat(value)
         except ValueError:
             pass
-    shown = json.dumps(value[:40]) if isinstance(value, str) else (
-        "a date and time" if isinstance(value, (datetime.datetime, datetime.time)) else type(value).__name__)
+    # Said in the file's words, as every other key's error is (Python's type names, "int" or "NoneType", are not).
+    if isinstance(value, str):
+        shown = json.dumps(value[:40])
+    elif isinstance(value, datetime.datetime):
+        shown = "a date and time"
+    elif isinstance(value, datetime.time):
+        shown = "a time of day"
+    else:
+        shown = _kind(value)
     raise WaiverError(where, f'expected a date such as 2027-01-31 (in JSON "2027-01-31"), found {shown}')
 
 

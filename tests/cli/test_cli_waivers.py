@@ -265,7 +265,13 @@ BAD_WAIVERS = [
     pytest.param('[{ address = "aws_*", reason = "r", until = 2027-01-31T10:00:00 }]', "check[0].waive[0].until: "
                  'expected a date such as 2027-01-31 (in JSON "2027-01-31"), found a date and time', id="date-and-time"),
     pytest.param('[{ address = "aws_*", reason = "r", until = 20270131 }]', "check[0].waive[0].until: expected a date "
-                 'such as 2027-01-31 (in JSON "2027-01-31"), found int', id="date-a-number"),
+                 'such as 2027-01-31 (in JSON "2027-01-31"), found a number', id="date-a-number"),
+    pytest.param('[{ address = "aws_*", reason = "r", until = true }]', "check[0].waive[0].until: expected a date "
+                 'such as 2027-01-31 (in JSON "2027-01-31"), found a bool', id="date-a-bool"),
+    pytest.param('[{ address = "aws_*", reason = "r", until = [2027-01-31] }]', "check[0].waive[0].until: expected a "
+                 'date such as 2027-01-31 (in JSON "2027-01-31"), found an array of 1 element', id="date-in-a-list"),
+    pytest.param('[{ address = "aws_*", reason = "r", until = 10:00:00 }]', "check[0].waive[0].until: expected a date "
+                 'such as 2027-01-31 (in JSON "2027-01-31"), found a time of day', id="date-a-time-of-day"),
 ]
 
 
@@ -274,6 +280,16 @@ def test_a_bad_waiver_is_a_located_error(tmp_path: Path, waive: str, message: st
     code, out, err = cli(tmp_path, entry(NO_DESTROYS) + entry(NO_DESTROYS, waive))
     assert (code, out) == (2, "")
     assert err == f"tfplancheck: error: checks.toml:3: {message.replace('check[0]', 'check[1]')}\n"
+
+
+@pytest.mark.parametrize(("until", "found"), [(None, "null"), (20270131, "a number"), ({"y": 2027}, "an object with 1 key")],
+                         ids=["null", "number", "object"])
+def test_a_json_waivers_bad_date_is_told_in_jsons_words(tmp_path: Path, until: Any, found: str) -> None:
+    checks = json.dumps({"check": [{"type": "ExpectNoDestroys", "waive": [{"address": "aws_*", "reason": "r", "until": until}]}]})
+    code, out, err = cli(tmp_path, checks, name="checks.json")
+    assert (code, out) == (2, "")
+    assert err == ('tfplancheck: error: checks.json: check[0].waive[0].until: expected a date such as 2027-01-31 (in JSON '
+                   f'"2027-01-31"), found {found}\n')
 
 
 def test_a_bad_today_is_a_usage_error(tmp_path: Path) -> None:
