@@ -548,6 +548,11 @@ _CLI_STATE_NOT_PLAN: Final = (
     "this is a state (the JSON of `terraform show -json` with no plan file), not a plan: tfplancheck checks "
     "plans; give it a plan file (`terraform plan -out=tfplan`) or its JSON (`terraform show -json tfplan`)"
 )
+_CLI_EMPTY_STATE: Final = (
+    "expected a plan, found a document of none of a plan's keys (no \"planned_values\", which every plan "
+    "Terraform and OpenTofu write holds): the JSON of `terraform show -json` with no plan file, where there is no "
+    "state yet; give it a plan file (`terraform plan -out=tfplan`) or its JSON (`terraform show -json tfplan`)"
+)
 #: Appended to the loader's words for an input that does not even start as JSON (`terraform show tfplan`'s text, a
 #: saved `terraform plan` log, a .tf file): what the command reads instead.
 _CLI_NOT_JSON: Final = (
@@ -596,6 +601,7 @@ def read_plan(
     """
     from .._documents.plan import Plan
     from .._loading.source import is_saved_plan
+    from .._loading.validate import PLAN_KEYS
 
     limit = max_input_bytes(max_bytes)
     source = "<stdin>" if name == "-" else name
@@ -608,7 +614,7 @@ def read_plan(
     if not data.strip():
         raise CliError("plan", f"{source}: the plan is empty (expected the JSON of `terraform show -json PLANFILE`)")
     try:
-        return Plan._from_bytes([data], source, allow_errored=allow_errored)
+        plan = Plan._from_bytes([data], source, allow_errored=allow_errored)
     except DocumentFormatError as exc:  # PlanFormatError, or any other the loader raises for a bad document
         if exc.location == "$" and (exc.found or "").endswith(_STATE_NOT_PLAN):
             # The loader's words are the Python API's (load_state): the command line says what to give it.
@@ -619,6 +625,12 @@ def read_plan(
     except (RecursionError, ArithmeticError, ValueError) as exc:
         # The loader types its errors; should one still escape, it is the document's fault, not a traceback.
         raise CliError("plan", f"{source}: cannot read the plan: {exception_text(exc)}") from None
+    if not any(key in plan.raw for key in PLAN_KEYS):
+        # The loader takes {"format_version": "1.0"} as an empty plan (and load_state as an empty state), but no
+        # Terraform or OpenTofu writes a plan without "planned_values": this is `terraform show -json` run without
+        # the plan file where there is no state yet, and every check of the gate would pass on it.
+        raise CliError("plan", f"{source}: {_CLI_EMPTY_STATE}")
+    return plan
 
 
 def _shown_plan(name: str, data: bytes, limit: int, terraform: str | None, environ: Mapping[str, str],
