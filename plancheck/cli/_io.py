@@ -668,15 +668,15 @@ def reports_clash(reports: Sequence[tuple[str, str]], inputs: Sequence[str | Non
     files = {option: name for option, name in (written or {}).items() if name is not None}
     if not reports and not files:  # nothing that writes a file, so nothing can clash
         return None
-    seen: set[str] = set()
-    given = {os.path.abspath(name) for name in inputs if name not in (None, "-")}
-    others = {os.path.abspath(name): option for option, name in files.items()}
+    seen: set[object] = set()
+    given = {_file_identity(name) for name in inputs if name not in (None, "-")}
+    others = {_file_identity(name): option for option, name in files.items()}
     for option, name in files.items():
-        where = os.path.abspath(name)
-        if where in given and (updated is None or where != os.path.abspath(updated)):
+        where = _file_identity(name)
+        if where in given and (updated is None or where != _file_identity(updated)):
             return f"{option} {name}: the file is an input of the run (it would be overwritten)"
     for _, filename in reports:
-        where = os.path.abspath(filename)
+        where = _file_identity(filename)
         if where in seen:
             return f"--report {filename}: the file is named by another --report too"
         if where in given:
@@ -685,6 +685,21 @@ def reports_clash(reports: Sequence[tuple[str, str]], inputs: Sequence[str | Non
             return f"--report {filename}: the file is written by {others[where]} too"
         seen.add(where)
     return None
+
+
+def _file_identity(name: str) -> object:
+    """What the file ``name`` is, however it is reached: its device and inode when it exists (a symbolic or hard
+    link to a plan is the plan, and a report written through it would overwrite it), else its path with every
+    link in it resolved.
+
+    >>> _file_identity("no/such/dir/r.xml") == _file_identity("no/such/../such/dir/r.xml")
+    True
+    """
+    try:
+        status = os.stat(name)
+    except (OSError, ValueError):
+        return os.path.realpath(name)
+    return (status.st_dev, status.st_ino)
 
 
 def write_report(io: Io, filename: str, text: str) -> None:
