@@ -120,6 +120,20 @@ def test_a_raw_state_file_given_for_a_plan_says_where_to_get_the_json(tmp_path: 
     ))
 
 
+def test_a_saved_cloud_plan_says_it_is_a_bookmark_of_a_remote_run(tmp_path: Path) -> None:
+    # terraform plan -out under a cloud backend writes this bookmark (internal/cloud/cloudplan), not a zip of the plan.
+    path = tmp_path / "tfplan"
+    path.write_text(json.dumps({"remote_plan_format": 1, "run_id": "run-GXfuHMkbyHccAGUg", "hostname": "app.terraform.io"}),
+                    encoding="utf-8")
+    status, out, err = cli(str(path), "--empty", environ=automation())
+    assert (status, out, err) == (2, "", (
+        f'tfplancheck: error: {path}: $.format_version: expected a "format_version" key (a terraform show -json plan '
+        'or state), found an HCP Terraform saved plan ("remote_plan_format": a bookmark of a remote run, not the '
+        "plan), which is a different format; get the plan's JSON from terraform show -json PLANFILE where the cloud "
+        "backend is configured\n"
+    ))
+
+
 _NOT_JSON_WORDS = (
     "tfplancheck reads a plan file (`terraform plan -out=tfplan`) or its JSON (`terraform show -json tfplan`), "
     "not Terraform's text output or a configuration"
