@@ -567,7 +567,10 @@ def parse_baseline(text: str, file: str) -> Baseline:
         document = json.loads(text, object_pairs_hook=each_key_once)
     except KeyRepeated as exc:
         raise BaselineError(file, str(exc)) from None
-    except (ValueError, RecursionError) as exc:
+    except RecursionError:
+        # As the checks file says it: a bare "invalid JSON" sent the reader looking for a typo in valid JSON.
+        raise BaselineError(file, "invalid JSON: nested too deeply") from None
+    except ValueError as exc:
         where = f" (at line {exc.lineno}, column {exc.colno})" if isinstance(exc, json.JSONDecodeError) else ""
         raise BaselineError(file, f"invalid JSON{where}") from None
     if not isinstance(document, dict) or "tfplancheck_baseline" not in document:

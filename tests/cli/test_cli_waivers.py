@@ -437,6 +437,8 @@ def test_baseline_and_write_baseline_together_rewrite_it(tmp_path: Path) -> None
 
 BAD_BASELINES = [
     pytest.param("nope", "base.json: invalid JSON (at line 1, column 1)", id="not-json"),
+    pytest.param('{"tfplancheck_baseline": 1, "failures": ' + "[" * 100_000 + "]" * 100_000 + "}",
+                 "base.json: invalid JSON: nested too deeply\n", id="nested-too-deeply"),
     pytest.param('{"failures": []}', 'base.json: not a tfplancheck baseline (no "tfplancheck_baseline": 1; write one '
                  "with --write-baseline)", id="no-version"),
     pytest.param('{"tfplancheck_baseline": 2, "failures": []}', "base.json: baseline version 2 is not supported (this "
