@@ -25,6 +25,7 @@ import datetime
 import io as _stdio
 import json
 import os
+import stat
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from typing import IO, TYPE_CHECKING, Any, Final, TextIO
@@ -688,9 +689,9 @@ def reports_clash(reports: Sequence[tuple[str, str]], inputs: Sequence[str | Non
 
 
 def _file_identity(name: str) -> object:
-    """What the file ``name`` is, however it is reached: its device and inode when it exists (a symbolic or hard
-    link to a plan is the plan, and a report written through it would overwrite it), else its path with every
-    link in it resolved.
+    """What the file ``name`` is, however it is reached: a regular file's device and inode (a symbolic or hard
+    link to a plan is the plan, and a report written through it would overwrite it), a missing file's path with
+    every link in it resolved, and anything else's path as given.
 
     >>> _file_identity("no/such/dir/r.xml") == _file_identity("no/such/../such/dir/r.xml")
     True
@@ -699,7 +700,11 @@ def _file_identity(name: str) -> object:
         status = os.stat(name)
     except (OSError, ValueError):
         return os.path.realpath(name)
-    return (status.st_dev, status.st_ino)
+    if stat.S_ISREG(status.st_mode):
+        return (status.st_dev, status.st_ino)
+    # A device or a pipe (--report junit=/dev/stderr) is written to, never overwritten: /dev/stdout and
+    # /dev/stderr are two reports even when both streams are one pipe.
+    return os.path.abspath(name)
 
 
 def write_report(io: Io, filename: str, text: str) -> None:

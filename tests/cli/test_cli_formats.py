@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import io
 import json
+import subprocess
+import sys
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -409,6 +411,15 @@ def test_a_report_reaching_an_input_through_a_link_is_refused(plan_dir: Path, li
     assert json.loads(plan_dir.joinpath("plan.json").read_text("utf-8")) == PLAN
     assert plan_dir.joinpath("fail.toml").read_bytes() == checks
     assert not plan_dir.joinpath("r.xml").exists()
+
+
+def test_reports_to_two_streams_of_one_pipe_are_two_reports(plan_dir: Path) -> None:
+    """A device or a pipe is written to, never overwritten: /dev/stdout and /dev/stderr stay two reports when both
+    streams are one pipe (2>&1), where the links guard above first took them for one file."""
+    done = subprocess.run([sys.executable, "-m", "plancheck", "plan.json", "-c", "fail.toml", "--report",
+                           "json=/dev/stdout", "--report", "junit=/dev/stderr"], cwd=plan_dir, stdout=subprocess.PIPE,
+                          stderr=subprocess.STDOUT, text=True, timeout=120, check=False)
+    assert (done.returncode, done.stdout.count('"schema_version"'), done.stdout.count("<testsuites ")) == (1, 1, 1)
 
 
 # -- secrets: in no format, no report file ---------------------------------------------------------------
