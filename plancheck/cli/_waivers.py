@@ -21,6 +21,7 @@ import errno
 import json
 import os
 import re
+import stat
 import tempfile
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Final, Protocol, TypeVar
@@ -512,20 +513,38 @@ def write_entries(file: str, entries: Iterable[BaselineEntry], secrets: Secrets)
     # The file's one scrub, of each value (render_json): of the secrets its entries were made with (failure_identity),
     # the identities a run matches its failures by; an entry scrubbed of more would match no failure.
     text = render_json(document, secrets) + "\n"
-    directory = os.path.dirname(os.path.abspath(file))
+    try:
+        if not _regular_or_missing(file):
+            # A device or a pipe (/dev/stdout, a FIFO) is written to: a file renamed over it replaced the device
+            # itself (as root, --write-baseline /dev/full put a regular file where /dev/full was).
+            with open(file, "w", encoding="utf-8") as stream:
+                stream.write(text)
+            return parse_baseline(text, file)
+    except OSError as exc:
+        raise BaselineError(file, f"cannot write the baseline: {exc.strerror or exc}") from None
+    # Through a symbolic link the file it names is rewritten, and the link kept (it was replaced by a file).
+    file_written = os.path.realpath(file)
+    directory = os.path.dirname(file_written)
     try:
         fd, temporary = tempfile.mkstemp(prefix=".baseline-", dir=directory)
         try:
             with os.fdopen(fd, "w", encoding="utf-8") as stream:
                 stream.write(text)
             os.chmod(temporary, 0o666 & ~_umask())  # as any file the user writes, not mkstemp's owner-only mode
-            os.replace(temporary, file)
+            os.replace(temporary, file_written)
         except BaseException:
             os.unlink(temporary)
             raise
     except OSError as exc:
         raise BaselineError(file, f"cannot write the baseline: {exc.strerror or exc}") from None
     return parse_baseline(text, file)
+
+
+def _regular_or_missing(file: str) -> bool:
+    try:
+        return stat.S_ISREG(os.stat(file).st_mode)
+    except FileNotFoundError:
+        return True
 
 
 def _umask() -> int:

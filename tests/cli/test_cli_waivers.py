@@ -10,6 +10,8 @@ bad baseline files are exit-2 errors with the exact messages pinned here. "Today
 from __future__ import annotations
 
 import json
+import os
+import stat
 import sys
 from functools import partial
 from pathlib import Path
@@ -479,6 +481,31 @@ def test_a_missing_baseline_says_how_to_write_one(tmp_path: Path) -> None:
     code, out, err = cli(tmp_path, CHECKS, "--baseline", "base.json")
     assert (code, out, err) == (2, "", "tfplancheck: error: base.json: cannot read the baseline: No such file or "
                                        "directory (write one with --write-baseline base.json)\n")
+
+
+def test_a_baseline_through_a_link_rewrites_the_file_it_names_and_keeps_the_link(tmp_path: Path) -> None:
+    # ci/baseline.json -> ../shared/baseline.json: the link was replaced by a file, and the shared file kept old entries.
+    Path("shared").mkdir()
+    Path("shared/baseline.json").write_text('{"tfplancheck_baseline": 1, "failures": []}', "utf-8")
+    Path("ci").mkdir()
+    Path("ci/baseline.json").symlink_to("../shared/baseline.json")
+    code, _, _ = cli(tmp_path, CHECKS, "--baseline", "ci/baseline.json", "--write-baseline", "ci/baseline.json")
+    assert (code, Path("ci/baseline.json").is_symlink()) == (1, True)
+    assert len(json.loads(Path("shared/baseline.json").read_text("utf-8"))["failures"]) == 4
+
+
+def test_a_baseline_written_to_a_pipe_is_written_into_it(tmp_path: Path) -> None:
+    # A file renamed over a device or a pipe replaced it: as root, --write-baseline /dev/full left a regular file where
+    # /dev/full was (/dev/stdout likewise). A FIFO stands for them here.
+    os.mkfifo("pipe")
+    reader = os.open("pipe", os.O_RDONLY | os.O_NONBLOCK)
+    try:
+        code, out, err = cli(tmp_path, CHECKS, "--write-baseline", "pipe")
+        assert (code, err, stat.S_ISFIFO(os.stat("pipe").st_mode)) == (0, "", True)
+        written = json.loads(os.read(reader, 65536))
+    finally:
+        os.close(reader)
+    assert (len(written["failures"]), out.splitlines()[-1]) == (4, "2 checks in plan.json: 2 passed, 0 failed, 4 known")
 
 
 def test_an_unwritable_baseline_is_an_exit_2_error(tmp_path: Path) -> None:
