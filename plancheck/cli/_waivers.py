@@ -20,6 +20,7 @@ import datetime
 import errno
 import json
 import os
+import pathlib
 import re
 import stat
 import tempfile
@@ -517,8 +518,7 @@ def write_entries(file: str, entries: Iterable[BaselineEntry], secrets: Secrets)
         if not _regular_or_missing(file):
             # A device or a pipe (/dev/stdout, a FIFO) is written to: a file renamed over it replaced the device
             # itself (as root, --write-baseline /dev/full put a regular file where /dev/full was).
-            with open(file, "w", encoding="utf-8") as stream:
-                stream.write(text)
+            pathlib.Path(file).write_text(text, encoding="utf-8")
             return parse_baseline(text, file)
     except OSError as exc:
         raise BaselineError(file, f"cannot write the baseline: {exc.strerror or exc}") from None
