@@ -125,6 +125,9 @@ _INVISIBLE_BMP: Final = (
     "\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e\u2060-\u206f\u3164"
     "\ufe00-\ufe0f\ufeff\uffa0\ufff0-\ufff8"
 )
+#: The noncharacters of the BMP: no text holds them, and XML 1.0 has no U+FFFE nor U+FFFF, so a JUnit report
+#: holding one (a for_each key spelling it) would not parse at all.
+_NONCHARACTERS_BMP: Final = "\ufdd0-\ufdef\ufffe\uffff"
 _INVISIBLE: Final = re.compile(f"[{_INVISIBLE_BMP}\U0001bca0-\U0001bca3\U0001d173-\U0001d17a\U000e0000-\U000e0fff]")
 #: Any character past U+FFFF: looked at one by one (a class holding such ranges is matched a range at a time).
 _ASTRAL: Final = re.compile("[\U00010000-\U0010ffff]")
@@ -152,7 +155,7 @@ def _unsafe() -> re.Pattern[str]:
                 ranges.append([code, code])
     found = "".join(f"{re.escape(chr(a))}-{re.escape(chr(b))}" for a, b in ranges)
     # One class of the BMP only: the regex engine then skips from one candidate to the next at C speed.
-    return re.compile(f"[\x00-\x08\x0b-\x1f\x7f{found}{_INVISIBLE_BMP}]")
+    return re.compile(f"[\x00-\x08\x0b-\x1f\x7f{found}{_INVISIBLE_BMP}{_NONCHARACTERS_BMP}]")
 
 
 def _escape(char: str) -> str:
@@ -259,7 +262,8 @@ def terminal_safe(text: str) -> str:
       the tag characters;
     * surrogates, the line and paragraph separators (U+2028, U+2029);
     * the other default-ignorable code points, which show nothing although Python counts them printable
-      (the Hangul fillers U+115F, U+1160, U+3164, U+FFA0, the variation selectors).
+      (the Hangul fillers U+115F, U+1160, U+3164, U+FFA0, the variation selectors);
+    * the noncharacters of the BMP (U+FDD0-U+FDEF, U+FFFE, U+FFFF: XML 1.0 has no U+FFFE nor U+FFFF).
 
     Visible text is kept, homoglyphs included: a Cyrillic ``а`` beside a Latin ``a`` is a letter of
     another script, legitimate in a name or a value, and escaping every script but Latin would make

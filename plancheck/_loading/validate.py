@@ -308,6 +308,13 @@ def _another_format(document: Any) -> str | None:
             f'HCP Terraform redacted plan JSON ("plan_format_version": {shown}), which is a different format; '
             "get the plan from terraform show -json PLANFILE"
         )
+    if "remote_plan_format" in document:
+        # What terraform plan -out writes under a cloud backend: a bookmark of the remote run, not a zip of the plan.
+        return (
+            'an HCP Terraform saved plan ("remote_plan_format": a bookmark of a remote run, not the plan), which is a '
+            "different format; get the plan's JSON from terraform show -json PLANFILE where the cloud backend is "
+            "configured"
+        )
     if "serial" in document and "lineage" in document:
         # The state file itself (terraform.tfstate, or terraform state pull's output), not show -json's view of it.
         return (

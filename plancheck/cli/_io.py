@@ -25,6 +25,7 @@ import datetime
 import io as _stdio
 import json
 import os
+import stat
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from typing import IO, TYPE_CHECKING, Any, Final, TextIO
@@ -548,6 +549,11 @@ _CLI_STATE_NOT_PLAN: Final = (
     "this is a state (the JSON of `terraform show -json` with no plan file), not a plan: tfplancheck checks "
     "plans; give it a plan file (`terraform plan -out=tfplan`) or its JSON (`terraform show -json tfplan`)"
 )
+_CLI_EMPTY_STATE: Final = (
+    "expected a plan, found a document of none of a plan's keys (no \"planned_values\", which every plan "
+    "Terraform and OpenTofu write holds): the JSON of `terraform show -json` with no plan file, where there is no "
+    "state yet; give it a plan file (`terraform plan -out=tfplan`) or its JSON (`terraform show -json tfplan`)"
+)
 #: Appended to the loader's words for an input that does not even start as JSON (`terraform show tfplan`'s text, a
 #: saved `terraform plan` log, a .tf file): what the command reads instead.
 _CLI_NOT_JSON: Final = (
@@ -596,6 +602,7 @@ def read_plan(
     """
     from .._documents.plan import Plan
     from .._loading.source import is_saved_plan
+    from .._loading.validate import PLAN_KEYS
 
     limit = max_input_bytes(max_bytes)
     source = "<stdin>" if name == "-" else name
@@ -608,7 +615,7 @@ def read_plan(
     if not data.strip():
         raise CliError("plan", f"{source}: the plan is empty (expected the JSON of `terraform show -json PLANFILE`)")
     try:
-        return Plan._from_bytes([data], source, allow_errored=allow_errored)
+        plan = Plan._from_bytes([data], source, allow_errored=allow_errored)
     except DocumentFormatError as exc:  # PlanFormatError, or any other the loader raises for a bad document
         if exc.location == "$" and (exc.found or "").endswith(_STATE_NOT_PLAN):
             # The loader's words are the Python API's (load_state): the command line says what to give it.
@@ -619,6 +626,12 @@ def read_plan(
     except (RecursionError, ArithmeticError, ValueError) as exc:
         # The loader types its errors; should one still escape, it is the document's fault, not a traceback.
         raise CliError("plan", f"{source}: cannot read the plan: {exception_text(exc)}") from None
+    if not any(key in plan.raw for key in PLAN_KEYS):
+        # The loader takes {"format_version": "1.0"} as an empty plan (and load_state as an empty state), but no
+        # Terraform or OpenTofu writes a plan without "planned_values": this is `terraform show -json` run without
+        # the plan file where there is no state yet, and every check of the gate would pass on it.
+        raise CliError("plan", f"{source}: {_CLI_EMPTY_STATE}")
+    return plan
 
 
 def _shown_plan(name: str, data: bytes, limit: int, terraform: str | None, environ: Mapping[str, str],
@@ -656,15 +669,15 @@ def reports_clash(reports: Sequence[tuple[str, str]], inputs: Sequence[str | Non
     files = {option: name for option, name in (written or {}).items() if name is not None}
     if not reports and not files:  # nothing that writes a file, so nothing can clash
         return None
-    seen: set[str] = set()
-    given = {os.path.abspath(name) for name in inputs if name not in (None, "-")}
-    others = {os.path.abspath(name): option for option, name in files.items()}
+    seen: set[object] = set()
+    given = {_file_identity(name) for name in inputs if name not in (None, "-")}
+    others = {_file_identity(name): option for option, name in files.items()}
     for option, name in files.items():
-        where = os.path.abspath(name)
-        if where in given and (updated is None or where != os.path.abspath(updated)):
+        where = _file_identity(name)
+        if where in given and (updated is None or where != _file_identity(updated)):
             return f"{option} {name}: the file is an input of the run (it would be overwritten)"
     for _, filename in reports:
-        where = os.path.abspath(filename)
+        where = _file_identity(filename)
         if where in seen:
             return f"--report {filename}: the file is named by another --report too"
         if where in given:
@@ -673,6 +686,25 @@ def reports_clash(reports: Sequence[tuple[str, str]], inputs: Sequence[str | Non
             return f"--report {filename}: the file is written by {others[where]} too"
         seen.add(where)
     return None
+
+
+def _file_identity(name: str) -> object:
+    """What the file ``name`` is, however it is reached: a regular file's device and inode (a symbolic or hard
+    link to a plan is the plan, and a report written through it would overwrite it), a missing file's path with
+    every link in it resolved, and anything else's path as given.
+
+    >>> _file_identity("no/such/dir/r.xml") == _file_identity("no/such/../such/dir/r.xml")
+    True
+    """
+    try:
+        status = os.stat(name)
+    except (OSError, ValueError):
+        return os.path.realpath(name)
+    if stat.S_ISREG(status.st_mode):
+        return (status.st_dev, status.st_ino)
+    # A device or a pipe (--report junit=/dev/stderr) is written to, never overwritten: /dev/stdout and
+    # /dev/stderr are two reports even when both streams are one pipe.
+    return os.path.abspath(name)
 
 
 def write_report(io: Io, filename: str, text: str) -> None:

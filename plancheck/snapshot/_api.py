@@ -5,13 +5,15 @@ A file is read up to the size limit (``PLANCHECK_MAX_BYTES``, else 2 GiB, as pla
 that is larger, not UTF-8 text, or unreadable is a :class:`SnapshotFormatError` naming it. A file
 is written to a temporary file beside it, flushed to disk, then renamed over the old one
 (``os.replace``), so a reader sees the old snapshot or the new one, never a mix, and an
-interrupted write leaves the old one in place.
+interrupted write leaves the old one in place; through a symbolic link, the file it names is
+rewritten (the link kept), and a device or a pipe is written to, not replaced.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import stat
 import tempfile
 from typing import Any, Final
 
@@ -357,14 +359,23 @@ def write_snapshot_file(file: str | os.PathLike[str], text: str) -> None:
     'x\\n'
     """
     name = os.fspath(file)
-    directory = os.path.dirname(os.path.abspath(name))
+    # Through a symbolic link the file it names is rewritten, and the link kept (a file renamed over the link
+    # replaced it); a device or a pipe is written to (a file renamed over /dev/stdout replaced the device).
+    written = os.path.realpath(name)
+    directory = os.path.dirname(written)
     try:
         os.makedirs(directory, exist_ok=True)
         try:
-            mode = os.stat(name).st_mode & 0o7777
+            status = os.stat(name)
         except FileNotFoundError:
             mode = _NEW_FILE_MODE
-        handle, temporary = tempfile.mkstemp(prefix=f".{os.path.basename(name)}.", suffix=".tmp", dir=directory)
+        else:
+            if not stat.S_ISREG(status.st_mode):
+                with open(name, "w", encoding="utf-8", newline="\n") as device:
+                    device.write(text)
+                return
+            mode = status.st_mode & 0o7777
+        handle, temporary = tempfile.mkstemp(prefix=f".{os.path.basename(written)}.", suffix=".tmp", dir=directory)
     except OSError as exc:
         raise SnapshotFormatError(name, None, "a snapshot file that can be written",
                                   found=exc.strerror or type(exc).__name__) from None
@@ -374,7 +385,7 @@ def write_snapshot_file(file: str | os.PathLike[str], text: str) -> None:
             stream.flush()
             os.fsync(stream.fileno())
         os.chmod(temporary, mode)
-        os.replace(temporary, name)
+        os.replace(temporary, written)
     except BaseException as exc:
         with contextlib.suppress(OSError):
             os.unlink(temporary)

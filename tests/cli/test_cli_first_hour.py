@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -43,6 +44,68 @@ def test_a_state_given_for_a_plan_gets_the_command_lines_words(tmp_path: Path, a
     assert (status, out, err) == (2, "", f"tfplancheck: error: {shown}: {STATE_WORDS}\n")
 
 
+EMPTY_STATE_WORDS = (
+    "expected a plan, found a document of none of a plan's keys (no \"planned_values\", which every plan Terraform "
+    "and OpenTofu write holds): the JSON of `terraform show -json` with no plan file, where there is no state yet; "
+    "give it a plan file (`terraform plan -out=tfplan`) or its JSON (`terraform show -json tfplan`)"
+)
+#: What Terraform 1.11.4 prints for `terraform show -json` where there is no state (the corpus's
+#: show-json-state/empty fixture, indented): every check passed on it, ExpectNoDestroys and ExpectEmptyPlan included.
+EMPTY_STATE = b'{"format_version":"1.0"}\n'
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        pytest.param(["STATE", "--empty", "--no-deferred"], id="check"),
+        pytest.param(["STATE", "-c", "CHECKS"], id="check-checks-file"),
+        pytest.param(["-", "--empty"], id="check-stdin"),
+        pytest.param(["STATE", "PLAN", "--empty", "--jobs", "1"], id="check-among-plans"),
+        pytest.param(["query", "STATE"], id="query"),
+        pytest.param(["snapshot", "STATE", "SNAP", "--update"], id="snapshot"),
+    ],
+)
+def test_an_empty_state_given_for_a_plan_is_refused_not_passed(tmp_path: Path, argv: list[str]) -> None:
+    path = tmp_path / "plan.json"
+    path.write_bytes(EMPTY_STATE)
+    (tmp_path / "checks.toml").write_text('[[check]]\ntype = "ExpectNoDestroys"\n', encoding="utf-8")
+    (tmp_path / "real.json").write_text(json.dumps({"format_version": "1.2", "planned_values": {"root_module": {}}}),
+                                        encoding="utf-8")
+    named = {"STATE": str(path), "CHECKS": str(tmp_path / "checks.toml"), "PLAN": str(tmp_path / "real.json"),
+             "SNAP": str(tmp_path / "plan.snap")}
+    shown = "<stdin>" if "-" in argv else str(path)
+    status, out, err = cli(*[named.get(a, a) for a in argv], stdin=EMPTY_STATE, environ=automation())
+    assert (status, err.partition("\n")[0]) == (2, f"tfplancheck: error: {shown}: {EMPTY_STATE_WORDS}")
+    assert "PASS" not in out.split("\n\n")[0]
+    assert not (tmp_path / "plan.snap").exists()
+
+
+@pytest.mark.parametrize(
+    "document",
+    [
+        pytest.param({"format_version": "1.2", "planned_values": {"root_module": {}}}, id="planned-values-alone"),
+        pytest.param({"format_version": "1.2", "resource_changes": []}, id="resource-changes-alone"),
+        pytest.param({"format_version": "0.1", "terraform_version": "0.12.0", "variables": {}}, id="variables-alone"),
+    ],
+)
+def test_a_plan_of_no_change_with_any_of_a_plans_keys_is_still_a_plan(tmp_path: Path, document: dict[str, object]) -> None:
+    path = tmp_path / "plan.json"
+    path.write_text(json.dumps(document), encoding="utf-8")
+    assert cli(str(path), "--empty", environ=automation()) == (0, f"PASS  ExpectEmptyPlan\n1 check in {path}: 1 passed, "
+                                                                   "0 failed\n", "")
+
+
+def test_the_empty_state_terraform_shows_is_refused(tmp_path: Path) -> None:
+    terraform = shutil.which("terraform")
+    if terraform is None:
+        pytest.skip("terraform is not on PATH")
+    shown = subprocess.run([terraform, "show", "-json"], cwd=tmp_path, capture_output=True, check=True,
+                           env={**automation(), "TF_CLI_CONFIG_FILE": str(tmp_path / "none.rc")}).stdout
+    (tmp_path / "plan.json").write_bytes(shown)
+    assert cli(str(tmp_path / "plan.json"), "--empty", environ=automation()) == (
+        2, "", f"tfplancheck: error: {tmp_path / 'plan.json'}: {EMPTY_STATE_WORDS}\n")
+
+
 def test_a_raw_state_file_given_for_a_plan_says_where_to_get_the_json(tmp_path: Path) -> None:
     # terraform.tfstate itself, not the JSON terraform show -json makes of it: the loader's words name both.
     path = tmp_path / "terraform.tfstate"
@@ -54,6 +117,20 @@ def test_a_raw_state_file_given_for_a_plan_says_where_to_get_the_json(tmp_path: 
         "or state), found a Terraform state file (terraform.tfstate's own format, with \"serial\" and \"lineage\"), "
         "which is a different format; get its JSON from terraform show -json (a plan's from terraform show -json "
         "PLANFILE)\n"
+    ))
+
+
+def test_a_saved_cloud_plan_says_it_is_a_bookmark_of_a_remote_run(tmp_path: Path) -> None:
+    # terraform plan -out under a cloud backend writes this bookmark (internal/cloud/cloudplan), not a zip of the plan.
+    path = tmp_path / "tfplan"
+    path.write_text(json.dumps({"remote_plan_format": 1, "run_id": "run-GXfuHMkbyHccAGUg", "hostname": "app.terraform.io"}),
+                    encoding="utf-8")
+    status, out, err = cli(str(path), "--empty", environ=automation())
+    assert (status, out, err) == (2, "", (
+        f'tfplancheck: error: {path}: $.format_version: expected a "format_version" key (a terraform show -json plan '
+        'or state), found an HCP Terraform saved plan ("remote_plan_format": a bookmark of a remote run, not the '
+        "plan), which is a different format; get the plan's JSON from terraform show -json PLANFILE where the cloud "
+        "backend is configured\n"
     ))
 
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import io
 import json
+import subprocess
+import sys
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -369,6 +371,55 @@ def test_report_errors(plan_dir: Path, argv: list[str], message: str) -> None:
     assert code == 2
     assert err.splitlines()[0] == f"tfplancheck: error: {message}"
     assert json.loads(plan_dir.joinpath("plan.json").read_text("utf-8")) == PLAN
+
+
+@pytest.mark.parametrize(
+    ("link", "argv", "message"),
+    [
+        pytest.param("symlink", ["--report", "json=link"],
+                     "--report link: the file is an input of the run (it would be overwritten)", id="report-via-symlink"),
+        pytest.param("hardlink", ["--report", "junit=link"],
+                     "--report link: the file is an input of the run (it would be overwritten)", id="report-via-hardlink"),
+        pytest.param("dir-symlink", ["--report", "sarif=linkdir/plan.json"],
+                     "--report linkdir/plan.json: the file is an input of the run (it would be overwritten)",
+                     id="report-via-symlinked-directory"),
+        pytest.param("symlink", ["--write-baseline", "link"],
+                     "--write-baseline link: the file is an input of the run (it would be overwritten)",
+                     id="write-baseline-via-symlink"),
+        pytest.param("checks-symlink", ["--report", "markdown=link"],
+                     "--report link: the file is an input of the run (it would be overwritten)",
+                     id="report-over-checks-via-symlink"),
+        pytest.param("dir-symlink", ["--report", "junit=linkdir/r.xml", "--report", "sarif=r.xml"],
+                     "--report r.xml: the file is named by another --report too", id="twice-via-symlinked-directory"),
+    ],
+)
+def test_a_report_reaching_an_input_through_a_link_is_refused(plan_dir: Path, link: str, argv: list[str],
+                                                              message: str) -> None:
+    """The guard compared the paths as spelled, so a report written through a link to the plan (or its checks
+    file) overwrote it: tfplancheck plan.json --report json=link, where link -> plan.json."""
+    if link == "symlink":
+        (plan_dir / "link").symlink_to("plan.json")
+    elif link == "hardlink":
+        (plan_dir / "link").hardlink_to(plan_dir / "plan.json")
+    elif link == "checks-symlink":
+        (plan_dir / "link").symlink_to("fail.toml")
+    else:
+        (plan_dir / "linkdir").symlink_to(".")
+    checks = plan_dir.joinpath("fail.toml").read_bytes()
+    code, out, err = _cli(plan_dir, "plan.json", "-c", "fail.toml", *argv)
+    assert (code, out, err) == (2, "", f"tfplancheck: error: {message}\n")
+    assert json.loads(plan_dir.joinpath("plan.json").read_text("utf-8")) == PLAN
+    assert plan_dir.joinpath("fail.toml").read_bytes() == checks
+    assert not plan_dir.joinpath("r.xml").exists()
+
+
+def test_reports_to_two_streams_of_one_pipe_are_two_reports(plan_dir: Path) -> None:
+    """A device or a pipe is written to, never overwritten: /dev/stdout and /dev/stderr stay two reports when both
+    streams are one pipe (2>&1), where the links guard above first took them for one file."""
+    done = subprocess.run([sys.executable, "-m", "plancheck", "plan.json", "-c", "fail.toml", "--report",
+                           "json=/dev/stdout", "--report", "junit=/dev/stderr"], cwd=plan_dir, stdout=subprocess.PIPE,
+                          stderr=subprocess.STDOUT, text=True, timeout=120, check=False)
+    assert (done.returncode, done.stdout.count('"schema_version"'), done.stdout.count("<testsuites ")) == (1, 1, 1)
 
 
 # -- secrets: in no format, no report file ---------------------------------------------------------------

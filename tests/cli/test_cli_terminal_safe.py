@@ -13,6 +13,7 @@ import re
 import unicodedata
 from pathlib import Path
 from typing import Any
+from xml.etree import ElementTree
 
 import pytest
 from clirun import Ran, cli
@@ -24,7 +25,7 @@ SECRET = "s3cr3t-Planted-Value"
 #: other format character (Cf), line and paragraph separators, surrogates, and what shows nothing although Python
 #: counts it printable (the Hangul fillers, variation selectors).
 UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u206f"
-                    "\u3164\ufe00-\ufe0f\ufeff\ud800-\udfff\U000e0000-\U000e0fff]")
+                    "\u3164\ufe00-\ufe0f\ufeff\ud800-\udfff\ufdd0-\ufdef\ufffe\uffff\U000e0000-\U000e0fff]")
 
 
 def clean(result: Ran, *, colours: bool = False) -> None:
@@ -52,6 +53,8 @@ HOSTILE = [
                  id="soft-hyphen-invisible-operator-filler-variation-selector"),
     pytest.param("\U000e0041\U000e007f", "\\udb40\\udc41\\udb40\\udc7f", id="tag-characters-as-json-surrogate-pairs"),
     pytest.param("\u2028\u2029", "\\u2028\\u2029", id="line-and-paragraph-separators"),
+    # Red team: XML 1.0 has no U+FFFE nor U+FFFF, so a key holding one made the whole JUnit report unparseable.
+    pytest.param("\ufffe\uffff\ufdd0", "\\ufffe\\uffff\\ufdd0", id="noncharacters"),
 ]
 
 
@@ -140,6 +143,8 @@ def test_visible_text_is_kept_as_it_is(plan_file: Path, piece: str) -> None:
     assert terminal_safe(piece) == piece
 
 
+#: The noncharacters of the BMP (Unicode's PropList.txt): XML 1.0 has no U+FFFE nor U+FFFF.
+NONCHARACTERS_BMP = {*range(0xFDD0, 0xFDF0), 0xFFFE, 0xFFFF}
 #: Unicode's default-ignorable code points (DerivedCoreProperties.txt): they show nothing, whatever their category.
 DEFAULT_IGNORABLE = [(0x00AD, 0x00AD), (0x034F, 0x034F), (0x061C, 0x061C), (0x115F, 0x1160), (0x17B4, 0x17B5),
                      (0x180B, 0x180F), (0x200B, 0x200F), (0x202A, 0x202E), (0x2060, 0x206F), (0x3164, 0x3164),
@@ -149,9 +154,10 @@ DEFAULT_IGNORABLE = [(0x00AD, 0x00AD), (0x034F, 0x034F), (0x061C, 0x061C), (0x11
 
 def test_the_rule_over_every_character_past_ascii() -> None:
     """Every character past ASCII this Python knows: escaped when it shows nothing or moves text (controls, format
-    characters, surrogates, line and paragraph separators, default-ignorable code points), else kept as it is
-    (letters, marks, digits, punctuation, symbols and spaces of every script, private use, unassigned)."""
-    ignorable = {code for first, last in DEFAULT_IGNORABLE for code in range(first, last + 1)}
+    characters, surrogates, line and paragraph separators, default-ignorable code points, the BMP's noncharacters),
+    else kept as it is (letters, marks, digits, punctuation, symbols and spaces of every script, private use,
+    unassigned)."""
+    ignorable = {code for first, last in DEFAULT_IGNORABLE for code in range(first, last + 1)} | NONCHARACTERS_BMP
     wrong: list[str] = []
     for start in range(0x80, 0x110000, 4096):
         chunk = "".join(chr(code) for code in range(start, min(start + 4096, 0x110000)))
@@ -230,6 +236,17 @@ def test_snapshot_differences_show_controls_escaped(plan_file: Path, piece: str,
         f'null_resource.a["k{shown}"]: triggers[{key}]: {before} -> {after}',
         "plan.snap: the plan differs from its snapshot (1 difference; accept them with --update)",
     ])
+
+
+@pytest.mark.parametrize(("piece", "shown"), HOSTILE)
+def test_a_junit_report_parses_whatever_a_key_holds(plan_file: Path, piece: str, shown: str) -> None:
+    plan_file.write_text(json.dumps(hostile_plan(piece, f"v{piece}")), "utf-8")
+    write_checks(piece)
+    result = cli("plan.json", "-c", "checks.toml", "--format", "junit", "--report", "junit=r.xml")
+    for text in (result.out, Path("r.xml").read_text("utf-8")):
+        (case,) = ElementTree.fromstring(text).iter("testcase")
+        assert case.get("name") == f'ExpectResourceAction: null_resource.a["k{shown}"]'
+    clean(result)
 
 
 @pytest.mark.parametrize(("piece", "shown"), HOSTILE)

@@ -10,6 +10,8 @@ bad baseline files are exit-2 errors with the exact messages pinned here. "Today
 from __future__ import annotations
 
 import json
+import os
+import stat
 import sys
 from functools import partial
 from pathlib import Path
@@ -265,7 +267,13 @@ BAD_WAIVERS = [
     pytest.param('[{ address = "aws_*", reason = "r", until = 2027-01-31T10:00:00 }]', "check[0].waive[0].until: "
                  'expected a date such as 2027-01-31 (in JSON "2027-01-31"), found a date and time', id="date-and-time"),
     pytest.param('[{ address = "aws_*", reason = "r", until = 20270131 }]', "check[0].waive[0].until: expected a date "
-                 'such as 2027-01-31 (in JSON "2027-01-31"), found int', id="date-a-number"),
+                 'such as 2027-01-31 (in JSON "2027-01-31"), found a number', id="date-a-number"),
+    pytest.param('[{ address = "aws_*", reason = "r", until = true }]', "check[0].waive[0].until: expected a date "
+                 'such as 2027-01-31 (in JSON "2027-01-31"), found a bool', id="date-a-bool"),
+    pytest.param('[{ address = "aws_*", reason = "r", until = [2027-01-31] }]', "check[0].waive[0].until: expected a "
+                 'date such as 2027-01-31 (in JSON "2027-01-31"), found an array of 1 element', id="date-in-a-list"),
+    pytest.param('[{ address = "aws_*", reason = "r", until = 10:00:00 }]', "check[0].waive[0].until: expected a date "
+                 'such as 2027-01-31 (in JSON "2027-01-31"), found a time of day', id="date-a-time-of-day"),
 ]
 
 
@@ -274,6 +282,16 @@ def test_a_bad_waiver_is_a_located_error(tmp_path: Path, waive: str, message: st
     code, out, err = cli(tmp_path, entry(NO_DESTROYS) + entry(NO_DESTROYS, waive))
     assert (code, out) == (2, "")
     assert err == f"tfplancheck: error: checks.toml:3: {message.replace('check[0]', 'check[1]')}\n"
+
+
+@pytest.mark.parametrize(("until", "found"), [(None, "null"), (20270131, "a number"), ({"y": 2027}, "an object with 1 key")],
+                         ids=["null", "number", "object"])
+def test_a_json_waivers_bad_date_is_told_in_jsons_words(tmp_path: Path, until: Any, found: str) -> None:
+    checks = json.dumps({"check": [{"type": "ExpectNoDestroys", "waive": [{"address": "aws_*", "reason": "r", "until": until}]}]})
+    code, out, err = cli(tmp_path, checks, name="checks.json")
+    assert (code, out) == (2, "")
+    assert err == ('tfplancheck: error: checks.json: check[0].waive[0].until: expected a date such as 2027-01-31 (in JSON '
+                   f'"2027-01-31"), found {found}\n')
 
 
 def test_a_bad_today_is_a_usage_error(tmp_path: Path) -> None:
@@ -421,6 +439,8 @@ def test_baseline_and_write_baseline_together_rewrite_it(tmp_path: Path) -> None
 
 BAD_BASELINES = [
     pytest.param("nope", "base.json: invalid JSON (at line 1, column 1)", id="not-json"),
+    pytest.param('{"tfplancheck_baseline": 1, "failures": ' + "[" * 100_000 + "]" * 100_000 + "}",
+                 "base.json: invalid JSON: nested too deeply\n", id="nested-too-deeply"),
     pytest.param('{"failures": []}', 'base.json: not a tfplancheck baseline (no "tfplancheck_baseline": 1; write one '
                  "with --write-baseline)", id="no-version"),
     pytest.param('{"tfplancheck_baseline": 2, "failures": []}', "base.json: baseline version 2 is not supported (this "
@@ -461,6 +481,31 @@ def test_a_missing_baseline_says_how_to_write_one(tmp_path: Path) -> None:
     code, out, err = cli(tmp_path, CHECKS, "--baseline", "base.json")
     assert (code, out, err) == (2, "", "tfplancheck: error: base.json: cannot read the baseline: No such file or "
                                        "directory (write one with --write-baseline base.json)\n")
+
+
+def test_a_baseline_through_a_link_rewrites_the_file_it_names_and_keeps_the_link(tmp_path: Path) -> None:
+    # ci/baseline.json -> ../shared/baseline.json: the link was replaced by a file, and the shared file kept old entries.
+    Path("shared").mkdir()
+    Path("shared/baseline.json").write_text('{"tfplancheck_baseline": 1, "failures": []}', "utf-8")
+    Path("ci").mkdir()
+    Path("ci/baseline.json").symlink_to("../shared/baseline.json")
+    code, _, _ = cli(tmp_path, CHECKS, "--baseline", "ci/baseline.json", "--write-baseline", "ci/baseline.json")
+    assert (code, Path("ci/baseline.json").is_symlink()) == (1, True)
+    assert len(json.loads(Path("shared/baseline.json").read_text("utf-8"))["failures"]) == 4
+
+
+def test_a_baseline_written_to_a_pipe_is_written_into_it(tmp_path: Path) -> None:
+    # A file renamed over a device or a pipe replaced it: as root, --write-baseline /dev/full left a regular file where
+    # /dev/full was (/dev/stdout likewise). A FIFO stands for them here.
+    os.mkfifo("pipe")
+    reader = os.open("pipe", os.O_RDONLY | os.O_NONBLOCK)
+    try:
+        code, out, err = cli(tmp_path, CHECKS, "--write-baseline", "pipe")
+        assert (code, err, stat.S_ISFIFO(os.stat("pipe").st_mode)) == (0, "", True)
+        written = json.loads(os.read(reader, 65536))
+    finally:
+        os.close(reader)
+    assert (len(written["failures"]), out.splitlines()[-1]) == (4, "2 checks in plan.json: 2 passed, 0 failed, 4 known")
 
 
 def test_an_unwritable_baseline_is_an_exit_2_error(tmp_path: Path) -> None:

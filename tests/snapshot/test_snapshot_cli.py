@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 import subprocess
 import sys
 from pathlib import Path
@@ -14,6 +15,8 @@ import clirun
 import pytest
 from clirun import Ran
 from snapshot_support import PLANTED, secret_document
+
+from plancheck.snapshot._api import write_snapshot_file
 
 KEY = "cli-ci-secret-0123456789abcdef"
 
@@ -54,6 +57,28 @@ def test_write_compare_differ_update(tmp_path: Path, plan_file: Path) -> None:
         'aws_db_instance.db: name: "db" -> "db2"\n'
         f"{snap}: updated the snapshot (1 difference)\n"), "")
     assert cli("snapshot", str(plan_file), str(snap))[0] == 0
+
+
+def test_update_through_a_link_rewrites_the_file_it_names_and_keeps_the_link(tmp_path: Path, plan_file: Path) -> None:
+    # The snapshot was a temporary file renamed over the link: the link became a file, the file it named kept the old.
+    (tmp_path / "snaps").mkdir()
+    shared = tmp_path / "snaps" / "plan.snap"
+    link = tmp_path / "plan.snap"
+    link.symlink_to("snaps/plan.snap")
+    assert cli("snapshot", str(plan_file), str(link), "--update") == (0, f"{link}: wrote the snapshot\n", "")
+    assert (link.is_symlink(), shared.read_text("utf-8").startswith("# tfplancheck plan snapshot 1")) == (True, True)
+
+
+def test_a_snapshot_written_to_a_pipe_is_written_into_it(tmp_path: Path) -> None:
+    # A file renamed over a device or a pipe replaced it (as root: /dev/stdout, /dev/full); a FIFO stands for them.
+    fifo = tmp_path / "plan.snap"
+    os.mkfifo(fifo)
+    reader = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)
+    try:
+        write_snapshot_file(fifo, "# tfplancheck plan snapshot 1\n")
+        assert (stat.S_ISFIFO(os.stat(fifo).st_mode), os.read(reader, 100)) == (True, b"# tfplancheck plan snapshot 1\n")
+    finally:
+        os.close(reader)
 
 
 def test_the_plan_on_stdin_and_ignore_specs(tmp_path: Path, plan_file: Path) -> None:
