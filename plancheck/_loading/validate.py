@@ -50,6 +50,7 @@ __all__ = [
     "ValidationMode",
     "Violation",
     "check_kind",
+    "has_plan_keys",
     "loading_whole",
     "mode_error",
     "plan_validator",
@@ -845,6 +846,21 @@ def check_kind(keys: Iterable[str], error: type[DocumentFormatError], source: st
             "this is a state, not a plan (use load_state)",
             source=source,
         )  # fmt: skip
+
+
+def has_plan_keys(raw: Mapping[str, Any]) -> bool:
+    """Whether ``raw`` has one of :data:`PLAN_KEYS`: what a gate on a plan file asks before it passes anything.
+
+    The loader reads ``{"format_version": "1.0"}`` as an empty plan (and ``load_state`` as an empty state), as the
+    library documents; but no Terraform or OpenTofu writes a plan without ``planned_values``. That document is
+    ``terraform show -json`` run without the plan file where there is no state yet, and every check of a gate
+    (``ExpectNoDestroys``, ``ExpectEmptyPlan``) would pass on it: the command line and the plugin's ``--tf-plan``
+    refuse it.
+
+    >>> has_plan_keys({"format_version": "1.0"}), has_plan_keys({"format_version": "1.2", "planned_values": {}})
+    (False, True)
+    """
+    return any(key in raw for key in PLAN_KEYS)
 
 
 # -- entry points ----------------------------------------------------------------------------------

@@ -97,18 +97,35 @@ def load_plan_file(path: str | os.PathLike[str], *, terraform: str | None = None
     same limit. Its errors are the loader's (a :class:`~plancheck.PlanFormatError`, an
     :class:`~plancheck.ErroredPlanError`), a binary plan that cannot be shown a ``BinaryPlanError`` (one too).
 
+    A document of none of a plan's keys (``{"format_version": "1.0"}``, what ``terraform show -json`` prints
+    without the plan file where there is no state yet) is refused, as the command line refuses it: every check
+    of a gate would pass on it.
+
     >>> import tempfile, pathlib
     >>> with tempfile.TemporaryDirectory() as d:
     ...     p = pathlib.Path(d, "plan.json")
-    ...     _ = p.write_text('{"format_version": "1.2"}')
+    ...     _ = p.write_text('{"format_version": "1.2", "planned_values": {}}')
     ...     load_plan_file(p).format_version
     '1.2'
     """
+    from .._errors import PlanFormatError
+    from .._loading.validate import has_plan_keys
     from .._terraform.planfile import read_plan_file
 
     # The library's one route: the plugin's rule (show runs in the plan file's directory, or --tf-chdir) is
     # load_plan_file's; when the providers cannot be loaded there, the error names the plugin's option.
-    return read_plan_file(path, terraform, chdir, allow_errored=allow_errored, hint="--tf-chdir DIR")
+    plan = read_plan_file(path, terraform, chdir, allow_errored=allow_errored, hint="--tf-chdir DIR")
+    if not has_plan_keys(plan.raw):
+        raise PlanFormatError("$", "a plan (terraform show -json PLANFILE)", found=_NO_PLAN_KEYS, source=os.fspath(path))
+    return plan
+
+
+#: Why ``--tf-plan`` refuses a document of none of a plan's keys (see :func:`load_plan_file`).
+_NO_PLAN_KEYS = (
+    'a document of none of a plan\'s keys (no "planned_values", which every plan Terraform and OpenTofu write '
+    "holds): the JSON of `terraform show -json` with no plan file, where there is no state yet; give --tf-plan a "
+    "plan file (`terraform plan -out=tfplan`) or its JSON (`terraform show -json tfplan`)"
+)
 
 
 def _plan_loader(terraform: str | None, allow_errored: bool, chdir: str | None = None) -> Callable[[Path], Any]:

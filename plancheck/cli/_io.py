@@ -602,7 +602,7 @@ def read_plan(
     """
     from .._documents.plan import Plan
     from .._loading.source import is_saved_plan
-    from .._loading.validate import PLAN_KEYS
+    from .._loading.validate import has_plan_keys
 
     limit = max_input_bytes(max_bytes)
     source = "<stdin>" if name == "-" else name
@@ -626,10 +626,7 @@ def read_plan(
     except (RecursionError, ArithmeticError, ValueError) as exc:
         # The loader types its errors; should one still escape, it is the document's fault, not a traceback.
         raise CliError("plan", f"{source}: cannot read the plan: {exception_text(exc)}") from None
-    if not any(key in plan.raw for key in PLAN_KEYS):
-        # The loader takes {"format_version": "1.0"} as an empty plan (and load_state as an empty state), but no
-        # Terraform or OpenTofu writes a plan without "planned_values": this is `terraform show -json` run without
-        # the plan file where there is no state yet, and every check of the gate would pass on it.
+    if not has_plan_keys(plan.raw):
         raise CliError("plan", f"{source}: {_CLI_EMPTY_STATE}")
     return plan
 

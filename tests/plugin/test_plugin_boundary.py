@@ -110,6 +110,13 @@ CASES: list[tuple[str, dict[str, Any], str, str, tuple[str, ...], Any, list[str]
     ("plan-is-a-json-list", {"plan.json": "[1, 2]"}, "", USES_PLAN, ("--tf-plan", "plan.json"), {"errors": 1},
      ["tf_plan (from --tf-plan): */plan.json: $: expected a JSON object (a terraform show -json plan), "
       "found an array of 2 elements"]),
+    # terraform show -json without the plan file, where there is no state yet: every check of a gate passed on it.
+    ("plan-is-an-empty-state", {"plan.json": '{"format_version": "1.0"}'}, "", USES_PLAN, ("--tf-plan", "plan.json"),
+     {"errors": 1}, ["tf_plan (from --tf-plan): */plan.json: $: expected a plan (terraform show -json PLANFILE), "
+                     "found a document of none of a plan's keys (no \"planned_values\", which every plan Terraform "
+                     "and OpenTofu write holds): the JSON of `terraform show -json` with no plan file, where there is "
+                     "no state yet; give --tf-plan a plan file (`terraform plan -out=tfplan`) or its JSON "
+                     "(`terraform show -json tfplan`)"]),
     ("state-is-a-directory", {"states/.keep": ""}, "", USES_STATE, ("--tf-state", "states"), {"errors": 1},
      ["tf_state (from --tf-state): */states: $: expected a readable state file, found Is a directory"]),
     ("ini-plan-is-a-directory", {"plans/.keep": ""}, "tf_plan = plans", USES_PLAN, (), {"errors": 1},
