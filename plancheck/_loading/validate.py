@@ -50,7 +50,6 @@ __all__ = [
     "ValidationMode",
     "Violation",
     "check_kind",
-    "has_plan_keys",
     "loading_whole",
     "mode_error",
     "plan_validator",
@@ -65,7 +64,11 @@ VALIDATION_MODES: Final = ("fast", "full")
 #: The actions Terraform and OpenTofu write (``internal/command/jsonplan``: a replace is two of them).
 KNOWN_ACTIONS: Final = frozenset({"no-op", "create", "read", "update", "delete", "forget"})
 
-#: Top-level keys only a plan has (``internal/command/jsonplan``); a state's values are under ``values``.
+#: Top-level keys only a plan has (``internal/command/jsonplan``); a state's values are under ``values``. A document
+#: of none of them (``{"format_version": "1.0"}``) the loader reads as an empty plan, as the library documents, but
+#: the gates (the command line, the plugin's ``--tf-plan``) refuse it: no Terraform or OpenTofu writes a plan
+#: without ``planned_values``; it is ``terraform show -json`` run without the plan file where there is no state
+#: yet, and every check of a gate (``ExpectNoDestroys``, ``ExpectEmptyPlan``) would pass on it.
 PLAN_KEYS: Final = (
     "planned_values", "resource_changes", "resource_drift", "output_changes", "prior_state", "configuration",
     "variables", "deferred_changes", "relevant_attributes", "applyable", "complete", "errored",
@@ -846,21 +849,6 @@ def check_kind(keys: Iterable[str], error: type[DocumentFormatError], source: st
             "this is a state, not a plan (use load_state)",
             source=source,
         )  # fmt: skip
-
-
-def has_plan_keys(raw: Mapping[str, Any]) -> bool:
-    """Whether ``raw`` has one of :data:`PLAN_KEYS`: what a gate on a plan file asks before it passes anything.
-
-    The loader reads ``{"format_version": "1.0"}`` as an empty plan (and ``load_state`` as an empty state), as the
-    library documents; but no Terraform or OpenTofu writes a plan without ``planned_values``. That document is
-    ``terraform show -json`` run without the plan file where there is no state yet, and every check of a gate
-    (``ExpectNoDestroys``, ``ExpectEmptyPlan``) would pass on it: the command line and the plugin's ``--tf-plan``
-    refuse it.
-
-    >>> has_plan_keys({"format_version": "1.0"}), has_plan_keys({"format_version": "1.2", "planned_values": {}})
-    (False, True)
-    """
-    return any(key in raw for key in PLAN_KEYS)
 
 
 # -- entry points ----------------------------------------------------------------------------------

@@ -109,13 +109,13 @@ def load_plan_file(path: str | os.PathLike[str], *, terraform: str | None = None
     '1.2'
     """
     from .._errors import PlanFormatError
-    from .._loading.validate import has_plan_keys
+    from .._loading.validate import PLAN_KEYS
     from .._terraform.planfile import read_plan_file
 
     # The library's one route: the plugin's rule (show runs in the plan file's directory, or --tf-chdir) is
     # load_plan_file's; when the providers cannot be loaded there, the error names the plugin's option.
     plan = read_plan_file(path, terraform, chdir, allow_errored=allow_errored, hint="--tf-chdir DIR")
-    if not has_plan_keys(plan.raw):
+    if not any(key in plan.raw for key in PLAN_KEYS):  # see PLAN_KEYS
         raise PlanFormatError("$", "a plan (terraform show -json PLANFILE)", found=_NO_PLAN_KEYS, source=os.fspath(path))
     return plan
 

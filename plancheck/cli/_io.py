@@ -602,7 +602,7 @@ def read_plan(
     """
     from .._documents.plan import Plan
     from .._loading.source import is_saved_plan
-    from .._loading.validate import has_plan_keys
+    from .._loading.validate import PLAN_KEYS
 
     limit = max_input_bytes(max_bytes)
     source = "<stdin>" if name == "-" else name
@@ -626,7 +626,7 @@ def read_plan(
     except (RecursionError, ArithmeticError, ValueError) as exc:
         # The loader types its errors; should one still escape, it is the document's fault, not a traceback.
         raise CliError("plan", f"{source}: cannot read the plan: {exception_text(exc)}") from None
-    if not has_plan_keys(plan.raw):
+    if not any(key in plan.raw for key in PLAN_KEYS):  # see PLAN_KEYS
         raise CliError("plan", f"{source}: {_CLI_EMPTY_STATE}")
     return plan
 
