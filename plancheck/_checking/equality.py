@@ -56,6 +56,7 @@ def first_difference(a: Any, b: Any) -> Path | None:
     >>> first_difference({"a": [1, True]}, {"a": [1, 1]}).to_text()
     'a[1]'
     """
+    compared: set[tuple[int, int]] = set()  # the pairs of containers compared: a shared pair is compared once
     stack: list[tuple[Any, Any, _Frame]] = [(a, b, None)]
     while stack:
         x, y, frame = stack.pop()
@@ -65,14 +66,19 @@ def first_difference(a: Any, b: Any) -> Path | None:
         if kind == "number":
             if not numbers_equal(to_decimal(x), to_decimal(y)):
                 return Path(*_steps(frame))
-        elif kind == "array":
-            if len(x) != len(y):
-                return Path(*_steps(frame))
-            stack.extend((x[i], y[i], (frame, SliceStep(i))) for i in range(len(x) - 1, -1, -1))
-        elif kind == "object":
-            if x.keys() != y.keys():
-                return Path(*_steps(frame))
-            stack.extend((x[k], y[k], (frame, MapStep(k))) for k in reversed(list(x.keys())))
+        elif kind == "array" or kind == "object":
+            pair = (id(x), id(y))
+            if pair in compared:
+                continue  # found equal where first met: the walk stops at the first difference
+            compared.add(pair)
+            if kind == "array":
+                if len(x) != len(y):
+                    return Path(*_steps(frame))
+                stack.extend((x[i], y[i], (frame, SliceStep(i))) for i in range(len(x) - 1, -1, -1))
+            else:
+                if x.keys() != y.keys():
+                    return Path(*_steps(frame))
+                stack.extend((x[k], y[k], (frame, MapStep(k))) for k in reversed(list(x.keys())))
         elif x != y:
             return Path(*_steps(frame))
     return None
@@ -106,9 +112,14 @@ def require_json(value: Any, where: str, marks: Sequence[Marks] = (), secrets: S
         if marks or secrets:
             cycle = Cycle(*(_shown_keys(keys, value, marks, secrets) for keys in cycle))
         raise TypeError(f"{where} is not a JSON value: {cycle_text(cycle)}")
+    walked: set[int] = set()  # the containers checked: one shared by two parents is checked once
     stack: list[tuple[Any, _Frame]] = [(value, None)]
     while stack:
         item, frame = stack.pop()
+        if is_array(item) or is_object(item):
+            if id(item) in walked:
+                continue  # checked whole where first met (no cycle: that walk is over), so its first fault is named there
+            walked.add(id(item))
         if is_array(item):
             stack.extend((item[i], (frame, SliceStep(i))) for i in range(len(item)))
         elif is_object(item):

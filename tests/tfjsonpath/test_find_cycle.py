@@ -15,7 +15,8 @@ from typing import Any
 
 import pytest
 
-from plancheck.compare import ValuesSame
+from plancheck import ValueMismatchError
+from plancheck.compare import ValuesDiffer, ValuesSame
 from tfjsonpath._jsontypes import Cycle, find_cycle, is_array
 
 
@@ -152,3 +153,52 @@ def test_compare_values_walks_a_shared_marks_tree_once_per_container(levels: int
     ValuesSame().CompareValues([1, 1], sensitive=[tree, None])
     assert _Counted.reads <= 2 * (levels + 1)
 
+
+# The comparers' own walks (is each value JSON, where do two differ) go through a shared container once too: before,
+# ``CompareValues`` went down each of the 2**30 ways of these values.
+
+
+@pytest.mark.parametrize("kind", ["list", "dict"])
+def test_compare_values_of_values_shared_at_every_level_completes(kind: str) -> None:
+    ValuesSame().CompareValues([_shared(30, kind), _shared(30, kind)])
+    with pytest.raises(ValueMismatchError, match=r"^expected values to differ, but they are the same: "):
+        ValuesDiffer().CompareValues([_shared(2, kind), _shared(2, kind)])
+
+
+def test_compare_values_reads_each_shared_container_of_the_values_a_few_times() -> None:
+    values = [_counted_shared(20), _counted_shared(20)]
+    _Counted.reads = 0
+    ValuesSame().CompareValues(values)
+    assert _Counted.reads <= 6 * 21  # each value's containers: checked as JSON, then compared (keys, then items)
+
+
+@pytest.mark.parametrize(
+    ("kind", "place"),
+    [pytest.param("list", "[1]" * 30 + '["bad"]', id="list"), pytest.param("dict", 'right' + '["right"]' * 29 + '["bad"]', id="dict")],
+)
+def test_a_fault_in_a_shared_container_is_named_at_the_first_place_it_is_checked(kind: str, place: str) -> None:
+    bottom: Any = {"bad": {1}}
+    value: Any = bottom
+    for _ in range(30):
+        value = [value, value] if kind == "list" else {"left": value, "right": value}
+    with pytest.raises(TypeError) as info:
+        ValuesSame().CompareValues([value, 1])
+    assert str(info.value) == f"CompareValues: values[0] at {place} is not a JSON value: non-JSON set"
+
+
+@pytest.mark.parametrize("kind", ["list", "dict"])
+def test_a_cycle_below_shared_containers_is_still_refused_where_it_closes(kind: str) -> None:
+    value = _shared(30, kind)
+    inner = value
+    while inner:
+        inner = inner[0] if kind == "list" else inner["left"]
+    if kind == "list":
+        inner.append(value)
+    else:
+        inner["back"] = value
+    place = "[0]" * 31 if kind == "list" else "left" + '["left"]' * 29 + '["back"]'
+    with pytest.raises(TypeError) as info:
+        ValuesSame().CompareValues([value, 1])
+    assert str(info.value) == (
+        f"CompareValues: values[0] is not a JSON value: the value at {place} contains itself (a cycle back to the root)"
+    )
