@@ -21,9 +21,9 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable, Sequence
 from decimal import Context, Decimal
 from itertools import accumulate
-from typing import Final
+from typing import Any, Final
 
-from tfjsonpath._jsontypes import ContainsItself, number_text
+from tfjsonpath._jsontypes import Cycle, number_text
 
 __all__ = [
     "Glob",
@@ -881,24 +881,21 @@ def flagged_sensitive(flag: str) -> bool:
     return _PLAINLY_FALSE.fullmatch(flag.strip()) is None
 
 
-def cycle_text(cycle: ContainsItself) -> str:
+def cycle_text(cycle: Cycle) -> str:
     """Where a value met inside itself is, and where it goes back to, as paths' texts.
 
-    >>> from tfjsonpath._jsontypes import json_nodes
+    >>> from tfjsonpath._jsontypes import find_cycle
     >>> looped = {"tags": {"a": []}}
     >>> looped["tags"]["a"].append(looped["tags"])
-    >>> try:
-    ...     json_nodes(looped)
-    ... except ContainsItself as cycle:
-    ...     print(cycle_text(cycle))
+    >>> print(cycle_text(find_cycle(looped)))
     the value at tags["a"][0] contains itself (a cycle back to tags)
     """
 
     # Imported only for a refusal: most users of this module need no path.
     from tfjsonpath import MapStep, Path, SliceStep
 
-    def shown(index: int) -> str:
-        steps = [MapStep(k) if isinstance(k, str) else SliceStep(k) for k in cycle.steps(index)]
+    def shown(keys: tuple[Any, ...]) -> str:
+        steps = [MapStep(k) if isinstance(k, str) else SliceStep(k) for k in keys]
         return Path(*steps).to_text() or "the root"
 
-    return f"the value at {shown(len(cycle.nodes) - 1)} contains itself (a cycle back to {shown(cycle.back)})"
+    return f"the value at {shown(cycle.at)} contains itself (a cycle back to {shown(cycle.back)})"

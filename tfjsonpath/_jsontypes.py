@@ -1,5 +1,6 @@
 """The JSON toolkit below everything: which values count as which JSON kind, how to name a value's kind,
-how to write a number exactly, and how to copy a value.
+how to write a number exactly, how to copy a value, and where one holds itself (:func:`find_cycle`, the one
+finder of cycles: plans, states, matchers' values and a test's variables all refuse one by it).
 
 Two meanings of "array" are told apart by name, each kept where it is needed:
 
@@ -14,16 +15,18 @@ The schema validator's array is a third, jsonschema's (a ``list`` only), kept wi
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Mapping, Sequence
+import gc
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from decimal import Decimal
-from typing import Any, Final, TypeGuard
+from typing import Any, Final, NamedTuple, TypeGuard
 
 from ._errors import public
 
 __all__ = [
-    "ContainsItself",
+    "Cycle",
     "copy_json",
     "describe_json_type",
+    "find_cycle",
     "fold_nodes",
     "is_array",
     "is_json_scalar",
@@ -231,33 +234,111 @@ def copy_json(value: Any, leaf: Callable[[Any], Any] | None = None, keep: Collec
 Node = tuple[Any, int, Any]
 
 
-class ContainsItself(TypeError):
-    """:func:`json_nodes` met a value inside itself: ``nodes`` as listed so far (the last is where the cycle
-    closes) and ``back``, the index of the value it goes back to; :meth:`steps` tells where each is.
+class Cycle(NamedTuple):
+    """Where :func:`find_cycle` met a container inside itself: ``at``, the keys and indexes from the top down to
+    the place where the cycle closes, and ``back``, those down to the container it goes back to.
 
-    >>> looped = {"a": []}
-    >>> looped["a"].append(looped)
-    >>> try:
-    ...     json_nodes(looped)
-    ... except ContainsItself as cycle:
-    ...     print(cycle, cycle.steps(len(cycle.nodes) - 1), cycle.steps(cycle.back))
-    a value that contains itself (a cycle) ('a', 0) ()
+    >>> Cycle(at=("a", 0), back=())
+    Cycle(at=('a', 0), back=())
     """
 
-    def __init__(self, nodes: list[Node], back: int) -> None:
-        self.nodes = nodes
-        self.back = back
-        super().__init__("a value that contains itself (a cycle)")
+    at: tuple[Any, ...]
+    back: tuple[Any, ...]
 
-    def steps(self, index: int) -> tuple[Any, ...]:
-        """The keys and indexes from the top down to node ``index``."""
-        steps: list[Any] = []
-        while index >= 0:
-            _, parent, key = self.nodes[index]
-            if parent >= 0:
-                steps.append(key)
-            index = parent
-        return tuple(reversed(steps))
+
+#: The containers a parser builds, whose every member the garbage collector's traversal visits.
+_BUILT: Final = frozenset((dict, list, tuple))
+
+#: Where a value is: the link of its container and its key there (a path's tuple per level would cost time
+#: quadratic in the depth); None at the top.
+_Link = tuple["_Link", Any] | None
+#: The place of the entry that ends a container's walk (its ``id`` the entry's value): no value is there.
+_LEFT: Final[_Link] = (None, "left")
+
+
+def find_cycle(
+    value: Any, unwrap: Callable[[Any], Any] | None = None, sequence: Callable[[Any], bool] = is_sequence
+) -> Cycle | None:
+    """Where ``value`` holds a container inside itself, the first a reader meets (in document order), or None.
+
+    Objects (:func:`is_object`) and the sequences ``sequence`` accepts are opened (a document's: any sequence, as
+    a path indexes; a JSON value's: :func:`is_array`, any other being named no JSON by its caller); ``unwrap``
+    opens a wrapper (a secret's), returning the value itself for anything else. A container met twice beside
+    itself (one mapping shared by two parents) is no cycle, and is walked once: the time is linear in the
+    containers, however often they are shared. Without recursion, so any depth works.
+
+    >>> looped = {"tags": {"a": []}}
+    >>> looped["tags"]["a"].append(looped["tags"])
+    >>> find_cycle(looped)
+    Cycle(at=('tags', 'a', 0), back=('tags',))
+    >>> shared = [1]
+    >>> find_cycle({"x": shared, "y": [shared]}) is None
+    True
+    """
+    if _surely_acyclic(value, unwrap, sequence):
+        return None
+    on_path: dict[int, _Link] = {}  # the containers being walked (by id), each to where it is
+    done: set[int] = set()  # the containers walked whole: one shared is not walked again
+    stack: list[tuple[Any, _Link]] = [(value, None)]
+    while stack:
+        item, where = stack.pop()
+        if where is _LEFT:
+            del on_path[item]
+            done.add(item)
+            continue
+        if unwrap is not None:
+            while (inner := unwrap(item)) is not item:
+                item = inner
+        if is_object(item):
+            members: Iterable[tuple[Any, Any]] = item.items()
+        elif sequence(item):
+            members = enumerate(item)
+        else:
+            continue
+        container = id(item)
+        if container in on_path:
+            return Cycle(_steps(where), _steps(on_path[container]))
+        if container in done:
+            continue
+        on_path[container] = where
+        stack.append((container, _LEFT))
+        inside = [(member, (where, key)) for key, member in members]
+        inside.reverse()  # walked in document order: the cycle named is the first a reader meets
+        stack.extend(inside)
+    return None
+
+
+def _surely_acyclic(value: Any, unwrap: Callable[[Any], Any] | None, sequence: Callable[[Any], bool]) -> bool:
+    """True if ``value`` holds no container twice, and only dicts, lists and tuples: then no cycle either.
+
+    The members are listed level by level by the garbage collector's own traversal (in C, as the members
+    it must see to find any cycle), and only those it tracks are kept: an untracked object (a str, a number,
+    a dict of those) cannot be part of a cycle, so most of a document is never looked at one by one.
+    """
+    if type(value) not in _BUILT:
+        return False
+    level, seen = [value], {id(value)}
+    while level:
+        tracked = list(filter(gc.is_tracked, gc.get_referents(*level)))
+        level = [member for member in tracked if type(member) in _BUILT]
+        if len(level) < len(tracked) and any(
+            is_object(m) or sequence(m) or (unwrap is not None and unwrap(m) is not m)
+            for m in tracked if type(m) not in _BUILT
+        ):
+            return False  # a container of another kind, or a wrapper: the exact walk opens it
+        count = len(seen)
+        seen.update(map(id, level))
+        if len(seen) - count < len(level):
+            return False  # met twice: shared (two modules given one mapping) or a cycle, which the exact walk tells
+    return True
+
+
+def _steps(link: _Link) -> tuple[Any, ...]:
+    steps: list[Any] = []
+    while link is not None:
+        link, step = link
+        steps.append(step)
+    return tuple(reversed(steps))
 
 
 def json_nodes(value: Any, closed: Callable[[Any], bool] | None = None) -> list[Node]:
@@ -265,16 +346,13 @@ def json_nodes(value: Any, closed: Callable[[Any], bool] | None = None) -> list[
 
     Objects (:func:`is_object`) and arrays (:func:`is_array`) are opened, except one ``closed`` says to
     keep whole; a key is kept as the mapping gives it (a caller that builds JSON checks it is a str).
-
-    A value that contains itself (a cycle) raises :class:`ContainsItself` (a TypeError) with the nodes listed
-    so far, the last one where the cycle closes: its caller names where.
+    ``value`` holds no cycle (its caller refused one with :func:`find_cycle`): the walk would go round it.
 
     >>> json_nodes({"a": [1, None]})
     [({'a': [1, None]}, -1, None), ([1, None], 0, 'a'), (1, 1, 0), (None, 1, 1)]
     """
     nodes: list[Node] = []
     stack: list[Node] = [(value, -1, None)]
-    opened: set[int] = set()  # containers opened: one met again is shared, or (when it is its own ancestor) a cycle
     while stack:
         item = stack.pop()
         nodes.append(item)
@@ -282,19 +360,9 @@ def json_nodes(value: Any, closed: Callable[[Any], bool] | None = None) -> list[
         if closed is not None and closed(node):
             continue
         me = len(nodes) - 1
-        array = is_array(node)
-        if not (array or is_object(node)):
-            continue
-        if id(node) in opened:
-            ancestor = item[1]
-            while ancestor >= 0 and nodes[ancestor][0] is not node:
-                ancestor = nodes[ancestor][1]
-            if ancestor >= 0:
-                raise ContainsItself(nodes, ancestor)
-        opened.add(id(node))
-        if array:
+        if is_array(node):
             stack.extend((node[i], me, i) for i in range(len(node) - 1, -1, -1))
-        else:
+        elif is_object(node):
             stack.extend((node[key], me, key) for key in reversed(list(node)))
     return nodes
 

@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from tfjsonpath import MapStep, Path, SliceStep, Step
-from tfjsonpath._jsontypes import ContainsItself, is_array, is_json_scalar, is_object, json_nodes, json_type
+from tfjsonpath._jsontypes import Cycle, find_cycle, is_array, is_json_scalar, is_object, json_type
 
 from .._redact import (
     NO_SECRETS,
@@ -56,6 +56,7 @@ def first_difference(a: Any, b: Any) -> Path | None:
     >>> first_difference({"a": [1, True]}, {"a": [1, 1]}).to_text()
     'a[1]'
     """
+    compared: set[tuple[int, int]] = set()  # the pairs of containers compared: a shared pair is compared once
     stack: list[tuple[Any, Any, _Frame]] = [(a, b, None)]
     while stack:
         x, y, frame = stack.pop()
@@ -65,14 +66,19 @@ def first_difference(a: Any, b: Any) -> Path | None:
         if kind == "number":
             if not numbers_equal(to_decimal(x), to_decimal(y)):
                 return Path(*_steps(frame))
-        elif kind == "array":
-            if len(x) != len(y):
-                return Path(*_steps(frame))
-            stack.extend((x[i], y[i], (frame, SliceStep(i))) for i in range(len(x) - 1, -1, -1))
-        elif kind == "object":
-            if x.keys() != y.keys():
-                return Path(*_steps(frame))
-            stack.extend((x[k], y[k], (frame, MapStep(k))) for k in reversed(list(x.keys())))
+        elif kind == "array" or kind == "object":
+            pair = (id(x), id(y))
+            if pair in compared:
+                continue  # found equal where first met: the walk stops at the first difference
+            compared.add(pair)
+            if kind == "array":
+                if len(x) != len(y):
+                    return Path(*_steps(frame))
+                stack.extend((x[i], y[i], (frame, SliceStep(i))) for i in range(len(x) - 1, -1, -1))
+            else:
+                if x.keys() != y.keys():
+                    return Path(*_steps(frame))
+                stack.extend((x[k], y[k], (frame, MapStep(k))) for k in reversed(list(x.keys())))
         elif x != y:
             return Path(*_steps(frame))
     return None
@@ -101,15 +107,19 @@ def require_json(value: Any, where: str, marks: Sequence[Marks] = (), secrets: S
     ...
     TypeError: values[0] is not a JSON value: the value at a[0] contains itself (a cycle back to the root)
     """
-    try:  # a cycle first: the walk below would go round it for ever
-        json_nodes(value)
-    except ContainsItself as cycle:
+    cycle = find_cycle(value, sequence=is_array)  # a cycle first: the walk below would go round it for ever
+    if cycle is not None:
         if marks or secrets:
-            cycle = _hidden_cycle(cycle, value, marks, secrets)
-        raise TypeError(f"{where} is not a JSON value: {cycle_text(cycle)}") from None
+            cycle = Cycle(*(_shown_keys(keys, value, marks, secrets) for keys in cycle))
+        raise TypeError(f"{where} is not a JSON value: {cycle_text(cycle)}")
+    walked: set[int] = set()  # the containers checked: one shared by two parents is checked once
     stack: list[tuple[Any, _Frame]] = [(value, None)]
     while stack:
         item, frame = stack.pop()
+        if is_array(item) or is_object(item):
+            if id(item) in walked:
+                continue  # checked whole where first met (no cycle: that walk is over), so its first fault is named there
+            walked.add(id(item))
         if is_array(item):
             stack.extend((item[i], (frame, SliceStep(i))) for i in range(len(item)))
         elif is_object(item):
@@ -137,22 +147,12 @@ def _shown(steps: Sequence[Step], value: Any, marks: Sequence[Marks], secrets: S
     ))
 
 
-def _hidden_cycle(cycle: ContainsItself, value: Any, marks: Sequence[Marks], secrets: Secrets) -> ContainsItself:
-    """``cycle`` with the keys on the way to where it closes and to where it goes back shown as :func:`_shown` shows
-    them (what :func:`~plancheck._text.cycle_text` names)."""
-    nodes = list(cycle.nodes)
-    for end in (len(nodes) - 1, cycle.back):
-        way, index = [], end  # the nodes on the way down to ``end``, each the one a step of its path reaches
-        while nodes[index][1] >= 0:
-            way.append(index)
-            index = nodes[index][1]
-        way.reverse()
-        steps = [MapStep(key) if isinstance(key, str) else SliceStep(key) for key in cycle.steps(end)]
-        for index, step in zip(way, _shown(steps, value, marks, secrets).steps, strict=True):
-            if isinstance(step, MapStep) and step.key == SENSITIVE:
-                item, parent, _ = nodes[index]
-                nodes[index] = (item, parent, SENSITIVE)
-    return ContainsItself(nodes, cycle.back)
+def _shown_keys(keys: tuple[Any, ...], value: Any, marks: Sequence[Marks], secrets: Secrets) -> tuple[Any, ...]:
+    """A cycle's ``keys`` (to where it closes or goes back) as :func:`_shown` shows them (what
+    :func:`~plancheck._text.cycle_text` names)."""
+    steps = [MapStep(key) if isinstance(key, str) else SliceStep(key) for key in keys]
+    shown = _shown(steps, value, marks, secrets).steps
+    return tuple(SENSITIVE if isinstance(step, MapStep) and step.key == SENSITIVE else key for key, step in zip(keys, shown, strict=True))
 
 
 def union_marks(value: Any, marks: Sequence[Marks]) -> Marks:

@@ -15,12 +15,11 @@ so a check costs the same in a plan of ten resources as in one of twenty thousan
 from __future__ import annotations
 
 import dataclasses
-import gc
 import os
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from typing import IO, Any, Final
 
-from tfjsonpath._jsontypes import is_object, is_sequence
+from tfjsonpath._jsontypes import find_cycle
 
 from .._errors import DocumentFormatError, PlanFormatError, StateFormatError
 from .._frozen import FrozenValue, frozen
@@ -110,46 +109,6 @@ def document(kind: LoadSpec, parsed: Any, *, source: str | None = None, validati
     return Loaded(parsed, source)
 
 
-#: The containers a parser builds, whose every member the garbage collector's traversal visits.
-_BUILT: Final = frozenset((dict, list, tuple))
-
-#: Where a value is: the link of its container and its key there (a path's tuple per level would cost time
-#: quadratic in the depth); None at the top.
-Link = tuple["Link", str | int] | None
-#: The place of the entry that ends a container's walk (its ``id`` the entry's value): no value is there.
-_LEFT: Final[Link] = (None, "left")
-
-
-def _surely_acyclic(document: Any) -> bool:
-    """True if ``document`` holds no container twice, and only dicts, lists and tuples: then no cycle either.
-
-    The members are listed level by level by the garbage collector's own traversal (in C, as the members
-    it must see to find any cycle), and only those it tracks are kept: an untracked object (a str, a number,
-    a dict of those) cannot be part of a cycle, so most of a document is never looked at one by one.
-    """
-    if type(document) not in _BUILT:
-        return False
-    level, seen = [document], {id(document)}
-    while level:
-        tracked = list(filter(gc.is_tracked, gc.get_referents(*level)))
-        level = [member for member in tracked if type(member) in _BUILT]
-        if len(level) < len(tracked) and any(is_object(m) or is_sequence(m) for m in tracked if type(m) not in _BUILT):
-            return False  # a container of another kind: the exact walk reads its members
-        count = len(seen)
-        seen.update(map(id, level))
-        if len(seen) - count < len(level):
-            return False  # met twice: shared (two modules given one mapping) or a cycle, which the exact walk tells
-    return True
-
-
-def _path_of(link: Link) -> tuple[str | int, ...]:
-    steps: list[str | int] = []
-    while link is not None:
-        link, step = link
-        steps.append(step)
-    return tuple(reversed(steps))
-
-
 def refuse_cycle(document: Any, error: Callable[..., DocumentFormatError], source: str | None) -> None:
     """Raise ``error`` where ``document`` (Python values: parsed JSON holds no cycle) holds a container inside
     itself, naming the container too; a value met twice elsewhere (a mapping shared by two modules) is no cycle.
@@ -165,38 +124,13 @@ def refuse_cycle(document: Any, error: Callable[..., DocumentFormatError], sourc
     plancheck.PlanFormatError: p.json: $.resource_changes[0].change.after["(sensitive)"][0]: expected a JSON value (which holds no cycle), found a reference back to $.resource_changes[0].change.after
     """
     with collector_off():  # the quick test's lists are many and hold no cycle
-        if _surely_acyclic(document):
-            return
-    on_path: dict[int, Link] = {}  # the containers being walked (by id), each to where it is
-    done: set[int] = set()  # the containers walked whole: one shared is not walked again
-    stack: list[tuple[Any, Link]] = [(document, None)]
-    while stack:
-        value, where = stack.pop()
-        if where is _LEFT:
-            del on_path[value]
-            done.add(value)
-            continue
-        if is_object(value):
-            members: Iterable[tuple[str | int, Any]] = value.items()
-        elif is_sequence(value):
-            members = enumerate(value)
-        else:
-            continue
-        container = id(value)
-        if container in on_path:
-            # Marks are not read to tell which keys are secrets: their walks may go round a cycle too. Every key
-            # inside a holder's values or trees is hidden (failing closed); the way to the holder still says where.
-            path, back = _path_of(where), _path_of(on_path[container])
-            found = f"a reference back to {json_location(back, hidden_inside(back))}"
-            location = json_location(path, hidden_inside(path))
-            raise error(location, "a JSON value (which holds no cycle)", found=found, source=source)
-        if container in done:
-            continue
-        on_path[container] = where
-        stack.append((container, _LEFT))
-        inside = [(member, (where, key)) for key, member in members]
-        inside.reverse()  # walked in document order: the cycle named is the first a reader meets
-        stack.extend(inside)
+        cycle = find_cycle(document)
+    if cycle is not None:
+        # Marks are not read to tell which keys are secrets: their walks may go round a cycle too. Every key
+        # inside a holder's values or trees is hidden (failing closed); the way to the holder still says where.
+        found = f"a reference back to {json_location(cycle.back, hidden_inside(cycle.back))}"
+        location = json_location(cycle.at, hidden_inside(cycle.at))
+        raise error(location, "a JSON value (which holds no cycle)", found=found, source=source)
 
 
 def _readable(split: SplitPlan) -> dict[str, Any]:

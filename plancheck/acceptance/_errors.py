@@ -20,6 +20,8 @@ from contextlib import contextmanager
 from enum import StrEnum
 from typing import Any, ClassVar, Final
 
+from tfjsonpath._jsontypes import find_cycle, is_array, is_object
+
 from .._checking.matcher import search_pattern
 from .._errors import TestDefinitionError, TfCheckError
 from .._frozen import public
@@ -198,10 +200,6 @@ def quote_key(key: str) -> str:
     return '"' + key.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
-#: The containers a value is inside, innermost first: (the next ones out, the container).
-_Inside = tuple["_Inside", Any] | None
-
-
 def refuse_cycle(value: Any, where: str, unwrap: Callable[[Any], Any], shown_keys: int | None = None) -> None:
     """Raise :class:`TestDefinitionError` at the place where ``value`` holds a dict, list or tuple inside itself.
 
@@ -221,29 +219,22 @@ def refuse_cycle(value: Any, where: str, unwrap: Callable[[Any], Any], shown_key
     ...
     plancheck.acceptance.TestDefinitionError: variables["a"]["(sensitive)"][0]: expected a JSON value, got a value that contains itself (a cycle)
     """
-    opened: set[int] = set()  # a container met again is shared, or, when it is inside itself, a cycle
-    # (the value, where it is, whether its keys are hidden, the map keys on the way to it, the containers it is in)
-    stack: list[tuple[Any, str, bool, int, _Inside]] = [(value, where, False, 0, None)]
-    while stack:
-        current, at, hidden, keys, inside = stack.pop()
+    cycle = find_cycle(value, unwrap, sequence=is_array)
+    if cycle is None:
+        return
+    # The way down is walked again to name it: which steps are map keys, and which of those a wrapper hides.
+    at, hidden, keys, current = where, False, 0, value
+    for step in cycle.at:
         while (inner := unwrap(current)) is not current:
             current, hidden = inner, True
-        if isinstance(current, Mapping):
+        if is_object(current):
             secret = hidden or (shown_keys is not None and keys >= shown_keys)
-            members = [(f'{at}["(sensitive)"]' if secret else f"{at}[{quote_key(str(k))}]", v, keys + 1)
-                       for k, v in current.items()]
-        elif isinstance(current, (list, tuple)):
-            members = [(f"{at}[{i}]", v, keys) for i, v in enumerate(current)]
+            at += '["(sensitive)"]' if secret else f"[{quote_key(str(step))}]"
+            keys += 1
         else:
-            continue
-        if id(current) in opened:
-            outer = inside
-            while outer is not None:
-                outer, container = outer
-                if container is current:
-                    raise TestDefinitionError(at, "expected a JSON value, got a value that contains itself (a cycle)")
-        opened.add(id(current))
-        stack.extend((member, place, hidden, depth, (inside, current)) for place, member, depth in reversed(members))
+            at += f"[{step}]"
+        current = current[step]
+    raise TestDefinitionError(at, "expected a JSON value, got a value that contains itself (a cycle)")
 
 
 #: Characters of each output stream kept in an error (the end, where Terraform puts its errors).

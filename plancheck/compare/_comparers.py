@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from typing import Any, final
 
 from tfjsonpath import Path
-from tfjsonpath._jsontypes import ContainsItself, json_nodes
+from tfjsonpath._jsontypes import find_cycle, is_array
 
 from .._checking.equality import first_difference, render_compared, require_json
 from .._errors import ValueMismatchError
@@ -75,11 +75,10 @@ class ValueComparer(FrozenValue):
                 )
             marks = sensitive
             for i, tree in enumerate(marks):
-                try:  # a marks tree that holds itself would send every walk of the marks round for ever
-                    json_nodes(tree)
-                except ContainsItself:
-                    # Its keys are the value's (a map key may be a secret): where the cycle is goes untold.
-                    raise TypeError(f"CompareValues: sensitive[{i}] is not a marks tree: it contains itself (a cycle)") from None
+                # A marks tree that holds itself would send every walk of the marks round for ever. Its keys are the
+                # value's (a map key may be a secret): where the cycle is goes untold.
+                if find_cycle(tree, sequence=is_array) is not None:
+                    raise TypeError(f"CompareValues: sensitive[{i}] is not a marks tree: it contains itself (a cycle)")
         else:
             raise TypeError(
                 f"CompareValues: sensitive must be a list of marks trees, got {type(sensitive).__name__}"

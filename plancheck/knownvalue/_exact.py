@@ -8,8 +8,8 @@ from typing import Any, Final
 
 from tfjsonpath import MapStep, Path, SliceStep, Step
 from tfjsonpath._jsontypes import (
-    ContainsItself,
     Node,
+    find_cycle,
     fold_nodes,
     is_array,
     is_json_scalar,
@@ -49,10 +49,10 @@ def exact(value: Any) -> Check:
     ...
     TypeError: exact: the value at a[0] contains itself (a cycle back to the root)
     """
-    try:
-        nodes = json_nodes(value)
-    except ContainsItself as cycle:
-        raise TypeError(f"exact: {cycle_text(cycle)}") from None
+    cycle = find_cycle(value, sequence=is_array)
+    if cycle is not None:
+        raise TypeError(f"exact: {cycle_text(cycle)}")
+    nodes = json_nodes(value)
     for index, (node, _, _) in enumerate(nodes):  # in document order: the first bad value is the one named
         if is_object(node):
             for key in reversed(list(node.keys())):

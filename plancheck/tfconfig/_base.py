@@ -15,7 +15,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any, Final, Literal
 
 from tfjsonpath import Path, PathNotFoundError
-from tfjsonpath._jsontypes import ContainsItself, fold_nodes, is_array, is_object, json_nodes
+from tfjsonpath._jsontypes import find_cycle, fold_nodes, is_array, is_object, json_nodes
 
 from .. import knownvalue as kv
 from .._checking.fields import checked_address, guard_documents, require_document
@@ -366,10 +366,10 @@ def like(value: Any, owner: str) -> Any:
     if _is_check(value):
         return value
     # Nesting of any depth is converted without recursion; a check inside stays as it is.
-    try:
-        nodes = json_nodes(value, closed=_is_check)
-    except ContainsItself as cycle:
-        raise TypeError(f"{owner}: expected a knownvalue check or a JSON value; {cycle_text(cycle)}") from None
+    cycle = find_cycle(value, lambda v: None if _is_check(v) else v, sequence=is_array)
+    if cycle is not None:
+        raise TypeError(f"{owner}: expected a knownvalue check or a JSON value; {cycle_text(cycle)}")
+    nodes = json_nodes(value, closed=_is_check)
     for node, _, _ in nodes:
         if is_object(node) and not _is_check(node):
             for key in reversed(list(node)):
