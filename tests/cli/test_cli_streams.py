@@ -285,6 +285,36 @@ def test_process_write_failures_and_endless_input(files: Path) -> None:
     assert done.stderr == b"tfplancheck: error: /dev/zero: the plan is larger than 1048576 bytes (raise the limit with --max-bytes or PLANCHECK_MAX_BYTES)\n"
 
 
+#: A plan whose report is far over a pipe's 64 KiB: the reader goes away while the command is still writing.
+_DELETIONS = {**PLAN, "resource_changes": [
+    {"address": f"null_resource.r{index}", "mode": "managed", "type": "null_resource", "name": f"r{index}",
+     "provider_name": "registry.terraform.io/hashicorp/null",
+     "change": {"actions": ["delete"], "before": {"id": str(index)}, "after": None, "after_unknown": {}}}
+    for index in range(5000)]}
+
+
+@pytest.mark.parametrize(
+    "environ",
+    [
+        pytest.param({}, id="buffered"),
+        # A text stream straight over its file ignores a short write: the rest was dropped, status 1 (the verdict).
+        pytest.param({"PYTHONUNBUFFERED": "1"}, id="unbuffered"),
+    ],
+)
+def test_a_reader_that_goes_away_mid_output_is_status_141(files: Path, environ: dict[str, str]) -> None:
+    (files / "big.json").write_text(json.dumps(_DELETIONS), "utf-8")
+    env = {name: value for name, value in os.environ.items() if name != "PYTHONUNBUFFERED"} | environ
+    with subprocess.Popen([str(SCRIPT), "big.json", "--empty"], cwd=files, env=env, stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE) as process:
+        assert process.stdout is not None
+        assert process.stderr is not None
+        first = process.stdout.read(10)  # `| head -c 10`
+        process.stdout.close()
+        errors = process.stderr.read()
+        status = process.wait(timeout=120)
+    assert (first, status, errors) == (b"FAIL  Expe", 141, b"")
+
+
 BAD_CHECKS_FILES = {
     "exponent.json": '{"check": [{"type": "ExpectKnownOutputValue", "address": "x", '
                      '"matcher": {"type": "NumberExact", "value": 1e1000000000000000000}}]}',
