@@ -515,6 +515,8 @@ def write_entries(file: str, entries: Iterable[BaselineEntry], secrets: Secrets)
     # the identities a run matches its failures by; an entry scrubbed of more would match no failure.
     text = render_json(document, secrets) + "\n"
     try:
+        # As a --report file's: a directory the run's output goes to need not be made first (a CI job's reports/).
+        pathlib.Path(file).parent.mkdir(parents=True, exist_ok=True)
         if not _regular_or_missing(file):
             # A device or a pipe (/dev/stdout, a FIFO) is written to: a file renamed over it replaced the device
             # itself (as root, --write-baseline /dev/full put a regular file where /dev/full was).

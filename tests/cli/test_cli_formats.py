@@ -646,7 +646,7 @@ BASELINE_ERRORS = [
                  'plan.json: not a tfplancheck baseline (no "tfplancheck_baseline": 1; write one with --write-baseline)',
                  id="not-a-baseline"),
     pytest.param(["--write-baseline", "plan.json/base.json"], {}, "baseline",
-                 "plan.json/base.json: cannot write the baseline: Not a directory", id="unwritable"),
+                 "plan.json/base.json: cannot write the baseline: File exists", id="unwritable"),
     pytest.param([], {"TFPLANCHECK_TODAY": "soon"}, "usage",
                  "TFPLANCHECK_TODAY must be a date such as 2027-01-31, not 'soon'", id="today"),
 ]

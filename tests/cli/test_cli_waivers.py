@@ -509,9 +509,23 @@ def test_a_baseline_written_to_a_pipe_is_written_into_it(tmp_path: Path) -> None
 
 
 def test_an_unwritable_baseline_is_an_exit_2_error(tmp_path: Path) -> None:
-    code, _, err = cli(tmp_path, CHECKS, "--write-baseline", "no/such/dir/base.json")
+    code, _, err = cli(tmp_path, CHECKS, "--write-baseline", "plan.json/base.json")
     assert code == 2
-    assert err.startswith("tfplancheck: error: no/such/dir/base.json: cannot write the baseline: ")
+    assert err.startswith("tfplancheck: error: plan.json/base.json: cannot write the baseline: ")
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "code"),
+    [
+        pytest.param("--report", "json=reports/new/out.json", 1, id="report"),
+        # It failed ("No such file or directory") where --report made the directory.
+        pytest.param("--write-baseline", "reports/new/out.json", 0, id="write-baseline"),
+    ],
+)
+def test_an_output_file_in_a_missing_directory_makes_the_directory(tmp_path: Path, option: str, value: str,
+                                                                     code: int) -> None:
+    assert cli(tmp_path, CHECKS, option, value)[::2] == (code, "")
+    assert json.loads((tmp_path / "reports" / "new" / "out.json").read_text("utf-8"))
 
 
 # -- secrets: no planted secret in the baseline file nor in any output -----------------------------------
