@@ -23,8 +23,10 @@ import os
 import pathlib
 import re
 import stat
+import sys
 import tempfile
 from collections.abc import Iterable, Mapping, Sequence
+from decimal import Decimal
 from typing import TYPE_CHECKING, Any, ClassVar, Final, Protocol, TypeVar
 
 from .._documents.plan import shown_address
@@ -585,7 +587,7 @@ def parse_baseline(text: str, file: str) -> Baseline:
     plancheck.cli._waivers.BaselineError: b.json: not a tfplancheck baseline (no "tfplancheck_baseline": 1; write one with --write-baseline)
     """
     try:
-        document = json.loads(text, object_pairs_hook=each_key_once)
+        document = json.loads(text, object_pairs_hook=each_key_once, parse_int=_baseline_int)
     except KeyRepeated as exc:
         raise BaselineError(file, str(exc)) from None
     except RecursionError:
@@ -599,7 +601,8 @@ def parse_baseline(text: str, file: str) -> Baseline:
                             "write one with --write-baseline)")
     version = document["tfplancheck_baseline"]
     if version != BASELINE_VERSION or isinstance(version, bool):
-        raise BaselineError(file, f"baseline version {json.dumps(version)[:20]} is not supported "
+        shown = f"of {len(version.as_tuple().digits)} digits" if isinstance(version, Decimal) else json.dumps(version)[:20]
+        raise BaselineError(file, f"baseline version {shown} is not supported "
                             f"(this tfplancheck reads version {BASELINE_VERSION})")
     extra = sorted(set(document) - {"tfplancheck_baseline", "failures"})
     if extra:
@@ -620,6 +623,20 @@ def parse_baseline(text: str, file: str) -> Baseline:
             raise BaselineError(file, f"failures[{i}]: plan is a string: the plan file the failure is of")
         entries.add(BaselineEntry(item["check"], item["address"], item["path"], plan=item.get("plan")))
     return Baseline(file, frozenset(entries))
+
+
+def _baseline_int(text: str) -> int | Decimal:
+    """An integer of a baseline file; one of more digits than Python converts to an ``int`` is read as the checks
+    file and the plan loader read it, a ``Decimal`` of the same value (its error then says what it is, not a bare
+    "invalid JSON").
+
+    >>> _baseline_int("1"), _baseline_int("7" * 5000).adjusted()
+    (1, 4999)
+    """
+    limit = sys.get_int_max_str_digits()
+    if limit and len(text.lstrip("-")) > limit:
+        return Decimal(text)
+    return int(text)
 
 
 def judge_by_baseline(results: Sequence[_R], secrets: Secrets, baseline: Baseline | None,

@@ -445,6 +445,13 @@ BAD_BASELINES = [
                  "with --write-baseline)", id="no-version"),
     pytest.param('{"tfplancheck_baseline": 2, "failures": []}', "base.json: baseline version 2 is not supported (this "
                  "tfplancheck reads version 1)", id="other-version"),
+    # A number of more digits than Python converts to an int was a bare "invalid JSON"; it is read as the plan loader
+    # and the checks file read it, and said where it stands.
+    pytest.param('{"tfplancheck_baseline": ' + "7" * 5000 + ', "failures": []}', "base.json: baseline version of 5000 "
+                 "digits is not supported (this tfplancheck reads version 1)\n", id="version-of-5000-digits"),
+    pytest.param('{"tfplancheck_baseline": 1, "failures": [{"check": ' + "7" * 5000 + ', "address": null, "path": '
+                 'null}]}', "base.json: failures[0]: check is a string; address and path are strings or null\n",
+                 id="entry-number-of-5000-digits"),
     pytest.param('{"tfplancheck_baseline": 1, "failures": {}}', "base.json: failures: expected a list, found an object",
                  id="failures-not-a-list"),
     pytest.param('{"tfplancheck_baseline": 1, "failures": [{"check": "X"}]}', 'base.json: failures[0]: expected a table '
