@@ -576,6 +576,11 @@ def read_baseline(file: str, max_bytes: int | None = None) -> Baseline:
     return parse_baseline(text.removeprefix("\ufeff"), file)  # a byte-order mark is no part of the text
 
 
+#: What an entry's key that is empty should hold.
+_EMPTY_HINTS: Final = {"check": "the check's type", "address": "null for a failure of no address",
+                       "plan": "the plan file the failure is of"}
+
+
 def parse_baseline(text: str, file: str) -> Baseline:
     """A baseline file's text as a :class:`Baseline`.
 
@@ -600,7 +605,7 @@ def parse_baseline(text: str, file: str) -> Baseline:
         raise BaselineError(file, f'not a tfplancheck baseline (no "tfplancheck_baseline": {BASELINE_VERSION}; '
                             "write one with --write-baseline)")
     version = document["tfplancheck_baseline"]
-    if version != BASELINE_VERSION or isinstance(version, bool):
+    if version != BASELINE_VERSION or type(version) is not int:  # not true, nor 1.0: the file's own writer writes 1
         shown = f"of {len(version.as_tuple().digits)} digits" if isinstance(version, Decimal) else json.dumps(version)[:20]
         raise BaselineError(file, f"baseline version {shown} is not supported "
                             f"(this tfplancheck reads version {BASELINE_VERSION})")
@@ -621,6 +626,11 @@ def parse_baseline(text: str, file: str) -> Baseline:
             raise BaselineError(file, f"failures[{i}]: check is a string; address and path are strings or null")
         if not isinstance(item.get("plan", ""), str):
             raise BaselineError(file, f"failures[{i}]: plan is a string: the plan file the failure is of")
+        # No failure has an empty check type, address or plan file (a checks file refuses an empty address); an
+        # empty path is the root's, which a check of a whole value has.
+        empty = next((key for key in ("check", "address", "plan") if item.get(key) == ""), None)
+        if empty is not None:
+            raise BaselineError(file, f"failures[{i}]: {empty} is empty (" + _EMPTY_HINTS[empty] + ")")
         entries.add(BaselineEntry(item["check"], item["address"], item["path"], plan=item.get("plan")))
     return Baseline(file, frozenset(entries))
 

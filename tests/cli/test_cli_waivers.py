@@ -28,6 +28,8 @@ import planted_secrets  # noqa: E402
 from secret_shapes import leaks  # noqa: E402
 from whole_plan_support import KEY_SECRET, change, plan_document, run_with_checks  # noqa: E402
 
+from plancheck.cli._waivers import BaselineEntry, parse_baseline  # noqa: E402
+
 VALIDATOR = jsonschema.Draft202012Validator(
     json.loads((ROOT / "plancheck" / "schemas" / "cli-output.schema.json").read_text("utf-8")))
 
@@ -452,6 +454,17 @@ BAD_BASELINES = [
     pytest.param('{"tfplancheck_baseline": 1, "failures": [{"check": ' + "7" * 5000 + ', "address": null, "path": '
                  'null}]}', "base.json: failures[0]: check is a string; address and path are strings or null\n",
                  id="entry-number-of-5000-digits"),
+    # A float, or an entry of empty strings, was read as a baseline: the writer writes neither.
+    pytest.param('{"tfplancheck_baseline": 1.0, "failures": []}', "base.json: baseline version 1.0 is not supported "
+                 "(this tfplancheck reads version 1)\n", id="version-a-float"),
+    pytest.param('{"tfplancheck_baseline": 1, "failures": [{"check": "", "address": "a.b", "path": null}]}',
+                 "base.json: failures[0]: check is empty (the check's type)\n", id="entry-check-empty"),
+    pytest.param('{"tfplancheck_baseline": 1, "failures": [{"check": "X", "address": "a.b", "path": null}, '
+                 '{"check": "X", "address": "", "path": null}]}',
+                 "base.json: failures[1]: address is empty (null for a failure of no address)\n",
+                 id="entry-address-empty"),
+    pytest.param('{"tfplancheck_baseline": 1, "failures": [{"check": "X", "address": "a.b", "path": null, "plan": ""}]}',
+                 "base.json: failures[0]: plan is empty (the plan file the failure is of)\n", id="entry-plan-empty"),
     pytest.param('{"tfplancheck_baseline": 1, "failures": {}}', "base.json: failures: expected a list, found an object",
                  id="failures-not-a-list"),
     pytest.param('{"tfplancheck_baseline": 1, "failures": [{"check": "X"}]}', 'base.json: failures[0]: expected a table '
@@ -481,6 +494,19 @@ def test_a_bad_baseline_is_an_exit_2_error(tmp_path: Path, text: str | None, mes
     assert err.startswith(f"tfplancheck: error: {message}")
     code, out, _ = cli(tmp_path, CHECKS, "--baseline", "base.json", "--format", "json")
     assert json.loads(out)["error"]["kind"] == "baseline"
+
+
+@pytest.mark.parametrize(
+    ("entry", "read"),
+    [
+        # What the writer writes for a check of a whole value (ExpectKnownValue at path ""): read back as written.
+        pytest.param({"check": "X", "address": "a.b", "path": ""}, BaselineEntry("X", "a.b", ""), id="root-path"),
+        pytest.param({"check": "X", "address": None, "path": None}, BaselineEntry("X", None, None), id="no-address"),
+    ],
+)
+def test_a_baseline_entry_the_writer_writes_is_read(entry: dict[str, Any], read: BaselineEntry) -> None:
+    text = json.dumps({"tfplancheck_baseline": 1, "failures": [entry]})
+    assert parse_baseline(text, "base.json").entries == frozenset({read})
 
 
 def test_a_missing_baseline_says_how_to_write_one(tmp_path: Path) -> None:
