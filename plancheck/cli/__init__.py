@@ -41,10 +41,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         from .._loading.lifecycle import ending_on_signals
         from ._command import run
-        from ._io import _Guarded, _whole_writes, _WriteFailed
+        from ._io import _Guarded, _WriteFailed
     except KeyboardInterrupt:
         return 130
-    stdout = _Guarded(_whole_writes(sys.stdout), "standard output")
+    stdout = _Guarded(sys.stdout, "standard output")
     stderr = _Guarded(sys.stderr, "standard error")
     # One scope for the whole command: a SIGTERM or SIGHUP unwinds as a Ctrl-C does through every temporary
     # directory the command made (a binary plan's show, mock-plan's module copy, plan file and provider

@@ -329,30 +329,6 @@ class Rendered(str):
     """
 
 
-def _whole_writes(stream: TextIO | None) -> TextIO | None:
-    """``stream``, or, when it writes straight to its file (``python -u``, ``PYTHONUNBUFFERED``), the same file
-    through a buffer that flushes each line.
-
-    A text stream over an unbuffered file ignores a short write: a reader that goes away once 64 KiB fill its
-    pipe (``| head``) takes those, the rest is dropped without an error, and the run ends with its verdict
-    instead of 141. A buffer writes until all is written or the write fails. The file stays open when the
-    buffer goes (``closefd=False``): it is the caller's.
-
-    >>> import io
-    >>> stream = io.StringIO()
-    >>> _whole_writes(stream) is stream
-    True
-    """
-    if stream is None or not isinstance(getattr(stream, "buffer", None), _stdio.RawIOBase):
-        return stream
-    try:
-        raw = _stdio.FileIO(stream.fileno(), "w", closefd=False)
-    except (OSError, ValueError):  # closed or detached: the guard reports it at the first write
-        return stream
-    return _stdio.TextIOWrapper(_stdio.BufferedWriter(raw), encoding=stream.encoding, errors=stream.errors,
-                                line_buffering=True)
-
-
 class _Guarded(_stdio.TextIOBase):
     """A text stream whose write failures are :class:`_WriteFailed` (BrokenPipeError is left to the caller).
 
@@ -366,6 +342,18 @@ class _Guarded(_stdio.TextIOBase):
 
     def __init__(self, stream: TextIO | None, name: str) -> None:
         super().__init__()
+        if stream is not None and isinstance(getattr(stream, "buffer", None), _stdio.RawIOBase):
+            # A text stream straight over its file (``python -u``, ``PYTHONUNBUFFERED``) ignores a short write: a
+            # reader that goes away once 64 KiB fill its pipe (``| head``) takes those, the rest is dropped without
+            # an error, and the run ends with its verdict instead of 141. A buffer over the same file writes until
+            # all is written or the write fails; the file stays open when it goes (``closefd=False``): the caller's.
+            try:
+                raw = _stdio.FileIO(stream.fileno(), "w", closefd=False)
+            except (OSError, ValueError):  # closed or detached: reported at the first write
+                pass
+            else:
+                stream = _stdio.TextIOWrapper(_stdio.BufferedWriter(raw), encoding=stream.encoding,
+                                              errors=stream.errors, line_buffering=True)
         self.stream = stream
         self.name = name
         self.failed = False
