@@ -106,31 +106,32 @@ def test_the_empty_state_terraform_shows_is_refused(tmp_path: Path) -> None:
         2, "", f"tfplancheck: error: {tmp_path / 'plan.json'}: {EMPTY_STATE_WORDS}\n")
 
 
-def test_a_raw_state_file_given_for_a_plan_says_where_to_get_the_json(tmp_path: Path) -> None:
+#: (file name, document, what the loader's words say it found and where to get the JSON instead).
+NOT_JSON_PLAN_FILES = [
     # terraform.tfstate itself, not the JSON terraform show -json makes of it: the loader's words name both.
-    path = tmp_path / "terraform.tfstate"
-    path.write_text(json.dumps({"version": 4, "terraform_version": "1.11.4", "serial": 1, "lineage": "x",
-                                "outputs": {}, "resources": []}), encoding="utf-8")
-    status, out, err = cli(str(path), "--empty", environ=automation())
-    assert (status, out, err) == (2, "", (
-        f'tfplancheck: error: {path}: $.format_version: expected a "format_version" key (a terraform show -json plan '
-        "or state), found a Terraform state file (terraform.tfstate's own format, with \"serial\" and \"lineage\"), "
-        "which is a different format; get its JSON from terraform show -json (a plan's from terraform show -json "
-        "PLANFILE)\n"
-    ))
-
-
-def test_a_saved_cloud_plan_says_it_is_a_bookmark_of_a_remote_run(tmp_path: Path) -> None:
+    pytest.param("terraform.tfstate", {"version": 4, "terraform_version": "1.11.4", "serial": 1, "lineage": "x",
+                                       "outputs": {}, "resources": []},
+                 "a Terraform state file (terraform.tfstate's own format, with \"serial\" and \"lineage\"), which is a "
+                 "different format; get its JSON from terraform show -json (a plan's from terraform show -json "
+                 "PLANFILE)", id="raw-state-file"),
     # terraform plan -out under a cloud backend writes this bookmark (internal/cloud/cloudplan), not a zip of the plan.
-    path = tmp_path / "tfplan"
-    path.write_text(json.dumps({"remote_plan_format": 1, "run_id": "run-GXfuHMkbyHccAGUg", "hostname": "app.terraform.io"}),
-                    encoding="utf-8")
+    pytest.param("tfplan", {"remote_plan_format": 1, "run_id": "run-GXfuHMkbyHccAGUg", "hostname": "app.terraform.io"},
+                 'an HCP Terraform saved plan ("remote_plan_format": a bookmark of a remote run, not the plan), which '
+                 "is a different format; get the plan's JSON from terraform show -json PLANFILE where the cloud "
+                 "backend is configured", id="saved-cloud-plan"),
+]
+
+
+@pytest.mark.parametrize(("name", "document", "found"), NOT_JSON_PLAN_FILES)
+def test_a_file_of_another_format_says_where_to_get_the_json(
+    tmp_path: Path, name: str, document: dict[str, object], found: str
+) -> None:
+    path = tmp_path / name
+    path.write_text(json.dumps(document), encoding="utf-8")
     status, out, err = cli(str(path), "--empty", environ=automation())
     assert (status, out, err) == (2, "", (
         f'tfplancheck: error: {path}: $.format_version: expected a "format_version" key (a terraform show -json plan '
-        'or state), found an HCP Terraform saved plan ("remote_plan_format": a bookmark of a remote run, not the '
-        "plan), which is a different format; get the plan's JSON from terraform show -json PLANFILE where the cloud "
-        "backend is configured\n"
+        f"or state), found {found}\n"
     ))
 
 

@@ -456,6 +456,29 @@ def _assert_destroyed_or_kept(cell: Cell, terraform: TerraformBinary, output: st
         assert find_leftovers(cell.leftovers) == []
 
 
+@contextlib.contextmanager
+def _script_run(cell: Cell, terraform: TerraformBinary, cli_config: Path, marker: str) -> Iterator[subprocess.Popen[bytes]]:
+    """The cell's test run as a script, in a session of its own, its output one stream (the kill rows' start); on
+    leaving, whatever the row did, every process of ``marker`` is killed and the cell removed."""
+    process = None
+    try:
+        cell.tmp.mkdir()
+        process = subprocess.Popen(
+            _command("script", cell, terraform, cli_config), cwd=cell.root, env=_environment(cell, marker),
+            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True,
+        )
+        yield process
+    finally:
+        _kill_marked(marker)
+        if process is not None:
+            if process.poll() is None:
+                process.kill()
+                process.wait()
+            if process.stdout is not None:
+                process.stdout.close()
+        subprocess.run(["rm", "-rf", str(cell.root)], check=False)
+
+
 def test_a_kill_during_the_cleanup_destroy_still_leaves_the_case_recorded(tf_acceptance_cli_config: Path) -> None:
     """SIGTERM during apply, then SIGKILL (a CI's grace period over) while the post-test destroy runs: nothing can
     be handled any more, but the case's state was kept before that destroy started, and destroy-leftovers
@@ -464,14 +487,7 @@ def test_a_kill_during_the_cleanup_destroy_still_leaves_the_case_recorded(tf_acc
     cell = Cell(Path(tempfile.mkdtemp(prefix="tfsig-", dir="/tmp" if os.path.isdir("/tmp") else None)), "apply",
                 slow_cleanup=True)
     marker = uuid.uuid4().hex
-    process = None
-    try:
-        cell.tmp.mkdir()
-        process = subprocess.Popen(
-            _command("script", cell, terraform, tf_acceptance_cli_config), cwd=cell.root,
-            env=_environment(cell, marker), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT, start_new_session=True,
-        )
+    with _script_run(cell, terraform, tf_acceptance_cli_config, marker) as process:
         deadline = time.monotonic() + 90
         for phase, ready in (("apply", cell.started), ("post-test destroy", cell.destroying)):
             while not ready.exists():
@@ -488,15 +504,6 @@ def test_a_kill_during_the_cleanup_destroy_still_leaves_the_case_recorded(tf_acc
         cell.allow.touch()
         assert main(["destroy-leftovers", str(cell.leftovers), "--terraform", terraform.path]) == 0
         assert find_leftovers(cell.leftovers) == []
-    finally:
-        _kill_marked(marker)
-        if process is not None:
-            if process.poll() is None:
-                process.kill()
-                process.wait()
-            if process.stdout is not None:
-                process.stdout.close()
-        subprocess.run(["rm", "-rf", str(cell.root)], check=False)
 
 
 @pytest.mark.parametrize("binary", ["tf1.0.3", "tf1.11"])
@@ -507,14 +514,7 @@ def test_a_terraform_killed_mid_apply_is_named_and_leaves_nothing(tf_acceptance_
     terraform = _binary(binary)
     cell = Cell(Path(tempfile.mkdtemp(prefix="tfsig-", dir="/tmp" if os.path.isdir("/tmp") else None)), "apply")
     marker = uuid.uuid4().hex
-    process = None
-    try:
-        cell.tmp.mkdir()
-        process = subprocess.Popen(
-            _command("script", cell, terraform, tf_acceptance_cli_config), cwd=cell.root,
-            env=_environment(cell, marker), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT, start_new_session=True,
-        )
+    with _script_run(cell, terraform, tf_acceptance_cli_config, marker) as process:
         deadline = time.monotonic() + 90
         while not cell.started.exists():
             _still_running(process, deadline, "started the apply provisioner")
@@ -531,12 +531,3 @@ def test_a_terraform_killed_mid_apply_is_named_and_leaves_nothing(tf_acceptance_
                "command: terraform apply -input=false -no-color tfplan (exit code -9)\n" in output
         assert _left_running(marker) == [], output
         assert sorted(p.name for p in cell.tmp.iterdir()) == [], output
-    finally:
-        _kill_marked(marker)
-        if process is not None:
-            if process.poll() is None:
-                process.kill()
-                process.wait()
-            if process.stdout is not None:
-                process.stdout.close()
-        subprocess.run(["rm", "-rf", str(cell.root)], check=False)
