@@ -47,7 +47,7 @@ from .._planchecks import changes, values
 from .._text import closest, exception_message, exception_text
 from ._io import UnreadableInput, read_input
 from ._registry import Kind, Registry, Signature, enum_choices
-from ._waivers import Waived, Waiver, WaiverError, parse_waivers
+from ._waivers import Waived, Waiver, WaiverError, exact_json_int, parse_waivers
 
 if TYPE_CHECKING:
     from .._documents.plan import Plan
@@ -524,14 +524,6 @@ def _read_decimal(text: str) -> Decimal | _Unreadable:
     return number
 
 
-def _read_json_int(text: str) -> int | Decimal:
-    """An integer exactly; one longer than Python converts to int stays a Decimal (exact, linear to read)."""
-    limit = sys.get_int_max_str_digits()
-    if limit and len(text.lstrip("-")) > limit:
-        return Decimal(text)
-    return int(text)
-
-
 def _json_constant(name: str) -> _Unreadable:
     return _Unreadable(f"expected a JSON value, found {name}, which is not JSON")
 
@@ -541,7 +533,7 @@ _REPEATED: Final = _Unreadable("expected each key once in its object, found this
                                "(which of its values counts would be a guess)")
 
 
-_JSON_DECODER = json.JSONDecoder(parse_float=_read_decimal, parse_int=_read_json_int, parse_constant=_json_constant,
+_JSON_DECODER = json.JSONDecoder(parse_float=_read_decimal, parse_int=exact_json_int, parse_constant=_json_constant,
                                  object_pairs_hook=functools.partial(marking_repeats, repeated=_REPEATED))
 
 

@@ -54,6 +54,7 @@ __all__ = [
     "WaiverError",
     "apply_baseline",
     "baseline_document",
+    "exact_json_int",
     "expired_note",
     "failure_identity",
     "fixed_note",
@@ -592,7 +593,7 @@ def parse_baseline(text: str, file: str) -> Baseline:
     plancheck.cli._waivers.BaselineError: b.json: not a tfplancheck baseline (no "tfplancheck_baseline": 1; write one with --write-baseline)
     """
     try:
-        document = json.loads(text, object_pairs_hook=each_key_once, parse_int=_baseline_int)
+        document = json.loads(text, object_pairs_hook=each_key_once, parse_int=exact_json_int)
     except KeyRepeated as exc:
         raise BaselineError(file, str(exc)) from None
     except RecursionError:
@@ -635,12 +636,12 @@ def parse_baseline(text: str, file: str) -> Baseline:
     return Baseline(file, frozenset(entries))
 
 
-def _baseline_int(text: str) -> int | Decimal:
-    """An integer of a baseline file; one of more digits than Python converts to an ``int`` is read as the checks
-    file and the plan loader read it, a ``Decimal`` of the same value (its error then says what it is, not a bare
-    "invalid JSON").
+def exact_json_int(text: str) -> int | Decimal:
+    """A JSON integer of a file the command line reads (a baseline, a checks file) exactly: one of more digits than
+    Python converts to an ``int`` is read as the plan loader reads it, a ``Decimal`` of the same value (exact,
+    linear to read; its error then says what it is, not a bare "invalid JSON").
 
-    >>> _baseline_int("1"), _baseline_int("7" * 5000).adjusted()
+    >>> exact_json_int("1"), exact_json_int("7" * 5000).adjusted()
     (1, 4999)
     """
     limit = sys.get_int_max_str_digits()
