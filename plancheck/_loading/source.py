@@ -1,26 +1,30 @@
-"""Reading a document from a file or a stream, up to a maximum size.
+"""Reading a document from a file or a stream, up to a maximum size; writing an output file whole.
 
 ``/dev/zero``, a pipe that never closes or a runaway generator must not fill the memory:
 ``load_plan``, ``load_state`` and ``load_config`` read at most :func:`max_input_bytes`
 bytes (2 GiB unless ``max_bytes=`` or ``PLANCHECK_MAX_BYTES`` says otherwise) and stop
 reading as soon as there is more. A regular file's size is known before reading, so a
 file too large is refused without reading any of it.
+
+Every file a user names for output (a ``--report``, a baseline, a snapshot, a written
+configuration) is written by :func:`write_whole`: the old file or the new one, never half of one.
 """
 
 from __future__ import annotations
 
+import contextlib
 import io
 import os
 import stat
 import sys
 from collections.abc import Mapping
-from typing import IO, Any, Final
+from typing import IO, Any, Final, Literal
 
 from .._errors import DocumentFormatError
 
 __all__ = [
     "DEFAULT_MAX_BYTES", "MAX_BYTES_ENV", "InputTooLarge", "fs_path", "is_saved_plan", "max_input_bytes", "read_bytes",
-    "read_limited", "why_unopened",
+    "read_limited", "regular_file", "why_unopened", "write_whole",
 ]
 
 #: The largest document read from a file or stream unless told otherwise: 2 GiB.
@@ -229,3 +233,91 @@ def is_saved_plan(head: bytes) -> bool:
     (True, False)
     """
     return head.startswith(b"PK\x03\x04")
+
+
+def regular_file(name: str) -> os.stat_result | Literal[False] | None:
+    """The status of the regular file ``name`` names through its links; ``None`` when nothing is there (a new
+    file); ``False`` for anything else: a device, a pipe, a FIFO, a directory. An :class:`OSError` when it cannot
+    be told (a directory that cannot be searched, a loop of links).
+
+    >>> regular_file("/dev/null"), regular_file("/no/such/file")
+    (False, None)
+    """
+    try:
+        status = os.stat(name)
+    except FileNotFoundError:
+        return None
+    return status if stat.S_ISREG(status.st_mode) else False
+
+
+#: Names of a process's open streams, whatever they lead to: ``/dev/stdout`` redirected to a file is that file to
+#: ``stat``, but the shell holds it open: a file renamed over it would take the rest of the run's output away.
+_STREAMS: Final = ("/dev/stdout", "/dev/stderr", "/dev/fd/", "/proc/")
+
+
+def write_whole(file: str | os.PathLike[str], text: str) -> None:
+    """Write ``text`` (UTF-8, ``\\n`` line ends) to ``file``, whole or not at all.
+
+    A missing directory is made. A regular file, or a new one, is written to a temporary file beside it,
+    flushed to disk, and renamed over it: a reader, a full disk or a crash leaves the old file or the new
+    one, never half of one, and no temporary file (also on an interrupt). It keeps its mode; a new file gets
+    the mode any file the user makes gets (``0o666`` less the umask), not a temporary file's owner-only one.
+    Through a symbolic link the file it names is written, and the link kept. A device, a pipe or a FIFO
+    (see :func:`regular_file`), and a process's stream (``/dev/stdout``, ``/dev/fd/N``, ``/proc/...``) even
+    when it is redirected to a file, are written into: a file renamed over ``/dev/full`` would replace the device.
+
+    Raises :class:`OSError` for each caller to say in its own words: a directory that cannot be made
+    names that directory (``filename``), anything else names ``file``.
+
+    >>> import pathlib, tempfile
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     write_whole(pathlib.Path(d, "reports", "r.txt"), "ok\\n")
+    ...     pathlib.Path(d, "reports", "r.txt").read_text()
+    'ok\\n'
+    >>> write_whole("/dev/null/r.txt", "")
+    Traceback (most recent call last):
+    ...
+    FileExistsError: [Errno 17] File exists: '/dev/null'
+    """
+    import tempfile  # here, not at the top: it brings random and shutil, which `import plancheck` needs nothing of
+
+    name = os.fspath(file)
+    if os.path.dirname(name):
+        os.makedirs(os.path.dirname(name), exist_ok=True)  # before the links are followed: its error names what was typed
+    written = os.path.realpath(name)
+    try:
+        status = False if os.path.abspath(name).startswith(_STREAMS) else regular_file(name)
+        if status is False:
+            with open(name, "w", encoding="utf-8", newline="\n") as stream:
+                stream.write(text)
+            return
+        mode = _new_file_mode() if status is None else stat.S_IMODE(status.st_mode)
+        handle, temporary = tempfile.mkstemp(prefix=f".{os.path.basename(written)}.", suffix=".tmp",
+                                             dir=os.path.dirname(written))
+    except OSError as exc:
+        raise _naming(exc, name) from None
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as stream:
+            stream.write(text)
+            stream.flush()
+            os.fsync(stream.fileno())
+        os.chmod(temporary, mode)
+        os.replace(temporary, written)
+    except BaseException as exc:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        if isinstance(exc, OSError):
+            raise _naming(exc, name) from None
+        raise
+
+
+def _naming(exc: OSError, name: str) -> OSError:
+    # The system's error as it was (its class and reason), naming the file the caller asked for, not the temporary one.
+    return OSError(exc.errno, exc.strerror, name) if exc.errno is not None else exc
+
+
+def _new_file_mode() -> int:
+    # The umask can only be read by setting it: set back at once.
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return 0o666 & ~mask

@@ -42,7 +42,7 @@ from .._loading.lifecycle import (
     start_held,
     temporary_directory,
 )
-from .._loading.source import fs_path
+from .._loading.source import fs_path, write_whole
 from .locate import executable_problem, locate_terraform
 
 __all__ = [
@@ -458,8 +458,7 @@ def write_cli_config(
     True
     """
     target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(cli_config_text(mirror, sources), encoding="utf-8")
+    write_whole(target, cli_config_text(mirror, sources))
     return target
 
 

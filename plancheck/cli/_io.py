@@ -25,7 +25,6 @@ import datetime
 import io as _stdio
 import json
 import os
-import stat
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from typing import IO, TYPE_CHECKING, Any, Final, TextIO
@@ -34,7 +33,7 @@ from tfjsonpath._jsontypes import copy_json
 
 from .._errors import PARTIAL_NOTE, DocumentFormatError
 from .._frozen import FrozenValue, ReadOnly, frozen
-from .._loading.source import MAX_BYTES_ENV, InputTooLarge, max_input_bytes
+from .._loading.source import MAX_BYTES_ENV, InputTooLarge, max_input_bytes, regular_file, write_whole
 from .._redact import NO_SECRETS, Secrets, secrets_from_state, secrets_state
 from .._text import exception_text, one_line, style_mark, terminal_safe
 
@@ -706,29 +705,28 @@ def _file_identity(name: str) -> object:
     True
     """
     try:
-        status = os.stat(name)
+        status = regular_file(name)
     except (OSError, ValueError):
+        status = None
+    if status is None:
         return os.path.realpath(name)
-    if stat.S_ISREG(status.st_mode):
-        return (status.st_dev, status.st_ino)
-    # A device or a pipe (--report junit=/dev/stderr) is written to, never overwritten: /dev/stdout and
-    # /dev/stderr are two reports even when both streams are one pipe.
-    return os.path.abspath(name)
+    if status is False:
+        # A device or a pipe (--report junit=/dev/stderr) is written to, never overwritten: /dev/stdout and
+        # /dev/stderr are two reports even when both streams are one pipe.
+        return os.path.abspath(name)
+    return (status.st_dev, status.st_ino)
 
 
 def write_report(io: Io, filename: str, text: str) -> None:
     """Write a --report file, its text passed through what standard output passes through (:class:`_Guarded` with
-    :meth:`Io.scrub`: every secret heard scrubbed, then made terminal-safe); a :class:`_WriteFailed` if it cannot be."""
-    from pathlib import Path
-
+    :meth:`Io.scrub`: every secret heard scrubbed, then made terminal-safe), whole or not at all (a full disk leaves
+    the old report); a :class:`_WriteFailed` if it cannot be."""
     shown = _stdio.StringIO()
     stream = _Guarded(shown, f"the report file {filename}")
     stream.scrub = io.scrub
     stream.write(Rendered(text + "\n") if isinstance(text, Rendered) else text + "\n")
     try:
-        path = Path(filename)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(shown.getvalue(), encoding="utf-8", newline="\n")
+        write_whole(filename, shown.getvalue())
     except OSError as exc:
         raise _WriteFailed(stream.name, os.strerror(exc.errno) if exc.errno is not None else str(exc)) from None
 

@@ -18,6 +18,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, Final
 
+from .._loading.source import write_whole
 from .._terraform.binary import ProviderBinary, build_provider_mirror, cli_config_text
 from ._io import add_command, path_argument
 
@@ -202,7 +203,7 @@ def providers_command(args: argparse.Namespace, io: Any) -> int:
         config = cli_config_text(mirror, sources)
         if args.cli_config is not None:
             try:
-                Path(args.cli_config).write_text(config, encoding="utf-8")
+                write_whole(args.cli_config, config)
             except OSError as exc:
                 raise MirrorError(args.cli_config, f"cannot write the CLI configuration: {exc.strerror or exc}") from None
     except MirrorError as exc:

@@ -20,11 +20,8 @@ import datetime
 import errno
 import json
 import os
-import pathlib
 import re
-import stat
 import sys
-import tempfile
 from collections.abc import Iterable, Mapping, Sequence
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any, ClassVar, Final, Protocol, TypeVar
@@ -34,6 +31,7 @@ from .._documents.select import address_pattern
 from .._errors import CheckFailure
 from .._frozen import FrozenValue, frozen
 from .._loading.jsontext import KeyRepeated, each_key_once
+from .._loading.source import write_whole
 from .._redact import NO_SECRETS
 from .._text import Glob, Step, closest, compile_glob, one_line
 from ._io import SCHEMA_VERSION, UnreadableInput, read_input, render_json
@@ -518,44 +516,10 @@ def write_entries(file: str, entries: Iterable[BaselineEntry], secrets: Secrets)
     # the identities a run matches its failures by; an entry scrubbed of more would match no failure.
     text = render_json(document, secrets) + "\n"
     try:
-        # As a --report file's: a directory the run's output goes to need not be made first (a CI job's reports/).
-        pathlib.Path(file).parent.mkdir(parents=True, exist_ok=True)
-        if not _regular_or_missing(file):
-            # A device or a pipe (/dev/stdout, a FIFO) is written to: a file renamed over it replaced the device
-            # itself (as root, --write-baseline /dev/full put a regular file where /dev/full was).
-            pathlib.Path(file).write_text(text, encoding="utf-8")
-            return parse_baseline(text, file)
-    except OSError as exc:
-        raise BaselineError(file, f"cannot write the baseline: {exc.strerror or exc}") from None
-    # Through a symbolic link the file it names is rewritten, and the link kept (it was replaced by a file).
-    file_written = os.path.realpath(file)
-    directory = os.path.dirname(file_written)
-    try:
-        fd, temporary = tempfile.mkstemp(prefix=".baseline-", dir=directory)
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as stream:
-                stream.write(text)
-            os.chmod(temporary, 0o666 & ~_umask())  # as any file the user writes, not mkstemp's owner-only mode
-            os.replace(temporary, file_written)
-        except BaseException:
-            os.unlink(temporary)
-            raise
+        write_whole(file, text)
     except OSError as exc:
         raise BaselineError(file, f"cannot write the baseline: {exc.strerror or exc}") from None
     return parse_baseline(text, file)
-
-
-def _regular_or_missing(file: str) -> bool:
-    try:
-        return stat.S_ISREG(os.stat(file).st_mode)
-    except FileNotFoundError:
-        return True
-
-
-def _umask() -> int:
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return mask
 
 
 def read_baseline(file: str, max_bytes: int | None = None) -> Baseline:

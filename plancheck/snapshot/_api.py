@@ -3,24 +3,22 @@
 Snapshot files are read whole or refused with a located error, and written atomically, never half.
 A file is read up to the size limit (``PLANCHECK_MAX_BYTES``, else 2 GiB, as plans are); one
 that is larger, not UTF-8 text, or unreadable is a :class:`SnapshotFormatError` naming it. A file
-is written to a temporary file beside it, flushed to disk, then renamed over the old one
-(``os.replace``), so a reader sees the old snapshot or the new one, never a mix, and an
-interrupted write leaves the old one in place; through a symbolic link, the file it names is
-rewritten (the link kept), and a device or a pipe is written to, not replaced.
+is written as every output file is (:func:`plancheck._loading.source.write_whole`): to a temporary
+file beside it, flushed to disk, then renamed over the old one, so a reader sees the old snapshot
+or the new one, never a mix, and an interrupted write leaves the old one in place; through a
+symbolic link, the file it names is rewritten (the link kept), and a device or a pipe is written
+to, not replaced.
 """
 
 from __future__ import annotations
 
-import contextlib
 import os
-import stat
-import tempfile
 from typing import Any, Final
 
 from .._documents.plan import Plan
 from .._frozen import FrozenValue, frozen, public
 from .._loading.collector import collector_off
-from .._loading.source import MAX_BYTES_ENV, max_input_bytes, why_unopened
+from .._loading.source import MAX_BYTES_ENV, max_input_bytes, why_unopened, write_whole
 from .._redact import NO_SECRETS, Secrets, revealing_sensitive
 from ._compare import review
 from ._errors import SnapshotFormatError, SnapshotMismatchError, SnapshotMissingError
@@ -43,7 +41,6 @@ __all__ = [
 
 _NO_IGNORE: Final = ()
 _BOM: Final = "\ufeff"
-_NEW_FILE_MODE: Final = 0o644
 #: What a failure says to repair a file that cannot be read.
 _REPAIR_HINT = "rewrite it with --snapshot-update"
 
@@ -359,37 +356,8 @@ def write_snapshot_file(file: str | os.PathLike[str], text: str) -> None:
     'x\\n'
     """
     name = os.fspath(file)
-    # Through a symbolic link the file it names is rewritten, and the link kept (a file renamed over the link
-    # replaced it); a device or a pipe is written to (a file renamed over /dev/stdout replaced the device).
-    written = os.path.realpath(name)
-    directory = os.path.dirname(written)
     try:
-        os.makedirs(directory, exist_ok=True)
-        try:
-            status = os.stat(name)
-        except FileNotFoundError:
-            mode = _NEW_FILE_MODE
-        else:
-            if not stat.S_ISREG(status.st_mode):
-                with open(name, "w", encoding="utf-8", newline="\n") as device:
-                    device.write(text)
-                return
-            mode = status.st_mode & 0o7777
-        handle, temporary = tempfile.mkstemp(prefix=f".{os.path.basename(written)}.", suffix=".tmp", dir=directory)
+        write_whole(name, text)
     except OSError as exc:
         raise SnapshotFormatError(name, None, "a snapshot file that can be written",
                                   found=exc.strerror or type(exc).__name__) from None
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as stream:
-            stream.write(text)
-            stream.flush()
-            os.fsync(stream.fileno())
-        os.chmod(temporary, mode)
-        os.replace(temporary, written)
-    except BaseException as exc:
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
-        if isinstance(exc, OSError):
-            raise SnapshotFormatError(name, None, "a snapshot file that can be written",
-                                      found=exc.strerror or type(exc).__name__) from None
-        raise

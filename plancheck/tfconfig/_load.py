@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 from collections.abc import Iterable, Mapping, Sequence
 from decimal import Decimal
 from pathlib import Path as FsPath
@@ -36,7 +35,7 @@ from tfjsonpath import MapStep, SliceStep
 from tfjsonpath._jsontypes import number_text
 
 from .._frozen import public
-from .._loading.source import InputTooLarge, fs_path, max_input_bytes, read_limited, why_unopened
+from .._loading.source import InputTooLarge, fs_path, max_input_bytes, read_limited, why_unopened, write_whole
 from ._blocks import check_unique, decode_document
 from ._json_reader import (
     ARRAY,
@@ -747,7 +746,8 @@ def write_config(
     """Check ``config`` (as :func:`dumps_config` does) and write it to ``directory/filename``; return the path.
 
     ``filename`` must end with ``.tf.json`` or ``.tofu.json`` (else Terraform would not read
-    it). The directory is created if needed; the file is replaced atomically.
+    it). The directory is created if needed; the file is replaced atomically
+    (:func:`plancheck._loading.source.write_whole`): an :class:`OSError` if it cannot be written.
 
     >>> import tempfile, pathlib
     >>> with tempfile.TemporaryDirectory() as d:
@@ -766,15 +766,6 @@ def write_config(
         )
     target_dir = _fs_path("write_config", directory)
     text = dumps_config(config)
-    target_dir.mkdir(parents=True, exist_ok=True)
     target = target_dir / filename
-    fd, tmp = tempfile.mkstemp(prefix="." + filename, suffix=".tmp", dir=target_dir)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(text)
-        os.replace(tmp, target)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    write_whole(target, text)
     return target

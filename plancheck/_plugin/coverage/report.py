@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from ..._errors import TfCheckError
+from ..._loading.source import write_whole
 from .data import (
     CoverageData,
     CoverageDataError,
@@ -213,11 +214,10 @@ def write_reports(
         assert target is not None
         path = Path(target) if os.path.isabs(target) else (base or rootdir) / target
         if kind == "json":
-            path.parent.mkdir(parents=True, exist_ok=True)
             # Compact, as coverage.py's `coverage json` without --pretty-print: json.dumps with an indent is
             # pure Python (before 3.14) and took 26 M instructions of the bench's session; `python -m json.tool`
             # indents it for a reader.
-            path.write_text(json.dumps(json_report(data)) + "\n", encoding="utf-8")
+            write_whole(path, json.dumps(json_report(data)) + "\n")
         else:
             from .html import write_html  # only for an HTML report
 
@@ -284,7 +284,6 @@ def read_data(name: str | os.PathLike[str]) -> CoverageData:
 
 
 def write_data(data: CoverageData, name: str | os.PathLike[str]) -> None:
-    """Write ``data`` to ``name`` (its directory made when missing), sorted: equal data, equal bytes."""
-    path = Path(name)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(data.to_json(), indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    """Write ``data`` to ``name`` (its directory made when missing, whole or not at all), sorted: equal data, equal
+    bytes."""
+    write_whole(name, json.dumps(data.to_json(), indent=1, sort_keys=True) + "\n")

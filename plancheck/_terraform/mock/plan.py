@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from ..._errors import TfCheckError
 from ..._frozen import public
+from ..._loading.source import write_whole
 from ..._redact import Secrets, secret_strings
 from ..._text import flagged_sensitive
 
@@ -856,7 +857,7 @@ def plan_module(
 
 def _write(out: Path, text: str) -> None:
     try:
-        out.write_text(text, encoding="utf-8")
+        write_whole(out, text)
     except OSError as exc:
         raise MockPlanArgumentError("out", f"{out}: cannot write: {exc.strerror or exc}") from None
 
