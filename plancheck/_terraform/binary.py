@@ -34,15 +34,9 @@ from typing import Final
 
 from .._errors import TfCheckError
 from .._frozen import FrozenValue, frozen, public
-from .._loading.lifecycle import (
-    ending_on_signals,
-    own,
-    release,
-    signals_held,
-    start_held,
-    temporary_directory,
-)
+from .._loading.lifecycle import ending_on_signals, own, release, signals_held, start_held
 from .._loading.source import fs_path, write_whole
+from .lifecycle import INTERRUPT_GRACE, _exited, watched_directory, watching
 from .locate import executable_problem, locate_terraform
 
 __all__ = [
@@ -578,7 +572,8 @@ def run_command(
     The command's ``TMPDIR`` is a directory of its own, removed once its group has ended: the sockets
     and files a killed provider or Terraform leaves there (``plugin123``, ``terraform-log123``) go
     with it. A Ctrl-C, SIGTERM or SIGHUP while it runs (see :mod:`plancheck._loading.lifecycle`)
-    ends the group the same way, then goes on as a ``KeyboardInterrupt``.
+    ends the group the same way, then goes on as a ``KeyboardInterrupt``; a SIGKILL of this process
+    leaves both to its janitor (:mod:`plancheck._terraform.lifecycle`).
 
     >>> r = run_command([sys.executable, "-c", "import sys; print('out'); print('err', file=sys.stderr)"],
     ...                 cwd=".", env=os.environ, timeout=60)
@@ -590,23 +585,29 @@ def run_command(
     timeout = check_timeout(timeout)
     args = [os.fspath(a) for a in argv]
     with ending_on_signals(), _private_temp(env) as temp:
-        return _run(args, cwd=cwd, env={**env, **_temp_variables(temp)}, timeout=timeout)
+        return _run(args, cwd=cwd, env={**env, **_temp_variables(temp)}, timeout=timeout, temp=temp)
 
 
-def _run(args: list[str], *, cwd: str | os.PathLike[str], env: Mapping[str, str], timeout: float) -> CommandResult:
+def _run(
+    args: list[str], *, cwd: str | os.PathLike[str], env: Mapping[str, str], timeout: float, temp: str
+) -> CommandResult:
     started = time.monotonic()
     try:
         # Its own session: whatever the command starts (a provider plugin, a provisioner's shell and
         # what that runs in the background) is in one process group the runner can end as a whole.
+        # Watched by this process's janitor too: a SIGKILL here leaves nothing of the command running.
         process = start_held(
-            lambda: subprocess.Popen(
-                args,
-                cwd=os.fspath(cwd),
-                env=dict(env),
-                stdin=subprocess.DEVNULL,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                start_new_session=_GROUPS,
+            lambda: watching(
+                lambda: subprocess.Popen(
+                    args,
+                    cwd=os.fspath(cwd),
+                    env=dict(env),
+                    stdin=subprocess.DEVNULL,
+                    stdout=subprocess.PIPE,
+                    stderr=subprocess.PIPE,
+                    start_new_session=_GROUPS,
+                ),
+                temp,
             ),
             _end_started,
         )
@@ -625,9 +626,10 @@ def _run(args: list[str], *, cwd: str | os.PathLike[str], env: Mapping[str, str]
 
 
 def _private_temp(env: Mapping[str, str]) -> contextlib.AbstractContextManager[str]:
-    """A new directory in the command's temporary directory, removed with all it holds when the command is done."""
+    """A new directory in the command's temporary directory, removed with all it holds when the command is done
+    (by this process's janitor if this process is killed first)."""
     base = env.get("TMPDIR") if os.name == "posix" else None
-    return temporary_directory("tfplancheck-cmd-", base if base and os.path.isdir(base) else None)
+    return watched_directory("tfplancheck-cmd-", base if base and os.path.isdir(base) else None)
 
 
 def _temp_variables(directory: str) -> dict[str, str]:
@@ -640,20 +642,10 @@ _GROUPS: Final = hasattr(os, "killpg")
 #: Whether a command's exit can be seen without reaping it (``waitid(WNOWAIT)``): its group id then stays
 #: reserved until the group has been signalled, so a signal never reaches a group that reused the id.
 _WAIT_UNREAPED: Final = _GROUPS and hasattr(os, "waitid") and hasattr(os, "WNOWAIT")
-#: How long Terraform gets to stop its providers and release its state lock after an interrupt.
-INTERRUPT_GRACE: Final = 5.0
 #: After the command exited and its group was killed, how long its output is still read: only a process
 #: that left the group (a daemon in a session of its own) can hold the pipes open that long.
 _DRAIN: Final = 2.0
 _POLL: Final = 0.05
-
-
-def _exited(pid: int) -> bool:
-    """Whether the command has exited, leaving it unreaped (its pid, and so its group id, stay taken)."""
-    try:
-        return os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None
-    except ChildProcessError:
-        return True  # reaped by someone else: nothing left to wait for
 
 
 def _pidfd(pid: int) -> int | None:

@@ -1,36 +1,83 @@
-"""Worker processes that follow the process lifecycle (:mod:`plancheck._loading.lifecycle`).
+"""Worker processes that follow the process lifecycle (:mod:`plancheck._loading.lifecycle`), and the janitor.
 
 The lifecycle itself (what the library owns, the signal scope, :class:`~plancheck._loading.lifecycle.Terminated`)
 lives in the loading layer, below every layer that starts a process: the loader's helper process for a large
 standard-library load follows it as Terraform's commands do. Here is what only the layers above use: forked
 worker processes (``tfplancheck --jobs``), which make the lifecycle their own as they start and are ended by
-their parent on Ctrl-C, SIGTERM or SIGHUP; and a parent whose workers another library starts (pytest-xdist's
-controller), which passes SIGTERM and SIGHUP on to them and waits for them before it ends.
+their parent on Ctrl-C, SIGTERM or SIGHUP; a parent whose workers another library starts (pytest-xdist's
+controller), which passes SIGTERM and SIGHUP on to them and waits for them before it ends; and the janitor.
+
+The janitor is for the one end no code of the process can see: SIGKILL (the out-of-memory killer, a CI's hard
+stop). The first Terraform command a process starts also starts one small process, this file run by path
+(``python -I -S``, the standard library only, as the loader's helper runs ``_loading/members.py``), joined by a
+pipe whose write end only its owner holds (not inherited by what the owner starts; closed in a forked child).
+The owner tells it each command's process group and each temporary or socket directory as they are made, and
+that they are gone as they are removed. When the pipe ends (its owner exited, however: killed too) it ends
+the groups still running, as an interrupted command is ended (SIGINT, :data:`INTERRUPT_GRACE`, SIGKILL), removes
+the directories, and exits: after a clean exit it has nothing to do. A group is signalled only while its leader
+is the very process it was told about (its start time, where ``/proc`` tells it), never a group that reused the id.
 """
 
 from __future__ import annotations
 
 import contextlib
+import json
 import os
+import shutil
 import signal
+import sys
+import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
 from types import FrameType
 from typing import TYPE_CHECKING, Any, Final, TypeVar
 
-from .._loading.delivery import SIGNALS
-from .._loading.lifecycle import HELD, own, pending_signal, release, signals_held, start_afresh, terminate
-from .binary import _exited
+# The janitor runs this file alone, by path, with the standard library only: the library's modules are imported
+# only where it is imported as part of the package.
+if __name__ != "__main__":
+    from .._loading.delivery import SIGNALS
+    from .._loading.lifecycle import (
+        HELD,
+        own,
+        owning,
+        pending_signal,
+        release,
+        remove_tree,
+        signals_held,
+        start_afresh,
+        terminate,
+    )
 
 if TYPE_CHECKING:
+    import subprocess
     from concurrent.futures import ProcessPoolExecutor
 
-__all__ = ["pass_termination_on", "run_in_workers", "worker_count"]
+__all__ = [
+    "INTERRUPT_GRACE",
+    "forget",
+    "pass_termination_on",
+    "remove_watched",
+    "run_in_workers",
+    "watch_directory",
+    "watched_directory",
+    "watching",
+    "worker_count",
+]
 
 _A = TypeVar("_A")
 _R = TypeVar("_R")
-#: What is blocked while workers are forked: Ctrl-C and the termination signals.
-_FORKING: Final = frozenset(HELD)
+_P = TypeVar("_P", bound="subprocess.Popen[bytes]")
+
+#: How long Terraform gets to stop its providers and release its state lock after an interrupt.
+INTERRUPT_GRACE: Final = 5.0
+
+
+def _exited(pid: int) -> bool:
+    """Whether the command has exited, leaving it unreaped (its pid, and so its group id, stay taken)."""
+    try:
+        return os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None
+    except ChildProcessError:
+        return True  # reaped by someone else: nothing left to wait for
 
 
 def worker_count() -> int:
@@ -54,7 +101,7 @@ def _can_fork() -> bool:
 def _worker_start() -> None:
     """A worker's first act: the lifecycle its own, then the signals its parent blocked while forking it let in."""
     start_afresh()
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, _FORKING)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, HELD)
 
 
 def _work(fn: Callable[[_A], _R], item: _A) -> _R:
@@ -110,13 +157,13 @@ def run_in_workers(fn: Callable[[_A], _R], items: Sequence[_A], workers: int) ->
         pool = own(ProcessPoolExecutor(max_workers=min(workers, len(items)), initializer=_worker_start,
                                        mp_context=multiprocessing.get_context("fork")), _end_pool)
     try:
-        signal.pthread_sigmask(signal.SIG_BLOCK, _FORKING)
+        signal.pthread_sigmask(signal.SIG_BLOCK, HELD)
         try:
             # The first submit forks every worker (a fork pool starts them all at once, before its thread): a
             # signal that comes meanwhile is delivered after, once every worker can be ended.
             futures = [pool.submit(_work, fn, item) for item in items]
         finally:
-            signal.pthread_sigmask(signal.SIG_UNBLOCK, _FORKING)
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, HELD)
         results = [future.result() for future in futures]
     except BaseException:
         _end_pool(pool)
@@ -199,3 +246,252 @@ def pass_termination_on(children: Callable[[], Iterable[int]]) -> Callable[[], N
                 signal.signal(signum, signal.SIG_DFL)
 
     return restore
+
+
+def _stat(pid: int) -> list[str] | None:
+    """The fields of ``/proc/PID/stat`` after the command name (state, parent, group, ...), or None."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as stat:  # open, not pathlib: the janitor imports less
+            return stat.read().rsplit(")", 1)[1].split()
+    except (OSError, IndexError, UnicodeDecodeError):
+        return None
+
+
+def start_time(pid: int) -> str | None:
+    """When process ``pid`` started (clock ticks since boot, from ``/proc``), so that a pid reused by another process
+    never passes for it; None where there is no such process, or no ``/proc`` to tell.
+
+    >>> start_time(os.getpid()) is not None or not os.path.isdir("/proc")
+    True
+    >>> start_time(0) is None
+    True
+    """
+    fields = _stat(pid) if pid > 0 else None
+    return fields[19] if fields is not None and len(fields) > 19 else None
+
+
+class _Janitor:
+    """This process's janitor, once started: the write end of its pipe, and what it was told (sent again to a new
+    janitor if the first one was killed)."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.fd: int | None = None
+        self.pid: int | None = None
+        #: What is watched now: a directory's path -> the messages that told the janitor about it and its group.
+        self.told: dict[str, list[bytes]] = {}
+
+
+_JANITOR: Final = _Janitor()
+
+
+def _forked() -> None:
+    """In a forked child: the parent's janitor and what it was told are the parent's (closed here, or the janitor
+    would see no end of its pipe until the child ended too)."""
+    if _JANITOR.fd is not None:
+        with contextlib.suppress(OSError):
+            os.close(_JANITOR.fd)
+    _JANITOR.fd = _JANITOR.pid = None
+    _JANITOR.told = {}
+    _JANITOR.lock = threading.Lock()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forked)
+
+
+def _message(*fields: object) -> bytes:
+    return json.dumps(fields).encode() + b"\n"
+
+
+def _started() -> bool:
+    """Start this process's janitor unless it runs, and tell it all that is watched (the lock held); whether one
+    runs. Where it cannot start (no POSIX process groups, no interpreter to run it), commands run as before."""
+    if _JANITOR.fd is not None:
+        return True
+    if not hasattr(os, "killpg") or not hasattr(os, "posix_spawn") or not sys.executable:
+        return False
+    read_end, write_end = os.pipe()  # neither is inherited by a program started later (close-on-exec)
+    try:
+        # Spawned, not a Popen: no object whose finalizer warns at exit that it still runs (it ends after its owner).
+        # A session of its own: neither a Ctrl-C at the terminal nor a signal to the owner's group ends it first.
+        pid = os.posix_spawn(
+            sys.executable, [sys.executable, "-I", "-S", __file__], os.environ,
+            file_actions=[(os.POSIX_SPAWN_DUP2, read_end, 0), (os.POSIX_SPAWN_OPEN, 1, os.devnull, os.O_WRONLY, 0),
+                          (os.POSIX_SPAWN_DUP2, 1, 2)],
+            setsid=True, setsigmask=(),
+        )
+    except OSError:
+        os.close(write_end)
+        return False
+    finally:
+        os.close(read_end)
+    _JANITOR.fd, _JANITOR.pid = write_end, pid
+    return _written(b"".join(line for lines in _JANITOR.told.values() for line in lines))
+
+
+def _written(data: bytes) -> bool:
+    """Send ``data`` to the running janitor (the lock held); False (and none runs) when it was gone."""
+    if _JANITOR.fd is None:
+        return False
+    try:
+        os.write(_JANITOR.fd, data)  # at once: a message (far below PIPE_BUF) is never cut short by a kill
+        return True
+    except OSError:
+        os.close(_JANITOR.fd)
+        _JANITOR.fd = None
+        if _JANITOR.pid is not None:
+            with contextlib.suppress(ChildProcessError):
+                os.waitpid(_JANITOR.pid, 0)  # it was killed: reaped, not left a zombie
+        return False
+
+
+def _tell(data: bytes) -> None:
+    """Send ``data`` to the janitor if one runs (the lock held); one that was killed is replaced and told all again."""
+    if _JANITOR.fd is not None and not _written(data):
+        _started()
+
+
+def watch_directory(path: str) -> None:
+    """Tell the janitor of ``path``, a directory just made that a SIGKILL of this process must not leave behind.
+
+    Starts no process: the first command's :func:`watching` starts the janitor and tells it then.
+
+    >>> watch_directory("/never/made"); forget("/never/made")
+    """
+    line = _message("directory", path)
+    with _JANITOR.lock:
+        _JANITOR.told[path] = [line]
+        _tell(line)
+
+
+def forget(path: str) -> None:
+    """``path`` (and the command that ran in it) is gone: the janitor must not remove it any more.
+
+    >>> forget("/never/watched")
+    """
+    with _JANITOR.lock:
+        if _JANITOR.told.pop(path, None) is not None:
+            _tell(_message("forget", path))
+
+
+def watching(start: Callable[[], _P], directory: str) -> _P:
+    """``start()`` a command in a process group of its own, in ``directory`` (watched), with this process's janitor
+    running first (started now if need be) and told of the group as soon as it exists.
+
+    Called with the signals held back (:func:`~plancheck._loading.lifecycle.start_held`).
+
+    >>> import subprocess, tempfile
+    >>> d = tempfile.mkdtemp()
+    >>> done = watching(lambda: subprocess.Popen([sys.executable, "-c", "pass"], start_new_session=True), d)
+    >>> done.wait(), _JANITOR.pid is not None or not hasattr(os, "posix_spawn")
+    (0, True)
+    >>> remove_watched(d)
+    """
+    with _JANITOR.lock:
+        _started()
+    process = start()
+    line = _message("group", directory, process.pid, start_time(process.pid))
+    with _JANITOR.lock:
+        _JANITOR.told.setdefault(directory, []).append(line)
+        _tell(line)
+    return process
+
+
+def watched_directory(prefix: str, base: str | None = None) -> contextlib.AbstractContextManager[str]:
+    """A new private directory (in ``base``, else the temporary directory) that the janitor removes if this process
+    is killed before it does; as :func:`~plancheck._loading.lifecycle.temporary_directory` otherwise.
+
+    >>> with watched_directory("tfplancheck-doc-") as d:
+    ...     os.path.isdir(d)
+    True
+    >>> os.path.exists(d)
+    False
+    """
+    import tempfile
+
+    def create() -> str:
+        path = tempfile.mkdtemp(prefix=prefix, dir=base)
+        watch_directory(path)
+        return path
+
+    return owning(create, remove_watched)
+
+
+def remove_watched(path: str | os.PathLike[str]) -> None:
+    """Remove a directory the janitor watches, then tell it so (what :func:`own` calls on one).
+
+    >>> import tempfile
+    >>> d = tempfile.mkdtemp(); watch_directory(d); remove_watched(d); os.path.exists(d)
+    False
+    """
+    remove_tree(path)
+    forget(os.fspath(path))
+
+
+def _group_members(pgid: int) -> list[tuple[int, str]]:
+    """The processes in group ``pgid`` and their start times."""
+    members = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            fields = _stat(int(entry))
+            if fields is not None and len(fields) > 19 and fields[2] == str(pgid) and fields[0] != "Z":
+                members.append((int(entry), fields[19]))
+    return members
+
+
+def _running(pid: int, since: str) -> bool:
+    fields = _stat(pid)
+    return fields is not None and len(fields) > 19 and fields[19] == since and fields[0] != "Z"
+
+
+def _sweep(directories: dict[str, list[tuple[int, str | None]]]) -> None:
+    """What a killed owner left: end its commands' groups (SIGINT, the grace period, SIGKILL), remove its directories.
+
+    A group is signalled only while its leader is the process the owner started (the same start time): after the
+    leader is gone (Terraform interrupted, its providers still running), only the members it had then are killed,
+    each while it is still the same process.
+    """
+    groups = [(pgid, since) for groups in directories.values() for pgid, since in groups
+              if since is not None and start_time(pgid) == since]
+    members = {pgid: _group_members(pgid) for pgid, _since in groups}
+    for pgid, _since in groups:
+        with contextlib.suppress(OSError):
+            os.killpg(pgid, signal.SIGINT)
+    give_up = time.monotonic() + INTERRUPT_GRACE
+    while time.monotonic() < give_up and any(_running(pid, since) for found in members.values() for pid, since in found):
+        time.sleep(0.05)
+    for pgid, since in groups:
+        if start_time(pgid) == since:
+            with contextlib.suppress(OSError):
+                os.killpg(pgid, signal.SIGKILL)
+            continue
+        for pid, started in members[pgid]:
+            if _running(pid, started):
+                with contextlib.suppress(OSError):
+                    os.kill(pid, signal.SIGKILL)
+    for path in directories:
+        shutil.rmtree(path, ignore_errors=True)
+
+
+def _janitor() -> None:
+    """The janitor's life: read what the owner tells until its pipe ends, then :func:`_sweep` what is left."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    os.chdir("/")  # not in a directory it is to remove
+    directories: dict[str, list[tuple[int, str | None]]] = {}
+    for line in sys.stdin.buffer:
+        try:
+            kind, path, *group = json.loads(line)
+        except ValueError:
+            continue  # the end of a long message its owner was killed in the middle of writing
+        if kind == "forget":
+            directories.pop(path, None)
+        else:
+            found = directories.setdefault(path, [])
+            if kind == "group":
+                found.append((group[0], group[1]))
+    _sweep(directories)
+
+
+if __name__ == "__main__":
+    _janitor()

@@ -24,9 +24,10 @@ from typing import TYPE_CHECKING, Final
 
 from .._errors import PlanFormatError
 from .._frozen import public
-from .._loading.lifecycle import ending_on_signals, temporary_directory
+from .._loading.lifecycle import ending_on_signals
 from .._loading.source import InputTooLarge, is_saved_plan
 from .binary import TerraformNotFoundError, inspect_binary, run_command, without_cli_args
+from .lifecycle import watched_directory
 from .locate import locate_terraform
 
 if TYPE_CHECKING:
@@ -111,7 +112,7 @@ def _show(path: str, shown_as: str, terraform: str | None, environ: Mapping[str,
     if not os.path.isdir(cwd):
         found = f"terraform show cannot run in {cwd}: {'not a directory' if os.path.exists(cwd) else 'no such directory'}"
         raise BinaryPlanError("$", _NEEDS, found=found, source=shown_as)
-    with temporary_directory("tfplancheck-show-") as tmp:
+    with watched_directory("tfplancheck-show-") as tmp:
         empty_config = os.path.join(tmp, "empty.tfrc")
         with open(empty_config, "w", encoding="utf-8"):
             pass
@@ -156,7 +157,7 @@ def binary_plan_json(
     with ending_on_signals():
         if name != "-":
             return _show(name, name, terraform, env, where, hint)
-        with temporary_directory("tfplancheck-") as tmp:
+        with watched_directory("tfplancheck-") as tmp:
             path = os.path.join(tmp, "stdin.tfplan")
             with open(path, "wb") as f:
                 f.write(data)

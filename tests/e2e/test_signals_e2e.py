@@ -12,6 +12,10 @@ that process only, and asserts: it exits promptly, by the signal (pytest after i
 process carrying the marker is left (no terraform, no provider, no sleep); the private ``TMPDIR`` is empty;
 and the case's resources were destroyed, or kept as a leftover that ``tfplancheck destroy-leftovers``
 destroys.
+
+SIGKILL leaves nothing in the process to run: the kill rows (a pytest session, an xdist worker, an xdist controller
+whose workers ignore SIGINT, a ``mock_plan`` script) assert that the run's janitor ends what it left and empties
+``TMPDIR`` within a bounded wait.
 """
 
 from __future__ import annotations
@@ -334,6 +338,9 @@ MATRIX = [
     _cell("pytest", TERM, "apply", "tf1.0.3"),
     _cell("pytest", HUP, "destroy", "tf1.0.3"),
     _cell("pytest-xdist", TERM, "apply", "tf1.0.3"),
+    # SIGINT to the controller alone (not its group): the worker is interrupted too (execnet's), ends its commands,
+    # and the session ends 2 with its summary. So it did before the janitor; pinned, as SIGTERM's row is.
+    _cell("pytest-xdist", INT, "apply", "tf1.11"),
     # The controller passes SIGTERM on to its worker and waits for it. Before, it ended at once, and execnet, which
     # interrupts a worker that lost its controller with SIGINT (ignored here), ended the worker 15 s later with
     # os._exit: the apply's provider, provisioner and socket directory were left behind.
@@ -531,3 +538,117 @@ def test_a_terraform_killed_mid_apply_is_named_and_leaves_nothing(tf_acceptance_
                "command: terraform apply -input=false -no-color tfplan (exit code -9)\n" in output
         assert _left_running(marker) == [], output
         assert sorted(p.name for p in cell.tmp.iterdir()) == [], output
+
+
+#: How long what a SIGKILLed run started may take to end: its janitor interrupts each command, gives it the grace
+#: period, kills what is left and removes its directories.
+KILLED_WITHIN = INTERRUPT_GRACE + 10.0
+#: An xdist worker whose controller is gone exits (``os._exit``) 10-15 s later: its janitor takes over then.
+EXECNET_EXIT = 15.0
+
+MOCK_SCRIPT = """
+import json, sys
+from plancheck.acceptance import MockProvider, mock_plan
+
+spec = json.loads(sys.argv[1])
+mock_plan(spec["module"], mocks=[MockProvider.from_schema_file(spec["schema"], "acme/cloud")],
+          variables={"encryption_key": "k", "gate": spec["gate"]}, terraform=spec["terraform"])
+"""
+
+#: The mocked module's plan reads the FIFO: it blocks there until the test lets go.
+GATE_TF = """
+variable "gate" {
+  type = string
+}
+
+output "gate" {
+  value = file(var.gate)
+}
+"""
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+
+
+def _mock_command(cell: Cell, terraform: TerraformBinary) -> list[str]:
+    module = cell.root / "module"
+    module.mkdir()
+    (module / "main.tf").write_text((EXAMPLES / "mock_module" / "main.tf").read_text())
+    (module / "gate.tf").write_text(GATE_TF)
+    spec = {"module": str(module), "schema": str(EXAMPLES / "mock_module" / "cloud.schema.json"),
+            "gate": str(cell.fifo), "terraform": terraform.path}
+    return [sys.executable, "-c", MOCK_SCRIPT, json.dumps(spec)]
+
+
+def _xdist_worker(controller: int, marker: str) -> int:
+    """The worker the controller started (execnet runs it as ``python -c``)."""
+    [worker] = [pid for pid, cmdline in _marked(marker)
+                if Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1] == str(controller)
+                and " -c " in f" {cmdline} "]
+    return worker
+
+
+@pytest.mark.parametrize(("front_end", "binary"), [
+    pytest.param("pytest", "tf1.0.3", id="pytest-tf1.0.3"),
+    pytest.param("pytest", "tf1.11", id="pytest-tf1.11"),
+    pytest.param("pytest-xdist-worker", "tf1.11", id="pytest-xdist-worker-tf1.11"),
+    # Started with SIGINT ignored (``pytest -n 2 &``): execnet's interrupt of a worker whose controller is gone does
+    # nothing, and the worker ends with os._exit, its commands running.
+    pytest.param("pytest-xdist-bg-controller", "tf1.0.3", id="pytest-xdist-bg-controller-tf1.0.3"),
+    pytest.param("mock_plan", "tf1.11", id="mock_plan-script-tf1.11"),
+])
+def test_a_sigkill_leaves_nothing_of_the_run(tf_acceptance_cli_config: Path, front_end: str, binary: str) -> None:
+    """SIGKILL (the out-of-memory killer, a CI's hard stop) to the process running Terraform, or to the xdist
+    controller over it: nothing in it can react, but its janitor ends the commands it left (a provisioner's sleep
+    in an apply, a plan blocked reading a FIFO with a mock provider served) and removes their directories. Before:
+    Terraform, its provider, the provisioner's ``sh`` and ``sleep`` ran on, and ``tfplancheck-cmd-*`` (with
+    ``tfpc-mock-*`` for the mock) stayed in ``TMPDIR``, for good."""
+    terraform = _binary(binary)
+    if front_end.startswith("pytest-xdist"):
+        pytest.importorskip("xdist", reason="pytest-xdist is not installed")
+    if front_end == "mock_plan":
+        pytest.importorskip("tf", reason="the providers extra (tf, grpcio) is not installed")
+    cell = Cell(Path(tempfile.mkdtemp(prefix="tfsig-", dir="/tmp" if os.path.isdir("/tmp") else None)),
+                "plan" if front_end == "mock_plan" else "apply")
+    marker = uuid.uuid4().hex
+    process = None
+    try:
+        cell.tmp.mkdir()
+        if front_end == "mock_plan":
+            os.mkfifo(cell.fifo)
+            argv = _mock_command(cell, terraform)
+        else:
+            argv = _command(front_end.removesuffix("-worker").removesuffix("-controller"), cell, terraform,
+                            tf_acceptance_cli_config)
+        process = subprocess.Popen(
+            argv, cwd=cell.root, env=_environment(cell, marker),
+            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True,
+        )
+        with contextlib.ExitStack() as held:
+            deadline = time.monotonic() + 90
+            if cell.phase == "plan":
+                held.enter_context(_fifo_writer(cell, process, deadline))
+            else:
+                while not cell.started.exists():
+                    _still_running(process, deadline, "started the apply provisioner")
+                    time.sleep(0.05)
+            if front_end == "pytest-xdist-worker":
+                os.kill(_xdist_worker(process.pid, marker), signal.SIGKILL)
+                out, _ = process.communicate(timeout=PROMPT)  # the controller goes on without it, and ends
+            else:
+                process.kill()
+                out, _ = process.communicate(timeout=PROMPT)
+            within = KILLED_WITHIN + (EXECNET_EXIT if front_end.endswith("-controller") else 0.0)
+            left = _left_running(marker, within)
+            output = out.decode(errors="replace")
+            assert left == [], f"left running after SIGKILL of the {front_end}: {left}\n{output}"
+        left_files = sorted(p.name for p in cell.tmp.iterdir())
+        assert left_files == [], f"left in TMPDIR after SIGKILL of the {front_end}: {left_files}\n{output}"
+    finally:
+        _kill_marked(marker)
+        if process is not None:
+            if process.poll() is None:
+                os.killpg(process.pid, signal.SIGKILL)
+                process.wait()
+            if process.stdout is not None:
+                process.stdout.close()
+        subprocess.run(["rm", "-rf", str(cell.root)], check=False)

@@ -45,8 +45,9 @@ from typing import Any, Final
 
 from ..._errors import TfCheckError
 from ..._frozen import FrozenValue, frozen, public
-from ..._loading.lifecycle import own, release, remove_tree, signals_held, start_held
+from ..._loading.lifecycle import own, release, signals_held, start_held
 from ..._text import exception_text
+from ..lifecycle import remove_watched, start_time, watch_directory
 from .factory import REATTACH_ENV, ReattachConfig, normalize_address, provider_type, reattach_json
 from .wire import DiagnosticRecorder, ProviderDiagnostic
 
@@ -186,7 +187,8 @@ def short_temp_dir(prefix: str = "tfpc-") -> Path:
         base = "/tmp"
     _remove_stale_once(base)
     with signals_held():
-        directory = own(Path(tempfile.mkdtemp(prefix=prefix, dir=base)), remove_tree)
+        directory = own(Path(tempfile.mkdtemp(prefix=prefix, dir=base)), remove_watched)
+        watch_directory(str(directory))  # the janitor removes it after a SIGKILL (else the next start would)
     namespace = _pid_namespace()
     if namespace is not None:
         # Before the owner file: whoever reads that one finds this too.
@@ -211,11 +213,9 @@ _STALE_PATTERN: Final = "tfpc-*"
 def _owner_mark(pid: int) -> str | None:
     """``pid:start-time`` where the system tells a process's start time (Linux), so a reused pid never
     passes for the owner; None when ``pid`` runs no process."""
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text(encoding="ascii").rsplit(")", 1)[1].split()
-        return f"{pid}:{fields[19]}"
-    except (OSError, IndexError):
-        pass
+    started = start_time(pid)
+    if started is not None:
+        return f"{pid}:{started}"
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
