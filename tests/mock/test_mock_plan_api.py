@@ -162,6 +162,28 @@ def test_terraform_s_failure_is_typed_says_terraform_s_message_and_never_a_secre
 
 
 @pytest.mark.e2e
+@pytest.mark.parametrize("value", [
+    pytest.param(["a", "list"], id="plain"),
+    pytest.param(Sensitive(["a", SECRET]), id="sensitive"),
+])
+def test_a_variable_terraform_refuses_is_named_as_given_not_by_a_removed_file(
+    tf_acceptance_binary: Any, tf_mock_plan: Any, tmp_path: Path, value: Any
+) -> None:
+    # Terraform names where the value was defined: the private variables file, removed when mock_plan returns.
+    module = write_tree(tmp_path / "m", {"main.tf": 'variable "pw" {\n  type      = string\n  sensitive = true\n}\n'})
+    with pytest.raises(MockPlanFailedError) as info:
+        tf_mock_plan(module, mocks=[cloud()], variables={"pw": value})
+    shown = " ".join(str(info.value).split())
+    said = ("Invalid value defined at the variables given (mock_plan's variables=, or --var)."
+            if tf_acceptance_binary.version_tuple[:2] != (1, 0) else  # 1.0 names the file and shows its lines
+            "on the variables given (mock_plan's variables=, or --var) line 2:")
+    assert said in shown, shown
+    assert "tfpc-mock-" not in shown
+    assert "zz_tfplancheck" not in shown
+    assert SECRET not in shown
+
+
+@pytest.mark.e2e
 def test_a_module_dir_that_is_no_module_is_an_argument_error(tf_mock_plan: Any, tmp_path: Path) -> None:
     with pytest.raises(MockPlanArgumentError) as info:
         tf_mock_plan(tmp_path, mocks=[cloud()])
