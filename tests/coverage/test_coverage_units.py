@@ -50,6 +50,10 @@ from tfjsonpath import New
     pytest.param('resource "t" /* } */ "a" {}\nresource "t" "${x}" {}\nresource "t" "" {\n}\nx "a" "b" "c" {}\n',
                  [("t.a", 1, 1, ()), ("t.${x}", 2, 2, ()), ("t.", 3, 4, ())],
                  id="labels-with-a-comment-between-a-template-empty-and-three"),
+    # Terraform's names are Unicode identifiers (letters of any script): the scan stopped at the first one.
+    pytest.param('locals {\n  größe = 1\n  ключ-2 = 2\n}\nvariable größe {\n  validation {\n    condition = true\n'
+                 '  }\n}\n', [("var.größe", 5, 9, (("validation", 1),))], id="unicode-names"),
+    pytest.param('\ufeffvariable "pw" {\n  sensitive = true\n}\n', [("var.pw", 1, 3, ())], id="a-byte-order-mark"),
 ])
 def test_block_scan(text: str, expected: list[tuple[str, int, int, tuple[Any, ...]]]) -> None:
     assert [(d.address, d.start, d.end, d.conditions) for d in scan_text(text, "main.tf")] == expected
