@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import shutil
 from pathlib import Path
 from typing import Any
@@ -136,6 +137,10 @@ def test_bad_data_is_a_typed_error(document: Any, message: str) -> None:
     assert isinstance(caught.value, ValueError)
 
 
+#: /dev/full: every write fails with ENOSPC after the open succeeded.
+FULL_DISK = pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full here")
+
+
 @pytest.mark.parametrize(("files", "argv", "message"), [
     pytest.param({}, ["missing.tfcov"], "tfplancheck: error: missing.tfcov: $: expected a readable coverage data file, "
                  "found FileNotFoundError", id="missing"),
@@ -155,6 +160,11 @@ def test_bad_data_is_a_typed_error(document: Any, message: str) -> None:
                   "taken": ""},
                  ["ok.tfcov", "--report", "html:taken"],
                  "tfplancheck: error: {tmp}/taken: cannot write the report: File exists", id="report-unwritable"),
+    # A write that fails after its file opened (a full disk) named no file: "cannot write the report: No space ...".
+    pytest.param({"ok.tfcov": json.dumps({"format": "tfplancheck-coverage-data", "version": 1, "modules": {}})},
+                 ["ok.tfcov", "--report", "json:/dev/full"],
+                 "tfplancheck: error: /dev/full: cannot write the report: No space left on device",
+                 id="report-on-a-full-disk", marks=FULL_DISK),
     # A report over a data file it merges replaced the shard with the report.
     pytest.param({"ok.tfcov": json.dumps({"format": "tfplancheck-coverage-data", "version": 1, "modules": {}})},
                  ["ok.tfcov", "--report", "json:ok.tfcov"],

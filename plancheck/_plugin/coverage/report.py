@@ -212,16 +212,21 @@ def write_reports(
             continue
         assert target is not None
         path = Path(target) if os.path.isabs(target) else (base or rootdir) / target
-        if kind == "json":
-            path.parent.mkdir(parents=True, exist_ok=True)
-            # Compact, as coverage.py's `coverage json` without --pretty-print: json.dumps with an indent is
-            # pure Python (before 3.14) and took 26 M instructions of the bench's session; `python -m json.tool`
-            # indents it for a reader.
-            path.write_text(json.dumps(json_report(data)) + "\n", encoding="utf-8")
-        else:
-            from .html import write_html  # only for an HTML report
+        try:
+            if kind == "json":
+                path.parent.mkdir(parents=True, exist_ok=True)
+                # Compact, as coverage.py's `coverage json` without --pretty-print: json.dumps with an indent is
+                # pure Python (before 3.14) and took 26 M instructions of the bench's session; `python -m json.tool`
+                # indents it for a reader.
+                path.write_text(json.dumps(json_report(data)) + "\n", encoding="utf-8")
+            else:
+                from .html import write_html  # only for an HTML report
 
-            write_html(data, path, rootdir, scrub)
+                write_html(data, path, rootdir, scrub)
+        except OSError as exc:
+            # A write that fails once its file is open (a full disk) names no file: the report's, then.
+            exc.filename = exc.filename or str(path)
+            raise
         written.append(str(path))
     return written
 
@@ -287,4 +292,8 @@ def write_data(data: CoverageData, name: str | os.PathLike[str]) -> None:
     """Write ``data`` to ``name`` (its directory made when missing), sorted: equal data, equal bytes."""
     path = Path(name)
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(data.to_json(), indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    try:
+        path.write_text(json.dumps(data.to_json(), indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    except OSError as exc:
+        exc.filename = exc.filename or str(path)  # a write that fails once the file is open names none
+        raise
