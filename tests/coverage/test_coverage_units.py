@@ -530,3 +530,20 @@ def test_a_data_source_in_the_planned_values_is_planned(
         data.add_plan(_plan_of(resources, values), None, Path("."))
     item = data.modules["(unknown directory)"].items["data.t.d"]
     assert (item.kind, item.planned) == ("data", planned)
+
+
+def test_a_module_key_from_outside_cannot_forge_or_restyle_a_line_of_the_term_report() -> None:
+    # A directory name (or a registry source) is the module's key: Terraform took "./evil\u001b[31mred\nFAKE LINE".
+    data = CoverageData()
+    key = "evil\x1b[31mred\nFAKE LINE"
+    data.module(key).item("terraform_data.z", "resource").planned = True
+    assert term_lines(data) == [
+        "Terraform coverage: 1 module",
+        "Module                      Items  Planned  Asserted  Conditions  Percent",
+        "-------------------------------------------------------------------------",
+        "evil\\x1b[31mred\\nFAKE LINE      1        1       0/1         0/0   50.00%",
+        "-------------------------------------------------------------------------",
+        "TOTAL                           1        1       0/1         0/0   50.00%",
+        "Missed:",
+        "  evil\\x1b[31mred\\nFAKE LINE: not asserted: terraform_data.z",
+    ]

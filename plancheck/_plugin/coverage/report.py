@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from ..._errors import TfCheckError
+from ..._text import one_line
 from .data import (
     CoverageData,
     CoverageDataError,
@@ -141,7 +142,9 @@ def term_lines(data: CoverageData) -> list[str]:
         n, planned, asserted, can, conditions, seen = counts(module.items.items())
         every.extend(module.items.items())
         shown = f"{seen}/{2 * conditions}" if module.checks_available or not conditions else "n/a"
-        rows.append((key, str(n), str(planned), f"{asserted}/{can}", shown, f"{percent(module.items.items()):.2f}%"))
+        # A key is a directory's name or a source string: escaped, so it can neither restyle nor start a line.
+        rows.append((one_line(key), str(n), str(planned), f"{asserted}/{can}", shown,
+                     f"{percent(module.items.items()):.2f}%"))
     n, planned, asserted, can, conditions, seen = counts(every)
     rows.append(("TOTAL", str(n), str(planned), f"{asserted}/{can}", f"{seen}/{2 * conditions}", f"{percent(every):.2f}%"))
     widths = [max(len(row[i]) for row in rows) for i in range(6)]
@@ -158,7 +161,7 @@ def term_lines(data: CoverageData) -> list[str]:
     if any(parts for _, parts in missed):
         out.append("Missed:")
         for key, parts in missed:
-            out.extend(f"  {key}: {part}" for part in parts)
+            out.extend(f"  {one_line(key)}: {part}" for part in parts)
     return out
 
 
