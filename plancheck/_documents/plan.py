@@ -351,17 +351,22 @@ class DocumentSecrets(ReadOnly):
     <Secrets: 1 values>
     """
 
-    __slots__ = ("__dict__", "_collect", "raw")
+    __slots__ = ("__dict__", "_collect", "_given", "raw")
     raw: Mapping[str, Any]
     _collect: Callable[[Mapping[str, Any]], Secrets]
+    _given: Secrets | None
 
-    def __init__(self, raw: Mapping[str, Any], collect: Callable[[Mapping[str, Any]], Secrets]) -> None:
-        self._set(raw=raw, _collect=collect)
+    def __init__(
+        self, raw: Mapping[str, Any], collect: Callable[[Mapping[str, Any]], Secrets], given: Secrets | None = None
+    ) -> None:
+        self._set(raw=raw, _collect=collect, _given=given)
 
     @cached_property
     def secrets(self) -> Secrets:
-        """Every secret string of the document (:attr:`Plan.secrets`, :attr:`State.secrets`)."""
-        return self._collect(self.raw)
+        """Every secret string of the document (:attr:`Plan.secrets`, :attr:`State.secrets`), and those ``given``
+        by whoever made it (:func:`plancheck.acceptance.mock_plan`: the ``Sensitive(...)`` values it planned with)."""
+        found = self._collect(self.raw)
+        return found if self._given is None else found | self._given
 
 
 class _PlanEntry(DocumentView):

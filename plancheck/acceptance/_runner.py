@@ -446,7 +446,9 @@ def mock_plan(
 
     A bad argument raises :class:`MockPlanArgumentError` (``argument`` names it), a failing Terraform or
     mock :class:`MockPlanFailedError` (Terraform's own message in it); no message shows the value of a
-    sensitive variable or of a :class:`Sensitive`. The plan is a :class:`plancheck.Plan`:
+    sensitive variable or of a :class:`Sensitive`, nor does a check of the plan: a ``Sensitive`` value is one of its
+    :attr:`~plancheck.Plan.secrets` whatever the module declares (a copy pickled forgets it). The plan is a
+    :class:`plancheck.Plan`:
     ``assert_plan(mock_plan(...), ...)``, ``assert snapshot(extension_class=PlanSnapshotExtension) == mock_plan(...)``.
 
     >>> mock_plan("examples/mock_module", mocks=["acme/cloud"])
@@ -495,6 +497,13 @@ def mock_plan(
         except MockPlanArgumentError as exc:
             raise MockPlanArgumentError(exc.argument, scrub(exc.problem)) from None
     planned_in(plan, Path(directory))  # module coverage (--tf-cov) counts it as this module's plan
+    if secrets:
+        from .._documents.plan import DocumentSecrets
+        from .._documents.sensitive import collect_plan_secrets
+
+        # A Sensitive(...) value is secret whatever the module declares, and the plan marks none of a variable that
+        # is not sensitive: its checks hide it too (as the acceptance runner's do), in a script without pytest.
+        plan._set(_secrets_of=DocumentSecrets(plan.raw, collect_plan_secrets, secrets))
     return plan
 
 

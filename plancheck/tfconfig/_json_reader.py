@@ -182,15 +182,15 @@ class Source:
 
     def _secret_from(self, steps: tuple[Step, ...]) -> int | None:
         """The index of ``steps`` from which they are inside a sensitive variable's ``default`` or a sensitive
-        output's ``value``, or None. Sensitive unless every definition of the block says plainly false; when
+        output's ``value`` (or any argument of either block but its plain ones, :data:`_PLAIN_ARGUMENTS`), or None. Sensitive unless every definition of the block says plainly false; when
         the file cannot be read again for its flags (it is broken), every such value is if any block of the file has
         a ``sensitive`` flag (failing closed)."""
         names = [i for i, step in enumerate(steps) if isinstance(step, MapStep)]
         # The block's kind first, or after a file's index (a list of files given as Python values).
-        if len(names) < 3 or names[0] > 1 or steps[names[0]] not in _SECRET_VALUES:
+        if len(names) < 3 or names[0] > 1 or steps[names[0]] not in _PLAIN_ARGUMENTS:
             return None
         block, name, attribute = (cast(MapStep, steps[i]) for i in names[:3])
-        if attribute != _SECRET_VALUES[block]:
+        if attribute.key in _PLAIN_ARGUMENTS[block]:
             return None
         return names[2] + 1 if self._sensitive(block.key, name.key) else None
 
@@ -214,8 +214,13 @@ class Source:
         return f"Source({self.name!r}, <{len(self.text)} characters>)"
 
 
-#: The value of a block that is a secret when the block is sensitive: a variable's default, an output's value.
-_SECRET_VALUES: Final = {MapStep("variable"): MapStep("default"), MapStep("output"): MapStep("value")}
+#: The arguments of a variable and an output block that hold no secret when the block is sensitive. Any other holds
+#: one: its ``default`` (``value``), and as well a key the secret was written under by mistake (``"default: "`` of a
+#: forgotten closing quote, ``defualt``), whose value is that secret all the same (failing closed).
+_PLAIN_ARGUMENTS: Final = {
+    MapStep("variable"): frozenset({"type", "description", "validation", "sensitive", "nullable", "ephemeral", "//"}),
+    MapStep("output"): frozenset({"description", "sensitive", "depends_on", "precondition", "ephemeral", "//"}),
+}
 #: The text of the document a ``found`` begins by quoting (a word, a key, an escape): a secret inside a sensitive value.
 _QUOTED: Final = re.compile(r"""^(?:'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*")""")
 

@@ -12,7 +12,7 @@ from tfjsonpath import Path, PathNotFoundError, Step, Traverse
 from .._frozen import FrozenValue, ReadOnly, frozen, public
 from .._redact import Secrets, secret_strings
 from ._json_reader import ARRAY, OBJECT, STRING, Node, Source, json_location, node_to_python
-from ._template import Reference, TemplateSyntaxError, parse_reference, parse_template
+from ._template import Reference, TemplateSyntaxError, parse_reference, parse_template, sensitive_literals
 
 __all__ = ["EXPRESSION_KINDS", "REFERENCE_LIST_KINDS", "TOP_LEVEL", "Block", "Config", "IgnoredProperty", "Spec"]
 
@@ -768,7 +768,8 @@ class Config(ReadOnly):
 
     @property
     def secrets(self) -> Secrets:
-        """Strings never to show: defaults of ``sensitive`` variables and literal values of sensitive outputs.
+        """Strings never to show: defaults of ``sensitive`` variables, literal values of sensitive outputs and string
+        literals given to ``sensitive()``.
 
         A variable or output is sensitive when it is in any of its definitions (the merged block,
         the primary file's, an override file's); then the values of all of them are secrets, so an
@@ -794,6 +795,18 @@ class Config(ReadOnly):
                     # An expression ("${var.pw}") names where a secret comes from, not the secret: its
                     # pieces would blank out every mention of the variable. Literal text is kept.
                     values.extend(t for t in texts if b.block_type == "variable" or "${" not in t)
+            # A literal given to sensitive() anywhere (a resource's argument, a local, a module's input): the strings
+            # are read off the parsed nodes (a body as Python values is made anew at each ask).
+            work = [node for b in every for _, _, node in b._members]
+            while work:
+                node = work.pop()
+                if node.kind == STRING:
+                    if "sensitive" in node.value:
+                        values.extend(sensitive_literals(node.value))
+                elif node.kind == OBJECT:
+                    work.extend(child for _, _, child in node.value)
+                elif node.kind == ARRAY:
+                    work.extend(node.value)
             cached = Secrets(values)
             self._set(_secrets=cached)
         return cached

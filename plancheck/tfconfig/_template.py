@@ -9,6 +9,7 @@ comments, function calls and ``for`` iterators, and to pick out the references
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import KW_ONLY
 from typing import Any, Final, Literal, final
@@ -16,7 +17,7 @@ from typing import Any, Final, Literal, final
 from .._errors import TfCheckError
 from .._frozen import FrozenValue, frozen, public
 
-__all__ = ["ParsedTemplate", "Reference", "TemplateSyntaxError", "parse_reference", "parse_template"]
+__all__ = ["ParsedTemplate", "Reference", "TemplateSyntaxError", "parse_reference", "parse_template", "sensitive_literals"]
 
 _OPENER: Final = re.compile(r"\$\$\{|%%\{|\$\{|%\{")
 _IDENT: Final = re.compile(r"[^\W\d][\w-]*")
@@ -408,3 +409,28 @@ def parse_reference(text: str) -> Reference:
             0, "expected a reference such as aws_instance.web or module.m, with no ${ }"
         )
     return ref
+
+
+#: A quoted literal given to Terraform's ``sensitive()`` (not ``nonsensitive()``, nor a provider's function of that
+#: name): a string without a template in it (``${``, ``%{``), whose escapes are read as JSON's.
+_SENSITIVE_LITERAL: Final = re.compile(r'(?<![\w.:-])sensitive\s*\(\s*"((?:[^"\\$%]|\\.|[$%](?!\{))*)"\s*\)')
+
+
+def sensitive_literals(text: str) -> list[str]:
+    r"""The string literals ``text`` gives to ``sensitive()``: secrets as soon as they are written (a plan marks them),
+    each as written and unescaped. A call spelled in a literal part of a template is taken too (failing closed).
+
+    >>> sensitive_literals('${upper(sensitive("hunter2"))}-${nonsensitive(var.a)} ${sensitive("a\\"b")}')
+    ['hunter2', 'a\\"b', 'a"b']
+    """
+    found: list[str] = []
+    for match in _SENSITIVE_LITERAL.finditer(text):
+        written = match.group(1)
+        found.append(written)
+        try:
+            unescaped = json.loads(f'"{written}"')
+        except ValueError:  # an escape JSON has not (HCL's \U0001F600): as written only
+            continue
+        if unescaped != written:
+            found.append(unescaped)
+    return found

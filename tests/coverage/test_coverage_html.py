@@ -18,6 +18,9 @@ import pytest
 from coverage_support import TREE
 from test_coverage_session import CONFTEST, TESTS_A, TESTS_B
 
+from plancheck._plugin.coverage.data import CoverageData
+from plancheck._plugin.coverage.html import write_html
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "docs"))
 from planted_secrets import SECRET_CONFIG
@@ -153,3 +156,31 @@ def test_the_report_in_headless_chromium(html_dir: Path) -> None:
         finally:
             browser.close()
     assert errors == []
+
+
+#: Module keys whose page names would pass the 255 bytes a file name may have: a local module nested eight
+#: directories of 37 characters deep, and a registry source named in full (two keys alike in their first 100 characters and more).
+LONG_KEYS = {
+    "a-deeply-nested-local-module": "/".join(["abcdefghijklmnopqrstuvwxyz_0123456789"] * 8),
+    "two-long-sources-alike-at-their-start": "git::https://example.com/" + "x" * 280 + "?ref=v1",
+}
+
+
+@pytest.mark.parametrize("keys", [
+    pytest.param([LONG_KEYS["a-deeply-nested-local-module"]], id="a-deeply-nested-local-module"),
+    pytest.param([LONG_KEYS["two-long-sources-alike-at-their-start"],
+                  LONG_KEYS["two-long-sources-alike-at-their-start"].replace("v1", "v2")],
+                 id="two-long-sources-alike-at-their-start"),
+])
+def test_a_module_of_a_long_name_gets_its_page(tmp_path: Path, keys: list[str]) -> None:
+    data = CoverageData()
+    for key in keys:
+        data.module(key).item("terraform_data.a", "resource").planned = True
+    write_html(data, tmp_path / "htmlcov", tmp_path, None)
+    index = (tmp_path / "htmlcov" / "index.html").read_text(encoding="utf-8")
+    linked = dict(re.findall(r'<a href="([^"]+)">([^<]+)</a>', index))
+    assert sorted(linked.values()) == sorted(keys)
+    for name, key in linked.items():
+        assert len(name) <= 110
+        page = (tmp_path / "htmlcov" / name).read_text(encoding="utf-8")
+        assert f"<h1>Terraform coverage: {key}</h1>" in page

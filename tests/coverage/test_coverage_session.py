@@ -9,6 +9,7 @@ same under ``-n 2`` and when two shards' data files are combined; the term repor
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import sys
 from pathlib import Path
@@ -206,6 +207,11 @@ def test_fail_under(project: pytest.Pytester, minimum: str, status: int, verdict
 @pytest.mark.parametrize(("option", "problem"), [
     pytest.param("--tf-cov-data=tree/main.tf/shard.tfcov", "tree/main.tf: File exists", id="data-file"),
     pytest.param("--tf-cov-report=html:tree/main.tf", "tree/main.tf: File exists", id="html-report"),
+    # A write that fails after its file opened (a full disk) said "(None: No space left on device)".
+    pytest.param("--tf-cov-data=/dev/full", "/dev/full: No space left on device", id="data-file-on-a-full-disk",
+                 marks=pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full here")),
+    pytest.param("--tf-cov-report=json:/dev/full", "/dev/full: No space left on device", id="json-report-on-a-full-disk",
+                 marks=pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full here")),
 ])
 def test_an_unwritable_report_is_named(project: pytest.Pytester, option: str, problem: str) -> None:
     # It said only "a coverage report could not be written (File exists)": which one, the user had to guess.

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import shutil
 from pathlib import Path
 from typing import Any
@@ -50,6 +51,10 @@ from tfjsonpath import New
     pytest.param('resource "t" /* } */ "a" {}\nresource "t" "${x}" {}\nresource "t" "" {\n}\nx "a" "b" "c" {}\n',
                  [("t.a", 1, 1, ()), ("t.${x}", 2, 2, ()), ("t.", 3, 4, ())],
                  id="labels-with-a-comment-between-a-template-empty-and-three"),
+    # Terraform's names are Unicode identifiers (letters of any script): the scan stopped at the first one.
+    pytest.param('locals {\n  größe = 1\n  ключ-2 = 2\n}\nvariable größe {\n  validation {\n    condition = true\n'
+                 '  }\n}\n', [("var.größe", 5, 9, (("validation", 1),))], id="unicode-names"),
+    pytest.param('\ufeffvariable "pw" {\n  sensitive = true\n}\n', [("var.pw", 1, 3, ())], id="a-byte-order-mark"),
 ])
 def test_block_scan(text: str, expected: list[tuple[str, int, int, tuple[Any, ...]]]) -> None:
     assert [(d.address, d.start, d.end, d.conditions) for d in scan_text(text, "main.tf")] == expected
@@ -132,6 +137,10 @@ def test_bad_data_is_a_typed_error(document: Any, message: str) -> None:
     assert isinstance(caught.value, ValueError)
 
 
+#: /dev/full: every write fails with ENOSPC after the open succeeded.
+FULL_DISK = pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full here")
+
+
 @pytest.mark.parametrize(("files", "argv", "message"), [
     pytest.param({}, ["missing.tfcov"], "tfplancheck: error: missing.tfcov: $: expected a readable coverage data file, "
                  "found FileNotFoundError", id="missing"),
@@ -151,6 +160,11 @@ def test_bad_data_is_a_typed_error(document: Any, message: str) -> None:
                   "taken": ""},
                  ["ok.tfcov", "--report", "html:taken"],
                  "tfplancheck: error: {tmp}/taken: cannot write the report: File exists", id="report-unwritable"),
+    # A write that fails after its file opened (a full disk) named no file: "cannot write the report: No space ...".
+    pytest.param({"ok.tfcov": json.dumps({"format": "tfplancheck-coverage-data", "version": 1, "modules": {}})},
+                 ["ok.tfcov", "--report", "json:/dev/full"],
+                 "tfplancheck: error: /dev/full: cannot write the report: No space left on device",
+                 id="report-on-a-full-disk", marks=FULL_DISK),
     # A report over a data file it merges replaced the shard with the report.
     pytest.param({"ok.tfcov": json.dumps({"format": "tfplancheck-coverage-data", "version": 1, "modules": {}})},
                  ["ok.tfcov", "--report", "json:ok.tfcov"],
@@ -516,3 +530,20 @@ def test_a_data_source_in_the_planned_values_is_planned(
         data.add_plan(_plan_of(resources, values), None, Path("."))
     item = data.modules["(unknown directory)"].items["data.t.d"]
     assert (item.kind, item.planned) == ("data", planned)
+
+
+def test_a_module_key_from_outside_cannot_forge_or_restyle_a_line_of_the_term_report() -> None:
+    # A directory name (or a registry source) is the module's key: Terraform took "./evil\u001b[31mred\nFAKE LINE".
+    data = CoverageData()
+    key = "evil\x1b[31mred\nFAKE LINE"
+    data.module(key).item("terraform_data.z", "resource").planned = True
+    assert term_lines(data) == [
+        "Terraform coverage: 1 module",
+        "Module                      Items  Planned  Asserted  Conditions  Percent",
+        "-------------------------------------------------------------------------",
+        "evil\\x1b[31mred\\nFAKE LINE      1        1       0/1         0/0   50.00%",
+        "-------------------------------------------------------------------------",
+        "TOTAL                           1        1       0/1         0/0   50.00%",
+        "Missed:",
+        "  evil\\x1b[31mred\\nFAKE LINE: not asserted: terraform_data.z",
+    ]

@@ -13,15 +13,19 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from mock_support import CLOUD_SCHEMA, EXAMPLE, SECRET, leak_check, write_tree
+from mock_support import CLOUD_SCHEMA, EXAMPLE, NULL_SCHEMA, SECRET, leak_check, write_tree
 
 from plancheck import (
+    ExpectKnownOutputValue,
+    ExpectKnownValue,
     ExpectResourceAction,
     ExpectSensitiveValue,
     ExpectUnknownValue,
+    PlanCheckError,
     ResourceAction,
     assert_plan,
 )
+from plancheck import knownvalue as kv
 from plancheck.acceptance import (
     MockPlanArgumentError,
     MockPlanError,
@@ -159,6 +163,57 @@ def test_terraform_s_failure_is_typed_says_terraform_s_message_and_never_a_secre
     assert info.value.step in ("init", "plan")
     assert "too long" in str(info.value)
     assert SECRET not in str(info.value)
+
+
+@pytest.mark.e2e
+@pytest.mark.parametrize("value", [
+    pytest.param(["a", "list"], id="plain"),
+    pytest.param(Sensitive(["a", SECRET]), id="sensitive"),
+])
+def test_a_variable_terraform_refuses_is_named_as_given_not_by_a_removed_file(
+    tf_acceptance_binary: Any, tf_mock_plan: Any, tmp_path: Path, value: Any
+) -> None:
+    # Terraform names where the value was defined: the private variables file, removed when mock_plan returns.
+    module = write_tree(tmp_path / "m", {"main.tf": 'variable "pw" {\n  type      = string\n  sensitive = true\n}\n'})
+    with pytest.raises(MockPlanFailedError) as info:
+        tf_mock_plan(module, mocks=[cloud()], variables={"pw": value})
+    shown = " ".join(str(info.value).split())
+    said = ("Invalid value defined at the variables given (mock_plan's variables=, or --var)."
+            if tf_acceptance_binary.version_tuple[:2] != (1, 0) else  # 1.0 names the file and shows its lines
+            "on the variables given (mock_plan's variables=, or --var) line 2:")
+    assert said in shown, shown
+    assert "tfpc-mock-" not in shown
+    assert "zz_tfplancheck" not in shown
+    assert SECRET not in shown
+
+
+@pytest.mark.e2e
+@pytest.mark.parametrize(("value", "b"), [
+    pytest.param(Sensitive({"a": SECRET, "b": "plain"}), "(sensitive)", id="the-whole-value"),
+    pytest.param({"a": Sensitive(SECRET), "b": "plain"}, '"plain"', id="a-part-of-it"),
+])
+def test_a_sensitive_value_is_a_secret_of_the_plan_whatever_the_module_declares(
+    tf_acceptance_binary: Any, tf_mock_plan: Any, tmp_path: Path, value: Any, b: str
+) -> None:
+    # The module's variable is not sensitive: the plan marks nothing, yet the caller said the value is secret. (The
+    # session's scrub hides it in pytest's reports; the message itself is what a script without pytest shows.)
+    module = write_tree(tmp_path / "m", {"main.tf": (
+        'terraform {\n  required_providers {\n    null = { source = "hashicorp/null" }\n  }\n}\n'
+        'variable "m" {\n  type = map(string)\n}\nresource "null_resource" "a" {\n  triggers = var.m\n}\n'
+        'output "o" {\n  value = var.m\n}\n')})
+    null = MockProvider.from_schema_file(NULL_SCHEMA, "hashicorp/null")
+    plan = tf_mock_plan(module, mocks=[null], variables={"m": value})
+    with pytest.raises(PlanCheckError) as info:
+        assert_plan(plan, ExpectKnownValue("null_resource.a", New("triggers"), kv.MapExact({"a": kv.StringExact("x")})),
+                    ExpectKnownOutputValue("o", kv.Null()))
+    shown = str(info.value)
+    assert SECRET not in shown
+    assert shown == (
+        "2 plan checks failed:\n"
+        "  1. ExpectKnownValue: null_resource.a: triggers: expected 1 element for MapExact check, got 2 elements: actual "
+        f'value has extra key(s): "b"; expected {{"a": (sensitive)}}, got {{"a": (sensitive), "b": {b}}}\n'
+        "  2. ExpectKnownOutputValue: output.o: expected null value for Null check, got: object; expected (sensitive), "
+        f'got {{"a": (sensitive), "b": {b}}}')
 
 
 @pytest.mark.e2e

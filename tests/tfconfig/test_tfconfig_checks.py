@@ -485,3 +485,35 @@ def test_failures_are_check_failures_with_paths() -> None:
             'expected value "x" for StringExact check, got: "core"',
         )
     ]
+
+
+#: A string literal given to ``sensitive()`` is a secret as soon as it is written (the coverage HTML report withholds
+#: its line): a config check that quotes the expression holding it hides it, wherever the expression stands.
+SENSITIVE_CALLS: dict[str, Any] = {
+    "locals": {"token": '${sensitive("fn-literal-4f1a9")}',
+               "plain": '${nonsensitive("fn-not-secret-1")}${provider::p::sensitive("fn-not-secret-2")}'},
+    "resource": {"terraform_data": {"a": {"input": '${upper(sensitive("fn-escaped-\\"quote"))}-x'}}},
+    "module": {"c": {"source": "./c", "password": '${sensitive( "fn-module-arg-77ab" )}'}},
+}
+
+
+@pytest.mark.parametrize(("check", "message"), [
+    pytest.param(ExpectLocal("token", value="nope"),
+                 "ExpectLocal: local.token: expected value (sensitive) for StringExact check, got: (sensitive)",
+                 id="a-local"),
+    pytest.param(ExpectResourceAttribute("terraform_data", "a", New("input"), "nope"),
+                 "ExpectResourceAttribute: terraform_data.a: input: expected value (sensitive) for StringExact check, "
+                 "got: (sensitive)", id="an-escaped-quote-in-a-resource-attribute"),
+    pytest.param(ExpectModule("c", inputs={"password": "nope"}),
+                 "ExpectModule: module.c: password: expected value (sensitive) for StringExact check, got: (sensitive)",
+                 id="a-module-argument"),
+    # Not over-hidden: nonsensitive() and a provider's function of that name mark nothing.
+    pytest.param(ExpectLocal("plain", value="nope"),
+                 'ExpectLocal: local.plain: expected value "nope" for StringExact check, got: '
+                 '"${nonsensitive(\\"fn-not-secret-1\\")}${provider::p::sensitive(\\"fn-not-secret-2\\")}"',
+                 id="nonsensitive-and-a-provider-function"),
+])
+def test_a_literal_given_to_sensitive_is_hidden(check: ConfigCheck, message: str) -> None:
+    with pytest.raises(ConfigCheckError) as info:
+        check.check_config(config_from_dict(SENSITIVE_CALLS))
+    assert str(info.value) == message

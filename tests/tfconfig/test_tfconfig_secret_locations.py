@@ -40,6 +40,17 @@ ROWS = {
         f'{{"variable": {{"pw": {{"sensitive": true, "default": {{"{KEY}": 1, "{KEY}": 2}}}}}}, '
         '"variable": {"region": {}}}',
         '$.variable["pw"]["default"]["(sensitive)"]: expected unique property names'),
+    # A key a secret is written under that is not the block's plain `default`/`value` (its closing quote
+    # forgotten, misspelt) holds it all the same.
+    "a sensitive default's key missing its closing quote": (
+        f'{{"variable": {{"pw": {{"sensitive": true, "default: "{WORD}"}}}}}}',
+        '$.variable["pw"]["default: "]: expected \':\' after a property name, found (sensitive)'),
+    "a sensitive default's key misspelt": (
+        f'{{"variable": {{"pw": {{"sensitive": true, "defualt": {{"{KEY}": {WORD}}}}}}}}}',
+        '$.variable["pw"]["defualt"]["(sensitive)"]: expected a JSON value, found (sensitive)'),
+    "a sensitive output's value key missing its closing quote": (
+        f'{{"output": {{"o": {{"sensitive": true, "value: "{WORD}"}}}}}}',
+        '$.output["o"]["value: "]: expected \':\' after a property name, found (sensitive)'),
     # Not over-hidden: a default no sensitive block holds, and a character of syntax.
     "a default of a variable that is not sensitive": (
         f'{{"variable": {{"pw": {{"sensitive": false, "default": {{"{KEY}": 1, "{KEY}": 2}}}}}}}}',

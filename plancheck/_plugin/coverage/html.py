@@ -71,7 +71,9 @@ def _page(title: str, body: str) -> str:
 
 
 def _file_name(key: str, taken: set[str]) -> str:
-    base = re.sub(r"[^A-Za-z0-9_.-]+", "_", key).strip("._") or "module"
+    # At most 100 characters: a file name has at most 255 bytes, and a deeply nested module's key or a registry
+    # source in full has more (its page was not written, nor the index); two keys alike so far differ by a number.
+    base = re.sub(r"[^A-Za-z0-9_.-]+", "_", key)[:100].strip("._") or "module"
     name, n = f"{base}.html", 2
     while name in taken or name == "index.html":
         name, n = f"{base}-{n}.html", n + 1

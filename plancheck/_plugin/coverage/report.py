@@ -18,6 +18,7 @@ from typing import Any, Final
 
 from ..._errors import TfCheckError
 from ..._loading.source import write_whole
+from ..._text import one_line
 from .data import (
     CoverageData,
     CoverageDataError,
@@ -142,7 +143,9 @@ def term_lines(data: CoverageData) -> list[str]:
         n, planned, asserted, can, conditions, seen = counts(module.items.items())
         every.extend(module.items.items())
         shown = f"{seen}/{2 * conditions}" if module.checks_available or not conditions else "n/a"
-        rows.append((key, str(n), str(planned), f"{asserted}/{can}", shown, f"{percent(module.items.items()):.2f}%"))
+        # A key is a directory's name or a source string: escaped, so it can neither restyle nor start a line.
+        rows.append((one_line(key), str(n), str(planned), f"{asserted}/{can}", shown,
+                     f"{percent(module.items.items()):.2f}%"))
     n, planned, asserted, can, conditions, seen = counts(every)
     rows.append(("TOTAL", str(n), str(planned), f"{asserted}/{can}", f"{seen}/{2 * conditions}", f"{percent(every):.2f}%"))
     widths = [max(len(row[i]) for row in rows) for i in range(6)]
@@ -159,7 +162,7 @@ def term_lines(data: CoverageData) -> list[str]:
     if any(parts for _, parts in missed):
         out.append("Missed:")
         for key, parts in missed:
-            out.extend(f"  {key}: {part}" for part in parts)
+            out.extend(f"  {one_line(key)}: {part}" for part in parts)
     return out
 
 
@@ -213,15 +216,20 @@ def write_reports(
             continue
         assert target is not None
         path = Path(target) if os.path.isabs(target) else (base or rootdir) / target
-        if kind == "json":
-            # Compact, as coverage.py's `coverage json` without --pretty-print: json.dumps with an indent is
-            # pure Python (before 3.14) and took 26 M instructions of the bench's session; `python -m json.tool`
-            # indents it for a reader.
-            write_whole(path, json.dumps(json_report(data)) + "\n")
-        else:
-            from .html import write_html  # only for an HTML report
+        try:
+            if kind == "json":
+                # Compact, as coverage.py's `coverage json` without --pretty-print: json.dumps with an indent is
+                # pure Python (before 3.14) and took 26 M instructions of the bench's session; `python -m json.tool`
+                # indents it for a reader.
+                write_whole(path, json.dumps(json_report(data)) + "\n")
+            else:
+                from .html import write_html  # only for an HTML report
 
-            write_html(data, path, rootdir, scrub)
+                write_html(data, path, rootdir, scrub)
+        except OSError as exc:
+            # A write that fails once its file is open (a full disk) names no file: the report's, then.
+            exc.filename = exc.filename or str(path)
+            raise
         written.append(str(path))
     return written
 

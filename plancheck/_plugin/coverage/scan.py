@@ -26,7 +26,8 @@ __all__ = ["CONDITION_KINDS", "Declared", "ScanError", "ScannedModule", "locate"
 #: The condition kinds, in the order an item lists them.
 CONDITION_KINDS: Final = ("validation", "precondition", "postcondition", "assert")
 
-_IDENT: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")
+#: A name as HCL reads one: a Unicode identifier (a letter of any script or ``_``, then letters, digits, ``_``, ``-``).
+_IDENT: Final = re.compile(r"[^\W\d][\w-]*")
 #: Runs of characters the scanner passes over, skipped at once: blanks and comments (a line comment up to its line's
 #: end; a closed ``/* */`` one whole), without line ends and with them (between items); what an expression holds
 #: besides strings, comments, brackets and its line's end; what a string holds besides escapes, templates, its closing
@@ -121,7 +122,7 @@ class _Scanner:
     def __init__(self, text: str, name: str) -> None:
         self.t = text
         self.n = len(text)
-        self.i = 0
+        self.i = 1 if text.startswith("\ufeff") else 0  # a byte order mark, which Terraform reads past
         self.name = name
         self.newlines = [m.start() for m in re.finditer("\n", text)]
 

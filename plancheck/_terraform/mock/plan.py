@@ -865,6 +865,8 @@ def _write(out: Path, text: str) -> None:
 #: Terraform's words (1.0 to 1.11) for a root variable without a value; it may wrap them at any space.
 _UNSET_VARIABLE: Final = re.compile(r'The\s+root\s+module\s+input\s+variable\s+"([^"]+)"\s+is\s+not\s+set')
 _IN_PYTHON: Final = " (mock_plan: variables= or var_files=)"
+#: The variables file of the values given in the call, as a message names it.
+_GIVEN: Final = "the variables given (mock_plan's variables=, or --var)"
 
 
 def _failure(
@@ -889,6 +891,8 @@ def _failure(
     detail = (result.stderr.strip() or result.stdout.strip() or f"exit status {result.returncode}").replace(
         str(module) + os.sep, ""
     )
+    # Where Terraform says a variable's value was defined: the private variables file, gone when the call returns.
+    detail = re.sub(re.escape(str(module.parent / _VARIABLES_FILE)) + r"(?::\d+,\d+-\d+(?:,\d+)?)?", _GIVEN, detail)
     raised = [f"{s.address}: {e.summary}" for s in servers for e in s.errors]
     extra = ("\nthe mock raised: " + "; ".join(raised)) if raised else ""
     # Terraform says "use a -var or -var-file command line argument", which neither front end takes.
