@@ -115,7 +115,7 @@ class _Parser(argparse.ArgumentParser):
             self.streams.stderr.write(message)
 
 
-_BYTE_COUNT = re.compile(r"^([0-9]{1,18})([KMG]i?B?|B)?$", re.IGNORECASE)
+_BYTE_COUNT = re.compile(r"^([0-9]{1,18})([KMG]i?B?|B)?\Z", re.IGNORECASE)
 
 
 def _byte_count(text: str) -> int:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from importlib import resources
 from typing import Any
 
 import pytest
@@ -38,6 +39,8 @@ CASES: list[Any] = [
     pytest.param(b'{"format_version": 1.2}', f"$.format_version: expected {_VERSION}, found a number", id="format-version-number"),
     pytest.param(b'{"format_version": "2.0"}', f'$.format_version: expected {_VERSION}, found the string "2.0"', id="format-version-2"),
     pytest.param(b'{"format_version": "10.1"}', f'$.format_version: expected {_VERSION}, found the string "10.1"', id="format-version-10"),
+    # Python's $ matches before a final newline, ECMA-262's (the schema's dialect) does not.
+    pytest.param(b'{"format_version": "1.2\\n"}', f'$.format_version: expected {_VERSION}, found the string "1.2\\n"', id="format-version-trailing-newline"),
     pytest.param(
         _plan(resource_changes={"a": 1}),
         "$.resource_changes: expected an array of resource changes, found an object with 1 key",
@@ -235,3 +238,19 @@ def test_a_str_passed_as_text_is_parsed_not_opened() -> None:
 
     text = json.dumps({"format_version": "1.2"})
     assert Plan.from_json(text).format_version == "1.2"
+
+
+def _patterns(schema: Any) -> list[str]:
+    if isinstance(schema, dict):
+        own = [schema["pattern"]] if isinstance(schema.get("pattern"), str) else []
+        return own + [p for value in schema.values() for p in _patterns(value)]
+    return [p for value in schema for p in _patterns(value)] if isinstance(schema, list) else []
+
+
+@pytest.mark.parametrize("name", ["plan", "state", "query", "cli-output"])
+def test_every_schema_pattern_ends_where_the_text_does(name: str) -> None:
+    """A schema's pattern is ECMA-262, where ``$`` is the end of the text; both validators run it with Python's re,
+    whose ``$`` also matches before a final newline: an end anchor is written ``$(?!\\n)``, the same in both."""
+    schema = json.loads((resources.files("plancheck") / "schemas" / f"{name}.schema.json").read_text("utf-8"))
+    loose = [p for p in _patterns(schema) if p.endswith("$")]
+    assert loose == []
