@@ -26,6 +26,7 @@ import stat
 import sys
 import tempfile
 from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any, ClassVar, Final, Protocol, TypeVar
 
@@ -464,9 +465,12 @@ def failure_identity(result: _Result, failure: CheckFailure, secrets: Secrets) -
                          secrets.scrub(path) if path is not None else None)
 
 
-def apply_baseline(results: Sequence[_R], baseline: Baseline,
-                   secrets: Secrets) -> tuple[list[_R], list[BaselineEntry]]:
-    """The results with the failures in ``baseline`` moved to ``known``, and the entries no failure matched (fixed).
+def apply_baseline(
+    results: Sequence[_R], baseline: Baseline, secrets: Secrets, shared: AbstractSet[BaselineEntry] = frozenset()
+) -> tuple[list[_R], list[BaselineEntry], set[BaselineEntry]]:
+    """The results with the failures in ``baseline`` or ``shared`` moved to ``known``, the entries of ``baseline`` no
+    failure matched (fixed), and the entries matched (``shared``'s among them, which a run of many plans reports
+    fixed once for all its plans, not once per plan: :func:`_judge_each`).
 
     A result whose every failure is known passes; errors are left as they are.
     """
@@ -480,7 +484,7 @@ def apply_baseline(results: Sequence[_R], baseline: Baseline,
         known: list[CheckFailure] = []
         for failure in result.failures:
             entry = failure_identity(result, failure, secrets)
-            if entry in baseline.entries:
+            if entry in baseline.entries or entry in shared:
                 matched.add(entry)
                 known.append(failure)
             else:
@@ -492,7 +496,7 @@ def apply_baseline(results: Sequence[_R], baseline: Baseline,
         for waived in result.waived:
             matched.add(failure_identity(result, waived.failure, secrets))
     fixed = sorted(baseline.entries - matched, key=BaselineEntry.key)
-    return out, fixed
+    return out, fixed, matched
 
 
 def _entries(results: Iterable[_Result], secrets: Secrets) -> list[BaselineEntry]:
@@ -661,13 +665,13 @@ def judge_by_baseline(results: Sequence[_R], secrets: Secrets, baseline: Baselin
     if baseline is None:
         out = list(results)
     else:
-        out, fixed = apply_baseline(results, baseline.for_plan(plan), secrets)
+        out, fixed, _ = apply_baseline(results, baseline.for_plan(plan), secrets)
     if write_to is not None:
         # Every failure of the run, known or new (never the waived: their waiver accepts them).
         written = write_baseline(write_to, out, secrets)
         if baseline is None:
             baseline = written
-            out, fixed = apply_baseline(out, written, secrets)
+            out, fixed, _ = apply_baseline(out, written, secrets)
     return out, fixed, baseline.file if baseline is not None else None
 
 
@@ -677,21 +681,24 @@ def _judge_each(plans: Sequence[tuple[str, Sequence[_R], Secrets]],
     that no plan fails any more is fixed once, with the first plan."""
     if baseline is None:
         return [(list(results), []) for _, results, _ in plans]
-    shared = {e for e in baseline.entries if e.plan is None}
+    shared = frozenset(e for e in baseline.entries if e.plan is None)
     # The entries of each plan, found in one pass: looking each plan's up in the whole baseline made a run of
     # P plans against their baseline of P entries read P x P entries (4,000 plans: 12.0 s of CPU, now 2.3 s).
     own_of: dict[str, set[BaselineEntry]] = {}
     for entry in baseline.entries:
         if entry.plan is not None:
             own_of.setdefault(entry.plan, set()).add(entry.of_plan(None))
+    # The entries of no plan are matched in every plan and found fixed once, at the end: each plan's own fixed
+    # entries taken from its own and the shared ones made each plan sort every shared entry it did not fail
+    # (P plans against a baseline of no plan of P entries: P x P).
     still: set[BaselineEntry] = set()
     judged: list[tuple[list[_R], list[BaselineEntry]]] = []
     for name, results, secrets in plans:
         key = plan_key(name)
-        own = own_of.get(key, set())
-        out, fixed = apply_baseline(results, Baseline(baseline.file, frozenset(shared | own)), secrets)
-        still |= shared - set(fixed)
-        judged.append((out, [e.of_plan(key) for e in fixed if e in own]))
+        own = frozenset(own_of.get(key, ()))
+        out, fixed, matched = apply_baseline(results, Baseline(baseline.file, own), secrets, shared)
+        still |= matched & shared
+        judged.append((out, [e.of_plan(key) for e in fixed]))
     gone = sorted(shared - still, key=BaselineEntry.key)
     if judged and gone:
         judged[0] = (judged[0][0], sorted([*judged[0][1], *gone], key=BaselineEntry.key))
