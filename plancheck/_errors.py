@@ -167,6 +167,10 @@ class CheckFailure(FrozenValue):
     #: What the failure trusts (:attr:`trusted`): the texts, or a function that makes them, asked each time they
     #: are read (a failure whose text shows no secret: only an exit's scrub that finds a span reads them).
     trust: tuple[str, ...] | Callable[[], tuple[str, ...]] = field(default=(), compare=False, repr=False)
+    #: The address as the document spells it, where ``address`` hides a secret instance key (None elsewhere), as
+    #: ``path`` keeps the keys ``shown_path`` hides: never shown; a baseline tells two instances keyed by secrets
+    #: apart by it, with a keyed fingerprint (:func:`plancheck._checking.messages.keyed_address`).
+    unscrubbed_address: str | None = field(default=None, compare=False, repr=False, kw_only=True)
 
     @property
     def trusted(self) -> tuple[str, ...]:

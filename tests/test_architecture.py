@@ -471,3 +471,52 @@ def test_values_are_frozen_values_not_hand_made_frozen_dataclasses(module: str) 
 
 def test_the_frozen_dataclass_allow_list_is_still_needed() -> None:
     assert all(_frozen_dataclass_calls(module) for module in FROZEN_DATACLASS_ALLOWED)
+
+
+# -- an end anchor is the end of the text ---------------------------------------------------------
+
+#: The functions of re whose first argument is a pattern.
+_RE_FUNCTIONS = {"compile", "match", "search", "fullmatch"}
+
+
+def _module_strings(tree: ast.Module) -> dict[str, str]:
+    """The module-level names bound to a string constant (a pattern kept in a ``Final`` and passed by name)."""
+    strings = {}
+    for node in tree.body:
+        target = node.target if isinstance(node, ast.AnnAssign) else node.targets[0] if isinstance(node, ast.Assign) else None
+        value = node.value if isinstance(node, (ast.Assign, ast.AnnAssign)) else None
+        if isinstance(target, ast.Name) and isinstance(value, ast.Constant) and isinstance(value.value, str):
+            strings[target.id] = value.value
+    return strings
+
+
+def _dollar_anchors(source: Path) -> list[int]:
+    """The lines of ``source`` whose regular expression ends in ``$`` without MULTILINE: Python's ``$`` also
+    matches before a final newline, so ``"abc\\n"`` passes ``^[a-z]+$`` (``\\Z`` is the end of the text)."""
+    tree = ast.parse(source.read_text(encoding="utf-8"))
+    named = _module_strings(tree)
+    lines = []
+    for node in ast.walk(tree):
+        func = node.func if isinstance(node, ast.Call) else None
+        if not (isinstance(node, ast.Call) and isinstance(func, ast.Attribute) and func.attr in _RE_FUNCTIONS
+                and isinstance(func.value, ast.Name) and func.value.id == "re" and node.args):
+            continue
+        first = node.args[0]
+        pattern = first.value if isinstance(first, ast.Constant) else named.get(first.id) if isinstance(first, ast.Name) else None
+        multiline = "MULTILINE" in ast.dump(node)
+        if isinstance(pattern, str) and pattern.endswith("$") and not pattern.endswith("\\$") and not multiline:
+            lines.append(node.lineno)
+    return lines
+
+
+@pytest.mark.parametrize("module", sorted(m for m in MODULES if not m.startswith("tools")))
+def test_no_pattern_ends_in_a_dollar_that_lets_a_final_newline_through(module: str) -> None:
+    lines = _dollar_anchors(MODULES[module])
+    assert not lines, f"{module} ends a pattern in $ at line(s) {lines}; end it in \\Z (the end of the text)"
+
+
+def test_the_dollar_finder_finds_a_dollar(tmp_path: Path) -> None:
+    probe = tmp_path / "probe.py"
+    probe.write_text('import re\n_A = r"^[a-z]+$"\nre.compile(_A)\nre.match(r"x$", "x")\nre.compile(r"^x$", re.MULTILINE)\n'
+                     're.compile(r"x\\$")\nre.fullmatch(r"x\\Z", "x")\n', encoding="utf-8")
+    assert _dollar_anchors(probe) == [3, 4]

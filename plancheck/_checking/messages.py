@@ -8,7 +8,7 @@ prefix, an output's address) read the same in every check family.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from contextvars import ContextVar
 from functools import partial
 
@@ -17,7 +17,7 @@ from tfjsonpath import Path
 from .._documents.plan import shown_address
 from .._errors import CheckFailure
 from .._loading.collector import collector_off
-from .._redact import Secrets
+from .._redact import SENSITIVE, Secrets
 from .._text import closest, config_parts, quote
 
 __all__ = [
@@ -27,6 +27,7 @@ __all__ = [
     "closest_text",
     "deposed_prefix",
     "given_by",
+    "keyed_address",
     "located",
     "output_address",
     "quote",
@@ -108,6 +109,32 @@ def _given_prefix(path: Path, check: object) -> str | None:
     return best
 
 
+def keyed_address(address: str, secrets: Secrets, scrub: Callable[[str], str],
+                  fingerprint: Callable[[str, str], str]) -> str:
+    """:func:`shown_address` with ``scrub`` for the keys, and the last ``(sensitive)`` of each key that hides a secret
+    carrying ``fingerprint(the address before the key, the key)``: ``["(sensitive #0123456789ab)"]``. Objects of
+    one resource keyed by secrets are told apart by which key they have (not by what it is); a snapshot's keys and
+    a baseline's failures are written so, with their fingerprint key's HMAC.
+
+    >>> keyed_address('a.b["pw-hunter2"]', Secrets(["pw-hunter2"]), Secrets(["pw-hunter2"]).scrub, lambda w, k: "0" * 12)
+    'a.b["(sensitive #000000000000)"]'
+    """
+    at = 0
+
+    def fingerprinted(text: str) -> str:
+        nonlocal at
+        # shown_address hands the keys over left to right; where each is found names the address before it.
+        start = address.index(f'["{text}"]', at)
+        at = start + len(text) + 4
+        shown = scrub(text)
+        head, sep, tail = shown.rpartition(SENSITIVE)
+        if shown == text or not sep:
+            return shown
+        return f"{head}(sensitive #{fingerprint(address[:start], text)}){tail}"
+
+    return shown_address(address, secrets, scrub=fingerprinted)
+
+
 def scrubbed_failure(
     secrets: Secrets, check: str, address: str | None, path: Path | None, message: str
 ) -> CheckFailure:
@@ -177,6 +204,7 @@ def _scrubbed_parts(
     """:func:`scrubbed_failure` of a failure whose text shows a secret: each part scrubbed, trusting what it trusts;
     ``prefix`` is the text of the path its check was given (:func:`_given_prefix`)."""
     trusted = _trusted(check, address, prefix)
+    unscrubbed = address
     if address is not None:
         address = shown_address(address, secrets)
     shown_path = None
@@ -189,7 +217,8 @@ def _scrubbed_parts(
             shown = secrets.scrub(text)
         shown_path = shown if shown != text else None
     scrub = secrets.trusting(trusted) if trusted else secrets
-    return CheckFailure(check, address, path, scrub.scrub(message), shown_path, trusted)
+    return CheckFailure(check, address, path, scrub.scrub(message), shown_path, trusted,
+                        unscrubbed_address=unscrubbed if unscrubbed != address else None)
 
 
 def scrubbed_record(secrets: Secrets, failure: CheckFailure) -> CheckFailure:
@@ -219,12 +248,14 @@ def scrubbed_record(secrets: Secrets, failure: CheckFailure) -> CheckFailure:
         if text is not None:
             shown = scrub.scrub(text)
             shown_path = shown if shown != text else shown_path
+        shown_at = None if address is None else shown_address(address, secrets)
         return dataclasses.replace(
             failure,
             check=scrub.scrub(failure.check) if isinstance(failure.check, str) else failure.check,  # a label it made
-            address=None if address is None else shown_address(address, secrets),
+            address=shown_at,
             message=scrub.scrub(message),
             shown_path=shown_path,
+            unscrubbed_address=address if shown_at != address else failure.unscrubbed_address,
         )
 
 

@@ -6,6 +6,7 @@ adds an index by address, built once, so every lookup is O(1).
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from functools import cached_property
@@ -741,7 +742,8 @@ class AddressIndex(ReadOnly):
     mapping's own: ``index.positions.get((address, deposed))``, the current object's key being ``(address, None)``.
 
     A plan's ``resource_changes`` and a state's resources are looked up the same way. If an
-    object is listed twice (Terraform never does that), the first entry wins, as in a scan.
+    object is listed twice (Terraform never does that), the first entry wins, as in a scan; a plan
+    refuses it (:class:`Plan` compares the index's size with its entries').
 
     >>> index = AddressIndex([("a.b", None), ("a.b", "dead0001"), ("a.b", None)])
     >>> index.positions.get(("a.b", None)), index.positions.get(("a.b", "dead0001")), index.positions.get(("a.c", None))
@@ -894,6 +896,24 @@ class Plan(ReadOnly):
             _index=AddressIndex(keys),
             _secrets_of=DocumentSecrets(raw, collect_plan_secrets),
         )
+        if len(self._index.positions) != len(entries):
+            # Terraform keeps one change per object (internal/plans: looked up and replaced by address and deposed
+            # key; jsonplan sorts them by both), so two are a hand-edited or concatenated plan, whose second (a
+            # delete behind a no-op) the index, where the first wins, would hide from every check. The index is a
+            # dict already: its size tells, and only then are the entries read again, to name both.
+            pairs = loaded.keys if loaded.keys is not None else [(rc["address"], rc.get("deposed")) for rc in entries]
+            for i, (address, deposed) in enumerate(pairs):
+                deposed = deposed if isinstance(deposed, str) and deposed else None
+                first = self._index.positions[(address, deposed)]
+                if first != i:
+                    from .._errors import PlanFormatError
+
+                    shown = json.dumps(shown_address(address, self.secrets), ensure_ascii=False)
+                    raise PlanFormatError(
+                        f"$.resource_changes[{i}].address", "an address not given before",
+                        found=f"{shown}{f' (deposed {json.dumps(deposed)})' if deposed else ''} again "
+                        f"(first at $.resource_changes[{first}])", source=source,
+                    )  # fmt: skip
         if met_module.LISTENERS:  # a front end listening scrubs the secrets of every plan made while it writes
             met_module.met(self)
         return self

@@ -796,8 +796,8 @@ CONDITION_SUMMARIES: Final = {
 #: The end of a validation's detail: Terraform's own pointer to the rule. The diagnostic's range is the variable's
 #: value (a tfvars file) or its block, never the rule, so this is the only place the rule is named.
 _RULE: Final = re.compile(r"^This was checked by the validation rule at (\S+):(\d+),\d+-(?:\d+,)?\d+\.[ \t]*$", re.MULTILINE)
-_TEXT_START: Final = re.compile(r"^(Error|Warning): (.+?)\s*$")
-_TEXT_SOURCE: Final = re.compile(r"^\s*on (\S.*?) line (\d+)(?:, in .*)?:$")
+_TEXT_START: Final = re.compile(r"^(Error|Warning): (.+?)\s*\Z")
+_TEXT_SOURCE: Final = re.compile(r"^\s*on (\S.*?) line (\d+)(?:, in .*)?:\Z")
 _TEXT_BOX: Final = re.compile(r"^[ \t]*[│╷╵][ \t]?")
 
 

@@ -71,7 +71,7 @@ __all__ = [
     "verdict",
 ]
 
-_IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_-]*$")
+_IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_-]*\Z")
 _CHECK_HEADER = re.compile(r"^[ \t]*\[\[[ \t]*check[ \t]*\]\]", re.MULTILINE)
 
 

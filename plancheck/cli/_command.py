@@ -115,7 +115,7 @@ class _Parser(argparse.ArgumentParser):
             self.streams.stderr.write(message)
 
 
-_BYTE_COUNT = re.compile(r"^([0-9]{1,18})([KMG]i?B?|B)?$", re.IGNORECASE)
+_BYTE_COUNT = re.compile(r"^([0-9]{1,18})([KMG]i?B?|B)?\Z", re.IGNORECASE)
 
 
 def _byte_count(text: str) -> int:
@@ -430,7 +430,7 @@ def _run_checks(args: argparse.Namespace, io: Io) -> int:
     from ._many import check_many, named_twice
     from ._output import fail_everywhere, report
     from ._runs import PlanRun
-    from ._waivers import BaselineEntry, BaselineError, judge_by_baseline, read_baseline, today
+    from ._waivers import BaselineEntry, BaselineError, baseline_key, judge_by_baseline, read_baseline, today
 
     json_mode = args.format == "json"
     clash = reports_clash(args.report, [*args.plan, *args.checks, args.baseline], {"--write-baseline": args.write_baseline},
@@ -444,6 +444,7 @@ def _run_checks(args: argparse.Namespace, io: Io) -> int:
 
     try:
         on = today(io.environ)
+        key = baseline_key(io.environ) if args.baseline is not None or args.write_baseline is not None else None
     except ValueError as exc:
         return fail("usage", str(exc))
     if args.list_waivers:
@@ -468,14 +469,15 @@ def _run_checks(args: argparse.Namespace, io: Io) -> int:
         # A bad baseline is told before the plan is read (which may run terraform).
         baseline = read_baseline(args.baseline, max_bytes) if args.baseline is not None else None
         if len(plans) > 1:
-            return report(args, io, check_many(plans, args, io, specs, baseline, on, max_bytes))
+            return report(args, io, check_many(plans, args, io, specs, baseline, on, max_bytes, key))
         plan = read_plan(plans[0], terraform=args.terraform, stdin=io.stdin, environ=io.environ, max_bytes=max_bytes,
                          allow_errored=args.allow_errored, chdir=args.chdir)
         results = run_checks(specs, plan, today=on)
         fixed: list[BaselineEntry] = []
         file = None
         if baseline is not None or args.write_baseline is not None:  # judged by the baseline read, or written
-            results, fixed, file = judge_by_baseline(results, plan.secrets, baseline, args.write_baseline, plans[0])
+            results, fixed, file = judge_by_baseline(results, plan.secrets, baseline, args.write_baseline, plans[0],
+                                                     key)
     except CliError as exc:
         return fail(exc.kind, exc.message)
     except BaselineError as exc:

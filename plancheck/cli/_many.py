@@ -100,9 +100,9 @@ def named_twice(plans: Sequence[str]) -> str | None:
 
 
 def check_many(plans: Sequence[str], args: argparse.Namespace, io: Io, specs: Sequence[Any], baseline: Any,
-               on: datetime.date, max_bytes: int) -> list[Any]:
+               on: datetime.date, max_bytes: int, key: Any = None) -> list[Any]:
     """``tfplancheck PLAN PLAN ...``: each plan checked (in ``--jobs`` workers), judged by the baseline (written with
-    ``--write-baseline``), its run (a ``PlanRun``, or a :class:`PlanFailed` said on stderr) in the order given.
+    ``--write-baseline``; ``key`` fingerprints its secret instance keys), its run (a ``PlanRun``, or a :class:`PlanFailed` said on stderr) in the order given.
 
     Without a baseline to read or write, each plan is judged alone: its worker renders its part of every format
     the run writes (a :class:`PlanParts` in its place), so this process only joins them (the same bytes).
@@ -136,7 +136,7 @@ def check_many(plans: Sequence[str], args: argparse.Namespace, io: Io, specs: Se
     if apart is not None:
         io.heard(apart)
     judged = iter(judge_plans([(name, results, facts.secrets) for name, results, facts in checked], baseline,
-                              args.write_baseline))
+                              args.write_baseline, key))
     runs: list[Any] = []
     for outcome in outcomes:
         if isinstance(outcome, PlanFailed):

@@ -46,9 +46,9 @@ exit status: 0 the mirror is written, 2 bad usage or nothing to mirror
 
 DEFAULT_HOST: Final = "registry.terraform.io"
 # terraform-provider-TYPE_vVERSION, optionally with the protocol suffix (_x4, _x5) release builds carry.
-_BINARY = re.compile(r"^terraform-provider-([a-z0-9][a-z0-9-]*)_v([0-9]+\.[0-9]+\.[0-9]+(?:[-+][0-9A-Za-z.+-]+?)?)(?:_x[0-9]+)?$")
-_SOURCE_PART = re.compile(r"^[a-z0-9][a-z0-9-]*$")
-_HOST = re.compile(r"^[a-z0-9.-]+(?::[0-9]+)?$")
+_BINARY = re.compile(r"^terraform-provider-([a-z0-9][a-z0-9-]*)_v([0-9]+\.[0-9]+\.[0-9]+(?:[-+][0-9A-Za-z.+-]+?)?)(?:_x[0-9]+)?\Z")
+_SOURCE_PART = re.compile(r"^[a-z0-9][a-z0-9-]*\Z")
+_HOST = re.compile(r"^[a-z0-9.-]+(?::[0-9]+)?\Z")
 
 
 class MirrorError(Exception):
@@ -167,7 +167,7 @@ def add_providers_parser(commands: Any, streams: object) -> None:
     parser.set_defaults(handler=providers_command)
 
 
-_PLATFORM = re.compile(r"^[a-z0-9]+_[a-z0-9]+$")
+_PLATFORM = re.compile(r"^[a-z0-9]+_[a-z0-9]+\Z")
 
 
 def _collect(args: argparse.Namespace) -> list[ProviderBinary]:

@@ -23,9 +23,11 @@ import os
 import re
 import sys
 from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any, ClassVar, Final, Protocol, TypeVar
 
+from .._checking.messages import keyed_address
 from .._documents.plan import shown_address
 from .._documents.select import address_pattern
 from .._errors import CheckFailure
@@ -40,6 +42,7 @@ if TYPE_CHECKING:
     from tfjsonpath import Path
 
     from .._redact import Secrets
+    from ..snapshot import FingerprintKey
 
 __all__ = [
     "BASELINE_VERSION",
@@ -52,6 +55,7 @@ __all__ = [
     "WaiverError",
     "apply_baseline",
     "baseline_document",
+    "baseline_key",
     "exact_json_int",
     "expired_note",
     "failure_identity",
@@ -364,6 +368,9 @@ def render_waivers(doc: Mapping[str, Any]) -> str:
 
 #: The version of the baseline file's format; a file of another version is refused.
 BASELINE_VERSION: Final = 1
+#: What a baseline's fingerprint of an instance key is of, before the address it stands in (a snapshot's is
+#: ``instance key``): the same key's fingerprints of one address differ between the two files.
+_KEY_PLACE: Final = "baseline instance key\x00"
 
 
 class BaselineError(ValueError):
@@ -450,21 +457,36 @@ def plan_key(name: str) -> str:
     return os.path.normpath(name).replace(os.sep, "/")
 
 
-def failure_identity(result: _Result, failure: CheckFailure, secrets: Secrets) -> BaselineEntry:
-    """The baseline identity of ``failure`` of ``result``: the address and path as every output shows them."""
+def failure_identity(result: _Result, failure: CheckFailure, secrets: Secrets,
+                     key: FingerprintKey | None = None) -> BaselineEntry:
+    """The baseline identity of ``failure`` of ``result``: the address and path as every output shows them; with
+    ``key`` (``TFPLANCHECK_SNAPSHOT_KEY``), each instance key that hides a secret with its keyed fingerprint."""
     address = failure.address if failure.address is not None else result.spec.address
     if failure.path is not None:
         path: str | None = failure.shown_path if failure.shown_path is not None else failure.path.to_text()
     else:
         path = result.spec.path.to_text() if result.spec.path is not None and len(result.spec.path) else None
-    shown = shown_address(address, secrets) if address is not None else None
+    if key is not None and failure.unscrubbed_address is not None:
+        address = failure.unscrubbed_address
+    if address is None or key is None:
+        shown = shown_address(address, secrets) if address is not None else None
+    else:
+        # Two instances keyed by secrets were one entry, (sensitive): a baseline accepting one accepted the other.
+        # An HMAC under the CI's key tells them apart and, without that key, says nothing of the secret (a plain
+        # hash of a short one is reversed by trying every candidate).
+        shown = keyed_address(address, secrets, secrets.scrub,
+                              lambda where, text: key.fingerprint(_KEY_PLACE + where, text, None))
     return BaselineEntry(result.spec.type, secrets.scrub(shown) if shown is not None else None,
                          secrets.scrub(path) if path is not None else None)
 
 
-def apply_baseline(results: Sequence[_R], baseline: Baseline,
-                   secrets: Secrets) -> tuple[list[_R], list[BaselineEntry]]:
-    """The results with the failures in ``baseline`` moved to ``known``, and the entries no failure matched (fixed).
+def apply_baseline(
+    results: Sequence[_R], baseline: Baseline, secrets: Secrets, shared: AbstractSet[BaselineEntry] = frozenset(),
+    key: FingerprintKey | None = None,
+) -> tuple[list[_R], list[BaselineEntry], set[BaselineEntry]]:
+    """The results with the failures in ``baseline`` or ``shared`` moved to ``known``, the entries of ``baseline`` no
+    failure matched (fixed), and the entries matched (``shared``'s among them, which a run of many plans reports
+    fixed once for all its plans, not once per plan: :func:`_judge_each`).
 
     A result whose every failure is known passes; errors are left as they are.
     """
@@ -477,8 +499,8 @@ def apply_baseline(results: Sequence[_R], baseline: Baseline,
         kept: list[CheckFailure] = []
         known: list[CheckFailure] = []
         for failure in result.failures:
-            entry = failure_identity(result, failure, secrets)
-            if entry in baseline.entries:
+            entry = failure_identity(result, failure, secrets, key)
+            if entry in baseline.entries or entry in shared:
                 matched.add(entry)
                 known.append(failure)
             else:
@@ -488,24 +510,25 @@ def apply_baseline(results: Sequence[_R], baseline: Baseline,
     # Entries whose failure was waived are not fixed: their failure is still there.
     for result in out:
         for waived in result.waived:
-            matched.add(failure_identity(result, waived.failure, secrets))
+            matched.add(failure_identity(result, waived.failure, secrets, key))
     fixed = sorted(baseline.entries - matched, key=BaselineEntry.key)
-    return out, fixed
+    return out, fixed, matched
 
 
-def _entries(results: Iterable[_Result], secrets: Secrets) -> list[BaselineEntry]:
-    entries = {failure_identity(r, f, secrets) for r in results for f in (*r.failures, *r.known)}
+def _entries(results: Iterable[_Result], secrets: Secrets, key: FingerprintKey | None = None) -> list[BaselineEntry]:
+    entries = {failure_identity(r, f, secrets, key) for r in results for f in (*r.failures, *r.known)}
     return sorted(entries, key=BaselineEntry.key)
 
 
-def baseline_document(results: Sequence[_Result], secrets: Secrets) -> dict[str, Any]:
+def baseline_document(results: Sequence[_Result], secrets: Secrets, key: FingerprintKey | None = None) -> dict[str, Any]:
     """The baseline file's document: its version and every failure's identity, sorted, each once."""
-    return {"tfplancheck_baseline": BASELINE_VERSION, "failures": [e.as_json() for e in _entries(results, secrets)]}
+    return {"tfplancheck_baseline": BASELINE_VERSION,
+            "failures": [e.as_json() for e in _entries(results, secrets, key)]}
 
 
-def write_baseline(file: str, results: Sequence[_Result], secrets: Secrets) -> Baseline:
+def write_baseline(file: str, results: Sequence[_Result], secrets: Secrets, key: FingerprintKey | None = None) -> Baseline:
     """Write the baseline of ``results`` to ``file`` (whole or not at all); return it as read back."""
-    return write_entries(file, _entries(results, secrets), secrets)
+    return write_entries(file, _entries(results, secrets, key), secrets)
 
 
 def write_entries(file: str, entries: Iterable[BaselineEntry], secrets: Secrets) -> Baseline:
@@ -614,8 +637,20 @@ def exact_json_int(text: str) -> int | Decimal:
     return int(text)
 
 
-def judge_by_baseline(results: Sequence[_R], secrets: Secrets, baseline: Baseline | None,
-                      write_to: str | None, plan: str) -> tuple[list[_R], list[BaselineEntry], str | None]:
+def baseline_key(environ: Mapping[str, str]) -> FingerprintKey | None:
+    """The key a baseline's instance keys that hide a secret are fingerprinted with: the snapshots' key,
+    ``TFPLANCHECK_SNAPSHOT_KEY`` (a CI secret of 16 bytes or more), or None; a shorter one is a ``ValueError``.
+
+    >>> baseline_key({}) is None, baseline_key({"TFPLANCHECK_SNAPSHOT_KEY": "0123456789abcdef"}).id
+    (True, '71a6d148')
+    """
+    from ..snapshot import resolve_key
+
+    return resolve_key(None, environ)
+
+
+def judge_by_baseline(results: Sequence[_R], secrets: Secrets, baseline: Baseline | None, write_to: str | None,
+                      plan: str, key: FingerprintKey | None = None) -> tuple[list[_R], list[BaselineEntry], str | None]:
     """``--baseline``/``--write-baseline``: the results of plan file ``plan`` with the failures in ``baseline`` known
     (a baseline of many plans: its entries of that plan, :meth:`Baseline.for_plan`), the entries fixed, and the
     baseline file that judged them; the run's failures written to ``write_to`` when given (a :class:`BaselineError`
@@ -625,45 +660,48 @@ def judge_by_baseline(results: Sequence[_R], secrets: Secrets, baseline: Baselin
     if baseline is None:
         out = list(results)
     else:
-        out, fixed = apply_baseline(results, baseline.for_plan(plan), secrets)
+        out, fixed, _ = apply_baseline(results, baseline.for_plan(plan), secrets, key=key)
     if write_to is not None:
         # Every failure of the run, known or new (never the waived: their waiver accepts them).
-        written = write_baseline(write_to, out, secrets)
+        written = write_baseline(write_to, out, secrets, key)
         if baseline is None:
             baseline = written
-            out, fixed = apply_baseline(out, written, secrets)
+            out, fixed, _ = apply_baseline(out, written, secrets, key=key)
     return out, fixed, baseline.file if baseline is not None else None
 
 
-def _judge_each(plans: Sequence[tuple[str, Sequence[_R], Secrets]],
-                baseline: Baseline | None) -> list[tuple[list[_R], list[BaselineEntry]]]:
+def _judge_each(plans: Sequence[tuple[str, Sequence[_R], Secrets]], baseline: Baseline | None,
+                key: FingerprintKey | None = None) -> list[tuple[list[_R], list[BaselineEntry]]]:
     """Each plan's results judged by the entries of ``baseline`` that are its own or of no plan; an entry of no plan
     that no plan fails any more is fixed once, with the first plan."""
     if baseline is None:
         return [(list(results), []) for _, results, _ in plans]
-    shared = {e for e in baseline.entries if e.plan is None}
+    shared = frozenset(e for e in baseline.entries if e.plan is None)
     # The entries of each plan, found in one pass: looking each plan's up in the whole baseline made a run of
     # P plans against their baseline of P entries read P x P entries (4,000 plans: 12.0 s of CPU, now 2.3 s).
     own_of: dict[str, set[BaselineEntry]] = {}
     for entry in baseline.entries:
         if entry.plan is not None:
             own_of.setdefault(entry.plan, set()).add(entry.of_plan(None))
+    # The entries of no plan are matched in every plan and found fixed once, at the end: each plan's own fixed
+    # entries taken from its own and the shared ones made each plan sort every shared entry it did not fail
+    # (P plans against a baseline of no plan of P entries: P x P).
     still: set[BaselineEntry] = set()
     judged: list[tuple[list[_R], list[BaselineEntry]]] = []
     for name, results, secrets in plans:
-        key = plan_key(name)
-        own = own_of.get(key, set())
-        out, fixed = apply_baseline(results, Baseline(baseline.file, frozenset(shared | own)), secrets)
-        still |= shared - set(fixed)
-        judged.append((out, [e.of_plan(key) for e in fixed if e in own]))
+        plan = plan_key(name)
+        own = frozenset(own_of.get(plan, ()))
+        out, fixed, matched = apply_baseline(results, Baseline(baseline.file, own), secrets, shared, key)
+        still |= matched & shared
+        judged.append((out, [e.of_plan(plan) for e in fixed]))
     gone = sorted(shared - still, key=BaselineEntry.key)
     if judged and gone:
         judged[0] = (judged[0][0], sorted([*judged[0][1], *gone], key=BaselineEntry.key))
     return judged
 
 
-def judge_plans(plans: Sequence[tuple[str, Sequence[_R], Secrets]], baseline: Baseline | None,
-                write_to: str | None) -> list[tuple[list[_R], list[BaselineEntry], str | None]]:
+def judge_plans(plans: Sequence[tuple[str, Sequence[_R], Secrets]], baseline: Baseline | None, write_to: str | None,
+                key: FingerprintKey | None = None) -> list[tuple[list[_R], list[BaselineEntry], str | None]]:
     """:func:`judge_by_baseline` for a run of many plans: ``plans`` are each plan's file, results and secrets.
 
     Each entry of the baseline written (``write_to``) names its plan (:func:`plan_key`), so a failure accepted in
@@ -671,13 +709,14 @@ def judge_plans(plans: Sequence[tuple[str, Sequence[_R], Secrets]], baseline: Ba
     every plan. Each entry is scrubbed of its plan's secrets (:func:`failure_identity`). Returns each plan's results, fixed entries and
     the baseline file that judged them.
     """
-    judged = _judge_each(plans, baseline)
+    judged = _judge_each(plans, baseline, key)
     if write_to is not None:
         entries = [e.of_plan(plan_key(name)) for (name, _, plan_secrets), (out, _) in zip(plans, judged, strict=True)
-                   for e in _entries(out, plan_secrets)]
+                   for e in _entries(out, plan_secrets, key)]
         written = write_entries(write_to, entries, NO_SECRETS)
         if baseline is None:
             baseline = written
-            judged = _judge_each([(name, out, s) for (name, _, s), (out, _) in zip(plans, judged, strict=True)], written)
+            judged = _judge_each([(name, out, s) for (name, _, s), (out, _) in zip(plans, judged, strict=True)], written,
+                                 key)
     file = baseline.file if baseline is not None else None
     return [(out, fixed, file) for out, fixed in judged]

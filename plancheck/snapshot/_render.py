@@ -39,6 +39,7 @@ from typing import Any, Final, TypeAlias
 from tfjsonpath import MapStep, Path, PathSyntaxError
 from tfjsonpath._text import quote_key
 
+from .._checking.messages import keyed_address
 from .._documents.plan import Change, Plan, ResourceChange, address_parses, shown_address
 from .._documents.select import Resources
 from .._documents.state import walk_modules
@@ -269,20 +270,8 @@ def _shown(address: str, secrets: ValueSecrets, key: FingerprintKey | None = Non
         return secrets.scrub(address)
     if key is None or not secrets.active:
         return shown_address(address, secrets.secrets, scrub=secrets.scrub)
-    at = 0
-
-    def fingerprinted(text: str) -> str:
-        nonlocal at
-        # shown_address hands the keys over left to right; where each is found names the address before it.
-        start = address.index(f'["{text}"]', at)
-        at = start + len(text) + 4
-        shown = secrets.scrub(text)
-        head, sep, tail = shown.rpartition(SENSITIVE)
-        if shown == text or not sep:
-            return shown
-        return f"{head}(sensitive #{key.fingerprint(_KEY_PLACE + address[:start], text, None)}){tail}"
-
-    return shown_address(address, secrets.secrets, scrub=fingerprinted)
+    return keyed_address(address, secrets.secrets, secrets.scrub,
+                         lambda where, text: key.fingerprint(_KEY_PLACE + where, text, None))
 
 
 def _replace_paths(change: Mapping[str, Any], trie: Ignored, secrets: ValueSecrets) -> list[str]:

@@ -85,6 +85,9 @@ JSON_ERRORS = [
     pytest.param(json_check('{"type": "Null"}', extra=', "' + "k" * 200 + '": 1'),
                  'c.json: check[0]["' + "k" * 50 + '…"]: unknown key for ExpectKnownOutputValue, which takes: '
                  "name, matcher", id="long-key-cut-short"),
+    pytest.param(json_check('{"type": "Null"}', extra=', "colour\\n": 1'),
+                 'c.json: check[0]["colour\\n"]: unknown key for ExpectKnownOutputValue, which takes: name, matcher',
+                 id="key-with-a-trailing-newline-quoted"),
     pytest.param('{"check": [\n{"type": "ExpectEmptyPlan"},\n{"type": "ExpectEmptyPlan",}]}',
                  "c.json:3: invalid JSON: Expecting property name enclosed in double quotes (at line 3, column 28)",
                  id="syntax-error-located"),

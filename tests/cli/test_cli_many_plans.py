@@ -294,6 +294,33 @@ def test_a_baseline_of_many_plans_is_read_once_not_once_per_plan(tree: Path, mon
     assert keyed <= 3 * count
 
 
+def test_a_baseline_of_no_plan_is_matched_once_not_sorted_again_for_every_plan(tree: Path,
+                                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """A baseline of one plan's run (entries of no plan) judging many plans: each plan took the entries it did not
+    fail as its own fixed ones and sorted them (P plans, P entries: P x P); they are now found fixed once, at the end."""
+    count = 300
+    names = [f"env{i}.json" for i in range(count)]
+    for i, name in enumerate(names):
+        (tree / name).write_text(json.dumps(_plan((f"null_resource.r{i}", ["delete"]))), "utf-8")
+    failures = [{"check": "ExpectNoDestroys", "address": f"null_resource.r{i}", "path": None} for i in range(count + 1)]
+    (tree / "one.json").write_text(json.dumps({"tfplancheck_baseline": 1, "failures": failures}), "utf-8")
+    sorted_by = 0
+    key = _waivers.BaselineEntry.key
+
+    def counted(entry: _waivers.BaselineEntry) -> tuple[str, str, str, str]:
+        nonlocal sorted_by
+        sorted_by += 1
+        return key(entry)
+
+    monkeypatch.setattr(_waivers.BaselineEntry, "key", counted)
+    code, out, _ = _cli(*names, "-c", "checks.toml", "--jobs", "1", "--baseline", "one.json")
+    # Every plan's failure is known; the one entry no plan fails (r300) is fixed once, with the first plan.
+    assert (code, out.count("(in the baseline)"), out.count("NOTE")) == (0, count, 1)
+    assert "null_resource.r300" in out.split("env1.json")[0]
+    # The fixed entry sorted once; each plan's fixed entries of no plan, sorted in each plan, were 300 x 300.
+    assert sorted_by <= count
+
+
 # -- secrets: each plan's output scrubbed of its secrets, in every format -----------------------------
 
 

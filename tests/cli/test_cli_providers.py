@@ -82,6 +82,14 @@ def test_without_cli_config_the_configuration_is_printed(tmp_path: Path, widget:
                      id="bad-namespace"),
         pytest.param(["--platform", "linux"], "--platform: 'linux' is not OS_ARCH (e.g. linux_amd64, darwin_arm64)",
                      id="bad-platform"),
+        pytest.param(["--namespace", "local\n"], "--namespace: 'local\\n' is not a namespace (letters, digits and '-')",
+                     id="namespace-trailing-newline"),
+        pytest.param(["--platform", "linux_amd64\n"],
+                     "--platform: 'linux_amd64\\n' is not OS_ARCH (e.g. linux_amd64, darwin_arm64)",
+                     id="platform-trailing-newline"),
+        pytest.param(["--no-installed", "--provider", "acme/widget\n={widget}"],
+                     "{widget}: 'acme/widget\\n' is not a provider source address (NAMESPACE/TYPE or HOST/NAMESPACE/TYPE)",
+                     id="source-trailing-newline"),
     ],
 )
 def test_bad_usage_is_one_line_and_exit_status_2(tmp_path: Path, widget: Path, argv: list[str], message: str) -> None:

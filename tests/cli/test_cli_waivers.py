@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import stat
 import sys
 from functools import partial
@@ -602,3 +603,100 @@ def test_a_baseline_of_many_plans_judges_one_plan_by_its_entries_and_those_of_no
                                                "./prod/plan.json")
     assert ([f.address for f in result.failures], sorted(f.address for f in result.known), fixed, file) == (
         ["a.y"], ["a.x", "a.z"], [], "base.json")
+
+
+# -- instances keyed by secrets: a fingerprint each, under the CI's key ---------------------------------
+
+#: Two for_each keys made from sensitive variables: the addresses hide them, (sensitive) each.
+KEY_ONE, KEY_TWO = "pw-one-4Kx9", "pw-two-8Qm2"
+FINGERPRINT_KEY = "0123456789abcdef-ci-secret"
+
+
+def _keyed_plan(*keys: str) -> dict[str, Any]:
+    return {"format_version": "1.2", "terraform_version": "1.11.4",
+            "variables": {"one": {"value": KEY_ONE}, "two": {"value": KEY_TWO}},
+            "configuration": {"root_module": {"variables": {"one": {"sensitive": True}, "two": {"sensitive": True}}}},
+            "resource_changes": [change(f'aws_s3_bucket.k["{k}"]', ["delete"], None, before={"tags": {}}) for k in keys]}
+
+
+def _keyed_run(tmp_path: Path, keys: tuple[str, ...], key: str | None, *argv: str) -> clirun.Ran:
+    (tmp_path / "plan.json").write_text(json.dumps(_keyed_plan(*keys)), "utf-8")
+    (tmp_path / "checks.toml").write_text(entry(NO_DESTROYS), "utf-8")
+    environ = {**clirun.HERMETIC, **({"TFPLANCHECK_SNAPSHOT_KEY": key} if key is not None else {})}
+    return clirun.cli("plan.json", "-c", "checks.toml", *argv, environ=environ, never=(KEY_ONE, KEY_TWO))
+
+
+def _hashes(secret: str) -> list[str]:
+    import hashlib
+
+    digests = [hashlib.new(name, secret.encode()).hexdigest() for name in ("md5", "sha1", "sha256", "sha512")]
+    return [*digests, *(d[:12] for d in digests)]
+
+
+# (keys failing when the baseline is written, keys failing now, the fingerprint key) -> exit status, new failures.
+KEYED_TABLE = [
+    pytest.param((KEY_ONE,), (KEY_ONE, KEY_TWO), FINGERPRINT_KEY, 1, 1, id="a-second-secret-instance-is-new"),
+    pytest.param((KEY_ONE,), (KEY_ONE,), FINGERPRINT_KEY, 0, 0, id="the-same-secret-instance-is-known"),
+    pytest.param((KEY_ONE, KEY_TWO), (KEY_TWO,), FINGERPRINT_KEY, 0, 0, id="two-instances-two-entries"),
+    pytest.param((KEY_ONE,), (KEY_TWO,), FINGERPRINT_KEY, 1, 1, id="another-secret-instance-is-new"),
+    pytest.param((KEY_ONE,), (KEY_ONE, KEY_TWO), None, 0, 0, id="without-a-key-one-entry-as-before"),
+]
+
+
+@pytest.mark.parametrize(("written", "now", "key", "code", "new"), KEYED_TABLE)
+def test_instances_keyed_by_secrets_are_told_apart_by_a_keyed_fingerprint(
+    tmp_path: Path, written: tuple[str, ...], now: tuple[str, ...], key: str | None, code: int, new: int,
+) -> None:
+    assert _keyed_run(tmp_path, written, key, "--write-baseline", "base.json")[0] == 0
+    text = (tmp_path / "base.json").read_text("utf-8")
+    addresses_written = [e["address"] for e in json.loads(text)["failures"]]
+    assert len(addresses_written) == (len(written) if key is not None else 1)
+    shown = r'aws_s3_bucket\.k\["\(sensitive #[0-9a-f]{12}\)"\]' if key is not None else r'aws_s3_bucket\.k\["\(sensitive\)"\]'
+    assert all(re.fullmatch(shown, a) for a in addresses_written), addresses_written
+    # Neither the secrets nor any plain hash of them (which trying every short secret would reverse) is in the file.
+    assert [s for s in (KEY_ONE, KEY_TWO, *_hashes(KEY_ONE), *_hashes(KEY_TWO), FINGERPRINT_KEY) if s in text] == []
+    got, out, _ = _keyed_run(tmp_path, now, key, "--baseline", "base.json")
+    assert (got, sum(line.startswith("FAIL ") for line in out.splitlines())) == (code, new), out
+
+
+def test_an_old_entry_of_a_secret_instance_is_fixed_once_a_key_is_set(tmp_path: Path) -> None:
+    """A baseline written before the fingerprints (or without the key) holds (sensitive): under a key it matches no
+    failure, so the failure is new and the entry is noted fixed; rewriting the baseline gives it its fingerprint."""
+    old = {"tfplancheck_baseline": 1, "failures": [
+        {"check": "ExpectNoDestroys", "address": 'aws_s3_bucket.k["(sensitive)"]', "path": None}]}
+    (tmp_path / "base.json").write_text(json.dumps(old), "utf-8")
+    assert _keyed_run(tmp_path, (KEY_ONE,), None, "--baseline", "base.json")[0] == 0  # no key: read as before
+    code, out, _ = _keyed_run(tmp_path, (KEY_ONE,), FINGERPRINT_KEY, "--baseline", "base.json")
+    assert code == 1
+    assert 'NOTE  baseline entry no longer fails (remove it from base.json): ExpectNoDestroys: aws_s3_bucket.k["(sensitive)"]' in out
+
+
+def test_a_short_fingerprint_key_is_a_usage_error_before_the_plan_is_read(tmp_path: Path) -> None:
+    code, _, err = _keyed_run(tmp_path, (KEY_ONE,), "short", "--write-baseline", "base.json")
+    assert (code, err) == (2, "tfplancheck: error: plancheck.snapshot: a fingerprint key ($TFPLANCHECK_SNAPSHOT_KEY) "
+                              "must be at least 16 bytes long, got 5 (use a random CI secret)\n")
+    assert not (tmp_path / "base.json").exists()
+
+
+def test_a_baseline_of_many_plans_fingerprints_each_plans_secret_instances(tmp_path: Path) -> None:
+    """The failures come back from the workers (pickled) with what the fingerprint is made of; the file holds it
+    per plan, and a second secret instance in a plan whose baseline knows one is new there."""
+    plans = {"a.json": (KEY_ONE,), "b.json": (KEY_ONE, KEY_TWO)}
+    (tmp_path / "checks.toml").write_text(entry(NO_DESTROYS), "utf-8")
+    environ = {**clirun.HERMETIC, "TFPLANCHECK_SNAPSHOT_KEY": FINGERPRINT_KEY}
+
+    def run(*argv: str) -> tuple[int, str]:
+        for name, keys in plans.items():
+            (tmp_path / name).write_text(json.dumps(_keyed_plan(*keys)), "utf-8")
+        code, out, _ = clirun.cli(*plans, "-c", "checks.toml", "--jobs", "2", *argv, environ=environ,
+                                  never=(KEY_ONE, KEY_TWO))
+        return code, out
+
+    assert run("--write-baseline", "base.json")[0] == 0
+    failures = json.loads((tmp_path / "base.json").read_text("utf-8"))["failures"]
+    assert [f["plan"] for f in failures] == ["a.json", "b.json", "b.json"]
+    assert all(f["address"].startswith('aws_s3_bucket.k["(sensitive #') for f in failures), failures
+    assert len({f["address"] for f in failures}) == 2  # one fingerprint a key, the same in both plans
+    plans["a.json"] = (KEY_ONE, KEY_TWO)
+    code, out = run("--baseline", "base.json")
+    assert (code, out.splitlines()[-1]) == (1, "2 plans: 1 passed, 1 failed")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from importlib import resources
 from typing import Any
 
 import pytest
@@ -21,6 +22,10 @@ def _plan(**members: Any) -> bytes:
     return dumps({"format_version": "1.2", **members})
 
 
+#: An instance whose for_each key is a secret (its value is marked sensitive): an error shows the key hidden.
+_SECRET_ADDRESS = 'null_resource.a["pw-hunter2-0042"]'
+_SECRET_CHANGE = {"actions": ["create"], "after": {"key": "pw-hunter2-0042"}, "after_sensitive": {"key": True}}
+
 _ACTION = 'an action: one of "no-op", "create", "read", "update", "delete", "forget"'
 _VERSION = "a plan format version 0.x or 1.x (plancheck reads terraform show -json plans of major format version 0 and 1)"
 
@@ -38,6 +43,8 @@ CASES: list[Any] = [
     pytest.param(b'{"format_version": 1.2}', f"$.format_version: expected {_VERSION}, found a number", id="format-version-number"),
     pytest.param(b'{"format_version": "2.0"}', f'$.format_version: expected {_VERSION}, found the string "2.0"', id="format-version-2"),
     pytest.param(b'{"format_version": "10.1"}', f'$.format_version: expected {_VERSION}, found the string "10.1"', id="format-version-10"),
+    # Python's $ matches before a final newline, ECMA-262's (the schema's dialect) does not.
+    pytest.param(b'{"format_version": "1.2\\n"}', f'$.format_version: expected {_VERSION}, found the string "1.2\\n"', id="format-version-trailing-newline"),
     pytest.param(
         _plan(resource_changes={"a": 1}),
         "$.resource_changes: expected an array of resource changes, found an object with 1 key",
@@ -172,6 +179,23 @@ CASES: list[Any] = [
         "$.resource_changes: expected an array of resource changes, found a number",
         id="first-problem-top-level-document-order",
     ),
+    # Terraform writes one change per (address, deposed key): a second one, which the index (first wins) would hide
+    # from every check, is refused where it stands, naming the first.
+    pytest.param(
+        _plan(resource_changes=[_rc(change={"actions": ["no-op"]}), _rc(address="null_resource.b"), _rc(change={"actions": ["delete"]})]),
+        '$.resource_changes[2].address: expected an address not given before, found "null_resource.a" again (first at $.resource_changes[0])',
+        id="address-twice",
+    ),
+    pytest.param(
+        _plan(resource_changes=[_rc(deposed="dead0001"), _rc(), _rc(deposed="dead0001")]),
+        '$.resource_changes[2].address: expected an address not given before, found "null_resource.a" (deposed "dead0001") again (first at $.resource_changes[0])',
+        id="deposed-object-twice",
+    ),
+    pytest.param(
+        _plan(resource_changes=[_rc(address=_SECRET_ADDRESS, change=_SECRET_CHANGE)] * 2),
+        '$.resource_changes[1].address: expected an address not given before, found "null_resource.a[\\"(sensitive)\\"]" again (first at $.resource_changes[0])',
+        id="secret-keyed-address-twice",
+    ),
 ]  # fmt: skip
 
 
@@ -235,3 +259,27 @@ def test_a_str_passed_as_text_is_parsed_not_opened() -> None:
 
     text = json.dumps({"format_version": "1.2"})
     assert Plan.from_json(text).format_version == "1.2"
+
+
+def _patterns(schema: Any) -> list[str]:
+    if isinstance(schema, dict):
+        own = [schema["pattern"]] if isinstance(schema.get("pattern"), str) else []
+        return own + [p for value in schema.values() for p in _patterns(value)]
+    return [p for value in schema for p in _patterns(value)] if isinstance(schema, list) else []
+
+
+@pytest.mark.parametrize("name", ["plan", "state", "query", "cli-output"])
+def test_every_schema_pattern_ends_where_the_text_does(name: str) -> None:
+    """A schema's pattern is ECMA-262, where ``$`` is the end of the text; both validators run it with Python's re,
+    whose ``$`` also matches before a final newline: an end anchor is written ``$(?!\\n)``, the same in both."""
+    schema = json.loads((resources.files("plancheck") / "schemas" / f"{name}.schema.json").read_text("utf-8"))
+    loose = [p for p in _patterns(schema) if p.endswith("$")]
+    assert loose == []
+
+
+@pytest.mark.parametrize("validation", ["fast", "full"])
+@pytest.mark.parametrize("route_name", list(ROUTES))
+def test_a_duplicate_secret_keyed_address_shows_no_secret(route_name: str, validation: str) -> None:
+    got = load_by(route_name, _plan(resource_changes=[_rc(address=_SECRET_ADDRESS, change=_SECRET_CHANGE)] * 2), validation)
+    assert isinstance(got, PlanFormatError)
+    assert "hunter2" not in f"{got} {got!r} {got.found} {got.args}"

@@ -150,6 +150,7 @@ def test_read_only_views() -> None:
     ("document", "message"),
     [
         ({"format_version": "2.0"}, '$.format_version: expected a state format version 0.x or 1.x (plancheck reads terraform show -json states of major format version 0 and 1), found the string "2.0"'),
+        ({"format_version": "1.0\n"}, '$.format_version: expected a state format version 0.x or 1.x (plancheck reads terraform show -json states of major format version 0 and 1), found the string "1.0\\n"'),
         ({"format_version": "1.0", "values": []}, "$.values: expected an object holding the state's outputs and modules, found an array of 0 elements"),
         ({"format_version": "1.0", "values": {"outputs": {"a": 1}}}, "$.values.outputs.a: expected an output object, found a number"),
         ({"format_version": "1.0", "values": {"outputs": {"a": {"sensitive": "no"}}}}, "$.values.outputs.a.sensitive: expected a bool, found a string"),
@@ -160,7 +161,7 @@ def test_read_only_views() -> None:
         ({"format_version": "1.0", "values": {"root_module": {"resources": [{"address": "a.b", "deposed_key": 1}]}}},
          "$.values.root_module.resources[0].deposed_key: expected a deposed key string, found a number"),
     ],
-    ids=["format-2", "values-array", "output-number", "sensitive-string", "resources-object", "no-address",
+    ids=["format-2", "format-trailing-newline", "values-array", "output-number", "sensitive-string", "resources-object", "no-address",
          "deep-module", "deposed-key-number"],
 )  # fmt: skip
 @pytest.mark.parametrize("validation", ["fast", "full"])

@@ -204,11 +204,12 @@ _ANY_MARKS = st.sampled_from([{"pw": True}, {}, {"n": True}, True, False])
 
 @st.composite
 def _plans(draw: st.DrawFn) -> dict[str, Any]:
-    """A plan whose states repeat, or not, the sides of changes that may be deposed or name an address twice."""
+    """A plan whose states repeat, or not, the sides of changes that may be deposed or name an address twice (a
+    change is one per address and deposed key: a plan of two is refused, test_loading_errors' address-twice)."""
     changes = []
-    for name in draw(st.lists(_NAMES, max_size=4)):
+    for name, deposed in draw(st.lists(st.tuples(_NAMES, st.booleans()), max_size=4, unique=True)):
         change = _change(name, draw(_SIDE), draw(_ANY_MARKS), draw(_SIDE), draw(_ANY_MARKS))
-        if draw(st.booleans()):
+        if deposed:
             change["deposed"] = "dep-1"
         changes.append(change)
 

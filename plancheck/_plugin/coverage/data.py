@@ -59,7 +59,7 @@ _CHECK_KINDS: Final = {"var": "var.", "output_value": "output.", "check": "check
 # The patterns below are compiled on first use (re's cache), not on import: most sessions never use them, and
 # compiling one costs what reading a few plans does.
 #: A module path followed by a dot: what may come before an item's module-relative address.
-_MODULE_PATH: Final = r"^(?:module\.[^.]+\.)+$"
+_MODULE_PATH: Final = r"^(?:module\.[^.]+\.)+\Z"
 #: The module path an item's address starts with, followed by a dot.
 _MODULE_PREFIX: Final = r"^((?:module\.[^.]+\.)*module\.[^.]+)\."
 #: A module path of one plan: its module's data, its configuration, and the addresses it declares there.
