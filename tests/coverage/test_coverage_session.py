@@ -220,6 +220,24 @@ def test_an_unwritable_report_is_named(project: pytest.Pytester, option: str, pr
     assert lines == [f"Terraform coverage: a coverage report could not be written ({project.path / problem})"]
 
 
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full here")
+def test_an_unwritable_report_keeps_no_other_from_being_written(project: pytest.Pytester) -> None:
+    # The data file and every report were written in one try: the first that failed stopped the rest, unsaid.
+    result = project.runpytest("--tf-cov", "--tf-cov-report=json:/dev/full", "--tf-cov-report=json:after.json",
+                               "--tf-cov-report=html:after-html", "--tf-cov-data=tree/main.tf/shard.tfcov", "-p",
+                               "no:cacheprovider")
+    problems = [line for line in result.stdout.lines if "could not be written" in line]
+    written = [line for line in result.stdout.lines if line.startswith("Terraform coverage report written to")]
+    assert (problems, written, (project.path / "after-html" / "index.html").is_file()) == (
+        [f"Terraform coverage: a coverage report could not be written ({project.path / 'tree/main.tf'}: File exists)",
+         "Terraform coverage: a coverage report could not be written (/dev/full: No space left on device)"],
+        [f"Terraform coverage report written to {project.path / 'after.json'}",
+         f"Terraform coverage report written to {project.path / 'after-html'}"],
+        True,
+    )
+    assert _report(project.path / "after.json") == EXPECTED
+
+
 def test_without_tf_cov_nothing_is_recorded(project: pytest.Pytester) -> None:
     project.makepyfile(test_z="""
 import sys

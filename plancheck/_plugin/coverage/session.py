@@ -14,6 +14,7 @@ from __future__ import annotations
 import dataclasses
 import os
 from collections.abc import Callable, Generator
+from functools import partial
 from itertools import product
 from operator import itemgetter
 from pathlib import Path
@@ -170,23 +171,30 @@ class CoveragePlugin:
             workeroutput[WORKER_KEY] = self.data.to_json()
             return result
         data_file = self.config.getoption("tf_cov_data")
-        try:
-            if data_file:
-                path = Path(data_file)
-                write_data(self.data, path if path.is_absolute() else self.rootdir / path)
-            specs = [spec for spec in self.specs if spec[0] != "term"]
-            # Only the HTML report shows a module's files: the session's secrets are collected for it alone.
-            scrub = self._scrub() if any(kind == "html" for kind, _ in specs) else None
-            self.written = write_reports(self.data, specs, self.rootdir, lambda text: None, scrub)
-        except OSError as exc:
-            reason = exc.strerror or type(exc).__name__
-            self.problems.append(f"a coverage report could not be written ({exc.filename}: {reason})")
+        specs = [spec for spec in self.specs if spec[0] != "term"]
+        # Only the HTML report shows a module's files: the session's secrets are collected for it alone.
+        scrub = self._scrub() if any(kind == "html" for kind, _ in specs) else None
+        # Each file on its own: one that cannot be written (a full disk, a name taken) keeps no other from being written.
+        if data_file:
+            path = Path(data_file)
+            self._write(partial(write_data, self.data, path if path.is_absolute() else self.rootdir / path))
+        for spec in specs:
+            self._write(partial(write_reports, self.data, [spec], self.rootdir, lambda text: None, scrub))
         minimum = self.config.getoption("tf_cov_fail_under")
         if minimum is not None:
             self.verdict = fails_under(self.data, minimum)
             if self.verdict is not None:
                 session.testsfailed += 1
         return result
+
+    def _write(self, write: Callable[[], list[str] | None]) -> None:
+        """Write one of the session's files, keeping its name for the summary; one that cannot be written is a problem
+        said at the end."""
+        try:
+            self.written.extend(write() or ())
+        except OSError as exc:
+            reason = exc.strerror or type(exc).__name__
+            self.problems.append(f"a coverage report could not be written ({exc.filename}: {reason})")
 
     def pytest_terminal_summary(self, terminalreporter: Any) -> None:
         """The term report, the files written, and the verdict of ``--tf-cov-fail-under``."""
