@@ -224,12 +224,17 @@ def _exact_json(value: Any) -> str:
     texts: list[str] = []
     root: list[Any] = [value]
     stack: list[tuple[Any, Any]] = [(root, 0)]
+    seen: set[int] = set()  # a container the copy shares (as the step's value did) is changed once
     while stack:
         container, key = stack.pop()
         current = container[key]
+        if isinstance(current, (dict, list)) and id(current) in seen:
+            continue
         if isinstance(current, dict):
+            seen.add(id(current))
             stack.extend((current, k) for k in current)
         elif isinstance(current, list):
+            seen.add(id(current))
             stack.extend((current, i) for i in range(len(current)))
         elif isinstance(current, Decimal) or (isinstance(current, int) and not isinstance(current, bool)):
             texts.append(number_text(current))
