@@ -128,6 +128,16 @@ def test_a_value_at_the_limit_is_taken(monkeypatch: pytest.MonkeyPatch) -> None:
     assert TestStep(config="", variables={"v": "x" * 40}).variables["v"] == "x" * 40
 
 
+@pytest.mark.parametrize("call", [
+    pytest.param(lambda: TestStep(config=""), id="step-without-variables"),
+    pytest.param(lambda: TestStep(config={}), id="step-empty-config-dict"),
+    pytest.param(lambda: unwrap_sensitive({}, "variables"), id="mock-plan-without-variables"),
+])
+def test_nothing_to_write_is_never_over_the_limit(monkeypatch: pytest.MonkeyPatch, call: Callable[[], object]) -> None:
+    monkeypatch.setenv("PLANCHECK_MAX_BYTES", "1")  # "{}" is two bytes, but no file is written
+    assert call() is not None
+
+
 # Each container of a value shared at every level is read a few times (the cycle finder, the size, the copy, the
 # secrets), not once per way down: 2**16 ways here, 17 containers.
 WALKS = [
