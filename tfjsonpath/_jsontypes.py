@@ -336,6 +336,13 @@ def _surely_acyclic(value: Any, unwrap: Callable[[Any], Any] | None, sequence: C
 
 #: The shortest JSON text of each scalar that is no str or number (a number: its one digit at least).
 _SCALAR_SIZES: Final = {type(None): 4, bool: 4}
+#: The scalar types a parser or a test builds, told from a container by identity (a Mapping test is slow).
+_SCALARS: Final = frozenset((str, int, float, bool, type(None), Decimal))
+
+
+def _is_container(value: Any) -> bool:
+    kind = type(value)
+    return kind is dict or kind is list or kind is tuple or (kind not in _SCALARS and (is_object(value) or is_array(value)))
 
 
 def json_size(value: Any, unwrap: Callable[[Any], Any] | None = None) -> int:
@@ -357,8 +364,6 @@ def json_size(value: Any, unwrap: Callable[[Any], Any] | None = None) -> int:
     >>> json_size(shared)
     5497558138877
     """
-    sizes: dict[int, int] = {}
-    stack: list[tuple[Any, bool]] = [(value, False)]
 
     def opened(item: Any) -> Any:
         if unwrap is not None:
@@ -366,25 +371,42 @@ def json_size(value: Any, unwrap: Callable[[Any], Any] | None = None) -> int:
                 item = inner
         return item
 
-    def size(item: Any) -> int:
-        if is_object(item) or is_array(item):
-            return sizes[id(item)]
-        return len(item) + 2 if isinstance(item, str) else _SCALAR_SIZES.get(type(item), 1)
-
+    value = opened(value)
+    sizes: dict[int, int] = {}  # each container's size, by identity
+    stack: list[tuple[Any, list[Any] | None]] = [(value, None)] if _is_container(value) else []
     while stack:
-        item, ready = stack.pop()
-        item = opened(item)
-        if not (is_object(item) or is_array(item)):
-            continue
-        if ready:  # its members are counted: brackets, commas, keys with their quotes and colon, members
-            keys = sum(len(key) + 3 if isinstance(key, str) else 4 for key in item) if is_object(item) else 0
-            members = [opened(member) for member in (item.values() if is_object(item) else item)]
-            sizes[id(item)] = 1 + max(len(members), 1) + keys + sum(map(size, members))
-        elif id(item) not in sizes:
+        item, inside = stack.pop()
+        if inside is None:  # first met: its members are counted first
+            if id(item) in sizes:
+                continue
             sizes[id(item)] = 0  # met again before it is counted only in a cycle, which the caller refused
-            stack.append((item, True))
-            stack.extend((member, False) for member in (item.values() if is_object(item) else item))
-    return size(opened(value))
+            kind = type(item)
+            inside = list(item if kind is list or kind is tuple or not is_object(item) else item.values())
+            if unwrap is not None:
+                inside = list(map(opened, inside))
+            stack.append((item, inside))
+            stack.extend((m, None) for m in inside if _is_container(m))
+            continue
+        # Brackets and commas, then the keys with their quotes and colons (a key that is no str, which the caller
+        # refuses, as four), then the members.
+        total = 1 + max(len(inside), 1)
+        if type(item) is not list and type(item) is not tuple and is_object(item):
+            try:
+                total += sum(map(len, item)) + 3 * len(item)  # str keys, at C speed
+            except TypeError:
+                total += sum(len(key) + 3 if isinstance(key, str) else 4 for key in item)
+        for member in inside:
+            kind = type(member)
+            if kind is str:
+                total += len(member) + 2
+            elif _is_container(member):
+                total += sizes[id(member)]
+            else:
+                total += len(member) + 2 if isinstance(member, str) else _SCALAR_SIZES.get(kind, 1)
+        sizes[id(item)] = total
+    if _is_container(value):
+        return sizes[id(value)]
+    return len(value) + 2 if isinstance(value, str) else _SCALAR_SIZES.get(type(value), 1)
 
 
 def _steps(link: _Link) -> tuple[Any, ...]:
