@@ -41,6 +41,7 @@ if TYPE_CHECKING:
     from ._documents.select import Actions, Resources
     from ._documents.state import State, StateOutput, StateResource, load_state
     from ._errors import (
+        ArgumentError,
         CheckFailedError,
         CheckFailure,
         ConfigCheckError,
@@ -104,6 +105,7 @@ __all__ = [
     "ActionInvocation",
     "ActionTriggerEvent",
     "Actions",
+    "ArgumentError",
     "Change",
     "CheckFailedError",
     "CheckFailure",

@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from tfjsonpath import Path
 
 __all__ = [
+    "ArgumentError",
     "CheckFailedError",
     "CheckFailure",
     "ConfigCheckError",
@@ -397,6 +398,27 @@ class RegexTimeoutError(TfCheckError, TimeoutError):
             "it backtracks without end on this text; rewrite it with an atomic group (?>...) or a possessive "
             "quantifier (a++), or anchor it"
         )
+
+
+@public("plancheck")
+class ArgumentError(TfCheckError, TypeError, ValueError):
+    """A matcher, a comparer or a configuration check or reader was given an argument it cannot use.
+
+    Raised when ``plancheck.knownvalue``, ``plancheck.compare`` and ``plancheck.tfconfig`` are misused (a
+    ``StringExact`` of an int, an invalid ``StringRegexp``, a negative ``ListElements`` size...), so an
+    ``except TfCheckError`` sees it; also a ``TypeError`` and a ``ValueError``, which such a misuse raised before.
+    The message is what the caller wrote wrong, as given: no value of a document, so never a secret.
+
+    >>> from plancheck.knownvalue import StringExact
+    >>> try:
+    ...     StringExact(1)
+    ... except TfCheckError as exc:
+    ...     print(type(exc).__name__, isinstance(exc, TypeError), exc)
+    ArgumentError True StringExact expects a str, got int
+    """
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
 
 
 @public("plancheck.acceptance")

@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from plancheck import (
+    ArgumentError,
     CheckFailedError,
     CheckFailure,
     ConfigCheckError,
@@ -81,6 +82,7 @@ ERRORS: list[Any] = [
     pytest.param(_path_not_found, id="PathNotFoundError"),
     pytest.param(_path_syntax, id="PathSyntaxError"),
     pytest.param(lambda: TfCheckError("plain"), id="TfCheckError"),
+    pytest.param(lambda: ArgumentError("StringExact expects a str, got int"), id="ArgumentError"),
     pytest.param(lambda: CheckFailedError([_FAILURE]), id="CheckFailedError"),
     pytest.param(lambda: PlanCheckError([_FAILURE]), id="PlanCheckError"),
     pytest.param(lambda: StateCheckError([_FAILURE]), id="StateCheckError"),

@@ -21,6 +21,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 PUBLIC_ERRORS = [
     (plancheck, "TfCheckError"),
+    (plancheck, "ArgumentError"),
     (plancheck, "DocumentFormatError"),
     (plancheck, "PlanFormatError"),
     (plancheck, "StateFormatError"),

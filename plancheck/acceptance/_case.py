@@ -10,18 +10,24 @@ from __future__ import annotations
 import copy
 import os
 import re
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import KW_ONLY, field, fields
 from decimal import Decimal
 from types import MappingProxyType
 from typing import Any, ClassVar, Final
 
 from .._frozen import FrozenValue, frozen, keyword_hints, public
-from .._redact import collect_secret_strings
 from .._terraform.providers.factory import normalize_providers
 from .._text import lone_surrogate_at
 from ._diagnostics import allowances, check_attribute_sources, expectations
-from ._errors import TestDefinitionError, quote_key, refuse_cycle, refusing_value
+from ._errors import (
+    TestDefinitionError,
+    quote_key,
+    refuse_cycle,
+    refuse_oversized,
+    refusing_value,
+    wrapped_strings,
+)
 from ._options import AdditionalCLIOptions, ImportStateKind
 from ._statefiles import InitialState, read_initial_state
 
@@ -76,15 +82,6 @@ class Sensitive(FrozenValue):
         return "Sensitive((sensitive))"
 
 
-def _children(value: Any) -> Iterator[Any]:
-    if isinstance(value, Sensitive):
-        yield value.value
-    elif isinstance(value, Mapping):
-        yield from value.values()
-    elif isinstance(value, (list, tuple)):
-        yield from value
-
-
 def sensitive_strings(value: Any) -> list[str]:
     """The strings of every value wrapped in :class:`Sensitive` within ``value``, sorted.
 
@@ -95,15 +92,11 @@ def sensitive_strings(value: Any) -> list[str]:
     >>> sensitive_strings({"a": "open", "b": Sensitive({"alice": "s3cret", "n": 42})})
     ['42', 'alice', 'n', 's3cret']
     """
-    found: set[str] = set()
-    stack: list[Any] = [value]
-    while stack:
-        current = stack.pop()
-        if isinstance(current, Sensitive):
-            # A Sensitive nested in this one is not a value the rule spells: the walk goes on into it.
-            collect_secret_strings(current.value, found)
-        stack.extend(_children(current))
-    return sorted(found)
+    return sorted(wrapped_strings(value, _opened))
+
+
+def _opened(value: Any) -> Any:
+    return value.value if isinstance(value, Sensitive) else value
 
 
 def unwrap_sensitive(value: Any, where: str) -> Any:
@@ -129,8 +122,11 @@ def unwrap_sensitive(value: Any, where: str) -> Any:
     ...
     plancheck.acceptance.TestDefinitionError: variables["tags"]["(sensitive)"]: expected a JSON value (str, number, bool, None, list, dict), got set
     """
-    # A cycle is refused first (the walk below would go round it); wherever refused, the location is scrubbed.
-    with refusing_value(value, where, lambda v: v.value if isinstance(v, Sensitive) else v) as scrub:
+    # A cycle is refused first (the walk below would go round it), then a value too large to write; wherever refused,
+    # the location is scrubbed. A container held in many places is copied once, and the copy shared as it was.
+    with refusing_value(value, where, _opened) as scrub:
+        refuse_oversized(value, where, _opened)
+        copies: dict[int, Any] = {}
         result: list[Any] = [None]
         # (value, where, container, key, below a Sensitive): iterative, so a deeply nested value cannot hit RecursionError.
         stack: list[tuple[Any, str, Any, Any, bool]] = [(value, where, result, 0, False)]
@@ -138,8 +134,11 @@ def unwrap_sensitive(value: Any, where: str) -> Any:
             current, at, container, key, hidden = stack.pop()
             while isinstance(current, Sensitive):
                 current, hidden = current.value, True
-            if isinstance(current, Mapping):
+            if id(current) in copies:
+                container[key] = copies[id(current)]
+            elif isinstance(current, Mapping):
                 new: dict[str, Any] = {}
+                copies[id(current)] = new
                 for k, v in current.items():
                     if not isinstance(k, str):
                         shown = "" if hidden else f" {scrub(repr(k))}"  # a repr is no location: scrubbed here
@@ -150,6 +149,7 @@ def unwrap_sensitive(value: Any, where: str) -> Any:
                 container[key] = new
             elif isinstance(current, (list, tuple)):
                 items: list[Any] = [None] * len(current)
+                copies[id(current)] = items
                 for i, v in enumerate(current):
                     stack.append((v, f"{at}[{i}]", items, i, hidden))
                 container[key] = items
@@ -612,6 +612,7 @@ class TestStep(FrozenValue):
             # one label and an argument): a key deeper down may be one of a sensitive variable's default, a sensitive
             # output's value or a literal given to a child's sensitive variable.
             refuse_cycle(self.config, "TestStep.config", lambda v: v, shown_keys=3)
+            refuse_oversized(self.config, "TestStep.config", lambda v: v)
             object.__setattr__(self, "config", MappingProxyType(_copy_json_like(dict(self.config), "TestStep.config")))
         elif self.config is not None and not isinstance(self.config, str) and not callable(self.config):
             raise TestDefinitionError(

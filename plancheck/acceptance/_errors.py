@@ -20,11 +20,12 @@ from contextlib import contextmanager
 from enum import StrEnum
 from typing import Any, ClassVar, Final
 
-from tfjsonpath._jsontypes import find_cycle, is_array, is_object
+from tfjsonpath._jsontypes import find_cycle, is_array, is_object, json_size
 
 from .._checking.matcher import search_pattern
 from .._errors import TestDefinitionError, TfCheckError
 from .._frozen import public
+from .._loading.source import MAX_BYTES_ENV, max_input_bytes
 from .._redact import Secrets, collect_secret_strings
 from .._terraform.binary import CommandResult
 
@@ -38,7 +39,9 @@ __all__ = [
     "TestDefinitionError",
     "quote_key",
     "refuse_cycle",
+    "refuse_oversized",
     "refusing_value",
+    "wrapped_strings",
 ]
 
 
@@ -353,21 +356,32 @@ class ComposedCheckError(TfCheckError, AssertionError):
 
 
 def _location_secrets(value: Any, where: str, unwrap: Callable[[Any], Any]) -> Secrets:
-    """The strings of every wrapped part of ``value`` (``unwrap`` opens a wrapper, as :func:`refuse_cycle`'s does),
-    trusting ``where``: what a refusal of ``value`` scrubs from the location it names, whose keys outside a wrapper
-    are shown, unless one spells a secret held elsewhere in ``value``.
-
-    ``value`` is being refused, maybe for holding a cycle, which the rule's own walk (:func:`collect_secret_strings`)
-    would go round for ever: so each container is opened once, and the rule asked of each scalar and key inside a
-    wrapper.
+    """The strings of every wrapped part of ``value`` (:func:`wrapped_strings`), trusting ``where``: what a refusal
+    of ``value`` scrubs from the location it names, whose keys outside a wrapper are shown, unless one spells a secret
+    held elsewhere in ``value``.
 
     >>> hidden = lambda v: v[1] if isinstance(v, tuple) and v[:1] == ("secret",) else v
     >>> _location_secrets({"a": ("secret", {"alice": "s3cret"}), "b": {"s3cret": 1}}, "v", hidden).scrub('v["b"]["s3cret"]')
     'v["b"]["(sensitive)"]'
     """
+    return Secrets(wrapped_strings(value, unwrap)).trusting([where])
+
+
+def wrapped_strings(value: Any, unwrap: Callable[[Any], Any], *, hidden: bool = False) -> set[str]:
+    """The strings of every wrapped part of ``value`` (``unwrap`` opens a wrapper, as :func:`refuse_cycle`'s does;
+    all of it when ``hidden``), by the one rule (:func:`plancheck._redact.collect_secret_strings`).
+
+    Each container is opened once (as wrapped or not), and the rule asked of each scalar and key inside a wrapper:
+    the rule's own walk goes down every way to a container held in many places, and round a cycle for ever (a
+    value being refused may hold one).
+
+    >>> hidden = lambda v: v[1] if isinstance(v, tuple) and v[:1] == ("secret",) else v
+    >>> sorted(wrapped_strings({"a": ("secret", {"alice": ["s3cret", 7]}), "b": {"open": 1}}, hidden))
+    ['7', 'alice', 's3cret']
+    """
     found: set[str] = set()
     opened: set[tuple[int, bool]] = set()
-    stack: list[tuple[Any, bool]] = [(value, False)]
+    stack: list[tuple[Any, bool]] = [(value, hidden)]
     while stack:
         current, hidden = stack.pop()
         while (inner := unwrap(current)) is not current:
@@ -382,7 +396,39 @@ def _location_secrets(value: Any, where: str, unwrap: Callable[[Any], Any]) -> S
             stack.extend((member, hidden) for member in (current.values() if isinstance(current, Mapping) else current))
         elif hidden:
             collect_secret_strings(current, found)
-    return Secrets(found).trusting([where])
+    return found
+
+
+def refuse_oversized(value: Mapping[str, Any], where: str, unwrap: Callable[[Any], Any]) -> None:
+    """Raise :class:`TestDefinitionError` naming the largest member of ``value`` (a step's variables, a configuration's
+    blocks) when ``value`` written as JSON would be over the loader's input limit (:func:`json_size`, linear however
+    much is shared; ``PLANCHECK_MAX_BYTES`` raises it). JSON writes a value held in many places out at each, and every
+    walk that copies it does too: a value held twice at each of 40 levels would be terabytes.
+
+    >>> shared = []
+    >>> for _ in range(40):
+    ...     shared = [shared, shared]
+    >>> refuse_oversized({"small": 1, "v": shared}, "variables", lambda v: v)
+    Traceback (most recent call last):
+    ...
+    plancheck.acceptance.TestDefinitionError: variables["v"]: expected at most 2147483648 bytes of JSON in all (raise the limit with PLANCHECK_MAX_BYTES), got at least 5497558138893, at least 5497558138877 of them here: a value held in many places is written out at each
+    """
+    if not value:
+        return  # nothing is written
+    try:
+        limit = max_input_bytes()
+    except ValueError as exc:  # the environment variable is no positive number
+        raise TestDefinitionError(where, str(exc)) from None
+    total = json_size(value, unwrap)
+    if total <= limit:
+        return
+    sizes = {name: json_size(member, unwrap) for name, member in value.items()}  # refused: the walk is paid again
+    name = max(sizes, key=sizes.__getitem__)
+    raise TestDefinitionError(
+        f"{where}[{quote_key(str(name))}]",
+        f"expected at most {limit} bytes of JSON in all (raise the limit with {MAX_BYTES_ENV}), got at least {total}, "
+        f"at least {sizes[name]} of them here: a value held in many places is written out at each",
+    )
 
 
 @contextmanager

@@ -29,7 +29,7 @@ from .._documents.met import met, planned_in
 from .._frozen import keyword_hints, public
 from .._loading.lifecycle import ending_on_signals
 from .._loading.source import fs_path, why_unopened
-from .._redact import Secrets, secret_strings
+from .._redact import Secrets
 from .._terraform.binary import (
     CommandResult,
     TerraformBinary,
@@ -56,7 +56,14 @@ from .._text import shortened
 from ..tfversion import Version, VersionError, run_check
 from ._case import TestCase, TestStep, sensitive_strings, unwrap_sensitive
 from ._caserun import ENV_PERSIST_WORKING_DIR, ENV_REFRESH_AFTER_APPLY, CaseRun
-from ._errors import AcceptanceError, LeftoverRecordError, Stage, TestDefinitionError, _StepFailure
+from ._errors import (
+    AcceptanceError,
+    LeftoverRecordError,
+    Stage,
+    TestDefinitionError,
+    _StepFailure,
+    wrapped_strings,
+)
 from ._statefiles import Leftover, LeftoverResult, find_leftovers, kept_secrets, record_attempt
 from ._steps import run_import_step, run_query_step
 from ._workplace import DEFAULT_TIMEOUT, RunSettings, _exact_json
@@ -479,7 +486,7 @@ def mock_plan(
         binary = find_terraform(given, environ)
     names = declared_sensitive(Path(directory))
     secrets = secrets | input_secrets(Path(directory), [], files, environ) | Secrets(
-        s for name in names & set(values) for s in secret_strings(values[name])
+        s for name in names & set(values) for s in wrapped_strings(values[name], lambda v: v, hidden=True)
     )
     met(secrets)  # a front end writing (the pytest plugin's session) scrubs them from everything it writes
     for mock in served:

@@ -224,12 +224,17 @@ def _exact_json(value: Any) -> str:
     texts: list[str] = []
     root: list[Any] = [value]
     stack: list[tuple[Any, Any]] = [(root, 0)]
+    seen: set[int] = set()  # a container the copy shares (as the step's value did) is changed once
     while stack:
         container, key = stack.pop()
         current = container[key]
+        if isinstance(current, (dict, list)) and id(current) in seen:
+            continue
         if isinstance(current, dict):
+            seen.add(id(current))
             stack.extend((current, k) for k in current)
         elif isinstance(current, list):
+            seen.add(id(current))
             stack.extend((current, i) for i in range(len(current)))
         elif isinstance(current, Decimal) or (isinstance(current, int) and not isinstance(current, bool)):
             texts.append(number_text(current))
@@ -532,7 +537,9 @@ class ProviderSession:
         self._closed = False
         # The diagnostics of servers already stopped (a step that named another factory for an address).
         self._past_diagnostics: list[ProviderDiagnostic] = []
-        self._secrets = Secrets()
+        # What the case found, part by part, for a provider started later: joined only then (a handover is made a few
+        # times a step, and joining them at each built the scrub of every secret again; bench_case_secrets.py).
+        self._found: list[Secrets] = []
 
     @property
     def directory(self) -> Path | None:
@@ -547,7 +554,8 @@ class ProviderSession:
     def add_secrets(self, found: Secrets) -> None:
         """The case found secrets: every provider served here that asks for them (``plancheck_secrets``) learns them,
         and so does each one started later."""
-        self._secrets = self._secrets | found
+        if len(found):
+            self._found.append(found)
         for running in self._running.values():
             if running.learn is not None:
                 running.learn(found)
@@ -614,8 +622,9 @@ class ProviderSession:
             )
         learn = getattr(provider, SECRETS_HOOK, None)
         learn = learn if callable(learn) else None
-        if learn is not None and len(self._secrets):
-            learn(self._secrets)
+        if learn is not None and self._found:
+            self._found = [Secrets.union(self._found)]  # joined once, for this provider and any started after it
+            learn(self._found[0])
         server = ProviderServer(entry.address, provider, self._dir(), stop_timeout=self._stop_timeout)
         config = server.start()
         assert config.pid is not None

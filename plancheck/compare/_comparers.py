@@ -9,7 +9,7 @@ from tfjsonpath import Path
 from tfjsonpath._jsontypes import find_cycle, is_array
 
 from .._checking.equality import first_difference, render_compared, require_json
-from .._errors import ValueMismatchError
+from .._errors import ArgumentError, ValueMismatchError
 from .._frozen import FrozenValue, frozen, public
 from .._redact import NO_SECRETS, Marks, Secrets
 
@@ -65,12 +65,12 @@ class ValueComparer(FrozenValue):
         values may be equal. ``secrets`` are scrubbed from the message too.
         """
         if isinstance(values, (str, bytes)) or not isinstance(values, Sequence):
-            raise TypeError(f"CompareValues expects a list of values, got {type(values).__name__}")
+            raise ArgumentError(f"CompareValues expects a list of values, got {type(values).__name__}")
         if sensitive is None:
             marks: Sequence[Marks] = [None] * len(values)
         elif isinstance(sensitive, (list, tuple)):
             if len(sensitive) != len(values):
-                raise ValueError(
+                raise ArgumentError(
                     f"CompareValues: sensitive has {len(sensitive)} marks trees for {len(values)} values"
                 )
             marks = sensitive
@@ -78,15 +78,15 @@ class ValueComparer(FrozenValue):
                 # A marks tree that holds itself would send every walk of the marks round for ever. Its keys are the
                 # value's (a map key may be a secret): where the cycle is goes untold.
                 if find_cycle(tree, sequence=is_array) is not None:
-                    raise TypeError(f"CompareValues: sensitive[{i}] is not a marks tree: it contains itself (a cycle)")
+                    raise ArgumentError(f"CompareValues: sensitive[{i}] is not a marks tree: it contains itself (a cycle)")
         else:
-            raise TypeError(
+            raise ArgumentError(
                 f"CompareValues: sensitive must be a list of marks trees, got {type(sensitive).__name__}"
             )
         if secrets is None:
             secrets = NO_SECRETS
         elif not isinstance(secrets, Secrets):
-            raise TypeError(
+            raise ArgumentError(
                 f"CompareValues: secrets must be a plancheck Secrets, got {type(secrets).__name__}"
             )
         for i, value in enumerate(values):  # where a value is no JSON is told without the keys marks or secrets hide

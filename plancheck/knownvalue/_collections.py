@@ -31,6 +31,7 @@ from .._checking.matcher import (
     quote,
     require_check,
 )
+from .._errors import ArgumentError
 from .._frozen import public
 from .._redact import NO_VALUE, SENSITIVE, Marks, child_marks, contains_sensitive
 from ._scalars import expect_arg
@@ -39,7 +40,7 @@ from ._scalars import expect_arg
 def check_list(owner: str, items: Sequence[Check]) -> tuple[Check, ...]:
     """Validate a list of checks given to a constructor."""
     if not isinstance(items, (list, tuple)):
-        raise TypeError(f"{owner} expects a list of checks, got {type(items).__name__}")
+        raise ArgumentError(f"{owner} expects a list of checks, got {type(items).__name__}")
     return tuple(require_check(owner, f"element {i}", item) for i, item in enumerate(items))
 
 
@@ -187,7 +188,7 @@ class _ByKey(Check, Generic[_K]):
 
     def __init__(self, items: Mapping[_K, Check]) -> None:
         if not isinstance(items, Mapping):
-            raise TypeError(
+            raise ArgumentError(
                 f"{self.name} expects a dict of {self._key_noun} to check, got {type(items).__name__}"
             )
         checked: list[tuple[_K, Check]] = []
@@ -232,9 +233,9 @@ class _SequencePartial(_ByKey[int]):
 
     def _checked_key(self, key: object) -> int:
         if isinstance(key, bool) or not isinstance(key, int):
-            raise TypeError(f"{self.name} index must be an int, got {type(key).__name__}: {key!r}")
+            raise ArgumentError(f"{self.name} index must be an int, got {type(key).__name__}: {key!r}")
         if key < 0:
-            raise ValueError(f"{self.name} index must be >= 0, got {key}")
+            raise ArgumentError(f"{self.name} index must be >= 0, got {key}")
         return key
 
     def _place(self, key: int) -> str:
@@ -291,7 +292,7 @@ class ListPartial(_SequencePartial):
     >>> kv.ListPartial({-1: kv.Null()})
     Traceback (most recent call last):
     ...
-    ValueError: ListPartial index must be >= 0, got -1
+    plancheck.ArgumentError: ListPartial index must be >= 0, got -1
     >>> kv.ListPartial({2: kv.Null(), 3: kv.Null()}).CheckValue([1])
     Traceback (most recent call last):
     ...
@@ -346,7 +347,7 @@ class SizeCheck(ValueCheck):
     def __init__(self, size: int) -> None:
         expect_arg(self.name, size, int, "an int size")
         if size < 0:
-            raise ValueError(f"{self.name} size must be >= 0, got {size}")
+            raise ArgumentError(f"{self.name} size must be >= 0, got {size}")
         self._init_value(size)
 
     @property
@@ -435,7 +436,7 @@ class _Keyed(_ByKey[str]):
 
     def _checked_key(self, key: object) -> str:
         if not isinstance(key, str):
-            raise TypeError(f"{self.name} key must be a str, got {type(key).__name__}: {key!r}")
+            raise ArgumentError(f"{self.name} key must be a str, got {type(key).__name__}: {key!r}")
         return key
 
     def _place(self, key: str) -> str:

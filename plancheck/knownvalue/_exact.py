@@ -19,7 +19,7 @@ from tfjsonpath._jsontypes import (
 )
 
 from .._checking.matcher import Check
-from .._errors import ValueMismatchError
+from .._errors import ArgumentError, ValueMismatchError
 from .._frozen import public
 from .._redact import Marks, Secrets, contains_sensitive, sensitive_shown
 from .._text import cycle_text
@@ -41,28 +41,28 @@ def exact(value: Any) -> Check:
     >>> exact({"a": [1, {2}]})
     Traceback (most recent call last):
     ...
-    TypeError: exact: the value at a[1] is not a JSON value: non-JSON set
+    plancheck.ArgumentError: exact: the value at a[1] is not a JSON value: non-JSON set
     >>> looped = {"a": []}
     >>> looped["a"].append(looped)
     >>> exact(looped)
     Traceback (most recent call last):
     ...
-    TypeError: exact: the value at a[0] contains itself (a cycle back to the root)
+    plancheck.ArgumentError: exact: the value at a[0] contains itself (a cycle back to the root)
     """
     cycle = find_cycle(value, sequence=is_array)
     if cycle is not None:
-        raise TypeError(f"exact: {cycle_text(cycle)}")
+        raise ArgumentError(f"exact: {cycle_text(cycle)}")
     nodes = json_nodes(value)
     for index, (node, _, _) in enumerate(nodes):  # in document order: the first bad value is the one named
         if is_object(node):
             for key in reversed(list(node.keys())):
                 if not isinstance(key, str):
-                    raise TypeError(
+                    raise ArgumentError(
                         f"exact: object keys must be strings; the object at {_where(nodes, index)} "
                         f"has a {type(key).__name__} key"
                     )
         elif not (is_array(node) or is_json_scalar(node)):
-            raise TypeError(f"exact: the value at {_where(nodes, index)} is not a JSON value: {json_type(node)}")
+            raise ArgumentError(f"exact: the value at {_where(nodes, index)} is not a JSON value: {json_type(node)}")
     root: Check = fold_nodes(nodes, _exact_check)
     return root
 
@@ -119,7 +119,7 @@ def explain_mismatch(
     True
     """
     if not isinstance(check, Check):
-        raise TypeError(f"explain_mismatch expects a knownvalue check, got {type(check).__name__}")
+        raise ArgumentError(f"explain_mismatch expects a knownvalue check, got {type(check).__name__}")
     try:
         check.CheckValue(value, sensitive=sensitive, secrets=secrets, unknown=unknown)
     except ValueMismatchError as exc:

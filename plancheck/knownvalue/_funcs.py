@@ -17,6 +17,7 @@ from typing import Any, ClassVar, Generic, TypeVar, final
 from tfjsonpath._jsontypes import is_number, json_type
 
 from .._checking.matcher import Check, Ctx, Visit, to_decimal
+from .._errors import ArgumentError
 from .._frozen import public
 from .._redact import Marks
 from .._text import exception_message
@@ -44,7 +45,7 @@ class _FuncCheck(Check, Generic[T]):
 
     def __init__(self, fn: Callable[[T], CheckResult]) -> None:
         if not callable(fn):
-            raise TypeError(f"{self.name} expects a function, got {type(fn).__name__}")
+            raise ArgumentError(f"{self.name} expects a function, got {type(fn).__name__}")
         object.__setattr__(self, "_fn", fn)
         self._seal()
 
@@ -89,7 +90,7 @@ class _FuncCheck(Check, Generic[T]):
             return None
         if result is False:
             return rejected
-        raise TypeError(
+        raise ArgumentError(
             f"{self.name} function {_function_name(self._fn)} must return None, True or False (or raise), "
             f"got {type(result).__name__}"
         )

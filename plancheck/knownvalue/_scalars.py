@@ -33,6 +33,7 @@ from .._checking.matcher import (
     search_pattern,
     to_decimal,
 )
+from .._errors import ArgumentError
 from .._frozen import public
 from .._redact import Marks
 
@@ -68,11 +69,11 @@ def expect_arg(check: str, value: Any, kind: type | tuple[type, ...], what: str)
     >>> expect_arg("Int64Exact", True, int, "an int")
     Traceback (most recent call last):
     ...
-    TypeError: Int64Exact expects an int, got bool
+    plancheck.ArgumentError: Int64Exact expects an int, got bool
     """
     if isinstance(value, kind) and (kind is bool or not isinstance(value, bool)):
         return value
-    raise TypeError(f"{check} expects {what}, got {type(value).__name__}")
+    raise ArgumentError(f"{check} expects {what}, got {type(value).__name__}")
 
 _F32_MAX: Final = float.fromhex("0x1.fffffep+127")
 # Numbers at or beyond max + half an ulp round to infinity: Go's ParseFloat calls that out of range.
@@ -261,9 +262,9 @@ class StringExact(ValueCheck):
         return None
 
 
-def _flags_not_taken(other: int) -> ValueError:
+def _flags_not_taken(other: int) -> ArgumentError:
     taken = ", ".join(repr(flag) for flag in _TAKEN_FLAGS)
-    return ValueError(f"StringRegexp: flags {re.RegexFlag(other)!r} are not taken; it takes {taken}")
+    return ArgumentError(f"StringRegexp: flags {re.RegexFlag(other)!r} are not taken; it takes {taken}")
 
 
 @public("plancheck.knownvalue")
@@ -281,7 +282,7 @@ class StringRegexp(Check):
     >>> StringRegexp("(")
     Traceback (most recent call last):
     ...
-    ValueError: StringRegexp: invalid regular expression '(': missing ), unterminated subpattern at position 0
+    plancheck.ArgumentError: StringRegexp: invalid regular expression '(': missing ), unterminated subpattern at position 0
     >>> StringRegexp("str").CheckValue("rts")
     Traceback (most recent call last):
     ...
@@ -295,12 +296,12 @@ class StringRegexp(Check):
 
     def __init__(self, pattern: str | re.Pattern[str], flags: int | Annotated[re.RegexFlag, _TAKEN_FLAGS] = 0) -> None:
         if isinstance(flags, bool) or not isinstance(flags, int):
-            raise TypeError(f"StringRegexp flags must be re flags (an int), got {type(flags).__name__}")
+            raise ArgumentError(f"StringRegexp flags must be re flags (an int), got {type(flags).__name__}")
         if isinstance(pattern, re.Pattern):
             if not isinstance(pattern.pattern, str):
-                raise TypeError("StringRegexp needs a str pattern, got a bytes pattern")
+                raise ArgumentError("StringRegexp needs a str pattern, got a bytes pattern")
             if flags:
-                raise ValueError("StringRegexp: cannot add flags to an already compiled pattern")
+                raise ArgumentError("StringRegexp: cannot add flags to an already compiled pattern")
             other = pattern.flags & ~_TAKEN_BITS  # compiled with a flag refused below (re.TEMPLATE): refused alike
             if other:
                 raise _flags_not_taken(other)
@@ -309,19 +310,19 @@ class StringRegexp(Check):
             regex = pattern
         elif isinstance(pattern, str):
             if flags & re.DEBUG:  # re.compile would print its dump into what the command line writes (its JSON, say)
-                raise ValueError("StringRegexp: re.DEBUG prints the compiled pattern on standard output: leave it out")
+                raise ArgumentError("StringRegexp: re.DEBUG prints the compiled pattern on standard output: leave it out")
             other = int(flags) & ~(_TAKEN_BITS | int(re.LOCALE))  # re.LOCALE: re.compile's own refusal below says why
             if other:
                 raise _flags_not_taken(other)
             try:
                 regex = re.compile(pattern, flags)
             except re.error as exc:
-                raise ValueError(f"StringRegexp: invalid regular expression {pattern!r}: {exc}") from None
+                raise ArgumentError(f"StringRegexp: invalid regular expression {pattern!r}: {exc}") from None
             except ValueError as exc:  # flags no str pattern takes (re.LOCALE, re.ASCII | re.UNICODE)
-                raise ValueError(f"StringRegexp: flags {flags!r} do not fit a str pattern: {exc}") from None
+                raise ArgumentError(f"StringRegexp: flags {flags!r} do not fit a str pattern: {exc}") from None
             flags = int(flags) & ~re.UNICODE
         else:
-            raise TypeError(
+            raise ArgumentError(
                 f"StringRegexp expects a str pattern or a compiled re.Pattern, got {type(pattern).__name__}"
             )
         object.__setattr__(self, "_flags", int(flags))
@@ -525,7 +526,7 @@ class _IntExact(_ReadExact):
         expect_arg(self.name, value, int, "an int")
         low, high = self._bounds
         if not low <= value <= high:
-            raise ValueError(f"{self.name} value must be an {self._bits} (from {low} to {high}), got {value}")
+            raise ArgumentError(f"{self.name} value must be an {self._bits} (from {low} to {high}), got {value}")
         self._init_value(value)
 
     @property
@@ -583,9 +584,9 @@ def _float_arg(name: str, value: float) -> float:
     try:
         result = float(value)
     except OverflowError:
-        raise ValueError(f"{name} value is too large for a float: {value}") from None
+        raise ArgumentError(f"{name} value is too large for a float: {value}") from None
     if not math.isfinite(result):
-        raise ValueError(f"{name} value must be finite, got {value!r}")
+        raise ArgumentError(f"{name} value must be finite, got {value!r}")
     return result
 
 
@@ -643,7 +644,7 @@ class Float32Exact(_ReadExact):
     def __init__(self, value: float) -> None:
         number = as_float32(_float_arg("Float32Exact", value))
         if number is None:
-            raise ValueError(f"Float32Exact value is out of the float32 range: {value!r}")
+            raise ArgumentError(f"Float32Exact value is out of the float32 range: {value!r}")
         self._init_value(number)
 
     @property
@@ -682,11 +683,11 @@ class NumberExact(ValueCheck):
 
     def __init__(self, value: int | Decimal | float) -> None:
         if not is_number(value):
-            raise TypeError(f"NumberExact expects an int, Decimal or float, got {type(value).__name__}")
+            raise ArgumentError(f"NumberExact expects an int, Decimal or float, got {type(value).__name__}")
         arg: int | Decimal = value if isinstance(value, (int, Decimal)) else to_decimal(value)
         dec = to_decimal(arg)
         if not dec.is_finite():
-            raise ValueError(f"NumberExact value must be finite, got {value!r}")
+            raise ArgumentError(f"NumberExact value must be finite, got {value!r}")
         object.__setattr__(self, "_arg", arg)
         # Decimal equality and hashing are numeric: Decimal("1.0") and 1 identify the same check.
         self._init_value(dec)

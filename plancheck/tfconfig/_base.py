@@ -21,7 +21,7 @@ from .. import knownvalue as kv
 from .._checking.fields import checked_address, guard_documents, require_document
 from .._checking.messages import closest, given_by, scrubbed_failure
 from .._checking.run import run_checks
-from .._errors import CheckFailure, ConfigCheckError, ValueMismatchError
+from .._errors import ArgumentError, CheckFailure, ConfigCheckError, ValueMismatchError
 from .._frozen import FrozenValue, frozen, public
 from .._redact import Marks, Secrets
 from .._text import cycle_text
@@ -154,9 +154,9 @@ def assert_config(config: Config | Mapping[str, Any], *checks: ConfigCheck) -> N
 
 def _mode(value: object, owner: str) -> Mode:
     if not isinstance(value, str):  # a list is not hashable: the look-up below raised a bare TypeError
-        raise TypeError(f"{owner}: mode must be a str, got {type(value).__name__}")
+        raise ArgumentError(f"{owner}: mode must be a str, got {type(value).__name__}")
     if value not in _BLOCK_TYPE:
-        raise ValueError(f"{owner}: mode must be 'managed', 'data' or 'ephemeral', got {value!r}")
+        raise ArgumentError(f"{owner}: mode must be 'managed', 'data' or 'ephemeral', got {value!r}")
     return value  # type: ignore[return-value]
 
 
@@ -296,7 +296,7 @@ def _references_problem(block: Block, attribute: str | None, contains: tuple[str
 
 def _strings(value: object, owner: str, what: str) -> tuple[str, ...]:
     if isinstance(value, str) or not isinstance(value, Iterable):
-        raise TypeError(f"{owner}: {what} must be a list of str, got {type(value).__name__}")
+        raise ArgumentError(f"{owner}: {what} must be a list of str, got {type(value).__name__}")
     return tuple(checked_address(item, owner, f"each of {what}") for item in value)
 
 
@@ -308,7 +308,7 @@ def _names(value: Any, owner: str) -> Any:
 def _flag(value: Any, owner: str, what: str) -> Any:
     """An optional bool expectation (``sensitive``, ``nullable``): ANY or a bool."""
     if value is not ANY and not isinstance(value, bool):
-        raise TypeError(f"{owner}: {what} must be a bool, got {type(value).__name__}")
+        raise ArgumentError(f"{owner}: {what} must be a bool, got {type(value).__name__}")
     return value
 
 
@@ -353,7 +353,7 @@ def as_check(value: Any, owner: str) -> Any:
     try:
         return kv.exact(value)
     except TypeError as exc:
-        raise TypeError(f"{owner}: expected a knownvalue check or a JSON value; {exc}") from None
+        raise ArgumentError(f"{owner}: expected a knownvalue check or a JSON value; {exc}") from None
 
 
 def like(value: Any, owner: str) -> Any:
@@ -368,13 +368,13 @@ def like(value: Any, owner: str) -> Any:
     # Nesting of any depth is converted without recursion; a check inside stays as it is.
     cycle = find_cycle(value, lambda v: None if _is_check(v) else v, sequence=is_array)
     if cycle is not None:
-        raise TypeError(f"{owner}: expected a knownvalue check or a JSON value; {cycle_text(cycle)}")
+        raise ArgumentError(f"{owner}: expected a knownvalue check or a JSON value; {cycle_text(cycle)}")
     nodes = json_nodes(value, closed=_is_check)
     for node, _, _ in nodes:
         if is_object(node) and not _is_check(node):
             for key in reversed(list(node)):
                 if not isinstance(key, str):
-                    raise TypeError(f"{owner}: object keys must be strings, got {type(key).__name__}")
+                    raise ArgumentError(f"{owner}: object keys must be strings, got {type(key).__name__}")
 
     def build(current: Any, children: list[tuple[Any, Any]]) -> Any:
         if _is_check(current):

@@ -19,7 +19,7 @@ from tfjsonpath import Path
 
 from .._checking.fields import checked_address, checked_path
 from .._checking.messages import scrubbed_failure
-from .._errors import CheckFailure, ConfigCheckError
+from .._errors import ArgumentError, CheckFailure, ConfigCheckError
 from .._frozen import ReadOnly, frozen, public
 from ._base import (
     _BLOCK_TYPE,
@@ -150,7 +150,7 @@ class ExpectResourceCount(ConfigCheck):
         owner = self.__class__.__name__
         checked_type = checked_address(self.type, owner, "type")
         if isinstance(self.count, bool) or not isinstance(self.count, int) or self.count < 0:
-            raise ValueError(f"{owner}: count must be a non-negative int, got {self.count!r}")
+            raise ArgumentError(f"{owner}: count must be a non-negative int, got {self.count!r}")
         self._set(type=checked_type, mode=_mode(self.mode, owner))
 
     def failures(self, config: Config) -> list[CheckFailure]:

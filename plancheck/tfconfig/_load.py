@@ -34,6 +34,7 @@ from typing import Any, Final, Literal
 from tfjsonpath import MapStep, SliceStep
 from tfjsonpath._jsontypes import number_text
 
+from .._errors import ArgumentError
 from .._frozen import public
 from .._loading.source import InputTooLarge, fs_path, max_input_bytes, read_limited, why_unopened, write_whole
 from ._blocks import check_unique, decode_document
@@ -120,7 +121,7 @@ def parse_config(
     plancheck.tfconfig.ConfigFormatError: main.tf.json:1:31: $.resource["aws_instance"]: expected an object of resource names (resource "aws_instance" needs 1 more label: name), found a string
     """
     if not isinstance(text, (str, bytes)):
-        raise TypeError(f"parse_config expects the configuration's text (str or bytes), got {type(text).__name__}")
+        raise ArgumentError(f"parse_config expects the configuration's text (str or bytes), got {type(text).__name__}")
     _require_bools("parse_config", strict=strict, override=override)
     decoded = _decode_text(text, filename)
     source = Source(filename, decoded)
@@ -221,7 +222,7 @@ def load_config(
     (['x'], ['y'])
     """
     if flavor not in _FLAVORS:
-        raise ValueError(f"flavor must be 'terraform' or 'opentofu', got {flavor!r}")
+        raise ArgumentError(f"flavor must be 'terraform' or 'opentofu', got {flavor!r}")
     _require_bools("load_config", strict=strict, merge_overrides=merge_overrides)
     limit = max_input_bytes(max_bytes)
     target = _fs_path("load_config", path)
@@ -237,7 +238,7 @@ def _require_bools(caller: str, **flags: object) -> None:
     """Each of ``flags`` is a bool: else the TypeError naming ``caller`` and the flag (strict="no" was strict)."""
     for name, value in flags.items():
         if not isinstance(value, bool):
-            raise TypeError(f"{caller}: {name} must be a bool, got {type(value).__name__}")
+            raise ArgumentError(f"{caller}: {name} must be a bool, got {type(value).__name__}")
 
 
 def is_ignored_file(name: str) -> bool:
@@ -761,7 +762,7 @@ def write_config(
         or os.sep in filename
         or (os.altsep and os.altsep in filename)
     ):
-        raise ValueError(
+        raise ArgumentError(
             f"filename must be a plain file name ending with .tf.json or .tofu.json, got {filename!r}"
         )
     target_dir = _fs_path("write_config", directory)

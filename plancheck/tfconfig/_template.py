@@ -14,7 +14,7 @@ import re
 from dataclasses import KW_ONLY
 from typing import Any, Final, Literal, final
 
-from .._errors import TfCheckError
+from .._errors import ArgumentError, TfCheckError
 from .._frozen import FrozenValue, frozen, public
 
 __all__ = ["ParsedTemplate", "Reference", "TemplateSyntaxError", "parse_reference", "parse_template", "sensitive_literals"]
@@ -309,7 +309,7 @@ def parse_template(text: str) -> ParsedTemplate:
     ['var.list']
     """
     if not isinstance(text, str):
-        raise TypeError(f"parse_template expects a str, got {type(text).__name__}")
+        raise ArgumentError(f"parse_template expects a str, got {type(text).__name__}")
     refs: list[Reference] = []
     iterators: set[str] = set()
     literal: list[str] = []
@@ -395,7 +395,7 @@ def parse_reference(text: str) -> Reference:
     plancheck.tfconfig.TemplateSyntaxError: at character 1: expected a reference such as aws_instance.web or module.m, with no ${ }
     """
     if not isinstance(text, str):
-        raise TypeError(f"parse_reference expects a str, got {type(text).__name__}")
+        raise ArgumentError(f"parse_reference expects a str, got {type(text).__name__}")
     m = _STATIC.fullmatch(text)
     ref = None
     if m is not None:

@@ -80,6 +80,32 @@ def test_the_provider_session_hands_the_case_secrets_to_a_served_mock() -> None:
     assert mock._scrub(f"{secret} and {later}") == "(sensitive) and (sensitive)"
 
 
+def test_secrets_handed_over_in_parts_reach_every_mock_however_late_it_starts() -> None:
+    """The session keeps each handover as it came, and joins them for a provider started later; a mock joins what
+    it learned when it first scrubs. Every part reaches every mock served when or after it is found, trusted texts
+    too."""
+    pytest.importorskip("tf", reason="the providers extra (tf, grpcio) is not installed")
+    from plancheck._terraform.providers.factory import normalize_providers
+
+    parts = [SHAPES["plain"], SHAPES["non-ascii"], SHAPES["multiline-pem"], SHAPES["passphrase"]]
+    first, second = MockProvider(cloud_document(), CLOUD), MockProvider(cloud_document(), CLOUD)
+    session = ProviderSession(platform="linux_amd64")
+    try:
+        session.add_secrets(Secrets([parts[0]]).trusting(["cloud_bucket.tags"]))
+        session.add_secrets(Secrets([parts[1]]))
+        session.use(normalize_providers({CLOUD: first}, "providers"))
+        session.add_secrets(Secrets([parts[2]]))
+        session.add_secrets(Secrets())  # a plan that holds no secret
+        session.use(normalize_providers({CLOUD: second}, "providers"))  # a later step's: the first is stopped
+        session.add_secrets(Secrets([parts[3]]))
+    finally:
+        session.close()
+    for mock, learned in ((first, parts[:3]), (second, parts)):  # the first stopped before the last handover
+        assert [mock._scrub(part) for part in learned] == ["(sensitive)"] * len(learned)
+        assert leaks(mock._scrub(" | ".join(learned)), {str(i): part for i, part in enumerate(learned)}) == []
+        assert mock._learned_secrets().trusted == frozenset({"cloud_bucket.tags"})
+
+
 # -- mock-plan: which values are the module's secrets --------------------------------------------------
 
 MODULE_TF = '''

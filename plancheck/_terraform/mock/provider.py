@@ -250,8 +250,9 @@ class MockProvider:
         self._latest: _MockInstance | None = None
         self._schema_cache: tuple[Any, Any] | None = None
         self._sensitive: set[str] = set()
-        # The secrets of the cases the mock served (sensitive variables and outputs), handed over by the runner.
-        self._learned = Secrets()
+        # The secrets of the cases the mock served (sensitive variables and outputs), as the runner handed them over:
+        # joined when a scrub needs them (:meth:`_learned_secrets`), not at each handover (bench_case_secrets.py).
+        self._learned: list[Secrets] = []
         # The sensitive values served and the secrets learned, as one scrub, built when a scrub first needs it after
         # a secret was learned (None until then): a module of 1,000 keys learns 1,000 secrets, and building the scrub
         # again at each made its creates quadratic (benchmarks/bench_mock_secrets.py).
@@ -330,8 +331,14 @@ class MockProvider:
         """
         found = secrets if isinstance(secrets, Secrets) else Secrets(secrets)
         with self._lock:
-            self._learned = self._learned | found
+            self._learned.append(found)
             self._secrets = None
+
+    def _learned_secrets(self) -> Secrets:
+        """Every secret learned, as one (the parts joined once, and kept joined); called holding the lock."""
+        if len(self._learned) > 1:
+            self._learned = [Secrets.union(self._learned)]
+        return self._learned[0] if self._learned else Secrets()
 
     def _record(self, call: MockCall) -> None:
         with self._lock:
@@ -349,7 +356,7 @@ class MockProvider:
         with self._lock:
             secrets = self._secrets
             if secrets is None:
-                secrets = self._secrets = Secrets(self._sensitive) | self._learned
+                secrets = self._secrets = Secrets(self._sensitive) | self._learned_secrets()
         return secrets.scrub(text)
 
     def _schema_response(self, pb: Any) -> Any:
@@ -615,7 +622,7 @@ class _MockServicer:
         """The sensitive values a request holds (by its type's schemas), with every one the mock saw before."""
         with self._owner._lock:
             found: set[str] = set(self._owner._sensitive)
-            learned = self._owner._learned
+            learned = self._owner._learned_secrets()
         type_name = getattr(request, "type_name", "")
         schemas = [s for s in (self._schema(False, type_name), self._schema(True, type_name)) if s is not None]
         if not type_name:
