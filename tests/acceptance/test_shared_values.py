@@ -13,11 +13,12 @@ planted secret (a Sensitive string that a variable's name spells) shows in none.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
+from counted_reads import Counted, counted_shared
 
 from plancheck.acceptance import MockPlanArgumentError, Sensitive, TestDefinitionError, TestStep, mock_plan
 from plancheck.acceptance._case import unwrap_sensitive
@@ -36,32 +37,6 @@ def _shared(levels: int, kind: str = "list") -> Any:
     value: Any = [] if kind == "list" else {}
     for _ in range(levels):
         value = [value, value] if kind == "list" else {"l": value, "r": value}
-    return value
-
-
-class _Counted(Mapping[str, Any]):
-    """A mapping that counts how often it is read whole (its keys listed): what a walk costs, without a clock."""
-
-    reads = 0
-
-    def __init__(self, **members: Any) -> None:
-        self._members = members
-
-    def __getitem__(self, key: str) -> Any:
-        return self._members[key]
-
-    def __iter__(self) -> Iterator[str]:
-        _Counted.reads += 1
-        return iter(self._members)
-
-    def __len__(self) -> int:
-        return len(self._members)
-
-
-def _counted_shared(levels: int) -> _Counted:
-    value = _Counted()
-    for _ in range(levels):
-        value = _Counted(left=value, right=value)
     return value
 
 
@@ -150,10 +125,10 @@ WALKS = [
 
 @pytest.mark.parametrize("call", WALKS)
 def test_a_shared_container_is_read_a_few_times_not_once_per_way_down(call: Callable[[Any], object]) -> None:
-    value = _counted_shared(16)
-    _Counted.reads = 0
+    value = counted_shared(16)
+    Counted.reads = 0
     call(value)
-    assert 0 < _Counted.reads <= 8 * 17
+    assert 0 < Counted.reads <= 8 * 17
 
 
 def test_the_copy_shares_what_the_value_shares() -> None:

@@ -10,33 +10,14 @@ walks went down every way, and a marks tree of that shape hung ``CompareValues``
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterator, Mapping
 from typing import Any
 
 import pytest
+from counted_reads import Counted, counted_shared
 
 from plancheck import ValueMismatchError
 from plancheck.compare import ValuesDiffer, ValuesSame
 from tfjsonpath._jsontypes import Cycle, find_cycle, is_array
-
-
-class _Counted(Mapping[str, Any]):
-    """A mapping that counts how often it is read whole (its keys listed): what a walk costs, without a clock."""
-
-    reads = 0
-
-    def __init__(self, **members: Any) -> None:
-        self._members = members
-
-    def __getitem__(self, key: str) -> Any:
-        return self._members[key]
-
-    def __iter__(self) -> Iterator[str]:
-        _Counted.reads += 1
-        return iter(self._members)
-
-    def __len__(self) -> int:
-        return len(self._members)
 
 
 class _Wrapped:
@@ -132,26 +113,19 @@ def test_a_value_shared_at_every_level_is_walked_once_per_container(kind: str) -
     assert find_cycle(looped) == Cycle(at=(0,) * 30 + (0,) if kind == "list" else ("left",) * 30 + ("back",), back=())
 
 
-def _counted_shared(levels: int) -> _Counted:
-    value = _Counted()
-    for _ in range(levels):
-        value = _Counted(left=value, right=value)
-    return value
-
-
 def test_the_finder_reads_each_shared_container_once() -> None:
-    value = _counted_shared(20)
-    _Counted.reads = 0
+    value = counted_shared(20)
+    Counted.reads = 0
     assert find_cycle(value) is None
-    assert _Counted.reads == 21
+    assert Counted.reads == 21
 
 
 @pytest.mark.parametrize("levels", [20, 30], ids=["20-levels", "30-levels"])
 def test_compare_values_walks_a_shared_marks_tree_once_per_container(levels: int) -> None:
-    tree = _counted_shared(levels)
-    _Counted.reads = 0
+    tree = counted_shared(levels)
+    Counted.reads = 0
     ValuesSame().CompareValues([1, 1], sensitive=[tree, None])
-    assert _Counted.reads <= 2 * (levels + 1)
+    assert Counted.reads <= 2 * (levels + 1)
 
 
 # The comparers' own walks (is each value JSON, where do two differ) go through a shared container once too: before,
@@ -166,10 +140,10 @@ def test_compare_values_of_values_shared_at_every_level_completes(kind: str) -> 
 
 
 def test_compare_values_reads_each_shared_container_of_the_values_a_few_times() -> None:
-    values = [_counted_shared(20), _counted_shared(20)]
-    _Counted.reads = 0
+    values = [counted_shared(20), counted_shared(20)]
+    Counted.reads = 0
     ValuesSame().CompareValues(values)
-    assert _Counted.reads <= 6 * 21  # each value's containers: checked as JSON, then compared (keys, then items)
+    assert Counted.reads <= 6 * 21  # each value's containers: checked as JSON, then compared (keys, then items)
 
 
 @pytest.mark.parametrize(
