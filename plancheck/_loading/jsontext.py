@@ -323,9 +323,20 @@ def encoded_colons(value: Any) -> int:
     return encoded.count(b":")
 
 
+#: How `terraform plan -json` (and apply, destroy, validate with -json) starts each line of its machine-readable log:
+#: a newcomer's plan.json as often as not, which "Extra data at line 2" alone would not name.
+_UI_LOG_START: Final = '{"@level":'
+_UI_LOG: Final = (
+    "the machine-readable log `terraform plan -json` writes (one JSON message a line), which is a different format; "
+    "get a plan's JSON from terraform plan -out=PLANFILE, then terraform show -json PLANFILE"
+)
+
+
 def _syntax_error(
     exc: BaseException, error: type[DocumentFormatError], source: str | None
 ) -> DocumentFormatError:
+    if isinstance(exc, json.JSONDecodeError) and exc.msg == "Extra data" and exc.doc.lstrip().startswith(_UI_LOG_START):
+        return error("$", "one JSON document", found=_UI_LOG, source=source)
     if isinstance(exc, json.JSONDecodeError):
         where = f" at line {exc.lineno} column {exc.colno} (character {exc.pos})"
         message = exc.msg.removesuffix(" at")  # "Invalid control character at", then our own "at line"

@@ -571,6 +571,11 @@ _CLI_NOT_JSON: Final = (
     "tfplancheck reads a plan file (`terraform plan -out=tfplan`) or its JSON (`terraform show -json tfplan`), "
     "not Terraform's text output or a configuration"
 )
+#: Appended when the plan named is a directory: a newcomer's first try is the configuration's own.
+_CLI_DIRECTORY: Final = (
+    "tfplancheck reads a plan file (`terraform plan -out=tfplan`) or its JSON (`terraform show -json tfplan`), "
+    "not a configuration's directory (`tfplancheck mock-plan DIR` plans one, with mocked providers)"
+)
 
 
 class CliError(Exception):
@@ -622,6 +627,8 @@ def read_plan(
         if is_saved_plan(data):
             data = _shown_plan(name, data, limit, terraform, os.environ if environ is None else environ, chdir)
     except UnreadableInput as exc:
+        if name != "-" and os.path.isdir(name):
+            raise CliError("plan", f"{source}: {exc}; {_CLI_DIRECTORY}") from None
         raise CliError("plan", f"{source}: {exc}") from None
     if not data.strip():
         raise CliError("plan", f"{source}: the plan is empty (expected the JSON of `terraform show -json PLANFILE`)")

@@ -159,6 +159,29 @@ def test_an_input_that_is_not_json_at_all_says_what_the_command_reads(tmp_path: 
     )
 
 
+def test_the_log_of_terraform_plan_json_says_how_to_get_the_plan(tmp_path: Path) -> None:
+    path = tmp_path / "plan.json"  # `terraform plan -json > plan.json`, for `terraform show -json`
+    path.write_text(
+        '{"@level":"info","@message":"Terraform 1.11.4","terraform":"1.11.4","type":"version","ui":"1.2"}\n'
+        '{"@level":"info","@message":"Plan: 1 to add","type":"change_summary"}\n', encoding="utf-8")
+    status, out, err = cli(str(path), "--empty", environ=automation())
+    assert (status, out, err) == (2, "", (
+        f"tfplancheck: error: {path}: $: expected one JSON document, found the machine-readable log `terraform plan "
+        "-json` writes (one JSON message a line), which is a different format; get a plan's JSON from terraform plan "
+        "-out=PLANFILE, then terraform show -json PLANFILE\n"
+    ))
+
+
+def test_a_configurations_directory_says_what_the_command_reads(tmp_path: Path) -> None:
+    (tmp_path / "main.tf").write_text('resource "null_resource" "a" {}\n', encoding="utf-8")
+    status, out, err = cli(str(tmp_path), "--empty", environ=automation())
+    assert (status, out, err) == (2, "", (
+        f"tfplancheck: error: {tmp_path}: cannot read the plan: Is a directory; tfplancheck reads a plan file "
+        "(`terraform plan -out=tfplan`) or its JSON (`terraform show -json tfplan`), not a configuration's directory "
+        "(`tfplancheck mock-plan DIR` plans one, with mocked providers)\n"
+    ))
+
+
 def test_broken_json_keeps_the_loaders_words_alone(tmp_path: Path) -> None:
     # JSON cut short is a JSON problem, not the wrong kind of file: no hint.
     path = tmp_path / "plan.json"

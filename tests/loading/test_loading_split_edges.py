@@ -90,8 +90,17 @@ def test_split_edge_cases_load_exactly(route_name: str, name: str) -> None:
             b'\x00{"format_version": "1.2", "resource_changes": [] }',
             "$: expected JSON text in UTF-8 (or UTF-16/UTF-32), found an invalid byte 0x7d at byte offset 50",
         ),
+        (
+            # `terraform plan -json > plan.json`: a newcomer's plan, one JSON message a line.
+            b'{"@level":"info","@message":"Terraform 1.11.4","terraform":"1.11.4","type":"version","ui":"1.2"}\n'
+            b'{"@level":"info","@message":"Plan: 1 to add, 0 to change, 0 to destroy.","type":"change_summary"}\n',
+            "$: expected one JSON document, found the machine-readable log `terraform plan -json` writes (one JSON "
+            "message a line), which is a different format; get a plan's JSON from terraform plan -out=PLANFILE, then "
+            "terraform show -json PLANFILE",
+        ),
     ],
-    ids=["in-the-array", "before-the-array", "after-the-array", "after-the-document", "zero-byte-first"],
+    ids=["in-the-array", "before-the-array", "after-the-array", "after-the-document", "zero-byte-first",
+         "terraform-plan-json-log"],
 )
 @pytest.mark.parametrize("route_name", list(ROUTES))
 def test_syntax_errors_anywhere_are_reported_alike(route_name: str, data: bytes, message: str) -> None:
