@@ -238,7 +238,7 @@ class CheckFailedError(TfCheckError, AssertionError):
         self.failures = tuple(failures)
         self.note = note
         if not self.failures:
-            raise ValueError(f"{type(self).__name__} needs at least one failure")
+            raise ArgumentError(f"{type(self).__name__} needs at least one failure")
         super().__init__(self._render() + (f"\nnote: {note}" if note else ""))
 
     @property
@@ -402,10 +402,10 @@ class RegexTimeoutError(TfCheckError, TimeoutError):
 
 @public("plancheck")
 class ArgumentError(TfCheckError, TypeError, ValueError):
-    """A matcher, a comparer or a configuration check or reader was given an argument it cannot use.
+    """A check, a matcher, a selector, a loader or any other part of plancheck was given an argument it cannot use.
 
-    Raised when ``plancheck.knownvalue``, ``plancheck.compare`` and ``plancheck.tfconfig`` are misused (a
-    ``StringExact`` of an int, an invalid ``StringRegexp``, a negative ``ListElements`` size...), so an
+    Raised wherever plancheck is misused (a ``StringExact`` of an int, an invalid ``StringRegexp``, a negative
+    ``ExpectCount``, ``load_plan(None)``, a ``Resources`` pattern that does not parse...), so an
     ``except TfCheckError`` sees it; also a ``TypeError`` and a ``ValueError``, which such a misuse raised before.
     The message is what the caller wrote wrong, as given: no value of a document, so never a secret.
 

@@ -26,6 +26,7 @@ from typing import Any, Final
 from tfjsonpath import MapStep, SliceStep, Step
 from tfjsonpath._jsontypes import is_array, is_object, is_sequence, number_text
 
+from ._errors import ArgumentError
 from ._frozen import ReadOnly, public
 from ._text import (
     at_cut,
@@ -113,7 +114,7 @@ def revealing_sensitive(reveal: bool = True) -> Iterator[None]:
     '(sensitive)'
     """
     if not isinstance(reveal, bool):  # reveal="no" is truthy: it showed every secret it was meant to keep
-        raise TypeError(f"revealing_sensitive: reveal must be a bool, got {type(reveal).__name__}")
+        raise ArgumentError(f"revealing_sensitive: reveal must be a bool, got {type(reveal).__name__}")
     token = _SHOW.set(reveal)
     try:
         yield
@@ -479,7 +480,7 @@ def _each_str(texts: Iterable[object], what: str) -> tuple[str, ...]:
     strings: list[str] = []
     for index, text in enumerate(texts):
         if not isinstance(text, str):
-            raise TypeError(f"{what}[{index}] must be a str, got {type(text).__name__}")
+            raise ArgumentError(f"{what}[{index}] must be a str, got {type(text).__name__}")
         strings.append(text)
     return tuple(strings)
 
@@ -492,10 +493,10 @@ def _trusted_texts(given: Iterable[str] | Callable[[], Iterable[str]]) -> frozen
         try:
             texts = given()
         except TypeError as exc:
-            raise TypeError("Secrets trusted must be an iterable of str or a function of no argument returning one: "
+            raise ArgumentError("Secrets trusted must be an iterable of str or a function of no argument returning one: "
                             "asked with no argument, the function raised TypeError") from exc
         if isinstance(texts, (str, bytes, Mapping)) or not isinstance(texts, Iterable):
-            raise TypeError(f"Secrets trusted function must return an iterable of str, got {type(texts).__name__}")
+            raise ArgumentError(f"Secrets trusted function must return an iterable of str, got {type(texts).__name__}")
         given = _each_str(texts, "Secrets trusted function's result")
     # A trusted text no longer than the shortest secret has no proper part to keep. It is trusted however a
     # writer spells it (a path's quotes are escaped in the CLI's JSON, which its stream scrubs again).
@@ -545,15 +546,15 @@ class Secrets(ReadOnly):
     >>> Secrets(["hunter2", b"hunter2"])
     Traceback (most recent call last):
     ...
-    TypeError: Secrets values[1] must be a str, got bytes
+    plancheck.ArgumentError: Secrets values[1] must be a str, got bytes
     >>> Secrets(["hunter2"], trusted=5)
     Traceback (most recent call last):
     ...
-    TypeError: Secrets trusted must be an iterable of str (one: trusted=['...']), got int
+    plancheck.ArgumentError: Secrets trusted must be an iterable of str (one: trusted=['...']), got int
     >>> Secrets(["hunter2"], trusted=["output.password", 1])
     Traceback (most recent call last):
     ...
-    TypeError: Secrets trusted[1] must be a str, got int
+    plancheck.ArgumentError: Secrets trusted[1] must be a str, got int
 
     A pickle of Secrets holds the secret strings themselves, in clear, as a plan's pickle holds its document: keep
     it where the plan would be kept. It comes back equal, trusting the same texts (a function of them asked
@@ -577,7 +578,7 @@ class Secrets(ReadOnly):
         trusted_now = () if callable(trusted) else trusted  # a function is asked only when trust matters
         for name, texts, one in (("values", values, "Secrets(['...'])"), ("trusted", trusted_now, "trusted=['...']")):
             if isinstance(texts, (str, bytes, Mapping)) or not isinstance(texts, Iterable):
-                raise TypeError(f"Secrets {name} must be an iterable of str (one: {one}), got {type(texts).__name__}")
+                raise ArgumentError(f"Secrets {name} must be an iterable of str (one: {one}), got {type(texts).__name__}")
         strings = tuple(values)
         # The strings long enough to scrub, none spelled like a hiding marker: a marked map's key "(sensitive)" is no
         # secret to scrub (its scrub is itself, so it hides nothing), while as a secret it hid every unmarked key
@@ -586,7 +587,7 @@ class Secrets(ReadOnly):
         if len(kept) < len(strings):  # some left out: a secret given as bytes or a number would be shown in clear
             wrong = next((i for i, v in enumerate(strings) if not isinstance(v, str)), None)
             if wrong is not None:
-                raise TypeError(f"Secrets values[{wrong}] must be a str, got {type(strings[wrong]).__name__}")
+                raise ArgumentError(f"Secrets values[{wrong}] must be a str, got {type(strings[wrong]).__name__}")
         # Secrets are made to scrub: their scanner is built with them, and shared by every copy that holds the same
         # strings (:meth:`trusting`). A document's values are collected when its ``secrets`` are first asked for (a
         # failure), so building the scanner of a large plan's secrets is part of that, not of every check.
@@ -617,7 +618,7 @@ class Secrets(ReadOnly):
         ['terraform_data.tags']
         """
         if isinstance(texts, (str, bytes, Mapping)) or not (callable(texts) or isinstance(texts, Iterable)):
-            raise TypeError(f"Secrets.trusting texts must be an iterable of str (one: trusting(['...'])), got "
+            raise ArgumentError(f"Secrets.trusting texts must be an iterable of str (one: trusting(['...'])), got "
                             f"{type(texts).__name__}")
         # A callable (a failure's trust) is asked when needed.
         given = texts if callable(texts) else _each_str(texts, "Secrets.trusting texts")

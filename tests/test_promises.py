@@ -771,7 +771,7 @@ def test_forgot(assert_plan):
 """)
     result = pytester.runpytest(*QUIET)
     result.assert_outcomes(failed=1)
-    assert f"TypeError: assert_plan expects a plancheck.Plan (use load_plan or Plan.from_dict), {got}" in \
+    assert f"plancheck.ArgumentError: assert_plan expects a plancheck.Plan (use load_plan or Plan.from_dict), {got}" in \
         result.stdout.str()
 
 

@@ -19,6 +19,7 @@ from typing import Any
 from tfjsonpath import MapStep, Path, SliceStep, Step
 from tfjsonpath._jsontypes import Cycle, find_cycle, is_array, is_json_scalar, is_object, json_type
 
+from .._errors import ArgumentError
 from .._redact import (
     NO_SECRETS,
     SENSITIVE,
@@ -85,7 +86,7 @@ def first_difference(a: Any, b: Any) -> Path | None:
 
 
 def require_json(value: Any, where: str, marks: Sequence[Marks] = (), secrets: Secrets = NO_SECRETS) -> None:
-    """Raise TypeError naming the place if ``value`` holds anything that is not JSON.
+    """Raise an ArgumentError (a TypeError) naming the place if ``value`` holds anything that is not JSON.
 
     The place shows no secret: a key below a place any of ``marks`` marks (the marks trees of every value compared
     with ``value``: a key another value hides may be the same secret) is ``(sensitive)``, as a failure inside a
@@ -95,23 +96,23 @@ def require_json(value: Any, where: str, marks: Sequence[Marks] = (), secrets: S
     >>> require_json({"a": [1, {2}]}, "values[0]")
     Traceback (most recent call last):
     ...
-    TypeError: values[0] at a[1] is not a JSON value: non-JSON set
+    plancheck.ArgumentError: values[0] at a[1] is not a JSON value: non-JSON set
     >>> require_json({"tags": {"hunter2": [{2}]}}, "values[0]", [None, {"tags": True}])
     Traceback (most recent call last):
     ...
-    TypeError: values[0] at tags["(sensitive)"][0] is not a JSON value: non-JSON set
+    plancheck.ArgumentError: values[0] at tags["(sensitive)"][0] is not a JSON value: non-JSON set
     >>> looped = {"a": []}
     >>> looped["a"].append(looped)
     >>> require_json(looped, "values[0]")
     Traceback (most recent call last):
     ...
-    TypeError: values[0] is not a JSON value: the value at a[0] contains itself (a cycle back to the root)
+    plancheck.ArgumentError: values[0] is not a JSON value: the value at a[0] contains itself (a cycle back to the root)
     """
     cycle = find_cycle(value, sequence=is_array)  # a cycle first: the walk below would go round it for ever
     if cycle is not None:
         if marks or secrets:
             cycle = Cycle(*(_shown_keys(keys, value, marks, secrets) for keys in cycle))
-        raise TypeError(f"{where} is not a JSON value: {cycle_text(cycle)}")
+        raise ArgumentError(f"{where} is not a JSON value: {cycle_text(cycle)}")
     walked: set[int] = set()  # the containers checked: one shared by two parents is checked once
     stack: list[tuple[Any, _Frame]] = [(value, None)]
     while stack:
@@ -127,13 +128,13 @@ def require_json(value: Any, where: str, marks: Sequence[Marks] = (), secrets: S
             for key, child in item.items():
                 if not isinstance(key, str):
                     at = _shown(_steps(frame), value, marks, secrets).to_text()
-                    raise TypeError(
+                    raise ArgumentError(
                         f"{where}{' at ' + at if at else ''} has a non-string key of type {type(key).__name__}"
                     )
                 stack.append((child, (frame, MapStep(key))))
         elif not is_json_scalar(item):
             at = _shown(_steps(frame), value, marks, secrets).to_text()
-            raise TypeError(f"{where}{' at ' + at if at else ''} is not a JSON value: {json_type(item)}")
+            raise ArgumentError(f"{where}{' at ' + at if at else ''} is not a JSON value: {json_type(item)}")
 
 
 def _shown(steps: Sequence[Step], value: Any, marks: Sequence[Marks], secrets: Secrets) -> Path:

@@ -22,6 +22,7 @@ from typing import Any, Final, Literal, TypeVar, overload
 from tfjsonpath import Path
 
 from .._documents.select import Actions, Resources, address_pattern
+from .._errors import ArgumentError
 from .._frozen import FrozenValue, frozen
 from .._text import closest
 from .matcher import Check, require_check
@@ -57,16 +58,16 @@ _BY_NAME: Final = object()
 
 
 def require_document(document: object, kind: type[_D], where: str, how: str) -> _D:
-    """Return ``document`` if it is a ``kind``, else raise a TypeError saying ``how`` to get one.
+    """Return ``document`` if it is a ``kind``, else raise an ArgumentError (a TypeError) saying ``how`` to get one.
 
     >>> from plancheck import State
     >>> require_document({}, State, "assert_state", "a plancheck.State (use load_state or State.from_dict)")
     Traceback (most recent call last):
     ...
-    TypeError: assert_state expects a plancheck.State (use load_state or State.from_dict), got dict
+    plancheck.ArgumentError: assert_state expects a plancheck.State (use load_state or State.from_dict), got dict
     """
     if not isinstance(document, kind):
-        raise TypeError(f"{where} expects {how}, got {type(document).__name__}")
+        raise ArgumentError(f"{where} expects {how}, got {type(document).__name__}")
     return document
 
 
@@ -94,7 +95,7 @@ def guard_documents(
     >>> Check().failures("0")
     Traceback (most recent call last):
     ...
-    TypeError: Check.failures expects an int, got str
+    plancheck.ArgumentError: Check.failures expects an int, got str
     >>> class Parsed:
     ...     def failures(self, n):
     ...         return n
@@ -155,37 +156,37 @@ def checked_address(value: object, check: str, what: str = "address", *, optiona
     >>> checked_address("", "ExpectX", "name")
     Traceback (most recent call last):
     ...
-    ValueError: ExpectX: name must not be empty
+    plancheck.ArgumentError: ExpectX: name must not be empty
     >>> checked_address(None, "ExpectX", "deposed", optional=True) is None
     True
     """
     if value is None and optional:
         return None
     if not isinstance(value, str):
-        raise TypeError(f"{check}: {what} must be a str, got {type(value).__name__}")
+        raise ArgumentError(f"{check}: {what} must be a str, got {type(value).__name__}")
     if not value:
-        raise ValueError(f"{check}: {what} must not be empty")
+        raise ArgumentError(f"{check}: {what} must not be empty")
     return value if type(value) is str else str.__str__(value)
 
 
 def checked_path(value: object, check: str) -> Path:
-    """Return ``value`` if it is a tfjsonpath Path, else raise a TypeError with a hint for strings.
+    """Return ``value`` if it is a tfjsonpath Path, else raise an ArgumentError (a TypeError) with a hint for strings.
 
     >>> checked_path("a.b", "ExpectX")
     Traceback (most recent call last):
     ...
-    TypeError: ExpectX: path must be a tfjsonpath.Path, got str (to use text, parse it: tfjsonpath.Path.parse('a.b'))
+    plancheck.ArgumentError: ExpectX: path must be a tfjsonpath.Path, got str (to use text, parse it: tfjsonpath.Path.parse('a.b'))
     """
     if isinstance(value, Path):
         return value
     hint = ""
     if isinstance(value, str):
         hint = f" (to use text, parse it: tfjsonpath.Path.parse({value!r}))"
-    raise TypeError(f"{check}: path must be a tfjsonpath.Path, got {type(value).__name__}{hint}")
+    raise ArgumentError(f"{check}: path must be a tfjsonpath.Path, got {type(value).__name__}{hint}")
 
 
 def checked_matcher(value: object, check: str) -> Check:
-    """Return ``value`` if it is a knownvalue check, else raise a TypeError naming the check."""
+    """Return ``value`` if it is a knownvalue check, else raise an ArgumentError (a TypeError) naming the check."""
     return require_check(f"{check}:", "matcher", value)
 
 
@@ -201,7 +202,7 @@ def checked_instance(kind: type[_T], what: str) -> Callable[[object, str], _T]:
     >>> checked_instance(Path, "path")("a.b", "ExpectX")
     Traceback (most recent call last):
     ...
-    TypeError: ExpectX: path must be a Path, got str
+    plancheck.ArgumentError: ExpectX: path must be a Path, got str
 
     The name of an enum's member, given as text (as a checks file gives it, or as Terraform's JSON spells an
     action), is named back as the member to pass:
@@ -210,12 +211,12 @@ def checked_instance(kind: type[_T], what: str) -> Callable[[object, str], _T]:
     >>> checked_instance(ResourceAction, "action")("no-op", "ExpectX")
     Traceback (most recent call last):
     ...
-    TypeError: ExpectX: action must be a ResourceAction, got str (did you mean ResourceAction.NoOp?)
+    plancheck.ArgumentError: ExpectX: action must be a ResourceAction, got str (did you mean ResourceAction.NoOp?)
     """
 
     def checked(value: object, check: str) -> _T:
         if not isinstance(value, kind):
-            raise TypeError(f"{check}: {what} must be a {kind.__name__}, got {type(value).__name__}{member_hint(kind, value)}")
+            raise ArgumentError(f"{check}: {what} must be a {kind.__name__}, got {type(value).__name__}{member_hint(kind, value)}")
         return value
 
     return checked
@@ -259,7 +260,7 @@ def check_fields(value: FrozenValue, **checkers: Callable[[Any, str], Any]) -> N
     >>> Probe("a.b", "x")
     Traceback (most recent call last):
     ...
-    TypeError: Probe: path must be a tfjsonpath.Path, got str (to use text, parse it: tfjsonpath.Path.parse('x'))
+    plancheck.ArgumentError: Probe: path must be a tfjsonpath.Path, got str (to use text, parse it: tfjsonpath.Path.parse('x'))
     """
     name = type(value).__name__
     value._set(**{field: checker(getattr(value, field), name) for field, checker in checkers.items()})
@@ -300,7 +301,7 @@ class ResourcePathMatcherFields(FrozenValue):
     >>> Probe("a.b", New("x"), "y")
     Traceback (most recent call last):
     ...
-    TypeError: Probe: matcher must be a knownvalue check, got str (wrap plain values with knownvalue.exact())
+    plancheck.ArgumentError: Probe: matcher must be a knownvalue check, got str (wrap plain values with knownvalue.exact())
     """
 
     address: str
@@ -328,7 +329,7 @@ class OutputFields(FrozenValue):
     >>> Probe("")
     Traceback (most recent call last):
     ...
-    ValueError: Probe: output name must not be empty
+    plancheck.ArgumentError: Probe: output name must not be empty
     """
 
     name: str
@@ -412,18 +413,18 @@ def checked_selector(value: object, check: str, what: str = "selector") -> Resou
     >>> checked_selector("aws_s3_bucket.logs[", "ExpectX")
     Traceback (most recent call last):
     ...
-    ValueError: ExpectX: selector 'aws_s3_bucket.logs[' is not a valid pattern: '[' at offset 18 is never closed
+    plancheck.ArgumentError: ExpectX: selector 'aws_s3_bucket.logs[' is not a valid pattern: '[' at offset 18 is never closed
     >>> checked_selector(3, "ExpectX")
     Traceback (most recent call last):
     ...
-    TypeError: ExpectX: selector must be a plancheck.Resources or an address glob (str), got int
+    plancheck.ArgumentError: ExpectX: selector must be a plancheck.Resources or an address glob (str), got int
     """
     if isinstance(value, Resources):
         return value
     if isinstance(value, str):
         address_pattern(value, what, owner=check)  # the check's own words for a bad pattern
         return Resources(address=value)
-    raise TypeError(f"{check}: {what} must be a plancheck.Resources or an address glob (str), got {type(value).__name__}")
+    raise ArgumentError(f"{check}: {what} must be a plancheck.Resources or an address glob (str), got {type(value).__name__}")
 
 
 def checked_plan_selector(value: object, check: str, what: str = "selector") -> Resources | Actions:
@@ -434,13 +435,13 @@ def checked_plan_selector(value: object, check: str, what: str = "selector") -> 
     >>> checked_plan_selector(None, "ExpectX")
     Traceback (most recent call last):
     ...
-    TypeError: ExpectX: selector must be a plancheck.Resources, a plancheck.Actions or an address glob (str), got NoneType
+    plancheck.ArgumentError: ExpectX: selector must be a plancheck.Resources, a plancheck.Actions or an address glob (str), got NoneType
     """
     if isinstance(value, Actions):
         return value
     if isinstance(value, (Resources, str)):
         return checked_selector(value, check, what)
-    raise TypeError(
+    raise ArgumentError(
         f"{check}: {what} must be a plancheck.Resources, a plancheck.Actions or an address glob (str), got {type(value).__name__}"
     )
 
@@ -455,14 +456,14 @@ def checked_selectors(value: object, check: str, what: str = "except_") -> tuple
     >>> checked_selectors([1], "ExpectX")
     Traceback (most recent call last):
     ...
-    TypeError: ExpectX: except_[0] must be a plancheck.Resources or an address glob (str), got int
+    plancheck.ArgumentError: ExpectX: except_[0] must be a plancheck.Resources or an address glob (str), got int
     """
     if value is None:
         return ()
     if isinstance(value, (Resources, str)):
         return (checked_selector(value, check, what),)
     if not isinstance(value, Iterable) or isinstance(value, (bytes, bytearray)):
-        raise TypeError(
+        raise ArgumentError(
             f"{check}: {what} must be a plancheck.Resources, an address glob (str) or a list of them, "
             f"got {type(value).__name__}"
         )
@@ -477,14 +478,14 @@ def checked_unknown_mode(value: object, check: str) -> str:
     >>> checked_unknown_mode("wran", "ExpectX")
     Traceback (most recent call last):
     ...
-    ValueError: ExpectX: unknown must be 'fail', 'pass' or 'warn', got 'wran' (did you mean 'warn'?)
+    plancheck.ArgumentError: ExpectX: unknown must be 'fail', 'pass' or 'warn', got 'wran' (did you mean 'warn'?)
     """
     if not isinstance(value, str):
-        raise TypeError(f"{check}: unknown must be 'fail', 'pass' or 'warn' (a str), got {type(value).__name__}")
+        raise ArgumentError(f"{check}: unknown must be 'fail', 'pass' or 'warn' (a str), got {type(value).__name__}")
     if value not in UNKNOWN_MODES:
         hint = closest(value.lower(), UNKNOWN_MODES, n=1)
         did = f" (did you mean {hint[0]!r}?)" if hint else ""
-        raise ValueError(f"{check}: unknown must be 'fail', 'pass' or 'warn', got {value!r}{did}")
+        raise ArgumentError(f"{check}: unknown must be 'fail', 'pass' or 'warn', got {value!r}{did}")
     return value
 
 

@@ -33,7 +33,7 @@ from tfjsonpath import MapStep, Path, SliceStep, Step
 
 from .._documents.plan import HasSecrets, secrets_of
 from .._documents.resolve import ResolvedValue, ValueStatus, resolve_value
-from .._errors import CheckFailure, PlanCheckWarning, ValueMismatchError
+from .._errors import ArgumentError, CheckFailure, PlanCheckWarning, ValueMismatchError
 from .._frozen import FrozenValue, frozen
 from .._redact import (
     SENSITIVE,
@@ -256,16 +256,16 @@ def checked_identity(value: object, check: str) -> tuple[tuple[str, Check], ...]
     >>> checked_identity({"id": "x"}, "ExpectX")
     Traceback (most recent call last):
     ...
-    TypeError: ExpectX: identity["id"] must be a knownvalue check, got str (wrap plain values with knownvalue.exact())
+    plancheck.ArgumentError: ExpectX: identity["id"] must be a knownvalue check, got str (wrap plain values with knownvalue.exact())
     """
     if not isinstance(value, Mapping):
-        raise TypeError(
+        raise ArgumentError(
             f"{check}: identity must be a dict of attribute name to knownvalue check, got {type(value).__name__}"
         )
     pairs: list[tuple[str, Check]] = []
     for key, item in value.items():
         if not isinstance(key, str):
-            raise TypeError(f"{check}: identity attribute names must be str, got {type(key).__name__}: {key!r}")
+            raise ArgumentError(f"{check}: identity attribute names must be str, got {type(key).__name__}: {key!r}")
         pairs.append((key, require_check(f"{check}:", f"identity[{quote(key)}]", item)))
     return tuple(sorted(pairs, key=lambda pair: pair[0]))
 

@@ -29,7 +29,7 @@ from typing import Any, ClassVar, Final, NoReturn, TypeAlias
 from tfjsonpath import MapStep, Path, Step
 from tfjsonpath._jsontypes import is_array, is_json_scalar, is_number, is_object, plural
 
-from .._errors import RegexTimeoutError, ValueMismatchError
+from .._errors import ArgumentError, RegexTimeoutError, ValueMismatchError
 from .._frozen import public
 from .._redact import (
     NO_SECRETS,
@@ -645,11 +645,11 @@ class Check:
         if secrets is None:
             secrets = NO_SECRETS
         elif not isinstance(secrets, Secrets):
-            raise TypeError(f"CheckValue: secrets must be a plancheck Secrets, got {type(secrets).__name__}")
+            raise ArgumentError(f"CheckValue: secrets must be a plancheck Secrets, got {type(secrets).__name__}")
         if path is not None and not isinstance(path, Path):
-            raise TypeError(f"CheckValue: path must be a tfjsonpath.Path, got {type(path).__name__}")
+            raise ArgumentError(f"CheckValue: path must be a tfjsonpath.Path, got {type(path).__name__}")
         if not _sealed(self):
-            raise TypeError(_UNSEALED.format(type(self).__name__))
+            raise ArgumentError(_UNSEALED.format(type(self).__name__))
         if unknown is not True and self._passes(value):
             return
         ctx = Ctx(secrets, sensitive_shown())
@@ -690,11 +690,11 @@ class ValueCheck(Check):
 
 
 def require_check(owner: str, where: str, item: object) -> Check:
-    """Return ``item`` if it is a Check, else raise a TypeError naming the constructor and position."""
+    """Return ``item`` if it is a Check, else raise an ArgumentError (a TypeError) naming the constructor and position."""
     if isinstance(item, Check) and not _sealed(item):
-        raise TypeError(f"{owner} {where}: " + _UNSEALED.format(type(item).__name__))
+        raise ArgumentError(f"{owner} {where}: " + _UNSEALED.format(type(item).__name__))
     if not isinstance(item, Check):
-        raise TypeError(
+        raise ArgumentError(
             f"{owner} {where} must be a knownvalue check, got {type(item).__name__}"
             " (wrap plain values with knownvalue.exact())"
         )

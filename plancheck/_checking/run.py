@@ -24,7 +24,7 @@ from typing import Any, Protocol, TypeVar, cast
 
 from .._documents.met import WATCHERS, checked
 from .._documents.plan import HasSecrets, secrets_of
-from .._errors import CheckFailedError, CheckFailure, PlanCheckWarning, TfCheckError
+from .._errors import ArgumentError, CheckFailedError, CheckFailure, PlanCheckWarning, TfCheckError
 from .._frozen import FrozenValue, frozen
 from .._redact import Secrets
 from .._text import exception_message, exception_text
@@ -336,7 +336,7 @@ def run_checks(
     >>> run_checks("assert_number", "n", 2, [[Even()]], Even, PlanCheckError)
     Traceback (most recent call last):
     ...
-    TypeError: assert_number: check 1 must be a Even, got list; to pass a list of checks, unpack it: assert_number(n, *checks)
+    plancheck.ArgumentError: assert_number: check 1 must be a Even, got list; to pass a list of checks, unpack it: assert_number(n, *checks)
     >>> class Broken(Even):
     ...     def failures(self, n):
     ...         raise SystemExit(3)
@@ -355,7 +355,7 @@ def run_checks(
                 extra = f"; to pass a list of checks, unpack it: {where}({document_name}, *checks)"
             else:
                 extra = hint(check)
-            raise TypeError(
+            raise ArgumentError(
                 f"{where}: check {i + 1} must be a {kind.__name__}, got {type(check).__name__}{extra}"
             )
     outcomes = run_each(document, valid, contain=True)

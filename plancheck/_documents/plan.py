@@ -16,7 +16,7 @@ from typing import Any, Final, Protocol, final
 from tfjsonpath import MapStep, Path, SliceStep, Step
 from tfjsonpath._text import MAX_INDEX
 
-from .._errors import PARTIAL_NOTE, ErroredPlanError, TfCheckError
+from .._errors import PARTIAL_NOTE, ArgumentError, ErroredPlanError, TfCheckError
 from .._frozen import ReadOnly, public
 from .._loading import load as route
 from .._loading.load import PLAN, DocumentSource, Loaded
@@ -262,10 +262,10 @@ def require_name(owner: str, what: str, value: object) -> None:
     >>> require_name("Plan.resource_change", "an address", None)
     Traceback (most recent call last):
     ...
-    TypeError: Plan.resource_change expects an address (str), got NoneType
+    plancheck.ArgumentError: Plan.resource_change expects an address (str), got NoneType
     """
     if not isinstance(value, str):
-        raise TypeError(f"{owner} expects {what} (str), got {type(value).__name__}")
+        raise ArgumentError(f"{owner} expects {what} (str), got {type(value).__name__}")
 
 
 def shown_address(address: str, secrets: Secrets | HasSecrets, *, scrub: Callable[[str], str] | None = None) -> str:
@@ -859,7 +859,7 @@ class Plan(ReadOnly):
     def __init__(self, raw: Mapping[str, Any], *, source: str | None = None, allow_errored: bool = False) -> None:
         # Callers pass a document that has already been validated; JSON text or None would fail inside.
         if not isinstance(raw, Mapping):
-            raise TypeError(f"Plan() takes a plan document already parsed (a dict), got {type(raw).__name__}: "
+            raise ArgumentError(f"Plan() takes a plan document already parsed (a dict), got {type(raw).__name__}: "
                             "load one with plancheck.load_plan, Plan.from_json or Plan.from_dict")
         route.refuse_cycle(raw, PLAN.error, source)  # a Python value can hold one, which every walk would go round
         self._setup(Loaded(raw, source), allow_errored)
@@ -874,7 +874,7 @@ class Plan(ReadOnly):
         # The one place an errored plan is refused: every way to build a Plan (the loaders, the
         # constructor, and through them the CLI, the pytest plugin and the acceptance runner) ends here.
         if not isinstance(allow_errored, bool):
-            raise TypeError(f"Plan: allow_errored must be a bool, got {type(allow_errored).__name__}")
+            raise ArgumentError(f"Plan: allow_errored must be a bool, got {type(allow_errored).__name__}")
         errored = raw.get("errored")
         if errored is True and not allow_errored:
             raise ErroredPlanError(source)

@@ -22,6 +22,7 @@ from typing import Any, final
 
 from tfjsonpath import MapStep, Path, PathNotFoundError, SliceStep, Step, Traverse
 
+from .._errors import ArgumentError
 from .._frozen import ReadOnly, public
 from .._loading.query import QueryFormatError, QueryLine, read_query, validate_messages
 from .._redact import Secrets
@@ -273,7 +274,7 @@ class QueryOutput:
         plancheck.querycheck.QueryFormatError: line 1: $.list_complete.total: expected a result count (an integer), found a string
         """
         if not isinstance(text, (str, bytes, bytearray)):
-            raise TypeError(f"QueryOutput.from_json expects str or bytes, got {type(text).__name__}")
+            raise ArgumentError(f"QueryOutput.from_json expects str or bytes, got {type(text).__name__}")
         data = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else bytes(text)
         try:
             lines, _ = read_query(data, validation=validation, parser=parser)
@@ -293,7 +294,7 @@ class QueryOutput:
         (<QuerySummary list.a.b total=0>,)
         """
         if isinstance(messages, (str, bytes, Mapping)) or not isinstance(messages, Iterable):
-            raise TypeError(f"QueryOutput.from_messages expects a list of messages (dicts), got {type(messages).__name__}")
+            raise ArgumentError(f"QueryOutput.from_messages expects a list of messages (dicts), got {type(messages).__name__}")
         return cls(validate_messages(enumerate(messages, 1), source=source, validation=validation), source=source)
 
     # -- messages ----------------------------------------------------------------------------
@@ -334,7 +335,7 @@ class QueryOutput:
         (<QueryResult list.a.b line=1>,)
         """
         if not isinstance(address, str):
-            raise TypeError(f"QueryOutput.results_for expects a list block's address (str), got {type(address).__name__}")
+            raise ArgumentError(f"QueryOutput.results_for expects a list block's address (str), got {type(address).__name__}")
         wanted = list_block_address(address)
         return tuple(r for r in self.results if list_block_address(r.address) == wanted)
 

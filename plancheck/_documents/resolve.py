@@ -26,6 +26,7 @@ from typing import Any, Final
 from tfjsonpath import MapStep, Path, Step, describe_json_type
 from tfjsonpath._jsontypes import is_sequence, plural
 
+from .._errors import ArgumentError
 from .._frozen import FrozenValue, frozen, public
 from .._redact import (
     NO_SECRETS,
@@ -432,7 +433,7 @@ def resolve_value(
     >>> resolve_value(change, change["after_unknown"], path=New("pw"), side="after")
     Traceback (most recent call last):
     ...
-    TypeError: resolve_value(side="after") reads the marks from the change: pass no unknown or sensitive marks
+    plancheck.ArgumentError: resolve_value(side="after") reads the marks from the change: pass no unknown or sensitive marks
     """
     if side is not None:
         keys = _SIDES.get(side) if isinstance(side, str) else None
@@ -444,7 +445,7 @@ def resolve_value(
         value_key, unknown_key, sensitive_key = keys
         value, unknown, sensitive = value.get(value_key), value.get(unknown_key), value.get(sensitive_key)
     if type(path) is not Path and not isinstance(path, Path):  # else a bare AttributeError: no attribute 'steps'
-        raise TypeError(f"resolve_value() path must be a tfjsonpath.Path, got {type(path).__name__}")
+        raise ArgumentError(f"resolve_value() path must be a tfjsonpath.Path, got {type(path).__name__}")
     steps = path.steps
     current, why, i = _walk_value(value, steps)
     unknown_depth, value_unknown = walk_marks(unknown, steps, value)
@@ -491,10 +492,10 @@ def resolve_value(
 def _side_error(value: Any, unknown: Marks, sensitive: Marks, side: str) -> Exception:
     """What is wrong with a call of :func:`resolve_value` that names a ``side``."""
     if not isinstance(side, str) or side not in _SIDES:
-        return ValueError(f'resolve_value() side must be "after" or "before", got {side!r}')
+        return ArgumentError(f'resolve_value() side must be "after" or "before", got {side!r}')
     if unknown is not None or sensitive is not None:
-        return TypeError(f'resolve_value(side="{side}") reads the marks from the change: pass no unknown or sensitive marks')
-    return TypeError(f'resolve_value(side="{side}") expects a raw change (a mapping), got {type(value).__name__}')
+        return ArgumentError(f'resolve_value(side="{side}") reads the marks from the change: pass no unknown or sensitive marks')
+    return ArgumentError(f'resolve_value(side="{side}") expects a raw change (a mapping), got {type(value).__name__}')
 
 
 def _stopped(

@@ -11,6 +11,7 @@ from collections.abc import Iterable
 from dataclasses import KW_ONLY, field
 from typing import TYPE_CHECKING, Any, Final
 
+from .._errors import ArgumentError
 from .._frozen import FrozenValue, constructor_repr, frozen, public
 from .._text import Glob, Step, closest, compile_glob, shortened
 from .actions import ActionTriggerEvent, ResourceAction
@@ -46,17 +47,17 @@ def address_pattern(pattern: str, what: str, owner: str = "Resources") -> Glob:
     >>> address_pattern("null_resource.a[", "address")
     Traceback (most recent call last):
     ...
-    ValueError: Resources: address 'null_resource.a[' is not a valid pattern: '[' at offset 15 is never closed
+    plancheck.ArgumentError: Resources: address 'null_resource.a[' is not a valid pattern: '[' at offset 15 is never closed
     """
     if not isinstance(pattern, str):
-        raise TypeError(f"{owner}: {what} must be a str pattern, got {type(pattern).__name__}")
+        raise ArgumentError(f"{owner}: {what} must be a str pattern, got {type(pattern).__name__}")
     if not pattern and what != "module":
-        raise ValueError(f"{owner}: {what} must not be empty")
+        raise ArgumentError(f"{owner}: {what} must not be empty")
     program: list[str | Step] = []
     i, n = 0, len(pattern)
 
-    def bad(reason: str) -> ValueError:
-        return ValueError(f"{owner}: {what} {shortened(pattern)!r} is not a valid pattern: {reason}")
+    def bad(reason: str) -> ArgumentError:
+        return ArgumentError(f"{owner}: {what} {shortened(pattern)!r} is not a valid pattern: {reason}")
 
     while i < n:
         c = pattern[i]
@@ -130,9 +131,9 @@ def _quoted_key(inner: str, bad: Any) -> list[str | Step]:
 def _glob(pattern: str, what: str, owner: str = "Resources") -> Glob:
     """A plain glob (type, provider): ``*`` and ``?``, everything else literal."""
     if not isinstance(pattern, str):
-        raise TypeError(f"{owner}: {what} must be a str, got {type(pattern).__name__}")
+        raise ArgumentError(f"{owner}: {what} must be a str, got {type(pattern).__name__}")
     if not pattern:
-        raise ValueError(f"{owner}: {what} must not be empty")
+        raise ArgumentError(f"{owner}: {what} must not be empty")
     return compile_glob([Step.STAR if c == "*" else Step.ANY if c == "?" else c for c in pattern], pattern)
 
 
@@ -146,8 +147,8 @@ def _action(value: Any) -> ResourceAction:
         names = [a.name for a in ResourceAction]
         hint = closest(value, names, n=1) or closest(value.lower(), list(_ACTION_WORDS), n=1)
         did = f"did you mean {_ACTION_WORDS[hint[0].lower()].name}? " if hint else ""
-        raise ValueError(f"Resources: action {value!r} is not a ResourceAction; {did}(one of {', '.join(names)})")
-    raise TypeError(f"Resources: action must be a ResourceAction, its name, or a list of them, got {type(value).__name__}")
+        raise ArgumentError(f"Resources: action {value!r} is not a ResourceAction; {did}(one of {', '.join(names)})")
+    raise ArgumentError(f"Resources: action must be a ResourceAction, its name, or a list of them, got {type(value).__name__}")
 
 
 def _actions(value: Any) -> tuple[ResourceAction, ...] | None:
@@ -156,10 +157,10 @@ def _actions(value: Any) -> tuple[ResourceAction, ...] | None:
     if isinstance(value, (ResourceAction, str)):
         return (_action(value),)
     if not isinstance(value, Iterable):
-        raise TypeError(f"Resources: action must be a ResourceAction, its name, or a list of them, got {type(value).__name__}")
+        raise ArgumentError(f"Resources: action must be a ResourceAction, its name, or a list of them, got {type(value).__name__}")
     found = tuple(dict.fromkeys(_action(v) for v in value))
     if not found:
-        raise ValueError("Resources: action must name at least one ResourceAction")
+        raise ArgumentError("Resources: action must name at least one ResourceAction")
     return found
 
 
@@ -193,7 +194,7 @@ class Resources(FrozenValue):
     >>> Resources(mode="resource")
     Traceback (most recent call last):
     ...
-    ValueError: Resources: mode must be 'managed' or 'data', got 'resource'
+    plancheck.ArgumentError: Resources: mode must be 'managed' or 'data', got 'resource'
     """
 
     _: KW_ONLY
@@ -225,10 +226,10 @@ class Resources(FrozenValue):
         mode, allow_empty, action = self.mode, self.allow_empty, self.action
         if mode is not None and mode not in _MODES:
             if not isinstance(mode, str):
-                raise TypeError(f"Resources: mode must be a str, got {type_name(mode)}")
-            raise ValueError(f"Resources: mode must be 'managed' or 'data', got {mode!r}")
+                raise ArgumentError(f"Resources: mode must be a str, got {type_name(mode)}")
+            raise ArgumentError(f"Resources: mode must be 'managed' or 'data', got {mode!r}")
         if not isinstance(allow_empty, bool):
-            raise TypeError(f"Resources: allow_empty must be a bool, got {type_name(allow_empty)}")
+            raise ArgumentError(f"Resources: allow_empty must be a bool, got {type_name(allow_empty)}")
         actions = _actions(action)
         compiled = (
             None if self.type is None else _glob(self.type, "type"),
@@ -284,7 +285,7 @@ class Resources(FrozenValue):
         actions = self.actions
         if actions is not None:
             if not isinstance(item, ResourceChange):
-                raise ValueError(f"{self!r}: action selects resource changes of a plan; a state has no actions")
+                raise ArgumentError(f"{self!r}: action selects resource changes of a plan; a state has no actions")
             return any(a.matches(item.actions) for a in actions)
         return True
 
@@ -307,9 +308,9 @@ class Resources(FrozenValue):
             return found
         if isinstance(document, State):
             if self.action is not None:
-                raise ValueError(f"{self!r}: action selects resource changes of a plan; a state has no actions")
+                raise ArgumentError(f"{self!r}: action selects resource changes of a plan; a state has no actions")
             return tuple(r for r in document.resources if self.matches(r))
-        raise TypeError(f"Resources.select: expected a plancheck.Plan or plancheck.State, got {type_name(document)}")
+        raise ArgumentError(f"Resources.select: expected a plancheck.Plan or plancheck.State, got {type_name(document)}")
 
     def describe(self) -> str:
         """The selector as a message shows it: its repr.
@@ -330,8 +331,8 @@ def _event(value: Any) -> ActionTriggerEvent | None:
             return ActionTriggerEvent[found]
         hint = closest(value, names, n=1)
         did = f"did you mean {hint[0]}? " if hint else ""
-        raise ValueError(f"Actions: event {value!r} is not an ActionTriggerEvent; {did}(one of {', '.join(names)})")
-    raise TypeError(f"Actions: event must be an ActionTriggerEvent or its name, got {type_name(value)}")
+        raise ArgumentError(f"Actions: event {value!r} is not an ActionTriggerEvent; {did}(one of {', '.join(names)})")
+    raise ArgumentError(f"Actions: event must be an ActionTriggerEvent or its name, got {type_name(value)}")
 
 
 @public("plancheck")
@@ -365,7 +366,7 @@ class Actions(FrozenValue):
     >>> Actions(event="AfterCreat")
     Traceback (most recent call last):
     ...
-    ValueError: Actions: event 'AfterCreat' is not an ActionTriggerEvent; did you mean AfterCreate? (one of BeforeCreate, AfterCreate, BeforeUpdate, AfterUpdate, BeforeDestroy, AfterDestroy, Invoke)
+    plancheck.ArgumentError: Actions: event 'AfterCreat' is not an ActionTriggerEvent; did you mean AfterCreate? (one of BeforeCreate, AfterCreate, BeforeUpdate, AfterUpdate, BeforeDestroy, AfterDestroy, Invoke)
     """
 
     address: str | None = None
@@ -389,7 +390,7 @@ class Actions(FrozenValue):
 
     def __post_init__(self) -> None:
         if not isinstance(self.allow_empty, bool):
-            raise TypeError(f"Actions: allow_empty must be a bool, got {type_name(self.allow_empty)}")
+            raise ArgumentError(f"Actions: allow_empty must be a bool, got {type_name(self.allow_empty)}")
         compiled = (
             None if self.address is None else address_pattern(self.address, "address", owner="Actions"),
             None if self.type is None else _glob(self.type, "type", owner="Actions"),
@@ -426,10 +427,10 @@ class Actions(FrozenValue):
         >>> Actions("action.x.*").select(State.from_dict({"format_version": "1.0"}))
         Traceback (most recent call last):
         ...
-        TypeError: Actions.select: expected a plancheck.Plan (a state records no action invocations), got State
+        plancheck.ArgumentError: Actions.select: expected a plancheck.Plan (a state records no action invocations), got State
         """
         if not isinstance(document, Plan):
-            raise TypeError(
+            raise ArgumentError(
                 f"Actions.select: expected a plancheck.Plan (a state records no action invocations), got {type_name(document)}"
             )
         return tuple(ai for ai in document.action_invocations if self.matches(ai))

@@ -13,6 +13,7 @@ from collections.abc import Iterator, Mapping
 from functools import cached_property
 from typing import Any, final
 
+from .._errors import ArgumentError
 from .._frozen import public
 from .._loading import load as route
 from .._loading.load import STATE, DocumentSource, Loaded
@@ -238,7 +239,7 @@ class State:
     def __init__(self, raw: Mapping[str, Any], *, source: str | None = None) -> None:
         # Callers pass a document that has already been validated; JSON text or None would fail inside.
         if not isinstance(raw, Mapping):
-            raise TypeError(f"State() takes a state document already parsed (a dict), got {type(raw).__name__}: "
+            raise ArgumentError(f"State() takes a state document already parsed (a dict), got {type(raw).__name__}: "
                             "load one with plancheck.load_state, State.from_json or State.from_dict")
         route.refuse_cycle(raw, STATE.error, source)  # a Python value can hold one, which every walk would go round
         self._setup(raw, source)

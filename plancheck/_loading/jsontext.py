@@ -44,7 +44,7 @@ from functools import cache, partial
 from json import JSONDecodeError
 from typing import Any, Final, Literal, cast
 
-from .._errors import DocumentFormatError
+from .._errors import ArgumentError, DocumentFormatError
 from .collector import collector_off
 from .location import PathKey, hidden_from, hidden_inside, json_location
 
@@ -203,13 +203,13 @@ def resolve_parser(parser: str) -> Literal["stdlib", "fast"]:
         return "stdlib"
     if parser == "fast":
         if not fast_parser_available():
-            raise ValueError('parser="fast" needs the fast extra: pip install "tfplancheck[fast]"')
+            raise ArgumentError('parser="fast" needs the fast extra: pip install "tfplancheck[fast]"')
         return "fast"
     if parser == "auto":
         if os.environ.get(PARSER_ENV, "").strip().lower() == "stdlib":
             return "stdlib"
         return "fast" if fast_parser_available() else "stdlib"
-    raise ValueError(f"parser must be one of {', '.join(PARSERS)}, got {parser!r}")
+    raise ArgumentError(f"parser must be one of {', '.join(PARSERS)}, got {parser!r}")
 
 
 @cache

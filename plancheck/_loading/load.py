@@ -21,7 +21,7 @@ from typing import IO, Any, Final
 
 from tfjsonpath._jsontypes import find_cycle
 
-from .._errors import DocumentFormatError, PlanFormatError, StateFormatError
+from .._errors import ArgumentError, DocumentFormatError, PlanFormatError, StateFormatError
 from .._frozen import FrozenValue, frozen
 from .collector import collector_off
 from .jsontext import check_utf8, exact_numbers, fast_agrees, loads_exact, resolve_parser
@@ -253,7 +253,7 @@ def parse_text(
     """
     if not isinstance(text, (str, bytes, bytearray)):
         name = "Plan" if kind is PLAN else "State"
-        raise TypeError(f"{name}.from_json expects str or bytes, got {type(text).__name__}")
+        raise ArgumentError(f"{name}.from_json expects str or bytes, got {type(text).__name__}")
     if isinstance(text, str) and text.startswith("\ufeff"):
         # A byte-order mark decoded into the text: the same document as the bytes, which load.
         text = text[1:]

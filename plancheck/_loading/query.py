@@ -17,7 +17,7 @@ from collections.abc import Iterable, Mapping
 from functools import cache, partial
 from typing import Any, Final
 
-from .._errors import DocumentFormatError
+from .._errors import ArgumentError, DocumentFormatError
 from .._frozen import public
 from .jsontext import decode_text, loads_exact
 from .load import refuse_cycle
@@ -170,7 +170,7 @@ def read_query(
     if validation not in VALIDATION_MODES:
         raise mode_error(validation)
     if isinstance(source, Mapping):
-        raise TypeError("load_query expects a path, file object or bytes (use QueryOutput.from_messages for parsed messages)")
+        raise ArgumentError("load_query expects a path, file object or bytes (use QueryOutput.from_messages for parsed messages)")
     data, name = read_bytes(source, QueryFormatError, "query output", "load_query", max_bytes)
     text = data if isinstance(data, str) else decode_text(data, error=QueryFormatError, source=name)
     text = text.removeprefix("\ufeff")

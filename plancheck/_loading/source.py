@@ -20,7 +20,7 @@ import sys
 from collections.abc import Mapping
 from typing import IO, Any, Final, Literal
 
-from .._errors import DocumentFormatError
+from .._errors import ArgumentError, DocumentFormatError
 
 __all__ = [
     "DEFAULT_MAX_BYTES", "MAX_BYTES_ENV", "InputTooLarge", "fs_path", "is_saved_plan", "max_input_bytes", "read_bytes",
@@ -69,11 +69,11 @@ def max_input_bytes(max_bytes: int | None = None, *, environ: Mapping[str, str] 
     >>> max_input_bytes(0)
     Traceback (most recent call last):
     ...
-    ValueError: max_bytes must be a positive number of bytes, got 0
+    plancheck.ArgumentError: max_bytes must be a positive number of bytes, got 0
     """
     if max_bytes is not None:
         if isinstance(max_bytes, bool) or not isinstance(max_bytes, int) or max_bytes < 1:
-            raise ValueError(f"max_bytes must be a positive number of bytes, got {max_bytes!r}")
+            raise ArgumentError(f"max_bytes must be a positive number of bytes, got {max_bytes!r}")
         return max_bytes
     text = (os.environ if environ is None else environ).get(MAX_BYTES_ENV, "").strip()
     if not text:
@@ -83,7 +83,7 @@ def max_input_bytes(max_bytes: int | None = None, *, environ: Mapping[str, str] 
     except ValueError:
         limit = 0
     if limit < 1:
-        raise ValueError(f"{MAX_BYTES_ENV} must be a positive number of bytes, got {text!r}")
+        raise ArgumentError(f"{MAX_BYTES_ENV} must be a positive number of bytes, got {text!r}")
     return limit
 
 
@@ -154,14 +154,14 @@ def fs_path(value: object, caller: str) -> str:
     >>> fs_path(7, "find_leftovers")
     Traceback (most recent call last):
     ...
-    TypeError: find_leftovers expects a path (str or PathLike), got int
+    plancheck.ArgumentError: find_leftovers expects a path (str or PathLike), got int
     """
     if isinstance(value, (str, os.PathLike)):
         path = os.fspath(value)
         if isinstance(path, str):
             return path
         value = path
-    raise TypeError(f"{caller} expects a path (str or PathLike), got {type(value).__name__}")
+    raise ArgumentError(f"{caller} expects a path (str or PathLike), got {type(value).__name__}")
 
 
 def read_bytes(
@@ -215,11 +215,11 @@ def read_bytes(
             name = stream_name if isinstance(stream_name, str) else None
             data = read_limited(source, limit)
             if not isinstance(data, (bytes, bytearray, str)):
-                raise TypeError(f"{caller}: read() returned {type(data).__name__}, expected bytes or str")
+                raise ArgumentError(f"{caller}: read() returned {type(data).__name__}, expected bytes or str")
             return (data if isinstance(data, str) else bytes(data)), name
     except InputTooLarge as exc:
         raise error("$", exc.expected(what), found=exc.found, source=name) from None
-    raise TypeError(f"{caller} expects a path, file object, bytes or dict, got {type(source).__name__}")
+    raise ArgumentError(f"{caller} expects a path, file object, bytes or dict, got {type(source).__name__}")
 
 
 def is_saved_plan(head: bytes) -> bool:

@@ -36,7 +36,7 @@ from typing import Any, Final, Literal
 from tfjsonpath import describe_json_type
 from tfjsonpath._jsontypes import is_object, number_text
 
-from .._errors import DocumentFormatError, PlanFormatError, StateFormatError  # noqa: F401  (the doctests name PlanFormatError)
+from .._errors import ArgumentError, DocumentFormatError, PlanFormatError, StateFormatError  # noqa: F401  (the doctests name PlanFormatError)
 from .._frozen import FrozenValue, frozen
 from .location import PathKey, hidden_from, hidden_inside, json_location
 
@@ -921,13 +921,13 @@ def validate(
         raise render_violation(violation, document, validator.schema, error, source)
 
 
-def mode_error(validation: str) -> ValueError:
+def mode_error(validation: str) -> ArgumentError:
     """The error for an unknown ``validation`` mode, listing the modes (each entry point refuses one
     before it reads anything).
 
     >>> raise mode_error("quick")
     Traceback (most recent call last):
     ...
-    ValueError: validation must be one of fast, full, got 'quick'
+    plancheck.ArgumentError: validation must be one of fast, full, got 'quick'
     """
-    return ValueError(f"validation must be one of {', '.join(VALIDATION_MODES)}, got {validation!r}")
+    return ArgumentError(f"validation must be one of {', '.join(VALIDATION_MODES)}, got {validation!r}")

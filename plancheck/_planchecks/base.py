@@ -79,7 +79,7 @@ class PlanCheck(FrozenValue, abc.ABC):
         """Every way ``plan`` fails this check, in a stable order (empty when it holds). Never raises for that.
 
         A check that warns (``unknown="warn"``) emits its warnings from here too, so no caller passes in silence.
-        Given anything but a :class:`~plancheck.Plan`, it raises a TypeError saying how to get one.
+        Given anything but a :class:`~plancheck.Plan`, it raises an ArgumentError (a TypeError) saying how to get one.
         """
 
     def outcome(self, plan: Plan) -> tuple[list[CheckFailure], list[PlanCheckWarning]]:

@@ -32,7 +32,7 @@ from .._checking.messages import actions_text, deposed_prefix, output_address, q
 from .._documents.actions import ActionTriggerEvent, ResourceAction
 from .._documents.plan import DeferredChange, Plan, ResourceChange, replace_step
 from .._documents.select import Resources
-from .._errors import CheckFailure
+from .._errors import ArgumentError, CheckFailure
 from .._frozen import constructor_repr, frozen, public
 from .base import PlanCheck, find_invocations, find_resource, sorted_unique_paths
 
@@ -282,11 +282,11 @@ class ExpectResourceReplacePaths(PlanCheck):
     def __post_init__(self) -> None:
         name = type(self).__name__
         if isinstance(self.paths, (Path, str, bytes)) or not isinstance(self.paths, Iterable):
-            raise TypeError(f"{name}: paths must be a list of tfjsonpath Paths, got {type(self.paths).__name__}")
+            raise ArgumentError(f"{name}: paths must be a list of tfjsonpath Paths, got {type(self.paths).__name__}")
         items = tuple(self.paths)
         for i, path in enumerate(items):
             if not isinstance(path, Path):
-                raise TypeError(f"{name}: paths[{i}] must be a tfjsonpath.Path, got {type(path).__name__}")
+                raise ArgumentError(f"{name}: paths[{i}] must be a tfjsonpath.Path, got {type(path).__name__}")
         self._set(
             address=checked_address(self.address, name),
             paths=sorted_unique_paths(items),
@@ -460,9 +460,9 @@ def _checked_count(value: object, check: str, what: str) -> int | None:
     if value is None:
         return None
     if not isinstance(value, int) or isinstance(value, bool):
-        raise TypeError(f"{check}: {what} must be an int, got {type(value).__name__}")
+        raise ArgumentError(f"{check}: {what} must be an int, got {type(value).__name__}")
     if value < 0:
-        raise ValueError(f"{check}: {what} must be >= 0, got {value}")
+        raise ArgumentError(f"{check}: {what} must be >= 0, got {value}")
     return int(value)
 
 
@@ -524,7 +524,7 @@ class ExpectActionCounts(PlanCheck):
         name = type(self).__name__
         counts = {key: _checked_count(getattr(self, key), name, key) for key in _COUNT_NAMES}
         if all(value is None for value in counts.values()):
-            raise ValueError(f"{name}: give at least one count ({', '.join(_COUNT_NAMES)})")
+            raise ArgumentError(f"{name}: give at least one count ({', '.join(_COUNT_NAMES)})")
         self._set(**counts)
 
     def failures(self, plan: Plan) -> list[CheckFailure]:
@@ -570,7 +570,7 @@ class ExpectCount(PlanCheck):
         name = type(self).__name__
         count = _checked_count(self.n, name, "n")
         if count is None:
-            raise TypeError(f"{name}: n must be an int, got NoneType")
+            raise ArgumentError(f"{name}: n must be an int, got NoneType")
         self._set(selector=checked_selector(self.selector, name), n=count)
 
     def failures(self, plan: Plan) -> list[CheckFailure]:
@@ -824,7 +824,7 @@ class ExpectActionInvocation(PlanCheck):
     def __post_init__(self) -> None:
         name = type(self).__name__
         if self.event is not None and not isinstance(self.event, ActionTriggerEvent):
-            raise TypeError(
+            raise ArgumentError(
                 f"{name}: event must be an ActionTriggerEvent or None, got {type(self.event).__name__}"
                 f"{member_hint(ActionTriggerEvent, self.event)}"
             )

@@ -206,7 +206,7 @@ class ExpectEachKnownValue(_EachCheck):
     >>> ExpectEachKnownValue("aws_s3_bucket.[ac]", New("tags"), kv.NotNull())
     Traceback (most recent call last):
     ...
-    ValueError: ExpectEachKnownValue: selector 'aws_s3_bucket.[ac]' is not a valid pattern: [ac] at offset 14 is neither [N], ["key"] nor [*]
+    plancheck.ArgumentError: ExpectEachKnownValue: selector 'aws_s3_bucket.[ac]' is not a valid pattern: [ac] at offset 14 is neither [N], ["key"] nor [*]
     """
 
     matcher: Check

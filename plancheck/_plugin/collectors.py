@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from .._errors import ArgumentError
+
 if TYPE_CHECKING:
     from .._documents.plan import Plan
 
@@ -100,7 +102,7 @@ class PlanChecks:
         self._pending.clear()
         target = plan if plan is not None else self._default_plan()
         if target is None:
-            raise ValueError("plan_checks.verify() needs a plan: pass one, or configure tf_plan")
+            raise ArgumentError("plan_checks.verify() needs a plan: pass one, or configure tf_plan")
         _run_plan_checks(target, checks)
 
     def __len__(self) -> int:

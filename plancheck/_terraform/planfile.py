@@ -246,7 +246,7 @@ def read_plan_file(
     >>> read_plan_file(b"{}")
     Traceback (most recent call last):
     ...
-    TypeError: load_plan_file expects a path (str or PathLike), got bytes
+    plancheck.ArgumentError: load_plan_file expects a path (str or PathLike), got bytes
     """
     from .._documents.plan import Plan
     from .._loading.source import fs_path, max_input_bytes, read_bytes

@@ -27,6 +27,7 @@ import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import IO, TYPE_CHECKING, Any, Final, NoReturn, TextIO, cast
 
+from .._errors import ArgumentError
 from .._frozen import public
 from .._loading.source import max_input_bytes
 from .._text import exception_text
@@ -679,11 +680,11 @@ def run(
     # A caller's mistake, told as one: a str would be read as its characters, an item that is no str would fail
     # inside argparse (the boundary would call it a bug of ours).
     if isinstance(argv, (str, bytes)) or not isinstance(argv, Iterable):
-        raise TypeError(f"run() argv must be a list of str (the arguments after tfplancheck), got {type(argv).__name__}")
+        raise ArgumentError(f"run() argv must be a list of str (the arguments after tfplancheck), got {type(argv).__name__}")
     arguments = list(argv)
     for index, item in enumerate(arguments):
         if not isinstance(item, str):
-            raise TypeError(f"run() argv[{index}] must be a str, got {type(item).__name__}")
+            raise ArgumentError(f"run() argv[{index}] must be a str, got {type(item).__name__}")
     # Every plan the command reads, and every secret a snapshot file shows in clear, is heard by the scrub.
     with listening(io.heard):
         try:

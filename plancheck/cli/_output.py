@@ -16,6 +16,7 @@ import contextlib
 from collections.abc import Sequence
 from typing import Any, Final
 
+from .._errors import ArgumentError
 from .._redact import Secrets
 from ._io import Io, PlanParts, Rendered, Style, _WriteFailed, tool_version, use_colour, write_report
 from ._report_formats import (
@@ -76,7 +77,7 @@ def render(fmt: str, runs: Sequence[Checked], *, fail_on: str = "error", tool_ve
         return Rendered(render_github(runs, fail_on))
     if fmt == "markdown":
         return Rendered(render_markdown(runs, fail_on, markdown_max_bytes))
-    raise ValueError(f"unknown format {fmt!r} (expected one of {', '.join(FORMATS)})")
+    raise ArgumentError(f"unknown format {fmt!r} (expected one of {', '.join(FORMATS)})")
 
 
 def report(args: argparse.Namespace, io: Io, runs: Sequence[Any]) -> int:

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Final, Protocol, TypeVar
 from .._checking.messages import keyed_address
 from .._documents.plan import shown_address
 from .._documents.select import address_pattern
-from .._errors import CheckFailure
+from .._errors import ArgumentError, CheckFailure
 from .._frozen import FrozenValue, frozen
 from .._loading.jsontext import KeyRepeated, each_key_once
 from .._loading.source import write_whole
@@ -118,7 +118,7 @@ class Waiver(FrozenValue):
             object.__setattr__(self, "glob", address_pattern(self.address, "address", "waive"))
         if self.plan is not None and self.plan_glob is None:
             if not self.plan.strip():
-                raise ValueError("expected a glob of plan files such as \"envs/legacy/*\", found an empty string")
+                raise ArgumentError("expected a glob of plan files such as \"envs/legacy/*\", found an empty string")
             program = [Step.STAR if c == "*" else Step.ANY if c == "?" else c for c in plan_key(self.plan)]
             object.__setattr__(self, "plan_glob", compile_glob(program, self.plan))
 
@@ -246,14 +246,14 @@ def _kind(value: Any) -> str:
 
 
 def today(environ: Mapping[str, str]) -> datetime.date:
-    """Today's UTC date, or ``TFPLANCHECK_TODAY`` from ``environ``; a ``ValueError`` for a bad value.
+    """Today's UTC date, or ``TFPLANCHECK_TODAY`` from ``environ``; an ArgumentError (a ``ValueError``) for a bad value.
 
     >>> today({"TFPLANCHECK_TODAY": "2027-02-01"})
     datetime.date(2027, 2, 1)
     >>> today({"TFPLANCHECK_TODAY": "tomorrow"})
     Traceback (most recent call last):
     ...
-    ValueError: TFPLANCHECK_TODAY must be a date such as 2027-01-31, not 'tomorrow'
+    plancheck.ArgumentError: TFPLANCHECK_TODAY must be a date such as 2027-01-31, not 'tomorrow'
     """
     given = environ.get(TODAY_ENV)
     if not given:
@@ -263,7 +263,7 @@ def today(environ: Mapping[str, str]) -> datetime.date:
             return datetime.date.fromisoformat(given)
     except ValueError:
         pass
-    raise ValueError(f"{TODAY_ENV} must be a date such as 2027-01-31, not {given[:40]!r}")
+    raise ArgumentError(f"{TODAY_ENV} must be a date such as 2027-01-31, not {given[:40]!r}")
 
 
 # What this module reads of the checks file's specs and results (``CheckSpec``, ``CheckResult`` of

@@ -46,7 +46,7 @@ from .._checking.messages import closest, given_by, scrubbed_failure
 from .._checking.run import as_shown, run_checks, run_each
 from .._documents.query import QueryOutput, QueryResult, QuerySummary, list_block_address
 from .._documents.resolve import resolve_value
-from .._errors import CheckFailedError, CheckFailure
+from .._errors import ArgumentError, CheckFailedError, CheckFailure
 from .._frozen import FrozenValue, frozen, public, renamed_keywords
 from .._redact import render_value
 from ..knownvalue import Check
@@ -110,7 +110,7 @@ class QueryResultCheck(FrozenValue, abc.ABC):
     def failures(self, output: QueryOutput) -> list[CheckFailure]:
         """Every way ``output`` fails this check, in a stable order (empty when it holds).
 
-        Given anything but a :class:`QueryOutput`, it raises a TypeError saying how to get one.
+        Given anything but a :class:`QueryOutput`, it raises an ArgumentError (a TypeError) saying how to get one.
         """
 
     def CheckQuery(self, output: QueryOutput) -> None:  # Go's name, kept for line-by-line ports
@@ -226,7 +226,7 @@ class ListBlockCheck(QueryResultCheck):
 
 
 def require_query(output: object, where: str) -> QueryOutput:
-    """Return ``output`` if it is a QueryOutput, else raise a TypeError that says how to get one."""
+    """Return ``output`` if it is a QueryOutput, else raise an ArgumentError (a TypeError) that says how to get one."""
     return require_document(output, QueryOutput, where, A_QUERY_OUTPUT)
 
 
@@ -252,7 +252,7 @@ def query_check_failures(output: QueryOutput, checks: Sequence[QueryResultCheck]
     listed = list(checks)
     for i, check in enumerate(listed):
         if not isinstance(check, QueryResultCheck):
-            raise TypeError(
+            raise ArgumentError(
                 f"query_check_failures: check {i + 1} must be a QueryResultCheck, got {type(check).__name__}"
             )
     found.extend(failure for outcome in run_each(output, listed) for failure in outcome.failures)
@@ -275,16 +275,16 @@ def assert_query(output: QueryOutput, *checks: QueryResultCheck) -> None:
 
 def _checked_length(value: object, check: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise TypeError(f"{check}: length must be an int, got {type(value).__name__}")
+        raise ArgumentError(f"{check}: length must be an int, got {type(value).__name__}")
     if value < 0:
-        raise ValueError(f"{check}: length must be >= 0, got {value}")
+        raise ArgumentError(f"{check}: length must be >= 0, got {value}")
     return value
 
 
 def _checked_filter(value: object, check: str) -> QueryFilter | None:
     if value is None or isinstance(value, QueryFilter):
         return value
-    raise TypeError(
+    raise ArgumentError(
         f"{check}: filter must be a queryfilter.QueryFilter (e.g. queryfilter.ByResourceIdentity(...)) or None, "
         f"got {type(value).__name__}"
     )
@@ -471,8 +471,8 @@ def _checked_pattern(value: object, check: str) -> re.Pattern[str]:
         try:
             return re.compile(value)
         except re.error as exc:
-            raise ValueError(f"{check}: regex {value!r} does not compile: {exc}") from None
-    raise TypeError(f"{check}: regex must be a str or a compiled re.Pattern of str, got {type(value).__name__}")
+            raise ArgumentError(f"{check}: regex {value!r} does not compile: {exc}") from None
+    raise ArgumentError(f"{check}: regex must be a str or a compiled re.Pattern of str, got {type(value).__name__}")
 
 
 @public("plancheck.querycheck")
@@ -608,10 +608,10 @@ class KnownValueCheck(FrozenValue):
 
 def _checked_known_values(value: object, check: str) -> tuple[KnownValueCheck, ...]:
     if isinstance(value, (str, bytes, Mapping)) or not isinstance(value, Sequence):
-        raise TypeError(f"{check}: known_values must be a list of KnownValueCheck, got {type(value).__name__}")
+        raise ArgumentError(f"{check}: known_values must be a list of KnownValueCheck, got {type(value).__name__}")
     for i, item in enumerate(value):
         if not isinstance(item, KnownValueCheck):
-            raise TypeError(f"{check}: known_values[{i}] must be a KnownValueCheck, got {type(item).__name__}")
+            raise ArgumentError(f"{check}: known_values[{i}] must be a KnownValueCheck, got {type(item).__name__}")
     return tuple(value)
 
 

@@ -16,6 +16,7 @@ import os
 from typing import Any, Final
 
 from .._documents.plan import Plan
+from .._errors import ArgumentError
 from .._frozen import FrozenValue, frozen, public
 from .._loading.collector import collector_off
 from .._loading.source import MAX_BYTES_ENV, max_input_bytes, why_unopened, write_whole
@@ -47,7 +48,7 @@ _REPAIR_HINT = "rewrite it with --snapshot-update"
 
 def _plan(plan: object, owner: str) -> Plan:
     if not isinstance(plan, Plan):
-        raise TypeError(
+        raise ArgumentError(
             f"{owner} plan must be a plancheck.Plan, got {type(plan).__name__} (load it with plancheck.load_plan)"
         )
     return plan
@@ -57,12 +58,12 @@ def _argument(value: object, kind: type | tuple[type, ...], what: str, owner: st
     """Refuse an argument ``what`` of ``owner`` that is not a ``kind`` (``what`` names it in the message), before
     it fails deep inside as an AttributeError, or is taken for true (``update="no"``)."""
     if not isinstance(value, kind):
-        raise TypeError(f"{owner} {what}, got {type(value).__name__}{hint}")
+        raise ArgumentError(f"{owner} {what}, got {type(value).__name__}{hint}")
 
 
 def _file(file: object, owner: str) -> str:
     if not isinstance(file, (str, os.PathLike)):
-        raise TypeError(f"{owner} file must be a str or a path object, got {type(file).__name__}")
+        raise ArgumentError(f"{owner} file must be a str or a path object, got {type(file).__name__}")
     return os.fspath(file)
 
 
@@ -130,7 +131,7 @@ def _side(value: object, name: str, ignore: IgnoreSpec, key: FingerprintKey | No
         if text is None:
             raise SnapshotFormatError(file, None, "a snapshot file", found="no such file")
         return text, file, NO_SECRETS
-    raise TypeError(
+    raise ArgumentError(
         f"diff() {name} must be a plancheck.Plan, a snapshot's text (str) or a snapshot file (a path object), "
         f"got {type(value).__name__}"
     )

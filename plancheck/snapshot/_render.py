@@ -43,6 +43,7 @@ from .._checking.messages import keyed_address
 from .._documents.plan import Change, Plan, ResourceChange, address_parses, shown_address
 from .._documents.select import Resources
 from .._documents.state import walk_modules
+from .._errors import ArgumentError
 from .._frozen import public
 from .._redact import SENSITIVE
 from .._text import one_line
@@ -410,8 +411,8 @@ def _path(value: object, where: str) -> Path:
         try:
             return Path.parse(value)
         except PathSyntaxError as exc:
-            raise ValueError(f"{where}: {exc}") from None
-    raise TypeError(f"{where}: expected a tfjsonpath.Path or its text form (str), got {type(value).__name__}")
+            raise ArgumentError(f"{where}: {exc}") from None
+    raise ArgumentError(f"{where}: expected a tfjsonpath.Path or its text form (str), got {type(value).__name__}")
 
 
 def _trie(paths: Iterable[Path]) -> tuple[Ignored, bool]:
@@ -452,7 +453,7 @@ class IgnoreSpec:
     >>> IgnoreSpec([3], "render()")
     Traceback (most recent call last):
     ...
-    TypeError: render() ignore[0]: expected a tfjsonpath.Path, its text form (str), a plancheck.Resources selector, or a (Resources, path) pair, got int
+    plancheck.ArgumentError: render() ignore[0]: expected a tfjsonpath.Path, its text form (str), a plancheck.Resources selector, or a (Resources, path) pair, got int
     """
 
     __slots__ = ("_cache", "_everywhere", "_scoped", "_skip", "entries")
@@ -461,7 +462,7 @@ class IgnoreSpec:
         if isinstance(ignore, (str, Path, Resources)):
             ignore = [ignore]
         if not isinstance(ignore, Iterable) or isinstance(ignore, (bytes, Mapping)):
-            raise TypeError(f"{owner} ignore must be a list of paths, selectors and (selector, path) pairs, "
+            raise ArgumentError(f"{owner} ignore must be a list of paths, selectors and (selector, path) pairs, "
                             f"got {type(ignore).__name__}")
         everywhere: list[Path] = []
         scoped: list[tuple[Resources, Path]] = []
@@ -476,7 +477,7 @@ class IgnoreSpec:
             elif isinstance(entry, (Path, str)):
                 everywhere.append(_path(entry, where))
             else:
-                raise TypeError(f"{where}: expected {_EXPECTED_ENTRY}, got {type(entry).__name__}")
+                raise ArgumentError(f"{where}: expected {_EXPECTED_ENTRY}, got {type(entry).__name__}")
             entries.append(entry)
         self.entries = tuple(entries)
         self._everywhere = tuple(everywhere)
@@ -523,17 +524,17 @@ def parse_ignore_spec(text: str) -> IgnoreEntry:
     >>> parse_ignore_spec("typ=x")
     Traceback (most recent call last):
     ...
-    ValueError: 'typ=x' is neither a path (expected '.', '[' or the end of the path at offset 3, found '=') nor a selector FIELD=VALUE[,FIELD=VALUE...][,path=PATH] with fields type, module, address, mode, provider, action
+    plancheck.ArgumentError: 'typ=x' is neither a path (expected '.', '[' or the end of the path at offset 3, found '=') nor a selector FIELD=VALUE[,FIELD=VALUE...][,path=PATH] with fields type, module, address, mode, provider, action
     """
     if not isinstance(text, str):
-        raise TypeError(f"an ignore spec must be a str, got {type(text).__name__}")
+        raise ArgumentError(f"an ignore spec must be a str, got {type(text).__name__}")
     fields = _leading_fields(text)
     if fields is None:
         try:
             return Path.parse(text)
         except PathSyntaxError as exc:
             fields_text = ", ".join(SELECTOR_FIELDS)
-            raise ValueError(
+            raise ArgumentError(
                 f"{text!r} is neither a path ({_syntax(exc)}) nor a selector "
                 f"FIELD=VALUE[,FIELD=VALUE...][,path=PATH] with fields {fields_text}"
             ) from None
@@ -544,11 +545,11 @@ def parse_ignore_spec(text: str) -> IgnoreEntry:
             try:
                 path = Path.parse(value)
             except PathSyntaxError as exc:
-                raise ValueError(f"{text!r}: path={value!r} is not a path: {_syntax(exc)}") from None
+                raise ArgumentError(f"{text!r}: path={value!r} is not a path: {_syntax(exc)}") from None
         elif name == "action":
             arguments.setdefault("action", []).append(value)
         elif name in arguments:
-            raise ValueError(f"{text!r}: {name}= is given twice")
+            raise ArgumentError(f"{text!r}: {name}= is given twice")
         else:
             arguments[name] = value
     if not arguments:
@@ -560,7 +561,7 @@ def parse_ignore_spec(text: str) -> IgnoreEntry:
     try:
         selector = Resources(**arguments)
     except (TypeError, ValueError) as exc:
-        raise ValueError(f"{text!r}: {str(exc).removeprefix('Resources: ')}") from None
+        raise ArgumentError(f"{text!r}: {str(exc).removeprefix('Resources: ')}") from None
     return selector if path is None else (selector, path)
 
 

@@ -36,6 +36,7 @@ from typing import Any, Final
 
 from tfjsonpath._jsontypes import number_text
 
+from .._errors import ArgumentError
 from .._frozen import ReadOnly, public
 from .._redact import MIN_SECRET_LENGTH, NO_SECRETS, SUBSTRING_WINDOW, Secrets
 from .._text import at_cut, whole_token
@@ -198,7 +199,7 @@ class FingerprintKey(ReadOnly):
 
     def __init__(self, key: bytes) -> None:
         if not isinstance(key, bytes):  # hmac's own TypeError names no class of ours
-            raise TypeError(f"FingerprintKey key must be bytes, got {type(key).__name__} (make it with resolve_key)")
+            raise ArgumentError(f"FingerprintKey key must be bytes, got {type(key).__name__} (make it with resolve_key)")
         digest = hmac.new(key, _KEY_ID_MESSAGE, hashlib.sha256).hexdigest()
         self._set(_key=key, id=digest[:_KEY_ID_HEX])
 
@@ -226,7 +227,7 @@ def resolve_key(key: str | bytes | None, environ: Mapping[str, str] | None = Non
     >>> resolve_key("short", {})
     Traceback (most recent call last):
     ...
-    ValueError: plancheck.snapshot: a fingerprint key must be at least 16 bytes long, got 5 (use a random CI secret)
+    plancheck.ArgumentError: plancheck.snapshot: a fingerprint key must be at least 16 bytes long, got 5 (use a random CI secret)
     """
     source = "key="
     if key is None:
@@ -239,10 +240,10 @@ def resolve_key(key: str | bytes | None, environ: Mapping[str, str] | None = Non
     elif isinstance(key, (bytes, bytearray)):
         data = bytes(key)
     else:
-        raise TypeError(f"plancheck.snapshot: key must be a str or bytes, got {type(key).__name__}")
+        raise ArgumentError(f"plancheck.snapshot: key must be a str or bytes, got {type(key).__name__}")
     if len(data) < MIN_KEY_BYTES:
         where = "" if source == "key=" else f" ({source})"
-        raise ValueError(
+        raise ArgumentError(
             f"plancheck.snapshot: a fingerprint key{where} must be at least {MIN_KEY_BYTES} bytes long, "
             f"got {len(data)} (use a random CI secret)"
         )

@@ -20,6 +20,7 @@ import os
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from .._documents.plan import Plan
+from .._errors import ArgumentError
 from .._frozen import public
 from .._redact import NO_SECRETS
 from ._api import Unreadable, build, read_snapshot_file, unreadable, write_snapshot_file
@@ -87,7 +88,7 @@ class PlanSnapshotExtension(SingleFileSnapshotExtension):
     def serialize(self, data: Any, **_options: Any) -> str:
         """The snapshot text of the plan ``data``."""
         if not isinstance(data, Plan):
-            raise TypeError(
+            raise ArgumentError(
                 "PlanSnapshotExtension snapshots a plancheck.Plan, got "
                 f"{type(data).__name__} (load it with plancheck.load_plan)"
             )

@@ -65,7 +65,7 @@ class StateCheck(FrozenValue, abc.ABC):
     def failures(self, state: State) -> list[CheckFailure]:
         """Every way ``state`` fails this check, in a stable order (empty when it holds).
 
-        Given anything but a :class:`~plancheck.State`, it raises a TypeError saying how to get one.
+        Given anything but a :class:`~plancheck.State`, it raises an ArgumentError (a TypeError) saying how to get one.
         """
 
     def CheckState(self, state: State) -> None:  # Go's name, kept for line-by-line ports
@@ -85,7 +85,7 @@ class StateCheck(FrozenValue, abc.ABC):
 
 
 def require_state(state: object, where: str) -> State:
-    """Return ``state`` if it is a State, else raise a TypeError that says how to get one."""
+    """Return ``state`` if it is a State, else raise an ArgumentError (a TypeError) that says how to get one."""
     return require_document(state, State, where, A_STATE)
 
 

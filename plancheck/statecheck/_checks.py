@@ -58,7 +58,7 @@ from .._checking.run import run_checks
 from .._documents.resolve import ValueStatus, resolve_value
 from .._documents.select import Resources
 from .._documents.state import State, StateResource
-from .._errors import CheckFailure, StateCheckError
+from .._errors import ArgumentError, CheckFailure, StateCheckError
 from .._frozen import frozen, public
 from ..knownvalue import Check
 from ..tfversion import Version, VersionError
@@ -273,7 +273,7 @@ class ExpectEachKnownValue(StateCheck):
         name = type(self).__name__
         chosen = checked_selector(self.selector, name)
         if chosen.action is not None:
-            raise ValueError(f"{name}: the selector's action selects resource changes of a plan; a state has none")
+            raise ArgumentError(f"{name}: the selector's action selects resource changes of a plan; a state has none")
         self._set(selector=chosen, path=checked_path(self.path, name), matcher=checked_matcher(self.matcher, name))
 
     def failures(self, state: State) -> list[CheckFailure]:

@@ -39,7 +39,7 @@ from .._checking.fields import check_fields, checked_address, checked_instance, 
 from .._checking.messages import located, scrubbed_failure
 from .._documents.resolve import ResolvedValue, ValueStatus, resolve_value
 from .._documents.state import State
-from .._errors import CheckFailure, ValueMismatchError
+from .._errors import ArgumentError, CheckFailure, ValueMismatchError
 from .._frozen import frozen, public
 from .._redact import NO_SECRETS, Marks, Secrets, child_marks
 from ..compare import ValueComparer
@@ -49,9 +49,9 @@ __all__ = ["CompareValue", "CompareValueCheck", "CompareValueCollection", "Compa
 
 
 def require_comparer(value: object, check: str) -> ValueComparer:
-    """Return ``value`` if it is a compare.ValueComparer, else raise a TypeError naming the check."""
+    """Return ``value`` if it is a compare.ValueComparer, else raise an ArgumentError (a TypeError) naming the check."""
     if not isinstance(value, ValueComparer):
-        raise TypeError(
+        raise ArgumentError(
             f"{check}: comparer must be a compare.ValueComparer (e.g. compare.ValuesSame()), "
             f"got {type(value).__name__}"
         )
@@ -424,11 +424,11 @@ class CompareValueCollection(StateCheck):
     def __post_init__(self) -> None:
         name = type(self).__name__
         if isinstance(self.collection_path, Path) or not isinstance(self.collection_path, (list, tuple)):
-            raise TypeError(
+            raise ArgumentError(
                 f"{name}: collection_path must be a list of tfjsonpath.Path, got {type(self.collection_path).__name__}"
             )
         if not self.collection_path:
-            raise ValueError(
+            raise ArgumentError(
                 f"{name}: collection_path must hold at least one path (Go: no collection path was provided)"
             )
         self._set(

@@ -111,7 +111,7 @@ class ConfigCheck(FrozenValue, abc.ABC):
         """Every way ``config`` fails this check, in a stable order (empty when it holds).
 
         Given a dict or a list of dicts, it reads the configuration from it, as :meth:`check_config` does;
-        given anything else but a :class:`~plancheck.tfconfig.Config`, it raises a TypeError saying what it takes.
+        given anything else but a :class:`~plancheck.tfconfig.Config`, it raises an ArgumentError (a TypeError) saying what it takes.
         """
 
     def __repr__(self) -> str:

@@ -15,6 +15,7 @@ import pytest
 from plancheck import (
     Actions,
     ActionTriggerEvent,
+    ArgumentError,
     ExpectCount,
     ExpectEachKnownValue,
     ExpectEachNullValue,
@@ -148,29 +149,29 @@ def test_select_in_document_order(selector: Actions, addresses: list[str]) -> No
 
 
 BAD = [
-    ("address-int", lambda: Actions(3), TypeError, "Actions: address must be a str pattern, got int"),
-    ("address-empty", lambda: Actions(""), ValueError, "Actions: address must not be empty"),
-    ("address-bad-glob", lambda: Actions("action.t.n["), ValueError,
+    ("address-int", lambda: Actions(3), ArgumentError, "Actions: address must be a str pattern, got int"),
+    ("address-empty", lambda: Actions(""), ArgumentError, "Actions: address must not be empty"),
+    ("address-bad-glob", lambda: Actions("action.t.n["), ArgumentError,
      "Actions: address 'action.t.n[' is not a valid pattern: '[' at offset 10 is never closed"),
-    ("type-int", lambda: Actions(type=1), TypeError, "Actions: type must be a str, got int"),
-    ("type-empty", lambda: Actions(type=""), ValueError, "Actions: type must not be empty"),
-    ("event-typo", lambda: Actions(event="AfterCreat"), ValueError,
+    ("type-int", lambda: Actions(type=1), ArgumentError, "Actions: type must be a str, got int"),
+    ("type-empty", lambda: Actions(type=""), ArgumentError, "Actions: type must not be empty"),
+    ("event-typo", lambda: Actions(event="AfterCreat"), ArgumentError,
      "Actions: event 'AfterCreat' is not an ActionTriggerEvent; did you mean AfterCreate? (one of BeforeCreate, "
      "AfterCreate, BeforeUpdate, AfterUpdate, BeforeDestroy, AfterDestroy, Invoke)"),
-    ("event-other", lambda: Actions(event="Sometimes"), ValueError,
+    ("event-other", lambda: Actions(event="Sometimes"), ArgumentError,
      "Actions: event 'Sometimes' is not an ActionTriggerEvent; (one of BeforeCreate, AfterCreate, BeforeUpdate, "
      "AfterUpdate, BeforeDestroy, AfterDestroy, Invoke)"),
-    ("event-int", lambda: Actions(event=2), TypeError, "Actions: event must be an ActionTriggerEvent or its name, got int"),
-    ("triggered-by-bad-glob", lambda: Actions(triggered_by="a.b]"), ValueError,
+    ("event-int", lambda: Actions(event=2), ArgumentError, "Actions: event must be an ActionTriggerEvent or its name, got int"),
+    ("triggered-by-bad-glob", lambda: Actions(triggered_by="a.b]"), ArgumentError,
      "Actions: triggered_by 'a.b]' is not a valid pattern: ']' at offset 3 closes nothing"),
-    ("allow-empty-str", lambda: Actions(allow_empty="yes"), TypeError, "Actions: allow_empty must be a bool, got str"),
-    ("select-a-state", lambda: Actions().select(State.from_dict({"format_version": "1.0"})), TypeError,
+    ("allow-empty-str", lambda: Actions(allow_empty="yes"), ArgumentError, "Actions: allow_empty must be a bool, got str"),
+    ("select-a-state", lambda: Actions().select(State.from_dict({"format_version": "1.0"})), ArgumentError,
      "Actions.select: expected a plancheck.Plan (a state records no action invocations), got State"),
-    ("each-selector-wrong-type", lambda: ExpectEachNullValue(None, CHANNEL), TypeError,
+    ("each-selector-wrong-type", lambda: ExpectEachNullValue(None, CHANNEL), ArgumentError,
      "ExpectEachNullValue: selector must be a plancheck.Resources, a plancheck.Actions or an address glob (str), "
      "got NoneType"),
     # a count of resource changes does not count invocations: the selector says which it counts
-    ("count-takes-resources", lambda: ExpectCount(Actions(), 1), TypeError,
+    ("count-takes-resources", lambda: ExpectCount(Actions(), 1), ArgumentError,
      "ExpectCount: selector must be a plancheck.Resources or an address glob (str), got Actions"),
 ]
 

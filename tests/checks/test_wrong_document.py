@@ -1,7 +1,7 @@
 """A check given something that is not its document says so, by name, at every entry point.
 
 ``failures`` and ``outcome`` are public: a user's runner or a REPL calls them with what it has (a dict
-read with ``json.load``, None, a State where a Plan belongs). They raise the TypeError ``CheckPlan`` and
+read with ``json.load``, None, a State where a Plan belongs). They raise the ArgumentError ``CheckPlan`` and
 ``assert_plan`` raise (``require_document``), never the AttributeError or KeyError the check would meet
 inside. A configuration check's ``failures`` reads a dict as its ``check_config`` does (``require_config``)
 and refuses the rest with the same words. The guard is the check families' bases' (``__init_subclass__``), so every exported check is here,
@@ -140,7 +140,7 @@ def test_a_wrong_document_is_a_type_error_naming_the_check(
     with pytest.raises(TypeError) as info:
         getattr(check, method)(wrong)
     assert str(info.value) == f"{type(check).__name__}.{method} expects {how}, got {type_name}"
-    assert type(info.value) is TypeError
+    assert type(info.value) is plancheck.ArgumentError
 
 
 # The messages themselves, written out.
