@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator
 from types import FrameType
 from typing import Final, TypeAlias
 
-__all__ = ["SIGNALS", "deferring_delivery", "pending_signal"]
+__all__ = ["SIGNALS", "deferring_delivery", "ending_by", "on_ending", "pending_signal", "run_ending"]
 
 #: The signals turned into :class:`Terminated` while library work runs (SIGINT already raises KeyboardInterrupt).
 SIGNALS: Final[tuple[int, ...]] = tuple(
@@ -41,6 +41,9 @@ class _Scope:
 
 _SCOPE: Final = _Scope()
 
+#: What runs as this process ends in a way it sees (:func:`on_ending`).
+_ON_ENDING: Final[list[Callable[[], object]]] = []
+
 
 def _in_main_thread() -> bool:
     # Python runs signal handlers in the main thread only, and only there may they be installed.
@@ -52,7 +55,48 @@ def _deliver(signum: int) -> None:
     only when one was caught: most scopes end with none)."""
     _SCOPE.pending = None
     # Its previous handler is back: the default ends the process with it; a handler of the user's runs now.
+    ending_by(signum)
     signal.raise_signal(signum)
+
+
+def on_ending(callback: Callable[[], object]) -> None:
+    """Call ``callback`` as this process ends in a way it sees: at exit, and just before a signal is raised whose
+    default action then ends it (:func:`ending_by`). For what a layer above must do then and this one may not import
+    (layers import only downward): the janitor's reaping (:mod:`plancheck._terraform.lifecycle`).
+
+    >>> def said():
+    ...     print("ending")
+    >>> on_ending(said); run_ending()
+    ending
+    >>> _ON_ENDING.remove(said)
+    """
+    _ON_ENDING.append(callback)
+
+
+def ending_by(signum: int) -> None:
+    """``signum`` is raised next: if its default action is what it meets (which ends the process), run the
+    :func:`on_ending` callbacks first; a handler's signal ends nothing.
+
+    >>> def said():
+    ...     print("ending")
+    >>> on_ending(said); signal.getsignal(signal.SIGINT) is signal.SIG_DFL   # Python's: KeyboardInterrupt
+    False
+    >>> ending_by(int(signal.SIGINT))
+    >>> _ON_ENDING.remove(said)
+    """
+    if signal.getsignal(signum) == signal.SIG_DFL:
+        run_ending()
+
+
+def run_ending() -> None:
+    """Run the :func:`on_ending` callbacks (at exit: the lifecycle's own hook calls this): each one, whatever
+    another one raised.
+
+    >>> run_ending()
+    """
+    for callback in _ON_ENDING:
+        with contextlib.suppress(Exception):
+            callback()
 
 
 @contextlib.contextmanager

@@ -47,7 +47,17 @@ from typing import Final, NoReturn, TypeVar
 
 from tfjsonpath._errors import PicklesFields, public
 
-from .delivery import _SCOPE, SIGNALS, _deliver, _Handler, _in_main_thread, deferring_delivery, pending_signal
+from .delivery import (
+    _SCOPE,
+    SIGNALS,
+    _deliver,
+    _Handler,
+    _in_main_thread,
+    deferring_delivery,
+    ending_by,
+    pending_signal,
+    run_ending,
+)
 
 __all__ = [
     "HELD",
@@ -123,6 +133,7 @@ def terminate(signum: int) -> NoReturn:
     if _SCOPE.depth or _SCOPE.deferrals:
         _on_signal(signum, None)
     signal.signal(signum, signal.SIG_DFL)
+    ending_by(signum)
     signal.raise_signal(signum)
     os._exit(128 + signum)  # not reached: the default action of the termination signals ends the process
 
@@ -336,8 +347,10 @@ def _release_since(since: int, maker: tuple[int, int] | None = None) -> None:
 
 @atexit.register
 def _release_all() -> None:
-    """At exit (outside any scope: a ``ProviderServer`` used by hand): what this process still owns."""
+    """At exit (outside any scope: a ``ProviderServer`` used by hand): what this process still owns; then what
+    the layers above do as the process ends (:func:`~.delivery.on_ending`), with nothing of it left by then."""
     _release_since(-1)
+    run_ending()
 
 
 @contextlib.contextmanager
@@ -393,4 +406,5 @@ def _put_back(previous: dict[int, _Handler]) -> None:
 
 def _raise_again(caught: list[int]) -> None:
     for signum in dict.fromkeys(caught):
+        ending_by(signum)
         signal.raise_signal(signum)

@@ -14,8 +14,11 @@ pipe whose write end only its owner holds (not inherited by what the owner start
 The owner tells it each command's process group and each temporary or socket directory as they are made, and
 that they are gone as they are removed. When the pipe ends (its owner exited, however: killed too) it ends
 the groups still running, as an interrupted command is ended (SIGINT, :data:`INTERRUPT_GRACE`, SIGKILL), removes
-the directories, and exits: after a clean exit it has nothing to do. A group is signalled only while its leader
-is the very process it was told about (its start time, where ``/proc`` tells it), never a group that reused the id.
+the directories, and exits. An end its owner sees (exit, a signal's default action, a pool's worker's
+``os._exit``) comes after its commands have ended: the owner then closes the pipe and reaps the janitor
+(:func:`_reap`), which has nothing to sweep, so that none outlives it even for a moment. A group is signalled
+only while its leader is the very process it was told about (its start time, where ``/proc`` tells it), never a
+group that reused the id.
 """
 
 from __future__ import annotations
@@ -35,7 +38,7 @@ from typing import TYPE_CHECKING, Any, Final, TypeVar
 # The janitor runs this file alone, by path, with the standard library only: the library's modules are imported
 # only where it is imported as part of the package.
 if __name__ != "__main__":
-    from .._loading.delivery import SIGNALS
+    from .._loading.delivery import SIGNALS, ending_by, on_ending
     from .._loading.lifecycle import (
         HELD,
         own,
@@ -99,8 +102,15 @@ def _can_fork() -> bool:
 
 
 def _worker_start() -> None:
-    """A worker's first act: the lifecycle its own, then the signals its parent blocked while forking it let in."""
+    """A worker's first act: the lifecycle its own, then the signals its parent blocked while forking it let in.
+
+    A worker that the pool ends runs no exit hook (``os._exit``), only multiprocessing's finalizers: its janitor is
+    reaped in one of them, or it would outlive the worker (and the run).
+    """
+    import multiprocessing.util
+
     start_afresh()
+    multiprocessing.util.Finalize(None, _reap, exitpriority=0)
     signal.pthread_sigmask(signal.SIG_UNBLOCK, HELD)
 
 
@@ -128,6 +138,7 @@ def _end_worker() -> None:
     signal.pthread_sigmask(signal.SIG_BLOCK, HELD)
     signum = pending_signal() or int(signal.SIGTERM)  # a worker's Ctrl-C does nothing: only Terminated gets here
     signal.signal(signum, signal.SIG_DFL)
+    ending_by(signum)
     signal.raise_signal(signum)  # held: delivered, with its default action, as it is let in
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signum})
     os._exit(128 + signum)  # not reached: the default action of SIGTERM and SIGHUP ends the process
@@ -298,6 +309,35 @@ def _forked() -> None:
 
 if hasattr(os, "register_at_fork"):
     os.register_at_fork(after_in_child=_forked)
+
+
+def _reap() -> None:
+    """This process ends in a way it sees, its commands ended: close the janitor's pipe and wait for the janitor,
+    which has nothing to sweep and exits at once (else it outlived its owner by the moment it takes to see the pipe
+    end, and a check for leftover processes right after the run found it). One still told of something is left to
+    sweep it, as after a kill; so is one whose lock this end interrupted. A forked child has no janitor of its own
+    until its first command (:func:`_forked`): its parent's is never reaped here.
+
+    >>> _reap(); _JANITOR.fd is None or bool(_JANITOR.told)
+    True
+    """
+    if not _JANITOR.lock.acquire(blocking=False):
+        return
+    try:
+        if _JANITOR.fd is None or _JANITOR.told:
+            return
+        os.close(_JANITOR.fd)
+        _JANITOR.fd = None
+        if _JANITOR.pid is not None:
+            with contextlib.suppress(ChildProcessError):
+                os.waitpid(_JANITOR.pid, 0)
+            _JANITOR.pid = None
+    finally:
+        _JANITOR.lock.release()
+
+
+if __name__ != "__main__":
+    on_ending(_reap)
 
 
 def _message(*fields: object) -> bytes:

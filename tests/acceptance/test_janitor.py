@@ -15,6 +15,7 @@ import os
 import signal
 import subprocess
 import sys
+import textwrap
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -51,11 +52,6 @@ from plancheck import Plan
 with lifecycle.watched_directory("tfplancheck-doc-") as d:
     Plan.from_json('{"format_version": "1.2"}')
     report(janitor=janitor(), children=children())
-""",
-    # A command run, then a clean exit: the janitor has nothing to do and ends with its owner.
-    "clean-exit": """
-run_command(["true"], cwd=".", env=os.environ, timeout=60)
-report(janitor=janitor())
 """,
     # Killed in the middle of a command: its group and its directory are left to the janitor.
     "killed-in-a-command": """
@@ -133,13 +129,6 @@ def test_a_process_that_runs_no_command_starts_no_janitor(tmp_path: Path) -> Non
         assert process.wait(timeout=60) == 0
 
 
-def test_the_janitor_ends_with_a_clean_exit(tmp_path: Path) -> None:
-    with _script("clean-exit", tmp_path) as (process, told, _temp):
-        assert process.wait(timeout=60) == 0
-        assert told["janitor"] is not None
-        assert _all_gone([told["janitor"]], within=5.0) == []
-
-
 @pytest.mark.parametrize(("name", "directories"), [
     pytest.param("killed-in-a-command", ["tfplancheck-cmd"], id="killed-in-a-command"),
     pytest.param("janitor-replaced", ["tfplancheck-cmd", "tfplancheck-kept"], id="janitor-replaced"),
@@ -205,3 +194,104 @@ def test_the_janitor_signals_a_group_only_while_its_leader_is_the_one_told(
     finally:
         leader.kill()
         leader.wait()
+
+
+#: What an end its owner sees runs in, the owner's janitor written to ``told.json`` once it runs (and, with ``check``,
+#: what the test needs besides): a script, or the one test of a pytest session, the plugin loaded.
+OWNED = """
+import json, os, sys, threading
+from plancheck._terraform import lifecycle
+from plancheck._terraform.binary import run_command
+
+def tell(**fields):
+    with open("told.json.part", "w") as f:
+        json.dump({"janitor": lifecycle._JANITOR.pid, **fields}, f)
+    os.rename("told.json.part", "told.json")
+"""
+
+#: A command that runs until the signal comes, the janitor told of meanwhile.
+SIGNALLED = """
+threading.Timer(0.5, tell).start()
+run_command(["sleep", "60"], cwd=".", env=os.environ, timeout=120)
+"""
+
+ENDS = {
+    # A command run, then a clean exit.
+    "clean-exit": """
+run_command(["true"], cwd=".", env=os.environ, timeout=60)
+tell()
+""",
+    # A forked child's exit runs its exit hooks: they must leave the parent's janitor alone, which then ends with it.
+    "forked-child-exits": """
+run_command(["true"], cwd=".", env=os.environ, timeout=60)
+child = os.fork()
+if child == 0:
+    sys.exit(0)
+os.waitpid(child, 0)
+tell(alive_after_the_child=open(f"/proc/{lifecycle._JANITOR.pid}/stat").read().rsplit(")", 1)[1].split()[0] != "Z")
+""",
+    "signalled": SIGNALLED,
+}
+
+
+def _pytest_session(tmp_path: Path) -> list[str]:
+    (tmp_path / "test_signalled.py").write_text(OWNED + "\n\ndef test_signalled():\n" + textwrap.indent(SIGNALLED, "    "))
+    return [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:randomly",
+            str(tmp_path / "test_signalled.py")]
+
+
+@pytest.mark.parametrize(("front_end", "script", "signum", "status"), [
+    pytest.param("script", "clean-exit", None, 0, id="script-clean-exit"),
+    pytest.param("script", "forked-child-exits", None, 0, id="script-whose-forked-child-exits"),
+    pytest.param("script", "signalled", signal.SIGTERM, -signal.SIGTERM, id="script-SIGTERM-in-a-command"),
+    pytest.param("script", "signalled", signal.SIGHUP, -signal.SIGHUP, id="script-SIGHUP-in-a-command"),
+    pytest.param("script", "signalled", signal.SIGINT, -signal.SIGINT, id="script-SIGINT-in-a-command"),
+    pytest.param("pytest", "signalled", signal.SIGTERM, -signal.SIGTERM, id="pytest-SIGTERM-in-a-command"),
+    pytest.param("pytest", "signalled", signal.SIGINT, 2, id="pytest-SIGINT-in-a-command"),
+])
+def test_no_janitor_is_left_the_moment_its_owner_ends_in_a_way_it_sees(
+    tmp_path: Path, front_end: str, script: str, signum: signal.Signals | None, status: int
+) -> None:
+    """Its owner closes the pipe and reaps it as it ends (at exit, or just before a signal's default action), its
+    commands ended: none is left running even for the moment it takes to see the pipe end (a CI's check for leftover
+    processes right after the run found it)."""
+    argv = _pytest_session(tmp_path) if front_end == "pytest" else [sys.executable, "-c", OWNED + ENDS[script]]
+    process = subprocess.Popen(argv, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    try:
+        deadline = time.monotonic() + 60
+        while not (tmp_path / "told.json").exists():
+            assert process.poll() is None or signum is None, process.communicate()
+            assert time.monotonic() < deadline, "the owner never told its janitor"
+            time.sleep(0.05)
+        told = json.loads((tmp_path / "told.json").read_text())
+        assert told["janitor"] is not None
+        if signum is not None:
+            process.send_signal(signum)
+        out, _ = process.communicate(timeout=60)
+        assert process.returncode == status, out
+        assert (told.pop("alive_after_the_child", True), _running(told["janitor"])) == (True, False)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.communicate()
+
+
+#: ``--jobs``'s workers, each running a command: the pool ends each with ``os._exit`` once the work is done.
+IN_WORKERS = """
+from plancheck._terraform.lifecycle import run_in_workers
+
+def work(_item):
+    run_command(["true"], cwd=".", env=os.environ, timeout=60)
+    return lifecycle._JANITOR.pid
+
+janitors = run_in_workers(work, [1, 2], 2)
+print(json.dumps([os.path.exists(f"/proc/{pid}") for pid in janitors]))
+"""
+
+
+def test_a_worker_the_pool_ends_leaves_no_janitor() -> None:
+    """The pool's worker ends with ``os._exit`` (no exit hook runs): it reaps its janitor in multiprocessing's
+    finalizers, so none is left once the pool has joined its workers."""
+    done = subprocess.run([sys.executable, "-c", OWNED + IN_WORKERS], capture_output=True, text=True, timeout=120,
+                          check=False)
+    assert (done.returncode, done.stdout) == (0, "[false, false]\n"), done.stderr

@@ -15,7 +15,8 @@ destroys.
 
 SIGKILL leaves nothing in the process to run: the kill rows (a pytest session, an xdist worker, an xdist controller
 whose workers ignore SIGINT, a ``mock_plan`` script) assert that the run's janitor ends what it left and empties
-``TMPDIR`` within a bounded wait.
+``TMPDIR`` within a bounded wait. An end the run sees (a signal's default action, an exit, a ``mock_plan`` script's
+too) leaves no janitor running the moment it has ended: the run reaps it.
 """
 
 from __future__ import annotations
@@ -246,6 +247,11 @@ def _marked(marker: str) -> list[tuple[int, str]]:
     return found
 
 
+def _janitors(marker: str) -> list[tuple[int, str]]:
+    """The live janitors (``plancheck/_terraform/lifecycle.py`` run by path) of the run with ``marker``."""
+    return [(pid, cmdline) for pid, cmdline in _marked(marker) if cmdline.endswith("/_terraform/lifecycle.py ")]
+
+
 def _left_running(marker: str, within: float = 5.0) -> list[tuple[int, str]]:
     deadline = time.monotonic() + within
     while (found := _marked(marker)) and time.monotonic() < deadline:
@@ -398,6 +404,8 @@ def _run_signalled(argv: list[str], cell: Cell, signum: signal.Signals) -> str:
         with contextlib.ExitStack() as held:
             # The plan stays blocked (the FIFO's writer held) until the run has exited: it must have been ended.
             output = _signal_in_phase(process, cell, signum, held)
+            # Its janitors the moment it has ended: each reaped by its owner as it ended, nothing left to sweep.
+            assert _janitors(marker) == [], f"a janitor outlived the run ended by {signum.name}\n{output}"
             left = _left_running(marker)
             assert not left, f"left running after {signum.name} during {cell.phase}: {left}\n{output}"
         left_files = sorted(p.name for p in cell.tmp.iterdir())
@@ -651,4 +659,24 @@ def test_a_sigkill_leaves_nothing_of_the_run(tf_acceptance_cli_config: Path, fro
                 process.wait()
             if process.stdout is not None:
                 process.stdout.close()
+        subprocess.run(["rm", "-rf", str(cell.root)], check=False)
+
+
+@pytest.mark.parametrize("binary", ["tf1.0.3", "tf1.11"])
+def test_a_mock_plan_script_that_ends_leaves_no_janitor(binary: str) -> None:
+    """A script calling ``mock_plan`` (Terraform, a mock provider served in the script) that exits normally: its
+    janitor is reaped at exit, not left running for the moment it takes to see its owner's pipe end."""
+    terraform = _binary(binary)
+    pytest.importorskip("tf", reason="the providers extra (tf, grpcio) is not installed")
+    cell = Cell(Path(tempfile.mkdtemp(prefix="tfsig-", dir="/tmp" if os.path.isdir("/tmp") else None)), "plan")
+    marker = uuid.uuid4().hex
+    try:
+        cell.tmp.mkdir()
+        cell.fifo.write_text("open")  # a plain file: the plan reads it at once
+        done = subprocess.run(_mock_command(cell, terraform), cwd=cell.root, env=_environment(cell, marker),
+                              stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=PROMPT, check=False)
+        assert (done.returncode, _marked(marker)) == (0, []), done.stderr
+        assert sorted(p.name for p in cell.tmp.iterdir()) == [], done.stderr
+    finally:
+        _kill_marked(marker)
         subprocess.run(["rm", "-rf", str(cell.root)], check=False)
