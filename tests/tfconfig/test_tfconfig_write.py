@@ -490,19 +490,18 @@ def _wrong_types() -> list[Any]:
     from plancheck.tfconfig import load_config, load_config_for_test
 
     return [
-        pytest.param(lambda: load_config(None), "load_config expects a path (str or PathLike), got NoneType", TypeError,
+        pytest.param(lambda: load_config(None), "load_config expects a path (str or PathLike), got NoneType", ArgumentError,
                      id="load_config"),
-        pytest.param(lambda: load_config(3), "load_config expects a path (str or PathLike), got int", TypeError,
+        pytest.param(lambda: load_config(3), "load_config expects a path (str or PathLike), got int", ArgumentError,
                      id="load_config-int"),
         pytest.param(lambda: load_config_for_test(None), "load_config_for_test expects a path (str or PathLike), got NoneType",
-                     TypeError, id="load_config_for_test"),
+                     ArgumentError, id="load_config_for_test"),
         pytest.param(lambda: load_config_for_test("x", relative_to=1.5),
-                     "load_config_for_test expects a path (str or PathLike), got float", TypeError,
+                     "load_config_for_test expects a path (str or PathLike), got float", ArgumentError,
                      id="load_config_for_test-relative_to"),
         pytest.param(lambda: write_config({}, None), "write_config expects a path (str or PathLike), got NoneType",
-                     TypeError, id="write_config"),
-        # tfconfig's own check of the text raises plancheck.ArgumentError (a TypeError); a path is checked below
-        # tfconfig (plancheck._loading), whose errors are not yet typed.
+                     ArgumentError, id="write_config"),
+        # Every one is plancheck.ArgumentError (a TypeError): the text checked by tfconfig, a path below it.
         pytest.param(lambda: parse_config(None), "parse_config expects the configuration's text (str or bytes), got NoneType",
                      ArgumentError, id="parse_config"),
         pytest.param(lambda: parse_config(["{}"]), "parse_config expects the configuration's text (str or bytes), got list",
