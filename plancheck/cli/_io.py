@@ -565,16 +565,14 @@ _CLI_EMPTY_STATE: Final = (
     "Terraform and OpenTofu write holds): the JSON of `terraform show -json` with no plan file, where there is no "
     "state yet; give it a plan file (`terraform plan -out=tfplan`) or its JSON (`terraform show -json tfplan`)"
 )
+#: What the command reads, said where it was given something else.
+_CLI_READS: Final = "tfplancheck reads a plan file (`terraform plan -out=tfplan`) or its JSON (`terraform show -json tfplan`), "
 #: Appended to the loader's words for an input that does not even start as JSON (`terraform show tfplan`'s text, a
 #: saved `terraform plan` log, a .tf file): what the command reads instead.
-_CLI_NOT_JSON: Final = (
-    "tfplancheck reads a plan file (`terraform plan -out=tfplan`) or its JSON (`terraform show -json tfplan`), "
-    "not Terraform's text output or a configuration"
-)
+_CLI_NOT_JSON: Final = _CLI_READS + "not Terraform's text output or a configuration"
 #: Appended when the plan named is a directory: a newcomer's first try is the configuration's own.
 _CLI_DIRECTORY: Final = (
-    "tfplancheck reads a plan file (`terraform plan -out=tfplan`) or its JSON (`terraform show -json tfplan`), "
-    "not a configuration's directory (`tfplancheck mock-plan DIR` plans one, with mocked providers)"
+    _CLI_READS + "not a configuration's directory (`tfplancheck mock-plan DIR` plans one, with mocked providers)"
 )
 
 
