@@ -10,8 +10,10 @@ and labels:
   written in the override replaces every base block of that type (``dynamic "x"`` counts as
   type ``x``);
 * a resource's ``lifecycle`` is merged argument by argument (``create_before_destroy``,
-  ``prevent_destroy``, ``ignore_changes``); the base's conditions stay, the override's are
-  not used; a variable's ``validation`` and an output's ``precondition`` stay the base's;
+  ``prevent_destroy``, ``ignore_changes``; ``destroy`` stays the base's); the base's
+  conditions stay, the override's are not used; a variable's ``validation`` and an output's
+  ``precondition`` stay the base's, and so does the ``deprecated`` text of either (OpenTofu
+  merges ``destroy`` and ``deprecated``);
 * ``locals`` are merged value by value, whichever ``locals`` block defines them;
 * the ``terraform`` block: ``required_version`` replaces all the base's constraints, a
   ``backend`` or ``cloud`` replaces the base's, ``required_providers`` entries replace the
@@ -340,8 +342,8 @@ _MISSING_SUMMARY: Final = {
 }
 # Names an override of this block type does not merge (Terraform keeps the base's; see module_merge.go).
 _NOT_MERGED: Final = {
-    "variable": frozenset({"validation"}),
-    "output": frozenset({"precondition"}),
+    "variable": frozenset({"validation", "deprecated"}),
+    "output": frozenset({"precondition", "deprecated"}),
     "data": frozenset({"lifecycle"}),
 }
 _LIFECYCLE_MERGED: Final = frozenset({"create_before_destroy", "prevent_destroy", "ignore_changes"})

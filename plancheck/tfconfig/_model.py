@@ -108,6 +108,9 @@ _RESOURCE_LIFECYCLE: Final = Spec(
         "ignore_changes": "ignore_changes",
         "replace_triggered_by": "expr_list",
         "enabled": "expr",
+        # Terraform 1.16 and OpenTofu 1.12: false forgets the object instead of destroying it (actions ["forget"],
+        # and Terraform's ["create", "forget"] or OpenTofu's ["forget", "create"] for a replacement).
+        "destroy": "bool",
     },
     nested={
         "precondition": _condition("precondition"),
@@ -178,6 +181,9 @@ _VARIABLE: Final = Spec(
         "sensitive": "bool",
         "nullable": "bool",
         "ephemeral": "bool",
+        # Terraform 1.15+ (OpenTofu: deprecated 1.10+, const 1.12+): a warning's text, and a value known early.
+        "deprecated": "literal_string",
+        "const": "bool",
     },
     nested={"validation": _condition("validation")},
 )
@@ -190,6 +196,9 @@ _OUTPUT: Final = Spec(
         "sensitive": "bool",
         "ephemeral": "bool",
         "depends_on": "ref_list",
+        # Terraform 1.15+ (OpenTofu: deprecated 1.10+): a warning's text, and the value's type constraint.
+        "deprecated": "literal_string",
+        "type": "type_expr",
     },
     nested={"precondition": _condition("precondition")},
     required=("value",),

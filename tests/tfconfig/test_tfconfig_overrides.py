@@ -98,6 +98,27 @@ MERGES = [
         id="variable-validation-kept",
     ),
     pytest.param(
+        {"main.tf.json": {"variable": {"v": {"default": "base", "const": False, "deprecated": "kept"}}},
+         "override.tf.json": {"variable": {"v": {"const": True, "deprecated": "over, not used"}}}},
+        "var.v",
+        {"default": "base", "const": True, "deprecated": "kept"},
+        id="terraform-1.15-variable-const-merged-deprecated-kept",
+    ),
+    pytest.param(
+        {"main.tf.json": {"output": {"o": {"value": 1, "type": "number", "deprecated": "kept"}}},
+         "override.tf.json": {"output": {"o": {"type": "string", "deprecated": "over, not used"}}}},
+        "output.o",
+        {"value": 1, "type": "string", "deprecated": "kept"},
+        id="terraform-1.15-output-type-merged-deprecated-kept",
+    ),
+    pytest.param(
+        {"main.tf.json": {"resource": {RES: {"a": {"lifecycle": {"destroy": False}}}}},
+         "override.tf.json": {"resource": {RES: {"a": {"lifecycle": {"destroy": True, "prevent_destroy": True}}}}}},
+        "terraform_data.a",
+        {"lifecycle": {"destroy": False, "prevent_destroy": True}},
+        id="terraform-1.16-lifecycle-destroy-kept",
+    ),
+    pytest.param(
         {"main.tf.json": {"output": {"o": {"value": 1, "description": "kept"}}},
          "override.tf.json": {"output": {"o": {"value": 2, "description": "", "sensitive": True}}}},
         "output.o",

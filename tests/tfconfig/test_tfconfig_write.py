@@ -127,6 +127,15 @@ VALID: list[tuple[str, dict[str, Any]]] = [
             }
         },
     ),
+    (
+        "terraform-1.15-variable-const-and-deprecated",
+        {"variable": {"region": {"type": "string", "default": "eu", "const": True, "deprecated": "use var.location"}}},
+    ),
+    (
+        "terraform-1.15-output-type-and-deprecated",
+        {"output": {"id": {"value": "${terraform_data.a.id}", "type": "string", "deprecated": "use output.ref"}}},
+    ),
+    ("terraform-1.16-lifecycle-destroy-false", {"resource": {"t": {"a": {"lifecycle": {"destroy": False}}}}}),
     ("escaped-template", {"locals": {"a": "$${literal} and %%{ literal }"}}),
     ("comment-in-expression-is-data", {"locals": {"a": {"//": "this is a key"}}}),
 ]
@@ -203,8 +212,8 @@ INVALID: list[tuple[str, Any, str]] = [
     (
         "variable-typo",
         {"variable": {"x": {"defualt": 1}}},
-        '$.variable["x"]["defualt"]: expected an argument or block of variable "x" (default, description, ephemeral, '
-        'nullable, sensitive, type, validation), found "defualt" (did you mean "default"?)',
+        '$.variable["x"]["defualt"]: expected an argument or block of variable "x" (const, default, deprecated, '
+        'description, ephemeral, nullable, sensitive, type, validation), found "defualt" (did you mean "default"?)',
     ),
     (
         "variable-type-template",
@@ -285,8 +294,35 @@ INVALID: list[tuple[str, Any, str]] = [
         "lifecycle-typo",
         {"resource": {"t": {"a": {"lifecycle": {"prevent_destroi": True}}}}},
         '$.resource["t"]["a"]["lifecycle"]["prevent_destroi"]: expected an argument or block of lifecycle (action_trigger, '
-        "create_before_destroy, enabled, ignore_changes, postcondition, precondition, prevent_destroy, "
+        "create_before_destroy, destroy, enabled, ignore_changes, postcondition, precondition, prevent_destroy, "
         'replace_triggered_by), found "prevent_destroi" (did you mean "prevent_destroy"?)',
+    ),
+    (
+        "lifecycle-destroy-not-a-bool",
+        {"resource": {"t": {"a": {"lifecycle": {"destroy": "no"}}}}},
+        '$.resource["t"]["a"]["lifecycle"]["destroy"]: expected true or false, found a string',
+    ),
+    (
+        "data-lifecycle-destroy",
+        {"data": {"t": {"a": {"lifecycle": {"destroy": False}}}}},
+        '$.data["t"]["a"]["lifecycle"]["destroy"]: expected an argument or block of lifecycle (enabled, postcondition, '
+        'precondition), found "destroy"',
+    ),
+    (
+        "variable-const-not-a-bool",
+        {"variable": {"v": {"const": 1}}},
+        '$.variable["v"]["const"]: expected true or false, found a number',
+    ),
+    (
+        "variable-deprecated-object",
+        {"variable": {"v": {"deprecated": {"text": "old"}}}},
+        '$.variable["v"]["deprecated"]: expected a literal string (not interpreted as a template), found an object with '
+        "1 property",
+    ),
+    (
+        "output-type-not-a-type",
+        {"output": {"o": {"value": 1, "type": "${string}"}}},
+        '$.output["o"]["type"]: expected a type expression such as "string" or "list(string)", found "${string}"',
     ),
     (
         "replace-triggered-by-object",
