@@ -10,10 +10,10 @@ and labels:
   written in the override replaces every base block of that type (``dynamic "x"`` counts as
   type ``x``);
 * a resource's ``lifecycle`` is merged argument by argument (``create_before_destroy``,
-  ``prevent_destroy``, ``ignore_changes``; ``destroy`` stays the base's); the base's
-  conditions stay, the override's are not used; a variable's ``validation`` and an output's
-  ``precondition`` stay the base's, and so does the ``deprecated`` text of either (OpenTofu
-  merges ``destroy`` and ``deprecated``);
+  ``prevent_destroy``, ``ignore_changes``; ``destroy`` stays the base's), the override's
+  ``action_trigger`` blocks replace the base's; the base's conditions stay, the override's are
+  not used; a variable's ``validation`` and an output's ``precondition`` stay the base's, and
+  so does the ``deprecated`` text of either (OpenTofu merges ``destroy`` and ``deprecated``);
 * ``locals`` are merged value by value, whichever ``locals`` block defines them;
 * the ``terraform`` block: ``required_version`` replaces all the base's constraints, a
   ``backend`` or ``cloud`` replaces the base's, ``required_providers`` entries replace the
@@ -440,18 +440,21 @@ def _merge_lifecycle(base: Block, override: Block) -> tuple[list[Member], list[B
     over_lifecycle = next((b for b in override._nested if b.block_type == "lifecycle"), None)
     if over_lifecycle is None:
         return members, nested
+    # The override's action_trigger blocks replace all the base's, when it writes one (Terraform 1.14+ tests
+    # len(ActionTriggers) != 0): an empty array leaves the base's.
+    triggers = [b for b in over_lifecycle._nested if b.block_type == "action_trigger"]
     applied = [
         m
         for m in over_lifecycle._members
-        if m[0] in _LIFECYCLE_MERGED
+        if (m[0] in _LIFECYCLE_MERGED or (m[0] == "action_trigger" and triggers))
         # An empty ignore_changes list leaves the base's (Terraform tests len(IgnoreChanges) != 0).
         and not (m[0] == "ignore_changes" and m[2].kind == ARRAY and not m[2].value)
     ]
     base_lifecycle = next((b for b in base._nested if b.block_type == "lifecycle"), None)
     if base_lifecycle is None:
-        merged = _rebuild(over_lifecycle, applied, ())
+        merged = _rebuild(over_lifecycle, applied, triggers)
     else:
-        merged = _merge_body(base_lifecycle, applied, ())
+        merged = _merge_body(base_lifecycle, applied, triggers)
     members.append(("lifecycle", -1, merged._node))
     nested.append(merged)
     return members, nested

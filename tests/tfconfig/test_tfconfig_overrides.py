@@ -119,6 +119,34 @@ MERGES = [
         id="terraform-1.16-lifecycle-destroy-kept",
     ),
     pytest.param(
+        {"main.tf.json": {"resource": {RES: {"a": {"lifecycle": {"prevent_destroy": True, "action_trigger": [
+            {"events": ["after_create"], "actions": ["action.t.one"]},
+            {"events": ["after_update"], "actions": ["action.t.two"]}]}}}}},
+         "override.tf.json": {"resource": {RES: {"a": {"lifecycle": {"action_trigger": {
+             "events": ["before_destroy"], "actions": ["action.t.over"]}}}}}}},
+        "terraform_data.a",
+        {"lifecycle": {"prevent_destroy": True,
+                       "action_trigger": {"events": ["before_destroy"], "actions": ["action.t.over"]}}},
+        id="terraform-1.14-action-triggers-replaced-as-a-whole",
+    ),
+    pytest.param(
+        {"main.tf.json": {"resource": {RES: {"a": {"lifecycle": {"action_trigger": {
+            "events": ["after_create"], "actions": ["action.t.one"]}}}}}},
+         "override.tf.json": {"resource": {RES: {"a": {"lifecycle": {"action_trigger": [], "prevent_destroy": True}}}}}},
+        "terraform_data.a",
+        {"lifecycle": {"action_trigger": {"events": ["after_create"], "actions": ["action.t.one"]},
+                       "prevent_destroy": True}},
+        id="terraform-1.14-no-action-trigger-keeps-base",
+    ),
+    pytest.param(
+        {"main.tf.json": {"resource": {RES: {"a": {"input": 1}}}},
+         "override.tf.json": {"resource": {RES: {"a": {"lifecycle": {"action_trigger": {
+             "events": ["after_create"], "actions": ["action.t.over"]}}}}}}},
+        "terraform_data.a",
+        {"input": 1, "lifecycle": {"action_trigger": {"events": ["after_create"], "actions": ["action.t.over"]}}},
+        id="terraform-1.14-action-trigger-added",
+    ),
+    pytest.param(
         {"main.tf.json": {"output": {"o": {"value": 1, "description": "kept"}}},
          "override.tf.json": {"output": {"o": {"value": 2, "description": "", "sensitive": True}}}},
         "output.o",
