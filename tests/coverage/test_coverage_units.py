@@ -23,7 +23,7 @@ from plancheck import (
     Resources,
 )
 from plancheck import knownvalue as kv
-from plancheck._plugin.coverage.data import CoverageData, CoverageDataError, config_address
+from plancheck._plugin.coverage.data import UNKNOWN_ROOT, CoverageData, CoverageDataError, config_address
 from plancheck._plugin.coverage.report import json_report, term_lines
 from plancheck._plugin.coverage.scan import ScanError, scan_text
 from plancheck._plugin.coverage.session import targets
@@ -197,6 +197,26 @@ def test_combine_fail_under_is_a_percentage(tmp_path: Path, monkeypatch: pytest.
     assert run(["coverage", "combine", "ok.tfcov", "--fail-under", minimum], stdout=out, stderr=err, environ={}) == 2
     assert err.getvalue().splitlines()[0] == (
         f"tfplancheck: error: argument --fail-under: invalid percentage {minimum!r}: expected a number from 0 to 100")
+
+
+@pytest.mark.parametrize(("actions", "recorded"), [
+    pytest.param(["create"], ["create"], id="create"),
+    pytest.param(["create", "delete"], ["replace"], id="create-before-destroy"),
+    pytest.param(["forget"], ["forget"], id="forget"),
+    # A replacement whose old object is forgotten (lifecycle destroy = false): a create and a forget, as
+    # ExpectResourceActions counts it; they were recorded as no action at all.
+    pytest.param(["create", "forget"], ["create", "forget"], id="terraform-1.16-create-then-forget"),
+    pytest.param(["forget", "create"], ["create", "forget"], id="opentofu-1.12-forget-then-create"),
+    pytest.param(["read", "update"], [], id="no-known-action"),
+])
+def test_the_planned_actions_are_recorded_by_name(actions: list[str], recorded: list[str]) -> None:
+    data = CoverageData()
+    data.add_plan(Plan.from_dict({"format_version": "1.2", "configuration": {"root_module": {
+        "resources": [{"address": "t.a", "mode": "managed", "type": "t", "name": "a"}]}},
+        "resource_changes": [{"address": "t.a", "mode": "managed", "type": "t", "name": "a",
+                              "change": {"actions": actions}}]}), None, Path("."))
+    item = data.modules[UNKNOWN_ROOT].items["t.a"]
+    assert (item.planned, sorted(item.actions)) == (True, recorded)
 
 
 _ONE_MODULE = {"format": "tfplancheck-coverage-data", "version": 1, "modules": {"net": {

@@ -51,9 +51,13 @@ DATA_FORMAT: Final = "tfplancheck-coverage-data"
 _VERSION: Final = 1
 #: The key of a root module whose directory is not known (a plan loaded from a file).
 UNKNOWN_ROOT: Final = "(unknown directory)"
+#: The names an actions list is recorded as. A replacement whose old object is forgotten (``lifecycle { destroy = false
+#: }``: Terraform 1.16's ``["create", "forget"]``, OpenTofu 1.12's ``["forget", "create"]``) destroys nothing, so it is
+#: no ``replace``: it is a create and a forget, as ``ExpectResourceActions`` counts it.
 _ACTION_NAMES: Final = {
-    ("create",): "create", ("update",): "update", ("delete",): "delete", ("read",): "read", ("no-op",): "no-op",
-    ("delete", "create"): "replace", ("create", "delete"): "replace", ("forget",): "forget",
+    ("create",): ("create",), ("update",): ("update",), ("delete",): ("delete",), ("read",): ("read",),
+    ("no-op",): ("no-op",), ("delete", "create"): ("replace",), ("create", "delete"): ("replace",),
+    ("forget",): ("forget",), ("create", "forget"): ("create", "forget"), ("forget", "create"): ("create", "forget"),
 }
 _CHECK_KINDS: Final = {"var": "var.", "output_value": "output.", "check": "check."}
 # The patterns below are compiled on first use (re's cache), not on import: most sessions never use them, and
@@ -679,9 +683,9 @@ def _changes(entries: list[Any], paths: Mapping[str, _Seen]) -> tuple[set[str], 
             continue
         item.planned = True
         actions = (entry.get("change") or {}).get("actions")
-        name = _ACTION_NAMES.get(tuple(actions)) if isinstance(actions, list) else None
-        if name is not None:
-            item.actions.add(name)
+        names = _ACTION_NAMES.get(tuple(actions)) if isinstance(actions, list) else None
+        if names is not None:
+            item.actions.update(names)
     return instances, complete
 
 
