@@ -158,8 +158,9 @@ def render_value_document(doc: Mapping[str, Any]) -> str:
 
 
 def list_document(plan: Plan) -> dict[str, Any]:
-    """Every resource change and output change with its actions (kind ``addresses``), addresses as shown; and the
-    action invocations (Terraform 1.14+) with their triggers, when there are some.
+    """Every resource change and output change with its actions (kind ``addresses``), addresses as shown; the
+    deferred resource changes (Terraform 1.9+) with their reasons, and the action invocations (Terraform 1.14+) with
+    their triggers, when there are some.
 
     >>> plan = Plan.from_dict({"format_version": "1.2", "resource_changes": [{"address": 'a.b["pw-1234"]',
     ...     "change": {"actions": ["create"], "after": {"pw": "pw-1234"}, "after_sensitive": {"pw": True}}}]})
@@ -176,6 +177,16 @@ def list_document(plan: Plan) -> dict[str, Any]:
         for rc in plan.resource_changes
     ]
     outputs = [{"address": f"output.{name}", "actions": list(oc.actions)} for name, oc in plan.output_changes.items()]
+    deferred = [
+        {
+            "address": shown_address(rc.address, secrets),
+            "actions": list(rc.actions),
+            **({"deposed": rc.deposed} if rc.deposed else {}),
+            "deferred": d.reason,
+        }
+        for d in plan.deferred_changes
+        for rc in (d.resource_change,)
+    ]
     return {
         "schema_version": SCHEMA_VERSION,
         "kind": "addresses",
@@ -185,32 +196,39 @@ def list_document(plan: Plan) -> dict[str, Any]:
         "partial": plan.partial,
         "resource_changes": resources,
         "output_changes": outputs,
+        # Present only when there are some, so the documents of plans without them do not change.
+        **({"deferred_changes": deferred} if deferred else {}),
         # Terraform 1.14+: present only when the plan invokes an action, so older plans' documents do not change.
         **({"action_invocations": invocations} if (invocations := invocation_entries(plan)) else {}),
     }
 
 
 def _list_label(row: Mapping[str, Any]) -> str:
-    """A listed address with what sets it apart: a deposed object's key, an invocation's trigger.
+    """A listed address with what sets it apart: a deposed object's key, an invocation's trigger, a deferral's reason.
 
     >>> _list_label({"address": "action.a.b", "trigger": "AfterCreate of x.y", "deferred": "provider_config_unknown"})
     'action.a.b (AfterCreate of x.y; deferred: provider_config_unknown)'
+    >>> _list_label({"address": "a.b[*]", "deferred": "instance_count_unknown"})
+    'a.b[*] (deferred: instance_count_unknown)'
     """
-    label = str(row["address"])
-    if "deposed" in row:
-        label += f" (deposed {row['deposed']})"
+    notes = [f"deposed {row['deposed']}"] if "deposed" in row else []
     if "trigger" in row:
-        deferred = f"; deferred: {row['deferred']}" if "deferred" in row else ""
-        label += f" ({row['trigger']}{deferred})"
-    return label
+        notes.append(str(row["trigger"]))
+    if "deferred" in row:
+        notes.append(f"deferred: {row['deferred']}")
+    return str(row["address"]) + (f" ({'; '.join(notes)})" if notes else "")
 
 
 def render_list(doc: Mapping[str, Any]) -> str:
     """The text form of :func:`list_document`: one address and its actions per line (keys scrubbed already), then
-    each action invocation: ``ADDRESS (AfterCreate of ADDRESS)  invoke``."""
+    each deferred change (``ADDRESS (deferred: REASON)  create``) and each action invocation:
+    ``ADDRESS (AfterCreate of ADDRESS)  invoke``."""
     rows = [
         (one_line(_list_label(r)), r["actions"])
-        for r in [*doc["resource_changes"], *doc["output_changes"], *doc.get("action_invocations", ())]
+        for r in [
+            *doc["resource_changes"], *doc["output_changes"], *doc.get("deferred_changes", ()),
+            *doc.get("action_invocations", ()),
+        ]
     ]
     if not rows:
         return "(the plan has no resource or output changes)"

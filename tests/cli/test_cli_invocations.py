@@ -1,4 +1,4 @@
-"""Action invocations (Terraform 1.14+) on the command line: checks files, query (text and JSON)."""
+"""Action invocations (Terraform 1.14+) and deferred changes on the command line: checks files, query (text and JSON)."""
 
 from __future__ import annotations
 
@@ -96,3 +96,55 @@ def test_query_json_is_valid_and_lists_invocations_only_when_there_are_some(plan
         assert doc["action_invocations"][-1] == {"address": "action.aws_lambda_invoke.later", "actions": ["invoke"],
                                                  "trigger": "AfterCreate of terraform_data.web",
                                                  "deferred": "deferred_prereq"}
+
+
+def _deferred_plan(tmp_path: Path) -> Path:
+    """A plan with deferred resource changes (Terraform 1.9+ jsonplan.DeferredResourceChange: reason and
+    resource_change; a wildcard instance key is index_unknown), one keyed by a secret, one deposed."""
+    def change(address: str, actions: list[str], **extra: object) -> dict[str, object]:
+        return {"address": address, "mode": "managed", "type": "test_resource", "name": address.split(".")[1][:1],
+                **extra, "change": {"actions": actions, "before": None, "after": {"pw": SECRET}, "after_unknown": {},
+                                    "before_sensitive": False, "after_sensitive": {"pw": True}}}
+    plan = {"format_version": "1.2", "complete": False,
+            "resource_changes": [change("test_resource.a", ["create"])],
+            "deferred_changes": [
+                {"reason": "instance_count_unknown", "resource_change": change("test_resource.e[*]", ["create"],
+                                                                                index_unknown=True)},
+                {"reason": "resource_config_unknown", "resource_change": change(f'test_resource.k["{SECRET}"]',
+                                                                                 ["create"])},
+                {"reason": "provider_config_unknown", "resource_change": change("test_resource.d", ["delete"],
+                                                                                 deposed="00000001")}]}
+    path = tmp_path / "deferred.json"
+    path.write_text(json.dumps(plan), "utf-8")
+    return path
+
+
+SECRET = "hunter2-planted-key"
+
+
+def test_query_lists_the_deferred_changes_after_the_output_changes(tmp_path: Path) -> None:
+    code, out, err = cli("query", str(_deferred_plan(tmp_path)))
+    assert (code, err) == (0, "")
+    assert [" ".join(line.split()) for line in out.splitlines()] == [
+        "test_resource.a create",
+        "test_resource.e[*] (deferred: instance_count_unknown) create",
+        'test_resource.k["(sensitive)"] (deferred: resource_config_unknown) create',
+        "test_resource.d (deposed 00000001; deferred: provider_config_unknown) delete",
+    ]
+    assert SECRET not in out
+
+
+def test_query_json_lists_the_deferred_changes_only_when_there_are_some(tmp_path: Path) -> None:
+    code, out, _ = cli("query", str(_deferred_plan(tmp_path)), "--format", "json")
+    doc = json.loads(out)
+    VALIDATOR.validate(doc)
+    assert code == 0
+    assert doc["deferred_changes"] == [
+        {"address": "test_resource.e[*]", "actions": ["create"], "deferred": "instance_count_unknown"},
+        {"address": 'test_resource.k["(sensitive)"]', "actions": ["create"], "deferred": "resource_config_unknown"},
+        {"address": "test_resource.d", "actions": ["delete"], "deposed": "00000001",
+         "deferred": "provider_config_unknown"},
+    ]
+    assert SECRET not in out
+    code, out, _ = cli("query", str(ACTIONS.with_name("forget.json")), "--format", "json")
+    assert (code, "deferred_changes" in json.loads(out)) == (0, False)
