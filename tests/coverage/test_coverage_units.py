@@ -219,6 +219,42 @@ def test_the_planned_actions_are_recorded_by_name(actions: list[str], recorded: 
     assert (item.planned, sorted(item.actions)) == (True, recorded)
 
 
+_EPHEMERAL = {"address": "ephemeral.t.p", "mode": "ephemeral", "type": "t", "name": "p"}
+_MANAGED = {"address": "t.p", "mode": "managed", "type": "t", "name": "p"}
+_CONDITION = {"condition": "${true}", "error_message": "e"}
+
+
+@pytest.mark.parametrize(("resources", "changes", "checks", "items"), [
+    # OpenTofu's configuration lists ephemeral resources (jsonconfig marshalModule): one was a resource item t.p, never
+    # planned, lowering the module's percent.
+    pytest.param([_EPHEMERAL], [], [], {}, id="opentofu-configuration-lists-an-ephemeral-resource"),
+    pytest.param([_EPHEMERAL, _MANAGED], [{**_MANAGED, "change": {"actions": ["create"]}}], [],
+                 {"t.p": (True, ["create"], [], [])}, id="opentofu-ephemeral-beside-a-managed-namesake"),
+    # Terraform's checks give an ephemeral resource's conditions mode "ephemeral" (jsonchecks objects.go): its failed
+    # precondition was the managed namesake's.
+    pytest.param([_MANAGED], [{**_MANAGED, "change": {"actions": ["create"]}}],
+                 [{"address": {**_EPHEMERAL, "kind": "resource", "to_display": "ephemeral.t.p"}, "status": "fail"}],
+                 {"t.p": (True, ["create"], [], [])}, id="terraform-check-of-an-ephemeral-namesake"),
+    pytest.param([_MANAGED], [{**_MANAGED, "change": {"actions": ["create"]}}],
+                 [{"address": {**_MANAGED, "kind": "resource", "to_display": "t.p"}, "status": "fail"}],
+                 {"t.p": (True, ["create"], [], ["precondition:0"])}, id="terraform-check-of-the-managed-resource"),
+])
+def test_ephemeral_resources_are_no_items(tmp_path: Path, resources: list[dict[str, Any]],
+                                          changes: list[dict[str, Any]], checks: list[dict[str, Any]],
+                                          items: dict[str, tuple[bool, list[str], list[str], list[str]]]) -> None:
+    # The module's files declare what its configuration lists, each block with one precondition.
+    blocks = {"ephemeral" if r["mode"] == "ephemeral" else "resource": {"t": {"p": {"lifecycle": {
+        "precondition": _CONDITION}}}} for r in resources}
+    (tmp_path / "main.tf.json").write_text(json.dumps(blocks), encoding="utf-8")
+    data = CoverageData()
+    data.add_plan(Plan.from_dict({"format_version": "1.2", "terraform_version": "1.11.0",
+                                  "configuration": {"root_module": {"resources": resources}},
+                                  "resource_changes": changes, "checks": checks}), tmp_path, tmp_path)
+    found = {address: (item.planned, sorted(item.actions), sorted(item.passed), sorted(item.failed))
+             for module in data.modules.values() for address, item in module.items.items() if item.kind == "resource"}
+    assert found == items
+
+
 _ONE_MODULE = {"format": "tfplancheck-coverage-data", "version": 1, "modules": {"net": {
     "local": False, "checks_available": True, "scan_errors": [], "withheld": {}, "items": {"terraform_data.a": {
         "kind": "resource", "planned": True, "actions": ["create"], "asserted": True, "asserted_paths": ["input"],

@@ -350,7 +350,9 @@ class CoverageData:
 
         for resource in _list(config.get("resources")):
             mode, type_, name = resource.get("mode"), resource.get("type"), resource.get("name")
-            if isinstance(type_, str) and isinstance(name, str):
+            # OpenTofu's configuration lists its ephemeral resources too: no item, as the scan of a .tf file makes
+            # none (never planned, they were resources type.name that no plan could cover).
+            if isinstance(type_, str) and isinstance(name, str) and mode != "ephemeral":
                 data = mode == "data"
                 add(f"{prefix}{'data.' if data else ''}{type_}.{name}", "data" if data else "resource")
         for name in _names(config.get("outputs")):
@@ -409,6 +411,8 @@ class CoverageData:
                 continue
             prefix = module_path + "." if module_path else ""
             if kind == "resource":
+                if address.get("mode") == "ephemeral":  # no item (see _resource), nor one to be found later
+                    continue
                 item = _resource(address, module_path, found)
             elif kind in _CHECK_KINDS:
                 local = _CHECK_KINDS[str(kind)] + name
@@ -692,11 +696,12 @@ def _changes(entries: list[Any], paths: Mapping[str, _Seen]) -> tuple[set[str], 
 def _resource(entry: Mapping[str, Any], module_path: str, found: _Seen | None) -> ItemData | None:
     """The item of a resource change (or a state's resource, or a check's address) of the module at ``module_path``,
     whose data ``found`` is (None: a module the configuration does not show)."""
-    type_, name = entry.get("type"), entry.get("name")
-    if found is None or not isinstance(type_, str) or not isinstance(name, str):
+    type_, name, mode = entry.get("type"), entry.get("name"), entry.get("mode")
+    # An ephemeral resource (a check of its conditions, an OpenTofu change) is no item: not the managed type.name's.
+    if found is None or not isinstance(type_, str) or not isinstance(name, str) or mode == "ephemeral":
         return None
     prefix = module_path + "." if module_path else ""
-    data = entry.get("mode") == "data"
+    data = mode == "data"
     return found[0].items.get(f"{prefix}{'data.' if data else ''}{type_}.{name}")
 
 
