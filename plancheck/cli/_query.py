@@ -20,7 +20,7 @@ from .._checking.equality import union_marks
 from .._documents.plan import Change, Plan, ResourceNotFoundError, invocation_entries, shown_address
 from .._documents.resolve import ResolvedValue, ValueStatus, resolve_value
 from .._redact import KNOWN_AFTER_APPLY, Marks, contains_sensitive, render_value, with_unknowns
-from .._text import one_line
+from .._text import one_line, quote
 from ._io import SCHEMA_VERSION, CliError, plan_notes, plan_summary
 
 __all__ = [
@@ -55,12 +55,24 @@ _PLACEHOLDER_JSON: Final = '"\\u0000tfplancheck-unknown\\u0000"'
 
 
 def query_change(plan: Plan, address: str) -> Change:
-    """The change at ``address`` (``output.NAME`` for an output); CliError naming close addresses if absent."""
+    """The change at ``address`` (``output.NAME`` for an output); CliError naming close addresses if absent, or the
+    reason Terraform deferred it (a deferred change is planned no further: it has no value to show).
+
+    >>> query_change(Plan.from_dict({"format_version": "1.2", "deferred_changes": [{"reason": "instance_count_unknown",
+    ...     "resource_change": {"address": "a.b[*]", "index_unknown": True, "change": {"actions": ["create"]}}}]}), "a.b[*]")
+    Traceback (most recent call last):
+    ...
+    plancheck.cli._io.CliError: resource 'a.b[*]' has no planned value: it is deferred with reason "instance_count_unknown"
+    """
     try:
         if address.startswith("output.") and not plan.has_resource_change(address):
             return plan.output_change(address[len("output.") :]).change
         return plan.resource_change(address).change
     except ResourceNotFoundError as exc:
+        reasons = [d.reason for d in plan.deferred_changes if d.resource_change.raw.get("address") == address]
+        if reasons and exc.noun == "resource":
+            message = f"resource {exc.address!r} has no planned value: it is deferred with reason {quote(reasons[0])}"
+            raise CliError("usage", message) from None
         raise CliError("usage", str(exc)) from None
 
 

@@ -148,3 +148,19 @@ def test_query_json_lists_the_deferred_changes_only_when_there_are_some(tmp_path
     assert SECRET not in out
     code, out, _ = cli("query", str(ACTIONS.with_name("forget.json")), "--format", "json")
     assert (code, "deferred_changes" in json.loads(out)) == (0, False)
+
+
+@pytest.mark.parametrize(("address", "message"), [
+    pytest.param("test_resource.e[*]",
+                 "tfplancheck: error: resource 'test_resource.e[*]' has no planned value: it is deferred with reason "
+                 '"instance_count_unknown"', id="deferred"),
+    pytest.param(f'test_resource.k["{SECRET}"]',
+                 """tfplancheck: error: resource 'test_resource.k["(sensitive)"]' has no planned value: it is deferred """
+                 'with reason "resource_config_unknown"', id="deferred-under-a-secret-key"),
+    pytest.param("test_resource.b",
+                 "tfplancheck: error: resource 'test_resource.b' is not in the plan; closest: test_resource.a",
+                 id="absent"),
+])
+def test_query_of_a_deferred_address_says_why_it_has_no_value(tmp_path: Path, address: str, message: str) -> None:
+    code, out, err = cli("query", str(_deferred_plan(tmp_path)), address)
+    assert (code, out, err.splitlines()) == (2, "", [message])
