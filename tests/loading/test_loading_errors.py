@@ -223,7 +223,7 @@ def test_error_fields_name_the_location() -> None:
 @pytest.mark.parametrize(
     "action",
     [["no-op"], ["create"], ["read"], ["update"], ["delete"], ["delete", "create"], ["create", "delete"],
-     ["forget"], ["create", "forget"]],
+     ["forget"], ["create", "forget"], ["forget", "create"]],
     ids=lambda a: "-then-".join(a),
 )  # fmt: skip
 def test_every_action_terraform_writes_is_accepted(action: list[str]) -> None:
@@ -252,6 +252,44 @@ def test_unknown_keys_and_values_of_any_shape_are_accepted() -> None:
         plan = load_by(route_name, data, "full")
         assert not isinstance(plan, PlanFormatError), (route_name, plan)
         assert plan.raw["future_key"] == {"anything": [1, 2]}
+
+
+_FUTURE = {"x_future": {"nested": [1, None]}}
+_INVOCATION = {"address": "action.t.n", "type": "t", "name": "n", "config_values": {}, "config_sensitive": {},
+               "config_unknown": {}, **_FUTURE}
+
+
+@pytest.mark.parametrize("members", [
+    pytest.param({"action_invocations": [{**_INVOCATION, "lifecycle_action_trigger": {
+        "triggering_resource_address": "null_resource.a", "action_trigger_event": "AfterCreate",
+        "action_trigger_block_index": 0, "actions_list_index": 0, "on_failure": "ActionOnFailureHalt", **_FUTURE}}]},
+        id="terraform-1.14-action-invocation-and-trigger"),
+    pytest.param({"deferred_action_invocations": [{"reason": "deferred_prereq", **_FUTURE, "action_invocation": {
+        **_INVOCATION, "invoke_action_trigger": {"calling_resource_address": "null_resource.a", **_FUTURE}}}]},
+        id="terraform-1.16-deferred-invocation"),
+    pytest.param({"resource_changes": [_rc(change={"actions": ["create"], "before_identity": None,
+        "after_identity": {"id": "i-1"}, "generated_config": "", **_FUTURE,
+        "importing": {"id": "i-1", "unknown": False, "identity": {"id": "i-1"}, **_FUTURE}})]},
+        id="terraform-1.12-identity-and-importing"),
+    pytest.param({"planned_values": {**_FUTURE, "outputs": {"o": {"sensitive": False, "deprecated": "old", **_FUTURE}},
+        "root_module": {**_FUTURE, "resources": [{"address": "null_resource.a", "identity_schema_version": 1,
+                                                  "identity": {"id": "i-1"}, **_FUTURE}]}}},
+        id="planned-values-identity-and-opentofu-output-deprecated"),
+    pytest.param({"configuration": {"root_module": {**_FUTURE, "actions": [{"address": "action.t.n", **_FUTURE}],
+        "variables": {"v": {"ephemeral": True, "deprecated": "old", "const": True, **_FUTURE}}}}},
+        id="configuration-actions-and-variables"),
+    pytest.param({"relevant_attributes": [{"resource": "null_resource.a", "attribute": ["id"], **_FUTURE}],
+                  "checks": [{"address": {"kind": "resource", **_FUTURE}, "status": "pass", **_FUTURE}],
+                  "timestamp": "2026-08-21T10:00:00Z", "applyable": True, "complete": False, "errored": False},
+        id="relevant-attributes-checks-and-flags"),
+])
+def test_a_newer_writers_unknown_field_loads_in_every_section(members: dict[str, Any]) -> None:
+    # Terraform 1.12-1.16 and OpenTofu 1.12 add fields (plan.go, action_invocations.go): every section of the schema
+    # allows keys it does not name, so a plan of a newer writer loads on every route.
+    for route_name in ROUTES:
+        plan = load_by(route_name, _plan(**members), "full")
+        assert not isinstance(plan, PlanFormatError), (route_name, plan)
+        assert {key: plan.raw[key] for key in members} == members
 
 
 def test_a_str_passed_as_text_is_parsed_not_opened() -> None:
