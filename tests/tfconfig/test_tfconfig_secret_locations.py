@@ -51,6 +51,16 @@ ROWS = {
     "a sensitive output's value key missing its closing quote": (
         f'{{"output": {{"o": {{"sensitive": true, "value: "{WORD}"}}}}}}',
         '$.output["o"]["value: "]: expected \':\' after a property name, found (sensitive)'),
+    # A block type Terraform does not know has no schema that tells where a secret is: nothing below its name shows.
+    "a misspelt block type's body, a key broken": (
+        f'{{"varible": {{"pw": {{"sensitive": true, "default": {{"value: {WORD}" 1}}}}}}}}',
+        '$.varible["(sensitive)"]["(sensitive)"]["(sensitive)"]: expected \':\' after a property name, found \'1\''),
+    "a misspelt block type's body, a word unquoted": (
+        f'{{"varible": {{"pw": {{"sensitive": true, "default": ["a" {WORD}]}}}}}}',
+        '$.varible["(sensitive)"]["(sensitive)"][0]: expected \',\' or \']\' after an array element, found (sensitive)'),
+    "a misspelt block type's body in an array of documents": (
+        f'[{{"outptu": {{"o": {{"sensitive": true, "value": {{"{KEY}": {WORD}}}}}}}}}]',
+        '$[0]["outptu"]["(sensitive)"]["(sensitive)"]["(sensitive)"]: expected a JSON value, found (sensitive)'),
     # Not over-hidden: a default no sensitive block holds, and a character of syntax.
     "a default of a variable that is not sensitive": (
         f'{{"variable": {{"pw": {{"sensitive": false, "default": {{"{KEY}": 1, "{KEY}": 2}}}}}}}}',
@@ -89,6 +99,9 @@ DICTS: dict[str, tuple[Any, str]] = {
     "a lone surrogate in a sensitive default": (
         {"variable": {"pw": {"sensitive": True, "default": {KEY: "s\ud800"}}}},
         '$.variable["pw"]["default"]["(sensitive)"]: expected UTF-8 text, found a lone surrogate'),
+    "a misspelt block type's body": (
+        {"varible": {"pw": {"sensitive": True, "default": {f"value: {KEY}": math.nan}}}},
+        '$.varible["(sensitive)"]["(sensitive)"]["(sensitive)"]: expected a finite number, found nan'),
     # Not over-hidden: a default no sensitive block holds.
     "a default of a variable that is not sensitive": (
         {"variable": {"pw": {"default": {KEY: math.nan}}}},
@@ -106,3 +119,10 @@ def test_a_python_value_inside_a_sensitive_value_hides_its_keys(config: Any, mes
     with pytest.raises(ConfigFormatError) as info:
         make(config)
     assert str(info.value).startswith(message), str(info.value)
+
+
+def test_the_block_types_a_location_is_shown_below_are_the_schemas() -> None:
+    from plancheck.tfconfig._json_reader import BLOCK_TYPES
+    from plancheck.tfconfig._model import TOP_LEVEL
+
+    assert TOP_LEVEL.keys() == BLOCK_TYPES
