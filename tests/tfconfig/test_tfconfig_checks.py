@@ -496,6 +496,9 @@ SENSITIVE_CALLS: dict[str, Any] = {
                "plain": '${nonsensitive("fn-not-secret-1")}${provider::p::sensitive("fn-not-secret-2")}'},
     "resource": {"terraform_data": {"a": {"input": '${upper(sensitive("fn-escaped-\\"quote"))}-x'}}},
     "module": {"c": {"source": "./c", "password": '${sensitive( "fn-module-arg-77ab" )}'}},
+    "output": {"tmpl": {"value": '${sensitive("fn-tmpl-4b7e0-${var.x}")}'},
+               "paren": {"value": '${sensitive((upper("fn-paren-2c9d1")))}'},
+               "nested": {"value": '${sensitive(format("%s!", "fn-nested-5d3a2"))}'}},
 }
 
 
@@ -509,6 +512,15 @@ SENSITIVE_CALLS: dict[str, Any] = {
     pytest.param(ExpectModule("c", inputs={"password": "nope"}),
                  "ExpectModule: module.c: password: expected value (sensitive) for StringExact check, got: (sensitive)",
                  id="a-module-argument"),
+    pytest.param(ExpectOutput("tmpl", value="nope"),
+                 "ExpectOutput: output.tmpl: value: expected value (sensitive) for StringExact check, got: (sensitive)",
+                 id="a-template-argument"),
+    pytest.param(ExpectOutput("paren", value="nope"),
+                 "ExpectOutput: output.paren: value: expected value (sensitive) for StringExact check, got: (sensitive)",
+                 id="nested-parentheses"),
+    pytest.param(ExpectOutput("nested", value="nope"),
+                 "ExpectOutput: output.nested: value: expected value (sensitive) for StringExact check, got: (sensitive)",
+                 id="a-string-of-a-call-inside-it"),
     # Not over-hidden: nonsensitive() and a provider's function of that name mark nothing.
     pytest.param(ExpectLocal("plain", value="nope"),
                  'ExpectLocal: local.plain: expected value "nope" for StringExact check, got: '
