@@ -137,16 +137,19 @@ class Source:
     (2, 5)
     """
 
-    __slots__ = ("_line_starts", "document", "name", "text")
+    __slots__ = ("_line_starts", "document", "module", "name", "text")
     name: str | None
     text: str
     _line_starts: list[int] | None
 
-    def __init__(self, name: str | None, text: str, document: Any = None) -> None:
+    def __init__(self, name: str | None, text: str, document: Any = None, module: tuple[str, ...] = ()) -> None:
         self.name = name
         self.text = text
         #: The configuration as Python values when it was given so (no text): what tells a sensitive block.
         self.document = document
+        #: The texts of the module's other files: a variable one declares sensitive has its default in another
+        #: (an override file's), which is a secret there too.
+        self.module = module
         self._line_starts = None
 
     def line_column(self, offset: int) -> tuple[int, int]:
@@ -208,28 +211,33 @@ class Source:
 
     def _may_hold_secret(self) -> bool:
         """Whether the configuration may hold a secret anywhere: a dict being written may (it is not read again);
-        a text when it has a ``sensitive`` flag or call (as the broken file's fallback of :meth:`_sensitive`, a
+        a text when it or another file of its module has a ``sensitive`` flag or call (as the broken file's fallback of :meth:`_sensitive`, a
         flag spelt with an escape is not seen)."""
-        return self.document is not None or "sensitive" in self.text
+        return self.document is not None or any("sensitive" in text for text in (self.text, *self.module))
 
     def _sensitive(self, block: str, name: str) -> bool:
-        document = self.document
-        if document is None:
-            try:
-                document = json.loads(self.text, object_pairs_hook=_every_value)
-            except Exception:  # broken (or too deep): which block says so cannot be told (failing closed)
-                return '"sensitive"' in self.text
-        files = document if isinstance(document, (list, tuple)) else [document]
-        bodies = [
-            body
-            for top in files if isinstance(top, Mapping)
-            for blocks in _each(top.get(block)) if isinstance(blocks, Mapping)
-            for body in _each(blocks.get(name)) if isinstance(body, Mapping)
-        ]
-        return any(body.get("sensitive", False) not in (False, "false") for body in bodies)
+        return any(_flagged(document, block, name) for document in (self.document, self.text, *self.module))
 
     def __repr__(self) -> str:
         return f"Source({self.name!r}, <{len(self.text)} characters>)"
+
+
+def _flagged(document: Any, block: str, name: str) -> bool:
+    """Whether a file (its text, or its Python values; None: none) has the block ``name`` of kind ``block`` with a
+    ``sensitive`` flag that is not plainly false."""
+    if isinstance(document, str):
+        try:
+            document = json.loads(document, object_pairs_hook=_every_value)
+        except Exception:  # broken (or too deep): which block says so cannot be told (failing closed)
+            return '"sensitive"' in document
+    files = document if isinstance(document, (list, tuple)) else [document]
+    bodies = [
+        body
+        for top in files if isinstance(top, Mapping)
+        for blocks in _each(top.get(block)) if isinstance(blocks, Mapping)
+        for body in _each(blocks.get(name)) if isinstance(body, Mapping)
+    ]
+    return any(body.get("sensitive", False) not in (False, "false") for body in bodies)
 
 
 #: Terraform's top-level block types (and OpenTofu's; ``action`` is Terraform 1.14+): the names of

@@ -278,11 +278,12 @@ def _load_directory(directory: FsPath, flavor: Flavor, strict: bool, limit: int,
     overrides: list[Block] = []
     ignored: list[IgnoredProperty] = []
     files: list[str] = []
-    for name, suffix in chosen:
+    # Every file read before any is parsed: an error in one hides a default another file declares sensitive.
+    texts = [_decode_text(_read_file(directory / name, limit), str(directory / name)) for name, _ in chosen]
+    for i, (name, suffix) in enumerate(chosen):
         file_path = directory / name
-        data = _read_file(file_path, limit)
-        decoded = _decode_text(data, str(file_path))
-        source = Source(str(file_path), decoded)
+        decoded = texts[i]
+        source = Source(str(file_path), decoded, module=(*texts[:i], *texts[i + 1 :]))
         is_override = _is_override(name, suffix)
         file_blocks, file_ignored = decode_document(
             parse_json(decoded, source), source, strict=strict, override=is_override

@@ -8,12 +8,14 @@ default and output value, failing closed). A value no sensitive block holds is l
 from __future__ import annotations
 
 import math
+import os
+from pathlib import Path
 from typing import Any
 
 import pytest
 from secret_shapes import leaks
 
-from plancheck.tfconfig import ConfigFormatError, config_from_dict, dumps_config, parse_config
+from plancheck.tfconfig import ConfigFormatError, config_from_dict, dumps_config, load_config, parse_config
 
 KEY = "zzcfg-key-5e2a"
 WORD = "zzcfgword9d1"
@@ -126,3 +128,24 @@ def test_the_block_types_a_location_is_shown_below_are_the_schemas() -> None:
     from plancheck.tfconfig._model import TOP_LEVEL
 
     assert TOP_LEVEL.keys() == BLOCK_TYPES
+
+
+@pytest.mark.parametrize(("files", "message"), [
+    pytest.param({"main.tf.json": '{"variable": {"pw": {"sensitive": true}}}',
+                  "override.tf.json": f'{{"variable": {{"pw": {{"default": {{"{KEY}" 1}}}}}}}}'},
+                 'override.tf.json:1:51: $.variable["pw"]["default"]["(sensitive)"]: expected \':\' after a property name, '
+                 "found '1'",
+                 id="an-override-files-default-of-a-variable-another-file-declares-sensitive"),
+    pytest.param({"a.tf.json": f'{{"varible": {{"pw": {{"default": "{WORD}" {WORD}}}}}}}',
+                  "b.tf.json": '{"output": {"o": {"value": "x", "sensitive": true}}}'},
+                 'a.tf.json:1:47: $.varible["(sensitive)"]["(sensitive)"]: expected \',\' or \'}\' after an object property, '
+                 "found (sensitive)", id="a-misspelt-block-type-in-a-module-with-a-sensitive-flag-elsewhere"),
+])
+def test_a_module_directorys_other_files_tell_what_is_sensitive(tmp_path: Path, files: dict[str, str], message: str) -> None:
+    for name, text in files.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    with pytest.raises(ConfigFormatError) as info:
+        load_config(tmp_path)
+    shown = str(info.value)
+    assert shown == f"{tmp_path}{os.sep}{message}"
+    assert leaks(shown, SECRETS) == []
