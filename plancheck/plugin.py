@@ -1,7 +1,8 @@
 """The pytest plugin (entry point ``pytest11``: ``plancheck``), loaded automatically once installed.
 
 Fixtures: ``tf_plan`` and ``tf_state`` (documents chosen by marker, option or ini key, each
-file loaded once per session), ``assert_plan``, ``plan_checks``, ``tf_config``,
+file loaded once per session), ``assert_plan``, ``plan_checks``, ``tf_secrets`` (the test's own secrets, scrubbed
+from its reports), ``tf_config``,
 ``tf_acceptance`` and ``tf_mock_plan`` (a module planned with mocked providers). Options: ``--tf-plan``, ``--tf-state``, ``--tf-show-sensitive`` and
 ``--terraform``, ``--tf-sweep``, ``--tf-sweep-run``, ``--tf-sweep-allow-failures`` (ini keys ``tf_plan``, ``tf_state``, ``tf_show_sensitive``,
 ``tf_terraform``). Markers: ``tf_plan(path)``, ``tf_state(path)``, ``tf_config(path)``.
@@ -40,6 +41,7 @@ from ._plugin.hooks import (  # noqa: F401
     tf_config,
     tf_mock_plan,
     tf_plan,
+    tf_secrets,
     tf_state,
 )
 

@@ -1,4 +1,4 @@
-"""The objects behind the ``assert_plan`` and ``plan_checks`` fixtures.
+"""The objects behind the ``assert_plan``, ``plan_checks`` and ``tf_secrets`` fixtures.
 
 Both raise the library's :class:`~plancheck.PlanCheckError` (an ``AssertionError``, so
 pytest reports a failure) with a fresh traceback: the frames inside plancheck are cut
@@ -15,8 +15,9 @@ from .._errors import ArgumentError
 
 if TYPE_CHECKING:
     from .._documents.plan import Plan
+    from .._redact import Secrets
 
-__all__ = ["AssertPlan", "PlanChecks"]
+__all__ = ["AssertPlan", "PlanChecks", "TfSecrets"]
 
 
 def _run_plan_checks(plan: Plan, checks: tuple[Any, ...]) -> None:
@@ -110,3 +111,52 @@ class PlanChecks:
 
     def __repr__(self) -> str:
         return f"<plancheck plan_checks: {len(self._pending)} pending>"
+
+
+class TfSecrets:
+    """The ``tf_secrets`` fixture: secrets the test has of its own (a token it read from a vault, a
+    ``plancheck.Secrets`` it built), which the plugin scrubs from this test's reports as it scrubs a plan's.
+
+    ``add(*secrets)`` takes strings and ``plancheck.Secrets``: from then on they are ``(sensitive)`` in the
+    test's failure (``-vv`` diffs, ``--showlocals``, every ``--tb`` style), its captured output, its JUnit test
+    case and what an xdist worker sends of it; its setup's and teardown's too, but no later test's. Under
+    ``--tf-show-sensitive`` nothing is scrubbed.
+
+    >>> from plancheck import Secrets
+    >>> added = []
+    >>> tf_secrets = TfSecrets(added.append)
+    >>> tf_secrets.add("hunter2-from-vault", Secrets(["s3cret-built"]))
+    >>> added[0].scrub("pw=hunter2-from-vault, s3cret-built"), tf_secrets
+    ('pw=(sensitive), (sensitive)', <plancheck tf_secrets>)
+    >>> tf_secrets.add(b"bytes")
+    Traceback (most recent call last):
+    ...
+    plancheck.ArgumentError: tf_secrets.add: each secret must be a str or a plancheck.Secrets, got bytes (argument 1)
+    """
+
+    __slots__ = ("_add",)
+
+    def __init__(self, add: Callable[[Secrets], None]) -> None:
+        # The session's scrub, taking the secrets as the running test's (SessionDocuments.add_secrets).
+        self._add = add
+
+    def add(self, *secrets: str | Secrets) -> None:
+        """Scrub ``secrets`` (strings, ``plancheck.Secrets``) from this test's reports from now on."""
+        from .._redact import Secrets
+
+        strings: list[str] = []
+        found = Secrets()
+        for i, secret in enumerate(secrets, start=1):
+            if isinstance(secret, Secrets):
+                found = found | secret
+            elif isinstance(secret, str):
+                strings.append(secret)
+            else:
+                raise ArgumentError(
+                    f"tf_secrets.add: each secret must be a str or a plancheck.Secrets, got {type(secret).__name__} "
+                    f"(argument {i})"
+                )
+        self._add(found | Secrets(strings))
+
+    def __repr__(self) -> str:
+        return "<plancheck tf_secrets>"

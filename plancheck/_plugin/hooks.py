@@ -49,7 +49,7 @@ if TYPE_CHECKING:
     from ..acceptance import AcceptanceRunner
     from ..tfconfig import Config
     from .cache import DocumentCache, SessionDocuments
-    from .collectors import AssertPlan, PlanChecks
+    from .collectors import AssertPlan, PlanChecks, TfSecrets
 
 __all__ = [
     "assert_plan",
@@ -590,6 +590,21 @@ def plan_checks(request: pytest.FixtureRequest) -> PlanChecks:
     collector = PlanChecks(default_plan)
     request.node.stash[_PLAN_CHECKS] = collector
     return collector
+
+
+@pytest.fixture
+def tf_secrets(pytestconfig: pytest.Config) -> TfSecrets:
+    """``tf_secrets.add(*secrets)``: strings (or ``plancheck.Secrets``) the test has of its own, ``(sensitive)`` in its
+    reports from then on, as a plan's secrets are (see :class:`plancheck._plugin.collectors.TfSecrets`). Example::
+
+        def test_token(tf_secrets):
+            token = "hunter2-from-vault"
+            tf_secrets.add(token)
+            assert token == "x"   # pytest shows: assert '(sensitive)' == 'x'
+    """
+    from .collectors import TfSecrets
+
+    return TfSecrets(_session_documents(pytestconfig).add_secrets)
 
 
 @pytest.fixture

@@ -22,6 +22,7 @@ import re
 from bisect import bisect_right
 from collections.abc import Callable, Iterable, Mapping
 from decimal import Decimal
+from functools import partial
 from json.decoder import JSONDecodeError
 from typing import Any, Final, cast
 
@@ -34,6 +35,7 @@ from .._text import lone_surrogate_at
 
 __all__ = [
     "ARRAY",
+    "BLOCK_TYPES",
     "BOOL",
     "NULL",
     "NUMBER",
@@ -135,16 +137,19 @@ class Source:
     (2, 5)
     """
 
-    __slots__ = ("_line_starts", "document", "name", "text")
+    __slots__ = ("_line_starts", "document", "module", "name", "text")
     name: str | None
     text: str
     _line_starts: list[int] | None
 
-    def __init__(self, name: str | None, text: str, document: Any = None) -> None:
+    def __init__(self, name: str | None, text: str, document: Any = None, module: tuple[str, ...] = ()) -> None:
         self.name = name
         self.text = text
         #: The configuration as Python values when it was given so (no text): what tells a sensitive block.
         self.document = document
+        #: The texts of the module's other files: a variable one declares sensitive has its default in another
+        #: (an override file's), which is a secret there too.
+        self.module = module
         self._line_starts = None
 
     def line_column(self, offset: int) -> tuple[int, int]:
@@ -175,45 +180,72 @@ class Source:
             # Inside a sensitive variable's default (a sensitive output's value): its keys and the text quoted of it
             # are secrets, as they are in every message.
             steps = (*steps[:cut], *(MapStep(SENSITIVE) if isinstance(step, MapStep) else step for step in steps[cut:]))
-            found = None if found is None else _QUOTED.sub(_hidden_quote, found, count=1)
+            # Unless it quotes the key the location ends with, shown already (the name of a block type that is none).
+            named = steps[-1].key if len(steps) == cut and isinstance(steps[-1], MapStep) else None
+            found = None if found is None else _QUOTED.sub(partial(_hidden_quote, named), found, count=1)
         return ConfigFormatError(
             json_location(steps), expected, found=found, source=self.name, line=line, column=column
         )
 
     def _secret_from(self, steps: tuple[Step, ...]) -> int | None:
         """The index of ``steps`` from which they are inside a sensitive variable's ``default`` or a sensitive
-        output's ``value`` (or any argument of either block but its plain ones, :data:`_PLAIN_ARGUMENTS`), or None. Sensitive unless every definition of the block says plainly false; when
+        output's ``value`` (or any argument of either block but its plain ones, :data:`_PLAIN_ARGUMENTS`), or below
+        a top-level name that is no block type, or None. Sensitive unless every definition of the block says plainly false; when
         the file cannot be read again for its flags (it is broken), every such value is if any block of the file has
         a ``sensitive`` flag (failing closed)."""
         names = [i for i, step in enumerate(steps) if isinstance(step, MapStep)]
         # The block's kind first, or after a file's index (a list of files given as Python values).
-        if len(names) < 3 or names[0] > 1 or steps[names[0]] not in _PLAIN_ARGUMENTS:
+        if not names or names[0] > 1:
+            return None
+        kind = cast(MapStep, steps[names[0]]).key
+        if kind not in BLOCK_TYPES and kind != "//":
+            # A block type Terraform does not know (a misspelt "varible") has no schema to tell a secret's place
+            # by: nothing below it is shown (failing closed); its name is, and the reader's hint works from it.
+            return names[0] + 1 if self._may_hold_secret() else None
+        if len(names) < 3 or steps[names[0]] not in _PLAIN_ARGUMENTS:
             return None
         block, name, attribute = (cast(MapStep, steps[i]) for i in names[:3])
         if attribute.key in _PLAIN_ARGUMENTS[block]:
             return None
         return names[2] + 1 if self._sensitive(block.key, name.key) else None
 
+    def _may_hold_secret(self) -> bool:
+        """Whether the configuration may hold a secret anywhere: a dict being written may (it is not read again);
+        a text when it or another file of its module has a ``sensitive`` flag or call (as the broken file's fallback of :meth:`_sensitive`, a
+        flag spelt with an escape is not seen)."""
+        return self.document is not None or any("sensitive" in text for text in (self.text, *self.module))
+
     def _sensitive(self, block: str, name: str) -> bool:
-        document = self.document
-        if document is None:
-            try:
-                document = json.loads(self.text, object_pairs_hook=_every_value)
-            except Exception:  # broken (or too deep): which block says so cannot be told (failing closed)
-                return '"sensitive"' in self.text
-        files = document if isinstance(document, (list, tuple)) else [document]
-        bodies = [
-            body
-            for top in files if isinstance(top, Mapping)
-            for blocks in _each(top.get(block)) if isinstance(blocks, Mapping)
-            for body in _each(blocks.get(name)) if isinstance(body, Mapping)
-        ]
-        return any(body.get("sensitive", False) not in (False, "false") for body in bodies)
+        return any(_flagged(document, block, name) for document in (self.document, self.text, *self.module))
 
     def __repr__(self) -> str:
         return f"Source({self.name!r}, <{len(self.text)} characters>)"
 
 
+def _flagged(document: Any, block: str, name: str) -> bool:
+    """Whether a file (its text, or its Python values; None: none) has the block ``name`` of kind ``block`` with a
+    ``sensitive`` flag that is not plainly false."""
+    if isinstance(document, str):
+        try:
+            document = json.loads(document, object_pairs_hook=_every_value)
+        except Exception:  # broken (or too deep): which block says so cannot be told (failing closed)
+            return '"sensitive"' in document
+    files = document if isinstance(document, (list, tuple)) else [document]
+    bodies = [
+        body
+        for top in files if isinstance(top, Mapping)
+        for blocks in _each(top.get(block)) if isinstance(blocks, Mapping)
+        for body in _each(blocks.get(name)) if isinstance(body, Mapping)
+    ]
+    return any(body.get("sensitive", False) not in (False, "false") for body in bodies)
+
+
+#: Terraform's top-level block types (and OpenTofu's; ``action`` is Terraform 1.14+): the names of
+#: ``_model.TOP_LEVEL``'s specs, here because a location below any other top-level name is hidden.
+BLOCK_TYPES: Final = frozenset({
+    "action", "check", "data", "ephemeral", "import", "locals", "module", "moved", "output", "provider", "removed",
+    "resource", "terraform", "variable",
+})
 #: The arguments of a variable and an output block that hold no secret when the block is sensitive. Any other holds
 #: one: its ``default`` (``value``), and as well a key the secret was written under by mistake (``"default: "`` of a
 #: forgotten closing quote, ``defualt``), whose value is that secret all the same (failing closed).
@@ -225,9 +257,11 @@ _PLAIN_ARGUMENTS: Final = {
 _QUOTED: Final = re.compile(r"""^(?:'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*")""")
 
 
-def _hidden_quote(match: re.Match[str]) -> str:
-    """A quoted text of the document, hidden when it is long enough to be a secret (a character of syntax is none)."""
-    return SENSITIVE if len(match.group()) - 2 >= MIN_SECRET_LENGTH else match.group()
+def _hidden_quote(shown: str | None, match: re.Match[str]) -> str:
+    """A quoted text of the document, hidden when it is long enough to be a secret (a character of syntax is none)
+    and is not the key ``shown`` in the location."""
+    quoted = match.group()
+    return SENSITIVE if len(quoted) - 2 >= MIN_SECRET_LENGTH and quoted[1:-1] != shown else quoted
 
 
 def _each(value: Any) -> list[Any]:

@@ -74,12 +74,15 @@ Flavor = Literal["terraform", "opentofu"]
 _FLAVORS: Final = ("terraform", "opentofu")
 
 
-def config_from_node(root: Node, source: Source, *, strict: bool, override: bool = False) -> Config:
-    """Decode one parsed document into a Config (checking for duplicate definitions)."""
+def config_from_node(
+    root: Node, source: Source, *, strict: bool, override: bool = False, directory: str | None = None
+) -> Config:
+    """Decode one parsed document into a Config (checking for duplicate definitions); ``directory``: the module
+    directory of the file it was read from."""
     blocks, ignored = decode_document(root, source, strict=strict, override=override)
     if not override:
         check_unique(blocks)
-    return Config(blocks, files=(source.name,) if source.name else (), ignored=ignored)
+    return Config(blocks, files=(source.name,) if source.name else (), ignored=ignored, directory=directory)
 
 
 def _decode_text(data: str | bytes, name: str | None) -> str:
@@ -233,7 +236,7 @@ def load_config(
     data = _read_file(target, limit)
     decoded = _decode_text(data, str(target))
     source = Source(str(target), decoded)
-    return config_from_node(parse_json(decoded, source), source, strict=strict)
+    return config_from_node(parse_json(decoded, source), source, strict=strict, directory=str(target.parent))
 
 
 def _require_bools(caller: str, **flags: object) -> None:
@@ -277,11 +280,12 @@ def _load_directory(directory: FsPath, flavor: Flavor, strict: bool, limit: int,
     overrides: list[Block] = []
     ignored: list[IgnoredProperty] = []
     files: list[str] = []
-    for name, suffix in chosen:
+    # Every file read before any is parsed: an error in one hides a default another file declares sensitive.
+    texts = [_decode_text(_read_file(directory / name, limit), str(directory / name)) for name, _ in chosen]
+    for i, (name, suffix) in enumerate(chosen):
         file_path = directory / name
-        data = _read_file(file_path, limit)
-        decoded = _decode_text(data, str(file_path))
-        source = Source(str(file_path), decoded)
+        decoded = texts[i]
+        source = Source(str(file_path), decoded, module=(*texts[:i], *texts[i + 1 :]))
         is_override = _is_override(name, suffix)
         file_blocks, file_ignored = decode_document(
             parse_json(decoded, source), source, strict=strict, override=is_override
@@ -292,7 +296,8 @@ def _load_directory(directory: FsPath, flavor: Flavor, strict: bool, limit: int,
     check_unique(blocks)
     merged = merge_overrides(blocks, overrides) if merge else blocks
     return Config(
-        merged, files=files, ignored=ignored, overrides=overrides, skipped_files=skipped, primary_blocks=blocks
+        merged, files=files, ignored=ignored, overrides=overrides, skipped_files=skipped, primary_blocks=blocks,
+        directory=str(directory),
     )
 
 

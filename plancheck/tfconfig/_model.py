@@ -3,8 +3,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import KW_ONLY
+from pathlib import Path as FsPath
 from typing import Any, Final, final
 
 from tfjsonpath import Path, PathNotFoundError, Step, Traverse
@@ -607,8 +608,9 @@ class Config(ReadOnly):
     (['aws_s3_bucket.logs', 'aws_s3_bucket.data'], 'eu-west-1')
     """
 
-    __slots__ = ("_blocks", "_files", "_ignored", "_overrides", "_primary", "_secrets", "_skipped")
+    __slots__ = ("_blocks", "_directory", "_files", "_ignored", "_overrides", "_primary", "_secrets", "_skipped")
     _blocks: tuple[Block, ...]
+    _directory: str | None
     _primary: tuple[Block, ...]
     _files: tuple[str, ...]
     _ignored: tuple[IgnoredProperty, ...]
@@ -625,10 +627,13 @@ class Config(ReadOnly):
         overrides: Iterable[Block] = (),
         skipped_files: Iterable[str] = (),
         primary_blocks: Iterable[Block] | None = None,
+        directory: str | None = None,
     ) -> None:
         blocks = tuple(blocks)
         self._set(
             _blocks=blocks,
+            # The module directory the files were read from, whose local module calls' children tell secrets.
+            _directory=directory,
             _primary=blocks if primary_blocks is None else tuple(primary_blocks),
             _files=tuple(files),
             _ignored=tuple(ignored),
@@ -778,7 +783,9 @@ class Config(ReadOnly):
     @property
     def secrets(self) -> Secrets:
         """Strings never to show: defaults of ``sensitive`` variables, literal values of sensitive outputs and string
-        literals given to ``sensitive()``.
+        literals given to ``sensitive()``; and, for a configuration :func:`load_config` read from the disk, the literal
+        values a module call gives a variable its local child module (``source = "./child"``) declares
+        ``sensitive`` (its ``.tf`` and ``.tf.json`` files are read for the flags; a remote module is not read).
 
         A variable or output is sensitive when it is in any of its definitions (the merged block,
         the primary file's, an override file's); then the values of all of them are secrets, so an
@@ -804,6 +811,8 @@ class Config(ReadOnly):
                     # An expression ("${var.pw}") names where a secret comes from, not the secret: its
                     # pieces would blank out every mention of the variable. Literal text is kept.
                     values.extend(t for t in texts if b.block_type == "variable" or "${" not in t)
+            if self._directory is not None:
+                values.extend(self._call_secrets(self._directory, every))
             # A literal given to sensitive() anywhere (a resource's argument, a local, a module's input): the strings
             # are read off the parsed nodes (a body as Python values is made anew at each ask).
             work = [node for b in every for _, _, node in b._members]
@@ -819,6 +828,18 @@ class Config(ReadOnly):
             cached = Secrets(values)
             self._set(_secrets=cached)
         return cached
+
+    @staticmethod
+    def _call_secrets(directory: str, blocks: Iterable[Block]) -> Iterator[str]:
+        """What the module calls among ``blocks`` give the sensitive variables of their local children (mock-plan's
+        rule: the child's flags are read as it reads them)."""
+        # Imported only for a configuration read from the disk: a dict or a text has no child to read.
+        from .._terraform.mock.plan import call_value_secrets, child_sensitive
+
+        for b in blocks:
+            if b.block_type == "module":
+                for name in child_sensitive(FsPath(directory), b.get("source")):
+                    yield from call_value_secrets(b.get(name))
 
     def is_sensitive_variable(self, name: str) -> bool:
         """True if variable ``name`` is declared ``sensitive``.

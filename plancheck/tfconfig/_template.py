@@ -9,6 +9,7 @@ comments, function calls and ``for`` iterators, and to pick out the references
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 from dataclasses import KW_ONLY
@@ -191,18 +192,34 @@ def _skip_ws(text: str, i: int) -> int:
 
 
 def _scan_expression(
-    text: str, start: int, refs: list[Reference], iterators: set[str], opener_at: int, what: str
+    text: str,
+    start: int,
+    refs: list[Reference],
+    iterators: set[str],
+    opener_at: int,
+    what: str,
+    secrets: list[str] | None = None,
 ) -> int:
-    """Scan an expression from ``start`` up to its closing ``}``; return the offset just past it."""
+    """Scan an expression from ``start`` up to its closing ``}``; return the offset just past it.
+
+    ``secrets``, when given, gets the literal text (as written) of every quoted string and number inside the
+    argument of a ``sensitive()`` call, however deep: in a nested call, parentheses or a template's literal part.
+    """
     n = len(text)
-    # Each frame: [mode, brace depth, offset where it opened]; mode "E" expression, "Q" quoted string.
-    stack: list[list[Any]] = [["E", 0, opener_at]]
+    # Each frame: [mode, brace depth, offset where it opened, parenthesis depth]; mode "E" expression, "Q" quoted
+    # string, whose literal piece being read starts at its second item.
+    stack: list[list[Any]] = [["E", 0, opener_at, 0]]
+    # The sensitive() calls open: (the index of their frame, the parenthesis depth their "(" opened).
+    calls: list[tuple[int, int]] = []
+    calling = False  # a sensitive() call's name was read: the "(" next (after whitespace) opens it
     prev = "{"
     i = start
     while stack:
         if i >= n:
-            mode, _, at = stack[-1]
+            mode, piece, at, _ = stack[-1]
             if mode == "Q":
+                if secrets is not None and calls:  # the unclosed string runs to the end: all of it is the argument's
+                    secrets.append(text[piece:])
                 raise TemplateSyntaxError(at, "unclosed quoted string inside an interpolation")
             raise TemplateSyntaxError(at, f"unclosed '{what}': no '}}' ends this {_WHAT[what]}")
         frame = stack[-1]
@@ -213,10 +230,14 @@ def _scan_expression(
             elif text.startswith("$${", i) or text.startswith("%%{", i):
                 i += 3
             elif text.startswith("${", i) or text.startswith("%{", i):
-                stack.append(["E", 0, i])
+                if secrets is not None and calls:
+                    secrets.append(text[frame[1] : i])
+                stack.append(["E", 0, i, 0])
                 prev = "{"
                 i += 2
             elif c == '"':
+                if secrets is not None and calls:
+                    secrets.append(text[frame[1] : i])
                 stack.pop()
                 prev = '"'
                 i += 1
@@ -227,7 +248,7 @@ def _scan_expression(
             i += 1
             continue
         if c == '"':
-            stack.append(["Q", 0, i])
+            stack.append(["Q", i + 1, i, 0])
             i += 1
             continue
         if c == "{":
@@ -238,10 +259,23 @@ def _scan_expression(
                     # "${1 + }", "${}": HCL's "Expected the start of an expression".
                     raise TemplateSyntaxError(i, "expected the start of an expression before '}'")
                 stack.pop()
+                # A call its interpolation ends before its ")" ends with it; a string's literal goes on after it.
+                calls = [call for call in calls if call[0] < len(stack)]
+                if stack and stack[-1][0] == "Q":
+                    stack[-1][1] = i + 1
                 i += 1
                 prev = "}"
                 continue
             frame[1] -= 1
+        elif c == "(":
+            frame[3] += 1
+            if calling:
+                calls.append((len(stack) - 1, frame[3]))
+                calling = False
+        elif c == ")":
+            if calls and calls[-1] == (len(stack) - 1, frame[3]):
+                calls.pop()
+            frame[3] -= 1
         elif c == "#" or text.startswith("//", i):
             eol = text.find("\n", i)
             i = n if eol == -1 else eol
@@ -255,6 +289,8 @@ def _scan_expression(
         elif "0" <= c <= "9":
             m = _NUMBER.match(text, i)
             assert m is not None
+            if secrets is not None and calls:
+                secrets.append(m.group())
             i = m.end()
             prev = "0"
             continue
@@ -275,7 +311,8 @@ def _scan_expression(
                 else:
                     after = _skip_ws(text, end)
                     if text.startswith("(", after):
-                        pass
+                        # Terraform's, not nonsensitive() nor a provider's (skipped below): its "(" opens the call.
+                        calling = word == "sensitive"
                     elif text.startswith("::", end):
                         fn = _FUNCTION_NAMESPACE.match(text, end)
                         end = fn.end() if fn else end + 2
@@ -310,6 +347,11 @@ def parse_template(text: str) -> ParsedTemplate:
     """
     if not isinstance(text, str):
         raise ArgumentError(f"parse_template expects a str, got {type(text).__name__}")
+    return _parse(text, None)
+
+
+def _parse(text: str, secrets: list[str] | None) -> ParsedTemplate:
+    """:func:`parse_template`, handing ``secrets`` to each expression's scan (:func:`_scan_expression`)."""
     refs: list[Reference] = []
     iterators: set[str] = set()
     literal: list[str] = []
@@ -334,14 +376,14 @@ def parse_template(text: str) -> ParsedTemplate:
             i = m.end()
             continue
         if token == "${":
-            end = _scan_expression(text, m.end(), refs, iterators, m.start(), "${")
+            end = _scan_expression(text, m.end(), refs, iterators, m.start(), "${", secrets)
             interpolations.append((m.start(), end))
         else:
             keyword_at = _skip_ws(text, m.end() + (1 if text.startswith("~", m.end()) else 0))
             kw = _IDENT.match(text, keyword_at)
             keyword = kw.group() if kw else ""
             _check_directive(keyword, directives, m.start())
-            end = _scan_expression(text, m.end(), refs, iterators, m.start(), "%{")
+            end = _scan_expression(text, m.end(), refs, iterators, m.start(), "%{", secrets)
             directive_count += 1
         i = end
     if directives:
@@ -411,24 +453,27 @@ def parse_reference(text: str) -> Reference:
     return ref
 
 
-#: A quoted literal given to Terraform's ``sensitive()`` (not ``nonsensitive()``, nor a provider's function of that
-#: name): a string without a template in it (``${``, ``%{``), whose escapes are read as JSON's.
-_SENSITIVE_LITERAL: Final = re.compile(r'(?<![\w.:-])sensitive\s*\(\s*"((?:[^"\\$%]|\\.|[$%](?!\{))*)"\s*\)')
-
-
 def sensitive_literals(text: str) -> list[str]:
-    r"""The string literals ``text`` gives to ``sensitive()``: secrets as soon as they are written (a plan marks them),
-    each as written and unescaped. A call spelled in a literal part of a template is taken too (failing closed).
+    r"""The literals ``text`` gives to ``sensitive()``: secrets as soon as they are written (a plan marks them), each
+    as written and unescaped. Every call's argument is read, however it is written (a template's literal parts, a
+    string inside another call or in parentheses, a number), by the template scanner; a template too broken to
+    scan gives what its argument held up to where it breaks.
 
     >>> sensitive_literals('${upper(sensitive("hunter2"))}-${nonsensitive(var.a)} ${sensitive("a\\"b")}')
     ['hunter2', 'a\\"b', 'a"b']
+    >>> sensitive_literals('${sensitive("s3cret-${var.x}-tail")}${sensitive((format("%s", "pw-9")))}')
+    ['s3cret-', '-tail', '%s', 'pw-9']
     """
+    pieces: list[str] = []
+    with contextlib.suppress(TemplateSyntaxError):
+        _parse(text, pieces)
     found: list[str] = []
-    for match in _SENSITIVE_LITERAL.finditer(text):
-        written = match.group(1)
+    for written in pieces:
+        if not written:
+            continue
         found.append(written)
         try:
-            unescaped = json.loads(f'"{written}"')
+            unescaped = json.loads(f'"{written}"').replace("$${", "${").replace("%%{", "%{")
         except ValueError:  # an escape JSON has not (HCL's \U0001F600): as written only
             continue
         if unescaped != written:

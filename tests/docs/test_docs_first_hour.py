@@ -106,7 +106,7 @@ def test_the_plugin_page_s_tests_run_on_its_plan_and_fail_as_it_shows(pytester: 
     for number, code in enumerate(blocks):  # each block alone in its own file, as a reader pastes one
         (pytester.path / "tests" / f"test_block{number}.py").write_text(code, encoding="utf-8")
     result = pytester.runpytest("-p", "no:cacheprovider", "tests")
-    result.assert_outcomes(passed=2, failed=2)
+    result.assert_outcomes(passed=3, failed=2)
     shown = re.findall(r"^```python\n(?:.*?)^```\n\n```\n(.*?)^```", page, re.S | re.M)
     assert len(shown) == 2  # the failures the page prints after its two failing tests
     for output in shown:

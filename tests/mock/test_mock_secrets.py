@@ -263,3 +263,44 @@ def test_a_local_child_modules_sensitive_default_is_scrubbed(
     shown = f'cannot convert "{_S}" to number; "visible-name"'
     expected = 'cannot convert "(sensitive)" to number; "visible-name"' if scrubbed else shown
     assert input_secrets(root, [], [], {}).scrub(shown) == expected
+
+
+_CHILD_SENSITIVE = 'variable "pw" {\n  sensitive = true\n}\nvariable "n" {}\n'
+
+
+#: What the error below shows once scrubbed: the string, or the whole expression Terraform quotes.
+_STRING, _WHOLE = '3:   pw = "(sensitive)" + 1; "visible-name"', '3:   pw = (sensitive); "visible-name"'
+
+
+@pytest.mark.parametrize(("layout", "scrubbed"), [
+    pytest.param({"main.tf": f'module "c" {{\n  source = "./child"\n  pw = "{_S}"\n}}\n', "child/v.tf": _CHILD_SENSITIVE},
+                 _STRING, id="a-plain-string"),
+    pytest.param({"main.tf": f'module "c" {{\n  source = "./child"\n  pw = "{_S}" + 1\n}}\n',
+                  "child/v.tf": _CHILD_SENSITIVE}, _WHOLE, id="an-expression-terraform-quotes"),
+    pytest.param({"main.tf.json": f'{{"module": {{"c": {{"source": "./child", "pw": {{"k": "{_S}"}}}}}}}}',
+                  "child/v.tf.json": '{"variable": {"pw": {"sensitive": true}}}'}, _STRING, id="json-call-json-child"),
+    pytest.param({"main.tf": 'module "c" {\n  source = "./child"\n}\n',
+                  "child/main.tf": f'module "g" {{\n  source = "../lib/g"\n  pw = "{_S}"\n}}\n',
+                  "lib/g/v.tf": _CHILD_SENSITIVE}, _STRING, id="a-childs-call-of-a-grandchild"),
+    # Not over-scrubbed: an argument of a variable the child does not declare sensitive, a remote module (not read).
+    pytest.param({"main.tf": f'module "c" {{\n  source = "./child"\n  n = "{_S}"\n}}\n', "child/v.tf": _CHILD_SENSITIVE},
+                 None, id="a-variable-not-sensitive"),
+    pytest.param({"main.tf": f'module "c" {{\n  source = "acme/c/aws"\n  pw = "{_S}"\n}}\n'}, None, id="a-remote-module"),
+    # A reference names where a value comes from: the variable's name stays readable.
+    pytest.param({"main.tf": 'module "c" {\n  source = "./child"\n  pw = var.pw_given\n}\n', "child/v.tf": _CHILD_SENSITIVE},
+                 None, id="a-reference"),
+    pytest.param({"main.tf.json": '{"module": {"c": {"source": "./child", "pw": "${var.pw_given}"}}}',
+                  "child/v.tf": _CHILD_SENSITIVE}, None, id="a-json-template"),
+])
+def test_what_a_call_gives_a_local_childs_sensitive_variable_is_scrubbed(
+    tmp_path: Path, layout: dict[str, str], scrubbed: str | None
+) -> None:
+    # Terraform quotes the call's line in an error before planning (`3:   pw = "<value>" + 1`): only the call has it.
+    root = tmp_path / "root"
+    for name, text in layout.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text, encoding="utf-8")
+    shown = f'3:   pw = "{_S}" + 1; "visible-name"; var.pw_given, ${{var.pw_given}}'
+    if scrubbed:
+        scrubbed += "; var.pw_given, ${var.pw_given}"
+    assert input_secrets(root, [], [], {}).scrub(shown) == (scrubbed or shown)

@@ -201,3 +201,20 @@ def test_mock_plan_never_prints_what_a_call_gives_a_child_modules_sensitive_vari
         encoding="utf-8")
     out, _ = _mock_plan_hiding_plain(tf_acceptance, module, 0)
     assert 'cloud_bucket.b["(sensitive)"]' in out
+
+
+@pytest.mark.parametrize("output", ["text", "json"])
+@pytest.mark.parametrize("call", [
+    pytest.param(f'module "c" {{\n  source = "./child"\n  pw     = "{PLAIN}" + 1\n}}\n', id="an-invalid-operand"),
+])
+def test_mock_plan_never_prints_a_constant_a_call_gives_a_child_modules_sensitive_variable(
+    tf_acceptance: AcceptanceRunner, tmp_path: Path, call: str, output: str
+) -> None:
+    # Terraform's error before any plan quotes the call's lines (`3:   pw = "<value>" + 1`): only the call has the value.
+    module = tmp_path / "module"
+    (module / "child").mkdir(parents=True)
+    (module / "main.tf").write_text(call, encoding="utf-8")
+    (module / "child" / "main.tf").write_text('variable "pw" {\n  type      = string\n  sensitive = true\n}\n',
+                                              encoding="utf-8")
+    _, err = _mock_plan_hiding_plain(tf_acceptance, module, 2, "--format", output)
+    assert "(sensitive)" in err

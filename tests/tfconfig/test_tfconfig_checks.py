@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pathlib
 import pickle
 from typing import Any
 
@@ -27,6 +28,7 @@ from plancheck.tfconfig import (
     ExpectVariable,
     assert_config,
     config_from_dict,
+    load_config,
 )
 from tfjsonpath import New, Path
 
@@ -494,6 +496,9 @@ SENSITIVE_CALLS: dict[str, Any] = {
                "plain": '${nonsensitive("fn-not-secret-1")}${provider::p::sensitive("fn-not-secret-2")}'},
     "resource": {"terraform_data": {"a": {"input": '${upper(sensitive("fn-escaped-\\"quote"))}-x'}}},
     "module": {"c": {"source": "./c", "password": '${sensitive( "fn-module-arg-77ab" )}'}},
+    "output": {"tmpl": {"value": '${sensitive("fn-tmpl-4b7e0-${var.x}")}'},
+               "paren": {"value": '${sensitive((upper("fn-paren-2c9d1")))}'},
+               "nested": {"value": '${sensitive(format("%s!", "fn-nested-5d3a2"))}'}},
 }
 
 
@@ -507,6 +512,15 @@ SENSITIVE_CALLS: dict[str, Any] = {
     pytest.param(ExpectModule("c", inputs={"password": "nope"}),
                  "ExpectModule: module.c: password: expected value (sensitive) for StringExact check, got: (sensitive)",
                  id="a-module-argument"),
+    pytest.param(ExpectOutput("tmpl", value="nope"),
+                 "ExpectOutput: output.tmpl: value: expected value (sensitive) for StringExact check, got: (sensitive)",
+                 id="a-template-argument"),
+    pytest.param(ExpectOutput("paren", value="nope"),
+                 "ExpectOutput: output.paren: value: expected value (sensitive) for StringExact check, got: (sensitive)",
+                 id="nested-parentheses"),
+    pytest.param(ExpectOutput("nested", value="nope"),
+                 "ExpectOutput: output.nested: value: expected value (sensitive) for StringExact check, got: (sensitive)",
+                 id="a-string-of-a-call-inside-it"),
     # Not over-hidden: nonsensitive() and a provider's function of that name mark nothing.
     pytest.param(ExpectLocal("plain", value="nope"),
                  'ExpectLocal: local.plain: expected value "nope" for StringExact check, got: '
@@ -516,4 +530,36 @@ SENSITIVE_CALLS: dict[str, Any] = {
 def test_a_literal_given_to_sensitive_is_hidden(check: ConfigCheck, message: str) -> None:
     with pytest.raises(ConfigCheckError) as info:
         check.check_config(config_from_dict(SENSITIVE_CALLS))
+    assert str(info.value) == message
+
+
+#: A module call's argument that its local child module declares sensitive: the child is read for its flags
+#: (its .tf and .tf.json files), so the value is a secret in every message.
+CHILD_SECRET = "zz-child-arg-91c3"
+_HIDDEN = "ExpectModule: module.c: pw: expected value (sensitive) for StringExact check, got: (sensitive)"
+
+
+@pytest.mark.parametrize(("files", "read", "message"), [
+    pytest.param({"child/v.tf": 'variable "pw" {\n  sensitive = true # why\n}\n'}, ".", _HIDDEN, id="an-hcl-child"),
+    pytest.param({"child/v.tf.json": '{"variable": {"pw": {"sensitive": true}}}'}, ".", _HIDDEN, id="a-json-child"),
+    pytest.param({"child/v.tf": 'variable "pw" {\n  sensitive = true\n}\n'}, "main.tf.json", _HIDDEN,
+                 id="the-callers-file-read-alone"),
+    # Not over-hidden: a variable the child does not declare sensitive, and a remote module (not read).
+    pytest.param({"child/v.tf": 'variable "pw" {}\n'}, ".",
+                 f'ExpectModule: module.c: pw: expected value "nope" for StringExact check, got: "{CHILD_SECRET}"',
+                 id="not-sensitive-in-the-child"),
+    pytest.param({}, ".", f'ExpectModule: module.c: pw: expected value "nope" for StringExact check, got: "{CHILD_SECRET}"',
+                 id="a-remote-module-is-not-read"),
+])
+def test_an_argument_a_local_child_declares_sensitive_is_hidden(
+    tmp_path: pathlib.Path, files: dict[str, str], read: str, message: str
+) -> None:
+    source = "./child" if files else "acme/c/aws"
+    (tmp_path / "main.tf.json").write_text(
+        f'{{"module": {{"c": {{"source": "{source}", "pw": "{CHILD_SECRET}"}}}}}}', encoding="utf-8")
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    with pytest.raises(ConfigCheckError) as info:
+        ExpectModule("c", inputs={"pw": "nope"}).check_config(load_config(tmp_path / read))
     assert str(info.value) == message

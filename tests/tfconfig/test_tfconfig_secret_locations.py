@@ -8,12 +8,14 @@ default and output value, failing closed). A value no sensitive block holds is l
 from __future__ import annotations
 
 import math
+import os
+from pathlib import Path
 from typing import Any
 
 import pytest
 from secret_shapes import leaks
 
-from plancheck.tfconfig import ConfigFormatError, config_from_dict, dumps_config, parse_config
+from plancheck.tfconfig import ConfigFormatError, config_from_dict, dumps_config, load_config, parse_config
 
 KEY = "zzcfg-key-5e2a"
 WORD = "zzcfgword9d1"
@@ -51,6 +53,16 @@ ROWS = {
     "a sensitive output's value key missing its closing quote": (
         f'{{"output": {{"o": {{"sensitive": true, "value: "{WORD}"}}}}}}',
         '$.output["o"]["value: "]: expected \':\' after a property name, found (sensitive)'),
+    # A block type Terraform does not know has no schema that tells where a secret is: nothing below its name shows.
+    "a misspelt block type's body, a key broken": (
+        f'{{"varible": {{"pw": {{"sensitive": true, "default": {{"value: {WORD}" 1}}}}}}}}',
+        '$.varible["(sensitive)"]["(sensitive)"]["(sensitive)"]: expected \':\' after a property name, found \'1\''),
+    "a misspelt block type's body, a word unquoted": (
+        f'{{"varible": {{"pw": {{"sensitive": true, "default": ["a" {WORD}]}}}}}}',
+        '$.varible["(sensitive)"]["(sensitive)"][0]: expected \',\' or \']\' after an array element, found (sensitive)'),
+    "a misspelt block type's body in an array of documents": (
+        f'[{{"outptu": {{"o": {{"sensitive": true, "value": {{"{KEY}": {WORD}}}}}}}}}]',
+        '$[0]["outptu"]["(sensitive)"]["(sensitive)"]["(sensitive)"]: expected a JSON value, found (sensitive)'),
     # Not over-hidden: a default no sensitive block holds, and a character of syntax.
     "a default of a variable that is not sensitive": (
         f'{{"variable": {{"pw": {{"sensitive": false, "default": {{"{KEY}": 1, "{KEY}": 2}}}}}}}}',
@@ -89,6 +101,9 @@ DICTS: dict[str, tuple[Any, str]] = {
     "a lone surrogate in a sensitive default": (
         {"variable": {"pw": {"sensitive": True, "default": {KEY: "s\ud800"}}}},
         '$.variable["pw"]["default"]["(sensitive)"]: expected UTF-8 text, found a lone surrogate'),
+    "a misspelt block type's body": (
+        {"varible": {"pw": {"sensitive": True, "default": {f"value: {KEY}": math.nan}}}},
+        '$.varible["(sensitive)"]["(sensitive)"]["(sensitive)"]: expected a finite number, found nan'),
     # Not over-hidden: a default no sensitive block holds.
     "a default of a variable that is not sensitive": (
         {"variable": {"pw": {"default": {KEY: math.nan}}}},
@@ -106,3 +121,31 @@ def test_a_python_value_inside_a_sensitive_value_hides_its_keys(config: Any, mes
     with pytest.raises(ConfigFormatError) as info:
         make(config)
     assert str(info.value).startswith(message), str(info.value)
+
+
+def test_the_block_types_a_location_is_shown_below_are_the_schemas() -> None:
+    from plancheck.tfconfig._json_reader import BLOCK_TYPES
+    from plancheck.tfconfig._model import TOP_LEVEL
+
+    assert TOP_LEVEL.keys() == BLOCK_TYPES
+
+
+@pytest.mark.parametrize(("files", "message"), [
+    pytest.param({"main.tf.json": '{"variable": {"pw": {"sensitive": true}}}',
+                  "override.tf.json": f'{{"variable": {{"pw": {{"default": {{"{KEY}" 1}}}}}}}}'},
+                 'override.tf.json:1:51: $.variable["pw"]["default"]["(sensitive)"]: expected \':\' after a property name, '
+                 "found '1'",
+                 id="an-override-files-default-of-a-variable-another-file-declares-sensitive"),
+    pytest.param({"a.tf.json": f'{{"varible": {{"pw": {{"default": "{WORD}" {WORD}}}}}}}',
+                  "b.tf.json": '{"output": {"o": {"value": "x", "sensitive": true}}}'},
+                 'a.tf.json:1:47: $.varible["(sensitive)"]["(sensitive)"]: expected \',\' or \'}\' after an object property, '
+                 "found (sensitive)", id="a-misspelt-block-type-in-a-module-with-a-sensitive-flag-elsewhere"),
+])
+def test_a_module_directorys_other_files_tell_what_is_sensitive(tmp_path: Path, files: dict[str, str], message: str) -> None:
+    for name, text in files.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    with pytest.raises(ConfigFormatError) as info:
+        load_config(tmp_path)
+    shown = str(info.value)
+    assert shown == f"{tmp_path}{os.sep}{message}"
+    assert leaks(shown, SECRETS) == []

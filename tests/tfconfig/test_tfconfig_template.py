@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import pickle
 
 import pytest
@@ -9,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from plancheck.tfconfig import ParsedTemplate, Reference, TemplateSyntaxError, parse_reference, parse_template
+from plancheck.tfconfig._template import sensitive_literals
 
 KINDS: list[tuple[str, str, str, list[str]]] = [
     ("plain", "hello", "literal", []),
@@ -213,3 +215,34 @@ def test_any_text_either_parses_or_raises_a_template_error(text: str) -> None:
         assert kind in ("literal", "interpolation", "template")
     else:
         assert 0 <= offset < max(len(text), 1)
+
+
+#: Where an expression may give a quoted string (``Q``) to sensitive(): alone, in parentheses, inside another call
+#: inside it, beside template text, inside an object, with whitespace and a comment in the call.
+_SENSITIVE_PLACES = (
+    "${sensitive(Q)}",
+    "${sensitive((Q))}",
+    '${upper(sensitive(format("%s-${var.x}", Q)))}',
+    "a-${var.y}-${sensitive( Q )}-b",
+    "${jsonencode({k = sensitive(Q), n = nonsensitive(var.z)})}",
+    "${sensitive(/* why */ Q\n)}",
+)
+
+
+def _hcl_quoted(value: str) -> str:
+    """``value`` as an HCL quoted string: JSON's escapes, and a template's openers doubled."""
+    return json.dumps(value, ensure_ascii=False).replace("${", "$${").replace("%{", "%%{")
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(st.characters(exclude_categories=("Cs",)), min_size=1, max_size=20), st.sampled_from(_SENSITIVE_PLACES))
+def test_every_string_given_to_sensitive_is_found_wherever_it_stands(value: str, place: str) -> None:
+    # The law: a string literal inside sensitive()'s argument is found, as Terraform reads it, however it is nested.
+    assert value in sensitive_literals(place.replace("Q", _hcl_quoted(value)))
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.text(st.characters(exclude_categories=("Cs",)), min_size=1, max_size=20))
+def test_a_string_given_to_nonsensitive_or_a_providers_function_is_not_a_secret(value: str) -> None:
+    quoted = _hcl_quoted(value)
+    assert sensitive_literals(f"${{nonsensitive({quoted})}}-${{provider::p::sensitive({quoted})}}") == []

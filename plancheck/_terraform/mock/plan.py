@@ -25,6 +25,7 @@ value whose variable the plan's JSON says is sensitive.
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import os
 import re
@@ -49,6 +50,9 @@ __all__ = [
     "MockPlanError",
     "MockPlanFailedError",
     "PLAN_TIMEOUT",
+    "call_secrets",
+    "call_value_secrets",
+    "child_sensitive",
     "copy_module",
     "declared_sensitive",
     "find_terraform",
@@ -170,18 +174,34 @@ def _json_module_calls(text: str) -> list[tuple[str, str]]:
     >>> _json_module_calls('{"module": {"lib": {"source": "../lib"}, "net": [{"source": "./net"}]}}')
     [('lib', '../lib'), ('net', './net')]
     """
+    return [(name, body["source"]) for name, body in _json_blocks(text, "module") if isinstance(body.get("source"), str)]
+
+
+def _json_blocks(text: str, block_type: str) -> list[tuple[str, dict[str, Any]]]:
+    """(label, body) of each ``block_type`` block of a JSON file, numbers exact; none when it is not JSON.
+
+    >>> _json_blocks('{"variable": [{"a": {"default": 1.10}}, {"b": [{}, {"type": "string"}]}]}', "variable")
+    [('a', {'default': Decimal('1.10')}), ('b', {}), ('b', {'type': 'string'})]
+    """
     try:
-        document = json.loads(text)
+        document = json.loads(text, parse_float=Decimal)  # kept as written: 1.10 shows as 1.10 and as 1.1
     except (ValueError, RecursionError):
         return []
-    modules = document.get("module") if isinstance(document, dict) else None
     return [
-        (name, body["source"])
-        for blocks in _objects(modules)
+        (name, body)
+        for blocks in _objects(document.get(block_type) if isinstance(document, dict) else None)
         for name, bodies in blocks.items()
         for body in _objects(bodies)
-        if isinstance(body.get("source"), str)
     ]
+
+
+def _module_texts(directory: Path) -> Iterator[tuple[bool, str]]:
+    """(whether it is JSON, its text) of each ``.tf`` and ``.tf.json`` file of ``directory`` that can be read."""
+    for path in _files(directory, (".tf", ".tf.json")):
+        try:
+            yield path.name.endswith(".tf.json"), path.read_bytes().decode("utf-8", "replace")
+        except OSError:
+            continue
 
 
 def _objects(value: object) -> list[dict[str, Any]]:
@@ -240,12 +260,8 @@ def declared_sensitive(directory: Path) -> set[str]:
     ['pw', 'token']
     """
     found: set[str] = set()
-    for path in _files(directory, (".tf", ".tf.json")):
-        try:
-            text = path.read_bytes().decode("utf-8", "replace")
-        except OSError:
-            continue
-        found.update(_json_sensitive(text) if path.name.endswith(".tf.json") else _hcl_sensitive(text))
+    for is_json, text in _module_texts(directory):
+        found.update(_json_sensitive(text) if is_json else _hcl_sensitive(text))
     return found
 
 
@@ -266,16 +282,11 @@ def _hcl_sensitive(text: str) -> Iterator[str]:
 
 
 def _json_sensitive(text: str) -> Iterator[str]:
-    try:
-        document = json.loads(text)
-    except (ValueError, RecursionError):
-        return
     # A JSON flag is a value, not source text (flagged_sensitive's): plainly false is false or "false" (a template
     # holding only that text); anything else ("true", "${true}") may be true, so it is sensitive.
-    for blocks in _objects(document.get("variable") if isinstance(document, dict) else None):
-        for name, bodies in blocks.items():
-            if any(body.get("sensitive", False) not in (False, "false") for body in _objects(bodies)):
-                yield name
+    for name, body in _json_blocks(text, "variable"):
+        if body.get("sensitive", False) not in (False, "false"):
+            yield name
 
 
 def _file_values(path: str, names: set[str]) -> Iterator[str]:
@@ -309,26 +320,78 @@ def _file_values(path: str, names: set[str]) -> Iterator[str]:
 def _default_values(directory: Path, names: set[str]) -> Iterator[str]:
     """The defaults the module in ``directory`` declares for the variables ``names``, as :func:`_file_values` reads
     a value (Terraform shows a default it evaluated as it shows a given value)."""
-    for path in _files(directory, (".tf", ".tf.json")):
-        try:
-            text = path.read_bytes().decode("utf-8", "replace")
-        except OSError:
-            continue
-        if path.name.endswith(".tf.json"):
-            with contextlib.suppress(ValueError, RecursionError):
-                document = json.loads(text, parse_float=Decimal)
-                for blocks in _objects(document.get("variable") if isinstance(document, dict) else None):
-                    for name in names & set(blocks):
-                        yield from (v for body in _objects(blocks[name]) for v in secret_strings(body.get("default")))
+    for is_json, text in _module_texts(directory):
+        if is_json:
+            yield from (v for name, body in _json_blocks(text, "variable") if name in names
+                        for v in secret_strings(body.get("default")))
             continue
         for variable, name, tokens, source in _assignments(text):
             if variable in names and name == "default":
                 yield from _given(tokens, source)
 
 
-def _assignments(text: str) -> Iterator[tuple[str | None, str, list[tuple[str, str | None]], str]]:
-    """(variable, name, value tokens, value source) of each ``NAME = VALUE`` of a native syntax file: at its top
-    level (a variables file: variable None) and directly in a top-level ``variable "NAME" { }`` block.
+def call_secrets(directory: Path) -> Iterator[str]:
+    """The values the module in ``directory`` gives, in its calls of local modules (``source = "./child"``), to the
+    variables the child declares ``sensitive = true``: as :func:`_file_values` reads a value in a ``.tf`` file (a
+    reference is none), and as :func:`call_value_secrets` reads a ``.tf.json`` one. Only the call knows them, and
+    Terraform quotes the call's lines in its errors. A remote module is not read (it is not on the disk before
+    ``init``).
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     _ = (Path(d) / "child").mkdir(), (Path(d) / "child" / "v.tf").write_text('variable "pw" {\\n  sensitive = true\\n}\\n')
+    ...     _ = (Path(d) / "m.tf").write_text('module "c" {\\n  source = "./child"\\n  pw = "hunter2-x"\\n  n = "logs"\\n}\\n')
+    ...     _ = (Path(d) / "j.tf.json").write_text('{"module": {"j": {"source": "./child", "pw": ["s3cret-y"]}}}')
+    ...     sorted(call_secrets(Path(d)))
+    ['hunter2-x', 's3cret-y']
+    """
+    sensitive_of = functools.cache(functools.partial(child_sensitive, directory))
+    for is_json, text in _module_texts(directory):
+        if is_json:
+            for _, body in _json_blocks(text, "module"):
+                for name in sensitive_of(body.get("source")) & set(body):
+                    yield from call_value_secrets(body[name])
+            continue
+        sources = dict(_hcl_module_calls(text))
+        for call, name, tokens, source in _assignments(text, "module"):
+            # A reference (var.pw, module.x.out[0]) names where a value comes from, not the value.
+            if call is not None and name in sensitive_of(sources.get(call)) and not _REFERENCE.fullmatch(source.strip()):
+                yield from _given(tokens, source)
+
+
+#: A native syntax value that only refers to another (``var.pw``, ``module.db.password[0]``).
+_REFERENCE: Final = re.compile(r"[A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*|\[\d+\])+")
+
+
+def call_value_secrets(value: Any) -> list[str]:
+    """The secrets of a JSON value a call gives a child's sensitive variable: its strings, but a template's
+    (``"${var.pw}"`` names where a secret comes from, not the secret: its pieces would blank out every mention of
+    the variable), as for a sensitive output's value.
+
+    >>> call_value_secrets(["hunter2-x", "${var.pw}"])
+    ['hunter2-x']
+    """
+    return [text for text in secret_strings(value) if "${" not in text]
+
+
+def child_sensitive(directory: Path, source: object) -> set[str]:
+    """The variables declared sensitive by the module a call in ``directory`` with this ``source`` reaches, when it
+    is a local one (``./child``, ``../lib``, read by :func:`declared_sensitive`); none for a remote one.
+
+    >>> child_sensitive(Path("/repo"), "terraform-aws-modules/vpc/aws")
+    set()
+    """
+    if not isinstance(source, str) or not source.startswith(_LOCAL_SOURCE):
+        return set()
+    child = _lexical_join(str(directory), source)
+    return set() if child is None else declared_sensitive(Path(child))
+
+
+def _assignments(
+    text: str, block_type: str = "variable"
+) -> Iterator[tuple[str | None, str, list[tuple[str, str | None]], str]]:
+    """(block, name, value tokens, value source) of each ``NAME = VALUE`` of a native syntax file: at its top
+    level (a variables file: block None) and directly in a top-level ``block_type "LABEL" { }`` block (its label).
 
     A value ends where the next argument or nested block starts, or with its block: in a file Terraform cannot
     parse, it may take in what follows it, never less than it is.
@@ -339,7 +402,7 @@ def _assignments(text: str) -> Iterator[tuple[str | None, str, list[tuple[str, s
     [(None, 'a', ' <<EOT\\nx\\nEOT\\n'), (None, 'b', ' { c = 1 }')]
     """
     depth = 0
-    block: str | None = None  # the label of the variable block being read
+    block: str | None = None  # the label of the block being read
     current: tuple[str | None, str, int] | None = None  # the value being read: its variable, name and start
     tokens: list[tuple[str, str | None]] = []
     before: tuple[str, str | None, int] = ("", None, 0)
@@ -356,7 +419,7 @@ def _assignments(text: str) -> Iterator[tuple[str | None, str, list[tuple[str, s
         elif current is not None:
             tokens.append((kind, value))
         if kind in ("{", "[", "("):
-            if depth == 0 and kind == "{" and before[:2] == ("word", "variable") and last[0] == "string":
+            if depth == 0 and kind == "{" and before[:2] == ("word", block_type) and last[0] == "string":
                 block = last[1]
             depth += 1
         elif kind in ("}", "]", ")"):
@@ -489,6 +552,9 @@ def input_secrets(
         children = []  # a module that cannot be read or reached: Terraform refuses it before evaluating a default
     for child in map(Path, children):
         found.extend(_default_values(child, declared_sensitive(child)))
+    # What a module (the root or a local child) gives a local child's sensitive variable is Terraform's to show too.
+    for module in [directory, *map(Path, children)]:
+        found.extend(call_secrets(module))
     return Secrets(found)
 
 

@@ -1,0 +1,60 @@
+"""A secret the test has of its own (a vault's token, a ``plancheck.Secrets`` it built) is a source of the plugin's
+scrub once given to the ``tf_secrets`` fixture: ``(sensitive)`` in that test's failure, ``-vv`` diff, ``--showlocals``,
+captured output, JUnit test case and xdist report, and readable again in the tests after it."""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+
+import pytest
+from plugin_support import QUIET_PLUGINS
+from secret_shapes import leaks
+
+TOKEN = "zz-vault-token-7d1e"
+BUILT = "zz-built-secret-3a9f"
+
+INNER = '''
+from plancheck import Secrets
+
+
+def test_fails_on_its_own_secrets(tf_secrets, record_property):
+    # Built from parts: no source line the traceback quotes holds them whole.
+    token, built = "zz-vault-" + "token-7d1e", "zz-built-" + "secret-3a9f"
+    tf_secrets.add(token, Secrets([built]))
+    print("printed", token)
+    record_property("seen", built)
+    assert {"token": token, "built": built, "n": 1} == {"token": "x", "built": "y", "n": 1}
+
+
+def test_after_it_is_not_scrubbed_of_them():
+    print("later: zz-vault-" + "token-7d1e")
+'''
+
+
+@pytest.mark.parametrize("xdist", [pytest.param([], id="no-xdist"), pytest.param(["-p", "xdist", "-n", "2"], id="xdist-two-workers")])
+def test_a_secret_given_to_tf_secrets_is_scrubbed_from_its_tests_reports(pytester: pytest.Pytester, xdist: list[str]) -> None:
+    pytester.makepyfile(test_inner=INNER)
+    junit = pytester.path / "junit.xml"
+    result = pytester.runpytest_subprocess(*QUIET_PLUGINS, "-rA", "-vv", "--showlocals", "--tb=long",
+                                           f"--junitxml={junit}", "-o", "junit_logging=all", *xdist)
+    result.assert_outcomes(failed=1, passed=1)
+    output = result.stdout.str() + result.stderr.str()
+    case = ET.parse(junit).getroot().find(".//testcase[@name='test_fails_on_its_own_secrets']")
+    assert case is not None
+    failed = ET.tostring(case, encoding="unicode")
+    # Its own reports: every rendering of both secrets is (sensitive), in the terminal and in JUnit.
+    assert leaks(output.replace(f"later: {TOKEN}", "") + failed, {"token": TOKEN, "built": BUILT}) == []
+    assert "printed (sensitive)" in output
+    assert re.search(r"^token +=  *'\(sensitive\)'$", output, re.M)  # --showlocals
+    assert "printed (sensitive)" in failed
+    # Scoped to its test: the next test's output still shows the word.
+    assert f"later: {TOKEN}" in output
+
+
+def test_tf_secrets_refuses_what_is_no_secret(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(test_inner="def test_bytes(tf_secrets):\n    tf_secrets.add(b'pw')\n")
+    result = pytester.runpytest_subprocess(*QUIET_PLUGINS)
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(["*plancheck.ArgumentError: tf_secrets.add: each secret must be a str or a "
+                                 "plancheck.Secrets, got bytes (argument 1)"])
