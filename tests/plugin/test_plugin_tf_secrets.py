@@ -58,3 +58,33 @@ def test_tf_secrets_refuses_what_is_no_secret(pytester: pytest.Pytester) -> None
     result.assert_outcomes(failed=1)
     result.stdout.fnmatch_lines(["*plancheck.ArgumentError: tf_secrets.add: each secret must be a str or a "
                                  "plancheck.Secrets, got bytes (argument 1)"])
+
+
+CONFIG_SECRET = "zz-config-default-5c2b"
+
+LOADS_CONFIG = '''
+import json
+from plancheck.tfconfig import load_config
+
+
+def test_reads_its_own_module(tmp_path):
+    default = "zz-config-" + "default-5c2b"
+    (tmp_path / "main.tf.json").write_text(json.dumps({"variable": {"pw": {"sensitive": True, "default": default}}}))
+    config = load_config(tmp_path)
+    print("printed", config.variable("pw").get("default"))
+    assert config.variable("pw").get("default") == "other"
+'''
+
+
+@pytest.mark.parametrize("xdist", [pytest.param([], id="no-xdist"), pytest.param(["-p", "xdist", "-n", "2"], id="xdist-two-workers")])
+def test_a_configuration_a_test_loads_itself_is_a_source_of_its_scrub(pytester: pytest.Pytester, xdist: list[str]) -> None:
+    # A plan or state the test loads itself is met by the plugin as it is made; a tfconfig.Config is too, so a
+    # sensitive variable's default it shows (a local, a print, an assertion's values) is (sensitive).
+    pytester.makepyfile(test_inner=LOADS_CONFIG)
+    junit = pytester.path / "junit.xml"
+    result = pytester.runpytest_subprocess(*QUIET_PLUGINS, "-rA", "-vv", "--showlocals", "--tb=long",
+                                           f"--junitxml={junit}", "-o", "junit_logging=all", *xdist)
+    result.assert_outcomes(failed=1)
+    output = result.stdout.str() + result.stderr.str() + junit.read_text(encoding="utf-8")
+    assert leaks(output, {"default": CONFIG_SECRET}) == []
+    assert "printed (sensitive)" in output
