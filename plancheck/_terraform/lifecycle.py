@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING, Any, Final, TypeVar
 # The janitor runs this file alone, by path, with the standard library only: the library's modules are imported
 # only where it is imported as part of the package.
 if __name__ != "__main__":
-    from .._loading.delivery import SIGNALS, ending_by, on_ending
+    from .._loading.delivery import SIGNALS, end_with, on_ending
     from .._loading.lifecycle import (
         HELD,
         own,
@@ -136,12 +136,7 @@ def _work(fn: Callable[[_A], _R], item: _A) -> _R:
 def _end_worker() -> None:
     """End this worker, its work unwound, with the signal that came (the signals held, so no other one cuts in)."""
     signal.pthread_sigmask(signal.SIG_BLOCK, HELD)
-    signum = pending_signal() or int(signal.SIGTERM)  # a worker's Ctrl-C does nothing: only Terminated gets here
-    signal.signal(signum, signal.SIG_DFL)
-    ending_by(signum)
-    signal.raise_signal(signum)  # held: delivered, with its default action, as it is let in
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signum})
-    os._exit(128 + signum)  # not reached: the default action of SIGTERM and SIGHUP ends the process
+    end_with(pending_signal() or int(signal.SIGTERM))  # a worker's Ctrl-C does nothing: only Terminated gets here
 
 
 def run_in_workers(fn: Callable[[_A], _R], items: Sequence[_A], workers: int) -> list[_R]:

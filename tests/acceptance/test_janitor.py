@@ -295,3 +295,44 @@ def test_a_worker_the_pool_ends_leaves_no_janitor() -> None:
     done = subprocess.run([sys.executable, "-c", OWNED + IN_WORKERS], capture_output=True, text=True, timeout=120,
                           check=False)
     assert (done.returncode, done.stdout) == (0, "[false, false]\n"), done.stderr
+
+
+#: An ending its owner sees, cut into by a second signal: a ``--jobs`` worker ending with its own SIGTERM gets the
+#: pool's on top once another worker has ended. The callback after the janitor's reaping sends it and then says
+#: whether the janitor was reaped; the default action of the second signal met then would end the process first.
+SECOND_SIGNAL = """
+import signal
+from plancheck._loading.delivery import on_ending
+
+def second_signal():
+    os.kill(os.getpid(), signal.SIGTERM)
+    with open("ended.json", "w") as f:
+        json.dump({"reaped": lifecycle._JANITOR.pid is None}, f)
+
+on_ending(second_signal)
+"""
+
+
+@pytest.mark.parametrize("signum", [
+    pytest.param(signal.SIGTERM, id="SIGTERM-then-SIGTERM"),
+    pytest.param(signal.SIGHUP, id="SIGHUP-then-SIGTERM"),
+])
+def test_a_second_signal_while_the_owner_ends_cuts_nothing_short(tmp_path: Path, signum: signal.Signals) -> None:
+    process = subprocess.Popen([sys.executable, "-c", OWNED + SECOND_SIGNAL + SIGNALLED], cwd=tmp_path,
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    try:
+        deadline = time.monotonic() + 60
+        while not (tmp_path / "told.json").exists():
+            assert process.poll() is None, process.communicate()
+            assert time.monotonic() < deadline, "the owner never told its janitor"
+            time.sleep(0.05)
+        janitor = json.loads((tmp_path / "told.json").read_text())["janitor"]
+        process.send_signal(signum)
+        out, _ = process.communicate(timeout=60)
+        assert process.returncode == -signum, out
+        assert (tmp_path / "ended.json").exists(), "the second signal ended the process in the middle of its ending"
+        assert (json.loads((tmp_path / "ended.json").read_text()), _running(janitor)) == ({"reaped": True}, False)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.communicate()
