@@ -16,9 +16,10 @@ that they are gone as they are removed. When the pipe ends (its owner exited, ho
 the groups still running, as an interrupted command is ended (SIGINT, :data:`INTERRUPT_GRACE`, SIGKILL), removes
 the directories, and exits. An end its owner sees (exit, a signal's default action, a pool's worker's
 ``os._exit``) comes after its commands have ended: the owner then closes the pipe and reaps the janitor
-(:func:`_reap`), which has nothing to sweep, so that none outlives it even for a moment. A group is signalled
-only while its leader is the very process it was told about (its start time, where ``/proc`` tells it), never a
-group that reused the id.
+(:func:`_reap`), which has nothing to sweep, so that none outlives it even for a moment. A group is signalled as a
+whole, so members that joined it later (Terraform's providers) are reached, and never a group that reused the id:
+through a pidfd of its leader, opened as the janitor is told of it, also after the leader has died (Linux 6.9+);
+elsewhere only while its leader is the very process it was told about (its start time, where ``/proc`` tells it).
 """
 
 from __future__ import annotations
@@ -464,6 +465,51 @@ def remove_watched(path: str | os.PathLike[str]) -> None:
     forget(os.fspath(path))
 
 
+#: pidfd_send_signal's flag (``PIDFD_SIGNAL_PROCESS_GROUP``, <linux/pidfd.h>, Linux 6.9+; Python names it nowhere): the
+#: signal goes to the process group of the pidfd's process, the very group it was in, even after that process died.
+_PIDFD_GROUP: Final = 4
+
+#: A command's group as the janitor keeps it: its id, its leader's start time, a pidfd of its leader (or None).
+_Group = tuple[int, "str | None", "int | None"]
+
+
+def _pidfd(pgid: int, since: str | None) -> int | None:
+    """A pidfd of the group's leader, opened as the janitor is told of the group (its owner still holds the leader
+    unreaped), kept only if its start time, read once the descriptor holds it, is the one told: through it the group is
+    signalled also after the leader has died (only its members hold the group id then, which no other group can take
+    while they live), and never a group that reused the id. None before Linux 5.3, or when the leader is gone."""
+    if since is None or not hasattr(os, "pidfd_open"):
+        return None
+    try:
+        pidfd = os.pidfd_open(pgid)
+    except OSError:
+        return None
+    if start_time(pgid) != since:  # it opened another process that reused the id
+        os.close(pidfd)
+        return None
+    return pidfd
+
+
+def _signalled(group: _Group, signum: int) -> bool:
+    """Send ``signum`` to the group the owner started, late members too; whether it was sent. Through its leader's
+    pidfd; where the kernel has no group signal for a pidfd (before 6.9), by the group id while its leader is still
+    the process told of (its start time); never to a group that reused the id."""
+    pgid, since, pidfd = group
+    if pidfd is not None:
+        try:
+            signal.pidfd_send_signal(pidfd, signum, None, _PIDFD_GROUP)
+            return True
+        except ProcessLookupError:
+            return False  # no member is left
+        except OSError:
+            pass  # EINVAL: no group signal for a pidfd in this kernel
+    if since is None or start_time(pgid) != since:
+        return False
+    with contextlib.suppress(OSError):
+        os.killpg(pgid, signum)
+    return True
+
+
 def _group_members(pgid: int) -> list[tuple[int, str]]:
     """The processes in group ``pgid`` and their start times."""
     members = []
@@ -480,28 +526,26 @@ def _running(pid: int, since: str) -> bool:
     return fields is not None and len(fields) > 19 and fields[19] == since and fields[0] != "Z"
 
 
-def _sweep(directories: dict[str, list[tuple[int, str | None]]]) -> None:
+def _sweep(directories: dict[str, list[_Group]]) -> None:
     """What a killed owner left: end its commands' groups (SIGINT, the grace period, SIGKILL), remove its directories.
 
-    A group is signalled only while its leader is the process the owner started (the same start time): after the
-    leader is gone (Terraform interrupted, its providers still running), only the members it had then are killed,
-    each while it is still the same process.
+    Each group is signalled as a whole (:func:`_signalled`): members that joined it after the janitor was told (the
+    providers Terraform starts) are reached too, and through the leader's pidfd also a group whose leader had died.
+    Without the pidfd's group signal, a group whose leader is gone (before the sweep, or during its grace period) is
+    left, but for the members it had as the sweep began, killed each while it is still the same process: its id alone
+    cannot tell its members from those of a group that reused it.
     """
-    groups = [(pgid, since) for groups in directories.values() for pgid, since in groups
-              if since is not None and start_time(pgid) == since]
-    members = {pgid: _group_members(pgid) for pgid, _since in groups}
-    for pgid, _since in groups:
-        with contextlib.suppress(OSError):
-            os.killpg(pgid, signal.SIGINT)
+    groups = [group for groups in directories.values() for group in groups]
+    members = {group[0]: _group_members(group[0]) for group in groups}
+    interrupted = [group for group in groups if _signalled(group, signal.SIGINT)]
     give_up = time.monotonic() + INTERRUPT_GRACE
-    while time.monotonic() < give_up and any(_running(pid, since) for found in members.values() for pid, since in found):
+    while time.monotonic() < give_up and any(_running(pid, since) for group in interrupted
+                                             for pid, since in members[group[0]]):
         time.sleep(0.05)
-    for pgid, since in groups:
-        if start_time(pgid) == since:
-            with contextlib.suppress(OSError):
-                os.killpg(pgid, signal.SIGKILL)
+    for group in interrupted:
+        if _signalled(group, signal.SIGKILL):
             continue
-        for pid, started in members[pgid]:
+        for pid, started in members[group[0]]:
             if _running(pid, started):
                 with contextlib.suppress(OSError):
                     os.kill(pid, signal.SIGKILL)
@@ -513,18 +557,20 @@ def _janitor() -> None:
     """The janitor's life: read what the owner tells until its pipe ends, then :func:`_sweep` what is left."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     os.chdir("/")  # not in a directory it is to remove
-    directories: dict[str, list[tuple[int, str | None]]] = {}
+    directories: dict[str, list[_Group]] = {}
     for line in sys.stdin.buffer:
         try:
             kind, path, *group = json.loads(line)
         except ValueError:
             continue  # the end of a long message its owner was killed in the middle of writing
         if kind == "forget":
-            directories.pop(path, None)
+            for _pgid, _since, pidfd in directories.pop(path, []):
+                if pidfd is not None:
+                    os.close(pidfd)
         else:
             found = directories.setdefault(path, [])
             if kind == "group":
-                found.append((group[0], group[1]))
+                found.append((group[0], group[1], _pidfd(group[0], group[1])))
     _sweep(directories)
 
 
