@@ -420,3 +420,34 @@ def test_a_second_signal_while_the_owner_ends_cuts_nothing_short(tmp_path: Path,
         if process.poll() is None:
             process.kill()
             process.communicate()
+
+
+#: A pytest-xdist worker's part: its parent (the controller) watched from its first command on.
+WITH_PARENT = """
+lifecycle.end_with_parent()
+threading.Timer(0.5, lambda: tell(owner=os.getpid())).start()
+run_command(["sleep", "60"], cwd=".", env=os.environ, timeout=120)
+"""
+
+
+def test_a_parent_killed_ends_its_child_and_its_command_at_once(tmp_path: Path) -> None:
+    """The parent (an xdist controller) killed by SIGKILL: its child's janitor sends the child SIGTERM at once, which
+    ends its command and then the child (before: they ran on until execnet's ``os._exit`` 10-15 s later)."""
+    parent = subprocess.Popen([sys.executable, "-c", "import subprocess, sys; subprocess.run(sys.argv[1:])",
+                               sys.executable, "-c", OWNED + WITH_PARENT], cwd=tmp_path, start_new_session=True)
+    told: dict[str, Any] = {}
+    try:
+        _until(lambda: (tmp_path / "told.json").exists(), "the child never told its janitor", within=60)
+        told = json.loads((tmp_path / "told.json").read_text())
+        (command,) = set(_group_ids(told["owner"])) - {os.getpgid(told["owner"]), told["janitor"]}
+        assert _in_group(command) == [command]
+        parent.kill()
+        parent.wait()
+        assert _all_gone([told["owner"], told["janitor"], command], within=2.0) == []
+    finally:
+        for pid in [*_in_group(parent.pid), *told.values()]:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        if parent.poll() is None:
+            parent.kill()
+            parent.wait()
