@@ -54,6 +54,7 @@ from .delivery import (
     _Handler,
     _in_main_thread,
     deferring_delivery,
+    end_with,
     ending_by,
     pending_signal,
     run_ending,
@@ -132,10 +133,7 @@ def terminate(signum: int) -> NoReturn:
     """
     if _SCOPE.depth or _SCOPE.deferrals:
         _on_signal(signum, None)
-    signal.signal(signum, signal.SIG_DFL)
-    ending_by(signum)
-    signal.raise_signal(signum)
-    os._exit(128 + signum)  # not reached: the default action of the termination signals ends the process
+    end_with(signum)
 
 
 @contextlib.contextmanager
@@ -176,6 +174,10 @@ def ending_on_signals() -> Iterator[None]:
     finally:
         _SCOPE.depth -= 1
         if outermost:
+            if _SCOPE.deferrals == 0 and _SCOPE.pending is not None and \
+                    _SCOPE.previous.get(_SCOPE.pending) == signal.SIG_DFL:
+                # It ends the process: before its default action is back, which a second signal would meet.
+                end_with(_SCOPE.pending)
             while _SCOPE.previous:
                 signum, previous = _SCOPE.previous.popitem()
                 assert previous is not None

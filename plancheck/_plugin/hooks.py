@@ -116,8 +116,15 @@ def pytest_load_initial_conftests(early_config: pytest.Config) -> None:
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """Register the markers and decide, once per session, whether secrets may be shown."""
+    """Register the markers and decide, once per session, whether secrets may be shown. In a pytest-xdist worker, the
+    end of its controller (killed by SIGKILL too) is a SIGTERM to it once it has run Terraform
+    (:func:`~plancheck._terraform.lifecycle.end_with_parent`): before, its commands ran on until execnet ended it
+    10-15 s later."""
     add_markers(config)
+    if hasattr(config, "workerinput"):
+        from .._terraform.lifecycle import end_with_parent
+
+        end_with_parent()
     check_sweep_options(config)
     show, refusal = show_sensitive(config)
     if refusal is not None and not hasattr(config, "workerinput"):

@@ -16,9 +16,10 @@ that they are gone as they are removed. When the pipe ends (its owner exited, ho
 the groups still running, as an interrupted command is ended (SIGINT, :data:`INTERRUPT_GRACE`, SIGKILL), removes
 the directories, and exits. An end its owner sees (exit, a signal's default action, a pool's worker's
 ``os._exit``) comes after its commands have ended: the owner then closes the pipe and reaps the janitor
-(:func:`_reap`), which has nothing to sweep, so that none outlives it even for a moment. A group is signalled
-only while its leader is the very process it was told about (its start time, where ``/proc`` tells it), never a
-group that reused the id.
+(:func:`_reap`), which has nothing to sweep, so that none outlives it even for a moment. A group is signalled as a
+whole, so members that joined it later (Terraform's providers) are reached, and never a group that reused the id:
+through a pidfd of its leader, opened as the janitor is told of it, also after the leader has died (Linux 6.9+);
+elsewhere only while its leader is the very process it was told about (its start time, where ``/proc`` tells it).
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ from typing import TYPE_CHECKING, Any, Final, TypeVar
 # The janitor runs this file alone, by path, with the standard library only: the library's modules are imported
 # only where it is imported as part of the package.
 if __name__ != "__main__":
-    from .._loading.delivery import SIGNALS, ending_by, on_ending
+    from .._loading.delivery import SIGNALS, end_with, on_ending
     from .._loading.lifecycle import (
         HELD,
         own,
@@ -57,6 +58,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "INTERRUPT_GRACE",
+    "end_with_parent",
     "forget",
     "pass_termination_on",
     "remove_watched",
@@ -136,12 +138,7 @@ def _work(fn: Callable[[_A], _R], item: _A) -> _R:
 def _end_worker() -> None:
     """End this worker, its work unwound, with the signal that came (the signals held, so no other one cuts in)."""
     signal.pthread_sigmask(signal.SIG_BLOCK, HELD)
-    signum = pending_signal() or int(signal.SIGTERM)  # a worker's Ctrl-C does nothing: only Terminated gets here
-    signal.signal(signum, signal.SIG_DFL)
-    ending_by(signum)
-    signal.raise_signal(signum)  # held: delivered, with its default action, as it is let in
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signum})
-    os._exit(128 + signum)  # not reached: the default action of SIGTERM and SIGHUP ends the process
+    end_with(pending_signal() or int(signal.SIGTERM))  # a worker's Ctrl-C does nothing: only Terminated gets here
 
 
 def run_in_workers(fn: Callable[[_A], _R], items: Sequence[_A], workers: int) -> list[_R]:
@@ -291,6 +288,8 @@ class _Janitor:
         self.pid: int | None = None
         #: What is watched now: a directory's path -> the messages that told the janitor about it and its group.
         self.told: dict[str, list[bytes]] = {}
+        #: The message that tells it of this process's parent (:func:`end_with_parent`), if any.
+        self.parent: bytes | None = None
 
 
 _JANITOR: Final = _Janitor()
@@ -304,6 +303,7 @@ def _forked() -> None:
             os.close(_JANITOR.fd)
     _JANITOR.fd = _JANITOR.pid = None
     _JANITOR.told = {}
+    _JANITOR.parent = None
     _JANITOR.lock = threading.Lock()
 
 
@@ -367,7 +367,7 @@ def _started() -> bool:
     finally:
         os.close(read_end)
     _JANITOR.fd, _JANITOR.pid = write_end, pid
-    return _written(b"".join(line for lines in _JANITOR.told.values() for line in lines))
+    return _written((_JANITOR.parent or b"") + b"".join(line for lines in _JANITOR.told.values() for line in lines))
 
 
 def _written(data: bytes) -> bool:
@@ -402,6 +402,24 @@ def watch_directory(path: str) -> None:
     line = _message("directory", path)
     with _JANITOR.lock:
         _JANITOR.told[path] = [line]
+        _tell(line)
+
+
+def end_with_parent() -> None:
+    """From now on this process gets SIGTERM as soon as its parent process ends, however it ends (SIGKILL too), once
+    it has started Terraform: its janitor watches the parent (a pidfd, Linux 5.3+; elsewhere nothing changes).
+
+    For a pytest-xdist worker, whose controller killed left it running Terraform until execnet's ``os._exit``
+    10-15 s later: on SIGTERM it ends its commands and its case at once (:mod:`plancheck._loading.lifecycle`).
+
+    >>> end_with_parent(); _JANITOR.parent is not None
+    True
+    >>> _JANITOR.parent = None
+    """
+    owner, parent = os.getpid(), os.getppid()
+    line = _message("parent", "", owner, start_time(owner), parent, start_time(parent))
+    with _JANITOR.lock:
+        _JANITOR.parent = line
         _tell(line)
 
 
@@ -469,6 +487,51 @@ def remove_watched(path: str | os.PathLike[str]) -> None:
     forget(os.fspath(path))
 
 
+#: pidfd_send_signal's flag (``PIDFD_SIGNAL_PROCESS_GROUP``, <linux/pidfd.h>, Linux 6.9+; Python names it nowhere): the
+#: signal goes to the process group of the pidfd's process, the very group it was in, even after that process died.
+_PIDFD_GROUP: Final = 4
+
+#: A command's group as the janitor keeps it: its id, its leader's start time, a pidfd of its leader (or None).
+_Group = tuple[int, "str | None", "int | None"]
+
+
+def _pidfd(pgid: int, since: str | None) -> int | None:
+    """A pidfd of the group's leader, opened as the janitor is told of the group (its owner still holds the leader
+    unreaped), kept only if its start time, read once the descriptor holds it, is the one told: through it the group is
+    signalled also after the leader has died (only its members hold the group id then, which no other group can take
+    while they live), and never a group that reused the id. None before Linux 5.3, or when the leader is gone."""
+    if since is None or not hasattr(os, "pidfd_open"):
+        return None
+    try:
+        pidfd = os.pidfd_open(pgid)
+    except OSError:
+        return None
+    if start_time(pgid) != since:  # it opened another process that reused the id
+        os.close(pidfd)
+        return None
+    return pidfd
+
+
+def _signalled(group: _Group, signum: int) -> bool:
+    """Send ``signum`` to the group the owner started, late members too; whether it was sent. Through its leader's
+    pidfd; where the kernel has no group signal for a pidfd (before 6.9), by the group id while its leader is still
+    the process told of (its start time); never to a group that reused the id."""
+    pgid, since, pidfd = group
+    if pidfd is not None:
+        try:
+            signal.pidfd_send_signal(pidfd, signum, None, _PIDFD_GROUP)
+            return True
+        except ProcessLookupError:
+            return False  # no member is left
+        except OSError:
+            pass  # EINVAL: no group signal for a pidfd in this kernel
+    if since is None or start_time(pgid) != since:
+        return False
+    with contextlib.suppress(OSError):
+        os.killpg(pgid, signum)
+    return True
+
+
 def _group_members(pgid: int) -> list[tuple[int, str]]:
     """The processes in group ``pgid`` and their start times."""
     members = []
@@ -485,28 +548,26 @@ def _running(pid: int, since: str) -> bool:
     return fields is not None and len(fields) > 19 and fields[19] == since and fields[0] != "Z"
 
 
-def _sweep(directories: dict[str, list[tuple[int, str | None]]]) -> None:
+def _sweep(directories: dict[str, list[_Group]]) -> None:
     """What a killed owner left: end its commands' groups (SIGINT, the grace period, SIGKILL), remove its directories.
 
-    A group is signalled only while its leader is the process the owner started (the same start time): after the
-    leader is gone (Terraform interrupted, its providers still running), only the members it had then are killed,
-    each while it is still the same process.
+    Each group is signalled as a whole (:func:`_signalled`): members that joined it after the janitor was told (the
+    providers Terraform starts) are reached too, and through the leader's pidfd also a group whose leader had died.
+    Without the pidfd's group signal, a group whose leader is gone (before the sweep, or during its grace period) is
+    left, but for the members it had as the sweep began, killed each while it is still the same process: its id alone
+    cannot tell its members from those of a group that reused it.
     """
-    groups = [(pgid, since) for groups in directories.values() for pgid, since in groups
-              if since is not None and start_time(pgid) == since]
-    members = {pgid: _group_members(pgid) for pgid, _since in groups}
-    for pgid, _since in groups:
-        with contextlib.suppress(OSError):
-            os.killpg(pgid, signal.SIGINT)
+    groups = [group for groups in directories.values() for group in groups]
+    members = {group[0]: _group_members(group[0]) for group in groups}
+    interrupted = [group for group in groups if _signalled(group, signal.SIGINT)]
     give_up = time.monotonic() + INTERRUPT_GRACE
-    while time.monotonic() < give_up and any(_running(pid, since) for found in members.values() for pid, since in found):
+    while time.monotonic() < give_up and any(_running(pid, since) for group in interrupted
+                                             for pid, since in members[group[0]]):
         time.sleep(0.05)
-    for pgid, since in groups:
-        if start_time(pgid) == since:
-            with contextlib.suppress(OSError):
-                os.killpg(pgid, signal.SIGKILL)
+    for group in interrupted:
+        if _signalled(group, signal.SIGKILL):
             continue
-        for pid, started in members[pgid]:
+        for pid, started in members[group[0]]:
             if _running(pid, started):
                 with contextlib.suppress(OSError):
                     os.kill(pid, signal.SIGKILL)
@@ -515,22 +576,45 @@ def _sweep(directories: dict[str, list[tuple[int, str | None]]]) -> None:
 
 
 def _janitor() -> None:
-    """The janitor's life: read what the owner tells until its pipe ends, then :func:`_sweep` what is left."""
+    """The janitor's life: read what the owner tells until its pipe ends, then :func:`_sweep` what is left. Told of
+    the owner's parent (:func:`end_with_parent`), it sends the owner SIGTERM the moment that parent ends."""
+    import selectors
+
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     os.chdir("/")  # not in a directory it is to remove
-    directories: dict[str, list[tuple[int, str | None]]] = {}
-    for line in sys.stdin.buffer:
-        try:
-            kind, path, *group = json.loads(line)
-        except ValueError:
-            continue  # the end of a long message its owner was killed in the middle of writing
-        if kind == "forget":
-            directories.pop(path, None)
-        else:
-            found = directories.setdefault(path, [])
-            if kind == "group":
-                found.append((group[0], group[1]))
-    _sweep(directories)
+    directories: dict[str, list[_Group]] = {}
+    selector = selectors.DefaultSelector()
+    selector.register(0, selectors.EVENT_READ)
+    pending = b""
+    while True:
+        for key, _events in selector.select():
+            if key.fd != 0:  # the owner's parent ended: the owner ends its commands and itself as on SIGTERM
+                selector.unregister(key.fd)
+                with contextlib.suppress(OSError):
+                    signal.pidfd_send_signal(key.data, signal.SIGTERM)
+                continue
+            data = os.read(0, 65536)
+            if not data:  # the pipe ended (what is pending: a message its owner was killed in the middle of writing)
+                _sweep(directories)
+                return
+            *lines, pending = (pending + data).split(b"\n")
+            for line in lines:
+                try:
+                    kind, path, *group = json.loads(line)
+                except ValueError:
+                    continue
+                if kind == "forget":
+                    for _pgid, _since, pidfd in directories.pop(path, []):
+                        if pidfd is not None:
+                            os.close(pidfd)
+                elif kind == "parent":
+                    owner, parent = _pidfd(group[0], group[1]), _pidfd(group[2], group[3])
+                    if owner is not None and parent is not None:
+                        selector.register(parent, selectors.EVENT_READ, owner)
+                else:
+                    found = directories.setdefault(path, [])
+                    if kind == "group":
+                        found.append((group[0], group[1], _pidfd(group[0], group[1])))
 
 
 if __name__ == "__main__":

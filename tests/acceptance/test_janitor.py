@@ -16,14 +16,15 @@ import signal
 import subprocess
 import sys
 import textwrap
+import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from plancheck._terraform.lifecycle import INTERRUPT_GRACE, _sweep, start_time
+from plancheck._terraform.lifecycle import INTERRUPT_GRACE, _pidfd, _sweep, start_time
 
 pytestmark = pytest.mark.skipif(not Path("/proc/self/stat").exists() or not hasattr(os, "killpg"),
                                 reason="needs POSIX process groups and /proc")
@@ -68,6 +69,11 @@ while open(f"/proc/{first}/stat").read().rsplit(")", 1)[1].split()[0] != "Z":
 with lifecycle.watched_directory("tfplancheck-kept-"):
     threading.Timer(0.5, lambda: report(janitor=janitor(), first=first, temp=os.listdir(os.environ["TMPDIR"]))).start()
     run_command(["sh", "-c", "sleep 60 & sleep 60"], cwd=".", env=os.environ, timeout=120)
+""",
+    # Killed in the middle of a command whose leader was killed just before: its member is left to the janitor.
+    "leader-killed-first": """
+threading.Timer(0.5, lambda: report(janitor=janitor(), temp=os.listdir(os.environ["TMPDIR"]))).start()
+run_command(["sh", "-c", "sleep 60 & exec sleep 60"], cwd=".", env=os.environ, timeout=120)
 """,
     # A forked child holds no end of the pipe: its parent killed, the janitor ends though the child lives on.
     "forked-child": """
@@ -163,6 +169,46 @@ def _group_ids(parent: int) -> list[int]:
     return groups
 
 
+def _state(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return "gone"
+
+
+def _until(done: Callable[[], bool], what: str, within: float = 10.0) -> None:
+    deadline = time.monotonic() + within
+    while not done():
+        assert time.monotonic() < deadline, what
+        time.sleep(0.02)
+
+
+@pytest.mark.skipif(not hasattr(os, "pidfd_open"), reason="a pidfd (Linux 5.3+) holds the group after its leader")
+def test_a_group_whose_leader_died_before_the_sweep_is_ended(tmp_path: Path) -> None:
+    """The leader gone (killed, reaped by init) as its owner is killed: only its members hold the group id. The
+    janitor, stopped until then, sweeps the group through the pidfd it opened of the leader when it was told."""
+    with _script("leader-killed-first", tmp_path) as (process, told, temp):
+        (leader,) = set(_group_ids(process.pid)) - {os.getpgid(process.pid), told["janitor"]}
+        members = [pid for pid in _in_group(leader) if pid != leader]
+        assert len(members) == 1
+        try:
+            os.kill(told["janitor"], signal.SIGSTOP)
+            process.send_signal(signal.SIGSTOP)  # so that it does not see its command end
+            os.kill(leader, signal.SIGKILL)
+            _until(lambda: _state(leader) == "Z", "the leader never died")
+            process.kill()
+            process.wait()
+            _until(lambda: _state(leader) == "gone", "the leader was never reaped")
+            assert _in_group(leader) == members
+            os.kill(told["janitor"], signal.SIGCONT)
+            assert _all_gone([*members, told["janitor"]], within=INTERRUPT_GRACE + 5) == []
+            assert sorted(os.listdir(temp)) == []
+        finally:
+            for pid in [*members, told["janitor"]]:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(pid, signal.SIGKILL)
+
+
 def test_a_forked_child_does_not_keep_the_janitor_waiting(tmp_path: Path) -> None:
     with _script("forked-child", tmp_path) as (process, told, _temp):
         try:
@@ -188,12 +234,50 @@ def test_the_janitor_signals_a_group_only_while_its_leader_is_the_one_told(
     directory.mkdir()
     try:
         started = {"its start time": start_time(leader.pid), "another start time": "1", "no start time": None}[told]
-        _sweep({str(directory): [(leader.pid, started)]})
+        _sweep({str(directory): [(leader.pid, started, _pidfd(leader.pid, started))]})
         assert (leader.poll() is not None) is signalled
         assert not directory.exists()
     finally:
         leader.kill()
         leader.wait()
+
+
+@pytest.mark.skipif(not hasattr(os, "pidfd_open"), reason="a pidfd (Linux 5.3+) holds the group after its leader")
+@pytest.mark.parametrize("command", [
+    # Only its member holds the group id when the sweep begins.
+    pytest.param("sleep 60 & echo started", id="leader-died-before-the-sweep"),
+    # Interrupted, the leader starts one more member, after the sweep looked at the group, and exits.
+    pytest.param("trap 'sleep 60 & exit' INT; echo started; while :; do sleep 0.1; done", id="member-joined-as-the-leader-ended"),
+])
+def test_the_janitor_ends_a_group_whose_leader_has_died(tmp_path: Path, command: str) -> None:
+    """Its pidfd of the leader, opened as it is told of the group, signals the group as a whole to the end: members
+    that joined late, and after the leader has died (reaped at once, as init reaps a killed owner's command)."""
+    leader = subprocess.Popen(["sh", "-c", command], start_new_session=True, stdout=subprocess.PIPE)
+    since = start_time(leader.pid)
+    pidfd = _pidfd(leader.pid, since)
+    assert leader.stdout is not None
+    reaper = threading.Thread(target=leader.wait)
+    try:
+        assert pidfd is not None
+        assert leader.stdout.readline() == b"started\n"
+        reaper.start()
+        if command.startswith("sleep"):
+            reaper.join(timeout=10)
+        assert _in_group(leader.pid) != []
+        _sweep({str(tmp_path / "command"): [(leader.pid, since, pidfd)]})
+        assert _all_gone(_in_group(leader.pid), within=5.0) == []
+        assert _in_group(leader.pid) == []
+    finally:
+        for pid in _in_group(leader.pid):
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        leader.kill()
+        if reaper.is_alive():
+            reaper.join(timeout=10)
+        leader.wait()
+        leader.stdout.close()
+        if pidfd is not None:
+            os.close(pidfd)
 
 
 #: What an end its owner sees runs in, the owner's janitor written to ``told.json`` once it runs (and, with ``check``,
@@ -295,3 +379,75 @@ def test_a_worker_the_pool_ends_leaves_no_janitor() -> None:
     done = subprocess.run([sys.executable, "-c", OWNED + IN_WORKERS], capture_output=True, text=True, timeout=120,
                           check=False)
     assert (done.returncode, done.stdout) == (0, "[false, false]\n"), done.stderr
+
+
+#: An ending its owner sees, cut into by a second signal: a ``--jobs`` worker ending with its own SIGTERM gets the
+#: pool's on top once another worker has ended. The callback after the janitor's reaping sends it and then says
+#: whether the janitor was reaped; the default action of the second signal met then would end the process first.
+SECOND_SIGNAL = """
+import signal
+from plancheck._loading.delivery import on_ending
+
+def second_signal():
+    os.kill(os.getpid(), signal.SIGTERM)
+    with open("ended.json", "w") as f:
+        json.dump({"reaped": lifecycle._JANITOR.pid is None}, f)
+
+on_ending(second_signal)
+"""
+
+
+@pytest.mark.parametrize("signum", [
+    pytest.param(signal.SIGTERM, id="SIGTERM-then-SIGTERM"),
+    pytest.param(signal.SIGHUP, id="SIGHUP-then-SIGTERM"),
+])
+def test_a_second_signal_while_the_owner_ends_cuts_nothing_short(tmp_path: Path, signum: signal.Signals) -> None:
+    process = subprocess.Popen([sys.executable, "-c", OWNED + SECOND_SIGNAL + SIGNALLED], cwd=tmp_path,
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    try:
+        deadline = time.monotonic() + 60
+        while not (tmp_path / "told.json").exists():
+            assert process.poll() is None, process.communicate()
+            assert time.monotonic() < deadline, "the owner never told its janitor"
+            time.sleep(0.05)
+        janitor = json.loads((tmp_path / "told.json").read_text())["janitor"]
+        process.send_signal(signum)
+        out, _ = process.communicate(timeout=60)
+        assert process.returncode == -signum, out
+        assert (tmp_path / "ended.json").exists(), "the second signal ended the process in the middle of its ending"
+        assert (json.loads((tmp_path / "ended.json").read_text()), _running(janitor)) == ({"reaped": True}, False)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.communicate()
+
+
+#: A pytest-xdist worker's part: its parent (the controller) watched from its first command on.
+WITH_PARENT = """
+lifecycle.end_with_parent()
+threading.Timer(0.5, lambda: tell(owner=os.getpid())).start()
+run_command(["sleep", "60"], cwd=".", env=os.environ, timeout=120)
+"""
+
+
+def test_a_parent_killed_ends_its_child_and_its_command_at_once(tmp_path: Path) -> None:
+    """The parent (an xdist controller) killed by SIGKILL: its child's janitor sends the child SIGTERM at once, which
+    ends its command and then the child (before: they ran on until execnet's ``os._exit`` 10-15 s later)."""
+    parent = subprocess.Popen([sys.executable, "-c", "import subprocess, sys; subprocess.run(sys.argv[1:])",
+                               sys.executable, "-c", OWNED + WITH_PARENT], cwd=tmp_path, start_new_session=True)
+    told: dict[str, Any] = {}
+    try:
+        _until(lambda: (tmp_path / "told.json").exists(), "the child never told its janitor", within=60)
+        told = json.loads((tmp_path / "told.json").read_text())
+        (command,) = set(_group_ids(told["owner"])) - {os.getpgid(told["owner"]), told["janitor"]}
+        assert _in_group(command) == [command]
+        parent.kill()
+        parent.wait()
+        assert _all_gone([told["owner"], told["janitor"], command], within=2.0) == []
+    finally:
+        for pid in [*_in_group(parent.pid), *told.values()]:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        if parent.poll() is None:
+            parent.kill()
+            parent.wait()
