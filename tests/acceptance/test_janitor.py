@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from group_signal import needs_group_signal
 
 from plancheck._terraform.lifecycle import INTERRUPT_GRACE, _pidfd, _sweep, start_time
 
@@ -183,7 +184,7 @@ def _until(done: Callable[[], bool], what: str, within: float = 10.0) -> None:
         time.sleep(0.02)
 
 
-@pytest.mark.skipif(not hasattr(os, "pidfd_open"), reason="a pidfd (Linux 5.3+) holds the group after its leader")
+@needs_group_signal
 def test_a_group_whose_leader_died_before_the_sweep_is_ended(tmp_path: Path) -> None:
     """The leader gone (killed, reaped by init) as its owner is killed: only its members hold the group id. The
     janitor, stopped until then, sweeps the group through the pidfd it opened of the leader when it was told."""
@@ -242,7 +243,7 @@ def test_the_janitor_signals_a_group_only_while_its_leader_is_the_one_told(
         leader.wait()
 
 
-@pytest.mark.skipif(not hasattr(os, "pidfd_open"), reason="a pidfd (Linux 5.3+) holds the group after its leader")
+@needs_group_signal
 @pytest.mark.parametrize("command", [
     # Only its member holds the group id when the sweep begins.
     pytest.param("sleep 60 & echo started", id="leader-died-before-the-sweep"),

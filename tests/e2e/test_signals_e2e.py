@@ -37,6 +37,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from group_signal import needs_group_signal
 
 from plancheck._plugin.acceptance import REQUIRE_E2E_ENV
 from plancheck._terraform.binary import (
@@ -674,7 +675,7 @@ def _until(done: Callable[[], bool], what: str, within: float = 10.0) -> None:
         time.sleep(0.02)
 
 
-@pytest.mark.skipif(not hasattr(os, "pidfd_open"), reason="a pidfd (Linux 5.3+) holds the group after its leader")
+@needs_group_signal
 def test_a_terraform_killed_with_its_owner_leaves_no_provider(tf_acceptance_cli_config: Path) -> None:
     """Terraform (the group's leader) killed and reaped as its owner is killed: its provider, the provisioner's ``sh``
     and ``sleep``, members that joined the group after the janitor was told of it, hold the group id alone. The
