@@ -51,7 +51,7 @@ from plancheck.acceptance import (
     TestCheckFuncError,
     TestDefinitionError,
 )
-from plancheck.querycheck import QueryCheckError, QueryFormatError
+from plancheck.querycheck import ErroredQueryError, QueryCheckError, QueryFormatError
 from plancheck.snapshot import SnapshotFormatError, SnapshotMismatchError, SnapshotMissingError
 from plancheck.tfconfig import ConfigFormatError, TemplateSyntaxError
 from plancheck.tfversion import VersionError
@@ -94,6 +94,7 @@ ERRORS: list[Any] = [
     pytest.param(lambda: ErroredPlanError("plan.json"), id="ErroredPlanError"),
     pytest.param(lambda: QueryFormatError("$.a", "an integer", found="a string", source="q.jsonl", line=4),
                  id="QueryFormatError"),
+    pytest.param(lambda: ErroredQueryError("Invalid list block", source="q.jsonl", line=4), id="ErroredQueryError"),
     pytest.param(lambda: ConfigFormatError("$.resource", "an object", found="a string", source="main.tf.json",
                                            line=2, column=7), id="ConfigFormatError"),
     pytest.param(lambda: PlanCheckWarning("careful", _FAILURE), id="PlanCheckWarning"),

@@ -64,8 +64,10 @@ MODULES_TODAY = 150
 #: pattern; then split.exact_raw parses through loads_exact, whose fast route it copied; ExpectResourceAction
 #: builds its one failure in one place, no longer alike to the value checks' failures; 36 with the rendered
 #: documents' scrub helpers beside their users; 35 when State(raw) refused a cycle as Plan(raw) does and its loaders
-#: skipped that walk: state.py's constructor no longer reads like query.py's.)
-DUPLICATE_PAIRS_TODAY = 35
+#: skipped that walk: state.py's constructor no longer reads like query.py's; 36 when load_query and
+#: QueryOutput.from_json took allow_errored as load_plan and Plan.from_json do: the same public keywords in the
+#: same order, which only a shared **options signature would fold; the lead's call, see query21's report.)
+DUPLICATE_PAIRS_TODAY = 36
 
 #: The distinct library functions a failing check passes through (tools/house.py's routes), measured in a
 #: process of their own as ``make bench`` prints them (this session's plancheck plugin hears every plan made):

@@ -10,6 +10,9 @@ Secrets: Terraform writes a ``list`` block's input config in clear and names its
 attributes in ``sensitive_attribute_paths`` (``.foo``, ``.tags["secret"]``, ``.list[1]``); the
 strings there are the output's :attr:`QueryOutput.secrets`, scrubbed from every message. A
 path that cannot be read makes the whole input config secret (fail closed).
+
+Errors: output that holds an error diagnostic (the query failed part way, so its results are
+partial) is refused with an :class:`ErroredQueryError`, unless ``allow_errored=True``.
 """
 
 from __future__ import annotations
@@ -24,7 +27,14 @@ from tfjsonpath import MapStep, Path, PathNotFoundError, SliceStep, Step, Traver
 
 from .._errors import ArgumentError
 from .._frozen import ReadOnly, public
-from .._loading.query import QueryFormatError, QueryLine, read_query, validate_messages
+from .._loading.query import (
+    ErroredQueryError,
+    QueryFormatError,
+    QueryLine,
+    first_error,
+    read_query,
+    validate_messages,
+)
 from .._redact import Secrets
 from . import met as met_module
 from .sensitive import marked_strings
@@ -247,24 +257,62 @@ class QueryOutput:
     ... ''')
     >>> out.terraform_version, [r.display_name for r in out.results], [(s.address, s.total) for s in out.summaries]
     ('1.14.0', ['This is a able-werewolf'], [('list.concept_pet.pets', 1)])
+
+    Output in which Terraform reported an error (a ``diagnostic`` message at ``"@level": "error"``)
+    holds only what the list blocks found before it, so it is refused, naming the error's summary
+    (scrubbed) and line, unless ``allow_errored=True``; such output is then :attr:`partial`.
+
+    >>> lines = [(1, {"type": "diagnostic", "@level": "error", "@message": "Error: Invalid list block",
+    ...     "diagnostic": {"severity": "error", "summary": "Invalid list block"}})]
+    >>> QueryOutput(lines, source="q.jsonl")
+    Traceback (most recent call last):
+    ...
+    plancheck.querycheck.ErroredQueryError: q.jsonl: line 1: $.diagnostic: expected a query that succeeded, found an error: "Invalid list block": the query failed, so its results are partial (to check them anyway: allow_errored=True)
+    >>> QueryOutput(lines, allow_errored=True).partial
+    True
     """
 
-    __slots__ = ("__dict__", "lines", "source")
+    __slots__ = ("__dict__", "lines", "partial", "source")
     lines: tuple[QueryLine, ...]
     source: str | None
+    partial: bool
+    """True for output holding an error diagnostic, loaded with ``allow_errored=True``: its results are partial."""
 
-    def __init__(self, lines: Iterable[QueryLine], *, source: str | None = None) -> None:
+    def __init__(self, lines: Iterable[QueryLine], *, source: str | None = None, allow_errored: bool = False) -> None:
         # Callers pass messages that have already been validated.
+        if not isinstance(allow_errored, bool):
+            raise ArgumentError(f"QueryOutput: allow_errored must be a bool, got {type(allow_errored).__name__}")
         self.lines = tuple(lines)
         self.source = source
+        # The one place errored output is refused: every loader builds a QueryOutput here.
+        error = first_error(self.lines)
+        self.partial = error is not None
+        if error is not None and not allow_errored:
+            raise ErroredQueryError(self._error_summary(error[1]), source=source, line=error[0])
         if met_module.LISTENERS:  # a front end listening scrubs the secrets of every document made while it writes
             met_module.met(self)
+
+    def _error_summary(self, message: Mapping[str, Any]) -> str:
+        """The error diagnostic's summary (else its ``@message``), scrubbed of the output's secrets."""
+        diagnostic = message.get("diagnostic")
+        summary = diagnostic.get("summary") if isinstance(diagnostic, Mapping) else None
+        if not isinstance(summary, str) or not summary:
+            summary = message.get("@message")
+        if not isinstance(summary, str) or not summary:
+            return "(no summary)"
+        return self.secrets.scrub(summary)
 
     # -- construction ------------------------------------------------------------------------
 
     @classmethod
     def from_json(
-        cls, text: str | bytes, *, source: str | None = None, validation: str = "fast", parser: str = "auto"
+        cls,
+        text: str | bytes,
+        *,
+        source: str | None = None,
+        validation: str = "fast",
+        parser: str = "auto",
+        allow_errored: bool = False,
     ) -> QueryOutput:
         """Parse and validate JSON lines from text (str or bytes).
 
@@ -280,11 +328,16 @@ class QueryOutput:
             lines, _ = read_query(data, validation=validation, parser=parser)
         except QueryFormatError as exc:
             raise exc.with_source(source) from None
-        return cls(lines, source=source)
+        return cls(lines, source=source, allow_errored=allow_errored)
 
     @classmethod
     def from_messages(
-        cls, messages: Iterable[Mapping[str, Any]], *, source: str | None = None, validation: str = "fast"
+        cls,
+        messages: Iterable[Mapping[str, Any]],
+        *,
+        source: str | None = None,
+        validation: str = "fast",
+        allow_errored: bool = False,
     ) -> QueryOutput:
         """Validate already parsed messages (one per line, in order; not copied, never modified).
 
@@ -295,7 +348,8 @@ class QueryOutput:
         """
         if isinstance(messages, (str, bytes, Mapping)) or not isinstance(messages, Iterable):
             raise ArgumentError(f"QueryOutput.from_messages expects a list of messages (dicts), got {type(messages).__name__}")
-        return cls(validate_messages(enumerate(messages, 1), source=source, validation=validation), source=source)
+        lines = validate_messages(enumerate(messages, 1), source=source, validation=validation)
+        return cls(lines, source=source, allow_errored=allow_errored)
 
     # -- messages ----------------------------------------------------------------------------
 
@@ -370,17 +424,23 @@ class QueryOutput:
 
 @public("plancheck.querycheck")
 def load_query(
-    source: Any, *, validation: str = "fast", parser: str = "auto", max_bytes: int | None = None
+    source: Any,
+    *,
+    validation: str = "fast",
+    parser: str = "auto",
+    max_bytes: int | None = None,
+    allow_errored: bool = False,
 ) -> QueryOutput:
     """Load ``terraform query -json`` output from a path (``"-"``: stdin), a file object, bytes, or a list of parsed messages.
 
-    As for ``load_plan``, a ``str`` is a path (use :meth:`QueryOutput.from_json` for text).
+    As for ``load_plan``, a ``str`` is a path (use :meth:`QueryOutput.from_json` for text). Output
+    holding an error diagnostic is refused (:class:`ErroredQueryError`) unless ``allow_errored=True``.
 
     >>> out = load_query(b'{"type":"list_complete","list_complete":{"address":"list.concept_pet.pets","total":5}}\\n')
     >>> out.summaries[0].total
     5
     """
     if isinstance(source, Sequence) and not isinstance(source, (str, bytes, bytearray, memoryview)):
-        return QueryOutput.from_messages(source, validation=validation)
+        return QueryOutput.from_messages(source, validation=validation, allow_errored=allow_errored)
     lines, name = read_query(source, validation=validation, parser=parser, max_bytes=max_bytes)
-    return QueryOutput(lines, source=name)
+    return QueryOutput(lines, source=name, allow_errored=allow_errored)

@@ -12,6 +12,7 @@ and the JSON location inside it.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterable, Mapping
 from functools import cache, partial
@@ -24,7 +25,16 @@ from .load import refuse_cycle
 from .source import read_bytes
 from .validate import VALIDATION_MODES, SchemaValidator, load_schema, mode_error, render_violation, to_builtin
 
-__all__ = ["LIST_TYPES", "QueryFormatError", "QueryLine", "query_validator", "read_query", "validate_messages"]
+__all__ = [
+    "LIST_TYPES",
+    "ErroredQueryError",
+    "QueryFormatError",
+    "QueryLine",
+    "first_error",
+    "query_validator",
+    "read_query",
+    "validate_messages",
+]
 
 #: The message types that carry a list block's data, each under the key of its own name.
 LIST_TYPES: Final = ("list_start", "list_resource_found", "list_complete")
@@ -85,6 +95,72 @@ class QueryFormatError(DocumentFormatError):
         'line 3: $: expected an object'
         """
         return QueryFormatError(self.location, self.expected, found=self.found, source=self.source, line=line)
+
+
+@public("plancheck.querycheck")
+class ErroredQueryError(QueryFormatError):
+    """``terraform query -json`` reported an error diagnostic: its results are partial, so the output is refused.
+
+    Terraform writes what its list blocks found before the error and a ``diagnostic`` message at
+    ``"@level": "error"``; a query check could pass on the results that were found only because what
+    failed found nothing. Every loader refuses such output, naming the first error's summary and its
+    line, unless the caller opts in with ``allow_errored=True``, as for a plan whose planning failed
+    (:class:`~plancheck.ErroredPlanError`). A QueryFormatError, so it is handled wherever malformed
+    output is. ``summary`` is shown quoted as JSON, control characters escaped; the loader scrubs it first
+    (a diagnostic can quote a secret).
+
+    >>> print(ErroredQueryError("Invalid list block", line=3, source="q.jsonl"))
+    q.jsonl: line 3: $.diagnostic: expected a query that succeeded, found an error: "Invalid list block": the query failed, so its results are partial (to check them anyway: allow_errored=True)
+    >>> isinstance(ErroredQueryError("x"), ValueError), ErroredQueryError("x").with_source("q.jsonl").summary
+    (True, 'x')
+    """
+
+    def __init__(self, summary: str, *, source: str | None = None, line: int | None = None) -> None:
+        self.summary = summary
+        super().__init__(
+            "$.diagnostic",
+            "a query that succeeded",
+            found=f"an error: {json.dumps(summary, ensure_ascii=False)}: the query failed, so its results are partial "
+            "(to check them anyway: allow_errored=True)",
+            source=source,
+            line=line,
+        )
+
+    def with_source(self, source: str | None) -> ErroredQueryError:
+        """A copy of this error that names ``source``.
+
+        >>> str(ErroredQueryError("x", line=2).with_source("q.jsonl")).startswith("q.jsonl: line 2: $.diagnostic:")
+        True
+        """
+        return ErroredQueryError(self.summary, source=source, line=self.line)
+
+    def at_line(self, line: int | None) -> ErroredQueryError:
+        """A copy of this error on ``line``.
+
+        >>> ErroredQueryError("x").at_line(4).line
+        4
+        """
+        return ErroredQueryError(self.summary, source=self.source, line=line)
+
+
+def first_error(lines: Iterable[QueryLine]) -> QueryLine | None:
+    """The first error diagnostic of validated ``lines`` with its line, or None.
+
+    A diagnostic is an error when its ``"@level"`` or its ``severity`` says so: Terraform's JSON view
+    writes every diagnostic that is no warning at the error level (``JSONView.Diagnostics``).
+
+    >>> first_error([(1, {"type": "diagnostic", "@level": "warning", "diagnostic": {"severity": "warning"}}),
+    ...              (2, {"type": "diagnostic", "@level": "error", "diagnostic": {"summary": "Bad"}})])
+    (2, {'type': 'diagnostic', '@level': 'error', 'diagnostic': {'summary': 'Bad'}})
+    """
+    for line, message in lines:
+        if message.get("type") != "diagnostic":
+            continue
+        diagnostic = message.get("diagnostic")
+        severity = diagnostic.get("severity") if isinstance(diagnostic, Mapping) else None
+        if message.get("@level") == "error" or severity == "error":
+            return line, message
+    return None
 
 
 @cache

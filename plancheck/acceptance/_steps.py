@@ -408,7 +408,7 @@ def query_error_messages(output: QueryOutput) -> list[str]:
 
     >>> out = QueryOutput.from_messages([{"@level": "error", "@message": "Error: Missing list block",
     ...     "type": "diagnostic", "diagnostic": {"severity": "error", "summary": "Missing list block",
-    ...     "detail": "A query file needs a list block."}}])
+    ...     "detail": "A query file needs a list block."}}], allow_errored=True)
     >>> query_error_messages(out)
     ['Error: Missing list block\\nA query file needs a list block.']
     """
@@ -672,7 +672,8 @@ def run_query_step(run: CaseRun, step: TestStep) -> None:
 def _read_query(run: CaseRun, result: CommandResult) -> QueryOutput:
     """The query's JSON lines; its sensitive list block inputs join the case's secrets."""
     try:
-        output = QueryOutput.from_json(result.stdout, source="terraform query -json")
+        # allow_errored: the step lists every error itself (query_error_messages), as Go fails on any.
+        output = QueryOutput.from_json(result.stdout, source="terraform query -json", allow_errored=True)
     except QueryFormatError as exc:
         raise _StepFailure(
             Stage.QUERY, f"cannot read the output of terraform query -json: {exc}", run.withhold(result)

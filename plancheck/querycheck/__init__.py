@@ -20,7 +20,7 @@ choose which results a check looks at are in :mod:`plancheck.querycheck.queryfil
 """
 
 from .._documents.query import QueryOutput, QueryResult, QueryStart, QuerySummary, load_query
-from .._loading.query import QueryFormatError
+from .._loading.query import ErroredQueryError, QueryFormatError
 from . import queryfilter
 from ._checks import (
     ExpectIdentity,
@@ -38,6 +38,7 @@ from ._checks import (
 )
 
 __all__ = [
+    "ErroredQueryError",
     "ExpectIdentity",
     "ExpectLength",
     "ExpectLengthAtLeast",

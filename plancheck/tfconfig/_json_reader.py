@@ -248,10 +248,15 @@ BLOCK_TYPES: Final = frozenset({
 })
 #: The arguments of a variable and an output block that hold no secret when the block is sensitive. Any other holds
 #: one: its ``default`` (``value``), and as well a key the secret was written under by mistake (``"default: "`` of a
-#: forgotten closing quote, ``defualt``), whose value is that secret all the same (failing closed).
+#: forgotten closing quote, ``defualt``), whose value is that secret all the same (failing closed). Every argument
+#: the reader knows but those (``_model``'s variable and output specs) is here, Terraform 1.15's too.
 _PLAIN_ARGUMENTS: Final = {
-    MapStep("variable"): frozenset({"type", "description", "validation", "sensitive", "nullable", "ephemeral", "//"}),
-    MapStep("output"): frozenset({"description", "sensitive", "depends_on", "precondition", "ephemeral", "//"}),
+    MapStep("variable"): frozenset(
+        {"type", "description", "validation", "sensitive", "nullable", "ephemeral", "deprecated", "const", "//"}
+    ),
+    MapStep("output"): frozenset(
+        {"description", "sensitive", "depends_on", "precondition", "ephemeral", "deprecated", "type", "//"}
+    ),
 }
 #: The text of the document a ``found`` begins by quoting (a word, a key, an escape): a secret inside a sensitive value.
 _QUOTED: Final = re.compile(r"""^(?:'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*")""")

@@ -208,8 +208,9 @@ def load_config(
       as Terraform and OpenTofu do; they are listed in ``Config.skipped_files``.
 
     Override files (``override.tf.json``, ``*_override.tf.json``; also ``*.tofu.json`` ones
-    for OpenTofu) are merged into the blocks of the other files by Terraform's rules, in
-    lexical order: ``Config.blocks`` and every accessor show what Terraform uses. The blocks
+    for OpenTofu) are merged into the blocks of the other files by the flavor's rules (OpenTofu's
+    also merge a lifecycle's ``destroy`` and a non-empty ``deprecated``; see :func:`merge_overrides`), in
+    lexical order: ``Config.blocks`` and every accessor show what the tool uses. The blocks
     as written stay reachable: ``Config.primary_blocks`` (the other files) and
     ``Config.overrides`` (the override files); ``merge_overrides=False`` makes ``blocks`` the
     unmerged primary blocks. An override with no block to merge into is an error, as in
@@ -294,7 +295,7 @@ def _load_directory(directory: FsPath, flavor: Flavor, strict: bool, limit: int,
         ignored.extend(file_ignored)
         files.append(str(file_path))
     check_unique(blocks)
-    merged = merge_overrides(blocks, overrides) if merge else blocks
+    merged = merge_overrides(blocks, overrides, flavor=flavor) if merge else blocks
     return Config(
         merged, files=files, ignored=ignored, overrides=overrides, skipped_files=skipped, primary_blocks=blocks,
         directory=str(directory),
@@ -345,13 +346,25 @@ _MISSING_SUMMARY: Final = {
     "module": ("module call", "Missing module call to override"),
     "provider": ("provider configuration", "Missing base provider configuration for override"),
 }
-# Names an override of this block type does not merge (Terraform keeps the base's; see module_merge.go).
-_NOT_MERGED: Final = {
-    "variable": frozenset({"validation", "deprecated"}),
-    "output": frozenset({"precondition", "deprecated"}),
-    "data": frozenset({"lifecycle"}),
+# Names an override of this block type does not merge (the base's are kept; see each one's module_merge.go):
+# OpenTofu merges a variable's and an output's deprecated (when not empty), Terraform does not.
+_NOT_MERGED: Final[dict[Flavor, dict[str, frozenset[str]]]] = {
+    "terraform": {
+        "variable": frozenset({"validation", "deprecated"}),
+        "output": frozenset({"precondition", "deprecated"}),
+        "data": frozenset({"lifecycle"}),
+    },
+    "opentofu": {
+        "variable": frozenset({"validation"}),
+        "output": frozenset({"precondition"}),
+        "data": frozenset({"lifecycle"}),
+    },
 }
-_LIFECYCLE_MERGED: Final = frozenset({"create_before_destroy", "prevent_destroy", "ignore_changes"})
+# The lifecycle arguments an override merges: OpenTofu's destroy too (Terraform 1.16's is kept from the base).
+_LIFECYCLE_MERGED: Final[dict[Flavor, frozenset[str]]] = {
+    "terraform": frozenset({"create_before_destroy", "prevent_destroy", "ignore_changes"}),
+    "opentofu": frozenset({"create_before_destroy", "prevent_destroy", "ignore_changes", "destroy"}),
+}
 _NOT_USED: Final = frozenset({"check", "removed", "ephemeral"})
 
 
@@ -438,7 +451,7 @@ def _depends_on_error(override: Block) -> ConfigFormatError | None:
     return None
 
 
-def _merge_lifecycle(base: Block, override: Block) -> tuple[list[Member], list[Block]]:
+def _merge_lifecycle(base: Block, override: Block, flavor: Flavor) -> tuple[list[Member], list[Block]]:
     """The override's members and nested blocks to apply to a resource, its lifecycle merged argument by argument."""
     members = [m for m in override._members if m[0] != "lifecycle"]
     nested = [b for b in override._nested if b.block_type != "lifecycle"]
@@ -451,7 +464,7 @@ def _merge_lifecycle(base: Block, override: Block) -> tuple[list[Member], list[B
     applied = [
         m
         for m in over_lifecycle._members
-        if (m[0] in _LIFECYCLE_MERGED or (m[0] == "action_trigger" and triggers))
+        if (m[0] in _LIFECYCLE_MERGED[flavor] or (m[0] == "action_trigger" and triggers))
         # An empty ignore_changes list leaves the base's (Terraform tests len(IgnoreChanges) != 0).
         and not (m[0] == "ignore_changes" and m[2].kind == ARRAY and not m[2].value)
     ]
@@ -465,23 +478,24 @@ def _merge_lifecycle(base: Block, override: Block) -> tuple[list[Member], list[B
     return members, nested
 
 
-def _merge_block(base: Block, override: Block) -> Block:
+def _merge_block(base: Block, override: Block, flavor: Flavor) -> Block:
     kind = override.block_type
     if kind in ("resource", "output", "module"):
         error = _depends_on_error(override)
         if error is not None:
             raise error
-    skip = _NOT_MERGED.get(kind, frozenset())
+    skip = _NOT_MERGED[flavor].get(kind, frozenset())
     if kind == "resource":
-        members, nested = _merge_lifecycle(base, override)
+        members, nested = _merge_lifecycle(base, override, flavor)
     else:
         members = [m for m in override._members if m[0] not in skip]
         nested = [b for b in override._nested if b.block_type not in skip]
     # An empty array of a nested block type ("provisioner": []) leaves the base's blocks (Terraform tests len != 0).
     members = [m for m in members if not (m[0] in base._spec.nested and m[2].kind == ARRAY and not m[2].value)]
-    if kind == "output":
-        # An empty description does not replace the base's (Terraform tests Description != "").
-        members = [m for m in members if not (m[0] == "description" and m[2].kind == STRING and not m[2].value)]
+    # An empty description does not replace an output's (Terraform tests Description != ""), nor an empty
+    # deprecated a variable's or an output's (OpenTofu tests Deprecated != "").
+    empty_kept = {"output": ("description", "deprecated"), "variable": ("deprecated",)}.get(kind, ())
+    members = [m for m in members if not (m[0] in empty_kept and m[2].kind == STRING and not m[2].value)]
     if kind == "module":
         # An empty providers map does not replace the base's.
         members = [m for m in members if not (m[0] == "providers" and m[2].kind == OBJECT and not m[2].value)]
@@ -500,9 +514,10 @@ def _missing(override: Block, described_kind: str, summary: str) -> ConfigFormat
 class _Merger:
     """The blocks of a module while override files are merged into it, in order."""
 
-    __slots__ = ("blocks", "index")
+    __slots__ = ("blocks", "flavor", "index")
 
-    def __init__(self, primary: Iterable[Block]) -> None:
+    def __init__(self, primary: Iterable[Block], flavor: Flavor) -> None:
+        self.flavor = flavor
         self.blocks: list[Block] = list(primary)
         self.index: dict[tuple[str, ...], int] = {}
         for i, block in enumerate(self.blocks):
@@ -534,7 +549,7 @@ class _Merger:
                 self.blocks.append(override)
                 return
             raise _missing(override, *_MISSING_SUMMARY[kind])
-        self.blocks[position] = _merge_block(self.blocks[position], override)
+        self.blocks[position] = _merge_block(self.blocks[position], override, self.flavor)
 
     def _merge_locals(self, override: Block) -> None:
         for name, key_start, node in override._members:
@@ -645,16 +660,25 @@ def _add_required_providers(block: Block, providers: list[Member]) -> Block:
     return _rebuild(block, members, nested)
 
 
-def merge_overrides(primary: Iterable[Block], overrides: Iterable[Block]) -> list[Block]:
+def merge_overrides(
+    primary: Iterable[Block], overrides: Iterable[Block], *, flavor: Flavor = "terraform"
+) -> list[Block]:
     """The primary files' blocks with the override files' blocks (in file order) merged into them.
 
+    ``flavor`` is whose merge: ``"opentofu"`` also merges a variable's and an output's ``deprecated`` and a
+    resource's lifecycle ``destroy``, which Terraform keeps from the base.
+
     >>> from plancheck.tfconfig import parse_config
-    >>> base = parse_config('{"output": {"o": {"value": 1, "description": "d"}}}').blocks
-    >>> over = parse_config('{"output": {"o": {"value": 2}}}', override=True).blocks
+    >>> base = parse_config('{"output": {"o": {"value": 1, "description": "d", "deprecated": "old"}}}').blocks
+    >>> over = parse_config('{"output": {"o": {"value": 2, "deprecated": "new"}}}', override=True).blocks
     >>> [b.body for b in merge_overrides(base, over)]
-    [{'value': 2, 'description': 'd'}]
+    [{'value': 2, 'description': 'd', 'deprecated': 'old'}]
+    >>> [b.body for b in merge_overrides(base, over, flavor="opentofu")]
+    [{'value': 2, 'description': 'd', 'deprecated': 'new'}]
     """
-    merger = _Merger(primary)
+    if flavor not in _FLAVORS:
+        raise ArgumentError(f"merge_overrides: flavor must be 'terraform' or 'opentofu', got {flavor!r}")
+    merger = _Merger(primary, flavor)
     for block in overrides:
         merger.merge(block)
     return merger.blocks

@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from plancheck.tfconfig import Config, ConfigFormatError, load_config
+from plancheck.tfconfig._load import merge_overrides
 
 
 def _load(tmp_path: Path, files: dict[str, Any], **kwargs: Any) -> Config:
@@ -195,6 +196,89 @@ MERGES = [
         id="terraform-block-version-and-backend",
     ),
 ]
+
+
+#: What OpenTofu's module_merge.go merges and Terraform's keeps from the base: a variable's and an output's
+#: deprecated (when not empty) and a resource's lifecycle destroy. Each row: files, address, Terraform's body,
+#: OpenTofu's body.
+FLAVORED = [
+    pytest.param(
+        {"main.tf.json": {"variable": {"v": {"default": "base", "deprecated": "base"}}},
+         "override.tf.json": {"variable": {"v": {"deprecated": "over"}}}},
+        "var.v",
+        {"default": "base", "deprecated": "base"},
+        {"default": "base", "deprecated": "over"},
+        id="variable-deprecated",
+    ),
+    pytest.param(
+        {"main.tf.json": {"output": {"o": {"value": 1, "deprecated": "base"}}},
+         "override.tf.json": {"output": {"o": {"deprecated": "over"}}}},
+        "output.o",
+        {"value": 1, "deprecated": "base"},
+        {"value": 1, "deprecated": "over"},
+        id="output-deprecated",
+    ),
+    pytest.param(
+        {"main.tf.json": {"variable": {"v": {"deprecated": "base"}}, "output": {"o": {"value": 1, "deprecated": "base"}}},
+         "override.tf.json": {"variable": {"v": {"deprecated": ""}}, "output": {"o": {"deprecated": ""}}}},
+        "output.o",
+        {"value": 1, "deprecated": "base"},
+        {"value": 1, "deprecated": "base"},
+        id="empty-deprecated-keeps-base",
+    ),
+    pytest.param(
+        {"main.tf.json": {"variable": {"v": {"deprecated": "base"}}},
+         "override.tf.json": {"variable": {"v": {"deprecated": ""}}}},
+        "var.v",
+        {"deprecated": "base"},
+        {"deprecated": "base"},
+        id="empty-variable-deprecated-keeps-base",
+    ),
+    pytest.param(
+        {"main.tf.json": {"resource": {RES: {"a": {"lifecycle": {"destroy": False, "prevent_destroy": False}}}}},
+         "override.tf.json": {"resource": {RES: {"a": {"lifecycle": {"destroy": True, "prevent_destroy": True}}}}}},
+        "terraform_data.a",
+        {"lifecycle": {"destroy": False, "prevent_destroy": True}},
+        {"lifecycle": {"destroy": True, "prevent_destroy": True}},
+        id="lifecycle-destroy",
+    ),
+    pytest.param(
+        {"main.tf.json": {"resource": {RES: {"a": {"input": 1}}}},
+         "override.tf.json": {"resource": {RES: {"a": {"lifecycle": {"destroy": False}}}}}},
+        "terraform_data.a",
+        {"input": 1, "lifecycle": {}},
+        {"input": 1, "lifecycle": {"destroy": False}},
+        id="lifecycle-destroy-base-without-lifecycle",
+    ),
+]
+
+
+@pytest.mark.parametrize(("files", "address", "terraform", "opentofu"), FLAVORED)
+def test_the_merge_follows_the_flavor(
+    tmp_path: Path, files: dict[str, Any], address: str, terraform: dict[str, Any], opentofu: dict[str, Any]
+) -> None:
+    """Before: load_config(flavor="opentofu") merged as Terraform does."""
+    assert _body(_load(tmp_path, files), address) == terraform
+    assert _body(load_config(tmp_path, flavor="terraform"), address) == terraform
+    config = load_config(tmp_path, flavor="opentofu")
+    assert _body(config, address) == opentofu
+    assert [b.body for b in merge_overrides(config.primary_blocks, config.overrides, flavor="opentofu")] == [
+        b.body for b in config.blocks]
+    assert [b.body for b in merge_overrides(config.primary_blocks, config.overrides)] == [
+        b.body for b in _load(tmp_path, {}).blocks]
+
+
+@pytest.mark.parametrize(
+    ("flavor", "message"),
+    [
+        pytest.param("tofu", "merge_overrides: flavor must be 'terraform' or 'opentofu', got 'tofu'", id="tofu"),
+        pytest.param(None, "merge_overrides: flavor must be 'terraform' or 'opentofu', got None", id="None"),
+    ],
+)
+def test_merge_overrides_refuses_an_unknown_flavor(flavor: Any, message: str) -> None:
+    with pytest.raises(TypeError) as caught:
+        merge_overrides([], [], flavor=flavor)
+    assert str(caught.value) == message
 
 
 @pytest.mark.parametrize(("files", "address", "body"), MERGES)

@@ -68,6 +68,16 @@ ROWS = {
         f'{{"variable": {{"pw": {{"sensitive": false, "default": {{"{KEY}": 1, "{KEY}": 2}}}}}}}}',
         f'$.variable["pw"]["default"]["{KEY}"]: expected unique property names in an object value '
         f'(Terraform: Duplicate object attribute), found "{KEY}" again'),
+    # Not over-hidden: the arguments of a sensitive block that are not its secret (Terraform 1.15+, OpenTofu
+    # 1.10+/1.12+: a variable's deprecated and const, an output's deprecated and type).
+    **{
+        f"a sensitive {block}'s {argument}": (
+            f'{{"{block}": {{"pw": {{"sensitive": true, "{body}": "x", "{argument}": plainword9d1}}}}}}',
+            f'$.{block}["pw"]["{argument}"]: expected a JSON value, found \'plainword9d1\'')
+        for block, body, argument in [("variable", "default", "description"), ("variable", "default", "deprecated"),
+                                      ("variable", "default", "const"), ("output", "value", "deprecated"),
+                                      ("output", "value", "type")]
+    },
     "a character of syntax in a sensitive default": (
         f'{{"variable": {{"pw": {{"sensitive": true, "default": {{"{KEY}": [1,}}}}}}}}',
         '$.variable["pw"]["default"]["(sensitive)"][1]: expected a JSON value, found \'}\''),
@@ -149,3 +159,14 @@ def test_a_module_directorys_other_files_tell_what_is_sensitive(tmp_path: Path, 
     shown = str(info.value)
     assert shown == f"{tmp_path}{os.sep}{message}"
     assert leaks(shown, SECRETS) == []
+
+
+def test_every_argument_the_reader_knows_but_the_secret_is_plain() -> None:
+    """A new argument of a variable or output block (as const, deprecated and type were) is listed plain, or the
+    message of an error at it hides its text: the specs the reader checks blocks by and the plain list agree."""
+    from plancheck.tfconfig._json_reader import _PLAIN_ARGUMENTS
+    from plancheck.tfconfig._model import _OUTPUT, _VARIABLE
+
+    plain = {step.key: set(names) - {"//"} for step, names in _PLAIN_ARGUMENTS.items()}
+    known = {spec.name: {*spec.args, *spec.nested} - {secret} for spec, secret in ((_VARIABLE, "default"), (_OUTPUT, "value"))}
+    assert plain == known
