@@ -737,8 +737,13 @@ class ResourceNotFoundError(TfCheckError, LookupError):
         super().__init__(text)
 
 
+def _object_key(entry: Any) -> tuple[Any, Any]:
+    # The (address, deposed key) of a change entry; (None, None) for what is no entry (an unvalidated document's).
+    return (entry.get("address"), entry.get("deposed")) if isinstance(entry, Mapping) else (None, None)
+
+
 def refuse_repeats(
-    keys: Iterable[tuple[str, Any]], where: Callable[[int], str], secrets: Secrets | HasSecrets,
+    keys: Iterable[tuple[Any, Any]], where: Callable[[int], str], secrets: Secrets | HasSecrets,
     error: Callable[..., TfCheckError], source: str | None,
 ) -> None:
     """Raise ``error`` at the first of ``keys`` (each object's ``(address, deposed key)``, in document order) that
@@ -746,6 +751,7 @@ def refuse_repeats(
 
     Terraform lists an object once in each of a plan's change lists and in a state; a document that lists one
     twice was put together by hand, and an index (first wins) would hide the second from every check.
+    A key whose address is no string (an unvalidated document's entry without one) is passed over.
     Linear: one dict of the keys met.
 
     >>> from plancheck._errors import PlanFormatError
@@ -756,6 +762,8 @@ def refuse_repeats(
     """
     met: dict[tuple[str, str | None], int] = {}
     for i, (address, deposed) in enumerate(keys):
+        if not isinstance(address, str):
+            continue
         # A deposed key is a non-empty str; anything else (None, "", the loader's UNSET) is the current object.
         deposed = deposed if isinstance(deposed, str) and deposed else None
         first = met.setdefault((address, deposed), i)
@@ -940,16 +948,16 @@ class Plan(ReadOnly):
         # are sorted by address and deposed key, as resource_changes is (jsonplan.MarshalResourceChanges and
         # MarshalDeferredResourceChanges). A second entry would be hidden behind the first by no index here, but
         # it tells a plan assembled by hand, which a gate must not read as Terraform's.
+        # A document given to the constructor is not validated: an entry without an address names nothing twice.
         drift = loaded.drift_keys if loaded.drift_keys is not None else raw.get("resource_drift")
         if drift:
             refuse_repeats(
-                drift if loaded.drift_keys is not None else [(rc["address"], rc.get("deposed")) for rc in drift],
+                drift if loaded.drift_keys is not None else [_object_key(rc) for rc in drift],
                 "$.resource_drift[{}]".format, self, PLAN.error, source,
             )
         deferred = raw.get("deferred_changes")
         if deferred:
-            changes = [d["resource_change"] for d in deferred]
-            refuse_repeats([(rc["address"], rc.get("deposed")) for rc in changes],
+            refuse_repeats([_object_key(d.get("resource_change") if isinstance(d, Mapping) else None) for d in deferred],
                            "$.deferred_changes[{}].resource_change".format, self, PLAN.error, source)
         if met_module.LISTENERS:  # a front end listening scrubs the secrets of every plan made while it writes
             met_module.met(self)

@@ -338,3 +338,29 @@ def test_a_duplicate_secret_keyed_address_shows_no_secret(route_name: str, valid
     got = load_by(route_name, _plan(**members), validation)
     assert isinstance(got, PlanFormatError)
     assert "hunter2" not in f"{got} {got!r} {got.found} {got.args}"
+
+
+@pytest.mark.parametrize(
+    ("raw", "message"),
+    [
+        ({"resource_drift": [{"change": {}}, "x", _rc(), {"change": {}}]}, None),
+        ({"deferred_changes": [{"reason": "excluded"}, 3, {"resource_change": "x"}, {"resource_change": _rc()}]}, None),
+        ({"resource_drift": [{"change": {}}, _rc(), _rc()]},
+         '$.resource_drift[2].address: expected an address not given before, found "null_resource.a" again (first at $.resource_drift[1])'),
+        ({"deferred_changes": [{"reason": "excluded"}, {"resource_change": _rc()}, {"resource_change": _rc()}]},
+         '$.deferred_changes[2].resource_change.address: expected an address not given before, found "null_resource.a" again '
+         "(first at $.deferred_changes[1].resource_change)"),
+    ],
+    ids=["drift-entries-without-address", "deferrals-without-a-change", "drift-twice-beside-garbage", "deferral-twice-beside-garbage"],
+)  # fmt: skip
+def test_the_constructor_refuses_repeats_and_passes_over_what_names_nothing(raw: dict[str, Any], message: str | None) -> None:
+    """Plan(raw) is not validated: an entry without an address (the checks report it) is no repeat, never a KeyError."""
+    from plancheck._documents.plan import Plan
+
+    document = {"format_version": "1.2", **raw}
+    if message is None:
+        assert Plan(document).raw is document
+        return
+    with pytest.raises(PlanFormatError) as caught:
+        Plan(document)
+    assert str(caught.value) == message
