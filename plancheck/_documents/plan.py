@@ -46,6 +46,7 @@ __all__ = [
     "invocation_entries",
     "load_plan",
     "pickled_document",
+    "refuse_repeats",
     "replace_step",
     "require_name",
     "secrets_of",
@@ -736,6 +737,45 @@ class ResourceNotFoundError(TfCheckError, LookupError):
         super().__init__(text)
 
 
+def _object_key(entry: Any) -> tuple[Any, Any]:
+    # The (address, deposed key) of a change entry; (None, None) for what is no entry (an unvalidated document's).
+    return (entry.get("address"), entry.get("deposed")) if isinstance(entry, Mapping) else (None, None)
+
+
+def refuse_repeats(
+    keys: Iterable[tuple[Any, Any]], where: Callable[[int], str], secrets: Secrets | HasSecrets,
+    error: Callable[..., TfCheckError], source: str | None,
+) -> None:
+    """Raise ``error`` at the first of ``keys`` (each object's ``(address, deposed key)``, in document order) that
+    an earlier one gave already, naming both: ``where(i)`` is the JSON location of the ``i``-th entry.
+
+    Terraform lists an object once in each of a plan's change lists and in a state; a document that lists one
+    twice was put together by hand, and an index (first wins) would hide the second from every check.
+    A key whose address is no string (an unvalidated document's entry without one) is passed over.
+    Linear: one dict of the keys met.
+
+    >>> from plancheck._errors import PlanFormatError
+    >>> refuse_repeats([("a.b", None), ("a.b", "dead0001")], "$.x[{}]".format, NO_SECRETS, PlanFormatError, None)
+    >>> refuse_repeats([("a.b", None), ("a.c", None), ("a.b", "")], "$.x[{}]".format, NO_SECRETS, PlanFormatError, "p.json")
+    Traceback (most recent call last):
+    plancheck.PlanFormatError: p.json: $.x[2].address: expected an address not given before, found "a.b" again (first at $.x[0])
+    """
+    met: dict[tuple[str, str | None], int] = {}
+    for i, (address, deposed) in enumerate(keys):
+        if not isinstance(address, str):
+            continue
+        # A deposed key is a non-empty str; anything else (None, "", the loader's UNSET) is the current object.
+        deposed = deposed if isinstance(deposed, str) and deposed else None
+        first = met.setdefault((address, deposed), i)
+        if first != i:
+            shown = json.dumps(shown_address(address, secrets), ensure_ascii=False)
+            raise error(
+                f"{where(i)}.address", "an address not given before",
+                found=f"{shown}{f' (deposed {json.dumps(deposed)})' if deposed else ''} again "
+                f"(first at {where(first)})", source=source,
+            )  # fmt: skip
+
+
 @final
 class AddressIndex(ReadOnly):
     """Positions of a document's resource objects by ``(address, deposed key)``, built once; a lookup is the
@@ -743,7 +783,7 @@ class AddressIndex(ReadOnly):
 
     A plan's ``resource_changes`` and a state's resources are looked up the same way. If an
     object is listed twice (Terraform never does that), the first entry wins, as in a scan; a plan
-    refuses it (:class:`Plan` compares the index's size with its entries').
+    and a state refuse it (:class:`Plan` and the state compare the index's size with their entries').
 
     >>> index = AddressIndex([("a.b", None), ("a.b", "dead0001"), ("a.b", None)])
     >>> index.positions.get(("a.b", None)), index.positions.get(("a.b", "dead0001")), index.positions.get(("a.c", None))
@@ -902,18 +942,23 @@ class Plan(ReadOnly):
             # delete behind a no-op) the index, where the first wins, would hide from every check. The index is a
             # dict already: its size tells, and only then are the entries read again, to name both.
             pairs = loaded.keys if loaded.keys is not None else [(rc["address"], rc.get("deposed")) for rc in entries]
-            for i, (address, deposed) in enumerate(pairs):
-                deposed = deposed if isinstance(deposed, str) and deposed else None
-                first = self._index.positions[(address, deposed)]
-                if first != i:
-                    from .._errors import PlanFormatError
-
-                    shown = json.dumps(shown_address(address, self.secrets), ensure_ascii=False)
-                    raise PlanFormatError(
-                        f"$.resource_changes[{i}].address", "an address not given before",
-                        found=f"{shown}{f' (deposed {json.dumps(deposed)})' if deposed else ''} again "
-                        f"(first at $.resource_changes[{first}])", source=source,
-                    )  # fmt: skip
+            refuse_repeats(pairs, "$.resource_changes[{}]".format, self, PLAN.error, source)
+        # Drift is one entry per object too (Terraform compares each object of the prior state with its refreshed
+        # self), and a deferral one per instance (internal/plans/deferring keeps them in a map by address); both
+        # are sorted by address and deposed key, as resource_changes is (jsonplan.MarshalResourceChanges and
+        # MarshalDeferredResourceChanges). A second entry would be hidden behind the first by no index here, but
+        # it tells a plan assembled by hand, which a gate must not read as Terraform's.
+        # A document given to the constructor is not validated: an entry without an address names nothing twice.
+        drift = loaded.drift_keys if loaded.drift_keys is not None else raw.get("resource_drift")
+        if drift:
+            refuse_repeats(
+                drift if loaded.drift_keys is not None else [_object_key(rc) for rc in drift],
+                "$.resource_drift[{}]".format, self, PLAN.error, source,
+            )
+        deferred = raw.get("deferred_changes")
+        if deferred:
+            refuse_repeats([_object_key(d.get("resource_change") if isinstance(d, Mapping) else None) for d in deferred],
+                           "$.deferred_changes[{}].resource_change".format, self, PLAN.error, source)
         if met_module.LISTENERS:  # a front end listening scrubs the secrets of every plan made while it writes
             met_module.met(self)
         return self

@@ -13,7 +13,7 @@ from collections.abc import Iterator, Mapping
 from functools import cached_property
 from typing import Any, final
 
-from .._errors import ArgumentError
+from .._errors import ArgumentError, StateFormatError
 from .._frozen import public
 from .._loading import load as route
 from .._loading.load import STATE, DocumentSource, Loaded
@@ -29,6 +29,7 @@ from .plan import (
     HasSecrets,
     ResourceNotFoundError,
     pickled_document,
+    refuse_repeats,
     require_name,
     shown_address,
     unpickled_document,
@@ -200,15 +201,23 @@ def walk_modules(root: Any) -> Iterator[tuple[str | None, Mapping[str, Any]]]:
     >>> [(module, resource["address"]) for module, resource in walk_modules(root)]
     [(None, 'a.b'), ('module.m', 'module.m.a.c')]
     """
-    stack: list[Any] = [root]
-    while stack:
-        module = stack.pop()
-        if not isinstance(module, Mapping):
-            continue
+    for _, module in _modules(root):
         address = module.get("address")
         for resource in module.get("resources") or ():
             yield (address if isinstance(address, str) else None), resource
-        stack.extend(reversed(module.get("child_modules") or ()))
+
+
+def _modules(root: Any, at: str = "$.values.root_module") -> Iterator[tuple[str, Mapping[str, Any]]]:
+    """Each module under ``root`` (itself first, then its children, depth first) with its JSON location: a stack,
+    not recursion, since a hand-made document may nest modules deeper than Python recurses."""
+    stack: list[tuple[str, Any]] = [(at, root)]
+    while stack:
+        at, module = stack.pop()
+        if not isinstance(module, Mapping):
+            continue
+        yield at, module
+        children = module.get("child_modules") or ()
+        stack.extend(reversed([(f"{at}.child_modules[{i}]", child) for i, child in enumerate(children)]))
 
 
 @public("plancheck")
@@ -255,6 +264,14 @@ class State:
         resources = tuple(StateResource(r, m, document=secrets_of) for m, r in walk_modules(values.get("root_module")))
         self._resources = resources
         self._index = AddressIndex((r.address, r.deposed) for r in resources)
+        if len(self._index.positions) != len(resources):
+            # Terraform's state holds one object per instance and deposed key (states.Resource keeps its instances
+            # in a map by key, each its objects by deposed key); a second the index (first wins) would hide from
+            # every check. Its size tells, and only then are the modules walked again, to say where both stand.
+            where = [f"{at}.resources[{i}]" for at, module in _modules(values.get("root_module"))
+                     for i in range(len(module.get("resources") or ()))]  # fmt: skip
+            refuse_repeats(((r.address, r.deposed) for r in resources), where.__getitem__, self,
+                           StateFormatError, source)
         if met_module.LISTENERS:  # a front end listening scrubs the secrets of every state made while it writes
             met_module.met(self)
         return self

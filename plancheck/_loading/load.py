@@ -86,7 +86,8 @@ STATE: Final = LoadSpec("state", "load_state", StateFormatError, state_validator
 @frozen
 class Loaded(FrozenValue):
     """A validated document: ``raw`` (parsed, or parsed lazily), where it came from, and, for a
-    lazily parsed plan, its ``resource_changes`` entries (parsed on access) with their index ``keys``.
+    lazily parsed plan, its ``resource_changes`` entries (parsed on access) with their index ``keys``, and the
+    ``(address, deposed)`` of each ``resource_drift`` entry (``drift_keys``), which are parsed on access too.
 
     >>> document(PLAN, {"format_version": "1.0"}).raw
     {'format_version': '1.0'}
@@ -96,6 +97,7 @@ class Loaded(FrozenValue):
     source: str | None = None
     entries: Any = None
     keys: Any = None
+    drift_keys: Any = None
 
 
 def document(kind: LoadSpec, parsed: Any, *, source: str | None = None, validation: str = "fast") -> Loaded:
@@ -172,9 +174,8 @@ def _plan_from_split(split: SplitPlan, source: str | None, validation: str) -> L
                     violation, split.view, validator.schema, PlanFormatError, source, readable=lambda: _readable(split)
                 )
     entries = split.entries.get("resource_changes")
-    if entries is None:
-        return Loaded(raw, source)
-    return Loaded(raw, source, entries, split.keys["resource_changes"])
+    keys = None if entries is None else split.keys["resource_changes"]
+    return Loaded(raw, source, entries, keys, split.keys.get("resource_drift"))
 
 
 def _plan_from_bytes(box: list[bytes | str], source: str | None, validation: str, which: str) -> Loaded | None:

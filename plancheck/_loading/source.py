@@ -13,6 +13,7 @@ configuration) is written by :func:`write_whole`: the old file or the new one, n
 from __future__ import annotations
 
 import contextlib
+import errno
 import io
 import os
 import stat
@@ -262,9 +263,14 @@ def write_whole(file: str | os.PathLike[str], text: str) -> None:
     flushed to disk, and renamed over it: a reader, a full disk or a crash leaves the old file or the new
     one, never half of one, and no temporary file (also on an interrupt). It keeps its mode; a new file gets
     the mode any file the user makes gets (``0o666`` less the umask), not a temporary file's owner-only one.
+    Once renamed, the directory is flushed to disk too (POSIX makes a rename durable only then), where a
+    directory can be opened. As root, the replaced file keeps its owner and group as well.
     Through a symbolic link the file it names is written, and the link kept. A device, a pipe or a FIFO
     (see :func:`regular_file`), and a process's stream (``/dev/stdout``, ``/dev/fd/N``, ``/proc/...``) even
     when it is redirected to a file, are written into: a file renamed over ``/dev/full`` would replace the device.
+    The process's own streams (``/dev/stdout``, ``/dev/stderr``, ``/dev/fd/N``, ``/proc/self/fd/N``) are written
+    through its own descriptor, after what it printed before: opened again, ``/dev/stdout`` redirected to a file
+    (``> out.txt``) is a new open file at offset 0, over which what the process prints next would be written.
 
     Raises :class:`OSError` for each caller to say in its own words: a directory that cannot be made
     names that directory (``filename``), anything else names ``file``.
@@ -288,7 +294,15 @@ def write_whole(file: str | os.PathLike[str], text: str) -> None:
     try:
         status = False if os.path.abspath(name).startswith(_STREAMS) else regular_file(name)
         if status is False:
-            with open(name, "w", encoding="utf-8", newline="\n") as stream:
+            folder, _, number = os.path.abspath(name).rpartition("/")
+            own = {"/dev/stdout": 1, "/dev/stderr": 2}.get(os.path.abspath(name))
+            if folder in ("/dev/fd", "/proc/self/fd") and number.isascii() and number.isdigit():
+                own = int(number)
+            if own is not None:
+                for printed in (sys.stdout, sys.stderr):  # what the process printed before comes first
+                    with contextlib.suppress(AttributeError, ValueError, OSError):  # None, or closed
+                        printed.flush()
+            with open(name if own is None else own, "w", encoding="utf-8", newline="\n", closefd=own is None) as stream:
                 stream.write(text)
             return
         mode = _new_file_mode() if status is None else stat.S_IMODE(status.st_mode)
@@ -301,6 +315,10 @@ def write_whole(file: str | os.PathLike[str], text: str) -> None:
             stream.write(text)
             stream.flush()
             os.fsync(stream.fileno())
+        if status is not None and hasattr(os, "chown"):
+            # Before the mode: giving a file away clears its set-user-ID bit. Only root may, whoever owned it.
+            with contextlib.suppress(PermissionError):
+                os.chown(temporary, status.st_uid, status.st_gid)
         os.chmod(temporary, mode)
         os.replace(temporary, written)
     except BaseException as exc:
@@ -309,6 +327,18 @@ def write_whole(file: str | os.PathLike[str], text: str) -> None:
         if isinstance(exc, OSError):
             raise _naming(exc, name) from None
         raise
+    try:
+        directory = os.open(os.path.dirname(written), os.O_RDONLY)
+    except OSError:
+        return  # a platform where a directory cannot be opened (Windows) has no directory to flush either
+    try:
+        os.fsync(directory)
+    except OSError as exc:
+        # A file system that cannot flush a directory (EINVAL) has nothing to make durable that way; the file is.
+        if exc.errno not in (errno.EINVAL, errno.ENOTSUP, errno.EBADF):
+            raise _naming(exc, name) from None
+    finally:
+        os.close(directory)
 
 
 def _naming(exc: OSError, name: str) -> OSError:

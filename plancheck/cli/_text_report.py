@@ -92,7 +92,7 @@ def render_text(run: PlanRun, *, style: Style, quiet: bool = False) -> str:
         if fixed:
             counts.append(style.paint("note", f"{len(fixed)} fixed"))
         noun = "check" if len(results) == 1 else "checks"
-        source = f" in {plan.source}" if plan.source else ""
+        source = f" in {one_line(plan.source, secrets.scrub)}" if plan.source else ""  # a file name may hold a newline
         partial = " (a partial plan)" if plan.partial else ""
         lines.append(f"{len(results)} {noun}{source}{partial}: " + ", ".join(counts))
     return secrets.scrub("\n".join(lines))

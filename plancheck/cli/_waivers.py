@@ -373,6 +373,12 @@ BASELINE_VERSION: Final = 1
 _KEY_PLACE: Final = "baseline instance key\x00"
 
 
+#: Why a failure whose address hides a secret instance key is never accepted by a baseline without a key.
+UNKEYED_NOTE: Final = ("no baseline accepts it: its address hides a secret instance key, which only "
+                       "TFPLANCHECK_SNAPSHOT_KEY (a CI secret of 16 bytes or more) tells apart from other instances; "
+                       "set it and write the baseline again")
+
+
 class BaselineError(ValueError):
     """A baseline file that cannot be read or written, or is no baseline (exit status 2).
 
@@ -500,6 +506,13 @@ def apply_baseline(
         known: list[CheckFailure] = []
         for failure in result.failures:
             entry = failure_identity(result, failure, secrets, key)
+            if key is None and failure.unscrubbed_address is not None:
+                # Without the key every instance keyed by a secret is one entry, (sensitive): matching it would let
+                # a baseline that accepted one instance accept any other (a new secret, a swapped one). It fails
+                # closed; its entry, still failing, is not fixed.
+                matched.add(entry)
+                kept.append(dataclasses.replace(failure, message=f"{failure.message} ({UNKEYED_NOTE})"))
+                continue
             if entry in baseline.entries or entry in shared:
                 matched.add(entry)
                 known.append(failure)

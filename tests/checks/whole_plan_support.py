@@ -97,14 +97,17 @@ def plan() -> Plan:
 
 def run_with_checks(tmp_path: Path, checks: str, *argv: str, plan: dict[str, Any] | None = None,
                     name: str = "checks.toml", today: str | None = None,
-                    never: tuple[str, ...] = (SECRET, KEY_SECRET)) -> Ran:
+                    never: tuple[str, ...] = (SECRET, KEY_SECRET), key: str | None = None) -> Ran:
     """Run ``tfplancheck plan.json -c NAME *argv`` on ``plan`` (:func:`plan_document` unless given) in ``tmp_path``.
 
     ``checks`` is the text of the checks file ``name``; ``today`` sets ``TFPLANCHECK_TODAY`` (else the run has no
-    such setting); no run shows one of ``never``. Paths under ``tmp_path`` are shown relative in what it returns.
+    such setting); no run shows one of ``never``. ``key`` sets ``TFPLANCHECK_SNAPSHOT_KEY``, with which a baseline
+    accepts a failure at an instance keyed by a secret. Paths under ``tmp_path`` are shown relative in what it returns.
     """
     (tmp_path / "plan.json").write_text(json.dumps(plan or plan_document()), "utf-8")
     (tmp_path / name).write_text(checks, "utf-8")
     environ = dict(HERMETIC) if today is None else {**HERMETIC, "TFPLANCHECK_TODAY": today}
+    if key is not None:
+        environ["TFPLANCHECK_SNAPSHOT_KEY"] = key
     code, out, err = cli(str(tmp_path / "plan.json"), "-c", str(tmp_path / name), *argv, environ=environ, never=never)
     return Ran(code, out.replace(str(tmp_path) + "/", ""), err.replace(str(tmp_path) + "/", ""))

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import subprocess
 import sys
 from importlib import resources
@@ -420,6 +421,21 @@ def test_reports_to_two_streams_of_one_pipe_are_two_reports(plan_dir: Path) -> N
                            "json=/dev/stdout", "--report", "junit=/dev/stderr"], cwd=plan_dir, stdout=subprocess.PIPE,
                           stderr=subprocess.STDOUT, text=True, timeout=120, check=False)
     assert (done.returncode, done.stdout.count('"schema_version"'), done.stdout.count("<testsuites ")) == (1, 1, 1)
+
+
+def test_a_report_to_stdout_redirected_to_a_file_is_followed_by_the_run_s_output(plan_dir: Path) -> None:
+    """`--report json=/dev/stdout > out.txt`: /dev/stdout opened again had its own offset, so the run's own output,
+    flushed after the report, overwrote the report's start. The report is written through the process's own
+    descriptor, after what was printed: the file holds the terminal text, then the whole report."""
+    root = Path(__file__).resolve().parents[2]
+    env = {**os.environ, "PYTHONPATH": str(root)}
+    done = subprocess.run(["/bin/sh", "-c", f'"{sys.executable}" -m plancheck plan.json -c fail.toml '
+                           "--report json=/dev/stdout > out.txt"], cwd=plan_dir, env=env, stderr=subprocess.PIPE,
+                          text=True, timeout=120, check=False)
+    out = plan_dir.joinpath("out.txt").read_text("utf-8")
+    code, terminal, _ = _cli(plan_dir, "plan.json", "-c", "fail.toml")
+    assert (done.returncode, done.stderr, out[: len(terminal)]) == (code, "", terminal)
+    assert json.loads(out[len(terminal) :])["summary"]["failed"] == 1
 
 
 # -- secrets: in no format, no report file ---------------------------------------------------------------

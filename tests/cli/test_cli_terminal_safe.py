@@ -184,6 +184,23 @@ def test_a_newline_in_an_address_cannot_forge_a_verdict_line(plan_file: Path) ->
     assert listed.out == 'null_resource.a["k\\nPASS  ExpectResourceAction: null_resource.b"]  create\n'
 
 
+@pytest.mark.parametrize(("name", "shown"), [
+    pytest.param("a\nPASS  everything.json", "a\\nPASS  everything.json", id="newline"),
+    pytest.param("a\rb.json", "a\\x0db.json", id="carriage-return"),
+    pytest.param("a\x1b[2Kb.json", "a\\x1b[2Kb.json", id="ansi-erase-line"),
+], )  # fmt: skip
+def test_a_plan_file_name_cannot_forge_a_line(plan_file: Path, name: str, shown: str) -> None:
+    """The count line names the plan file as given: a newline in the name started a line the name wrote."""
+    Path(name).write_text(json.dumps(hostile_plan("", "v")), "utf-8")
+    write_checks("")
+    result = cli(name, "-c", "checks.toml")
+    clean(result)
+    assert result.out.splitlines() == [
+        'FAIL  ExpectResourceAction: null_resource.a["k"]: expected Destroy, got action(s): [create]',
+        f"1 check in {shown}: 0 passed, 1 failed",
+    ]
+
+
 @pytest.mark.parametrize(("piece", "shown"), HOSTILE)
 def test_query_shows_addresses_keys_and_values_escaped(plan_file: Path, piece: str, shown: str) -> None:
     plan_file.write_text(json.dumps(hostile_plan(piece, f"v{piece}")), "utf-8")

@@ -47,7 +47,10 @@ def entry(body: str, waive: str | None = None, severity: str | None = None) -> s
 
 
 #: Every run is on TODAY unless a test says otherwise (waivers expire).
-cli = partial(run_with_checks, today=TODAY)
+#: The CI's fingerprint key: without it, no baseline accepts a failure at an instance keyed by a secret
+#: (test_instances_keyed_by_secrets_fail_closed_without_a_key).
+CI_KEY = "ci-fingerprint-key-0123456789"
+cli = partial(run_with_checks, today=TODAY, key=CI_KEY)
 
 
 def results(tmp_path: Path, checks: str, *argv: str, **kwargs: Any) -> tuple[int, dict[str, Any]]:
@@ -400,7 +403,8 @@ def test_write_baseline_accepts_the_runs_failures_and_the_file_is_stable(tmp_pat
         {"check": "ExpectNoDestroys", "address": "aws_instance.web", "path": None},
         {"check": "ExpectNoDestroys", "address": "aws_s3_bucket.a", "path": None},
         {"check": "ExpectNoDestroys", "address": "aws_s3_bucket.old", "path": None},
-        {"check": "ExpectResourceAction", "address": 'aws_s3_bucket.k["(sensitive)"]', "path": None},
+        # The key hides a secret: its keyed fingerprint under the CI's key (CI_KEY) tells it apart.
+        {"check": "ExpectResourceAction", "address": 'aws_s3_bucket.k["(sensitive #d04cb2a9d7bd)"]', "path": None},
     ]}
     assert "expected" not in text  # no message text
 
@@ -578,7 +582,7 @@ def test_no_planted_secret_reaches_the_baseline_or_the_output(tmp_path: Path) ->
         texts += [out, err, Path("base.json").read_text("utf-8")]
         assert code == 0
     assert all(leaks(text, planted_secrets.PLANTED) == [] for text in texts)
-    assert 'terraform_data.each[\\"(sensitive)\\"]' in Path("base.json").read_text("utf-8")  # the key, scrubbed
+    assert re.search(r'terraform_data\.each\[\\"\(sensitive #[0-9a-f]{12}\)\\"\]', Path("base.json").read_text("utf-8"))  # scrubbed
 
 
 def test_mock_plan_judges_waivers_on_the_same_today(tmp_path: Path) -> None:
@@ -639,7 +643,11 @@ KEYED_TABLE = [
     pytest.param((KEY_ONE,), (KEY_ONE,), FINGERPRINT_KEY, 0, 0, id="the-same-secret-instance-is-known"),
     pytest.param((KEY_ONE, KEY_TWO), (KEY_TWO,), FINGERPRINT_KEY, 0, 0, id="two-instances-two-entries"),
     pytest.param((KEY_ONE,), (KEY_TWO,), FINGERPRINT_KEY, 1, 1, id="another-secret-instance-is-new"),
-    pytest.param((KEY_ONE,), (KEY_ONE, KEY_TWO), None, 0, 0, id="without-a-key-one-entry-as-before"),
+    # Without the key every such instance is one entry, (sensitive): accepting it would accept any other instance
+    # (a new secret, a swapped one), so no baseline accepts it; each run fails, saying to set the key.
+    pytest.param((KEY_ONE,), (KEY_ONE, KEY_TWO), None, 1, 1, id="without-a-key-every-secret-instance-fails-closed"),
+    pytest.param((KEY_ONE,), (KEY_ONE,), None, 1, 1, id="without-a-key-the-same-secret-instance-fails-closed"),
+    pytest.param((KEY_ONE,), (KEY_TWO,), None, 1, 1, id="without-a-key-a-swapped-secret-instance-fails-closed"),
 ]
 
 
@@ -647,7 +655,8 @@ KEYED_TABLE = [
 def test_instances_keyed_by_secrets_are_told_apart_by_a_keyed_fingerprint(
     tmp_path: Path, written: tuple[str, ...], now: tuple[str, ...], key: str | None, code: int, new: int,
 ) -> None:
-    assert _keyed_run(tmp_path, written, key, "--write-baseline", "base.json")[0] == 0
+    # Written without the key, the run is judged by its new baseline and fails closed at once.
+    assert _keyed_run(tmp_path, written, key, "--write-baseline", "base.json")[0] == (0 if key is not None else 1)
     text = (tmp_path / "base.json").read_text("utf-8")
     addresses_written = [e["address"] for e in json.loads(text)["failures"]]
     assert len(addresses_written) == (len(written) if key is not None else 1)
@@ -665,10 +674,20 @@ def test_an_old_entry_of_a_secret_instance_is_fixed_once_a_key_is_set(tmp_path: 
     old = {"tfplancheck_baseline": 1, "failures": [
         {"check": "ExpectNoDestroys", "address": 'aws_s3_bucket.k["(sensitive)"]', "path": None}]}
     (tmp_path / "base.json").write_text(json.dumps(old), "utf-8")
-    assert _keyed_run(tmp_path, (KEY_ONE,), None, "--baseline", "base.json")[0] == 0  # no key: read as before
+    assert _keyed_run(tmp_path, (KEY_ONE,), None, "--baseline", "base.json")[0] == 1  # no key: fails closed
     code, out, _ = _keyed_run(tmp_path, (KEY_ONE,), FINGERPRINT_KEY, "--baseline", "base.json")
     assert code == 1
     assert 'NOTE  baseline entry no longer fails (remove it from base.json): ExpectNoDestroys: aws_s3_bucket.k["(sensitive)"]' in out
+
+
+def test_instances_keyed_by_secrets_fail_closed_without_a_key(tmp_path: Path) -> None:
+    """The failure a baseline without the key cannot accept says why, and what to do; its entry is not fixed."""
+    assert _keyed_run(tmp_path, (KEY_ONE,), None, "--write-baseline", "base.json")[0] == 1
+    code, out, err = _keyed_run(tmp_path, (KEY_ONE,), None, "--baseline", "base.json")
+    assert (code, err, [line for line in out.splitlines() if line.startswith(("FAIL", "NOTE"))]) == (1, "", [
+        'FAIL  ExpectNoDestroys: aws_s3_bucket.k["(sensitive)"]: expected no destroy, but it is destroyed: action(s) '
+        "[delete] (no baseline accepts it: its address hides a secret instance key, which only TFPLANCHECK_SNAPSHOT_KEY "
+        "(a CI secret of 16 bytes or more) tells apart from other instances; set it and write the baseline again)"])
 
 
 def test_a_short_fingerprint_key_is_a_usage_error_before_the_plan_is_read(tmp_path: Path) -> None:

@@ -196,6 +196,32 @@ CASES: list[Any] = [
         '$.resource_changes[1].address: expected an address not given before, found "null_resource.a[\\"(sensitive)\\"]" again (first at $.resource_changes[0])',
         id="secret-keyed-address-twice",
     ),
+    # Drift is one entry per object, a deferral one per instance (jsonplan sorts both by address and deposed key).
+    pytest.param(
+        _plan(resource_drift=[_rc(), _rc(address="null_resource.b"), _rc(change={"actions": ["delete"]})]),
+        '$.resource_drift[2].address: expected an address not given before, found "null_resource.a" again (first at $.resource_drift[0])',
+        id="drift-address-twice",
+    ),
+    pytest.param(
+        _plan(resource_drift=[_rc(deposed="dead0001"), _rc(deposed="dead0001")]),
+        '$.resource_drift[1].address: expected an address not given before, found "null_resource.a" (deposed "dead0001") again (first at $.resource_drift[0])',
+        id="drift-deposed-object-twice",
+    ),
+    pytest.param(
+        _plan(resource_drift=[_rc(address=_SECRET_ADDRESS, change=_SECRET_CHANGE)] * 2),
+        '$.resource_drift[1].address: expected an address not given before, found "null_resource.a[\\"(sensitive)\\"]" again (first at $.resource_drift[0])',
+        id="drift-secret-keyed-address-twice",
+    ),
+    pytest.param(
+        _plan(deferred_changes=[{"reason": "resource_config_unknown", "resource_change": _rc(address=a)} for a in ("null_resource.a", "null_resource.b", "null_resource.a")]),
+        '$.deferred_changes[2].resource_change.address: expected an address not given before, found "null_resource.a" again (first at $.deferred_changes[0].resource_change)',
+        id="deferred-address-twice",
+    ),
+    pytest.param(
+        _plan(deferred_changes=[{"reason": "deferred_prereq", "resource_change": _rc(address=_SECRET_ADDRESS, change=_SECRET_CHANGE)}] * 2),
+        '$.deferred_changes[1].resource_change.address: expected an address not given before, found "null_resource.a[\\"(sensitive)\\"]" again (first at $.deferred_changes[0].resource_change)',
+        id="deferred-secret-keyed-address-twice",
+    ),
 ]  # fmt: skip
 
 
@@ -237,6 +263,26 @@ def test_every_format_version_0_and_1_is_accepted(version: str) -> None:
     plan = load_by("stdlib", dumps({"format_version": version}))
     assert not isinstance(plan, PlanFormatError)
     assert plan.format_version == version
+
+
+@pytest.mark.parametrize(
+    "members",
+    [
+        # One object in several lists: drifted, then changed, or deferred (each list holds it once).
+        {"resource_drift": [_rc()], "resource_changes": [_rc()]},
+        {"resource_changes": [_rc()], "deferred_changes": [{"reason": "deferred_prereq", "resource_change": _rc()}]},
+        # The current object and a deposed one of an instance are two objects.
+        {"resource_drift": [_rc(), _rc(deposed="dead0001"), _rc(deposed="dead0002")]},
+        {"deferred_changes": [{"reason": "deferred_prereq", "resource_change": _rc(address=a)} for a in ("null_resource.a", "null_resource.a[0]")]},
+    ],
+    ids=["drift-and-change", "change-and-deferral", "drift-current-and-deposed", "deferred-instance-and-resource"],
+)  # fmt: skip
+@pytest.mark.parametrize("route_name", list(ROUTES))
+def test_one_object_once_in_each_list_is_accepted(route_name: str, members: dict[str, Any]) -> None:
+    plan = load_by(route_name, _plan(**members))
+    assert not isinstance(plan, PlanFormatError), plan
+    assert (len(plan.resource_drift), len(plan.deferred_changes)) == (
+        len(members.get("resource_drift", ())), len(members.get("deferred_changes", ())))
 
 
 def test_unknown_keys_and_values_of_any_shape_are_accepted() -> None:
@@ -315,9 +361,44 @@ def test_every_schema_pattern_ends_where_the_text_does(name: str) -> None:
     assert loose == []
 
 
+_TWICE = [_rc(address=_SECRET_ADDRESS, change=_SECRET_CHANGE)] * 2
+
+
+@pytest.mark.parametrize(
+    "members",
+    [{"resource_changes": _TWICE}, {"resource_drift": _TWICE},
+     {"deferred_changes": [{"reason": "deferred_prereq", "resource_change": rc} for rc in _TWICE]}],
+    ids=["changes", "drift", "deferred"],
+)  # fmt: skip
 @pytest.mark.parametrize("validation", ["fast", "full"])
 @pytest.mark.parametrize("route_name", list(ROUTES))
-def test_a_duplicate_secret_keyed_address_shows_no_secret(route_name: str, validation: str) -> None:
-    got = load_by(route_name, _plan(resource_changes=[_rc(address=_SECRET_ADDRESS, change=_SECRET_CHANGE)] * 2), validation)
+def test_a_duplicate_secret_keyed_address_shows_no_secret(route_name: str, validation: str, members: dict[str, Any]) -> None:
+    got = load_by(route_name, _plan(**members), validation)
     assert isinstance(got, PlanFormatError)
     assert "hunter2" not in f"{got} {got!r} {got.found} {got.args}"
+
+
+@pytest.mark.parametrize(
+    ("raw", "message"),
+    [
+        ({"resource_drift": [{"change": {}}, "x", _rc(), {"change": {}}]}, None),
+        ({"deferred_changes": [{"reason": "excluded"}, 3, {"resource_change": "x"}, {"resource_change": _rc()}]}, None),
+        ({"resource_drift": [{"change": {}}, _rc(), _rc()]},
+         '$.resource_drift[2].address: expected an address not given before, found "null_resource.a" again (first at $.resource_drift[1])'),
+        ({"deferred_changes": [{"reason": "excluded"}, {"resource_change": _rc()}, {"resource_change": _rc()}]},
+         '$.deferred_changes[2].resource_change.address: expected an address not given before, found "null_resource.a" again '
+         "(first at $.deferred_changes[1].resource_change)"),
+    ],
+    ids=["drift-entries-without-address", "deferrals-without-a-change", "drift-twice-beside-garbage", "deferral-twice-beside-garbage"],
+)  # fmt: skip
+def test_the_constructor_refuses_repeats_and_passes_over_what_names_nothing(raw: dict[str, Any], message: str | None) -> None:
+    """Plan(raw) is not validated: an entry without an address (the checks report it) is no repeat, never a KeyError."""
+    from plancheck._documents.plan import Plan
+
+    document = {"format_version": "1.2", **raw}
+    if message is None:
+        assert Plan(document).raw is document
+        return
+    with pytest.raises(PlanFormatError) as caught:
+        Plan(document)
+    assert str(caught.value) == message

@@ -272,7 +272,8 @@ def test_a_split_state_counts_its_modules_in_pieces(chunk: int, repeat: bool, mo
     from plancheck._loading import split_state
 
     monkeypatch.setattr(split_state, "_ENCODE_CHUNK", chunk)
-    resources = [json.loads(_RESOURCE % "") for _ in range(3)]
+    # Three resources (a state listing one object twice is refused: test_loading_state's duplicate rows).
+    resources = [json.loads((_RESOURCE % "").replace('"a.b"', f'"a.b{i}"')) for i in range(3)]
     child = json.dumps({"address": "module.m", "resources": resources})
     if repeat:
         child = child.replace('"name": "b"', '"name": "b", "name": "c"', 2)

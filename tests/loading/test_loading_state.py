@@ -133,11 +133,71 @@ def test_envelope_and_repr(state: State) -> None:
     assert repr(state) == "<State format_version='1.0' resources=4>"
 
 
-def test_duplicate_addresses_first_wins() -> None:
-    state = State.from_dict({"format_version": "1.0", "values": {"root_module": {"resources": [
-        _resource("null_resource.a", values={"n": 1}), _resource("null_resource.a", values={"n": 2}),
-    ]}}})  # fmt: skip
-    assert state.resource("null_resource.a").values == {"n": 1}
+def _states(*roots: dict[str, Any]) -> list[dict[str, Any]]:
+    return [{"format_version": "1.0", "values": {"root_module": root}} for root in roots]
+
+
+_SECRET_KEYED = _resource('null_resource.a["pw-hunter2-0042"]', index="pw-hunter2-0042", values={"key": "pw-hunter2-0042"},
+                          sensitive_values={"key": True})  # fmt: skip
+
+#: Terraform's state holds one object per instance and deposed key: a second one is refused where it stands (the
+#: index, first wins, would hide it from every check), naming the first.
+DUPLICATES: list[Any] = [
+    pytest.param(
+        {"resources": [_resource("null_resource.a", values={"n": 1}), _resource("null_resource.b"), _resource("null_resource.a", values={"n": 2})]},
+        '$.values.root_module.resources[2].address: expected an address not given before, found "null_resource.a" again (first at $.values.root_module.resources[0])',
+        id="root-instance-twice",
+    ),
+    pytest.param(
+        {"resources": [_resource("null_resource.a", deposed_key="00000001")] * 2},
+        '$.values.root_module.resources[1].address: expected an address not given before, found "null_resource.a" (deposed "00000001") again (first at $.values.root_module.resources[0])',
+        id="deposed-object-twice",
+    ),
+    pytest.param(
+        {"resources": [_resource("null_resource.x")], "child_modules": [
+            {"address": "module.m", "resources": [_resource("module.m.null_resource.a[0]")]},
+            {"address": "module.n", "child_modules": [{"address": "module.m", "resources": [_resource("module.m.null_resource.a[0]")]}]},
+        ]},
+        '$.values.root_module.child_modules[1].child_modules[0].resources[0].address: expected an address not given before, found "module.m.null_resource.a[0]" again (first at $.values.root_module.child_modules[0].resources[0])',
+        id="child-module-instance-twice",
+    ),
+    # Terraform 0.12.0's addresses are completed from the index and the module: the same object, written twice.
+    pytest.param(
+        {"child_modules": [{"address": "module.m", "resources": [_resource("null_resource.a", index=1), _resource("module.m.null_resource.a[1]")]}]},
+        '$.values.root_module.child_modules[0].resources[1].address: expected an address not given before, found "module.m.null_resource.a[1]" again (first at $.values.root_module.child_modules[0].resources[0])',
+        id="completed-address-twice",
+    ),
+    pytest.param(
+        {"resources": [_SECRET_KEYED] * 2},
+        '$.values.root_module.resources[1].address: expected an address not given before, found "null_resource.a[\\"(sensitive)\\"]" again (first at $.values.root_module.resources[0])',
+        id="secret-keyed-instance-twice",
+    ),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("root", "message"), DUPLICATES)
+@pytest.mark.parametrize("validation", ["fast", "full"])
+def test_an_object_listed_twice_is_refused(root: dict[str, Any], message: str, validation: str) -> None:
+    (document,) = _states(root)
+    with pytest.raises(StateFormatError) as caught:
+        State.from_dict(document, source="state.json", validation=validation)
+    assert str(caught.value) == f"state.json: {message}"
+    assert "hunter2" not in f"{caught.value!r} {caught.value.args}"
+
+
+@pytest.mark.parametrize(
+    "root",
+    [
+        {"resources": [_resource("null_resource.a"), _resource("null_resource.a", deposed_key="00000001"),
+                       _resource("null_resource.a", deposed_key="00000002")]},
+        {"resources": [_resource("null_resource.a")], "child_modules": [{"address": "module.m", "resources": [_resource("module.m.null_resource.a")]}]},
+        {"resources": [_resource("null_resource.a[0]", index=0), _resource('null_resource.a["0"]', index="0")]},
+    ],
+    ids=["current-and-deposed", "same-name-in-a-module", "number-and-string-keys"],
+)  # fmt: skip
+def test_distinct_objects_of_one_name_are_accepted(root: dict[str, Any]) -> None:
+    (document,) = _states(root)
+    assert len(State.from_dict(document).resources) == len(root["resources"]) + len(root.get("child_modules", [{}])[0].get("resources", []))
 
 
 def test_read_only_views() -> None:

@@ -144,17 +144,20 @@ _json = st.recursive(_json_leaf, lambda inner: st.lists(inner, max_size=3) | st.
 
 
 @st.composite
-def _modules(draw: st.DrawFn, depth: int = 0) -> dict[str, Any]:
+def _modules(draw: st.DrawFn, depth: int = 0, address: str = "") -> dict[str, Any]:
+    """A module tree whose objects are each listed once (a state listing one twice is refused:
+    test_loading_state's test_an_object_listed_twice_is_refused): sibling modules and resources differ."""
     module: dict[str, Any] = {}
     if depth:
-        module["address"] = f"module.m{depth}"
+        module["address"] = address
     resources = draw(st.lists(st.builds(lambda i, v, s: _resource(f"a.r{i}", values=v, sensitive_values=s),
                                         st.integers(0, 99), _json, st.sampled_from([False, True, {}, {"x": True}])),
-                              max_size=3))
+                              max_size=3, unique_by=lambda r: r["address"]))
     if resources:
         module["resources"] = resources
     if depth < 3 and draw(st.booleans()):
-        module["child_modules"] = [draw(_modules(depth + 1)) for _ in range(draw(st.integers(1, 2)))]
+        module["child_modules"] = [draw(_modules(depth + 1, f"{address}{'.' if address else ''}module.m{k}"))
+                                   for k in range(draw(st.integers(1, 2)))]
     return module
 
 
@@ -168,3 +171,11 @@ def test_property_any_state_reads_back_the_same_by_both_routes(root: dict[str, A
     reference = json.loads(data, parse_float=Decimal)
     assert exactly_equal(deep_plain(split.raw), reference, key_order=False)
     assert [(r.address, r.deposed) for r in split.resources] == [(r.address, r.deposed) for r in full.resources]
+
+
+def test_an_object_listed_twice_is_refused_on_the_split_route_too() -> None:
+    data = _state({"resources": [{"address": "null_resource.a", "values": LONG}] * 2})
+    split, whole = _both(data)
+    assert isinstance(split, StateFormatError)
+    assert str(split) == str(whole) == ('$.values.root_module.resources[1].address: expected an address not given before, '
+                                        'found "null_resource.a" again (first at $.values.root_module.resources[0])')

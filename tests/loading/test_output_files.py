@@ -153,6 +153,37 @@ def _dev_fd_of_a_file(tmp: Path, writer: Writer) -> None:
     assert ((tmp / "captured.txt").read_text("utf-8"), _entries(tmp)) == (writer.text, ["captured.txt"])
 
 
+def _dev_fd_between_writes(tmp: Path, writer: Writer) -> None:
+    # `tfplancheck ... --report json=/dev/stdout > out.txt`: /dev/stdout opened again was a new open file, at offset 0
+    # (and truncating), so what the run printed before the report was lost and what it printed after overwrote the
+    # report's start. The process's own descriptor is written through: the bytes follow one another.
+    if not os.path.isdir("/dev/fd"):
+        pytest.skip("no /dev/fd here")
+    held = os.open(tmp / "captured.txt", os.O_WRONLY | os.O_CREAT, 0o644)
+    try:
+        os.write(held, b"printed before\n")
+        writer.write(Path(f"/dev/fd/{held}"))
+        os.write(held, b"printed after\n")
+    finally:
+        os.close(held)
+    assert ((tmp / "captured.txt").read_text("utf-8"), _entries(tmp)) == (
+        f"printed before\n{writer.text}printed after\n", ["captured.txt"])
+
+
+def _owned_by_another(tmp: Path, writer: Writer) -> None:
+    # A replaced file keeps its owner and group, as it keeps its mode, where the process may set them (root: a CI job
+    # rewriting a report another user reads); the temporary file renamed over it was root's.
+    if not hasattr(os, "chown") or os.geteuid() != 0:
+        pytest.skip("only root may give a file to another user")
+    (tmp / NAME).write_text(OLD, "utf-8")
+    os.chown(tmp / NAME, 4321, 8765)
+    (tmp / NAME).chmod(0o640)
+    writer.write(tmp / NAME)
+    status = (tmp / NAME).stat()
+    assert ((tmp / NAME).read_text("utf-8"), status.st_uid, status.st_gid, stat.S_IMODE(status.st_mode),
+            _entries(tmp)) == (writer.text, 4321, 8765, 0o640, [NAME])
+
+
 def _fifo(tmp: Path, writer: Writer) -> None:
     # A file renamed over a device or a pipe replaced it (as root: /dev/stdout, /dev/full); a FIFO stands for them.
     os.mkfifo(tmp / NAME)
@@ -180,10 +211,12 @@ TARGETS = {
     "hard-link": _hard_link,
     "dev-null": _dev_null,
     "dev-fd-of-a-file": _dev_fd_of_a_file,
+    "dev-fd-between-writes": _dev_fd_between_writes,
+    "owned-by-another": _owned_by_another,
     "fifo-with-a-reader": _fifo,
     "missing-parent": _missing_parent,
 }
-DEVICES = {"dev-null", "dev-fd-of-a-file"}
+DEVICES = {"dev-null", "dev-fd-of-a-file", "dev-fd-between-writes"}
 
 
 #: Every writer with every target it can be given: write_config writes a .tf.json file in a directory, never a device.
@@ -282,6 +315,45 @@ def test_an_interrupted_write_leaves_the_old_file_and_no_temporary_file(
         with pytest.raises(KeyboardInterrupt):
             WRITERS[writer].write(path)
     assert (path.read_text("utf-8"), _entries(tmp_path)) == (OLD, [NAME])
+
+
+def _synced(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """What each fsync synced: "file" or "directory"."""
+    synced: list[str] = []
+    real = os.fsync
+
+    def fsync(descriptor: int) -> None:
+        synced.append("directory" if stat.S_ISDIR(os.fstat(descriptor).st_mode) else "file")
+        real(descriptor)
+
+    monkeypatch.setattr(os, "fsync", fsync)
+    return synced
+
+
+@pytest.mark.parametrize("existing", [False, True], ids=["new-file", "replaced-file"])
+def test_the_directory_is_synced_after_the_rename(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, existing: bool) -> None:
+    # POSIX: a rename is durable once its directory is synced; the file's own fsync alone left a crash free to bring
+    # the old file back (or none, for a new one).
+    if existing:
+        (tmp_path / NAME).write_text(OLD, "utf-8")
+    synced = _synced(monkeypatch)
+    write_whole(tmp_path / NAME, TEXT)
+    assert (synced, (tmp_path / NAME).read_text("utf-8")) == (["file", "directory"], TEXT)
+
+
+def test_a_directory_that_cannot_be_opened_is_not_synced(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Where a directory cannot be opened (Windows), the file is written all the same, its directory left unsynced.
+    synced = _synced(monkeypatch)
+    real = os.open
+
+    def refused(path: Any, flags: int, *args: Any, **kwargs: Any) -> int:
+        if os.path.isdir(path):
+            raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), path)
+        return real(path, flags, *args, **kwargs)
+
+    monkeypatch.setattr(os, "open", refused)
+    write_whole(tmp_path / NAME, TEXT)
+    assert (synced, (tmp_path / NAME).read_text("utf-8"), _entries(tmp_path)) == (["file"], TEXT, [NAME])
 
 
 # -- the one "regular file" test: the writer's and the --report clash check's ---------------------------------------
