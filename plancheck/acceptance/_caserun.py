@@ -36,6 +36,7 @@ from ._checks import (
     check_function_failure,
     plan_check_failures,
     planned_changes,
+    skip_step,
     state_check_failures,
     trusted_by,
 )
@@ -525,18 +526,9 @@ class CaseRun:
         __tracebackhide__ = True
         if step.pre_config is not None:
             step.pre_config()
-        if step.skip_func is not None:
-            skip = step.skip_func()
-            # Go's SkipFunc returns (bool, error); ported as a tuple it would always be true and skip the step
-            # unseen, so only a bool decides.
-            if not isinstance(skip, bool):
-                raise TestDefinitionError(
-                    "TestStep.skip_func",
-                    f"expected it to return a bool, got {type(skip).__name__} (raise to fail where Go returns an error)",
-                )
-            if skip:
-                self.log(f"Skipping step {self.step_no}/{self.total} due to skip_func")
-                return
+        if step.skip_func is not None and skip_step(step.skip_func):
+            self.log(f"Skipping step {self.step_no}/{self.total} due to skip_func")
+            return
         expected = step.expect_error
         assert expected is None or isinstance(expected, re.Pattern)
         error: AcceptanceError | None = None
