@@ -335,7 +335,9 @@ def shown_expected_actual(failure: Failure, ctx: Ctx) -> tuple[str, str | None]:
     if not failure.unknown:
         # Terraform leaves an unknown attribute out of `after`: shown as <unknown>, the value a check counted
         # ("extra key(s): "u"") is the value the message shows.
-        shown = failure.value if not failure.unknown_marks else with_unknowns(failure.value, failure.unknown_marks, UNKNOWN_SHOWN)
+        shown = failure.value
+        if failure.unknown_marks:
+            shown = with_unknowns(shown, failure.unknown_marks, UNKNOWN_SHOWN)
         actual, hid = ctx.shown(shown, failure.marks)
     expected = str(check)
     if ctx.reveal:
