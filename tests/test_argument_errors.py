@@ -68,7 +68,7 @@ MISUSES: list[Any] = [
     # knownvalue: functions
     pytest.param(lambda: kv.StringFunc(1), "StringFunc expects a function, got int", id="knownvalue-func-not-callable"),
     pytest.param(lambda: kv.StringFunc(lambda s: "yes").CheckValue("x"),
-                 "StringFunc function <lambda> must return None, True or False (or raise), got str",
+                 "StringFunc function <lambda> must return None, True, False or an exception (or raise), got str",
                  id="knownvalue-func-returns-other"),
     # compare
     pytest.param(lambda: compare.ValuesSame().CompareValues("ab"), "CompareValues expects a list of values, got str",

@@ -14,6 +14,7 @@ import pkgutil
 import types
 import warnings
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -394,3 +395,62 @@ def test_replace_takes_go_s_keyword_and_refuses_the_old_one_naming_go_s(cls: typ
         replaced = dataclasses.replace(value, **{go: new})
     assert getattr(replaced, go) == new
     assert replaced != value
+
+
+# -- Go's exported names (terraform-plugin-testing v1.14: its packages' exported types, functions and constants) --
+
+#: Every exported name of Go's check packages, by the Python module a port imports it from.
+GO_EXPORTS: dict[str, str] = {
+    "plancheck": (
+        "CheckPlanRequest CheckPlanResponse DeferredReason DeferredReasonAbsentPrereq DeferredReasonProviderConfigUnknown "
+        "DeferredReasonResourceConfigUnknown ExpectDeferredChange ExpectEmptyPlan ExpectKnownOutputValue "
+        "ExpectKnownOutputValueAtPath ExpectKnownValue ExpectNoDeferredChanges ExpectNonEmptyPlan ExpectNullOutputValue "
+        "ExpectNullOutputValueAtPath ExpectResourceAction ExpectSensitiveValue ExpectUnknownOutputValue "
+        "ExpectUnknownOutputValueAtPath ExpectUnknownValue PlanCheck ResourceActionCreate ResourceActionCreateBeforeDestroy "
+        "ResourceActionDestroy ResourceActionDestroyBeforeCreate ResourceActionNoop ResourceActionRead ResourceActionReplace "
+        "ResourceActionType ResourceActionUpdate"
+    ),
+    "plancheck.statecheck": (
+        "CheckStateRequest CheckStateResponse CompareValue CompareValueCollection CompareValuePairs CreateDeltaString "
+        "ExpectIdentity ExpectIdentityValue ExpectIdentityValueMatchesState ExpectIdentityValueMatchesStateAtPath "
+        "ExpectKnownOutputValue ExpectKnownOutputValueAtPath ExpectKnownValue ExpectSensitiveValue StateCheck"
+    ),
+    "plancheck.knownvalue": (
+        "Bool BoolFunc Check Float32Exact Float32Func Float64Exact Float64Func Int32Exact Int32Func Int64Exact Int64Func "
+        "ListExact ListPartial ListSizeExact MapExact MapPartial MapSizeExact NotNull Null NumberExact NumberFunc ObjectExact "
+        "ObjectPartial SetExact SetPartial SetSizeExact StringExact StringFunc StringRegexp TupleExact TuplePartial "
+        "TupleSizeExact"
+    ),
+    "plancheck.compare": "ValueComparer ValuesDiffer ValuesSame",
+    "tfjsonpath": "MapStep New Path SliceStep Traverse",
+    "plancheck.querycheck": (
+        "CheckQueryRequest CheckQueryResponse ExpectIdentity ExpectLength ExpectLengthAtLeast ExpectNoIdentity "
+        "ExpectResourceDisplayName ExpectResourceKnownValues ExpectTotalLengthForMatching KnownValueCheck QueryResultCheck "
+        "QueryResultCheckWithFilters"
+    ),
+    "plancheck.querycheck.queryfilter": "ByDisplayName ByResourceIdentity FilterQueryRequest FilterQueryResponse QueryFilter",
+    "plancheck.acceptance.echoprovider": "NewProviderServer",
+}
+
+#: Go's enum constants, which are members of one enum here ("ResourceActionNoop" is spelt as its value, NoOp).
+GO_ENUM_PREFIXES = {"ResourceAction": plancheck.ResourceAction, "DeferredReason": plancheck.DeferredReason}
+GO_ENUM_SPELLINGS = {"Noop": "NoOp"}
+
+DIFFERENCES = (Path(__file__).resolve().parents[1] / "docs" / "explanation" / "differences.md").read_text(encoding="utf-8")
+NOT_HERE = DIFFERENCES.partition("## Go names that are not here")[2].partition("\n## ")[0]
+
+
+def _go_export_rows() -> list[Any]:
+    return [pytest.param(module, name, id=f"{module}.{name}") for module, names in GO_EXPORTS.items() for name in names.split()]
+
+
+@pytest.mark.parametrize(("module_name", "name"), _go_export_rows())
+def test_every_go_export_is_here_or_on_the_differences_page(module_name: str, name: str) -> None:
+    module = importlib.import_module(module_name)
+    if hasattr(module, name) or f"`{name}`" in NOT_HERE or f"`{module_name.rpartition('.')[2]}.{name}`" in NOT_HERE:
+        return
+    prefix = next((p for p in GO_ENUM_PREFIXES if module is plancheck and name.startswith(p)), None)
+    assert prefix is not None, f"Go's {name} is neither in {module_name} nor listed under 'Go names that are not here'"
+    enum, member = GO_ENUM_PREFIXES[prefix], name.removeprefix(prefix)
+    assert hasattr(enum, GO_ENUM_SPELLINGS.get(member, member)), f"{enum.__name__} has no member for Go's {name}"
+    assert f"`{prefix}" in NOT_HERE

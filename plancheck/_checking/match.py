@@ -44,7 +44,7 @@ from .._redact import (
     with_unknowns,
 )
 from .fields import check_fields, checked_address
-from .matcher import Check, Ctx, first_failure, require_check
+from .matcher import UNKNOWN_SHOWN, Check, Ctx, first_failure, require_check
 from .messages import actions_text, quote, scrubbed_failure
 
 __all__ = [
@@ -183,25 +183,11 @@ def match_failures(
     return [scrubbed_failure(secrets_of(secrets), check, address, where, prefix + reason)]
 
 
-class _Unknown:
-    """Stands in for an unknown element, so a partly unknown value renders as ``[<unknown>, "k"]``."""
-
-    __slots__ = ()
-
-    def __repr__(self) -> str:
-        return "<unknown>"
-
-
-# rendered() shows an object it does not know as <type name>.
-_Unknown.__name__ = "unknown"
-_UNKNOWN = _Unknown()
-
-
 def render_known(resolved: ResolvedValue, secrets: Secrets) -> str:
     """A known value as text: sensitive parts as ``(sensitive)``, unknown parts as ``<unknown>``."""
     value = resolved.value
     if resolved.partly_unknown:
-        value = with_unknowns(value, resolved.value_unknown, _UNKNOWN)
+        value = with_unknowns(value, resolved.value_unknown, UNKNOWN_SHOWN)
     return rendered(value, True if resolved.sensitive else resolved.value_sensitive, secrets)[0]
 
 

@@ -42,6 +42,7 @@ from .._redact import (
     render_value,
     rendered,
     sensitive_shown,
+    with_unknowns,
 )
 from .._text import quote
 
@@ -225,14 +226,30 @@ class _Frame:
         self.step = step
 
 
+class _Unknown:
+    """Stands in for an unknown element, so a partly unknown value renders as ``[<unknown>, "k"]``."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "<unknown>"
+
+
+# rendered() shows an object it does not know as <type name>.
+_Unknown.__name__ = "unknown"
+#: What a value's unknown part is shown as.
+UNKNOWN_SHOWN: Final = _Unknown()
+
+
 class Failure:
     """Where (relative to the checked value) and why a check failed, and the check and value that failed there.
 
     ``check`` and ``value`` (with its ``marks``) are the node that failed; ``hidden`` is True when
-    the failure is reported at a sensitive ancestor instead, and ``unknown`` when the value is unknown.
+    the failure is reported at a sensitive ancestor instead, and ``unknown`` when the value is unknown;
+    ``unknown_marks`` marks the value's unknown parts.
     """
 
-    __slots__ = ("check", "frame", "hidden", "marks", "reason", "unknown", "value")
+    __slots__ = ("check", "frame", "hidden", "marks", "reason", "unknown", "unknown_marks", "value")
 
     def __init__(
         self,
@@ -243,7 +260,9 @@ class Failure:
         marks: Marks = None,
         hidden: bool = False,
         unknown: bool = False,
+        unknown_marks: Marks = None,
     ) -> None:
+        self.unknown_marks = unknown_marks
         self.frame = frame
         self.reason = reason
         self.check = check
@@ -287,7 +306,7 @@ def first_failure(check: Check, value: Any, marks: Marks, unknown: Marks, ctx: C
         if outcome is None:
             continue
         if isinstance(outcome, str):
-            return _failure(Failure(frame, outcome, current, val, mk), hidden_at)
+            return _failure(Failure(frame, outcome, current, val, mk, unknown_marks=unk), hidden_at)
         for step, kid, kid_value in reversed(outcome):
             kid_frame = _Frame(frame, step)
             kid_marks = child_marks(mk, step)
@@ -312,7 +331,14 @@ def shown_expected_actual(failure: Failure, ctx: Ctx) -> tuple[str, str | None]:
     check = failure.check
     if failure.hidden or check is None:
         return SENSITIVE, SENSITIVE
-    actual, hid = (None, False) if failure.unknown else ctx.shown(failure.value, failure.marks)
+    actual, hid = None, False
+    if not failure.unknown:
+        # Terraform leaves an unknown attribute out of `after`: shown as <unknown>, the value a check counted
+        # ("extra key(s): "u"") is the value the message shows.
+        shown = failure.value
+        if failure.unknown_marks:
+            shown = with_unknowns(shown, failure.unknown_marks, UNKNOWN_SHOWN)
+        actual, hid = ctx.shown(shown, failure.marks)
     expected = str(check)
     if ctx.reveal:
         return expected, actual

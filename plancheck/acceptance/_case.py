@@ -462,7 +462,8 @@ class TestStep(FrozenValue):
       ``plan``, ``apply`` and ``refresh`` run with ``-json`` (and a ``validate -json`` run first);
       config- and refresh-mode steps only;
     * ``pre_config``: a function called before the configuration is written; ``skip_func``:
-      a function called next; when it returns true the step is skipped; ``post_apply_func``:
+      a function called next; when it returns ``True`` the step is skipped (it must return a ``bool``:
+      Go's ``(bool, error)`` is the bool here, and the error is raised); ``post_apply_func``:
       a function called after the step's plans and checks;
     * ``providers``: the providers this step needs, when the case does not give them (see
       :class:`TestCase`); a later step without ``providers`` keeps using them.

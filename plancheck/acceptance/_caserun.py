@@ -36,6 +36,7 @@ from ._checks import (
     check_function_failure,
     plan_check_failures,
     planned_changes,
+    skip_step,
     state_check_failures,
     trusted_by,
 )
@@ -525,7 +526,7 @@ class CaseRun:
         __tracebackhide__ = True
         if step.pre_config is not None:
             step.pre_config()
-        if step.skip_func is not None and step.skip_func():
+        if step.skip_func is not None and skip_step(step.skip_func):
             self.log(f"Skipping step {self.step_no}/{self.total} due to skip_func")
             return
         expected = step.expect_error

@@ -23,6 +23,7 @@ from .._errors import CheckFailure
 from .._redact import Secrets
 from .._text import exception_message
 from ..querycheck import QueryOutput, QueryResultCheck, query_check_failures
+from ._errors import TestDefinitionError
 
 __all__ = [
     "call_check",
@@ -141,6 +142,26 @@ def call_check(function: Callable[..., object], *args: Any) -> str | None:
     if isinstance(returned, BaseException):
         return exception_message(returned) or type(returned).__name__
     return None
+
+
+def skip_step(skip_func: Callable[[], object]) -> bool:
+    """What a step's ``skip_func`` answers: only a ``bool`` decides.
+
+    Go's ``SkipFunc`` returns ``(bool, error)``: its ``return false, nil`` ported as a pair would be true
+    and skip the step unseen, so anything but a bool is a :class:`TestDefinitionError`.
+
+    >>> skip_step(lambda: False)
+    False
+    >>> skip_step(lambda: (False, None))
+    Traceback (most recent call last):
+    ...
+    plancheck.acceptance.TestDefinitionError: TestStep.skip_func: expected it to return a bool, got tuple (raise to fail where Go returns an error)
+    """
+    skip = skip_func()
+    if not isinstance(skip, bool):
+        problem = f"expected it to return a bool, got {type(skip).__name__} (raise to fail where Go returns an error)"
+        raise TestDefinitionError("TestStep.skip_func", problem)
+    return skip
 
 
 def query_result_failures(output: QueryOutput, checks: Sequence[QueryResultCheck]) -> list[str]:

@@ -3,9 +3,10 @@ Float64Func, Float32Func, NumberFunc.
 
 The function gets the value converted to a Python type (``str``, ``bool``,
 ``int``, ``float``, ``Decimal``). It accepts the value by returning ``None`` or
-``True``; it rejects it by returning ``False`` or by raising an exception, whose
-message becomes the failure reason (as a Go check function's error does). The
-reason is withheld when the value is sensitive, as the message may quote it.
+``True``; it rejects it by returning ``False``, or by returning or raising an
+exception, whose message becomes the failure reason (as a Go check function's
+returned error does). The reason is withheld when the value is sensitive, as the
+message may quote it.
 """
 
 from __future__ import annotations
@@ -26,8 +27,8 @@ from ._scalars import INT32_RANGE, INT64_RANGE, NumberReader, as_float32, as_flo
 __all__ = ["BoolFunc", "Float32Func", "Float64Func", "Int32Func", "Int64Func", "NumberFunc", "StringFunc"]
 
 T = TypeVar("T")
-#: What a check function returns: None or True to accept, False to reject (or it raises).
-CheckResult = bool | None
+#: What a check function returns: None or True to accept, False or an exception to reject (or it raises).
+CheckResult = bool | None | Exception
 
 
 def _function_name(fn: Callable[..., Any]) -> str:
@@ -83,16 +84,19 @@ class _FuncCheck(Check, Generic[T]):
         try:
             result = self._fn(converted)
         except Exception as exc:
-            if ctx.hidden(marks):
-                return rejected
-            return ctx.secrets.scrub(exception_message(exc) or type(exc).__name__)
+            result = exc
         if result is None or result is True:
             return None
         if result is False:
             return rejected
+        # A returned exception is Go's `return fmt.Errorf(...)`, so a line-by-line port rejects as Go does.
+        if isinstance(result, Exception):
+            if ctx.hidden(marks):
+                return rejected
+            return ctx.secrets.scrub(exception_message(result) or type(result).__name__)
         raise ArgumentError(
-            f"{self.name} function {_function_name(self._fn)} must return None, True or False (or raise), "
-            f"got {type(result).__name__}"
+            f"{self.name} function {_function_name(self._fn)} must return None, True, False or an exception "
+            f"(or raise), got {type(result).__name__}"
         )
 
 
@@ -112,9 +116,9 @@ class StringFunc(_TypedFunc[str]):
 
     >>> StringFunc(str.isupper) == "ABC", StringFunc(str.isupper) == "abc"
     (True, False)
-    >>> def is_foo(s):
+    >>> def is_foo(s):   # Go's func(v string) error: return the error (or raise it)
     ...     if s != "foo":
-    ...         raise ValueError(f"{s} was not foo")
+    ...         return ValueError(f"{s} was not foo")
     >>> StringFunc(is_foo).CheckValue("bar")
     Traceback (most recent call last):
     ...

@@ -353,6 +353,27 @@ def test_error_check_returning_a_non_exception_is_a_definition_error(fake: FakeT
     assert fake.argv()[-1] == DESTROY
 
 
+@pytest.mark.parametrize(
+    ("skip_func", "returned"),
+    [
+        # Go's SkipFunc is func() (bool, error); `return false, nil` ported as a tuple is always true.
+        pytest.param(lambda: (False, None), "tuple", id="go-bool-error-pair"),
+        pytest.param(lambda: None, "NoneType", id="no-return"),
+        pytest.param(lambda: "yes", "str", id="truthy-str"),
+    ],
+)
+def test_skip_func_returning_a_non_bool_is_a_definition_error(
+    fake: FakeTerraform, tmp_path: Path, skip_func: Any, returned: str
+) -> None:
+    fake.script(*SHOW_RULES)
+    with pytest.raises(TestDefinitionError) as info:
+        make_runner(fake, tmp_path).run(TestCase(steps=[Step(config=CONFIG), Step(config=CONFIG, skip_func=skip_func)]))
+    assert str(info.value) == (
+        f"TestStep.skip_func: expected it to return a bool, got {returned} (raise to fail where Go returns an error)"
+    )
+    assert fake.argv()[-1] == DESTROY
+
+
 def test_import_command_in_its_own_directory(fake: FakeTerraform, tmp_path: Path) -> None:
     fake.script(*SHOW_RULES)
     make_runner(fake, tmp_path).run(TestCase(steps=[

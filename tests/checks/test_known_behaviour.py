@@ -134,6 +134,21 @@ CASES: list[tuple[str, PlanCheck, list[str]]] = [
         [f"ExpectKnownValue: {PART}: {T('input.y')}: value is unknown; expected null"],
     ),
     ("known-part-passes", ExpectKnownValue(PART, New("input").AtMapKey("x"), kv.StringExact("1")), []),
+    # The value shown beside a mismatch shows its unknown parts, never a null (list) or nothing (object) for them:
+    # Go counts only what `after` holds, so its MapExact({"x"}) passes here, and says "got 1 attribute(s)".
+    (
+        "unknown-attribute-shown-in-the-actual-value",
+        ExpectKnownValue(PART, New("input"), kv.ObjectExact({"x": kv.StringExact("1"), "list": kv.NotNull()})),
+        [f"ExpectKnownValue: {PART}: {T('input')}: expected 2 attribute(s) for ObjectExact check, got 3 attribute(s): "
+         'actual value has extra attribute(s): "y"; expected {"list": <not null>, "x": "1"}, '
+         'got {"list": [<unknown>, "k"], "x": "1", "y": <unknown>}'],
+    ),
+    (
+        "unknown-element-shown-in-the-actual-value",
+        ExpectKnownValue(PART, New("input").AtMapKey("list"), kv.ListSizeExact(3)),
+        [f"ExpectKnownValue: {PART}: {T('input.list')}: expected 3 elements for ListSizeExact check, got 2 elements; "
+         'expected <list of 3 elements>, got [<unknown>, "k"]'],
+    ),
     (
         "unknown-output",
         ExpectKnownOutputValue("later", kv.Null()),

@@ -37,7 +37,11 @@ NOT_OURS = {
 BESIDE = ("../shared/", "shared/")
 
 #: Dotted names of Go's packages that a porting page maps to ours (Go's ``plancheck`` is not this one).
-GO_NAMES = {"plancheck.ResourceActionReplace", "plancheck.DeferredReasonAbsentPrereq", "plancheck.ResourceActionNoop"}
+GO_NAMES = {
+    "plancheck.ResourceActionReplace", "plancheck.DeferredReasonAbsentPrereq", "plancheck.ResourceActionNoop",
+    # Go names the differences page lists as not here
+    "plancheck.CheckPlanRequest", "plancheck.ResourceActionType",
+}
 
 _CODE = re.compile(r"`([^`\s]+)`")
 _PATH = re.compile(r"[\w.-]*\w[\w.-]*(?:/[\w.-]*)*")

@@ -406,6 +406,12 @@ SENSITIVE: dict[str, tuple[kv.Check, Any, Any, str]] = {
         True,
         "value (sensitive) rejected by StringFunc check str.isdigit",
     ),
+    "func-returned-message-withheld": (
+        kv.StringFunc(lambda s: ValueError(f"bad value {s}")),
+        "hunter2",
+        True,
+        "value (sensitive) rejected by StringFunc check <lambda>",
+    ),
     "missing-index-shown": (
         kv.ListPartial({3: kv.Null()}),
         ["a"],
@@ -746,6 +752,9 @@ FUNC_RESULTS: dict[str, tuple[Any, str | None]] = {
     "false-rejects": (lambda s: False, 'value "x" rejected by StringFunc check <lambda>'),
     "raise-keeps-message": (lambda s: {}[s], "'x'"),
     "raise-without-message": (lambda s: (_ for _ in ()).throw(AssertionError()), "AssertionError"),
+    # Go's func(v string) error returns its error; a port that returns the exception rejects the same way.
+    "return-exception-keeps-message": (lambda s: ValueError(f"{s} was not foo"), "x was not foo"),
+    "return-exception-without-message": (lambda s: KeyError(), "KeyError"),
 }
 
 
@@ -756,7 +765,7 @@ def test_func_results(fn: Any, expected: str | None) -> None:
 
 def test_func_returning_other_values_is_a_programming_error() -> None:
     with pytest.raises(
-        TypeError, match=r"StringFunc function <lambda> must return None, True or False \(or raise\), got str"
+        TypeError, match=r"StringFunc function <lambda> must return None, True, False or an exception \(or raise\), got str"
     ):
         kv.StringFunc(lambda s: "yes").CheckValue("x")
 

@@ -44,9 +44,11 @@ def cases(table: dict[str, Twin]) -> Any:
 
 
 def fail_if(pred: Any, message: str) -> Any:
-    def fn(v: Any) -> None:
+    # Go's check functions return their error (`return fmt.Errorf(...)`); the twins return it too.
+    def fn(v: Any) -> ValueError | None:
         if pred(v):
-            raise ValueError(message.format(v))
+            return ValueError(message.format(v))
+        return None
 
     return fn
 
