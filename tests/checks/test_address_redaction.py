@@ -220,12 +220,14 @@ def test_exact_texts(produce: Callable[[], str], expected: str) -> None:
 
 
 QUERY_EXACT = [
+    # A deferred change is listed with its reason (Terraform 1.9+), its key scrubbed as every other's.
     ("list-text", (), 0, """\
-null_resource.fe["(sensitive)"]                     create
-null_resource.fe["(sensitive)"] (deposed 00000001)  delete
-module.m["(sensitive)"].null_resource.x             create
-null_resource.attr["(sensitive)"]                   update
-null_resource.plain                                 no-op
+null_resource.fe["(sensitive)"]                                         create
+null_resource.fe["(sensitive)"] (deposed 00000001)                      delete
+module.m["(sensitive)"].null_resource.x                                 create
+null_resource.attr["(sensitive)"]                                       update
+null_resource.plain                                                     no-op
+null_resource.later["(sensitive)"] (deferred: resource_config_unknown)  create
 """, ""),
     ("closest-text", ('null_resource.fe["nope"]',), 2, "",
      """tfplancheck: error: resource 'null_resource.fe["nope"]' is not in the plan; closest: """
