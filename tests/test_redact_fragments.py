@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from plancheck._documents.plan import shown_address
+from plancheck._documents.sensitive import shown_address
 from plancheck._redact import SENSITIVE, SUBSTRING_WINDOW, Secrets
 
 SECRET = "my-client_secret-v2"

@@ -31,8 +31,8 @@ from typing import TYPE_CHECKING, Any, Final
 
 from tfjsonpath import MapStep, Path, SliceStep, Step
 
-from .._documents.plan import HasSecrets, secrets_of
 from .._documents.resolve import ResolvedValue, ValueStatus, resolve_value
+from .._documents.sensitive import HasSecrets, secrets_of
 from .._errors import ArgumentError, CheckFailure, PlanCheckWarning, ValueMismatchError
 from .._frozen import FrozenValue, frozen
 from .._redact import (

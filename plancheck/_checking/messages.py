@@ -14,7 +14,7 @@ from functools import partial
 
 from tfjsonpath import Path
 
-from .._documents.plan import shown_address
+from .._documents.sensitive import shown_address
 from .._errors import CheckFailure
 from .._loading.collector import collector_off
 from .._redact import SENSITIVE, Secrets

@@ -23,7 +23,7 @@ from dataclasses import field
 from typing import Any, Protocol, TypeVar, cast
 
 from .._documents.met import WATCHERS, checked
-from .._documents.plan import HasSecrets, secrets_of
+from .._documents.sensitive import HasSecrets, secrets_of
 from .._errors import ArgumentError, CheckFailedError, CheckFailure, PlanCheckWarning, TfCheckError
 from .._frozen import FrozenValue, frozen
 from .._redact import Secrets

@@ -7,11 +7,10 @@ adds an index by address, built once, so every lookup is O(1).
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from functools import cached_property
 from types import MappingProxyType
-from typing import Any, Final, Protocol, final
+from typing import Any, Final, final
 
 from tfjsonpath import MapStep, Path, SliceStep, Step
 from tfjsonpath._text import MAX_INDEX
@@ -26,7 +25,12 @@ from .._text import closest
 from . import met as met_module
 from .actions import ActionTriggerEvent
 from .fields import ResourceFields
-from .sensitive import collect_plan_secrets, marked_strings
+from .sensitive import (
+    HasSecrets,
+    collect_plan_secrets,
+    marked_strings,
+    shown_address,
+)
 
 __all__ = [
     "ActionInvocation",
@@ -36,21 +40,17 @@ __all__ = [
     "DeferredChange",
     "DocumentSecrets",
     "DocumentView",
-    "HasSecrets",
     "NotPicklableError",
     "OutputChange",
     "Plan",
     "ResourceChange",
     "ResourceNotFoundError",
-    "address_parses",
     "invocation_entries",
     "load_plan",
     "pickled_document",
     "refuse_repeats",
     "replace_step",
     "require_name",
-    "secrets_of",
-    "shown_address",
     "unpickled_document",
 ]
 
@@ -239,24 +239,6 @@ class Change(DocumentView):
         return f"<Change actions={list(self.actions)!r}>"
 
 
-#: A string instance key of an address (``["..."]``, JSON-escaped inside).
-_INSTANCE_KEY = re.compile(r'\["((?:[^"\\]|\\.)*)"\]')
-#: What an address holds outside its names (configuration text) once its instance keys are taken out: indexes.
-_INDEX: Final = re.compile(r"\[[0-9]+\]")
-
-
-def address_parses(address: str) -> bool:
-    """Whether ``address``'s brackets and quotes read as Terraform writes them: indexes and quoted instance keys,
-    each closed. Only then are its parts outside the keys names (configuration text, shown as they are by
-    :func:`shown_address`); a key left open (a hand-made plan's) would pass for a name.
-
-    >>> address_parses('module.m[0].aws_thing.z["k"]'), address_parses('aws_thing.z["k"')
-    (True, False)
-    """
-    rest = _INDEX.sub("", _INSTANCE_KEY.sub("", address))
-    return not any(mark in rest for mark in '[]"')
-
-
 def require_name(owner: str, what: str, value: object) -> None:
     """Refuse a look-up by anything but a str with a TypeError naming ``owner`` (not a bare one from inside the index).
 
@@ -267,61 +249,6 @@ def require_name(owner: str, what: str, value: object) -> None:
     """
     if not isinstance(value, str):
         raise ArgumentError(f"{owner} expects {what} (str), got {type(value).__name__}")
-
-
-def shown_address(address: str, secrets: Secrets | HasSecrets, *, scrub: Callable[[str], str] | None = None) -> str:
-    """``address`` as it may be shown to a user: every secret in its instance keys as ``(sensitive)``.
-
-    An address can hold a secret: a ``for_each`` key (of a resource or of a module, as in
-    ``module.m["key"]``) made from a sensitive value whose mark was dropped (``nonsensitive()``).
-    Only the keys are scrubbed: module, type and resource names come from the configuration's text,
-    never from a value, so a name that happens to contain a secret's characters stays readable.
-    Every address plancheck shows (reprs, errors, suggestions, failures, ``tfplancheck query``)
-    goes through here, with the secrets of its document. Looking an address up takes it as it is.
-    ``scrub`` replaces ``secrets.scrub`` for the keys (a snapshot's, which remembers each key's answer).
-    Given a document (a plan, a state) for ``secrets``, it asks for their secrets only for an address with a key.
-    An address that does not parse (:func:`address_parses`: a hand-made document's key left open) has no part
-    known to be a name: all of it is scrubbed.
-
-    >>> shown_address('null_resource.fe["hunter2-secret"]', Secrets(["hunter2-secret"]))
-    'null_resource.fe["(sensitive)"]'
-    >>> shown_address('module.web["prod"].aws_instance.web', Secrets(["web"]))
-    'module.web["prod"].aws_instance.web'
-    >>> shown_address('aws_instance.a["hunter2-secret', Secrets(["hunter2-secret"]))
-    'aws_instance.a["(sensitive)'
-    """
-    if "[" not in address:  # most addresses: no instance key
-        return address
-    known = secrets_of(secrets)
-    if not len(known):
-        return address
-    shown = known.scrub if scrub is None else scrub
-    if not address_parses(address):  # the key pattern below would pass over an open key, secret and all
-        return shown(address)
-    return _INSTANCE_KEY.sub(lambda m: '["' + shown(m.group(1)) + '"]', address)
-
-
-class HasSecrets(Protocol):
-    """A document (a Plan, a State): what knows the secrets its parts must not show.
-
-    >>> isinstance(Plan.from_dict({"format_version": "1.0"}).secrets, Secrets)
-    True
-    """
-
-    @property
-    def secrets(self) -> Secrets:
-        """Every secret string of the document."""
-
-
-def secrets_of(source: Secrets | HasSecrets) -> Secrets:
-    """The secrets ``source`` is, or those of the document it is, asked for now: a document collects its
-    secrets (a walk of all of it) when first asked, so a helper given one asks only when it has a failure to
-    scrub, and a check that passes walks nothing.
-
-    >>> secrets_of(Secrets(["hunter2"])) == Secrets(["hunter2"]), secrets_of(Plan.from_dict({"format_version": "1.0"}))
-    (True, <Secrets: 0 values>)
-    """
-    return source if isinstance(source, Secrets) else source.secrets
 
 
 def _own_secrets(raw: Any, sides: tuple[tuple[str, str], ...]) -> Secrets:

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+import re
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from functools import partial
 from itertools import repeat
 from operator import is_
-from typing import Any, Final
+from typing import Any, Final, Protocol
 
 from .._errors import DocumentFormatError, PlanFormatError, StateFormatError
 from .._loading.collector import collector_off
@@ -17,6 +18,8 @@ from .._redact import Marks, Secrets, collect_secret_strings, contains_sensitive
 from .._text import config_parts
 
 __all__ = [
+    "HasSecrets",
+    "address_parses",
     "collect_marked",
     "collect_plan_secrets",
     "collect_state_secrets",
@@ -24,6 +27,8 @@ __all__ = [
     "marked_strings",
     "marks_may_hold_secrets",
     "quotes_secret",
+    "secrets_of",
+    "shown_address",
 ]
 
 #: The containers a marks node can be: empty, it marks nothing.
@@ -485,3 +490,80 @@ def quotes_secret(error: type[DocumentFormatError], document: Any, at: tuple[str
 
 
 register_secret_test(quotes_secret)
+
+
+# -- addresses as shown: a document's secrets, kept out of its instance keys
+
+#: A string instance key of an address (``["..."]``, JSON-escaped inside).
+_INSTANCE_KEY = re.compile(r'\["((?:[^"\\]|\\.)*)"\]')
+#: What an address holds outside its names (configuration text) once its instance keys are taken out: indexes.
+_INDEX: Final = re.compile(r"\[[0-9]+\]")
+
+
+def address_parses(address: str) -> bool:
+    """Whether ``address``'s brackets and quotes read as Terraform writes them: indexes and quoted instance keys,
+    each closed. Only then are its parts outside the keys names (configuration text, shown as they are by
+    :func:`shown_address`); a key left open (a hand-made plan's) would pass for a name.
+
+    >>> address_parses('module.m[0].aws_thing.z["k"]'), address_parses('aws_thing.z["k"')
+    (True, False)
+    """
+    rest = _INDEX.sub("", _INSTANCE_KEY.sub("", address))
+    return not any(mark in rest for mark in '[]"')
+
+
+def shown_address(address: str, secrets: Secrets | HasSecrets, *, scrub: Callable[[str], str] | None = None) -> str:
+    """``address`` as it may be shown to a user: every secret in its instance keys as ``(sensitive)``.
+
+    An address can hold a secret: a ``for_each`` key (of a resource or of a module, as in
+    ``module.m["key"]``) made from a sensitive value whose mark was dropped (``nonsensitive()``).
+    Only the keys are scrubbed: module, type and resource names come from the configuration's text,
+    never from a value, so a name that happens to contain a secret's characters stays readable.
+    Every address plancheck shows (reprs, errors, suggestions, failures, ``tfplancheck query``)
+    goes through here, with the secrets of its document. Looking an address up takes it as it is.
+    ``scrub`` replaces ``secrets.scrub`` for the keys (a snapshot's, which remembers each key's answer).
+    Given a document (a plan, a state) for ``secrets``, it asks for their secrets only for an address with a key.
+    An address that does not parse (:func:`address_parses`: a hand-made document's key left open) has no part
+    known to be a name: all of it is scrubbed.
+
+    >>> shown_address('null_resource.fe["hunter2-secret"]', Secrets(["hunter2-secret"]))
+    'null_resource.fe["(sensitive)"]'
+    >>> shown_address('module.web["prod"].aws_instance.web', Secrets(["web"]))
+    'module.web["prod"].aws_instance.web'
+    >>> shown_address('aws_instance.a["hunter2-secret', Secrets(["hunter2-secret"]))
+    'aws_instance.a["(sensitive)'
+    """
+    if "[" not in address:  # most addresses: no instance key
+        return address
+    known = secrets_of(secrets)
+    if not len(known):
+        return address
+    shown = known.scrub if scrub is None else scrub
+    if not address_parses(address):  # the key pattern below would pass over an open key, secret and all
+        return shown(address)
+    return _INSTANCE_KEY.sub(lambda m: '["' + shown(m.group(1)) + '"]', address)
+
+
+class HasSecrets(Protocol):
+    """A document (a Plan, a State): what knows the secrets its parts must not show.
+
+    >>> from plancheck import Plan
+    >>> isinstance(Plan.from_dict({"format_version": "1.0"}).secrets, Secrets)
+    True
+    """
+
+    @property
+    def secrets(self) -> Secrets:
+        """Every secret string of the document."""
+
+
+def secrets_of(source: Secrets | HasSecrets) -> Secrets:
+    """The secrets ``source`` is, or those of the document it is, asked for now: a document collects its
+    secrets (a walk of all of it) when first asked, so a helper given one asks only when it has a failure to
+    scrub, and a check that passes walks nothing.
+
+    >>> from plancheck import Plan
+    >>> secrets_of(Secrets(["hunter2"])) == Secrets(["hunter2"]), secrets_of(Plan.from_dict({"format_version": "1.0"}))
+    (True, <Secrets: 0 values>)
+    """
+    return source if isinstance(source, Secrets) else source.secrets

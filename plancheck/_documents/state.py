@@ -26,15 +26,13 @@ from .plan import (
     AddressIndex,
     DocumentSecrets,
     DocumentView,
-    HasSecrets,
     ResourceNotFoundError,
     pickled_document,
     refuse_repeats,
     require_name,
-    shown_address,
     unpickled_document,
 )
-from .sensitive import collect_state_secrets, marked_strings
+from .sensitive import HasSecrets, collect_state_secrets, marked_strings, shown_address
 
 __all__ = ["State", "StateOutput", "StateResource", "StateSource", "load_state", "walk_modules"]
 
@@ -79,7 +77,7 @@ class StateResource(ResourceFields, DocumentView):
     ``address`` is the full address (see :func:`_full_address` for old states that lack it).
     ``document`` is what knows its state's secrets (a state passes its
     :class:`~plancheck._documents.plan.DocumentSecrets`, not itself): the repr shows the address through them
-    (:func:`plancheck._documents.plan.shown_address`), asked for only then. One built alone knows only the
+    (:func:`plancheck._documents.sensitive.shown_address`), asked for only then. One built alone knows only the
     secrets it holds.
 
     >>> r = StateResource({"address": "null_resource.a[0]", "mode": "managed", "index": 0, "values": {"id": "1"}})

@@ -2,7 +2,7 @@
 
 ``query`` looks up a plan's addresses, or the value at a path, redacted: ``output.NAME`` addresses an output
 change, anything else a resource change; unknown values show as ``(known after apply)``, sensitive ones as
-``(sensitive)``; every address shown goes through :func:`plancheck._documents.plan.shown_address` (a
+``(sensitive)``; every address shown goes through :func:`plancheck._documents.sensitive.shown_address` (a
 ``for_each`` key can be a secret), and the address column is laid out on what is shown, so its width tells
 nothing. :func:`plan_notes` and :func:`plan_summary` say what a plan's verdicts stand on (a partial plan, one
 that is not complete or not applyable), in every command's output. Split from ``_output.py``, which prints
@@ -17,8 +17,9 @@ from typing import Any, Final
 from tfjsonpath import Path
 
 from .._checking.equality import union_marks
-from .._documents.plan import Change, Plan, ResourceNotFoundError, invocation_entries, shown_address
+from .._documents.plan import Change, Plan, ResourceNotFoundError, invocation_entries
 from .._documents.resolve import ResolvedValue, ValueStatus, resolve_value
+from .._documents.sensitive import shown_address
 from .._redact import KNOWN_AFTER_APPLY, Marks, contains_sensitive, render_value, with_unknowns
 from .._text import one_line, quote
 from ._io import SCHEMA_VERSION, CliError, plan_notes, plan_summary

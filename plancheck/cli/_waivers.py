@@ -28,8 +28,8 @@ from decimal import Decimal
 from typing import TYPE_CHECKING, Any, ClassVar, Final, Protocol, TypeVar
 
 from .._checking.messages import keyed_address
-from .._documents.plan import shown_address
 from .._documents.select import address_pattern
+from .._documents.sensitive import shown_address
 from .._errors import ArgumentError, CheckFailure
 from .._frozen import FrozenValue, frozen
 from .._loading.jsontext import KeyRepeated, each_key_once

@@ -40,8 +40,9 @@ from tfjsonpath import MapStep, Path, PathSyntaxError
 from tfjsonpath._text import quote_key
 
 from .._checking.messages import keyed_address
-from .._documents.plan import Change, Plan, ResourceChange, address_parses, shown_address
+from .._documents.plan import Change, Plan, ResourceChange
 from .._documents.select import Resources
+from .._documents.sensitive import address_parses, shown_address
 from .._documents.state import walk_modules
 from .._errors import ArgumentError
 from .._frozen import public

@@ -2,7 +2,7 @@
 
 Terraform writes the key of ``for_each = nonsensitive(...)`` into the address unmarked:
 ``null_resource.fe["<the secret>"]``. Every address plancheck shows goes through one function,
-:func:`plancheck._documents.plan.shown_address`, with the secrets of its document: reprs, lookup errors and
+:func:`plancheck._documents.sensitive.shown_address`, with the secrets of its document: reprs, lookup errors and
 their "closest" suggestions, check failures, deferred changes, state resources (module keys too)
 and ``tfplancheck query`` (text and JSON, the address column laid out on what is shown). Looking an
 address up still takes the real address.
@@ -26,7 +26,8 @@ from clirun import cli
 
 from plancheck import ExpectResourceAction, Plan, ResourceAction, State, revealing_sensitive
 from plancheck import knownvalue as kv
-from plancheck._documents.plan import ResourceChange, ResourceNotFoundError, shown_address
+from plancheck._documents.plan import ResourceChange, ResourceNotFoundError
+from plancheck._documents.sensitive import shown_address
 from plancheck._redact import Secrets
 from plancheck.statecheck import ExpectKnownValue as StateExpectKnownValue
 from tfjsonpath import New

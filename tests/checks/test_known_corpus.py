@@ -19,8 +19,8 @@ from corpus_cases import corpus_cases
 
 from plancheck import Plan, load_plan
 from plancheck import knownvalue as kv
-from plancheck._documents.plan import shown_address
 from plancheck._documents.resolve import ValueStatus, resolve_value
+from plancheck._documents.sensitive import shown_address
 from plancheck._planchecks.values import ExpectKnownOutputValue, ExpectKnownValue, ExpectNoValue
 from plancheck._redact import contains_sensitive, marks_at
 from tfjsonpath import MapStep, New, Path, SliceStep

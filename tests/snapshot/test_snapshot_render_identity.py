@@ -24,7 +24,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from plancheck import Plan, load_plan
-from plancheck._documents.plan import address_parses, shown_address
+from plancheck._documents.sensitive import address_parses, shown_address
 from plancheck._redact import NO_VALUE, SENSITIVE, Marks, Secrets, contains_sensitive, fit_marks
 from plancheck.snapshot import _render
 from plancheck.snapshot._api import build
