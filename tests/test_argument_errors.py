@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 
 import plancheck
-from plancheck import ArgumentError, TfCheckError, compare, snapshot
+from plancheck import ArgumentError, TfCheckError, acceptance, compare, snapshot
 from plancheck import knownvalue as kv
 from plancheck import querycheck as qc
 from plancheck import statecheck as sc
@@ -235,6 +235,30 @@ def test_a_misused_argument_is_an_argument_error_with_its_message(call: Callable
     assert (type(error), str(error)) == (ArgumentError, message)
     # Still what it was before: code that caught the builtin goes on catching it.
     assert (isinstance(error, TypeError), isinstance(error, ValueError)) == (True, True)
+
+
+#: The two errors that say more than ArgumentError (where in a test case; which argument of mock_plan): its
+#: subclasses, each still every base it had before.
+_DEFINITION_BASES = (TfCheckError, TypeError, ValueError)
+SUBCLASSES: list[Any] = [
+    pytest.param(lambda: acceptance.TestStep(config="x", plan_only="yes"), acceptance.TestDefinitionError,
+                 _DEFINITION_BASES, "TestStep.plan_only: expected a bool, got str", id="test-definition-field"),
+    pytest.param(lambda: acceptance.TestCase(steps=[]), acceptance.TestDefinitionError, _DEFINITION_BASES,
+                 "TestCase.steps: a test case needs at least one step", id="test-definition-no-step"),
+    pytest.param(lambda: acceptance.mock_plan(3, mocks=[]), acceptance.MockPlanArgumentError,
+                 (acceptance.MockPlanError, *_DEFINITION_BASES),
+                 "module_dir: expected a path (str or os.PathLike), got int", id="mock-plan-module-dir"),
+]
+
+
+@pytest.mark.parametrize(("call", "error", "old_bases", "message"), SUBCLASSES)
+def test_a_misused_test_definition_or_mock_plan_is_an_argument_error(
+    call: Callable[[], object], error: type[Exception], old_bases: tuple[type[Exception], ...], message: str
+) -> None:
+    with pytest.raises(ArgumentError) as caught:
+        call()
+    assert (type(caught.value), str(caught.value)) == (error, message)
+    assert [isinstance(caught.value, base) for base in old_bases] == [True] * len(old_bases)
 
 
 def test_argument_error_is_public_in_plancheck() -> None:
