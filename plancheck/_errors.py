@@ -407,7 +407,9 @@ class ArgumentError(TfCheckError, TypeError, ValueError):
     Raised wherever plancheck is misused (a ``StringExact`` of an int, an invalid ``StringRegexp``, a negative
     ``ExpectCount``, ``load_plan(None)``, a ``Resources`` pattern that does not parse...), so an
     ``except TfCheckError`` sees it; also a ``TypeError`` and a ``ValueError``, which such a misuse raised before.
-    The message is what the caller wrote wrong, as given: no value of a document, so never a secret.
+    The message is what the caller wrote wrong, as given: no value of a document, so never a secret. Two
+    subclasses say more: ``acceptance.TestDefinitionError`` (a test case's field) and
+    ``acceptance.MockPlanArgumentError`` (``mock_plan``'s argument).
 
     >>> from plancheck.knownvalue import StringExact
     >>> try:
@@ -422,11 +424,13 @@ class ArgumentError(TfCheckError, TypeError, ValueError):
 
 
 @public("plancheck.acceptance")
-class TestDefinitionError(TfCheckError, TypeError, ValueError):
-    """A :class:`TestCase` or :class:`TestStep` was built with an argument it cannot use.
+class TestDefinitionError(ArgumentError):
+    """A :class:`TestCase` or :class:`TestStep` was built with an argument it cannot use: an
+    :class:`ArgumentError` (so a ``TfCheckError``, a ``TypeError`` and a ``ValueError``) that says where.
 
-    >>> str(TestDefinitionError("TestStep.plan_only", "expected a bool, got str"))
-    'TestStep.plan_only: expected a bool, got str'
+    >>> error = TestDefinitionError("TestStep.plan_only", "expected a bool, got str")
+    >>> str(error), isinstance(error, ArgumentError)
+    ('TestStep.plan_only: expected a bool, got str', True)
     """
 
     # Not a test class, even when imported into a test module.

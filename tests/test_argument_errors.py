@@ -1,9 +1,11 @@
-"""A misused argument of anything in plancheck is a ``plancheck.ArgumentError``.
+"""A misused argument of anything in plancheck is a ``plancheck.ArgumentError``; in tfjsonpath, a
+``tfjsonpath.PathArgumentError``.
 
 One typed error (a ``TfCheckError``, so ``except plancheck.TfCheckError`` sees it, and a ``TypeError`` and a
 ``ValueError``, which these misuses raised before), its message as it was; and a rule that no bare builtin
 ``TypeError``/``ValueError`` is raised anywhere in plancheck but in the functions :data:`ALLOWED` names, each with
-its reason (a protocol that expects the builtin, or an invariant no caller's argument breaks).
+its reason (a protocol that expects the builtin, or an invariant no caller's argument breaks). The same rule holds
+in tfjsonpath (:data:`ALLOWED_TFJSONPATH`), whose misuses tests/tfjsonpath/test_path_build.py pins one by one.
 """
 
 from __future__ import annotations
@@ -18,13 +20,13 @@ from typing import Any
 import pytest
 
 import plancheck
-from plancheck import ArgumentError, TfCheckError, compare, snapshot
+from plancheck import ArgumentError, TfCheckError, acceptance, compare, snapshot
 from plancheck import knownvalue as kv
 from plancheck import querycheck as qc
 from plancheck import statecheck as sc
 from plancheck import tfconfig as tc
 from plancheck.cli import run as cli_run
-from tfjsonpath import New
+from tfjsonpath import New, PathArgumentError
 
 ROOT = Path(__file__).resolve().parents[1]
 BUILTINS = ("TypeError", "ValueError")
@@ -235,6 +237,30 @@ def test_a_misused_argument_is_an_argument_error_with_its_message(call: Callable
     assert (isinstance(error, TypeError), isinstance(error, ValueError)) == (True, True)
 
 
+#: The two errors that say more than ArgumentError (where in a test case; which argument of mock_plan): its
+#: subclasses, each still every base it had before.
+_DEFINITION_BASES = (TfCheckError, TypeError, ValueError)
+SUBCLASSES: list[Any] = [
+    pytest.param(lambda: acceptance.TestStep(config="x", plan_only="yes"), acceptance.TestDefinitionError,
+                 _DEFINITION_BASES, "TestStep.plan_only: expected a bool, got str", id="test-definition-field"),
+    pytest.param(lambda: acceptance.TestCase(steps=[]), acceptance.TestDefinitionError, _DEFINITION_BASES,
+                 "TestCase.steps: a test case needs at least one step", id="test-definition-no-step"),
+    pytest.param(lambda: acceptance.mock_plan(3, mocks=[]), acceptance.MockPlanArgumentError,
+                 (acceptance.MockPlanError, *_DEFINITION_BASES),
+                 "module_dir: expected a path (str or os.PathLike), got int", id="mock-plan-module-dir"),
+]
+
+
+@pytest.mark.parametrize(("call", "error", "old_bases", "message"), SUBCLASSES)
+def test_a_misused_test_definition_or_mock_plan_is_an_argument_error(
+    call: Callable[[], object], error: type[Exception], old_bases: tuple[type[Exception], ...], message: str
+) -> None:
+    with pytest.raises(ArgumentError) as caught:
+        call()
+    assert (type(caught.value), str(caught.value)) == (error, message)
+    assert [isinstance(caught.value, base) for base in old_bases] == [True] * len(old_bases)
+
+
 def test_argument_error_is_public_in_plancheck() -> None:
     assert (ArgumentError.__module__, "ArgumentError" in plancheck.__all__) == ("plancheck", True)
     assert [issubclass(ArgumentError, base) for base in (TfCheckError, TypeError, ValueError)] == [True, True, True]
@@ -292,40 +318,66 @@ def _bare_builtins(tree: ast.AST) -> list[tuple[int, str, str]]:
     return sorted(set(found))
 
 
-def _raised_argument_errors(tree: ast.AST) -> int:
+#: tfjsonpath's one bare builtin, as ``file:function``, with why.
+ALLOWED_TFJSONPATH: dict[str, str] = {
+    "tfjsonpath/_path.py:Path.__getitem__":
+        "the subscript protocol: a wrong index type is the builtin TypeError a list or tuple raises",
+}
+
+#: Each package scanned: its allow-list, the typed error it raises instead, and at least how many it builds (so
+#: that the scan reads the modules that raise them, not an empty or moved tree).
+PACKAGES: list[Any] = [
+    pytest.param("plancheck", ALLOWED, "ArgumentError", 100, id="plancheck"),
+    pytest.param("tfjsonpath", ALLOWED_TFJSONPATH, "PathArgumentError", 10, id="tfjsonpath"),
+]
+
+
+def _raised_typed_errors(tree: ast.AST, typed: str) -> int:
     return sum(
-        isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "ArgumentError"
+        isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == typed
         for node in ast.walk(tree)
     )
 
 
-def _scan() -> tuple[list[str], set[str], int]:
-    """Every bare builtin outside the allow-list, the allow-list entries that still build one, and how many
-    ArgumentError the scan saw."""
+def _scan(package: str, allowed: dict[str, str], typed_name: str) -> tuple[list[str], set[str], int]:
+    """Every bare builtin outside the allow-list, the allow-list entries that still build one, and how many of
+    the typed error the scan saw."""
     offenders: list[str] = []
     used: set[str] = set()
     typed = 0
-    for module in sorted((ROOT / "plancheck").rglob("*.py")):
+    for module in sorted((ROOT / package).rglob("*.py")):
         tree = ast.parse(module.read_text(encoding="utf-8"))
         where = module.relative_to(ROOT).as_posix()
         for line, name, owner in _bare_builtins(tree):
-            if f"{where}:{owner}" in ALLOWED:
+            if f"{where}:{owner}" in allowed:
                 used.add(f"{where}:{owner}")
             else:
                 offenders.append(f"{where}:{line}: {name} in {owner or 'the module'}")
-        typed += _raised_argument_errors(tree)
+        typed += _raised_typed_errors(tree, typed_name)
     return offenders, used, typed
 
 
-def test_no_bare_builtin_error_is_raised_in_plancheck() -> None:
-    offenders, _, typed = _scan()
-    assert offenders == [], "raise plancheck.ArgumentError (plancheck._errors) for a misused argument, or allow it"
-    assert typed > 100  # the scan reads the modules that raise them, not an empty or moved tree
+@pytest.mark.parametrize(("package", "allowed", "typed_name", "at_least"), PACKAGES)
+def test_no_bare_builtin_error_is_raised(package: str, allowed: dict[str, str], typed_name: str, at_least: int) -> None:
+    offenders, _, typed = _scan(package, allowed, typed_name)
+    assert offenders == [], f"raise {package}.{typed_name} for a misused argument, or allow it"
+    assert typed > at_least
 
 
-def test_every_allowed_function_still_builds_a_bare_builtin() -> None:
-    _, used, _ = _scan()
-    assert sorted(set(ALLOWED) - used) == []  # a stale entry would let a new bare raise there pass unseen
+@pytest.mark.parametrize(("package", "allowed", "typed_name", "at_least"), PACKAGES)
+def test_every_allowed_function_still_builds_a_bare_builtin(
+    package: str, allowed: dict[str, str], typed_name: str, at_least: int
+) -> None:
+    _, used, _ = _scan(package, allowed, typed_name)
+    assert sorted(set(allowed) - used) == []  # a stale entry would let a new bare raise there pass unseen
+
+
+def test_the_path_subscript_keeps_the_protocols_builtin() -> None:
+    # The one allowed bare raise in tfjsonpath: New("a")["x"] is a TypeError as a list's ["x"] is.
+    with pytest.raises(TypeError) as caught:
+        New("a")["x"]  # type: ignore[call-overload]
+    assert (type(caught.value), str(caught.value)) == (TypeError, "Path indices must be ints or slices, got str")
+    assert not isinstance(caught.value, PathArgumentError)
 
 
 @pytest.mark.parametrize(("source", "expected"), [

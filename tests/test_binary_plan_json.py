@@ -27,6 +27,11 @@ from plancheck.cli._io import CliError, read_plan
 ZIP = b"PK\x03\x04 a saved plan"
 SHOWN = b'{"format_version": "1.2", "resource_changes": []}'
 LIMIT = 40  # the zip above fits, the JSON shown for it does not
+#: The loader's hint for a plan that does not even start as JSON (a zip's "PK" does not).
+NOT_JSON = (
+    "not JSON at all (Terraform's text output, or a configuration?): get a plan's JSON from terraform show -json "
+    "PLANFILE, a state's from terraform show -json"
+)
 
 
 @pytest.fixture
@@ -217,9 +222,9 @@ def test_a_show_that_cannot_load_the_providers_names_the_users_data_dir(data_dir
                      "for it", id="pathlike"),
         # A stream is read once: its error stays the loader's.
         pytest.param("stream", "$: expected valid JSON, found invalid JSON: Expecting value at line 1 column 1 "
-                     "(character 0)", id="stream-as-the-loader-says"),
+                     f"(character 0); {NOT_JSON}", id="stream-as-the-loader-says"),
         pytest.param("json", "{path}: $: expected valid JSON, found invalid JSON: Expecting value at line 1 column 1 "
-                     "(character 0)", id="not-a-zip-as-the-loader-says"),
+                     f"(character 0); {NOT_JSON}", id="not-a-zip-as-the-loader-says"),
     ],
 )
 def test_load_plan_on_a_binary_plan_names_load_plan_file(tmp_path: Path, source: str, message: str) -> None:

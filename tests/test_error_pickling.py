@@ -55,7 +55,15 @@ from plancheck.querycheck import ErroredQueryError, QueryCheckError, QueryFormat
 from plancheck.snapshot import SnapshotFormatError, SnapshotMismatchError, SnapshotMissingError
 from plancheck.tfconfig import ConfigFormatError, TemplateSyntaxError
 from plancheck.tfversion import VersionError
-from tfjsonpath import New, Path, PathNotFoundError, PathSyntaxError, TfJsonPathError, Traverse
+from tfjsonpath import (
+    New,
+    Path,
+    PathArgumentError,
+    PathNotFoundError,
+    PathSyntaxError,
+    TfJsonPathError,
+    Traverse,
+)
 
 PUBLIC_MODULES = (
     "tfjsonpath", "plancheck", "plancheck.knownvalue", "plancheck.compare", "plancheck.statecheck",
@@ -81,6 +89,7 @@ ERRORS: list[Any] = [
     pytest.param(lambda: TfJsonPathError("plain"), id="TfJsonPathError"),
     pytest.param(_path_not_found, id="PathNotFoundError"),
     pytest.param(_path_syntax, id="PathSyntaxError"),
+    pytest.param(lambda: PathArgumentError("AtSliceIndex() index must be >= 0, got -1"), id="PathArgumentError"),
     pytest.param(lambda: TfCheckError("plain"), id="TfCheckError"),
     pytest.param(lambda: ArgumentError("StringExact expects a str, got int"), id="ArgumentError"),
     pytest.param(lambda: CheckFailedError([_FAILURE]), id="CheckFailedError"),

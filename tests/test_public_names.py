@@ -50,6 +50,7 @@ PUBLIC_ERRORS = [
     (tfjsonpath, "TfJsonPathError"),
     (tfjsonpath, "PathNotFoundError"),
     (tfjsonpath, "PathSyntaxError"),
+    (tfjsonpath, "PathArgumentError"),
     (plancheck, "PlanCheckWarning"),
 ]
 

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 # The one table: type checkers read these imports, and _homes reads the same lines, compiled.
 if TYPE_CHECKING:
-    from ._errors import PathSyntaxError, TfJsonPathError
+    from ._errors import PathArgumentError, PathSyntaxError, TfJsonPathError
     from ._jsontypes import describe_json_type
     from ._path import New, Path, PathNotFoundError, Traverse, leaves, walk
     from ._text import MapStep, SliceStep, Step
@@ -34,6 +34,7 @@ __all__ = [
     "MapStep",
     "New",
     "Path",
+    "PathArgumentError",
     "PathNotFoundError",
     "PathSyntaxError",
     "SliceStep",

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TypeVar
 
-__all__ = ["PathSyntaxError", "PicklesFields", "TfJsonPathError", "public"]
+__all__ = ["PathArgumentError", "PathSyntaxError", "PicklesFields", "TfJsonPathError", "public"]
 
 
 _T = TypeVar("_T", bound=Callable[..., object])
@@ -73,6 +73,27 @@ class TfJsonPathError(PicklesFields, Exception):
     >>> issubclass(PathNotFoundError, TfJsonPathError), issubclass(PathSyntaxError, TfJsonPathError)
     (True, True)
     """
+
+
+@public("tfjsonpath")
+class PathArgumentError(TfJsonPathError, TypeError, ValueError):
+    """A path, a step or a walk was given an argument it cannot use.
+
+    Raised wherever tfjsonpath is misused (a negative or ``bool`` index, a key that is no ``str``,
+    ``Path.parse(5)``, ``Traverse(document, "a")``, a document with a non-``str`` key or a cycle given to
+    ``walk``...), so an ``except TfJsonPathError`` sees it; also a ``TypeError`` and a ``ValueError``, which
+    such a misuse raised before. The message names the argument and its type, never a document's value.
+
+    >>> from tfjsonpath import New
+    >>> try:
+    ...     New("list").AtSliceIndex(-1)
+    ... except TfJsonPathError as exc:
+    ...     print(type(exc).__name__, isinstance(exc, ValueError), exc)
+    PathArgumentError True AtSliceIndex() index must be >= 0, got -1
+    """
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
 
 
 def _excerpt(text: str, position: int) -> str:

@@ -29,7 +29,7 @@ from typing import Any, final, overload
 
 from typing_extensions import deprecated
 
-from ._errors import PathSyntaxError, TfJsonPathError, public
+from ._errors import PathArgumentError, PathSyntaxError, TfJsonPathError, public
 from ._jsontypes import describe_json_type, is_object, is_sequence, plural
 from ._text import (
     MAX_INDEX,
@@ -95,7 +95,7 @@ class Path(_Immutable):
     def __init__(self, *steps: Step) -> None:
         for i, step in enumerate(steps):
             if not isinstance(step, (MapStep, SliceStep)):
-                raise TypeError(
+                raise PathArgumentError(
                     f"Path() step {i} must be a MapStep or SliceStep, got {type(step).__name__}"
                     " (build paths from keys and indexes with New(...) or Path.parse(...))"
                 )
@@ -124,11 +124,11 @@ class Path(_Immutable):
         >>> New("triggers").AtMapKey(0)
         Traceback (most recent call last):
         ...
-        TypeError: AtMapKey() key must be a str, got int
+        tfjsonpath.PathArgumentError: AtMapKey() key must be a str, got int
         """
         try:
             step = MapStep(key)
-        except TypeError:
+        except PathArgumentError:
             raise _key_refusal(key, "AtMapKey()") from None  # the step's refusal, said by the builder given the key
         return Path._from_steps((*self.steps, step))
 
@@ -140,11 +140,11 @@ class Path(_Immutable):
         >>> New("list").AtSliceIndex(-1)
         Traceback (most recent call last):
         ...
-        ValueError: AtSliceIndex() index must be >= 0, got -1
+        tfjsonpath.PathArgumentError: AtSliceIndex() index must be >= 0, got -1
         """
         try:
             step = SliceStep(index)
-        except (TypeError, ValueError):
+        except PathArgumentError:
             raise _index_refusal(index, "AtSliceIndex()") from None
         return Path._from_steps((*self.steps, step))
 
@@ -165,10 +165,10 @@ class Path(_Immutable):
             elif isinstance(other, int) and not isinstance(other, bool):
                 try:
                     steps.append(SliceStep(other))
-                except ValueError:
+                except PathArgumentError:
                     raise _index_refusal(other, f"join() argument {n}") from None
             else:
-                raise TypeError(
+                raise PathArgumentError(
                     f"join() argument {n} must be a Path, MapStep, SliceStep, str key or int index, "
                     f"got {type(other).__name__}"
                 )
@@ -216,7 +216,7 @@ class Path(_Immutable):
         (False, True)
         """
         if not isinstance(other, Path):
-            raise TypeError(f"is_parent_of() expects a Path, got {type(other).__name__}")
+            raise PathArgumentError(f"is_parent_of() expects a Path, got {type(other).__name__}")
         n = len(self.steps)
         return len(other.steps) > n and other.steps[:n] == self.steps
 
@@ -227,7 +227,7 @@ class Path(_Immutable):
         (True, False)
         """
         if not isinstance(other, Path):
-            raise TypeError(f"is_child_of() expects a Path, got {type(other).__name__}")
+            raise PathArgumentError(f"is_child_of() expects a Path, got {type(other).__name__}")
         return other.is_parent_of(self)
 
     def __len__(self) -> int:
@@ -247,6 +247,8 @@ class Path(_Immutable):
         if isinstance(index, slice):
             return Path._from_steps(self.steps[index])
         if isinstance(index, bool) or not isinstance(index, int):
+            # The builtin, not PathArgumentError: this is the subscript protocol, whose error for a wrong index
+            # type is the builtin TypeError a list or tuple raises (as the IndexError below is the builtin's).
             raise TypeError(f"Path indices must be ints or slices, got {type(index).__name__}")
         try:
             return self.steps[index]
@@ -330,7 +332,7 @@ class Path(_Immutable):
         invalid path 'a.0' at offset 2: expected a key of letters, digits and '_' after '.' (quote other keys as ["..."]), found '0'
         """
         if not isinstance(text, str):
-            raise TypeError(f"Path.parse() text must be a str, got {type(text).__name__}")
+            raise PathArgumentError(f"Path.parse() text must be a str, got {type(text).__name__}")
         steps: list[Step] = []
         pos = 0
         end = len(text)
@@ -391,17 +393,17 @@ def New(first_step: str | int) -> Path:  # Go's name, kept for line-by-line port
     >>> New(1.5)
     Traceback (most recent call last):
     ...
-    TypeError: New() first_step must be a str (map key) or an int (slice index), got float
+    tfjsonpath.PathArgumentError: New() first_step must be a str (map key) or an int (slice index), got float
     """
     if isinstance(first_step, str):
         return Path._from_steps((MapStep(first_step),))
     if isinstance(first_step, int) and not isinstance(first_step, bool):
         try:
             step = SliceStep(first_step)
-        except ValueError:
+        except PathArgumentError:
             raise _index_refusal(first_step, "New() first_step") from None
         return Path._from_steps((step,))
-    raise TypeError(
+    raise PathArgumentError(
         f"New() first_step must be a str (map key) or an int (slice index), got {type(first_step).__name__}"
     )
 
@@ -541,7 +543,7 @@ def Traverse(document: Any, path: Path) -> Any:  # Go's name, kept for line-by-l
     path not found: SliceStep index Array.7 is out of range with slice length 2; index 7 out of range at step 2 of Array[7]; the array has 2 elements
     """
     if not isinstance(path, Path):
-        raise TypeError(f"Traverse() path must be a tfjsonpath.Path, got {type(path).__name__}")
+        raise PathArgumentError(f"Traverse() path must be a tfjsonpath.Path, got {type(path).__name__}")
     return resolve(document, path)
 
 
@@ -560,7 +562,7 @@ def _items(container: Any) -> tuple[bool, Iterator[tuple[Any, Any]]]:
 
 def _check_prefix(prefix: object, where: str) -> None:
     if not isinstance(prefix, Path):
-        raise TypeError(f"{where} prefix must be a tfjsonpath.Path, got {type(prefix).__name__}")
+        raise PathArgumentError(f"{where} prefix must be a tfjsonpath.Path, got {type(prefix).__name__}")
 
 
 def _walk(document: Any, prefix: Path, leaves_only: bool) -> Iterator[tuple[Path, Any]]:
@@ -587,7 +589,7 @@ def _walk(document: Any, prefix: Path, leaves_only: bool) -> Iterator[tuple[Path
                 step = MapStep(key)
             else:
                 where = Path._from_steps((*base, *branch)).to_text() or "the top"
-                raise TypeError(
+                raise PathArgumentError(
                     f"not a JSON document: an object key at {where} is a {type(key).__name__}, not a str"
                 )
             if not _has_children(child):
@@ -595,7 +597,7 @@ def _walk(document: Any, prefix: Path, leaves_only: bool) -> Iterator[tuple[Path
                 continue
             if id(child) in open_ids:
                 where = Path._from_steps((*base, *branch, step)).to_text()
-                raise ValueError(f"not a JSON document: the value at {where} contains itself")
+                raise PathArgumentError(f"not a JSON document: the value at {where} contains itself")
             branch.append(step)
             if not leaves_only:
                 yield Path._from_steps((*base, *branch)), child
@@ -619,7 +621,7 @@ def walk(document: Any, *, prefix: Path = _ROOT) -> Iterator[tuple[Path, Any]]:
     ``prefix`` is put in front of every path, for walking a part cut out of a larger
     document. Any depth works: the walk keeps its own stack instead of recursing (each
     yielded path is built afresh, so the cost grows with depth times the number of values).
-    A document that contains itself raises ValueError instead of looping forever.
+    A document that contains itself raises PathArgumentError (a ValueError) instead of looping forever.
 
     >>> from tfjsonpath import New
     >>> for path, value in walk({"a": [1, {"b": None}]}):

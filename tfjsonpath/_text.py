@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from typing import Any, Final, Self, TypeAlias, final
 
-from ._errors import PathSyntaxError, public
+from ._errors import PathArgumentError, PathSyntaxError, public
 
 __all__ = ["MapStep", "SliceStep", "Step", "quote_key"]
 
@@ -52,7 +52,7 @@ class MapStep(_Immutable):
     >>> MapStep(0)
     Traceback (most recent call last):
     ...
-    TypeError: MapStep() key must be a str, got int
+    tfjsonpath.PathArgumentError: MapStep() key must be a str, got int
 
     A key is checked once, here; a builder that passes its argument on (``AtMapKey()``) says the
     refusal in its own name.
@@ -94,7 +94,7 @@ class SliceStep(_Immutable):
     >>> SliceStep(-1)
     Traceback (most recent call last):
     ...
-    ValueError: SliceStep() index must be >= 0, got -1
+    tfjsonpath.PathArgumentError: SliceStep() index must be >= 0, got -1
 
     An index is checked once, here; a builder that passes its argument on (``AtSliceIndex()``) says
     the refusal in its own name.
@@ -125,29 +125,29 @@ class SliceStep(_Immutable):
         return (SliceStep, (self.index,))
 
 
-def _key_refusal(key: object, by: str) -> TypeError:
+def _key_refusal(key: object, by: str) -> PathArgumentError:
     """Why ``key`` is no map key, said by ``by``: the step, or the builder that passed the key on to it.
 
     >>> _key_refusal(0, "AtMapKey()")
-    TypeError('AtMapKey() key must be a str, got int')
+    PathArgumentError('AtMapKey() key must be a str, got int')
     """
-    return TypeError(f"{by} key must be a str, got {type(key).__name__}")
+    return PathArgumentError(f"{by} key must be a str, got {type(key).__name__}")
 
 
-def _index_refusal(index: object, by: str) -> TypeError | ValueError:
+def _index_refusal(index: object, by: str) -> PathArgumentError:
     """Why ``index`` is no array index, said by ``by``: the step, or the builder that passed the index on to it.
 
     >>> _index_refusal(True, "AtSliceIndex()"), _index_refusal(-1, "join() argument 2")
-    (TypeError('AtSliceIndex() index must be an int, got bool'), ValueError('join() argument 2 index must be >= 0, got -1'))
+    (PathArgumentError('AtSliceIndex() index must be an int, got bool'), PathArgumentError('join() argument 2 index must be >= 0, got -1'))
     """
     # bool is an int subclass, but True is never meant as an index.
     if isinstance(index, bool) or not isinstance(index, int):
-        return TypeError(f"{by} index must be an int, got {type(index).__name__}")
+        return PathArgumentError(f"{by} index must be an int, got {type(index).__name__}")
     if index < 0:
         # Go accepts a negative SliceStep and then panics inside Traverse; refuse it here.
-        return ValueError(f"{by} index must be >= 0, got {index}")
+        return PathArgumentError(f"{by} index must be >= 0, got {index}")
     # Go's int is 64-bit; no array is that long, and huge ints cannot even be printed (int_max_str_digits).
-    return ValueError(f"{by} index must be <= {MAX_INDEX} (2**63 - 1), got a {index.bit_length()}-bit int")
+    return PathArgumentError(f"{by} index must be <= {MAX_INDEX} (2**63 - 1), got a {index.bit_length()}-bit int")
 
 
 Step: TypeAlias = MapStep | SliceStep

@@ -44,7 +44,7 @@ from functools import cache, partial
 from json import JSONDecodeError
 from typing import Any, Final, Literal, cast
 
-from .._errors import ArgumentError, DocumentFormatError
+from .._errors import ArgumentError, DocumentFormatError, PlanFormatError, StateFormatError
 from .collector import collector_off
 from .location import PathKey, hidden_from, hidden_inside, json_location
 
@@ -332,15 +332,44 @@ _UI_LOG: Final = (
 )
 
 
+#: Said after the parser's words when a plan or state does not even start as JSON (its first token is no JSON value):
+#: `terraform show PLANFILE` without -json, a saved `terraform plan` log, a .tf file. Every front end reads it; the
+#: command line says it in its own words instead (plancheck.cli._io), as does the acceptance runner, which ran show -json.
+NOT_JSON_HINT: Final = (
+    "not JSON at all (Terraform's text output, or a configuration?): get a plan's JSON from "
+    "terraform show -json PLANFILE, a state's from terraform show -json"
+)
+
+
+def without_hint(exc: DocumentFormatError) -> str:
+    """The loader's words for ``exc`` without :data:`NOT_JSON_HINT`: for a reader of the JSON Terraform printed (it
+    ran show -json), and for the command line, which says what it reads in its own words.
+
+    >>> without_hint(PlanFormatError("$", "valid JSON", found=f"invalid JSON: Expecting value; {NOT_JSON_HINT}"))
+    '$: expected valid JSON, found invalid JSON: Expecting value'
+    """
+    return str(exc).removesuffix(f"; {NOT_JSON_HINT}")
+
+
 def _syntax_error(
     exc: BaseException, error: type[DocumentFormatError], source: str | None
 ) -> DocumentFormatError:
+    """The loader's error for a document that does not parse; a plan or state whose first token is no JSON value is
+    told what it may be instead.
+
+    >>> print(_syntax_error(json.JSONDecodeError("Expecting value", "\\nNo changes.", 1), PlanFormatError, "p.txt"))
+    p.txt: $: expected valid JSON, found invalid JSON: Expecting value at line 2 column 1 (character 1); not JSON at all (Terraform's text output, or a configuration?): get a plan's JSON from terraform show -json PLANFILE, a state's from terraform show -json
+    """
     if isinstance(exc, json.JSONDecodeError) and exc.msg == "Extra data" and exc.doc.lstrip().startswith(_UI_LOG_START):
         return error("$", "one JSON document", found=_UI_LOG, source=source)
     if isinstance(exc, json.JSONDecodeError):
         where = f" at line {exc.lineno} column {exc.colno} (character {exc.pos})"
         message = exc.msg.removesuffix(" at")  # "Invalid control character at", then our own "at line"
-        return error("$", "valid JSON", found=f"invalid JSON: {message}{where}", source=source)
+        found = f"invalid JSON: {message}{where}"
+        first_token = exc.msg == "Expecting value" and exc.pos == _skip_ws(exc.doc, 0).end() < len(exc.doc)
+        if first_token and issubclass(error, (PlanFormatError, StateFormatError)):
+            found = f"{found}; {NOT_JSON_HINT}"
+        return error("$", "valid JSON", found=found, source=source)
     if isinstance(exc, _NonStandardConstant):
         return error("$", "valid JSON", found=f"{exc.name}, which is not JSON", source=source)
     if isinstance(exc, _Located):

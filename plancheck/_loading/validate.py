@@ -298,7 +298,7 @@ def _another_format(document: Any) -> str | None:
     ``terraform show -json``'s, with where to get that instead; None for anything else.
 
     >>> _another_format({"version": 4, "terraform_version": "1.11.4", "serial": 3, "lineage": "5e1c..."})
-    'a Terraform state file (terraform.tfstate\\'s own format, with "serial" and "lineage"), which is a different format; get its JSON from terraform show -json (a plan\\'s from terraform show -json PLANFILE)'
+    'a Terraform state file (terraform.tfstate\\'s own format, with "serial" and "lineage"), which plancheck\\'s loaders do not read: write its JSON with terraform show -json STATEFILE > state.json in the configuration\\'s directory, after terraform init (a plan\\'s: terraform show -json PLANFILE > plan.json)'
     >>> _another_format({"resource_changes": []}) is None
     True
     """
@@ -320,10 +320,13 @@ def _another_format(document: Any) -> str | None:
             "configured"
         )
     if "serial" in document and "lineage" in document:
-        # The state file itself (terraform.tfstate, or terraform state pull's output), not show -json's view of it.
+        # The state file itself (terraform.tfstate, or terraform state pull's output), not show -json's view of it. The
+        # command is spelt out, redirection too, lest "its JSON" read as a JSON to write by hand; show -json needs the
+        # state's providers' schemas, so it runs where terraform init installed them.
         return (
-            "a Terraform state file (terraform.tfstate's own format, with \"serial\" and \"lineage\"), which is a "
-            "different format; get its JSON from terraform show -json (a plan's from terraform show -json PLANFILE)"
+            "a Terraform state file (terraform.tfstate's own format, with \"serial\" and \"lineage\"), which "
+            "plancheck's loaders do not read: write its JSON with terraform show -json STATEFILE > state.json in the "
+            "configuration's directory, after terraform init (a plan's: terraform show -json PLANFILE > plan.json)"
         )
     return None
 

@@ -24,6 +24,7 @@ from .._documents.plan import Plan
 from .._documents.sensitive import collect_plan_secrets, collect_state_secrets
 from .._documents.state import State
 from .._errors import DocumentFormatError
+from .._loading.jsontext import without_hint
 from .._loading.lifecycle import ending_on_signals
 from .._redact import Secrets
 from .._terraform.binary import CommandResult, cli_config_replaced, registry_hint
@@ -210,7 +211,8 @@ class CaseRun:
         except DocumentFormatError as exc:
             # Output that cannot be read has secrets that cannot be known: it is withheld (fail closed).
             if exc.location == "$" and exc.expected == "valid JSON":
-                reason = f"show -json printed invalid JSON ({exc})"
+                # Without the loader's hint for a person's file: this text is what show -json printed.
+                reason = f"show -json printed invalid JSON ({without_hint(exc)})"
             elif exc.location == "$" and exc.expected.startswith("a JSON object"):
                 reason = "show -json printed JSON that is not an object"
             else:

@@ -14,7 +14,7 @@ reported as warnings, which fail the run only under ``--fail-on warning`` (:func
 ``waive = [{ address = "GLOB", reason = "...", until = 2027-01-31 }]``: its failures at those addresses
 are reported as waived until the waiver expires (:mod:`plancheck.cli._waivers`).
 
-Every error names the file, the line when one is known, the key path
+Every error names the file, the line when one is known (in TOML, its key's, else its check's header's), the key path
 (``check[2].matcher.value``) and what was expected there. The checks run through the library's one
 runner (:func:`run_checks`), each to a :class:`CheckResult`.
 """
@@ -325,9 +325,7 @@ def _fits_shape(kind: Kind, value: Any) -> bool:
         return tag == "bool"
     if isinstance(value, str):
         return tag in ("str", "selector", "path", "enum", "pattern")
-    if isinstance(value, (int, float, Decimal)):
-        return tag in ("int", "number")
-    return False
+    return isinstance(value, (int, float, Decimal)) and tag in ("int", "number")
 
 
 def _convert_number(kind: Kind, value: int | Decimal | float, where: str) -> int | Decimal | float:
@@ -572,10 +570,8 @@ def _parse_toml(text: str, source: str) -> Any:
     try:
         return tomllib.loads(text, parse_float=_read_decimal)
     except tomllib.TOMLDecodeError as exc:
-        line_match = re.search(r"line (\d+)", str(exc))
-        raise ChecksFileError(
-            source, "", f"invalid TOML: {exc}", line=int(line_match.group(1)) if line_match else None
-        ) from None
+        line = re.search(r"line (\d+)", str(exc))
+        raise ChecksFileError(source, "", f"invalid TOML: {exc}", line=int(line[1]) if line else None) from None
     except RecursionError:
         raise ChecksFileError(source, "", "invalid TOML: nested too deeply") from None
     except Exception as exc:  # whatever else the parser meets in the text is the text's fault
@@ -695,6 +691,27 @@ def _build_located(table: Any, where: str, registry: Registry, origin: str = "")
         raise _Invalid(where, f"cannot build this check: {exception_text(exc)}") from None
 
 
+def _key_line(text: str, lines: list[int], i: int, where: str, table: Any) -> int:
+    """The line of the key that the error at ``where`` in check ``i`` is about, when the check's block assigns that
+    key on one line (``key = ...``, ``key.sub = ...``); else the line of its ``[[check]]`` header (``lines[i]``).
+
+    tomllib gives no positions, so the block's lines are searched for the key the parsed table holds; a key set
+    under a ``[check.key]`` header, or seen on two lines (one inside a multi-line string), keeps the header's line.
+
+    >>> _key_line('[[check]]\\ntype = "A"\\n\\npath = 3\\n', [1], 0, "check[0].path", {"type": "A", "path": 3})
+    4
+    >>> _key_line('[[check]]\\ntype = "A"\\n', [1], 0, "check[0]", {"type": "A"})
+    1
+    """
+    key = re.match(r"\.([A-Za-z_][A-Za-z0-9_-]*)", where.removeprefix(f"check[{i}]"))
+    if key is None or key[1] not in table:  # a key path below check[i] is only ever built for a key of its table
+        return lines[i]
+    assigns = re.compile(rf"""[ \t]*(?:{key[1]}|"{key[1]}"|'{key[1]}')[ \t]*[=.]""")  # a bare key: nothing to escape
+    block = text.split("\n")[lines[i] - 1 : lines[i + 1] - 1 if i + 1 < len(lines) else None]
+    found = [n for n, line in enumerate(block) if assigns.match(line)]
+    return lines[i] + found[0] if len(found) == 1 else lines[i]
+
+
 def parse_checks(text: str, source: str, registry: Registry, *, fmt: str | None = None) -> list[CheckSpec]:
     """Parse a checks file's text (``fmt`` ``"toml"``/``"json"``, else guessed from ``source``).
 
@@ -731,7 +748,8 @@ def parse_checks(text: str, source: str, registry: Registry, *, fmt: str | None 
         try:
             spec = _build_located(table, where, registry, origin)
         except _Invalid as exc:
-            raise ChecksFileError(source, exc.where, exc.message, line=lines[i] if lines else None) from None
+            line = _key_line(text, lines, i, exc.where, table) if lines else None
+            raise ChecksFileError(source, exc.where, exc.message, line=line) from None
         specs.append(dataclasses.replace(spec, origin=f"{origin} {where}"))
     return specs
 

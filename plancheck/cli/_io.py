@@ -615,6 +615,7 @@ def read_plan(
     (a JSON plan never passes there), and the bytes become a plan once, by :func:`plancheck.load_plan`'s own step.
     """
     from .._documents.plan import Plan
+    from .._loading.jsontext import without_hint
     from .._loading.source import is_saved_plan
     from .._loading.validate import PLAN_KEYS
 
@@ -636,9 +637,11 @@ def read_plan(
         if exc.location == "$" and (exc.found or "").endswith(_STATE_NOT_PLAN):
             # The loader's words are the Python API's (load_state): the command line says what to give it.
             raise CliError("plan", f"{source}: {_CLI_STATE_NOT_PLAN}") from None
+        # The loader's hint for text that is not JSON names the Python API's sources; the command line names its own.
+        words = without_hint(exc)
         if exc.location == "$" and "invalid JSON" in (exc.found or "") and data.lstrip()[:1] not in (b"{", b"["):
-            raise CliError("plan", f"{exc}; {_CLI_NOT_JSON}") from None
-        raise CliError("plan", str(exc)) from None
+            raise CliError("plan", f"{words}; {_CLI_NOT_JSON}") from None
+        raise CliError("plan", words) from None
     except (RecursionError, ArithmeticError, ValueError) as exc:
         # The loader types its errors; should one still escape, it is the document's fault, not a traceback.
         raise CliError("plan", f"{source}: cannot read the plan: {exception_text(exc)}") from None

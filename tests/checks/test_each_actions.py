@@ -210,21 +210,21 @@ def test_a_checks_file_selects_invocations_with_an_actions_table() -> None:
 
 FILE_ERRORS = [
     ("misspelt-field", 'selector = { actions = "action.t.*", evnet = "Invoke" }',
-     "c.toml:1: check[0].selector.evnet: unknown action selector field 'evnet'; did you mean 'event'? "
+     "c.toml:4: check[0].selector.evnet: unknown action selector field 'evnet'; did you mean 'event'? "
      "(an action selector takes: actions, type, event, triggered_by, allow_empty)"),
     ("resource-field-beside-actions", 'selector = { actions = "action.t.*", mode = "data" }',
-     "c.toml:1: check[0].selector.mode: unknown action selector field 'mode' "
+     "c.toml:4: check[0].selector.mode: unknown action selector field 'mode' "
      "(an action selector takes: actions, type, event, triggered_by, allow_empty)"),
     ("bad-event", 'selector = { actions = "action.t.*", event = "AfterCreat" }',
-     "c.toml:1: check[0].selector.event: Actions: event 'AfterCreat' is not an ActionTriggerEvent; did you mean "
+     "c.toml:4: check[0].selector.event: Actions: event 'AfterCreat' is not an ActionTriggerEvent; did you mean "
      "AfterCreate? (one of BeforeCreate, AfterCreate, BeforeUpdate, AfterUpdate, BeforeDestroy, AfterDestroy, Invoke)"),
     ("actions-not-a-string", "selector = { actions = 3 }",
-     "c.toml:1: check[0].selector.actions: expected a string, found a number"),
+     "c.toml:4: check[0].selector.actions: expected a string, found a number"),
     ("bad-glob", 'selector = { actions = "action.t[" }',
-     "c.toml:1: check[0].selector.actions: Actions: address 'action.t[' is not a valid pattern: "
+     "c.toml:4: check[0].selector.actions: Actions: address 'action.t[' is not a valid pattern: "
      "'[' at offset 8 is never closed"),
     ("allow-empty-not-bool", 'selector = { actions = "a.*", allow_empty = "yes" }',
-     "c.toml:1: check[0].selector.allow_empty: expected a boolean, found a string"),
+     "c.toml:4: check[0].selector.allow_empty: expected a boolean, found a string"),
 ]
 
 
@@ -239,5 +239,5 @@ def test_a_resources_only_check_does_not_take_an_actions_table() -> None:
     with pytest.raises(ChecksFileError) as info:
         parse_checks('[[check]]\ntype = "ExpectCount"\nn = 1\nselector = { actions = "a.*" }\n', "c.toml", REGISTRY)
     assert str(info.value) == (
-        "c.toml:1: check[0].selector.actions: unknown selector field 'actions'; did you mean 'action'? "
+        "c.toml:4: check[0].selector.actions: unknown selector field 'actions'; did you mean 'action'? "
         "(a selector takes: type, module, address, mode, provider, action, allow_empty)")

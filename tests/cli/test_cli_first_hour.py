@@ -111,9 +111,10 @@ NOT_JSON_PLAN_FILES = [
     # terraform.tfstate itself, not the JSON terraform show -json makes of it: the loader's words name both.
     pytest.param("terraform.tfstate", {"version": 4, "terraform_version": "1.11.4", "serial": 1, "lineage": "x",
                                        "outputs": {}, "resources": []},
-                 "a Terraform state file (terraform.tfstate's own format, with \"serial\" and \"lineage\"), which is a "
-                 "different format; get its JSON from terraform show -json (a plan's from terraform show -json "
-                 "PLANFILE)", id="raw-state-file"),
+                 "a Terraform state file (terraform.tfstate's own format, with \"serial\" and \"lineage\"), which "
+                 "plancheck's loaders do not read: write its JSON with terraform show -json STATEFILE > state.json in the "
+                 "configuration's directory, after terraform init (a plan's: terraform show -json PLANFILE > plan.json)",
+                 id="raw-state-file"),
     # terraform plan -out under a cloud backend writes this bookmark (internal/cloud/cloudplan), not a zip of the plan.
     pytest.param("tfplan", {"remote_plan_format": 1, "run_id": "run-GXfuHMkbyHccAGUg", "hostname": "app.terraform.io"},
                  'an HCP Terraform saved plan ("remote_plan_format": a bookmark of a remote run, not the plan), which '

@@ -547,9 +547,9 @@ def _sarif_notes(out: str) -> list[tuple[str, str, str]]:
 
 _BAD_CHECKS = '[[check]]\ntype = "ExpectNoSuchThing"\n'
 ERRORS = {
-    "github": "::error title=tfplancheck%3A checks error::bad.toml:1: check[0].type: unknown plan check",
+    "github": "::error title=tfplancheck%3A checks error::bad.toml:2: check[0].type: unknown plan check",
     "markdown": "## tfplancheck: error",
-    "text": "tfplancheck: error: bad.toml:1: check[0].type: unknown plan check",
+    "text": "tfplancheck: error: bad.toml:2: check[0].type: unknown plan check",
 }
 
 
@@ -560,11 +560,11 @@ def test_bad_input_is_said_in_every_format_and_report(plan_dir: Path, fmt: str) 
     code, out, err = _cli(plan_dir, "plan.json", "-c", "bad.toml", "--format", fmt, *reports)
     assert code == 2
     message = err.splitlines()[0].removeprefix("tfplancheck: error: ")
-    assert message.startswith("bad.toml:1: check[0].type: unknown plan check")
+    assert message.startswith("bad.toml:2: check[0].type: unknown plan check")
     written = {other: (plan_dir / "out" / other).read_text("utf-8") for other in FORMATS}
     assert out == ("" if fmt == "text" else written[fmt])
     assert written["github"].startswith(ERRORS["github"])
-    assert written["markdown"].startswith(ERRORS["markdown"] + "\n\nbad.toml:1: check\\[0\\].type: unknown plan check")
+    assert written["markdown"].startswith(ERRORS["markdown"] + "\n\nbad.toml:2: check\\[0\\].type: unknown plan check")
     assert written["text"].startswith(ERRORS["text"])
     assert json.loads(written["json"])["error"] == {"kind": "checks", "message": message}
     (suite,) = junitparser.JUnitXml.fromstring(written["junit"])

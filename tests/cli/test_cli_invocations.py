@@ -66,7 +66,7 @@ def test_an_unknown_event_is_a_located_error(tmp_path: Path) -> None:
         '[[check]]\ntype = "ExpectActionInvocation"\naddress = "action.t.n"\nevent = "AfterEvent"\n', "utf-8")
     code, _, err = cli(str(ACTIONS), "-c", str(tmp_path / "c.toml"))
     assert code == 2
-    assert err.endswith(f'{tmp_path / "c.toml"}:1: check[0].event: expected one of BeforeCreate, AfterCreate, '
+    assert err.endswith(f'{tmp_path / "c.toml"}:4: check[0].event: expected one of BeforeCreate, AfterCreate, '
                         'BeforeUpdate, AfterUpdate, BeforeDestroy, AfterDestroy, Invoke, found "AfterEvent"\n')
 
 

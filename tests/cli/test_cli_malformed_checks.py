@@ -103,11 +103,11 @@ def test_malformed_json_checks_file_is_one_located_typed_error(text: str, messag
 
 TOML_ERRORS = [
     pytest.param(toml_check('{ type = "NumberExact", value = 1e1000000000000000000 }'),
-                 "c.toml:1: check[0].matcher.value: number out of range: 1e1000000000000000000", id="huge-exponent"),
+                 "c.toml:4: check[0].matcher.value: number out of range: 1e1000000000000000000", id="huge-exponent"),
     pytest.param(toml_check('{ type = "NumberExact", value = nan }'),
-                 "c.toml:1: check[0].matcher.value: expected a finite number, found nan", id="nan"),
+                 "c.toml:4: check[0].matcher.value: expected a finite number, found nan", id="nan"),
     pytest.param(toml_check('{ type = "Float64Exact", value = -inf }'),
-                 "c.toml:1: check[0].matcher.value: expected a finite number, found -inf", id="minus-inf"),
+                 "c.toml:4: check[0].matcher.value: expected a finite number, found -inf", id="minus-inf"),
     pytest.param("x = " + "[" * 600 + "]" * 600, "c.toml: invalid TOML: nested too deeply", id="arrays-600-deep"),
     pytest.param("x = " + "{a = " * 600 + "1" + "}" * 600, "c.toml: invalid TOML: nested too deeply",
                  id="inline-tables-600-deep"),
@@ -118,7 +118,7 @@ TOML_ERRORS = [
                  "write it with a fraction such as .0 to read it exactly as a decimal)", id="5000-digit-integer"),
     pytest.param('[[check]]\ntype = "ExpectEmptyPlan"\n\n[[check]]\ntype = "ExpectKnownOutputValue"\naddress = "x"\n'
                  'matcher = { type = "Float64Exact", value = 1e400 }\n',
-                 "c.toml:4: check[1].matcher.value: expected a number within the range of a float (about ±1.8e308), "
+                 "c.toml:7: check[1].matcher.value: expected a number within the range of a float (about ±1.8e308), "
                  "found 1E+400", id="second-check-line"),
     pytest.param("[[check]]\ntype = \"ExpectEmptyPlan\"\nwhen = 1979-02-30",
                  "c.toml:3: invalid TOML: Invalid date or datetime (at line 3, column 8)", id="bad-date"),
@@ -138,7 +138,7 @@ def test_a_regexp_flag_that_prints_is_refused_and_prints_nothing(flags: str, cap
     before and inside what --format json / sarif / junit write there (which no longer parsed)."""
     with pytest.raises(ChecksFileError) as info:
         parse_checks(toml_check(f'{{ type = "StringRegexp", pattern = "^a", flags = {flags} }}'), "c.toml", REGISTRY)
-    assert str(info.value) == ("c.toml:1: check[0].matcher: StringRegexp: re.DEBUG prints the compiled pattern on "
+    assert str(info.value) == ("c.toml:4: check[0].matcher: StringRegexp: re.DEBUG prints the compiled pattern on "
                                "standard output: leave it out")
     assert capsys.readouterr().out == ""
 
@@ -152,7 +152,7 @@ def test_a_regexp_flag_not_listed_is_refused(flags: str, found: str) -> None:
     """--list-checks offers StringRegexp's flags from the tuple it checks them against: one it does not list, refused."""
     with pytest.raises(ChecksFileError) as info:
         parse_checks(toml_check(f'{{ type = "StringRegexp", pattern = "^a", flags = {flags} }}'), "c.toml", REGISTRY)
-    assert str(info.value) == (f"c.toml:1: check[0].matcher: StringRegexp: flags {found} are not taken; it takes "
+    assert str(info.value) == (f"c.toml:4: check[0].matcher: StringRegexp: flags {found} are not taken; it takes "
                                "re.ASCII, re.IGNORECASE, re.UNICODE, re.MULTILINE, re.DOTALL, re.VERBOSE")
 
 
@@ -287,7 +287,7 @@ def test_numbers_a_matcher_cannot_take_are_named(name: str, number: str, message
                       ("json", json_check(f'{{"type": "{name}", "value": {number}}}'))):
         with pytest.raises(ChecksFileError) as info:
             parse_checks(text, f"c.{fmt}", REGISTRY)
-        line = ":1" if fmt == "toml" else ""
+        line = ":4" if fmt == "toml" else ""  # the matcher key's line (toml_check writes it fourth)
         assert str(info.value) == f"c.{fmt}{line}: check[0].{message}"
 
 
@@ -336,7 +336,8 @@ def test_every_check_of_a_large_file_has_its_own_line() -> None:
     last = text.rindex('path = "id"')
     with pytest.raises(ChecksFileError) as info:
         parse_checks(text[:last] + 'path = "id["\n', "big.toml", REGISTRY)
-    assert str(info.value).startswith(f"big.toml:{expected[-1]}: check[4999].path: invalid path 'id['")
+    # The error is at its key's line, the fourth of its check (a line found in that check's block alone).
+    assert str(info.value).startswith(f"big.toml:{expected[-1] + 3}: check[4999].path: invalid path 'id['")
 
 
 def test_json_and_toml_forms_of_the_example_build_equal_number_matchers() -> None:

@@ -720,4 +720,4 @@ def test_a_waiver_naming_plans_waives_in_those_only(tree: Path, plan_glob: str |
 def test_a_bad_plan_glob_is_a_located_error(tree: Path, waiver: str, message: str) -> None:
     (tree / "bad.toml").write_text(f'[[check]]\ntype = "ExpectNoDestroys"\nwaive = [{{ address = "a.*", reason = "r", {waiver} }}]\n',
                                    "utf-8")
-    assert _cli("pass.json", "-c", "bad.toml") == (2, "", f"tfplancheck: error: bad.toml:1: {message}\n")
+    assert _cli("pass.json", "-c", "bad.toml") == (2, "", f"tfplancheck: error: bad.toml:3: {message}\n")

@@ -143,10 +143,10 @@ def test_a_bad_severity_is_a_located_exit_2_error(tmp_path: Path, line: str, mes
     checks = entry(PASSES) + "\n[[check]]\n" + PASSES + line + "\n"
     code, out, err = cli(tmp_path, checks)
     assert (code, out) == (2, "")
-    assert err == f"tfplancheck: error: checks.toml:4: check[1].severity: {message}\n"
+    assert err == f"tfplancheck: error: checks.toml:6: check[1].severity: {message}\n"
     code, out, _ = cli(tmp_path, checks, "--format", "json")
     assert code == 2
-    assert json.loads(out)["error"]["message"] == f"checks.toml:4: check[1].severity: {message}"
+    assert json.loads(out)["error"]["message"] == f"checks.toml:6: check[1].severity: {message}"
 
 
 def test_a_bad_severity_in_a_json_checks_file_is_located(tmp_path: Path) -> None:

@@ -287,7 +287,8 @@ BAD_WAIVERS = [
 def test_a_bad_waiver_is_a_located_error(tmp_path: Path, waive: str, message: str) -> None:
     code, out, err = cli(tmp_path, entry(NO_DESTROYS) + entry(NO_DESTROYS, waive))
     assert (code, out) == (2, "")
-    assert err == f"tfplancheck: error: checks.toml:3: {message.replace('check[0]', 'check[1]')}\n"
+    # The line of the second check's waive key (its header is line 3).
+    assert err == f"tfplancheck: error: checks.toml:5: {message.replace('check[0]', 'check[1]')}\n"
 
 
 @pytest.mark.parametrize(("until", "found"), [(None, "null"), (20270131, "a number"), ({"y": 2027}, "an object with 1 key")],

@@ -157,36 +157,36 @@ def test_json_and_toml_checks_files_build_the_same_checks() -> None:
 
 ERRORS = [
     ("unknown-selector-field", 'selector = { tpye = "aws_s3_bucket" }',
-     "c.toml:1: check[0].selector.tpye: unknown selector field 'tpye'; did you mean 'type'? (a selector takes: "
+     "c.toml:4: check[0].selector.tpye: unknown selector field 'tpye'; did you mean 'type'? (a selector takes: "
      "type, module, address, mode, provider, action, allow_empty)"),
     ("bad-glob", 'selector = "aws_s3_bucket.x["',
-     "c.toml:1: check[0].selector: Resources: address 'aws_s3_bucket.x[' is not a valid pattern: '[' at offset 15 is "
+     "c.toml:4: check[0].selector: Resources: address 'aws_s3_bucket.x[' is not a valid pattern: '[' at offset 15 is "
      "never closed"),
     ("bad-glob-in-a-table", 'selector = { module = "module.net[x]" }',
-     "c.toml:1: check[0].selector.module: Resources: module 'module.net[x]' is not a valid pattern: [x] at offset 10 "
+     "c.toml:4: check[0].selector.module: Resources: module 'module.net[x]' is not a valid pattern: [x] at offset 10 "
      'is neither [N], ["key"] nor [*]'),
     ("bad-action-name", 'selector = { action = "crate" }',
-     "c.toml:1: check[0].selector.action: Resources: action 'crate' is not a ResourceAction; did you mean Create? "
+     "c.toml:4: check[0].selector.action: Resources: action 'crate' is not a ResourceAction; did you mean Create? "
      "(one of NoOp, Create, Read, Update, Destroy, DestroyBeforeCreate, CreateBeforeDestroy, Replace, Forget, "
      "CreateThenForget, ForgetThenCreate)"),
     ("bad-action-type", "selector = { action = 3 }",
-     "c.toml:1: check[0].selector.action: expected an action name or a list of them, found a number"),
+     "c.toml:4: check[0].selector.action: expected an action name or a list of them, found a number"),
     ("bad-mode", 'selector = { mode = "resource" }',
-     "c.toml:1: check[0].selector.mode: Resources: mode must be 'managed' or 'data', got 'resource'"),
+     "c.toml:4: check[0].selector.mode: Resources: mode must be 'managed' or 'data', got 'resource'"),
     ("allow-empty-not-bool", 'selector = { type = "x", allow_empty = "yes" }',
-     "c.toml:1: check[0].selector.allow_empty: expected a boolean, found a string"),
+     "c.toml:4: check[0].selector.allow_empty: expected a boolean, found a string"),
     ("selector-wrong-type", "selector = 3",
-     "c.toml:1: check[0].selector: expected a selector: an address glob such as \"aws_s3_bucket.*\" or a table such as "
+     "c.toml:4: check[0].selector: expected a selector: an address glob such as \"aws_s3_bucket.*\" or a table such as "
      '{ type = "aws_s3_bucket", module = "module.net.*" } (or, for action invocations, '
      '{ actions = "action.aws_lambda_invoke.*" }), found a number'),
     ("selector-field-wrong-type", "selector = { type = 3 }",
-     "c.toml:1: check[0].selector.type: expected a string, found a number"),
+     "c.toml:4: check[0].selector.type: expected a string, found a number"),
     ("bad-unknown", 'selector = "a.*"\nunknown = "wran"',
-     "c.toml:1: check[0].unknown: expected one of fail|pass|warn, found \"wran\" (did you mean 'warn'?)"),
+     "c.toml:5: check[0].unknown: expected one of fail|pass|warn, found \"wran\" (did you mean 'warn'?)"),
     ("unknown-not-a-string", 'selector = "a.*"\nunknown = true',
-     "c.toml:1: check[0].unknown: expected one of fail|pass|warn, found a bool"),
+     "c.toml:5: check[0].unknown: expected one of fail|pass|warn, found a bool"),
     ("misspelt-argument", 'selectr = "a.*"',
-     "c.toml:1: check[0].selectr: unknown key for ExpectEachNullValue, which takes: selector, path, unknown; "
+     "c.toml:4: check[0].selectr: unknown key for ExpectEachNullValue, which takes: selector, path, unknown; "
      "did you mean 'selector'?"),
     ("missing-selector", "",
      "c.toml:1: check[0]: ExpectEachNullValue needs 'selector' (selector of resources or actions)"),
@@ -203,16 +203,16 @@ def test_a_bad_entry_is_a_located_error(body: str, message: str) -> None:
 
 OTHER_ERRORS = [
     ("except-item-wrong-type", '[[check]]\ntype = "ExpectNoDestroys"\nexcept = ["a.*", 3]\n',
-     "c.toml:1: check[0].except[1]: expected a selector: an address glob such as \"aws_s3_bucket.*\" or a table such "
+     "c.toml:3: check[0].except[1]: expected a selector: an address glob such as \"aws_s3_bucket.*\" or a table such "
      'as { type = "aws_s3_bucket", module = "module.net.*" }, found a number'),
     ("except-unknown-field", '[[check]]\ntype = "ExpectNoReplacements"\nexcept = { adress = "a.*" }\n',
-     "c.toml:1: check[0].except.adress: unknown selector field 'adress'; did you mean 'address'? (a selector takes: "
+     "c.toml:3: check[0].except.adress: unknown selector field 'adress'; did you mean 'address'? (a selector takes: "
      "type, module, address, mode, provider, action, allow_empty)"),
     ("counts-bad-action-name", '[[check]]\ntype = "ExpectActionCounts"\ncrate = 1\n',
-     "c.toml:1: check[0].crate: unknown key for ExpectActionCounts, which takes: create, update, delete, replace, "
+     "c.toml:3: check[0].crate: unknown key for ExpectActionCounts, which takes: create, update, delete, replace, "
      "noop, read, forget, invoke; did you mean 'create'?"),
     ("counts-wrong-type", '[[check]]\ntype = "ExpectActionCounts"\ncreate = "1"\n',
-     "c.toml:1: check[0].create: expected an integer, found a string"),
+     "c.toml:3: check[0].create: expected an integer, found a string"),
     ("counts-negative", '[[check]]\ntype = "ExpectActionCounts"\ncreate = -1\n',
      "c.toml:1: check[0]: ExpectActionCounts: create must be >= 0, got -1"),
     ("counts-none-given", '[[check]]\ntype = "ExpectActionCounts"\n',
@@ -221,7 +221,7 @@ OTHER_ERRORS = [
     ("count-n-missing", '[[check]]\ntype = "ExpectCount"\nselector = "a.*"\n',
      "c.toml:1: check[0]: ExpectCount needs 'n' (integer)"),
     ("drift-path-bad", '[[check]]\ntype = "ExpectDrift"\naddress = "a.b"\npath = "a..b"\n',
-     "c.toml:1: check[0].path: invalid path 'a..b' at offset 2: expected a key of letters, digits and '_' after '.' "
+     "c.toml:4: check[0].path: invalid path 'a..b' at offset 2: expected a key of letters, digits and '_' after '.' "
      "(quote other keys as [\"...\"]), found '.'"),
 ]
 
@@ -238,6 +238,6 @@ def test_a_bad_checks_file_exits_2_without_a_traceback(files: Path) -> None:
                                     "utf-8")
     r = cli("plan.json", "--checks", "bad.toml")
     assert (r.code, r.out) == (2, "")
-    assert r.err.startswith("tfplancheck: error: bad.toml:1: check[0].selector.tpye: unknown selector field 'tpye'")
+    assert r.err.startswith("tfplancheck: error: bad.toml:4: check[0].selector.tpye: unknown selector field 'tpye'")
     doc = cli("plan.json", "--checks", "bad.toml", "--format", "json").json()
     assert doc["error"]["kind"] == "checks"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 from importlib import resources
 from typing import Any
@@ -9,6 +10,8 @@ from typing import Any
 import pytest
 from loading_support import ROUTES, dumps, load_by
 
+import plancheck
+from plancheck import querycheck
 from plancheck._errors import PlanFormatError
 
 
@@ -26,6 +29,11 @@ def _plan(**members: Any) -> bytes:
 _SECRET_ADDRESS = 'null_resource.a["pw-hunter2-0042"]'
 _SECRET_CHANGE = {"actions": ["create"], "after": {"key": "pw-hunter2-0042"}, "after_sensitive": {"key": True}}
 
+#: The loader's hint for a plan or state that does not even start as JSON.
+_TEXT = (
+    "not JSON at all (Terraform's text output, or a configuration?): get a plan's JSON from terraform show -json "
+    "PLANFILE, a state's from terraform show -json"
+)
 _ACTION = 'an action: one of "no-op", "create", "read", "update", "delete", "forget"'
 _VERSION = "a plan format version 0.x or 1.x (plancheck reads terraform show -json plans of major format version 0 and 1)"
 
@@ -36,6 +44,18 @@ CASES: list[Any] = [
         id="truncated",
     ),
     pytest.param(b"", "$: expected valid JSON, found invalid JSON: Expecting value at line 1 column 1 (character 0)", id="empty"),
+    pytest.param(b" \n", "$: expected valid JSON, found invalid JSON: Expecting value at line 2 column 1 (character 2)",
+                 id="whitespace-only-is-empty-not-text"),
+    # Not JSON at all: what a newcomer saves as plan.json. Every front end (load_plan, the pytest plugin) is told.
+    pytest.param(b"\nTerraform used the selected providers to generate the following execution\n",
+                 f"$: expected valid JSON, found invalid JSON: Expecting value at line 2 column 1 (character 1); {_TEXT}",
+                 id="terraform-show-without-json"),
+    pytest.param(b'resource "null_resource" "a" {}\n',
+                 f"$: expected valid JSON, found invalid JSON: Expecting value at line 1 column 1 (character 0); {_TEXT}",
+                 id="a-configuration"),
+    pytest.param(b'{"format_version": "1.2", "x": nope}',
+                 "$: expected valid JSON, found invalid JSON: Expecting value at line 1 column 32 (character 31)",
+                 id="a-bad-value-inside-json-is-no-text"),
     pytest.param(b"[1, 2]", "$: expected a JSON object (a terraform show -json plan), found an array of 2 elements", id="not-an-object"),
     pytest.param(b'{"format_version": "1.2", "x": NaN}', "$: expected valid JSON, found NaN, which is not JSON", id="nan"),
     pytest.param(b'{"format_version": "1.2", "x": -Infinity}', "$: expected valid JSON, found -Infinity, which is not JSON", id="infinity"),
@@ -234,6 +254,30 @@ def test_malformed_plan_is_refused(route_name: str, validation: str, data: bytes
     assert str(got) == f"plan.json: {message}"
     assert got.source == "plan.json"
     assert f"{got.location}: " in message
+
+
+TEXT_OUTPUT = b"\nNo changes. Your infrastructure matches the configuration.\n"
+
+
+@pytest.mark.parametrize(
+    ("load", "error", "message"),
+    [
+        pytest.param(lambda: plancheck.load_plan(io.BytesIO(TEXT_OUTPUT)), plancheck.PlanFormatError,
+                     f"$: expected valid JSON, found invalid JSON: Expecting value at line 2 column 1 (character 1); {_TEXT}",
+                     id="load_plan"),
+        pytest.param(lambda: plancheck.load_state(io.BytesIO(TEXT_OUTPUT)), plancheck.StateFormatError,
+                     f"$: expected valid JSON, found invalid JSON: Expecting value at line 2 column 1 (character 1); {_TEXT}",
+                     id="load_state"),
+        # Not a plan or state: the hint, which names where those come from, is not said.
+        pytest.param(lambda: querycheck.load_query(io.BytesIO(TEXT_OUTPUT)), querycheck.QueryFormatError,
+                     "line 2: $: expected valid JSON, found invalid JSON: Expecting value at column 1",
+                     id="load_query-no-hint"),
+    ],
+)
+def test_text_output_is_told_apart_from_broken_json(load: Any, error: type[Exception], message: str) -> None:
+    with pytest.raises(error) as caught:
+        load()
+    assert str(caught.value) == message
 
 
 def test_error_fields_name_the_location() -> None:

@@ -77,10 +77,13 @@ def test_a_plan_is_not_a_state(parser: str, validation: str, document: dict[str,
 #: A terraform.tfstate as Terraform writes it (state format version 4), as newcomers pass it for show -json's.
 RAW_STATE = {"version": 4, "terraform_version": "1.11.4", "serial": 3, "lineage": "5e1c0b7a-1f3e-8d52-0c2b-9a4e61f2d3c7",
              "outputs": {}, "resources": [], "check_results": None}
+#: The command spelt out, redirection too (not "get its JSON", which a hurried reader took for a JSON to write by
+#: hand), and where it runs: show -json needs the providers terraform init installs.
 _RAW_STATE_WORDS = (
     '$.format_version: expected a "format_version" key (a terraform show -json plan or state), found a Terraform '
-    "state file (terraform.tfstate's own format, with \"serial\" and \"lineage\"), which is a different format; get its "
-    "JSON from terraform show -json (a plan's from terraform show -json PLANFILE)"
+    "state file (terraform.tfstate's own format, with \"serial\" and \"lineage\"), which plancheck's loaders do not "
+    "read: write its JSON with terraform show -json STATEFILE > state.json in the configuration's directory, after "
+    "terraform init (a plan's: terraform show -json PLANFILE > plan.json)"
 )
 
 

@@ -95,6 +95,10 @@ UNNAMEABLE_MARKERS = textwrap.dedent(
 )
 
 
+NOT_JSON = (
+    "not JSON at all (Terraform's text output, or a configuration?): get a plan's JSON from terraform show -json "
+    "PLANFILE, a state's from terraform show -json"
+)
 #: (id, files (name: text or a document), ini lines, test module, args, outcomes or "usage", lines that must show).
 CASES: list[tuple[str, dict[str, Any], str, str, tuple[str, ...], Any, list[str]]] = [
     ("missing-plan", {}, "", USES_PLAN, ("--tf-plan", "missing.json"), {"errors": 1},
@@ -106,7 +110,12 @@ CASES: list[tuple[str, dict[str, Any], str, str, tuple[str, ...], Any, list[str]
                      "found an invalid byte 0x65 at byte offset 10"]),
     ("plan-is-conflicted", {"plan.json": "<<<<<<< HEAD\n{}\n"}, "", USES_PLAN, ("--tf-plan", "plan.json"),
      {"errors": 1}, ["tf_plan (from --tf-plan): */plan.json: $: expected valid JSON, found invalid JSON: "
-                     "Expecting value at line 1 column 1 (character 0)"]),
+                     f"Expecting value at line 1 column 1 (character 0); {NOT_JSON}"]),
+    # `terraform show tfplan > plan.json`, without -json: the loader's words say what it is, as the command line's do.
+    ("plan-is-terraforms-text-output", {"plan.json": "\nTerraform will perform the following actions:\n"}, "",
+     USES_PLAN, ("--tf-plan", "plan.json"), {"errors": 1},
+     ["tf_plan (from --tf-plan): */plan.json: $: expected valid JSON, found invalid JSON: "
+      f"Expecting value at line 2 column 1 (character 1); {NOT_JSON}"]),
     ("plan-is-a-json-list", {"plan.json": "[1, 2]"}, "", USES_PLAN, ("--tf-plan", "plan.json"), {"errors": 1},
      ["tf_plan (from --tf-plan): */plan.json: $: expected a JSON object (a terraform show -json plan), "
       "found an array of 2 elements"]),

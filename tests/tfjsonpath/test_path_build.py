@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 import tfjsonpath
-from tfjsonpath import MapStep, New, Path, SliceStep
+from tfjsonpath import MapStep, New, Path, PathArgumentError, SliceStep, TfJsonPathError
 
 
 class Color(str, enum.Enum):  # noqa: UP042 - the mixin form on purpose: its str() is not its value
@@ -64,131 +64,131 @@ def test_path_constructor_takes_steps() -> None:
 BAD_CONSTRUCTION = [
     pytest.param(
         lambda: New(1.5),
-        TypeError,
+        PathArgumentError,
         "New() first_step must be a str (map key) or an int (slice index), got float",
         id="new-float",
     ),
     pytest.param(
         lambda: New(None),
-        TypeError,
+        PathArgumentError,
         "New() first_step must be a str (map key) or an int (slice index), got NoneType",
         id="new-none",
     ),
     pytest.param(
         lambda: New(True),
-        TypeError,
+        PathArgumentError,
         "New() first_step must be a str (map key) or an int (slice index), got bool",
         id="new-bool",
     ),
     pytest.param(
         lambda: New(b"a"),
-        TypeError,
+        PathArgumentError,
         "New() first_step must be a str (map key) or an int (slice index), got bytes",
         id="new-bytes",
     ),
     pytest.param(
-        lambda: New(-1), ValueError, "New() first_step index must be >= 0, got -1", id="new-negative"
+        lambda: New(-1), PathArgumentError, "New() first_step index must be >= 0, got -1", id="new-negative"
     ),
     pytest.param(
-        lambda: New("a").AtMapKey(1), TypeError, "AtMapKey() key must be a str, got int", id="at-map-key-int"
+        lambda: New("a").AtMapKey(1), PathArgumentError, "AtMapKey() key must be a str, got int", id="at-map-key-int"
     ),
     pytest.param(
         lambda: New("a").AtMapKey(None),
-        TypeError,
+        PathArgumentError,
         "AtMapKey() key must be a str, got NoneType",
         id="at-map-key-none",
     ),
     pytest.param(
         lambda: New("a").AtMapKey(b"k"),
-        TypeError,
+        PathArgumentError,
         "AtMapKey() key must be a str, got bytes",
         id="at-map-key-bytes",
     ),
     pytest.param(
         lambda: New("a").AtSliceIndex("0"),
-        TypeError,
+        PathArgumentError,
         "AtSliceIndex() index must be an int, got str",
         id="at-slice-index-str",
     ),
     pytest.param(
         lambda: New("a").AtSliceIndex(True),
-        TypeError,
+        PathArgumentError,
         "AtSliceIndex() index must be an int, got bool",
         id="at-slice-index-bool",
     ),
     pytest.param(
         lambda: New("a").AtSliceIndex(1.0),
-        TypeError,
+        PathArgumentError,
         "AtSliceIndex() index must be an int, got float",
         id="at-slice-index-float",
     ),
     pytest.param(
         lambda: New("a").AtSliceIndex(-3),
-        ValueError,
+        PathArgumentError,
         "AtSliceIndex() index must be >= 0, got -3",
         id="at-slice-index-negative",
     ),
     pytest.param(
         lambda: New("a").AtSliceIndex(2**63),
-        ValueError,
+        PathArgumentError,
         "AtSliceIndex() index must be <= 9223372036854775807 (2**63 - 1), got a 64-bit int",
         id="at-slice-index-too-big",
     ),
     pytest.param(
         lambda: New("a").AtSliceIndex(10**5000),
-        ValueError,
+        PathArgumentError,
         "AtSliceIndex() index must be <= 9223372036854775807 (2**63 - 1), got a 16610-bit int",
         id="at-slice-index-unprintably-big",
     ),
-    pytest.param(lambda: MapStep(0), TypeError, "MapStep() key must be a str, got int", id="mapstep-int"),
+    pytest.param(lambda: MapStep(0), PathArgumentError, "MapStep() key must be a str, got int", id="mapstep-int"),
     pytest.param(
-        lambda: SliceStep("0"), TypeError, "SliceStep() index must be an int, got str", id="slicestep-str"
+        lambda: SliceStep("0"), PathArgumentError, "SliceStep() index must be an int, got str", id="slicestep-str"
     ),
     pytest.param(
-        lambda: SliceStep(False), TypeError, "SliceStep() index must be an int, got bool", id="slicestep-bool"
+        lambda: SliceStep(False), PathArgumentError, "SliceStep() index must be an int, got bool", id="slicestep-bool"
     ),
     pytest.param(
-        lambda: SliceStep(-1), ValueError, "SliceStep() index must be >= 0, got -1", id="slicestep-negative"
+        lambda: SliceStep(-1), PathArgumentError, "SliceStep() index must be >= 0, got -1", id="slicestep-negative"
     ),
     pytest.param(
         lambda: Path("a"),
-        TypeError,
+        PathArgumentError,
         "Path() step 0 must be a MapStep or SliceStep, got str (build paths from keys and indexes with New(...) or Path.parse(...))",
         id="path-str-step",
     ),
     pytest.param(
         lambda: Path(MapStep("a"), 0),
-        TypeError,
+        PathArgumentError,
         "Path() step 1 must be a MapStep or SliceStep, got int (build paths from keys and indexes with New(...) or Path.parse(...))",
         id="path-int-step",
     ),
     pytest.param(
         lambda: New("a").join(1.5),
-        TypeError,
+        PathArgumentError,
         "join() argument 1 must be a Path, MapStep, SliceStep, str key or int index, got float",
         id="join-float",
     ),
     pytest.param(
         lambda: New("a").join("b", True),
-        TypeError,
+        PathArgumentError,
         "join() argument 2 must be a Path, MapStep, SliceStep, str key or int index, got bool",
         id="join-bool",
     ),
     pytest.param(
         lambda: New("a").join(0, -1),
-        ValueError,
+        PathArgumentError,
         "join() argument 2 index must be >= 0, got -1",
         id="join-negative",
     ),
     pytest.param(
         lambda: New("a").is_parent_of("a"),
-        TypeError,
+        PathArgumentError,
         "is_parent_of() expects a Path, got str",
         id="is-parent-of-str",
     ),
     pytest.param(
         lambda: New("a").is_child_of(None),
-        TypeError,
+        PathArgumentError,
         "is_child_of() expects a Path, got NoneType",
         id="is-child-of-none",
     ),
@@ -202,11 +202,11 @@ BAD_CONSTRUCTION = [
         id="getitem-out-of-range",
     ),
     pytest.param(
-        lambda: Path.parse(b"a"), TypeError, "Path.parse() text must be a str, got bytes", id="parse-bytes"
+        lambda: Path.parse(b"a"), PathArgumentError, "Path.parse() text must be a str, got bytes", id="parse-bytes"
     ),
     pytest.param(
         lambda: tfjsonpath.Traverse({}, "a"),
-        TypeError,
+        PathArgumentError,
         "Traverse() path must be a tfjsonpath.Path, got str",
         id="traverse-str",
     ),
@@ -219,6 +219,12 @@ def test_bad_construction_fails_at_once(build: Any, error: type[Exception], mess
         build()
     assert type(info.value) is error
     assert str(info.value) == message
+
+
+def test_a_path_argument_error_is_a_tfjsonpath_error_and_both_builtins_it_was() -> None:
+    # Code that caught the builtin a misuse raised before (TypeError or ValueError) goes on catching it.
+    assert [issubclass(PathArgumentError, base) for base in (TfJsonPathError, TypeError, ValueError)] == [True] * 3
+    assert (PathArgumentError.__module__, "PathArgumentError" in tfjsonpath.__all__) == ("tfjsonpath", True)
 
 
 @pytest.mark.parametrize(("build", "error", "message"), BAD_CONSTRUCTION)

@@ -63,6 +63,7 @@ __all__ = [
     "Found",
     "Indistinct",
     "Keyed",
+    "LockedState",
     "ObjectStore",
     "PlannedCreates",
     "Unplanned",
@@ -131,7 +132,30 @@ def same_values(after: Any, unknown: Any, value: Any) -> bool:
     return bool(after == value)
 
 
-class PlannedCreates:
+class LockedState:
+    """State that the server's threads share under ``self._lock``: pickled and deep-copied without the lock, which
+    cannot cross processes (pytest-xdist and multiprocessing ship a mock to their workers), a new one made for the copy.
+
+    >>> import copy
+    >>> store = ObjectStore()
+    >>> twin = copy.deepcopy(store)
+    >>> twin._lock is not store._lock, twin._token == store._token
+    (True, True)
+    """
+
+    _lock: threading.Lock
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = dict(vars(self))
+        del state["_lock"]
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        vars(self).update(state)
+        self._lock = threading.Lock()
+
+
+class PlannedCreates(LockedState):
     """The planned creates of one provider, told by the runner before each apply."""
 
     def __init__(self) -> None:
@@ -208,7 +232,7 @@ def searchable(block: Block) -> list[str]:
     return (["id"] if "id" in names else []) + [n for n in names if n != "id"]
 
 
-class ObjectStore:
+class ObjectStore(LockedState):
     """Objects by type, then key; keys are this store's own (a token of its own, then a serial number)."""
 
     def __init__(self) -> None:
@@ -418,7 +442,7 @@ def _ours(name: object, provider: str) -> bool:
     return name == provider or (isinstance(name, str) and name.endswith("/" + provider))
 
 
-class DataReads:
+class DataReads(LockedState):
     """The data source reads of one served mock: which configuration is which address, told by the runner."""
 
     def __init__(self, blocks: Mapping[str, Block], provider: str) -> None:

@@ -35,7 +35,7 @@ from decimal import Decimal
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any, Final
 
-from ..._errors import TfCheckError
+from ..._errors import ArgumentError, TfCheckError
 from ..._frozen import public
 from ..._loading.source import write_whole
 from ..._redact import Secrets, secret_strings
@@ -635,14 +635,16 @@ class MockPlanError(TfCheckError):
 
 
 @public("plancheck.acceptance")
-class MockPlanArgumentError(MockPlanError, TypeError, ValueError):
+class MockPlanArgumentError(MockPlanError, ArgumentError):
     """An argument is wrong: ``argument`` names it (``module_dir``, ``mocks``, ``variables``, ``var_files``,
     ``terraform``, ``timeout``, ``out``), ``problem`` says what is wrong and where (a path, a key, a file).
 
-    Both a ``TypeError`` (an argument of the wrong type) and a ``ValueError`` (a wrong value).
+    A :class:`plancheck.ArgumentError` as every misused argument is, so both a ``TypeError`` (an argument of
+    the wrong type) and a ``ValueError`` (a wrong value).
 
+    >>> from plancheck import ArgumentError
     >>> err = MockPlanArgumentError("variables", "variables: '1x' is not a variable name")
-    >>> err.argument, str(err), isinstance(err, TypeError) and isinstance(err, ValueError)
+    >>> err.argument, str(err), isinstance(err, ArgumentError) and isinstance(err, TypeError) and isinstance(err, ValueError)
     ('variables', "variables: '1x' is not a variable name", True)
     """
 

@@ -27,6 +27,7 @@ from .instances import (
     DataReads,
     Indistinct,
     Keyed,
+    LockedState,
     ObjectStore,
     PlannedCreates,
     Unplanned,
@@ -156,7 +157,7 @@ def _defaults(
 
 @public("plancheck.acceptance")
 @keyword_hints()
-class MockProvider:
+class MockProvider(LockedState):
     """A provider for ``TestCase(providers={address: mock})`` that needs no cloud: its schema is all it knows.
 
     ``schema`` is the document ``terraform providers schema -json`` prints (as a dict), or one
@@ -198,6 +199,13 @@ class MockProvider:
     import by another attribute, never a guess. A default function never sees an unknown value,
     and what it raises reaches Terraform with every sensitive value scrubbed. :attr:`calls`
     records every RPC, over all cases.
+
+    A mock pickles (pytest-xdist and multiprocessing send it to their workers) and deep-copies as all it
+    holds: its definition, its calls, the latest case's objects and the secrets it scrubs from them, so a
+    copy's reprs hide what the original's hide. A default function pickles as Python pickles a function, by
+    its module and name: a ``lambda`` or a function defined inside another raises pickle's own error naming
+    it (as a ``knownvalue.StringFunc`` of one does); define it at a module's top level to send the mock to
+    another process.
 
     >>> schema = {"resource_schemas": {"cloud_bucket": {"block": {"attributes": {
     ...     "name": {"type": "string", "required": True},
@@ -277,6 +285,11 @@ class MockProvider:
         plancheck.acceptance.MockSchemaError: /dev/zero: cannot read the schema: larger than 1024 bytes (raise the limit with max_bytes= or PLANCHECK_MAX_BYTES)
         """
         return cls(read_schema_file(path, max_bytes), address, **options)
+
+    def __getstate__(self) -> dict[str, Any]:
+        # The schema answer is a cache holding the protocol's generated module, which does not pickle; it is
+        # built again on the first GetProviderSchema.
+        return {**super().__getstate__(), "_schema_cache": None}
 
     def __repr__(self) -> str:
         return (
@@ -517,7 +530,7 @@ def _of_type(data: bool) -> Callable[[TypedRPC], RPC]:
     return decorate
 
 
-class _MockInstance:
+class _MockInstance(LockedState):
     """One served mock (one test case): the objects it applied (an :class:`ObjectStore`), and its generators."""
 
     def __init__(self, owner: MockProvider) -> None:
