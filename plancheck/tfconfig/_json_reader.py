@@ -668,10 +668,17 @@ def python_to_node(value: Any) -> Node:
     bool and None. Anything else, a non-finite number or a cycle is a ConfigFormatError
     naming its JSON location.
 
+    Below a top-level name that is no block type (a misspelt ``"varible"``), a dict's keys are not shown: such a body
+    may be a sensitive variable's.
+
+    >>> python_to_node({"locals": {"a": [1, {"b": object()}]}})
+    Traceback (most recent call last):
+    ...
+    plancheck.tfconfig.ConfigFormatError: $.locals["a"][1]["b"]: expected a JSON value (dict, list, str, int, float, Decimal, bool or None), found a value of type object
     >>> python_to_node({"a": [1, {"b": object()}]})
     Traceback (most recent call last):
     ...
-    plancheck.tfconfig.ConfigFormatError: $.a[1]["b"]: expected a JSON value (dict, list, str, int, float, Decimal, bool or None), found a value of type object
+    plancheck.tfconfig.ConfigFormatError: $.a[1]["(sensitive)"]: expected a JSON value (dict, list, str, int, float, Decimal, bool or None), found a value of type object
     """
     # Its errors hide what a sensitive block's value holds, as a file's do: the value is what tells the blocks.
     source = Source(None, "", value)
