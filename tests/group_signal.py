@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import os
 import signal
+import time
+from collections.abc import Callable
 
 import pytest
 
@@ -44,3 +46,14 @@ GROUP_SIGNAL: bool = _group_signal()
 needs_group_signal = pytest.mark.skipif(
     not GROUP_SIGNAL, reason="this kernel signals no process group through a pidfd (PIDFD_SIGNAL_PROCESS_GROUP, Linux 6.9+)"
 )
+
+
+def until(done: Callable[[], bool], what: str, within: float = 10.0) -> None:
+    """Wait for ``done()`` (a process's state in /proc), failing with ``what`` after ``within`` seconds.
+
+    >>> until(lambda: True, "at once")
+    """
+    deadline = time.monotonic() + within
+    while not done():
+        assert time.monotonic() < deadline, what
+        time.sleep(0.02)

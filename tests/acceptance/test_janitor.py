@@ -18,12 +18,12 @@ import sys
 import textwrap
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from group_signal import needs_group_signal
+from group_signal import needs_group_signal, until
 
 from plancheck._terraform.lifecycle import INTERRUPT_GRACE, _pidfd, _sweep, start_time
 
@@ -177,13 +177,6 @@ def _state(pid: int) -> str:
         return "gone"
 
 
-def _until(done: Callable[[], bool], what: str, within: float = 10.0) -> None:
-    deadline = time.monotonic() + within
-    while not done():
-        assert time.monotonic() < deadline, what
-        time.sleep(0.02)
-
-
 @needs_group_signal
 def test_a_group_whose_leader_died_before_the_sweep_is_ended(tmp_path: Path) -> None:
     """The leader gone (killed, reaped by init) as its owner is killed: only its members hold the group id. The
@@ -196,10 +189,10 @@ def test_a_group_whose_leader_died_before_the_sweep_is_ended(tmp_path: Path) -> 
             os.kill(told["janitor"], signal.SIGSTOP)
             process.send_signal(signal.SIGSTOP)  # so that it does not see its command end
             os.kill(leader, signal.SIGKILL)
-            _until(lambda: _state(leader) == "Z", "the leader never died")
+            until(lambda: _state(leader) == "Z", "the leader never died")
             process.kill()
             process.wait()
-            _until(lambda: _state(leader) == "gone", "the leader was never reaped")
+            until(lambda: _state(leader) == "gone", "the leader was never reaped")
             assert _in_group(leader) == members
             os.kill(told["janitor"], signal.SIGCONT)
             assert _all_gone([*members, told["janitor"]], within=INTERRUPT_GRACE + 5) == []
@@ -438,7 +431,7 @@ def test_a_parent_killed_ends_its_child_and_its_command_at_once(tmp_path: Path) 
                                sys.executable, "-c", OWNED + WITH_PARENT], cwd=tmp_path, start_new_session=True)
     told: dict[str, Any] = {}
     try:
-        _until(lambda: (tmp_path / "told.json").exists(), "the child never told its janitor", within=60)
+        until(lambda: (tmp_path / "told.json").exists(), "the child never told its janitor", within=60)
         told = json.loads((tmp_path / "told.json").read_text())
         (command,) = set(_group_ids(told["owner"])) - {os.getpgid(told["owner"]), told["janitor"]}
         assert _in_group(command) == [command]

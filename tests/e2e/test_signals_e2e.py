@@ -32,12 +32,12 @@ import tempfile
 import textwrap
 import time
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from group_signal import needs_group_signal
+from group_signal import needs_group_signal, until
 
 from plancheck._plugin.acceptance import REQUIRE_E2E_ENV
 from plancheck._terraform.binary import (
@@ -264,6 +264,18 @@ def _kill_marked(marker: str) -> None:
     for pid, _cmdline in _marked(marker):
         with contextlib.suppress(ProcessLookupError):
             os.kill(pid, signal.SIGKILL)
+
+
+def _clean_up(marker: str, process: subprocess.Popen[bytes] | None, cell: Cell) -> None:
+    """What a killing row leaves when it fails: the marked processes, its front end's group, the cell's files."""
+    _kill_marked(marker)
+    if process is not None:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+        if process.stdout is not None:
+            process.stdout.close()
+    subprocess.run(["rm", "-rf", str(cell.root)], check=False)
 
 
 @contextlib.contextmanager
@@ -651,14 +663,7 @@ def test_a_sigkill_leaves_nothing_of_the_run(tf_acceptance_cli_config: Path, fro
         left_files = sorted(p.name for p in cell.tmp.iterdir())
         assert left_files == [], f"left in TMPDIR after SIGKILL of the {front_end}: {left_files}\n{output}"
     finally:
-        _kill_marked(marker)
-        if process is not None:
-            if process.poll() is None:
-                os.killpg(process.pid, signal.SIGKILL)
-                process.wait()
-            if process.stdout is not None:
-                process.stdout.close()
-        subprocess.run(["rm", "-rf", str(cell.root)], check=False)
+        _clean_up(marker, process, cell)
 
 
 def _stat_fields(pid: int) -> list[str]:
@@ -666,13 +671,6 @@ def _stat_fields(pid: int) -> list[str]:
         return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     except OSError:
         return ["gone"]
-
-
-def _until(done: Callable[[], bool], what: str, within: float = 10.0) -> None:
-    deadline = time.monotonic() + within
-    while not done():
-        assert time.monotonic() < deadline, what
-        time.sleep(0.02)
 
 
 @needs_group_signal
@@ -703,22 +701,15 @@ def test_a_terraform_killed_with_its_owner_leaves_no_provider(tf_acceptance_cli_
         os.kill(janitor, signal.SIGSTOP)
         process.send_signal(signal.SIGSTOP)  # so that it does not see Terraform end
         os.kill(leader, signal.SIGKILL)
-        _until(lambda: _stat_fields(leader)[0] == "Z", "Terraform never died")
+        until(lambda: _stat_fields(leader)[0] == "Z", "Terraform never died")
         process.kill()
         process.communicate(timeout=PROMPT)
-        _until(lambda: _stat_fields(leader)[0] == "gone", "Terraform was never reaped")
+        until(lambda: _stat_fields(leader)[0] == "gone", "Terraform was never reaped")
         os.kill(janitor, signal.SIGCONT)
         assert _left_running(marker, KILLED_WITHIN) == []
         assert sorted(p.name for p in cell.tmp.iterdir()) == []
     finally:
-        _kill_marked(marker)
-        if process is not None:
-            if process.poll() is None:
-                os.killpg(process.pid, signal.SIGKILL)
-                process.wait()
-            if process.stdout is not None:
-                process.stdout.close()
-        subprocess.run(["rm", "-rf", str(cell.root)], check=False)
+        _clean_up(marker, process, cell)
 
 
 @pytest.mark.parametrize("binary", ["tf1.0.3", "tf1.11"])
