@@ -20,6 +20,7 @@ from typing import Any
 
 import pytest
 from planted_secrets import PLANTED, SECRET_VAR, plan_document, state_document
+from unvalidated import unvalidated_plan, unvalidated_state
 
 import plancheck
 from plancheck import (
@@ -50,6 +51,11 @@ def _lazily(load: Callable[[bytes], Any], document: dict[str, Any]) -> Any:
     return loaded
 
 
+_MALFORMED_PLAN = {"format_version": "1.2", "resource_changes": [
+    {"address": "null_resource.a", "change": {"actions": ["create"], "after": {"k": "v"}, "after_sensitive": {"k": 1}}}]}
+_MALFORMED_STATE = {"format_version": "1.0", "values": {"outputs": {"o": {"value": "v", "sensitive": "yes"}}}}
+
+
 def _errored_plan() -> Plan:
     return Plan.from_dict({**plan_document(), "errored": True}, source="errored.json", allow_errored=True)
 
@@ -65,6 +71,10 @@ def _errored_plan() -> Plan:
         pytest.param(lambda: State.from_dict(state_document(), source="state.json"), id="state-with-secrets"),
         pytest.param(lambda: _lazily(lambda data: load_state(data, parser="fast"), state_document()),
                      id="state-parsed-lazily"),
+        # A pickle comes from a Plan/State, validated when built, and loads without a second validation; these two
+        # never were (malformed marks), and come back as they went.
+        pytest.param(lambda: unvalidated_plan(_MALFORMED_PLAN, source="p.json"), id="plan-set-up-unvalidated"),
+        pytest.param(lambda: unvalidated_state(_MALFORMED_STATE), id="state-set-up-unvalidated"),
     ],
 )
 def test_a_plan_or_state_pickles_as_its_document_and_comes_back_the_same(make: Callable[[], Plan | State]) -> None:

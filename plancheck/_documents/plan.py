@@ -754,7 +754,15 @@ class AddressIndex(ReadOnly):
 class Plan(ReadOnly):
     """A parsed, validated plan (``terraform show -json PLANFILE``), indexed by address.
 
-    Build one with :func:`plancheck.load_plan`, :meth:`Plan.from_json` or :meth:`Plan.from_dict`.
+    Build one with :func:`plancheck.load_plan`, :meth:`Plan.from_json` or :meth:`Plan.from_dict`; the
+    constructor, ``Plan(document)``, validates a parsed document as :meth:`from_dict` does (fast validation),
+    so a document that is no plan is a :class:`~plancheck.PlanFormatError` naming where:
+
+    >>> Plan({"format_version": "1.2", "resource_changes": [{"change": {"actions": ["create"]}}]})
+    Traceback (most recent call last):
+    ...
+    plancheck.PlanFormatError: $.resource_changes[0].address: expected a resource address string, found no "address" key
+
     A plan Terraform wrote although planning failed (``"errored": true``) is refused with an
     :class:`~plancheck.ErroredPlanError` by all of them (and by the constructor) unless
     ``allow_errored=True`` is passed; such a plan is :attr:`partial`, and every verdict on it says so.
@@ -824,19 +832,19 @@ class Plan(ReadOnly):
     _secrets_of: DocumentSecrets
 
     def __init__(self, raw: Mapping[str, Any], *, source: str | None = None, allow_errored: bool = False) -> None:
-        # Callers pass a document that has already been validated; JSON text or None would fail inside.
+        # A parsed document: JSON text or None would fail inside the validator with a message about the wrong thing.
         if not isinstance(raw, Mapping):
             raise ArgumentError(f"Plan() takes a plan document already parsed (a dict), got {type(raw).__name__}: "
                             "load one with plancheck.load_plan, Plan.from_json or Plan.from_dict")
-        route.refuse_cycle(raw, PLAN.error, source)  # a Python value can hold one, which every walk would go round
-        self._setup(Loaded(raw, source), allow_errored)
+        self._setup(route.document(PLAN, raw, source=source), allow_errored)
 
     def _setup(self, loaded: Loaded, allow_errored: bool) -> Plan:
         """Read the envelope and index the document: the ``resource_changes`` entries the loader split out (parsed
         on access) with their index keys, or, when it did not (``entries`` None), those of ``raw``; return the plan.
 
         The constructor sets itself up with it, and each loader (:func:`load_plan`, :meth:`from_json`,
-        :meth:`from_dict`) a new plan with what it loaded: ``cls.__new__(cls)._setup(loaded, allow_errored)``."""
+        :meth:`from_dict`) a new plan with what it loaded: ``cls.__new__(cls)._setup(loaded, allow_errored)``. It
+        does not validate: every caller did (an unpickled plan's document was validated when it was first built)."""
         raw, source, entries, keys = loaded.raw, loaded.source, loaded.entries, loaded.keys
         # The one place an errored plan is refused: every way to build a Plan (the loaders, the
         # constructor, and through them the CLI, the pytest plugin and the acceptance runner) ends here.
@@ -875,7 +883,8 @@ class Plan(ReadOnly):
         # are sorted by address and deposed key, as resource_changes is (jsonplan.MarshalResourceChanges and
         # MarshalDeferredResourceChanges). A second entry would be hidden behind the first by no index here, but
         # it tells a plan assembled by hand, which a gate must not read as Terraform's.
-        # A document given to the constructor is not validated: an entry without an address names nothing twice.
+        # A document set up unvalidated (a pickle of a plan a subclass built) may hold an entry without an address,
+        # which names nothing twice.
         drift = loaded.drift_keys if loaded.drift_keys is not None else raw.get("resource_drift")
         if drift:
             refuse_repeats(
@@ -1109,10 +1118,12 @@ class Plan(ReadOnly):
 
 
 def _reloaded_plan(cls: type[Plan], document: bytes, source: str | None, partial: bool, directory: Any = None) -> Plan:
-    """A pickled plan back: its document, loaded the way the constructor loads one, planned where it was.
+    """A pickled plan back: its document, set up as the constructor sets one up, planned where it was.
 
-    ``directory`` defaults to None: a pickle written before it was carried loads as it did."""
-    plan = cls(unpickled_document(document), source=source, allow_errored=partial)
+    Not validated again: the pickle came from a Plan, whose document was validated (and refused a cycle) when it was
+    built, and validating a large plan costs more than unpickling it. ``directory`` defaults to None: a pickle
+    written before it was carried loads as it did."""
+    plan = cls.__new__(cls)._setup(Loaded(unpickled_document(document), source), partial)
     met_module.planned_in(plan, directory)
     return plan
 

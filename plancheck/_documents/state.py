@@ -223,7 +223,13 @@ class State:
     """A parsed, validated state (``terraform show -json`` of a state), indexed by full address.
 
     Build one with :func:`plancheck.load_state`, :meth:`State.from_json` or
-    :meth:`State.from_dict` (which also reads a plan's ``prior_state``).
+    :meth:`State.from_dict` (which also reads a plan's ``prior_state``); the constructor, ``State(document)``,
+    validates a parsed document as :meth:`from_dict` does (fast validation):
+
+    >>> State({"format_version": "1.0", "values": {"root_module": {"resources": [{}]}}})
+    Traceback (most recent call last):
+    ...
+    plancheck.StateFormatError: $.values.root_module.resources[0].address: expected a resource address string, found no "address" key
 
     >>> state = State.from_dict({"format_version": "1.0", "values": {"root_module": {"child_modules": [
     ...     {"address": "module.m", "resources": [{"address": "module.m.null_resource.a", "values": {"id": "7"}}]}]}}})
@@ -244,16 +250,15 @@ class State:
     source: str | None
 
     def __init__(self, raw: Mapping[str, Any], *, source: str | None = None) -> None:
-        # Callers pass a document that has already been validated; JSON text or None would fail inside.
+        # A parsed document: JSON text or None would fail inside the validator with a message about the wrong thing.
         if not isinstance(raw, Mapping):
             raise ArgumentError(f"State() takes a state document already parsed (a dict), got {type(raw).__name__}: "
                             "load one with plancheck.load_state, State.from_json or State.from_dict")
-        route.refuse_cycle(raw, STATE.error, source)  # a Python value can hold one, which every walk would go round
-        self._setup(raw, source)
+        self._setup(route.document(STATE, raw, source=source).raw, source)
 
     def _setup(self, raw: Mapping[str, Any], source: str | None) -> State:
         """Index the document and return the state: the constructor's work once the document is known sound,
-        and each loader's (which refused a cycle already, or parsed text, which holds none)."""
+        and each loader's, which validated it (an unpickled state's document was validated when first built)."""
         self.raw = raw
         self.source = source
         values = raw.get("values") or _EMPTY
@@ -393,8 +398,9 @@ class State:
 
 
 def _reloaded_state(cls: type[State], document: bytes, source: str | None) -> State:
-    """A pickled state back: its document, loaded the way the constructor loads one."""
-    return cls(unpickled_document(document), source=source)
+    """A pickled state back: its document, set up as the constructor sets one up, not validated again (the pickle
+    came from a State, whose document was validated when it was built)."""
+    return cls.__new__(cls)._setup(unpickled_document(document), source)
 
 
 @public("plancheck")

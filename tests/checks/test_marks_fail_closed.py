@@ -7,9 +7,10 @@ array or a string) counts as ``true`` when it holds a ``true`` anywhere, and mar
 holds none. Everywhere marks are read: plan and state checks (fast path and full resolution),
 rendering, ``tfplancheck query``, and the collection of secrets.
 
-The schema rejects malformed leaves when a document is loaded; these documents are built with
-``Plan(...)``/``State(...)`` directly (there is no ``validation="none"``), as code that bypasses
-loading can, and the checks must hold all the same.
+The schema rejects malformed leaves when a document is loaded or given to ``Plan(...)``/``State(...)``;
+these documents are built through the private route that skips validation (``unvalidated_plan``,
+``unvalidated_state``; there is no ``validation="none"``), as a subclass or a pickle could reach one,
+and the checks must hold all the same.
 
 Rows: an id, the resource's value (``SECRET`` somewhere at or below ``p``) and its marks tree.
 To prove the structural defence by itself, every row also runs on a document whose secrets
@@ -24,6 +25,7 @@ from functools import cached_property
 from typing import Any
 
 import pytest
+from unvalidated import unvalidated_plan, unvalidated_state
 
 from plancheck import (
     ExpectSensitiveOutputValue,
@@ -91,6 +93,14 @@ class _UnscrubbedState(State):
         return NO_SECRETS
 
 
+def _unscrubbed_plan(raw: dict[str, Any]) -> Plan:
+    return unvalidated_plan(raw, _UnscrubbedPlan)
+
+
+def _unscrubbed_state(raw: dict[str, Any]) -> State:
+    return unvalidated_state(raw, _UnscrubbedState)
+
+
 def _plan_document(row: Row, *, sensitive: Any = None, unknown: Any = None) -> dict[str, Any]:
     return {
         "format_version": "1.2",
@@ -110,8 +120,8 @@ def _state_document(row: Row) -> dict[str, Any]:
         {"address": "null_resource.b", "values": {"p": "other"}, "sensitive_values": {}}]}}}
 
 
-PLANS = [("scrubbed", Plan), ("marks-alone", _UnscrubbedPlan)]
-STATES = [("scrubbed", State), ("marks-alone", _UnscrubbedState)]
+PLANS = [("scrubbed", unvalidated_plan), ("marks-alone", _unscrubbed_plan)]
+STATES = [("scrubbed", unvalidated_state), ("marks-alone", _unscrubbed_state)]
 
 # Checks that fail on every row, each showing (unless redacted) the value at or below "p".
 FAILING_PLAN_CHECKS: list[tuple[str, Callable[[], Any]]] = [
@@ -143,23 +153,23 @@ def _texts(run: Callable[[], Any]) -> list[str]:
 
 
 @pytest.mark.parametrize(("check_id", "build"), FAILING_PLAN_CHECKS, ids=[c[0] for c in FAILING_PLAN_CHECKS])
-@pytest.mark.parametrize(("kind", "plan_class"), PLANS, ids=[p[0] for p in PLANS])
+@pytest.mark.parametrize(("kind", "plan_of"), PLANS, ids=[p[0] for p in PLANS])
 @pytest.mark.parametrize("row", ROWS, ids=IDS)
 def test_plan_checks_never_show_the_value(
-    row: Row, kind: str, plan_class: type[Plan], check_id: str, build: Callable[[], Any]
+    row: Row, kind: str, plan_of: Callable[[dict[str, Any]], Plan], check_id: str, build: Callable[[], Any]
 ) -> None:
-    plan = plan_class(_plan_document(row))
+    plan = plan_of(_plan_document(row))
     for text in _texts(lambda: build().CheckPlan(plan)):
         assert SECRET not in text, f"{row.id}/{check_id}/{kind}: {text}"
 
 
 @pytest.mark.parametrize(("check_id", "build"), FAILING_STATE_CHECKS, ids=[c[0] for c in FAILING_STATE_CHECKS])
-@pytest.mark.parametrize(("kind", "state_class"), STATES, ids=[s[0] for s in STATES])
+@pytest.mark.parametrize(("kind", "state_of"), STATES, ids=[s[0] for s in STATES])
 @pytest.mark.parametrize("row", ROWS, ids=IDS)
 def test_state_checks_never_show_the_value(
-    row: Row, kind: str, state_class: type[State], check_id: str, build: Callable[[], Any]
+    row: Row, kind: str, state_of: Callable[[dict[str, Any]], State], check_id: str, build: Callable[[], Any]
 ) -> None:
-    state = state_class(_state_document(row))
+    state = state_of(_state_document(row))
     for text in _texts(lambda: build().CheckState(state)):
         assert SECRET not in text, f"{row.id}/{check_id}/{kind}: {text}"
 
@@ -167,7 +177,7 @@ def test_state_checks_never_show_the_value(
 @pytest.mark.parametrize("row", ROWS, ids=IDS)
 def test_the_rows_reach_the_value(row: Row) -> None:
     # Without redaction the failure shows the value: the rows above prove the redaction.
-    plan = _UnscrubbedPlan(_plan_document(row))
+    plan = _unscrubbed_plan(_plan_document(row))
     with revealing_sensitive():
         texts = _texts(lambda: ExpectUnknownValue(ADDRESS, P).CheckPlan(plan))
     assert any(SECRET in text for text in texts)
@@ -175,8 +185,8 @@ def test_the_rows_reach_the_value(row: Row) -> None:
 
 @pytest.mark.parametrize("row", [r for r in ROWS if r.whole], ids=[r.id for r in ROWS if r.whole])
 def test_expect_sensitive_value_passes_failing_closed(row: Row) -> None:
-    assert ExpectSensitiveValue(ADDRESS, P).failures(Plan(_plan_document(row))) == []
-    assert sc.ExpectSensitiveValue(ADDRESS, P).failures(State(_state_document(row))) == []
+    assert ExpectSensitiveValue(ADDRESS, P).failures(unvalidated_plan(_plan_document(row))) == []
+    assert sc.ExpectSensitiveValue(ADDRESS, P).failures(unvalidated_state(_state_document(row))) == []
     assert resolve_value(row.value, None, row.marks, P).sensitive
 
 
@@ -187,7 +197,7 @@ ROOT_MALFORMED = [r for r in ROWS if not isinstance(r.marks, dict)]
 @pytest.mark.parametrize("row", ROOT_FITS, ids=[r.id for r in ROOT_FITS])
 def test_partly_sensitive_values_fail_expect_sensitive_without_the_value(row: Row) -> None:
     # Only "p" is marked, never "o": the whole value is not sensitive, and its failure hides "p".
-    plan = _UnscrubbedPlan(_plan_document(row))
+    plan = _unscrubbed_plan(_plan_document(row))
     texts = _texts(lambda: ExpectSensitiveOutputValue("out").CheckPlan(plan))
     texts += _texts(lambda: ExpectSensitiveValue(ADDRESS, Path()).CheckPlan(plan))
     assert all(SECRET not in text for text in texts)
@@ -195,10 +205,10 @@ def test_partly_sensitive_values_fail_expect_sensitive_without_the_value(row: Ro
 
 @pytest.mark.parametrize("row", ROOT_MALFORMED, ids=[r.id for r in ROOT_MALFORMED])
 def test_malformed_root_marks_make_the_whole_value_sensitive(row: Row) -> None:
-    plan = Plan(_plan_document(row))
+    plan = unvalidated_plan(_plan_document(row))
     assert ExpectSensitiveOutputValue("out").failures(plan) == []
     assert ExpectSensitiveValue(ADDRESS, Path()).failures(plan) == []
-    assert sc.ExpectSensitiveValue(ADDRESS, Path()).failures(State(_state_document(row))) == []
+    assert sc.ExpectSensitiveValue(ADDRESS, Path()).failures(unvalidated_state(_state_document(row))) == []
 
 
 @pytest.mark.parametrize("row", ROWS, ids=IDS)
@@ -210,7 +220,7 @@ def test_rendering_never_shows_the_value(row: Row) -> None:
         render_value(row.value["p"], row.marks["p"] if isinstance(row.marks, dict) else row.marks),
         resolved.render(), resolved.describe(), repr(resolved), whole.render(), whole.describe(), repr(whole),
     ]
-    plan = _UnscrubbedPlan(_plan_document(row))
+    plan = _unscrubbed_plan(_plan_document(row))
     for path in (P, Path()):
         for before in (False, True):
             document = value_document(plan, ADDRESS, path, before)
@@ -246,7 +256,7 @@ EXACT_PLAN = [
 @pytest.mark.parametrize(("row_id", "message"), EXACT_PLAN, ids=[e[0] for e in EXACT_PLAN])
 def test_exact_plan_messages(row_id: str, message: str) -> None:
     row = next(r for r in ROWS if r.id == row_id)
-    (failure,) = ExpectUnknownValue(ADDRESS, P).failures(_UnscrubbedPlan(_plan_document(row)))
+    (failure,) = ExpectUnknownValue(ADDRESS, P).failures(_unscrubbed_plan(_plan_document(row)))
     assert str(failure) == message
 
 
@@ -261,7 +271,7 @@ EXACT_WHOLE = [
 @pytest.mark.parametrize(("row_id", "message"), EXACT_WHOLE, ids=[e[0] for e in EXACT_WHOLE])
 def test_exact_partly_sensitive_messages(row_id: str, message: str) -> None:
     row = next(r for r in ROWS if r.id == row_id)
-    (failure,) = ExpectSensitiveValue(ADDRESS, Path()).failures(_UnscrubbedPlan(_plan_document(row)))
+    (failure,) = ExpectSensitiveValue(ADDRESS, Path()).failures(_unscrubbed_plan(_plan_document(row)))
     assert str(failure) == message
 
 
@@ -278,7 +288,7 @@ EXACT_STATE = [
 @pytest.mark.parametrize(("row_id", "check", "message"), EXACT_STATE, ids=[e[0] for e in EXACT_STATE])
 def test_exact_state_messages(row_id: str, check: Any, message: str) -> None:
     row = next(r for r in ROWS if r.id == row_id)
-    (failure,) = check.failures(_UnscrubbedState(_state_document(row)))
+    (failure,) = check.failures(_unscrubbed_state(_state_document(row)))
     assert str(failure) == message
 
 
@@ -300,7 +310,7 @@ FITTING = [
 
 @pytest.mark.parametrize(("value", "marks", "message"), [f[1:] for f in FITTING], ids=[f[0] for f in FITTING])
 def test_marks_that_fit_behave_as_terraform_means(value: Any, marks: Any, message: str) -> None:
-    plan = _UnscrubbedPlan({"format_version": "1.2", "resource_changes": [{"address": ADDRESS, "change": {
+    plan = _unscrubbed_plan({"format_version": "1.2", "resource_changes": [{"address": ADDRESS, "change": {
         "actions": ["create"], "after": value, "after_unknown": {}, "after_sensitive": marks}}]})
     (failure,) = ExpectUnknownValue(ADDRESS, P).failures(plan)
     assert failure.message == message
@@ -321,7 +331,7 @@ UNKNOWN_ROWS = [
     ("value", "unknown", "message"), [u[1:] for u in UNKNOWN_ROWS], ids=[u[0] for u in UNKNOWN_ROWS]
 )
 def test_malformed_unknown_marks_make_the_value_unknown(value: Any, unknown: Any, message: str) -> None:
-    plan = Plan({"format_version": "1.2", "resource_changes": [{"address": ADDRESS, "change": {
+    plan = unvalidated_plan({"format_version": "1.2", "resource_changes": [{"address": ADDRESS, "change": {
         "actions": ["create"], "after": value, "after_unknown": unknown, "after_sensitive": {}}}]})
     assert ExpectUnknownValue(ADDRESS, P).failures(plan) == []
     assert resolve_value(value, unknown, None, P).status is ValueStatus.UNKNOWN
@@ -336,7 +346,7 @@ FLAGS = [("string-true", "true"), ("int", 1), ("string-false", "false"), ("objec
 
 @pytest.mark.parametrize("flag", [f[1] for f in FLAGS], ids=[f[0] for f in FLAGS])
 def test_a_sensitive_flag_that_is_not_a_bool_fails_closed(flag: Any) -> None:
-    state = State({"format_version": "1.0", "values": {"outputs": {"token": {"value": SECRET, "sensitive": flag}}}})
+    state = unvalidated_state({"format_version": "1.0", "values": {"outputs": {"token": {"value": SECRET, "sensitive": flag}}}})
     assert state.outputs["token"].sensitive
     assert SECRET in state.secrets
     (failure,) = sc.ExpectKnownOutputValue("token", kv.StringExact("nope")).failures(state)
@@ -348,7 +358,7 @@ def test_a_sensitive_flag_that_is_not_a_bool_fails_closed(flag: Any) -> None:
 
 @pytest.mark.parametrize("flag", [False, None], ids=["false", "null"])
 def test_a_sensitive_flag_that_is_false_or_null_marks_nothing(flag: Any) -> None:
-    state = State({"format_version": "1.0", "values": {"outputs": {"ip": {"value": "10.0.0.1", "sensitive": flag}}}})
+    state = unvalidated_state({"format_version": "1.0", "values": {"outputs": {"ip": {"value": "10.0.0.1", "sensitive": flag}}}})
     assert not state.outputs["ip"].sensitive
     assert "10.0.0.1" not in state.secrets
 

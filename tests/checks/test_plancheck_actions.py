@@ -6,6 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from unvalidated import unvalidated_plan
 
 from plancheck import (
     ExpectEmptyPlan,
@@ -240,8 +241,8 @@ def test_each_kind_of_change_makes_a_plan_non_empty(plan: Plan, expected: list[s
 
 
 def test_a_deferred_change_without_an_address_is_still_a_change() -> None:
-    # The loader rejects such a document; a Plan built directly from one must not crash the checks.
-    plan = Plan({"format_version": "1.2", "deferred_changes": [{"reason": "unknown"}]})
+    # Every loader and the constructor reject such a document; a Plan that holds one anyway must not crash the checks.
+    plan = unvalidated_plan({"format_version": "1.2", "deferred_changes": [{"reason": "unknown"}]})
     assert [str(f) for f in ExpectEmptyPlan().failures(plan)] == [
         'ExpectEmptyPlan: expected an empty plan, but a deferred change without an address has reason "unknown"'
     ]

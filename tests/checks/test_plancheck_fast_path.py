@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
+from unvalidated import unvalidated_plan
 
 from plancheck import (
     Change,
@@ -62,8 +63,9 @@ def test_fast_helpers_agree_with_resolve_value(value: Any, unknown: Any, sensiti
 @given(values, marks, marks, paths)
 def test_checks_pass_exactly_when_the_full_resolution_says_so(value: Any, unknown: Any, sensitive: Any,
                                                               path: Path) -> None:
-    # Built directly: the schema rejects malformed marks leaves, and the checks must fail closed without it.
-    plan = Plan({"format_version": "1.2", "resource_changes": [{"address": "r.a", "change": {
+    # Built unvalidated: the schema (every loader's, the constructor's) rejects malformed marks leaves, and the
+    # checks must fail closed without it.
+    plan = unvalidated_plan({"format_version": "1.2", "resource_changes": [{"address": "r.a", "change": {
         "actions": ["create"], "after": value, "after_unknown": unknown, "after_sensitive": sensitive}}]})
     full = resolve_value(value, unknown, sensitive, path)
     assert (not ExpectUnknownValue("r.a", path).failures(plan)) == (full.status is ValueStatus.UNKNOWN)
