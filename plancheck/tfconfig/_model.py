@@ -839,11 +839,14 @@ class Config(ReadOnly):
         """What the module calls among ``blocks`` give the sensitive variables of their local children (mock-plan's
         rule: the child's flags are read as it reads them)."""
         # Imported only for a configuration read from the disk: a dict or a text has no child to read.
-        from .._terraform.mock.plan import call_value_secrets, child_sensitive
+        from .._terraform.mock.plan import call_value_secrets, children_sensitive
 
+        # A call stands in the merged blocks and in its file's as written (an override's too): its child's files are
+        # read once per source, as mock-plan's call_secrets reads them.
+        sensitive_of = children_sensitive(FsPath(directory))
         for b in blocks:
             if b.block_type == "module":
-                for name in child_sensitive(FsPath(directory), b.get("source")):
+                for name in sensitive_of(b.get("source")):
                     yield from call_value_secrets(b.get(name))
 
     def is_sensitive_variable(self, name: str) -> bool:

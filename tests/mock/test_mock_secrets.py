@@ -291,6 +291,9 @@ _STRING, _WHOLE = '3:   pw = "(sensitive)" + 1; "visible-name"', '3:   pw = (sen
                  None, id="a-reference"),
     pytest.param({"main.tf.json": '{"module": {"c": {"source": "./child", "pw": "${var.pw_given}"}}}',
                   "child/v.tf": _CHILD_SENSITIVE}, None, id="a-json-template"),
+    # A source that is no string (Terraform refuses the file; read before it does): no child, and no bare TypeError.
+    pytest.param({"main.tf.json": f'{{"module": {{"c": {{"source": ["./child"], "pw": "{_S}"}}}}}}',
+                  "child/v.tf": _CHILD_SENSITIVE}, None, id="a-json-source-that-is-no-string"),
 ])
 def test_what_a_call_gives_a_local_childs_sensitive_variable_is_scrubbed(
     tmp_path: Path, layout: dict[str, str], scrubbed: str | None

@@ -53,6 +53,7 @@ __all__ = [
     "call_secrets",
     "call_value_secrets",
     "child_sensitive",
+    "children_sensitive",
     "copy_module",
     "declared_sensitive",
     "find_terraform",
@@ -345,7 +346,7 @@ def call_secrets(directory: Path) -> Iterator[str]:
     ...     sorted(call_secrets(Path(d)))
     ['hunter2-x', 's3cret-y']
     """
-    sensitive_of = functools.cache(functools.partial(child_sensitive, directory))
+    sensitive_of = children_sensitive(directory)
     for is_json, text in _module_texts(directory):
         if is_json:
             for _, body in _json_blocks(text, "module"):
@@ -372,6 +373,18 @@ def call_value_secrets(value: Any) -> list[str]:
     ['hunter2-x']
     """
     return [text for text in secret_strings(value) if "${" not in text]
+
+
+def children_sensitive(directory: Path) -> Callable[[object], set[str]]:
+    """:func:`child_sensitive` for the calls of the module in ``directory``, each local child read once, however many
+    calls (or copies of one call) name it; a ``source`` that is no string (a hand-written file's list) reaches none.
+
+    >>> sensitive_of = children_sensitive(Path("/repo"))
+    >>> sensitive_of(["./child"]), sensitive_of("terraform-aws-modules/vpc/aws")
+    (set(), set())
+    """
+    cached = functools.cache(functools.partial(child_sensitive, directory))
+    return lambda source: cached(source) if isinstance(source, str) else set()
 
 
 def child_sensitive(directory: Path, source: object) -> set[str]:
