@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ET
+from pathlib import Path
 
 import pytest
 from plugin_support import QUIET_PLUGINS
@@ -32,12 +33,27 @@ def test_after_it_is_not_scrubbed_of_them():
 '''
 
 
-@pytest.mark.parametrize("xdist", [pytest.param([], id="no-xdist"), pytest.param(["-p", "xdist", "-n", "2"], id="xdist-two-workers")])
-def test_a_secret_given_to_tf_secrets_is_scrubbed_from_its_tests_reports(pytester: pytest.Pytester, xdist: list[str]) -> None:
-    pytester.makepyfile(test_inner=INNER)
+#: Each test runs in one process and under xdist, whose workers send their reports to the controller.
+XDIST = pytest.mark.parametrize(
+    "xdist", [pytest.param([], id="no-xdist"), pytest.param(["-p", "xdist", "-n", "2"], id="xdist-two-workers")]
+)
+
+
+def _run_showing_everything(
+    pytester: pytest.Pytester, source: str, xdist: list[str]
+) -> tuple[pytest.RunResult, Path]:
+    """Run ``source`` as a test file with every rendering a secret could reach: -rA, -vv, --showlocals, long
+    tracebacks and a JUnit file with the captured output; the result and the JUnit file."""
+    pytester.makepyfile(test_inner=source)
     junit = pytester.path / "junit.xml"
     result = pytester.runpytest_subprocess(*QUIET_PLUGINS, "-rA", "-vv", "--showlocals", "--tb=long",
                                            f"--junitxml={junit}", "-o", "junit_logging=all", *xdist)
+    return result, junit
+
+
+@XDIST
+def test_a_secret_given_to_tf_secrets_is_scrubbed_from_its_tests_reports(pytester: pytest.Pytester, xdist: list[str]) -> None:
+    result, junit = _run_showing_everything(pytester, INNER, xdist)
     result.assert_outcomes(failed=1, passed=1)
     output = result.stdout.str() + result.stderr.str()
     case = ET.parse(junit).getroot().find(".//testcase[@name='test_fails_on_its_own_secrets']")
@@ -76,14 +92,11 @@ def test_reads_its_own_module(tmp_path):
 '''
 
 
-@pytest.mark.parametrize("xdist", [pytest.param([], id="no-xdist"), pytest.param(["-p", "xdist", "-n", "2"], id="xdist-two-workers")])
+@XDIST
 def test_a_configuration_a_test_loads_itself_is_a_source_of_its_scrub(pytester: pytest.Pytester, xdist: list[str]) -> None:
     # A plan or state the test loads itself is met by the plugin as it is made; a tfconfig.Config is too, so a
     # sensitive variable's default it shows (a local, a print, an assertion's values) is (sensitive).
-    pytester.makepyfile(test_inner=LOADS_CONFIG)
-    junit = pytester.path / "junit.xml"
-    result = pytester.runpytest_subprocess(*QUIET_PLUGINS, "-rA", "-vv", "--showlocals", "--tb=long",
-                                           f"--junitxml={junit}", "-o", "junit_logging=all", *xdist)
+    result, junit = _run_showing_everything(pytester, LOADS_CONFIG, xdist)
     result.assert_outcomes(failed=1)
     output = result.stdout.str() + result.stderr.str() + junit.read_text(encoding="utf-8")
     assert leaks(output, {"default": CONFIG_SECRET}) == []
