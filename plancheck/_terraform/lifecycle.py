@@ -19,7 +19,8 @@ the directories, and exits. An end its owner sees (exit, a signal's default acti
 (:func:`_reap`), which has nothing to sweep, so that none outlives it even for a moment. A group is signalled as a
 whole, so members that joined it later (Terraform's providers) are reached, and never a group that reused the id:
 through a pidfd of its leader, opened as the janitor is told of it, also after the leader has died (Linux 6.9+);
-elsewhere only while its leader is the very process it was told about (its start time, where ``/proc`` tells it).
+elsewhere by its id while a process known to be in it (its leader as told, by its start time where ``/proc`` tells
+it, and the members seen while one of those held the id) still holds the id, also after the leader has died.
 """
 
 from __future__ import annotations
@@ -491,6 +492,36 @@ def remove_watched(path: str | os.PathLike[str]) -> None:
 #: signal goes to the process group of the pidfd's process, the very group it was in, even after that process died.
 _PIDFD_GROUP: Final = 4
 
+
+def _group_signal() -> bool:
+    """Whether this kernel signals a process group through a pidfd (:data:`_PIDFD_GROUP`). A signal 0 to the group
+    this process would lead, through a pidfd of itself, asks without signalling anything: the kernel refuses an
+    unknown flag (EINVAL) before it looks for the group.
+
+    >>> isinstance(_group_signal(), bool)
+    True
+    """
+    if not hasattr(os, "pidfd_open"):
+        return False
+    try:
+        pidfd = os.pidfd_open(os.getpid())
+    except OSError:
+        return False
+    try:
+        signal.pidfd_send_signal(pidfd, 0, None, _PIDFD_GROUP)
+    except ProcessLookupError:  # the flag is known: this process leads no group
+        return True
+    except OSError:
+        return False
+    finally:
+        os.close(pidfd)
+    return True
+
+
+#: Whether the sweep signals a group through its leader's pidfd (asked once, :func:`_group_signal`), else by its id
+#: while a process known to be in it holds the id (:func:`_signalled`). The rows of the older kernels' way set it False.
+_GROUP_SIGNAL: Final = _group_signal()
+
 #: A command's group as the janitor keeps it: its id, its leader's start time, a pidfd of its leader (or None).
 _Group = tuple[int, "str | None", "int | None"]
 
@@ -512,65 +543,87 @@ def _pidfd(pgid: int, since: str | None) -> int | None:
     return pidfd
 
 
-def _signalled(group: _Group, signum: int) -> bool:
+def _in_group(pgid: int) -> dict[int, str]:
+    """The processes in group ``pgid`` and their start times, zombies too (until reaped, one still holds the id)."""
+    members = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            fields = _stat(int(entry))
+            if fields is not None and len(fields) > 19 and fields[2] == str(pgid):
+                members[int(entry)] = fields[19]
+    return members
+
+
+def _still_in(pgid: int, known: dict[int, str], running: bool = False) -> bool:
+    """Whether one of the processes ``known`` to be in group ``pgid`` (pid -> start time) is still the same process and
+    in it: still holds the id, a zombie too; with ``running``, one that has not ended (a zombie is dead)."""
+    for pid, since in known.items():
+        fields = _stat(pid)
+        if (fields is not None and len(fields) > 19 and fields[19] == since and fields[2] == str(pgid)
+                and not (running and fields[0] == "Z")):
+            return True
+    return False
+
+
+def _known(group: _Group) -> dict[int, str]:
+    """The processes known to be in the group as the sweep begins: its leader as told, and every process in it then.
+    Its owner held the leader unreaped, the id the group's, until it ended, moments ago; but none if a process of
+    another start time holds the leader's id, or the leader's start time was not known (the id was or may be reused)."""
+    pgid, since, _pidfd = group
+    if since is None or start_time(pgid) not in (None, since):
+        return {}
+    return {pgid: since, **_in_group(pgid)}
+
+
+def _more_known(pgid: int, known: dict[int, str]) -> dict[int, str]:
+    """``known``, and the processes in the group now if one known held the id before and after they were looked for (it
+    held it all the while: they are in the very group, members that joined late too)."""
+    found = _in_group(pgid)
+    return {**known, **found} if _still_in(pgid, known) else known
+
+
+def _signalled(group: _Group, signum: int, known: dict[int, str]) -> bool:
     """Send ``signum`` to the group the owner started, late members too; whether it was sent. Through its leader's
-    pidfd; where the kernel has no group signal for a pidfd (before 6.9), by the group id while its leader is still
-    the process told of (its start time); never to a group that reused the id."""
-    pgid, since, pidfd = group
-    if pidfd is not None:
+    pidfd (:data:`_GROUP_SIGNAL`); elsewhere by the group id while a process ``known`` to be in it still holds the id,
+    after its leader has died too (no other group can take the id while one holds it); never to a group that reused
+    the id, but for one that took it in the moment between that look and the signal (the id must come round again)."""
+    pgid, _since, pidfd = group
+    if pidfd is not None and _GROUP_SIGNAL:
         try:
             signal.pidfd_send_signal(pidfd, signum, None, _PIDFD_GROUP)
             return True
         except ProcessLookupError:
             return False  # no member is left
         except OSError:
-            pass  # EINVAL: no group signal for a pidfd in this kernel
-    if since is None or start_time(pgid) != since:
+            pass
+    if not _still_in(pgid, known):
         return False
     with contextlib.suppress(OSError):
         os.killpg(pgid, signum)
     return True
 
 
-def _group_members(pgid: int) -> list[tuple[int, str]]:
-    """The processes in group ``pgid`` and their start times."""
-    members = []
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            fields = _stat(int(entry))
-            if fields is not None and len(fields) > 19 and fields[2] == str(pgid) and fields[0] != "Z":
-                members.append((int(entry), fields[19]))
-    return members
-
-
-def _running(pid: int, since: str) -> bool:
-    fields = _stat(pid)
-    return fields is not None and len(fields) > 19 and fields[19] == since and fields[0] != "Z"
-
-
 def _sweep(directories: dict[str, list[_Group]]) -> None:
     """What a killed owner left: end its commands' groups (SIGINT, the grace period, SIGKILL), remove its directories.
 
     Each group is signalled as a whole (:func:`_signalled`): members that joined it after the janitor was told (the
-    providers Terraform starts) are reached too, and through the leader's pidfd also a group whose leader had died.
-    Without the pidfd's group signal, a group whose leader is gone (before the sweep, or during its grace period) is
-    left, but for the members it had as the sweep began, killed each while it is still the same process: its id alone
-    cannot tell its members from those of a group that reused it.
+    providers Terraform starts) are reached too, also after the leader has died. The grace period ends once no member
+    known runs (a zombie has ended), members that joined meanwhile looked for as it goes (:func:`_more_known`).
+    Without the pidfd's group signal, a group whose last known member ends is left alone: a member that joined it in
+    the moment before (within one look, 50 ms) cannot be told by its id from one of a group that reused it.
     """
     groups = [group for groups in directories.values() for group in groups]
-    members = {group[0]: _group_members(group[0]) for group in groups}
-    interrupted = [group for group in groups if _signalled(group, signal.SIGINT)]
+    known = {group: _known(group) for group in groups}
+    interrupted = [group for group in groups if _signalled(group, signal.SIGINT, known[group])]
     give_up = time.monotonic() + INTERRUPT_GRACE
-    while time.monotonic() < give_up and any(_running(pid, since) for group in interrupted
-                                             for pid, since in members[group[0]]):
+    while time.monotonic() < give_up:
+        for group in interrupted:
+            known[group] = _more_known(group[0], known[group])
+        if not any(_still_in(group[0], known[group], running=True) for group in interrupted):
+            break
         time.sleep(0.05)
     for group in interrupted:
-        if _signalled(group, signal.SIGKILL):
-            continue
-        for pid, started in members[group[0]]:
-            if _running(pid, started):
-                with contextlib.suppress(OSError):
-                    os.kill(pid, signal.SIGKILL)
+        _signalled(group, signal.SIGKILL, _more_known(group[0], known[group]))
     for path in directories:
         shutil.rmtree(path, ignore_errors=True)
 

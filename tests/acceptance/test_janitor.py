@@ -25,7 +25,8 @@ from typing import Any
 import pytest
 from group_signal import needs_group_signal, until
 
-from plancheck._terraform.lifecycle import INTERRUPT_GRACE, _pidfd, _sweep, start_time
+from plancheck._terraform import lifecycle
+from plancheck._terraform.lifecycle import INTERRUPT_GRACE, _Group, _pidfd, _sweep, start_time
 
 pytestmark = pytest.mark.skipif(not Path("/proc/self/stat").exists() or not hasattr(os, "killpg"),
                                 reason="needs POSIX process groups and /proc")
@@ -177,10 +178,10 @@ def _state(pid: int) -> str:
         return "gone"
 
 
-@needs_group_signal
 def test_a_group_whose_leader_died_before_the_sweep_is_ended(tmp_path: Path) -> None:
     """The leader gone (killed, reaped by init) as its owner is killed: only its members hold the group id. The
-    janitor, stopped until then, sweeps the group through the pidfd it opened of the leader when it was told."""
+    janitor, stopped until then, sweeps the group through the pidfd it opened of the leader when it was told (Linux
+    6.9+), elsewhere by its id, which the member it finds as it begins still holds."""
     with _script("leader-killed-first", tmp_path) as (process, told, temp):
         (leader,) = set(_group_ids(process.pid)) - {os.getpgid(process.pid), told["janitor"]}
         members = [pid for pid in _in_group(leader) if pid != leader]
@@ -236,17 +237,38 @@ def test_the_janitor_signals_a_group_only_while_its_leader_is_the_one_told(
         leader.wait()
 
 
-@needs_group_signal
-@pytest.mark.parametrize("command", [
-    # Only its member holds the group id when the sweep begins.
-    pytest.param("sleep 60 & echo started", id="leader-died-before-the-sweep"),
-    # Interrupted, the leader starts one more member, after the sweep looked at the group, and exits.
-    pytest.param("trap 'sleep 60 & exit' INT; echo started; while :; do sleep 0.1; done", id="member-joined-as-the-leader-ended"),
-])
-def test_the_janitor_ends_a_group_whose_leader_has_died(tmp_path: Path, command: str) -> None:
-    """Its pidfd of the leader, opened as it is told of the group, signals the group as a whole to the end: members
-    that joined late, and after the leader has died (reaped at once, as init reaps a killed owner's command)."""
-    leader = subprocess.Popen(["sh", "-c", command], start_new_session=True, stdout=subprocess.PIPE)
+#: A member that, interrupted, starts one more member and ends half a second later, after its leader ended at once.
+MEMBER_STARTS_ONE_MORE = """
+import os, signal, subprocess, time
+if os.fork() == 0:
+    def one_more(_signum, _frame):
+        subprocess.Popen(["sleep", "60"])
+        time.sleep(0.5)
+        os._exit(0)
+    signal.signal(signal.SIGINT, one_more)
+    print("started", flush=True)
+    time.sleep(60)
+"""
+
+#: The two ways the janitor signals a group: through its leader's pidfd (Linux 6.9+), or by its id (older kernels).
+WAYS = {"pidfd": True, "by-id": False}
+
+
+def _in_session(sid: int) -> list[int]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        with contextlib.suppress(OSError, IndexError):
+            if entry.name.isdigit() and (entry / "stat").read_text().rsplit(")", 1)[1].split()[3] == str(sid):
+                found.append(int(entry.name))
+    return found
+
+
+@contextlib.contextmanager
+def _leader(argv: list[str], way: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[int, _Group]]:
+    """A command's leader in a session of its own, once it printed ``started``, and its group as the janitor keeps it
+    (the sweep taking ``way``); reaped by a thread as soon as it ends (as init reaps a killed owner's command)."""
+    monkeypatch.setattr(lifecycle, "_GROUP_SIGNAL", WAYS[way])
+    leader = subprocess.Popen(argv, start_new_session=True, stdout=subprocess.PIPE)
     since = start_time(leader.pid)
     pidfd = _pidfd(leader.pid, since)
     assert leader.stdout is not None
@@ -255,14 +277,9 @@ def test_the_janitor_ends_a_group_whose_leader_has_died(tmp_path: Path, command:
         assert pidfd is not None
         assert leader.stdout.readline() == b"started\n"
         reaper.start()
-        if command.startswith("sleep"):
-            reaper.join(timeout=10)
-        assert _in_group(leader.pid) != []
-        _sweep({str(tmp_path / "command"): [(leader.pid, since, pidfd)]})
-        assert _all_gone(_in_group(leader.pid), within=5.0) == []
-        assert _in_group(leader.pid) == []
+        yield leader.pid, (leader.pid, since, pidfd)
     finally:
-        for pid in _in_group(leader.pid):
+        for pid in _in_session(leader.pid):
             with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGKILL)
         leader.kill()
@@ -272,6 +289,35 @@ def test_the_janitor_ends_a_group_whose_leader_has_died(tmp_path: Path, command:
         leader.stdout.close()
         if pidfd is not None:
             os.close(pidfd)
+
+
+@pytest.mark.parametrize(("way", "argv", "leader_ends_first"), [
+    # Only its member holds the group id when the sweep begins.
+    pytest.param("pidfd", ["sh", "-c", "sleep 60 & echo started"], True, id="pidfd-leader-died-before-the-sweep",
+                 marks=needs_group_signal),
+    pytest.param("by-id", ["sh", "-c", "sleep 60 & echo started"], True, id="by-id-leader-died-before-the-sweep"),
+    # Interrupted, a member starts one more member, after the sweep looked at the group, and ends half a second later.
+    pytest.param("pidfd", [sys.executable, "-c", MEMBER_STARTS_ONE_MORE], True,
+                 id="pidfd-member-joined-while-one-known-ran", marks=needs_group_signal),
+    pytest.param("by-id", [sys.executable, "-c", MEMBER_STARTS_ONE_MORE], True,
+                 id="by-id-member-joined-while-one-known-ran"),
+    # Interrupted, the leader starts one more member and exits at once: only its pidfd tells that member's group.
+    pytest.param("pidfd", ["sh", "-c", "trap 'sleep 60 & exit' INT; echo started; while :; do sleep 0.1; done"],
+                 False, id="pidfd-member-joined-as-the-leader-ended", marks=needs_group_signal),
+])
+def test_the_janitor_ends_a_group_whose_leader_has_died(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, way: str, argv: list[str], leader_ends_first: bool
+) -> None:
+    """The group is signalled as a whole to the end: members that joined late, and after the leader has died (reaped
+    at once, as init reaps a killed owner's command). Through the pidfd of the leader opened as the janitor is told
+    of the group; by its id while a member known to be in it holds the id (kernels before 6.9, forced here)."""
+    with _leader(argv, way, monkeypatch) as (pgid, group):
+        if leader_ends_first:
+            until(lambda: _state(pgid) == "gone", "the leader never ended")
+        assert _in_group(pgid) != []
+        _sweep({str(tmp_path / "command"): [group]})
+        assert _all_gone(_in_group(pgid), within=5.0) == []
+        assert _in_group(pgid) == []
 
 
 #: What an end its owner sees runs in, the owner's janitor written to ``told.json`` once it runs (and, with ``check``,
