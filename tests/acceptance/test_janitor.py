@@ -250,6 +250,25 @@ if os.fork() == 0:
     time.sleep(60)
 """
 
+#: A leader (ended by SIGINT) whose group holds a zombie: a member whose parent left the group and never reaps it.
+ZOMBIE_MEMBER = """
+import os, time
+ready, told = os.pipe()
+if os.fork() == 0:
+    zombie = os.fork()
+    if zombie == 0:
+        os._exit(0)
+    os.setpgid(0, 0)
+    os.write(told, str(zombie).encode())
+    time.sleep(60)
+    os._exit(0)
+zombie = int(os.read(ready, 16))
+while open(f"/proc/{zombie}/stat").read().rsplit(")", 1)[1].split()[0] != "Z":
+    time.sleep(0.01)
+print("started", flush=True)
+time.sleep(60)
+"""
+
 #: The two ways the janitor signals a group: through its leader's pidfd (Linux 6.9+), or by its id (older kernels).
 WAYS = {"pidfd": True, "by-id": False}
 
@@ -318,6 +337,21 @@ def test_the_janitor_ends_a_group_whose_leader_has_died(
         _sweep({str(tmp_path / "command"): [group]})
         assert _all_gone(_in_group(pgid), within=5.0) == []
         assert _in_group(pgid) == []
+
+
+@pytest.mark.parametrize("way", ["pidfd", "by-id"])
+def test_a_zombie_member_does_not_hold_the_sweep_back(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, way: str
+) -> None:
+    """A zombie has ended: with the leader ended by the SIGINT, the sweep goes on at once, not after the grace period
+    (30 s here, so that returning before it is no question of speed)."""
+    monkeypatch.setattr(lifecycle, "INTERRUPT_GRACE", 30.0)
+    with _leader([sys.executable, "-c", ZOMBIE_MEMBER], way, monkeypatch) as (pgid, group):
+        assert [_state(pid) for pid in _in_session(pgid)].count("Z") == 1
+        began = time.monotonic()
+        _sweep({str(tmp_path / "command"): [group]})
+        assert time.monotonic() - began < 30.0, "the sweep waited out the grace period"
+        assert _all_gone(_in_group(pgid), within=5.0) == []
 
 
 #: What an end its owner sees runs in, the owner's janitor written to ``told.json`` once it runs (and, with ``check``,
