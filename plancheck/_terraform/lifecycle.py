@@ -607,19 +607,20 @@ def _sweep(directories: dict[str, list[_Group]]) -> None:
     """What a killed owner left: end its commands' groups (SIGINT, the grace period, SIGKILL), remove its directories.
 
     Each group is signalled as a whole (:func:`_signalled`): members that joined it after the janitor was told (the
-    providers Terraform starts) are reached too, also after the leader has died. The grace period ends once no member
-    known runs (a zombie has ended), members that joined meanwhile looked for as it goes (:func:`_more_known`).
-    Without the pidfd's group signal, a group whose last known member ends is left alone: a member that joined it in
+    providers Terraform starts) are reached too, also after the leader has died. The grace period ends once none of
+    the processes that had the SIGINT runs (a zombie has ended); members that join meanwhile, looked for as it goes
+    (:func:`_more_known`), end with the SIGKILL. Without the pidfd's group signal, a group whose last known member ends is left alone: a member that joined it in
     the moment before (within one look, 50 ms) cannot be told by its id from one of a group that reused it.
     """
     groups = [group for groups in directories.values() for group in groups]
     known = {group: _known(group) for group in groups}
     interrupted = [group for group in groups if _signalled(group, signal.SIGINT, known[group])]
+    had_sigint = dict(known)  # a member that joins later gets no grace period: it had nothing to end gracefully on
     give_up = time.monotonic() + INTERRUPT_GRACE
     while time.monotonic() < give_up:
         for group in interrupted:
             known[group] = _more_known(group[0], known[group])
-        if not any(_still_in(group[0], known[group], running=True) for group in interrupted):
+        if not any(_still_in(group[0], had_sigint[group], running=True) for group in interrupted):
             break
         time.sleep(0.05)
     for group in interrupted:
