@@ -82,7 +82,6 @@ def render(fmt: str, runs: Sequence[Checked], *, fail_on: str = "error", tool_ve
 
 def report(args: argparse.Namespace, io: Io, runs: Sequence[Any]) -> int:
     """Standard output and every --report, in their formats; the exit status of all the runs."""
-    json_mode = args.format == "json"
     # As plancheck.cli._many.check_many has each plan's worker colour its text part.
     style = Style(args.format == "text" and use_colour(io.stdout, io.environ, args.color))
     version = tool_version() if args.format in _VERSIONED else ""
@@ -92,7 +91,9 @@ def report(args: argparse.Namespace, io: Io, runs: Sequence[Any]) -> int:
             version = tool_version() if fmt in _VERSIONED else ""
             write_report(io, filename, render(fmt, runs, fail_on=args.fail_on, tool_version=version))
         except _WriteFailed as exc:
-            return io.fail("report", str(exc), json_mode)
+            # Said on standard error only: standard output already holds the run's document, and a second one (the
+            # JSON error document) after it left no JSON a reader could parse.
+            return io.fail("report", str(exc), False)
     return run_status(runs, args.fail_on)
 
 
