@@ -27,6 +27,7 @@ __all__ = [
     "DocumentFormatError",
     "ErroredPlanError",
     "PARTIAL_NOTE",
+    "QUERY_PARTIAL_NOTE",
     "PlanCheckError",
     "PlanCheckWarning",
     "PlanFormatError",
@@ -99,6 +100,11 @@ class PlanFormatError(DocumentFormatError):
 #: What a result on a plan Terraform wrote although planning failed says, wherever it is shown.
 PARTIAL_NOTE: Final = (
     'the plan is partial: planning failed ("errored": true), so it holds only what Terraform planned before the error'
+)
+#: The same for query output read although the query failed (``allow_errored=True``): its results are partial.
+QUERY_PARTIAL_NOTE: Final = (
+    "the query output is partial: the query failed (an error diagnostic), so it holds only what the list blocks "
+    "found before the error"
 )
 
 

@@ -93,6 +93,11 @@ MISUSES: list[Any] = [
     # tfconfig: readers and writers
     pytest.param(lambda: tc.load_config(".", flavor="tofu"), "flavor must be 'terraform' or 'opentofu', got 'tofu'",
                  id="tfconfig-load-flavor"),
+    pytest.param(lambda: tc.parse_config("{}", flavor="tofu"),
+                 "parse_config: flavor must be 'terraform' or 'opentofu', got 'tofu'", id="tfconfig-parse-flavor"),
+    pytest.param(lambda: tc.config_from_dict({}, flavor=["opentofu"]),
+                 "config_from_dict: flavor must be 'terraform' or 'opentofu', got ['opentofu']",
+                 id="tfconfig-dict-flavor-unhashable"),
     pytest.param(lambda: tc.parse_config("{}", strict="no"), "parse_config: strict must be a bool, got str",
                  id="tfconfig-parse-flag-not-bool"),
     pytest.param(lambda: tc.write_config({}, ROOT, filename="x.json"),

@@ -123,7 +123,7 @@ LABEL_ROWS = [
     pytest.param("before", "null_resource.a note (before)", id="header-of-before"),
     pytest.param("known", "  status:    known", id="status-known"),
     pytest.param("status", "  status:    known", id="status-label"),
-    pytest.param("unknown", "  status:    known (with unknown elements)", id="status-with-unknown-elements"),
+    pytest.param("unknown", "  status:    known, with unknown parts", id="status-with-unknown-parts"),
     pytest.param("yes", "  sensitive: yes", id="sensitive-yes"),
     pytest.param("partly", "  sensitive: partly", id="sensitive-partly"),
 ]
@@ -131,8 +131,8 @@ LABEL_ROWS = [
 
 @pytest.mark.parametrize(("secret", "line"), [
     pytest.param("after", "(after)", id="of-label"),
-    pytest.param("known", "  status:    known (with unknown elements)", id="status-word"),
-    pytest.param("unknown", "status:    unknown (with unknown elements)", id="suffix-word"),
+    pytest.param("known", "  status:    known, with unknown parts", id="status-word"),
+    pytest.param("unknown", "status:    unknown, with unknown parts", id="suffix-word"),
     pytest.param("yes", "  sensitive: yes", id="sensitive-word"),
 ])  # fmt: skip
 def test_querys_scrub_keeps_its_labels(secret: str, line: str) -> None:
@@ -144,7 +144,7 @@ def test_querys_scrub_keeps_its_labels(secret: str, line: str) -> None:
     pytest.param("status:    known", "  status:    known", "  (sensitive)", id="secret-spelled-like-status-line"),
     pytest.param("after", "after (after) after", "(sensitive) (after) (sensitive)", id="word-outside-scrubbed"),
     pytest.param("yes", "sensitive: yes, yes", "sensitive: yes, (sensitive)", id="word-past-label-scrubbed"),
-    pytest.param("elements", "(with unknown elements)", "(with unknown (sensitive))", id="long-secret-inside-label"),
+    pytest.param("unknown parts", ", with unknown parts", ", with (sensitive)", id="long-secret-inside-label"),
 ])  # fmt: skip
 def test_a_secret_beside_a_label_is_scrubbed(secret: str, text: str, shown: str) -> None:
     assert Secrets([secret]).trusting(LABELS).scrub(text) == shown
@@ -189,6 +189,6 @@ def test_one_list_of_labels_holds_what_query_writes() -> None:
                 doc = {"address": "a.b", "path": "", "of": of, "status": status, "partly_unknown": True,
                        "reason": None, "sensitive": sensitive, "partly_sensitive": partly, "value": None}
                 header, status_line, sensitive_line = render_value_document(doc).splitlines()
-                words |= {header.removeprefix("a.b "), status_line.strip().removesuffix(" (with unknown elements)"),
-                          sensitive_line.strip(), "(with unknown elements)"}
+                words |= {header.removeprefix("a.b "), status_line.strip().removesuffix(", with unknown parts"),
+                          sensitive_line.strip(), ", with unknown parts"}
     assert words == set(LABELS)

@@ -8,12 +8,16 @@ call unknown shows as unknown, in order.
 
 from __future__ import annotations
 
+import json
+from collections.abc import Callable
+from pathlib import Path as FsPath
 from typing import Any
 
 import pytest
+from clirun import cli
 
-from plancheck import ExpectUnknownValue, Plan
-from plancheck._checking import match
+from plancheck import ExpectNoValue, ExpectSensitiveValue, ExpectUnknownValue, Plan, resolve_value
+from plancheck._documents import resolve
 from plancheck._redact import Marks, with_unknowns
 from plancheck.cli import _query
 from tfjsonpath import Path
@@ -49,7 +53,7 @@ def test_only_the_way_to_a_mark_is_copied() -> None:
     assert shown["kept"] is kept
 
 
-@pytest.mark.parametrize("module", [match, _query], ids=["checks", "cli"])
+@pytest.mark.parametrize("module", [resolve, _query], ids=["checks", "cli"])
 def test_the_checks_and_the_cli_share_the_walk(module: Any) -> None:
     assert module.with_unknowns is with_unknowns
 
@@ -69,3 +73,51 @@ def test_a_failing_check_shows_every_unknown_part(after: Any, unknown: Marks, sh
     with pytest.raises(AssertionError) as failed:
         ExpectUnknownValue("t.a", Path()).CheckPlan(plan)
     assert str(failed.value).endswith("known, with unknown parts: " + shown)
+
+
+#: A planned value with a known part ("env") and an unknown one ("owner"), and a secret ("pw") the wording never shows.
+_PARTLY = {"format_version": "1.2", "resource_changes": [{
+    "address": "t.a", "mode": "managed", "type": "t", "name": "a",
+    "change": {"actions": ["create"], "after": {"tags": {"env": "prod", "pw": "hunter2"}},
+               "after_unknown": {"tags": {"owner": True}}, "after_sensitive": {"tags": {"pw": True}}},
+}]}  # fmt: skip
+
+
+def _failure(check: Any) -> str:
+    with pytest.raises(AssertionError) as failed:
+        check.CheckPlan(Plan.from_dict(_PARTLY))
+    return str(failed.value)
+
+
+def _query(tmp_path: FsPath) -> str:
+    plan = tmp_path / "plan.json"
+    plan.write_text(json.dumps(_PARTLY), "utf-8")
+    return cli("query", str(plan), "t.a", "tags", never=["hunter2"]).out
+
+
+_SHOWN = '{"env": "prod", "pw": (sensitive), "owner": <unknown>}'
+
+
+@pytest.mark.parametrize(
+    ("say", "said"),
+    [
+        pytest.param(lambda _: _failure(ExpectUnknownValue("t.a", Path().AtMapKey("tags"))),
+                     "ExpectUnknownValue: t.a: tags: expected an unknown value, but it is known, with unknown parts: "
+                     + _SHOWN, id="check-ExpectUnknownValue"),
+        pytest.param(lambda _: _failure(ExpectNoValue("t.a", Path().AtMapKey("tags"))),
+                     "ExpectNoValue: t.a: tags: expected no value, but it is known, with unknown parts: " + _SHOWN,
+                     id="check-ExpectNoValue"),
+        pytest.param(lambda _: _failure(ExpectSensitiveValue("t.a", Path().AtMapKey("tags"))),
+                     "ExpectSensitiveValue: t.a: tags: expected a sensitive value, but only parts of it are sensitive: "
+                     + _SHOWN, id="check-ExpectSensitiveValue-parts"),
+        pytest.param(lambda _: resolve_value(_PARTLY["resource_changes"][0]["change"], path=Path().AtMapKey("tags"),
+                                             side="after").describe(),
+                     "known, with unknown parts: " + _SHOWN, id="ResolvedValue.describe"),
+        pytest.param(lambda tmp_path: _query(tmp_path).splitlines()[1], "  status:    known, with unknown parts",
+                     id="cli-query-status"),
+    ],
+)
+def test_a_partly_unknown_value_has_one_wording(say: Callable[[FsPath], str], said: str, tmp_path: FsPath) -> None:
+    """Before: ResolvedValue.describe and query said "known: ... (with unknown elements)", the checks
+    "known, with unknown parts: ..."; now every one says the checks' words, and shows where the unknown parts are."""
+    assert say(tmp_path) == said

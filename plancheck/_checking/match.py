@@ -39,12 +39,10 @@ from .._redact import (
     SENSITIVE,
     Secrets,
     contains_sensitive,
-    rendered,
     sensitive_shown,
-    with_unknowns,
 )
 from .fields import check_fields, checked_address
-from .matcher import UNKNOWN_SHOWN, Check, Ctx, first_failure, require_check
+from .matcher import Check, Ctx, first_failure, require_check
 from .messages import actions_text, quote, scrubbed_failure
 
 __all__ = [
@@ -52,7 +50,6 @@ __all__ = [
     "Item",
     "Verdict",
     "checked_identity",
-    "describe",
     "each_outcome",
     "identity_attribute_failures",
     "identity_matches",
@@ -64,7 +61,6 @@ __all__ = [
     "match_verdict",
     "no_planned_value",
     "path_text",
-    "render_known",
     "sensitive_problem",
     "with_expected",
 ]
@@ -183,23 +179,6 @@ def match_failures(
     return [scrubbed_failure(secrets_of(secrets), check, address, where, prefix + reason)]
 
 
-def render_known(resolved: ResolvedValue, secrets: Secrets) -> str:
-    """A known value as text: sensitive parts as ``(sensitive)``, unknown parts as ``<unknown>``."""
-    value = resolved.value
-    if resolved.partly_unknown:
-        value = with_unknowns(value, resolved.value_unknown, UNKNOWN_SHOWN)
-    return rendered(value, True if resolved.sensitive else resolved.value_sensitive, secrets)[0]
-
-
-def describe(resolved: ResolvedValue, secrets: Secrets) -> str:
-    """What the value is: ``known: "x"``, ``known, with unknown parts: [...]``, ``unknown``, ``null``, ``not present (...)``."""
-    if resolved.status is ValueStatus.KNOWN:
-        if resolved.partly_unknown:
-            return f"known, with unknown parts: {render_known(resolved, secrets)}"
-        return f"known: {render_known(resolved, secrets)}"
-    return resolved.describe(secrets)
-
-
 def no_planned_value(change: Mapping[str, Any], what: str) -> str | None:
     """Why a raw change being deleted or forgotten has no planned value at all, or None."""
     if change.get("after") is not None:
@@ -222,12 +201,10 @@ def sensitive_problem(resolved: ResolvedValue, document: HasSecrets, unmarked: s
         return None
     secrets = document.secrets
     if resolved.status is ValueStatus.ABSENT:
-        return "expected a sensitive value, but it is " + describe(resolved, secrets)
+        return "expected a sensitive value, but it is " + resolved.describe(secrets)
     if resolved.status is ValueStatus.KNOWN and contains_sensitive(resolved.value_sensitive):
-        return "expected a sensitive value, but only parts of it are sensitive: " + render_known(
-            resolved, secrets
-        )
-    text = "expected a sensitive value, but it is not sensitive; it is " + describe(resolved, secrets)
+        return "expected a sensitive value, but only parts of it are sensitive: " + resolved.shown(secrets)
+    text = "expected a sensitive value, but it is not sensitive; it is " + resolved.describe(secrets)
     if unmarked is not None:
         text += f" ({unmarked})"
     return text

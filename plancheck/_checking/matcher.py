@@ -35,6 +35,7 @@ from .._redact import (
     NO_SECRETS,
     NO_VALUE,
     SENSITIVE,
+    UNKNOWN_SHOWN,
     Marks,
     Secrets,
     child_marks,
@@ -224,21 +225,6 @@ class _Frame:
     def __init__(self, parent: _Frame | None, step: Step) -> None:
         self.parent = parent
         self.step = step
-
-
-class _Unknown:
-    """Stands in for an unknown element, so a partly unknown value renders as ``[<unknown>, "k"]``."""
-
-    __slots__ = ()
-
-    def __repr__(self) -> str:
-        return "<unknown>"
-
-
-# rendered() shows an object it does not know as <type name>.
-_Unknown.__name__ = "unknown"
-#: What a value's unknown part is shown as.
-UNKNOWN_SHOWN: Final = _Unknown()
 
 
 class Failure:

@@ -25,7 +25,7 @@ from typing import Any, final
 
 from tfjsonpath import MapStep, Path, PathNotFoundError, SliceStep, Step, Traverse
 
-from .._errors import ArgumentError
+from .._errors import QUERY_PARTIAL_NOTE, ArgumentError
 from .._frozen import ReadOnly, public
 from .._loading.query import (
     ErroredQueryError,
@@ -268,15 +268,18 @@ class QueryOutput:
     Traceback (most recent call last):
     ...
     plancheck.querycheck.ErroredQueryError: q.jsonl: line 1: $.diagnostic: expected a query that succeeded, found an error: "Invalid list block": the query failed, so its results are partial (to check them anyway: allow_errored=True)
-    >>> QueryOutput(lines, allow_errored=True).partial
-    True
+    >>> partial = QueryOutput(lines, allow_errored=True)
+    >>> partial.partial, partial.partial_note == QUERY_PARTIAL_NOTE
+    (True, True)
     """
 
-    __slots__ = ("__dict__", "lines", "partial", "source")
+    __slots__ = ("__dict__", "lines", "partial", "partial_note", "source")
     lines: tuple[QueryLine, ...]
     source: str | None
     partial: bool
     """True for output holding an error diagnostic, loaded with ``allow_errored=True``: its results are partial."""
+    partial_note: str | None
+    """What every verdict on this output says about it: :data:`QUERY_PARTIAL_NOTE` when :attr:`partial`, else None."""
 
     def __init__(self, lines: Iterable[QueryLine], *, source: str | None = None, allow_errored: bool = False) -> None:
         # Callers pass messages that have already been validated.
@@ -287,6 +290,7 @@ class QueryOutput:
         # The one place errored output is refused: every loader builds a QueryOutput here.
         error = first_error(self.lines)
         self.partial = error is not None
+        self.partial_note = QUERY_PARTIAL_NOTE if self.partial else None
         if error is not None and not allow_errored:
             raise ErroredQueryError(self._error_summary(error[1]), source=source, line=error[0])
         if met_module.LISTENERS:  # a front end listening scrubs the secrets of every document made while it writes

@@ -31,16 +31,24 @@ from .._frozen import FrozenValue, frozen, public
 from .._redact import (
     NO_SECRETS,
     NO_VALUE,
+    UNKNOWN_SHOWN,
     Marks,
     Secrets,
     contains_sensitive,
     fit_marks,
     render_value,
+    rendered,
     walk_marks,
+    with_unknowns,
 )
 from .._text import closest
 
-__all__ = ["ResolvedValue", "ValueStatus", "missing_key", "resolve_value"]
+__all__ = ["PARTLY_UNKNOWN", "ResolvedValue", "ValueStatus", "missing_key", "resolve_value"]
+
+#: What every message says of a known value with unknown parts (the checks' failures, :meth:`ResolvedValue.describe`,
+#: query's status line): Go has no words for it (it fails "the path value cannot be asserted"), Terraform shows each
+#: part "(known after apply)".
+PARTLY_UNKNOWN: Final = "with unknown parts"
 
 #: How many unknown keys a missing key's reason names, at most.
 _NAMED: Final = 5
@@ -118,22 +126,32 @@ class ResolvedValue(FrozenValue):
         """The value as text for a message: ``(sensitive)`` where marked, secrets scrubbed."""
         return render_value(self.value, True if self.sensitive else self.value_sensitive, secrets)
 
+    def shown(self, secrets: Secrets = NO_SECRETS) -> str:
+        """A known value as a message shows it: sensitive parts as ``(sensitive)``, unknown parts as ``<unknown>``.
+
+        >>> resolve_value({"a": "x", "b": [None]}, {"b": [True]}, {"a": True}).shown()
+        '{"a": (sensitive), "b": [<unknown>]}'
+        """
+        value = with_unknowns(self.value, self.value_unknown, UNKNOWN_SHOWN) if self.partly_unknown else self.value
+        return rendered(value, True if self.sensitive else self.value_sensitive, secrets)[0]
+
     def describe(self, secrets: Secrets = NO_SECRETS) -> str:
-        """A phrase for failure messages, e.g. ``known: "x"``, ``unknown``, ``null``, ``not present (...)``.
+        """What the value is, for failure messages: ``known: "x"``, ``known, with unknown parts: [<unknown>, "k"]``,
+        ``unknown``, ``null``, ``not present (...)``.
 
         >>> from tfjsonpath import New
         >>> resolve_value({"a": "x"}, None, {"a": True}, New("a")).describe()
         'known: (sensitive)'
+        >>> resolve_value({"tags": {"env": "prod"}}, {"tags": {"owner": True}}, None, New("tags")).describe()
+        'known, with unknown parts: {"env": "prod", "owner": <unknown>}'
         >>> missing = resolve_value({"region": "x", "hunter2": 1}, None, None, New("regoin"))
         >>> missing.describe(), missing.describe(Secrets(["region"]))   # a secret is never suggested
         ('not present (no key "regoin" in an object with 2 keys; did you mean "region"?)', \
 'not present (no key "regoin" in an object with 2 keys)')
         """
         if self.status is ValueStatus.KNOWN:
-            text = f"known: {self.render(secrets)}"
-            if self.partly_unknown:
-                text += " (with unknown elements)"
-            return text
+            label = f"known, {PARTLY_UNKNOWN}" if self.partly_unknown else "known"
+            return f"{label}: {self.shown(secrets)}"
         if self.status is ValueStatus.UNKNOWN:
             if self.unknown_at is not None and self.unknown_at != self.path:
                 where = self.unknown_at.to_text() or "the whole value"

@@ -36,7 +36,6 @@ from .._checking.fields import (
 from .._checking.match import (
     Item,
     Verdict,
-    describe,
     each_outcome,
     match_verdict,
     no_planned_value,
@@ -280,7 +279,7 @@ def _judge_unknown(change: Mapping[str, Any], path: Path, plan: Plan) -> tuple[V
     resolved = resolve_value(change, path=path, side="after")
     if resolved.unknown:
         return Verdict.PASS, ""
-    return Verdict.FAIL, "it is " + describe(resolved, plan.secrets)
+    return Verdict.FAIL, "it is " + resolved.describe(plan.secrets)
 
 
 @public("plancheck")
@@ -316,7 +315,7 @@ def _judge_null(change: Mapping[str, Any], path: Path, plan: Plan) -> tuple[Verd
         return Verdict.PASS, ""
     if resolved.status is ValueStatus.UNKNOWN:
         return Verdict.UNKNOWN, path_text(resolved.unknown_at if resolved.unknown_at is not None else path)
-    return Verdict.FAIL, "it is " + describe(resolved, plan.secrets)
+    return Verdict.FAIL, "it is " + resolved.describe(plan.secrets)
 
 
 @public("plancheck")

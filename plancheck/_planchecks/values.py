@@ -33,7 +33,7 @@ from .._checking.fields import (
     checked_matcher,
     checked_path,
 )
-from .._checking.match import describe, match_failures, no_planned_value, sensitive_problem
+from .._checking.match import match_failures, no_planned_value, sensitive_problem
 from .._checking.messages import actions_text, deposed_prefix, output_address, scrubbed_failure
 from .._documents.plan import ActionInvocation, Plan
 from .._documents.resolve import (
@@ -226,7 +226,7 @@ def _no_value_problem(change: Mapping[str, Any], path: Path, plan: Plan, what: s
         if _missing_from_its_parent(change.get("after"), path):
             return None
         return f"expected no value, but the path does not fit the value: {resolved.reason}"
-    return "expected no value, but it is " + describe(resolved, plan.secrets)
+    return "expected no value, but it is " + resolved.describe(plan.secrets)
 
 
 # (change, path, plan, "resource" or "output") -> the failure message, or None when the check holds.
@@ -245,7 +245,7 @@ def _unknown_problem(change: Mapping[str, Any], path: Path, plan: Plan, what: st
     resolved = resolve_value(change, path=path, side="after")
     if resolved.unknown:
         return None
-    return "expected an unknown value, but it is " + describe(resolved, plan.secrets)
+    return "expected an unknown value, but it is " + resolved.describe(plan.secrets)
 
 
 def _sensitive_problem(change: Mapping[str, Any], path: Path, plan: Plan, what: str) -> str | None:
@@ -269,7 +269,7 @@ def _null_problem(change: Mapping[str, Any], path: Path, plan: Plan, what: str) 
     resolved = resolve_value(change, path=path, side="after")
     if resolved.status is ValueStatus.NULL:
         return None
-    return "expected a null value, but it is " + describe(resolved, plan.secrets)
+    return "expected a null value, but it is " + resolved.describe(plan.secrets)
 
 
 class _ResourceValueCheck(ResourcePathFields, PlanCheck):

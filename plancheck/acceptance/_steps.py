@@ -25,6 +25,7 @@ from dataclasses import replace
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any, Final
 
+from .._checking.equality import first_difference
 from .._documents.state import State
 from .._errors import DocumentFormatError
 from .._frozen import FrozenValue, frozen
@@ -627,7 +628,9 @@ class _ImportStep:
                 (r for r in state_resources(document, "planned_values") if r.get("address") == self.address), None
             )
             new = planned.get("identity") if planned is not None else None
-            if new != identity:
+            # Typed as Terraform's identity is (a cty object of its schema): numbers equal by value (1, 1.0, 1e0),
+            # attributes in any order, a bool never a number; Python's == took true for 1.
+            if first_difference(identity, new) is not None:
                 raise self.fail(
                     Stage.IMPORT_PLAN,
                     f"importing resource {self.address}: expected identity values {identity}, got {new}",

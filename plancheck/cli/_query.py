@@ -18,7 +18,7 @@ from tfjsonpath import Path
 
 from .._checking.equality import union_marks
 from .._documents.plan import Change, Plan, ResourceNotFoundError, invocation_entries
-from .._documents.resolve import ResolvedValue, ValueStatus, resolve_value
+from .._documents.resolve import PARTLY_UNKNOWN, ResolvedValue, ValueStatus, resolve_value
 from .._documents.sensitive import shown_address
 from .._redact import KNOWN_AFTER_APPLY, Marks, contains_sensitive, render_value, with_unknowns
 from .._text import one_line, quote
@@ -144,7 +144,7 @@ def value_document(plan: Plan, address: str, path: Path, before: bool) -> dict[s
 #: status ``(sensitive)``, misleading and hiding nothing; where it stands elsewhere, or is a whole label, it is
 #: scrubbed as always.
 LABELS: Final = (
-    "(after)", "(before)", "(with unknown elements)",
+    "(after)", "(before)", f", {PARTLY_UNKNOWN}",
     *(f"status:    {status.value}" for status in ValueStatus),
     *(f"sensitive: {word}" for word in ("yes", "partly", "no")),
 )  # fmt: skip
@@ -155,7 +155,7 @@ def render_value_document(doc: Mapping[str, Any]) -> str:
     where = one_line(doc["address"] + (f" {doc['path']}" if doc["path"] else ""))
     status = doc["status"]
     if doc["partly_unknown"]:
-        status += " (with unknown elements)"
+        status += f", {PARTLY_UNKNOWN}"
     if doc["reason"]:
         status += f" ({doc['reason']})"
     if doc["sensitive"]:

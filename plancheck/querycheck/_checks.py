@@ -119,7 +119,7 @@ class QueryResultCheck(FrozenValue, abc.ABC):
         with given_by(self):
             found = self.failures(checked)
         if found:
-            raise QueryCheckError(as_shown(self, checked, found))
+            raise QueryCheckError(as_shown(self, checked, found), note=checked.partial_note)
 
     def failure(
         self, output: QueryOutput, message: str, *, address: str | None = None, path: Path | None = None
@@ -270,7 +270,8 @@ def assert_query(output: QueryOutput, *checks: QueryResultCheck) -> None:
     ...
     plancheck.querycheck.QueryCheckError: ExpectLengthAtLeast: concept_pet.pets: Query result of at least length 6 - expected but got 5.
     """
-    run_checks("assert_query", "output", require_query(output, "assert_query"), checks, QueryResultCheck, QueryCheckError)
+    checked = require_query(output, "assert_query")
+    run_checks("assert_query", "output", checked, checks, QueryResultCheck, QueryCheckError, note=checked.partial_note)
 
 
 def _checked_length(value: object, check: str) -> int:

@@ -1,4 +1,5 @@
-"""The decoder that turns a Node tree into Blocks, by Terraform's block schema (:data:`~._model.TOP_LEVEL`).
+"""The decoder that turns a Node tree into Blocks, by Terraform's block schema (:data:`~._model.TOP_LEVEL`) or
+OpenTofu's (:data:`~._model.OPENTOFU_TOP_LEVEL`).
 
 The rules follow the HCL JSON specification and Terraform's JSON syntax page: each label
 level is an object (or an array of objects) whose property names are the labels; a body
@@ -11,7 +12,7 @@ variable's ``type`` and ``default``, a module's ``source``...).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Final
 
 from tfjsonpath import MapStep, SliceStep, Step
@@ -36,7 +37,7 @@ from ._json_reader import (
 from ._model import EXPRESSION_KINDS, TOP_LEVEL, Block, IgnoredProperty, Spec
 from ._template import TemplateSyntaxError, parse_reference, parse_template
 
-__all__ = ["check_unique", "decode_document"]
+__all__ = ["check_unique", "decode_document", "read_again"]
 
 
 # Nested blocks Terraform allows once per parent block ("Duplicate lifecycle block", ...).
@@ -510,15 +511,17 @@ def _balanced(text: str) -> bool:
     return not depth
 
 
-_TOP_LEVEL_EXPECTED: Final = "one of the top-level block types (" + ", ".join(sorted(TOP_LEVEL)) + ")"
+def _top_level_expected(top_level: Mapping[str, Spec]) -> str:
+    return "one of the top-level block types (" + ", ".join(sorted(top_level)) + ")"
 
 
 def decode_document(
-    root: Node, source: Source, *, strict: bool, override: bool = False
+    root: Node, source: Source, *, strict: bool, override: bool = False, top_level: Mapping[str, Spec] = TOP_LEVEL
 ) -> tuple[list[Block], list[IgnoredProperty]]:
     """Decode a parsed document into its blocks (in source order) and its ignored unknown properties.
 
     ``override``: the document is an override file, whose top-level blocks need no required argument.
+    ``top_level``: whose schema reads it, Terraform's (:data:`TOP_LEVEL`) or OpenTofu's.
     """
     decoder = _Decoder(source, override=override)
     members: list[tuple[str, int, Node, tuple[Step, ...]]] = []
@@ -538,15 +541,15 @@ def decode_document(
     for name, key_start, child, steps in members:
         if name == "//":
             continue
-        spec = TOP_LEVEL.get(name)
+        spec = top_level.get(name)
         if spec is None:
             if strict or name == "required_providers":
                 hint = (
                     " (it belongs inside the terraform block)"
                     if name == "required_providers"
-                    else _did_you_mean(name, TOP_LEVEL)
+                    else _did_you_mean(name, top_level)
                 )
-                raise decoder.error(key_start, steps, _TOP_LEVEL_EXPECTED, f'"{name}"{hint}')
+                raise decoder.error(key_start, steps, _top_level_expected(top_level), f'"{name}"{hint}')
             where = source.line_column(key_start) if key_start >= 0 else None
             location = f"{source.name or '<string>'}:{where[0]}:{where[1]}" if where else _steps_text(steps)
             ignored.append(IgnoredProperty(name, location=location))
@@ -554,6 +557,21 @@ def decode_document(
         for labels, body, body_steps, start, decl in decoder.expand(spec, child, steps, key_start):
             blocks.append(decoder.decode_body(spec, labels, body, body_steps, start, decl))
     return blocks, ignored
+
+
+def read_again(block: Block, top_level: Mapping[str, Spec], *, override: bool) -> Block:
+    """``block`` as ``top_level``'s schema reads it: itself when that schema read it, else read again from what was
+    written, raising what that reader raises (an argument OpenTofu does not have in a block Terraform's schema read).
+
+    ``override``: the block is from an override file (it needs no required argument).
+    """
+    spec = top_level.get(block.block_type)
+    if spec is block._spec:
+        return block
+    decoder = _Decoder(block._source, override=override)
+    if spec is None:
+        raise decoder.error(block._decl, block._steps, _top_level_expected(top_level), f'"{block.block_type}"')
+    return decoder.decode_body(spec, block.labels, block._node, block._steps, block._start, block._decl)
 
 
 def _steps_text(steps: tuple[Step, ...]) -> str:

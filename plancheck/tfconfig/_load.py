@@ -13,7 +13,8 @@ and labels:
   ``prevent_destroy``, ``ignore_changes``; ``destroy`` stays the base's), the override's
   ``action_trigger`` blocks replace the base's; the base's conditions stay, the override's are
   not used; a variable's ``validation`` and an output's ``precondition`` stay the base's, and
-  so does the ``deprecated`` text of either (OpenTofu merges ``destroy`` and ``deprecated``);
+  so does the ``deprecated`` text of either (OpenTofu merges ``destroy`` and ``deprecated``; its schema has no
+  ``action_trigger``, so an OpenTofu read refuses one);
 * ``locals`` are merged value by value, whichever ``locals`` block defines them;
 * the ``terraform`` block: ``required_version`` replaces all the base's constraints, a
   ``backend`` or ``cloud`` replaces the base's, ``required_providers`` entries replace the
@@ -39,7 +40,7 @@ from tfjsonpath._jsontypes import number_text
 from .._errors import ArgumentError
 from .._frozen import public
 from .._loading.source import InputTooLarge, fs_path, max_input_bytes, read_limited, why_unopened, write_whole
-from ._blocks import check_unique, decode_document
+from ._blocks import check_unique, decode_document, read_again
 from ._json_reader import (
     ARRAY,
     BOOL,
@@ -54,7 +55,7 @@ from ._json_reader import (
     parse_json,
     python_to_node,
 )
-from ._model import TOP_LEVEL, Block, Config, IgnoredProperty
+from ._model import OPENTOFU_TOP_LEVEL, TOP_LEVEL, Block, Config, IgnoredProperty, Spec
 
 __all__ = [
     "CONFIG_SUFFIXES",
@@ -71,15 +72,30 @@ __all__ = [
 ]
 
 Flavor = Literal["terraform", "opentofu"]
-_FLAVORS: Final = ("terraform", "opentofu")
+#: Each flavor's schema: what its reader knows.
+_SCHEMAS: Final[dict[str, dict[str, Spec]]] = {"terraform": TOP_LEVEL, "opentofu": OPENTOFU_TOP_LEVEL}
+
+
+def _schema(flavor: object, caller: str = "") -> dict[str, Spec]:
+    """The schema of ``flavor``; else the ValueError naming ``caller`` (when given)."""
+    schema = _SCHEMAS.get(flavor) if isinstance(flavor, str) else None
+    if schema is None:
+        raise ArgumentError(f"{caller}{': ' if caller else ''}flavor must be 'terraform' or 'opentofu', got {flavor!r}")
+    return schema
 
 
 def config_from_node(
-    root: Node, source: Source, *, strict: bool, override: bool = False, directory: str | None = None
+    root: Node,
+    source: Source,
+    *,
+    strict: bool,
+    override: bool = False,
+    directory: str | None = None,
+    flavor: Flavor = "terraform",
 ) -> Config:
-    """Decode one parsed document into a Config (checking for duplicate definitions); ``directory``: the module
-    directory of the file it was read from."""
-    blocks, ignored = decode_document(root, source, strict=strict, override=override)
+    """Decode one parsed document into a Config (checking for duplicate definitions) by ``flavor``'s schema;
+    ``directory``: the module directory of the file it was read from."""
+    blocks, ignored = decode_document(root, source, strict=strict, override=override, top_level=_SCHEMAS[flavor])
     if not override:
         check_unique(blocks)
     return Config(blocks, files=(source.name,) if source.name else (), ignored=ignored, directory=directory)
@@ -106,7 +122,12 @@ def _decode_text(data: str | bytes, name: str | None) -> str:
 
 @public("plancheck.tfconfig")
 def parse_config(
-    text: str | bytes, *, filename: str | None = None, strict: bool = False, override: bool = False
+    text: str | bytes,
+    *,
+    filename: str | None = None,
+    strict: bool = False,
+    override: bool = False,
+    flavor: Flavor = "terraform",
 ) -> Config:
     """Read one JSON configuration document from text (``filename`` only names it in errors).
 
@@ -114,6 +135,8 @@ def parse_config(
     HCL JSON) are kept aside in ``Config.ignored``; with ``strict=True`` they are errors,
     as in Terraform. ``override=True`` reads the text as an override file: its blocks need
     no required argument (an output without ``value``) and may repeat each other.
+    ``flavor="opentofu"`` reads it by OpenTofu's schema, which lacks some of Terraform's arguments
+    (an output's ``type``, a lifecycle's ``action_trigger``): one is an error, as a misspelt one is.
 
     >>> cfg = parse_config('{"//": "generated", "output": {"id": {"value": "${terraform_data.a.id}"}}}')
     >>> cfg.output("id").references()[0].subject
@@ -124,22 +147,30 @@ def parse_config(
     Traceback (most recent call last):
     ...
     plancheck.tfconfig.ConfigFormatError: main.tf.json:1:31: $.resource["aws_instance"]: expected an object of resource names (resource "aws_instance" needs 1 more label: name), found a string
+    >>> parse_config('{"output": {"id": {"value": 1, "type": "number"}}}', flavor="opentofu")
+    Traceback (most recent call last):
+    ...
+    plancheck.tfconfig.ConfigFormatError: 1:32: $.output["id"]["type"]: expected an argument or block of output "id" (depends_on, deprecated, description, ephemeral, precondition, sensitive, value), found "type"
     """
     if not isinstance(text, (str, bytes)):
         raise ArgumentError(f"parse_config expects the configuration's text (str or bytes), got {type(text).__name__}")
+    _schema(flavor, "parse_config")
     _require_bools("parse_config", strict=strict, override=override)
     decoded = _decode_text(text, filename)
     source = Source(filename, decoded)
-    return config_from_node(parse_json(decoded, source), source, strict=strict, override=override)
+    return config_from_node(parse_json(decoded, source), source, strict=strict, override=override, flavor=flavor)
 
 
 @public("plancheck.tfconfig")
-def config_from_dict(config: Mapping[str, Any] | Sequence[Mapping[str, Any]], *, strict: bool = True) -> Config:
+def config_from_dict(
+    config: Mapping[str, Any] | Sequence[Mapping[str, Any]], *, strict: bool = True, flavor: Flavor = "terraform"
+) -> Config:
     """Read a configuration given as a Python mapping (what a generator is about to write), or as a list
     of mappings (the top-level JSON array Terraform also reads).
 
     Strict by default: an unknown top-level property is an error. Error locations are
-    JSON locations such as ``$.resource["null_resource"]``.
+    JSON locations such as ``$.resource["null_resource"]``. ``flavor="opentofu"`` reads it by
+    OpenTofu's schema, as :func:`parse_config` does.
 
     >>> sorted(config_from_dict([{"variable": {"x": {}}}, {"variable": {"y": {}}}]).variables)
     ['x', 'y']
@@ -153,8 +184,9 @@ def config_from_dict(config: Mapping[str, Any] | Sequence[Mapping[str, Any]], *,
         raise ConfigFormatError(
             "$", "a mapping of top-level blocks (or a list of them)", found=f"a value of type {type(config).__name__}"
         )
+    _schema(flavor, "config_from_dict")
     _require_bools("config_from_dict", strict=strict)
-    return config_from_node(python_to_node(config), Source(None, "", config), strict=strict)
+    return config_from_node(python_to_node(config), Source(None, "", config), strict=strict, flavor=flavor)
 
 
 def _is_override(name: str, suffix: str) -> bool:
@@ -227,8 +259,7 @@ def load_config(
     ...     sorted(load_config(d).variables), sorted(load_config(d, flavor="opentofu").variables)
     (['x'], ['y'])
     """
-    if flavor not in _FLAVORS:
-        raise ArgumentError(f"flavor must be 'terraform' or 'opentofu', got {flavor!r}")
+    _schema(flavor)
     _require_bools("load_config", strict=strict, merge_overrides=merge_overrides)
     limit = max_input_bytes(max_bytes)
     target = _fs_path("load_config", path)
@@ -237,7 +268,9 @@ def load_config(
     data = _read_file(target, limit)
     decoded = _decode_text(data, str(target))
     source = Source(str(target), decoded)
-    return config_from_node(parse_json(decoded, source), source, strict=strict, directory=str(target.parent))
+    return config_from_node(
+        parse_json(decoded, source), source, strict=strict, directory=str(target.parent), flavor=flavor
+    )
 
 
 def _require_bools(caller: str, **flags: object) -> None:
@@ -289,7 +322,7 @@ def _load_directory(directory: FsPath, flavor: Flavor, strict: bool, limit: int,
         source = Source(str(file_path), decoded, module=(*texts[:i], *texts[i + 1 :]))
         is_override = _is_override(name, suffix)
         file_blocks, file_ignored = decode_document(
-            parse_json(decoded, source), source, strict=strict, override=is_override
+            parse_json(decoded, source), source, strict=strict, override=is_override, top_level=_SCHEMAS[flavor]
         )
         (overrides if is_override else blocks).extend(file_blocks)
         ignored.extend(file_ignored)
@@ -676,11 +709,11 @@ def merge_overrides(
     >>> [b.body for b in merge_overrides(base, over, flavor="opentofu")]
     [{'value': 2, 'description': 'd', 'deprecated': 'new'}]
     """
-    if flavor not in _FLAVORS:
-        raise ArgumentError(f"merge_overrides: flavor must be 'terraform' or 'opentofu', got {flavor!r}")
-    merger = _Merger(primary, flavor)
+    schema = _schema(flavor, "merge_overrides")
+    # Blocks another flavor's schema read are read again by this one's: OpenTofu refuses Terraform's action_trigger.
+    merger = _Merger((read_again(block, schema, override=False) for block in primary), flavor)
     for block in overrides:
-        merger.merge(block)
+        merger.merge(read_again(block, schema, override=True))
     return merger.blocks
 
 

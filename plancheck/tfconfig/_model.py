@@ -1,8 +1,10 @@
-"""What a configuration is made of: the block types Terraform defines (their schema: :class:`Spec`,
-:data:`TOP_LEVEL`), and the read model, Config (a module's blocks) and Block (one block, with its body)."""
+"""What a configuration is made of: the block types Terraform and OpenTofu define (their schemas: :class:`Spec`,
+:data:`TOP_LEVEL`, :data:`OPENTOFU_TOP_LEVEL`), and the read model, Config (a module's blocks) and Block (one block,
+with its body)."""
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterable, Iterator
 from dataclasses import KW_ONLY
 from pathlib import Path as FsPath
@@ -16,7 +18,16 @@ from .._redact import Secrets, secret_strings
 from ._json_reader import ARRAY, OBJECT, STRING, Node, Source, json_location, node_to_python
 from ._template import Reference, TemplateSyntaxError, parse_reference, parse_template, sensitive_literals
 
-__all__ = ["EXPRESSION_KINDS", "REFERENCE_LIST_KINDS", "TOP_LEVEL", "Block", "Config", "IgnoredProperty", "Spec"]
+__all__ = [
+    "EXPRESSION_KINDS",
+    "OPENTOFU_TOP_LEVEL",
+    "REFERENCE_LIST_KINDS",
+    "TOP_LEVEL",
+    "Block",
+    "Config",
+    "IgnoredProperty",
+    "Spec",
+]
 
 #: Argument kinds whose strings are templates.
 EXPRESSION_KINDS: Final = frozenset({"expr", "open"})
@@ -243,7 +254,7 @@ _CHECK: Final = Spec(
     },
 )
 
-#: Terraform's top-level block types (and OpenTofu's; ``action`` is Terraform 1.14+).
+#: Terraform's top-level block types.
 TOP_LEVEL: Final[dict[str, Spec]] = {
     spec.name: spec
     for spec in (
@@ -262,6 +273,26 @@ TOP_LEVEL: Final[dict[str, Spec]] = {
         _REMOVED,
         _CHECK,
     )
+}
+
+
+def _without(spec: Spec, *names: str, **nested: Spec) -> Spec:
+    """``spec`` without the arguments and nested block types ``names``, its nested block types ``nested`` replaced."""
+    copied = copy.copy(spec)
+    copied.args = {name: kind for name, kind in spec.args.items() if name not in names}
+    copied.nested = {**{name: each for name, each in spec.nested.items() if name not in names}, **nested}
+    return copied
+
+
+#: OpenTofu's top-level block types, as :data:`TOP_LEVEL` is Terraform's. Where its schema differs (opentofu/opentofu
+#: internal/configs: named_values.go, resource.go, removed.go, parser_config.go): an output has no type constraint
+#: (Terraform 1.15's), there is no action block nor a lifecycle's action_trigger (Terraform 1.14's actions), and a
+#: removed block has no connection.
+OPENTOFU_TOP_LEVEL: Final[dict[str, Spec]] = {
+    **{name: spec for name, spec in TOP_LEVEL.items() if name != "action"},
+    "resource": _without(_RESOURCE, lifecycle=_without(_RESOURCE_LIFECYCLE, "action_trigger")),
+    "output": _without(_OUTPUT, "type"),
+    "removed": _without(_REMOVED, "connection"),
 }
 
 

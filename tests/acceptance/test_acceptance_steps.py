@@ -671,6 +671,52 @@ def test_import_block_with_resource_identity(fake: FakeTerraform, tmp_path: Path
     assert (tmp_path / "work" / "case1_import_step_2" / "terraform.tfstate").read_text() == "{}"
 
 
+#: A prior identity with a number and a bool; the planned identity each row's plan holds (raw JSON: the number's
+#: spelling is the point), and the failure when it is not the same typed value (Terraform's cty object).
+TYPED_STATE = json.dumps({**IDENTITY_STATE, "values": {"root_module": {"resources": [
+    {**IDENTITY_STATE["values"]["root_module"]["resources"][0], "identity": {"id": "42", "n": 1, "on": True}}]}}})
+TYPED_DIFFERS = "importing resource null_resource.a: expected identity values {'id': '42', 'n': 1, 'on': True}, got "
+
+
+@pytest.mark.parametrize(
+    ("identity", "reason"),
+    [
+        pytest.param('{"on": true, "n": 1, "id": "42"}', None, id="key-order"),
+        pytest.param('{"id": "42", "n": 1.0, "on": true}', None, id="number-1.0"),
+        pytest.param('{"id": "42", "n": 1e0, "on": true}', None, id="number-1e0"),
+        pytest.param('{"id": "42", "n": 10E-1, "on": true}', None, id="number-10E-1"),
+        pytest.param('{"id": "42", "n": 1, "on": 1}', TYPED_DIFFERS + "{'id': '42', 'n': 1, 'on': 1}",
+                     id="bool-is-no-number"),
+        pytest.param('{"id": "42", "n": true, "on": true}', TYPED_DIFFERS + "{'id': '42', 'n': True, 'on': True}",
+                     id="number-is-no-bool"),
+        pytest.param('{"id": "42", "n": 1.5, "on": true}', TYPED_DIFFERS + "{'id': '42', 'n': Decimal('1.5'), 'on': True}",
+                     id="other-number"),
+        pytest.param('{"id": "42", "n": 1, "on": true, "zone": null}',
+                     TYPED_DIFFERS + "{'id': '42', 'n': 1, 'on': True, 'zone': None}", id="extra-null-attribute"),
+    ],
+)
+def test_import_identity_is_compared_as_terraform_types_it(
+    fake: FakeTerraform, tmp_path: Path, identity: str, reason: str | None
+) -> None:
+    """Before: the planned identity was compared with Python's ==, where true equals 1."""
+    plan = import_plan(["no-op"], {}).replace('"identity": {}', '"identity": ' + identity)
+    fake.script(rule("show", "-json", "tfplan", responses=[{"stdout": plan}]),
+                rule("show", "-json", responses=[{"stdout": TYPED_STATE}]))
+    case = TestCase(steps=[
+        Step(config=CONFIG),
+        Step(import_state=True, resource_name="null_resource.a",
+             import_state_kind=ImportStateKind.ImportBlockWithResourceIdentity,
+             pre_config=lambda: (tmp_path / "work" / "case1" / "terraform.tfstate").write_text("{}")),
+    ])
+    runner = identity_runner(fake, tmp_path, "1.12.1")
+    if reason is None:
+        runner.run(case)
+    else:
+        with pytest.raises(AcceptanceError) as info:
+            runner.run(case)
+        assert (info.value.stage, info.value.reason) == (Stage.IMPORT_PLAN, reason)
+
+
 @pytest.mark.parametrize(
     ("kind", "version", "reason"),
     [

@@ -290,7 +290,7 @@ QUERIES = [
     ], id="list"),
     pytest.param(["null_resource.app"], [
         "null_resource.app (after)",
-        "  status:    known (with unknown elements)",
+        "  status:    known, with unknown parts",
         "  sensitive: partly",
         '  value:     {"triggers": {"greeting": "hello", "password": (sensitive), "replicas": "3"}, '
         '"id": (known after apply)}',

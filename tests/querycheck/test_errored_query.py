@@ -23,6 +23,7 @@ from plancheck import TfCheckError
 from plancheck.querycheck import (
     ErroredQueryError,
     ExpectLength,
+    ExpectLengthAtLeast,
     QueryCheckError,
     QueryFormatError,
     QueryOutput,
@@ -147,6 +148,43 @@ def test_the_checks_no_longer_pass_on_partial_results() -> None:
     assert_query(load_query(messages, allow_errored=True), ExpectLength("concept_pet.pets", 1))
     with pytest.raises(QueryCheckError):
         assert_query(load_query(messages, allow_errored=True), ExpectLength("concept_pet.pets", 2))
+
+
+#: What a verdict on partial output ends with: the plans' note (PARTIAL_NOTE), said of a query.
+NOTE = (
+    "\nnote: the query output is partial: the query failed (an error diagnostic), so it holds only what the "
+    "list blocks found before the error"
+)
+TWO_FAILED = (
+    "2 query checks failed:\n"
+    "  1. ExpectLength: concept_pet.pets: number of found resources 2 - expected but got 1.\n"
+    "  2. ExpectLengthAtLeast: concept_pet.pets: Query result of at least length 3 - expected but got 1."
+)
+
+
+@pytest.mark.parametrize(
+    ("allow_errored", "run", "expected"),
+    [
+        pytest.param(True, lambda out: assert_query(out, ExpectLength("concept_pet.pets", 2),
+                                                    ExpectLengthAtLeast("concept_pet.pets", 3)),
+                     TWO_FAILED + NOTE, id="assert_query-partial"),
+        pytest.param(True, lambda out: ExpectLength("concept_pet.pets", 2).CheckQuery(out),
+                     "ExpectLength: concept_pet.pets: number of found resources 2 - expected but got 1." + NOTE,
+                     id="CheckQuery-partial"),
+        pytest.param(False, lambda out: assert_query(out, ExpectLength("concept_pet.pets", 2),
+                                                     ExpectLengthAtLeast("concept_pet.pets", 3)),
+                     TWO_FAILED, id="assert_query-whole-output-has-no-note"),
+    ],
+)
+def test_a_failing_check_on_partial_output_says_it_is_partial(
+    allow_errored: bool, run: Callable[[QueryOutput], None], expected: str
+) -> None:
+    """As a plan check's verdict on an errored plan: the note after the failures, and on the error's ``note``."""
+    output = load_query([*PETS, _error("Invalid list block")] if allow_errored else PETS, allow_errored=allow_errored)
+    with pytest.raises(QueryCheckError) as caught:
+        run(output)
+    assert (str(caught.value), caught.value.note) == (expected, output.partial_note)
+    assert (output.partial_note is None) is not allow_errored
 
 
 SECRET = "tok-83kq9-hunter2"

@@ -374,6 +374,38 @@ def test_matches_state_fails_on_equal_looking_values_of_another_type() -> None:
     ]
 
 
+#: An identity as Terraform types it (a cty object): its numbers spelled otherwise than the state's values, its
+#: attributes in another order. Raw JSON: the spelling is the point.
+TYPED_STATE = (
+    '{"format_version": "1.0", "values": {"root_module": {"resources": [{"address": "examplecloud_thing.t", '
+    '"mode": "managed", "type": "examplecloud_thing", "name": "t", "identity_schema_version": 0, '
+    '"values": {"id": "x", "n": 1, "l": [1, 2.0], "on": true, "one": 1}, '
+    '"identity": {"on": true, "l": [1e0, 20E-1], "n": 1.0, "id": "x", "one": true}}]}}}'
+)
+
+
+@pytest.mark.parametrize(
+    ("check", "failures"),
+    [
+        pytest.param(ExpectIdentity("examplecloud_thing.t", {
+            "id": kv.StringExact("x"), "n": kv.Int64Exact(1), "l": kv.ListExact([kv.Int64Exact(1), kv.Int64Exact(2)]),
+            "on": kv.Bool(True), "one": kv.Bool(True)}), [], id="ExpectIdentity-number-spellings-any-order"),
+        pytest.param(ExpectIdentityValue("examplecloud_thing.t", New("n"), kv.Float64Exact(1.0)), [],
+                     id="ExpectIdentityValue-1.0-is-1"),
+        pytest.param(ExpectIdentityValueMatchesState("examplecloud_thing.t", New("n")), [], id="MatchesState-1.0-is-1"),
+        pytest.param(ExpectIdentityValueMatchesState("examplecloud_thing.t", New("l")), [],
+                     id="MatchesState-1e0-is-1"),
+        pytest.param(ExpectIdentityValueMatchesState("examplecloud_thing.t", New("one")), [
+            "ExpectIdentityValueMatchesState: examplecloud_thing.t: expected identity and state value at path to "
+            "match, but they differ: examplecloud_thing.t.one, identity value: true, state value: 1"],
+            id="MatchesState-true-is-no-1"),
+    ],
+)
+def test_identity_values_compare_as_terraform_types_them(check: statecheck.StateCheck, failures: list[str]) -> None:
+    """Numbers by value (1, 1.0, 1e0, 20E-1), attributes in any order, a bool never a number: cty's equality."""
+    assert [str(f) for f in check.failures(State.from_json(TYPED_STATE))] == failures
+
+
 def test_a_secret_for_each_key_is_hidden_in_the_address() -> None:
     doc = {"format_version": "1.0", "values": {
         "outputs": {"key": {"value": "pw-5531", "sensitive": True, "type": "string"}},

@@ -268,6 +268,72 @@ def test_the_merge_follows_the_flavor(
         b.body for b in _load(tmp_path, {}).blocks]
 
 
+#: What Terraform reads and OpenTofu's schema has not (opentofu internal/configs: named_values.go, resource.go,
+#: removed.go): OpenTofu refuses it as the reader refuses a misspelt argument. Each row: files, the error.
+NOT_OPENTOFU = [
+    pytest.param(
+        {"main.tf.json": {"resource": {RES: {"a": {"input": 1}}}},
+         "override.tf.json": '{"resource": {"terraform_data": {"a": {"lifecycle": {"action_trigger": '
+                             '{"events": ["after_create"], "actions": ["action.t.one"]}}}}}}'},
+        'override.tf.json:1:54: $.resource["terraform_data"]["a"]["lifecycle"]["action_trigger"]: expected an '
+        'argument or block of lifecycle (create_before_destroy, destroy, enabled, ignore_changes, postcondition, '
+        'precondition, prevent_destroy, replace_triggered_by), found "action_trigger"',
+        id="override-lifecycle-action_trigger",
+    ),
+    pytest.param(
+        {"main.tf.json": '{"output": {"o": {"value": 1, "type": "number"}}}'},
+        'main.tf.json:1:31: $.output["o"]["type"]: expected an argument or block of output "o" (depends_on, '
+        'deprecated, description, ephemeral, precondition, sensitive, value), found "type"',
+        id="output-type",
+    ),
+    pytest.param(
+        {"main.tf.json": {"output": {"o": {"value": 1}}},
+         "override.tf.json": '{"output": {"o": {"type": "number"}}}'},
+        'override.tf.json:1:19: $.output["o"]["type"]: expected an argument or block of output "o" (depends_on, '
+        'deprecated, description, ephemeral, precondition, sensitive, value), found "type"',
+        id="override-output-type",
+    ),
+    pytest.param(
+        {"main.tf.json": '{"removed": {"from": "terraform_data.a", "connection": {"host": "h"}}}'},
+        'main.tf.json:1:42: $.removed["connection"]: expected an argument or block of removed (from, lifecycle, '
+        'provisioner), found "connection"',
+        id="removed-connection",
+    ),
+]
+
+
+@pytest.mark.parametrize(("files", "message"), NOT_OPENTOFU)
+def test_opentofu_refuses_what_its_schema_has_not(tmp_path: Path, files: dict[str, Any], message: str) -> None:
+    """Before: load_config(flavor="opentofu") read Terraform's arguments, and merged an override's action_trigger."""
+    terraform = _load(tmp_path, files)
+    for read in (lambda: load_config(tmp_path, flavor="opentofu"),
+                 # Blocks Terraform's schema read, merged by OpenTofu's rules: read again by its schema.
+                 lambda: merge_overrides(terraform.primary_blocks, terraform.overrides, flavor="opentofu")):
+        with pytest.raises(ConfigFormatError) as info:
+            read()
+        assert str(info.value).replace(f"{tmp_path}/", "") == message
+
+
+def test_opentofu_has_no_action_block(tmp_path: Path) -> None:
+    """Before: an action block was read for OpenTofu. Now it is an unknown top-level name, as any other is."""
+    files = {"main.tf.json": '{"action": {"local_command": {"t": {"config": {}}}}, "output": {"o": {"value": 1}}}'}
+    terraform = _load(tmp_path, files)
+    assert [b.block_type for b in terraform.blocks] == ["action", "output"]
+    opentofu = load_config(tmp_path, flavor="opentofu")
+    assert ([b.block_type for b in opentofu.blocks], [i.name for i in opentofu.ignored]) == (["output"], ["action"])
+    with pytest.raises(ConfigFormatError) as info:
+        load_config(tmp_path, flavor="opentofu", strict=True)
+    assert str(info.value).replace(f"{tmp_path}/", "") == (
+        "main.tf.json:1:2: $.action: expected one of the top-level block types (check, data, ephemeral, import, "
+        'locals, module, moved, output, provider, removed, resource, terraform, variable), found "action"')
+    with pytest.raises(ConfigFormatError) as info:
+        merge_overrides(terraform.primary_blocks, [], flavor="opentofu")
+    assert str(info.value).replace(f"{tmp_path}/", "") == (
+        'main.tf.json:1:36: $.action["local_command"]["t"]: expected one of the top-level block types (check, data, '
+        'ephemeral, import, locals, module, moved, output, provider, removed, resource, terraform, variable), '
+        'found "action"')
+
+
 @pytest.mark.parametrize(
     ("flavor", "message"),
     [

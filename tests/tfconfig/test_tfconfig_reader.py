@@ -447,6 +447,33 @@ def test_directory_flavors_choose_files(tmp_path: Path) -> None:
         load_config(tmp_path, flavor="tofu")  # type: ignore[arg-type]
 
 
+#: Terraform 1.14+/1.15 arguments OpenTofu's schema has not, read from text and from a dict: each reader refuses them
+#: for OpenTofu as it refuses a misspelt argument, and reads them for Terraform.
+_TERRAFORM_ONLY = {"resource": {"terraform_data": {"a": {"lifecycle": {
+    "action_trigger": {"events": ["after_create"], "actions": ["action.t.one"]}}}}},
+    "output": {"o": {"value": 1, "type": "number"}}}
+
+
+@pytest.mark.parametrize(
+    ("read", "message"),
+    [
+        pytest.param(lambda flavor: parse_config(json.dumps(_TERRAFORM_ONLY), flavor=flavor),
+                     '1:54: $.resource["terraform_data"]["a"]["lifecycle"]["action_trigger"]: expected an argument or '
+                     "block of lifecycle (create_before_destroy, destroy, enabled, ignore_changes, postcondition, "
+                     'precondition, prevent_destroy, replace_triggered_by), found "action_trigger"', id="parse_config"),
+        pytest.param(lambda flavor: config_from_dict({"output": _TERRAFORM_ONLY["output"]}, flavor=flavor),
+                     '$.output["o"]["type"]: expected an argument or block of output "o" (depends_on, deprecated, '
+                     'description, ephemeral, precondition, sensitive, value), found "type"', id="config_from_dict"),
+    ],
+)
+def test_every_reader_reads_by_the_flavor_schema(read: Any, message: str) -> None:
+    """Before: parse_config and config_from_dict took no flavor (OpenTofu's text was read as Terraform's)."""
+    assert read("terraform").blocks
+    with pytest.raises(ConfigFormatError) as caught:
+        read("opentofu")
+    assert str(caught.value) == message
+
+
 def test_override_files_are_merged_and_kept_apart(tmp_path: Path) -> None:
     _write(
         tmp_path,
