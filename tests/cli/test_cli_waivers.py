@@ -471,10 +471,20 @@ BAD_BASELINES = [
                  id="entry-address-empty"),
     pytest.param('{"tfplancheck_baseline": 1, "failures": [{"check": "X", "address": "a.b", "path": null, "plan": ""}]}',
                  "base.json: failures[0]: plan is empty (the plan file the failure is of)\n", id="entry-plan-empty"),
+    pytest.param('{"tfplancheck_baseline": 1, "failures": [{"check": "X", "address": "a.*", "path": null, "element": ""}]}',
+                 "base.json: failures[0]: element is empty (the address of the object that fails)\n",
+                 id="entry-element-empty"),
+    pytest.param('{"tfplancheck_baseline": 1, "failures": [{"check": "X", "address": "a.*", "path": null, "element": 1}]}',
+                 "base.json: failures[0]: element is a string: the address of the object that fails\n",
+                 id="entry-element-not-a-string"),
     pytest.param('{"tfplancheck_baseline": 1, "failures": {}}', "base.json: failures: expected a list, found an object",
                  id="failures-not-a-list"),
     pytest.param('{"tfplancheck_baseline": 1, "failures": [{"check": "X"}]}', 'base.json: failures[0]: expected a table '
-                 'of "check", "address" and "path"', id="entry-missing-keys"),
+                 'of "check", "address" and "path" (and "plan", in a baseline of many plans; "element", of a whole-plan '
+                 'check)\n', id="entry-missing-keys"),
+    pytest.param('{"tfplancheck_baseline": 1, "failures": [{"check": "X", "address": null, "path": null, "elements": []}]}',
+                 'base.json: failures[0]: expected a table of "check", "address" and "path" (and "plan", in a baseline '
+                 'of many plans; "element", of a whole-plan check)\n', id="entry-unknown-key"),
     pytest.param('{"tfplancheck_baseline": 1, "failures": [{"check": 1, "address": null, "path": null}]}',
                  "base.json: failures[0]: check is a string; address and path are strings or null", id="entry-bad-type"),
     pytest.param('{"tfplancheck_baseline": 1, "failures": [], "extra": 1}', "base.json: unknown key 'extra' (a baseline "
@@ -508,6 +518,8 @@ def test_a_bad_baseline_is_an_exit_2_error(tmp_path: Path, text: str | None, mes
         # What the writer writes for a check of a whole value (ExpectKnownValue at path ""): read back as written.
         pytest.param({"check": "X", "address": "a.b", "path": ""}, BaselineEntry("X", "a.b", ""), id="root-path"),
         pytest.param({"check": "X", "address": None, "path": None}, BaselineEntry("X", None, None), id="no-address"),
+        pytest.param({"check": "X", "address": "a.*", "path": "tags", "element": "a.b", "plan": "p.json"},
+                     BaselineEntry("X", "a.*", "tags", plan="p.json", element="a.b"), id="an-object-of-a-whole-plan-check"),
     ],
 )
 def test_a_baseline_entry_the_writer_writes_is_read(entry: dict[str, Any], read: BaselineEntry) -> None:
@@ -720,3 +732,92 @@ def test_a_baseline_of_many_plans_fingerprints_each_plans_secret_instances(tmp_p
     plans["a.json"] = (KEY_ONE, KEY_TWO)
     code, out = run("--baseline", "base.json")
     assert (code, out.splitlines()[-1]) == (1, "2 plans: 1 passed, 1 failed")
+
+
+# -- a whole-plan check's failure: one entry for each object it fails on -----------------------------------
+
+EACH_NULL = 'type = "ExpectEachNullValue"\nselector = "aws_s3_bucket.*"\npath = "tags"\n'
+_EACH = "ExpectEachNullValue: Resources(address='aws_s3_bucket.*'): tags"
+#: The bucket names a plan creates with tags; a secret one is keyed by KEY_ONE or KEY_TWO (aws_s3_bucket.k[...]).
+_TAGGED = {"a": "aws_s3_bucket.a", "b": "aws_s3_bucket.b", "one": f'aws_s3_bucket.k["{KEY_ONE}"]',
+           "two": f'aws_s3_bucket.k["{KEY_TWO}"]'}
+
+
+def _each_run(tmp_path: Path, tagged: tuple[str, ...], key: str | None, *argv: str) -> clirun.Ran:
+    plan = {**_keyed_plan(), "resource_changes": [change(_TAGGED[t], ["create"], {"tags": {"team": "x"}}) for t in tagged]}
+    (tmp_path / "plan.json").write_text(json.dumps(plan), "utf-8")
+    (tmp_path / "checks.toml").write_text(entry(EACH_NULL), "utf-8")
+    environ = {**clirun.HERMETIC, **({"TFPLANCHECK_SNAPSHOT_KEY": key} if key is not None else {})}
+    never = (KEY_ONE, KEY_TWO, FINGERPRINT_KEY, *_hashes(KEY_ONE), *_hashes(KEY_TWO))
+    return clirun.cli("plan.json", "-c", "checks.toml", *argv, environ=environ, never=never)
+
+
+def _failed(*names: str) -> str:
+    listed = "; ".join(f'{name}: it is known: {{"team": "x"}}' for name in names)
+    return f"FAIL  {_EACH}: {len(names)} of {len(names)} failed: {listed}"
+
+
+_SHOWN_ONE = 'aws_s3_bucket.k["(sensitive)"]'
+#: The fingerprint of aws_s3_bucket.k[KEY_TWO] under FINGERPRINT_KEY, as a baseline written with the key holds it.
+TWO_KEYED = 'aws_s3_bucket.k["(sensitive #22e13bfbcd00)"]'
+# (objects failing when the baseline is written, objects failing now, the key) -> exit status, FAIL and NOTE lines.
+EACH_BASELINE_TABLE = [
+    pytest.param(("a",), ("a",), None, 0, [], id="the-same-object-is-known"),
+    pytest.param(("a",), ("a", "b"), None, 1,
+                 [f"{_failed('aws_s3_bucket.a', 'aws_s3_bucket.b')} (new since the baseline: aws_s3_bucket.b)"],
+                 id="a-new-object-of-the-selector-is-new"),
+    pytest.param(("a",), ("b",), None, 1,
+                 [_failed("aws_s3_bucket.b"), f"NOTE  baseline entry no longer fails (remove it from base.json): {_EACH}: "
+                  "aws_s3_bucket.a"], id="another-object-is-new-and-the-old-entry-fixed"),
+    pytest.param(("a", "b"), ("a",), None, 0,
+                 [f"NOTE  baseline entry no longer fails (remove it from base.json): {_EACH}: aws_s3_bucket.b"],
+                 id="an-object-that-passes-now-is-fixed"),
+    pytest.param(("one",), ("one",), FINGERPRINT_KEY, 0, [], id="a-secret-instance-is-known-by-its-fingerprint"),
+    pytest.param(("one",), ("one", "two"), FINGERPRINT_KEY, 1,
+                 [f"{_failed(_SHOWN_ONE, _SHOWN_ONE)} (new since the baseline: {TWO_KEYED})"],
+                 id="a-second-secret-instance-is-new"),
+    pytest.param(("one",), ("one",), None, 1,
+                 [f"{_failed(_SHOWN_ONE)} (no baseline accepts it: its address hides a secret instance key, which only "
+                  "TFPLANCHECK_SNAPSHOT_KEY (a CI secret of 16 bytes or more) tells apart from other instances; set it "
+                  "and write the baseline again)"], id="without-a-key-a-secret-instance-fails-closed"),
+]
+
+
+@pytest.mark.parametrize(("written", "now", "key", "code", "lines"), EACH_BASELINE_TABLE)
+def test_a_whole_plan_checks_baseline_names_each_object_it_fails_on(
+    tmp_path: Path, written: tuple[str, ...], now: tuple[str, ...], key: str | None, code: int, lines: list[str],
+) -> None:
+    _each_run(tmp_path, written, key, "--write-baseline", "base.json")
+    got, out, err = _each_run(tmp_path, now, key, "--baseline", "base.json")
+    # The labels are padded to the widest one shown (KNOWN): read with two spaces after each.
+    shown = [re.sub(r"^([A-Z]+) +", r"\1  ", line) for line in out.splitlines() if line.startswith(("FAIL", "NOTE"))]
+    assert (got, err, shown) == (code, "", lines)
+
+
+def test_a_whole_plan_checks_baseline_file_holds_each_object() -> None:
+    from plancheck import CheckFailure
+    from plancheck._redact import NO_SECRETS
+    from plancheck.cli._checksfile import CheckResult, CheckSpec
+    from plancheck.cli._waivers import baseline_document
+
+    failure = CheckFailure("ExpectEachNullValue", "Resources(address='a.*')", None, "2 of 2 failed",
+                           elements=("a.y", "a.x"))
+    result = CheckResult(CheckSpec("ExpectEachNullValue", None, "checks.toml check[0]"), "fail", (failure,))
+    assert baseline_document([result], NO_SECRETS)["failures"] == [
+        {"check": "ExpectEachNullValue", "address": "Resources(address='a.*')", "path": None, "element": name}
+        for name in ("a.x", "a.y")]
+
+
+def test_an_old_baseline_entry_of_a_whole_plan_check_accepts_nothing_and_says_so(tmp_path: Path) -> None:
+    """Written before each object had its entry, it accepted whichever objects fail the check (a new one too): it
+    covers nothing now, the failure says why, and it is not noted fixed (its check still fails)."""
+    old = {"tfplancheck_baseline": 1, "failures": [
+        {"check": "ExpectEachNullValue", "address": "Resources(address='aws_s3_bucket.*')", "path": "tags"}]}
+    (tmp_path / "base.json").write_text(json.dumps(old), "utf-8")
+    code, out, err = _each_run(tmp_path, ("a",), None, "--baseline", "base.json")
+    assert (code, err, out.splitlines()) == (1, "", [
+        f"{_failed('aws_s3_bucket.a')} (no baseline accepts it: the baseline's entry names this check's failure without "
+        "the objects that fail it, as an older tfplancheck wrote it; write the baseline again to accept each by its "
+        "address)", "1 check in plan.json: 0 passed, 1 failed"])
+    assert _each_run(tmp_path, ("a",), None, "--baseline", "base.json", "--write-baseline", "base.json")[0] == 1
+    assert _each_run(tmp_path, ("a",), None, "--baseline", "base.json")[0] == 0  # rewritten: each object its entry
